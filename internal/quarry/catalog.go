@@ -1,0 +1,90 @@
+package quarry
+
+// Dialect names a SQL dialect. It decides quoting, date functions and which
+// guard rules apply.
+type Dialect string
+
+// The dialects quarry knows.
+const (
+	DialectGeneric  Dialect = "any"
+	DialectSQLite   Dialect = "sqlite"
+	DialectPostgres Dialect = "postgres"
+	DialectMySQL    Dialect = "mysql"
+	DialectDuckDB   Dialect = "duckdb"
+)
+
+// Catalog describes what a connection can see: its tables and views.
+type Catalog struct {
+	Dialect Dialect     `json:"dialect"`
+	Tables  []TableInfo `json:"tables"`
+}
+
+// Table returns the table or view with the given name (case-insensitive),
+// or nil.
+func (c *Catalog) Table(name string) *TableInfo {
+	for i := range c.Tables {
+		if equalFold(c.Tables[i].Name, name) {
+			return &c.Tables[i]
+		}
+	}
+	return nil
+}
+
+// TableInfo describes one table or view.
+type TableInfo struct {
+	Schema      string       `json:"schema,omitempty"`
+	Name        string       `json:"name"`
+	View        bool         `json:"view,omitempty"`
+	Comment     string       `json:"comment,omitempty"`
+	RowCount    int64        `json:"row_count"` // exact for SQLite; an estimate elsewhere; -1 when unknown
+	Columns     []ColumnInfo `json:"columns"`
+	PrimaryKey  []string     `json:"primary_key,omitempty"`
+	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
+}
+
+// Column returns the column with the given name (case-insensitive), or nil.
+func (t *TableInfo) Column(name string) *ColumnInfo {
+	for i := range t.Columns {
+		if equalFold(t.Columns[i].Name, name) {
+			return &t.Columns[i]
+		}
+	}
+	return nil
+}
+
+// ColumnInfo describes one column of a table.
+type ColumnInfo struct {
+	Name     string `json:"name"`
+	DeclType string `json:"decl_type"` // as declared in the database
+	Type     Type   `json:"type"`
+	Nullable bool   `json:"nullable"`
+	Comment  string `json:"comment,omitempty"`
+}
+
+// ForeignKey is a reference from Columns of the owning table to RefColumns
+// of RefTable.
+type ForeignKey struct {
+	Columns    []string `json:"columns"`
+	RefSchema  string   `json:"ref_schema,omitempty"`
+	RefTable   string   `json:"ref_table"`
+	RefColumns []string `json:"ref_columns"`
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,114 @@
+package quarry
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+)
+
+// Type is the portable type of a result column. Connectors map their
+// database's types onto these; DBType keeps the original spelling.
+type Type string
+
+// The portable column types.
+const (
+	TypeUnknown   Type = "unknown"
+	TypeBool      Type = "bool"
+	TypeInt       Type = "int"     // fits in int64
+	TypeBigInt    Type = "bigint"  // integers that may not fit in int64; values are strings
+	TypeDecimal   Type = "decimal" // exact decimals; values are strings
+	TypeFloat     Type = "float"
+	TypeText      Type = "text"
+	TypeBytes     Type = "bytes"
+	TypeDate      Type = "date"      // values are "YYYY-MM-DD" strings
+	TypeTimestamp Type = "timestamp" // values are time.Time or ISO-8601 strings
+	TypeTime      Type = "time"
+	TypeInterval  Type = "interval"
+	TypeJSON      Type = "json"
+	TypeArray     Type = "array"
+)
+
+// IsNumeric reports whether values of t are numbers.
+func (t Type) IsNumeric() bool {
+	switch t {
+	case TypeInt, TypeBigInt, TypeDecimal, TypeFloat:
+		return true
+	}
+	return false
+}
+
+// IsTemporal reports whether values of t are dates or times.
+func (t Type) IsTemporal() bool {
+	return t == TypeDate || t == TypeTimestamp
+}
+
+// Column describes one column of a result.
+type Column struct {
+	Name   string `json:"name"`
+	Type   Type   `json:"type"`
+	DBType string `json:"db_type,omitempty"`
+}
+
+// Table is a materialised result: typed columns and rows of values.
+// Values are nil, bool, int64, float64, string, []byte or time.Time.
+type Table struct {
+	Columns []Column `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+	// Truncated is true when more rows existed than were read.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// ColumnNames returns the names of t's columns in order.
+func (t *Table) ColumnNames() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// JSONValue converts a cell value to one that encoding/json renders
+// faithfully: bytes become base64 strings (by json's own rule), times become
+// RFC 3339 strings, and non-finite floats become strings.
+func JSONValue(v any) any {
+	switch x := v.(type) {
+	case time.Time:
+		return x.Format(time.RFC3339Nano)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return formatFloatSpecial(x)
+		}
+		return x
+	case json.RawMessage:
+		return x
+	default:
+		return v
+	}
+}
+
+func formatFloatSpecial(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	default:
+		return "-Infinity"
+	}
+}
+
+// Rows is a stream of result rows, read one at a time so that any number of
+// rows can pass through in constant memory.
+//
+//	for rows.Next() { use(rows.Values()) }
+//	if err := rows.Err(); err != nil { ... }
+//
+// Values returns a slice that is valid only until the next call to Next.
+// Close may be called at any time, and more than once.
+type Rows interface {
+	Columns() []Column
+	Next() bool
+	Values() []any
+	Err() error
+	Close() error
+}
