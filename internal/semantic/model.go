@@ -1,0 +1,114 @@
+package semantic
+
+import "github.com/quarrydata/quarry/internal/quarry"
+
+// Model is the semantic layer over one database: what the tables mean, how
+// they join, and the business metrics and dimensions people ask about. The
+// knowledge package loads it from YAML; the compiler and the planner read it.
+// A Model is plain data: build it, then do not mutate it while in use.
+type Model struct {
+	Entities      []Entity       `json:"entities" yaml:"entities"`
+	Relationships []Relationship `json:"relationships,omitempty" yaml:"relationships,omitempty"`
+	Metrics       []Metric       `json:"metrics,omitempty" yaml:"metrics,omitempty"`
+	Dimensions    []Dimension    `json:"dimensions,omitempty" yaml:"dimensions,omitempty"`
+	// Restricted lists columns ("table.column") that must never be selected,
+	// shown or sent to a model (the column policy).
+	Restricted []string `json:"restricted,omitempty" yaml:"restricted,omitempty"`
+}
+
+// Entity is a table (or view) with its business meaning.
+type Entity struct {
+	Name        string   `json:"name" yaml:"name"`   // the name used in metrics and questions, e.g. "customers"
+	Table       string   `json:"table" yaml:"table"` // the physical table; defaults to Name
+	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+	Synonyms    []string `json:"synonyms,omitempty" yaml:"synonyms,omitempty"` // e.g. "clients"
+	PrimaryKey  string   `json:"primary_key,omitempty" yaml:"primary_key,omitempty"`
+	// TimeColumn is the column that dates a row ("ordered_at"); it is the
+	// default time axis for metrics of this entity.
+	TimeColumn string `json:"time_column,omitempty" yaml:"time_column,omitempty"`
+	// Label is the column that names a row in lists and top-N answers ("name").
+	Label    string   `json:"label,omitempty" yaml:"label,omitempty"`
+	RowCount int64    `json:"row_count,omitempty" yaml:"row_count,omitempty"`
+	Columns  []Column `json:"columns" yaml:"columns"`
+}
+
+// Column is one column of an entity.
+type Column struct {
+	Name        string      `json:"name" yaml:"name"`
+	Type        quarry.Type `json:"type,omitempty" yaml:"type,omitempty"`
+	Description string      `json:"description,omitempty" yaml:"description,omitempty"`
+	Synonyms    []string    `json:"synonyms,omitempty" yaml:"synonyms,omitempty"`
+	Unit        string      `json:"unit,omitempty" yaml:"unit,omitempty"` // "USD", "days", "percent"…
+	// Values are the known values of a low-cardinality text column, used to
+	// read filters such as "in Germany" or "from the mobile channel".
+	Values []string `json:"values,omitempty" yaml:"values,omitempty"`
+}
+
+// Cardinality of a relationship, read from From to To.
+type Cardinality string
+
+// The cardinalities.
+const (
+	ManyToOne  Cardinality = "many_to_one" // many From rows point at one To row (a foreign key)
+	OneToOne   Cardinality = "one_to_one"
+	OneToMany  Cardinality = "one_to_many"
+	ManyToMany Cardinality = "many_to_many"
+)
+
+// Relationship is a join between two entities: From.FromColumn = To.ToColumn.
+type Relationship struct {
+	Name        string      `json:"name,omitempty" yaml:"name,omitempty"`
+	From        string      `json:"from" yaml:"from"`
+	FromColumn  string      `json:"from_column" yaml:"from_column"`
+	To          string      `json:"to" yaml:"to"`
+	ToColumn    string      `json:"to_column" yaml:"to_column"`
+	Cardinality Cardinality `json:"cardinality" yaml:"cardinality"`
+}
+
+// Metric is a named aggregate. Either Expr is an aggregate SQL expression
+// over columns written as entity.column (e.g.
+// "SUM(order_items.quantity * order_items.unit_price * (1 - order_items.discount))"),
+// or Derived is an expression over other metrics written in braces
+// ("{revenue} / {completed_orders}").
+type Metric struct {
+	Name        string   `json:"name" yaml:"name"`
+	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+	Synonyms    []string `json:"synonyms,omitempty" yaml:"synonyms,omitempty"`
+	Entity      string   `json:"entity,omitempty" yaml:"entity,omitempty"` // the grain the aggregate counts over
+	Expr        string   `json:"expr,omitempty" yaml:"expr,omitempty"`
+	Derived     string   `json:"derived,omitempty" yaml:"derived,omitempty"`
+	// Filters are SQL predicates over entity.column that always apply
+	// ("orders.status = 'completed'").
+	Filters []string `json:"filters,omitempty" yaml:"filters,omitempty"`
+	// Time is the time dimension that places the metric in time, as
+	// entity.column ("orders.ordered_at"); defaults to the entity's TimeColumn.
+	Time string `json:"time,omitempty" yaml:"time,omitempty"`
+	// Format says how to show values: "number", "integer", "currency", "percent".
+	Format string `json:"format,omitempty" yaml:"format,omitempty"`
+	Unit   string `json:"unit,omitempty" yaml:"unit,omitempty"`
+}
+
+// Dimension is a named way to slice metrics. Expr is a SQL expression over
+// entity.column; Type "time" dimensions accept the Grains listed.
+type Dimension struct {
+	Name        string   `json:"name" yaml:"name"`
+	Entity      string   `json:"entity" yaml:"entity"`
+	Expr        string   `json:"expr" yaml:"expr"` // e.g. "customers.country"
+	Type        string   `json:"type,omitempty" yaml:"type,omitempty"`
+	Grains      []Grain  `json:"grains,omitempty" yaml:"grains,omitempty"`
+	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+	Synonyms    []string `json:"synonyms,omitempty" yaml:"synonyms,omitempty"`
+	Values      []string `json:"values,omitempty" yaml:"values,omitempty"`
+}
+
+// Grain is a time granularity.
+type Grain string
+
+// The time grains.
+const (
+	GrainDay     Grain = "day"
+	GrainWeek    Grain = "week" // weeks start on Monday
+	GrainMonth   Grain = "month"
+	GrainQuarter Grain = "quarter"
+	GrainYear    Grain = "year"
+)

@@ -1,0 +1,70 @@
+package semantic
+
+// Query is a metric query: the planner's (or a model's) structured request,
+// which Compile turns into SQL for one dialect.
+//
+// Fields are referenced by name: a metric name, a dimension name, or an
+// entity column written "entity.column".
+type Query struct {
+	Metrics    []string   `json:"metrics,omitempty"`
+	Dimensions []DimRef   `json:"dimensions,omitempty"`
+	Filters    []Filter   `json:"filters,omitempty"`
+	TimeRange  *TimeRange `json:"time_range,omitempty"`
+	Order      []Order    `json:"order,omitempty"`
+	Limit      int        `json:"limit,omitempty"`
+	// Rows asks for a plain list of rows of one entity instead of
+	// aggregates: Columns of Entity, filtered, ordered, limited.
+	Rows *RowsQuery `json:"rows,omitempty"`
+}
+
+// DimRef is a dimension in a query, with a grain for time dimensions.
+type DimRef struct {
+	Name  string `json:"name"`
+	Grain Grain  `json:"grain,omitempty"`
+}
+
+// Op is a filter operator.
+type Op string
+
+// The filter operators.
+const (
+	OpEq      Op = "="
+	OpNe      Op = "!="
+	OpIn      Op = "in"
+	OpNotIn   Op = "not_in"
+	OpLt      Op = "<"
+	OpLe      Op = "<="
+	OpGt      Op = ">"
+	OpGe      Op = ">="
+	OpLike    Op = "like" // case-insensitive contains
+	OpNull    Op = "is_null"
+	OpNotNull Op = "is_not_null"
+)
+
+// Filter restricts a dimension or column. Values are strings, int64 or
+// float64; the compiler renders them as literals safely for the dialect.
+type Filter struct {
+	Field  string `json:"field"`
+	Op     Op     `json:"op"`
+	Values []any  `json:"values,omitempty"`
+}
+
+// TimeRange restricts a time dimension to [From, To): dates "YYYY-MM-DD".
+// Field empty means each metric's own time dimension.
+type TimeRange struct {
+	Field string `json:"field,omitempty"`
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+}
+
+// Order sorts by a metric, a dimension or a column.
+type Order struct {
+	Field string `json:"field"`
+	Desc  bool   `json:"desc,omitempty"`
+}
+
+// RowsQuery lists rows of one entity.
+type RowsQuery struct {
+	Entity  string   `json:"entity"`
+	Columns []string `json:"columns,omitempty"` // empty: the entity's label and descriptive columns
+}
