@@ -12,23 +12,23 @@ type Kind string
 // The error kinds. Each maps to one exit code (ExitCode) and, in the HTTP API,
 // one status.
 const (
-	KindInternal    Kind = "internal"     // a bug in quarry
-	KindUsage       Kind = "usage"        // bad flags or arguments
-	KindConfig      Kind = "config"       // quarry.yaml or knowledge files are invalid
-	KindNotFound    Kind = "not_found"    // a run, file, table or result that does not exist
-	KindInput       Kind = "input"        // unreadable, empty or malformed input
-	KindRejected    Kind = "rejected"     // the guard refused the statement
-	KindConnection  Kind = "connection"   // the database could not be opened or reached
-	KindQuery       Kind = "query"        // the database refused or failed the query
-	KindTimeout     Kind = "timeout"      // a statement or request ran out of time
-	KindCanceled    Kind = "canceled"     // the user interrupted the work
-	KindUnsupported Kind = "unsupported"  // quarry cannot do this (yet) for this input
-	KindUnanswered  Kind = "unanswered"   // the planner could not map the question with confidence
-	KindForbidden   Kind = "forbidden"    // policy refuses it (restricted columns, writes)
-	KindTooCostly   Kind = "too_costly"   // over a configured cost or size ceiling
-	KindExpired     Kind = "expired"      // a result that existed but is gone
-	KindModel       Kind = "model"        // the language model failed or misbehaved
-	KindConflict    Kind = "conflict"     // the state changed underneath the request
+	KindInternal    Kind = "internal"    // a bug in quarry
+	KindUsage       Kind = "usage"       // bad flags or arguments
+	KindConfig      Kind = "config"      // quarry.yaml or knowledge files are invalid
+	KindNotFound    Kind = "not_found"   // a run, file, table or result that does not exist
+	KindInput       Kind = "input"       // unreadable, empty or malformed input
+	KindRejected    Kind = "rejected"    // the guard refused the statement
+	KindConnection  Kind = "connection"  // the database could not be opened or reached
+	KindQuery       Kind = "query"       // the database refused or failed the query
+	KindTimeout     Kind = "timeout"     // a statement or request ran out of time
+	KindCanceled    Kind = "canceled"    // the user interrupted the work
+	KindUnsupported Kind = "unsupported" // quarry cannot do this (yet) for this input
+	KindUnanswered  Kind = "unanswered"  // the planner could not map the question with confidence
+	KindForbidden   Kind = "forbidden"   // policy refuses it (restricted columns, writes)
+	KindTooCostly   Kind = "too_costly"  // over a configured cost or size ceiling
+	KindExpired     Kind = "expired"     // a result that existed but is gone
+	KindModel       Kind = "model"       // the language model failed or misbehaved
+	KindConflict    Kind = "conflict"    // the state changed underneath the request
 )
 
 // Error is quarry's one error type. Msg is safe to show to a user and says
