@@ -12,6 +12,13 @@ type Query struct {
 	TimeRange  *TimeRange `json:"time_range,omitempty"`
 	Order      []Order    `json:"order,omitempty"`
 	Limit      int        `json:"limit,omitempty"`
+	// Compare asks for the metrics over two or more labelled periods, one
+	// result row per period (and per dimension value), plus the change
+	// between the first two when the compiler can express it.
+	Compare []Period `json:"compare,omitempty"`
+	// Share adds, for each metric, its share of the total over the result
+	// ("share of revenue by channel"), as a fraction between 0 and 1.
+	Share bool `json:"share,omitempty"`
 	// Rows asks for a plain list of rows of one entity instead of
 	// aggregates: Columns of Entity, filtered, ordered, limited.
 	Rows *RowsQuery `json:"rows,omitempty"`
@@ -67,4 +74,11 @@ type Order struct {
 type RowsQuery struct {
 	Entity  string   `json:"entity"`
 	Columns []string `json:"columns,omitempty"` // empty: the entity's label and descriptive columns
+}
+
+// Period is a labelled time range used in comparisons.
+type Period struct {
+	Label string `json:"label"`
+	From  string `json:"from"`
+	To    string `json:"to"`
 }
