@@ -1,0 +1,192 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/quarrydata/quarry"
+
+// pure lists the packages that must stay free of I/O: they import only the
+// standard library minus the packages below, and other pure packages.
+var pure = []string{
+	"internal/quarry",
+	"internal/event",
+	"internal/sqlguard",
+	"internal/semantic",
+	"internal/planner",
+	"internal/planner/dates",
+	"internal/verify",
+	"internal/narrate",
+	"internal/ids",
+}
+
+// impure standard-library packages: databases, network, processes.
+var impure = []string{"database/sql", "net", "os/exec", "syscall", "plugin", "os/signal"}
+
+type pkg struct {
+	dir     string // relative to the module root, slash-separated
+	imports map[string]bool
+	files   []string // non-test Go files
+	hasDoc  bool
+}
+
+func load(t *testing.T) map[string]*pkg {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string]*pkg{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		p := pkgs[rel]
+		if p == nil {
+			p = &pkg{dir: rel, imports: map[string]bool{}}
+			pkgs[rel] = p
+		}
+		p.files = append(p.files, path)
+		if f.Doc != nil && strings.HasPrefix(strings.TrimSpace(f.Doc.Text()), "Package "+f.Name.Name) {
+			p.hasDoc = true
+		}
+		if f.Name.Name == "main" && f.Doc != nil {
+			p.hasDoc = true
+		}
+		for _, im := range f.Imports {
+			v, _ := strconv.Unquote(im.Path.Value)
+			p.imports[v] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func internalPath(imp string) (string, bool) {
+	if imp == module {
+		return "", true
+	}
+	if strings.HasPrefix(imp, module+"/") {
+		return strings.TrimPrefix(imp, module+"/"), true
+	}
+	return "", false
+}
+
+func isPure(dir string) bool {
+	for _, p := range pure {
+		if p == dir {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPurePackagesDoNoIO(t *testing.T) {
+	for dir, p := range load(t) {
+		if !isPure(dir) {
+			continue
+		}
+		for imp := range p.imports {
+			if in, ok := internalPath(imp); ok {
+				if !isPure(in) {
+					t.Errorf("%s is pure but imports %s, which is not", dir, in)
+				}
+				continue
+			}
+			if !strings.Contains(strings.Split(imp, "/")[0], ".") {
+				for _, bad := range impure {
+					if imp == bad || strings.HasPrefix(imp, bad+"/") {
+						t.Errorf("%s is pure but imports %s", dir, imp)
+					}
+				}
+				continue
+			}
+			t.Errorf("%s is pure but imports the third-party package %s", dir, imp)
+		}
+	}
+}
+
+func TestAdaptersDoNotImportEachOther(t *testing.T) {
+	adapterRoots := []string{"internal/connector/", "internal/llm/", "internal/store/"}
+	for dir, p := range load(t) {
+		for _, root := range adapterRoots {
+			if !strings.HasPrefix(dir+"/", root) || dir+"/" == root {
+				continue
+			}
+			for imp := range p.imports {
+				in, ok := internalPath(imp)
+				if !ok || !strings.HasPrefix(in, root) || in+"/" == root {
+					continue
+				}
+				if strings.HasPrefix(in, dir+"/") || strings.HasSuffix(in, "test") {
+					continue // its own subpackages, and shared conformance suites
+				}
+				t.Errorf("adapter %s imports adapter %s; share code through %s instead", dir, in, strings.TrimSuffix(root, "/"))
+			}
+		}
+	}
+}
+
+func TestNothingImportsCmd(t *testing.T) {
+	for dir, p := range load(t) {
+		for imp := range p.imports {
+			if in, ok := internalPath(imp); ok && strings.HasPrefix(in, "cmd/") {
+				t.Errorf("%s imports %s; only the Go tool builds cmd", dir, in)
+			}
+		}
+	}
+}
+
+func TestOnlyCmdReadsTheEnvironment(t *testing.T) {
+	for dir, p := range load(t) {
+		if strings.HasPrefix(dir, "cmd/") || strings.HasPrefix(dir, "bench") {
+			continue
+		}
+		for _, file := range p.files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, call := range []string{"os.Getenv(", "os.LookupEnv(", "os.Environ("} {
+				if strings.Contains(string(src), call) {
+					t.Errorf("%s calls %s; read configuration once in cmd and pass it down", file, strings.TrimSuffix(call, "("))
+				}
+			}
+		}
+	}
+}
+
+func TestEveryPackageIsDocumented(t *testing.T) {
+	for dir, p := range load(t) {
+		if !p.hasDoc {
+			t.Errorf("package %s has no doc comment (add a doc.go starting with \"Package …\")", dir)
+		}
+	}
+}
