@@ -1,0 +1,439 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// FileName is the name of quarry's config file.
+const FileName = "quarry.yaml"
+
+// DotEnvName is the name of the optional variables file beside quarry.yaml.
+const DotEnvName = ".env"
+
+// maxFileBytes bounds quarry.yaml and .env; real ones are a few KB.
+const maxFileBytes = 1 << 20
+
+// The drivers a connection may name.
+const (
+	DriverSQLite   = "sqlite"
+	DriverPostgres = "postgres"
+	DriverMySQL    = "mysql"
+	DriverDuckDB   = "duckdb"
+)
+
+// The model providers.
+const (
+	ProviderBuiltin   = "builtin"
+	ProviderAnthropic = "anthropic"
+	ProviderOpenAI    = "openai"
+	// ProviderAuto is only ever written in quarry.yaml: Load resolves it to
+	// anthropic, openai or builtin from the keys in the environment.
+	ProviderAuto = "auto"
+)
+
+// Defaults applied by Load when a field is absent.
+const (
+	DefaultKnowledge         = "knowledge"
+	DefaultState             = ".quarry/state.db"
+	DefaultMaxRows           = 100_000
+	DefaultPreviewRows       = 20
+	DefaultStatementTimeout  = 30 * time.Second
+	DefaultMaxStatementBytes = 1 << 20
+	DefaultCacheTTL          = 5 * time.Minute
+	DefaultRepairAttempts    = 3
+)
+
+// Config is a loaded, expanded and validated quarry.yaml. Paths are
+// absolute. Secrets are Secret values and print as "[redacted]".
+type Config struct {
+	Path    string // absolute path of quarry.yaml
+	Dir     string // absolute folder holding quarry.yaml
+	Version int
+	Project string
+	// Connection is the name of the default connection; "" when none is
+	// defined (manual mode).
+	Connection string
+	// Connections by name; ConnectionNames lists them in file order.
+	Connections     map[string]*Connection
+	ConnectionNames []string
+	Knowledge       string // absolute folder
+	State           string // absolute path of quarry's own state database
+	Model           Model
+	Limits          Limits
+	Guard           Guard
+	// Warnings are one-line notes that do not stop quarry, such as a secret
+	// written into the file instead of referenced as ${VAR}.
+	Warnings []string
+
+	lines map[string]int
+	vars  []string
+}
+
+// Connection is one database quarry may read.
+type Connection struct {
+	Name   string
+	Driver string // sqlite | postgres | mysql | duckdb
+	Path   string // absolute; sqlite and duckdb
+	URL    Secret // postgres and mysql
+	Line   int    // line of the connection's name in quarry.yaml
+}
+
+// Dialect returns the SQL dialect of the connection's driver.
+func (c *Connection) Dialect() quarry.Dialect {
+	switch c.Driver {
+	case DriverSQLite:
+		return quarry.DialectSQLite
+	case DriverPostgres:
+		return quarry.DialectPostgres
+	case DriverMySQL:
+		return quarry.DialectMySQL
+	case DriverDuckDB:
+		return quarry.DialectDuckDB
+	}
+	return quarry.DialectGeneric
+}
+
+// Model says which language model quarry uses.
+type Model struct {
+	// Provider is builtin, anthropic or openai (never auto after Load).
+	Provider string
+	Model    string // the provider's model name; "" for its default
+	APIKey   Secret
+	BaseURL  string // "" for the provider's default endpoint
+	// Reason says in a few words why this provider was chosen, for doctor.
+	Reason string
+}
+
+// Limits bound what a query may cost.
+type Limits struct {
+	MaxRows           int64         // rows read from the database per query
+	PreviewRows       int           // rows shown in a terminal or sent to a model
+	StatementTimeout  time.Duration // per statement
+	MaxStatementBytes int           // longest SQL text accepted
+	MaxCost           float64       // EXPLAIN cost ceiling; 0 means none
+	MaxEstimatedRows  int64         // EXPLAIN row-estimate ceiling; 0 means none
+	CacheTTL          time.Duration // result cache lifetime; 0 turns the cache off
+	RepairAttempts    int           // regenerations after a failed query
+}
+
+// Guard adjusts the SQL guard.
+type Guard struct {
+	ExtraFunctions []string // added to the guard's function allow-list
+}
+
+// Line returns the line in quarry.yaml where a dotted field such as
+// "connections.demo.path" or "limits" is written, or 0 when it is absent.
+func (c *Config) Line(field string) int { return c.lines[field] }
+
+// Vars returns the names of the environment variables the file referenced
+// or that chose the model, sorted and without repeats. Their values are
+// secrets to keep out of any child process quarry starts.
+func (c *Config) Vars() []string { return slices.Clone(c.vars) }
+
+// Conn returns the named connection; "" means the default.
+func (c *Config) Conn(name string) (*Connection, error) {
+	if name == "" {
+		name = c.Connection
+		if name == "" {
+			return nil, quarry.Errorf(quarry.KindConfig, "%s defines no connection; add one under connections: (see `quarry init`)", c.Path)
+		}
+	}
+	if conn, ok := c.Connections[name]; ok {
+		return conn, nil
+	}
+	if len(c.ConnectionNames) == 0 {
+		return nil, quarry.Errorf(quarry.KindConfig, "no connection named %q: %s defines none; add it under connections:", shorten(name), c.Path)
+	}
+	return nil, quarry.Errorf(quarry.KindConfig, "no connection named %q in %s; %s", shorten(name), c.Path, suggest(name, c.ConnectionNames))
+}
+
+// Load reads the quarry.yaml at path, and the .env file beside it when there
+// is one, expands ${VAR} references, applies defaults and validates.
+//
+// env looks up a variable of the process environment. It takes precedence
+// over .env: a variable set in both comes from env. Every error is a
+// *quarry.Error of KindConfig with a one-line message naming the file, the
+// line and the field; no message ever contains an expanded value.
+func Load(path string, env func(string) (string, bool)) (*Config, error) {
+	if path == "" {
+		return nil, quarry.Errorf(quarry.KindConfig, "no config file given; pass the path of quarry.yaml or run `quarry init`")
+	}
+	if env == nil {
+		env = func(string) (string, bool) { return "", false }
+	}
+	display := filepath.Clean(path)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "%s: cannot resolve the path", display)
+	}
+	data, err := readSmallFile(abs, display, true)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(abs)
+	dotenv, err := loadDotEnv(dir, filepath.Join(filepath.Dir(display), DotEnvName))
+	if err != nil {
+		return nil, err
+	}
+	lookup := func(name string) (string, bool) {
+		if v, ok := env(name); ok {
+			return v, true
+		}
+		v, ok := dotenv[name]
+		return v, ok
+	}
+	return parse(data, display, abs, lookup)
+}
+
+// readSmallFile reads a config-sized text file with messages for the usual
+// mistakes. With required false a missing file returns nil, nil.
+func readSmallFile(abs, display string, required bool) ([]byte, error) {
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !required:
+		return nil, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: no such file; run `quarry init` to create one, or pass the path of an existing quarry.yaml", display)
+	case err != nil:
+		return nil, quarry.Wrap(quarry.KindConfig, err, "%s: cannot read it; check that it exists and that you may read it", display)
+	case st.IsDir():
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: is a folder, not a file; pass the %s inside it", display, filepath.Base(display))
+	case !st.Mode().IsRegular():
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: is not a regular file; pass a YAML text file", display)
+	case st.Size() > maxFileBytes:
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: is %d bytes, more than the %d a config file may have; check that this is the right file", display, st.Size(), maxFileBytes)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "%s: cannot read it; check that you may read it", display)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: is not a text file (it holds binary data); check that this is the right file", display)
+	}
+	return data, nil
+}
+
+func loadDotEnv(dir, display string) (map[string]string, error) {
+	data, err := readSmallFile(filepath.Join(dir, DotEnvName), display, false)
+	if err != nil || data == nil {
+		return nil, err
+	}
+	vars, err := ParseDotEnv(data)
+	if err != nil {
+		var de *DotEnvError
+		if errors.As(err, &de) {
+			return nil, quarry.Errorf(quarry.KindConfig, "%s:%d: %s", display, de.Line, de.Msg)
+		}
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: %s", display, err.Error())
+	}
+	return vars, nil
+}
+
+// Parse decodes quarry.yaml text as if it were the file at path, looking
+// variables up with lookup alone (no .env is read). It is Load without the
+// file system, for tests and for checking text before it is written.
+func Parse(data []byte, path string, lookup Lookup) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "%s: cannot resolve the path", path)
+	}
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	return parse(data, filepath.Clean(path), abs, lookup)
+}
+
+func parse(data []byte, display, abs string, lookup Lookup) (cfg *Config, err error) {
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: is not a text file (it holds binary data); check that this is the right file", display)
+	}
+	file, err := parseYAML(data, display)
+	if err != nil {
+		return nil, err
+	}
+	var docs []*ast.DocumentNode
+	for _, doc := range file.Docs {
+		if doc != nil && doc.Body != nil {
+			if _, isComment := doc.Body.(*ast.CommentGroupNode); !isComment {
+				docs = append(docs, doc)
+			}
+		}
+	}
+	switch {
+	case len(docs) == 0:
+		return nil, quarry.Errorf(quarry.KindConfig, "%s: is empty; run `quarry init` to write a commented one, or start it with `version: 1`", display)
+	case len(docs) > 1:
+		return nil, quarry.Errorf(quarry.KindConfig, "%s:%d: a second YAML document (---) starts here; keep the whole config in one", display, lineOf(docs[1].Body))
+	}
+	d := &decoder{file: display, lookup: lookup, lines: map[string]int{}}
+	top, err := d.mapping(docs[0].Body, "")
+	if err != nil {
+		return nil, d.errAt(lineOf(docs[0].Body), "", "expected fields like `version: 1` at the top level; run `quarry init` to see a complete file")
+	}
+	cfg = &Config{Path: abs, Dir: filepath.Dir(abs)}
+	if err := d.decodeTop(cfg, top); err != nil {
+		return nil, err
+	}
+	if err := d.finish(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// parseYAML parses text into a tree, turning the parser's errors (and, as a
+// last resort, its panics) into one-line messages with the line.
+func parseYAML(data []byte, display string) (file *ast.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			file, err = nil, quarry.Errorf(quarry.KindConfig, "%s: is not valid YAML; check its indentation and quoting", display)
+		}
+	}()
+	file, err = parser.ParseBytes(data, 0)
+	if err == nil {
+		return file, nil
+	}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		line := 1
+		tk := ye.GetToken()
+		if tk != nil && tk.Position != nil {
+			line = tk.Position.Line
+		}
+		if msg := ye.GetMessage(); tk != nil && strings.HasPrefix(msg, "mapping key ") && strings.Contains(msg, " already defined") {
+			return nil, quarry.Errorf(quarry.KindConfig, "%s:%d: %s: written twice in the same mapping; keep one", display, line, shorten(tk.Value))
+		}
+		return nil, quarry.Errorf(quarry.KindConfig, "%s:%d: invalid YAML: %s; check the indentation and quoting on this line", display, line, oneLine(ye.GetMessage()))
+	}
+	return nil, quarry.Errorf(quarry.KindConfig, "%s: invalid YAML: %s; check its indentation and quoting", display, oneLine(err.Error()))
+}
+
+// oneLine keeps the first line of a parser message, with control
+// characters written as escapes.
+func oneLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(s) {
+		if r < 0x20 || r == 0x7f {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// connDraft collects a connection as written, before validation.
+type connDraft struct {
+	name, driver, path string
+	url                Secret
+	urlRaw             string
+	line               int
+	path0              string // the dotted field path, for messages
+}
+
+func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
+	var (
+		version  int64
+		hasVer   bool
+		provider string
+		conns    []*connDraft
+	)
+	cfg.Limits = Limits{
+		MaxRows:           DefaultMaxRows,
+		PreviewRows:       DefaultPreviewRows,
+		StatementTimeout:  DefaultStatementTimeout,
+		MaxStatementBytes: DefaultMaxStatementBytes,
+		CacheTTL:          DefaultCacheTTL,
+		RepairAttempts:    DefaultRepairAttempts,
+	}
+	err := d.fields(top, "", []field{
+		{"version", func(n ast.Node, p string) error {
+			v, ok, err := d.integer(n, p, 0)
+			version, hasVer = v, ok
+			return err
+		}},
+		{"project", d.str(&cfg.Project)},
+		{"connection", d.str(&cfg.Connection)},
+		{"connections", func(n ast.Node, p string) error {
+			var err error
+			conns, err = d.connections(n, p)
+			return err
+		}},
+		{"knowledge", d.str(&cfg.Knowledge)},
+		{"state", d.str(&cfg.State)},
+		{"model", func(n ast.Node, p string) error {
+			m, err := d.mapping(n, p)
+			if err != nil {
+				return err
+			}
+			return d.fields(m, p, []field{
+				{"provider", d.str(&provider)},
+				{"model", d.str(&cfg.Model.Model)},
+				{"api_key", d.secret(&cfg.Model.APIKey)},
+				{"base_url", d.str(&cfg.Model.BaseURL)},
+			})
+		}},
+		{"limits", func(n ast.Node, p string) error {
+			m, err := d.mapping(n, p)
+			if err != nil {
+				return err
+			}
+			l := &cfg.Limits
+			return d.fields(m, p, []field{
+				{"max_rows", d.int64Field(&l.MaxRows, 1)},
+				{"preview_rows", d.intField(&l.PreviewRows, 1)},
+				{"statement_timeout", d.duration(&l.StatementTimeout, false)},
+				{"max_statement_bytes", d.intField(&l.MaxStatementBytes, 1)},
+				{"max_cost", d.number(&l.MaxCost)},
+				{"max_estimated_rows", d.int64Field(&l.MaxEstimatedRows, 0)},
+				{"cache_ttl", d.duration(&l.CacheTTL, true)},
+				{"repair_attempts", d.intField(&l.RepairAttempts, 0)},
+			})
+		}},
+		{"guard", func(n ast.Node, p string) error {
+			m, err := d.mapping(n, p)
+			if err != nil {
+				return err
+			}
+			return d.fields(m, p, []field{
+				{"extra_functions", d.list(&cfg.Guard.ExtraFunctions)},
+			})
+		}},
+	})
+	if err != nil {
+		return err
+	}
+	if !hasVer {
+		return d.errAt(1, "version", "missing; add `version: 1` at the top of the file")
+	}
+	if version != 1 {
+		return d.errAt(d.lines["version"], "version", "%d is not a version this quarry reads; write `version: 1`", version)
+	}
+	cfg.Version = 1
+	if err := d.validateConnections(cfg, conns); err != nil {
+		return err
+	}
+	if err := d.resolveModel(cfg, provider); err != nil {
+		return err
+	}
+	return d.validateGuard(cfg)
+}

@@ -1,0 +1,124 @@
+package config
+
+import (
+	"encoding/json"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// notSet is what Redacted shows for an empty secret.
+const notSet = "(not set)"
+
+// The shape of `quarry config` output. Field order is the file's order.
+type (
+	viewConfig struct {
+		Path        string           `json:"path" yaml:"path"`
+		Version     int              `json:"version" yaml:"version"`
+		Project     string           `json:"project" yaml:"project"`
+		Connection  string           `json:"connection" yaml:"connection"`
+		Connections []viewConnection `json:"connections" yaml:"connections"`
+		Knowledge   string           `json:"knowledge" yaml:"knowledge"`
+		State       string           `json:"state" yaml:"state"`
+		Model       viewModel        `json:"model" yaml:"model"`
+		Limits      viewLimits       `json:"limits" yaml:"limits"`
+		Guard       viewGuard        `json:"guard" yaml:"guard"`
+		Warnings    []string         `json:"warnings,omitempty" yaml:"warnings,omitempty"`
+	}
+	viewConnection struct {
+		Name   string `json:"name" yaml:"name"`
+		Driver string `json:"driver" yaml:"driver"`
+		Path   string `json:"path,omitempty" yaml:"path,omitempty"`
+		URL    string `json:"url,omitempty" yaml:"url,omitempty"`
+	}
+	viewModel struct {
+		Provider string `json:"provider" yaml:"provider"`
+		Model    string `json:"model" yaml:"model"`
+		APIKey   string `json:"api_key" yaml:"api_key"`
+		BaseURL  string `json:"base_url" yaml:"base_url"`
+		Reason   string `json:"chosen_because" yaml:"chosen_because"`
+	}
+	viewLimits struct {
+		MaxRows           int64   `json:"max_rows" yaml:"max_rows"`
+		PreviewRows       int     `json:"preview_rows" yaml:"preview_rows"`
+		StatementTimeout  string  `json:"statement_timeout" yaml:"statement_timeout"`
+		MaxStatementBytes int     `json:"max_statement_bytes" yaml:"max_statement_bytes"`
+		MaxCost           float64 `json:"max_cost" yaml:"max_cost"`
+		MaxEstimatedRows  int64   `json:"max_estimated_rows" yaml:"max_estimated_rows"`
+		CacheTTL          string  `json:"cache_ttl" yaml:"cache_ttl"`
+		RepairAttempts    int     `json:"repair_attempts" yaml:"repair_attempts"`
+	}
+	viewGuard struct {
+		ExtraFunctions []string `json:"extra_functions" yaml:"extra_functions"`
+	}
+)
+
+func redactSecret(s Secret) string {
+	if s.IsSet() {
+		return redactedText
+	}
+	return notSet
+}
+
+// view builds the printable form; it holds no secret value, only
+// "[redacted]" or "(not set)" in their place.
+func (c *Config) view() viewConfig {
+	v := viewConfig{
+		Path:       c.Path,
+		Version:    c.Version,
+		Project:    c.Project,
+		Connection: c.Connection,
+		Knowledge:  c.Knowledge,
+		State:      c.State,
+		Model: viewModel{
+			Provider: c.Model.Provider,
+			Model:    c.Model.Model,
+			APIKey:   redactSecret(c.Model.APIKey),
+			BaseURL:  c.Model.BaseURL,
+			Reason:   c.Model.Reason,
+		},
+		Limits: viewLimits{
+			MaxRows:           c.Limits.MaxRows,
+			PreviewRows:       c.Limits.PreviewRows,
+			StatementTimeout:  c.Limits.StatementTimeout.String(),
+			MaxStatementBytes: c.Limits.MaxStatementBytes,
+			MaxCost:           c.Limits.MaxCost,
+			MaxEstimatedRows:  c.Limits.MaxEstimatedRows,
+			CacheTTL:          c.Limits.CacheTTL.String(),
+			RepairAttempts:    c.Limits.RepairAttempts,
+		},
+		Guard:       viewGuard{ExtraFunctions: append([]string{}, c.Guard.ExtraFunctions...)},
+		Warnings:    c.Warnings,
+		Connections: []viewConnection{},
+	}
+	for _, name := range c.ConnectionNames {
+		conn := c.Connections[name]
+		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path}
+		if conn.Path == "" {
+			vc.URL = redactSecret(conn.URL)
+		}
+		v.Connections = append(v.Connections, vc)
+	}
+	return v
+}
+
+// Redacted returns the effective configuration as YAML, with defaults
+// applied, paths absolute, and every secret shown as "[redacted]" or
+// "(not set)". It is what `quarry config` prints.
+func (c *Config) Redacted() ([]byte, error) {
+	out, err := yaml.MarshalWithOptions(c.view(), yaml.IndentSequence(true))
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "cannot show the config")
+	}
+	return out, nil
+}
+
+// RedactedJSON is Redacted as indented JSON, for `quarry config --json`.
+func (c *Config) RedactedJSON() ([]byte, error) {
+	out, err := json.MarshalIndent(c.view(), "", "  ")
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "cannot show the config")
+	}
+	return append(out, '\n'), nil
+}

@@ -1,0 +1,152 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+)
+
+// TemplateOptions fills in the quarry.yaml that `quarry init` writes.
+type TemplateOptions struct {
+	Project string // a name for provenance; "" means "quarry"
+	// DBPath is the demo database's path relative to quarry.yaml, such as
+	// "demo.db"; "" writes the connection as a commented-out example.
+	DBPath string
+}
+
+// yamlString writes s as a YAML scalar, quoted unless it is plainly safe.
+func yamlString(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.', r == '/':
+		default:
+			plain = false
+		}
+	}
+	if plain && strings.Trim(s, "0123456789.-_") != "" && !strings.HasPrefix(s, "-") {
+		switch strings.ToLower(s) {
+		case "true", "false", "yes", "no", "on", "off", "null", "y", "n":
+		default:
+			return s
+		}
+	}
+	// A JSON string is a valid YAML double-quoted scalar once $ cannot
+	// start a reference.
+	return strconv.Quote(strings.ReplaceAll(s, "$", "$$"))
+}
+
+// Template returns the commented quarry.yaml that `quarry init` writes.
+// Every field is explained, and the text loads cleanly with Load.
+func Template(opts TemplateOptions) []byte {
+	project := opts.Project
+	if project == "" {
+		project = "quarry"
+	}
+	var b strings.Builder
+	w := func(lines ...string) {
+		for _, l := range lines {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	w(
+		"# quarry.yaml: how quarry reaches your data. Field reference: docs/config.md.",
+		"#",
+		"# Any text value may use ${VAR} or ${VAR:-default}: VAR comes from the",
+		"# environment, or from a .env file beside this one (the environment wins).",
+		"# $$ writes a literal $. Keep passwords and API keys out of this file:",
+		"# reference them as ${VAR}; quarry never prints, logs or stores them.",
+		"",
+		"# The format of this file. Always 1.",
+		"version: 1",
+		"",
+		"# A name for this project, recorded with every answer.",
+		"project: "+yamlString(project),
+		"",
+	)
+	if opts.DBPath != "" {
+		w(
+			"# The connection used when a command does not name one (--connection).",
+			"connection: demo",
+			"",
+			"# The databases quarry may read. quarry only ever reads: it opens them",
+			"# read-only and checks every statement before running it.",
+			"connections:",
+			"  demo:",
+			"    # sqlite | postgres | mysql | duckdb",
+			"    driver: sqlite",
+			"    # sqlite and duckdb: the database file, relative to this file's folder.",
+			"    path: "+yamlString(opts.DBPath),
+			"  # A PostgreSQL or MySQL database is reached by URL, kept in the",
+			"  # environment or .env (DATABASE_URL=postgres://reader:...@host/db):",
+			"  # warehouse:",
+			"  #   driver: postgres",
+			"  #   url: ${DATABASE_URL}",
+			"",
+		)
+	} else {
+		w(
+			"# The databases quarry may read, by name. quarry only ever reads: it",
+			"# opens them read-only and checks every statement before running it.",
+			"# With none, quarry proposes SQL for you to run and paste back.",
+			"connections: {}",
+			"#  mydb:",
+			"#    driver: sqlite           # sqlite | postgres | mysql | duckdb",
+			"#    path: data.db            # sqlite, duckdb: relative to this folder",
+			"#  warehouse:",
+			"#    driver: postgres",
+			"#    url: ${DATABASE_URL}     # postgres, mysql: set DATABASE_URL in .env",
+			"",
+			"# The connection used when a command does not name one (--connection).",
+			"# connection: mydb",
+			"",
+		)
+	}
+	w(
+		"# The knowledge folder: metrics, verified queries and notes about your data.",
+		"knowledge: knowledge",
+		"",
+		"# quarry's own state: runs, events and results. Never your database.",
+		"state: .quarry/state.db",
+		"",
+		"# The language model. Without one, quarry's builtin planner answers.",
+		"model:",
+		"  # auto | builtin | anthropic | openai. auto picks anthropic when",
+		"  # ANTHROPIC_API_KEY is set, openai when OPENAI_API_KEY is set, else builtin.",
+		"  # openai also means any OpenAI-compatible server (Ollama, vLLM, llama.cpp).",
+		"  provider: auto",
+		"  # The provider's model name; empty uses the provider's default.",
+		`  model: ""`,
+		"  # Empty uses ANTHROPIC_API_KEY or OPENAI_API_KEY. Never write a key here;",
+		"  # reference it: api_key: ${MY_KEY}",
+		`  api_key: ""`,
+		"  # Empty uses ANTHROPIC_BASE_URL or OPENAI_BASE_URL, then the provider's",
+		"  # endpoint. For Ollama: http://localhost:11434/v1",
+		`  base_url: ""`,
+		"",
+		"# Ceilings on every query.",
+		"limits:",
+		"  # Rows read from the database per query; reading stops there.",
+		"  max_rows: 100000",
+		"  # Rows shown in a terminal and the most a model ever sees.",
+		"  preview_rows: 20",
+		"  # How long one statement may run (30s, 2m, 1h).",
+		"  statement_timeout: 30s",
+		"  # The longest SQL text accepted, in bytes.",
+		"  max_statement_bytes: 1048576",
+		"  # Refuse a query whose EXPLAIN estimate is over this cost or row count",
+		"  # (databases that have EXPLAIN); 0 means no ceiling.",
+		"  max_cost: 0",
+		"  max_estimated_rows: 0",
+		"  # How long an identical query's result is reused; 0s turns the cache off.",
+		"  cache_ttl: 5m",
+		"  # How many times a failed query is regenerated with the error.",
+		"  repair_attempts: 3",
+		"",
+		"# The SQL guard, which lets only read-only statements through.",
+		"guard:",
+		"  # Functions to allow in addition to the built-in list, e.g. [my_fn].",
+		"  extra_functions: []",
+	)
+	return []byte(b.String())
+}
