@@ -1,0 +1,266 @@
+package dates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var months = map[string]time.Month{
+	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+	"may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+	"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
+	"december": 12, "dec": 12,
+}
+
+var ordinals = map[string]int{
+	"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4,
+}
+
+// year reads a four-digit year between 1900 and 2199.
+func year(s string) (int, bool) {
+	if len(s) != 4 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1900 || n > 2199 {
+		return 0, false
+	}
+	return n, true
+}
+
+// dayOfMonth reads "14", "14th", "1st", "2nd", "3rd".
+func dayOfMonth(s string) (int, bool) {
+	s = strings.TrimRight(s, "stndrh")
+	if len(s) == 0 || len(s) > 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 31 {
+		return 0, false
+	}
+	return n, true
+}
+
+// absolute reads calendar phrases: ISO dates, month names with or without
+// day and year, years, quarters and halves.
+func (p *parser) absolute(i int) (Range, int) {
+	w := p.tok(i)
+	// ISO and slash dates: 2025-03-14, 2025/03/14, 2025-03.
+	if r, ok := p.iso(w); ok {
+		return r, 1
+	}
+	if w == "the" || w == "month" { // "the first quarter of 2024", "month of March"
+		if w == "month" && p.tok(i+1) == "of" {
+			if r, n := p.absolute(i + 2); n > 0 && r.Grain == "month" {
+				return r, n + 2
+			}
+			return Range{}, 0
+		}
+		if w == "the" {
+			if r, n := p.quarterWords(i + 1); n > 0 {
+				return r, n + 1
+			}
+		}
+		return Range{}, 0
+	}
+	if m, ok := months[w]; ok {
+		return p.monthPhrase(i, m)
+	}
+	// "14 March 2025", "14th of March 2025"
+	if d, ok := dayOfMonth(w); ok {
+		j := i + 1
+		if p.tok(j) == "of" {
+			j++
+		}
+		if m, ok := months[p.tok(j)]; ok {
+			if y, ok := year(p.tok(j + 1)); ok {
+				if r, ok := p.date(y, m, d); ok {
+					return r, j + 2 - i
+				}
+			}
+		}
+	}
+	if y, ok := year(w); ok {
+		// "2024 Q3", "2024-Q3" is tokenised as "2024" "q3"
+		if q, ok := quarterTok(p.tok(i + 1)); ok {
+			return p.quarter(y, q), 2
+		}
+		if h, ok := halfTok(p.tok(i + 1)); ok {
+			return p.half(y, h), 2
+		}
+		s := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+		return p.span(s, s.AddDate(1, 0, 0), strconv.Itoa(y), "year"), 1
+	}
+	if q, ok := quarterTok(w); ok {
+		j := i + 1
+		if p.tok(j) == "of" || p.tok(j) == "in" {
+			j++
+		}
+		if y, ok := year(p.tok(j)); ok {
+			return p.quarter(y, q), j + 1 - i
+		}
+		return p.latestQuarter(q), 1
+	}
+	if h, ok := halfTok(w); ok {
+		j := i + 1
+		if p.tok(j) == "of" || p.tok(j) == "in" {
+			j++
+		}
+		if y, ok := year(p.tok(j)); ok {
+			return p.half(y, h), j + 1 - i
+		}
+		return Range{}, 0
+	}
+	return p.quarterWords(i)
+}
+
+// quarterWords reads "third quarter of 2024", "first half of 2025".
+func (p *parser) quarterWords(i int) (Range, int) {
+	o, ok := ordinals[p.tok(i)]
+	if !ok {
+		return Range{}, 0
+	}
+	kind := p.tok(i + 1)
+	if kind != "quarter" && kind != "half" {
+		return Range{}, 0
+	}
+	j := i + 2
+	if p.tok(j) == "of" || p.tok(j) == "in" {
+		j++
+	}
+	y, ok := year(p.tok(j))
+	if !ok {
+		return Range{}, 0
+	}
+	if kind == "half" {
+		if o > 2 {
+			if p.tok(i) != "last" {
+				return Range{}, 0
+			}
+			o = 2
+		}
+		return p.half(y, o), j + 1 - i
+	}
+	return p.quarter(y, o), j + 1 - i
+}
+
+func quarterTok(s string) (int, bool) {
+	if len(s) == 2 && s[0] == 'q' && s[1] >= '1' && s[1] <= '4' {
+		return int(s[1] - '0'), true
+	}
+	return 0, false
+}
+
+func halfTok(s string) (int, bool) {
+	if len(s) == 2 && s[0] == 'h' && (s[1] == '1' || s[1] == '2') {
+		return int(s[1] - '0'), true
+	}
+	return 0, false
+}
+
+func (p *parser) quarter(y, q int) Range {
+	s := time.Date(y, time.Month(3*(q-1)+1), 1, 0, 0, 0, 0, time.UTC)
+	return p.span(s, s.AddDate(0, 3, 0), fmt.Sprintf("Q%d %d", q, y), "quarter")
+}
+
+func (p *parser) half(y, h int) Range {
+	s := time.Date(y, time.Month(6*(h-1)+1), 1, 0, 0, 0, 0, time.UTC)
+	return p.span(s, s.AddDate(0, 6, 0), fmt.Sprintf("H%d %d", h, y), "")
+}
+
+// latestQuarter is quarter q of the latest year in which it has started.
+func (p *parser) latestQuarter(q int) Range {
+	y := p.today.Year()
+	if time.Month(3*(q-1)+1) > p.today.Month() {
+		y--
+	}
+	return p.quarter(y, q)
+}
+
+// monthPhrase reads "March", "March 2025", "March 14, 2025", "March 14th".
+func (p *parser) monthPhrase(i int, m time.Month) (Range, int) {
+	w := p.tok(i)
+	// "may" and "mar" etc. are also ordinary words; a bare short month name is
+	// only a date when a year or day follows.
+	bareOK := len(w) > 3
+	if d, ok := dayOfMonth(p.tok(i + 1)); ok {
+		if y, ok := year(p.tok(i + 2)); ok {
+			if r, ok := p.date(y, m, d); ok {
+				return r, 3
+			}
+			return Range{}, 0
+		}
+		if _, isYear := year(p.tok(i + 1)); !isYear {
+			y := p.today.Year()
+			if r, ok := p.date(y, m, d); ok {
+				if r.From > p.today.Format(layout) {
+					r, ok = p.date(y-1, m, d)
+					if !ok {
+						return Range{}, 0
+					}
+				}
+				return r, 2
+			}
+			return Range{}, 0
+		}
+	}
+	j := i + 1
+	if p.tok(j) == "of" {
+		j++
+	}
+	if y, ok := year(p.tok(j)); ok {
+		s := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+		return p.span(s, s.AddDate(0, 1, 0), s.Format("January 2006"), "month"), j + 1 - i
+	}
+	if !bareOK {
+		return Range{}, 0
+	}
+	y := p.today.Year()
+	if m > p.today.Month() {
+		y--
+	}
+	s := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	return p.span(s, s.AddDate(0, 1, 0), s.Format("January 2006"), "month"), 1
+}
+
+// date builds a one-day range, rejecting impossible dates.
+func (p *parser) date(y int, m time.Month, d int) (Range, bool) {
+	s := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	if s.Day() != d || s.Month() != m {
+		return Range{}, false
+	}
+	return p.span(s, s.AddDate(0, 0, 1), s.Format(layout), "day"), true
+}
+
+// iso reads 2025-03-14, 2025/03/14 and 2025-03 written as one token.
+func (p *parser) iso(w string) (Range, bool) {
+	if len(w) < 7 || !isDigit(w[0]) {
+		return Range{}, false
+	}
+	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '/' })
+	if len(parts) < 2 || len(parts) > 3 {
+		return Range{}, false
+	}
+	y, ok := year(parts[0])
+	if !ok || len(parts[1]) > 2 {
+		return Range{}, false
+	}
+	mo, err := strconv.Atoi(parts[1])
+	if err != nil || mo < 1 || mo > 12 {
+		return Range{}, false
+	}
+	if len(parts) == 2 {
+		s := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+		return p.span(s, s.AddDate(0, 1, 0), s.Format("January 2006"), "month"), true
+	}
+	if len(parts[2]) > 2 {
+		return Range{}, false
+	}
+	d, err := strconv.Atoi(parts[2])
+	if err != nil {
+		return Range{}, false
+	}
+	return p.date(y, time.Month(mo), d)
+}

@@ -1,0 +1,412 @@
+// Package dates reads relative and absolute date phrases ("last month",
+// "Q3 2024", "between March 2025 and May 2025", "since 2024") out of a
+// question and turns them into half-open date ranges [From, To) against a
+// given today (asOf). It is pure: today is always passed in.
+//
+// Conventions (documented for users in docs/planner.md):
+//
+//   - Weeks start on Monday.
+//   - "this week/month/quarter/year" is the whole calendar period that
+//     contains asOf.
+//   - "last/previous/past/prior month" (and week, quarter, year) is the
+//     previous complete calendar period: on 2026-06-30 "last month" is May 2026.
+//   - "last N days/weeks/months/quarters/years" is the N complete periods
+//     before the current one; today and the current period are excluded
+//     because they are not over yet. On 2026-06-30 "last 30 days" is
+//     2026-05-31 – 2026-06-29 and "last 3 months" is March–May 2026.
+//   - "year to date", "month to date", "quarter to date" and "week to date"
+//     run from the start of the period up to and including asOf.
+//   - "since X" and "after X" run up to and including asOf.
+//   - A month or quarter named without a year ("in March", "Q1") is the
+//     latest one that has started on or before asOf.
+package dates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Range is a date phrase found in a text: the half-open range [From, To) as
+// "YYYY-MM-DD" strings (an empty bound is open), a human label, the grain of
+// the period it names ("day", "week", "month", "quarter", "year" or "" for a
+// span of several periods) and the byte span [Start, End) of the text it
+// consumed.
+type Range struct {
+	From  string
+	To    string
+	Label string
+	Grain string
+	Start int
+	End   int
+}
+
+// Days returns the number of days in the range, or 0 when a bound is open.
+func (r Range) Days() int {
+	f, err1 := time.Parse(layout, r.From)
+	t, err2 := time.Parse(layout, r.To)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return int(t.Sub(f).Hours() / 24)
+}
+
+const layout = "2006-01-02"
+
+// token is a lower-cased word of the text with its byte span.
+type token struct {
+	s          string
+	start, end int
+}
+
+// tokenize splits s into words of ASCII letters and digits; '-' and '/'
+// between digits stay inside a word (ISO dates), "'s" is dropped. Offsets
+// refer to s.
+func tokenize(s string) []token {
+	var toks []token
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if !isAlnum(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if isAlnum(c) {
+				j++
+				continue
+			}
+			if (c == '-' || c == '/') && j+1 < len(s) && isDigit(s[j+1]) && isDigit(s[j-1]) {
+				j++
+				continue
+			}
+			break
+		}
+		toks = append(toks, token{s: strings.ToLower(s[i:j]), start: i, end: j})
+		// Drop a possessive "'s".
+		if j+1 < len(s) && (s[j] == '\'') && (s[j+1] == 's' || s[j+1] == 'S') && (j+2 == len(s) || !isAlnum(s[j+2])) {
+			j += 2
+		}
+		i = j
+	}
+	return toks
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+// Find returns the first date phrase in s (the longest one starting at the
+// earliest position).
+func Find(s string, asOf time.Time) (Range, bool) {
+	all := FindAll(s, asOf)
+	if len(all) == 0 {
+		return Range{}, false
+	}
+	return all[0], true
+}
+
+// FindAll returns every non-overlapping date phrase in s, left to right,
+// taking the longest phrase at each position.
+func FindAll(s string, asOf time.Time) []Range {
+	p := parser{toks: tokenize(s), today: day(asOf)}
+	var out []Range
+	for i := 0; i < len(p.toks); {
+		r, n := p.longest(i)
+		if n == 0 {
+			i++
+			continue
+		}
+		r.Start = p.toks[i].start
+		r.End = p.toks[i+n-1].end
+		out = append(out, r)
+		i += n
+	}
+	return out
+}
+
+// Parse reads s as exactly one date phrase (surrounding "in", "on",
+// "during", "for" and "the" are allowed).
+func Parse(s string, asOf time.Time) (Range, error) {
+	p := parser{toks: tokenize(s), today: day(asOf)}
+	i := 0
+	for i < len(p.toks) && fillers[p.toks[i].s] {
+		i++
+	}
+	r, n := p.longest(i)
+	if n == 0 || i+n != len(p.toks) {
+		return Range{}, fmt.Errorf("%q is not a date phrase quarry knows", s)
+	}
+	r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
+	return r, nil
+}
+
+var fillers = map[string]bool{"in": true, "on": true, "during": true, "for": true, "the": true, "over": true}
+
+type parser struct {
+	toks  []token
+	today time.Time
+}
+
+func day(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+func (p *parser) tok(i int) string {
+	if i < 0 || i >= len(p.toks) {
+		return ""
+	}
+	return p.toks[i].s
+}
+
+// longest tries every rule at i and keeps the longest match.
+func (p *parser) longest(i int) (Range, int) {
+	best, bestN := Range{}, 0
+	for _, rule := range []func(int) (Range, int){p.compound, p.period} {
+		if r, n := rule(i); n > bestN {
+			best, bestN = r, n
+		}
+	}
+	return best, bestN
+}
+
+// compound reads "between A and B", "from A to B", "since A", "after A",
+// "before A", "until A".
+func (p *parser) compound(i int) (Range, int) {
+	w := p.tok(i)
+	tomorrow := p.today.AddDate(0, 0, 1)
+	switch w {
+	case "between", "from":
+		a, n := p.period(i + 1)
+		if n == 0 {
+			return Range{}, 0
+		}
+		sep := p.tok(i + 1 + n)
+		ok := (w == "between" && sep == "and") || (w == "from" && (sep == "to" || sep == "through" || sep == "until" || sep == "till" || sep == "thru"))
+		if !ok {
+			if r := p.open(a, "since", tomorrow); w == "from" && r.From < r.To { // "from March 2025" alone reads as "since"
+				return r, 1 + n
+			}
+			return Range{}, 0
+		}
+		b, m := p.period(i + 2 + n)
+		if m == 0 || a.From == "" || b.To == "" || a.From >= b.To {
+			return Range{}, 0
+		}
+		lbl := a.Label + " – " + b.Label
+		return Range{From: a.From, To: b.To, Label: lbl}, 2 + n + m
+	case "since", "after", "before", "until", "till", "through", "thru":
+		a, n := p.period(i + 1)
+		if n == 0 {
+			return Range{}, 0
+		}
+		r := p.open(a, w, tomorrow)
+		if r.From != "" && r.To != "" && r.From >= r.To {
+			return Range{}, 0
+		}
+		return r, 1 + n
+	case "up":
+		if p.tok(i+1) != "to" {
+			return Range{}, 0
+		}
+		a, n := p.period(i + 2)
+		if n == 0 {
+			return Range{}, 0
+		}
+		return p.open(a, "until", tomorrow), 2 + n
+	}
+	return Range{}, 0
+}
+
+func (p *parser) open(a Range, w string, tomorrow time.Time) Range {
+	end := tomorrow.Format(layout)
+	switch w {
+	case "since", "from":
+		return Range{From: a.From, To: end, Label: "since " + a.Label}
+	case "after":
+		return Range{From: a.To, To: end, Label: "after " + a.Label}
+	case "before":
+		return Range{To: a.From, Label: "before " + a.Label}
+	default: // until, till, through
+		return Range{To: a.To, Label: "until " + a.Label}
+	}
+}
+
+var units = map[string]string{
+	"day": "day", "days": "day", "week": "week", "weeks": "week",
+	"month": "month", "months": "month", "quarter": "quarter", "quarters": "quarter",
+	"year": "year", "years": "year",
+}
+
+var lastWords = map[string]bool{"last": true, "previous": true, "past": true, "prior": true, "trailing": true, "preceding": true}
+
+// period reads one period phrase starting at i.
+func (p *parser) period(i int) (Range, int) {
+	w := p.tok(i)
+	if w == "" {
+		return Range{}, 0
+	}
+	t := p.today
+	switch w {
+	case "today":
+		return p.span(t, t.AddDate(0, 0, 1), "today", "day"), 1
+	case "yesterday":
+		return p.span(t.AddDate(0, 0, -1), t, "yesterday", "day"), 1
+	case "ytd", "mtd", "qtd", "wtd":
+		u := map[string]string{"ytd": "year", "mtd": "month", "qtd": "quarter", "wtd": "week"}[w]
+		return p.toDate(u), 1
+	case "so":
+		// "so far this year"
+		if p.tok(i+1) == "far" && p.tok(i+2) == "this" {
+			if u, ok := units[p.tok(i+3)]; ok && u != "day" {
+				return p.toDate(u), 4
+			}
+		}
+	case "this", "current":
+		u, ok := units[p.tok(i+1)]
+		if !ok || u == "day" {
+			return Range{}, 0
+		}
+		if p.tok(i+2) == "so" && p.tok(i+3) == "far" {
+			return p.toDate(u), 4
+		}
+		if p.tok(i+2) == "to" && p.tok(i+3) == "date" {
+			return p.toDate(u), 4
+		}
+		s := start(t, u)
+		r := p.span(s, add(s, u, 1), "this "+u+" ("+name(s, u)+")", u)
+		return r, 2
+	}
+	if units[w] != "" && p.tok(i+1) == "to" && p.tok(i+2) == "date" && w != "day" {
+		return p.toDate(units[w]), 3
+	}
+	if lastWords[w] {
+		if r, n := p.quarterWords(i); n > 0 { // "last quarter of 2024"
+			return r, n
+		}
+		j := i + 1
+		if u, ok := units[p.tok(j)]; ok {
+			s := add(start(t, u), u, -1)
+			return p.span(s, add(s, u, 1), w+" "+u+" ("+name(s, u)+")", u), 2
+		}
+		if n, ok := number(p.tok(j)); ok && n > 0 && n <= 1000 {
+			if u, ok := units[p.tok(j+1)]; ok {
+				end := start(t, u)
+				s := add(end, u, -n)
+				lbl := fmt.Sprintf("%s %d %s (%s – %s)", w, n, plural(n, u), s.Format(layout), end.AddDate(0, 0, -1).Format(layout))
+				g := ""
+				if n == 1 {
+					g = u
+				}
+				return p.span(s, end, lbl, g), 3
+			}
+		}
+		return Range{}, 0
+	}
+	// N units ago
+	if n, ok := number(w); ok && n > 0 && n <= 1000 {
+		if u, ok := units[p.tok(i+1)]; ok && p.tok(i+2) == "ago" {
+			s := add(start(t, u), u, -n)
+			return p.span(s, add(s, u, 1), fmt.Sprintf("%d %s ago (%s)", n, plural(n, u), name(s, u)), u), 3
+		}
+	}
+	if r, n := p.absolute(i); n > 0 {
+		return r, n
+	}
+	return Range{}, 0
+}
+
+func (p *parser) toDate(u string) Range {
+	s := start(p.today, u)
+	end := p.today.AddDate(0, 0, 1)
+	return p.span(s, end, fmt.Sprintf("%s to date (%s – %s)", u, s.Format(layout), p.today.Format(layout)), "")
+}
+
+func (p *parser) span(from, to time.Time, label, grain string) Range {
+	return Range{From: from.Format(layout), To: to.Format(layout), Label: label, Grain: grain}
+}
+
+// start returns the first day of the period of unit u containing t.
+func start(t time.Time, u string) time.Time {
+	y, m, d := t.Date()
+	switch u {
+	case "day":
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	case "week":
+		wd := (int(t.Weekday()) + 6) % 7 // Monday = 0
+		return time.Date(y, m, d-wd, 0, 0, 0, 0, time.UTC)
+	case "month":
+		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	case "quarter":
+		return time.Date(y, (m-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
+	default:
+		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+}
+
+// add moves t by n periods of unit u.
+func add(t time.Time, u string, n int) time.Time {
+	switch u {
+	case "day":
+		return t.AddDate(0, 0, n)
+	case "week":
+		return t.AddDate(0, 0, 7*n)
+	case "month":
+		return t.AddDate(0, n, 0)
+	case "quarter":
+		return t.AddDate(0, 3*n, 0)
+	default:
+		return t.AddDate(n, 0, 0)
+	}
+}
+
+// name is the usual name of the period of unit u starting at s.
+func name(s time.Time, u string) string {
+	switch u {
+	case "day":
+		return s.Format(layout)
+	case "week":
+		return "week of " + s.Format(layout)
+	case "month":
+		return s.Format("January 2006")
+	case "quarter":
+		return fmt.Sprintf("Q%d %d", (int(s.Month())-1)/3+1, s.Year())
+	default:
+		return strconv.Itoa(s.Year())
+	}
+}
+
+var numberWords = map[string]int{
+	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+	"thirty": 30, "sixty": 60, "ninety": 90,
+}
+
+// number reads a small count written in digits or words.
+func number(s string) (int, bool) {
+	if n, ok := numberWords[s]; ok {
+		return n, true
+	}
+	if s == "" || len(s) > 6 {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+func plural(n int, u string) string {
+	if n == 1 {
+		return u
+	}
+	return u + "s"
+}

@@ -1,0 +1,171 @@
+package dates
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// asOf is a Tuesday.
+var asOf = time.Date(2026, 6, 30, 15, 4, 0, 0, time.UTC)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in, from, to, label string
+	}{
+		{"today", "2026-06-30", "2026-07-01", "today"},
+		{"yesterday", "2026-06-29", "2026-06-30", "yesterday"},
+		{"this week", "2026-06-29", "2026-07-06", "this week (week of 2026-06-29)"},
+		{"last week", "2026-06-22", "2026-06-29", "last week (week of 2026-06-22)"},
+		{"previous week", "2026-06-22", "2026-06-29", "previous week (week of 2026-06-22)"},
+		{"this month", "2026-06-01", "2026-07-01", "this month (June 2026)"},
+		{"last month", "2026-05-01", "2026-06-01", "last month (May 2026)"},
+		{"this quarter", "2026-04-01", "2026-07-01", "this quarter (Q2 2026)"},
+		{"last quarter", "2026-01-01", "2026-04-01", "last quarter (Q1 2026)"},
+		{"this year", "2026-01-01", "2027-01-01", "this year (2026)"},
+		{"last year", "2025-01-01", "2026-01-01", "last year (2025)"},
+		{"the previous year", "2025-01-01", "2026-01-01", "previous year (2025)"},
+		{"last 30 days", "2026-05-31", "2026-06-30", "last 30 days (2026-05-31 – 2026-06-29)"},
+		{"past 7 days", "2026-06-23", "2026-06-30", "past 7 days (2026-06-23 – 2026-06-29)"},
+		{"last two weeks", "2026-06-15", "2026-06-29", "last 2 weeks (2026-06-15 – 2026-06-28)"},
+		{"last 3 months", "2026-03-01", "2026-06-01", "last 3 months (2026-03-01 – 2026-05-31)"},
+		{"previous 12 months", "2025-06-01", "2026-06-01", "previous 12 months (2025-06-01 – 2026-05-31)"},
+		{"last 2 quarters", "2025-10-01", "2026-04-01", "last 2 quarters (2025-10-01 – 2026-03-31)"},
+		{"last 3 years", "2023-01-01", "2026-01-01", "last 3 years (2023-01-01 – 2025-12-31)"},
+		{"year to date", "2026-01-01", "2026-07-01", "year to date (2026-01-01 – 2026-06-30)"},
+		{"YTD", "2026-01-01", "2026-07-01", "year to date (2026-01-01 – 2026-06-30)"},
+		{"this year so far", "2026-01-01", "2026-07-01", "year to date (2026-01-01 – 2026-06-30)"},
+		{"so far this year", "2026-01-01", "2026-07-01", "year to date (2026-01-01 – 2026-06-30)"},
+		{"month to date", "2026-06-01", "2026-07-01", "month to date (2026-06-01 – 2026-06-30)"},
+		{"in March 2025", "2025-03-01", "2025-04-01", "March 2025"},
+		{"March 2025", "2025-03-01", "2025-04-01", "March 2025"},
+		{"mar 2025", "2025-03-01", "2025-04-01", "March 2025"},
+		{"in March", "2026-03-01", "2026-04-01", "March 2026"},
+		{"in September", "2025-09-01", "2025-10-01", "September 2025"},
+		{"in 2024", "2024-01-01", "2025-01-01", "2024"},
+		{"Q3 2024", "2024-07-01", "2024-10-01", "Q3 2024"},
+		{"2024 Q3", "2024-07-01", "2024-10-01", "Q3 2024"},
+		{"2024-Q3", "2024-07-01", "2024-10-01", "Q3 2024"},
+		{"q1", "2026-01-01", "2026-04-01", "Q1 2026"},
+		{"Q3", "2025-07-01", "2025-10-01", "Q3 2025"},
+		{"third quarter of 2024", "2024-07-01", "2024-10-01", "Q3 2024"},
+		{"the 3rd quarter 2024", "2024-07-01", "2024-10-01", "Q3 2024"},
+		{"last quarter of 2024", "2024-10-01", "2025-01-01", "Q4 2024"},
+		{"first half of 2025", "2025-01-01", "2025-07-01", "H1 2025"},
+		{"H2 2025", "2025-07-01", "2026-01-01", "H2 2025"},
+		{"between January 2025 and March 2025", "2025-01-01", "2025-04-01", "January 2025 – March 2025"},
+		{"between 2025-01-01 and 2025-01-31", "2025-01-01", "2025-02-01", "2025-01-01 – 2025-01-31"},
+		{"from Q1 2025 to Q2 2025", "2025-01-01", "2025-07-01", "Q1 2025 – Q2 2025"},
+		{"from 2024 through 2025", "2024-01-01", "2026-01-01", "2024 – 2025"},
+		{"since 2025", "2025-01-01", "2026-07-01", "since 2025"},
+		{"since March", "2026-03-01", "2026-07-01", "since March 2026"},
+		{"since 2026-06-01", "2026-06-01", "2026-07-01", "since 2026-06-01"},
+		{"after 2026-06-01", "2026-06-02", "2026-07-01", "after 2026-06-01"},
+		{"before 2024", "", "2024-01-01", "before 2024"},
+		{"until March 2024", "", "2024-04-01", "until March 2024"},
+		{"on 2025-03-14", "2025-03-14", "2025-03-15", "2025-03-14"},
+		{"March 14, 2025", "2025-03-14", "2025-03-15", "2025-03-14"},
+		{"March 14th 2025", "2025-03-14", "2025-03-15", "2025-03-14"},
+		{"14 March 2025", "2025-03-14", "2025-03-15", "2025-03-14"},
+		{"on the 14th of March 2025", "2025-03-14", "2025-03-15", "2025-03-14"},
+		{"2025/03/14", "2025-03-14", "2025-03-15", "2025-03-14"},
+		{"2025-03", "2025-03-01", "2025-04-01", "March 2025"},
+		{"June 3", "2026-06-03", "2026-06-04", "2026-06-03"},
+		{"December 24", "2025-12-24", "2025-12-25", "2025-12-24"},
+		{"2 months ago", "2026-04-01", "2026-05-01", "2 months ago (April 2026)"},
+		{"a year ago", "2025-01-01", "2026-01-01", "1 year ago (2025)"},
+		{"during the month of May 2025", "2025-05-01", "2025-06-01", "May 2025"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			r, err := Parse(tt.in, asOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := [3]string{r.From, r.To, r.Label}
+			want := [3]string{tt.from, tt.to, tt.label}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Parse(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, in := range []string{
+		"", "may", "customers", "last", "last 30", "2025-02-30", "2025-13-01", "Q5 2024",
+		"between March 2025 and January 2025", "February 30, 2025", "next month", "12345",
+		"between 2025", "since", "since 2027", "after 2026-06-30",
+	} {
+		if r, err := Parse(in, asOf); err == nil {
+			t.Errorf("Parse(%q) = %+v, want an error", in, r)
+		}
+	}
+}
+
+func TestFindAll(t *testing.T) {
+	q := "Compare orders in Q1 2025 and Q1 2026 for customers in Germany"
+	got := FindAll(q, asOf)
+	if len(got) != 2 {
+		t.Fatalf("FindAll found %d ranges, want 2: %+v", len(got), got)
+	}
+	if s := q[got[0].Start:got[0].End]; s != "Q1 2025" {
+		t.Errorf("first span = %q", s)
+	}
+	if s := q[got[1].Start:got[1].End]; s != "Q1 2026" {
+		t.Errorf("second span = %q", s)
+	}
+	q = "revenue this month vs last month"
+	got = FindAll(q, asOf)
+	if len(got) != 2 || got[0].From != "2026-06-01" || got[1].From != "2026-05-01" {
+		t.Errorf("FindAll(%q) = %+v", q, got)
+	}
+	q = "How many orders may have shipped in May 2025?"
+	got = FindAll(q, asOf)
+	if len(got) != 1 || q[got[0].Start:got[0].End] != "May 2025" {
+		t.Errorf("FindAll(%q) = %+v", q, got)
+	}
+	if r, ok := Find("how many customers are there", asOf); ok {
+		t.Errorf("Find found %+v in a question with no date", r)
+	}
+}
+
+func TestDays(t *testing.T) {
+	r, _ := Parse("last 30 days", asOf)
+	if r.Days() != 30 {
+		t.Errorf("Days = %d", r.Days())
+	}
+	r, _ = Parse("before 2024", asOf)
+	if r.Days() != 0 {
+		t.Errorf("Days of open range = %d", r.Days())
+	}
+}
+
+func FuzzFindAll(f *testing.F) {
+	for _, s := range []string{"last 30 days", "between March 2025 and May 2025", "Q3 2024", "2025-03-14",
+		"since 2024-02-29", "the third quarter of 2024", "14th of march 2025", "x'", "9999-99-99", "from 2025 to"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rs := FindAll(s, asOf)
+		end := 0
+		for _, r := range rs {
+			if r.Start < end || r.End > len(s) || r.Start >= r.End {
+				t.Fatalf("bad span %+v in %q", r, s)
+			}
+			end = r.End
+			if r.From != "" && r.To != "" && r.From >= r.To {
+				t.Fatalf("empty range %+v from %q", r, s)
+			}
+			if !utf8.ValidString(r.Label) && utf8.ValidString(s) {
+				t.Fatalf("invalid label %q", r.Label)
+			}
+			if strings.TrimSpace(r.Label) == "" {
+				t.Fatalf("no label for %+v", r)
+			}
+		}
+	})
+}
