@@ -1,0 +1,89 @@
+package event
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Sink receives a run's events as they are made: quarry's state store, a
+// progress printer, an HTTP stream.
+type Sink interface {
+	Append(ctx context.Context, events ...Event) error
+}
+
+// SinkFunc adapts a function to a Sink.
+type SinkFunc func(ctx context.Context, events ...Event) error
+
+// Append calls f.
+func (f SinkFunc) Append(ctx context.Context, events ...Event) error { return f(ctx, events...) }
+
+// MultiSink returns a Sink that appends to every sink in order, so that one
+// run can be stored and shown at once. Every sink sees every event even when
+// an earlier one fails; the errors are joined. Nil sinks are skipped.
+func MultiSink(sinks ...Sink) Sink {
+	var kept []Sink
+	for _, s := range sinks {
+		if s != nil {
+			kept = append(kept, s)
+		}
+	}
+	return multiSink(kept)
+}
+
+type multiSink []Sink
+
+func (m multiSink) Append(ctx context.Context, events ...Event) error {
+	var errs []error
+	for _, s := range m {
+		if err := s.Append(ctx, events...); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Recorder numbers and timestamps the events of one run and hands them to a
+// sink. It is safe for concurrent use: events reach the sink one at a time,
+// in sequence order.
+type Recorder struct {
+	runID string
+	clock func() time.Time
+	sink  Sink
+
+	mu  sync.Mutex
+	seq int64
+}
+
+// NewRecorder returns a Recorder for a new run whose first event gets
+// sequence number 1. clock stamps each event.
+func NewRecorder(runID string, clock func() time.Time, sink Sink) *Recorder {
+	return &Recorder{runID: runID, clock: clock, sink: sink}
+}
+
+// ResumeRecorder returns a Recorder that continues a run whose log already
+// ends at lastSeq (RunState.LastSeq), for runs that go on later, such as a
+// manual-mode run waiting for pasted results.
+func ResumeRecorder(runID string, lastSeq int64, clock func() time.Time, sink Sink) *Recorder {
+	return &Recorder{runID: runID, clock: clock, sink: sink, seq: lastSeq}
+}
+
+// RunID returns the run's ID.
+func (r *Recorder) RunID() string { return r.runID }
+
+// Emit records p as the run's next event. A sequence number is used up even
+// when the sink fails, so a retried Emit never reuses one (Fold tolerates the
+// gap).
+func (r *Recorder) Emit(ctx context.Context, p Payload) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq++
+	e, err := New(r.runID, r.seq, r.clock(), p)
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "record %s event of run %s", p.EventType(), r.runID)
+	}
+	return r.sink.Append(ctx, e)
+}
