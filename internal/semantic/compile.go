@@ -1,0 +1,428 @@
+package semantic
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Compiled is a query compiled to SQL for one dialect.
+type Compiled struct {
+	SQL     string      `json:"sql"`
+	Columns []OutColumn `json:"columns"`
+	// Notes say what the compiler chose that a reader should know, such as
+	// a join path picked among several or rows de-duplicated against
+	// fan-out.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// The roles of result columns.
+const (
+	RoleDimension = "dimension"
+	RoleMetric    = "metric"
+	RoleShare     = "share"
+	RolePeriod    = "period"
+	RoleChange    = "change"
+	RoleColumn    = "column"
+)
+
+// OutColumn describes one column of a compiled query's result.
+type OutColumn struct {
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Format string `json:"format,omitempty"` // the metric's format, "date" for time grains, "percent" for shares
+	Grain  Grain  `json:"grain,omitempty"`
+}
+
+// compiler holds the state of one Compile call.
+type compiler struct {
+	m     *Model
+	d     dialect
+	adj   map[string][]edge
+	trees map[string]*joinTree
+	notes []string
+}
+
+// cond is a predicate over entity columns.
+type cond struct {
+	sql  string
+	refs []colRef
+}
+
+// dimSpec is a requested dimension; its SQL may depend on the metric.
+type dimSpec struct {
+	out       OutColumn
+	expr      string   // a fixed expression, rendered, grain applied
+	refs      []colRef // the columns expr reads
+	perMetric bool     // each metric's own time axis at out.Grain
+	periods   []Period // the compare label over each metric's time axis
+	alt       string   // a qualified name to use if out.Name clashes
+	ref       string   // the name the query asked for
+}
+
+// Compile turns a metric query (or a rows query) into SQL for dialect d.
+// It never guesses: an unknown field, a missing join path or a restricted
+// column is an error whose message says what to change.
+func Compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
+	dl, err := newDialect(d)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiler{m: m, d: dl, adj: m.edges(), trees: map[string]*joinTree{}}
+	if q.Limit < 0 {
+		return nil, quarry.Errorf(quarry.KindInput, "the limit must not be negative")
+	}
+	if q.Rows != nil {
+		return c.compileRows(q)
+	}
+	return c.compileMetrics(q)
+}
+
+func (c *compiler) tree(root string) *joinTree {
+	t, ok := c.trees[root]
+	if !ok {
+		t = c.m.buildJoinTree(root, c.adj)
+		c.trees[root] = t
+	}
+	return t
+}
+
+func (c *compiler) note(s string) {
+	for _, n := range c.notes {
+		if n == s {
+			return
+		}
+	}
+	c.notes = append(c.notes, s)
+}
+
+// col renders an entity column reference (the entity name is its alias).
+func (c *compiler) col(r colRef) string {
+	return c.d.ident(r.Entity) + "." + c.d.ident(r.Column)
+}
+
+// render rewrites a model expression over entity.column into SQL, checking
+// every reference against the model and the column policy.
+func (c *compiler) render(expr, where string) (string, []colRef, error) {
+	var bad error
+	out, refs := rewriteRefs(expr, func(s string) bool { return c.m.Entity(s) != nil }, func(r colRef) string {
+		e := c.m.Entity(r.Entity)
+		col := e.Column(r.Column)
+		if col == nil {
+			if bad == nil {
+				bad = quarry.Errorf(quarry.KindConfig, "%s refers to %s.%s, which is not a column of %s; fix it in the knowledge folder", where, r.Entity, r.Column, e.Name)
+			}
+			return r.String()
+		}
+		return c.col(colRef{e.Name, col.Name})
+	})
+	if bad != nil {
+		return "", nil, bad
+	}
+	for i, r := range refs {
+		e := c.m.Entity(r.Entity)
+		refs[i] = colRef{e.Name, e.Column(r.Column).Name}
+		if err := c.checkPolicy(refs[i]); err != nil {
+			return "", nil, err
+		}
+	}
+	return out, refs, nil
+}
+
+func (c *compiler) checkPolicy(r colRef) error {
+	if c.m.IsRestricted(r.Entity, r.Column) {
+		return quarry.Errorf(quarry.KindForbidden, "column %s is restricted by policy: quarry does not select, filter, sort or aggregate it", r)
+	}
+	return nil
+}
+
+// metricEntity is the entity a metric aggregates over: Entity, or the first
+// entity its expression reads.
+func (c *compiler) metricEntity(mt *Metric) (string, error) {
+	if mt.Entity != "" {
+		e := c.m.Entity(mt.Entity)
+		if e == nil {
+			return "", quarry.Errorf(quarry.KindConfig, "metric %s belongs to entity %q, which the semantic model does not define", mt.Name, mt.Entity)
+		}
+		return e.Name, nil
+	}
+	_, refs := rewriteRefs(mt.Expr, func(s string) bool { return c.m.Entity(s) != nil }, nil)
+	if len(refs) == 0 {
+		return "", quarry.Errorf(quarry.KindConfig, "metric %s names no entity and its expression reads no entity.column; set its entity", mt.Name)
+	}
+	return c.m.Entity(refs[0].Entity).Name, nil
+}
+
+// timeRef is the metric's time axis.
+func (c *compiler) timeRef(mt *Metric) (colRef, error) {
+	e, col := c.m.timeColumn(mt)
+	if e == "" {
+		return colRef{}, quarry.Errorf(quarry.KindInput, "metric %s has no time dimension, so it cannot be cut by time or by period; set time on the metric or time_column on its entity", mt.Name)
+	}
+	_, refs, err := c.render(e+"."+col, "the time dimension of metric "+mt.Name)
+	if err != nil {
+		return colRef{}, err
+	}
+	if len(refs) != 1 {
+		return colRef{}, quarry.Errorf(quarry.KindConfig, "metric %s has time %q, which is not an entity.column; fix it in the knowledge folder", mt.Name, e+"."+col)
+	}
+	return refs[0], nil
+}
+
+// bases expands metric names into the base (non-derived) metrics they
+// need, in first-use order.
+func (c *compiler) bases(names []string, out *[]*Metric, seen map[string]bool, depth int) error {
+	if depth > 32 {
+		return quarry.Errorf(quarry.KindConfig, "derived metrics refer to each other in a cycle; fix them in the knowledge folder")
+	}
+	for _, n := range names {
+		mt := c.m.Metric(n)
+		if mt == nil {
+			return quarry.Errorf(quarry.KindInput, "unknown metric %q", n)
+		}
+		if mt.Derived != "" {
+			if err := c.bases(derivedRefs(mt.Derived), out, seen, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		if mt.Expr == "" {
+			return quarry.Errorf(quarry.KindConfig, "metric %s has neither expr nor derived; fix it in the knowledge folder", mt.Name)
+		}
+		if !seen[mt.Name] {
+			seen[mt.Name] = true
+			*out = append(*out, mt)
+		}
+	}
+	return nil
+}
+
+// filterSQL renders "x op values".
+func (c *compiler) filterSQL(x string, f Filter) (string, error) {
+	n := len(f.Values)
+	lits := make([]string, n)
+	for i, v := range f.Values {
+		l, err := c.d.literal(v)
+		if err != nil {
+			return "", err
+		}
+		lits[i] = l
+	}
+	want := func(k int) error {
+		if n != k {
+			return quarry.Errorf(quarry.KindInput, "filter on %s with %q takes %d value(s), got %d", f.Field, f.Op, k, n)
+		}
+		return nil
+	}
+	switch f.Op {
+	case OpEq, OpNe:
+		if n > 1 {
+			op := OpIn
+			if f.Op == OpNe {
+				op = OpNotIn
+			}
+			return c.filterSQL(x, Filter{Field: f.Field, Op: op, Values: f.Values})
+		}
+		if err := want(1); err != nil {
+			return "", err
+		}
+		op := "="
+		if f.Op == OpNe {
+			op = "<>"
+		}
+		return x + " " + op + " " + lits[0], nil
+	case OpLt, OpLe, OpGt, OpGe:
+		if err := want(1); err != nil {
+			return "", err
+		}
+		return x + " " + string(f.Op) + " " + lits[0], nil
+	case OpIn, OpNotIn:
+		if n == 0 {
+			return "", quarry.Errorf(quarry.KindInput, "filter on %s with %q needs at least one value", f.Field, f.Op)
+		}
+		op := " IN ("
+		if f.Op == OpNotIn {
+			op = " NOT IN ("
+		}
+		return x + op + strings.Join(lits, ", ") + ")", nil
+	case OpLike:
+		if err := want(1); err != nil {
+			return "", err
+		}
+		s, ok := f.Values[0].(string)
+		if !ok {
+			return "", quarry.Errorf(quarry.KindInput, "filter on %s with like needs a text value", f.Field)
+		}
+		return c.d.likeContains(x, s), nil
+	case OpNull:
+		return x + " IS NULL", want(0)
+	case OpNotNull:
+		return x + " IS NOT NULL", want(0)
+	}
+	return "", quarry.Errorf(quarry.KindInput, "unknown filter operator %q on %s", f.Op, f.Field)
+}
+
+// fieldExpr renders a dimension or entity column used as a field.
+func (c *compiler) fieldExpr(f Field) (string, []colRef, error) {
+	switch f.Kind {
+	case FieldDimension:
+		return c.render(f.Dimension.Expr, "dimension "+f.Dimension.Name)
+	case FieldColumn:
+		r := colRef{f.Entity.Name, f.Column.Name}
+		if err := c.checkPolicy(r); err != nil {
+			return "", nil, err
+		}
+		return c.col(r), []colRef{r}, nil
+	}
+	return "", nil, quarry.Errorf(quarry.KindInput, "%s is a metric, not a dimension or column", f.Name())
+}
+
+func isGrain(s string) bool {
+	switch Grain(s) {
+	case GrainDay, GrainWeek, GrainMonth, GrainQuarter, GrainYear:
+		return true
+	}
+	return false
+}
+
+// dims resolves the requested dimensions.
+func (c *compiler) dims(q Query) ([]dimSpec, error) {
+	var out []dimSpec
+	if len(q.Compare) > 0 {
+		for _, p := range q.Compare {
+			if p.Label == "" || p.From == "" || p.To == "" {
+				return nil, quarry.Errorf(quarry.KindInput, "every compared period needs a label, a from and a to date")
+			}
+		}
+		out = append(out, dimSpec{out: OutColumn{Name: "period", Role: RolePeriod}, periods: q.Compare, ref: "period"})
+	}
+	for _, dr := range q.Dimensions {
+		if dr.Grain != "" && !isGrain(string(dr.Grain)) {
+			return nil, quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter or year", dr.Grain)
+		}
+		name := dr.Name
+		if (name == "" || name == "time" || isGrain(name)) && c.m.Dimension(name) == nil {
+			g := dr.Grain
+			if g == "" {
+				g = Grain(name)
+			}
+			if !isGrain(string(g)) {
+				return nil, quarry.Errorf(quarry.KindInput, "a time dimension needs a grain: day, week, month, quarter or year")
+			}
+			out = append(out, dimSpec{out: OutColumn{Name: string(g), Role: RoleDimension, Format: "date", Grain: g}, perMetric: true, ref: name})
+			continue
+		}
+		f, err := c.m.ResolveField(name)
+		if err != nil {
+			return nil, err
+		}
+		x, refs, err := c.fieldExpr(f)
+		if err != nil {
+			return nil, err
+		}
+		oc := OutColumn{Role: RoleDimension}
+		alt := ""
+		if f.Kind == FieldDimension {
+			oc.Name = f.Dimension.Name
+		} else {
+			oc.Name, alt = f.Column.Name, f.Entity.Name+"_"+f.Column.Name
+		}
+		if dr.Grain != "" {
+			if x, err = c.d.grain(dr.Grain, x); err != nil {
+				return nil, err
+			}
+			oc.Grain, oc.Format = dr.Grain, "date"
+		}
+		out = append(out, dimSpec{out: oc, expr: x, refs: refs, alt: alt, ref: name})
+	}
+	// Output names must be unique; qualify clashing column names.
+	for i := range out {
+		for j := range i {
+			if out[j].out.Name == out[i].out.Name && out[i].alt != "" {
+				out[i].out.Name = out[i].alt
+			}
+			if out[j].out.Name == out[i].out.Name {
+				return nil, quarry.Errorf(quarry.KindInput, "dimension %s is asked for twice", out[i].out.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// dimFor renders dimension ds for metric mt.
+func (c *compiler) dimFor(ds dimSpec, mt *Metric) (string, []colRef, error) {
+	if !ds.perMetric && ds.periods == nil {
+		return ds.expr, ds.refs, nil
+	}
+	t, err := c.timeRef(mt)
+	if err != nil {
+		return "", nil, err
+	}
+	x := c.col(t)
+	if ds.perMetric {
+		g, err := c.d.grain(ds.out.Grain, x)
+		return g, []colRef{t}, err
+	}
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, p := range ds.periods {
+		fmt.Fprintf(&b, " WHEN %s >= %s AND %s < %s THEN %s", x, c.d.str(p.From), x, c.d.str(p.To), c.d.str(p.Label))
+	}
+	b.WriteString(" END")
+	return b.String(), []colRef{t}, nil
+}
+
+// periodsCond restricts a metric's time axis to the union of the periods.
+func (c *compiler) periodsCond(mt *Metric, periods []Period) (cond, error) {
+	t, err := c.timeRef(mt)
+	if err != nil {
+		return cond{}, err
+	}
+	x := c.col(t)
+	parts := make([]string, len(periods))
+	for i, p := range periods {
+		parts[i] = fmt.Sprintf("%s >= %s AND %s < %s", x, c.d.str(p.From), x, c.d.str(p.To))
+	}
+	s := parts[0]
+	if len(parts) > 1 {
+		s = "((" + strings.Join(parts, ") OR (") + "))"
+	}
+	return cond{sql: s, refs: []colRef{t}}, nil
+}
+
+// rangeConds renders the query's time range for metric mt.
+func (c *compiler) rangeConds(mt *Metric, tr *TimeRange) ([]cond, error) {
+	if tr == nil || tr.From == "" && tr.To == "" {
+		return nil, nil
+	}
+	var x string
+	var refs []colRef
+	if tr.Field == "" {
+		t, err := c.timeRef(mt)
+		if err != nil {
+			return nil, err
+		}
+		x, refs = c.col(t), []colRef{t}
+	} else {
+		f, err := c.m.ResolveField(tr.Field)
+		if err != nil {
+			return nil, err
+		}
+		if x, refs, err = c.fieldExpr(f); err != nil {
+			return nil, err
+		}
+	}
+	var out []cond
+	if tr.From != "" {
+		out = append(out, cond{sql: x + " >= " + c.d.str(tr.From), refs: refs})
+	}
+	if tr.To != "" {
+		out = append(out, cond{sql: x + " < " + c.d.str(tr.To), refs: refs})
+	}
+	return out, nil
+}
+
+// itoa is strconv.Itoa, named for the SQL builders.
+func itoa(n int) string { return strconv.Itoa(n) }

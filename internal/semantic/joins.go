@@ -1,0 +1,184 @@
+package semantic
+
+import (
+	"fmt"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// edge is one relationship read in one direction.
+type edge struct {
+	rel     int    // index in Model.Relationships (declaration order)
+	from    string // entity on this side
+	to      string // entity reached
+	fromCol string
+	toCol   string
+	fanOut  bool // reading it duplicates the from-side rows (one_to_many, many_to_many)
+}
+
+// joinStep is one join on a path: reach edge.to from edge.from.
+type joinStep = edge
+
+// joinTree holds, for every entity reachable from a root, the shortest
+// path to it: fewest joins, then fewest fan-out steps, then the
+// relationships declared first.
+type joinTree struct {
+	root  string
+	steps map[string]joinStep // entity → the step that reaches it
+	cost  map[string]pathCost
+	notes map[string]string // entity → why its path was a choice
+}
+
+type pathCost struct {
+	hops, fanOuts int
+	key           []int // relationship indices along the path
+}
+
+func (a pathCost) less(b pathCost) bool {
+	if a.hops != b.hops {
+		return a.hops < b.hops
+	}
+	if a.fanOuts != b.fanOuts {
+		return a.fanOuts < b.fanOuts
+	}
+	for i := range a.key {
+		if i >= len(b.key) {
+			return false
+		}
+		if a.key[i] != b.key[i] {
+			return a.key[i] < b.key[i]
+		}
+	}
+	return len(a.key) < len(b.key)
+}
+
+func fanOutOf(c Cardinality, forward bool) bool {
+	switch c {
+	case ManyToMany:
+		return true
+	case OneToMany:
+		return forward
+	case ManyToOne:
+		return !forward
+	}
+	return false
+}
+
+// edges lists the relationships of m in both directions, in declaration
+// order. Self-references are left out: an entity never joins itself.
+func (m *Model) edges() map[string][]edge {
+	adj := make(map[string][]edge)
+	for i, r := range m.Relationships {
+		from, to := m.Entity(r.From), m.Entity(r.To)
+		if from == nil || to == nil || from.Name == to.Name {
+			continue
+		}
+		adj[from.Name] = append(adj[from.Name], edge{rel: i, from: from.Name, to: to.Name, fromCol: r.FromColumn, toCol: r.ToColumn, fanOut: fanOutOf(r.Cardinality, true)})
+		adj[to.Name] = append(adj[to.Name], edge{rel: i, from: to.Name, to: from.Name, fromCol: r.ToColumn, toCol: r.FromColumn, fanOut: fanOutOf(r.Cardinality, false)})
+	}
+	return adj
+}
+
+// buildJoinTree finds the best path from root to every reachable entity,
+// breadth first.
+func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
+	t := &joinTree{root: root, steps: map[string]joinStep{}, cost: map[string]pathCost{root: {}}, notes: map[string]string{}}
+	frontier := []string{root}
+	for len(frontier) > 0 {
+		var next []string
+		seen := map[string]bool{}
+		for _, e := range frontier {
+			base := t.cost[e]
+			for _, ed := range adj[e] {
+				if ed.to == root {
+					continue
+				}
+				c := pathCost{hops: base.hops + 1, fanOuts: base.fanOuts, key: append(append([]int(nil), base.key...), ed.rel)}
+				if ed.fanOut {
+					c.fanOuts++
+				}
+				old, ok := t.cost[ed.to]
+				if ok && old.hops < c.hops {
+					continue
+				}
+				if ok && old.hops == c.hops && old.fanOuts == c.fanOuts {
+					prev := m.Relationships[t.steps[ed.to].rel]
+					alt := m.Relationships[ed.rel]
+					if prev.FromColumn != alt.FromColumn || prev.ToColumn != alt.ToColumn || prev.From != alt.From || prev.To != alt.To {
+						winner, loser := prev, alt
+						if c.less(old) {
+							winner, loser = alt, prev
+						}
+						t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the relationship declared first; %s would also join it", ed.to, relText(winner), relText(loser))
+					}
+				}
+				if !ok || c.less(old) {
+					t.cost[ed.to] = c
+					t.steps[ed.to] = ed
+					if !seen[ed.to] {
+						seen[ed.to] = true
+						next = append(next, ed.to)
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	return t
+}
+
+func relText(r Relationship) string {
+	return r.From + "." + r.FromColumn + " = " + r.To + "." + r.ToColumn
+}
+
+// path returns the joins from the root to target, root side first.
+func (t *joinTree) path(target string) ([]joinStep, error) {
+	if target == t.root {
+		return nil, nil
+	}
+	if _, ok := t.steps[target]; !ok {
+		return nil, quarry.Errorf(quarry.KindConfig, "no relationship joins %s to %s; add one under relationships in the knowledge folder", t.root, target)
+	}
+	var rev []joinStep
+	for e := target; e != t.root; {
+		s := t.steps[e]
+		rev = append(rev, s)
+		e = s.from
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev, nil
+}
+
+// joinPlan is the set of joins a SELECT needs, in join order.
+type joinPlan struct {
+	steps  []joinStep
+	fanOut bool
+	notes  []string
+}
+
+// plan collects the joins reaching every entity in need, each once, in a
+// deterministic order (by the order need lists them, root side first).
+func (t *joinTree) plan(need []string) (joinPlan, error) {
+	var p joinPlan
+	have := map[string]bool{t.root: true}
+	for _, n := range need {
+		steps, err := t.path(n)
+		if err != nil {
+			return p, err
+		}
+		for _, s := range steps {
+			if have[s.to] {
+				continue
+			}
+			have[s.to] = true
+			p.steps = append(p.steps, s)
+			p.fanOut = p.fanOut || s.fanOut
+			if note, ok := t.notes[s.to]; ok {
+				p.notes = append(p.notes, note)
+			}
+		}
+	}
+	return p, nil
+}

@@ -1,0 +1,467 @@
+package semantic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// metricPart is the SELECT that computes one base metric by the requested
+// dimensions.
+type metricPart struct {
+	mt  *Metric
+	sql string // SELECT … GROUP BY …, without HAVING, ORDER BY or LIMIT
+	agg string // the aggregate, valid in that SELECT's HAVING
+}
+
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}
+
+func (c *compiler) tableRef(entity string) string {
+	e := c.m.Entity(entity)
+	if t := e.TableName(); t != e.Name {
+		return c.d.ident(t) + " AS " + c.d.ident(e.Name)
+	}
+	return c.d.ident(e.Name)
+}
+
+func needsParens(s string) bool {
+	return strings.Contains(strings.ToUpper(s), " OR ")
+}
+
+// metricSelect builds the SELECT for base metric mt.
+func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Query) (metricPart, error) {
+	root, err := c.metricEntity(mt)
+	if err != nil {
+		return metricPart{}, err
+	}
+	expr, exprRefs, err := c.render(mt.Expr, "metric "+mt.Name)
+	if err != nil {
+		return metricPart{}, err
+	}
+	var conds []cond
+	for i, f := range mt.Filters {
+		s, refs, err := c.render(f, fmt.Sprintf("filter %d of metric %s", i+1, mt.Name))
+		if err != nil {
+			return metricPart{}, err
+		}
+		if needsParens(s) {
+			s = "(" + s + ")"
+		}
+		conds = append(conds, cond{sql: s, refs: refs})
+	}
+	conds = append(conds, where...)
+	rc, err := c.rangeConds(mt, q.TimeRange)
+	if err != nil {
+		return metricPart{}, err
+	}
+	conds = append(conds, rc...)
+	if len(q.Compare) > 0 {
+		pc, err := c.periodsCond(mt, q.Compare)
+		if err != nil {
+			return metricPart{}, err
+		}
+		conds = append(conds, pc)
+	}
+	dimX := make([]string, len(dims))
+	need := []string{}
+	addNeed := func(refs []colRef) {
+		for _, r := range refs {
+			dup := false
+			for _, n := range need {
+				dup = dup || n == r.Entity
+			}
+			if !dup {
+				need = append(need, r.Entity)
+			}
+		}
+	}
+	addNeed(exprRefs)
+	for i, ds := range dims {
+		x, refs, err := c.dimFor(ds, mt)
+		if err != nil {
+			return metricPart{}, err
+		}
+		dimX[i] = x
+		addNeed(refs)
+	}
+	for _, cd := range conds {
+		addNeed(cd.refs)
+	}
+	plan, err := c.tree(root).plan(need)
+	if err != nil {
+		return metricPart{}, err
+	}
+	for _, n := range plan.notes {
+		c.note(n)
+	}
+	var from strings.Builder
+	from.WriteString("FROM " + c.tableRef(root))
+	for _, s := range plan.steps {
+		fmt.Fprintf(&from, "\nLEFT JOIN %s ON %s = %s", c.tableRef(s.to), c.col(colRef{s.to, s.toCol}), c.col(colRef{s.from, s.fromCol}))
+	}
+	if len(conds) > 0 {
+		from.WriteString("\nWHERE ")
+		for i, cd := range conds {
+			if i > 0 {
+				from.WriteString("\n  AND ")
+			}
+			from.WriteString(cd.sql)
+		}
+	}
+	metricName := c.d.ident(mt.Name)
+
+	if !plan.fanOut {
+		sel := make([]string, 0, len(dims)+1)
+		for i, ds := range dims {
+			sel = append(sel, dimX[i]+" AS "+c.d.ident(ds.out.Name))
+		}
+		sel = append(sel, expr+" AS "+metricName)
+		s := "SELECT " + strings.Join(sel, ", ") + "\n" + from.String()
+		if len(dims) > 0 {
+			s += "\nGROUP BY " + strings.Join(dimX, ", ")
+		}
+		return metricPart{mt: mt, sql: s, agg: expr}, nil
+	}
+
+	// Fan-out: a join repeats the metric's rows. Keep one row per entity
+	// row (its key, the dimension values and the expression's inputs),
+	// then aggregate.
+	e := c.m.Entity(root)
+	if e.PrimaryKey == "" {
+		return metricPart{}, quarry.Errorf(quarry.KindUnsupported, "metric %s cannot be cut this way safely: the join repeats %s rows and %s has no primary_key to de-duplicate them; set primary_key on the entity", mt.Name, root, root)
+	}
+	inputName := func(r colRef) string { return r.Entity + "_" + r.Column }
+	inner := []string{c.col(colRef{root, e.PrimaryKey}) + " AS " + c.d.ident(inputName(colRef{root, e.PrimaryKey}))}
+	have := map[string]bool{inputName(colRef{root, e.PrimaryKey}): true}
+	outer := make([]string, 0, len(dims)+1)
+	group := make([]string, 0, len(dims))
+	for i, ds := range dims {
+		n := c.d.ident(ds.out.Name)
+		inner = append(inner, dimX[i]+" AS "+n)
+		have[ds.out.Name] = true
+		outer = append(outer, n)
+		group = append(group, n)
+	}
+	for _, r := range exprRefs {
+		if n := inputName(r); !have[n] {
+			have[n] = true
+			inner = append(inner, c.col(r)+" AS "+c.d.ident(n))
+		}
+	}
+	agg, _ := rewriteRefs(mt.Expr, func(s string) bool { return c.m.Entity(s) != nil }, func(r colRef) string {
+		en := c.m.Entity(r.Entity)
+		return c.d.ident(inputName(colRef{en.Name, en.Column(r.Column).Name}))
+	})
+	outer = append(outer, agg+" AS "+metricName)
+	var fanned []string
+	for _, s := range plan.steps {
+		if s.fanOut {
+			fanned = append(fanned, s.to)
+		}
+	}
+	c.note(fmt.Sprintf("%s: each %s row is counted once before aggregating, because joining %s would repeat it (fan-out)", mt.Name, root, strings.Join(fanned, ", ")))
+	s := "SELECT " + strings.Join(outer, ", ") + "\nFROM (\n" +
+		indent("SELECT DISTINCT "+strings.Join(inner, ", ")+"\n"+from.String(), "  ") +
+		"\n) AS " + c.d.ident(root)
+	if len(group) > 0 {
+		s += "\nGROUP BY " + strings.Join(group, ", ")
+	}
+	return metricPart{mt: mt, sql: s, agg: agg}, nil
+}
+
+// compileMetrics compiles a metric query.
+func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
+	if len(q.Metrics) == 0 {
+		return nil, quarry.Errorf(quarry.KindInput, "a metric query needs at least one metric")
+	}
+	var outputs []*Metric
+	for _, n := range q.Metrics {
+		mt := c.m.Metric(n)
+		if mt == nil {
+			return nil, quarry.Errorf(quarry.KindInput, "unknown metric %q", n)
+		}
+		for _, o := range outputs {
+			if o == mt {
+				return nil, quarry.Errorf(quarry.KindInput, "metric %s is asked for twice", mt.Name)
+			}
+		}
+		outputs = append(outputs, mt)
+	}
+	var where []cond
+	var having []Filter
+	var havingMetrics []*Metric
+	for _, f := range q.Filters {
+		fd, err := c.m.ResolveField(f.Field)
+		if err != nil {
+			return nil, err
+		}
+		if fd.Kind == FieldMetric {
+			having = append(having, f)
+			havingMetrics = append(havingMetrics, fd.Metric)
+			continue
+		}
+		x, refs, err := c.fieldExpr(fd)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.filterSQL(x, f)
+		if err != nil {
+			return nil, err
+		}
+		where = append(where, cond{sql: s, refs: refs})
+	}
+	names := make([]string, 0, len(outputs)+len(havingMetrics))
+	for _, o := range outputs {
+		names = append(names, o.Name)
+	}
+	for _, h := range havingMetrics {
+		names = append(names, h.Name)
+	}
+	var bases []*Metric
+	if err := c.bases(names, &bases, map[string]bool{}, 0); err != nil {
+		return nil, err
+	}
+	dims, err := c.dims(q)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]metricPart, len(bases))
+	for i, b := range bases {
+		if parts[i], err = c.metricSelect(b, dims, where, q); err != nil {
+			return nil, err
+		}
+	}
+	cols := make([]OutColumn, 0, len(dims)+2*len(outputs))
+	for _, ds := range dims {
+		cols = append(cols, ds.out)
+	}
+	for _, o := range outputs {
+		cols = append(cols, OutColumn{Name: o.Name, Role: RoleMetric, Format: o.Format})
+	}
+	if q.Share {
+		for _, o := range outputs {
+			cols = append(cols, OutColumn{Name: o.Name + "_share", Role: RoleShare, Format: "percent"})
+		}
+	}
+
+	plain := len(outputs) == 1 && outputs[0].Derived == "" && !q.Share && len(q.Compare) == 0
+	for _, h := range havingMetrics {
+		plain = plain && h == outputs[0]
+	}
+	var sql string
+	if plain {
+		sql = parts[0].sql
+		for i, f := range having {
+			s, err := c.filterSQL(parts[0].agg, f)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				sql += "\nHAVING " + s
+			} else {
+				sql += "\n  AND " + s
+			}
+		}
+		order, err := c.orderBy(q, dims, cols, func(d dimSpec) string { return "" })
+		if err != nil {
+			return nil, err
+		}
+		sql += order
+	} else {
+		if sql, err = c.assemble(q, dims, parts, outputs, having, cols); err != nil {
+			return nil, err
+		}
+	}
+	if q.Limit > 0 {
+		sql += "\nLIMIT " + itoa(q.Limit)
+	}
+	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes}, nil
+}
+
+// assemble joins the per-metric CTEs on the dimension values and computes
+// derived metrics, shares and metric filters over them.
+func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs []*Metric, having []Filter, cols []OutColumn) (string, error) {
+	cte := make(map[string]string, len(parts))
+	var b strings.Builder
+	b.WriteString("WITH ")
+	for i, p := range parts {
+		name := c.d.ident("m_" + p.mt.Name)
+		cte[p.mt.Name] = name
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(name + " AS (\n" + indent(p.sql, "  ") + "\n)")
+	}
+	q0 := cte[parts[0].mt.Name]
+	dimOut := make([]string, len(dims))
+	var from strings.Builder
+	switch {
+	case len(parts) == 1:
+		for i, ds := range dims {
+			dimOut[i] = q0 + "." + c.d.ident(ds.out.Name)
+		}
+		from.WriteString("FROM " + q0)
+	case len(dims) == 0:
+		from.WriteString("FROM " + q0)
+		for _, p := range parts[1:] {
+			from.WriteString("\nCROSS JOIN " + cte[p.mt.Name])
+		}
+	case c.d.fullJoin():
+		from.WriteString("FROM " + q0)
+		for k, p := range parts {
+			if k == 0 {
+				continue
+			}
+			on := make([]string, len(dims))
+			for i, ds := range dims {
+				d := c.d.ident(ds.out.Name)
+				prev := make([]string, k)
+				for j := range k {
+					prev[j] = cte[parts[j].mt.Name] + "." + d
+				}
+				left := prev[0]
+				if k > 1 {
+					left = "COALESCE(" + strings.Join(prev, ", ") + ")"
+				}
+				on[i] = c.d.notDistinct(cte[p.mt.Name]+"."+d, left)
+			}
+			from.WriteString("\nFULL JOIN " + cte[p.mt.Name] + " ON " + strings.Join(on, " AND "))
+		}
+		for i, ds := range dims {
+			d := c.d.ident(ds.out.Name)
+			all := make([]string, len(parts))
+			for j, p := range parts {
+				all[j] = cte[p.mt.Name] + "." + d
+			}
+			dimOut[i] = "COALESCE(" + strings.Join(all, ", ") + ")"
+		}
+	default:
+		// No FULL JOIN (MySQL): the union of the dimension keys, then a
+		// LEFT JOIN of each metric onto it.
+		keys := c.d.ident("dim_keys")
+		dl := make([]string, len(dims))
+		for i, ds := range dims {
+			dl[i] = c.d.ident(ds.out.Name)
+			dimOut[i] = keys + "." + dl[i]
+		}
+		sel := make([]string, len(parts))
+		for j, p := range parts {
+			sel[j] = "  SELECT " + strings.Join(dl, ", ") + " FROM " + cte[p.mt.Name]
+		}
+		b.WriteString(",\n" + keys + " AS (\n" + strings.Join(sel, "\n  UNION\n") + "\n)")
+		from.WriteString("FROM " + keys)
+		for _, p := range parts {
+			on := make([]string, len(dims))
+			for i := range dims {
+				on[i] = c.d.notDistinct(cte[p.mt.Name]+"."+dl[i], dimOut[i])
+			}
+			from.WriteString("\nLEFT JOIN " + cte[p.mt.Name] + " ON " + strings.Join(on, " AND "))
+		}
+	}
+	var metricX func(mt *Metric, depth int) string
+	metricX = func(mt *Metric, depth int) string {
+		if mt.Derived == "" {
+			return cte[mt.Name] + "." + c.d.ident(mt.Name)
+		}
+		return renderDerived(mt.Derived, func(n string) string {
+			ref := c.m.Metric(n)
+			if ref.Derived != "" && depth < 32 {
+				return "(" + metricX(ref, depth+1) + ")"
+			}
+			return metricX(ref, depth+1)
+		}, c.d.divisor)
+	}
+	sel := make([]string, 0, len(cols))
+	for i, ds := range dims {
+		sel = append(sel, dimOut[i]+" AS "+c.d.ident(ds.out.Name))
+	}
+	for _, o := range outputs {
+		sel = append(sel, metricX(o, 0)+" AS "+c.d.ident(o.Name))
+	}
+	if q.Share {
+		for _, o := range outputs {
+			x := metricX(o, 0)
+			sel = append(sel, x+" / "+c.d.divisor("SUM("+x+") OVER ()")+" AS "+c.d.ident(o.Name+"_share"))
+		}
+	}
+	b.WriteString("\nSELECT " + strings.Join(sel, ", ") + "\n" + from.String())
+	for i, f := range having {
+		s, err := c.filterSQL(metricX(c.m.Metric(f.Field), 0), f)
+		if err != nil {
+			return "", err
+		}
+		if i == 0 {
+			b.WriteString("\nWHERE " + s)
+		} else {
+			b.WriteString("\n  AND " + s)
+		}
+	}
+	dimIdx := map[string]int{}
+	for i, ds := range dims {
+		dimIdx[ds.out.Name] = i
+	}
+	order, err := c.orderBy(q, dims, cols, func(ds dimSpec) string {
+		x := dimOut[dimIdx[ds.out.Name]]
+		parts := make([]string, len(ds.periods))
+		for i, p := range ds.periods {
+			parts[i] = "WHEN " + c.d.str(p.Label) + " THEN " + itoa(i+1)
+		}
+		return "CASE " + x + " " + strings.Join(parts, " ") + " END"
+	})
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(order)
+	return b.String(), nil
+}
+
+// orderBy renders the ORDER BY clause: the query's order, or the
+// dimensions in order. periodOrder renders the order of compare periods.
+func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrder func(dimSpec) string) (string, error) {
+	var terms []string
+	term := func(ds dimSpec) string {
+		if ds.periods != nil {
+			return periodOrder(ds)
+		}
+		return c.d.ident(ds.out.Name)
+	}
+	for _, o := range q.Order {
+		t := ""
+		for _, ds := range dims {
+			if o.Field == ds.ref || o.Field == ds.out.Name {
+				t = term(ds)
+				break
+			}
+		}
+		if t == "" {
+			name := o.Field
+			if mt := c.m.Metric(name); mt != nil {
+				name = mt.Name
+			}
+			for _, col := range cols {
+				if col.Name == name && col.Role != RoleDimension && col.Role != RolePeriod {
+					t = c.d.ident(name)
+				}
+			}
+		}
+		if t == "" {
+			return "", quarry.Errorf(quarry.KindInput, "cannot sort by %s: it is not in the result; add it to the metrics or dimensions", o.Field)
+		}
+		if o.Desc {
+			t += " DESC"
+		}
+		terms = append(terms, t)
+	}
+	if len(q.Order) == 0 {
+		for _, ds := range dims {
+			terms = append(terms, term(ds))
+		}
+	}
+	if len(terms) == 0 {
+		return "", nil
+	}
+	return "\nORDER BY " + strings.Join(terms, ", "), nil
+}

@@ -1,0 +1,187 @@
+package semantic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// defaultColumns are the columns a rows query lists when it names none:
+// the label first, then every column that is neither a key nor restricted.
+func (m *Model) defaultColumns(e *Entity) []string {
+	keys := map[string]bool{strings.ToLower(e.PrimaryKey): true}
+	for _, r := range m.Relationships {
+		if strings.EqualFold(r.From, e.Name) {
+			keys[strings.ToLower(r.FromColumn)] = true
+		}
+		if strings.EqualFold(r.To, e.Name) && !strings.EqualFold(r.ToColumn, e.PrimaryKey) {
+			keys[strings.ToLower(r.ToColumn)] = true
+		}
+	}
+	var out []string
+	if e.Label != "" && !m.IsRestricted(e.Name, e.Label) {
+		out = append(out, e.Label)
+	}
+	for _, c := range e.Columns {
+		if keys[strings.ToLower(c.Name)] || strings.EqualFold(c.Name, e.Label) || m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		out = append(out, c.Name)
+	}
+	if len(out) == 0 && e.PrimaryKey != "" {
+		out = append(out, e.PrimaryKey)
+	}
+	return out
+}
+
+// rowsField resolves a field of a rows query: a bare column of the entity,
+// an entity.column or a dimension.
+func (c *compiler) rowsField(e *Entity, ref string) (string, []colRef, string, error) {
+	if col := e.Column(ref); col != nil && !strings.Contains(ref, ".") {
+		r := colRef{e.Name, col.Name}
+		if err := c.checkPolicy(r); err != nil {
+			return "", nil, "", err
+		}
+		return c.col(r), []colRef{r}, col.Name, nil
+	}
+	f, err := c.m.ResolveField(ref)
+	if err != nil {
+		return "", nil, "", err
+	}
+	if f.Kind == FieldMetric {
+		return "", nil, "", quarry.Errorf(quarry.KindUnsupported, "a list of %s rows cannot use the metric %s; ask for the metric by %s instead", e.Name, f.Metric.Name, e.Name)
+	}
+	x, refs, err := c.fieldExpr(f)
+	if err != nil {
+		return "", nil, "", err
+	}
+	name := f.Name()
+	if f.Kind == FieldColumn {
+		name = f.Column.Name
+		if f.Entity.Name != e.Name {
+			name = f.Entity.Name + "_" + f.Column.Name
+		}
+	}
+	return x, refs, name, nil
+}
+
+// compileRows compiles a list of rows of one entity.
+func (c *compiler) compileRows(q Query) (*Compiled, error) {
+	if len(q.Metrics) > 0 || len(q.Dimensions) > 0 || len(q.Compare) > 0 || q.Share {
+		return nil, quarry.Errorf(quarry.KindInput, "a rows query lists rows; it cannot also ask for metrics, dimensions, periods or shares")
+	}
+	e := c.m.Entity(q.Rows.Entity)
+	if e == nil {
+		return nil, quarry.Errorf(quarry.KindInput, "unknown entity %q", q.Rows.Entity)
+	}
+	names := q.Rows.Columns
+	if len(names) == 0 {
+		names = c.m.defaultColumns(e)
+	}
+	var need []string
+	addNeed := func(refs []colRef) {
+		for _, r := range refs {
+			dup := false
+			for _, n := range need {
+				dup = dup || n == r.Entity
+			}
+			if !dup {
+				need = append(need, r.Entity)
+			}
+		}
+	}
+	var sel []string
+	var cols []OutColumn
+	seen := map[string]bool{}
+	for _, n := range names {
+		x, refs, name, err := c.rowsField(e, n)
+		if err != nil {
+			return nil, err
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		addNeed(refs)
+		if len(refs) == 1 && refs[0].Entity == e.Name && x == c.col(refs[0]) && refs[0].Column == name {
+			sel = append(sel, x)
+		} else {
+			sel = append(sel, x+" AS "+c.d.ident(name))
+		}
+		cols = append(cols, OutColumn{Name: name, Role: RoleColumn})
+	}
+	var conds []string
+	for _, f := range q.Filters {
+		x, refs, _, err := c.rowsField(e, f.Field)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.filterSQL(x, f)
+		if err != nil {
+			return nil, err
+		}
+		addNeed(refs)
+		conds = append(conds, s)
+	}
+	if tr := q.TimeRange; tr != nil && (tr.From != "" || tr.To != "") {
+		field := tr.Field
+		if field == "" {
+			if e.TimeColumn == "" {
+				return nil, quarry.Errorf(quarry.KindInput, "%s has no time column to restrict to a date range; set time_column on the entity or name the field", e.Name)
+			}
+			field = e.TimeColumn
+		}
+		x, refs, _, err := c.rowsField(e, field)
+		if err != nil {
+			return nil, err
+		}
+		addNeed(refs)
+		if tr.From != "" {
+			conds = append(conds, x+" >= "+c.d.str(tr.From))
+		}
+		if tr.To != "" {
+			conds = append(conds, x+" < "+c.d.str(tr.To))
+		}
+	}
+	var order []string
+	for _, o := range q.Order {
+		x, refs, name, err := c.rowsField(e, o.Field)
+		if err != nil {
+			return nil, err
+		}
+		addNeed(refs)
+		if seen[name] {
+			x = c.d.ident(name)
+		}
+		if o.Desc {
+			x += " DESC"
+		}
+		order = append(order, x)
+	}
+	plan, err := c.tree(e.Name).plan(need)
+	if err != nil {
+		return nil, err
+	}
+	if plan.fanOut {
+		return nil, quarry.Errorf(quarry.KindUnsupported, "listing %s rows by a related many-side entity would repeat rows; ask for a metric by %s instead", e.Name, e.Name)
+	}
+	for _, n := range plan.notes {
+		c.note(n)
+	}
+	var b strings.Builder
+	b.WriteString("SELECT " + strings.Join(sel, ", ") + "\nFROM " + c.tableRef(e.Name))
+	for _, s := range plan.steps {
+		fmt.Fprintf(&b, "\nLEFT JOIN %s ON %s = %s", c.tableRef(s.to), c.col(colRef{s.to, s.toCol}), c.col(colRef{s.from, s.fromCol}))
+	}
+	if len(conds) > 0 {
+		b.WriteString("\nWHERE " + strings.Join(conds, "\n  AND "))
+	}
+	if len(order) > 0 {
+		b.WriteString("\nORDER BY " + strings.Join(order, ", "))
+	}
+	if q.Limit > 0 {
+		b.WriteString("\nLIMIT " + itoa(q.Limit))
+	}
+	return &Compiled{SQL: b.String(), Columns: cols, Notes: c.notes}, nil
+}

@@ -1,0 +1,26 @@
+WITH m_revenue AS (
+  SELECT DATE_FORMAT(orders.ordered_at, '%Y-%m-01') AS month, SUM(order_items.quantity * order_items.unit_price * (1 - order_items.discount)) AS revenue
+  FROM order_items
+  LEFT JOIN orders ON orders.id = order_items.order_id
+  WHERE orders.status = 'completed'
+    AND orders.ordered_at >= '2025-01-01'
+    AND orders.ordered_at < '2025-04-01'
+  GROUP BY DATE_FORMAT(orders.ordered_at, '%Y-%m-01')
+),
+m_orders AS (
+  SELECT DATE_FORMAT(orders.ordered_at, '%Y-%m-01') AS month, COUNT(orders.id) AS orders
+  FROM orders
+  WHERE orders.ordered_at >= '2025-01-01'
+    AND orders.ordered_at < '2025-04-01'
+  GROUP BY DATE_FORMAT(orders.ordered_at, '%Y-%m-01')
+),
+dim_keys AS (
+  SELECT month FROM m_revenue
+  UNION
+  SELECT month FROM m_orders
+)
+SELECT dim_keys.month AS month, m_revenue.revenue AS revenue, m_orders.orders AS orders
+FROM dim_keys
+LEFT JOIN m_revenue ON m_revenue.month <=> dim_keys.month
+LEFT JOIN m_orders ON m_orders.month <=> dim_keys.month
+ORDER BY month

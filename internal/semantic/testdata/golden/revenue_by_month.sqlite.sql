@@ -1,0 +1,6 @@
+SELECT strftime('%Y-%m-01', orders.ordered_at) AS month, SUM(order_items.quantity * order_items.unit_price * (1 - order_items.discount)) AS revenue
+FROM order_items
+LEFT JOIN orders ON orders.id = order_items.order_id
+WHERE orders.status = 'completed'
+GROUP BY strftime('%Y-%m-01', orders.ordered_at)
+ORDER BY month
