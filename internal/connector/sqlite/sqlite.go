@@ -1,0 +1,239 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Options configure a SQLite connection.
+type Options struct {
+	// ExtraFunctions are function names added to the guard's SQLite
+	// allow-list (sqlguard), for functions a project knows to be safe.
+	// Functions the guard never allows stay refused.
+	ExtraFunctions []string
+	// Name is the connection's name in quarry.yaml, used in Identity.
+	Name string
+}
+
+// Limits the connector sets on every connection.
+const (
+	maxValueLength = 64 << 20 // longest string or blob a statement may build
+	maxSQLLength   = 1 << 20  // longest statement text
+)
+
+// Conn is a read-only connection to one SQLite database file. It implements
+// connector.Conn and connector.Prober. It serves one statement at a time.
+type Conn struct {
+	path string
+	name string
+	db   *sqlite3.Conn
+	auth *authorizer
+
+	mu     sync.Mutex
+	busy   bool // a query, catalog or probe is using db
+	closed bool
+}
+
+var (
+	_ connector.Conn   = (*Conn)(nil)
+	_ connector.Prober = (*Conn)(nil)
+)
+
+// Open opens the SQLite database at path read-only. It never creates a file:
+// a missing path, a directory or a file that is not a SQLite database is a
+// KindConnection error that says what to do.
+func Open(ctx context.Context, path string, opts Options) (*Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, ctxError(ctx, err, 0)
+	}
+	abs, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: "mode=ro"}
+	db, err := sqlite3.OpenFlags(u.String(), sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	c := &Conn{path: abs, name: opts.Name, db: db, auth: newAuthorizer(opts.ExtraFunctions)}
+	if err := c.harden(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkFile refuses what cannot be a SQLite database before SQLite sees it,
+// so that nothing is ever created at path.
+func checkFile(path string) (string, error) {
+	if strings.TrimSpace(path) == "" {
+		return "", quarry.Errorf(quarry.KindConnection, "no SQLite database path given; set the connection's path in quarry.yaml")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", quarry.Wrap(quarry.KindConnection, err, "cannot resolve the SQLite path %q; use an absolute path", path)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", quarry.Errorf(quarry.KindConnection, "SQLite database %s does not exist; check the path (quarry never creates it)", path)
+	case errors.Is(err, os.ErrPermission):
+		return "", quarry.Errorf(quarry.KindConnection, "cannot read SQLite database %s: permission denied; make the file readable", path)
+	case err != nil:
+		return "", quarry.Wrap(quarry.KindConnection, err, "cannot open SQLite database %s; check the path", path)
+	case fi.IsDir():
+		return "", quarry.Errorf(quarry.KindConnection, "%s is a directory; point the connection at a SQLite database file", path)
+	case !fi.Mode().IsRegular():
+		return "", quarry.Errorf(quarry.KindConnection, "%s is not a regular file; point the connection at a SQLite database file", path)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrPermission) {
+			return "", quarry.Errorf(quarry.KindConnection, "cannot read SQLite database %s: permission denied; make the file readable", path)
+		}
+		return "", quarry.Wrap(quarry.KindConnection, err, "cannot open SQLite database %s; check the path", path)
+	}
+	defer f.Close()
+	var head [16]byte
+	n, err := io.ReadFull(f, head[:])
+	if n == 0 && (err == io.EOF || err == nil) {
+		return "", quarry.Errorf(quarry.KindConnection, "%s is empty, not a SQLite database; check the path", path)
+	}
+	if !bytes.Equal(head[:n], []byte("SQLite format 3\x00")) {
+		return "", quarry.Errorf(quarry.KindConnection, "%s is not a SQLite database; check the path (an encrypted or corrupted file cannot be read)", path)
+	}
+	return abs, nil
+}
+
+func openError(path string, err error) error {
+	if errors.Is(err, sqlite3.NOTADB) {
+		return quarry.Wrap(quarry.KindConnection, err, "%s is not a SQLite database; check the path", path)
+	}
+	return quarry.Wrap(quarry.KindConnection, err, "cannot open SQLite database %s; check the path and that the file is readable", path)
+}
+
+// harden stacks the read-only layers on a freshly opened handle.
+func (c *Conn) harden(ctx context.Context) error {
+	db := c.db
+	db.SetInterrupt(ctx)
+	defer db.SetInterrupt(context.Background())
+	fail := func(err error) error {
+		return quarry.Wrap(quarry.KindConnection, err, "cannot secure the read-only SQLite connection to %s", c.path)
+	}
+	if _, err := db.Config(sqlite3.DBCONFIG_DEFENSIVE, true); err != nil {
+		return fail(err)
+	}
+	if _, err := db.Config(sqlite3.DBCONFIG_TRUSTED_SCHEMA, false); err != nil {
+		return fail(err)
+	}
+	if err := db.Exec("PRAGMA query_only=1"); err != nil {
+		return fail(err)
+	}
+	db.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	db.Limit(sqlite3.LIMIT_LENGTH, maxValueLength)
+	db.Limit(sqlite3.LIMIT_SQL_LENGTH, maxSQLLength)
+	if err := db.SetAuthorizer(c.auth.authorize); err != nil {
+		return fail(err)
+	}
+	// Read the schema now, so that a file SQLite cannot read fails at Open.
+	c.auth.internal = true
+	defer func() { c.auth.internal = false }()
+	stmt, _, err := db.Prepare("SELECT count(*) FROM sqlite_schema")
+	if err != nil {
+		return openError(c.path, err)
+	}
+	defer stmt.Close()
+	stmt.Step()
+	if err := stmt.Err(); err != nil {
+		return openError(c.path, err)
+	}
+	// ReadOnly's second result is true when the schema is unknown.
+	if ro, unknown := db.ReadOnly("main"); unknown || !ro {
+		return quarry.Errorf(quarry.KindConnection, "SQLite did not open %s read-only; quarry refuses to use it", c.path)
+	}
+	return nil
+}
+
+// Dialect returns quarry.DialectSQLite.
+func (c *Conn) Dialect() quarry.Dialect { return quarry.DialectSQLite }
+
+// Identity describes the connection for provenance: its name and file path.
+func (c *Conn) Identity() connector.Identity {
+	return connector.Identity{Name: c.name, Dialect: quarry.DialectSQLite, Target: c.path}
+}
+
+// Path returns the absolute path of the database file.
+func (c *Conn) Path() string { return c.path }
+
+// Close closes the connection. Open Rows must be closed first; Close
+// returns a KindConflict error while they are open.
+func (c *Conn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	if c.busy {
+		return quarry.Errorf(quarry.KindConflict, "a query is still reading from %s; close its rows before closing the connection", c.path)
+	}
+	c.closed = true
+	if err := c.db.Close(); err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot close SQLite database %s", c.path)
+	}
+	return nil
+}
+
+// acquire marks the connection busy for one statement or one catalog run.
+func (c *Conn) acquire() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.closed:
+		return quarry.Errorf(quarry.KindConnection, "the connection to %s is closed; open it again", c.path)
+	case c.busy:
+		return quarry.Errorf(quarry.KindConflict, "another query is still reading from %s; close its rows first (a connection runs one query at a time)", c.path)
+	}
+	c.busy = true
+	return nil
+}
+
+func (c *Conn) release() {
+	c.mu.Lock()
+	c.busy = false
+	c.mu.Unlock()
+}
+
+// ctxError maps a finished context to KindTimeout or KindCanceled.
+func ctxError(ctx context.Context, cause error, timeout time.Duration) error {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if timeout > 0 {
+			return quarry.Wrap(quarry.KindTimeout, cause, "the query ran longer than its %s timeout; narrow it (filters, LIMIT) or raise the timeout", timeout.String())
+		}
+		return quarry.Wrap(quarry.KindTimeout, cause, "the query ran out of time; narrow it (filters, LIMIT) or raise the timeout")
+	}
+	return quarry.Wrap(quarry.KindCanceled, cause, "the query was canceled")
+}
+
+// sqliteMessage is SQLite's own message, without the library's prefixes.
+func sqliteMessage(err error) string {
+	s := err.Error()
+	var e *sqlite3.Error
+	if errors.As(err, &e) {
+		s = strings.TrimPrefix(s, e.ExtendedCode().Error()+": ")
+		s = strings.TrimPrefix(s, e.Code().Error()+": ")
+	}
+	return strings.TrimPrefix(s, "sqlite3: ")
+}
