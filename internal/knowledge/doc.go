@@ -1,0 +1,14 @@
+// Package knowledge reads, validates and writes the knowledge folder: the
+// semantic model of a database (model.yaml), its business metrics and
+// dimensions (metrics.yaml), the column policy (policy.yaml), verified
+// queries (examples/*.yaml) and free notes (notes/*.md).
+//
+// Load parses a folder into a Folder with file:line errors for anything
+// wrong in it. Learn builds the folder from a database catalog and, run
+// again, refreshes it: it keeps every human edit, adds what is new and
+// reports drift, that is knowledge that refers to tables or columns the
+// database no longer has.
+//
+// The package reads and writes files and queries the database only through
+// the small Source interface; it never writes to the database.
+package knowledge

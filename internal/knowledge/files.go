@@ -1,0 +1,235 @@
+package knowledge
+
+import (
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// The files of a knowledge folder.
+const (
+	ModelFile    = "model.yaml"
+	MetricsFile  = "metrics.yaml"
+	PolicyFile   = "policy.yaml"
+	ReadmeFile   = "README.md"
+	ExamplesDir  = "examples"
+	PendingDir   = "examples/_pending"
+	NotesDir     = "notes"
+	candidateKey = "candidates"
+)
+
+// modelDoc is model.yaml decoded.
+type modelDoc struct {
+	Entities      []semantic.Entity
+	Relationships []semantic.Relationship
+	// dbTypes holds each column's declared database type, keyed by
+	// entity name and column name (lower case).
+	dbTypes map[colKey]string
+	d       *decoder
+}
+
+type colKey struct{ entity, column string }
+
+func lowerKey(entity, column string) colKey {
+	return colKey{strings.ToLower(entity), strings.ToLower(column)}
+}
+
+func decodeModel(src []byte) *modelDoc {
+	d := newDecoder(ModelFile)
+	m := &modelDoc{dbTypes: map[colKey]string{}, d: d}
+	root := d.parse(src)
+	if root == nil {
+		return m
+	}
+	d.mapping(root, "", "the model", []field{
+		{"entities", func(v ast.Node, p string) {
+			d.seq(v, p, "entities", func(_ int, v ast.Node, p string) {
+				m.Entities = append(m.Entities, decodeEntity(d, m, v, p))
+			})
+		}},
+		{"relationships", func(v ast.Node, p string) {
+			d.seq(v, p, "relationships", func(_ int, v ast.Node, p string) {
+				var r semantic.Relationship
+				d.mapping(v, p, "a relationship", []field{
+					{"name", func(v ast.Node, p string) { r.Name = d.str(v, p) }},
+					{"from", func(v ast.Node, p string) { r.From = d.str(v, p) }},
+					{"from_column", func(v ast.Node, p string) { r.FromColumn = d.str(v, p) }},
+					{"to", func(v ast.Node, p string) { r.To = d.str(v, p) }},
+					{"to_column", func(v ast.Node, p string) { r.ToColumn = d.str(v, p) }},
+					{"cardinality", func(v ast.Node, p string) { r.Cardinality = semantic.Cardinality(d.str(v, p)) }},
+				})
+				m.Relationships = append(m.Relationships, r)
+			})
+		}},
+	})
+	return m
+}
+
+func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity {
+	var e semantic.Entity
+	dbTypes := map[string]string{}
+	d.mapping(v, p, "an entity", []field{
+		{"name", func(v ast.Node, p string) { e.Name = d.str(v, p) }},
+		{"table", func(v ast.Node, p string) { e.Table = d.str(v, p) }},
+		{"description", func(v ast.Node, p string) { e.Description = d.str(v, p) }},
+		{"synonyms", func(v ast.Node, p string) { e.Synonyms = d.strs(v, p) }},
+		{"primary_key", func(v ast.Node, p string) { e.PrimaryKey = d.str(v, p) }},
+		{"time_column", func(v ast.Node, p string) { e.TimeColumn = d.str(v, p) }},
+		{"label", func(v ast.Node, p string) { e.Label = d.str(v, p) }},
+		{"row_count", func(v ast.Node, p string) { e.RowCount = d.integer(v, p) }},
+		{"columns", func(v ast.Node, p string) {
+			d.seq(v, p, "columns", func(_ int, v ast.Node, p string) {
+				var c semantic.Column
+				var dbType string
+				d.mapping(v, p, "a column", []field{
+					{"name", func(v ast.Node, p string) { c.Name = d.str(v, p) }},
+					{"type", func(v ast.Node, p string) { c.Type = quarry.Type(d.str(v, p)) }},
+					{"db_type", func(v ast.Node, p string) { dbType = d.str(v, p) }},
+					{"description", func(v ast.Node, p string) { c.Description = d.str(v, p) }},
+					{"synonyms", func(v ast.Node, p string) { c.Synonyms = d.strs(v, p) }},
+					{"unit", func(v ast.Node, p string) { c.Unit = d.str(v, p) }},
+					{"values", func(v ast.Node, p string) { c.Values = d.strs(v, p) }},
+				})
+				e.Columns = append(e.Columns, c)
+				if dbType != "" {
+					dbTypes[c.Name] = dbType
+				}
+			})
+		}},
+	})
+	for c, t := range dbTypes {
+		m.dbTypes[lowerKey(e.Name, c)] = t
+	}
+	return e
+}
+
+// metricsDoc is metrics.yaml decoded.
+type metricsDoc struct {
+	Metrics    []semantic.Metric
+	Dimensions []semantic.Dimension
+	Candidates []semantic.Metric
+	d          *decoder
+}
+
+func decodeMetrics(src []byte) *metricsDoc {
+	d := newDecoder(MetricsFile)
+	m := &metricsDoc{d: d}
+	root := d.parse(src)
+	if root == nil {
+		return m
+	}
+	metricList := func(dst *[]semantic.Metric) func(ast.Node, string) {
+		return func(v ast.Node, p string) {
+			d.seq(v, p, "metrics", func(_ int, v ast.Node, p string) {
+				*dst = append(*dst, decodeMetric(d, v, p))
+			})
+		}
+	}
+	d.mapping(root, "", "metrics and dimensions", []field{
+		{"metrics", metricList(&m.Metrics)},
+		{"dimensions", func(v ast.Node, p string) {
+			d.seq(v, p, "dimensions", func(_ int, v ast.Node, p string) {
+				var x semantic.Dimension
+				d.mapping(v, p, "a dimension", []field{
+					{"name", func(v ast.Node, p string) { x.Name = d.str(v, p) }},
+					{"entity", func(v ast.Node, p string) { x.Entity = d.str(v, p) }},
+					{"expr", func(v ast.Node, p string) { x.Expr = d.str(v, p) }},
+					{"type", func(v ast.Node, p string) { x.Type = d.str(v, p) }},
+					{"grains", func(v ast.Node, p string) {
+						for _, g := range d.strs(v, p) {
+							x.Grains = append(x.Grains, semantic.Grain(g))
+						}
+					}},
+					{"description", func(v ast.Node, p string) { x.Description = d.str(v, p) }},
+					{"synonyms", func(v ast.Node, p string) { x.Synonyms = d.strs(v, p) }},
+					{"values", func(v ast.Node, p string) { x.Values = d.strs(v, p) }},
+				})
+				m.Dimensions = append(m.Dimensions, x)
+			})
+		}},
+		{candidateKey, metricList(&m.Candidates)},
+	})
+	return m
+}
+
+func decodeMetric(d *decoder, v ast.Node, p string) semantic.Metric {
+	var x semantic.Metric
+	d.mapping(v, p, "a metric", []field{
+		{"name", func(v ast.Node, p string) { x.Name = d.str(v, p) }},
+		{"description", func(v ast.Node, p string) { x.Description = d.str(v, p) }},
+		{"synonyms", func(v ast.Node, p string) { x.Synonyms = d.strs(v, p) }},
+		{"entity", func(v ast.Node, p string) { x.Entity = d.str(v, p) }},
+		{"expr", func(v ast.Node, p string) { x.Expr = d.str(v, p) }},
+		{"derived", func(v ast.Node, p string) { x.Derived = d.str(v, p) }},
+		{"filters", func(v ast.Node, p string) { x.Filters = d.strs(v, p) }},
+		{"time", func(v ast.Node, p string) { x.Time = d.str(v, p) }},
+		{"format", func(v ast.Node, p string) { x.Format = d.str(v, p) }},
+		{"unit", func(v ast.Node, p string) { x.Unit = d.str(v, p) }},
+	})
+	return x
+}
+
+// PolicyRule is one restricted column of policy.yaml.
+type PolicyRule struct {
+	Column string `json:"column"` // "table.column"
+	Reason string `json:"reason"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+}
+
+func decodePolicy(src []byte) ([]PolicyRule, *decoder) {
+	d := newDecoder(PolicyFile)
+	var rules []PolicyRule
+	root := d.parse(src)
+	if root == nil {
+		return nil, d
+	}
+	d.mapping(root, "", "the policy", []field{
+		{"restricted", func(v ast.Node, p string) {
+			d.seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
+				r := PolicyRule{File: PolicyFile, Line: nodeLine(v)}
+				d.mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
+					{"column", func(v ast.Node, p string) { r.Column = d.str(v, p) }},
+					{"reason", func(v ast.Node, p string) { r.Reason = d.str(v, p) }},
+				})
+				rules = append(rules, r)
+			})
+		}},
+	})
+	return rules, d
+}
+
+// VerifiedQuery is a question with SQL a person has checked.
+type VerifiedQuery struct {
+	Question   string `json:"question"`
+	SQL        string `json:"sql"`
+	VerifiedBy string `json:"verified_by"`
+	VerifiedAt string `json:"verified_at"` // YYYY-MM-DD
+	Notes      string `json:"notes,omitempty"`
+	File       string `json:"file"` // relative to the folder, e.g. "examples/verified.yaml"
+	Line       int    `json:"line"`
+}
+
+func decodeExamples(file string, src []byte) ([]VerifiedQuery, *decoder) {
+	d := newDecoder(file)
+	var out []VerifiedQuery
+	root := d.parse(src)
+	if root == nil {
+		return nil, d
+	}
+	d.seq(root, "", "verified queries", func(_ int, v ast.Node, p string) {
+		q := VerifiedQuery{File: file, Line: nodeLine(v)}
+		d.mapping(v, p, "a verified query", []field{
+			{"question", func(v ast.Node, p string) { q.Question = d.str(v, p) }},
+			{"sql", func(v ast.Node, p string) { q.SQL = d.str(v, p) }},
+			{"verified_by", func(v ast.Node, p string) { q.VerifiedBy = d.str(v, p) }},
+			{"verified_at", func(v ast.Node, p string) { q.VerifiedAt = d.str(v, p) }},
+			{"notes", func(v ast.Node, p string) { q.Notes = d.str(v, p) }},
+		})
+		out = append(out, q)
+	})
+	return out, d
+}

@@ -1,0 +1,279 @@
+package knowledge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Folder is a loaded, validated knowledge folder.
+type Folder struct {
+	Dir   string          // the folder as given to Load
+	Model *semantic.Model // entities, relationships, metrics, dimensions; Restricted from policy.yaml
+	// Verified are the approved queries of examples/*.yaml (not
+	// examples/_pending/).
+	Verified []VerifiedQuery
+	Notes    []Note
+	Policy   []PolicyRule
+	// Candidates are the measures learn suggests (the candidates: section of
+	// metrics.yaml). They are not metrics until a person moves them.
+	Candidates []semantic.Metric
+	// Hash is the hex SHA-256 over the loaded files (names and contents),
+	// recorded in every answer's provenance as the knowledge version.
+	Hash string
+	// Files are the loaded files, relative to Dir, sorted.
+	Files []string
+}
+
+// Note is one Markdown file of notes/.
+type Note struct {
+	Name string `json:"name"` // relative to notes/, e.g. "fiscal-year.md"
+	Text string `json:"text"`
+}
+
+// Load reads and validates the knowledge folder dir. Every problem is a
+// *quarry.Error of kind KindConfig whose message names the file, line and
+// field ("knowledge/metrics.yaml:12: metrics[2].entity: unknown entity …").
+func Load(dir string) (*Folder, error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
+			Msg: fmt.Sprintf("knowledge folder %s not found; run `quarry learn` to build it from your database", dir)}
+	}
+	return LoadFS(os.DirFS(dir), dir)
+}
+
+// LoadFS is Load over any file system (an embedded folder, for instance);
+// dir is only used to name files in messages and as Folder.Dir.
+func LoadFS(fsys fs.FS, dir string) (*Folder, error) {
+	f, problems, err := Check(fsys)
+	if err != nil {
+		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
+			Msg: fmt.Sprintf("cannot read knowledge folder %s; check that it exists and is readable", dir)}
+	}
+	if len(problems) > 0 {
+		msg := problems[0].Format(dir)
+		if len(problems) > 1 {
+			msg += fmt.Sprintf(" (and %d more problems)", len(problems)-1)
+		}
+		return nil, &quarry.Error{Kind: quarry.KindConfig, Msg: msg, Err: Problems(problems)}
+	}
+	f.Dir = dir
+	return f, nil
+}
+
+// Problems is the list of every problem found in a folder; LoadFS puts it
+// in the error's cause so that callers can show them all:
+//
+//	var ps knowledge.Problems
+//	if errors.As(err, &ps) { ... }
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p.Format(""))
+	}
+	return b.String()
+}
+
+// Check reads the folder and returns it with every problem found, in file
+// order. The error is for I/O failures only.
+func Check(fsys fs.FS) (*Folder, []Problem, error) {
+	l := &loaded{files: map[string][]byte{}}
+	if err := l.read(fsys); err != nil {
+		return nil, nil, err
+	}
+	f, problems := l.build()
+	return f, problems, nil
+}
+
+// loaded holds the raw files of a folder and their decoded forms.
+type loaded struct {
+	files    map[string][]byte
+	model    *modelDoc
+	metrics  *metricsDoc
+	policy   []PolicyRule
+	policyD  *decoder
+	examples []VerifiedQuery
+	exD      []*decoder
+	notes    []Note
+	missing  []Problem
+}
+
+func readOptional(fsys fs.FS, name string) ([]byte, bool, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
+func (l *loaded) read(fsys fs.FS) error {
+	src, ok, err := readOptional(fsys, ModelFile)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		l.missing = append(l.missing, Problem{File: ModelFile, Msg: "missing; run `quarry learn` to write it from your database"})
+	}
+	l.files[ModelFile] = src
+	l.model = decodeModel(src)
+
+	src, ok, err = readOptional(fsys, MetricsFile)
+	if err != nil {
+		return err
+	}
+	if ok {
+		l.files[MetricsFile] = src
+	}
+	l.metrics = decodeMetrics(src)
+
+	src, ok, err = readOptional(fsys, PolicyFile)
+	if err != nil {
+		return err
+	}
+	if ok {
+		l.files[PolicyFile] = src
+	}
+	l.policy, l.policyD = decodePolicy(src)
+
+	exs, err := globSorted(fsys, ExamplesDir, ".yaml", ".yml")
+	if err != nil {
+		return err
+	}
+	for _, name := range exs {
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		l.files[name] = src
+		qs, d := decodeExamples(name, src)
+		l.examples = append(l.examples, qs...)
+		l.exD = append(l.exD, d)
+	}
+
+	if st, err := fs.Stat(fsys, NotesDir); err == nil && st.IsDir() {
+		err := fs.WalkDir(fsys, NotesDir, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() || !strings.EqualFold(path.Ext(p), ".md") {
+				return nil
+			}
+			b, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return err
+			}
+			l.files[p] = b
+			l.notes = append(l.notes, Note{Name: strings.TrimPrefix(p, NotesDir+"/"), Text: string(b)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// globSorted lists dir/*ext (not recursing), sorted.
+func globSorted(fsys fs.FS, dir string, exts ...string) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		for _, ext := range exts {
+			if strings.EqualFold(path.Ext(e.Name()), ext) {
+				out = append(out, dir+"/"+e.Name())
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (l *loaded) build() (*Folder, []Problem) {
+	m := &semantic.Model{
+		Entities:      l.model.Entities,
+		Relationships: l.model.Relationships,
+		Metrics:       l.metrics.Metrics,
+		Dimensions:    l.metrics.Dimensions,
+	}
+	for i := range m.Entities {
+		if m.Entities[i].Table == "" {
+			m.Entities[i].Table = m.Entities[i].Name
+		}
+	}
+	for _, r := range l.policy {
+		if r.Column != "" {
+			m.Restricted = append(m.Restricted, r.Column)
+		}
+	}
+	var problems []Problem
+	problems = append(problems, l.missing...)
+	problems = append(problems, l.model.d.problems...)
+	problems = append(problems, l.metrics.d.problems...)
+	problems = append(problems, l.policyD.problems...)
+	for _, d := range l.exD {
+		problems = append(problems, d.problems...)
+	}
+	if len(problems) == 0 {
+		v := newValidator(m, l)
+		v.all()
+		problems = v.problems
+		if len(problems) == 0 {
+			problems = semanticValidate(m)
+		}
+	}
+	f := &Folder{
+		Model:      m,
+		Verified:   l.examples,
+		Notes:      l.notes,
+		Policy:     l.policy,
+		Candidates: l.metrics.Candidates,
+	}
+	h := sha256.New()
+	for name := range l.files {
+		f.Files = append(f.Files, name)
+	}
+	sort.Strings(f.Files)
+	for _, name := range f.Files {
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(l.files[name]))
+		h.Write(l.files[name])
+	}
+	f.Hash = hex.EncodeToString(h.Sum(nil))
+	return f, problems
+}
+
+// semanticValidate calls the semantic model's own Validate when it has one,
+// so that the compiler's rules apply to files too.
+func semanticValidate(m *semantic.Model) []Problem {
+	v, ok := any(m).(interface{ Validate() error })
+	if !ok {
+		return nil
+	}
+	if err := v.Validate(); err != nil {
+		return []Problem{{File: MetricsFile, Msg: quarry.Message(err)}}
+	}
+	return nil
+}
