@@ -43,34 +43,34 @@ type Verdict struct {
 
 // Rule codes. Each names one rule; docs/guard.md gives an example and the fix.
 const (
-	CodeEncoding            = "encoding"             // not valid UTF-8
-	CodeNUL                 = "nul_byte"             // a NUL byte anywhere
-	CodeTooLarge            = "too_large"            // over Options.MaxBytes
-	CodeEmpty               = "empty"                // no statement at all
-	CodeNonASCII            = "non_ascii"            // non-ASCII outside literals and quoted identifiers
-	CodeBidi                = "bidi_control"         // a bidirectional control character anywhere
-	CodeControlChar         = "control_char"         // an ASCII control character outside literals
-	CodeUnterminated        = "unterminated"         // an unterminated quote, comment or dollar quote
-	CodeNestedComment       = "nested_comment"       // /* inside a block comment
-	CodeBackslash           = "backslash"            // a backslash inside quotes or outside literals
-	CodeDollar              = "dollar"               // $ outside literals where it is not PostgreSQL quoting
-	CodeExecutableComment   = "executable_comment"   // MySQL /*! /*M! /*+
-	CodeHashComment         = "hash_comment"         // # where it starts a comment (MySQL)
-	CodeDashComment         = "dash_comment"         // -- not followed by whitespace (MySQL)
-	CodeBracketIdentifier   = "bracket_identifier"   // [ ] identifiers (SQLite)
-	CodeBacktick            = "backtick"             // backticks where the dialect has none
-	CodeMetaCommand         = "meta_command"         // a client meta-command (\ or . first)
-	CodeMultipleStatements  = "multiple_statements"  // more than one statement
-	CodeSyntax              = "syntax"               // unbalanced parentheses and similar
+	CodeEncoding            = "encoding"              // not valid UTF-8
+	CodeNUL                 = "nul_byte"              // a NUL byte anywhere
+	CodeTooLarge            = "too_large"             // over Options.MaxBytes
+	CodeEmpty               = "empty"                 // no statement at all
+	CodeNonASCII            = "non_ascii"             // non-ASCII outside literals and quoted identifiers
+	CodeBidi                = "bidi_control"          // a bidirectional control character anywhere
+	CodeControlChar         = "control_char"          // an ASCII control character outside literals
+	CodeUnterminated        = "unterminated"          // an unterminated quote, comment or dollar quote
+	CodeNestedComment       = "nested_comment"        // /* inside a block comment
+	CodeBackslash           = "backslash"             // a backslash inside quotes or outside literals
+	CodeDollar              = "dollar"                // $ outside literals where it is not PostgreSQL quoting
+	CodeExecutableComment   = "executable_comment"    // MySQL /*! /*M! /*+
+	CodeHashComment         = "hash_comment"          // # where it starts a comment (MySQL)
+	CodeDashComment         = "dash_comment"          // -- not followed by whitespace (MySQL)
+	CodeBracketIdentifier   = "bracket_identifier"    // [ ] identifiers (SQLite)
+	CodeBacktick            = "backtick"              // backticks where the dialect has none
+	CodeMetaCommand         = "meta_command"          // a client meta-command (\ or . first)
+	CodeMultipleStatements  = "multiple_statements"   // more than one statement
+	CodeSyntax              = "syntax"                // unbalanced parentheses and similar
 	CodeStatementNotAllowed = "statement_not_allowed" // the statement is not a query
-	CodeExplainAnalyze      = "explain_analyze"      // EXPLAIN ANALYZE executes its target
-	CodeDataModifyingCTE    = "data_modifying_cte"   // a CTE body that is not a query
-	CodeWriteKeyword        = "write_keyword"        // INSERT, UPDATE, DROP, PRAGMA ... anywhere
-	CodeInto                = "into"                 // SELECT INTO, INTO OUTFILE/DUMPFILE/@var
-	CodeLocking             = "locking_clause"       // FOR UPDATE/SHARE, LOCK IN SHARE MODE
-	CodeVariableAssignment  = "variable_assignment"  // := (MySQL user variables)
-	CodeFunctionNotAllowed  = "function_not_allowed" // a call of a function not on the allow-list
-	CodeFileAccess          = "file_access"          // a file read through a table position (DuckDB)
+	CodeExplainAnalyze      = "explain_analyze"       // EXPLAIN ANALYZE executes its target
+	CodeDataModifyingCTE    = "data_modifying_cte"    // a CTE body that is not a query
+	CodeWriteKeyword        = "write_keyword"         // INSERT, UPDATE, DROP, PRAGMA ... anywhere
+	CodeInto                = "into"                  // SELECT INTO, INTO OUTFILE/DUMPFILE/@var
+	CodeLocking             = "locking_clause"        // FOR UPDATE/SHARE, LOCK IN SHARE MODE
+	CodeVariableAssignment  = "variable_assignment"   // := (MySQL user variables)
+	CodeFunctionNotAllowed  = "function_not_allowed"  // a call of a function not on the allow-list
+	CodeFileAccess          = "file_access"           // a file read through a table position (DuckDB)
 )
 
 // Codes lists every rule code of Check, for documentation and tests.

@@ -2,6 +2,7 @@ package sqlguard
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -343,4 +344,48 @@ func (lx *lexer) dollar(i int) (int, Violation, bool) {
 	}
 	v, _ := lx.fail(CodeUnterminated, i, "the dollar quote %s opened here is never closed; add the closing %s", tag, tag)
 	return 0, v, false
+}
+
+// TokenKind classifies a Token.
+type TokenKind uint8
+
+// The token kinds of Tokenize.
+const (
+	TokenWord   TokenKind = iota // an unquoted identifier or keyword
+	TokenQuoted                  // a quoted identifier; Text is the name without quotes
+	TokenString                  // a string literal, as written
+	TokenNumber                  // a number, as written
+	TokenOp                      // one punctuation character (or a $n parameter)
+)
+
+// Token is one token of a statement as the guard's lexer reads it.
+type Token struct {
+	Kind TokenKind
+	Text string
+	Pos  int // byte offset
+}
+
+// Tokenize returns the tokens of sql (comments and whitespace dropped, a
+// terminating ; included as an op) as the guard reads them for dialect d.
+// ok is false when the lexer rejects the text; the tokens read so far are
+// returned.
+func Tokenize(sql string, d quarry.Dialect) (toks []Token, ok bool) {
+	lx := lexer{src: sql, d: normDialect(d)}
+	if bad, _ := precheck(sql); bad != "" {
+		return nil, false
+	}
+	_, ok = lx.run()
+	for _, t := range lx.toks {
+		text := sql[t.start:t.end]
+		k := TokenKind(t.kind)
+		if t.kind == tQuoted {
+			q := text[0]
+			text = strings.ReplaceAll(text[1:len(text)-1], string([]byte{q, q}), string(q))
+		}
+		toks = append(toks, Token{Kind: k, Text: text, Pos: t.start})
+	}
+	if ok && lx.semi >= 0 {
+		toks = append(toks, Token{Kind: TokenOp, Text: ";", Pos: lx.semi})
+	}
+	return toks, ok
 }
