@@ -169,6 +169,10 @@ func compileCases() []compileCase {
 			[][]string{{"5"}}},
 		{"revenue_per_customer_by_country", Query{Metrics: []string{"revenue_per_customer"}, Dimensions: []DimRef{{Name: "country"}}},
 			[][]string{{"France", "140"}, {"Germany", "95"}}},
+		{"revenue_share_compare_months_by_channel", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "channel"}}, Compare: []Period{jan, feb}, Share: true},
+			[][]string{{"January 2025", "mobile", "45", "0.5"}, {"January 2025", "web", "45", "0.5"}, {"February 2025", "web", "110", "1"}}},
+		{"rows_orders_default_columns", Query{Rows: &RowsQuery{Entity: "orders"}, Filters: []Filter{{Field: "channel", Op: OpEq, Values: str("store")}}},
+			[][]string{{"5", "2025-03-01 08:00:00", "completed", "store", "SPRING"}}},
 		{"items_sold_by_category_and_segment", Query{Metrics: []string{"items_sold"}, Dimensions: []DimRef{{Name: "category"}, {Name: "segment"}}, Filters: []Filter{{Field: "category", Op: OpNe, Values: str("Home")}}},
 			[][]string{{"Books", "business", "5"}, {"Books", "consumer", "3"}, {"Toys", "business", "4"}, {"Toys", "consumer", "1"}}},
 	}

@@ -382,9 +382,17 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 		sel = append(sel, metricX(o, 0)+" AS "+c.d.ident(o.Name))
 	}
 	if q.Share {
+		// Shares are of the total over the result, or of each period's
+		// total when periods are compared.
+		over := "OVER ()"
+		for i, ds := range dims {
+			if ds.periods != nil {
+				over = "OVER (PARTITION BY " + dimOut[i] + ")"
+			}
+		}
 		for _, o := range outputs {
 			x := metricX(o, 0)
-			sel = append(sel, x+" / "+c.d.divisor("SUM("+x+") OVER ()")+" AS "+c.d.ident(o.Name+"_share"))
+			sel = append(sel, x+" / "+c.d.divisor("SUM("+x+") "+over)+" AS "+c.d.ident(o.Name+"_share"))
 		}
 	}
 	b.WriteString("\nSELECT " + strings.Join(sel, ", ") + "\n" + from.String())

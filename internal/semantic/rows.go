@@ -20,17 +20,18 @@ func (m *Model) defaultColumns(e *Entity) []string {
 		}
 	}
 	var out []string
-	if e.Label != "" && !m.IsRestricted(e.Name, e.Label) {
+	switch {
+	case e.Label != "" && !m.IsRestricted(e.Name, e.Label):
 		out = append(out, e.Label)
+	case e.PrimaryKey != "" && !m.IsRestricted(e.Name, e.PrimaryKey):
+		// Without a label, the key is what names a row.
+		out = append(out, e.PrimaryKey)
 	}
 	for _, c := range e.Columns {
-		if keys[strings.ToLower(c.Name)] || strings.EqualFold(c.Name, e.Label) || m.IsRestricted(e.Name, c.Name) {
+		if keys[strings.ToLower(c.Name)] || strings.EqualFold(c.Name, e.Label) || strings.EqualFold(c.Name, e.PrimaryKey) || m.IsRestricted(e.Name, c.Name) {
 			continue
 		}
 		out = append(out, c.Name)
-	}
-	if len(out) == 0 && e.PrimaryKey != "" {
-		out = append(out, e.PrimaryKey)
 	}
 	return out
 }
