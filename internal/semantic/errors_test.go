@@ -57,6 +57,33 @@ func TestCompileRefuses(t *testing.T) {
 	}
 }
 
+func TestRestrictedAggregate(t *testing.T) {
+	m := loadModel(t)
+	m.Metrics = append(m.Metrics, Metric{Name: "payroll", Entity: "employees", Expr: "SUM(employees.salary)"},
+		Metric{Name: "well_paid", Entity: "employees", Expr: "COUNT(employees.id)", Filters: []string{"employees.salary > 100"}},
+		Metric{Name: "payroll_per_ticket", Derived: "{payroll} / {tickets}"})
+	for _, name := range []string{"payroll", "well_paid", "payroll_per_ticket"} {
+		_, err := Compile(m, Query{Metrics: []string{name}}, quarry.DialectPostgres)
+		if quarry.KindOf(err) != quarry.KindForbidden || !strings.Contains(quarry.Message(err), "employees.salary is restricted by policy") {
+			t.Errorf("%s: got %v, want a refusal naming employees.salary", name, err)
+		}
+	}
+}
+
+func TestSchemaQualifiedTable(t *testing.T) {
+	m := &Model{
+		Entities: []Entity{{Name: "orders", Table: "sales.Orders", Columns: []Column{{Name: "id"}}}},
+		Metrics:  []Metric{{Name: "n", Expr: "COUNT(orders.id)"}},
+	}
+	c, err := Compile(m, Query{Metrics: []string{"n"}}, quarry.DialectPostgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "SELECT COUNT(orders.id) AS n\nFROM sales.\"Orders\" AS orders"; c.SQL != want {
+		t.Errorf("got %q, want %q", c.SQL, want)
+	}
+}
+
 func TestNoTimeAxis(t *testing.T) {
 	m := loadModel(t)
 	m.Entity("subscriptions").TimeColumn = ""

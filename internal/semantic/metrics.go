@@ -22,7 +22,12 @@ func indent(s, pre string) string {
 func (c *compiler) tableRef(entity string) string {
 	e := c.m.Entity(entity)
 	if t := e.TableName(); t != e.Name {
-		return c.d.ident(t) + " AS " + c.d.ident(e.Name)
+		// A schema-qualified table ("sales.orders") is quoted part by part.
+		parts := strings.Split(t, ".")
+		for i, p := range parts {
+			parts[i] = c.d.ident(p)
+		}
+		return strings.Join(parts, ".") + " AS " + c.d.ident(e.Name)
 	}
 	return c.d.ident(e.Name)
 }
