@@ -148,10 +148,10 @@ func write(ctx context.Context, name string, opts Options) (tables []TableStat, 
 	if err := db.Exec(indexes); err != nil {
 		return nil, buildErr(ctx, err)
 	}
-	if err := db.Exec("COMMIT"); err != nil {
+	if err := db.Exec("ANALYZE"); err != nil {
 		return nil, buildErr(ctx, err)
 	}
-	if err := db.Exec("ANALYZE"); err != nil {
+	if err := db.Exec("COMMIT"); err != nil {
 		return nil, buildErr(ctx, err)
 	}
 	return tables, nil
@@ -182,7 +182,6 @@ type inserter struct {
 	col  int
 	rows int64
 	err  error
-	buf  []byte
 }
 
 func prepareInsert(db *sqlite3.Conn, table string, ncols int) (*inserter, error) {

@@ -177,7 +177,7 @@ func (g *generator) writeCustomers(ctx context.Context, db *sqlite3.Conn) ([]int
 	// few hundred members.
 	w := make([]float64, cal.days)
 	for i := range w {
-		w[i] = max(0.05, cal.weight(i, dayShape{growth: 1.5, weekday: flatWeek(), noise: 0.2}, r.NormFloat64()))
+		w[i] = max(0.05, cal.weight(i, dayShape{growth: 2, weekday: flatWeek(), noise: 0.2}, r.NormFloat64()))
 		if i < 30 {
 			w[i] += 6
 		}

@@ -112,7 +112,7 @@ func (g *generator) writeOrders(ctx context.Context, db *sqlite3.Conn) ([]int64,
 				}
 				// Prices rose about 3% a year: the price at the time.
 				years := float64(age) / 365.25
-				price := round2(p.price / (1 + 0.03*years) * (1 + 0.01*r.NormFloat64()))
+				price := round2(p.price / (1 + 0.03*years) * (1 + min(0.03, max(-0.03, 0.01*r.NormFloat64()))))
 				discount := codeRate(code)
 				switch {
 				case p.discontinued && day >= p.stop-120:
