@@ -191,11 +191,12 @@ func decodePolicy(src []byte) ([]PolicyRule, *decoder) {
 		{"restricted", func(v ast.Node, p string) {
 			d.seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
 				r := PolicyRule{File: PolicyFile, Line: nodeLine(v)}
-				d.mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
+				if d.mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
 					{"column", func(v ast.Node, p string) { r.Column = d.str(v, p) }},
 					{"reason", func(v ast.Node, p string) { r.Reason = d.str(v, p) }},
-				})
-				rules = append(rules, r)
+				}) {
+					rules = append(rules, r)
+				}
 			})
 		}},
 	})

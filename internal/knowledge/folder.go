@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -237,20 +238,27 @@ func (l *loaded) build() (*Folder, []Problem) {
 	for _, d := range l.exD {
 		problems = append(problems, d.problems...)
 	}
-	if len(problems) == 0 {
+	// Cross-references are checked even when some fields were malformed,
+	// so that one run shows every problem; but not when a file could not be
+	// parsed at all, which would make everything it defines look unknown.
+	broken := len(l.missing) > 0 || l.model.d.broken || l.metrics.d.broken || l.policyD.broken
+	candidates := l.metrics.Candidates
+	if !broken {
 		v := newValidator(m, l)
 		v.all()
-		problems = v.problems
+		candidates = v.usableCandidates(candidates)
+		problems = append(problems, v.problems...)
 		if len(problems) == 0 {
-			problems = semanticValidate(m)
+			problems = semanticValidate(m, l)
 		}
 	}
+	sortProblems(problems)
 	f := &Folder{
 		Model:      m,
 		Verified:   l.examples,
 		Notes:      l.notes,
 		Policy:     l.policy,
-		Candidates: l.metrics.Candidates,
+		Candidates: candidates,
 	}
 	h := sha256.New()
 	for name := range l.files {
@@ -265,15 +273,91 @@ func (l *loaded) build() (*Folder, []Problem) {
 	return f, problems
 }
 
-// semanticValidate calls the semantic model's own Validate when it has one,
-// so that the compiler's rules apply to files too.
-func semanticValidate(m *semantic.Model) []Problem {
-	v, ok := any(m).(interface{ Validate() error })
+func sortProblems(ps []Problem) {
+	rank := func(f string) int {
+		switch f {
+		case ModelFile:
+			return 0
+		case MetricsFile:
+			return 1
+		case PolicyFile:
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if rank(a.File) != rank(b.File) {
+			return rank(a.File) < rank(b.File)
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+}
+
+// semanticValidate runs the semantic model's own checks (the compiler's
+// rules: join reachability, fan-out, expression shape) and places each
+// problem at the file and line of the field it names.
+func semanticValidate(m *semantic.Model, l *loaded) []Problem {
+	var out []Problem
+	for _, sp := range m.Validate() {
+		file, path, d := locate(m, l, sp.Path)
+		p := Problem{File: file, Path: path, Msg: sp.Message}
+		if d != nil {
+			p.Line = d.line(path)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// locate turns a semantic path such as "metrics[revenue].expr" into the
+// file, the decoder path ("metrics[3].expr") and the decoder of that file.
+func locate(m *semantic.Model, l *loaded, spath string) (string, string, *decoder) {
+	head, rest, _ := strings.Cut(spath, "]")
+	kind, key, ok := strings.Cut(head, "[")
 	if !ok {
-		return nil
+		return MetricsFile, spath, l.metrics.d
 	}
-	if err := v.Validate(); err != nil {
-		return []Problem{{File: MetricsFile, Msg: quarry.Message(err)}}
+	idx := -1
+	if n, err := strconv.Atoi(key); err == nil {
+		idx = n
 	}
-	return nil
+	find := func(n int, name func(int) string) {
+		if idx >= 0 {
+			return
+		}
+		for i := 0; i < n; i++ {
+			if strings.EqualFold(name(i), key) {
+				idx = i
+				return
+			}
+		}
+	}
+	var file string
+	var d *decoder
+	switch kind {
+	case "entities":
+		file, d = ModelFile, l.model.d
+		find(len(m.Entities), func(i int) string { return m.Entities[i].Name })
+	case "relationships":
+		file, d = ModelFile, l.model.d
+		find(len(m.Relationships), func(i int) string { return m.Relationships[i].Name })
+	case "metrics":
+		file, d = MetricsFile, l.metrics.d
+		find(len(m.Metrics), func(i int) string { return m.Metrics[i].Name })
+	case "dimensions":
+		file, d = MetricsFile, l.metrics.d
+		find(len(m.Dimensions), func(i int) string { return m.Dimensions[i].Name })
+	case "restricted":
+		file, d = PolicyFile, l.policyD
+	default:
+		return MetricsFile, spath, l.metrics.d
+	}
+	if idx < 0 {
+		return file, spath, d
+	}
+	return file, fmt.Sprintf("%s[%d]%s", kind, idx, rest), d
 }

@@ -93,7 +93,7 @@ func (v *validator) entitiesCheck() {
 			}
 			cols[strings.ToLower(c.Name)] = true
 			if c.Type != "" && !oneOf(string(c.Type), validTypes) {
-				v.errf(d, cp+".type", "unknown type %q%s; use one of: %s", c.Type, didYouMean(string(c.Type), validTypes), strings.Join(validTypes, ", "))
+				v.errf(d, cp+".type", "unknown type %q%s; use one of: %s", c.Type, typeHint(string(c.Type)), strings.Join(validTypes, ", "))
 			}
 		}
 		for _, f := range []struct{ key, val string }{{"primary_key", e.PrimaryKey}, {"time_column", e.TimeColumn}, {"label", e.Label}} {
@@ -250,7 +250,7 @@ func (v *validator) metricsCheck() {
 		names = append(names, m.Name)
 	}
 	for i := range v.m.Metrics {
-		v.metric(d, fmt.Sprintf("metrics[%d]", i), &v.m.Metrics[i], names)
+		v.metric(d, fmt.Sprintf("metrics[%d]", i), &v.m.Metrics[i], names, false)
 	}
 	v.cycles(d)
 	for i := range v.l.metrics.Candidates {
@@ -260,11 +260,13 @@ func (v *validator) metricsCheck() {
 			v.errf(d, p+".derived", "candidates are plain measures; move derived metrics to metrics:")
 			continue
 		}
-		v.metric(d, p, c, names)
+		v.metric(d, p, c, names, true)
 	}
 }
 
-func (v *validator) metric(d *decoder, p string, m *semantic.Metric, names []string) {
+// metric checks one metric; candidates may name restricted columns (they
+// are dropped from the folder instead, see usableCandidates).
+func (v *validator) metric(d *decoder, p string, m *semantic.Metric, names []string, candidate bool) {
 	if strings.TrimSpace(m.Name) == "" {
 		v.errf(d, p, "metric without a name; add name:")
 		return
@@ -279,10 +281,10 @@ func (v *validator) metric(d *decoder, p string, m *semantic.Metric, names []str
 		v.entity(d, p+".entity", m.Entity)
 	}
 	if m.Expr != "" {
-		v.exprRefs(d, p+".expr", m.Expr, false)
+		v.exprRefs(d, p+".expr", m.Expr, candidate)
 	}
 	for j, f := range m.Filters {
-		v.exprRefs(d, fmt.Sprintf("%s.filters[%d]", p, j), f, false)
+		v.exprRefs(d, fmt.Sprintf("%s.filters[%d]", p, j), f, candidate)
 	}
 	if m.Derived != "" {
 		refs := derivedRef.FindAllStringSubmatch(m.Derived, -1)
@@ -403,4 +405,30 @@ func (v *validator) examplesCheck() {
 			}
 		}
 	}
+}
+
+// typeHint suggests quarry's name for a database type name.
+func typeHint(t string) string {
+	if q := quarryType(t, ""); q != quarry.TypeUnknown {
+		return fmt.Sprintf(" (did you mean %q?)", q)
+	}
+	return didYouMean(t, validTypes)
+}
+
+// usableCandidates leaves out candidate measures over restricted columns:
+// a person restricted the column after learn suggested the measure.
+func (v *validator) usableCandidates(cands []semantic.Metric) []semantic.Metric {
+	var out []semantic.Metric
+	for _, c := range cands {
+		ok := true
+		for _, r := range qualifiedRefs(c.Expr) {
+			if e := v.entities[strings.ToLower(r.entity)]; e != nil && v.isRestricted(e, r.column) {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }

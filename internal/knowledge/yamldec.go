@@ -49,6 +49,7 @@ func joinDisplay(dir, file string) string {
 type decoder struct {
 	file     string
 	problems []Problem
+	broken   bool // the file could not be parsed at all
 	lines    map[string]int
 }
 
@@ -92,6 +93,7 @@ func (d *decoder) parse(src []byte) ast.Node {
 			}
 		}
 		d.errf(line, "", "invalid YAML: %s", msg)
+		d.broken = true
 		return nil
 	}
 	var bodies []ast.Node
@@ -312,7 +314,7 @@ func describe(n ast.Node) string {
 	}
 }
 
-// didYouMean returns `; did you mean "x"?` for the closest known word, or
+// didYouMean returns ` (did you mean "x"?)` for the closest known word, or
 // "" when none is close.
 func didYouMean(word string, known []string) string {
 	best, bestD := "", 1<<30
@@ -329,7 +331,7 @@ func didYouMean(word string, known []string) string {
 	if best == "" || bestD > limit || (bestD == 0 && best == word) {
 		return ""
 	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
 // closest returns up to n names of known ordered by closeness to word

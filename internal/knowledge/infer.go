@@ -1,0 +1,405 @@
+package knowledge
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// quarryType maps a declared database type (and, when that says nothing,
+// the column name) to a portable type.
+func quarryType(decl, name string) quarry.Type {
+	t := strings.ToLower(strings.TrimSpace(decl))
+	if i := strings.IndexByte(t, '('); i >= 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	switch {
+	case t == "":
+	case t == "bool" || t == "boolean" || t == "bit":
+		return quarry.TypeBool
+	case t == "bigint" || t == "int8" || t == "hugeint" || t == "ubigint":
+		return quarry.TypeBigInt
+	case strings.Contains(t, "int") && !strings.Contains(t, "interval") && !strings.Contains(t, "point"):
+		return quarry.TypeInt
+	case t == "decimal" || t == "numeric" || t == "money" || t == "number":
+		return quarry.TypeDecimal
+	case strings.Contains(t, "real") || strings.Contains(t, "floa") || strings.Contains(t, "doub"):
+		return quarry.TypeFloat
+	case t == "date":
+		return quarry.TypeDate
+	case strings.Contains(t, "timestamp") || t == "datetime" || t == "datetime2" || t == "smalldatetime":
+		return quarry.TypeTimestamp
+	case t == "time" || strings.HasPrefix(t, "time "):
+		return quarry.TypeTime
+	case t == "interval":
+		return quarry.TypeInterval
+	case t == "json" || t == "jsonb":
+		return quarry.TypeJSON
+	case strings.Contains(t, "char") || strings.Contains(t, "text") || strings.Contains(t, "clob") || t == "string" || t == "varchar" || t == "uuid" || t == "enum":
+		return quarry.TypeText
+	case strings.Contains(t, "blob") || t == "bytea" || strings.Contains(t, "binary"):
+		return quarry.TypeBytes
+	case strings.HasSuffix(t, "[]") || t == "array":
+		return quarry.TypeArray
+	}
+	return quarry.TypeUnknown
+}
+
+func columnType(c quarry.ColumnInfo) quarry.Type {
+	if c.Type != "" && c.Type != quarry.TypeUnknown {
+		return c.Type
+	}
+	return quarryType(c.DeclType, c.Name)
+}
+
+// defaultSchemas are schemas whose tables are named without the schema.
+var defaultSchemas = map[string]bool{"": true, "main": true, "public": true, "dbo": true}
+
+// tableRef is how model.yaml names a catalog table: "name", or
+// "schema.name" outside the default schema.
+func tableRef(t *quarry.TableInfo) string {
+	if defaultSchemas[strings.ToLower(t.Schema)] {
+		return t.Name
+	}
+	return t.Schema + "." + t.Name
+}
+
+// learned is what learn reads from a catalog, before merging.
+type learned struct {
+	entities      []semantic.Entity
+	relationships []semantic.Relationship
+	dbTypes       map[colKey]string
+	candidates    []semantic.Metric
+	keyCols       map[colKey]bool // primary and foreign key columns, by entity
+}
+
+// infer builds entities, relationships and candidate measures from a
+// catalog.
+func infer(cat *quarry.Catalog) *learned {
+	l := &learned{dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}}
+	names := map[string]int{}
+	for i := range cat.Tables {
+		names[strings.ToLower(cat.Tables[i].Name)]++
+	}
+	entityOf := map[*quarry.TableInfo]string{}
+	for i := range cat.Tables {
+		t := &cat.Tables[i]
+		name := t.Name
+		if names[strings.ToLower(t.Name)] > 1 && !defaultSchemas[strings.ToLower(t.Schema)] {
+			name = t.Schema + "_" + t.Name
+		}
+		entityOf[t] = name
+		e := semantic.Entity{
+			Name:        name,
+			Table:       tableRef(t),
+			Description: strings.TrimSpace(t.Comment),
+		}
+		if t.RowCount >= 0 {
+			e.RowCount = t.RowCount
+		}
+		for _, c := range t.Columns {
+			e.Columns = append(e.Columns, semantic.Column{
+				Name:        c.Name,
+				Type:        columnType(c),
+				Description: strings.TrimSpace(c.Comment),
+			})
+			if c.DeclType != "" {
+				l.dbTypes[lowerKey(name, c.Name)] = c.DeclType
+			}
+		}
+		switch {
+		case len(t.PrimaryKey) == 1:
+			e.PrimaryKey = t.PrimaryKey[0]
+		case len(t.PrimaryKey) == 0 && t.Column("id") != nil:
+			e.PrimaryKey = t.Column("id").Name
+		}
+		for _, k := range t.PrimaryKey {
+			l.keyCols[lowerKey(name, k)] = true
+		}
+		if e.PrimaryKey != "" {
+			l.keyCols[lowerKey(name, e.PrimaryKey)] = true
+		}
+		e.TimeColumn = pickTimeColumn(t)
+		e.Label = pickLabel(t)
+		l.entities = append(l.entities, e)
+	}
+	l.relationships = inferRelationships(cat, entityOf, l)
+	l.candidates = inferCandidates(l)
+	return l
+}
+
+// pickTimeColumn chooses the column that dates a row: the first temporal
+// column or *_at / *_on / *date* column, preferring creation-like ones over
+// update, end and deletion times.
+func pickTimeColumn(t *quarry.TableInfo) string {
+	best, bestScore := "", 0
+	for _, c := range t.Columns {
+		n := strings.ToLower(c.Name)
+		typ := columnType(c)
+		named := strings.HasSuffix(n, "_at") || strings.HasSuffix(n, "_on") || strings.Contains(n, "date") || n == "created" || n == "timestamp"
+		if !typ.IsTemporal() && !(named && (typ == quarry.TypeText || typ == quarry.TypeUnknown || typ == quarry.TypeTimestamp || typ == quarry.TypeDate)) {
+			continue
+		}
+		score := 2
+		if typ.IsTemporal() {
+			score = 3
+		}
+		for _, w := range []string{"updat", "modif", "delet", "end", "clos", "expir", "birth", "dob", "last"} {
+			if strings.Contains(n, w) {
+				score = 1
+			}
+		}
+		if score > bestScore {
+			best, bestScore = c.Name, score
+		}
+	}
+	return best
+}
+
+// pickLabel chooses the column that names a row.
+func pickLabel(t *quarry.TableInfo) string {
+	singular := strings.ToLower(singularOf(t.Name))
+	prefs := []string{"name", "title", "full_name", "display_name", "label", singular + "_name", singular + "name", "username", "user_name", "code"}
+	for _, p := range prefs {
+		if c := t.Column(p); c != nil && textual(columnType(*c)) {
+			return c.Name
+		}
+	}
+	for _, c := range t.Columns {
+		n := strings.ToLower(c.Name)
+		if (strings.HasSuffix(n, "_name") || strings.HasSuffix(n, "name")) && textual(columnType(c)) &&
+			!strings.Contains(n, "first") && !strings.Contains(n, "last") && !strings.Contains(n, "user") {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+func textual(t quarry.Type) bool { return t == quarry.TypeText || t == quarry.TypeUnknown }
+
+// singularOf is a small English singularizer for table names.
+func singularOf(s string) string {
+	l := strings.ToLower(s)
+	switch {
+	case strings.HasSuffix(l, "ies") && len(l) > 3:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(l, "sses") || strings.HasSuffix(l, "xes") || strings.HasSuffix(l, "ches") || strings.HasSuffix(l, "shes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(l, "ss"):
+		return s
+	case strings.HasSuffix(l, "s") && len(l) > 1:
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// selfRoles are column stems that, with no table of that name, refer to
+// the same table: employees.manager_id → employees.id.
+var selfRoles = []string{"manager", "parent", "supervisor", "boss", "mentor", "referrer", "reports_to", "leader", "lead", "head"}
+
+func inferRelationships(cat *quarry.Catalog, entityOf map[*quarry.TableInfo]string, l *learned) []semantic.Relationship {
+	var rels []semantic.Relationship
+	have := map[colKey]bool{}
+	add := func(r semantic.Relationship) {
+		k := lowerKey(r.From, r.FromColumn)
+		if have[k] {
+			return
+		}
+		have[k] = true
+		l.keyCols[k] = true
+		rels = append(rels, r)
+	}
+	byName := map[string]*quarry.TableInfo{}
+	for i := range cat.Tables {
+		t := &cat.Tables[i]
+		byName[strings.ToLower(t.Name)] = t
+		if !defaultSchemas[strings.ToLower(t.Schema)] {
+			byName[strings.ToLower(t.Schema+"."+t.Name)] = t
+		}
+	}
+	pkOf := func(t *quarry.TableInfo) string {
+		if len(t.PrimaryKey) == 1 {
+			return t.PrimaryKey[0]
+		}
+		if len(t.PrimaryKey) == 0 && t.Column("id") != nil {
+			return t.Column("id").Name
+		}
+		return ""
+	}
+	// Declared foreign keys first.
+	for i := range cat.Tables {
+		t := &cat.Tables[i]
+		for _, fk := range t.ForeignKeys {
+			if len(fk.Columns) != 1 {
+				continue // composite keys cannot be expressed as one join column
+			}
+			ref := byName[strings.ToLower(fk.RefTable)]
+			if fk.RefSchema != "" && byName[strings.ToLower(fk.RefSchema+"."+fk.RefTable)] != nil {
+				ref = byName[strings.ToLower(fk.RefSchema+"."+fk.RefTable)]
+			}
+			if ref == nil {
+				continue
+			}
+			to := ""
+			if len(fk.RefColumns) == 1 {
+				to = fk.RefColumns[0]
+			} else {
+				to = pkOf(ref)
+			}
+			if to == "" {
+				continue
+			}
+			card := semantic.ManyToOne
+			if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], fk.Columns[0]) {
+				card = semantic.OneToOne
+			}
+			add(semantic.Relationship{
+				Name: relName(fk.Columns[0], ref.Name), From: entityOf[t], FromColumn: fk.Columns[0],
+				To: entityOf[ref], ToColumn: to, Cardinality: card,
+			})
+		}
+	}
+	// Then naming, for columns no key covers: x_id → x or xs, and
+	// role_id → the same table for hierarchical roles.
+	for i := range cat.Tables {
+		t := &cat.Tables[i]
+		for _, c := range t.Columns {
+			n := strings.ToLower(c.Name)
+			if have[lowerKey(entityOf[t], c.Name)] || (len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name)) || n == "id" {
+				continue
+			}
+			stem := ""
+			switch {
+			case strings.HasSuffix(n, "_id") && len(n) > 3:
+				stem = n[:len(n)-3]
+			case strings.HasSuffix(n, "id") && len(n) > 4:
+				stem = n[:len(n)-2]
+			default:
+				continue
+			}
+			var matches []*quarry.TableInfo
+			for _, cand := range []string{stem, stem + "s", stem + "es", strings.TrimSuffix(stem, "y") + "ies"} {
+				if ref := byName[cand]; ref != nil && pkOf(ref) != "" && !containsTable(matches, ref) {
+					matches = append(matches, ref)
+				}
+			}
+			var ref *quarry.TableInfo
+			switch {
+			case len(matches) == 1:
+				ref = matches[0]
+			case len(matches) == 0 && isSelfRole(stem) && pkOf(t) != "":
+				ref = t
+			default:
+				continue // none or ambiguous: leave it to a person
+			}
+			if ref == t && strings.EqualFold(pkOf(t), c.Name) {
+				continue
+			}
+			add(semantic.Relationship{
+				Name: relName(c.Name, ref.Name), From: entityOf[t], FromColumn: c.Name,
+				To: entityOf[ref], ToColumn: pkOf(ref), Cardinality: semantic.ManyToOne,
+			})
+		}
+	}
+	return rels
+}
+
+func containsTable(ts []*quarry.TableInfo, t *quarry.TableInfo) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func isSelfRole(stem string) bool {
+	for _, r := range selfRoles {
+		if stem == r || strings.HasSuffix(stem, "_"+r) {
+			return true
+		}
+	}
+	return false
+}
+
+// relName names a relationship after its column without the _id suffix.
+func relName(col, refTable string) string {
+	n := strings.ToLower(col)
+	switch {
+	case strings.HasSuffix(n, "_id") && len(n) > 3:
+		return col[:len(col)-3]
+	case strings.HasSuffix(n, "id") && len(n) > 4:
+		return col[:len(col)-2]
+	}
+	if n == "" {
+		return strings.ToLower(singularOf(refTable))
+	}
+	return col
+}
+
+// inferCandidates suggests a SUM measure for every numeric column that is
+// not a key, a code or a calendar part.
+func inferCandidates(l *learned) []semantic.Metric {
+	count := map[string]int{}
+	for _, e := range l.entities {
+		for _, c := range e.Columns {
+			if measureColumn(l, e, c) {
+				count[strings.ToLower(c.Name)]++
+			}
+		}
+	}
+	var out []semantic.Metric
+	for _, e := range l.entities {
+		for _, c := range e.Columns {
+			if !measureColumn(l, e, c) {
+				continue
+			}
+			name := "total_" + strings.ToLower(c.Name)
+			if count[strings.ToLower(c.Name)] > 1 {
+				name = strings.ToLower(e.Name) + "_total_" + strings.ToLower(c.Name)
+			}
+			out = append(out, semantic.Metric{
+				Name:        name,
+				Description: fmt.Sprintf("Sum of %s.%s.", e.Name, c.Name),
+				Entity:      e.Name,
+				Expr:        fmt.Sprintf("SUM(%s.%s)", refIdent(e.Name), refIdent(c.Name)),
+			})
+		}
+	}
+	return out
+}
+
+func measureColumn(l *learned, e semantic.Entity, c semantic.Column) bool {
+	if !c.Type.IsNumeric() || l.keyCols[lowerKey(e.Name, c.Name)] {
+		return false
+	}
+	n := strings.ToLower(c.Name)
+	if n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "_key") {
+		return false
+	}
+	for _, tok := range strings.FieldsFunc(n, func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+		switch tok {
+		case "year", "month", "week", "day", "hour", "zip", "zipcode", "postal", "phone", "code", "latitude", "longitude",
+			"lat", "lon", "lng", "rank", "sort", "ordinal", "sequence", "version", "position":
+			return false
+		}
+	}
+	return true
+}
+
+// refIdent writes a name for use in an entity.column reference, quoting it
+// when it is not a plain identifier.
+func refIdent(s string) string {
+	plain := s != ""
+	for i := 0; i < len(s); i++ {
+		if !isIdentByte(s[i]) || (i == 0 && !isIdentStart(s[i])) || s[i] >= 0x80 {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

@@ -1,0 +1,489 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Source is what Learn needs from a database: its catalog and read-only
+// queries for value profiles. A connector.Conn satisfies it.
+type Source interface {
+	Catalog(ctx context.Context) (*quarry.Catalog, error)
+	Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error)
+	Dialect() quarry.Dialect
+}
+
+// LearnOptions tune Learn.
+type LearnOptions struct {
+	// Now is the time of the run, written into model.yaml's header.
+	Now time.Time
+	// Progress receives one line per ProgressEvery tables profiled (for
+	// large schemas); nil means silent.
+	Progress      io.Writer
+	ProgressEvery int // default 25
+	// MaxValues is the most distinct values a text column may have for
+	// them to be recorded as its known values; default 50.
+	MaxValues int
+	// QueryTimeout bounds each profiling query; default 10s.
+	QueryTimeout time.Duration
+}
+
+// LearnReport says what a Learn run changed and what needs a person.
+type LearnReport struct {
+	TablesAdded        []string `json:"tables_added"`        // entity names
+	ColumnsAdded       []string `json:"columns_added"`       // "entity.column", for entities that existed before
+	RelationshipsAdded []string `json:"relationships_added"` // "from.column -> to.column"
+	ValuesAdded        int      `json:"values_added"`        // known values newly recorded
+	Drift              []Drift  `json:"drift"`
+	Files              []string `json:"files"`    // files written, relative to the folder
+	Warnings           []string `json:"warnings"` // things learn skipped, e.g. a profile query that failed
+}
+
+// Drift is knowledge that refers to a table or column the database no
+// longer has. Learn keeps it (it never deletes what people wrote) and
+// reports it for a person to fix.
+type Drift struct {
+	File    string `json:"file"` // relative to the folder
+	Line    int    `json:"line"`
+	What    string `json:"what"` // e.g. "metric revenue"
+	Message string `json:"message"`
+}
+
+// Learn builds the knowledge folder dir from src's catalog, or refreshes
+// it: human edits are kept, new tables, columns, relationships and values
+// are added, nothing people wrote is deleted, and knowledge that refers to
+// tables or columns that are gone is reported as drift. Files are written
+// atomically; metrics.yaml, policy.yaml, examples and notes are never
+// rewritten, except for the candidates: section at the end of metrics.yaml.
+func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*LearnReport, error) {
+	if opts.MaxValues <= 0 {
+		opts.MaxValues = 50
+	}
+	if opts.ProgressEvery <= 0 {
+		opts.ProgressEvery = 25
+	}
+	if opts.QueryTimeout <= 0 {
+		opts.QueryTimeout = 10 * time.Second
+	}
+	cat, err := src.Catalog(ctx)
+	if err != nil {
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return nil, err
+		}
+		return nil, quarry.Wrap(quarry.KindConnection, err, "cannot read the database catalog; check the connection with `quarry doctor`")
+	}
+	old, err := readExisting(dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := &LearnReport{}
+	lr := infer(cat)
+	restricted := map[string]bool{}
+	for _, r := range old.policy {
+		restricted[strings.ToLower(r.Column)] = true
+	}
+	if err := profile(ctx, src, cat, lr, restricted, opts, rep); err != nil {
+		return nil, err
+	}
+	merged := merge(old.model, lr, rep)
+	lr.candidates = unrestricted(lr.candidates, restricted)
+
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
+	}
+	for _, sub := range []string{ExamplesDir, NotesDir} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", sub, dir)
+		}
+	}
+	modelSrc := renderModel(merged, opts.Now)
+	if err := writeIfChanged(dir, ModelFile, modelSrc, rep); err != nil {
+		return nil, err
+	}
+	newModel := decodeModel(modelSrc)
+	if len(newModel.d.problems) > 0 {
+		return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a model.yaml it cannot read back: %s", newModel.d.problems[0].Format(dir))
+	}
+	metricsSrc, warn := renderMetrics(old.metricsSrc, old.metrics, lr.candidates)
+	if warn != "" {
+		rep.Warnings = append(rep.Warnings, warn)
+	}
+	if err := writeIfChanged(dir, MetricsFile, metricsSrc, rep); err != nil {
+		return nil, err
+	}
+	if old.policySrc == nil {
+		if err := writeIfChanged(dir, PolicyFile, renderPolicy(cat, merged), rep); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ReadmeFile)); errors.Is(err, os.ErrNotExist) {
+		if err := writeIfChanged(dir, ReadmeFile, []byte(readmeText), rep); err != nil {
+			return nil, err
+		}
+	}
+	rep.Drift = findDrift(cat, old, merged, newModel)
+	return rep, nil
+}
+
+// existing is what a folder held before learn ran.
+type existing struct {
+	model      *modelDoc
+	metrics    *metricsDoc
+	metricsSrc []byte // nil when metrics.yaml is absent
+	policy     []PolicyRule
+	policySrc  []byte
+	examples   []VerifiedQuery
+}
+
+func readExisting(dir string) (*existing, error) {
+	old := &existing{}
+	read := func(name string) ([]byte, error) {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", joinDisplay(dir, name))
+		}
+		return b, nil
+	}
+	fail := func(d *decoder) error {
+		if len(d.problems) == 0 {
+			return nil
+		}
+		return &quarry.Error{Kind: quarry.KindConfig,
+			Msg: d.problems[0].Format(dir) + "; fix it before running learn again (learn keeps what people wrote and will not overwrite a file it cannot read)",
+			Err: Problems(d.problems)}
+	}
+	src, err := read(ModelFile)
+	if err != nil {
+		return nil, err
+	}
+	old.model = decodeModel(src)
+	if err := fail(old.model.d); err != nil {
+		return nil, err
+	}
+	if old.metricsSrc, err = read(MetricsFile); err != nil {
+		return nil, err
+	}
+	old.metrics = decodeMetrics(old.metricsSrc)
+	if err := fail(old.metrics.d); err != nil {
+		return nil, err
+	}
+	if old.policySrc, err = read(PolicyFile); err != nil {
+		return nil, err
+	}
+	var pd *decoder
+	old.policy, pd = decodePolicy(old.policySrc)
+	if err := fail(pd); err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		names, err := globSorted(os.DirFS(dir), ExamplesDir, ".yaml", ".yml")
+		if err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot list %s", joinDisplay(dir, ExamplesDir))
+		}
+		for _, name := range names {
+			b, err := read(name)
+			if err != nil {
+				return nil, err
+			}
+			qs, _ := decodeExamples(name, b) // drift is best effort over whatever parses
+			old.examples = append(old.examples, qs...)
+		}
+	}
+	return old, nil
+}
+
+// profile records the known values of low-cardinality text columns.
+func profile(ctx context.Context, src Source, cat *quarry.Catalog, lr *learned, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+	total := len(cat.Tables)
+	d := src.Dialect()
+	for i := range cat.Tables {
+		if err := ctx.Err(); err != nil {
+			return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; run it again to finish (files are only written at the end)")
+		}
+		t := &cat.Tables[i]
+		e := &lr.entities[i]
+		if t.RowCount != 0 {
+			for j := range e.Columns {
+				c := &e.Columns[j]
+				if !textual(c.Type) || lr.keyCols[lowerKey(e.Name, c.Name)] ||
+					restricted[strings.ToLower(e.Table+"."+c.Name)] || restricted[strings.ToLower(e.Name+"."+c.Name)] {
+					continue
+				}
+				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
+				if err != nil {
+					if ctx.Err() != nil {
+						return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+					}
+					rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %s.%s not read: %s", e.Name, c.Name, quarry.Message(err)))
+					continue
+				}
+				c.Values = vals
+			}
+		}
+		if opts.Progress != nil && total >= opts.ProgressEvery && ((i+1)%opts.ProgressEvery == 0 || i+1 == total) {
+			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", i+1, total)
+		}
+	}
+	return nil
+}
+
+// distinctValues returns the sorted distinct values of a column when there
+// are at most opts.MaxValues of them, all short; otherwise nil.
+func distinctValues(ctx context.Context, src Source, d quarry.Dialect, t *quarry.TableInfo, col string, opts LearnOptions) ([]string, error) {
+	qc := quoteIdent(d, col)
+	sql := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", qc, quoteTable(d, t), qc, opts.MaxValues+1)
+	rows, err := src.Query(ctx, sql, connector.QueryOptions{MaxRows: int64(opts.MaxValues + 1), Timeout: opts.QueryTimeout})
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var vals []string
+	for rows.Next() {
+		v := rows.Values()
+		if len(v) == 0 {
+			continue
+		}
+		s, ok := valueText(v[0])
+		if !ok || len(s) > 80 || strings.ContainsAny(s, "\n\r") || strings.TrimSpace(s) == "" {
+			return nil, rows.Err()
+		}
+		vals = append(vals, s)
+		if len(vals) > opts.MaxValues {
+			return nil, rows.Err()
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sort.Strings(vals)
+	return vals, nil
+}
+
+func valueText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case []byte:
+		return string(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+// unrestricted drops candidate measures over restricted columns.
+func unrestricted(cands []semantic.Metric, restricted map[string]bool) []semantic.Metric {
+	var out []semantic.Metric
+	for _, c := range cands {
+		ok := true
+		for _, r := range qualifiedRefs(c.Expr) {
+			if restricted[strings.ToLower(r.entity+"."+r.column)] {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// quoteIdent quotes an identifier for the dialect.
+func quoteIdent(d quarry.Dialect, s string) string {
+	if d == quarry.DialectMySQL {
+		return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func quoteTable(d quarry.Dialect, t *quarry.TableInfo) string {
+	if defaultSchemas[strings.ToLower(t.Schema)] {
+		return quoteIdent(d, t.Name)
+	}
+	return quoteIdent(d, t.Schema) + "." + quoteIdent(d, t.Name)
+}
+
+// writeIfChanged writes name atomically (a temporary file renamed into
+// place) unless it already holds exactly b.
+func writeIfChanged(dir, name string, b []byte, rep *LearnReport) error {
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	if cur, err := os.ReadFile(path); err == nil && string(cur) == string(b) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return quarry.Wrap(quarry.KindConfig, err, "cannot write %s; check the folder's permissions", joinDisplay(dir, name))
+	}
+	_, werr := tmp.Write(b)
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return quarry.Wrap(quarry.KindConfig, err, "cannot write %s; check the free disk space", joinDisplay(dir, name))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return quarry.Wrap(quarry.KindConfig, err, "cannot replace %s; check the folder's permissions", joinDisplay(dir, name))
+	}
+	rep.Files = append(rep.Files, name)
+	return nil
+}
+
+// merge combines what people wrote (old) with what the catalog says (lr):
+// every field a person filled wins, empty fields are filled, row counts are
+// refreshed, new columns, values and relationships are appended, and
+// nothing is removed.
+func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
+	out := &modelDoc{dbTypes: map[colKey]string{}}
+	for k, v := range old.dbTypes {
+		out.dbTypes[k] = v
+	}
+	out.Entities = append(out.Entities, cloneEntities(old.Entities)...)
+	first := len(old.Entities) == 0
+	// learned entity name → merged entity name (a person may have renamed it)
+	rename := map[string]string{}
+	for _, le := range lr.entities {
+		idx := -1
+		for i := range out.Entities {
+			oe := &out.Entities[i]
+			t := oe.Table
+			if t == "" {
+				t = oe.Name
+			}
+			if strings.EqualFold(t, le.Table) {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			out.Entities = append(out.Entities, le)
+			for _, c := range le.Columns {
+				rep.ValuesAdded += len(c.Values)
+				if t, ok := lr.dbTypes[lowerKey(le.Name, c.Name)]; ok {
+					out.dbTypes[lowerKey(le.Name, c.Name)] = t
+				}
+			}
+			rename[strings.ToLower(le.Name)] = le.Name
+			if !first {
+				rep.TablesAdded = append(rep.TablesAdded, le.Name)
+			}
+			continue
+		}
+		oe := &out.Entities[idx]
+		rename[strings.ToLower(le.Name)] = oe.Name
+		fill(&oe.Description, le.Description)
+		fill(&oe.PrimaryKey, le.PrimaryKey)
+		fill(&oe.TimeColumn, le.TimeColumn)
+		fill(&oe.Label, le.Label)
+		oe.RowCount = le.RowCount
+		for _, lc := range le.Columns {
+			if t, ok := lr.dbTypes[lowerKey(le.Name, lc.Name)]; ok {
+				if _, had := out.dbTypes[lowerKey(oe.Name, lc.Name)]; !had {
+					out.dbTypes[lowerKey(oe.Name, lc.Name)] = t
+				}
+			}
+			ci := -1
+			for j := range oe.Columns {
+				if strings.EqualFold(oe.Columns[j].Name, lc.Name) {
+					ci = j
+					break
+				}
+			}
+			if ci < 0 {
+				oe.Columns = append(oe.Columns, lc)
+				rep.ColumnsAdded = append(rep.ColumnsAdded, oe.Name+"."+lc.Name)
+				rep.ValuesAdded += len(lc.Values)
+				continue
+			}
+			oc := &oe.Columns[ci]
+			if oc.Type == "" {
+				oc.Type = lc.Type
+			}
+			fill(&oc.Description, lc.Description)
+			for _, v := range lc.Values {
+				if !containsStr(oc.Values, v) {
+					oc.Values = append(oc.Values, v)
+					rep.ValuesAdded++
+				}
+			}
+		}
+	}
+	out.Relationships = append(out.Relationships, old.Relationships...)
+	for _, r := range lr.relationships {
+		r.From = renamed(rename, r.From)
+		r.To = renamed(rename, r.To)
+		dup := false
+		for _, o := range out.Relationships {
+			if strings.EqualFold(o.From, r.From) && strings.EqualFold(o.FromColumn, r.FromColumn) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		out.Relationships = append(out.Relationships, r)
+		if !first {
+			rep.RelationshipsAdded = append(rep.RelationshipsAdded, fmt.Sprintf("%s.%s -> %s.%s", r.From, r.FromColumn, r.To, r.ToColumn))
+		}
+	}
+	return out
+}
+
+func renamed(m map[string]string, name string) string {
+	if n, ok := m[strings.ToLower(name)]; ok {
+		return n
+	}
+	return name
+}
+
+func fill(dst *string, v string) {
+	if strings.TrimSpace(*dst) == "" {
+		*dst = v
+	}
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func cloneEntities(es []semantic.Entity) []semantic.Entity {
+	out := make([]semantic.Entity, len(es))
+	for i, e := range es {
+		e.Synonyms = append([]string(nil), e.Synonyms...)
+		cols := make([]semantic.Column, len(e.Columns))
+		for j, c := range e.Columns {
+			c.Synonyms = append([]string(nil), c.Synonyms...)
+			c.Values = append([]string(nil), c.Values...)
+			cols[j] = c
+		}
+		e.Columns = cols
+		out[i] = e
+	}
+	return out
+}

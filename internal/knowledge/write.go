@@ -1,0 +1,324 @@
+package knowledge
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// yamlWriter renders the files learn writes, in a fixed, readable layout.
+type yamlWriter struct{ bytes.Buffer }
+
+func (w *yamlWriter) line(indent int, format string, args ...any) {
+	w.WriteString(strings.Repeat(" ", indent))
+	fmt.Fprintf(w, format, args...)
+	w.WriteByte('\n')
+}
+
+// kv writes "key: value" when value is not empty.
+func (w *yamlWriter) kv(indent int, key, value string) {
+	if value != "" {
+		w.line(indent, "%s: %s", key, yamlScalar(value, false))
+	}
+}
+
+// list writes a list of scalars in flow style when it fits on a line and
+// in block style otherwise.
+func (w *yamlWriter) list(indent int, key string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	parts := make([]string, len(items))
+	n := indent + len(key) + 4
+	for i, s := range items {
+		parts[i] = yamlScalar(s, true)
+		n += len(parts[i]) + 2
+	}
+	if n <= 100 {
+		w.line(indent, "%s: [%s]", key, strings.Join(parts, ", "))
+		return
+	}
+	w.line(indent, "%s:", key)
+	for _, s := range items {
+		w.line(indent+2, "- %s", yamlScalar(s, false))
+	}
+}
+
+// yamlScalar writes s as a plain scalar when YAML reads it back as the
+// same string, and double-quoted otherwise.
+func yamlScalar(s string, flow bool) string {
+	if plainSafe(s, flow) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+func plainSafe(s string, flow bool) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "nan", ".nan", ".inf", "-.inf", "+.inf":
+		return false
+	}
+	c := s[0]
+	if !(c == '_' || c == '(' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')) {
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b < 0x20 || b >= 0x7f || b == '"' || b == '\'' || b == '\\' || b == '`' || b == '#' && i == 0 {
+			return false
+		}
+		if flow && strings.IndexByte(",[]{}", b) >= 0 {
+			return false
+		}
+		if strings.IndexByte("{}[]&*!|>%@", b) >= 0 && i == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+const modelHeader = `# model.yaml: the semantic model of this database.
+#
+# One entry per table or view (entities): what it means, the words people
+# use for it (synonyms), its columns with types and known values, and how
+# tables join (relationships). Written by ` + "`quarry learn`" + `; edit it freely.
+# When learn runs again it keeps every field you filled in, fills empty
+# ones, refreshes row counts and adds new tables, columns, values and
+# relationships; it never removes anything. Comments inside this file other
+# than this header are not kept: write explanations into description
+# fields or into notes/. See docs/knowledge.md.
+`
+
+func renderModel(m *modelDoc, now time.Time) []byte {
+	var w yamlWriter
+	w.WriteString(modelHeader)
+	if !now.IsZero() {
+		w.line(0, "# Last learned from the database on %s.", now.UTC().Format(time.DateOnly))
+	}
+	w.WriteString("\nentities:\n")
+	for i, e := range m.Entities {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		w.line(2, "- name: %s", yamlScalar(e.Name, false))
+		w.kv(4, "table", e.Table)
+		w.kv(4, "description", e.Description)
+		w.list(4, "synonyms", e.Synonyms)
+		w.kv(4, "primary_key", e.PrimaryKey)
+		w.kv(4, "time_column", e.TimeColumn)
+		w.kv(4, "label", e.Label)
+		if e.RowCount > 0 {
+			w.line(4, "row_count: %d", e.RowCount)
+		}
+		w.line(4, "columns:")
+		for _, c := range e.Columns {
+			w.line(6, "- name: %s", yamlScalar(c.Name, false))
+			if c.Type != "" && c.Type != quarry.TypeUnknown {
+				w.kv(8, "type", string(c.Type))
+			}
+			w.kv(8, "db_type", m.dbTypes[lowerKey(e.Name, c.Name)])
+			w.kv(8, "description", c.Description)
+			w.list(8, "synonyms", c.Synonyms)
+			w.kv(8, "unit", c.Unit)
+			w.list(8, "values", c.Values)
+		}
+	}
+	if len(m.Relationships) > 0 {
+		w.WriteString("\nrelationships:\n")
+		for _, r := range m.Relationships {
+			if r.Name != "" {
+				w.line(2, "- name: %s", yamlScalar(r.Name, false))
+				w.kv(4, "from", r.From)
+			} else {
+				w.line(2, "- from: %s", yamlScalar(r.From, false))
+			}
+			w.kv(4, "from_column", r.FromColumn)
+			w.kv(4, "to", r.To)
+			w.kv(4, "to_column", r.ToColumn)
+			w.kv(4, "cardinality", string(r.Cardinality))
+		}
+	}
+	return w.Bytes()
+}
+
+const metricsHeader = `# metrics.yaml: the business metrics and dimensions people ask about.
+#
+# A metric is an aggregate over one entity, written with entity.column
+# (expr), with filters that always apply; or a formula over other metrics
+# with their names in braces (derived). A dimension is a way to slice
+# metrics; time dimensions list the grains they accept. People write this
+# file; ` + "`quarry learn`" + ` only rewrites the candidates: section at the end.
+# See docs/knowledge.md.
+
+metrics:
+  # - name: revenue
+  #   description: Net sales of completed orders.
+  #   synonyms: [sales]
+  #   entity: orders
+  #   expr: SUM(orders.amount)
+  #   filters: ["orders.status = 'completed'"]
+  #   time: orders.ordered_at
+  #   format: currency
+
+dimensions:
+  # - name: country
+  #   entity: customers
+  #   expr: customers.country
+  #   type: category
+  # - name: order_date
+  #   entity: orders
+  #   expr: orders.ordered_at
+  #   type: time
+  #   grains: [day, week, month, quarter, year]
+`
+
+const candidatesMarker = "# ---- candidates: rewritten by quarry learn on every run ----"
+
+func renderCandidates(cands []semantic.Metric) []byte {
+	var w yamlWriter
+	w.line(0, "%s", candidatesMarker)
+	w.line(0, "# Measures suggested from numeric columns. They are not metrics: to use")
+	w.line(0, "# one, move it up into metrics: (and give it a better name).")
+	if len(cands) == 0 {
+		w.line(0, "%s: []", candidateKey)
+		return w.Bytes()
+	}
+	w.line(0, "%s:", candidateKey)
+	for _, c := range cands {
+		w.line(2, "- name: %s", yamlScalar(c.Name, false))
+		w.kv(4, "description", c.Description)
+		w.kv(4, "entity", c.Entity)
+		w.kv(4, "expr", c.Expr)
+	}
+	return w.Bytes()
+}
+
+// renderMetrics returns metrics.yaml: a fresh file when there is none, or
+// the existing one with only its trailing candidates: section replaced.
+// Candidates already promoted to metrics (same name or expression) are
+// left out. The warning is set when the section could not be replaced.
+func renderMetrics(src []byte, doc *metricsDoc, cands []semantic.Metric) ([]byte, string) {
+	var keep []semantic.Metric
+	for _, c := range cands {
+		promoted := false
+		for _, m := range doc.Metrics {
+			if strings.EqualFold(m.Name, c.Name) || normExpr(m.Expr) == normExpr(c.Expr) {
+				promoted = true
+				break
+			}
+		}
+		if !promoted {
+			keep = append(keep, c)
+		}
+	}
+	section := renderCandidates(keep)
+	if src == nil {
+		return append([]byte(metricsHeader+"\n"), section...), ""
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, candidateKey+":") {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		out := string(src)
+		if !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		return append([]byte(out+"\n"), section...), ""
+	}
+	for _, l := range lines[at+1:] {
+		if l != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '#' && l[0] != '-' && strings.TrimSpace(l) != "" {
+			return src, "metrics.yaml: candidates: is not the last section, so learn left it as it is; move it to the end of the file to let learn refresh it"
+		}
+	}
+	start := at
+	for j := at - 1; j >= 0; j-- {
+		t := strings.TrimSpace(lines[j])
+		if t == candidatesMarker {
+			start = j
+			break
+		}
+		if t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+	}
+	return append([]byte(strings.Join(lines[:start], "")), section...), ""
+}
+
+func normExpr(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), "")
+}
+
+// sensitiveWords mark columns that probably hold personal or secret data;
+// learn suggests them (commented out) in a new policy.yaml.
+var sensitiveWords = []string{"email", "e_mail", "phone", "mobile_number", "password", "passwd", "secret", "token", "ssn", "social_security", "salary", "wage", "iban", "card_number", "credit_card", "birth", "dob", "address", "tax_id", "passport"}
+
+func renderPolicy(cat *quarry.Catalog, m *modelDoc) []byte {
+	var w yamlWriter
+	w.WriteString(`# policy.yaml: the column policy.
+#
+# A restricted column is never selected, shown, aggregated in a metric or
+# sent to a language model, and is redacted from every result. List each as
+# table.column with the reason. People write this file; ` + "`quarry learn`" + `
+# writes it once and never changes it. See docs/knowledge.md.
+`)
+	var sugg []string
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			n := strings.ToLower(c.Name)
+			for _, s := range sensitiveWords {
+				if strings.Contains(n, s) {
+					sugg = append(sugg, e.Table+"."+c.Name)
+					break
+				}
+			}
+		}
+	}
+	if len(sugg) == 0 {
+		w.WriteString("\nrestricted: []\n")
+		return w.Bytes()
+	}
+	w.WriteString("#\n# learn found columns whose names suggest personal or secret data;\n# uncomment the ones to restrict and say why.\n\nrestricted:\n")
+	for _, s := range sugg {
+		w.line(2, "# - column: %s", s)
+		w.line(2, "#   reason: personal data")
+	}
+	return w.Bytes()
+}
+
+const readmeText = `# Knowledge folder
+
+This folder tells quarry what the database means. quarry reads it for every
+question; people edit it, and ` + "`quarry learn`" + ` refreshes it from the
+database without losing what people wrote.
+
+| file | what it holds | who writes it |
+|---|---|---|
+| model.yaml | tables (entities), columns, known values, joins | ` + "`quarry learn`" + `, then people |
+| metrics.yaml | business metrics and dimensions | people (learn rewrites only ` + "`candidates:`" + `) |
+| policy.yaml | restricted columns, with a reason each | people |
+| examples/*.yaml | verified questions with their SQL | people |
+| examples/_pending/ | suggested examples not yet checked | quarry; people approve them |
+| notes/*.md | free notes: definitions, caveats, history | people |
+
+After editing, check the folder with ` + "`quarry doctor`" + `: every problem is
+reported with its file and line. Run ` + "`quarry learn`" + ` again after the
+database changes: it adds what is new and reports drift, that is metrics,
+dimensions, relationships, policy rules and verified queries that refer to
+tables or columns that no longer exist.
+`
