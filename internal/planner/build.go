@@ -1,0 +1,490 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// builder assembles the query from the terms of one question.
+type builder struct {
+	p       *Planner
+	st      *state
+	q       semantic.Query
+	adhoc   []semantic.Metric
+	subject string // the entity the question is about
+	groups  []string
+	ordered string // the metric that orders top/bottom answers
+	rows    bool
+	colSort *sense // rows sorted by this column
+	title   []string
+}
+
+func (p *Planner) build(st *state) *Plan {
+	b := &builder{p: p, st: st}
+	if pl := b.resolveKinds(); pl != nil {
+		return pl
+	}
+	if pl := b.measures(); pl != nil {
+		return pl
+	}
+	if pl := b.resolveColumns(); pl != nil {
+		return pl
+	}
+	if pl := b.roles(); pl != nil {
+		return pl
+	}
+	return b.finish()
+}
+
+func (b *builder) und(format string, args ...any) {
+	b.st.understood = append(b.st.understood, fmt.Sprintf(format, args...))
+}
+
+// resolveKinds decides for each term whether it is a value, a metric, an
+// entity or a column, and asks when two meanings fit equally.
+func (b *builder) resolveKinds() *Plan {
+	for i, t := range b.st.terms {
+		if vals := only(t.cands, sValue); len(vals) > 0 && !t.byMode && b.preferValue(t, vals) {
+			t.cands, t.role = vals, "value"
+			if len(t.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
+				b.st.terms[i+1].aggs, t.aggs = t.aggs, nil // "how many business customers"
+			}
+			continue
+		}
+		cs := strongest(only(t.cands, sMetric, sEntity, sColumn, sDim))
+		if len(cs) == 0 {
+			b.st.unknown = append(b.st.unknown, t.it.text)
+			continue
+		}
+		ms, es := only(cs, sMetric), only(cs, sEntity)
+		switch {
+		case len(ms) > 0 && len(es) > 0:
+			m, e := ms[0], es[0]
+			if len(ms) == 1 && len(es) == 1 && b.p.isCountOf(m.name, e.name) {
+				if t.byMode || b.st.rowsLead && len(t.aggs) == 0 && !b.st.count && b.st.order == "" && len(b.st.grains) == 0 && !b.st.trend && !b.st.share && !b.st.compare && len(b.st.dates) < 2 {
+					t.cands = es
+				} else {
+					t.cands = ms
+				}
+				break
+			}
+			return clarify(fmt.Sprintf("By %q do you mean the metric %s or the %s table?", t.it.text, display(m.name), display(e.name)),
+				"metric "+m.name, "entity "+e.name)
+		case len(ms) > 1:
+			var opts []string
+			for _, m := range ms {
+				opts = append(opts, "metric "+m.name)
+			}
+			return clarify(fmt.Sprintf("%q could mean several metrics; which one?", t.it.text), opts...)
+		case len(es) > 1:
+			var opts []string
+			for _, e := range es {
+				opts = append(opts, "entity "+e.name)
+			}
+			return clarify(fmt.Sprintf("%q could mean several tables; which one?", t.it.text), opts...)
+		case len(ms) == 1:
+			t.cands = ms
+		case len(es) == 1:
+			t.cands = es
+		default:
+			t.cands = cs
+		}
+	}
+	if len(b.st.unknown) > 0 {
+		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
+	}
+	return nil
+}
+
+// preferValue reports whether a term that is both a value and something
+// else ("sales": the revenue metric or the Sales department) is the value:
+// only when nothing else fits, or when the question also names the value's
+// table or column.
+func (b *builder) preferValue(t *term, vals []sense) bool {
+	if len(only(t.cands, sMetric, sEntity, sColumn, sDim)) == 0 {
+		return true
+	}
+	for _, u := range b.st.terms {
+		if u == t {
+			continue
+		}
+		for _, s := range u.cands {
+			for _, v := range vals {
+				if (s.kind == sEntity || s.kind == sMetric) && strings.EqualFold(s.entity, v.entity) ||
+					s.kind == sColumn && s.field == v.field {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// measures turns metric terms, aggregate words and counted entities into
+// the query's metrics and picks the subject entity.
+func (b *builder) measures() *Plan {
+	st := b.st
+	for _, t := range st.terms {
+		if t.role != "" {
+			continue
+		}
+		s := t.cands[0]
+		if t.hasNum && (s.kind == sMetric || s.kind == sEntity) {
+			continue // a condition on an aggregate; handled with the groups
+		}
+		switch s.kind {
+		case sMetric:
+			for _, a := range t.aggs {
+				switch a {
+				case "avg":
+					if !b.p.isAverage(s.name) {
+						return b.fail(fmt.Sprintf("an average of %s needs a period or group to average over, which quarry does not read from the question; ask for %s by month, or for a metric defined as an average", display(s.name), display(s.name)))
+					}
+				case "max":
+					st.order = "desc"
+				case "min":
+					st.order = "asc"
+				}
+			}
+			b.addMetric(s.name)
+			t.role = "metric"
+			b.und("metric %s", s.name)
+		case sEntity:
+			counted := len(t.aggs) > 0 || t.byMode && b.st.order != "" // "by number of orders"
+			for _, a := range t.aggs {
+				switch a {
+				case "avg":
+					return b.fail(fmt.Sprintf("an average of %s is not something quarry can read; ask for the number of %s, or an average of one of its columns", display(s.name), display(s.name)))
+				case "max":
+					st.order = "desc"
+				case "min":
+					st.order = "asc"
+				}
+			}
+			if counted {
+				name := b.countMetric(s.name)
+				b.addMetric(name)
+				t.role = "metric"
+				b.und("count of %s", s.name)
+			}
+		case sColumn, sDim:
+			if len(t.aggs) == 0 {
+				continue
+			}
+			if pl := b.columnAggs(t); pl != nil {
+				return pl
+			}
+		}
+	}
+	// The subject: the first metric's entity, else the first entity named.
+	if len(b.q.Metrics) > 0 {
+		b.subject = b.p.metricEntity(b.q.Metrics[0], b.adhoc)
+	}
+	if b.subject == "" {
+		for _, t := range st.terms {
+			if t.role == "" && !t.byMode && !t.hasNum && t.cands[0].kind == sEntity && !(st.order != "" && t.rowsQ && st.colSup == "" && len(st.having) == 0 && !b.anyColAgg()) {
+				b.subject = t.cands[0].name
+				break
+			}
+		}
+	}
+	if b.subject == "" {
+		for _, t := range st.terms {
+			if t.role == "" && t.cands[0].kind == sEntity {
+				b.subject = t.cands[0].name
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func (b *builder) anyColAgg() bool {
+	for _, t := range b.st.terms {
+		if t.role == "colagg" {
+			return true
+		}
+	}
+	return false
+}
+
+// columnAggs defines ad-hoc aggregates of a column ("average age",
+// "how many countries").
+func (b *builder) columnAggs(t *term) *Plan {
+	cs := t.cands
+	if len(cs) > 1 {
+		// Resolved later against the subject; choose now only if one entity is named.
+		if picked := b.pickByNamedEntity(cs); len(picked) == 1 {
+			cs = picked
+		} else {
+			return b.clarifyColumn(t.it.text, cs)
+		}
+	}
+	s := cs[0]
+	if s.kind == sDim {
+		return b.fail(fmt.Sprintf("%s is a computed dimension; quarry can group by it but not aggregate it", s.name))
+	}
+	t.cands = cs
+	for _, a := range t.aggs {
+		var fn, label string
+		switch a {
+		case "count":
+			fn, label = "COUNT(DISTINCT %s)", "number of distinct "
+		case "sum":
+			fn, label = "SUM(%s)", "total "
+		case "avg":
+			fn, label = "AVG(%s)", "average "
+		case "max":
+			fn, label = "MAX(%s)", "maximum "
+		case "min":
+			fn, label = "MIN(%s)", "minimum "
+		}
+		label += display(s.column) + " of " + display(s.entity)
+		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
+			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
+		}
+		ref := s.entity + "." + s.column
+		name := a + "_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
+		if a == "count" {
+			name = "distinct_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
+		}
+		format := "number"
+		if a == "count" {
+			format = "integer"
+		}
+		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label})
+		b.und("%s (%s)", label, fmt.Sprintf(fn, ref))
+	}
+	t.role = "colagg"
+	return nil
+}
+
+// pickByNamedEntity keeps the senses whose entity the question names.
+func (b *builder) pickByNamedEntity(cs []sense) []sense {
+	var out []sense
+	for _, s := range cs {
+		for _, t := range b.st.terms {
+			if t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, s.entity) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (b *builder) clarifyColumn(text string, cs []sense) *Plan {
+	var opts []string
+	seen := map[string]bool{}
+	for _, s := range cs {
+		o := s.entity + "." + s.column
+		if s.kind == sDim {
+			o = s.name
+		}
+		if !seen[o] {
+			seen[o] = true
+			opts = append(opts, o)
+		}
+	}
+	if len(opts) == 1 {
+		return nil
+	}
+	sort.Strings(opts)
+	return clarify(fmt.Sprintf("%q could mean %s; which one?", text, strings.Join(opts, " or ")), opts...)
+}
+
+func (b *builder) fail(reason string) *Plan {
+	return b.p.unanswered(b.st, reason)
+}
+
+func (b *builder) addMetric(name string) {
+	for _, m := range b.q.Metrics {
+		if m == name {
+			return
+		}
+	}
+	b.q.Metrics = append(b.q.Metrics, name)
+}
+
+func (b *builder) addAdHoc(m semantic.Metric) {
+	for b.p.m.Metric(m.Name) != nil {
+		m.Name += "_q"
+	}
+	for _, a := range b.adhoc {
+		if a.Name == m.Name {
+			b.addMetric(m.Name)
+			return
+		}
+	}
+	b.adhoc = append(b.adhoc, m)
+	b.addMetric(m.Name)
+}
+
+// countMetric is a defined metric that counts the rows of entity e, or an
+// ad-hoc COUNT.
+func (b *builder) countMetric(e string) string {
+	for _, m := range b.p.m.Metrics {
+		if b.p.isCountOf(m.Name, e) && strings.EqualFold(m.Name, e) {
+			return m.Name
+		}
+	}
+	for _, m := range b.p.m.Metrics {
+		if b.p.isCountOf(m.Name, e) {
+			return m.Name
+		}
+	}
+	ent := b.p.m.Entity(e)
+	expr := "COUNT(*)"
+	if ent != nil && ent.PrimaryKey != "" {
+		expr = "COUNT(" + ent.Name + "." + ent.PrimaryKey + ")"
+	}
+	name := "count_" + e
+	for _, a := range b.adhoc {
+		if a.Name == name {
+			return name
+		}
+	}
+	b.addAdHoc(semantic.Metric{Name: name, Entity: e, Expr: expr, Format: "integer", Description: "number of " + display(e)})
+	return b.adhoc[len(b.adhoc)-1].Name
+}
+
+// isCountOf reports whether metric name is a plain count of entity e's rows.
+func (p *Planner) isCountOf(name, e string) bool {
+	m := p.m.Metric(name)
+	ent := p.m.Entity(e)
+	if m == nil || ent == nil || len(m.Filters) > 0 || m.Derived != "" {
+		return false
+	}
+	if m.Entity != "" && !strings.EqualFold(m.Entity, ent.Name) {
+		return false
+	}
+	x := strings.ToLower(strings.Join(strings.Fields(m.Expr), ""))
+	en := lower(ent.Name)
+	pk := lower(ent.PrimaryKey)
+	for _, ok := range []string{"count(*)", "count(" + en + "." + pk + ")", "count(distinct" + en + "." + pk + ")"} {
+		if x == ok && (m.Entity != "" || ok != "count(*)") {
+			return true
+		}
+	}
+	return false
+}
+
+// isAverage reports whether a metric is itself an average or a ratio, so
+// that "average X" names it rather than an average of it.
+func (p *Planner) isAverage(name string) bool {
+	m := p.m.Metric(name)
+	if m == nil {
+		return false
+	}
+	x := strings.ToUpper(strings.TrimSpace(m.Expr))
+	return m.Derived != "" || strings.HasPrefix(x, "AVG(") || m.Format == "percent" ||
+		strings.Contains(lower(m.Name), "average") || strings.Contains(lower(m.Name), "avg") || strings.Contains(lower(m.Name), "rate")
+}
+
+// metricEntity is the entity a metric counts over.
+func (p *Planner) metricEntity(name string, adhoc []semantic.Metric) string {
+	for _, a := range adhoc {
+		if a.Name == name {
+			return a.Entity
+		}
+	}
+	return p.entityOfMetric(name, 0)
+}
+
+func (p *Planner) entityOfMetric(name string, depth int) string {
+	m := p.m.Metric(name)
+	if m == nil || depth > 8 {
+		return ""
+	}
+	if m.Entity != "" {
+		if e := p.m.Entity(m.Entity); e != nil {
+			return e.Name
+		}
+	}
+	if m.Derived != "" {
+		s := m.Derived
+		if i := strings.IndexByte(s, '{'); i >= 0 {
+			if j := strings.IndexByte(s[i:], '}'); j > 0 {
+				return p.entityOfMetric(strings.TrimSpace(s[i+1:i+j]), depth+1)
+			}
+		}
+		return ""
+	}
+	for _, tok := range strings.FieldsFunc(m.Expr, func(r rune) bool { return !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		if e, _, ok := strings.Cut(tok, "."); ok {
+			if ent := p.m.Entity(e); ent != nil {
+				return ent.Name
+			}
+		}
+	}
+	return ""
+}
+
+// metricHasTime reports whether a metric has a time axis.
+func (p *Planner) metricHasTime(name string, adhoc []semantic.Metric) bool {
+	for _, a := range adhoc {
+		if a.Name == name {
+			if a.Time != "" {
+				return true
+			}
+			e := p.m.Entity(a.Entity)
+			return e != nil && e.TimeColumn != ""
+		}
+	}
+	m := p.m.Metric(name)
+	if m == nil {
+		return false
+	}
+	if m.Time != "" {
+		return true
+	}
+	if m.Derived != "" {
+		refs := derivedNames(m.Derived)
+		for _, r := range refs {
+			if r == name || !p.metricHasTime(r, nil) {
+				return false
+			}
+		}
+		return len(refs) > 0
+	}
+	return p.entityTime(p.entityOfMetric(name, 0))
+}
+
+func (p *Planner) entityTime(e string) bool {
+	ent := p.m.Entity(e)
+	return ent != nil && ent.TimeColumn != ""
+}
+
+func display(name string) string { return strings.ReplaceAll(name, "_", " ") }
+
+func fmtNum(f float64) any {
+	if f == float64(int64(f)) {
+		return int64(f)
+	}
+	return f
+}
+
+func numText(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// derivedNames lists the metric names in braces in a derived expression.
+func derivedNames(x string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(x, '{')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(x[i:], '}')
+		if j < 0 {
+			return out
+		}
+		out = append(out, strings.TrimSpace(x[i+1:i+j]))
+		x = x[i+j+1:]
+	}
+}

@@ -1,0 +1,516 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// finish adds filters, time, groups, order and shares, and names the plan.
+func (b *builder) finish() *Plan {
+	st := b.st
+	q := &b.q
+	if pl := b.valueFilters(); pl != nil {
+		return pl
+	}
+	// Column superlatives: "most expensive product", "the 5 oldest employees".
+	if st.colSup != "" {
+		if !b.rows {
+			return b.fail(fmt.Sprintf("quarry cannot combine %q with a metric; ask for the list of %s", st.colSup, display(b.subject)))
+		}
+		s, desc, ok := b.supColumn(st.colSup)
+		if !ok {
+			return b.fail(fmt.Sprintf("quarry does not know which column of %s %q refers to", b.subject, st.colSup))
+		}
+		b.colSort, st.order = &s, map[bool]string{true: "desc", false: "asc"}[desc]
+		if st.limit == 0 {
+			st.limit = 1
+			for _, t := range st.terms {
+				if t.role == "subject" && singular(t.it.text) != t.it.text {
+					st.limit = 10
+				}
+			}
+		}
+	}
+	// Time.
+	timeField := ""
+	for _, t := range st.terms {
+		if t.role == "time" {
+			timeField = t.cands[0].field
+		}
+	}
+	switch {
+	case len(st.dates) >= 2:
+		if b.rows {
+			return b.fail("comparing periods needs a metric; ask for a count or a metric for each period")
+		}
+		for _, r := range st.dates {
+			if r.From == "" || r.To == "" {
+				return b.fail(fmt.Sprintf("%q is open-ended; compare closed periods such as months, quarters or years", r.Label))
+			}
+			q.Compare = append(q.Compare, semantic.Period{Label: r.Label, From: r.From, To: r.To})
+		}
+		labels := make([]string, len(st.dates))
+		for i, r := range st.dates {
+			labels[i] = r.Label
+		}
+		b.und("compare %s", strings.Join(labels, " vs "))
+		b.title = append(b.title, strings.Join(labels, " vs "))
+	case len(st.dates) == 1:
+		r := st.dates[0]
+		q.TimeRange = &semantic.TimeRange{Field: timeField, From: r.From, To: r.To}
+		b.und("time %s [%s, %s)", r.Label, r.From, r.To)
+		b.title = append(b.title, r.Label)
+		if timeField == "" {
+			if b.rows && !b.p.entityTime(b.subject) {
+				return b.fail(fmt.Sprintf("%s has no date column to apply %q to", display(b.subject), r.Label))
+			}
+			for _, m := range q.Metrics {
+				if !b.rows && !b.p.metricHasTime(m, b.adhoc) {
+					return b.fail(fmt.Sprintf("%s has no date to apply %q to", display(m), r.Label))
+				}
+			}
+		}
+	}
+	if st.compare && len(st.dates) < 2 {
+		return b.fail("a comparison needs two periods, such as “this month vs last month”")
+	}
+	// Time grains.
+	grains := st.grains
+	if st.trend && len(grains) == 0 {
+		grains = []semantic.Grain{semantic.GrainMonth}
+		if len(st.dates) == 1 {
+			switch d := st.dates[0].Days(); {
+			case d > 0 && d <= 31:
+				grains[0] = semantic.GrainDay
+			case d > 0 && d <= 120:
+				grains[0] = semantic.GrainWeek
+			}
+		}
+	}
+	if len(grains) > 0 && b.rows {
+		return b.fail("a time grain needs a metric; ask for a count or a metric by " + string(grains[0]))
+	}
+	for _, g := range grains {
+		for _, m := range q.Metrics {
+			if !b.p.metricHasTime(m, b.adhoc) {
+				return b.fail(fmt.Sprintf("%s has no date, so it cannot be cut by %s", display(m), g))
+			}
+		}
+		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: string(g), Grain: g})
+		b.und("by %s", g)
+	}
+	for _, g := range b.groups {
+		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: g})
+	}
+	// Order and limit.
+	switch {
+	case b.rows && b.colSort != nil:
+		q.Order = []semantic.Order{{Field: b.colSort.entity + "." + b.colSort.column, Desc: st.order == "desc"}}
+		b.und("sort by %s.%s %s", b.colSort.entity, b.colSort.column, st.order)
+	case b.rows && st.order != "":
+		return b.fail("quarry could not tell what to sort the list by")
+	case st.order != "":
+		if len(q.Dimensions) == 0 {
+			return b.fail("“highest” or “top” needs something to rank, such as “by country” or “by month”")
+		}
+		q.Order = []semantic.Order{{Field: q.Metrics[0], Desc: st.order == "desc"}}
+		b.und("order by %s %s", q.Metrics[0], st.order)
+	}
+	if st.limit > 0 {
+		if st.order == "" && !b.rows {
+			return b.fail(fmt.Sprintf("quarry could not tell what the number %d refers to", st.limit))
+		}
+		q.Limit = st.limit
+		b.und("limit %d", st.limit)
+	}
+	// Shares.
+	if st.share {
+		if pl := b.shares(); pl != nil {
+			return pl
+		}
+	}
+	if b.rows {
+		q.Rows = &semantic.RowsQuery{Entity: b.subject}
+		for _, t := range st.terms {
+			if t.role == "column" {
+				s := t.cands[0]
+				c := s.column
+				if !strings.EqualFold(s.entity, b.subject) {
+					c = s.entity + "." + s.column
+				}
+				q.Rows.Columns = append(q.Rows.Columns, c)
+			}
+		}
+		if len(q.Rows.Columns) > 0 {
+			ent := b.p.m.Entity(b.subject)
+			if ent != nil && ent.Label != "" && !hasString(q.Rows.Columns, ent.Label) && !b.p.m.IsRestricted(ent.Name, ent.Label) {
+				q.Rows.Columns = append([]string{ent.Label}, q.Rows.Columns...)
+			}
+		}
+		if b.colSort != nil && len(q.Rows.Columns) > 0 && !hasString(q.Rows.Columns, b.colSort.column) && strings.EqualFold(b.colSort.entity, b.subject) {
+			q.Rows.Columns = append(q.Rows.Columns, b.colSort.column)
+		}
+		b.und("list %s", b.subject)
+		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood}
+		pl.Title = b.makeTitle()
+		return pl
+	}
+	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood}
+	pl.Title = b.makeTitle()
+	return pl
+}
+
+func hasString(ss []string, s string) bool {
+	for _, x := range ss {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueFilters turns value terms into filters, joining values of one
+// column written "A and B" or "A or B" into one IN filter.
+func (b *builder) valueFilters() *Plan {
+	var last *semantic.Filter
+	var lastField string
+	for _, t := range b.st.terms {
+		if t.role != "value" {
+			continue
+		}
+		s := t.cands[0]
+		if b.subject == "" {
+			b.subject = s.entity
+		}
+		if !b.p.reachable(b.subject, s.entity) {
+			return b.fail(fmt.Sprintf("%q is a value of %s.%s, which is not related to %s", t.it.text, s.entity, s.column, b.subject))
+		}
+		op := semantic.OpEq
+		if t.neg {
+			op = semantic.OpNe
+		}
+		if last != nil && t.conj && lastField == s.field && last.Op == op {
+			last.Values = append(last.Values, s.value)
+			b.und("or %s = %s", s.field, s.value)
+			continue
+		}
+		for _, f := range b.q.Filters {
+			if f.Field == s.field && f.Op == semantic.OpEq && op == semantic.OpEq {
+				return b.fail(fmt.Sprintf("the question names two values of %s (%v and %s); say “%v or %s” to include both", s.field, f.Values[0], s.value, f.Values[0], s.value))
+			}
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{s.value}})
+		last, lastField = &b.q.Filters[len(b.q.Filters)-1], s.field
+		b.und("filter %s %s %s", s.field, op, s.value)
+	}
+	return nil
+}
+
+// supColumn finds the column an adjective sorts by.
+func (b *builder) supColumn(adj string) (sense, bool, bool) {
+	ent := b.p.m.Entity(b.subject)
+	if ent == nil {
+		return sense{}, false, false
+	}
+	find := func(parts ...string) (sense, bool) {
+		var hits []sense
+		for _, c := range ent.Columns {
+			for _, part := range parts {
+				if strings.Contains(lower(c.Name), part) && c.Type.IsNumeric() && !b.p.m.IsRestricted(ent.Name, c.Name) {
+					hits = append(hits, sense{kind: sColumn, entity: ent.Name, column: c.Name, field: ent.Name + "." + c.Name, numeric: true})
+					break
+				}
+			}
+		}
+		if len(hits) == 1 {
+			return hits[0], true
+		}
+		return sense{}, false
+	}
+	timeCol := func() (sense, bool) {
+		if ent.TimeColumn == "" {
+			return sense{}, false
+		}
+		return sense{kind: sColumn, entity: ent.Name, column: ent.TimeColumn, field: ent.Name + "." + ent.TimeColumn, temporal: true}, true
+	}
+	switch adj {
+	case "expensive", "cheap":
+		s, ok := find("price")
+		if !ok {
+			s, ok = find("cost")
+		}
+		return s, adj == "expensive", ok
+	case "young", "old":
+		if s, ok := find("age"); ok {
+			return s, adj == "old", true
+		}
+		s, ok := timeCol()
+		return s, false, ok && adj == "old"
+	case "new":
+		s, ok := timeCol()
+		return s, true, ok
+	case "early":
+		s, ok := timeCol()
+		return s, false, ok
+	}
+	return sense{}, false, false
+}
+
+// shares reads "share of revenue by channel" (each group's share of the
+// total) and "what percentage of orders were refunded" (a ratio).
+func (b *builder) shares() *Plan {
+	q := &b.q
+	if len(q.Dimensions) > 0 {
+		q.Share = true
+		b.und("share of total")
+		return nil
+	}
+	if len(q.Metrics) != 1 || len(q.Filters) == 0 {
+		return b.fail("a share needs a breakdown (“share of revenue by channel”) or a condition (“percentage of orders that were refunded”)")
+	}
+	base := q.Metrics[0]
+	var expr, entity, timeCol string
+	var filters []string
+	for _, a := range b.adhoc {
+		if a.Name == base {
+			expr, entity = a.Expr, a.Entity
+		}
+	}
+	if m := b.p.m.Metric(base); m != nil {
+		if m.Derived != "" {
+			return b.fail(fmt.Sprintf("quarry cannot take a share of %s, which is a ratio itself; ask for %s by one of its dimensions", display(base), display(base)))
+		}
+		expr, entity, filters, timeCol = m.Expr, b.p.metricEntity(base, nil), m.Filters, m.Time
+	}
+	x := strings.TrimSpace(expr)
+	up := strings.ToUpper(x)
+	var inner, fn string
+	switch {
+	case strings.HasPrefix(up, "SUM(") && strings.HasSuffix(x, ")"):
+		fn, inner = "SUM", x[4:len(x)-1]
+	case strings.HasPrefix(up, "COUNT(") && strings.HasSuffix(x, ")") && !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(x[6:])), "DISTINCT"):
+		fn, inner = "COUNT", x[6:len(x)-1]
+	default:
+		return b.fail(fmt.Sprintf("quarry cannot take a share of %s; ask for %s by one of its dimensions with “share of”", display(base), display(base)))
+	}
+	if strings.Count(inner, "(") != strings.Count(inner, ")") {
+		return b.fail(fmt.Sprintf("quarry cannot take a share of %s", display(base)))
+	}
+	var conds []string
+	for _, f := range q.Filters {
+		c, ok := b.condSQL(f)
+		if !ok {
+			return b.fail("quarry can only take shares over values of plain columns")
+		}
+		conds = append(conds, c)
+	}
+	cond := strings.Join(conds, " AND ")
+	var num, den string
+	if fn == "SUM" {
+		num = fmt.Sprintf("SUM(CASE WHEN %s THEN %s ELSE 0 END)", cond, inner)
+		den = "SUM(" + inner + ")"
+	} else {
+		num = fmt.Sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", cond)
+		den = "COUNT(" + inner + ")"
+	}
+	name := "share_of_" + base
+	m := semantic.Metric{Name: name, Entity: entity, Expr: num + " * 1.0 / NULLIF(" + den + ", 0)", Filters: filters, Time: timeCol,
+		Format: "percent", Description: "share of " + display(base) + " where " + cond}
+	q.Filters = nil
+	b.adhoc = nil
+	q.Metrics = nil
+	b.addAdHoc(m)
+	b.und("share of %s where %s", base, cond)
+	return nil
+}
+
+// condSQL renders a value filter as a predicate over entity.column.
+func (b *builder) condSQL(f semantic.Filter) (string, bool) {
+	col := f.Field
+	if d := b.p.m.Dimension(f.Field); d != nil {
+		e, c, ok := simpleRef(d.Expr)
+		if !ok {
+			return "", false
+		}
+		col = e + "." + c
+	}
+	var lits []string
+	for _, v := range f.Values {
+		s, ok := v.(string)
+		if !ok {
+			return "", false
+		}
+		lits = append(lits, "'"+strings.ReplaceAll(s, "'", "''")+"'")
+	}
+	switch {
+	case f.Op == semantic.OpEq && len(lits) == 1:
+		return col + " = " + lits[0], true
+	case f.Op == semantic.OpEq:
+		return col + " IN (" + strings.Join(lits, ", ") + ")", true
+	case f.Op == semantic.OpNe && len(lits) == 1:
+		return col + " <> " + lits[0], true
+	case f.Op == semantic.OpNe:
+		return col + " NOT IN (" + strings.Join(lits, ", ") + ")", true
+	}
+	return "", false
+}
+
+// makeTitle names the answer: "Revenue by month, 2025".
+func (b *builder) makeTitle() string {
+	q := &b.q
+	var s string
+	if q.Rows != nil {
+		s = capital(display(q.Rows.Entity))
+	} else {
+		names := make([]string, len(q.Metrics))
+		for i, m := range q.Metrics {
+			names[i] = b.metricLabel(m)
+		}
+		s = capital(strings.Join(names, " and "))
+		if q.Share {
+			s = "Share of " + strings.Join(names, " and ")
+		}
+	}
+	var by []string
+	for _, d := range q.Dimensions {
+		n := d.Name
+		if e, c, ok := strings.Cut(n, "."); ok {
+			n = c
+			if ent := b.p.m.Entity(e); ent != nil && strings.EqualFold(ent.Label, c) {
+				n = e
+			}
+		}
+		by = append(by, display(n))
+	}
+	if len(by) > 0 {
+		s += " by " + strings.Join(by, " and ")
+	}
+	var fs []string
+	for _, f := range q.Filters {
+		vals := make([]string, len(f.Values))
+		for i, v := range f.Values {
+			vals[i] = fmt.Sprint(v)
+		}
+		op := ""
+		switch f.Op {
+		case semantic.OpNe:
+			op = "not "
+		case semantic.OpEq:
+		default:
+			op = string(f.Op) + " "
+		}
+		fs = append(fs, op+strings.Join(vals, " or "))
+	}
+	if len(fs) > 0 {
+		s += " (" + strings.Join(fs, ", ") + ")"
+	}
+	if len(q.Order) > 0 && q.Limit > 0 {
+		dir := "top"
+		if !q.Order[0].Desc {
+			dir = "bottom"
+		}
+		s = fmt.Sprintf("%s, %s %d", s, dir, q.Limit)
+	}
+	if len(b.title) > 0 {
+		s += ", " + strings.Join(b.title, ", ")
+	}
+	return s
+}
+
+func (b *builder) metricLabel(name string) string {
+	for _, a := range b.adhoc {
+		if a.Name == name && a.Description != "" {
+			return a.Description
+		}
+	}
+	return display(name)
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// suggest returns the known terms closest to the unknown words.
+func (p *Planner) suggest(unknown []string) []string {
+	type scored struct {
+		term string
+		d    int
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range unknown {
+		if len(u) < 3 {
+			continue
+		}
+		var cands []scored
+		for _, t := range p.lex.terms {
+			d := distance(u, t)
+			for _, w := range strings.Fields(t) {
+				d = min(d, distance(u, w)+1)
+				if len(u) >= 4 && (strings.HasPrefix(w, u) || strings.HasPrefix(u, w) && len(w) >= 4) {
+					d = min(d, 1)
+				}
+			}
+			if d <= max(1, len(u)/3) {
+				cands = append(cands, scored{t, d})
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool {
+			if cands[i].d != cands[j].d {
+				return cands[i].d < cands[j].d
+			}
+			return cands[i].term < cands[j].term
+		})
+		for i, c := range cands {
+			if i == 3 {
+				break
+			}
+			if !seen[c.term] {
+				seen[c.term] = true
+				out = append(out, c.term)
+			}
+		}
+	}
+	if len(out) == 0 {
+		for i, m := range p.m.Metrics {
+			if i == 5 {
+				break
+			}
+			out = append(out, display(m.Name))
+		}
+	}
+	return out
+}
+
+// distance is the Levenshtein edit distance between two short strings.
+func distance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

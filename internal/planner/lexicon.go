@@ -1,0 +1,309 @@
+package planner
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+type senseKind int
+
+const (
+	sMetric     senseKind = iota // a defined metric
+	sEntity                      // an entity (table)
+	sColumn                      // a column, or a dimension over one column
+	sDim                         // a dimension with a computed expression
+	sValue                       // a known value of a column or dimension
+	sRestricted                  // a column the policy restricts
+)
+
+// The strength of a match: the name itself, a synonym, or a weaker alias
+// (the last word of a compound entity name, one word of a column name).
+const (
+	strAlias   = 0
+	strSynonym = 1
+	strName    = 2
+)
+
+// sense is one meaning of a phrase.
+type sense struct {
+	kind     senseKind
+	name     string // metric, entity or dimension name
+	entity   string // the entity of a column, value, dimension or restricted column
+	column   string // the column of a column, value or restricted column
+	field    string // the query field: a dimension name or "entity.column"
+	value    string // the stored value, for sValue
+	strength int
+	numeric  bool
+	temporal bool
+}
+
+// lexicon maps phrases (lower-case words joined by single spaces) to their
+// meanings.
+type lexicon struct {
+	phrases map[string][]sense
+	maxLen  int      // the most words in a phrase
+	terms   []string // known terms, for suggestions
+}
+
+func (l *lexicon) add(phrase string, s sense) {
+	phrase = strings.Join(words(phrase), " ")
+	if phrase == "" {
+		return
+	}
+	for _, old := range l.phrases[phrase] {
+		if old.kind == s.kind && old.name == s.name && old.entity == s.entity && old.column == s.column && old.value == s.value {
+			return
+		}
+	}
+	l.phrases[phrase] = append(l.phrases[phrase], s)
+	if n := strings.Count(phrase, " ") + 1; n > l.maxLen {
+		l.maxLen = n
+	}
+}
+
+// addForms adds a phrase and its singular and plural forms.
+func (l *lexicon) addForms(phrase string, s sense) {
+	ws := words(phrase)
+	if len(ws) == 0 {
+		return
+	}
+	l.add(strings.Join(ws, " "), s)
+	last := ws[len(ws)-1]
+	for _, f := range []string{plural(last), singular(last)} {
+		if f != last && f != "" {
+			ws2 := append(append([]string(nil), ws[:len(ws)-1]...), f)
+			l.add(strings.Join(ws2, " "), s)
+		}
+	}
+}
+
+// words splits a name or phrase into lower-case words (underscores,
+// hyphens and punctuation separate words).
+func words(s string) []string {
+	toks := tokenize(s)
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		out = append(out, t.s)
+	}
+	return out
+}
+
+// genericWords are parts of column names too vague to stand for the column
+// on their own.
+func genericWord(w string) bool {
+	switch w {
+	case "id", "on", "at", "date", "time", "code", "is", "of", "by", "name", "number", "count", "type",
+		"total", "unit", "monthly", "daily", "weekly", "yearly", "per", "the", "a", "in", "to", "and", "num",
+		"value", "amount", "flag", "key", "ts", "dt", "no":
+		return true
+	}
+	return false
+}
+
+func buildLexicon(m *semantic.Model) lexicon {
+	l := lexicon{phrases: map[string][]sense{}}
+	terms := map[string]bool{}
+	restricted := map[string]bool{}
+	for _, r := range m.Restricted {
+		restricted[lower(r)] = true
+	}
+	isRestricted := func(e *semantic.Entity, c string) bool {
+		return restricted[lower(e.Name+"."+c)] || restricted[lower(e.TableName()+"."+c)]
+	}
+	keys := map[string]bool{} // entity.column of keys
+	for _, r := range m.Relationships {
+		keys[lower(r.From+"."+r.FromColumn)] = true
+	}
+	// Dimensions over a single column stand for that column.
+	dimOf := map[string]*semantic.Dimension{}
+	for i := range m.Dimensions {
+		d := &m.Dimensions[i]
+		if e, c, ok := simpleRef(d.Expr); ok {
+			if _, dup := dimOf[lower(e+"."+c)]; !dup {
+				dimOf[lower(e+"."+c)] = d
+			}
+		}
+	}
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		es := sense{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}
+		l.addForms(e.Name, es)
+		terms[strings.Join(words(e.Name), " ")] = true
+		if ws := words(e.Name); len(ws) > 1 {
+			a := es
+			a.strength = strAlias
+			l.addForms(ws[len(ws)-1], a)
+		}
+		for _, syn := range e.Synonyms {
+			s := es
+			s.strength = strSynonym
+			l.addForms(syn, s)
+			terms[lower(syn)] = true
+		}
+		for _, c := range e.Columns {
+			ref := e.Name + "." + c.Name
+			if isRestricted(e, c.Name) {
+				rs := sense{kind: sRestricted, entity: e.Name, column: c.Name, field: ref, strength: strName}
+				l.addForms(c.Name, rs)
+				for _, syn := range c.Synonyms {
+					l.addForms(syn, rs)
+				}
+				continue
+			}
+			field := ref
+			if d := dimOf[lower(ref)]; d != nil {
+				field = d.Name
+			}
+			cs := sense{kind: sColumn, entity: e.Name, column: c.Name, field: field, strength: strName,
+				numeric: c.Type.IsNumeric(), temporal: c.Type.IsTemporal()}
+			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(ref)]
+			if !isKey {
+				l.addForms(c.Name, cs)
+				terms[strings.Join(words(c.Name), " ")] = true
+				for _, syn := range c.Synonyms {
+					s := cs
+					s.strength = strSynonym
+					l.addForms(syn, s)
+					terms[lower(syn)] = true
+				}
+				if ws := words(c.Name); len(ws) > 1 {
+					for _, w := range ws {
+						if !genericWord(w) && len(w) > 2 {
+							a := cs
+							a.strength = strAlias
+							l.addForms(w, a)
+						}
+					}
+				}
+			}
+			for _, v := range c.Values {
+				l.add(v, sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName})
+				terms[lower(v)] = true
+			}
+		}
+	}
+	for i := range m.Dimensions {
+		d := &m.Dimensions[i]
+		e, c, simple := simpleRef(d.Expr)
+		var s sense
+		if simple {
+			s = sense{kind: sColumn, entity: e, column: c, field: d.Name, strength: strName, temporal: d.Type == "time"}
+			if ent := m.Entity(e); ent != nil {
+				s.entity = ent.Name
+				if col := ent.Column(c); col != nil {
+					s.column = col.Name
+					s.numeric, s.temporal = col.Type.IsNumeric(), col.Type.IsTemporal() || d.Type == "time"
+				}
+				if isRestricted(ent, c) {
+					continue
+				}
+			}
+		} else {
+			s = sense{kind: sDim, name: d.Name, entity: d.Entity, field: d.Name, strength: strName, temporal: d.Type == "time"}
+		}
+		l.addForms(d.Name, s)
+		terms[strings.Join(words(d.Name), " ")] = true
+		for _, syn := range d.Synonyms {
+			s2 := s
+			s2.strength = strSynonym
+			l.addForms(syn, s2)
+			terms[lower(syn)] = true
+		}
+		for _, v := range d.Values {
+			l.add(v, sense{kind: sValue, entity: s.entity, column: s.column, field: d.Name, value: v, strength: strName})
+			terms[lower(v)] = true
+		}
+	}
+	for i := range m.Metrics {
+		mt := &m.Metrics[i]
+		s := sense{kind: sMetric, name: mt.Name, entity: mt.Entity, strength: strName}
+		l.addForms(mt.Name, s)
+		terms[strings.Join(words(mt.Name), " ")] = true
+		for _, syn := range mt.Synonyms {
+			s2 := s
+			s2.strength = strSynonym
+			l.addForms(syn, s2)
+			terms[lower(syn)] = true
+		}
+	}
+	for t := range terms {
+		if t != "" {
+			l.terms = append(l.terms, t)
+		}
+	}
+	sort.Strings(l.terms)
+	return l
+}
+
+// simpleRef reports whether expr is a bare "entity.column" reference.
+func simpleRef(expr string) (string, string, bool) {
+	e, c, ok := strings.Cut(strings.TrimSpace(expr), ".")
+	if !ok || !isIdent(e) || !isIdent(c) {
+		return "", "", false
+	}
+	return e, c, true
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// plural is the English plural of a noun, by the usual rules.
+func plural(w string) string {
+	switch {
+	case w == "" || len(w) < 3 || isNumber(w):
+		return w
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w // already plural, most likely
+	case strings.HasSuffix(w, "y") && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return w[:len(w)-1] + "ies"
+	case strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh"):
+		return w + "es"
+	}
+	return w + "s"
+}
+
+// singular is the English singular of a plural noun, by the usual rules.
+func singular(w string) string {
+	switch {
+	case len(w) < 4 || isNumber(w):
+		return w
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] >= '0' && s[i] <= '9':
+		case s[i] == '.' && !dot && i > 0 && i < len(s)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return true
+}

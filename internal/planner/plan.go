@@ -1,0 +1,327 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/planner/dates"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// term is a known term of the question with the meaning chosen for it.
+type term struct {
+	it     *item
+	pos    int     // index among the meaningful items
+	cands  []sense // the meanings still possible
+	role   string  // what the term does in the query; "" = not yet used
+	neg    bool    // a value after "not"
+	conj   bool    // joined to the previous value by "and"/"or"
+	byMode bool    // came after "by"
+	aggs   []string
+	rowsQ  bool // came right after "which"/"what"/"list"
+	op     string
+	num    float64
+	hasNum bool
+}
+
+// state is what one pass over the question collected.
+type state struct {
+	terms      []*term
+	dates      []dates.Range
+	grains     []semantic.Grain
+	rowsLead   bool
+	share      bool
+	compare    bool
+	trend      bool
+	count      bool
+	distinct   bool
+	limit      int
+	order      string // "desc", "asc" from top/bottom/most/least
+	colSup     string // expensive, cheap, young, old, new, early
+	unknown    []string
+	understood []string
+	having     []*term
+}
+
+func (p *Planner) plan(question string, asOf time.Time) *Plan {
+	norm := normalise(question)
+	if norm == "" {
+		return &Plan{Kind: KindUnanswered, Reason: "the question is empty; ask about a metric such as " + p.someMetrics()}
+	}
+	if v, ok := p.verified[norm]; ok {
+		return &Plan{Kind: KindVerified, SQL: v.SQL, Title: strings.TrimSpace(v.Question), Understood: []string{"verified query: " + v.Question}}
+	}
+	toks := tokenize(question)
+	if verb := p.writeRequest(toks); verb != "" {
+		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
+	}
+	items := p.scan(question, toks, asOf)
+	for i := range items {
+		if pl := p.restricted(items, i); pl != nil {
+			return pl
+		}
+	}
+	st := &state{}
+	p.walk(items, st)
+	if len(st.unknown) > 0 {
+		return p.unanswered(st, "some words of the question are not terms quarry knows")
+	}
+	return p.build(st)
+}
+
+func (p *Planner) someMetrics() string {
+	var names []string
+	for i, m := range p.m.Metrics {
+		if i == 3 {
+			break
+		}
+		names = append(names, strings.ReplaceAll(m.Name, "_", " "))
+	}
+	if len(names) == 0 {
+		return "a count of rows"
+	}
+	return strings.Join(names, ", ")
+}
+
+// walk reads the items left to right, collecting terms with their local
+// context (after "by", after an aggregate word, after "not"…).
+func (p *Planner) walk(items []item, st *state) {
+	var mean []*item
+	for i := range items {
+		if items[i].kind != itStop {
+			mean = append(mean, &items[i])
+		}
+	}
+	var pendingAggs []string
+	pendingNot, byMode, pendingTop := false, false, false
+	pendingOp := ""
+	var pendingNum *item
+	var last *term
+	prevKw := ""
+	for i, it := range mean {
+		kw := ""
+		if it.kind == itKw {
+			kw = it.kw
+		}
+		switch it.kind {
+		case itUnknown:
+			st.unknown = append(st.unknown, it.text)
+		case itDate:
+			st.dates = append(st.dates, it.rng)
+		case itNum:
+			switch {
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && hasKind(last.cands, sColumn) && prevKw != "":
+				last.op, last.num, last.hasNum = pendingOp, it.num, true
+				pendingOp = ""
+			case pendingOp != "":
+				pendingNum = it // "more than 2 singers": the term follows
+			case i+1 < len(mean) && mean[i+1].kind == itKw && (mean[i+1].text == "or more" || mean[i+1].text == "or less"):
+				pendingNum = it
+			case (prevKw == "top" || prevKw == "bottom" || termSoon(mean, i+1)) && it.num >= 1 && it.num <= 1000 && it.num == float64(int(it.num)):
+				st.limit = int(it.num)
+			default:
+				st.unknown = append(st.unknown, it.text)
+			}
+		case itKw:
+			switch {
+			case kw == "by":
+				byMode = true
+				pendingAggs = nil
+			case strings.HasPrefix(kw, "grain:"):
+				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
+			case strings.HasPrefix(kw, "unit:"):
+				if byMode || prevKw == "rows" {
+					st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "unit:")))
+				} else {
+					st.unknown = append(st.unknown, it.text)
+				}
+			case kw == "count":
+				pendingAggs = append(pendingAggs, "count")
+				byMode = false
+			case kw == "sum" || kw == "avg":
+				pendingAggs = append(pendingAggs, kw)
+				byMode = false
+			case kw == "max" || kw == "min":
+				pendingAggs = append(pendingAggs, kw)
+				byMode = false
+			case kw == "distinct":
+				st.distinct = true
+			case kw == "top" || kw == "bottom":
+				st.order = map[string]string{"top": "desc", "bottom": "asc"}[kw]
+				pendingTop = true
+			case kw == "expensive" || kw == "cheap" || kw == "young" || kw == "old" || kw == "new" || kw == "early":
+				st.colSup = kw
+			case kw == "share":
+				st.share = true
+			case kw == "compare":
+				st.compare = true
+			case kw == "trend":
+				st.trend = true
+			case kw == "gt" || kw == "lt":
+				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
+					op := map[string]string{"gt": ">=", "lt": "<="}[kw]
+					pendingOp = op
+				} else {
+					pendingOp = map[string]string{"gt": ">", "lt": "<"}[kw]
+					if it.text == "at least" || it.text == "no less than" {
+						pendingOp = ">="
+					} else if it.text == "at most" || it.text == "no more than" {
+						pendingOp = "<="
+					}
+				}
+			case kw == "not":
+				pendingNot = true
+			case kw == "rows":
+				if i <= 1 {
+					st.rowsLead = true
+				}
+			case kw == "with":
+				byMode = false
+			}
+			if kw != "and" {
+				prevKw = kw
+			}
+			if kw != "and" && kw != "by" && kw != "rows" && kw != "with" && kw != "distinct" && kw != "top" && kw != "bottom" {
+				// keep by-mode across "and" only
+				if !strings.HasPrefix(kw, "grain:") && !strings.HasPrefix(kw, "unit:") {
+					byMode = byMode && kw == "and"
+				}
+			}
+			continue
+		case itTerm:
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == ""}
+			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
+				t.conj = true
+			}
+			if pendingNot {
+				t.neg, pendingNot = true, false
+			}
+			if len(pendingAggs) > 0 && !byMode {
+				t.aggs, pendingAggs = pendingAggs, nil
+			}
+			if pendingNum != nil && pendingOp != "" {
+				t.op, t.num, t.hasNum = pendingOp, pendingNum.num, true
+				pendingNum, pendingOp = nil, ""
+				st.having = append(st.having, t)
+			}
+			pendingTop = false
+			st.terms = append(st.terms, t)
+			last = t
+			prevKw = ""
+			continue
+		}
+		if it.kind != itKw {
+			prevKw = ""
+		}
+	}
+	if len(pendingAggs) > 0 {
+		for _, a := range pendingAggs {
+			switch a {
+			case "count":
+				st.count = true
+			case "max":
+				if st.order == "" {
+					st.order = "desc"
+				}
+			case "min":
+				if st.order == "" {
+					st.order = "asc"
+				}
+			}
+		}
+	}
+	if pendingOp != "" || pendingNum != nil {
+		st.unknown = append(st.unknown, "a comparison without a number or a measure")
+	}
+}
+
+func hasKind(ss []sense, k senseKind) bool {
+	for _, s := range ss {
+		if s.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func only(ss []sense, kinds ...senseKind) []sense {
+	var out []sense
+	for _, s := range ss {
+		for _, k := range kinds {
+			if s.kind == k {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// strongest keeps the senses of the highest strength.
+func strongest(ss []sense) []sense {
+	best := -1
+	for _, s := range ss {
+		best = max(best, s.strength)
+	}
+	var out []sense
+	for _, s := range ss {
+		if s.strength == best {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (p *Planner) unanswered(st *state, reason string) *Plan {
+	pl := &Plan{Kind: KindUnanswered, Reason: reason, Understood: st.understood, Unknown: st.unknown}
+	pl.Suggestions = p.suggest(st.unknown)
+	return pl
+}
+
+func clarify(question string, options ...string) *Plan {
+	return &Plan{Kind: KindClarify, Question: question, Options: options}
+}
+
+// termSoon reports whether a term follows at i, possibly after one
+// superlative word ("the 5 cheapest products").
+func termSoon(mean []*item, i int) bool {
+	if i < len(mean) && mean[i].kind == itKw {
+		switch mean[i].kw {
+		case "expensive", "cheap", "young", "old", "new", "early", "max", "min":
+			i++
+		}
+	}
+	return i < len(mean) && mean[i].kind == itTerm
+}
+
+// restricted refuses a question that names a restricted column. A word
+// that is also a known value ("email" as a traffic source) is read as the
+// value when the question names the value's table or metric.
+func (p *Planner) restricted(items []item, i int) *Plan {
+	it := &items[i]
+	var r *sense
+	for k := range it.senses {
+		if it.senses[k].kind == sRestricted {
+			r = &it.senses[k]
+			break
+		}
+	}
+	if r == nil {
+		return nil
+	}
+	for _, v := range only(it.senses, sValue) {
+		for j, other := range items {
+			if j == i {
+				continue
+			}
+			for _, s := range other.senses {
+				if (s.kind == sEntity || s.kind == sMetric) && strings.EqualFold(s.entity, v.entity) || s.kind == sColumn && s.field == v.field {
+					it.senses = only(it.senses, sValue)
+					return nil
+				}
+			}
+		}
+	}
+	return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q refers to %s, which the column policy restricts; quarry does not select, filter, sort or aggregate it", it.text, r.field)}
+}

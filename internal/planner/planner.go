@@ -1,0 +1,185 @@
+// Package planner is quarry's builtin deterministic planner: it turns a
+// plain-language question into a semantic metric query (or a rows query, or
+// a verified query's SQL) using only the knowledge — entity, column, metric
+// and dimension names, their synonyms and known values — and a date parser.
+//
+// It never guesses. Every word of a question must be accounted for: a known
+// term, a value, a date phrase, a number or a structural word ("by", "top",
+// "how many"…). When a word cannot be mapped the plan is "unanswered" and
+// says what was understood, what was not, and the closest known terms. When
+// two meanings fit equally the plan is "clarify" with one precise question.
+// Questions about restricted columns and requests to change data are
+// "refuse". The planner is pure: today is passed in.
+package planner
+
+import (
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Kind says what a Plan is.
+type Kind string
+
+// The plan kinds.
+const (
+	KindMetric     Kind = "metric"     // Query holds a metric query
+	KindRows       Kind = "rows"       // Query holds a rows query (Query.Rows set)
+	KindVerified   Kind = "verified"   // SQL holds a verified query's SQL
+	KindClarify    Kind = "clarify"    // Question and Options say what to choose
+	KindRefuse     Kind = "refuse"     // policy refuses the question; Reason says why
+	KindUnanswered Kind = "unanswered" // the question could not be mapped with confidence
+)
+
+// Verified is a question with SQL a person has checked.
+type Verified struct {
+	Question string
+	SQL      string
+}
+
+// Plan is the planner's answer to one question.
+type Plan struct {
+	Kind  Kind            `json:"kind"`
+	Query *semantic.Query `json:"query,omitempty"`
+	// AdHoc are metrics the planner defined for this question (a count of
+	// an entity, an average of a column, a ratio); compile Query against
+	// Model(base), which adds them.
+	AdHoc []semantic.Metric `json:"ad_hoc,omitempty"`
+	SQL   string            `json:"sql,omitempty"`   // for KindVerified
+	Title string            `json:"title,omitempty"` // e.g. "Revenue by month, 2025"
+	// Understood lists what mapped ("metric revenue", "filter country = Germany").
+	Understood []string `json:"understood,omitempty"`
+	// Unknown lists the words or phrases that did not map.
+	Unknown []string `json:"unknown,omitempty"`
+	// Suggestions are the closest known terms to the unknown words.
+	Suggestions []string `json:"suggestions,omitempty"`
+	Question    string   `json:"question,omitempty"` // for KindClarify: the one question to ask
+	Options     []string `json:"options,omitempty"`  // for KindClarify
+	Reason      string   `json:"reason,omitempty"`   // for KindRefuse and KindUnanswered
+}
+
+// Model returns a copy of base with the plan's ad-hoc metrics added. base
+// is not modified.
+func (pl *Plan) Model(base *semantic.Model) *semantic.Model {
+	m := *base
+	if len(pl.AdHoc) == 0 {
+		return &m
+	}
+	m.Metrics = make([]semantic.Metric, 0, len(base.Metrics)+len(pl.AdHoc))
+	m.Metrics = append(m.Metrics, base.Metrics...)
+	m.Metrics = append(m.Metrics, pl.AdHoc...)
+	return &m
+}
+
+// Planner plans questions against one semantic model. It is safe for
+// concurrent use: New precomputes everything and Plan only reads it.
+type Planner struct {
+	m        *semantic.Model
+	verified map[string]Verified
+	lex      lexicon
+	graph    map[string][]string // entity → entities it joins with (either direction)
+	up       map[string]map[string]bool // entity → entities reached along many-to-one joins
+	kws      map[string]string   // structural phrases
+	stop     map[string]bool     // words without meaning
+	writes   map[string]bool     // verbs that change data
+}
+
+// New builds a planner over m and the verified queries.
+func New(m *semantic.Model, verified []Verified) *Planner {
+	p := &Planner{m: m, verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), writes: writeVerbs()}
+	for _, v := range verified {
+		k := normalise(v.Question)
+		if k != "" && v.SQL != "" {
+			if _, dup := p.verified[k]; !dup {
+				p.verified[k] = v
+			}
+		}
+	}
+	p.lex = buildLexicon(m)
+	p.graph = map[string][]string{}
+	direct := map[string][]string{}
+	for _, r := range m.Relationships {
+		f, t := lower(r.From), lower(r.To)
+		p.graph[f] = append(p.graph[f], t)
+		p.graph[t] = append(p.graph[t], f)
+		switch r.Cardinality {
+		case semantic.OneToMany:
+			direct[t] = append(direct[t], f)
+		case semantic.ManyToMany:
+		default:
+			direct[f] = append(direct[f], t)
+		}
+	}
+	p.up = map[string]map[string]bool{}
+	for i := range m.Entities {
+		e := lower(m.Entities[i].Name)
+		seen := map[string]bool{}
+		stack := []string{e}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, y := range direct[x] {
+				if !seen[y] && y != e {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+			}
+		}
+		p.up[e] = seen
+	}
+	return p
+}
+
+// normalise lower-cases q, keeps letters, digits and single spaces.
+func normalise(q string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(q) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+			continue
+		}
+		space = true
+	}
+	return b.String()
+}
+
+func lower(s string) string { return strings.ToLower(s) }
+
+// Plan plans one question as of the given day.
+func (p *Planner) Plan(question string, asOf time.Time) *Plan {
+	pl := p.plan(question, asOf)
+	if pl.Kind == KindClarify && pl.Reason == "" {
+		pl.Reason = "two meanings fit the question"
+	}
+	return pl
+}
+
+// reachable reports whether entity b can be joined to a (or is a).
+func (p *Planner) reachable(a, b string) bool {
+	a, b = lower(a), lower(b)
+	if a == b {
+		return true
+	}
+	seen := map[string]bool{a: true}
+	queue := []string{a}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, y := range p.graph[x] {
+			if y == b {
+				return true
+			}
+			if !seen[y] {
+				seen[y] = true
+				queue = append(queue, y)
+			}
+		}
+	}
+	return false
+}

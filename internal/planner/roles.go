@@ -1,0 +1,260 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// rank orders how well a column or value's entity fits the subject:
+// the subject itself, an entity the question names, an entity reached by
+// following foreign keys (no fan-out), any joinable entity.
+func (b *builder) rank(entity string, named map[string]bool) int {
+	switch {
+	case b.subject == "":
+		if named[lower(entity)] {
+			return 0
+		}
+		return 1
+	case strings.EqualFold(entity, b.subject):
+		return 0
+	case named[lower(entity)] && b.p.reachable(b.subject, entity):
+		return 1
+	case b.p.up[lower(b.subject)][lower(entity)]:
+		return 2
+	case b.p.reachable(b.subject, entity):
+		return 3
+	}
+	return 9
+}
+
+func (b *builder) namedEntities() map[string]bool {
+	named := map[string]bool{}
+	for _, t := range b.st.terms {
+		if t.cands[0].kind == sEntity {
+			named[lower(t.cands[0].name)] = true
+		}
+	}
+	return named
+}
+
+// resolveColumns chooses, for each column and value term, the one column it
+// means, preferring the subject's own columns.
+func (b *builder) resolveColumns() *Plan {
+	named := b.namedEntities()
+	for _, t := range b.st.terms {
+		k := t.cands[0].kind
+		if k != sColumn && k != sValue && k != sDim {
+			continue
+		}
+		best := 99
+		for _, s := range t.cands {
+			best = min(best, b.rank(s.entity, named))
+		}
+		if best == 9 {
+			return b.fail(fmt.Sprintf("%q belongs to %s, which is not related to %s", t.it.text, t.cands[0].entity, b.subject))
+		}
+		var keep []sense
+		for _, s := range t.cands {
+			if b.rank(s.entity, named) == best {
+				keep = append(keep, s)
+			}
+		}
+		keep = strongest(keep)
+		fields := map[string]bool{}
+		for _, s := range keep {
+			fields[s.field] = true
+		}
+		if len(fields) > 1 {
+			if k == sValue {
+				var opts []string
+				for _, s := range keep {
+					opts = append(opts, s.entity+"."+s.column+" = "+s.value)
+				}
+				return clarify(fmt.Sprintf("%q is a value of more than one column; which do you mean: %s?", t.it.text, strings.Join(opts, " or ")), opts...)
+			}
+			return b.clarifyColumn(t.it.text, keep)
+		}
+		t.cands = keep
+		if b.subject == "" && k == sValue && !b.hasEntityTerm() {
+			continue
+		}
+	}
+	return nil
+}
+
+func (b *builder) hasEntityTerm() bool {
+	for _, t := range b.st.terms {
+		if t.cands[0].kind == sEntity {
+			return true
+		}
+	}
+	return false
+}
+
+// roles gives every remaining term a part in the query, or fails.
+func (b *builder) roles() *Plan {
+	st := b.st
+	// Rows or an aggregate?
+	aggregate := len(b.q.Metrics) > 0 || len(st.having) > 0 || len(st.grains) > 0 || st.trend || st.compare || st.share ||
+		st.count || len(st.dates) > 1
+	for _, t := range st.terms {
+		if t.byMode && t.role == "" {
+			aggregate = true
+		}
+	}
+	if st.order != "" && st.colSup == "" {
+		aggregate = true
+	}
+	// A single max/min of a column asked about a named entity ("which
+	// product has the highest unit price") lists that entity's rows.
+	if len(b.adhoc) == 1 && len(b.q.Metrics) == 1 && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 {
+		for _, t := range st.terms {
+			if t.role != "colagg" || len(t.aggs) != 1 || (t.aggs[0] != "max" && t.aggs[0] != "min") {
+				continue
+			}
+			for _, e := range st.terms {
+				if e.role == "" && e.cands[0].kind == sEntity && strings.EqualFold(e.cands[0].name, t.cands[0].entity) && (e.pos < t.pos || e.rowsQ) && !e.byMode {
+					s := t.cands[0]
+					b.colSort = &s
+					st.order = map[string]string{"max": "desc", "min": "asc"}[t.aggs[0]]
+					b.q.Metrics, b.adhoc = nil, nil
+					t.role = "sort"
+					b.subject = e.cands[0].name
+					st.understood = nil
+					aggregate = false
+					if st.limit == 0 && singular(e.it.text) == e.it.text {
+						st.limit = 1
+					}
+				}
+			}
+		}
+	}
+	if !aggregate && b.subject == "" {
+		return b.fail("quarry could not tell what to count, total or list; name a metric (" + b.p.someMetrics() + ") or a table")
+	}
+	if !aggregate {
+		b.rows = true
+	}
+	// Having: "more than 2 singers", "customers with more than 5 orders".
+	for _, t := range st.having {
+		s := t.cands[0]
+		name := s.name
+		switch s.kind {
+		case sEntity:
+			name = b.countMetric(s.name)
+		case sMetric:
+			b.addMetric(s.name)
+		default:
+			continue
+		}
+		b.addMetric(name)
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: name, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
+		b.und("condition %s %s %s", name, t.op, numText(t.num))
+		t.role = "having"
+		if len(b.q.Metrics) == 1 {
+			b.subject = b.p.metricEntity(name, b.adhoc)
+		}
+	}
+	if aggregate && len(b.q.Metrics) == 0 {
+		if b.subject == "" {
+			return b.fail("quarry could not tell what to count or measure; name a metric (" + b.p.someMetrics() + ") or a table")
+		}
+		b.addMetric(b.countMetric(b.subject))
+		b.und("count of %s", b.subject)
+	}
+	groupTerm := (*term)(nil)
+	for _, t := range st.terms {
+		if t.role != "" {
+			continue
+		}
+		s := t.cands[0]
+		switch s.kind {
+		case sValue:
+			t.role = "value"
+		case sEntity:
+			ent := b.p.m.Entity(s.name)
+			switch {
+			case t.byMode || (aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
+				if ent == nil || ent.Label == "" {
+					return b.fail(fmt.Sprintf("%s has no label column to group by; set label on the entity", s.name))
+				}
+				if b.p.m.IsRestricted(ent.Name, ent.Label) {
+					return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%s rows are named by %s.%s, which the column policy restricts", ent.Name, ent.Name, ent.Label)}
+				}
+				b.groups = append(b.groups, ent.Name+"."+ent.Label)
+				b.und("group by %s", ent.Name)
+				t.role, groupTerm = "group", t
+			case strings.EqualFold(s.name, b.subject):
+				t.role = "subject"
+			case b.ownsFilter(s.name) || b.p.reachable(b.subject, s.name) && b.mentionedColumnOf(s.name):
+				t.role = "context"
+			default:
+				return b.fail(fmt.Sprintf("quarry could not tell how %s relates to the question; try “by %s” or a filter on one of its columns", display(s.name), display(s.name)))
+			}
+		case sColumn, sDim:
+			switch {
+			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !t.hasNum:
+				b.groups = append(b.groups, s.field)
+				b.und("group by %s", s.field)
+				t.role, groupTerm = "group", t
+			case t.hasNum && s.numeric:
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
+				b.und("filter %s %s %s", s.field, t.op, numText(t.num))
+				t.role = "filter"
+			case s.temporal && len(st.dates) == 1:
+				t.role = "time"
+			case b.besideValue(t):
+				t.role = "context"
+			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
+				t.role = "column"
+			default:
+				return b.fail(fmt.Sprintf("quarry could not tell what to do with %q; try “by %s” or a value of it", t.it.text, t.it.text))
+			}
+		case sMetric:
+			return b.fail(fmt.Sprintf("quarry could not tell what to do with the metric %s here", s.name))
+		}
+	}
+	if groupTerm != nil && st.limit == 0 && st.order != "" && singular(groupTerm.it.text) == groupTerm.it.text && groupTerm.rowsQ {
+		st.limit = 1
+	}
+	return nil
+}
+
+func (b *builder) subjectOfMetrics() string {
+	if len(b.q.Metrics) == 0 {
+		return ""
+	}
+	return b.p.metricEntity(b.q.Metrics[0], b.adhoc)
+}
+
+// ownsFilter reports whether a value filter of the question is a column of e.
+func (b *builder) ownsFilter(e string) bool {
+	for _, t := range b.st.terms {
+		if t.cands[0].kind == sValue && strings.EqualFold(t.cands[0].entity, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) mentionedColumnOf(e string) bool {
+	for _, t := range b.st.terms {
+		if (t.cands[0].kind == sColumn) && strings.EqualFold(t.cands[0].entity, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// besideValue reports whether a column term names the column of a value
+// next to it ("the Electronics category").
+func (b *builder) besideValue(t *term) bool {
+	for _, u := range b.st.terms {
+		if u.cands[0].kind == sValue && u.cands[0].field == t.cands[0].field && (u.pos == t.pos-1 || u.pos == t.pos+1 || u.pos == t.pos-2 || u.pos == t.pos+2) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,369 @@
+package planner
+
+import (
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/planner/dates"
+)
+
+// token is a lower-cased word of the question with its byte span.
+type token struct {
+	s          string
+	start, end int
+}
+
+// tokenize splits s into lower-case words of ASCII letters and digits;
+// '-', '/' and '.' between digits stay inside a word, '%' is a word of its
+// own and a possessive "'s" is dropped. Other characters separate words,
+// except that non-ASCII letters are kept as words so that they can be
+// reported as unknown.
+func tokenize(s string) []token {
+	var toks []token
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c == '%' {
+			toks = append(toks, token{"%", i, i + 1})
+			i++
+			continue
+		}
+		if !isWordByte(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if isWordByte(c) {
+				j++
+				continue
+			}
+			if (c == '-' || c == '/' || c == '.') && j+1 < len(s) && isDigit(s[j+1]) && isDigit(s[j-1]) {
+				j++
+				continue
+			}
+			break
+		}
+		toks = append(toks, token{s: strings.ToLower(s[i:j]), start: i, end: j})
+		if j+1 < len(s) && s[j] == '\'' && (s[j+1] == 's' || s[j+1] == 'S') && (j+2 == len(s) || !isWordByte(s[j+2])) {
+			j += 2
+		}
+		i = j
+	}
+	return toks
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isWordByte(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+type itemKind int
+
+const (
+	itTerm itemKind = iota
+	itKw
+	itNum
+	itDate
+	itStop
+	itUnknown
+)
+
+// item is one recognised piece of the question.
+type item struct {
+	kind   itemKind
+	text   string // the words as written (lower case)
+	senses []sense
+	kw     string
+	num    float64
+	rng    dates.Range
+}
+
+// keywords maps structural phrases to what they mean.
+func keywords() map[string]string {
+	k := map[string]string{}
+	set := func(kw string, phrases ...string) {
+		for _, p := range phrases {
+			k[p] = kw
+		}
+	}
+	set("count", "how many", "number of", "count of", "count", "the number of", "total number of", "tally of")
+	set("sum", "total", "sum of", "sum", "overall", "combined", "in total", "altogether", "all together")
+	set("avg", "average", "avg", "mean", "typical")
+	set("min", "minimum", "min", "lowest", "smallest", "least", "fewest", "lowest number of", "least number of")
+	set("max", "maximum", "max", "highest", "largest", "biggest", "most", "greatest", "highest number of", "largest number of", "top-selling", "best-selling", "best selling", "top selling")
+	set("distinct", "distinct", "unique", "different", "separate")
+	set("top", "top", "best")
+	set("bottom", "bottom", "worst")
+	set("by", "by", "per", "for each", "for every", "broken down by", "break down by", "breakdown by", "split by", "grouped by", "group by",
+		"across", "each", "every", "for all", "in each", "within each", "by each", "broken out by", "segmented by", "for the different")
+	set("grain:day", "daily", "day by day", "per day")
+	set("grain:week", "weekly", "week by week", "per week")
+	set("grain:month", "monthly", "month by month", "month over month", "per month")
+	set("grain:quarter", "quarterly", "quarter by quarter", "per quarter")
+	set("grain:year", "yearly", "annual", "annually", "year by year", "year over year", "per year")
+	set("unit:day", "day", "days")
+	set("unit:week", "week", "weeks")
+	set("unit:month", "month", "months")
+	set("unit:quarter", "quarter", "quarters")
+	set("unit:year", "year", "years")
+	set("trend", "trend", "trends", "over time", "evolution", "history", "time series", "trajectory", "trend of", "trending", "development")
+	set("compare", "vs", "versus", "compare", "compared to", "compared with", "against", "comparison", "comparison of", "compare to", "compare with", "vs.", "relative to")
+	set("share", "share", "share of", "percentage", "percentage of", "percent", "percent of", "%", "proportion", "proportion of", "fraction", "fraction of", "what part of", "breakdown")
+	set("gt", "more than", "greater than", "over", "above", "exceeding", "higher than", "larger than", "bigger than", "at least", "or more", "no less than")
+	set("lt", "less than", "fewer than", "under", "below", "lower than", "smaller than", "cheaper than", "at most", "or less", "no more than")
+	set("not", "not", "excluding", "except", "other than", "apart from", "aside from", "besides", "non", "outside", "outside of", "but not", "exclude")
+	set("and", "and", "or", "as well as", "plus", "along with", "together with")
+	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "names", "name of", "names of", "show me", "list of", "all", "details of", "details")
+	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
+	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
+	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
+	set("young", "youngest")
+	set("old", "oldest")
+	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
+	set("early", "earliest", "first")
+	return k
+}
+
+// stopwords carry no meaning for the planner.
+func stopwords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of in on at for to from is are was were be been being do does did done
+		have has had there what's whats it its this that these those me my our we us i you your please can could would should
+		will shall let know want need like tell see return so much many as their them they any some currently current
+		right now exist exists existing recorded registered made placed happened occur occurred come came comes coming
+		belong belongs work works worked working use used using generated brought earned got get
+		make here figures numbers data info information overview summary report
+		just only also then about ever via into how what and or count counts total number there's hi hey thanks
+		thank quick quickly roughly approximately around actual actually signed up joined created happen live lives living
+		located based situated give given did ones`) {
+		m[w] = true
+	}
+	return m
+}
+
+// maxKwLen is the most words in a keyword phrase.
+const maxKwLen = 4
+
+// scan reads the question into items: date phrases first, then the longest
+// known term or keyword at each position, numbers, stopwords and unknown
+// words.
+func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
+	rngs := dates.FindAll(q, asOf)
+	var items []item
+	for i := 0; i < len(toks); {
+		// A date phrase starting here?
+		if r, n, ok := dateAt(rngs, toks, i); ok {
+			items = append(items, item{kind: itDate, rng: r, text: q[r.Start:r.End]})
+			i += n
+			continue
+		}
+		limit := len(toks) - i
+		for k := 0; k < limit; k++ { // never run a phrase into a date
+			if inDate(rngs, toks[i+k]) {
+				limit = k
+				break
+			}
+		}
+		bestL, bestK := 0, 0
+		var lexSenses []sense
+		var kw string
+		for n := min(limit, p.lex.maxLen); n >= 1; n-- {
+			if s, ok := p.lex.phrases[join(toks[i:i+n])]; ok {
+				bestL, lexSenses = n, s
+				break
+			}
+		}
+		for n := min(limit, maxKwLen); n >= 1; n-- {
+			if k, ok := p.kws[join(toks[i:i+n])]; ok {
+				bestK, kw = n, k
+				break
+			}
+		}
+		switch {
+		case bestL > 0 && (bestL > bestK || bestL == bestK && !strongKw(kw)):
+			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses})
+			i += bestL
+		case bestK > 0:
+			items = append(items, item{kind: itKw, kw: kw, text: join(toks[i : i+bestK])})
+			i += bestK
+		case isNumber(toks[i].s):
+			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: toks[i].s})
+			i++
+		case numberWord(toks[i].s) > 0:
+			items = append(items, item{kind: itNum, num: float64(numberWord(toks[i].s)), text: toks[i].s})
+			i++
+		case p.stop[toks[i].s]:
+			items = append(items, item{kind: itStop, text: toks[i].s})
+			i++
+		default:
+			items = append(items, item{kind: itUnknown, text: toks[i].s})
+			i++
+		}
+	}
+	return items
+}
+
+// strongKw are keywords that win over a known term of the same length.
+func strongKw(kw string) bool {
+	switch kw {
+	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "top", "bottom":
+		return true
+	}
+	return false
+}
+
+func dateAt(rngs []dates.Range, toks []token, i int) (dates.Range, int, bool) {
+	for _, r := range rngs {
+		if toks[i].start == r.Start {
+			n := 0
+			for i+n < len(toks) && toks[i+n].start < r.End {
+				n++
+			}
+			return r, n, true
+		}
+	}
+	return dates.Range{}, 0, false
+}
+
+func inDate(rngs []dates.Range, t token) bool {
+	for _, r := range rngs {
+		if t.start >= r.Start && t.start < r.End {
+			return true
+		}
+	}
+	return false
+}
+
+func join(toks []token) string {
+	if len(toks) == 1 {
+		return toks[0].s
+	}
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.s)
+	}
+	return b.String()
+}
+
+func parseNum(s string) float64 {
+	var n, frac, scale float64 = 0, 0, 1
+	dot := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			dot = true
+			continue
+		}
+		d := float64(s[i] - '0')
+		if dot {
+			scale /= 10
+			frac += d * scale
+		} else {
+			n = n*10 + d
+		}
+	}
+	return n + frac
+}
+
+func numberWord(s string) int {
+	switch s {
+	case "one":
+		return 1
+	case "two":
+		return 2
+	case "three":
+		return 3
+	case "four":
+		return 4
+	case "five":
+		return 5
+	case "six":
+		return 6
+	case "seven":
+		return 7
+	case "eight":
+		return 8
+	case "nine":
+		return 9
+	case "ten":
+		return 10
+	case "twenty":
+		return 20
+	case "fifty":
+		return 50
+	case "hundred":
+		return 100
+	}
+	return 0
+}
+
+// writeVerbs are verbs that ask to change data.
+func writeVerbs() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`delete insert update drop truncate alter remove add change set cancel modify rename
+		create erase wipe purge replace upsert merge grant revoke edit refund reset increase decrease raise lower
+		mark assign fix correct overwrite write save store put move archive restore deactivate activate disable enable
+		unsubscribe subscribe discontinue close reopen approve reject promote fire hire pay charge credit debit deduct`) {
+		m[w] = true
+	}
+	return m
+}
+
+// sqlWriteWords change data wherever they appear.
+func sqlWriteWord(w string) bool {
+	switch w {
+	case "delete", "insert", "truncate", "upsert", "overwrite", "purge":
+		return true
+	}
+	return false
+}
+
+// writeRequest reports the verb when the question asks to change data:
+// a data-changing verb in command position (first, or after "please",
+// "can you", "i want to", "let's", "go ahead and"…), or an SQL write
+// keyword anywhere.
+func (p *Planner) writeRequest(toks []token) string {
+	lead := map[string]bool{"please": true, "can": true, "could": true, "would": true, "will": true, "you": true,
+		"i": true, "want": true, "to": true, "need": true, "let": true, "lets": true, "us": true, "go": true,
+		"ahead": true, "and": true, "kindly": true, "quarry": true, "we": true, "should": true, "must": true, "just": true, "now": true, "also": true, "then": true, "d": true, "like": true}
+	for i, t := range toks {
+		if sqlWriteWord(t.s) {
+			return t.s
+		}
+		if (t.s == "drop" || t.s == "alter" || t.s == "create") && i+1 < len(toks) {
+			switch toks[i+1].s {
+			case "table", "tables", "column", "columns", "database", "schema", "index", "view", "row", "rows", "user", "role":
+				return t.s
+			}
+		}
+		if p.writes[t.s] && i+1 < len(toks) && (t.s == "change" || t.s == "increase" || t.s == "decrease") {
+			// "change in revenue", "increase of orders" are questions about data.
+			switch toks[i+1].s {
+			case "in", "of", "between", "from", "over", "since", "vs", "versus":
+				continue
+			}
+		}
+		if p.writes[t.s] {
+			allLead := true
+			for _, u := range toks[:i] {
+				allLead = allLead && lead[u.s]
+			}
+			if allLead {
+				return t.s
+			}
+		}
+		if t.s == "set" || t.s == "mark" {
+			// "set X to Y" / "mark … as …" anywhere.
+			for _, u := range toks[i+1:] {
+				if u.s == "to" && t.s == "set" || u.s == "as" && t.s == "mark" {
+					return t.s
+				}
+			}
+		}
+	}
+	return ""
+}
