@@ -414,7 +414,9 @@ func (p *Planner) entityOfMetric(name string, depth int) string {
 		}
 		return ""
 	}
-	for _, tok := range strings.FieldsFunc(m.Expr, func(r rune) bool { return !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+	for _, tok := range strings.FieldsFunc(m.Expr, func(r rune) bool {
+		return !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
 		if e, _, ok := strings.Cut(tok, "."); ok {
 			if ent := p.m.Entity(e); ent != nil {
 				return ent.Name

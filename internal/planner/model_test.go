@@ -15,10 +15,10 @@ func testModel() *semantic.Model {
 		return c
 	}
 	const (
-		i = quarry.TypeInt
-		f = quarry.TypeFloat
-		s = quarry.TypeText
-		d = quarry.TypeDate
+		i  = quarry.TypeInt
+		f  = quarry.TypeFloat
+		s  = quarry.TypeText
+		d  = quarry.TypeDate
 		ts = quarry.TypeTimestamp
 	)
 	return &semantic.Model{

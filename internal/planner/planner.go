@@ -78,11 +78,11 @@ type Planner struct {
 	m        *semantic.Model
 	verified map[string]Verified
 	lex      lexicon
-	graph    map[string][]string // entity → entities it joins with (either direction)
+	graph    map[string][]string        // entity → entities it joins with (either direction)
 	up       map[string]map[string]bool // entity → entities reached along many-to-one joins
-	kws      map[string]string   // structural phrases
-	stop     map[string]bool     // words without meaning
-	writes   map[string]bool     // verbs that change data
+	kws      map[string]string          // structural phrases
+	stop     map[string]bool            // words without meaning
+	writes   map[string]bool            // verbs that change data
 }
 
 // New builds a planner over m and the verified queries.
