@@ -316,3 +316,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestScalarForms(t *testing.T) {
+	cfg, err := Parse([]byte("version: 1\nproject: 2024\nlimits:\n  max_rows: 100_000\n  preview_rows: \"15\"\n  max_cost: 2.5\nguard:\n  extra_functions:\n    - A\n    -\n"), "/p/quarry.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{cfg.Project, cfg.Limits.MaxRows, cfg.Limits.PreviewRows, cfg.Limits.MaxCost, cfg.Guard.ExtraFunctions}
+	want := []any{"2024", int64(100000), 15, 2.5, []string{"a"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
