@@ -61,14 +61,18 @@ func TestFoldEachEventType(t *testing.T) {
 			want: func(s *RunState) { s.Understood = []string{"metric revenue"}; s.Unknown = []string{"blorp"} },
 		},
 		{
-			name:   "plan.made",
-			events: func(t testing.TB) []Event { return []Event{mustNew(t, 2, &PlanMadeData{Source: "metric", Plan: json.RawMessage(`{"m":"revenue"}`)})} },
-			want:   func(s *RunState) { s.PlanSource = "metric" },
+			name: "plan.made",
+			events: func(t testing.TB) []Event {
+				return []Event{mustNew(t, 2, &PlanMadeData{Source: "metric", Plan: json.RawMessage(`{"m":"revenue"}`)})}
+			},
+			want: func(s *RunState) { s.PlanSource = "metric" },
 		},
 		{
-			name:   "clarification",
-			events: func(t testing.TB) []Event { return []Event{mustNew(t, 2, &ClarificationData{Question: "Which revenue: gross or net?", Options: []string{"gross", "net"}})} },
-			want:   func(s *RunState) { s.Clarification = "Which revenue: gross or net?" },
+			name: "clarification",
+			events: func(t testing.TB) []Event {
+				return []Event{mustNew(t, 2, &ClarificationData{Question: "Which revenue: gross or net?", Options: []string{"gross", "net"}})}
+			},
+			want: func(s *RunState) { s.Clarification = "Which revenue: gross or net?" },
 		},
 		{
 			name: "sql.generated twice keeps the last and all",
@@ -117,9 +121,13 @@ func TestFoldEachEventType(t *testing.T) {
 			},
 		},
 		{
-			name:   "query.failed",
-			events: func(t testing.TB) []Event { return []Event{mustNew(t, 2, &QueryFailedData{Kind: "timeout", Message: "statement ran past 30s", DurationMS: 30000})} },
-			want:   func(s *RunState) { s.Error, s.ErrorKind, s.QueryDuration = "statement ran past 30s", "timeout", 30*time.Second },
+			name: "query.failed",
+			events: func(t testing.TB) []Event {
+				return []Event{mustNew(t, 2, &QueryFailedData{Kind: "timeout", Message: "statement ran past 30s", DurationMS: 30000})}
+			},
+			want: func(s *RunState) {
+				s.Error, s.ErrorKind, s.QueryDuration = "statement ran past 30s", "timeout", 30*time.Second
+			},
 		},
 		{
 			name: "checks.ran",
@@ -129,9 +137,11 @@ func TestFoldEachEventType(t *testing.T) {
 			want: func(s *RunState) { s.Checks = []Check{{Name: "fanout", Status: "pass"}}; s.Confidence = ptr(0.9) },
 		},
 		{
-			name:   "answer.rendered",
-			events: func(t testing.TB) []Event { return []Event{mustNew(t, 2, &AnswerRenderedData{Markdown: "Revenue grew.", Chart: "line"})} },
-			want:   func(s *RunState) { s.Answer, s.Chart = "Revenue grew.", "line" },
+			name: "answer.rendered",
+			events: func(t testing.TB) []Event {
+				return []Event{mustNew(t, 2, &AnswerRenderedData{Markdown: "Revenue grew.", Chart: "line"})}
+			},
+			want: func(s *RunState) { s.Answer, s.Chart = "Revenue grew.", "line" },
 		},
 		{
 			name: "run.finished",

@@ -1,0 +1,337 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Append stores events, in one transaction: all of them or none. It
+// implements event.Sink. Appending an event that is already stored,
+// unchanged, does nothing (a retried append is harmless); a different event
+// under a (run, seq) already taken is a KindConflict error. Events may
+// belong to several runs; each run's index entry is refreshed from its
+// whole log.
+func (s *Store) Append(ctx context.Context, events ...event.Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	for _, e := range events {
+		if err := validate(e); err != nil {
+			return err
+		}
+	}
+	var conflict error
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var touched []string
+		for _, e := range events {
+			var typ, at, data string
+			var version int
+			err := tx.QueryRowContext(ctx, `SELECT type, version, at, data FROM events WHERE run_id = ? AND seq = ?`, e.RunID, e.Seq).Scan(&typ, &version, &at, &data)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				_, err = tx.ExecContext(ctx, `INSERT INTO events (run_id, seq, type, version, at, data) VALUES (?, ?, ?, ?, ?, ?)`,
+					e.RunID, e.Seq, string(e.Type), e.Version, formatTime(e.At), string(compactJSON(e.Data)))
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(touched, e.RunID) {
+					touched = append(touched, e.RunID)
+				}
+			case err != nil:
+				return err
+			default:
+				if typ != string(e.Type) || version != e.Version || at != formatTime(e.At) || data != string(compactJSON(e.Data)) {
+					conflict = quarry.Errorf(quarry.KindConflict, "run %s already has a different event with sequence number %d; events are never replaced", e.RunID, e.Seq)
+					return conflict
+				}
+			}
+		}
+		for _, runID := range touched {
+			if err := index(ctx, tx, runID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if conflict != nil {
+		return conflict
+	}
+	if err != nil {
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return err
+		}
+		return s.dbErr(ctx, err, "store %d events", len(events))
+	}
+	return nil
+}
+
+// validate rejects an event the log must never hold.
+func validate(e event.Event) error {
+	switch {
+	case e.RunID == "":
+		return quarry.Errorf(quarry.KindInternal, "an event of type %q has no run ID", e.Type)
+	case e.Seq < 1:
+		return quarry.Errorf(quarry.KindInternal, "event %q of run %s has sequence number %d; sequence numbers start at 1", e.Type, e.RunID, e.Seq)
+	case e.Type == "":
+		return quarry.Errorf(quarry.KindInternal, "event %d of run %s has no type", e.Seq, e.RunID)
+	case e.At.IsZero():
+		return quarry.Errorf(quarry.KindInternal, "event %d of run %s has no time", e.Seq, e.RunID)
+	case !json.Valid(e.Data):
+		return quarry.Errorf(quarry.KindInternal, "event %d of run %s carries a payload that is not JSON", e.Seq, e.RunID)
+	}
+	if e.Version <= event.Version {
+		if _, err := event.Decode(e); err != nil {
+			return quarry.Wrap(quarry.KindInternal, err, "event %d of run %s does not match its type", e.Seq, e.RunID)
+		}
+	}
+	return nil
+}
+
+func compactJSON(data []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, data); err != nil {
+		return data
+	}
+	return buf.Bytes()
+}
+
+// index refreshes the runs index entry of runID from its events.
+func index(ctx context.Context, tx *sql.Tx, runID string) error {
+	events, err := readEvents(ctx, tx, runID)
+	if err != nil {
+		return err
+	}
+	st, err := event.Fold(events)
+	if err != nil {
+		return err
+	}
+	started := st.StartedAt
+	if started.IsZero() { // no run.started yet: the earliest event stands in
+		for _, e := range events {
+			if started.IsZero() || e.At.Before(started) {
+				started = e.At
+			}
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO runs (run_id, kind, status, session_id, started_at, finished_at, last_seq, events)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (run_id) DO UPDATE SET kind = excluded.kind, status = excluded.status, session_id = excluded.session_id,
+	started_at = excluded.started_at, finished_at = excluded.finished_at, last_seq = excluded.last_seq, events = excluded.events`,
+		runID, st.Kind, st.Status, st.SessionID, formatTime(started), formatTime(st.FinishedAt), st.LastSeq, st.Events)
+	return err
+}
+
+// querier is what reading needs from *sql.DB and *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func readEvents(ctx context.Context, q querier, runID string) ([]event.Event, error) {
+	rows, err := q.QueryContext(ctx, `SELECT run_id, seq, type, version, at, data FROM events WHERE run_id = ? ORDER BY seq`, runID)
+	if err != nil {
+		return nil, err
+	}
+	return scanEvents(rows)
+}
+
+// scanEvents reads rows of (run_id, seq, type, version, at, data) and
+// closes them.
+func scanEvents(rows *sql.Rows) ([]event.Event, error) {
+	defer rows.Close()
+	var out []event.Event
+	for rows.Next() {
+		var e event.Event
+		var typ, at, data string
+		if err := rows.Scan(&e.RunID, &e.Seq, &typ, &e.Version, &at, &data); err != nil {
+			return nil, err
+		}
+		t, err := parseTime(at)
+		if err != nil {
+			return nil, err
+		}
+		e.Type, e.At, e.Data = event.Type(typ), t, json.RawMessage(data)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Events returns the events of a run in sequence order. runID may be any
+// unique prefix of the ID.
+func (s *Store) Events(ctx context.Context, runID string) ([]event.Event, error) {
+	id, err := s.resolveRun(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	events, err := readEvents(ctx, s.db, id)
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "read the events of run %s", id)
+	}
+	return events, nil
+}
+
+// Run returns the fold of a run's events. runID may be any unique prefix
+// of the ID. A run whose process stopped before run.finished folds to
+// status "running", and listings show it so.
+func (s *Store) Run(ctx context.Context, runID string) (event.RunState, error) {
+	events, err := s.Events(ctx, runID)
+	if err != nil {
+		return event.RunState{}, err
+	}
+	return event.Fold(events)
+}
+
+// RunFilter selects runs for Runs.
+type RunFilter struct {
+	Limit     int    // at most this many runs; 0 or less: all
+	Kind      string // only runs of this kind ("run", "ask"); "": any
+	SessionID string // only runs of this chat session; "": any
+}
+
+// Runs returns the runs that match f, newest first (by start time, then by
+// ID), each folded from its events.
+func (s *Store) Runs(ctx context.Context, f RunFilter) ([]event.RunState, error) {
+	var where []string
+	var args []any
+	if f.Kind != "" {
+		where, args = append(where, "kind = ?"), append(args, f.Kind)
+	}
+	if f.SessionID != "" {
+		where, args = append(where, "session_id = ?"), append(args, f.SessionID)
+	}
+	q := `SELECT run_id, started_at FROM runs`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	q += ` ORDER BY started_at DESC, run_id DESC`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT e.run_id, e.seq, e.type, e.version, e.at, e.data
+FROM (`+q+`) AS r JOIN events AS e ON e.run_id = r.run_id
+ORDER BY r.started_at DESC, r.run_id DESC, e.seq`, args...)
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "list runs")
+	}
+	events, err := scanEvents(rows)
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "list runs")
+	}
+	var out []event.RunState
+	for len(events) > 0 {
+		n := 1
+		for n < len(events) && events[n].RunID == events[0].RunID {
+			n++
+		}
+		st, err := event.Fold(events[:n])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+		events = events[n:]
+	}
+	return out, nil
+}
+
+// Reindex rebuilds the runs index from the events, in one transaction.
+// The index is only a cache of the log, so this is always safe.
+func (s *Store) Reindex(ctx context.Context) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM runs`); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT run_id FROM events ORDER BY run_id`)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := index(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return err
+		}
+		return s.dbErr(ctx, err, "rebuild the runs index")
+	}
+	return nil
+}
+
+// resolveRun returns the one run ID that equals or starts with prefix.
+func (s *Store) resolveRun(ctx context.Context, prefix string) (string, error) {
+	ids, err := s.matchPrefix(ctx, "runs", "run_id", prefix)
+	if err != nil {
+		return "", err
+	}
+	switch len(ids) {
+	case 0:
+		return "", quarry.Errorf(quarry.KindNotFound, "no run %q; list the runs with `quarry runs list`", prefix)
+	case 1:
+		return ids[0], nil
+	default:
+		return "", quarry.Errorf(quarry.KindInput, "run ID %q is ambiguous: it matches %s; give more of the ID", prefix, strings.Join(ids, ", "))
+	}
+}
+
+// matchPrefix returns the exact match of prefix in table.col when there is
+// one, and otherwise up to three values that start with prefix.
+func (s *Store) matchPrefix(ctx context.Context, table, col, prefix string) ([]string, error) {
+	prefix = strings.TrimSpace(prefix)
+	if prefix == "" {
+		return nil, quarry.Errorf(quarry.KindUsage, "give an ID")
+	}
+	var exact string
+	err := s.db.QueryRowContext(ctx, `SELECT `+col+` FROM `+table+` WHERE `+col+` = ?`, prefix).Scan(&exact)
+	switch {
+	case err == nil:
+		return []string{exact}, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, s.dbErr(ctx, err, "look up %q", prefix)
+	}
+	// Every text starting with prefix sorts between prefix and prefix
+	// followed by 0xFF, a byte that UTF-8 text never holds.
+	rows, err := s.db.QueryContext(ctx, `SELECT `+col+` FROM `+table+` WHERE `+col+` >= ? AND `+col+` < ? ORDER BY `+col+` LIMIT 3`, prefix, prefix+"\xff")
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "look up %q", prefix)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.dbErr(ctx, err, "look up %q", prefix)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.dbErr(ctx, err, "look up %q", prefix)
+	}
+	return ids, nil
+}

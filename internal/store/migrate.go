@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// migration is one forward-only schema change. Versions start at 1 and
+// never change once released; a new change is a new migration.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the schema's history, oldest first.
+func migrations() []migration {
+	return []migration{
+		{1, "events and runs", `
+CREATE TABLE events (
+	run_id  TEXT    NOT NULL CHECK (run_id <> ''),
+	seq     INTEGER NOT NULL CHECK (seq > 0),
+	type    TEXT    NOT NULL CHECK (type <> ''),
+	version INTEGER NOT NULL,
+	at      TEXT    NOT NULL, -- UTC, fixed width: 2006-01-02T15:04:05.000000000Z
+	data    TEXT    NOT NULL, -- the payload, compact JSON
+	PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+-- The log is append-only. INSERT OR REPLACE would delete the old row
+-- without firing the delete trigger, so a second insert under an existing
+-- key aborts too.
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: they cannot be updated'); END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: they cannot be deleted'); END;
+CREATE TRIGGER events_no_overwrite BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND seq = NEW.seq)
+BEGIN SELECT RAISE(ABORT, 'events are append-only: this run already has an event with this sequence number'); END;
+
+-- An index of runs derived from the events (Store.Reindex rebuilds it).
+CREATE TABLE runs (
+	run_id      TEXT    NOT NULL PRIMARY KEY,
+	kind        TEXT    NOT NULL DEFAULT '',
+	status      TEXT    NOT NULL DEFAULT 'running',
+	session_id  TEXT    NOT NULL DEFAULT '',
+	started_at  TEXT    NOT NULL DEFAULT '',
+	finished_at TEXT    NOT NULL DEFAULT '',
+	last_seq    INTEGER NOT NULL DEFAULT 0,
+	events      INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX runs_by_start ON runs (started_at DESC, run_id DESC);
+CREATE INDEX runs_by_kind ON runs (kind, started_at DESC, run_id DESC);
+CREATE INDEX runs_by_session ON runs (session_id, started_at DESC, run_id DESC);
+`},
+		{2, "results", `
+CREATE TABLE results (
+	id         TEXT    NOT NULL PRIMARY KEY,
+	run_id     TEXT    NOT NULL,
+	hash       TEXT    NOT NULL, -- "sha256:" + hex of body
+	columns    TEXT    NOT NULL, -- JSON, for people reading the database
+	row_count  INTEGER NOT NULL,
+	truncated  INTEGER NOT NULL,
+	body       BLOB    NOT NULL, -- the canonical encoding of columns and rows
+	created_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) WITHOUT ROWID;
+CREATE INDEX results_by_run ON results (run_id);
+`},
+		{3, "sessions", `
+CREATE TABLE sessions (
+	id          TEXT NOT NULL PRIMARY KEY,
+	title       TEXT NOT NULL DEFAULT '',
+	last_run_id TEXT NOT NULL DEFAULT '',
+	created_at  TEXT NOT NULL,
+	updated_at  TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_by_update ON sessions (updated_at DESC, id DESC);
+`},
+	}
+}
+
+// SchemaVersion is the schema version this build of quarry writes: the
+// version of the last migration.
+const SchemaVersion = 3
+
+// migrate applies the migrations the database lacks, each in its own
+// transaction, and refuses a database written by a newer quarry. Running it
+// again changes nothing; two processes migrating at once serialise on the
+// write lock and the second finds the work done.
+func (s *Store) migrate(ctx context.Context) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version    INTEGER NOT NULL PRIMARY KEY,
+	name       TEXT    NOT NULL,
+	applied_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)`)
+		return err
+	})
+	if err != nil {
+		return s.dbErr(ctx, err, "prepare the state database")
+	}
+	var current int
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return s.dbErr(ctx, err, "read the state database version")
+	}
+	if current > SchemaVersion {
+		return quarry.Errorf(quarry.KindConfig, "the state database %s has schema version %d, newer than this quarry understands (%d); upgrade quarry", s.path, current, SchemaVersion)
+	}
+	for _, m := range migrations() {
+		if m.version <= current {
+			continue
+		}
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			var done int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil {
+				return err
+			}
+			if done > 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.version, m.name)
+			return err
+		})
+		if err != nil {
+			return s.dbErr(ctx, err, "migrate the state database to version %d (%s)", m.version, m.name)
+		}
+	}
+	return nil
+}
