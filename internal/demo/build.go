@@ -77,6 +77,9 @@ func Build(ctx context.Context, path string, opts Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
+	if err := os.Chmod(tmpName, 0o644); err != nil {
+		return st, quarry.Wrap(quarry.KindInput, err, "cannot set the permissions of the demo database in %s; make sure the directory is writable", dir)
+	}
 	if err := publish(tmpName, path); err != nil {
 		return st, err
 	}

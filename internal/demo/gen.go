@@ -216,13 +216,17 @@ func (g *generator) writeCustomers(ctx context.Context, db *sqlite3.Conn) ([]int
 	}
 	// A few people signed up twice: same e-mail, a new id, sometimes a new
 	// city.
-	for k := 0; k < nDuplicates; k++ {
-		dup := 1000 + r.IntN(nCustomers-1000)
-		orig := g.customers[r.IntN(dup-500)]
-		c := &g.customers[dup]
-		c.name, c.email, c.segment = orig.name, orig.email, orig.segment
+	taken := map[int]bool{}
+	for len(taken) < 2*nDuplicates {
+		dup, orig := 1000+r.IntN(nCustomers-1000), r.IntN(1000)
+		if taken[dup] || taken[orig] {
+			continue
+		}
+		taken[dup], taken[orig] = true, true
+		o, c := g.customers[orig], &g.customers[dup]
+		c.name, c.email, c.segment = o.name, o.email, o.segment
 		if chance(r, 0.5) {
-			c.country, c.city = orig.country, orig.city
+			c.country, c.city = o.country, o.city
 		}
 	}
 
