@@ -30,6 +30,7 @@ type token struct {
 	flags uint8
 	start int
 	end   int
+	match int // for parentheses: the index of the partner
 }
 
 const (
@@ -220,10 +221,7 @@ func (lx *lexer) run() (Violation, bool) {
 			lx.toks = append(lx.toks, token{kind: tWord, kw: lookupKeyword(s[i:j]), start: i, end: j})
 			i = j
 		case isDigit(c):
-			j := i + 1
-			for j < len(s) && (isIdentCont(s[j]) || s[j] == '.') {
-				j++
-			}
+			j := lx.number(i)
 			lx.toks = append(lx.toks, token{kind: tNumber, start: i, end: j})
 			i = j
 		default:
@@ -232,6 +230,43 @@ func (lx *lexer) run() (Violation, bool) {
 		}
 	}
 	return Violation{}, true
+}
+
+// number returns the end of the number at i: digits (with _ separators),
+// a fraction, an exponent, or 0x hex digits. Letters after it start a new
+// token, which exposes keywords glued to numbers ("1FOR").
+func (lx *lexer) number(i int) int {
+	s := lx.src
+	isHex := func(c byte) bool { return isDigit(c) || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F') }
+	if s[i] == '0' && i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) {
+		j := i + 2
+		for j < len(s) && isHex(s[j]) {
+			j++
+		}
+		return j
+	}
+	j := i
+	digits := func() {
+		for j < len(s) && (isDigit(s[j]) || (s[j] == '_' && j+1 < len(s) && isDigit(s[j+1]))) {
+			j++
+		}
+	}
+	digits()
+	if j < len(s) && s[j] == '.' && (j+1 >= len(s) || s[j+1] != '.') {
+		j++
+		digits()
+	}
+	if j+1 < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if s[k] == '+' || s[k] == '-' {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			j = k
+			digits()
+		}
+	}
+	return j
 }
 
 // lineComment scans a -- comment body from i. The comment ends at LF or

@@ -52,22 +52,10 @@ func (w *walker) pos(i int) int {
 
 // skipGroup returns the index after the parenthesised group opening at i.
 func (w *walker) skipGroup(i int) int {
-	depth := 0
-	for ; i < len(w.toks); i++ {
-		if w.toks[i].kind != tOp {
-			continue
-		}
-		switch w.toks[i].op {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
+	if w.isOp(i, '(') {
+		return w.toks[i].match + 1
 	}
-	return len(w.toks)
+	return i + 1
 }
 
 func (w *walker) run() {
@@ -78,26 +66,38 @@ func (w *walker) run() {
 	w.scan()
 }
 
-// balanced reports whether parentheses balance, adding a violation if not.
+// maxDepth bounds parenthesis nesting; engines refuse far less.
+const maxDepth = 200
+
+// balanced reports whether parentheses balance and nest at most maxDepth
+// deep, adding a violation if not. It records each parenthesis's partner.
 func (w *walker) balanced() bool {
-	depth := 0
-	for _, t := range w.toks {
+	var open []int
+	for i := range w.toks {
+		t := &w.toks[i]
 		if t.kind != tOp {
 			continue
 		}
 		switch t.op {
 		case '(':
-			depth++
+			if len(open) >= maxDepth {
+				w.add(CodeSyntax, t.start, "parentheses nest more than %d deep; simplify the query", maxDepth)
+				return false
+			}
+			open = append(open, i)
 		case ')':
-			depth--
-			if depth < 0 {
+			if len(open) == 0 {
 				w.add(CodeSyntax, t.start, "this ) closes nothing; balance the parentheses")
 				return false
 			}
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			w.toks[o].match = i
+			t.match = o
 		}
 	}
-	if depth > 0 {
-		w.add(CodeSyntax, len(w.src), "%d parenthesis(es) are never closed; balance the parentheses", depth)
+	if len(open) > 0 {
+		w.add(CodeSyntax, len(w.src), "%d parenthesis(es) are never closed; balance the parentheses", len(open))
 		return false
 	}
 	return true
@@ -166,6 +166,12 @@ func (w *walker) explain(i int) {
 			i = w.skipGroup(i)
 			continue
 		}
+		if t.kind == tWord && t.kw == kwAnalyze {
+			w.add(CodeExplainAnalyze, t.start, "EXPLAIN ANALYZE runs the statement it explains; use plain EXPLAIN")
+			w.toks[i].kw = kwOther // reported once
+			i++
+			continue
+		}
 		if t.kind == tWord && explainOption(t.kw, strings.ToUpper(w.text(i))) {
 			i++
 			if w.isOp(i, '=') {
@@ -192,7 +198,7 @@ func (w *walker) with(i int) int {
 		j++
 	}
 	for {
-		if !w.isName(j) {
+		if !w.isName(j) || w.isKw(j, kwAs) {
 			w.add(CodeSyntax, w.pos(j), "expected a CTE name after WITH; write WITH name AS (SELECT ...)")
 			return -1
 		}
@@ -261,6 +267,9 @@ func (w *walker) scan() {
 		}
 		if (t.kind == tWord || t.kind == tQuoted) && w.isOp(i+1, '(') {
 			w.call(i)
+		}
+		if t.kind == tWord && t.kw == kwNone && strings.EqualFold(w.text(i), "UESCAPE") {
+			w.add(CodeBackslash, t.start, "UESCAPE changes the escape character of a Unicode literal or identifier, which can spell any name; write the text plainly")
 		}
 		if w.d == quarry.DialectDuckDB && (w.isKw(i-1, kwFrom) || w.isKw(i-1, kwJoin)) {
 			if t.kind == tString || (t.kind == tQuoted && strings.ContainsAny(w.text(i), "./:")) {

@@ -2,6 +2,7 @@ package sqlitecheck
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -54,7 +55,10 @@ var actionNames = map[sqlite3.AuthorizerActionCode]string{
 
 // Authorizer returns an SQLite authorizer that allows only what a
 // read-only query needs: SELECT, READ of any table or column, RECURSIVE
-// (recursive CTEs) and FUNCTION calls for which allowed returns true. It
+// (recursive CTEs), FUNCTION calls for which allowed returns true, and the
+// schema-introspection pragmas that pragma_table_info(...) and its
+// siblings run when stepped (table_info, table_xinfo, table_list,
+// index_list, index_info, index_xinfo, foreign_key_list). It
 // denies everything else, including ATTACH (which sqlite3_stmt_readonly
 // reports as read-only), PRAGMA, transactions, savepoints and temporary
 // DDL. denied, when not nil, is told of every refusal.
@@ -66,6 +70,13 @@ func Authorizer(allowed func(name string) bool, denied func(Denial)) AuthorizerF
 		switch action {
 		case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_RECURSIVE:
 			return sqlite3.AUTH_OK
+		case sqlite3.AUTH_PRAGMA:
+			// The table-valued pragma functions (pragma_table_info(...))
+			// run their pragma when stepped; allow the introspection ones,
+			// which only read and have no setter form.
+			if readOnlyPragma(name3rd) {
+				return sqlite3.AUTH_OK
+			}
 		case sqlite3.AUTH_FUNCTION:
 			if allowed != nil && allowed(name4th) {
 				return sqlite3.AUTH_OK
@@ -80,4 +91,12 @@ func Authorizer(allowed func(name string) bool, denied func(Denial)) AuthorizerF
 		}
 		return sqlite3.AUTH_DENY
 	}
+}
+
+func readOnlyPragma(name string) bool {
+	switch strings.ToLower(name) {
+	case "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list":
+		return true
+	}
+	return false
 }
