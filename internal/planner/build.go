@@ -61,17 +61,28 @@ func (b *builder) resolveKinds() *Plan {
 			continue
 		}
 		ms, es := only(cs, sMetric), only(cs, sEntity)
+		// A metric that only counts an entity's rows ("orders", "customers")
+		// is that entity: counting it gives the metric back.
+		if len(ms) > 0 {
+			if conv := b.countsAsEntity(ms); conv != nil {
+				ms, es = nil, conv
+			}
+		}
+		if len(ms) > 0 {
+			for _, e := range only(t.cands, sEntity) {
+				all := true
+				for _, m := range ms {
+					all = all && b.p.isCountOf(m.name, e.name)
+				}
+				if all {
+					ms, es = nil, []sense{e}
+					break
+				}
+			}
+		}
 		switch {
 		case len(ms) > 0 && len(es) > 0:
 			m, e := ms[0], es[0]
-			if len(ms) == 1 && len(es) == 1 && b.p.isCountOf(m.name, e.name) {
-				if t.byMode || b.st.rowsLead && len(t.aggs) == 0 && !b.st.count && b.st.order == "" && len(b.st.grains) == 0 && !b.st.trend && !b.st.share && !b.st.compare && len(b.st.dates) < 2 {
-					t.cands = es
-				} else {
-					t.cands = ms
-				}
-				break
-			}
 			return clarify(fmt.Sprintf("By %q do you mean the metric %s or the %s table?", t.it.text, display(m.name), display(e.name)),
 				"metric "+m.name, "entity "+e.name)
 		case len(ms) > 1:
@@ -98,6 +109,19 @@ func (b *builder) resolveKinds() *Plan {
 		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
 	}
 	return nil
+}
+
+// countsAsEntity returns the entity that every metric in ms only counts.
+func (b *builder) countsAsEntity(ms []sense) []sense {
+	var e string
+	for _, m := range ms {
+		me := b.p.metricEntity(m.name, nil)
+		if me == "" || !b.p.isCountOf(m.name, me) || e != "" && e != me {
+			return nil
+		}
+		e = me
+	}
+	return []sense{{kind: sEntity, name: e, entity: e, strength: ms[0].strength}}
 }
 
 // preferValue reports whether a term that is both a value and something

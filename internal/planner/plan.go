@@ -42,6 +42,7 @@ type state struct {
 	unknown    []string
 	understood []string
 	having     []*term
+	oneGrain   bool // "which month …": one period is asked for
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -111,7 +112,7 @@ func (p *Planner) walk(items []item, st *state) {
 			st.dates = append(st.dates, it.rng)
 		case itNum:
 			switch {
-			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && hasKind(last.cands, sColumn) && prevKw != "":
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && prevKw != "":
 				last.op, last.num, last.hasNum = pendingOp, it.num, true
 				pendingOp = ""
 			case pendingOp != "":
@@ -133,6 +134,9 @@ func (p *Planner) walk(items []item, st *state) {
 			case strings.HasPrefix(kw, "unit:"):
 				if byMode || prevKw == "rows" {
 					st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "unit:")))
+					if prevKw == "rows" && singular(it.text) == it.text {
+						st.oneGrain = true // "which month had the highest revenue"
+					}
 				} else {
 					st.unknown = append(st.unknown, it.text)
 				}
@@ -324,4 +328,13 @@ func (p *Planner) restricted(items []item, i int) *Plan {
 		}
 	}
 	return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q refers to %s, which the column policy restricts; quarry does not select, filter, sort or aggregate it", it.text, r.field)}
+}
+
+func numericColumn(ss []sense) bool {
+	for _, s := range ss {
+		if s.kind == sColumn && s.numeric {
+			return true
+		}
+	}
+	return false
 }

@@ -19,13 +19,13 @@ func (b *builder) rank(entity string, named map[string]bool) int {
 		return 1
 	case strings.EqualFold(entity, b.subject):
 		return 0
-	case named[lower(entity)] && b.p.reachable(b.subject, entity):
+	case named[lower(entity)] && b.p.up[lower(b.subject)][lower(entity)]:
 		return 1
 	case b.p.up[lower(b.subject)][lower(entity)]:
 		return 2
-	case b.p.reachable(b.subject, entity):
-		return 3
 	}
+	// Reaching the entity would repeat the subject's rows (a one-to-many
+	// join), which would count or sum them more than once.
 	return 9
 }
 
@@ -53,7 +53,7 @@ func (b *builder) resolveColumns() *Plan {
 			best = min(best, b.rank(s.entity, named))
 		}
 		if best == 9 {
-			return b.fail(fmt.Sprintf("%q belongs to %s, which is not related to %s", t.it.text, t.cands[0].entity, b.subject))
+			return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
 		}
 		var keep []sense
 		for _, s := range t.cands {
@@ -131,6 +131,11 @@ func (b *builder) roles() *Plan {
 			}
 		}
 	}
+	// "cancelled orders", "business customers": with no list word, an
+	// entity that a metric counts is counted.
+	if !aggregate && !st.rowsLead && st.colSup == "" && b.subject != "" && b.p.countedByMetric(b.subject) && !b.hasColumnTerm() {
+		aggregate = true
+	}
 	if !aggregate && b.subject == "" {
 		return b.fail("quarry could not tell what to count, total or list; name a metric (" + b.p.someMetrics() + ") or a table")
 	}
@@ -177,6 +182,9 @@ func (b *builder) roles() *Plan {
 			ent := b.p.m.Entity(s.name)
 			switch {
 			case t.byMode || (aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
+				if b.subject != "" && b.rank(s.name, nil) > 2 {
+					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))
+				}
 				if ent == nil || ent.Label == "" {
 					return b.fail(fmt.Sprintf("%s has no label column to group by; set label on the entity", s.name))
 				}
@@ -216,6 +224,9 @@ func (b *builder) roles() *Plan {
 			return b.fail(fmt.Sprintf("quarry could not tell what to do with the metric %s here", s.name))
 		}
 	}
+	if st.oneGrain && groupTerm == nil && st.limit == 0 && st.order != "" {
+		st.limit = 1
+	}
 	if groupTerm != nil && st.limit == 0 && st.order != "" && singular(groupTerm.it.text) == groupTerm.it.text && groupTerm.rowsQ {
 		st.limit = 1
 	}
@@ -253,6 +264,25 @@ func (b *builder) mentionedColumnOf(e string) bool {
 func (b *builder) besideValue(t *term) bool {
 	for _, u := range b.st.terms {
 		if u.cands[0].kind == sValue && u.cands[0].field == t.cands[0].field && (u.pos == t.pos-1 || u.pos == t.pos+1 || u.pos == t.pos-2 || u.pos == t.pos+2) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) hasColumnTerm() bool {
+	for _, t := range b.st.terms {
+		if t.role == "" && t.cands[0].kind == sColumn && !b.besideValue(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// countedByMetric reports whether a defined metric counts entity e's rows.
+func (p *Planner) countedByMetric(e string) bool {
+	for _, m := range p.m.Metrics {
+		if p.isCountOf(m.Name, e) {
 			return true
 		}
 	}

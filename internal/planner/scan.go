@@ -347,6 +347,11 @@ func (p *Planner) writeRequest(toks []token) string {
 				continue
 			}
 		}
+		if p.writes[t.s] && i+1 < len(toks) {
+			if _, ok := p.lex.phrases[t.s+" "+toks[i+1].s]; ok {
+				continue // "refund rate", a known term
+			}
+		}
 		if p.writes[t.s] {
 			allLead := true
 			for _, u := range toks[:i] {

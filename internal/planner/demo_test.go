@@ -1,0 +1,156 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
+)
+
+// demoQuestions are asked the way analysts ask, against the real demo
+// knowledge. The golden file testdata/demo-plans.golden holds each plan and
+// its SQL; review it by eye after -update.
+var demoQuestions = []struct {
+	q    string
+	kind Kind
+}{
+	// Counts and totals.
+	{"How many customers do we have?", KindVerified},
+	{"how many orders were placed in 2025", KindMetric},
+	{"number of orders last month", KindMetric},
+	{"total revenue in 2025", KindMetric},
+	{"What were our sales last quarter?", KindMetric},
+	{"how many products do we sell", KindUnanswered},
+	{"how many products are in the catalogue", KindMetric},
+	{"headcount in Engineering", KindMetric},
+	{"how many employees work in Sales", KindMetric},
+	{"number of open tickets", KindMetric},
+	{"how many support tickets were opened yesterday", KindMetric},
+	{"units sold this year", KindMetric},
+	{"gross margin last year", KindMetric},
+	{"what is our MRR", KindVerified},
+	{"active subscribers on the Premium plan", KindMetric},
+	{"new customers in March 2026", KindMetric},
+	{"how many refunds did we have in Q1 2026", KindMetric},
+	{"conversion rate for mobile sessions", KindMetric},
+	{"average order value in 2025", KindMetric},
+	{"AOV by channel", KindMetric},
+	{"average satisfaction by ticket priority", KindMetric},
+	{"average resolution time for urgent tickets", KindMetric},
+	// Filters by known values.
+	{"revenue in Germany", KindMetric},
+	{"orders from the mobile channel", KindMetric},
+	{"business customers", KindMetric},
+	{"how many business customers signed up in 2025", KindMetric},
+	{"cancelled orders this year", KindMetric},
+	{"Electronics revenue last month", KindMetric},
+	{"revenue from Books and Toys in 2025", KindMetric},
+	{"sales excluding the store channel", KindMetric},
+	{"orders with the WELCOME10 coupon", KindMetric},
+	{"sessions from organic search by device", KindUnanswered},
+	{"sessions from ads by device", KindMetric},
+	{"tickets about billing", KindMetric},
+	{"number of tickets about Billing this month", KindMetric},
+	// Groups, top and bottom.
+	{"revenue by country", KindMetric},
+	{"orders per channel in 2025", KindMetric},
+	{"revenue by category and channel", KindMetric},
+	{"customers by segment", KindMetric},
+	{"top 5 products by revenue", KindMetric},
+	{"top 10 customers by revenue last year", KindMetric},
+	{"the 3 countries with the fewest customers", KindMetric},
+	{"which country has the most customers", KindMetric},
+	{"which channel had the highest revenue in 2025", KindMetric},
+	{"bottom 3 categories by units sold", KindMetric},
+	{"which plan has the most active subscribers", KindMetric},
+	{"mrr by plan", KindMetric},
+	{"headcount by department", KindVerified},
+	{"tickets by category", KindMetric},
+	{"conversion rate by traffic source", KindVerified},
+	// Trends.
+	{"revenue by month", KindMetric},
+	{"monthly orders in 2025", KindMetric},
+	{"weekly sessions in 2025", KindMetric},
+	{"daily revenue last 30 days", KindMetric},
+	{"trend of new customers", KindMetric},
+	{"quarterly revenue since 2024", KindMetric},
+	{"signups per month this year", KindMetric},
+	{"which month had the highest revenue", KindMetric},
+	// Comparisons and shares.
+	{"revenue this month vs last month", KindMetric},
+	{"compare orders in Q1 2025 and Q1 2026", KindMetric},
+	{"sales in 2024 versus 2025", KindMetric},
+	{"share of revenue by channel", KindMetric},
+	{"what percentage of orders were refunded", KindMetric},
+	{"percentage of revenue by category last year", KindMetric},
+	{"refund rate by channel", KindMetric},
+	// Row lists, minimum and maximum.
+	{"list the products launched in 2025", KindVerified},
+	{"list products launched in 2025 in the Toys category", KindRows},
+	{"show customers in Berlin", KindRows},
+	{"which employees work in Engineering", KindRows},
+	{"most expensive product", KindRows},
+	{"the 5 cheapest products", KindRows},
+	{"which product has the highest list price", KindRows},
+	{"list the Premium plan", KindRows},
+	{"show me all urgent tickets opened this week", KindRows},
+	{"employees hired since 2025", KindRows},
+	{"average unit price of products", KindMetric},
+	{"what is the average, minimum and maximum unit price of products", KindMetric},
+	{"how many countries do our customers come from", KindMetric},
+	{"customers with more than 20 orders", KindMetric},
+	{"products with a price above 400", KindRows},
+	{"what is the highest unit price", KindClarify},
+	// Refused, unanswered and clarified.
+	{"", KindUnanswered},
+	{"asdf qwer zxcv", KindUnanswered},
+	{"what is our churn", KindUnanswered},
+	{"weather in Paris", KindUnanswered},
+	{"what is the highest salary", KindRefuse},
+	{"average salary by department", KindRefuse},
+	{"list customer email addresses", KindRefuse},
+	{"show the emails of customers in Germany", KindRefuse},
+	{"delete all cancelled orders", KindRefuse},
+	{"please update the price of the Premium plan to 30", KindRefuse},
+	{"drop table customers", KindRefuse},
+	{"cancel order 42", KindRefuse},
+	{"add a row to products", KindRefuse},
+	{"set the status of order 7 to completed", KindRefuse},
+	{"insert a new customer called Bob", KindRefuse},
+	{"remove discontinued products", KindRefuse},
+	{"how many members do we have", KindClarify},
+	{"how many cancelled", KindClarify},
+	{"mobile by month", KindClarify},
+	{"why did revenue drop in April", KindUnanswered},
+	{"revenue next month", KindUnanswered},
+	{"forecast revenue for 2027", KindUnanswered},
+	{"average revenue", KindUnanswered},
+	{"top products", KindUnanswered},
+	{"how many products were sold to customers in France", KindUnanswered},
+	{"revenue per employee", KindUnanswered},
+	{"what is the profit margin of the moon", KindUnanswered},
+	{"customer lifetime value by cohort", KindUnanswered},
+	{"sessions on Bluetooth devices", KindUnanswered},
+}
+
+func TestDemoPlans(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verified []Verified
+	for _, v := range f.Verified {
+		verified = append(verified, Verified{Question: v.Question, SQL: v.SQL})
+	}
+	p := New(f.Model, verified)
+	var b strings.Builder
+	for _, tt := range demoQuestions {
+		pl := p.Plan(tt.q, asOf)
+		if pl.Kind != tt.kind {
+			t.Errorf("Plan(%q).Kind = %s, want %s (%s)", tt.q, pl.Kind, tt.kind, pl.Reason)
+		}
+		b.WriteString(planText(f.Model, tt.q, pl))
+	}
+	golden(t, "demo-plans.golden", b.String())
+}
