@@ -60,6 +60,15 @@ func clock(start time.Time) func() time.Time {
 // record writes a typical run through a Recorder and returns what it wrote.
 func record(t *testing.T, sink event.Sink, runID, kind string, start time.Time, finish bool) []event.Event {
 	t.Helper()
+	got, err := recordRun(sink, runID, kind, start, finish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// recordRun is record for goroutines, which must not call t.Fatal.
+func recordRun(sink event.Sink, runID, kind string, start time.Time, finish bool) ([]event.Event, error) {
 	ctx := context.Background()
 	var got []event.Event
 	r := event.NewRecorder(runID, clock(start), event.MultiSink(sink, event.SinkFunc(func(_ context.Context, es ...event.Event) error {
@@ -77,10 +86,10 @@ func record(t *testing.T, sink event.Sink, runID, kind string, start time.Time, 
 	}
 	for _, p := range payloads {
 		if err := r.Emit(ctx, p); err != nil {
-			t.Fatal(err)
+			return got, err
 		}
 	}
-	return got
+	return got, nil
 }
 
 func wantKind(t *testing.T, err error, kind quarry.Kind) {
@@ -485,4 +494,50 @@ func TestCanceledContext(t *testing.T) {
 	wantKind(t, s.Append(ctx, e), quarry.KindCanceled)
 	_, err = s.Runs(ctx, RunFilter{})
 	wantKind(t, err, quarry.KindCanceled)
+}
+
+// TestTwoStoresOnOneFile stands in for two quarry processes (say `serve`
+// and a CLI run) opening and writing one state database at once.
+func TestTwoStoresOnOneFile(t *testing.T) {
+	path := statePath(t)
+	ctx := context.Background()
+	stores := make([]*Store, 4)
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Go(func() {
+			s, err := Open(ctx, path) // concurrent first opens race to migrate
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			stores[i] = s
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for i, s := range stores {
+		t.Cleanup(func() { s.Close() })
+		wg.Go(func() {
+			for j := range 5 {
+				if _, err := recordRun(s, fmt.Sprintf("r_%d_%d", i, j), "run", t0.Add(time.Duration(i*10+j)*time.Second), true); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	runs, err := stores[0].Runs(ctx, RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 20 {
+		t.Errorf("%d runs, want 20", len(runs))
+	}
+	var n int
+	if err := stores[1].db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil || n != SchemaVersion {
+		t.Errorf("schema_migrations rows = %d, %v", n, err)
+	}
 }
