@@ -15,15 +15,7 @@ type liveSchema struct {
 }
 
 func newLiveSchema(cat *quarry.Catalog) *liveSchema {
-	s := &liveSchema{tables: map[string]*quarry.TableInfo{}}
-	for i := range cat.Tables {
-		t := &cat.Tables[i]
-		s.tables[strings.ToLower(tableRef(t))] = t
-		if _, ok := s.tables[strings.ToLower(t.Name)]; !ok {
-			s.tables[strings.ToLower(t.Name)] = t
-		}
-	}
-	return s
+	return &liveSchema{tables: tablesByName(cat)}
 }
 
 func (s *liveSchema) table(name string) *quarry.TableInfo { return s.tables[strings.ToLower(name)] }

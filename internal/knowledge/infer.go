@@ -66,6 +66,23 @@ func tableRef(t *quarry.TableInfo) string {
 	return t.Schema + "." + t.Name
 }
 
+// tablesByName indexes tables by lower-cased "schema.name" and "name"; a
+// plain name goes to the table in the default schema when several share it.
+func tablesByName(cat *quarry.Catalog) map[string]*quarry.TableInfo {
+	m := map[string]*quarry.TableInfo{}
+	for i := range cat.Tables {
+		t := &cat.Tables[i]
+		if t.Schema != "" {
+			m[strings.ToLower(t.Schema+"."+t.Name)] = t
+		}
+		n := strings.ToLower(t.Name)
+		if prev, ok := m[n]; !ok || (!defaultSchemas[strings.ToLower(prev.Schema)] && defaultSchemas[strings.ToLower(t.Schema)]) {
+			m[n] = t
+		}
+	}
+	return m
+}
+
 // learned is what learn reads from a catalog, before merging.
 type learned struct {
 	entities      []semantic.Entity
@@ -211,14 +228,7 @@ func inferRelationships(cat *quarry.Catalog, entityOf map[*quarry.TableInfo]stri
 		l.keyCols[k] = true
 		rels = append(rels, r)
 	}
-	byName := map[string]*quarry.TableInfo{}
-	for i := range cat.Tables {
-		t := &cat.Tables[i]
-		byName[strings.ToLower(t.Name)] = t
-		if !defaultSchemas[strings.ToLower(t.Schema)] {
-			byName[strings.ToLower(t.Schema+"."+t.Name)] = t
-		}
-	}
+	byName := tablesByName(cat)
 	pkOf := func(t *quarry.TableInfo) string {
 		if len(t.PrimaryKey) == 1 {
 			return t.PrimaryKey[0]

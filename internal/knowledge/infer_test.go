@@ -1,0 +1,151 @@
+package knowledge
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func col(name, decl string) quarry.ColumnInfo {
+	return quarry.ColumnInfo{Name: name, DeclType: decl, Type: quarryType(decl, name)}
+}
+
+func TestInferRelationshipsByNaming(t *testing.T) {
+	cat := &quarry.Catalog{Tables: []quarry.TableInfo{
+		{Name: "categories", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("title", "TEXT")}},
+		{Name: "products", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("category_id", "INTEGER"), col("box_id", "INTEGER"), col("session_id", "INTEGER")}},
+		{Name: "box", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER")}},
+		{Name: "boxes", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER")}},
+		{Name: "employees", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("manager_id", "INTEGER"), col("mentor_id", "INTEGER"), col("CustomerID", "INTEGER")}},
+		{Name: "Customer", Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("name", "TEXT")}},
+		{Name: "orders", Schema: "public", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("customer_id", "INTEGER")},
+			ForeignKeys: []quarry.ForeignKey{{Columns: []string{"customer_id"}, RefTable: "Customer"}}},
+		{Name: "orders", Schema: "archive", PrimaryKey: []string{"order_id"}, Columns: []quarry.ColumnInfo{col("order_id", "INTEGER"), col("total", "NUMERIC(10,2)")},
+			ForeignKeys: []quarry.ForeignKey{{Columns: []string{"order_id"}, RefTable: "orders", RefSchema: "public", RefColumns: []string{"id"}}}},
+	}}
+	l := infer(cat)
+	var got []string
+	for _, r := range l.relationships {
+		got = append(got, fmt.Sprintf("%s %s.%s -> %s.%s %s", r.Name, r.From, r.FromColumn, r.To, r.ToColumn, r.Cardinality))
+	}
+	want := []string{
+		"customer orders.customer_id -> Customer.id many_to_one",     // declared, parent key implied
+		"order archive_orders.order_id -> orders.id one_to_one",      // declared on the primary key, other schema
+		"category products.category_id -> categories.id many_to_one", // naming, -ies plural
+		"manager employees.manager_id -> employees.id many_to_one",   // hierarchical role, same table
+		"mentor employees.mentor_id -> employees.id many_to_one",     //
+		"Customer employees.CustomerID -> Customer.id many_to_one",   // CamelCase id
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("relationships (-want +got):\n%s", diff) // box_id is ambiguous (box, boxes); session_id has no table
+	}
+	var names, tables []string
+	for _, e := range l.entities {
+		names = append(names, e.Name)
+		tables = append(tables, e.Table)
+	}
+	if diff := cmp.Diff([]string{"categories", "products", "box", "boxes", "employees", "Customer", "orders", "archive_orders"}, names); diff != "" {
+		t.Errorf("entity names (-want +got):\n%s", diff)
+	}
+	if tables[7] != "archive.orders" || tables[6] != "orders" {
+		t.Errorf("tables %v: want the schema only outside the default one", tables)
+	}
+	if l.entities[5].PrimaryKey != "id" || l.entities[5].Label != "name" || l.entities[0].Label != "title" {
+		t.Errorf("keys and labels: %+v %+v", l.entities[5], l.entities[0])
+	}
+	var cands []string
+	for _, c := range l.candidates {
+		cands = append(cands, c.Name+" "+c.Expr)
+	}
+	if diff := cmp.Diff([]string{"total_total SUM(archive_orders.total)"}, cands); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+}
+
+func TestPickTimeColumn(t *testing.T) {
+	tests := []struct {
+		cols []quarry.ColumnInfo
+		want string
+	}{
+		{[]quarry.ColumnInfo{col("id", "INTEGER"), col("updated_at", "TIMESTAMP"), col("created_at", "TIMESTAMP")}, "created_at"},
+		{[]quarry.ColumnInfo{col("ended_on", "DATE"), col("started_on", "DATE")}, "started_on"},
+		{[]quarry.ColumnInfo{col("name", "TEXT"), col("signup_date", "TEXT")}, "signup_date"},
+		{[]quarry.ColumnInfo{col("birth_date", "DATE")}, "birth_date"},
+		{[]quarry.ColumnInfo{col("state", "TEXT"), col("amount", "REAL")}, ""},
+		{[]quarry.ColumnInfo{col("opened_at", "TIMESTAMP"), col("closed_at", "TIMESTAMP")}, "opened_at"},
+	}
+	for _, tt := range tests {
+		if got := pickTimeColumn(&quarry.TableInfo{Name: "t", Columns: tt.cols}); got != tt.want {
+			t.Errorf("%v: got %q, want %q", tt.cols, got, tt.want)
+		}
+	}
+}
+
+func TestQuarryType(t *testing.T) {
+	tests := map[string]quarry.Type{
+		"INTEGER": quarry.TypeInt, "bigint": quarry.TypeBigInt, "VARCHAR(20)": quarry.TypeText, "numeric(10,2)": quarry.TypeDecimal,
+		"REAL": quarry.TypeFloat, "double precision": quarry.TypeFloat, "DATE": quarry.TypeDate, "TIMESTAMP": quarry.TypeTimestamp,
+		"timestamp with time zone": quarry.TypeTimestamp, "datetime": quarry.TypeTimestamp, "BOOLEAN": quarry.TypeBool,
+		"BLOB": quarry.TypeBytes, "jsonb": quarry.TypeJSON, "": quarry.TypeUnknown, "geometry": quarry.TypeUnknown, "interval": quarry.TypeInterval,
+	}
+	for decl, want := range tests {
+		if got := quarryType(decl, "x"); got != want {
+			t.Errorf("quarryType(%q) = %q, want %q", decl, got, want)
+		}
+	}
+}
+
+// TestYAMLScalarRoundTrip: whatever learn writes as a value reads back as
+// the same string, in block and in flow lists.
+func TestYAMLScalarRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(
+			rapid.String(),
+			rapid.StringMatching(`[A-Za-z0-9 :#,\[\]{}'"\-?&*!|>%@.]{1,12}`),
+			rapid.SampledFrom([]string{"yes", "No", "null", "~", "1", "0.5", "1e3", "2025-01-01", "- x", "a: b", "a #b", "x:", " lead", "trail ", "@at", "0x1F", "TRUE"}),
+		).Draw(t, "s")
+		if strings.TrimSpace(s) == "" {
+			return // blank entries are rejected by validation, and learn never writes them
+		}
+		src := fmt.Sprintf("entities:\n  - name: e\n    synonyms: [%s]\n    columns:\n      - name: %s\n        values:\n          - %s\n",
+			yamlScalar(s, true), yamlScalar(s, false), yamlScalar(s, false))
+		m := decodeModel([]byte(src))
+		if len(m.d.problems) > 0 {
+			t.Fatalf("%q: %v\n%s", s, m.d.problems, src)
+		}
+		e := m.Entities[0]
+		if len(e.Synonyms) != 1 || e.Synonyms[0] != s || e.Columns[0].Name != s || e.Columns[0].Values[0] != s {
+			t.Fatalf("%q read back as %q / %q / %q\n%s", s, e.Synonyms, e.Columns[0].Name, e.Columns[0].Values, src)
+		}
+	})
+}
+
+// FuzzDecode: no input makes the decoders panic, and every problem has a
+// message.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte("entities:\n  - name: a\n    columns: [{name: id}]\n"))
+	f.Add([]byte("metrics:\n  - {name: m, expr: 'COUNT(a.id)', entity: a}\ncandidates: []\n"))
+	f.Add([]byte("restricted:\n  - column: a.b\n    reason: r\n"))
+	f.Add([]byte("- question: q\n  sql: |\n    SELECT 1\n  verified_at: 2026-01-01\n"))
+	f.Add([]byte("a: &x [1]\nb: *x\n--- \nc: !!str d\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		check := func(ps []Problem) {
+			for _, p := range ps {
+				if p.Msg == "" {
+					t.Fatalf("problem without a message: %+v", p)
+				}
+			}
+		}
+		check(decodeModel(src).d.problems)
+		check(decodeMetrics(src).d.problems)
+		_, d := decodePolicy(src)
+		check(d.problems)
+		_, d = decodeExamples("examples/x.yaml", src)
+		check(d.problems)
+	})
+}
