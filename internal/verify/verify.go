@@ -1,0 +1,399 @@
+package verify
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Check statuses.
+const (
+	Pass = "pass"
+	Warn = "warn"
+	Fail = "fail"
+)
+
+// Check names, in the order Run reports them.
+const (
+	CheckEmpty       = "empty_result"
+	CheckNullMeasure = "null_measure"
+	CheckDuplicates  = "duplicate_rows"
+	CheckRowCount    = "row_count"
+	CheckTruncated   = "truncated"
+	CheckFilters     = "filter_values"
+	CheckFanOut      = "fan_out"
+)
+
+// The factors that each warning and each failure multiply confidence by.
+const (
+	WarnFactor = 0.85
+	FailFactor = 0.40
+)
+
+// Range is an inclusive range of plausible row counts. Max 0 means no upper
+// bound.
+type Range struct {
+	Min int64 `json:"min"`
+	Max int64 `json:"max"`
+}
+
+// FilterLiteral is one literal value a query filters on.
+type FilterLiteral struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+	// Known reports whether Value is among the column's known values.
+	Known bool `json:"known"`
+}
+
+// Input is what the checks look at.
+type Input struct {
+	Table            *quarry.Table // the rows read (maybe a preview)
+	TotalRows        int64         // rows in the whole result; 0 when unknown
+	Truncated        bool          // more rows existed than were read
+	MetricColumns    []string      // columns that are measures
+	DimensionColumns []string      // columns that group the measures
+	ExpectRows       *Range        // plausible row counts; nil when unknown
+	Filters          []FilterLiteral
+	FanOutGuarded    bool   // measures aggregated at their own grain before joining
+	Period           string // human label of the filtered time range, for hints
+}
+
+// Check is the outcome of one check.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // pass, warn or fail
+	Detail string `json:"detail,omitempty"`
+}
+
+// Report is the outcome of every check that ran and the confidence computed
+// from them.
+type Report struct {
+	Checks     []Check `json:"checks"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Run runs every check that applies to in and computes the confidence.
+func Run(in Input) Report {
+	var checks []Check
+	rows := rowCount(in)
+	empty := rows == 0 && !in.Truncated
+	checks = append(checks, checkEmpty(in, empty))
+	if !empty {
+		if c, ok := checkNulls(in); ok {
+			checks = append(checks, c)
+		}
+		if c, ok := checkDuplicates(in); ok {
+			checks = append(checks, c)
+		}
+		if c, ok := checkRowCount(in, rows); ok {
+			checks = append(checks, c)
+		}
+	}
+	checks = append(checks, checkTruncated(in, rows))
+	if c, ok := checkFilters(in); ok {
+		checks = append(checks, c)
+	}
+	if in.FanOutGuarded {
+		checks = append(checks, Check{Name: CheckFanOut, Status: Pass,
+			Detail: "each measure was aggregated at its own grain before joining"})
+	}
+	return Report{Checks: checks, Confidence: Confidence(checks)}
+}
+
+// Confidence is the documented function of the checks' statuses:
+// 1.0 × 0.85 per warning × 0.40 per failure, clamped to [0, 1] and rounded
+// to two decimals.
+func Confidence(checks []Check) float64 {
+	c := 1.0
+	for _, ch := range checks {
+		switch ch.Status {
+		case Warn:
+			c *= WarnFactor
+		case Fail:
+			c *= FailFactor
+		}
+	}
+	c = math.Max(0, math.Min(1, c))
+	return math.Round(c*100) / 100
+}
+
+// EventChecks returns the checks as the event log records them.
+func (r Report) EventChecks() []event.Check {
+	out := make([]event.Check, len(r.Checks))
+	for i, c := range r.Checks {
+		out[i] = event.Check(c)
+	}
+	return out
+}
+
+// Count returns how many checks have the given status.
+func (r Report) Count(status string) int {
+	n := 0
+	for _, c := range r.Checks {
+		if c.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+func rowCount(in Input) int64 {
+	n := in.TotalRows
+	if in.Table != nil && int64(len(in.Table.Rows)) > n {
+		n = int64(len(in.Table.Rows))
+	}
+	return n
+}
+
+func checkEmpty(in Input, empty bool) Check {
+	if !empty {
+		return Check{Name: CheckEmpty, Status: Pass, Detail: "the query returned rows"}
+	}
+	var unknown, all []string
+	for _, f := range in.Filters {
+		s := fmt.Sprintf("%s = %q", f.Field, f.Value)
+		all = append(all, s)
+		if !f.Known {
+			unknown = append(unknown, s)
+		}
+	}
+	detail := "the query returned no rows"
+	switch {
+	case len(unknown) > 0:
+		detail += "; the filter " + join(unknown) + " matches no known value and may have excluded everything"
+	case len(all) > 0 && in.Period != "":
+		detail += "; the filter " + join(all) + " or the period " + in.Period + " may have excluded everything"
+	case len(all) > 0:
+		detail += "; the filter " + join(all) + " may have excluded everything"
+	case in.Period != "":
+		detail += "; the period " + in.Period + " may hold no data"
+	}
+	return Check{Name: CheckEmpty, Status: Fail, Detail: detail}
+}
+
+func checkNulls(in Input) (Check, bool) {
+	if in.Table == nil || len(in.Table.Rows) == 0 {
+		return Check{}, false
+	}
+	var present, nulls []string
+	for _, name := range in.MetricColumns {
+		i := columnIndex(in.Table, name)
+		if i < 0 {
+			continue
+		}
+		allNull := true
+		for _, r := range in.Table.Rows {
+			if i < len(r) && r[i] != nil {
+				allNull = false
+				break
+			}
+		}
+		if allNull {
+			nulls = append(nulls, name)
+		} else {
+			present = append(present, name)
+		}
+	}
+	if len(nulls) > 0 {
+		where := "every row"
+		if in.Truncated || int64(len(in.Table.Rows)) < in.TotalRows {
+			where = "every row read"
+		}
+		return Check{Name: CheckNullMeasure, Status: Fail,
+			Detail: join(nulls) + " is NULL in " + where}, true
+	}
+	if len(present) == 0 {
+		return Check{}, false
+	}
+	return Check{Name: CheckNullMeasure, Status: Pass, Detail: join(present) + " has values"}, true
+}
+
+func checkDuplicates(in Input) (Check, bool) {
+	if in.Table == nil || len(in.Table.Rows) < 2 {
+		return Check{}, false
+	}
+	var idx []int
+	for _, name := range in.DimensionColumns {
+		if i := columnIndex(in.Table, name); i >= 0 {
+			idx = append(idx, i)
+		}
+	}
+	what := "dimension key"
+	if len(idx) == 0 {
+		if len(in.DimensionColumns) > 0 || len(in.MetricColumns) > 0 {
+			return Check{}, false
+		}
+		what = "row"
+		for i := range in.Table.Columns {
+			idx = append(idx, i)
+		}
+	}
+	seen := make(map[string]int, len(in.Table.Rows))
+	dups := 0
+	first := ""
+	for _, r := range in.Table.Rows {
+		var b strings.Builder
+		var shown []string
+		for _, i := range idx {
+			var v any
+			if i < len(r) {
+				v = r[i]
+			}
+			b.WriteString(keyOf(v))
+			b.WriteByte(0)
+			shown = append(shown, display(v))
+		}
+		k := b.String()
+		seen[k]++
+		if seen[k] == 2 {
+			dups++
+			if first == "" {
+				first = "(" + strings.Join(shown, ", ") + ")"
+			}
+		}
+	}
+	if dups > 0 {
+		verb := what + " appears"
+		if dups > 1 {
+			verb = what + "s appear"
+		}
+		return Check{Name: CheckDuplicates, Status: Warn,
+			Detail: fmt.Sprintf("%d %s more than once, first %s; a join may have duplicated rows", dups, verb, first)}, true
+	}
+	return Check{Name: CheckDuplicates, Status: Pass, Detail: "every " + what + " appears once"}, true
+}
+
+func checkRowCount(in Input, rows int64) (Check, bool) {
+	r := in.ExpectRows
+	if r == nil {
+		return Check{}, false
+	}
+	var want string
+	switch {
+	case r.Max > 0 && r.Min == r.Max:
+		want = fmt.Sprintf("exactly %d", r.Min)
+	case r.Max > 0 && r.Min > 0:
+		want = fmt.Sprintf("between %d and %d", r.Min, r.Max)
+	case r.Max > 0:
+		want = fmt.Sprintf("at most %d", r.Max)
+	default:
+		want = fmt.Sprintf("at least %d", r.Min)
+	}
+	unit := " rows"
+	if r.Max == 1 {
+		unit = " row"
+	}
+	got := plural(rows, "row")
+	if in.Truncated {
+		got = "at least " + got
+	}
+	if rows < r.Min || (r.Max > 0 && rows > r.Max) {
+		return Check{Name: CheckRowCount, Status: Warn,
+			Detail: "expected " + want + unit + ", got " + got}, true
+	}
+	return Check{Name: CheckRowCount, Status: Pass, Detail: got + ", as expected (" + want + unit + ")"}, true
+}
+
+func checkTruncated(in Input, rows int64) Check {
+	read := int64(0)
+	if in.Table != nil {
+		read = int64(len(in.Table.Rows))
+	}
+	if in.Truncated {
+		return Check{Name: CheckTruncated, Status: Warn,
+			Detail: "the result was cut at " + plural(read, "row") + " by the row cap; figures over the whole result may be incomplete"}
+	}
+	return Check{Name: CheckTruncated, Status: Pass, Detail: "the whole result was read (" + plural(rows, "row") + ")"}
+}
+
+func checkFilters(in Input) (Check, bool) {
+	if len(in.Filters) == 0 {
+		return Check{}, false
+	}
+	var unknown []string
+	for _, f := range in.Filters {
+		if !f.Known {
+			unknown = append(unknown, fmt.Sprintf("%q is not a known value of %s", f.Value, f.Field))
+		}
+	}
+	if len(unknown) > 0 {
+		return Check{Name: CheckFilters, Status: Warn, Detail: strings.Join(unknown, "; ")}, true
+	}
+	if len(in.Filters) == 1 {
+		f := in.Filters[0]
+		return Check{Name: CheckFilters, Status: Pass, Detail: fmt.Sprintf("%q is a known value of %s", f.Value, f.Field)}, true
+	}
+	return Check{Name: CheckFilters, Status: Pass, Detail: fmt.Sprintf("all %d filter values are known values", len(in.Filters))}, true
+}
+
+func columnIndex(t *quarry.Table, name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	for i, c := range t.Columns {
+		if strings.EqualFold(c.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyOf renders a value so that equal values, and only those, give equal
+// keys: 1 and 1.0 are the same group, "1" is not.
+func keyOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "n"
+	case string:
+		return "s" + x
+	case []byte:
+		return "s" + string(x)
+	case int64:
+		return "f" + strconv.FormatFloat(float64(x), 'g', -1, 64)
+	case int:
+		return "f" + strconv.FormatFloat(float64(x), 'g', -1, 64)
+	case float64:
+		return "f" + strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return "b" + strconv.FormatBool(x)
+	case time.Time:
+		return "t" + x.UTC().Format(time.RFC3339Nano)
+	}
+	return fmt.Sprintf("%T:%v", v, v)
+}
+
+func display(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return x
+	case time.Time:
+		return x.Format(time.RFC3339)
+	}
+	return fmt.Sprint(v)
+}
+
+func join(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
+}

@@ -1,0 +1,232 @@
+package verify
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func table(cols []string, rows ...[]any) *quarry.Table {
+	t := &quarry.Table{}
+	for _, c := range cols {
+		t.Columns = append(t.Columns, quarry.Column{Name: c})
+	}
+	t.Rows = rows
+	return t
+}
+
+func TestRun(t *testing.T) {
+	byCountry := table([]string{"country", "revenue"},
+		[]any{"Germany", 120.5}, []any{"France", 99.0}, []any{"Spain", 10.0})
+	tests := []struct {
+		name string
+		in   Input
+		want Report
+	}{
+		{
+			name: "clean ranking",
+			in: Input{Table: byCountry, TotalRows: 3, MetricColumns: []string{"revenue"}, DimensionColumns: []string{"country"},
+				ExpectRows: &Range{Max: 5}, Filters: []FilterLiteral{{Field: "channel", Value: "web", Known: true}}, FanOutGuarded: true},
+			want: Report{Confidence: 1, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckNullMeasure, Pass, "revenue has values"},
+				{CheckDuplicates, Pass, "every dimension key appears once"},
+				{CheckRowCount, Pass, "3 rows, as expected (at most 5 rows)"},
+				{CheckTruncated, Pass, "the whole result was read (3 rows)"},
+				{CheckFilters, Pass, `"web" is a known value of channel`},
+				{CheckFanOut, Pass, "each measure was aggregated at its own grain before joining"},
+			}},
+		},
+		{
+			name: "empty with unknown filter",
+			in: Input{Table: table([]string{"revenue"}), MetricColumns: []string{"revenue"}, ExpectRows: &Range{Min: 1, Max: 1},
+				Filters: []FilterLiteral{{Field: "country", Value: "Germny"}, {Field: "channel", Value: "web", Known: true}}, Period: "2025"},
+			want: Report{Confidence: 0.34, Checks: []Check{
+				{CheckEmpty, Fail, `the query returned no rows; the filter country = "Germny" matches no known value and may have excluded everything`},
+				{CheckTruncated, Pass, "the whole result was read (0 rows)"},
+				{CheckFilters, Warn, `"Germny" is not a known value of country`},
+			}},
+		},
+		{
+			name: "empty with known filters and a period",
+			in: Input{Table: table([]string{"revenue"}), Filters: []FilterLiteral{{Field: "country", Value: "Germany", Known: true}}, Period: "March 2031"},
+			want: Report{Confidence: 0.4, Checks: []Check{
+				{CheckEmpty, Fail, `the query returned no rows; the filter country = "Germany" or the period March 2031 may have excluded everything`},
+				{CheckTruncated, Pass, "the whole result was read (0 rows)"},
+				{CheckFilters, Pass, `"Germany" is a known value of country`},
+			}},
+		},
+		{
+			name: "empty with only a period",
+			in:   Input{Period: "last 7 days"},
+			want: Report{Confidence: 0.4, Checks: []Check{
+				{CheckEmpty, Fail, "the query returned no rows; the period last 7 days may hold no data"},
+				{CheckTruncated, Pass, "the whole result was read (0 rows)"},
+			}},
+		},
+		{
+			name: "all-NULL measure",
+			in:   Input{Table: table([]string{"revenue", "orders"}, []any{nil, int64(3)}), TotalRows: 1, MetricColumns: []string{"revenue", "orders"}, ExpectRows: &Range{Min: 1, Max: 1}},
+			want: Report{Confidence: 0.4, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckNullMeasure, Fail, "revenue is NULL in every row"},
+				{CheckRowCount, Pass, "1 row, as expected (exactly 1 row)"},
+				{CheckTruncated, Pass, "the whole result was read (1 row)"},
+			}},
+		},
+		{
+			name: "duplicate dimension keys, numbers compared by value",
+			in: Input{Table: table([]string{"month", "channel", "orders"},
+				[]any{"2025-01", "web", int64(1)}, []any{"2025-01", "web", int64(2)}, []any{"2025-02", "web", int64(3)},
+				[]any{int64(7), "x", int64(1)}, []any{7.0, "x", int64(1)}),
+				TotalRows: 5, MetricColumns: []string{"orders"}, DimensionColumns: []string{"month", "channel"}},
+			want: Report{Confidence: 0.85, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckNullMeasure, Pass, "orders has values"},
+				{CheckDuplicates, Warn, "2 dimension keys appear more than once, first (2025-01, web); a join may have duplicated rows"},
+				{CheckTruncated, Pass, "the whole result was read (5 rows)"},
+			}},
+		},
+		{
+			name: "identical rows in a row list",
+			in:   Input{Table: table([]string{"name", "price"}, []any{"a", 1.0}, []any{"a", 1.0}, []any{"a", 2.0}), TotalRows: 3},
+			want: Report{Confidence: 0.85, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckDuplicates, Warn, "1 row appears more than once, first (a, 1); a join may have duplicated rows"},
+				{CheckTruncated, Pass, "the whole result was read (3 rows)"},
+			}},
+		},
+		{
+			name: "distinct strings and numbers do not collide",
+			in:   Input{Table: table([]string{"k"}, []any{"1"}, []any{int64(1)}, []any{nil}, []any{"NULL"}), TotalRows: 4, DimensionColumns: []string{"k"}},
+			want: Report{Confidence: 1, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckDuplicates, Pass, "every dimension key appears once"},
+				{CheckTruncated, Pass, "the whole result was read (4 rows)"},
+			}},
+		},
+		{
+			name: "too many rows for a top 5",
+			in: Input{Table: byCountry, TotalRows: 7, MetricColumns: []string{"revenue"}, DimensionColumns: []string{"country"},
+				ExpectRows: &Range{Min: 1, Max: 2}},
+			want: Report{Confidence: 0.85, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckNullMeasure, Pass, "revenue has values"},
+				{CheckDuplicates, Pass, "every dimension key appears once"},
+				{CheckRowCount, Warn, "expected between 1 and 2 rows, got 7 rows"},
+				{CheckTruncated, Pass, "the whole result was read (7 rows)"},
+			}},
+		},
+		{
+			name: "too few rows for a trend",
+			in:   Input{Table: byCountry, TotalRows: 3, ExpectRows: &Range{Min: 12}, MetricColumns: []string{"revenue"}},
+			want: Report{Confidence: 0.85, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckNullMeasure, Pass, "revenue has values"},
+				{CheckRowCount, Warn, "expected at least 12 rows, got 3 rows"},
+				{CheckTruncated, Pass, "the whole result was read (3 rows)"},
+			}},
+		},
+		{
+			name: "truncated preview with a NULL measure in the rows read",
+			in: Input{Table: table([]string{"id", "amount"}, []any{int64(1), nil}, []any{int64(2), nil}), Truncated: true,
+				MetricColumns: []string{"amount"}, DimensionColumns: []string{"id"}, ExpectRows: &Range{Max: 1}},
+			want: Report{Confidence: 0.29, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckNullMeasure, Fail, "amount is NULL in every row read"},
+				{CheckDuplicates, Pass, "every dimension key appears once"},
+				{CheckRowCount, Warn, "expected at most 1 row, got at least 2 rows"},
+				{CheckTruncated, Warn, "the result was cut at 2 rows by the row cap; figures over the whole result may be incomplete"},
+			}},
+		},
+		{
+			name: "several filters, two unknown",
+			in: Input{Table: byCountry, TotalRows: 3, Filters: []FilterLiteral{
+				{Field: "country", Value: "Germany", Known: true}, {Field: "channel", Value: "fax"}, {Field: "segment", Value: "VIP"}}},
+			want: Report{Confidence: 0.85, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckDuplicates, Pass, "every row appears once"},
+				{CheckTruncated, Pass, "the whole result was read (3 rows)"},
+				{CheckFilters, Warn, `"fax" is not a known value of channel; "VIP" is not a known value of segment`},
+			}},
+		},
+		{
+			name: "several filters, all known",
+			in: Input{Table: byCountry, TotalRows: 3, DimensionColumns: []string{"missing"}, Filters: []FilterLiteral{
+				{Field: "country", Value: "Germany", Known: true}, {Field: "channel", Value: "web", Known: true}}},
+			want: Report{Confidence: 1, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckTruncated, Pass, "the whole result was read (3 rows)"},
+				{CheckFilters, Pass, "all 2 filter values are known values"},
+			}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Run(tt.in)
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("Run() mismatch (-want +got):\n%s", d)
+			}
+			if c := Confidence(got.Checks); c != got.Confidence {
+				t.Errorf("Confidence(checks) = %v, report says %v", c, got.Confidence)
+			}
+		})
+	}
+}
+
+func TestConfidence(t *testing.T) {
+	mk := func(statuses ...string) []Check {
+		var cs []Check
+		for _, s := range statuses {
+			cs = append(cs, Check{Name: "x", Status: s})
+		}
+		return cs
+	}
+	tests := []struct {
+		checks []Check
+		want   float64
+	}{
+		{nil, 1},
+		{mk(Pass, Pass), 1},
+		{mk(Warn), 0.85},
+		{mk(Warn, Warn), 0.72},
+		{mk(Warn, Warn, Warn), 0.61},
+		{mk(Fail), 0.4},
+		{mk(Fail, Warn), 0.34},
+		{mk(Fail, Fail), 0.16},
+		{mk(Fail, Fail, Fail, Fail, Fail, Fail, Fail), 0},
+		{mk("unknown"), 1},
+	}
+	for _, tt := range tests {
+		if got := Confidence(tt.checks); got != tt.want {
+			t.Errorf("Confidence(%v) = %v, want %v", tt.checks, got, tt.want)
+		}
+	}
+}
+
+func TestConfidenceNeverRises(t *testing.T) {
+	// Adding a warning or a failure never raises confidence; a pass never changes it.
+	base := []Check{}
+	prev := Confidence(base)
+	for _, s := range []string{Warn, Pass, Fail, Warn, Fail, Pass} {
+		base = append(base, Check{Status: s})
+		c := Confidence(base)
+		if c > prev || (s == Pass && c != prev) {
+			t.Fatalf("after %s: confidence %v, before %v", s, c, prev)
+		}
+		prev = c
+	}
+}
+
+func TestEventChecks(t *testing.T) {
+	r := Report{Checks: []Check{{CheckEmpty, Fail, "no rows"}, {CheckTruncated, Pass, ""}}}
+	want := []event.Check{{Name: "empty_result", Status: "fail", Detail: "no rows"}, {Name: "truncated", Status: "pass"}}
+	if d := cmp.Diff(want, r.EventChecks()); d != "" {
+		t.Error(d)
+	}
+	if r.Count(Fail) != 1 || r.Count(Pass) != 1 || r.Count(Warn) != 0 {
+		t.Errorf("Count: %d %d %d", r.Count(Fail), r.Count(Pass), r.Count(Warn))
+	}
+}
