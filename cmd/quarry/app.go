@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/ids"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// app holds what every command shares: the process's streams and
+// environment, read once here, and the project's config, store and
+// connection, opened on first use and closed when the command ends.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	env    func(string) (string, bool)
+	now    func() time.Time
+	random io.Reader
+	tty    bool // stdout is a terminal
+	width  int  // terminal width, or a default
+
+	configFlag string
+
+	cfg   *config.Config
+	st    *store.Store
+	conns map[string]connector.Conn
+}
+
+func (a *app) commands() []*cobra.Command {
+	return []*cobra.Command{
+		a.initCmd(),
+		a.configCmd(),
+		a.runCmd(),
+		a.guardCmd(),
+		a.runsCmd(),
+		a.doctorCmd(),
+	}
+}
+
+// action adapts a command body so that every error it returns is a
+// *quarry.Error: anything else is a bug, reported as internal.
+func (a *app) action(fn func(ctx context.Context, cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := fn(cmd.Context(), cmd, args)
+		if err == nil || errors.Is(err, errSilent) {
+			return err
+		}
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return err
+		}
+		if errors.Is(err, context.Canceled) {
+			return quarry.Wrap(quarry.KindCanceled, err, "interrupted")
+		}
+		return quarry.Wrap(quarry.KindInternal, err, "unexpected error (please report it)")
+	}
+}
+
+// configPath resolves --config: a file, a folder holding quarry.yaml, or a
+// search upward from the working directory.
+func (a *app) configPath() (string, error) {
+	if a.configFlag != "" {
+		p := a.configFlag
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			p = filepath.Join(p, "quarry.yaml")
+		}
+		return p, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", quarry.Wrap(quarry.KindConfig, err, "cannot read the current folder")
+	}
+	return config.Find(wd)
+}
+
+// config loads quarry.yaml once.
+func (a *app) config() (*config.Config, error) {
+	if a.cfg != nil {
+		return a.cfg, nil
+	}
+	path, err := a.configPath()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(path, a.env)
+	if err != nil {
+		return nil, err
+	}
+	a.cfg = cfg
+	return cfg, nil
+}
+
+// store opens quarry's own state database once.
+func (a *app) store(ctx context.Context) (*store.Store, error) {
+	if a.st != nil {
+		return a.st, nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, cfg.State)
+	if err != nil {
+		return nil, err
+	}
+	a.st = st
+	return st, nil
+}
+
+// conn opens the named connection ("" for the default) once.
+func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Connection, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	cc, err := cfg.Conn(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c, ok := a.conns[cc.Name]; ok {
+		return c, cc, nil
+	}
+	var c connector.Conn
+	switch cc.Driver {
+	case "sqlite":
+		c, err = sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions})
+	default:
+		err = quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite", cc.Name, cc.Driver)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.conns == nil {
+		a.conns = map[string]connector.Conn{}
+	}
+	a.conns[cc.Name] = c
+	return c, cc, nil
+}
+
+// newID returns a fresh sortable ID with the given prefix.
+func (a *app) newID(prefix string) string {
+	return ids.New(prefix, a.now(), a.random)
+}
+
+func (a *app) close() {
+	for _, c := range a.conns {
+		c.Close()
+	}
+	if a.st != nil {
+		a.st.Close()
+	}
+}

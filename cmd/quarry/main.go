@@ -1,0 +1,116 @@
+// Command quarry answers plain-language questions about your own databases
+// with the exact SQL, the result, the checks that ran on it, a chart when it
+// helps, and a record of how the answer was made. It never writes to your
+// database.
+//
+// This package is the only place that reads the environment and wires
+// concrete adapters (the SQLite connector, the state store) to the cores.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv))
+}
+
+// run is main without the process: it parses args, runs one command and
+// returns the exit code. Tests call it directly.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) (string, bool)) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	a := &app{
+		stdin:  stdin,
+		stdout: stdout,
+		stderr: stderr,
+		env:    env,
+		now:    time.Now,
+		random: rand.Reader,
+	}
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		a.tty = true
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			a.width = w
+		}
+	}
+	if a.width == 0 {
+		a.width = 100
+	}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	defer a.close()
+	if err == nil {
+		return quarry.ExitOK
+	}
+	if errors.Is(err, errSilent) {
+		return quarry.ExitRejected
+	}
+	var qe *quarry.Error
+	if !errors.As(err, &qe) {
+		// Errors that are not quarry's own come from argument parsing.
+		fmt.Fprintf(stderr, "quarry: %s (see quarry --help)\n", oneLine(err.Error()))
+		return quarry.ExitUsage
+	}
+	if ctx.Err() != nil && qe.Kind != quarry.KindCanceled {
+		fmt.Fprintln(stderr, "quarry: interrupted")
+		return quarry.ExitCanceled
+	}
+	fmt.Fprintf(stderr, "quarry: %s\n", oneLine(quarry.Message(err)))
+	return quarry.ExitCode(err)
+}
+
+// errSilent ends a command with exit code 1 after it has already said why
+// (a guard rejection printed as a verdict, a failed doctor check).
+var errSilent = errors.New("silent failure")
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "quarry",
+		Short: "Ask your databases questions and get answers you can trust",
+		Long: `quarry answers plain-language questions about your own databases with the
+exact SQL, the result, the checks that ran on it, a chart when it helps, and a
+record of how the answer was made. It never writes to your database.
+
+Start with:  quarry init --demo demo && cd demo && quarry ask "revenue by month last year"`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVarP(&a.configFlag, "config", "C", "", "quarry.yaml, or the project folder that holds it (default: search upward from the current folder)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return quarry.Errorf(quarry.KindUsage, "%s (see quarry %s --help)", err, c.Name())
+	})
+	root.AddCommand(a.commands()...)
+	return root
+}

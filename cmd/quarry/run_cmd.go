@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/format"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func (a *app) runCmd() *cobra.Command {
+	var file, fmtName, connName string
+	var maxRows int64
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "run [SQL | -f FILE | -]",
+		Short: "Run your own SQL through the guard, read-only, and print or export the result",
+		Long: `Run one statement of your own. It passes the same read-only guard as every
+generated query (a rejected statement never reaches the database), runs on a
+read-only handle, and is recorded as a run (quarry runs list).
+
+Formats: table (default; a preview that fits the terminal), csv, tsv, json,
+jsonl, markdown. csv, tsv, json and jsonl stream every row in constant
+memory; --max-rows caps any format. On Ctrl-C the output ends at the last
+whole row.`,
+		Example: `  quarry run "SELECT status, count(*) FROM orders GROUP BY status"
+  quarry run -f report.sql --format csv > report.csv
+  echo "SELECT 1" | quarry run -`,
+		Args: cobra.MaximumNArgs(1),
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "read the SQL from FILE (- for standard input)")
+	cmd.Flags().StringVar(&fmtName, "format", "table", "output format: "+strings.Join(format.Names(), ", "))
+	cmd.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
+	cmd.Flags().Int64Var(&maxRows, "max-rows", -1, "read at most N rows (default: limits.max_rows for table and markdown, all rows for the streaming formats)")
+	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if asJSON {
+			fmtName = "json"
+		}
+		sql, err := a.readInput(args, file, "SQL")
+		if err != nil {
+			return err
+		}
+		cfg, err := a.config()
+		if err != nil {
+			return err
+		}
+		w, err := format.New(fmtName, a.stdout, format.Options{Width: a.width, PreviewRows: cfg.Limits.PreviewRows})
+		if err != nil {
+			return err
+		}
+		limit := maxRows
+		if limit < 0 {
+			limit = 0
+			if f := strings.ToLower(fmtName); f == "table" || f == "markdown" || f == "md" {
+				limit = cfg.Limits.MaxRows
+			}
+		}
+		an, rec, closeRun, err := a.analyst(ctx, connName, limit)
+		if err != nil {
+			return err
+		}
+		defer closeRun()
+		out, err := an.Run(ctx, rec, sql, w)
+		if err != nil {
+			// Whatever was written ends at a whole row; flush it.
+			w.Flush()
+			if quarry.KindOf(err) == quarry.KindRejected && !out.Verdict.Allowed {
+				fmt.Fprintln(a.stderr, "quarry: nothing was run: "+out.Verdict.String())
+				return errSilent
+			}
+			return err
+		}
+		info := format.Info{Rows: out.Rows, Truncated: out.Truncated}
+		if out.Truncated {
+			info.Notice = fmt.Sprintf("stopped at %d rows (--max-rows / limits.max_rows)", out.Rows)
+		}
+		return w.End(info)
+	})
+	return cmd
+}
+
+// analyst opens what a run needs: the store, the connection and its guard,
+// and a recorder for a new run. The returned func releases the guard.
+func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*analyst.Analyst, *event.Recorder, func(), error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := a.store(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	conn, cc, err := a.conn(ctx, connName)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	g, closeGuard, err := a.newGuard(conn.Dialect(), conn)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	an := &analyst.Analyst{
+		Conn:    conn,
+		Guard:   g,
+		Results: st,
+		Limits: analyst.Limits{
+			MaxRows:          maxRows,
+			StatementTimeout: cfg.Limits.StatementTimeout,
+		},
+		Connection: connectionLabel(cc.Name, conn),
+		Clock:      a.now,
+	}
+	rec := event.NewRecorder(a.newID("r"), a.now, st)
+	return an, rec, closeGuard, nil
+}
+
+// connectionLabel names a connection for provenance: its name and, when the
+// connector can say, its dialect and target. Never credentials.
+func connectionLabel(name string, conn any) string {
+	if id, ok := conn.(interface{ Identity() connector.Identity }); ok {
+		ident := id.Identity()
+		return fmt.Sprintf("%s (%s: %s)", name, ident.Dialect, ident.Target)
+	}
+	return name
+}

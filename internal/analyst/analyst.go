@@ -1,0 +1,122 @@
+package analyst
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+)
+
+// Querier runs one guarded statement and streams its rows.
+type Querier interface {
+	Dialect() quarry.Dialect
+	Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error)
+}
+
+// Guard decides whether a statement may run.
+type Guard interface {
+	Check(ctx context.Context, sql string) sqlguard.Verdict
+}
+
+// GuardFunc adapts a function to a Guard.
+type GuardFunc func(ctx context.Context, sql string) sqlguard.Verdict
+
+// Check calls f.
+func (f GuardFunc) Check(ctx context.Context, sql string) sqlguard.Verdict { return f(ctx, sql) }
+
+// Results keeps results so that they can be fetched again by ID.
+type Results interface {
+	SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error)
+}
+
+// Limits bound what one run may read.
+type Limits struct {
+	MaxRows          int64         // rows read from the database; 0 = no cap
+	StatementTimeout time.Duration // per statement; 0 = only the context
+	KeepRows         int           // rows kept in the result store; 0 = 1000
+}
+
+func (l Limits) keep() int {
+	if l.KeepRows > 0 {
+		return l.KeepRows
+	}
+	return 1000
+}
+
+// Analyst runs statements and questions against one connection.
+type Analyst struct {
+	Conn       Querier
+	Guard      Guard
+	Results    Results // may be nil: results are then not kept
+	Limits     Limits
+	Connection string // the connection's name and target, for provenance; never secrets
+	Clock      func() time.Time
+}
+
+// emitter records events and remembers the first recording failure, so
+// that a broken state database is reported rather than silently ignored.
+type emitter struct {
+	rec *event.Recorder
+	err error
+}
+
+func (e *emitter) emit(ctx context.Context, p event.Payload) {
+	// Events are recorded even when the run's context was canceled: the log
+	// must say how the run ended.
+	if err := e.rec.Emit(context.WithoutCancel(ctx), p); err != nil && e.err == nil {
+		e.err = err
+	}
+}
+
+func (e *emitter) finish(ctx context.Context, status string, cause error) {
+	d := &event.RunFinishedData{Status: status}
+	if cause != nil {
+		d.Error = quarry.Message(cause)
+		d.Kind = string(quarry.KindOf(cause))
+	}
+	e.emit(ctx, d)
+}
+
+func statusOf(err error) string {
+	switch quarry.KindOf(err) {
+	case quarry.KindCanceled:
+		return "canceled"
+	case quarry.KindRejected, quarry.KindForbidden:
+		return "rejected"
+	case quarry.KindUnanswered:
+		return "unanswered"
+	}
+	if errors.Is(err, context.Canceled) {
+		return "canceled"
+	}
+	return "failed"
+}
+
+func violations(v sqlguard.Verdict) []event.Violation {
+	out := make([]event.Violation, len(v.Violations))
+	for i, x := range v.Violations {
+		out[i] = event.Violation{Code: x.Code, Message: x.Message, Pos: x.Pos}
+	}
+	return out
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// queryError classifies what a failed query returned as a quarry error.
+func queryError(ctx context.Context, err error) error {
+	var qe *quarry.Error
+	if errors.As(err, &qe) {
+		return err
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return quarry.Wrap(quarry.KindTimeout, err, "the query ran out of time; narrow it or raise limits.statement_timeout")
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		return quarry.Wrap(quarry.KindCanceled, err, "interrupted")
+	}
+	return quarry.Wrap(quarry.KindQuery, err, "the database refused the query")
+}

@@ -1,0 +1,161 @@
+package analyst
+
+import (
+	"context"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+)
+
+// RowSink receives a result as it streams: the columns once, then each row.
+// The row slice is only valid during the call.
+type RowSink interface {
+	Begin(cols []quarry.Column) error
+	Row(vals []any) error
+}
+
+// RunOutcome is what Run did.
+type RunOutcome struct {
+	RunID     string
+	Verdict   sqlguard.Verdict
+	Columns   []quarry.Column
+	Rows      int64
+	Truncated bool
+	Duration  time.Duration
+	ResultID  string
+}
+
+// Run executes the user's own statement: it records the run, guards the
+// SQL, and streams the rows to sink. A statement the guard rejects never
+// reaches the database: Run returns a KindRejected error and the verdict in
+// the outcome. Whatever happens, the run's log ends with run.finished.
+func (a *Analyst) Run(ctx context.Context, rec *event.Recorder, sql string, sink RowSink) (*RunOutcome, error) {
+	em := &emitter{rec: rec}
+	out := &RunOutcome{RunID: rec.RunID()}
+	em.emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect())})
+	err := a.run(ctx, em, sql, sink, out)
+	if err != nil {
+		em.finish(ctx, statusOf(err), err)
+	} else {
+		em.finish(ctx, "succeeded", nil)
+	}
+	if err == nil && em.err != nil {
+		err = quarry.Wrap(quarry.KindInternal, em.err, "the run could not be recorded in quarry's state database")
+	}
+	return out, err
+}
+
+func (a *Analyst) run(ctx context.Context, em *emitter, sql string, sink RowSink, out *RunOutcome) error {
+	em.emit(ctx, &event.SQLGeneratedData{SQL: sql, Source: "user"})
+	v, err := a.guard(ctx, em, sql)
+	out.Verdict = v
+	if err != nil {
+		return err
+	}
+	res, err := a.execute(ctx, em, out.RunID, sql, sink)
+	if res != nil {
+		out.Columns, out.Rows, out.Truncated, out.Duration, out.ResultID = res.cols, res.rows, res.truncated, res.dur, res.resultID
+	}
+	return err
+}
+
+// guard checks sql and records the verdict.
+func (a *Analyst) guard(ctx context.Context, em *emitter, sql string) (sqlguard.Verdict, error) {
+	v := a.Guard.Check(ctx, sql)
+	em.emit(ctx, &event.GuardCheckedData{Allowed: v.Allowed, Dialect: string(v.Dialect), Violations: violations(v)})
+	if !v.Allowed {
+		return v, v.Err()
+	}
+	return v, nil
+}
+
+type execResult struct {
+	cols      []quarry.Column
+	rows      int64
+	truncated bool
+	dur       time.Duration
+	resultID  string
+	kept      *quarry.Table
+}
+
+// execute runs an allowed statement, streams it to sink, keeps the first
+// rows for the result store, and records query.executed or query.failed.
+func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, sink RowSink) (*execResult, error) {
+	start := a.now()
+	res := &execResult{}
+	fail := func(err error) (*execResult, error) {
+		err = queryError(ctx, err)
+		res.dur = a.now().Sub(start)
+		em.emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.dur)})
+		return res, err
+	}
+	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{MaxRows: a.Limits.MaxRows, Timeout: a.Limits.StatementTimeout})
+	if err != nil {
+		return fail(err)
+	}
+	defer rows.Close()
+	res.cols = rows.Columns()
+	if sink != nil {
+		if err := sink.Begin(res.cols); err != nil {
+			return fail(quarry.Wrap(quarry.KindInput, err, "cannot write the result"))
+		}
+	}
+	keep := a.Limits.keep()
+	res.kept = &quarry.Table{Columns: res.cols}
+	for rows.Next() {
+		vals := rows.Values()
+		if sink != nil {
+			if err := sink.Row(vals); err != nil {
+				return fail(quarry.Wrap(quarry.KindInput, err, "cannot write the result"))
+			}
+		}
+		if len(res.kept.Rows) < keep {
+			res.kept.Rows = append(res.kept.Rows, append([]any(nil), vals...))
+		} else {
+			res.kept.Truncated = true
+		}
+		res.rows++
+		if res.rows&1023 == 0 && ctx.Err() != nil {
+			return fail(ctx.Err())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fail(err)
+	}
+	if t, ok := rows.(connector.Truncator); ok && t.Truncated() {
+		res.truncated = true
+		res.kept.Truncated = true
+	}
+	res.dur = a.now().Sub(start)
+	var hash string
+	if a.Results != nil {
+		id, h, err := a.Results.SaveResult(context.WithoutCancel(ctx), runID, res.kept)
+		if err != nil {
+			return fail(quarry.Wrap(quarry.KindInternal, err, "cannot keep the result in quarry's state database"))
+		}
+		res.resultID, hash = id, h
+	}
+	em.emit(ctx, &event.QueryExecutedData{
+		Rows: res.rows, Truncated: res.truncated, DurationMS: millis(res.dur),
+		Columns: columnNames(res.cols), ResultID: res.resultID, ResultHash: hash,
+	})
+	return res, nil
+}
+
+func (a *Analyst) now() time.Time {
+	if a.Clock != nil {
+		return a.Clock()
+	}
+	return time.Now()
+}
+
+func columnNames(cols []quarry.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}

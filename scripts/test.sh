@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The whole test suite, as README.md gives it and .ci/run calls it.
+# It installs what the tests need when it is missing, then checks formatting,
+# runs go vet and staticcheck (pinned in go.mod), and runs every test with the
+# race detector. Run it from the repository root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '==> %s\n' "$*"; }
+
+need_apt=()
+command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		say "installing ${need_apt[*]}"
+		apt-get update -qq >/dev/null
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+	else
+		say "missing ${need_apt[*]}; the tests that compare against them will say so"
+	fi
+fi
+
+say "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))
+if [ -n "$unformatted" ]; then
+	echo "not gofmt-formatted (run gofmt -w):" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+say "go vet"
+go vet ./...
+
+say "staticcheck"
+go tool staticcheck ./...
+
+say "go test -race"
+go test -race -count=1 -timeout 20m ./...
