@@ -90,16 +90,23 @@ const SchemaVersion = 3
 // again changes nothing; two processes migrating at once serialise on the
 // write lock and the second finds the work done.
 func (s *Store) migrate(ctx context.Context) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	// The common case, a database already up to date, needs no write lock.
+	var tables int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&tables); err != nil {
+		return s.dbErr(ctx, err, "read the state database")
+	}
+	if tables == 0 {
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 	version    INTEGER NOT NULL PRIMARY KEY,
 	name       TEXT    NOT NULL,
 	applied_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 )`)
-		return err
-	})
-	if err != nil {
-		return s.dbErr(ctx, err, "prepare the state database")
+			return err
+		})
+		if err != nil {
+			return s.dbErr(ctx, err, "prepare the state database")
+		}
 	}
 	var current int
 	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {

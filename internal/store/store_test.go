@@ -541,3 +541,6 @@ func TestTwoStoresOnOneFile(t *testing.T) {
 		t.Errorf("schema_migrations rows = %d, %v", n, err)
 	}
 }
+
+// The store is where recorders send their events.
+var _ event.Sink = (*Store)(nil)
