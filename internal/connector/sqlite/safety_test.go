@@ -104,6 +104,7 @@ func TestWritesRefusedWithoutGuard(t *testing.T) {
 		`WITH d AS (DELETE FROM orders RETURNING id) SELECT * FROM d`,
 		`INSERT INTO orders SELECT * FROM orders RETURNING id`,
 		`REPLACE INTO orders VALUES (1, 1, NULL, 0)`,
+		`SELECT * FROM temp.sqlite_schema`,
 	} {
 		t.Run(sql, func(t *testing.T) {
 			rows, err := c.Query(context.Background(), sql, connector.QueryOptions{})
