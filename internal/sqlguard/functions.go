@@ -76,13 +76,13 @@ addtime subtime timediff adddate subdate timestampdiff timestampadd get_format e
 database schema version current_user user session_user system_user connection_id found_rows
 truncate insert lcase ucase mid field find_in_set elt strcmp bin oct rand crc32 sha1 sha2
 to_base64 from_base64 inet_aton inet_ntoa is_ipv4 is_ipv6 uuid bin_to_uuid uuid_to_bin
-charset collation coercibility isnull
+charset collation coercibility isnull substring_index conv bit_count
 json_unquote json_keys json_contains json_contains_path json_search json_length json_depth
 json_set json_insert json_replace json_remove json_merge_patch json_merge_preserve
 json_pretty json_overlaps json_arrayagg json_objectagg member`,
 	quarry.DialectSQLite: `
 strftime julianday date datetime time unixepoch timediff printf format typeof sqlite_version
-sqlite_source_id quote likelihood likely unlikely glob like match -> ->> total
+sqlite_source_id quote regexp likelihood likely unlikely glob like match -> ->> total
 json jsonb json_array_length json_error_position json_insert json_patch json_pretty
 json_remove json_replace json_set json_group_array json_group_object json_tree
 jsonb_array jsonb_extract jsonb_group_array jsonb_group_object jsonb_insert jsonb_object
@@ -172,7 +172,8 @@ func Never(name string) bool {
 }
 
 // AllowsFunction reports whether a call of name (any case, without
-// schema) is allowed under o. The SQLite engine check uses it for its
+// schema) is allowed under o. A schema-qualified call is allowed only when
+// its qualifier is pg_catalog or when ExtraFunctions lists schema.name. The SQLite engine check uses it for its
 // authorizer.
 func (o Options) AllowsFunction(name string) bool {
 	name = strings.ToLower(name)
@@ -191,6 +192,12 @@ func (o Options) AllowsFunction(name string) bool {
 	} else if fs.dialect[d][name] {
 		return true
 	}
+	return o.listedExtra(name)
+}
+
+// listedExtra reports whether name (possibly schema.name) is in
+// ExtraFunctions, case-insensitively.
+func (o Options) listedExtra(name string) bool {
 	for _, x := range o.ExtraFunctions {
 		if strings.EqualFold(strings.TrimSpace(x), name) {
 			return true
@@ -241,6 +248,11 @@ func (w *walker) call(i int) {
 		qual := ""
 		if q >= 0 {
 			qual, _ = w.name(q)
+		}
+		full := qual + "." + name
+		if q >= 0 && !w.isOp(q-1, '.') && !Never(name) && w.opts.listedExtra(full) {
+			w.record(full)
+			return // a schema-qualified function the project allowed by name
 		}
 		if q < 0 || w.isOp(q-1, '.') || qual != "pg_catalog" || !(w.d == quarry.DialectPostgres || w.d == quarry.DialectGeneric || w.d == quarry.DialectDuckDB) {
 			w.add(CodeFunctionNotAllowed, t.start, "the call %s(...) names a schema; call built-in functions without a schema (only pg_catalog is accepted)", w.src[w.toks[max(q, 0)].start:t.end])

@@ -111,6 +111,7 @@ func TestAllows(t *testing.T) {
 		{quarry.DialectPostgres, "SELECT 1.5e3, 0x1F, 1_000", "select"},
 		{quarry.DialectMySQL, "EXPLAIN FORMAT=JSON SELECT * FROM t", "explain"},
 		{quarry.DialectMySQL, "SELECT * FROM t WHERE MATCH (a) AGAINST ('x')", "select"},
+		{quarry.DialectMySQL, "SELECT SUBSTRING_INDEX(email, '@', -1) FROM users USE INDEX (idx_email)", "select"},
 		{quarry.DialectSQLite, "SELECT x FROM t WHERE x GLOB 'a*' AND y ISNULL", "select"},
 		{quarry.DialectSQLite, "SELECT 1 --no space is a comment in SQLite", "select"},
 		{quarry.DialectGeneric, "VALUES (1, 2), (3, 4)", "values"},
@@ -171,6 +172,13 @@ func TestFunctionsPolicy(t *testing.T) {
 	}
 	if (Options{ExtraFunctions: []string{"pg_sleep", "lo_import", "query_to_xml"}}).AllowsFunction("pg_sleep") {
 		t.Error("never-allowed functions cannot be re-enabled")
+	}
+	ext := Options{Dialect: quarry.DialectPostgres, ExtraFunctions: []string{"ext.similarity", "ext.pg_sleep"}}
+	if v := Check("SELECT ext.similarity(a, b), EXT.Similarity(a, b) FROM t", ext); !v.Allowed {
+		t.Errorf("schema-qualified extra function: %s", v)
+	}
+	if Check("SELECT other.similarity(a, b) FROM t", ext).Allowed || Check("SELECT ext.pg_sleep(1)", ext).Allowed {
+		t.Error("only the listed schema, and never a never-allowed name")
 	}
 	if !Check("SELECT my_func(1)", o).Allowed || Check("SELECT my_func(1)", Options{Dialect: quarry.DialectSQLite}).Allowed {
 		t.Error("ExtraFunctions must reach Check")

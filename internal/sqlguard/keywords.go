@@ -94,7 +94,7 @@ var keywordTable = map[string]kw{
 	"ASOF": kwOther, "POSITIONAL": kwOther, "SEMI": kwOther, "ANTI": kwOther,
 	"NESTED": kwOther, "PATH": kwOther, "ORDINALITY": kwOther, "ESCAPED": kwOther,
 	"VERBOSE": kwOther, "EXTENDED": kwOther, "PARTITIONS": kwOther,
-	"STRAIGHT_JOIN": kwOther, "DESC": kwOther, "ASC": kwOther,
+	"STRAIGHT_JOIN": kwOther, "INDEX": kwOther, "DESC": kwOther, "ASC": kwOther,
 }
 
 // explainOption reports whether a word may appear between EXPLAIN and its

@@ -54,7 +54,8 @@ var actionNames = map[sqlite3.AuthorizerActionCode]string{
 }
 
 // Authorizer returns an SQLite authorizer that allows only what a
-// read-only query needs: SELECT, READ of any table or column, RECURSIVE
+// read-only query needs: SELECT, READ of any table or column (except the
+// raw-page tables sqlite_dbpage, sqlite_dbdata, sqlite_dbptr and dbstat), RECURSIVE
 // (recursive CTEs), FUNCTION calls for which allowed returns true, and the
 // schema-introspection pragmas that pragma_table_info(...) and its
 // siblings run when stepped (table_info, table_xinfo, table_list,
@@ -68,8 +69,12 @@ var actionNames = map[sqlite3.AuthorizerActionCode]string{
 func Authorizer(allowed func(name string) bool, denied func(Denial)) AuthorizerFunc {
 	return func(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
 		switch action {
-		case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_RECURSIVE:
+		case sqlite3.AUTH_SELECT, sqlite3.AUTH_RECURSIVE:
 			return sqlite3.AUTH_OK
+		case sqlite3.AUTH_READ:
+			if !rawPageTable(name3rd) {
+				return sqlite3.AUTH_OK
+			}
 		case sqlite3.AUTH_PRAGMA:
 			// The table-valued pragma functions (pragma_table_info(...))
 			// run their pragma when stepped; allow the introspection ones,
@@ -91,6 +96,16 @@ func Authorizer(allowed func(name string) bool, denied func(Denial)) AuthorizerF
 		}
 		return sqlite3.AUTH_DENY
 	}
+}
+
+// rawPageTable reports whether name is a virtual table that exposes the
+// database file's raw pages, which would step around column policies.
+func rawPageTable(name string) bool {
+	switch strings.ToLower(name) {
+	case "sqlite_dbpage", "sqlite_dbdata", "sqlite_dbptr", "dbstat":
+		return true
+	}
+	return false
 }
 
 func readOnlyPragma(name string) bool {

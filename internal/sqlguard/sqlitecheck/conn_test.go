@@ -109,6 +109,7 @@ func TestAuthorizerDenials(t *testing.T) {
 	}{
 		{sqlite3.AUTH_SELECT, "", "", sqlite3.AUTH_OK},
 		{sqlite3.AUTH_READ, "orders", "id", sqlite3.AUTH_OK},
+		{sqlite3.AUTH_READ, "sqlite_dbpage", "data", sqlite3.AUTH_DENY},
 		{sqlite3.AUTH_RECURSIVE, "", "", sqlite3.AUTH_OK},
 		{sqlite3.AUTH_FUNCTION, "", "lower", sqlite3.AUTH_OK},
 		{sqlite3.AUTH_FUNCTION, "", "randomblob", sqlite3.AUTH_DENY},
@@ -123,7 +124,7 @@ func TestAuthorizerDenials(t *testing.T) {
 			t.Errorf("action %d %q %q = %d, want %d", c.action, c.n3, c.n4, r, c.want)
 		}
 	}
-	want := []string{"function randomblob()", "PRAGMA query_only 0", "ATTACH x.db", "TRANSACTION BEGIN", "INSERT INTO sqlite_temp_master"}
+	want := []string{"READ sqlite_dbpage data", "function randomblob()", "PRAGMA query_only 0", "ATTACH x.db", "TRANSACTION BEGIN", "INSERT INTO sqlite_temp_master"}
 	if len(got) != len(want) {
 		t.Fatalf("denials %q, want %q", got, want)
 	}
