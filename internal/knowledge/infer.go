@@ -86,6 +86,8 @@ func tablesByName(cat *quarry.Catalog) map[string]*quarry.TableInfo {
 // learned is what learn reads from a catalog, before merging.
 type learned struct {
 	entities      []semantic.Entity
+	tables        []*quarry.TableInfo // the table of each entity
+	skipped       []string            // tables without columns (e.g. a view that no longer compiles)
 	relationships []semantic.Relationship
 	dbTypes       map[colKey]string
 	candidates    []semantic.Metric
@@ -103,6 +105,10 @@ func infer(cat *quarry.Catalog) *learned {
 	entityOf := map[*quarry.TableInfo]string{}
 	for i := range cat.Tables {
 		t := &cat.Tables[i]
+		if len(t.Columns) == 0 {
+			l.skipped = append(l.skipped, tableRef(t))
+			continue
+		}
 		name := t.Name
 		if names[strings.ToLower(t.Name)] > 1 && !defaultSchemas[strings.ToLower(t.Schema)] {
 			name = t.Schema + "_" + t.Name
@@ -141,6 +147,7 @@ func infer(cat *quarry.Catalog) *learned {
 		e.TimeColumn = pickTimeColumn(t)
 		e.Label = pickLabel(t)
 		l.entities = append(l.entities, e)
+		l.tables = append(l.tables, t)
 	}
 	l.relationships = inferRelationships(cat, entityOf, l)
 	l.candidates = inferCandidates(l)

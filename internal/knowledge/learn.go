@@ -91,11 +91,14 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	}
 	rep := &LearnReport{}
 	lr := infer(cat)
+	for _, t := range lr.skipped {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s has no columns the database can describe (a broken view?); skipped", t))
+	}
 	restricted := map[string]bool{}
 	for _, r := range old.policy {
 		restricted[strings.ToLower(r.Column)] = true
 	}
-	if err := profile(ctx, src, cat, lr, restricted, opts, rep); err != nil {
+	if err := profile(ctx, src, lr, restricted, opts, rep); err != nil {
 		return nil, err
 	}
 	merged := merge(old.model, lr, rep)
@@ -209,14 +212,14 @@ func readExisting(dir string) (*existing, error) {
 }
 
 // profile records the known values of low-cardinality text columns.
-func profile(ctx context.Context, src Source, cat *quarry.Catalog, lr *learned, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
-	total := len(cat.Tables)
+func profile(ctx context.Context, src Source, lr *learned, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+	total := len(lr.entities)
 	d := src.Dialect()
-	for i := range cat.Tables {
+	for i := range lr.entities {
 		if err := ctx.Err(); err != nil {
 			return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; run it again to finish (files are only written at the end)")
 		}
-		t := &cat.Tables[i]
+		t := lr.tables[i]
 		e := &lr.entities[i]
 		if t.RowCount != 0 {
 			for j := range e.Columns {

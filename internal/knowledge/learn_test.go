@@ -269,3 +269,22 @@ func lineOf(t *testing.T, s, sub string) int {
 	}
 	return strings.Count(s[:i], "\n") + 1
 }
+
+func TestLearnSkipsViewsThatNoLongerCompile(t *testing.T) {
+	db := makeDB(t, `CREATE TABLE a (id INTEGER PRIMARY KEY, kind TEXT);
+CREATE TABLE b (id INTEGER PRIMARY KEY);
+CREATE VIEW v AS SELECT id FROM b;
+DROP TABLE b;`)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	rep := learn(t, db, dir, knowledge.LearnOptions{})
+	if diff := cmp.Diff([]string{"v has no columns the database can describe (a broken view?); skipped"}, rep.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	f, err := knowledge.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Model.Entities) != 1 || f.Model.Entities[0].Name != "a" {
+		t.Errorf("entities %+v, want only a", f.Model.Entities)
+	}
+}
