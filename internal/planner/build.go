@@ -61,6 +61,20 @@ func (b *builder) resolveKinds() *Plan {
 			continue
 		}
 		ms, es := only(cs, sMetric), only(cs, sEntity)
+		// "by plan": a dimension of the plans table named like it is more
+		// precise than the table.
+		if cols := only(cs, sColumn, sDim); t.byMode && len(cols) > 0 && len(es) == 1 && len(ms) == 0 {
+			var own []sense
+			for _, c := range cols {
+				if strings.EqualFold(c.entity, es[0].name) {
+					own = append(own, c)
+				}
+			}
+			if len(own) == 1 {
+				t.cands = own
+				continue
+			}
+		}
 		// A metric that only counts an entity's rows ("orders", "customers")
 		// is that entity: counting it gives the metric back.
 		if len(ms) > 0 {

@@ -15,6 +15,14 @@ func (b *builder) finish() *Plan {
 	if pl := b.valueFilters(); pl != nil {
 		return pl
 	}
+	if st.hasAge {
+		s, _, ok := b.supColumn("young")
+		if !ok || !s.numeric {
+			return b.fail(fmt.Sprintf("%s has no age column", display(b.subject)))
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(st.ageOp), Values: []any{fmtNum(st.ageNum)}})
+		b.und("filter %s %s %s", s.field, st.ageOp, numText(st.ageNum))
+	}
 	// Column superlatives: "most expensive product", "the 5 oldest employees".
 	if st.colSup != "" {
 		if !b.rows {
@@ -144,14 +152,14 @@ func (b *builder) finish() *Plan {
 				q.Rows.Columns = append(q.Rows.Columns, c)
 			}
 		}
-		if len(q.Rows.Columns) > 0 {
+		if st.wantLabel {
 			ent := b.p.m.Entity(b.subject)
-			if ent != nil && ent.Label != "" && !hasString(q.Rows.Columns, ent.Label) && !b.p.m.IsRestricted(ent.Name, ent.Label) {
+			if ent == nil || ent.Label == "" {
+				return b.fail(fmt.Sprintf("%s has no label column to name its rows", display(b.subject)))
+			}
+			if !hasString(q.Rows.Columns, ent.Label) {
 				q.Rows.Columns = append([]string{ent.Label}, q.Rows.Columns...)
 			}
-		}
-		if b.colSort != nil && len(q.Rows.Columns) > 0 && !hasString(q.Rows.Columns, b.colSort.column) && strings.EqualFold(b.colSort.entity, b.subject) {
-			q.Rows.Columns = append(q.Rows.Columns, b.colSort.column)
 		}
 		b.und("list %s", b.subject)
 		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood}
@@ -381,6 +389,8 @@ func (b *builder) makeTitle() string {
 			n = c
 			if ent := b.p.m.Entity(e); ent != nil && strings.EqualFold(ent.Label, c) {
 				n = e
+			} else if ent != nil && strings.EqualFold(ent.PrimaryKey, c) {
+				continue
 			}
 		}
 		by = append(by, display(n))

@@ -43,6 +43,10 @@ type state struct {
 	understood []string
 	having     []*term
 	oneGrain   bool // "which month …": one period is asked for
+	ageOp      string
+	ageNum     float64
+	hasAge     bool // "older than 30"
+	wantLabel  bool // "names" where no column is called name: the label
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -112,6 +116,8 @@ func (p *Planner) walk(items []item, st *state) {
 			st.dates = append(st.dates, it.rng)
 		case itNum:
 			switch {
+			case st.ageOp != "" && !st.hasAge:
+				st.ageNum, st.hasAge = it.num, true
 			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && prevKw != "":
 				last.op, last.num, last.hasNum = pendingOp, it.num, true
 				pendingOp = ""
@@ -156,12 +162,16 @@ func (p *Planner) walk(items []item, st *state) {
 				pendingTop = true
 			case kw == "expensive" || kw == "cheap" || kw == "young" || kw == "old" || kw == "new" || kw == "early":
 				st.colSup = kw
+			case kw == "label":
+				st.wantLabel = true
 			case kw == "share":
 				st.share = true
 			case kw == "compare":
 				st.compare = true
 			case kw == "trend":
 				st.trend = true
+			case kw == "agegt" || kw == "agelt":
+				st.ageOp = map[string]string{"agegt": ">", "agelt": "<"}[kw]
 			case kw == "gt" || kw == "lt":
 				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
 					op := map[string]string{"gt": ">=", "lt": "<="}[kw]
@@ -235,7 +245,7 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 		}
 	}
-	if pendingOp != "" || pendingNum != nil {
+	if pendingOp != "" || pendingNum != nil || st.ageOp != "" && !st.hasAge {
 		st.unknown = append(st.unknown, "a comparison without a number or a measure")
 	}
 }

@@ -170,8 +170,30 @@ func (b *builder) roles() *Plan {
 		b.und("count of %s", b.subject)
 	}
 	groupTerm := (*term)(nil)
+	// Terms after "by" first, so that a column also named elsewhere
+	// ("show all countries and the number of singers in each country") is
+	// known to be a group.
+	ordered := make([]*term, 0, len(st.terms))
 	for _, t := range st.terms {
+		if t.byMode {
+			ordered = append(ordered, t)
+		}
+	}
+	for _, t := range st.terms {
+		if !t.byMode {
+			ordered = append(ordered, t)
+		}
+	}
+	for _, t := range ordered {
 		if t.role != "" {
+			continue
+		}
+		if k := t.cands[0].kind; !t.byMode && (k == sColumn || k == sDim) && hasString(b.groups, t.cands[0].field) {
+			t.role = "context"
+			continue
+		}
+		if k := t.cands[0].kind; !t.byMode && k == sEntity && b.groupedBy(t.cands[0].name) {
+			t.role = "context"
 			continue
 		}
 		s := t.cands[0]
@@ -190,6 +212,10 @@ func (b *builder) roles() *Plan {
 				}
 				if b.p.m.IsRestricted(ent.Name, ent.Label) {
 					return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%s rows are named by %s.%s, which the column policy restricts", ent.Name, ent.Name, ent.Label)}
+				}
+				if ent.PrimaryKey != "" && !strings.EqualFold(ent.PrimaryKey, ent.Label) {
+					// Two rows may share a name; group by the key as well.
+					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
 				}
 				b.groups = append(b.groups, ent.Name+"."+ent.Label)
 				b.und("group by %s", ent.Name)
@@ -287,4 +313,10 @@ func (p *Planner) countedByMetric(e string) bool {
 		}
 	}
 	return false
+}
+
+// groupedBy reports whether the query already groups by entity e's label.
+func (b *builder) groupedBy(e string) bool {
+	ent := b.p.m.Entity(e)
+	return ent != nil && ent.Label != "" && hasString(b.groups, ent.Name+"."+ent.Label)
 }

@@ -97,7 +97,7 @@ func keywords() map[string]string {
 	set("top", "top", "best")
 	set("bottom", "bottom", "worst")
 	set("by", "by", "per", "for each", "for every", "broken down by", "break down by", "breakdown by", "split by", "grouped by", "group by",
-		"across", "each", "every", "for all", "in each", "within each", "by each", "broken out by", "segmented by", "for the different")
+		"across", "each", "every", "in each", "within each", "by each", "broken out by", "segmented by", "for the different")
 	set("grain:day", "daily", "day by day", "per day")
 	set("grain:week", "weekly", "week by week", "per week")
 	set("grain:month", "monthly", "month by month", "month over month", "per month")
@@ -115,11 +115,14 @@ func keywords() map[string]string {
 	set("lt", "less than", "fewer than", "under", "below", "lower than", "smaller than", "cheaper than", "at most", "or less", "no more than")
 	set("not", "not", "excluding", "except", "other than", "apart from", "aside from", "besides", "non", "outside", "outside of", "but not", "exclude")
 	set("and", "and", "or", "as well as", "plus", "along with", "together with")
-	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "names", "name of", "names of", "show me", "list of", "all", "details of", "details")
+	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "show me", "list of", "all", "details of", "details")
+	set("label", "name", "names", "name of", "names of")
 	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
 	set("young", "youngest")
+	set("agegt", "older than", "over the age of", "aged over", "aged more than")
+	set("agelt", "younger than", "under the age of", "aged under", "aged less than")
 	set("old", "oldest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")
@@ -208,7 +211,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 // strongKw are keywords that win over a known term of the same length.
 func strongKw(kw string) bool {
 	switch kw {
-	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "top", "bottom":
+	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "top", "bottom", "avg", "sum", "max", "min", "agegt", "agelt":
 		return true
 	}
 	return false
