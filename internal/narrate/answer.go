@@ -1,0 +1,598 @@
+package narrate
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// DefaultPreviewRows is how many rows the answer's table shows when
+// AnswerInput.PreviewRows is not set.
+const DefaultPreviewRows = 20
+
+// AnswerInput is everything the answer is made from.
+type AnswerInput struct {
+	Question    string
+	Title       string // what the figures measure, e.g. "Revenue" or "Revenue by country"
+	SQL         string
+	Table       *quarry.Table // the rows read (maybe a preview)
+	TotalRows   int64         // rows in the whole result; 0 when only Table's rows are known
+	Truncated   bool          // more rows existed than were read
+	Columns     []ColumnInfo
+	Report      verify.Report
+	Period      string // human label of the time range, e.g. "2025" or "last 30 days"
+	AsOf        string // the date the answer is relative to, shown as it is
+	PreviewRows int    // rows in the Markdown table; DefaultPreviewRows when 0
+	Currency    string // the symbol put before currency values, e.g. "$"; none when empty
+}
+
+// Answer is the text a person reads and the chart that goes with it.
+type Answer struct {
+	Markdown string    `json:"markdown"`
+	Headline string    `json:"headline"` // the first sentence, without Markdown
+	Chart    ChartSpec `json:"chart"`
+}
+
+// Shapes of results, as Shape reports them.
+const (
+	ShapeEmpty   = "empty"
+	ShapeFigure  = "figure"
+	ShapeRanking = "ranking"
+	ShapeTrend   = "trend"
+	ShapeCompare = "compare"
+	ShapeShare   = "share"
+	ShapeList    = "list"
+)
+
+// Compose writes the answer: a headline with figures from result cells, the
+// derived change where there is one, a table of at most PreviewRows rows,
+// the checks and the confidence.
+func Compose(in AnswerInput) Answer {
+	cols := resolve(in.Table, in.Columns)
+	total := in.TotalRows
+	if in.Table != nil && int64(len(in.Table.Rows)) > total {
+		total = int64(len(in.Table.Rows))
+	}
+	w := writer{in: in, cols: cols, total: total}
+	headline, derived := w.headline()
+	var b strings.Builder
+	b.WriteString(headline)
+	if derived != "" {
+		b.WriteString(" " + derived)
+	}
+	b.WriteString("\n")
+	if tbl := w.table(); tbl != "" {
+		b.WriteString("\n" + tbl)
+	}
+	b.WriteString("\n" + checksBlock(in.Report, in.AsOf))
+	spec := ChooseChart(in.Table, in.Columns, w.title())
+	if spec.Kind != ChartNone {
+		spec.Currency = in.Currency
+	}
+	return Answer{Markdown: b.String(), Headline: stripBold(headline), Chart: spec}
+}
+
+// Shape reports which kind of headline Compose writes for a result.
+func Shape(t *quarry.Table, infos []ColumnInfo) string {
+	w := writer{cols: resolve(t, infos), in: AnswerInput{Table: t}}
+	return w.shape()
+}
+
+type writer struct {
+	in    AnswerInput
+	cols  []column
+	total int64
+}
+
+func (w writer) split() (dims, nums []column) {
+	for _, c := range w.cols {
+		if c.numeric {
+			nums = append(nums, c)
+		} else {
+			dims = append(dims, c)
+		}
+	}
+	return dims, nums
+}
+
+func (w writer) shape() string {
+	t := w.in.Table
+	if t == nil || len(t.Rows) == 0 {
+		return ShapeEmpty
+	}
+	dims, nums := w.split()
+	var measures []column
+	for _, n := range nums {
+		if n.Role != RoleColumn || len(dims) == 0 || dims[0].Role != RoleColumn {
+			measures = append(measures, n)
+		}
+	}
+	switch {
+	case len(measures) == 0:
+		return ShapeList
+	case len(dims) == 0 && len(t.Rows) == 1:
+		return ShapeFigure
+	case len(dims) != 1:
+		return ShapeList
+	}
+	d := dims[0]
+	for _, n := range measures {
+		if n.Role == RoleShare && !d.time && !d.label {
+			return ShapeShare
+		}
+	}
+	switch {
+	case d.label && len(t.Rows) >= 2:
+		return ShapeCompare
+	case d.time && len(t.Rows) >= 2:
+		return ShapeTrend
+	case d.Role == RoleColumn && len(measures) > 0 && measures[0].Role == RoleColumn && len(t.Rows) > 1:
+		return ShapeList
+	}
+	return ShapeRanking
+}
+
+// title is what the figures measure.
+func (w writer) title() string {
+	if w.in.Title != "" {
+		return w.in.Title
+	}
+	dims, nums := w.split()
+	if len(nums) == 0 {
+		return ""
+	}
+	s := capitalize(humanize(nums[0].Name))
+	if len(dims) == 1 {
+		s += " by " + humanize(dims[0].Name)
+	}
+	return s
+}
+
+// metricTitle is the title for a sentence about one measure: the input's
+// title, else the column's name.
+func (w writer) metricTitle(m column) string {
+	if w.in.Title != "" {
+		return w.in.Title
+	}
+	return capitalize(humanize(m.Name))
+}
+
+func (w writer) fmtCell(c column, r []any) string { return c.text(r, w.in.Currency) }
+
+// periodPhrase turns a period label into words that follow a noun:
+// "2025" → "in 2025", "last 30 days" → "in the last 30 days".
+func periodPhrase(p string) string {
+	p = strings.TrimSpace(p)
+	l := strings.ToLower(p)
+	switch {
+	case p == "":
+		return ""
+	case strings.HasPrefix(l, "last ") || strings.HasPrefix(l, "past ") || strings.HasPrefix(l, "previous "):
+		return "in the " + p
+	case strings.HasPrefix(l, "this ") || strings.HasPrefix(l, "since ") || strings.HasPrefix(l, "between ") ||
+		strings.HasPrefix(l, "from ") || strings.HasPrefix(l, "in ") || strings.HasPrefix(l, "during ") ||
+		strings.HasPrefix(l, "year to date") || l == "today" || l == "yesterday":
+		return p
+	}
+	return "in " + p
+}
+
+// subject joins a title and the period phrase: "Revenue in 2025".
+func (w writer) subject(title string) string {
+	if pp := periodPhrase(w.in.Period); pp != "" {
+		return title + " " + pp
+	}
+	return title
+}
+
+func (w writer) headline() (headline, derived string) {
+	t := w.in.Table
+	dims, nums := w.split()
+	switch w.shape() {
+	case ShapeEmpty:
+		if pp := periodPhrase(w.in.Period); pp != "" {
+			return "The query returned no rows " + pp + ".", ""
+		}
+		return "The query returned no rows.", ""
+	case ShapeFigure:
+		r := t.Rows[0]
+		if len(nums) == 1 {
+			return w.subject(w.metricTitle(nums[0])) + " was **" + w.fmtCell(nums[0], r) + "**.", ""
+		}
+		parts := make([]string, len(nums))
+		for i, n := range nums {
+			parts[i] = humanize(n.Name) + " **" + w.fmtCell(n, r) + "**"
+		}
+		lead := capitalize(periodPhrase(w.in.Period))
+		if lead == "" {
+			return capitalize(joinWords(parts)) + ".", ""
+		}
+		return lead + ": " + joinWords(parts) + ".", ""
+	case ShapeRanking:
+		return w.ranking(dims[0], firstMeasure(nums)), ""
+	case ShapeShare:
+		return w.share(dims[0], nums), ""
+	case ShapeTrend:
+		return w.trend(dims[0], firstMeasure(nums))
+	case ShapeCompare:
+		return w.compare(dims[0], firstMeasure(nums))
+	}
+	return w.list(dims), ""
+}
+
+func firstMeasure(nums []column) column {
+	for _, n := range nums {
+		if n.Role == RoleMetric {
+			return n
+		}
+	}
+	return nums[0]
+}
+
+// points are the rows with a number in column m, in result order.
+type point struct {
+	label string
+	value float64
+	text  string
+}
+
+func (w writer) points(d, m column) []point {
+	var ps []point
+	for _, r := range w.in.Table.Rows {
+		f, ok := toFloat(m.cell(r))
+		if !ok {
+			continue
+		}
+		ps = append(ps, point{label: w.fmtCell(d, r), value: f, text: w.fmtCell(m, r)})
+	}
+	return ps
+}
+
+func (w writer) ranking(d, m column) string {
+	ps := w.points(d, m)
+	subj := w.subject(w.title())
+	if len(ps) == 0 {
+		return subj + ": " + humanize(m.Name) + " is NULL in every row."
+	}
+	if len(ps) == 1 {
+		return subj + ": " + ps[0].label + ", **" + ps[0].text + "**."
+	}
+	n := min(3, len(ps))
+	desc, asc := true, true
+	for i := 1; i < len(ps); i++ {
+		desc = desc && ps[i].value <= ps[i-1].value
+		asc = asc && ps[i].value >= ps[i-1].value
+	}
+	var s string
+	switch {
+	case desc && !asc:
+		s = subj + ": " + ps[0].label + " leads with **" + ps[0].text + "**"
+		if n > 1 {
+			s += ", then " + joinWords(entries(ps[1:n]))
+		}
+	case asc && !desc:
+		s = subj + ": " + ps[0].label + " is lowest with **" + ps[0].text + "**"
+		if n > 1 {
+			s += ", then " + joinWords(entries(ps[1:n]))
+		}
+	default:
+		s = subj + ": " + joinWords(entries(ps[:n]))
+	}
+	if w.total > int64(n) {
+		s += "; " + plural(w.total, "row") + " in all"
+	}
+	return s + "."
+}
+
+func entries(ps []point) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.label + " **" + p.text + "**"
+	}
+	return out
+}
+
+func (w writer) share(d column, nums []column) string {
+	var sh, m column
+	found := false
+	for _, n := range nums {
+		if n.Role == RoleShare && sh.Name == "" {
+			sh = n
+		} else if n.Role == RoleMetric && !found {
+			m, found = n, true
+		}
+	}
+	type row struct {
+		label, share, value string
+		f                   float64
+	}
+	var rows []row
+	for _, r := range w.in.Table.Rows {
+		f, ok := toFloat(sh.cell(r))
+		if !ok {
+			continue
+		}
+		x := row{label: w.fmtCell(d, r), share: w.fmtCell(sh, r), f: f}
+		if found {
+			x.value = w.fmtCell(m, r)
+		}
+		rows = append(rows, x)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].f > rows[j].f })
+	what := strings.TrimSuffix(humanize(sh.Name), " share")
+	if found {
+		what = humanize(m.Name)
+	}
+	s := "Largest shares of " + what
+	if pp := periodPhrase(w.in.Period); pp != "" {
+		s += " " + pp
+	}
+	if len(rows) == 0 {
+		return s + ": none, the share is NULL in every row."
+	}
+	n := min(3, len(rows))
+	parts := make([]string, n)
+	for i := range n {
+		parts[i] = rows[i].label + " **" + rows[i].share + "**"
+		if rows[i].value != "" {
+			parts[i] += " (" + rows[i].value + ")"
+		}
+	}
+	s += " by " + humanize(d.Name) + ": " + joinWords(parts)
+	if len(rows) > n {
+		s += "; " + plural(int64(len(rows)), "row") + " in all"
+	}
+	return s + "."
+}
+
+func (w writer) trend(d, m column) (string, string) {
+	ps := w.points(d, m)
+	subj := w.subject(w.metricTitle(m))
+	if len(ps) == 0 {
+		return subj + ": " + humanize(m.Name) + " is NULL in every row.", ""
+	}
+	first, last := ps[0], ps[len(ps)-1]
+	hi, lo := ps[0], ps[0]
+	for _, p := range ps[1:] {
+		if p.value > hi.value {
+			hi = p
+		}
+		if p.value < lo.value {
+			lo = p
+		}
+	}
+	if len(ps) == 1 {
+		return subj + " was **" + first.text + "** in " + first.label + ".", ""
+	}
+	s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label
+	var extremes []string
+	if hi.value > math.Max(first.value, last.value) {
+		extremes = append(extremes, "the peak was **"+hi.text+"** in "+hi.label)
+	}
+	if lo.value < math.Min(first.value, last.value) {
+		extremes = append(extremes, "the low was **"+lo.text+"** in "+lo.label)
+	}
+	if len(extremes) > 0 {
+		s += "; " + joinWords(extremes)
+	}
+	return s + ".", w.change(first.value, last.value, m, "first and last "+periodNoun(d))
+}
+
+func periodNoun(d column) string {
+	if d.Grain != "" {
+		return d.Grain
+	}
+	return "period"
+}
+
+func (w writer) compare(d, m column) (string, string) {
+	ps := w.points(d, m)
+	subj := w.metricTitle(m)
+	if len(ps) == 0 {
+		return subj + ": " + humanize(m.Name) + " is NULL in every row.", ""
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = "**" + p.text + "** in " + p.label
+	}
+	s := subj + " was " + joinWords(parts) + "."
+	if len(ps) < 2 {
+		return s, ""
+	}
+	return s, w.change(ps[0].value, ps[len(ps)-1].value, m, ps[0].label+" and "+ps[len(ps)-1].label)
+}
+
+// change states the difference between two cells, marked as computed.
+func (w writer) change(from, to float64, m column, between string) string {
+	if m.Format == FormatPercent {
+		d := (to - from) * 100
+		return "Change between the " + between + ", computed from those cells: " + signed(d, FormatNumber, "") + " percentage points."
+	}
+	if strings.HasPrefix(between, "first") {
+		between = "the " + between
+	}
+	s := "Change between " + between + ", computed from those cells: " + signed(to-from, m.Format, w.in.Currency)
+	if from != 0 {
+		s += " (" + signed((to-from)/math.Abs(from), FormatPercent, "") + ")"
+	}
+	return s + "."
+}
+
+func signed(f float64, format, currency string) string {
+	s := Number(f, format, currency)
+	if f > 0 && s != Number(0, format, currency) {
+		return "+" + s
+	}
+	return s
+}
+
+func (w writer) list(dims []column) string {
+	t := w.in.Table
+	rows := plural(w.total, "row")
+	if w.in.Truncated && w.in.TotalRows <= int64(len(t.Rows)) {
+		rows = "more than " + plural(int64(len(t.Rows)), "row")
+	}
+	lead := "The query returned " + rows
+	if pp := periodPhrase(w.in.Period); pp != "" {
+		lead += " " + pp
+	}
+	for _, d := range dims {
+		if d.time {
+			lo, hi := "", ""
+			for _, r := range t.Rows {
+				if d.cell(r) == nil {
+					continue
+				}
+				v := w.fmtCell(d, r)
+				if lo == "" || v < lo {
+					lo = v
+				}
+				if v > hi {
+					hi = v
+				}
+			}
+			if lo != "" && lo != hi {
+				return lead + ", from " + lo + " to " + hi + "."
+			}
+		}
+	}
+	c := w.cols[0]
+	for _, d := range dims {
+		if !d.time {
+			c = d
+			break
+		}
+	}
+	n := min(3, len(t.Rows))
+	vals := make([]string, n)
+	for i := range n {
+		vals[i] = w.fmtCell(c, t.Rows[i])
+	}
+	if len(t.Rows) == 1 {
+		return lead + ": " + vals[0] + "."
+	}
+	return lead + "; the first are " + joinWords(vals) + "."
+}
+
+// table renders at most PreviewRows rows as a Markdown table.
+func (w writer) table() string {
+	t := w.in.Table
+	if t == nil || len(t.Columns) == 0 || len(t.Rows) == 0 {
+		return ""
+	}
+	limit := w.in.PreviewRows
+	if limit <= 0 {
+		limit = DefaultPreviewRows
+	}
+	var b strings.Builder
+	b.WriteString("|")
+	for _, c := range w.cols {
+		b.WriteString(" " + escapeCell(c.Name) + " |")
+	}
+	b.WriteString("\n|")
+	for _, c := range w.cols {
+		if c.numeric {
+			b.WriteString(" ---: |")
+		} else {
+			b.WriteString(" --- |")
+		}
+	}
+	b.WriteString("\n")
+	shown := min(limit, len(t.Rows))
+	for _, r := range t.Rows[:shown] {
+		b.WriteString("|")
+		for _, c := range w.cols {
+			b.WriteString(" " + escapeCell(w.fmtCell(c, r)) + " |")
+		}
+		b.WriteString("\n")
+	}
+	switch more := w.total - int64(shown); {
+	case w.in.Truncated && w.in.TotalRows <= int64(len(t.Rows)):
+		cut := "the result was cut at " + plural(int64(len(t.Rows)), "row")
+		if rest := int64(len(t.Rows) - shown); rest > 0 {
+			b.WriteString("\n… " + plural(rest, "more row") + " read; " + cut + "\n")
+		} else {
+			b.WriteString("\n… " + cut + "\n")
+		}
+	case more > 0:
+		b.WriteString("\n… " + strconv.FormatInt(more, 10) + " more " + pluralNoun(more, "row") + "\n")
+	}
+	return b.String()
+}
+
+func escapeCell(s string) string {
+	s = strings.ReplaceAll(s, "\\", "\\\\")
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	s = strings.ReplaceAll(s, "\n", " ")
+	return strings.ReplaceAll(s, "\r", " ")
+}
+
+// Status symbols of checks.
+const (
+	SymbolPass = "✓"
+	SymbolWarn = "⚠"
+	SymbolFail = "✗"
+)
+
+func symbol(status string) string {
+	switch status {
+	case verify.Pass:
+		return SymbolPass
+	case verify.Warn:
+		return SymbolWarn
+	}
+	return SymbolFail
+}
+
+// checksBlock is the checks line, one bullet per warning or failure, and
+// the confidence.
+func checksBlock(r verify.Report, asOf string) string {
+	var b strings.Builder
+	if len(r.Checks) > 0 {
+		parts := make([]string, len(r.Checks))
+		for i, c := range r.Checks {
+			parts[i] = symbol(c.Status) + " " + c.Name
+		}
+		b.WriteString("Checks: " + strings.Join(parts, " · ") + "\n")
+		for _, c := range r.Checks {
+			if c.Status != verify.Pass {
+				b.WriteString("- " + symbol(c.Status) + " " + c.Name + ": " + c.Detail + "\n")
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("Confidence: " + strconv.FormatFloat(r.Confidence, 'f', 2, 64))
+	if asOf != "" {
+		b.WriteString(" · as of " + asOf)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func joinWords(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func plural(n int64, noun string) string {
+	return strconv.FormatInt(n, 10) + " " + pluralNoun(n, noun)
+}
+
+func pluralNoun(n int64, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+func stripBold(s string) string { return strings.ReplaceAll(s, "**", "") }

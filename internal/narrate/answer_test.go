@@ -1,0 +1,253 @@
+package narrate
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func col(name string, typ quarry.Type) quarry.Column { return quarry.Column{Name: name, Type: typ} }
+
+func months(year int, values ...float64) [][]any {
+	var rows [][]any
+	for i, v := range values {
+		rows = append(rows, []any{fmt.Sprintf("%d-%02d-01", year, i+1), v})
+	}
+	return rows
+}
+
+type answerCase struct {
+	name   string
+	in     AnswerInput
+	verify verify.Input // Table, TotalRows and Truncated are copied from in
+	shape  string
+	chart  string
+}
+
+func answerCases() []answerCase {
+	metric := func(name, format string) ColumnInfo { return ColumnInfo{Name: name, Role: RoleMetric, Format: format} }
+	dim := func(name string) ColumnInfo { return ColumnInfo{Name: name, Role: RoleDimension} }
+	var products [][]any
+	for i := range 25 {
+		products = append(products, []any{int64(i + 1), fmt.Sprintf("Product %02d", i+1), "Garden", 9.5 + float64(i)})
+	}
+	return []answerCase{
+		{
+			name: "figure",
+			in: AnswerInput{Question: "what was revenue in 2025", Title: "Revenue", Period: "2025", Currency: "$", AsOf: "2026-01-31",
+				Table:   &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat)}, Rows: [][]any{{1234567.891}}},
+				Columns: []ColumnInfo{metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
+			name: "figure_percent_last_days",
+			in: AnswerInput{Question: "conversion rate in the last 30 days", Title: "Conversion rate", Period: "last 30 days",
+				Table:   &quarry.Table{Columns: []quarry.Column{col("conversion_rate", quarry.TypeFloat)}, Rows: [][]any{{0.03456}}},
+				Columns: []ColumnInfo{metric("conversion_rate", FormatPercent)}},
+			verify: verify.Input{MetricColumns: []string{"conversion_rate"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
+			name: "figure_two_measures",
+			in: AnswerInput{Question: "revenue and orders this year", Period: "this year", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat), col("orders", quarry.TypeInt)},
+					Rows: [][]any{{98765.4, int64(1234)}}},
+				Columns: []ColumnInfo{metric("revenue", FormatCurrency), metric("orders", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"revenue", "orders"}},
+			shape:  ShapeFigure, chart: ChartNone,
+		},
+		{
+			name: "ranking",
+			in: AnswerInput{Question: "top 5 countries by revenue in 2025", Title: "Revenue by country", Period: "2025", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("country", quarry.TypeText), col("revenue", quarry.TypeFloat)},
+					Rows: [][]any{{"Germany", 412345.5}, {"France", 300100.25}, {"Spain", 210000.0}, {"Italy", 99000.1}, {"Poland", 5000.0}}},
+				Columns: []ColumnInfo{dim("country"), metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"country"}, ExpectRows: &verify.Range{Min: 1, Max: 5}, FanOutGuarded: true},
+			shape:  ShapeRanking, chart: ChartBar,
+		},
+		{
+			name: "ranking_bottom",
+			in: AnswerInput{Question: "which 3 channels had the fewest orders", Title: "Orders by channel",
+				Table: &quarry.Table{Columns: []quarry.Column{col("channel", quarry.TypeText), col("orders", quarry.TypeInt)},
+					Rows: [][]any{{"phone", int64(12)}, {"store", int64(340)}, {"web", int64(12004)}}},
+				Columns: []ColumnInfo{dim("channel"), metric("orders", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"orders"}, DimensionColumns: []string{"channel"}, ExpectRows: &verify.Range{Max: 3}},
+			shape:  ShapeRanking, chart: ChartBar,
+		},
+		{
+			name: "trend",
+			in: AnswerInput{Question: "revenue by month in 2025", Title: "Revenue by month", Period: "2025", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("month", quarry.TypeText), col("revenue", quarry.TypeFloat)},
+					Rows: months(2025, 81000, 79500.5, 90210, 95000, 101000, 99000, 120500.75, 118000, 110000, 105000, 112000, 130250)},
+				Columns: []ColumnInfo{{Name: "month", Role: RoleDimension, Format: FormatDate, Grain: "month"}, metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"month"}, ExpectRows: &verify.Range{Min: 1, Max: 13}},
+			shape:  ShapeTrend, chart: ChartLine,
+		},
+		{
+			name: "trend_by_channel",
+			in: AnswerInput{Question: "orders by quarter and channel in 2025", Period: "2025",
+				Table: &quarry.Table{Columns: []quarry.Column{col("quarter", quarry.TypeDate), col("channel", quarry.TypeText), col("orders", quarry.TypeInt)},
+					Rows: [][]any{
+						{"2025-01-01", "store", int64(120)}, {"2025-01-01", "web", int64(300)},
+						{"2025-04-01", "store", int64(110)}, {"2025-04-01", "web", int64(340)},
+						{"2025-07-01", "store", int64(90)}, {"2025-07-01", "web", int64(390)},
+					}},
+				Columns: []ColumnInfo{{Name: "quarter", Role: RoleDimension, Format: FormatDate, Grain: "quarter"}, dim("channel"), metric("orders", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"orders"}, DimensionColumns: []string{"quarter", "channel"}},
+			shape:  ShapeList, chart: ChartLine,
+		},
+		{
+			name: "compare",
+			in: AnswerInput{Question: "revenue in January 2025 vs February 2025", Title: "Revenue", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("period", quarry.TypeText), col("revenue", quarry.TypeFloat)},
+					Rows: [][]any{{"January 2025", 81000.0}, {"February 2025", 79500.5}}},
+				Columns: []ColumnInfo{{Name: "period", Role: RolePeriod}, metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"period"}, ExpectRows: &verify.Range{Min: 2, Max: 2}},
+			shape:  ShapeCompare, chart: ChartBar,
+		},
+		{
+			name: "share",
+			in: AnswerInput{Question: "share of revenue by channel in 2025", Period: "2025", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("channel", quarry.TypeText), col("revenue", quarry.TypeFloat), col("revenue_share", quarry.TypeFloat)},
+					Rows: [][]any{{"store", 250000.0, 0.25}, {"web", 600000.0, 0.6}, {"phone", 50000.0, 0.05}, {"partner", 100000.0, 0.1}}},
+				Columns: []ColumnInfo{dim("channel"), metric("revenue", FormatCurrency), {Name: "revenue_share", Role: RoleShare, Format: FormatPercent}}},
+			verify: verify.Input{MetricColumns: []string{"revenue", "revenue_share"}, DimensionColumns: []string{"channel"}},
+			shape:  ShapeShare, chart: ChartBar,
+		},
+		{
+			name: "list",
+			in: AnswerInput{Question: "list the garden products", Currency: "$", PreviewRows: 20,
+				Table: &quarry.Table{Columns: []quarry.Column{col("id", quarry.TypeInt), col("name", quarry.TypeText), col("category", quarry.TypeText), col("price", quarry.TypeFloat)},
+					Rows: products},
+				Columns: []ColumnInfo{{Name: "id", Role: RoleColumn}, {Name: "name", Role: RoleColumn}, {Name: "category", Role: RoleColumn}, {Name: "price", Role: RoleColumn, Format: FormatCurrency}}},
+			verify: verify.Input{Filters: []verify.FilterLiteral{{Field: "category", Value: "Garden", Known: true}}},
+			shape:  ShapeList, chart: ChartNone,
+		},
+		{
+			name: "list_truncated",
+			in: AnswerInput{Question: "list orders", PreviewRows: 3, Truncated: true,
+				Table: &quarry.Table{Columns: []quarry.Column{col("id", quarry.TypeInt), col("status", quarry.TypeText), col("ordered_at", quarry.TypeTimestamp)},
+					Rows: [][]any{{int64(1), "done | shipped", time.Date(2025, 3, 1, 10, 30, 0, 0, time.UTC)}, {int64(2), "open", time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC)},
+						{int64(3), "open", nil}, {int64(4), "done", nil}}}},
+			verify: verify.Input{},
+			shape:  ShapeList, chart: ChartNone,
+		},
+		{
+			name: "scatter",
+			in: AnswerInput{Question: "price and quantity of order items",
+				Table: &quarry.Table{Columns: []quarry.Column{col("unit_price", quarry.TypeFloat), col("quantity", quarry.TypeInt)},
+					Rows: [][]any{{9.99, int64(3)}, {19.5, int64(1)}, {4.25, int64(7)}, {120.0, int64(1)}}}},
+			verify: verify.Input{},
+			shape:  ShapeList, chart: ChartScatter,
+		},
+		{
+			name: "empty",
+			in: AnswerInput{Question: "revenue in Germny in 2025", Title: "Revenue", Period: "2025",
+				Table:   &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat)}},
+				Columns: []ColumnInfo{metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, Period: "2025", Filters: []verify.FilterLiteral{{Field: "country", Value: "Germny"}}},
+			shape:  ShapeEmpty, chart: ChartNone,
+		},
+	}
+}
+
+func (c answerCase) input() AnswerInput {
+	in := c.in
+	v := c.verify
+	v.Table, v.TotalRows, v.Truncated = in.Table, in.TotalRows, in.Truncated
+	in.Report = verify.Run(v)
+	return in
+}
+
+func TestComposeGolden(t *testing.T) {
+	for _, c := range answerCases() {
+		t.Run(c.name, func(t *testing.T) {
+			in := c.input()
+			a := Compose(in)
+			if got := Shape(in.Table, in.Columns); got != c.shape {
+				t.Errorf("Shape = %q, want %q", got, c.shape)
+			}
+			if a.Chart.Kind != c.chart {
+				t.Errorf("chart kind = %q, want %q", a.Chart.Kind, c.chart)
+			}
+			spec, err := json.MarshalIndent(a.Chart, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "# markdown\n" + a.Markdown + "\n# headline\n" + a.Headline + "\n\n# plain\n" + Plain(a.Markdown) + "\n# chart\n" + string(spec) + "\n"
+			golden(t, filepath.Join("testdata", "answers", c.name+".golden"), got)
+		})
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
+	}
+}
+
+// TestHeadlineNumbersComeFromCells removes from every headline each
+// formatted and raw cell value, the row count and the input's own labels;
+// no digit may remain.
+func TestHeadlineNumbersComeFromCells(t *testing.T) {
+	for _, c := range answerCases() {
+		t.Run(c.name, func(t *testing.T) {
+			in := c.input()
+			a := Compose(in)
+			allowed := []string{in.Period, in.Title, in.Question, fmt.Sprint(len(in.Table.Rows)), fmt.Sprint(in.TotalRows)}
+			cols := resolve(in.Table, in.Columns)
+			for _, r := range in.Table.Rows {
+				for _, cl := range cols {
+					allowed = append(allowed, cl.text(r, in.Currency), fmt.Sprint(cl.cell(r)))
+				}
+			}
+			sort.Slice(allowed, func(i, j int) bool { return len(allowed[i]) > len(allowed[j]) })
+			rest := a.Headline
+			for _, s := range allowed {
+				if s != "" {
+					rest = strings.ReplaceAll(rest, s, "")
+				}
+			}
+			if m := regexp.MustCompile(`[0-9]+`).FindString(rest); m != "" {
+				t.Errorf("headline %q has the number %q that is not a result cell (left: %q)", a.Headline, m, rest)
+			}
+		})
+	}
+}
+
+// TestUngroundedNumberIsCaught makes sure the grounding test above can fail.
+func TestUngroundedNumberIsCaught(t *testing.T) {
+	headline := "Revenue in 2025 was $1,234,567.89 and 42 more."
+	rest := strings.ReplaceAll(strings.ReplaceAll(headline, "$1,234,567.89", ""), "2025", "")
+	if !regexp.MustCompile(`[0-9]`).MatchString(rest) {
+		t.Fatal("a number absent from the cells went unnoticed")
+	}
+}

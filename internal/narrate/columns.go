@@ -1,0 +1,147 @@
+package narrate
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Column roles, as the semantic compiler names them.
+const (
+	RoleDimension = semantic.RoleDimension
+	RoleMetric    = semantic.RoleMetric
+	RoleShare     = semantic.RoleShare
+	RolePeriod    = semantic.RolePeriod
+	RoleChange    = semantic.RoleChange
+	RoleColumn    = semantic.RoleColumn
+)
+
+// ColumnInfo says what a result column means: its role (dimension, metric,
+// share, period, change or column), its number format (number, integer,
+// currency, percent, or date for time dimensions) and its time grain.
+type ColumnInfo struct {
+	Name   string `json:"name"`
+	Role   string `json:"role,omitempty"`
+	Format string `json:"format,omitempty"`
+	Grain  string `json:"grain,omitempty"`
+}
+
+// ColumnsFrom converts the compiler's column descriptions.
+func ColumnsFrom(out []semantic.OutColumn) []ColumnInfo {
+	cols := make([]ColumnInfo, len(out))
+	for i, o := range out {
+		cols[i] = ColumnInfo{Name: o.Name, Role: o.Role, Format: o.Format, Grain: string(o.Grain)}
+	}
+	return cols
+}
+
+// column is a result column with its meaning resolved.
+type column struct {
+	ColumnInfo
+	index   int
+	numeric bool // a measure: metric, share, change, or a number without a role
+	time    bool // a date or time-grain dimension
+	label   bool // a period label of a comparison
+}
+
+// resolve pairs every column of t with its ColumnInfo (matched by name) and
+// infers what is missing from the column's type and values.
+func resolve(t *quarry.Table, infos []ColumnInfo) []column {
+	if t == nil {
+		return nil
+	}
+	cols := make([]column, len(t.Columns))
+	for i, tc := range t.Columns {
+		c := column{index: i}
+		c.Name = tc.Name
+		for _, in := range infos {
+			if in.Name == tc.Name {
+				c.ColumnInfo = in
+				break
+			}
+		}
+		if c.Role == "" {
+			c.Role = RoleColumn
+		}
+		switch c.Role {
+		case RoleMetric, RoleShare, RoleChange:
+			c.numeric = true
+		case RolePeriod:
+			c.label = true
+		case RoleDimension:
+			c.time = c.Grain != "" || c.Format == FormatDate || tc.Type.IsTemporal() || allDates(t, i)
+		default:
+			c.numeric = tc.Type.IsNumeric() || (tc.Type == "" || tc.Type == quarry.TypeUnknown) && allNumbers(t, i)
+			c.time = !c.numeric && (tc.Type.IsTemporal() || allDates(t, i))
+		}
+		if c.Format == "" {
+			switch {
+			case c.Role == RoleShare:
+				c.Format = FormatPercent
+			case c.time:
+				c.Format = FormatDate
+			case c.numeric && tc.Type == quarry.TypeInt:
+				c.Format = FormatInteger
+			case c.numeric:
+				c.Format = FormatNumber
+			}
+		}
+		cols[i] = c
+	}
+	return cols
+}
+
+func allNumbers(t *quarry.Table, i int) bool {
+	n := 0
+	for _, r := range t.Rows {
+		if i >= len(r) || r[i] == nil {
+			continue
+		}
+		switch r[i].(type) {
+		case int64, int, int32, uint64, float64, float32:
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
+func allDates(t *quarry.Table, i int) bool {
+	n := 0
+	for _, r := range t.Rows {
+		if i >= len(r) || r[i] == nil {
+			continue
+		}
+		s, ok := r[i].(string)
+		if !ok || !looksLikeDate(s) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+func (c column) cell(r []any) any {
+	if c.index < len(r) {
+		return r[c.index]
+	}
+	return nil
+}
+
+func (c column) text(r []any, currency string) string {
+	return Value(c.cell(r), c.ColumnInfo, currency)
+}
+
+// humanize turns a column name into words: "avg_order_value" → "avg order value".
+func humanize(name string) string {
+	return strings.TrimSpace(strings.ReplaceAll(name, "_", " "))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,246 @@
+package narrate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Number formats.
+const (
+	FormatNumber   = "number"
+	FormatInteger  = "integer"
+	FormatCurrency = "currency"
+	FormatPercent  = "percent"
+	FormatDate     = "date"
+)
+
+// Number formats f by format: "currency" with two decimals after the
+// currency symbol, "percent" multiplied by 100 with one decimal and a %
+// sign, "integer" rounded without decimals, anything else with two decimals
+// from 1 up and four significant digits below 1, integral values without
+// decimals. Every format groups thousands with commas.
+func Number(f float64, format, currency string) string {
+	if math.IsNaN(f) {
+		return "NaN"
+	}
+	if math.IsInf(f, 0) {
+		if f > 0 {
+			return "Infinity"
+		}
+		return "-Infinity"
+	}
+	sign := ""
+	if f < 0 {
+		sign = "-"
+		f = -f
+	}
+	var s string
+	switch format {
+	case FormatCurrency:
+		s = currency + group(strconv.FormatFloat(f, 'f', 2, 64))
+	case FormatPercent:
+		s = group(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
+	case FormatInteger:
+		s = group(strconv.FormatFloat(math.Round(f), 'f', 0, 64))
+	default:
+		s = group(plainNumber(f))
+	}
+	if sign != "" && strings.Trim(s, "0.,%"+currency) == "" {
+		sign = "" // no "-0.00"
+	}
+	return sign + s
+}
+
+// plainNumber formats a non-negative number with sensible precision.
+func plainNumber(f float64) string {
+	switch {
+	case f == math.Trunc(f) && f < 1e15:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case f >= 1:
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	}
+	prec := 3 - int(math.Floor(math.Log10(f)))
+	if prec > 12 {
+		return strconv.FormatFloat(f, 'g', 4, 64)
+	}
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// group inserts thousands separators into a plain decimal number.
+func group(s string) string {
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	if len(intPart) <= 3 || strings.ContainsAny(intPart, "e+") {
+		return s
+	}
+	var b strings.Builder
+	lead := len(intPart) % 3
+	if lead > 0 {
+		b.WriteString(intPart[:lead])
+	}
+	for i := lead; i < len(intPart); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(intPart[i : i+3])
+	}
+	return b.String() + frac
+}
+
+// Value formats one result cell for a column: numbers by the column's
+// format, dates by its grain, NULL as "NULL" and text as it is.
+func Value(v any, c ColumnInfo, currency string) string {
+	if c.Format == FormatDate || c.Grain != "" {
+		if s, ok := dateLabel(v, c.Grain); ok {
+			return s
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		if neg, digits := strings.HasPrefix(x, "-"), strings.TrimPrefix(x, "-"); isDigits(digits) && (c.Format == FormatInteger || c.Format == FormatNumber) {
+			if neg {
+				return "-" + group(digits)
+			}
+			return group(digits)
+		}
+		if isNumericFormat(c.Format) {
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				return Number(f, c.Format, currency)
+			}
+		}
+		return x
+	case []byte:
+		return string(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		if s, ok := dateLabel(x, c.Grain); ok {
+			return s
+		}
+		return x.Format(time.RFC3339)
+	}
+	if f, ok := toFloat(v); ok {
+		format := c.Format
+		if format == "" || format == FormatDate {
+			format = FormatNumber
+		}
+		return Number(f, format, currency)
+	}
+	return fmt.Sprint(v)
+}
+
+func isNumericFormat(f string) bool {
+	switch f {
+	case FormatNumber, FormatInteger, FormatCurrency, FormatPercent:
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// toFloat converts a numeric cell to float64.
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// dateLabel formats a date cell at a grain: year "2025", quarter "2025-Q1",
+// month "2025-01", week and day "2025-01-06". Values that are not dates are
+// not touched.
+func dateLabel(v any, grain string) (string, bool) {
+	var t time.Time
+	switch x := v.(type) {
+	case time.Time:
+		t = x
+	case string:
+		p, ok := parseDate(x)
+		if !ok {
+			return "", false
+		}
+		t = p
+	default:
+		return "", false
+	}
+	switch grain {
+	case "year":
+		return t.Format("2006"), true
+	case "quarter":
+		return t.Format("2006") + "-Q" + strconv.Itoa((int(t.Month())+2)/3), true
+	case "month":
+		return t.Format("2006-01"), true
+	case "week", "day", "":
+		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+			return t.Format("2006-01-02"), true
+		}
+		return t.Format("2006-01-02 15:04"), true
+	}
+	return t.Format("2006-01-02"), true
+}
+
+func parseDate(s string) (time.Time, bool) {
+	for _, layout := range []string{"2006-01-02", "2006-01-02 15:04:05", "2006-01-02T15:04:05Z07:00", time.RFC3339Nano} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// looksLikeDate reports whether s is a date or a period label of the shapes
+// "2025", "2025-01", "2025-Q1", "2025-W05" or a full date.
+func looksLikeDate(s string) bool {
+	if _, ok := parseDate(s); ok {
+		return true
+	}
+	if len(s) < 4 || !isDigits(s[:4]) {
+		return false
+	}
+	rest := s[4:]
+	switch {
+	case rest == "":
+		return s >= "1900" && s <= "2199"
+	case len(rest) == 3 && rest[0] == '-' && isDigits(rest[1:]):
+		return true
+	case len(rest) == 3 && (rest[:2] == "-Q" || rest[:2] == "-q") && rest[2] >= '1' && rest[2] <= '4':
+		return true
+	case len(rest) == 4 && (rest[:2] == "-W" || rest[:2] == "-w") && isDigits(rest[2:]):
+		return true
+	}
+	return false
+}
