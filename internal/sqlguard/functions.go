@@ -65,7 +65,7 @@ pg_get_expr pg_get_userbyid pg_get_serial_sequence format_type obj_description c
 shobj_description has_table_privilege has_column_privilege has_schema_privilege
 has_database_privilege current_database current_schema current_schemas current_user
 session_user user version pg_backend_pid pg_postmaster_start_time pg_is_in_recovery
-to_regclass to_regtype pg_typeof gen_random_uuid
+to_regclass to_regtype pg_typeof gen_random_uuid current_setting
 bool_and bool_or num_nulls num_nonnulls`,
 	quarry.DialectMySQL: `
 date_format str_to_date curdate curtime sysdate year month day dayofweek dayofmonth dayofyear

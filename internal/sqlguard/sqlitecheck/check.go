@@ -28,6 +28,12 @@ const (
 	CodeEngineUnchecked = "engine_unchecked"
 )
 
+// Codes lists the engine rule codes, for documentation and display.
+func Codes() []string {
+	return []string{CodeEngineError, CodeEngineDenied, CodeEngineNotReadOnly, CodeEngineMultiple,
+		CodeEngineNoResult, CodeEngineSchema, CodeEngineUnchecked}
+}
+
 // MaxSynthesis bounds the prepare attempts of Checker.Check while it
 // synthesises tables and columns.
 const MaxSynthesis = 64

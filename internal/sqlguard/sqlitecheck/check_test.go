@@ -98,10 +98,17 @@ func TestEngineAlone(t *testing.T) {
 		{"REINDEX", CodeEngineNoResult}, // read-only per SQLite, no authorizer call
 		{"ANALYZE users", CodeEngineDenied},
 	}
+	seen := map[string]bool{CodeEngineUnchecked: true} // TestBound, TestCancelled
 	for _, tt := range tests {
 		v := c.Check(ctx, tt.sql, sqlguard.Options{})
 		if v.Allowed || !v.Has(tt.code) {
 			t.Errorf("Check(%q) = %s, want rejection %s", tt.sql, v, tt.code)
+		}
+		seen[tt.code] = true
+	}
+	for _, code := range Codes() {
+		if !seen[code] {
+			t.Errorf("no test for %s", code)
 		}
 	}
 }
