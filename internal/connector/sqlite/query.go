@@ -300,17 +300,63 @@ func TypeOf(decl string) quarry.Type {
 	return quarry.TypeFloat
 }
 
-// valueType is the quarry type of a value's storage class.
+// valueType is the quarry type of a value's storage class. Text that is
+// an ISO-8601 date ("2026-06-30") or date and time ("2026-06-30 12:00:00",
+// "2026-06-30T12:00:00.5Z") is TypeDate or TypeTimestamp, so that
+// expressions such as date(ordered_at) keep their meaning.
 func valueType(v any) quarry.Type {
-	switch v.(type) {
+	switch x := v.(type) {
 	case int64:
 		return quarry.TypeInt
 	case float64:
 		return quarry.TypeFloat
 	case string:
-		return quarry.TypeText
+		return textType(x)
 	case []byte:
 		return quarry.TypeBytes
 	}
 	return quarry.TypeUnknown
+}
+
+// textType recognises ISO-8601 dates and timestamps in SQLite's formats.
+func textType(s string) quarry.Type {
+	digits := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	if len(s) < 10 || !digits(s[0:4]) || s[4] != '-' || !digits(s[5:7]) || s[7] != '-' || !digits(s[8:10]) {
+		return quarry.TypeText
+	}
+	if len(s) == 10 {
+		return quarry.TypeDate
+	}
+	rest := s[10:]
+	if len(rest) < 6 || (rest[0] != ' ' && rest[0] != 'T') || !digits(rest[1:3]) || rest[3] != ':' || !digits(rest[4:6]) {
+		return quarry.TypeText
+	}
+	rest = rest[6:]
+	if len(rest) >= 3 && rest[0] == ':' && digits(rest[1:3]) {
+		rest = rest[3:]
+		if len(rest) >= 2 && rest[0] == '.' {
+			i := 1
+			for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+				i++
+			}
+			if i == 1 {
+				return quarry.TypeText
+			}
+			rest = rest[i:]
+		}
+	}
+	switch {
+	case rest == "", rest == "Z":
+		return quarry.TypeTimestamp
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && digits(rest[1:3]) && rest[3] == ':' && digits(rest[4:6]):
+		return quarry.TypeTimestamp
+	}
+	return quarry.TypeText
 }

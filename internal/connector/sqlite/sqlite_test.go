@@ -136,21 +136,24 @@ func TestQueryTypesFromValues(t *testing.T) {
 	// Expressions have no declared type: the first non-NULL value decides,
 	// even when it comes after NULL rows.
 	cols, rows := query(t, c, `SELECT CASE WHEN column1 > 2 THEN column1 END AS late, column1 * 1.5 AS f,
-		'x' || column1 AS s, x'01' AS b, NULL AS n FROM (VALUES (1), (2), (3))`, connector.QueryOptions{})
+		'x' || column1 AS s, x'01' AS b, NULL AS n, date('2026-06-30', '+' || column1 || ' days') AS d,
+		datetime('2026-06-30 12:00:00') AS ts FROM (VALUES (1), (2), (3))`, connector.QueryOptions{})
 	want := []quarry.Column{
 		{Name: "late", Type: quarry.TypeInt},
 		{Name: "f", Type: quarry.TypeFloat},
 		{Name: "s", Type: quarry.TypeText},
 		{Name: "b", Type: quarry.TypeBytes},
 		{Name: "n", Type: quarry.TypeUnknown},
+		{Name: "d", Type: quarry.TypeDate},
+		{Name: "ts", Type: quarry.TypeTimestamp},
 	}
 	if diff := cmp.Diff(want, cols); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
 	wantRows := [][]any{
-		{nil, 1.5, "x1", []byte{1}, nil},
-		{nil, 3.0, "x2", []byte{1}, nil},
-		{int64(3), 4.5, "x3", []byte{1}, nil},
+		{nil, 1.5, "x1", []byte{1}, nil, "2026-07-01", "2026-06-30 12:00:00"},
+		{nil, 3.0, "x2", []byte{1}, nil, "2026-07-02", "2026-06-30 12:00:00"},
+		{int64(3), 4.5, "x3", []byte{1}, nil, "2026-07-03", "2026-06-30 12:00:00"},
 	}
 	if diff := cmp.Diff(wantRows, rows); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
@@ -182,6 +185,27 @@ func TestTypeOf(t *testing.T) {
 	} {
 		if got := TypeOf(decl); got != want {
 			t.Errorf("TypeOf(%q) = %q, want %q", decl, got, want)
+		}
+	}
+}
+
+func TestTextType(t *testing.T) {
+	for s, want := range map[string]quarry.Type{
+		"2026-06-30":                quarry.TypeDate,
+		"2026-06-30 12:00:00":       quarry.TypeTimestamp,
+		"2026-06-30T12:00":          quarry.TypeTimestamp,
+		"2026-06-30T12:00:00.250Z":  quarry.TypeTimestamp,
+		"2026-06-30 12:00:00+02:00": quarry.TypeTimestamp,
+		"2026-06":                   quarry.TypeText,
+		"2026-06-30x":               quarry.TypeText,
+		"2026-06-30 12":             quarry.TypeText,
+		"2026-06-30 12:00:00.":      quarry.TypeText,
+		"2026-06-30 12:00:00 UTC":   quarry.TypeText,
+		"30/06/2026":                quarry.TypeText,
+		"":                          quarry.TypeText,
+	} {
+		if got := textType(s); got != want {
+			t.Errorf("textType(%q) = %s, want %s", s, got, want)
 		}
 	}
 }
