@@ -17,7 +17,6 @@ type builder struct {
 	adhoc   []semantic.Metric
 	subject string // the entity the question is about
 	groups  []string
-	ordered string // the metric that orders top/bottom answers
 	rows    bool
 	colSort *sense // rows sorted by this column
 	title   []string

@@ -250,15 +250,6 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 }
 
-func hasKind(ss []sense, k senseKind) bool {
-	for _, s := range ss {
-		if s.kind == k {
-			return true
-		}
-	}
-	return false
-}
-
 func only(ss []sense, kinds ...senseKind) []sense {
 	var out []sense
 	for _, s := range ss {

@@ -77,20 +77,8 @@ func (b *builder) resolveColumns() *Plan {
 			return b.clarifyColumn(t.it.text, keep)
 		}
 		t.cands = keep
-		if b.subject == "" && k == sValue && !b.hasEntityTerm() {
-			continue
-		}
 	}
 	return nil
-}
-
-func (b *builder) hasEntityTerm() bool {
-	for _, t := range b.st.terms {
-		if t.cands[0].kind == sEntity {
-			return true
-		}
-	}
-	return false
 }
 
 // roles gives every remaining term a part in the query, or fails.

@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+func TestPlanModelAddsAdHocWithoutMutatingBase(t *testing.T) {
+	m := testModel()
+	before := len(m.Metrics)
+	pl := New(m, nil).Plan("how many employees are there", asOf)
+	if pl.Kind != KindMetric || len(pl.AdHoc) != 1 {
+		t.Fatalf("plan = %+v", pl)
+	}
+	got := pl.Model(m)
+	if len(got.Metrics) != before+1 || got.Metric(pl.AdHoc[0].Name) == nil {
+		t.Errorf("Model has %d metrics, want %d with %s", len(got.Metrics), before+1, pl.AdHoc[0].Name)
+	}
+	if len(m.Metrics) != before || m.Metric(pl.AdHoc[0].Name) != nil {
+		t.Error("Model changed the base model")
+	}
+	if _, err := semantic.Compile(got, *pl.Query, quarry.DialectSQLite); err != nil {
+		t.Errorf("compile: %v", err)
+	}
+}
+
+func TestVerifiedMatchIsNormalised(t *testing.T) {
+	p := New(testModel(), []Verified{{Question: "What is our revenue by plan?", SQL: "SELECT 1"}})
+	for _, q := range []string{"what is our revenue by plan", "  WHAT IS OUR REVENUE BY PLAN ?? ", "What is our revenue, by plan"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindVerified || pl.SQL != "SELECT 1" {
+			t.Errorf("Plan(%q) = %s, want the verified query", q, pl.Kind)
+		}
+	}
+	if pl := p.Plan("what is our revenue by plan last year", asOf); pl.Kind == KindVerified {
+		t.Error("a longer question matched a verified one")
+	}
+}
+
+func TestUnansweredSaysWhatItUnderstood(t *testing.T) {
+	pl := New(testModel(), nil).Plan("revenue by countyr in 2025", asOf)
+	if pl.Kind != KindUnanswered {
+		t.Fatalf("kind = %s", pl.Kind)
+	}
+	if diff := cmp.Diff([]string{"countyr"}, pl.Unknown); diff != "" {
+		t.Errorf("Unknown (-want +got):\n%s", diff)
+	}
+	if !slices.Contains(pl.Suggestions, "country") {
+		t.Errorf("Suggestions = %v, want country among them", pl.Suggestions)
+	}
+	if pl.Reason == "" {
+		t.Error("no reason")
+	}
+}
+
+func TestWriteRequests(t *testing.T) {
+	p := New(testModel(), nil)
+	for _, q := range []string{
+		"delete orders from 2024", "Please remove the customer Bob", "can you update the plans", "truncate orders",
+		"INSERT INTO orders VALUES (1)", "drop table orders", "change the price of product 3", "add a new product",
+		"set unit price to 5 for Books", "mark order 5 as refunded", "refund order 17", "cancel all pending orders",
+	} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindRefuse {
+			t.Errorf("Plan(%q) = %s, want refuse", q, pl.Kind)
+		}
+	}
+	for _, q := range []string{"change in revenue this month vs last month", "cancelled orders by month", "refunded orders in 2025"} {
+		if pl := p.Plan(q, asOf); pl.Kind == KindRefuse {
+			t.Errorf("Plan(%q) refused: %s", q, pl.Reason)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	tests := []struct{ in, plural, singular string }{
+		{"country", "countries", "country"},
+		{"countries", "countries", "country"},
+		{"category", "categories", "category"},
+		{"order", "orders", "order"},
+		{"status", "status", "status"},
+		{"box", "boxes", "box"},
+		{"boxes", "boxes", "box"},
+		{"day", "days", "day"},
+	}
+	for _, tt := range tests {
+		if got := plural(tt.in); got != tt.plural {
+			t.Errorf("plural(%q) = %q, want %q", tt.in, got, tt.plural)
+		}
+		if got := singular(tt.in); got != tt.singular {
+			t.Errorf("singular(%q) = %q, want %q", tt.in, got, tt.singular)
+		}
+	}
+	if d := distance("countyr", "country"); d != 2 {
+		t.Errorf("distance = %d", d)
+	}
+	if got := normalise("  What's  the REVENUE?! "); got != "what s the revenue" {
+		t.Errorf("normalise = %q", got)
+	}
+}
+
+func FuzzPlan(f *testing.F) {
+	for _, tt := range modelQuestions {
+		f.Add(tt.q)
+	}
+	f.Add("top 0 products by revenue")
+	f.Add("between 2025 and")
+	f.Add("more than more than 5 5 orders")
+	f.Add("ünïcödé revenue ½")
+	m := testModel()
+	p := New(m, nil)
+	f.Fuzz(func(t *testing.T, q string) {
+		pl := p.Plan(q, asOf)
+		switch pl.Kind {
+		case KindMetric, KindRows:
+			if pl.Query == nil {
+				t.Fatalf("%s plan without a query for %q", pl.Kind, q)
+			}
+			// A plan must compile or fail cleanly; never panic.
+			_, _ = semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		case KindClarify:
+			if pl.Question == "" || len(pl.Options) < 2 {
+				t.Fatalf("clarify without a question and options for %q: %+v", q, pl)
+			}
+		case KindRefuse, KindUnanswered:
+			if pl.Reason == "" {
+				t.Fatalf("%s without a reason for %q", pl.Kind, q)
+			}
+		case KindVerified:
+		default:
+			t.Fatalf("unknown kind %q", pl.Kind)
+		}
+	})
+}
+
+// BenchmarkPlan plans and compiles a mix of questions, one per iteration.
+func BenchmarkPlan(b *testing.B) {
+	m := testModel()
+	p := New(m, nil)
+	qs := make([]string, 0, len(modelQuestions))
+	for _, tt := range modelQuestions {
+		qs = append(qs, tt.q)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		q := qs[i%len(qs)]
+		i++
+		pl := p.Plan(q, asOf)
+		if pl.Query != nil {
+			if _, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite); err != nil {
+				b.Fatalf("%q: %v", q, err)
+			}
+		}
+	}
+}
