@@ -329,6 +329,11 @@ func (c *compiler) dims(q Query) ([]dimSpec, error) {
 		} else {
 			oc.Name, alt = f.Column.Name, f.Entity.Name+"_"+f.Column.Name
 		}
+		if dr.Grain == "" && f.Kind == FieldDimension && f.Dimension.Type == "time" {
+			// A raw timestamp is no useful group; a time dimension asked
+			// for without a grain is cut by day.
+			dr.Grain = GrainDay
+		}
 		if dr.Grain != "" {
 			if x, err = c.d.grain(dr.Grain, x); err != nil {
 				return nil, err

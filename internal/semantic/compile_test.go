@@ -173,6 +173,8 @@ func compileCases() []compileCase {
 			[][]string{{"January 2025", "mobile", "45", "0.5"}, {"January 2025", "web", "45", "0.5"}, {"February 2025", "web", "110", "1"}}},
 		{"rows_orders_default_columns", Query{Rows: &RowsQuery{Entity: "orders"}, Filters: []Filter{{Field: "channel", Op: OpEq, Values: str("store")}}},
 			[][]string{{"5", "2025-03-01 08:00:00", "completed", "store", "SPRING"}}},
+		{"orders_by_order_date_default_day", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "order_date"}}, TimeRange: &TimeRange{Field: "order_date", From: "2025-03-01", To: "2025-04-01"}},
+			[][]string{{"2025-03-01", "1"}, {"2025-03-30", "1"}}},
 		{"items_sold_by_category_and_segment", Query{Metrics: []string{"items_sold"}, Dimensions: []DimRef{{Name: "category"}, {Name: "segment"}}, Filters: []Filter{{Field: "category", Op: OpNe, Values: str("Home")}}},
 			[][]string{{"Books", "business", "5"}, {"Books", "consumer", "3"}, {"Toys", "business", "4"}, {"Toys", "consumer", "1"}}},
 	}
