@@ -301,6 +301,8 @@ func (b *builder) columnAggs(t *term) *Plan {
 }
 
 // pickByNamedEntity keeps the senses whose entity the question names.
+// When none is named, it keeps those of the one table the question's other
+// columns and values belong to ("average unit price by category").
 func (b *builder) pickByNamedEntity(cs []sense) []sense {
 	var out []sense
 	for _, s := range cs {
@@ -309,6 +311,25 @@ func (b *builder) pickByNamedEntity(cs []sense) []sense {
 				out = append(out, s)
 				break
 			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	others := map[string]bool{}
+	for _, t := range b.st.terms {
+		if t.role == "colagg" || len(t.aggs) > 0 {
+			continue
+		}
+		for _, s := range t.cands {
+			if s.kind == sColumn || s.kind == sValue {
+				others[lower(s.entity)] = true
+			}
+		}
+	}
+	for _, s := range cs {
+		if others[lower(s.entity)] {
+			out = append(out, s)
 		}
 	}
 	return out

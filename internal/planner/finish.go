@@ -205,6 +205,9 @@ func (b *builder) valueFilters() *Plan {
 			b.und("or %s = %s", s.field, s.value)
 			continue
 		}
+		if merged := b.compareValues(s, op); merged {
+			continue
+		}
 		for _, f := range b.q.Filters {
 			if f.Field == s.field && f.Op == semantic.OpEq && op == semantic.OpEq {
 				return b.fail(fmt.Sprintf("the question names two values of %s (%v and %s); say “%v or %s” to include both", s.field, f.Values[0], s.value, f.Values[0], s.value))
@@ -215,6 +218,27 @@ func (b *builder) valueFilters() *Plan {
 		b.und("filter %s %s %s", s.field, op, s.value)
 	}
 	return nil
+}
+
+// compareValues reads "orders from Germany vs France": two values of one
+// column in a comparison become an IN filter grouped by that column.
+func (b *builder) compareValues(s sense, op semantic.Op) bool {
+	if !b.st.compare || len(b.st.dates) > 1 || op != semantic.OpEq || b.rows {
+		return false
+	}
+	for i := range b.q.Filters {
+		f := &b.q.Filters[i]
+		if f.Field == s.field && f.Op == semantic.OpEq {
+			f.Values = append(f.Values, s.value)
+			if !hasString(b.groups, s.field) {
+				b.groups = append(b.groups, s.field)
+			}
+			b.st.compare = false
+			b.und("compare %s %v", s.field, f.Values)
+			return true
+		}
+	}
+	return false
 }
 
 // supColumn finds the column an adjective sorts by.

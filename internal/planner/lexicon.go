@@ -37,6 +37,7 @@ type sense struct {
 	strength int
 	numeric  bool
 	temporal bool
+	flag     any // for a yes/no column: the value that means yes
 }
 
 // lexicon maps phrases (lower-case words joined by single spaces) to their
@@ -157,7 +158,7 @@ func buildLexicon(m *semantic.Model) lexicon {
 				field = d.Name
 			}
 			cs := sense{kind: sColumn, entity: e.Name, column: c.Name, field: field, strength: strName,
-				numeric: c.Type.IsNumeric(), temporal: c.Type.IsTemporal()}
+				numeric: c.Type.IsNumeric(), temporal: c.Type.IsTemporal(), flag: flagValue(c)}
 			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(ref)]
 			if !isKey {
 				l.addForms(c.Name, cs)
@@ -179,6 +180,9 @@ func buildLexicon(m *semantic.Model) lexicon {
 				}
 			}
 			for _, v := range c.Values {
+				if isNumber(v) {
+					continue // numbers are read as numbers
+				}
 				l.add(v, sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName})
 				terms[lower(v)] = true
 			}
@@ -212,6 +216,9 @@ func buildLexicon(m *semantic.Model) lexicon {
 			terms[lower(syn)] = true
 		}
 		for _, v := range d.Values {
+			if isNumber(v) {
+				continue
+			}
 			l.add(v, sense{kind: sValue, entity: s.entity, column: s.column, field: d.Name, value: v, strength: strName})
 			terms[lower(v)] = true
 		}
@@ -306,4 +313,28 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// flagValue returns the value meaning "yes" of a column whose known values
+// are a yes/no pair (0/1, true/false, t/f, y/n, yes/no), or nil.
+func flagValue(c semantic.Column) any {
+	if len(c.Values) != 2 {
+		return nil
+	}
+	a, b := lower(c.Values[0]), lower(c.Values[1])
+	for _, pair := range [][2]string{{"0", "1"}, {"false", "true"}, {"f", "t"}, {"n", "y"}, {"no", "yes"}} {
+		for _, vs := range [][2]string{{a, b}, {b, a}} {
+			if vs[0] == pair[0] && vs[1] == pair[1] {
+				yes := c.Values[0]
+				if lower(yes) != pair[1] {
+					yes = c.Values[1]
+				}
+				if pair[1] == "1" {
+					return int64(1)
+				}
+				return yes
+			}
+		}
+	}
+	return nil
 }

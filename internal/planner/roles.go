@@ -227,6 +227,16 @@ func (b *builder) roles() *Plan {
 				t.role = "filter"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
+			case s.flag != nil && !t.hasNum:
+				// "discontinued products": a yes/no column used as an adjective.
+				v := s.flag
+				op := semantic.OpEq
+				if t.neg {
+					op = semantic.OpNe
+				}
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{v}})
+				b.und("filter %s %s %v", s.field, op, v)
+				t.role = "filter"
 			case b.besideValue(t):
 				t.role = "context"
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
