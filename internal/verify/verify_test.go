@@ -51,7 +51,7 @@ func TestRun(t *testing.T) {
 		},
 		{
 			name: "empty with known filters and a period",
-			in: Input{Table: table([]string{"revenue"}), Filters: []FilterLiteral{{Field: "country", Value: "Germany", Known: true}}, Period: "March 2031"},
+			in:   Input{Table: table([]string{"revenue"}), Filters: []FilterLiteral{{Field: "country", Value: "Germany", Known: true}}, Period: "March 2031"},
 			want: Report{Confidence: 0.4, Checks: []Check{
 				{CheckEmpty, Fail, `the query returned no rows; the filter country = "Germany" or the period March 2031 may have excluded everything`},
 				{CheckTruncated, Pass, "the whole result was read (0 rows)"},
