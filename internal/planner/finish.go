@@ -47,6 +47,9 @@ func (b *builder) finish() *Plan {
 	for _, t := range st.terms {
 		if t.role == "time" {
 			timeField = t.cands[0].field
+			if b.rank(t.cands[0].entity, nil) > 2 {
+				return b.fail(fmt.Sprintf("%q is a date of %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, display(t.cands[0].entity), display(b.subject)))
+			}
 		}
 	}
 	switch {
@@ -84,6 +87,9 @@ func (b *builder) finish() *Plan {
 	}
 	if st.compare && len(st.dates) < 2 {
 		return b.fail("a comparison needs two periods, such as “this month vs last month”")
+	}
+	if len(st.grains) > 1 {
+		return b.fail("quarry reads one time grain at a time, such as “by month” or “by week”")
 	}
 	// Time grains.
 	grains := st.grains

@@ -67,6 +67,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 			return pl
 		}
 	}
+	p.reorder(items)
 	st := &state{}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
@@ -108,6 +109,9 @@ func (p *Planner) walk(items []item, st *state) {
 		kw := ""
 		if it.kind == itKw {
 			kw = it.kw
+			if kw == "filler" {
+				continue
+			}
 		}
 		switch it.kind {
 		case itUnknown:
@@ -338,4 +342,25 @@ func numericColumn(ss []sense) bool {
 		}
 	}
 	return false
+}
+
+// reorder reads "tickets … open" as the metric "open tickets": an unknown
+// word that, put before a known term, makes a metric name or synonym.
+func (p *Planner) reorder(items []item) {
+	for i := range items {
+		if items[i].kind != itUnknown {
+			continue
+		}
+		for j := range items {
+			if items[j].kind != itTerm {
+				continue
+			}
+			ss := p.lex.phrases[items[i].text+" "+items[j].text]
+			if len(ss) > 0 && len(only(ss, sMetric)) == len(ss) {
+				items[j].senses, items[j].text = ss, items[i].text+" "+items[j].text
+				items[i].kind = itStop
+				break
+			}
+		}
+	}
 }

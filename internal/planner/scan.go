@@ -120,6 +120,7 @@ func keywords() map[string]string {
 	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
+	set("filler", "signed up", "sign up", "signing up", "set up")
 	set("young", "youngest")
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
 	set("agelt", "younger than", "under the age of", "aged under", "aged less than")
@@ -139,8 +140,8 @@ func stopwords() map[string]bool {
 		belong belongs work works worked working use used using generated brought earned got get
 		make here figures numbers data info information overview summary report
 		just only also then about ever via into how what and or count counts total number there's hi hey thanks
-		thank quick quickly roughly approximately around actual actually signed up joined created happen live lives living
-		located based situated give given did ones`) {
+		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
+		located based situated give given did ones still yet`) {
 		m[w] = true
 	}
 	return m
