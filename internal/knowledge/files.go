@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -28,7 +29,12 @@ type modelDoc struct {
 	// dbTypes holds each column's declared database type, keyed by
 	// entity name and column name (lower case).
 	dbTypes map[colKey]string
-	d       *decoder
+	// header is the file's leading comment block; comments are the comment
+	// lines directly above an entity, a column or a relationship, keyed by
+	// its path ("entities[2].columns[0]"). Learn writes both back.
+	header   []string
+	comments map[string][]string
+	d        *decoder
 }
 
 type colKey struct{ entity, column string }
@@ -39,11 +45,12 @@ func lowerKey(entity, column string) colKey {
 
 func decodeModel(src []byte) *modelDoc {
 	d := newDecoder(ModelFile)
-	m := &modelDoc{dbTypes: map[colKey]string{}, d: d}
+	m := &modelDoc{dbTypes: map[colKey]string{}, comments: map[string][]string{}, d: d}
 	root := d.parse(src)
 	if root == nil {
 		return m
 	}
+	defer m.collectComments(src)
 	d.mapping(root, "", "the model", []field{
 		{"entities", func(v ast.Node, p string) {
 			d.seq(v, p, "entities", func(_ int, v ast.Node, p string) {
@@ -233,4 +240,40 @@ func decodeExamples(file string, src []byte) ([]VerifiedQuery, *decoder) {
 		out = append(out, q)
 	})
 	return out, d
+}
+
+// collectComments records the header and the comments above each item.
+func (m *modelDoc) collectComments(src []byte) {
+	lines := strings.Split(string(src), "\n")
+	isComment := func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "#") }
+	for _, l := range lines {
+		if !isComment(l) {
+			break
+		}
+		m.header = append(m.header, strings.TrimSpace(l))
+	}
+	above := func(line int) []string {
+		var out []string
+		for i := line - 2; i >= 0 && i < len(lines) && isComment(lines[i]); i-- {
+			out = append([]string{strings.TrimSpace(lines[i])}, out...)
+		}
+		return out
+	}
+	add := func(path string) {
+		if l := m.d.lines[path]; l > len(m.header)+1 {
+			if c := above(l); len(c) > 0 {
+				m.comments[path] = c
+			}
+		}
+	}
+	for i, e := range m.Entities {
+		p := fmt.Sprintf("entities[%d]", i)
+		add(p)
+		for j := range e.Columns {
+			add(fmt.Sprintf("%s.columns[%d]", p, j))
+		}
+	}
+	for i := range m.Relationships {
+		add(fmt.Sprintf("relationships[%d]", i))
+	}
 }

@@ -357,7 +357,7 @@ func writeIfChanged(dir, name string, b []byte, rep *LearnReport) error {
 // refreshed, new columns, values and relationships are appended, and
 // nothing is removed.
 func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
-	out := &modelDoc{dbTypes: map[colKey]string{}}
+	out := &modelDoc{dbTypes: map[colKey]string{}, header: old.header, comments: old.comments}
 	for k, v := range old.dbTypes {
 		out.dbTypes[k] = v
 	}

@@ -140,6 +140,10 @@ func TestLearnRefreshKeepsEditsAddsAndReportsDrift(t *testing.T) {
 	model = strings.Replace(model, "      - name: country\n        type: text\n        db_type: TEXT\n        values: [France, Germany, Spain]\n",
 		"      - name: country\n        type: text\n        db_type: TEXT\n        synonyms: [nation]\n        values: [Atlantis, France, Germany, Spain]\n", 1)
 	model = strings.Replace(model, "    label: title\n", "    label: category\n", 1)
+	model = strings.Replace(model, "  - name: customers\n", "  # Our buyers; checked with sales in June.\n  - name: customers\n", 1)
+	model = strings.Replace(model, "      - name: country\n", "      # ISO names, not codes\n      - name: country\n", 1)
+	model = strings.Replace(model, "relationships:\n", "relationships:\n  # declared in the schema\n", 1)
+	model = strings.Replace(model, "# model.yaml: the semantic model of this database.\n", "# model.yaml: the semantic model of this database.\n# Owner: data team.\n", 1)
 	writeFile(t, filepath.Join(dir, "model.yaml"), model)
 	metrics := `# Our metrics. Hand-written comment that must survive.
 metrics:
@@ -202,11 +206,18 @@ INSERT INTO refunds VALUES (1, 5, 'damaged', '2025-03-01');
 		"      - name: segment\n        type: text\n        db_type: TEXT\n        values: [business, consumer]\n",
 		"  - name: refunds\n", "from: refunds\n    from_column: order_id\n    to: orders\n",
 		"      - name: amount\n", // kept: people decide what to remove
-		"# Last learned from the database on 2026-07-30.",
+		"# Last learned from the database on 2026-07-30.\n\nentities:",
+		"  # Our buyers; checked with sales in June.\n  - name: customers\n",
+		"      # ISO names, not codes\n      - name: country\n",
+		"relationships:\n  # declared in the schema\n  - name: customer\n",
+		"# model.yaml: the semantic model of this database.\n# Owner: data team.\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("model.yaml lacks %q", want)
 		}
+	}
+	if strings.Contains(got, "2026-06-30") {
+		t.Error("model.yaml still holds the previous learn date")
 	}
 	gotMetrics := readFile(t, filepath.Join(dir, "metrics.yaml"))
 	if !strings.HasPrefix(gotMetrics, metrics) {

@@ -88,6 +88,8 @@ func plainSafe(s string, flow bool) bool {
 	return true
 }
 
+const learnedPrefix = "# Last learned from the database on"
+
 const modelHeader = `# model.yaml: the semantic model of this database.
 #
 # One entry per table or view (entities): what it means, the words people
@@ -95,22 +97,35 @@ const modelHeader = `# model.yaml: the semantic model of this database.
 # tables join (relationships). Written by ` + "`quarry learn`" + `; edit it freely.
 # When learn runs again it keeps every field you filled in, fills empty
 # ones, refreshes row counts and adds new tables, columns, values and
-# relationships; it never removes anything. Comments inside this file other
-# than this header are not kept: write explanations into description
-# fields or into notes/. See docs/knowledge.md.
+# relationships; it never removes anything. It keeps this header and the
+# comment lines directly above an entity, a column or a relationship; other
+# comments are not kept. See docs/knowledge.md.
 `
 
 func renderModel(m *modelDoc, now time.Time) []byte {
 	var w yamlWriter
-	w.WriteString(modelHeader)
+	if len(m.header) == 0 {
+		w.WriteString(modelHeader)
+	}
+	for _, h := range m.header {
+		if !strings.HasPrefix(h, learnedPrefix) {
+			w.line(0, "%s", h)
+		}
+	}
 	if !now.IsZero() {
-		w.line(0, "# Last learned from the database on %s.", now.UTC().Format(time.DateOnly))
+		w.line(0, "%s %s.", learnedPrefix, now.UTC().Format(time.DateOnly))
+	}
+	comments := func(indent int, path string) {
+		for _, c := range m.comments[path] {
+			w.line(indent, "%s", c)
+		}
 	}
 	w.WriteString("\nentities:\n")
 	for i, e := range m.Entities {
 		if i > 0 {
 			w.WriteByte('\n')
 		}
+		comments(2, fmt.Sprintf("entities[%d]", i))
 		w.line(2, "- name: %s", yamlScalar(e.Name, false))
 		w.kv(4, "table", e.Table)
 		w.kv(4, "description", e.Description)
@@ -122,7 +137,8 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 			w.line(4, "row_count: %d", e.RowCount)
 		}
 		w.line(4, "columns:")
-		for _, c := range e.Columns {
+		for j, c := range e.Columns {
+			comments(6, fmt.Sprintf("entities[%d].columns[%d]", i, j))
 			w.line(6, "- name: %s", yamlScalar(c.Name, false))
 			if c.Type != "" && c.Type != quarry.TypeUnknown {
 				w.kv(8, "type", string(c.Type))
@@ -136,7 +152,8 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 	}
 	if len(m.Relationships) > 0 {
 		w.WriteString("\nrelationships:\n")
-		for _, r := range m.Relationships {
+		for i, r := range m.Relationships {
+			comments(2, fmt.Sprintf("relationships[%d]", i))
 			if r.Name != "" {
 				w.line(2, "- name: %s", yamlScalar(r.Name, false))
 				w.kv(4, "from", r.From)
