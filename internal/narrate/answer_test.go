@@ -214,40 +214,83 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-// TestHeadlineNumbersComeFromCells removes from every headline each
-// formatted and raw cell value, the row count and the input's own labels;
-// no digit may remain.
+// ungrounded removes from headline every allowed string, longest first, and
+// returns the first number left, or "".
+func ungrounded(headline string, allowed []string) string {
+	sort.Slice(allowed, func(i, j int) bool { return len(allowed[i]) > len(allowed[j]) })
+	rest := headline
+	for _, s := range allowed {
+		if s != "" {
+			rest = strings.ReplaceAll(rest, s, "")
+		}
+	}
+	return regexp.MustCompile(`[0-9]+`).FindString(rest)
+}
+
+// grounds lists what a headline's numbers may come from: every cell,
+// formatted and raw, the row counts and the input's own labels.
+func grounds(in AnswerInput) []string {
+	allowed := []string{in.Period, in.Title, in.Question, fmt.Sprint(len(in.Table.Rows)), fmt.Sprint(in.TotalRows)}
+	for _, r := range in.Table.Rows {
+		for _, cl := range resolve(in.Table, in.Columns) {
+			allowed = append(allowed, cl.text(r, in.Currency), fmt.Sprint(cl.cell(r)))
+		}
+	}
+	return allowed
+}
+
+// TestHeadlineNumbersComeFromCells checks that no headline holds a number
+// that is not a result cell, a row count or part of the input's labels.
 func TestHeadlineNumbersComeFromCells(t *testing.T) {
 	for _, c := range answerCases() {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.input()
 			a := Compose(in)
-			allowed := []string{in.Period, in.Title, in.Question, fmt.Sprint(len(in.Table.Rows)), fmt.Sprint(in.TotalRows)}
-			cols := resolve(in.Table, in.Columns)
-			for _, r := range in.Table.Rows {
-				for _, cl := range cols {
-					allowed = append(allowed, cl.text(r, in.Currency), fmt.Sprint(cl.cell(r)))
-				}
-			}
-			sort.Slice(allowed, func(i, j int) bool { return len(allowed[i]) > len(allowed[j]) })
-			rest := a.Headline
-			for _, s := range allowed {
-				if s != "" {
-					rest = strings.ReplaceAll(rest, s, "")
-				}
-			}
-			if m := regexp.MustCompile(`[0-9]+`).FindString(rest); m != "" {
-				t.Errorf("headline %q has the number %q that is not a result cell (left: %q)", a.Headline, m, rest)
+			if n := ungrounded(a.Headline, grounds(in)); n != "" {
+				t.Errorf("headline %q has the number %q that is not a result cell", a.Headline, n)
 			}
 		})
 	}
 }
 
-// TestUngroundedNumberIsCaught makes sure the grounding test above can fail.
+// TestUngroundedNumberIsCaught makes sure the check above fails on a
+// headline with an invented figure or a computed change.
 func TestUngroundedNumberIsCaught(t *testing.T) {
-	headline := "Revenue in 2025 was $1,234,567.89 and 42 more."
-	rest := strings.ReplaceAll(strings.ReplaceAll(headline, "$1,234,567.89", ""), "2025", "")
-	if !regexp.MustCompile(`[0-9]`).MatchString(rest) {
-		t.Fatal("a number absent from the cells went unnoticed")
+	c := answerCases()[0] // figure: revenue 1234567.891 in 2025
+	in := c.input()
+	for _, h := range []string{
+		"Revenue in 2025 was $1,234,567.89, up 12% on 2024.",
+		"Revenue in 2025 was $1,234,568.",
+	} {
+		if ungrounded(h, grounds(in)) == "" {
+			t.Errorf("the invented figure in %q went unnoticed", h)
+		}
+	}
+}
+
+func TestPeriodPhrase(t *testing.T) {
+	for p, want := range map[string]string{
+		"": "", "2025": "in 2025", "March 2025": "in March 2025", "last 30 days": "in the last 30 days",
+		"this month": "this month", "year to date": "year to date", "since 2024-01-01": "since 2024-01-01", "Q3 2024": "in Q3 2024",
+	} {
+		if got := periodPhrase(p); got != want {
+			t.Errorf("periodPhrase(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+func TestComposeRowCounts(t *testing.T) {
+	tbl := &quarry.Table{Columns: []quarry.Column{col("country", quarry.TypeText), col("orders", quarry.TypeInt)},
+		Rows: [][]any{{"a", int64(3)}, {"b", int64(2)}, {"c", int64(1)}}}
+	infos := []ColumnInfo{{Name: "country", Role: RoleDimension}, {Name: "orders", Role: RoleMetric, Format: FormatInteger}}
+	a := Compose(AnswerInput{Title: "Orders by country", Table: tbl, Columns: infos, TotalRows: 40, PreviewRows: 2})
+	for _, want := range []string{"Orders by country: a leads with **3**, then b **2** and c **1**; 40 rows in all.", "| b | 2 |\n\n… 38 more rows\n"} {
+		if !strings.Contains(a.Markdown, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, a.Markdown)
+		}
+	}
+	one := Compose(AnswerInput{Title: "Top country", Table: &quarry.Table{Columns: tbl.Columns, Rows: tbl.Rows[:1]}, Columns: infos})
+	if one.Headline != "Top country: a, 3." || one.Chart.Kind != ChartFigure {
+		t.Errorf("one row: headline %q, chart %q", one.Headline, one.Chart.Kind)
 	}
 }

@@ -1,0 +1,91 @@
+package narrate
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+func TestNumber(t *testing.T) {
+	tests := []struct {
+		f              float64
+		format, symbol string
+		want           string
+	}{
+		{1234567.891, FormatCurrency, "$", "$1,234,567.89"},
+		{1234567.891, FormatCurrency, "", "1,234,567.89"},
+		{-1234.5, FormatCurrency, "$", "-$1,234.50"},
+		{-0.001, FormatCurrency, "$", "$0.00"},
+		{0.1234, FormatPercent, "", "12.3%"},
+		{12.5, FormatPercent, "", "1,250.0%"},
+		{-0.05, FormatPercent, "", "-5.0%"},
+		{1234.6, FormatInteger, "", "1,235"},
+		{999, FormatInteger, "", "999"},
+		{1000, FormatNumber, "", "1,000"},
+		{1234.5678, FormatNumber, "", "1,234.57"},
+		{3.14159, "", "", "3.14"},
+		{0.012345, "", "", "0.01235"},
+		{0.5, "", "", "0.5"},
+		{0, "", "", "0"},
+		{-12345678, "", "", "-12,345,678"},
+		{1e-14, "", "", "1e-14"},
+		{math.NaN(), "", "", "NaN"},
+		{math.Inf(-1), FormatCurrency, "$", "-Infinity"},
+	}
+	for _, tt := range tests {
+		if got := Number(tt.f, tt.format, tt.symbol); got != tt.want {
+			t.Errorf("Number(%v, %q, %q) = %q, want %q", tt.f, tt.format, tt.symbol, got, tt.want)
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	month := ColumnInfo{Name: "m", Role: RoleDimension, Format: FormatDate, Grain: "month"}
+	tests := []struct {
+		v    any
+		c    ColumnInfo
+		want string
+	}{
+		{nil, ColumnInfo{}, "NULL"},
+		{"Germany", ColumnInfo{}, "Germany"},
+		{int64(1234567), ColumnInfo{}, "1,234,567"},
+		{1234.5, ColumnInfo{Format: FormatCurrency}, "$1,234.50"},
+		{"1234.5", ColumnInfo{Format: FormatCurrency}, "$1,234.50"},                                 // a decimal as text
+		{"123456789012345678901", ColumnInfo{Format: FormatInteger}, "123,456,789,012,345,678,901"}, // beyond float64
+		{"-1234", ColumnInfo{Format: FormatNumber}, "-1,234"},
+		{"2025-03-01", month, "2025-03"},
+		{"2025-03-01", ColumnInfo{Grain: "quarter"}, "2025-Q1"},
+		{"2025-08-01 00:00:00", ColumnInfo{Grain: "year"}, "2025"},
+		{"2025-03", month, "2025-03"},
+		{time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC), ColumnInfo{Grain: "day"}, "2025-03-04"},
+		{time.Date(2025, 3, 4, 5, 6, 0, 0, time.UTC), ColumnInfo{}, "2025-03-04 05:06"},
+		{true, ColumnInfo{}, "true"},
+		{[]byte("ab"), ColumnInfo{}, "ab"},
+	}
+	for _, tt := range tests {
+		if got := Value(tt.v, tt.c, "$"); got != tt.want {
+			t.Errorf("Value(%#v, %+v) = %q, want %q", tt.v, tt.c, got, tt.want)
+		}
+	}
+}
+
+func TestLooksLikeDate(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2025": true, "2025-01": true, "2025-Q3": true, "2025-W07": true, "2025-01-31": true,
+		"1234": false, "Germany": false, "2025-Q5": false, "20250": false, "": false,
+	} {
+		if got := looksLikeDate(s); got != want {
+			t.Errorf("looksLikeDate(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestColumnsFrom(t *testing.T) {
+	got := ColumnsFrom([]semantic.OutColumn{{Name: "month", Role: semantic.RoleDimension, Format: "date", Grain: "month"}})
+	want := []ColumnInfo{{Name: "month", Role: RoleDimension, Format: FormatDate, Grain: "month"}}
+	if len(got) != 1 || got[0] != want[0] {
+		t.Errorf("ColumnsFrom = %+v, want %+v", got, want)
+	}
+}
