@@ -118,7 +118,15 @@ func (p *Planner) walk(items []item, st *state) {
 			st.unknown = append(st.unknown, it.text)
 		case itDate:
 			st.dates = append(st.dates, it.rng)
+			if pendingNot {
+				st.unknown = append(st.unknown, "not "+it.text)
+				pendingNot = false
+			}
 		case itNum:
+			if pendingNot {
+				st.unknown = append(st.unknown, "not "+it.text)
+				pendingNot = false
+			}
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
@@ -248,6 +256,9 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 			}
 		}
+	}
+	if pendingNot {
+		st.unknown = append(st.unknown, "not")
 	}
 	if pendingOp != "" || pendingNum != nil || st.ageOp != "" && !st.hasAge {
 		st.unknown = append(st.unknown, "a comparison without a number or a measure")

@@ -135,6 +135,10 @@ var modelQuestions = []struct {
 	{"clients by segment", KindMetric},
 	{"number of urgent tickets this year", KindMetric},
 	{"products with a unit price over 100", KindRows},
+	{"products that are not discontinued", KindUnanswered},
+	{"orders not in 2025", KindUnanswered},
+	{"revenue by channel excluding", KindUnanswered},
+	{"list products that are not in the Books category", KindRows},
 	// Refused, unanswered or clarified.
 	{"", KindUnanswered},
 	{"asdf qwer zxcv", KindUnanswered},

@@ -176,6 +176,9 @@ func (b *builder) roles() *Plan {
 		if t.role != "" {
 			continue
 		}
+		if t.neg && t.cands[0].kind != sValue && t.cands[0].flag == nil {
+			return b.fail(fmt.Sprintf("quarry could not tell what “not %s” means; name a value to exclude", t.it.text))
+		}
 		if k := t.cands[0].kind; !t.byMode && (k == sColumn || k == sDim) && hasString(b.groups, t.cands[0].field) {
 			t.role = "context"
 			continue
