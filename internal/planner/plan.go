@@ -254,6 +254,8 @@ func (p *Planner) walk(items []item, st *state) {
 				if st.order == "" {
 					st.order = "asc"
 				}
+			case "avg":
+				st.unknown = append(st.unknown, "an average of nothing named after it")
 			}
 		}
 	}

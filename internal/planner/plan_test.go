@@ -138,6 +138,7 @@ var modelQuestions = []struct {
 	{"products that are not discontinued", KindUnanswered},
 	{"orders not in 2025", KindUnanswered},
 	{"revenue by channel excluding", KindUnanswered},
+	{"revenue by channel on average", KindUnanswered},
 	{"list products that are not in the Books category", KindRows},
 	// Refused, unanswered or clarified.
 	{"", KindUnanswered},
