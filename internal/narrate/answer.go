@@ -553,20 +553,25 @@ func symbol(status string) string {
 // the confidence.
 func checksBlock(r verify.Report, asOf string) string {
 	var b strings.Builder
-	if len(r.Checks) > 0 {
-		parts := make([]string, len(r.Checks))
-		for i, c := range r.Checks {
-			parts[i] = symbol(c.Status) + " " + c.Name
+	if len(r.Checks) == 0 {
+		// no checks ran, so there is no confidence to state
+		b.WriteString("Checks: none ran.\n")
+		if asOf != "" {
+			b.WriteString("\nAs of " + asOf + ".\n")
 		}
-		b.WriteString("Checks: " + strings.Join(parts, " · ") + "\n")
-		for _, c := range r.Checks {
-			if c.Status != verify.Pass {
-				b.WriteString("- " + symbol(c.Status) + " " + c.Name + ": " + c.Detail + "\n")
-			}
-		}
-		b.WriteString("\n")
+		return b.String()
 	}
-	b.WriteString("Confidence: " + strconv.FormatFloat(r.Confidence, 'f', 2, 64))
+	parts := make([]string, len(r.Checks))
+	for i, c := range r.Checks {
+		parts[i] = symbol(c.Status) + " " + c.Name
+	}
+	b.WriteString("Checks: " + strings.Join(parts, " · ") + "\n")
+	for _, c := range r.Checks {
+		if c.Status != verify.Pass {
+			b.WriteString("- " + symbol(c.Status) + " " + c.Name + ": " + c.Detail + "\n")
+		}
+	}
+	b.WriteString("\nConfidence: " + strconv.FormatFloat(r.Confidence, 'f', 2, 64))
 	if asOf != "" {
 		b.WriteString(" · as of " + asOf)
 	}

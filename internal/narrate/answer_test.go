@@ -294,3 +294,11 @@ func TestComposeRowCounts(t *testing.T) {
 		t.Errorf("one row: headline %q, chart %q", one.Headline, one.Chart.Kind)
 	}
 }
+
+func TestComposeWithoutChecks(t *testing.T) {
+	a := Compose(AnswerInput{Title: "Revenue", AsOf: "2026-01-31",
+		Table: &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat)}, Rows: [][]any{{2.5}}}})
+	if !strings.HasSuffix(a.Markdown, "Checks: none ran.\n\nAs of 2026-01-31.\n") || strings.Contains(a.Markdown, "Confidence") {
+		t.Errorf("an answer whose checks did not run states a confidence or misses the note:\n%s", a.Markdown)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Check statuses.
@@ -396,4 +397,19 @@ func plural(n int64, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.FormatInt(n, 10) + " " + noun + "s"
+}
+
+// ColumnsByRole splits the compiler's result columns into measures (metric,
+// share and change columns) and dimensions (dimension and period columns),
+// as Input wants them.
+func ColumnsByRole(out []semantic.OutColumn) (metrics, dimensions []string) {
+	for _, c := range out {
+		switch c.Role {
+		case semantic.RoleMetric, semantic.RoleShare, semantic.RoleChange:
+			metrics = append(metrics, c.Name)
+		case semantic.RoleDimension, semantic.RolePeriod:
+			dimensions = append(dimensions, c.Name)
+		}
+	}
+	return metrics, dimensions
 }

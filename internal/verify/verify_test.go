@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 func table(cols []string, rows ...[]any) *quarry.Table {
@@ -228,5 +229,19 @@ func TestEventChecks(t *testing.T) {
 	}
 	if r.Count(Fail) != 1 || r.Count(Pass) != 1 || r.Count(Warn) != 0 {
 		t.Errorf("Count: %d %d %d", r.Count(Fail), r.Count(Pass), r.Count(Warn))
+	}
+}
+
+func TestColumnsByRole(t *testing.T) {
+	m, d := ColumnsByRole([]semantic.OutColumn{
+		{Name: "period", Role: semantic.RolePeriod}, {Name: "month", Role: semantic.RoleDimension},
+		{Name: "revenue", Role: semantic.RoleMetric}, {Name: "revenue_share", Role: semantic.RoleShare},
+		{Name: "name", Role: semantic.RoleColumn},
+	})
+	if d := cmp.Diff([]string{"revenue", "revenue_share"}, m); d != "" {
+		t.Error(d)
+	}
+	if diff := cmp.Diff([]string{"period", "month"}, d); diff != "" {
+		t.Error(diff)
 	}
 }
