@@ -46,6 +46,8 @@ func (a *app) commands() []*cobra.Command {
 		a.guardCmd(),
 		a.runsCmd(),
 		a.doctorCmd(),
+		a.askCmd(),
+		a.learnCmd(),
 	}
 }
 
@@ -54,7 +56,8 @@ func (a *app) commands() []*cobra.Command {
 func (a *app) action(fn func(ctx context.Context, cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		err := fn(cmd.Context(), cmd, args)
-		if err == nil || errors.Is(err, errSilent) {
+		var se silentError
+		if err == nil || errors.As(err, &se) {
 			return err
 		}
 		var qe *quarry.Error

@@ -65,8 +65,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if err == nil {
 		return quarry.ExitOK
 	}
-	if errors.Is(err, errSilent) {
-		return quarry.ExitRejected
+	var se silentError
+	if errors.As(err, &se) {
+		return int(se)
 	}
 	var qe *quarry.Error
 	if !errors.As(err, &qe) {
@@ -82,9 +83,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	return quarry.ExitCode(err)
 }
 
-// errSilent ends a command with exit code 1 after it has already said why
-// (a guard rejection printed as a verdict, a failed doctor check).
-var errSilent = errors.New("silent failure")
+// silentError ends a command with its exit code after the command has
+// already said why on its own (a guard verdict, a refused question).
+type silentError int
+
+func (e silentError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// errSilent ends a command with exit code 1 after it has said why (a guard
+// rejection printed as a verdict, a failed doctor check).
+const errSilent = silentError(quarry.ExitRejected)
 
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)

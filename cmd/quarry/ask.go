@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/narrate"
+	"github.com/quarrydata/quarry/internal/narrate/chart"
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func (a *app) askCmd() *cobra.Command {
+	var asOf, chartFile, connName, file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ask QUESTION",
+		Short: "Ask a question in plain language; get the answer, the SQL, the checks and a chart",
+		Long: `Answer a question about your data. quarry maps it onto the metrics,
+dimensions and tables of the knowledge folder (with no language model, the
+builtin planner does this deterministically), writes the SQL, checks it with
+the read-only guard, runs it, verifies the result, and explains it. Every ask
+is a recorded run (quarry runs show ID).
+
+When part of the question cannot be mapped with confidence, quarry does not
+guess: it says what it understood, what it did not, and the closest known
+terms (exit status 7). When two meanings fit, it asks which one you mean.
+Requests to change data and questions about restricted columns are refused
+(exit status 1).
+
+Relative dates ("last month", "this year", "last 30 days") are read against
+today, or against --as-of.`,
+		Example: `  quarry ask "revenue by month last year"
+  quarry ask "top 5 products by revenue in 2025" --chart top5.svg
+  quarry ask --json "how many customers in Germany"`,
+		Args: cobra.MaximumNArgs(1),
+	}
+	cmd.Flags().StringVar(&asOf, "as-of", "", "read relative dates against this day, YYYY-MM-DD (default: today)")
+	cmd.Flags().StringVar(&chartFile, "chart", "", "also write the chart to FILE (.svg or .png)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer, SQL, columns, rows, checks, confidence and run id as JSON")
+	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
+	cmd.Flags().StringVarP(&file, "file", "f", "", "read the question from FILE (- for standard input)")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		question, err := a.readInput(args, file, "question")
+		if err != nil {
+			return err
+		}
+		question = strings.TrimSpace(question)
+		day := a.now()
+		if asOf != "" {
+			t, err := time.Parse("2006-01-02", asOf)
+			if err != nil {
+				return quarry.Errorf(quarry.KindUsage, "--as-of %q is not a date; write it as YYYY-MM-DD", asOf)
+			}
+			day = t
+		}
+		if chartFile != "" {
+			if ext := strings.ToLower(filepath.Ext(chartFile)); ext != ".svg" && ext != ".png" {
+				return quarry.Errorf(quarry.KindUsage, "--chart %s: name the file .svg or .png", chartFile)
+			}
+		}
+		k, err := a.knowledge()
+		if err != nil {
+			return err
+		}
+		cfg, err := a.config()
+		if err != nil {
+			return err
+		}
+		an, rec, closeRun, err := a.analyst(ctx, connName, cfg.Limits.MaxRows)
+		if err != nil {
+			return err
+		}
+		defer closeRun()
+		out, askErr := an.Ask(ctx, rec, k, question, day)
+		if out == nil {
+			return askErr
+		}
+		if askErr != nil && out.Plan == nil {
+			return askErr
+		}
+		if chartFile != "" && askErr == nil {
+			if err := writeChart(chartFile, out.Answer.Chart); err != nil {
+				return err
+			}
+		}
+		if asJSON {
+			if err := writeJSON(a.stdout, askJSON(out)); err != nil {
+				return err
+			}
+		} else {
+			a.printAnswer(out, askErr)
+		}
+		if askErr != nil {
+			switch quarry.KindOf(askErr) {
+			case quarry.KindUnanswered, quarry.KindForbidden, quarry.KindRejected:
+				return silentError(quarry.ExitCode(askErr))
+			}
+			return askErr
+		}
+		return nil
+	})
+	return cmd
+}
+
+// knowledge loads the knowledge folder and builds the planner over it.
+func (a *app) knowledge() (*analyst.Knowledge, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	f, err := knowledge.Load(cfg.Knowledge)
+	if err != nil {
+		return nil, err
+	}
+	verified := make([]planner.Verified, len(f.Verified))
+	for i, v := range f.Verified {
+		verified[i] = planner.Verified{Question: v.Question, SQL: v.SQL}
+	}
+	k := &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash}
+	for _, m := range f.Model.Metrics {
+		if strings.EqualFold(m.Unit, "USD") {
+			k.Currency = "$"
+			break
+		}
+	}
+	return k, nil
+}
+
+// printAnswer writes the answer for a person: rendered for a terminal, or
+// plain Markdown when stdout is a pipe or a file.
+func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
+	w := a.stdout
+	if askErr != nil {
+		fmt.Fprint(w, notAnswered(out, askErr))
+		return
+	}
+	md := out.Answer.Markdown
+	if !a.tty {
+		fmt.Fprintln(w, strings.TrimRight(md, "\n"))
+		fmt.Fprintf(w, "\n```sql\n%s\n```\n\nRun %s · %d rows · %s · as of %s\n",
+			strings.TrimSpace(out.SQL), out.RunID, out.Rows, shortDuration(out.Duration), out.AsOf)
+		return
+	}
+	fmt.Fprint(w, narrate.Terminal(md, true))
+	if out.Answer.Chart.Kind != "" && out.Answer.Chart.Kind != narrate.ChartNone {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, chart.RenderTerminal(out.Answer.Chart, min(a.width, 100)))
+	}
+	fmt.Fprintf(w, "\nSQL\n%s\n", narrate.SQLBlock(out.SQL))
+	fmt.Fprintf(w, "\x1b[2mRun %s · %d rows · %s · as of %s\x1b[0m\n", out.RunID, out.Rows, shortDuration(out.Duration), out.AsOf)
+}
+
+// notAnswered explains a question quarry did not answer.
+func notAnswered(out *analyst.AskOutcome, err error) string {
+	var b strings.Builder
+	pl := out.Plan
+	switch {
+	case out.Status == "clarify":
+		b.WriteString("Which do you mean? " + pl.Question + "\n")
+		for _, o := range pl.Options {
+			b.WriteString("  - " + o + "\n")
+		}
+	case quarry.KindOf(err) == quarry.KindForbidden || quarry.KindOf(err) == quarry.KindRejected:
+		b.WriteString("Refused: " + quarry.Message(err) + "\n")
+	default:
+		b.WriteString("I could not answer that with confidence, so I did not guess.\n")
+		if pl != nil && pl.Reason != "" {
+			b.WriteString(pl.Reason + "\n")
+		} else {
+			b.WriteString(quarry.Message(err) + "\n")
+		}
+	}
+	if pl != nil {
+		if len(pl.Understood) > 0 {
+			b.WriteString("Understood: " + strings.Join(pl.Understood, "; ") + "\n")
+		}
+		if len(pl.Unknown) > 0 {
+			b.WriteString("Not understood: " + strings.Join(pl.Unknown, ", ") + "\n")
+		}
+		if len(pl.Suggestions) > 0 {
+			b.WriteString("Closest known terms: " + strings.Join(pl.Suggestions, ", ") + "\n")
+		}
+	}
+	b.WriteString("Run " + out.RunID + "\n")
+	return b.String()
+}
+
+// askJSON is the --json shape of an answer.
+func askJSON(out *analyst.AskOutcome) map[string]any {
+	j := map[string]any{
+		"run_id":   out.RunID,
+		"status":   out.Status,
+		"question": out.Question,
+		"as_of":    out.AsOf,
+	}
+	if out.Plan != nil {
+		plan := map[string]any{"kind": out.Plan.Kind, "title": out.Plan.Title}
+		for k, v := range map[string][]string{"understood": out.Plan.Understood, "unknown": out.Plan.Unknown, "suggestions": out.Plan.Suggestions, "options": out.Plan.Options} {
+			if len(v) > 0 {
+				plan[k] = v
+			}
+		}
+		if out.Plan.Question != "" {
+			plan["question"] = out.Plan.Question
+		}
+		j["plan"] = plan
+	}
+	if out.Message != "" {
+		j["message"] = out.Message
+	}
+	if out.SQL == "" {
+		return j
+	}
+	j["sql"] = out.SQL
+	if out.Table != nil {
+		rows := make([][]any, len(out.Table.Rows))
+		for i, r := range out.Table.Rows {
+			vals := make([]any, len(r))
+			for k, v := range r {
+				vals[k] = quarry.JSONValue(v)
+			}
+			rows[i] = vals
+		}
+		j["columns"] = out.Table.Columns
+		j["rows"] = rows
+	}
+	j["row_count"] = out.Rows
+	j["truncated"] = out.Truncated
+	j["answer"] = out.Answer.Markdown
+	j["headline"] = out.Answer.Headline
+	j["checks"] = out.Report.Checks
+	j["confidence"] = out.Report.Confidence
+	j["chart"] = out.Answer.Chart.Kind
+	j["result_id"] = out.ResultID
+	j["duration_ms"] = float64(out.Duration.Microseconds()) / 1000
+	return j
+}
+
+// writeChart writes the chart as SVG or PNG, by the file's extension.
+func writeChart(path string, spec narrate.ChartSpec) error {
+	if spec.Kind == "" || spec.Kind == narrate.ChartNone {
+		return quarry.Errorf(quarry.KindInput, "this answer has no chart (its shape does not call for one); nothing written to %s", path)
+	}
+	var data []byte
+	var err error
+	if strings.EqualFold(filepath.Ext(path), ".png") {
+		data, err = chart.RenderPNG(spec, 800, 450)
+	} else {
+		data, err = chart.RenderSVG(spec, 800, 450)
+	}
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot draw the chart")
+	}
+	if err := writeFileAtomic(path, data, 0o644); err != nil {
+		return quarry.Wrap(quarry.KindInput, err, "cannot write the chart to %s", path)
+	}
+	return nil
+}

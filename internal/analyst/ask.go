@@ -1,0 +1,269 @@
+package analyst
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/narrate"
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// Planner turns a question into a plan.
+type Planner interface {
+	Plan(question string, asOf time.Time) *planner.Plan
+}
+
+// Knowledge is what Ask knows about the data: the semantic model, a
+// planner over it, and the knowledge folder's hash for provenance.
+type Knowledge struct {
+	Model    *semantic.Model
+	Planner  Planner
+	Hash     string
+	Currency string // symbol for currency-formatted metrics, e.g. "$"
+}
+
+// AskOutcome is everything a surface shows about an answered (or refused)
+// question. Status is one of the event.Status constants, or "clarify".
+type AskOutcome struct {
+	RunID     string               `json:"run_id"`
+	Status    string               `json:"status"`
+	Question  string               `json:"question"`
+	AsOf      string               `json:"as_of"`
+	Plan      *planner.Plan        `json:"plan,omitempty"`
+	SQL       string               `json:"sql,omitempty"`
+	Compiled  *semantic.Compiled   `json:"-"`
+	Verdict   *sqlguard.Verdict    `json:"guard,omitempty"`
+	Table     *quarry.Table        `json:"-"`
+	Columns   []narrate.ColumnInfo `json:"-"`
+	Rows      int64                `json:"row_count"`
+	Truncated bool                 `json:"truncated,omitempty"`
+	Duration  time.Duration        `json:"-"`
+	Report    verify.Report        `json:"checks"`
+	Answer    narrate.Answer       `json:"answer"`
+	ResultID  string               `json:"result_id,omitempty"`
+	Message   string               `json:"message,omitempty"` // why the question was not answered
+}
+
+// askRowCap bounds the rows an answer reads; answers are aggregates and
+// short lists, and the full result of a big list is a `run` away.
+const askRowCap = 10000
+
+// Ask answers a question with the builtin planner: plan → compile → guard
+// → execute → verify → explain, recording every step. A question that
+// cannot be answered with confidence returns a KindUnanswered error (or
+// KindForbidden for a refusal) together with an outcome that says what was
+// understood and what was not.
+func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, question string, asOf time.Time) (*AskOutcome, error) {
+	em := &emitter{rec: rec}
+	day := asOf.Format("2006-01-02")
+	out := &AskOutcome{RunID: rec.RunID(), Question: question, AsOf: day}
+	em.emit(ctx, &event.RunStartedData{
+		Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.Conn.Dialect()),
+		Planner: "builtin", AsOf: day, Knowledge: k.Hash,
+	})
+	err := a.ask(ctx, em, k, question, asOf, out)
+	switch {
+	case err == nil:
+		out.Status = event.StatusSucceeded
+		em.finish(ctx, out.Status, nil)
+	default:
+		if out.Status == "" {
+			out.Status = statusOf(err)
+		}
+		out.Message = quarry.Message(err)
+		status := out.Status
+		if status == "clarify" {
+			status = event.StatusUnanswered
+		}
+		em.finish(ctx, status, err)
+	}
+	if err == nil && em.err != nil {
+		err = quarry.Wrap(quarry.KindInternal, em.err, "the run could not be recorded in quarry's state database")
+	}
+	return out, err
+}
+
+func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question string, asOf time.Time, out *AskOutcome) error {
+	pl := k.Planner.Plan(question, asOf)
+	out.Plan = pl
+	em.emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions})
+
+	var sql, source string
+	var compiled *semantic.Compiled
+	switch pl.Kind {
+	case planner.KindClarify:
+		out.Status = "clarify"
+		em.emit(ctx, &event.ClarificationData{Question: pl.Question, Options: pl.Options, Reason: pl.Reason})
+		return quarry.Errorf(quarry.KindUnanswered, "%s", pl.Question)
+	case planner.KindRefuse:
+		return quarry.Errorf(quarry.KindForbidden, "%s", pl.Reason)
+	case planner.KindUnanswered:
+		return quarry.Errorf(quarry.KindUnanswered, "%s", unansweredMessage(pl))
+	case planner.KindVerified:
+		sql, source = pl.SQL, "verified_query"
+	case planner.KindMetric, planner.KindRows:
+		if pl.Query == nil {
+			return quarry.Errorf(quarry.KindInternal, "the planner returned a %s plan without a query", pl.Kind)
+		}
+		c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
+		if err != nil {
+			if quarry.KindOf(err) == quarry.KindForbidden {
+				return err
+			}
+			return quarry.Wrap(quarry.KindUnanswered, err, "the question mapped to a query quarry cannot build")
+		}
+		compiled, sql, source = c, c.SQL, string(pl.Kind)
+	default:
+		return quarry.Errorf(quarry.KindInternal, "unknown plan kind %q", pl.Kind)
+	}
+	planJSON, _ := json.Marshal(struct {
+		Query *semantic.Query   `json:"query,omitempty"`
+		AdHoc []semantic.Metric `json:"ad_hoc,omitempty"`
+		Title string            `json:"title,omitempty"`
+	}{pl.Query, pl.AdHoc, pl.Title})
+	em.emit(ctx, &event.PlanMadeData{Source: source, Plan: planJSON})
+	em.emit(ctx, &event.SQLGeneratedData{SQL: sql, Source: "builtin"})
+	out.SQL, out.Compiled = sql, compiled
+
+	v, err := a.guard(ctx, em, sql)
+	out.Verdict = &v
+	if err != nil {
+		return err
+	}
+	saved := a.Limits
+	a.Limits.KeepRows = askRowCap
+	if a.Limits.MaxRows == 0 || a.Limits.MaxRows > askRowCap {
+		a.Limits.MaxRows = askRowCap
+	}
+	res, err := a.execute(ctx, em, out.RunID, sql, nil)
+	a.Limits = saved
+	if err != nil {
+		return err
+	}
+	out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.kept, res.rows, res.truncated, res.dur, res.resultID
+
+	var cols []narrate.ColumnInfo
+	if compiled != nil {
+		cols = narrate.ColumnsFrom(compiled.Columns)
+	}
+	out.Columns = cols
+	out.Report = verify.Run(verifyInput(k.Model, pl, compiled, out))
+	em.emit(ctx, &event.ChecksRanData{Checks: eventChecks(out.Report), Confidence: out.Report.Confidence})
+
+	out.Answer = narrate.Compose(narrate.AnswerInput{
+		Question: question, Title: pl.Title, SQL: sql, Table: out.Table,
+		TotalRows: out.Rows, Truncated: out.Truncated, Columns: cols,
+		Report: out.Report, AsOf: out.AsOf, Currency: k.Currency,
+	})
+	em.emit(ctx, &event.AnswerRenderedData{Markdown: out.Answer.Markdown, Chart: out.Answer.Chart.Kind})
+	return nil
+}
+
+// unansweredMessage says what was understood, what was not, and the
+// closest known terms.
+func unansweredMessage(pl *planner.Plan) string {
+	var b strings.Builder
+	if pl.Reason != "" {
+		b.WriteString(pl.Reason)
+	} else {
+		b.WriteString("quarry could not map the whole question with confidence")
+	}
+	if len(pl.Unknown) > 0 {
+		b.WriteString("; not understood: " + strings.Join(pl.Unknown, ", "))
+	}
+	if len(pl.Suggestions) > 0 {
+		b.WriteString("; closest known terms: " + strings.Join(pl.Suggestions, ", "))
+	}
+	return b.String()
+}
+
+// verifyInput tells the checks what the plan expects of the result.
+func verifyInput(m *semantic.Model, pl *planner.Plan, c *semantic.Compiled, out *AskOutcome) verify.Input {
+	in := verify.Input{Table: out.Table, TotalRows: out.Rows, Truncated: out.Truncated}
+	if c == nil {
+		return in
+	}
+	for _, col := range c.Columns {
+		switch col.Role {
+		case semantic.RoleMetric, semantic.RoleShare, semantic.RoleChange:
+			in.MetricColumns = append(in.MetricColumns, col.Name)
+		case semantic.RoleDimension, semantic.RolePeriod:
+			in.DimensionColumns = append(in.DimensionColumns, col.Name)
+		}
+	}
+	in.FanOutGuarded = len(c.Notes) > 0 && strings.Contains(strings.Join(c.Notes, " "), "fan-out")
+	q := pl.Query
+	if q == nil {
+		return in
+	}
+	switch {
+	case q.Rows == nil && len(q.Dimensions) == 0 && len(q.Compare) == 0:
+		in.ExpectRows = &verify.Range{Min: 1, Max: 1}
+	case q.Limit > 0:
+		in.ExpectRows = &verify.Range{Min: 1, Max: int64(q.Limit)}
+	case len(q.Compare) > 0 && len(q.Dimensions) == 0:
+		in.ExpectRows = &verify.Range{Min: 1, Max: int64(len(q.Compare))}
+	}
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		known := knownValues(m, f.Field)
+		if known == nil {
+			continue
+		}
+		for _, v := range f.Values {
+			s, ok := v.(string)
+			if !ok {
+				continue
+			}
+			in.Filters = append(in.Filters, verify.FilterLiteral{Field: f.Field, Value: s, Known: containsFold(known, s)})
+		}
+	}
+	return in
+}
+
+func knownValues(m *semantic.Model, field string) []string {
+	if d := m.Dimension(field); d != nil {
+		if len(d.Values) > 0 {
+			return d.Values
+		}
+		field = d.Expr
+	}
+	ent, col, ok := strings.Cut(field, ".")
+	if !ok {
+		return nil
+	}
+	e := m.Entity(ent)
+	if e == nil {
+		return nil
+	}
+	if c := e.Column(col); c != nil && len(c.Values) > 0 {
+		return c.Values
+	}
+	return nil
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func eventChecks(r verify.Report) []event.Check {
+	out := make([]event.Check, len(r.Checks))
+	for i, c := range r.Checks {
+		out[i] = event.Check{Name: c.Name, Status: c.Status, Detail: c.Detail}
+	}
+	return out
+}
