@@ -52,6 +52,8 @@ func specs() map[string]narrate.ChartSpec {
 		"line_percent": {Kind: narrate.ChartLine, Title: "Conversion rate by week", X: "week", Y: "conversion rate", Format: narrate.FormatPercent,
 			Labels: []string{"2025-01-06", "2025-01-13", "2025-01-20", "2025-01-27", "2025-02-03", "2025-02-10"},
 			Series: []narrate.Series{{Name: "conversion_rate", Values: []float64{0.031, 0.034, 0.029, 0.036, 0.041, 0.038}}}},
+		"line_daily": dailySpec(),
+		"bar_many":   manyBarsSpec(),
 		"figure": {Kind: narrate.ChartFigure, Title: "Revenue in 2025", Y: "revenue", Format: narrate.FormatCurrency, Currency: "$",
 			Series: []narrate.Series{{Name: "revenue", Values: []float64{1234567.891}}}},
 		"scatter": {Kind: narrate.ChartScatter, Title: "Unit price and quantity", X: "unit price", Y: "quantity", Format: narrate.FormatInteger,
@@ -152,4 +154,37 @@ func itoa(n int) string {
 		n /= 10
 	}
 	return string(b)
+}
+
+// dailySpec is 60 days of sessions: more labels than fit on an axis.
+func dailySpec() narrate.ChartSpec {
+	spec := narrate.ChartSpec{Kind: narrate.ChartLine, Title: "Sessions by day, last 60 days", X: "day", Y: "sessions", Format: narrate.FormatInteger}
+	s := narrate.Series{Name: "sessions"}
+	for i := range 60 {
+		day := 1 + i%30
+		month := 3 + i/30
+		spec.Labels = append(spec.Labels, "2025-0"+itoa(month)+"-"+pad2(day))
+		s.Values = append(s.Values, float64(400+(i*37)%120+i*3))
+	}
+	spec.Series = []narrate.Series{s}
+	return spec
+}
+
+// manyBarsSpec is 25 categories with long names.
+func manyBarsSpec() narrate.ChartSpec {
+	spec := narrate.ChartSpec{Kind: narrate.ChartBar, Title: "Items sold by product", X: "product", Y: "items sold", Format: narrate.FormatInteger}
+	s := narrate.Series{Name: "items_sold"}
+	for i := range 25 {
+		spec.Labels = append(spec.Labels, "Product with a long name "+itoa(i+1))
+		s.Values = append(s.Values, float64(5000-i*180))
+	}
+	spec.Series = []narrate.Series{s}
+	return spec
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + itoa(n)
+	}
+	return itoa(n)
 }

@@ -15,7 +15,7 @@ const (
 )
 
 // maxLabel is the longest category label drawn in full on an image.
-const maxLabel = 18
+const maxLabel = 22
 
 // palette is the light theme's colours.
 type palette struct {
@@ -141,7 +141,7 @@ func title(spec narrate.ChartSpec, pal palette) charts.TitleOption {
 func shortLabels(labels []string) []string {
 	out := make([]string, len(labels))
 	for i, l := range labels {
-		out[i] = truncate(l, maxLabel)
+		out[i] = shorten(l, maxLabel)
 	}
 	return out
 }
@@ -256,8 +256,15 @@ func lineOption(spec narrate.ChartSpec, pal palette, width int) charts.LineChart
 		LabelFontStyle: charts.FontStyle{FontSize: 11, FontColor: pal.muted},
 		TitleFontStyle: charts.FontStyle{FontSize: 12, FontColor: pal.muted},
 	}
-	if len(labels) > 16 {
-		opt.XAxis.LabelCount = 8
+	if len(labels) > 12 {
+		// name every k-th point only, so that labels never collide
+		k := (len(labels) + 6) / 7
+		sparse := make([]string, len(labels))
+		for i := 0; i < len(labels); i += k {
+			sparse[i] = labels[i]
+		}
+		opt.XAxis.Labels = sparse
+		opt.XAxis.LabelCount = len(labels)
 	} else {
 		opt.XAxis.LabelRotation = rotation(labels, width)
 	}

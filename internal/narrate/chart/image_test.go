@@ -35,7 +35,7 @@ func TestRenderSVG(t *testing.T) {
 			}
 			want := []string{xmlText(spec.Title)}
 			if spec.Kind == narrate.ChartBar || spec.Kind == narrate.ChartLine {
-				want = append(want, xmlText(truncate(spec.Labels[0], maxLabel)), xmlText(spec.Y))
+				want = append(want, xmlText(shorten(spec.Labels[0], maxLabel)), xmlText(spec.Y))
 			}
 			if spec.Kind == narrate.ChartFigure {
 				want = append(want, narrate.Number(spec.Series[0].Values[0], spec.Format, spec.Currency))

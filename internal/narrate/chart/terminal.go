@@ -66,6 +66,20 @@ func truncate(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
+// shorten cuts s to n runes in the middle, keeping both ends, which tell
+// similar labels apart: "Product with a long name 25" → "Product wi…name 25".
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n < 8 {
+		return truncate(s, n)
+	}
+	tail := (n - 1) * 2 / 5
+	return string(r[:n-1-tail]) + "…" + string(r[len(r)-tail:])
+}
+
 func padRight(s string, n int) string { return s + strings.Repeat(" ", max(0, n-width(s))) }
 func padLeft(s string, n int) string  { return strings.Repeat(" ", max(0, n-width(s))) + s }
 
@@ -110,7 +124,7 @@ func termBar(spec narrate.ChartSpec, w int) string {
 	cells := max(5, w-labelW-valueW-2)
 	var b strings.Builder
 	for _, r := range rows {
-		line := padRight(truncate(r.label, labelW), labelW) + " " + padRight(bar(r.v, top, cells), cells) + " " + padLeft(r.value, valueW)
+		line := padRight(shorten(r.label, labelW), labelW) + " " + padRight(bar(r.v, top, cells), cells) + " " + padLeft(r.value, valueW)
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	return b.String()
