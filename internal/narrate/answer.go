@@ -462,20 +462,30 @@ func (w writer) list(dims []column) string {
 	}
 	c := w.cols[0]
 	for _, d := range dims {
-		if !d.time {
+		if !d.time && !d.label {
 			c = d
 			break
 		}
 	}
-	n := min(3, len(t.Rows))
-	vals := make([]string, n)
-	for i := range n {
-		vals[i] = w.fmtCell(c, t.Rows[i])
+	var vals []string
+	seen := map[string]bool{}
+	for _, r := range t.Rows {
+		v := w.fmtCell(c, r)
+		if !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
+		}
+		if len(vals) == 3 {
+			break
+		}
 	}
 	if len(t.Rows) == 1 {
 		return lead + ": " + vals[0] + "."
 	}
-	return lead + "; the first are " + joinWords(vals) + "."
+	if len(vals) == 1 {
+		return lead + ", all with " + c.Name + " " + vals[0] + "."
+	}
+	return lead + ", starting with " + joinWords(vals) + "."
 }
 
 // table renders at most PreviewRows rows as a Markdown table.
