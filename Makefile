@@ -1,0 +1,7 @@
+bench:
+	./bench/run.sh
+
+test:
+	./scripts/test.sh
+
+.PHONY: bench test

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# quarry's benchmarks, each against the obvious baseline on the same machine
+# in the same run. Prints its figures; asserts nothing (targets live here,
+# not in timed tests). Needs sqlite3 and GNU time (apt-get install sqlite3 time).
+#
+#   1. quarry run exporting 1,000,000 rows to CSV vs the sqlite3 shell
+#   2. a one-row quarry run, whole process, vs the sqlite3 shell
+#   3. a whole quarry ask on the demo vs the sqlite3 shell running its SQL
+#   4. Go benchmarks: the guard, the compiler, the planner
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rows=${ROWS:-1000000}
+runs=${RUNS:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for tool in sqlite3 /usr/bin/time; do
+	command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install -y sqlite3 time)" >&2; exit 2; }
+done
+
+go build -o "$work/quarry" ./cmd/quarry
+q=$work/quarry
+
+# timeit LABEL CMD...: runs CMD $runs times, prints min and median wall
+# seconds and the peak RSS of the slowest run.
+timeit() {
+	local label=$1
+	shift
+	local times=() rss=0
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -f '%e %M' -o "$work/t" "$@" > "$work/out" 2>/dev/null
+		read -r t m < "$work/t"
+		times+=("$t")
+		(( m > rss )) && rss=$m
+	done
+	sorted=$(printf '%s\n' "${times[@]}" | sort -n)
+	min=$(echo "$sorted" | head -1)
+	med=$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
+	awk -v l="$label" -v a="$min" -v b="$med" -v r="$rss" 'BEGIN { printf "  %-34s min %6.3f s  median %6.3f s  peak RSS %6.1f MB\n", l, a, b, r / 1024 }'
+	echo "$med" > "$work/median.$label"
+}
+ratio() { awk -v a="$(cat "$work/median.$1")" -v b="$(cat "$work/median.$2")" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+mkdir -p "$work/big"
+db=$work/big/bench.db
+sqlite3 "$db" <<SQL
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT, amount REAL, ordered_at TIMESTAMP, status TEXT, quantity INTEGER);
+WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < $rows)
+INSERT INTO orders SELECT x, 'customer ' || (x % 5000), round((x * 37 % 100000) / 100.0, 2),
+	datetime(1700000000 + x * 61, 'unixepoch'), CASE x % 4 WHEN 0 THEN 'refunded' ELSE 'completed' END, x % 7 + 1 FROM s;
+SQL
+cat > "$work/big/quarry.yaml" <<YAML
+version: 1
+connections:
+  bench:
+    driver: sqlite
+    path: bench.db
+limits:
+  statement_timeout: 10m
+YAML
+export_sql="SELECT id, customer, amount, ordered_at, status, quantity FROM orders"
+
+echo "1. export $rows rows to CSV ($runs runs each)"
+timeit shell-export sqlite3 -csv -header "$db" "$export_sql"
+timeit quarry-export "$q" -C "$work/big" run --format csv "$export_sql"
+echo "  quarry / shell (median): $(ratio quarry-export shell-export)×   (target ≤ 1.5×, peak RSS < 100 MB)"
+
+echo "2. one-row query, whole process ($runs runs each)"
+one="SELECT * FROM orders WHERE id = 42"
+timeit shell-one sqlite3 -csv -header "$db" "$one"
+timeit quarry-one "$q" -C "$work/big" run --format csv "$one"
+echo "  quarry / shell (median): $(ratio quarry-one shell-one)×   (target ≤ 3×)"
+
+echo "3. quarry ask on the demo vs the shell running the same SQL ($runs runs each)"
+"$q" init --demo --anchor 2026-06-30 "$work/demo" > /dev/null 2>&1
+question="revenue by month last year"
+"$q" -C "$work/demo" ask --as-of 2026-06-30 --json "$question" > "$work/ask.json"
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sql"])' "$work/ask.json" > "$work/ask.sql"
+timeit shell-ask sqlite3 "$work/demo/demo.db" ".read $work/ask.sql"
+timeit quarry-ask "$q" -C "$work/demo" ask --as-of 2026-06-30 "$question"
+echo "  quarry / shell (median): $(ratio quarry-ask shell-ask)×   (target ≤ 3×)"
+
+echo "4. Go benchmarks (one core)"
+go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$' -benchmem -cpu 1 \
+	./internal/sqlguard/ ./internal/semantic/ ./internal/planner/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'
