@@ -1,0 +1,103 @@
+package eval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
+)
+
+// demoAnchor is the anchor of the demo database the golden set is written
+// against.
+var demoAnchor = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+
+// maxDemoWrong is how many demo golden cases the builtin system may answer
+// wrongly before the test fails. Measured on 2026-11-29: see docs/eval.md
+// for the list; each one is a planner or compiler bug to fix, and this
+// number only ever goes down. A refusal is never counted here.
+const maxDemoWrong = 2
+
+func TestDemoGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo database")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "demo.db")
+	if _, err := demo.Build(ctx, path, demo.Options{Anchor: demoAnchor}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := LoadFile(filepath.Join("testdata", "demo-golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(set.Cases); n < 70 {
+		t.Errorf("the demo golden set has %d cases; keep at least 70", n)
+	}
+	// Every gold query must run on the demo database, and return rows.
+	for _, c := range set.Cases {
+		if c.SQL == "" {
+			continue
+		}
+		tab, err := Materialise(ctx, conn, c.SQL, 10000, 30*time.Second)
+		if err != nil {
+			t.Errorf("%s:%d: gold SQL of %s fails: %v", c.File, c.Line, c.ID, err)
+			continue
+		}
+		if len(tab.Rows) == 0 {
+			t.Errorf("%s:%d: gold SQL of %s returns no rows", c.File, c.Line, c.ID)
+		}
+	}
+	sys := NewBuiltin(f, conn, BuiltinOptions{})
+	rs, err := Run(ctx, sys, conn, set, Options{ExtraColumns: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := Summarize(rs)
+	var b strings.Builder
+	if err := sum.WriteText(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("demo golden set:\n" + b.String())
+	if out := os.Getenv("QUARRY_EVAL_REPORT"); out != "" {
+		_ = os.WriteFile(out, []byte(b.String()), 0o644)
+	}
+	if len(sum.Wrong) > maxDemoWrong {
+		t.Errorf("%d wrong answers, more than the allowance of %d: %s", len(sum.Wrong), maxDemoWrong, sum.Line())
+	}
+	for _, r := range sum.Failed {
+		if r.Status == StatusGoldError {
+			t.Errorf("%s: gold error: %s", r.ID, r.Detail)
+		}
+	}
+}
+
+// The users' copy of the demo golden set must stay the same as the one
+// the test runs.
+func TestDemoGoldenCopy(t *testing.T) {
+	a, err := os.ReadFile(filepath.Join("testdata", "demo-golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "eval", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Error("eval/demo.yaml differs from internal/eval/testdata/demo-golden.yaml; copy the latter over the former")
+	}
+}
