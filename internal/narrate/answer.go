@@ -90,6 +90,9 @@ type writer struct {
 
 func (w writer) split() (dims, nums []column) {
 	for _, c := range w.cols {
+		if c.key {
+			continue
+		}
 		if c.numeric {
 			nums = append(nums, c)
 		} else {

@@ -41,6 +41,7 @@ type column struct {
 	ColumnInfo
 	index   int
 	numeric bool // a measure: metric, share, change, or a number without a role
+	key     bool // a numeric key grouped beside a label (products.id next to products.name): shown, not narrated
 	time    bool // a date or time-grain dimension
 	label   bool // a period label of a comparison
 }
@@ -89,7 +90,28 @@ func resolve(t *quarry.Table, infos []ColumnInfo) []column {
 		}
 		cols[i] = c
 	}
+	markKeys(t, cols)
 	return cols
+}
+
+// markKeys marks numeric dimension columns that stand beside a text
+// dimension of the same grouping (an entity's key next to its label), so
+// that the headline names rows by their label.
+func markKeys(t *quarry.Table, cols []column) {
+	text := false
+	for _, c := range cols {
+		if c.Role == RoleDimension && !c.time && !t.Columns[c.index].Type.IsNumeric() {
+			text = true
+		}
+	}
+	if !text {
+		return
+	}
+	for i, c := range cols {
+		if c.Role == RoleDimension && !c.time && t.Columns[c.index].Type.IsNumeric() {
+			cols[i].key = true
+		}
+	}
 }
 
 func allNumbers(t *quarry.Table, i int) bool {

@@ -63,9 +63,12 @@ func (b *builder) finish() *Plan {
 			}
 			q.Compare = append(q.Compare, semantic.Period{Label: r.Label, From: r.From, To: r.To})
 		}
-		labels := make([]string, len(st.dates))
-		for i, r := range st.dates {
-			labels[i] = r.Label
+		// Earlier periods first, however the question ordered them, so that
+		// a change is always read from the earlier period to the later one.
+		sort.SliceStable(q.Compare, func(i, j int) bool { return q.Compare[i].From < q.Compare[j].From })
+		labels := make([]string, len(q.Compare))
+		for i, p := range q.Compare {
+			labels[i] = p.Label
 		}
 		b.und("compare %s", strings.Join(labels, " vs "))
 		b.title = append(b.title, strings.Join(labels, " vs "))
