@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +24,8 @@ var demoAnchor = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 // for the list; each one is a planner or compiler bug to fix, and this
 // number only ever goes down. A refusal is never counted here.
 const maxDemoWrong = 2
+
+var demoReport = flag.String("demo.report", "", "write the demo golden set's report, with every case's SQL, to this file")
 
 func TestDemoGolden(t *testing.T) {
 	if testing.Short() {
@@ -73,8 +77,13 @@ func TestDemoGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("demo golden set:\n" + b.String())
-	if out := os.Getenv("QUARRY_EVAL_REPORT"); out != "" {
-		_ = os.WriteFile(out, []byte(b.String()), 0o644)
+	if *demoReport != "" {
+		for _, r := range rs {
+			fmt.Fprintf(&b, "\n%s [%s %s] %q\n  sql: %s\n", r.ID, r.Status, r.Reason, r.Question, oneLine(r.SQL))
+		}
+		if err := os.WriteFile(*demoReport, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if len(sum.Wrong) > maxDemoWrong {
 		t.Errorf("%d wrong answers, more than the allowance of %d: %s", len(sum.Wrong), maxDemoWrong, sum.Line())
