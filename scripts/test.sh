@@ -20,6 +20,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 	fi
 fi
 
+# PostgreSQL and MariaDB for the connector and differential tests: private
+# servers on loopback with throwaway data, stopped when this script ends.
+# shellcheck source=scripts/services.sh
+source scripts/services.sh start
+trap 'scripts/services.sh stop' EXIT
+
 say "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))
 if [ -n "$unformatted" ]; then
