@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/guard"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
-	"github.com/quarrydata/quarry/internal/sqlguard/sqlitecheck"
 )
 
 func (a *app) guardCmd() *cobra.Command {
@@ -45,7 +45,7 @@ Exit status: 0 when every statement is allowed, 1 when any is rejected,
 		if err != nil {
 			return err
 		}
-		g, closeGuard, err := a.newGuard(d, nil)
+		g, closeGuard, err := a.newGuard(d)
 		if err != nil {
 			return err
 		}
@@ -138,36 +138,17 @@ func (a *app) guardDialect(flag string) (quarry.Dialect, error) {
 	return quarry.DialectGeneric, nil
 }
 
-// engineGuard is implemented by connections that can add their engine's
-// own verdict against the real schema.
-type engineGuard interface {
-	Guard(ctx context.Context, sql string, opts sqlguard.Options) sqlguard.Verdict
-}
-
-// newGuard builds the guard for a dialect: the lexical guard, plus the
-// engine's own verdict for SQLite — against the real connection when there
-// is one, else against a schema synthesised in memory.
-func (a *app) newGuard(d quarry.Dialect, conn any) (analyst.Guard, func(), error) {
+// newGuard builds the guard for a dialect: the lexical guard plus the
+// engine's own verdict where this build has it (see internal/guard).
+func (a *app) newGuard(d quarry.Dialect) (analyst.Guard, func(), error) {
 	opts := sqlguard.Options{Dialect: d}
 	if cfg, err := a.config(); err == nil {
 		opts.ExtraFunctions = cfg.Guard.ExtraFunctions
 		opts.MaxBytes = cfg.Limits.MaxStatementBytes
 	}
-	if eg, ok := conn.(engineGuard); ok {
-		return analyst.GuardFunc(func(ctx context.Context, sql string) sqlguard.Verdict {
-			return eg.Guard(ctx, sql, opts)
-		}), func() {}, nil
-	}
-	if d != quarry.DialectSQLite {
-		return analyst.GuardFunc(func(ctx context.Context, sql string) sqlguard.Verdict {
-			return sqlguard.Check(sql, opts)
-		}), func() {}, nil
-	}
-	chk, err := sqlitecheck.New()
+	g, err := guard.New(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	return analyst.GuardFunc(func(ctx context.Context, sql string) sqlguard.Verdict {
-		return chk.Guard(ctx, sql, opts)
-	}), func() { chk.Close() }, nil
+	return g, func() { g.Close() }, nil
 }

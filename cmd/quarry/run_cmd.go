@@ -101,7 +101,7 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	g, closeGuard, err := a.newGuard(conn.Dialect(), conn)
+	g, closeGuard, err := a.newGuard(conn.Dialect())
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -32,6 +32,13 @@ type QueryOptions struct {
 	MaxRows int64
 	// Timeout bounds the statement; 0 means only the context's deadline.
 	Timeout time.Duration
+	// MaxCost and MaxEstimatedRows are the cost governor's ceilings: a
+	// connector that can EXPLAIN (without ANALYZE) does so in the same
+	// read-only transaction before running the statement, and refuses it
+	// with a KindTooCostly error when the planner's estimate is over either
+	// one. 0 means no ceiling.
+	MaxCost          float64
+	MaxEstimatedRows int64
 }
 
 // Truncator is implemented by Rows that know whether a row cap cut them short.
