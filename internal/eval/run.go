@@ -87,6 +87,9 @@ type Options struct {
 	Timeout time.Duration
 	// ExtraColumns: see CompareOptions.
 	ExtraColumns bool
+	// CheckGold runs the gold SQL of every case, even when the system did
+	// not answer, so that a broken golden file shows up as gold_error.
+	CheckGold bool
 	// Progress, when set, is called after each case.
 	Progress func(done, total int, r *Result)
 }
@@ -121,10 +124,12 @@ type Result struct {
 	Extra    int    `json:"extra_columns,omitempty"`
 	// GoldInExtra marks a wrong_columns answer that holds the gold result
 	// plus extra columns (correct when extra columns are allowed).
-	GoldInExtra bool          `json:"gold_in_extra,omitempty"`
-	Duration    time.Duration `json:"duration_ns"`
-	File        string        `json:"file,omitempty"`
-	Line        int           `json:"line,omitempty"`
+	GoldInExtra bool `json:"gold_in_extra,omitempty"`
+	// GoldRows is the number of gold rows, or -1 when the gold was not run.
+	GoldRows int           `json:"gold_rows"`
+	Duration time.Duration `json:"duration_ns"`
+	File     string        `json:"file,omitempty"`
+	Line     int           `json:"line,omitempty"`
 }
 
 // Answered reports whether the system answered the question.
@@ -165,7 +170,7 @@ func Grade(ctx context.Context, sys System, q Querier, c *Case, opts Options) Re
 		y, m, d := time.Now().Date()
 		asOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	}
-	r := Result{ID: c.ID, Question: c.Question, Expect: c.Expect, GoldSQL: c.SQL, File: c.File, Line: c.Line}
+	r := Result{ID: c.ID, Question: c.Question, Expect: c.Expect, GoldSQL: c.SQL, File: c.File, Line: c.Line, GoldRows: -1}
 	start := time.Now()
 	actx, cancel := context.WithTimeout(ctx, opts.timeout())
 	o, err := sys.Answer(actx, c.Question, asOf)
@@ -195,6 +200,15 @@ func Grade(ctx context.Context, sys System, q Querier, c *Case, opts Options) Re
 		}
 		return r
 	}
+	var gold *quarry.Table
+	if o.Kind == OutcomeAnswered || opts.CheckGold {
+		g, err := goldTable(ctx, q, c, opts)
+		if err != nil {
+			r.Status, r.Reason, r.Detail = StatusGoldError, ReasonGoldError, err.Error()
+			return r
+		}
+		gold, r.GoldRows = g, len(g.Rows)
+	}
 	switch o.Kind {
 	case OutcomeAnswered:
 	case OutcomeRefused, OutcomeClarify, OutcomeUnanswered:
@@ -203,11 +217,6 @@ func Grade(ctx context.Context, sys System, q Querier, c *Case, opts Options) Re
 	default:
 		r.Status, r.Reason = errorStatus(o)
 		r.Detail = o.Message
-		return r
-	}
-	gold, err := goldTable(ctx, q, c, opts)
-	if err != nil {
-		r.Status, r.Reason, r.Detail = StatusGoldError, ReasonGoldError, err.Error()
 		return r
 	}
 	if o.Table == nil {
