@@ -29,15 +29,16 @@ import (
 var version = "dev"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
+	stop()
+	os.Exit(code)
 }
 
-// run is main without the process: it parses args, runs one command and
-// returns the exit code. Tests call it directly.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) (string, bool)) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+// run is main without the process: it parses args, runs one command until
+// it ends or ctx is canceled, and returns the exit code. Tests call it
+// directly.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) (string, bool)) int {
 	a := &app{
 		stdin:  stdin,
 		stdout: stdout,

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func TestAskJSON(t *testing.T) {
+	dir := demoProject(t)
+	r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--json", "how many customers in Germany")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var got struct {
+		RunID      string          `json:"run_id"`
+		Status     string          `json:"status"`
+		SQL        string          `json:"sql"`
+		Answer     string          `json:"answer"`
+		Columns    []quarry.Column `json:"columns"`
+		Rows       [][]any         `json:"rows"`
+		Checks     []struct{ Name, Status string }
+		Confidence float64 `json:"confidence"`
+		Chart      string  `json:"chart"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+	}
+	if got.Status != "succeeded" || !strings.Contains(got.SQL, "'Germany'") || len(got.Rows) != 1 || got.RunID == "" {
+		t.Fatalf("answer: %+v", got)
+	}
+	if got.Confidence <= 0 || len(got.Checks) == 0 || got.Chart != "figure" {
+		t.Errorf("checks/confidence/chart: %+v", got)
+	}
+	// The answer states the number the query returned.
+	n := got.Rows[0][0].(float64)
+	if !strings.Contains(got.Answer, formatInt(int64(n))) {
+		t.Errorf("answer %q does not state %v", got.Answer, n)
+	}
+	// And the run is recorded with its events.
+	r = quarryCmd(t, "", "-C", dir, "runs", "events", got.RunID)
+	for _, typ := range []string{"question.parsed", "plan.made", "guard.checked", "checks.ran", "answer.rendered", "run.finished"} {
+		if !strings.Contains(r.stdout, typ) {
+			t.Errorf("events lack %s", typ)
+		}
+	}
+}
+
+// formatInt writes n with thousands separators, as answers do.
+func formatInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+func TestAskRefusesRatherThanGuesses(t *testing.T) {
+	dir := demoProject(t)
+	cases := []struct {
+		question string
+		code     int
+		want     string
+	}{
+		{"what is the weather in Paris", quarry.ExitUnanswered, "Not understood: weather"},
+		{"list customer emails", quarry.ExitRejected, "Refused"},
+		{"delete all cancelled orders", quarry.ExitRejected, "only reads"},
+		{"average salary by department", quarry.ExitRejected, "restrict"},
+	}
+	for _, c := range cases {
+		r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", c.question)
+		if r.code != c.code || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%q: exit %d (want %d)\n%s%s", c.question, r.code, c.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout, "SELECT") {
+			t.Errorf("%q: printed SQL for a question it did not answer", c.question)
+		}
+	}
+}
+
+func TestAskWritesCharts(t *testing.T) {
+	dir := demoProject(t)
+	out := t.TempDir()
+	svg := filepath.Join(out, "trend.svg")
+	r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--chart", svg, "revenue by month last year")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !strings.Contains(string(data), "<svg") {
+		t.Fatalf("svg: %v", err)
+	}
+	// Piped output is plain Markdown with the SQL fenced.
+	if !strings.Contains(r.stdout, "```sql") || strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("piped answer is not plain Markdown:\n%s", r.stdout)
+	}
+	pngPath := filepath.Join(out, "bars.png")
+	r = quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--chart", pngPath, "revenue by channel in 2025")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatalf("png: %v", err)
+	}
+	r = quarryCmd(t, "", "-C", dir, "ask", "--chart", filepath.Join(out, "x.gif"), "revenue")
+	if r.code != quarry.ExitUsage {
+		t.Errorf("--chart x.gif: exit %d", r.code)
+	}
+}
+
+func TestLearnOnAProjectWithoutKnowledge(t *testing.T) {
+	dir := project(t)
+	r := quarryCmd(t, "", "-C", dir, "learn", "--quiet")
+	if r.code != 0 {
+		t.Fatalf("learn: exit %d %s", r.code, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "ask", "--json", "how many orders")
+	var got struct {
+		Rows [][]any `json:"rows"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &got) != nil || len(got.Rows) != 1 || got.Rows[0][0] != float64(5000) {
+		t.Fatalf("ask after learn: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Learning again changes nothing a person wrote and reports no drift.
+	r = quarryCmd(t, "", "-C", dir, "learn", "--quiet")
+	if r.code != 0 || !strings.Contains(r.stdout, "no drift") {
+		t.Errorf("second learn: exit %d\n%s", r.code, r.stdout)
+	}
+}
