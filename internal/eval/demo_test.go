@@ -59,7 +59,11 @@ func TestDemoGolden(t *testing.T) {
 	if n := len(set.Cases); n < 70 {
 		t.Errorf("the demo golden set has %d cases; keep at least 70", n)
 	}
-	sys := NewBuiltin(f, conn, BuiltinOptions{})
+	sys, err := NewBuiltin(f, conn, BuiltinOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Close()
 	built := time.Now()
 	// CheckGold: every gold query must run on the demo database (and, below,
 	// return rows), whether or not the system answered.

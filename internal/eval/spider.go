@@ -208,7 +208,11 @@ func runSpiderDB(ctx context.Context, db SpiderDB, dir string, now time.Time, op
 		return nil, 0, quarry.Wrap(quarry.KindOf(err), err, "load the learned knowledge of %s", db.Name)
 	}
 	learnTime := time.Since(t0)
-	sys := NewBuiltin(f, conn, BuiltinOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
+	sys, err := NewBuiltin(f, conn, BuiltinOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer sys.Close()
 	rs, err := Run(ctx, sys, conn, db.Set, opts.Options)
 	for i := range rs {
 		rs[i].Group = db.Name

@@ -2,26 +2,31 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/guard"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
-// BuiltinSystem answers with the builtin planner and the semantic compiler
-// over one knowledge folder, guards the SQL, and runs it on one
-// connection. It is the System quarry eval uses with no language model.
+// BuiltinSystem answers through the same runtime as quarry ask
+// (analyst.Ask: plan, compile, guard, execute, verify, explain) with the
+// builtin planner over one knowledge folder and one connection. It is the
+// System quarry eval uses with no language model, so an eval case is a run
+// like any other.
 type BuiltinSystem struct {
-	model   *semantic.Model
-	planner *planner.Planner
-	conn    Querier
-	maxRows int64
-	timeout time.Duration
-	guard   sqlguard.Options
+	an    *analyst.Analyst
+	k     *analyst.Knowledge
+	guard *guard.Guard
+	sink  event.Sink
+	ids   func() string
 }
 
 // BuiltinOptions tune a BuiltinSystem.
@@ -32,75 +37,78 @@ type BuiltinOptions struct {
 	Timeout time.Duration
 	// ExtraFunctions are functions the guard allows beyond its list.
 	ExtraFunctions []string
+	// Sink receives each case's events (quarry's state store, to record
+	// the cases as runs); nil discards them.
+	Sink event.Sink
+	// NewRunID names each case's run; nil numbers them eval-1, eval-2, ….
+	NewRunID func() string
+	// Clock times the runs; nil means time.Now.
+	Clock func() time.Time
 }
 
 // NewBuiltin builds a BuiltinSystem over the knowledge folder f and the
-// connection conn.
-func NewBuiltin(f *knowledge.Folder, conn Querier, opts BuiltinOptions) *BuiltinSystem {
+// connection conn. Close it when done.
+func NewBuiltin(f *knowledge.Folder, conn Querier, opts BuiltinOptions) (*BuiltinSystem, error) {
 	verified := make([]planner.Verified, 0, len(f.Verified))
 	for _, v := range f.Verified {
 		verified = append(verified, planner.Verified{Question: v.Question, SQL: v.SQL})
 	}
-	o := Options{MaxRows: opts.MaxRows, Timeout: opts.Timeout}
-	return &BuiltinSystem{
-		model:   f.Model,
-		planner: planner.New(f.Model, verified),
-		conn:    conn,
-		maxRows: o.maxRows(),
-		timeout: o.timeout(),
-		guard:   sqlguard.Options{Dialect: conn.Dialect(), ExtraFunctions: opts.ExtraFunctions},
-	}
-}
-
-// Plan returns the planner's plan and the SQL it compiles to, without
-// running anything; sql is empty when the plan is not an answer.
-func (s *BuiltinSystem) Plan(question string, asOf time.Time) (pl *planner.Plan, sql string, err error) {
-	pl = s.planner.Plan(question, asOf)
-	switch pl.Kind {
-	case planner.KindVerified:
-		return pl, pl.SQL, nil
-	case planner.KindMetric, planner.KindRows:
-		if pl.Query == nil {
-			return pl, "", quarry.Errorf(quarry.KindInternal, "the planner returned a %s plan without a query", pl.Kind)
-		}
-		c, err := semantic.Compile(pl.Model(s.model), *pl.Query, s.conn.Dialect())
-		if err != nil {
-			return pl, "", err
-		}
-		return pl, c.SQL, nil
-	}
-	return pl, "", nil
-}
-
-// Answer plans, compiles, guards and runs one question.
-func (s *BuiltinSystem) Answer(ctx context.Context, question string, asOf time.Time) (Outcome, error) {
-	pl, sql, err := s.Plan(question, asOf)
+	g, err := guard.New(sqlguard.Options{Dialect: conn.Dialect(), ExtraFunctions: opts.ExtraFunctions})
 	if err != nil {
-		return Outcome{Kind: OutcomeError, Message: "compile: " + quarry.Message(err), ErrKind: quarry.KindOf(err)}, nil
+		return nil, err
 	}
-	switch pl.Kind {
-	case planner.KindRefuse:
-		return Outcome{Kind: OutcomeRefused, Message: pl.Reason}, nil
-	case planner.KindClarify:
+	o := Options{MaxRows: opts.MaxRows, Timeout: opts.Timeout}
+	clock := opts.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	s := &BuiltinSystem{
+		an: &analyst.Analyst{
+			Conn:   conn,
+			Guard:  g,
+			Limits: analyst.Limits{MaxRows: o.maxRows(), StatementTimeout: o.timeout()},
+			Clock:  clock,
+		},
+		k:     &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash},
+		guard: g,
+		sink:  opts.Sink,
+		ids:   opts.NewRunID,
+	}
+	if s.sink == nil {
+		s.sink = event.SinkFunc(func(context.Context, ...event.Event) error { return nil })
+	}
+	if s.ids == nil {
+		var n atomic.Int64
+		s.ids = func() string { return fmt.Sprintf("eval-%d", n.Add(1)) }
+	}
+	return s, nil
+}
+
+// Close releases the guard.
+func (s *BuiltinSystem) Close() error { return s.guard.Close() }
+
+// Answer runs one question through the analyst and reports what came of it.
+func (s *BuiltinSystem) Answer(ctx context.Context, question string, asOf time.Time) (Outcome, error) {
+	rec := event.NewRecorder(s.ids(), s.an.Clock, s.sink)
+	out, err := s.an.Ask(ctx, rec, s.k, question, asOf)
+	if err == nil {
+		return Outcome{Kind: OutcomeAnswered, SQL: out.SQL, Table: out.Table}, nil
+	}
+	if out == nil {
+		return Outcome{Kind: OutcomeError, Message: quarry.Message(err), ErrKind: quarry.KindOf(err)}, nil
+	}
+	pl := out.Plan
+	switch {
+	case out.Status == "clarify":
 		msg := pl.Question
 		if len(pl.Options) > 0 {
 			msg += " (" + strings.Join(pl.Options, " | ") + ")"
 		}
 		return Outcome{Kind: OutcomeClarify, Message: msg}, nil
-	case planner.KindUnanswered:
-		msg := pl.Reason
-		if len(pl.Unknown) > 0 {
-			msg += ": " + strings.Join(pl.Unknown, ", ")
-		}
-		return Outcome{Kind: OutcomeUnanswered, Message: msg}, nil
+	case pl != nil && pl.Kind == planner.KindRefuse:
+		return Outcome{Kind: OutcomeRefused, Message: pl.Reason}, nil
+	case quarry.KindOf(err) == quarry.KindUnanswered && out.SQL == "":
+		return Outcome{Kind: OutcomeUnanswered, Message: quarry.Message(err)}, nil
 	}
-	if v := sqlguard.Check(sql, s.guard); !v.Allowed {
-		err := v.Err()
-		return Outcome{Kind: OutcomeError, SQL: sql, Message: quarry.Message(err), ErrKind: quarry.KindOf(err)}, nil
-	}
-	t, err := Materialise(ctx, s.conn, sql, s.maxRows, s.timeout)
-	if err != nil {
-		return Outcome{Kind: OutcomeError, SQL: sql, Message: err.Error(), ErrKind: quarry.KindOf(err)}, nil
-	}
-	return Outcome{Kind: OutcomeAnswered, SQL: sql, Table: t}, nil
+	return Outcome{Kind: OutcomeError, SQL: out.SQL, Message: quarry.Message(err), ErrKind: quarry.KindOf(err)}, nil
 }
