@@ -48,6 +48,7 @@ func (a *app) commands() []*cobra.Command {
 		a.doctorCmd(),
 		a.askCmd(),
 		a.learnCmd(),
+		a.evalCmd(),
 	}
 }
 

@@ -142,3 +142,44 @@ func TestLearnOnAProjectWithoutKnowledge(t *testing.T) {
 		t.Errorf("second learn: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+func TestEvalGoldenFile(t *testing.T) {
+	dir := project(t)
+	if r := quarryCmd(t, "", "-C", dir, "learn", "--quiet"); r.code != 0 {
+		t.Fatalf("learn: %s", r.stderr)
+	}
+	golden := filepath.Join(dir, "golden.yaml")
+	os.WriteFile(golden, []byte(`cases:
+  - id: count
+    question: how many orders
+    sql: SELECT count(*) FROM orders
+  - id: nonsense
+    question: how tall is the moon
+    expect: unanswered
+`), 0o644)
+	r := quarryCmd(t, "", "-C", dir, "eval", "--json", golden)
+	if r.code != 0 {
+		t.Fatalf("eval: exit %d %s", r.code, r.stderr)
+	}
+	var got struct {
+		Summary struct {
+			Correct int `json:"correct"`
+			Total   int `json:"total"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if got.Summary.Total != 2 || got.Summary.Correct != 2 {
+		t.Errorf("summary: %+v\n%s", got.Summary, r.stdout)
+	}
+	// Every case is a recorded run.
+	r = quarryCmd(t, "", "-C", dir, "runs", "list", "--json", "--kind", "ask")
+	var runs []struct{}
+	if json.Unmarshal([]byte(r.stdout), &runs); len(runs) != 2 {
+		t.Errorf("eval recorded %d runs, want 2", len(runs))
+	}
+	if r := quarryCmd(t, "", "-C", dir, "eval"); r.code != quarry.ExitUsage {
+		t.Errorf("eval with no files: exit %d", r.code)
+	}
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/eval"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func (a *app) evalCmd() *cobra.Command {
+	var spiderDir, asOf, connName string
+	var asJSON, verbose bool
+	var only []string
+	cmd := &cobra.Command{
+		Use:   "eval [FILE…] [--spider DIR]",
+		Short: "Score the builtin planner by execution on a golden set or the Spider benchmark",
+		Long: `Answer every question of a golden set and compare the result with the gold
+SQL's (or the expected rows) by execution: as multisets, in order only when the
+gold query orders, numbers to a relative tolerance of 1e-6, columns matched by
+their values. Each failed case gets a reason code; the summary separates wrong
+answers (the dangerous ones) from refusals. Each case is recorded as a run.
+
+--spider DIR reads the Spider format (dev.json and database/<db>/<db>.sqlite),
+builds each database's knowledge with learn alone, and scores it.
+
+The golden format and the reason codes: docs/eval.md.`,
+		Example: `  quarry eval eval/demo.yaml
+  quarry eval --spider ../data/spider --only concert_singer`,
+	}
+	cmd.Flags().StringVar(&spiderDir, "spider", "", "score the Spider benchmark in DIR instead of golden files")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "with --spider, only these databases")
+	cmd.Flags().StringVar(&asOf, "as-of", "", "the day for cases without as_of, YYYY-MM-DD (default: today)")
+	cmd.Flags().StringVar(&connName, "connection", "", "the connection golden files are scored on (default: the project's default)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary and every case as JSON")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every failed case")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		opts := eval.Options{}
+		if asOf != "" {
+			t, err := time.Parse("2006-01-02", asOf)
+			if err != nil {
+				return quarry.Errorf(quarry.KindUsage, "--as-of %q is not a date; write it as YYYY-MM-DD", asOf)
+			}
+			opts.AsOf = t
+		} else {
+			opts.AsOf = a.now()
+		}
+		switch {
+		case spiderDir != "" && len(args) > 0:
+			return quarry.Errorf(quarry.KindUsage, "give golden files or --spider DIR, not both")
+		case spiderDir != "":
+			return a.evalSpider(ctx, spiderDir, only, opts, asJSON, verbose)
+		case len(args) == 0:
+			return quarry.Errorf(quarry.KindUsage, "name a golden file (for the demo: quarry eval eval/demo.yaml) or use --spider DIR")
+		}
+		return a.evalFiles(ctx, args, connName, opts, asJSON, verbose)
+	})
+	return cmd
+}
+
+func (a *app) evalFiles(ctx context.Context, files []string, connName string, opts eval.Options, asJSON, verbose bool) error {
+	var sets []*eval.Set
+	for _, f := range files {
+		s, err := eval.LoadFile(f)
+		if err != nil {
+			return err
+		}
+		sets = append(sets, s)
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	folder, err := knowledge.Load(cfg.Knowledge)
+	if err != nil {
+		return err
+	}
+	st, err := a.store(ctx)
+	if err != nil {
+		return err
+	}
+	conn, _, err := a.conn(ctx, connName)
+	if err != nil {
+		return err
+	}
+	sys, err := eval.NewBuiltin(folder, conn, eval.BuiltinOptions{
+		Timeout:        cfg.Limits.StatementTimeout,
+		ExtraFunctions: cfg.Guard.ExtraFunctions,
+		Sink:           st,
+		NewRunID:       func() string { return a.newID("r") },
+		Clock:          a.now,
+	})
+	if err != nil {
+		return err
+	}
+	defer sys.Close()
+	opts.ExtraColumns, opts.CheckGold = true, true
+	opts.Progress = func(done, total int, _ *eval.Result) {
+		if a.tty {
+			fmt.Fprintf(a.stderr, "\r%d/%d", done, total)
+		}
+	}
+	var all []eval.Result
+	for _, s := range sets {
+		rs, err := eval.Run(ctx, sys, conn, s, opts)
+		all = append(all, rs...)
+		if err != nil {
+			return err
+		}
+	}
+	if a.tty {
+		fmt.Fprintln(a.stderr)
+	}
+	sum := eval.Summarize(all)
+	if asJSON {
+		return writeJSON(a.stdout, map[string]any{"summary": sum, "cases": all})
+	}
+	return sum.WriteText(a.stdout, verbose)
+}
+
+func (a *app) evalSpider(ctx context.Context, dir string, only []string, opts eval.Options, asJSON, verbose bool) error {
+	sp, err := eval.LoadSpider(dir)
+	if err != nil {
+		return err
+	}
+	rep, err := eval.RunSpider(ctx, sp, eval.SpiderOptions{
+		Options: opts,
+		Open: func(ctx context.Context, path string) (eval.Database, error) {
+			return sqlite.Open(ctx, path, sqlite.Options{})
+		},
+		Only: only,
+		Log:  a.stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(a.stdout, map[string]any{"report": rep, "cases": rep.Results})
+	}
+	return rep.WriteText(a.stdout, verbose)
+}
