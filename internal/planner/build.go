@@ -266,7 +266,17 @@ func (b *builder) columnAggs(t *term) *Plan {
 		return b.fail(fmt.Sprintf("%s is a computed dimension; quarry can group by it but not aggregate it", s.name))
 	}
 	t.cands = cs
+	other := false
 	for _, a := range t.aggs {
+		other = other || a != "count"
+	}
+	if other && hasString(t.aggs, "count") {
+		return b.fail(fmt.Sprintf("quarry could not tell whether %q asks for a count or for another aggregate of %s", t.it.text, display(s.column)))
+	}
+	for i, a := range t.aggs {
+		if i > 0 && hasString(t.aggs[:i], a) {
+			continue
+		}
 		var fn, label string
 		switch a {
 		case "count":

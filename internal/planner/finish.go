@@ -171,13 +171,137 @@ func (b *builder) finish() *Plan {
 			}
 		}
 		b.und("list %s", b.subject)
+		fields := b.queryFields()
+		for _, c := range q.Rows.Columns {
+			if strings.Contains(c, ".") {
+				fields = append(fields, c)
+			}
+		}
+		if pl := b.checkJoins(b.subject, fields); pl != nil {
+			return pl
+		}
+		if pl := b.checkRowsSubject(); pl != nil {
+			return pl
+		}
 		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood}
 		pl.Title = b.makeTitle()
 		return pl
 	}
+	if pl := b.checkMetrics(); pl != nil {
+		return pl
+	}
+	for _, m := range q.Metrics {
+		if pl := b.checkJoins(b.p.metricEntity(m, b.adhoc), b.queryFields()); pl != nil {
+			return pl
+		}
+	}
 	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood}
 	pl.Title = b.makeTitle()
 	return pl
+}
+
+// checkMetrics refuses metric queries in which a word of the question
+// would not constrain every number of the answer: several measures not
+// asked for together ("and"), measures of unrelated tables side by side
+// with nothing to join them on, and conditions on a count with nothing to
+// group by.
+func (b *builder) checkMetrics() *Plan {
+	q := &b.q
+	var ms []*term
+	for _, t := range b.st.terms {
+		if t.role == "metric" || t.role == "colagg" {
+			ms = append(ms, t)
+		}
+	}
+	for i := 1; i < len(ms); i++ {
+		joined := false
+		for _, a := range b.st.andPos {
+			joined = joined || a > ms[i-1].pos && a < ms[i].pos
+		}
+		if !joined {
+			return b.fail(fmt.Sprintf("quarry could not tell how %q and %q go together; ask for one measure, or for both with “and”", ms[i-1].it.text, ms[i].it.text))
+		}
+	}
+	if len(q.Dimensions) == 0 {
+		for _, f := range q.Filters {
+			if b.isMetricField(f.Field) {
+				return b.fail(fmt.Sprintf("a condition on %s needs something to group by; quarry does not count groups that pass a condition", display(f.Field)))
+			}
+		}
+		if len(q.Metrics) > 1 {
+			e0 := b.p.metricEntity(q.Metrics[0], b.adhoc)
+			adhoc := false
+			same := true
+			for _, m := range q.Metrics {
+				adhoc = adhoc || b.isAdHoc(m)
+				same = same && strings.EqualFold(b.p.metricEntity(m, b.adhoc), e0)
+			}
+			if adhoc && !same {
+				return b.fail("the measures asked for belong to different tables and the question does not say how they relate; ask for each on its own")
+			}
+		}
+	}
+	if len(q.Compare) > 0 {
+		for _, m := range q.Metrics {
+			if !b.p.metricHasTime(m, b.adhoc) {
+				return b.fail(fmt.Sprintf("%s has no date to compare periods on", display(m)))
+			}
+		}
+	}
+	return nil
+}
+
+// queryFields lists the fields the query filters, groups and sorts by.
+func (b *builder) queryFields() []string {
+	var out []string
+	for _, f := range b.q.Filters {
+		out = append(out, f.Field)
+	}
+	for _, d := range b.q.Dimensions {
+		out = append(out, d.Name)
+	}
+	for _, o := range b.q.Order {
+		out = append(out, o.Field)
+	}
+	if b.q.TimeRange != nil && b.q.TimeRange.Field != "" {
+		out = append(out, b.q.TimeRange.Field)
+	}
+	return out
+}
+
+// checkRowsSubject refuses a list whose columns all belong to another
+// table than the rows listed: each of that table's rows would repeat once
+// per listed row ("the content of the series Sky Radio" listed from the
+// series table repeats the channel's content).
+func (b *builder) checkRowsSubject() *Plan {
+	cols := b.q.Rows.Columns
+	if len(cols) == 0 {
+		return nil
+	}
+	for _, c := range cols {
+		if !strings.Contains(c, ".") {
+			return nil
+		}
+	}
+	for _, f := range b.queryFields() {
+		if strings.EqualFold(b.p.fieldEntity(f), b.subject) {
+			return nil
+		}
+	}
+	return b.fail(fmt.Sprintf("every column asked for belongs to another table than %s; quarry does not guess whether to list %s rows or that table's rows", display(b.subject), display(b.subject)))
+}
+
+func (b *builder) isAdHoc(name string) bool {
+	for _, a := range b.adhoc {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) isMetricField(f string) bool {
+	return b.isAdHoc(f) || b.p.m.Metric(f) != nil
 }
 
 func hasString(ss []string, s string) bool {

@@ -47,6 +47,9 @@ type state struct {
 	ageNum     float64
 	hasAge     bool // "older than 30"
 	wantLabel  bool // "names" where no column is called name: the label
+	sup        bool // a superlative word ("most", "highest", "least") set order
+	andPos     []int
+	allInfo    bool // "all the information about": every column
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -167,6 +170,7 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "max" || kw == "min":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
+				st.sup = true
 			case kw == "distinct":
 				st.distinct = true
 			case kw == "top" || kw == "bottom":
@@ -198,6 +202,10 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 			case kw == "not":
 				pendingNot = true
+			case kw == "and":
+				st.andPos = append(st.andPos, i)
+			case kw == "allinfo":
+				st.allInfo = true
 			case kw == "rows":
 				if i <= 1 {
 					st.rowsLead = true

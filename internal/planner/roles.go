@@ -151,6 +151,9 @@ func (b *builder) roles() *Plan {
 		}
 	}
 	if aggregate && len(b.q.Metrics) == 0 {
+		if st.order != "" && !st.count {
+			return b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
+		}
 		if b.subject == "" {
 			return b.fail("quarry could not tell what to count or measure; name a metric (" + b.p.someMetrics() + ") or a table")
 		}
@@ -254,7 +257,9 @@ func (b *builder) roles() *Plan {
 	if st.oneGrain && groupTerm == nil && st.limit == 0 && st.order != "" {
 		st.limit = 1
 	}
-	if groupTerm != nil && st.limit == 0 && st.order != "" && singular(groupTerm.it.text) == groupTerm.it.text && groupTerm.rowsQ {
+	if groupTerm != nil && st.limit == 0 && st.order != "" && (singular(groupTerm.it.text) == groupTerm.it.text && groupTerm.rowsQ || st.sup && !groupTerm.byMode) {
+		// "the country with the most car makers", "which year has the
+		// most concerts": the one group that ranks first.
 		st.limit = 1
 	}
 	return nil
@@ -320,4 +325,74 @@ func (p *Planner) countedByMetric(e string) bool {
 func (b *builder) groupedBy(e string) bool {
 	ent := b.p.m.Entity(e)
 	return ent != nil && ent.Label != "" && hasString(b.groups, ent.Name+"."+ent.Label)
+}
+
+// fieldEntity is the entity of a query field: "entity.column" or a
+// dimension over one column; "" for metrics and computed dimensions.
+func (p *Planner) fieldEntity(f string) string {
+	if d := p.m.Dimension(f); d != nil {
+		if e, _, ok := simpleRef(d.Expr); ok {
+			return e
+		}
+		return d.Entity
+	}
+	if e, _, ok := strings.Cut(f, "."); ok && p.m.Entity(e) != nil {
+		return p.m.Entity(e).Name
+	}
+	return ""
+}
+
+// ambiguousJoin returns the two relationships of a pair of tables on the
+// shortest path from a to b when that pair is joined by more than one
+// relationship (two foreign keys to the same table): which of them the
+// question means is not said, so quarry asks.
+func (p *Planner) ambiguousJoin(a, b string) []string {
+	a, b = lower(a), lower(b)
+	if a == b || a == "" || b == "" {
+		return nil
+	}
+	prev := map[string]string{a: ""}
+	queue := []string{a}
+	for len(queue) > 0 && prev[b] == "" {
+		x := queue[0]
+		queue = queue[1:]
+		for _, y := range p.graph[x] {
+			if _, seen := prev[y]; !seen {
+				prev[y] = x
+				queue = append(queue, y)
+			}
+		}
+	}
+	if _, ok := prev[b]; !ok {
+		return nil
+	}
+	for y := b; y != a; y = prev[y] {
+		x := prev[y]
+		var rels []string
+		for _, r := range p.m.Relationships {
+			f, t := lower(r.From), lower(r.To)
+			if f == t {
+				continue
+			}
+			if f == x && t == y || f == y && t == x {
+				rels = append(rels, r.From+"."+r.FromColumn+" = "+r.To+"."+r.ToColumn)
+			}
+		}
+		if len(rels) > 1 {
+			return rels
+		}
+	}
+	return nil
+}
+
+// checkJoins asks which relationship is meant when a field of the query is
+// reached from base through a pair of tables joined in two ways.
+func (b *builder) checkJoins(base string, fields []string) *Plan {
+	for _, f := range fields {
+		e := b.p.fieldEntity(f)
+		if rels := b.p.ambiguousJoin(base, e); rels != nil {
+			return clarify(fmt.Sprintf("%s and %s are joined in more than one way (%s); which one does the question mean?", display(base), display(e), strings.Join(rels, " or ")), rels...)
+		}
+	}
+	return nil
 }
