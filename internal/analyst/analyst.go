@@ -8,6 +8,7 @@ import (
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
@@ -38,6 +39,8 @@ type Limits struct {
 	MaxRows          int64         // rows read from the database; 0 = no cap
 	StatementTimeout time.Duration // per statement; 0 = only the context
 	KeepRows         int           // rows kept in the result store; 0 = 1000
+	MaxCost          float64       // the cost governor's ceilings, where the connector can EXPLAIN; 0 = none
+	MaxEstimatedRows int64
 }
 
 func (l Limits) keep() int {
@@ -55,6 +58,9 @@ type Analyst struct {
 	Limits     Limits
 	Connection string // the connection's name and target, for provenance; never secrets
 	Clock      func() time.Time
+	// Cache, when set, serves recent identical statements on the same
+	// connection without running them again.
+	Cache *resultcache.Cache
 }
 
 // emitter records events and remembers the first recording failure, so

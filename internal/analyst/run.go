@@ -7,6 +7,7 @@ import (
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
@@ -92,7 +93,17 @@ func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, s
 		em.emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.dur)})
 		return res, err
 	}
-	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{MaxRows: a.Limits.MaxRows, Timeout: a.Limits.StatementTimeout})
+	var key string
+	if a.Cache != nil {
+		key = resultcache.Key(a.Connection, a.Conn.Dialect(), sql, a.Limits.MaxRows)
+		if t, ok := a.Cache.Get(key); ok {
+			return a.replay(ctx, em, runID, t, sink)
+		}
+	}
+	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{
+		MaxRows: a.Limits.MaxRows, Timeout: a.Limits.StatementTimeout,
+		MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows,
+	})
 	if err != nil {
 		return fail(err)
 	}
@@ -130,19 +141,45 @@ func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, s
 		res.kept.Truncated = true
 	}
 	res.dur = a.now().Sub(start)
+	if key != "" && res.rows == int64(len(res.kept.Rows)) {
+		a.Cache.Put(key, res.kept)
+	}
+	return res, a.record(ctx, em, runID, res, false)
+}
+
+// replay serves a cached result as if it had just been read.
+func (a *Analyst) replay(ctx context.Context, em *emitter, runID string, t *quarry.Table, sink RowSink) (*execResult, error) {
+	res := &execResult{cols: t.Columns, rows: int64(len(t.Rows)), truncated: t.Truncated, kept: t}
+	if sink != nil {
+		if err := sink.Begin(t.Columns); err != nil {
+			return res, quarry.Wrap(quarry.KindInput, err, "cannot write the result")
+		}
+		for _, r := range t.Rows {
+			if err := sink.Row(r); err != nil {
+				return res, quarry.Wrap(quarry.KindInput, err, "cannot write the result")
+			}
+		}
+	}
+	return res, a.record(ctx, em, runID, res, true)
+}
+
+// record keeps the result in the store and records query.executed.
+func (a *Analyst) record(ctx context.Context, em *emitter, runID string, res *execResult, cached bool) error {
 	var hash string
 	if a.Results != nil {
 		id, h, err := a.Results.SaveResult(context.WithoutCancel(ctx), runID, res.kept)
 		if err != nil {
-			return fail(quarry.Wrap(quarry.KindInternal, err, "cannot keep the result in quarry's state database"))
+			err = quarry.Wrap(quarry.KindInternal, err, "cannot keep the result in quarry's state database")
+			em.emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.dur)})
+			return err
 		}
 		res.resultID, hash = id, h
 	}
 	em.emit(ctx, &event.QueryExecutedData{
 		Rows: res.rows, Truncated: res.truncated, DurationMS: millis(res.dur),
-		Columns: columnNames(res.cols), ResultID: res.resultID, ResultHash: hash,
+		Columns: columnNames(res.cols), ResultID: res.resultID, ResultHash: hash, Cached: cached,
 	})
-	return res, nil
+	return nil
 }
 
 func (a *Analyst) now() time.Time {

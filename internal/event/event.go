@@ -154,6 +154,9 @@ type QueryExecutedData struct {
 	Columns    []string `json:"columns,omitempty"`
 	ResultID   string   `json:"result_id,omitempty"`
 	ResultHash string   `json:"result_hash,omitempty"`
+	// Cached is true when the rows came from the result cache, not the
+	// database.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // QueryFailedData records a query the database refused or that failed.

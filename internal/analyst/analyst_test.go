@@ -1,0 +1,177 @@
+package analyst
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/resultcache"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+)
+
+// fakeConn is a hand-written Querier: it serves a fixed table and counts
+// the statements that reached it.
+type fakeConn struct {
+	mu    sync.Mutex
+	table *quarry.Table
+	calls []string
+	err   error
+}
+
+func (f *fakeConn) Dialect() quarry.Dialect { return quarry.DialectSQLite }
+
+func (f *fakeConn) Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, sql)
+	f.mu.Unlock()
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &tableRows{t: f.table, i: -1}, nil
+}
+
+type tableRows struct {
+	t *quarry.Table
+	i int
+}
+
+func (r *tableRows) Columns() []quarry.Column { return r.t.Columns }
+func (r *tableRows) Next() bool               { r.i++; return r.i < len(r.t.Rows) }
+func (r *tableRows) Values() []any            { return r.t.Rows[r.i] }
+func (r *tableRows) Err() error               { return nil }
+func (r *tableRows) Close() error             { return nil }
+
+// memSink keeps events in memory.
+type memSink struct {
+	mu     sync.Mutex
+	events []event.Event
+}
+
+func (m *memSink) Append(_ context.Context, evs ...event.Event) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.events = append(m.events, evs...)
+	return nil
+}
+
+func (m *memSink) types() []event.Type {
+	var out []event.Type
+	for _, e := range m.events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+type collect struct {
+	cols []quarry.Column
+	rows [][]any
+}
+
+func (c *collect) Begin(cols []quarry.Column) error { c.cols = cols; return nil }
+func (c *collect) Row(v []any) error                 { c.rows = append(c.rows, append([]any(nil), v...)); return nil }
+
+func fixedClock() func() time.Time {
+	t := time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Millisecond); return t }
+}
+
+func newAnalyst(conn *fakeConn) *Analyst {
+	return &Analyst{
+		Conn:       conn,
+		Guard:      GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict { return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite}) }),
+		Connection: "test",
+		Clock:      fixedClock(),
+	}
+}
+
+func table() *quarry.Table {
+	return &quarry.Table{
+		Columns: []quarry.Column{{Name: "n", Type: quarry.TypeInt}},
+		Rows:    [][]any{{int64(1)}, {int64(2)}},
+	}
+}
+
+func TestRunRecordsEveryStep(t *testing.T) {
+	conn := &fakeConn{table: table()}
+	sink := &memSink{}
+	a := newAnalyst(conn)
+	var got collect
+	out, err := a.Run(context.Background(), event.NewRecorder("r1", a.Clock, sink), "SELECT n FROM t", &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []event.Type{event.RunStarted, event.SQLGenerated, event.GuardChecked, event.QueryExecuted, event.RunFinished}
+	if diff := cmp.Diff(want, sink.types()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if out.Rows != 2 || len(got.rows) != 2 {
+		t.Errorf("rows: outcome %d, sink %d", out.Rows, len(got.rows))
+	}
+	st, err := event.Fold(sink.events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != event.StatusSucceeded || st.Rows != 2 || st.SQL != "SELECT n FROM t" {
+		t.Errorf("folded state: %+v", st)
+	}
+}
+
+func TestRejectedStatementNeverReachesTheConnection(t *testing.T) {
+	conn := &fakeConn{table: table()}
+	sink := &memSink{}
+	a := newAnalyst(conn)
+	out, err := a.Run(context.Background(), event.NewRecorder("r1", a.Clock, sink), "DELETE FROM t", nil)
+	if quarry.KindOf(err) != quarry.KindRejected || out.Verdict.Allowed {
+		t.Fatalf("err %v, verdict %+v", err, out.Verdict)
+	}
+	if len(conn.calls) != 0 {
+		t.Fatalf("the connection saw %q", conn.calls)
+	}
+	st, _ := event.Fold(sink.events)
+	if st.Status != event.StatusRejected || st.Allowed == nil || *st.Allowed {
+		t.Errorf("folded state: %+v", st)
+	}
+}
+
+func TestQueryFailureIsRecorded(t *testing.T) {
+	conn := &fakeConn{err: quarry.Errorf(quarry.KindQuery, "no such table: t")}
+	sink := &memSink{}
+	a := newAnalyst(conn)
+	_, err := a.Run(context.Background(), event.NewRecorder("r1", a.Clock, sink), "SELECT n FROM t", nil)
+	if quarry.KindOf(err) != quarry.KindQuery {
+		t.Fatalf("err %v", err)
+	}
+	st, _ := event.Fold(sink.events)
+	if st.Status != event.StatusFailed || st.ErrorKind != string(quarry.KindQuery) {
+		t.Errorf("folded state: %+v", st)
+	}
+}
+
+func TestCacheServesRepeatsWithoutTheDatabase(t *testing.T) {
+	conn := &fakeConn{table: table()}
+	a := newAnalyst(conn)
+	a.Cache = resultcache.New(time.Minute, 1000, a.Clock)
+	for i, sql := range []string{"SELECT n FROM t", "select n\nfrom t -- again"} {
+		sink := &memSink{}
+		var got collect
+		if _, err := a.Run(context.Background(), event.NewRecorder("r", a.Clock, sink), sql, &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got.rows) != 2 {
+			t.Fatalf("run %d: %d rows", i, len(got.rows))
+		}
+		p, _ := event.Decode(sink.events[3])
+		if cached := p.(*event.QueryExecutedData).Cached; cached != (i == 1) {
+			t.Errorf("run %d: cached = %v", i, cached)
+		}
+	}
+	if len(conn.calls) != 1 {
+		t.Errorf("the database ran %d statements, want 1", len(conn.calls))
+	}
+}

@@ -1,0 +1,80 @@
+package analyst
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+func shopKnowledge() *Knowledge {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{
+			Name: "orders", Table: "orders", PrimaryKey: "id", TimeColumn: "ordered_at",
+			Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt},
+				{Name: "ordered_at", Type: quarry.TypeTimestamp},
+				{Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}},
+				{Name: "email", Type: quarry.TypeText},
+			},
+		}},
+		Metrics:    []semantic.Metric{{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)", Format: "integer"}},
+		Restricted: []string{"orders.email"},
+	}
+	return &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+}
+
+func TestAskAnswersAndRecords(t *testing.T) {
+	conn := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "orders", Type: quarry.TypeInt}}, Rows: [][]any{{int64(42)}}}}
+	sink := &memSink{}
+	a := newAnalyst(conn)
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, sink), shopKnowledge(), "how many orders from the web channel", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conn.calls) != 1 || !strings.Contains(conn.calls[0], "'web'") {
+		t.Fatalf("SQL: %q", conn.calls)
+	}
+	if !strings.Contains(out.Answer.Markdown, "42") || out.Report.Confidence <= 0 {
+		t.Errorf("answer %q, confidence %v", out.Answer.Markdown, out.Report.Confidence)
+	}
+	st, err := event.Fold(sink.events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != event.StatusSucceeded || st.Question == "" || st.Answer == "" || st.Confidence == nil || st.Knowledge != "test" {
+		t.Errorf("folded state: %+v", st)
+	}
+}
+
+func TestAskRefusesWithoutTouchingTheDatabase(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		kind     quarry.Kind
+		status   string
+	}{
+		{"list the email of orders", quarry.KindForbidden, event.StatusRejected},
+		{"delete all orders", quarry.KindForbidden, event.StatusRejected},
+		{"how many unicorns", quarry.KindUnanswered, event.StatusUnanswered},
+	} {
+		conn := &fakeConn{}
+		sink := &memSink{}
+		a := newAnalyst(conn)
+		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, sink), shopKnowledge(), c.question, time.Now())
+		if quarry.KindOf(err) != c.kind {
+			t.Errorf("%q: err %v, want kind %s", c.question, err, c.kind)
+		}
+		if len(conn.calls) != 0 || out.SQL != "" {
+			t.Errorf("%q: ran %q", c.question, conn.calls)
+		}
+		st, _ := event.Fold(sink.events)
+		if st.Status != c.status {
+			t.Errorf("%q: status %s, want %s", c.question, st.Status, c.status)
+		}
+	}
+}

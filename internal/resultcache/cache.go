@@ -1,0 +1,158 @@
+// Package resultcache keeps recent query results in memory, keyed by the
+// connection and the normalised SQL, with a time to live and a size bound,
+// so that a long-running surface (quarry serve, quarry mcp, an eval run)
+// does not run the same statement twice in a short time.
+//
+// It is safe for concurrent use. The clock is passed in.
+package resultcache
+
+import (
+	"container/list"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+)
+
+// Cache is an LRU of results bounded by total cells and entry age.
+type Cache struct {
+	ttl      time.Duration
+	maxCells int
+	clock    func() time.Time
+
+	mu    sync.Mutex
+	cells int
+	order *list.List // front = most recently used; values are *entry
+	index map[string]*list.Element
+}
+
+type entry struct {
+	key   string
+	table *quarry.Table
+	cells int
+	at    time.Time
+}
+
+// New returns a cache whose entries live for ttl and that holds at most
+// maxCells cells (rows × columns) in all. A ttl or maxCells of 0 makes a
+// cache that keeps nothing.
+func New(ttl time.Duration, maxCells int, clock func() time.Time) *Cache {
+	return &Cache{ttl: ttl, maxCells: maxCells, clock: clock, order: list.New(), index: map[string]*list.Element{}}
+}
+
+// Key is the cache key of a statement on a connection: the connection's
+// identity, the row cap, and the statement with comments dropped and
+// whitespace collapsed (as the guard's lexer for the dialect reads it).
+// Unquoted words are folded to lower case except on MySQL, where table
+// names can be case-sensitive.
+func Key(connection string, d quarry.Dialect, sql string, maxRows int64) string {
+	var b strings.Builder
+	b.WriteString(connection)
+	b.WriteByte(0)
+	b.WriteString(string(d))
+	b.WriteByte(0)
+	b.WriteString(itoa(maxRows))
+	b.WriteByte(0)
+	toks, ok := sqlguard.Tokenize(sql, d)
+	if !ok {
+		b.WriteString(sql)
+		return b.String()
+	}
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if t.Kind == sqlguard.TokenQuoted {
+			b.WriteByte('"')
+			b.WriteString(strings.ReplaceAll(t.Text, `"`, `""`))
+			b.WriteByte('"')
+			continue
+		}
+		if t.Kind == sqlguard.TokenWord && d != quarry.DialectMySQL {
+			b.WriteString(strings.ToLower(t.Text))
+			continue
+		}
+		b.WriteString(t.Text)
+	}
+	return b.String()
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}
+
+// Get returns the cached result for key, if it is there and fresh. The
+// table must not be modified.
+func (c *Cache) Get(key string) (*quarry.Table, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.index[key]
+	if !ok {
+		return nil, false
+	}
+	e := el.Value.(*entry)
+	if c.clock().Sub(e.at) >= c.ttl {
+		c.remove(el)
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	return e.table, true
+}
+
+// Put stores a complete result. Results larger than a quarter of the
+// cache are not kept, so one export cannot flush everything else.
+func (c *Cache) Put(key string, t *quarry.Table) {
+	if c == nil || c.ttl <= 0 || c.maxCells <= 0 || t == nil {
+		return
+	}
+	cells := len(t.Rows) * max(1, len(t.Columns))
+	if cells > c.maxCells/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.index[key]; ok {
+		c.remove(el)
+	}
+	c.index[key] = c.order.PushFront(&entry{key: key, table: t, cells: cells, at: c.clock()})
+	c.cells += cells
+	for c.cells > c.maxCells {
+		c.remove(c.order.Back())
+	}
+}
+
+// Len returns the number of entries held.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}
+
+func (c *Cache) remove(el *list.Element) {
+	e := c.order.Remove(el).(*entry)
+	delete(c.index, e.key)
+	c.cells -= e.cells
+}
