@@ -74,7 +74,7 @@ type collect struct {
 }
 
 func (c *collect) Begin(cols []quarry.Column) error { c.cols = cols; return nil }
-func (c *collect) Row(v []any) error                 { c.rows = append(c.rows, append([]any(nil), v...)); return nil }
+func (c *collect) Row(v []any) error                { c.rows = append(c.rows, append([]any(nil), v...)); return nil }
 
 func fixedClock() func() time.Time {
 	t := time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
@@ -83,8 +83,10 @@ func fixedClock() func() time.Time {
 
 func newAnalyst(conn *fakeConn) *Analyst {
 	return &Analyst{
-		Conn:       conn,
-		Guard:      GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict { return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite}) }),
+		Conn: conn,
+		Guard: GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict {
+			return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite})
+		}),
 		Connection: "test",
 		Clock:      fixedClock(),
 	}
