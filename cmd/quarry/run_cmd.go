@@ -12,6 +12,7 @@ import (
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/format"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/resultcache"
 )
 
 func (a *app) runCmd() *cobra.Command {
@@ -86,6 +87,9 @@ whole row.`,
 	return cmd
 }
 
+// resultCacheCells bounds the result cache: about a million cells.
+const resultCacheCells = 1 << 20
+
 // analyst opens what a run needs: the store, the connection and its guard,
 // and a recorder for a new run. The returned func releases the guard.
 func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*analyst.Analyst, *event.Recorder, func(), error) {
@@ -112,9 +116,12 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 		Limits: analyst.Limits{
 			MaxRows:          maxRows,
 			StatementTimeout: cfg.Limits.StatementTimeout,
+			MaxCost:          cfg.Limits.MaxCost,
+			MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
 		},
 		Connection: connectionLabel(cc.Name, conn),
 		Clock:      a.now,
+		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, a.now),
 	}
 	rec := event.NewRecorder(a.newID("r"), a.now, st)
 	return an, rec, closeGuard, nil
