@@ -1,0 +1,186 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Catalog describes the tables, views, materialized views and foreign
+// tables the role can see, outside pg_catalog, information_schema and
+// pg_toast: columns with their declared types, quarry types, nullability
+// and comments, primary keys, foreign keys, table comments and row
+// estimates (pg_class.reltuples; -1 when the table was never analyzed).
+// It reads the system catalogs in one READ ONLY transaction.
+func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
+	t, err := c.begin(ctx, 0)
+	if err != nil {
+		return nil, c.queryError(ctx, err, 0)
+	}
+	cat, err := c.catalog(ctx, t.tx)
+	c.end(t, err != nil)
+	if err != nil {
+		return nil, c.queryError(ctx, err, 0)
+	}
+	return cat, nil
+}
+
+const catalogTables = `
+SELECT c.oid, n.nspname, c.relname, c.relkind,
+       coalesce(obj_description(c.oid, 'pg_class'), ''),
+       CASE WHEN c.relkind IN ('r', 'p', 'm') AND c.reltuples >= 0 THEN c.reltuples::bigint ELSE -1 END
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
+  AND NOT c.relispartition
+  AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+  AND n.nspname NOT LIKE 'pg\_temp\_%' AND n.nspname NOT LIKE 'pg\_toast\_temp\_%'
+  AND has_schema_privilege(n.oid, 'USAGE')
+  AND (has_table_privilege(c.oid, 'SELECT') OR has_any_column_privilege(c.oid, 'SELECT'))
+ORDER BY n.nspname, c.relname`
+
+const catalogColumns = `
+SELECT a.attrelid, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+       coalesce(col_description(a.attrelid, a.attnum), ''),
+       coalesce(bt.oid, t.oid)::int8, coalesce(bt.typcategory, t.typcategory)::text
+FROM pg_attribute a
+JOIN pg_type t ON t.oid = a.atttypid
+LEFT JOIN pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
+WHERE a.attrelid = ANY($1) AND a.attnum > 0 AND NOT a.attisdropped
+ORDER BY a.attrelid, a.attnum`
+
+const catalogConstraints = `
+SELECT con.conrelid, con.contype::text,
+       array(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, i)
+             JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.i),
+       coalesce(rn.nspname::text, ''), coalesce(rc.relname::text, ''),
+       array(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, i)
+             JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.i)
+FROM pg_constraint con
+LEFT JOIN pg_class rc ON rc.oid = con.confrelid
+LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+WHERE con.conrelid = ANY($1) AND con.contype IN ('p', 'f')
+ORDER BY con.conrelid, con.contype, con.conname`
+
+func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) {
+	cat := &quarry.Catalog{Dialect: quarry.DialectPostgres, Tables: []quarry.TableInfo{}}
+	index := map[uint32]int{}
+	var oids []uint32
+	rows, err := tx.Query(ctx, catalogTables)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var oid uint32
+		var kind string
+		var t quarry.TableInfo
+		if err := rows.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &t.RowCount); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		t.View = kind == "v" || kind == "m"
+		index[oid] = len(cat.Tables)
+		oids = append(oids, oid)
+		cat.Tables = append(cat.Tables, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(oids) == 0 {
+		return cat, nil
+	}
+
+	rows, err = tx.Query(ctx, catalogColumns, oids)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var rel uint32
+		var col quarry.ColumnInfo
+		var notNull bool
+		var baseOID int64
+		var category string
+		if err := rows.Scan(&rel, &col.Name, &col.DeclType, &notNull, &col.Comment, &baseOID, &category); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		col.Nullable = !notNull
+		col.Type = declaredType(uint32(baseOID), category)
+		t := &cat.Tables[index[rel]]
+		t.Columns = append(t.Columns, col)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+
+	rows, err = tx.Query(ctx, catalogConstraints, oids)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var rel uint32
+		var kind, refSchema, refTable string
+		var cols, refCols []string
+		if err := rows.Scan(&rel, &kind, &cols, &refSchema, &refTable, &refCols); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		t := &cat.Tables[index[rel]]
+		if kind == "p" {
+			t.PrimaryKey = cols
+			continue
+		}
+		t.ForeignKeys = append(t.ForeignKeys, quarry.ForeignKey{Columns: cols, RefSchema: refSchema, RefTable: refTable, RefColumns: refCols})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// A primary key makes its columns NOT NULL; say so even where
+	// attnotnull lags (partitioned tables).
+	for i := range cat.Tables {
+		t := &cat.Tables[i]
+		for _, k := range t.PrimaryKey {
+			if col := t.Column(k); col != nil {
+				col.Nullable = false
+			}
+		}
+	}
+	return cat, nil
+}
+
+// declaredType maps a column's type (a domain's base type) to a quarry
+// type, by OID for the built-in types and by pg_type.typcategory for the
+// rest: A arrays, B booleans, D dates and times, N numbers, S strings.
+func declaredType(oid uint32, category string) quarry.Type {
+	switch oid {
+	case oidInt2, oidInt4, oidInt8, oidOID:
+		return quarry.TypeInt
+	case oidNumeric:
+		return quarry.TypeDecimal
+	case oidFloat4, oidFloat8:
+		return quarry.TypeFloat
+	case oidBool:
+		return quarry.TypeBool
+	case oidBytea:
+		return quarry.TypeBytes
+	case oidDate:
+		return quarry.TypeDate
+	case oidTimestamp, oidTimestamptz:
+		return quarry.TypeTimestamp
+	case oidTime, 1266:
+		return quarry.TypeTime
+	case oidInterval:
+		return quarry.TypeInterval
+	case oidJSON, oidJSONB:
+		return quarry.TypeJSON
+	}
+	switch strings.ToUpper(category) {
+	case "A":
+		return quarry.TypeArray
+	case "B":
+		return quarry.TypeBool
+	}
+	return quarry.TypeText
+}

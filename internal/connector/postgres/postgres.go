@@ -1,0 +1,259 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Options configure a PostgreSQL connection.
+type Options struct {
+	// Name is the connection's name in quarry.yaml, used in Identity.
+	Name string
+	// WorkMem is the work_mem each query's transaction sets, in
+	// PostgreSQL's memory units ("64MB", "512kB", "1GB"). Default "64MB".
+	WorkMem string
+	// PoolSize is the most connections held open at once. Default 4.
+	PoolSize int
+}
+
+// Defaults and bounds of the executor.
+const (
+	defaultWorkMem  = "64MB"
+	defaultPoolSize = 4
+	dialTimeout     = 10 * time.Second
+	// cleanupTimeout bounds ROLLBACK and DISCARD ALL after a query.
+	cleanupTimeout = 5 * time.Second
+	// cancelGrace is how long after a cancel request the socket deadline
+	// falls, should the server not answer it.
+	cancelGrace = 3 * time.Second
+	// idleInTx bounds how long the server keeps a transaction quarry
+	// stopped using (a crashed reader); statement_timeout adds to it.
+	idleInTx = time.Minute
+)
+
+
+// Conn is a pool of read-only connections to one PostgreSQL database. It
+// implements connector.Conn and connector.Prober, and is safe for
+// concurrent use: each query holds one pooled connection until its rows
+// are closed.
+type Conn struct {
+	name     string
+	target   string // host:port/database, never credentials
+	user     string
+	password string // only to scrub it from messages
+	workMem  string
+	formats  pgx.QueryResultFormatsByOID // read-only after Open
+	pool     *pool
+
+	database string   // current_database(), read at Open
+	schemas  []string // the user schemas visible at Open
+}
+
+var (
+	_ connector.Conn   = (*Conn)(nil)
+	_ connector.Prober = (*Conn)(nil)
+)
+
+// Open parses a postgres:// URL (or key=value DSN), connects once to check
+// the server, database and credentials, and returns the pool. Every
+// failure is a one-line KindConnection error that says what to do and
+// never contains the password. The dial times out after 10 seconds unless
+// the URL sets connect_timeout.
+func Open(ctx context.Context, url string, opts Options) (*Conn, error) {
+	if strings.TrimSpace(url) == "" {
+		return nil, quarry.Errorf(quarry.KindConnection, "no PostgreSQL URL given; set the connection's url in quarry.yaml (postgres://user@host:5432/database)")
+	}
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, quarry.Errorf(quarry.KindConnection, "the PostgreSQL URL %s is invalid; write it as postgres://user:password@host:5432/database?sslmode=...", ScrubURL(url))
+	}
+	workMem := opts.WorkMem
+	if workMem == "" {
+		workMem = defaultWorkMem
+	}
+	if !regexp.MustCompile(`^[1-9][0-9]{0,9}(kB|MB|GB|TB)?$`).MatchString(workMem) {
+		return nil, quarry.Errorf(quarry.KindConfig, "work_mem %q is invalid; use a size such as 64MB, 512kB or 1GB", workMem)
+	}
+	size := opts.PoolSize
+	if size <= 0 {
+		size = defaultPoolSize
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = dialTimeout
+	}
+	// The extended protocol, with an unnamed statement per query: a
+	// string holding two statements is refused by the server, and no
+	// prepared statements pile up on the session.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
+	cfg.StatementCacheCapacity = 0
+	cfg.DescriptionCacheCapacity = 0
+	// A canceled context sends the server a cancel request, so that the
+	// query stops there too, not only in quarry.
+	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: cancelGrace}
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "quarry"
+	}
+	c := &Conn{
+		name:     opts.Name,
+		target:   fmt.Sprintf("%s/%s", net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))), cfg.Database),
+		user:     cfg.User,
+		password: cfg.Password,
+		workMem:  workMem,
+		formats:  resultFormats(),
+		pool:     newPool(cfg, size),
+	}
+	if err := c.check(ctx); err != nil {
+		c.pool.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// check connects once and reads what the role-recipe and errors need.
+func (c *Conn) check(ctx context.Context) error {
+	pc, err := c.pool.acquire(ctx)
+	if err != nil {
+		return c.connectError(ctx, err)
+	}
+	ok := false
+	defer func() { c.pool.release(pc, ok) }()
+	err = pc.QueryRow(ctx, `SELECT current_database(),
+		coalesce((SELECT array_agg(nspname::text ORDER BY nspname) FROM pg_namespace
+		  WHERE nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+		    AND nspname NOT LIKE 'pg\_temp\_%' AND nspname NOT LIKE 'pg\_toast\_temp\_%'), '{}')`).Scan(&c.database, &c.schemas)
+	if err != nil {
+		return c.queryError(ctx, err, 0)
+	}
+	ok = true
+	return nil
+}
+
+// Dialect returns quarry.DialectPostgres.
+func (c *Conn) Dialect() quarry.Dialect { return quarry.DialectPostgres }
+
+// Identity describes the connection for provenance: its name and
+// host:port/database, never credentials.
+func (c *Conn) Identity() connector.Identity {
+	return connector.Identity{Name: c.name, Dialect: quarry.DialectPostgres, Target: c.target}
+}
+
+// Close closes the idle connections and refuses new queries; connections
+// still serving rows close when their rows do.
+func (c *Conn) Close() error {
+	c.pool.close()
+	return nil
+}
+
+// pool holds at most size connections; a connection that failed in any
+// way is closed instead of returned.
+type pool struct {
+	cfg *pgx.ConnConfig
+	sem chan struct{}
+
+	mu     sync.Mutex
+	idle   []*pgx.Conn
+	closed bool
+}
+
+func newPool(cfg *pgx.ConnConfig, size int) *pool {
+	return &pool{cfg: cfg, sem: make(chan struct{}, size)}
+}
+
+var errClosed = errors.New("connection pool closed")
+
+// acquire returns an idle connection or dials a new one, waiting for a
+// free slot until ctx ends.
+func (p *pool) acquire(ctx context.Context) (*pgx.Conn, error) {
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		<-p.sem
+		return nil, errClosed
+	}
+	for len(p.idle) > 0 {
+		pc := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		if !pc.IsClosed() {
+			p.mu.Unlock()
+			return pc, nil
+		}
+	}
+	p.mu.Unlock()
+	pc, err := pgx.ConnectConfig(ctx, p.cfg)
+	if err != nil {
+		<-p.sem
+		return nil, err
+	}
+	return pc, nil
+}
+
+// release returns pc to the pool when ok, and closes it otherwise.
+func (p *pool) release(pc *pgx.Conn, ok bool) {
+	p.mu.Lock()
+	keep := ok && !p.closed && !pc.IsClosed()
+	if keep {
+		p.idle = append(p.idle, pc)
+	}
+	p.mu.Unlock()
+	if !keep {
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		pc.Close(ctx)
+		cancel()
+	}
+	<-p.sem
+}
+
+func (p *pool) close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	for _, pc := range idle {
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		pc.Close(ctx)
+		cancel()
+	}
+}
+
+// ScrubURL returns a PostgreSQL URL or key=value DSN with its password
+// replaced by "xxxxx", for messages.
+func ScrubURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	s = regexp.MustCompile(`(://[^:/@]*:)[^@]*@`).ReplaceAllString(s, "${1}xxxxx@")
+	return regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`).ReplaceAllString(s, "${1}xxxxx")
+}

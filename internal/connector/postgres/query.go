@@ -1,0 +1,321 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Query runs one statement in a READ ONLY transaction and streams its
+// rows. The layers, in order:
+//
+//   - BEGIN READ ONLY (pgx.TxOptions), then the executor's own settings,
+//     parameterised and local to the transaction: statement_timeout
+//     (opts.Timeout, else what is left of ctx's deadline),
+//     idle_in_transaction_session_timeout and work_mem; and a check that
+//     transaction_read_only is on (a pooler or proxy that drops it makes
+//     the query fail with KindConnection);
+//   - with opts.MaxCost or opts.MaxEstimatedRows, EXPLAIN (FORMAT JSON) of
+//     the statement in the same transaction, refused with KindTooCostly
+//     when the estimate is over a ceiling;
+//   - the statement itself over the extended protocol (a string with two
+//     statements is refused by the server);
+//   - opts.MaxRows applied while reading (the Rows implement
+//     connector.Truncator);
+//   - ROLLBACK, never COMMIT, then DISCARD ALL, which also releases
+//     advisory locks; a connection on which anything failed, or whose
+//     query was stopped early, is closed instead of reused.
+//
+// Canceling ctx, or the timeout passing, stops the query on the server.
+// The Rows must be closed.
+func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error) {
+	if strings.TrimSpace(sql) == "" {
+		return nil, quarry.Errorf(quarry.KindInput, "the statement is empty; write one SELECT statement")
+	}
+	stmtTimeout := opts.Timeout
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); stmtTimeout <= 0 || left < stmtTimeout {
+			stmtTimeout = max(left, time.Millisecond)
+		}
+	}
+	// The query's own context: canceling it stops the query on the server.
+	qctx, cancel := context.WithCancel(ctx)
+	if opts.Timeout > 0 {
+		cancel()
+		// A backstop: the server's statement_timeout normally fires first.
+		qctx, cancel = context.WithTimeout(ctx, opts.Timeout+cancelGrace)
+	}
+	t, err := c.begin(qctx, stmtTimeout)
+	if err != nil {
+		cancel()
+		return nil, c.queryError(qctx, err, opts.Timeout)
+	}
+	fail := func(err error) (quarry.Rows, error) {
+		err = c.queryError(qctx, err, opts.Timeout)
+		c.end(t, true)
+		cancel()
+		return nil, err
+	}
+	if opts.MaxCost > 0 || opts.MaxEstimatedRows > 0 {
+		if err := c.explain(qctx, t.tx, sql, opts); err != nil {
+			return fail(err)
+		}
+	}
+	pr, err := t.tx.Query(qctx, sql, c.formats)
+	if err != nil {
+		pr.Close()
+		return fail(err)
+	}
+	r := &rows{c: c, t: t, pr: pr, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows}
+	if err := r.start(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// txn is one pooled connection inside a READ ONLY transaction.
+type txn struct {
+	pc *pgx.Conn
+	tx pgx.Tx
+}
+
+// begin takes a connection, starts the READ ONLY transaction and applies
+// the executor's settings. A reused connection that fails to begin is
+// replaced by a fresh one, once.
+func (c *Conn) begin(ctx context.Context, stmtTimeout time.Duration) (*txn, error) {
+	for attempt := 0; ; attempt++ {
+		pc, err := c.pool.acquire(ctx)
+		if err != nil {
+			return nil, c.connectError(ctx, err)
+		}
+		tx, err := pc.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+		if err != nil {
+			c.pool.release(pc, false)
+			if attempt == 0 && ctx.Err() == nil {
+				continue
+			}
+			return nil, err
+		}
+		t := &txn{pc: pc, tx: tx}
+		if err := c.settings(ctx, tx, stmtTimeout); err != nil {
+			c.end(t, true)
+			return nil, err
+		}
+		return t, nil
+	}
+}
+
+// settings sets the transaction's limits with set_config(..., true), the
+// function form of SET LOCAL, from values the executor formats itself,
+// and checks that the transaction is read-only.
+func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duration) error {
+	var timeout *string
+	idle := idleInTx
+	if stmtTimeout > 0 {
+		ms := strconv.FormatInt(max(stmtTimeout.Milliseconds(), 1), 10)
+		timeout = &ms
+		idle += stmtTimeout
+	}
+	var readOnly string
+	err := tx.QueryRow(ctx, `SELECT
+		set_config('statement_timeout', coalesce($1::text, current_setting('statement_timeout')), true),
+		set_config('idle_in_transaction_session_timeout', $2::text, true),
+		set_config('work_mem', $3::text, true),
+		current_setting('transaction_read_only')`,
+		timeout, strconv.FormatInt(idle.Milliseconds(), 10), c.workMem).Scan(nil, nil, nil, &readOnly)
+	if err != nil {
+		return err
+	}
+	if readOnly != "on" {
+		return quarry.Errorf(quarry.KindConnection, "PostgreSQL at %s did not start a read-only transaction (transaction_read_only is %s); connect quarry to the server directly, not through a pooler or proxy that changes transactions", c.target, readOnly)
+	}
+	return nil
+}
+
+// end rolls the transaction back and resets the session; the connection
+// goes back to the pool only when all of that worked and discard is false.
+func (c *Conn) end(t *txn, discard bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+	defer cancel()
+	ok := !discard && !t.pc.IsClosed()
+	if err := t.tx.Rollback(ctx); err != nil {
+		ok = false
+	}
+	if ok {
+		// DISCARD ALL includes pg_advisory_unlock_all(): advisory locks
+		// outlive ROLLBACK. It also drops prepared statements, temporary
+		// tables, LISTEN registrations and session settings.
+		if _, err := t.pc.Exec(ctx, "DISCARD ALL"); err != nil {
+			ok = false
+		}
+	}
+	c.pool.release(t.pc, ok)
+}
+
+// explain refuses the statement when the planner's estimate is over a
+// ceiling. The statement text follows "EXPLAIN (FORMAT JSON)" on a line
+// of its own and nothing is appended after it, so a trailing comment in
+// it cannot swallow anything.
+func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connector.QueryOptions) error {
+	var plan []byte
+	if err := tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON)\n"+sql).Scan(&plan); err != nil {
+		return err
+	}
+	var out []struct {
+		Plan struct {
+			TotalCost float64 `json:"Total Cost"`
+			PlanRows  float64 `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal(plan, &out); err != nil || len(out) != 1 {
+		return quarry.Errorf(quarry.KindInternal, "cannot read PostgreSQL's EXPLAIN output; run the query without a cost ceiling")
+	}
+	p := out[0].Plan
+	if opts.MaxEstimatedRows > 0 && p.PlanRows > float64(opts.MaxEstimatedRows) {
+		return quarry.Errorf(quarry.KindTooCostly, "estimated %s rows > limits.max_estimated_rows %s; add filters or a LIMIT, or raise the limit",
+			groupDigits(p.PlanRows), groupDigits(float64(opts.MaxEstimatedRows)))
+	}
+	if opts.MaxCost > 0 && p.TotalCost > opts.MaxCost {
+		return quarry.Errorf(quarry.KindTooCostly, "estimated cost %s > limits.max_cost %s; add filters or a LIMIT, or raise the limit",
+			groupDigits(p.TotalCost), groupDigits(opts.MaxCost))
+	}
+	return nil
+}
+
+// groupDigits formats a non-negative number rounded to an integer with
+// thousands separators: 12000000 → "12,000,000".
+func groupDigits(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, ch := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// rows streams one query's result. It implements quarry.Rows and
+// connector.Truncator.
+type rows struct {
+	c       *Conn
+	t       *txn
+	pr      pgx.Rows
+	ctx     context.Context
+	cancel  context.CancelFunc
+	timeout time.Duration
+
+	cols []quarry.Column
+	dec  []decoder
+	vals []any
+
+	maxRows   int64
+	n         int64
+	truncated bool
+	exhausted bool // the server sent the whole result
+	done      bool
+	err       error
+}
+
+var (
+	_ quarry.Rows         = (*rows)(nil)
+	_ connector.Truncator = (*rows)(nil)
+)
+
+func (r *rows) start() error {
+	fields := r.pr.FieldDescriptions()
+	tm := r.t.pc.TypeMap()
+	r.cols = make([]quarry.Column, len(fields))
+	r.dec = make([]decoder, len(fields))
+	r.vals = make([]any, len(fields))
+	for i, f := range fields {
+		typ, name, dec := columnType(tm, f.DataTypeOID, f.Format)
+		r.cols[i] = quarry.Column{Name: f.Name, Type: typ, DBType: name}
+		r.dec[i] = dec
+	}
+	return nil
+}
+
+func (r *rows) Columns() []quarry.Column { return r.cols }
+
+func (r *rows) Values() []any { return r.vals }
+
+func (r *rows) Err() error { return r.err }
+
+// Truncated reports whether MaxRows stopped the stream before its end.
+func (r *rows) Truncated() bool { return r.truncated }
+
+func (r *rows) Next() bool {
+	if r.done {
+		return false
+	}
+	if !r.pr.Next() {
+		r.exhausted = true
+		if err := r.pr.Err(); err != nil {
+			r.err = r.c.queryError(r.ctx, err, r.timeout)
+		}
+		r.finish()
+		return false
+	}
+	if r.maxRows > 0 && r.n >= r.maxRows {
+		r.truncated = true
+		r.finish()
+		return false
+	}
+	raw := r.pr.RawValues()
+	for i, b := range raw {
+		if b == nil {
+			r.vals[i] = nil
+			continue
+		}
+		v, err := r.dec[i](b)
+		if err != nil {
+			r.err = quarry.Wrap(quarry.KindQuery, err, "cannot read column %s (%s); cast it to text in the query", r.cols[i].Name, r.cols[i].DBType)
+			r.finish()
+			return false
+		}
+		r.vals[i] = v
+	}
+	r.n++
+	return true
+}
+
+// Close ends the stream: a query still running is canceled on the
+// server, the transaction rolled back and the connection released.
+func (r *rows) Close() error {
+	r.finish()
+	return nil
+}
+
+func (r *rows) finish() {
+	if r.done {
+		return
+	}
+	r.done = true
+	stopped := !r.exhausted || r.err != nil
+	if !r.exhausted {
+		// Stop the server rather than drain the rest of the result: the
+		// cancel request goes out now, and the socket deadline follows.
+		r.cancel()
+	}
+	r.pr.Close()
+	r.cancel()
+	// A stopped query's cancel request can race with the next statement
+	// on the same session, so that connection is not reused.
+	r.c.end(r.t, stopped)
+}
