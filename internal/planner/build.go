@@ -165,11 +165,28 @@ func (b *builder) preferValue(t *term, vals []sense) bool {
 // the query's metrics and picks the subject entity.
 func (b *builder) measures() *Plan {
 	st := b.st
-	for _, t := range st.terms {
+	for i, t := range st.terms {
 		if t.role != "" {
 			continue
 		}
 		s := t.cands[0]
+		// "the highest product price", "the average singer age": an
+		// aggregate of the column named right after its table.
+		if s.kind == sEntity && len(t.aggs) > 0 && !hasString(t.aggs, "count") && i+1 < len(st.terms) {
+			if n := st.terms[i+1]; n.pos == t.pos+1 && len(n.aggs) == 0 && n.role == "" && !n.byMode {
+				var own []sense
+				for _, c := range n.cands {
+					if c.kind == sColumn && strings.EqualFold(c.entity, s.name) {
+						own = append(own, c)
+					}
+				}
+				if len(own) > 0 {
+					n.cands, n.aggs, t.aggs = own, t.aggs, nil
+					t.role = "context"
+					continue
+				}
+			}
+		}
 		if t.hasNum && (s.kind == sMetric || s.kind == sEntity) {
 			continue // a condition on an aggregate; handled with the groups
 		}

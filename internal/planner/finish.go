@@ -42,6 +42,9 @@ func (b *builder) finish() *Plan {
 			}
 		}
 	}
+	if pl := b.yearColumn(); pl != nil {
+		return pl
+	}
 	// Time.
 	timeField := ""
 	for _, t := range st.terms {
@@ -161,7 +164,26 @@ func (b *builder) finish() *Plan {
 				q.Rows.Columns = append(q.Rows.Columns, c)
 			}
 		}
-		if st.wantLabel {
+		// "list the plans with their monthly price": the rows named
+		// first are listed, so they keep their label beside the columns
+		// asked for; "the ages of singers" asks for the ages alone.
+		if ent := b.p.m.Entity(b.subject); ent != nil && ent.Label != "" && len(q.Rows.Columns) > 0 && b.subjectBeforeColumns() {
+			st.wantLabel = true
+		}
+		if st.allInfo {
+			ent := b.p.m.Entity(b.subject)
+			if ent == nil || len(q.Rows.Columns) > 0 {
+				return b.fail("quarry could not tell which columns to list")
+			}
+			for _, c := range ent.Columns {
+				if b.p.m.IsRestricted(ent.Name, c.Name) {
+					return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("all the information about %s includes %s.%s, which the column policy restricts", display(ent.Name), ent.Name, c.Name)}
+				}
+				q.Rows.Columns = append(q.Rows.Columns, c.Name)
+			}
+			b.und("every column of %s", ent.Name)
+		}
+		if st.wantLabel && !st.allInfo {
 			ent := b.p.m.Entity(b.subject)
 			if ent == nil || ent.Label == "" {
 				return b.fail(fmt.Sprintf("%s has no label column to name its rows", display(b.subject)))
@@ -249,6 +271,88 @@ func (b *builder) checkMetrics() *Plan {
 		}
 	}
 	return nil
+}
+
+// yearColumn reads whole years ("in 2014 or 2015") as a filter on the
+// subject's one year column ("Year", "Year_of_Founded") when what is
+// counted or listed has no date of its own.
+func (b *builder) yearColumn() *Plan {
+	st := b.st
+	if len(st.dates) == 0 || st.compare || b.subject == "" {
+		return nil
+	}
+	for _, t := range st.terms {
+		if t.role == "time" {
+			return nil
+		}
+	}
+	if b.rows && b.p.entityTime(b.subject) {
+		return nil
+	}
+	for _, m := range b.q.Metrics {
+		if b.p.metricHasTime(m, b.adhoc) {
+			return nil
+		}
+	}
+	var years []any
+	for _, r := range st.dates {
+		if len(r.From) != 10 || !strings.HasSuffix(r.From, "-01-01") || r.To != fmt.Sprintf("%04d-01-01", atoi(r.From[:4])+1) {
+			return nil
+		}
+		years = append(years, r.From[:4])
+	}
+	ent := b.p.m.Entity(b.subject)
+	if ent == nil {
+		return nil
+	}
+	var col *semantic.Column
+	for i, c := range ent.Columns {
+		if hasString(words(c.Name), "year") && !strings.EqualFold(c.Name, ent.PrimaryKey) {
+			if col != nil {
+				return b.fail(fmt.Sprintf("%s has more than one year column (%s, %s); name the one you mean", display(ent.Name), col.Name, c.Name))
+			}
+			col = &ent.Columns[i]
+		}
+	}
+	if col == nil || b.p.m.IsRestricted(ent.Name, col.Name) {
+		return nil
+	}
+	if col.Type.IsNumeric() {
+		for i, y := range years {
+			years[i] = int64(atoi(y.(string)))
+		}
+	}
+	field := ent.Name + "." + col.Name
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpEq, Values: years})
+	b.und("filter %s = %v", field, years)
+	st.dates = nil
+	return nil
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+// subjectBeforeColumns reports whether the listed table is named before
+// the first column the question asks for.
+func (b *builder) subjectBeforeColumns() bool {
+	first := -1
+	for _, t := range b.st.terms {
+		if t.role == "column" {
+			first = t.pos
+			break
+		}
+	}
+	for _, t := range b.st.terms {
+		if t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, b.subject) && t.pos < first {
+			return true
+		}
+	}
+	return false
 }
 
 // queryFields lists the fields the query filters, groups and sorts by.

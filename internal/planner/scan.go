@@ -116,6 +116,7 @@ func keywords() map[string]string {
 	set("not", "not", "excluding", "except", "other than", "apart from", "aside from", "besides", "non", "outside", "outside of", "but not", "exclude")
 	set("and", "and", "or", "as well as", "plus", "along with", "together with")
 	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "show me", "list of", "all", "details of", "details")
+	set("allinfo", "all the information", "all information", "all the info", "all info", "all the details", "all details", "all the data", "all data", "all the information about", "all information about", "all the details of", "all details of")
 	set("label", "name", "names", "name of", "names of")
 	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
@@ -185,6 +186,11 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 				break
 			}
 		}
+		// A column named like a keyword ("share", "rank") is the column
+		// when an aggregate word comes right before it: "the maximum share".
+		if bestK > 0 && bestL > 0 && bestK <= bestL+1 && afterAggregate(items) && len(only(p.lex.phrases[join(toks[i:i+bestL])], sColumn)) > 0 && !strongKw(kw) {
+			bestK = 0
+		}
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && !strongKw(kw)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses})
@@ -207,6 +213,24 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		}
 	}
 	return items
+}
+
+// afterAggregate reports whether the last meaningful item is an aggregate
+// word.
+func afterAggregate(items []item) bool {
+	for k := len(items) - 1; k >= 0; k-- {
+		switch items[k].kind {
+		case itStop:
+			continue
+		case itKw:
+			switch items[k].kw {
+			case "max", "min", "avg", "sum":
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // strongKw are keywords that win over a known term of the same length.
