@@ -283,7 +283,56 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	if q.Limit > 0 {
 		sql += "\nLIMIT " + itoa(q.Limit)
 	}
+	if len(q.Hidden) > 0 {
+		return c.hide(q, sql, dims, cols)
+	}
 	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes}, nil
+}
+
+// hide wraps a compiled metric query so that it returns only the columns
+// not in q.Hidden, in the same order: the inner query still groups,
+// filters, sorts and limits by them.
+func (c *compiler) hide(q Query, sql string, dims []dimSpec, cols []OutColumn) (*Compiled, error) {
+	if len(q.Compare) > 0 || q.Share {
+		return nil, quarry.Errorf(quarry.KindInput, "hidden columns cannot be used with compared periods or shares")
+	}
+	hidden := map[string]bool{}
+	for _, h := range q.Hidden {
+		found := false
+		for _, ds := range dims {
+			if h == ds.ref || h == ds.out.Name {
+				hidden[ds.out.Name], found = true, true
+			}
+		}
+		if mt := c.m.Metric(h); mt != nil {
+			for _, n := range q.Metrics {
+				if c.m.Metric(n) == mt {
+					hidden[mt.Name], found = true, true
+				}
+			}
+		}
+		if !found {
+			return nil, quarry.Errorf(quarry.KindInput, "cannot hide %s: it is not a metric or dimension of the query", h)
+		}
+	}
+	var sel []string
+	var vis []OutColumn
+	for _, col := range cols {
+		if !hidden[col.Name] {
+			sel = append(sel, c.d.ident(col.Name))
+			vis = append(vis, col)
+		}
+	}
+	if len(vis) == 0 {
+		return nil, quarry.Errorf(quarry.KindInput, "a query must return at least one column")
+	}
+	order, err := c.orderBy(q, dims, cols, func(dimSpec) string { return "" })
+	if err != nil {
+		return nil, err
+	}
+	inner := c.d.ident("q")
+	out := "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + inner + order
+	return &Compiled{SQL: out, Columns: vis, Notes: c.notes}, nil
 }
 
 // assemble joins the per-metric CTEs on the dimension values and computes

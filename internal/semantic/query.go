@@ -22,6 +22,12 @@ type Query struct {
 	// Rows asks for a plain list of rows of one entity instead of
 	// aggregates: Columns of Entity, filtered, ordered, limited.
 	Rows *RowsQuery `json:"rows,omitempty"`
+	// Hidden names metrics and dimensions (as written in Metrics and
+	// Dimensions) that the query computes to group, filter or sort by but
+	// does not return: "which year had the most concerts" groups and
+	// sorts by a count and returns the year alone. At least one column
+	// must stay visible; not with Compare or Share.
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // DimRef is a dimension in a query, with a grain for time dimensions.
