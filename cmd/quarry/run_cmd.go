@@ -124,6 +124,7 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, a.now),
 	}
 	rec := event.NewRecorder(a.newID("r"), a.now, st)
+	rec.Hold() // a few durable writes per run, not one per event
 	return an, rec, closeGuard, nil
 }
 

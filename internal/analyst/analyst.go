@@ -78,6 +78,14 @@ func (e *emitter) emit(ctx context.Context, p event.Payload) {
 	}
 }
 
+// flush makes the events so far durable; the analyst calls it before a
+// statement reaches the database and when the run ends.
+func (e *emitter) flush(ctx context.Context) {
+	if err := e.rec.Flush(context.WithoutCancel(ctx)); err != nil && e.err == nil {
+		e.err = err
+	}
+}
+
 func (e *emitter) finish(ctx context.Context, status string, cause error) {
 	d := &event.RunFinishedData{Status: status}
 	if cause != nil {
@@ -85,6 +93,7 @@ func (e *emitter) finish(ctx context.Context, status string, cause error) {
 		d.Kind = string(quarry.KindOf(cause))
 	}
 	e.emit(ctx, d)
+	e.flush(ctx)
 }
 
 func statusOf(err error) string {

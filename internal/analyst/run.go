@@ -100,6 +100,7 @@ func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, s
 			return a.replay(ctx, em, runID, t, sink)
 		}
 	}
+	em.flush(ctx)
 	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{
 		MaxRows: a.Limits.MaxRows, Timeout: a.Limits.StatementTimeout,
 		MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows,

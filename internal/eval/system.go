@@ -90,6 +90,7 @@ func (s *BuiltinSystem) Close() error { return s.guard.Close() }
 // Answer runs one question through the analyst and reports what came of it.
 func (s *BuiltinSystem) Answer(ctx context.Context, question string, asOf time.Time) (Outcome, error) {
 	rec := event.NewRecorder(s.ids(), s.an.Clock, s.sink)
+	rec.Hold()
 	out, err := s.an.Ask(ctx, rec, s.k, question, asOf)
 	if err == nil {
 		return Outcome{Kind: OutcomeAnswered, SQL: out.SQL, Table: out.Table}, nil

@@ -54,8 +54,10 @@ type Recorder struct {
 	clock func() time.Time
 	sink  Sink
 
-	mu  sync.Mutex
-	seq int64
+	mu      sync.Mutex
+	seq     int64
+	hold    bool    // buffer events until Flush
+	pending []Event // events held back
 }
 
 // NewRecorder returns a Recorder for a new run whose first event gets
@@ -85,5 +87,33 @@ func (r *Recorder) Emit(ctx context.Context, p Payload) error {
 	if err != nil {
 		return quarry.Wrap(quarry.KindInternal, err, "record %s event of run %s", p.EventType(), r.runID)
 	}
+	if r.hold {
+		r.pending = append(r.pending, e)
+		return nil
+	}
 	return r.sink.Append(ctx, e)
+}
+
+// Hold makes Emit keep events until the next Flush, which hands them to
+// the sink in one Append. A producer holds events between the points where
+// the log must be durable (before a query runs, when the run ends), so a
+// run costs a few writes instead of one per event.
+func (r *Recorder) Hold() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hold = true
+}
+
+// Flush hands the held events to the sink. It does nothing when none are
+// held. Events that the sink refused are dropped with their sequence
+// numbers used up, as with Emit.
+func (r *Recorder) Flush(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pending) == 0 {
+		return nil
+	}
+	evs := r.pending
+	r.pending = nil
+	return r.sink.Append(ctx, evs...)
 }

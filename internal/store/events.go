@@ -30,7 +30,11 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 	}
 	var conflict error
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var touched []string
+		// The runs index holds what only run.started and run.finished
+		// change (kind, session, start, end, status) plus counters, so a
+		// run is re-folded only when one of those arrives or the run is
+		// not indexed yet; other events bump the counters.
+		var touched, bumped []string
 		for _, e := range events {
 			var typ, at, data string
 			var version int
@@ -42,8 +46,12 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 				if err != nil {
 					return err
 				}
-				if !slices.Contains(touched, e.RunID) {
+				switch {
+				case slices.Contains(touched, e.RunID):
+				case e.Type == event.RunStarted || e.Type == event.RunFinished:
 					touched = append(touched, e.RunID)
+				default:
+					bumped = append(bumped, e.RunID)
 				}
 			case err != nil:
 				return err
@@ -52,6 +60,21 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 					conflict = quarry.Errorf(quarry.KindConflict, "run %s already has a different event with sequence number %d; events are never replaced", e.RunID, e.Seq)
 					return conflict
 				}
+			}
+		}
+		for _, runID := range bumped {
+			if slices.Contains(touched, runID) {
+				continue
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE runs SET last_seq = (SELECT max(seq) FROM events WHERE run_id = ?1),
+	events = (SELECT count(*) FROM events WHERE run_id = ?1) WHERE run_id = ?1`, runID)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 && !slices.Contains(touched, runID) {
+				touched = append(touched, runID)
 			}
 		}
 		for _, runID := range touched {

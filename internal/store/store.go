@@ -46,6 +46,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// abs starts with "/", so the driver reads it as a file name, never as
 	// a "file:" URI with parameters.
 	db, err := driver.Open(abs, func(c *sqlite3.Conn) error {
+		// A checkpoint on every close would cost a command an fsync;
+		// SQLite checkpoints the WAL on its own as it grows.
+		if _, err := c.Config(sqlite3.DBCONFIG_NO_CKPT_ON_CLOSE, true); err != nil {
+			return err
+		}
 		return c.Exec(fmt.Sprintf(`PRAGMA busy_timeout = %d; PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`, busyTimeout.Milliseconds()))
 	})
 	if err != nil {
