@@ -18,7 +18,9 @@ type builder struct {
 	subject string // the entity the question is about
 	groups  []string
 	rows    bool
-	colSort *sense // rows sorted by this column
+	colSort *sense          // rows sorted by this column
+	shown   map[string]bool // metrics the question asks to see, not only to rank or filter by
+	hidden  []string        // dimensions grouped by but not returned (a table's key)
 	title   []string
 }
 
@@ -205,6 +207,7 @@ func (b *builder) measures() *Plan {
 				}
 			}
 			b.addMetric(s.name)
+			b.show(s.name, t)
 			t.role = "metric"
 			b.und("metric %s", s.name)
 		case sEntity:
@@ -222,6 +225,7 @@ func (b *builder) measures() *Plan {
 			if counted {
 				name := b.countMetric(s.name)
 				b.addMetric(name)
+				b.show(name, t)
 				t.role = "metric"
 				b.und("count of %s", s.name)
 			}
@@ -393,6 +397,18 @@ func (b *builder) addMetric(name string) {
 		}
 	}
 	b.q.Metrics = append(b.q.Metrics, name)
+}
+
+// show records that the question asks to see metric name: it is named
+// plainly, or counted or aggregated ("how many orders"), not only ranked
+// by ("the most orders").
+func (b *builder) show(name string, t *term) {
+	if len(t.aggs) == 0 || t.aggs[0] != "max" && t.aggs[0] != "min" {
+		if b.shown == nil {
+			b.shown = map[string]bool{}
+		}
+		b.shown[name] = true
+	}
 }
 
 func (b *builder) addAdHoc(m semantic.Metric) {

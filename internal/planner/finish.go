@@ -217,6 +217,7 @@ func (b *builder) finish() *Plan {
 			return pl
 		}
 	}
+	b.hide()
 	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood}
 	pl.Title = b.makeTitle()
 	return pl
@@ -349,6 +350,34 @@ func (b *builder) subjectBeforeColumns() bool {
 	}
 	for _, t := range b.st.terms {
 		if t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, b.subject) && t.pos < first {
+			return true
+		}
+	}
+	return false
+}
+
+// hide keeps out of the result what the question does not ask to see: a
+// table's key beside its label, and metrics only ranked or filtered by
+// ("which year had the most concerts", "singers with more than one song").
+func (b *builder) hide() {
+	q := &b.q
+	if len(q.Dimensions) == 0 || len(q.Compare) > 0 || q.Share {
+		return
+	}
+	hidden := append([]string(nil), b.hidden...)
+	for _, m := range q.Metrics {
+		if !b.shown[m] && !b.isColAgg(m) && !b.st.count {
+			hidden = append(hidden, m)
+		}
+	}
+	if len(hidden) > 0 {
+		q.Hidden = hidden
+	}
+}
+
+func (b *builder) isColAgg(name string) bool {
+	for _, a := range b.adhoc {
+		if a.Name == name && !strings.HasPrefix(a.Name, "count_") {
 			return true
 		}
 	}

@@ -158,6 +158,7 @@ func (b *builder) roles() *Plan {
 			return b.fail("quarry could not tell what to count or measure; name a metric (" + b.p.someMetrics() + ") or a table")
 		}
 		b.addMetric(b.countMetric(b.subject))
+		b.show(b.countMetric(b.subject), &term{})
 		b.und("count of %s", b.subject)
 	}
 	groupTerm := (*term)(nil)
@@ -208,8 +209,12 @@ func (b *builder) roles() *Plan {
 					return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%s rows are named by %s.%s, which the column policy restricts", ent.Name, ent.Name, ent.Label)}
 				}
 				if ent.PrimaryKey != "" && !strings.EqualFold(ent.PrimaryKey, ent.Label) {
-					// Two rows may share a name; group by the key as well.
+					// Two rows may share a name; group by the key as well,
+					// without showing it.
 					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
+					if b.namesLabel(ent) {
+						b.hidden = append(b.hidden, ent.Name+"."+ent.PrimaryKey)
+					}
 				}
 				b.groups = append(b.groups, ent.Name+"."+ent.Label)
 				b.und("group by %s", ent.Name)
@@ -263,6 +268,22 @@ func (b *builder) roles() *Plan {
 		st.limit = 1
 	}
 	return nil
+}
+
+// namesLabel reports whether the question asks for the label column of
+// ent by name ("the stadium name"): the rows are then shown by it alone.
+func (b *builder) namesLabel(ent *semantic.Entity) bool {
+	if b.st.wantLabel {
+		return true
+	}
+	for _, t := range b.st.terms {
+		for _, c := range t.cands {
+			if c.kind == sColumn && strings.EqualFold(c.entity, ent.Name) && strings.EqualFold(c.column, ent.Label) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (b *builder) subjectOfMetrics() string {
