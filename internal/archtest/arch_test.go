@@ -27,6 +27,8 @@ var pure = []string{
 	"internal/narrate/chart",
 	"internal/format",
 	"internal/ids",
+	"internal/suggest",
+	"internal/resultcache",
 }
 
 // pureThirdParty lists the only third-party modules a pure package may use:

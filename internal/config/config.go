@@ -159,7 +159,7 @@ func (c *Config) Conn(name string) (*Connection, error) {
 	if len(c.ConnectionNames) == 0 {
 		return nil, quarry.Errorf(quarry.KindConfig, "no connection named %q: %s defines none; add it under connections:", shorten(name), c.Path)
 	}
-	return nil, quarry.Errorf(quarry.KindConfig, "no connection named %q in %s; %s", shorten(name), c.Path, suggest(name, c.ConnectionNames))
+	return nil, quarry.Errorf(quarry.KindConfig, "no connection named %q in %s; %s", shorten(name), c.Path, hint(name, c.ConnectionNames))
 }
 
 // Load reads the quarry.yaml at path, and the .env file beside it when there

@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/suggest"
 )
 
 // decoder walks the parsed YAML tree of one file. It decodes by hand rather
@@ -139,7 +140,7 @@ func (d *decoder) fields(m *ast.MappingNode, path string, fs []field) error {
 			for i := range fs {
 				names[i] = fs[i].name
 			}
-			return d.errAt(lineOf(mv.Key), shorten(full), "unknown field; %s", suggest(key, names))
+			return d.errAt(lineOf(mv.Key), shorten(full), "unknown field; %s", hint(key, names))
 		}
 		d.lines[full] = lineOf(mv.Key)
 		if err := f.decode(mv.Value, full); err != nil {
@@ -149,42 +150,15 @@ func (d *decoder) fields(m *ast.MappingNode, path string, fs []field) error {
 	return nil
 }
 
-// suggest says which known name was probably meant, or lists them all.
-func suggest(got string, known []string) string {
-	best, bestD := "", -1
-	for _, k := range known {
-		dist := editDistance(strings.ToLower(got), k)
-		if bestD < 0 || dist < bestD {
-			best, bestD = k, dist
-		}
-	}
+// hint says which known name was probably meant, or lists them all.
+func hint(got string, known []string) string {
+	best, bestD := suggest.Closest(got, known)
 	if best != "" && (bestD <= 2 && bestD < max(len(best), len(got)) || strings.EqualFold(got, best)) {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	sorted := append([]string(nil), known...)
 	sort.Strings(sorted)
 	return "expected one of: " + strings.Join(sorted, ", ")
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // scalar is a decoded piece of text: raw is the file's text, value the

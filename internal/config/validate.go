@@ -90,7 +90,7 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 		case c.driver == "":
 			return d.errAt(c.line, p, "missing driver; add `driver: sqlite` (or %s)", strings.Join(drivers[1:], ", "))
 		case !slices.Contains(drivers, driver):
-			return d.errAt(d.lines[p+".driver"], p+".driver", "unknown driver %q; %s", shorten(c.driver), suggest(driver, drivers))
+			return d.errAt(d.lines[p+".driver"], p+".driver", "unknown driver %q; %s", shorten(c.driver), hint(driver, drivers))
 		}
 		conn := &Connection{Name: c.name, Driver: driver, URL: c.url, Line: c.line}
 		switch driver {
@@ -125,7 +125,7 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			if len(cfg.ConnectionNames) == 0 {
 				return d.errAt(d.lines["connection"], "connection", "names %q, but no connections are defined; add it under connections:", shorten(cfg.Connection))
 			}
-			return d.errAt(d.lines["connection"], "connection", "no connection named %q is defined; %s", shorten(cfg.Connection), suggest(cfg.Connection, cfg.ConnectionNames))
+			return d.errAt(d.lines["connection"], "connection", "no connection named %q is defined; %s", shorten(cfg.Connection), hint(cfg.Connection, cfg.ConnectionNames))
 		}
 	case len(cfg.ConnectionNames) == 1:
 		cfg.Connection = cfg.ConnectionNames[0]
@@ -184,7 +184,7 @@ func (d *decoder) resolveModel(cfg *Config, provider string) error {
 	case ProviderBuiltin, ProviderAnthropic, ProviderOpenAI:
 		m.Reason = "model.provider in " + filepath.Base(d.file)
 	default:
-		return d.errAt(d.lines["model.provider"], "model.provider", "unknown provider %q; %s", shorten(provider), suggest(p, providers))
+		return d.errAt(d.lines["model.provider"], "model.provider", "unknown provider %q; %s", shorten(provider), hint(p, providers))
 	}
 	m.Provider = p
 	if keys, ok := providerKeys[p]; ok {

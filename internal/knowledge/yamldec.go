@@ -10,6 +10,8 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/quarrydata/quarry/internal/suggest"
 )
 
 // Problem is one thing wrong in a knowledge file: where it is and what to
@@ -317,13 +319,7 @@ func describe(n ast.Node) string {
 // didYouMean returns ` (did you mean "x"?)` for the closest known word, or
 // "" when none is close.
 func didYouMean(word string, known []string) string {
-	best, bestD := "", 1<<30
-	for _, k := range known {
-		dd := editDistance(strings.ToLower(word), strings.ToLower(k))
-		if dd < bestD {
-			best, bestD = k, dd
-		}
-	}
+	best, bestD := suggest.Closest(word, known)
 	limit := len(word) / 3
 	if limit < 2 {
 		limit = 2
@@ -344,7 +340,7 @@ func closest(word string, known []string, n int) []string {
 	}
 	all := make([]scored, len(known))
 	for i, k := range known {
-		d := editDistance(strings.ToLower(word), strings.ToLower(k))
+		d := suggest.Distance(word, k)
 		if strings.HasPrefix(strings.ToLower(k), strings.ToLower(word)) || strings.HasPrefix(strings.ToLower(word), strings.ToLower(k)) {
 			d = 0
 		}
@@ -373,25 +369,4 @@ func knownList(word string, known []string) string {
 		s += fmt.Sprintf(", … (%d in all)", len(known))
 	}
 	return s
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
