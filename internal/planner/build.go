@@ -21,6 +21,7 @@ type builder struct {
 	colSort *sense          // rows sorted by this column
 	shown   map[string]bool // metrics the question asks to see, not only to rank or filter by
 	hidden  []string        // dimensions grouped by but not returned (a table's key)
+	argmax  bool            // "the X with the most Y": the X alone
 	title   []string
 }
 

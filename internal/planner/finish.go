@@ -183,6 +183,10 @@ func (b *builder) finish() *Plan {
 			}
 			b.und("every column of %s", ent.Name)
 		}
+		if ent := b.p.m.Entity(b.subject); len(q.Rows.Columns) == 0 && !st.allInfo && ent != nil && ent.Label != "" {
+			// A list that names no column names its rows: the label.
+			st.wantLabel = true
+		}
 		if st.wantLabel && !st.allInfo {
 			ent := b.p.m.Entity(b.subject)
 			if ent == nil || ent.Label == "" {
@@ -366,7 +370,8 @@ func (b *builder) hide() {
 	}
 	hidden := append([]string(nil), b.hidden...)
 	for _, m := range q.Metrics {
-		if !b.shown[m] && !b.isColAgg(m) && !b.st.count {
+		ranked := b.argmax && len(q.Order) > 0 && q.Order[0].Field == m
+		if !b.shown[m] && (!b.isColAgg(m) || ranked) && !b.st.count {
 			hidden = append(hidden, m)
 		}
 	}

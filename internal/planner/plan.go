@@ -49,7 +49,8 @@ type state struct {
 	wantLabel  bool // "names" where no column is called name: the label
 	sup        bool // a superlative word ("most", "highest", "least") set order
 	andPos     []int
-	allInfo    bool // "all the information about": every column
+	allInfo    bool   // "all the information about": every column
+	text       string // the question's words, lower case, single spaces
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -71,7 +72,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		}
 	}
 	p.reorder(items)
-	st := &state{}
+	st := &state{text: join(toks)}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
 		return p.unanswered(st, "some words of the question are not terms quarry knows")

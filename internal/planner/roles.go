@@ -146,6 +146,9 @@ func (b *builder) roles() *Plan {
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: name, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
 		b.und("condition %s %s %s", name, t.op, numText(t.num))
 		t.role = "having"
+		if pl := b.havingOwner(t); pl != nil {
+			return pl
+		}
 		if len(b.q.Metrics) == 1 {
 			b.subject = b.p.metricEntity(name, b.adhoc)
 		}
@@ -183,7 +186,7 @@ func (b *builder) roles() *Plan {
 		if t.neg && t.cands[0].kind != sValue && t.cands[0].flag == nil {
 			return b.fail(fmt.Sprintf("quarry could not tell what “not %s” means; name a value to exclude", t.it.text))
 		}
-		if k := t.cands[0].kind; !t.byMode && (k == sColumn || k == sDim) && hasString(b.groups, t.cands[0].field) {
+		if k := t.cands[0].kind; (k == sColumn || k == sDim) && hasString(b.groups, t.cands[0].field) {
 			t.role = "context"
 			continue
 		}
@@ -266,6 +269,7 @@ func (b *builder) roles() *Plan {
 		// "the country with the most car makers", "which year has the
 		// most concerts": the one group that ranks first.
 		st.limit = 1
+		b.argmax = st.sup && !groupTerm.byMode
 	}
 	return nil
 }
@@ -273,6 +277,9 @@ func (b *builder) roles() *Plan {
 // namesLabel reports whether the question asks for the label column of
 // ent by name ("the stadium name"): the rows are then shown by it alone.
 func (b *builder) namesLabel(ent *semantic.Entity) bool {
+	if b.namesColumn(ent.PrimaryKey) {
+		return false // "the contestant numbers and names"
+	}
 	if b.st.wantLabel {
 		return true
 	}
@@ -281,6 +288,23 @@ func (b *builder) namesLabel(ent *semantic.Entity) bool {
 			if c.kind == sColumn && strings.EqualFold(c.entity, ent.Name) && strings.EqualFold(c.column, ent.Label) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// namesColumn reports whether the question spells column c's name ("the
+// contestant numbers" for contestant_number), even where c is a key that
+// the lexicon leaves out.
+func (b *builder) namesColumn(c string) bool {
+	ws := words(c)
+	if len(ws) == 0 {
+		return false
+	}
+	for _, f := range []string{ws[len(ws)-1], plural(ws[len(ws)-1])} {
+		ws[len(ws)-1] = f
+		if strings.Contains(" "+b.st.text+" ", " "+strings.Join(ws, " ")+" ") {
+			return true
 		}
 	}
 	return false
@@ -416,4 +440,38 @@ func (b *builder) checkJoins(base string, fields []string) *Plan {
 		}
 	}
 	return nil
+}
+
+// havingOwner refuses a condition on a count that the question puts on
+// rows of a table other than the groups: "the years in which orchestras
+// that have given more than one performance are founded" asks about each
+// orchestra, not each year.
+func (b *builder) havingOwner(h *term) *Plan {
+	for _, t := range b.st.terms {
+		if t == h || t.pos > h.pos || t.role != "" || t.byMode || t.cands[0].kind != sEntity {
+			continue
+		}
+		for _, u := range b.st.terms {
+			if u.pos > t.pos && u.pos < h.pos && (u.cands[0].kind == sColumn || u.cands[0].kind == sDim) {
+				return nil
+			}
+		}
+		grouped := false
+		for _, u := range b.st.terms {
+			if u != t && u.pos < t.pos && (u.cands[0].kind == sColumn || u.cands[0].kind == sDim) && strings.EqualFold(u.cands[0].entity, t.cands[0].name) && !strings.EqualFold(u.cands[0].column, b.labelOf(t.cands[0].name)) {
+				grouped = true
+			}
+		}
+		if grouped {
+			return b.fail(fmt.Sprintf("the condition %q is on each %s, not on each group; quarry does not combine the two", h.it.text, display(t.cands[0].name)))
+		}
+	}
+	return nil
+}
+
+func (b *builder) labelOf(e string) string {
+	if ent := b.p.m.Entity(e); ent != nil {
+		return ent.Label
+	}
+	return ""
 }

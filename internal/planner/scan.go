@@ -212,7 +212,46 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 			i++
 		}
 	}
-	return items
+	return mergeAliases(items)
+}
+
+// mergeAliases joins two adjacent words that are each a part of the same
+// column's name ("net worth" for Net_Worth_Millions) into one term.
+func mergeAliases(items []item) []item {
+	out := items[:0]
+	for i := 0; i < len(items); i++ {
+		it := items[i]
+		if it.kind == itTerm && i+1 < len(items) && items[i+1].kind == itTerm {
+			if common := commonAliases(it.senses, items[i+1].senses); len(common) > 0 {
+				it.senses, it.text = common, it.text+" "+items[i+1].text
+				i++
+			}
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func commonAliases(a, b []sense) []sense {
+	var out []sense
+	for _, x := range a {
+		if x.kind != sColumn || x.strength != strAlias {
+			return nil
+		}
+	}
+	for _, y := range b {
+		if y.kind != sColumn || y.strength != strAlias {
+			return nil
+		}
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x.field == y.field {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }
 
 // afterAggregate reports whether the last meaningful item is an aggregate
