@@ -1,0 +1,5 @@
+//go:build !race
+
+package mysql
+
+const raceEnabled = false
