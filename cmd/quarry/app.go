@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/postgres"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/ids"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -138,10 +139,12 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 	}
 	var c connector.Conn
 	switch cc.Driver {
-	case "sqlite":
-		c, err = sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions})
+	case config.DriverSQLite:
+		c, err = sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: cc.Name})
+	case config.DriverPostgres:
+		c, err = postgres.Open(ctx, cc.URL.Value(), postgres.Options{Name: cc.Name})
 	default:
-		err = quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite", cc.Name, cc.Driver)
+		c, err = openOther(ctx, cc)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -165,4 +168,10 @@ func (a *app) close() {
 	if a.st != nil {
 		a.st.Close()
 	}
+}
+
+// openOther opens the connections whose drivers are wired in their own
+// files (or not in this build).
+func openOther(ctx context.Context, cc *config.Connection) (connector.Conn, error) {
+	return nil, quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite or postgres", cc.Name, cc.Driver)
 }

@@ -19,6 +19,7 @@ type finding struct {
 	Area   string `json:"area"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	SQL    string `json:"sql,omitempty"` // SQL that fixes it, for a person to run
 }
 
 func (a *app) doctorCmd() *cobra.Command {
@@ -51,6 +52,9 @@ Exit status: 0 when nothing failed (warnings allowed), 1 when a check failed.`,
 				if f.Fix != "" {
 					fmt.Fprintf(a.stdout, "      %-10s → %s\n", "", f.Fix)
 				}
+				if f.SQL != "" {
+					fmt.Fprintf(a.stdout, "\n%s\n\n", indent(strings.TrimSpace(f.SQL), "      "))
+				}
 			}
 		}
 		if failed {
@@ -63,68 +67,66 @@ Exit status: 0 when nothing failed (warnings allowed), 1 when a check failed.`,
 
 func (a *app) diagnose(ctx context.Context) []finding {
 	var out []finding
-	add := func(status, area, detail, fix string) {
-		out = append(out, finding{Status: status, Area: area, Detail: detail, Fix: fix})
-	}
+	add := func(f finding) { out = append(out, f) }
 	cfg, err := a.config()
 	if err != nil {
-		add("fail", "config", oneLine(err.Error()), "fix quarry.yaml as the message says, or create a project with quarry init")
+		add(finding{"fail", "config", oneLine(err.Error()), "fix quarry.yaml as the message says, or create a project with quarry init", ""})
 		return out
 	}
-	add("ok", "config", cfg.Path+" is valid", "")
+	add(finding{Status: "ok", Area: "config", Detail: cfg.Path + " is valid"})
 	for _, w := range cfg.Warnings {
-		add("warn", "config", w, "")
+		add(finding{Status: "warn", Area: "config", Detail: w})
 	}
 
 	if len(cfg.ConnectionNames) == 0 {
-		add("warn", "connection", "no connection configured: quarry can only propose SQL for you to run", "add one under connections in quarry.yaml")
+		add(finding{"warn", "connection", "no connection configured: quarry can only propose SQL for you to run", "add one under connections in quarry.yaml", ""})
 	}
 	for _, name := range cfg.ConnectionNames {
 		conn, _, err := a.conn(ctx, name)
 		if err != nil {
-			add("fail", "connection", name+": "+oneLine(err.Error()), "check the connection's path or URL in quarry.yaml")
+			add(finding{"fail", "connection", name + ": " + oneLine(err.Error()), "check the connection's path or URL in quarry.yaml", ""})
 			continue
 		}
-		add("ok", "connection", fmt.Sprintf("%s opens (%s)", name, connectionLabel(name, conn)), "")
+		add(finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s opens (%s)", name, connectionLabel(name, conn))})
 		a.probe(ctx, name, conn, add)
 	}
 
 	if st, err := a.store(ctx); err != nil {
-		add("fail", "state", oneLine(err.Error()), "check that the folder of state: in quarry.yaml is writable")
+		add(finding{"fail", "state", oneLine(err.Error()), "check that the folder of state: in quarry.yaml is writable", ""})
 	} else {
-		add("ok", "state", st.Path()+" opens", "")
+		add(finding{Status: "ok", Area: "state", Detail: st.Path() + " opens"})
 	}
 
 	if _, err := os.Stat(cfg.Knowledge); err != nil {
-		add("warn", "knowledge", "no knowledge folder at "+cfg.Knowledge, "run quarry learn to build it from your database")
+		add(finding{"warn", "knowledge", "no knowledge folder at " + cfg.Knowledge, "run quarry learn to build it from your database", ""})
 	} else if k, err := knowledge.Load(cfg.Knowledge); err != nil {
-		add("fail", "knowledge", oneLine(err.Error()), "fix the file as the message says")
+		add(finding{"fail", "knowledge", oneLine(err.Error()), "fix the file as the message says", ""})
 	} else {
-		add("ok", "knowledge", fmt.Sprintf("%s: %d tables, %d metrics, %d verified queries, %d notes",
-			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes)), "")
+		add(finding{Status: "ok", Area: "knowledge", Detail: fmt.Sprintf("%s: %d tables, %d metrics, %d verified queries, %d notes",
+			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes))})
 	}
 
 	switch cfg.Model.Provider {
 	case config.ProviderBuiltin:
-		add("ok", "model", "builtin planner ("+cfg.Model.Reason+"): answers questions about the metrics, dimensions and tables in the knowledge folder, offline",
-			"for open-ended questions set ANTHROPIC_API_KEY or OPENAI_API_KEY (or model: in quarry.yaml)")
+		add(finding{"ok", "model", "builtin planner (" + cfg.Model.Reason + "): answers questions about the metrics, dimensions and tables in the knowledge folder, offline",
+			"for open-ended questions set ANTHROPIC_API_KEY or OPENAI_API_KEY (or model: in quarry.yaml)", ""})
 	default:
-		add("warn", "model", fmt.Sprintf("%s %s (%s): language-model answers arrive with a later release of this build; the builtin planner answers meanwhile",
-			cfg.Model.Provider, cfg.Model.Model, cfg.Model.Reason), "")
+		add(finding{Status: "warn", Area: "model", Detail: fmt.Sprintf("%s %s (%s): language-model answers arrive with a later release of this build; the builtin planner answers meanwhile",
+			cfg.Model.Provider, cfg.Model.Model, cfg.Model.Reason)})
 	}
 	return out
 }
 
 // probe runs the connection's read-only probe: every write must be refused.
-func (a *app) probe(ctx context.Context, name string, conn connector.Conn, add func(status, area, detail, fix string)) {
+func (a *app) probe(ctx context.Context, name string, conn connector.Conn, add func(finding)) {
 	p, ok := conn.(connector.Prober)
 	if !ok {
-		add("warn", "read-only", name+": this connector has no read-only probe", "connect with a role that has only SELECT privileges")
+		add(finding{"warn", "read-only", name + ": this connector has no read-only probe", "connect with a role that has only SELECT privileges", ""})
 		return
 	}
 	results, err := p.ProbeReadOnly(ctx)
 	if err != nil {
-		add("fail", "read-only", name+": the probe could not run: "+oneLine(err.Error()), "")
+		add(finding{Status: "fail", Area: "read-only", Detail: name + ": the probe could not run: " + oneLine(err.Error())})
 		return
 	}
 	var passed []string
@@ -134,15 +136,19 @@ func (a *app) probe(ctx context.Context, name string, conn connector.Conn, add f
 		}
 	}
 	if len(passed) > 0 {
-		add("fail", "read-only", name+": these writes were NOT refused: "+strings.Join(passed, "; "),
-			"connect with a read-only role (docs/connectors.md has the recipe) before using quarry on this database")
+		f := finding{Status: "fail", Area: "read-only", Detail: name + ": these writes were NOT refused: " + strings.Join(passed, "; "),
+			Fix: "connect as a read-only role before using quarry on this database (docs/readonly.md); for example:"}
+		if r, ok := conn.(interface{ ReadOnlyRoleSQL() string }); ok {
+			f.SQL = r.ReadOnlyRoleSQL()
+		}
+		add(f)
 		return
 	}
 	names := make([]string, len(results))
 	for i, r := range results {
 		names[i] = r.Name
 	}
-	add("ok", "read-only", fmt.Sprintf("%s refuses writes (%d probes: %s)", name, len(results), strings.Join(names, ", ")), "")
+	add(finding{Status: "ok", Area: "read-only", Detail: fmt.Sprintf("%s refuses writes (%d probes: %s)", name, len(results), strings.Join(names, ", "))})
 }
 
 // warn prints a warning on stderr.

@@ -26,7 +26,8 @@ metrics.yaml, and a policy.yaml to fill in.
 Run again, it refreshes: it keeps every edit you made, adds what is new, and
 reports drift: metrics, dimensions, policy rules or verified queries that
 refer to tables or columns that no longer exist. Before reading, it runs the
-connection's read-only probe and stops if a write was not refused.`,
+connection's read-only probe and warns, with the SQL for a read-only role,
+when a write was not refused.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to learn (default: the project's default)")
@@ -42,13 +43,17 @@ connection's read-only probe and stops if a write was not refused.`,
 			return err
 		}
 		var findings []finding
-		a.probe(ctx, connName, conn, func(status, area, detail, fix string) {
-			findings = append(findings, finding{Status: status, Area: area, Detail: detail, Fix: fix})
-		})
+		a.probe(ctx, connName, conn, func(f finding) { findings = append(findings, f) })
+		// A connection that can write is still read through the guard and
+		// read-only transactions; the warning says how to add the missing
+		// layer, a read-only role.
 		for _, f := range findings {
 			if f.Status == "fail" {
-				fmt.Fprintf(a.stderr, "quarry: %s\n  → %s\n", f.Detail, f.Fix)
-				return errSilent
+				a.warn(f.Detail)
+				fmt.Fprintf(a.stderr, "  → %s\n", f.Fix)
+				if f.SQL != "" {
+					fmt.Fprintf(a.stderr, "\n%s\n\n", indent(strings.TrimSpace(f.SQL), "    "))
+				}
 			}
 		}
 		opts := knowledge.LearnOptions{Now: a.now()}
