@@ -167,7 +167,7 @@ func (b *builder) finish() *Plan {
 		// "list the plans with their monthly price": the rows named
 		// first are listed, so they keep their label beside the columns
 		// asked for; "the ages of singers" asks for the ages alone.
-		if ent := b.p.m.Entity(b.subject); ent != nil && ent.Label != "" && len(q.Rows.Columns) > 0 && b.subjectBeforeColumns() {
+		if ent := b.p.m.Entity(b.subject); ent != nil && b.p.label(ent) != "" && len(q.Rows.Columns) > 0 && b.subjectBeforeColumns() {
 			st.wantLabel = true
 		}
 		if st.allInfo {
@@ -183,17 +183,17 @@ func (b *builder) finish() *Plan {
 			}
 			b.und("every column of %s", ent.Name)
 		}
-		if ent := b.p.m.Entity(b.subject); len(q.Rows.Columns) == 0 && !st.allInfo && ent != nil && ent.Label != "" {
+		if ent := b.p.m.Entity(b.subject); len(q.Rows.Columns) == 0 && !st.allInfo && ent != nil && b.p.label(ent) != "" {
 			// A list that names no column names its rows: the label.
 			st.wantLabel = true
 		}
 		if st.wantLabel && !st.allInfo {
 			ent := b.p.m.Entity(b.subject)
-			if ent == nil || ent.Label == "" {
+			if ent == nil || b.p.label(ent) == "" {
 				return b.fail(fmt.Sprintf("%s has no label column to name its rows", display(b.subject)))
 			}
-			if !hasString(q.Rows.Columns, ent.Label) {
-				q.Rows.Columns = append([]string{ent.Label}, q.Rows.Columns...)
+			if l := b.p.label(ent); !hasString(q.Rows.Columns, l) {
+				q.Rows.Columns = append([]string{l}, q.Rows.Columns...)
 			}
 		}
 		b.und("list %s", b.subject)

@@ -205,13 +205,13 @@ func (b *builder) roles() *Plan {
 				if b.subject != "" && b.rank(s.name, nil) > 2 {
 					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))
 				}
-				if ent == nil || ent.Label == "" {
+				if ent == nil || b.p.label(ent) == "" {
 					return b.fail(fmt.Sprintf("%s has no label column to group by; set label on the entity", s.name))
 				}
-				if b.p.m.IsRestricted(ent.Name, ent.Label) {
-					return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%s rows are named by %s.%s, which the column policy restricts", ent.Name, ent.Name, ent.Label)}
+				if b.p.m.IsRestricted(ent.Name, b.p.label(ent)) {
+					return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%s rows are named by %s.%s, which the column policy restricts", ent.Name, ent.Name, b.p.label(ent))}
 				}
-				if ent.PrimaryKey != "" && !strings.EqualFold(ent.PrimaryKey, ent.Label) {
+				if ent.PrimaryKey != "" && !strings.EqualFold(ent.PrimaryKey, b.p.label(ent)) {
 					// Two rows may share a name; group by the key as well,
 					// without showing it.
 					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
@@ -219,7 +219,7 @@ func (b *builder) roles() *Plan {
 						b.hidden = append(b.hidden, ent.Name+"."+ent.PrimaryKey)
 					}
 				}
-				b.groups = append(b.groups, ent.Name+"."+ent.Label)
+				b.groups = append(b.groups, ent.Name+"."+b.p.label(ent))
 				b.und("group by %s", ent.Name)
 				t.role, groupTerm = "group", t
 			case strings.EqualFold(s.name, b.subject):
@@ -285,7 +285,7 @@ func (b *builder) namesLabel(ent *semantic.Entity) bool {
 	}
 	for _, t := range b.st.terms {
 		for _, c := range t.cands {
-			if c.kind == sColumn && strings.EqualFold(c.entity, ent.Name) && strings.EqualFold(c.column, ent.Label) {
+			if c.kind == sColumn && strings.EqualFold(c.entity, ent.Name) && strings.EqualFold(c.column, b.p.label(ent)) {
 				return true
 			}
 		}
@@ -369,7 +369,7 @@ func (p *Planner) countedByMetric(e string) bool {
 // groupedBy reports whether the query already groups by entity e's label.
 func (b *builder) groupedBy(e string) bool {
 	ent := b.p.m.Entity(e)
-	return ent != nil && ent.Label != "" && hasString(b.groups, ent.Name+"."+ent.Label)
+	return ent != nil && b.p.label(ent) != "" && hasString(b.groups, ent.Name+"."+b.p.label(ent))
 }
 
 // fieldEntity is the entity of a query field: "entity.column" or a
@@ -471,7 +471,30 @@ func (b *builder) havingOwner(h *term) *Plan {
 
 func (b *builder) labelOf(e string) string {
 	if ent := b.p.m.Entity(e); ent != nil {
-		return ent.Label
+		return b.p.label(ent)
 	}
 	return ""
+}
+
+// label is the column that names ent's rows: its label, or else a text
+// column named like the table itself (airlines.Airline).
+func (p *Planner) label(ent *semantic.Entity) string {
+	if ent.Label != "" {
+		return ent.Label
+	}
+	name := strings.Join(words(ent.Name), " ")
+	var hit string
+	for _, c := range ent.Columns {
+		cn := strings.Join(words(c.Name), " ")
+		if c.Type.IsNumeric() || c.Type.IsTemporal() || strings.EqualFold(c.Name, ent.PrimaryKey) {
+			continue
+		}
+		if cn == name || cn == singular(name) || plural(cn) == name {
+			if hit != "" {
+				return ""
+			}
+			hit = c.Name
+		}
+	}
+	return hit
 }

@@ -221,10 +221,19 @@ func mergeAliases(items []item) []item {
 	out := items[:0]
 	for i := 0; i < len(items); i++ {
 		it := items[i]
-		if it.kind == itTerm && i+1 < len(items) && items[i+1].kind == itTerm {
-			if common := commonAliases(it.senses, items[i+1].senses); len(common) > 0 {
-				it.senses, it.text = common, it.text+" "+items[i+1].text
-				i++
+		if it.kind == itTerm {
+			j := i + 1
+			if j+1 < len(items) && items[j].kind == itStop && (items[j].text == "of" || items[j].text == "the") {
+				j++ // "years of work"
+			}
+			if j < len(items) && items[j].kind == itTerm {
+				if common := commonAliases(it.senses, items[j].senses); len(common) > 0 {
+					for k := i + 1; k <= j; k++ {
+						it.text += " " + items[k].text
+					}
+					it.senses = common
+					i = j
+				}
 			}
 		}
 		out = append(out, it)
