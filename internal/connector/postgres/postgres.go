@@ -46,7 +46,6 @@ const (
 	idleInTx = time.Minute
 )
 
-
 // Conn is a pool of read-only connections to one PostgreSQL database. It
 // implements connector.Conn and connector.Prober, and is safe for
 // concurrent use: each query holds one pooled connection until its rows

@@ -192,7 +192,7 @@ func (p *prober) try(name, sql string) connector.ProbeResult {
 	var pgErr *pgconn.PgError
 	switch {
 	case err == nil:
-		r.Detail = "PostgreSQL accepted it (rolled back); this role can write"
+		r.Detail = "PostgreSQL allowed it (then rolled back); a read-only role must not be able to"
 	case errors.As(err, &pgErr) && refused(pgErr.Code):
 		r.Refused = true
 		r.Detail = "refused: " + pgErr.Message

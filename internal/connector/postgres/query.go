@@ -162,7 +162,8 @@ func (c *Conn) end(t *txn, discard bool) {
 }
 
 // explain refuses the statement when the planner's estimate is over a
-// ceiling. The statement text follows "EXPLAIN (FORMAT JSON)" on a line
+// ceiling: the top node's Total Cost against opts.MaxCost, the largest
+// Plan Rows of any node against opts.MaxEstimatedRows. The statement text follows "EXPLAIN (FORMAT JSON)" on a line
 // of its own and nothing is appended after it, so a trailing comment in
 // it cannot swallow anything.
 func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connector.QueryOptions) error {
@@ -171,15 +172,13 @@ func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connecto
 		return err
 	}
 	var out []struct {
-		Plan struct {
-			TotalCost float64 `json:"Total Cost"`
-			PlanRows  float64 `json:"Plan Rows"`
-		} `json:"Plan"`
+		Plan planNode `json:"Plan"`
 	}
 	if err := json.Unmarshal(plan, &out); err != nil || len(out) != 1 {
 		return quarry.Errorf(quarry.KindInternal, "cannot read PostgreSQL's EXPLAIN output; run the query without a cost ceiling")
 	}
 	p := out[0].Plan
+	p.PlanRows = p.maxRows()
 	if opts.MaxEstimatedRows > 0 && p.PlanRows > float64(opts.MaxEstimatedRows) {
 		return quarry.Errorf(quarry.KindTooCostly, "estimated %s rows > limits.max_estimated_rows %s; add filters or a LIMIT, or raise the limit",
 			groupDigits(p.PlanRows), groupDigits(float64(opts.MaxEstimatedRows)))
@@ -189,6 +188,24 @@ func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connecto
 			groupDigits(p.TotalCost), groupDigits(opts.MaxCost))
 	}
 	return nil
+}
+
+// planNode is one node of EXPLAIN (FORMAT JSON).
+type planNode struct {
+	TotalCost float64    `json:"Total Cost"`
+	PlanRows  float64    `json:"Plan Rows"`
+	Plans     []planNode `json:"Plans"`
+}
+
+// maxRows is the largest row estimate of any node: the rows the query
+// handles at its widest step, not only those it returns (count(*) over a
+// cross join returns one row).
+func (n planNode) maxRows() float64 {
+	m := n.PlanRows
+	for _, c := range n.Plans {
+		m = max(m, c.maxRows())
+	}
+	return m
 }
 
 // groupDigits formats a non-negative number rounded to an integer with
