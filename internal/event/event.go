@@ -84,6 +84,8 @@ func Decode(e Event) (Payload, error) {
 		p = &AnswerRenderedData{}
 	case RunFinished:
 		p = &RunFinishedData{}
+	case ModelCalled:
+		p = &ModelCalledData{}
 	default:
 		return nil, nil
 	}

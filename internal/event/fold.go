@@ -69,6 +69,12 @@ type RunState struct {
 	QueryDuration time.Duration `json:"query_duration_ns"` // the sum of every query's duration
 	CostMicroUSD  int64         `json:"cost_micro_usd"`
 
+	// Token totals over every model.called event.
+	InputTokens      int64 `json:"input_tokens,omitempty"`
+	OutputTokens     int64 `json:"output_tokens,omitempty"`
+	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+
 	Events  int   `json:"events"`   // distinct events folded, unknown types included
 	LastSeq int64 `json:"last_seq"` // the highest sequence number seen
 }
@@ -225,6 +231,12 @@ func apply(st *RunState, e Event) error {
 	case *AnswerRenderedData:
 		st.Answer = d.Markdown
 		st.Chart = d.Chart
+	case *ModelCalledData:
+		st.CostMicroUSD += d.CostMicroUSD
+		st.InputTokens += d.InputTokens
+		st.OutputTokens += d.OutputTokens
+		st.CacheReadTokens += d.CacheReadTokens
+		st.CacheWriteTokens += d.CacheWriteTokens
 	case *RunFinishedData:
 		if d.Status != "" {
 			st.Status = d.Status
@@ -233,7 +245,9 @@ func apply(st *RunState, e Event) error {
 			st.Error = d.Error
 			st.ErrorKind = d.Kind
 		}
-		st.CostMicroUSD = d.CostUSD
+		if d.CostUSD != 0 { // a total stated at the end wins over the sum
+			st.CostMicroUSD = d.CostUSD
+		}
 		st.FinishedAt = e.At
 		if !st.StartedAt.IsZero() {
 			st.Duration = st.FinishedAt.Sub(st.StartedAt)
