@@ -96,9 +96,10 @@ func (c *Checker) Check(ctx context.Context, sql string, opts sqlguard.Options) 
 		}
 		c.parsers.Put(p)
 	}()
-	stmts, _, err := p.ParseSQL(sql)
+	text, jts := rewriteJSONTables(sql)
+	stmts, _, err := p.ParseSQL(text)
 	if err != nil {
-		if alt, ok := blankTreeFormat(sql); ok {
+		if alt, ok := blankTreeFormat(text); ok {
 			// MySQL's EXPLAIN FORMAT=TREE, which the parser does not know:
 			// the same statement without the format, at the same offsets.
 			if stmts2, _, err2 := p.ParseSQL(alt); err2 == nil {
@@ -121,6 +122,9 @@ func (c *Checker) Check(ctx context.Context, sql string, opts sqlguard.Options) 
 			fmt.Sprintf("the text holds %d statements; send exactly one SELECT query", len(stmts)))
 	}
 	w := walker{src: sql, opts: &opts}
+	for _, jt := range jts {
+		w.function("json_table", "", jt.pos)
+	}
 	v.Statement = w.top(stmts[0])
 	v.Functions = w.funcs
 	v.HasLimit = w.hasLimit
