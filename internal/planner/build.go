@@ -50,7 +50,7 @@ func (b *builder) und(format string, args ...any) {
 // entity or a column, and asks when two meanings fit equally.
 func (b *builder) resolveKinds() *Plan {
 	for i, t := range b.st.terms {
-		if vals := only(t.cands, sValue); len(vals) > 0 && !t.byMode && b.preferValue(t, vals) {
+		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
 			t.cands, t.role = vals, "value"
 			if len(t.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
 				b.st.terms[i+1].aggs, t.aggs = t.aggs, nil // "how many business customers"

@@ -17,6 +17,12 @@ var demoQuestions = []struct {
 }{
 	// Counts and totals.
 	{"How many customers do we have?", KindVerified},
+	{"what is the highest product price", KindMetric},
+	{"when was the first order placed", KindMetric},
+	{"average pages per session on tablets", KindMetric},
+	{"weekly orders over the last 4 weeks", KindMetric},
+	{"list the plans with their monthly price", KindRows},
+	{"which customers placed more than 20 orders in 2025 by country", KindUnanswered},
 	{"how many orders were placed in 2025", KindMetric},
 	{"number of orders last month", KindMetric},
 	{"total revenue in 2025", KindMetric},

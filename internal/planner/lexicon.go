@@ -106,6 +106,11 @@ func genericWord(w string) bool {
 func buildLexicon(m *semantic.Model) lexicon {
 	l := lexicon{phrases: map[string][]sense{}}
 	terms := map[string]bool{}
+	type pendingValue struct {
+		v string
+		s sense
+	}
+	var pluralValues []pendingValue
 	restricted := map[string]bool{}
 	for _, r := range m.Restricted {
 		restricted[lower(r)] = true
@@ -183,7 +188,9 @@ func buildLexicon(m *semantic.Model) lexicon {
 				if isNumber(v) {
 					continue // numbers are read as numbers
 				}
-				l.add(v, sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName})
+				vs := sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName}
+				l.add(v, vs)
+				pluralValues = append(pluralValues, pendingValue{v, vs})
 				terms[lower(v)] = true
 			}
 		}
@@ -219,7 +226,9 @@ func buildLexicon(m *semantic.Model) lexicon {
 			if isNumber(v) {
 				continue
 			}
-			l.add(v, sense{kind: sValue, entity: s.entity, column: s.column, field: d.Name, value: v, strength: strName})
+			vs := sense{kind: sValue, entity: s.entity, column: s.column, field: d.Name, value: v, strength: strName}
+			l.add(v, vs)
+			pluralValues = append(pluralValues, pendingValue{v, vs})
 			terms[lower(v)] = true
 		}
 	}
@@ -234,6 +243,21 @@ func buildLexicon(m *semantic.Model) lexicon {
 			l.addForms(syn, s2)
 			terms[lower(syn)] = true
 		}
+	}
+	// "on tablets": the plural of a one-word value, where the plural means
+	// nothing else.
+	added := map[string]bool{}
+	for _, pv := range pluralValues {
+		ws := words(pv.v)
+		if len(ws) != 1 || !isAlpha(ws[0]) {
+			continue
+		}
+		pl := plural(ws[0])
+		if pl == ws[0] || len(l.phrases[pl]) > 0 && !added[pl] {
+			continue // a plural shared by two values stays ambiguous
+		}
+		l.add(pl, pv.s)
+		added[pl] = true
 	}
 	for t := range terms {
 		if t != "" {
@@ -296,6 +320,15 @@ func singular(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
+}
+
+func isAlpha(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func isNumber(s string) bool {

@@ -51,6 +51,7 @@ type state struct {
 	andPos     []int
 	allInfo    bool   // "all the information about": every column
 	text       string // the question's words, lower case, single spaces
+	when       bool   // "when was the first order placed"
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -189,6 +190,10 @@ func (p *Planner) walk(items []item, st *state) {
 				st.trend = true
 			case kw == "agegt" || kw == "agelt":
 				st.ageOp = map[string]string{"agegt": ">", "agelt": "<"}[kw]
+			case (kw == "gt" || kw == "lt") && (it.text == "over" || it.text == "under") && i+1 < len(mean) && mean[i+1].kind == itDate:
+				// "over the last 4 weeks": a period, not a comparison.
+			case kw == "when":
+				st.when = true
 			case kw == "gt" || kw == "lt":
 				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
 					op := map[string]string{"gt": ">=", "lt": "<="}[kw]

@@ -119,6 +119,14 @@ func (b *builder) roles() *Plan {
 			}
 		}
 	}
+	// "when was the first order placed": the earliest (or latest) date of
+	// the table's time column.
+	if st.when {
+		if pl := b.whenQuestion(); pl != nil {
+			return pl
+		}
+		aggregate = true
+	}
 	// "cancelled orders", "business customers": with no list word, an
 	// entity that a metric counts is counted.
 	if !aggregate && !st.rowsLead && st.colSup == "" && b.subject != "" && b.p.countedByMetric(b.subject) && !b.hasColumnTerm() {
@@ -201,6 +209,9 @@ func (b *builder) roles() *Plan {
 		case sEntity:
 			ent := b.p.m.Entity(s.name)
 			switch {
+			case t.byMode && len(b.q.Metrics) == 1 && strings.EqualFold(s.name, b.subjectOfMetrics()) && b.p.isAverage(b.q.Metrics[0]):
+				// "average pages per session": an average over its own rows.
+				t.role = "context"
 			case t.byMode || (aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
 				if b.subject != "" && b.rank(s.name, nil) > 2 {
 					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))
@@ -497,4 +508,43 @@ func (p *Planner) label(ent *semantic.Entity) string {
 		}
 	}
 	return hit
+}
+
+// whenQuestion reads "when was the first/last X …" as MIN/MAX of X's time
+// column.
+func (b *builder) whenQuestion() *Plan {
+	st := b.st
+	if len(b.q.Metrics) > 0 || b.subject == "" || st.colSup != "early" && st.colSup != "new" || st.order != "" || len(st.dates) > 0 {
+		return b.fail("quarry reads “when” only as the date of the first or last row of a table, such as “when was the first order placed”")
+	}
+	ent := b.p.m.Entity(b.subject)
+	if ent == nil || ent.TimeColumn == "" || b.p.m.IsRestricted(ent.Name, ent.TimeColumn) {
+		return b.fail(fmt.Sprintf("%s has no date column to say when", display(b.subject)))
+	}
+	col := ent.TimeColumn
+	for _, t := range st.terms {
+		if t.role == "" && (t.cands[0].kind == sColumn || t.cands[0].kind == sDim) {
+			// "when was the first order placed": a date column of the table.
+			if s := t.cands[0]; len(t.cands) == 1 && s.kind == sColumn && s.temporal && strings.EqualFold(s.entity, ent.Name) {
+				col, t.role = s.column, "context"
+				continue
+			}
+			return b.fail(fmt.Sprintf("quarry could not tell what %q does in a “when” question", t.it.text))
+		}
+	}
+	fn, label := "MIN", "first "
+	if st.colSup == "new" {
+		fn, label = "MAX", "latest "
+	}
+	ref := ent.Name + "." + col
+	b.addAdHoc(semantic.Metric{Name: lower(fn) + "_" + ent.Name + "_" + col, Entity: ent.Name, Expr: fn + "(" + ref + ")", Format: "date", Description: label + display(col) + " of " + display(ent.Name)})
+	b.show(b.q.Metrics[len(b.q.Metrics)-1], &term{})
+	b.und("%s(%s)", fn, ref)
+	st.colSup = ""
+	for _, t := range st.terms {
+		if t.role == "" && t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, ent.Name) {
+			t.role = "subject"
+		}
+	}
+	return nil
 }

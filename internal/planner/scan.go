@@ -122,6 +122,7 @@ func keywords() map[string]string {
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
 	set("filler", "signed up", "sign up", "signing up", "set up")
+	set("when", "when", "what date", "which date", "what day", "which day")
 	set("young", "youngest")
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
 	set("agelt", "younger than", "under the age of", "aged under", "aged less than")
@@ -142,7 +143,7 @@ func stopwords() map[string]bool {
 		make here figures numbers data info information overview summary report
 		just only also then about ever via into how what and or count counts total number there's hi hey thanks
 		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
-		located based situated give given did ones still yet`) {
+		located based situated give given did ones still yet during`) {
 		m[w] = true
 	}
 	return m
