@@ -126,7 +126,7 @@ func (s *suite) values(t *testing.T) {
 // t (nil aside).
 func checkGoType(t quarry.Type, v any) error {
 	ok := false
-	switch v.(type) {
+	switch x := v.(type) {
 	case bool:
 		ok = t == quarry.TypeBool
 	case int64:
@@ -140,7 +140,7 @@ func checkGoType(t quarry.Type, v any) error {
 	case time.Time:
 		ok = t == quarry.TypeTimestamp
 	case json.RawMessage:
-		ok = t == quarry.TypeJSON && json.Valid(v.(json.RawMessage))
+		ok = t == quarry.TypeJSON && json.Valid(x)
 	case []any:
 		ok = t == quarry.TypeArray
 	}

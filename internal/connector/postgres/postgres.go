@@ -38,9 +38,11 @@ const (
 	dialTimeout     = 10 * time.Second
 	// cleanupTimeout bounds ROLLBACK and DISCARD ALL after a query.
 	cleanupTimeout = 5 * time.Second
-	// cancelGrace is how long after a cancel request the socket deadline
-	// falls, should the server not answer it.
-	cancelGrace = 3 * time.Second
+	// cancelGrace is how long a cancel request may take, and how long
+	// after it the socket deadline falls should the server not answer.
+	// Long enough for a loaded server to fork the process that handles
+	// the request: a cancel that never lands leaves the query running.
+	cancelGrace = 10 * time.Second
 	// idleInTx bounds how long the server keeps a transaction quarry
 	// stopped using (a crashed reader); statement_timeout adds to it.
 	idleInTx = time.Minute

@@ -281,6 +281,11 @@ func (r *rows) Next() bool {
 	if r.done {
 		return false
 	}
+	if err := r.ctx.Err(); err != nil {
+		r.err = r.c.queryError(r.ctx, err, r.timeout)
+		r.finish()
+		return false
+	}
 	if !r.pr.Next() {
 		r.exhausted = true
 		if err := r.pr.Err(); err != nil {
@@ -324,15 +329,55 @@ func (r *rows) finish() {
 		return
 	}
 	r.done = true
-	stopped := !r.exhausted || r.err != nil
+	stopped := r.err != nil
 	if !r.exhausted {
-		// Stop the server rather than drain the rest of the result: the
-		// cancel request goes out now, and the socket deadline follows.
-		r.cancel()
+		// A short result may already be here: read on for a moment. Past
+		// that, stop the server rather than drain the rest: the cancel
+		// request goes out, and the socket deadline follows.
+		timer := time.AfterFunc(drainWait, r.cancel)
+		ended := false
+		for i := 0; i < drainRows; i++ {
+			if !r.pr.Next() {
+				ended = true
+				break
+			}
+		}
+		if fired := !timer.Stop(); fired || !ended {
+			r.stop()
+			stopped = true
+		}
 	}
 	r.pr.Close()
 	r.cancel()
 	// A stopped query's cancel request can race with the next statement
 	// on the same session, so that connection is not reused.
-	r.c.end(r.t, stopped)
+	r.c.end(r.t, stopped || r.pr.Err() != nil)
 }
+
+// stop ends a query the reader no longer wants: a cancel request stops
+// it on the server, then the socket is closed, so that nothing waits for
+// rows already on their way. The connection is not reused.
+func (r *rows) stop() {
+	r.cancel()
+	pgc := r.t.pc.PgConn()
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		ctx, cancel := context.WithTimeout(context.Background(), cancelGrace)
+		defer cancel()
+		_ = pgc.CancelRequest(ctx)
+	}()
+	// Wait a little for the request to go out before the socket closes;
+	// a backend blocked sending rows also stops when the socket does.
+	select {
+	case <-sent:
+	case <-time.After(drainWait):
+	}
+	_ = pgc.Conn().Close()
+}
+
+// How much of a result Close reads before it cancels the query instead.
+const (
+	drainWait = 20 * time.Millisecond
+	drainRows = 1000
+)
