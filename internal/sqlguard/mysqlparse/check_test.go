@@ -54,6 +54,7 @@ func TestCheck(t *testing.T) {
 		{sql: "SELECT * FROM JSON_TABLE(SLEEP(1), '$' COLUMNS (a INT PATH '$')) j", want: []hit{{sqlguard.CodeFunctionNotAllowed, 25}},
 			statement: "select", funcs: []string{"json_table", "sleep"}},
 		{sql: "SELECT * FROM JSON_TABLE(doc, '$' COLUMNS (a INT PATH '$' DEFAULT SLEEP(1) ON EMPTY)) j", want: []hit{{sqlguard.CodeSyntax, 24}}},
+		{sql: "SELECT db.JSON_TABLE(doc, '$' COLUMNS (a INT PATH '$'))", want: []hit{{sqlguard.CodeSyntax, 30}}},
 		{sql: "SELECT * FROM JSON_TABLE(doc, '$' COLUMNS (a INT PATH '$'), (SELECT 1)) j", want: []hit{{sqlguard.CodeSyntax, 24}}},
 		{sql: "SELECT SLEEP(1)", want: []hit{{sqlguard.CodeFunctionNotAllowed, 7}}, statement: "select", funcs: []string{"sleep"}},
 		{sql: "SELECT `sleep`(1)", want: []hit{{sqlguard.CodeFunctionNotAllowed, 7}}, statement: "select", funcs: []string{"sleep"}},

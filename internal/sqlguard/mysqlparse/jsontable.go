@@ -44,6 +44,9 @@ func rewriteJSONTables(sql string) (string, []jsonTable) {
 			if toks[i].Kind != sqlguard.TokenWord || !strings.EqualFold(toks[i].Text, "JSON_TABLE") || !isOp(toks[i+1], "(") {
 				continue
 			}
+			if i > 0 && isOp(toks[i-1], ".") {
+				continue // db.json_table(...) is a stored function
+			}
 			out, ok := rewriteOne(sql, toks, i)
 			if !ok {
 				continue
