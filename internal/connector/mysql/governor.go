@@ -27,7 +27,8 @@ type estimate struct {
 // EXPLAIN (never ANALYZE, which would run the statement), then a refusal
 // when an estimate is over its ceiling. The EXPLAIN runs under the
 // session's statement timeout like the statement itself. An EXPLAIN that
-// fails gives the server's error, which is the statement's own.
+// fails gives the server's error, which is the statement's own. SHOW,
+// EXPLAIN and DESCRIBE statements are not governed (see governed).
 func (r *rows) govern(sqlText string, opts connector.QueryOptions) error {
 	est, err := r.estimate(r.tx, sqlText, opts.MaxCost > 0)
 	if err != nil {
@@ -44,6 +45,20 @@ func (r *rows) govern(sqlText string, opts connector.QueryOptions) error {
 		return quarry.Errorf(quarry.KindTooCostly, "the planner estimates this query's %s at about %s, over the ceiling of %s; add filters on the largest tables or aggregate less, or raise limits.max_cost", what, human(est.cost), human(opts.MaxCost))
 	}
 	return nil
+}
+
+// governed reports whether the governor EXPLAINs a statement: not SHOW,
+// and not EXPLAIN or DESCRIBE themselves (which plan but do not run),
+// unless ANALYZE appears anywhere in them (MySQL's EXPLAIN ANALYZE runs the
+// statement; EXPLAIN of it then fails, closed).
+func governed(sqlText string) bool {
+	switch strings.ToUpper(leadingKeyword(sqlText)) {
+	case "SHOW":
+		return false
+	case "EXPLAIN", "DESCRIBE", "DESC":
+		return strings.Contains(strings.ToUpper(sqlText), "ANALYZE")
+	}
+	return true
 }
 
 // estimate runs EXPLAIN (and, on MySQL when the cost is wanted, EXPLAIN

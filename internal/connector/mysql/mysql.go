@@ -147,8 +147,14 @@ func parseDSN(dsn string) (*gomysql.Config, error) {
 	cfg.AllowAllFiles = false
 	cfg.ParseTime = false
 	cfg.ColumnsWithAlias = false
+	cfg.Logger = quietLogger{} // the driver would print to stderr; errors come back as values
 	return cfg, nil
 }
+
+// quietLogger drops the driver's log lines.
+type quietLogger struct{}
+
+func (quietLogger) Print(...any) {}
 
 // dsnProblem is the driver's complaint about a DSN, without anything from
 // the DSN itself.

@@ -128,7 +128,7 @@ func (r *rows) open(sqlText string, opts connector.QueryOptions) error {
 		return r.mapError(err)
 	}
 	r.tx = tx
-	if opts.MaxCost > 0 || opts.MaxEstimatedRows > 0 {
+	if (opts.MaxCost > 0 || opts.MaxEstimatedRows > 0) && governed(sqlText) {
 		if err := r.govern(sqlText, opts); err != nil {
 			return err
 		}

@@ -328,6 +328,10 @@ func TestQueryGovernor(t *testing.T) {
 	if diff := cmp.Diff([][]any{{int64(0)}}, got.Rows); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+	// EXPLAIN itself is not governed, and runs.
+	if _, err := readAll(t, c, "EXPLAIN "+sql, connector.QueryOptions{MaxEstimatedRows: 10}); err != nil {
+		t.Errorf("EXPLAIN under a ceiling: %v", err)
+	}
 	// A statement EXPLAIN cannot plan fails with the server's own error.
 	_, err = readAll(t, c, "SELECT nope FROM big", connector.QueryOptions{MaxEstimatedRows: 10})
 	if quarry.KindOf(err) != quarry.KindQuery || !strings.Contains(err.Error(), "nope") {
@@ -402,6 +406,37 @@ func TestQuerySessionsDoNotLeak(t *testing.T) {
 	}
 	if diff := cmp.Diff([][]any{{int64(1)}}, got.Rows); diff != "" {
 		t.Errorf("IS_FREE_LOCK (-want +got):\n%s", diff)
+	}
+}
+
+func TestQueryConnectionKilled(t *testing.T) {
+	d := newTestDB(t)
+	c := open(t, d.dsn(nil))
+	mark := marker()
+	done := make(chan error, 1)
+	go func() {
+		_, err := readAll(t, c, slowSQL(mark), connector.QueryOptions{})
+		done <- err
+	}()
+	var id int64
+	for start := time.Now(); id == 0 && time.Since(start) < 3*time.Second; time.Sleep(20 * time.Millisecond) {
+		d.admin.QueryRow("SELECT COALESCE(MAX(ID), 0) FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', ?, '%') AND INFO NOT LIKE '%PROCESSLIST%'", mark).Scan(&id)
+	}
+	if id == 0 {
+		t.Fatal("the query never showed in the processlist")
+	}
+	// The server drops the connection mid-query.
+	if _, err := d.admin.Exec("KILL CONNECTION " + itoa(id)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if k := quarry.KindOf(err); k != quarry.KindConnection && k != quarry.KindQuery {
+			t.Errorf("err = %v (%s), want connection or query", err, k)
+		}
+		t.Logf("killed connection: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the query did not end after its connection was killed")
 	}
 }
 
@@ -483,5 +518,28 @@ func TestOpenReadsTheServer(t *testing.T) {
 	var e *quarry.Error
 	if _, err := c.Query(context.Background(), "SELEKT 1", connector.QueryOptions{}); !errors.As(err, &e) {
 		t.Errorf("syntax error is %T, want *quarry.Error", err)
+	}
+}
+
+// BenchmarkQuery measures one small query end to end: a fresh session,
+// the statement timeout, the read-only transaction, the rows, the
+// rollback and the discarded session.
+func BenchmarkQuery(b *testing.B) {
+	d := newTestDB(b, "CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1), (2), (3)")
+	c := open(b, d.dsn(nil))
+	for _, bc := range []struct {
+		name string
+		opts connector.QueryOptions
+	}{
+		{"plain", connector.QueryOptions{}},
+		{"timeout+governor", connector.QueryOptions{Timeout: time.Minute, MaxEstimatedRows: 1e6, MaxRows: 100}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := readAll(b, c, "SELECT id FROM t", bc.opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
