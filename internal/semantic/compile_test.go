@@ -175,6 +175,8 @@ func compileCases() []compileCase {
 			[][]string{{"France", "140"}, {"Germany", "95"}}},
 		{"revenue_share_compare_months_by_channel", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "channel"}}, Compare: []Period{jan, feb}, Share: true},
 			[][]string{{"January 2025", "mobile", "45", "0.5"}, {"January 2025", "web", "45", "0.5"}, {"February 2025", "web", "110", "1"}}},
+		{"rows_distinct_customer_countries", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"country"}, Distinct: true}, Order: []Order{{Field: "country"}}},
+			[][]string{{"France"}, {"Germany"}}},
 		{"rows_orders_default_columns", Query{Rows: &RowsQuery{Entity: "orders"}, Filters: []Filter{{Field: "channel", Op: OpEq, Values: str("store")}}},
 			[][]string{{"5", "2025-03-01 08:00:00", "completed", "store", "SPRING"}}},
 		{"orders_by_order_date_default_day", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "order_date"}}, TimeRange: &TimeRange{Field: "order_date", From: "2025-03-01", To: "2025-04-01"}},

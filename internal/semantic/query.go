@@ -80,6 +80,8 @@ type Order struct {
 type RowsQuery struct {
 	Entity  string   `json:"entity"`
 	Columns []string `json:"columns,omitempty"` // empty: the entity's label and descriptive columns
+	// Distinct drops repeated rows ("the distinct template type codes").
+	Distinct bool `json:"distinct,omitempty"`
 }
 
 // Period is a labelled time range used in comparisons.

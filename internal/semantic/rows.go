@@ -154,6 +154,8 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		addNeed(refs)
 		if seen[name] {
 			x = c.d.ident(name)
+		} else if q.Rows.Distinct {
+			return nil, quarry.Errorf(quarry.KindInput, "a list of distinct rows can only be sorted by a column it lists; add %s to the columns", o.Field)
 		}
 		if o.Desc {
 			x += " DESC"
@@ -171,7 +173,11 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		c.note(n)
 	}
 	var b strings.Builder
-	b.WriteString("SELECT " + strings.Join(sel, ", ") + "\nFROM " + c.tableRef(e.Name))
+	distinct := ""
+	if q.Rows.Distinct {
+		distinct = "DISTINCT "
+	}
+	b.WriteString("SELECT " + distinct + strings.Join(sel, ", ") + "\nFROM " + c.tableRef(e.Name))
 	for _, s := range plan.steps {
 		fmt.Fprintf(&b, "\nLEFT JOIN %s ON %s = %s", c.tableRef(s.to), c.col(colRef{s.to, s.toCol}), c.col(colRef{s.from, s.fromCol}))
 	}

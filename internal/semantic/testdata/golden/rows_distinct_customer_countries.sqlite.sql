@@ -1,0 +1,3 @@
+SELECT DISTINCT customers.country
+FROM customers
+ORDER BY country
