@@ -208,8 +208,8 @@ func (c *Conn) ReadOnlyRoleSQL() string {
 		"-- account's privileges stop it: grant nothing beyond SELECT and SHOW VIEW (no INSERT,",
 		"-- UPDATE, DELETE, CREATE, DROP, ALTER, CREATE TEMPORARY TABLES, LOCK TABLES, EXECUTE,",
 		"-- FILE, PROCESS or SUPER).",
-		"CREATE USER 'quarry_ro'@'%' IDENTIFIED BY 'choose-a-password' " + limits + ";",
-		"GRANT SELECT, SHOW VIEW ON " + db + ".* TO 'quarry_ro'@'%';",
+		"CREATE USER 'quarry_reader'@'%' IDENTIFIED BY 'choose-a-password' " + limits + ";",
+		"GRANT SELECT, SHOW VIEW ON " + db + ".* TO 'quarry_reader'@'%';",
 	}, "\n") + "\n"
 }
 

@@ -132,12 +132,12 @@ func TestProbeEmptyDatabaseAndRole(t *testing.T) {
 	d := newTestDB(t)
 	c := open(t, d.dsn(nil))
 	sql := c.ReadOnlyRoleSQL()
-	if !strings.Contains(sql, "GRANT SELECT, SHOW VIEW ON `"+d.name+"`.* TO 'quarry_ro'@'%';") || !strings.Contains(sql, "MAX_STATEMENT_TIME") {
+	if !strings.Contains(sql, "GRANT SELECT, SHOW VIEW ON `"+d.name+"`.* TO 'quarry_reader'@'%';") || !strings.Contains(sql, "MAX_STATEMENT_TIME") {
 		t.Errorf("ReadOnlyRoleSQL =\n%s", sql)
 	}
 	// The recipe runs, and the account it makes passes every probe.
 	user := "qrole" + itoa(int64(len(d.name))) + d.name[len(d.name)-6:]
-	recipe := strings.NewReplacer("'quarry_ro'@'%'", "'"+user+"'@'%'", "choose-a-password", "pw").Replace(sql)
+	recipe := strings.NewReplacer("'quarry_reader'@'%'", "'"+user+"'@'%'", "choose-a-password", "pw").Replace(sql)
 	var stmts []string
 	for _, line := range strings.Split(recipe, "\n") {
 		if line != "" && !strings.HasPrefix(line, "--") {
