@@ -330,7 +330,10 @@ func TestConnectionDroppedMidQuery(t *testing.T) {
 	c := openConn(t, testURL(t), Options{})
 	pc := admin(t)
 	marker := uniqueName("dropped")
+	killed := make(chan struct{})
+	defer func() { <-killed }()
 	go func() {
+		defer close(killed)
 		time.Sleep(500 * time.Millisecond)
 		pc.Exec(context.Background(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()", marker)
 	}()
