@@ -180,7 +180,9 @@ func decodeTimestamp(b []byte) (any, error) {
 	case math.MinInt64:
 		return "-infinity", nil
 	}
-	return pgEpoch().Add(time.Duration(us/1e6) * time.Second).Add(time.Duration(us%1e6) * time.Microsecond), nil
+	// Seconds and nanoseconds, not a Duration: a Duration spans only 292
+	// years, timestamps reach 294276 AD.
+	return time.Unix(pgEpoch().Unix()+us/1e6, us%1e6*1e3).UTC(), nil
 }
 
 // decodeTime formats a time of day as HH:MM:SS[.ffffff].

@@ -35,7 +35,7 @@ func TestMoreTypes(t *testing.T) {
 		ARRAY['A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'::uuid] AS a_uuid, ARRAY['NaN'::float8, 2.5] AS a_f,
 		ARRAY['2024-01-02 03:04:05+00'::timestamptz] AS a_ts, ARRAY['sad'::`+s+`.mood] AS a_enum,
 		'-infinity'::timestamptz AS ts_inf, '0044-03-15 BC'::date AS bc, '127.0.0.1/8'::inet AS ip,
-		'24:00:00'::time AS midnight, 1e400::numeric(500,0)::text::numeric AS huge`, connector.QueryOptions{})
+		'24:00:00'::time AS midnight, '9999-12-31 23:59:59.999999'::timestamp AS ts_far, '1500-01-01 00:00:00.5'::timestamp AS ts_old, 1e400::numeric(500,0)::text::numeric AS huge`, connector.QueryOptions{})
 	want := map[string]struct {
 		typ  quarry.Type
 		json string
@@ -62,6 +62,8 @@ func TestMoreTypes(t *testing.T) {
 		"bc":       {quarry.TypeDate, `"0044-03-15 BC"`},
 		"ip":       {quarry.TypeText, `"127.0.0.1/8"`},
 		"midnight": {quarry.TypeTime, `"24:00:00"`},
+		"ts_far":   {quarry.TypeTimestamp, `"9999-12-31T23:59:59.999999Z"`},
+		"ts_old":   {quarry.TypeTimestamp, `"1500-01-01T00:00:00.5Z"`},
 		"huge":     {quarry.TypeDecimal, `"1` + strings.Repeat("0", 400) + `"`},
 	}
 	for i, col := range tab.Columns {
@@ -475,5 +477,23 @@ func TestConcurrentQueries(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// BenchmarkSmallQuery measures the executor's fixed cost per query: BEGIN
+// READ ONLY, the settings, the statement, ROLLBACK and DISCARD ALL.
+func BenchmarkSmallQuery(b *testing.B) {
+	c := openConn(b, testURL(b), Options{})
+	for b.Loop() {
+		rows, err := c.Query(context.Background(), "SELECT 1", connector.QueryOptions{Timeout: 10 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+		}
+		if err := rows.Err(); err != nil {
+			b.Fatal(err)
+		}
+		rows.Close()
 	}
 }
