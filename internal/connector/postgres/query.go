@@ -169,6 +169,9 @@ func (c *Conn) end(t *txn, discard bool) {
 func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connector.QueryOptions) error {
 	var plan []byte
 	if err := tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON)\n"+sql).Scan(&plan); err != nil {
+		if firstWord(sql) == "EXPLAIN" {
+			return &quarry.Error{Kind: quarry.KindRejected, Msg: "an EXPLAIN statement cannot be checked against the cost ceiling; run the query itself, or run EXPLAIN without limits.max_cost and limits.max_estimated_rows", Err: err}
+		}
 		return err
 	}
 	var out []struct {
@@ -188,6 +191,36 @@ func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connecto
 			groupDigits(p.TotalCost), groupDigits(opts.MaxCost))
 	}
 	return nil
+}
+
+// firstWord is the first keyword of sql in upper case, past white space
+// and comments.
+func firstWord(sql string) string {
+	for {
+		sql = strings.TrimLeft(sql, " \t\r\n\f")
+		switch {
+		case strings.HasPrefix(sql, "--"):
+			i := strings.IndexByte(sql, '\n')
+			if i < 0 {
+				return ""
+			}
+			sql = sql[i+1:]
+		case strings.HasPrefix(sql, "/*"):
+			i := strings.Index(sql, "*/")
+			if i < 0 {
+				return ""
+			}
+			sql = sql[i+2:]
+		default:
+			end := strings.IndexFunc(sql, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+			})
+			if end < 0 {
+				end = len(sql)
+			}
+			return strings.ToUpper(sql[:end])
+		}
+	}
 }
 
 // planNode is one node of EXPLAIN (FORMAT JSON).

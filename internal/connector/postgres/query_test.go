@@ -271,6 +271,11 @@ func TestCostGovernor(t *testing.T) {
 	if len(tab.Rows) != 10 {
 		t.Errorf("small query: %d rows, want 10", len(tab.Rows))
 	}
+	// An EXPLAIN statement cannot be costed; it is refused with a reason.
+	_, err = connectortest.TryCollect(context.Background(), c, "/* plan */ explain SELECT 1", connector.QueryOptions{MaxCost: 1e6})
+	if quarry.KindOf(err) != quarry.KindRejected || !strings.Contains(quarry.Message(err), "cost ceiling") {
+		t.Errorf("EXPLAIN under a ceiling: err = %v, want KindRejected naming the cost ceiling", err)
+	}
 	// A cost ceiling does not let a second statement through EXPLAIN.
 	_, err = connectortest.TryCollect(context.Background(), c, "SELECT 1; SELECT 2", connector.QueryOptions{MaxCost: 1e6, Timeout: 10 * time.Second})
 	if err == nil {
