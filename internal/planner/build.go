@@ -57,7 +57,16 @@ func (b *builder) resolveKinds() *Plan {
 			}
 			continue
 		}
-		cs := strongest(only(t.cands, sMetric, sEntity, sColumn, sDim))
+		cs := strongest(nonKey(only(t.cands, sMetric, sEntity, sColumn, sDim)))
+		if len(only(cs, sMetric, sEntity)) == 0 {
+			// A table's own key column may still win over another
+			// table's column of the same name, by rank.
+			for _, k := range t.cands {
+				if k.key {
+					cs = append(cs, k)
+				}
+			}
+		}
 		if len(cs) == 0 {
 			b.st.unknown = append(b.st.unknown, t.it.text)
 			continue
@@ -591,4 +600,14 @@ func derivedNames(x string) []string {
 		out = append(out, strings.TrimSpace(x[i+1:i+j]))
 		x = x[i+j+1:]
 	}
+}
+
+func nonKey(ss []sense) []sense {
+	var out []sense
+	for _, s := range ss {
+		if !s.key {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -187,6 +187,10 @@ func (b *builder) finish() *Plan {
 			// A list that names no column names its rows: the label.
 			st.wantLabel = true
 		}
+		if st.distinct {
+			q.Rows.Distinct = true
+			b.und("distinct rows")
+		}
 		if st.wantLabel && !st.allInfo {
 			ent := b.p.m.Entity(b.subject)
 			if ent == nil || b.p.label(ent) == "" {
@@ -215,6 +219,9 @@ func (b *builder) finish() *Plan {
 	}
 	if pl := b.checkMetrics(); pl != nil {
 		return pl
+	}
+	if st.wantLabel && !b.groupsNamed() {
+		return b.fail("quarry could not tell whose names the question asks for; ask for the count by a table (“by customer”) or for a list")
 	}
 	for _, m := range q.Metrics {
 		if pl := b.checkJoins(b.p.metricEntity(m, b.adhoc), b.queryFields()); pl != nil {
@@ -383,6 +390,28 @@ func (b *builder) hide() {
 func (b *builder) isColAgg(name string) bool {
 	for _, a := range b.adhoc {
 		if a.Name == name && !strings.HasPrefix(a.Name, "count_") {
+			return true
+		}
+	}
+	return false
+}
+
+// groupsNamed reports whether a group gives names: a table's label or a
+// text column ("the names of the countries").
+func (b *builder) groupsNamed() bool {
+	for _, g := range b.groups {
+		e, c, ok := strings.Cut(g, ".")
+		if !ok {
+			if d := b.p.m.Dimension(g); d != nil && d.Type != "time" {
+				return true
+			}
+			continue
+		}
+		ent := b.p.m.Entity(e)
+		if ent == nil {
+			continue
+		}
+		if col := ent.Column(c); col != nil && !col.Type.IsNumeric() && !col.Type.IsTemporal() && !strings.EqualFold(c, ent.PrimaryKey) {
 			return true
 		}
 	}

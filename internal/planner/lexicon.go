@@ -21,6 +21,7 @@ const (
 // The strength of a match: the name itself, a synonym, or a weaker alias
 // (the last word of a compound entity name, one word of a column name).
 const (
+	strKey     = -1 // a key column: only when nothing else fits
 	strAlias   = 0
 	strSynonym = 1
 	strName    = 2
@@ -37,7 +38,8 @@ type sense struct {
 	strength int
 	numeric  bool
 	temporal bool
-	flag     any // for a yes/no column: the value that means yes
+	flag     any  // for a yes/no column: the value that means yes
+	key      bool // a primary or foreign key column
 }
 
 // lexicon maps phrases (lower-case words joined by single spaces) to their
@@ -165,6 +167,16 @@ func buildLexicon(m *semantic.Model) lexicon {
 			cs := sense{kind: sColumn, entity: e.Name, column: c.Name, field: field, strength: strName,
 				numeric: c.Type.IsNumeric(), temporal: c.Type.IsTemporal(), flag: flagValue(c)}
 			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(ref)]
+			if isKey {
+				// Keys by their whole name only ("student id", "ids"):
+				// listed or filtered, never guessed from a part of the name.
+				ks := cs
+				ks.key, ks.strength = true, strKey
+				l.addForms(c.Name, ks)
+				if ws := words(c.Name); ws[len(ws)-1] == "id" {
+					l.add(strings.Join(append(ws[:len(ws)-1:len(ws)-1], "ids"), " "), ks)
+				}
+			}
 			if !isKey {
 				l.addForms(c.Name, cs)
 				terms[strings.Join(words(c.Name), " ")] = true

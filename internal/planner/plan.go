@@ -135,7 +135,7 @@ func (p *Planner) walk(items []item, st *state) {
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
-			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && prevKw != "":
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && prevKw != "" && !(i+1 < len(mean) && mean[i+1].kind == itTerm):
 				last.op, last.num, last.hasNum = pendingOp, it.num, true
 				pendingOp = ""
 			case pendingOp != "":
@@ -181,7 +181,10 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "expensive" || kw == "cheap" || kw == "young" || kw == "old" || kw == "new" || kw == "early":
 				st.colSup = kw
 			case kw == "label":
-				st.wantLabel = true
+				// "the name Robbin CV" names a value, not a column to list.
+				if !(i+1 < len(mean) && mean[i+1].kind == itTerm && len(only(mean[i+1].senses, sValue)) == len(mean[i+1].senses)) {
+					st.wantLabel = true
+				}
 			case kw == "share":
 				st.share = true
 			case kw == "compare":

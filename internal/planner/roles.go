@@ -61,6 +61,10 @@ func (b *builder) resolveColumns() *Plan {
 				keep = append(keep, s)
 			}
 		}
+		if nk := nonKey(keep); len(nk) > 0 && len(nk) < len(keep) {
+			// the same rank: a column by its name beats a key.
+			keep = nk
+		}
 		keep = strongest(keep)
 		fields := map[string]bool{}
 		for _, s := range keep {
@@ -157,6 +161,9 @@ func (b *builder) roles() *Plan {
 		if pl := b.havingOwner(t); pl != nil {
 			return pl
 		}
+		if s.kind == sEntity && b.namedElsewhere(t, s.name) {
+			return b.fail(fmt.Sprintf("the condition %q counts %s within %s; quarry could not tell what to group by", t.it.text, display(s.name), display(s.name)))
+		}
 		if len(b.q.Metrics) == 1 {
 			b.subject = b.p.metricEntity(name, b.adhoc)
 		}
@@ -243,6 +250,23 @@ func (b *builder) roles() *Plan {
 		case sColumn, sDim:
 			switch {
 			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !t.hasNum:
+				if s.key {
+					// "the contestant numbers and names", "document ids with
+					// at least two paragraphs": the rows of the table the key
+					// identifies, by key (and label when asked for).
+					target := b.p.keyTarget(s)
+					if target == nil || target.PrimaryKey == "" {
+						return b.fail(fmt.Sprintf("quarry could not tell which rows %q identifies", t.it.text))
+					}
+					if l := b.p.label(target); l != "" && b.labelAsked(target) {
+						b.groups = append(b.groups, target.Name+"."+target.PrimaryKey, target.Name+"."+l)
+					} else {
+						b.groups = append(b.groups, s.field) // the key's own value
+					}
+					b.und("group by %s", target.Name)
+					t.role, groupTerm = "group", t
+					break
+				}
 				b.groups = append(b.groups, s.field)
 				b.und("group by %s", s.field)
 				t.role, groupTerm = "group", t
@@ -469,7 +493,7 @@ func (b *builder) havingOwner(h *term) *Plan {
 		}
 		grouped := false
 		for _, u := range b.st.terms {
-			if u != t && u.pos < t.pos && (u.cands[0].kind == sColumn || u.cands[0].kind == sDim) && strings.EqualFold(u.cands[0].entity, t.cands[0].name) && !strings.EqualFold(u.cands[0].column, b.labelOf(t.cands[0].name)) {
+			if u != t && u.pos < t.pos && (u.cands[0].kind == sColumn || u.cands[0].kind == sDim) && strings.EqualFold(u.cands[0].entity, t.cands[0].name) && !strings.EqualFold(u.cands[0].column, b.labelOf(t.cands[0].name)) && !b.isPK(u.cands[0]) {
 				grouped = true
 			}
 		}
@@ -547,4 +571,57 @@ func (b *builder) whenQuestion() *Plan {
 		}
 	}
 	return nil
+}
+
+func (b *builder) isPK(s sense) bool {
+	ent := b.p.m.Entity(s.entity)
+	return s.kind == sColumn && ent != nil && strings.EqualFold(s.column, ent.PrimaryKey)
+}
+
+// keyTarget is the table a key column identifies: its own table for a
+// primary key, the referenced table for a foreign key.
+func (p *Planner) keyTarget(s sense) *semantic.Entity {
+	ent := p.m.Entity(s.entity)
+	if ent == nil {
+		return nil
+	}
+	if strings.EqualFold(s.column, ent.PrimaryKey) {
+		return ent
+	}
+	var target *semantic.Entity
+	for _, r := range p.m.Relationships {
+		if strings.EqualFold(r.From, ent.Name) && strings.EqualFold(r.FromColumn, s.column) {
+			t := p.m.Entity(r.To)
+			if t == nil || !strings.EqualFold(r.ToColumn, t.PrimaryKey) || target != nil {
+				return nil
+			}
+			target = t
+		}
+	}
+	return target
+}
+
+// labelAsked reports whether the question asks for ent's names.
+func (b *builder) labelAsked(ent *semantic.Entity) bool {
+	if b.st.wantLabel {
+		return true
+	}
+	for _, t := range b.st.terms {
+		for _, c := range t.cands {
+			if c.kind == sColumn && strings.EqualFold(c.entity, ent.Name) && strings.EqualFold(c.column, b.p.label(ent)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namedElsewhere reports whether another term names entity e.
+func (b *builder) namedElsewhere(h *term, e string) bool {
+	for _, t := range b.st.terms {
+		if t != h && t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, e) {
+			return true
+		}
+	}
+	return false
 }
