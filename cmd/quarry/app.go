@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/mysql"
 	"github.com/quarrydata/quarry/internal/connector/postgres"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/ids"
@@ -143,6 +144,8 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 		c, err = sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: cc.Name})
 	case config.DriverPostgres:
 		c, err = postgres.Open(ctx, cc.URL.Value(), postgres.Options{Name: cc.Name})
+	case config.DriverMySQL:
+		c, err = mysql.Open(ctx, cc.URL.Value(), mysql.Options{Name: cc.Name})
 	default:
 		c, err = openOther(ctx, cc)
 	}
@@ -173,5 +176,5 @@ func (a *app) close() {
 // openOther opens the connections whose drivers are wired in their own
 // files (or not in this build).
 func openOther(ctx context.Context, cc *config.Connection) (connector.Conn, error) {
-	return nil, quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite or postgres", cc.Name, cc.Driver)
+	return nil, quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite, postgres or mysql", cc.Name, cc.Driver)
 }
