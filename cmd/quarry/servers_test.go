@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	_ "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/quarrydata/quarry/internal/connector/connectortest"
@@ -77,5 +79,35 @@ func TestDoctorPrintsAReadOnlyRoleForASuperuser(t *testing.T) {
 	r = quarryCmd(t, "", "-C", dir, "ask", "--json", "how many cmd orders")
 	if r.code != 0 || !strings.Contains(r.stdout, `"rows": [`) {
 		t.Errorf("ask after learn on postgres: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestRunOnMariaDB(t *testing.T) {
+	dsn := connectortest.URL(t, "QUARRY_TEST_MYSQL_DSN", os.LookupEnv)
+	db, err := sql.Open("mysql", dsn+"?multiStatements=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DROP TABLE IF EXISTS cmd_orders; CREATE TABLE cmd_orders (id INT PRIMARY KEY, status VARCHAR(20), amount DECIMAL(10,2));
+INSERT INTO cmd_orders VALUES (1, 'completed', 10.50), (2, 'refunded', 3.25), (3, 'completed', 1.00)`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Exec("DROP TABLE IF EXISTS cmd_orders") })
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\nconnections:\n  my:\n    driver: mysql\n    url: ${MY_DSN}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("MY_DSN="+dsn+"\n"), 0o600)
+	r := quarryCmd(t, "", "-C", dir, "run", "--format", "csv", "SELECT status, count(*) AS n, sum(amount) AS total FROM cmd_orders GROUP BY status ORDER BY status")
+	if r.code != 0 || r.stdout != "status,n,total\ncompleted,2,11.50\nrefunded,1,3.25\n" {
+		t.Fatalf("exit %d\n%q%s", r.code, r.stdout, r.stderr)
+	}
+	for _, sql := range []string{"DELETE FROM cmd_orders", "SELECT * FROM cmd_orders INTO OUTFILE '/tmp/x'", "SELECT SLEEP(1)", "/*!50000 DROP TABLE cmd_orders */"} {
+		if r := quarryCmd(t, "", "-C", dir, "run", sql); r.code != quarry.ExitRejected {
+			t.Errorf("%q: exit %d %s", sql, r.code, r.stderr)
+		}
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM cmd_orders").Scan(&n); err != nil || n != 3 {
+		t.Errorf("rows after refused writes: %d %v", n, err)
 	}
 }
