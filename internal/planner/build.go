@@ -11,18 +11,20 @@ import (
 
 // builder assembles the query from the terms of one question.
 type builder struct {
-	p       *Planner
-	st      *state
-	q       semantic.Query
-	adhoc   []semantic.Metric
-	subject string // the entity the question is about
-	groups  []string
-	rows    bool
-	colSort *sense          // rows sorted by this column
-	shown   map[string]bool // metrics the question asks to see, not only to rank or filter by
-	hidden  []string        // dimensions grouped by but not returned (a table's key)
-	argmax  bool            // "the X with the most Y": the X alone
-	title   []string
+	p         *Planner
+	st        *state
+	q         semantic.Query
+	adhoc     []semantic.Metric
+	subject   string // the entity the question is about
+	groups    []string
+	rows      bool
+	colSort   *sense          // rows sorted by this column
+	shown     map[string]bool // metrics the question asks to see, not only to rank or filter by
+	hidden    []string        // dimensions grouped by but not returned (a table's key)
+	argmax    bool            // "the X with the most Y": the X alone
+	sortField string          // a metric query sorted by this field ("order by document id")
+	sortPos   int             // the position of the term a list is sorted by
+	title     []string
 }
 
 func (p *Planner) build(st *state) *Plan {

@@ -132,6 +132,11 @@ func (b *builder) finish() *Plan {
 		b.und("sort by %s.%s %s", b.colSort.entity, b.colSort.column, st.order)
 	case b.rows && st.order != "":
 		return b.fail("quarry could not tell what to sort the list by")
+	case b.sortField != "":
+		if b.p.m.Metric(b.sortField) == nil && !b.isAdHoc(b.sortField) && !hasString(b.groups, b.sortField) {
+			return b.fail(fmt.Sprintf("quarry can sort groups only by what it groups by or by the measure, not by %s", b.sortField))
+		}
+		q.Order = []semantic.Order{{Field: b.sortField, Desc: st.order == "desc"}}
 	case st.order != "":
 		if len(q.Dimensions) == 0 {
 			return b.fail("“highest” or “top” needs something to rank, such as “by country” or “by month”")

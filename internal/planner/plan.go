@@ -18,6 +18,7 @@ type term struct {
 	neg    bool    // a value after "not"
 	conj   bool    // joined to the previous value by "and"/"or"
 	byMode bool    // came after "by"
+	sortBy bool    // came after "ordered by", "in descending order of"
 	aggs   []string
 	rowsQ  bool // came right after "which"/"what"/"list"
 	op     string
@@ -52,6 +53,8 @@ type state struct {
 	allInfo    bool   // "all the information about": every column
 	text       string // the question's words, lower case, single spaces
 	when       bool   // "when was the first order placed"
+	sortDir    string // "asc" or "desc" from "ordered by … descending"
+	sortTerms  int    // terms sorted by
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -106,6 +109,7 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 	var pendingAggs []string
 	pendingNot, byMode, pendingTop := false, false, false
+	pendingSort, sortVerb := false, false
 	pendingOp := ""
 	var pendingNum *item
 	var last *term
@@ -149,6 +153,9 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 		case itKw:
 			switch {
+			case kw == "by" && sortVerb:
+				// "sort employee names by their age": a sort, not a group.
+				pendingSort, sortVerb = true, false
 			case kw == "by":
 				byMode = true
 				pendingAggs = nil
@@ -197,6 +204,19 @@ func (p *Planner) walk(items []item, st *state) {
 				// "over the last 4 weeks": a period, not a comparison.
 			case kw == "when":
 				st.when = true
+			case kw == "sortverb":
+				sortVerb = true
+			case strings.HasPrefix(kw, "sortby"):
+				pendingSort = true
+				if d, ok := strings.CutPrefix(kw, "sortby:"); ok {
+					st.sortDir = d
+				}
+				byMode = false
+			case strings.HasPrefix(kw, "dir:"):
+				if st.sortDir != "" && st.sortDir != kw[4:] {
+					st.unknown = append(st.unknown, "two sort directions")
+				}
+				st.sortDir = kw[4:]
 			case kw == "gt" || kw == "lt":
 				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
 					op := map[string]string{"gt": ">=", "lt": "<="}[kw]
@@ -240,6 +260,11 @@ func (p *Planner) walk(items []item, st *state) {
 			if pendingNot {
 				t.neg, pendingNot = true, false
 			}
+			if pendingSort {
+				t.sortBy, pendingSort = true, false
+				t.byMode = false
+				st.sortTerms++
+			}
 			if len(pendingAggs) > 0 && !byMode {
 				t.aggs, pendingAggs = pendingAggs, nil
 			}
@@ -278,6 +303,9 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 	if pendingNot {
 		st.unknown = append(st.unknown, "not")
+	}
+	if pendingSort || sortVerb {
+		st.unknown = append(st.unknown, "a sort without a column to sort by")
 	}
 	if pendingOp != "" || pendingNum != nil || st.ageOp != "" && !st.hasAge {
 		st.unknown = append(st.unknown, "a comparison without a number or a measure")

@@ -142,6 +142,9 @@ func (b *builder) roles() *Plan {
 	if !aggregate {
 		b.rows = true
 	}
+	if pl := b.sortTerms(); pl != nil {
+		return pl
+	}
 	// Having: "more than 2 singers", "customers with more than 5 orders".
 	for _, t := range st.having {
 		s := t.cands[0]
@@ -200,6 +203,10 @@ func (b *builder) roles() *Plan {
 		}
 		if t.neg && t.cands[0].kind != sValue && t.cands[0].flag == nil {
 			return b.fail(fmt.Sprintf("quarry could not tell what “not %s” means; name a value to exclude", t.it.text))
+		}
+		if k := t.cands[0].kind; (k == sColumn || k == sDim) && b.colSort != nil && b.colSort.field == t.cands[0].field && !t.hasNum && len(t.aggs) == 0 && t.pos > b.sortPos {
+			t.role = "context" // "sorted by the years in which they were founded"
+			continue
 		}
 		if k := t.cands[0].kind; (k == sColumn || k == sDim) && hasString(b.groups, t.cands[0].field) {
 			t.role = "context"
@@ -624,4 +631,68 @@ func (b *builder) namedElsewhere(h *term, e string) bool {
 		}
 	}
 	return false
+}
+
+// sortTerms reads "ordered by age", "in descending order of age": a list
+// sorted by a column, or groups sorted by one of their columns or by the
+// measure.
+func (b *builder) sortTerms() *Plan {
+	st := b.st
+	if st.sortTerms == 0 {
+		if st.sortDir != "" {
+			return b.fail("quarry could not tell what to sort " + map[string]string{"asc": "in ascending", "desc": "in descending"}[st.sortDir] + " order")
+		}
+		return nil
+	}
+	if st.sortTerms > 1 || st.colSup != "" || st.order != "" {
+		return b.fail("quarry reads one sort at a time; ask for the list sorted by one column")
+	}
+	dir := st.sortDir
+	if dir == "" {
+		dir = "asc"
+	}
+	for _, t := range st.terms {
+		if !t.sortBy {
+			continue
+		}
+		s := t.cands[0]
+		switch {
+		case t.role == "metric" && !b.rows:
+			b.sortField = b.q.Metrics[len(b.q.Metrics)-1]
+			if len(b.q.Metrics) != 1 {
+				return b.fail(fmt.Sprintf("quarry could not tell which measure %q sorts by", t.it.text))
+			}
+		case t.role != "" || len(t.aggs) > 0 || t.hasNum:
+			return b.fail(fmt.Sprintf("quarry could not tell how to sort by %q", t.it.text))
+		case s.kind == sColumn && b.rows:
+			if b.rank(s.entity, nil) > 2 {
+				return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row", t.it.text, display(s.entity), display(b.subject)))
+			}
+			s := s
+			b.colSort, b.sortPos = &s, t.pos
+			t.role = "sort"
+		case (s.kind == sColumn || s.kind == sDim) && !b.rows:
+			b.sortField = s.field
+			t.role = "sortgroup" // checked against the groups in finish
+		case s.kind == sEntity && b.p.m.Entity(s.name) != nil && b.p.label(b.p.m.Entity(s.name)) != "":
+			// "ordered by stadium name": by the table's label.
+			ent := b.p.m.Entity(s.name)
+			l := b.p.label(ent)
+			if b.rows {
+				if !strings.EqualFold(ent.Name, b.subject) {
+					return b.fail(fmt.Sprintf("quarry could not tell how to sort %s by %s", display(b.subject), display(ent.Name)))
+				}
+				b.colSort = &sense{kind: sColumn, entity: ent.Name, column: l, field: ent.Name + "." + l}
+				b.sortPos = t.pos
+			} else {
+				b.sortField = ent.Name + "." + l
+			}
+			t.role = "sort"
+		default:
+			return b.fail(fmt.Sprintf("quarry could not tell how to sort by %q", t.it.text))
+		}
+		st.order = dir
+		b.und("sort by %s %s", t.it.text, dir)
+	}
+	return nil
 }

@@ -123,6 +123,12 @@ func keywords() map[string]string {
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
 	set("filler", "signed up", "sign up", "signing up", "set up")
 	set("when", "when", "what date", "which date", "what day", "which day")
+	set("sortby", "ordered by", "sorted by", "sort by", "sorted on", "in order of", "ordered according to", "sorted according to", "arranged by", "ranked by", "order them by", "sort them by", "order the results by", "sort the results by")
+	set("sortby:desc", "in descending order of", "in descending order by", "sorted descending by", "ordered descending by", "in decreasing order of", "descending order of")
+	set("sortby:asc", "in ascending order of", "in ascending order by", "sorted ascending by", "ordered ascending by", "in increasing order of", "ascending order of", "in alphabetical order of", "in alphabetical order by", "alphabetical order of")
+	set("dir:desc", "descending", "in descending order", "desc", "decreasing", "in decreasing order", "from high to low", "from highest to lowest", "high to low", "highest to lowest", "from largest to smallest", "largest to smallest", "descending order")
+	set("dir:asc", "ascending", "in ascending order", "asc", "increasing", "in increasing order", "from low to high", "from lowest to highest", "low to high", "lowest to highest", "from smallest to largest", "smallest to largest", "alphabetically", "in alphabetical order", "alphabetical order", "ascending order", "in ascending alphabetical order", "ascending alphabetical order")
+	set("sortverb", "sort", "order", "rank")
 	set("young", "youngest")
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
 	set("agelt", "younger than", "under the age of", "aged under", "aged less than")
@@ -285,7 +291,8 @@ func afterAggregate(items []item) bool {
 // strongKw are keywords that win over a known term of the same length.
 func strongKw(kw string) bool {
 	switch kw {
-	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "top", "bottom", "avg", "sum", "max", "min", "agegt", "agelt":
+	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "top", "bottom", "avg", "sum", "max", "min", "agegt", "agelt",
+		"sortby", "sortby:desc", "sortby:asc", "dir:desc", "dir:asc":
 		return true
 	}
 	return false
