@@ -91,6 +91,22 @@ func (b *builder) roles() *Plan {
 	// Rows or an aggregate?
 	aggregate := len(b.q.Metrics) > 0 || len(st.having) > 0 || len(st.grains) > 0 || st.trend || st.compare || st.share ||
 		st.count || len(st.dates) > 1
+	// "the age and hometown of every teacher": with nothing to measure,
+	// "each X" after X's columns lists X's rows.
+	if len(b.q.Metrics) == 0 && len(st.having) == 0 && !st.count && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 && st.order == "" {
+		for _, t := range st.terms {
+			if t.byMode && t.role == "" && t.cands[0].kind == sEntity && b.columnsOf(t.cands[0].name, t) {
+				t.byMode = false
+				if b.subject == "" {
+					b.subject = t.cands[0].name
+				}
+			}
+		}
+	}
+	// "What is Kyle's id?": the table of the columns and values named.
+	if b.subject == "" && len(b.q.Metrics) == 0 {
+		b.subject = b.onlyTable()
+	}
 	for _, t := range st.terms {
 		if t.byMode && t.role == "" {
 			aggregate = true
@@ -695,4 +711,36 @@ func (b *builder) sortTerms() *Plan {
 		b.und("sort by %s %s", t.it.text, dir)
 	}
 	return nil
+}
+
+// columnsOf reports whether the question names columns of entity e
+// before term t, none of them after "by".
+func (b *builder) columnsOf(e string, t *term) bool {
+	n := 0
+	for _, u := range b.st.terms {
+		if u.pos < t.pos && u.cands[0].kind == sColumn && strings.EqualFold(u.cands[0].entity, e) {
+			if u.byMode {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0 || b.st.wantLabel
+}
+
+// onlyTable is the one table every column and value of the question
+// belongs to, or "".
+func (b *builder) onlyTable() string {
+	e := ""
+	for _, t := range b.st.terms {
+		k := t.cands[0].kind
+		if k != sColumn && k != sValue {
+			return "" // an entity or a metric: not this shape
+		}
+		if e != "" && !strings.EqualFold(e, t.cands[0].entity) {
+			return ""
+		}
+		e = t.cands[0].entity
+	}
+	return e
 }
