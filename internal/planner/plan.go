@@ -139,7 +139,8 @@ func (p *Planner) walk(items []item, st *state) {
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
-			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && prevKw != "" && !(i+1 < len(mean) && mean[i+1].kind == itTerm):
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && (prevKw != "" || i > 0 && mean[i-1] == last.it && i > 1 && mean[i-2].kind == itKw && (mean[i-2].kw == "gt" || mean[i-2].kw == "lt")) && !(i+1 < len(mean) && mean[i+1].kind == itTerm):
+				// "price above 400", "above age 20"
 				last.op, last.num, last.hasNum = pendingOp, it.num, true
 				pendingOp = ""
 			case pendingOp != "":
