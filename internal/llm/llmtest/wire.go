@@ -1,0 +1,151 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+// anthropicWire speaks the Anthropic Messages API.
+type anthropicWire struct{}
+
+func (anthropicWire) path() string { return "/v1/messages" }
+
+func (anthropicWire) unauthorized() Answer {
+	return Answer{Status: http.StatusUnauthorized, Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}
+}
+
+func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string, stream bool, a Answer) {
+	stop := a.StopReason
+	if stop == "" {
+		stop = "end_turn"
+		if len(a.ToolUses) > 0 {
+			stop = "tool_use"
+		}
+	}
+	usage := map[string]any{
+		"input_tokens":                a.Usage.Input,
+		"output_tokens":               a.Usage.Output,
+		"cache_read_input_tokens":     a.Usage.CacheRead,
+		"cache_creation_input_tokens": a.Usage.CacheWrite,
+	}
+	if !stream {
+		hangJSON(r, a)
+		var content []any
+		if a.Text != "" {
+			content = append(content, map[string]any{"type": "text", "text": a.Text})
+		}
+		for _, u := range a.ToolUses {
+			content = append(content, map[string]any{"type": "tool_use", "id": u.ID, "name": u.Name, "input": json.RawMessage(inputOf(u))})
+		}
+		if content == nil {
+			content = []any{}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
+		})
+		return
+	}
+	s := newSSE(w, r, a)
+	startUsage := map[string]any{
+		"input_tokens": a.Usage.Input, "output_tokens": 1,
+		"cache_read_input_tokens": a.Usage.CacheRead, "cache_creation_input_tokens": a.Usage.CacheWrite,
+	}
+	s.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": startUsage,
+	}})
+	s.event("ping", map[string]any{"type": "ping"})
+	idx := 0
+	if a.Text != "" {
+		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "text", "text": ""}})
+		for _, d := range deltasOf(a) {
+			s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "text_delta", "text": d}})
+			s.delta()
+		}
+		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
+		idx++
+	}
+	for _, u := range a.ToolUses {
+		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "tool_use", "id": u.ID, "name": u.Name, "input": map[string]any{}}})
+		for _, piece := range splitJSON(inputOf(u)) {
+			s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "input_json_delta", "partial_json": piece}})
+		}
+		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
+		idx++
+	}
+	s.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": a.Usage.Output}})
+	s.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// openaiWire speaks the OpenAI chat-completions API.
+type openaiWire struct{}
+
+func (openaiWire) path() string { return "/v1/chat/completions" }
+
+func (openaiWire) unauthorized() Answer {
+	return Answer{Status: http.StatusUnauthorized, Body: `{"error":{"message":"Incorrect API key provided: sk-wron*************1234.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`}
+}
+
+func (openaiWire) write(w http.ResponseWriter, r *http.Request, model string, stream bool, a Answer) {
+	finish := a.StopReason
+	if finish == "" {
+		finish = "stop"
+		if len(a.ToolUses) > 0 {
+			finish = "tool_calls"
+		}
+	}
+	usage := map[string]any{
+		"prompt_tokens":         a.Usage.Input + a.Usage.CacheRead,
+		"completion_tokens":     a.Usage.Output,
+		"total_tokens":          a.Usage.Input + a.Usage.CacheRead + a.Usage.Output,
+		"prompt_tokens_details": map[string]any{"cached_tokens": a.Usage.CacheRead},
+	}
+	var calls []any
+	for i, u := range a.ToolUses {
+		calls = append(calls, map[string]any{"index": i, "id": u.ID, "type": "function", "function": map[string]any{"name": u.Name, "arguments": inputOf(u)}})
+	}
+	if !stream {
+		hangJSON(r, a)
+		msg := map[string]any{"role": "assistant", "content": a.Text}
+		if calls != nil {
+			msg["tool_calls"] = calls
+		}
+		out := map[string]any{
+			"id": "chatcmpl-fake", "object": "chat.completion", "created": 1, "model": model,
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+		}
+		if !a.NoUsage {
+			out["usage"] = usage
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+		return
+	}
+	s := newSSE(w, r, a)
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{
+			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1, "model": model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+		}
+	}
+	s.event("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	for _, d := range deltasOf(a) {
+		s.event("", chunk(map[string]any{"content": d}, nil))
+		s.delta()
+	}
+	for i, u := range a.ToolUses {
+		s.event("", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": u.ID, "type": "function", "function": map[string]any{"name": u.Name, "arguments": ""}}}}, nil))
+		for _, piece := range splitJSON(inputOf(u)) {
+			s.event("", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": piece}}}}, nil))
+		}
+	}
+	s.event("", chunk(map[string]any{}, finish))
+	if !a.NoUsage {
+		s.event("", map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1, "model": model, "choices": []any{}, "usage": usage})
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	w.(http.Flusher).Flush()
+}
