@@ -140,9 +140,13 @@ func buildLexicon(m *semantic.Model) lexicon {
 		l.addForms(e.Name, es)
 		terms[strings.Join(words(e.Name), " ")] = true
 		if ws := words(e.Name); len(ws) > 1 {
+			// "template types" for Ref_Template_Types: every ending of
+			// a compound name.
 			a := es
 			a.strength = strAlias
-			l.addForms(ws[len(ws)-1], a)
+			for k := 1; k < len(ws); k++ {
+				l.addForms(strings.Join(ws[k:], " "), a)
+			}
 		}
 		for _, syn := range e.Synonyms {
 			s := es
@@ -173,8 +177,17 @@ func buildLexicon(m *semantic.Model) lexicon {
 				ks := cs
 				ks.key, ks.strength = true, strKey
 				l.addForms(c.Name, ks)
-				if ws := words(c.Name); ws[len(ws)-1] == "id" {
+				ws := words(c.Name)
+				if ws[len(ws)-1] == "id" {
 					l.add(strings.Join(append(ws[:len(ws)-1:len(ws)-1], "ids"), " "), ks)
+				}
+				// "the ids of documents", "the type code": the ending of
+				// a key's name, resolved against the table asked about.
+				for k := 1; k < len(ws); k++ {
+					l.addForms(strings.Join(ws[k:], " "), ks)
+					if ws[len(ws)-1] == "id" {
+						l.add(strings.Join(append(ws[k:len(ws)-1:len(ws)-1], "ids"), " "), ks)
+					}
 				}
 			}
 			if !isKey {

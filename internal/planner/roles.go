@@ -359,6 +359,13 @@ func (b *builder) namesColumn(c string) bool {
 	if len(ws) == 0 {
 		return false
 	}
+	for _, t := range b.st.terms {
+		for _, s := range t.it.senses {
+			if s.key && strings.EqualFold(s.column, c) {
+				return true // "the names and ids of every course"
+			}
+		}
+	}
 	for _, f := range []string{ws[len(ws)-1], plural(ws[len(ws)-1])} {
 		ws[len(ws)-1] = f
 		if strings.Contains(" "+b.st.text+" ", " "+strings.Join(ws, " ")+" ") {
@@ -729,18 +736,32 @@ func (b *builder) columnsOf(e string, t *term) bool {
 }
 
 // onlyTable is the one table every column and value of the question
-// belongs to, or "".
+// can belong to, or "".
 func (b *builder) onlyTable() string {
-	e := ""
+	var common map[string]string
 	for _, t := range b.st.terms {
-		k := t.cands[0].kind
-		if k != sColumn && k != sValue {
-			return "" // an entity or a metric: not this shape
+		here := map[string]string{}
+		for _, c := range t.cands {
+			if c.kind != sColumn && c.kind != sValue {
+				return "" // an entity or a metric: not this shape
+			}
+			here[lower(c.entity)] = c.entity
 		}
-		if e != "" && !strings.EqualFold(e, t.cands[0].entity) {
-			return ""
+		if common == nil {
+			common = here
+			continue
 		}
-		e = t.cands[0].entity
+		for k := range common {
+			if _, ok := here[k]; !ok {
+				delete(common, k)
+			}
+		}
 	}
-	return e
+	if len(common) != 1 {
+		return ""
+	}
+	for _, e := range common {
+		return e
+	}
+	return ""
 }
