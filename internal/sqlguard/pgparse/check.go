@@ -32,6 +32,10 @@ func Check(sql string, opts sqlguard.Options) sqlguard.Verdict {
 		v.Violations = []sqlguard.Violation{bad}
 		return v
 	}
+	if bad, ok := complexity(sql); !ok {
+		v.Violations = []sqlguard.Violation{bad}
+		return v
+	}
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
 		v.Violations = []sqlguard.Violation{syntaxViolation(sql, err)}
@@ -88,6 +92,49 @@ func precheck(sql string, opts sqlguard.Options) (sqlguard.Violation, bool) {
 		}
 		return sqlguard.Violation{Code: sqlguard.CodeEncoding, Pos: pos,
 			Message: "the statement is not valid UTF-8; send it as UTF-8 text"}, false
+	}
+	return sqlguard.Violation{}, true
+}
+
+// MaxOperators bounds the operators, keywords and opening parentheses of
+// a statement. PostgreSQL's parser builds a tree one level deeper for each
+// link of a chain of binary operators, casts, joins or set operations, and
+// libpg_query walks that tree recursively in C: around 25,000 levels
+// overflow an 8 MB thread stack and kill the whole process (fewer on a
+// smaller stack). Statements over the bound are rejected before parsing.
+const MaxOperators = 4000
+
+// scanFrom is the size below which a statement cannot hold more than
+// MaxOperators tokens of two bytes or more (such as "+1"), so it is not
+// scanned for them.
+const scanFrom = 2 * MaxOperators
+
+// complexity rejects statements that could make the parser recurse too
+// deep. It counts every token except identifiers, constants, commas,
+// dots, brackets, closing parentheses, semicolons and comments, which
+// never deepen the tree.
+func complexity(sql string) (sqlguard.Violation, bool) {
+	if len(sql) < scanFrom {
+		return sqlguard.Violation{}, true
+	}
+	res, err := pg_query.Scan(sql)
+	if err != nil {
+		return sqlguard.Violation{}, true // Parse reports the error
+	}
+	n := 0
+	for _, t := range res.GetTokens() {
+		switch t.GetToken() {
+		case pg_query.Token_IDENT, pg_query.Token_UIDENT, pg_query.Token_FCONST, pg_query.Token_SCONST,
+			pg_query.Token_USCONST, pg_query.Token_BCONST, pg_query.Token_XCONST, pg_query.Token_ICONST,
+			pg_query.Token_PARAM, pg_query.Token_ASCII_44, pg_query.Token_ASCII_46, pg_query.Token_ASCII_91,
+			pg_query.Token_ASCII_93, pg_query.Token_ASCII_41, pg_query.Token_ASCII_59,
+			pg_query.Token_SQL_COMMENT, pg_query.Token_C_COMMENT:
+			continue
+		}
+		if n++; n > MaxOperators {
+			return sqlguard.Violation{Code: sqlguard.CodeTooLarge, Pos: int(t.GetStart()),
+				Message: fmt.Sprintf("the statement has more than %d operators, keywords and parentheses, more than the guard lets PostgreSQL's parser nest; split or simplify it", MaxOperators)}, false
+		}
 	}
 	return sqlguard.Violation{}, true
 }

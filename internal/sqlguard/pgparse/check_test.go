@@ -209,3 +209,28 @@ func TestAvailable(t *testing.T) {
 		t.Fatal("a cgo build must have the parser")
 	}
 }
+
+// TestDeepChains: chains that make PostgreSQL's parser build very deep
+// trees are rejected before parsing (at 30,000 links the C code would
+// overflow its stack and kill the process); long flat lists still pass.
+func TestDeepChains(t *testing.T) {
+	const n = 30000
+	for name, sql := range map[string]string{
+		"operators":  "SELECT 1" + strings.Repeat("+1", n),
+		"casts":      "SELECT 1" + strings.Repeat("::int", n),
+		"joins":      "SELECT 1 FROM a" + strings.Repeat(" JOIN a ON true", n),
+		"set ops":    "SELECT 1" + strings.Repeat(" UNION SELECT 1", n),
+		"calls":      "SELECT " + strings.Repeat("abs(", n) + "1" + strings.Repeat(")", n),
+		"unary":      "SELECT " + strings.Repeat("- ", n) + "1",
+		"boolean":    "SELECT 1 WHERE " + strings.Repeat("NOT ", n) + "true",
+		"comparison": "SELECT 1 WHERE 1" + strings.Repeat(" < 1", n),
+	} {
+		if v := pgparse.Check(sql, pgOpts); v.Allowed || !v.Has(sqlguard.CodeTooLarge) {
+			t.Errorf("%s: want too_large, got %.200v", name, v)
+		}
+	}
+	in := "SELECT 1 WHERE 'x' IN ('a'" + strings.Repeat(", 'abc'", 5000) + ")"
+	if v := pgparse.Check(in, pgOpts); !v.Allowed {
+		t.Errorf("a long IN list: %.200v", v)
+	}
+}
