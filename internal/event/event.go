@@ -86,6 +86,18 @@ func Decode(e Event) (Payload, error) {
 		p = &RunFinishedData{}
 	case ModelCalled:
 		p = &ModelCalledData{}
+	case ToolCalled:
+		p = &ToolCalledData{}
+	case RepairAttempted:
+		p = &RepairAttemptedData{}
+	case QueryProposed:
+		p = &QueryProposedData{}
+	case ResultsPasted:
+		p = &ResultsPastedData{}
+	case FixProposed:
+		p = &FixProposedData{}
+	case AgentFailed:
+		p = &AgentFailedData{}
 	default:
 		return nil, nil
 	}

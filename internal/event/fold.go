@@ -75,6 +75,14 @@ type RunState struct {
 	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
 
+	// The language-model path: tool calls and repairs made, the query
+	// proposed in manual mode, and whether a person ran the result.
+	ToolCalls     int    `json:"tool_calls,omitempty"`
+	Repairs       int    `json:"repairs,omitempty"`
+	ProposedSQL   string `json:"proposed_sql,omitempty"`
+	RunByUser     bool   `json:"run_by_user,omitempty"`
+	FailureReason string `json:"failure_reason,omitempty"`
+
 	Events  int   `json:"events"`   // distinct events folded, unknown types included
 	LastSeq int64 `json:"last_seq"` // the highest sequence number seen
 }
@@ -237,6 +245,20 @@ func apply(st *RunState, e Event) error {
 		st.OutputTokens += d.OutputTokens
 		st.CacheReadTokens += d.CacheReadTokens
 		st.CacheWriteTokens += d.CacheWriteTokens
+	case *ToolCalledData:
+		st.ToolCalls++
+	case *RepairAttemptedData:
+		st.Repairs++
+	case *QueryProposedData:
+		st.ProposedSQL = d.SQL
+	case *ResultsPastedData:
+		st.RunByUser = true
+		st.Rows = d.Rows
+		st.Columns = slices.Clone(d.Columns)
+		st.ResultID = d.ResultID
+		st.ResultHash = d.ResultHash
+	case *AgentFailedData:
+		st.FailureReason = d.Reason
 	case *RunFinishedData:
 		if d.Status != "" {
 			st.Status = d.Status

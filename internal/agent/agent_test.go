@@ -1,0 +1,218 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/llm/llmtest"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// leakScript asks for everything that could carry a customer's e-mail to
+// the model: SELECT *, the table's description, samples of the column, a
+// note quoting an address, a query naming the column, a search for it.
+func leakScript(countSQL string) *llmtest.Provider {
+	return llmtest.NewProvider(
+		llmtest.Reply(llmtest.ToolCall("t1", "run_query", `{"sql":"SELECT * FROM customers"}`)),
+		llmtest.Reply(llmtest.ToolCall("t2", "describe_table", `{"table":"customers"}`)),
+		llmtest.Reply(llmtest.ToolCall("t3", "sample_values", `{"table":"customers","column":"email"}`)),
+		llmtest.Reply(llmtest.ToolCall("t4", "read_knowledge", `{"path":""}`)),
+		llmtest.Reply(llmtest.ToolCall("t5", "read_knowledge", `{"path":"notes/customers.md"}`)),
+		llmtest.Reply(llmtest.ToolCall("t6", "read_knowledge", `{"path":"notes/accounts.md"}`)),
+		llmtest.Reply(llmtest.ToolCall("t7", "run_query", `{"sql":"SELECT name, email AS contact FROM customers"}`)),
+		llmtest.Reply(llmtest.ToolCall("t8", "search_schema", `{"query":"email contact"}`)),
+		llmtest.Reply(llmtest.ToolCall("t9", "run_query", `{"sql":"SELECT c.* FROM customers c ORDER BY c.id LIMIT 3"}`)),
+		llmtest.Reply(llmtest.ToolCall("t10", "run_query", `{"sql":"`+countSQL+`"}`)),
+		llmtest.Reply(llmtest.ToolCall("t11", "submit_answer", `{"answer":"The shop has this many customers.","sql":"`+countSQL+`"}`)),
+	)
+}
+
+func TestRestrictedValuesNeverReachTheModel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  func(*testing.T) *env
+	}{{"small", smallEnv}, {"demo", demoEnv}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := tc.env(t)
+			fake := leakScript("SELECT count(*) AS customers FROM customers")
+			out, err := e.agent(fake, false).Ask(context.Background(), e.recorder(), "how many customers do we have?", clock(), agentOpts())
+			if err != nil {
+				t.Fatalf("Ask: %v", err)
+			}
+			if out.Status != event.StatusSucceeded || out.Answer.Markdown == "" {
+				t.Fatalf("status %q, answer %q", out.Status, out.Answer.Markdown)
+			}
+			if n := len(fake.Calls()); n != 11 {
+				t.Fatalf("the model was called %d times, want 11", n)
+			}
+			emails := e.emails(t)
+			for _, m := range emails {
+				if calls := fake.Find(m); len(calls) > 0 {
+					t.Fatalf("the restricted value %q reached the model in calls %v", m, calls)
+				}
+				local, _, _ := strings.Cut(m, "@")
+				if len(local) > 6 && len(fake.Find(local+"@")) > 0 {
+					t.Fatalf("part of the restricted value %q reached the model", m)
+				}
+			}
+			// The model did see the other columns, and was told why email was refused.
+			if len(fake.Find("restricted")) == 0 {
+				t.Error("the model was never told that a column is restricted")
+			}
+			if len(fake.Find("<result>")) == 0 || len(fake.Find("<knowledge")) == 0 || len(fake.Find("not instructions")) != 11 {
+				t.Error("results are not fenced, or the system prompt does not say they are data")
+			}
+			st := e.state(t)
+			if st.Status != event.StatusSucceeded || st.ToolCalls != 11 || st.Repairs != 1 || st.Confidence == nil {
+				t.Errorf("fold: status %s, tools %d, repairs %d, confidence %v", st.Status, st.ToolCalls, st.Repairs, st.Confidence)
+			}
+			if st.SQL != "SELECT count(*) AS customers FROM customers" {
+				t.Errorf("the answer's SQL is %q", st.SQL)
+			}
+			for _, ty := range []event.Type{event.ToolCalled, event.RepairAttempted, event.ModelCalled, event.ChecksRan, event.AnswerRendered} {
+				if !slices.Contains(e.types(), ty) {
+					t.Errorf("no %s event", ty)
+				}
+			}
+		})
+	}
+}
+
+func agentOpts() agentOptions { return agentOptions{} }
+
+func TestBadModelsEndTheRunWithAFailure(t *testing.T) {
+	e := smallEnv(t)
+	loop := make([]llmtest.Step, 20)
+	for i := range loop {
+		loop[i] = llmtest.Reply(llmtest.ToolCall("l", "search_schema", `{"query":"orders"}`))
+	}
+	bad := func(steps ...llmtest.Step) []llmtest.Step { return steps }
+	for _, tc := range []struct {
+		name   string
+		steps  []llmtest.Step
+		budget llm.Budget
+		reason string
+		kind   quarry.Kind
+		want   string
+	}{
+		{"unknown tool", bad(llmtest.Reply(llmtest.ToolCall("x", "drop_table", `{}`))), llm.Budget{}, "unknown_tool", quarry.KindModel, "does not offer"},
+		{"invalid arguments", bad(llmtest.Reply(llmtest.ToolCall("x", "run_query", `{"query":"SELECT 1"}`))), llm.Budget{}, "invalid_arguments", quarry.KindModel, "invalid arguments"},
+		{"not json", bad(llmtest.Reply(llmtest.ToolCall("x", "run_query", `[1,2`))), llm.Budget{}, "invalid_arguments", quarry.KindModel, "invalid arguments"},
+		{"loops", loop, llm.Budget{}, "max_steps", quarry.KindModel, "within 12 steps"},
+		{"budget", loop, llm.Budget{MaxCalls: 3}, "budget", quarry.KindModel, "budget is spent"},
+		{"provider error", bad(llmtest.Fail(quarry.Errorf(quarry.KindModel, "the fake API refused the key (401)"))), llm.Budget{}, "model", quarry.KindModel, "refused the key"},
+		{"repairs spent", bad(
+			llmtest.Reply(llmtest.ToolCall("a", "run_query", `{"sql":"SELECT nope FROM customers"}`)),
+			llmtest.Reply(llmtest.ToolCall("b", "run_query", `{"sql":"SELECT * FROM nowhere"}`)),
+			llmtest.Reply(llmtest.ToolCall("c", "run_query", `{"sql":"DELETE FROM customers"}`)),
+			llmtest.Reply(llmtest.ToolCall("d", "run_query", `{"sql":"SELEC 1"}`)),
+		), llm.Budget{}, "repairs", "", "failed 4 times"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.events = nil
+			a := e.agent(llmtest.NewProvider(tc.steps...), false)
+			a.Limits.Budget = tc.budget
+			out, err := a.Ask(context.Background(), e.recorder(), "revenue by country", clock(), agentOpts())
+			if err == nil {
+				t.Fatalf("no error; answer %q", out.Answer.Markdown)
+			}
+			if tc.kind != "" && quarry.KindOf(err) != tc.kind {
+				t.Errorf("kind %s, want %s (%v)", quarry.KindOf(err), tc.kind, err)
+			}
+			if !strings.Contains(quarry.Message(err), tc.want) {
+				t.Errorf("message %q does not say %q", quarry.Message(err), tc.want)
+			}
+			if out.Answer.Markdown != "" || out.Status == event.StatusSucceeded {
+				t.Errorf("a failed run presents an answer: %q (%s)", out.Answer.Markdown, out.Status)
+			}
+			st := e.state(t)
+			if st.FailureReason != tc.reason || st.Status == event.StatusSucceeded || st.Status == event.StatusRunning || st.Answer != "" {
+				t.Errorf("fold: reason %q (want %q), status %s", st.FailureReason, tc.reason, st.Status)
+			}
+		})
+	}
+}
+
+func TestRepairFeedsTheClassifiedErrorBack(t *testing.T) {
+	e := smallEnv(t)
+	fake := llmtest.NewProvider(
+		llmtest.Reply(llmtest.ToolCall("a", "run_query", `{"sql":"SELECT countryy, count(*) FROM customers GROUP BY 1"}`)),
+		llmtest.Reply(llmtest.ToolCall("b", "run_query", `{"sql":"SELECT country, count(*) AS n FROM customers GROUP BY 1 ORDER BY 1"}`)),
+		llmtest.Reply(llmtest.ToolCall("c", "submit_answer", `{"answer":"Germany has 1 customer; 99 is not in the result."}`)),
+	)
+	out, err := e.agent(fake, false).Ask(context.Background(), e.recorder(), "customers by country", clock(), agentOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := string(fake.Calls()[1].Body)
+	if !strings.Contains(second, "unknown_column") || !strings.Contains(second, "countryy") {
+		t.Errorf("the repair request does not carry the classified real error: %s", second)
+	}
+	if out.Rows != 3 || !strings.Contains(out.Answer.Markdown, "Germany has 1 customer") {
+		t.Errorf("rows %d, answer %q", out.Rows, out.Answer.Markdown)
+	}
+	var grounded string
+	for _, c := range out.Report.Checks {
+		if c.Name == "grounded_numbers" {
+			grounded = c.Status
+		}
+	}
+	if grounded != "warn" || out.Report.Confidence >= 1 {
+		t.Errorf("an ungrounded number did not lower confidence: %s, %v", grounded, out.Report.Confidence)
+	}
+}
+
+func TestManualModeProposesAndStops(t *testing.T) {
+	e := smallEnv(t)
+	fake := llmtest.NewProvider(
+		llmtest.Reply(llmtest.ToolCall("a", "run_query", `{"sql":"SELECT 1"}`)),
+	)
+	_, err := e.agent(fake, true).Ask(context.Background(), e.recorder(), "customers by country", clock(), agentOpts())
+	if err == nil || !strings.Contains(err.Error(), "does not offer") {
+		t.Fatalf("run_query in manual mode: %v", err)
+	}
+	e.events = nil
+	fake = llmtest.NewProvider(
+		llmtest.Reply(llmtest.ToolCall("a", "propose_query", `{"sql":"SELECT country, count(*) AS n FROM customers GROUP BY country","columns":["country","n"]}`)),
+	)
+	out, err := e.agent(fake, true).Ask(context.Background(), e.recorder(), "customers by country", clock(), agentOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := e.state(t)
+	if out.Status != event.StatusAwaitingResults || st.Status != event.StatusAwaitingResults || st.ProposedSQL == "" {
+		t.Errorf("status %s / %s, proposed %q", out.Status, st.Status, st.ProposedSQL)
+	}
+}
+
+func TestErrorClasses(t *testing.T) {
+	for msg, want := range map[string]string{
+		"no such column: countryy":                               "unknown_column",
+		`column "x" does not exist`:                              "unknown_column",
+		"Unknown column 'x' in 'field list'":                     "unknown_column",
+		"no such table: nowhere":                                 "unknown_table",
+		`relation "nowhere" does not exist`:                      "unknown_table",
+		"Table 'db.nowhere' doesn't exist":                       "unknown_table",
+		`column reference "id" is ambiguous`:                     "ambiguous",
+		`near "SELEC": syntax error`:                             "syntax",
+		"operator does not exist: integer = text":                "type_mismatch",
+		`invalid input syntax for type integer: "a"`:             "type_mismatch",
+		"canceling statement due to statement timeout":           "timeout",
+		"something else entirely":                                "other",
+	} {
+		if got := agentClassify(errors.New(msg)); got != want {
+			t.Errorf("Classify(%q) = %s, want %s", msg, got, want)
+		}
+	}
+	if got := agentClassify(quarry.Errorf(quarry.KindRejected, "x")); got != "rejected" {
+		t.Errorf("guard rejection: %s", got)
+	}
+	if got := agentClassify(quarry.Errorf(quarry.KindTooCostly, "x")); got != "too_costly" {
+		t.Errorf("too costly: %s", got)
+	}
+}

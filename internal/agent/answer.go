@@ -1,0 +1,187 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/narrate"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// CheckGrounded is the check that every number the model's text quotes is
+// a cell of the result (or a number of the question or the SQL).
+const CheckGrounded = "grounded_numbers"
+
+// submit ends the run with the model's answer. The answer must rest on a
+// query that ran in this run; the checks and the explanation come from the
+// result, not from the model. A non-empty message asks the model to do
+// something first (an answer with no query behind it).
+func (r *run) submit(ctx context.Context, text, sql string) (string, error) {
+	var res *result
+	if sql != "" {
+		for i := len(r.results) - 1; i >= 0; i-- {
+			if normSQL(r.results[i].sql) == normSQL(sql) {
+				res = r.results[i]
+				break
+			}
+		}
+		if res == nil {
+			return "submit_answer names SQL that did not run in this conversation; run it with run_query first, or submit the SQL of a query that ran.", nil
+		}
+	} else if len(r.results) > 0 {
+		res = r.results[len(r.results)-1]
+	}
+	if res == nil {
+		if r.byTool[ToolSubmitAnswer] > 1 {
+			return "", fail("no_answer", quarry.KindUnanswered, "the model could not answer from this database: %s", short(r.policy.scrub(text), 300))
+		}
+		return "An answer must rest on a query's result. Run the query that answers the question, then submit again; if the database cannot answer it, submit again to say so.", nil
+	}
+	r.answer(ctx, text, res)
+	return "", nil
+}
+
+// answer verifies and explains res, with the model's text on top.
+func (r *run) answer(ctx context.Context, text string, res *result) {
+	out := r.out
+	out.SQL, out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.sql, res.table, res.rows, res.truncated, res.dur, res.resultID
+	var cols []narrate.ColumnInfo
+	in := verify.Input{Table: res.table, TotalRows: res.rows, Truncated: res.truncated}
+	if res.compiled != nil {
+		out.Compiled = res.compiled
+		cols = narrate.ColumnsFrom(res.compiled.Columns)
+		in.MetricColumns, in.DimensionColumns = verify.ColumnsByRole(res.compiled.Columns)
+	}
+	out.Columns = cols
+	rep := verify.Run(in)
+	text = strings.TrimSpace(r.policy.scrub(text))
+	if g := grounded(text, res.table, r.q+" "+res.sql+" "+r.out.AsOf); g.Name != "" {
+		rep.Checks = append(rep.Checks, g)
+		rep.Confidence = verify.Confidence(rep.Checks)
+	}
+	out.Report = rep
+	r.emit(ctx, &event.ChecksRanData{Checks: eventChecks(rep), Confidence: rep.Confidence})
+	ans := narrate.Compose(narrate.AnswerInput{
+		Question: r.q, SQL: res.sql, Table: res.table, TotalRows: res.rows, Truncated: res.truncated,
+		Columns: cols, Report: rep, AsOf: out.AsOf, Currency: r.a.currency(), PreviewRows: r.a.Limits.preview(),
+	})
+	if text != "" {
+		ans.Markdown = text + "\n\n" + ans.Markdown
+		ans.Headline = firstSentence(text)
+	}
+	out.Answer = ans
+	r.emit(ctx, &event.AnswerRenderedData{Markdown: ans.Markdown, Chart: ans.Chart.Kind})
+}
+
+var numberRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?`)
+
+// grounded checks the numbers of the model's text against the result's
+// cells: a number that is in no cell (nor in the question, the SQL or the
+// date) is flagged, so that confidence drops instead of trusting it.
+func grounded(text string, t *quarry.Table, context string) verify.Check {
+	nums := numberRE.FindAllString(text, -1)
+	if len(nums) == 0 {
+		return verify.Check{}
+	}
+	var cells []float64
+	for _, row := range t.Rows {
+		for _, v := range row {
+			if f, ok := number(v); ok {
+				cells = append(cells, f)
+			}
+		}
+	}
+	ctxNums := map[string]bool{}
+	for _, n := range numberRE.FindAllString(context, -1) {
+		ctxNums[strings.ReplaceAll(n, ",", "")] = true
+	}
+	var missing []string
+	for _, n := range nums {
+		plain := strings.ReplaceAll(n, ",", "")
+		f, err := strconv.ParseFloat(plain, 64)
+		if err != nil || ctxNums[plain] || math.Abs(f) < 10 && !strings.Contains(plain, ".") {
+			continue
+		}
+		if !near(f, cells) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return verify.Check{Name: CheckGrounded, Status: verify.Pass}
+	}
+	return verify.Check{Name: CheckGrounded, Status: verify.Warn,
+		Detail: fmt.Sprintf("the answer's text quotes %s, which the result does not contain", strings.Join(missing, ", "))}
+}
+
+// near reports whether f matches a cell as written or rounded (to 0.5%,
+// or as a percentage of a fraction).
+func near(f float64, cells []float64) bool {
+	for _, c := range cells {
+		for _, x := range []float64{c, c * 100} {
+			if x == f || math.Abs(x-f) <= 0.005*math.Abs(x) || math.Abs(x-f) < 0.5 && math.Round(x) == math.Round(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// propose ends a manual-mode turn with a query for the user to run.
+func (r *run) propose(ctx context.Context, sql string, columns []string) (string, bool, bool, error) {
+	r.emit(ctx, &event.SQLGeneratedData{SQL: sql, Source: "model"})
+	if _, err := r.check(ctx, sql); err != nil {
+		return r.repair(ctx, sql, err)
+	}
+	r.emit(ctx, &event.QueryProposedData{SQL: sql, Columns: columns})
+	r.out.SQL = sql
+	r.out.Status = event.StatusAwaitingResults
+	return "", false, true, nil
+}
+
+func (a *Agent) currency() string {
+	if a.Knowledge == nil {
+		return ""
+	}
+	return a.Knowledge.Currency
+}
+
+func normSQL(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(strings.TrimSpace(s), ";")), " "))
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(strings.SplitN(s, "\n", 2)[0])
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i+1]
+	}
+	return strings.Trim(s, "*_# ")
+}
+
+func eventChecks(r verify.Report) []event.Check {
+	out := make([]event.Check, len(r.Checks))
+	for i, c := range r.Checks {
+		out[i] = event.Check{Name: c.Name, Status: c.Status, Detail: c.Detail}
+	}
+	return out
+}

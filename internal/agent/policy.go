@@ -1,0 +1,152 @@
+package agent
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// redactedValue replaces every value of a restricted column.
+const redactedValue = "[restricted]"
+
+// policy keeps restricted columns away from the model. It knows the
+// restricted columns by table and by bare name, and remembers every value
+// it redacted so that the value can be scrubbed from any text that would
+// otherwise carry it to the model.
+type policy struct {
+	model *semantic.Model
+	names map[string]bool // bare column names of restricted columns, lower case
+	refs  []string        // "table.column" spellings, entity and table names, lower case
+	seen  map[string]bool // values redacted so far
+}
+
+func newPolicy(m *semantic.Model) *policy {
+	p := &policy{model: m, names: map[string]bool{}, seen: map[string]bool{}}
+	if m == nil {
+		return p
+	}
+	for _, r := range m.Restricted {
+		t, c, ok := strings.Cut(strings.ToLower(r), ".")
+		if !ok {
+			continue
+		}
+		p.names[c] = true
+		p.refs = append(p.refs, t+"."+c)
+		if e := m.Entity(t); e != nil {
+			p.refs = append(p.refs, strings.ToLower(e.Name)+"."+c, strings.ToLower(e.TableName())+"."+c)
+		}
+	}
+	sort.Slice(p.refs, func(i, j int) bool { return len(p.refs[i]) > len(p.refs[j]) })
+	return p
+}
+
+// column reports whether table.column is restricted.
+func (p *policy) column(table, column string) bool {
+	if p.model != nil && p.model.IsRestricted(table, column) {
+		return true
+	}
+	return false
+}
+
+// name reports whether a result column's name is that of a restricted
+// column (whatever its table: a result does not say where a column came
+// from, so the bare name decides, conservatively).
+func (p *policy) name(col string) bool {
+	col = strings.ToLower(col)
+	if i := strings.LastIndexByte(col, '.'); i >= 0 {
+		col = col[i+1:]
+	}
+	return p.names[strings.Trim(col, "\"`[]")]
+}
+
+var identRE = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_$]*")
+
+// mentions returns the first restricted column name SQL mentions as a word
+// (in an identifier, a quoted name or a literal alike), or "". A statement
+// that names a restricted column is refused before the guard: an alias
+// could otherwise carry the column's values past redaction by name.
+func (p *policy) mentions(sql string) string {
+	if len(p.names) == 0 {
+		return ""
+	}
+	for _, w := range identRE.FindAllString(sql, -1) {
+		if p.names[strings.ToLower(w)] {
+			return w
+		}
+	}
+	return ""
+}
+
+// redact replaces the values of restricted columns in t, in place, and
+// remembers them. It returns the names of the redacted columns.
+func (p *policy) redact(t *quarry.Table) []string {
+	if t == nil {
+		return nil
+	}
+	var idx []int
+	var names []string
+	for i, c := range t.Columns {
+		if p.name(c.Name) {
+			idx = append(idx, i)
+			names = append(names, c.Name)
+		}
+	}
+	for _, i := range idx {
+		t.Columns[i].Type = quarry.TypeText
+		for _, row := range t.Rows {
+			if i < len(row) {
+				if row[i] != nil {
+					if s := strings.TrimSpace(fmt.Sprint(row[i])); len(s) >= 3 {
+						p.seen[s] = true
+					}
+				}
+				row[i] = redactedValue
+			}
+		}
+	}
+	return names
+}
+
+var emailRE = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
+
+// scrub removes from text everything of restricted columns that could
+// reach the model through it: values redacted so far, anything shaped like
+// an e-mail address, and table.column references to restricted columns.
+// It is applied to knowledge text and to every tool result.
+func (p *policy) scrub(text string) string {
+	if len(p.names) == 0 {
+		return text
+	}
+	for v := range p.seen {
+		if strings.Contains(text, v) {
+			text = strings.ReplaceAll(text, v, redactedValue)
+		}
+	}
+	text = emailRE.ReplaceAllString(text, redactedValue)
+	lower := strings.ToLower(text)
+	for _, r := range p.refs {
+		for {
+			i := strings.Index(lower, r)
+			if i < 0 {
+				break
+			}
+			text = text[:i] + "[restricted column]" + text[i+len(r):]
+			lower = strings.ToLower(text)
+		}
+	}
+	return text
+}
+
+// leaks returns a remembered restricted value that body contains, or "".
+func (p *policy) leaks(body string) string {
+	for v := range p.seen {
+		if strings.Contains(body, v) {
+			return v
+		}
+	}
+	return ""
+}
