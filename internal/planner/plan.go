@@ -55,6 +55,7 @@ type state struct {
 	when       bool   // "when was the first order placed"
 	sortDir    string // "asc" or "desc" from "ordered by … descending"
 	sortTerms  int    // terms sorted by
+	eachAfter  bool   // "the codes and the number of templates for each": a group named before
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -304,6 +305,9 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 	if pendingNot {
 		st.unknown = append(st.unknown, "not")
+	}
+	if len(mean) > 0 && mean[len(mean)-1].kind == itKw && mean[len(mean)-1].kw == "by" && (mean[len(mean)-1].text == "for each" || mean[len(mean)-1].text == "each" || mean[len(mean)-1].text == "for every" || mean[len(mean)-1].text == "in each") {
+		st.eachAfter = true
 	}
 	if pendingSort || sortVerb {
 		st.unknown = append(st.unknown, "a sort without a column to sort by")

@@ -224,6 +224,12 @@ func (b *builder) roles() *Plan {
 			t.role = "context" // "sorted by the years in which they were founded"
 			continue
 		}
+		if s := t.cands[0]; s.key && !t.byMode {
+			if target := b.p.keyTarget(s); target != nil && target.PrimaryKey != "" && hasString(b.groups, target.Name+"."+target.PrimaryKey) {
+				t.role = "context" // the key of a table grouped by
+				continue
+			}
+		}
 		if k := t.cands[0].kind; (k == sColumn || k == sDim) && hasString(b.groups, t.cands[0].field) {
 			t.role = "context"
 			continue
@@ -261,6 +267,11 @@ func (b *builder) roles() *Plan {
 					}
 				}
 				b.groups = append(b.groups, ent.Name+"."+b.p.label(ent))
+				if ent.PrimaryKey != "" && b.namesColumn(ent.PrimaryKey) && !b.labelAsked(ent) {
+					// "the document ids and the number of paragraphs in
+					// each document": the key alone.
+					b.hidden = append(b.hidden, ent.Name+"."+b.p.label(ent))
+				}
 				b.und("group by %s", ent.Name)
 				t.role, groupTerm = "group", t
 			case strings.EqualFold(s.name, b.subject):
@@ -272,7 +283,7 @@ func (b *builder) roles() *Plan {
 			}
 		case sColumn, sDim:
 			switch {
-			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !t.hasNum:
+			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0 || st.eachAfter) && len(b.groups) == 0 && !t.hasNum:
 				if s.key {
 					// "the contestant numbers and names", "document ids with
 					// at least two paragraphs": the rows of the table the key

@@ -97,7 +97,8 @@ func keywords() map[string]string {
 	set("top", "top", "best")
 	set("bottom", "bottom", "worst")
 	set("by", "by", "per", "for each", "for every", "broken down by", "break down by", "breakdown by", "split by", "grouped by", "group by",
-		"across", "each", "every", "in each", "within each", "by each", "broken out by", "segmented by", "for the different")
+		"across", "each", "every", "in each", "within each", "by each", "broken out by", "segmented by", "for the different",
+		"for different", "for all the different", "for all different", "of each", "of every")
 	set("grain:day", "daily", "day by day", "per day")
 	set("grain:week", "weekly", "week by week", "per week")
 	set("grain:month", "monthly", "month by month", "month over month", "per month")
