@@ -48,3 +48,9 @@ go test -count=1 -timeout 20m ./...
 
 say "go test -race"
 go test -race -count=1 -timeout 25m ./...
+
+# The DuckDB connector is compiled only with the duckdb build tag (cgo and
+# a large static library). On first use this downloads DuckDB's
+# linux-amd64 library through the Go module proxy.
+say "go test -tags duckdb"
+go test -count=1 -tags duckdb ./internal/connector/duckdb/ ./cmd/quarry/

@@ -176,5 +176,9 @@ func (a *app) close() {
 // openOther opens the connections whose drivers are wired in their own
 // files (or not in this build).
 func openOther(ctx context.Context, cc *config.Connection) (connector.Conn, error) {
+	switch cc.Driver {
+	case config.DriverDuckDB:
+		return openDuckDB(ctx, cc)
+	}
 	return nil, quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite, postgres or mysql", cc.Name, cc.Driver)
 }

@@ -33,6 +33,8 @@ func Cases(d quarry.Dialect) []Case {
 		return mysqlCases
 	case quarry.DialectSQLite:
 		return sqliteCases
+	case quarry.DialectDuckDB:
+		return duckdbCases
 	}
 	return nil
 }
@@ -136,7 +138,7 @@ func Setup(d quarry.Dialect, schema string) []string {
 			fmt.Sprintf("CREATE TABLE %s (id integer PRIMARY KEY, parent_id integer NOT NULL REFERENCES %s (id), note text)", q("ct_child"), q("ct_parent")),
 		)
 	}
-	if d == quarry.DialectPostgres {
+	if d == quarry.DialectPostgres || d == quarry.DialectDuckDB {
 		stmts = append(stmts,
 			fmt.Sprintf("COMMENT ON TABLE %s IS 'parents of children'", q("ct_parent")),
 			fmt.Sprintf("COMMENT ON COLUMN %s.name IS 'what the parent is called'", q("ct_parent")),
@@ -152,7 +154,7 @@ func Setup(d quarry.Dialect, schema string) []string {
 
 // HasComments reports whether the dialect stores table and column comments.
 func HasComments(d quarry.Dialect) bool {
-	return d == quarry.DialectPostgres || d == quarry.DialectMySQL
+	return d == quarry.DialectPostgres || d == quarry.DialectMySQL || d == quarry.DialectDuckDB
 }
 
 // Qualify returns schema.name, or name when schema is empty.
