@@ -125,18 +125,25 @@ func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duratio
 		timeout = &ms
 		idle += stmtTimeout
 	}
-	var readOnly string
+	var readOnly, conforming string
 	err := tx.QueryRow(ctx, `SELECT
 		set_config('statement_timeout', coalesce($1::text, current_setting('statement_timeout')), true),
 		set_config('idle_in_transaction_session_timeout', $2::text, true),
 		set_config('work_mem', $3::text, true),
-		current_setting('transaction_read_only')`,
-		timeout, strconv.FormatInt(idle.Milliseconds(), 10), c.workMem).Scan(nil, nil, nil, &readOnly)
+		current_setting('transaction_read_only'),
+		current_setting('standard_conforming_strings')`,
+		timeout, strconv.FormatInt(idle.Milliseconds(), 10), c.workMem).Scan(nil, nil, nil, &readOnly, &conforming)
 	if err != nil {
 		return err
 	}
 	if readOnly != "on" {
 		return quarry.Errorf(quarry.KindConnection, "PostgreSQL at %s did not start a read-only transaction (transaction_read_only is %s); connect quarry to the server directly, not through a pooler or proxy that changes transactions", c.target, readOnly)
+	}
+	// The guard reads string literals the way PostgreSQL does with
+	// standard_conforming_strings on (backslashes are plain characters);
+	// with it off, the server would read the same text differently.
+	if conforming != "on" {
+		return quarry.Errorf(quarry.KindConnection, "PostgreSQL at %s has standard_conforming_strings off; quarry's guard reads SQL text with it on, so it will not run queries there (set it on for quarry's role: ALTER ROLE … SET standard_conforming_strings = on)", c.target)
 	}
 	return nil
 }
