@@ -1,0 +1,123 @@
+package httpapi
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/narrate"
+	"github.com/quarrydata/quarry/internal/narrate/chart"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// answerJSON is an answer as the API shows it: in done.answer and in a
+// session's turns.
+type answerJSON struct {
+	Markdown   string             `json:"markdown"`
+	HTML       string             `json:"html"` // rendered on the server and sanitised
+	Headline   string             `json:"headline"`
+	SQL        string             `json:"sql"`
+	Columns    []columnJSON       `json:"columns"`
+	Rows       [][]any            `json:"rows"` // the first rows, at most 100
+	RowCount   int64              `json:"row_count"`
+	Truncated  bool               `json:"truncated"`
+	Checks     []verify.Check     `json:"checks"`
+	Confidence float64            `json:"confidence"`
+	Chart      *narrate.ChartSpec `json:"chart,omitempty"`
+	ChartSVG   string             `json:"chart_svg,omitempty"` // the CLI's renderer
+	ResultID   string             `json:"result_id,omitempty"`
+}
+
+type columnJSON struct {
+	Name string      `json:"name"`
+	Type quarry.Type `json:"type"`
+}
+
+// chart sizes, as the CLI draws them.
+const chartWidth, chartHeight = 800, 450
+
+// answerOf shows a finished ask.
+func (s *Server) answerOf(out *analyst.AskOutcome) *answerJSON {
+	a := &answerJSON{
+		Markdown: out.Answer.Markdown, HTML: s.md.HTML(out.Answer.Markdown), Headline: out.Answer.Headline,
+		SQL: out.SQL, RowCount: out.Rows, Truncated: out.Truncated,
+		Checks: out.Report.Checks, Confidence: out.Report.Confidence, ResultID: out.ResultID,
+	}
+	a.Columns, a.Rows = preview(out.Table)
+	a.setChart(out.Answer.Chart)
+	if a.Checks == nil {
+		a.Checks = []verify.Check{}
+	}
+	return a
+}
+
+// rebuiltAnswer shows an answer from its run's log and stored result, as
+// a session's history does after a restart. The chart is chosen again
+// from the stored rows.
+func (s *Server) rebuiltAnswer(st event.RunState, t *quarry.Table) *answerJSON {
+	a := &answerJSON{
+		Markdown: st.Answer, HTML: s.md.HTML(st.Answer), Headline: headline(st.Answer), SQL: st.SQL,
+		RowCount: st.Rows, Truncated: st.Truncated, ResultID: st.ResultID, Checks: []verify.Check{},
+	}
+	for _, c := range st.Checks {
+		a.Checks = append(a.Checks, verify.Check{Name: c.Name, Status: c.Status, Detail: c.Detail})
+	}
+	if st.Confidence != nil {
+		a.Confidence = *st.Confidence
+	}
+	a.Columns, a.Rows = preview(t)
+	if t != nil && st.Chart != "" {
+		a.setChart(narrate.ChooseChart(t, nil, st.Question))
+	}
+	return a
+}
+
+func (a *answerJSON) setChart(spec narrate.ChartSpec) {
+	if spec.Kind == narrate.ChartNone {
+		return
+	}
+	a.Chart = &spec
+	if svg, err := chart.RenderSVG(spec, chartWidth, chartHeight); err == nil {
+		a.ChartSVG = string(svg)
+	}
+}
+
+// headline is the first non-empty line of an answer's Markdown, without
+// its emphasis and heading marks.
+func headline(md string) string {
+	for line := range strings.Lines(md) {
+		line = strings.TrimSpace(strings.NewReplacer("*", "", "#", "", "`", "", "_", "").Replace(line))
+		if line != "" {
+			return line
+		}
+	}
+	return ""
+}
+
+// preview returns a table's columns and its first rows as JSON values.
+func preview(t *quarry.Table) ([]columnJSON, [][]any) {
+	cols := []columnJSON{}
+	rows := [][]any{}
+	if t == nil {
+		return cols, rows
+	}
+	for _, c := range t.Columns {
+		cols = append(cols, columnJSON{Name: c.Name, Type: c.Type})
+	}
+	for i, r := range t.Rows {
+		if i == previewRows {
+			break
+		}
+		rows = append(rows, jsonRow(r))
+	}
+	return cols, rows
+}
+
+func jsonRow(r []any) []any {
+	vals := make([]any, len(r))
+	for i, v := range r {
+		vals[i] = quarry.JSONValue(v)
+	}
+	return vals
+}

@@ -1,0 +1,225 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// askRequest is the body of POST /ask.
+type askRequest struct {
+	Question string `json:"question"`
+}
+
+// askResponse is the "SQL Query Agent" contract: success, answer, query,
+// data, trace, with quarry's warnings and run ID added.
+type askResponse struct {
+	Success  bool        `json:"success"`
+	Answer   string      `json:"answer"`
+	Query    string      `json:"query"`
+	Data     askData     `json:"data"`
+	Trace    []traceStep `json:"trace"`
+	Warnings []string    `json:"warnings"`
+	RunID    string      `json:"run_id"`
+	Error    *apiError   `json:"error,omitempty"`
+}
+
+type askData struct {
+	Rows          []map[string]any `json:"rows"`
+	RowCount      int64            `json:"rowCount"`
+	ExecutionTime string           `json:"executionTime"`
+}
+
+// traceStep is one step of the pipeline as the log recorded it.
+type traceStep map[string]any
+
+// ask answers POST /ask in one response. The run goes on a detached
+// context: it finishes and is recorded even when the client goes away.
+func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
+	var req askRequest
+	if st, err := decodeJSON(w, r, &req); err != nil {
+		writeErrorStatus(w, st, err)
+		return
+	}
+	question := strings.TrimSpace(req.Question)
+	if question == "" {
+		writeError(w, errf("question is empty; send {\"question\": \"…\"}"))
+		return
+	}
+	if !s.acquire() {
+		tooBusy(w, s.cfg.MaxStreams)
+		return
+	}
+	var (
+		log  = &eventLog{}
+		resp = askResponse{RunID: s.cfg.NewID("r"), Trace: []traceStep{}, Warnings: []string{}, Data: askData{Rows: []map[string]any{}}}
+		out  *analyst.AskOutcome
+		err  error
+	)
+	ctx, cancel := s.runContext(r)
+	s.runs.Add(1)
+	func() {
+		defer s.runs.Done()
+		defer s.release()
+		defer cancel()
+		runner, closeRun, e := s.cfg.Start(ctx)
+		if e != nil {
+			err = e
+			return
+		}
+		defer closeRun()
+		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(s.cfg.Store, log))
+		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, s.cfg.Clock())
+	}()
+	resp.Trace = trace(log.events)
+	status := http.StatusOK
+	if out != nil {
+		resp.Query = out.SQL
+		resp.Answer = out.Answer.Markdown
+		resp.Data.RowCount = out.Rows
+		resp.Data.ExecutionTime = fmt.Sprintf("%dms", out.Duration.Round(time.Millisecond).Milliseconds())
+		if out.Table != nil {
+			for i, row := range out.Table.Rows {
+				if i == previewRows {
+					break
+				}
+				m := make(map[string]any, len(row))
+				for k, v := range row {
+					m[out.Table.Columns[k].Name] = quarry.JSONValue(v)
+				}
+				resp.Data.Rows = append(resp.Data.Rows, m)
+			}
+		}
+		resp.Warnings = warnings(out)
+		if out.Verdict != nil && out.Verdict.Allowed && !out.Verdict.HasLimit {
+			for _, st := range resp.Trace {
+				if st["step"] == "guard" {
+					st["warnings"] = []string{"no LIMIT clause: previews show the first 100 rows"}
+				}
+			}
+		}
+	}
+	if err != nil {
+		e := errorBody(err)
+		resp.Error = &e
+		if resp.Answer == "" {
+			resp.Answer = e.Message
+		}
+		status = Status(quarry.KindOf(err))
+	} else {
+		resp.Success = true
+	}
+	writeJSON(w, status, resp)
+}
+
+// warnings says what a reader of the preview should know: that it holds
+// only the first rows (the auto-LIMIT of previews), that the read stopped
+// at the row cap, and the checks that warned or failed.
+func warnings(out *analyst.AskOutcome) []string {
+	ws := []string{}
+	if out.Rows > previewRows {
+		what := "showing"
+		if out.Verdict != nil && !out.Verdict.HasLimit {
+			what = "no LIMIT: showing"
+		}
+		ws = append(ws, fmt.Sprintf("%s the first %d of %s rows; the full result is GET /api/results/%s", what, previewRows, thousands(out.Rows), out.ResultID))
+	}
+	if out.Truncated {
+		ws = append(ws, fmt.Sprintf("the query stopped at %s rows (the row cap); the result is incomplete", thousands(out.Rows)))
+	}
+	for _, c := range out.Report.Checks {
+		if c.Status == "warn" || c.Status == "fail" {
+			ws = append(ws, c.Name+": "+c.Detail)
+		}
+	}
+	return ws
+}
+
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// trace turns a run's events into the contract's steps: plan, compile,
+// guard, execute, verify, explain.
+func trace(events []event.Event) []traceStep {
+	steps := []traceStep{}
+	var plan traceStep
+	for _, e := range events {
+		p, err := event.Decode(e)
+		if err != nil || p == nil {
+			continue
+		}
+		switch d := p.(type) {
+		case *event.QuestionParsedData:
+			plan = traceStep{"step": "plan", "understood": nonNil(d.Understood), "unknown": nonNil(d.Unknown)}
+			steps = append(steps, plan)
+		case *event.ClarificationData:
+			if plan != nil {
+				plan["clarification"] = d.Question
+				plan["options"] = nonNil(d.Options)
+			}
+		case *event.PlanMadeData:
+			if plan != nil {
+				plan["source"] = d.Source
+				plan["success"] = true
+				if len(d.Plan) > 0 {
+					plan["plan"] = json.RawMessage(d.Plan)
+				}
+			}
+		case *event.SQLGeneratedData:
+			steps = append(steps, traceStep{"step": "compile", "success": true, "query": d.SQL, "source": d.Source})
+		case *event.GuardCheckedData:
+			issues := []string{}
+			for _, v := range d.Violations {
+				issues = append(issues, v.Code+": "+v.Message)
+			}
+			steps = append(steps, traceStep{"step": "guard", "safe": d.Allowed, "dialect": d.Dialect, "issues": issues})
+		case *event.QueryExecutedData:
+			steps = append(steps, traceStep{"step": "execute", "success": true, "rowCount": d.Rows, "truncated": d.Truncated,
+				"executionTime": fmt.Sprintf("%.0fms", d.DurationMS), "cached": d.Cached, "result_id": d.ResultID})
+		case *event.QueryFailedData:
+			steps = append(steps, traceStep{"step": "execute", "success": false, "error": apiError{Kind: d.Kind, Message: d.Message}})
+		case *event.ChecksRanData:
+			steps = append(steps, traceStep{"step": "verify", "checks": d.Checks, "confidence": d.Confidence})
+		case *event.AnswerRenderedData:
+			steps = append(steps, traceStep{"step": "explain", "success": true, "chart": d.Chart})
+		case *event.RunFinishedData:
+			if plan != nil && plan["success"] == nil {
+				plan["success"] = false
+				if d.Error != "" {
+					plan["error"] = apiError{Kind: d.Kind, Message: d.Error}
+				}
+			}
+		}
+	}
+	return steps
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// eventLog keeps a run's events in memory.
+type eventLog struct {
+	events []event.Event
+}
+
+// Append keeps events; the recorder hands them over one at a time.
+func (l *eventLog) Append(_ context.Context, events ...event.Event) error {
+	l.events = append(l.events, events...)
+	return nil
+}

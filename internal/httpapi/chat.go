@@ -1,0 +1,294 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// chatRequest is the body of POST /api/chat.
+type chatRequest struct {
+	Message   string `json:"message"`
+	SessionID string `json:"session_id,omitempty"`
+	AsOf      string `json:"as_of,omitempty"`
+	Results   string `json:"results,omitempty"` // manual mode: pasted results
+}
+
+// sessionEvent is the first event of every chat stream.
+type sessionEvent struct {
+	SessionID string `json:"session_id"`
+	RunID     string `json:"run_id"`
+}
+
+// doneEvent is the last event of every chat stream.
+type doneEvent struct {
+	RunID         string         `json:"run_id"`
+	SessionID     string         `json:"session_id"`
+	Status        string         `json:"status"`
+	Answer        *answerJSON    `json:"answer,omitempty"`
+	Clarification *clarification `json:"clarification,omitempty"`
+	Understood    []string       `json:"understood,omitempty"`
+	Unknown       []string       `json:"unknown,omitempty"`
+	Suggestions   []string       `json:"suggestions,omitempty"`
+	Error         *apiError      `json:"error,omitempty"`
+}
+
+type clarification struct {
+	Question string   `json:"question"`
+	Options  []string `json:"options,omitempty"`
+}
+
+// askTurn is one question being answered: its run's identity, where its
+// events go, and the outcome once it has finished.
+type askTurn struct {
+	runID, sessionID, question, title string
+	newSession                        bool
+	asOf                              time.Time
+	feed                              *feed
+	out                               *analyst.AskOutcome
+	err                               error
+}
+
+// chat answers one question and streams the run's events as server-sent
+// events: session first, then each event as it is recorded, then done.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	if st, err := decodeJSON(w, r, &req); err != nil {
+		writeErrorStatus(w, st, err)
+		return
+	}
+	question := strings.TrimSpace(req.Message)
+	if question == "" {
+		writeError(w, errf("message is empty; send the question as \"message\""))
+		return
+	}
+	if req.Results != "" {
+		writeError(w, quarry.Errorf(quarry.KindUnsupported, "manual mode (pasted results) is not available in quarry serve yet; connect a database or use the CLI"))
+		return
+	}
+	asOf, err := s.asOf(req.AsOf)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	turn := &askTurn{question: question, asOf: asOf, feed: newFeed()}
+	if req.SessionID != "" {
+		sess, err := s.cfg.Store.Session(r.Context(), req.SessionID)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		turn.sessionID = sess.ID
+	} else {
+		turn.sessionID, turn.newSession, turn.title = s.cfg.NewID("s"), true, title(question)
+	}
+	if !s.acquire() {
+		tooBusy(w, s.cfg.MaxStreams)
+		return
+	}
+	turn.runID = s.cfg.NewID("r")
+	s.runs.Add(1) // before the first byte, so that Wait sees this run
+
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	sse := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	sse.send("session", "", sessionEvent{SessionID: turn.sessionID, RunID: turn.runID})
+
+	finished := make(chan struct{})
+	ctx, cancel := s.runContext(r)
+	go func() {
+		defer s.runs.Done()
+		defer s.release()
+		defer cancel()
+		defer close(finished)
+		s.askRun(ctx, turn)
+	}()
+
+	// Stream until the run has finished; a client that goes away stops the
+	// stream here and the run goes on.
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-turn.feed.ready:
+			for _, e := range turn.feed.take() {
+				sse.sendEvent(e)
+			}
+			continue
+		case <-finished:
+		}
+		break
+	}
+	for _, e := range turn.feed.take() {
+		sse.sendEvent(e)
+	}
+	sse.send("done", "", s.done(turn))
+}
+
+// askRun answers the turn's question on the detached context ctx and
+// records the session.
+func (s *Server) askRun(ctx context.Context, t *askTurn) {
+	if t.newSession {
+		now := s.cfg.Clock()
+		if err := s.cfg.Store.CreateSession(ctx, store.Session{ID: t.sessionID, Title: t.title, CreatedAt: now}); err != nil {
+			t.err = err
+			return
+		}
+	}
+	runner, closeRun, err := s.cfg.Start(ctx)
+	if err != nil {
+		t.err = err
+		return
+	}
+	defer closeRun()
+	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(s.cfg.Store, t.feed)))
+	t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, t.question, t.asOf)
+	if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, title(t.question), s.cfg.Clock()); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+// done builds the last event of a turn from its outcome.
+func (s *Server) done(t *askTurn) doneEvent {
+	d := doneEvent{RunID: t.runID, SessionID: t.sessionID, Status: event.StatusFailed}
+	out := t.out
+	if out != nil {
+		d.Status = out.Status
+		if pl := out.Plan; pl != nil {
+			d.Understood, d.Unknown, d.Suggestions = pl.Understood, pl.Unknown, pl.Suggestions
+			if out.Status == "clarify" {
+				d.Clarification = &clarification{Question: pl.Question, Options: pl.Options}
+			}
+		}
+		if t.err == nil {
+			d.Answer = s.answerOf(out)
+		}
+	}
+	if t.err != nil {
+		e := errorBody(t.err)
+		d.Error = &e
+	}
+	return d
+}
+
+// asOf reads the day relative dates are read against; empty means today.
+func (s *Server) asOf(day string) (time.Time, error) {
+	if day == "" {
+		return s.cfg.Clock(), nil
+	}
+	t, err := time.Parse("2006-01-02", day)
+	if err != nil {
+		return time.Time{}, errf("as_of %q is not a date; write it as YYYY-MM-DD", day)
+	}
+	return t, nil
+}
+
+// title names a session after its first question.
+func title(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if r := []rune(q); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return q
+}
+
+// feed is a run's live event sink for one stream: it never blocks the run,
+// whether or not anybody still reads.
+type feed struct {
+	mu     sync.Mutex
+	events []event.Event
+	ready  chan struct{}
+}
+
+func newFeed() *feed { return &feed{ready: make(chan struct{}, 1)} }
+
+// Append queues events for the stream.
+func (f *feed) Append(_ context.Context, events ...event.Event) error {
+	f.mu.Lock()
+	f.events = append(f.events, events...)
+	f.mu.Unlock()
+	select {
+	case f.ready <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (f *feed) take() []event.Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	evs := f.events
+	f.events = nil
+	return evs
+}
+
+// withSession returns a sink that records the chat session in run.started,
+// so that the session's turns can be listed from the log.
+func withSession(sessionID string, next event.Sink) event.Sink {
+	return event.SinkFunc(func(ctx context.Context, events ...event.Event) error {
+		for i, e := range events {
+			if e.Type != event.RunStarted {
+				continue
+			}
+			var d event.RunStartedData
+			if json.Unmarshal(e.Data, &d) != nil || d.SessionID != "" {
+				continue
+			}
+			d.SessionID = sessionID
+			if data, err := json.Marshal(&d); err == nil {
+				events = append([]event.Event(nil), events...)
+				events[i].Data = data
+			}
+		}
+		return next.Append(ctx, events...)
+	})
+}
+
+// sseWriter writes server-sent events and flushes each one. Once a write
+// fails (the client went away) it writes nothing more.
+type sseWriter struct {
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	failed bool
+}
+
+func (s *sseWriter) sendEvent(e event.Event) {
+	s.send(string(e.Type), fmt.Sprint(e.Seq), e)
+}
+
+func (s *sseWriter) send(name, id string, v any) {
+	if s.failed {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(map[string]apiError{"error": {Kind: "internal", Message: "cannot encode the event"}})
+	}
+	var b strings.Builder
+	b.WriteString("event: " + name + "\n")
+	if id != "" {
+		b.WriteString("id: " + id + "\n")
+	}
+	b.WriteString("data: ")
+	b.Write(data)
+	b.WriteString("\n\n")
+	if _, err := s.w.Write([]byte(b.String())); err != nil {
+		s.failed = true
+		return
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.failed = true
+	}
+}

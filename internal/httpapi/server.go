@@ -1,0 +1,280 @@
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// Runner is what a request needs of the analyst: a question answered, or
+// the user's own statement run, each recorded through rec.
+type Runner interface {
+	Ask(ctx context.Context, rec *event.Recorder, k *analyst.Knowledge, question string, asOf time.Time) (*analyst.AskOutcome, error)
+	Run(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error)
+}
+
+// StartFunc opens what one run needs (the connection's analyst with its
+// guard, limits and the shared result cache) and returns it with a release
+// function the server calls when the run ends. It is the same runtime the
+// CLI's ask and run use.
+type StartFunc func(ctx context.Context) (Runner, func(), error)
+
+// Store is what the server reads and writes in quarry's state database.
+type Store interface {
+	event.Sink
+	Events(ctx context.Context, runID string) ([]event.Event, error)
+	Run(ctx context.Context, runID string) (event.RunState, error)
+	Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error)
+	Result(ctx context.Context, id string) (*quarry.Table, error)
+	CreateSession(ctx context.Context, sess store.Session) error
+	Session(ctx context.Context, id string) (store.Session, error)
+	Sessions(ctx context.Context, limit int) ([]store.Session, error)
+	TouchSession(ctx context.Context, id, runID, title string, at time.Time) error
+}
+
+// Config is what a Server is built from. Start, Knowledge, Store, Addr,
+// Clock and NewID are required.
+type Config struct {
+	Start        StartFunc
+	Knowledge    *analyst.Knowledge
+	KnowledgeDir string // the knowledge folder, for pending verified queries
+	Store        Store
+	Addr         string           // the bound address, host:port, as the listener reports it
+	Clock        func() time.Time // stamps events, sessions and files
+	NewID        func(prefix string) string
+	Version      string
+	Assets       fs.FS         // the web UI's files; nil serves a short notice at /
+	MaxStreams   int           // concurrent runs; 0 = DefaultMaxStreams
+	RunTimeout   time.Duration // how long one run may take; 0 = DefaultRunTimeout
+	MaxBody      int64         // request body limit in bytes; 0 = DefaultMaxBody
+}
+
+// Defaults for Config.
+const (
+	DefaultMaxStreams = 32
+	DefaultRunTimeout = 5 * time.Minute
+	DefaultMaxBody    = 1 << 20
+	previewRows       = 100 // rows in a preview: done.answer, /ask, /api/run
+)
+
+// Server serves quarry's HTTP API and web UI.
+type Server struct {
+	cfg   Config
+	hosts map[string]bool // Host header values accepted
+	anyIP bool            // bound to every interface: accept IP literals on the bound port
+	port  string
+	slots chan struct{} // one per run in flight
+	runs  sync.WaitGroup
+	mux   *http.ServeMux
+	md    *markdown
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Start == nil || cfg.Knowledge == nil || cfg.Store == nil || cfg.Clock == nil || cfg.NewID == nil {
+		return nil, quarry.Errorf(quarry.KindInternal, "httpapi: Start, Knowledge, Store, Clock and NewID are required")
+	}
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil || port == "" || port == "0" {
+		return nil, quarry.Errorf(quarry.KindUsage, "httpapi: the bound address %q is not host:port", cfg.Addr)
+	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
+	if cfg.RunTimeout <= 0 {
+		cfg.RunTimeout = DefaultRunTimeout
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	s := &Server{cfg: cfg, port: port, slots: make(chan struct{}, cfg.MaxStreams), hosts: map[string]bool{}, md: newMarkdown()}
+	for _, h := range []string{"localhost", "127.0.0.1", "::1", host} {
+		s.hosts[strings.ToLower(net.JoinHostPort(h, port))] = true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		s.anyIP = true
+	}
+	s.routes()
+	return s, nil
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("POST /api/chat", s.chat)
+	m.HandleFunc("POST /ask", s.ask)
+	m.HandleFunc("POST /api/run", s.runSQL)
+	m.HandleFunc("GET /api/runs", s.listRuns)
+	m.HandleFunc("GET /api/runs/{id}", s.getRun)
+	m.HandleFunc("GET /api/runs/{id}/events", s.getEvents)
+	m.HandleFunc("GET /api/results/{id}", s.getResult)
+	m.HandleFunc("GET /api/sessions", s.listSessions)
+	m.HandleFunc("GET /api/sessions/{id}", s.getSession)
+	m.HandleFunc("POST /api/feedback", s.feedback)
+	m.HandleFunc("GET /api/health", s.health)
+	m.HandleFunc("/", s.fallback)
+	s.mux = m
+}
+
+// Handler returns the server's handler with every safety measure in front.
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
+
+// Wait blocks until every run started by a request has finished and been
+// recorded, or ctx ends. A graceful shutdown calls it after the listener
+// has stopped taking requests.
+func (s *Server) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.runs.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// securityHeaders are sent with every response.
+var securityHeaders = [][2]string{
+	{"Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
+	{"X-Content-Type-Options", "nosniff"},
+	{"Referrer-Policy", "no-referrer"},
+	{"X-Frame-Options", "DENY"},
+	{"Cross-Origin-Opener-Policy", "same-origin"},
+	{"Cross-Origin-Resource-Policy", "same-origin"},
+}
+
+// serve applies the safety measures, then routes.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	for _, kv := range securityHeaders {
+		h.Set(kv[0], kv[1])
+	}
+	if !s.hostAllowed(r.Host) {
+		writeErrorStatus(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden,
+			"Host %q is not this server; quarry answers only on its own address and localhost (DNS rebinding protection)", r.Host))
+		return
+	}
+	api := strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/ask"
+	if api || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		if why := s.crossOrigin(r); why != "" {
+			writeErrorStatus(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden, "cross-origin request refused: %s", why))
+			return
+		}
+		h.Set("Cache-Control", "no-store")
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+	if r.ContentLength > s.cfg.MaxBody {
+		writeErrorStatus(w, http.StatusRequestEntityTooLarge, quarry.Errorf(quarry.KindInput, "the body is over the limit of %d bytes", s.cfg.MaxBody))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// hostAllowed reports whether a Host header names this server.
+func (s *Server) hostAllowed(host string) bool {
+	host = strings.ToLower(host)
+	if s.hosts[host] {
+		return true
+	}
+	if !s.anyIP {
+		return false
+	}
+	h, p, err := net.SplitHostPort(host)
+	return err == nil && p == s.port && net.ParseIP(strings.Trim(h, "[]")) != nil
+}
+
+// crossOrigin says why a request comes from another origin, or "".
+func (s *Server) crossOrigin(r *http.Request) string {
+	if o := r.Header.Get("Origin"); o != "" {
+		if o != "http://"+r.Host && o != "https://"+r.Host {
+			return "Origin " + o + " is not this server"
+		}
+	}
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "", "same-origin", "none":
+	default:
+		return "Sec-Fetch-Site is " + site
+	}
+	return ""
+}
+
+// acquire takes a run slot, or reports false when every slot is in use.
+func (s *Server) acquire() bool {
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *Server) release() { <-s.slots }
+
+// tooBusy answers 429 when the cap on concurrent runs is reached.
+func tooBusy(w http.ResponseWriter, max int) {
+	w.Header().Set("Retry-After", "1")
+	writeErrorStatus(w, http.StatusTooManyRequests, quarry.Errorf(quarry.KindTooCostly,
+		"%d runs are already in progress, the most this server takes at once; retry in a moment", max))
+}
+
+// health answers {"ok": true, "version"} and nothing else.
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": s.cfg.Version})
+}
+
+// fallback answers what no route took: the web UI's files for GET, and a
+// JSON error for everything else.
+func (s *Server) fallback(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/ask":
+		writeError(w, quarry.Errorf(quarry.KindNotFound, "no API route %s %s; see docs/api.md", r.Method, r.URL.Path))
+	case r.Method != http.MethodGet && r.Method != http.MethodHead:
+		w.Header().Set("Allow", "GET, HEAD")
+		writeErrorStatus(w, http.StatusMethodNotAllowed, quarry.Errorf(quarry.KindUsage, "%s %s: only GET reads the web UI", r.Method, r.URL.Path))
+	default:
+		s.static(w, r)
+	}
+}
+
+// static serves the web UI's files.
+func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Assets == nil {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("quarry serve: the API is at /api/ (docs/api.md); this build has no web UI.\n"))
+		return
+	}
+	p := r.URL.Path
+	if p != "/" && !exists(s.cfg.Assets, p) {
+		p = strings.TrimPrefix(p, "/assets")
+		if !strings.HasPrefix(r.URL.Path, "/assets/") || !exists(s.cfg.Assets, p) {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = p
+	http.FileServerFS(s.cfg.Assets).ServeHTTP(w, r2)
+}
+
+func exists(fsys fs.FS, p string) bool {
+	fi, err := fs.Stat(fsys, strings.TrimPrefix(p, "/"))
+	return err == nil && !fi.IsDir()
+}
+
+// runContext returns the context a run goes on: detached from the request,
+// so that a client going away stops only its stream, with its own timeout.
+func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(r.Context()), s.cfg.RunTimeout)
+}
