@@ -59,7 +59,7 @@ var postgresCases = []Case{
 	{"s_text", "text", quoteLiteral(unicodeText), quarry.TypeText, jsonString(unicodeText)},
 	{"s_char", "char(4)", "'ab'", quarry.TypeText, `"ab  "`},
 	{"s_uuid", "uuid", "'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'", quarry.TypeText, `"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"`},
-	{"by", "bytea", `'\x00ff10'`, quarry.TypeBytes, `"AP8Q"`},
+	{"bin_bytes", "bytea", `'\x00ff10'`, quarry.TypeBytes, `"AP8Q"`},
 	{"j_json", "json", `'{"a": [1, 2.5, "x"], "b": null}'`, quarry.TypeJSON, `{"a":[1,2.5,"x"],"b":null}`},
 	{"j_jsonb", "jsonb", `'{"big": 12345678901234567890}'`, quarry.TypeJSON, `{"big":12345678901234567890}`},
 	{"a_int", "integer[]", "'{1,2,NULL}'", quarry.TypeArray, `[1,2,null]`},
@@ -81,7 +81,7 @@ var mysqlCases = []Case{
 	{"ts_zone", "timestamp", "'2024-02-29 13:45:56'", quarry.TypeTimestamp, `"2024-02-29T13:45:56Z"`},
 	{"t_time", "time", "'13:45:56'", quarry.TypeTime, `"13:45:56"`},
 	{"s_text", "text", quoteLiteral(unicodeText), quarry.TypeText, jsonString(unicodeText)},
-	{"by", "varbinary(8)", "x'00ff10'", quarry.TypeBytes, `"AP8Q"`},
+	{"bin_bytes", "varbinary(8)", "x'00ff10'", quarry.TypeBytes, `"AP8Q"`},
 	{"j_json", "json", `'{"a": [1, 2.5, "x"], "b": null}'`, quarry.TypeJSON, `{"a":[1,2.5,"x"],"b":null}`},
 }
 
@@ -97,7 +97,7 @@ var sqliteCases = []Case{
 	{"ts_plain", "TIMESTAMP", "'2024-02-29 13:45:56'", quarry.TypeTimestamp, `"2024-02-29 13:45:56"`},
 	{"ts_zone", "TIMESTAMP", "'2024-02-29T13:45:56+02:00'", quarry.TypeTimestamp, `"2024-02-29T13:45:56+02:00"`},
 	{"s_text", "TEXT", quoteLiteral(unicodeText), quarry.TypeText, jsonString(unicodeText)},
-	{"by", "BLOB", "x'00ff10'", quarry.TypeBytes, `"AP8Q"`},
+	{"bin_bytes", "BLOB", "x'00ff10'", quarry.TypeBytes, `"AP8Q"`},
 }
 
 // Setup returns the statements that create the suite's tables in schema
