@@ -192,7 +192,8 @@ func (p *Provider) buildRequest(model string, req llm.Request) (sdk.ChatCompleti
 	if p.official || reasoningModel(model) {
 		out.MaxCompletionTokens = max
 	} else {
-		out.MaxTokens = max // what local servers understand
+		//lint:ignore SA1019 local servers (Ollama, llama.cpp, LM Studio) read max_tokens
+		out.MaxTokens = max
 	}
 	var sys []string
 	for _, b := range req.System {
