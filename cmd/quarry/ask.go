@@ -21,6 +21,7 @@ import (
 func (a *app) askCmd() *cobra.Command {
 	var asOf, chartFile, connName, file string
 	var asJSON bool
+	var af askFlags
 	cmd := &cobra.Command{
 		Use:   "ask QUESTION",
 		Short: "Ask a question in plain language; get the answer, the SQL, the checks and a chart",
@@ -48,6 +49,8 @@ today, or against --as-of.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer, SQL, columns, rows, checks, confidence and run id as JSON")
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the question from FILE (- for standard input)")
+	cmd.Flags().StringVar(&af.model, "model", "", "the model for this question: builtin, anthropic, openai, anthropic:MODEL or openai:MODEL (default: model.provider)")
+	cmd.Flags().BoolVar(&af.preferModel, "prefer-model", false, "ask the model even when the builtin planner maps the question exactly")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		question, err := a.readInput(args, file, "question")
 		if err != nil {
@@ -67,11 +70,19 @@ today, or against --as-of.`,
 				return quarry.Errorf(quarry.KindUsage, "--chart %s: name the file .svg or .png", chartFile)
 			}
 		}
-		k, err := a.knowledge()
+		cfg, err := a.config()
 		if err != nil {
 			return err
 		}
-		cfg, err := a.config()
+		m, err := a.modelFor(cfg, af.model)
+		if err != nil {
+			return err
+		}
+		if af.usesAgent(cfg, m, connName) {
+			return a.askWithAgent(ctx, cfg, af, m, question, connName, day, asJSON, chartFile)
+		}
+		a.noteBuiltin(cfg)
+		k, err := a.knowledge()
 		if err != nil {
 			return err
 		}

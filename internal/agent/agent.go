@@ -221,9 +221,12 @@ func (a *Agent) Ask(ctx context.Context, rec *event.Recorder, question string, a
 	r.emit(ctx, &event.RunStartedData{Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.dialect()),
 		Planner: a.PlannerName(), AsOf: day, SessionID: opts.SessionID, Knowledge: a.knowledgeHash()})
 	var err error
-	if a.Gateway == nil {
+	switch {
+	case a.Gateway == nil && a.Conn == nil:
+		err = r.proposeBuiltin(ctx, question)
+	case a.Gateway == nil:
 		err = quarry.Errorf(quarry.KindConfig, "no language model is configured")
-	} else {
+	default:
 		err = r.loop(ctx, question, opts.History)
 	}
 	return r.finish(ctx, err)
@@ -252,10 +255,15 @@ func (r *run) finish(ctx context.Context, err error) (*analyst.AskOutcome, error
 		if quarry.KindOf(err) == quarry.KindCanceled {
 			reason = "canceled"
 		}
-		r.emit(ctx, &event.AgentFailedData{Reason: reason, Message: quarry.Message(err), Steps: r.step})
-		out.Status = statusOf(err)
+		if r.model != nil {
+			r.emit(ctx, &event.AgentFailedData{Reason: reason, Message: quarry.Message(err), Steps: r.step})
+		}
+		status := statusOf(err)
+		if out.Status != "clarify" {
+			out.Status = status
+		}
 		out.Message = quarry.Message(err)
-		r.emit(ctx, &event.RunFinishedData{Status: out.Status, Error: out.Message, Kind: string(quarry.KindOf(err)), CostUSD: cost})
+		r.emit(ctx, &event.RunFinishedData{Status: status, Error: out.Message, Kind: string(quarry.KindOf(err)), CostUSD: cost})
 	}
 	r.flush(ctx)
 	if err == nil && r.recErr != nil {
@@ -336,11 +344,12 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 	return fail("max_steps", quarry.KindModel, "the model did not reach an answer within %d steps (limits: max steps); nothing was answered — ask a narrower question", l.maxSteps())
 }
 
-// asModelError keeps a model failure's own kind when it is one of the
-// model's (timeout, config), and makes anything else KindModel.
+// asModelError makes a failed model call a KindModel error with the same
+// message, whatever went wrong (no key, a refused key, an unknown model, a
+// timeout, garbage), so that every model failure ends the same way.
 func asModelError(err error) error {
 	switch quarry.KindOf(err) {
-	case quarry.KindModel, quarry.KindTimeout, quarry.KindConfig, quarry.KindCanceled:
+	case quarry.KindModel, quarry.KindCanceled:
 		return err
 	}
 	return quarry.Wrap(quarry.KindModel, err, "%s", quarry.Message(err))

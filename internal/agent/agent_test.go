@@ -192,18 +192,18 @@ func TestManualModeProposesAndStops(t *testing.T) {
 
 func TestErrorClasses(t *testing.T) {
 	for msg, want := range map[string]string{
-		"no such column: countryy":                               "unknown_column",
-		`column "x" does not exist`:                              "unknown_column",
-		"Unknown column 'x' in 'field list'":                     "unknown_column",
-		"no such table: nowhere":                                 "unknown_table",
-		`relation "nowhere" does not exist`:                      "unknown_table",
-		"Table 'db.nowhere' doesn't exist":                       "unknown_table",
-		`column reference "id" is ambiguous`:                     "ambiguous",
-		`near "SELEC": syntax error`:                             "syntax",
-		"operator does not exist: integer = text":                "type_mismatch",
-		`invalid input syntax for type integer: "a"`:             "type_mismatch",
-		"canceling statement due to statement timeout":           "timeout",
-		"something else entirely":                                "other",
+		"no such column: countryy":                     "unknown_column",
+		`column "x" does not exist`:                    "unknown_column",
+		"Unknown column 'x' in 'field list'":           "unknown_column",
+		"no such table: nowhere":                       "unknown_table",
+		`relation "nowhere" does not exist`:            "unknown_table",
+		"Table 'db.nowhere' doesn't exist":             "unknown_table",
+		`column reference "id" is ambiguous`:           "ambiguous",
+		`near "SELEC": syntax error`:                   "syntax",
+		"operator does not exist: integer = text":      "type_mismatch",
+		`invalid input syntax for type integer: "a"`:   "type_mismatch",
+		"canceling statement due to statement timeout": "timeout",
+		"something else entirely":                      "other",
 	} {
 		if got := agentClassify(errors.New(msg)); got != want {
 			t.Errorf("Classify(%q) = %s, want %s", msg, got, want)

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/quarrydata/quarry/internal/agent"
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// askFlags are ask's flags for language models, manual mode and sessions.
+type askFlags struct {
+	model       string // --model
+	preferModel bool   // --prefer-model
+	results     string // --results FILE|-
+	runID       string // --run ID, with --results
+	cont        bool   // --continue
+	session     string // --session ID
+	loop        bool   // --loop
+}
+
+// usesAgent reports whether ask goes through the agent rather than the
+// builtin path as it always was: a model is chosen, no connection is
+// configured (manual mode), or a session or pasted result is involved.
+func (f askFlags) usesAgent(cfg *config.Config, m modelChoice, connName string) bool {
+	manual := connName == "" && cfg.Connection == ""
+	return m.Provider != config.ProviderBuiltin || manual || f.results != "" || f.cont || f.session != "" || f.loop
+}
+
+// stderrTTY reports whether stderr is a terminal.
+func (a *app) stderrTTY() bool {
+	f, ok := a.stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newAgent wires an agent for one question: the model, the connection and
+// its guard (none in manual mode), the knowledge folder and the limits. It
+// returns a recorder for a new run and a func that releases what it opened.
+func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, connName string, preferModel bool) (*agent.Agent, *event.Recorder, func(), error) {
+	k, verified, err := a.agentKnowledge(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ag := &agent.Agent{
+		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, PreferModel: preferModel, Clock: a.now,
+		Limits: agent.Limits{
+			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
+			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		},
+	}
+	if gw := a.gateway(m); gw != nil {
+		ag.Gateway = gw
+	}
+	if connName == "" && cfg.Connection == "" {
+		st, err := a.store(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		g, closeGuard, err := a.newGuard(quarry.DialectGeneric)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ag.Guard, ag.Results, ag.Dialect, ag.Connection = g, st, quarry.DialectGeneric, "manual (no connection)"
+		rec := event.NewRecorder(a.newID("r"), a.now, st)
+		rec.Hold()
+		return ag, rec, closeGuard, nil
+	}
+	an, rec, closeRun, err := a.analyst(ctx, connName, cfg.Limits.MaxRows)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
+	if c, _, err := a.conn(ctx, connName); err == nil {
+		if cat, err := c.Catalog(ctx); err == nil {
+			ag.Catalog = cat
+		}
+	}
+	if cfg.Limits.MaxRows > 0 {
+		ag.Limits.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
+	}
+	return ag, rec, closeRun, nil
+}
+
+// agentKnowledge loads the knowledge folder for the agent. A project
+// without one still gets answers from a model (the live schema is enough),
+// so a missing folder is an empty model, not an error.
+func (a *app) agentKnowledge(cfg *config.Config) (*analyst.Knowledge, []agent.Verified, error) {
+	if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
+		return &analyst.Knowledge{}, nil, nil
+	}
+	k, err := a.knowledge()
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := knowledge.Load(cfg.Knowledge)
+	if err != nil {
+		return nil, nil, err
+	}
+	var verified []agent.Verified
+	for _, v := range f.Verified {
+		verified = append(verified, agent.Verified{Question: v.Question, SQL: v.SQL})
+	}
+	return k, verified, nil
+}
+
+// askWithAgent answers one question through the agent and prints it.
+func (a *app) askWithAgent(ctx context.Context, cfg *config.Config, f askFlags, m modelChoice, question, connName string, day time.Time, asJSON bool, chartFile string) error {
+	ag, rec, release, err := a.newAgent(ctx, cfg, m, connName, f.preferModel)
+	if err != nil {
+		return err
+	}
+	defer release()
+	out, askErr := ag.Ask(ctx, rec, question, day, agent.AskOptions{})
+	return a.showAgentOutcome(out, askErr, asJSON, chartFile)
+}
+
+// showAgentOutcome prints what the agent did, the way ask prints builtin
+// answers, and turns the outcome into the command's error.
+func (a *app) showAgentOutcome(out *analyst.AskOutcome, askErr error, asJSON bool, chartFile string) error {
+	if out == nil {
+		return askErr
+	}
+	if askErr != nil {
+		switch quarry.KindOf(askErr) {
+		case quarry.KindUnanswered, quarry.KindForbidden, quarry.KindRejected:
+		default:
+			return askErr
+		}
+	}
+	if out.Status == event.StatusAwaitingResults {
+		if asJSON {
+			return writeJSON(a.stdout, map[string]any{"run_id": out.RunID, "status": out.Status, "question": out.Question, "sql": out.SQL})
+		}
+		fmt.Fprintf(a.stdout, "No connection is configured, so quarry did not run this query. Run it on your database:\n\n%s\n\nthen paste its result (CSV, TSV, a psql or mysql table, Markdown or JSON):\n\n  quarry ask --results FILE      (or --results - to paste it here)\n\nRun %s is waiting for the result.\n",
+			strings.TrimSpace(out.SQL), out.RunID)
+		return nil
+	}
+	if chartFile != "" && askErr == nil {
+		if err := writeChart(chartFile, out.Answer.Chart); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		if err := writeJSON(a.stdout, askJSON(out)); err != nil {
+			return err
+		}
+	} else {
+		a.printAnswer(out, askErr)
+	}
+	if askErr != nil {
+		switch quarry.KindOf(askErr) {
+		case quarry.KindUnanswered, quarry.KindForbidden, quarry.KindRejected:
+			return silentError(quarry.ExitCode(askErr))
+		}
+		return askErr
+	}
+	return nil
+}

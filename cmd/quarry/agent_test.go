@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/llm/llmtest"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// quarryEnv runs the CLI with the given environment variables.
+func quarryEnv(t *testing.T, env map[string]string, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errb, func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
+	})
+	return result{code, out.String(), errb.String()}
+}
+
+// lastRun folds the project's newest run.
+func lastRun(t *testing.T, dir string) event.RunState {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(dir, ".quarry", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background(), store.RunFilter{Limit: 1})
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("no runs: %v", err)
+	}
+	return runs[0]
+}
+
+const byCountry = "SELECT country, count(*) AS customers FROM customers GROUP BY country ORDER BY country"
+
+func answers() []llmtest.Answer {
+	return []llmtest.Answer{
+		{ToolUses: []llm.ToolUse{{ID: "t1", Name: "run_query", Input: json.RawMessage(`{"sql":"` + byCountry + `"}`)}}, Usage: llm.Usage{Input: 900, Output: 40}},
+		{ToolUses: []llm.ToolUse{{ID: "t2", Name: "submit_answer", Input: json.RawMessage(`{"answer":"Each country has one customer.","sql":"` + byCountry + `"}`)}}, Usage: llm.Usage{Input: 1000, Output: 30}},
+	}
+}
+
+func TestAskWithAModelFromTheEnvironment(t *testing.T) {
+	dir := project(t)
+	srv := llmtest.NewAnthropicServer(t, "sk-test", answers()...)
+	r := quarryEnv(t, map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}, "", "-C", dir, "ask", "--json", "how many customers per country?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var j map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
+		t.Fatalf("%v: %s / %s", err, r.stdout, r.stderr)
+	}
+	if j["sql"] != byCountry || j["status"] != "succeeded" || !strings.Contains(j["answer"].(string), "Each country") {
+		t.Errorf("answer: %v", j)
+	}
+	st := lastRun(t, dir)
+	if !strings.HasPrefix(st.Planner, "anthropic:") || st.ToolCalls != 2 || st.InputTokens != 1900 {
+		t.Errorf("run: planner %q, tools %d, tokens %d", st.Planner, st.ToolCalls, st.InputTokens)
+	}
+	for _, req := range srv.Requests() {
+		if !bytes.Contains(req.Body, []byte("not instructions")) {
+			t.Error("a request without the system prompt")
+		}
+	}
+}
+
+func TestAskModelFlagChoosesTheProvider(t *testing.T) {
+	dir := project(t)
+	srv := llmtest.NewOpenAIServer(t, "", answers()...)
+	r := quarryEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL}, "", "-C", dir, "ask", "--model", "openai:llama-local", "how many customers per country?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Each country has one customer") || !strings.Contains(r.stdout, "Germany") {
+		t.Errorf("stdout: %s", r.stdout)
+	}
+	if st := lastRun(t, dir); st.Planner != "openai:llama-local" {
+		t.Errorf("planner %q", st.Planner)
+	}
+	// --model builtin keeps the builtin path (which needs a knowledge folder here).
+	r = quarryEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL}, "", "-C", dir, "ask", "--model", "builtin", "how many customers?")
+	if r.code == quarry.ExitModel || len(srv.Requests()) != 2 {
+		t.Errorf("--model builtin called the model: exit %d, %d requests", r.code, len(srv.Requests()))
+	}
+	r = quarryEnv(t, nil, "", "-C", dir, "ask", "--model", "gemini:x", "q")
+	if r.code != quarry.ExitUsage {
+		t.Errorf("--model gemini:x: exit %d", r.code)
+	}
+}
+
+func TestModelFailuresEndTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  string
+		a    llmtest.Answer
+		want string
+	}{
+		{"wrong key", "sk-wrong", llmtest.Answer{}, "refused the key"},
+		{"unknown model", "sk-test", llmtest.Answer{Status: 404, Body: `{"type":"error","error":{"type":"not_found_error","message":"model: nope"}}`}, "does not know model"},
+		{"garbage", "sk-test", llmtest.Answer{Status: 200, Body: `<html>hello</html>`}, "could not read"},
+		{"no key", "", llmtest.Answer{}, "no Anthropic API key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := project(t)
+			srv := llmtest.NewAnthropicServer(t, "sk-test", tc.a)
+			env := map[string]string{"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": tc.key}
+			if tc.key == "" {
+				env = map[string]string{}
+			}
+			r := quarryEnv(t, env, "", "-C", dir, "ask", "--model", "anthropic", "how many customers per country?")
+			if r.code != quarry.ExitModel {
+				t.Fatalf("exit %d, want %d: %s", r.code, quarry.ExitModel, r.stderr)
+			}
+			oneLineError(t, r)
+			if !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
+				t.Errorf("stderr %q, stdout %q", r.stderr, r.stdout)
+			}
+			st := lastRun(t, dir)
+			if st.Status != event.StatusFailed || st.FailureReason == "" || st.ErrorKind != string(quarry.KindModel) {
+				t.Errorf("run: status %s, reason %q, kind %s", st.Status, st.FailureReason, st.ErrorKind)
+			}
+		})
+	}
+}
