@@ -1,0 +1,72 @@
+package normalize
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+var want = &quarry.Table{
+	Columns: []quarry.Column{{Name: "country", Type: quarry.TypeText}, {Name: "customers", Type: quarry.TypeInt}, {Name: "revenue", Type: quarry.TypeFloat}},
+	Rows:    [][]any{{"Germany", int64(1), 30.5}, {"United States", int64(2), nil}},
+}
+
+func TestParseFormats(t *testing.T) {
+	for _, tc := range []struct{ format, in string }{
+		{FormatCSV, "country,customers,revenue\nGermany,1,30.5\n\"United States\",2,\n"},
+		{FormatTSV, "country\tcustomers\trevenue\r\nGermany\t1\t30.5\r\nUnited States\t2\t\r\n"},
+		{FormatPSQL, "    country    | customers | revenue \n---------------+-----------+---------\n Germany       |         1 |    30.5\n United States |         2 |        \n(2 rows)\n"},
+		{FormatMySQL, "+---------------+-----------+---------+\n| country       | customers | revenue |\n+---------------+-----------+---------+\n| Germany       |         1 |    30.5 |\n| United States |         2 |    NULL |\n+---------------+-----------+---------+\n2 rows in set (0.00 sec)\n"},
+		{FormatMarkdown, "| country | customers | revenue |\n|:--|--:|---|\n| Germany | 1 | 30.5 |\n| United States | 2 |  |\n"},
+		{FormatJSON, `[{"country":"Germany","customers":1,"revenue":30.5},{"country":"United States","customers":2,"revenue":null}]`},
+		{FormatJSON, `{"columns":["country","customers","revenue"],"rows":[["Germany",1,30.5],["United States",2,null]]}`},
+		{FormatJSON, `{"columns":[{"name":"country"},{"name":"customers"},{"name":"revenue"}],"rows":[{"country":"Germany","customers":1,"revenue":30.5},{"country":"United States","customers":2}]}`},
+		{FormatJSON, `{"success":true,"data":{"rows":[{"country":"Germany","customers":1,"revenue":30.5},{"country":"United States","customers":2,"revenue":null}],"rowCount":2}}`},
+		{FormatJSON, `[["country","customers","revenue"],["Germany",1,30.5],["United States",2,null]]`},
+	} {
+		got, format, err := Parse([]byte(tc.in))
+		if err != nil {
+			t.Errorf("%s %q: %v", tc.format, tc.in, err)
+			continue
+		}
+		if format != tc.format {
+			t.Errorf("%q read as %s, want %s", tc.in, format, tc.format)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.format, d)
+		}
+	}
+}
+
+func TestParseRefusesWhatIsNotATable(t *testing.T) {
+	for _, in := range []string{"", "   \n", `{"a":1}`, `[1,2`, "a,b\n1,2,3\n", "| a | b |\n|---|---|\n| 1 |\n", "\xff\xfe"} {
+		if _, _, err := Parse([]byte(in)); err == nil || quarry.KindOf(err) != quarry.KindInput {
+			t.Errorf("Parse(%q) = %v, want a KindInput error", in, err)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "a\tb\n1\t2\n", " a | b \n---+---\n 1 | 2\n(1 row)", "+---+\n| a |\n+---+\n| 1 |\n+---+", "| a |\n|---|\n| 1 |", `[{"a":1}]`, `{"columns":["a"],"rows":[[1]]}`, `{"data":{"items":[{"a":{"b":[1]}}]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tbl, format, err := Parse(data)
+		if err != nil {
+			if quarry.KindOf(err) != quarry.KindInput {
+				t.Fatalf("error of kind %s: %v", quarry.KindOf(err), err)
+			}
+			return
+		}
+		if format == "" || len(tbl.Columns) == 0 {
+			t.Fatalf("a table with no format or no columns: %q", format)
+		}
+		for i, r := range tbl.Rows {
+			if len(r) != len(tbl.Columns) {
+				t.Fatalf("row %d has %d cells for %d columns", i, len(r), len(tbl.Columns))
+			}
+		}
+	})
+}
