@@ -13,9 +13,11 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
 )
 
 // askFlags are ask's flags for language models, manual mode and sessions.
@@ -139,7 +141,15 @@ func (a *app) showAgentOutcome(out *analyst.AskOutcome, askErr error, asJSON boo
 	}
 	if out.Status == event.StatusAwaitingResults {
 		if asJSON {
-			return writeJSON(a.stdout, map[string]any{"run_id": out.RunID, "status": out.Status, "question": out.Question, "sql": out.SQL})
+			j := map[string]any{"run_id": out.RunID, "status": out.Status, "question": out.Question, "sql": out.SQL}
+			if out.Compiled != nil {
+				var cols []string
+				for _, c := range out.Compiled.Columns {
+					cols = append(cols, c.Name)
+				}
+				j["columns"] = cols
+			}
+			return writeJSON(a.stdout, j)
 		}
 		fmt.Fprintf(a.stdout, "No connection is configured, so quarry did not run this query. Run it on your database:\n\n%s\n\nthen paste its result (CSV, TSV, a psql or mysql table, Markdown or JSON):\n\n  quarry ask --results FILE      (or --results - to paste it here)\n\nRun %s is waiting for the result.\n",
 			strings.TrimSpace(out.SQL), out.RunID)
@@ -165,4 +175,61 @@ func (a *app) showAgentOutcome(out *analyst.AskOutcome, askErr error, asJSON boo
 		return askErr
 	}
 	return nil
+}
+
+// askResults continues a manual-mode run with the result the user pasted:
+// the run named by --run, or the newest run that waits for one.
+func (a *app) askResults(ctx context.Context, f askFlags, asJSON bool, chartFile string) error {
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	st, err := a.store(ctx)
+	if err != nil {
+		return err
+	}
+	runID := f.runID
+	if runID == "" {
+		runs, err := st.Runs(ctx, store.RunFilter{Kind: "ask", Limit: 50})
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			if r.Status == event.StatusAwaitingResults {
+				runID = r.RunID
+				break
+			}
+		}
+		if runID == "" {
+			return quarry.Errorf(quarry.KindNotFound, "no run is waiting for a pasted result; ask a question in a project with no connection first, or name the run with --run ID")
+		}
+	}
+	events, err := st.Events(ctx, runID)
+	if err != nil {
+		return err
+	}
+	if len(events) == 0 {
+		return quarry.Errorf(quarry.KindNotFound, "no run %s", runID)
+	}
+	data, err := a.readInput(nil, f.results, "pasted result")
+	if err != nil {
+		return err
+	}
+	t, format, err := normalize.Parse([]byte(data))
+	if err != nil {
+		return err
+	}
+	ag, _, release, err := a.newAgent(ctx, cfg, modelChoice{Provider: config.ProviderBuiltin}, "", false)
+	if err != nil {
+		return err
+	}
+	defer release()
+	last := events[len(events)-1].Seq
+	for _, e := range events {
+		last = max(last, e.Seq)
+	}
+	rec := event.ResumeRecorder(events[0].RunID, last, a.now, st)
+	rec.Hold()
+	out, askErr := ag.Resume(ctx, rec, events, agent.Pasted{Table: t, Format: format})
+	return a.showAgentOutcome(out, askErr, asJSON, chartFile)
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/llm/llmtest"
@@ -131,5 +133,75 @@ func TestModelFailuresEndTheRun(t *testing.T) {
 				t.Errorf("run: status %s, reason %q, kind %s", st.Status, st.FailureReason, st.ErrorKind)
 			}
 		})
+	}
+}
+
+// manualProject is a project with the demo's knowledge folder and no
+// connection: quarry proposes queries and the user runs them.
+func manualProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "knowledge"), demo.Knowledge()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestManualModeWithTheBuiltinPlanner(t *testing.T) {
+	dir := manualProject(t)
+	r := quarryEnv(t, nil, "", "-C", dir, "ask", "--json", "--as-of", "2026-06-30", "revenue by country last year")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var j struct {
+		RunID   string   `json:"run_id"`
+		Status  string   `json:"status"`
+		SQL     string   `json:"sql"`
+		Columns []string `json:"columns"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	if j.Status != event.StatusAwaitingResults || j.SQL == "" || len(j.Columns) != 2 {
+		t.Fatalf("proposal: %+v", j)
+	}
+	psql := " " + j.Columns[0] + " | " + j.Columns[1] + "\n---------+--------\n Germany | 1200.5\n France  | 800\n(2 rows)\n"
+	r = quarryEnv(t, nil, "a,b,c\n1,2,3\n", "-C", dir, "ask", "--results", "-")
+	if r.code != quarry.ExitInput || !strings.Contains(r.stderr, "has 3 columns") {
+		t.Errorf("a paste of the wrong shape: exit %d, %s", r.code, r.stderr)
+	}
+	r = quarryEnv(t, nil, psql, "-C", dir, "ask", "--results", "-")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Germany") || !strings.Contains(r.stdout, "run by you") {
+		t.Errorf("answer: %s", r.stdout)
+	}
+	st := lastRun(t, dir)
+	if st.RunID != j.RunID || st.Status != event.StatusSucceeded || !st.RunByUser || st.Rows != 2 {
+		t.Errorf("run %s: %s, by user %v, rows %d", st.RunID, st.Status, st.RunByUser, st.Rows)
+	}
+	r = quarryEnv(t, nil, psql, "-C", dir, "ask", "--results", "-")
+	if r.code == 0 {
+		t.Errorf("a second paste with nothing waiting: exit %d", r.code)
+	}
+}
+
+func TestManualModeWithAModel(t *testing.T) {
+	dir := manualProject(t)
+	srv := llmtest.NewAnthropicServer(t, "sk-test", llmtest.Answer{ToolUses: []llm.ToolUse{{ID: "p", Name: "propose_query",
+		Input: json.RawMessage(`{"sql":"SELECT segment, count(*) AS customers FROM customers GROUP BY segment","columns":["segment","customers"]}`)}}})
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}
+	r := quarryEnv(t, env, "", "-C", dir, "ask", "--prefer-model", "how many customers per segment?")
+	if r.code != 0 || !strings.Contains(r.stdout, "GROUP BY segment") || !strings.Contains(r.stdout, "--results") {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	md := "| segment | customers |\n|---|---|\n| consumer | 10 |\n| business | 4 |\n"
+	r = quarryEnv(t, env, md, "-C", dir, "ask", "--results", "-")
+	if r.code != 0 || !strings.Contains(r.stdout, "consumer") || !strings.Contains(r.stdout, "run by you") {
+		t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 	}
 }

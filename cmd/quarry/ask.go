@@ -51,7 +51,15 @@ today, or against --as-of.`,
 	cmd.Flags().StringVarP(&file, "file", "f", "", "read the question from FILE (- for standard input)")
 	cmd.Flags().StringVar(&af.model, "model", "", "the model for this question: builtin, anthropic, openai, anthropic:MODEL or openai:MODEL (default: model.provider)")
 	cmd.Flags().BoolVar(&af.preferModel, "prefer-model", false, "ask the model even when the builtin planner maps the question exactly")
+	cmd.Flags().StringVar(&af.results, "results", "", "continue the run that waits for a result with the result you ran, from FILE (- for standard input): CSV, TSV, a psql or mysql table, Markdown or JSON")
+	cmd.Flags().StringVar(&af.runID, "run", "", "with --results: the run to continue (default: the newest one waiting)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if af.results != "" {
+			if len(args) > 0 || file != "" {
+				return quarry.Errorf(quarry.KindUsage, "--results continues an earlier question; give no new question with it")
+			}
+			return a.askResults(ctx, af, asJSON, chartFile)
+		}
 		question, err := a.readInput(args, file, "question")
 		if err != nil {
 			return err

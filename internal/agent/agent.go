@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // Querier runs one guarded statement and streams its rows.
@@ -175,6 +176,8 @@ type run struct {
 	repairs int
 	results []*result // successful queries, in order
 	byTool  map[string]int
+	extra   []verify.Check // checks of the run's own, added to verify's
+	note    string         // a last paragraph of the answer
 	out     *analyst.AskOutcome
 	asOf    time.Time
 	q       string

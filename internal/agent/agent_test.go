@@ -216,3 +216,44 @@ func TestErrorClasses(t *testing.T) {
 		t.Errorf("too costly: %s", got)
 	}
 }
+
+func TestManualModeContinuesWithThePastedResult(t *testing.T) {
+	e := smallEnv(t)
+	fake := llmtest.NewProvider(
+		llmtest.Reply(llmtest.ToolCall("a", "propose_query", `{"sql":"SELECT * FROM customers","columns":["id","name","email","country"]}`)),
+	)
+	a := e.agent(fake, true)
+	if _, err := a.Ask(context.Background(), e.recorder(), "list customers", clock(), agentOpts()); err != nil {
+		t.Fatal(err)
+	}
+	before := e.state(t)
+	pasted := &quarry.Table{
+		Columns: []quarry.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}, {Name: "email", Type: quarry.TypeText}, {Name: "country", Type: quarry.TypeText}},
+		Rows:    [][]any{{int64(1), "Ada", "ada.lovelace@example.org", "Germany"}},
+	}
+	e.mu.Lock()
+	evs := slices.Clone(e.events)
+	e.mu.Unlock()
+	rec := event.ResumeRecorder(before.RunID, before.LastSeq, clock, event.SinkFunc(func(_ context.Context, x ...event.Event) error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.events = append(e.events, x...)
+		return nil
+	}))
+	out, err := a.Resume(context.Background(), rec, evs, agentPasted(pasted, "csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Answer.Markdown, "run by you") || strings.Contains(out.Answer.Markdown, "ada.lovelace") {
+		t.Errorf("answer: %s", out.Answer.Markdown)
+	}
+	st := e.state(t)
+	if st.Status != event.StatusSucceeded || !st.RunByUser || st.Rows != 1 || st.Confidence == nil {
+		t.Errorf("fold: %s, by user %v, rows %d", st.Status, st.RunByUser, st.Rows)
+	}
+	// A paste of another shape is refused.
+	pasted.Columns = pasted.Columns[:2]
+	if _, err := a.Resume(context.Background(), rec, evs, agentPasted(pasted, "csv")); err == nil || !strings.Contains(err.Error(), "has 2 columns") {
+		t.Errorf("a paste of 2 columns for 4: %v", err)
+	}
+}

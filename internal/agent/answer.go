@@ -60,6 +60,10 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 	}
 	out.Columns = cols
 	rep := verify.Run(in)
+	if len(r.extra) > 0 {
+		rep.Checks = append(rep.Checks, r.extra...)
+		rep.Confidence = verify.Confidence(rep.Checks)
+	}
 	text = strings.TrimSpace(r.policy.scrub(text))
 	if g := grounded(text, res.table, r.q+" "+res.sql+" "+r.out.AsOf); g.Name != "" {
 		rep.Checks = append(rep.Checks, g)
@@ -74,6 +78,9 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 	if text != "" {
 		ans.Markdown = text + "\n\n" + ans.Markdown
 		ans.Headline = firstSentence(text)
+	}
+	if r.note != "" {
+		ans.Markdown = strings.TrimRight(ans.Markdown, "\n") + "\n\n" + r.note + "\n"
 	}
 	out.Answer = ans
 	r.emit(ctx, &event.AnswerRenderedData{Markdown: ans.Markdown, Chart: ans.Chart.Kind})

@@ -3,11 +3,16 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/analyst"
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // proposeBuiltin is manual mode without a model: the builtin planner maps
@@ -60,5 +65,83 @@ func (r *run) proposeBuiltin(ctx context.Context, question string) error {
 	r.emit(ctx, &event.QueryProposedData{SQL: sql, Columns: cols})
 	r.out.SQL = sql
 	r.out.Status = event.StatusAwaitingResults
+	return nil
+}
+
+// Pasted is a result a person ran outside quarry and pasted.
+type Pasted struct {
+	Table  *quarry.Table
+	Format string // as normalize names it
+}
+
+// CheckPastedShape is the check that a pasted result has the columns the
+// proposed query returns.
+const CheckPastedShape = "pasted_shape"
+
+// RunByUserNote ends the answer of a manual-mode run.
+const RunByUserNote = "_This result was run by you, outside quarry, and pasted back; quarry checked its shape but did not run the query._"
+
+// Resume continues a manual-mode run that waits for its result: rec must
+// continue the run's log (event.ResumeRecorder), events are the log so far.
+// The pasted table is checked against the proposed query's columns (a
+// different number of columns is refused; different names lower the
+// confidence), restricted columns are redacted, and the answer is verified
+// and explained as for a result quarry ran, saying that the user ran it.
+func (a *Agent) Resume(ctx context.Context, rec *event.Recorder, events []event.Event, p Pasted) (*analyst.AskOutcome, error) {
+	st, err := event.Fold(events)
+	if err != nil {
+		return nil, err
+	}
+	if st.Status != event.StatusAwaitingResults || st.ProposedSQL == "" {
+		return nil, quarry.Errorf(quarry.KindInput, "run %s is not waiting for a pasted result (its status is %s)", st.RunID, st.Status)
+	}
+	var want []string
+	for _, e := range events {
+		if e.Type == event.QueryProposed {
+			if pl, err := event.Decode(e); err == nil {
+				want = pl.(*event.QueryProposedData).Columns
+			}
+		}
+	}
+	if got := p.Table.ColumnNames(); len(want) > 0 && len(got) != len(want) {
+		// Refused before anything is recorded: the run still waits, and the
+		// right result can be pasted next.
+		return nil, quarry.Errorf(quarry.KindInput, "the pasted result has %d columns (%s); the proposed query returns %d (%s) — paste the output of that query",
+			len(got), strings.Join(got, ", "), len(want), strings.Join(want, ", "))
+	}
+	r := &run{a: a, rec: rec, policy: newPolicy(a.model()), byTool: map[string]int{}, q: st.Question,
+		out: &analyst.AskOutcome{RunID: st.RunID, Question: st.Question, AsOf: st.AsOf}}
+	err = r.resume(ctx, st.ProposedSQL, want, p)
+	return r.finish(ctx, err)
+}
+
+func (r *run) resume(ctx context.Context, sql string, want []string, p Pasted) error {
+	t := p.Table
+	got := t.ColumnNames()
+	shape := verify.Check{Name: CheckPastedShape, Status: verify.Pass, Detail: fmt.Sprintf("%d columns, as the proposed query returns", len(got))}
+	if len(want) == 0 {
+		shape.Detail = fmt.Sprintf("%d columns; the proposed query's columns are not known", len(got))
+	}
+	for i := range want {
+		if !strings.EqualFold(strings.Trim(got[i], `"`+"`"), want[i]) {
+			shape = verify.Check{Name: CheckPastedShape, Status: verify.Warn,
+				Detail: fmt.Sprintf("the pasted columns (%s) are not named as the proposed query's (%s)", strings.Join(got, ", "), strings.Join(want, ", "))}
+			break
+		}
+	}
+	r.policy.redact(t)
+	res := &result{sql: sql, table: t, rows: int64(len(t.Rows))}
+	var hash string
+	if r.a.Results != nil {
+		id, h, err := r.a.Results.SaveResult(context.WithoutCancel(ctx), r.rec.RunID(), t)
+		if err != nil {
+			return quarry.Wrap(quarry.KindInternal, err, "cannot keep the pasted result in quarry's state database")
+		}
+		res.resultID, hash = id, h
+	}
+	r.emit(ctx, &event.ResultsPastedData{Format: p.Format, Rows: res.rows, Columns: got, ResultID: res.resultID, ResultHash: hash})
+	r.extra = append(r.extra, shape)
+	r.note = RunByUserNote
+	r.answer(ctx, "", res)
 	return nil
 }
