@@ -1,7 +1,7 @@
 // Package duckdb is quarry's connector for DuckDB database files, built on
 // duckdb-go. It is compiled only with the build tag duckdb (go build -tags
 // duckdb): DuckDB is the one connector that needs cgo, and its static
-// library adds about 60 MiB to the binary. Without the tag the package is
+// library adds about 65 MiB to the binary. Without the tag the package is
 // empty and cmd reports that the driver is not in the build.
 //
 // The file is opened with access_mode=READ_ONLY, never created, and the
