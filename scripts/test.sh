@@ -10,6 +10,9 @@ say() { printf '==> %s\n' "$*"; }
 
 need_apt=()
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
+# Headless Chromium for the web UI's browser test (cmd/quarry/browser_test.go).
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		say "installing ${need_apt[*]}"
