@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and .ci/run calls it.
-# It installs what the tests need when it is missing, then checks formatting,
-# runs go vet and staticcheck (pinned in go.mod), and runs every test with the
-# race detector. Run it from the repository root.
+# It installs what the tests need when it is missing (the sqlite3 shell,
+# Chromium, PostgreSQL and MariaDB), starts the database servers, checks
+# formatting, runs go vet and staticcheck (pinned in go.mod), and runs every
+# test without and with the race detector, then the DuckDB build. Run it from
+# the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,4 +58,5 @@ go test -race -count=1 -timeout 25m ./...
 # a large static library). On first use this downloads DuckDB's
 # linux-amd64 library through the Go module proxy.
 say "go test -tags duckdb"
-go test -count=1 -tags duckdb ./internal/connector/duckdb/ ./cmd/quarry/
+go test -count=1 -tags duckdb ./internal/connector/duckdb/
+go test -count=1 -tags duckdb -run 'DuckDB' ./cmd/quarry/
