@@ -82,3 +82,5 @@ echo "  quarry / shell (median): $(ratio quarry-ask shell-ask)×   (target ≤ 3
 echo "4. Go benchmarks (one core)"
 go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$' -benchmem -cpu 1 \
 	./internal/sqlguard/ ./internal/semantic/ ./internal/planner/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'
+
+echo "5. quarry serve: 200 concurrent chat streams on the demo (targets: 0 errors, p99 first event < 100 ms)"; go run ./bench/serve -streams 200 | sed "s/^/  /"

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
@@ -45,7 +47,7 @@ func (s *Server) answerOf(out *analyst.AskOutcome) *answerJSON {
 		Checks: out.Report.Checks, Confidence: out.Report.Confidence, ResultID: out.ResultID,
 	}
 	a.Columns, a.Rows = preview(out.Table)
-	a.setChart(out.Answer.Chart)
+	a.setChart(&s.charts, out.Answer.Chart)
 	if a.Checks == nil {
 		a.Checks = []verify.Check{}
 	}
@@ -68,19 +70,51 @@ func (s *Server) rebuiltAnswer(st event.RunState, t *quarry.Table) *answerJSON {
 	}
 	a.Columns, a.Rows = preview(t)
 	if t != nil && st.Chart != "" {
-		a.setChart(narrate.ChooseChart(t, nil, st.Question))
+		a.setChart(&s.charts, narrate.ChooseChart(t, nil, st.Question))
 	}
 	return a
 }
 
-func (a *answerJSON) setChart(spec narrate.ChartSpec) {
+func (a *answerJSON) setChart(c *svgCache, spec narrate.ChartSpec) {
 	if spec.Kind == narrate.ChartNone {
 		return
 	}
 	a.Chart = &spec
-	if svg, err := chart.RenderSVG(spec, chartWidth, chartHeight); err == nil {
-		a.ChartSVG = string(svg)
+	a.ChartSVG = c.render(spec)
+}
+
+// svgCache keeps recently drawn charts: drawing one costs milliseconds and
+// megabytes of glyph buffers, and the same answer is often asked again.
+type svgCache struct {
+	mu   sync.Mutex
+	svgs map[string]string
+}
+
+// svgCacheSize bounds the cache; when full it starts again empty.
+const svgCacheSize = 256
+
+func (c *svgCache) render(spec narrate.ChartSpec) string {
+	key, err := json.Marshal(spec)
+	if err != nil {
+		return ""
 	}
+	c.mu.Lock()
+	svg, ok := c.svgs[string(key)]
+	c.mu.Unlock()
+	if ok {
+		return svg
+	}
+	b, err := chart.RenderSVG(spec, chartWidth, chartHeight)
+	if err != nil {
+		return ""
+	}
+	c.mu.Lock()
+	if c.svgs == nil || len(c.svgs) >= svgCacheSize {
+		c.svgs = map[string]string{}
+	}
+	c.svgs[string(key)] = string(b)
+	c.mu.Unlock()
+	return string(b)
 }
 
 // headline is the first non-empty line of an answer's Markdown, without

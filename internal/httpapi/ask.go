@@ -69,13 +69,13 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		defer s.runs.Done()
 		defer s.release()
 		defer cancel()
-		runner, closeRun, e := s.cfg.Start(ctx)
+		runner, closeRun, e := s.start(ctx)
 		if e != nil {
 			err = e
 			return
 		}
 		defer closeRun()
-		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(s.cfg.Store, log))
+		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), log))
 		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, s.cfg.Clock())
 	}()
 	resp.Trace = trace(log.events)

@@ -140,6 +140,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 // askRun answers the turn's question on the detached context ctx and
 // records the session.
 func (s *Server) askRun(ctx context.Context, t *askTurn) {
+	runner, closeRun, err := s.start(ctx)
+	if err != nil {
+		t.err = err
+		return
+	}
+	defer closeRun()
 	if t.newSession {
 		now := s.cfg.Clock()
 		if err := s.cfg.Store.CreateSession(ctx, store.Session{ID: t.sessionID, Title: t.title, CreatedAt: now}); err != nil {
@@ -147,13 +153,7 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 			return
 		}
 	}
-	runner, closeRun, err := s.cfg.Start(ctx)
-	if err != nil {
-		t.err = err
-		return
-	}
-	defer closeRun()
-	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(s.cfg.Store, t.feed)))
+	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed)))
 	t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, t.question, t.asOf)
 	if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, title(t.question), s.cfg.Clock()); err != nil && t.err == nil {
 		t.err = err
@@ -232,6 +232,26 @@ func (f *feed) take() []event.Event {
 	evs := f.events
 	f.events = nil
 	return evs
+}
+
+// batched returns a sink that hands events to next in a few writes per
+// run instead of one per event, at the points where the analyst makes the
+// log durable when it holds events itself: once the guard has decided
+// (before a statement reaches the database) and when the run ends. The
+// live stream is not batched: it gets each event as it is made.
+func batched(next event.Sink) event.Sink {
+	var pending []event.Event
+	return event.SinkFunc(func(ctx context.Context, events ...event.Event) error {
+		pending = append(pending, events...)
+		for _, e := range events {
+			if e.Type == event.GuardChecked || e.Type == event.RunFinished {
+				evs := pending
+				pending = nil
+				return next.Append(ctx, evs...)
+			}
+		}
+		return nil
+	})
 }
 
 // withSession returns a sink that records the chat session in run.started,

@@ -85,7 +85,7 @@ func (s *Server) rerun(w http.ResponseWriter, r *http.Request, id, format string
 		return
 	}
 	defer s.release()
-	runner, closeRun, err := s.cfg.Start(r.Context())
+	runner, closeRun, err := s.start(r.Context())
 	if err != nil {
 		writeError(w, err)
 		return

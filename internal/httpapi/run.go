@@ -62,7 +62,7 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 		defer s.runs.Done()
 		defer s.release()
 		defer cancel()
-		runner, closeRun, e := s.cfg.Start(ctx)
+		runner, closeRun, e := s.start(ctx)
 		if e != nil {
 			err = e
 			return

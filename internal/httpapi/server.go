@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -53,7 +54,8 @@ type Config struct {
 	NewID        func(prefix string) string
 	Version      string
 	Assets       fs.FS         // the web UI's files; nil serves a short notice at /
-	MaxStreams   int           // concurrent runs; 0 = DefaultMaxStreams
+	MaxStreams   int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
+	Workers      int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout   time.Duration // how long one run may take; 0 = DefaultRunTimeout
 	MaxBody      int64         // request body limit in bytes; 0 = DefaultMaxBody
 }
@@ -68,14 +70,16 @@ const (
 
 // Server serves quarry's HTTP API and web UI.
 type Server struct {
-	cfg   Config
-	hosts map[string]bool // Host header values accepted
-	anyIP bool            // bound to every interface: accept IP literals on the bound port
-	port  string
-	slots chan struct{} // one per run in flight
-	runs  sync.WaitGroup
-	mux   *http.ServeMux
-	md    *markdown
+	cfg    Config
+	hosts  map[string]bool // Host header values accepted
+	anyIP  bool            // bound to every interface: accept IP literals on the bound port
+	port   string
+	slots  chan struct{} // one per run in progress
+	work   chan struct{} // one per run doing work
+	runs   sync.WaitGroup
+	mux    *http.ServeMux
+	md     *markdown
+	charts svgCache
 }
 
 // New returns a Server for cfg.
@@ -90,13 +94,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = DefaultMaxStreams
 	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = max(2, runtime.GOMAXPROCS(0))
+	}
 	if cfg.RunTimeout <= 0 {
 		cfg.RunTimeout = DefaultRunTimeout
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
-	s := &Server{cfg: cfg, port: port, slots: make(chan struct{}, cfg.MaxStreams), hosts: map[string]bool{}, md: newMarkdown()}
+	s := &Server{cfg: cfg, port: port, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: map[string]bool{}, md: newMarkdown()}
 	for _, h := range []string{"localhost", "127.0.0.1", "::1", host} {
 		s.hosts[strings.ToLower(net.JoinHostPort(h, port))] = true
 	}
@@ -217,6 +224,24 @@ func (s *Server) acquire() bool {
 }
 
 func (s *Server) release() { <-s.slots }
+
+// start waits for a worker, then opens what a run needs. Runs queue here
+// rather than all at once, so that a burst of requests still gets its
+// first events at once and the CPUs go to a few runs at a time. The
+// returned func releases the runner and the worker.
+func (s *Server) start(ctx context.Context) (Runner, func(), error) {
+	select {
+	case s.work <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, quarry.Wrap(quarry.KindTimeout, ctx.Err(), "the run waited too long for its turn; try again")
+	}
+	runner, closeRun, err := s.cfg.Start(ctx)
+	if err != nil {
+		<-s.work
+		return nil, nil, err
+	}
+	return runner, func() { closeRun(); <-s.work }, nil
+}
 
 // tooBusy answers 429 when the cap on concurrent runs is reached.
 func tooBusy(w http.ResponseWriter, max int) {
