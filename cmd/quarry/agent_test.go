@@ -205,3 +205,47 @@ func TestManualModeWithAModel(t *testing.T) {
 		t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+func TestRunFixesARefusedQuery(t *testing.T) {
+	dir := project(t)
+	fixed := llmtest.Answer{Text: "```sql\nSELECT country\nFROM customers\nORDER BY country\n```"}
+	srv := llmtest.NewAnthropicServer(t, "sk-test", fixed, fixed)
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}
+	bad := "SELECT contry\nFROM customers\nORDER BY country"
+
+	r := quarryEnv(t, env, "", "-C", dir, "run", "--no-fix", bad)
+	if r.code != quarry.ExitQuery || len(srv.Requests()) != 0 {
+		t.Fatalf("--no-fix: exit %d, %d requests", r.code, len(srv.Requests()))
+	}
+	r = quarryEnv(t, env, "", "-C", dir, "run", bad)
+	if r.code != quarry.ExitQuery || !strings.Contains(r.stderr, "+SELECT country") || !strings.Contains(r.stderr, "--fix") || r.stdout != "" {
+		t.Fatalf("no terminal, no --fix: exit %d, %s", r.code, r.stderr)
+	}
+	r = quarryEnv(t, env, "", "-C", dir, "run", "--fix", "--format", "csv", bad)
+	if r.code != 0 || r.stdout != "country\nFinland\nGermany\nUnited States\n" {
+		t.Fatalf("--fix: exit %d, %q, %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "-SELECT contry") {
+		t.Errorf("no diff: %s", r.stderr)
+	}
+	for _, req := range srv.Requests() {
+		for _, v := range []string{"Ada", "Germany", "Linus"} {
+			if bytes.Contains(req.Body, []byte(v)) {
+				t.Errorf("the fixer was shown a value of the data (%s)", v)
+			}
+		}
+		if !bytes.Contains(req.Body, []byte("contry")) {
+			t.Error("the fixer was not shown the SQL and its error")
+		}
+	}
+	if st := lastRun(t, dir); st.Status != event.StatusSucceeded || st.SQL != "SELECT country\nFROM customers\nORDER BY country" {
+		t.Errorf("the fixed run: %s %q", st.Status, st.SQL)
+	}
+	// A fix that writes is refused by the guard and never runs.
+	srv = llmtest.NewAnthropicServer(t, "sk-test", llmtest.Answer{Text: "```sql\nDELETE FROM customers\n```"})
+	env["ANTHROPIC_BASE_URL"] = srv.URL
+	r = quarryEnv(t, env, "", "-C", dir, "run", "--fix", bad)
+	if r.code != quarry.ExitQuery || !strings.Contains(r.stderr, "refuses the fix") {
+		t.Errorf("a writing fix: exit %d, %s", r.code, r.stderr)
+	}
+}

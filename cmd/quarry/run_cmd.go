@@ -19,6 +19,7 @@ func (a *app) runCmd() *cobra.Command {
 	var file, fmtName, connName string
 	var maxRows int64
 	var asJSON bool
+	var ff fixFlags
 	cmd := &cobra.Command{
 		Use:   "run [SQL | -f FILE | -]",
 		Short: "Run your own SQL through the guard, read-only, and print or export the result",
@@ -40,6 +41,9 @@ whole row.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
 	cmd.Flags().Int64Var(&maxRows, "max-rows", -1, "read at most N rows (default: limits.max_rows for table and markdown, all rows for the streaming formats)")
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
+	cmd.Flags().StringVar(&ff.model, "model", "", "the model that proposes fixes: builtin (none), anthropic, openai, anthropic:MODEL or openai:MODEL (default: model.provider)")
+	cmd.Flags().BoolVar(&ff.fix, "fix", false, "when the database or the guard refuses the query, apply the model's fix without asking")
+	cmd.Flags().BoolVar(&ff.noFix, "no-fix", false, "never propose a fix")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if asJSON {
 			fmtName = "json"
@@ -72,6 +76,11 @@ whole row.`,
 		if err != nil {
 			// Whatever was written ends at a whole row; flush it.
 			w.Flush()
+			if handled, ferr := a.tryFix(ctx, ff, an, rec, sql, out, err, func() (format.Writer, error) {
+				return format.New(fmtName, a.stdout, format.Options{Width: a.width, PreviewRows: cfg.Limits.PreviewRows})
+			}); handled {
+				return ferr
+			}
 			if quarry.KindOf(err) == quarry.KindRejected && !out.Verdict.Allowed {
 				fmt.Fprintln(a.stderr, "quarry: nothing was run: "+out.Verdict.String())
 				return errSilent

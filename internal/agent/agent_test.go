@@ -257,3 +257,11 @@ func TestManualModeContinuesWithThePastedResult(t *testing.T) {
 		t.Errorf("a paste of 2 columns for 4: %v", err)
 	}
 }
+
+func TestUnifiedDiff(t *testing.T) {
+	got := agentDiff("SELECT a\nFROM t\nWHERE x = 1", "SELECT a\nFROM t2\nWHERE x = 1")
+	want := "--- your query\n+++ fixed query\n@@ -1,3 +1,3 @@\n SELECT a\n-FROM t\n+FROM t2\n WHERE x = 1\n"
+	if got != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -12,3 +12,4 @@ var agentClassify = agent.Classify
 func agentPasted(t *quarry.Table, format string) agent.Pasted {
 	return agent.Pasted{Table: t, Format: format}
 }
+var agentDiff = agent.UnifiedDiff
