@@ -465,8 +465,14 @@ function parseStyle(text) {
   return out;
 }
 
+// STYLE_ATTR finds style attributes inside tags. They are renamed before
+// parsing, because even a parsed, unattached document reports each one as
+// a CSP violation.
+const STYLE_ATTR = /(\sstyle)(\s*=\s*(?:"[^"]*"|'[^']*'))/g;
+
 function chartSection(svgText, title) {
-  const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  const safe = String(svgText).replace(/<[^<>]*>/g, (tag) => tag.replace(STYLE_ATTR, " data-chart-style$2"));
+  const doc = new DOMParser().parseFromString(safe, "image/svg+xml");
   const svg = doc.documentElement;
   if (!svg || svg.nodeName.toLowerCase() !== "svg" || doc.getElementsByTagName("parsererror").length) return null;
   // Defence in depth: our renderer never writes these, so drop them.
@@ -476,7 +482,8 @@ function chartSection(svgText, title) {
     for (const a of [...n.attributes]) {
       if (/^on/i.test(a.name) || (/href$/i.test(a.name) && !a.value.startsWith("#"))) n.removeAttribute(a.name);
     }
-    const decls = n.hasAttribute("style") ? parseStyle(n.getAttribute("style")) : null;
+    const decls = n.hasAttribute("data-chart-style") ? parseStyle(n.getAttribute("data-chart-style")) : null;
+    n.removeAttribute("data-chart-style");
     n.removeAttribute("style");
     return decls;
   });
