@@ -115,15 +115,20 @@ func (a *app) agentKnowledge(cfg *config.Config) (*analyst.Knowledge, []agent.Ve
 	return k, verified, nil
 }
 
-// askWithAgent answers one question through the agent and prints it.
+// askWithAgent answers a question (or, with --loop, a conversation)
+// through the agent, in a session when one is asked for.
 func (a *app) askWithAgent(ctx context.Context, cfg *config.Config, f askFlags, m modelChoice, question, connName string, day time.Time, asJSON bool, chartFile string) error {
-	ag, rec, release, err := a.newAgent(ctx, cfg, m, connName, f.preferModel)
-	if err != nil {
-		return err
+	if f.loop {
+		if asJSON || chartFile != "" {
+			return quarry.Errorf(quarry.KindUsage, "--loop is a conversation in the terminal; it takes no --json or --chart")
+		}
+		return a.askLoop(ctx, cfg, f, m, question, connName, day)
 	}
-	defer release()
-	out, askErr := ag.Ask(ctx, rec, question, day, agent.AskOptions{})
-	return a.showAgentOutcome(out, askErr, asJSON, chartFile)
+	if question == "" {
+		return quarry.Errorf(quarry.KindUsage, "no question given; pass it as an argument, with -f FILE, or - to read standard input")
+	}
+	offer := f.session == "" && !f.cont && !asJSON
+	return a.askInSession(ctx, cfg, f, m, question, connName, day, asJSON, chartFile, offer)
 }
 
 // showAgentOutcome prints what the agent did, the way ask prints builtin

@@ -249,3 +249,52 @@ func TestRunFixesARefusedQuery(t *testing.T) {
 		t.Errorf("a writing fix: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+func TestSessionsKeepTheContext(t *testing.T) {
+	dir := project(t)
+	two := append(answers(), answers()...)
+	srv := llmtest.NewAnthropicServer(t, "sk-test", append(two, answers()...)...)
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}
+	r := quarryEnv(t, env, "", "-C", dir, "ask", "--session", "s_demo", "how many customers per country?")
+	if r.code != 0 || !strings.Contains(r.stderr, "session s_demo") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = quarryEnv(t, env, "", "-C", dir, "ask", "--continue", "and only in Germany?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	third := srv.Requests()[2].Body
+	if !bytes.Contains(third, []byte("conversation")) || !bytes.Contains(third, []byte("how many customers per country?")) {
+		t.Errorf("the follow-up lost the context: %s", third)
+	}
+	if st := lastRun(t, dir); st.SessionID != "s_demo" || st.Question != "and only in Germany?" {
+		t.Errorf("run: session %q, question %q", st.SessionID, st.Question)
+	}
+	// A conversation on standard input: each line a turn of one session.
+	r = quarryEnv(t, env, "customers by country\n\n", "-C", dir, "ask", "--loop")
+	if r.code != 0 || !strings.Contains(r.stdout, "Each country has one customer") {
+		t.Errorf("--loop: exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestBuiltinFollowUps(t *testing.T) {
+	dir := demoProject(t)
+	r := quarryEnv(t, nil, "", "-C", dir, "ask", "--as-of", "2026-06-30", "revenue last year")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = quarryEnv(t, nil, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--json", "--continue", "and by month?")
+	if r.code != 0 || !strings.Contains(r.stderr, `"revenue last year by month"`) {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var j struct {
+		RowCount int `json:"row_count"`
+	}
+	json.Unmarshal([]byte(r.stdout), &j)
+	if j.RowCount != 12 {
+		t.Errorf("revenue by month of last year: %d rows", j.RowCount)
+	}
+	if st := lastRun(t, dir); st.SessionID == "" || st.Question != "revenue last year by month" {
+		t.Errorf("run: session %q, question %q", st.SessionID, st.Question)
+	}
+}

@@ -53,6 +53,9 @@ today, or against --as-of.`,
 	cmd.Flags().BoolVar(&af.preferModel, "prefer-model", false, "ask the model even when the builtin planner maps the question exactly")
 	cmd.Flags().StringVar(&af.results, "results", "", "continue the run that waits for a result with the result you ran, from FILE (- for standard input): CSV, TSV, a psql or mysql table, Markdown or JSON")
 	cmd.Flags().StringVar(&af.runID, "run", "", "with --results: the run to continue (default: the newest one waiting)")
+	cmd.Flags().BoolVar(&af.cont, "continue", false, "ask a follow-up in the conversation of your last question (\"and by month?\")")
+	cmd.Flags().StringVar(&af.session, "session", "", "ask within session ID (created when new), with its earlier questions as context")
+	cmd.Flags().BoolVar(&af.loop, "loop", false, "a conversation in the terminal: one question per line, each a follow-up of the last; an empty line ends it")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if af.results != "" {
 			if len(args) > 0 || file != "" {
@@ -60,9 +63,13 @@ today, or against --as-of.`,
 			}
 			return a.askResults(ctx, af, asJSON, chartFile)
 		}
-		question, err := a.readInput(args, file, "question")
-		if err != nil {
-			return err
+		var question string
+		var err error
+		if !af.loop || len(args) > 0 || file != "" {
+			question, err = a.readInput(args, file, "question")
+			if err != nil {
+				return err
+			}
 		}
 		question = strings.TrimSpace(question)
 		day := a.now()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/llm/llmtest"
@@ -263,5 +264,40 @@ func TestUnifiedDiff(t *testing.T) {
 	want := "--- your query\n+++ fixed query\n@@ -1,3 +1,3 @@\n SELECT a\n-FROM t\n+FROM t2\n WHERE x = 1\n"
 	if got != want {
 		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestFollowUps(t *testing.T) {
+	h := []agent.Turn{{Question: "revenue by country"}, {Question: "revenue last year?"}}
+	for q, want := range map[string]string{
+		"and by month?":          "revenue last year by month",
+		"what about in Germany?": "revenue last year in Germany",
+		"by channel":             "revenue last year by channel",
+		"how many customers?":    "how many customers?",
+	} {
+		if got := agent.FollowUp(h, q); got != want {
+			t.Errorf("FollowUp(%q) = %q, want %q", q, got, want)
+		}
+	}
+	if got := agent.FollowUp(nil, "and by month?"); got != "and by month?" {
+		t.Errorf("no history: %q", got)
+	}
+}
+
+func TestFollowUpCarriesTheConversation(t *testing.T) {
+	e := smallEnv(t)
+	fake := llmtest.NewProvider(
+		llmtest.Reply(llmtest.ToolCall("a", "run_query", `{"sql":"SELECT country, sum(amount) AS revenue FROM orders JOIN customers ON customers.id = orders.customer_id GROUP BY country"}`)),
+		llmtest.Reply(llmtest.ToolCall("b", "submit_answer", `{"answer":"Revenue by country."}`)),
+	)
+	h := []agent.Turn{{Question: "revenue", SQL: "SELECT sum(amount) AS revenue FROM orders", Answer: "Revenue is 136.75."}}
+	if _, err := e.agent(fake, false).Ask(context.Background(), e.recorder(), "and by country?", clock(), agent.AskOptions{SessionID: "s_1", History: h}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fake.Find("<conversation>")) == 0 || len(fake.Find("SELECT sum(amount) AS revenue FROM orders")) == 0 {
+		t.Error("the follow-up was sent without the earlier turn")
+	}
+	if st := e.state(t); st.SessionID != "s_1" {
+		t.Errorf("session %q", st.SessionID)
 	}
 }

@@ -12,4 +12,5 @@ var agentClassify = agent.Classify
 func agentPasted(t *quarry.Table, format string) agent.Pasted {
 	return agent.Pasted{Table: t, Format: format}
 }
+
 var agentDiff = agent.UnifiedDiff
