@@ -51,6 +51,7 @@ func (a *app) commands() []*cobra.Command {
 		a.askCmd(),
 		a.learnCmd(),
 		a.evalCmd(),
+		a.serveCmd(),
 	}
 }
 

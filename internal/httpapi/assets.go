@@ -1,7 +1,23 @@
 package httpapi
 
-import "io/fs"
+import (
+	"embed"
+	"io/fs"
+)
 
-// Assets returns the web UI's files, built into the binary from the web
-// folder next to this file; nil while this build has none.
-func Assets() fs.FS { return nil }
+// webFiles are the web UI's files, built into the binary: a plain go build
+// makes the whole UI.
+//
+//go:embed web
+var webFiles embed.FS
+
+// Assets returns the web UI's files, rooted at the web folder: index.html
+// is served at / and every other file at its name (also under /assets/).
+func Assets() fs.FS {
+	sub, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		// fs.Sub fails only for an invalid path, and "web" is valid.
+		panic(err)
+	}
+	return sub
+}

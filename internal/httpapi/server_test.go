@@ -462,3 +462,19 @@ func TestStatusTable(t *testing.T) {
 		}
 	}
 }
+
+func TestTheWebUIIsServedFromTheBinary(t *testing.T) {
+	s := serve(t, newShop(t), options{assets: Assets()})
+	for _, p := range []string{"/", "/assets/app.js", "/assets/app.css"} {
+		res, b := s.do(t, "GET", p, "")
+		if res.StatusCode != 200 || len(b) == 0 || res.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("GET %s: %d, %d bytes", p, res.StatusCode, len(b))
+		}
+	}
+	if res, _ := s.do(t, "GET", "/assets/nothing.js", ""); res.StatusCode != 404 {
+		t.Errorf("a missing file: %d", res.StatusCode)
+	}
+	if res, _ := s.do(t, "POST", "/", "{}"); res.StatusCode != 405 {
+		t.Errorf("POST /: %d", res.StatusCode)
+	}
+}
