@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -292,9 +293,12 @@ func (s *sseWriter) send(name, id string, v any) {
 	if s.failed {
 		return
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		data, _ = json.Marshal(map[string]apiError{"error": {Kind: "internal", Message: "cannot encode the event"}})
+	var data bytes.Buffer
+	enc := json.NewEncoder(&data)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		data.Reset()
+		data.WriteString(`{"error":{"kind":"internal","message":"cannot encode the event"}}`)
 	}
 	var b strings.Builder
 	b.WriteString("event: " + name + "\n")
@@ -302,7 +306,7 @@ func (s *sseWriter) send(name, id string, v any) {
 		b.WriteString("id: " + id + "\n")
 	}
 	b.WriteString("data: ")
-	b.Write(data)
+	b.Write(bytes.TrimRight(data.Bytes(), "\n"))
 	b.WriteString("\n\n")
 	if _, err := s.w.Write([]byte(b.String())); err != nil {
 		s.failed = true
