@@ -7,7 +7,7 @@
 // the targets (zero errors, p99 time to first event under 100 ms) are read
 // off the output. It talks to loopback only and stops by itself.
 //
-//	go run ./bench/serve [-streams 200] [-rounds 1]
+//	go run ./bench/serve [-streams 200] [-rounds 1] [-cold]
 package main
 
 import (
@@ -59,6 +59,7 @@ var questions = []string{
 func main() {
 	streams := flag.Int("streams", 200, "concurrent chat streams")
 	rounds := flag.Int("rounds", 1, "rounds of streams, one after the other")
+	cold := flag.Bool("cold", false, "open a new connection for every request (no keep-alive)")
 	workers := flag.Int("workers", 0, "runs doing work at once (0: the server's default)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured rounds to FILE")
 	flag.Parse()
@@ -69,7 +70,7 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if err := run(*streams, *rounds, *workers); err != nil {
+	if err := run(*streams, *rounds, *workers, *cold); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/serve:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -82,7 +83,7 @@ type sample struct {
 	err          string
 }
 
-func run(streams, rounds, workers int) error {
+func run(streams, rounds, workers int, cold bool) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "quarry-bench-serve-")
 	if err != nil {
@@ -152,7 +153,9 @@ func run(streams, rounds, workers int) error {
 	go hs.Serve(ln)
 	defer hs.Close()
 	base := "http://" + ln.Addr().String()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: streams, MaxConnsPerHost: 0}, Timeout: 5 * time.Minute}
+	// Kept-alive connections by default, as a browser keeps them; -cold
+	// counts a TCP connection per request in every figure.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: streams, DisableKeepAlives: cold}, Timeout: 5 * time.Minute}
 
 	// One warm-up question, so that the figures are not the first run's.
 	if s := stream(client, base, questions[0]); s.err != "" {
@@ -161,6 +164,26 @@ func run(streams, rounds, workers int) error {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
+
+	// The floor: the same burst of connections to GET /api/health, which
+	// does no work, measured the same way.
+	floor := make([]time.Duration, streams)
+	var fwg sync.WaitGroup
+	fstart := make(chan struct{})
+	for i := range streams {
+		fwg.Add(1)
+		go func() {
+			defer fwg.Done()
+			<-fstart
+			t0 := time.Now()
+			if res, err := client.Get(base + "/api/health"); err == nil {
+				res.Body.Close()
+				floor[i] = time.Since(t0)
+			}
+		}()
+	}
+	close(fstart)
+	fwg.Wait()
 
 	var all []sample
 	began := time.Now()
@@ -197,14 +220,19 @@ func run(streams, rounds, workers int) error {
 		firsts = append(firsts, s.first)
 		wholes = append(wholes, s.whole)
 	}
-	fmt.Printf("quarry serve: %d chat streams (%d at once × %d rounds), builtin planner, demo database, %d CPUs\n",
-		len(all), streams, rounds, runtime.NumCPU())
+	how := "kept-alive connections"
+	if cold {
+		how = "a new connection each"
+	}
+	fmt.Printf("quarry serve: %d chat streams (%d at once × %d rounds, %s), builtin planner, demo database, %d CPUs\n",
+		len(all), streams, rounds, how, runtime.NumCPU())
 	fmt.Printf("  errors                 %d\n", len(all)-len(firsts))
 	for e, n := range errs {
 		fmt.Printf("    %d × %s\n", n, e)
 	}
 	fmt.Printf("  time to first event    %s\n", dist(firsts))
 	fmt.Printf("  whole run (to done)    %s\n", dist(wholes))
+	fmt.Printf("  floor: GET /api/health %s  (the same burst, no work)\n", dist(floor))
 	fmt.Printf("  requests/s             %.0f  (%d in %s)\n", float64(len(all))/elapsed.Seconds(), len(all), elapsed.Round(time.Millisecond))
 	fmt.Printf("  heap in use            %.1f MB before, %.1f MB after\n", mb(before.HeapAlloc), mb(after.HeapAlloc))
 	fmt.Printf("  memory from the OS     %.1f MB before, %.1f MB after\n", mb(before.Sys), mb(after.Sys))
