@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
@@ -56,6 +58,8 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 	ag := &agent.Agent{
 		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, PreferModel: preferModel, Clock: a.now,
 		Limits: agent.Limits{
+			MaxSteps:    cfg.Model.MaxSteps,
+			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
 			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
 			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
 		},

@@ -115,6 +115,12 @@ type Model struct {
 	Model    string // the provider's model name; "" for its default
 	APIKey   Secret
 	BaseURL  string // "" for the provider's default endpoint
+	// MaxSteps bounds the model's tool loop in one run (model calls);
+	// 0 means the agent's default.
+	MaxSteps int
+	// BudgetUSD bounds what one run may spend on the model, in US dollars;
+	// 0 means no ceiling.
+	BudgetUSD float64
 	// Reason says in a few words why this provider was chosen, for doctor.
 	Reason string
 }
@@ -390,6 +396,8 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 				{"model", d.str(&cfg.Model.Model)},
 				{"api_key", d.secret(&cfg.Model.APIKey)},
 				{"base_url", d.str(&cfg.Model.BaseURL)},
+				{"max_steps", d.intField(&cfg.Model.MaxSteps, 0)},
+				{"budget_usd", d.number(&cfg.Model.BudgetUSD)},
 			})
 		}},
 		{"limits", func(n ast.Node, p string) error {

@@ -33,11 +33,13 @@ type (
 		URL    string `json:"url,omitempty" yaml:"url,omitempty"`
 	}
 	viewModel struct {
-		Provider string `json:"provider" yaml:"provider"`
-		Model    string `json:"model" yaml:"model"`
-		APIKey   string `json:"api_key" yaml:"api_key"`
-		BaseURL  string `json:"base_url" yaml:"base_url"`
-		Reason   string `json:"chosen_because" yaml:"chosen_because"`
+		Provider  string  `json:"provider" yaml:"provider"`
+		Model     string  `json:"model" yaml:"model"`
+		APIKey    string  `json:"api_key" yaml:"api_key"`
+		BaseURL   string  `json:"base_url" yaml:"base_url"`
+		MaxSteps  int     `json:"max_steps" yaml:"max_steps"`
+		BudgetUSD float64 `json:"budget_usd" yaml:"budget_usd"`
+		Reason    string  `json:"chosen_because" yaml:"chosen_because"`
 	}
 	viewLimits struct {
 		MaxRows           int64   `json:"max_rows" yaml:"max_rows"`
@@ -72,11 +74,13 @@ func (c *Config) view() viewConfig {
 		Knowledge:  c.Knowledge,
 		State:      c.State,
 		Model: viewModel{
-			Provider: c.Model.Provider,
-			Model:    c.Model.Model,
-			APIKey:   redactSecret(c.Model.APIKey),
-			BaseURL:  c.Model.BaseURL,
-			Reason:   c.Model.Reason,
+			Provider:  c.Model.Provider,
+			Model:     c.Model.Model,
+			APIKey:    redactSecret(c.Model.APIKey),
+			BaseURL:   c.Model.BaseURL,
+			MaxSteps:  c.Model.MaxSteps,
+			BudgetUSD: c.Model.BudgetUSD,
+			Reason:    c.Model.Reason,
 		},
 		Limits: viewLimits{
 			MaxRows:           c.Limits.MaxRows,
