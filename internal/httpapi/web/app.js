@@ -347,7 +347,7 @@ function formatCell(v) {
   if (typeof v === "number") {
     if (Number.isInteger(v)) return v.toLocaleString("en-US");
     const a = Math.abs(v);
-    if (a >= 1) return v.toLocaleString("en-US", { maximumFractionDigits: 2 });
+    if (a >= 1) return v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     return v.toLocaleString("en-US", { maximumSignificantDigits: 4 });
   }
   if (typeof v === "object") return JSON.stringify(v);
@@ -670,7 +670,11 @@ class Progress {
     if (next && !bad) this.set(next, "current");
   }
   finish(status) {
-    for (const [k, st] of this.status) if (st === "current") this.status.set(k, status === "succeeded" ? "done" : "done");
+    const stopped = { rejected: "refused", unanswered: "not understood", failed: "failed", canceled: "canceled" }[status];
+    for (const [k, st] of this.status) {
+      if (st !== "current") continue;
+      if (stopped) { this.status.set(k, "bad"); this.notes.set(k, stopped); } else this.status.set(k, "done");
+    }
     const summary = STAGES.filter(([k]) => this.status.has(k)).map(([k]) => this.label(k)).join(" · ");
     this.line.remove();
     this.root.prepend(traceDetails(summary, this.events));
@@ -878,7 +882,7 @@ function setStreaming(on) {
   input.disabled = on;
   $("#send").disabled = on;
   $("#composer").setAttribute("aria-busy", on ? "true" : "false");
-  input.placeholder = on ? "quarry is working on your question…" : "Ask about your data… (press / to focus)";
+  input.placeholder = on ? "quarry is working on your question…" : "Ask a question about your data…";
   if (!on) input.focus();
 }
 
@@ -936,6 +940,7 @@ async function sendMessage(text, opts = {}) {
   if (done.session_id) setSession(done.session_id);
   if (done.run_id) li.dataset.runId = done.run_id;
   li.dataset.status = done.status || "";
+  if (done.status !== "succeeded") done = enrichFromEvents(done, progress.events);
   progress.finish(done.status);
   renderDone(body, done, message);
   state.abort = null;
