@@ -1,0 +1,579 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// -screenshots writes PNG screenshots of the web UI's main screens to
+// docs/screenshots while the browser test runs:
+//
+//	go test ./cmd/quarry -run TestServeInBrowser -screenshots
+var screenshotsFlag = flag.Bool("screenshots", false, "write screenshots of the web UI to docs/screenshots")
+
+// chromiumPath is where Debian's chromium package puts the browser;
+// scripts/test.sh installs it when it is missing.
+const chromiumPath = "/usr/bin/chromium"
+
+// servedQuarry is a `quarry serve` process on the demo project.
+type servedQuarry struct {
+	base string // http://127.0.0.1:PORT
+	host string // 127.0.0.1:PORT
+	log  *bytes.Buffer
+}
+
+// serveDemoProcess builds the quarry binary, creates the demo project with it and
+// starts `quarry serve` on a free loopback port as a real process, stopped
+// when the test ends.
+func serveDemoProcess(t *testing.T) *servedQuarry {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("building the demo database is too slow under the race detector; the plain test pass runs this test")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary and the demo database; skipped with -short")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "quarry")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(tmp, "demo")
+	initCmd := exec.Command(bin, "init", "--demo", "--anchor", "2026-06-30", dir)
+	initCmd.Env = keylessEnv()
+	if out, err := initCmd.CombinedOutput(); err != nil {
+		t.Fatalf("quarry init --demo: %v\n%s", err, out)
+	}
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := l.Addr().String()
+	l.Close()
+
+	logs := &bytes.Buffer{}
+	cmd := exec.Command(bin, "serve", "--addr", host)
+	cmd.Dir = dir
+	cmd.Env = keylessEnv()
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("quarry serve: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("quarry serve output:\n%s", logs.String())
+		}
+	})
+
+	s := &servedQuarry{base: "http://" + host, host: host, log: logs}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		res, err := http.Get(s.base + "/api/health")
+		if err == nil {
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK && strings.Contains(string(body), `"ok":true`) {
+				return s
+			}
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("quarry serve exited before it answered /api/health: %v\n%s", err, logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("quarry serve did not answer /api/health within a minute\n%s", logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// keylessEnv is the environment of the quarry processes: no model keys, so
+// the builtin planner answers.
+func keylessEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(k, "_API_KEY") || strings.HasPrefix(k, "QUARRY_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func TestServeInBrowser(t *testing.T) {
+	s := serveDemoProcess(t)
+
+	t.Run("foreign Host and cross-origin requests are refused", func(t *testing.T) {
+		req, _ := http.NewRequest("GET", s.base+"/api/health", nil)
+		req.Host = "attacker.example:" + strings.Split(s.host, ":")[1]
+		expectHTTPStatus(t, req, http.StatusForbidden)
+
+		req, _ = http.NewRequest("GET", s.base+"/", nil)
+		req.Host = "rebind.attacker.example"
+		expectHTTPStatus(t, req, http.StatusForbidden)
+
+		req, _ = http.NewRequest("POST", s.base+"/api/chat", strings.NewReader(`{"message":"revenue"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://attacker.example")
+		expectHTTPStatus(t, req, http.StatusForbidden)
+
+		req, _ = http.NewRequest("POST", s.base+"/api/run", strings.NewReader(`{"sql":"SELECT 1"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		expectHTTPStatus(t, req, http.StatusForbidden)
+
+		// The same request from the page's own origin is served.
+		req, _ = http.NewRequest("POST", s.base+"/api/run", strings.NewReader(`{"sql":"SELECT 1 AS one"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", s.base)
+		expectHTTPStatus(t, req, http.StatusOK)
+
+		res, err := http.Get(s.base + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		csp := res.Header.Get("Content-Security-Policy")
+		for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+			}
+		}
+	})
+
+	t.Run("web chat", func(t *testing.T) {
+		browserChat(t, s)
+	})
+}
+
+func expectHTTPStatus(t *testing.T, req *http.Request, want int) {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != want {
+		t.Errorf("%s %s (Host %s, Origin %q): status %d, want %d: %s", req.Method, req.URL.Path, req.Host, req.Header.Get("Origin"), res.StatusCode, want, body)
+		return
+	}
+	if want >= 400 && !strings.Contains(string(body), `"error"`) {
+		t.Errorf("%s %s: a %d without a JSON error: %s", req.Method, req.URL.Path, want, body)
+	}
+}
+
+// newBrowser starts headless Chromium with a fresh profile, or skips the test
+// when it is not installed (outside CI).
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing in CI; scripts/test.sh installs Debian's chromium", chromiumPath)
+		}
+		t.Skipf("%s is missing; install Debian's chromium (scripts/test.sh does) to run the browser test", chromiumPath)
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1360, 900),
+	)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+	})
+	return ctx
+}
+
+// uiDo runs actions and fails the test with what it was doing.
+func uiDo(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// uiEval evaluates a JavaScript expression and decodes its value.
+func uiEval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// uiWaitFor polls a JavaScript predicate until it is true.
+func uiWaitFor(t *testing.T, ctx context.Context, what, predicate string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(90*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("waiting for %s (%s): %v", what, predicate, err)
+	}
+}
+
+// uiShot writes a screenshot of the viewport to docs/screenshots/NAME.png
+// when -screenshots is given.
+func uiShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	if !*screenshotsFlag {
+		return
+	}
+	// Let transitions and the spinner settle.
+	uiDo(t, ctx, "settle", chromedp.Sleep(300*time.Millisecond))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	dir := filepath.Join("..", "..", "docs", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// uiAsk types a question into the composer, sends it with Enter and waits
+// for the turn to finish.
+func uiAsk(t *testing.T, ctx context.Context, question string) {
+	t.Helper()
+	n := uiEval[int](t, ctx, `document.querySelectorAll("#turns > .turn").length`)
+	uiDo(t, ctx, "type the question",
+		chromedp.WaitEnabled(chromedp.CSS("#composer-input")),
+		chromedp.SendKeys(chromedp.CSS("#composer-input"), question+kb.Enter),
+	)
+	uiWaitFor(t, ctx, "the turn of "+question, fmt.Sprintf(
+		`document.querySelectorAll("#turns > .turn").length === %d && document.querySelector("#turns > .turn:last-child .turn-body > article") !== null`, n+1))
+	got := uiEval[string](t, ctx, `document.querySelector("#turns > .turn:last-child .question-bubble").firstChild.textContent`)
+	if got != question {
+		t.Errorf("the turn shows the question %q, want %q", got, question)
+	}
+}
+
+// uiColumn reads the text of one column of the last turn's table.
+func uiColumn(t *testing.T, ctx context.Context, turn string, col int) []string {
+	t.Helper()
+	return uiEval[[]string](t, ctx, fmt.Sprintf(
+		`[...document.querySelectorAll(%q)].map(tr => tr.children[%d].title || tr.children[%d].textContent)`, turn+" .data-table tbody tr", col, col))
+}
+
+// watchPage records what the page does that it should not (script errors,
+// Content-Security-Policy violations) and every progress stage shown while
+// an answer streams. A reload forgets both: pageProblems reads them first.
+func watchPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	uiEval[chromedp.Void](t, ctx, `(() => {
+		window.__problems = [];
+		window.addEventListener("error", e => window.__problems.push("error: " + e.message));
+		window.addEventListener("unhandledrejection", e => window.__problems.push("rejection: " + e.reason));
+		document.addEventListener("securitypolicyviolation", e => window.__problems.push("CSP: " + e.violatedDirective + " " + e.blockedURI));
+		window.__stages = [];
+		new MutationObserver(() => {
+			for (const s of document.querySelectorAll(".progress .stage")) {
+				const k = s.dataset.stage + (s.classList.contains("current") ? ":current" : ":done");
+				if (!window.__stages.includes(k)) window.__stages.push(k);
+			}
+		}).observe(document.getElementById("turns"), {childList: true, subtree: true, characterData: true});
+	})()`)
+}
+
+// pageProblems fails the test with the problems watchPage recorded.
+func pageProblems(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if problems := uiEval[[]string](t, ctx, `window.__problems || []`); len(problems) > 0 {
+		t.Errorf("the page reported %d problems, first %v", len(problems), problems[:min(len(problems), 5)])
+	}
+}
+
+func browserChat(t *testing.T, s *servedQuarry) {
+	ctx := newBrowser(t)
+	uiDo(t, ctx, "open the web chat",
+		chromedp.EmulateViewport(1360, 860),
+		chromedp.Navigate(s.base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#composer-input")),
+	)
+	watchPage(t, ctx)
+	uiShot(t, ctx, "welcome")
+
+	// 1. A question with a chart and a table.
+	uiAsk(t, ctx, "monthly revenue in 2025")
+	const first = "#turns > .turn:nth-child(1)"
+	stages := uiEval[[]string](t, ctx, `window.__stages`)
+	for _, want := range []string{"understand", "plan", "sql", "guard", "run", "check", "explain"} {
+		if !slices.Contains(stages, want+":done") {
+			t.Errorf("the progress line never showed the stage %q done while streaming; saw %v", want, stages)
+		}
+	}
+	trace := uiEval[string](t, ctx, `document.querySelector("`+first+` .trace summary").textContent`)
+	for _, want := range []string{"Understanding", "Planning", "Generating SQL", "Guard ✓", "Running", "Checking", "Explaining"} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("the trace %q lacks the stage %q", trace, want)
+		}
+	}
+	prose := uiEval[string](t, ctx, `document.querySelector("`+first+` .answer .prose").textContent`)
+	if !strings.Contains(prose, "Revenue by month") || !strings.Contains(prose, "$") {
+		t.Errorf("the answer text is %q, want the headline about revenue by month", prose)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .chart svg path, `+first+` .chart svg polyline").length`); n < 3 {
+		t.Errorf("the chart has %d paths, want an SVG line chart", n)
+	}
+	if fill := uiEval[string](t, ctx, `getComputedStyle(document.querySelector("`+first+` .chart svg text")).fill`); fill == "rgb(0, 0, 0)" {
+		t.Errorf("the chart's text is black: its styles were not applied under the Content-Security-Policy")
+	}
+	sql := uiEval[string](t, ctx, `document.querySelector("`+first+` .sql-section pre").textContent`)
+	if !strings.HasPrefix(sql, "SELECT") || uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .sql-section .tok-keyword").length`) < 5 {
+		t.Errorf("the SQL block is not highlighted SQL: %q", sql)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .checks .check.pass").length`); n < 1 {
+		t.Errorf("the answer shows %d passed checks", n)
+	}
+	if v := uiEval[string](t, ctx, `document.querySelector("`+first+` .confidence-value").textContent`); v != "1.00" {
+		t.Errorf("the confidence reads %q, want 1.00", v)
+	}
+	months := uiColumn(t, ctx, first, 0)
+	if len(months) != 12 || months[0] != "2025-01-01" {
+		t.Fatalf("the table's first column is %v, want the 12 months of 2025", months)
+	}
+	if *screenshotsFlag {
+		// The whole answer: chart, checks, SQL and table.
+		uiDo(t, ctx, "a tall viewport", chromedp.EmulateViewport(1360, 1780))
+		uiEval[chromedp.Void](t, ctx, `document.querySelector("#conversation").scrollTop = document.querySelector("`+first+`").offsetTop - 24`)
+		uiShot(t, ctx, "answer")
+		uiDo(t, ctx, "the usual viewport", chromedp.EmulateViewport(1360, 860))
+	}
+
+	// Sorting: the revenue column, ascending then descending, numerically.
+	uiDo(t, ctx, "sort by revenue", chromedp.Click(chromedp.CSS(first+` .data-table th[data-col="1"] button`)))
+	asc := uiColumn(t, ctx, first, 1)
+	if !numbersSorted(t, asc, 1) {
+		t.Errorf("after one click the revenue column is %v, want ascending numbers", asc)
+	}
+	if got := uiColumn(t, ctx, first, 0); slices.Equal(got, months) {
+		t.Errorf("sorting by revenue did not change the order of the months")
+	}
+	uiDo(t, ctx, "sort by revenue again", chromedp.Click(chromedp.CSS(first+` .data-table th[data-col="1"] button`)))
+	if desc := uiColumn(t, ctx, first, 1); !numbersSorted(t, desc, -1) {
+		t.Errorf("after two clicks the revenue column is %v, want descending numbers", desc)
+	}
+	if got := uiEval[string](t, ctx, `document.querySelector("`+first+` .data-table th[data-col='1']").getAttribute("aria-sort")`); got != "descending" {
+		t.Errorf("aria-sort is %q, want descending", got)
+	}
+
+	// 2. A longer result: the table previews 100 rows and the CSV has them all.
+	uiAsk(t, ctx, "revenue by day in 2025")
+	second := "#turns > .turn:nth-child(2)"
+	if n := len(uiColumn(t, ctx, second, 0)); n != 100 {
+		t.Errorf("the preview table has %d rows, want 100", n)
+	}
+	href := uiEval[string](t, ctx, `document.querySelector("`+second+` a.download-csv").getAttribute("href")`)
+	if !strings.HasPrefix(href, "/api/results/") || !strings.Contains(href, "format=csv") {
+		t.Fatalf("the Download CSV link is %q", href)
+	}
+	res, err := http.Get(s.base + href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(bufio.NewReader(res.Body)).ReadAll()
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: status %d, %v", href, res.StatusCode, err)
+	}
+	if len(records) != 1+365 {
+		t.Errorf("the CSV has %d records, want a header and the 365 days of 2025", len(records))
+	}
+
+	// 3. A refused question: a friendly card, not an answer.
+	uiAsk(t, ctx, "delete all customers")
+	third := "#turns > .turn:nth-child(3)"
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+third+` .notice.refused").length`); n != 1 {
+		t.Errorf("the refusal is not shown as a refused card: %s", uiEval[string](t, ctx, `document.querySelector("`+third+`").textContent`))
+	}
+
+	// A question with words quarry does not know: what it understood, what
+	// it did not, and the closest known terms.
+	uiAsk(t, ctx, "revenue by weather on mars")
+	unknown := "#turns > .turn:nth-child(4)"
+	if got := uiEval[[]string](t, ctx, `[...document.querySelectorAll("`+unknown+` .notice .tag.unknown")].map(t => t.textContent)`); !slices.Contains(got, "mars") {
+		t.Errorf("the unanswered card lists %v as not understood, want mars among them", got)
+	}
+	uiShot(t, ctx, "refused")
+
+	// 4. An ambiguous question: the options are chips that answer it.
+	uiAsk(t, ctx, "how many cancelled")
+	fourth := "#turns > .turn:nth-child(5)"
+	options := uiEval[[]string](t, ctx, `[...document.querySelectorAll("`+fourth+` .notice.clarify .chip")].map(c => c.textContent)`)
+	if len(options) < 2 {
+		t.Fatalf("the clarification offers %v, want two options as chips: %s", options, uiEval[string](t, ctx, `document.querySelector("`+fourth+`").textContent`))
+	}
+	uiShot(t, ctx, "clarify")
+	uiDo(t, ctx, "choose the first option", chromedp.Click(chromedp.CSS(fourth+` .notice.clarify .chip`)))
+	uiWaitFor(t, ctx, "the answer to the chosen option", `document.querySelectorAll("#turns > .turn").length === 6 && document.querySelector("#turns > .turn:nth-child(6) .turn-body > article") !== null`)
+	if got := uiEval[string](t, ctx, `document.querySelector("#turns > .turn:nth-child(6) .question-bubble").textContent`); len(options) > 0 && got != options[0] {
+		t.Errorf("choosing %q asked %q", options[0], got)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("#turns > .turn:nth-child(6) .answer").length`); n != 1 {
+		t.Errorf("the chosen option was not answered: %s", uiEval[string](t, ctx, `document.querySelector("#turns > .turn:nth-child(6)").textContent`))
+	}
+
+	// 5. History survives a reload: the session comes back from the server.
+	turns := uiEval[int](t, ctx, `document.querySelectorAll("#turns > .turn").length`)
+	pageProblems(t, ctx)
+	uiDo(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#composer-input")))
+	watchPage(t, ctx)
+	uiWaitFor(t, ctx, "the conversation after a reload", fmt.Sprintf(`document.querySelectorAll("#turns > .turn").length === %d`, turns))
+	if q := uiEval[string](t, ctx, `document.querySelector("`+first+` .question-bubble").textContent`); q != "monthly revenue in 2025" {
+		t.Errorf("after a reload the first question is %q", q)
+	}
+	if n := len(uiColumn(t, ctx, first, 0)); n != 12 {
+		t.Errorf("after a reload the first answer's table has %d rows, want 12", n)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .chart svg").length`); n != 1 {
+		t.Errorf("after a reload the first answer has %d charts", n)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("#session-list .session-item").length`); n != 1 {
+		t.Errorf("the sidebar lists %d conversations, want 1", n)
+	}
+	if cur := uiEval[string](t, ctx, `document.querySelector("#session-list .session-item").getAttribute("aria-current")`); cur != "true" {
+		t.Errorf("the open conversation is not marked current in the sidebar")
+	}
+
+	// 6. Keyboard: "/" focuses the composer.
+	uiEval[chromedp.Void](t, ctx, `document.activeElement.blur()`)
+	uiDo(t, ctx, "press /", chromedp.KeyEvent("/"))
+	if id := uiEval[string](t, ctx, `document.activeElement.id`); id != "composer-input" {
+		t.Errorf(`"/" focused %q, want the composer`, id)
+	}
+	// The protocol types the key's character apart from the keydown that
+	// the page cancels; a person's "/" does not reach the composer.
+	uiEval[chromedp.Void](t, ctx, `document.querySelector("#composer-input").value = ""`)
+
+	// 7. Run my SQL: an allowed query shows the guard's verdict and the rows;
+	// a write is refused before the database.
+	uiDo(t, ctx, "open Run my SQL",
+		chromedp.Click(chromedp.CSS("#open-run")),
+		chromedp.WaitVisible(chromedp.CSS("#run-sql")),
+		chromedp.SendKeys(chromedp.CSS("#run-sql"), "SELECT name, country\nFROM customers\nWHERE country = 'Germany'\nORDER BY name\nLIMIT 8"),
+		chromedp.Click(chromedp.CSS("#run-submit")),
+	)
+	uiWaitFor(t, ctx, "the run's result", `document.querySelector("#run-output .data-table") !== null || document.querySelector("#run-output .verdict.refused") !== null`)
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("#run-output .verdict.allowed").length`); n != 1 {
+		t.Errorf("Run my SQL: no allowed verdict: %s", uiEval[string](t, ctx, `document.querySelector("#run-output").textContent`))
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("#run-output .data-table tbody tr").length`); n != 8 {
+		t.Errorf("Run my SQL shows %d rows, want 8", n)
+	}
+	uiShot(t, ctx, "run-sql")
+	uiDo(t, ctx, "run a write",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#run-sql").value = ""`),
+		chromedp.SendKeys(chromedp.CSS("#run-sql"), "DELETE FROM customers"),
+		chromedp.Click(chromedp.CSS("#run-submit")),
+	)
+	uiWaitFor(t, ctx, "the refusal", `document.querySelector("#run-output .verdict.refused") !== null`)
+	// Both statements joined the conversation, as its history shows them.
+	uiWaitFor(t, ctx, "the runs in the conversation", fmt.Sprintf(`document.querySelectorAll("#turns > .turn").length === %d`, turns+2))
+	turns += 2
+	uiDo(t, ctx, "Esc closes the panel", chromedp.KeyEvent(kb.Escape))
+	uiWaitFor(t, ctx, "the panel to close", `document.querySelector("#run-panel").hidden`)
+
+	// 8. Dark mode, remembered across a reload.
+	uiDo(t, ctx, "switch to dark", chromedp.Click(chromedp.CSS("#theme-toggle")))
+	pageProblems(t, ctx)
+	uiDo(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#composer-input")))
+	watchPage(t, ctx)
+	if theme := uiEval[string](t, ctx, `document.documentElement.dataset.theme`); theme != "dark" {
+		t.Errorf("after a reload the theme is %q, want dark", theme)
+	}
+	uiWaitFor(t, ctx, "the conversation in dark mode", fmt.Sprintf(`document.querySelectorAll("#turns > .turn").length === %d`, turns))
+	if *screenshotsFlag {
+		uiDo(t, ctx, "a tall viewport", chromedp.EmulateViewport(1360, 1780))
+		uiEval[chromedp.Void](t, ctx, `document.querySelector("#conversation").scrollTop = document.querySelector("`+first+`").offsetTop - 24`)
+		uiShot(t, ctx, "dark")
+		uiDo(t, ctx, "the usual viewport", chromedp.EmulateViewport(1360, 860))
+	}
+
+	// 9. Feedback on an answer.
+	uiDo(t, ctx, "thumbs up", chromedp.Click(chromedp.CSS(first+` .feedback [data-vote="up"]`)))
+	uiWaitFor(t, ctx, "the feedback confirmation", `document.querySelector("`+first+` .feedback [data-vote='up']").getAttribute("aria-pressed") === "true"`)
+
+	// 10. Manual mode: pasted results go with the question; the server's
+	// answer (not available yet, or an answer) is shown as a card.
+	uiDo(t, ctx, "paste results",
+		chromedp.Click(chromedp.CSS("#paste-toggle")),
+		chromedp.WaitVisible(chromedp.CSS("#paste-input")),
+		chromedp.SendKeys(chromedp.CSS("#paste-input"), "country,customers\nGermany,683\nFrance,512"),
+	)
+	uiAsk(t, ctx, "which country has the most customers")
+	last := "#turns > .turn:last-child"
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+last+` .answer, `+last+` .notice.info").length`); n != 1 {
+		t.Errorf("manual mode shows neither an answer nor a clear notice: %s", uiEval[string](t, ctx, `document.querySelector("`+last+`").textContent`))
+	}
+
+	pageProblems(t, ctx)
+}
+
+// numbersSorted reports whether the values parse as numbers in the
+// direction dir (1 ascending, -1 descending).
+func numbersSorted(t *testing.T, values []string, dir int) bool {
+	t.Helper()
+	nums := make([]float64, len(values))
+	for i, v := range values {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(v, ",", ""), 64)
+		if err != nil {
+			t.Errorf("%q is not a number", v)
+			return false
+		}
+		nums[i] = f
+	}
+	for i := 1; i < len(nums); i++ {
+		if float64(dir)*(nums[i]-nums[i-1]) < 0 {
+			return false
+		}
+	}
+	return len(nums) > 1
+}
