@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,12 +38,15 @@ const chromiumPath = "/usr/bin/chromium"
 type servedQuarry struct {
 	base string // http://127.0.0.1:PORT
 	host string // 127.0.0.1:PORT
+	bin  string // the quarry binary
+	dir  string // the demo project
 	log  *bytes.Buffer
+	stop func() // stops the process and waits for it
 }
 
-// serveDemoProcess builds the quarry binary, creates the demo project with it and
-// starts `quarry serve` on a free loopback port as a real process, stopped
-// when the test ends.
+// serveDemoProcess builds the quarry binary, creates the demo project with
+// it and starts `quarry serve` on a free loopback port as a real process,
+// stopped when the test ends.
 func serveDemoProcess(t *testing.T) *servedQuarry {
 	t.Helper()
 	if raceEnabled {
@@ -71,30 +75,41 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 	host := l.Addr().String()
 	l.Close()
 
-	logs := &bytes.Buffer{}
-	cmd := exec.Command(bin, "serve", "--addr", host)
-	cmd.Dir = dir
+	s := &servedQuarry{base: "http://" + host, host: host, bin: bin, dir: dir, log: &bytes.Buffer{}}
+	t.Cleanup(func() {
+		s.stop()
+		if t.Failed() {
+			t.Logf("quarry serve output:\n%s", s.log.String())
+		}
+	})
+	s.start(t)
+	return s
+}
+
+// start starts `quarry serve` and waits until it answers /api/health.
+func (s *servedQuarry) start(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(s.bin, "serve", "--addr", s.host)
+	cmd.Dir = s.dir
 	cmd.Env = keylessEnv()
-	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.Stdout, cmd.Stderr = s.log, s.log
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("quarry serve: %v", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("quarry serve output:\n%s", logs.String())
-		}
-	})
-
-	s := &servedQuarry{base: "http://" + host, host: host, log: logs}
+	var once sync.Once
+	s.stop = func() {
+		once.Do(func() {
+			cmd.Process.Signal(os.Interrupt)
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-exited
+			}
+		})
+	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		res, err := http.Get(s.base + "/api/health")
@@ -102,19 +117,26 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 			body, _ := io.ReadAll(res.Body)
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK && strings.Contains(string(body), `"ok":true`) {
-				return s
+				return
 			}
 		}
 		select {
 		case err := <-exited:
-			t.Fatalf("quarry serve exited before it answered /api/health: %v\n%s", err, logs.String())
+			t.Fatalf("quarry serve exited before it answered /api/health: %v\n%s", err, s.log.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("quarry serve did not answer /api/health within a minute\n%s", logs.String())
+			t.Fatalf("quarry serve did not answer /api/health within a minute\n%s", s.log.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// restart stops the server and starts it again on the same address.
+func (s *servedQuarry) restart(t *testing.T) {
+	t.Helper()
+	s.stop()
+	s.start(t)
 }
 
 // keylessEnv is the environment of the quarry processes: no model keys, so
@@ -475,6 +497,16 @@ func browserChat(t *testing.T, s *servedQuarry) {
 	}
 	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .chart svg").length`); n != 1 {
 		t.Errorf("after a reload the first answer has %d charts", n)
+	}
+	// …and a restart of the server: sessions and results live in its state
+	// database.
+	pageProblems(t, ctx)
+	s.restart(t)
+	uiDo(t, ctx, "reload after a restart", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#composer-input")))
+	watchPage(t, ctx)
+	uiWaitFor(t, ctx, "the conversation after a restart", fmt.Sprintf(`document.querySelectorAll("#turns > .turn").length === %d`, turns))
+	if n := len(uiColumn(t, ctx, first, 0)); n != 12 {
+		t.Errorf("after a restart the first answer's table has %d rows, want 12", n)
 	}
 	if n := uiEval[int](t, ctx, `document.querySelectorAll("#session-list .session-item").length`); n != 1 {
 		t.Errorf("the sidebar lists %d conversations, want 1", n)
