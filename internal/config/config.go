@@ -34,6 +34,9 @@ const (
 	DriverPostgres = "postgres"
 	DriverMySQL    = "mysql"
 	DriverDuckDB   = "duckdb"
+	// DriverHTTP sends each statement as a JSON POST of {"sql": ...} to a
+	// service the user runs (connector/httpjson).
+	DriverHTTP = "http"
 )
 
 // The model providers.
@@ -87,10 +90,18 @@ type Config struct {
 // Connection is one database quarry may read.
 type Connection struct {
 	Name   string
-	Driver string // sqlite | postgres | mysql | duckdb
+	Driver string // sqlite | postgres | mysql | duckdb | http
 	Path   string // absolute; sqlite and duckdb
-	URL    Secret // postgres and mysql
+	URL    Secret // postgres, mysql and http
 	Line   int    // line of the connection's name in quarry.yaml
+	// Headers are sent with every request of an http connection; values
+	// may hold secrets.
+	Headers map[string]Secret
+	// SchemaURL is an http connection's optional catalog endpoint.
+	SchemaURL Secret
+	// HTTPDialect is the dialect of the database behind an http
+	// connection's service; DialectGeneric when not given.
+	HTTPDialect quarry.Dialect
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -104,6 +115,10 @@ func (c *Connection) Dialect() quarry.Dialect {
 		return quarry.DialectMySQL
 	case DriverDuckDB:
 		return quarry.DialectDuckDB
+	case DriverHTTP:
+		if c.HTTPDialect != "" {
+			return c.HTTPDialect
+		}
 	}
 	return quarry.DialectGeneric
 }
@@ -352,6 +367,11 @@ type connDraft struct {
 	name, driver, path string
 	url                Secret
 	urlRaw             string
+	urlLine            int
+	headers            map[string]Secret
+	headerOrder        []string
+	schemaURL          Secret
+	dialect            string
 	line               int
 	path0              string // the dotted field path, for messages
 }

@@ -31,6 +31,10 @@ type (
 		Driver string `json:"driver" yaml:"driver"`
 		Path   string `json:"path,omitempty" yaml:"path,omitempty"`
 		URL    string `json:"url,omitempty" yaml:"url,omitempty"`
+		// http connections: header values and schema_url are redacted.
+		Headers   map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"`
+		SchemaURL string            `json:"schema_url,omitempty" yaml:"schema_url,omitempty"`
+		Dialect   string            `json:"dialect,omitempty" yaml:"dialect,omitempty"`
 	}
 	viewModel struct {
 		Provider  string  `json:"provider" yaml:"provider"`
@@ -101,6 +105,18 @@ func (c *Config) view() viewConfig {
 		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path}
 		if conn.Path == "" {
 			vc.URL = redactSecret(conn.URL)
+		}
+		if conn.Driver == DriverHTTP {
+			vc.Dialect = string(conn.Dialect())
+			if conn.SchemaURL.IsSet() {
+				vc.SchemaURL = redactSecret(conn.SchemaURL)
+			}
+			if len(conn.Headers) > 0 {
+				vc.Headers = map[string]string{}
+				for k, h := range conn.Headers {
+					vc.Headers[k] = redactSecret(h)
+				}
+			}
 		}
 		v.Connections = append(v.Connections, vc)
 	}

@@ -91,7 +91,7 @@ func Template(opts TemplateOptions) []byte {
 			"# With none, quarry proposes SQL for you to run and paste back.",
 			"connections: {}",
 			"#  mydb:",
-			"#    driver: sqlite           # sqlite | postgres | mysql | duckdb",
+			"#    driver: sqlite           # sqlite | postgres | mysql | duckdb | http",
 			"#    path: data.db            # sqlite, duckdb: relative to this folder",
 			"#  warehouse:",
 			"#    driver: postgres",

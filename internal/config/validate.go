@@ -1,12 +1,15 @@
 package config
 
 import (
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // driverAliases maps other common spellings to quarry's driver names.
@@ -17,7 +20,10 @@ var driverAliases = map[string]string{
 	"mariadb":    DriverMySQL,
 }
 
-var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB}
+var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, DriverHTTP}
+
+// httpDialects are the dialects an http connection may name.
+var httpDialects = []string{string(quarry.DialectGeneric), DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB}
 
 var providers = []string{ProviderAuto, ProviderBuiltin, ProviderAnthropic, ProviderOpenAI}
 
@@ -50,10 +56,26 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"driver", d.str(&c.driver)},
 			{"path", d.str(&c.path)},
 			{"url", func(n ast.Node, fp string) error {
-				var err error
-				c.urlRaw, err = d.secretText(n, fp, &c.url)
-				return err
+				s, err := d.text(n, fp)
+				if err != nil || s.null {
+					return err
+				}
+				c.url, c.urlRaw, c.urlLine = NewSecret(s.value), s.raw, s.line
+				return nil
 			}},
+			{"headers", func(n ast.Node, fp string) error { return d.headers(n, fp, c) }},
+			{"schema_url", func(n ast.Node, fp string) error {
+				s, err := d.text(n, fp)
+				if err != nil || s.null {
+					return err
+				}
+				c.schemaURL = NewSecret(s.value)
+				if literalCredential(s.raw) {
+					d.warnLiteral(s.line, fp)
+				}
+				return nil
+			}},
+			{"dialect", d.str(&c.dialect)},
 		})
 		if err != nil {
 			return nil, err
@@ -93,7 +115,50 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			return d.errAt(d.lines[p+".driver"], p+".driver", "unknown driver %q; %s", shorten(c.driver), hint(driver, drivers))
 		}
 		conn := &Connection{Name: c.name, Driver: driver, URL: c.url, Line: c.line}
+		// A URL written into the file is a secret left in it, except an
+		// http service's plain address (no user, password or query).
+		if c.urlRaw != "" && !strings.Contains(c.urlRaw, "${") && (driver != DriverHTTP || literalCredential(c.urlRaw)) {
+			d.warnLiteral(c.urlLine, p+".url")
+		}
+		if driver != DriverHTTP {
+			for _, f := range []string{"headers", "schema_url", "dialect"} {
+				if line := d.lines[p+"."+f]; line != 0 {
+					return d.errAt(line, p+"."+f, "is only for `driver: http` connections; remove it")
+				}
+			}
+		}
 		switch driver {
+		case DriverHTTP:
+			if d.lines[p+".path"] != 0 {
+				return d.errAt(d.lines[p+".path"], p+".path", "http connections use url, not path; write `url: ${QUERY_SERVICE_URL}`")
+			}
+			if !c.url.IsSet() {
+				if line := d.lines[p+".url"]; line != 0 {
+					return d.errAt(line, p+".url", "is empty after expansion of %q; set the variable in the environment or in .env beside quarry.yaml", shorten(c.urlRaw))
+				}
+				return d.errAt(c.line, p, "missing url; add `url: ${QUERY_SERVICE_URL}` (the address that answers a POST of {\"sql\": ...})")
+			}
+			if u, err := url.Parse(c.url.Value()); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return d.errAt(d.lines[p+".url"], p+".url", "is not an http:// or https:// address (after expansion)")
+			}
+			if c.schemaURL.IsSet() {
+				if u, err := url.Parse(c.schemaURL.Value()); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return d.errAt(d.lines[p+".schema_url"], p+".schema_url", "is not an http:// or https:// address (after expansion)")
+				}
+			}
+			dialect := strings.ToLower(strings.TrimSpace(c.dialect))
+			if alias, ok := driverAliases[dialect]; ok {
+				dialect = alias
+			}
+			switch {
+			case dialect == "" || dialect == "generic":
+				dialect = string(quarry.DialectGeneric)
+			case !slices.Contains(httpDialects, dialect):
+				return d.errAt(d.lines[p+".dialect"], p+".dialect", "unknown dialect %q; %s", shorten(c.dialect), hint(dialect, httpDialects))
+			}
+			conn.HTTPDialect = quarry.Dialect(dialect)
+			conn.Headers = c.headers
+			conn.SchemaURL = c.schemaURL
 		case DriverSQLite, DriverDuckDB:
 			if c.url.IsSet() || d.lines[p+".url"] != 0 {
 				return d.errAt(d.lines[p+".url"], p+".url", "%s connections read a file; use path instead of url", driver)
@@ -255,4 +320,67 @@ func (d *decoder) finish(cfg *Config) error {
 	cfg.lines = d.lines
 	cfg.Warnings = d.warnings
 	return nil
+}
+
+// sensitiveHeader reports whether a header usually carries a credential.
+func sensitiveHeader(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "token", "key", "secret", "cookie", "password"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// headers decodes an http connection's headers: a mapping of header name
+// to text, each value ${VAR}-expanded and kept as a Secret.
+func (d *decoder) headers(n ast.Node, path string, c *connDraft) error {
+	m, err := d.mapping(n, path)
+	if err != nil || m == nil {
+		return err
+	}
+	c.headers = map[string]Secret{}
+	for _, mv := range m.Values {
+		name, err := d.keyText(mv.Key, path)
+		if err != nil {
+			return err
+		}
+		hp := path + "." + name
+		if name == "" || strings.ContainsAny(name, " \t\r\n:()<>@,;\\\"/[]?={}") {
+			return d.errAt(lineOf(mv.Key), shorten(hp), "is not a valid HTTP header name")
+		}
+		for k := range c.headers {
+			if strings.EqualFold(k, name) {
+				return d.errAt(lineOf(mv.Key), shorten(hp), "repeats the header %q", shorten(k))
+			}
+		}
+		s, err := d.text(mv.Value, hp)
+		if err != nil {
+			return err
+		}
+		if strings.ContainsAny(s.value, "\r\n") {
+			return d.errAt(s.line, shorten(hp), "holds a line break (after expansion); a header value is one line")
+		}
+		if sensitiveHeader(name) && s.raw != "" && !strings.Contains(s.raw, "${") {
+			d.warnLiteral(s.line, shorten(hp))
+		}
+		c.headers[name] = NewSecret(s.value)
+	}
+	return nil
+}
+
+// literalCredential reports whether a URL written into the file (no ${VAR})
+// carries a user, password or query string, which usually hold secrets.
+func literalCredential(raw string) bool {
+	if raw == "" || strings.Contains(raw, "${") {
+		return false
+	}
+	u, err := url.Parse(raw)
+	return err != nil || u.User != nil || u.RawQuery != ""
+}
+
+// warnLiteral notes a secret written into the file instead of referenced.
+func (d *decoder) warnLiteral(line int, path string) {
+	d.warnings = append(d.warnings, fmt.Sprintf("%s:%d: %s: the value is written into the file; move it to .env or the environment and write ${VAR} here", d.file, line, path))
 }
