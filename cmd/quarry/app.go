@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/httpjson"
 	"github.com/quarrydata/quarry/internal/connector/mysql"
 	"github.com/quarrydata/quarry/internal/connector/postgres"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
@@ -147,6 +148,12 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 		c, err = postgres.Open(ctx, cc.URL.Value(), postgres.Options{Name: cc.Name})
 	case config.DriverMySQL:
 		c, err = mysql.Open(ctx, cc.URL.Value(), mysql.Options{Name: cc.Name})
+	case config.DriverHTTP:
+		headers := make(map[string]string, len(cc.Headers))
+		for k, v := range cc.Headers {
+			headers[k] = v.Value()
+		}
+		c, err = httpjson.Open(ctx, httpjson.Options{Name: cc.Name, URL: cc.URL.Value(), Headers: headers, Dialect: cc.Dialect(), SchemaURL: cc.SchemaURL.Value()})
 	default:
 		c, err = openOther(ctx, cc)
 	}
