@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os/exec"
@@ -14,11 +15,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/httpapi"
+	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
 )
@@ -121,6 +124,13 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	if err != nil {
 		return httpapi.Config{}, nil, err
 	}
+	m, err := a.modelFor(cfg, "")
+	if err != nil {
+		return httpapi.Config{}, nil, err
+	}
+	if connName == "" && cfg.Connection == "" {
+		return a.manualServerConfig(ctx, cfg, m)
+	}
 	k, err := a.knowledge()
 	if err != nil {
 		return httpapi.Config{}, nil, err
@@ -151,8 +161,12 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		return httpapi.Config{}, nil, err
 	}
 	release := func() { closeConns(); closeGuard() }
+	// The fixer of `quarry run`, for POST /api/run; it is shown the SQL and
+	// the error only.
+	fixer := agentFunc(&agent.Agent{Conn: q, Guard: g, Knowledge: k, Connection: label, Clock: a.now}, a.gateway(m))
 	var idMu sync.Mutex
 	return httpapi.Config{
+		Agent: fixer,
 		Start: func(context.Context) (httpapi.Runner, func(), error) {
 			return &analyst.Analyst{
 				Conn: q, Guard: g, Results: st, Limits: limits,
@@ -171,6 +185,64 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Version: version,
 		Assets:  httpapi.Assets(),
 	}, release, nil
+}
+
+// agentFunc returns an httpapi.AgentFunc that hands each run its own copy
+// of ag, with gw as its model when there is one.
+func agentFunc(ag *agent.Agent, gw *llm.Gateway) httpapi.AgentFunc {
+	if gw != nil {
+		ag.Gateway = gw
+	}
+	return func(context.Context) (*agent.Agent, func(), error) {
+		c := *ag
+		return &c, func() {}, nil
+	}
+}
+
+// manualServerConfig serves a project with no connection: chat questions
+// get a proposed query (manual mode, as `quarry ask` without a connection)
+// and a later turn with the pasted result continues the run; /api/run has
+// nothing to run on.
+func (a *app) manualServerConfig(ctx context.Context, cfg *config.Config, m modelChoice) (httpapi.Config, func(), error) {
+	k, verified, err := a.agentKnowledge(cfg)
+	if err != nil {
+		return httpapi.Config{}, nil, err
+	}
+	st, err := a.store(ctx)
+	if err != nil {
+		return httpapi.Config{}, nil, err
+	}
+	g, closeGuard, err := a.newGuard(quarry.DialectGeneric)
+	if err != nil {
+		return httpapi.Config{}, nil, err
+	}
+	ag := &agent.Agent{
+		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now,
+		Guard: g, Results: st, Dialect: quarry.DialectGeneric, Connection: "manual (no connection)",
+		Limits: agent.Limits{
+			MaxSteps:    cfg.Model.MaxSteps,
+			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
+			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
+		},
+	}
+	var idMu sync.Mutex
+	return httpapi.Config{
+		Start: func(context.Context) (httpapi.Runner, func(), error) {
+			return nil, nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry serve runs no SQL; ask a question to get a query to run yourself, or add a connection to quarry.yaml")
+		},
+		Agent:        agentFunc(ag, a.gateway(m)),
+		Knowledge:    k,
+		KnowledgeDir: cfg.Knowledge,
+		Store:        st,
+		Clock:        a.now,
+		NewID: func(prefix string) string {
+			idMu.Lock()
+			defer idMu.Unlock()
+			return a.newID(prefix)
+		},
+		Version: version,
+		Assets:  httpapi.Assets(),
+	}, closeGuard, nil
 }
 
 // sqlitePool is how many connections to a SQLite database the server

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -22,6 +23,7 @@ type chatRequest struct {
 	SessionID string `json:"session_id,omitempty"`
 	AsOf      string `json:"as_of,omitempty"`
 	Results   string `json:"results,omitempty"` // manual mode: pasted results
+	RunID     string `json:"run_id,omitempty"`  // with results: the run they continue
 }
 
 // sessionEvent is the first event of every chat stream.
@@ -40,6 +42,7 @@ type doneEvent struct {
 	Understood    []string       `json:"understood,omitempty"`
 	Unknown       []string       `json:"unknown,omitempty"`
 	Suggestions   []string       `json:"suggestions,omitempty"`
+	Proposed      *proposedJSON  `json:"proposed,omitempty"` // manual mode: the query to run
 	Error         *apiError      `json:"error,omitempty"`
 }
 
@@ -55,6 +58,7 @@ type askTurn struct {
 	newSession                        bool
 	asOf                              time.Time
 	feed                              *feed
+	proposed                          proposals
 	out                               *analyst.AskOutcome
 	err                               error
 }
@@ -68,12 +72,24 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	question := strings.TrimSpace(req.Message)
-	if question == "" {
-		writeError(w, errf("message is empty; send the question as \"message\""))
+	var pastedEvents []event.Event
+	if strings.TrimSpace(req.Results) != "" {
+		if s.cfg.Agent == nil {
+			writeError(w, quarry.Errorf(quarry.KindUnsupported, "manual mode (pasted results) needs a project with no connection; this server runs the queries itself"))
+			return
+		}
+		runID, events, err := s.pastedTurn(r.Context(), &req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		req.RunID, pastedEvents = runID, events
+		question = questionOf(events)
+	} else if req.RunID != "" {
+		writeError(w, errf("run_id goes with results; send the pasted result as \"results\""))
 		return
-	}
-	if req.Results != "" {
-		writeError(w, quarry.Errorf(quarry.KindUnsupported, "manual mode (pasted results) is not available in quarry serve yet; connect a database or use the CLI"))
+	} else if question == "" {
+		writeError(w, errf("message is empty; send the question as \"message\""))
 		return
 	}
 	asOf, err := s.asOf(req.AsOf)
@@ -82,6 +98,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	turn := &askTurn{question: question, asOf: asOf, feed: newFeed()}
+	if pastedEvents != nil {
+		if st, err := event.Fold(pastedEvents); err == nil && req.SessionID == "" {
+			req.SessionID = st.SessionID
+		}
+	}
 	if req.SessionID != "" {
 		sess, err := s.cfg.Store.Session(r.Context(), req.SessionID)
 		if err != nil {
@@ -89,7 +110,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		turn.sessionID = sess.ID
-	} else {
+	} else if pastedEvents == nil {
 		turn.sessionID, turn.newSession, turn.title = s.cfg.NewID("s"), true, title(question)
 	}
 	if !s.acquire() {
@@ -97,6 +118,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	turn.runID = s.cfg.NewID("r")
+	if pastedEvents != nil {
+		turn.runID = req.RunID
+	}
 	s.runs.Add(1) // before the first byte, so that Wait sees this run
 
 	h := w.Header()
@@ -114,6 +138,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		defer s.release()
 		defer cancel()
 		defer close(finished)
+		if pastedEvents != nil {
+			s.resumeRun(ctx, turn, pastedEvents, req.Results)
+			return
+		}
 		s.askRun(ctx, turn)
 	}()
 
@@ -141,12 +169,22 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 // askRun answers the turn's question on the detached context ctx and
 // records the session.
 func (s *Server) askRun(ctx context.Context, t *askTurn) {
-	runner, closeRun, err := s.start(ctx)
+	ag, closeAgent, err := s.manualAgent(ctx)
 	if err != nil {
 		t.err = err
 		return
 	}
-	defer closeRun()
+	defer closeAgent()
+	var runner Runner
+	if ag == nil {
+		var closeRun func()
+		runner, closeRun, err = s.start(ctx)
+		if err != nil {
+			t.err = err
+			return
+		}
+		defer closeRun()
+	}
 	if t.newSession {
 		now := s.cfg.Clock()
 		if err := s.cfg.Store.CreateSession(ctx, store.Session{ID: t.sessionID, Title: t.title, CreatedAt: now}); err != nil {
@@ -154,8 +192,12 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 			return
 		}
 	}
-	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed)))
-	t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, t.question, t.asOf)
+	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed, &t.proposed)))
+	if ag != nil {
+		t.out, t.err = ag.Ask(ctx, rec, t.question, t.asOf, agent.AskOptions{SessionID: t.sessionID})
+	} else {
+		t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, t.question, t.asOf)
+	}
 	if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, title(t.question), s.cfg.Clock()); err != nil && t.err == nil {
 		t.err = err
 	}
@@ -173,7 +215,15 @@ func (s *Server) done(t *askTurn) doneEvent {
 				d.Clarification = &clarification{Question: pl.Question, Options: pl.Options}
 			}
 		}
-		if t.err == nil {
+		if out.Status == event.StatusAwaitingResults {
+			d.Proposed = t.proposed.get()
+			if d.Proposed == nil {
+				d.Proposed = &proposedJSON{SQL: out.SQL}
+			}
+			if d.Proposed.Columns == nil {
+				d.Proposed.Columns = []string{}
+			}
+		} else if t.err == nil {
 			d.Answer = s.answerOf(out)
 		}
 	}

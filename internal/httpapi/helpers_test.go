@@ -18,6 +18,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/guard"
@@ -70,6 +71,12 @@ type options struct {
 	guard      analyst.Guard   // instead of the real guard
 	gate       <-chan struct{} // when set, every run waits for it before it starts
 	assets     fs.FS
+	// manual serves the shop as a project without a connection: chat
+	// questions get a proposed query, through the agent.
+	manual bool
+	// model, when set, is the language model of the agent (the fixer of
+	// /api/run).
+	model agent.Gateway
 }
 
 // testServer is a running server over a shop.
@@ -118,14 +125,39 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		t.Fatal(err)
 	}
 	gate := o.gate
-	srv, err := New(Config{
-		Start: func(ctx context.Context) (Runner, func(), error) {
-			if gate != nil {
-				<-gate
+	var agentFn AgentFunc
+	start := func(ctx context.Context) (Runner, func(), error) {
+		if gate != nil {
+			<-gate
+		}
+		return &analyst.Analyst{Conn: conn, Guard: gd, Results: st, Limits: analyst.Limits{MaxRows: 100_000},
+			Connection: "shop", Clock: time.Now, Cache: cache}, func() {}, nil
+	}
+	switch {
+	case o.manual:
+		mg, err := guard.New(sqlguard.Options{Dialect: quarry.DialectGeneric})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { mg.Close() })
+		start = func(context.Context) (Runner, func(), error) {
+			return nil, nil, quarry.Errorf(quarry.KindConfig, "no connection is configured")
+		}
+		agentFn = func(context.Context) (*agent.Agent, func(), error) {
+			ag := &agent.Agent{Guard: mg, Results: st, Knowledge: k, Dialect: quarry.DialectGeneric, Connection: "manual (no connection)", Clock: time.Now}
+			if o.model != nil {
+				ag.Gateway = o.model
 			}
-			return &analyst.Analyst{Conn: conn, Guard: gd, Results: st, Limits: analyst.Limits{MaxRows: 100_000},
-				Connection: "shop", Clock: time.Now, Cache: cache}, func() {}, nil
-		},
+			return ag, func() {}, nil
+		}
+	case o.model != nil:
+		agentFn = func(context.Context) (*agent.Agent, func(), error) {
+			return &agent.Agent{Gateway: o.model, Conn: conn, Guard: gd, Knowledge: k, Connection: "shop", Clock: time.Now}, func() {}, nil
+		}
+	}
+	srv, err := New(Config{
+		Agent:        agentFn,
+		Start:        start,
 		Knowledge:    k,
 		KnowledgeDir: sh.knowledge,
 		Store:        st,
@@ -290,6 +322,10 @@ type doneJSON struct {
 		ChartSVG string `json:"chart_svg"`
 		ResultID string `json:"result_id"`
 	} `json:"answer"`
+	Proposed *struct {
+		SQL     string   `json:"sql"`
+		Columns []string `json:"columns"`
+	} `json:"proposed"`
 	Error *apiError `json:"error"`
 }
 

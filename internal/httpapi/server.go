@@ -53,11 +53,15 @@ type Config struct {
 	Clock        func() time.Time // stamps events, sessions and files
 	NewID        func(prefix string) string
 	Version      string
-	Assets       fs.FS         // the web UI's files; nil serves a short notice at /
-	MaxStreams   int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
-	Workers      int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
-	RunTimeout   time.Duration // how long one run may take; 0 = DefaultRunTimeout
-	MaxBody      int64         // request body limit in bytes; 0 = DefaultMaxBody
+	Assets       fs.FS // the web UI's files; nil serves a short notice at /
+	// Agent, when set, returns the agent for one run: manual mode (pasted
+	// results) when it has no connection, fixes of the user's SQL when it
+	// has a language model. nil: neither.
+	Agent      AgentFunc
+	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
+	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
+	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
+	MaxBody    int64         // request body limit in bytes; 0 = DefaultMaxBody
 }
 
 // Defaults for Config.
