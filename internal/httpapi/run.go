@@ -13,6 +13,9 @@ import (
 type runRequest struct {
 	SQL       string `json:"sql"`
 	SessionID string `json:"session_id,omitempty"`
+	// FixOf names the failed run whose proposed fix sql is: the fix is
+	// recorded as accepted there and runs, guarded again, as a new run.
+	FixOf string `json:"fix_of,omitempty"`
 }
 
 // runResponse is what POST /api/run answers.
@@ -25,7 +28,20 @@ type runResponse struct {
 	RowCount  int64             `json:"row_count"`
 	Truncated bool              `json:"truncated"`
 	ResultID  string            `json:"result_id,omitempty"`
+	FixOf     string            `json:"fix_of,omitempty"`
 	Error     *apiError         `json:"error,omitempty"`
+	Fix       *fixJSON          `json:"fix,omitempty"`
+}
+
+// fixJSON is the fix proposed for SQL the guard or the database refused.
+// It is not run: the client sends it back with fix_of to run it.
+type fixJSON struct {
+	Proposed bool              `json:"proposed"`
+	SQL      string            `json:"sql,omitempty"`
+	Diff     string            `json:"diff,omitempty"`
+	Guard    *sqlguard.Verdict `json:"guard,omitempty"` // the guard's verdict on the fix
+	Allowed  bool              `json:"allowed"`         // whether the guard lets the fix run
+	Reason   string            `json:"reason,omitempty"`
 }
 
 // runSQL runs the user's own statement through the guard, read-only, and
@@ -49,11 +65,20 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 		}
 		sessionID = sess.ID
 	}
+	var fixOf []event.Event
+	if req.FixOf != "" {
+		evs, err := s.proposedFix(r.Context(), req.FixOf, req.SQL)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		fixOf = evs
+	}
 	if !s.acquire() {
 		tooBusy(w, s.cfg.MaxStreams)
 		return
 	}
-	resp := runResponse{RunID: s.cfg.NewID("r"), Columns: []columnJSON{}, Rows: [][]any{}}
+	resp := runResponse{RunID: s.cfg.NewID("r"), Columns: []columnJSON{}, Rows: [][]any{}, FixOf: req.FixOf}
 	sink := &previewSink{}
 	var err error
 	ctx, cancel := s.runContext(r)
@@ -72,6 +97,9 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 		if sessionID != "" {
 			sinkTo = withSession(sessionID, s.cfg.Store)
 		}
+		if fixOf != nil {
+			s.acceptFix(ctx, fixOf, req.SQL)
+		}
 		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, sinkTo)
 		out, e := runner.Run(ctx, rec, req.SQL, sink)
 		err = e
@@ -79,6 +107,9 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 			v := out.Verdict
 			resp.Guard = &v
 			resp.RowCount, resp.Truncated, resp.ResultID = out.Rows, out.Truncated, out.ResultID
+		}
+		if err != nil && fixOf == nil {
+			resp.Fix = s.fix(ctx, rec, req.SQL, out, err)
 		}
 		if sessionID != "" {
 			if e := s.cfg.Store.TouchSession(ctx, sessionID, resp.RunID, "", s.cfg.Clock()); e != nil && err == nil {
