@@ -197,6 +197,87 @@ func TestServeInBrowser(t *testing.T) {
 	t.Run("web chat", func(t *testing.T) {
 		browserChat(t, s)
 	})
+
+	t.Run("manual mode: proposed query, then the pasted result", func(t *testing.T) {
+		m := &servedQuarry{bin: s.bin, dir: manualProject(t), log: &bytes.Buffer{}}
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.host = l.Addr().String()
+		m.base = "http://" + m.host
+		l.Close()
+		t.Cleanup(func() {
+			m.stop()
+			if t.Failed() {
+				t.Logf("quarry serve (manual) output:\n%s", m.log.String())
+			}
+		})
+		m.start(t)
+		browserPaste(t, m)
+	})
+}
+
+// browserPaste drives manual mode in the web chat: a question on a project
+// with no connection gets a proposed query with a Copy button, and the
+// result pasted into the paste box continues the same run.
+func browserPaste(t *testing.T, s *servedQuarry) {
+	ctx := newBrowser(t)
+	uiDo(t, ctx, "open the web chat",
+		chromedp.EmulateViewport(1360, 860),
+		chromedp.Navigate(s.base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#composer-input")),
+	)
+	watchPage(t, ctx)
+	uiAsk(t, ctx, "revenue by country last year")
+	const turn = "#turns > .turn:nth-child(1)"
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+turn+` article.proposed").length`); n != 1 {
+		t.Fatalf("no proposed query card: %s", uiEval[string](t, ctx, `document.querySelector("`+turn+`").textContent`))
+	}
+	sql := uiEval[string](t, ctx, `document.querySelector("`+turn+` .proposed .sql-section pre").textContent`)
+	if !strings.Contains(strings.ToUpper(sql), "SELECT") {
+		t.Errorf("the proposed SQL is %q", sql)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+turn+` .proposed .copy-sql").length`); n != 1 {
+		t.Errorf("the proposed SQL has %d Copy buttons", n)
+	}
+	cols := uiEval[[]string](t, ctx, `[...document.querySelectorAll("`+turn+` .proposed .expected-columns .tag")].map(e => e.textContent)`)
+	if len(cols) < 2 {
+		t.Fatalf("expected columns %v", cols)
+	}
+	// The paste box opens for the waiting run.
+	uiWaitFor(t, ctx, "the paste box", `!document.querySelector("#paste-box").hidden`)
+	paste := strings.Join(cols, ",")
+	for _, country := range []string{"Germany", "France", "Spain"} {
+		row := []string{country}
+		for i := 1; i < len(cols); i++ {
+			row = append(row, strconv.Itoa(1000*(i+1)+len(country)))
+		}
+		paste += "\n" + strings.Join(row, ",")
+	}
+	uiDo(t, ctx, "paste the result",
+		chromedp.SendKeys(chromedp.CSS("#paste-input"), paste),
+		chromedp.Click(chromedp.CSS("#paste-send")),
+	)
+	const second = "#turns > .turn:nth-child(2)"
+	uiWaitFor(t, ctx, "the answer to the pasted result", `document.querySelector("`+second+` .turn-body > article") !== null`)
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+second+` article.answer").length`); n != 1 {
+		t.Fatalf("the pasted result got no answer: %s", uiEval[string](t, ctx, `document.querySelector("`+second+`").textContent`))
+	}
+	if text := uiEval[string](t, ctx, `document.querySelector("`+second+` .answer .prose").textContent`); !strings.Contains(text, "run by you") {
+		t.Errorf("the answer does not say the user ran the query: %q", text)
+	}
+	if rows := uiEval[int](t, ctx, `document.querySelectorAll("`+second+` .data-table tbody tr").length`); rows != 3 {
+		t.Errorf("the table shows %d rows, want 3", rows)
+	}
+	if id1, id2 := uiEval[string](t, ctx, `document.querySelector("`+turn+`").dataset.runId`), uiEval[string](t, ctx, `document.querySelector("`+second+`").dataset.runId`); id1 == "" || id1 != id2 {
+		t.Errorf("the pasted result continued run %q, not the proposed one %q", id2, id1)
+	}
+	if hidden := uiEval[bool](t, ctx, `document.querySelector("#paste-box").hidden`); !hidden {
+		t.Errorf("the paste box stays open after the answer")
+	}
+	uiShot(t, ctx, "manual-mode")
+	pageProblems(t, ctx)
 }
 
 func expectHTTPStatus(t *testing.T, req *http.Request, want int) {

@@ -21,6 +21,7 @@ const state = {
   streaming: false,
   abort: null,
   sessions: [],
+  awaiting: null, // manual mode: {runId, question} of the run waiting for a pasted result
 };
 
 // ---------------------------------------------------------------- helpers
@@ -750,6 +751,7 @@ function noticeView(done, question) {
   let title = "quarry could not answer this with confidence";
   if (clar || status === "clarify") { cls += " clarify"; iconName = "clarify"; title = "Which one do you mean?"; }
   else if (status === "rejected" || err.kind === "forbidden" || err.kind === "rejected") { cls += " refused"; iconName = "refused"; title = done.kind === "run" ? "The guard refused this statement; nothing was run" : "quarry refused this request"; }
+  else if (done.info) { cls += " info"; iconName = "info"; title = "The pasted result was not used"; }
   else if (err.kind === "unsupported") { cls += " info"; iconName = "info"; title = "Not available yet"; }
   else if (status === "failed" || status === "canceled" || (err.kind && err.kind !== "unanswered")) { cls += " error"; iconName = "error"; title = status === "canceled" ? "The run was canceled" : "Something went wrong"; }
   const card = el("article", { class: `card ${cls}`, attrs: { "aria-label": title, "data-status": status || "" } });
@@ -854,6 +856,8 @@ function enrichFromEvents(done, events) {
       if (!out.understood && d.understood) out.understood = d.understood;
       if (!out.unknown && d.unknown) out.unknown = d.unknown;
       if (!out.suggestions && d.alternatives) out.suggestions = d.alternatives;
+    } else if (e.type === "query.proposed" && !out.proposed) {
+      out.proposed = { sql: d.sql || "", columns: d.columns || [] };
     } else if (e.type === "clarification" && !out.clarification) {
       out.clarification = { question: d.question, options: d.options || [] };
       out.status = "clarify";
@@ -863,8 +867,41 @@ function enrichFromEvents(done, events) {
 }
 
 function doneView(done, question) {
+  if (done.status === "awaiting_results" && done.proposed) return proposedView(done, question);
   const ok = done.status === "succeeded" && done.answer;
   return ok ? answerView(done.answer, done.run_id, done.kind) : noticeView(done, question);
+}
+
+// proposedView is manual mode's card: the query quarry proposes for the
+// user to run on their database, and the way to paste its result back.
+function proposedView(done, question) {
+  const p = done.proposed;
+  const card = el("article", { class: "card proposed", attrs: { "aria-label": "Proposed query", "data-status": "awaiting_results" } });
+  card.append(el("div", { class: "notice-head" }, [
+    el("span", { class: "notice-icon" }, icon(NOTICE_ICONS.info, 20)),
+    el("div", {}, [
+      el("p", { class: "notice-title", text: "Run this query on your database" }),
+      el("p", { class: "notice-msg", text: "No connection is configured, so quarry did not run it. Copy it, run it yourself, then paste its result (CSV, TSV, a psql or mysql table, Markdown or JSON) and quarry will check and explain it." }),
+    ]),
+  ]));
+  card.append(sqlSection(p.sql, "Proposed SQL"));
+  if (p.columns && p.columns.length) {
+    card.append(el("p", { class: "muted small-text expected-columns" }, ["It should return the columns ", ...p.columns.map((c) => el("span", { class: "tag", text: c }))]));
+  }
+  const btn = el("button", { class: "btn btn-primary small paste-result", text: "Paste the result", attrs: { type: "button" } });
+  btn.addEventListener("click", () => awaitPaste(done.run_id, question));
+  card.append(el("div", { class: "proposed-actions" }, btn));
+  if (done.run_id) card.append(el("p", { class: "run-id muted small-text", text: done.run_id }));
+  return card;
+}
+
+// awaitPaste opens the paste box for the run waiting for its result.
+function awaitPaste(runId, question) {
+  if (!runId) return;
+  state.awaiting = { runId, question: question || "" };
+  $("#paste-input").placeholder = "Paste the result of the proposed query here, then press Send result.";
+  $("#paste-label-text").textContent = "Result of the proposed query";
+  openPaste();
 }
 
 function sqlQuestionView(sql) {
@@ -892,12 +929,14 @@ function scrollToBottom() {
 }
 
 async function sendMessage(text, opts = {}) {
-  const message = String(text || "").trim();
-  if (!message || state.streaming) return;
+  let message = String(text || "").trim();
   const pasteBox = $("#paste-box");
   const pasted = !pasteBox.hidden ? $("#paste-input").value.trim() : "";
+  const awaiting = pasted ? state.awaiting : null;
+  if (awaiting && !message) message = awaiting.question;
+  if ((!message && !pasted) || state.streaming) return;
   const li = addTurn();
-  li.append(questionView(message, pasted));
+  li.append(questionView(message || "Pasted result", pasted));
   const body = el("div", { class: "turn-body" });
   li.append(body);
   const progress = new Progress(body);
@@ -909,6 +948,7 @@ async function sendMessage(text, opts = {}) {
   const req = { message };
   if (state.sessionId) req.session_id = state.sessionId;
   if (pasted) req.results = pasted;
+  if (awaiting) req.run_id = awaiting.runId;
   if (opts.asOf) req.as_of = opts.asOf;
   let done = null;
   try {
@@ -931,12 +971,15 @@ async function sendMessage(text, opts = {}) {
     if (e.name === "AbortError") { done = { status: "canceled", error: { kind: "canceled", message: "You left this conversation before the answer arrived; it is still recorded." } }; }
     else done = { status: "failed", error: { kind: e.kind || "internal", message: e.message } };
   }
-  if (pasted && done.error && done.error.kind === "unsupported") {
-    done.error.message = `${done.error.message} Your pasted results are still in the paste box.`;
+  if (pasted && done.error && done.status !== "succeeded") {
+    done.error.message = `${done.error.message} Your pasted result is still in the paste box.`;
+    if (["unsupported", "not_found", "input"].includes(done.error.kind)) done.info = true;
   } else if (pasted && done.status === "succeeded") {
     $("#paste-input").value = "";
+    state.awaiting = null;
     closePaste();
   }
+  if (done.status === "awaiting_results" && done.proposed) awaitPaste(done.run_id, message);
   if (done.session_id) setSession(done.session_id);
   if (done.run_id) li.dataset.runId = done.run_id;
   li.dataset.status = done.status || "";
@@ -1074,9 +1117,50 @@ function verdictView(v) {
   ]);
 }
 
+// diffView shows a unified diff, its lines marked as removed or added.
+function diffView(diff) {
+  const code = el("code");
+  for (const line of String(diff || "").replace(/\n$/, "").split("\n")) {
+    let cls = "diff-ctx";
+    if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("@@")) cls = "diff-meta";
+    else if (line.startsWith("+")) cls = "diff-add";
+    else if (line.startsWith("-")) cls = "diff-del";
+    code.append(el("span", { class: cls, text: `${line}\n` }));
+  }
+  return el("pre", { class: "code diff", attrs: { "aria-label": "Proposed fix as a diff" } }, code);
+}
+
+// fixView shows the fix a model proposed for a refused statement: not run
+// until the user applies it.
+function fixView(fix, failedRun) {
+  if (!fix.proposed) {
+    return el("p", { class: "muted small-text no-fix", text: `No fix proposed: ${fix.reason || "none was found."}` });
+  }
+  const card = el("section", { class: "fix-card", attrs: { "aria-label": "Proposed fix" } });
+  card.append(el("div", { class: "section-head" }, el("h3", { class: "section-title", text: "Proposed fix (not run yet)" })));
+  card.append(diffView(fix.diff));
+  card.append(verdictView(fix.guard));
+  const actions = el("div", { class: "fix-actions" });
+  if (fix.allowed) {
+    const apply = el("button", { class: "btn btn-primary small", text: "Apply fix", attrs: { type: "button", "data-fix": "apply" } });
+    apply.addEventListener("click", () => { $("#run-sql").value = fix.sql; runStatement(fix.sql, failedRun); });
+    actions.append(apply);
+  } else if (fix.reason) {
+    card.append(el("p", { class: "muted small-text", text: fix.reason }));
+  }
+  const dismiss = el("button", { class: "btn small", text: "Dismiss", attrs: { type: "button", "data-fix": "dismiss" } });
+  dismiss.addEventListener("click", () => { card.remove(); $("#run-sql").focus(); });
+  actions.append(dismiss);
+  card.append(actions);
+  return card;
+}
+
 async function runSQL(ev) {
   ev.preventDefault();
-  const sql = $("#run-sql").value.trim();
+  return runStatement($("#run-sql").value.trim());
+}
+
+async function runStatement(sql, fixOf) {
   const out = $("#run-output");
   if (!sql) { $("#run-sql").focus(); return; }
   const btn = $("#run-submit");
@@ -1086,6 +1170,7 @@ async function runSQL(ev) {
   try {
     const body = { sql };
     if (state.sessionId) body.session_id = state.sessionId;
+    if (fixOf) body.fix_of = fixOf;
     let r;
     try {
       r = await api("/api/run", { method: "POST", body });
@@ -1097,6 +1182,7 @@ async function runSQL(ev) {
     }
     const parts = [verdictView(r.guard)];
     if (r.error) parts.push(errorCard(r.error));
+    if (r.fix) parts.push(fixView(r.fix, r.run_id));
     if (r.sql && r.sql.trim() !== sql) parts.push(sqlSection(r.sql, "SQL that ran (fixed)"));
     if (Array.isArray(r.columns) && r.columns.length) parts.push(resultTable(r.columns, r.rows || [], { rowCount: r.row_count, truncated: r.truncated, resultId: r.result_id }));
     if (r.run_id) parts.push(el("p", { class: "run-id muted small-text", text: r.run_id }));
@@ -1169,7 +1255,8 @@ function init() {
   $("#composer").addEventListener("submit", (e) => {
     e.preventDefault();
     const v = input.value;
-    if (!v.trim() || state.streaming) return;
+    const pasting = !$("#paste-box").hidden && $("#paste-input").value.trim() && state.awaiting;
+    if ((!v.trim() && !pasting) || state.streaming) return;
     input.value = "";
     autosize();
     sendMessage(v);
@@ -1192,6 +1279,13 @@ function init() {
   });
   $("#paste-toggle").addEventListener("click", () => ($("#paste-box").hidden ? openPaste() : (closePaste(), input.focus())));
   $("#paste-close").addEventListener("click", () => { closePaste(); input.focus(); });
+  $("#paste-send").addEventListener("click", () => {
+    if (state.streaming) return;
+    const v = input.value;
+    input.value = "";
+    autosize();
+    sendMessage(v);
+  });
   $("#sidebar-toggle").addEventListener("click", () => {
     const open = $("#sidebar").classList.toggle("open");
     $("#sidebar-toggle").setAttribute("aria-expanded", open ? "true" : "false");
