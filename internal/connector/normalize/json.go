@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -14,12 +15,18 @@ const maxDepth = 6
 
 // parseJSON reads an array of objects, an array of arrays (the first one
 // the header), {columns, rows}, or one of those inside an envelope object.
-func parseJSON(data []byte) (*quarry.Table, error) {
+func parseJSON(data []byte, depth int) (*quarry.Table, error) {
 	v, err := decodeOrdered(data)
 	if err != nil {
 		return nil, quarry.Wrap(quarry.KindInput, err, "the pasted result looks like JSON but is not valid JSON: %s", err.Error())
 	}
-	t := find(v, 0)
+	if msg, ok := toolError(v); ok {
+		return nil, quarry.Errorf(quarry.KindInput, "the result is an error message, not a table: %s", short(msg))
+	}
+	t, err := find(v, depth)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, quarry.Errorf(quarry.KindInput, "the pasted JSON holds no table: give an array of objects, or {\"columns\": […], \"rows\": […]}")
 	}
@@ -105,35 +112,132 @@ func decodeValue(dec *json.Decoder, depth int) (any, error) {
 	}
 }
 
-// find looks for the table in v: v itself, or the first table among an
+// toolError reports an MCP tool result with isError set, or an object
+// whose only news is an error ({"error": "..."}), and its message.
+func toolError(v any) (string, bool) {
+	o, ok := v.(*object)
+	if !ok {
+		return "", false
+	}
+	if b, _ := o.vals["isError"].(bool); b {
+		if text := contentText(o); text != "" {
+			return firstLine(text), true
+		}
+		return "the tool reported an error without a message", true
+	}
+	switch e := o.vals["error"].(type) {
+	case string:
+		if e != "" {
+			return firstLine(e), true
+		}
+	case *object:
+		if m, ok := e.vals["message"].(string); ok && m != "" {
+			return firstLine(m), true
+		}
+	}
+	return "", false
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	l, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(l)
+}
+
+// contentText joins the text items of an MCP tool result's content.
+func contentText(o *object) string {
+	items, ok := o.vals["content"].([]any)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, it := range items {
+		io, ok := it.(*object)
+		if !ok {
+			continue
+		}
+		if typ, _ := io.vals["type"].(string); typ != "text" {
+			continue
+		}
+		if text, ok := io.vals["text"].(string); ok {
+			parts = append(parts, text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// find looks for the table in v: v itself, an MCP tool result's
+// structuredContent or text content, or the first table among an
 // envelope's values (data, result, results, rows, items, records first).
-func find(v any, depth int) *quarry.Table {
+func find(v any, depth int) (*quarry.Table, error) {
 	if depth > maxDepth {
-		return nil
+		return nil, nil
 	}
 	switch x := v.(type) {
 	case []any:
-		return fromArray(x, nil)
+		// [{"results": [...], "success": true}]: one envelope in an array.
+		if len(x) == 1 {
+			if o, ok := x[0].(*object); ok && isEnvelope(o) {
+				return find(o, depth+1)
+			}
+		}
+		return fromArray(x, nil), nil
 	case *object:
 		if cols, ok := x.vals["columns"]; ok {
 			if rows, ok := x.vals["rows"].([]any); ok {
 				if names := columnNames(cols); names != nil {
-					return fromArray(rows, names)
+					return fromArray(rows, names), nil
 				}
 			}
+		}
+		if sc, ok := x.vals["structuredContent"]; ok {
+			if t, err := find(sc, depth+1); t != nil || err != nil {
+				return t, err
+			}
+		}
+		if text := contentText(x); text != "" {
+			t, _, err := parse([]byte(text), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
 		}
 		keys := append([]string{"data", "result", "results", "rows", "items", "records"}, x.keys...)
 		for _, k := range keys {
 			if c, ok := x.vals[k]; ok {
 				if _, isObj := c.(*object); isObj || isArray(c) {
-					if t := find(c, depth+1); t != nil {
-						return t
+					if t, err := find(c, depth+1); t != nil || err != nil {
+						return t, err
 					}
 				}
 			}
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// isEnvelope reports an object that wraps a table rather than being a row:
+// it has columns and rows, content, structuredContent, or an envelope key
+// holding an array or object.
+func isEnvelope(o *object) bool {
+	if _, ok := o.vals["columns"]; ok {
+		if _, ok := o.vals["rows"].([]any); ok {
+			return true
+		}
+	}
+	if _, ok := o.vals["structuredContent"]; ok {
+		return true
+	}
+	if _, ok := o.vals["content"].([]any); ok {
+		return true
+	}
+	for _, k := range []string{"data", "result", "results", "rows", "items", "records"} {
+		switch o.vals[k].(type) {
+		case []any, *object:
+			return true
+		}
+	}
+	return false
 }
 
 func isArray(v any) bool { _, ok := v.([]any); return ok }
@@ -225,6 +329,47 @@ func fromArray(rows []any, names []string) *quarry.Table {
 	return nil
 }
 
+// exactNum is a JSON number that a float64 or int64 cannot hold exactly;
+// it is kept as written.
+type exactNum struct {
+	s string
+	t quarry.Type // TypeBigInt or TypeDecimal
+}
+
+// cellType is the type one JSON cell suggests. Strings that spell dates,
+// timestamps or numbers (as servers write bigint and numeric columns)
+// suggest those types; a number-as-string with a leading zero stays text.
+func cellType(v any) quarry.Type {
+	switch x := v.(type) {
+	case int64:
+		return quarry.TypeInt
+	case float64:
+		return quarry.TypeFloat
+	case bool:
+		return quarry.TypeBool
+	case exactNum:
+		return x.t
+	case string:
+		k := kindOf(x)
+		switch k {
+		case quarry.TypeDate, quarry.TypeTimestamp:
+			return k
+		case quarry.TypeInt, quarry.TypeBigInt:
+			d := strings.TrimLeft(x, "+-")
+			if len(d) > 1 && d[0] == '0' {
+				return quarry.TypeText
+			}
+			return k
+		case quarry.TypeFloat, quarry.TypeDecimal:
+			if d := strings.TrimLeft(x, "+-"); len(d) > 1 && d[0] == '0' && d[1] != '.' {
+				return quarry.TypeText
+			}
+			return quarry.TypeDecimal
+		}
+	}
+	return quarry.TypeText
+}
+
 // typed converts JSON cells to quarry values and types the columns.
 func typed(names []string, cells [][]any) *quarry.Table {
 	if len(names) == 0 {
@@ -239,67 +384,80 @@ func typed(names []string, cells [][]any) *quarry.Table {
 		for i, r := range cells {
 			v := value(r[c])
 			t.Rows[i][c] = v
-			var vt quarry.Type
-			switch v.(type) {
-			case nil:
+			if v == nil {
 				continue
-			case int64:
-				vt = quarry.TypeInt
-			case float64:
-				vt = quarry.TypeFloat
-			case bool:
-				vt = quarry.TypeBool
-			default:
-				vt = quarry.TypeText
 			}
-			switch {
-			case typ == "" || typ == vt:
-				typ = vt
-			case (typ == quarry.TypeInt || typ == quarry.TypeFloat) && (vt == quarry.TypeInt || vt == quarry.TypeFloat):
-				typ = quarry.TypeFloat
-			default:
-				typ = quarry.TypeText
-			}
+			typ = merge(typ, cellType(v))
 		}
 		if typ == "" {
-			typ = quarry.TypeText
+			typ = quarry.Type(quarry.TypeText)
 		}
 		t.Columns[c] = quarry.Column{Name: n, Type: typ}
-		if typ == quarry.TypeText || typ == quarry.TypeFloat {
-			for i := range t.Rows {
-				switch x := t.Rows[i][c].(type) {
-				case int64:
-					if typ == quarry.TypeFloat {
-						t.Rows[i][c] = float64(x)
-					} else {
-						t.Rows[i][c] = fmt.Sprint(x)
-					}
-				case float64:
-					if typ == quarry.TypeText {
-						t.Rows[i][c] = fmt.Sprint(x)
-					}
-				case bool:
-					if typ == quarry.TypeText {
-						t.Rows[i][c] = fmt.Sprint(x)
-					}
-				}
+		for i := range t.Rows {
+			if t.Rows[i][c] != nil {
+				t.Rows[i][c] = as(t.Rows[i][c], typ)
 			}
 		}
 	}
 	return t
 }
 
-// value converts one decoded JSON value: numbers to int64 or float64,
-// nested objects and arrays to their JSON text.
+// as converts one JSON cell to a value of the column's type.
+func as(v any, typ quarry.Type) any {
+	text := func() string {
+		switch x := v.(type) {
+		case exactNum:
+			return x.s
+		case float64:
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		case string:
+			return x
+		}
+		return fmt.Sprint(v)
+	}
+	switch typ {
+	case quarry.TypeInt:
+		if s, ok := v.(string); ok {
+			return cellValue(s, typ)
+		}
+	case quarry.TypeFloat:
+		switch x := v.(type) {
+		case int64:
+			return float64(x)
+		case string:
+			return cellValue(x, typ)
+		}
+	case quarry.TypeBigInt, quarry.TypeDecimal:
+		return strings.TrimPrefix(text(), "+")
+	case quarry.TypeBool:
+		return v
+	default:
+		if _, ok := v.(string); !ok {
+			return text()
+		}
+	}
+	return v
+}
+
+// value converts one decoded JSON value: numbers to int64 or float64 (or
+// exactNum when neither holds them exactly), nested objects and arrays to
+// their JSON text.
 func value(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		if n, err := x.Int64(); err == nil {
 			return n
 		}
+		s := x.String()
+		if intRE.MatchString(s) {
+			return exactNum{s, quarry.TypeBigInt}
+		}
+		if sigDigits(s) > maxExactDigits {
+			return exactNum{s, quarry.TypeDecimal}
+		}
 		f, err := x.Float64()
 		if err != nil {
-			return x.String()
+			return exactNum{s, quarry.TypeDecimal}
 		}
 		return f
 	case string, bool, nil:

@@ -1,13 +1,21 @@
-// Package normalize reads a query result that a person copied from another
-// tool: CSV, TSV, psql and mysql ASCII tables, Markdown tables, and JSON (an
-// array of objects, {columns, rows}, or either inside an envelope such as
-// {"data": …}). It guesses the format, returns a typed quarry.Table, and
-// never panics on any input (it is fuzzed). It is pure: no I/O.
+// Package normalize reads a query result as a person copied it from another
+// tool or as a SQL service or MCP server returned it: CSV, TSV, psql and
+// mysql ASCII tables, DuckDB box tables, Markdown tables, JSON (an array of
+// objects, an array of arrays headed by the names, {columns, rows}, either
+// inside envelopes such as {"result": {"data": …}} or [{"results": …}], and
+// MCP tool results: structuredContent, or text content holding any of these
+// formats), and the str() of a Python list of dicts. It guesses the format,
+// infers column types (ints, big ints and decimals kept as strings when a
+// float64 would lose digits, floats, booleans, dates, timestamps, NULL
+// spellings), returns a typed quarry.Table, and never panics on any input
+// (it is fuzzed, seeded from testdata/corpus). An error printed instead of
+// a table, or an MCP result with isError, is a KindInput error carrying the
+// message's first line. It is pure: no I/O.
 package normalize
 
 import (
 	"encoding/csv"
-	"strconv"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +30,8 @@ const (
 	FormatMySQL    = "mysql"
 	FormatMarkdown = "markdown"
 	FormatJSON     = "json"
+	FormatBox      = "box"    // DuckDB's and sqlite3 -box's ┌─┬─┐ tables
+	FormatPython   = "python" // str() of a list of dicts, as Python servers send it
 )
 
 // Limits of what Parse accepts.
@@ -36,6 +46,15 @@ const (
 // numbers TypeFloat (float64), true/false TypeBool, anything else TypeText.
 // Empty cells and NULL are nil. Errors are KindInput and say what is wrong.
 func Parse(data []byte) (*quarry.Table, string, error) {
+	return parse(data, 0)
+}
+
+// errorLineRE matches the first line of an error message as SQL clients and
+// servers print one instead of a table: "ERROR:  relation …", "ERROR 1146
+// (42S02): …", "Error: no such table", DuckDB's "Binder Error: …".
+var errorLineRE = regexp.MustCompile(`^(?i:error)(:| \d| \()|^[A-Za-z]+( [A-Za-z]+)? [Ee]rror: `)
+
+func parse(data []byte, depth int) (*quarry.Table, string, error) {
 	if len(data) > MaxBytes {
 		return nil, "", quarry.Errorf(quarry.KindInput, "the pasted result is larger than %d MiB; export it to a file with fewer rows", MaxBytes>>20)
 	}
@@ -44,7 +63,7 @@ func Parse(data []byte) (*quarry.Table, string, error) {
 	}
 	text := strings.TrimPrefix(string(data), "\ufeff")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	trimmed := strings.TrimSpace(text)
+	trimmed := dropPrompt(strings.TrimSpace(text))
 	if trimmed == "" {
 		return nil, "", quarry.Errorf(quarry.KindInput, "the pasted result is empty")
 	}
@@ -57,11 +76,24 @@ func Parse(data []byte) (*quarry.Table, string, error) {
 	)
 	switch {
 	case trimmed[0] == '[' || trimmed[0] == '{':
-		t, err := parseJSON([]byte(trimmed))
+		t, err := parseJSON([]byte(trimmed), depth)
+		if err != nil && quarry.KindOf(err) == quarry.KindInput && strings.Contains(trimmed, "'") {
+			if js, ok := pyToJSON(trimmed); ok {
+				if pt, perr := parseJSON([]byte(js), depth); perr == nil {
+					return pt, FormatPython, nil
+				}
+			}
+		}
 		if err != nil {
 			return nil, "", err
 		}
 		return t, FormatJSON, nil
+	case errorLineRE.MatchString(trimmed):
+		first, _, _ := strings.Cut(trimmed, "\n")
+		return nil, "", quarry.Errorf(quarry.KindInput, "the result is an error message, not a table: %s", short(first))
+	case strings.HasPrefix(trimmed, "┌"):
+		format = FormatBox
+		header, rows, err = parseBox(lines(trimmed))
 	case strings.HasPrefix(trimmed, "+-"):
 		format, nulls = FormatMySQL, true
 		header, rows, err = parseBoxed(lines(trimmed), true)
@@ -86,6 +118,34 @@ func Parse(data []byte) (*quarry.Table, string, error) {
 		return nil, "", err
 	}
 	return t, format, nil
+}
+
+// prompts start a pasted line that echoes the statement typed into a CLI.
+var prompts = []string{"mysql> ", "MariaDB [", "sqlite> ", "D ", "duckdb> "}
+
+// dropPrompt removes a first line that is a CLI prompt and its statement
+// (mysql>, psql's name=#, sqlite>, DuckDB's D) when a table follows.
+func dropPrompt(s string) string {
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok {
+		return s
+	}
+	isPrompt := false
+	for _, p := range prompts {
+		if strings.HasPrefix(first, p) {
+			isPrompt = true
+		}
+	}
+	if i := strings.Index(first, "=# "); i > 0 && !strings.ContainsAny(first[:i], " |,\t") {
+		isPrompt = true
+	}
+	if i := strings.Index(first, "=> "); i > 0 && !strings.ContainsAny(first[:i], " |,\t") {
+		isPrompt = true
+	}
+	if !isPrompt {
+		return s
+	}
+	return strings.TrimSpace(rest)
 }
 
 func lines(s string) []string {
@@ -152,6 +212,60 @@ func parseBoxed(ls []string, mysql bool) ([]string, [][]string, error) {
 		rows = append(rows, cells)
 	}
 	return header, rows, nil
+}
+
+// parseBox reads a table drawn with box characters (DuckDB's default
+// output, sqlite3 -box): ┌─┬─┐ top, │ cells │, ├─┼─┤ under the header,
+// └─┴─┘ bottom. DuckDB prints the column types in a second header line;
+// only the first names the columns. Footers such as "3 rows" are skipped.
+func parseBox(ls []string) ([]string, [][]string, error) {
+	var header []string
+	var rows [][]string
+	inHeader := true
+	for i, l := range ls {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "┌") || strings.HasPrefix(t, "└"):
+			continue
+		case strings.HasPrefix(t, "├"):
+			if strings.Contains(t, "·") { // DuckDB's "│ · │" elision rows
+				continue
+			}
+			inHeader = false
+			continue
+		case !strings.HasPrefix(t, "│"):
+			if strings.Contains(t, "row") || strings.Contains(t, "column") {
+				continue
+			}
+			return nil, nil, quarry.Errorf(quarry.KindInput, "line %d of the pasted table does not start with │: %q", i+1, short(t))
+		}
+		t = strings.TrimSuffix(strings.TrimPrefix(t, "│"), "│")
+		cells := strings.Split(t, "│")
+		for j := range cells {
+			cells[j] = strings.TrimSpace(cells[j])
+		}
+		switch {
+		case header == nil:
+			header = cells
+		case inHeader:
+			// the types line under the names
+		default:
+			if allDots(cells) {
+				continue
+			}
+			rows = append(rows, cells)
+		}
+	}
+	return header, rows, nil
+}
+
+func allDots(cells []string) bool {
+	for _, c := range cells {
+		if c != "·" && c != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // splitPipes splits "| a | b |" into its trimmed cells; "\|" is a pipe
@@ -247,9 +361,12 @@ func build(header []string, rows [][]string, nulls bool) (*quarry.Table, error) 
 
 // isNull reports an empty cell or a NULL as database clients print it.
 func isNull(s string, _ bool) bool {
-	return s == "" || s == "NULL" || s == "null"
+	return nullSpellings[s]
 }
 
+// columnType infers a column's type from its cells: ints, big ints,
+// floats, decimals (when a float64 would lose digits), booleans, dates,
+// timestamps, or text.
 func columnType(rows [][]string, c int, nulls bool) quarry.Type {
 	typ := quarry.Type("")
 	for _, r := range rows {
@@ -257,25 +374,8 @@ func columnType(rows [][]string, c int, nulls bool) quarry.Type {
 		if isNull(s, nulls) {
 			continue
 		}
-		var t quarry.Type
-		switch {
-		case isInt(s):
-			t = quarry.TypeInt
-		case isFloat(s):
-			t = quarry.TypeFloat
-		case s == "true" || s == "false" || s == "t" || s == "f":
-			t = quarry.TypeBool
-		default:
-			return quarry.TypeText
-		}
-		switch {
-		case typ == "":
-			typ = t
-		case typ == t:
-		case (typ == quarry.TypeInt || typ == quarry.TypeFloat) && (t == quarry.TypeInt || t == quarry.TypeFloat):
-			typ = quarry.TypeFloat
-		default:
-			return quarry.TypeText
+		if typ = merge(typ, kindOf(s)); typ == quarry.TypeText {
+			return typ
 		}
 	}
 	if typ == "" {
@@ -284,32 +384,15 @@ func columnType(rows [][]string, c int, nulls bool) quarry.Type {
 	return typ
 }
 
-func isInt(s string) bool {
-	_, err := strconv.ParseInt(s, 10, 64)
-	return err == nil
-}
-
-func isFloat(s string) bool {
-	f, err := strconv.ParseFloat(s, 64)
-	return err == nil && !strings.ContainsAny(s, "xXpP_") && f == f && !strings.EqualFold(strings.TrimLeft(s, "+-"), "inf") && !strings.EqualFold(strings.TrimLeft(s, "+-"), "infinity")
-}
-
 func convert(s string, typ quarry.Type, nulls bool) any {
 	st := strings.TrimSpace(s)
 	if isNull(st, nulls) {
 		return nil
 	}
-	switch typ {
-	case quarry.TypeInt:
-		n, _ := strconv.ParseInt(st, 10, 64)
-		return n
-	case quarry.TypeFloat:
-		f, _ := strconv.ParseFloat(st, 64)
-		return f
-	case quarry.TypeBool:
-		return st == "true" || st == "t"
+	if typ == quarry.TypeText {
+		return s
 	}
-	return s
+	return cellValue(st, typ)
 }
 
 func short(s string) string {

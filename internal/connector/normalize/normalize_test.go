@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,6 +52,11 @@ func TestParseRefusesWhatIsNotATable(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"a,b\n1,2\n", "a\tb\n1\t2\n", " a | b \n---+---\n 1 | 2\n(1 row)", "+---+\n| a |\n+---+\n| 1 |\n+---+", "| a |\n|---|\n| 1 |", `[{"a":1}]`, `{"columns":["a"],"rows":[[1]]}`, `{"data":{"items":[{"a":{"b":[1]}}]}}`} {
 		f.Add([]byte(s))
+	}
+	for _, p := range corpusFiles(f) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tbl, format, err := Parse(data)
