@@ -369,7 +369,6 @@ type connDraft struct {
 	urlRaw             string
 	urlLine            int
 	headers            map[string]Secret
-	headerOrder        []string
 	schemaURL          Secret
 	dialect            string
 	line               int
