@@ -61,6 +61,7 @@ type Conn struct {
 	opts   Options
 	client *http.Client
 	host   string
+	target string // scheme://host:port, no user, path or query
 }
 
 var _ connector.Conn = (*Conn)(nil)
@@ -93,7 +94,7 @@ func Open(ctx context.Context, opts Options) (*Conn, error) {
 	if c == nil {
 		c = &http.Client{}
 	}
-	return &Conn{opts: opts, client: c, host: u.Hostname()}, nil
+	return &Conn{opts: opts, client: c, host: u.Hostname(), target: u.Scheme + "://" + u.Host}, nil
 }
 
 // Dialect returns the configured dialect of the database behind the service.
@@ -101,7 +102,7 @@ func (c *Conn) Dialect() quarry.Dialect { return c.opts.Dialect }
 
 // Identity describes the connection without secrets: only the host.
 func (c *Conn) Identity() connector.Identity {
-	return connector.Identity{Name: c.opts.Name, Dialect: c.opts.Dialect, Target: "http://" + c.host}
+	return connector.Identity{Name: c.opts.Name, Dialect: c.opts.Dialect, Target: c.target}
 }
 
 // Close releases idle connections.
