@@ -22,6 +22,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/quarrydata/quarry/internal/llm/llmtest"
 )
 
 // -screenshots writes PNG screenshots of the web UI's main screens to
@@ -41,7 +43,8 @@ type servedQuarry struct {
 	bin  string // the quarry binary
 	dir  string // the demo project
 	log  *bytes.Buffer
-	stop func() // stops the process and waits for it
+	env  []string // the process's environment; nil for keylessEnv()
+	stop func()   // stops the process and waits for it
 }
 
 // serveDemoProcess builds the quarry binary, creates the demo project with
@@ -92,6 +95,9 @@ func (s *servedQuarry) start(t *testing.T) {
 	cmd := exec.Command(s.bin, "serve", "--addr", s.host)
 	cmd.Dir = s.dir
 	cmd.Env = keylessEnv()
+	if s.env != nil {
+		cmd.Env = s.env
+	}
 	cmd.Stdout, cmd.Stderr = s.log, s.log
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("quarry serve: %v", err)
@@ -216,6 +222,79 @@ func TestServeInBrowser(t *testing.T) {
 		m.start(t)
 		browserPaste(t, m)
 	})
+
+	t.Run("run my SQL: a model's fix, dismissed then applied", func(t *testing.T) {
+		const fixed = "```sql\nSELECT id, name FROM customers ORDER BY id LIMIT 3\n```"
+		fake := llmtest.NewAnthropicServer(t, "test-key", llmtest.Answer{Text: fixed}, llmtest.Answer{Text: fixed})
+		s.stop() // the same project, served with a model
+		m := &servedQuarry{bin: s.bin, dir: s.dir, log: &bytes.Buffer{},
+			env: append(keylessEnv(), "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+fake.URL)}
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.host = l.Addr().String()
+		m.base = "http://" + m.host
+		l.Close()
+		t.Cleanup(func() {
+			m.stop()
+			if t.Failed() {
+				t.Logf("quarry serve (with a model) output:\n%s", m.log.String())
+			}
+		})
+		m.start(t)
+		browserFix(t, m)
+		if n := len(fake.Requests()); n != 2 {
+			t.Errorf("the fake model got %d requests, want 2", n)
+		}
+	})
+}
+
+// browserFix drives the fix flow of the Run my SQL panel: a statement the
+// database refuses shows the model's fix as a diff with Apply fix and
+// Dismiss; Dismiss drops it, Apply fix runs it.
+func browserFix(t *testing.T, s *servedQuarry) {
+	ctx := newBrowser(t)
+	uiDo(t, ctx, "open the web chat",
+		chromedp.EmulateViewport(1360, 860),
+		chromedp.Navigate(s.base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#composer-input")),
+	)
+	watchPage(t, ctx)
+	const bad = "SELECT id, nam FROM customers ORDER BY id LIMIT 3"
+	runBad := func() {
+		uiDo(t, ctx, "run a statement the database refuses",
+			chromedp.Click(chromedp.CSS("#open-run")),
+			chromedp.WaitVisible(chromedp.CSS("#run-sql")),
+			chromedp.SetValue(chromedp.CSS("#run-sql"), bad),
+			chromedp.Click(chromedp.CSS("#run-submit")),
+		)
+		uiWaitFor(t, ctx, "the proposed fix", `document.querySelector("#run-output .fix-card") !== null`)
+	}
+	runBad()
+	if add := uiEval[string](t, ctx, `[...document.querySelectorAll("#run-output .diff .diff-add")].map(e => e.textContent).join("")`); !strings.Contains(add, "SELECT id, name FROM customers") {
+		t.Errorf("the diff adds %q", add)
+	}
+	if del := uiEval[string](t, ctx, `[...document.querySelectorAll("#run-output .diff .diff-del")].map(e => e.textContent).join("")`); !strings.Contains(del, "nam FROM") {
+		t.Errorf("the diff removes %q", del)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("#run-output .fix-card .verdict.allowed").length`); n != 1 {
+		t.Errorf("the fix shows %d allowed verdicts", n)
+	}
+	if n := uiEval[int](t, ctx, `document.querySelectorAll("#run-output .data-table").length`); n != 0 {
+		t.Errorf("the fix ran before it was applied")
+	}
+	uiShot(t, ctx, "run-fix")
+	uiDo(t, ctx, "dismiss the fix", chromedp.Click(chromedp.CSS(`#run-output [data-fix="dismiss"]`)))
+	uiWaitFor(t, ctx, "the fix dismissed", `document.querySelector("#run-output .fix-card") === null`)
+
+	runBad()
+	uiDo(t, ctx, "apply the fix", chromedp.Click(chromedp.CSS(`#run-output [data-fix="apply"]`)))
+	uiWaitFor(t, ctx, "the fixed statement's rows", `document.querySelectorAll("#run-output .data-table tbody tr").length === 3`)
+	if v := uiEval[string](t, ctx, `document.querySelector("#run-sql").value`); v != "SELECT id, name FROM customers ORDER BY id LIMIT 3" {
+		t.Errorf("the editor holds %q after the fix", v)
+	}
+	pageProblems(t, ctx)
 }
 
 // browserPaste drives manual mode in the web chat: a question on a project
