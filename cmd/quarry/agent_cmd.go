@@ -164,26 +164,7 @@ func (a *app) showAgentOutcome(out *analyst.AskOutcome, askErr error, asJSON boo
 			strings.TrimSpace(out.SQL), out.RunID)
 		return nil
 	}
-	if chartFile != "" && askErr == nil {
-		if err := writeChart(chartFile, out.Answer.Chart); err != nil {
-			return err
-		}
-	}
-	if asJSON {
-		if err := writeJSON(a.stdout, askJSON(out)); err != nil {
-			return err
-		}
-	} else {
-		a.printAnswer(out, askErr)
-	}
-	if askErr != nil {
-		switch quarry.KindOf(askErr) {
-		case quarry.KindUnanswered, quarry.KindForbidden, quarry.KindRejected:
-			return silentError(quarry.ExitCode(askErr))
-		}
-		return askErr
-	}
-	return nil
+	return a.showAnswer(out, askErr, chartFile, asJSON)
 }
 
 // askResults continues a manual-mode run with the result the user pasted:

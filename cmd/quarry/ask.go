@@ -113,28 +113,34 @@ today, or against --as-of.`,
 		if askErr != nil && out.Plan == nil {
 			return askErr
 		}
-		if chartFile != "" && askErr == nil {
-			if err := writeChart(chartFile, out.Answer.Chart); err != nil {
-				return err
-			}
-		}
-		if asJSON {
-			if err := writeJSON(a.stdout, askJSON(out)); err != nil {
-				return err
-			}
-		} else {
-			a.printAnswer(out, askErr)
-		}
-		if askErr != nil {
-			switch quarry.KindOf(askErr) {
-			case quarry.KindUnanswered, quarry.KindForbidden, quarry.KindRejected:
-				return silentError(quarry.ExitCode(askErr))
-			}
-			return askErr
-		}
-		return nil
+		return a.showAnswer(out, askErr, chartFile, asJSON)
 	})
 	return cmd
+}
+
+// showAnswer prints an answer (or why there is none), writes its chart when
+// asked, and turns a refusal into its exit code after saying why.
+func (a *app) showAnswer(out *analyst.AskOutcome, askErr error, chartFile string, asJSON bool) error {
+	if chartFile != "" && askErr == nil {
+		if err := writeChart(chartFile, out.Answer.Chart); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		if err := writeJSON(a.stdout, askJSON(out)); err != nil {
+			return err
+		}
+	} else {
+		a.printAnswer(out, askErr)
+	}
+	if askErr != nil {
+		switch quarry.KindOf(askErr) {
+		case quarry.KindUnanswered, quarry.KindForbidden, quarry.KindRejected:
+			return silentError(quarry.ExitCode(askErr))
+		}
+		return askErr
+	}
+	return nil
 }
 
 // knowledge loads the knowledge folder and builds the planner over it.
