@@ -9,8 +9,6 @@ import (
 	"errors"
 	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -77,7 +75,7 @@ func Open(ctx context.Context, path string, opts Options) (*Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(ctx, err, 0)
 	}
-	abs, err := checkFile(path)
+	abs, err := connector.CheckFile(path, duckdbFile())
 	if err != nil {
 		return nil, err
 	}
@@ -154,47 +152,15 @@ func dataSource(abs string, opts Options) (string, error) {
 	return abs + "?" + v.Encode(), nil
 }
 
-// checkFile refuses what cannot be a DuckDB database before DuckDB sees
-// it, so that nothing is ever created at path.
-func checkFile(path string) (string, error) {
-	if strings.TrimSpace(path) == "" {
-		return "", quarry.Errorf(quarry.KindConnection, "no DuckDB database path given; set the connection's path in quarry.yaml")
+// duckdbFile is the DuckDB file format, for connector.CheckFile: a
+// checksum (8 bytes), then "DUCK".
+func duckdbFile() connector.DatabaseFile {
+	return connector.DatabaseFile{
+		Name:     "DuckDB",
+		HeadSize: 12,
+		Magic:    func(head []byte) bool { return len(head) == 12 && bytes.Equal(head[8:12], []byte("DUCK")) },
+		NotIt:    "check the path (for a SQLite file use driver: sqlite)",
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", quarry.Wrap(quarry.KindConnection, err, "cannot resolve the DuckDB path %q; use an absolute path", path)
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", quarry.Errorf(quarry.KindConnection, "DuckDB database %s does not exist; check the path (quarry never creates it)", path)
-	case errors.Is(err, os.ErrPermission):
-		return "", quarry.Errorf(quarry.KindConnection, "cannot read DuckDB database %s: permission denied; make the file readable", path)
-	case err != nil:
-		return "", quarry.Wrap(quarry.KindConnection, err, "cannot open DuckDB database %s; check the path", path)
-	case fi.IsDir():
-		return "", quarry.Errorf(quarry.KindConnection, "%s is a directory; point the connection at a DuckDB database file", path)
-	case !fi.Mode().IsRegular():
-		return "", quarry.Errorf(quarry.KindConnection, "%s is not a regular file; point the connection at a DuckDB database file", path)
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrPermission) {
-			return "", quarry.Errorf(quarry.KindConnection, "cannot read DuckDB database %s: permission denied; make the file readable", path)
-		}
-		return "", quarry.Wrap(quarry.KindConnection, err, "cannot open DuckDB database %s; check the path", path)
-	}
-	defer f.Close()
-	// A DuckDB file starts with a checksum (8 bytes), then "DUCK".
-	var head [12]byte
-	n, err := io.ReadFull(f, head[:])
-	if n == 0 && (err == io.EOF || err == nil) {
-		return "", quarry.Errorf(quarry.KindConnection, "%s is empty, not a DuckDB database; check the path", path)
-	}
-	if n < len(head) || !bytes.Equal(head[8:12], []byte("DUCK")) {
-		return "", quarry.Errorf(quarry.KindConnection, "%s is not a DuckDB database; check the path (for a SQLite file use driver: sqlite)", path)
-	}
-	return abs, nil
 }
 
 func openError(path string, err error) error {

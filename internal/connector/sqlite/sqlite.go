@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -59,7 +57,7 @@ func Open(ctx context.Context, path string, opts Options) (*Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(ctx, err, 0)
 	}
-	abs, err := checkFile(path)
+	abs, err := connector.CheckFile(path, sqliteFile())
 	if err != nil {
 		return nil, err
 	}
@@ -76,46 +74,14 @@ func Open(ctx context.Context, path string, opts Options) (*Conn, error) {
 	return c, nil
 }
 
-// checkFile refuses what cannot be a SQLite database before SQLite sees it,
-// so that nothing is ever created at path.
-func checkFile(path string) (string, error) {
-	if strings.TrimSpace(path) == "" {
-		return "", quarry.Errorf(quarry.KindConnection, "no SQLite database path given; set the connection's path in quarry.yaml")
+// sqliteFile is the SQLite file format, for connector.CheckFile.
+func sqliteFile() connector.DatabaseFile {
+	return connector.DatabaseFile{
+		Name:     "SQLite",
+		HeadSize: 16,
+		Magic:    func(head []byte) bool { return bytes.Equal(head, []byte("SQLite format 3\x00")) },
+		NotIt:    "check the path (an encrypted or corrupted file cannot be read)",
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", quarry.Wrap(quarry.KindConnection, err, "cannot resolve the SQLite path %q; use an absolute path", path)
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", quarry.Errorf(quarry.KindConnection, "SQLite database %s does not exist; check the path (quarry never creates it)", path)
-	case errors.Is(err, os.ErrPermission):
-		return "", quarry.Errorf(quarry.KindConnection, "cannot read SQLite database %s: permission denied; make the file readable", path)
-	case err != nil:
-		return "", quarry.Wrap(quarry.KindConnection, err, "cannot open SQLite database %s; check the path", path)
-	case fi.IsDir():
-		return "", quarry.Errorf(quarry.KindConnection, "%s is a directory; point the connection at a SQLite database file", path)
-	case !fi.Mode().IsRegular():
-		return "", quarry.Errorf(quarry.KindConnection, "%s is not a regular file; point the connection at a SQLite database file", path)
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrPermission) {
-			return "", quarry.Errorf(quarry.KindConnection, "cannot read SQLite database %s: permission denied; make the file readable", path)
-		}
-		return "", quarry.Wrap(quarry.KindConnection, err, "cannot open SQLite database %s; check the path", path)
-	}
-	defer f.Close()
-	var head [16]byte
-	n, err := io.ReadFull(f, head[:])
-	if n == 0 && (err == io.EOF || err == nil) {
-		return "", quarry.Errorf(quarry.KindConnection, "%s is empty, not a SQLite database; check the path", path)
-	}
-	if !bytes.Equal(head[:n], []byte("SQLite format 3\x00")) {
-		return "", quarry.Errorf(quarry.KindConnection, "%s is not a SQLite database; check the path (an encrypted or corrupted file cannot be read)", path)
-	}
-	return abs, nil
 }
 
 func openError(path string, err error) error {
