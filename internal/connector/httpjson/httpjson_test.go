@@ -183,7 +183,7 @@ func TestCatalogThroughQueries(t *testing.T) {
 	if len(cat.Tables) != 2 || cat.Tables[0].Name != "orders" || len(cat.Tables[0].Columns) != 2 || cat.Tables[0].Columns[1].Type != quarry.TypeDecimal || cat.Tables[0].Columns[0].Nullable || !cat.Tables[1].View {
 		t.Errorf("catalog = %+v", cat)
 	}
-	if !strings.Contains(catalogSQL(quarry.DialectSQLite), "pragma_table_info") {
+	if !strings.Contains(connector.CatalogSQL(quarry.DialectSQLite), "pragma_table_info") {
 		t.Error("sqlite catalog query does not use pragma_table_info")
 	}
 }
