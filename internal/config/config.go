@@ -37,6 +37,10 @@ const (
 	// DriverHTTP sends each statement as a JSON POST of {"sql": ...} to a
 	// service the user runs (connector/httpjson).
 	DriverHTTP = "http"
+	// DriverMCP runs each statement through a tool of an MCP server: one
+	// quarry starts (command) or one it reaches over HTTP (url)
+	// (connector/mcpconn).
+	DriverMCP = "mcp"
 )
 
 // The model providers.
@@ -90,18 +94,35 @@ type Config struct {
 // Connection is one database quarry may read.
 type Connection struct {
 	Name   string
-	Driver string // sqlite | postgres | mysql | duckdb | http
+	Driver string // sqlite | postgres | mysql | duckdb | http | mcp
 	Path   string // absolute; sqlite and duckdb
-	URL    Secret // postgres, mysql and http
+	URL    Secret // postgres, mysql, http, and mcp over HTTP
 	Line   int    // line of the connection's name in quarry.yaml
-	// Headers are sent with every request of an http connection; values
-	// may hold secrets.
+	// Headers are sent with every request of an http connection or an mcp
+	// connection reached by url; values may hold secrets.
 	Headers map[string]Secret
 	// SchemaURL is an http connection's optional catalog endpoint.
 	SchemaURL Secret
 	// HTTPDialect is the dialect of the database behind an http
-	// connection's service; DialectGeneric when not given.
+	// connection's service or an mcp connection's server; DialectGeneric
+	// when not given.
 	HTTPDialect quarry.Dialect
+
+	// Command is the program an mcp connection starts as its server, as
+	// written ("quarry" means quarry itself); cmd resolves it. Args are
+	// its arguments, never holding ${VAR} references.
+	Command string
+	Args    []string
+	// Env is what an mcp connection's server gets in its environment
+	// beyond a few allow-listed variables; values may hold secrets.
+	Env map[string]Secret
+	// Tool is the mcp server's tool that runs SQL; "" means discovered.
+	Tool string
+	// SQLArgument is the tool's argument that takes the SQL; "" means
+	// discovered from the tool's input schema.
+	SQLArgument string
+	// Arguments are fixed extra arguments sent with every tool call.
+	Arguments map[string]string
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -115,7 +136,7 @@ func (c *Connection) Dialect() quarry.Dialect {
 		return quarry.DialectMySQL
 	case DriverDuckDB:
 		return quarry.DialectDuckDB
-	case DriverHTTP:
+	case DriverHTTP, DriverMCP:
 		if c.HTTPDialect != "" {
 			return c.HTTPDialect
 		}
@@ -373,6 +394,12 @@ type connDraft struct {
 	dialect            string
 	line               int
 	path0              string // the dotted field path, for messages
+
+	// mcp
+	command, tool, sqlArgument string
+	args                       []string
+	env                        map[string]Secret
+	arguments                  map[string]string
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

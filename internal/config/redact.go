@@ -35,6 +35,13 @@ type (
 		Headers   map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"`
 		SchemaURL string            `json:"schema_url,omitempty" yaml:"schema_url,omitempty"`
 		Dialect   string            `json:"dialect,omitempty" yaml:"dialect,omitempty"`
+		// mcp connections: env values are redacted.
+		Command     string            `json:"command,omitempty" yaml:"command,omitempty"`
+		Args        []string          `json:"args,omitempty" yaml:"args,omitempty"`
+		Env         map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
+		Tool        string            `json:"tool,omitempty" yaml:"tool,omitempty"`
+		SQLArgument string            `json:"sql_argument,omitempty" yaml:"sql_argument,omitempty"`
+		Arguments   map[string]string `json:"arguments,omitempty" yaml:"arguments,omitempty"`
 	}
 	viewModel struct {
 		Provider  string  `json:"provider" yaml:"provider"`
@@ -103,10 +110,23 @@ func (c *Config) view() viewConfig {
 	for _, name := range c.ConnectionNames {
 		conn := c.Connections[name]
 		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path}
-		if conn.Path == "" {
+		if conn.Path == "" && conn.Command == "" {
 			vc.URL = redactSecret(conn.URL)
 		}
-		if conn.Driver == DriverHTTP {
+		if conn.Driver == DriverMCP {
+			vc.Dialect = string(conn.Dialect())
+			vc.Command, vc.Args, vc.Tool, vc.SQLArgument = conn.Command, conn.Args, conn.Tool, conn.SQLArgument
+			if len(conn.Env) > 0 {
+				vc.Env = map[string]string{}
+				for k, e := range conn.Env {
+					vc.Env[k] = redactSecret(e)
+				}
+			}
+			if len(conn.Arguments) > 0 {
+				vc.Arguments = conn.Arguments
+			}
+		}
+		if conn.Driver == DriverHTTP || conn.Driver == DriverMCP {
 			vc.Dialect = string(conn.Dialect())
 			if conn.SchemaURL.IsSet() {
 				vc.SchemaURL = redactSecret(conn.SchemaURL)

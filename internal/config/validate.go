@@ -20,7 +20,10 @@ var driverAliases = map[string]string{
 	"mariadb":    DriverMySQL,
 }
 
-var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, DriverHTTP}
+var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, DriverHTTP, DriverMCP}
+
+// mcpFields are the fields only an mcp connection takes.
+var mcpFields = []string{"command", "args", "env", "tool", "sql_argument", "arguments"}
 
 // httpDialects are the dialects an http connection may name.
 var httpDialects = []string{string(quarry.DialectGeneric), DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB}
@@ -76,6 +79,12 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 				return nil
 			}},
 			{"dialect", d.str(&c.dialect)},
+			{"command", d.str(&c.command)},
+			{"args", func(n ast.Node, fp string) error { return d.args(n, fp, c) }},
+			{"env", func(n ast.Node, fp string) error { return d.env(n, fp, c) }},
+			{"tool", d.str(&c.tool)},
+			{"sql_argument", d.str(&c.sqlArgument)},
+			{"arguments", func(n ast.Node, fp string) error { return d.arguments(n, fp, c) }},
 		})
 		if err != nil {
 			return nil, err
@@ -117,13 +126,19 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 		conn := &Connection{Name: c.name, Driver: driver, URL: c.url, Line: c.line}
 		// A URL written into the file is a secret left in it, except an
 		// http service's plain address (no user, password or query).
-		if c.urlRaw != "" && !strings.Contains(c.urlRaw, "${") && (driver != DriverHTTP || literalCredential(c.urlRaw)) {
+		if c.urlRaw != "" && !strings.Contains(c.urlRaw, "${") && (driver != DriverHTTP && driver != DriverMCP || literalCredential(c.urlRaw)) {
 			d.warnLiteral(c.urlLine, p+".url")
 		}
-		if driver != DriverHTTP {
-			for _, f := range []string{"headers", "schema_url", "dialect"} {
+		for _, f := range []string{"headers", "schema_url", "dialect"} {
+			// mcp connections take headers and dialect too.
+			if line := d.lines[p+"."+f]; line != 0 && driver != DriverHTTP && (driver != DriverMCP || f == "schema_url") {
+				return d.errAt(line, p+"."+f, "is only for `driver: http` connections; remove it")
+			}
+		}
+		if driver != DriverMCP {
+			for _, f := range mcpFields {
 				if line := d.lines[p+"."+f]; line != 0 {
-					return d.errAt(line, p+"."+f, "is only for `driver: http` connections; remove it")
+					return d.errAt(line, p+"."+f, "is only for `driver: mcp` connections; remove it")
 				}
 			}
 		}
@@ -146,19 +161,17 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 					return d.errAt(d.lines[p+".schema_url"], p+".schema_url", "is not an http:// or https:// address (after expansion)")
 				}
 			}
-			dialect := strings.ToLower(strings.TrimSpace(c.dialect))
-			if alias, ok := driverAliases[dialect]; ok {
-				dialect = alias
+			dialect, err := d.dialect(c)
+			if err != nil {
+				return err
 			}
-			switch {
-			case dialect == "" || dialect == "generic":
-				dialect = string(quarry.DialectGeneric)
-			case !slices.Contains(httpDialects, dialect):
-				return d.errAt(d.lines[p+".dialect"], p+".dialect", "unknown dialect %q; %s", shorten(c.dialect), hint(dialect, httpDialects))
-			}
-			conn.HTTPDialect = quarry.Dialect(dialect)
+			conn.HTTPDialect = dialect
 			conn.Headers = c.headers
 			conn.SchemaURL = c.schemaURL
+		case DriverMCP:
+			if err := d.validateMCP(c, conn); err != nil {
+				return err
+			}
 		case DriverSQLite, DriverDuckDB:
 			if c.url.IsSet() || d.lines[p+".url"] != 0 {
 				return d.errAt(d.lines[p+".url"], p+".url", "%s connections read a file; use path instead of url", driver)
@@ -383,4 +396,21 @@ func literalCredential(raw string) bool {
 // warnLiteral notes a secret written into the file instead of referenced.
 func (d *decoder) warnLiteral(line int, path string) {
 	d.warnings = append(d.warnings, fmt.Sprintf("%s:%d: %s: the value is written into the file; move it to .env or the environment and write ${VAR} here", d.file, line, path))
+}
+
+// dialect reads an http or mcp connection's dialect: the database behind
+// the service or server, generic when not given.
+func (d *decoder) dialect(c *connDraft) (quarry.Dialect, error) {
+	p := c.path0
+	dialect := strings.ToLower(strings.TrimSpace(c.dialect))
+	if alias, ok := driverAliases[dialect]; ok {
+		dialect = alias
+	}
+	switch {
+	case dialect == "" || dialect == "generic":
+		dialect = string(quarry.DialectGeneric)
+	case !slices.Contains(httpDialects, dialect):
+		return "", d.errAt(d.lines[p+".dialect"], p+".dialect", "unknown dialect %q; %s", shorten(c.dialect), hint(dialect, httpDialects))
+	}
+	return quarry.Dialect(dialect), nil
 }
