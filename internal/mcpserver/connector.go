@@ -1,0 +1,203 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Executor is the read-only database a connector server runs statements
+// on; every connector.Conn is one.
+type Executor interface {
+	Dialect() quarry.Dialect
+	Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error)
+	Catalog(ctx context.Context) (*quarry.Catalog, error)
+}
+
+// ConnectorConfig is what a connector server is built from. Exec and Guard
+// are required.
+type ConnectorConfig struct {
+	Name    string // what the server serves, for its instructions: "SQLite database shop.db"; never secrets
+	Exec    Executor
+	Guard   analyst.Guard // the composed guard for Exec's dialect
+	MaxRows int64         // rows one statement may return; 0 = DefaultMaxRows
+	Timeout time.Duration // per statement; 0 = DefaultTimeout
+	Version string
+	// Scrub, when set, removes secrets (a database URL) from a message
+	// before it leaves the server.
+	Scrub func(string) string
+}
+
+// Defaults of ConnectorConfig.
+const (
+	DefaultMaxRows = 10000
+	DefaultTimeout = 30 * time.Second
+)
+
+// SchemaURI is the resource that holds the database's catalog as JSON
+// (quarry.Catalog's encoding); SchemaTableURI is the template for one
+// table (quarry.TableInfo).
+const (
+	SchemaURI      = "quarry://schema"
+	SchemaTableURI = "quarry://schema/{table}"
+)
+
+// QueryInput is the input of a connector server's run_query.
+type QueryInput struct {
+	SQL string `json:"sql" jsonschema:"one read-only SELECT statement in the database's dialect"`
+}
+
+// connServer serves one executor. Statements run one at a time: a SQLite
+// connection reads one statement at a time, and an MCP client rarely sends
+// more.
+type connServer struct {
+	cfg ConnectorConfig
+	mu  sync.Mutex
+}
+
+// NewConnector returns an MCP server with one tool, run_query, that runs a
+// statement through cfg.Guard and then, read-only, on cfg.Exec, and the
+// database's schema as resources.
+func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
+	if cfg.Exec == nil || cfg.Guard == nil {
+		return nil, quarry.Errorf(quarry.KindInternal, "mcpserver: Exec and Guard are required")
+	}
+	if cfg.MaxRows <= 0 {
+		cfg.MaxRows = DefaultMaxRows
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Name == "" {
+		cfg.Name = string(cfg.Exec.Dialect()) + " database"
+	}
+	c := &connServer{cfg: cfg}
+	d := cfg.Exec.Dialect()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "quarry-" + string(d), Title: "quarry " + string(d) + " (read-only)", Version: cfg.Version}, &mcp.ServerOptions{
+		Instructions: fmt.Sprintf(`quarry's read-only SQL server for the %s (dialect %s). `+
+			`Every statement passes quarry's read-only guard before it runs, on a read-only connection; writes, DDL and more than one statement are refused with the rule that refused them. `+
+			`Read the resource %s for the tables and columns (or %s for one table), then call run_query with one SELECT statement. `+
+			`Results stop at %d rows (truncated is true then) and each statement may run for %s.`,
+			cfg.Name, d, SchemaURI, SchemaTableURI, cfg.MaxRows, cfg.Timeout),
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "run_query",
+		Description: fmt.Sprintf("Run one read-only SELECT statement on the %s (%s dialect) and return its columns and rows (at most %d). "+
+			"quarry's guard checks the statement first: anything that could write is refused, with the rule and what to change.", cfg.Name, d, cfg.MaxRows),
+		Annotations: readOnly("Run a read-only query"),
+	}, c.runQuery)
+	srv.AddResource(&mcp.Resource{
+		URI: SchemaURI, Name: "schema", Title: "Database schema",
+		Description: "The tables and views with their columns, types, keys and row counts, as JSON.",
+		MIMEType:    "application/json",
+	}, c.readSchema)
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: SchemaTableURI, Name: "table", Title: "One table's schema",
+		Description: "One table or view with its columns, types and keys, as JSON.",
+		MIMEType:    "application/json",
+	}, c.readSchema)
+	return srv, nil
+}
+
+func (c *connServer) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in QueryInput) (*mcp.CallToolResult, *Result, error) {
+	sql := strings.TrimSpace(in.SQL)
+	if sql == "" {
+		return nil, nil, failf(`sql is empty; send one SELECT statement as "sql"`)
+	}
+	if v := c.cfg.Guard.Check(ctx, sql); !v.Allowed {
+		return nil, nil, fail(v.Err())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	res, err := c.query(ctx, sql)
+	if err != nil {
+		return nil, nil, failf(c.scrub(c.queryMessage(ctx, err)))
+	}
+	return nil, res, nil
+}
+
+func (c *connServer) query(ctx context.Context, sql string) (*Result, error) {
+	rows, err := c.cfg.Exec.Query(ctx, sql, connector.QueryOptions{MaxRows: c.cfg.MaxRows, Timeout: c.cfg.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	col := &collector{keep: int(c.cfg.MaxRows)}
+	col.Begin(rows.Columns())
+	for rows.Next() {
+		col.Row(rows.Values())
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	t, ok := rows.(connector.Truncator)
+	res := col.result(ok && t.Truncated())
+	return &res, nil
+}
+
+// queryMessage says on one line why a statement failed: quarry's own
+// message with the database's reason, or the database's reason.
+func (c *connServer) queryMessage(ctx context.Context, err error) string {
+	var qe *quarry.Error
+	switch {
+	case errors.As(err, &qe) && (qe.Kind == quarry.KindTimeout || qe.Kind == quarry.KindCanceled):
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || qe.Kind == quarry.KindTimeout {
+			return fmt.Sprintf("the query ran longer than its %s timeout; narrow it (filters, LIMIT) or ask for a longer --timeout", c.cfg.Timeout)
+		}
+		return "the query was canceled"
+	case errors.As(err, &qe):
+		return oneLine(qe.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("the query ran longer than its %s timeout; narrow it (filters, LIMIT) or ask for a longer --timeout", c.cfg.Timeout)
+	case errors.Is(err, context.Canceled):
+		return "the query was canceled"
+	}
+	return "the database refused the query: " + oneLine(err.Error())
+}
+
+func (c *connServer) scrub(s string) string {
+	if c.cfg.Scrub != nil {
+		return c.cfg.Scrub(s)
+	}
+	return s
+}
+
+// readSchema answers quarry://schema with the catalog and
+// quarry://schema/{table} with one table.
+func (c *connServer) readSchema(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	c.mu.Lock()
+	cat, err := c.cfg.Exec.Catalog(ctx)
+	c.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("%s", c.scrub(oneLine(quarry.Message(err))))
+	}
+	var v any = cat
+	if uri != SchemaURI {
+		name, err := url.PathUnescape(strings.TrimPrefix(uri, SchemaURI+"/"))
+		t := cat.Table(name)
+		if err != nil || t == nil {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		v = t
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}

@@ -1,0 +1,160 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func newConnector(t *testing.T, maxRows int64, scrub func(string) string) *mcp.ClientSession {
+	t.Helper()
+	conn, g := openShop(t)
+	srv, err := NewConnector(ConnectorConfig{Name: "SQLite database shop.db", Exec: conn, Guard: g, MaxRows: maxRows, Version: "test", Scrub: scrub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connect(t, srv)
+}
+
+func TestConnectorListsOneGuardedTool(t *testing.T) {
+	cs := newConnector(t, 0, nil)
+	init := cs.InitializeResult()
+	if !strings.Contains(init.Instructions, "read-only") || !strings.Contains(init.Instructions, SchemaURI) {
+		t.Errorf("instructions do not say what the server is: %q", init.Instructions)
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 1 || tools.Tools[0].Name != "run_query" {
+		t.Fatalf("tools = %+v, want run_query only", tools.Tools)
+	}
+	tool := tools.Tools[0]
+	schema, _ := json.Marshal(tool.InputSchema)
+	var in struct {
+		Required   []string                  `json:"required"`
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	json.Unmarshal(schema, &in)
+	if !slices.Contains(in.Required, "sql") || in.Properties["sql"]["type"] != "string" || !strings.Contains(in.Properties["sql"]["description"].(string), "SELECT") {
+		t.Errorf("input schema %s: want a required string sql described as a SELECT", schema)
+	}
+	if tool.OutputSchema == nil {
+		t.Error("run_query declares no output schema")
+	}
+	if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+		t.Error("run_query is not marked read-only")
+	}
+}
+
+func TestConnectorRunsAQuery(t *testing.T) {
+	cs := newConnector(t, 0, nil)
+	res := call(t, cs, "run_query", map[string]any{"sql": "SELECT country, count(*) AS n, min(ordered_at) AS first FROM orders GROUP BY country ORDER BY country"})
+	got := decode[Result](t, res)
+	want := Result{
+		Columns:  []Column{{"country", quarry.TypeText}, {"n", quarry.TypeInt}, {"first", quarry.TypeTimestamp}},
+		Rows:     [][]any{{"Finland", 1000.0, "2025-01-01 00:00:00"}, {"Germany", 1000.0, "2025-01-01 00:00:00"}, {"Spain", 1000.0, "2025-01-01 00:00:00"}},
+		RowCount: 3,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	// The text content is the same JSON, for clients that ignore structured content.
+	var fromText Result
+	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil {
+		t.Fatalf("text content is not the result's JSON: %v\n%s", err, text(res))
+	}
+	if diff := cmp.Diff(got, fromText); diff != "" {
+		t.Errorf("text content differs from structured content:\n%s", diff)
+	}
+}
+
+func TestConnectorCapsRows(t *testing.T) {
+	cs := newConnector(t, 10, nil)
+	got := decode[Result](t, call(t, cs, "run_query", map[string]any{"sql": "SELECT id FROM orders"}))
+	if len(got.Rows) != 10 || got.RowCount != 10 || !got.Truncated {
+		t.Errorf("rows %d, row_count %d, truncated %v; want 10, 10, true", len(got.Rows), got.RowCount, got.Truncated)
+	}
+}
+
+func TestConnectorRefusesWrites(t *testing.T) {
+	cs := newConnector(t, 0, nil)
+	for _, sql := range []string{
+		"DELETE FROM orders",
+		"SELECT 1; DROP TABLE orders",
+		"UPDATE orders SET amount = 0",
+		"ATTACH DATABASE '/tmp/x.db' AS x",
+		"WITH x AS (DELETE FROM orders RETURNING id) SELECT * FROM x",
+	} {
+		wantToolError(t, call(t, cs, "run_query", map[string]any{"sql": sql}), "the guard rejected the statement")
+	}
+	got := decode[Result](t, call(t, cs, "run_query", map[string]any{"sql": "SELECT count(*) FROM orders"}))
+	if got.Rows[0][0] != 3000.0 {
+		t.Errorf("after the refusals, count = %v, want 3000 (nothing was written)", got.Rows[0][0])
+	}
+}
+
+func TestConnectorErrorsAreOneLine(t *testing.T) {
+	secret := "postgres://u:hunter2@db/x"
+	cs := newConnector(t, 0, func(s string) string { return strings.ReplaceAll(s, "no_such_column", "[scrubbed]") })
+	wantToolError(t, call(t, cs, "run_query", map[string]any{"sql": "SELECT no_such_column FROM orders"}), "[scrubbed]")
+	wantToolError(t, call(t, cs, "run_query", map[string]any{"sql": "  "}), "sql is empty")
+	res := call(t, cs, "run_query", map[string]any{})
+	if !res.IsError {
+		t.Errorf("a call without sql is not an error: %s", text(res))
+	}
+	if strings.Contains(text(res), secret) {
+		t.Error("a secret leaked")
+	}
+}
+
+func TestConnectorSchemaResources(t *testing.T) {
+	cs := newConnector(t, 0, nil)
+	ctx := context.Background()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Resources) != 1 || list.Resources[0].URI != SchemaURI || list.Resources[0].MIMEType != "application/json" {
+		t.Errorf("resources = %+v", list.Resources)
+	}
+	tmpls, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tmpls.ResourceTemplates) != 1 || tmpls.ResourceTemplates[0].URITemplate != SchemaTableURI {
+		t.Errorf("templates = %+v", tmpls.ResourceTemplates)
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: SchemaURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat quarry.Catalog
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &cat); err != nil {
+		t.Fatal(err)
+	}
+	if cat.Dialect != quarry.DialectSQLite || cat.Table("orders") == nil || cat.Table("orders").Column("email") == nil || cat.Table("orders").RowCount != 3000 {
+		t.Errorf("catalog = %+v", cat)
+	}
+	res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "quarry://schema/orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table quarry.TableInfo
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &table); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*cat.Table("orders"), table); diff != "" {
+		t.Errorf("quarry://schema/orders differs from the catalog's table:\n%s", diff)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "quarry://schema/nope"}); err == nil {
+		t.Error("an unknown table was read")
+	}
+}

@@ -1,0 +1,183 @@
+package mcpserver
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Column is a result column as tools return it.
+type Column struct {
+	Name string      `json:"name"`
+	Type quarry.Type `json:"type"`
+}
+
+// Result is a result as tools return it: the columns, the rows as JSON
+// values, how many rows the statement returned, and whether a row cap cut
+// it short.
+type Result struct {
+	Columns   []Column `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	RowCount  int64    `json:"row_count"`
+	Truncated bool     `json:"truncated"`
+}
+
+func columns(cols []quarry.Column) []Column {
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		out[i] = Column{Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+// jsonRow copies a row as JSON-safe values (times as RFC 3339, NaN and
+// infinities as strings).
+func jsonRow(r []any) []any {
+	vals := make([]any, len(r))
+	for i, v := range r {
+		vals[i] = quarry.JSONValue(v)
+	}
+	return vals
+}
+
+// collector is a RowSink that keeps the first keep rows as JSON values,
+// with restricted columns redacted, and counts them all.
+type collector struct {
+	keep   int
+	policy restricted
+	cols   []quarry.Column
+	hide   []int // indexes of restricted columns
+	rows   [][]any
+	n      int64
+}
+
+func (c *collector) Begin(cols []quarry.Column) error {
+	c.cols = cols
+	c.hide = c.policy.columns(cols)
+	return nil
+}
+
+func (c *collector) Row(vals []any) error {
+	c.n++
+	if len(c.rows) < c.keep {
+		c.rows = append(c.rows, c.policy.redact(jsonRow(vals), c.hide))
+	}
+	return nil
+}
+
+func (c *collector) result(truncated bool) Result {
+	rows := c.rows
+	if rows == nil {
+		rows = [][]any{}
+	}
+	return Result{Columns: columns(c.cols), Rows: rows, RowCount: c.n, Truncated: truncated}
+}
+
+// redactedValue replaces every value of a restricted column.
+const redactedValue = "[restricted]"
+
+// restricted is the column policy as a transport applies it: an MCP
+// client is usually a language model, and restricted columns never reach
+// one. A result does not say which table a column came from, so a column
+// is hidden by its bare name, conservatively; a statement that names a
+// restricted column anywhere is refused before it runs, so that an alias
+// cannot carry the values past redaction.
+type restricted struct {
+	names map[string]bool // bare column names, lower case
+}
+
+func newRestricted(m *semantic.Model) restricted {
+	p := restricted{names: map[string]bool{}}
+	if m == nil {
+		return p
+	}
+	for _, r := range m.Restricted {
+		if _, c, ok := strings.Cut(strings.ToLower(r), "."); ok {
+			p.names[c] = true
+		}
+	}
+	return p
+}
+
+var identRE = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_$]*")
+
+// mentions returns the first restricted column name sql mentions as a
+// word, or "".
+func (p restricted) mentions(sql string) string {
+	if len(p.names) == 0 {
+		return ""
+	}
+	for _, w := range identRE.FindAllString(sql, -1) {
+		if p.names[strings.ToLower(w)] {
+			return w
+		}
+	}
+	return ""
+}
+
+// columns returns the indexes of the restricted columns of a result.
+func (p restricted) columns(cols []quarry.Column) []int {
+	var idx []int
+	for i, c := range cols {
+		name := strings.ToLower(c.Name)
+		if j := strings.LastIndexByte(name, '.'); j >= 0 {
+			name = name[j+1:]
+		}
+		if p.names[strings.Trim(name, "\"`[]")] {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// redact replaces the values at idx in row, in place, and returns row.
+func (p restricted) redact(row []any, idx []int) []any {
+	for _, i := range idx {
+		if i < len(row) {
+			row[i] = redactedValue
+		}
+	}
+	return row
+}
+
+// toolError is a tool result with IsError set: one line that says what
+// happened and what to do, never a stack.
+type toolError struct{ msg string }
+
+func (e *toolError) Error() string { return e.msg }
+
+// fail returns the tool error for err: its user message, on one line.
+func fail(err error) error {
+	var te *toolError
+	if errors.As(err, &te) {
+		return te
+	}
+	return &toolError{msg: oneLine(quarry.Message(err))}
+}
+
+func failf(msg string) error { return &toolError{msg: oneLine(msg)} }
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// textResult returns a tool result whose text content is text; the SDK
+// adds the structured content.
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// readOnly marks a tool that changes nothing in the user's database.
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: &f, OpenWorldHint: &f}
+}
