@@ -1,0 +1,156 @@
+package mcpconn
+
+import (
+	"encoding/json"
+	"net/url"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/connector/normalize"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// maxMessage bounds a server's message as quarry repeats it.
+const maxMessage = 300
+
+// table reads a tool result: an error the server reported, the structured
+// content when there is one, else the text content.
+func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error) {
+	name := c.opts.Name
+	text := textOf(res)
+	if res.IsError {
+		msg := c.red.clean(text)
+		if msg == "" {
+			msg = "no message"
+		}
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server reported an error: %s", name, msg)
+	}
+	var data []byte
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's structured answer cannot be read", name)
+		}
+		data = b
+	} else {
+		data = []byte(text)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: tool %q answered no text and no structured content; check that it returns the query's rows", name, short(tool))
+	}
+	if !utf8.Valid(data) {
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server wrote bytes that are not UTF-8", name)
+	}
+	t, _, err := normalize.Parse(data)
+	if err != nil {
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is not a result table: %s", name, c.red.clean(quarry.Message(err)))
+	}
+	return t, nil
+}
+
+// textOf joins a result's text content.
+func textOf(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, ct := range res.Content {
+		if t, ok := ct.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// redactor removes secrets (environment and header values, the URL and
+// its credentials) from text quarry repeats, and sanitises it.
+type redactor struct {
+	secrets []string // longest first
+}
+
+func newRedactor(opts Options) *redactor {
+	var s []string
+	add := func(v string) {
+		if len(v) >= 3 {
+			s = append(s, v)
+		}
+	}
+	for _, kv := range opts.Env {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			add(v)
+		}
+	}
+	for _, v := range opts.Headers {
+		add(v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			add(tok)
+		}
+	}
+	if opts.URL != "" {
+		add(opts.URL)
+		if u, err := url.Parse(opts.URL); err == nil {
+			if p, ok := u.User.Password(); ok {
+				add(p)
+			}
+			add(u.RawQuery)
+		}
+	}
+	sort.Slice(s, func(i, j int) bool { return len(s[i]) > len(s[j]) })
+	return &redactor{secrets: s}
+}
+
+// clean returns text safe to put into a message: secrets replaced, one
+// line, no control characters, at most maxMessage bytes.
+func (r *redactor) clean(text string) string {
+	for _, s := range r.secrets {
+		text = strings.ReplaceAll(text, s, "[redacted]")
+	}
+	return sanitize(text)
+}
+
+// sanitize makes a server's text safe to repeat: valid UTF-8, one line,
+// no control characters, at most maxMessage bytes.
+func sanitize(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, " "))
+	return short(strings.Join(strings.Fields(s), " "))
+}
+
+func short(s string) string { return clip(s, maxMessage) }
+
+// clip cuts s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// rows streams a materialised table.
+type rows struct {
+	t         *quarry.Table
+	i         int
+	truncated bool
+	closed    bool
+}
+
+func (r *rows) Columns() []quarry.Column { return r.t.Columns }
+func (r *rows) Next() bool {
+	if r.closed || r.i+1 >= len(r.t.Rows) {
+		return false
+	}
+	r.i++
+	return true
+}
+func (r *rows) Values() []any   { return r.t.Rows[r.i] }
+func (r *rows) Err() error      { return nil }
+func (r *rows) Truncated() bool { return r.truncated }
+func (r *rows) Close() error    { r.closed = true; return nil }

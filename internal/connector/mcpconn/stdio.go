@@ -1,0 +1,171 @@
+package mcpconn
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// How long Close waits for a server to exit after closing its input, and
+// again after SIGTERM, before it kills it.
+const (
+	graceInput = 2 * time.Second
+	graceTerm  = 2 * time.Second
+)
+
+// stderrKeep is how much of a server's stderr is kept, from the end.
+const stderrKeep = 4 << 10
+
+// process is a server quarry started, speaking MCP on its stdin and stdout.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *guard
+	stderr *tail
+	done   chan struct{} // closed when the process has exited and been waited for
+	err    error         // Wait's error, once done is closed
+	stop   sync.Once
+}
+
+// start runs the server with exactly opts.Env as its environment.
+func start(opts *Options) (*process, *mcp.IOTransport, error) {
+	cmd := exec.Command(opts.Command, opts.Args...)
+	cmd.Dir = opts.Dir
+	cmd.Env = append([]string{}, opts.Env...) // never nil: nil would pass quarry's own environment
+	setGroup(cmd)
+	p := &process{cmd: cmd, stderr: &tail{max: stderrKeep}, done: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = graceTerm
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	p.stdin = stdin
+	p.out = newGuard(stdout, opts.MaxBytes, true)
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, &mcp.IOTransport{Reader: p.out, Writer: stdin, MaxLineLength: int(min(opts.MaxBytes+1024, 1<<31-1))}, nil
+}
+
+// exited reports whether the process has exited, waiting up to d for it.
+func (p *process) exited(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// shutdown ends the process: its input is closed (when gentle), then
+// SIGTERM, then SIGKILL, each after a grace period. It returns once the
+// process has been waited for.
+func (p *process) shutdown(gentle bool) {
+	p.stop.Do(func() {
+		p.stdin.Close()
+		if gentle && p.exited(graceInput) {
+			return
+		}
+		signalGroup(p.cmd, false)
+		if p.exited(graceTerm) {
+			return
+		}
+		signalGroup(p.cmd, true)
+		<-p.done
+	})
+	<-p.done
+}
+
+// why explains a failed stdio exchange in the user's terms, or returns ""
+// when the process gives no clue. secrets are removed from what the server
+// wrote on stderr.
+func (p *process) why(r *redactor) (string, quarry.Kind) {
+	if reason, huge := p.out.failed(); reason != "" {
+		if huge {
+			return reason, quarry.KindQuery
+		}
+		return reason, quarry.KindConnection
+	}
+	return "", ""
+}
+
+// exitReason explains a failed exchange by the process's exit, or returns
+// "" when it is still running.
+func (p *process) exitReason(r *redactor) (string, quarry.Kind) {
+	wait := 50 * time.Millisecond
+	if p.out.closed() {
+		wait = time.Second
+	}
+	if !p.exited(wait) {
+		return "", ""
+	}
+	status := "exit status 0"
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		status = ee.ProcessState.String()
+	} else if p.err != nil {
+		status = sanitize(p.err.Error())
+	}
+	last := r.clean(p.stderr.lastLine())
+	if last == "" {
+		return "the server exited (" + status + ") without a message on stderr", quarry.KindConnection
+	}
+	return "the server exited (" + status + "): " + last, quarry.KindConnection
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+// lastLine returns the last non-empty line written, sanitised.
+func (t *tail) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.ToValidUTF8(string(t.buf), "\uFFFD"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// startError explains why the command could not be started.
+func startError(name, command string, err error) error {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return quarry.Errorf(quarry.KindConfig, "connection %q: the server's command %q cannot be found; check command: in quarry.yaml", name, short(command))
+	}
+	return quarry.Errorf(quarry.KindConnection, "connection %q: the server's command %q could not be started: %s", name, short(command), sanitize(err.Error()))
+}
