@@ -53,6 +53,8 @@ func (a *app) commands() []*cobra.Command {
 		a.learnCmd(),
 		a.evalCmd(),
 		a.serveCmd(),
+		a.mcpCmd(),
+		a.connectorCmd(),
 	}
 }
 

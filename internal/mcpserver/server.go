@@ -155,7 +155,10 @@ func (s *server) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in RunInp
 	if err != nil {
 		return nil, nil, failf(quarry.Message(err) + " (run " + rec.RunID() + ")")
 	}
-	return nil, &RunResult{Result: sink.result(out.Truncated), RunID: out.RunID, ResultID: out.ResultID}, nil
+	// truncated: the rows here are not the whole result, whether max_rows
+	// or the row cap stopped them.
+	r := sink.result(out.Truncated || out.Rows > int64(len(sink.rows)))
+	return nil, &RunResult{Result: r, RunID: out.RunID, ResultID: out.ResultID}, nil
 }
 
 // pageSize reads a row count argument: 0 is the default, above the

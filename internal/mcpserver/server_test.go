@@ -101,8 +101,12 @@ func TestProjectRunQueryAndGetResult(t *testing.T) {
 	ctx := context.Background()
 	res := call(t, p.cs, "run_query", map[string]any{"sql": "SELECT id, amount FROM orders ORDER BY id", "max_rows": 5})
 	got := decode[RunResult](t, res)
-	if len(got.Rows) != 5 || got.RowCount != 3000 || got.Truncated || got.RunID == "" || got.ResultID == "" {
+	if len(got.Rows) != 5 || got.RowCount != 3000 || !got.Truncated || got.RunID == "" || got.ResultID == "" {
 		t.Fatalf("run_query = %d rows, row_count %d, truncated %v, run %q, result %q", len(got.Rows), got.RowCount, got.Truncated, got.RunID, got.ResultID)
+	}
+	all := decode[RunResult](t, call(t, p.cs, "run_query", map[string]any{"sql": "SELECT id FROM orders WHERE id <= 3"}))
+	if len(all.Rows) != 3 || all.RowCount != 3 || all.Truncated {
+		t.Errorf("a whole result: %d rows, row_count %d, truncated %v", len(all.Rows), all.RowCount, all.Truncated)
 	}
 	if diff := cmp.Diff([]any{1.0, 1.5}, got.Rows[0]); diff != "" {
 		t.Errorf("first row (-want +got):\n%s", diff)

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/mysql"
+	"github.com/quarrydata/quarry/internal/connector/postgres"
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/mcpserver"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// connectorFlags are the flags every connector server takes.
+type connectorFlags struct {
+	maxRows int64
+	timeout time.Duration
+	http    mcpHTTPFlags
+}
+
+func (f *connectorFlags) add(cmd *cobra.Command) {
+	cmd.Flags().Int64Var(&f.maxRows, "max-rows", mcpserver.DefaultMaxRows, "the most rows one statement returns")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", mcpserver.DefaultTimeout, "how long one statement may run")
+	f.http.add(cmd, "quarry connector")
+}
+
+func (a *app) connectorCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "connector",
+		Short: "Serve a database read-only to MCP clients, through quarry's guard",
+		Long: `Serve one database as a Model Context Protocol server on standard input and
+output (or streamable HTTP with --http): one tool, run_query, that runs a
+SELECT statement through quarry's read-only guard and then on a read-only
+connection, and the schema as the resources quarry://schema and
+quarry://schema/{table}. No quarry.yaml is needed; when one is found, its
+guard.extra_functions apply.
+
+Use it from any MCP client, or from quarry itself as a connection with
+driver: mcp and command: quarry (docs/mcp.md, docs/connectors.md).`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(a.connectorSQLiteCmd(), a.connectorURLCmd(quarry.DialectPostgres), a.connectorURLCmd(quarry.DialectMySQL))
+	return cmd
+}
+
+func (a *app) connectorSQLiteCmd() *cobra.Command {
+	var f connectorFlags
+	cmd := &cobra.Command{
+		Use:   "sqlite PATH",
+		Short: "Serve a SQLite database file read-only over MCP",
+		Long: `Serve a SQLite database file read-only over MCP: the file is opened
+read-only, with SQLite's own read-only checks, and every statement passes
+quarry's guard first.`,
+		Example: `  quarry connector sqlite shop.db
+  quarry connector sqlite shop.db --http 127.0.0.1:8766`,
+		Args: cobra.ExactArgs(1),
+	}
+	f.add(cmd)
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if err := f.check(a); err != nil {
+			return err
+		}
+		var extra []string
+		if cfg, err := a.config(); err == nil {
+			extra = cfg.Guard.ExtraFunctions
+		}
+		name := filepath.Base(args[0])
+		conn, err := sqlite.Open(ctx, args[0], sqlite.Options{ExtraFunctions: extra, Name: name})
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		return a.serveConnector(ctx, conn, "SQLite database "+name, f, nil)
+	})
+	return cmd
+}
+
+// connectorURLCmd is `quarry connector postgres` and `quarry connector
+// mysql`: the database's URL comes from DATABASE_URL, so that it never
+// appears in a process list or a client's arguments.
+func (a *app) connectorURLCmd(d quarry.Dialect) *cobra.Command {
+	var f connectorFlags
+	title, example := "PostgreSQL", "postgres://reader@db.example.com:5432/shop"
+	if d == quarry.DialectMySQL {
+		title, example = "MySQL or MariaDB", "reader:secret@tcp(db.example.com:3306)/shop"
+	}
+	cmd := &cobra.Command{
+		Use:   string(d),
+		Short: "Serve a " + title + " database read-only over MCP (URL from DATABASE_URL)",
+		Long: fmt.Sprintf(`Serve a %s database read-only over MCP. The connection URL comes from
+DATABASE_URL in the server's environment (set it in the MCP client's config,
+for example "env": {"DATABASE_URL": "%s"}); it never appears in a message.
+Statements run in read-only transactions with the statement timeout set by
+quarry, after quarry's guard has allowed them. Connect as a read-only role
+as well (docs/connectors.md).`, title, example),
+		Example: fmt.Sprintf("  DATABASE_URL=%q quarry connector %s", example, d),
+		Args:    cobra.NoArgs,
+	}
+	f.add(cmd)
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if err := f.check(a); err != nil {
+			return err
+		}
+		raw, ok := a.env("DATABASE_URL")
+		if !ok || strings.TrimSpace(raw) == "" {
+			return quarry.Errorf(quarry.KindConfig, "set DATABASE_URL in the server's environment (for example in the MCP client's config: \"env\": {\"DATABASE_URL\": \"%s\"})", example)
+		}
+		scrub := secretScrubber(raw)
+		var conn connector.Conn
+		var err error
+		if d == quarry.DialectMySQL {
+			conn, err = mysql.Open(ctx, raw, mysql.Options{Name: string(d)})
+		} else {
+			conn, err = postgres.Open(ctx, raw, postgres.Options{Name: string(d)})
+		}
+		if err != nil {
+			// The message only: a driver's cause may quote the URL.
+			return quarry.Errorf(quarry.KindOf(err), "%s", scrub(quarry.Message(err)))
+		}
+		defer conn.Close()
+		what := title + " database"
+		if id, ok := conn.(interface{ Identity() connector.Identity }); ok && id.Identity().Target != "" {
+			what += " " + scrub(id.Identity().Target)
+		}
+		return a.serveConnector(ctx, conn, what, f, scrub)
+	})
+	return cmd
+}
+
+func (f *connectorFlags) check(a *app) error {
+	if f.maxRows < 1 {
+		return quarry.Errorf(quarry.KindUsage, "--max-rows must be at least 1")
+	}
+	if f.timeout <= 0 {
+		return quarry.Errorf(quarry.KindUsage, "--timeout must be more than 0 (for example 30s)")
+	}
+	return f.http.check(a)
+}
+
+// serveConnector serves conn through the guard of its dialect.
+func (a *app) serveConnector(ctx context.Context, conn connector.Conn, what string, f connectorFlags, scrub func(string) string) error {
+	g, closeGuard, err := a.newGuard(conn.Dialect())
+	if err != nil {
+		return err
+	}
+	defer closeGuard()
+	srv, err := mcpserver.NewConnector(mcpserver.ConnectorConfig{
+		Name: what, Exec: conn, Guard: g, MaxRows: f.maxRows, Timeout: f.timeout, Version: version, Scrub: scrub,
+	})
+	if err != nil {
+		return err
+	}
+	return a.serveMCP(ctx, srv, f.http.addr, what)
+}
+
+// dsnPassword finds the password of a MySQL DSN, user:password@tcp(…)/db.
+var dsnPassword = regexp.MustCompile(`^[^:@/]*:([^@]*)@`)
+
+// secretScrubber returns a func that removes the database URL and its
+// password from a message.
+func secretScrubber(raw string) func(string) string {
+	secrets := []string{raw}
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			secrets = append(secrets, p, url.QueryEscape(p))
+		}
+	}
+	if m := dsnPassword.FindStringSubmatch(raw); m != nil && m[1] != "" {
+		secrets = append(secrets, m[1])
+	}
+	return func(s string) string {
+		for _, x := range secrets {
+			if x != "" {
+				s = strings.ReplaceAll(s, x, "[secret]")
+			}
+		}
+		return s
+	}
+}

@@ -1,0 +1,286 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/agent"
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/httpapi"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/mcpserver"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func (a *app) mcpCmd() *cobra.Command {
+	var connName string
+	var hf mcpHTTPFlags
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve this project to MCP clients (Claude, Cursor, …): ask, run_query, describe, get_result",
+		Long: `Serve the project as a Model Context Protocol server, on standard input and
+output (the default, for clients that start quarry themselves) or on
+streamable HTTP with --http. It is the runtime of ask, run and serve: the
+same quarry.yaml, knowledge folder, read-only guard, limits and state
+database, and every ask and run_query is a recorded run (quarry runs list).
+
+Tools: ask (a question in plain language: the answer, the SQL, the checks
+and the first rows), run_query (your own SELECT, guarded), describe (the
+tables, metrics, dimensions and verified questions) and get_result (the
+rows of an earlier result, a page at a time). Restricted columns are never
+shown to the client. See docs/mcp.md for client configuration.
+
+With --http, quarry binds the loopback address unless --allow-remote is
+given (it has no authentication yet), refuses requests whose Host header
+is not its own address or localhost, and refuses cross-origin requests.
+Nothing but MCP is written to standard output; messages go to standard
+error.`,
+		Example: `  quarry mcp
+  quarry -C ~/projects/shop mcp
+  quarry mcp --http 127.0.0.1:8765`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
+	hf.add(cmd, "quarry mcp")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if err := hf.check(a); err != nil {
+			return err
+		}
+		srvCfg, release, err := a.serverConfig(ctx, connName)
+		if err != nil {
+			return err
+		}
+		defer release()
+		mcfg, err := a.mcpConfig(ctx, connName, srvCfg)
+		if err != nil {
+			return err
+		}
+		srv, err := mcpserver.New(mcfg)
+		if err != nil {
+			return err
+		}
+		what := "this project"
+		if mcfg.Connection != "" {
+			what = "connection " + mcfg.Connection
+		}
+		return a.serveMCP(ctx, srv, hf.addr, what)
+	})
+	return cmd
+}
+
+// mcpConfig wires the project server to the runtime `quarry serve` uses:
+// a fresh analyst per run from srvCfg.Start, the knowledge folder and the
+// state database. With a language model configured, questions go through
+// the agent as `quarry ask` sends them.
+func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Config) (mcpserver.Config, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return mcpserver.Config{}, err
+	}
+	m, err := a.modelFor(cfg, "")
+	if err != nil {
+		return mcpserver.Config{}, err
+	}
+	k, verified, err := a.agentKnowledge(cfg)
+	if err != nil {
+		return mcpserver.Config{}, err
+	}
+	mc := mcpserver.Config{
+		Knowledge: srvCfg.Knowledge,
+		Store:     srvCfg.Store,
+		Clock:     a.now,
+		NewID:     srvCfg.NewID,
+		Version:   version,
+		Dialect:   quarry.DialectGeneric,
+	}
+	for _, v := range verified {
+		mc.Verified = append(mc.Verified, mcpserver.Verified{Question: v.Question, SQL: v.SQL})
+	}
+	if connName != "" || cfg.Connection != "" {
+		conn, cc, err := a.conn(ctx, connName)
+		if err != nil {
+			return mcpserver.Config{}, err
+		}
+		mc.Connection, mc.Dialect = cc.Name, conn.Dialect()
+		// Read once, before any run shares the connection.
+		if cat, err := conn.Catalog(ctx); err == nil {
+			mc.Catalog = cat
+		} else {
+			fmt.Fprintf(a.stderr, "quarry: describe lists the knowledge folder's tables: the schema could not be read (%s)\n", oneLine(quarry.Message(err)))
+		}
+	}
+	start := srvCfg.Start
+	mc.Run = func(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error) {
+		runner, done, err := start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return runner.Run(ctx, rec, sql, sink)
+	}
+	mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {
+		runner, done, err := start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return runner.Ask(ctx, rec, srvCfg.Knowledge, question, asOf)
+	}
+	gw := a.gateway(m)
+	if gw == nil {
+		return mc, nil
+	}
+	// The agent, as `quarry ask` wires it (newAgent), once per question;
+	// the builtin planner still answers what it maps exactly.
+	tmpl := agent.Agent{
+		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now, Catalog: mc.Catalog, Gateway: gw,
+		Limits: agent.Limits{
+			MaxSteps:    cfg.Model.MaxSteps,
+			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
+			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
+			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		},
+	}
+	if cfg.Limits.MaxRows > 0 {
+		tmpl.Limits.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
+	}
+	mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {
+		runner, done, err := start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		an, ok := runner.(*analyst.Analyst)
+		if !ok {
+			return runner.Ask(ctx, rec, srvCfg.Knowledge, question, asOf)
+		}
+		ag := tmpl
+		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
+		return ag.Ask(ctx, rec, question, asOf, agent.AskOptions{})
+	}
+	return mc, nil
+}
+
+// mcpHTTPFlags are the flags of the commands that can serve MCP over
+// streamable HTTP.
+type mcpHTTPFlags struct {
+	addr        string
+	allowRemote bool
+}
+
+func (f *mcpHTTPFlags) add(cmd *cobra.Command, name string) {
+	cmd.Flags().StringVar(&f.addr, "http", "", "serve streamable HTTP on ADDR (host:port, e.g. 127.0.0.1:8765) at "+mcpserver.HTTPPath+" instead of standard input and output")
+	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow a non-loopback --http address ("+name+" has no authentication yet)")
+}
+
+// check applies quarry serve's policy to --http: loopback only, unless
+// --allow-remote.
+func (f *mcpHTTPFlags) check(a *app) error {
+	if f.addr == "" {
+		if f.allowRemote {
+			return quarry.Errorf(quarry.KindUsage, "--allow-remote goes with --http; standard input and output are local already")
+		}
+		return nil
+	}
+	host, _, err := net.SplitHostPort(f.addr)
+	if err != nil {
+		return quarry.Errorf(quarry.KindUsage, "--http %q is not host:port (for example 127.0.0.1:8765)", f.addr)
+	}
+	if !loopback(host) {
+		fmt.Fprintf(a.stderr, "quarry: warning: %s is reachable from other machines and quarry has no authentication yet; anyone who can reach it can query your database\n", f.addr)
+		if !f.allowRemote {
+			return quarry.Errorf(quarry.KindUsage, "refusing to serve on %s without --allow-remote; use 127.0.0.1 to stay on this machine", f.addr)
+		}
+	}
+	return nil
+}
+
+// mcpStopWait bounds how long Ctrl-C waits for the tool calls in progress.
+const mcpStopWait = 10 * time.Second
+
+// serveMCP serves srv until the client goes away or ctx ends: on the
+// command's standard input and output, or on streamable HTTP at addr.
+func (a *app) serveMCP(ctx context.Context, srv *mcp.Server, addr, what string) error {
+	if addr == "" {
+		return a.serveMCPStdio(ctx, srv, what)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return quarry.Wrap(quarry.KindUsage, err, "cannot listen on %s (%v); choose another --http address", addr, errors.Unwrap(err))
+	}
+	h, err := mcpserver.HTTPHandler(srv, ln.Addr().String())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(a.stderr, "quarry: serving MCP on http://%s%s for %s (Ctrl-C to stop)\n", ln.Addr(), mcpserver.HTTPPath, what)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return quarry.Wrap(quarry.KindInternal, err, "the server stopped")
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(a.stderr, "quarry: stopping")
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), mcpStopWait)
+	defer cancel()
+	if err := hs.Shutdown(wait); err != nil {
+		// Open event streams never go idle; close them.
+		hs.Close()
+	}
+	return nil
+}
+
+// serveMCPStdio serves srv on the command's stdin and stdout until the
+// client closes stdin or ctx ends.
+func (a *app) serveMCPStdio(ctx context.Context, srv *mcp.Server, what string) error {
+	in, ok := a.stdin.(io.ReadCloser)
+	if !ok {
+		in = io.NopCloser(a.stdin)
+	}
+	fmt.Fprintf(a.stderr, "quarry: serving MCP on standard input and output for %s\n", what)
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, &mcp.IOTransport{Reader: in, Writer: &stdoutCloser{w: a.stdout}}) }()
+	select {
+	case err := <-done:
+		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || ctx.Err() != nil {
+			return nil
+		}
+		return quarry.Wrap(quarry.KindInput, err, "the MCP session ended: %s", oneLine(err.Error()))
+	case <-ctx.Done():
+		// A read of a terminal or pipe may not end when the session
+		// closes; do not wait for it forever.
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+		return nil
+	}
+}
+
+// stdoutCloser lets the transport close its writer without closing the
+// process's standard output, and serialises writes.
+type stdoutCloser struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *stdoutCloser) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *stdoutCloser) Close() error { return nil }
