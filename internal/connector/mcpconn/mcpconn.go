@@ -273,8 +273,15 @@ func (c *Conn) fail(ctx context.Context, s *session, err error, what string, tim
 	case canceled:
 		return quarry.Errorf(quarry.KindCanceled, "connection %q: canceled", name)
 	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return quarry.Errorf(quarry.KindConnection, "connection %q: the server at %s could not be reached: %s", name, c.target, c.red.clean(ue.Err.Error()))
+	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
+		if we.Code == jsonrpc.CodeInternalError && strings.Contains(we.Message, "transport") {
+			return quarry.Errorf(quarry.KindConnection, "connection %q: the server at %s could not be reached: %s", name, c.target, c.red.clean(err.Error()))
+		}
 		return quarry.Errorf(quarry.KindQuery, "connection %q: the server reported an error: %s", name, c.red.clean(we.Message))
 	}
 	where := "the server"
@@ -291,7 +298,8 @@ func (c *Conn) fail(ctx context.Context, s *session, err error, what string, tim
 // but a JSON-RPC error answered by a live server.
 func broken(err error) bool {
 	var we *jsonrpc.Error
-	return !errors.As(err, &we)
+	var ue *url.Error
+	return !errors.As(err, &we) || errors.As(err, &ue) || we.Code == jsonrpc.CodeInternalError && strings.Contains(we.Message, "transport")
 }
 
 // Query calls the server's SQL tool with the statement and returns the

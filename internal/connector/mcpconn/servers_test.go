@@ -199,7 +199,12 @@ INSERT INTO orders VALUES (1, 1, 10.5), (2, 1, 20), (3, 2, 7.25);`); err != nil 
 // serveHTTP serves an MCP server over streamable HTTP for the test.
 func serveHTTP(t *testing.T, s *mcp.Server) string {
 	t.Helper()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	return serveHandler(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+}
+
+// serveHandler serves h and returns its /mcp address.
+func serveHandler(t *testing.T, h http.Handler) string {
+	t.Helper()
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return ts.URL + "/mcp"
