@@ -206,3 +206,33 @@ func TestEveryPackageIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// transports decode a request, call the runtime they are handed, and
+// encode the answer: cmd chooses the adapters, so a transport imports
+// none, and it opens no database or process of its own.
+var transports = []string{"internal/httpapi", "internal/mcpserver"}
+
+func TestTransportsWireNoAdapters(t *testing.T) {
+	pkgs := load(t)
+	for _, dir := range transports {
+		p := pkgs[dir]
+		if p == nil {
+			t.Errorf("transport %s not found; update the list", dir)
+			continue
+		}
+		for imp := range p.imports {
+			if imp == "database/sql" || imp == "os/exec" || strings.HasPrefix(imp, "database/sql/") {
+				t.Errorf("transport %s imports %s; the runtime it is handed does that", dir, imp)
+			}
+			in, ok := internalPath(imp)
+			if !ok {
+				continue
+			}
+			for _, root := range []string{"internal/connector/", "internal/llm/", "internal/store/"} {
+				if strings.HasPrefix(in, root) && in != "internal/connector/normalize" {
+					t.Errorf("transport %s imports the adapter %s; let cmd wire it and hand it over", dir, in)
+				}
+			}
+		}
+	}
+}
