@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +15,7 @@ import (
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/httpjson"
+	"github.com/quarrydata/quarry/internal/connector/mcpconn"
 	"github.com/quarrydata/quarry/internal/connector/mysql"
 	"github.com/quarrydata/quarry/internal/connector/postgres"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
@@ -156,6 +159,8 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 			headers[k] = v.Value()
 		}
 		c, err = httpjson.Open(ctx, httpjson.Options{Name: cc.Name, URL: cc.URL.Value(), Headers: headers, Dialect: cc.Dialect(), SchemaURL: cc.SchemaURL.Value()})
+	case config.DriverMCP:
+		c, err = a.openMCP(ctx, cfg, cc)
 	default:
 		c, err = openOther(ctx, cc)
 	}
@@ -191,4 +196,88 @@ func openOther(ctx context.Context, cc *config.Connection) (connector.Conn, erro
 		return openDuckDB(ctx, cc)
 	}
 	return nil, quarry.Errorf(quarry.KindUnsupported, "connection %q: the %s driver is not available in this build; use sqlite, postgres or mysql", cc.Name, cc.Driver)
+}
+
+// mcpEnvAllowed are the variables of quarry's own environment an MCP
+// server quarry starts also gets; everything else it gets is configured.
+var mcpEnvAllowed = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "USER", "TZ", "SYSTEMROOT"}
+
+// openMCP opens an mcp connection: the server's command resolved, its
+// environment built from the allow-list and the configured env.
+func (a *app) openMCP(ctx context.Context, cfg *config.Config, cc *config.Connection) (connector.Conn, error) {
+	opts := mcpconn.Options{
+		Name:           cc.Name,
+		Tool:           cc.Tool,
+		SQLArgument:    cc.SQLArgument,
+		Arguments:      cc.Arguments,
+		Dialect:        cc.Dialect(),
+		ConnectTimeout: cfg.Limits.StatementTimeout,
+		Version:        version,
+	}
+	if cc.Command == "" {
+		opts.URL = cc.URL.Value()
+		opts.Headers = make(map[string]string, len(cc.Headers))
+		for k, v := range cc.Headers {
+			opts.Headers[k] = v.Value()
+		}
+		return mcpconn.Open(ctx, opts)
+	}
+	command, err := a.mcpCommand(cfg, cc)
+	if err != nil {
+		return nil, err
+	}
+	opts.Command, opts.Args, opts.Dir = command, cc.Args, cfg.Dir
+	env := map[string]string{}
+	for _, k := range mcpEnvAllowed {
+		if v, ok := a.env(k); ok {
+			env[k] = v
+		}
+	}
+	for k, v := range cc.Env {
+		env[k] = v.Value()
+	}
+	for k, v := range env {
+		opts.Env = append(opts.Env, k+"="+v)
+	}
+	return mcpconn.Open(ctx, opts)
+}
+
+// mcpCommand resolves an mcp server's command: "quarry" is this
+// executable, a path with a slash is relative to quarry.yaml's folder, and
+// a bare name is looked up in quarry's PATH.
+func (a *app) mcpCommand(cfg *config.Config, cc *config.Connection) (string, error) {
+	notFound := func() error {
+		return quarry.Errorf(quarry.KindConfig, "connection %q: the server's command %q cannot be found; write its full path, or a path relative to %s, in command:", cc.Name, cc.Command, filepath.Base(cfg.Path))
+	}
+	switch {
+	case cc.Command == "quarry":
+		exe, err := os.Executable()
+		if err != nil {
+			return "", quarry.Wrap(quarry.KindInternal, err, "connection %q: cannot find quarry's own executable", cc.Name)
+		}
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		return exe, nil
+	case strings.ContainsRune(cc.Command, '/') || strings.ContainsRune(cc.Command, filepath.Separator):
+		p := cc.Command
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cfg.Dir, p)
+		}
+		if st, err := os.Stat(p); err != nil || st.IsDir() {
+			return "", notFound()
+		}
+		return p, nil
+	}
+	path, _ := a.env("PATH")
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, cc.Command)
+		if _, err := exec.LookPath(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", notFound()
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/httpjson"
+	"github.com/quarrydata/quarry/internal/connector/mcpconn"
 	"github.com/quarrydata/quarry/internal/knowledge"
 )
 
@@ -121,7 +123,14 @@ func (a *app) diagnose(ctx context.Context) []finding {
 func (a *app) probe(ctx context.Context, name string, conn connector.Conn, add func(finding)) {
 	p, ok := conn.(connector.Prober)
 	if !ok {
-		add(finding{"warn", "read-only", name + ": this connector has no read-only probe", "connect with a role that has only SELECT privileges", ""})
+		switch conn.(type) {
+		case *mcpconn.Conn, *httpjson.Conn:
+			// The server holds the database credentials; quarry cannot
+			// try writes with them, only guard what it sends.
+			add(finding{"warn", "read-only", name + ": the server holds the database credentials, so quarry cannot probe them; its guard checks every statement before sending it", "give the server a database role that has only SELECT privileges", ""})
+		default:
+			add(finding{"warn", "read-only", name + ": this connector has no read-only probe", "connect with a role that has only SELECT privileges", ""})
+		}
 		return
 	}
 	results, err := p.ProbeReadOnly(ctx)
