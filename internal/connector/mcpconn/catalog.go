@@ -81,7 +81,7 @@ func (c *Conn) resourceCatalog(ctx context.Context, s *session) (*quarry.Catalog
 			Type string `json:"data_type"`
 		}
 		if err := json.Unmarshal([]byte(text), &cols); err != nil {
-			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's schema resource %q is not a list of {column_name, data_type}", c.opts.Name, short(sanitize(uri)))
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's schema resource %q is not a list of {column_name, data_type}", c.opts.Name, c.red.clean(uri))
 		}
 		t := quarry.TableInfo{Name: tableOf(uri), RowCount: -1, Columns: []quarry.ColumnInfo{}}
 		if t.Name == "" {
@@ -147,7 +147,7 @@ func (c *Conn) quarrySchema(ctx context.Context, s *session) (*quarry.Catalog, e
 func (c *Conn) readResource(ctx context.Context, s *session, uri string) (string, error) {
 	res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
-		qerr := c.fail(ctx, s, err, "reading "+short(sanitize(uri)), 0)
+		qerr := c.fail(ctx, s, err, "reading "+c.red.clean(uri), 0)
 		if broken(err) {
 			c.drop(s)
 		}
