@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -156,5 +157,24 @@ func TestConnectorSchemaResources(t *testing.T) {
 	}
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "quarry://schema/nope"}); err == nil {
 		t.Error("an unknown table was read")
+	}
+}
+
+func TestConnectorTimesOut(t *testing.T) {
+	conn, g := openShop(t)
+	srv, err := NewConnector(ConnectorConfig{Exec: conn, Guard: g, Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, srv)
+	start := time.Now()
+	res := call(t, cs, "run_query", map[string]any{"sql": "WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s) SELECT count(*) FROM s"})
+	wantToolError(t, res, "timeout")
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the timeout took %s", took)
+	}
+	// The server still answers.
+	if got := decode[Result](t, call(t, cs, "run_query", map[string]any{"sql": "SELECT 1 AS one"})); got.RowCount != 1 {
+		t.Errorf("after a timeout: %+v", got)
 	}
 }

@@ -128,7 +128,9 @@ type RunInput struct {
 	MaxRows int    `json:"max_rows,omitempty" jsonschema:"the most rows to return (default 100, at most 1000); the rest are counted and kept for get_result"`
 }
 
-// RunResult is what run_query returns.
+// RunResult is what run_query returns. RowCount counts every row the
+// statement returned; Truncated is true when Rows are not all of them
+// (max_rows or the row cap stopped them).
 type RunResult struct {
 	Result
 	RunID    string `json:"run_id"`
