@@ -152,11 +152,11 @@ func TestQuarryMCPOnTheDemo(t *testing.T) {
 	if res.IsError || ask2["status"] != "unanswered" {
 		t.Errorf("an unanswerable question: %v\n%s", ask2, textOf(res))
 	}
-	res, rq := callJSON(t, p.cs, "run_query", map[string]any{"sql": "SELECT id, email FROM customers ORDER BY id", "max_rows": 2})
+	res, _ = callJSON(t, p.cs, "run_query", map[string]any{"sql": "SELECT id, email FROM customers ORDER BY id", "max_rows": 2})
 	if !res.IsError || !strings.Contains(textOf(res), "restricted") {
 		t.Errorf("a restricted column was not refused: %s", textOf(res))
 	}
-	res, rq = callJSON(t, p.cs, "run_query", map[string]any{"sql": "SELECT * FROM customers ORDER BY id", "max_rows": 2})
+	res, rq := callJSON(t, p.cs, "run_query", map[string]any{"sql": "SELECT * FROM customers ORDER BY id", "max_rows": 2})
 	if res.IsError || len(rq["rows"].([]any)) != 2 || strings.Contains(textOf(res), "@") {
 		t.Errorf("run_query SELECT *: %s", textOf(res))
 	}
