@@ -1,0 +1,567 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// These tests run quarry as real processes on both sides of MCP: the CLI
+// configured with an MCP connector that starts `quarry connector sqlite`
+// (stdio) or reaches `quarry connector sqlite --http` (streamable HTTP),
+// `quarry mcp` driven by the official SDK's client, and stdio servers that
+// crash, hang or write garbage.
+
+var builtOnce struct {
+	sync.Once
+	dir, bin, demo string
+	err            error
+}
+
+// builtDemo builds the quarry binary and a demo project with it, once per
+// test binary. The project must not be changed by tests: copy what you
+// change.
+func builtDemo(t *testing.T) (bin, demo string) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("building the demo database is too slow under the race detector; the plain test pass runs this test")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary and the demo database; skipped with -short")
+	}
+	builtOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "quarry-e2e-")
+		if err != nil {
+			builtOnce.err = err
+			return
+		}
+		builtOnce.dir = dir
+		builtOnce.bin = filepath.Join(dir, "quarry")
+		if out, err := exec.Command("go", "build", "-o", builtOnce.bin, ".").CombinedOutput(); err != nil {
+			builtOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		builtOnce.demo = filepath.Join(dir, "demo")
+		c := exec.Command(builtOnce.bin, "init", "--demo", "--anchor", "2026-06-30", builtOnce.demo)
+		c.Env = keylessEnv()
+		if out, err := c.CombinedOutput(); err != nil {
+			builtOnce.err = fmt.Errorf("quarry init --demo: %v\n%s", err, out)
+		}
+	})
+	if builtOnce.err != nil {
+		t.Fatal(builtOnce.err)
+	}
+	return builtOnce.bin, builtOnce.demo
+}
+
+// procResult is what one quarry process did.
+type procResult struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+// quarryProc runs the built binary with args in dir and a keyless
+// environment, bounded by a minute.
+func quarryProc(t *testing.T, bin, dir string, args ...string) procResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, args...)
+	c.Dir = dir
+	c.Env = keylessEnv()
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	start := time.Now()
+	err := c.Run()
+	r := procResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("quarry %s: %v", strings.Join(args, " "), err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("quarry %s did not finish within a minute\n%s", strings.Join(args, " "), r.stderr)
+	}
+	return r
+}
+
+// mcpProject writes a project folder beside the demo whose one connection
+// is conn (YAML lines under the connection's name), sharing the demo's
+// knowledge folder, with its own state database.
+func mcpProject(t *testing.T, demo string, limits string, conn ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var b strings.Builder
+	fmt.Fprintf(&b, "version: 1\nproject: mcp\nknowledge: %s\nstate: .quarry/state.db\nmodel:\n  provider: builtin\n", filepath.Join(demo, "knowledge"))
+	if limits != "" {
+		b.WriteString("limits:\n" + limits)
+	}
+	b.WriteString("connections:\n  shop:\n")
+	for _, l := range conn {
+		b.WriteString("    " + l + "\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// askMCPJSON asks a question with --json and returns the parts of the answer
+// that must not depend on how the database was reached.
+func askMCPJSON(t *testing.T, bin, dir, question string) map[string]any {
+	t.Helper()
+	r := quarryProc(t, bin, dir, "ask", "--json", "--as-of", "2026-06-30", question)
+	if r.code != 0 {
+		t.Fatalf("quarry ask %q in %s: exit %d\n%s", question, dir, r.code, r.stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("ask --json is not JSON: %v\n%s", err, r.stdout)
+	}
+	keep := map[string]any{}
+	for _, k := range []string{"answer", "sql", "rows", "row_count", "checks", "confidence"} {
+		keep[k] = got[k]
+	}
+	return keep
+}
+
+func fileHash(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+var e2eQuestions = []string{
+	"revenue by month in 2025",
+	"How many orders did we get in 2025?",
+	"top 5 products by revenue in 2025",
+}
+
+func TestMCPConnectorOverStdio(t *testing.T) {
+	bin, demo := builtDemo(t)
+	db := filepath.Join(demo, "demo.db")
+	before := fileHash(t, db)
+	dir := mcpProject(t, demo, "", "driver: mcp", "command: quarry", "args: [connector, sqlite, "+db+"]", "dialect: sqlite")
+
+	for _, q := range e2eQuestions {
+		t.Run(q, func(t *testing.T) {
+			want := askMCPJSON(t, bin, demo, q)
+			got := askMCPJSON(t, bin, dir, q)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("the answer through MCP differs from the direct one (-direct +mcp):\n%s", diff)
+			}
+		})
+	}
+
+	t.Run("run", func(t *testing.T) {
+		r := quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT country, COUNT(*) AS n FROM customers GROUP BY country ORDER BY n DESC, country LIMIT 3")
+		want := quarryProc(t, bin, demo, "run", "--format", "csv", "SELECT country, COUNT(*) AS n FROM customers GROUP BY country ORDER BY n DESC, country LIMIT 3")
+		if r.code != 0 || r.stdout != want.stdout {
+			t.Fatalf("run through MCP: exit %d, stdout %q, want %q\n%s", r.code, r.stdout, want.stdout, r.stderr)
+		}
+	})
+
+	t.Run("writes are refused before they reach the server", func(t *testing.T) {
+		for _, sql := range []string{"DELETE FROM customers", "CREATE TABLE x (a INT)", "SELECT 1; DROP TABLE customers"} {
+			r := quarryProc(t, bin, dir, "run", sql)
+			if r.code != 1 {
+				t.Errorf("run %q: exit %d, want 1 (refused)\n%s", sql, r.code, r.stderr)
+			}
+		}
+	})
+
+	t.Run("learn reads the schema through the server", func(t *testing.T) {
+		ldir := t.TempDir()
+		yaml := "version: 1\nknowledge: knowledge\nconnections:\n  shop:\n    driver: mcp\n    command: quarry\n    args: [connector, sqlite, " + db + "]\n    dialect: sqlite\n"
+		if err := os.WriteFile(filepath.Join(ldir, "quarry.yaml"), []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := quarryProc(t, bin, ldir, "learn")
+		if r.code != 0 {
+			t.Fatalf("learn through MCP: exit %d\n%s", r.code, r.stderr)
+		}
+		model, err := os.ReadFile(filepath.Join(ldir, "knowledge", "model.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"customers", "order_items", "products", "subscriptions"} {
+			if !strings.Contains(string(model), want) {
+				t.Errorf("model.yaml learned through MCP lacks %q", want)
+			}
+		}
+		if !strings.Contains(string(model), "relationships") {
+			t.Errorf("model.yaml learned through MCP has no relationships")
+		}
+	})
+
+	if fileHash(t, db) != before {
+		t.Fatalf("the demo database changed")
+	}
+}
+
+// servedConnector is `quarry connector sqlite --http` running as a process.
+type servedConnector struct {
+	url  string
+	cmd  *exec.Cmd
+	done chan error
+	log  *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var servingRE = regexp.MustCompile(`serving MCP on (http://\S+)`)
+
+// startHTTPServer starts bin with args (a command that serves MCP over
+// streamable HTTP on 127.0.0.1:0) and returns the URL it prints.
+func startHTTPServer(t *testing.T, bin, dir string, args ...string) *servedConnector {
+	t.Helper()
+	c := exec.Command(bin, args...)
+	c.Dir = dir
+	c.Env = keylessEnv()
+	pr, pw := io.Pipe()
+	s := &servedConnector{cmd: c, done: make(chan error, 1), log: &syncBuffer{}}
+	c.Stdout = s.log
+	c.Stderr = io.MultiWriter(s.log, pw)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- c.Wait(); pw.Close() }()
+	t.Cleanup(func() {
+		c.Process.Signal(os.Interrupt)
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+			c.Process.Kill()
+			t.Errorf("quarry %s did not stop within 10s of Ctrl-C", args[0])
+		}
+		if t.Failed() {
+			t.Logf("quarry %s output:\n%s", strings.Join(args, " "), s.log.String())
+		}
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+				break
+			}
+		}
+		io.Copy(io.Discard, pr)
+	}()
+	select {
+	case s.url = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("quarry %s did not say where it serves within 30s\n%s", strings.Join(args, " "), s.log.String())
+	}
+	return s
+}
+
+func TestMCPConnectorOverStreamableHTTP(t *testing.T) {
+	bin, demo := builtDemo(t)
+	db := filepath.Join(demo, "demo.db")
+	srv := startHTTPServer(t, bin, t.TempDir(), "connector", "sqlite", db, "--http", "127.0.0.1:0")
+	dir := mcpProject(t, demo, "", "driver: mcp", "url: "+srv.url, "dialect: sqlite")
+	for _, q := range e2eQuestions[:2] {
+		want := askMCPJSON(t, bin, demo, q)
+		got := askMCPJSON(t, bin, dir, q)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q: the answer over streamable HTTP differs from the direct one (-direct +mcp):\n%s", q, diff)
+		}
+	}
+	r := quarryProc(t, bin, dir, "run", "UPDATE customers SET country = 'x'")
+	if r.code != 1 {
+		t.Errorf("an UPDATE through the HTTP connector: exit %d, want 1\n%s", r.code, r.stderr)
+	}
+}
+
+// callTool calls a tool and returns its structured content decoded into a
+// map, failing the test on a protocol error.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call %s: %v", name, err)
+	}
+	var m map[string]any
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &m)
+	}
+	return res, m
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// exerciseQuarryMCP drives `quarry mcp` through the tools a client uses.
+func exerciseQuarryMCP(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	for _, want := range []string{"ask", "run_query", "describe", "get_result"} {
+		if !strings.Contains(","+strings.Join(names, ",")+",", ","+want+",") {
+			t.Errorf("tools/list = %v, want %s among them", names, want)
+		}
+	}
+
+	res, ask := callTool(t, cs, "ask", map[string]any{"question": "revenue by month in 2025", "as_of": "2026-06-30"})
+	if res.IsError {
+		t.Fatalf("ask: %s", toolText(res))
+	}
+	if !strings.Contains(toolText(res), "190,424.17") {
+		t.Errorf("ask's text lacks January 2025's revenue:\n%s", toolText(res))
+	}
+	if ask["sql"] == "" || ask["run_id"] == "" || ask["result_id"] == nil {
+		t.Errorf("ask's structured content lacks sql, run_id or result_id: %v", ask)
+	}
+
+	res, rq := callTool(t, cs, "run_query", map[string]any{"sql": "SELECT id, name FROM products ORDER BY id", "max_rows": 5})
+	if res.IsError {
+		t.Fatalf("run_query: %s", toolText(res))
+	}
+	rows, _ := rq["rows"].([]any)
+	if len(rows) != 5 || rq["truncated"] != true {
+		t.Errorf("run_query with max_rows 5: %d rows, truncated %v", len(rows), rq["truncated"])
+	}
+
+	res, _ = callTool(t, cs, "run_query", map[string]any{"sql": "DELETE FROM products"})
+	if !res.IsError {
+		t.Errorf("run_query DELETE was not refused: %s", toolText(res))
+	}
+
+	res, desc := callTool(t, cs, "describe", map[string]any{})
+	if res.IsError || !strings.Contains(fmt.Sprint(desc), "revenue") || !strings.Contains(fmt.Sprint(desc), "customers") {
+		t.Errorf("describe lacks the revenue metric or the customers table: %s", toolText(res))
+	}
+
+	id, _ := ask["result_id"].(string)
+	res, page := callTool(t, cs, "get_result", map[string]any{"result_id": id, "offset": 10, "limit": 5})
+	if res.IsError {
+		t.Fatalf("get_result %s: %s", id, toolText(res))
+	}
+	if rows, _ := page["rows"].([]any); len(rows) != 2 {
+		t.Errorf("get_result offset 10 of 12 rows: %d rows, want 2: %v", len(rows), page)
+	}
+	res, _ = callTool(t, cs, "get_result", map[string]any{"result_id": "res_nope"})
+	if !res.IsError {
+		t.Errorf("get_result of an unknown id was not an error")
+	}
+}
+
+func TestQuarryMCPOverStdio(t *testing.T) {
+	bin, demo := builtDemo(t)
+	c := exec.Command(bin, "-C", demo, "mcp")
+	c.Env = keylessEnv()
+	var stderr syncBuffer
+	c.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
+	if err != nil {
+		t.Fatalf("initialize quarry mcp: %v\n%s", err, stderr.String())
+	}
+	if got := cs.InitializeResult().ServerInfo.Name; got != "quarry" {
+		t.Errorf("serverInfo.name = %q, want quarry", got)
+	}
+	exerciseQuarryMCP(t, cs)
+	if err := cs.Close(); err != nil {
+		t.Errorf("quarry mcp did not exit cleanly when its stdin closed: %v\n%s", err, stderr.String())
+	}
+}
+
+func TestQuarryMCPOverStreamableHTTP(t *testing.T) {
+	bin, demo := builtDemo(t)
+	srv := startHTTPServer(t, bin, demo, "mcp", "--http", "127.0.0.1:0")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.url}, nil)
+	if err != nil {
+		t.Fatalf("initialize quarry mcp --http: %v", err)
+	}
+	defer cs.Close()
+	exerciseQuarryMCP(t, cs)
+}
+
+// TestMCPConnectorBadServers configures the CLI with stdio servers that
+// misbehave, as real processes, and checks that each gives one clear line,
+// the right exit code, no hang and no process left behind.
+func TestMCPConnectorBadServers(t *testing.T) {
+	bin, demo := builtDemo(t)
+	db := filepath.Join(demo, "demo.db")
+	before := fileHash(t, db)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cases := []struct {
+		name   string
+		script string
+		code   int
+		want   string
+	}{
+		{"exits at once", `echo "cannot open the database: permission denied" >&2; exit 3`, quarry.ExitConnection, "permission denied"},
+		{"never answers", `SLEEP`, quarry.ExitTimeout, "did not finish starting"},
+		{"writes garbage", `echo "Welcome to my server!"; SLEEP`, quarry.ExitConnection, "Welcome to my server"},
+		{"writes bytes that are not UTF-8", `printf '\377\376\375\n'; SLEEP`, quarry.ExitConnection, "UTF-8"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// The server and its child (not exec'd, so that a process
+			// group is left to kill) carry a unique sleep time as a
+			// marker to look for once quarry has exited.
+			marker := fmt.Sprintf("%d.%06d", 300+i, time.Now().Nanosecond()/1000)
+			script := strings.ReplaceAll(c.script, "SLEEP", "sleep "+marker)
+			dir := mcpProject(t, demo, "  statement_timeout: 3s\n", "driver: mcp", "command: "+sh,
+				fmt.Sprintf("args: [-c, %s]", yamlQuote(script)), "dialect: sqlite")
+			r := quarryProc(t, bin, dir, "run", "SELECT 1")
+			if r.code == 0 {
+				t.Fatalf("exit 0 from a bad server\n%s", r.stdout)
+			}
+			if c.code != 0 && r.code != c.code {
+				t.Errorf("exit %d, want %d\n%s", r.code, c.code, r.stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "quarry:") || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("stderr is not one line mentioning %q:\n%s", c.want, r.stderr)
+			}
+			if r.took > 20*time.Second {
+				t.Errorf("took %s", r.took)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout is not empty: %q", r.stdout)
+			}
+			if pids := processesWith(marker); len(pids) > 0 {
+				t.Errorf("the server is still running after quarry exited: pids %v", pids)
+				for _, p := range pids {
+					syscall.Kill(p, syscall.SIGKILL)
+				}
+			}
+		})
+	}
+	if fileHash(t, db) != before {
+		t.Fatalf("the demo database changed")
+	}
+}
+
+func yamlQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// processesWith returns the pids of processes whose command line holds
+// marker (Linux only: empty elsewhere).
+func processesWith(marker string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(b, []byte(marker)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestMCPConnectorOnPostgres reaches the test PostgreSQL server through
+// `quarry connector postgres`, started by quarry with the URL passed only
+// into the child's environment.
+func TestMCPConnectorOnPostgres(t *testing.T) {
+	bin, _ := builtDemo(t)
+	_, url := pgProject(t)
+	dir := t.TempDir()
+	yaml := "version: 1\nknowledge: knowledge\nconnections:\n  pg:\n    driver: mcp\n    command: quarry\n    args: [connector, postgres]\n    env:\n      DATABASE_URL: ${PG_URL}\n    dialect: postgres\n"
+	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("PG_URL="+url+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT status, count(*) AS n, sum(amount) AS total FROM cmd_orders GROUP BY status ORDER BY status")
+	if r.code != 0 || r.stdout != "status,n,total\ncompleted,67,4208.75\nrefunded,33,2103.75\n" {
+		t.Fatalf("run through quarry connector postgres: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, sql := range []string{"DELETE FROM cmd_orders", "SELECT 1; DELETE FROM cmd_orders", "COPY cmd_orders TO '/tmp/x'"} {
+		if r := quarryProc(t, bin, dir, "run", sql); r.code != quarry.ExitRejected {
+			t.Errorf("%q: exit %d\n%s", sql, r.code, r.stderr)
+		}
+	}
+	r = quarryProc(t, bin, dir, "learn", "--quiet")
+	if r.code != 0 {
+		t.Fatalf("learn through quarry connector postgres: exit %d\n%s", r.code, r.stderr)
+	}
+	model, err := os.ReadFile(filepath.Join(dir, "knowledge", "model.yaml"))
+	if err != nil || !strings.Contains(string(model), "cmd_orders") {
+		t.Errorf("model.yaml learned through MCP lacks cmd_orders: %v\n%s", err, model)
+	}
+	for _, args := range [][]string{{"config"}, {"doctor"}, {"runs", "list"}} {
+		r := quarryProc(t, bin, dir, args...)
+		if strings.Contains(r.stdout+r.stderr, url) {
+			t.Errorf("quarry %s printed the database URL", args[0])
+		}
+	}
+	r = quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT count(*) FROM cmd_orders")
+	if r.stdout != "count\n100\n" {
+		t.Errorf("rows changed: %q", r.stdout)
+	}
+}
