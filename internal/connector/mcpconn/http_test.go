@@ -82,12 +82,16 @@ func TestHTTPErrorsAndEmptyAnswers(t *testing.T) {
 		switch sql {
 		case "empty":
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "  "}}}, nil
+		case "text":
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Error: no such table: orderz"}}}, nil
 		}
 		return errResult("ERROR: permission denied for table orders\nDETAIL: role reader"), nil
 	})
 	c := open(t, httpOpts(serveHTTP(t, s)))
 	_, err := c.Query(context.Background(), "x", connector.QueryOptions{})
 	expectErr(t, err, quarry.KindQuery, "the server reported an error: ERROR: permission denied for table orders DETAIL: role reader")
+	_, err = c.Query(context.Background(), "text", connector.QueryOptions{})
+	expectErr(t, err, quarry.KindQuery, `connection "shop": the server reported an error: Error: no such table: orderz`)
 	_, err = c.Query(context.Background(), "empty", connector.QueryOptions{})
 	expectErr(t, err, quarry.KindQuery, "answered no text and no structured content")
 }

@@ -44,9 +44,18 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 	if !utf8.Valid(data) {
 		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server wrote bytes that are not UTF-8", name)
 	}
+	if len(data) > normalize.MaxBytes {
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is larger than %s; add a LIMIT or aggregate", name, size(normalize.MaxBytes))
+	}
 	t, _, err := normalize.Parse(data)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is not a result table: %s", name, c.red.clean(quarry.Message(err)))
+		msg := quarry.Message(err)
+		// Servers that print the database's error as the tool's text
+		// (without isError) get the same message as those that flag it.
+		if rest, ok := strings.CutPrefix(msg, normalize.ErrorTextPrefix); ok {
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server reported an error: %s", name, c.red.clean(rest))
+		}
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is not a result table: %s", name, c.red.clean(msg))
 	}
 	return t, nil
 }

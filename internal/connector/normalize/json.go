@@ -21,7 +21,7 @@ func parseJSON(data []byte, depth int) (*quarry.Table, error) {
 		return nil, quarry.Wrap(quarry.KindInput, err, "the pasted result looks like JSON but is not valid JSON: %s", err.Error())
 	}
 	if msg, ok := toolError(v); ok {
-		return nil, quarry.Errorf(quarry.KindInput, "the result is an error message, not a table: %s", short(msg))
+		return nil, quarry.Errorf(quarry.KindInput, "%s%s", ErrorTextPrefix, short(msg))
 	}
 	t, err := find(v, depth)
 	if err != nil {

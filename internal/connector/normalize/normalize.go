@@ -49,6 +49,11 @@ func Parse(data []byte) (*quarry.Table, string, error) {
 	return parse(data, 0)
 }
 
+// ErrorTextPrefix begins the message of the error Parse returns for a
+// database's error message printed where a table was expected; the
+// message's first line follows it.
+const ErrorTextPrefix = "the result is an error message, not a table: "
+
 // errorLineRE matches the first line of an error message as SQL clients and
 // servers print one instead of a table: "ERROR:  relation …", "ERROR 1146
 // (42S02): …", "Error: no such table", DuckDB's "Binder Error: …".
@@ -90,7 +95,7 @@ func parse(data []byte, depth int) (*quarry.Table, string, error) {
 		return t, FormatJSON, nil
 	case errorLineRE.MatchString(trimmed):
 		first, _, _ := strings.Cut(trimmed, "\n")
-		return nil, "", quarry.Errorf(quarry.KindInput, "the result is an error message, not a table: %s", short(first))
+		return nil, "", quarry.Errorf(quarry.KindInput, "%s%s", ErrorTextPrefix, short(first))
 	case strings.HasPrefix(trimmed, "┌"):
 		format = FormatBox
 		header, rows, err = parseBox(lines(trimmed))
