@@ -89,7 +89,16 @@ func (a *app) diagnose(ctx context.Context) []finding {
 			add(finding{"fail", "connection", name + ": " + oneLine(err.Error()), "check the connection's path or URL in quarry.yaml", ""})
 			continue
 		}
-		add(finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s opens (%s)", name, connectionLabel(name, conn))})
+		if p, ok := conn.(connector.Pinger); ok {
+			what, err := p.Ping(ctx)
+			if err != nil {
+				add(finding{"fail", "connection", oneLine(err.Error()), "check the server's command, args, env or url in quarry.yaml; the message says what it did", ""})
+				continue
+			}
+			add(finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s: %s (%s)", name, what, connectionLabel(name, conn))})
+		} else {
+			add(finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s opens (%s)", name, connectionLabel(name, conn))})
+		}
 		a.probe(ctx, name, conn, add)
 	}
 
@@ -113,8 +122,12 @@ func (a *app) diagnose(ctx context.Context) []finding {
 		add(finding{"ok", "model", "builtin planner (" + cfg.Model.Reason + "): answers questions about the metrics, dimensions and tables in the knowledge folder, offline",
 			"for open-ended questions set ANTHROPIC_API_KEY or OPENAI_API_KEY (or model: in quarry.yaml)", ""})
 	default:
-		add(finding{Status: "warn", Area: "model", Detail: fmt.Sprintf("%s %s (%s): language-model answers arrive with a later release of this build; the builtin planner answers meanwhile",
-			cfg.Model.Provider, cfg.Model.Model, cfg.Model.Reason)})
+		model := cfg.Model.Model
+		if model == "" {
+			model = "(the provider's default model)"
+		}
+		add(finding{Status: "ok", Area: "model", Detail: fmt.Sprintf("%s %s (%s): questions go to the model; exact matches to a verified query or metric still get the builtin answer; doctor does not call it",
+			cfg.Model.Provider, model, cfg.Model.Reason)})
 	}
 	return out
 }

@@ -175,6 +175,13 @@ func TestMCPConnectorOverStdio(t *testing.T) {
 		})
 	}
 
+	t.Run("doctor starts the server", func(t *testing.T) {
+		r := quarryProc(t, bin, dir, "doctor")
+		if !strings.Contains(r.stdout, "ok    connection shop: quarry-sqlite") || !strings.Contains(r.stdout, "run_query(sql)") {
+			t.Errorf("doctor does not say that the server answers:\n%s", r.stdout)
+		}
+	})
+
 	t.Run("run", func(t *testing.T) {
 		r := quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT country, COUNT(*) AS n FROM customers GROUP BY country ORDER BY n DESC, country LIMIT 3")
 		want := quarryProc(t, bin, demo, "run", "--format", "csv", "SELECT country, COUNT(*) AS n FROM customers GROUP BY country ORDER BY n DESC, country LIMIT 3")
@@ -486,6 +493,9 @@ func TestMCPConnectorBadServers(t *testing.T) {
 			}
 			if r.stdout != "" {
 				t.Errorf("stdout is not empty: %q", r.stdout)
+			}
+			if d := quarryProc(t, bin, dir, "doctor"); d.code != quarry.ExitRejected || !strings.Contains(d.stdout, "fail  connection") || !strings.Contains(d.stdout, c.want) {
+				t.Errorf("doctor on a bad server: exit %d, want 1 and a failed connection mentioning %q\n%s", d.code, c.want, d.stdout)
 			}
 			if pids := processesWith(marker); len(pids) > 0 {
 				t.Errorf("the server is still running after quarry exited: pids %v", pids)

@@ -41,6 +41,15 @@ type QueryOptions struct {
 	MaxEstimatedRows int64
 }
 
+// Pinger is implemented by connectors that open lazily (a server quarry
+// starts or reaches on first use): Ping makes the first contact now and
+// returns a short description of what answered, such as the tool that
+// runs SQL, so that doctor can say a connection works before a question
+// needs it.
+type Pinger interface {
+	Ping(ctx context.Context) (string, error)
+}
+
 // Truncator is implemented by Rows that know whether a row cap cut them short.
 type Truncator interface {
 	Truncated() bool

@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -18,6 +19,26 @@ const schemaURI = "quarry://schema"
 
 // maxResources bounds how many resources Catalog lists.
 const maxResources = 5000
+
+var _ connector.Pinger = (*Conn)(nil)
+
+// Ping starts the session (the server, the initialize handshake and tool
+// discovery) and describes what answered: the server's name and the tool
+// and argument that take the SQL.
+func (c *Conn) Ping(ctx context.Context) (string, error) {
+	s, err := c.session(ctx)
+	if err != nil {
+		return "", err
+	}
+	server := "the server"
+	if info := s.cs.InitializeResult().ServerInfo; info != nil && info.Name != "" {
+		server = sanitize(info.Name)
+		if info.Version != "" {
+			server += " " + sanitize(info.Version)
+		}
+	}
+	return fmt.Sprintf("%s answers; SQL goes to its tool %s(%s)", short(server), short(s.tool), short(s.sqlArg)), nil
+}
 
 // Catalog describes the tables behind the server: from its quarry://schema
 // resource, else from per-table schema resources (URIs ending in /schema,
