@@ -3,6 +3,8 @@ package quarry
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // Kind classifies an error so that every surface can map it to one exit code
@@ -134,4 +136,26 @@ func KindExitCode(k Kind) int {
 	default:
 		return ExitInternal
 	}
+}
+
+// Clean makes text from outside quarry (a server's message, a child
+// process's stderr) safe to repeat in a one-line message: valid UTF-8,
+// control characters and runs of white space folded to one space, and at
+// most max bytes, cut on a rune boundary and marked with "…".
+func Clean(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, " "))
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -112,3 +112,27 @@ type Rows interface {
 	Err() error
 	Close() error
 }
+
+// TableRows streams a table read in full, as connectors that receive a
+// whole answer (an HTTP service, an MCP server) return it. Truncated
+// reports t.Truncated.
+func TableRows(t *Table) Rows { return &tableRows{t: t, i: -1} }
+
+type tableRows struct {
+	t      *Table
+	i      int
+	closed bool
+}
+
+func (r *tableRows) Columns() []Column { return r.t.Columns }
+func (r *tableRows) Next() bool {
+	if r.closed || r.i+1 >= len(r.t.Rows) {
+		return false
+	}
+	r.i++
+	return true
+}
+func (r *tableRows) Values() []any   { return r.t.Rows[r.i] }
+func (r *tableRows) Err() error      { return nil }
+func (r *tableRows) Truncated() bool { return r.t.Truncated }
+func (r *tableRows) Close() error    { r.closed = true; return nil }

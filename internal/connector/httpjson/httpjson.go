@@ -126,15 +126,11 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 	if err != nil {
 		return nil, err
 	}
-	r := &rows{t: t, i: -1}
 	if opts.MaxRows > 0 && int64(len(t.Rows)) > opts.MaxRows {
 		t.Rows = t.Rows[:opts.MaxRows]
-		r.truncated = true
+		t.Truncated = true
 	}
-	if t.Truncated {
-		r.truncated = true
-	}
-	return r, nil
+	return quarry.TableRows(t), nil
 }
 
 // table reads a 2xx body: a server error inside it, or a table.
@@ -157,7 +153,11 @@ func (c *Conn) table(data []byte) (*quarry.Table, error) {
 	}
 	t, _, err := normalize.Parse(data)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the service's answer is not a result table: %s", c.opts.Name, oneLine(quarry.Message(err)))
+		msg := quarry.Message(err)
+		if rest, ok := strings.CutPrefix(msg, normalize.ErrorTextPrefix); ok {
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the service reported an error: %s", c.opts.Name, sanitize(rest))
+		}
+		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the service's answer is not a result table: %s", c.opts.Name, sanitize(msg))
 	}
 	return t, nil
 }
@@ -277,30 +277,9 @@ func serverError(data []byte) (string, bool) {
 
 // sanitize makes a server's text safe to repeat: valid UTF-8, one line,
 // no control characters, at most maxMessage bytes.
-func sanitize(s string) string {
-	return short(oneLine(strings.ToValidUTF8(s, "\uFFFD")))
-}
+func sanitize(s string) string { return quarry.Clean(s, maxMessage) }
 
-func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
-}
-
-func short(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	cut := maxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func short(s string) string { return sanitize(s) }
 
 func size(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
@@ -308,24 +287,3 @@ func size(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
-
-// rows streams a materialised table.
-type rows struct {
-	t         *quarry.Table
-	i         int
-	truncated bool
-	closed    bool
-}
-
-func (r *rows) Columns() []quarry.Column { return r.t.Columns }
-func (r *rows) Next() bool {
-	if r.closed || r.i+1 >= len(r.t.Rows) {
-		return false
-	}
-	r.i++
-	return true
-}
-func (r *rows) Values() []any   { return r.t.Rows[r.i] }
-func (r *rows) Err() error      { return nil }
-func (r *rows) Truncated() bool { return r.truncated }
-func (r *rows) Close() error    { r.closed = true; return nil }

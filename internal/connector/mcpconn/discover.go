@@ -84,7 +84,7 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 	sort.Strings(names)
 	offers := "nothing"
 	if len(names) > 0 {
-		offers = clip(sanitize(strings.Join(names, ", ")), 300)
+		offers = quarry.Clean(strings.Join(names, ", "), 300)
 	}
 	var chosen *mcp.Tool
 	if c.opts.Tool != "" {
@@ -118,7 +118,7 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 					cn[i] = t.Name
 				}
 				sort.Strings(cn)
-				return quarry.Errorf(quarry.KindConfig, "connection %q: several tools of the server take SQL: %s — set tool: to the one that runs read-only queries", name, clip(sanitize(strings.Join(cn, ", ")), 300))
+				return quarry.Errorf(quarry.KindConfig, "connection %q: several tools of the server take SQL: %s — set tool: to the one that runs read-only queries", name, quarry.Clean(strings.Join(cn, ", "), 300))
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // errRefused is what a guarded reader returns once it has refused the
@@ -96,7 +98,7 @@ func (g *guard) check(b []byte) (reason string, huge bool) {
 				if j := strings.IndexByte(string(line), '\n'); j >= 0 {
 					line = line[:j]
 				}
-				return "the server wrote something that is not MCP JSON-RPC: " + clip(sanitize(string(line)), 80), false
+				return "the server wrote something that is not MCP JSON-RPC: " + quarry.Clean(string(line), 80), false
 			}
 		}
 	}

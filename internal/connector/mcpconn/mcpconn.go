@@ -332,12 +332,11 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 	if err != nil {
 		return nil, err
 	}
-	r := &rows{t: t, i: -1, truncated: t.Truncated}
 	if opts.MaxRows > 0 && int64(len(t.Rows)) > opts.MaxRows {
 		t.Rows = t.Rows[:opts.MaxRows]
-		r.truncated = true
+		t.Truncated = true
 	}
-	return r, nil
+	return quarry.TableRows(t), nil
 }
 
 func (c *Conn) httpClient(g *httpGuard) *http.Client {

@@ -119,47 +119,7 @@ func (r *redactor) clean(text string) string {
 
 // sanitize makes a server's text safe to repeat: valid UTF-8, one line,
 // no control characters, at most maxMessage bytes.
-func sanitize(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, " "))
-	return short(strings.Join(strings.Fields(s), " "))
-}
+func sanitize(s string) string { return quarry.Clean(s, maxMessage) }
 
-func short(s string) string { return clip(s, maxMessage) }
-
-// clip cuts s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// rows streams a materialised table.
-type rows struct {
-	t         *quarry.Table
-	i         int
-	truncated bool
-	closed    bool
-}
-
-func (r *rows) Columns() []quarry.Column { return r.t.Columns }
-func (r *rows) Next() bool {
-	if r.closed || r.i+1 >= len(r.t.Rows) {
-		return false
-	}
-	r.i++
-	return true
-}
-func (r *rows) Values() []any   { return r.t.Rows[r.i] }
-func (r *rows) Err() error      { return nil }
-func (r *rows) Truncated() bool { return r.truncated }
-func (r *rows) Close() error    { r.closed = true; return nil }
+// short is sanitize for names quarry repeats (tools, commands, headers).
+func short(s string) string { return sanitize(s) }
