@@ -158,7 +158,7 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 		for k, v := range cc.Headers {
 			headers[k] = v.Value()
 		}
-		c, err = httpjson.Open(ctx, httpjson.Options{Name: cc.Name, URL: cc.URL.Value(), Headers: headers, Dialect: cc.Dialect(), SchemaURL: cc.SchemaURL.Value()})
+		c, err = httpjson.Open(ctx, httpjson.Options{Name: cc.Name, URL: cc.URL.Value(), Headers: headers, Dialect: cc.Dialect(), SchemaURL: cc.SchemaURL.Value(), MaxBytes: cc.MaxBytes})
 	case config.DriverMCP:
 		c, err = a.openMCP(ctx, cfg, cc)
 	default:
@@ -213,6 +213,7 @@ func (a *app) openMCP(ctx context.Context, cfg *config.Config, cc *config.Connec
 		Dialect:        cc.Dialect(),
 		ConnectTimeout: cfg.Limits.StatementTimeout,
 		Version:        version,
+		MaxBytes:       cc.MaxBytes,
 	}
 	if cc.Command == "" {
 		opts.URL = cc.URL.Value()

@@ -123,6 +123,9 @@ type Connection struct {
 	SQLArgument string
 	// Arguments are fixed extra arguments sent with every tool call.
 	Arguments map[string]string
+	// MaxBytes caps one answer of an http or mcp connection's service,
+	// while it is read; 0 means the connector's default (64 MiB).
+	MaxBytes int64
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -400,6 +403,8 @@ type connDraft struct {
 	args                       []string
 	env                        map[string]Secret
 	arguments                  map[string]string
+
+	maxBytes int64 // http and mcp
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

@@ -66,13 +66,13 @@ func TestLoadMCPURLConnection(t *testing.T) {
 	if _, err := Load(path, testEnv(map[string]string{"MCP_TOKEN": secretValue})); err == nil || !strings.Contains(err.Error(), `did you mean "env"?`) {
 		t.Errorf("err = %v, want a did-you-mean for env", err)
 	}
-	writeFile(t, path, "version: 1\nconnections:\n  shop:\n    driver: mcp\n    url: http://127.0.0.1:8931/mcp\n    headers:\n      Authorization: Bearer ${MCP_TOKEN}\n")
+	writeFile(t, path, "version: 1\nconnections:\n  shop:\n    driver: mcp\n    url: http://127.0.0.1:8931/mcp\n    headers:\n      Authorization: Bearer ${MCP_TOKEN}\n    max_bytes: 1048576\n")
 	cfg, err := Load(path, testEnv(map[string]string{"MCP_TOKEN": secretValue}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := cfg.Connections["shop"]
-	if c.Dialect() != quarry.DialectGeneric || c.URL.Value() != "http://127.0.0.1:8931/mcp" || c.Headers["Authorization"].Value() != "Bearer "+secretValue || c.Command != "" {
+	if c.Dialect() != quarry.DialectGeneric || c.URL.Value() != "http://127.0.0.1:8931/mcp" || c.Headers["Authorization"].Value() != "Bearer "+secretValue || c.Command != "" || c.MaxBytes != 1<<20 {
 		t.Errorf("connection = %+v", c)
 	}
 	out, err := cfg.Redacted()

@@ -42,6 +42,8 @@ type (
 		Tool        string            `json:"tool,omitempty" yaml:"tool,omitempty"`
 		SQLArgument string            `json:"sql_argument,omitempty" yaml:"sql_argument,omitempty"`
 		Arguments   map[string]string `json:"arguments,omitempty" yaml:"arguments,omitempty"`
+		// http and mcp connections: the cap on one answer, when set.
+		MaxBytes int64 `json:"max_bytes,omitempty" yaml:"max_bytes,omitempty"`
 	}
 	viewModel struct {
 		Provider  string  `json:"provider" yaml:"provider"`
@@ -127,7 +129,7 @@ func (c *Config) view() viewConfig {
 			}
 		}
 		if conn.Driver == DriverHTTP || conn.Driver == DriverMCP {
-			vc.Dialect = string(conn.Dialect())
+			vc.Dialect, vc.MaxBytes = string(conn.Dialect()), conn.MaxBytes
 			if conn.SchemaURL.IsSet() {
 				vc.SchemaURL = redactSecret(conn.SchemaURL)
 			}

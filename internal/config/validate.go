@@ -85,6 +85,7 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"tool", d.str(&c.tool)},
 			{"sql_argument", d.str(&c.sqlArgument)},
 			{"arguments", func(n ast.Node, fp string) error { return d.arguments(n, fp, c) }},
+			{"max_bytes", d.int64Field(&c.maxBytes, 1024)},
 		})
 		if err != nil {
 			return nil, err
@@ -135,6 +136,10 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 				return d.errAt(line, p+"."+f, "is only for `driver: http` connections; remove it")
 			}
 		}
+		if line := d.lines[p+".max_bytes"]; line != 0 && driver != DriverHTTP && driver != DriverMCP {
+			return d.errAt(line, p+".max_bytes", "is only for `driver: http` and `driver: mcp` connections (the size of one answer); remove it")
+		}
+		conn.MaxBytes = c.maxBytes
 		if driver != DriverMCP {
 			for _, f := range mcpFields {
 				if line := d.lines[p+"."+f]; line != 0 {
