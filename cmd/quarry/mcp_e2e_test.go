@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/connector/connectortest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -584,5 +586,51 @@ func TestMCPConnectorOnPostgres(t *testing.T) {
 	r = quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT count(*) FROM cmd_orders")
 	if r.stdout != "count\n100\n" {
 		t.Errorf("rows changed: %q", r.stdout)
+	}
+}
+
+// TestMCPConnectorOnMariaDB reaches the test MariaDB server through
+// `quarry connector mysql`, its DSN passed only into the child's
+// environment.
+func TestMCPConnectorOnMariaDB(t *testing.T) {
+	bin, _ := builtDemo(t)
+	dsn := connectortest.URL(t, "QUARRY_TEST_MYSQL_DSN", os.LookupEnv)
+	db, err := sql.Open("mysql", dsn+"?multiStatements=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DROP TABLE IF EXISTS mcp_orders; CREATE TABLE mcp_orders (id INT PRIMARY KEY, status VARCHAR(20), amount DECIMAL(10,2));
+INSERT INTO mcp_orders VALUES (1, 'completed', 10.50), (2, 'refunded', 3.25), (3, 'completed', 1.00)`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Exec("DROP TABLE IF EXISTS mcp_orders") })
+	dir := t.TempDir()
+	yaml := "version: 1\nknowledge: knowledge\nconnections:\n  my:\n    driver: mcp\n    command: quarry\n    args: [connector, mysql]\n    env:\n      DATABASE_URL: ${MY_DSN}\n    dialect: mysql\n"
+	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("MY_DSN="+dsn+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT status, count(*) AS n, sum(amount) AS total FROM mcp_orders GROUP BY status ORDER BY status")
+	if r.code != 0 || r.stdout != "status,n,total\ncompleted,2,11.50\nrefunded,1,3.25\n" {
+		t.Fatalf("run through quarry connector mysql: exit %d\n%q%s", r.code, r.stdout, r.stderr)
+	}
+	for _, sql := range []string{"DELETE FROM mcp_orders", "SELECT * FROM mcp_orders INTO OUTFILE '/tmp/x'", "/*!50000 DROP TABLE mcp_orders */"} {
+		if r := quarryProc(t, bin, dir, "run", sql); r.code != quarry.ExitRejected {
+			t.Errorf("%q: exit %d %s", sql, r.code, r.stderr)
+		}
+	}
+	r = quarryProc(t, bin, dir, "learn", "--quiet")
+	if r.code != 0 {
+		t.Fatalf("learn through quarry connector mysql: exit %d\n%s", r.code, r.stderr)
+	}
+	if model, err := os.ReadFile(filepath.Join(dir, "knowledge", "model.yaml")); err != nil || !strings.Contains(string(model), "mcp_orders") {
+		t.Errorf("model.yaml learned through MCP lacks mcp_orders: %v\n%s", err, model)
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM mcp_orders").Scan(&n); err != nil || n != 3 {
+		t.Errorf("rows after refused writes: %d %v", n, err)
 	}
 }
