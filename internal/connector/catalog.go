@@ -24,8 +24,22 @@ func CatalogSQL(d quarry.Dialect) string {
 // SQL (an HTTP service, an MCP server): it runs the dialect's CatalogSQL
 // through c.Query and builds the catalog from the rows. name is the
 // connection's name, for messages. Row counts are unknown (-1).
+//
+// A connection of the generic dialect (the database behind it was not
+// named) is asked through information_schema first and, when that fails,
+// through SQLite's catalog.
 func QueryCatalog(ctx context.Context, c Conn, name string) (*quarry.Catalog, error) {
-	rs, err := c.Query(ctx, CatalogSQL(c.Dialect()), QueryOptions{})
+	cat, err := queryCatalog(ctx, c, name, CatalogSQL(c.Dialect()))
+	if err != nil && c.Dialect() == quarry.DialectGeneric && quarry.KindOf(err) == quarry.KindQuery {
+		if cat, serr := queryCatalog(ctx, c, name, CatalogSQL(quarry.DialectSQLite)); serr == nil {
+			return cat, nil
+		}
+	}
+	return cat, err
+}
+
+func queryCatalog(ctx context.Context, c Conn, name, sql string) (*quarry.Catalog, error) {
+	rs, err := c.Query(ctx, sql, QueryOptions{})
 	if err != nil {
 		return nil, err
 	}

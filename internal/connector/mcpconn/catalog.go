@@ -42,7 +42,9 @@ func (c *Conn) Ping(ctx context.Context) (string, error) {
 
 // Catalog describes the tables behind the server: from its quarry://schema
 // resource, else from per-table schema resources (URIs ending in /schema,
-// as the reference PostgreSQL server offers), else through the dialect's
+// as the reference PostgreSQL server offers), else through the server's
+// tools that list tables and describe one (list_tables and describe_table,
+// as the reference SQLite server offers), else through the dialect's
 // catalog query run with the SQL tool. Row counts are unknown (-1) unless
 // the server says.
 func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
@@ -55,6 +57,9 @@ func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
 		if err != nil || cat != nil {
 			return cat, err
 		}
+	}
+	if cat, err := c.toolCatalog(ctx, s); err != nil || cat != nil {
+		return cat, err
 	}
 	return connector.QueryCatalog(ctx, c, c.opts.Name)
 }

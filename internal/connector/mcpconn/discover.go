@@ -122,7 +122,7 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 			}
 		}
 	}
-	s.tool = chosen.Name
+	s.tool, s.tools = chosen.Name, tools
 	s.sqlArg = c.opts.SQLArgument
 	if s.sqlArg == "" {
 		s.sqlArg = schemaOf(chosen).sqlArg()

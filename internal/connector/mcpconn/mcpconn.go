@@ -89,6 +89,7 @@ type session struct {
 	tool      string
 	sqlArg    string
 	resources bool
+	tools     []*mcp.Tool // what tools/list answered, for the catalog
 	dropOnce  sync.Once
 }
 
@@ -320,15 +321,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		args[k] = v
 	}
 	args[s.sqlArg] = sql
-	res, err := s.cs.CallTool(callCtx, &mcp.CallToolParams{Name: s.tool, Arguments: args})
-	if err != nil {
-		qerr := c.fail(callCtx, s, err, "answering", opts.Timeout)
-		if broken(err) {
-			c.drop(s)
-		}
-		return nil, qerr
-	}
-	t, err := c.table(res, s.tool)
+	t, err := c.call(callCtx, s, s.tool, args, opts.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -337,6 +330,29 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		t.Truncated = true
 	}
 	return quarry.TableRows(t), nil
+}
+
+// call calls a tool and reads its answer as a table. A failure that
+// leaves the session unusable drops it.
+func (c *Conn) call(ctx context.Context, s *session, tool string, args map[string]any, timeout time.Duration) (*quarry.Table, error) {
+	res, err := c.callRaw(ctx, s, tool, args, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return c.table(res, tool)
+}
+
+// callRaw calls a tool and returns its result as the server sent it.
+func (c *Conn) callRaw(ctx context.Context, s *session, tool string, args map[string]any, timeout time.Duration) (*mcp.CallToolResult, error) {
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		qerr := c.fail(ctx, s, err, "answering", timeout)
+		if broken(err) {
+			c.drop(s)
+		}
+		return nil, qerr
+	}
+	return res, nil
 }
 
 func (c *Conn) httpClient(g *httpGuard) *http.Client {
