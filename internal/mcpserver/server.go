@@ -109,7 +109,7 @@ func New(cfg Config) (*mcp.Server, error) {
 	}, s.describe)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "get_result",
-		Description: fmt.Sprintf("Read the rows of an earlier result by its result_id (from ask or run_query), a page at a time: offset (default 0) and limit (default %d, at most %d).", defaultPageRows, maxPageRows),
+		Description: fmt.Sprintf("Read the rows of an earlier result by its result_id (or the run_id of the ask or run_query that made it), a page at a time: offset (default 0) and limit (default %d, at most %d).", defaultPageRows, maxPageRows),
 		Annotations: readOnly("Read a stored result"),
 	}, s.getResult)
 	return srv, nil
@@ -177,7 +177,7 @@ func pageSize(name string, n int) (int, error) {
 
 // ResultInput is the input of get_result.
 type ResultInput struct {
-	ResultID string `json:"result_id" jsonschema:"the result_id an ask or run_query returned"`
+	ResultID string `json:"result_id" jsonschema:"the result_id an ask or run_query returned (its run_id reads the same result)"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"the first row to return, counting from 0"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"the most rows to return (default 100, at most 1000)"`
 }
@@ -207,6 +207,10 @@ func (s *server) getResult(ctx context.Context, _ *mcp.CallToolRequest, in Resul
 	}
 	if in.Offset < 0 {
 		return nil, nil, failf("offset must be 0 or more")
+	}
+	// A run's first result is "res_" + its run ID: a run ID reads it.
+	if strings.HasPrefix(id, "r_") {
+		id = "res_" + id
 	}
 	t, err := s.cfg.Store.Result(ctx, id)
 	if quarry.KindOf(err) == quarry.KindNotFound {

@@ -127,6 +127,10 @@ func TestProjectRunQueryAndGetResult(t *testing.T) {
 	if len(page.Rows) != 100 || page.NextOffset == nil || *page.NextOffset != 100 {
 		t.Errorf("first page: %d rows, next %v; want 100 and 100", len(page.Rows), page.NextOffset)
 	}
+	byRun := decode[Page](t, call(t, p.cs, "get_result", map[string]any{"result_id": got.RunID, "limit": 3}))
+	if byRun.ResultID != got.ResultID || len(byRun.Rows) != 3 || byRun.Total != 1000 {
+		t.Errorf("get_result by run id %s: result %s, %d rows, total %d", got.RunID, byRun.ResultID, len(byRun.Rows), byRun.Total)
+	}
 	wantToolError(t, call(t, p.cs, "get_result", map[string]any{"result_id": "res_nope"}), "ids come from ask or run_query")
 	wantToolError(t, call(t, p.cs, "get_result", map[string]any{"result_id": got.ResultID, "limit": 5000}), "between 1 and 1000")
 	wantToolError(t, call(t, p.cs, "run_query", map[string]any{"sql": "SELECT 1", "max_rows": 1001}), "between 1 and 1000")
