@@ -7,6 +7,9 @@
 #   2. a one-row quarry run, whole process, vs the sqlite3 shell
 #   3. a whole quarry ask on the demo vs the sqlite3 shell running its SQL
 #   4. Go benchmarks: the guard, the compiler, the planner
+#   5. quarry serve under 200 concurrent chat streams
+#   6. through MCP: driver: mcp starting `quarry connector sqlite` vs
+#      driver: sqlite, one row and 100,000 rows, whole process
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${ROWS:-1000000}
@@ -84,3 +87,24 @@ go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$' -ben
 	./internal/sqlguard/ ./internal/semantic/ ./internal/planner/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'
 
 echo "5. quarry serve: 200 concurrent chat streams on the demo (targets: 0 errors, p99 first event < 100 ms)"; go run ./bench/serve -streams 200 | sed "s/^/  /"
+
+echo "6. through MCP: driver: mcp starting \`quarry connector sqlite\` (stdio) vs driver: sqlite, whole process ($runs runs each)"
+mkdir -p "$work/mcp"
+cat > "$work/mcp/quarry.yaml" <<YAML
+version: 1
+connections:
+  bench:
+    driver: mcp
+    command: quarry
+    args: [connector, sqlite, ../big/bench.db, --max-rows, "100000"]
+    dialect: sqlite
+limits:
+  statement_timeout: 10m
+YAML
+timeit quarry-mcp-one "$q" -C "$work/mcp" run --format csv "$one"
+echo "  one row: mcp / sqlite (median): $(ratio quarry-mcp-one quarry-one)×"
+export100k="$export_sql LIMIT 100000"
+timeit quarry-100k "$q" -C "$work/big" run --format csv "$export100k"
+timeit quarry-mcp-100k "$q" -C "$work/mcp" run --format csv "$export100k"
+cmp -s <("$q" -C "$work/big" run --format csv "$export100k") <("$q" -C "$work/mcp" run --format csv "$export100k") && echo "  the two CSV exports are identical" || echo "  the two CSV exports DIFFER"
+echo "  100,000 rows: mcp / sqlite (median): $(ratio quarry-mcp-100k quarry-100k)×"

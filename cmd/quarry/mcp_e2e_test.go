@@ -192,6 +192,13 @@ func TestMCPConnectorOverStdio(t *testing.T) {
 		}
 	})
 
+	t.Run("the server's row cap is said, not hidden", func(t *testing.T) {
+		r := quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT id FROM order_items")
+		if r.code != 0 || strings.Count(r.stdout, "\n") != 10001 || !strings.Contains(r.stderr, "sent only the first 10000 rows") {
+			t.Errorf("an export past quarry connector's default --max-rows: exit %d, %d lines\n%s", r.code, strings.Count(r.stdout, "\n"), r.stderr)
+		}
+	})
+
 	t.Run("writes are refused before they reach the server", func(t *testing.T) {
 		for _, sql := range []string{"DELETE FROM customers", "CREATE TABLE x (a INT)", "SELECT 1; DROP TABLE customers"} {
 			r := quarryProc(t, bin, dir, "run", sql)

@@ -90,8 +90,21 @@ whole row.`,
 		info := format.Info{Rows: out.Rows, Truncated: out.Truncated}
 		if out.Truncated {
 			info.Notice = fmt.Sprintf("stopped at %d rows (--max-rows / limits.max_rows)", out.Rows)
+			if limit == 0 || out.Rows < limit {
+				// quarry did not cut it: the service behind the
+				// connection sent only part of the result.
+				info.Notice = fmt.Sprintf("the connection's server sent only the first %d rows (its own row cap; for quarry connector, raise --max-rows)", out.Rows)
+			}
 		}
-		return w.End(info)
+		if err := w.End(info); err != nil {
+			return err
+		}
+		// csv, tsv and jsonl carry no notice; say it where it cannot spoil
+		// the export.
+		if f := strings.ToLower(fmtName); out.Truncated && (f == "csv" || f == "tsv" || f == "jsonl") {
+			fmt.Fprintln(a.stderr, "quarry: "+info.Notice)
+		}
+		return nil
 	})
 	return cmd
 }

@@ -186,7 +186,13 @@ func find(v any, depth int) (*quarry.Table, error) {
 		if cols, ok := x.vals["columns"]; ok {
 			if rows, ok := x.vals["rows"].([]any); ok {
 				if names := columnNames(cols); names != nil {
-					return fromArray(rows, names), nil
+					t := fromArray(rows, names)
+					// {"columns", "rows", "truncated": true}: the
+					// server stopped at its own row cap.
+					if tr, ok := x.vals["truncated"].(bool); ok && tr && t != nil {
+						t.Truncated = true
+					}
+					return t, nil
 				}
 			}
 		}

@@ -76,3 +76,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A server that stopped at its own row cap says so with "truncated"; the
+// table carries it, directly or inside an MCP result.
+func TestParseKeepsTheServersTruncatedFlag(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"columns": [{"name": "n", "type": "int"}], "rows": [[1], [2]], "row_count": 2, "truncated": true}`, true},
+		{`{"structuredContent": {"columns": ["n"], "rows": [[1]], "truncated": true}, "content": []}`, true},
+		{`{"columns": ["n"], "rows": [[1]], "truncated": false}`, false},
+		{`{"columns": ["n"], "rows": [[1]]}`, false},
+	} {
+		tb, _, err := Parse([]byte(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if tb.Truncated != c.want || len(tb.Rows) == 0 {
+			t.Errorf("%s: truncated %v, want %v (%d rows)", c.in, tb.Truncated, c.want, len(tb.Rows))
+		}
+	}
+}
