@@ -24,21 +24,24 @@ go build -o "$work/quarry" ./cmd/quarry
 q=$work/quarry
 
 # timeit LABEL CMD...: runs CMD $runs times, prints min and median wall
-# seconds and the peak RSS of the slowest run.
+# seconds (bash's microsecond clock: GNU time's 10 ms steps would round the
+# shell's few milliseconds to zero) and the peak RSS of the largest run.
 timeit() {
 	local label=$1
 	shift
-	local times=() rss=0
+	local times=() rss=0 t0 t1 m
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -f '%e %M' -o "$work/t" "$@" > "$work/out" 2>/dev/null
-		read -r t m < "$work/t"
-		times+=("$t")
+		t0=$EPOCHREALTIME
+		/usr/bin/time -f '%M' -o "$work/t" "$@" > "$work/out" 2>/dev/null
+		t1=$EPOCHREALTIME
+		read -r m < "$work/t"
+		times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')")
 		(( m > rss )) && rss=$m
 	done
 	sorted=$(printf '%s\n' "${times[@]}" | sort -n)
 	min=$(echo "$sorted" | head -1)
 	med=$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
-	awk -v l="$label" -v a="$min" -v b="$med" -v r="$rss" 'BEGIN { printf "  %-34s min %6.3f s  median %6.3f s  peak RSS %6.1f MB\n", l, a, b, r / 1024 }'
+	awk -v l="$label" -v a="$min" -v b="$med" -v r="$rss" 'BEGIN { printf "  %-34s min %7.4f s  median %7.4f s  peak RSS %6.1f MB\n", l, a, b, r / 1024 }'
 	echo "$med" > "$work/median.$label"
 }
 ratio() { awk -v a="$(cat "$work/median.$1")" -v b="$(cat "$work/median.$2")" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }

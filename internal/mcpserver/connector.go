@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/analyst"
@@ -92,12 +93,25 @@ func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
 			cfg.Name, d, SchemaURI, SchemaTableURI, cfg.MaxRows, cfg.Timeout),
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	mcp.AddTool(srv, &mcp.Tool{
+	in, err := jsonschema.For[QueryInput](nil)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "mcpserver: run_query's input schema")
+	}
+	out, err := jsonschema.For[Result](nil)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "mcpserver: run_query's output schema")
+	}
+	// A raw handler: the SDK's typed one would decode and validate every
+	// cell of a large result against the output schema again, which
+	// costs more than the query (100,000 rows: about a second).
+	srv.AddTool(&mcp.Tool{
 		Name: "run_query",
 		Description: fmt.Sprintf("Run one read-only SELECT statement on the %s (%s dialect) and return its columns and rows (at most %d). "+
 			"quarry's guard checks the statement first: anything that could write is refused, with the rule and what to change.", cfg.Name, d, cfg.MaxRows),
-		Annotations: readOnly("Run a read-only query"),
-	}, c.runQuery)
+		Annotations:  readOnly("Run a read-only query"),
+		InputSchema:  in,
+		OutputSchema: out,
+	}, c.runQueryRaw)
 	srv.AddResource(&mcp.Resource{
 		URI: SchemaURI, Name: "schema", Title: "Database schema",
 		Description: "The tables and views with their columns, types, keys and row counts, as JSON.",
@@ -109,6 +123,35 @@ func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
 		MIMEType:    "application/json",
 	}, c.readSchema)
 	return srv, nil
+}
+
+// runQueryRaw reads run_query's arguments, runs it, and answers the
+// result once encoded: as structured content and, for clients that read
+// only text, as the same JSON in text.
+func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in QueryInput
+	if len(req.Params.Arguments) > 0 {
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+			return errorResult(failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))), nil
+		}
+	}
+	_, res, err := c.runQuery(ctx, req, in)
+	if err != nil {
+		return errorResult(err), nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result: %w", err)
+	}
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+}
+
+// errorResult is a tool result that reports err, as the SDK's typed
+// handlers report theirs.
+func errorResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
 }
 
 func (c *connServer) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in QueryInput) (*mcp.CallToolResult, *Result, error) {
