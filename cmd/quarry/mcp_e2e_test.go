@@ -140,7 +140,7 @@ func askMCPJSON(t *testing.T, bin, dir, question string) map[string]any {
 		t.Fatalf("ask --json is not JSON: %v\n%s", err, r.stdout)
 	}
 	keep := map[string]any{}
-	for _, k := range []string{"answer", "sql", "rows", "row_count", "checks", "confidence"} {
+	for _, k := range []string{"answer", "sql", "columns", "rows", "row_count", "checks", "confidence"} {
 		keep[k] = got[k]
 	}
 	return keep

@@ -60,7 +60,7 @@ func TestConnectorRunsAQuery(t *testing.T) {
 	res := call(t, cs, "run_query", map[string]any{"sql": "SELECT country, count(*) AS n, min(ordered_at) AS first FROM orders GROUP BY country ORDER BY country"})
 	got := decode[Result](t, res)
 	want := Result{
-		Columns:  []Column{{"country", quarry.TypeText}, {"n", quarry.TypeInt}, {"first", quarry.TypeTimestamp}},
+		Columns:  []Column{{Name: "country", Type: quarry.TypeText, DBType: "TEXT"}, {Name: "n", Type: quarry.TypeInt}, {Name: "first", Type: quarry.TypeTimestamp}},
 		Rows:     [][]any{{"Finland", 1000.0, "2025-01-01 00:00:00"}, {"Germany", 1000.0, "2025-01-01 00:00:00"}, {"Spain", 1000.0, "2025-01-01 00:00:00"}},
 		RowCount: 3,
 	}

@@ -13,8 +13,9 @@ import (
 
 // Column is a result column as tools return it.
 type Column struct {
-	Name string      `json:"name"`
-	Type quarry.Type `json:"type"`
+	Name   string      `json:"name"`
+	Type   quarry.Type `json:"type"`
+	DBType string      `json:"db_type,omitempty"` // the database's own spelling, when known
 }
 
 // Result is a result as tools return it: the columns, the rows as JSON
@@ -30,7 +31,7 @@ type Result struct {
 func columns(cols []quarry.Column) []Column {
 	out := make([]Column, len(cols))
 	for i, c := range cols {
-		out[i] = Column{Name: c.Name, Type: c.Type}
+		out[i] = Column{Name: c.Name, Type: c.Type, DBType: c.DBType}
 	}
 	return out
 }

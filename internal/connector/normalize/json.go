@@ -185,8 +185,9 @@ func find(v any, depth int) (*quarry.Table, error) {
 	case *object:
 		if cols, ok := x.vals["columns"]; ok {
 			if rows, ok := x.vals["rows"].([]any); ok {
-				if names := columnNames(cols); names != nil {
+				if names, decl := columnNames(cols); names != nil {
 					t := fromArray(rows, names)
+					declare(t, decl)
 					// {"columns", "rows", "truncated": true}: the
 					// server stopped at its own row cap.
 					if tr, ok := x.vals["truncated"].(bool); ok && tr && t != nil {
@@ -249,12 +250,13 @@ func isEnvelope(o *object) bool {
 func isArray(v any) bool { _, ok := v.([]any); return ok }
 
 // columnNames reads ["a","b"] or [{"name":"a"},…].
-func columnNames(v any) []string {
+func columnNames(v any) ([]string, []declared) {
 	arr, ok := v.([]any)
 	if !ok || len(arr) == 0 {
-		return nil
+		return nil, nil
 	}
 	out := make([]string, len(arr))
+	decl := make([]declared, len(arr))
 	for i, c := range arr {
 		switch x := c.(type) {
 		case string:
@@ -262,14 +264,64 @@ func columnNames(v any) []string {
 		case *object:
 			n, ok := x.vals["name"].(string)
 			if !ok {
-				return nil
+				return nil, nil
 			}
 			out[i] = n
+			typ, _ := x.vals["type"].(string)
+			db, _ := x.vals["db_type"].(string)
+			if portable[quarry.Type(typ)] {
+				decl[i].typ = quarry.Type(typ)
+			} else if db == "" {
+				db = typ // {"name", "type": "INTEGER"}: the database's spelling
+			}
+			decl[i].db = db
 		default:
-			return nil
+			return nil, nil
 		}
 	}
-	return out
+	return out, decl
+}
+
+// declared is what a server says of a column beyond its name: quarry's
+// portable type and the database's own spelling of it.
+type declared struct {
+	typ quarry.Type
+	db  string
+}
+
+// portable are the type names a server may declare in quarry's terms.
+var portable = map[quarry.Type]bool{
+	quarry.TypeBool: true, quarry.TypeInt: true, quarry.TypeBigInt: true, quarry.TypeDecimal: true,
+	quarry.TypeFloat: true, quarry.TypeText: true, quarry.TypeBytes: true, quarry.TypeDate: true,
+	quarry.TypeTimestamp: true, quarry.TypeTime: true, quarry.TypeInterval: true, quarry.TypeJSON: true,
+	quarry.TypeArray: true,
+}
+
+// declare keeps what the server declared of t's columns: the database's
+// type always, and the portable type of a column with no values to infer
+// one from (every cell NULL, or no rows).
+func declare(t *quarry.Table, decl []declared) {
+	if t == nil || len(decl) != len(t.Columns) {
+		return
+	}
+	for c, d := range decl {
+		if d.db != "" {
+			t.Columns[c].DBType = d.db
+		}
+		if d.typ == "" {
+			continue
+		}
+		empty := true
+		for _, r := range t.Rows {
+			if r[c] != nil {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			t.Columns[c].Type = d.typ
+		}
+	}
 }
 
 // fromArray builds a table from rows that are objects (keys are the

@@ -98,3 +98,16 @@ func TestParseKeepsTheServersTruncatedFlag(t *testing.T) {
 		}
 	}
 }
+
+// Declared column types fill in what the values cannot say (a column of
+// NULLs), and the database's spelling is kept.
+func TestParseKeepsDeclaredColumnTypes(t *testing.T) {
+	tb, _, err := Parse([]byte(`{"columns": [{"name": "id", "type": "int", "db_type": "INTEGER"}, {"name": "referred_by", "type": "int"}, {"name": "note", "type": "VARCHAR(20)"}], "rows": [[1, null, null], [2, null, null]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []quarry.Column{{Name: "id", Type: quarry.TypeInt, DBType: "INTEGER"}, {Name: "referred_by", Type: quarry.TypeInt}, {Name: "note", Type: quarry.TypeText, DBType: "VARCHAR(20)"}}
+	if diff := cmp.Diff(want, tb.Columns); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+}
