@@ -339,34 +339,6 @@ func TestMCPConnectorOverStreamableHTTP(t *testing.T) {
 	}
 }
 
-// callTool calls a tool and returns its structured content decoded into a
-// map, failing the test on a protocol error.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("tools/call %s: %v", name, err)
-	}
-	var m map[string]any
-	if res.StructuredContent != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &m)
-	}
-	return res, m
-}
-
-func toolText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 // exerciseQuarryMCP drives `quarry mcp` through the tools a client uses.
 func exerciseQuarryMCP(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
@@ -386,45 +358,45 @@ func exerciseQuarryMCP(t *testing.T, cs *mcp.ClientSession) {
 		}
 	}
 
-	res, ask := callTool(t, cs, "ask", map[string]any{"question": "revenue by month in 2025", "as_of": "2026-06-30"})
+	res, ask := callJSON(t, cs, "ask", map[string]any{"question": "revenue by month in 2025", "as_of": "2026-06-30"})
 	if res.IsError {
-		t.Fatalf("ask: %s", toolText(res))
+		t.Fatalf("ask: %s", textOf(res))
 	}
-	if !strings.Contains(toolText(res), "190,424.17") {
-		t.Errorf("ask's text lacks January 2025's revenue:\n%s", toolText(res))
+	if !strings.Contains(textOf(res), "190,424.17") {
+		t.Errorf("ask's text lacks January 2025's revenue:\n%s", textOf(res))
 	}
 	if ask["sql"] == "" || ask["run_id"] == "" || ask["result_id"] == nil {
 		t.Errorf("ask's structured content lacks sql, run_id or result_id: %v", ask)
 	}
 
-	res, rq := callTool(t, cs, "run_query", map[string]any{"sql": "SELECT id, name FROM products ORDER BY id", "max_rows": 5})
+	res, rq := callJSON(t, cs, "run_query", map[string]any{"sql": "SELECT id, name FROM products ORDER BY id", "max_rows": 5})
 	if res.IsError {
-		t.Fatalf("run_query: %s", toolText(res))
+		t.Fatalf("run_query: %s", textOf(res))
 	}
 	rows, _ := rq["rows"].([]any)
 	if len(rows) != 5 || rq["truncated"] != true {
 		t.Errorf("run_query with max_rows 5: %d rows, truncated %v", len(rows), rq["truncated"])
 	}
 
-	res, _ = callTool(t, cs, "run_query", map[string]any{"sql": "DELETE FROM products"})
+	res, _ = callJSON(t, cs, "run_query", map[string]any{"sql": "DELETE FROM products"})
 	if !res.IsError {
-		t.Errorf("run_query DELETE was not refused: %s", toolText(res))
+		t.Errorf("run_query DELETE was not refused: %s", textOf(res))
 	}
 
-	res, desc := callTool(t, cs, "describe", map[string]any{})
+	res, desc := callJSON(t, cs, "describe", map[string]any{})
 	if res.IsError || !strings.Contains(fmt.Sprint(desc), "revenue") || !strings.Contains(fmt.Sprint(desc), "customers") {
-		t.Errorf("describe lacks the revenue metric or the customers table: %s", toolText(res))
+		t.Errorf("describe lacks the revenue metric or the customers table: %s", textOf(res))
 	}
 
 	id, _ := ask["result_id"].(string)
-	res, page := callTool(t, cs, "get_result", map[string]any{"result_id": id, "offset": 10, "limit": 5})
+	res, page := callJSON(t, cs, "get_result", map[string]any{"result_id": id, "offset": 10, "limit": 5})
 	if res.IsError {
-		t.Fatalf("get_result %s: %s", id, toolText(res))
+		t.Fatalf("get_result %s: %s", id, textOf(res))
 	}
 	if rows, _ := page["rows"].([]any); len(rows) != 2 {
 		t.Errorf("get_result offset 10 of 12 rows: %d rows, want 2: %v", len(rows), page)
 	}
-	res, _ = callTool(t, cs, "get_result", map[string]any{"result_id": "res_nope"})
+	res, _ = callJSON(t, cs, "get_result", map[string]any{"result_id": "res_nope"})
 	if !res.IsError {
 		t.Errorf("get_result of an unknown id was not an error")
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrydata/quarry/internal/llm/llmtest"
 )
 
 // inProcess is quarry running in this process with args, its stdin and
@@ -223,5 +225,43 @@ func TestConnectorOverStreamableHTTP(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Error("quarry connector --http did not stop on Ctrl-C")
+	}
+}
+
+// TestQuarryMCPAskWithAModel: with a model configured, quarry mcp's ask
+// goes through the agent as quarry ask does (a fake Anthropic server).
+func TestQuarryMCPAskWithAModel(t *testing.T) {
+	dir := project(t)
+	srv := llmtest.NewAnthropicServer(t, "sk-test", answers()...)
+	p := mcpInProcess(t, map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}, "-C", dir, "mcp")
+	res, got := callJSON(t, p.cs, "ask", map[string]any{"question": "how many customers per country?"})
+	if res.IsError || got["sql"] != byCountry || got["status"] != "succeeded" || !strings.Contains(textOf(res), "Each country") {
+		t.Fatalf("ask with a model: %v\n%s", got, textOf(res))
+	}
+	if st := lastRun(t, dir); !strings.HasPrefix(st.Planner, "anthropic:") || st.ToolCalls != 2 {
+		t.Errorf("run: planner %q, tool calls %d", st.Planner, st.ToolCalls)
+	}
+}
+
+// TestQuarryMCPWithoutKnowledge: a project that has not run quarry learn
+// is still served: SQL runs, describe reads the live schema, and ask says
+// what it does not know instead of failing.
+func TestQuarryMCPWithoutKnowledge(t *testing.T) {
+	dir := project(t)
+	p := mcpInProcess(t, nil, "-C", dir, "mcp")
+	res, got := callJSON(t, p.cs, "run_query", map[string]any{"sql": "SELECT count(*) AS n FROM orders"})
+	if res.IsError || !strings.Contains(textOf(res), "5000") {
+		t.Errorf("run_query without knowledge: %v %s", got, textOf(res))
+	}
+	res, _ = callJSON(t, p.cs, "describe", map[string]any{})
+	if res.IsError || !strings.Contains(textOf(res), "customers") {
+		t.Errorf("describe without knowledge: %s", textOf(res))
+	}
+	res, got = callJSON(t, p.cs, "ask", map[string]any{"question": "how many orders?"})
+	if res.IsError && !strings.Contains(textOf(res), "learn") {
+		t.Errorf("ask without knowledge fails without saying what to do: %s", textOf(res))
+	}
+	if !res.IsError && got["status"] != "unanswered" {
+		t.Errorf("ask without knowledge: status %v, want unanswered: %v", got["status"], got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -22,8 +23,10 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // shutdownWait bounds how long Ctrl-C waits for in-flight runs.
@@ -131,7 +134,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	if connName == "" && cfg.Connection == "" {
 		return a.manualServerConfig(ctx, cfg, m)
 	}
-	k, err := a.knowledge()
+	k, err := a.serverKnowledge(cfg)
 	if err != nil {
 		return httpapi.Config{}, nil, err
 	}
@@ -185,6 +188,20 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Version: version,
 		Assets:  httpapi.Assets(),
 	}, release, nil
+}
+
+// serverKnowledge loads the knowledge folder for a server. A project that
+// has not run quarry learn yet is still served: SQL runs, the schema is
+// described, and questions are answered by the model when there is one;
+// the builtin planner says what it does not know, and a note on stderr
+// says how to teach it.
+func (a *app) serverKnowledge(cfg *config.Config) (*analyst.Knowledge, error) {
+	if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(a.stderr, "quarry: no knowledge folder at %s; questions get answers only from a language model until you run quarry learn\n", cfg.Knowledge)
+		model := &semantic.Model{}
+		return &analyst.Knowledge{Model: model, Planner: planner.New(model, nil)}, nil
+	}
+	return a.knowledge()
 }
 
 // agentFunc returns an httpapi.AgentFunc that hands each run its own copy
