@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
-	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/mcpserver"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -88,11 +86,7 @@ func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Con
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
-	m, err := a.modelFor(cfg, "")
-	if err != nil {
-		return mcpserver.Config{}, err
-	}
-	k, verified, err := a.agentKnowledge(cfg)
+	_, verified, err := a.agentKnowledge(cfg)
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
@@ -137,37 +131,12 @@ func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Con
 		defer done()
 		return runner.Ask(ctx, rec, srvCfg.Knowledge, question, asOf)
 	}
-	gw := a.gateway(m)
-	if gw == nil {
-		return mc, nil
-	}
-	// The agent, as `quarry ask` wires it (newAgent), once per question;
-	// the builtin planner still answers what it maps exactly.
-	tmpl := agent.Agent{
-		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now, Catalog: mc.Catalog, Gateway: gw,
-		Limits: agent.Limits{
-			MaxSteps:    cfg.Model.MaxSteps,
-			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
-			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
-			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
-		},
-	}
-	if cfg.Limits.MaxRows > 0 {
-		tmpl.Limits.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
-	}
-	mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {
-		runner, done, err := start(ctx)
-		if err != nil {
-			return nil, err
+	if srvCfg.Ask != nil {
+		// A model is configured: questions go through the agent, as
+		// `quarry ask` and `quarry serve` send them.
+		mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {
+			return srvCfg.Ask(ctx, rec, question, asOf, agent.AskOptions{})
 		}
-		defer done()
-		an, ok := runner.(*analyst.Analyst)
-		if !ok {
-			return runner.Ask(ctx, rec, srvCfg.Knowledge, question, asOf)
-		}
-		ag := tmpl
-		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
-		return ag.Ask(ctx, rec, question, asOf, agent.AskOptions{})
 	}
 	return mc, nil
 }

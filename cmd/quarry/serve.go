@@ -21,6 +21,7 @@ import (
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/planner"
@@ -167,15 +168,22 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	// The fixer of `quarry run`, for POST /api/run; it is shown the SQL and
 	// the error only.
 	fixer := agentFunc(&agent.Agent{Conn: q, Guard: g, Knowledge: k, Connection: label, Clock: a.now}, a.gateway(m))
+	start := func(context.Context) (httpapi.Runner, func(), error) {
+		return &analyst.Analyst{
+			Conn: q, Guard: g, Results: st, Limits: limits,
+			Connection: label, Clock: a.now, Cache: cache,
+		}, func() {}, nil
+	}
+	ask, err := a.modelAsk(ctx, cfg, m, conn, start)
+	if err != nil {
+		release()
+		return httpapi.Config{}, nil, err
+	}
 	var idMu sync.Mutex
 	return httpapi.Config{
-		Agent: fixer,
-		Start: func(context.Context) (httpapi.Runner, func(), error) {
-			return &analyst.Analyst{
-				Conn: q, Guard: g, Results: st, Limits: limits,
-				Connection: label, Clock: a.now, Cache: cache,
-			}, func() {}, nil
-		},
+		Agent:        fixer,
+		Start:        start,
+		Ask:          ask,
 		Knowledge:    k,
 		KnowledgeDir: cfg.Knowledge,
 		Store:        st,
@@ -188,6 +196,52 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Version: version,
 		Assets:  httpapi.Assets(),
 	}, release, nil
+}
+
+// modelAsk returns how a server answers questions with the configured
+// language model: the agent as `quarry ask` wires it (newAgent), over a
+// fresh analyst from start for each question, so that questions the
+// builtin planner maps exactly still get the builtin answer. nil when no
+// model is configured.
+func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, conn connector.Conn, start httpapi.StartFunc) (httpapi.AskFunc, error) {
+	gw := a.gateway(m)
+	if gw == nil {
+		return nil, nil
+	}
+	k, verified, err := a.agentKnowledge(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tmpl := agent.Agent{
+		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now, Gateway: gw,
+		Limits: agent.Limits{
+			MaxSteps:    cfg.Model.MaxSteps,
+			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
+			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
+			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		},
+	}
+	if cfg.Limits.MaxRows > 0 {
+		tmpl.Limits.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
+	}
+	// The live schema, read once before runs share the connection.
+	if cat, err := conn.Catalog(ctx); err == nil {
+		tmpl.Catalog = cat
+	}
+	return func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+		runner, done, err := start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		an, ok := runner.(*analyst.Analyst)
+		if !ok {
+			return runner.Ask(ctx, rec, k, question, asOf)
+		}
+		ag := tmpl
+		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
+		return ag.Ask(ctx, rec, question, asOf, opts)
+	}, nil
 }
 
 // serverKnowledge loads the knowledge folder for a server. A project that

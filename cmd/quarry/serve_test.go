@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/llm/llmtest"
 )
 
 func TestServeRefusesARemoteAddressWithoutAllowRemote(t *testing.T) {
@@ -87,4 +89,90 @@ func TestServeAnswersOnTheCLIRuntimeAndStops(t *testing.T) {
 	case <-time.After(40 * time.Second):
 		t.Fatal("serve did not stop after the interrupt")
 	}
+}
+
+// TestServeAsksTheModel: with a model configured, the chat and POST /ask
+// answer through the agent as quarry ask does, and a chat follow-up
+// carries the session's earlier question to the model.
+func TestServeAsksTheModel(t *testing.T) {
+	dir := project(t)
+	var script []llmtest.Answer
+	for range 3 {
+		script = append(script, answers()...)
+	}
+	srv := llmtest.NewAnthropicServer(t, "sk-test", script...)
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	exited := make(chan int, 1)
+	go func() {
+		var out, errb strings.Builder
+		exited <- run(ctx, []string{"-C", dir, "serve", "--addr", addr}, strings.NewReader(""), &out, &errb, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exited:
+		case <-time.After(40 * time.Second):
+			t.Error("serve did not stop after the interrupt")
+		}
+	})
+	base := "http://" + addr
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(base + "/api/health"); err == nil {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve did not answer within 30s")
+		}
+	}
+	post := func(path, body string) string {
+		res, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, res.StatusCode, b)
+		}
+		return string(b)
+	}
+	var ask struct {
+		Query  string `json:"query"`
+		Answer string `json:"answer"`
+	}
+	json.Unmarshal([]byte(post("/ask", `{"question":"how many customers per country?"}`)), &ask)
+	if ask.Query != byCountry || !strings.Contains(ask.Answer, "Each country") {
+		t.Fatalf("POST /ask with a model: %+v", ask)
+	}
+	first := post("/api/chat", `{"message":"customers per country, please"}`)
+	var sess sessionStart
+	json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(strings.SplitN(first, "\n", 3)[1], "data:"))), &sess)
+	if sess.SessionID == "" || !strings.Contains(first, "Each country") {
+		t.Fatalf("chat with a model: %s", first)
+	}
+	reqs := srv.Requests()
+	n := len(reqs)
+	if n != 4 {
+		t.Fatalf("%d model calls after two questions, want 4", n)
+	}
+	// The follow-up goes to the model with the first question as context.
+	if second := post("/api/chat", `{"message":"and in Germany?","session_id":"`+sess.SessionID+`"}`); !strings.Contains(second, "Each country") {
+		t.Errorf("the follow-up was not answered: %s", second)
+	}
+	reqs = srv.Requests()
+	if len(reqs) <= n || !strings.Contains(string(reqs[n].Body), "customers per country, please") {
+		t.Errorf("the follow-up's model request lacks the session's earlier question")
+	}
+}
+
+type sessionStart struct {
+	SessionID string `json:"session_id"`
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -69,13 +70,17 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		defer s.runs.Done()
 		defer s.release()
 		defer cancel()
+		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), log))
+		if s.cfg.Ask != nil {
+			out, err = s.cfg.Ask(ctx, rec, question, s.cfg.Clock(), agent.AskOptions{})
+			return
+		}
 		runner, closeRun, e := s.start(ctx)
 		if e != nil {
 			err = e
 			return
 		}
 		defer closeRun()
-		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), log))
 		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, s.cfg.Clock())
 	}()
 	resp.Trace = trace(log.events)

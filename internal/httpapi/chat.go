@@ -169,6 +169,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 // askRun answers the turn's question on the detached context ctx and
 // records the session.
 func (s *Server) askRun(ctx context.Context, t *askTurn) {
+	// The session's earlier questions: context for the model, and what
+	// makes "and by month?" whole for the builtin planner.
+	var history []agent.Turn
+	if !t.newSession {
+		runs, err := s.cfg.Store.Runs(ctx, store.RunFilter{SessionID: t.sessionID, Kind: "ask"})
+		if err != nil {
+			t.err = err
+			return
+		}
+		history = agent.History(runs)
+	}
 	ag, closeAgent, err := s.manualAgent(ctx)
 	if err != nil {
 		t.err = err
@@ -176,7 +187,7 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 	}
 	defer closeAgent()
 	var runner Runner
-	if ag == nil {
+	if ag == nil && s.cfg.Ask == nil {
 		var closeRun func()
 		runner, closeRun, err = s.start(ctx)
 		if err != nil {
@@ -193,10 +204,14 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 		}
 	}
 	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed, &t.proposed)))
-	if ag != nil {
-		t.out, t.err = ag.Ask(ctx, rec, t.question, t.asOf, agent.AskOptions{SessionID: t.sessionID})
-	} else {
-		t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, t.question, t.asOf)
+	opts := agent.AskOptions{SessionID: t.sessionID, History: history}
+	switch {
+	case ag != nil:
+		t.out, t.err = ag.Ask(ctx, rec, t.question, t.asOf, opts)
+	case s.cfg.Ask != nil:
+		t.out, t.err = s.cfg.Ask(ctx, rec, t.question, t.asOf, opts)
+	default:
+		t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, agent.FollowUp(history, t.question), t.asOf)
 	}
 	if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, title(t.question), s.cfg.Clock()); err != nil && t.err == nil {
 		t.err = err

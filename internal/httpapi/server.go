@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -42,6 +43,11 @@ type Store interface {
 	TouchSession(ctx context.Context, id, runID, title string, at time.Time) error
 }
 
+// AskFunc answers a question with a language model, recording the run
+// through rec, with the session's earlier turns in opts: the agent as
+// `quarry ask` uses it.
+type AskFunc func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
+
 // Config is what a Server is built from. Start, Knowledge, Store, Addr,
 // Clock and NewID are required.
 type Config struct {
@@ -57,7 +63,11 @@ type Config struct {
 	// Agent, when set, returns the agent for one run: manual mode (pasted
 	// results) when it has no connection, fixes of the user's SQL when it
 	// has a language model. nil: neither.
-	Agent      AgentFunc
+	Agent AgentFunc
+	// Ask, when set, answers the questions of the chat and of POST /ask
+	// in place of the builtin planner: set when a language model is
+	// configured (the agent still gives exact matches the builtin answer).
+	Ask        AskFunc
 	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout

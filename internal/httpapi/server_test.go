@@ -478,3 +478,22 @@ func TestTheWebUIIsServedFromTheBinary(t *testing.T) {
 		t.Errorf("POST /: %d", res.StatusCode)
 	}
 }
+
+// A follow-up in a chat session is made whole for the builtin planner
+// from the session's last question, as `quarry ask --continue` does.
+func TestChatFollowUpWithTheBuiltinPlanner(t *testing.T) {
+	s := serve(t, newShop(t), options{})
+	first := doneOf(t, s.chat(t, `{"message":"number of orders","as_of":"`+asOf+`"}`))
+	if first.Status != "succeeded" {
+		t.Fatalf("first turn: %+v", first)
+	}
+	d := doneOf(t, s.chat(t, `{"message":"and by country?","session_id":"`+first.SessionID+`","as_of":"`+asOf+`"}`))
+	if d.Status != "succeeded" || d.Answer == nil || d.Answer.RowCount != 3 {
+		t.Fatalf("follow-up: %+v", d)
+	}
+	var st event.RunState
+	s.getJSON(t, "/api/runs/"+d.RunID, 200, &st)
+	if st.Question != "number of orders by country" {
+		t.Errorf("the follow-up was read as %q", st.Question)
+	}
+}
