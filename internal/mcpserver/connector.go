@@ -143,8 +143,19 @@ func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) 
 	if err != nil {
 		return nil, fmt.Errorf("encoding the result: %w", err)
 	}
-	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	text := string(b)
+	if len(b) > maxTextCopy {
+		// A client that reads only text could not use megabytes of rows
+		// either; say what there is and how to narrow it, and do not send
+		// (and make the client decode) the result twice.
+		text = fmt.Sprintf("%d rows, %d columns (%.1f MB of JSON): too large to repeat as text; the rows are in the structured content. Aggregate, filter or add a LIMIT for a result that fits here.",
+			len(res.Rows), len(res.Columns), float64(len(b))/(1<<20))
+	}
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }
+
+// maxTextCopy is the largest result a connector server also sends as text.
+const maxTextCopy = 1 << 20
 
 // errorResult is a tool result that reports err, as the SDK's typed
 // handlers report theirs.

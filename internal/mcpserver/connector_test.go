@@ -178,3 +178,22 @@ func TestConnectorTimesOut(t *testing.T) {
 		t.Errorf("after a timeout: %+v", got)
 	}
 }
+
+// A result too large to be useful as text is sent once, as structured
+// content, with a text that says so; a small one is sent as both.
+func TestConnectorSendsALargeResultOnce(t *testing.T) {
+	cs := newConnector(t, 100000, nil)
+	res := call(t, cs, "run_query", map[string]any{"sql": "WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 40000) SELECT x, x * 2 AS y, 'a little text to make the rows longer' AS padding FROM s"})
+	got := decode[Result](t, res)
+	if len(got.Rows) != 40000 || got.Truncated {
+		t.Fatalf("%d rows, truncated %v", len(got.Rows), got.Truncated)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if len(text) > 1000 || !strings.Contains(text, "40000 rows") || !strings.Contains(text, "LIMIT") {
+		t.Errorf("the text of a large result is not a short note: %.200q", text)
+	}
+	small := call(t, cs, "run_query", map[string]any{"sql": "SELECT 1 AS one"})
+	if text := small.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, `"rows":[[1]]`) {
+		t.Errorf("the text of a small result is not its JSON: %q", text)
+	}
+}

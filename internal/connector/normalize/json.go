@@ -16,6 +16,9 @@ const maxDepth = 6
 // parseJSON reads an array of objects, an array of arrays (the first one
 // the header), {columns, rows}, or one of those inside an envelope object.
 func parseJSON(data []byte, depth int) (*quarry.Table, error) {
+	if t, ok := parseColumnsRows(data); ok {
+		return t, nil
+	}
 	v, err := decodeOrdered(data)
 	if err != nil {
 		return nil, quarry.Wrap(quarry.KindInput, err, "the pasted result looks like JSON but is not valid JSON: %s", err.Error())
@@ -31,6 +34,64 @@ func parseJSON(data []byte, depth int) (*quarry.Table, error) {
 		return nil, quarry.Errorf(quarry.KindInput, "the pasted JSON holds no table: give an array of objects, or {\"columns\": […], \"rows\": […]}")
 	}
 	return t, nil
+}
+
+// parseColumnsRows reads {"columns": […], "rows": [[…], …]} whose cells
+// are all scalars, the shape quarry's own servers and many others answer,
+// with one Unmarshal rather than a token at a time (several times faster
+// on a large result). It reports false for anything else, which the
+// general, order-keeping decoder then reads.
+func parseColumnsRows(data []byte) (*quarry.Table, bool) {
+	var v struct {
+		Columns   []any   `json:"columns"`
+		Rows      [][]any `json:"rows"`
+		Truncated bool    `json:"truncated"`
+		IsError   bool    `json:"isError"`
+		Error     any     `json:"error"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || dec.More() || v.Columns == nil || v.Rows == nil || v.IsError || v.Error != nil {
+		return nil, false
+	}
+	cols := make([]any, len(v.Columns))
+	for i, c := range v.Columns {
+		switch x := c.(type) {
+		case string:
+			cols[i] = x
+		case map[string]any:
+			cols[i] = &object{vals: x}
+		default:
+			return nil, false
+		}
+	}
+	names, decl := columnNames(cols)
+	if names == nil {
+		return nil, false
+	}
+	rows := make([]any, len(v.Rows))
+	for i, r := range v.Rows {
+		if len(r) != len(names) {
+			return nil, false
+		}
+		for _, c := range r {
+			switch c.(type) {
+			case json.Number, string, bool, nil:
+			default:
+				return nil, false
+			}
+		}
+		rows[i] = r
+	}
+	t := fromArray(rows, names)
+	if t == nil {
+		return nil, false
+	}
+	declare(t, decl)
+	if v.Truncated {
+		t.Truncated = true
+	}
+	return t, true
 }
 
 // object is a JSON object with its keys in order.

@@ -59,6 +59,13 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if fast, ok := parseColumnsRows(data); ok {
+			if v, err := decodeOrdered(data); err == nil {
+				if slow, err := find(v, 0); err == nil && !cmp.Equal(slow, fast) {
+					t.Fatalf("the {columns, rows} fast path differs from the general decoder:\n%s", cmp.Diff(slow, fast))
+				}
+			}
+		}
 		tbl, format, err := Parse(data)
 		if err != nil {
 			if quarry.KindOf(err) != quarry.KindInput {
@@ -109,5 +116,50 @@ func TestParseKeepsDeclaredColumnTypes(t *testing.T) {
 	want := []quarry.Column{{Name: "id", Type: quarry.TypeInt, DBType: "INTEGER"}, {Name: "referred_by", Type: quarry.TypeInt}, {Name: "note", Type: quarry.TypeText, DBType: "VARCHAR(20)"}}
 	if diff := cmp.Diff(want, tb.Columns); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+}
+
+// slowColumnsRows reads data with the general, order-keeping decoder
+// alone, bypassing the fast path.
+func slowColumnsRows(t testing.TB, data []byte) *quarry.Table {
+	v, err := decodeOrdered(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := find(v, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// The fast path for {columns, rows} gives the table the general decoder
+// gives.
+func TestColumnsRowsFastPathAgrees(t *testing.T) {
+	for _, in := range []string{
+		`{"columns": ["a", "b"], "rows": [[1, "x"], [2, null]]}`,
+		`{"columns": [{"name": "id", "type": "int"}, {"name": "big", "type": "bigint"}, {"name": "amount", "type": "decimal", "db_type": "NUMERIC(20,2)"}], "rows": [[1, 9223372036854775808, 12345678901234567.89], [2, 3, 1.5]], "row_count": 2, "truncated": true}`,
+		`{"columns": ["d", "ts", "ok", "f", "zip"], "rows": [["2025-01-03", "2025-01-03T10:00:00Z", true, 0.25, "01234"], [null, null, false, 1e3, "99999"]]}`,
+		`{"columns": ["n"], "rows": []}`,
+		`{"rows": [[1]], "columns": [{"name": "n"}]}`,
+	} {
+		fast, ok := parseColumnsRows([]byte(in))
+		if !ok {
+			t.Errorf("%s: the fast path did not read it", in)
+			continue
+		}
+		if diff := cmp.Diff(slowColumnsRows(t, []byte(in)), fast); diff != "" {
+			t.Errorf("%s: fast path differs (-slow +fast):\n%s", in, diff)
+		}
+	}
+	for _, in := range []string{
+		`{"columns": ["a"], "rows": [[{"nested": 1}]]}`,
+		`{"columns": ["a"], "rows": [{"a": 1}]}`,
+		`{"columns": ["a", "b"], "rows": [[1]]}`,
+		`{"columns": ["a"], "rows": [[1]], "isError": true}`,
+	} {
+		if _, ok := parseColumnsRows([]byte(in)); ok {
+			t.Errorf("%s: the fast path read what it must leave to the general decoder", in)
+		}
 	}
 }
