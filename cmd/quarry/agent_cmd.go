@@ -57,12 +57,7 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 	}
 	ag := &agent.Agent{
 		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, PreferModel: preferModel, Clock: a.now,
-		Limits: agent.Limits{
-			MaxSteps:    cfg.Model.MaxSteps,
-			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
-			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
-			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
-		},
+		Limits: agentLimits(cfg),
 	}
 	if gw := a.gateway(m); gw != nil {
 		ag.Gateway = gw
@@ -91,10 +86,22 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 			ag.Catalog = cat
 		}
 	}
-	if cfg.Limits.MaxRows > 0 {
-		ag.Limits.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
-	}
 	return ag, rec, closeRun, nil
+}
+
+// agentLimits are the agent's bounds from quarry.yaml: its steps and
+// budget, preview rows and repairs, and the limits its queries run under.
+func agentLimits(cfg *config.Config) agent.Limits {
+	l := agent.Limits{
+		MaxSteps:    cfg.Model.MaxSteps,
+		Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
+		PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
+		StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+	}
+	if cfg.Limits.MaxRows > 0 {
+		l.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
+	}
+	return l
 }
 
 // agentKnowledge loads the knowledge folder for the agent. A project

@@ -195,12 +195,8 @@ func (a *app) serveMCP(ctx context.Context, srv *mcp.Server, addr, what string) 
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(a.stderr, "quarry: serving MCP on http://%s%s for %s (Ctrl-C to stop)\n", ln.Addr(), mcpserver.HTTPPath, what)
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		return quarry.Wrap(quarry.KindInternal, err, "the server stopped")
-	case <-ctx.Done():
+	if err := serveUntil(ctx, hs, ln); err != nil {
+		return err
 	}
 	fmt.Fprintln(a.stderr, "quarry: stopping")
 	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), mcpStopWait)

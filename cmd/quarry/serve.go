@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
 	"os"
@@ -97,12 +96,8 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if open {
 			a.openBrowser(url)
 		}
-		served := make(chan error, 1)
-		go func() { served <- hs.Serve(ln) }()
-		select {
-		case err := <-served:
-			return quarry.Wrap(quarry.KindInternal, err, "the server stopped")
-		case <-ctx.Done():
+		if err := serveUntil(ctx, hs, ln); err != nil {
+			return err
 		}
 		fmt.Fprintln(a.stderr, "quarry: stopping; waiting for the runs in progress")
 		wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownWait)
@@ -117,6 +112,19 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		return nil
 	})
 	return cmd
+}
+
+// serveUntil serves hs on ln until it fails, or until ctx ends (Ctrl-C),
+// when it returns nil and the caller shuts hs down.
+func serveUntil(ctx context.Context, hs *http.Server, ln net.Listener) error {
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return quarry.Wrap(quarry.KindInternal, err, "the server stopped")
+	case <-ctx.Done():
+		return nil
+	}
 }
 
 // serverConfig wires the server to the same runtime as ask and run: one
@@ -214,15 +222,7 @@ func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, c
 	}
 	tmpl := agent.Agent{
 		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now, Gateway: gw,
-		Limits: agent.Limits{
-			MaxSteps:    cfg.Model.MaxSteps,
-			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
-			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
-			StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
-		},
-	}
-	if cfg.Limits.MaxRows > 0 {
-		tmpl.Limits.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
+		Limits: agentLimits(cfg),
 	}
 	// The live schema, read once before runs share the connection.
 	if cat, err := conn.Catalog(ctx); err == nil {
@@ -290,11 +290,7 @@ func (a *app) manualServerConfig(ctx context.Context, cfg *config.Config, m mode
 	ag := &agent.Agent{
 		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now,
 		Guard: g, Results: st, Dialect: quarry.DialectGeneric, Connection: "manual (no connection)",
-		Limits: agent.Limits{
-			MaxSteps:    cfg.Model.MaxSteps,
-			Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
-			PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
-		},
+		Limits: agentLimits(cfg),
 	}
 	var idMu sync.Mutex
 	return httpapi.Config{
