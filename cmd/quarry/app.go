@@ -215,6 +215,9 @@ func (a *app) openMCP(ctx context.Context, cfg *config.Config, cc *config.Connec
 		Version:        version,
 		MaxBytes:       cc.MaxBytes,
 	}
+	if cc.StartTimeout > 0 {
+		opts.ConnectTimeout = cc.StartTimeout
+	}
 	if cc.Command == "" {
 		opts.URL = cc.URL.Value()
 		opts.Headers = make(map[string]string, len(cc.Headers))

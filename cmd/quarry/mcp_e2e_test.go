@@ -467,8 +467,8 @@ func TestMCPConnectorBadServers(t *testing.T) {
 			// marker to look for once quarry has exited.
 			marker := fmt.Sprintf("%d.%06d", 300+i, time.Now().Nanosecond()/1000)
 			script := strings.ReplaceAll(c.script, "SLEEP", "sleep "+marker)
-			dir := mcpProject(t, demo, "  statement_timeout: 3s\n", "driver: mcp", "command: "+sh,
-				fmt.Sprintf("args: [-c, %s]", yamlQuote(script)), "dialect: sqlite")
+			dir := mcpProject(t, demo, "", "driver: mcp", "command: "+sh,
+				fmt.Sprintf("args: [-c, %s]", yamlQuote(script)), "dialect: sqlite", "start_timeout: 3s")
 			r := quarryProc(t, bin, dir, "run", "SELECT 1")
 			if r.code == 0 {
 				t.Fatalf("exit 0 from a bad server\n%s", r.stdout)

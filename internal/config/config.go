@@ -126,6 +126,10 @@ type Connection struct {
 	// MaxBytes caps one answer of an http or mcp connection's service,
 	// while it is read; 0 means the connector's default (64 MiB).
 	MaxBytes int64
+	// StartTimeout bounds starting an mcp connection's server (the
+	// initialize handshake and tool discovery); 0 means
+	// limits.statement_timeout.
+	StartTimeout time.Duration
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -404,7 +408,8 @@ type connDraft struct {
 	env                        map[string]Secret
 	arguments                  map[string]string
 
-	maxBytes int64 // http and mcp
+	maxBytes     int64         // http and mcp
+	startTimeout time.Duration // mcp
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -26,13 +27,14 @@ connections:
     sql_argument: sql
     arguments: { database: main }
     dialect: SQLite
+    start_timeout: 2m
 `)
 	cfg, err := Load(path, testEnv(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := cfg.Connections["shop"]
-	if c.Driver != DriverMCP || c.Dialect() != quarry.DialectSQLite || c.Command != "quarry" || c.Tool != "run_query" || c.SQLArgument != "sql" {
+	if c.Driver != DriverMCP || c.Dialect() != quarry.DialectSQLite || c.Command != "quarry" || c.Tool != "run_query" || c.SQLArgument != "sql" || c.StartTimeout != 2*time.Minute {
 		t.Errorf("connection = %+v", c)
 	}
 	if diff := cmp.Diff([]string{"connector", "sqlite", "demo.db"}, c.Args); diff != "" {

@@ -44,6 +44,8 @@ type (
 		Arguments   map[string]string `json:"arguments,omitempty" yaml:"arguments,omitempty"`
 		// http and mcp connections: the cap on one answer, when set.
 		MaxBytes int64 `json:"max_bytes,omitempty" yaml:"max_bytes,omitempty"`
+		// mcp connections: how long the server may take to start, when set.
+		StartTimeout string `json:"start_timeout,omitempty" yaml:"start_timeout,omitempty"`
 	}
 	viewModel struct {
 		Provider  string  `json:"provider" yaml:"provider"`
@@ -118,6 +120,9 @@ func (c *Config) view() viewConfig {
 		if conn.Driver == DriverMCP {
 			vc.Dialect = string(conn.Dialect())
 			vc.Command, vc.Args, vc.Tool, vc.SQLArgument = conn.Command, conn.Args, conn.Tool, conn.SQLArgument
+			if conn.StartTimeout > 0 {
+				vc.StartTimeout = conn.StartTimeout.String()
+			}
 			if len(conn.Env) > 0 {
 				vc.Env = map[string]string{}
 				for k, e := range conn.Env {

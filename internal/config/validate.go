@@ -23,7 +23,7 @@ var driverAliases = map[string]string{
 var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, DriverHTTP, DriverMCP}
 
 // mcpFields are the fields only an mcp connection takes.
-var mcpFields = []string{"command", "args", "env", "tool", "sql_argument", "arguments"}
+var mcpFields = []string{"command", "args", "env", "tool", "sql_argument", "arguments", "start_timeout"}
 
 // httpDialects are the dialects an http connection may name.
 var httpDialects = []string{string(quarry.DialectGeneric), DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB}
@@ -86,6 +86,7 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"sql_argument", d.str(&c.sqlArgument)},
 			{"arguments", func(n ast.Node, fp string) error { return d.arguments(n, fp, c) }},
 			{"max_bytes", d.int64Field(&c.maxBytes, 1024)},
+			{"start_timeout", d.duration(&c.startTimeout, false)},
 		})
 		if err != nil {
 			return nil, err
@@ -139,7 +140,7 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 		if line := d.lines[p+".max_bytes"]; line != 0 && driver != DriverHTTP && driver != DriverMCP {
 			return d.errAt(line, p+".max_bytes", "is only for `driver: http` and `driver: mcp` connections (the size of one answer); remove it")
 		}
-		conn.MaxBytes = c.maxBytes
+		conn.MaxBytes, conn.StartTimeout = c.maxBytes, c.startTimeout
 		if driver != DriverMCP {
 			for _, f := range mcpFields {
 				if line := d.lines[p+"."+f]; line != 0 {
