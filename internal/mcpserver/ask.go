@@ -133,7 +133,9 @@ func askMarkdown(r *AskResult) string {
 		if r.SQL != "" {
 			fmt.Fprintf(&b, "\n```sql\n%s\n```\n", strings.TrimSpace(r.SQL))
 		}
-		if len(r.Checks) > 0 {
+		// quarry's own answers already end with their checks and
+		// confidence; say them only when the answer does not.
+		if len(r.Checks) > 0 && !strings.Contains(r.Answer, "Confidence:") {
 			b.WriteString("\nChecks:")
 			for i, c := range r.Checks {
 				sep := ","

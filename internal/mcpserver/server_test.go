@@ -62,7 +62,10 @@ func TestProjectAsk(t *testing.T) {
 		t.Errorf("no checks or confidence: %+v", got.Checks)
 	}
 	md := text(res)
-	for _, want := range []string{"```sql", "Run " + got.RunID, "confidence"} {
+	if n := strings.Count(strings.ToLower(md), "confidence"); n != 1 {
+		t.Errorf("text content says its confidence %d times, want once:\n%s", n, md)
+	}
+	for _, want := range []string{"```sql", "Run " + got.RunID} {
 		if !strings.Contains(md, want) {
 			t.Errorf("text content lacks %q:\n%s", want, md)
 		}
