@@ -1,6 +1,7 @@
 package quarry
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,5 +44,26 @@ func TestTableRows(t *testing.T) {
 	rs.Close()
 	if rs.Next() {
 		t.Errorf("Next after Close")
+	}
+}
+
+func TestFormatInterval(t *testing.T) {
+	for _, tc := range []struct {
+		months, days int32
+		us           int64
+		want         string
+	}{
+		{0, 0, 0, "PT0S"},
+		{14, 3, 4*3600e6 + 5*60e6 + 6.5e6, "P1Y2M3DT4H5M6.5S"},
+		{-1, 0, 0, "P-1M"},
+		{0, 0, -500000, "PT-0.5S"},
+		{0, 1, 90 * 60e6, "P1DT1H30M"},
+		{0, 0, -1500000, "PT-1.5S"},
+		{0, 0, 1, "PT0.000001S"},
+		{math.MaxInt32, math.MaxInt32, math.MaxInt64, "infinity"},
+	} {
+		if got := FormatInterval(tc.months, tc.days, tc.us); got != tc.want {
+			t.Errorf("FormatInterval(%d, %d, %d) = %q, want %q", tc.months, tc.days, tc.us, got, tc.want)
+		}
 	}
 }

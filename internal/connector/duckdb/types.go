@@ -191,45 +191,9 @@ func convTime(zoned bool) converter {
 
 func convInterval(v any) (any, error) {
 	if iv, ok := v.(duckdb.Interval); ok {
-		return formatInterval(iv.Months, iv.Days, iv.Micros), nil
+		return quarry.FormatInterval(iv.Months, iv.Days, iv.Micros), nil
 	}
 	return nil, fmt.Errorf("unexpected %T for an interval", v)
-}
-
-// formatInterval writes an interval in ISO 8601 duration form, as the
-// PostgreSQL connector does: P1Y2M3DT4H5M6.5S, each part with its own
-// sign, PT0S for zero.
-func formatInterval(months, days int32, us int64) string {
-	if months == 0 && days == 0 && us == 0 {
-		return "PT0S"
-	}
-	var b strings.Builder
-	b.WriteByte('P')
-	if y := months / 12; y != 0 {
-		fmt.Fprintf(&b, "%dY", y)
-	}
-	if m := months % 12; m != 0 {
-		fmt.Fprintf(&b, "%dM", m)
-	}
-	if days != 0 {
-		fmt.Fprintf(&b, "%dD", days)
-	}
-	if us != 0 {
-		b.WriteByte('T')
-		h, rest := us/3_600_000_000, us%3_600_000_000
-		m, rest := rest/60_000_000, rest%60_000_000
-		if h != 0 {
-			fmt.Fprintf(&b, "%dH", h)
-		}
-		if m != 0 {
-			fmt.Fprintf(&b, "%dM", m)
-		}
-		if rest != 0 {
-			sec := strconv.FormatFloat(float64(rest)/1e6, 'f', -1, 64)
-			fmt.Fprintf(&b, "%sS", sec)
-		}
-	}
-	return b.String()
 }
 
 func convText(v any) (any, error) {
@@ -335,7 +299,7 @@ func jsonSafe(v any) any {
 	case duckdb.Decimal:
 		return formatDecimal(x)
 	case duckdb.Interval:
-		return formatInterval(x.Months, x.Days, x.Micros)
+		return quarry.FormatInterval(x.Months, x.Days, x.Micros)
 	case duckdb.UUID:
 		return formatUUID(x[:])
 	case time.Time:

@@ -83,24 +83,6 @@ func TestMoreTypes(t *testing.T) {
 	}
 }
 
-func TestFormatInterval(t *testing.T) {
-	for _, tc := range []struct {
-		months, days int32
-		us           int64
-		want         string
-	}{
-		{0, 0, 0, "PT0S"},
-		{14, 3, 4*3600e6 + 5*60e6 + 6.5e6, "P1Y2M3DT4H5M6.5S"},
-		{-1, 0, 0, "P-1M"},
-		{0, 0, -500000, "PT-0.5S"},
-		{0, 1, 90 * 60e6, "P1DT1H30M"},
-	} {
-		if got := FormatInterval(tc.months, tc.days, tc.us); got != tc.want {
-			t.Errorf("FormatInterval(%d, %d, %d) = %q, want %q", tc.months, tc.days, tc.us, got, tc.want)
-		}
-	}
-}
-
 func TestScrubURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://u:s3cret@h:5432/db":          "postgres://u:xxxxx@h:5432/db",
