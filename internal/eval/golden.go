@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
+
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -128,13 +130,13 @@ func (d *gdec) decode(src []byte) *Set {
 	for _, doc := range f.Docs {
 		if doc != nil && doc.Body != nil {
 			if body != nil {
-				d.errf(line(doc.Body), "the file holds more than one YAML document; keep one")
+				d.errf(yamlnode.Line(doc.Body), "the file holds more than one YAML document; keep one")
 				break
 			}
-			body = unwrap(doc.Body)
+			body = yamlnode.Unwrap(doc.Body)
 		}
 	}
-	if body == nil || isNull(body) {
+	if body == nil || yamlnode.IsNull(body) {
 		d.errf(0, "the file is empty; write a cases: list")
 		return set
 	}
@@ -147,16 +149,16 @@ func (d *gdec) decode(src []byte) *Set {
 			casesSeen = true
 			s, ok := v.(*ast.SequenceNode)
 			if !ok {
-				d.errf(line(v), "cases: want a list of cases (lines starting with \"- \")")
+				d.errf(yamlnode.Line(v), "cases: want a list of cases (lines starting with \"- \")")
 				return
 			}
 			for i, cv := range s.Values {
-				set.Cases = append(set.Cases, d.caseOf(i, unwrap(cv)))
+				set.Cases = append(set.Cases, d.caseOf(i, yamlnode.Unwrap(cv)))
 			}
 		},
 	})
 	if !casesSeen && len(d.errs) == 0 {
-		d.errf(line(body), "no cases: list; add one")
+		d.errf(yamlnode.Line(body), "no cases: list; add one")
 	}
 	ids := map[string]int{}
 	for i := range set.Cases {
@@ -174,7 +176,7 @@ func (d *gdec) decode(src []byte) *Set {
 }
 
 func (d *gdec) caseOf(i int, n ast.Node) Case {
-	c := Case{Line: line(n)}
+	c := Case{Line: yamlnode.Line(n)}
 	where := fmt.Sprintf("cases[%d]", i)
 	ok := d.mapping(n, where, map[string]func(ast.Node){
 		"id":       func(v ast.Node) { c.ID = strings.TrimSpace(d.str(v, "id")) },
@@ -185,7 +187,7 @@ func (d *gdec) caseOf(i int, n ast.Node) Case {
 		"ordered": func(v ast.Node) {
 			b, isBool := v.(*ast.BoolNode)
 			if !isBool {
-				d.errf(line(v), "ordered: want true or false")
+				d.errf(yamlnode.Line(v), "ordered: want true or false")
 				return
 			}
 			c.Ordered = &b.Value
@@ -195,7 +197,7 @@ func (d *gdec) caseOf(i int, n ast.Node) Case {
 			switch c.Expect {
 			case ExpectRefuse, ExpectClarify, ExpectUnanswered:
 			default:
-				d.errf(line(v), "expect: %q is not an outcome; use refuse, clarify or unanswered", c.Expect)
+				d.errf(yamlnode.Line(v), "expect: %q is not an outcome; use refuse, clarify or unanswered", c.Expect)
 			}
 		},
 		"tolerance": func(v ast.Node) { c.Tolerance = d.tolerance(v) },
@@ -234,14 +236,14 @@ func (d *gdec) mapping(n ast.Node, what string, fields map[string]func(ast.Node)
 	case *ast.MappingValueNode:
 		entries = []*ast.MappingValueNode{x}
 	default:
-		d.errf(line(n), "%s: want a mapping of key: value", what)
+		d.errf(yamlnode.Line(n), "%s: want a mapping of key: value", what)
 		return false
 	}
 	seen := map[string]bool{}
 	for _, e := range entries {
 		key := e.Key.GetToken().Value
 		if seen[key] {
-			d.errf(line(e.Key), "duplicate key %q; keep one", key)
+			d.errf(yamlnode.Line(e.Key), "duplicate key %q; keep one", key)
 			continue
 		}
 		seen[key] = true
@@ -252,10 +254,10 @@ func (d *gdec) mapping(n ast.Node, what string, fields map[string]func(ast.Node)
 				known = append(known, k)
 			}
 			slices.Sort(known)
-			d.errf(line(e.Key), "unknown field %q in %s; known fields: %s", key, what, strings.Join(known, ", "))
+			d.errf(yamlnode.Line(e.Key), "unknown field %q in %s; known fields: %s", key, what, strings.Join(known, ", "))
 			continue
 		}
-		set(unwrap(e.Value))
+		set(yamlnode.Unwrap(e.Value))
 	}
 	return true
 }
@@ -274,7 +276,7 @@ func (d *gdec) str(n ast.Node, field string) string {
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
 		return x.GetToken().Value
 	}
-	d.errf(line(n), "%s: want text", field)
+	d.errf(yamlnode.Line(n), "%s: want text", field)
 	return ""
 }
 
@@ -282,7 +284,7 @@ func (d *gdec) date(n ast.Node, field string) time.Time {
 	s := strings.TrimSpace(d.str(n, field))
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		d.errf(line(n), "%s: %q is not a date; write YYYY-MM-DD", field, s)
+		d.errf(yamlnode.Line(n), "%s: %q is not a date; write YYYY-MM-DD", field, s)
 	}
 	return t
 }
@@ -296,7 +298,7 @@ func (d *gdec) tolerance(n ast.Node) float64 {
 	}
 	f, isNum := toFloat(v)
 	if !ok || !isNum || f < 0 || f >= 1 || math.IsNaN(f) {
-		d.errf(line(n), "tolerance: want a relative tolerance between 0 and 1, such as 1e-6")
+		d.errf(yamlnode.Line(n), "tolerance: want a relative tolerance between 0 and 1, such as 1e-6")
 		return 0
 	}
 	return f
@@ -305,25 +307,25 @@ func (d *gdec) tolerance(n ast.Node) float64 {
 func (d *gdec) rows(n ast.Node) [][]any {
 	s, ok := n.(*ast.SequenceNode)
 	if !ok {
-		if isNull(n) {
+		if yamlnode.IsNull(n) {
 			return [][]any{}
 		}
-		d.errf(line(n), "rows: want a list of rows, each a list of values: [[1, \"a\"], [2, \"b\"]]")
+		d.errf(yamlnode.Line(n), "rows: want a list of rows, each a list of values: [[1, \"a\"], [2, \"b\"]]")
 		return nil
 	}
 	out := make([][]any, 0, len(s.Values))
 	for _, rv := range s.Values {
-		rv = unwrap(rv)
+		rv = yamlnode.Unwrap(rv)
 		rs, ok := rv.(*ast.SequenceNode)
 		if !ok {
-			d.errf(line(rv), "rows: each row is a list of values, such as [1, \"a\"]")
+			d.errf(yamlnode.Line(rv), "rows: each row is a list of values, such as [1, \"a\"]")
 			continue
 		}
 		row := make([]any, 0, len(rs.Values))
 		for _, cv := range rs.Values {
-			v, ok := scalar(unwrap(cv))
+			v, ok := scalar(yamlnode.Unwrap(cv))
 			if !ok {
-				d.errf(line(cv), "rows: a value must be a number, text, true/false or null")
+				d.errf(yamlnode.Line(cv), "rows: a value must be a number, text, true/false or null")
 			}
 			row = append(row, v)
 		}
@@ -365,45 +367,6 @@ func scalar(n ast.Node) (any, bool) {
 		return math.NaN(), true
 	}
 	return nil, false
-}
-
-func unwrap(n ast.Node) ast.Node {
-	for {
-		switch x := n.(type) {
-		case *ast.AnchorNode:
-			n = x.Value
-		case *ast.TagNode:
-			n = x.Value
-		case *ast.CommentGroupNode:
-			return nil
-		default:
-			return n
-		}
-	}
-}
-
-func isNull(n ast.Node) bool {
-	if n == nil {
-		return true
-	}
-	_, ok := n.(*ast.NullNode)
-	return ok
-}
-
-func line(n ast.Node) int {
-	if n == nil {
-		return 0
-	}
-	if mv, ok := n.(*ast.MappingValueNode); ok && mv.Key != nil {
-		n = mv.Key
-	}
-	if m, ok := n.(*ast.MappingNode); ok && len(m.Values) > 0 {
-		return line(m.Values[0])
-	}
-	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		return tk.Position.Line
-	}
-	return 0
 }
 
 // HasTopLevelOrderBy reports whether sql has an ORDER BY outside every

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 // The files of a knowledge folder.
@@ -197,7 +198,7 @@ func decodePolicy(src []byte) ([]PolicyRule, *decoder) {
 	d.mapping(root, "", "the policy", []field{
 		{"restricted", func(v ast.Node, p string) {
 			d.seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
-				r := PolicyRule{File: PolicyFile, Line: nodeLine(v)}
+				r := PolicyRule{File: PolicyFile, Line: yamlnode.Line(v)}
 				if d.mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
 					{"column", func(v ast.Node, p string) { r.Column = d.str(v, p) }},
 					{"reason", func(v ast.Node, p string) { r.Reason = d.str(v, p) }},
@@ -229,7 +230,7 @@ func decodeExamples(file string, src []byte) ([]VerifiedQuery, *decoder) {
 		return nil, d
 	}
 	d.seq(root, "", "verified queries", func(_ int, v ast.Node, p string) {
-		q := VerifiedQuery{File: file, Line: nodeLine(v)}
+		q := VerifiedQuery{File: file, Line: yamlnode.Line(v)}
 		d.mapping(v, p, "a verified query", []field{
 			{"question", func(v ast.Node, p string) { q.Question = d.str(v, p) }},
 			{"sql", func(v ast.Node, p string) { q.SQL = d.str(v, p) }},

@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 
 	"github.com/quarrydata/quarry/internal/suggest"
 )
@@ -108,50 +110,11 @@ func (d *decoder) parse(src []byte) ast.Node {
 	case 0:
 		return nil
 	case 1:
-		return unwrap(bodies[0])
+		return yamlnode.Unwrap(bodies[0])
 	default:
-		d.errf(nodeLine(bodies[1]), "", "the file holds %d YAML documents; keep one (remove the extra ---)", len(bodies))
-		return unwrap(bodies[0])
+		d.errf(yamlnode.Line(bodies[1]), "", "the file holds %d YAML documents; keep one (remove the extra ---)", len(bodies))
+		return yamlnode.Unwrap(bodies[0])
 	}
-}
-
-func unwrap(n ast.Node) ast.Node {
-	for {
-		switch x := n.(type) {
-		case *ast.AnchorNode:
-			n = x.Value
-		case *ast.TagNode:
-			n = x.Value
-		case *ast.CommentGroupNode:
-			return nil
-		default:
-			return n
-		}
-	}
-}
-
-func nodeLine(n ast.Node) int {
-	if n == nil {
-		return 0
-	}
-	if mv, ok := n.(*ast.MappingValueNode); ok && mv.Key != nil {
-		n = mv.Key
-	}
-	if m, ok := n.(*ast.MappingNode); ok && len(m.Values) > 0 {
-		return nodeLine(m.Values[0])
-	}
-	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		return tk.Position.Line
-	}
-	return 0
-}
-
-func isNull(n ast.Node) bool {
-	if n == nil {
-		return true
-	}
-	_, ok := n.(*ast.NullNode)
-	return ok
 }
 
 // field is one allowed key of a mapping and what to do with its value.
@@ -163,7 +126,7 @@ type field struct {
 // mapping decodes the mapping n, rejecting unknown and duplicate keys with
 // a suggestion. It reports whether n was a mapping.
 func (d *decoder) mapping(n ast.Node, path, what string, fields []field) bool {
-	n = unwrap(n)
+	n = yamlnode.Unwrap(n)
 	var entries []*ast.MappingValueNode
 	switch x := n.(type) {
 	case *ast.MappingNode:
@@ -171,10 +134,10 @@ func (d *decoder) mapping(n ast.Node, path, what string, fields []field) bool {
 	case *ast.MappingValueNode:
 		entries = []*ast.MappingValueNode{x}
 	default:
-		d.errf(nodeLine(n), path, "want %s (a mapping of key: value), found %s", what, describe(n))
+		d.errf(yamlnode.Line(n), path, "want %s (a mapping of key: value), found %s", what, describe(n))
 		return false
 	}
-	d.lines[path] = nodeLine(n)
+	d.lines[path] = yamlnode.Line(n)
 	known := make([]string, len(fields))
 	for i, f := range fields {
 		known[i] = f.key
@@ -182,7 +145,7 @@ func (d *decoder) mapping(n ast.Node, path, what string, fields []field) bool {
 	seen := map[string]bool{}
 	for _, e := range entries {
 		key := scalarText(e.Key)
-		kl := nodeLine(e.Key)
+		kl := yamlnode.Line(e.Key)
 		sub := joinPath(path, key)
 		if seen[key] {
 			d.errf(kl, sub, "duplicate key %q; keep one", key)
@@ -201,7 +164,7 @@ func (d *decoder) mapping(n ast.Node, path, what string, fields []field) bool {
 			continue
 		}
 		d.lines[sub] = kl
-		set(unwrap(e.Value), sub)
+		set(yamlnode.Unwrap(e.Value), sub)
 	}
 	return true
 }
@@ -215,21 +178,21 @@ func joinPath(path, key string) string {
 
 // seq calls each for every item of the sequence n; null is an empty list.
 func (d *decoder) seq(n ast.Node, path, what string, each func(i int, v ast.Node, path string)) {
-	n = unwrap(n)
-	if isNull(n) {
+	n = yamlnode.Unwrap(n)
+	if yamlnode.IsNull(n) {
 		return
 	}
 	s, ok := n.(*ast.SequenceNode)
 	if !ok {
-		d.errf(nodeLine(n), path, "want a list of %s (lines starting with \"- \"), found %s", what, describe(n))
+		d.errf(yamlnode.Line(n), path, "want a list of %s (lines starting with \"- \"), found %s", what, describe(n))
 		return
 	}
 	for i, v := range s.Values {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		v = unwrap(v)
-		l := nodeLine(v)
+		v = yamlnode.Unwrap(v)
+		l := yamlnode.Line(v)
 		if l == 0 && i < len(s.Entries) && s.Entries[i] != nil {
-			l = nodeLine(s.Entries[i])
+			l = yamlnode.Line(s.Entries[i])
 		}
 		d.lines[p] = l
 		each(i, v, p)
@@ -237,7 +200,7 @@ func (d *decoder) seq(n ast.Node, path, what string, each func(i int, v ast.Node
 }
 
 func (d *decoder) str(n ast.Node, path string) string {
-	n = unwrap(n)
+	n = yamlnode.Unwrap(n)
 	switch x := n.(type) {
 	case nil, *ast.NullNode:
 		return ""
@@ -251,7 +214,7 @@ func (d *decoder) str(n ast.Node, path string) string {
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
 		return x.GetToken().Value
 	}
-	d.errf(nodeLine(n), path, "want a text value, found %s", describe(n))
+	d.errf(yamlnode.Line(n), path, "want a text value, found %s", describe(n))
 	return ""
 }
 
@@ -260,7 +223,7 @@ func (d *decoder) strs(n ast.Node, path string) []string {
 	d.seq(n, path, "text values", func(_ int, v ast.Node, p string) {
 		s := d.str(v, p)
 		if strings.TrimSpace(s) == "" {
-			d.errf(nodeLine(v), p, "empty entry; remove it or write a value")
+			d.errf(yamlnode.Line(v), p, "empty entry; remove it or write a value")
 			return
 		}
 		out = append(out, s)
@@ -269,8 +232,8 @@ func (d *decoder) strs(n ast.Node, path string) []string {
 }
 
 func (d *decoder) integer(n ast.Node, path string) int64 {
-	n = unwrap(n)
-	if isNull(n) {
+	n = yamlnode.Unwrap(n)
+	if yamlnode.IsNull(n) {
 		return 0
 	}
 	if x, ok := n.(*ast.IntegerNode); ok {
@@ -278,7 +241,7 @@ func (d *decoder) integer(n ast.Node, path string) int64 {
 			return v
 		}
 	}
-	d.errf(nodeLine(n), path, "want a whole number, found %s", describe(n))
+	d.errf(yamlnode.Line(n), path, "want a whole number, found %s", describe(n))
 	return 0
 }
 
@@ -289,7 +252,7 @@ func scalarText(n ast.Node) string {
 	if k, ok := n.(*ast.MappingKeyNode); ok {
 		return scalarText(k.Value)
 	}
-	switch x := unwrap(n).(type) {
+	switch x := yamlnode.Unwrap(n).(type) {
 	case *ast.StringNode:
 		return x.Value
 	case nil:
@@ -300,7 +263,7 @@ func scalarText(n ast.Node) string {
 }
 
 func describe(n ast.Node) string {
-	switch x := unwrap(n).(type) {
+	switch x := yamlnode.Unwrap(n).(type) {
 	case nil, *ast.NullNode:
 		return "nothing"
 	case *ast.MappingNode, *ast.MappingValueNode:
