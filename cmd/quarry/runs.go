@@ -90,11 +90,7 @@ answer are computed from that log. IDs may be shortened to any unique prefix.`,
 		Args:  cobra.ExactArgs(1),
 	}
 	events.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		st, err := a.store(ctx)
-		if err != nil {
-			return err
-		}
-		evs, err := st.Events(ctx, args[0])
+		evs, err := a.runEvents(ctx, args[0])
 		if err != nil {
 			return err
 		}
@@ -119,11 +115,7 @@ answer are computed from that log. IDs may be shortened to any unique prefix.`,
 		Args:  cobra.ExactArgs(1),
 	}
 	replay.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		st, err := a.store(ctx)
-		if err != nil {
-			return err
-		}
-		evs, err := st.Events(ctx, args[0])
+		evs, err := a.runEvents(ctx, args[0])
 		if err != nil {
 			return err
 		}
@@ -229,4 +221,13 @@ func clip(s string, n int) string {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// runEvents reads the event log of run id from the state database.
+func (a *app) runEvents(ctx context.Context, id string) ([]event.Event, error) {
+	st, err := a.store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.Events(ctx, id)
 }
