@@ -42,6 +42,13 @@ type app struct {
 	cfg   *config.Config
 	st    *store.Store
 	conns map[string]connector.Conn
+	cats  map[connector.Conn]catalogRead // each connection's schema, read once
+}
+
+// catalogRead is a connection's schema as it was read, or why it was not.
+type catalogRead struct {
+	cat *quarry.Catalog
+	err error
 }
 
 func (a *app) commands() []*cobra.Command {
@@ -172,6 +179,21 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 	}
 	a.conns[cc.Name] = c
 	return c, cc, nil
+}
+
+// catalog reads conn's schema once per command: the agent and the MCP
+// server's describe share it (a catalog read can be slow, and over MCP
+// it starts the server).
+func (a *app) catalog(ctx context.Context, conn connector.Conn) (*quarry.Catalog, error) {
+	if r, ok := a.cats[conn]; ok {
+		return r.cat, r.err
+	}
+	cat, err := conn.Catalog(ctx)
+	if a.cats == nil {
+		a.cats = map[connector.Conn]catalogRead{}
+	}
+	a.cats[conn] = catalogRead{cat, err}
+	return cat, err
 }
 
 // newID returns a fresh sortable ID with the given prefix.

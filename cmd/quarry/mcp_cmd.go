@@ -108,7 +108,7 @@ func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Con
 		}
 		mc.Connection, mc.Dialect = cc.Name, conn.Dialect()
 		// Read once, before any run shares the connection.
-		if cat, err := conn.Catalog(ctx); err == nil {
+		if cat, err := a.catalog(ctx, conn); err == nil {
 			mc.Catalog = cat
 		} else {
 			fmt.Fprintf(a.stderr, "quarry: describe lists the knowledge folder's tables: the schema could not be read (%s)\n", oneLine(quarry.Message(err)))

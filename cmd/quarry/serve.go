@@ -225,7 +225,7 @@ func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, c
 		Limits: agentLimits(cfg),
 	}
 	// The live schema, read once before runs share the connection.
-	if cat, err := conn.Catalog(ctx); err == nil {
+	if cat, err := a.catalog(ctx, conn); err == nil {
 		tmpl.Catalog = cat
 	}
 	return func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
