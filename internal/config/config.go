@@ -63,6 +63,14 @@ const (
 	DefaultMaxStatementBytes = 1 << 20
 	DefaultCacheTTL          = 5 * time.Minute
 	DefaultRepairAttempts    = 3
+	DefaultMaxValueBytes     = 16 << 20
+	DefaultMaxResultBytes    = 256 << 20
+
+	DefaultReadTimeout        = 10 * time.Second
+	DefaultIdleTimeout        = 2 * time.Minute
+	DefaultMaxHeaderBytes     = 64 << 10
+	DefaultMaxSessions        = 64
+	DefaultSessionIdleTimeout = 30 * time.Minute
 )
 
 // Config is a loaded, expanded and validated quarry.yaml. Paths are
@@ -82,6 +90,7 @@ type Config struct {
 	State           string // absolute path of quarry's own state database
 	Model           Model
 	Limits          Limits
+	Server          Server
 	Guard           Guard
 	// Warnings are one-line notes that do not stop quarry, such as a secret
 	// written into the file instead of referenced as ${VAR}.
@@ -178,6 +187,38 @@ type Limits struct {
 	MaxEstimatedRows  int64         // EXPLAIN row-estimate ceiling; 0 means none
 	CacheTTL          time.Duration // result cache lifetime; 0 turns the cache off
 	RepairAttempts    int           // regenerations after a failed query
+	// MaxValueBytes bounds one value read from the database (a text,
+	// bytes or JSON cell); a larger one fails the query.
+	MaxValueBytes int64
+	// MaxResultBytes bounds the values of one result that quarry holds in
+	// memory or sends to a client; streamed exports (quarry run) are not
+	// bounded by it.
+	MaxResultBytes int64
+}
+
+// Server bounds the HTTP servers quarry runs: quarry serve, and quarry mcp
+// and quarry connector with --http.
+type Server struct {
+	ReadTimeout    time.Duration // the longest a client may take to send one request, headers and body
+	IdleTimeout    time.Duration // how long an idle keep-alive connection is kept
+	MaxHeaderBytes int           // the largest request header block
+	// MaxSessions bounds the MCP sessions open at once (streamable HTTP).
+	MaxSessions int
+	// SessionIdleTimeout closes an MCP session that has had no request
+	// for this long.
+	SessionIdleTimeout time.Duration
+}
+
+// DefaultServer returns the server bounds quarry uses when quarry.yaml
+// says nothing, and for commands that read no quarry.yaml.
+func DefaultServer() Server {
+	return Server{
+		ReadTimeout:        DefaultReadTimeout,
+		IdleTimeout:        DefaultIdleTimeout,
+		MaxHeaderBytes:     DefaultMaxHeaderBytes,
+		MaxSessions:        DefaultMaxSessions,
+		SessionIdleTimeout: DefaultSessionIdleTimeout,
+	}
 }
 
 // Guard adjusts the SQL guard.
@@ -426,7 +467,10 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 		MaxStatementBytes: DefaultMaxStatementBytes,
 		CacheTTL:          DefaultCacheTTL,
 		RepairAttempts:    DefaultRepairAttempts,
+		MaxValueBytes:     DefaultMaxValueBytes,
+		MaxResultBytes:    DefaultMaxResultBytes,
 	}
+	cfg.Server = DefaultServer()
 	err := d.fields(top, "", []field{
 		{"version", func(n ast.Node, p string) error {
 			v, ok, err := d.integer(n, p, 0)
@@ -471,6 +515,22 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 				{"max_estimated_rows", d.int64Field(&l.MaxEstimatedRows, 0)},
 				{"cache_ttl", d.duration(&l.CacheTTL, true)},
 				{"repair_attempts", d.intField(&l.RepairAttempts, 0)},
+				{"max_value_bytes", d.int64Field(&l.MaxValueBytes, 1)},
+				{"max_result_bytes", d.int64Field(&l.MaxResultBytes, 1)},
+			})
+		}},
+		{"server", func(n ast.Node, p string) error {
+			m, err := d.mapping(n, p)
+			if err != nil {
+				return err
+			}
+			sv := &cfg.Server
+			return d.fields(m, p, []field{
+				{"read_timeout", d.duration(&sv.ReadTimeout, false)},
+				{"idle_timeout", d.duration(&sv.IdleTimeout, false)},
+				{"max_header_bytes", d.intField(&sv.MaxHeaderBytes, 1024)},
+				{"max_sessions", d.intField(&sv.MaxSessions, 1)},
+				{"session_idle_timeout", d.duration(&sv.SessionIdleTimeout, false)},
 			})
 		}},
 		{"guard", func(n ast.Node, p string) error {

@@ -126,6 +126,14 @@ limits:
   max_estimated_rows: 1000000
   cache_ttl: 0s
   repair_attempts: 0
+  max_value_bytes: 1_000_000
+  max_result_bytes: 50_000_000
+server:
+  read_timeout: 5s
+  idle_timeout: 1m
+  max_header_bytes: 8192
+  max_sessions: 3
+  session_idle_timeout: 10m
 guard:
   extra_functions: [My_Fn, ext.similarity]
 `)
@@ -146,7 +154,10 @@ guard:
 		State:           "/var/quarry/state.db",
 		Model:           Model{Provider: "openai", Model: "llama3", BaseURL: "http://localhost:11434/v1", Reason: "model.provider in quarry.yaml"},
 		Limits: Limits{MaxRows: 5000, PreviewRows: 10, StatementTimeout: 90 * time.Second, MaxStatementBytes: 2048,
-			MaxCost: 1e6, MaxEstimatedRows: 1000000, CacheTTL: 0, RepairAttempts: 0},
+			MaxCost: 1e6, MaxEstimatedRows: 1000000, CacheTTL: 0, RepairAttempts: 0,
+			MaxValueBytes: 1_000_000, MaxResultBytes: 50_000_000},
+		Server: Server{ReadTimeout: 5 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 8192,
+			MaxSessions: 3, SessionIdleTimeout: 10 * time.Minute},
 		Guard: Guard{ExtraFunctions: []string{"my_fn", "ext.similarity"}},
 	}
 	if diff := cmp.Diff(want, cfg, cmpopts.IgnoreUnexported(Config{}), cmp.Comparer(func(a, b Secret) bool { return true })); diff != "" {
@@ -185,7 +196,11 @@ func TestLoadDefaults(t *testing.T) {
 		t.Errorf("defaults: project %q connection %q knowledge %q state %q", cfg.Project, cfg.Connection, cfg.Knowledge, cfg.State)
 	}
 	wantLimits := Limits{MaxRows: 100000, PreviewRows: 20, StatementTimeout: 30 * time.Second,
-		MaxStatementBytes: 1048576, CacheTTL: 5 * time.Minute, RepairAttempts: 3}
+		MaxStatementBytes: 1048576, CacheTTL: 5 * time.Minute, RepairAttempts: 3,
+		MaxValueBytes: 16 << 20, MaxResultBytes: 256 << 20}
+	if diff := cmp.Diff(DefaultServer(), cfg.Server); diff != "" {
+		t.Errorf("server (-want +got):\n%s", diff)
+	}
 	if diff := cmp.Diff(wantLimits, cfg.Limits); diff != "" {
 		t.Errorf("limits (-want +got):\n%s", diff)
 	}

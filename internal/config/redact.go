@@ -23,6 +23,7 @@ type (
 		State       string           `json:"state" yaml:"state"`
 		Model       viewModel        `json:"model" yaml:"model"`
 		Limits      viewLimits       `json:"limits" yaml:"limits"`
+		Server      viewServer       `json:"server" yaml:"server"`
 		Guard       viewGuard        `json:"guard" yaml:"guard"`
 		Warnings    []string         `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 	}
@@ -65,6 +66,15 @@ type (
 		MaxEstimatedRows  int64   `json:"max_estimated_rows" yaml:"max_estimated_rows"`
 		CacheTTL          string  `json:"cache_ttl" yaml:"cache_ttl"`
 		RepairAttempts    int     `json:"repair_attempts" yaml:"repair_attempts"`
+		MaxValueBytes     int64   `json:"max_value_bytes" yaml:"max_value_bytes"`
+		MaxResultBytes    int64   `json:"max_result_bytes" yaml:"max_result_bytes"`
+	}
+	viewServer struct {
+		ReadTimeout        string `json:"read_timeout" yaml:"read_timeout"`
+		IdleTimeout        string `json:"idle_timeout" yaml:"idle_timeout"`
+		MaxHeaderBytes     int    `json:"max_header_bytes" yaml:"max_header_bytes"`
+		MaxSessions        int    `json:"max_sessions" yaml:"max_sessions"`
+		SessionIdleTimeout string `json:"session_idle_timeout" yaml:"session_idle_timeout"`
 	}
 	viewGuard struct {
 		ExtraFunctions []string `json:"extra_functions" yaml:"extra_functions"`
@@ -106,6 +116,15 @@ func (c *Config) view() viewConfig {
 			MaxEstimatedRows:  c.Limits.MaxEstimatedRows,
 			CacheTTL:          c.Limits.CacheTTL.String(),
 			RepairAttempts:    c.Limits.RepairAttempts,
+			MaxValueBytes:     c.Limits.MaxValueBytes,
+			MaxResultBytes:    c.Limits.MaxResultBytes,
+		},
+		Server: viewServer{
+			ReadTimeout:        c.Server.ReadTimeout.String(),
+			IdleTimeout:        c.Server.IdleTimeout.String(),
+			MaxHeaderBytes:     c.Server.MaxHeaderBytes,
+			MaxSessions:        c.Server.MaxSessions,
+			SessionIdleTimeout: c.Server.SessionIdleTimeout.String(),
 		},
 		Guard:       viewGuard{ExtraFunctions: append([]string{}, c.Guard.ExtraFunctions...)},
 		Warnings:    c.Warnings,

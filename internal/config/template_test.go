@@ -35,7 +35,8 @@ func TestTemplateLoads(t *testing.T) {
 			}
 		}
 		if cfg.Model.Provider != ProviderAnthropic || cfg.Limits.MaxRows != DefaultMaxRows ||
-			cfg.Limits.StatementTimeout != DefaultStatementTimeout || cfg.Limits.CacheTTL != DefaultCacheTTL {
+			cfg.Limits.StatementTimeout != DefaultStatementTimeout || cfg.Limits.CacheTTL != DefaultCacheTTL ||
+			cfg.Limits.MaxValueBytes != DefaultMaxValueBytes || cfg.Limits.MaxResultBytes != DefaultMaxResultBytes || cfg.Server != DefaultServer() {
 			t.Errorf("%+v: template values differ from the defaults: %+v %+v", tt.opts, cfg.Model, cfg.Limits)
 		}
 	}
@@ -48,7 +49,8 @@ func TestTemplateExplainsEveryField(t *testing.T) {
 	lines := strings.Split(text, "\n")
 	for _, f := range []string{"version", "project", "connection", "connections", "driver", "path", "knowledge", "state",
 		"model", "provider", "api_key", "base_url", "limits", "max_rows", "preview_rows", "statement_timeout",
-		"max_statement_bytes", "max_cost", "max_estimated_rows", "cache_ttl", "repair_attempts", "guard", "extra_functions"} {
+		"max_statement_bytes", "max_cost", "max_estimated_rows", "cache_ttl", "repair_attempts", "max_value_bytes", "max_result_bytes", "server", "read_timeout", "idle_timeout",
+		"max_header_bytes", "max_sessions", "session_idle_timeout", "guard", "extra_functions"} {
 		found := false
 		for i, l := range lines {
 			if strings.HasPrefix(strings.TrimSpace(l), f+":") {
