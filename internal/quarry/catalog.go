@@ -40,6 +40,21 @@ type TableInfo struct {
 	Columns     []ColumnInfo `json:"columns"`
 	PrimaryKey  []string     `json:"primary_key,omitempty"`
 	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
+	// Definition is a view's SELECT as the engine shows it, where the
+	// connector reads it; "" otherwise.
+	Definition string `json:"definition,omitempty"`
+	// Reads lists the columns of other relations a view reads, from the
+	// engine's own dependency catalog (PostgreSQL's pg_depend), when
+	// ReadsKnown. A Column of "" stands for the whole row.
+	Reads      []ColumnRead `json:"reads,omitempty"`
+	ReadsKnown bool         `json:"reads_known,omitempty"`
+}
+
+// ColumnRead is one column a view reads.
+type ColumnRead struct {
+	Schema string `json:"schema,omitempty"`
+	Table  string `json:"table"`
+	Column string `json:"column,omitempty"`
 }
 
 // Column returns the column with the given name (case-insensitive), or nil.

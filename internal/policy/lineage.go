@@ -1,0 +1,460 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Query is one query's scope as a dialect's parser reads it: the relations
+// in its FROM clause, the column references in its own expressions (every
+// clause: select list, WHERE, GROUP BY, HAVING, ORDER BY, join conditions,
+// window definitions, function arguments), and the queries nested in it.
+// The dialect readers (pg.go, mysql.go) build it; check resolves it.
+type Query struct {
+	With     []*CTE    // WITH items, visible to this query and everything in it
+	Sources  []*Source // FROM items, joins flattened, in order
+	Refs     []Ref     // column references in this query's own expressions
+	Subs     []*Query  // queries nested in expressions: they see this query's sources
+	Branches []*Query  // set-operation branches; Refs then name output columns
+}
+
+// CTE is one WITH item.
+type CTE struct {
+	Name  string
+	Query *Query
+}
+
+// Source is one FROM item.
+type Source struct {
+	Schema, Table string   // a named relation: a table, a view or a CTE
+	Alias         string   // the name the query knows it by; "" = its table name
+	Derived       *Query   // a subquery in FROM (also LATERAL)
+	Func          bool     // a table function: its columns are its own
+	Natural       bool     // joined to the sources before it by NATURAL JOIN
+	Members       []int    // an aliased join: the indexes in Sources of the relations it joins
+	Using         []string // joined to the sources before it by USING (...)
+	Pos           int
+}
+
+// name is the name the query knows s by.
+func (s *Source) name() string {
+	if s.Alias != "" {
+		return s.Alias
+	}
+	return s.Table
+}
+
+// Ref is one column reference: qualifier parts then the column's name, or
+// for a star only the qualifier (none for a bare *).
+type Ref struct {
+	Parts []string
+	Star  bool
+	Pos   int
+}
+
+// relation is what the checker knows of a base relation a query reads.
+type relation struct {
+	table string            // as the catalog or the statement spells it
+	cols  map[string]string // restricted columns: lower name → "table.column"
+	all   bool              // every column counts as restricted (a view over restricted data)
+	known map[string]bool   // the relation's columns per the catalog; nil = unknown
+}
+
+func (r *relation) restricted() bool { return r != nil && (r.all || len(r.cols) > 0) }
+
+// some returns the restricted columns of r for a message.
+func (r *relation) some() []string {
+	if r.all {
+		return []string{r.table + ".*"}
+	}
+	var out []string
+	for _, c := range r.cols {
+		out = append(out, c)
+	}
+	sortStrings(out)
+	return out
+}
+
+// level is one scope: the sources of one query, by the names it knows them.
+type level struct {
+	srcs []*scoped
+}
+
+type scoped struct {
+	src *Source
+	rel *relation // non-nil for base relations
+}
+
+// checker resolves one statement's tree against the policy and a catalog.
+type checker struct {
+	c   *Checker
+	err *Refusal
+}
+
+func (k *checker) fail(r *Refusal) {
+	if k.err == nil {
+		k.err = r
+	}
+}
+
+// query checks q, seen from the scopes outer (innermost last) with the CTE
+// names ctes in reach.
+func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
+	if q == nil || k.err != nil {
+		return
+	}
+	if len(q.With) > 0 {
+		names := map[string]bool{}
+		ctes = append(ctes[:len(ctes):len(ctes)], names)
+		for _, w := range q.With {
+			names[strings.ToLower(w.Name)] = true // a recursive CTE sees itself
+			k.query(w.Query, outer, ctes)
+		}
+	}
+	for _, b := range q.Branches {
+		k.query(b, outer, ctes)
+	}
+	lv := &level{}
+	scopes := append(outer[:len(outer):len(outer)], lv)
+	for _, s := range q.Sources {
+		sc := &scoped{src: s}
+		switch {
+		case s.Derived != nil:
+			// LATERAL subqueries see the sources before them; others do
+			// not, but seeing more only makes resolution stricter.
+			k.query(s.Derived, scopes, ctes)
+		case s.Func:
+		case len(s.Members) > 0:
+			sc.rel = joined(lv, s.Members)
+		case s.Table != "" && s.Schema == "" && inCTE(ctes, s.Table):
+		case s.Table != "":
+			sc.rel = k.c.relation(s.Schema, s.Table, s.Pos, k)
+		}
+		lv.srcs = append(lv.srcs, sc)
+		if s.Natural {
+			for _, o := range lv.srcs {
+				if o.rel.restricted() {
+					k.fail(unknownRefusal(o.rel.table, o.rel.some(), s.Pos, "NATURAL JOIN compares every column the two sides share"))
+				}
+			}
+		}
+		for _, u := range s.Using {
+			k.ref(Ref{Parts: []string{u}, Pos: s.Pos}, []*level{lv})
+		}
+	}
+	if len(q.Branches) == 0 {
+		for _, r := range q.Refs {
+			k.ref(r, scopes)
+		}
+	}
+	for _, sub := range q.Subs {
+		k.query(sub, scopes, ctes)
+	}
+}
+
+func inCTE(ctes []map[string]bool, name string) bool {
+	name = strings.ToLower(name)
+	for _, m := range ctes {
+		if m[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// ref checks one column reference seen from scopes (innermost last).
+func (k *checker) ref(r Ref, scopes []*level) {
+	if k.err != nil {
+		return
+	}
+	if r.Star && len(r.Parts) == 0 {
+		// * expands to every column of every source of its own query.
+		for _, s := range scopes[len(scopes)-1].srcs {
+			if s.rel.restricted() {
+				k.fail(readRefusal(s.rel.some()[0], r.Pos, "* reads every column of "+s.rel.table+"; list the columns you need"))
+				return
+			}
+		}
+		return
+	}
+	var qual []string
+	col := ""
+	if r.Star {
+		qual = r.Parts
+	} else {
+		qual, col = r.Parts[:len(r.Parts)-1], r.Parts[len(r.Parts)-1]
+	}
+	if len(qual) == 0 {
+		k.bare(col, r.Pos, scopes)
+		return
+	}
+	if s := find(scopes, qual[len(qual)-1], qual[:len(qual)-1]); s != nil {
+		if !s.rel.restricted() {
+			return
+		}
+		rel := s.rel
+		switch {
+		case r.Star:
+			k.fail(readRefusal(rel.some()[0], r.Pos, qual[len(qual)-1]+".* reads every column of "+rel.table+"; list the columns you need"))
+		case rel.all:
+			k.fail(readRefusal(rel.some()[0], r.Pos, rel.table+" is a view over restricted columns"))
+		case rel.cols[strings.ToLower(col)] != "":
+			k.fail(readRefusal(rel.cols[strings.ToLower(col)], r.Pos, "named as "+strings.Join(r.Parts, ".")))
+		case rel.known == nil:
+			k.fail(unknownRefusal(rel.table, rel.some(), r.Pos, "its columns are not in quarry's catalog"))
+		case !rel.known[strings.ToLower(col)]:
+			// t.f where f is not a column of t is f(t): a call on the
+			// whole row.
+			k.fail(readRefusal(rel.some()[0], r.Pos, strings.Join(r.Parts, ".")+" is not a column of "+rel.table+", so PostgreSQL reads it as a function of the whole row"))
+		}
+		return
+	}
+	// The qualifier names no source in reach (a composite field, an outer
+	// name the reader did not see): decide by the names alone, and a star
+	// by every source in reach.
+	if r.Star {
+		for i := len(scopes) - 1; i >= 0; i-- {
+			for _, s := range scopes[i].srcs {
+				if s.rel.restricted() {
+					k.fail(unknownRefusal(s.rel.table, s.rel.some(), r.Pos, strings.Join(qual, ".")+".* names no table quarry can resolve"))
+					return
+				}
+			}
+		}
+	}
+	for _, p := range r.Parts {
+		k.bare(p, r.Pos, scopes)
+	}
+}
+
+// bare checks an unqualified name: a column of some source in reach, or
+// (in PostgreSQL) a whole-row reference to a source.
+func (k *checker) bare(name string, pos int, scopes []*level) {
+	if name == "" || k.err != nil {
+		return
+	}
+	ln := strings.ToLower(name)
+	for i := len(scopes) - 1; i >= 0; i-- {
+		for _, s := range scopes[i].srcs {
+			if !s.rel.restricted() {
+				continue
+			}
+			rel := s.rel
+			if strings.EqualFold(s.src.name(), name) && (rel.known == nil || !rel.known[ln]) {
+				k.fail(readRefusal(rel.some()[0], pos, name+" is the whole row of "+rel.table))
+				return
+			}
+			if c := rel.cols[ln]; c != "" {
+				k.fail(readRefusal(c, pos, "named as "+name))
+				return
+			}
+			if rel.all && (rel.known == nil || rel.known[ln]) {
+				k.fail(readRefusal(rel.some()[0], pos, rel.table+" is a view over restricted columns"))
+				return
+			}
+		}
+	}
+}
+
+// joined merges the relations of an aliased join's members: the alias
+// reads what they read.
+func joined(lv *level, members []int) *relation {
+	rel := &relation{cols: map[string]string{}, known: map[string]bool{}}
+	var names []string
+	for _, i := range members {
+		if i < 0 || i >= len(lv.srcs) {
+			continue
+		}
+		m := lv.srcs[i].rel
+		if m == nil {
+			continue
+		}
+		names = append(names, m.table)
+		for c, s := range m.cols {
+			rel.cols[c] = s
+		}
+		rel.all = rel.all || m.all
+		if m.known == nil {
+			rel.known = nil
+		} else if rel.known != nil {
+			for c := range m.known {
+				rel.known[c] = true
+			}
+		}
+	}
+	rel.table = strings.Join(names, " JOIN ")
+	return rel
+}
+
+// find returns the source a qualifier names, innermost scope first: its
+// alias, or its table name when it has none (with the schema, when the
+// qualifier gives one).
+func find(scopes []*level, name string, schema []string) *scoped {
+	for i := len(scopes) - 1; i >= 0; i-- {
+		for _, s := range scopes[i].srcs {
+			if !strings.EqualFold(s.src.name(), name) {
+				continue
+			}
+			if len(schema) > 0 && s.src.Alias == "" && s.src.Schema != "" && !strings.EqualFold(schema[len(schema)-1], s.src.Schema) {
+				continue
+			}
+			return s
+		}
+	}
+	return nil
+}
+
+// Checker decides statements for one connection: a policy and the
+// connection's catalog. It is immutable and safe for concurrent use.
+type Checker struct {
+	p       *Policy
+	cat     *quarry.Catalog
+	dialect quarry.Dialect
+	views   map[string]*viewReads // lower view name → what it reads; filled by For
+	sys     systemRelations
+}
+
+// viewReads is what a view reads, from the engine's dependency catalog or
+// its definition.
+type viewReads struct {
+	restricted string // the first restricted column it reads, "" = none
+	unknown    bool   // what it reads could not be determined
+}
+
+// For returns the checker of statements on a connection whose schema is
+// cat (nil when it could not be read: then every relation is unknown and
+// statements that read any are refused while the policy restricts
+// something).
+func (p *Policy) For(d quarry.Dialect, cat *quarry.Catalog) *Checker {
+	c := &Checker{p: p, cat: cat, dialect: d, views: map[string]*viewReads{}, sys: systemFor(d)}
+	if cat != nil {
+		for i := range cat.Tables {
+			if t := &cat.Tables[i]; t.View && !c.p.Empty() {
+				c.viewStatus(t)
+			}
+		}
+	}
+	return c
+}
+
+// Policy returns the checker's policy.
+func (c *Checker) Policy() *Policy { return c.p }
+
+// relation resolves a base relation for the check, refusing (through k)
+// relations whose reads cannot be bounded.
+func (c *Checker) relation(schema, table string, pos int, k *checker) *relation {
+	rel := &relation{table: table, cols: map[string]string{}}
+	if cs := c.p.cols[strings.ToLower(table)]; cs != nil {
+		for lc, s := range cs {
+			rel.cols[lc] = s
+		}
+	}
+	if schema != "" && c.sys.system(schema, table) {
+		return c.systemRelation(rel, table, pos, k)
+	}
+	var info *quarry.TableInfo
+	if c.cat != nil {
+		info = c.cat.Table(table)
+	}
+	if info == nil && c.sys.system("", table) {
+		return c.systemRelation(rel, table, pos, k)
+	}
+	if info == nil {
+		if !rel.restricted() {
+			k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "quarry's catalog of the connection does not list " + table + ", so it cannot tell whether it exposes columns the policy restricts; query the tables quarry knows, or run quarry learn to refresh the catalog"})
+		}
+		return rel
+	}
+	rel.table = info.Name
+	rel.known = map[string]bool{}
+	for _, col := range info.Columns {
+		rel.known[strings.ToLower(col.Name)] = true
+	}
+	if info.View {
+		if v := c.viewStatus(info); v.restricted != "" || v.unknown {
+			rel.all = true
+		}
+	}
+	return rel
+}
+
+// systemRelation resolves a system catalog relation: readable, unless it
+// holds sample values of user columns.
+func (c *Checker) systemRelation(rel *relation, table string, pos int, k *checker) *relation {
+	if c.sys.exposesValues(table) {
+		k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "the statement reads " + table + ", whose statistics hold sample values of every column, restricted ones included; quarry does not read it while the policy restricts columns"})
+	}
+	return rel
+}
+
+// viewStatus decides what the view t reads: from the engine's dependency
+// catalog when the connector read it, else from its definition, else
+// nothing is known and the view counts as restricted. Views over views
+// are followed; a cycle counts as unknown.
+func (c *Checker) viewStatus(t *quarry.TableInfo) *viewReads {
+	name := strings.ToLower(t.Name)
+	if v := c.views[name]; v != nil {
+		return v
+	}
+	// While the view is being decided it counts as unknown: a cycle
+	// through it is refused.
+	c.views[name] = &viewReads{unknown: true}
+	v := &viewReads{}
+	switch {
+	case t.ReadsKnown:
+		for _, r := range t.Reads {
+			if r.Column == "" && len(c.p.cols[strings.ToLower(r.Table)]) > 0 {
+				v.restricted = c.p.Columns(r.Table)[0]
+			} else if c.p.Restricted(r.Table, r.Column) {
+				v.restricted = c.p.cols[strings.ToLower(r.Table)][strings.ToLower(r.Column)]
+			} else if inner := c.cat.Table(r.Table); inner != nil && inner.View && !strings.EqualFold(inner.Name, t.Name) {
+				if iv := c.viewStatus(inner); iv.restricted != "" || iv.unknown {
+					*v = *iv
+				}
+			}
+			if v.restricted != "" || v.unknown {
+				break
+			}
+		}
+	case t.Definition != "":
+		if q, err := read(c.dialect, t.Definition); err != nil {
+			v.unknown = true
+		} else {
+			k := &checker{c: c}
+			k.query(q, nil, nil)
+			if k.err != nil {
+				v.restricted = k.err.Column
+			}
+		}
+	default:
+		v.unknown = true
+	}
+	c.views[name] = v
+	return v
+}
+
+// Check returns the refusal of sql in dialect d, or nil when the statement
+// reads no restricted column. A statement the dialect's reader cannot
+// parse is refused while the policy restricts something (the guard reports
+// the syntax error first in practice).
+func (c *Checker) Check(d quarry.Dialect, sql string) *Refusal {
+	if c == nil || c.p.Empty() {
+		return nil
+	}
+	q, err := read(d, sql)
+	if err != nil {
+		return &Refusal{Column: strings.Join(c.p.Tables(), ", "), Msg: "quarry cannot analyse which columns the statement reads (" + err.Error() + "), and the policy restricts columns of " + strings.Join(c.p.Tables(), ", ") + "; rewrite it as a plain SELECT that names its columns"}
+	}
+	k := &checker{c: c}
+	k.query(q, nil, nil)
+	return k.err
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

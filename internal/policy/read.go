@@ -1,0 +1,60 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// read parses sql with the reader of dialect d. MySQL and MariaDB use the
+// MySQL grammar; PostgreSQL, DuckDB and connections of no one dialect use
+// PostgreSQL's parser, which reads the SELECT forms DuckDB shares with it
+// (a statement it cannot parse is refused while columns are restricted).
+// SQLite connections quarry opens itself are decided by SQLite's
+// authorizer; a SQLite database reached through another server is read
+// with PostgreSQL's parser, which reads the common SELECT forms.
+func read(d quarry.Dialect, sql string) (*Query, error) {
+	if d == quarry.DialectMySQL {
+		return readMySQL(sql)
+	}
+	return readPostgres(sql)
+}
+
+// systemRelations knows a dialect's system schemas and the system
+// relations that hold sample values of user data (column statistics).
+type systemRelations struct {
+	schemas map[string]bool
+	prefix  string          // unqualified names with this prefix are system relations
+	values  map[string]bool // relations that expose values of user columns
+}
+
+func systemFor(d quarry.Dialect) systemRelations {
+	switch d {
+	case quarry.DialectMySQL:
+		return systemRelations{
+			schemas: map[string]bool{"information_schema": true, "mysql": true, "performance_schema": true, "sys": true},
+			values: map[string]bool{"column_statistics": true, "column_stats": true, "innodb_ft_index_table": true,
+				"innodb_ft_index_cache": true, "innodb_ft_deleted": true, "innodb_ft_being_deleted": true},
+		}
+	case quarry.DialectSQLite:
+		return systemRelations{prefix: "sqlite_", values: map[string]bool{"sqlite_stat3": true, "sqlite_stat4": true}}
+	}
+	return systemRelations{
+		schemas: map[string]bool{"pg_catalog": true, "information_schema": true, "pg_toast": true},
+		prefix:  "pg_",
+		values: map[string]bool{"pg_stats": true, "pg_statistic": true, "pg_stats_ext": true,
+			"pg_stats_ext_exprs": true, "pg_statistic_ext_data": true, "duckdb_columns": false},
+	}
+}
+
+// system reports whether schema.table is a system relation.
+func (s systemRelations) system(schema, table string) bool {
+	if schema != "" {
+		return s.schemas[strings.ToLower(schema)]
+	}
+	return s.prefix != "" && strings.HasPrefix(strings.ToLower(table), s.prefix)
+}
+
+// exposesValues reports whether a system relation holds values of user
+// columns.
+func (s systemRelations) exposesValues(table string) bool { return s.values[strings.ToLower(table)] }
