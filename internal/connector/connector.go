@@ -7,6 +7,8 @@ package connector
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -75,4 +77,45 @@ type Identity struct {
 	Name    string         `json:"name"`
 	Dialect quarry.Dialect `json:"dialect"`
 	Target  string         `json:"target"` // a path or a host/database, never credentials
+}
+
+// RoleChecker is implemented by connectors whose database has accounts
+// with privileges (PostgreSQL, MySQL and MariaDB). Privileges reads, on
+// the connection's own session and in one or two catalog queries, what
+// the role quarry is connected as could do beyond reading: the second
+// control against writes that does not depend on the SQL guard. cmd asks
+// every connection that implements it once, when the connection opens.
+type RoleChecker interface {
+	Privileges(ctx context.Context) (RoleReport, error)
+}
+
+// RoleReport is what the connected role may do beyond reading.
+type RoleReport struct {
+	// Role is the account quarry is connected as, e.g. "quarry_reader" or
+	// "'quarry'@'127.0.0.1'".
+	Role string `json:"role"`
+	// Problems are the privileges that make the role unfit for quarry,
+	// each a short phrase such as "superuser", "INSERT, UPDATE on
+	// public.orders" or "member of pg_read_server_files". Empty means the
+	// role can only read.
+	Problems []string `json:"problems,omitempty"`
+	// Notes are privileges that are allowed but worth knowing, such as
+	// PostgreSQL's TEMPORARY on the database.
+	Notes []string `json:"notes,omitempty"`
+	// FixSQL creates a read-only role for this database (and revokes what
+	// the role's problems call for, where that can be said), for a person
+	// to run as an administrator.
+	FixSQL string `json:"fix_sql,omitempty"`
+}
+
+// Privileged reports whether the role can do more than read.
+func (r RoleReport) Privileged() bool { return len(r.Problems) > 0 }
+
+// Summary is the problems on one line: the first few, then how many more.
+func (r RoleReport) Summary() string {
+	const show = 4
+	if len(r.Problems) <= show {
+		return strings.Join(r.Problems, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(r.Problems[:show], "; "), len(r.Problems)-show)
 }

@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/connector"
@@ -153,20 +154,26 @@ func splitTopLevel(s string) []string {
 	return append(parts, strings.TrimSpace(s[start:]))
 }
 
-// probeGrants analyses SHOW GRANTS for the current account and the roles
-// granted to it.
-func (c *Conn) probeGrants(ctx context.Context) ([]connector.ProbeResult, error) {
+// heldPrivileges reads SHOW GRANTS for the current account and the roles
+// granted to it (whether or not they are active: SET ROLE reaches them),
+// and sorts every privilege beyond reading into its group. ALL PRIVILEGES
+// counts in every group; the grants of a role that cannot be read count
+// as other privileges.
+func (c *Conn) heldPrivileges(ctx context.Context) ([groupCount][]string, error) {
+	var held [groupCount][]string
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctxError(ctx, err, 0)
+			return held, ctxError(ctx, err, 0)
 		}
-		return nil, c.connectError(ctx, err)
+		return held, c.connectError(ctx, err)
 	}
-	defer conn.Close()
+	defer func() {
+		// SET ROLE may have changed the session: never reuse it.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		_ = conn.Close()
+	}()
 
-	groups := privilegeGroups()
-	var held [groupCount][]string
 	note := func(g int, what string) {
 		for _, h := range held[g] {
 			if h == what {
@@ -190,12 +197,19 @@ func (c *Conn) probeGrants(ctx context.Context) ([]connector.ProbeResult, error)
 			stmt = "SHOW GRANTS FOR " + role
 		}
 		lines, err := showGrants(ctx, conn, stmt)
+		if err != nil && role != "" && ctx.Err() == nil {
+			// MariaDB shows a granted role's grants to its grantee only
+			// while the role is the session's current role.
+			if _, serr := conn.ExecContext(ctx, "SET ROLE "+role); serr == nil {
+				lines, err = showGrants(ctx, conn, stmt)
+			}
+		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctxError(ctx, err, 0)
+				return held, ctxError(ctx, err, 0)
 			}
 			if role == "" {
-				return nil, c.probeError(ctx, err)
+				return held, c.probeError(ctx, err)
 			}
 			unreadable = append(unreadable, role)
 			continue
@@ -209,7 +223,7 @@ func (c *Conn) probeGrants(ctx context.Context) ([]connector.ProbeResult, error)
 					what += " (through role " + role + ")"
 				}
 				if g.privilege == "ALL" || g.privilege == "ALL PRIVILEGES" {
-					for i := range groups {
+					for i := range groupCount {
 						note(i, what)
 					}
 					continue
@@ -223,7 +237,16 @@ func (c *Conn) probeGrants(ctx context.Context) ([]connector.ProbeResult, error)
 	for _, r := range unreadable {
 		held[groupOther] = append(held[groupOther], "the grants of role "+r+" (they could not be read)")
 	}
+	return held, nil
+}
 
+// probeGrants reports heldPrivileges as one probe result per group.
+func (c *Conn) probeGrants(ctx context.Context) ([]connector.ProbeResult, error) {
+	held, err := c.heldPrivileges(ctx)
+	if err != nil {
+		return nil, err
+	}
+	groups := privilegeGroups()
 	out := make([]connector.ProbeResult, 0, groupCount)
 	for i, g := range groups {
 		r := connector.ProbeResult{Name: g.name + " (grants)", SQL: "SHOW GRANTS", Refused: len(held[i]) == 0}
