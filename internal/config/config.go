@@ -139,6 +139,10 @@ type Connection struct {
 	// initialize handshake and tool discovery); 0 means
 	// limits.statement_timeout.
 	StartTimeout time.Duration
+	// AllowPrivilegedRole lets quarry run on a postgres or mysql
+	// connection whose role can do more than read (docs/readonly.md);
+	// every run on it then records that the role is privileged.
+	AllowPrivilegedRole bool
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -451,6 +455,8 @@ type connDraft struct {
 
 	maxBytes     int64         // http and mcp
 	startTimeout time.Duration // mcp
+
+	allowPrivilegedRole bool // postgres and mysql
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

@@ -221,6 +221,34 @@ func (d *decoder) str(dst *string) func(ast.Node, string) error {
 	}
 }
 
+// boolean decodes true or false: a YAML boolean, or text (after
+// expansion) that is one; an empty value leaves *dst unchanged.
+func (d *decoder) boolean(dst *bool) func(ast.Node, string) error {
+	return func(n ast.Node, path string) error {
+		pn, err := d.plain(n, path)
+		if err != nil {
+			return err
+		}
+		if b, ok := pn.(*ast.BoolNode); ok {
+			*dst = b.Value
+			return nil
+		}
+		s, err := d.text(n, path)
+		if err != nil || s.null {
+			return err
+		}
+		switch strings.ToLower(strings.TrimSpace(s.value)) {
+		case "true", "yes", "on":
+			*dst = true
+		case "false", "no", "off":
+			*dst = false
+		default:
+			return d.errAt(s.line, path, "expected true or false, found %s", s.shown())
+		}
+		return nil
+	}
+}
+
 // secret decodes a secret field. A secret written into the file itself
 // rather than referenced as ${VAR} is accepted with a warning.
 func (d *decoder) secret(dst *Secret) func(ast.Node, string) error {

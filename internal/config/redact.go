@@ -47,6 +47,8 @@ type (
 		MaxBytes int64 `json:"max_bytes,omitempty" yaml:"max_bytes,omitempty"`
 		// mcp connections: how long the server may take to start, when set.
 		StartTimeout string `json:"start_timeout,omitempty" yaml:"start_timeout,omitempty"`
+		// postgres and mysql connections: run on a privileged role anyway.
+		AllowPrivilegedRole bool `json:"allow_privileged_role,omitempty" yaml:"allow_privileged_role,omitempty"`
 	}
 	viewModel struct {
 		Provider  string  `json:"provider" yaml:"provider"`
@@ -132,7 +134,7 @@ func (c *Config) view() viewConfig {
 	}
 	for _, name := range c.ConnectionNames {
 		conn := c.Connections[name]
-		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path}
+		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path, AllowPrivilegedRole: conn.AllowPrivilegedRole}
 		if conn.Path == "" && conn.Command == "" {
 			vc.URL = redactSecret(conn.URL)
 		}

@@ -87,6 +87,7 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"arguments", func(n ast.Node, fp string) error { return d.arguments(n, fp, c) }},
 			{"max_bytes", d.int64Field(&c.maxBytes, 1024)},
 			{"start_timeout", d.duration(&c.startTimeout, false)},
+			{"allow_privileged_role", d.boolean(&c.allowPrivilegedRole)},
 		})
 		if err != nil {
 			return nil, err
@@ -141,6 +142,10 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			return d.errAt(line, p+".max_bytes", "is only for `driver: http` and `driver: mcp` connections (the size of one answer); remove it")
 		}
 		conn.MaxBytes, conn.StartTimeout = c.maxBytes, c.startTimeout
+		if line := d.lines[p+".allow_privileged_role"]; line != 0 && driver != DriverPostgres && driver != DriverMySQL {
+			return d.errAt(line, p+".allow_privileged_role", "is only for `driver: postgres` and `driver: mysql` connections (the only ones whose role quarry checks); remove it")
+		}
+		conn.AllowPrivilegedRole = c.allowPrivilegedRole
 		if driver != DriverMCP {
 			for _, f := range mcpFields {
 				if line := d.lines[p+"."+f]; line != 0 {
