@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/mysql"
 	"github.com/quarrydata/quarry/internal/connector/postgres"
@@ -158,7 +159,7 @@ func (a *app) serveConnector(ctx context.Context, conn connector.Conn, what stri
 	if err != nil {
 		return err
 	}
-	return a.serveMCP(ctx, srv, f.http.addr, what)
+	return a.serveMCP(ctx, srv, f.http, what, config.DefaultServer(), "--max-sessions")
 }
 
 // dsnPassword finds the password of a MySQL DSN, user:password@tcp(…)/db.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/mcpserver"
@@ -72,7 +72,11 @@ error.`,
 		if mcfg.Connection != "" {
 			what = "connection " + mcfg.Connection
 		}
-		return a.serveMCP(ctx, srv, hf.addr, what)
+		cfg, err := a.config()
+		if err != nil {
+			return err
+		}
+		return a.serveMCP(ctx, srv, hf, what, cfg.Server, "server.max_sessions in quarry.yaml (or --max-sessions)")
 	})
 	return cmd
 }
@@ -146,16 +150,21 @@ func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Con
 type mcpHTTPFlags struct {
 	addr        string
 	allowRemote bool
+	maxSessions int // 0: server.max_sessions or its default
 }
 
 func (f *mcpHTTPFlags) add(cmd *cobra.Command, name string) {
 	cmd.Flags().StringVar(&f.addr, "http", "", "serve streamable HTTP on ADDR (host:port, e.g. 127.0.0.1:8765) at "+mcpserver.HTTPPath+" instead of standard input and output")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow a non-loopback --http address ("+name+" has no authentication yet)")
+	cmd.Flags().IntVar(&f.maxSessions, "max-sessions", 0, fmt.Sprintf("with --http: the most MCP sessions open at once (default %d, or server.max_sessions in quarry.yaml)", config.DefaultMaxSessions))
 }
 
 // check applies quarry serve's policy to --http: loopback only, unless
 // --allow-remote.
 func (f *mcpHTTPFlags) check(a *app) error {
+	if f.maxSessions < 0 {
+		return quarry.Errorf(quarry.KindUsage, "--max-sessions must be at least 1")
+	}
 	if f.addr == "" {
 		if f.allowRemote {
 			return quarry.Errorf(quarry.KindUsage, "--allow-remote goes with --http; standard input and output are local already")
@@ -179,8 +188,11 @@ func (f *mcpHTTPFlags) check(a *app) error {
 const mcpStopWait = 10 * time.Second
 
 // serveMCP serves srv until the client goes away or ctx ends: on the
-// command's standard input and output, or on streamable HTTP at addr.
-func (a *app) serveMCP(ctx context.Context, srv *mcp.Server, addr, what string) error {
+// command's standard input and output, or on streamable HTTP at f.addr
+// within the bounds sv (--max-sessions over sv.MaxSessions); raise says
+// how a user raises the session cap.
+func (a *app) serveMCP(ctx context.Context, srv *mcp.Server, f mcpHTTPFlags, what string, sv config.Server, raise string) error {
+	addr := f.addr
 	if addr == "" {
 		return a.serveMCPStdio(ctx, srv, what)
 	}
@@ -188,12 +200,17 @@ func (a *app) serveMCP(ctx context.Context, srv *mcp.Server, addr, what string) 
 	if err != nil {
 		return quarry.Wrap(quarry.KindUsage, err, "cannot listen on %s (%v); choose another --http address", addr, errors.Unwrap(err))
 	}
-	h, err := mcpserver.HTTPHandler(srv, ln.Addr().String())
+	if f.maxSessions > 0 {
+		sv.MaxSessions = f.maxSessions
+	}
+	h, err := mcpserver.HTTPHandler(srv, ln.Addr().String(), mcpserver.HTTPOptions{
+		MaxSessions: sv.MaxSessions, SessionIdleTimeout: sv.SessionIdleTimeout, Raise: raise,
+	})
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := httpServer(h, sv)
 	fmt.Fprintf(a.stderr, "quarry: serving MCP on http://%s%s for %s (Ctrl-C to stop)\n", ln.Addr(), mcpserver.HTTPPath, what)
 	if err := serveUntil(ctx, hs, ln); err != nil {
 		return err

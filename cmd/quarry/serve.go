@@ -22,6 +22,7 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
+	"github.com/quarrydata/quarry/internal/httpserve"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -90,7 +91,12 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 			ln.Close()
 			return err
 		}
-		hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+		cfg, err := a.config()
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		hs := httpServer(srv.Handler(), cfg.Server)
 		url := "http://" + ln.Addr().String() + "/"
 		fmt.Fprintf(a.stderr, "quarry: serving on %s (Ctrl-C to stop)\n", url)
 		if open {
@@ -112,6 +118,16 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		return nil
 	})
 	return cmd
+}
+
+// httpServer is the http.Server of every server quarry runs (serve, and
+// mcp and connector with --http): bounded reads of each request, headers
+// and body, an idle timeout and a header size limit, from quarry.yaml's
+// server section; responses, which may stream, are not bounded.
+func httpServer(h http.Handler, sv config.Server) *http.Server {
+	return httpserve.New(h, httpserve.Limits{
+		ReadTimeout: sv.ReadTimeout, IdleTimeout: sv.IdleTimeout, MaxHeaderBytes: sv.MaxHeaderBytes,
+	})
 }
 
 // serveUntil serves hs on ln until it fails, or until ctx ends (Ctrl-C),

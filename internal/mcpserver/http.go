@@ -1,9 +1,13 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,12 +18,33 @@ import (
 // HTTPPath is where the streamable HTTP transport is served.
 const HTTPPath = "/mcp"
 
+// HTTPOptions bound the sessions of a streamable HTTP server.
+type HTTPOptions struct {
+	// MaxSessions is the most sessions open at once; a client that tries
+	// to open one more is refused with an error that says so. 0 means
+	// DefaultMaxSessions.
+	MaxSessions int
+	// SessionIdleTimeout closes a session that has had no request for
+	// this long. 0 means DefaultSessionIdleTimeout.
+	SessionIdleTimeout time.Duration
+	// Raise says how the user raises MaxSessions, for the refusal: for
+	// example "server.max_sessions in quarry.yaml". "" means that.
+	Raise string
+}
+
+// Defaults of HTTPOptions.
+const (
+	DefaultMaxSessions        = 64
+	DefaultSessionIdleTimeout = 30 * time.Minute
+)
+
 // HTTPHandler serves srv over the streamable HTTP transport at HTTPPath.
 // addr is the bound address (host:port, as the listener reports it):
 // requests whose Host header names anything else than it or localhost are
 // refused (DNS rebinding protection), and so are cross-origin requests
-// from browsers.
-func HTTPHandler(srv *mcp.Server, addr string) (http.Handler, error) {
+// from browsers. srv must be served by this handler only: its sessions
+// are what opts.MaxSessions counts.
+func HTTPHandler(srv *mcp.Server, addr string, opts HTTPOptions) (http.Handler, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil || port == "" || port == "0" {
 		return nil, quarry.Errorf(quarry.KindUsage, "mcpserver: the bound address %q is not host:port", addr)
@@ -31,12 +56,25 @@ func HTTPHandler(srv *mcp.Server, addr string) (http.Handler, error) {
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		g.anyIP = true
 	}
+	if srv == nil {
+		return nil, quarry.Errorf(quarry.KindInternal, "mcpserver: no server to serve")
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.SessionIdleTimeout <= 0 {
+		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if opts.Raise == "" {
+		opts.Raise = "server.max_sessions in quarry.yaml"
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		SessionTimeout:      30 * time.Minute,
+		SessionTimeout:      opts.SessionIdleTimeout,
 		MaxRequestBodyBytes: 4 << 20,
 	})
+	capped := &sessionCap{srv: srv, opts: opts, next: h}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, http.NewCrossOriginProtection().Handler(h))
+	mux.Handle(HTTPPath, http.NewCrossOriginProtection().Handler(capped))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "quarry mcp: the MCP endpoint is "+HTTPPath, http.StatusNotFound)
 	})
@@ -71,4 +109,72 @@ func (g *hostGuard) allowed(host string) bool {
 	}
 	h, p, err := net.SplitHostPort(host)
 	return err == nil && p == g.port && net.ParseIP(strings.Trim(h, "[]")) != nil
+}
+
+// sessionCap refuses a request that would open a session (a POST without
+// an Mcp-Session-Id) while MaxSessions are open. It counts the server's
+// live sessions, which the SDK adds on connect and removes when a session
+// closes (DELETE, the idle timeout, a failed initialize), plus the
+// requests opening one right now.
+type sessionCap struct {
+	srv  *mcp.Server
+	opts HTTPOptions
+	next http.Handler
+
+	mu      sync.Mutex
+	opening int
+}
+
+// sessionHeader is the streamable HTTP transport's session header.
+const sessionHeader = "Mcp-Session-Id"
+
+func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get(sessionHeader) != "" {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	c.mu.Lock()
+	n := c.opening
+	for range c.srv.Sessions() {
+		n++
+	}
+	if n >= c.opts.MaxSessions {
+		c.mu.Unlock()
+		c.refuse(w, r)
+		return
+	}
+	c.opening++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.opening--
+		c.mu.Unlock()
+	}()
+	c.next.ServeHTTP(w, r)
+}
+
+// refuse answers with a JSON-RPC error the client shows, under an HTTP
+// status that clients do not retry on their own (the SDK's client treats
+// 429 and 503 as transient and drops the message).
+func (c *sessionCap) refuse(w http.ResponseWriter, r *http.Request) {
+	// The reply carries the request's id, which clients need to match it.
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	id := json.RawMessage("0")
+	if r.Body != nil {
+		if json.NewDecoder(io.LimitReader(r.Body, 64<<10)).Decode(&req) == nil && len(req.ID) > 0 && string(req.ID) != "null" {
+			id = req.ID
+		}
+	}
+	msg := fmt.Sprintf("quarry: this server already has %d MCP sessions open, its limit; close a session you no longer use (sessions idle for %s close by themselves) or raise %s",
+		c.opts.MaxSessions, c.opts.SessionIdleTimeout, c.opts.Raise)
+	body, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": -32000, "message": msg},
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	w.Write(body)
 }
