@@ -109,7 +109,10 @@ type Agent struct {
 	PreferModel bool
 	Limits      Limits
 	Connection  string // the connection's name and target, for provenance
-	Clock       func() time.Time
+	// PrivilegedRole, when set, says that the connection's role can do
+	// more than read and the configuration allowed it (run.started).
+	PrivilegedRole string
+	Clock          func() time.Time
 }
 
 // Turn is an earlier question of the same session, for follow-ups.
@@ -222,7 +225,7 @@ func (a *Agent) Ask(ctx context.Context, rec *event.Recorder, question string, a
 	r := &run{a: a, rec: rec, policy: newPolicy(a.model()), byTool: map[string]int{}, asOf: asOf, q: question,
 		out: &analyst.AskOutcome{RunID: rec.RunID(), Question: question, AsOf: day}}
 	r.emit(ctx, &event.RunStartedData{Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.dialect()),
-		Planner: a.PlannerName(), AsOf: day, SessionID: opts.SessionID, Knowledge: a.knowledgeHash()})
+		Planner: a.PlannerName(), AsOf: day, SessionID: opts.SessionID, Knowledge: a.knowledgeHash(), PrivilegedRole: a.PrivilegedRole})
 	var err error
 	switch {
 	case a.Gateway == nil && a.Conn == nil:

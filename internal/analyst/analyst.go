@@ -57,7 +57,11 @@ type Analyst struct {
 	Results    Results // may be nil: results are then not kept
 	Limits     Limits
 	Connection string // the connection's name and target, for provenance; never secrets
-	Clock      func() time.Time
+	// PrivilegedRole, when set, says that the connection's role can do
+	// more than read and the configuration allowed it; every run records
+	// it on run.started.
+	PrivilegedRole string
+	Clock          func() time.Time
 	// Cache, when set, serves recent identical statements on the same
 	// connection without running them again.
 	Cache *resultcache.Cache

@@ -66,7 +66,7 @@ func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, qu
 	out := &AskOutcome{RunID: rec.RunID(), Question: question, AsOf: day}
 	em.emit(ctx, &event.RunStartedData{
 		Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.Conn.Dialect()),
-		Planner: "builtin", AsOf: day, Knowledge: k.Hash,
+		Planner: "builtin", AsOf: day, Knowledge: k.Hash, PrivilegedRole: a.PrivilegedRole,
 	})
 	err := a.ask(ctx, em, k, question, asOf, out)
 	switch {

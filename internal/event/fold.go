@@ -40,7 +40,10 @@ type RunState struct {
 	SessionID  string `json:"session_id,omitempty"`
 	AsOf       string `json:"as_of,omitempty"`
 	Knowledge  string `json:"knowledge,omitempty"`
-	PlanSource string `json:"plan_source,omitempty"`
+	// PrivilegedRole says the run was made on a role that can do more than
+	// read, allowed by allow_privileged_role.
+	PrivilegedRole string `json:"privileged_role,omitempty"`
+	PlanSource     string `json:"plan_source,omitempty"`
 
 	Allowed    *bool       `json:"allowed,omitempty"` // the guard's verdict on SQL; nil until checked
 	Violations []Violation `json:"violations,omitempty"`
@@ -198,6 +201,7 @@ func apply(st *RunState, e Event) error {
 		st.AsOf = d.AsOf
 		st.SessionID = d.SessionID
 		st.Knowledge = d.Knowledge
+		st.PrivilegedRole = d.PrivilegedRole
 		st.StartedAt = e.At
 	case *QuestionParsedData:
 		st.Understood = slices.Clone(d.Understood)
