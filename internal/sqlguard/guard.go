@@ -20,6 +20,12 @@ type Options struct {
 	// ExtraFunctions are added to the function allow-list (case-insensitive,
 	// without schema). They cannot re-enable a function that is never allowed.
 	ExtraFunctions []string
+	// Catalog is the schema of the connection the statement will run on,
+	// or nil when it is unknown. The PostgreSQL engine check uses it to
+	// tell a column t.f from PostgreSQL's attribute notation for the call
+	// f(t); it must list every column of the tables it lists (a catalog
+	// with columns removed makes those columns read as calls).
+	Catalog *quarry.Catalog
 }
 
 // Violation is one broken rule.

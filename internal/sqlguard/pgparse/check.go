@@ -55,6 +55,7 @@ func Check(sql string, opts sqlguard.Options) sqlguard.Verdict {
 	}
 	w := newWalker(sql, &opts)
 	w.top(tree.Stmts[0])
+	w.fields()
 	w.placeLocks()
 	sort.SliceStable(w.viols, func(i, j int) bool { return w.viols[i].Pos < w.viols[j].Pos })
 	v.Statement = w.kind

@@ -10,10 +10,12 @@ import (
 )
 
 // corpusFiles are the corpora run through the PostgreSQL guard: the
-// shared corpus and sqlguard's extra cases, then this package's own.
+// shared corpus, sqlguard's extra cases and implicit calls (attribute
+// notation and the like), then this package's own.
 var corpusFiles = []string{
 	"../testdata/guard-corpus.tsv",
 	"../testdata/extra-cases.tsv",
+	"../testdata/implicit-calls.tsv",
 	"testdata/pg-cases.tsv",
 }
 

@@ -102,11 +102,11 @@ func (w *walker) tableSample(n *pg_query.RangeTableSample) {
 		"TABLESAMPLE %s is not a built-in sampling method; use TABLESAMPLE SYSTEM (n) or BERNOULLI (n)", shown)
 }
 
-// operator rejects operators named with a schema other than pg_catalog
-// (OPERATOR(myschema.+)): those are user-defined, and the function behind
-// them is unknown. Unqualified operators are out of the guard's scope.
-func (w *walker) operator(n *pg_query.A_Expr) {
-	parts := n.GetName()
+// operator rejects an operator named with a schema other than pg_catalog
+// (OPERATOR(myschema.+), in an expression, before ANY/ALL (subquery) or
+// in ORDER BY ... USING): it is user-defined, and the function behind it
+// is unknown. Unqualified operators are out of the guard's scope.
+func (w *walker) operator(parts []*pg_query.Node, pos int) {
 	if len(parts) < 2 {
 		return
 	}
@@ -117,8 +117,30 @@ func (w *walker) operator(n *pg_query.A_Expr) {
 	for _, p := range parts {
 		names = append(names, p.GetString_().GetSval())
 	}
-	w.add(sqlguard.CodeFunctionNotAllowed, int(n.GetLocation()),
+	w.add(sqlguard.CodeFunctionNotAllowed, pos,
 		"OPERATOR(%s) names a user-defined operator, whose function the guard cannot see; use the built-in operator without a schema", strings.Join(names, "."))
+}
+
+// typeName rejects a type named with a schema other than pg_catalog (in a
+// cast, a column definition list, JSON_TABLE, XMLTABLE or RETURNING): a
+// value of it is made by that type's own input or cast function, which
+// the guard cannot see. Unqualified types are out of the guard's scope.
+func (w *walker) typeName(n *pg_query.TypeName) {
+	parts := n.GetNames()
+	if len(parts) < 2 {
+		return
+	}
+	if s := parts[0].GetString_(); s != nil && s.GetSval() == "pg_catalog" && len(parts) == 2 {
+		return
+	}
+	var names []string
+	for _, p := range parts {
+		names = append(names, p.GetString_().GetSval())
+	}
+	shown := strings.Join(names, ".")
+	w.record(shown)
+	w.add(sqlguard.CodeFunctionNotAllowed, int(n.GetLocation()),
+		"the type %s names a schema, so it is not a built-in type: casting to it runs that type's own input or cast function, which the guard cannot see; use a built-in type without a schema", shown)
 }
 
 // statementName turns a parse-node type name into the words a person

@@ -24,6 +24,10 @@ type walker struct {
 	locks    []pending // locking-clause violations waiting for a position
 	cur      int       // smallest location so far in the message being walked
 
+	binds map[string][]binding // FROM names, for the field references
+	ctes  map[string]bool      // CTE names
+	refs  []fieldRef           // field references that may be calls, decided after the walk
+
 	// The Range callbacks, made once per check rather than once per node.
 	visitAll, visitClauses func(protoreflect.FieldDescriptor, protoreflect.Value) bool
 }
@@ -187,7 +191,26 @@ func (w *walker) walk(m protoreflect.Message) int {
 		w.lastLoc = int(n.GetLocation())
 		w.tableSample(n)
 	case *pg_query.A_Expr:
-		w.operator(n)
+		w.operator(n.GetName(), int(n.GetLocation()))
+	case *pg_query.SubLink:
+		w.operator(n.GetOperName(), int(n.GetLocation())) // x OPERATOR(s.=) ANY (SELECT ...)
+	case *pg_query.SortBy:
+		w.operator(n.GetUseOp(), int(n.GetLocation())) // ORDER BY x USING OPERATOR(s.<)
+	case *pg_query.TypeName:
+		w.typeName(n)
+	case *pg_query.ColumnRef:
+		w.columnRef(n)
+	case *pg_query.A_Indirection:
+		m.Range(w.visitAll)
+		pos := w.cur
+		if pos < 0 {
+			pos = max(w.lastLoc, 0)
+		}
+		w.indirection(n, pos)
+		return w.cur
+	case *pg_query.RangeVar, *pg_query.RangeSubselect, *pg_query.RangeFunction, *pg_query.JoinExpr,
+		*pg_query.RangeTableFunc, *pg_query.JsonTable:
+		w.fromItem(n)
 	case *pg_query.IntoClause:
 		pos := int(n.GetRel().GetLocation())
 		if n.GetRel() == nil {
@@ -196,6 +219,7 @@ func (w *walker) walk(m protoreflect.Message) int {
 		w.add(sqlguard.CodeInto, pos, "SELECT INTO creates a table; remove the INTO clause and just SELECT")
 		return pos
 	case *pg_query.CommonTableExpr:
+		w.fromItem(n)
 		if q := n.GetCtequery(); q != nil && q.GetSelectStmt() == nil {
 			name := "an empty statement"
 			if q.GetNode() != nil {
@@ -219,19 +243,16 @@ func (w *walker) walk(m protoreflect.Message) int {
 		// handled above; reject it all the same.
 		i := w.add(sqlguard.CodeLocking, -1, "FOR UPDATE/SHARE locks rows and needs write access; remove the locking clause")
 		w.locks = append(w.locks, pending{viol: i, from: max(w.lastLoc, 0)})
-	case *pg_query.Node, *pg_query.List, *pg_query.ResTarget, *pg_query.ColumnRef, *pg_query.A_Const,
-		*pg_query.String, *pg_query.RangeVar, *pg_query.TypeCast, *pg_query.TypeName,
-		*pg_query.SortBy, *pg_query.WindowDef, *pg_query.WithClause, *pg_query.RangeSubselect,
-		*pg_query.RangeFunction, *pg_query.JoinExpr, *pg_query.BoolExpr, *pg_query.SubLink,
-		*pg_query.Alias, *pg_query.Integer, *pg_query.Float, *pg_query.Boolean, *pg_query.A_Star,
-		*pg_query.NullTest, *pg_query.CaseExpr, *pg_query.CaseWhen, *pg_query.GroupingSet,
-		*pg_query.CoalesceExpr, *pg_query.SQLValueFunction, *pg_query.A_ArrayExpr,
-		*pg_query.A_Indirection, *pg_query.A_Indices, *pg_query.ParamRef, *pg_query.RowExpr:
-		// Ordinary query nodes: nothing to check here, only below.
 	default:
-		if name := string(m.Descriptor().Name()); strings.HasSuffix(name, "Stmt") {
-			w.add(sqlguard.CodeStatementNotAllowed, -1,
-				"%s is nested in the query; quarry runs only SELECT queries, so remove it", statementName(name))
+		if !knownNode(n) {
+			name := string(m.Descriptor().Name())
+			if strings.HasSuffix(name, "Stmt") {
+				w.add(sqlguard.CodeStatementNotAllowed, -1,
+					"%s is nested in the query; quarry runs only SELECT queries, so remove it", statementName(name))
+			} else {
+				w.add(CodeConstruct, nodeLocation(m),
+					"the construct %s is not one the guard knows to be read-only on PostgreSQL; rewrite the query with plain SELECT syntax", name)
+			}
 		}
 	}
 	m.Range(w.visitAll)
