@@ -97,6 +97,7 @@ func agentLimits(cfg *config.Config) agent.Limits {
 		Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
 		PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
 		StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		MaxValueBytes: cfg.Limits.MaxValueBytes, MaxResultBytes: cfg.Limits.MaxResultBytes,
 	}
 	if cfg.Limits.MaxRows > 0 {
 		l.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)

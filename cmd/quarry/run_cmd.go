@@ -140,6 +140,8 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 			StatementTimeout: cfg.Limits.StatementTimeout,
 			MaxCost:          cfg.Limits.MaxCost,
 			MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+			MaxValueBytes:    cfg.Limits.MaxValueBytes,
+			MaxResultBytes:   cfg.Limits.MaxResultBytes,
 		},
 		Connection: connectionLabel(cc.Name, conn),
 		Clock:      a.now,

@@ -181,6 +181,8 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		StatementTimeout: cfg.Limits.StatementTimeout,
 		MaxCost:          cfg.Limits.MaxCost,
 		MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		MaxValueBytes:    cfg.Limits.MaxValueBytes,
+		MaxResultBytes:   cfg.Limits.MaxResultBytes,
 	}
 	label := connectionLabel(cc.Name, conn)
 	q, closeConns, err := a.sharedConn(ctx, cfg, cc, conn)

@@ -54,6 +54,10 @@ type Limits struct {
 	StatementTimeout time.Duration
 	MaxCost          float64
 	MaxEstimatedRows int64
+	// MaxValueBytes and MaxResultBytes bound what a query reads (the
+	// agent holds each result whole); 0 means no bound.
+	MaxValueBytes  int64
+	MaxResultBytes int64
 }
 
 // Defaults of Limits.

@@ -139,6 +139,7 @@ func (r *run) query(ctx context.Context, sql string, maxRows int64) (*result, er
 	l := r.a.Limits
 	rows, err := r.a.Conn.Query(ctx, sql, connector.QueryOptions{
 		MaxRows: maxRows, Timeout: l.StatementTimeout, MaxCost: l.MaxCost, MaxEstimatedRows: l.MaxEstimatedRows,
+		MaxValueBytes: l.MaxValueBytes, MaxResultBytes: l.MaxResultBytes,
 	})
 	if err != nil {
 		res.dur = r.a.now().Sub(start)

@@ -41,6 +41,15 @@ type Limits struct {
 	KeepRows         int           // rows kept in the result store; 0 = 1000
 	MaxCost          float64       // the cost governor's ceilings, where the connector can EXPLAIN; 0 = none
 	MaxEstimatedRows int64
+	// MaxValueBytes bounds one value read; a larger one fails the query
+	// (connector.QueryOptions.MaxValueBytes). 0 = no bound.
+	MaxValueBytes int64
+	// MaxResultBytes bounds the values of the rows kept in memory (for
+	// the result store and the cache): past it, rows are still streamed
+	// to the sink but no more are kept, and the kept copy is marked
+	// truncated. The stream itself is not bounded, so that an export
+	// runs in constant memory. 0 = no bound.
+	MaxResultBytes int64
 }
 
 func (l Limits) keep() int {

@@ -104,6 +104,7 @@ func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, s
 	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{
 		MaxRows: a.Limits.MaxRows, Timeout: a.Limits.StatementTimeout,
 		MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows,
+		MaxValueBytes: a.Limits.MaxValueBytes,
 	})
 	if err != nil {
 		return fail(err)
@@ -117,6 +118,7 @@ func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, s
 	}
 	keep := a.Limits.keep()
 	res.kept = &quarry.Table{Columns: res.cols}
+	var keptBytes int64
 	for rows.Next() {
 		vals := rows.Values()
 		if sink != nil {
@@ -124,8 +126,17 @@ func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, s
 				return fail(quarry.Wrap(quarry.KindInput, err, "cannot write the result"))
 			}
 		}
-		if len(res.kept.Rows) < keep {
-			res.kept.Rows = append(res.kept.Rows, append([]any(nil), vals...))
+		if len(res.kept.Rows) < keep && !res.kept.Truncated {
+			if a.Limits.MaxResultBytes > 0 {
+				for _, v := range vals {
+					keptBytes += connector.ValueSize(v)
+				}
+			}
+			if a.Limits.MaxResultBytes > 0 && keptBytes > a.Limits.MaxResultBytes {
+				res.kept.Truncated = true
+			} else {
+				res.kept.Rows = append(res.kept.Rows, append([]any(nil), vals...))
+			}
 		} else {
 			res.kept.Truncated = true
 		}

@@ -41,6 +41,15 @@ type QueryOptions struct {
 	// one. 0 means no ceiling.
 	MaxCost          float64
 	MaxEstimatedRows int64
+	// MaxValueBytes bounds one value read (ValueSize: a text, bytes or
+	// JSON value's length); a larger one fails the query with a
+	// KindTooCostly error that names the column. 0 means no bound.
+	MaxValueBytes int64
+	// MaxResultBytes bounds the sum of ValueSize over every value read;
+	// past it the query fails with a KindTooCostly error. For callers
+	// that hold the whole result in memory; a streamed export leaves it
+	// 0 (no bound). Both are checked as rows are read (SizeLimit).
+	MaxResultBytes int64
 }
 
 // Pinger is implemented by connectors that open lazily (a server quarry

@@ -34,6 +34,10 @@ type ConnectorConfig struct {
 	Guard   analyst.Guard // the composed guard for Exec's dialect
 	MaxRows int64         // rows one statement may return; 0 = DefaultMaxRows
 	Timeout time.Duration // per statement; 0 = DefaultTimeout
+	// MaxValueBytes and MaxResultBytes bound what one statement reads
+	// (the server holds the result whole); 0 = the connector package's
+	// defaults.
+	MaxValueBytes, MaxResultBytes int64
 	Version string
 	// Scrub, when set, removes secrets (a database URL) from a message
 	// before it leaves the server.
@@ -79,6 +83,12 @@ func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxValueBytes <= 0 {
+		cfg.MaxValueBytes = connector.DefaultMaxValueBytes
+	}
+	if cfg.MaxResultBytes <= 0 {
+		cfg.MaxResultBytes = connector.DefaultMaxResultBytes
 	}
 	if cfg.Name == "" {
 		cfg.Name = string(cfg.Exec.Dialect()) + " database"
@@ -185,7 +195,10 @@ func (c *connServer) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in Qu
 }
 
 func (c *connServer) query(ctx context.Context, sql string) (*Result, error) {
-	rows, err := c.cfg.Exec.Query(ctx, sql, connector.QueryOptions{MaxRows: c.cfg.MaxRows, Timeout: c.cfg.Timeout})
+	rows, err := c.cfg.Exec.Query(ctx, sql, connector.QueryOptions{
+		MaxRows: c.cfg.MaxRows, Timeout: c.cfg.Timeout,
+		MaxValueBytes: c.cfg.MaxValueBytes, MaxResultBytes: c.cfg.MaxResultBytes,
+	})
 	if err != nil {
 		return nil, err
 	}

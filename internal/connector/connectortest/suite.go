@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) connector.Conn, fx Fixture) {
 	s := &suite{c: c, fx: fx}
 	t.Run("Values", s.values)
 	t.Run("MaxRows", s.maxRows)
+	t.Run("ValueSize", s.valueSize)
 	t.Run("Timeout", s.timeout)
 	t.Run("Catalog", s.catalog)
 	t.Run("WritesRefused", s.writesRefused)
@@ -178,6 +179,63 @@ func (s *suite) maxRows(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// BigValue is an expression of 5,000 bytes of text in the dialect.
+func BigValue(d quarry.Dialect) string {
+	if d == quarry.DialectSQLite {
+		return "printf('%5000s', 'x')"
+	}
+	return "repeat('x', 5000)"
+}
+
+// valueSize checks MaxValueBytes and MaxResultBytes: a value over the
+// first, and a result over the second, fail the query with a
+// KindTooCostly error that names the column or the result and the limit;
+// under them the rows come back whole.
+func (s *suite) valueSize(t *testing.T) {
+	sql := "SELECT n, " + BigValue(s.fx.Dialect) + " AS big FROM " + s.q("ct_numbers") + " ORDER BY n"
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		opts     connector.QueryOptions
+		wantErr  []string // substrings of the message; nil: no error
+		wantRows int
+		bigLen   int
+	}{
+		{"under both", connector.QueryOptions{MaxValueBytes: 5000, MaxResultBytes: 60000}, nil, 10, 5000},
+		{"value over", connector.QueryOptions{MaxValueBytes: 4999}, []string{`column "big"`, "5000 bytes", "limits.max_value_bytes (4999)"}, 0, 0},
+		{"result over", connector.QueryOptions{MaxResultBytes: 20000}, []string{"limits.max_result_bytes (20000 bytes)", "after 4 rows"}, 0, 0},
+		{"result over, row cap first", connector.QueryOptions{MaxResultBytes: 20000, MaxRows: 3}, nil, 3, 5000},
+	} {
+		tab, err := TryCollect(ctx, s.c, sql, tc.opts)
+		if tc.wantErr != nil {
+			if quarry.KindOf(err) != quarry.KindTooCostly {
+				t.Errorf("%s: err = %v (kind %s), want kind too_costly", tc.name, err, quarry.KindOf(err))
+				continue
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(quarry.Message(err), w) {
+					t.Errorf("%s: message %q does not say %q", tc.name, quarry.Message(err), w)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if len(tab.Rows) != tc.wantRows {
+			t.Errorf("%s: %d rows, want %d", tc.name, len(tab.Rows), tc.wantRows)
+		}
+		if v, ok := tab.Rows[0][1].(string); !ok || len(v) != tc.bigLen {
+			t.Errorf("%s: big = %T of %d bytes", tc.name, tab.Rows[0][1], len(fmt.Sprint(tab.Rows[0][1])))
+		}
+	}
+	// After a refusal, the connection still answers.
+	if tab := Collect(t, s.c, "SELECT count(*) FROM "+s.q("ct_numbers"), connector.QueryOptions{}); len(tab.Rows) != 1 {
+		t.Errorf("after the size refusals: %v", tab.Rows)
 	}
 }
 

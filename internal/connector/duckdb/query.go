@@ -73,7 +73,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		st.Close()
 		return fail(c.queryError(qctx, err, opts.Timeout))
 	}
-	r := &rows{c: c, st: st, dr: dr, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows}
+	r := &rows{c: c, st: st, dr: dr, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows, size: connector.NewSizeLimit(opts)}
 	r.start()
 	return r, nil
 }
@@ -275,6 +275,7 @@ type rows struct {
 	vals []any
 
 	maxRows   int64
+	size      connector.SizeLimit // opts.MaxValueBytes and MaxResultBytes
 	n         int64
 	truncated bool
 	done      bool
@@ -313,7 +314,20 @@ func (r *rows) Err() error { return r.err }
 // Truncated reports whether MaxRows stopped the stream before its end.
 func (r *rows) Truncated() bool { return r.truncated }
 
+// Next reads the next row and checks it against the size limits.
 func (r *rows) Next() bool {
+	if !r.next() {
+		return false
+	}
+	if err := r.size.Row(r.cols, r.vals); err != nil {
+		r.err = err
+		r.finish()
+		return false
+	}
+	return true
+}
+
+func (r *rows) next() bool {
 	if r.done {
 		return false
 	}

@@ -130,6 +130,9 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		t.Rows = t.Rows[:opts.MaxRows]
 		t.Truncated = true
 	}
+	if err := connector.CheckTable(t, opts); err != nil {
+		return nil, err
+	}
 	return quarry.TableRows(t), nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +203,34 @@ func TestCatalogFromSchemaEndpoint(t *testing.T) {
 	}
 	if cat.Dialect != quarry.DialectSQLite || len(cat.Tables) != 1 || cat.Tables[0].Columns[0].Type != quarry.TypeInt {
 		t.Errorf("catalog = %+v", cat)
+	}
+}
+
+func TestQuerySizeLimits(t *testing.T) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"columns":["n","big"],"rows":[`)
+		for i := range 10 {
+			if i > 0 {
+				io.WriteString(w, ",")
+			}
+			io.WriteString(w, `[`+strconv.Itoa(i)+`,"`+strings.Repeat("x", 5000)+`"]`)
+		}
+		io.WriteString(w, `]}`)
+	})
+	c := open(t, s.URL, nil)
+	rs, err := c.Query(context.Background(), "SELECT n, big", connector.QueryOptions{MaxValueBytes: 5000, MaxResultBytes: 60000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := collect(t, rs); len(got) != 10 {
+		t.Errorf("%d rows", len(got))
+	}
+	_, err = c.Query(context.Background(), "SELECT n, big", connector.QueryOptions{MaxValueBytes: 4999})
+	if quarry.KindOf(err) != quarry.KindTooCostly || !strings.Contains(err.Error(), `column "big" holds a value of 5000 bytes, over limits.max_value_bytes (4999)`) {
+		t.Errorf("value over: %v", err)
+	}
+	_, err = c.Query(context.Background(), "SELECT n, big", connector.QueryOptions{MaxResultBytes: 20000})
+	if quarry.KindOf(err) != quarry.KindTooCostly || !strings.Contains(err.Error(), "limits.max_result_bytes (20000 bytes)") {
+		t.Errorf("result over: %v", err)
 	}
 }

@@ -156,3 +156,19 @@ func TestHTTPUnreachable(t *testing.T) {
 	_, err := open(t, opts).Query(context.Background(), "SELECT 1", connector.QueryOptions{})
 	expectErr(t, err, quarry.KindConnection, "the server at http://127.0.0.1")
 }
+
+func TestHTTPQuerySizeLimits(t *testing.T) {
+	c := open(t, httpOpts(serveHTTP(t, httpSQLite(t, "run_query", "sql"))))
+	sql := "SELECT id, printf('%5000s', 'x') AS big FROM orders ORDER BY id"
+	rs, err := c.Query(context.Background(), sql, connector.QueryOptions{MaxValueBytes: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got := readAll(t, rs); len(got) != 3 || len(got[0][1].(string)) != 5000 {
+		t.Errorf("rows = %d", len(got))
+	}
+	_, err = c.Query(context.Background(), sql, connector.QueryOptions{MaxValueBytes: 4999})
+	expectErr(t, err, quarry.KindTooCostly, `column "big" holds a value of 5000 bytes`, "limits.max_value_bytes (4999)")
+	_, err = c.Query(context.Background(), sql, connector.QueryOptions{MaxResultBytes: 9000})
+	expectErr(t, err, quarry.KindTooCostly, "limits.max_result_bytes (9000 bytes)")
+}

@@ -53,7 +53,7 @@ func (c *Conn) Query(ctx context.Context, sqlText string, opts connector.QueryOp
 	if opts.Timeout > 0 {
 		qctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 	}
-	r := &rows{c: c, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows}
+	r := &rows{c: c, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows, size: connector.NewSizeLimit(opts)}
 	if err := r.open(sqlText, opts); err != nil {
 		r.finish()
 		return nil, err
@@ -82,6 +82,7 @@ type rows struct {
 	vals []any // the current row, converted
 
 	maxRows   int64
+	size      connector.SizeLimit // opts.MaxValueBytes and MaxResultBytes
 	n         int64
 	truncated bool
 	exhausted bool // the server sent the whole result
@@ -217,7 +218,20 @@ func (r *rows) Err() error { return r.err }
 // Truncated reports whether MaxRows stopped the stream before its end.
 func (r *rows) Truncated() bool { return r.truncated }
 
+// Next reads the next row and checks it against the size limits.
 func (r *rows) Next() bool {
+	if !r.next() {
+		return false
+	}
+	if err := r.size.Row(r.cols, r.vals); err != nil {
+		r.err = err
+		r.finish()
+		return false
+	}
+	return true
+}
+
+func (r *rows) next() bool {
 	if r.done {
 		return false
 	}

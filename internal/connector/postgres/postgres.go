@@ -34,6 +34,11 @@ type Options struct {
 // Defaults and bounds of the executor.
 const (
 	defaultWorkMem  = "64MB"
+	// tempFileLimit is the temp_file_limit each query's transaction sets
+	// where the role may set it (a superuser, or PostgreSQL 15+ with
+	// GRANT SET ON PARAMETER temp_file_limit): the most disk one query's
+	// sorts and hashes may spill to.
+	tempFileLimit = "1GB"
 	defaultPoolSize = 4
 	dialTimeout     = 10 * time.Second
 	// cleanupTimeout bounds ROLLBACK and DISCARD ALL after a query.
@@ -58,6 +63,9 @@ type Conn struct {
 	user     string
 	password string // only to scrub it from messages
 	workMem  string
+	// tempFileLimit is what each transaction sets temp_file_limit to;
+	// "" when the role may not set it.
+	tempFileLimit string
 	formats  pgx.QueryResultFormatsByOID // read-only after Open
 	pool     *pool
 
@@ -144,6 +152,17 @@ func (c *Conn) check(ctx context.Context) error {
 		    AND nspname NOT LIKE 'pg\_temp\_%' AND nspname NOT LIKE 'pg\_toast\_temp\_%'), '{}')`).Scan(&c.database, &c.schemas)
 	if err != nil {
 		return c.queryError(ctx, err, 0)
+	}
+	// temp_file_limit is a superuser setting; PostgreSQL 15 lets a role
+	// be granted SET on it. Set it only where that cannot fail.
+	canSet := pc.PgConn().ParameterStatus("is_superuser") == "on"
+	if v, _ := strconv.Atoi(strings.SplitN(pc.PgConn().ParameterStatus("server_version"), ".", 2)[0]); !canSet && v >= 15 {
+		if err := pc.QueryRow(ctx, "SELECT has_parameter_privilege('temp_file_limit', 'SET')").Scan(&canSet); err != nil {
+			return c.queryError(ctx, err, 0)
+		}
+	}
+	if canSet {
+		c.tempFileLimit = tempFileLimit
 	}
 	ok = true
 	return nil

@@ -20,7 +20,8 @@ import (
 //   - BEGIN READ ONLY (pgx.TxOptions), then the executor's own settings,
 //     parameterised and local to the transaction: statement_timeout
 //     (opts.Timeout, else what is left of ctx's deadline),
-//     idle_in_transaction_session_timeout and work_mem; and a check that
+//     idle_in_transaction_session_timeout, work_mem and, where the role
+//     may set it, temp_file_limit; and a check that
 //     transaction_read_only is on (a pooler or proxy that drops it makes
 //     the query fail with KindConnection);
 //   - with opts.MaxCost or opts.MaxEstimatedRows, EXPLAIN (FORMAT JSON) of
@@ -74,7 +75,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		pr.Close()
 		return fail(err)
 	}
-	r := &rows{c: c, t: t, pr: pr, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows}
+	r := &rows{c: c, t: t, pr: pr, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows, size: connector.NewSizeLimit(opts)}
 	if err := r.start(); err != nil {
 		r.Close()
 		return nil, err
@@ -130,9 +131,10 @@ func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duratio
 		set_config('statement_timeout', coalesce($1::text, current_setting('statement_timeout')), true),
 		set_config('idle_in_transaction_session_timeout', $2::text, true),
 		set_config('work_mem', $3::text, true),
+		CASE WHEN $4::text <> '' THEN set_config('temp_file_limit', $4::text, true) END,
 		current_setting('transaction_read_only'),
 		current_setting('standard_conforming_strings')`,
-		timeout, strconv.FormatInt(idle.Milliseconds(), 10), c.workMem).Scan(nil, nil, nil, &readOnly, &conforming)
+		timeout, strconv.FormatInt(idle.Milliseconds(), 10), c.workMem, c.tempFileLimit).Scan(nil, nil, nil, nil, &readOnly, &conforming)
 	if err != nil {
 		return err
 	}
@@ -282,6 +284,7 @@ type rows struct {
 	vals []any
 
 	maxRows   int64
+	size      connector.SizeLimit // opts.MaxValueBytes and MaxResultBytes
 	n         int64
 	truncated bool
 	exhausted bool // the server sent the whole result
@@ -317,7 +320,20 @@ func (r *rows) Err() error { return r.err }
 // Truncated reports whether MaxRows stopped the stream before its end.
 func (r *rows) Truncated() bool { return r.truncated }
 
+// Next reads the next row and checks it against the size limits.
 func (r *rows) Next() bool {
+	if !r.next() {
+		return false
+	}
+	if err := r.size.Row(r.cols, r.vals); err != nil {
+		r.err = err
+		r.finish()
+		return false
+	}
+	return true
+}
+
+func (r *rows) next() bool {
 	if r.done {
 		return false
 	}

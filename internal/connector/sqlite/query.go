@@ -39,7 +39,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		qctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 	}
 	c.db.SetInterrupt(qctx)
-	r := &rows{c: c, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows}
+	r := &rows{c: c, ctx: qctx, cancel: cancel, timeout: opts.Timeout, maxRows: opts.MaxRows, size: connector.NewSizeLimit(opts)}
 	if err := qctx.Err(); err != nil {
 		r.finish()
 		return nil, ctxError(qctx, err, opts.Timeout)
@@ -120,6 +120,7 @@ type rows struct {
 	ahead [][]any // rows read ahead to type columns
 
 	maxRows   int64
+	size      connector.SizeLimit // opts.MaxValueBytes and MaxResultBytes
 	n         int64
 	truncated bool
 	exhausted bool // the statement has no more rows
@@ -197,7 +198,20 @@ func (r *rows) Err() error { return r.err }
 // Truncated reports whether MaxRows stopped the stream before its end.
 func (r *rows) Truncated() bool { return r.truncated }
 
+// Next reads the next row and checks it against the size limits.
 func (r *rows) Next() bool {
+	if !r.next() {
+		return false
+	}
+	if err := r.size.Row(r.cols, r.vals); err != nil {
+		r.err = err
+		r.finish()
+		return false
+	}
+	return true
+}
+
+func (r *rows) next() bool {
 	if r.done {
 		return false
 	}
