@@ -81,6 +81,7 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 		return nil, nil, nil, err
 	}
 	ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
+	ag.PrivilegedRole = an.PrivilegedRole
 	if c, _, err := a.conn(ctx, connName); err == nil {
 		if cat, err := a.catalog(ctx, c); err == nil {
 			ag.Catalog = cat

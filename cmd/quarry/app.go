@@ -43,6 +43,8 @@ type app struct {
 	st    *store.Store
 	conns map[string]connector.Conn
 	cats  map[connector.Conn]catalogRead // each connection's schema, read once
+
+	roles map[string]*roleCheck // each connection's role, checked once (role.go)
 }
 
 // catalogRead is a connection's schema as it was read, or why it was not.
@@ -150,7 +152,7 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 		return nil, nil, err
 	}
 	if c, ok := a.conns[cc.Name]; ok {
-		return c, cc, nil
+		return c, cc, a.roleGate(ctx, cc, c)
 	}
 	var c connector.Conn
 	switch cc.Driver {
@@ -178,6 +180,12 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 		a.conns = map[string]connector.Conn{}
 	}
 	a.conns[cc.Name] = c
+	// The second control against writes, independent of the guard: a
+	// role that can do more than read is refused (role.go). The
+	// connection stays open for doctor, which reports why.
+	if err := a.roleGate(ctx, cc, c); err != nil {
+		return nil, nil, err
+	}
 	return c, cc, nil
 }
 

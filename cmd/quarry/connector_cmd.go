@@ -89,6 +89,7 @@ quarry's guard first.`,
 // appears in a process list or a client's arguments.
 func (a *app) connectorURLCmd(d quarry.Dialect) *cobra.Command {
 	var f connectorFlags
+	var allowPrivileged bool
 	title, example := "PostgreSQL", "postgres://reader@db.example.com:5432/shop"
 	if d == quarry.DialectMySQL {
 		title, example = "MySQL or MariaDB", "reader:secret@tcp(db.example.com:3306)/shop"
@@ -101,11 +102,14 @@ DATABASE_URL in the server's environment (set it in the MCP client's config,
 for example "env": {"DATABASE_URL": "%s"}); it never appears in a message.
 Statements run in read-only transactions with the statement timeout set by
 quarry, after quarry's guard has allowed them. Connect as a read-only role
-as well (docs/connectors.md).`, title, example),
+as well (docs/connectors.md): quarry checks the role's privileges first
+and refuses one that can do more than read, unless --allow-privileged-role
+is given (docs/readonly.md).`, title, example),
 		Example: fmt.Sprintf("  DATABASE_URL=%q quarry connector %s", example, d),
 		Args:    cobra.NoArgs,
 	}
 	f.add(cmd)
+	cmd.Flags().BoolVar(&allowPrivileged, "allow-privileged-role", false, "serve even when the role in DATABASE_URL can do more than read (refused by default; docs/readonly.md)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if err := f.check(a); err != nil {
 			return err
@@ -127,6 +131,9 @@ as well (docs/connectors.md).`, title, example),
 			return quarry.Errorf(quarry.KindOf(err), "%s", scrub(quarry.Message(err)))
 		}
 		defer conn.Close()
+		if err := a.connectorRoleGate(ctx, conn, allowPrivileged, scrub); err != nil {
+			return err
+		}
 		what := title + " database"
 		if id, ok := conn.(interface{ Identity() connector.Identity }); ok && id.Identity().Target != "" {
 			what += " " + scrub(id.Identity().Target)

@@ -30,8 +30,10 @@ func (a *app) doctorCmd() *cobra.Command {
 		Use:   "doctor",
 		Short: "Check the project: config, connections, read-only safety, knowledge, model",
 		Long: `Check everything quarry needs and say what to do about each problem:
-the config, each connection, the read-only probe (a few writes that the
-connection must refuse), quarry's state database, the knowledge folder, and
+the config, each connection, the privileges of the role it connects as
+(a role that can do more than read fails, with the SQL for one that
+cannot), the read-only probe (a few writes that the connection must
+refuse), quarry's state database, the knowledge folder, and
 which language model is configured (and what works without one).
 
 Exit status: 0 when nothing failed (warnings allowed), 1 when a check failed.`,
@@ -85,6 +87,10 @@ func (a *app) diagnose(ctx context.Context) []finding {
 	}
 	for _, name := range cfg.ConnectionNames {
 		conn, _, err := a.conn(ctx, name)
+		if err != nil && a.conns[name] != nil {
+			// Opened, but its role was refused: roleFinding says why.
+			conn, err = a.conns[name], nil
+		}
 		if err != nil {
 			add(finding{"fail", "connection", name + ": " + oneLine(err.Error()), "check the connection's path or URL in quarry.yaml", ""})
 			continue
@@ -99,6 +105,7 @@ func (a *app) diagnose(ctx context.Context) []finding {
 		} else {
 			add(finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s opens (%s)", name, connectionLabel(name, conn))})
 		}
+		a.roleFinding(ctx, cfg.Connections[name], conn, add)
 		a.probe(ctx, name, conn, add)
 	}
 
@@ -160,7 +167,9 @@ func (a *app) probe(ctx context.Context, name string, conn connector.Conn, add f
 	if len(passed) > 0 {
 		f := finding{Status: "fail", Area: "read-only", Detail: name + ": these writes were NOT refused: " + strings.Join(passed, "; "),
 			Fix: "connect as a read-only role before using quarry on this database (docs/readonly.md); for example:"}
-		if r, ok := conn.(interface{ ReadOnlyRoleSQL() string }); ok {
+		if rc := a.roles[name]; rc != nil && rc.err == nil && rc.report.Privileged() {
+			f.Fix = "connect as a read-only role before using quarry on this database (docs/readonly.md; the SQL is above)"
+		} else if r, ok := conn.(interface{ ReadOnlyRoleSQL() string }); ok {
 			f.SQL = r.ReadOnlyRoleSQL()
 		}
 		add(f)

@@ -532,7 +532,7 @@ func TestMCPConnectorOnPostgres(t *testing.T) {
 	bin, _ := builtDemo(t)
 	_, url := pgProject(t)
 	dir := t.TempDir()
-	yaml := "version: 1\nknowledge: knowledge\nconnections:\n  pg:\n    driver: mcp\n    command: quarry\n    args: [connector, postgres]\n    env:\n      DATABASE_URL: ${PG_URL}\n    dialect: postgres\n"
+	yaml := "version: 1\nknowledge: knowledge\nconnections:\n  pg:\n    driver: mcp\n    command: quarry\n    args: [connector, postgres, --allow-privileged-role]\n    env:\n      DATABASE_URL: ${PG_URL}\n    dialect: postgres\n"
 	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -585,7 +585,7 @@ INSERT INTO mcp_orders VALUES (1, 'completed', 10.50), (2, 'refunded', 3.25), (3
 	}
 	t.Cleanup(func() { db.Exec("DROP TABLE IF EXISTS mcp_orders") })
 	dir := t.TempDir()
-	yaml := "version: 1\nknowledge: knowledge\nconnections:\n  my:\n    driver: mcp\n    command: quarry\n    args: [connector, mysql]\n    env:\n      DATABASE_URL: ${MY_DSN}\n    dialect: mysql\n"
+	yaml := "version: 1\nknowledge: knowledge\nconnections:\n  my:\n    driver: mcp\n    command: quarry\n    args: [connector, mysql, --allow-privileged-role]\n    env:\n      DATABASE_URL: ${MY_DSN}\n    dialect: mysql\n"
 	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -146,6 +146,8 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 		Connection: connectionLabel(cc.Name, conn),
 		Clock:      a.now,
 		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, a.now),
+		// Set only when allow_privileged_role let a privileged role run.
+		PrivilegedRole: a.privilegedRole(cc.Name),
 	}
 	rec := event.NewRecorder(a.newID("r"), a.now, st)
 	rec.Hold() // a few durable writes per run, not one per event

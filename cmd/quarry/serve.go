@@ -185,6 +185,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		MaxResultBytes:   cfg.Limits.MaxResultBytes,
 	}
 	label := connectionLabel(cc.Name, conn)
+	privileged := a.privilegedRole(cc.Name) // read once: runs start concurrently
 	q, closeConns, err := a.sharedConn(ctx, cfg, cc, conn)
 	if err != nil {
 		closeGuard()
@@ -198,6 +199,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		return &analyst.Analyst{
 			Conn: q, Guard: g, Results: st, Limits: limits,
 			Connection: label, Clock: a.now, Cache: cache,
+			PrivilegedRole: privileged,
 		}, func() {}, nil
 	}
 	ask, err := a.modelAsk(ctx, cfg, m, conn, start)
@@ -258,6 +260,7 @@ func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, c
 		}
 		ag := tmpl
 		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
+		ag.PrivilegedRole = an.PrivilegedRole
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}, nil
 }

@@ -17,7 +17,8 @@ import (
 
 // pgProject makes a project whose connection is the test PostgreSQL
 // server, with its URL in .env the way a user would keep it, and a table
-// to read.
+// to read. The test server's role is a superuser, so the connection sets
+// allow_privileged_role.
 func pgProject(t *testing.T) (dir, url string) {
 	t.Helper()
 	url = connectortest.URL(t, "QUARRY_TEST_POSTGRES_URL", os.LookupEnv)
@@ -39,7 +40,7 @@ INSERT INTO cmd_orders SELECT g, CASE WHEN g % 3 = 0 THEN 'refunded' ELSE 'compl
 		}
 	})
 	dir = t.TempDir()
-	os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\nconnections:\n  pg:\n    driver: postgres\n    url: ${PG_URL}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\nconnections:\n  pg:\n    driver: postgres\n    url: ${PG_URL}\n    allow_privileged_role: true\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".env"), []byte("PG_URL="+url+"\n"), 0o600)
 	return dir, url
 }
@@ -95,7 +96,7 @@ INSERT INTO cmd_orders VALUES (1, 'completed', 10.50), (2, 'refunded', 3.25), (3
 	}
 	t.Cleanup(func() { db.Exec("DROP TABLE IF EXISTS cmd_orders") })
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\nconnections:\n  my:\n    driver: mysql\n    url: ${MY_DSN}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\nconnections:\n  my:\n    driver: mysql\n    url: ${MY_DSN}\n    allow_privileged_role: true\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".env"), []byte("MY_DSN="+dsn+"\n"), 0o600)
 	r := quarryCmd(t, "", "-C", dir, "run", "--format", "csv", "SELECT status, count(*) AS n, sum(amount) AS total FROM cmd_orders GROUP BY status ORDER BY status")
 	if r.code != 0 || r.stdout != "status,n,total\ncompleted,2,11.50\nrefunded,1,3.25\n" {

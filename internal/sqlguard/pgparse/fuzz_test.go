@@ -9,14 +9,17 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 	"github.com/quarrydata/quarry/internal/sqlguard/pgparse"
 )
 
 // FuzzPGCheck: Check never panics, and whatever it allows parses to
 // exactly one SelectStmt, or an ExplainStmt of one, whose tree (read
-// independently, as JSON) holds no INTO clause, no locking clause and no
-// data-modifying statement.
+// independently, as JSON) holds no INTO clause, no locking clause, no
+// data-modifying statement and no field selection (x).f whose f is not an
+// allowed function name. What a catalog allows that is rejected without
+// one differs only in attribute-notation fields.
 func FuzzPGCheck(f *testing.F) {
 	for _, file := range corpusFiles {
 		for _, c := range loadCases(f, file) {
@@ -26,6 +29,14 @@ func FuzzPGCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sql string) {
 		v := pgparse.Check(sql, pgOpts)
 		if !v.Allowed {
+			// A catalog can prove (t).col a column, nothing else.
+			if cv := pgparse.Check(sql, catalogOpts); cv.Allowed {
+				for _, x := range v.Violations {
+					if x.Code != sqlguard.CodeFunctionNotAllowed || !strings.Contains(x.Message, "attribute notation") {
+						t.Fatalf("rejected without a catalog for %s, allowed with one: %q", x.Code, sql)
+					}
+				}
+			}
 			if len(v.Violations) == 0 {
 				t.Fatalf("rejected without a violation: %q", sql)
 			}
@@ -66,7 +77,41 @@ func FuzzPGCheck(f *testing.F) {
 				t.Fatalf("allowed, but calls %s: %q", fn, sql)
 			}
 		}
+		for _, f := range indirectionFields(doc, nil) {
+			if !pgOpts.AllowsFunction(f) || f != strings.ToLower(f) {
+				t.Fatalf("allowed, but (x).%s may call %s: %q", f, f, sql)
+			}
+		}
 	})
+}
+
+var catalogOpts = sqlguard.Options{Dialect: quarry.DialectPostgres, Catalog: testCatalog}
+
+// indirectionFields appends the field names of every A_Indirection in the
+// JSON tree ((x).f, (x)[1].f): PostgreSQL may read each as a call.
+func indirectionFields(doc any, out []string) []string {
+	switch d := doc.(type) {
+	case map[string]any:
+		for k, v := range d {
+			if k == "A_Indirection" {
+				if m, ok := v.(map[string]any); ok {
+					items, _ := m["indirection"].([]any)
+					for _, it := range items {
+						if s, ok := it.(map[string]any)["String"].(map[string]any); ok {
+							name, _ := s["sval"].(string)
+							out = append(out, name)
+						}
+					}
+				}
+			}
+			out = indirectionFields(v, out)
+		}
+	case []any:
+		for _, v := range d {
+			out = indirectionFields(v, out)
+		}
+	}
+	return out
 }
 
 // forbiddenKey returns the first object key in the JSON tree that names
