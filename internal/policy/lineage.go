@@ -23,6 +23,10 @@ type Query struct {
 type CTE struct {
 	Name  string
 	Query *Query
+	// Recursive: the item is in a WITH RECURSIVE, so its query sees its
+	// own name. In a plain WITH the name in its own query is the
+	// relation of that name (MySQL, MariaDB and PostgreSQL alike).
+	Recursive bool
 }
 
 // Source is one FROM item.
@@ -108,8 +112,11 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 		names := map[string]bool{}
 		ctes = append(ctes[:len(ctes):len(ctes)], names)
 		for _, w := range q.With {
-			names[strings.ToLower(w.Name)] = true // a recursive CTE sees itself
+			if w.Recursive {
+				names[strings.ToLower(w.Name)] = true
+			}
 			k.query(w.Query, outer, ctes)
+			names[strings.ToLower(w.Name)] = true
 		}
 	}
 	for _, b := range q.Branches {

@@ -73,7 +73,7 @@ func (r *pgReader) selectStmt(s *pg_query.SelectStmt) *Query {
 			r.fail("a WITH item is not a common table expression")
 			continue
 		}
-		q.With = append(q.With, &CTE{Name: cte.GetCtename(), Query: r.stmt(cte.GetCtequery())})
+		q.With = append(q.With, &CTE{Name: cte.GetCtename(), Query: r.stmt(cte.GetCtequery()), Recursive: s.GetWithClause().GetRecursive()})
 	}
 	if s.GetOp() != pg_query.SetOperation_SETOP_NONE && s.GetOp() != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		q.Branches = []*Query{r.selectStmt(s.GetLarg()), r.selectStmt(s.GetRarg())}
