@@ -38,7 +38,7 @@ type ConnectorConfig struct {
 	// (the server holds the result whole); 0 = the connector package's
 	// defaults.
 	MaxValueBytes, MaxResultBytes int64
-	Version string
+	Version                       string
 	// Scrub, when set, removes secrets (a database URL) from a message
 	// before it leaves the server.
 	Scrub func(string) string

@@ -2,12 +2,12 @@ package mcpserver
 
 import (
 	"context"
-	"time"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

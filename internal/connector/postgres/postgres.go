@@ -33,12 +33,12 @@ type Options struct {
 
 // Defaults and bounds of the executor.
 const (
-	defaultWorkMem  = "64MB"
+	defaultWorkMem = "64MB"
 	// tempFileLimit is the temp_file_limit each query's transaction sets
 	// where the role may set it (a superuser, or PostgreSQL 15+ with
 	// GRANT SET ON PARAMETER temp_file_limit): the most disk one query's
 	// sorts and hashes may spill to.
-	tempFileLimit = "1GB"
+	tempFileLimit   = "1GB"
 	defaultPoolSize = 4
 	dialTimeout     = 10 * time.Second
 	// cleanupTimeout bounds ROLLBACK and DISCARD ALL after a query.
@@ -66,8 +66,8 @@ type Conn struct {
 	// tempFileLimit is what each transaction sets temp_file_limit to;
 	// "" when the role may not set it.
 	tempFileLimit string
-	formats  pgx.QueryResultFormatsByOID // read-only after Open
-	pool     *pool
+	formats       pgx.QueryResultFormatsByOID // read-only after Open
+	pool          *pool
 
 	database string   // current_database(), read at Open
 	schemas  []string // the user schemas visible at Open
