@@ -3,16 +3,20 @@
 # and MariaDB from Debian's packages, on loopback, with throwaway data
 # directories. Installs them when they are missing (as root, with apt-get).
 #
-#   source scripts/services.sh start   # exports QUARRY_TEST_POSTGRES_URL and QUARRY_TEST_MYSQL_DSN
-#   scripts/services.sh stop
+#   source scripts/services.sh start   # exports QUARRY_TEST_POSTGRES_URL, QUARRY_TEST_MYSQL_DSN
+#                                      # and QUARRY_SERVICES_DIR
+#   scripts/services.sh stop           # stops the servers of $QUARRY_SERVICES_DIR, and only those
 #
-# The servers listen on 127.0.0.1 only, on the ports below (override with
-# QUARRY_PG_PORT / QUARRY_MYSQL_PORT). Their data lives under
-# ${QUARRY_SERVICES_DIR:-/tmp/quarry-services} and is removed by stop.
+# Each start makes a fresh directory (mktemp) and picks free loopback ports,
+# so that several runs at once never share or stop each other's servers.
+# The directory is exported as QUARRY_SERVICES_DIR; stop stops exactly the
+# servers whose data lives there and removes it. Overrides: QUARRY_PG_PORT,
+# QUARRY_MYSQL_PORT (fixed ports) and QUARRY_SERVICES_DIR (a directory of
+# your choosing; start then stops whatever an earlier start left in it).
 
-qs_dir=${QUARRY_SERVICES_DIR:-/tmp/quarry-services}
-qs_pg_port=${QUARRY_PG_PORT:-54329}
-qs_my_port=${QUARRY_MYSQL_PORT:-33069}
+qs_dir=${QUARRY_SERVICES_DIR:-}
+qs_pg_port=${QUARRY_PG_PORT:-}
+qs_my_port=${QUARRY_MYSQL_PORT:-}
 
 qs_say() { printf '==> %s\n' "$*" >&2; }
 
@@ -21,6 +25,24 @@ qs_pg_bin() {
 	for d in /usr/lib/postgresql/*/bin; do
 		[ -x "$d/initdb" ] && { echo "$d"; return 0; }
 	done
+	return 1
+}
+
+# qs_free_port prints a loopback TCP port nothing listens on, avoiding the
+# ones given as arguments.
+qs_free_port() {
+	local p i taken
+	for i in $(seq 200); do
+		p=$((20000 + RANDOM % 40000))
+		taken=0
+		for q in "$@"; do [ "$p" = "$q" ] && taken=1; done
+		[ $taken = 1 ] && continue
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	qs_say "no free port found"
 	return 1
 }
 
@@ -86,6 +108,13 @@ SQL
 }
 
 qs_stop() {
+	if [ -z "$qs_dir" ]; then
+		qs_say "QUARRY_SERVICES_DIR is not set: nothing to stop (stop the servers of one start by exporting the directory it printed)"
+		return 0
+	fi
+	case "$qs_dir" in
+	/ | /tmp | /tmp/) qs_say "refusing to remove $qs_dir"; return 1 ;;
+	esac
 	local bin
 	if bin=$(qs_pg_bin) && [ -d "$qs_dir/pg/data" ]; then
 		runuser -u postgres -- "$bin/pg_ctl" -D "$qs_dir/pg/data" -m immediate stop >/dev/null 2>&1 || true
@@ -97,15 +126,26 @@ qs_stop() {
 		kill "$(cat "$qs_dir/my/run/mysql.pid")" >/dev/null 2>&1 || true
 	fi
 	rm -rf "$qs_dir"
+	qs_say "stopped the servers of $qs_dir"
+	unset QUARRY_SERVICES_DIR
+	qs_dir=
 }
 
 qs_start() {
-	qs_stop
-	mkdir -p "$qs_dir"
+	if [ -n "$qs_dir" ]; then
+		qs_stop
+		mkdir -p "$qs_dir" || return 1
+	else
+		qs_dir=$(mktemp -d /tmp/quarry-services.XXXXXX) || return 1
+	fi
+	export QUARRY_SERVICES_DIR=$qs_dir
 	chmod 755 "$qs_dir"
+	[ -n "$qs_pg_port" ] || qs_pg_port=$(qs_free_port) || return 1
+	[ -n "$qs_my_port" ] || qs_my_port=$(qs_free_port "$qs_pg_port") || return 1
 	qs_install || return 1
 	qs_start_pg || { qs_say "PostgreSQL did not start; see $qs_dir/pg/run/server.log"; return 1; }
 	qs_start_mysql || { qs_say "MariaDB did not start; see $qs_dir/my/run/server.log"; return 1; }
+	qs_say "servers of this run: QUARRY_SERVICES_DIR=$qs_dir (scripts/services.sh stop stops them)"
 }
 
 case "${1:-}" in
