@@ -10,9 +10,9 @@ import (
 )
 
 // corpusFiles are the corpora the MySQL check is run on: the shared
-// corpus and the lexical guard's extra cases (rows for any and mysql), and
-// this package's own MySQL/MariaDB cases.
-var corpusFiles = []string{"../testdata/guard-corpus.tsv", "../testdata/extra-cases.tsv", "testdata/mysql-cases.tsv"}
+// corpus, the lexical guard's extra cases and the implicit calls (rows for
+// any and mysql), and this package's own MySQL/MariaDB cases.
+var corpusFiles = []string{"../testdata/guard-corpus.tsv", "../testdata/extra-cases.tsv", "../testdata/implicit-calls.tsv", "testdata/mysql-cases.tsv"}
 
 // mysqlCases returns the rows of the corpora that apply to MySQL.
 func mysqlCases(t testing.TB) map[string][]sqlguard.Case {

@@ -39,7 +39,7 @@ func TestCorpus(t *testing.T) {
 	c := newChecker(t)
 	ctx := context.Background()
 	n := map[bool]int{}
-	for _, file := range []string{"guard-corpus.tsv", "extra-cases.tsv"} {
+	for _, file := range []string{"guard-corpus.tsv", "extra-cases.tsv", "implicit-calls.tsv"} {
 		for _, cs := range loadCases(t, file) {
 			if cs.Dialect != quarry.DialectGeneric && cs.Dialect != quarry.DialectSQLite {
 				continue
