@@ -18,7 +18,6 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/mcpconn"
 	"github.com/quarrydata/quarry/internal/connector/mysql"
 	"github.com/quarrydata/quarry/internal/connector/postgres"
-	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/ids"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
@@ -43,6 +42,7 @@ type app struct {
 	st    *store.Store
 	conns map[string]connector.Conn
 	cats  map[connector.Conn]catalogRead // each connection's schema, read once
+	pol   policyState                    // the project's column policy, loaded once
 
 	roles map[string]*roleCheck // each connection's role, checked once (role.go)
 }
@@ -157,7 +157,7 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 	var c connector.Conn
 	switch cc.Driver {
 	case config.DriverSQLite:
-		c, err = sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: cc.Name})
+		c, err = a.openSQLite(ctx, cfg, cc)
 	case config.DriverPostgres:
 		c, err = postgres.Open(ctx, cc.URL.Value(), postgres.Options{Name: cc.Name})
 	case config.DriverMySQL:

@@ -74,7 +74,11 @@ quarry's guard first.`,
 			extra = cfg.Guard.ExtraFunctions
 		}
 		name := filepath.Base(args[0])
-		conn, err := sqlite.Open(ctx, args[0], sqlite.Options{ExtraFunctions: extra, Name: name})
+		p, err := a.connectorPolicy()
+		if err != nil {
+			return err
+		}
+		conn, err := sqlite.Open(ctx, args[0], sqlite.Options{ExtraFunctions: extra, Name: name, Policy: p})
 		if err != nil {
 			return err
 		}
@@ -155,7 +159,7 @@ func (f *connectorFlags) check(a *app) error {
 
 // serveConnector serves conn through the guard of its dialect.
 func (a *app) serveConnector(ctx context.Context, conn connector.Conn, what string, f connectorFlags, scrub func(string) string) error {
-	g, closeGuard, err := a.newGuard(conn.Dialect())
+	g, closeGuard, err := a.connectorGuard(ctx, conn)
 	if err != nil {
 		return err
 	}

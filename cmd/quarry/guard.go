@@ -138,17 +138,23 @@ func (a *app) guardDialect(flag string) (quarry.Dialect, error) {
 	return quarry.DialectGeneric, nil
 }
 
-// newGuard builds the guard for a dialect: the lexical guard plus the
-// engine's own verdict where this build has it (see internal/guard).
+// newGuard builds the guard for a dialect without a connection: the
+// lexical guard plus the engine's own verdict where this build has it (see
+// internal/guard). Statements that run on a connection get connGuard's.
 func (a *app) newGuard(d quarry.Dialect) (analyst.Guard, func(), error) {
+	g, err := a.baseGuard(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, func() { g.Close() }, nil
+}
+
+// baseGuard is the guard of a dialect with the project's guard settings.
+func (a *app) baseGuard(d quarry.Dialect) (*guard.Guard, error) {
 	opts := sqlguard.Options{Dialect: d}
 	if cfg, err := a.config(); err == nil {
 		opts.ExtraFunctions = cfg.Guard.ExtraFunctions
 		opts.MaxBytes = cfg.Limits.MaxStatementBytes
 	}
-	g, err := guard.New(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, func() { g.Close() }, nil
+	return guard.New(opts)
 }

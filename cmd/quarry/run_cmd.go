@@ -44,6 +44,7 @@ whole row.`,
 	cmd.Flags().StringVar(&ff.model, "model", "", "the model that proposes fixes: builtin (none), anthropic, openai, anthropic:MODEL or openai:MODEL (default: model.provider)")
 	cmd.Flags().BoolVar(&ff.fix, "fix", false, "when the database or the guard refuses the query, apply the model's fix without asking")
 	cmd.Flags().BoolVar(&ff.noFix, "no-fix", false, "never propose a fix")
+	cmd.Flags().BoolVar(&a.pol.off, "no-policy", false, "read restricted columns too, at your own terminal: the knowledge folder's column policy is not applied, the run records that, and its result is not kept")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if asJSON {
 			fmtName = "json"
@@ -127,14 +128,14 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	g, closeGuard, err := a.newGuard(conn.Dialect())
+	g, closeGuard, err := a.connGuard(ctx, conn)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	an := &analyst.Analyst{
 		Conn:    conn,
 		Guard:   g,
-		Results: st,
+		Results: a.results(st),
 		Limits: analyst.Limits{
 			MaxRows:          maxRows,
 			StatementTimeout: cfg.Limits.StatementTimeout,
@@ -144,6 +145,7 @@ func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*ana
 			MaxResultBytes:   cfg.Limits.MaxResultBytes,
 		},
 		Connection: connectionLabel(cc.Name, conn),
+		PolicyOff:  a.pol.off,
 		Clock:      a.now,
 		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, a.now),
 		// Set only when allow_privileged_role let a privileged role run.

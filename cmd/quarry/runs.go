@@ -146,6 +146,9 @@ func (a *app) printRun(r event.RunState) {
 	if r.Connection != "" {
 		fmt.Fprintf(w, "Connection  %s\n", r.Connection)
 	}
+	if r.PolicyOff {
+		fmt.Fprintln(w, "Policy  off (quarry run --no-policy): restricted columns could be read; the result was not kept")
+	}
 	if r.Question != "" {
 		fmt.Fprintf(w, "Question  %s\n", r.Question)
 	}

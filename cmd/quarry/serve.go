@@ -19,7 +19,6 @@ import (
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/httpserve"
@@ -171,7 +170,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	if err != nil {
 		return httpapi.Config{}, nil, err
 	}
-	g, closeGuard, err := a.newGuard(conn.Dialect())
+	g, closeGuard, err := a.connGuard(ctx, conn)
 	if err != nil {
 		return httpapi.Config{}, nil, err
 	}
@@ -197,7 +196,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	fixer := agentFunc(&agent.Agent{Conn: q, Guard: g, Knowledge: k, Connection: label, Clock: a.now}, a.gateway(m))
 	start := func(context.Context) (httpapi.Runner, func(), error) {
 		return &analyst.Analyst{
-			Conn: q, Guard: g, Results: st, Limits: limits,
+			Conn: q, Guard: g, Results: a.results(st), Limits: limits,
 			Connection: label, Clock: a.now, Cache: cache,
 			PrivilegedRole: privileged,
 		}, func() {}, nil
@@ -354,7 +353,7 @@ func (a *app) sharedConn(ctx context.Context, cfg *config.Config, cc *config.Con
 			}
 		}
 		for range min(sqlitePool, runtime.NumCPU()) - 1 {
-			c, err := sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: cc.Name})
+			c, err := a.openSQLite(ctx, cfg, cc)
 			if err != nil {
 				closeAll()
 				return nil, nil, err

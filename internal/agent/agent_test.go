@@ -69,7 +69,9 @@ func TestRestrictedValuesNeverReachTheModel(t *testing.T) {
 				t.Error("results are not fenced, or the system prompt does not say they are data")
 			}
 			st := e.state(t)
-			if st.Status != event.StatusSucceeded || st.ToolCalls != 11 || st.Repairs != 1 || st.Confidence == nil {
+			// Three statements read the restricted column (two through a
+			// star) and are refused by the policy before they run.
+			if st.Status != event.StatusSucceeded || st.ToolCalls != 11 || st.Repairs != 3 || st.Confidence == nil {
 				t.Errorf("fold: status %s, tools %d, repairs %d, confidence %v", st.Status, st.ToolCalls, st.Repairs, st.Confidence)
 			}
 			if st.SQL != "SELECT count(*) AS customers FROM customers" {

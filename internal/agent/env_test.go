@@ -20,6 +20,7 @@ import (
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/llm/llmtest"
 	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/sqlguard"
@@ -27,12 +28,13 @@ import (
 
 // env is a database, its knowledge folder and a recorder's events.
 type env struct {
-	db     string // the SQLite file
-	kdir   string // the knowledge folder
-	k      *analyst.Knowledge
-	verify []agent.Verified
-	conn   *sqlite.Conn
-	guard  analyst.Guard
+	db          string // the SQLite file
+	kdir        string // the knowledge folder
+	k           *analyst.Knowledge
+	verify      []agent.Verified
+	conn        *sqlite.Conn
+	guard       analyst.Guard
+	manualGuard analyst.Guard
 
 	mu     sync.Mutex
 	events []event.Event
@@ -142,17 +144,29 @@ func TestMain(m *testing.M) {
 
 func (e *env) open(t *testing.T) {
 	t.Helper()
-	c, err := sqlite.Open(context.Background(), e.db, sqlite.Options{Name: "test"})
+	// As quarry's commands open a project's SQLite connection: the
+	// authorizer refuses restricted columns, and the guard's engine check
+	// prepares on a second connection to the real schema.
+	var p *policy.Policy
+	if e.k != nil {
+		p = policy.FromModel(e.k.Model)
+	}
+	c, err := sqlite.Open(context.Background(), e.db, sqlite.Options{Name: "test", Policy: p})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	check, err := sqlite.Open(context.Background(), e.db, sqlite.Options{Name: "test", Policy: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { check.Close() })
 	g, err := guard.New(sqlguard.Options{Dialect: quarry.DialectSQLite})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	e.conn, e.guard = c, g
+	e.conn, e.guard, e.manualGuard = c, g.OnConn(check), g
 }
 
 // emails reads every customer's e-mail address straight from the file.
@@ -187,7 +201,9 @@ func (e *env) agent(fake llm.Provider, manual bool) *agent.Agent {
 		Connection: "test", Clock: clock,
 	}
 	if manual {
-		a.Conn, a.Dialect = nil, quarry.DialectSQLite
+		// As quarry's commands build manual mode: no connection, so the
+		// guard has no schema and no catalog to decide lineage with.
+		a.Conn, a.Dialect, a.Guard = nil, quarry.DialectSQLite, e.manualGuard
 	}
 	return a
 }

@@ -82,11 +82,15 @@ type result struct {
 	compiled  *semantic.Compiled // when query_metric wrote the SQL
 }
 
-// check guards sql: the restricted-column rule first, then the composed
-// guard. It records guard.checked and returns a KindRejected error for a
-// refused statement.
+// check guards sql with the composed guard, which on a connection also
+// holds the column policy (the lineage of every column the statement
+// reads, decided by the engine's authorizer or the real parse and the
+// catalog). Without a connection (manual mode) the guard has no catalog,
+// so a statement that names a restricted column is refused by name first.
+// It records guard.checked and returns a KindRejected error for a refused
+// statement.
 func (r *run) check(ctx context.Context, sql string) (sqlguard.Verdict, error) {
-	if w := r.policy.mentions(sql); w != "" {
+	if w := r.policy.mentions(sql); w != "" && r.a.Conn == nil {
 		v := sqlguard.Verdict{Dialect: r.a.dialect(), Violations: []sqlguard.Violation{{
 			Code: "restricted_column", Message: "the statement names " + w + ", a column the policy restricts; it cannot be selected, filtered or shown",
 		}}}

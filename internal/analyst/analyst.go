@@ -70,7 +70,11 @@ type Analyst struct {
 	// more than read and the configuration allowed it; every run records
 	// it on run.started.
 	PrivilegedRole string
-	Clock          func() time.Time
+	// PolicyOff, when set, says that the column policy was turned off for
+	// this run at the user's own terminal (quarry run --no-policy); the
+	// run records it, and its result is not kept.
+	PolicyOff bool
+	Clock     func() time.Time
 	// Cache, when set, serves recent identical statements on the same
 	// connection without running them again.
 	Cache *resultcache.Cache

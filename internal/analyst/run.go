@@ -36,7 +36,7 @@ type RunOutcome struct {
 func (a *Analyst) Run(ctx context.Context, rec *event.Recorder, sql string, sink RowSink) (*RunOutcome, error) {
 	em := &emitter{rec: rec}
 	out := &RunOutcome{RunID: rec.RunID()}
-	em.emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole})
+	em.emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole, PolicyOff: a.PolicyOff})
 	err := a.run(ctx, em, sql, sink, out)
 	if err != nil {
 		em.finish(ctx, statusOf(err), err)

@@ -122,6 +122,9 @@ type RunStartedData struct {
 	// read and allow_privileged_role let quarry run on it anyway: what the
 	// role may do, e.g. "role postgres: superuser".
 	PrivilegedRole string `json:"privileged_role,omitempty"`
+	// PolicyOff is set when the user ran their own statement at their
+	// terminal with the column policy turned off (quarry run --no-policy).
+	PolicyOff bool `json:"policy_off,omitempty"`
 }
 
 // QuestionParsedData records what the planner understood and did not.

@@ -43,7 +43,10 @@ type RunState struct {
 	// PrivilegedRole says the run was made on a role that can do more than
 	// read, allowed by allow_privileged_role.
 	PrivilegedRole string `json:"privileged_role,omitempty"`
-	PlanSource     string `json:"plan_source,omitempty"`
+	// PolicyOff says the column policy was off for the run (quarry run
+	// --no-policy, at the user's own terminal).
+	PolicyOff  bool   `json:"policy_off,omitempty"`
+	PlanSource string `json:"plan_source,omitempty"`
 
 	Allowed    *bool       `json:"allowed,omitempty"` // the guard's verdict on SQL; nil until checked
 	Violations []Violation `json:"violations,omitempty"`
@@ -202,6 +205,7 @@ func apply(st *RunState, e Event) error {
 		st.SessionID = d.SessionID
 		st.Knowledge = d.Knowledge
 		st.PrivilegedRole = d.PrivilegedRole
+		st.PolicyOff = d.PolicyOff
 		st.StartedAt = e.At
 	case *QuestionParsedData:
 		st.Understood = slices.Clone(d.Understood)

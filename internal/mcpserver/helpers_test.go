@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydata/quarry/internal/ids"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 	"github.com/quarrydata/quarry/internal/store"
@@ -52,18 +53,32 @@ INSERT INTO orders SELECT x, datetime('2025-01-01', '+' || (x % 365) || ' days')
 
 // openShop opens the shop read-only with the real SQLite guard.
 func openShop(t *testing.T) (*sqlite.Conn, analyst.Guard) {
+	return openShopWith(t, nil)
+}
+
+// openShopWith opens the shop as quarry's commands do for a project with
+// policy p: the connection's authorizer refuses restricted columns, and
+// the guard's engine check prepares on a second connection to the real
+// schema.
+func openShopWith(t *testing.T, p *policy.Policy) (*sqlite.Conn, analyst.Guard) {
 	t.Helper()
-	conn, err := sqlite.Open(context.Background(), shopDB(t), sqlite.Options{Name: "shop"})
+	path := shopDB(t)
+	conn, err := sqlite.Open(context.Background(), path, sqlite.Options{Name: "shop", Policy: p})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
+	check, err := sqlite.Open(context.Background(), path, sqlite.Options{Name: "shop", Policy: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { check.Close() })
 	g, err := guard.New(sqlguard.Options{Dialect: quarry.DialectSQLite})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close() })
-	return conn, g
+	return conn, g.OnConn(check)
 }
 
 // connect connects a client to srv over in-memory transports.
@@ -92,16 +107,16 @@ type project struct {
 func newProject(t *testing.T) *project {
 	t.Helper()
 	ctx := context.Background()
-	conn, g := openShop(t)
+	f, err := knowledge.Load("testdata/knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, g := openShopWith(t, policy.FromModel(f.Model))
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	f, err := knowledge.Load("testdata/knowledge")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var verified []Verified
 	var pv []planner.Verified
 	for _, v := range f.Verified {

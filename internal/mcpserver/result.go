@@ -2,11 +2,11 @@ package mcpserver
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -84,52 +84,22 @@ const redactedValue = "[restricted]"
 
 // restricted is the column policy as a transport applies it: an MCP
 // client is usually a language model, and restricted columns never reach
-// one. A result does not say which table a column came from, so a column
-// is hidden by its bare name, conservatively; a statement that names a
-// restricted column anywhere is refused before it runs, so that an alias
-// cannot carry the values past redaction.
+// one. Statements that read a restricted column are refused by the guard
+// (the policy's lineage check) before they run; a result column called
+// like a restricted one is still hidden here, by name, as the last line.
 type restricted struct {
-	names map[string]bool // bare column names, lower case
+	p *policy.Policy
 }
 
 func newRestricted(m *semantic.Model) restricted {
-	p := restricted{names: map[string]bool{}}
-	if m == nil {
-		return p
-	}
-	for _, r := range m.Restricted {
-		if _, c, ok := strings.Cut(strings.ToLower(r), "."); ok {
-			p.names[c] = true
-		}
-	}
-	return p
-}
-
-var identRE = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_$]*")
-
-// mentions returns the first restricted column name sql mentions as a
-// word, or "".
-func (p restricted) mentions(sql string) string {
-	if len(p.names) == 0 {
-		return ""
-	}
-	for _, w := range identRE.FindAllString(sql, -1) {
-		if p.names[strings.ToLower(w)] {
-			return w
-		}
-	}
-	return ""
+	return restricted{p: policy.FromModel(m)}
 }
 
 // columns returns the indexes of the restricted columns of a result.
 func (p restricted) columns(cols []quarry.Column) []int {
 	var idx []int
 	for i, c := range cols {
-		name := strings.ToLower(c.Name)
-		if j := strings.LastIndexByte(name, '.'); j >= 0 {
-			name = name[j+1:]
-		}
-		if p.names[strings.Trim(name, "\"`[]")] {
+		if p.p.Name(c.Name) {
 			idx = append(idx, i)
 		}
 	}

@@ -146,9 +146,6 @@ func (s *server) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in RunInp
 	if err != nil {
 		return nil, nil, err
 	}
-	if name := s.policy.mentions(sql); name != "" {
-		return nil, nil, failf(fmt.Sprintf("the statement names %s, a restricted column; restricted columns are not shown here, so leave it out", name))
-	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
 	defer cancel()
 	rec := s.recorder()

@@ -155,11 +155,14 @@ func TestProjectRunQueryIsGuardedAndRecorded(t *testing.T) {
 
 func TestProjectKeepsRestrictedColumnsFromTheClient(t *testing.T) {
 	p := newProject(t)
-	for _, sql := range []string{"SELECT email FROM orders", `SELECT "EMAIL" AS contact FROM orders`, "SELECT * FROM orders WHERE email LIKE '%'"} {
-		wantToolError(t, call(t, p.cs, "run_query", map[string]any{"sql": sql}), "restricted column")
+	for _, sql := range []string{"SELECT email FROM orders", `SELECT "EMAIL" AS contact FROM orders`, "SELECT id FROM orders WHERE email LIKE '%'",
+		"SELECT * FROM orders", "SELECT o.* FROM orders o", "SELECT id FROM orders ORDER BY email",
+		"SELECT total AS pad, id FROM orders WHERE id < 0 UNION ALL SELECT * FROM (SELECT email, id FROM orders)"} {
+		wantToolError(t, call(t, p.cs, "run_query", map[string]any{"sql": sql}), "restricted")
 	}
-	// SELECT * has no name to refuse; its restricted column is redacted.
-	got := decode[RunResult](t, call(t, p.cs, "run_query", map[string]any{"sql": "SELECT * FROM orders", "max_rows": 3}))
+	// A column called like a restricted one is still hidden by name, the
+	// last line behind the lineage check.
+	got := decode[RunResult](t, call(t, p.cs, "run_query", map[string]any{"sql": "SELECT id AS email FROM orders", "max_rows": 3}))
 	page := decode[Page](t, call(t, p.cs, "get_result", map[string]any{"result_id": got.ResultID, "limit": 3}))
 	for _, rows := range [][][]any{got.Rows, page.Rows} {
 		b, _ := json.Marshal(rows)

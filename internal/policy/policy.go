@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Code is the guard rule code of a refusal by the column policy.
@@ -99,8 +100,8 @@ func (p *Policy) Tables() []string {
 
 // Denies reports whether reading table.column is refused: the SQLite
 // authorizer's question for every SQLITE_READ. An empty column (SQLite
-// passes one for a rowid read on some virtual tables) is refused on a
-// table with restricted columns.
+// passes one when it reads only the rowid, as count(*) does) reads no
+// value and is allowed.
 func (p *Policy) Denies(table, column string) bool {
 	if p.Empty() {
 		return false
@@ -108,9 +109,6 @@ func (p *Policy) Denies(table, column string) bool {
 	cs := p.cols[strings.ToLower(table)]
 	if cs == nil {
 		return false
-	}
-	if column == "" {
-		return true
 	}
 	return cs[strings.ToLower(column)] != ""
 }
@@ -180,4 +178,25 @@ func isAre(n int) string {
 		return "is"
 	}
 	return "are"
+}
+
+// FromModel returns the policy of a knowledge folder's semantic model:
+// each restricted "entity.column" is restricted under the entity's name
+// and under its table's name.
+func FromModel(m *semantic.Model) *Policy {
+	if m == nil {
+		return New(nil)
+	}
+	var all []string
+	for _, r := range m.Restricted {
+		t, c, ok := strings.Cut(r, ".")
+		if !ok {
+			continue
+		}
+		all = append(all, r)
+		if e := m.Entity(t); e != nil {
+			all = append(all, e.TableName()+"."+c)
+		}
+	}
+	return New(all)
 }

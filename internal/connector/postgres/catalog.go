@@ -64,6 +64,21 @@ LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace
 WHERE con.conrelid = ANY($1) AND con.contype IN ('p', 'f')
 ORDER BY con.conrelid, con.contype, con.conname`
 
+// catalogViewReads lists, for each view, the columns of other relations
+// its rewrite rule depends on: PostgreSQL's own record of what the view
+// reads (a column number of 0 is a whole-row reference). pg_depend and
+// pg_rewrite are readable by every role.
+const catalogViewReads = `
+SELECT r.ev_class, n.nspname, t.relname, coalesce(a.attname::text, '')
+FROM pg_rewrite r
+JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid
+                 AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> r.ev_class
+JOIN pg_class t ON t.oid = d.refobjid
+JOIN pg_namespace n ON n.oid = t.relnamespace
+LEFT JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND d.refobjsubid > 0
+WHERE r.ev_class = ANY($1)
+ORDER BY r.ev_class, n.nspname, t.relname, a.attname`
+
 func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) {
 	cat := &quarry.Catalog{Dialect: quarry.DialectPostgres, Tables: []quarry.TableInfo{}}
 	index := map[uint32]int{}
@@ -112,6 +127,10 @@ func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) 
 		t.Columns = append(t.Columns, col)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+
+	if err := viewReads(ctx, tx, cat, index, oids); err != nil {
 		return nil, err
 	}
 
@@ -183,4 +202,33 @@ func declaredType(oid uint32, category string) quarry.Type {
 		return quarry.TypeBool
 	}
 	return quarry.TypeText
+}
+
+// viewReads fills each view's Reads from pg_depend.
+func viewReads(ctx context.Context, tx pgx.Tx, cat *quarry.Catalog, index map[uint32]int, oids []uint32) error {
+	var views []uint32
+	for _, oid := range oids {
+		if t := &cat.Tables[index[oid]]; t.View {
+			t.ReadsKnown = true
+			views = append(views, oid)
+		}
+	}
+	if len(views) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, catalogViewReads, views)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var view uint32
+		var r quarry.ColumnRead
+		if err := rows.Scan(&view, &r.Schema, &r.Table, &r.Column); err != nil {
+			return err
+		}
+		t := &cat.Tables[index[view]]
+		t.Reads = append(t.Reads, r)
+	}
+	return rows.Err()
 }

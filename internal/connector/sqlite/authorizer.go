@@ -5,6 +5,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 	"github.com/quarrydata/quarry/internal/sqlguard/sqlitecheck"
@@ -14,20 +15,27 @@ import (
 // statement may take. The policy is the guard's own (sqlitecheck.Authorizer
 // with the guard's SQLite function allow-list plus Options.ExtraFunctions):
 // SELECT, reads, recursive CTEs and allow-listed functions; everything else
-// (writes, DDL, PRAGMA, ATTACH, transactions) is denied. The connector is
-// stricter on three points: user statements may read only the main schema,
-// may not read the pragma_* table-valued functions and may not run any
-// PRAGMA; only the connector's own catalog statements use those (while
-// internal is true).
+// (writes, DDL, PRAGMA, ATTACH, transactions) is denied; the read-only
+// introspection pragmas (pragma_table_info(...) and its siblings) are
+// decided there too, the same for the guard and the connector. The
+// connector adds two rules: user statements may read only the main schema,
+// and never a column the project's policy restricts (SQLITE_READ names
+// every column a statement reads, through stars, views, subqueries and
+// every clause, so SQLite itself decides the lineage) nor SQLite's
+// statistics tables, whose samples hold values of every indexed column.
+// The connector's own catalog statements run with internal set.
 type authorizer struct {
 	base     sqlitecheck.AuthorizerFunc
+	policy   *policy.Policy
 	internal bool
-	// denied describes the last action refused, for the error message.
-	denied string
+	// denied describes the last action refused, for the error message;
+	// restricted is the restricted column it read, if that was why.
+	denied     string
+	restricted string
 }
 
-func newAuthorizer(extra []string) *authorizer {
-	a := &authorizer{}
+func newAuthorizer(extra []string, p *policy.Policy) *authorizer {
+	a := &authorizer{policy: p}
 	funcs := sqlguard.Options{Dialect: quarry.DialectSQLite, ExtraFunctions: extra}
 	a.base = sqlitecheck.Authorizer(funcs.AllowsFunction, func(d sqlitecheck.Denial) {
 		a.denied = d.String()
@@ -41,14 +49,22 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 			a.denied = "reading from schema " + schema
 			return sqlite3.AUTH_DENY
 		}
-		if len(name3rd) >= 7 && strings.EqualFold(name3rd[:7], "pragma_") {
-			a.denied = "reading " + name3rd
+		if a.policy.Denies(name3rd, name4th) {
+			a.denied = "reading " + name3rd + "." + name4th + ", a column the policy restricts"
+			a.restricted = name3rd + "." + name4th
+			return sqlite3.AUTH_DENY
+		}
+		if !a.policy.Empty() && statTable(name3rd) {
+			a.denied = "reading " + name3rd + ", whose samples hold values of restricted columns"
+			a.restricted = name3rd
 			return sqlite3.AUTH_DENY
 		}
 	}
-	if action == sqlite3.AUTH_PRAGMA && !a.internal {
-		a.denied = "PRAGMA " + name3rd
-		return sqlite3.AUTH_DENY
-	}
 	return a.base(action, name3rd, name4th, schema, inner)
+}
+
+// statTable reports whether name is one of SQLite's statistics tables that
+// keep sample rows (sqlite_stat1 keeps only counts).
+func statTable(name string) bool {
+	return strings.EqualFold(name, "sqlite_stat3") || strings.EqualFold(name, "sqlite_stat4")
 }

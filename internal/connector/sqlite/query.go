@@ -60,7 +60,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 // prepareOne compiles sql and refuses anything that is not exactly one
 // read-only statement.
 func (c *Conn) prepareOne(ctx context.Context, sql string, timeout time.Duration) (*sqlite3.Stmt, error) {
-	c.auth.denied = ""
+	c.auth.denied, c.auth.restricted = "", ""
 	stmt, tail, err := c.db.Prepare(sql)
 	if err != nil {
 		return nil, c.prepareError(ctx, err, timeout)
@@ -87,6 +87,8 @@ func (c *Conn) prepareError(ctx context.Context, err error, timeout time.Duratio
 	switch {
 	case ctx.Err() != nil:
 		return ctxError(ctx, err, timeout)
+	case c.auth.restricted != "":
+		return &quarry.Error{Kind: quarry.KindForbidden, Msg: "not allowed: " + c.auth.denied + "; it cannot be selected, filtered, joined on, sorted or grouped by — leave it out (list the columns you need instead of *)", Err: err}
 	case c.auth.denied != "" || errors.Is(err, sqlite3.AUTH):
 		what := c.auth.denied
 		if what == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -24,6 +25,10 @@ type Options struct {
 	ExtraFunctions []string
 	// Name is the connection's name in quarry.yaml, used in Identity.
 	Name string
+	// Policy lists the columns no statement may read (the project's
+	// restricted columns); SQLite's authorizer refuses every read of one.
+	// nil restricts nothing.
+	Policy *policy.Policy
 }
 
 // Limits the connector sets on every connection.
@@ -66,7 +71,7 @@ func Open(ctx context.Context, path string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	c := &Conn{path: abs, name: opts.Name, db: db, auth: newAuthorizer(opts.ExtraFunctions)}
+	c := &Conn{path: abs, name: opts.Name, db: db, auth: newAuthorizer(opts.ExtraFunctions, opts.Policy)}
 	if err := c.harden(ctx); err != nil {
 		db.Close()
 		return nil, err

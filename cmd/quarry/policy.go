@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/guard"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/policy"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// policyState is the project's column policy, loaded once per command.
+type policyState struct {
+	loaded bool
+	p      *policy.Policy
+	err    error
+	off    bool // quarry run --no-policy: the user's own terminal, on request
+}
+
+// policy returns the project's column policy: the restricted columns of
+// its knowledge folder (none when there is no folder yet). A folder that
+// cannot be loaded is an error: quarry cannot tell what to withhold, so it
+// runs nothing.
+func (a *app) policy() (*policy.Policy, error) {
+	if a.pol.off {
+		return policy.New(nil), nil
+	}
+	if a.pol.loaded {
+		return a.pol.p, a.pol.err
+	}
+	a.pol.loaded = true
+	cfg, err := a.config()
+	if err != nil {
+		a.pol.err = err
+		return nil, err
+	}
+	if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
+		a.pol.p = policy.New(nil)
+		return a.pol.p, nil
+	}
+	f, err := knowledge.Load(cfg.Knowledge)
+	if err != nil {
+		a.pol.err = quarry.Wrap(quarry.KindOf(err), err, "%s; quarry reads the restricted columns from the knowledge folder, so it runs nothing until the folder loads", quarry.Message(err))
+		return nil, a.pol.err
+	}
+	a.pol.p = policy.FromModel(f.Model)
+	return a.pol.p, nil
+}
+
+// openSQLite opens a SQLite connection of the project, with the project's
+// column policy in its authorizer.
+func (a *app) openSQLite(ctx context.Context, cfg *config.Config, cc *config.Connection) (*sqlite.Conn, error) {
+	p, err := a.policy()
+	if err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: cc.Name, Policy: p})
+}
+
+// connGuard builds the guard of statements on conn: the lexical guard,
+// the engine's own verdict, and the column policy. On a SQLite connection
+// quarry opened, SQLite decides both on the real schema: the statement is
+// prepared on a connection of its own (so checks never wait for a running
+// query), under the authorizer that also refuses restricted columns. On
+// other connections the policy decides from the statement's parse and the
+// connection's catalog.
+func (a *app) connGuard(ctx context.Context, conn connector.Conn) (analyst.Guard, func(), error) {
+	g, err := a.baseGuard(conn.Dialect())
+	if err != nil {
+		return nil, nil, err
+	}
+	if sc, ok := conn.(*sqlite.Conn); ok {
+		cfg, err := a.config()
+		if err != nil {
+			g.Close()
+			return nil, nil, err
+		}
+		cc := &config.Connection{Path: sc.Path(), Name: sc.Identity().Name}
+		check, err := a.openSQLite(ctx, cfg, cc)
+		if err != nil {
+			g.Close()
+			return nil, nil, err
+		}
+		return g.OnConn(check), func() { check.Close(); g.Close() }, nil
+	}
+	p, err := a.policy()
+	if err != nil {
+		g.Close()
+		return nil, nil, err
+	}
+	if !p.Empty() {
+		// Without the catalog every relation would be unknown and every
+		// statement that reads one refused: say why now instead.
+		cat, err := a.catalog(ctx, conn)
+		if err != nil {
+			g.Close()
+			return nil, nil, err
+		}
+		g = g.WithPolicy(p.For(conn.Dialect(), cat))
+	}
+	return g, func() { g.Close() }, nil
+}
+
+// keepRedacted keeps results through r with restricted columns redacted
+// by name first: the lineage check refuses statements that read them, and
+// this is the line behind it, so that nothing unredacted is stored.
+type keepRedacted struct {
+	r analyst.Results
+	p *policy.Policy
+}
+
+func (k keepRedacted) SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error) {
+	k.p.Redact(t)
+	return k.r.SaveResult(ctx, runID, t)
+}
+
+// results returns where runs keep their results: st, behind redaction; nil
+// (results are not kept) when the policy is off for this command.
+func (a *app) results(st analyst.Results) analyst.Results {
+	if a.pol.off {
+		return nil
+	}
+	p, _ := a.policy()
+	if p.Empty() {
+		return st
+	}
+	return keepRedacted{r: st, p: p}
+}
+
+var _ guard.ConnChecker = (*sqlite.Conn)(nil)
+
+// connectorPolicy is the column policy of quarry connector: the project's
+// when one is named with --config, else none (the connector then serves
+// the database as it is, and says so in docs/mcp.md).
+func (a *app) connectorPolicy() (*policy.Policy, error) {
+	if a.configFlag == "" {
+		return policy.New(nil), nil
+	}
+	return a.policy()
+}
+
+// connectorGuard is connGuard for quarry connector: with a project named by
+// --config its policy applies; without one, the guard checks the engine
+// verdict on the real schema only.
+func (a *app) connectorGuard(ctx context.Context, conn connector.Conn) (analyst.Guard, func(), error) {
+	if a.configFlag != "" {
+		return a.connGuard(ctx, conn)
+	}
+	g, err := a.baseGuard(conn.Dialect())
+	if err != nil {
+		return nil, nil, err
+	}
+	if sc, ok := conn.(*sqlite.Conn); ok {
+		check, err := sqlite.Open(ctx, sc.Path(), sqlite.Options{ExtraFunctions: a.extraFunctions(), Name: sc.Identity().Name})
+		if err != nil {
+			g.Close()
+			return nil, nil, err
+		}
+		return g.OnConn(check), func() { check.Close(); g.Close() }, nil
+	}
+	return g, func() { g.Close() }, nil
+}
+
+// extraFunctions returns the project's guard.extra_functions, when a
+// project is found.
+func (a *app) extraFunctions() []string {
+	if cfg, err := a.config(); err == nil {
+		return cfg.Guard.ExtraFunctions
+	}
+	return nil
+}
