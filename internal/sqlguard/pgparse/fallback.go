@@ -24,7 +24,10 @@ func Available() bool { return false }
 //   - no EXPLAIN at all (its option list is the parser's to read);
 //   - no TABLESAMPLE (a sampling method is a function the lexer does not
 //     see as a call);
-//   - no OPERATOR(...) (it can name a user-defined operator's function).
+//   - no OPERATOR(...) (it can name a user-defined operator's function);
+//   - no field after a dot that may be attribute notation for a call:
+//     (x).f and (x)[1].f unless f is an allowed function, and t.f when f
+//     is a PostgreSQL function name that is not allowed (u.name too).
 //
 // The words are found in the raw text, literals and comments included, so
 // the fallback may reject a statement that merely mentions them.
@@ -54,6 +57,7 @@ func Check(sql string, opts sqlguard.Options) sqlguard.Verdict {
 		v.Violations = append(v.Violations, sqlguard.Violation{Code: sqlguard.CodeFunctionNotAllowed, Pos: i,
 			Message: "TABLESAMPLE names a sampling function; remove it" + why})
 	}
+	v.Violations = append(v.Violations, fieldCalls(sql, opts, setReturning(v.Functions))...)
 	if i := indexWord(sql, "operator"); i >= 0 {
 		v.Violations = append(v.Violations, sqlguard.Violation{Code: sqlguard.CodeFunctionNotAllowed, Pos: i,
 			Message: "OPERATOR(...) can name a user-defined operator, whose function is unknown; use the plain operator" + why})
@@ -123,4 +127,120 @@ func indexWord(sql, word string) int {
 
 func wordByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// fieldCalls rejects what may be PostgreSQL's attribute notation, which
+// calls f for (x).f and t.f: every field after a dot whose name is not an
+// allowed function and is a PostgreSQL function name, or that follows a
+// closing parenthesis or bracket ((x).f, (x)[1].f), and every such field
+// when the statement calls a set-returning function (its whole row in
+// FROM is a scalar, so g.f calls f(g)). Dots in literals and
+// comments count too: the fallback rejects more, never less.
+func fieldCalls(sql string, opts sqlguard.Options, srf bool) []sqlguard.Violation {
+	var out []sqlguard.Violation
+	for i := 0; i < len(sql); i++ {
+		if strings.HasPrefix(sql[i:], "::") {
+			// ::schema.type: a type outside pg_catalog runs its own code.
+			j := skipBlank(sql, i+2)
+			k := j
+			for k < len(sql) && (sql[k] == '"' || wordByte(strings.ToLower(sql[k : k+1])[0])) {
+				k++
+			}
+			if k > j && skipBlank(sql, k) < len(sql) && sql[skipBlank(sql, k)] == '.' && !strings.EqualFold(sql[j:k], "pg_catalog") {
+				out = append(out, sqlguard.Violation{Code: sqlguard.CodeFunctionNotAllowed, Pos: i,
+					Message: "a cast to a type with a schema runs that type's own code; cast to a built-in type"})
+			}
+			continue
+		}
+		if sql[i] != '.' {
+			continue
+		}
+		j := skipBlank(sql, i+1)
+		name, quoted := "", false
+		switch {
+		case j < len(sql) && sql[j] == '"':
+			end := strings.IndexByte(sql[j+1:], '"')
+			if end < 0 {
+				continue
+			}
+			name, quoted = sql[j+1:j+1+end], true
+		case j < len(sql) && (sql[j] == '_' || sql[j] >= 'a' && sql[j] <= 'z' || sql[j] >= 'A' && sql[j] <= 'Z'):
+			k := j
+			for k < len(sql) && wordByte(strings.ToLower(sql[k : k+1])[0]) {
+				k++
+			}
+			name = strings.ToLower(sql[j:k])
+		default:
+			continue
+		}
+		if (!quoted || name == strings.ToLower(name)) && opts.AllowsFunction(name) {
+			continue
+		}
+		prev := lastBlank(sql, i)
+		_, known := pgFuncs[name]
+		if known || srf || (prev > 0 && (sql[prev-1] == ')' || sql[prev-1] == ']')) {
+			out = append(out, sqlguard.Violation{Code: sqlguard.CodeFunctionNotAllowed, Pos: i,
+				Message: "." + name + " may be PostgreSQL's attribute notation for the call " + name + "(...); call allowed functions directly and select columns by plain names"})
+		}
+	}
+	return out
+}
+
+// skipBlank returns the offset of the first byte at or after i that is
+// not white space or inside a comment.
+func skipBlank(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case strings.IndexByte(" \t\n\r\f\v", s[i]) >= 0:
+			i++
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return len(s)
+			}
+			i += end + 4
+		case strings.HasPrefix(s[i:], "--"):
+			end := strings.IndexAny(s[i:], "\n\r")
+			if end < 0 {
+				return len(s)
+			}
+			i += end
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// lastBlank returns the offset just after the last byte before i that is
+// not white space or a block comment.
+func lastBlank(s string, i int) int {
+	for i > 0 {
+		switch {
+		case strings.IndexByte(" \t\n\r\f\v", s[i-1]) >= 0:
+			i--
+		case strings.HasSuffix(s[:i], "*/"):
+			start := strings.LastIndex(s[:i-2], "/*")
+			if start < 0 {
+				return i
+			}
+			i = start
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// setReturning reports whether funcs has a function that can stand in
+// FROM with a scalar result.
+func setReturning(funcs []string) bool {
+	for _, f := range funcs {
+		switch f {
+		case "generate_series", "unnest", "jsonb_array_elements", "jsonb_array_elements_text",
+			"json_array_elements", "json_array_elements_text", "jsonb_object_keys":
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,6 @@
 package pgparse
 
 import (
-	_ "embed"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -19,27 +18,6 @@ import (
 // A_Indirection holding the String f, t.f a two-part ColumnRef (s.t.f and
 // d.s.t.f likewise). The walk records each such field here and decides it
 // after the whole statement is walked, when every FROM item is known.
-
-// pgFuncsText lists every function name of PostgreSQL 15 with the dblink
-// and postgres_fdw extensions, marked " row" where some function of the
-// name takes a whole row (record, anyelement, "any" ...) as its only
-// argument. pgfuncs.sh generates it from a server.
-//
-//go:embed pgfuncs.txt
-var pgFuncsText string
-
-// pgFuncs maps each name of pgfuncs.txt to whether it takes a row.
-var pgFuncs = func() map[string]bool {
-	m := map[string]bool{}
-	for _, line := range strings.Split(pgFuncsText, "\n") {
-		name, flag, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if name == "" || strings.HasPrefix(name, "#") {
-			continue
-		}
-		m[name] = flag == "row"
-	}
-	return m
-}()
 
 // bindKind is what a name in FROM stands for.
 type bindKind int
