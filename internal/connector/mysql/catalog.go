@@ -66,6 +66,19 @@ func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
 		return nil
 	}
 
+	// A view's definition, as the server shows it to this user (empty
+	// without SHOW VIEW): the column policy reads it to learn which
+	// columns the view reads.
+	err = c.each(ctx, conn, `SELECT TABLE_SCHEMA, TABLE_NAME, COALESCE(VIEW_DEFINITION, '')
+		FROM information_schema.VIEWS WHERE `+filter("TABLE_SCHEMA"), func(v []sql.NullString) {
+		if t := table(v[0].String, v[1].String); t != nil {
+			t.Definition = v[2].String
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+
 	err = c.each(ctx, conn, `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, COALESCE(COLUMN_COMMENT, '')
 		FROM information_schema.COLUMNS
 		WHERE `+filter("TABLE_SCHEMA")+`

@@ -29,7 +29,7 @@ func TestCatalog(t *testing.T) {
 		{Schema: d.name, Name: "big_orders", View: true, RowCount: -1, Columns: []quarry.ColumnInfo{
 			{Name: "id", DeclType: "int(11)", Type: quarry.TypeInt},
 			{Name: "total", DeclType: "decimal(10,2)", Type: quarry.TypeDecimal, Nullable: true},
-		}},
+		}, Definition: "select `" + d.name + "`.`orders`.`id` AS `id`,`" + d.name + "`.`orders`.`total` AS `total` from `" + d.name + "`.`orders` where `" + d.name + "`.`orders`.`total` > 100"},
 		{Schema: d.name, Name: "customers", Comment: "people who buy", RowCount: 2, PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{
 			{Name: "id", DeclType: "bigint(20) unsigned", Type: quarry.TypeBigInt},
 			{Name: "name", DeclType: "varchar(40)", Type: quarry.TypeText, Comment: "full name"},
