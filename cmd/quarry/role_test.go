@@ -153,7 +153,7 @@ func TestPrivilegedRoleOnMariaDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() }) // after the cleanups below, which use it
 	table := fmt.Sprintf("role_orders_%d", rand.IntN(1e9))
 	if _, err := db.Exec("CREATE TABLE " + table + " (id INT PRIMARY KEY); INSERT INTO " + table + " VALUES (1), (2)"); err != nil {
 		t.Fatal(err)
