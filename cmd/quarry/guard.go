@@ -142,16 +142,18 @@ func (a *app) guardDialect(flag string) (quarry.Dialect, error) {
 // lexical guard plus the engine's own verdict where this build has it (see
 // internal/guard). Statements that run on a connection get connGuard's.
 func (a *app) newGuard(d quarry.Dialect) (analyst.Guard, func(), error) {
-	g, err := a.baseGuard(d)
+	g, err := a.baseGuard(d, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	return g, func() { g.Close() }, nil
 }
 
-// baseGuard is the guard of a dialect with the project's guard settings.
-func (a *app) baseGuard(d quarry.Dialect) (*guard.Guard, error) {
-	opts := sqlguard.Options{Dialect: d}
+// baseGuard is the guard of a dialect with the project's guard settings
+// and, when known, the connection's catalog (PostgreSQL's parser check
+// resolves attribute notation, t.f, against it).
+func (a *app) baseGuard(d quarry.Dialect, cat *quarry.Catalog) (*guard.Guard, error) {
+	opts := sqlguard.Options{Dialect: d, Catalog: cat}
 	if cfg, err := a.config(); err == nil {
 		opts.ExtraFunctions = cfg.Guard.ExtraFunctions
 		opts.MaxBytes = cfg.Limits.MaxStatementBytes

@@ -71,7 +71,24 @@ func (a *app) openSQLite(ctx context.Context, cfg *config.Config, cc *config.Con
 // other connections the policy decides from the statement's parse and the
 // connection's catalog.
 func (a *app) connGuard(ctx context.Context, conn connector.Conn) (analyst.Guard, func(), error) {
-	g, err := a.baseGuard(conn.Dialect())
+	p, err := a.policy()
+	if err != nil {
+		return nil, nil, err
+	}
+	// The catalog: for the policy, and on PostgreSQL for the guard, which
+	// tells a column t.f from the function call f(t) with it. Without it
+	// every relation would be unknown to the policy and every statement
+	// that reads one refused: a failed read is reported now instead.
+	var cat *quarry.Catalog
+	if _, local := conn.(*sqlite.Conn); !local && (!p.Empty() || conn.Dialect() == quarry.DialectPostgres) {
+		if cat, err = a.catalog(ctx, conn); err != nil {
+			if !p.Empty() {
+				return nil, nil, err
+			}
+			cat = nil // the guard then reads t.f more strictly
+		}
+	}
+	g, err := a.baseGuard(conn.Dialect(), cat)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,19 +106,7 @@ func (a *app) connGuard(ctx context.Context, conn connector.Conn) (analyst.Guard
 		}
 		return g.OnConn(check), func() { check.Close(); g.Close() }, nil
 	}
-	p, err := a.policy()
-	if err != nil {
-		g.Close()
-		return nil, nil, err
-	}
 	if !p.Empty() {
-		// Without the catalog every relation would be unknown and every
-		// statement that reads one refused: say why now instead.
-		cat, err := a.catalog(ctx, conn)
-		if err != nil {
-			g.Close()
-			return nil, nil, err
-		}
 		g = g.WithPolicy(p.For(conn.Dialect(), cat))
 	}
 	return g, func() { g.Close() }, nil
@@ -152,7 +157,7 @@ func (a *app) connectorGuard(ctx context.Context, conn connector.Conn) (analyst.
 	if a.configFlag != "" {
 		return a.connGuard(ctx, conn)
 	}
-	g, err := a.baseGuard(conn.Dialect())
+	g, err := a.baseGuard(conn.Dialect(), nil)
 	if err != nil {
 		return nil, nil, err
 	}
