@@ -1,0 +1,221 @@
+package sqlite
+
+import (
+	"strconv"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// The column policy on SQLite has two engine-level checks. The authorizer
+// sees every column a statement names (SQLITE_READ), through stars, views,
+// subqueries and every clause; but SQLite builds the comparisons of JOIN
+// ... USING and NATURAL JOIN after name resolution, without asking it. So
+// the connector also reads the statement's compiled program (EXPLAIN, which
+// SQLite produces without running anything) and refuses any instruction
+// that reads a restricted column of a base table: Column on the table's
+// cursor, and the key comparisons of an index that holds the column.
+
+// btree is a table or index of the main schema, by root page.
+type btree struct {
+	table   string         // the table it stores
+	index   bool           // an index (or a WITHOUT ROWID table)
+	cols    []string       // column names in storage order (an index: its key columns; "" = rowid or an expression)
+	withExp bool           // an index on an expression
+	denied  map[int]string // storage positions of restricted columns → "table.column"
+}
+
+// programReads returns the restricted column that sql's compiled program
+// reads, or "". The caller holds the connection and has prepared sql under
+// the authorizer; sql is one statement.
+func (c *Conn) programReads(sql string) (string, error) {
+	trees, err := c.restrictedTrees()
+	if err != nil || len(trees) == 0 {
+		return "", err
+	}
+	stmt, _, err := c.db.Prepare("EXPLAIN " + sql)
+	if err != nil {
+		// sql is itself an EXPLAIN (EXPLAIN EXPLAIN is not SQL): its
+		// result is a program or a plan, never the data.
+		return "", nil
+	}
+	defer stmt.Close()
+	cursors := map[int64][]*btree{}
+	for stmt.Step() {
+		op := stmt.ColumnText(1)
+		p1, p2 := stmt.ColumnInt64(2), stmt.ColumnInt64(3)
+		p4 := stmt.ColumnText(5)
+		switch op {
+		case "OpenRead", "ReopenIdx":
+			if t := trees[p2]; t != nil && stmt.ColumnInt64(4) == 0 {
+				cursors[p1] = append(cursors[p1], t)
+			}
+		case "Column":
+			for _, t := range cursors[p1] {
+				if col := t.denied[int(p2)]; col != "" {
+					return col, nil
+				}
+				if t.withExp && t.index {
+					return t.table + " (an index on an expression over a restricted column)", nil
+				}
+			}
+		case "RowData", "RowCell":
+			for _, t := range cursors[p1] {
+				for _, col := range t.denied {
+					return col, nil
+				}
+			}
+		case "SeekGE", "SeekGT", "SeekLE", "SeekLT", "IdxGE", "IdxGT", "IdxLE", "IdxLT",
+			"Found", "NotFound", "NoConflict", "IfNoHope", "SeekScan":
+			for _, t := range cursors[p1] {
+				if !t.index {
+					continue
+				}
+				n := len(t.cols)
+				if k, err := strconv.Atoi(p4); err == nil && k > 0 && k < n {
+					n = k
+				}
+				for i := 0; i < n; i++ {
+					if col := t.denied[i]; col != "" {
+						return col, nil
+					}
+					if t.cols[i] == "" && t.withExp {
+						return t.table + " (an index on an expression over a restricted column)", nil
+					}
+				}
+			}
+		}
+	}
+	return "", stmt.Err()
+}
+
+// restrictedTrees reads, from the schema, the b-trees of the tables that
+// have restricted columns and of their indexes, by root page.
+func (c *Conn) restrictedTrees() (map[int64]*btree, error) {
+	if c.auth.policy.Empty() {
+		return nil, nil
+	}
+	c.auth.internal = true
+	defer func() { c.auth.internal = false }()
+	type obj struct {
+		kind, name, table string
+		root              int64
+	}
+	var objs []obj
+	stmt, _, err := c.db.Prepare(`SELECT type, name, tbl_name, rootpage FROM sqlite_schema WHERE type IN ('table', 'index') AND rootpage > 0`)
+	if err != nil {
+		return nil, err
+	}
+	for stmt.Step() {
+		o := obj{stmt.ColumnText(0), stmt.ColumnText(1), stmt.ColumnText(2), stmt.ColumnInt64(3)}
+		if len(c.auth.policy.Columns(o.table)) > 0 {
+			objs = append(objs, o)
+		}
+	}
+	err = stmt.Err()
+	stmt.Close()
+	if err != nil || len(objs) == 0 {
+		return nil, err
+	}
+	trees := map[int64]*btree{}
+	for _, o := range objs {
+		t := &btree{table: o.table, index: o.kind == "index", denied: map[int]string{}}
+		if t.index {
+			err = c.indexColumns(o.name, o.table, t)
+		} else {
+			err = c.tableColumns(o.table, t)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, col := range t.cols {
+			if col != "" && c.auth.policy.Denies(o.table, col) {
+				t.denied[i] = o.table + "." + col
+			}
+		}
+		trees[o.root] = t
+	}
+	return trees, nil
+}
+
+// tableColumns fills t with a table's columns in storage order: SQLite
+// stores the columns that are not VIRTUAL generated ones first, in their
+// declared order, then the virtual ones.
+func (c *Conn) tableColumns(table string, t *btree) error {
+	stmt, _, err := c.db.Prepare(`SELECT name, hidden FROM pragma_table_xinfo(?) ORDER BY cid`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	if err := stmt.BindText(1, table); err != nil {
+		return err
+	}
+	var stored, virtual []string
+	for stmt.Step() {
+		if stmt.ColumnInt64(1) == 2 {
+			virtual = append(virtual, stmt.ColumnText(0))
+		} else {
+			stored = append(stored, stmt.ColumnText(0))
+		}
+	}
+	if err := stmt.Err(); err != nil {
+		return err
+	}
+	t.cols = append(stored, virtual...)
+	pk, err := c.withoutRowidKey(table)
+	if err != nil || pk == "" {
+		return err
+	}
+	// A WITHOUT ROWID table is stored as its primary key's index: the key
+	// columns first, then the others, as pragma index_xinfo lists them.
+	t.index, t.cols = true, nil
+	return c.indexColumns(pk, table, t)
+}
+
+// indexColumns fills t with an index's columns: its key columns and then
+// the rowid (or primary key) SQLite stores with them.
+func (c *Conn) indexColumns(index, table string, t *btree) error {
+	stmt, _, err := c.db.Prepare(`SELECT cid, name FROM pragma_index_xinfo(?) ORDER BY seqno`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	if err := stmt.BindText(1, index); err != nil {
+		return err
+	}
+	for stmt.Step() {
+		switch stmt.ColumnInt64(0) {
+		case -2:
+			t.withExp = true
+			t.cols = append(t.cols, "")
+		case -1:
+			t.cols = append(t.cols, "")
+		default:
+			t.cols = append(t.cols, stmt.ColumnText(1))
+		}
+	}
+	return stmt.Err()
+}
+
+// withoutRowidKey returns the name of the primary-key index that stores a
+// WITHOUT ROWID table, or "" for a table with rowids.
+func (c *Conn) withoutRowidKey(table string) (string, error) {
+	stmt, _, err := c.db.Prepare(`SELECT l.name FROM pragma_table_list AS t, pragma_index_list(t.name) AS l
+		WHERE t.schema = 'main' AND t.name = ? AND t.wr = 1 AND l.origin = 'pk'`)
+	if err != nil {
+		return "", err
+	}
+	defer stmt.Close()
+	if err := stmt.BindText(1, table); err != nil {
+		return "", err
+	}
+	if stmt.Step() {
+		return stmt.ColumnText(0), nil
+	}
+	return "", stmt.Err()
+}
+
+// refuseRestricted is the error for a statement whose program reads a
+// restricted column.
+func refuseRestricted(col string) error {
+	return &quarry.Error{Kind: quarry.KindForbidden, Msg: "not allowed: the statement reads " + col + ", a column the policy restricts (SQLite's compiled program reads it, for example to compare a JOIN ... USING or NATURAL JOIN); leave it out"}
+}
