@@ -85,7 +85,7 @@ func (g *Guard) Check(ctx context.Context, sql string) sqlguard.Verdict {
 	}
 	if r := g.policy.Check(g.opts.Dialect, sql); r != nil {
 		v.Allowed = false
-		v.Violations = append(v.Violations, sqlguard.Violation{Code: policy.Code, Pos: r.Pos, Message: r.Msg})
+		v.Violations = append(v.Violations, sqlguard.Violation{Code: policy.Code, Pos: max(r.Pos, 0), Message: r.Msg})
 	}
 	return v
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -111,11 +112,13 @@ func (g *hostGuard) allowed(host string) bool {
 	return err == nil && p == g.port && net.ParseIP(strings.Trim(h, "[]")) != nil
 }
 
-// sessionCap refuses a request that would open a session (a POST without
-// an Mcp-Session-Id) while MaxSessions are open. It counts the server's
-// live sessions, which the SDK adds on connect and removes when a session
-// closes (DELETE, the idle timeout, a failed initialize), plus the
-// requests opening one right now.
+// sessionCap refuses a request that would open a session (an initialize
+// request, which carries no Mcp-Session-Id) while MaxSessions are open.
+// It counts the server's initialized sessions, which the SDK adds on
+// initialize and removes when a session closes (DELETE, the idle timeout),
+// plus the initialize requests in flight. Other requests without a
+// session (the client's stateless server/discover probe) pass: the SDK
+// answers them without keeping a session.
 type sessionCap struct {
 	srv  *mcp.Server
 	opts HTTPOptions
@@ -128,19 +131,39 @@ type sessionCap struct {
 // sessionHeader is the streamable HTTP transport's session header.
 const sessionHeader = "Mcp-Session-Id"
 
+// maxInitialize bounds the bytes of an initialize request the cap reads to
+// learn its method; the handler then reads the same bytes.
+const maxInitialize = 1 << 20
+
 func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get(sessionHeader) != "" {
+	if r.Method != http.MethodPost || r.Header.Get(sessionHeader) != "" || r.Body == nil {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxInitialize))
+	if err != nil {
+		http.Error(w, "quarry: cannot read the request", http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Method != "initialize" {
 		c.next.ServeHTTP(w, r)
 		return
 	}
 	c.mu.Lock()
 	n := c.opening
-	for range c.srv.Sessions() {
-		n++
+	for ss := range c.srv.Sessions() {
+		if ss.InitializeParams() != nil {
+			n++
+		}
 	}
 	if n >= c.opts.MaxSessions {
 		c.mu.Unlock()
-		c.refuse(w, r)
+		c.refuse(w, msg.ID)
 		return
 	}
 	c.opening++
@@ -156,16 +179,11 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // refuse answers with a JSON-RPC error the client shows, under an HTTP
 // status that clients do not retry on their own (the SDK's client treats
 // 429 and 503 as transient and drops the message).
-func (c *sessionCap) refuse(w http.ResponseWriter, r *http.Request) {
+func (c *sessionCap) refuse(w http.ResponseWriter, reqID json.RawMessage) {
 	// The reply carries the request's id, which clients need to match it.
-	var req struct {
-		ID json.RawMessage `json:"id"`
-	}
 	id := json.RawMessage("0")
-	if r.Body != nil {
-		if json.NewDecoder(io.LimitReader(r.Body, 64<<10)).Decode(&req) == nil && len(req.ID) > 0 && string(req.ID) != "null" {
-			id = req.ID
-		}
+	if len(reqID) > 0 && string(reqID) != "null" {
+		id = reqID
 	}
 	msg := fmt.Sprintf("quarry: this server already has %d MCP sessions open, its limit; close a session you no longer use (sessions idle for %s close by themselves) or raise %s",
 		c.opts.MaxSessions, c.opts.SessionIdleTimeout, c.opts.Raise)

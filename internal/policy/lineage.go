@@ -33,6 +33,7 @@ type CTE struct {
 type Source struct {
 	Schema, Table string   // a named relation: a table, a view or a CTE
 	Alias         string   // the name the query knows it by; "" = its table name
+	Columns       []string // an alias's column list, AS a(x, y, …): renames the relation's columns by position
 	Derived       *Query   // a subquery in FROM (also LATERAL)
 	Func          bool     // a table function: its columns are its own
 	Natural       bool     // joined to the sources before it by NATURAL JOIN
@@ -134,9 +135,13 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 		case s.Func:
 		case len(s.Members) > 0:
 			sc.rel = joined(lv, s.Members)
+			if len(s.Columns) > 0 && sc.rel.restricted() {
+				// AS j(a, b, …) renames the join's columns by position.
+				k.fail(unknownRefusal(sc.rel.table, sc.rel.some(), s.Pos, "the join's alias "+s.Alias+"(…) renames its columns, restricted ones among them"))
+			}
 		case s.Table != "" && s.Schema == "" && inCTE(ctes, s.Table):
 		case s.Table != "":
-			sc.rel = k.c.relation(s.Schema, s.Table, s.Pos, k)
+			sc.rel = k.c.relation(s.Schema, s.Table, s.Columns, s.Pos, k)
 		}
 		lv.srcs = append(lv.srcs, sc)
 		if s.Natural {
@@ -350,7 +355,7 @@ func (c *Checker) Policy() *Policy { return c.p }
 
 // relation resolves a base relation for the check, refusing (through k)
 // relations whose reads cannot be bounded.
-func (c *Checker) relation(schema, table string, pos int, k *checker) *relation {
+func (c *Checker) relation(schema, table string, aliases []string, pos int, k *checker) *relation {
 	rel := &relation{table: table, cols: map[string]string{}}
 	if cs := c.p.cols[strings.ToLower(table)]; cs != nil {
 		for lc, s := range cs {
@@ -368,6 +373,9 @@ func (c *Checker) relation(schema, table string, pos int, k *checker) *relation 
 		return c.systemRelation(rel, table, pos, k)
 	}
 	if info == nil {
+		if rel.restricted() && len(aliases) > 0 {
+			k.fail(unknownRefusal(table, rel.some(), pos, "the alias's column list renames its columns, and the catalog does not say in which order they are"))
+		}
 		if !rel.restricted() {
 			k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "quarry's catalog of the connection does not list " + table + ", so it cannot tell whether it exposes columns the policy restricts; query the tables quarry knows, or run quarry learn to refresh the catalog"})
 		}
@@ -382,6 +390,23 @@ func (c *Checker) relation(schema, table string, pos int, k *checker) *relation 
 		if v := c.viewStatus(info); v.restricted != "" || v.unknown {
 			rel.all = true
 		}
+	}
+	if len(aliases) > 0 {
+		// FROM t AS a(x, y, …) renames t's columns in their order: the
+		// restricted ones are known by their new names from here on.
+		renamed := map[string]string{}
+		rel.known = map[string]bool{}
+		for i, col := range info.Columns {
+			name := col.Name
+			if i < len(aliases) {
+				name = aliases[i]
+			}
+			rel.known[strings.ToLower(name)] = true
+			if s := rel.cols[strings.ToLower(col.Name)]; s != "" {
+				renamed[strings.ToLower(name)] = s
+			}
+		}
+		rel.cols = renamed
 	}
 	return rel
 }

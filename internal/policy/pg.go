@@ -99,7 +99,8 @@ func (r *pgReader) from(n *pg_query.Node, q *Query) int {
 	switch f := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
 		rv := f.RangeVar
-		q.Sources = append(q.Sources, &Source{Schema: rv.GetSchemaname(), Table: rv.GetRelname(), Alias: rv.GetAlias().GetAliasname(), Pos: int(rv.GetLocation())})
+		q.Sources = append(q.Sources, &Source{Schema: rv.GetSchemaname(), Table: rv.GetRelname(), Alias: rv.GetAlias().GetAliasname(),
+			Columns: aliasColumns(rv.GetAlias()), Pos: int(rv.GetLocation())})
 	case *pg_query.Node_JoinExpr:
 		j := f.JoinExpr
 		r.from(j.GetLarg(), q)
@@ -117,7 +118,7 @@ func (r *pgReader) from(n *pg_query.Node, q *Query) int {
 			for i := before; i < len(q.Sources); i++ {
 				members = append(members, i)
 			}
-			q.Sources = append(q.Sources, &Source{Alias: a, Members: members})
+			q.Sources = append(q.Sources, &Source{Alias: a, Members: members, Columns: aliasColumns(j.GetAlias())})
 		}
 		if a := j.GetJoinUsingAlias().GetAliasname(); a != "" {
 			// JOIN ... USING (...) AS a names the join columns only.
@@ -155,6 +156,15 @@ func (r *pgReader) from(n *pg_query.Node, q *Query) int {
 		r.fail("its FROM clause holds %s, which quarry does not know", name)
 	}
 	return len(q.Sources) - before
+}
+
+// aliasColumns returns an alias's column list, AS a(x, y, …).
+func aliasColumns(a *pg_query.Alias) []string {
+	var out []string
+	for _, n := range a.GetColnames() {
+		out = append(out, n.GetString_().GetSval())
+	}
+	return out
 }
 
 // expr reads an expression node into q: its column references, and the

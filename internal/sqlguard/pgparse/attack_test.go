@@ -36,6 +36,10 @@ func TestAttributeNotation(t *testing.T) {
 		{"SELECT s.n FROM (SELECT 1 AS n) s", true, true},
 		{"SELECT v.column1 FROM (VALUES (1)) v", true, true},
 		{"SELECT o.count FROM orders o", true, true}, // count(o): an allowed function
+		// An alias's column list renames the columns by position: the new
+		// names are columns, the old ones are not any more.
+		{"SELECT o.a, o.b FROM orders AS o(a, b)", true, true},
+		{"SELECT o.total FROM orders AS o(a, b)", true, false},
 		// Not a column of the table: a call, unknown without the catalog.
 		{"SELECT o.total_with_tax FROM orders o", true, false},
 		{"SELECT public.orders.total_with_tax FROM public.orders", true, false},

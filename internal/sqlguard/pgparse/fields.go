@@ -33,6 +33,7 @@ type binding struct {
 	kind   bindKind
 	schema string          // bindTable: the schema as written, or ""
 	rel    string          // bindTable: the relation name as written
+	rename []string        // bindTable: the alias's column list, AS a(x, y, …), which renames columns by position
 	cols   map[string]bool // bindFunc: every column name it can have; nil when unknown
 }
 
@@ -77,7 +78,11 @@ func (w *walker) fromItem(m any) {
 		if a := n.GetAlias(); a != nil {
 			name = a.GetAliasname()
 		}
-		w.bind(name, binding{kind: bindTable, schema: n.GetSchemaname(), rel: n.GetRelname()})
+		var rename []string
+		for _, c := range n.GetAlias().GetColnames() {
+			rename = append(rename, c.GetString_().GetSval())
+		}
+		w.bind(name, binding{kind: bindTable, schema: n.GetSchemaname(), rel: n.GetRelname(), rename: rename})
 	case *pg_query.RangeSubselect:
 		w.bind(n.GetAlias().GetAliasname(), binding{kind: bindRecord})
 	case *pg_query.JoinExpr:
@@ -238,7 +243,7 @@ func (w *walker) fieldCall(q, f string) string {
 			}
 			if tabs := w.catalogTables(b); len(tabs) > 0 {
 				for _, t := range tabs {
-					if !hasColumn(t, f) {
+					if !hasColumn(t, f, b.rename) {
 						return f + " is not a column of " + t.Name + " in the connection's catalog"
 					}
 				}
@@ -275,7 +280,7 @@ func (w *walker) provenColumn(t, f string) bool {
 			return false
 		}
 		for _, tab := range tabs {
-			if !hasColumn(tab, f) {
+			if !hasColumn(tab, f, b.rename) {
 				return false
 			}
 		}
@@ -287,7 +292,7 @@ func (w *walker) provenColumn(t, f string) bool {
 				return false
 			}
 			for _, tab := range tabs {
-				if hasColumn(tab, t) {
+				if hasColumn(tab, t, b.rename) {
 					return false
 				}
 			}
@@ -316,9 +321,13 @@ func (w *walker) catalogTables(b binding) []*quarry.TableInfo {
 }
 
 // hasColumn reports whether t has a column named exactly name.
-func hasColumn(t *quarry.TableInfo, name string) bool {
-	for _, c := range t.Columns {
-		if c.Name == name {
+func hasColumn(t *quarry.TableInfo, name string, rename []string) bool {
+	for i, c := range t.Columns {
+		col := c.Name
+		if i < len(rename) {
+			col = rename[i] // AS a(x, …): the column is now called x
+		}
+		if col == name {
 			return true
 		}
 	}
