@@ -88,6 +88,9 @@ echo "  quarry / shell (median): $(ratio quarry-ask shell-ask)×   (target ≤ 3
 echo "4. Go benchmarks (one core)"
 go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$' -benchmem -cpu 1 \
 	./internal/sqlguard/ ./internal/semantic/ ./internal/planner/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'
+echo "  column policy: PostgreSQL lineage (check vs its parse alone) and SQLite's engine check (with vs without restricted columns); target < 1 ms"
+go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkPolicyCheck$' -benchmem -cpu 1 \
+	./internal/policy/ ./internal/connector/sqlite/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'
 
 echo "5. quarry serve: 200 concurrent chat streams on the demo (targets: 0 errors, p99 first event < 100 ms)"; go run ./bench/serve -streams 200 | sed "s/^/  /"
 

@@ -144,3 +144,32 @@ func TestEmptyPolicyAllowsAll(t *testing.T) {
 		t.Fatal(r.Msg)
 	}
 }
+
+// FuzzCheckPostgres feeds arbitrary text to PostgreSQL's reader and the
+// check: it never panics, a statement the reader cannot read is refused,
+// and the decision does not change when the same statement is checked
+// again.
+func FuzzCheckPostgres(f *testing.F) {
+	for _, s := range []string{
+		`SELECT email FROM customers`, `SELECT * FROM orders`, `SELECT e FROM customers AS c(i, n, e)`,
+		`WITH t AS (SELECT id FROM customers) SELECT * FROM t`, `SELECT row_to_json(c) FROM customers c`,
+		`SELECT l.source FROM leads l NATURAL JOIN customers`, `SELECT (SELECT max(salary) FROM employees)`,
+		`SELECT j.* FROM (customers c JOIN orders o ON o.customer_id = c.id) AS j`, `EXPLAIN SELECT 1`,
+		`SELECT 1 FROM customers c, LATERAL (SELECT c.email) x`, `VALUES (1)`, `SELECT`, `)(`,
+	} {
+		f.Add(s)
+	}
+	c := demoChecker()
+	f.Fuzz(func(t *testing.T, sql string) {
+		if len(sql) > 4096 {
+			return
+		}
+		r := c.Check(quarry.DialectPostgres, sql)
+		if _, err := read(quarry.DialectPostgres, sql); err != nil && r == nil {
+			t.Fatalf("unreadable but allowed: %q (%v)", sql, err)
+		}
+		if again := c.Check(quarry.DialectPostgres, sql); (again == nil) != (r == nil) {
+			t.Fatalf("two decisions on %q", sql)
+		}
+	})
+}
