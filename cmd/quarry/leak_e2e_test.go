@@ -43,6 +43,7 @@ var leakSchema = []string{
 	"CREATE TABLE leads (id INT PRIMARY KEY, email VARCHAR(80), source VARCHAR(20))",
 	"CREATE VIEW customer_contacts AS SELECT name, email FROM customers",
 	"CREATE VIEW customer_countries AS SELECT name, country FROM customers",
+	"CREATE VIEW gmail_customers AS SELECT name FROM customers WHERE email LIKE '%@gmail.example'",
 	"INSERT INTO customers VALUES (1, 'Ada', 'x7q-1@" + leakMailMarker + ".example', 'DE'), (2, 'Linus', 'x7q-2@" + leakMailMarker + ".example', 'FI'), (3, 'Grace', 'x7q-3@" + leakMailMarker + ".example', 'US')",
 	"INSERT INTO employees VALUES (1, 'Ken', 'engineer', " + leakSalaryMarker + "1), (2, 'Barbara', 'manager', " + leakSalaryMarker + "2)",
 	"INSERT INTO orders VALUES (1, 1, 12.50), (2, 1, 30.00), (3, 2, 7.25), (4, 3, 99.99)",

@@ -60,19 +60,27 @@ func leakCatalog(d quarry.Dialect) *quarry.Catalog {
 	}
 	contacts := quarry.TableInfo{Name: "customer_contacts", View: true, Columns: cols("name", "email")}
 	countries := quarry.TableInfo{Name: "customer_countries", View: true, Columns: cols("name", "country")}
+	gmail := quarry.TableInfo{Name: "gmail_customers", View: true, Columns: cols("name")}
 	if d == quarry.DialectMySQL {
+		// VIEW_DEFINITION as MariaDB shows it.
 		contacts.Definition = "select `shop`.`customers`.`name` AS `name`,`shop`.`customers`.`email` AS `email` from `shop`.`customers`"
 		countries.Definition = "select `shop`.`customers`.`name` AS `name`,`shop`.`customers`.`country` AS `country` from `shop`.`customers`"
+		gmail.Definition = "select `shop`.`customers`.`name` AS `name` from `shop`.`customers` where `shop`.`customers`.`email` like '%@gmail.example'"
 	} else {
+		// pg_depend's reads and pg_get_viewdef's text, as PostgreSQL 15 shows them.
 		contacts.ReadsKnown, contacts.Reads = true, []quarry.ColumnRead{{Table: "customers", Column: "email"}, {Table: "customers", Column: "name"}}
 		countries.ReadsKnown, countries.Reads = true, []quarry.ColumnRead{{Table: "customers", Column: "country"}, {Table: "customers", Column: "name"}}
+		gmail.ReadsKnown, gmail.Reads = true, []quarry.ColumnRead{{Table: "customers", Column: "email"}, {Table: "customers", Column: "name"}}
+		contacts.Definition = " SELECT customers.name,\n    customers.email\n   FROM customers;"
+		countries.Definition = " SELECT customers.name,\n    customers.country\n   FROM customers;"
+		gmail.Definition = " SELECT customers.name\n   FROM customers\n  WHERE customers.email::text ~~ '%@gmail.example'::text;"
 	}
 	return &quarry.Catalog{Dialect: d, Tables: []quarry.TableInfo{
 		{Name: "customers", Columns: cols("id", "name", "email", "country")},
 		{Name: "employees", Columns: cols("id", "name", "title", "salary")},
 		{Name: "orders", Columns: cols("id", "customer_id", "total")},
 		{Name: "leads", Columns: cols("id", "email", "source")},
-		contacts, countries,
+		contacts, countries, gmail,
 	}}
 }
 

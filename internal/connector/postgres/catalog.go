@@ -31,7 +31,8 @@ func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
 const catalogTables = `
 SELECT c.oid, n.nspname, c.relname, c.relkind,
        coalesce(obj_description(c.oid, 'pg_class'), ''),
-       CASE WHEN c.relkind IN ('r', 'p', 'm') AND c.reltuples >= 0 THEN c.reltuples::bigint ELSE -1 END
+       CASE WHEN c.relkind IN ('r', 'p', 'm') AND c.reltuples >= 0 THEN c.reltuples::bigint ELSE -1 END,
+       CASE WHEN c.relkind IN ('v', 'm') THEN coalesce(pg_get_viewdef(c.oid), '') ELSE '' END
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
   AND NOT c.relispartition
@@ -91,7 +92,7 @@ func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) 
 		var oid uint32
 		var kind string
 		var t quarry.TableInfo
-		if err := rows.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &t.RowCount); err != nil {
+		if err := rows.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &t.RowCount, &t.Definition); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -34,6 +34,8 @@ CREATE INDEX customers_lower ON customers(lower(email));
 CREATE TABLE leads (id INTEGER PRIMARY KEY, email TEXT, source TEXT);
 CREATE TABLE badges (code TEXT PRIMARY KEY, secret TEXT, label TEXT) WITHOUT ROWID;
 CREATE VIEW contacts AS SELECT name, email FROM customers;
+CREATE VIEW filtered AS SELECT name FROM customers WHERE email LIKE '%@hidden.example';
+CREATE VIEW grouped AS SELECT country, count(DISTINCT email) AS n FROM customers GROUP BY country;
 INSERT INTO customers (id, name, email, country) VALUES (1, 'Ada', 'ada@hidden.example', 'DE'), (2, 'Linus', 'linus@hidden.example', 'FI');
 INSERT INTO leads VALUES (1, 'ada@hidden.example', 'web');
 INSERT INTO badges VALUES ('a', 's3cr3t', 'gold');
@@ -55,7 +57,11 @@ func TestPolicyOnSQLite(t *testing.T) {
 		`SELECT * FROM customers`,
 		`SELECT name FROM customers WHERE email > 'm'`,
 		`SELECT name FROM customers ORDER BY email`,
-		`SELECT name FROM contacts`,
+		`SELECT email FROM contacts`,
+		`SELECT * FROM contacts`,
+		`SELECT name FROM filtered`,
+		`SELECT country FROM grouped`,
+		`SELECT name FROM contacts WHERE email IS NULL`,
 		`SELECT domain FROM customers`,
 		`SELECT name FROM customers WHERE lower(email) = 'x'`,
 		`SELECT l.source FROM leads l JOIN customers c USING (email)`,
@@ -92,6 +98,8 @@ func TestPolicyOnSQLite(t *testing.T) {
 		`SELECT l.source FROM leads l JOIN customers c ON c.id = l.id`,
 		`SELECT name FROM customers WHERE id = 1`,
 		`EXPLAIN SELECT email FROM leads`,
+		`SELECT name FROM contacts`,
+		`SELECT upper(name) FROM contacts ORDER BY name`,
 	} {
 		rows, err := c.Query(ctx, sql, connector.QueryOptions{})
 		if err != nil {
