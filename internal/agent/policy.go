@@ -6,26 +6,28 @@ import (
 	"sort"
 	"strings"
 
+	colpolicy "github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // redactedValue replaces every value of a restricted column.
-const redactedValue = "[restricted]"
+const redactedValue = colpolicy.Redacted
 
-// policy keeps restricted columns away from the model. It knows the
-// restricted columns by table and by bare name, and remembers every value
-// it redacted so that the value can be scrubbed from any text that would
+// policy keeps restricted columns away from the model. The column policy
+// itself (internal/policy) decides by name here; the guard it shares with
+// every surface decides by lineage. policy also remembers every value it
+// redacted so that the value can be scrubbed from any text that would
 // otherwise carry it to the model.
 type policy struct {
 	model *semantic.Model
-	names map[string]bool // bare column names of restricted columns, lower case
+	cols  *colpolicy.Policy
 	refs  []string        // "table.column" spellings, entity and table names, lower case
 	seen  map[string]bool // values redacted so far
 }
 
 func newPolicy(m *semantic.Model) *policy {
-	p := &policy{model: m, names: map[string]bool{}, seen: map[string]bool{}}
+	p := &policy{model: m, cols: colpolicy.FromModel(m), seen: map[string]bool{}}
 	if m == nil {
 		return p
 	}
@@ -34,7 +36,6 @@ func newPolicy(m *semantic.Model) *policy {
 		if !ok {
 			continue
 		}
-		p.names[c] = true
 		p.refs = append(p.refs, t+"."+c)
 		if e := m.Entity(t); e != nil {
 			p.refs = append(p.refs, strings.ToLower(e.Name)+"."+c, strings.ToLower(e.TableName())+"."+c)
@@ -55,13 +56,7 @@ func (p *policy) column(table, column string) bool {
 // name reports whether a result column's name is that of a restricted
 // column (whatever its table: a result does not say where a column came
 // from, so the bare name decides, conservatively).
-func (p *policy) name(col string) bool {
-	col = strings.ToLower(col)
-	if i := strings.LastIndexByte(col, '.'); i >= 0 {
-		col = col[i+1:]
-	}
-	return p.names[strings.Trim(col, "\"`[]")]
-}
+func (p *policy) name(col string) bool { return p.cols.Name(col) }
 
 var identRE = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_$]*")
 
@@ -70,11 +65,11 @@ var identRE = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_$]*")
 // that names a restricted column is refused before the guard: an alias
 // could otherwise carry the column's values past redaction by name.
 func (p *policy) mentions(sql string) string {
-	if len(p.names) == 0 {
+	if p.cols.Empty() {
 		return ""
 	}
 	for _, w := range identRE.FindAllString(sql, -1) {
-		if p.names[strings.ToLower(w)] {
+		if p.cols.Name(w) {
 			return w
 		}
 	}
@@ -118,7 +113,7 @@ var emailRE = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2
 // an e-mail address, and table.column references to restricted columns.
 // It is applied to knowledge text and to every tool result.
 func (p *policy) scrub(text string) string {
-	if len(p.names) == 0 {
+	if p.cols.Empty() {
 		return text
 	}
 	for v := range p.seen {

@@ -147,11 +147,7 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 		}
 		lv.srcs = append(lv.srcs, sc)
 		if s.Natural {
-			for _, o := range lv.srcs {
-				if o.rel.restricted() {
-					k.fail(unknownRefusal(o.rel.table, o.rel.some(), s.Pos, "NATURAL JOIN compares every column the two sides share"))
-				}
-			}
+			k.natural(lv, s.Pos)
 		}
 		for _, u := range s.Using {
 			k.ref(Ref{Parts: []string{u}, Pos: s.Pos}, []*level{lv})
@@ -164,6 +160,44 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 	}
 	for _, sub := range q.Subs {
 		k.query(sub, scopes, ctes)
+	}
+}
+
+// natural checks a NATURAL JOIN of the level's last source with the
+// sources before it: it compares every column name the two sides share,
+// so a restricted column among them is read. Where a side's columns are
+// unknown (a subquery, a function, a table the catalog lacks), any
+// restricted column on the other side may be shared.
+func (k *checker) natural(lv *level, pos int) {
+	right := lv.srcs[len(lv.srcs)-1]
+	left := lv.srcs[:len(lv.srcs)-1]
+	names := func(s *scoped) map[string]bool {
+		if s.rel == nil || s.rel.known == nil {
+			return nil
+		}
+		return s.rel.known
+	}
+	shared := func(a, b *scoped) {
+		if !a.rel.restricted() {
+			return
+		}
+		other := names(b)
+		if a.rel.all {
+			if other == nil || len(other) > 0 {
+				k.fail(unknownRefusal(a.rel.table, a.rel.some(), pos, "NATURAL JOIN compares every column the two sides share"))
+			}
+			return
+		}
+		for c, col := range a.rel.cols {
+			if other == nil || other[c] {
+				k.fail(readRefusal(col, pos, "NATURAL JOIN compares it with the column of the same name on the other side; join with ON or USING on the columns you mean"))
+				return
+			}
+		}
+	}
+	for _, l := range left {
+		shared(l, right)
+		shared(right, l)
 	}
 }
 
