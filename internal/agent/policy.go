@@ -82,28 +82,19 @@ func (p *policy) redact(t *quarry.Table) []string {
 	if t == nil {
 		return nil
 	}
-	var idx []int
-	var names []string
 	for i, c := range t.Columns {
-		if p.name(c.Name) {
-			idx = append(idx, i)
-			names = append(names, c.Name)
+		if !p.name(c.Name) {
+			continue
 		}
-	}
-	for _, i := range idx {
-		t.Columns[i].Type = quarry.TypeText
 		for _, row := range t.Rows {
-			if i < len(row) {
-				if row[i] != nil {
-					if s := strings.TrimSpace(fmt.Sprint(row[i])); len(s) >= 3 {
-						p.seen[s] = true
-					}
+			if i < len(row) && row[i] != nil {
+				if s := strings.TrimSpace(fmt.Sprint(row[i])); len(s) >= 3 {
+					p.seen[s] = true
 				}
-				row[i] = redactedValue
 			}
 		}
 	}
-	return names
+	return p.cols.Redact(t)
 }
 
 var emailRE = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
