@@ -17,6 +17,12 @@ type Config struct {
 	Provider Provider
 	Name     string // the provider's name for events: "anthropic", "openai"
 	Models   Models // see ResolveModels; an empty tier is an error at call time
+	// Effort is each tier's thinking effort (nil or a missing tier for
+	// DefaultEffort); a Request's own Effort wins.
+	Effort map[Tier]Effort
+	// MaxTokens bounds each reply, thinking included, when a Request does
+	// not say (0 for DefaultMaxTokens).
+	MaxTokens int
 
 	// MaxAttempts bounds the tries of one call, the first included
 	// (0 for DefaultMaxAttempts; 1 turns retries off).
@@ -141,6 +147,11 @@ func (r *Run) Usage() Usage {
 // budget is spent. When onText is not nil the answer is streamed to it; a
 // call that failed after text reached onText is not retried, so that no
 // delta is delivered twice.
+//
+// A reply that stopped at its token limit is returned with a KindModel
+// error (MaxTokensError) that names the setting to raise; its cost is
+// counted. A conversation that ends with an assistant turn (a prefill) is
+// refused before anything is sent.
 func (r *Run) Complete(ctx context.Context, req Request, onText func(string)) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, canceled(err)
@@ -156,7 +167,19 @@ func (r *Run) Complete(ctx context.Context, req Request, onText func(string)) (*
 		return nil, quarry.Errorf(quarry.KindConfig, "no %s model is configured for %s; set model.model in quarry.yaml or pass --model", tier, cfg.Name)
 	}
 	if req.MaxTokens <= 0 {
-		req.MaxTokens = DefaultMaxTokens
+		req.MaxTokens = cfg.MaxTokens
+		if req.MaxTokens <= 0 {
+			req.MaxTokens = DefaultMaxTokens
+		}
+	}
+	if req.Effort == EffortDefault {
+		req.Effort = cfg.Effort[tier]
+		if req.Effort == EffortDefault {
+			req.Effort = DefaultEffort(tier)
+		}
+	}
+	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == RoleAssistant {
+		return nil, quarry.Errorf(quarry.KindInternal, "quarry was about to send a conversation that ends with an assistant turn (a prefill), which current models reject; please report it")
 	}
 	if err := r.reserve(); err != nil {
 		return nil, err
@@ -197,6 +220,9 @@ func (r *Run) Complete(ctx context.Context, req Request, onText func(string)) (*
 			r.emit(ev)
 			if resp.Model == "" {
 				resp.Model = model
+			}
+			if resp.StopReason == StopMaxTokens {
+				return resp, MaxTokensError(cfg.Name, model, req.MaxTokens)
 			}
 			return resp, nil
 		}
@@ -252,6 +278,23 @@ func (r *Run) attempt(ctx context.Context, model string, req Request, onText fun
 }
 
 var errCallTimeout = errors.New("model call timeout")
+
+// MaxTokensError is the error of a reply that stopped at its token limit.
+// Thinking counts toward the limit, so a model can stop there before it
+// writes anything.
+func MaxTokensError(provider, model string, limit int) error {
+	return quarry.Errorf(quarry.KindModel, "the %s model %s stopped at its output limit (%d tokens, thinking included) before it finished; raise model.max_tokens or lower model.effort in quarry.yaml, or ask a narrower question", provider, model, limit)
+}
+
+// DefaultEffort is a tier's effort when configuration does not say: the
+// strong tier plans and thinks at medium effort; the cheap tier classifies
+// and repairs, and thinks little.
+func DefaultEffort(t Tier) Effort {
+	if t == TierCheap {
+		return EffortLow
+	}
+	return EffortMedium
+}
 
 // reserve counts a call against the budget, or refuses it.
 func (r *Run) reserve() error {

@@ -66,7 +66,7 @@ func TestResolveModels(t *testing.T) {
 	}{
 		{"anthropic", "", "", llm.Models{Strong: "claude-sonnet-5-5", Cheap: "claude-haiku-5-5"}},
 		{"anthropic", "claude-opus-5-5", "", llm.Models{Strong: "claude-opus-5-5", Cheap: "claude-haiku-5-5"}},
-		{"openai", "", "", llm.Models{Strong: "gpt-5.1", Cheap: "gpt-5-mini"}},
+		{"openai", "", "", llm.Models{Strong: "gpt-6-sol", Cheap: "gpt-6-luna"}},
 		{"openai", "llama3.1:8b", "", llm.Models{Strong: "llama3.1:8b", Cheap: "llama3.1:8b"}},
 		{"openai", "qwen3:32b", "qwen3:4b", llm.Models{Strong: "qwen3:32b", Cheap: "qwen3:4b"}},
 	} {
@@ -92,21 +92,21 @@ func TestCostIsExact(t *testing.T) {
 	if _, err := run.Complete(context.Background(), cheap, nil); err != nil {
 		t.Fatal(err)
 	}
-	// sonnet: 1000×3 + 500×15 + 10000×0.30 + 2000×3.75 = 21000 µ$;
-	// haiku:  1000×1 + 500×5  + 10000×0.10 + 2000×1.25 = 7000 µ$.
+	// sonnet 5.5: 1000×2   + 500×10  + 10000×0.20 + 2000×2.50  = 14000 µ$;
+	// haiku 5.5:  1000×0.1 + 500×0.5 + 10000×0.01 + 2000×0.125 = 700 µ$.
 	want := []*event.ModelCalledData{
-		{Provider: "anthropic", Model: "claude-sonnet-5-5", Tier: "strong", InputTokens: 1000, OutputTokens: 500, CacheReadTokens: 10_000, CacheWriteTokens: 2000, CostMicroUSD: 21_000, Attempt: 1},
-		{Provider: "anthropic", Model: "claude-sonnet-5-5", Tier: "strong", InputTokens: 1000, OutputTokens: 500, CacheReadTokens: 10_000, CacheWriteTokens: 2000, CostMicroUSD: 21_000, Attempt: 1},
-		{Provider: "anthropic", Model: "claude-haiku-5-5", Tier: "cheap", InputTokens: 1000, OutputTokens: 500, CacheReadTokens: 10_000, CacheWriteTokens: 2000, CostMicroUSD: 7_000, Attempt: 1},
+		{Provider: "anthropic", Model: "claude-sonnet-5-5", Tier: "strong", InputTokens: 1000, OutputTokens: 500, CacheReadTokens: 10_000, CacheWriteTokens: 2000, CostMicroUSD: 14_000, Attempt: 1},
+		{Provider: "anthropic", Model: "claude-sonnet-5-5", Tier: "strong", InputTokens: 1000, OutputTokens: 500, CacheReadTokens: 10_000, CacheWriteTokens: 2000, CostMicroUSD: 14_000, Attempt: 1},
+		{Provider: "anthropic", Model: "claude-haiku-5-5", Tier: "cheap", InputTokens: 1000, OutputTokens: 500, CacheReadTokens: 10_000, CacheWriteTokens: 2000, CostMicroUSD: 700, Attempt: 1},
 	}
 	if diff := cmp.Diff(want, evs); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if run.Cost() != 49_000 || run.Calls() != 3 || run.Usage() != (llm.Usage{Input: 3000, Output: 1500, CacheRead: 30_000, CacheWrite: 6000}) {
+	if run.Cost() != 28_700 || run.Calls() != 3 || run.Usage() != (llm.Usage{Input: 3000, Output: 1500, CacheRead: 30_000, CacheWrite: 6000}) {
 		t.Errorf("cost %d, calls %d, usage %+v", run.Cost(), run.Calls(), run.Usage())
 	}
-	// Rounding is up, to the micro-dollar: one haiku input token is 1 µ$,
-	// one cache-read token 0.1 µ$ → 1.
+	// Rounding is up, to the micro-dollar: one haiku 5.5 cache-read token
+	// is 0.01 µ$ → 1.
 	p, _ := llm.PriceOf("claude-haiku-5-5")
 	if c := p.Cost(llm.Usage{CacheRead: 1}); c != 1 {
 		t.Errorf("one cache-read token costs %d", c)
@@ -120,7 +120,7 @@ func TestCostIsExact(t *testing.T) {
 }
 
 func TestBudget(t *testing.T) {
-	resp := &llm.Response{Parts: []llm.Part{{Text: "x"}}, Usage: llm.Usage{Input: 1000, Output: 500}} // 10500 µ$ on sonnet
+	resp := &llm.Response{Parts: []llm.Part{{Text: "x"}}, Usage: llm.Usage{Input: 1000, Output: 500}} // 7000 µ$ on sonnet 5.5
 	steps := []llmtest.Step{llmtest.Reply(resp), llmtest.Reply(resp), llmtest.Reply(resp), llmtest.Reply(resp)}
 	for _, c := range []struct {
 		name   string
@@ -129,7 +129,7 @@ func TestBudget(t *testing.T) {
 		msg    string
 	}{
 		{"calls", llm.Budget{MaxCalls: 2}, 2, "2 of 2 calls"},
-		{"cost", llm.Budget{MaxMicroUSD: 20_000}, 2, "$0.021000 of $0.020000"},
+		{"cost", llm.Budget{MaxMicroUSD: 14_000}, 2, "$0.014000 of $0.014000"},
 	} {
 		fake := llmtest.NewProvider(steps...)
 		run := gateway(fake, &llmtest.Sleeper{}, llm.ResolveModels("anthropic", "", "")).Run(c.budget, nil)

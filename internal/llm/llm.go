@@ -35,12 +35,25 @@ type Message struct {
 	Parts []Part
 }
 
-// Part is one piece of a message: exactly one of Text, ToolUse and
-// ToolResult is set.
+// Part is one piece of a message: exactly one of Text, ToolUse, ToolResult
+// and Opaque is set.
 type Part struct {
 	Text       string
 	ToolUse    *ToolUse
 	ToolResult *ToolResult
+	Opaque     *Opaque
+}
+
+// Opaque is a block of a provider's own that quarry neither reads nor
+// changes: Anthropic's thinking and redacted_thinking blocks with their
+// signatures, an OpenAI-compatible server's reasoning. It travels in the
+// assistant turn that carried it, in its place, and the provider that made
+// it sends it back exactly as received (or leaves it out, where that
+// provider's rules say so). Its text is never part of the answer.
+type Opaque struct {
+	Provider string          // the provider that made it: "anthropic", "openai"
+	Type     string          // the provider's block type: "thinking", "redacted_thinking", "reasoning"
+	Raw      json.RawMessage // the block exactly as the provider sent it
 }
 
 // ToolUse is the model asking for a tool to be run.
@@ -85,16 +98,49 @@ const (
 )
 
 // Request is one call to a model.
+//
+// Current models reject some request shapes, and quarry has no way to ask
+// for them: a forced tool choice, sampling parameters (temperature, top_p,
+// top_k), and an assistant prefill (a conversation that ends with an
+// assistant turn, which the Gateway refuses). A structured answer comes
+// from a tool the model may choose, or plain JSON and DecodeJSON's repair.
 type Request struct {
-	System    []SystemBlock
-	Messages  []Message
-	Tools     []Tool
-	MaxTokens int  // 0 for DefaultMaxTokens
+	System   []SystemBlock
+	Messages []Message
+	Tools    []Tool
+	// MaxTokens bounds the reply, thinking included (0 for the gateway's
+	// default, DefaultMaxTokens unless configured).
+	MaxTokens int
 	Tier      Tier // "" for TierStrong
+	// Effort is how hard the model thinks ("" for the tier's configured
+	// effort; see Config.Effort).
+	Effort Effort
 }
 
-// DefaultMaxTokens bounds a response when a Request does not say.
-const DefaultMaxTokens = 4096
+// DefaultMaxTokens bounds a response when neither the Request nor the
+// configuration says. Thinking counts toward it (and is billed as output),
+// so it leaves room for thinking plus the answer.
+const DefaultMaxTokens = 16000
+
+// Effort is how much a model thinks before it answers: Anthropic's
+// output_config.effort, OpenAI's reasoning_effort.
+type Effort string
+
+// The efforts. EffortDefault leaves the model's own default; EffortOff turns
+// thinking off where the model allows it, and is EffortLow where it does
+// not (see ThinkingOff).
+const (
+	EffortDefault Effort = ""
+	EffortOff     Effort = "off"
+	EffortLow     Effort = "low"
+	EffortMedium  Effort = "medium"
+	EffortHigh    Effort = "high"
+	EffortXHigh   Effort = "xhigh"
+	EffortMax     Effort = "max"
+)
+
+// Efforts lists the efforts configuration may name.
+var Efforts = []Effort{EffortOff, EffortLow, EffortMedium, EffortHigh, EffortXHigh, EffortMax}
 
 // StopReason says why the model stopped.
 type StopReason string
@@ -130,7 +176,8 @@ type Response struct {
 	Model      string // the model that answered, as the provider names it
 }
 
-// Text returns the response's text parts joined together.
+// Text returns the response's text parts joined together; opaque blocks
+// (thinking, reasoning) are never part of it.
 func (r *Response) Text() string {
 	var b strings.Builder
 	for _, p := range r.Parts {

@@ -1,7 +1,8 @@
 package llm
 
-// This file is the one place that names concrete models. Change a default
-// here and nowhere else; prices.go prices them.
+// This file is the one place that names concrete models and what they
+// accept. Change a default here and nowhere else; prices.go prices them.
+// Checked against the providers' model pages on 2026-10-24 (see prices.go).
 
 // Provider names, as config spells them.
 const (
@@ -29,7 +30,8 @@ func defaultModels(provider string) Models {
 	case ProviderAnthropic:
 		return Models{Strong: "claude-sonnet-5-5", Cheap: "claude-haiku-5-5"}
 	case ProviderOpenAI:
-		return Models{Strong: "gpt-5.1", Cheap: "gpt-5-mini"}
+		// GPT-6 Sol, not 6.1: on chat completions 6.1 Sol calls no tools.
+		return Models{Strong: "gpt-6-sol", Cheap: "gpt-6-luna"}
 	}
 	return Models{}
 }
@@ -57,4 +59,52 @@ func ResolveModels(provider, model, cheap string) Models {
 		m.Cheap = m.Strong
 	}
 	return m
+}
+
+// DefaultModels returns every provider's default models, for tests that
+// check each has a price.
+func DefaultModels() []string {
+	var out []string
+	for _, p := range []string{ProviderAnthropic, ProviderOpenAI} {
+		m := defaultModels(p)
+		out = append(out, m.Strong, m.Cheap)
+	}
+	return out
+}
+
+// Thinking is what a model accepts about thinking, where it differs from
+// the current rules. The zero value is today's Anthropic rule for a model
+// quarry does not know: adaptive thinking on by default, output_config.effort
+// accepted, and thinking that cannot be turned off.
+type Thinking struct {
+	// Legacy models predate effort and adaptive thinking: quarry sends
+	// neither, and they do not think unless asked.
+	Legacy bool
+	// Off is how thinking is turned off: "disabled" (thinking.type), or
+	// "between_tools" (thinking only between tool calls); "" where it
+	// cannot be, so that EffortOff becomes EffortLow.
+	Off string
+	// NoNone: an OpenAI reasoning model that refuses reasoning_effort
+	// "none" (and "minimal"); EffortOff becomes "low".
+	NoNone bool
+}
+
+// ThinkingOf returns what model accepts. From the providers' pages: Claude
+// Opus 5.5 and Fable 5.1 always think ("thinking can't be disabled");
+// Sonnet 5.5 turns up-front thinking off with between_tools; Haiku 5.5 can
+// turn it off; GPT-6.1 Sol accepts no effort below low.
+func ThinkingOf(model string) Thinking {
+	switch model {
+	case "claude-haiku-5-5":
+		return Thinking{Off: "disabled"}
+	case "claude-sonnet-5-5":
+		return Thinking{Off: "between_tools"}
+	case "claude-opus-5-5", "claude-fable-5-1":
+		return Thinking{}
+	case "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5":
+		return Thinking{Legacy: true}
+	case "gpt-6.1-sol", "gpt-6-astra":
+		return Thinking{NoNone: true}
+	}
+	return Thinking{}
 }

@@ -4,6 +4,15 @@
 // system prompt, schema context and knowledge are read from the prompt
 // cache on every call of a run after the first.
 //
+// Thinking: every assistant turn comes back as received. Thinking and
+// redacted_thinking blocks (with their signatures, assembled from
+// thinking_delta and signature_delta when streamed) become llm.Opaque parts
+// in their place, and are sent back byte for byte in the next request of the
+// tool loop, as the API requires. The request's effort becomes
+// output_config.effort; llm.EffortOff turns thinking off where the model
+// allows it (llm.ThinkingOf). quarry never sends tool_choice, sampling
+// parameters or a prefill, which current models reject.
+//
 // The SDK's own retries are off: the llm.Gateway retries, in one place. The
 // SDK does not read the environment either; the key and base URL are
 // arguments.
@@ -21,6 +30,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -174,6 +184,7 @@ func buildParams(model string, req llm.Request) (sdk.MessageNewParams, error) {
 	if params.MaxTokens <= 0 {
 		params.MaxTokens = llm.DefaultMaxTokens
 	}
+	setThinking(&params, model, req.Effort)
 	cached := false
 	for _, b := range req.System {
 		cached = cached || b.Cache
@@ -225,6 +236,12 @@ func buildParams(model string, req llm.Request) (sdk.MessageNewParams, error) {
 			case part.ToolResult != nil:
 				r := part.ToolResult
 				blocks = append(blocks, sdk.NewToolResultBlock(r.ToolUseID, r.Content, r.IsError))
+			case part.Opaque != nil:
+				// Anthropic's own blocks go back exactly as received;
+				// another provider's are not this API's to read.
+				if part.Opaque.Provider == llm.ProviderAnthropic && len(part.Opaque.Raw) > 0 {
+					blocks = append(blocks, param.Override[sdk.ContentBlockParamUnion](part.Opaque.Raw))
+				}
 			case part.Text != "":
 				blocks = append(blocks, sdk.NewTextBlock(part.Text))
 			}
@@ -283,6 +300,8 @@ func convert(msg *sdk.Message, model string) (*llm.Response, error) {
 		switch b.Type {
 		case "text":
 			out.Parts = append(out.Parts, llm.Part{Text: b.Text})
+		case "thinking", "redacted_thinking":
+			out.Parts = append(out.Parts, llm.Part{Opaque: &llm.Opaque{Provider: llm.ProviderAnthropic, Type: b.Type, Raw: thinkingRaw(b)}})
 		case "tool_use":
 			in := json.RawMessage(append([]byte(nil), b.Input...))
 			if len(in) == 0 {
@@ -309,6 +328,50 @@ func convert(msg *sdk.Message, model string) (*llm.Response, error) {
 		CacheWrite: int(u.CacheCreationInputTokens),
 	}
 	return out, nil
+}
+
+// thinkingRaw is a thinking or redacted_thinking block as the API sent it.
+// The SDK keeps a streamed block's JSON current as thinking_delta and
+// signature_delta arrive; when that JSON is missing the block is rebuilt
+// from its fields, which are all it has.
+func thinkingRaw(b sdk.ContentBlockUnion) json.RawMessage {
+	if raw := b.RawJSON(); raw != "" && json.Valid([]byte(raw)) {
+		var probe struct{ Type, Signature, Data string }
+		if json.Unmarshal([]byte(raw), &probe) == nil && probe.Type == b.Type && probe.Signature == b.Signature && probe.Data == b.Data {
+			return json.RawMessage(raw)
+		}
+	}
+	var v any
+	if b.Type == "redacted_thinking" {
+		v = map[string]string{"type": b.Type, "data": b.Data}
+	} else {
+		v = map[string]string{"type": b.Type, "thinking": b.Thinking, "signature": b.Signature}
+	}
+	raw, _ := json.Marshal(v)
+	return raw
+}
+
+// setThinking sets effort and thinking for model. Current models think
+// adaptively by default; quarry sets output_config.effort, and sends a
+// thinking configuration only to turn thinking off where the model allows
+// it. Legacy models get neither.
+func setThinking(params *sdk.MessageNewParams, model string, effort llm.Effort) {
+	th := llm.ThinkingOf(model)
+	if th.Legacy || effort == llm.EffortDefault {
+		return
+	}
+	if effort == llm.EffortOff {
+		switch th.Off {
+		case "disabled":
+			d := sdk.NewThinkingConfigDisabledParam()
+			params.Thinking = sdk.ThinkingConfigParamUnion{OfDisabled: &d}
+			return
+		case "between_tools":
+			params.Thinking = sdk.ThinkingConfigParamUnion{OfBetweenTools: &sdk.ThinkingConfigBetweenToolsParam{}}
+		}
+		effort = llm.EffortLow
+	}
+	params.OutputConfig.Effort = sdk.OutputConfigEffort(effort)
 }
 
 // safeURL returns u without user information or query, for messages.

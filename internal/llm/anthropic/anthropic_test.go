@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -28,8 +29,23 @@ func newProvider(base, key string) llm.Provider {
 	return anthropic.New(anthropic.Options{APIKey: key, BaseURL: base})
 }
 
+// TestConformance runs the suite against the fake once per behaviour
+// family: each current model's rules (thinking in every reply, signatures
+// bound to the prefix, the rejections) and the legacy API.
 func TestConformance(t *testing.T) {
-	llmtest.Suite{NewServer: llmtest.NewAnthropicServer, NewProvider: newProvider, Name: "anthropic", KeyHint: "ANTHROPIC_API_KEY"}.Run(t)
+	for _, f := range []struct{ strong, cheap string }{
+		{"claude-sonnet-5-5", "claude-haiku-5-5"},
+		{"claude-opus-5-5", "claude-haiku-5-5"},
+		{"claude-fable-5-1", "claude-sonnet-5-5"},
+		{"", ""}, // legacy: model-strong, model-cheap
+	} {
+		for _, thinking := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s thinking=%v", f.strong, thinking), func(t *testing.T) {
+				llmtest.Suite{NewServer: llmtest.NewAnthropicServer, NewProvider: newProvider, Name: "anthropic", KeyHint: "ANTHROPIC_API_KEY",
+					Strong: f.strong, Cheap: f.cheap, Thinking: thinking}.Run(t)
+			})
+		}
+	}
 }
 
 // TestPromptCaching checks the cache breakpoints sent and the cache tokens
@@ -59,8 +75,8 @@ func TestPromptCaching(t *testing.T) {
 		if diff := cmp.Diff(llm.Usage{Input: 12, Output: 6, CacheRead: 1000, CacheWrite: 200}, resp.Usage); diff != "" {
 			t.Errorf("stream=%v usage (-want +got):\n%s", stream, diff)
 		}
-		// claude-sonnet-5-5: 12×3 + 6×15 + 1000×0.30 + 200×3.75 = 1176 µ$.
-		if len(evs) != 1 || evs[0].CostMicroUSD != 1176 || evs[0].CacheReadTokens != 1000 || evs[0].CacheWriteTokens != 200 || run.Cost() != 1176 {
+		// claude-sonnet-5-5: 12×2 + 6×10 + 1000×0.20 + 200×2.50 = 784 µ$.
+		if len(evs) != 1 || evs[0].CostMicroUSD != 784 || evs[0].CacheReadTokens != 1000 || evs[0].CacheWriteTokens != 200 || run.Cost() != 784 {
 			t.Errorf("stream=%v events %+v, cost %d", stream, evs, run.Cost())
 		}
 

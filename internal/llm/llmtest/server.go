@@ -22,7 +22,14 @@ type Answer struct {
 	Header map[string]string
 	Body   string // a raw body, sent as is
 
-	Text       string        // the answer's text
+	Text string // the answer's text
+	// Thinking is the text of the reply's thinking (Anthropic: a thinking
+	// block, with a signature, that current models send in every reply,
+	// empty at the default display; OpenAI-compatible: reasoning_content
+	// or <think>…</think>, by the model's family).
+	Thinking string
+	// Redacted adds a redacted_thinking block after the thinking block.
+	Redacted   bool
 	Deltas     []string      // how to stream Text; nil for Deltas(Text)
 	ToolUses   []llm.ToolUse // tool calls after the text
 	Usage      llm.Usage
@@ -57,14 +64,17 @@ type Server struct {
 type wire interface {
 	path() string
 	unauthorized() Answer
-	write(w http.ResponseWriter, r *http.Request, model string, stream bool, a Answer)
+	// check applies the documented request rules of the model's family
+	// and returns the provider's error answer for a request they reject.
+	check(body []byte, key string) *Answer
+	write(w http.ResponseWriter, r *http.Request, body []byte, key, model string, stream bool, a Answer)
 }
 
 // NewAnthropicServer starts a fake Anthropic Messages API that answers
 // POST /v1/messages with answers, in order; the test's end stops it. When
 // key is not "", requests that do not carry it get a 401.
 func NewAnthropicServer(t testing.TB, key string, answers ...Answer) *Server {
-	return start(t, anthropicWire{}, key, answers)
+	return start(t, newAnthropicWire(), key, answers)
 }
 
 // NewOpenAIServer starts a fake OpenAI chat-completions API that answers
@@ -105,8 +115,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"type":"not_found_error","message":"no such endpoint"}}`, http.StatusNotFound)
 		return
 	}
+	account := r.Header.Get("X-Api-Key") + r.Header.Get("Authorization")
 	if s.key != "" && r.Header.Get("Authorization") != "Bearer "+s.key && r.Header.Get("X-Api-Key") != s.key {
 		a = s.wire.unauthorized()
+	} else if rej := s.wire.check(body, account); rej != nil {
+		a = *rej
 	} else if !ok {
 		http.Error(w, fmt.Sprintf(`{"error":{"type":"api_error","message":"the fake server has no answer for request %d"}}`, n), http.StatusInternalServerError)
 		return
@@ -127,7 +140,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, a.Body)
 		return
 	}
-	s.wire.write(w, r, in.Model, in.Stream, a)
+	s.wire.write(w, r, body, account, in.Model, in.Stream, a)
 }
 
 // sse writes server-sent events and can hang mid-stream.

@@ -29,6 +29,14 @@ type Suite struct {
 	// Name is the gateway's provider name; KeyHint the environment
 	// variable the 401 message must name.
 	Name, KeyHint string
+	// Strong and Cheap are the tiers' models ("" for model-strong and
+	// model-cheap). Their names pick the fake's behaviour family (see
+	// rules.go), so an adapter runs the suite once per family.
+	Strong, Cheap string
+	// Thinking makes the fake think in every reply that can (reasoning
+	// text, a redacted block), to prove thinking never reaches the
+	// answer and survives the tool loop.
+	Thinking bool
 }
 
 // Sleeper records the waits a Gateway asks for, and waits for none.
@@ -57,6 +65,19 @@ const testKey = "sk-test-0123456789abcdef"
 
 // Run runs the suite.
 func (s Suite) Run(t *testing.T) {
+	if s.Strong == "" {
+		s.Strong = "model-strong"
+	}
+	if s.Cheap == "" {
+		s.Cheap = "model-cheap"
+	}
+	think := func(a Answer) Answer {
+		if s.Thinking {
+			a.Thinking = "The user wants a count; I will query the orders table."
+			a.Redacted = true
+		}
+		return a
+	}
 	type env struct {
 		srv    *Server
 		run    *llm.Run
@@ -69,7 +90,7 @@ func (s Suite) Run(t *testing.T) {
 		g := llm.New(llm.Config{
 			Provider:    s.NewProvider(srv.URL, key),
 			Name:        s.Name,
-			Models:      llm.Models{Strong: "model-strong", Cheap: "model-cheap"},
+			Models:      llm.Models{Strong: s.Strong, Cheap: s.Cheap},
 			MaxAttempts: 3,
 			BaseDelay:   time.Second,
 			CallTimeout: timeout,
@@ -85,7 +106,7 @@ func (s Suite) Run(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("text", func(t *testing.T) {
-		e := setup(t, testKey, 5*time.Second, Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 12, Output: 6}})
+		e := setup(t, testKey, 5*time.Second, think(Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 12, Output: 6}}))
 		resp, err := e.run.Complete(ctx, ask, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +121,7 @@ func (s Suite) Run(t *testing.T) {
 		if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer "+testKey {
 			t.Errorf("requests %d, Authorization %q", len(reqs), reqs[0].Header.Get("Authorization"))
 		}
-		if !strings.Contains(string(reqs[0].Body), `"model-strong"`) || !strings.Contains(string(reqs[0].Body), "How many orders?") {
+		if !strings.Contains(string(reqs[0].Body), `"`+s.Strong+`"`) || !strings.Contains(string(reqs[0].Body), "How many orders?") {
 			t.Errorf("request body %s", reqs[0].Body)
 		}
 		if len(*e.events) != 1 || (*e.events)[0].Attempt != 1 || (*e.events)[0].InputTokens != 12 {
@@ -110,7 +131,7 @@ func (s Suite) Run(t *testing.T) {
 
 	t.Run("stream", func(t *testing.T) {
 		deltas := []string{"There ", "are ", "42 ", "orders."}
-		e := setup(t, testKey, 5*time.Second, Answer{Text: "There are 42 orders.", Deltas: deltas, Usage: llm.Usage{Input: 12, Output: 6}})
+		e := setup(t, testKey, 5*time.Second, think(Answer{Text: "There are 42 orders.", Deltas: deltas, Usage: llm.Usage{Input: 12, Output: 6}}))
 		var got []string
 		resp, err := e.run.Complete(ctx, ask, func(d string) { got = append(got, d) })
 		if err != nil {
@@ -132,8 +153,8 @@ func (s Suite) Run(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			call := llm.ToolUse{ID: "call_1", Name: "run_query", Input: json.RawMessage(`{"sql":"SELECT count(*) FROM orders"}`)}
 			e := setup(t, testKey, 5*time.Second,
-				Answer{Text: "Let me count.", ToolUses: []llm.ToolUse{call}, Usage: llm.Usage{Input: 20, Output: 9}},
-				Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 40, Output: 7}})
+				think(Answer{Text: "Let me count.", ToolUses: []llm.ToolUse{call}, Usage: llm.Usage{Input: 20, Output: 9}}),
+				think(Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 40, Output: 7}}))
 			req := ask
 			req.Tools = []llm.Tool{{Name: "run_query", Description: "Run one read-only SQL query.", InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`)}}
 			var onText func(string)
@@ -286,7 +307,7 @@ func (s Suite) Run(t *testing.T) {
 		if _, err := e.run.Complete(ctx, req, nil); err != nil {
 			t.Fatal(err)
 		}
-		if body := string(e.srv.Requests()[0].Body); !strings.Contains(body, `"model-cheap"`) {
+		if body := string(e.srv.Requests()[0].Body); !strings.Contains(body, `"`+s.Cheap+`"`) {
 			t.Errorf("the cheap tier sent %s", body)
 		}
 		if r := e.srv.Requests()[0]; r.Method != http.MethodPost {

@@ -4,18 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
-// anthropicWire speaks the Anthropic Messages API.
-type anthropicWire struct{}
+func (*anthropicWire) path() string { return "/v1/messages" }
 
-func (anthropicWire) path() string { return "/v1/messages" }
-
-func (anthropicWire) unauthorized() Answer {
+func (*anthropicWire) unauthorized() Answer {
 	return Answer{Status: http.StatusUnauthorized, Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}
 }
 
-func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string, stream bool, a Answer) {
+func (aw *anthropicWire) write(w http.ResponseWriter, r *http.Request, body []byte, key, model string, stream bool, a Answer) {
 	stop := a.StopReason
 	if stop == "" {
 		stop = "end_turn"
@@ -31,7 +29,7 @@ func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string,
 	}
 	if !stream {
 		hangJSON(r, a)
-		var content []any
+		content := aw.thinkingBlocks(body, key, model, a)
 		if a.Text != "" {
 			content = append(content, map[string]any{"type": "text", "text": a.Text})
 		}
@@ -41,6 +39,7 @@ func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string,
 		if content == nil {
 			content = []any{}
 		}
+		aw.issue(content)
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{
 			"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
@@ -59,7 +58,25 @@ func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string,
 	}})
 	s.event("ping", map[string]any{"type": "ping"})
 	idx := 0
+	issued := aw.thinkingBlocks(body, key, model, a)
+	for _, b := range issued {
+		blk := b.(map[string]any)
+		if blk["type"] == "redacted_thinking" {
+			s.event("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": blk})
+		} else {
+			s.event("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}})
+			if t, _ := blk["thinking"].(string); t != "" {
+				for _, d := range Deltas(t) {
+					s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "thinking_delta", "thinking": d}})
+				}
+			}
+			s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "signature_delta", "signature": blk["signature"]}})
+		}
+		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
+		idx++
+	}
 	if a.Text != "" {
+		issued = append(issued, map[string]any{"type": "text", "text": a.Text})
 		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "text", "text": ""}})
 		for _, d := range deltasOf(a) {
 			s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "text_delta", "text": d}})
@@ -69,6 +86,7 @@ func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string,
 		idx++
 	}
 	for _, u := range a.ToolUses {
+		issued = append(issued, map[string]any{"type": "tool_use", "id": u.ID, "name": u.Name, "input": json.RawMessage(inputOf(u))})
 		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "tool_use", "id": u.ID, "name": u.Name, "input": map[string]any{}}})
 		for _, piece := range splitJSON(inputOf(u)) {
 			s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "input_json_delta", "partial_json": piece}})
@@ -76,6 +94,7 @@ func (anthropicWire) write(w http.ResponseWriter, r *http.Request, model string,
 		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
 		idx++
 	}
+	aw.issue(issued)
 	s.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": a.Usage.Output}})
 	s.event("message_stop", map[string]any{"type": "message_stop"})
 }
@@ -89,7 +108,17 @@ func (openaiWire) unauthorized() Answer {
 	return Answer{Status: http.StatusUnauthorized, Body: `{"error":{"message":"Incorrect API key provided: sk-wron*************1234.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`}
 }
 
-func (openaiWire) write(w http.ResponseWriter, r *http.Request, model string, stream bool, a Answer) {
+func (openaiWire) write(w http.ResponseWriter, r *http.Request, body []byte, key, model string, stream bool, a Answer) {
+	fam := openaiFamilyOf(model)
+	content, reasoning := a.Text, ""
+	if a.Thinking != "" {
+		switch fam {
+		case familyReasoningContent:
+			reasoning = a.Thinking
+		case familyThinkTags:
+			content = "<think>\n" + a.Thinking + "\n</think>\n\n" + a.Text
+		}
+	}
 	finish := a.StopReason
 	if finish == "" {
 		finish = "stop"
@@ -103,13 +132,20 @@ func (openaiWire) write(w http.ResponseWriter, r *http.Request, model string, st
 		"total_tokens":          a.Usage.Input + a.Usage.CacheRead + a.Usage.Output,
 		"prompt_tokens_details": map[string]any{"cached_tokens": a.Usage.CacheRead},
 	}
+	if fam == familyOfficialReasoning {
+		// Reasoning tokens are part of completion_tokens, reported apart.
+		usage["completion_tokens_details"] = map[string]any{"reasoning_tokens": len(Deltas(a.Thinking))}
+	}
 	var calls []any
 	for i, u := range a.ToolUses {
 		calls = append(calls, map[string]any{"index": i, "id": u.ID, "type": "function", "function": map[string]any{"name": u.Name, "arguments": inputOf(u)}})
 	}
 	if !stream {
 		hangJSON(r, a)
-		msg := map[string]any{"role": "assistant", "content": a.Text}
+		msg := map[string]any{"role": "assistant", "content": content}
+		if reasoning != "" {
+			msg["reasoning_content"] = reasoning
+		}
 		if calls != nil {
 			msg["tool_calls"] = calls
 		}
@@ -132,7 +168,15 @@ func (openaiWire) write(w http.ResponseWriter, r *http.Request, model string, st
 		}
 	}
 	s.event("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	for _, d := range deltasOf(a) {
+	for _, d := range Deltas(reasoning) {
+		s.event("", chunk(map[string]any{"reasoning_content": d}, nil))
+	}
+	deltas := deltasOf(a)
+	if content != a.Text {
+		// <think>…</think> arrives in pieces, tags split across deltas.
+		deltas = append([]string{"<thi", "nk>\n"}, append(Deltas(strings.TrimPrefix(content[:len(content)-len(a.Text)], "<think>\n")), deltas...)...)
+	}
+	for _, d := range deltas {
 		s.event("", chunk(map[string]any{"content": d}, nil))
 		s.delta()
 	}

@@ -5,6 +5,16 @@
 //
 // Local servers often report no usage; their calls then count 0 tokens and
 // cost 0, and the Gateway still counts them against the call budget.
+//
+// Reasoning: a server's reasoning_content, and <think>…</think> at the start
+// of the content (streamed or not), never reach the answer's text or the
+// text callback; they are kept as an llm.Opaque part of the turn and, as
+// DeepSeek's, vLLM's and llama.cpp's rules say, not sent back. The effort
+// becomes reasoning_effort for OpenAI's reasoning models. On chat
+// completions OpenAI's GPT-6 and GPT-5.4+ models call function tools only
+// with reasoning_effort "none", so a request with tools sends "none" to
+// them; GPT-6.1 Sol and GPT-6 Astra accept no "none" and cannot call tools
+// here (the error says which model to use instead).
 package openai
 
 import (
@@ -98,7 +108,11 @@ func (p *Provider) Complete(ctx context.Context, model string, req llm.Request, 
 			return nil, p.ep.Malformed(errors.New("the response has no choices"), p.key)
 		}
 		c := resp.Choices[0]
-		return convert(resp.Model, model, c.Message.Content, c.Message.ToolCalls, c.FinishReason, &resp.Usage), nil
+		reasoning, text := splitThink(c.Message.Content)
+		if c.Message.ReasoningContent != "" {
+			reasoning = c.Message.ReasoningContent
+		}
+		return convert(resp.Model, model, reasoning, text, c.Message.ToolCalls, c.FinishReason, &resp.Usage), nil
 	}
 	creq.Stream = true
 	creq.StreamOptions = &sdk.StreamOptions{IncludeUsage: true}
@@ -108,12 +122,14 @@ func (p *Provider) Complete(ctx context.Context, model string, req llm.Request, 
 	}
 	defer stream.Close()
 	var (
-		text     strings.Builder
-		calls    = map[int]*sdk.ToolCall{}
-		finish   sdk.FinishReason
-		usage    *sdk.Usage
-		gotModel string
-		chunks   int
+		text      strings.Builder
+		reasoning strings.Builder
+		think     = &thinkFilter{}
+		calls     = map[int]*sdk.ToolCall{}
+		finish    sdk.FinishReason
+		usage     *sdk.Usage
+		gotModel  string
+		chunks    int
 	)
 	for {
 		chunk, err := stream.Recv()
@@ -134,9 +150,12 @@ func (p *Provider) Complete(ctx context.Context, model string, req llm.Request, 
 			if ch.Index != 0 {
 				continue
 			}
+			reasoning.WriteString(ch.Delta.ReasoningContent)
 			if d := ch.Delta.Content; d != "" {
-				text.WriteString(d)
-				onText(d)
+				if d = think.feed(d); d != "" {
+					text.WriteString(d)
+					onText(d)
+				}
 			}
 			for _, tc := range ch.Delta.ToolCalls {
 				i := len(calls)
@@ -177,7 +196,15 @@ func (p *Provider) Complete(ctx context.Context, model string, req llm.Request, 
 	for _, i := range idx {
 		tcs = append(tcs, *calls[i])
 	}
-	return convert(gotModel, model, text.String(), tcs, finish, usage), nil
+	if d := think.flush(); d != "" {
+		text.WriteString(d)
+		onText(d)
+	}
+	r := reasoning.String()
+	if r == "" {
+		r = think.reasoning.String()
+	}
+	return convert(gotModel, model, r, text.String(), tcs, finish, usage), nil
 }
 
 // buildRequest turns a provider-neutral request into a chat-completions
@@ -191,6 +218,11 @@ func (p *Provider) buildRequest(model string, req llm.Request) (sdk.ChatCompleti
 	}
 	if p.official || reasoningModel(model) {
 		out.MaxCompletionTokens = max
+		effort, err := reasoningEffort(model, req.Effort, len(req.Tools) > 0)
+		if err != nil {
+			return out, err
+		}
+		out.ReasoningEffort = effort
 	} else {
 		//lint:ignore SA1019 local servers (Ollama, llama.cpp, LM Studio) read max_tokens
 		out.MaxTokens = max
@@ -255,11 +287,16 @@ func reasoningModel(model string) bool {
 	return false
 }
 
-// convert builds the provider-neutral response.
-func convert(gotModel, model, text string, calls []sdk.ToolCall, finish sdk.FinishReason, u *sdk.Usage) *llm.Response {
+// convert builds the provider-neutral response. reasoning becomes an
+// opaque part, never text.
+func convert(gotModel, model, reasoning, text string, calls []sdk.ToolCall, finish sdk.FinishReason, u *sdk.Usage) *llm.Response {
 	out := &llm.Response{Model: gotModel}
 	if out.Model == "" {
 		out.Model = model
+	}
+	if reasoning != "" {
+		raw, _ := json.Marshal(map[string]string{"reasoning_content": reasoning})
+		out.Parts = append(out.Parts, llm.Part{Opaque: &llm.Opaque{Provider: llm.ProviderOpenAI, Type: "reasoning", Raw: raw}})
 	}
 	if text != "" {
 		out.Parts = append(out.Parts, llm.Part{Text: text})

@@ -3,6 +3,7 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,8 +18,23 @@ func newProvider(base, key string) llm.Provider {
 	return openai.New(openai.Options{APIKey: key, BaseURL: base})
 }
 
+// TestConformance runs the suite once per behaviour family of the fake:
+// OpenAI's reasoning models, servers that send reasoning_content, servers
+// that put <think>…</think> in the content, and plain ones.
 func TestConformance(t *testing.T) {
-	llmtest.Suite{NewServer: llmtest.NewOpenAIServer, NewProvider: newProvider, Name: "openai", KeyHint: "OPENAI_API_KEY"}.Run(t)
+	for _, f := range []struct{ strong, cheap string }{
+		{"gpt-6-sol", "gpt-6-luna"},
+		{"deepseek-reasoner", "deepseek-reasoner"},
+		{"qwen3:32b", "qwen3:4b"},
+		{"", ""}, // plain: model-strong, model-cheap
+	} {
+		for _, thinking := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s thinking=%v", f.strong, thinking), func(t *testing.T) {
+				llmtest.Suite{NewServer: llmtest.NewOpenAIServer, NewProvider: newProvider, Name: "openai", KeyHint: "OPENAI_API_KEY",
+					Strong: f.strong, Cheap: f.cheap, Thinking: thinking}.Run(t)
+			})
+		}
+	}
 }
 
 // TestLocalServer: no key, no usage reported (as Ollama and llama.cpp may
@@ -96,5 +112,50 @@ func TestCassette(t *testing.T) {
 		if resp.Text() != "42." || resp.Usage.Input != 8 {
 			t.Errorf("replayed %q, usage %+v", resp.Text(), resp.Usage)
 		}
+	}
+}
+
+// TestReasoningRules: a model that calls tools on chat completions only
+// without reasoning gets reasoning_effort "none" with tools and its
+// configured effort without; one that has no "none" is refused with the
+// fix before anything is sent; reasoning never reaches the text.
+func TestReasoningRules(t *testing.T) {
+	srv := llmtest.NewOpenAIServer(t, "k", llmtest.Answer{Text: "ok"}, llmtest.Answer{Text: "ok"})
+	p := openai.New(openai.Options{APIKey: "k", BaseURL: srv.URL})
+	tools := []llm.Tool{{Name: "run_query", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	req := llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Tools: tools, Effort: llm.EffortHigh}
+	if _, err := p.Complete(context.Background(), "gpt-6-sol", req, nil); err != nil {
+		t.Fatal(err)
+	}
+	req.Tools = nil
+	if _, err := p.Complete(context.Background(), "gpt-6-sol", req, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.Requests()
+	if !strings.Contains(string(r[0].Body), `"reasoning_effort":"none"`) || !strings.Contains(string(r[1].Body), `"reasoning_effort":"high"`) {
+		t.Errorf("bodies %s\n%s", r[0].Body, r[1].Body)
+	}
+	req.Tools = tools
+	_, err := p.Complete(context.Background(), "gpt-6.1-sol", req, nil)
+	if err == nil || !strings.Contains(err.Error(), "use gpt-6-sol") || len(srv.Requests()) != 2 {
+		t.Errorf("gpt-6.1-sol with tools: %v", err)
+	}
+}
+
+// TestThinkSplitAcrossDeltas: <think> tags cut anywhere in a stream never
+// reach the text callback.
+func TestThinkSplitAcrossDeltas(t *testing.T) {
+	srv := llmtest.NewOpenAIServer(t, "", llmtest.Answer{Text: "The answer is 42.", Thinking: "six times seven"})
+	p := openai.New(openai.Options{BaseURL: srv.URL})
+	var got strings.Builder
+	resp, err := p.Complete(context.Background(), "qwen3:8b", llm.Request{Messages: []llm.Message{llm.UserText("6*7?")}}, func(d string) { got.WriteString(d) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != "The answer is 42." || resp.Text() != "The answer is 42." {
+		t.Errorf("streamed %q, text %q", got.String(), resp.Text())
+	}
+	if len(resp.Parts) == 0 || resp.Parts[0].Opaque == nil || !strings.Contains(string(resp.Parts[0].Opaque.Raw), "six times seven") {
+		t.Errorf("parts %+v", resp.Parts)
 	}
 }
