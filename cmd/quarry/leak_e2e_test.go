@@ -252,6 +252,7 @@ func TestNoRestrictedValueLeaks(t *testing.T) {
 			t.Run("http", func(t *testing.T) { leakHTTP(t, dir, cases) })
 			t.Run("mcp", func(t *testing.T) { leakMCP(t, dir, cases) })
 			t.Run("agent", func(t *testing.T) { leakAgent(t, dir, cases) })
+			t.Run("connector", func(t *testing.T) { leakConnector(t, dir, d, cases) })
 			// Nothing unredacted was ever written to the state database.
 			files, _ := filepath.Glob(filepath.Join(dir, ".quarry", "*"))
 			if len(files) == 0 {
@@ -337,6 +338,31 @@ func leakMCP(t *testing.T, dir string, cases []leakCase) {
 	}
 	res, _ := callJSON(t, p.cs, "describe", nil)
 	noLeak(t, "describe", textOf(res))
+}
+
+// leakConnector serves the database with quarry connector, given the
+// project with -C, which applies the project's column policy.
+func leakConnector(t *testing.T, dir string, d quarry.Dialect, cases []leakCase) {
+	args := []string{"-C", dir, "connector", string(d)}
+	env := map[string]string{}
+	if d == quarry.DialectSQLite {
+		args = append(args, filepath.Join(dir, "shop.db"))
+	} else {
+		b, err := os.ReadFile(filepath.Join(dir, ".env"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env["DATABASE_URL"] = strings.TrimSpace(strings.TrimPrefix(string(b), "DB_URL="))
+		args = append(args, "--allow-privileged-role")
+	}
+	p := mcpInProcess(t, env, args...)
+	for _, c := range cases {
+		res, _ := callJSON(t, p.cs, "run_query", map[string]any{"sql": c.sql})
+		noLeak(t, c.where+" connector run_query", textOf(res))
+		if c.refuse != res.IsError {
+			t.Errorf("%s: connector run_query error %v, want %v\n%s", c.where, res.IsError, c.refuse, short(textOf(res), 400))
+		}
+	}
 }
 
 // leakAgent scripts a model that tries every refused statement of the
