@@ -19,6 +19,9 @@ type modelChoice struct {
 	Model    string // "" for the provider's default
 	key      string
 	baseURL  string
+	// effort, cheapEffort and maxTokens come from model: in quarry.yaml.
+	effort, cheapEffort string
+	maxTokens           int
 }
 
 // providerEnv names each provider's environment variables.
@@ -33,7 +36,8 @@ var providerEnv = map[string][2]string{
 // "openai:llama3.1" for a local server). A provider other than the
 // config's takes its key and base URL from its environment variables.
 func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
-	m := modelChoice{Provider: cfg.Model.Provider, Model: cfg.Model.Model, key: cfg.Model.APIKey.Value(), baseURL: cfg.Model.BaseURL}
+	m := modelChoice{Provider: cfg.Model.Provider, Model: cfg.Model.Model, key: cfg.Model.APIKey.Value(), baseURL: cfg.Model.BaseURL,
+		effort: cfg.Model.Effort, cheapEffort: cfg.Model.CheapEffort, maxTokens: cfg.Model.MaxTokens}
 	flag = strings.TrimSpace(flag)
 	if flag == "" {
 		if m.Provider == "" {
@@ -54,7 +58,7 @@ func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
 		return m, quarry.Errorf(quarry.KindUsage, "--model %q: use builtin, anthropic, openai, anthropic:MODEL or openai:MODEL", flag)
 	}
 	if p != m.Provider {
-		m = modelChoice{Provider: p}
+		m = modelChoice{Provider: p, effort: m.effort, cheapEffort: m.cheapEffort, maxTokens: m.maxTokens}
 		vars := providerEnv[p]
 		if v, ok := a.env(vars[0]); ok {
 			m.key = v
@@ -80,7 +84,8 @@ func (a *app) gateway(m modelChoice) *llm.Gateway {
 	default:
 		return nil
 	}
-	return llm.New(llm.Config{Provider: p, Name: m.Provider, Models: llm.ResolveModels(m.Provider, m.Model, "")})
+	return llm.New(llm.Config{Provider: p, Name: m.Provider, Models: llm.ResolveModels(m.Provider, m.Model, ""), MaxTokens: m.maxTokens,
+		Effort: map[llm.Tier]llm.Effort{llm.TierStrong: llm.Effort(m.effort), llm.TierCheap: llm.Effort(m.cheapEffort)}})
 }
 
 // noteBuiltin says, once per project, that questions go to the builtin

@@ -177,6 +177,12 @@ type Model struct {
 	// BudgetUSD bounds what one run may spend on the model, in US dollars;
 	// 0 means no ceiling.
 	BudgetUSD float64
+	// Effort and CheapEffort are how hard the strong (planning) and cheap
+	// (classification, repair) tiers think: off, low, medium, high, xhigh
+	// or max; "" for quarry's defaults (medium and low).
+	Effort, CheapEffort string
+	// MaxTokens bounds each reply, thinking included (0 for the default).
+	MaxTokens int
 	// Reason says in a few words why this provider was chosen, for doctor.
 	Reason string
 }
@@ -504,6 +510,9 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 				{"base_url", d.str(&cfg.Model.BaseURL)},
 				{"max_steps", d.intField(&cfg.Model.MaxSteps, 0)},
 				{"budget_usd", d.number(&cfg.Model.BudgetUSD)},
+				{"effort", d.str(&cfg.Model.Effort)},
+				{"cheap_effort", d.str(&cfg.Model.CheapEffort)},
+				{"max_tokens", d.intField(&cfg.Model.MaxTokens, 0)},
 			})
 		}},
 		{"limits", func(n ast.Node, p string) error {

@@ -57,6 +57,9 @@ type (
 		BaseURL   string  `json:"base_url" yaml:"base_url"`
 		MaxSteps  int     `json:"max_steps" yaml:"max_steps"`
 		BudgetUSD float64 `json:"budget_usd" yaml:"budget_usd"`
+		Effort    string  `json:"effort,omitempty" yaml:"effort,omitempty"`
+		Cheap     string  `json:"cheap_effort,omitempty" yaml:"cheap_effort,omitempty"`
+		MaxTokens int     `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
 		Reason    string  `json:"chosen_because" yaml:"chosen_because"`
 	}
 	viewLimits struct {
@@ -107,6 +110,9 @@ func (c *Config) view() viewConfig {
 			BaseURL:   c.Model.BaseURL,
 			MaxSteps:  c.Model.MaxSteps,
 			BudgetUSD: c.Model.BudgetUSD,
+			Effort:    c.Model.Effort,
+			Cheap:     c.Model.CheapEffort,
+			MaxTokens: c.Model.MaxTokens,
 			Reason:    c.Model.Reason,
 		},
 		Limits: viewLimits{

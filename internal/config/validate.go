@@ -250,6 +250,9 @@ func (d *decoder) lookupSet(name string) (string, bool) {
 	return v, ok && v != ""
 }
 
+// efforts are the thinking efforts model.effort may name (llm.Efforts).
+var efforts = []string{"off", "low", "medium", "high", "xhigh", "max"}
+
 // resolveModel turns model.provider (auto when absent) into a concrete
 // provider, taking a key and base URL from the provider's usual variables
 // when the file leaves them empty.
@@ -276,6 +279,15 @@ func (d *decoder) resolveModel(cfg *Config, provider string) error {
 		return d.errAt(d.lines["model.provider"], "model.provider", "unknown provider %q; %s", shorten(provider), hint(p, providers))
 	}
 	m.Provider = p
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"model.effort", &m.Effort}, {"model.cheap_effort", &m.CheapEffort}} {
+		*f.v = strings.ToLower(strings.TrimSpace(*f.v))
+		if *f.v != "" && !slices.Contains(efforts, *f.v) {
+			return d.errAt(d.lines[f.name], f.name, "unknown effort %q; %s", shorten(*f.v), hint(*f.v, efforts))
+		}
+	}
 	if keys, ok := providerKeys[p]; ok {
 		d.vars = append(d.vars, keys.key)
 		if !m.APIKey.IsSet() {
