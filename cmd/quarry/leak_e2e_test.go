@@ -41,6 +41,7 @@ var leakSchema = []string{
 	"CREATE TABLE employees (id INT PRIMARY KEY, name VARCHAR(50), title VARCHAR(50), salary INT)",
 	"CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, total DECIMAL(10,2))",
 	"CREATE TABLE leads (id INT PRIMARY KEY, email VARCHAR(80), source VARCHAR(20))",
+	"CREATE INDEX employees_salary ON employees(salary)",
 	"CREATE VIEW customer_contacts AS SELECT name, email FROM customers",
 	"CREATE VIEW customer_countries AS SELECT name, country FROM customers",
 	"CREATE VIEW gmail_customers AS SELECT name FROM customers WHERE email LIKE '%@gmail.example'",
@@ -48,6 +49,15 @@ var leakSchema = []string{
 	"INSERT INTO employees VALUES (1, 'Ken', 'engineer', " + leakSalaryMarker + "1), (2, 'Barbara', 'manager', " + leakSalaryMarker + "2)",
 	"INSERT INTO orders VALUES (1, 1, 12.50), (2, 1, 30.00), (3, 2, 7.25), (4, 3, 99.99)",
 	"INSERT INTO leads VALUES (1, 'lead-1@public.example', 'web'), (2, 'lead-2@public.example', 'fair')",
+}
+
+// leakSchemaPostgres are views only PostgreSQL can define: a whole row in
+// a column, and a column whose computation fails with the value in the
+// error while the view is not flattened (DISTINCT).
+var leakSchemaPostgres = []string{
+	"CREATE VIEW v_row AS SELECT c.id, c AS whole FROM customers c",
+	"CREATE VIEW v_json AS SELECT c.id, row_to_json(c)::text AS j FROM customers c",
+	"CREATE VIEW v_err AS SELECT DISTINCT id, name, email::int AS e FROM customers",
 }
 
 const leakPolicy = `restricted:
@@ -180,7 +190,7 @@ func leakPostgres(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	for _, s := range leakSchema {
+	for _, s := range append(leakSchema, leakSchemaPostgres...) {
 		if _, err := c.Exec(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -18,7 +17,6 @@ type Query struct {
 	Refs     []Ref     // column references in this query's own expressions
 	Subs     []*Query  // queries nested in expressions: they see this query's sources
 	Branches []*Query  // set-operation branches; Refs then name output columns
-	Outputs  []*Query  // the select list, one entry per output: its own Refs and Subs (also in Refs and Subs)
 }
 
 // CTE is one WITH item.
@@ -368,10 +366,6 @@ type Checker struct {
 type viewReads struct {
 	restricted string // the first restricted column it reads, "" = none
 	unknown    bool   // what it reads could not be determined
-	// outputs, when not nil, says that the view reads restricted columns
-	// only to compute some of its columns: their positions, each with the
-	// restricted column it reads. The other columns are clean.
-	outputs map[int]string
 }
 
 // For returns the checker of statements on a connection whose schema is
@@ -427,15 +421,13 @@ func (c *Checker) relation(schema, table string, aliases []string, pos int, k *c
 		rel.known[strings.ToLower(col.Name)] = true
 	}
 	if info.View {
-		switch v := c.viewStatus(info); {
-		case v.outputs != nil:
-			// Only some of the view's columns read restricted data.
-			for i, src := range v.outputs {
-				if i < len(info.Columns) {
-					rel.cols[strings.ToLower(info.Columns[i].Name)] = info.Name + "." + info.Columns[i].Name + " (from " + src + ")"
-				}
-			}
-		case v.restricted != "" || v.unknown:
+		// A view that reads a restricted column anywhere is restricted as
+		// a whole: deciding it column by column would not hold, because
+		// the engine may compute a column nobody selected (a DISTINCT, a
+		// window, an OFFSET keeps the view from being flattened) and its
+		// errors quote the value, and a window or ORDER BY on the column
+		// orders the clean columns by it.
+		if v := c.viewStatus(info); v.restricted != "" || v.unknown {
 			rel.all = true
 		}
 	}
@@ -481,8 +473,10 @@ func (c *Checker) viewStatus(t *quarry.TableInfo) *viewReads {
 	// through it is refused.
 	c.views[name] = &viewReads{unknown: true}
 	v := &viewReads{}
-	switch {
-	case t.ReadsKnown:
+	// PostgreSQL's pg_depend names the columns a view reads, but not a
+	// whole-row reference next to a column of the same table (SELECT c.id,
+	// c AS whole records only id): the definition decides as well.
+	if t.ReadsKnown {
 		for _, r := range t.Reads {
 			if r.Column == "" && len(c.p.cols[strings.ToLower(r.Table)]) > 0 {
 				v.restricted = c.p.Columns(r.Table)[0]
@@ -497,6 +491,9 @@ func (c *Checker) viewStatus(t *quarry.TableInfo) *viewReads {
 				break
 			}
 		}
+	}
+	switch {
+	case v.restricted != "" || v.unknown:
 	case t.Definition != "":
 		if q, err := read(c.dialect, t.Definition); err != nil {
 			v.unknown = true
@@ -507,84 +504,11 @@ func (c *Checker) viewStatus(t *quarry.TableInfo) *viewReads {
 				v.restricted = k.err.Column
 			}
 		}
-	default:
+	case !t.ReadsKnown:
 		v.unknown = true
-	}
-	if v.restricted != "" && t.Definition != "" {
-		if q, err := read(c.dialect, t.Definition); err == nil {
-			v.outputs = c.outputReads(q, len(t.Columns))
-		}
 	}
 	c.views[name] = v
 	return v
-}
-
-// outputReads decides a view's definition column by column: for each
-// output, whether its expression reads a restricted column. It returns nil
-// (the view then counts as restricted as a whole) when the definition
-// reads a restricted column anywhere but in its select list — a filter, a
-// join or a grouping on one makes every column an answer about it — or
-// when its shape is not one it follows output by output (CTEs, derived
-// tables, functions in FROM, a star, a column count unlike the catalog's).
-func (c *Checker) outputReads(q *Query, ncols int) map[int]string {
-	branches := q.Branches
-	if len(branches) == 0 {
-		branches = []*Query{q}
-	} else if len(q.Refs) > 0 || len(q.Subs) > 0 || len(q.With) > 0 {
-		return nil
-	}
-	out := map[int]string{}
-	for _, b := range branches {
-		if len(b.With) > 0 || len(b.Branches) > 0 || len(b.Outputs) != ncols {
-			return nil
-		}
-		for _, s := range b.Sources {
-			if s.Table == "" || s.Derived != nil || s.Func || len(s.Members) > 0 {
-				return nil
-			}
-		}
-		outRefs := map[string]int{}
-		outSubs := map[*Query]bool{}
-		for _, o := range b.Outputs {
-			for _, r := range o.Refs {
-				if r.Star {
-					return nil
-				}
-				outRefs[refKey(r)]++
-			}
-			for _, s := range o.Subs {
-				outSubs[s] = true
-			}
-		}
-		rest := &Query{Sources: b.Sources}
-		for _, r := range b.Refs {
-			if k := refKey(r); outRefs[k] > 0 {
-				outRefs[k]--
-				continue
-			}
-			rest.Refs = append(rest.Refs, r)
-		}
-		for _, s := range b.Subs {
-			if !outSubs[s] {
-				rest.Subs = append(rest.Subs, s)
-			}
-		}
-		k := &checker{c: c}
-		if k.query(rest, nil, nil); k.err != nil {
-			return nil
-		}
-		for i, o := range b.Outputs {
-			k := &checker{c: c}
-			if k.query(&Query{Sources: b.Sources, Refs: o.Refs, Subs: o.Subs}, nil, nil); k.err != nil && out[i] == "" {
-				out[i] = k.err.Column
-			}
-		}
-	}
-	return out
-}
-
-func refKey(r Ref) string {
-	return strings.Join(r.Parts, "\x00") + "\x00" + strconv.Itoa(r.Pos)
 }
 
 // Check returns the refusal of sql in dialect d, or nil when the statement

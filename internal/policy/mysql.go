@@ -173,16 +173,9 @@ func (r *myReader) selectStmt(s *ast.SelectStmt) *Query {
 			switch {
 			case f == nil:
 			case f.WildCard != nil:
-				star := Ref{Parts: nonEmpty(f.WildCard.Schema.O, f.WildCard.Table.O), Star: true, Pos: f.Offset}
-				q.Refs = append(q.Refs, star)
-				q.Outputs = append(q.Outputs, &Query{Refs: []Ref{star}})
+				q.Refs = append(q.Refs, Ref{Parts: nonEmpty(f.WildCard.Schema.O, f.WildCard.Table.O), Star: true, Pos: f.Offset})
 			case f.Expr != nil:
-				out := &Query{}
-				r.expr(out, f.Expr)
-				q.Outputs = append(q.Outputs, out)
-				q.Refs = append(q.Refs, out.Refs...)
-				q.Subs = append(q.Subs, out.Subs...)
-				q.Sources = append(q.Sources, out.Sources...)
+				r.expr(q, f.Expr)
 			}
 		}
 	}

@@ -81,18 +81,9 @@ func (r *pgReader) selectStmt(s *pg_query.SelectStmt) *Query {
 	for _, f := range s.GetFromClause() {
 		r.from(f, q)
 	}
-	for _, t := range s.GetTargetList() {
-		// Each output's own reads, for a view's column-by-column
-		// lineage; the query reads them all.
-		out := &Query{}
-		r.expr(t, out)
-		q.Outputs = append(q.Outputs, out)
-		q.Refs = append(q.Refs, out.Refs...)
-		q.Subs = append(q.Subs, out.Subs...)
-	}
 	s.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch fd.Name() {
-		case "with_clause", "from_clause", "larg", "rarg", "target_list":
+		case "with_clause", "from_clause", "larg", "rarg":
 			return true
 		}
 		r.field(fd, v, q)

@@ -20,11 +20,11 @@ import (
 // decided there too, the same for the guard and the connector. The
 // connector adds two rules: user statements may read only the main schema,
 // and never a column the project's policy restricts (SQLITE_READ names
-// every column a statement reads, through stars, subqueries and every
-// clause, so SQLite itself decides the lineage; reads through a view, for
-// which SQLite names every column of the view's definition, are decided
-// by the compiled program, program.go) nor SQLite's statistics tables,
-// whose samples hold values of every indexed column.
+// every column a statement reads, through stars, views, CTEs, subqueries
+// and every clause, so SQLite itself decides the lineage; a view that
+// reads a restricted column is refused whole, because the engine may
+// compute, order by or fail on a column nobody selected) nor SQLite's
+// statistics tables, whose samples hold values of every indexed column.
 // The connector's own catalog statements run with internal set.
 type authorizer struct {
 	base     sqlitecheck.AuthorizerFunc
@@ -51,11 +51,7 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 			a.denied = "reading from schema " + schema
 			return sqlite3.AUTH_DENY
 		}
-		// A read through a view (inner names it) is left to the compiled
-		// program: SQLite asks about every column of the view's
-		// definition, also those the statement does not use, and the
-		// program reads only those it does (programReads).
-		if a.policy.Denies(name3rd, name4th) && inner == "" {
+		if a.policy.Denies(name3rd, name4th) {
 			a.denied = "reading " + name3rd + "." + name4th + ", a column the policy restricts"
 			a.restricted = name3rd + "." + name4th
 			return sqlite3.AUTH_DENY

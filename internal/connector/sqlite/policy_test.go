@@ -58,6 +58,7 @@ func TestPolicyOnSQLite(t *testing.T) {
 		`SELECT name FROM customers WHERE email > 'm'`,
 		`SELECT name FROM customers ORDER BY email`,
 		`SELECT email FROM contacts`,
+		`SELECT name FROM contacts`,
 		`SELECT * FROM contacts`,
 		`SELECT name FROM filtered`,
 		`SELECT country FROM grouped`,
@@ -72,6 +73,12 @@ func TestPolicyOnSQLite(t *testing.T) {
 		`SELECT * FROM sqlite_stat1`,
 		`SELECT count(*) FROM customers GROUP BY email`,
 		`EXPLAIN QUERY PLAN SELECT name FROM contacts WHERE email = 'x'`,
+		// The order of an index on a restricted column is an answer too.
+		`SELECT id FROM customers INDEXED BY customers_email`,
+		`SELECT id FROM customers INDEXED BY customers_lower`,
+		// SQLite picks the index on lower(email) to find the rowids: the
+		// rows would come out in that order.
+		`SELECT l.source FROM leads l JOIN customers c ON c.id = l.id`,
 		`EXPLAIN SELECT source FROM leads`,
 	} {
 		rows, err := c.Query(ctx, sql, connector.QueryOptions{})
@@ -97,10 +104,8 @@ func TestPolicyOnSQLite(t *testing.T) {
 		`SELECT count(*) FROM customers`,
 		`SELECT email FROM leads`,
 		`SELECT code, label FROM badges`,
-		`SELECT l.source FROM leads l JOIN customers c ON c.id = l.id`,
+		`SELECT l.source FROM leads l JOIN customers c NOT INDEXED ON c.id = l.id`,
 		`SELECT name FROM customers WHERE id = 1`,
-		`SELECT name FROM contacts`,
-		`SELECT upper(name) FROM contacts ORDER BY name`,
 	} {
 		rows, err := c.Query(ctx, sql, connector.QueryOptions{})
 		if err != nil {

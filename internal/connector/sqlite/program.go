@@ -21,16 +21,18 @@ type btree struct {
 	index   bool           // an index (or a WITHOUT ROWID table)
 	cols    []string       // column names in storage order (an index: its key columns; "" = rowid or an expression)
 	withExp bool           // an index on an expression
+	keys    int            // an index: how many of cols are its key (the order it keeps)
 	denied  map[int]string // storage positions of restricted columns → "table.column"
 }
 
-// programReads returns the restricted column that sql's compiled program
-// reads, or "". The caller holds the connection and has prepared sql under
-// the authorizer; sql is one statement.
-func (c *Conn) programReads(sql string) (string, error) {
+// programReads returns the refusal of a statement whose compiled program
+// reads a restricted column (or walks an index on one), or nil. The caller
+// holds the connection and has prepared sql under the authorizer; sql is
+// one statement.
+func (c *Conn) programReads(sql string) (*refusal, error) {
 	trees, err := c.restrictedTrees()
 	if err != nil || len(trees) == 0 {
-		return "", err
+		return nil, err
 	}
 	stmt, _, err := c.db.Prepare("EXPLAIN " + sql)
 	if err != nil {
@@ -39,7 +41,7 @@ func (c *Conn) programReads(sql string) (string, error) {
 		// question about a restricted column through a view (which index
 		// serves a filter), so it is refused while columns are
 		// restricted.
-		return "an EXPLAIN (quarry cannot read its program; run the statement itself)", nil
+		return &refusal{col: "EXPLAIN", msg: "not allowed: EXPLAIN on a database with restricted columns (quarry cannot read an EXPLAIN's own program, and a plan can answer a question about a restricted column); run the statement itself"}, nil
 	}
 	defer stmt.Close()
 	cursors := map[int64][]*btree{}
@@ -47,6 +49,9 @@ func (c *Conn) programReads(sql string) (string, error) {
 		op := stmt.ColumnText(1)
 		p1, p2 := stmt.ColumnInt64(2), stmt.ColumnInt64(3)
 		p4 := stmt.ColumnText(5)
+		if col := orderedBy(op, cursors[p1]); col != "" {
+			return &refusal{col: col, msg: "not allowed: SQLite would read the rows through an index on " + col + ", a column the policy restricts, and so hand them out in its order; write NOT INDEXED after the table (FROM customers NOT INDEXED), or leave the column out of every clause"}, nil
+		}
 		switch op {
 		case "OpenRead", "ReopenIdx":
 			if t := trees[p2]; t != nil && stmt.ColumnInt64(4) == 0 {
@@ -55,16 +60,16 @@ func (c *Conn) programReads(sql string) (string, error) {
 		case "Column":
 			for _, t := range cursors[p1] {
 				if col := t.denied[int(p2)]; col != "" {
-					return col, nil
+					return readRefusal(col), nil
 				}
 				if t.withExp && t.index {
-					return t.table + " (an index on an expression over a restricted column)", nil
+					return readRefusal(t.table + " (through an index on an expression over a restricted column)"), nil
 				}
 			}
 		case "RowData", "RowCell":
 			for _, t := range cursors[p1] {
 				for _, col := range t.denied {
-					return col, nil
+					return readRefusal(col), nil
 				}
 			}
 		case "SeekGE", "SeekGT", "SeekLE", "SeekLT", "IdxGE", "IdxGT", "IdxLE", "IdxLT",
@@ -79,16 +84,47 @@ func (c *Conn) programReads(sql string) (string, error) {
 				}
 				for i := 0; i < n; i++ {
 					if col := t.denied[i]; col != "" {
-						return col, nil
+						return readRefusal(col), nil
 					}
 					if t.cols[i] == "" && t.withExp {
-						return t.table + " (an index on an expression over a restricted column)", nil
+						return readRefusal(t.table + " (through an index on an expression over a restricted column)"), nil
 					}
 				}
 			}
 		}
 	}
-	return "", stmt.Err()
+	return nil, stmt.Err()
+}
+
+// orderedBy returns the restricted key column of an index that op walks or
+// searches on the cursor bound to trees: an index keeps its rows in the
+// order of its key, so a scan of it hands out the rows in the order of a
+// restricted column even when no value of it is read. Opening, counting
+// and closing the cursor say nothing about the order.
+func orderedBy(op string, trees []*btree) string {
+	switch op {
+	case "Rewind", "Last", "Next", "Prev", "SeekGE", "SeekGT", "SeekLE", "SeekLT", "SeekScan", "SeekEnd",
+		"IdxGE", "IdxGT", "IdxLE", "IdxLT", "IdxRowid", "Column", "DeferredSeek", "Found", "NotFound",
+		"NoConflict", "IfNoHope", "RowData", "RowCell", "IfSmaller", "IfSizeBetween", "SorterData":
+	default:
+		// Opening, counting and closing a cursor, and every instruction
+		// whose P1 is not a cursor at all.
+		return ""
+	}
+	for _, t := range trees {
+		if !t.index {
+			continue
+		}
+		for i := 0; i < t.keys && i < len(t.cols); i++ {
+			if col := t.denied[i]; col != "" {
+				return col
+			}
+			if t.cols[i] == "" && t.withExp {
+				return t.table + " (an index on an expression over a restricted column)"
+			}
+		}
+	}
+	return ""
 }
 
 // restrictedTrees reads, from the schema, the b-trees of the tables that
@@ -177,7 +213,7 @@ func (c *Conn) tableColumns(table string, t *btree) error {
 // indexColumns fills t with an index's columns: its key columns and then
 // the rowid (or primary key) SQLite stores with them.
 func (c *Conn) indexColumns(index, table string, t *btree) error {
-	stmt, _, err := c.db.Prepare(`SELECT cid, name FROM pragma_index_xinfo(?) ORDER BY seqno`)
+	stmt, _, err := c.db.Prepare(`SELECT cid, name, key FROM pragma_index_xinfo(?) ORDER BY seqno`)
 	if err != nil {
 		return err
 	}
@@ -186,6 +222,9 @@ func (c *Conn) indexColumns(index, table string, t *btree) error {
 		return err
 	}
 	for stmt.Step() {
+		if stmt.ColumnInt64(2) == 1 {
+			t.keys++
+		}
 		switch stmt.ColumnInt64(0) {
 		case -2:
 			t.withExp = true
@@ -217,8 +256,15 @@ func (c *Conn) withoutRowidKey(table string) (string, error) {
 	return "", stmt.Err()
 }
 
-// refuseRestricted is the error for a statement whose program reads a
-// restricted column.
-func refuseRestricted(col string) error {
-	return &quarry.Error{Kind: quarry.KindForbidden, Msg: "not allowed: the statement reads " + col + ", a column the policy restricts (SQLite's compiled program reads it, for example to compare a JOIN ... USING or NATURAL JOIN); leave it out"}
+// refusal is why the column policy refuses a statement's program.
+type refusal struct {
+	col string // the restricted column, for the guard's verdict
+	msg string // one line for the user
+}
+
+func (r *refusal) error() error { return &quarry.Error{Kind: quarry.KindForbidden, Msg: r.msg} }
+
+// readRefusal refuses a program that reads col.
+func readRefusal(col string) *refusal {
+	return &refusal{col: col, msg: "not allowed: the statement reads " + col + ", a column the policy restricts (SQLite's compiled program reads it; a JOIN ... USING or NATURAL JOIN compares it too); leave it out of every clause"}
 }

@@ -80,15 +80,15 @@ func (c *Conn) prepareOne(ctx context.Context, sql string, timeout time.Duration
 		stmt.Close()
 		return nil, quarry.Errorf(quarry.KindRejected, "SQLite reports that this statement writes; quarry runs only read-only SELECT statements")
 	}
-	col, err := c.programReads(sql)
+	ref, err := c.programReads(sql)
 	if err != nil {
 		stmt.Close()
 		return nil, quarry.Wrap(quarry.KindForbidden, err, "quarry could not read the statement's compiled program to check the column policy, so it does not run; try again")
 	}
-	if col != "" {
+	if ref != nil {
 		stmt.Close()
-		c.auth.restricted = col
-		return nil, refuseRestricted(col)
+		c.auth.restricted = ref.col
+		return nil, ref.error()
 	}
 	return stmt, nil
 }
