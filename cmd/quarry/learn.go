@@ -7,8 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/policy"
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 func (a *app) learnCmd() *cobra.Command {
@@ -60,7 +63,12 @@ when a write was not refused.`,
 		if !quiet {
 			opts.Progress = a.stderr
 		}
-		rep, err := knowledge.Learn(ctx, learnSource{conn}, cfg.Knowledge, opts)
+		g, closeGuard, err := a.connGuard(ctx, conn)
+		if err != nil {
+			return err
+		}
+		defer closeGuard()
+		rep, err := knowledge.Learn(ctx, learnSource{Conn: conn, guard: g}, cfg.Knowledge, opts)
 		if err != nil {
 			return err
 		}
@@ -97,5 +105,23 @@ when a write was not refused.`,
 	return cmd
 }
 
-// learnSource narrows a connection to what learn reads.
-type learnSource struct{ connector.Conn }
+// learnSource narrows a connection to what learn reads, through the guard
+// and the project's column policy: learn never reads the values of a
+// column the policy withholds (a restricted column, a view over one).
+type learnSource struct {
+	connector.Conn
+	guard analyst.Guard
+}
+
+func (s learnSource) Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error) {
+	if v := s.guard.Check(ctx, sql); !v.Allowed {
+		kind := quarry.KindRejected
+		for _, viol := range v.Violations {
+			if viol.Code == policy.Code {
+				kind = quarry.KindForbidden
+			}
+		}
+		return nil, quarry.Errorf(kind, "%s", v.String())
+	}
+	return s.Conn.Query(ctx, sql, opts)
+}

@@ -92,12 +92,13 @@ type learned struct {
 	dbTypes       map[colKey]string
 	candidates    []semantic.Metric
 	keyCols       map[colKey]bool // primary and foreign key columns, by entity
+	withheld      map[colKey]bool // columns the policy withholds: no known values, old ones removed
 }
 
 // infer builds entities, relationships and candidate measures from a
 // catalog.
 func infer(cat *quarry.Catalog) *learned {
-	l := &learned{dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}}
+	l := &learned{dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}, withheld: map[colKey]bool{}}
 	names := map[string]int{}
 	for i := range cat.Tables {
 		names[strings.ToLower(cat.Tables[i].Name)]++

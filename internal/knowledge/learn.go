@@ -46,6 +46,7 @@ type LearnReport struct {
 	ColumnsAdded       []string `json:"columns_added"`       // "entity.column", for entities that existed before
 	RelationshipsAdded []string `json:"relationships_added"` // "from.column -> to.column"
 	ValuesAdded        int      `json:"values_added"`        // known values newly recorded
+	ValuesRemoved      []string `json:"values_removed"`      // "entity.column" whose known values were dropped: the policy withholds the column
 	Drift              []Drift  `json:"drift"`
 	Files              []string `json:"files"`    // files written, relative to the folder
 	Warnings           []string `json:"warnings"` // things learn skipped, e.g. a profile query that failed
@@ -215,6 +216,7 @@ func readExisting(dir string) (*existing, error) {
 func profile(ctx context.Context, src Source, lr *learned, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
 	total := len(lr.entities)
 	d := src.Dialect()
+	withheld := 0
 	for i := range lr.entities {
 		if err := ctx.Err(); err != nil {
 			return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; run it again to finish (files are only written at the end)")
@@ -224,14 +226,24 @@ func profile(ctx context.Context, src Source, lr *learned, restricted map[string
 		if t.RowCount != 0 {
 			for j := range e.Columns {
 				c := &e.Columns[j]
-				if !textual(c.Type) || lr.keyCols[lowerKey(e.Name, c.Name)] ||
-					restricted[strings.ToLower(e.Table+"."+c.Name)] || restricted[strings.ToLower(e.Name+"."+c.Name)] {
+				if !textual(c.Type) || lr.keyCols[lowerKey(e.Name, c.Name)] {
+					continue
+				}
+				if restricted[strings.ToLower(e.Table+"."+c.Name)] || restricted[strings.ToLower(e.Name+"."+c.Name)] {
+					lr.withheld[lowerKey(e.Name, c.Name)] = true
 					continue
 				}
 				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
 				if err != nil {
 					if ctx.Err() != nil {
 						return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+					}
+					if quarry.KindOf(err) == quarry.KindForbidden {
+						// The column policy withholds the column (a view
+						// over a restricted one): no values, and none kept.
+						lr.withheld[lowerKey(e.Name, c.Name)] = true
+						withheld++
+						continue
 					}
 					rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %s.%s not read: %s", e.Name, c.Name, quarry.Message(err)))
 					continue
@@ -242,6 +254,9 @@ func profile(ctx context.Context, src Source, lr *learned, restricted map[string
 		if opts.Progress != nil && total >= opts.ProgressEvery && ((i+1)%opts.ProgressEvery == 0 || i+1 == total) {
 			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", i+1, total)
 		}
+	}
+	if withheld > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %d columns not read: the column policy withholds them (views over restricted columns); their known values are not recorded", withheld))
 	}
 	return nil
 }
@@ -421,6 +436,11 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 			oc := &oe.Columns[ci]
 			if oc.Type == "" {
 				oc.Type = lc.Type
+			}
+			if lr.withheld[lowerKey(le.Name, lc.Name)] && len(oc.Values) > 0 {
+				// Values recorded before the column was withheld.
+				oc.Values = nil
+				rep.ValuesRemoved = append(rep.ValuesRemoved, oe.Name+"."+oc.Name)
 			}
 			fill(&oc.Description, lc.Description)
 			for _, v := range lc.Values {
