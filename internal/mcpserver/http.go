@@ -168,13 +168,46 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.opening++
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.opening--
-		c.mu.Unlock()
-	}()
-	c.next.ServeHTTP(w, r)
+	// The request stops counting as opening once its answer starts: the
+	// session it made is then among the server's sessions (the client may
+	// open the next one before this handler returns).
+	var once sync.Once
+	done := func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.opening--
+			c.mu.Unlock()
+		})
+	}
+	defer done()
+	c.next.ServeHTTP(&answering{ResponseWriter: w, started: done}, r)
 }
+
+// answering is a ResponseWriter that says when the answer starts. It keeps
+// the writer's Flush (streamed answers) and Unwrap (http.ResponseController).
+type answering struct {
+	http.ResponseWriter
+	started func()
+}
+
+func (a *answering) WriteHeader(code int) {
+	a.started()
+	a.ResponseWriter.WriteHeader(code)
+}
+
+func (a *answering) Write(b []byte) (int, error) {
+	a.started()
+	return a.ResponseWriter.Write(b)
+}
+
+func (a *answering) Flush() {
+	a.started()
+	if f, ok := a.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (a *answering) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // refuse answers with a JSON-RPC error the client shows, under an HTTP
 // status that clients do not retry on their own (the SDK's client treats
