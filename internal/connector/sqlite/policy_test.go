@@ -152,3 +152,27 @@ GROUP BY 1, 2 ORDER BY 2, 4 DESC LIMIT 100`
 		})
 	}
 }
+
+// TestPolicyFollowsSchemaChanges: an index made on a restricted column
+// after the connection opened is known at the next statement.
+func TestPolicyFollowsSchemaChanges(t *testing.T) {
+	path := policyDB(t)
+	c := open(t, path, Options{Policy: policy.New([]string{"leads.email"})})
+	ctx := context.Background()
+	rows, err := c.Query(ctx, `SELECT id FROM leads`, connector.QueryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	w, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Exec(`CREATE INDEX leads_email ON leads(email)`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, err := c.Query(ctx, `SELECT id FROM leads INDEXED BY leads_email`, connector.QueryOptions{}); quarry.KindOf(err) != quarry.KindForbidden {
+		t.Errorf("a walk of an index made after the first statement: %v, want refused", err)
+	}
+}

@@ -129,12 +129,46 @@ func orderedBy(op string, trees []*btree) string {
 
 // restrictedTrees reads, from the schema, the b-trees of the tables that
 // have restricted columns and of their indexes, by root page.
+// They are read again only when the schema changes (PRAGMA
+// schema_version), and kept on the connection, which runs one statement
+// at a time.
 func (c *Conn) restrictedTrees() (map[int64]*btree, error) {
 	if c.auth.policy.Empty() {
 		return nil, nil
 	}
 	c.auth.internal = true
 	defer func() { c.auth.internal = false }()
+	version, err := c.schemaVersion()
+	if err != nil {
+		return nil, err
+	}
+	if c.trees != nil && c.treesVersion == version {
+		return c.trees, nil
+	}
+	trees, err := c.readTrees()
+	if err != nil {
+		return nil, err
+	}
+	c.trees, c.treesVersion = trees, version
+	return trees, nil
+}
+
+// schemaVersion returns the schema cookie, which SQLite changes with
+// every change of the schema.
+func (c *Conn) schemaVersion() (int64, error) {
+	stmt, _, err := c.db.Prepare(`PRAGMA schema_version`)
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	if stmt.Step() {
+		return stmt.ColumnInt64(0), nil
+	}
+	return 0, stmt.Err()
+}
+
+// readTrees reads the restricted tables' b-trees from the schema.
+func (c *Conn) readTrees() (map[int64]*btree, error) {
 	type obj struct {
 		kind, name, table string
 		root              int64

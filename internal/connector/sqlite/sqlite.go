@@ -45,6 +45,11 @@ type Conn struct {
 	db   *sqlite3.Conn
 	auth *authorizer
 
+	// The b-trees of the tables with restricted columns, as of the schema
+	// version they were read at (program.go).
+	trees        map[int64]*btree
+	treesVersion int64
+
 	mu     sync.Mutex
 	busy   bool // a query, catalog or probe is using db
 	closed bool
