@@ -142,6 +142,13 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 		case s.Table != "" && s.Schema == "" && inCTE(ctes, s.Table):
 		case s.Table != "":
 			sc.rel = k.c.relation(s.Schema, s.Table, s.Columns, s.Pos, k)
+			if sc.rel.all {
+				// A view over a restricted column answers questions about
+				// it through any use at all: count(*) of a view that
+				// filters on it, EXISTS, an error of a column PostgreSQL
+				// computes for a DISTINCT.
+				k.fail(readRefusal(sc.rel.some()[0], s.Pos, s.Table+" is a view that reads a restricted column, and any use of it answers questions about that column; query the tables it reads, leaving the restricted column out"))
+			}
 		}
 		lv.srcs = append(lv.srcs, sc)
 		if s.Natural {
