@@ -162,6 +162,19 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		}
 		order = append(order, x)
 	}
+	if len(order) == 0 {
+		// A list has an order of its own: without one the engine returns
+		// rows in the order it reads them, which can be the order of an
+		// index on a restricted column (MariaDB reads SELECT id FROM
+		// employees through KEY(salary)).
+		if pk := e.PrimaryKey; pk != "" && !q.Rows.Distinct && !c.m.IsRestricted(e.Name, pk) {
+			order = append(order, c.col(colRef{e.Name, pk}))
+		} else {
+			for i := range sel {
+				order = append(order, itoa(i+1))
+			}
+		}
+	}
 	plan, err := c.tree(e.Name).plan(need)
 	if err != nil {
 		return nil, err
