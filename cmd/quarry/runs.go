@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/store"
 )
 
@@ -175,6 +176,10 @@ func (a *app) printRun(r event.RunState) {
 	}
 	if r.Confidence != nil {
 		fmt.Fprintf(w, "Confidence  %.2f\n", *r.Confidence)
+	}
+	if r.InputTokens+r.OutputTokens+r.CacheReadTokens+r.CacheWriteTokens > 0 || r.CostMicroUSD > 0 {
+		fmt.Fprintf(w, "Model  %s: %d input, %d cache write, %d cache read, %d output tokens (thinking included); cost %s\n",
+			r.Planner, r.InputTokens, r.CacheWriteTokens, r.CacheReadTokens, r.OutputTokens, llm.USD(r.CostMicroUSD))
 	}
 	if r.Clarification != "" {
 		fmt.Fprintf(w, "Asked  %s\n", r.Clarification)

@@ -59,6 +59,7 @@ type Server struct {
 	mu      sync.Mutex
 	answers []Answer
 	reqs    []Request
+	refused []string // the bodies of the rule 400s sent
 }
 
 type wire interface {
@@ -100,6 +101,15 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
+// Refused returns the error bodies of the requests the model's documented
+// rules rejected (a dropped or altered thinking block, a prefill, forced
+// tool use, …), in order; none when quarry followed every rule.
+func (s *Server) Refused() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.refused...)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
@@ -120,6 +130,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		a = s.wire.unauthorized()
 	} else if rej := s.wire.check(body, account); rej != nil {
 		a = *rej
+		s.mu.Lock()
+		s.refused = append(s.refused, rej.Body)
+		s.mu.Unlock()
 	} else if !ok {
 		http.Error(w, fmt.Sprintf(`{"error":{"type":"api_error","message":"the fake server has no answer for request %d"}}`, n), http.StatusInternalServerError)
 		return
