@@ -361,8 +361,30 @@ func leakMCP(t *testing.T, dir string, cases []leakCase) {
 			noLeak(t, c.where+" get_result", textOf(res))
 		}
 	}
-	res, _ := callJSON(t, p.cs, "describe", nil)
+	res, desc := callJSON(t, p.cs, "describe", nil)
 	noLeak(t, "describe", textOf(res))
+	// A view over a restricted column is marked restricted column by
+	// column, clean views are not.
+	marked := map[string]bool{}
+	tables, _ := desc["tables"].([]any)
+	for _, tb := range tables {
+		tm, _ := tb.(map[string]any)
+		cols, _ := tm["columns"].([]any)
+		for _, c := range cols {
+			cm, _ := c.(map[string]any)
+			if r, _ := cm["restricted"].(bool); r {
+				marked[tm["name"].(string)+"."+cm["name"].(string)] = true
+			}
+		}
+	}
+	for _, want := range []string{"customers.email", "employees.salary", "customer_contacts.name", "gmail_customers.name"} {
+		if !marked[want] {
+			t.Errorf("describe does not mark %s restricted (marked: %v)", want, marked)
+		}
+	}
+	if marked["customer_countries.name"] || marked["customers.name"] {
+		t.Errorf("describe marks clean columns restricted: %v", marked)
+	}
 }
 
 // leakConnector serves the database with quarry connector, given the

@@ -114,6 +114,9 @@ func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Con
 		// Read once, before any run shares the connection.
 		if cat, err := a.catalog(ctx, conn); err == nil {
 			mc.Catalog = cat
+			if mc.Withheld, err = a.withheldViews(ctx, conn, cat); err != nil {
+				return mcpserver.Config{}, err
+			}
 		} else {
 			fmt.Fprintf(a.stderr, "quarry: describe lists the knowledge folder's tables: the schema could not be read (%s)\n", oneLine(quarry.Message(err)))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
@@ -179,4 +180,37 @@ func (a *app) extraFunctions() []string {
 		return cfg.Guard.ExtraFunctions
 	}
 	return nil
+}
+
+// withheldViews returns the views of cat that the column policy refuses
+// as a whole (they read a restricted column), by lower-case name: the
+// connection's own guard decides, as it would for a statement that reads
+// the view.
+func (a *app) withheldViews(ctx context.Context, conn connector.Conn, cat *quarry.Catalog) (map[string]bool, error) {
+	p, err := a.policy()
+	if err != nil || p.Empty() {
+		return nil, err
+	}
+	g, closeGuard, err := a.connGuard(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	defer closeGuard()
+	open, close := `"`, `"`
+	if conn.Dialect() == quarry.DialectMySQL {
+		open, close = "`", "`"
+	}
+	out := map[string]bool{}
+	for _, t := range cat.Tables {
+		if !t.View {
+			continue
+		}
+		name := open + strings.ReplaceAll(t.Name, close, close+close) + close
+		for _, v := range g.Check(ctx, "SELECT 1 FROM "+name).Violations {
+			if v.Code == policy.Code {
+				out[strings.ToLower(t.Name)] = true
+			}
+		}
+	}
+	return out, nil
 }

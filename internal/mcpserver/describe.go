@@ -89,7 +89,8 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 				dt.Description = e.Description
 			}
 			for _, c := range t.Columns {
-				dc := DescColumn{Name: c.Name, Type: c.Type, Description: c.Comment, Restricted: m.IsRestricted(t.Name, c.Name)}
+				dc := DescColumn{Name: c.Name, Type: c.Type, Description: c.Comment,
+					Restricted: m.IsRestricted(t.Name, c.Name) || s.cfg.Withheld[strings.ToLower(t.Name)]}
 				if e != nil {
 					if ec := e.Column(c.Name); ec != nil && ec.Description != "" {
 						dc.Description = ec.Description

@@ -44,7 +44,11 @@ type Config struct {
 	Verified  []Verified
 	// Catalog is the connection's live schema, when known; describe falls
 	// back to the knowledge folder's entities.
-	Catalog    *quarry.Catalog
+	Catalog *quarry.Catalog
+	// Withheld lists the catalog's relations the column policy refuses as
+	// a whole (views over restricted columns), by lower-case name; describe
+	// marks their columns restricted.
+	Withheld   map[string]bool
 	Connection string // the connection's name
 	Dialect    quarry.Dialect
 	Store      Store
