@@ -143,6 +143,34 @@ func TestLearnOnAProjectWithoutKnowledge(t *testing.T) {
 	}
 }
 
+// TestLearnBeforeModelYAML: the knowledge folder quarry init makes has
+// no model.yaml; learn builds it, under a policy.yaml a person wrote first,
+// whose column gets no known values.
+func TestLearnBeforeModelYAML(t *testing.T) {
+	dir := project(t)
+	k := filepath.Join(dir, "knowledge")
+	if err := os.MkdirAll(k, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k, "policy.yaml"), []byte("restricted:\n  - column: customers.country\n    reason: test\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := quarryCmd(t, "", "-C", dir, "learn", "--quiet")
+	if r.code != 0 {
+		t.Fatalf("learn without model.yaml: exit %d %s", r.code, r.stderr)
+	}
+	model, err := os.ReadFile(filepath.Join(k, "model.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(model), "Finland") {
+		t.Errorf("model.yaml records values of a restricted column:\n%s", model)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "run", "SELECT country FROM customers"); r.code != quarry.ExitRejected {
+		t.Errorf("the policy.yaml written before learn is not applied: exit %d %s", r.code, r.stderr)
+	}
+}
+
 func TestEvalGoldenFile(t *testing.T) {
 	dir := project(t)
 	if r := quarryCmd(t, "", "-C", dir, "learn", "--quiet"); r.code != 0 {

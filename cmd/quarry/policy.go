@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
@@ -43,6 +44,16 @@ func (a *app) policy() (*policy.Policy, error) {
 	}
 	if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
 		a.pol.p = policy.New(nil)
+		return a.pol.p, nil
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Knowledge, knowledge.ModelFile)); errors.Is(err, os.ErrNotExist) {
+		// Before the first learn: policy.yaml alone, if a person wrote one.
+		rules, err := knowledge.LoadPolicy(cfg.Knowledge)
+		if err != nil {
+			a.pol.err = err
+			return nil, err
+		}
+		a.pol.p = policy.New(rules)
 		return a.pol.p, nil
 	}
 	f, err := knowledge.Load(cfg.Knowledge)

@@ -1,7 +1,11 @@
 package knowledge
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -277,4 +281,27 @@ func (m *modelDoc) collectComments(src []byte) {
 	for i := range m.Relationships {
 		add(fmt.Sprintf("relationships[%d]", i))
 	}
+}
+
+// LoadPolicy reads only the folder's policy.yaml and returns its restricted
+// columns as written ("table.column" or "entity.column"); none when the
+// file or the folder is absent. It serves a folder whose model.yaml does
+// not exist yet (before the first learn), where Load fails.
+func LoadPolicy(dir string) ([]string, error) {
+	src, err := os.ReadFile(filepath.Join(dir, PolicyFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", filepath.Join(dir, PolicyFile))
+	}
+	rules, d := decodePolicy(src)
+	if len(d.problems) > 0 {
+		return nil, &quarry.Error{Kind: quarry.KindConfig, Msg: d.problems[0].Format(dir), Err: Problems(d.problems)}
+	}
+	out := make([]string, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, r.Column)
+	}
+	return out, nil
 }
