@@ -38,6 +38,7 @@ type Source struct {
 	Func          bool     // a table function: its columns are its own
 	Natural       bool     // joined to the sources before it by NATURAL JOIN
 	Members       []int    // an aliased join: the indexes in Sources of the relations it joins
+	Hinted        bool     // an index hint (MySQL's FORCE/USE/IGNORE INDEX) names how to read it
 	Using         []string // joined to the sources before it by USING (...)
 	Pos           int
 }
@@ -142,6 +143,11 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 		case s.Table != "" && s.Schema == "" && inCTE(ctes, s.Table):
 		case s.Table != "":
 			sc.rel = k.c.relation(s.Schema, s.Table, s.Columns, s.Pos, k)
+			if s.Hinted && sc.rel.restricted() {
+				// FORCE INDEX (salary) hands the rows out in the order of
+				// a restricted column without reading a value of it.
+				k.fail(readRefusal(sc.rel.some()[0], s.Pos, "an index hint on "+s.Table+", which has restricted columns, can order its rows by one; remove the hint"))
+			}
 			if sc.rel.all {
 				// A view over a restricted column answers questions about
 				// it through any use at all: count(*) of a view that
@@ -406,9 +412,19 @@ func (c *Checker) relation(schema, table string, aliases []string, pos int, k *c
 	if schema != "" && c.sys.system(schema, table) {
 		return c.systemRelation(rel, table, pos, k)
 	}
+	cands := c.cat.Lookup(schema, table)
 	var info *quarry.TableInfo
-	if c.cat != nil {
-		info = c.cat.Table(table)
+	if len(cands) > 0 {
+		info = cands[0]
+	}
+	for _, t := range cands {
+		// A child table (PostgreSQL's INHERITS) holds rows of its
+		// parent's restricted columns.
+		for _, parent := range c.ancestors(t) {
+			for lc, s := range c.p.cols[strings.ToLower(parent)] {
+				rel.cols[lc] = s
+			}
+		}
 	}
 	if info == nil && c.sys.system("", table) {
 		return c.systemRelation(rel, table, pos, k)
@@ -423,9 +439,25 @@ func (c *Checker) relation(schema, table string, aliases []string, pos int, k *c
 		return rel
 	}
 	rel.table = info.Name
-	rel.known = map[string]bool{}
-	for _, col := range info.Columns {
-		rel.known[strings.ToLower(col.Name)] = true
+	// The name may reach more than one relation (the same name in two
+	// schemas, without a search path to choose): a column is known only
+	// when every one has it, and any of them restricts.
+	rel.known = columns(info)
+	for _, o := range cands[1:] {
+		other := columns(o)
+		for col := range rel.known {
+			if !other[col] {
+				delete(rel.known, col)
+			}
+		}
+		if o.View {
+			if v := c.viewStatus(o); v.restricted != "" || v.unknown {
+				rel.all = true
+			}
+		}
+	}
+	if len(cands) > 1 && len(aliases) > 0 && (rel.restricted() || rel.all) {
+		k.fail(unknownRefusal(table, rel.some(), pos, "the name reaches more than one relation and the alias's column list renames their columns by position"))
 	}
 	if info.View {
 		// A view that reads a restricted column anywhere is restricted as
@@ -456,6 +488,35 @@ func (c *Checker) relation(schema, table string, aliases []string, pos int, k *c
 		rel.cols = renamed
 	}
 	return rel
+}
+
+// columns returns a relation's column names, lower case.
+func columns(t *quarry.TableInfo) map[string]bool {
+	out := make(map[string]bool, len(t.Columns))
+	for _, col := range t.Columns {
+		out[strings.ToLower(col.Name)] = true
+	}
+	return out
+}
+
+// ancestors returns the tables t inherits from, by name, transitively.
+func (c *Checker) ancestors(t *quarry.TableInfo) []string {
+	var out []string
+	seen := map[string]bool{strings.ToLower(t.Name): true}
+	queue := append([]string(nil), t.Parents...)
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[strings.ToLower(p)] {
+			continue
+		}
+		seen[strings.ToLower(p)] = true
+		out = append(out, p)
+		for _, pt := range c.cat.Lookup("", p) {
+			queue = append(queue, pt.Parents...)
+		}
+	}
+	return out
 }
 
 // systemRelation resolves a system catalog relation: readable, unless it

@@ -173,3 +173,33 @@ func FuzzCheckPostgres(f *testing.F) {
 		}
 	})
 }
+
+// TestPostgresSchemasAndInheritance: a name reaches the relation on the
+// search path (another schema's table of that name does not lend it its
+// columns), and a child table carries its parent's restricted columns.
+func TestPostgresSchemasAndInheritance(t *testing.T) {
+	cat := demoCatalog()
+	cat.Tables = append(cat.Tables,
+		quarry.TableInfo{Schema: "other", Name: "employees", Hidden: true, Columns: []quarry.ColumnInfo{{Name: "id"}, {Name: "row_to_json"}}},
+		quarry.TableInfo{Schema: "public", Name: "vip", Parents: []string{"customers"}, Columns: []quarry.ColumnInfo{{Name: "id"}, {Name: "name"}, {Name: "email"}, {Name: "country"}, {Name: "signup_date"}}},
+	)
+	c := New([]string{"customers.email", "employees.salary"}).For(quarry.DialectPostgres, cat)
+	for _, sql := range []string{
+		`SELECT e.row_to_json FROM employees e`,
+		`SELECT email FROM vip`,
+		`SELECT * FROM vip`,
+	} {
+		if c.Check(quarry.DialectPostgres, sql) == nil {
+			t.Errorf("allowed, want refused: %s", sql)
+		}
+	}
+	for _, sql := range []string{
+		`SELECT e.title FROM employees e`,
+		`SELECT o.row_to_json FROM other.employees o`,
+		`SELECT name FROM vip`,
+	} {
+		if r := c.Check(quarry.DialectPostgres, sql); r != nil {
+			t.Errorf("refused, want allowed: %s: %s", sql, r.Msg)
+		}
+	}
+}

@@ -30,11 +30,43 @@ func (c *Catalog) Table(name string) *TableInfo {
 	return nil
 }
 
+// Lookup returns the tables and views a name in a statement can reach:
+// with a schema, those of that schema; without one, those on the search
+// path (not Hidden), or every one of that name when none is. Names are
+// compared without regard to case, so that a caller that needs one
+// relation gets all it might be.
+func (c *Catalog) Lookup(schema, name string) []*TableInfo {
+	if c == nil {
+		return nil
+	}
+	var all, visible []*TableInfo
+	for i := range c.Tables {
+		t := &c.Tables[i]
+		if !equalFold(t.Name, name) || (schema != "" && t.Schema != "" && !equalFold(t.Schema, schema)) {
+			continue
+		}
+		all = append(all, t)
+		if !t.Hidden {
+			visible = append(visible, t)
+		}
+	}
+	if schema == "" && len(visible) > 0 {
+		return visible
+	}
+	return all
+}
+
 // TableInfo describes one table or view.
 type TableInfo struct {
-	Schema      string       `json:"schema,omitempty"`
-	Name        string       `json:"name"`
-	View        bool         `json:"view,omitempty"`
+	Schema string `json:"schema,omitempty"`
+	Name   string `json:"name"`
+	View   bool   `json:"view,omitempty"`
+	// Hidden is set for a relation an unqualified name does not reach (on
+	// PostgreSQL, one not on the connection's search_path).
+	Hidden bool `json:"hidden,omitempty"`
+	// Parents names the tables this one inherits from (PostgreSQL's
+	// INHERITS), whose columns and rows it shares.
+	Parents     []string     `json:"parents,omitempty"`
 	Comment     string       `json:"comment,omitempty"`
 	RowCount    int64        `json:"row_count"` // exact for SQLite; an estimate elsewhere; -1 when unknown
 	Columns     []ColumnInfo `json:"columns"`

@@ -32,7 +32,8 @@ const catalogTables = `
 SELECT c.oid, n.nspname, c.relname, c.relkind,
        coalesce(obj_description(c.oid, 'pg_class'), ''),
        CASE WHEN c.relkind IN ('r', 'p', 'm') AND c.reltuples >= 0 THEN c.reltuples::bigint ELSE -1 END,
-       CASE WHEN c.relkind IN ('v', 'm') THEN coalesce(pg_get_viewdef(c.oid), '') ELSE '' END
+       CASE WHEN c.relkind IN ('v', 'm') THEN coalesce(pg_get_viewdef(c.oid), '') ELSE '' END,
+       NOT pg_table_is_visible(c.oid)
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
   AND NOT c.relispartition
@@ -92,7 +93,7 @@ func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) 
 		var oid uint32
 		var kind string
 		var t quarry.TableInfo
-		if err := rows.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &t.RowCount, &t.Definition); err != nil {
+		if err := rows.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &t.RowCount, &t.Definition, &t.Hidden); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -132,6 +133,9 @@ func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) 
 	}
 
 	if err := viewReads(ctx, tx, cat, index, oids); err != nil {
+		return nil, err
+	}
+	if err := parents(ctx, tx, cat, index, oids); err != nil {
 		return nil, err
 	}
 
@@ -203,6 +207,27 @@ func declaredType(oid uint32, category string) quarry.Type {
 		return quarry.TypeBool
 	}
 	return quarry.TypeText
+}
+
+// parents fills each table's Parents from pg_inherits: a child table holds
+// rows with its parents' columns, restricted ones included.
+func parents(ctx context.Context, tx pgx.Tx, cat *quarry.Catalog, index map[uint32]int, oids []uint32) error {
+	rows, err := tx.Query(ctx, `SELECT i.inhrelid, p.relname FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent
+WHERE i.inhrelid = ANY($1) ORDER BY i.inhrelid, i.inhseqno`, oids)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var child uint32
+		var parent string
+		if err := rows.Scan(&child, &parent); err != nil {
+			return err
+		}
+		t := &cat.Tables[index[child]]
+		t.Parents = append(t.Parents, parent)
+	}
+	return rows.Err()
 }
 
 // viewReads fills each view's Reads from pg_depend.

@@ -310,14 +310,7 @@ func (w *walker) catalogTables(b binding) []*quarry.TableInfo {
 	if c == nil || b.kind != bindTable {
 		return nil
 	}
-	var out []*quarry.TableInfo
-	for i := range c.Tables {
-		t := &c.Tables[i]
-		if t.Name == b.rel && (b.schema == "" || t.Schema == "" || t.Schema == b.schema) {
-			out = append(out, t)
-		}
-	}
-	return out
+	return c.Lookup(b.schema, b.rel)
 }
 
 // hasColumn reports whether t has a column named exactly name.
