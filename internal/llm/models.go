@@ -2,7 +2,7 @@ package llm
 
 // This file is the one place that names concrete models and what they
 // accept. Change a default here and nowhere else; prices.go prices them.
-// Checked against the providers' model pages on 2026-10-24 (see prices.go).
+// Checked against the providers' model pages on 2026-12-01 (see prices.go).
 
 // Provider names, as config spells them.
 const (

@@ -5,22 +5,24 @@ package llm
 // providers' published price lists; update them here when those change, and
 // the date below with them.
 //
-// Checked 2026-10-24 against:
+// Checked 2026-12-01 (read that day from stored copies of the pages) against:
 //   - Anthropic: the model pages platform.claude.com/docs/…/models/opus-5-5,
 //     sonnet-5-5 and haiku-5-5 /overview, and about-claude/pricing (Fable
 //     5.1, Opus 5, Sonnet 5, the 4.5 models). Cache writes are the 5-minute
 //     writes quarry uses. Haiku 5.5 is priced by prompt length: a request
 //     whose prompt (input, cache reads and writes) is over 100,000 tokens
 //     pays the higher rates on all its tokens.
-//   - OpenAI: the GPT-6.1 Sol, GPT-6 Sol and GPT-6 Luna model pages and
-//     price list (standard tier, prompts up to 272,000 tokens; OpenAI bills
-//     longer prompts higher, which quarry does not model). Older models
-//     keep the prices they were published at.
+//   - OpenAI: the GPT-6.1 Sol, GPT-6 Sol and GPT-6 Luna prices as
+//     third-party listings (LiteLLM's model list, gateway price pages) give
+//     them: OpenAI's own price page was not among the stored pages, so
+//     confirm these there (standard tier, prompts up to 272,000 tokens;
+//     OpenAI bills longer prompts higher, which quarry does not model).
+//     Older models keep the prices they were published at.
 //
 // Thinking and reasoning tokens are billed as output; both providers count
 // them in the output tokens they report, so they are priced and counted
 // against the run's budget with the rest of the output.
-const PricesChecked = "2026-10-24"
+const PricesChecked = "2026-12-01"
 
 // Price is what a model charges per million tokens, in micro-USD.
 type Price struct {
