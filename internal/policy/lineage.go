@@ -38,7 +38,7 @@ type Source struct {
 	Func          bool     // a table function: its columns are its own
 	Natural       bool     // joined to the sources before it by NATURAL JOIN
 	Members       []int    // an aliased join: the indexes in Sources of the relations it joins
-	Hinted        bool     // an index hint (MySQL's FORCE/USE/IGNORE INDEX) names how to read it
+	Hinted        bool     // an index hint or a partition selection (MySQL's FORCE INDEX, PARTITION (p)) names how to read it
 	Using         []string // joined to the sources before it by USING (...)
 	Pos           int
 }
@@ -65,6 +65,7 @@ type relation struct {
 	cols  map[string]string // restricted columns: lower name → "table.column"
 	all   bool              // every column counts as restricted (a view over restricted data)
 	known map[string]bool   // the relation's columns per the catalog; nil = unknown
+	sys   bool              // a system catalog relation: its other columns are not in the catalog, and are clean
 }
 
 func (r *relation) restricted() bool { return r != nil && (r.all || len(r.cols) > 0) }
@@ -146,7 +147,7 @@ func (k *checker) query(q *Query, outer []*level, ctes []map[string]bool) {
 			if s.Hinted && sc.rel.restricted() {
 				// FORCE INDEX (salary) hands the rows out in the order of
 				// a restricted column without reading a value of it.
-				k.fail(readRefusal(sc.rel.some()[0], s.Pos, "an index hint on "+s.Table+", which has restricted columns, can order its rows by one; remove the hint"))
+				k.fail(readRefusal(sc.rel.some()[0], s.Pos, "an index hint or a PARTITION (…) selection on "+s.Table+", which has restricted columns, can order or filter its rows by one; remove it"))
 			}
 			if sc.rel.all {
 				// A view over a restricted column answers questions about
@@ -260,6 +261,9 @@ func (k *checker) ref(r Ref, scopes []*level) {
 			k.fail(readRefusal(rel.some()[0], r.Pos, rel.table+" is a view over restricted columns"))
 		case rel.cols[strings.ToLower(col)] != "":
 			k.fail(readRefusal(rel.cols[strings.ToLower(col)], r.Pos, "named as "+strings.Join(r.Parts, ".")))
+		case strings.EqualFold(col, "tableoid") && !rel.sys:
+			k.fail(readRefusal(rel.some()[0], r.Pos, "tableoid says which partition or child table a row is in, and a table partitioned by a restricted column sorts its rows by it"))
+		case rel.known == nil && rel.sys:
 		case rel.known == nil:
 			k.fail(unknownRefusal(rel.table, rel.some(), r.Pos, "its columns are not in quarry's catalog"))
 		case !rel.known[strings.ToLower(col)]:
@@ -306,6 +310,10 @@ func (k *checker) bare(name string, pos int, scopes []*level) {
 			}
 			if c := rel.cols[ln]; c != "" {
 				k.fail(readRefusal(c, pos, "named as "+name))
+				return
+			}
+			if ln == "tableoid" && !rel.sys {
+				k.fail(readRefusal(rel.some()[0], pos, "tableoid says which partition or child table a row is in, and a table partitioned by a restricted column sorts its rows by it"))
 				return
 			}
 			if rel.all && (rel.known == nil || rel.known[ln]) {
@@ -522,6 +530,10 @@ func (c *Checker) ancestors(t *quarry.TableInfo) []string {
 // systemRelation resolves a system catalog relation: readable, unless it
 // holds sample values of user columns.
 func (c *Checker) systemRelation(rel *relation, table string, pos int, k *checker) *relation {
+	rel.sys = true
+	for _, col := range c.sys.textColumns(table) {
+		rel.cols[col] = table + "." + col + " (definitions whose literals can copy restricted values)"
+	}
 	if c.sys.exposesValues(table) {
 		k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "the statement reads " + table + ", whose statistics hold sample values of every column, restricted ones included; quarry does not read it while the policy restricts columns"})
 	}

@@ -247,7 +247,7 @@ func (r *myReader) tableSource(q *Query, ts *ast.TableSource) {
 			r.fail("%s has a TABLESAMPLE or AS OF clause, which the policy cannot read", s.Name.O)
 			return
 		}
-		q.Sources = append(q.Sources, &Source{Schema: s.Schema.O, Table: s.Name.O, Alias: alias, Hinted: len(s.IndexHints) > 0})
+		q.Sources = append(q.Sources, &Source{Schema: s.Schema.O, Table: s.Name.O, Alias: alias, Hinted: len(s.IndexHints) > 0 || len(s.PartitionNames) > 0})
 	case *ast.SelectStmt:
 		if r.jsonTable(s) {
 			// JSON_TABLE(expr, ...): its columns are its own; expr reads

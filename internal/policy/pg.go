@@ -199,6 +199,11 @@ func (r *pgReader) msg(m protoreflect.Message, q *Query) {
 	case *pg_query.SelectStmt:
 		q.Subs = append(q.Subs, r.selectStmt(n))
 		return
+	case *pg_query.FuncCall:
+		if name := n.GetFuncname(); len(name) > 0 && RevealsDefinitions(name[len(name)-1].GetString_().GetSval()) {
+			r.fail("it calls %s(), which returns a definition as written, whose literals can copy restricted values", name[len(name)-1].GetString_().GetSval())
+			return
+		}
 	case *pg_query.RangeVar, *pg_query.JoinExpr, *pg_query.RangeSubselect, *pg_query.RangeFunction:
 		r.fail("a table reference appears where quarry expects an expression")
 		return

@@ -152,6 +152,21 @@ func (p *Policy) Redact(t *quarry.Table) []string {
 	return names
 }
 
+// RevealsDefinitions reports whether a function returns a definition as
+// written (a view's SELECT, a constraint, a partition bound, an index
+// expression), whose literals can be copies of restricted values. The
+// guard refuses calls of them while the policy restricts columns.
+func RevealsDefinitions(fn string) bool {
+	switch strings.ToLower(fn) {
+	case "pg_get_viewdef", "pg_get_expr", "pg_get_constraintdef", "pg_get_indexdef", "pg_get_ruledef",
+		"pg_get_triggerdef", "pg_get_functiondef", "pg_get_partkeydef", "pg_get_partition_constraintdef",
+		"pg_get_statisticsobjdef", "pg_get_statisticsobjdef_columns", "pg_get_statisticsobjdef_expressions",
+		"pg_get_function_sqlbody":
+		return true
+	}
+	return false
+}
+
 // Refusal is the policy's decision against a statement: the restricted
 // column it reads (or could read), where, and what to do instead.
 type Refusal struct {

@@ -26,6 +26,10 @@ type systemRelations struct {
 	schemas map[string]bool
 	prefix  string          // unqualified names with this prefix are system relations
 	values  map[string]bool // relations that expose values of user columns
+	// text names columns that hold definitions (a view's SELECT, a check
+	// constraint, a partition bound, an index expression), whose literals
+	// can be copies of restricted values.
+	text map[string][]string
 }
 
 func systemFor(d quarry.Dialect) systemRelations {
@@ -34,16 +38,32 @@ func systemFor(d quarry.Dialect) systemRelations {
 		return systemRelations{
 			schemas: map[string]bool{"information_schema": true, "mysql": true, "performance_schema": true, "sys": true},
 			values: map[string]bool{"column_statistics": true, "column_stats": true, "innodb_ft_index_table": true,
-				"innodb_ft_index_cache": true, "innodb_ft_deleted": true, "innodb_ft_being_deleted": true},
+				"innodb_ft_index_cache": true, "innodb_ft_deleted": true, "innodb_ft_being_deleted": true,
+				// Partition bounds with their row counts, and index
+				// cardinalities: counts of restricted values.
+				"partitions": true, "index_stats": true},
+			text: map[string][]string{"views": {"view_definition"}, "check_constraints": {"check_clause"},
+				"routines": {"routine_definition"}, "statistics": {"cardinality"}, "events": {"event_definition"},
+				"triggers": {"action_statement"}},
 		}
 	case quarry.DialectSQLite:
-		return systemRelations{prefix: "sqlite_", values: map[string]bool{"sqlite_stat3": true, "sqlite_stat4": true}}
+		return systemRelations{prefix: "sqlite_", values: map[string]bool{"sqlite_stat3": true, "sqlite_stat4": true},
+			text: map[string][]string{"sqlite_schema": {"sql"}, "sqlite_master": {"sql"}, "sqlite_temp_master": {"sql"}, "sqlite_temp_schema": {"sql"}}}
 	}
 	return systemRelations{
 		schemas: map[string]bool{"pg_catalog": true, "information_schema": true, "pg_toast": true},
 		prefix:  "pg_",
 		values: map[string]bool{"pg_stats": true, "pg_statistic": true, "pg_stats_ext": true,
-			"pg_stats_ext_exprs": true, "pg_statistic_ext_data": true, "duckdb_columns": false},
+			"pg_stats_ext_exprs": true, "pg_statistic_ext_data": true},
+		text: map[string][]string{
+			"pg_class": {"relpartbound"}, "pg_constraint": {"conbin"}, "pg_attrdef": {"adbin"},
+			"pg_index": {"indexprs", "indpred"}, "pg_rewrite": {"ev_action", "ev_qual"},
+			"pg_policy": {"polqual", "polwithcheck"}, "pg_partitioned_table": {"partexprs"},
+			"pg_proc": {"prosrc", "prosqlbody"}, "pg_trigger": {"tgqual"},
+			"pg_views": {"definition"}, "pg_matviews": {"definition"}, "pg_indexes": {"indexdef"},
+			"pg_rules": {"definition"}, "pg_policies": {"qual", "with_check"},
+			"views": {"view_definition"}, "check_constraints": {"check_clause"}, "routines": {"routine_definition"},
+		},
 	}
 }
 
@@ -54,6 +74,9 @@ func (s systemRelations) system(schema, table string) bool {
 	}
 	return s.prefix != "" && strings.HasPrefix(strings.ToLower(table), s.prefix)
 }
+
+// textColumns returns a system relation's definition columns.
+func (s systemRelations) textColumns(table string) []string { return s.text[strings.ToLower(table)] }
 
 // exposesValues reports whether a system relation holds values of user
 // columns.

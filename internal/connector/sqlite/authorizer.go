@@ -56,6 +56,11 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 			a.restricted = name3rd + "." + name4th
 			return sqlite3.AUTH_DENY
 		}
+		if !a.policy.Empty() && schemaTable(name3rd) && strings.EqualFold(name4th, "sql") {
+			a.denied = "reading " + name3rd + ".sql, whose definitions can copy restricted values as literals"
+			a.restricted = name3rd + ".sql"
+			return sqlite3.AUTH_DENY
+		}
 		if !a.policy.Empty() && statTable(name3rd) {
 			a.denied = "reading " + name3rd + ", whose samples hold values of restricted columns"
 			a.restricted = name3rd
@@ -66,6 +71,16 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 		return sqlite3.AUTH_OK // read, never set: the connector's own check of the schema's version
 	}
 	return a.base(action, name3rd, name4th, schema, inner)
+}
+
+// schemaTable reports whether name is SQLite's schema table, whose sql
+// column holds every definition as written.
+func schemaTable(name string) bool {
+	switch strings.ToLower(name) {
+	case "sqlite_schema", "sqlite_master", "sqlite_temp_schema", "sqlite_temp_master":
+		return true
+	}
+	return false
 }
 
 // statTable reports whether name is one of SQLite's statistics tables that
