@@ -3,6 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -92,7 +96,13 @@ const SchemaVersion = 3
 func (s *Store) migrate(ctx context.Context) error {
 	// The common case, a database already up to date, needs no write lock.
 	var tables int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&tables); err != nil {
+	// A new file's first readers can meet another process switching it
+	// to WAL, which SQLite reports as busy without waiting for the busy
+	// timeout; they try again for as long as that timeout.
+	err := retryBusy(ctx, func() error {
+		return s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&tables)
+	})
+	if err != nil {
 		return s.dbErr(ctx, err, "read the state database")
 	}
 	if tables == 0 {
@@ -138,4 +148,21 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// retryBusy runs fn until it does not fail with SQLITE_BUSY or
+// SQLITE_LOCKED, for at most busyTimeout.
+func retryBusy(ctx context.Context, fn func() error) error {
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		err := fn()
+		if err == nil || !(errors.Is(err, sqlite3.BUSY) || errors.Is(err, sqlite3.LOCKED)) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
