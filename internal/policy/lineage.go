@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -79,7 +80,7 @@ func (r *relation) some() []string {
 	for _, c := range r.cols {
 		out = append(out, c)
 	}
-	sortStrings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -606,12 +607,4 @@ func (c *Checker) Check(d quarry.Dialect, sql string) *Refusal {
 	k := &checker{c: c}
 	k.query(q, nil, nil)
 	return k.err
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
