@@ -85,6 +85,10 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 	if c, _, err := a.conn(ctx, connName); err == nil {
 		if cat, err := a.catalog(ctx, c); err == nil {
 			ag.Catalog = cat
+			if ag.Withheld, err = a.withheldViews(ctx, c, cat); err != nil {
+				closeRun()
+				return nil, nil, nil, err
+			}
 		}
 	}
 	return ag, rec, closeRun, nil

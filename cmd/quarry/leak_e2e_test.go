@@ -452,6 +452,11 @@ func leakAgent(t *testing.T, dir string, cases []leakCase) {
 	sawRefusal := false
 	for i, req := range reqs {
 		noLeak(t, fmt.Sprintf("model request %d", i+1), string(req.Body))
+		// Views the policy withholds are not in the schema the model sees
+		// (the statements the script sends may name them).
+		if i == 0 && (strings.Contains(string(req.Body), "gmail_customers") || strings.Contains(string(req.Body), "customer_contacts")) {
+			t.Errorf("the first model request lists a withheld view")
+		}
 		sawRefusal = sawRefusal || strings.Contains(string(req.Body), "restrict")
 	}
 	if !sawRefusal {

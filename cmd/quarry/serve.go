@@ -246,6 +246,9 @@ func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, c
 	// The live schema, read once before runs share the connection.
 	if cat, err := a.catalog(ctx, conn); err == nil {
 		tmpl.Catalog = cat
+		if tmpl.Withheld, err = a.withheldViews(ctx, conn, cat); err != nil {
+			return nil, err
+		}
 	}
 	return func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
 		runner, done, err := start(ctx)

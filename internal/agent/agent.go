@@ -98,7 +98,11 @@ type Agent struct {
 	Dialect quarry.Dialect // the SQL dialect when Conn is nil
 	// Catalog is the live schema, when known; the semantic model is used
 	// where it is nil.
-	Catalog   *quarry.Catalog
+	Catalog *quarry.Catalog
+	// Withheld names the relations the column policy refuses as a whole
+	// (views over restricted columns), by lower-case name: they are left
+	// out of the schema the model sees.
+	Withheld  map[string]bool
 	Guard     analyst.Guard
 	Results   analyst.Results // may be nil
 	Knowledge *analyst.Knowledge

@@ -39,6 +39,13 @@ func (a *Agent) tables(p *policy) []table {
 	seen := map[string]bool{}
 	add := func(t table) {
 		key := strings.ToLower(t.name)
+		base := key
+		if i := strings.LastIndexByte(key, '.'); i >= 0 {
+			base = key[i+1:] // schema.table, as MySQL entities name their tables
+		}
+		if a.Withheld[key] || a.Withheld[base] {
+			return
+		}
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, t)
