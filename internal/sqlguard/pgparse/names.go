@@ -107,18 +107,26 @@ func (w *walker) tableSample(n *pg_query.RangeTableSample) {
 // in ORDER BY ... USING): it is user-defined, and the function behind it
 // is unknown. Unqualified operators are out of the guard's scope.
 func (w *walker) operator(parts []*pg_query.Node, pos int) {
+	if name, ok := outsideCatalog(parts); ok {
+		w.add(sqlguard.CodeFunctionNotAllowed, pos,
+			"OPERATOR(%s) names a user-defined operator, whose function the guard cannot see; use the built-in operator without a schema", name)
+	}
+}
+
+// outsideCatalog returns a schema-qualified name, dotted, when its schema
+// is not pg_catalog; ok is false for an unqualified or pg_catalog name.
+func outsideCatalog(parts []*pg_query.Node) (string, bool) {
 	if len(parts) < 2 {
-		return
+		return "", false
 	}
 	if s := parts[0].GetString_(); s != nil && s.GetSval() == "pg_catalog" && len(parts) == 2 {
-		return
+		return "", false
 	}
-	var names []string
+	names := make([]string, 0, len(parts))
 	for _, p := range parts {
 		names = append(names, p.GetString_().GetSval())
 	}
-	w.add(sqlguard.CodeFunctionNotAllowed, pos,
-		"OPERATOR(%s) names a user-defined operator, whose function the guard cannot see; use the built-in operator without a schema", strings.Join(names, "."))
+	return strings.Join(names, "."), true
 }
 
 // typeName rejects a type named with a schema other than pg_catalog (in a
@@ -126,18 +134,10 @@ func (w *walker) operator(parts []*pg_query.Node, pos int) {
 // value of it is made by that type's own input or cast function, which
 // the guard cannot see. Unqualified types are out of the guard's scope.
 func (w *walker) typeName(n *pg_query.TypeName) {
-	parts := n.GetNames()
-	if len(parts) < 2 {
+	shown, ok := outsideCatalog(n.GetNames())
+	if !ok {
 		return
 	}
-	if s := parts[0].GetString_(); s != nil && s.GetSval() == "pg_catalog" && len(parts) == 2 {
-		return
-	}
-	var names []string
-	for _, p := range parts {
-		names = append(names, p.GetString_().GetSval())
-	}
-	shown := strings.Join(names, ".")
 	w.record(shown)
 	w.add(sqlguard.CodeFunctionNotAllowed, int(n.GetLocation()),
 		"the type %s names a schema, so it is not a built-in type: casting to it runs that type's own input or cast function, which the guard cannot see; use a built-in type without a schema", shown)
