@@ -8,14 +8,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
@@ -461,47 +459,5 @@ func leakAgent(t *testing.T, dir string, cases []leakCase) {
 	}
 	if !sawRefusal {
 		t.Error("the model was never told that a statement was refused for a restricted column")
-	}
-}
-
-// serveForTest runs quarry serve on dir in process until the test ends and
-// returns its base URL.
-func serveForTest(t *testing.T, dir string, env map[string]string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	exited := make(chan int, 1)
-	var errb strings.Builder
-	go func() {
-		var out strings.Builder
-		exited <- run(ctx, []string{"-C", dir, "serve", "--addr", addr}, strings.NewReader(""), &out, &errb, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-exited:
-		case <-time.After(40 * time.Second):
-			t.Error("serve did not stop after the interrupt")
-		}
-	})
-	base := "http://" + addr
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get(base + "/api/health"); err == nil {
-			res.Body.Close()
-			return base
-		}
-		select {
-		case code := <-exited:
-			t.Fatalf("serve exited %d", code)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve did not answer within 30s")
-		}
 	}
 }

@@ -102,36 +102,7 @@ func TestServeAsksTheModel(t *testing.T) {
 	}
 	srv := llmtest.NewAnthropicServer(t, "sk-test", script...)
 	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	exited := make(chan int, 1)
-	go func() {
-		var out, errb strings.Builder
-		exited <- run(ctx, []string{"-C", dir, "serve", "--addr", addr}, strings.NewReader(""), &out, &errb, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-exited:
-		case <-time.After(40 * time.Second):
-			t.Error("serve did not stop after the interrupt")
-		}
-	})
-	base := "http://" + addr
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get(base + "/api/health"); err == nil {
-			res.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve did not answer within 30s")
-		}
-	}
+	base := serveForTest(t, dir, env)
 	post := func(path, body string) string {
 		res, err := http.Post(base+path, "application/json", strings.NewReader(body))
 		if err != nil {
@@ -175,4 +146,46 @@ func TestServeAsksTheModel(t *testing.T) {
 
 type sessionStart struct {
 	SessionID string `json:"session_id"`
+}
+
+// serveForTest runs quarry serve on dir in process until the test ends and
+// returns its base URL.
+func serveForTest(t *testing.T, dir string, env map[string]string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	exited := make(chan int, 1)
+	var errb strings.Builder
+	go func() {
+		var out strings.Builder
+		exited <- run(ctx, []string{"-C", dir, "serve", "--addr", addr}, strings.NewReader(""), &out, &errb, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exited:
+		case <-time.After(40 * time.Second):
+			t.Error("serve did not stop after the interrupt")
+		}
+	})
+	base := "http://" + addr
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(base + "/api/health"); err == nil {
+			res.Body.Close()
+			return base
+		}
+		select {
+		case code := <-exited:
+			t.Fatalf("serve exited %d", code)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve did not answer within 30s")
+		}
+	}
 }
