@@ -16,7 +16,13 @@ import (
 // no column the policy restricts. It is the guard's engine check for a
 // connection quarry opened itself; Query then prepares the same statement
 // under the same authorizer again, so what runs is what was checked.
+//
+// Checks wait for one another (a server's guard checks concurrent
+// requests on one connection kept for checking); a check still fails
+// rather than wait while a query streams on the same connection.
 func (c *Conn) Check(ctx context.Context, sql string, _ sqlguard.Options) sqlguard.Verdict {
+	c.checkMu.Lock()
+	defer c.checkMu.Unlock()
 	v := sqlguard.Verdict{Dialect: quarry.DialectSQLite}
 	reject := func(code, msg string) sqlguard.Verdict {
 		v.Violations = append(v.Violations, sqlguard.Violation{Code: code, Message: msg})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
@@ -174,5 +175,29 @@ func TestPolicyFollowsSchemaChanges(t *testing.T) {
 	w.Close()
 	if _, err := c.Query(ctx, `SELECT id FROM leads INDEXED BY leads_email`, connector.QueryOptions{}); quarry.KindOf(err) != quarry.KindForbidden {
 		t.Errorf("a walk of an index made after the first statement: %v, want refused", err)
+	}
+}
+
+// TestCheckIsSafeForConcurrentUse: the guard of quarry serve checks the
+// statements of concurrent requests on one connection; they wait for one
+// another instead of failing as busy.
+func TestCheckIsSafeForConcurrentUse(t *testing.T) {
+	c := open(t, policyDB(t), Options{Policy: policy.New([]string{"customers.email"})})
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for range 16 {
+		wg.Go(func() {
+			for range 4 {
+				if v := c.Check(context.Background(), `SELECT name, country FROM customers`, sqlguard.Options{}); !v.Allowed {
+					errs <- v.String()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("a concurrent check failed: %s", e)
+		break
 	}
 }

@@ -50,6 +50,8 @@ type Conn struct {
 	trees        map[int64]*btree
 	treesVersion int64
 
+	checkMu sync.Mutex // serialises Check
+
 	mu     sync.Mutex
 	busy   bool // a query, catalog or probe is using db
 	closed bool
