@@ -16,7 +16,6 @@ import (
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/event"
-	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
@@ -121,7 +120,7 @@ func (a *app) agentKnowledge(cfg *config.Config) (*analyst.Knowledge, []agent.Ve
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := knowledge.Load(cfg.Knowledge)
+	f, err := a.folder(cfg)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -43,6 +43,7 @@ type app struct {
 	conns map[string]connector.Conn
 	cats  map[connector.Conn]catalogRead // each connection's schema, read once
 	pol   policyState                    // the project's column policy, loaded once
+	kf    *folderRead                    // the knowledge folder, loaded once
 
 	roles map[string]*roleCheck // each connection's role, checked once (role.go)
 }

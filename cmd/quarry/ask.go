@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/analyst"
-	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/narrate/chart"
 	"github.com/quarrydata/quarry/internal/planner"
@@ -149,7 +148,7 @@ func (a *app) knowledge() (*analyst.Knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := knowledge.Load(cfg.Knowledge)
+	f, err := a.folder(cfg)
 	if err != nil {
 		return nil, err
 	}

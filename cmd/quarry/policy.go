@@ -56,7 +56,7 @@ func (a *app) policy() (*policy.Policy, error) {
 		a.pol.p = policy.New(rules)
 		return a.pol.p, nil
 	}
-	f, err := knowledge.Load(cfg.Knowledge)
+	f, err := a.folder(cfg)
 	if err != nil {
 		a.pol.err = quarry.Wrap(quarry.KindOf(err), err, "%s; quarry reads the restricted columns from the knowledge folder, so it runs nothing until the folder loads", quarry.Message(err))
 		return nil, a.pol.err
@@ -224,4 +224,20 @@ func (a *app) withheldViews(ctx context.Context, conn connector.Conn, cat *quarr
 		}
 	}
 	return out, nil
+}
+
+// folderRead is the knowledge folder as it was loaded, or why it was not.
+type folderRead struct {
+	f   *knowledge.Folder
+	err error
+}
+
+// folder loads the knowledge folder once per command: the planner, the
+// agent and the column policy all read it.
+func (a *app) folder(cfg *config.Config) (*knowledge.Folder, error) {
+	if a.kf == nil {
+		f, err := knowledge.Load(cfg.Knowledge)
+		a.kf = &folderRead{f, err}
+	}
+	return a.kf.f, a.kf.err
 }
