@@ -71,9 +71,11 @@ qs_start_pg() {
 	mkdir -p "$data" "$qs_dir/pg/run"
 	chown -R postgres:postgres "$qs_dir/pg"
 	chmod 700 "$data"
-	runuser -u postgres -- "$bin/initdb" -D "$data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/dev/null
-	runuser -u postgres -- "$bin/pg_ctl" -D "$data" -l "$qs_dir/pg/run/server.log" -w -t 60 \
-		-o "-c listen_addresses=127.0.0.1 -p $qs_pg_port -k $qs_dir/pg/run -c fsync=off -c full_page_writes=off" start >/dev/null
+	# From /, which the postgres user can enter (the caller's folder may be
+	# a private temporary one).
+	(cd / && runuser -u postgres -- "$bin/initdb" -D "$data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/dev/null) || return 1
+	(cd / && runuser -u postgres -- "$bin/pg_ctl" -D "$data" -l "$qs_dir/pg/run/server.log" -w -t 60 \
+		-o "-c listen_addresses=127.0.0.1 -p $qs_pg_port -k $qs_dir/pg/run -c fsync=off -c full_page_writes=off" start >/dev/null) || return 1
 	"$bin/psql" -h 127.0.0.1 -p "$qs_pg_port" -U postgres -d postgres -qc 'CREATE DATABASE quarry_test' >/dev/null
 	export QUARRY_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$qs_pg_port/quarry_test?sslmode=disable"
 	qs_say "PostgreSQL on 127.0.0.1:$qs_pg_port"
@@ -117,7 +119,7 @@ qs_stop() {
 	esac
 	local bin
 	if bin=$(qs_pg_bin) && [ -d "$qs_dir/pg/data" ]; then
-		runuser -u postgres -- "$bin/pg_ctl" -D "$qs_dir/pg/data" -m immediate stop >/dev/null 2>&1 || true
+		(cd / && runuser -u postgres -- "$bin/pg_ctl" -D "$qs_dir/pg/data" -m immediate stop >/dev/null 2>&1) || true
 	fi
 	if [ -S "$qs_dir/my/run/mysql.sock" ]; then
 		mariadb-admin --socket="$qs_dir/my/run/mysql.sock" -uroot shutdown >/dev/null 2>&1 || true
