@@ -193,8 +193,10 @@ func (e *env) emails(t *testing.T) []string {
 }
 
 // agent returns an agent over e whose model is the scripted fake.
-func (e *env) agent(fake llm.Provider, manual bool) *agent.Agent {
-	gw := llm.New(llm.Config{Provider: fake, Name: "fake", Models: llm.Models{Strong: "fake-strong", Cheap: "fake-cheap"}, MaxAttempts: 1})
+// Over a provider's wire, the gateway uses that wire's models.
+func (e *env) agent(fake *llmtest.Provider, manual bool) *agent.Agent {
+	w := fake.Over()
+	gw := llm.New(llm.Config{Provider: fake, Name: w.ProviderName(), Models: w.Models, MaxAttempts: 1})
 	a := &agent.Agent{
 		Gateway: gw, Conn: e.conn, Catalog: nil, Guard: e.guard, Knowledge: e.k, Verified: e.verify,
 		KnowledgeDir: e.kdir, Limits: agent.Limits{RepairAttempts: 3, PreviewRows: 5, MaxSteps: 12},
@@ -216,6 +218,15 @@ func (e *env) recorder() *event.Recorder {
 		e.events = append(e.events, evs...)
 		return nil
 	}))
+}
+
+// overWires runs f once per wire of the fakes (see llmtest.Wires): the
+// agent's whole loop in process, and through each provider adapter to a
+// fake that enforces one model family's documented rules.
+func overWires(t *testing.T, f func(t *testing.T, w llmtest.Wire)) {
+	for _, w := range llmtest.Wires() {
+		t.Run(w.Name, func(t *testing.T) { f(t, w) })
+	}
 }
 
 // state folds the events recorded so far.

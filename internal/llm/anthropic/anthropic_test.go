@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,5 +182,79 @@ func TestCassette(t *testing.T) {
 	other.Messages = []llm.Message{llm.UserText("Something else")}
 	if _, err := p.Complete(context.Background(), model, other, nil); err == nil || !strings.Contains(err.Error(), "cassette has no unused exchange") {
 		t.Errorf("unmatched request: %v", err)
+	}
+}
+
+// TestToolLoopCassette replays a recorded tool loop on a current model: the
+// first reply calls a tool after a signed thinking block, and the second
+// request must carry that turn back byte for byte, or the cassette (which
+// matches requests by body) holds no answer for it. With -update it is
+// recorded from the local fake, which follows the model's documented
+// rules; with -record, from the real API.
+func TestToolLoopCassette(t *testing.T) {
+	path := filepath.Join("testdata", "cassettes", "tool_loop.json")
+	model := "claude-sonnet-5-5"
+	tools := []llm.Tool{{Name: "run_query", Description: "Run one read-only SQL query.", InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`)}}
+	first := llm.Request{System: []llm.SystemBlock{{Text: "You answer questions about a database with run_query.", Cache: true}}, Tools: tools,
+		Messages: []llm.Message{llm.UserText("How many orders are there? Use the tool.")}, MaxTokens: 2048, Effort: llm.EffortLow}
+	loop := func(p *anthropic.Provider) (*llm.Response, *llm.Response, error) {
+		r1, err := p.Complete(context.Background(), model, first, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		uses := r1.ToolUses()
+		if len(uses) != 1 {
+			return r1, nil, fmt.Errorf("the first reply called %d tools", len(uses))
+		}
+		second := first
+		second.Messages = append(slices.Clone(first.Messages), r1.AssistantMessage(),
+			llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{ToolResult: &llm.ToolResult{ToolUseID: uses[0].ID, Content: `[{"n":42}]`}}}})
+		r2, err := p.Complete(context.Background(), model, second, func(string) {})
+		return r1, r2, err
+	}
+	if *update || *record {
+		base, key := "", ""
+		if *record {
+			base, key = os.Getenv("ANTHROPIC_BASE_URL"), os.Getenv("ANTHROPIC_API_KEY")
+			if key == "" {
+				t.Fatal("-record needs ANTHROPIC_API_KEY")
+			}
+		} else {
+			key = "sk-ant-fake-recording-key-0001"
+			srv := llmtest.NewAnthropicServer(t, key,
+				llmtest.Answer{Thinking: "I will count the orders.", ToolUses: []llm.ToolUse{{ID: "toolu_01", Name: "run_query", Input: json.RawMessage(`{"sql":"SELECT count(*) AS n FROM orders"}`)}}, Usage: llm.Usage{Input: 310, Output: 64}},
+				llmtest.Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 420, Output: 12}})
+			base = srv.URL
+			t.Cleanup(func() {
+				if r := srv.Refused(); len(r) > 0 {
+					t.Errorf("the fake refused: %s", r[0])
+				}
+			})
+		}
+		rec := &replay.Recorder{Next: http.DefaultTransport, Keys: []string{key}}
+		if _, _, err := loop(anthropic.New(anthropic.Options{APIKey: key, BaseURL: base, HTTPClient: &http.Client{Transport: rec}})); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Save(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := replay.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := replay.NewReplayer(c)
+	r1, r2, err := loop(anthropic.New(anthropic.Options{BaseURL: "http://replay.invalid", HTTPClient: &http.Client{Transport: rp}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opaque int
+	for _, p := range r1.Parts {
+		if p.Opaque != nil {
+			opaque++
+		}
+	}
+	if opaque == 0 || r1.Text() != "" || !strings.Contains(r2.Text(), "42") || rp.Unused() != 0 {
+		t.Errorf("thinking blocks %d, first text %q, answer %q, unused %d", opaque, r1.Text(), r2.Text(), rp.Unused())
 	}
 }

@@ -26,6 +26,7 @@ type Call struct {
 	Model   string
 	Request llm.Request
 	Body    []byte // the request as JSON, for searching
+	Wire    []byte // over a provider's wire: the request body it sent
 }
 
 // Provider is a scripted llm.Provider. It answers each call with the next
@@ -35,6 +36,12 @@ type Provider struct {
 	mu    sync.Mutex
 	steps []Step
 	calls []Call
+
+	// Over a provider's wire (NewProviderOver): the fake server and the
+	// real adapter that talks to it.
+	over   Wire
+	server *Server
+	next   llm.Provider
 }
 
 // NewProvider returns a fake that replies with steps, in order. A call
@@ -87,6 +94,9 @@ func (p *Provider) Complete(ctx context.Context, model string, req llm.Request, 
 	if step.Err != nil {
 		return nil, step.Err
 	}
+	if p.next != nil {
+		return p.completeOver(ctx, n, model, req, onText)
+	}
 	resp := *step.Response
 	resp.Parts = append([]llm.Part(nil), step.Response.Parts...)
 	if onText != nil {
@@ -123,7 +133,7 @@ func (p *Provider) Remaining() int {
 func (p *Provider) Find(s string) []int {
 	var out []int
 	for i, c := range p.Calls() {
-		if strings.Contains(string(c.Body), s) || strings.Contains(plainText(c.Request), s) {
+		if strings.Contains(string(c.Body), s) || strings.Contains(string(c.Wire), s) || strings.Contains(plainText(c.Request), s) {
 			out = append(out, i)
 		}
 	}
