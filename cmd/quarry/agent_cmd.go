@@ -71,6 +71,10 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 			return nil, nil, nil, err
 		}
 		ag.Guard, ag.Results, ag.Dialect, ag.Connection = g, st, quarry.DialectGeneric, "manual (no connection)"
+		if err := a.checkModelOnce(ctx, cfg, m, ag); err != nil {
+			closeGuard()
+			return nil, nil, nil, err
+		}
 		rec := event.NewRecorder(a.newID("r"), a.now, st)
 		rec.Hold()
 		return ag, rec, closeGuard, nil
@@ -89,6 +93,10 @@ func (a *app) newAgent(ctx context.Context, cfg *config.Config, m modelChoice, c
 				return nil, nil, nil, err
 			}
 		}
+	}
+	if err := a.checkModelOnce(ctx, cfg, m, ag); err != nil {
+		closeRun()
+		return nil, nil, nil, err
 	}
 	return ag, rec, closeRun, nil
 }

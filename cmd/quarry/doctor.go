@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/httpjson"
 	"github.com/quarrydata/quarry/internal/connector/mcpconn"
 	"github.com/quarrydata/quarry/internal/knowledge"
-	"github.com/quarrydata/quarry/internal/llm"
 )
 
 // finding is one line of the doctor's report.
@@ -140,32 +138,6 @@ func (a *app) diagnose(ctx context.Context) []finding {
 		a.preflight(ctx, cfg, add)
 	}
 	return out
-}
-
-// preflight sends the model one tiny scripted tool round trip
-// (llm.Preflight) and reports each check; it is skipped when no key is
-// set (a local server with a base URL needs none).
-func (a *app) preflight(ctx context.Context, cfg *config.Config, add func(finding)) {
-	m, err := a.modelFor(cfg, "")
-	if err != nil {
-		return
-	}
-	if m.key == "" && m.baseURL == "" {
-		add(finding{Status: "warn", Area: "model", Detail: "no API key is set, so the model was not called", Fix: "set " + providerEnv[m.Provider][0] + " (or model.api_key in quarry.yaml) and run doctor again"})
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	run := a.gateway(m).Run(llm.Budget{MaxCalls: 2}, nil)
-	for _, c := range llm.Preflight(ctx, run) {
-		f := finding{Status: "ok", Area: "model", Detail: c.Name + ": " + c.Detail}
-		if !c.OK {
-			f.Status, f.Fix = "fail", c.Fix
-		}
-		add(f)
-	}
-	u := run.Usage()
-	add(finding{Status: "ok", Area: "model", Detail: fmt.Sprintf("the pre-flight check used %d calls, %d input and %d output tokens (thinking included), %s", run.Calls(), u.Input+u.CacheRead+u.CacheWrite, u.Output, llm.USD(run.Cost()))})
 }
 
 // probe runs the connection's read-only probe: every write must be refused.

@@ -147,24 +147,24 @@ func TestAskThroughOpenAICompatibleReasoning(t *testing.T) {
 // model is not called and doctor says how to set one.
 func TestDoctorPreflight(t *testing.T) {
 	dir := project(t)
-	srv := llmtest.NewAnthropicServer(t, "sk-test",
-		llmtest.Answer{Thinking: "2+3", ToolUses: []llm.ToolUse{{ID: "t1", Name: "add", Input: json.RawMessage(`{"a":2,"b":3}`)}}, Usage: llm.Usage{Input: 300, Output: 60}},
-		llmtest.Answer{Text: `{"sum": 5}`, Usage: llm.Usage{Input: 380, Output: 20}})
+	srv := llmtest.NewAnthropicServer(t, "sk-test")
 	env := map[string]string{"ANTHROPIC_API_KEY": "sk-test", "ANTHROPIC_BASE_URL": srv.URL}
 	r := quarryEnv(t, env, "", "-C", dir, "doctor")
 	if r.code != 0 || len(srv.Refused()) > 0 {
 		t.Fatalf("exit %d, refused %v: %s %s", r.code, srv.Refused(), r.stdout, r.stderr)
 	}
-	for _, want := range []string{"ok    model      tools: the model called a tool", "ok    model      thinking round trip: ", "ok    model      structured output: ", "2 calls, 680 input and 80 output tokens"} {
+	for _, want := range []string{"ok    model      tools: the model called a tool", "ok    model      thinking round trip: ", "ok    model      structured output: ", "ok    model      context size: ", "the pre-flight check used 2 calls"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("no %q in:\n%s", want, r.stdout)
 		}
 	}
-	if len(srv.Requests()) != 2 || !bytes.Contains(srv.Requests()[1].Body, []byte(`"thinking"`)) {
-		t.Errorf("the round trip did not send the thinking block back")
+	// The fake refuses a second request without the signed thinking block.
+	if srv.Preflights() != 2 || len(srv.Refused()) != 0 {
+		t.Errorf("pre-flight requests %d, refused %v", srv.Preflights(), srv.Refused())
 	}
 
-	srv = llmtest.NewAnthropicServer(t, "sk-test", llmtest.Answer{Text: "5"})
+	srv = llmtest.NewAnthropicServer(t, "sk-test")
+	srv.Preflight = llmtest.PreflightNoTools
 	env["ANTHROPIC_BASE_URL"] = srv.URL
 	r = quarryEnv(t, env, "", "-C", dir, "doctor")
 	if r.code != 1 || !strings.Contains(r.stdout, "fail  model      tools: the model answered without calling the tool") || !strings.Contains(r.stdout, "→ use a model with tool use") {
@@ -223,3 +223,59 @@ func TestDemoRunCost(t *testing.T) {
 }
 
 var demoUsage = []llm.Usage{{Input: 45, CacheWrite: 3277, Output: 250}, {Input: 190, CacheRead: 3277, Output: 150}}
+
+// TestFirstUseChecksTheModel: the first question to a newly configured
+// model runs the pre-flight round trip once (none of the scripted answers
+// is spent on it) and remembers the model without its key; a model that
+// cannot call tools, or a local server whose window cuts quarry's schema
+// context off, is refused before the question with the fix, and nothing
+// is remembered.
+func TestFirstUseChecksTheModel(t *testing.T) {
+	dir := project(t)
+	srv := llmtest.NewAnthropicServer(t, "sk-first-use", append(thinkingLoop(), thinkingLoop()...)...)
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-first-use", "ANTHROPIC_BASE_URL": srv.URL}
+	for i := range 2 {
+		r := quarryEnv(t, env, "", "-C", dir, "ask", "--json", "--model", "anthropic", "how many customers per country?")
+		if r.code != 0 || len(srv.Refused()) > 0 {
+			t.Fatalf("ask %d: exit %d, refused %v: %s", i+1, r.code, srv.Refused(), r.stderr)
+		}
+		if srv.Preflights() != 2 || len(srv.Requests()) != 3*(i+1) {
+			t.Fatalf("ask %d: %d pre-flight requests (want 2, once), %d scripted", i+1, srv.Preflights(), len(srv.Requests()))
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".quarry", "models-checked.json"))
+	if err != nil || !strings.Contains(string(data), "claude-sonnet-5-5") || strings.Contains(string(data), "sk-first-use") {
+		t.Errorf("models-checked.json: %v %s", err, data)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		setup func(*llmtest.Server)
+		want  []string
+	}{
+		{"no tools", func(s *llmtest.Server) { s.Preflight = llmtest.PreflightNoTools }, []string{"cannot do what quarry needs", "use a model with tool use"}},
+		{"small window", func(s *llmtest.Server) { s.Window, s.Truncate = 100, true }, []string{"context size", "OLLAMA_CONTEXT_LENGTH"}},
+		{"refused window", func(s *llmtest.Server) { s.Window = 300 }, []string{"maximum context length", "--max-model-len"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := project(t)
+			srv := llmtest.NewOpenAIServer(t, "", thinkingLoop()...)
+			tc.setup(srv)
+			r := quarryEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL}, "", "-C", dir, "ask", "--model", "openai:llama3.1", "how many customers per country?")
+			if r.code != 3 || len(srv.Requests()) != 0 {
+				t.Fatalf("exit %d (want 3), %d scripted requests: %s", r.code, len(srv.Requests()), r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr does not say %q: %s", w, r.stderr)
+				}
+			}
+			if strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+				t.Errorf("not one line: %s", r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".quarry", "models-checked.json")); err == nil {
+				t.Error("a model that failed was remembered")
+			}
+		})
+	}
+}

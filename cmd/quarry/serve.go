@@ -250,6 +250,9 @@ func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, c
 			return nil, err
 		}
 	}
+	if err := a.checkModelOnce(ctx, cfg, m, &tmpl); err != nil {
+		return nil, err
+	}
 	return func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
 		runner, done, err := start(ctx)
 		if err != nil {

@@ -249,3 +249,12 @@ func (a *Agent) resolveColumn(table, col string) (string, string, bool) {
 func oneLine(s string) string {
 	return short(strings.Join(strings.Fields(s), " "), 240)
 }
+
+// SystemText returns the system prompt the agent sends with every
+// question — its instructions and the schema context, restricted data
+// scrubbed — so that a pre-flight check can size it against the model's
+// context window.
+func (a *Agent) SystemText() string {
+	p := newPolicy(a.model())
+	return prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(a.schemaContext(p))
+}

@@ -156,6 +156,9 @@ func TestAdaptersDoNotImportEachOther(t *testing.T) {
 			if !strings.HasPrefix(dir+"/", root) || dir+"/" == root {
 				continue
 			}
+			if strings.HasSuffix(dir, "test") {
+				continue // a test-support package drives the real adapters (llmtest.NewProviderOver)
+			}
 			for imp := range p.imports {
 				in, ok := internalPath(imp)
 				if !ok || !strings.HasPrefix(in, root) || in+"/" == root {
@@ -232,6 +235,22 @@ func TestTransportsWireNoAdapters(t *testing.T) {
 				if strings.HasPrefix(in, root) && in != "internal/connector/normalize" {
 					t.Errorf("transport %s imports the adapter %s; let cmd wire it and hand it over", dir, in)
 				}
+			}
+		}
+	}
+}
+
+// TestOnlyTestsImportTestSupport: a test-support package (llmtest,
+// connectortest) is linked into no binary: only tests and other
+// test-support packages import it.
+func TestOnlyTestsImportTestSupport(t *testing.T) {
+	for dir, p := range load(t) {
+		if strings.HasSuffix(dir, "test") {
+			continue
+		}
+		for imp := range p.imports {
+			if in, ok := internalPath(imp); ok && strings.HasSuffix(in, "test") {
+				t.Errorf("%s imports the test-support package %s", dir, in)
 			}
 		}
 	}

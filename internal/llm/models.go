@@ -108,3 +108,16 @@ func ThinkingOf(model string) Thinking {
 	}
 	return Thinking{}
 }
+
+// ContextWindow returns model's context window in tokens, from the
+// providers' model pages (checked 2026-12-01); 0 when quarry does not know
+// it (a local model: Preflight then measures what the endpoint reads).
+func ContextWindow(model string) int {
+	switch model {
+	case "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5", "claude-fable-5-1", "claude-sonnet-4-5":
+		return 1_000_000
+	case "claude-haiku-4-5", "claude-opus-4-5":
+		return 200_000
+	}
+	return 0
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -14,26 +15,65 @@ type Check struct {
 	OK     bool
 	Detail string
 	Fix    string // what to do when not OK
+	// Err is the failed call behind a check that is not OK because the
+	// endpoint could not be reached or refused the request (a key, a
+	// limit, an outage), not because of what the model did.
+	Err error
+}
+
+// PreflightSystem opens the system prompt of every pre-flight request, so
+// that a fake provider can tell the check from real work.
+const PreflightSystem = "You are checking that tool use works. Always use the add tool for arithmetic."
+
+// PreflightOptions says what Preflight checks about the context size.
+type PreflightOptions struct {
+	// Model is the model checked, for its known context window.
+	Model string
+	// Context is the schema context quarry sends with every question of
+	// this project ("" to skip the context check).
+	Context string
+	// Measure sends Context with the first call and compares the input
+	// tokens the endpoint reports with its size, to find a context window
+	// that truncates it. For local and self-hosted servers, whose windows
+	// quarry cannot know and whose tokens cost nothing; never for a paid
+	// API, where the check must stay under a cent.
+	Measure bool
 }
 
 // Preflight sends one tiny scripted tool round trip through c — a tool
 // call, its result sent back after the assistant turn exactly as received
 // (thinking included), and a JSON answer — and says whether the model and
-// endpoint can do what quarry needs. It makes at most two small calls (a
-// few hundred tokens each at low effort), and stops at the first failure.
-func Preflight(ctx context.Context, c Completer) []Check {
+// endpoint can do what quarry needs, and whether quarry's schema context
+// fits the model's window. It makes at most two small calls (a few
+// hundred tokens each at low effort, plus the context when measured), and
+// stops at the first failure.
+func Preflight(ctx context.Context, c Completer, o PreflightOptions) []Check {
 	tool := Tool{Name: "add", Description: "Add two integers and return the sum.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}`)}
 	req := Request{
-		System:    []SystemBlock{{Text: "You are checking that tool use works. Always use the add tool for arithmetic."}},
+		System:    []SystemBlock{{Text: PreflightSystem}},
 		Tools:     []Tool{tool},
 		Messages:  []Message{UserText("What is 2 + 3? Call the add tool.")},
 		MaxTokens: 2048,
 		Effort:    EffortLow,
 	}
+	measure := o.Measure && o.Context != "" && ContextWindow(o.Model) == 0
+	if measure {
+		req.System = append(req.System, SystemBlock{Text: "The schema below is only here to measure the context window; ignore it.\n\n" + o.Context})
+	}
 	resp, err := c.Complete(ctx, req, nil)
 	if err != nil {
-		return []Check{{Name: "tools", Detail: quarry.Message(err), Fix: fixFor(err)}}
+		if contextOverflow(err) {
+			return []Check{{Name: "context size", Detail: quarry.Message(err), Fix: contextFix}}
+		}
+		return []Check{{Name: "tools", Detail: quarry.Message(err), Fix: fixFor(err), Err: err}}
+	}
+	var sizeCheck *Check
+	if o.Context != "" {
+		sizeCheck = contextCheck(o, resp.Usage, measure)
+		if !sizeCheck.OK {
+			return []Check{*sizeCheck}
+		}
 	}
 	uses := resp.ToolUses()
 	if len(uses) == 0 || uses[0].Name != "add" {
@@ -66,7 +106,52 @@ func Preflight(ctx context.Context, c Completer) []Check {
 		return append(out, Check{Name: "structured output", Detail: fmt.Sprintf("the model did not answer with the JSON asked for (%q)", oneLine(resp.Text(), 80)),
 			Fix: "use a stronger model; quarry repairs one bad JSON answer, but a model that cannot write JSON will fail often"})
 	}
-	return append(out, Check{Name: "structured output", OK: true, Detail: "the model answered with valid JSON"})
+	out = append(out, Check{Name: "structured output", OK: true, Detail: "the model answered with valid JSON"})
+	if sizeCheck != nil {
+		out = append(out, *sizeCheck)
+	}
+	return out
+}
+
+// contextFix says how to give a local server a larger context window.
+const contextFix = "give the server a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or the model's num_ctx; vLLM: --max-model-len; llama.cpp: -c), or pick a model with a larger one"
+
+// estimateTokens is a generous guess of the tokens text takes: about four
+// characters a token for English and SQL names.
+func estimateTokens(text string) int { return len(text)/4 + 1 }
+
+// contextCheck judges quarry's schema context against the model's known
+// window, or, when measured, against the input tokens the endpoint says it
+// read: a server that silently truncates (as Ollama does past num_ctx)
+// reports far fewer than were sent.
+func contextCheck(o PreflightOptions, u Usage, measured bool) *Check {
+	need := estimateTokens(o.Context)
+	if w := ContextWindow(o.Model); w > 0 {
+		if need > w/2 {
+			return &Check{Name: "context size", Detail: fmt.Sprintf("quarry's schema context is about %d tokens, more than half of %s's %d-token window", need, o.Model, w),
+				Fix: "describe fewer tables in the knowledge folder, or pick a model with a larger window"}
+		}
+		return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's schema context (about %d tokens) fits %s's %d-token window", need, o.Model, w)}
+	}
+	if !measured {
+		return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's schema context is about %d tokens; the model's window is not known, and a paid API is not sent it only to measure", need)}
+	}
+	read := u.Input + u.CacheRead + u.CacheWrite
+	if read == 0 {
+		return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's schema context is about %d tokens; the endpoint reports no token counts, so whether it fits could not be measured", need)}
+	}
+	if read < need/2 {
+		return &Check{Name: "context size", Detail: fmt.Sprintf("the endpoint read %d input tokens of the about %d quarry sent: its context window cuts off quarry's schema context", read, need), Fix: contextFix}
+	}
+	return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("the endpoint read all of quarry's schema context (%d input tokens)", read)}
+}
+
+// contextOverflow reports whether err is an endpoint's refusal of a prompt
+// longer than its context window (vLLM, llama.cpp, OpenAI).
+func contextOverflow(err error) bool {
+	m := strings.ToLower(err.Error())
+	return strings.Contains(m, "context length") || strings.Contains(m, "context window") || strings.Contains(m, "context_length_exceeded") ||
+		strings.Contains(m, "exceeds the available context") || strings.Contains(m, "too many tokens") || strings.Contains(m, "prompt is too long")
 }
 
 func fixFor(err error) string {

@@ -60,11 +60,43 @@ type Server struct {
 	answers []Answer
 	reqs    []Request
 	refused []string // the bodies of the rule 400s sent
+
+	// Preflight is how the fake model answers quarry's pre-flight check
+	// (llm.Preflight), which never uses the scripted answers and is
+	// counted apart (Preflights), so that tests of real work need not
+	// script it.
+	Preflight PreflightMode
+	// Window, when not 0, is the context window of the fake model in
+	// tokens (a request's are estimated at four bytes each). A
+	// pre-flight request over it is refused with the provider's context
+	// error, or, with Truncate, read only up to the window and reported
+	// so in its usage, as Ollama does past num_ctx.
+	Window   int
+	Truncate bool
+
+	preflights int
 }
+
+// PreflightMode is how a fake model answers the pre-flight check.
+type PreflightMode int
+
+// The pre-flight behaviours.
+const (
+	// PreflightPass calls the add tool, then answers {"sum": 5}.
+	PreflightPass PreflightMode = iota
+	// PreflightNoTools answers in text without calling the tool, as a
+	// local model without tool support does.
+	PreflightNoTools
+	// PreflightNoJSON calls the tool, then answers in prose.
+	PreflightNoJSON
+)
 
 type wire interface {
 	path() string
 	unauthorized() Answer
+	// tooLong is the provider's refusal of a prompt of tokens tokens
+	// that is longer than the model's window.
+	tooLong(tokens, window int) Answer
 	// check applies the documented request rules of the model's family
 	// and returns the provider's error answer for a request they reject.
 	check(body []byte, key string) *Answer
@@ -110,8 +142,19 @@ func (s *Server) Refused() []string {
 	return append([]string(nil), s.refused...)
 }
 
+// Preflights returns how many pre-flight requests the server answered.
+func (s *Server) Preflights() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.preflights
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	if strings.Contains(string(body), llm.PreflightSystem) {
+		s.servePreflight(w, r, body)
+		return
+	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	n := len(s.reqs)
@@ -150,6 +193,67 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 		}
 		w.WriteHeader(max(a.Status, http.StatusOK))
+		io.WriteString(w, a.Body)
+		return
+	}
+	s.wire.write(w, r, body, account, in.Model, in.Stream, a)
+}
+
+// servePreflight answers one request of quarry's pre-flight check as a
+// model of s's kind would, after the same key and rule checks as any
+// request.
+func (s *Server) servePreflight(w http.ResponseWriter, r *http.Request, body []byte) {
+	s.mu.Lock()
+	s.preflights++
+	s.mu.Unlock()
+	account := r.Header.Get("X-Api-Key") + r.Header.Get("Authorization")
+	var a Answer
+	tokens := len(body)/4 + 1
+	switch {
+	case s.key != "" && r.Header.Get("Authorization") != "Bearer "+s.key && r.Header.Get("X-Api-Key") != s.key:
+		a = s.wire.unauthorized()
+	case s.wire.check(body, account) != nil:
+		rej := s.wire.check(body, account)
+		a = *rej
+		s.mu.Lock()
+		s.refused = append(s.refused, rej.Body)
+		s.mu.Unlock()
+	case s.Window > 0 && tokens > s.Window && !s.Truncate:
+		a = s.wire.tooLong(tokens, s.Window)
+	default:
+		if s.Window > 0 && tokens > s.Window {
+			tokens = s.Window
+		}
+		a = Answer{Usage: llm.Usage{Input: tokens, Output: 20}}
+		var tr struct {
+			Messages []struct {
+				Role string `json:"role"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(body, &tr)
+		second := false // an assistant turn came back: the tool's result follows
+		for _, m := range tr.Messages {
+			second = second || m.Role == "assistant"
+		}
+		switch {
+		case s.Preflight == PreflightNoTools:
+			a.Text = "2 + 3 = 5"
+		case !second:
+			a.ToolUses = []llm.ToolUse{{ID: "call_preflight_1", Name: "add", Input: json.RawMessage(`{"a":2,"b":3}`)}}
+		case s.Preflight == PreflightNoJSON:
+			a.Text = "The sum is five."
+		default:
+			a.Text = `{"sum": 5}`
+		}
+	}
+	var in struct {
+		Model  string `json:"model"`
+		Stream bool   `json:"stream"`
+	}
+	_ = json.Unmarshal(body, &in)
+	if a.Body != "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(a.Status)
 		io.WriteString(w, a.Body)
 		return
 	}

@@ -102,6 +102,14 @@ func (aw *anthropicWire) write(w http.ResponseWriter, r *http.Request, body []by
 // openaiWire speaks the OpenAI chat-completions API.
 type openaiWire struct{}
 
+func (*anthropicWire) tooLong(tokens, window int) Answer {
+	return *invalid("prompt is too long: %d tokens > %d maximum", tokens, window)
+}
+
+func (openaiWire) tooLong(tokens, window int) Answer {
+	return *openaiInvalid("messages", "This model's maximum context length is %d tokens. However, you requested %d tokens in the messages. Please reduce the length of the messages.", window, tokens)
+}
+
 func (openaiWire) path() string { return "/v1/chat/completions" }
 
 func (openaiWire) unauthorized() Answer {

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/agent"
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// preflightTimeout bounds the pre-flight round trip (two small calls).
+const preflightTimeout = 2 * time.Minute
+
+// preflightRun sends m one tiny scripted tool round trip (llm.Preflight)
+// with quarry's system prompt for this project as the context to size.
+func (a *app) preflightRun(ctx context.Context, m modelChoice, system string) ([]llm.Check, *llm.Run) {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	gw := a.gateway(m)
+	run := gw.Run(llm.Budget{MaxCalls: 2}, nil)
+	strong := llm.ResolveModels(m.Provider, m.Model, "").Strong
+	return llm.Preflight(ctx, run, llm.PreflightOptions{Model: strong, Context: system, Measure: selfHosted(m.baseURL)}), run
+}
+
+// selfHosted reports whether a base URL names a server on this machine or
+// a private network (Ollama, vLLM, llama.cpp), whose tokens cost nothing,
+// so that the pre-flight may send it the whole schema context to measure
+// its window.
+func selfHosted(base string) bool {
+	if base == "" {
+		return false
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".internal") || !strings.Contains(host, ".") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
+}
+
+// preflight is doctor's model check: it reports each check of the round
+// trip, and remembers a model that passed them all.
+func (a *app) preflight(ctx context.Context, cfg *config.Config, add func(finding)) {
+	m, err := a.modelFor(cfg, "")
+	if err != nil {
+		return
+	}
+	if m.key == "" && m.baseURL == "" {
+		add(finding{Status: "warn", Area: "model", Detail: "no API key is set, so the model was not called", Fix: "set " + providerEnv[m.Provider][0] + " (or model.api_key in quarry.yaml) and run doctor again"})
+		return
+	}
+	checks, run := a.preflightRun(ctx, m, a.doctorSystemText(ctx, cfg))
+	passed := true
+	for _, c := range checks {
+		f := finding{Status: "ok", Area: "model", Detail: c.Name + ": " + c.Detail}
+		if !c.OK {
+			f.Status, f.Fix, passed = "fail", c.Fix, false
+		}
+		add(f)
+	}
+	u := run.Usage()
+	add(finding{Status: "ok", Area: "model", Detail: fmt.Sprintf("the pre-flight check used %d calls, %d input and %d output tokens (thinking included), %s", run.Calls(), u.Input+u.CacheRead+u.CacheWrite, u.Output, llm.USD(run.Cost()))})
+	if passed {
+		a.rememberChecked(cfg, m)
+	}
+}
+
+// doctorSystemText is the system prompt quarry would send for this
+// project's default connection, or "" when it cannot be built.
+func (a *app) doctorSystemText(ctx context.Context, cfg *config.Config) string {
+	k, verified, err := a.agentKnowledge(cfg)
+	if err != nil {
+		return ""
+	}
+	ag := &agent.Agent{Knowledge: k, Verified: verified, Dialect: quarry.DialectGeneric}
+	if c, _, err := a.conn(ctx, ""); err == nil {
+		if cat, err := a.catalog(ctx, c); err == nil {
+			ag.Catalog, ag.Dialect = cat, c.Dialect()
+			if ag.Withheld, err = a.withheldViews(ctx, c, cat); err != nil {
+				return ""
+			}
+		}
+	}
+	return ag.SystemText()
+}
+
+// checkModelOnce runs the pre-flight check the first time a project uses
+// a model (a provider, endpoint and model it has not checked), so that a
+// model that cannot do what quarry needs — no tool use, an endpoint that
+// mangles thinking, a context window that cuts the schema off — is named
+// with its fix before a question is spent on it. It costs under a cent on
+// a paid API and is skipped when no key is set (the question then fails
+// with the provider's own message).
+func (a *app) checkModelOnce(ctx context.Context, cfg *config.Config, m modelChoice, ag *agent.Agent) error {
+	if ag.Gateway == nil || (m.key == "" && m.baseURL == "") || a.checked(cfg, m) {
+		return nil
+	}
+	checks, run := a.preflightRun(ctx, m, ag.SystemText())
+	if err := ctx.Err(); err != nil {
+		return quarry.Wrap(quarry.KindCanceled, err, "canceled while checking the model")
+	}
+	name := m.Provider + " " + llm.ResolveModels(m.Provider, m.Model, "").Strong
+	for _, c := range checks {
+		if c.Err != nil {
+			// Not a finding about the model: the question meets the
+			// same failure and reports it as every model failure is.
+			return nil
+		}
+		if !c.OK {
+			return quarry.Errorf(quarry.KindConfig, "the %s model cannot do what quarry needs (%s: %s); %s — quarry doctor shows every check", name, c.Name, c.Detail, c.Fix)
+		}
+	}
+	a.rememberChecked(cfg, m)
+	if a.stderrTTY() {
+		a.note(fmt.Sprintf("checked %s once for this project: tool use, the thinking round trip, JSON answers and the context size work (%s)", name, llm.USD(run.Cost())))
+	}
+	return nil
+}
+
+// checkedFile lists the models this project has checked, next to its
+// state database.
+func checkedFile(cfg *config.Config) string {
+	return filepath.Join(filepath.Dir(cfg.State), "models-checked.json")
+}
+
+// checkedEntry is one model that passed the pre-flight check.
+type checkedEntry struct {
+	Provider  string    `json:"provider"`
+	Model     string    `json:"model"`
+	BaseURL   string    `json:"base_url,omitempty"`
+	CheckedAt time.Time `json:"checked_at"`
+}
+
+// checkKey names a model choice: its provider, endpoint and models (never
+// its key).
+func checkKey(m modelChoice) string {
+	ms := llm.ResolveModels(m.Provider, m.Model, "")
+	sum := sha256.Sum256([]byte(m.Provider + "\x00" + m.baseURL + "\x00" + ms.Strong + "\x00" + ms.Cheap))
+	return hex.EncodeToString(sum[:8])
+}
+
+func readChecked(cfg *config.Config) map[string]checkedEntry {
+	out := map[string]checkedEntry{}
+	data, err := os.ReadFile(checkedFile(cfg))
+	if err == nil {
+		_ = json.Unmarshal(data, &out)
+	}
+	return out
+}
+
+func (a *app) checked(cfg *config.Config, m modelChoice) bool {
+	_, ok := readChecked(cfg)[checkKey(m)]
+	return ok
+}
+
+// rememberChecked records that m passed; a failure to write only means
+// the check runs again next time.
+func (a *app) rememberChecked(cfg *config.Config, m modelChoice) {
+	all := readChecked(cfg)
+	all[checkKey(m)] = checkedEntry{Provider: m.Provider, Model: llm.ResolveModels(m.Provider, m.Model, "").Strong, BaseURL: m.baseURL, CheckedAt: a.now().UTC()}
+	data, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return
+	}
+	path := checkedFile(cfg)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".models-checked-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
