@@ -2,7 +2,7 @@
 # The whole test suite, as README.md gives it and .ci/run calls it.
 # It installs what the tests need when it is missing (the sqlite3 shell,
 # Chromium, PostgreSQL and MariaDB), starts the database servers, checks
-# formatting, runs go vet and staticcheck (pinned in go.mod), and runs every
+# formatting and that go.mod is tidy, runs go vet and staticcheck (pinned in go.mod), and runs every
 # test without and with the race detector, then the DuckDB build. Run it from
 # the repository root.
 set -euo pipefail
@@ -36,6 +36,12 @@ unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' 
 if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted (run gofmt -w):" >&2
 	echo "$unformatted" >&2
+	exit 1
+fi
+
+say "go mod tidy"
+if ! go mod tidy -diff; then
+	echo "go.mod or go.sum is not tidy (run go mod tidy)" >&2
 	exit 1
 fi
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -187,5 +188,40 @@ func serveForTest(t *testing.T, dir string, env map[string]string) string {
 		if time.Now().After(deadline) {
 			t.Fatal("serve did not answer within 30s")
 		}
+	}
+}
+
+// TestResultCSVIsTheSameEverywhere: a result downloaded as CSV from the
+// server has the same bytes as `quarry run --format csv` writes for the
+// same query — blobs, quoting, NULLs and numbers alike.
+func TestResultCSVIsTheSameEverywhere(t *testing.T) {
+	dir := project(t)
+	const q = `SELECT x'00ff10' AS blob, 'a,b "c"' AS text, 1.5 AS num, NULL AS empty, ' lead' AS space`
+	cli := quarryEnv(t, nil, "", "-C", dir, "run", "--format", "csv", q)
+	if cli.code != 0 {
+		t.Fatalf("run: exit %d: %s", cli.code, cli.stderr)
+	}
+	base := serveForTest(t, dir, nil)
+	body, _ := json.Marshal(map[string]string{"sql": q})
+	res, err := http.Post(base+"/api/run", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run struct {
+		ResultID string `json:"result_id"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&run)
+	res.Body.Close()
+	if err != nil || run.ResultID == "" {
+		t.Fatalf("run: %v %+v", err, run)
+	}
+	res, err = http.Get(base + "/api/results/" + run.ResultID + "?format=csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(got) != cli.stdout {
+		t.Errorf("the server's CSV differs from the CLI's:\nserver: %q\ncli:    %q", got, cli.stdout)
 	}
 }

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/format"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -111,7 +111,7 @@ type resultWriter struct {
 	w      http.ResponseWriter
 	rc     *http.ResponseController
 	buf    *bufio.Writer
-	csv    *csv.Writer
+	csv    format.Writer // the CLI's CSV writer, so both give the same bytes
 	format string
 	id     string
 	begun  bool
@@ -136,12 +136,12 @@ func (o *resultWriter) Begin(cols []quarry.Column) error {
 	o.w.WriteHeader(http.StatusOK)
 	o.buf = bufio.NewWriterSize(o.w, 64<<10)
 	if o.format == "csv" {
-		o.csv = csv.NewWriter(o.buf)
-		names := make([]string, len(cols))
-		for i, c := range cols {
-			names[i] = c.Name
+		w, err := format.New("csv", o.buf, format.Options{})
+		if err != nil {
+			return err
 		}
-		return o.csv.Write(names)
+		o.csv = w
+		return o.csv.Begin(cols)
 	}
 	c, err := json.Marshal(columnsJSON(cols))
 	if err != nil {
@@ -163,11 +163,7 @@ func columnsJSON(cols []quarry.Column) []columnJSON {
 func (o *resultWriter) Row(vals []any) error {
 	o.n++
 	if o.csv != nil {
-		rec := make([]string, len(vals))
-		for i, v := range vals {
-			rec[i] = csvValue(v)
-		}
-		return o.csv.Write(rec)
+		return o.csv.Row(vals)
 	}
 	b, err := json.Marshal(jsonRow(vals))
 	if err != nil {
@@ -183,7 +179,7 @@ func (o *resultWriter) Row(vals []any) error {
 // End closes the result.
 func (o *resultWriter) End(rows int64, truncated bool) {
 	if o.csv != nil {
-		o.csv.Flush()
+		o.csv.End(format.Info{Rows: rows, Truncated: truncated})
 	} else {
 		fmt.Fprintf(o.buf, `],"row_count":%d,"truncated":%t}`+"\n", rows, truncated)
 	}
@@ -201,21 +197,4 @@ func (o *resultWriter) Fail(err error) {
 		fmt.Fprintf(o.buf, `],"row_count":%d,"error":%s}`+"\n", o.n, e)
 	}
 	o.buf.Flush()
-}
-
-func csvValue(v any) string {
-	switch x := quarry.JSONValue(v).(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case json.RawMessage:
-		return string(x)
-	default:
-		b, err := json.Marshal(x)
-		if err != nil {
-			return fmt.Sprint(x)
-		}
-		return strings.Trim(string(b), `"`)
-	}
 }
