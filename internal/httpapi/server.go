@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"io/fs"
-	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/httpserve"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
@@ -85,11 +85,9 @@ const (
 // Server serves quarry's HTTP API and web UI.
 type Server struct {
 	cfg    Config
-	hosts  map[string]bool // Host header values accepted
-	anyIP  bool            // bound to every interface: accept IP literals on the bound port
-	port   string
-	slots  chan struct{} // one per run in progress
-	work   chan struct{} // one per run doing work
+	hosts  httpserve.Hosts // Host header values accepted
+	slots  chan struct{}   // one per run in progress
+	work   chan struct{}   // one per run doing work
 	runs   sync.WaitGroup
 	mux    *http.ServeMux
 	md     *markdown
@@ -101,8 +99,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Start == nil || cfg.Knowledge == nil || cfg.Store == nil || cfg.Clock == nil || cfg.NewID == nil {
 		return nil, quarry.Errorf(quarry.KindInternal, "httpapi: Start, Knowledge, Store, Clock and NewID are required")
 	}
-	host, port, err := net.SplitHostPort(cfg.Addr)
-	if err != nil || port == "" || port == "0" {
+	hosts, ok := httpserve.NewHosts(cfg.Addr)
+	if !ok {
 		return nil, quarry.Errorf(quarry.KindUsage, "httpapi: the bound address %q is not host:port", cfg.Addr)
 	}
 	if cfg.MaxStreams <= 0 {
@@ -117,13 +115,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
-	s := &Server{cfg: cfg, port: port, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: map[string]bool{}, md: newMarkdown()}
-	for _, h := range []string{"localhost", "127.0.0.1", "::1", host} {
-		s.hosts[strings.ToLower(net.JoinHostPort(h, port))] = true
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		s.anyIP = true
-	}
+	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: hosts, md: newMarkdown()}
 	s.routes()
 	return s, nil
 }
@@ -178,7 +170,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	for _, kv := range securityHeaders {
 		h.Set(kv[0], kv[1])
 	}
-	if !s.hostAllowed(r.Host) {
+	if !s.hosts.Allowed(r.Host) {
 		writeErrorStatus(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden,
 			"Host %q is not this server; quarry answers only on its own address and localhost (DNS rebinding protection)", r.Host))
 		return
@@ -197,19 +189,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
-}
-
-// hostAllowed reports whether a Host header names this server.
-func (s *Server) hostAllowed(host string) bool {
-	host = strings.ToLower(host)
-	if s.hosts[host] {
-		return true
-	}
-	if !s.anyIP {
-		return false
-	}
-	h, p, err := net.SplitHostPort(host)
-	return err == nil && p == s.port && net.ParseIP(strings.Trim(h, "[]")) != nil
 }
 
 // crossOrigin says why a request comes from another origin, or "".

@@ -1,7 +1,8 @@
 // Package httpserve builds the http.Server every quarry server runs on
 // (quarry serve, and quarry mcp and quarry connector with --http), with
 // bounds on how long a client may take to send a request and how large
-// its headers may be.
+// its headers may be, and the Host check (Hosts) both servers apply
+// against DNS rebinding.
 //
 // Reading is bounded, writing is not: quarry streams long responses (the
 // chat's server-sent events, MCP's event streams), so there is no write

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/httpserve"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -46,17 +45,11 @@ const (
 // from browsers. srv must be served by this handler only: its sessions
 // are what opts.MaxSessions counts.
 func HTTPHandler(srv *mcp.Server, addr string, opts HTTPOptions) (http.Handler, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" || port == "0" {
+	hosts, ok := httpserve.NewHosts(addr)
+	if !ok {
 		return nil, quarry.Errorf(quarry.KindUsage, "mcpserver: the bound address %q is not host:port", addr)
 	}
-	g := &hostGuard{hosts: map[string]bool{}, port: port}
-	for _, h := range []string{"localhost", "127.0.0.1", "::1", host} {
-		g.hosts[strings.ToLower(net.JoinHostPort(h, port))] = true
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		g.anyIP = true
-	}
+	g := &hostGuard{hosts: hosts}
 	if srv == nil {
 		return nil, quarry.Errorf(quarry.KindInternal, "mcpserver: no server to serve")
 	}
@@ -85,31 +78,17 @@ func HTTPHandler(srv *mcp.Server, addr string, opts HTTPOptions) (http.Handler, 
 
 // hostGuard refuses requests whose Host header is not the server's own.
 type hostGuard struct {
-	hosts map[string]bool
-	anyIP bool // bound to every interface: accept IP literals on the bound port
-	port  string
+	hosts httpserve.Hosts
 	next  http.Handler
 }
 
 func (g *hostGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.allowed(r.Host) {
+	if !g.hosts.Allowed(r.Host) {
 		http.Error(w, "Host "+r.Host+" is not this server; quarry answers only on its own address and localhost (DNS rebinding protection)", http.StatusForbidden)
 		return
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	g.next.ServeHTTP(w, r)
-}
-
-func (g *hostGuard) allowed(host string) bool {
-	host = strings.ToLower(host)
-	if g.hosts[host] {
-		return true
-	}
-	if !g.anyIP {
-		return false
-	}
-	h, p, err := net.SplitHostPort(host)
-	return err == nil && p == g.port && net.ParseIP(strings.Trim(h, "[]")) != nil
 }
 
 // sessionCap refuses a request that would open a session (an initialize
