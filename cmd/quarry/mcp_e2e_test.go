@@ -365,7 +365,7 @@ func exerciseQuarryMCP(t *testing.T, cs *mcp.ClientSession) {
 	if res.IsError {
 		t.Fatalf("ask: %s", textOf(res))
 	}
-	if !strings.Contains(textOf(res), "190,424.17") {
+	if !strings.Contains(textOf(res), "186,013.13") {
 		t.Errorf("ask's text lacks January 2025's revenue:\n%s", textOf(res))
 	}
 	if ask["sql"] == "" || ask["run_id"] == "" || ask["result_id"] == nil {

@@ -148,6 +148,17 @@ func (g *generator) productOn(r *rand.Rand, day int, picked []int) (int, bool) {
 		}
 		return pi, true
 	}
+	// Few products are on sale yet (the first days): take the first one
+	// on sale, from a place that varies with the day, so that every order
+	// gets the lines docs/demo.md promises.
+	n := len(g.products)
+	for k := range n {
+		pi := (day*7919 + k) % n
+		p := g.products[pi]
+		if p.launch <= day && day < p.stop && !slices.Contains(picked, pi) {
+			return pi, true
+		}
+	}
 	return 0, false
 }
 

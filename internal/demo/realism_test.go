@@ -247,3 +247,23 @@ func atoi(t testing.TB, s string) int64 {
 	}
 	return n
 }
+
+// TestOrderLines: docs/demo.md promises 1–6 lines per order, 2.5 on
+// average, each naming a different product that was on sale that day.
+func TestOrderLines(t *testing.T) {
+	db := openTest(t, fixture.path)
+	if n := queryInt(t, db, "SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id)"); n != 0 {
+		t.Errorf("%d orders have no lines", n)
+	}
+	r := queryRows(t, db, "SELECT min(n), max(n), round(avg(n), 1) FROM (SELECT count(*) AS n FROM order_items GROUP BY order_id)")[0]
+	if r[0] != "1" || r[1] != "6" || r[2] < "2.3" || r[2] > "2.7" {
+		t.Errorf("lines per order: min %s, max %s, mean %s; want 1, 6 and about 2.5", r[0], r[1], r[2])
+	}
+	if n := queryInt(t, db, "SELECT count(*) FROM (SELECT order_id, product_id FROM order_items GROUP BY 1, 2 HAVING count(*) > 1)"); n != 0 {
+		t.Errorf("%d orders name a product twice", n)
+	}
+	if n := queryInt(t, db, `SELECT count(*) FROM order_items i JOIN orders o ON o.id = i.order_id JOIN products p ON p.id = i.product_id
+		WHERE date(o.ordered_at) < p.launched_on`); n != 0 {
+		t.Errorf("%d lines name a product before its launch", n)
+	}
+}
