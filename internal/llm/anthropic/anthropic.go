@@ -68,7 +68,10 @@ func New(o Options) *Provider {
 		option.WithMaxRetries(0),
 	}
 	if o.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(o.APIKey))
+		// The key goes in x-api-key, the header the API reference names
+		// for API keys (this SDK's WithAPIKey sends Authorization: Bearer,
+		// which the reference reserves for OAuth tokens).
+		opts = append(opts, option.WithHeader("X-Api-Key", o.APIKey))
 	}
 	if o.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(o.BaseURL))

@@ -93,6 +93,8 @@ const (
 
 type wire interface {
 	path() string
+	// authorized reports whether h carries key where the API reads it.
+	authorized(h http.Header, key string) bool
 	unauthorized() Answer
 	// tooLong is the provider's refusal of a prompt of tokens tokens
 	// that is longer than the model's window.
@@ -169,7 +171,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	account := r.Header.Get("X-Api-Key") + r.Header.Get("Authorization")
-	if s.key != "" && r.Header.Get("Authorization") != "Bearer "+s.key && r.Header.Get("X-Api-Key") != s.key {
+	if s.key != "" && !s.wire.authorized(r.Header, s.key) {
 		a = s.wire.unauthorized()
 	} else if rej := s.wire.check(body, account); rej != nil {
 		a = *rej
@@ -210,7 +212,7 @@ func (s *Server) servePreflight(w http.ResponseWriter, r *http.Request, body []b
 	var a Answer
 	tokens := len(body)/4 + 1
 	switch {
-	case s.key != "" && r.Header.Get("Authorization") != "Bearer "+s.key && r.Header.Get("X-Api-Key") != s.key:
+	case s.key != "" && !s.wire.authorized(r.Header, s.key):
 		a = s.wire.unauthorized()
 	case s.wire.check(body, account) != nil:
 		rej := s.wire.check(body, account)

@@ -118,8 +118,8 @@ func (s Suite) Run(t *testing.T) {
 			t.Errorf("usage %+v", resp.Usage)
 		}
 		reqs := e.srv.Requests()
-		if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer "+testKey {
-			t.Errorf("requests %d, Authorization %q", len(reqs), reqs[0].Header.Get("Authorization"))
+		if len(reqs) != 1 || !e.srv.wire.authorized(reqs[0].Header, testKey) {
+			t.Errorf("requests %d, the key is not where the API reads it (Authorization %q, X-Api-Key set %v)", len(reqs), reqs[0].Header.Get("Authorization"), reqs[0].Header.Get("X-Api-Key") != "")
 		}
 		if !strings.Contains(string(reqs[0].Body), `"`+s.Strong+`"`) || !strings.Contains(string(reqs[0].Body), "How many orders?") {
 			t.Errorf("request body %s", reqs[0].Body)

@@ -102,6 +102,16 @@ func (aw *anthropicWire) write(w http.ResponseWriter, r *http.Request, body []by
 // openaiWire speaks the OpenAI chat-completions API.
 type openaiWire struct{}
 
+// authorized: the Messages API reads an API key from x-api-key only.
+func (*anthropicWire) authorized(h http.Header, key string) bool {
+	return h.Get("X-Api-Key") == key
+}
+
+// authorized: OpenAI-compatible APIs read a bearer token.
+func (openaiWire) authorized(h http.Header, key string) bool {
+	return h.Get("Authorization") == "Bearer "+key
+}
+
 func (*anthropicWire) tooLong(tokens, window int) Answer {
 	return *invalid("prompt is too long: %d tokens > %d maximum", tokens, window)
 }
