@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,7 @@ func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
 		if m.Provider == "" {
 			m.Provider = config.ProviderBuiltin
 		}
-		return m, nil
+		return m, m.named()
 	}
 	p, model, _ := strings.Cut(flag, ":")
 	p = strings.ToLower(strings.TrimSpace(p))
@@ -70,7 +71,17 @@ func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
 	if model = strings.TrimSpace(model); model != "" {
 		m.Model = model
 	}
-	return m, nil
+	return m, m.named()
+}
+
+// named refuses an OpenAI-compatible server other than OpenAI's own with
+// no model named: quarry's default model is OpenAI's, which a local server
+// does not serve.
+func (m modelChoice) named() error {
+	if m.Provider != config.ProviderOpenAI || m.Model != "" || m.baseURL == "" || strings.Contains(m.baseURL, "api.openai.com") {
+		return nil
+	}
+	return quarry.Errorf(quarry.KindConfig, "no model is named for the OpenAI-compatible server at %s; set model.model in quarry.yaml (or pass --model openai:NAME) to a model it serves, e.g. qwen3:8b on Ollama", schemeHost(m.baseURL))
 }
 
 // gateway builds the model gateway of a choice; nil for the builtin planner.
@@ -109,4 +120,13 @@ func (a *app) noteBuiltin(cfg *config.Config) {
 // note writes a one-line note to stderr.
 func (a *app) note(msg string) {
 	a.stderr.Write([]byte("quarry: note: " + msg + "\n"))
+}
+
+// schemeHost is a URL's scheme://host, with no path, query or credentials.
+func schemeHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "the configured base URL"
+	}
+	return u.Scheme + "://" + u.Host
 }

@@ -279,3 +279,25 @@ func TestFirstUseChecksTheModel(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalServerFromBaseURLAlone: OPENAI_BASE_URL with no key chooses
+// the OpenAI-compatible provider (a local server needs no key), and with
+// no model named quarry says to name one instead of sending OpenAI's
+// default model to a server that does not serve it.
+func TestLocalServerFromBaseURLAlone(t *testing.T) {
+	dir := project(t)
+	srv := llmtest.NewOpenAIServer(t, "", thinkingLoop()...)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL}
+	r := quarryEnv(t, env, "", "-C", dir, "config")
+	if r.code != 0 || !strings.Contains(r.stdout, "provider: openai") {
+		t.Fatalf("config: exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = quarryEnv(t, env, "", "-C", dir, "ask", "--prefer-model", "how many customers per country?")
+	if r.code != 3 || !strings.Contains(r.stderr, "no model is named") || !strings.Contains(r.stderr, "--model openai:NAME") || len(srv.Requests())+srv.Preflights() != 0 {
+		t.Fatalf("exit %d, %d requests: %s", r.code, len(srv.Requests()), r.stderr)
+	}
+	r = quarryEnv(t, env, "", "-C", dir, "ask", "--json", "--model", "openai:qwen3:8b", "how many customers per country?")
+	if r.code != 0 {
+		t.Fatalf("with a model named: exit %d: %s", r.code, r.stderr)
+	}
+}

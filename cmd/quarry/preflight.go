@@ -29,7 +29,7 @@ func (a *app) preflightRun(ctx context.Context, m modelChoice, system string) ([
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
 	gw := a.gateway(m)
-	run := gw.Run(llm.Budget{MaxCalls: 2}, nil)
+	run := gw.Run(llm.Budget{MaxCalls: 3}, nil)
 	strong := llm.ResolveModels(m.Provider, m.Model, "").Strong
 	return llm.Preflight(ctx, run, llm.PreflightOptions{Model: strong, Context: system, Measure: selfHosted(m.baseURL)}), run
 }
@@ -65,7 +65,7 @@ func (a *app) preflight(ctx context.Context, cfg *config.Config, add func(findin
 		add(finding{Status: "warn", Area: "model", Detail: "no API key is set, so the model was not called", Fix: "set " + providerEnv[m.Provider][0] + " (or model.api_key in quarry.yaml) and run doctor again"})
 		return
 	}
-	checks, run := a.preflightRun(ctx, m, a.doctorSystemText(ctx, cfg))
+	checks, run := a.preflightRun(ctx, m, a.doctorPromptText(ctx, cfg))
 	passed := true
 	for _, c := range checks {
 		f := finding{Status: "ok", Area: "model", Detail: c.Name + ": " + c.Detail}
@@ -75,21 +75,28 @@ func (a *app) preflight(ctx context.Context, cfg *config.Config, add func(findin
 		add(f)
 	}
 	u := run.Usage()
-	add(finding{Status: "ok", Area: "model", Detail: fmt.Sprintf("the pre-flight check used %d calls, %d input and %d output tokens (thinking included), %s", run.Calls(), u.Input+u.CacheRead+u.CacheWrite, u.Output, llm.USD(run.Cost()))})
+	status := "ok"
+	if !passed {
+		status = "warn"
+	}
+	add(finding{Status: status, Area: "model", Detail: fmt.Sprintf("the pre-flight check used %d calls, %d input and %d output tokens (thinking included), %s", run.Calls(), u.Input+u.CacheRead+u.CacheWrite, u.Output, llm.USD(run.Cost()))})
 	if passed {
 		a.rememberChecked(cfg, m)
 	}
 }
 
-// doctorSystemText is the system prompt quarry would send for this
+// doctorPromptText is the prompt quarry would send for this
 // project's default connection, or "" when it cannot be built.
-func (a *app) doctorSystemText(ctx context.Context, cfg *config.Config) string {
+func (a *app) doctorPromptText(ctx context.Context, cfg *config.Config) string {
 	k, verified, err := a.agentKnowledge(cfg)
 	if err != nil {
 		return ""
 	}
 	ag := &agent.Agent{Knowledge: k, Verified: verified, Dialect: quarry.DialectGeneric}
 	if c, _, err := a.conn(ctx, ""); err == nil {
+		if q, ok := c.(agent.Querier); ok {
+			ag.Conn = q // not manual mode: the prompt a question gets
+		}
 		if cat, err := a.catalog(ctx, c); err == nil {
 			ag.Catalog, ag.Dialect = cat, c.Dialect()
 			if ag.Withheld, err = a.withheldViews(ctx, c, cat); err != nil {
@@ -97,7 +104,7 @@ func (a *app) doctorSystemText(ctx context.Context, cfg *config.Config) string {
 			}
 		}
 	}
-	return ag.SystemText()
+	return ag.PromptText()
 }
 
 // checkModelOnce runs the pre-flight check the first time a project uses
@@ -111,7 +118,7 @@ func (a *app) checkModelOnce(ctx context.Context, cfg *config.Config, m modelCho
 	if ag.Gateway == nil || (m.key == "" && m.baseURL == "") || a.checked(cfg, m) {
 		return nil
 	}
-	checks, run := a.preflightRun(ctx, m, ag.SystemText())
+	checks, run := a.preflightRun(ctx, m, ag.PromptText())
 	if err := ctx.Err(); err != nil {
 		return quarry.Wrap(quarry.KindCanceled, err, "canceled while checking the model")
 	}

@@ -169,7 +169,7 @@ func (a *app) printRun(r event.RunState) {
 		fmt.Fprintf(w, "Rows  %d%s (columns: %s)\n", r.Rows, map[bool]string{true: ", truncated"}[r.Truncated], strings.Join(r.Columns, ", "))
 	}
 	if r.ResultID != "" {
-		fmt.Fprintf(w, "Result  %s  sha256:%s\n", r.ResultID, r.ResultHash)
+		fmt.Fprintf(w, "Result  %s  %s\n", r.ResultID, r.ResultHash)
 	}
 	for _, c := range r.Checks {
 		fmt.Fprintf(w, "Check  %s %s %s\n", c.Status, c.Name, c.Detail)

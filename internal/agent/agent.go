@@ -318,6 +318,7 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 		Tools: a.tools(),
 	}
 	req.Messages = []llm.Message{llm.UserText(r.policy.scrub(userMessage(question, r.out.AsOf, history)))}
+	textOnly := 0 // replies in a row that called no tool
 	for r.step = 1; r.step <= l.maxSteps(); r.step++ {
 		if v := r.policy.leaks(requestText(req)); v != "" {
 			return fail("policy", quarry.KindInternal, "a restricted value was about to be sent to the model; the run was stopped (please report it)")
@@ -331,6 +332,9 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 			if quarry.KindOf(err) == quarry.KindCanceled {
 				return err
 			}
+			if llm.ContextOverflow(err) {
+				err = quarry.Wrap(quarry.KindModel, err, "%s; %s", quarry.Message(err), llm.ContextFix)
+			}
 			return &failure{reason: reason, err: asModelError(err)}
 		}
 		req.Messages = append(req.Messages, resp.AssistantMessage())
@@ -339,9 +343,13 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 			if resp.StopReason == llm.StopMaxTokens {
 				return fail("model", quarry.KindModel, "the model's reply was cut off at its token limit before it called a tool; ask a narrower question")
 			}
+			if textOnly++; textOnly == maxTextOnly {
+				return fail("model", quarry.KindModel, "the model answered in text %d times in a row instead of calling its tools; use a model with reliable tool calling (function calling)", maxTextOnly)
+			}
 			req.Messages = append(req.Messages, llm.UserText("Use the tools: run a query, then call submit_answer. Text outside submit_answer is not shown to the user."))
 			continue
 		}
+		textOnly = 0
 		var parts []llm.Part
 		for _, u := range uses {
 			content, isErr, done, err := r.call(ctx, u)
@@ -357,6 +365,11 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 	}
 	return fail("max_steps", quarry.KindModel, "the model did not reach an answer within %d steps (limits: max steps); nothing was answered — ask a narrower question", l.maxSteps())
 }
+
+// maxTextOnly is how many replies in a row may call no tool before the
+// run ends: a model that keeps answering in prose cannot use quarry's
+// tools, however the question is put.
+const maxTextOnly = 3
 
 // asModelError makes a failed model call a KindModel error with the same
 // message, whatever went wrong (no key, a refused key, an unknown model, a

@@ -111,6 +111,7 @@ func TestBadModelsEndTheRunWithAFailure(t *testing.T) {
 			{"not json", bad(llmtest.Reply(llmtest.ToolCall("x", "run_query", `[1,2`))), llm.Budget{}, "invalid_arguments", quarry.KindModel, "invalid arguments"},
 			{"loops", loop, llm.Budget{}, "max_steps", quarry.KindModel, "within 12 steps"},
 			{"budget", loop, llm.Budget{MaxCalls: 3}, "budget", quarry.KindModel, "budget is spent"},
+			{"prose only", bad(llmtest.Reply(llmtest.Text("Revenue is up.")), llmtest.Reply(llmtest.Text("It rose.")), llmtest.Reply(llmtest.Text("Up 5%."))), llm.Budget{}, "model", quarry.KindModel, "instead of calling its tools"},
 			{"provider error", bad(llmtest.Fail(quarry.Errorf(quarry.KindModel, "the fake API refused the key (401)"))), llm.Budget{}, "model", quarry.KindModel, "refused the key"},
 			{"repairs spent", bad(
 				llmtest.Reply(llmtest.ToolCall("a", "run_query", `{"sql":"SELECT nope FROM customers"}`)),

@@ -250,11 +250,16 @@ func oneLine(s string) string {
 	return short(strings.Join(strings.Fields(s), " "), 240)
 }
 
-// SystemText returns the system prompt the agent sends with every
-// question — its instructions and the schema context, restricted data
-// scrubbed — so that a pre-flight check can size it against the model's
-// context window.
-func (a *Agent) SystemText() string {
+// PromptText returns what the agent sends with every question before the
+// question itself — its instructions, the schema context (restricted data
+// scrubbed) and its tools' definitions — so that a pre-flight check can
+// size it against the model's context window.
+func (a *Agent) PromptText() string {
 	p := newPolicy(a.model())
-	return prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(a.schemaContext(p))
+	var b strings.Builder
+	b.WriteString(prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(a.schemaContext(p)))
+	for _, t := range a.tools() {
+		b.WriteString("\n" + t.Name + ": " + t.Description + " " + string(t.InputSchema))
+	}
+	return b.String()
 }

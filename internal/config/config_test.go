@@ -228,6 +228,9 @@ func TestModelChoice(t *testing.T) {
 		{"explicit builtin ignores keys", "model:\n  provider: builtin\n", map[string]string{"ANTHROPIC_API_KEY": "ak"}, "builtin", "", ""},
 		{"auto spelled out", "model:\n  provider: Auto\n", map[string]string{"OPENAI_API_KEY": "ok"}, "openai", "ok", ""},
 		{"file key wins over variable", "model:\n  provider: anthropic\n  api_key: ${MY_KEY}\n", map[string]string{"ANTHROPIC_API_KEY": "ak", "MY_KEY": "mine"}, "anthropic", "mine", ""},
+		{"openai base URL alone (ollama)", "", map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, "openai", "", "http://localhost:11434/v1"},
+		{"base_url in the file alone", "model:\n  base_url: http://gpu-box:8000/v1\n", nil, "openai", "", "http://gpu-box:8000/v1"},
+		{"anthropic base URL alone is not a key", "", map[string]string{"ANTHROPIC_BASE_URL": "https://proxy.example"}, "builtin", "", ""},
 		{"openai with no key (ollama)", "model:\n  provider: openai\n  base_url: http://localhost:11434/v1\n", nil, "openai", "", "http://localhost:11434/v1"},
 	}
 	for _, tt := range tests {

@@ -253,6 +253,12 @@ func (d *decoder) lookupSet(name string) (string, bool) {
 // efforts are the thinking efforts model.effort may name (llm.Efforts).
 var efforts = []string{"off", "low", "medium", "high", "xhigh", "max"}
 
+// isSet reports whether the environment variable name has a value.
+func (d *decoder) isSet(name string) bool {
+	_, ok := d.lookupSet(name)
+	return ok
+}
+
 // resolveModel turns model.provider (auto when absent) into a concrete
 // provider, taking a key and base URL from the provider's usual variables
 // when the file leaves them empty.
@@ -270,6 +276,10 @@ func (d *decoder) resolveModel(cfg *Config, provider string) error {
 			p, m.Reason = ProviderOpenAI, "OPENAI_API_KEY is set"
 		case m.APIKey.IsSet():
 			p, m.Reason = ProviderAnthropic, "model.api_key is set"
+		case d.isSet(providerKeys[ProviderOpenAI].baseURL) || (m.BaseURL != "" && !d.isSet(providerKeys[ProviderAnthropic].baseURL)):
+			// A local OpenAI-compatible server (Ollama, vLLM, llama.cpp)
+			// needs a base URL and no key.
+			p, m.Reason = ProviderOpenAI, "a base URL for an OpenAI-compatible server is set"
 		default:
 			p, m.Reason = ProviderBuiltin, "no API key is set"
 		}

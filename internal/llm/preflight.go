@@ -57,28 +57,16 @@ func Preflight(ctx context.Context, c Completer, o PreflightOptions) []Check {
 		MaxTokens: 2048,
 		Effort:    EffortLow,
 	}
-	measure := o.Measure && o.Context != "" && ContextWindow(o.Model) == 0
-	if measure {
-		req.System = append(req.System, SystemBlock{Text: "The schema below is only here to measure the context window; ignore it.\n\n" + o.Context})
-	}
 	resp, err := c.Complete(ctx, req, nil)
 	if err != nil {
-		if contextOverflow(err) {
-			return []Check{{Name: "context size", Detail: quarry.Message(err), Fix: contextFix}}
-		}
 		return []Check{{Name: "tools", Detail: quarry.Message(err), Fix: fixFor(err), Err: err}}
 	}
-	var sizeCheck *Check
-	if o.Context != "" {
-		sizeCheck = contextCheck(o, resp.Usage, measure)
-		if !sizeCheck.OK {
-			return []Check{*sizeCheck}
-		}
-	}
+	small := resp.Usage
+	smallChars := requestChars(req)
 	uses := resp.ToolUses()
 	if len(uses) == 0 || uses[0].Name != "add" {
 		return []Check{{Name: "tools", Detail: "the model answered without calling the tool it was given",
-			Fix: "use a model with tool use (function calling); on Ollama, vLLM or llama.cpp pick one whose template supports tools (e.g. qwen3, llama3.1) and enable tool calling on the server"}}
+			Fix: "use a model with tool use (function calling); on Ollama, vLLM or llama.cpp pick a model whose chat template supports tools and enable tool calling on the server (vLLM: --enable-auto-tool-choice with a --tool-call-parser)"}}
 	}
 	out := []Check{{Name: "tools", OK: true, Detail: "the model called a tool"}}
 	req.Messages = append(req.Messages, resp.AssistantMessage(), Message{Role: RoleUser, Parts: []Part{{ToolResult: &ToolResult{ToolUseID: uses[0].ID, Content: `5`}},
@@ -107,48 +95,85 @@ func Preflight(ctx context.Context, c Completer, o PreflightOptions) []Check {
 			Fix: "use a stronger model; quarry repairs one bad JSON answer, but a model that cannot write JSON will fail often"})
 	}
 	out = append(out, Check{Name: "structured output", OK: true, Detail: "the model answered with valid JSON"})
-	if sizeCheck != nil {
-		out = append(out, *sizeCheck)
+	if o.Context != "" {
+		out = append(out, contextCheck(ctx, c, o, req, small, smallChars))
 	}
 	return out
 }
 
-// contextFix says how to give a local server a larger context window.
-const contextFix = "give the server a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or the model's num_ctx; vLLM: --max-model-len; llama.cpp: -c), or pick a model with a larger one"
+// ContextFix says how to give a local server a larger context window.
+const ContextFix = "give the server a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or the model's num_ctx; vLLM: --max-model-len; llama.cpp: -c), or pick a model with a larger one"
 
-// estimateTokens is a generous guess of the tokens text takes: about four
+// estimateTokens is a guess of the tokens text takes: about four
 // characters a token for English and SQL names.
-func estimateTokens(text string) int { return len(text)/4 + 1 }
+func estimateTokens(chars int) int { return chars/4 + 1 }
 
-// contextCheck judges quarry's schema context against the model's known
-// window, or, when measured, against the input tokens the endpoint says it
-// read: a server that silently truncates (as Ollama does past num_ctx)
-// reports far fewer than were sent.
-func contextCheck(o PreflightOptions, u Usage, measured bool) *Check {
-	need := estimateTokens(o.Context)
+// Headroom is what a question adds to quarry's system prompt and tools
+// over its turns (the question, results, repairs), in tokens; the context
+// check wants the window to hold both.
+const Headroom = 4096
+
+// requestChars is the size of what a request sends, in characters.
+func requestChars(req Request) int {
+	n := 0
+	for _, s := range req.System {
+		n += len(s.Text)
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.InputSchema)
+	}
+	for _, m := range req.Messages {
+		for _, p := range m.Parts {
+			n += len(p.Text)
+		}
+	}
+	return n
+}
+
+// contextCheck judges quarry's prompt (o.Context: the system prompt and
+// tools of a question) plus Headroom against the model's window: a known
+// window from models.go; otherwise, on an endpoint that may be measured,
+// by one more call that sends it, padded by Headroom. The input tokens
+// the endpoint reports for that call are compared with the small first
+// call's count plus an estimate of what was added: a server that silently
+// truncates (Ollama past num_ctx) reports far fewer, and one that refuses
+// the prompt (vLLM, llama.cpp) says so.
+func contextCheck(ctx context.Context, c Completer, o PreflightOptions, small Request, smallUsage Usage, smallChars int) Check {
+	need := estimateTokens(len(o.Context)) + Headroom
 	if w := ContextWindow(o.Model); w > 0 {
-		if need > w/2 {
-			return &Check{Name: "context size", Detail: fmt.Sprintf("quarry's schema context is about %d tokens, more than half of %s's %d-token window", need, o.Model, w),
+		if need > w {
+			return Check{Name: "context size", Detail: fmt.Sprintf("quarry's prompt and a question's turns need about %d tokens, more than %s's %d-token window", need, o.Model, w),
 				Fix: "describe fewer tables in the knowledge folder, or pick a model with a larger window"}
 		}
-		return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's schema context (about %d tokens) fits %s's %d-token window", need, o.Model, w)}
+		return Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's prompt and a question's turns (about %d tokens) fit %s's %d-token window", need, o.Model, w)}
 	}
-	if !measured {
-		return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's schema context is about %d tokens; the model's window is not known, and a paid API is not sent it only to measure", need)}
+	if !o.Measure {
+		return Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's prompt and a question's turns need about %d tokens; the model's window is not known, and a paid API is not sent them only to measure", need)}
 	}
-	read := u.Input + u.CacheRead + u.CacheWrite
-	if read == 0 {
-		return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's schema context is about %d tokens; the endpoint reports no token counts, so whether it fits could not be measured", need)}
+	read0 := smallUsage.Input + smallUsage.CacheRead + smallUsage.CacheWrite
+	if read0 == 0 {
+		return Check{Name: "context size", OK: true, Detail: fmt.Sprintf("quarry's prompt and a question's turns need about %d tokens; the endpoint reports no token counts, so whether they fit could not be measured", need)}
 	}
-	if read < need/2 {
-		return &Check{Name: "context size", Detail: fmt.Sprintf("the endpoint read %d input tokens of the about %d quarry sent: its context window cuts off quarry's schema context", read, need), Fix: contextFix}
+	big := Request{System: []SystemBlock{small.System[0], {Text: "The text below is only here to measure the context window; ignore it.\n\n" + o.Context + "\n" + strings.Repeat("padding to measure the context window\n", Headroom*4/38)}},
+		Tools: small.Tools, Messages: small.Messages[:1], MaxTokens: 256, Effort: EffortLow}
+	resp, err := c.Complete(ctx, big, nil)
+	if err != nil {
+		if ContextOverflow(err) {
+			return Check{Name: "context size", Detail: quarry.Message(err), Fix: ContextFix}
+		}
+		return Check{Name: "context size", Detail: "the call that measures the context window failed: " + quarry.Message(err), Fix: fixFor(err), Err: err}
 	}
-	return &Check{Name: "context size", OK: true, Detail: fmt.Sprintf("the endpoint read all of quarry's schema context (%d input tokens)", read)}
+	read := resp.Usage.Input + resp.Usage.CacheRead + resp.Usage.CacheWrite
+	expected := read0 + estimateTokens(requestChars(big)-smallChars)
+	if read < expected*3/4 {
+		return Check{Name: "context size", Detail: fmt.Sprintf("the endpoint read %d input tokens of the about %d quarry sent: its context window cuts off quarry's prompt and a question's turns", read, expected), Fix: ContextFix}
+	}
+	return Check{Name: "context size", OK: true, Detail: fmt.Sprintf("the endpoint read all of quarry's prompt and room for a question's turns (%d input tokens)", read)}
 }
 
 // contextOverflow reports whether err is an endpoint's refusal of a prompt
 // longer than its context window (vLLM, llama.cpp, OpenAI).
-func contextOverflow(err error) bool {
+func ContextOverflow(err error) bool {
 	m := strings.ToLower(err.Error())
 	return strings.Contains(m, "context length") || strings.Contains(m, "context window") || strings.Contains(m, "context_length_exceeded") ||
 		strings.Contains(m, "exceeds the available context") || strings.Contains(m, "too many tokens") || strings.Contains(m, "prompt is too long")
