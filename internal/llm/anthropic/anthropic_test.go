@@ -122,6 +122,31 @@ func TestNoKey(t *testing.T) {
 	}
 }
 
+// recorder returns a provider whose exchanges rec records: with -record
+// against the real API (key and base URL from the environment), otherwise
+// against the local rule-following fake serving answers, whose refusals
+// fail the test.
+func recorder(t *testing.T, answers ...llmtest.Answer) (*anthropic.Provider, *replay.Recorder, string) {
+	t.Helper()
+	base, key := os.Getenv("ANTHROPIC_BASE_URL"), os.Getenv("ANTHROPIC_API_KEY")
+	if *record {
+		if key == "" {
+			t.Fatal("-record needs ANTHROPIC_API_KEY")
+		}
+	} else {
+		key = "sk-ant-fake-recording-key-0001"
+		srv := llmtest.NewAnthropicServer(t, key, answers...)
+		base = srv.URL
+		t.Cleanup(func() {
+			if r := srv.Refused(); len(r) > 0 {
+				t.Errorf("the fake refused: %s", r[0])
+			}
+		})
+	}
+	rec := &replay.Recorder{Next: http.DefaultTransport, Keys: []string{key}}
+	return anthropic.New(anthropic.Options{APIKey: key, BaseURL: base, HTTPClient: &http.Client{Transport: rec}}), rec, key
+}
+
 // TestCassette replays a recorded exchange with no key and no network.
 // With -update it records the cassette from the local fake; with -record,
 // from the real API (the key is read from the environment and never saved).
@@ -130,21 +155,9 @@ func TestCassette(t *testing.T) {
 	req := llm.Request{System: []llm.SystemBlock{{Text: "Answer in one short sentence.", Cache: true}}, Messages: []llm.Message{llm.UserText("What is 6 times 7?")}, MaxTokens: 64}
 	model := "claude-haiku-5-5"
 	if *update || *record {
-		base, key := "", ""
-		if *record {
-			base, key = os.Getenv("ANTHROPIC_BASE_URL"), os.Getenv("ANTHROPIC_API_KEY")
-			if key == "" {
-				t.Fatal("-record needs ANTHROPIC_API_KEY")
-			}
-		} else {
-			key = "sk-ant-fake-recording-key-0001"
-			srv := llmtest.NewAnthropicServer(t, key,
-				llmtest.Answer{Text: "6 times 7 is 42.", Usage: llm.Usage{Input: 20, Output: 9}},
-				llmtest.Answer{Text: "6 times 7 is 42.", Usage: llm.Usage{Input: 20, Output: 9}})
-			base = srv.URL
-		}
-		rec := &replay.Recorder{Next: http.DefaultTransport, Keys: []string{key}}
-		p := anthropic.New(anthropic.Options{APIKey: key, BaseURL: base, HTTPClient: &http.Client{Transport: rec}})
+		p, rec, key := recorder(t,
+			llmtest.Answer{Text: "6 times 7 is 42.", Usage: llm.Usage{Input: 20, Output: 9}},
+			llmtest.Answer{Text: "6 times 7 is 42.", Usage: llm.Usage{Input: 20, Output: 9}})
 		if _, err := p.Complete(context.Background(), model, req, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -213,26 +226,10 @@ func TestToolLoopCassette(t *testing.T) {
 		return r1, r2, err
 	}
 	if *update || *record {
-		base, key := "", ""
-		if *record {
-			base, key = os.Getenv("ANTHROPIC_BASE_URL"), os.Getenv("ANTHROPIC_API_KEY")
-			if key == "" {
-				t.Fatal("-record needs ANTHROPIC_API_KEY")
-			}
-		} else {
-			key = "sk-ant-fake-recording-key-0001"
-			srv := llmtest.NewAnthropicServer(t, key,
-				llmtest.Answer{Thinking: "I will count the orders.", ToolUses: []llm.ToolUse{{ID: "toolu_01", Name: "run_query", Input: json.RawMessage(`{"sql":"SELECT count(*) AS n FROM orders"}`)}}, Usage: llm.Usage{Input: 310, Output: 64}},
-				llmtest.Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 420, Output: 12}})
-			base = srv.URL
-			t.Cleanup(func() {
-				if r := srv.Refused(); len(r) > 0 {
-					t.Errorf("the fake refused: %s", r[0])
-				}
-			})
-		}
-		rec := &replay.Recorder{Next: http.DefaultTransport, Keys: []string{key}}
-		if _, _, err := loop(anthropic.New(anthropic.Options{APIKey: key, BaseURL: base, HTTPClient: &http.Client{Transport: rec}})); err != nil {
+		p, rec, _ := recorder(t,
+			llmtest.Answer{Thinking: "I will count the orders.", ToolUses: []llm.ToolUse{{ID: "toolu_01", Name: "run_query", Input: json.RawMessage(`{"sql":"SELECT count(*) AS n FROM orders"}`)}}, Usage: llm.Usage{Input: 310, Output: 64}},
+			llmtest.Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 420, Output: 12}})
+		if _, _, err := loop(p); err != nil {
 			t.Fatal(err)
 		}
 		if err := rec.Save(path); err != nil {
