@@ -301,3 +301,19 @@ func TestLocalServerFromBaseURLAlone(t *testing.T) {
 		t.Fatalf("with a model named: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestCheckedModelsKeepNoCredentials: a base URL that carries a user and
+// password (a proxy) is remembered as scheme://host only.
+func TestCheckedModelsKeepNoCredentials(t *testing.T) {
+	dir := project(t)
+	srv := llmtest.NewOpenAIServer(t, "", thinkingLoop()...)
+	u := strings.Replace(srv.URL, "http://", "http://proxyuser:s3cret-pass@", 1)
+	r := quarryEnv(t, map[string]string{"OPENAI_BASE_URL": u}, "", "-C", dir, "ask", "--json", "--model", "openai:qwen3:8b", "how many customers per country?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".quarry", "models-checked.json"))
+	if err != nil || strings.Contains(string(data), "s3cret") || !strings.Contains(string(data), "qwen3:8b") {
+		t.Errorf("models-checked.json: %v %s", err, data)
+	}
+}

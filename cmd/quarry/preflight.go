@@ -154,6 +154,16 @@ type checkedEntry struct {
 	CheckedAt time.Time `json:"checked_at"`
 }
 
+// endpointOf is what models-checked.json says of a base URL: its
+// scheme://host, never a path, query or user:password that could carry a
+// credential.
+func endpointOf(base string) string {
+	if base == "" {
+		return ""
+	}
+	return schemeHost(base)
+}
+
 // checkKey names a model choice: its provider, endpoint and models (never
 // its key).
 func checkKey(m modelChoice) string {
@@ -180,7 +190,7 @@ func (a *app) checked(cfg *config.Config, m modelChoice) bool {
 // the check runs again next time.
 func (a *app) rememberChecked(cfg *config.Config, m modelChoice) {
 	all := readChecked(cfg)
-	all[checkKey(m)] = checkedEntry{Provider: m.Provider, Model: llm.ResolveModels(m.Provider, m.Model, "").Strong, BaseURL: m.baseURL, CheckedAt: a.now().UTC()}
+	all[checkKey(m)] = checkedEntry{Provider: m.Provider, Model: llm.ResolveModels(m.Provider, m.Model, "").Strong, BaseURL: endpointOf(m.baseURL), CheckedAt: a.now().UTC()}
 	data, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return
