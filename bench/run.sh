@@ -10,6 +10,8 @@
 #   5. quarry serve under 200 concurrent chat streams
 #   6. through MCP: driver: mcp starting `quarry connector sqlite` vs
 #      driver: sqlite, one row and 100,000 rows, whole process
+#   7. the state store: appends on the SQLite file vs PostgreSQL (the
+#      latter when QUARRY_TEST_POSTGRES_URL is set: source scripts/services.sh start)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${ROWS:-1000000}
@@ -114,3 +116,11 @@ timeit quarry-100k "$q" -C "$work/big" run --format csv "$export100k"
 timeit quarry-mcp-100k "$q" -C "$work/mcp" run --format csv "$export100k"
 cmp -s <("$q" -C "$work/big" run --format csv "$export100k") <("$q" -C "$work/mcp" run --format csv "$export100k") && echo "  the two CSV exports are identical" || echo "  the two CSV exports DIFFER"
 echo "  100,000 rows: mcp / sqlite (median): $(ratio quarry-mcp-100k quarry-100k)×"
+
+echo "7. state store appends, one core: SQLite file vs PostgreSQL (target: 10,000 events/s)"
+go test -run '^$' -bench 'BenchmarkState$' -benchtime 3000x -cpu 1 ./internal/store/sqlite/ | grep -E '^Benchmark' | sed 's/^/  sqlite    /'
+if [ -n "${QUARRY_TEST_POSTGRES_URL:-}" ]; then
+	go test -run '^$' -bench 'BenchmarkState$' -benchtime 3000x -cpu 1 ./internal/store/postgres/ | grep -E '^Benchmark' | sed 's/^/  postgres  /'
+else
+	echo "  postgres  skipped: QUARRY_TEST_POSTGRES_URL is not set (source scripts/services.sh start)"
+fi

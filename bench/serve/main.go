@@ -40,7 +40,7 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/sqlguard"
-	"github.com/quarrydata/quarry/internal/store"
+	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
 // questions are asked in turn; the demo answers each with the builtin
@@ -105,7 +105,7 @@ func run(streams, rounds, workers int, cold bool) error {
 		verified = append(verified, planner.Verified{Question: v.Question, SQL: v.SQL})
 	}
 	k := &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash, Currency: "$"}
-	st, err := store.Open(ctx, filepath.Join(dir, "state.db"))
+	st, err := sqlitestate.Open(ctx, filepath.Join(dir, "state.db"))
 	if err != nil {
 		return err
 	}

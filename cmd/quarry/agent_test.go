@@ -15,6 +15,7 @@ import (
 	"github.com/quarrydata/quarry/internal/llm/llmtest"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
+	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
 // quarryEnv runs the CLI with the given environment variables.
@@ -31,7 +32,7 @@ func quarryEnv(t *testing.T, env map[string]string, stdin string, args ...string
 // lastRun folds the project's newest run.
 func lastRun(t *testing.T, dir string) event.RunState {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(dir, ".quarry", "state.db"))
+	st, err := sqlitestate.Open(context.Background(), filepath.Join(dir, ".quarry", "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/quarrydata/quarry/internal/ids"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
+	pgstate "github.com/quarrydata/quarry/internal/store/postgres"
+	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
 // app holds what every command shares: the process's streams and
@@ -39,7 +41,7 @@ type app struct {
 	configFlag string
 
 	cfg   *config.Config
-	st    *store.Store
+	st    store.State
 	conns map[string]connector.Conn
 	cats  map[connector.Conn]catalogRead // each connection's schema, read once
 	pol   policyState                    // the project's column policy, loaded once
@@ -126,7 +128,7 @@ func (a *app) config() (*config.Config, error) {
 }
 
 // store opens quarry's own state database once.
-func (a *app) store(ctx context.Context) (*store.Store, error) {
+func (a *app) store(ctx context.Context) (store.State, error) {
 	if a.st != nil {
 		return a.st, nil
 	}
@@ -134,7 +136,12 @@ func (a *app) store(ctx context.Context) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, cfg.State)
+	var st store.State
+	if config.StateIsURL(cfg.State) {
+		st, err = pgstate.Open(ctx, cfg.State, pgstate.Options{})
+	} else {
+		st, err = sqlitestate.Open(ctx, cfg.State)
+	}
 	if err != nil {
 		return nil, err
 	}

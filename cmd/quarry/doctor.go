@@ -112,7 +112,7 @@ func (a *app) diagnose(ctx context.Context) []finding {
 	if st, err := a.store(ctx); err != nil {
 		add(finding{"fail", "state", oneLine(err.Error()), "check that the folder of state: in quarry.yaml is writable", ""})
 	} else {
-		add(finding{Status: "ok", Area: "state", Detail: st.Path() + " opens"})
+		add(finding{Status: "ok", Area: "state", Detail: st.Where() + " opens"})
 	}
 
 	if _, err := os.Stat(cfg.Knowledge); err != nil {

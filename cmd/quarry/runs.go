@@ -23,7 +23,8 @@ func (a *app) runsCmd() *cobra.Command {
 		Short: "List past runs, show one, or print its event log",
 		Long: `Every run and ask is recorded as an append-only log of events in quarry's
 state database (.quarry/state.db). A run's status, SQL, rows, checks and
-answer are computed from that log. IDs may be shortened to any unique prefix.`,
+answer are computed from that log. IDs may be shortened to any unique prefix.
+Finished runs can be archived and deleted whole with quarry runs prune.`,
 	}
 	var asJSON bool
 	var limit int
@@ -133,6 +134,7 @@ answer are computed from that log. IDs may be shortened to any unique prefix.`,
 		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 		cmd.AddCommand(c)
 	}
+	cmd.AddCommand(a.pruneCmd())
 	return cmd
 }
 

@@ -101,6 +101,14 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if open {
 			a.openBrowser(url)
 		}
+		if cfg.Retention.KeepRuns > 0 {
+			st, err := a.store(ctx)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			go a.retain(ctx, st, cfg.Retention)
+		}
 		if err := serveUntil(ctx, hs, ln); err != nil {
 			return err
 		}

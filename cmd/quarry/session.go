@@ -52,7 +52,7 @@ func (s sessionSink) Append(ctx context.Context, events ...event.Event) error {
 // one that continues it), or, in a terminal, an offer to continue a
 // question under a day old. It returns "" for a question on its own, and
 // the earlier turns.
-func (a *app) session(ctx context.Context, st *store.Store, f askFlags, offer bool) (string, []agent.Turn, error) {
+func (a *app) session(ctx context.Context, st store.State, f askFlags, offer bool) (string, []agent.Turn, error) {
 	switch {
 	case f.session != "":
 		if _, err := st.Session(ctx, f.session); err != nil {
@@ -89,7 +89,7 @@ func (a *app) session(ctx context.Context, st *store.Store, f askFlags, offer bo
 }
 
 // lastQuestion returns the newest question of the project, or nil.
-func (a *app) lastQuestion(ctx context.Context, st *store.Store) (*event.RunState, error) {
+func (a *app) lastQuestion(ctx context.Context, st store.State) (*event.RunState, error) {
 	runs, err := st.Runs(ctx, store.RunFilter{Kind: "ask", Limit: 1})
 	if err != nil || len(runs) == 0 {
 		return nil, err
@@ -99,7 +99,7 @@ func (a *app) lastQuestion(ctx context.Context, st *store.Store) (*event.RunStat
 
 // continueFrom returns the session of run last, or a new one that starts
 // from it.
-func (a *app) continueFrom(ctx context.Context, st *store.Store, last *event.RunState) (string, []agent.Turn, error) {
+func (a *app) continueFrom(ctx context.Context, st store.State, last *event.RunState) (string, []agent.Turn, error) {
 	if last.SessionID != "" {
 		if _, err := st.Session(ctx, last.SessionID); err == nil {
 			return a.turns(ctx, st, last.SessionID, nil)
@@ -114,7 +114,7 @@ func (a *app) continueFrom(ctx context.Context, st *store.Store, last *event.Run
 
 // turns reads a session's earlier questions; seed, when not nil, is a
 // question asked before the session existed.
-func (a *app) turns(ctx context.Context, st *store.Store, id string, seed *event.RunState) (string, []agent.Turn, error) {
+func (a *app) turns(ctx context.Context, st store.State, id string, seed *event.RunState) (string, []agent.Turn, error) {
 	runs, err := st.Runs(ctx, store.RunFilter{SessionID: id, Kind: "ask"})
 	if err != nil {
 		return "", nil, err

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,14 +30,19 @@ var pure = []string{
 	"internal/ids",
 	"internal/suggest",
 	"internal/resultcache",
+	"internal/store",
 }
 
 // pureThirdParty lists the only third-party modules a pure package may use:
 // computation with no I/O of its own.
 var pureThirdParty = []string{"github.com/go-analyze/charts"}
 
-// impure standard-library packages: databases, network, processes.
+// impure standard-library packages: databases, network, processes. Their
+// pure subpackages (URL and address parsing) are in pureStd.
 var impure = []string{"database/sql", "net", "os/exec", "syscall", "plugin", "os/signal"}
+
+// pureStd are subpackages of impure ones that only compute.
+var pureStd = []string{"net/url", "net/netip"}
 
 type pkg struct {
 	dir     string // relative to the module root, slash-separated
@@ -129,6 +135,9 @@ func TestPurePackagesDoNoIO(t *testing.T) {
 				continue
 			}
 			if !strings.Contains(strings.Split(imp, "/")[0], ".") {
+				if slices.Contains(pureStd, imp) {
+					continue
+				}
 				for _, bad := range impure {
 					if imp == bad || strings.HasPrefix(imp, bad+"/") {
 						t.Errorf("%s is pure but imports %s", dir, imp)
@@ -251,6 +260,25 @@ func TestOnlyTestsImportTestSupport(t *testing.T) {
 		for imp := range p.imports {
 			if in, ok := internalPath(imp); ok && strings.HasSuffix(in, "test") {
 				t.Errorf("%s imports the test-support package %s", dir, in)
+			}
+		}
+	}
+}
+
+// TestContractsImportNoAdapter: the root of an adapter tree (connector,
+// llm, store) is the contract its adapters implement, so it imports none
+// of them; transports may import a contract, never an adapter.
+func TestContractsImportNoAdapter(t *testing.T) {
+	pkgs := load(t)
+	for _, root := range []string{"internal/connector", "internal/llm", "internal/store"} {
+		p := pkgs[root]
+		if p == nil {
+			t.Errorf("contract %s not found; update the list", root)
+			continue
+		}
+		for imp := range p.imports {
+			if in, ok := internalPath(imp); ok && strings.HasPrefix(in, root+"/") {
+				t.Errorf("contract %s imports its adapter %s", root, in)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -75,6 +76,43 @@ const (
 
 // Config is a loaded, expanded and validated quarry.yaml. Paths are
 // absolute. Secrets are Secret values and print as "[redacted]".
+// Retention says how long finished runs stay in the state store.
+type Retention struct {
+	// KeepRuns: `quarry runs prune` with no --older-than, and `quarry
+	// serve` once a day, delete runs that finished longer ago than this.
+	// 0 keeps every run.
+	KeepRuns time.Duration
+	// Archive is the absolute folder pruned runs are written to first, one
+	// gzip'd JSON-lines file per prune; "" deletes without archiving.
+	Archive string
+}
+
+// StateIsURL reports whether a state setting names a PostgreSQL server
+// rather than a file.
+func StateIsURL(state string) bool {
+	return strings.HasPrefix(state, "postgres://") || strings.HasPrefix(state, "postgresql://")
+}
+
+// ParseAge reads an age such as 90d, 2w, 36h or 30m: Go's durations plus
+// d (days) and w (weeks), which retention needs.
+func ParseAge(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	for unit, size := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
+		if num, ok := strings.CutSuffix(s, unit); ok {
+			n, err := strconv.ParseFloat(num, 64)
+			if err != nil || n < 0 || n > 1e5 {
+				return 0, fmt.Errorf("%q is not an age; write it like 90d, 2w or 36h", s)
+			}
+			return time.Duration(n * float64(size)), nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not an age; write it like 90d, 2w or 36h", s)
+	}
+	return d, nil
+}
+
 type Config struct {
 	Path    string // absolute path of quarry.yaml
 	Dir     string // absolute folder holding quarry.yaml
@@ -87,11 +125,14 @@ type Config struct {
 	Connections     map[string]*Connection
 	ConnectionNames []string
 	Knowledge       string // absolute folder
-	State           string // absolute path of quarry's own state database
-	Model           Model
-	Limits          Limits
-	Server          Server
-	Guard           Guard
+	// State is where quarry keeps its own state: the absolute path of an
+	// embedded SQLite file, or a postgres:// URL (StateIsURL).
+	State     string
+	Retention Retention
+	Model     Model
+	Limits    Limits
+	Server    Server
+	Guard     Guard
 	// Warnings are one-line notes that do not stop quarry, such as a secret
 	// written into the file instead of referenced as ${VAR}.
 	Warnings []string
@@ -498,6 +539,16 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 		}},
 		{"knowledge", d.str(&cfg.Knowledge)},
 		{"state", d.str(&cfg.State)},
+		{"retention", func(n ast.Node, p string) error {
+			m, err := d.mapping(n, p)
+			if err != nil {
+				return err
+			}
+			return d.fields(m, p, []field{
+				{"keep_runs", d.age(&cfg.Retention.KeepRuns)},
+				{"archive", d.str(&cfg.Retention.Archive)},
+			})
+		}},
 		{"model", func(n ast.Node, p string) error {
 			m, err := d.mapping(n, p)
 			if err != nil {

@@ -369,6 +369,23 @@ func (d *decoder) number(dst *float64) func(ast.Node, string) error {
 }
 
 // duration decodes a Go duration such as 30s, 2m or 1h30m.
+// age decodes an age for retention: a duration, or days and weeks (90d,
+// 2w); 0 or an empty value means "keep".
+func (d *decoder) age(dst *time.Duration) func(ast.Node, string) error {
+	return func(n ast.Node, path string) error {
+		s, err := d.text(n, path)
+		if err != nil || s.null || strings.TrimSpace(s.value) == "" {
+			return err
+		}
+		v, perr := ParseAge(s.value)
+		if perr != nil {
+			return d.errAt(lineOf(n), path, "%s is not an age; write it like 90d, 2w or 36h", s.shown())
+		}
+		*dst = v
+		return nil
+	}
+}
+
 func (d *decoder) duration(dst *time.Duration, allowZero bool) func(ast.Node, string) error {
 	return func(n ast.Node, path string) error {
 		n, err := d.plain(n, path)

@@ -102,7 +102,7 @@ func (c *Config) view() viewConfig {
 		Project:    c.Project,
 		Connection: c.Connection,
 		Knowledge:  c.Knowledge,
-		State:      c.State,
+		State:      redactStateURL(c.State),
 		Model: viewModel{
 			Provider:  c.Model.Provider,
 			Model:     c.Model.Model,
@@ -195,4 +195,12 @@ func (c *Config) RedactedJSON() ([]byte, error) {
 		return nil, quarry.Wrap(quarry.KindInternal, err, "cannot show the config")
 	}
 	return append(out, '\n'), nil
+}
+
+// redactStateURL hides the password of a postgres:// state URL.
+func redactStateURL(state string) string {
+	if !StateIsURL(state) {
+		return state
+	}
+	return quarry.RedactURL(state)
 }

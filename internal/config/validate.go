@@ -360,7 +360,14 @@ func (d *decoder) finish(cfg *Config) error {
 		cfg.State = DefaultState
 	}
 	cfg.Knowledge = d.resolve(cfg.Dir, cfg.Knowledge)
-	cfg.State = d.resolve(cfg.Dir, cfg.State)
+	if StateIsURL(strings.TrimSpace(cfg.State)) {
+		cfg.State = strings.TrimSpace(cfg.State)
+	} else {
+		cfg.State = d.resolve(cfg.Dir, cfg.State)
+	}
+	if cfg.Retention.Archive != "" {
+		cfg.Retention.Archive = d.resolve(cfg.Dir, cfg.Retention.Archive)
+	}
 	slices.Sort(d.vars)
 	cfg.vars = slices.Compact(d.vars)
 	cfg.lines = d.lines

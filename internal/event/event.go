@@ -118,6 +118,10 @@ type RunStartedData struct {
 	AsOf       string `json:"as_of,omitempty"`   // the date relative phrases were read against
 	SessionID  string `json:"session_id,omitempty"`
 	Knowledge  string `json:"knowledge,omitempty"` // a hash of the knowledge folder
+	// Owner and Tenant say whose run it is: the person who asked and the
+	// team they asked in. Both are empty on a single-user project.
+	Owner  string `json:"owner,omitempty"`
+	Tenant string `json:"tenant,omitempty"`
 	// PrivilegedRole is set when the connection's role can do more than
 	// read and allow_privileged_role let quarry run on it anyway: what the
 	// role may do, e.g. "role postgres: superuser".

@@ -38,6 +38,8 @@ type RunState struct {
 	Connection string `json:"connection,omitempty"`
 	Planner    string `json:"planner,omitempty"`
 	SessionID  string `json:"session_id,omitempty"`
+	Owner      string `json:"owner,omitempty"`
+	Tenant     string `json:"tenant,omitempty"`
 	AsOf       string `json:"as_of,omitempty"`
 	Knowledge  string `json:"knowledge,omitempty"`
 	// PrivilegedRole says the run was made on a role that can do more than
@@ -203,6 +205,8 @@ func apply(st *RunState, e Event) error {
 		st.Planner = d.Planner
 		st.AsOf = d.AsOf
 		st.SessionID = d.SessionID
+		st.Owner = d.Owner
+		st.Tenant = d.Tenant
 		st.Knowledge = d.Knowledge
 		st.PrivilegedRole = d.PrivilegedRole
 		st.PolicyOff = d.PolicyOff

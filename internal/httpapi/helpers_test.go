@@ -28,7 +28,7 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/sqlguard"
-	"github.com/quarrydata/quarry/internal/store"
+	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
 // asOf anchors relative dates in the tests.
@@ -84,7 +84,7 @@ type testServer struct {
 	*shop
 	srv   *Server
 	ts    *httptest.Server
-	st    *store.Store
+	st    *sqlitestate.Store
 	base  string
 	host  string
 	close func()
@@ -94,7 +94,7 @@ type testServer struct {
 func serve(t *testing.T, sh *shop, o options) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, sh.state)
+	st, err := sqlitestate.Open(ctx, sh.state)
 	if err != nil {
 		t.Fatal(err)
 	}

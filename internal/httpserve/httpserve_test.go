@@ -23,7 +23,7 @@ import (
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
-	"github.com/quarrydata/quarry/internal/store"
+	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
 // readTimeout is the bound the tests serve with: short, so that they are
@@ -53,7 +53,7 @@ func listen(t *testing.T) net.Listener {
 // gets to start (the tests only send requests that cannot finish).
 func apiServer(t *testing.T) string {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
+	st, err := sqlitestate.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

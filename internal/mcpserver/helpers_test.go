@@ -22,7 +22,7 @@ import (
 	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
-	"github.com/quarrydata/quarry/internal/store"
+	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
 // asOf anchors relative dates in the tests.
@@ -101,7 +101,7 @@ func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
 // project is a project server over the shop, as quarry mcp wires it.
 type project struct {
 	cs *mcp.ClientSession
-	st *store.Store
+	st *sqlitestate.Store
 }
 
 func newProject(t *testing.T) *project {
@@ -112,7 +112,7 @@ func newProject(t *testing.T) *project {
 		t.Fatal(err)
 	}
 	conn, g := openShopWith(t, policy.FromModel(f.Model))
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
+	st, err := sqlitestate.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

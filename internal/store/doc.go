@@ -1,17 +1,18 @@
-// Package store is quarry's own state: the append-only event logs of runs,
-// an index of runs for fast listing, stored results and chat sessions, in
-// an embedded SQLite database (.quarry/state.db beside quarry.yaml).
+// Package store is the contract of quarry's own state: the State interface
+// (the append-only event logs of runs, an index of runs derived from them,
+// stored results and chat sessions, and retention), the domain types it
+// speaks (RunFilter, Session, PruneOptions), and what every backend shares:
+// the canonical encoding and hash of a result, event validation, the run
+// index entry folded from a run's events, and the wording of its errors.
 //
-// The event log is the truth. Events are only ever inserted: triggers in
-// the schema abort any UPDATE or DELETE of an event, and any second insert
-// under a (run, seq) that already exists. A run's state is the event.Fold
-// of its events; the runs table is an index derived from them, rebuilt by
-// Reindex at any time.
+// The backends live in subpackages: sqlite (the default, an embedded file
+// beside quarry.yaml) and postgres (a server, for a team). Both pass the
+// conformance suite in storetest. In both the event log is the truth and is
+// append-only in the database itself: triggers refuse any update of an
+// event, any second event under a (run, seq), any event of a pruned run,
+// and any delete of an event whose run has not been marked pruned — and a
+// run can be marked pruned only once it has finished. Retention (Prune)
+// therefore removes whole finished runs and nothing else.
 //
-// The store uses the database/sql driver of github.com/ncruces/go-sqlite3
-// (pure Go, no cgo): database/sql gives a connection pool that several
-// goroutines share, context cancellation and plain transactions, and each
-// connection is set up with WAL, a busy timeout and foreign keys, with
-// write transactions started IMMEDIATE so concurrent writers queue on the
-// busy timeout instead of failing on lock upgrades.
+// This package does no I/O.
 package store

@@ -1,127 +1,287 @@
 package store
 
 import (
+	"bytes"
 	"context"
-	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-	"github.com/ncruces/go-sqlite3/driver"
-
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
-// busyTimeout is how long a statement waits for another writer (another
-// goroutine or another quarry process) before it gives up.
-const busyTimeout = 10 * time.Second
+// State is quarry's state store: the event logs of runs, an index of runs,
+// stored results and chat sessions. Every backend (sqlite, postgres) passes
+// the conformance suite in storetest. It is safe for concurrent use.
+type State interface {
+	// Append stores events, all of them or none. Appending an event that
+	// is already stored, unchanged, does nothing; a different event under
+	// a (run, seq) already taken is a KindConflict error, and so is an
+	// event of a run that was pruned.
+	Append(ctx context.Context, events ...event.Event) error
+	// Events returns a run's events in sequence order; runID may be any
+	// unique prefix of the ID.
+	Events(ctx context.Context, runID string) ([]event.Event, error)
+	// Run returns the fold of a run's events.
+	Run(ctx context.Context, runID string) (event.RunState, error)
+	// Runs returns the runs f selects, newest first (by start time, then
+	// by ID), each folded from its events.
+	Runs(ctx context.Context, f RunFilter) ([]event.RunState, error)
+	// Reindex rebuilds the runs index from the events.
+	Reindex(ctx context.Context) error
 
-// Store is quarry's state database. It is safe for concurrent use.
-type Store struct {
-	db   *sql.DB
-	path string
+	// SaveResult stores t as a result of run runID and returns its ID
+	// (ResultID) and hash (Hash of EncodeTable).
+	SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error)
+	// Result returns a stored result by its exact ID.
+	Result(ctx context.Context, id string) (*quarry.Table, error)
+
+	// CreateSession stores a new session; an ID in use is KindConflict.
+	CreateSession(ctx context.Context, s Session) error
+	// Session returns a session by ID or unique ID prefix.
+	Session(ctx context.Context, id string) (Session, error)
+	// Sessions returns up to limit sessions (all when limit <= 0), the
+	// most recently updated first.
+	Sessions(ctx context.Context, limit int) ([]Session, error)
+	// TouchSession makes runID the session's last run at time at, and
+	// keeps title when the session has none yet.
+	TouchSession(ctx context.Context, id, runID, title string, at time.Time) error
+
+	// Prune deletes finished runs whole (events, index entry, results),
+	// handing each to o.Archive first, and sessions left without runs.
+	Prune(ctx context.Context, o PruneOptions) (PruneReport, error)
+
+	// Where names the store for messages: a file path, or a URL without
+	// its password.
+	Where() string
+	Close() error
 }
 
-// Open opens the state database at path, creating its folder (mode 0700)
-// and the file (mode 0600) when they do not exist, and brings its schema up
-// to date.
-func Open(ctx context.Context, path string) (*Store, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot resolve the state database path %s", path)
+// RunFilter selects runs.
+type RunFilter struct {
+	Limit     int    // at most this many runs; 0 or less: all
+	Kind      string // only runs of this kind ("run", "ask"); "": any
+	SessionID string // only runs of this chat session; "": any
+	Owner     string // only runs of this owner; "": any
+	Tenant    string // only runs of this tenant; "": any
+}
+
+// Session is a chat session: a conversation whose runs share context. Its
+// runs carry its ID in run.started (RunFilter.SessionID lists them).
+type Session struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title,omitempty"`
+	LastRunID string    `json:"last_run_id,omitempty"`
+	Owner     string    `json:"owner,omitempty"`  // who started it; "" on a single-user project
+	Tenant    string    `json:"tenant,omitempty"` // the team it belongs to; "" on a single-user project
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// PruneOptions says which runs Prune deletes.
+type PruneOptions struct {
+	// Before: runs that finished before this instant are deleted. Runs
+	// without run.finished (still going, waiting for results, or stopped
+	// by a crash) are never deleted.
+	Before time.Time
+	// Archive, when set, receives the runs before they are deleted, a
+	// batch at a time; a batch is deleted only after Archive returned nil
+	// for it (so an archive should be durable when Archive returns). When
+	// it fails, that batch and every later one is kept.
+	Archive func(batch []ArchivedRun) error
+	// DryRun counts what would be deleted and deletes nothing.
+	DryRun bool
+}
+
+// PruneReport says what Prune did.
+type PruneReport struct {
+	Runs     int `json:"runs"`
+	Events   int `json:"events"`
+	Results  int `json:"results"`
+	Sessions int `json:"sessions"`
+}
+
+// ArchivedRun is one run as Prune hands it to an archive: its whole event
+// log and its results in their canonical encoding (EncodeTable), with the
+// hash recorded for each.
+type ArchivedRun struct {
+	RunID   string           `json:"run_id"`
+	Events  []event.Event    `json:"events"`
+	Results []ArchivedResult `json:"results,omitempty"`
+}
+
+// ArchivedResult is a stored result in an archive.
+type ArchivedResult struct {
+	ID        string `json:"id"`
+	Hash      string `json:"hash"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Body      []byte `json:"body"` // EncodeTable's bytes (base64 in JSON)
+}
+
+// ArchiveBatch hands a batch of runs to o.Archive, when set and the batch
+// is not empty and this is no dry run, and words its failure.
+func ArchiveBatch(o PruneOptions, batch []ArchivedRun) error {
+	if o.Archive == nil || o.DryRun || len(batch) == 0 {
+		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create the state folder %s; check its permissions", filepath.Dir(abs))
-	}
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot open the state database %s; check its permissions", abs)
-	}
-	if err := f.Close(); err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot open the state database %s", abs)
-	}
-	// abs starts with "/", so the driver reads it as a file name, never as
-	// a "file:" URI with parameters.
-	db, err := driver.Open(abs, func(c *sqlite3.Conn) error {
-		// A checkpoint on every close would cost a command an fsync;
-		// SQLite checkpoints the WAL on its own as it grows.
-		if _, err := c.Config(sqlite3.DBCONFIG_NO_CKPT_ON_CLOSE, true); err != nil {
+	if err := o.Archive(batch); err != nil {
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
 			return err
 		}
-		return c.Exec(fmt.Sprintf(`PRAGMA busy_timeout = %d; PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`, busyTimeout.Milliseconds()))
-	})
-	if err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot open the state database %s", abs)
-	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(4)
-	s := &Store{db: db, path: abs}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// Path returns the absolute path of the database file.
-func (s *Store) Path() string { return s.path }
-
-// Close closes the database. The store must not be used afterwards.
-func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "close the state database %s", s.path)
+		return quarry.Wrap(quarry.KindInternal, err, "archive runs %s…%s; they and the runs after them were kept", batch[0].RunID, batch[len(batch)-1].RunID)
 	}
 	return nil
 }
 
-// dbErr turns a database failure into a quarry error: cancellation and
-// deadlines keep their meaning, anything else is a state database fault.
-func (s *Store) dbErr(ctx context.Context, err error, doing string, args ...any) error {
-	what := fmt.Sprintf(doing, args...)
+// ResultID is the ID of the n-th result (from 1) of run runID: "res_" +
+// runID, then "res_" + runID + "_2", "_3", and so on.
+func ResultID(runID string, n int) string {
+	if n <= 1 {
+		return "res_" + runID
+	}
+	return fmt.Sprintf("res_%s_%d", runID, n)
+}
+
+// Validate rejects an event the log must never hold.
+func Validate(e event.Event) error {
 	switch {
-	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
-		return quarry.Wrap(quarry.KindCanceled, err, "%s was interrupted", what)
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return quarry.Wrap(quarry.KindTimeout, err, "%s ran out of time", what)
-	case errors.Is(err, sqlite3.BUSY) || errors.Is(err, sqlite3.LOCKED):
-		return quarry.Wrap(quarry.KindConflict, err, "%s: the state database %s stayed locked by another quarry process; try again", what, s.path)
-	case errors.Is(err, sqlite3.NOTADB) || errors.Is(err, sqlite3.CORRUPT):
-		return quarry.Wrap(quarry.KindConfig, err, "%s: %s is not a readable quarry state database; move it aside and run again", what, s.path)
+	case e.RunID == "":
+		return quarry.Errorf(quarry.KindInternal, "an event of type %q has no run ID", e.Type)
+	case e.Seq < 1:
+		return quarry.Errorf(quarry.KindInternal, "event %q of run %s has sequence number %d; sequence numbers start at 1", e.Type, e.RunID, e.Seq)
+	case e.Type == "":
+		return quarry.Errorf(quarry.KindInternal, "event %d of run %s has no type", e.Seq, e.RunID)
+	case e.At.IsZero():
+		return quarry.Errorf(quarry.KindInternal, "event %d of run %s has no time", e.Seq, e.RunID)
+	case !json.Valid(e.Data):
+		return quarry.Errorf(quarry.KindInternal, "event %d of run %s carries a payload that is not JSON", e.Seq, e.RunID)
 	}
-	return quarry.Wrap(quarry.KindInternal, err, "%s: state database %s failed; run `quarry doctor`", what, s.path)
+	if e.Version <= event.Version {
+		if _, err := event.Decode(e); err != nil {
+			return quarry.Wrap(quarry.KindInternal, err, "event %d of run %s does not match its type", e.Seq, e.RunID)
+		}
+	}
+	return nil
 }
 
-// inTx runs fn in one write transaction and commits it, or rolls it back
-// when fn fails.
-func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+// CompactJSON is the form in which payloads are stored: JSON without
+// insignificant space, so a re-delivered event compares equal.
+func CompactJSON(data []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, data); err != nil {
+		return data
 	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return buf.Bytes()
 }
 
-// timeLayout stores instants in UTC with a fixed width, so that text order
-// is time order.
-const timeLayout = "2006-01-02T15:04:05.000000000Z"
+// TimeLayout stores instants in UTC with a fixed width, so that text order
+// is time order, to the nanosecond.
+const TimeLayout = "2006-01-02T15:04:05.000000000Z"
 
-func formatTime(t time.Time) string {
+// FormatTime writes t in TimeLayout; the zero time is "".
+func FormatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(timeLayout)
+	return t.UTC().Format(TimeLayout)
 }
 
-func parseTime(s string) (time.Time, error) {
+// ParseTime reads what FormatTime wrote.
+func ParseTime(s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
 	return time.Parse(time.RFC3339Nano, s)
+}
+
+// Entry is a run's row in the runs index, derived from its events.
+type Entry struct {
+	RunID, Kind, Status, SessionID, Owner, Tenant string
+	StartedAt, FinishedAt                         time.Time
+	LastSeq                                       int64
+	Events                                        int
+}
+
+// IndexEntry folds a run's events into its index entry. A run with no
+// run.started yet starts at its earliest event.
+func IndexEntry(runID string, events []event.Event) (Entry, error) {
+	st, err := event.Fold(events)
+	if err != nil {
+		return Entry{}, err
+	}
+	started := st.StartedAt
+	if started.IsZero() {
+		for _, e := range events {
+			if started.IsZero() || e.At.Before(started) {
+				started = e.At
+			}
+		}
+	}
+	return Entry{RunID: runID, Kind: st.Kind, Status: st.Status, SessionID: st.SessionID, Owner: st.Owner, Tenant: st.Tenant,
+		StartedAt: started, FinishedAt: st.FinishedAt, LastSeq: st.LastSeq, Events: st.Events}, nil
+}
+
+// FoldRuns folds events grouped by run (each run's events together, in
+// sequence order) into run states, keeping the groups' order.
+func FoldRuns(events []event.Event) ([]event.RunState, error) {
+	var out []event.RunState
+	for len(events) > 0 {
+		n := 1
+		for n < len(events) && events[n].RunID == events[0].RunID {
+			n++
+		}
+		st, err := event.Fold(events[:n])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+		events = events[n:]
+	}
+	return out, nil
+}
+
+// IsURL reports whether a state setting names a database server rather
+// than a file: postgres:// or postgresql://.
+func IsURL(state string) bool {
+	return strings.HasPrefix(state, "postgres://") || strings.HasPrefix(state, "postgresql://")
+}
+
+// Redact returns a state setting for messages: a URL without its
+// password, or the path as it is.
+func Redact(state string) string {
+	if !IsURL(state) {
+		return state
+	}
+	return quarry.RedactURL(state)
+}
+
+// Ambiguous and missing IDs, worded once for every backend.
+
+// NoRun is the error for a run ID that matches nothing.
+func NoRun(prefix string) error {
+	return quarry.Errorf(quarry.KindNotFound, "no run %q; list the runs with `quarry runs list`", prefix)
+}
+
+// NoSession is the error for a session ID that matches nothing.
+func NoSession(prefix string) error {
+	return quarry.Errorf(quarry.KindNotFound, "no session %q; start a new one", prefix)
+}
+
+// AmbiguousID is the error for an ID prefix that matches several.
+func AmbiguousID(what, prefix string, ids []string) error {
+	return quarry.Errorf(quarry.KindInput, "%s ID %q is ambiguous: it matches %s; give more of the ID", what, prefix, strings.Join(ids, ", "))
+}
+
+// NoResult is the error for a result ID that matches nothing.
+func NoResult(id string) error {
+	return quarry.Errorf(quarry.KindNotFound, "no result %q; the result IDs of a run are in `quarry runs show RUN`", id)
+}
+
+// Pruned is the error for an event of a run that was pruned.
+func Pruned(runID string) error {
+	return quarry.Errorf(quarry.KindConflict, "run %s was pruned; its log is closed", runID)
 }

@@ -2,9 +2,7 @@ package store
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -16,84 +14,14 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
-// SaveResult stores t as a result of run runID and returns its ID and hash.
-// The caller decides how many rows to keep; t.Truncated records that more
-// existed. The first result of a run gets the ID "res_" + runID, later ones
-// "res_" + runID + "_2", "_3", and so on.
-//
-// The hash is "sha256:" and the hex SHA-256 of the canonical encoding of
-// the columns and rows (see encodeTable), so equal results have equal
-// hashes whatever their run. Values must be nil, bool, int64, float64,
-// string, []byte, time.Time or json.RawMessage; other Go integers and
-// float32 are normalised to int64 and float64 first.
-func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error) {
-	if runID == "" {
-		return "", "", quarry.Errorf(quarry.KindInternal, "a result needs the ID of its run")
-	}
-	if t == nil {
-		return "", "", quarry.Errorf(quarry.KindInternal, "no result to store for run %s", runID)
-	}
-	body, err := encodeTable(t)
-	if err != nil {
-		return "", "", err
-	}
-	hash = hashOf(body)
-	cols, err := json.Marshal(t.Columns)
-	if err != nil {
-		return "", "", quarry.Wrap(quarry.KindInternal, err, "encode the columns of a result of run %s", runID)
-	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE run_id = ?`, runID).Scan(&n); err != nil {
-			return err
-		}
-		id = "res_" + runID
-		if n > 0 {
-			id = fmt.Sprintf("res_%s_%d", runID, n+1)
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO results (id, run_id, hash, columns, row_count, truncated, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id, runID, hash, string(cols), len(t.Rows), t.Truncated, body)
-		return err
-	})
-	if err != nil {
-		return "", "", s.dbErr(ctx, err, "store a result of run %s", runID)
-	}
-	return id, hash, nil
-}
-
-// Result returns the stored result with the given ID (exact, no prefixes).
-// Values come back as they went in, with these normalisations: time.Time
-// values are in UTC (the same instant; the location and any monotonic clock
-// reading are dropped), empty and nil []byte both come back as an empty
-// non-nil []byte, and every NaN is the one NaN of math.NaN().
-func (s *Store) Result(ctx context.Context, id string) (*quarry.Table, error) {
-	var hash string
-	var truncated bool
-	var body []byte
-	err := s.db.QueryRowContext(ctx, `SELECT hash, truncated, body FROM results WHERE id = ?`, id).Scan(&hash, &truncated, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, quarry.Errorf(quarry.KindNotFound, "no result %q; the result IDs of a run are in `quarry runs show RUN`", id)
-	}
-	if err != nil {
-		return nil, s.dbErr(ctx, err, "read result %s", id)
-	}
-	if got := hashOf(body); got != hash {
-		return nil, quarry.Errorf(quarry.KindInternal, "result %s is damaged: its hash is %s, %s was recorded; run the query again", id, got, hash)
-	}
-	t, err := decodeTable(body)
-	if err != nil {
-		return nil, quarry.Wrap(quarry.KindInternal, err, "result %s cannot be read; run the query again", id)
-	}
-	t.Truncated = truncated
-	return t, nil
-}
-
-func hashOf(body []byte) string {
+// Hash is "sha256:" and the hex SHA-256 of an encoding made by EncodeTable:
+// the content hash recorded for a result.
+func Hash(body []byte) string {
 	sum := sha256.Sum256(body)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// The canonical encoding of a result, version 1:
+// The canonical encoding of a result, version 1 (EncodeTable, DecodeTable):
 //
 //	"quarry-result/1\n"
 //	uvarint(#columns), then per column: str(name) str(type) str(db_type)
@@ -112,7 +40,11 @@ func hashOf(body []byte) string {
 // hashed, so it never changes; a new layout gets a new header.
 const resultHeader = "quarry-result/1\n"
 
-func encodeTable(t *quarry.Table) ([]byte, error) {
+// EncodeTable returns the canonical encoding of t's columns and rows.
+// Values must be nil, bool, int64, float64, string, []byte, time.Time or
+// json.RawMessage; other Go integers and float32 are normalised to int64
+// and float64 first.
+func EncodeTable(t *quarry.Table) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(resultHeader)
 	putUvarint(&b, uint64(len(t.Columns)))
@@ -264,7 +196,9 @@ func (r *reader) u64() uint64 {
 	return binary.BigEndian.Uint64(b)
 }
 
-func decodeTable(body []byte) (*quarry.Table, error) {
+// DecodeTable reads an encoding made by EncodeTable. Truncated is not part
+// of the encoding; the caller restores it.
+func DecodeTable(body []byte) (*quarry.Table, error) {
 	r := &reader{buf: body}
 	if string(r.take(uint64(len(resultHeader)))) != resultHeader {
 		return nil, errors.New("not a quarry result encoding")

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -6,7 +6,23 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/store"
+	"github.com/quarrydata/quarry/internal/store/storetest"
 )
+
+// BenchmarkState is the backends' shared append benchmark (the postgres
+// backend runs the same one).
+func BenchmarkState(b *testing.B) {
+	storetest.Bench(b, func(t testing.TB) store.State {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), ".quarry", "state.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
 
 // BenchmarkOpenAndRecordRun measures what one `quarry run` adds: opening
 // an existing state database and recording a five-event run.
@@ -23,7 +39,7 @@ func BenchmarkOpenAndRecordRun(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := recordRun(s, fmt.Sprintf("r_%09d", i), "run", t0.Add(time.Duration(i)*time.Second), true); err != nil {
+		if _, err := storetest.RecordRun(s, fmt.Sprintf("r_%09d", i), "run", storetest.T0.Add(time.Duration(i)*time.Second), true); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Close(); err != nil {
@@ -41,13 +57,13 @@ func BenchmarkRuns(b *testing.B) {
 	}
 	defer s.Close()
 	for i := range 2000 {
-		if _, err := recordRun(s, fmt.Sprintf("r_%09d", i), "run", t0.Add(time.Duration(i)*time.Second), true); err != nil {
+		if _, err := storetest.RecordRun(s, fmt.Sprintf("r_%09d", i), "run", storetest.T0.Add(time.Duration(i)*time.Second), true); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ResetTimer()
 	for range b.N {
-		runs, err := s.Runs(context.Background(), RunFilter{Limit: 20})
+		runs, err := s.Runs(context.Background(), store.RunFilter{Limit: 20})
 		if err != nil || len(runs) != 20 {
 			b.Fatal(len(runs), err)
 		}

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -82,12 +82,46 @@ CREATE TABLE sessions (
 ) WITHOUT ROWID;
 CREATE INDEX sessions_by_update ON sessions (updated_at DESC, id DESC);
 `},
+		{4, "owners and retention", `
+ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN tenant TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_by_owner ON runs (tenant, owner, started_at DESC, run_id DESC);
+CREATE INDEX runs_by_finish ON runs (finished_at) WHERE finished_at <> '';
+ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN tenant TEXT NOT NULL DEFAULT '';
+
+-- A pruned run: deleted whole by retention. Its ID stays, so that its log
+-- can never be reopened by a late append.
+CREATE TABLE pruned_runs (
+	run_id    TEXT NOT NULL PRIMARY KEY,
+	pruned_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) WITHOUT ROWID;
+
+-- Only a run that has finished can be marked pruned.
+CREATE TRIGGER pruned_runs_finished BEFORE INSERT ON pruned_runs
+WHEN NOT EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND type = 'run.finished')
+BEGIN SELECT RAISE(ABORT, 'events are append-only: only a finished run can be pruned'); END;
+CREATE TRIGGER pruned_runs_no_update BEFORE UPDATE ON pruned_runs
+BEGIN SELECT RAISE(ABORT, 'events are append-only: a pruned run stays pruned'); END;
+CREATE TRIGGER pruned_runs_no_delete BEFORE DELETE ON pruned_runs
+BEGIN SELECT RAISE(ABORT, 'events are append-only: a pruned run stays pruned'); END;
+
+-- Events of a run may be deleted only once the run is marked pruned, and
+-- a pruned run takes no new events.
+DROP TRIGGER events_no_delete;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+WHEN NOT EXISTS (SELECT 1 FROM pruned_runs WHERE run_id = OLD.run_id)
+BEGIN SELECT RAISE(ABORT, 'events are append-only: they cannot be deleted, except a whole finished run by quarry runs prune'); END;
+CREATE TRIGGER events_not_pruned BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM pruned_runs WHERE run_id = NEW.run_id)
+BEGIN SELECT RAISE(ABORT, 'events are append-only: this run was pruned'); END;
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

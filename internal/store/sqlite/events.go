@@ -1,7 +1,6 @@
-package store
+package sqlite
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
 )
 
 // Append stores events, in one transaction: all of them or none. It
@@ -24,7 +24,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 		return nil
 	}
 	for _, e := range events {
-		if err := validate(e); err != nil {
+		if err := store.Validate(e); err != nil {
 			return err
 		}
 	}
@@ -35,6 +35,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 		// run is re-folded only when one of those arrives or the run is
 		// not indexed yet; other events bump the counters.
 		var touched, bumped []string
+		var fresh []event.Event // the events inserted now
 		for _, e := range events {
 			var typ, at, data string
 			var version int
@@ -42,21 +43,28 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 				_, err = tx.ExecContext(ctx, `INSERT INTO events (run_id, seq, type, version, at, data) VALUES (?, ?, ?, ?, ?, ?)`,
-					e.RunID, e.Seq, string(e.Type), e.Version, formatTime(e.At), string(compactJSON(e.Data)))
+					e.RunID, e.Seq, string(e.Type), e.Version, store.FormatTime(e.At), string(store.CompactJSON(e.Data)))
 				if err != nil {
+					var pruned int
+					if tx.QueryRowContext(ctx, `SELECT count(*) FROM pruned_runs WHERE run_id = ?`, e.RunID).Scan(&pruned) == nil && pruned > 0 {
+						conflict = store.Pruned(e.RunID)
+						return conflict
+					}
 					return err
 				}
+				fresh = append(fresh, e)
 				switch {
-				case slices.Contains(touched, e.RunID):
 				case e.Type == event.RunStarted || e.Type == event.RunFinished:
-					touched = append(touched, e.RunID)
-				default:
+					if !slices.Contains(touched, e.RunID) {
+						touched = append(touched, e.RunID)
+					}
+				case !slices.Contains(bumped, e.RunID):
 					bumped = append(bumped, e.RunID)
 				}
 			case err != nil:
 				return err
 			default:
-				if typ != string(e.Type) || version != e.Version || at != formatTime(e.At) || data != string(compactJSON(e.Data)) {
+				if typ != string(e.Type) || version != e.Version || at != store.FormatTime(e.At) || data != string(store.CompactJSON(e.Data)) {
 					conflict = quarry.Errorf(quarry.KindConflict, "run %s already has a different event with sequence number %d; events are never replaced", e.RunID, e.Seq)
 					return conflict
 				}
@@ -66,8 +74,16 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 			if slices.Contains(touched, runID) {
 				continue
 			}
-			res, err := tx.ExecContext(ctx, `UPDATE runs SET last_seq = (SELECT max(seq) FROM events WHERE run_id = ?1),
-	events = (SELECT count(*) FROM events WHERE run_id = ?1) WHERE run_id = ?1`, runID)
+			// Only new events are bumped, so the counters move by exactly
+			// these.
+			var n int
+			var last int64
+			for _, e := range fresh {
+				if e.RunID == runID {
+					n, last = n+1, max(last, e.Seq)
+				}
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE runs SET last_seq = max(last_seq, ?2), events = events + ?3 WHERE run_id = ?1`, runID, last, n)
 			if err != nil {
 				return err
 			}
@@ -97,59 +113,22 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 	return nil
 }
 
-// validate rejects an event the log must never hold.
-func validate(e event.Event) error {
-	switch {
-	case e.RunID == "":
-		return quarry.Errorf(quarry.KindInternal, "an event of type %q has no run ID", e.Type)
-	case e.Seq < 1:
-		return quarry.Errorf(quarry.KindInternal, "event %q of run %s has sequence number %d; sequence numbers start at 1", e.Type, e.RunID, e.Seq)
-	case e.Type == "":
-		return quarry.Errorf(quarry.KindInternal, "event %d of run %s has no type", e.Seq, e.RunID)
-	case e.At.IsZero():
-		return quarry.Errorf(quarry.KindInternal, "event %d of run %s has no time", e.Seq, e.RunID)
-	case !json.Valid(e.Data):
-		return quarry.Errorf(quarry.KindInternal, "event %d of run %s carries a payload that is not JSON", e.Seq, e.RunID)
-	}
-	if e.Version <= event.Version {
-		if _, err := event.Decode(e); err != nil {
-			return quarry.Wrap(quarry.KindInternal, err, "event %d of run %s does not match its type", e.Seq, e.RunID)
-		}
-	}
-	return nil
-}
-
-func compactJSON(data []byte) []byte {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, data); err != nil {
-		return data
-	}
-	return buf.Bytes()
-}
-
 // index refreshes the runs index entry of runID from its events.
 func index(ctx context.Context, tx *sql.Tx, runID string) error {
 	events, err := readEvents(ctx, tx, runID)
 	if err != nil {
 		return err
 	}
-	st, err := event.Fold(events)
+	en, err := store.IndexEntry(runID, events)
 	if err != nil {
 		return err
 	}
-	started := st.StartedAt
-	if started.IsZero() { // no run.started yet: the earliest event stands in
-		for _, e := range events {
-			if started.IsZero() || e.At.Before(started) {
-				started = e.At
-			}
-		}
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO runs (run_id, kind, status, session_id, started_at, finished_at, last_seq, events)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	_, err = tx.ExecContext(ctx, `INSERT INTO runs (run_id, kind, status, session_id, owner, tenant, started_at, finished_at, last_seq, events)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (run_id) DO UPDATE SET kind = excluded.kind, status = excluded.status, session_id = excluded.session_id,
+	owner = excluded.owner, tenant = excluded.tenant,
 	started_at = excluded.started_at, finished_at = excluded.finished_at, last_seq = excluded.last_seq, events = excluded.events`,
-		runID, st.Kind, st.Status, st.SessionID, formatTime(started), formatTime(st.FinishedAt), st.LastSeq, st.Events)
+		runID, en.Kind, en.Status, en.SessionID, en.Owner, en.Tenant, store.FormatTime(en.StartedAt), store.FormatTime(en.FinishedAt), en.LastSeq, en.Events)
 	return err
 }
 
@@ -178,7 +157,7 @@ func scanEvents(rows *sql.Rows) ([]event.Event, error) {
 		if err := rows.Scan(&e.RunID, &e.Seq, &typ, &e.Version, &at, &data); err != nil {
 			return nil, err
 		}
-		t, err := parseTime(at)
+		t, err := store.ParseTime(at)
 		if err != nil {
 			return nil, err
 		}
@@ -213,16 +192,9 @@ func (s *Store) Run(ctx context.Context, runID string) (event.RunState, error) {
 	return event.Fold(events)
 }
 
-// RunFilter selects runs for Runs.
-type RunFilter struct {
-	Limit     int    // at most this many runs; 0 or less: all
-	Kind      string // only runs of this kind ("run", "ask"); "": any
-	SessionID string // only runs of this chat session; "": any
-}
-
 // Runs returns the runs that match f, newest first (by start time, then by
 // ID), each folded from its events.
-func (s *Store) Runs(ctx context.Context, f RunFilter) ([]event.RunState, error) {
+func (s *Store) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error) {
 	var where []string
 	var args []any
 	if f.Kind != "" {
@@ -230,6 +202,12 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]event.RunState, error)
 	}
 	if f.SessionID != "" {
 		where, args = append(where, "session_id = ?"), append(args, f.SessionID)
+	}
+	if f.Owner != "" {
+		where, args = append(where, "owner = ?"), append(args, f.Owner)
+	}
+	if f.Tenant != "" {
+		where, args = append(where, "tenant = ?"), append(args, f.Tenant)
 	}
 	q := `SELECT run_id, started_at FROM runs`
 	if len(where) > 0 {
@@ -250,20 +228,7 @@ ORDER BY r.started_at DESC, r.run_id DESC, e.seq`, args...)
 	if err != nil {
 		return nil, s.dbErr(ctx, err, "list runs")
 	}
-	var out []event.RunState
-	for len(events) > 0 {
-		n := 1
-		for n < len(events) && events[n].RunID == events[0].RunID {
-			n++
-		}
-		st, err := event.Fold(events[:n])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, st)
-		events = events[n:]
-	}
-	return out, nil
+	return store.FoldRuns(events)
 }
 
 // Reindex rebuilds the runs index from the events, in one transaction.
@@ -315,11 +280,11 @@ func (s *Store) resolveRun(ctx context.Context, prefix string) (string, error) {
 	}
 	switch len(ids) {
 	case 0:
-		return "", quarry.Errorf(quarry.KindNotFound, "no run %q; list the runs with `quarry runs list`", prefix)
+		return "", store.NoRun(prefix)
 	case 1:
 		return ids[0], nil
 	default:
-		return "", quarry.Errorf(quarry.KindInput, "run ID %q is ambiguous: it matches %s; give more of the ID", prefix, strings.Join(ids, ", "))
+		return "", store.AmbiguousID("run", prefix, ids)
 	}
 }
 

@@ -1,0 +1,48 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStateURLAndRetention(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	writeFile(t, path, "version: 1\nstate: postgres://quarry:${STATE_PW}@db:5432/team?sslmode=disable\nretention:\n  keep_runs: 90d\n  archive: archive\n")
+	cfg, err := Load(path, testEnv(map[string]string{"STATE_PW": "s3cret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.State != "postgres://quarry:s3cret@db:5432/team?sslmode=disable" {
+		t.Errorf("state = %q; a URL is kept as written, expanded, not made a path", cfg.State)
+	}
+	if cfg.Retention.KeepRuns != 90*24*time.Hour || cfg.Retention.Archive != filepath.Join(dir, "archive") {
+		t.Errorf("retention = %+v", cfg.Retention)
+	}
+	out, err := cfg.Redacted()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "s3cret") {
+		t.Errorf("quarry config shows the state password:\n%s", out)
+	}
+	writeFile(t, path, "version: 1\nretention:\n  keep_runs: ninety days\n")
+	if _, err := Load(path, nil); err == nil || !strings.Contains(err.Error(), "write it like 90d") {
+		t.Errorf("bad age: %v", err)
+	}
+}
+
+func TestParseAge(t *testing.T) {
+	for in, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "2w": 14 * 24 * time.Hour, "36h": 36 * time.Hour, "1.5d": 36 * time.Hour, "0": 0} {
+		if got, err := ParseAge(in); err != nil || got != want {
+			t.Errorf("ParseAge(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "d", "-3d", "soon", "1e9d"} {
+		if _, err := ParseAge(in); err == nil {
+			t.Errorf("ParseAge(%q) accepted", in)
+		}
+	}
+}

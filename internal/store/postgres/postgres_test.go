@@ -1,0 +1,237 @@
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/internal/connector/connectortest"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+	"github.com/quarrydata/quarry/internal/store/storetest"
+)
+
+// schemaURL returns the test server's URL with a new schema of its own as
+// the search_path, dropped when the test ends.
+func schemaURL(t testing.TB) (url, schema string) {
+	t.Helper()
+	base := connectortest.URL(t, "QUARRY_TEST_POSTGRES_URL", os.LookupEnv)
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema = "qstate_" + hex.EncodeToString(b)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	return base + sep + "search_path=" + schema, schema
+}
+
+func open(t testing.TB) *Store {
+	t.Helper()
+	url, _ := schemaURL(t)
+	s, err := Open(context.Background(), url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t testing.TB) store.State { return open(t) })
+}
+
+func BenchmarkState(b *testing.B) {
+	storetest.Bench(b, func(t testing.TB) store.State { return open(t) })
+}
+
+// TestAppendOnlyInSQL attacks the log from plain SQL on the same role:
+// updates, deletes, truncation, overwrites and pruning an unfinished run
+// are refused by the database itself.
+func TestAppendOnlyInSQL(t *testing.T) {
+	url, _ := schemaURL(t)
+	ctx := context.Background()
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.Record(t, s, "r_done", "run", storetest.T0, true)
+	live := storetest.Record(t, s, "r_live", "run", storetest.T0, false)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	attack := func(stmts ...string) {
+		t.Helper()
+		for _, stmt := range stmts {
+			if _, err := conn.Exec(ctx, stmt); err == nil || !strings.Contains(err.Error(), "append-only") {
+				t.Errorf("%s\n  = %v; want an append-only refusal", stmt, err)
+			}
+		}
+	}
+	attack(
+		`UPDATE events SET data = '{}' WHERE run_id = 'r_live'`,
+		`DELETE FROM events WHERE run_id = 'r_live' AND seq = 2`,
+		`DELETE FROM events WHERE run_id = 'r_done'`,
+		`TRUNCATE events`,
+		`INSERT INTO events (run_id, seq, type, version, at, data) VALUES ('r_live', 2, 'sql.generated', 1, '2026-06-30T09:00:00.000000000Z', '{}') ON CONFLICT (run_id, seq) DO UPDATE SET data = excluded.data`,
+		`INSERT INTO pruned_runs (run_id) VALUES ('r_live')`,
+		`TRUNCATE pruned_runs`,
+	)
+	if _, err := conn.Exec(ctx, `INSERT INTO events (run_id, seq, type, version, at, data) VALUES ('r_live', 1, 'run.started', 1, 'x', '{}')`); err == nil {
+		t.Error("a second event under (r_live, 1) was stored")
+	}
+	if _, err := s.Prune(ctx, store.PruneOptions{Before: storetest.T0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	attack(
+		`DELETE FROM pruned_runs WHERE run_id = 'r_done'`,
+		`UPDATE pruned_runs SET run_id = 'r_live'`,
+		`INSERT INTO events (run_id, seq, type, version, at, data) VALUES ('r_done', 1, 'run.started', 1, '2026-06-30T09:00:00.000000000Z', '{"kind":"run"}')`,
+	)
+	got, err := s.Events(ctx, "r_live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(live, got); diff != "" {
+		t.Errorf("live run changed (-before +after):\n%s", diff)
+	}
+}
+
+// TestReplicasOpenTogether stands in for several quarry replicas starting
+// at once on a new schema: they migrate once and all write.
+func TestReplicasOpenTogether(t *testing.T) {
+	url, _ := schemaURL(t)
+	ctx := context.Background()
+	stores := make([]*Store, 4)
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Go(func() {
+			s, err := Open(ctx, url, Options{MaxConns: 2})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			stores[i] = s
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for i, s := range stores {
+		t.Cleanup(func() { s.Close() })
+		wg.Go(func() {
+			for j := range 5 {
+				if _, err := storetest.RecordRun(s, fmt.Sprintf("r_%d_%d", i, j), "run", storetest.T0.Add(time.Duration(i*10+j)*time.Second), true); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	runs, err := stores[0].Runs(ctx, store.RunFilter{})
+	if err != nil || len(runs) != 20 {
+		t.Errorf("%d runs, %v; want 20", len(runs), err)
+	}
+}
+
+// TestReindexRederivesTheRunsIndex wrecks the index, a cache anyone may
+// rebuild, and rebuilds it.
+func TestReindexRederivesTheRunsIndex(t *testing.T) {
+	url, _ := schemaURL(t)
+	ctx := context.Background()
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 5 {
+		storetest.Record(t, s, fmt.Sprintf("r_%d", i), []string{"run", "ask"}[i%2], storetest.T0.Add(time.Duration(i)*time.Hour), i != 2)
+	}
+	before, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM runs WHERE run_id IN ('r_1', 'r_3'); UPDATE runs SET kind = 'bogus', started_at = ''`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reindex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("runs after Reindex (-before +after):\n%s", diff)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	_, err := Open(ctx, "postgres://quarry:s3cret@127.0.0.1:1/state?connect_timeout=2", Options{})
+	storetest.WantKind(t, err, quarry.KindConnection)
+	if strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("the password is in the message: %v", err)
+	}
+	_, err = Open(ctx, "postgres://a:b@host:notaport/db", Options{})
+	storetest.WantKind(t, err, quarry.KindConfig)
+	if strings.Contains(err.Error(), ":b@") {
+		t.Errorf("the password is in the message: %v", err)
+	}
+	// A state schema written by a newer quarry is refused.
+	url, _ := schemaURL(t)
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, true)`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err = Open(ctx, url, Options{})
+	storetest.WantKind(t, err, quarry.KindConfig)
+	if !strings.Contains(err.Error(), "upgrade quarry") {
+		t.Errorf("message does not say what to do: %v", err)
+	}
+}
+
+func TestSuccessor(t *testing.T) {
+	for in, want := range map[string]string{"r_01": "r_02", "r_0Ä": "r_0Å", "a\uD7FF": "a\uE000"} {
+		if got, ok := successor(in); !ok || got != want {
+			t.Errorf("successor(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := successor("a\U0010FFFF"); ok {
+		t.Error("the last rune has no successor")
+	}
+}
+
+// The store is where recorders send their events.
+var _ event.Sink = (*Store)(nil)

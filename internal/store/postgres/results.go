@@ -1,0 +1,74 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// SaveResult stores t as a result of run runID (see store.State). The
+// run's results are numbered under a transaction-scoped advisory lock on
+// the run, so that two results saved at once get different IDs.
+func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error) {
+	if runID == "" {
+		return "", "", quarry.Errorf(quarry.KindInternal, "a result needs the ID of its run")
+	}
+	if t == nil {
+		return "", "", quarry.Errorf(quarry.KindInternal, "no result to store for run %s", runID)
+	}
+	body, err := store.EncodeTable(t)
+	if err != nil {
+		return "", "", err
+	}
+	hash = store.Hash(body)
+	cols, err := json.Marshal(t.Columns)
+	if err != nil {
+		return "", "", quarry.Wrap(quarry.KindInternal, err, "encode the columns of a result of run %s", runID)
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('quarry result ' || $1, 0))`, runID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM results WHERE run_id = $1`, runID).Scan(&n); err != nil {
+			return err
+		}
+		id = store.ResultID(runID, n+1)
+		_, err := tx.Exec(ctx, `INSERT INTO results (id, run_id, hash, columns, row_count, truncated, body) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			id, runID, hash, string(cols), len(t.Rows), t.Truncated, body)
+		return err
+	})
+	if err != nil {
+		return "", "", s.dbErr(ctx, err, "store a result of run %s", runID)
+	}
+	return id, hash, nil
+}
+
+// Result returns the stored result with the given ID (exact, no prefixes),
+// checked against its hash.
+func (s *Store) Result(ctx context.Context, id string) (*quarry.Table, error) {
+	var hash string
+	var truncated bool
+	var body []byte
+	err := s.pool.QueryRow(ctx, `SELECT hash, truncated, body FROM results WHERE id = $1`, id).Scan(&hash, &truncated, &body)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, store.NoResult(id)
+	}
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "read result %s", id)
+	}
+	if got := store.Hash(body); got != hash {
+		return nil, quarry.Errorf(quarry.KindInternal, "result %s is damaged: its hash is %s, %s was recorded; run the query again", id, got, hash)
+	}
+	t, err := store.DecodeTable(body)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "result %s cannot be read; run the query again", id)
+	}
+	t.Truncated = truncated
+	return t, nil
+}

@@ -1,0 +1,783 @@
+// Package storetest is the conformance suite every state backend passes
+// (store.State), like connectortest for connectors: append-only logs,
+// idempotent appends, prefixes, filters, results, sessions, retention and
+// cancellation, the same assertions on every backend. Backends add their own
+// tests for what only they have (files, triggers seen through raw SQL,
+// migrations).
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// T0 is the suite's epoch.
+var T0 = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
+
+// Opener returns a new, empty store that the test owns; it closes it
+// through t.Cleanup.
+type Opener func(t testing.TB) store.State
+
+// Run runs the conformance suite against the stores open returns.
+func Run(t *testing.T, open Opener) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, store.State)
+	}{
+		{"AppendAndReadBack", testAppendAndReadBack},
+		{"AppendIsIdempotentButNeverReplaces", testAppendIsIdempotentButNeverReplaces},
+		{"AppendRejectsMalformedEvents", testAppendRejectsMalformedEvents},
+		{"ConcurrentAppenders", testConcurrentAppenders},
+		{"RunIDPrefixes", testRunIDPrefixes},
+		{"RunsFilterOrderAndInterruptedRuns", testRunsFilterOrderAndInterruptedRuns},
+		{"OwnersAndTenants", testOwnersAndTenants},
+		{"Reindex", testReindex},
+		{"CanceledContext", testCanceledContext},
+		{"ResultsRoundTripEveryValueType", testResultsRoundTripEveryValueType},
+		{"ResultHashIsTheEncodingHash", testResultHashIsTheEncodingHash},
+		{"SaveResultRefusesBadTables", testSaveResultRefusesBadTables},
+		{"ResultNotFound", testResultNotFound},
+		{"EmptyResult", testEmptyResult},
+		{"Sessions", testSessions},
+		{"PruneDeletesWholeFinishedRuns", testPruneDeletesWholeFinishedRuns},
+		{"PruneArchiveFailureKeepsRuns", testPruneArchiveFailureKeepsRuns},
+		{"PruneDryRun", testPruneDryRun},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.fn(t, open(t))
+		})
+	}
+}
+
+// Clock returns a clock that advances one millisecond per call.
+func Clock(start time.Time) func() time.Time {
+	var mu sync.Mutex
+	now := start
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Millisecond)
+		return now
+	}
+}
+
+// Record writes a typical run through a Recorder and returns what it wrote.
+func Record(t testing.TB, sink event.Sink, runID, kind string, start time.Time, finish bool) []event.Event {
+	t.Helper()
+	got, err := RecordRun(sink, runID, kind, start, finish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// RecordRun is Record for goroutines, which must not call t.Fatal.
+func RecordRun(sink event.Sink, runID, kind string, start time.Time, finish bool) ([]event.Event, error) {
+	return recordAs(sink, runID, kind, start, finish, &event.RunStartedData{Kind: kind, Question: "orders per month", SQL: "SELECT 1", Dialect: "sqlite", SessionID: "s_" + kind})
+}
+
+func recordAs(sink event.Sink, runID, kind string, start time.Time, finish bool, started *event.RunStartedData) ([]event.Event, error) {
+	ctx := context.Background()
+	var got []event.Event
+	r := event.NewRecorder(runID, Clock(start), event.MultiSink(sink, event.SinkFunc(func(_ context.Context, es ...event.Event) error {
+		got = append(got, es...)
+		return nil
+	})))
+	payloads := []event.Payload{
+		started,
+		&event.SQLGeneratedData{SQL: "SELECT count(*) FROM orders", Source: "user"},
+		&event.GuardCheckedData{Allowed: true, Dialect: "sqlite"},
+		&event.QueryExecutedData{Rows: 1, DurationMS: 2.5, Columns: []string{"count(*)"}},
+	}
+	if finish {
+		payloads = append(payloads, &event.RunFinishedData{Status: event.StatusSucceeded})
+	}
+	for _, p := range payloads {
+		if err := r.Emit(ctx, p); err != nil {
+			return got, err
+		}
+	}
+	return got, nil
+}
+
+// WantKind fails t unless err is a quarry error of the given kind.
+func WantKind(t testing.TB, err error, kind quarry.Kind) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error; want one of kind %s", kind)
+	}
+	if k := quarry.KindOf(err); k != kind {
+		t.Fatalf("error kind %s, want %s: %v", k, kind, err)
+	}
+}
+
+// AllTypes is a result holding every value type a Table may hold.
+func AllTypes() *quarry.Table {
+	berlin := time.FixedZone("CEST", 2*3600)
+	return &quarry.Table{
+		Columns: []quarry.Column{
+			{Name: "nothing", Type: quarry.TypeUnknown},
+			{Name: "flag", Type: quarry.TypeBool, DBType: "BOOLEAN"},
+			{Name: "n", Type: quarry.TypeInt, DBType: "INTEGER"},
+			{Name: "x", Type: quarry.TypeFloat, DBType: "REAL"},
+			{Name: "name", Type: quarry.TypeText, DBType: "TEXT"},
+			{Name: "blob", Type: quarry.TypeBytes, DBType: "BLOB"},
+			{Name: "at", Type: quarry.TypeTimestamp, DBType: "TIMESTAMP"},
+			{Name: "doc", Type: quarry.TypeJSON, DBType: "JSON"},
+		},
+		Rows: [][]any{
+			{nil, true, int64(42), 3.5, "Germany", []byte{0, 1, 0xff}, time.Date(2026, 6, 30, 23, 59, 59, 123456789, time.UTC), json.RawMessage(`{"a":[1,2]}`)},
+			{nil, false, int64(math.MinInt64), math.Inf(-1), "", []byte{}, time.Date(1969, 7, 20, 20, 17, 40, 0, berlin), json.RawMessage(`null`)},
+			{"", nil, int64(math.MaxInt64), math.Copysign(0, -1), "naïve ✓ \x00 text", []byte(nil), time.Date(9999, 12, 31, 0, 0, 0, 1, time.UTC), nil},
+			{int64(0), true, nil, math.SmallestNonzeroFloat64, "'; DROP TABLE results; --", []byte("bytes"), time.Time{}, json.RawMessage(`"s"`)},
+		},
+		Truncated: true,
+	}
+}
+
+// normalised is what Result documents it returns for AllTypes.
+func normalised() *quarry.Table {
+	t := AllTypes()
+	t.Rows[1][6] = t.Rows[1][6].(time.Time).UTC()
+	t.Rows[2][5] = []byte{}
+	return t
+}
+
+func testAppendAndReadBack(t *testing.T, s store.State) {
+	ctx := context.Background()
+	wrote := Record(t, s, "r_01ROUND", "run", T0, true)
+	got, err := s.Events(ctx, "r_01ROUND")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wrote, got); diff != "" {
+		t.Errorf("events (-wrote +read):\n%s", diff)
+	}
+	want, err := event.Fold(wrote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Run(ctx, "r_01ROUND")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, st); diff != "" {
+		t.Errorf("run state (-want +got):\n%s", diff)
+	}
+	if st.Status != event.StatusSucceeded || st.Events != 5 {
+		t.Errorf("state = %+v", st)
+	}
+}
+
+func testAppendIsIdempotentButNeverReplaces(t *testing.T, s store.State) {
+	ctx := context.Background()
+	wrote := Record(t, s, "r_01IDEM", "run", T0, false)
+	// Redelivering stored events (a retry) is harmless.
+	if err := s.Append(ctx, wrote...); err != nil {
+		t.Fatalf("re-append of identical events: %v", err)
+	}
+	forged := wrote[1]
+	forged.Data = []byte(`{"sql":"DROP TABLE orders","source":"user"}`)
+	next, err := event.New("r_01IDEM", 5, T0.Add(time.Hour), &event.RunFinishedData{Status: event.StatusFailed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The batch holds a new event and a forged one: neither is stored.
+	WantKind(t, s.Append(ctx, next, forged), quarry.KindConflict)
+	got, err := s.Events(ctx, "r_01IDEM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wrote, got); diff != "" {
+		t.Errorf("log changed (-before +after):\n%s", diff)
+	}
+}
+
+func testAppendRejectsMalformedEvents(t *testing.T, s store.State) {
+	good, err := event.New("r_x", 1, T0, &event.RunStartedData{Kind: "run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]func(e *event.Event){
+		"no run":         func(e *event.Event) { e.RunID = "" },
+		"seq zero":       func(e *event.Event) { e.Seq = 0 },
+		"no type":        func(e *event.Event) { e.Type = "" },
+		"no time":        func(e *event.Event) { e.At = time.Time{} },
+		"not JSON":       func(e *event.Event) { e.Data = []byte(`{"kind":`) },
+		"wrong payload":  func(e *event.Event) { e.Data = []byte(`{"kind":5}`) },
+		"null data json": func(e *event.Event) { e.Data = nil },
+	}
+	for name, mutate := range tests {
+		t.Run(name, func(t *testing.T) {
+			e := good
+			mutate(&e)
+			WantKind(t, s.Append(context.Background(), e), quarry.KindInternal)
+		})
+	}
+	// An unknown type or a newer version is stored as is, for newer readers.
+	future := event.Event{RunID: "r_x", Seq: 1, Type: "model.called", Version: event.Version + 1, At: T0, Data: []byte(`{"tokens":3}`)}
+	if err := s.Append(context.Background(), future); err != nil {
+		t.Errorf("an event of an unknown type was refused: %v", err)
+	}
+}
+
+func testConcurrentAppenders(t *testing.T, s store.State) {
+	ctx := context.Background()
+	const runs, perRun = 6, 20
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Go(func() {
+			r := event.NewRecorder(fmt.Sprintf("r_%02d", i), Clock(T0.Add(time.Duration(i)*time.Minute)), s)
+			if err := r.Emit(ctx, &event.RunStartedData{Kind: "ask"}); err != nil {
+				t.Error(err)
+				return
+			}
+			// Several goroutines share one run's recorder too.
+			var inner sync.WaitGroup
+			for range 2 {
+				inner.Go(func() {
+					for range perRun / 2 {
+						if err := r.Emit(ctx, &event.SQLGeneratedData{SQL: "SELECT 1", Source: "model"}); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+				})
+			}
+			inner.Wait()
+			if err := r.Emit(ctx, &event.RunFinishedData{Status: event.StatusSucceeded}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	all, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != runs {
+		t.Fatalf("%d runs, want %d", len(all), runs)
+	}
+	for i, st := range all {
+		wantID := fmt.Sprintf("r_%02d", runs-1-i) // newest first
+		if st.RunID != wantID || st.Events != perRun+2 || st.LastSeq != perRun+2 || len(st.SQLs) != perRun || st.Status != event.StatusSucceeded {
+			t.Errorf("run %d: id %s events %d last %d sqls %d status %s", i, st.RunID, st.Events, st.LastSeq, len(st.SQLs), st.Status)
+		}
+	}
+}
+
+func testRunIDPrefixes(t *testing.T, s store.State) {
+	ctx := context.Background()
+	for i, id := range []string{"r_01AAA1", "r_01AAA10", "r_01AAA2", "r_01BBB", "r_01ÄÖ"} {
+		Record(t, s, id, "run", T0.Add(time.Duration(i)*time.Minute), true)
+	}
+	tests := []struct {
+		in   string
+		want string
+		kind quarry.Kind
+	}{
+		{in: "r_01AAA1", want: "r_01AAA1"}, // exact wins over the longer r_01AAA10
+		{in: "r_01AAA10", want: "r_01AAA10"},
+		{in: "r_01B", want: "r_01BBB"},
+		{in: " r_01AAA2 ", want: "r_01AAA2"},
+		{in: "r_01Ä", want: "r_01ÄÖ"},
+		{in: "r_01AAA", kind: quarry.KindInput},
+		{in: "r_0", kind: quarry.KindInput},
+		{in: "r_9", kind: quarry.KindNotFound},
+		{in: "r_01BBBB", kind: quarry.KindNotFound},
+		{in: "", kind: quarry.KindUsage},
+		{in: "%", kind: quarry.KindNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			events, err := s.Events(ctx, tt.in)
+			if tt.kind != "" {
+				WantKind(t, err, tt.kind)
+				if tt.kind == quarry.KindNotFound && !strings.Contains(err.Error(), "quarry runs list") {
+					t.Errorf("message does not point at `quarry runs list`: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(events) == 0 || events[0].RunID != tt.want {
+				t.Errorf("resolved to %v, want %s", events, tt.want)
+			}
+		})
+	}
+	if _, err := s.Run(ctx, "r_01AAA"); !strings.Contains(fmt.Sprint(err), "r_01AAA1, r_01AAA10, r_01AAA2") {
+		t.Errorf("ambiguity does not name the candidates: %v", err)
+	}
+}
+
+func testRunsFilterOrderAndInterruptedRuns(t *testing.T, s store.State) {
+	ctx := context.Background()
+	Record(t, s, "r_1", "run", T0, true)
+	Record(t, s, "r_2", "ask", T0.Add(time.Minute), true)
+	Record(t, s, "r_3", "ask", T0.Add(2*time.Minute), false) // the process died midway
+	Record(t, s, "r_4", "run", T0.Add(3*time.Minute), true)
+	ids := func(f store.RunFilter) []string {
+		t.Helper()
+		runs, err := s.Runs(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range runs {
+			out = append(out, r.RunID+":"+r.Status)
+		}
+		return out
+	}
+	tests := []struct {
+		f    store.RunFilter
+		want []string
+	}{
+		{store.RunFilter{}, []string{"r_4:succeeded", "r_3:running", "r_2:succeeded", "r_1:succeeded"}},
+		{store.RunFilter{Limit: 2}, []string{"r_4:succeeded", "r_3:running"}},
+		{store.RunFilter{Kind: "ask"}, []string{"r_3:running", "r_2:succeeded"}},
+		{store.RunFilter{Kind: "run", Limit: 1}, []string{"r_4:succeeded"}},
+		{store.RunFilter{SessionID: "s_ask"}, []string{"r_3:running", "r_2:succeeded"}},
+		{store.RunFilter{Kind: "watch"}, nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, ids(tt.f)); diff != "" {
+			t.Errorf("Runs(%+v) (-want +got):\n%s", tt.f, diff)
+		}
+	}
+}
+
+func testCanceledContext(t *testing.T, s store.State) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	e, err := event.New("r_c", 1, T0, &event.RunStartedData{Kind: "run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	WantKind(t, s.Append(ctx, e), quarry.KindCanceled)
+	_, err = s.Runs(ctx, store.RunFilter{})
+	WantKind(t, err, quarry.KindCanceled)
+}
+
+func testResultsRoundTripEveryValueType(t *testing.T, s store.State) {
+	ctx := context.Background()
+	id, hash, err := s.SaveResult(ctx, "r_01RES", AllTypes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "res_r_01RES" || !strings.HasPrefix(hash, "sha256:") || len(hash) != len("sha256:")+64 {
+		t.Errorf("id %q hash %q", id, hash)
+	}
+	got, err := s.Result(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Compare floats bit for bit (so -0 and 0 differ) and times as written.
+	opts := cmp.Options{
+		cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
+		cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) && a.Location() == b.Location() }),
+	}
+	if diff := cmp.Diff(normalised(), got, opts); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	for i, row := range got.Rows {
+		for j, v := range row {
+			w := normalised().Rows[i][j]
+			if (v == nil) != (w == nil) {
+				t.Errorf("row %d col %d: nil-ness changed: %#v vs %#v", i, j, v, w)
+			}
+		}
+	}
+	// NaN survives as NaN.
+	id2, _, err := s.SaveResult(ctx, "r_01RES", &quarry.Table{Columns: []quarry.Column{{Name: "x"}}, Rows: [][]any{{math.NaN()}, {float32(1.5)}, {int32(-3)}, {uint8(200)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id2 != "res_r_01RES_2" {
+		t.Errorf("second result of a run has ID %q, want res_r_01RES_2", id2)
+	}
+	got2, err := s.Result(ctx, id2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := got2.Rows[0][0].(float64); !ok || !math.IsNaN(f) {
+		t.Errorf("NaN came back as %#v", got2.Rows[0][0])
+	}
+	if diff := cmp.Diff([]any{1.5, int64(-3), int64(200)}, []any{got2.Rows[1][0], got2.Rows[2][0], got2.Rows[3][0]}); diff != "" {
+		t.Errorf("normalised numbers (-want +got):\n%s", diff)
+	}
+	if got2.Truncated {
+		t.Error("Truncated came back true")
+	}
+}
+
+func testSaveResultRefusesBadTables(t *testing.T, s store.State) {
+	ctx := context.Background()
+	tests := map[string]*quarry.Table{
+		"nil table":     nil,
+		"short row":     {Columns: []quarry.Column{{Name: "a"}, {Name: "b"}}, Rows: [][]any{{int64(1)}}},
+		"unknown type":  {Columns: []quarry.Column{{Name: "a"}}, Rows: [][]any{{struct{}{}}}},
+		"huge unsigned": {Columns: []quarry.Column{{Name: "a"}}, Rows: [][]any{{uint64(math.MaxUint64)}}},
+	}
+	for name, tab := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := s.SaveResult(ctx, "r_bad", tab)
+			WantKind(t, err, quarry.KindInternal)
+		})
+	}
+	_, _, err := s.SaveResult(ctx, "", &quarry.Table{})
+	WantKind(t, err, quarry.KindInternal)
+}
+
+func testEmptyResult(t *testing.T, s store.State) {
+	ctx := context.Background()
+	in := &quarry.Table{Columns: []quarry.Column{{Name: "n", Type: quarry.TypeInt}}, Rows: [][]any{}}
+	id, _, err := s.SaveResult(ctx, "r_empty", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Result(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func testSessions(t *testing.T, s store.State) {
+	ctx := context.Background()
+	for i, id := range []string{"s_01A", "s_01B", "s_02C"} {
+		if err := s.CreateSession(ctx, store.Session{ID: id, CreatedAt: T0.Add(time.Duration(i) * time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	WantKind(t, s.CreateSession(ctx, store.Session{ID: "s_01A", CreatedAt: T0}), quarry.KindConflict)
+	WantKind(t, s.CreateSession(ctx, store.Session{ID: "s_x"}), quarry.KindInternal)
+
+	if err := s.TouchSession(ctx, "s_01A", "r_9", "revenue by month", T0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.TouchSession(ctx, "s_01A", "r_10", "a later title is not kept", T0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	WantKind(t, s.TouchSession(ctx, "s_none", "r_1", "", T0), quarry.KindNotFound)
+
+	got, err := s.Session(ctx, "s_01A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := store.Session{ID: "s_01A", Title: "revenue by month", LastRunID: "r_10", CreatedAt: T0, UpdatedAt: T0.Add(2 * time.Hour)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("session (-want +got):\n%s", diff)
+	}
+	if got, err := s.Session(ctx, "s_02"); err != nil || got.ID != "s_02C" {
+		t.Errorf("prefix lookup = %+v, %v", got, err)
+	}
+	_, err = s.Session(ctx, "s_01")
+	WantKind(t, err, quarry.KindInput)
+	_, err = s.Session(ctx, "s_9")
+	WantKind(t, err, quarry.KindNotFound)
+
+	list, err := s.Sessions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, x := range list {
+		ids = append(ids, x.ID)
+	}
+	if diff := cmp.Diff([]string{"s_01A", "s_02C", "s_01B"}, ids); diff != "" {
+		t.Errorf("sessions, most recently updated first (-want +got):\n%s", diff)
+	}
+	if list, err := s.Sessions(ctx, 1); err != nil || len(list) != 1 {
+		t.Errorf("Sessions(1) = %d, %v", len(list), err)
+	}
+}
+
+func testOwnersAndTenants(t *testing.T, s store.State) {
+	ctx := context.Background()
+	for i, who := range []struct{ id, owner, tenant string }{
+		{"r_a1", "ana", "acme"}, {"r_b1", "ben", "acme"}, {"r_a2", "ana", "zeta"}, {"r_n", "", ""},
+	} {
+		_, err := recordAs(s, who.id, "ask", T0.Add(time.Duration(i)*time.Minute), true,
+			&event.RunStartedData{Kind: "ask", Question: "q", Owner: who.owner, Tenant: who.tenant})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(f store.RunFilter) []string {
+		runs, err := s.Runs(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range runs {
+			out = append(out, r.RunID+":"+r.Owner+"@"+r.Tenant)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		f    store.RunFilter
+		want []string
+	}{
+		{store.RunFilter{Owner: "ana"}, []string{"r_a2:ana@zeta", "r_a1:ana@acme"}},
+		{store.RunFilter{Tenant: "acme"}, []string{"r_b1:ben@acme", "r_a1:ana@acme"}},
+		{store.RunFilter{Owner: "ana", Tenant: "acme"}, []string{"r_a1:ana@acme"}},
+		{store.RunFilter{Owner: "nobody"}, nil},
+	} {
+		if diff := cmp.Diff(tt.want, ids(tt.f)); diff != "" {
+			t.Errorf("Runs(%+v) (-want +got):\n%s", tt.f, diff)
+		}
+	}
+	if err := s.CreateSession(ctx, store.Session{ID: "s_own", Owner: "ana", Tenant: "acme", CreatedAt: T0}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Session(ctx, "s_own")
+	if err != nil || got.Owner != "ana" || got.Tenant != "acme" {
+		t.Errorf("session = %+v, %v; want owner ana, tenant acme", got, err)
+	}
+}
+
+func testReindex(t *testing.T, s store.State) {
+	ctx := context.Background()
+	for i := range 5 {
+		Record(t, s, fmt.Sprintf("r_%d", i), []string{"run", "ask"}[i%2], T0.Add(time.Duration(i)*time.Hour), i != 2)
+	}
+	before, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reindex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("runs after Reindex (-before +after):\n%s", diff)
+	}
+}
+
+func testResultHashIsTheEncodingHash(t *testing.T, s store.State) {
+	body, err := store.EncodeTable(AllTypes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hash, err := s.SaveResult(context.Background(), "r_hash", AllTypes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := store.Hash(body); hash != want {
+		t.Errorf("hash = %s, want %s: a backend must hash the canonical encoding", hash, want)
+	}
+}
+
+func testResultNotFound(t *testing.T, s store.State) {
+	_, err := s.Result(context.Background(), "res_nope")
+	WantKind(t, err, quarry.KindNotFound)
+}
+
+// pruneFixture records runs finished at T0+0h … T0+3h, one running run
+// started at T0, two results of r_0 and three sessions.
+func pruneFixture(t *testing.T, s store.State) {
+	ctx := context.Background()
+	for i := range 4 {
+		Record(t, s, fmt.Sprintf("r_%d", i), "ask", T0.Add(time.Duration(i)*time.Hour), true)
+	}
+	Record(t, s, "r_live", "ask", T0, false)
+	for range 2 {
+		if _, _, err := s.SaveResult(ctx, "r_0", &quarry.Table{Columns: []quarry.Column{{Name: "n"}}, Rows: [][]any{{int64(1)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, id := range []string{"s_old", "s_ask", "s_new"} {
+		if err := s.CreateSession(ctx, store.Session{ID: id, CreatedAt: T0.Add(time.Duration(i*3) * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runIDs(t *testing.T, s store.State) []string {
+	runs, err := s.Runs(context.Background(), store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range runs {
+		ids = append(ids, r.RunID)
+	}
+	return ids
+}
+
+func testPruneDeletesWholeFinishedRuns(t *testing.T, s store.State) {
+	ctx := context.Background()
+	pruneFixture(t, s)
+	_, err := s.Prune(ctx, store.PruneOptions{})
+	WantKind(t, err, quarry.KindUsage)
+
+	var archived []store.ArchivedRun
+	rep, err := s.Prune(ctx, store.PruneOptions{Before: T0.Add(90 * time.Minute), Archive: func(batch []store.ArchivedRun) error {
+		archived = append(archived, batch...)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// r_0 and r_1 finished before 01:30; r_live never finished and stays.
+	if diff := cmp.Diff(store.PruneReport{Runs: 2, Events: 10, Results: 2, Sessions: 1}, rep); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"r_3", "r_2", "r_live"}, runIDs(t, s)); diff != "" {
+		t.Errorf("runs left (-want +got):\n%s", diff)
+	}
+	if len(archived) != 2 || archived[0].RunID != "r_0" || len(archived[0].Events) != 5 || len(archived[0].Results) != 2 {
+		t.Fatalf("archived = %+v", archived)
+	}
+	for _, r := range archived[0].Results {
+		if store.Hash(r.Body) != r.Hash {
+			t.Errorf("archived result %s: body does not match its hash", r.ID)
+		}
+		if _, err := store.DecodeTable(r.Body); err != nil {
+			t.Errorf("archived result %s does not decode: %v", r.ID, err)
+		}
+	}
+	_, err = s.Events(ctx, "r_0")
+	WantKind(t, err, quarry.KindNotFound)
+	_, err = s.Result(ctx, store.ResultID("r_0", 1))
+	WantKind(t, err, quarry.KindNotFound)
+	// A pruned run's log is closed: a late event cannot reopen it.
+	late, err := event.New("r_0", 6, T0.Add(5*time.Hour), &event.SQLGeneratedData{SQL: "SELECT 2", Source: "user"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	WantKind(t, s.Append(ctx, late), quarry.KindConflict)
+	// s_old had no runs and was last updated before the cutoff; s_ask still
+	// has runs; s_new is newer.
+	list, err := s.Sessions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sids []string
+	for _, x := range list {
+		sids = append(sids, x.ID)
+	}
+	if diff := cmp.Diff([]string{"s_new", "s_ask"}, sids); diff != "" {
+		t.Errorf("sessions left (-want +got):\n%s", diff)
+	}
+	// Pruning again with the same cutoff finds nothing more.
+	rep, err = s.Prune(ctx, store.PruneOptions{Before: T0.Add(90 * time.Minute)})
+	if err != nil || rep != (store.PruneReport{}) {
+		t.Errorf("second prune = %+v, %v; want nothing", rep, err)
+	}
+	// A cutoff in the future takes every finished run, never the live one.
+	if _, err := s.Prune(ctx, store.PruneOptions{Before: T0.Add(1000 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"r_live"}, runIDs(t, s)); diff != "" {
+		t.Errorf("runs left (-want +got):\n%s", diff)
+	}
+	// The live run still takes events.
+	next, err := event.New("r_live", 5, T0.Add(2000*time.Hour), &event.RunFinishedData{Status: event.StatusSucceeded})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, next); err != nil {
+		t.Errorf("a run left by prune takes no event: %v", err)
+	}
+}
+
+func testPruneArchiveFailureKeepsRuns(t *testing.T, s store.State) {
+	ctx := context.Background()
+	pruneFixture(t, s)
+	_, err := s.Prune(ctx, store.PruneOptions{Before: T0.Add(10 * time.Hour), Archive: func(batch []store.ArchivedRun) error {
+		return errors.New("disk full")
+	}})
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("err = %v; want the archive's failure", err)
+	}
+	// Nothing is deleted unless it was archived.
+	if got := runIDs(t, s); len(got) != 5 {
+		t.Errorf("runs left = %v; a failed archive must keep its runs", got)
+	}
+}
+
+func testPruneDryRun(t *testing.T, s store.State) {
+	ctx := context.Background()
+	pruneFixture(t, s)
+	rep, err := s.Prune(ctx, store.PruneOptions{Before: T0.Add(90 * time.Minute), DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Runs != 2 || rep.Events != 10 || rep.Results != 2 {
+		t.Errorf("dry run report = %+v", rep)
+	}
+	if got := runIDs(t, s); len(got) != 5 {
+		t.Errorf("a dry run deleted runs: %v left", got)
+	}
+}
+
+// Bench measures appends on the stores open returns: one event per Append
+// (what an unbatched recorder does) and whole five-event runs.
+func Bench(b *testing.B, open Opener) {
+	b.Run("AppendEvent", func(b *testing.B) {
+		s := open(b)
+		ctx := context.Background()
+		r := event.NewRecorder("r_bench", Clock(T0), s)
+		if err := r.Emit(ctx, &event.RunStartedData{Kind: "ask"}); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			if err := r.Emit(ctx, &event.SQLGeneratedData{SQL: "SELECT count(*) FROM orders", Source: "model"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	})
+	b.Run("AppendBatch10", func(b *testing.B) {
+		s := open(b)
+		ctx := context.Background()
+		r := event.NewRecorder("r_batch", Clock(T0), s)
+		if err := r.Emit(ctx, &event.RunStartedData{Kind: "ask"}); err != nil {
+			b.Fatal(err)
+		}
+		r.Hold() // the recorder hands over its held events in one Append
+		b.ResetTimer()
+		for range b.N {
+			for range 10 {
+				if err := r.Emit(ctx, &event.SQLGeneratedData{SQL: "SELECT 1", Source: "model"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := r.Flush(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N*10)/b.Elapsed().Seconds(), "events/s")
+	})
+	b.Run("RecordRun", func(b *testing.B) {
+		s := open(b)
+		b.ResetTimer()
+		for i := range b.N {
+			if _, err := RecordRun(s, fmt.Sprintf("r_%09d", i), "run", T0.Add(time.Duration(i)*time.Second), true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
