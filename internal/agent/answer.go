@@ -11,6 +11,7 @@ import (
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
@@ -52,14 +53,18 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 	out := r.out
 	out.SQL, out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.sql, res.table, res.rows, res.truncated, res.dur, res.resultID
 	var cols []narrate.ColumnInfo
-	in := verify.Input{Table: res.table, TotalRows: res.rows, Truncated: res.truncated}
-	if res.compiled != nil {
-		out.Compiled = res.compiled
-		cols = narrate.ColumnsFrom(res.compiled.Columns)
-		in.MetricColumns, in.DimensionColumns = verify.ColumnsByRole(res.compiled.Columns)
+	// The same input the builtin planner's results get: a metric query's
+	// expected rows, filter literals and fan-out guard, not only its
+	// columns (verify.InputFor).
+	var q *semantic.Query
+	var c *semantic.Compiled
+	if res.metric != nil {
+		q, c = &res.metric.query, res.metric.compiled
+		out.Compiled = c
+		cols = narrate.ColumnsFrom(c.Columns)
 	}
 	out.Columns = cols
-	rep := verify.Run(in)
+	rep := verify.Run(verify.InputFor(r.a.model(), q, c, res.table, res.rows, res.truncated))
 	if len(r.extra) > 0 {
 		rep.Checks = append(rep.Checks, r.extra...)
 		rep.Confidence = verify.Confidence(rep.Checks)
@@ -70,7 +75,7 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 		rep.Confidence = verify.Confidence(rep.Checks)
 	}
 	out.Report = rep
-	r.emit(ctx, &event.ChecksRanData{Checks: eventChecks(rep), Confidence: rep.Confidence})
+	r.emit(ctx, &event.ChecksRanData{Checks: rep.EventChecks(), Confidence: rep.Confidence})
 	ans := narrate.Compose(narrate.AnswerInput{
 		Question: r.q, SQL: res.sql, Table: res.table, TotalRows: res.rows, Truncated: res.truncated,
 		Columns: cols, Report: rep, AsOf: out.AsOf, Currency: r.a.currency(), PreviewRows: r.a.Limits.preview(),
@@ -183,12 +188,4 @@ func firstSentence(s string) string {
 		s = s[:i+1]
 	}
 	return strings.Trim(s, "*_# ")
-}
-
-func eventChecks(r verify.Report) []event.Check {
-	out := make([]event.Check, len(r.Checks))
-	for i, c := range r.Checks {
-		out[i] = event.Check{Name: c.Name, Status: c.Status, Detail: c.Detail}
-	}
-	return out
 }

@@ -79,7 +79,14 @@ type result struct {
 	dur       time.Duration
 	resultID  string
 	redacted  []string
-	compiled  *semantic.Compiled // when query_metric wrote the SQL
+	metric    *metricQuery // when query_metric wrote the SQL
+}
+
+// metricQuery is a semantic query the model asked for and its compilation:
+// what the checks need to hold its result to what the query can return.
+type metricQuery struct {
+	query    semantic.Query
+	compiled *semantic.Compiled
 }
 
 // check guards sql with the composed guard, which on a connection also

@@ -123,7 +123,7 @@ func (r *run) call(ctx context.Context, u llm.ToolUse) (content string, isErr, d
 		if r.a.Manual() {
 			return r.propose(ctx, c.SQL, columnNamesOf(c))
 		}
-		return r.runSQL(ctx, c.SQL, c)
+		return r.runSQL(ctx, c.SQL, &metricQuery{query: q, compiled: c})
 	case ToolRunQuery:
 		var in struct{ SQL string }
 		if err := decode(u, &in, "sql"); err != nil {
@@ -196,7 +196,7 @@ func decode(u llm.ToolUse, v any, required ...string) error {
 
 // runSQL runs the model's statement and tells it what happened: a preview
 // of the result, or the classified error within the repair budget.
-func (r *run) runSQL(ctx context.Context, sql string, compiled *semantic.Compiled) (string, bool, bool, error) {
+func (r *run) runSQL(ctx context.Context, sql string, mq *metricQuery) (string, bool, bool, error) {
 	source := "model"
 	if r.repairs > 0 && len(r.results) == 0 {
 		source = "repair"
@@ -208,7 +208,7 @@ func (r *run) runSQL(ctx context.Context, sql string, compiled *semantic.Compile
 		}
 		return r.repair(ctx, sql, err)
 	}
-	res.compiled = compiled
+	res.metric = mq
 	r.results = append(r.results, res)
 	return r.preview(res), false, false, nil
 }

@@ -154,8 +154,8 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		cols = narrate.ColumnsFrom(compiled.Columns)
 	}
 	out.Columns = cols
-	out.Report = verify.Run(verifyInput(k.Model, pl, compiled, out))
-	em.emit(ctx, &event.ChecksRanData{Checks: eventChecks(out.Report), Confidence: out.Report.Confidence})
+	out.Report = verify.Run(verify.InputFor(k.Model, pl.Query, compiled, out.Table, out.Rows, out.Truncated))
+	em.emit(ctx, &event.ChecksRanData{Checks: out.Report.EventChecks(), Confidence: out.Report.Confidence})
 
 	out.Answer = narrate.Compose(narrate.AnswerInput{
 		Question: question, Title: pl.Title, SQL: sql, Table: out.Table,
@@ -184,86 +184,3 @@ func unansweredMessage(pl *planner.Plan) string {
 	return b.String()
 }
 
-// verifyInput tells the checks what the plan expects of the result.
-func verifyInput(m *semantic.Model, pl *planner.Plan, c *semantic.Compiled, out *AskOutcome) verify.Input {
-	in := verify.Input{Table: out.Table, TotalRows: out.Rows, Truncated: out.Truncated}
-	if c == nil {
-		return in
-	}
-	for _, col := range c.Columns {
-		switch col.Role {
-		case semantic.RoleMetric, semantic.RoleShare, semantic.RoleChange:
-			in.MetricColumns = append(in.MetricColumns, col.Name)
-		case semantic.RoleDimension, semantic.RolePeriod:
-			in.DimensionColumns = append(in.DimensionColumns, col.Name)
-		}
-	}
-	in.FanOutGuarded = len(c.Notes) > 0 && strings.Contains(strings.Join(c.Notes, " "), "fan-out")
-	q := pl.Query
-	if q == nil {
-		return in
-	}
-	switch {
-	case q.Rows == nil && len(q.Dimensions) == 0 && len(q.Compare) == 0:
-		in.ExpectRows = &verify.Range{Min: 1, Max: 1}
-	case q.Limit > 0:
-		in.ExpectRows = &verify.Range{Min: 1, Max: int64(q.Limit)}
-	case len(q.Compare) > 0 && len(q.Dimensions) == 0:
-		in.ExpectRows = &verify.Range{Min: 1, Max: int64(len(q.Compare))}
-	}
-	for _, f := range q.Filters {
-		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
-			continue
-		}
-		known := knownValues(m, f.Field)
-		if known == nil {
-			continue
-		}
-		for _, v := range f.Values {
-			s, ok := v.(string)
-			if !ok {
-				continue
-			}
-			in.Filters = append(in.Filters, verify.FilterLiteral{Field: f.Field, Value: s, Known: containsFold(known, s)})
-		}
-	}
-	return in
-}
-
-func knownValues(m *semantic.Model, field string) []string {
-	if d := m.Dimension(field); d != nil {
-		if len(d.Values) > 0 {
-			return d.Values
-		}
-		field = d.Expr
-	}
-	ent, col, ok := strings.Cut(field, ".")
-	if !ok {
-		return nil
-	}
-	e := m.Entity(ent)
-	if e == nil {
-		return nil
-	}
-	if c := e.Column(col); c != nil && len(c.Values) > 0 {
-		return c.Values
-	}
-	return nil
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func eventChecks(r verify.Report) []event.Check {
-	out := make([]event.Check, len(r.Checks))
-	for i, c := range r.Checks {
-		out[i] = event.Check{Name: c.Name, Status: c.Status, Detail: c.Detail}
-	}
-	return out
-}

@@ -16,6 +16,9 @@ type Compiled struct {
 	// a join path picked among several or rows de-duplicated against
 	// fan-out.
 	Notes []string `json:"notes,omitempty"`
+	// FanOutGuarded says a measure was aggregated over distinct rows of its
+	// own table because a join would have repeated them.
+	FanOutGuarded bool `json:"fan_out_guarded,omitempty"`
 }
 
 // The roles of result columns.
@@ -43,6 +46,8 @@ type compiler struct {
 	adj   map[string][]edge
 	trees map[string]*joinTree
 	notes []string
+	// fanOutGuarded: a measure was aggregated over distinct rows.
+	fanOutGuarded bool
 }
 
 // cond is a predicate over entity columns.

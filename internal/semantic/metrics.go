@@ -168,6 +168,7 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 		}
 	}
 	c.note(fmt.Sprintf("%s: each %s row is counted once before aggregating, because joining %s would repeat it (fan-out)", mt.Name, root, strings.Join(fanned, ", ")))
+	c.fanOutGuarded = true
 	s := "SELECT " + strings.Join(outer, ", ") + "\nFROM (\n" +
 		indent("SELECT DISTINCT "+strings.Join(inner, ", ")+"\n"+from.String(), "  ") +
 		"\n) AS " + c.d.ident(root)
@@ -286,7 +287,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	if len(q.Hidden) > 0 {
 		return c.hide(q, sql, dims, cols)
 	}
-	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes}, nil
+	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded}, nil
 }
 
 // hide wraps a compiled metric query so that it returns only the columns
@@ -332,7 +333,7 @@ func (c *compiler) hide(q Query, sql string, dims []dimSpec, cols []OutColumn) (
 	}
 	inner := c.d.ident("q")
 	out := "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + inner + order
-	return &Compiled{SQL: out, Columns: vis, Notes: c.notes}, nil
+	return &Compiled{SQL: out, Columns: vis, Notes: c.notes, FanOutGuarded: c.fanOutGuarded}, nil
 }
 
 // assemble joins the per-metric CTEs on the dimension values and computes

@@ -203,5 +203,5 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	if q.Limit > 0 {
 		b.WriteString("\nLIMIT " + itoa(q.Limit))
 	}
-	return &Compiled{SQL: b.String(), Columns: cols, Notes: c.notes}, nil
+	return &Compiled{SQL: b.String(), Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded}, nil
 }

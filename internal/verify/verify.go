@@ -78,6 +78,86 @@ type Report struct {
 	Confidence float64 `json:"confidence"`
 }
 
+// InputFor tells the checks what a result of a semantic query should look
+// like: which columns are measures and dimensions, how many rows the query
+// can return, the literal values it filters on (and whether the model
+// knows them), and whether measures were guarded against fan-out. Every
+// planner that reaches SQL through the semantic layer (the builtin planner,
+// a model's query_metric) builds its input here, so the same query gets
+// the same checks whoever planned it. q and c may be nil (SQL written by
+// hand): the input then holds only the result.
+func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *quarry.Table, total int64, truncated bool) Input {
+	in := Input{Table: t, TotalRows: total, Truncated: truncated}
+	if c == nil {
+		return in
+	}
+	in.MetricColumns, in.DimensionColumns = ColumnsByRole(c.Columns)
+	in.FanOutGuarded = c.FanOutGuarded
+	if q == nil {
+		return in
+	}
+	switch {
+	case q.Rows == nil && len(q.Dimensions) == 0 && len(q.Compare) == 0:
+		in.ExpectRows = &Range{Min: 1, Max: 1}
+	case q.Limit > 0:
+		in.ExpectRows = &Range{Min: 1, Max: int64(q.Limit)}
+	case len(q.Compare) > 0 && len(q.Dimensions) == 0:
+		in.ExpectRows = &Range{Min: 1, Max: int64(len(q.Compare))}
+	}
+	if m == nil {
+		return in
+	}
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		known := knownValues(m, f.Field)
+		if known == nil {
+			continue
+		}
+		for _, v := range f.Values {
+			s, ok := v.(string)
+			if !ok {
+				continue
+			}
+			in.Filters = append(in.Filters, FilterLiteral{Field: f.Field, Value: s, Known: containsFold(known, s)})
+		}
+	}
+	return in
+}
+
+// knownValues returns the values the model lists for a dimension or an
+// entity column, or nil.
+func knownValues(m *semantic.Model, field string) []string {
+	if d := m.Dimension(field); d != nil {
+		if len(d.Values) > 0 {
+			return d.Values
+		}
+		field = d.Expr
+	}
+	ent, col, ok := strings.Cut(field, ".")
+	if !ok {
+		return nil
+	}
+	e := m.Entity(ent)
+	if e == nil {
+		return nil
+	}
+	if c := e.Column(col); c != nil && len(c.Values) > 0 {
+		return c.Values
+	}
+	return nil
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // Run runs every check that applies to in and computes the confidence.
 func Run(in Input) Report {
 	var checks []Check
