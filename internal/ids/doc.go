@@ -1,5 +1,5 @@
 // Package ids makes quarry's identifiers: short, URL-safe, lexically
-// sortable by creation time, in the ULID layout (48 bits of milliseconds
+// sortable by creation time: ULIDs made by github.com/oklog/ulid/v2 (48 bits of milliseconds
 // since the Unix epoch, then 80 random bits, in Crockford base32) behind a
 // prefix that names what the ID is for ("r" for runs, "s" for sessions).
 //
