@@ -86,6 +86,7 @@ const (
 type Server struct {
 	cfg    Config
 	hosts  httpserve.Hosts // Host header values accepted
+	cop    *http.CrossOriginProtection
 	slots  chan struct{}   // one per run in progress
 	work   chan struct{}   // one per run doing work
 	runs   sync.WaitGroup
@@ -115,7 +116,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
-	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: hosts, md: newMarkdown()}
+	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: hosts, md: newMarkdown(), cop: http.NewCrossOriginProtection()}
 	s.routes()
 	return s, nil
 }
@@ -176,11 +177,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	api := strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/ask"
+	// net/http's CrossOriginProtection refuses cross-origin requests with
+	// unsafe methods (Sec-Fetch-Site, else Origin against Host). It lets
+	// GET and HEAD through by design; the API's GETs return runs and
+	// results, so a cross-site read of them is refused too.
+	why := ""
+	if err := s.cop.Check(r); err != nil {
+		why = err.Error()
+	} else if api {
+		why = crossSiteRead(r)
+	}
+	if why != "" {
+		writeErrorStatus(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden, "cross-origin request refused: %s", why))
+		return
+	}
 	if api || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		if why := s.crossOrigin(r); why != "" {
-			writeErrorStatus(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden, "cross-origin request refused: %s", why))
-			return
-		}
 		h.Set("Cache-Control", "no-store")
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
@@ -191,17 +202,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// crossOrigin says why a request comes from another origin, or "".
-func (s *Server) crossOrigin(r *http.Request) string {
-	if o := r.Header.Get("Origin"); o != "" {
-		if o != "http://"+r.Host && o != "https://"+r.Host {
-			return "Origin " + o + " is not this server"
-		}
-	}
+// crossSiteRead says why a safe-method request to the API comes from
+// another site, or "".
+func crossSiteRead(r *http.Request) string {
 	switch site := r.Header.Get("Sec-Fetch-Site"); site {
 	case "", "same-origin", "none":
 	default:
 		return "Sec-Fetch-Site is " + site
+	}
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host && o != "https://"+r.Host {
+		return "Origin " + o + " is not this server"
 	}
 	return ""
 }
