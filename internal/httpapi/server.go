@@ -87,8 +87,8 @@ type Server struct {
 	cfg    Config
 	hosts  httpserve.Hosts // Host header values accepted
 	cop    *http.CrossOriginProtection
-	slots  chan struct{}   // one per run in progress
-	work   chan struct{}   // one per run doing work
+	slots  chan struct{} // one per run in progress
+	work   chan struct{} // one per run doing work
 	runs   sync.WaitGroup
 	mux    *http.ServeMux
 	md     *markdown
