@@ -2,7 +2,7 @@
 # The whole test suite, as README.md gives it and .ci/run calls it.
 # It installs what the tests need when it is missing (the sqlite3 shell,
 # Chromium, PostgreSQL and MariaDB), starts the database servers, checks
-# formatting and that go.mod is tidy, runs go vet and staticcheck (pinned in go.mod), and runs every
+# formatting and that go.mod is tidy, runs go vet, staticcheck and deadcode (pinned in go.mod), and runs every
 # test without and with the race detector, then the DuckDB build. Run it from
 # the repository root.
 set -euo pipefail
@@ -50,6 +50,15 @@ go vet ./...
 
 say "staticcheck"
 go tool staticcheck ./...
+
+# No function may be unreachable from the binary and its tests.
+say "deadcode"
+dead=$(go tool deadcode -test ./...)
+if [ -n "$dead" ]; then
+	echo "$dead" >&2
+	echo "these functions are reachable from neither quarry nor its tests: delete them" >&2
+	exit 1
+fi
 
 # Every test without the race detector first: a few tests (building the
 # full demo database, grading the demo golden set) take minutes of CPU under

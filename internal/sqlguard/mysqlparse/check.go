@@ -31,9 +31,6 @@ const (
 	CodeUnchecked = "engine_unchecked"
 )
 
-// Codes lists the engine rule codes, for documentation and display.
-func Codes() []string { return []string{CodeSQLMode, CodeConstruct, CodeUnchecked} }
-
 // Checker parses statements with the MySQL grammar in one sql_mode and
 // decides whether each is a single read-only query. It is safe for
 // concurrent use: parsers (which are not) are pooled inside it.
