@@ -41,7 +41,7 @@ func checksOf(t *testing.T, events []event.Event) ([]string, float64) {
 // held to its expected row count, its filter values or its fan-out guard.
 func TestSameQuerySameChecks(t *testing.T) {
 	questions := []string{
-		"What was revenue in Q1 2026?",                // one total: one row expected
+		"What was revenue in Q1 2026?",                 // one total: one row expected
 		"how many refunded orders did we have in 2025", // a filter on a known value
 		"revenue by month last year",
 		"top 5 products by revenue in 2025", // a limit

@@ -183,4 +183,3 @@ func unansweredMessage(pl *planner.Plan) string {
 	}
 	return b.String()
 }
-

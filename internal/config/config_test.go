@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,10 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // secretValue is set in the test environment; no message may contain it.
 const secretValue = "hunter2-s3cr3t"
@@ -68,7 +66,7 @@ func TestLoadErrors(t *testing.T) {
 		got.WriteString(msg + "\n")
 	}
 	golden := "testdata/errors.golden"
-	if *update {
+	if goldentest.Update() {
 		if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}

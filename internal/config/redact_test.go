@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/goldentest"
 )
 
 func TestRedactedGolden(t *testing.T) {
@@ -31,7 +33,7 @@ func TestRedactedGolden(t *testing.T) {
 		t.Fatalf("RedactedJSON is not JSON: %s", j)
 	}
 	for name, got := range map[string][]byte{"testdata/redacted.yaml.golden": y, "testdata/redacted.json.golden": j} {
-		if *update {
+		if goldentest.Update() {
 			if err := os.WriteFile(name, got, 0o644); err != nil {
 				t.Fatal(err)
 			}

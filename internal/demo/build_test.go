@@ -20,8 +20,6 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
 // The anchor of the shared fixture: history runs 2023-07-01 .. 2026-06-30.
 var testAnchor = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 

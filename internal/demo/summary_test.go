@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/goldentest"
 )
 
 // TestSummaryGolden pins the data itself: a textual summary of the fixture
@@ -43,7 +45,7 @@ func TestSummaryGolden(t *testing.T) {
 	}
 	got := b.String()
 	path := filepath.Join("testdata", "summary.golden")
-	if *update {
+	if goldentest.Update() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package event
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +9,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 var t0 = time.Date(2026, 6, 30, 9, 0, 0, 0, time.UTC)
 
@@ -306,7 +304,7 @@ func TestFoldGolden(t *testing.T) {
 			}
 			got = append(got, '\n')
 			golden := strings.TrimSuffix(path, ".jsonl") + ".state.json"
-			if *update {
+			if goldentest.Update() {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,10 +13,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 var sampleCols = []quarry.Column{
 	{Name: "id", Type: quarry.TypeInt, DBType: "INTEGER"},
@@ -94,7 +92,7 @@ func TestGolden(t *testing.T) {
 			t.Run(sc.name+"/"+f, func(t *testing.T) {
 				got := render(t, f, sc)
 				path := filepath.Join("testdata", sc.name+"."+f+".golden")
-				if *update {
+				if goldentest.Update() {
 					if err := os.WriteFile(path, got, 0o644); err != nil {
 						t.Fatal(err)
 					}

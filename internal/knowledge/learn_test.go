@@ -12,6 +12,7 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/knowledge"
 )
 
@@ -105,7 +106,7 @@ func TestLearnGolden(t *testing.T) {
 	var progress strings.Builder
 	rep := learn(t, db, dir, knowledge.LearnOptions{Progress: &progress, ProgressEvery: 2})
 	for _, name := range []string{"model.yaml", "metrics.yaml", "policy.yaml"} {
-		golden(t, filepath.Join("testdata", "learn", name), readFile(t, filepath.Join(dir, name)))
+		goldentest.AssertString(t, filepath.Join("testdata", "learn", name), readFile(t, filepath.Join(dir, name)))
 	}
 	wantFiles := []string{"model.yaml", "metrics.yaml", "policy.yaml", "README.md"}
 	if diff := cmp.Diff(wantFiles, rep.Files); diff != "" {

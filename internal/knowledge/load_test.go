@@ -2,7 +2,6 @@ package knowledge_test
 
 import (
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,11 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // copyFS writes fsys into a new temporary directory and returns it.
 func copyFS(t *testing.T, fsys fs.FS) string {
@@ -105,27 +103,10 @@ func TestLoadBroken(t *testing.T) {
 					b.WriteString(p.Format(dir) + "\n")
 				}
 			}
-			golden(t, dir+".golden", b.String())
+			goldentest.AssertString(t, dir+".golden", b.String())
 		})
 	}
 	if n == 0 {
 		t.Fatal("no broken folders in testdata/broken")
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
 	}
 }

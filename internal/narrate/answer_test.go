@@ -2,9 +2,7 @@ package narrate
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -12,12 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/verify"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func col(name string, typ quarry.Type) quarry.Column { return quarry.Column{Name: name, Type: typ} }
 
@@ -189,28 +185,8 @@ func TestComposeGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := "# markdown\n" + a.Markdown + "\n# headline\n" + a.Headline + "\n\n# plain\n" + Plain(a.Markdown) + "\n# chart\n" + string(spec) + "\n"
-			golden(t, filepath.Join("testdata", "answers", c.name+".golden"), got)
+			goldentest.AssertString(t, filepath.Join("testdata", "answers", c.name+".golden"), got)
 		})
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
 	}
 }
 

@@ -1,10 +1,12 @@
 package planner
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/knowledge"
 )
 
@@ -182,5 +184,5 @@ func TestDemoPlans(t *testing.T) {
 		}
 		b.WriteString(planText(f.Model, tt.q, pl))
 	}
-	golden(t, "demo-plans.golden", b.String())
+	goldentest.AssertString(t, filepath.Join("testdata", "demo-plans.golden"), b.String())
 }

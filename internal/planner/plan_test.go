@@ -2,20 +2,16 @@ package planner
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // asOf is the demo anchor, a Tuesday.
 var asOf = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
@@ -62,27 +58,6 @@ func planText(m *semantic.Model, q string, pl *Plan) string {
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got); run go test -update and review:\n%s", name, diff)
-	}
 }
 
 // modelQuestions are planned against the test model; the golden file holds
@@ -173,5 +148,5 @@ func TestPlanGolden(t *testing.T) {
 		}
 		b.WriteString(planText(m, tt.q, pl))
 	}
-	golden(t, "plans.golden", b.String())
+	goldentest.AssertString(t, filepath.Join("testdata", "plans.golden"), b.String())
 }

@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -84,5 +86,5 @@ func TestLearnedModelGolden(t *testing.T) {
 		}
 		b.WriteString(planText(m, tt.q, pl))
 	}
-	golden(t, "learned-plans.golden", b.String())
+	goldentest.AssertString(t, filepath.Join("testdata", "learned-plans.golden"), b.String())
 }

@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,10 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 var dialects = []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL, quarry.DialectDuckDB}
 
@@ -201,7 +199,7 @@ func TestCompileGolden(t *testing.T) {
 					got += "-- note: " + n + "\n"
 				}
 				path := filepath.Join("testdata", "golden", tc.name+"."+string(d)+".sql")
-				if *update {
+				if goldentest.Update() {
 					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
 					}

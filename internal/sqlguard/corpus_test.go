@@ -1,17 +1,15 @@
 package sqlguard
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files and the expected-failures list")
 
 // loadCases reads a corpus file from testdata.
 func loadCases(t testing.TB, name string) []Case {
@@ -102,7 +100,7 @@ func TestCorpus(t *testing.T) {
 	}
 	sort.Strings(tracked)
 	const listFile = "testdata/expected-failures.tsv"
-	if *update {
+	if goldentest.Update() {
 		body := "# Corpus rows the lexical guard does not yet decide as expected.\n# Kept honest by TestCorpus: remove a row when it starts passing.\n"
 		for _, l := range tracked {
 			body += l + "\n"

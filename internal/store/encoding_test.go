@@ -1,16 +1,14 @@
 package store_test
 
 import (
-	"flag"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/store"
 	"github.com/quarrydata/quarry/internal/store/storetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 // TestResultHashIsStable pins the canonical encoding: the hash of a fixed
 // result never changes, since hashes are recorded in events.
@@ -21,7 +19,7 @@ func TestResultHashIsStable(t *testing.T) {
 	}
 	got := store.Hash(body) + "\n"
 	const golden = "testdata/all_types.hash"
-	if *update {
+	if goldentest.Update() {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -2,16 +2,14 @@ package normalize
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
-
-var update = flag.Bool("update", false, "rewrite the corpus's .golden files")
 
 // corpusFiles lists the inputs in testdata/corpus (every file but the
 // .golden ones).
@@ -75,7 +73,7 @@ func TestCorpus(t *testing.T) {
 			}
 			got = append(got, '\n')
 			path := f + ".golden"
-			if *update {
+			if goldentest.Update() {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/llm/anthropic"
 	"github.com/quarrydata/quarry/internal/llm/llmtest"
@@ -22,7 +23,6 @@ import (
 )
 
 var (
-	update = flag.Bool("update", false, "rewrite the testdata cassettes from the local fake server")
 	record = flag.Bool("record", false, "record the testdata cassettes against the real Anthropic API (reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL)")
 )
 
@@ -154,7 +154,7 @@ func TestCassette(t *testing.T) {
 	path := filepath.Join("testdata", "cassettes", "plain_and_stream.json")
 	req := llm.Request{System: []llm.SystemBlock{{Text: "Answer in one short sentence.", Cache: true}}, Messages: []llm.Message{llm.UserText("What is 6 times 7?")}, MaxTokens: 64}
 	model := "claude-haiku-5-5"
-	if *update || *record {
+	if goldentest.Update() || *record {
 		p, rec, key := recorder(t,
 			llmtest.Answer{Text: "6 times 7 is 42.", Usage: llm.Usage{Input: 20, Output: 9}},
 			llmtest.Answer{Text: "6 times 7 is 42.", Usage: llm.Usage{Input: 20, Output: 9}})
@@ -225,7 +225,7 @@ func TestToolLoopCassette(t *testing.T) {
 		r2, err := p.Complete(context.Background(), model, second, func(string) {})
 		return r1, r2, err
 	}
-	if *update || *record {
+	if goldentest.Update() || *record {
 		p, rec, _ := recorder(t,
 			llmtest.Answer{Thinking: "I will count the orders.", ToolUses: []llm.ToolUse{{ID: "toolu_01", Name: "run_query", Input: json.RawMessage(`{"sql":"SELECT count(*) AS n FROM orders"}`)}}, Usage: llm.Usage{Input: 310, Output: 64}},
 			llmtest.Answer{Text: "There are 42 orders.", Usage: llm.Usage{Input: 420, Output: 12}})

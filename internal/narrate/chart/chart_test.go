@@ -2,37 +2,14 @@ package chart
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/narrate"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 func flagString(name, value, usage string) *string { return flag.String(name, value, usage) }
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, d)
-	}
-}
 
 // specs has one chart of each kind, and the awkward cases.
 func specs() map[string]narrate.ChartSpec {
@@ -72,7 +49,7 @@ func TestRenderTerminalGolden(t *testing.T) {
 						t.Errorf("width %d: line %d is %d wide: %q", w, i, n, line)
 					}
 				}
-				golden(t, filepath.Join("testdata", "terminal", name+"."+itoa(w)+".golden"), []byte(got))
+				goldentest.Assert(t, filepath.Join("testdata", "terminal", name+"."+itoa(w)+".golden"), []byte(got))
 			}
 		})
 	}
