@@ -167,7 +167,7 @@ func (a *app) conn(ctx context.Context, name string) (connector.Conn, *config.Co
 	case config.DriverSQLite:
 		c, err = a.openSQLite(ctx, cfg, cc)
 	case config.DriverPostgres:
-		c, err = postgres.Open(ctx, cc.URL.Value(), postgres.Options{Name: cc.Name})
+		c, err = postgres.Open(ctx, cc.URL.Value(), postgres.Options{Name: cc.Name, PoolSize: cc.PoolSize, WorkMem: cc.WorkMem})
 	case config.DriverMySQL:
 		c, err = mysql.Open(ctx, cc.URL.Value(), mysql.Options{Name: cc.Name})
 	case config.DriverHTTP:

@@ -184,6 +184,11 @@ type Connection struct {
 	// connection whose role can do more than read (docs/readonly.md);
 	// every run on it then records that the role is privileged.
 	AllowPrivilegedRole bool
+	// PoolSize is the most connections a postgres connection holds open
+	// at once (0: the connector's default, 4); WorkMem is the work_mem each
+	// of its queries sets ("": the connector's default, 64MB).
+	PoolSize int
+	WorkMem  string
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -504,6 +509,8 @@ type connDraft struct {
 	startTimeout time.Duration // mcp
 
 	allowPrivilegedRole bool // postgres and mysql
+	poolSize            int    // postgres
+	workMem             string // postgres
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

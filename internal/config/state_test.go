@@ -46,3 +46,26 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+func TestPostgresPoolSettings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	writeFile(t, path, "version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    pool_size: 8\n    work_mem: 256MB\n")
+	cfg, err := Load(path, testEnv(map[string]string{"WH": "postgres://ro@db/wh"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cfg.Connections["wh"]; c.PoolSize != 8 || c.WorkMem != "256MB" {
+		t.Errorf("pool_size %d, work_mem %q", c.PoolSize, c.WorkMem)
+	}
+	for yaml, want := range map[string]string{
+		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    work_mem: lots\n": "write it like 64MB",
+		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    pool_size: 0\n":   "pool_size",
+		"version: 1\nconnections:\n  f:\n    driver: sqlite\n    path: f.db\n    pool_size: 2\n":       "only for `driver: postgres`",
+	} {
+		writeFile(t, path, yaml)
+		if _, err := Load(path, testEnv(map[string]string{"WH": "postgres://ro@db/wh"})); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err %v; want %q", yaml, err, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -24,6 +25,9 @@ var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, 
 
 // mcpFields are the fields only an mcp connection takes.
 var mcpFields = []string{"command", "args", "env", "tool", "sql_argument", "arguments", "start_timeout"}
+
+// workMemRE is a PostgreSQL memory size: digits and an optional unit.
+var workMemRE = regexp.MustCompile(`^[1-9][0-9]{0,9}(kB|MB|GB|TB)?$`)
 
 // httpDialects are the dialects an http connection may name.
 var httpDialects = []string{string(quarry.DialectGeneric), DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB}
@@ -88,6 +92,8 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"max_bytes", d.int64Field(&c.maxBytes, 1024)},
 			{"start_timeout", d.duration(&c.startTimeout, false)},
 			{"allow_privileged_role", d.boolean(&c.allowPrivilegedRole)},
+			{"pool_size", d.intField(&c.poolSize, 1)},
+			{"work_mem", d.str(&c.workMem)},
 		})
 		if err != nil {
 			return nil, err
@@ -146,6 +152,15 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			return d.errAt(line, p+".allow_privileged_role", "is only for `driver: postgres` and `driver: mysql` connections (the only ones whose role quarry checks); remove it")
 		}
 		conn.AllowPrivilegedRole = c.allowPrivilegedRole
+		for _, f := range []string{"pool_size", "work_mem"} {
+			if line := d.lines[p+"."+f]; line != 0 && driver != DriverPostgres {
+				return d.errAt(line, p+"."+f, "is only for `driver: postgres` connections; remove it")
+			}
+		}
+		conn.PoolSize, conn.WorkMem = c.poolSize, strings.TrimSpace(c.workMem)
+		if conn.WorkMem != "" && !workMemRE.MatchString(conn.WorkMem) {
+			return d.errAt(d.lines[p+".work_mem"], p+".work_mem", "%q is not a size; write it like 64MB, 512kB or 1GB", shorten(conn.WorkMem))
+		}
 		if driver != DriverMCP {
 			for _, f := range mcpFields {
 				if line := d.lines[p+"."+f]; line != 0 {

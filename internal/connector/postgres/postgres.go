@@ -9,12 +9,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -43,6 +44,8 @@ const (
 	dialTimeout     = 10 * time.Second
 	// cleanupTimeout bounds ROLLBACK and DISCARD ALL after a query.
 	cleanupTimeout = 5 * time.Second
+	// idleConnTime is how long an unused pooled connection stays open.
+	idleConnTime = 5 * time.Minute
 	// cancelGrace is how long a cancel request may take, and how long
 	// after it the socket deadline falls should the server not answer.
 	// Long enough for a loaded server to fork the process that handles
@@ -129,7 +132,9 @@ func Open(ctx context.Context, url string, opts Options) (*Conn, error) {
 		password: cfg.Password,
 		workMem:  workMem,
 		formats:  resultFormats(),
-		pool:     newPool(cfg, size),
+	}
+	if c.pool, err = newPool(cfg, size); err != nil {
+		return nil, quarry.Wrap(quarry.KindConnection, err, "cannot set up connections to PostgreSQL at %s", c.target)
 	}
 	if err := c.check(ctx); err != nil {
 		c.pool.close()
@@ -155,8 +160,8 @@ func (c *Conn) check(ctx context.Context) error {
 	}
 	// temp_file_limit is a superuser setting; PostgreSQL 15 lets a role
 	// be granted SET on it. Set it only where that cannot fail.
-	canSet := pc.PgConn().ParameterStatus("is_superuser") == "on"
-	if v, _ := strconv.Atoi(strings.SplitN(pc.PgConn().ParameterStatus("server_version"), ".", 2)[0]); !canSet && v >= 15 {
+	canSet := pc.Conn().PgConn().ParameterStatus("is_superuser") == "on"
+	if v, _ := strconv.Atoi(strings.SplitN(pc.Conn().PgConn().ParameterStatus("server_version"), ".", 2)[0]); !canSet && v >= 15 {
 		if err := pc.QueryRow(ctx, "SELECT has_parameter_privilege('temp_file_limit', 'SET')").Scan(&canSet); err != nil {
 			return c.queryError(ctx, err, 0)
 		}
@@ -184,79 +189,71 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// pool holds at most size connections; a connection that failed in any
-// way is closed instead of returned.
+// pool is a pgxpool of at most size connections (idle
+// connections are health-checked and closed after a while); a connection
+// that failed in any way is taken out of it and closed instead of being
+// returned.
 type pool struct {
-	cfg *pgx.ConnConfig
-	sem chan struct{}
-
-	mu     sync.Mutex
-	idle   []*pgx.Conn
-	closed bool
-}
-
-func newPool(cfg *pgx.ConnConfig, size int) *pool {
-	return &pool{cfg: cfg, sem: make(chan struct{}, size)}
+	p      *pgxpool.Pool
+	closed atomic.Bool
 }
 
 var errClosed = errors.New("connection pool closed")
 
-// acquire returns an idle connection or dials a new one, waiting for a
-// free slot until ctx ends.
-func (p *pool) acquire(ctx context.Context) (*pgx.Conn, error) {
-	select {
-	case p.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		<-p.sem
-		return nil, errClosed
-	}
-	for len(p.idle) > 0 {
-		pc := p.idle[len(p.idle)-1]
-		p.idle = p.idle[:len(p.idle)-1]
-		if !pc.IsClosed() {
-			p.mu.Unlock()
-			return pc, nil
-		}
-	}
-	p.mu.Unlock()
-	pc, err := pgx.ConnectConfig(ctx, p.cfg)
+func newPool(cfg *pgx.ConnConfig, size int) (*pool, error) {
+	pc, err := pgxpool.ParseConfig("")
 	if err != nil {
-		<-p.sem
 		return nil, err
 	}
-	return pc, nil
+	pc.ConnConfig = cfg
+	pc.MaxConns = int32(size)
+	pc.MinConns = 0
+	pc.MaxConnIdleTime = idleConnTime
+	p, err := pgxpool.NewWithConfig(context.Background(), pc)
+	if err != nil {
+		return nil, err
+	}
+	return &pool{p: p}, nil
+}
+
+// acquire returns an idle connection or dials a new one, waiting for a
+// free slot until ctx ends.
+func (p *pool) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	if p.closed.Load() {
+		return nil, errClosed
+	}
+	pc, err := p.p.Acquire(ctx)
+	if err != nil && p.closed.Load() {
+		return nil, errClosed
+	}
+	return pc, err
 }
 
 // release returns pc to the pool when ok, and closes it otherwise.
-func (p *pool) release(pc *pgx.Conn, ok bool) {
-	p.mu.Lock()
-	keep := ok && !p.closed && !pc.IsClosed()
-	if keep {
-		p.idle = append(p.idle, pc)
+func (p *pool) release(pc *pgxpool.Conn, ok bool) {
+	if ok && !pc.Conn().IsClosed() {
+		pc.Release()
+		return
 	}
-	p.mu.Unlock()
-	if !keep {
-		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
-		pc.Close(ctx)
-		cancel()
-	}
-	<-p.sem
+	conn := pc.Hijack()
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+	conn.Close(ctx)
+	cancel()
 }
 
+// close refuses new acquires and closes the idle connections; one still
+// serving rows closes when its rows do. pgxpool's Close waits for those,
+// so it runs aside, waited for at most cleanupTimeout.
 func (p *pool) close() {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	p.mu.Unlock()
-	for _, pc := range idle {
-		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
-		pc.Close(ctx)
-		cancel()
+	p.closed.Store(true)
+	done := make(chan struct{})
+	go func() {
+		p.p.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(cleanupTimeout):
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -85,7 +86,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 
 // txn is one pooled connection inside a READ ONLY transaction.
 type txn struct {
-	pc *pgx.Conn
+	pc *pgxpool.Conn
 	tx pgx.Tx
 }
 
@@ -155,7 +156,7 @@ func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duratio
 func (c *Conn) end(t *txn, discard bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	ok := !discard && !t.pc.IsClosed()
+	ok := !discard && !t.pc.Conn().IsClosed()
 	if err := t.tx.Rollback(ctx); err != nil {
 		ok = false
 	}
@@ -299,7 +300,7 @@ var (
 
 func (r *rows) start() error {
 	fields := r.pr.FieldDescriptions()
-	tm := r.t.pc.TypeMap()
+	tm := r.t.pc.Conn().TypeMap()
 	r.cols = make([]quarry.Column, len(fields))
 	r.dec = make([]decoder, len(fields))
 	r.vals = make([]any, len(fields))
@@ -415,7 +416,7 @@ func (r *rows) finish() {
 // rows already on their way. The connection is not reused.
 func (r *rows) stop() {
 	r.cancel()
-	pgc := r.t.pc.PgConn()
+	pgc := r.t.pc.Conn().PgConn()
 	sent := make(chan struct{})
 	go func() {
 		defer close(sent)
