@@ -126,7 +126,7 @@ func (a *app) showAnswer(out *analyst.AskOutcome, askErr error, chartFile string
 		}
 	}
 	if asJSON {
-		if err := writeJSON(a.stdout, askJSON(out)); err != nil {
+		if err := writeJSON(a.stdout, askJSON(analyst.OutcomeOf(out, askErr))); err != nil {
 			return err
 		}
 	} else {
@@ -171,7 +171,7 @@ func (a *app) knowledge() (*analyst.Knowledge, error) {
 func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 	w := a.stdout
 	if askErr != nil {
-		fmt.Fprint(w, notAnswered(out, askErr))
+		fmt.Fprint(w, analyst.OutcomeOf(out, askErr).Explain()+"Run "+out.RunID+"\n")
 		return
 	}
 	md := out.Answer.Markdown
@@ -190,89 +190,54 @@ func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 	fmt.Fprintf(w, "\x1b[2mRun %s · %d rows · %s · as of %s\x1b[0m\n", out.RunID, out.Rows, shortDuration(out.Duration), out.AsOf)
 }
 
-// notAnswered explains a question quarry did not answer.
-func notAnswered(out *analyst.AskOutcome, err error) string {
-	var b strings.Builder
-	pl := out.Plan
-	switch {
-	case out.Status == "clarify":
-		b.WriteString("Which do you mean? " + pl.Question + "\n")
-		for _, o := range pl.Options {
-			b.WriteString("  - " + o + "\n")
-		}
-	case quarry.KindOf(err) == quarry.KindForbidden || quarry.KindOf(err) == quarry.KindRejected:
-		b.WriteString("Refused: " + quarry.Message(err) + "\n")
-	default:
-		b.WriteString("I could not answer that with confidence, so I did not guess.\n")
-		if pl != nil && pl.Reason != "" {
-			b.WriteString(pl.Reason + "\n")
-		} else {
-			b.WriteString(quarry.Message(err) + "\n")
-		}
-	}
-	if pl != nil {
-		if len(pl.Understood) > 0 {
-			b.WriteString("Understood: " + strings.Join(pl.Understood, "; ") + "\n")
-		}
-		if len(pl.Unknown) > 0 {
-			b.WriteString("Not understood: " + strings.Join(pl.Unknown, ", ") + "\n")
-		}
-		if len(pl.Suggestions) > 0 {
-			b.WriteString("Closest known terms: " + strings.Join(pl.Suggestions, ", ") + "\n")
-		}
-	}
-	b.WriteString("Run " + out.RunID + "\n")
-	return b.String()
-}
-
 // askJSON is the --json shape of an answer.
-func askJSON(out *analyst.AskOutcome) map[string]any {
+func askJSON(o analyst.Outcome) map[string]any {
 	j := map[string]any{
-		"run_id":   out.RunID,
-		"status":   out.Status,
-		"question": out.Question,
-		"as_of":    out.AsOf,
+		"run_id":   o.RunID,
+		"status":   o.Status,
+		"question": o.Question,
+		"as_of":    o.AsOf,
 	}
-	if out.Plan != nil {
-		plan := map[string]any{"kind": out.Plan.Kind, "title": out.Plan.Title}
-		for k, v := range map[string][]string{"understood": out.Plan.Understood, "unknown": out.Plan.Unknown, "suggestions": out.Plan.Suggestions, "options": out.Plan.Options} {
+	if o.PlanKind != "" {
+		plan := map[string]any{"kind": o.PlanKind, "title": o.PlanTitle}
+		for k, v := range map[string][]string{"understood": o.Understood, "unknown": o.Unknown, "suggestions": o.Suggestions, "options": o.Options} {
 			if len(v) > 0 {
 				plan[k] = v
 			}
 		}
-		if out.Plan.Question != "" {
-			plan["question"] = out.Plan.Question
+		if o.Clarify != "" {
+			plan["question"] = o.Clarify
 		}
 		j["plan"] = plan
 	}
-	if out.Message != "" {
-		j["message"] = out.Message
+	if o.Message != "" {
+		j["message"] = o.Message
 	}
-	if out.SQL == "" {
+	if o.SQL == "" {
 		return j
 	}
-	j["sql"] = out.SQL
-	if out.Table != nil {
-		rows := make([][]any, len(out.Table.Rows))
-		for i, r := range out.Table.Rows {
+	j["sql"] = o.SQL
+	if o.Table != nil {
+		rows := make([][]any, len(o.Table.Rows))
+		for i, r := range o.Table.Rows {
 			vals := make([]any, len(r))
 			for k, v := range r {
 				vals[k] = quarry.JSONValue(v)
 			}
 			rows[i] = vals
 		}
-		j["columns"] = out.Table.Columns
+		j["columns"] = o.Table.Columns
 		j["rows"] = rows
 	}
-	j["row_count"] = out.Rows
-	j["truncated"] = out.Truncated
-	j["answer"] = out.Answer.Markdown
-	j["headline"] = out.Answer.Headline
-	j["checks"] = out.Report.Checks
-	j["confidence"] = out.Report.Confidence
-	j["chart"] = out.Answer.Chart.Kind
-	j["result_id"] = out.ResultID
-	j["duration_ms"] = float64(out.Duration.Microseconds()) / 1000
+	j["row_count"] = o.RowCount
+	j["truncated"] = o.Truncated
+	j["answer"] = o.Answer
+	j["headline"] = o.Headline
+	j["checks"] = o.Checks
+	j["confidence"] = o.Confidence
+	j["chart"] = o.Chart.Kind
+	j["result_id"] = o.ResultID
+	j["duration_ms"] = float64(o.Duration.Microseconds()) / 1000
 	return j
 }
 

@@ -117,7 +117,7 @@ Start with:  quarry init --demo demo && cd demo && quarry ask "revenue by month 
 	}
 	root.PersistentFlags().StringVarP(&a.configFlag, "config", "C", "", "quarry.yaml, or the project folder that holds it (default: search upward from the current folder)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return quarry.Errorf(quarry.KindUsage, "%s (see quarry %s --help)", err, c.Name())
+		return quarry.Errorf(quarry.KindUsage, "%s (see %s --help)", err, c.CommandPath())
 	})
 	root.AddCommand(a.commands()...)
 	return root

@@ -508,7 +508,7 @@ type connDraft struct {
 	maxBytes     int64         // http and mcp
 	startTimeout time.Duration // mcp
 
-	allowPrivilegedRole bool // postgres and mysql
+	allowPrivilegedRole bool   // postgres and mysql
 	poolSize            int    // postgres
 	workMem             string // postgres
 }

@@ -61,7 +61,7 @@ func TestPostgresPoolSettings(t *testing.T) {
 	for yaml, want := range map[string]string{
 		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    work_mem: lots\n": "write it like 64MB",
 		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    pool_size: 0\n":   "pool_size",
-		"version: 1\nconnections:\n  f:\n    driver: sqlite\n    path: f.db\n    pool_size: 2\n":       "only for `driver: postgres`",
+		"version: 1\nconnections:\n  f:\n    driver: sqlite\n    path: f.db\n    pool_size: 2\n":      "only for `driver: postgres`",
 	} {
 		writeFile(t, path, yaml)
 		if _, err := Load(path, testEnv(map[string]string{"WH": "postgres://ro@db/wh"})); err == nil || !strings.Contains(err.Error(), want) {

@@ -12,24 +12,33 @@ import (
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // askRequest is the body of POST /ask.
 type askRequest struct {
 	Question string `json:"question"`
+	AsOf     string `json:"as_of,omitempty"` // read relative dates against this day, YYYY-MM-DD
 }
 
 // askResponse is the "SQL Query Agent" contract: success, answer, query,
-// data, trace, with quarry's warnings and run ID added.
+// data, trace, with quarry's warnings and run ID added, and what every
+// surface says of an ask (analyst.Outcome): its status, why there is no
+// answer, the headline, the checks and the confidence.
 type askResponse struct {
-	Success  bool        `json:"success"`
-	Answer   string      `json:"answer"`
-	Query    string      `json:"query"`
-	Data     askData     `json:"data"`
-	Trace    []traceStep `json:"trace"`
-	Warnings []string    `json:"warnings"`
-	RunID    string      `json:"run_id"`
-	Error    *apiError   `json:"error,omitempty"`
+	Success    bool           `json:"success"`
+	Status     string         `json:"status"`
+	Answer     string         `json:"answer"`
+	Headline   string         `json:"headline,omitempty"`
+	Message    string         `json:"message,omitempty"` // why there is no answer, one line
+	Query      string         `json:"query"`
+	Data       askData        `json:"data"`
+	Checks     []verify.Check `json:"checks"`
+	Confidence float64        `json:"confidence"`
+	Trace      []traceStep    `json:"trace"`
+	Warnings   []string       `json:"warnings"`
+	RunID      string         `json:"run_id"`
+	Error      *apiError      `json:"error,omitempty"`
 }
 
 type askData struct {
@@ -54,6 +63,11 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf("question is empty; send {\"question\": \"…\"}"))
 		return
 	}
+	asOf, err := s.asOf(req.AsOf)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	if !s.acquire() {
 		tooBusy(w, s.cfg.MaxStreams)
 		return
@@ -62,7 +76,6 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		log  = &eventLog{}
 		resp = askResponse{RunID: s.cfg.NewID("r"), Trace: []traceStep{}, Warnings: []string{}, Data: askData{Rows: []map[string]any{}}}
 		out  *analyst.AskOutcome
-		err  error
 	)
 	ctx, cancel := s.runContext(r)
 	s.runs.Add(1)
@@ -72,7 +85,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		defer cancel()
 		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), log))
 		if s.cfg.Ask != nil {
-			out, err = s.cfg.Ask(ctx, rec, question, s.cfg.Clock(), agent.AskOptions{})
+			out, err = s.cfg.Ask(ctx, rec, question, asOf, agent.AskOptions{})
 			return
 		}
 		runner, closeRun, e := s.start(ctx)
@@ -81,8 +94,14 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer closeRun()
-		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, s.cfg.Clock())
+		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, asOf)
 	}()
+	o := analyst.OutcomeOf(out, err)
+	resp.Status, resp.Message, resp.Headline = string(o.Status), o.Message, o.Headline
+	resp.Checks, resp.Confidence = o.Checks, o.Confidence
+	if resp.Checks == nil {
+		resp.Checks = []verify.Check{}
+	}
 	resp.Trace = trace(log.events)
 	status := http.StatusOK
 	if out != nil {

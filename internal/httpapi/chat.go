@@ -37,6 +37,7 @@ type doneEvent struct {
 	RunID         string         `json:"run_id"`
 	SessionID     string         `json:"session_id"`
 	Status        string         `json:"status"`
+	Message       string         `json:"message,omitempty"` // why there is no answer, one line
 	Answer        *answerJSON    `json:"answer,omitempty"`
 	Clarification *clarification `json:"clarification,omitempty"`
 	Understood    []string       `json:"understood,omitempty"`
@@ -220,27 +221,23 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 
 // done builds the last event of a turn from its outcome.
 func (s *Server) done(t *askTurn) doneEvent {
-	d := doneEvent{RunID: t.runID, SessionID: t.sessionID, Status: event.StatusFailed}
-	out := t.out
-	if out != nil {
-		d.Status = out.Status
-		if pl := out.Plan; pl != nil {
-			d.Understood, d.Unknown, d.Suggestions = pl.Understood, pl.Unknown, pl.Suggestions
-			if out.Status == "clarify" {
-				d.Clarification = &clarification{Question: pl.Question, Options: pl.Options}
-			}
+	o := analyst.OutcomeOf(t.out, t.err)
+	d := doneEvent{RunID: t.runID, SessionID: t.sessionID, Status: string(o.Status), Message: o.Message,
+		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions}
+	if o.Status == analyst.Clarify {
+		d.Clarification = &clarification{Question: o.Clarify, Options: o.Options}
+	}
+	switch {
+	case o.Status == analyst.Waiting:
+		d.Proposed = t.proposed.get()
+		if d.Proposed == nil {
+			d.Proposed = &proposedJSON{SQL: o.SQL}
 		}
-		if out.Status == event.StatusAwaitingResults {
-			d.Proposed = t.proposed.get()
-			if d.Proposed == nil {
-				d.Proposed = &proposedJSON{SQL: out.SQL}
-			}
-			if d.Proposed.Columns == nil {
-				d.Proposed.Columns = []string{}
-			}
-		} else if t.err == nil {
-			d.Answer = s.answerOf(out)
+		if d.Proposed.Columns == nil {
+			d.Proposed.Columns = []string{}
 		}
+	case t.out != nil && t.err == nil:
+		d.Answer = s.answerOf(t.out)
 	}
 	if t.err != nil {
 		e := errorBody(t.err)

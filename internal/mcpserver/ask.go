@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/analyst"
-	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/verify"
 )
@@ -20,11 +19,12 @@ type AskInput struct {
 	AsOf     string `json:"as_of,omitempty" jsonschema:"read relative dates (last month, this year) against this day, YYYY-MM-DD (default: today)"`
 }
 
-// AskResult is what ask returns, the shape of quarry ask --json. Status is
-// succeeded, or why there is no answer: unanswered (the question did not
-// map with confidence), clarify (two meanings fit; Clarify is the question
-// to answer), rejected (a request to change data, or about restricted
-// columns).
+// AskResult is what ask returns: analyst.Outcome, as quarry ask --json,
+// POST /ask and the chat give it, in a flat shape. Status is succeeded, or
+// why there is no answer: unanswered (the question did not map with
+// confidence; Message says why), clarify (two meanings fit; Clarify is the
+// question to answer), rejected (a request to change data, or about
+// restricted columns).
 type AskResult struct {
 	RunID       string         `json:"run_id"`
 	Status      string         `json:"status"`
@@ -75,33 +75,22 @@ func (s *server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (
 			return nil, nil, failf(quarry.Message(err) + " (run " + out.RunID + ")")
 		}
 	}
-	r := s.askResult(out, err)
-	return textResult(askMarkdown(r)), r, nil
+	o := analyst.OutcomeOf(out, err)
+	return textResult(askMarkdown(o)), s.askResult(o), nil
 }
 
-// askResult is the outcome as ask returns it; restricted columns of the
-// preview are redacted.
-func (s *server) askResult(out *analyst.AskOutcome, err error) *AskResult {
-	r := &AskResult{RunID: out.RunID, Status: out.Status, Question: out.Question, AsOf: out.AsOf, SQL: out.SQL,
-		RowCount: out.Rows, Truncated: out.Truncated, ResultID: out.ResultID}
-	if pl := out.Plan; pl != nil {
-		r.Understood, r.Unknown, r.Suggestions = pl.Understood, pl.Unknown, pl.Suggestions
-		if out.Status == "clarify" {
-			r.Clarify, r.Options = pl.Question, pl.Options
-		}
-	}
-	if err != nil {
-		r.Message = oneLine(quarry.Message(err))
-		if out.Plan != nil && out.Plan.Reason != "" && quarry.KindOf(err) == quarry.KindUnanswered && out.Status != "clarify" {
-			r.Message = oneLine(out.Plan.Reason)
-		}
+// askResult is the outcome as ask returns it (analyst.Outcome, as every
+// surface gives it); restricted columns of the preview are redacted.
+func (s *server) askResult(o analyst.Outcome) *AskResult {
+	r := &AskResult{RunID: o.RunID, Status: string(o.Status), Question: o.Question, AsOf: o.AsOf, SQL: o.SQL,
+		RowCount: o.RowCount, Truncated: o.Truncated, ResultID: o.ResultID, Message: o.Message,
+		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions, Clarify: o.Clarify, Options: o.Options,
+		Answer: o.Answer, Headline: o.Headline, Checks: o.Checks, Confidence: o.Confidence}
+	if o.Status != analyst.Answered {
+		r.RowCount, r.Truncated, r.ResultID = 0, false, ""
 		return r
 	}
-	if out.Status == event.StatusSucceeded {
-		r.Answer, r.Headline = out.Answer.Markdown, out.Answer.Headline
-		r.Checks, r.Confidence = out.Report.Checks, out.Report.Confidence
-	}
-	if t := out.Table; t != nil {
+	if t := o.Table; t != nil {
 		r.Columns = columns(t.Columns)
 		hide := s.policy.columns(t.Columns)
 		for i, row := range t.Rows {
@@ -115,54 +104,35 @@ func (s *server) askResult(out *analyst.AskOutcome, err error) *AskResult {
 }
 
 // askMarkdown is the answer for clients that show text: the answer, the
-// SQL, the checks and the run; or why there is no answer.
-func askMarkdown(r *AskResult) string {
+// SQL, the checks and the run; or why there is none (Outcome.Explain).
+func askMarkdown(o analyst.Outcome) string {
 	var b strings.Builder
-	switch {
-	case r.Status == "clarify":
-		fmt.Fprintf(&b, "Which do you mean? %s\n", r.Clarify)
-		for _, o := range r.Options {
-			fmt.Fprintf(&b, "- %s\n", o)
-		}
-	case r.Status == event.StatusRejected:
-		fmt.Fprintf(&b, "Refused: %s\n", r.Message)
-	case r.Message != "":
-		fmt.Fprintf(&b, "I could not answer that with confidence, so I did not guess. %s\n", r.Message)
-	default:
-		b.WriteString(strings.TrimRight(r.Answer, "\n") + "\n")
-		if r.SQL != "" {
-			fmt.Fprintf(&b, "\n```sql\n%s\n```\n", strings.TrimSpace(r.SQL))
-		}
-		// quarry's own answers already end with their checks and
-		// confidence; say them only when the answer does not.
-		if len(r.Checks) > 0 && !strings.Contains(r.Answer, "Confidence:") {
-			b.WriteString("\nChecks:")
-			for i, c := range r.Checks {
-				sep := ","
-				if i == 0 {
-					sep = ""
-				}
-				fmt.Fprintf(&b, "%s %s %s", sep, c.Name, c.Status)
+	if o.Status != analyst.Answered {
+		b.WriteString(o.Explain())
+		fmt.Fprintf(&b, "\nRun %s · as of %s\n", o.RunID, o.AsOf)
+		return b.String()
+	}
+	b.WriteString(strings.TrimRight(o.Answer, "\n") + "\n")
+	if o.SQL != "" {
+		fmt.Fprintf(&b, "\n```sql\n%s\n```\n", strings.TrimSpace(o.SQL))
+	}
+	// quarry's own answers already end with their checks and confidence;
+	// say them only when the answer does not.
+	if len(o.Checks) > 0 && !strings.Contains(o.Answer, "Confidence:") {
+		b.WriteString("\nChecks:")
+		for i, c := range o.Checks {
+			sep := ","
+			if i == 0 {
+				sep = ""
 			}
-			fmt.Fprintf(&b, " · confidence %.2f\n", r.Confidence)
+			fmt.Fprintf(&b, "%s %s %s", sep, c.Name, c.Status)
 		}
+		fmt.Fprintf(&b, " · confidence %.2f\n", o.Confidence)
 	}
-	if len(r.Understood) > 0 && r.Message != "" {
-		fmt.Fprintf(&b, "\nUnderstood: %s\n", strings.Join(r.Understood, "; "))
+	fmt.Fprintf(&b, "\nRun %s · %d rows", o.RunID, o.RowCount)
+	if o.ResultID != "" {
+		fmt.Fprintf(&b, " · result %s (get_result reads its rows)", o.ResultID)
 	}
-	if len(r.Unknown) > 0 {
-		fmt.Fprintf(&b, "Not understood: %s\n", strings.Join(r.Unknown, ", "))
-	}
-	if len(r.Suggestions) > 0 {
-		fmt.Fprintf(&b, "Closest known terms: %s\n", strings.Join(r.Suggestions, ", "))
-	}
-	fmt.Fprintf(&b, "\nRun %s", r.RunID)
-	if r.SQL != "" && r.Message == "" {
-		fmt.Fprintf(&b, " · %d rows", r.RowCount)
-	}
-	if r.ResultID != "" {
-		fmt.Fprintf(&b, " · result %s (get_result reads its rows)", r.ResultID)
-	}
-	fmt.Fprintf(&b, " · as of %s\n", r.AsOf)
+	fmt.Fprintf(&b, " · as of %s\n", o.AsOf)
 	return b.String()
 }
