@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -315,13 +316,8 @@ func (r *run) sample(ctx context.Context, table, column string, limit int) (stri
 	return strings.Join(vals, "\n"), nil
 }
 
-// quoteIdent quotes a name the dialect's way.
-func quoteIdent(d quarry.Dialect, name string) string {
-	if d == quarry.DialectMySQL {
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
+// quoteIdent quotes a name the dialect's way (dialect.Dialect).
+func quoteIdent(d quarry.Dialect, s string) string { return registry.Of(d).QuoteIdent(s) }
 
 func short(s string, n int) string {
 	if r := []rune(s); len(r) > n {

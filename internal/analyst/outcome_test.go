@@ -47,8 +47,8 @@ func TestOutcomeOf(t *testing.T) {
 	for err, want := range map[error]Status{
 		quarry.Errorf(quarry.KindForbidden, "restricted"): Refused,
 		quarry.Errorf(quarry.KindCanceled, "stopped"):     Canceled,
-		context.Canceled:                                  Canceled,
-		errors.New("boom"):                                Failed,
+		context.Canceled:   Canceled,
+		errors.New("boom"): Failed,
 	} {
 		if o := OutcomeOf(nil, err); o.Status != want || o.Message == "" {
 			t.Errorf("OutcomeOf(nil, %v) = %s %q; want %s", err, o.Status, o.Message, want)

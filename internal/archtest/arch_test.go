@@ -31,6 +31,12 @@ var pure = []string{
 	"internal/suggest",
 	"internal/resultcache",
 	"internal/store",
+	"internal/dialect",
+	"internal/dialect/sqlite",
+	"internal/dialect/postgres",
+	"internal/dialect/mysql",
+	"internal/dialect/duckdb",
+	"internal/dialect/registry",
 }
 
 // pureThirdParty lists the only third-party modules a pure package may use:

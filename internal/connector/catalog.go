@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/dialect"
+	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -12,12 +14,12 @@ import (
 // column, as (table_schema, table_name, table_type, column_name, data_type,
 // is_nullable, is_pk), ordered by table and column position: through
 // sqlite_master and pragma_table_info for SQLite, information_schema for
-// every other dialect.
+// every other dialect (dialect.Dialect.CatalogSQL).
 func CatalogSQL(d quarry.Dialect) string {
-	if d == quarry.DialectSQLite {
-		return `SELECT '' AS table_schema, m.name AS table_name, m.type AS table_type, p.name AS column_name, p.type AS data_type, CASE WHEN p."notnull" = 1 THEN 'NO' ELSE 'YES' END AS is_nullable, p.pk AS is_pk FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY m.name, p.cid`
+	if d == quarry.DialectGeneric || d == "" {
+		return dialect.InformationSchemaCatalog
 	}
-	return `SELECT c.table_schema, c.table_name, t.table_type, c.column_name, c.data_type, c.is_nullable, 0 AS is_pk FROM information_schema.columns AS c JOIN information_schema.tables AS t ON t.table_schema = c.table_schema AND t.table_name = c.table_name WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema', 'mysql', 'performance_schema', 'sys') ORDER BY c.table_schema, c.table_name, c.ordinal_position`
+	return registry.Of(d).CatalogSQL()
 }
 
 // QueryCatalog describes the tables behind a connector that can only run

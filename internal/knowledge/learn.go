@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -326,13 +327,8 @@ func unrestricted(cands []semantic.Metric, restricted map[string]bool) []semanti
 	return out
 }
 
-// quoteIdent quotes an identifier for the dialect.
-func quoteIdent(d quarry.Dialect, s string) string {
-	if d == quarry.DialectMySQL {
-		return "`" + strings.ReplaceAll(s, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
+// quoteIdent quotes a name the dialect's way (dialect.Dialect).
+func quoteIdent(d quarry.Dialect, s string) string { return registry.Of(d).QuoteIdent(s) }
 
 func quoteTable(d quarry.Dialect, t *quarry.TableInfo) string {
 	if defaultSchemas[strings.ToLower(t.Schema)] {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
@@ -55,6 +56,7 @@ func Key(connection string, d quarry.Dialect, sql string, maxRows int64) string 
 	b.WriteByte(0)
 	b.WriteString(itoa(maxRows))
 	b.WriteByte(0)
+	folds := registry.Of(d).FoldsNames()
 	toks, ok := sqlguard.Tokenize(sql, d)
 	if !ok {
 		b.WriteString(sql)
@@ -70,7 +72,7 @@ func Key(connection string, d quarry.Dialect, sql string, maxRows int64) string 
 			b.WriteByte('"')
 			continue
 		}
-		if t.Kind == sqlguard.TokenWord && d != quarry.DialectMySQL {
+		if t.Kind == sqlguard.TokenWord && folds {
 			b.WriteString(strings.ToLower(t.Text))
 			continue
 		}

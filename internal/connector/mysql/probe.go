@@ -10,6 +10,7 @@ import (
 	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/quarrydata/quarry/internal/connector"
+	sqlmysql "github.com/quarrydata/quarry/internal/dialect/mysql"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -214,6 +215,4 @@ func (c *Conn) ReadOnlyRoleSQL() string {
 }
 
 // quoteIdent quotes a MySQL identifier with backticks.
-func quoteIdent(s string) string {
-	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
-}
+func quoteIdent(s string) string { return sqlmysql.Dialect{}.QuoteIdent(s) }

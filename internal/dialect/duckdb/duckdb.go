@@ -1,0 +1,42 @@
+// Package duckdb is DuckDB's SQL dialect (dialect.Dialect).
+package duckdb
+
+import (
+	"github.com/quarrydata/quarry/internal/dialect"
+	"github.com/quarrydata/quarry/internal/dialect/postgres"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Dialect is DuckDB's.
+type Dialect struct{}
+
+var _ dialect.Dialect = Dialect{}
+
+// Name is duckdb.
+func (Dialect) Name() quarry.Dialect { return quarry.DialectDuckDB }
+
+// QuoteIdent double-quotes.
+func (Dialect) QuoteIdent(s string) string { return dialect.DoubleQuote(s) }
+
+// String doubles single quotes.
+func (Dialect) String(s string) string { return dialect.SingleQuote(s) }
+
+// NullSafeEqual is IS NOT DISTINCT FROM.
+func (Dialect) NullSafeEqual(a, b string) string { return a + " IS NOT DISTINCT FROM " + b }
+
+// FullJoin: DuckDB has it.
+func (Dialect) FullJoin() bool { return true }
+
+// Divisor needs no cast: DuckDB divides in doubles.
+func (Dialect) Divisor(x string) string { return "NULLIF(" + x + ", 0)" }
+
+// Grain uses date_trunc, as PostgreSQL does.
+func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
+	return postgres.DateTrunc(g, x)
+}
+
+// FoldsNames: DuckDB's names are case-insensitive.
+func (Dialect) FoldsNames() bool { return true }
+
+// CatalogSQL reads information_schema.
+func (Dialect) CatalogSQL() string { return dialect.InformationSchemaCatalog }
