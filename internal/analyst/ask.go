@@ -112,6 +112,12 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		if pl.Query == nil {
 			return quarry.Errorf(quarry.KindInternal, "the planner returned a %s plan without a query", pl.Kind)
 		}
+		// A question whose conditions cannot all hold ("completed orders
+		// that were cancelled") would come back empty, or as a confident
+		// zero: say so instead.
+		if why := verify.Contradictions(pl.Model(k.Model), pl.Query); len(why) > 0 {
+			return quarry.Errorf(quarry.KindUnanswered, "the question's conditions cannot all hold: %s; ask for one of them", strings.Join(why, "; "))
+		}
 		c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
 		if err != nil {
 			if quarry.KindOf(err) == quarry.KindForbidden {
@@ -154,7 +160,7 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		cols = narrate.ColumnsFrom(compiled.Columns)
 	}
 	out.Columns = cols
-	out.Report = verify.Run(verify.InputFor(k.Model, pl.Query, compiled, out.Table, out.Rows, out.Truncated))
+	out.Report = verify.Run(verify.InputFor(pl.Model(k.Model), pl.Query, compiled, out.Table, out.Rows, out.Truncated))
 	em.emit(ctx, &event.ChecksRanData{Checks: out.Report.EventChecks(), Confidence: out.Report.Confidence})
 
 	out.Answer = narrate.Compose(narrate.AnswerInput{

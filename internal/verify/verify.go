@@ -61,6 +61,9 @@ type Input struct {
 	ExpectRows       *Range        // plausible row counts; nil when unknown
 	Filters          []FilterLiteral
 	FanOutGuarded    bool   // measures aggregated at their own grain before joining
+	// Contradictions say why no row can match the query's filters
+	// (Contradictions); a result of such a query is empty or wrong.
+	Contradictions []string
 	Period           string // human label of the filtered time range, for hints
 }
 
@@ -107,6 +110,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	if m == nil {
 		return in
 	}
+	in.Contradictions = Contradictions(m, q)
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 			continue
@@ -178,6 +182,9 @@ func Run(in Input) Report {
 	checks = append(checks, checkTruncated(in, rows))
 	if c, ok := checkFilters(in); ok {
 		checks = append(checks, c)
+	}
+	if len(in.Contradictions) > 0 {
+		checks = append(checks, Check{Name: CheckSatisfiable, Status: Fail, Detail: strings.Join(in.Contradictions, "; ")})
 	}
 	if in.FanOutGuarded {
 		checks = append(checks, Check{Name: CheckFanOut, Status: Pass,

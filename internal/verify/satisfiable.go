@@ -1,0 +1,304 @@
+package verify
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// CheckSatisfiable is the check that a query's filters, with the filters
+// its metrics always apply, can all hold of one row.
+const CheckSatisfiable = "satisfiable_filters"
+
+// constraint is what the filters on one column allow.
+type constraint struct {
+	label   string          // the column, as the reader knows it
+	allowed map[string]bool // nil: any value; else the only values allowed
+	where   []string        // where each equality came from, for the message
+	lo, hi  float64         // numeric bounds
+	loIncl  bool
+	hiIncl  bool
+}
+
+// Contradictions says why no row can match a semantic query: for each of
+// its metrics, the query's filters and the metric's own filters (which
+// apply to that metric alone) are intersected per column, and an empty
+// set of values or an empty numeric range is reported ("orders.status
+// must be 'completed' (metric completed orders) and 'cancelled' (the
+// question)"). It returns nil when every metric can match some row.
+// Filters it cannot read (LIKE, a metric filter that is not a plain
+// equality, IN or comparison) are left out, so it never reports a
+// contradiction that is not one.
+func Contradictions(m *semantic.Model, q *semantic.Query) []string {
+	if m == nil || q == nil {
+		return nil
+	}
+	base := map[string]*constraint{}
+	for _, f := range q.Filters {
+		key, label := columnOf(m, f.Field)
+		if key == "" {
+			continue
+		}
+		addFilter(base, key, label, f.Op, f.Values, "the question")
+	}
+	var out []string
+	report := func(cs map[string]*constraint, metric string) {
+		for _, c := range cs {
+			if why := c.empty(); why != "" {
+				msg := why
+				if metric != "" {
+					msg += " for " + metric
+				}
+				out = append(out, msg)
+			}
+		}
+	}
+	if len(q.Metrics) == 0 {
+		report(base, "")
+		return dedupe(out)
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		cs := clone(base)
+		if mt != nil {
+			for _, expr := range mt.Filters {
+				key, op, vals, ok := parsePredicate(expr)
+				if !ok {
+					continue
+				}
+				addFilter(cs, key, key, op, vals, "metric "+mt.Name)
+			}
+		}
+		report(cs, "")
+	}
+	return dedupe(out)
+}
+
+func dedupe(list []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func clone(cs map[string]*constraint) map[string]*constraint {
+	out := make(map[string]*constraint, len(cs))
+	for k, c := range cs {
+		cc := *c
+		if c.allowed != nil {
+			cc.allowed = make(map[string]bool, len(c.allowed))
+			for v := range c.allowed {
+				cc.allowed[v] = true
+			}
+		}
+		cc.where = append([]string(nil), c.where...)
+		out[k] = &cc
+	}
+	return out
+}
+
+// columnOf resolves a filter's field to the column it reads: a dimension
+// over one plain entity.column, or an entity.column. Other fields (a
+// dimension over an expression) are not compared.
+func columnOf(m *semantic.Model, field string) (key, label string) {
+	expr := field
+	if d := m.Dimension(field); d != nil {
+		expr = d.Expr
+	}
+	if !plainColumn.MatchString(expr) {
+		return "", ""
+	}
+	return strings.ToLower(expr), expr
+}
+
+var plainColumn = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
+
+func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, vals []any, from string) {
+	c := cs[key]
+	if c == nil {
+		c = &constraint{label: label, lo: math.Inf(-1), hi: math.Inf(1), loIncl: true, hiIncl: true}
+		cs[key] = c
+	}
+	switch op {
+	case semantic.OpEq, semantic.OpIn:
+		set := map[string]bool{}
+		var shown []string
+		for _, v := range vals {
+			set[valueKey(v)] = true
+			shown = append(shown, valueText(v))
+		}
+		if c.allowed == nil {
+			c.allowed = set
+		} else {
+			for v := range c.allowed {
+				if !set[v] {
+					delete(c.allowed, v)
+				}
+			}
+		}
+		c.where = append(c.where, strings.Join(shown, " or ")+" ("+from+")")
+		for _, v := range vals {
+			if f, ok := numberOf(v); ok {
+				c.number(semantic.OpGe, f)
+				c.number(semantic.OpLe, f)
+				break
+			}
+		}
+	case semantic.OpLt, semantic.OpLe, semantic.OpGt, semantic.OpGe:
+		if len(vals) == 1 {
+			if f, ok := numberOf(vals[0]); ok {
+				c.number(op, f)
+				c.where = append(c.where, string(op)+" "+valueText(vals[0])+" ("+from+")")
+			}
+		}
+	}
+}
+
+func (c *constraint) number(op semantic.Op, f float64) {
+	switch op {
+	case semantic.OpGt, semantic.OpGe:
+		if f > c.lo || f == c.lo && op == semantic.OpGt {
+			c.lo, c.loIncl = f, op == semantic.OpGe
+		}
+	case semantic.OpLt, semantic.OpLe:
+		if f < c.hi || f == c.hi && op == semantic.OpLt {
+			c.hi, c.hiIncl = f, op == semantic.OpLe
+		}
+	}
+}
+
+// empty says why no value satisfies c, or "".
+func (c *constraint) empty() string {
+	numeric := c.lo > c.hi || c.lo == c.hi && !(c.loIncl && c.hiIncl)
+	if c.allowed != nil && len(c.allowed) == 0 || numeric && len(c.where) > 1 {
+		return fmt.Sprintf("%s must be %s at once; no row can match", c.label, strings.Join(c.where, " and "))
+	}
+	return ""
+}
+
+// valueKey is what two values compare equal by, erring towards equal: a
+// false contradiction would refuse a fair question. A text that reads as a
+// number is that number (engines compare a number column with '30' as
+// 30).
+func valueKey(v any) string {
+	if f, ok := numberOf(v); ok {
+		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	if s, ok := v.(string); ok {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+			return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	// Case is ignored: MySQL's usual collations compare text without it.
+	return "s:" + strings.ToLower(fmt.Sprint(v))
+}
+
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return "'" + s + "'"
+	}
+	return fmt.Sprint(v)
+}
+
+func numberOf(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// predicate reads the plain forms of a metric filter: entity.column, an
+// operator (=, <>, <, <=, >, >=, IN), and literals.
+var predicate = regexp.MustCompile(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s*(=|<=|>=|<|>|\bin\b)\s*(.+?)\s*$`)
+
+func parsePredicate(expr string) (key string, op semantic.Op, vals []any, ok bool) {
+	m := predicate.FindStringSubmatch(expr)
+	if m == nil {
+		return "", "", nil, false
+	}
+	key = strings.ToLower(m[1])
+	rest := m[3]
+	switch strings.ToLower(m[2]) {
+	case "=":
+		op = semantic.OpEq
+	case "<":
+		op = semantic.OpLt
+	case "<=":
+		op = semantic.OpLe
+	case ">":
+		op = semantic.OpGt
+	case ">=":
+		op = semantic.OpGe
+	case "in":
+		op = semantic.OpIn
+		if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
+			return "", "", nil, false
+		}
+		rest = rest[1 : len(rest)-1]
+	}
+	for _, part := range splitLiterals(rest) {
+		v, ok := literal(part)
+		if !ok {
+			return "", "", nil, false
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) == 0 || op != semantic.OpIn && len(vals) != 1 {
+		return "", "", nil, false
+	}
+	return key, op, vals, true
+}
+
+// splitLiterals splits a comma-separated list of literals, keeping commas
+// inside quotes.
+func splitLiterals(s string) []string {
+	var out []string
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\'':
+			quoted = !quoted
+			b.WriteByte(ch)
+		case ch == ',' && !quoted:
+			out = append(out, strings.TrimSpace(b.String()))
+			b.Reset()
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return append(out, strings.TrimSpace(b.String()))
+}
+
+// literal reads 'text' (quotes doubled inside) or a number.
+func literal(s string) (any, bool) {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		inner := s[1 : len(s)-1]
+		if strings.Count(strings.ReplaceAll(inner, "''", ""), "'") > 0 {
+			return nil, false
+		}
+		return strings.ReplaceAll(inner, "''", "'"), true
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return f, true
+	}
+	return nil, false
+}

@@ -1,0 +1,95 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+func satisfiableModel() *semantic.Model {
+	return &semantic.Model{
+		Entities: []semantic.Entity{{Name: "members", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "age", Type: quarry.TypeInt}, {Name: "plan", Type: quarry.TypeText}}}},
+		Dimensions: []semantic.Dimension{
+			{Name: "status", Entity: "members", Expr: "members.status"},
+			{Name: "plan_upper", Entity: "members", Expr: "upper(members.plan)"},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "members", Entity: "members", Expr: "COUNT(members.id)"},
+			{Name: "active_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.status = 'active'"}},
+			{Name: "paying_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.status IN ('active', 'past_due')"}},
+			{Name: "adult_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.age >= 18"}},
+			{Name: "odd_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.status = 'active' OR members.status = 'trial'"}},
+		},
+	}
+}
+
+// TestContradictions: filters that cannot all hold are found, and filters
+// that can are never reported (a false alarm would refuse a fair question).
+func TestContradictions(t *testing.T) {
+	m := satisfiableModel()
+	eq := func(field string, v ...any) semantic.Filter {
+		op := semantic.OpEq
+		if len(v) > 1 {
+			op = semantic.OpIn
+		}
+		return semantic.Filter{Field: field, Op: op, Values: v}
+	}
+	tests := []struct {
+		name string
+		q    semantic.Query
+		want string // "" for no contradiction; else a fragment of the message
+	}{
+		{"metric filter and the question's", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{eq("status", "cancelled")}}, "members.status must be 'cancelled' (the question) and 'active' (metric active_members)"},
+		{"two equalities in the question", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("status", "active"), eq("members.status", "cancelled")}}, "no row can match"},
+		{"the same value twice", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{eq("status", "active")}}, ""},
+		{"IN that overlaps", semantic.Query{Metrics: []string{"paying_members"}, Filters: []semantic.Filter{eq("status", "past_due", "cancelled")}}, ""},
+		{"IN that does not", semantic.Query{Metrics: []string{"paying_members"}, Filters: []semantic.Filter{eq("status", "cancelled", "trial")}}, "no row can match"},
+		{"a numeric range that is empty", semantic.Query{Metrics: []string{"adult_members"}, Filters: []semantic.Filter{{Field: "members.age", Op: semantic.OpLt, Values: []any{int64(18)}}}}, "members.age"},
+		{"a numeric range that is not", semantic.Query{Metrics: []string{"adult_members"}, Filters: []semantic.Filter{{Field: "members.age", Op: semantic.OpLe, Values: []any{int64(18)}}}}, ""},
+		{"a number equal and below", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("members.age", int64(30)), {Field: "members.age", Op: semantic.OpGt, Values: []any{40.5}}}}, "members.age"},
+		{"each metric on its own", semantic.Query{Metrics: []string{"active_members", "members"}, Filters: []semantic.Filter{eq("status", "active")}}, ""},
+		{"one metric of two cannot match", semantic.Query{Metrics: []string{"members", "active_members"}, Filters: []semantic.Filter{eq("status", "cancelled")}}, "metric active_members"},
+		{"a metric filter it cannot read", semantic.Query{Metrics: []string{"odd_members"}, Filters: []semantic.Filter{eq("status", "cancelled")}}, ""},
+		{"a dimension over an expression", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("plan_upper", "GOLD"), eq("plan_upper", "SILVER")}}, ""},
+		{"LIKE is not compared", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpLike, Values: []any{"canc"}}}}, ""},
+		{"not-equal is not a contradiction", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpNe, Values: []any{"cancelled"}}}}, ""},
+		{"a rows query", semantic.Query{Rows: &semantic.RowsQuery{Entity: "members"}, Filters: []semantic.Filter{eq("status", "a"), eq("status", "b")}}, "no row can match"},
+		{"a number written as text is that number", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("members.age", "30"), eq("members.age", int64(30))}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(Contradictions(m, &tt.q), "; ")
+			switch {
+			case tt.want == "" && got != "":
+				t.Errorf("reported %q for filters that can hold", got)
+			case tt.want != "" && !strings.Contains(got, tt.want):
+				t.Errorf("got %q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+	if Contradictions(nil, &semantic.Query{}) != nil || Contradictions(m, nil) != nil {
+		t.Error("no model or no query must report nothing")
+	}
+}
+
+// TestContradictionFailsTheCheck: a result of a query that cannot match
+// fails satisfiable_filters and loses its confidence.
+func TestContradictionFailsTheCheck(t *testing.T) {
+	m := satisfiableModel()
+	q := &semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpEq, Values: []any{"cancelled"}}}}
+	tab := &quarry.Table{Columns: []quarry.Column{{Name: "active_members"}}, Rows: [][]any{{int64(0)}}}
+	c := &semantic.Compiled{Columns: []semantic.OutColumn{{Name: "active_members", Role: semantic.RoleMetric}}}
+	rep := Run(InputFor(m, q, c, tab, 1, false))
+	var found bool
+	for _, ch := range rep.Checks {
+		if ch.Name == CheckSatisfiable {
+			found = ch.Status == Fail && strings.Contains(ch.Detail, "no row can match")
+		}
+	}
+	if !found || rep.Confidence > 0.5 {
+		t.Errorf("checks %+v, confidence %.2f; want satisfiable_filters failed and confidence at most 0.5", rep.Checks, rep.Confidence)
+	}
+}
