@@ -55,6 +55,7 @@ func TestSurfacesSayTheSame(t *testing.T) {
 		"top customers",                        // unanswered: nothing to rank by
 		"customers by status",                  // unanswered: the planner's reason
 		"completed orders that were cancelled", // unanswered: conditions that cannot all hold
+		"customers with fewer than 2 orders",   // unanswered: the customers with none would be missing
 	} {
 		t.Run(q, func(t *testing.T) {
 			surfaces := map[string]said{}
@@ -100,6 +101,9 @@ func TestSurfacesSayTheSame(t *testing.T) {
 			}
 			if strings.Contains(q, "that were cancelled") && (want.Status != "unanswered" || !strings.Contains(want.Message, "cannot all hold")) {
 				t.Errorf("contradictory conditions were answered: %+v", want)
+			}
+			if strings.Contains(q, "fewer than 2 orders") && (want.Status != "unanswered" || !strings.Contains(want.Message, "customers have no orders")) {
+				t.Errorf("a count that drops the customers with none was answered: %+v", want)
 			}
 			for name, got := range surfaces {
 				if diff := cmp.Diff(want, got); diff != "" {

@@ -95,7 +95,7 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 	out.Plan = pl
 	em.emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions})
 
-	var sql, source string
+	var sql, source, zeroControl string
 	var compiled *semantic.Compiled
 	switch pl.Kind {
 	case planner.KindClarify:
@@ -117,6 +117,16 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		// zero: say so instead.
 		if why := verify.Contradictions(pl.Model(k.Model), pl.Query); len(why) > 0 {
 			return quarry.Errorf(quarry.KindUnanswered, "the question's conditions cannot all hold: %s; ask for one of them", strings.Join(why, "; "))
+		}
+		// "fewer than 2 sections" counted from the sections would leave
+		// out the courses with none: answer only when a control query
+		// shows there are none, else refuse rather than answer wrong.
+		if zs := verify.ZeroGroupsMissing(pl.Model(k.Model), pl.Query); len(zs) > 0 {
+			c, err := a.zeroGroupsControl(ctx, pl.Model(k.Model), pl.Query, zs)
+			if err != nil {
+				return err
+			}
+			zeroControl = c
 		}
 		c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
 		if err != nil {
@@ -160,7 +170,9 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		cols = narrate.ColumnsFrom(compiled.Columns)
 	}
 	out.Columns = cols
-	out.Report = verify.Run(verify.InputFor(pl.Model(k.Model), pl.Query, compiled, out.Table, out.Rows, out.Truncated))
+	in := verify.InputFor(pl.Model(k.Model), pl.Query, compiled, out.Table, out.Rows, out.Truncated)
+	in.ZeroGroupsControl = zeroControl
+	out.Report = verify.Run(in)
 	em.emit(ctx, &event.ChecksRanData{Checks: out.Report.EventChecks(), Confidence: out.Report.Confidence})
 
 	out.Answer = narrate.Compose(narrate.AnswerInput{

@@ -302,3 +302,106 @@ func literal(s string) (any, bool) {
 	}
 	return nil, false
 }
+
+// CheckZeroGroups is the check that a condition on a per-group count that
+// admits zero ("fewer than 2 sections", "no orders") was not computed
+// from the counted rows alone, which leaves out the groups that have none.
+const CheckZeroGroups = "zero_groups"
+
+var countExpr = regexp.MustCompile(`(?i)^\s*count\s*\(`)
+
+// ZeroGroup is a filter on a count that admits zero over a grouping by
+// another entity: Group's rows with no Counted row are missing from such a
+// result, unless none exist.
+type ZeroGroup struct {
+	Counted, Group string // entity names
+	Why            string // one line, for a check or a refusal
+}
+
+// ZeroGroupsMissing finds each filter on a count that admits zero where the
+// count is grouped by another entity's columns: the compiler reads the
+// counted entity's rows, so a group with none of them never appears
+// ("every course with fewer than 2 sections" would leave out the courses
+// with no section). It returns nil when no such filter is present.
+func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
+	if m == nil || q == nil || len(q.Dimensions) == 0 {
+		return nil
+	}
+	var out []ZeroGroup
+	for _, f := range q.Filters {
+		mt := m.Metric(f.Field)
+		if mt == nil || !countExpr.MatchString(mt.Expr) || !admitsZero(f) {
+			continue
+		}
+		for _, d := range q.Dimensions {
+			ent := dimensionEntity(m, d.Name)
+			if ent == "" || strings.EqualFold(ent, mt.Entity) {
+				continue
+			}
+			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent,
+				Why: fmt.Sprintf("%s %s %s is counted from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)})
+			break
+		}
+	}
+	return out
+}
+
+// metricLabel names a metric in a sentence: its description when that is
+// a short phrase ("number of Sections"), else its name.
+func metricLabel(mt *semantic.Metric) string {
+	if d := strings.TrimSpace(mt.Description); d != "" && len(d) <= 40 && !strings.ContainsAny(d, ".;:") {
+		return d
+	}
+	return strings.ReplaceAll(mt.Name, "_", " ")
+}
+
+func valuesText(vals []any) string {
+	var parts []string
+	for _, v := range vals {
+		parts = append(parts, valueText(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// admitsZero reports whether a count of 0 satisfies f.
+func admitsZero(f semantic.Filter) bool {
+	for _, v := range f.Values {
+		n, ok := numberOf(v)
+		if !ok {
+			if s, isText := v.(string); isText {
+				var err error
+				if n, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+					continue
+				}
+			} else {
+				continue
+			}
+		}
+		switch f.Op {
+		case semantic.OpLt:
+			return n > 0
+		case semantic.OpLe:
+			return n >= 0
+		case semantic.OpEq, semantic.OpIn:
+			if n == 0 {
+				return true
+			}
+		case semantic.OpNe:
+			return n != 0
+		}
+	}
+	return false
+}
+
+// dimensionEntity returns the entity a query dimension groups by.
+func dimensionEntity(m *semantic.Model, name string) string {
+	if d := m.Dimension(name); d != nil {
+		return d.Entity
+	}
+	if ent, _, ok := strings.Cut(name, "."); ok {
+		if e := m.Entity(ent); e != nil {
+			return e.Name
+		}
+	}
+	return ""
+}

@@ -60,11 +60,17 @@ type Input struct {
 	DimensionColumns []string      // columns that group the measures
 	ExpectRows       *Range        // plausible row counts; nil when unknown
 	Filters          []FilterLiteral
-	FanOutGuarded    bool   // measures aggregated at their own grain before joining
+	FanOutGuarded    bool // measures aggregated at their own grain before joining
 	// Contradictions say why no row can match the query's filters
 	// (Contradictions); a result of such a query is empty or wrong.
 	Contradictions []string
-	Period           string // human label of the filtered time range, for hints
+	// ZeroGroups say why groups with nothing to count may be missing from
+	// a result filtered on a count that admits zero (ZeroGroupsMissing);
+	// ZeroGroupsControl, when set, is what a control query found: that no
+	// such group exists, so none is missing.
+	ZeroGroups        []ZeroGroup
+	ZeroGroupsControl string
+	Period            string // human label of the filtered time range, for hints
 }
 
 // Check is the outcome of one check.
@@ -111,6 +117,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 		return in
 	}
 	in.Contradictions = Contradictions(m, q)
+	in.ZeroGroups = ZeroGroupsMissing(m, q)
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 			continue
@@ -185,6 +192,16 @@ func Run(in Input) Report {
 	}
 	if len(in.Contradictions) > 0 {
 		checks = append(checks, Check{Name: CheckSatisfiable, Status: Fail, Detail: strings.Join(in.Contradictions, "; ")})
+	}
+	switch {
+	case len(in.ZeroGroups) > 0 && in.ZeroGroupsControl != "":
+		checks = append(checks, Check{Name: CheckZeroGroups, Status: Pass, Detail: in.ZeroGroupsControl})
+	case len(in.ZeroGroups) > 0:
+		var why []string
+		for _, z := range in.ZeroGroups {
+			why = append(why, z.Why)
+		}
+		checks = append(checks, Check{Name: CheckZeroGroups, Status: Fail, Detail: strings.Join(why, "; ")})
 	}
 	if in.FanOutGuarded {
 		checks = append(checks, Check{Name: CheckFanOut, Status: Pass,

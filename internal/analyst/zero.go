@@ -1,0 +1,69 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// zeroGroupsControl decides a query filtered on a count that admits zero
+// ("courses with fewer than 2 sections"), which the compiler counts from
+// the counted rows and so leaves out the groups with none. When the query
+// has no other condition, a control query asks the database whether any
+// such group exists: when none does, the result is complete and the
+// returned text (the control SQL and what it found) passes the
+// zero_groups check. Otherwise it returns the refusal: the groups exist,
+// or quarry cannot tell.
+func (a *Analyst) zeroGroupsControl(ctx context.Context, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, refusal error) {
+	var why []string
+	for _, z := range zs {
+		why = append(why, z.Why)
+	}
+	refuse := func(extra string) error {
+		return quarry.Errorf(quarry.KindUnanswered, "quarry cannot answer this correctly yet: %s%s; ask for those with at least one", strings.Join(why, "; "), extra)
+	}
+	// Only the count's own condition: with a period or other filters, a
+	// group can have rows and still none that count.
+	if len(zs) != 1 || len(q.Filters) != 1 || q.TimeRange != nil || len(q.Compare) > 0 {
+		return "", refuse("")
+	}
+	if mt := m.Metric(q.Filters[0].Field); mt == nil || len(mt.Filters) > 0 {
+		return "", refuse("")
+	}
+	z := zs[0]
+	sql, err := semantic.EmptyGroupsSQL(m, z.Group, z.Counted, a.Conn.Dialect())
+	if err != nil {
+		return "", refuse("")
+	}
+	if v := a.Guard.Check(ctx, sql); !v.Allowed {
+		return "", refuse("")
+	}
+	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{MaxRows: 1, Timeout: a.Limits.StatementTimeout, MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows})
+	if err != nil {
+		return "", refuse("")
+	}
+	defer rows.Close()
+	var n int64 = -1
+	if rows.Next() {
+		if v := rows.Values(); len(v) == 1 {
+			switch x := v[0].(type) {
+			case int64:
+				n = x
+			case float64:
+				n = int64(x)
+			}
+		}
+	}
+	if rows.Err() != nil || n < 0 {
+		return "", refuse("")
+	}
+	if n > 0 {
+		return "", refuse(fmt.Sprintf(" (%d %s have no %s)", n, z.Group, z.Counted))
+	}
+	return fmt.Sprintf("every %s has at least one %s (control query: %s → 0), so none is missing", z.Group, z.Counted, sql), nil
+}

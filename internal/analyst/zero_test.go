@@ -1,0 +1,115 @@
+package analyst
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+func zeroModel() *semantic.Model {
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "courses", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "sections", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "course_id", Type: quarry.TypeInt}, {Name: "term", Type: quarry.TypeText}}},
+		},
+		Relationships: []semantic.Relationship{{From: "sections", FromColumn: "course_id", To: "courses", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{
+			{Name: "sections", Entity: "sections", Expr: "COUNT(sections.id)", Description: "number of sections"},
+			{Name: "fall_sections", Entity: "sections", Expr: "COUNT(sections.id)", Filters: []string{"sections.term = 'fall'"}},
+		},
+	}
+}
+
+// TestZeroGroupsControl: "courses with fewer than 2 sections" is answered
+// only when a control query finds no course without sections; otherwise,
+// or when a control cannot decide it, it is refused.
+func TestZeroGroupsControl(t *testing.T) {
+	m := zeroModel()
+	fewer := func(metric string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{metric}, Dimensions: []semantic.DimRef{{Name: "courses.id"}, {Name: "courses.name"}},
+			Filters: []semantic.Filter{{Field: metric, Op: semantic.OpLt, Values: []any{int64(2)}}}, Hidden: []string{metric}}
+	}
+	allow := GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: true} })
+	count := func(n int64) *fakeConn {
+		return &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "empty_groups"}}, Rows: [][]any{{n}}}}
+	}
+	q := fewer("sections")
+	zs := verify.ZeroGroupsMissing(m, q)
+	if len(zs) != 1 || zs[0].Group != "courses" || zs[0].Counted != "sections" || !strings.Contains(zs[0].Why, "number of sections < 2") {
+		t.Fatalf("ZeroGroupsMissing = %+v", zs)
+	}
+
+	conn := count(0)
+	a := &Analyst{Conn: conn, Guard: allow}
+	control, err := a.zeroGroupsControl(context.Background(), m, q, zs)
+	if err != nil || !strings.Contains(control, "every courses has at least one sections") {
+		t.Fatalf("no empty group: control %q, err %v", control, err)
+	}
+	if len(conn.calls) != 1 || !strings.Contains(conn.calls[0], "NOT EXISTS (SELECT 1 FROM sections WHERE sections.course_id = courses.id)") {
+		t.Errorf("control query = %q", conn.calls)
+	}
+	in := verify.InputFor(m, q, nil, &quarry.Table{Columns: []quarry.Column{{Name: "id"}}, Rows: [][]any{{int64(1)}}}, 1, false)
+	in.ZeroGroupsControl = control
+	if rep := verify.Run(in); rep.Confidence != 1 {
+		t.Errorf("a controlled result lost confidence: %+v", rep)
+	}
+
+	_, err = (&Analyst{Conn: count(4), Guard: allow}).zeroGroupsControl(context.Background(), m, q, zs)
+	if quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(err.Error(), "4 courses have no sections") {
+		t.Errorf("empty groups exist: %v", err)
+	}
+	// A metric with its own filter, or a period, changes which groups are
+	// empty: no control can decide it, so it is refused.
+	for name, q := range map[string]*semantic.Query{
+		"metric filter": fewer("fall_sections"),
+		"period": func() *semantic.Query {
+			q := fewer("sections")
+			q.TimeRange = &semantic.TimeRange{From: "2025-01-01"}
+			return q
+		}(),
+	} {
+		conn := count(0)
+		_, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), m, q, verify.ZeroGroupsMissing(m, q))
+		if quarry.KindOf(err) != quarry.KindUnanswered || len(conn.calls) != 0 {
+			t.Errorf("%s: err %v, %d queries; want a refusal without a control query", name, err, len(conn.calls))
+		}
+	}
+	// The guard decides the control query too.
+	deny := GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: false} })
+	conn = count(0)
+	if _, err := (&Analyst{Conn: conn, Guard: deny}).zeroGroupsControl(context.Background(), m, q, zs); err == nil || len(conn.calls) != 0 {
+		t.Errorf("a refused control query ran or was trusted: %v", err)
+	}
+}
+
+// TestZeroGroupsMissing: only a count grouped by another entity with a
+// condition that admits zero is reported.
+func TestZeroGroupsMissing(t *testing.T) {
+	m := zeroModel()
+	for _, tt := range []struct {
+		op   semantic.Op
+		v    any
+		dim  string
+		want bool
+	}{
+		{semantic.OpLt, int64(2), "courses.name", true},
+		{semantic.OpLe, int64(0), "courses.name", true},
+		{semantic.OpEq, int64(0), "courses.name", true},
+		{semantic.OpLt, int64(0), "courses.name", false}, // nothing is below zero
+		{semantic.OpGt, int64(1), "courses.name", false},
+		{semantic.OpGe, int64(1), "courses.name", false},
+		{semantic.OpEq, int64(3), "courses.name", false},
+		{semantic.OpLt, int64(2), "sections.term", false}, // grouped by the counted entity itself
+	} {
+		q := &semantic.Query{Metrics: []string{"sections"}, Dimensions: []semantic.DimRef{{Name: tt.dim}},
+			Filters: []semantic.Filter{{Field: "sections", Op: tt.op, Values: []any{tt.v}}}}
+		if got := len(verify.ZeroGroupsMissing(m, q)) > 0; got != tt.want {
+			t.Errorf("sections %s %v by %s: reported %v, want %v", tt.op, tt.v, tt.dim, got, tt.want)
+		}
+	}
+}
