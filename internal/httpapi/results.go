@@ -61,6 +61,13 @@ func (s *Server) getResult(w http.ResponseWriter, r *http.Request) {
 	case st.SQL == "" || (err != nil && st.ResultID != id):
 		writeError(w, quarry.Errorf(quarry.KindNotFound, "no result %q", id))
 		return
+	case err != nil:
+		// The run recorded this result and the store no longer holds it:
+		// it is gone, not to be replaced by today's rows under its ID
+		// (found from outside). Only a result stored cut short is read
+		// again.
+		writeError(w, quarry.Errorf(quarry.KindExpired, "result %s is no longer stored; ask again", id))
+		return
 	}
 	s.rerun(w, r, id, format, st)
 }

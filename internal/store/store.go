@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,6 +120,36 @@ type ArchivedResult struct {
 	Hash      string `json:"hash"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Body      []byte `json:"body"` // EncodeTable's bytes (base64 in JSON)
+}
+
+// CheckResult decides whether a stored result may be served: its body must
+// hash to the hash stored with it and, when its run's log records the
+// result (a query.executed naming it), to the hash recorded there. The log
+// is append-only in the database, so a row rewritten with a matching body
+// and hash is still caught. executed are the run's query.executed events.
+func CheckResult(id, stored string, body []byte, executed []event.Event) error {
+	got := Hash(body)
+	if got != stored {
+		return quarry.Errorf(quarry.KindInternal, "result %s is damaged: its hash is %s, %s was recorded; run the query again", id, got, stored)
+	}
+	for _, e := range executed {
+		p, err := event.Decode(e)
+		if err != nil {
+			continue
+		}
+		if d, ok := p.(*event.QueryExecutedData); ok && d.ResultID == id && d.ResultHash != "" && d.ResultHash != got {
+			return quarry.Errorf(quarry.KindInternal, "result %s does not match its run's log: the log recorded %s, the stored rows hash to %s; run the query again", id, d.ResultHash, got)
+		}
+	}
+	return nil
+}
+
+// Sealed reports whether a run's log says it finished for good, so that
+// retention may delete it: its fold has a final status, neither running
+// (in progress, or stopped by a crash) nor waiting for pasted results.
+func Sealed(events []event.Event) bool {
+	st, err := event.Fold(events)
+	return err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingResults
 }
 
 // ArchiveBatch hands a batch of runs to o.Archive, when set and the batch
@@ -274,6 +305,28 @@ func NoSession(prefix string) error {
 // AmbiguousID is the error for an ID prefix that matches several.
 func AmbiguousID(what, prefix string, ids []string) error {
 	return quarry.Errorf(quarry.KindInput, "%s ID %q is ambiguous: it matches %s; give more of the ID", what, prefix, strings.Join(ids, ", "))
+}
+
+// ResultRunIDs returns the run IDs a result ID can belong to (ResultID's
+// inverse): "res_R" and "res_R_2" belong to run R, and "res_R_2" may also be
+// the first result of a run called "R_2".
+func ResultRunIDs(id string) []string {
+	rest, ok := strings.CutPrefix(id, "res_")
+	if !ok || rest == "" {
+		return nil
+	}
+	out := []string{rest}
+	if i := strings.LastIndexByte(rest, '_'); i > 0 {
+		if _, err := strconv.Atoi(rest[i+1:]); err == nil {
+			out = append(out, rest[:i])
+		}
+	}
+	return out
+}
+
+// PrunedResult is the error for a result whose run retention deleted.
+func PrunedResult(id string) error {
+	return quarry.Errorf(quarry.KindExpired, "result %s was deleted with its run by retention (quarry runs prune); ask again", id)
 }
 
 // NoResult is the error for a result ID that matches nothing.

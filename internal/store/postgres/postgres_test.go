@@ -72,7 +72,7 @@ func BenchmarkState(b *testing.B) {
 // updates, deletes, truncation, overwrites and pruning an unfinished run
 // are refused by the database itself.
 func TestAppendOnlyInSQL(t *testing.T) {
-	url, _ := schemaURL(t)
+	url, schema := schemaURL(t)
 	ctx := context.Background()
 	s, err := Open(ctx, url, Options{})
 	if err != nil {
@@ -103,6 +103,32 @@ func TestAppendOnlyInSQL(t *testing.T) {
 		`INSERT INTO pruned_runs (run_id) VALUES ('r_live')`,
 		`TRUNCATE pruned_runs`,
 	)
+	// A temporary table named like the real one must not stand in for it
+	// inside the triggers (found from outside: the functions searched
+	// pg_temp first).
+	for _, stmt := range []string{
+		`CREATE TEMP TABLE pruned_runs (run_id text)`,
+		`INSERT INTO pg_temp.pruned_runs VALUES ('r_live')`,
+		`CREATE TEMP TABLE events (run_id text, type text, data text)`,
+		`INSERT INTO pg_temp.events VALUES ('r_live', 'run.finished', '{"status":"succeeded"}')`,
+	} {
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attack(
+		`DELETE FROM `+schema+`.events WHERE run_id = 'r_live' AND seq = 2`,
+		`INSERT INTO `+schema+`.pruned_runs (run_id) VALUES ('r_live')`,
+	)
+	if _, err := conn.Exec(ctx, `DROP TABLE pg_temp.pruned_runs, pg_temp.events`); err != nil {
+		t.Fatal(err)
+	}
+	// A marked run goes whole or not at all.
+	storetest.Record(t, s, "r_done2", "run", storetest.T0, true)
+	attack(`BEGIN; INSERT INTO pruned_runs (run_id) VALUES ('r_done2'); DELETE FROM events WHERE run_id = 'r_done2' AND seq = 2; COMMIT`)
+	if got, err := s.Events(ctx, "r_done2"); err != nil || len(got) != 5 {
+		t.Errorf("r_done2 after a partial delete: %d events, %v; want all 5", len(got), err)
+	}
 	if _, err := conn.Exec(ctx, `INSERT INTO events (run_id, seq, type, version, at, data) VALUES ('r_live', 1, 'run.started', 1, 'x', '{}')`); err == nil {
 		t.Error("a second event under (r_live, 1) was stored")
 	}
@@ -235,3 +261,32 @@ func TestSuccessor(t *testing.T) {
 
 // The store is where recorders send their events.
 var _ event.Sink = (*Store)(nil)
+
+// TestForgedResultIsRefused: as on SQLite, a results row rewritten with
+// another body and its hash does not match the run's log and is refused.
+func TestForgedResultIsRefused(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	id, hash, err := s.SaveResult(ctx, "r_forge", &quarry.Table{Columns: []quarry.Column{{Name: "v"}}, Rows: [][]any{{"original"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := event.NewRecorder("r_forge", storetest.Clock(storetest.T0), s)
+	for _, p := range []event.Payload{&event.RunStartedData{Kind: "run"}, &event.QueryExecutedData{Rows: 1, ResultID: id, ResultHash: hash}} {
+		if err := r.Emit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other, _, err := s.SaveResult(ctx, "r_other", &quarry.Table{Columns: []quarry.Column{{Name: "v"}}, Rows: [][]any{{"forged"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE results SET body = o.body, hash = o.hash FROM results AS o WHERE o.id = $1 AND results.id = $2`, other, id); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Result(ctx, id)
+	storetest.WantKind(t, err, quarry.KindInternal)
+	if !strings.Contains(err.Error(), "does not match its run's log") {
+		t.Errorf("message = %v", err)
+	}
+}

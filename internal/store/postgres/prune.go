@@ -2,11 +2,9 @@ package postgres
 
 import (
 	"context"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
@@ -30,7 +28,7 @@ func (s *Store) Prune(ctx context.Context, o store.PruneOptions) (store.PruneRep
 		var n int
 		err := s.inTx(ctx, func(tx pgx.Tx) error {
 			rows, err := tx.Query(ctx, `SELECT run_id, finished_at FROM runs
-WHERE finished_at <> '' AND finished_at < $1 AND (finished_at, run_id) > ($2, $3)
+WHERE finished_at <> '' AND status <> 'awaiting_results' AND finished_at < $1 AND (finished_at, run_id) > ($2, $3)
 ORDER BY finished_at, run_id LIMIT $4`, before, after, afterID, pruneBatch)
 			if err != nil {
 				return err
@@ -50,7 +48,7 @@ ORDER BY finished_at, run_id LIMIT $4`, before, after, afterID, pruneBatch)
 				if err != nil {
 					return err
 				}
-				if slices.ContainsFunc(run.Events, func(e event.Event) bool { return e.Type == event.RunFinished }) {
+				if store.Sealed(run.Events) {
 					batch = append(batch, run) // the index is a cache; the log decides
 				}
 			}

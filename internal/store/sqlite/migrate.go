@@ -97,9 +97,11 @@ CREATE TABLE pruned_runs (
 	pruned_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) WITHOUT ROWID;
 
--- Only a run that has finished can be marked pruned.
+-- Only a run that has finished for good can be marked pruned: a
+-- run.finished that is not a manual-mode run waiting for pasted results.
 CREATE TRIGGER pruned_runs_finished BEFORE INSERT ON pruned_runs
-WHEN NOT EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND type = 'run.finished')
+WHEN NOT EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND type = 'run.finished'
+	AND coalesce(json_extract(data, '$.status'), '') <> 'awaiting_results')
 BEGIN SELECT RAISE(ABORT, 'events are append-only: only a finished run can be pruned'); END;
 CREATE TRIGGER pruned_runs_no_update BEFORE UPDATE ON pruned_runs
 BEGIN SELECT RAISE(ABORT, 'events are append-only: a pruned run stays pruned'); END;

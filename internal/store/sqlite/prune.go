@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 
-	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
@@ -31,7 +30,7 @@ func (s *Store) Prune(ctx context.Context, o store.PruneOptions) (store.PruneRep
 		var n int
 		err := s.inTx(ctx, func(tx *sql.Tx) error {
 			rows, err := tx.QueryContext(ctx, `SELECT run_id, finished_at FROM runs
-WHERE finished_at <> '' AND finished_at < ? AND (finished_at > ? OR (finished_at = ? AND run_id > ?))
+WHERE finished_at <> '' AND status <> 'awaiting_results' AND finished_at < ? AND (finished_at > ? OR (finished_at = ? AND run_id > ?))
 ORDER BY finished_at, run_id LIMIT ?`, before, after, after, afterID, pruneBatch)
 			if err != nil {
 				return err
@@ -56,7 +55,7 @@ ORDER BY finished_at, run_id LIMIT ?`, before, after, after, afterID, pruneBatch
 				if err != nil {
 					return err
 				}
-				if finished(run.Events) { // the index is a cache; the log decides
+				if store.Sealed(run.Events) { // the index is a cache; the log decides
 					batch = append(batch, run)
 				}
 			}
@@ -137,13 +136,4 @@ func (s *Store) archived(ctx context.Context, q querier, runID string) (store.Ar
 		run.Results = append(run.Results, r)
 	}
 	return run, rows.Err()
-}
-
-func finished(events []event.Event) bool {
-	for _, e := range events {
-		if e.Type == event.RunFinished {
-			return true
-		}
-	}
-	return false
 }

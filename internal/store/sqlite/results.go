@@ -58,18 +58,32 @@ func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (
 // reading are dropped), empty and nil []byte both come back as an empty
 // non-nil []byte, and every NaN is the one NaN of math.NaN().
 func (s *Store) Result(ctx context.Context, id string) (*quarry.Table, error) {
-	var hash string
+	var runID, hash string
 	var truncated bool
 	var body []byte
-	err := s.db.QueryRowContext(ctx, `SELECT hash, truncated, body FROM results WHERE id = ?`, id).Scan(&hash, &truncated, &body)
+	err := s.db.QueryRowContext(ctx, `SELECT run_id, hash, truncated, body FROM results WHERE id = ?`, id).Scan(&runID, &hash, &truncated, &body)
 	if errors.Is(err, sql.ErrNoRows) {
+		for _, run := range store.ResultRunIDs(id) {
+			var n int
+			if s.db.QueryRowContext(ctx, `SELECT count(*) FROM pruned_runs WHERE run_id = ?`, run).Scan(&n) == nil && n > 0 {
+				return nil, store.PrunedResult(id)
+			}
+		}
 		return nil, store.NoResult(id)
 	}
 	if err != nil {
 		return nil, s.dbErr(ctx, err, "read result %s", id)
 	}
-	if got := store.Hash(body); got != hash {
-		return nil, quarry.Errorf(quarry.KindInternal, "result %s is damaged: its hash is %s, %s was recorded; run the query again", id, got, hash)
+	rows, err := s.db.QueryContext(ctx, `SELECT run_id, seq, type, version, at, data FROM events WHERE run_id = ? AND type = 'query.executed' ORDER BY seq`, runID)
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "read the log of result %s", id)
+	}
+	executed, err := scanEvents(rows)
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "read the log of result %s", id)
+	}
+	if err := store.CheckResult(id, hash, body, executed); err != nil {
+		return nil, err
 	}
 	t, err := store.DecodeTable(body)
 	if err != nil {

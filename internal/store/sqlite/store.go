@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -43,9 +45,37 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := f.Close(); err != nil {
 		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot open the state database %s", abs)
 	}
-	// abs starts with "/", so the driver reads it as a file name, never as
-	// a "file:" URI with parameters.
-	db, err := driver.Open(abs, func(c *sqlite3.Conn) error {
+	// The write-ahead log holds recent events and result rows too: it gets
+	// the database file's mode (modeof, below), and one left by an older
+	// quarry is made private here, as is the log's index (-shm), which
+	// the driver would otherwise create with the default mode (found from
+	// outside: both 0644 in a folder that was not 0700).
+	for _, side := range []string{abs + "-wal", abs + "-shm"} {
+		flags := os.O_RDWR
+		if strings.HasSuffix(side, "-shm") {
+			flags |= os.O_CREATE
+		}
+		sf, err := os.OpenFile(side, flags, 0o600)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err == nil {
+			err = sf.Chmod(0o600)
+			if cerr := sf.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot make %s private; check its permissions", side)
+		}
+	}
+	if err := os.Chmod(abs, 0o600); err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot make the state database %s private; check its permissions", abs)
+	}
+	// A file: URI, so that the driver's VFS creates the write-ahead log
+	// with the database file's mode (modeof).
+	uri := "file:" + uriEscape(abs) + "?modeof=" + uriEscape(abs)
+	db, err := driver.Open(uri, func(c *sqlite3.Conn) error {
 		// A checkpoint on every close would cost a command an fsync;
 		// SQLite checkpoints the WAL on its own as it grows.
 		if _, err := c.Config(sqlite3.DBCONFIG_NO_CKPT_ON_CLOSE, true); err != nil {
@@ -109,4 +139,20 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// uriEscape percent-encodes a path for a SQLite file: URI: everything but
+// letters, digits, "-._~" and "/" (SQLite reads "+" as a plus, not a space).
+func uriEscape(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~/", c) >= 0:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }

@@ -54,6 +54,12 @@ func TestOpenCreatesPrivateStateDatabase(t *testing.T) {
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("state file: %v, mode %v; want 0600", err, fi.Mode().Perm())
 	}
+	storetest.Record(t, s, "r_private", "run", storetest.T0, true)
+	for _, side := range []string{path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(side); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v, mode %v; want 0600 (it holds events and rows too)", side, err, fi.Mode().Perm())
+		}
+	}
 	ctx := context.Background()
 	var mode string
 	var fk, timeout int
@@ -358,5 +364,21 @@ func TestUpgradeFromVersion3(t *testing.T) {
 	rep, err := s.Prune(ctx, store.PruneOptions{Before: storetest.T0.Add(time.Hour)})
 	if err != nil || rep.Runs != 1 {
 		t.Errorf("prune after upgrade = %+v, %v", rep, err)
+	}
+}
+
+// TestOddPaths: the state database opens as a file: URI (for the log's
+// mode); characters that mean something in a URI stay part of the name.
+func TestOddPaths(t *testing.T) {
+	for _, name := range []string{"a b", "x#y", "q?mode=ro", "p%20c", "ü"} {
+		path := filepath.Join(t.TempDir(), name, "state.db")
+		s := openStore(t, path)
+		storetest.Record(t, s, "r_odd", "run", storetest.T0, true)
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%q: the database is not where it was asked to be: %v", name, err)
+		}
+		if runs, err := s.Runs(context.Background(), store.RunFilter{}); err != nil || len(runs) != 1 {
+			t.Errorf("%q: runs %v, %v", name, runs, err)
+		}
 	}
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open Opener) {
 		{"PruneDeletesWholeFinishedRuns", testPruneDeletesWholeFinishedRuns},
 		{"PruneArchiveFailureKeepsRuns", testPruneArchiveFailureKeepsRuns},
 		{"PruneDryRun", testPruneDryRun},
+		{"PruneKeepsRunsWaitingForResults", testPruneKeepsRunsWaitingForResults},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -660,7 +661,9 @@ func testPruneDeletesWholeFinishedRuns(t *testing.T, s store.State) {
 	_, err = s.Events(ctx, "r_0")
 	WantKind(t, err, quarry.KindNotFound)
 	_, err = s.Result(ctx, store.ResultID("r_0", 1))
-	WantKind(t, err, quarry.KindNotFound)
+	WantKind(t, err, quarry.KindExpired) // gone with its run: 410, not 404
+	_, err = s.Result(ctx, store.ResultID("r_0", 2))
+	WantKind(t, err, quarry.KindExpired)
 	// A pruned run's log is closed: a late event cannot reopen it.
 	late, err := event.New("r_0", 6, T0.Add(5*time.Hour), &event.SQLGeneratedData{SQL: "SELECT 2", Source: "user"})
 	if err != nil {
@@ -729,6 +732,34 @@ func testPruneDryRun(t *testing.T, s store.State) {
 	}
 	if got := runIDs(t, s); len(got) != 5 {
 		t.Errorf("a dry run deleted runs: %v left", got)
+	}
+}
+
+// testPruneKeepsRunsWaitingForResults: a manual-mode run that proposed a
+// query and waits for its pasted results has a run.finished, but has not
+// finished for good; retention keeps it, and it can still go on.
+func testPruneKeepsRunsWaitingForResults(t *testing.T, s store.State) {
+	ctx := context.Background()
+	r := event.NewRecorder("r_wait", Clock(T0), s)
+	for _, p := range []event.Payload{
+		&event.RunStartedData{Kind: "ask", Question: "revenue by country"},
+		&event.QueryProposedData{SQL: "SELECT 1"},
+		&event.RunFinishedData{Status: event.StatusAwaitingResults},
+	} {
+		if err := r.Emit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := s.Prune(ctx, store.PruneOptions{Before: T0.Add(1000 * time.Hour)})
+	if err != nil || rep.Runs != 0 {
+		t.Fatalf("prune = %+v, %v; a run waiting for results was deleted", rep, err)
+	}
+	if err := r.Emit(ctx, &event.RunFinishedData{Status: event.StatusSucceeded}); err != nil {
+		t.Fatalf("the waiting run cannot go on: %v", err)
+	}
+	rep, err = s.Prune(ctx, store.PruneOptions{Before: T0.Add(1000 * time.Hour)})
+	if err != nil || rep.Runs != 1 {
+		t.Errorf("prune once it finished = %+v, %v; want it deleted", rep, err)
 	}
 }
 

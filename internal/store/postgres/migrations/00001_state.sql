@@ -69,7 +69,7 @@ CREATE TABLE pruned_runs (
 -- SQLSTATE QA001 is an append-only refusal, QA002 an event of a pruned run.
 -- +goose StatementBegin
 CREATE FUNCTION quarry_events_guard() RETURNS trigger
-LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+LANGUAGE plpgsql AS $$
 BEGIN
 	IF TG_OP = 'UPDATE' THEN
 		RAISE EXCEPTION 'events are append-only: they cannot be updated' USING ERRCODE = 'QA001';
@@ -94,17 +94,47 @@ CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
 
 -- +goose StatementBegin
 CREATE FUNCTION quarry_pruned_guard() RETURNS trigger
-LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+LANGUAGE plpgsql AS $$
 BEGIN
 	IF TG_OP <> 'INSERT' THEN
 		RAISE EXCEPTION 'events are append-only: a pruned run stays pruned' USING ERRCODE = 'QA001';
 	END IF;
-	IF NOT EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND type = 'run.finished') THEN
+	-- Finished for good: a run.finished that is not a manual-mode run
+	-- waiting for pasted results.
+	IF NOT EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND type = 'run.finished'
+			AND (data::json ->> 'status') IS DISTINCT FROM 'awaiting_results') THEN
 		RAISE EXCEPTION 'events are append-only: only a finished run can be pruned' USING ERRCODE = 'QA001';
 	END IF;
 	RETURN NEW;
 END $$;
 -- +goose StatementEnd
+-- A pruned run goes whole: at commit, no event of a run whose events were
+-- deleted may remain.
+-- +goose StatementBegin
+CREATE FUNCTION quarry_events_whole() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM events WHERE run_id = OLD.run_id) THEN
+		RAISE EXCEPTION 'events are append-only: run % can only be deleted whole', OLD.run_id USING ERRCODE = 'QA001';
+	END IF;
+	RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE CONSTRAINT TRIGGER events_whole_run AFTER DELETE ON events
+	DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION quarry_events_whole();
+
+-- The functions read their tables by unqualified name: pin their search
+-- path to this schema with pg_temp last, or a session's temporary table
+-- named events or pruned_runs would stand in for the real one.
+-- +goose StatementBegin
+DO $$
+BEGIN
+	EXECUTE format('ALTER FUNCTION quarry_events_guard() SET search_path = %I, pg_temp', current_schema());
+	EXECUTE format('ALTER FUNCTION quarry_pruned_guard() SET search_path = %I, pg_temp', current_schema());
+	EXECUTE format('ALTER FUNCTION quarry_events_whole() SET search_path = %I, pg_temp', current_schema());
+END $$;
+-- +goose StatementEnd
+
 CREATE TRIGGER pruned_runs_guard BEFORE INSERT OR UPDATE OR DELETE ON pruned_runs
 	FOR EACH ROW EXECUTE FUNCTION quarry_pruned_guard();
 CREATE TRIGGER pruned_runs_no_truncate BEFORE TRUNCATE ON pruned_runs
