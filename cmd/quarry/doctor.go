@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/httpjson"
 	"github.com/quarrydata/quarry/internal/connector/mcpconn"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // finding is one line of the doctor's report.
@@ -110,7 +111,13 @@ func (a *app) diagnose(ctx context.Context) []finding {
 	}
 
 	if st, err := a.store(ctx); err != nil {
-		add(finding{"fail", "state", oneLine(err.Error()), "check that the folder of state: in quarry.yaml is writable", ""})
+		// The message alone: a driver's cause can quote parts of a
+		// password that was not percent-encoded (found from outside).
+		hint := "check that the folder of state: in quarry.yaml is writable"
+		if config.StateIsURL(cfg.State) {
+			hint = "check state: in quarry.yaml: the server, the database, the role and its password (percent-encode @ : / ? # % in it)"
+		}
+		add(finding{"fail", "state", oneLine(quarry.Message(err)), hint, ""})
 	} else {
 		add(finding{Status: "ok", Area: "state", Detail: st.Where() + " opens"})
 	}

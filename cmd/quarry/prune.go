@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -46,11 +47,14 @@ or with --no-archive, runs are deleted without a copy.`,
 		age := cfg.Retention.KeepRuns
 		if olderThan != "" {
 			if age, err = config.ParseAge(olderThan); err != nil {
-				return quarry.Errorf(quarry.KindUsage, "--older-than %q is not an age; write it like 90d, 2w or 36h", olderThan)
+				return quarry.Errorf(quarry.KindUsage, "--older-than: %v", err)
 			}
 		}
 		if age <= 0 {
 			return quarry.Errorf(quarry.KindUsage, "say how old a run must be to go: --older-than 90d, or retention.keep_runs in quarry.yaml")
+		}
+		if noArchive && archiveDir != "" {
+			return quarry.Errorf(quarry.KindUsage, "--archive and --no-archive contradict each other; give one")
 		}
 		dir := cfg.Retention.Archive
 		if archiveDir != "" {
@@ -97,6 +101,18 @@ func prune(ctx context.Context, st store.State, cutoff time.Time, dir string, dr
 		ar = &archive{path: filepath.Join(dir, "pruned-"+now.UTC().Format("20060102T150405Z")+".jsonl.gz")}
 		o.Archive = ar.write
 	}
+	if dir != "" && dryRun {
+		// Say now what the real prune would meet.
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return store.PruneReport{}, "", quarry.Wrap(quarry.KindConfig, err, "cannot create the archive folder %s; check its permissions", dir)
+		}
+		f, err := os.CreateTemp(dir, ".quarry-archive-check-*")
+		if err != nil {
+			return store.PruneReport{}, "", quarry.Wrap(quarry.KindConfig, err, "cannot write in the archive folder %s; check its permissions", dir)
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
 	rep, err := st.Prune(ctx, o)
 	if ar == nil || ar.f == nil {
 		return rep, "", err
@@ -126,18 +142,36 @@ func (ar *archive) write(batch []store.ArchivedRun) error {
 		}
 		ar.f = f
 	}
+	// A batch that cannot be written whole is cut off again, so that the
+	// file holds complete gzip members only (found from outside: a full
+	// disk left a member that zcat could not read); an archive that holds
+	// nothing is removed.
+	start, err := ar.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return quarry.Wrap(quarry.KindConfig, err, "write the archive %s; the runs of this batch were kept", ar.path)
+	}
+	fail := func(err error) error {
+		if ar.f.Truncate(start) == nil && start == 0 {
+			ar.f.Close()
+			os.Remove(ar.path)
+			ar.f = nil
+		} else {
+			ar.f.Seek(start, io.SeekStart)
+		}
+		return quarry.Wrap(quarry.KindConfig, err, "write the archive %s; the runs of this batch were kept", ar.path)
+	}
 	zw := gzip.NewWriter(ar.f)
 	enc := json.NewEncoder(zw)
 	for _, r := range batch {
 		if err := enc.Encode(r); err != nil {
-			return quarry.Wrap(quarry.KindConfig, err, "write the archive %s; the runs of this batch were kept", ar.path)
+			return fail(err)
 		}
 	}
 	if err := zw.Close(); err != nil {
-		return quarry.Wrap(quarry.KindConfig, err, "write the archive %s; the runs of this batch were kept", ar.path)
+		return fail(err)
 	}
 	if err := ar.f.Sync(); err != nil {
-		return quarry.Wrap(quarry.KindConfig, err, "write the archive %s to disk; the runs of this batch were kept", ar.path)
+		return fail(err)
 	}
 	return nil
 }

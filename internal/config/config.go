@@ -93,22 +93,31 @@ func StateIsURL(state string) bool {
 	return strings.HasPrefix(state, "postgres://") || strings.HasPrefix(state, "postgresql://")
 }
 
-// ParseAge reads an age such as 90d, 2w, 36h or 30m: Go's durations plus
-// d (days) and w (weeks), which retention needs.
+// ParseAge reads an age such as 90d, 2w, 1y, 36h or 90min: hours and
+// smaller as Go writes durations, plus d (days), w (weeks), y (365 days)
+// and min (minutes). A bare m is refused: for retention it reads as
+// months as easily as minutes (found from outside: 6m meant to keep six
+// months deleted all but six minutes).
 func ParseAge(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	for unit, size := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
+	bad := fmt.Errorf("%q is not an age; write it like 90d, 2w, 1y or 36h", s)
+	if num, ok := strings.CutSuffix(s, "min"); ok {
+		s = num + "m"
+	} else if strings.HasSuffix(s, "m") {
+		return 0, fmt.Errorf("%q is ambiguous: minutes or months? write 30d or 26w for months, 90min for minutes", s)
+	}
+	for unit, size := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour, "y": 365 * 24 * time.Hour} {
 		if num, ok := strings.CutSuffix(s, unit); ok {
 			n, err := strconv.ParseFloat(num, 64)
 			if err != nil || n < 0 || n > 1e5 {
-				return 0, fmt.Errorf("%q is not an age; write it like 90d, 2w or 36h", s)
+				return 0, bad
 			}
 			return time.Duration(n * float64(size)), nil
 		}
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%q is not an age; write it like 90d, 2w or 36h", s)
+		return 0, bad
 	}
 	return d, nil
 }

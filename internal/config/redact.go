@@ -21,11 +21,16 @@ type (
 		Connections []viewConnection `json:"connections" yaml:"connections"`
 		Knowledge   string           `json:"knowledge" yaml:"knowledge"`
 		State       string           `json:"state" yaml:"state"`
+		Retention   *viewRetention   `json:"retention,omitempty" yaml:"retention,omitempty"`
 		Model       viewModel        `json:"model" yaml:"model"`
 		Limits      viewLimits       `json:"limits" yaml:"limits"`
 		Server      viewServer       `json:"server" yaml:"server"`
 		Guard       viewGuard        `json:"guard" yaml:"guard"`
 		Warnings    []string         `json:"warnings,omitempty" yaml:"warnings,omitempty"`
+	}
+	viewRetention struct {
+		KeepRuns string `json:"keep_runs" yaml:"keep_runs"`
+		Archive  string `json:"archive,omitempty" yaml:"archive,omitempty"`
 	}
 	viewConnection struct {
 		Name   string `json:"name" yaml:"name"`
@@ -103,6 +108,7 @@ func (c *Config) view() viewConfig {
 		Connection: c.Connection,
 		Knowledge:  c.Knowledge,
 		State:      redactStateURL(c.State),
+		Retention:  c.Retention.view(),
 		Model: viewModel{
 			Provider:  c.Model.Provider,
 			Model:     c.Model.Model,
@@ -203,4 +209,15 @@ func redactStateURL(state string) string {
 		return state
 	}
 	return quarry.RedactURL(state)
+}
+
+func (r Retention) view() *viewRetention {
+	if r.KeepRuns == 0 && r.Archive == "" {
+		return nil
+	}
+	keep := "keep every run"
+	if r.KeepRuns > 0 {
+		keep = r.KeepRuns.String()
+	}
+	return &viewRetention{KeepRuns: keep, Archive: r.Archive}
 }

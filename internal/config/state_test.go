@@ -35,12 +35,13 @@ func TestStateURLAndRetention(t *testing.T) {
 }
 
 func TestParseAge(t *testing.T) {
-	for in, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "2w": 14 * 24 * time.Hour, "36h": 36 * time.Hour, "1.5d": 36 * time.Hour, "0": 0} {
+	for in, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "2w": 14 * 24 * time.Hour, "36h": 36 * time.Hour, "1.5d": 36 * time.Hour, "0": 0,
+		"1y": 365 * 24 * time.Hour, "90min": 90 * time.Minute, "1h30m0s": 90 * time.Minute, "1ns": 1} {
 		if got, err := ParseAge(in); err != nil || got != want {
 			t.Errorf("ParseAge(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "d", "-3d", "soon", "1e9d"} {
+	for _, in := range []string{"", "d", "-3d", "soon", "1e9d", "6m", "1h30m", "1M"} {
 		if _, err := ParseAge(in); err == nil {
 			t.Errorf("ParseAge(%q) accepted", in)
 		}
@@ -59,7 +60,7 @@ func TestPostgresPoolSettings(t *testing.T) {
 		t.Errorf("pool_size %d, work_mem %q", c.PoolSize, c.WorkMem)
 	}
 	for yaml, want := range map[string]string{
-		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    work_mem: lots\n": "write it like 64MB",
+		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    work_mem: lots\n": "like 64MB",
 		"version: 1\nconnections:\n  wh:\n    driver: postgres\n    url: ${WH}\n    pool_size: 0\n":   "pool_size",
 		"version: 1\nconnections:\n  f:\n    driver: sqlite\n    path: f.db\n    pool_size: 2\n":      "only for `driver: postgres`",
 	} {
@@ -67,5 +68,23 @@ func TestPostgresPoolSettings(t *testing.T) {
 		if _, err := Load(path, testEnv(map[string]string{"WH": "postgres://ro@db/wh"})); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v; want %q", yaml, err, want)
 		}
+	}
+}
+
+func TestStateThatIsNeitherAPathNorAURL(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	for _, st := range []string{"host=db port=5432 user=q password=s3cret dbname=state", "mysql://u:s3cret@db/x", "postgres:q@db"} {
+		writeFile(t, path, "version: 1\nstate: '"+st+"'\n")
+		_, err := Load(path, nil)
+		if err == nil || !strings.Contains(err.Error(), "neither a file path nor a postgres:// URL") {
+			t.Errorf("state %q: %v", st, err)
+		} else if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("state %q: the message shows the password: %v", st, err)
+		}
+	}
+	writeFile(t, path, "version: 1\nstate: data/my state.db\n")
+	if cfg, err := Load(path, nil); err != nil || cfg.State != filepath.Join(dir, "data", "my state.db") {
+		t.Errorf("a plain path: %v, %v", cfg, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -26,8 +27,28 @@ var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, 
 // mcpFields are the fields only an mcp connection takes.
 var mcpFields = []string{"command", "args", "env", "tool", "sql_argument", "arguments", "start_timeout"}
 
-// workMemRE is a PostgreSQL memory size: digits and an optional unit.
-var workMemRE = regexp.MustCompile(`^[1-9][0-9]{0,9}(kB|MB|GB|TB)?$`)
+// dsnKey finds a key=value connection string's keys.
+var dsnKey = regexp.MustCompile(`(?i)(^|\s)(host|hostaddr|port|dbname|user|password|sslmode)\s*=`)
+
+// workMemRE is a PostgreSQL memory size: digits and a unit. A bare number
+// (PostgreSQL reads it as kB) is refused: sizes elsewhere in quarry.yaml
+// are bytes.
+var workMemRE = regexp.MustCompile(`^([1-9][0-9]{0,9})(kB|MB|GB|TB)$`)
+
+// validWorkMem reports whether s is a work_mem PostgreSQL accepts: 64kB
+// to 2147483647kB.
+func validWorkMem(s string) bool {
+	m := workMemRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return false
+	}
+	kb := n << map[string]uint{"kB": 0, "MB": 10, "GB": 20, "TB": 30}[m[2]]
+	return kb >= 64 && kb <= 2147483647 && kb>>map[string]uint{"kB": 0, "MB": 10, "GB": 20, "TB": 30}[m[2]] == n
+}
 
 // httpDialects are the dialects an http connection may name.
 var httpDialects = []string{string(quarry.DialectGeneric), DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB}
@@ -158,8 +179,8 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			}
 		}
 		conn.PoolSize, conn.WorkMem = c.poolSize, strings.TrimSpace(c.workMem)
-		if conn.WorkMem != "" && !workMemRE.MatchString(conn.WorkMem) {
-			return d.errAt(d.lines[p+".work_mem"], p+".work_mem", "%q is not a size; write it like 64MB, 512kB or 1GB", shorten(conn.WorkMem))
+		if conn.WorkMem != "" && !validWorkMem(conn.WorkMem) {
+			return d.errAt(d.lines[p+".work_mem"], p+".work_mem", "%q is not a work_mem PostgreSQL takes; write a size from 64kB to 2TB with its unit, like 64MB, 512kB or 1GB", shorten(conn.WorkMem))
 		}
 		if driver != DriverMCP {
 			for _, f := range mcpFields {
@@ -375,8 +396,13 @@ func (d *decoder) finish(cfg *Config) error {
 		cfg.State = DefaultState
 	}
 	cfg.Knowledge = d.resolve(cfg.Dir, cfg.Knowledge)
-	if StateIsURL(strings.TrimSpace(cfg.State)) {
-		cfg.State = strings.TrimSpace(cfg.State)
+	if st := strings.TrimSpace(cfg.State); StateIsURL(st) {
+		cfg.State = st
+	} else if strings.Contains(st, "://") || strings.HasPrefix(st, "postgres:") || strings.HasPrefix(st, "postgresql:") || dsnKey.MatchString(st) {
+		// Not a path: another scheme, or a key=value connection string,
+		// which would otherwise become folders named after it, password
+		// and all (found from outside).
+		return d.errAt(d.lines["state"], "state", "is neither a file path nor a postgres:// URL; write a PostgreSQL server as postgres://user:password@host:5432/database")
 	} else {
 		cfg.State = d.resolve(cfg.Dir, cfg.State)
 	}
