@@ -204,6 +204,11 @@ func (w writer) headline() (headline, derived string) {
 	case ShapeFigure:
 		r := t.Rows[0]
 		if len(nums) == 1 {
+			// A verified query's title is often the question itself: answer
+			// it ("How many customers do we have? **5,000**."), not "… was".
+			if title := w.metricTitle(nums[0]); strings.HasSuffix(title, "?") {
+				return title + " **" + w.fmtCell(nums[0], r) + "**.", ""
+			}
 			return w.subject(w.metricTitle(nums[0])) + " was **" + w.fmtCell(nums[0], r) + "**.", ""
 		}
 		parts := make([]string, len(nums))

@@ -278,3 +278,13 @@ func TestComposeWithoutChecks(t *testing.T) {
 		t.Errorf("an answer whose checks did not run states a confidence or misses the note:\n%s", a.Markdown)
 	}
 }
+
+// TestQuestionTitleHeadline: a verified query titled with its question is
+// answered, not turned into "How many customers do we have? was 5,000."
+func TestQuestionTitleHeadline(t *testing.T) {
+	a := Compose(AnswerInput{Question: "How many customers do we have?", Title: "How many customers do we have?",
+		Table: &quarry.Table{Columns: []quarry.Column{{Name: "customers", Type: quarry.TypeInt}}, Rows: [][]any{{int64(5000)}}}})
+	if a.Headline != "How many customers do we have? 5,000." {
+		t.Errorf("headline = %q", a.Headline)
+	}
+}
