@@ -34,7 +34,7 @@ type askResponse struct {
 	Query      string         `json:"query"`
 	Data       askData        `json:"data"`
 	Checks     []verify.Check `json:"checks"`
-	Confidence float64        `json:"confidence"`
+	Confidence float64        `json:"confidence,omitempty"` // absent when there is no answer
 	Trace      []traceStep    `json:"trace"`
 	Warnings   []string       `json:"warnings"`
 	RunID      string         `json:"run_id"`

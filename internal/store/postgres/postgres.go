@@ -60,8 +60,8 @@ func Open(ctx context.Context, url string, o Options) (*Store, error) {
 	} else {
 		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{schema}.Sanitize()
 	}
-	if schema == "" || strings.HasPrefix(schema, "$") {
-		return nil, quarry.Errorf(quarry.KindConfig, "state %s: the first schema of search_path must be a plain schema name", where)
+	if schema == "" || strings.HasPrefix(schema, "$") || strings.HasPrefix(strings.ToLower(schema), "pg_") {
+		return nil, quarry.Errorf(quarry.KindConfig, "state %s: the first schema of search_path must be a schema of quarry's own (not a pg_ or $ schema)", where)
 	}
 	// The log is compared and sorted byte for byte; the server's own
 	// time zone and date style never enter it (times are text in UTC).
@@ -147,7 +147,7 @@ func (s *Store) dbErr(ctx context.Context, err error, doing string, args ...any)
 	case errors.As(err, &pe):
 		switch {
 		case pe.Code == "42501":
-			return quarry.Wrap(quarry.KindConfig, err, "%s: the role of state %s lacks a privilege (%s); grant it the use of schema %s", what, s.where, pe.Message, s.schema)
+			return quarry.Wrap(quarry.KindConfig, err, "%s: the role of state %s lacks a privilege (%s); let it own schema %s, or grant it USAGE and CREATE on it", what, s.where, pe.Message, s.schema)
 		case pe.Code == "40001" || pe.Code == "40P01" || pe.Code == "55P03":
 			return quarry.Wrap(quarry.KindConflict, err, "%s: the state database %s was busy; try again", what, s.where)
 		case strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "28") || pe.Code == "3D000":
