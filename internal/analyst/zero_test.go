@@ -21,6 +21,8 @@ func zeroModel() *semantic.Model {
 		Metrics: []semantic.Metric{
 			{Name: "sections", Entity: "sections", Expr: "COUNT(sections.id)", Description: "number of sections"},
 			{Name: "fall_sections", Entity: "sections", Expr: "COUNT(sections.id)", Filters: []string{"sections.term = 'fall'"}},
+			{Name: "seats", Entity: "sections", Expr: "SUM(sections.seats)"},
+			{Name: "avg_seats", Entity: "sections", Expr: "AVG(sections.seats)"},
 		},
 	}
 }
@@ -110,6 +112,15 @@ func TestZeroGroupsMissing(t *testing.T) {
 			Filters: []semantic.Filter{{Field: "sections", Op: tt.op, Values: []any{tt.v}}}}
 		if got := len(verify.ZeroGroupsMissing(m, q)) > 0; got != tt.want {
 			t.Errorf("sections %s %v by %s: reported %v, want %v", tt.op, tt.v, tt.dim, got, tt.want)
+		}
+	}
+	// A sum that admits zero misses the groups with none too ("courses
+	// with fewer than 100 seats"); an average is not compared with zero.
+	for metric, want := range map[string]bool{"seats": true, "avg_seats": false} {
+		q := &semantic.Query{Metrics: []string{metric}, Dimensions: []semantic.DimRef{{Name: "courses.name"}},
+			Filters: []semantic.Filter{{Field: metric, Op: semantic.OpLt, Values: []any{int64(100)}}}}
+		if got := len(verify.ZeroGroupsMissing(m, q)) > 0; got != want {
+			t.Errorf("%s < 100 by course: reported %v, want %v", metric, got, want)
 		}
 	}
 }

@@ -22,6 +22,9 @@ type constraint struct {
 	lo, hi  float64         // numeric bounds
 	loIncl  bool
 	hiIncl  bool
+	// isNull says where the column was required to be NULL; valued,
+	// where it was required to hold a value (any comparison, a period).
+	isNull, valued []string
 }
 
 // Contradictions says why no row can match a semantic query: for each of
@@ -64,6 +67,16 @@ func Contradictions(m *semantic.Model, q *semantic.Query) []string {
 	for _, name := range q.Metrics {
 		mt := m.Metric(name)
 		cs := clone(base)
+		if tr := q.TimeRange; tr != nil && (tr.From != "" || tr.To != "") {
+			// A period requires the metric's time column to hold a date.
+			field := tr.Field
+			if field == "" && mt != nil {
+				field = timeColumn(m, mt)
+			}
+			if key, label := columnOf(m, field); key != "" {
+				addFilter(cs, key, label, semantic.OpNotNull, nil, "the question's period")
+			}
+		}
 		if mt != nil {
 			for _, expr := range mt.Filters {
 				key, op, vals, ok := parsePredicate(expr)
@@ -76,6 +89,17 @@ func Contradictions(m *semantic.Model, q *semantic.Query) []string {
 		report(cs, "")
 	}
 	return dedupe(out)
+}
+
+// timeColumn is the entity.column that places a metric in time.
+func timeColumn(m *semantic.Model, mt *semantic.Metric) string {
+	if mt.Time != "" {
+		return mt.Time
+	}
+	if e := m.Entity(mt.Entity); e != nil && e.TimeColumn != "" {
+		return e.Name + "." + e.TimeColumn
+	}
+	return ""
 }
 
 func dedupe(list []string) []string {
@@ -129,6 +153,18 @@ func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, val
 		cs[key] = c
 	}
 	switch op {
+	case semantic.OpNull:
+		c.isNull = append(c.isNull, "empty ("+from+")")
+		return
+	case semantic.OpNotNull:
+		c.valued = append(c.valued, "set ("+from+")")
+		return
+	case semantic.OpNe, semantic.OpNotIn, semantic.OpLike:
+		c.valued = append(c.valued, string(op)+" "+valuesText(vals)+" ("+from+")")
+		return
+	}
+	c.valued = append(c.valued, string(op)+" "+valuesText(vals)+" ("+from+")")
+	switch op {
 	case semantic.OpEq, semantic.OpIn:
 		set := map[string]bool{}
 		var shown []string
@@ -178,6 +214,9 @@ func (c *constraint) number(op semantic.Op, f float64) {
 
 // empty says why no value satisfies c, or "".
 func (c *constraint) empty() string {
+	if len(c.isNull) > 0 && len(c.valued) > 0 {
+		return fmt.Sprintf("%s must be %s and %s at once; no row can match", c.label, c.isNull[0], c.valued[0])
+	}
 	numeric := c.lo > c.hi || c.lo == c.hi && !(c.loIncl && c.hiIncl)
 	if c.allowed != nil && len(c.allowed) == 0 || numeric && len(c.where) > 1 {
 		return fmt.Sprintf("%s must be %s at once; no row can match", c.label, strings.Join(c.where, " and "))
@@ -225,7 +264,15 @@ func numberOf(v any) (float64, bool) {
 // operator (=, <>, <, <=, >, >=, IN), and literals.
 var predicate = regexp.MustCompile(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s*(=|<=|>=|<|>|\bin\b)\s*(.+?)\s*$`)
 
+var nullPredicate = regexp.MustCompile(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s+is\s+(not\s+)?null\s*$`)
+
 func parsePredicate(expr string) (key string, op semantic.Op, vals []any, ok bool) {
+	if m := nullPredicate.FindStringSubmatch(expr); m != nil {
+		if m[2] != "" {
+			return strings.ToLower(m[1]), semantic.OpNotNull, nil, true
+		}
+		return strings.ToLower(m[1]), semantic.OpNull, nil, true
+	}
 	m := predicate.FindStringSubmatch(expr)
 	if m == nil {
 		return "", "", nil, false
@@ -303,12 +350,13 @@ func literal(s string) (any, bool) {
 	return nil, false
 }
 
-// CheckZeroGroups is the check that a condition on a per-group count that
-// admits zero ("fewer than 2 sections", "no orders") was not computed
-// from the counted rows alone, which leaves out the groups that have none.
+// CheckZeroGroups is the check that a condition on a per-group count or
+// sum that admits zero ("fewer than 2 sections", "less than 500 revenue")
+// was not computed from the counted rows alone, which leaves out the
+// groups that have none.
 const CheckZeroGroups = "zero_groups"
 
-var countExpr = regexp.MustCompile(`(?i)^\s*count\s*\(`)
+var countExpr = regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
 
 // ZeroGroup is a filter on a count that admits zero over a grouping by
 // another entity: Group's rows with no Counted row are missing from such a
@@ -339,7 +387,7 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 				continue
 			}
 			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent,
-				Why: fmt.Sprintf("%s %s %s is counted from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)})
+				Why: fmt.Sprintf("%s %s %s is computed from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)})
 			break
 		}
 	}

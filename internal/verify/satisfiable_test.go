@@ -11,7 +11,7 @@ import (
 func satisfiableModel() *semantic.Model {
 	return &semantic.Model{
 		Entities: []semantic.Entity{{Name: "members", PrimaryKey: "id", Columns: []semantic.Column{
-			{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "age", Type: quarry.TypeInt}, {Name: "plan", Type: quarry.TypeText}}}},
+			{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "age", Type: quarry.TypeInt}, {Name: "plan", Type: quarry.TypeText}, {Name: "left_on", Type: quarry.TypeDate}}}},
 		Dimensions: []semantic.Dimension{
 			{Name: "status", Entity: "members", Expr: "members.status"},
 			{Name: "plan_upper", Entity: "members", Expr: "upper(members.plan)"},
@@ -22,6 +22,8 @@ func satisfiableModel() *semantic.Model {
 			{Name: "paying_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.status IN ('active', 'past_due')"}},
 			{Name: "adult_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.age >= 18"}},
 			{Name: "odd_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.status = 'active' OR members.status = 'trial'"}},
+			{Name: "current_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.left_on IS NULL"}},
+			{Name: "former_members", Entity: "members", Expr: "COUNT(members.id)", Filters: []string{"members.left_on IS NOT NULL"}},
 		},
 	}
 }
@@ -57,6 +59,11 @@ func TestContradictions(t *testing.T) {
 		{"LIKE is not compared", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpLike, Values: []any{"canc"}}}}, ""},
 		{"not-equal is not a contradiction", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpNe, Values: []any{"cancelled"}}}}, ""},
 		{"a rows query", semantic.Query{Rows: &semantic.RowsQuery{Entity: "members"}, Filters: []semantic.Filter{eq("status", "a"), eq("status", "b")}}, "no row can match"},
+		{"empty and within a period", semantic.Query{Metrics: []string{"current_members"}, TimeRange: &semantic.TimeRange{Field: "members.left_on", From: "2026-05-01", To: "2026-06-01"}}, "members.left_on must be empty (metric current_members) and set (the question's period)"},
+		{"set and within a period", semantic.Query{Metrics: []string{"former_members"}, TimeRange: &semantic.TimeRange{Field: "members.left_on", From: "2026-05-01"}}, ""},
+		{"a period on another date", semantic.Query{Metrics: []string{"current_members"}, TimeRange: &semantic.TimeRange{From: "2026-05-01"}}, ""},
+		{"empty and equal to a value", semantic.Query{Metrics: []string{"current_members"}, Filters: []semantic.Filter{eq("members.left_on", "2026-05-02")}}, "no row can match"},
+		{"the question's own is-null and a value", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpNull}, eq("status", "active")}}, "no row can match"},
 		{"a number written as text is that number", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("members.age", "30"), eq("members.age", int64(30))}}, ""},
 	}
 	for _, tt := range tests {
