@@ -51,6 +51,7 @@ func (b *builder) und(format string, args ...any) {
 // resolveKinds decides for each term whether it is a value, a metric, an
 // entity or a column, and asks when two meanings fit equally.
 func (b *builder) resolveKinds() *Plan {
+	b.countPastQualifiers()
 	for i, t := range b.st.terms {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
 			t.cands, t.role = vals, "value"
@@ -271,6 +272,59 @@ func (b *builder) measures() *Plan {
 		}
 	}
 	return nil
+}
+
+// countPastQualifiers moves a count asked before words that only qualify
+// the thing counted to that thing: "how many high priority tickets" (a
+// value and its own column), "how many discontinued products" (a yes/no
+// column used as an adjective), "how many web channel orders". Left on
+// the qualifier, the count became COUNT(DISTINCT priority) = 1 (found from
+// outside).
+func (b *builder) countPastQualifiers() {
+	terms := b.st.terms
+	for i := 0; i < len(terms); i++ {
+		t := terms[i]
+		if len(t.aggs) != 1 || t.aggs[0] != "count" || !b.qualifies(terms, i) {
+			continue
+		}
+		j := i
+		for j+1 < len(terms) && terms[j+1].pos == terms[j].pos+1 && len(terms[j+1].aggs) == 0 && b.qualifies(terms, j) {
+			j++
+			if !b.qualifies(terms, j) {
+				break
+			}
+		}
+		if j > i && !b.qualifies(terms, j) {
+			terms[j].aggs, t.aggs = t.aggs, nil
+		}
+	}
+}
+
+// qualifies reports whether terms[i] can only qualify a noun that follows
+// it: a value, a yes/no column, or a column right after a value of its own
+// ("high priority").
+func (b *builder) qualifies(terms []*term, i int) bool {
+	t := terms[i]
+	if len(only(t.cands, sValue)) > 0 && len(only(t.cands, sEntity, sMetric)) == 0 {
+		return true
+	}
+	allFlags := len(t.cands) > 0
+	for _, c := range t.cands {
+		allFlags = allFlags && c.kind == sColumn && c.flag != nil
+	}
+	if allFlags {
+		return true
+	}
+	if i > 0 && terms[i-1].pos == t.pos-1 {
+		for _, v := range only(terms[i-1].cands, sValue) {
+			for _, c := range t.cands {
+				if (c.kind == sColumn || c.kind == sDim) && c.field == v.field {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (b *builder) anyColAgg() bool {

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// TestManagerQuestions asks the demo questions that an outside test, asking
+// as a manager would, found answered wrong at confidence 1.00. Each must
+// now be either answered with the figure an independent query gives, or
+// refused with a reason; never answered otherwise.
+func TestManagerQuestions(t *testing.T) {
+	demo := demoProject(t)
+	db, err := sqlite3.Open(filepath.Join(demo, "demo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	scalar := func(sql string) string {
+		st, _, err := db.Prepare(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		defer st.Close()
+		if !st.Step() {
+			t.Fatalf("%s: no row", sql)
+		}
+		return st.ColumnText(0)
+	}
+	for _, tt := range []struct {
+		q      string
+		want   string // an independent query for the one figure; "" when the question must be refused
+		refuse string // a fragment of the refusal
+	}{
+		{q: "how many high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},
+		{q: "number of high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},
+		{q: "how many low priority tickets last month", want: "SELECT count(*) FROM support_tickets WHERE priority = 'low' AND opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
+		{q: "how many web channel orders", want: "SELECT count(*) FROM orders WHERE channel = 'web'"},
+		{q: "number of Electronics category products", want: "SELECT count(*) FROM products WHERE category = 'Electronics'"},
+		{q: "how many discontinued products", want: "SELECT count(*) FROM products WHERE discontinued = 1"},
+		{q: "how many discontinued products in Garden", want: "SELECT count(*) FROM products WHERE discontinued = 1 AND category = 'Garden'"},
+		{q: "how many business segment customers signed up in 2025", want: "SELECT count(*) FROM customers WHERE segment = 'business' AND signup_date >= '2025-01-01' AND signup_date < '2026-01-01'"},
+		{q: "open tickets closed last month", refuse: "cannot all hold"},
+		{q: "completed orders that were cancelled", refuse: "cannot all hold"},
+		{q: "customers with fewer than 2 orders", refuse: "would be missing"},
+		{q: "products with fewer than 10 units sold in May 2026", refuse: "would be missing"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
+			var out struct {
+				Status  string  `json:"status"`
+				Message string  `json:"message"`
+				SQL     string  `json:"sql"`
+				Rows    [][]any `json:"rows"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+			}
+			if tt.want == "" {
+				if out.Status != "unanswered" || !strings.Contains(out.Message, tt.refuse) {
+					t.Errorf("status %s, message %q, SQL %s; want a refusal saying %q", out.Status, out.Message, out.SQL, tt.refuse)
+				}
+				return
+			}
+			want := scalar(tt.want)
+			if out.Status != "succeeded" || len(out.Rows) != 1 || len(out.Rows[0]) != 1 || fmt.Sprint(out.Rows[0][0]) != want {
+				t.Errorf("status %s, rows %v, SQL %s; want the one figure %s", out.Status, out.Rows, out.SQL, want)
+			}
+		})
+	}
+}
