@@ -510,6 +510,16 @@ func (b *builder) valueFilters() *Plan {
 			b.und("or %s = %s", s.field, s.value)
 			continue
 		}
+		// "except Electronics and Books", "not in Germany or France": the
+		// negation covers the whole list of one column's values (found
+		// from outside: only the first was negated and the rest became
+		// "only").
+		if last != nil && t.conj && lastField == s.field && (last.Op == semantic.OpNe || last.Op == semantic.OpNotIn) && op == semantic.OpEq {
+			last.Op = semantic.OpNotIn
+			last.Values = append(last.Values, s.value)
+			b.und("nor %s = %s", s.field, s.value)
+			continue
+		}
 		if merged := b.compareValues(s, op); merged {
 			continue
 		}
