@@ -48,6 +48,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers not in Germany or France", want: "SELECT count(*) FROM customers WHERE country NOT IN ('Germany', 'France')"},
 		{q: "orders excluding the web and store channels", want: "SELECT count(*) FROM orders WHERE channel NOT IN ('web', 'store')"},
 		{q: "tickets except Billing and Account", want: "SELECT count(*) FROM support_tickets WHERE category NOT IN ('Billing', 'Account')"},
+		{q: "orders from 2024", want: "SELECT count(*) FROM orders WHERE ordered_at >= '2024-01-01' AND ordered_at < '2025-01-01'"},
+		{q: "how many customers from 2024", want: "SELECT count(*) FROM customers WHERE signup_date >= '2024-01-01' AND signup_date < '2025-01-01'"},
 		{q: "open tickets closed last month", refuse: "cannot all hold"},
 		{q: "completed orders that were cancelled", refuse: "cannot all hold"},
 		{q: "customers with fewer than 2 orders", refuse: "would be missing"},

@@ -189,8 +189,12 @@ func (p *parser) compound(i int) (Range, int) {
 		sep := p.tok(i + 1 + n)
 		ok := (w == "between" && sep == "and") || (w == "from" && (sep == "to" || sep == "through" || sep == "until" || sep == "till" || sep == "thru"))
 		if !ok {
-			if r := p.open(a, "since", tomorrow); w == "from" && r.From < r.To { // "from March 2025" alone reads as "since"
-				return r, 1 + n
+			// "from March 2025" alone names the period itself, as a
+			// manager says it: "revenue from last year", "orders from
+			// 2024" (read as "since" until an outside test showed those
+			// answers covering the year after too).
+			if w == "from" && a.From != "" && a.From < a.To {
+				return a, 1 + n
 			}
 			return Range{}, 0
 		}
