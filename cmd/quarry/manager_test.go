@@ -35,8 +35,11 @@ func TestManagerQuestions(t *testing.T) {
 	for _, tt := range []struct {
 		q      string
 		want   string // an independent query for the one figure; "" when the question must be refused
+		rows   string // or an independent query for every row, in order
 		refuse string // a fragment of the refusal
 	}{
+		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
+		{q: "how many subscriptions ended by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},
 		{q: "number of high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},
 		{q: "how many low priority tickets last month", want: "SELECT count(*) FROM support_tickets WHERE priority = 'low' AND opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
@@ -65,6 +68,24 @@ func TestManagerQuestions(t *testing.T) {
 			}
 			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+			}
+			if tt.rows != "" {
+				st, _, err := db.Prepare(tt.rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer st.Close()
+				var want, got []string
+				for st.Step() {
+					want = append(want, st.ColumnText(0)+"|"+st.ColumnText(1))
+				}
+				for _, r := range out.Rows {
+					got = append(got, fmt.Sprint(r[0])+"|"+fmt.Sprint(r[1]))
+				}
+				if out.Status != "succeeded" || strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("status %s, SQL %s\nrows %v\nwant %v", out.Status, out.SQL, got, want)
+				}
+				return
 			}
 			if tt.want == "" {
 				if out.Status != "unanswered" || !strings.Contains(out.Message, tt.refuse) {

@@ -119,6 +119,14 @@ func (b *builder) finish() *Plan {
 				return b.fail(fmt.Sprintf("%s has no date, so it cannot be cut by %s", display(m), g))
 			}
 		}
+		// A period on a named date ("tickets closed by month") is cut on
+		// that same date, not on the metric's own (found from outside:
+		// filtered on closed_at, grouped by the month opened).
+		if timeField != "" {
+			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: timeField, Grain: g})
+			b.und("by %s of %s", g, timeField)
+			continue
+		}
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: string(g), Grain: g})
 		b.und("by %s", g)
 	}
