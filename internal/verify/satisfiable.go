@@ -453,3 +453,66 @@ func dimensionEntity(m *semantic.Model, name string) string {
 	}
 	return ""
 }
+
+// CheckPeriodDate is the check that a question's period was applied to
+// the date it most likely means.
+const CheckPeriodDate = "period_date"
+
+var stateColumn = regexp.MustCompile(`(?i)(status|state|stage)`)
+
+// PeriodDate says when a period was applied to a metric's default date
+// while the question filters its rows by a state that is an event (a
+// status column's "cancelled", "closed", "shipped") and the table has
+// other dates that could be when that event happened:
+// "subscriptions cancelled last month" filtered on the start date. It
+// returns "" when the period names its date, or the table has one date.
+func PeriodDate(m *semantic.Model, q *semantic.Query) string {
+	if m == nil || q == nil || q.TimeRange == nil || q.TimeRange.Field != "" || len(q.Compare) > 0 {
+		return ""
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		tc := timeColumn(m, mt)
+		ent, col, ok := strings.Cut(tc, ".")
+		e := m.Entity(ent)
+		if !ok || e == nil {
+			continue
+		}
+		var others []string
+		for _, c := range e.Columns {
+			if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) {
+				others = append(others, c.Name)
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		var states []string
+		for _, f := range q.Filters {
+			if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+				continue
+			}
+			key, _ := columnOf(m, f.Field)
+			if !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn.MatchString(key) {
+				continue
+			}
+			// A state that is an event ("cancelled", "closed", "shipped"),
+			// which happened on a date of its own; "active" did not.
+			for _, v := range f.Values {
+				if s, ok := v.(string); ok && strings.HasSuffix(strings.ToLower(s), "ed") {
+					states = append(states, valuesText(f.Values))
+					break
+				}
+			}
+		}
+		if len(states) == 0 {
+			continue
+		}
+		return fmt.Sprintf("the period was applied to %s.%s, but the question picks %s rows that are %s and %s also has %s; if the period is when that happened, name that date",
+			e.Name, col, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
+	}
+	return ""
+}

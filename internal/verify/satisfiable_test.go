@@ -100,3 +100,42 @@ func TestContradictionFailsTheCheck(t *testing.T) {
 		t.Errorf("checks %+v, confidence %.2f; want satisfiable_filters failed and confidence at most 0.5", rep.Checks, rep.Confidence)
 	}
 }
+
+// TestPeriodDate: a period on the default date of rows picked by an event
+// state ("cancelled") is flagged when the table has other dates; a state
+// that is no event, a named date, or a table with one date is not.
+func TestPeriodDate(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "subscriptions", TimeColumn: "started_on", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "tier", Type: quarry.TypeText},
+				{Name: "started_on", Type: quarry.TypeDate}, {Name: "ended_on", Type: quarry.TypeDate}}},
+			{Name: "orders", TimeColumn: "ordered_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "subscriptions", Entity: "subscriptions", Expr: "COUNT(subscriptions.id)"},
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+		},
+	}
+	period := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
+	f := func(field, v string) []semantic.Filter {
+		return []semantic.Filter{{Field: field, Op: semantic.OpEq, Values: []any{v}}}
+	}
+	for _, tt := range []struct {
+		name string
+		q    semantic.Query
+		want bool
+	}{
+		{"cancelled last month", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "cancelled"), TimeRange: period}, true},
+		{"active last month", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "active"), TimeRange: period}, false},
+		{"not a state column", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.tier", "tiered"), TimeRange: period}, false},
+		{"the date is named", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "cancelled"), TimeRange: &semantic.TimeRange{Field: "subscriptions.ended_on", From: "2026-05-01"}}, false},
+		{"one date only", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), TimeRange: period}, false},
+		{"no period", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "cancelled")}, false},
+	} {
+		if got := PeriodDate(m, &tt.q) != ""; got != tt.want {
+			t.Errorf("%s: flagged %v, want %v (%q)", tt.name, got, tt.want, PeriodDate(m, &tt.q))
+		}
+	}
+}

@@ -70,7 +70,9 @@ type Input struct {
 	// such group exists, so none is missing.
 	ZeroGroups        []ZeroGroup
 	ZeroGroupsControl string
-	Period            string // human label of the filtered time range, for hints
+	// PeriodDate says why the period may be on the wrong date (PeriodDate).
+	PeriodDate string
+	Period     string // human label of the filtered time range, for hints
 }
 
 // Check is the outcome of one check.
@@ -118,6 +120,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	}
 	in.Contradictions = Contradictions(m, q)
 	in.ZeroGroups = ZeroGroupsMissing(m, q)
+	in.PeriodDate = PeriodDate(m, q)
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 			continue
@@ -192,6 +195,9 @@ func Run(in Input) Report {
 	}
 	if len(in.Contradictions) > 0 {
 		checks = append(checks, Check{Name: CheckSatisfiable, Status: Fail, Detail: strings.Join(in.Contradictions, "; ")})
+	}
+	if in.PeriodDate != "" {
+		checks = append(checks, Check{Name: CheckPeriodDate, Status: Warn, Detail: in.PeriodDate})
 	}
 	switch {
 	case len(in.ZeroGroups) > 0 && in.ZeroGroupsControl != "":
