@@ -51,6 +51,9 @@ func (b *builder) und(format string, args ...any) {
 // resolveKinds decides for each term whether it is a value, a metric, an
 // entity or a column, and asks when two meanings fit equally.
 func (b *builder) resolveKinds() *Plan {
+	if pl := b.implausibleValues(); pl != nil {
+		return pl
+	}
 	b.countPastQualifiers()
 	for i, t := range b.st.terms {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
@@ -294,10 +297,59 @@ func (b *builder) countPastQualifiers() {
 				break
 			}
 		}
-		if j > i && !b.qualifies(terms, j) {
+		if j > i && !b.qualifies(terms, j) && len(only(terms[j].cands, sEntity, sMetric)) > 0 {
 			terms[j].aggs, t.aggs = t.aggs, nil
 		}
 	}
+}
+
+// implausibleValues refuses a word read as a value where a value does not
+// fit how the question uses it — an ordinary word that happens to be a
+// category (found from outside: "how many people" counted the People
+// department, "number of accounts" the Account tickets, "number of people
+// in each department" grouped the People department by department):
+//   - the word carries the count and what follows it names no rows to
+//     count (nothing, or another column: "how many people opened
+//     tickets" counted distinct opening dates of the People department);
+//   - the question also groups by the value's own column.
+func (b *builder) implausibleValues() *Plan {
+	terms := b.st.terms
+	for i, t := range terms {
+		vals := only(t.cands, sValue)
+		if len(vals) == 0 || len(vals) != len(t.cands) {
+			continue
+		}
+		v, oneField := vals[0], true
+		for _, w := range vals {
+			oneField = oneField && w.field == v.field
+		}
+		if !oneField {
+			continue // a value of several columns is asked about first
+		}
+		if len(t.aggs) > 0 {
+			// The thing counted: the first word after the value that is
+			// not one of its qualifiers must name rows (a table or a
+			// metric), not another column.
+			j := i + 1
+			for j < len(terms) && b.qualifies(terms, j) {
+				j++
+			}
+			if j == len(terms) || len(only(terms[j].cands, sEntity, sMetric)) == 0 {
+				return b.fail(fmt.Sprintf("%q reads as the value %q of %s, and quarry cannot count a value; name what to count, such as “how many %s are %s”", t.it.text, v.value, v.field, display(v.entity), v.value))
+			}
+		}
+		for _, u := range terms {
+			if u == t || !u.byMode {
+				continue
+			}
+			for _, c := range u.cands {
+				if (c.kind == sColumn || c.kind == sDim) && c.field == v.field {
+					return b.fail(fmt.Sprintf("%q reads as the value %q of %s, but the question also groups by %s; name what to count, such as “how many %s by %s”", t.it.text, v.value, v.field, u.it.text, display(v.entity), u.it.text))
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // qualifies reports whether terms[i] can only qualify a noun that follows

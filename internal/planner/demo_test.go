@@ -164,6 +164,22 @@ var demoQuestions = []struct {
 	{"what is the profit margin of the moon", KindUnanswered},
 	{"customer lifetime value by cohort", KindUnanswered},
 	{"sessions on Bluetooth devices", KindUnanswered},
+	// An ordinary word that is also a category value, where a value does
+	// not fit (found from outside).
+	{"how many people", KindUnanswered},
+	{"number of accounts", KindUnanswered},
+	{"how many people opened tickets last month", KindUnanswered},
+	{"number of people in each department", KindUnanswered},
+	{"how many high priority", KindUnanswered},
+	{"how many employees in People", KindMetric},
+	// A count before qualifiers counts the noun they qualify.
+	{"how many high priority tickets", KindMetric},
+	{"how many web channel orders", KindMetric},
+	{"how many discontinued products", KindMetric},
+	// A negation covers its whole list; "from" a period is that period.
+	{"revenue except Electronics and Books", KindMetric},
+	{"orders from 2024", KindMetric},
+	{"tickets closed by month in 2025", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {
