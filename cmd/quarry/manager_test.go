@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,9 +36,11 @@ func TestManagerQuestions(t *testing.T) {
 	for _, tt := range []struct {
 		q      string
 		want   string // an independent query for the one figure; "" when the question must be refused
-		rows   string // or an independent query for every row, in order
+		rows   string // or an independent query for every row (two columns)
+		cols   string // the result's two columns to compare with rows, as "a,b"; the first two when empty, in order
 		refuse string // a fragment of the refusal
 	}{
+		{q: "revenue and orders by channel", rows: "SELECT channel, count(*) FROM orders GROUP BY channel", cols: "channel,orders"},
 		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many subscriptions ended by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},
@@ -70,6 +73,9 @@ func TestManagerQuestions(t *testing.T) {
 				Message string  `json:"message"`
 				SQL     string  `json:"sql"`
 				Rows    [][]any `json:"rows"`
+				Columns []struct {
+					Name string `json:"name"`
+				} `json:"columns"`
 			}
 			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
@@ -84,8 +90,28 @@ func TestManagerQuestions(t *testing.T) {
 				for st.Step() {
 					want = append(want, st.ColumnText(0)+"|"+st.ColumnText(1))
 				}
+				a, b := 0, 1
+				if tt.cols != "" {
+					a, b = -1, -1
+					names := strings.Split(tt.cols, ",")
+					for i, c := range out.Columns {
+						if c.Name == names[0] {
+							a = i
+						}
+						if c.Name == names[1] {
+							b = i
+						}
+					}
+					if a < 0 || b < 0 {
+						t.Fatalf("the result has columns %v, want %s", out.Columns, tt.cols)
+					}
+					slices.Sort(want)
+				}
 				for _, r := range out.Rows {
-					got = append(got, fmt.Sprint(r[0])+"|"+fmt.Sprint(r[1]))
+					got = append(got, fmt.Sprint(r[a])+"|"+fmt.Sprint(r[b]))
+				}
+				if tt.cols != "" {
+					slices.Sort(got)
 				}
 				if out.Status != "succeeded" || strings.Join(got, " ") != strings.Join(want, " ") {
 					t.Errorf("status %s, SQL %s\nrows %v\nwant %v", out.Status, out.SQL, got, want)

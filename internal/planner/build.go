@@ -228,6 +228,13 @@ func (b *builder) measures() *Plan {
 			b.und("metric %s", s.name)
 		case sEntity:
 			counted := len(t.aggs) > 0 || t.byMode && b.st.order != "" // "by number of orders"
+			// "revenue and orders by channel", "orders and revenue": a
+			// table joined by and/or to a metric is a second measure, its
+			// count (found from outside: it was dropped without a word).
+			if !t.byMode && !t.hasNum && (t.conj && i > 0 && st.terms[i-1].cands[0].kind == sMetric ||
+				i+1 < len(st.terms) && st.terms[i+1].conj && st.terms[i+1].cands[0].kind == sMetric && !st.terms[i+1].byMode) {
+				counted = true
+			}
 			for _, a := range t.aggs {
 				switch a {
 				case "avg":

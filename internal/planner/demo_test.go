@@ -180,6 +180,9 @@ var demoQuestions = []struct {
 	{"revenue except Electronics and Books", KindMetric},
 	{"orders from 2024", KindMetric},
 	{"tickets closed by month in 2025", KindMetric},
+	// A table joined by "and" to a metric is a second measure.
+	{"revenue and orders by channel", KindMetric},
+	{"orders and revenue by channel", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {
