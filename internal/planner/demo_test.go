@@ -183,6 +183,9 @@ var demoQuestions = []struct {
 	// A table joined by "and" to a metric is a second measure.
 	{"revenue and orders by channel", KindMetric},
 	{"orders and revenue by channel", KindMetric},
+	// A number after a column and before a value compares the column.
+	{"products with a price over 100 in Electronics", KindRows},
+	{"how many products have a price above 100 in Books", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

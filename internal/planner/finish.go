@@ -503,6 +503,11 @@ func (b *builder) valueFilters() *Plan {
 			continue
 		}
 		s := t.cands[0]
+		if t.hasNum {
+			// A comparison landed on a value ("over 100 Electronics"):
+			// say so rather than drop the number.
+			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
+		}
 		if b.subject == "" {
 			b.subject = s.entity
 		}

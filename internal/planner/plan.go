@@ -140,8 +140,11 @@ func (p *Planner) walk(items []item, st *state) {
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
-			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && (prevKw != "" || i > 0 && mean[i-1] == last.it && i > 1 && mean[i-2].kind == itKw && (mean[i-2].kw == "gt" || mean[i-2].kw == "lt")) && !(i+1 < len(mean) && mean[i+1].kind == itTerm):
-				// "price above 400", "above age 20"
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && (prevKw != "" || i > 0 && mean[i-1] == last.it && i > 1 && mean[i-2].kind == itKw && (mean[i-2].kw == "gt" || mean[i-2].kw == "lt")) && !(i+1 < len(mean) && mean[i+1].kind == itTerm && !valuesOnly(mean[i+1].senses)):
+				// "price above 400", "above age 20"; also before a value
+				// ("price over 100 in Electronics"): a value is never what
+				// a number counts (found from outside: the number went to
+				// the value and vanished, and the price became a grouping)
 				last.op, last.num, last.hasNum = pendingOp, it.num, true
 				pendingOp = ""
 			case pendingOp != "":
@@ -315,6 +318,11 @@ func (p *Planner) walk(items []item, st *state) {
 	if pendingOp != "" || pendingNum != nil || st.ageOp != "" && !st.hasAge {
 		st.unknown = append(st.unknown, "a comparison without a number or a measure")
 	}
+}
+
+// valuesOnly reports whether every sense is a value.
+func valuesOnly(ss []sense) bool {
+	return len(ss) > 0 && len(only(ss, sValue)) == len(ss)
 }
 
 func only(ss []sense, kinds ...senseKind) []sense {
