@@ -62,6 +62,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "number of people in each department", refuse: "reads as the value"},
 		{q: "how many employees in People", want: "SELECT count(*) FROM employees WHERE department = 'People'"},
 		{q: "how many products have a price above 100 in Books", want: "SELECT count(*) FROM products WHERE unit_price > 100 AND category = 'Books'"},
+		{q: "top 3 products by units sold in each category", refuse: "within each group"},
+		{q: "best selling product in each category", refuse: "within each group"},
 		{q: "open tickets closed last month", refuse: "cannot all hold"},
 		{q: "completed orders that were cancelled", refuse: "cannot all hold"},
 		{q: "customers with fewer than 2 orders", refuse: "would be missing"},

@@ -54,6 +54,13 @@ func (b *builder) resolveKinds() *Plan {
 	if pl := b.implausibleValues(); pl != nil {
 		return pl
 	}
+	// "top 3 products in each category", "best selling product per
+	// category", "top 2 channels per month": a ranking within each group,
+	// which quarry cannot express; its overall ranking answered another
+	// question (found from outside).
+	if (b.st.limit > 0 || b.st.sup && !b.columnExtreme()) && b.rankedItems() && (b.st.perGroup || len(b.st.grains) > 0 && b.hasGroupTerm()) {
+		return b.fail("quarry cannot rank within each group yet; ask for one group at a time (“top 3 products by units sold in Books”), or for the whole ranking")
+	}
 	b.countPastQualifiers()
 	for i, t := range b.st.terms {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
@@ -357,6 +364,47 @@ func (b *builder) implausibleValues() *Plan {
 		}
 	}
 	return nil
+}
+
+// rankedItems reports whether the question names things to rank: a table
+// ("products"), or with a limit any column ("top 2 channels").
+func (b *builder) rankedItems() bool {
+	for _, t := range b.st.terms {
+		if t.byMode {
+			continue
+		}
+		switch t.cands[0].kind {
+		case sEntity:
+			return true
+		case sColumn, sDim:
+			if b.st.limit > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// columnExtreme reports whether a superlative is a column's own maximum or
+// minimum ("the maximum net worth of each citizenship"), an aggregate per
+// group rather than a ranking.
+func (b *builder) columnExtreme() bool {
+	for _, t := range b.st.terms {
+		if k := t.cands[0].kind; (k == sColumn || k == sDim) && (hasString(t.aggs, "max") || hasString(t.aggs, "min")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasGroupTerm reports whether a term groups ("by channel").
+func (b *builder) hasGroupTerm() bool {
+	for _, t := range b.st.terms {
+		if t.byMode {
+			return true
+		}
+	}
+	return false
 }
 
 // qualifies reports whether terms[i] can only qualify a noun that follows

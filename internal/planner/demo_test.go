@@ -186,6 +186,11 @@ var demoQuestions = []struct {
 	// A number after a column and before a value compares the column.
 	{"products with a price over 100 in Electronics", KindRows},
 	{"how many products have a price above 100 in Books", KindMetric},
+	// A ranking within each group is refused, not answered as an overall one.
+	{"top 3 products by units sold in each category", KindUnanswered},
+	{"best selling product in each category", KindUnanswered},
+	{"top 2 channels by orders per month", KindUnanswered},
+	{"the maximum unit price of each category", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

@@ -49,6 +49,7 @@ type state struct {
 	hasAge     bool // "older than 30"
 	wantLabel  bool // "names" where no column is called name: the label
 	sup        bool // a superlative word ("most", "highest", "least") set order
+	perGroup   bool // a group named with each/per/every ("in each category")
 	andPos     []int
 	allInfo    bool   // "all the information about": every column
 	text       string // the question's words, lower case, single spaces
@@ -164,6 +165,9 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "by":
 				byMode = true
 				pendingAggs = nil
+				if t := strings.ToLower(it.text); t != "by" && !strings.Contains(t, "by") && t != "across" {
+					st.perGroup = true // "in each", "per", "for every"
+				}
 			case strings.HasPrefix(kw, "grain:"):
 				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
 			case strings.HasPrefix(kw, "unit:"):
