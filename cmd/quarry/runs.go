@@ -24,7 +24,9 @@ func (a *app) runsCmd() *cobra.Command {
 		Long: `Every run and ask is recorded as an append-only log of events in quarry's
 state database (.quarry/state.db). A run's status, SQL, rows, checks and
 answer are computed from that log. IDs may be shortened to any unique prefix.
-Finished runs can be archived and deleted whole with quarry runs prune.`,
+Finished runs can be archived and deleted whole with quarry runs prune; a
+run's provenance bundle is quarry runs export, and quarry runs rerun
+re-executes it and says whether the result is the same.`,
 	}
 	var asJSON bool
 	var limit int
@@ -134,7 +136,7 @@ Finished runs can be archived and deleted whole with quarry runs prune.`,
 		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 		cmd.AddCommand(c)
 	}
-	cmd.AddCommand(a.pruneCmd())
+	cmd.AddCommand(a.pruneCmd(), a.exportCmd(), a.rerunCmd())
 	return cmd
 }
 

@@ -208,3 +208,31 @@ func columnNames(cols []quarry.Column) []string {
 	}
 	return out
 }
+
+// Rerun re-executes the SQL of a recorded run as a new run (rec), through
+// the same guard, reading the database (never the result cache) and
+// keeping as many rows as the run did, so that the new run's result hash
+// can be compared with the old one's.
+func (a *Analyst) Rerun(ctx context.Context, rec *event.Recorder, orig event.RunState) (*RunOutcome, error) {
+	if orig.SQL == "" || orig.ResultHash == "" {
+		return nil, quarry.Errorf(quarry.KindInput, "run %s executed no SQL with a recorded result (status %s); there is nothing to re-execute", orig.RunID, orig.Status)
+	}
+	b := *a
+	b.Cache = nil
+	if orig.Kind == "ask" {
+		b.Limits.KeepRows = askRowCap
+		if b.Limits.MaxRows == 0 || b.Limits.MaxRows > askRowCap {
+			b.Limits.MaxRows = askRowCap
+		}
+	}
+	if orig.Truncated && orig.Rows > 0 {
+		b.Limits.MaxRows = orig.Rows
+	}
+	return b.Run(ctx, rec, orig.SQL, discardRows{})
+}
+
+// discardRows is a row sink that keeps nothing.
+type discardRows struct{}
+
+func (discardRows) Begin([]quarry.Column) error { return nil }
+func (discardRows) Row([]any) error             { return nil }

@@ -27,6 +27,7 @@ var pure = []string{
 	"internal/narrate",
 	"internal/narrate/chart",
 	"internal/format",
+	"internal/export",
 	"internal/ids",
 	"internal/suggest",
 	"internal/resultcache",

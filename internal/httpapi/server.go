@@ -22,6 +22,7 @@ import (
 type Runner interface {
 	Ask(ctx context.Context, rec *event.Recorder, k *analyst.Knowledge, question string, asOf time.Time) (*analyst.AskOutcome, error)
 	Run(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error)
+	Rerun(ctx context.Context, rec *event.Recorder, orig event.RunState) (*analyst.RunOutcome, error)
 }
 
 // StartFunc opens what one run needs (the connection's analyst with its
@@ -129,6 +130,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/runs", s.listRuns)
 	m.HandleFunc("GET /api/runs/{id}", s.getRun)
 	m.HandleFunc("GET /api/runs/{id}/events", s.getEvents)
+	m.HandleFunc("GET /api/runs/{id}/export", s.exportRun)
+	m.HandleFunc("POST /api/runs/{id}/rerun", s.rerunRun)
 	m.HandleFunc("GET /api/results/{id}", s.getResult)
 	m.HandleFunc("GET /api/sessions", s.listSessions)
 	m.HandleFunc("GET /api/sessions/{id}", s.getSession)

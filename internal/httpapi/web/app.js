@@ -739,7 +739,35 @@ function answerView(ans, runId, kind = "ask") {
   if (hasRows) card.append(resultTable(ans.columns, ans.rows, { rowCount: ans.row_count, truncated: ans.truncated, resultId: ans.result_id }));
   if (runId && kind !== "run") card.append(feedbackBar(runId));
   else if (runId) card.append(el("p", { class: "run-id muted small-text", text: runId }));
+  if (runId) card.append(provenanceBar(runId));
   return card;
+}
+
+// provenanceBar links a run's provenance bundle (JSON and Markdown) and
+// re-executes its SQL on request, saying whether the result is the same
+// and, if not, what changed.
+function provenanceBar(runId) {
+  const base = `/api/runs/${encodeURIComponent(runId)}`;
+  const out = el("span", { class: "rerun-verdict muted small-text", attrs: { role: "status" } });
+  const btn = el("button", { class: "btn small rerun", text: "Re-run", attrs: { type: "button", title: "Re-execute this SQL and compare the result hash" } });
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    out.textContent = "Re-running…";
+    try {
+      const r = await api(`${base}/rerun`, { method: "POST" });
+      out.textContent = (r.verdict || []).join("; ") + ` (run ${r.rerun_id})`;
+    } catch (e) {
+      out.textContent = e.message || "The re-run failed.";
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return el("p", { class: "provenance muted small-text" }, [
+    "Provenance: ",
+    el("a", { text: "JSON", attrs: { href: `${base}/export?format=json`, download: "" } }), " · ",
+    el("a", { text: "Markdown", attrs: { href: `${base}/export?format=md`, download: "" } }), " ",
+    btn, " ", out,
+  ]);
 }
 
 function noticeView(done, question) {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/export"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+func (a *app) exportCmd() *cobra.Command {
+	var fmtName, out string
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Write a run's self-contained provenance bundle, as JSON or Markdown",
+		Long: `Write everything needed to understand, check and repeat one run without
+quarry's state database: the question and how it was read, the plan, the
+exact SQL, the knowledge digest, the checks and confidence, the result's
+hash and stored rows, and the whole event log. JSON (the default) is the
+whole bundle; Markdown is a report for people.`,
+		Example: `  quarry runs export r_01M8… > run.json
+  quarry runs export r_01M8… --format md -o run.md`,
+		Args: cobra.ExactArgs(1),
+	}
+	cmd.Flags().StringVar(&fmtName, "format", "json", "json or md")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of standard output")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if fmtName != "json" && fmtName != "md" && fmtName != "markdown" {
+			return quarry.Errorf(quarry.KindUsage, "--format %q is not known; use json or md", fmtName)
+		}
+		b, err := a.bundle(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		var data []byte
+		if fmtName == "json" {
+			var buf bytes.Buffer
+			if err := writeJSON(&buf, b); err != nil {
+				return quarry.Wrap(quarry.KindInternal, err, "encode the bundle")
+			}
+			data = buf.Bytes()
+		} else {
+			data = []byte(export.Markdown(b))
+		}
+		if out == "" {
+			_, err := a.stdout.Write(data)
+			return err
+		}
+		if err := writeFileAtomic(out, data, 0o600); err != nil {
+			return quarry.Wrap(quarry.KindInput, err, "cannot write %s", out)
+		}
+		fmt.Fprintf(a.stderr, "quarry: wrote %s\n", out)
+		return nil
+	})
+	return cmd
+}
+
+// bundle reads run id (any unique prefix) and its stored result.
+func (a *app) bundle(ctx context.Context, id string) (*export.Bundle, error) {
+	st, err := a.store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := st.Events(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	state, err := event.Fold(evs)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "the log of run %s cannot be read", id)
+	}
+	var result *quarry.Table
+	if state.ResultID != "" {
+		// A result that is gone (pruned, damaged) leaves the bundle
+		// without rows; its hash is still in the log.
+		if t, err := st.Result(ctx, state.ResultID); err == nil {
+			result = t
+		}
+	}
+	return export.Build(evs, result, a.now(), version)
+}
+
+func (a *app) rerunCmd() *cobra.Command {
+	var connName string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "rerun ID",
+		Short: "Re-execute a run's SQL and say whether its result is the same, and if not, what changed",
+		Long: `Re-execute the SQL a run executed, through the same guard on the project's
+connection, as a new run, and compare the result's hash with the one the
+run recorded: the same hash means the same rows. It also says whether the
+knowledge folder changed since the run and, for a question the builtin
+planner answered, whether asking it now would run the same SQL — so a
+difference can be told apart as data, knowledge or quarry's planner.`,
+		Example: `  quarry runs rerun r_01M8…`,
+		Args:    cobra.ExactArgs(1),
+	}
+	cmd.Flags().StringVar(&connName, "connection", "", "the connection to re-execute on (default: the project's default)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		st, err := a.store(ctx)
+		if err != nil {
+			return err
+		}
+		orig, err := st.Run(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		an, rec, closeRun, err := a.analyst(ctx, connName, 0)
+		if err != nil {
+			return err
+		}
+		defer closeRun()
+		if cfg, err := a.config(); err == nil {
+			an.Limits.MaxRows = cfg.Limits.MaxRows
+		}
+		if _, err := an.Rerun(ctx, rec, orig); err != nil && (quarry.KindOf(err) == quarry.KindCanceled || quarry.KindOf(err) == quarry.KindInput) {
+			return err
+		}
+		again, err := st.Run(ctx, rec.RunID())
+		if err != nil {
+			return err
+		}
+		var knowledgeNow, planNow string
+		if k, err := a.knowledge(); err == nil {
+			knowledgeNow = k.Hash
+			if k.Planner != nil {
+				planNow = export.PlanSQL(k.Planner, k.Model, orig)
+			}
+		}
+		r := export.Judge(orig, again, knowledgeNow, planNow)
+		if asJSON {
+			return writeJSON(a.stdout, r)
+		}
+		w := a.stdout
+		fmt.Fprintf(w, "Run %s re-executed as run %s.\n", r.RunID, r.RerunID)
+		fmt.Fprintf(w, "Result: recorded %s (%d rows), now %s (%d rows).\n", r.RecordedHash, r.RecordedRows, orNone(r.Hash), r.Rows)
+		for _, v := range r.Verdict {
+			fmt.Fprintf(w, "- %s\n", capitalize(v))
+		}
+		return nil
+	})
+	return cmd
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no result"
+	}
+	return s
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
