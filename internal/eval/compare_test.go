@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,5 +171,33 @@ func TestRunGrades(t *testing.T) {
 	}
 	if rs[5].Detail == "" {
 		t.Error("an expected refusal given as another kind should say so in Detail")
+	}
+}
+
+// TestCalibration: answers are counted in their confidence band, with how
+// many were right; refusals and errors are not answers.
+func TestCalibration(t *testing.T) {
+	s := Summarize([]Result{
+		{Outcome: OutcomeAnswered, Status: StatusCorrect, Confidence: 1},
+		{Outcome: OutcomeAnswered, Status: StatusWrong, Confidence: 0.95},
+		{Outcome: OutcomeAnswered, Status: StatusCorrect, Confidence: 0.85},
+		{Outcome: OutcomeAnswered, Status: StatusCorrect, Confidence: 0.4},
+		{Outcome: OutcomeRefused, Status: StatusRefused},
+		{Outcome: OutcomeError, Status: StatusError},
+	})
+	got := map[string][2]int{}
+	for _, b := range s.Calibration {
+		got[b.Label] = [2]int{b.Correct, b.Answered}
+	}
+	want := map[string][2]int{"0.90–1.00": {1, 2}, "0.70–0.89": {1, 1}, "0.50–0.69": {0, 0}, "below 0.50": {1, 1}}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("band %s = %v, want %v", k, got[k], w)
+		}
+	}
+	var b strings.Builder
+	s.WriteText(&b, false)
+	if !strings.Contains(b.String(), "calibration (confidence: answers right): 0.90–1.00: 1 of 2 right") {
+		t.Errorf("report:\n%s", b.String())
 	}
 }

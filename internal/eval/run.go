@@ -28,6 +28,9 @@ type Outcome struct {
 	Message string        `json:"message,omitempty"` // why it refused, what failed
 	// ErrKind is the error's kind for OutcomeError (timeout, query, …).
 	ErrKind quarry.Kind `json:"err_kind,omitempty"`
+	// Confidence is the answer's confidence (answered only; 0 when the
+	// system gives none).
+	Confidence float64 `json:"confidence,omitempty"`
 }
 
 // System is the system under test.
@@ -126,10 +129,12 @@ type Result struct {
 	// plus extra columns (correct when extra columns are allowed).
 	GoldInExtra bool `json:"gold_in_extra,omitempty"`
 	// GoldRows is the number of gold rows, or -1 when the gold was not run.
-	GoldRows int           `json:"gold_rows"`
-	Duration time.Duration `json:"duration_ns"`
-	File     string        `json:"file,omitempty"`
-	Line     int           `json:"line,omitempty"`
+	GoldRows int `json:"gold_rows"`
+	// Confidence is the answer's confidence, when answered.
+	Confidence float64       `json:"confidence,omitempty"`
+	Duration   time.Duration `json:"duration_ns"`
+	File       string        `json:"file,omitempty"`
+	Line       int           `json:"line,omitempty"`
 }
 
 // Answered reports whether the system answered the question.
@@ -182,7 +187,7 @@ func Grade(ctx context.Context, sys System, q Querier, c *Case, opts Options) Re
 			o.ErrKind = quarry.KindTimeout
 		}
 	}
-	r.Outcome, r.SQL, r.Message = o.Kind, o.SQL, o.Message
+	r.Outcome, r.SQL, r.Message, r.Confidence = o.Kind, o.SQL, o.Message, o.Confidence
 
 	if c.Expect != "" {
 		switch o.Kind {

@@ -29,6 +29,9 @@ type Summary struct {
 	AnsweredAccuracy float64 `json:"answered_accuracy"`
 	// RefusalRate is Refusals / Total.
 	RefusalRate float64 `json:"refusal_rate"`
+	// Calibration counts the answers in each band of confidence, and how
+	// many of them were right: what a confidence means, measured.
+	Calibration []Band `json:"calibration"`
 	// Wrong are the cases answered wrongly, the dangerous ones.
 	Wrong []Result `json:"wrong,omitempty"`
 	// Refused are the cases with gold that the system did not answer.
@@ -43,7 +46,21 @@ type Summary struct {
 // Summarize counts results.
 func Summarize(rs []Result) Summary {
 	s := Summary{ByStatus: map[Status]int{}, ByReason: map[Reason]int{}}
+	for _, b := range bands {
+		s.Calibration = append(s.Calibration, Band{Label: b.label, Min: b.min, Max: b.max})
+	}
 	for _, r := range rs {
+		if r.Answered() && (r.Status == StatusCorrect || r.Status == StatusWrong) {
+			for i := range s.Calibration {
+				if b := &s.Calibration[i]; r.Confidence >= b.Min && (r.Confidence < b.Max || b.Max == 1 && r.Confidence <= 1) {
+					b.Answered++
+					if r.Status == StatusCorrect {
+						b.Correct++
+					}
+					break
+				}
+			}
+		}
 		s.Total++
 		s.ByStatus[r.Status]++
 		if r.Reason != "" {
@@ -84,6 +101,25 @@ func Summarize(rs []Result) Summary {
 	return s
 }
 
+// Band is one band of confidence: the answers graded in it and how many
+// were right.
+type Band struct {
+	Label    string  `json:"label"`
+	Min      float64 `json:"min"`
+	Max      float64 `json:"max"`
+	Answered int     `json:"answered"`
+	Correct  int     `json:"correct"`
+}
+
+// bands are the confidence bands calibration reports, highest first: 0.9
+// and over is what every surface shows as a confident answer.
+var bands = []struct {
+	label    string
+	min, max float64
+}{
+	{"0.90–1.00", 0.9, 1}, {"0.70–0.89", 0.7, 0.9}, {"0.50–0.69", 0.5, 0.7}, {"below 0.50", 0, 0.5},
+}
+
 func ratio(a, b int) float64 {
 	if b == 0 {
 		return 0
@@ -112,6 +148,15 @@ func (s *Summary) WriteText(w io.Writer, verbose bool) error {
 	}
 	if s.GoldInExtra > 0 {
 		fmt.Fprintf(&b, "wrong_columns answers that hold the gold plus extra columns: %d\n", s.GoldInExtra)
+	}
+	var cal []string
+	for _, band := range s.Calibration {
+		if band.Answered > 0 {
+			cal = append(cal, fmt.Sprintf("%s: %d of %d right", band.Label, band.Correct, band.Answered))
+		}
+	}
+	if len(cal) > 0 {
+		b.WriteString("calibration (confidence: answers right): " + strings.Join(cal, "; ") + "\n")
 	}
 	section := func(title string, rs []Result) {
 		if len(rs) == 0 {

@@ -93,7 +93,7 @@ func (s *BuiltinSystem) Answer(ctx context.Context, question string, asOf time.T
 	rec.Hold()
 	out, err := s.an.Ask(ctx, rec, s.k, question, asOf)
 	if err == nil {
-		return Outcome{Kind: OutcomeAnswered, SQL: out.SQL, Table: out.Table}, nil
+		return Outcome{Kind: OutcomeAnswered, SQL: out.SQL, Table: out.Table, Confidence: out.Report.Confidence}, nil
 	}
 	if out == nil {
 		return Outcome{Kind: OutcomeError, Message: quarry.Message(err), ErrKind: quarry.KindOf(err)}, nil
