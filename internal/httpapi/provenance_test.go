@@ -43,7 +43,7 @@ func TestExportAndRerun(t *testing.T) {
 	if !strings.Contains(st.SQL, "GROUP BY status") {
 		t.Errorf("the re-run's run: %+v", st)
 	}
-	res, b = s.do(t, "POST", "/api/run", `{"sql":"DELETE FROM orders"}`)
+	_, b = s.do(t, "POST", "/api/run", `{"sql":"DELETE FROM orders"}`)
 	json.Unmarshal(b, &run)
 	if res, b := s.do(t, "POST", "/api/runs/"+run.RunID+"/rerun", ""); res.StatusCode != 400 || !strings.Contains(string(b), "nothing to re-execute") {
 		t.Errorf("rerun of a rejected run: %d %s", res.StatusCode, b)
