@@ -27,10 +27,12 @@ import (
 
 // The leak test's fixture: the restricted values carry markers that no
 // statement of the corpus spells, so finding a marker anywhere means a
-// value leaked.
+// value leaked. The salary marker is 8 digits: a 6-digit one turned up by
+// chance inside the nanoseconds of an event's timestamp in the state
+// database, about once in a hundred runs.
 const (
 	leakMailMarker   = "hidden-mail"
-	leakSalaryMarker = "827272"
+	leakSalaryMarker = "19283746"
 )
 
 // leakSchema is the fixture's schema in the SQL the three engines share.
@@ -98,8 +100,8 @@ func leakCases(t *testing.T, d quarry.Dialect) []leakCase {
 func noLeak(t *testing.T, where, text string) {
 	t.Helper()
 	for _, m := range []string{leakMailMarker, leakSalaryMarker} {
-		if strings.Contains(text, m) {
-			t.Errorf("%s: a restricted value (%s) leaked:\n%s", where, m, short(text, 600))
+		if i := strings.Index(text, m); i >= 0 {
+			t.Errorf("%s: a restricted value (%s) leaked, at byte %d: %q", where, m, i, text[max(0, i-120):min(len(text), i+120)])
 		}
 	}
 }
