@@ -64,6 +64,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many products have a price above 100 in Books", want: "SELECT count(*) FROM products WHERE unit_price > 100 AND category = 'Books'"},
 		{q: "top 3 products by units sold in each category", refuse: "within each group"},
 		{q: "best selling product in each category", refuse: "within each group"},
+		{q: "the customer with the fewest orders", refuse: "would be missing"},
+		{q: "bottom 3 products by units sold", refuse: "would be missing"},
 		{q: "open tickets closed last month", refuse: "cannot all hold"},
 		{q: "completed orders that were cancelled", refuse: "cannot all hold"},
 		{q: "customers with fewer than 2 orders", refuse: "would be missing"},

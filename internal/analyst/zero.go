@@ -29,10 +29,19 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, m *semantic.Model, q *s
 	}
 	// Only the count's own condition: with a period or other filters, a
 	// group can have rows and still none that count.
-	if len(zs) != 1 || len(q.Filters) != 1 || q.TimeRange != nil || len(q.Compare) > 0 {
+	// The condition is a filter on the count, or a ranking from the
+	// lowest; either way the only other conditions may not be.
+	var metric string
+	switch {
+	case len(q.Filters) == 1 && len(zs) == 1:
+		metric = q.Filters[0].Field
+	case len(q.Filters) == 0 && len(zs) == 1 && len(q.Order) > 0:
+		metric = q.Order[0].Field
+	}
+	if metric == "" || q.TimeRange != nil || len(q.Compare) > 0 {
 		return "", refuse("")
 	}
-	if mt := m.Metric(q.Filters[0].Field); mt == nil || len(mt.Filters) > 0 {
+	if mt := m.Metric(metric); mt == nil || len(mt.Filters) > 0 {
 		return "", refuse("")
 	}
 	z := zs[0]

@@ -124,3 +124,43 @@ func TestZeroGroupsMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroGroupsInRankings: ranking an entity's rows from the lowest count
+// ("the course with the fewest sections") misses the rows with none;
+// ranking from the highest, or ranking an attribute's groups, does not.
+func TestZeroGroupsInRankings(t *testing.T) {
+	m := zeroModel()
+	m.Entities[0].Columns = append(m.Entities[0].Columns, semantic.Column{Name: "dept", Type: quarry.TypeText})
+	rank := func(desc bool, dims ...string) *semantic.Query {
+		q := &semantic.Query{Metrics: []string{"sections"}, Order: []semantic.Order{{Field: "sections", Desc: desc}}, Limit: 3}
+		for _, d := range dims {
+			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: d})
+		}
+		return q
+	}
+	for _, tt := range []struct {
+		name string
+		q    *semantic.Query
+		want bool
+	}{
+		{"fewest, by course", rank(false, "courses.id", "courses.name"), true},
+		{"most, by course", rank(true, "courses.id", "courses.name"), false},
+		{"fewest, by department", rank(false, "courses.dept"), false},
+		{"fewest, no limit", func() *semantic.Query { q := rank(false, "courses.id"); q.Limit = 0; return q }(), false},
+	} {
+		zs := verify.ZeroGroupsMissing(m, tt.q)
+		if got := len(zs) > 0; got != tt.want {
+			t.Errorf("%s: reported %v, want %v", tt.name, got, tt.want)
+		}
+		if tt.want && !strings.Contains(zs[0].Why, "missing from the bottom") {
+			t.Errorf("%s: %q", tt.name, zs[0].Why)
+		}
+	}
+	// With no other condition the control query decides it.
+	conn := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "empty_groups"}}, Rows: [][]any{{int64(0)}}}}
+	allow := GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: true} })
+	q := rank(false, "courses.id", "courses.name")
+	if c, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), m, q, verify.ZeroGroupsMissing(m, q)); err != nil || c == "" {
+		t.Errorf("control of a ranking: %q, %v", c, err)
+	}
+}

@@ -376,7 +376,18 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 		return nil
 	}
 	var out []ZeroGroup
-	for _, f := range q.Filters {
+	conds := q.Filters
+	// "the customer with the fewest orders", "bottom 3 products by units
+	// sold": ranking up from the smallest counts would start at zero.
+	if q.Limit > 0 {
+		for _, o := range q.Order {
+			if !o.Desc {
+				conds = append(conds, semantic.Filter{Field: o.Field, Op: semantic.OpLe, Values: []any{int64(0)}})
+			}
+		}
+	}
+	for i, f := range conds {
+		ranking := i >= len(q.Filters)
 		mt := m.Metric(f.Field)
 		if mt == nil || !countExpr.MatchString(mt.Expr) || !admitsZero(f) {
 			continue
@@ -386,8 +397,18 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 			if ent == "" || strings.EqualFold(ent, mt.Entity) {
 				continue
 			}
-			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent,
-				Why: fmt.Sprintf("%s %s %s is computed from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)})
+			// A ranking from the lowest misses rows of the entity it
+			// ranks ("the customer with the fewest orders"); a ranking of
+			// an attribute's groups ("the category with the lowest
+			// revenue") is left alone: its groups are the values found.
+			if ranking && !isKey(m, ent, d.Name) {
+				continue
+			}
+			why := fmt.Sprintf("%s %s %s is computed from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)
+			if ranking {
+				why = fmt.Sprintf("the lowest %s is computed from the %s rows, so %s with no %s would be missing from the bottom", metricLabel(mt), mt.Entity, ent, mt.Entity)
+			}
+			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent, Why: why})
 			break
 		}
 	}
@@ -439,6 +460,17 @@ func admitsZero(f semantic.Filter) bool {
 		}
 	}
 	return false
+}
+
+// isKey reports whether dimension name is entity ent's primary key
+// ("customers.id"): a grouping by the entity's rows themselves.
+func isKey(m *semantic.Model, ent, name string) bool {
+	e := m.Entity(ent)
+	if e == nil || e.PrimaryKey == "" {
+		return false
+	}
+	_, col, ok := strings.Cut(name, ".")
+	return ok && strings.EqualFold(col, e.PrimaryKey)
 }
 
 // dimensionEntity returns the entity a query dimension groups by.
