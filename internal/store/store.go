@@ -229,6 +229,42 @@ func ParseTime(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, s)
 }
 
+// RunsQuery is the SQL that lists the events of the runs f selects,
+// newest run first (by start time, then by ID), each run's events in
+// sequence order, as (run_id, seq, type, version, at, data) — the same on
+// every backend but for how a parameter is written (ph(1) is "?" or "$1").
+func RunsQuery(f RunFilter, ph func(n int) string) (string, []any) {
+	var where []string
+	var args []any
+	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}} {
+		if c.v != "" {
+			args = append(args, c.v)
+			where = append(where, c.col+" = "+ph(len(args)))
+		}
+	}
+	q := `SELECT run_id, started_at FROM runs`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	q += ` ORDER BY started_at DESC, run_id DESC`
+	if f.Limit > 0 {
+		args = append(args, f.Limit)
+		q += ` LIMIT ` + ph(len(args))
+	}
+	return `SELECT e.run_id, e.seq, e.type, e.version, e.at, e.data
+FROM (` + q + `) AS r JOIN events AS e ON e.run_id = r.run_id
+ORDER BY r.started_at DESC, r.run_id DESC, e.seq`, args
+}
+
+// EventRow is one stored event as both backends read it back.
+func EventRow(runID string, seq int64, typ string, version int, at, data string) (event.Event, error) {
+	t, err := ParseTime(at)
+	if err != nil {
+		return event.Event{}, err
+	}
+	return event.Event{RunID: runID, Seq: seq, Type: event.Type(typ), Version: version, At: t, Data: json.RawMessage(data)}, nil
+}
+
 // Entry is a run's row in the runs index, derived from its events.
 type Entry struct {
 	RunID, Kind, Status, SessionID, Owner, Tenant string

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -226,16 +225,16 @@ func scanEvents(rows pgx.Rows) ([]event.Event, error) {
 	defer rows.Close()
 	var out []event.Event
 	for rows.Next() {
-		var e event.Event
-		var typ, at, data string
-		if err := rows.Scan(&e.RunID, &e.Seq, &typ, &e.Version, &at, &data); err != nil {
+		var runID, typ, at, data string
+		var seq int64
+		var version int
+		if err := rows.Scan(&runID, &seq, &typ, &version, &at, &data); err != nil {
 			return nil, err
 		}
-		t, err := store.ParseTime(at)
+		e, err := store.EventRow(runID, seq, typ, version, at, data)
 		if err != nil {
 			return nil, err
 		}
-		e.Type, e.At, e.Data = event.Type(typ), t, json.RawMessage(data)
 		out = append(out, e)
 	}
 	return out, rows.Err()
@@ -267,30 +266,8 @@ func (s *Store) Run(ctx context.Context, runID string) (event.RunState, error) {
 // Runs returns the runs that match f, newest first, each folded from its
 // events.
 func (s *Store) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error) {
-	var where []string
-	var args []any
-	add := func(col, v string) {
-		if v != "" {
-			args = append(args, v)
-			where = append(where, col+" = $"+strconv.Itoa(len(args)))
-		}
-	}
-	add("kind", f.Kind)
-	add("session_id", f.SessionID)
-	add("owner", f.Owner)
-	add("tenant", f.Tenant)
-	q := `SELECT run_id, started_at FROM runs`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	q += ` ORDER BY started_at DESC, run_id DESC`
-	if f.Limit > 0 {
-		args = append(args, f.Limit)
-		q += ` LIMIT $` + strconv.Itoa(len(args))
-	}
-	rows, err := s.pool.Query(ctx, `SELECT e.run_id, e.seq, e.type, e.version, e.at, e.data
-FROM (`+q+`) AS r JOIN events AS e ON e.run_id = r.run_id
-ORDER BY r.started_at DESC, r.run_id DESC, e.seq`, args...)
+	q, args := store.RunsQuery(f, func(n int) string { return "$" + strconv.Itoa(n) })
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, s.dbErr(ctx, err, "list runs")
 	}

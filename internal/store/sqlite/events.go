@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -152,16 +151,16 @@ func scanEvents(rows *sql.Rows) ([]event.Event, error) {
 	defer rows.Close()
 	var out []event.Event
 	for rows.Next() {
-		var e event.Event
-		var typ, at, data string
-		if err := rows.Scan(&e.RunID, &e.Seq, &typ, &e.Version, &at, &data); err != nil {
+		var runID, typ, at, data string
+		var seq int64
+		var version int
+		if err := rows.Scan(&runID, &seq, &typ, &version, &at, &data); err != nil {
 			return nil, err
 		}
-		t, err := store.ParseTime(at)
+		e, err := store.EventRow(runID, seq, typ, version, at, data)
 		if err != nil {
 			return nil, err
 		}
-		e.Type, e.At, e.Data = event.Type(typ), t, json.RawMessage(data)
 		out = append(out, e)
 	}
 	return out, rows.Err()
@@ -195,32 +194,8 @@ func (s *Store) Run(ctx context.Context, runID string) (event.RunState, error) {
 // Runs returns the runs that match f, newest first (by start time, then by
 // ID), each folded from its events.
 func (s *Store) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error) {
-	var where []string
-	var args []any
-	if f.Kind != "" {
-		where, args = append(where, "kind = ?"), append(args, f.Kind)
-	}
-	if f.SessionID != "" {
-		where, args = append(where, "session_id = ?"), append(args, f.SessionID)
-	}
-	if f.Owner != "" {
-		where, args = append(where, "owner = ?"), append(args, f.Owner)
-	}
-	if f.Tenant != "" {
-		where, args = append(where, "tenant = ?"), append(args, f.Tenant)
-	}
-	q := `SELECT run_id, started_at FROM runs`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	q += ` ORDER BY started_at DESC, run_id DESC`
-	if f.Limit > 0 {
-		q += ` LIMIT ?`
-		args = append(args, f.Limit)
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT e.run_id, e.seq, e.type, e.version, e.at, e.data
-FROM (`+q+`) AS r JOIN events AS e ON e.run_id = r.run_id
-ORDER BY r.started_at DESC, r.run_id DESC, e.seq`, args...)
+	q, args := store.RunsQuery(f, func(int) string { return "?" })
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, s.dbErr(ctx, err, "list runs")
 	}
