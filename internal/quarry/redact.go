@@ -1,22 +1,31 @@
 package quarry
 
-import "net/url"
+import (
+	"net/url"
+	"regexp"
+)
 
-// RedactURL returns a URL for messages and listings: its password, in the
-// user information or as a password= parameter, replaced by xxxxx. Text
-// that does not parse as a URL comes back as "(a URL that cannot be
-// read)", since it may hold a password anywhere.
+// RedactURL returns a database URL or key=value DSN for messages and
+// listings, with its password — in the user information, as a password=
+// parameter, or as a DSN's password= — replaced by xxxxx. Text that does
+// not parse as a URL is scrubbed by pattern, up to the last "@" of the
+// user information, so that a password holding "@" leaves nothing behind.
 func RedactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(a URL that cannot be read)"
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		if q := u.Query(); q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	if q := u.Query(); q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
+	s = userPassword.ReplaceAllString(s, "${1}xxxxx@")
+	return dsnPassword.ReplaceAllString(s, "${1}xxxxx")
 }
+
+var (
+	userPassword = regexp.MustCompile(`(://[^:/@]*:).*@`)
+	dsnPassword  = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`)
+)

@@ -53,18 +53,6 @@ func TestResultHashIsStable(t *testing.T) {
 	}
 }
 
-func TestRedact(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://quarry:s3cret@db:5432/state?sslmode=disable": "postgres://quarry:xxxxx@db:5432/state?sslmode=disable",
-		"postgresql://db/state?password=s3cret":                  "postgresql://db/state?password=xxxxx",
-		"/home/ana/.quarry/state.db":                             "/home/ana/.quarry/state.db",
-	} {
-		if got := store.Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func FuzzDecodeTable(f *testing.F) {
 	body, _ := store.EncodeTable(storetest.AllTypes())
 	f.Add(body)

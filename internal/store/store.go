@@ -311,21 +311,6 @@ func FoldRuns(events []event.Event) ([]event.RunState, error) {
 	return out, nil
 }
 
-// IsURL reports whether a state setting names a database server rather
-// than a file: postgres:// or postgresql://.
-func IsURL(state string) bool {
-	return strings.HasPrefix(state, "postgres://") || strings.HasPrefix(state, "postgresql://")
-}
-
-// Redact returns a state setting for messages: a URL without its
-// password, or the path as it is.
-func Redact(state string) string {
-	if !IsURL(state) {
-		return state
-	}
-	return quarry.RedactURL(state)
-}
-
 // Ambiguous and missing IDs, worded once for every backend.
 
 // NoRun is the error for a run ID that matches nothing.

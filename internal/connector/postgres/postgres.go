@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -92,7 +91,7 @@ func Open(ctx context.Context, url string, opts Options) (*Conn, error) {
 	}
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.KindConnection, "the PostgreSQL URL %s is invalid; write it as postgres://user:password@host:5432/database?sslmode=...", ScrubURL(url))
+		return nil, quarry.Errorf(quarry.KindConnection, "the PostgreSQL URL %s is invalid; write it as postgres://user:password@host:5432/database?sslmode=...", quarry.RedactURL(url))
 	}
 	workMem := opts.WorkMem
 	if workMem == "" {
@@ -255,22 +254,4 @@ func (p *pool) close() {
 	case <-done:
 	case <-time.After(cleanupTimeout):
 	}
-}
-
-// ScrubURL returns a PostgreSQL URL or key=value DSN with its password
-// replaced by "xxxxx", for messages.
-func ScrubURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "xxxxx")
-		}
-		q := u.Query()
-		if q.Has("password") {
-			q.Set("password", "xxxxx")
-			u.RawQuery = q.Encode()
-		}
-		return u.String()
-	}
-	s = regexp.MustCompile(`(://[^:/@]*:)[^@]*@`).ReplaceAllString(s, "${1}xxxxx@")
-	return regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S*)`).ReplaceAllString(s, "${1}xxxxx")
 }

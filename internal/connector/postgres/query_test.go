@@ -83,21 +83,6 @@ func TestMoreTypes(t *testing.T) {
 	}
 }
 
-func TestScrubURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://u:s3cret@h:5432/db":          "postgres://u:xxxxx@h:5432/db",
-		"postgres://u@h/db?password=s3cret":      "postgres://u@h/db?password=xxxxx",
-		"host=h user=u password=s3cret dbname=d": "host=h user=u password=xxxxx dbname=d",
-		"host=h password='s 3cret' dbname=d":     "host=h password=xxxxx dbname=d",
-		"postgres://u:s3cret/%zz@h:notaport/db":  "postgres://u:xxxxx@h:notaport/db",
-		"postgres://u@h:5432/db?sslmode=disable": "postgres://u@h:5432/db?sslmode=disable",
-	} {
-		if got := ScrubURL(in); got != want {
-			t.Errorf("ScrubURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // heapMB samples the live heap.
 func heapMB() float64 {
 	var m runtime.MemStats

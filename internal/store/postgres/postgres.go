@@ -18,7 +18,6 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/store"
 )
 
 //go:embed migrations/*.sql
@@ -46,7 +45,7 @@ type Store struct {
 // schema when it is missing, and brings it up to date with goose, under an
 // advisory lock so that replicas starting together migrate once.
 func Open(ctx context.Context, url string, o Options) (*Store, error) {
-	where := store.Redact(url)
+	where := quarry.RedactURL(url)
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, quarry.Errorf(quarry.KindConfig, "state %s is not a PostgreSQL URL quarry can read: write it as postgres://user@host:5432/db", where)
