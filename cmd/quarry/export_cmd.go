@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/export"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -33,7 +32,11 @@ whole bundle; Markdown is a report for people.`,
 		if fmtName != "json" && fmtName != "md" && fmtName != "markdown" {
 			return quarry.Errorf(quarry.KindUsage, "--format %q is not known; use json or md", fmtName)
 		}
-		b, err := a.bundle(ctx, args[0])
+		st, err := a.store(ctx)
+		if err != nil {
+			return err
+		}
+		b, err := export.Read(ctx, st, args[0], a.now(), version)
 		if err != nil {
 			return err
 		}
@@ -60,31 +63,6 @@ whole bundle; Markdown is a report for people.`,
 	return cmd
 }
 
-// bundle reads run id (any unique prefix) and its stored result.
-func (a *app) bundle(ctx context.Context, id string) (*export.Bundle, error) {
-	st, err := a.store(ctx)
-	if err != nil {
-		return nil, err
-	}
-	evs, err := st.Events(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	state, err := event.Fold(evs)
-	if err != nil {
-		return nil, quarry.Wrap(quarry.KindInternal, err, "the log of run %s cannot be read", id)
-	}
-	var result *quarry.Table
-	if state.ResultID != "" {
-		// A result that is gone (pruned, damaged) leaves the bundle
-		// without rows; its hash is still in the log.
-		if t, err := st.Result(ctx, state.ResultID); err == nil {
-			result = t
-		}
-	}
-	return export.Build(evs, result, a.now(), version)
-}
-
 func (a *app) rerunCmd() *cobra.Command {
 	var connName string
 	var asJSON bool
@@ -107,33 +85,23 @@ difference can be told apart as data, knowledge or quarry's planner.`,
 		if err != nil {
 			return err
 		}
-		orig, err := st.Run(ctx, args[0])
+		cfg, err := a.config()
 		if err != nil {
 			return err
 		}
-		an, rec, closeRun, err := a.analyst(ctx, connName, 0)
+		an, rec, closeRun, err := a.analyst(ctx, connName, cfg.Limits.MaxRows)
 		if err != nil {
 			return err
 		}
 		defer closeRun()
-		if cfg, err := a.config(); err == nil {
-			an.Limits.MaxRows = cfg.Limits.MaxRows
+		k, err := a.knowledge()
+		if err != nil {
+			k = nil // no knowledge folder: nothing to compare it with
 		}
-		if _, err := an.Rerun(ctx, rec, orig); err != nil && (quarry.KindOf(err) == quarry.KindCanceled || quarry.KindOf(err) == quarry.KindInput) {
-			return err
-		}
-		again, err := st.Run(ctx, rec.RunID())
+		r, err := an.RerunJudged(ctx, rec, st, k, args[0])
 		if err != nil {
 			return err
 		}
-		var knowledgeNow, planNow string
-		if k, err := a.knowledge(); err == nil {
-			knowledgeNow = k.Hash
-			if k.Planner != nil {
-				planNow = export.PlanSQL(k.Planner, k.Model, orig)
-			}
-		}
-		r := export.Judge(orig, again, knowledgeNow, planNow)
 		if asJSON {
 			return writeJSON(a.stdout, r)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/export"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/sqlguard"
@@ -229,6 +230,39 @@ func (a *Analyst) Rerun(ctx context.Context, rec *event.Recorder, orig event.Run
 		b.Limits.MaxRows = orig.Rows
 	}
 	return b.Run(ctx, rec, orig.SQL, discardRows{})
+}
+
+// RunReader reads a recorded run's state (store.State has it).
+type RunReader interface {
+	Run(ctx context.Context, runID string) (event.RunState, error)
+}
+
+// RerunJudged re-executes run id (any unique prefix of it) as a new run
+// (rec) and judges it (export.Judge): the result hashes, the knowledge
+// digest against k's, and, for a builtin planner's question, the SQL k's
+// planner would run now. k may be nil (no knowledge folder).
+func (a *Analyst) RerunJudged(ctx context.Context, rec *event.Recorder, runs RunReader, k *Knowledge, id string) (export.Rerun, error) {
+	orig, err := runs.Run(ctx, id)
+	if err != nil {
+		return export.Rerun{}, err
+	}
+	// A statement refused or failed again is judged, not returned: the
+	// verdict says what happened to it.
+	if _, err := a.Rerun(ctx, rec, orig); err != nil && (quarry.KindOf(err) == quarry.KindCanceled || quarry.KindOf(err) == quarry.KindInput) {
+		return export.Rerun{}, err
+	}
+	again, err := runs.Run(ctx, rec.RunID())
+	if err != nil {
+		return export.Rerun{}, err
+	}
+	var knowledgeNow, planNow string
+	if k != nil {
+		knowledgeNow = k.Hash
+		if k.Planner != nil && k.Model != nil {
+			planNow = export.PlanSQL(k.Planner, k.Model, orig)
+		}
+	}
+	return export.Judge(orig, again, knowledgeNow, planNow), nil
 }
 
 // discardRows is a row sink that keeps nothing.

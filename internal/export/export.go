@@ -7,12 +7,15 @@
 package export
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/format"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -52,12 +55,24 @@ type Result struct {
 	Truncated bool            `json:"truncated,omitempty"` // the stored copy holds the first rows only
 }
 
-// Build makes the bundle of a run from its events and, when it is still
-// stored, its result (nil otherwise).
-func Build(events []event.Event, result *quarry.Table, now time.Time, exporter string) (*Bundle, error) {
+// Source is what Read needs of the state store (store.State has it).
+type Source interface {
+	Events(ctx context.Context, runID string) ([]event.Event, error)
+	Result(ctx context.Context, id string) (*quarry.Table, error)
+}
+
+// Read makes the bundle of run id (any unique prefix of it) from src: its
+// events and, when they are still stored, its result's rows (a result
+// pruned or damaged leaves the bundle without rows; its hash stays in the
+// log).
+func Read(ctx context.Context, src Source, id string, now time.Time, exporter string) (*Bundle, error) {
+	events, err := src.Events(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	st, err := event.Fold(events)
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindInternal, err, "the run's log cannot be read")
+		return nil, quarry.Wrap(quarry.KindInternal, err, "the log of run %s cannot be read", id)
 	}
 	b := &Bundle{Format: Format, ExportedAt: now.UTC(), Exporter: exporter, Run: st, Events: events}
 	b.Interpretation.Understood, b.Interpretation.Unknown = st.Understood, st.Unknown
@@ -70,16 +85,19 @@ func Build(events []event.Event, result *quarry.Table, now time.Time, exporter s
 			b.Interpretation.PlanSource, b.Interpretation.Plan = d.Source, d.Plan
 		}
 	}
-	if result != nil && st.ResultID != "" {
-		rows := make([][]any, len(result.Rows))
-		for i, r := range result.Rows {
+	if st.ResultID == "" {
+		return b, nil
+	}
+	if t, err := src.Result(ctx, st.ResultID); err == nil {
+		rows := make([][]any, len(t.Rows))
+		for i, r := range t.Rows {
 			vals := make([]any, len(r))
 			for j, v := range r {
 				vals[j] = quarry.JSONValue(v)
 			}
 			rows[i] = vals
 		}
-		b.Result = &Result{ID: st.ResultID, Hash: st.ResultHash, Columns: result.Columns, Rows: rows, Truncated: result.Truncated}
+		b.Result = &Result{ID: st.ResultID, Hash: st.ResultHash, Columns: t.Columns, Rows: rows, Truncated: t.Truncated}
 	}
 	return b, nil
 }
@@ -152,36 +170,27 @@ func Markdown(b *Bundle) string {
 	}
 	if b.Result != nil && len(b.Result.Columns) > 0 {
 		w.WriteString("\n## Result\n\n")
-		var names []string
-		for _, c := range b.Result.Columns {
-			names = append(names, cell(c.Name))
-		}
-		w.WriteString("| " + strings.Join(names, " | ") + " |\n|" + strings.Repeat(" --- |", len(names)) + "\n")
-		for i, row := range b.Result.Rows {
-			if i == markdownRows {
-				fmt.Fprintf(&w, "\n%d more rows are in the JSON bundle.\n", len(b.Result.Rows)-markdownRows)
-				break
-			}
-			vals := make([]string, len(row))
-			for j, v := range row {
-				vals[j] = cell(fmt.Sprint(valueText(v)))
-			}
-			w.WriteString("| " + strings.Join(vals, " | ") + " |\n")
-		}
+		writeTable(&w, b.Result)
 	}
 	fmt.Fprintf(&w, "\n%d events in the log; `quarry runs rerun %s` re-executes the SQL and compares the result hash.\n", len(b.Events), r.RunID)
 	return w.String()
 }
 
-func valueText(v any) any {
-	if v == nil {
-		return "NULL"
+// writeTable writes the first rows as a Markdown table, with the writer
+// `quarry run --format markdown` uses, so a value reads the same in both.
+func writeTable(w io.Writer, r *Result) {
+	mw, err := format.New("markdown", w, format.Options{PreviewRows: markdownRows})
+	if err != nil {
+		return
 	}
-	return v
-}
-
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	mw.Begin(r.Columns)
+	for _, row := range r.Rows {
+		if mw.Row(row) != nil {
+			break
+		}
+	}
+	mw.End(format.Info{Rows: int64(len(r.Rows)), Truncated: r.Truncated})
+	mw.Flush()
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -12,6 +12,7 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/export"
 	"github.com/quarrydata/quarry/internal/httpserve"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
@@ -22,7 +23,7 @@ import (
 type Runner interface {
 	Ask(ctx context.Context, rec *event.Recorder, k *analyst.Knowledge, question string, asOf time.Time) (*analyst.AskOutcome, error)
 	Run(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error)
-	Rerun(ctx context.Context, rec *event.Recorder, orig event.RunState) (*analyst.RunOutcome, error)
+	RerunJudged(ctx context.Context, rec *event.Recorder, runs analyst.RunReader, k *analyst.Knowledge, id string) (export.Rerun, error)
 }
 
 // StartFunc opens what one run needs (the connection's analyst with its
