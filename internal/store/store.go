@@ -144,17 +144,51 @@ func CheckResult(id, stored string, body []byte, executed []event.Event) error {
 	return nil
 }
 
-// Sealed reports whether a run's log says it finished for good, so that
+// sealed reports whether a run's log says it finished for good, so that
 // retention may delete it: its fold has a final status, neither running
 // (in progress, or stopped by a crash) nor waiting for pasted results.
-func Sealed(events []event.Event) bool {
+func sealed(events []event.Event) bool {
 	st, err := event.Fold(events)
 	return err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingResults
 }
 
-// ArchiveBatch hands a batch of runs to o.Archive, when set and the batch
+// PruneBatch decides one batch of candidate runs, inside a backend's
+// transaction: each is read whole (read), the ones whose log says they are
+// sealed are archived together (o.Archive), counted into rep and, unless
+// this is a dry run, deleted (del: mark it pruned, then delete its events,
+// results and index entry). The index that chose the candidates is a
+// cache; the log decides.
+func PruneBatch(o PruneOptions, rep *PruneReport, ids []string, read func(runID string) (ArchivedRun, error), del func(runID string) error) error {
+	var batch []ArchivedRun
+	for _, id := range ids {
+		run, err := read(id)
+		if err != nil {
+			return err
+		}
+		if sealed(run.Events) {
+			batch = append(batch, run)
+		}
+	}
+	if err := archiveBatch(o, batch); err != nil {
+		return err
+	}
+	for _, run := range batch {
+		rep.Runs++
+		rep.Events += len(run.Events)
+		rep.Results += len(run.Results)
+		if o.DryRun {
+			continue
+		}
+		if err := del(run.RunID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// archiveBatch hands a batch of runs to o.Archive, when set and the batch
 // is not empty and this is no dry run, and words its failure.
-func ArchiveBatch(o PruneOptions, batch []ArchivedRun) error {
+func archiveBatch(o PruneOptions, batch []ArchivedRun) error {
 	if o.Archive == nil || o.DryRun || len(batch) == 0 {
 		return nil
 	}

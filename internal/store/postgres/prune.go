@@ -42,36 +42,16 @@ ORDER BY finished_at, run_id LIMIT $4`, before, after, afterID, pruneBatch)
 				return err
 			}
 			n = len(ids)
-			var batch []store.ArchivedRun
-			for _, id := range ids {
-				run, err := archived(ctx, tx, id)
-				if err != nil {
-					return err
-				}
-				if store.Sealed(run.Events) {
-					batch = append(batch, run) // the index is a cache; the log decides
-				}
-			}
-			if err := store.ArchiveBatch(o, batch); err != nil {
-				return err
-			}
-			for _, run := range batch {
-				rep.Runs++
-				rep.Events += len(run.Events)
-				rep.Results += len(run.Results)
-				if o.DryRun {
-					continue
-				}
+			return store.PruneBatch(o, &rep, ids, func(id string) (store.ArchivedRun, error) {
+				return archived(ctx, tx, id)
+			}, func(id string) error {
 				b := &pgx.Batch{}
-				b.Queue(`INSERT INTO pruned_runs (run_id) VALUES ($1)`, run.RunID)
-				b.Queue(`DELETE FROM events WHERE run_id = $1`, run.RunID)
-				b.Queue(`DELETE FROM results WHERE run_id = $1`, run.RunID)
-				b.Queue(`DELETE FROM runs WHERE run_id = $1`, run.RunID)
-				if err := tx.SendBatch(ctx, b).Close(); err != nil {
-					return err
-				}
-			}
-			return nil
+				b.Queue(`INSERT INTO pruned_runs (run_id) VALUES ($1)`, id)
+				b.Queue(`DELETE FROM events WHERE run_id = $1`, id)
+				b.Queue(`DELETE FROM results WHERE run_id = $1`, id)
+				b.Queue(`DELETE FROM runs WHERE run_id = $1`, id)
+				return tx.SendBatch(ctx, b).Close()
+			})
 		})
 		if err != nil {
 			return rep, s.dbErr(ctx, err, "prune runs")

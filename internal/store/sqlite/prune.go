@@ -49,38 +49,21 @@ ORDER BY finished_at, run_id LIMIT ?`, before, after, after, afterID, pruneBatch
 				return err
 			}
 			n = len(ids)
-			var batch []store.ArchivedRun
-			for _, id := range ids {
-				run, err := s.archived(ctx, tx, id)
-				if err != nil {
-					return err
-				}
-				if store.Sealed(run.Events) { // the index is a cache; the log decides
-					batch = append(batch, run)
-				}
-			}
-			if err := store.ArchiveBatch(o, batch); err != nil {
-				return err
-			}
-			for _, run := range batch {
-				rep.Runs++
-				rep.Events += len(run.Events)
-				rep.Results += len(run.Results)
-				if o.DryRun {
-					continue
-				}
+			return store.PruneBatch(o, &rep, ids, func(id string) (store.ArchivedRun, error) {
+				return s.archived(ctx, tx, id)
+			}, func(id string) error {
 				for _, stmt := range []string{
 					`INSERT INTO pruned_runs (run_id) VALUES (?)`,
 					`DELETE FROM events WHERE run_id = ?`,
 					`DELETE FROM results WHERE run_id = ?`,
 					`DELETE FROM runs WHERE run_id = ?`,
 				} {
-					if _, err := tx.ExecContext(ctx, stmt, run.RunID); err != nil {
+					if _, err := tx.ExecContext(ctx, stmt, id); err != nil {
 						return err
 					}
 				}
-			}
-			return nil
+				return nil
+			})
 		})
 		if err != nil {
 			return rep, s.pruneErr(ctx, err)
