@@ -68,21 +68,12 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
-		return
-	}
 	var (
 		log  = &eventLog{}
 		resp = askResponse{RunID: s.cfg.NewID("r"), Trace: []traceStep{}, Warnings: []string{}, Data: askData{Rows: []map[string]any{}}}
 		out  *analyst.AskOutcome
 	)
-	ctx, cancel := s.runContext(r)
-	s.runs.Add(1)
-	func() {
-		defer s.runs.Done()
-		defer s.release()
-		defer cancel()
+	ran := s.inSlot(w, r, func(ctx context.Context) {
 		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), log))
 		if s.cfg.Ask != nil {
 			out, err = s.cfg.Ask(ctx, rec, question, asOf, agent.AskOptions{})
@@ -95,7 +86,10 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		}
 		defer closeRun()
 		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, asOf)
-	}()
+	})
+	if !ran {
+		return
+	}
 	o := analyst.OutcomeOf(out, err)
 	resp.Status, resp.Message, resp.Headline = string(o.Status), o.Message, o.Headline
 	resp.Checks, resp.Confidence = o.Checks, o.Confidence

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -38,18 +39,9 @@ func (s *Server) exportRun(w http.ResponseWriter, r *http.Request) {
 // a new run on the server's connection, and what changed (export.Rerun),
 // as quarry runs rerun says it.
 func (s *Server) rerunRun(w http.ResponseWriter, r *http.Request) {
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
-		return
-	}
 	var judged export.Rerun
 	var err error
-	ctx, cancel := s.runContext(r)
-	s.runs.Add(1)
-	func() {
-		defer s.runs.Done()
-		defer s.release()
-		defer cancel()
+	ran := s.inSlot(w, r, func(ctx context.Context) {
 		runner, closeRun, e := s.start(ctx)
 		if e != nil {
 			err = e
@@ -58,7 +50,10 @@ func (s *Server) rerunRun(w http.ResponseWriter, r *http.Request) {
 		defer closeRun()
 		rec := event.NewRecorder(s.cfg.NewID("r"), s.cfg.Clock, s.cfg.Store)
 		judged, err = runner.RerunJudged(ctx, rec, s.cfg.Store, s.cfg.Knowledge, r.PathValue("id"))
-	}()
+	})
+	if !ran {
+		return
+	}
 	if err != nil {
 		writeError(w, err)
 		return

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -74,19 +75,10 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 		}
 		fixOf = evs
 	}
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
-		return
-	}
 	resp := runResponse{RunID: s.cfg.NewID("r"), Columns: []columnJSON{}, Rows: [][]any{}, FixOf: req.FixOf}
 	sink := &previewSink{}
 	var err error
-	ctx, cancel := s.runContext(r)
-	s.runs.Add(1)
-	func() {
-		defer s.runs.Done()
-		defer s.release()
-		defer cancel()
+	ran := s.inSlot(w, r, func(ctx context.Context) {
 		runner, closeRun, e := s.start(ctx)
 		if e != nil {
 			err = e
@@ -116,7 +108,10 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 				err = e
 			}
 		}
-	}()
+	})
+	if !ran {
+		return
+	}
 	for _, c := range sink.cols {
 		resp.Columns = append(resp.Columns, columnJSON{Name: c.Name, Type: c.Type})
 	}

@@ -220,6 +220,23 @@ func crossSiteRead(r *http.Request) string {
 	return ""
 }
 
+// inSlot runs fn in a run slot, on the request's run context (detached
+// from the client, bounded by RunTimeout) and counted for Wait. When every
+// slot is in use it answers 429 and reports false without running fn.
+func (s *Server) inSlot(w http.ResponseWriter, r *http.Request, fn func(ctx context.Context)) bool {
+	if !s.acquire() {
+		tooBusy(w, s.cfg.MaxStreams)
+		return false
+	}
+	ctx, cancel := s.runContext(r)
+	s.runs.Add(1)
+	defer s.runs.Done()
+	defer s.release()
+	defer cancel()
+	fn(ctx)
+	return true
+}
+
 // acquire takes a run slot, or reports false when every slot is in use.
 func (s *Server) acquire() bool {
 	select {
