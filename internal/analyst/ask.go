@@ -122,7 +122,7 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		// out the courses with none: answer only when a control query
 		// shows there are none, else refuse rather than answer wrong.
 		if zs := verify.ZeroGroupsMissing(pl.Model(k.Model), pl.Query); len(zs) > 0 {
-			c, err := a.zeroGroupsControl(ctx, pl.Model(k.Model), pl.Query, zs)
+			c, err := a.zeroGroupsControl(ctx, em, pl.Model(k.Model), pl.Query, zs)
 			if err != nil {
 				return err
 			}

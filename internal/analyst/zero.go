@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
@@ -18,8 +19,9 @@ import (
 // such group exists: when none does, the result is complete and the
 // returned text (the control SQL and what it found) passes the
 // zero_groups check. Otherwise it returns the refusal: the groups exist,
-// or quarry cannot tell.
-func (a *Analyst) zeroGroupsControl(ctx context.Context, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, refusal error) {
+// or quarry cannot tell. A control query that was sent is recorded, with
+// what it found, as the failed check (em) before the refusal.
+func (a *Analyst) zeroGroupsControl(ctx context.Context, em *emitter, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, refusal error) {
 	var why []string
 	for _, z := range zs {
 		why = append(why, z.Why)
@@ -27,10 +29,9 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, m *semantic.Model, q *s
 	refuse := func(extra string) error {
 		return quarry.Errorf(quarry.KindUnanswered, "quarry cannot answer this correctly yet: %s%s; ask for those with at least one", strings.Join(why, "; "), extra)
 	}
-	// Only the count's own condition: with a period or other filters, a
-	// group can have rows and still none that count.
-	// The condition is a filter on the count, or a ranking from the
-	// lowest; either way the only other conditions may not be.
+	// Only the count's own condition — a filter on it, or a ranking from
+	// the lowest: with a period or other filters, a group can have rows
+	// and still none that count.
 	var metric string
 	switch {
 	case len(q.Filters) == 1 && len(zs) == 1:
@@ -52,9 +53,27 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, m *semantic.Model, q *s
 	if v := a.Guard.Check(ctx, sql); !v.Allowed {
 		return "", refuse("")
 	}
+	n := a.countOf(ctx, sql)
+	if n == 0 {
+		return fmt.Sprintf("every %s has at least one %s (control query: %s → 0), so none is missing", z.Group, z.Counted, sql), nil
+	}
+	found := "failed"
+	extra := ""
+	if n > 0 {
+		found = fmt.Sprint(n)
+		extra = fmt.Sprintf(" (%d %s have no %s)", n, z.Group, z.Counted)
+	}
+	check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (control query: " + sql + " → " + found + ")"}
+	em.emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
+	return "", refuse(extra)
+}
+
+// countOf runs a guarded control query that returns one count, and
+// returns it, or -1 when it fails or returns something else.
+func (a *Analyst) countOf(ctx context.Context, sql string) int64 {
 	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{MaxRows: 1, Timeout: a.Limits.StatementTimeout, MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows})
 	if err != nil {
-		return "", refuse("")
+		return -1
 	}
 	defer rows.Close()
 	var n int64 = -1
@@ -68,11 +87,8 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, m *semantic.Model, q *s
 			}
 		}
 	}
-	if rows.Err() != nil || n < 0 {
-		return "", refuse("")
+	if rows.Err() != nil {
+		return -1
 	}
-	if n > 0 {
-		return "", refuse(fmt.Sprintf(" (%d %s have no %s)", n, z.Group, z.Counted))
-	}
-	return fmt.Sprintf("every %s has at least one %s (control query: %s → 0), so none is missing", z.Group, z.Counted, sql), nil
+	return n
 }
