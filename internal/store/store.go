@@ -202,6 +202,26 @@ func archiveBatch(o PruneOptions, batch []ArchivedRun) error {
 	return nil
 }
 
+// EncodeResult is a result of run runID as every backend stores it: its
+// canonical encoding (EncodeTable), that encoding's hash, and its columns
+// as JSON for people reading the database.
+func EncodeResult(runID string, t *quarry.Table) (body []byte, hash, columns string, err error) {
+	if runID == "" {
+		return nil, "", "", quarry.Errorf(quarry.KindInternal, "a result needs the ID of its run")
+	}
+	if t == nil {
+		return nil, "", "", quarry.Errorf(quarry.KindInternal, "no result to store for run %s", runID)
+	}
+	if body, err = EncodeTable(t); err != nil {
+		return nil, "", "", err
+	}
+	cols, err := json.Marshal(t.Columns)
+	if err != nil {
+		return nil, "", "", quarry.Wrap(quarry.KindInternal, err, "encode the columns of a result of run %s", runID)
+	}
+	return body, Hash(body), string(cols), nil
+}
+
 // ResultID is the ID of the n-th result (from 1) of run runID: "res_" +
 // runID, then "res_" + runID + "_2", "_3", and so on.
 func ResultID(runID string, n int) string {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/jackc/pgx/v5"
@@ -15,20 +14,9 @@ import (
 // run's results are numbered under a transaction-scoped advisory lock on
 // the run, so that two results saved at once get different IDs.
 func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error) {
-	if runID == "" {
-		return "", "", quarry.Errorf(quarry.KindInternal, "a result needs the ID of its run")
-	}
-	if t == nil {
-		return "", "", quarry.Errorf(quarry.KindInternal, "no result to store for run %s", runID)
-	}
-	body, err := store.EncodeTable(t)
+	body, hash, cols, err := store.EncodeResult(runID, t)
 	if err != nil {
 		return "", "", err
-	}
-	hash = store.Hash(body)
-	cols, err := json.Marshal(t.Columns)
-	if err != nil {
-		return "", "", quarry.Wrap(quarry.KindInternal, err, "encode the columns of a result of run %s", runID)
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('quarry result ' || $1, 0))`, runID); err != nil {
@@ -40,7 +28,7 @@ func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (
 		}
 		id = store.ResultID(runID, n+1)
 		_, err := tx.Exec(ctx, `INSERT INTO results (id, run_id, hash, columns, row_count, truncated, body) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			id, runID, hash, string(cols), len(t.Rows), t.Truncated, body)
+			id, runID, hash, cols, len(t.Rows), t.Truncated, body)
 		return err
 	})
 	if err != nil {

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -21,20 +20,9 @@ import (
 // string, []byte, time.Time or json.RawMessage; other Go integers and
 // float32 are normalised to int64 and float64 first.
 func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (id, hash string, err error) {
-	if runID == "" {
-		return "", "", quarry.Errorf(quarry.KindInternal, "a result needs the ID of its run")
-	}
-	if t == nil {
-		return "", "", quarry.Errorf(quarry.KindInternal, "no result to store for run %s", runID)
-	}
-	body, err := store.EncodeTable(t)
+	body, hash, cols, err := store.EncodeResult(runID, t)
 	if err != nil {
 		return "", "", err
-	}
-	hash = store.Hash(body)
-	cols, err := json.Marshal(t.Columns)
-	if err != nil {
-		return "", "", quarry.Wrap(quarry.KindInternal, err, "encode the columns of a result of run %s", runID)
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
@@ -43,7 +31,7 @@ func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (
 		}
 		id = store.ResultID(runID, n+1)
 		_, err := tx.ExecContext(ctx, `INSERT INTO results (id, run_id, hash, columns, row_count, truncated, body) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id, runID, hash, string(cols), len(t.Rows), t.Truncated, body)
+			id, runID, hash, cols, len(t.Rows), t.Truncated, body)
 		return err
 	})
 	if err != nil {
