@@ -179,10 +179,9 @@ func (a *Agent) Exact(question string, asOf time.Time) bool {
 // the results so far.
 type run struct {
 	a       *Agent
-	rec     *event.Recorder
+	em      *analyst.Emitter
 	policy  *policy
 	model   *llm.Run
-	recErr  error
 	step    int
 	repairs int
 	results []*result // successful queries, in order
@@ -194,17 +193,9 @@ type run struct {
 	q       string
 }
 
-func (r *run) emit(ctx context.Context, p event.Payload) {
-	if err := r.rec.Emit(context.WithoutCancel(ctx), p); err != nil && r.recErr == nil {
-		r.recErr = err
-	}
-}
+func (r *run) emit(ctx context.Context, p event.Payload) { r.em.Emit(ctx, p) }
 
-func (r *run) flush(ctx context.Context) {
-	if err := r.rec.Flush(context.WithoutCancel(ctx)); err != nil && r.recErr == nil {
-		r.recErr = err
-	}
-}
+func (r *run) flush(ctx context.Context) { r.em.Flush(ctx) }
 
 // failure ends the loop without an answer.
 type failure struct {
@@ -220,17 +211,23 @@ func fail(reason string, kind quarry.Kind, format string, args ...any) *failure 
 }
 
 // Ask answers question: the builtin planner's answer when the question maps
-// exactly (see Exact), otherwise the model's, through the tool loop. In
+// exactly (see Exact) or no model is configured, otherwise the model's,
+// through the tool loop. In
 // manual mode the run stops at a proposed query with status
 // event.StatusAwaitingResults. A run that cannot answer ends with a
 // recorded failure and an error (KindModel for the model's failures),
 // never with a partial answer.
 func (a *Agent) Ask(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts AskOptions) (*analyst.AskOutcome, error) {
+	if a.Gateway == nil && a.Conn != nil && a.Builtin != nil && a.Knowledge != nil && a.Knowledge.Planner != nil {
+		// No model: the builtin planner, which reads one question at a
+		// time, gets a follow-up made whole ("and by month?").
+		return a.Builtin.Ask(ctx, rec, a.Knowledge, FollowUp(opts.History, question), asOf)
+	}
 	if a.Builtin != nil && a.Conn != nil && len(opts.History) == 0 && a.Exact(question, asOf) {
 		return a.Builtin.Ask(ctx, rec, a.Knowledge, question, asOf)
 	}
 	day := asOf.Format("2006-01-02")
-	r := &run{a: a, rec: rec, policy: newPolicy(a.model()), byTool: map[string]int{}, asOf: asOf, q: question,
+	r := &run{a: a, em: analyst.NewEmitter(rec), policy: newPolicy(a.model()), byTool: map[string]int{}, asOf: asOf, q: question,
 		out: &analyst.AskOutcome{RunID: rec.RunID(), Question: question, AsOf: day}}
 	r.emit(ctx, &event.RunStartedData{Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.dialect()),
 		Planner: a.PlannerName(), AsOf: day, SessionID: opts.SessionID, Knowledge: a.knowledgeHash(), PrivilegedRole: a.PrivilegedRole})
@@ -280,8 +277,8 @@ func (r *run) finish(ctx context.Context, err error) (*analyst.AskOutcome, error
 		r.emit(ctx, &event.RunFinishedData{Status: status, Error: out.Message, Kind: string(quarry.KindOf(err)), CostUSD: cost})
 	}
 	r.flush(ctx)
-	if err == nil && r.recErr != nil {
-		err = quarry.Wrap(quarry.KindInternal, r.recErr, "the run could not be recorded in quarry's state database")
+	if err == nil && r.em.Err() != nil {
+		err = quarry.Wrap(quarry.KindInternal, r.em.Err(), "the run could not be recorded in quarry's state database")
 	}
 	return out, err
 }

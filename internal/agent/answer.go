@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
@@ -27,7 +27,7 @@ func (r *run) submit(ctx context.Context, text, sql string) (string, error) {
 	var res *result
 	if sql != "" {
 		for i := len(r.results) - 1; i >= 0; i-- {
-			if normSQL(r.results[i].sql) == normSQL(sql) {
+			if normSQL(r.results[i].SQL) == normSQL(sql) {
 				res = r.results[i]
 				break
 			}
@@ -48,47 +48,26 @@ func (r *run) submit(ctx context.Context, text, sql string) (string, error) {
 	return "", nil
 }
 
-// answer verifies and explains res, with the model's text on top.
+// answer verifies and explains res through the pipeline's own step, with
+// the model's text on top and its numbers held to the result's cells.
 func (r *run) answer(ctx context.Context, text string, res *result) {
 	out := r.out
-	out.SQL, out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.sql, res.table, res.rows, res.truncated, res.dur, res.resultID
-	var cols []narrate.ColumnInfo
+	out.SQL, out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.SQL, res.Table, res.Rows, res.Truncated, res.Duration, res.ResultID
 	// The same input the builtin planner's results get: a metric query's
 	// expected rows, filter literals and fan-out guard, not only its
 	// columns (verify.InputFor).
-	var q *semantic.Query
-	var c *semantic.Compiled
+	ev := analyst.Evidence{
+		Question: r.q, AsOf: out.AsOf, Model: r.a.model(), Result: res.Result,
+		Note: r.note, Currency: r.a.currency(), PreviewRows: r.a.Limits.preview(),
+	}
 	if res.metric != nil {
-		q, c = &res.metric.query, res.metric.compiled
-		out.Compiled = c
-		cols = narrate.ColumnsFrom(c.Columns)
+		ev.Query, ev.Compiled = &res.metric.query, res.metric.compiled
+		out.Compiled = ev.Compiled
+		out.Columns = narrate.ColumnsFrom(ev.Compiled.Columns)
 	}
-	out.Columns = cols
-	rep := verify.Run(verify.InputFor(r.a.model(), q, c, res.table, res.rows, res.truncated))
-	if len(r.extra) > 0 {
-		rep.Checks = append(rep.Checks, r.extra...)
-		rep.Confidence = verify.Confidence(rep.Checks)
-	}
-	text = strings.TrimSpace(r.policy.scrub(text))
-	if g := grounded(text, res.table, r.q+" "+res.sql+" "+r.out.AsOf); g.Name != "" {
-		rep.Checks = append(rep.Checks, g)
-		rep.Confidence = verify.Confidence(rep.Checks)
-	}
-	out.Report = rep
-	r.emit(ctx, &event.ChecksRanData{Checks: rep.EventChecks(), Confidence: rep.Confidence})
-	ans := narrate.Compose(narrate.AnswerInput{
-		Question: r.q, SQL: res.sql, Table: res.table, TotalRows: res.rows, Truncated: res.truncated,
-		Columns: cols, Report: rep, AsOf: out.AsOf, Currency: r.a.currency(), PreviewRows: r.a.Limits.preview(),
-	})
-	if text != "" {
-		ans.Markdown = text + "\n\n" + ans.Markdown
-		ans.Headline = firstSentence(text)
-	}
-	if r.note != "" {
-		ans.Markdown = strings.TrimRight(ans.Markdown, "\n") + "\n\n" + r.note + "\n"
-	}
-	out.Answer = ans
-	r.emit(ctx, &event.AnswerRenderedData{Markdown: ans.Markdown, Chart: ans.Chart.Kind})
+	ev.Lead = strings.TrimSpace(r.policy.scrub(text))
+	ev.Extra = append(append(ev.Extra, r.extra...), grounded(ev.Lead, res.Table, r.q+" "+res.SQL+" "+r.out.AsOf))
+	out.Report, out.Answer = analyst.Explain(ctx, r.em, ev)
 }
 
 var numberRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?`)
@@ -180,12 +159,4 @@ func (a *Agent) currency() string {
 
 func normSQL(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(strings.TrimSpace(s), ";")), " "))
-}
-
-func firstSentence(s string) string {
-	s = strings.TrimSpace(strings.SplitN(s, "\n", 2)[0])
-	if i := strings.Index(s, ". "); i > 0 {
-		s = s[:i+1]
-	}
-	return strings.Trim(s, "*_# ")
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -38,7 +39,7 @@ func (a *Agent) Fix(ctx context.Context, rec *event.Recorder, sql, errText strin
 	if a.Gateway == nil {
 		return nil, quarry.Errorf(quarry.KindConfig, "no language model is configured to fix the query")
 	}
-	r := &run{a: a, rec: rec, policy: newPolicy(a.model())}
+	r := &run{a: a, em: analyst.NewEmitter(rec), policy: newPolicy(a.model())}
 	errText = r.policy.scrub(errText)
 	m := a.Gateway.Run(llm.Budget{MaxCalls: 2}, func(d *event.ModelCalledData) { r.emit(ctx, d) })
 	req := llm.Request{
@@ -67,15 +68,15 @@ func (a *Agent) Fix(ctx context.Context, rec *event.Recorder, sql, errText strin
 	}
 	r.emit(ctx, &event.FixProposedData{Error: errText, SQL: fixed, Diff: f.Diff, Allowed: f.Verdict.Allowed})
 	r.flush(ctx)
-	return f, r.recErr
+	return f, r.em.Err()
 }
 
 // Accepted records that the user accepted (or declined) the fix.
 func (a *Agent) Accepted(ctx context.Context, rec *event.Recorder, f *Fix, accepted bool) error {
-	r := &run{a: a, rec: rec}
+	r := &run{a: a, em: analyst.NewEmitter(rec)}
 	r.emit(ctx, &event.FixProposedData{SQL: f.SQL, Diff: f.Diff, Allowed: f.Verdict.Allowed, Accepted: accepted})
 	r.flush(ctx)
-	return r.recErr
+	return r.em.Err()
 }
 
 var sqlBlockRE = regexp.MustCompile("(?s)```(?:sql|SQL)?[ \t]*\n(.*?)```")

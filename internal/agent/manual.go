@@ -109,7 +109,7 @@ func (a *Agent) Resume(ctx context.Context, rec *event.Recorder, events []event.
 		return nil, quarry.Errorf(quarry.KindInput, "the pasted result has %d columns (%s); the proposed query returns %d (%s) — paste the output of that query",
 			len(got), strings.Join(got, ", "), len(want), strings.Join(want, ", "))
 	}
-	r := &run{a: a, rec: rec, policy: newPolicy(a.model()), byTool: map[string]int{}, q: st.Question,
+	r := &run{a: a, em: analyst.NewEmitter(rec), policy: newPolicy(a.model()), byTool: map[string]int{}, q: st.Question,
 		out: &analyst.AskOutcome{RunID: st.RunID, Question: st.Question, AsOf: st.AsOf}}
 	err = r.resume(ctx, st.ProposedSQL, want, p)
 	return r.finish(ctx, err)
@@ -130,16 +130,16 @@ func (r *run) resume(ctx context.Context, sql string, want []string, p Pasted) e
 		}
 	}
 	r.policy.redact(t)
-	res := &result{sql: sql, table: t, rows: int64(len(t.Rows))}
+	res := &result{Result: &analyst.Result{SQL: sql, Table: t, Columns: t.Columns, Rows: int64(len(t.Rows))}}
 	var hash string
 	if r.a.Results != nil {
-		id, h, err := r.a.Results.SaveResult(context.WithoutCancel(ctx), r.rec.RunID(), t)
+		id, h, err := r.a.Results.SaveResult(context.WithoutCancel(ctx), r.em.RunID(), t)
 		if err != nil {
 			return quarry.Wrap(quarry.KindInternal, err, "cannot keep the pasted result in quarry's state database")
 		}
-		res.resultID, hash = id, h
+		res.ResultID, hash = id, h
 	}
-	r.emit(ctx, &event.ResultsPastedData{Format: p.Format, Rows: res.rows, Columns: got, ResultID: res.resultID, ResultHash: hash})
+	r.emit(ctx, &event.ResultsPastedData{Format: p.Format, Rows: res.Rows, Columns: got, ResultID: res.ResultID, ResultHash: hash})
 	r.extra = append(r.extra, shape)
 	r.note = RunByUserNote
 	r.answer(ctx, "", res)

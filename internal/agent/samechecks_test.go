@@ -35,10 +35,46 @@ func checksOf(t *testing.T, events []event.Event) ([]string, float64) {
 	return nil, 0
 }
 
+// pipelineSteps returns what a log says the pipeline did with a statement
+// (sql.generated, guard.checked, query.executed or query.failed,
+// checks.ran), without what differs by planner or by clock: the source
+// that wrote the SQL, durations and result IDs.
+func pipelineSteps(t *testing.T, events []event.Event) []string {
+	t.Helper()
+	var out []string
+	for _, e := range events {
+		p, err := event.Decode(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch d := p.(type) {
+		case *event.SQLGeneratedData:
+			out = append(out, "sql.generated "+d.SQL)
+		case *event.GuardCheckedData:
+			b, _ := json.Marshal(d)
+			out = append(out, "guard.checked "+string(b))
+		case *event.QueryExecutedData:
+			d.DurationMS, d.ResultID = 0, ""
+			b, _ := json.Marshal(d)
+			out = append(out, "query.executed "+string(b))
+		case *event.QueryFailedData:
+			d.DurationMS = 0
+			b, _ := json.Marshal(d)
+			out = append(out, "query.failed "+string(b))
+		case *event.ChecksRanData:
+			b, _ := json.Marshal(d)
+			out = append(out, "checks.ran "+string(b))
+		}
+	}
+	return out
+}
+
 // TestSameQuerySameChecks: the SQL the builtin planner reaches and the same
-// query asked for by a model (query_metric) get the same checks and the
-// same confidence. The checks once drifted: a model's metric query was not
-// held to its expected row count, its filter values or its fan-out guard.
+// query asked for by a model (query_metric) get the same pipeline events
+// (one guard → execute → record → verify for every planner), the same
+// checks and the same confidence. The checks once drifted: a model's
+// metric query was not held to its expected row count, its filter values
+// or its fan-out guard.
 func TestSameQuerySameChecks(t *testing.T) {
 	questions := []string{
 		"What was revenue in Q1 2026?",                 // one total: one row expected
@@ -92,6 +128,9 @@ func TestSameQuerySameChecks(t *testing.T) {
 			}
 			if gotConf != wantConf {
 				t.Errorf("confidence: builtin %.2f, model %.2f", wantConf, gotConf)
+			}
+			if diff := cmp.Diff(pipelineSteps(t, builtin), pipelineSteps(t, model)); diff != "" {
+				t.Errorf("pipeline events (-builtin +model):\n%s", diff)
 			}
 		})
 	}

@@ -231,20 +231,20 @@ func (r *run) repair(ctx context.Context, sql string, err error) (string, bool, 
 
 // preview is what the model sees of a result: the shape and the first rows.
 func (r *run) preview(res *result) string {
-	n := min(len(res.table.Rows), r.a.Limits.preview())
+	n := min(len(res.Table.Rows), r.a.Limits.preview())
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d rows", res.rows)
-	if res.truncated {
+	fmt.Fprintf(&b, "%d rows", res.Rows)
+	if res.Truncated {
 		b.WriteString(" (more exist; the row cap stopped reading)")
 	}
-	if n < len(res.table.Rows) {
+	if n < len(res.Table.Rows) {
 		fmt.Fprintf(&b, "; the first %d are shown", n)
 	}
-	if len(res.redacted) > 0 {
-		b.WriteString("; restricted columns redacted: " + strings.Join(res.redacted, ", "))
+	if len(res.Redacted) > 0 {
+		b.WriteString("; restricted columns redacted: " + strings.Join(res.Redacted, ", "))
 	}
 	b.WriteString("\n")
-	b.WriteString(csvText(res.table, n))
+	b.WriteString(csvText(res.Table, n))
 	return fence("result", "", b.String())
 }
 
@@ -299,15 +299,12 @@ func (r *run) sample(ctx context.Context, table, column string, limit int) (stri
 	}
 	q := quoteIdent(r.a.dialect(), col)
 	sql := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", q, quoteIdent(r.a.dialect(), tbl), q, limit)
-	if _, err := r.check(ctx, sql); err != nil {
-		return "", err
-	}
-	res, err := r.query(ctx, sql, int64(limit))
+	t, err := r.a.pipeline().Read(ctx, r.em, sql, int64(limit))
 	if err != nil {
 		return "", err
 	}
 	var vals []string
-	for _, row := range res.table.Rows {
+	for _, row := range t.Rows {
 		vals = append(vals, cell(row[0]))
 	}
 	if len(vals) == 0 {

@@ -80,39 +80,6 @@ type Analyst struct {
 	Cache *resultcache.Cache
 }
 
-// emitter records events and remembers the first recording failure, so
-// that a broken state database is reported rather than silently ignored.
-type emitter struct {
-	rec *event.Recorder
-	err error
-}
-
-func (e *emitter) emit(ctx context.Context, p event.Payload) {
-	// Events are recorded even when the run's context was canceled: the log
-	// must say how the run ended.
-	if err := e.rec.Emit(context.WithoutCancel(ctx), p); err != nil && e.err == nil {
-		e.err = err
-	}
-}
-
-// flush makes the events so far durable; the analyst calls it before a
-// statement reaches the database and when the run ends.
-func (e *emitter) flush(ctx context.Context) {
-	if err := e.rec.Flush(context.WithoutCancel(ctx)); err != nil && e.err == nil {
-		e.err = err
-	}
-}
-
-func (e *emitter) finish(ctx context.Context, status string, cause error) {
-	d := &event.RunFinishedData{Status: status}
-	if cause != nil {
-		d.Error = quarry.Message(cause)
-		d.Kind = string(quarry.KindOf(cause))
-	}
-	e.emit(ctx, d)
-	e.flush(ctx)
-}
-
 func statusOf(err error) string {
 	switch quarry.KindOf(err) {
 	case quarry.KindCanceled:

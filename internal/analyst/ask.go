@@ -61,10 +61,10 @@ const askRowCap = 10000
 // KindForbidden for a refusal) together with an outcome that says what was
 // understood and what was not.
 func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, question string, asOf time.Time) (*AskOutcome, error) {
-	em := &emitter{rec: rec}
+	em := NewEmitter(rec)
 	day := asOf.Format("2006-01-02")
 	out := &AskOutcome{RunID: rec.RunID(), Question: question, AsOf: day}
-	em.emit(ctx, &event.RunStartedData{
+	em.Emit(ctx, &event.RunStartedData{
 		Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.Conn.Dialect()),
 		Planner: "builtin", AsOf: day, Knowledge: k.Hash, PrivilegedRole: a.PrivilegedRole,
 	})
@@ -84,23 +84,23 @@ func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, qu
 		}
 		em.finish(ctx, status, err)
 	}
-	if err == nil && em.err != nil {
-		err = quarry.Wrap(quarry.KindInternal, em.err, "the run could not be recorded in quarry's state database")
+	if err == nil && em.Err() != nil {
+		err = quarry.Wrap(quarry.KindInternal, em.Err(), "the run could not be recorded in quarry's state database")
 	}
 	return out, err
 }
 
-func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question string, asOf time.Time, out *AskOutcome) error {
+func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question string, asOf time.Time, out *AskOutcome) error {
 	pl := k.Planner.Plan(question, asOf)
 	out.Plan = pl
-	em.emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions})
+	em.Emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions})
 
 	var sql, source, zeroControl string
 	var compiled *semantic.Compiled
 	switch pl.Kind {
 	case planner.KindClarify:
 		out.Status = "clarify"
-		em.emit(ctx, &event.ClarificationData{Question: pl.Question, Options: pl.Options, Reason: pl.Reason})
+		em.Emit(ctx, &event.ClarificationData{Question: pl.Question, Options: pl.Options, Reason: pl.Reason})
 		return quarry.Errorf(quarry.KindUnanswered, "%s", pl.Question)
 	case planner.KindRefuse:
 		return quarry.Errorf(quarry.KindForbidden, "%s", pl.Reason)
@@ -144,43 +144,22 @@ func (a *Analyst) ask(ctx context.Context, em *emitter, k *Knowledge, question s
 		AdHoc []semantic.Metric `json:"ad_hoc,omitempty"`
 		Title string            `json:"title,omitempty"`
 	}{pl.Query, pl.AdHoc, pl.Title})
-	em.emit(ctx, &event.PlanMadeData{Source: source, Plan: planJSON})
-	em.emit(ctx, &event.SQLGeneratedData{SQL: sql, Source: "builtin"})
+	em.Emit(ctx, &event.PlanMadeData{Source: source, Plan: planJSON})
 	out.SQL, out.Compiled = sql, compiled
-
-	v, err := a.guard(ctx, em, sql)
-	out.Verdict = &v
+	res, err := a.Exec(ctx, em, sql, Exec{Source: "builtin", MaxRows: askRowCap, KeepRows: askRowCap})
+	out.Verdict = &res.Verdict
 	if err != nil {
 		return err
 	}
-	saved := a.Limits
-	a.Limits.KeepRows = askRowCap
-	if a.Limits.MaxRows == 0 || a.Limits.MaxRows > askRowCap {
-		a.Limits.MaxRows = askRowCap
-	}
-	res, err := a.execute(ctx, em, out.RunID, sql, nil)
-	a.Limits = saved
-	if err != nil {
-		return err
-	}
-	out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.kept, res.rows, res.truncated, res.dur, res.resultID
-
-	var cols []narrate.ColumnInfo
+	out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.Table, res.Rows, res.Truncated, res.Duration, res.ResultID
 	if compiled != nil {
-		cols = narrate.ColumnsFrom(compiled.Columns)
+		out.Columns = narrate.ColumnsFrom(compiled.Columns)
 	}
-	out.Columns = cols
-	in := verify.InputFor(pl.Model(k.Model), pl.Query, compiled, out.Table, out.Rows, out.Truncated)
-	in.ZeroGroupsControl = zeroControl
-	out.Report = verify.Run(in)
-	em.emit(ctx, &event.ChecksRanData{Checks: out.Report.EventChecks(), Confidence: out.Report.Confidence})
-
-	out.Answer = narrate.Compose(narrate.AnswerInput{
-		Question: question, Title: pl.Title, SQL: sql, Table: out.Table,
-		TotalRows: out.Rows, Truncated: out.Truncated, Columns: cols,
-		Report: out.Report, AsOf: out.AsOf, Currency: k.Currency,
+	out.Report, out.Answer = Explain(ctx, em, Evidence{
+		Question: question, Title: pl.Title, AsOf: out.AsOf,
+		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
+		ZeroGroupsControl: zeroControl, Currency: k.Currency,
 	})
-	em.emit(ctx, &event.AnswerRenderedData{Markdown: out.Answer.Markdown, Chart: out.Answer.Chart.Kind})
 	return nil
 }
 

@@ -4,11 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/export"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
@@ -35,164 +33,28 @@ type RunOutcome struct {
 // reaches the database: Run returns a KindRejected error and the verdict in
 // the outcome. Whatever happens, the run's log ends with run.finished.
 func (a *Analyst) Run(ctx context.Context, rec *event.Recorder, sql string, sink RowSink) (*RunOutcome, error) {
-	em := &emitter{rec: rec}
+	em := NewEmitter(rec)
 	out := &RunOutcome{RunID: rec.RunID()}
-	em.emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole, PolicyOff: a.PolicyOff})
+	em.Emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole, PolicyOff: a.PolicyOff})
 	err := a.run(ctx, em, sql, sink, out)
 	if err != nil {
 		em.finish(ctx, statusOf(err), err)
 	} else {
 		em.finish(ctx, "succeeded", nil)
 	}
-	if err == nil && em.err != nil {
-		err = quarry.Wrap(quarry.KindInternal, em.err, "the run could not be recorded in quarry's state database")
+	if err == nil && em.Err() != nil {
+		err = quarry.Wrap(quarry.KindInternal, em.Err(), "the run could not be recorded in quarry's state database")
 	}
 	return out, err
 }
 
-func (a *Analyst) run(ctx context.Context, em *emitter, sql string, sink RowSink, out *RunOutcome) error {
-	em.emit(ctx, &event.SQLGeneratedData{SQL: sql, Source: "user"})
-	v, err := a.guard(ctx, em, sql)
-	out.Verdict = v
-	if err != nil {
-		return err
-	}
-	res, err := a.execute(ctx, em, out.RunID, sql, sink)
-	if res != nil {
-		out.Columns, out.Rows, out.Truncated, out.Duration, out.ResultID = res.cols, res.rows, res.truncated, res.dur, res.resultID
+func (a *Analyst) run(ctx context.Context, em *Emitter, sql string, sink RowSink, out *RunOutcome) error {
+	res, err := a.Exec(ctx, em, sql, Exec{Source: "user", Sink: sink})
+	out.Verdict = res.Verdict
+	if res.Table != nil {
+		out.Columns, out.Rows, out.Truncated, out.Duration, out.ResultID = res.Columns, res.Rows, res.Truncated, res.Duration, res.ResultID
 	}
 	return err
-}
-
-// guard checks sql and records the verdict.
-func (a *Analyst) guard(ctx context.Context, em *emitter, sql string) (sqlguard.Verdict, error) {
-	v := a.Guard.Check(ctx, sql)
-	em.emit(ctx, &event.GuardCheckedData{Allowed: v.Allowed, Dialect: string(v.Dialect), Violations: violations(v)})
-	if !v.Allowed {
-		return v, v.Err()
-	}
-	return v, nil
-}
-
-type execResult struct {
-	cols      []quarry.Column
-	rows      int64
-	truncated bool
-	dur       time.Duration
-	resultID  string
-	kept      *quarry.Table
-}
-
-// execute runs an allowed statement, streams it to sink, keeps the first
-// rows for the result store, and records query.executed or query.failed.
-func (a *Analyst) execute(ctx context.Context, em *emitter, runID, sql string, sink RowSink) (*execResult, error) {
-	start := a.now()
-	res := &execResult{}
-	fail := func(err error) (*execResult, error) {
-		err = queryError(ctx, err)
-		res.dur = a.now().Sub(start)
-		em.emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.dur)})
-		return res, err
-	}
-	var key string
-	if a.Cache != nil {
-		key = resultcache.Key(a.Connection, a.Conn.Dialect(), sql, a.Limits.MaxRows)
-		if t, ok := a.Cache.Get(key); ok {
-			return a.replay(ctx, em, runID, t, sink)
-		}
-	}
-	em.flush(ctx)
-	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{
-		MaxRows: a.Limits.MaxRows, Timeout: a.Limits.StatementTimeout,
-		MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows,
-		MaxValueBytes: a.Limits.MaxValueBytes,
-	})
-	if err != nil {
-		return fail(err)
-	}
-	defer rows.Close()
-	res.cols = rows.Columns()
-	if sink != nil {
-		if err := sink.Begin(res.cols); err != nil {
-			return fail(quarry.Wrap(quarry.KindInput, err, "cannot write the result"))
-		}
-	}
-	keep := a.Limits.keep()
-	res.kept = &quarry.Table{Columns: res.cols}
-	var keptBytes int64
-	for rows.Next() {
-		vals := rows.Values()
-		if sink != nil {
-			if err := sink.Row(vals); err != nil {
-				return fail(quarry.Wrap(quarry.KindInput, err, "cannot write the result"))
-			}
-		}
-		if len(res.kept.Rows) < keep && !res.kept.Truncated {
-			if a.Limits.MaxResultBytes > 0 {
-				for _, v := range vals {
-					keptBytes += connector.ValueSize(v)
-				}
-			}
-			if a.Limits.MaxResultBytes > 0 && keptBytes > a.Limits.MaxResultBytes {
-				res.kept.Truncated = true
-			} else {
-				res.kept.Rows = append(res.kept.Rows, append([]any(nil), vals...))
-			}
-		} else {
-			res.kept.Truncated = true
-		}
-		res.rows++
-		if res.rows&1023 == 0 && ctx.Err() != nil {
-			return fail(ctx.Err())
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fail(err)
-	}
-	if t, ok := rows.(connector.Truncator); ok && t.Truncated() {
-		res.truncated = true
-		res.kept.Truncated = true
-	}
-	res.dur = a.now().Sub(start)
-	if key != "" && res.rows == int64(len(res.kept.Rows)) {
-		a.Cache.Put(key, res.kept)
-	}
-	return res, a.record(ctx, em, runID, res, false)
-}
-
-// replay serves a cached result as if it had just been read.
-func (a *Analyst) replay(ctx context.Context, em *emitter, runID string, t *quarry.Table, sink RowSink) (*execResult, error) {
-	res := &execResult{cols: t.Columns, rows: int64(len(t.Rows)), truncated: t.Truncated, kept: t}
-	if sink != nil {
-		if err := sink.Begin(t.Columns); err != nil {
-			return res, quarry.Wrap(quarry.KindInput, err, "cannot write the result")
-		}
-		for _, r := range t.Rows {
-			if err := sink.Row(r); err != nil {
-				return res, quarry.Wrap(quarry.KindInput, err, "cannot write the result")
-			}
-		}
-	}
-	return res, a.record(ctx, em, runID, res, true)
-}
-
-// record keeps the result in the store and records query.executed.
-func (a *Analyst) record(ctx context.Context, em *emitter, runID string, res *execResult, cached bool) error {
-	var hash string
-	if a.Results != nil {
-		id, h, err := a.Results.SaveResult(context.WithoutCancel(ctx), runID, res.kept)
-		if err != nil {
-			err = quarry.Wrap(quarry.KindInternal, err, "cannot keep the result in quarry's state database")
-			em.emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.dur)})
-			return err
-		}
-		res.resultID, hash = id, h
-	}
-	em.emit(ctx, &event.QueryExecutedData{
-		Rows: res.rows, Truncated: res.truncated, DurationMS: millis(res.dur),
-		Columns: columnNames(res.cols), ResultID: res.resultID, ResultHash: hash, Cached: cached,
-	})
-	return nil
 }
 
 func (a *Analyst) now() time.Time {

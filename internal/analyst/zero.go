@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -21,7 +20,7 @@ import (
 // zero_groups check. Otherwise it returns the refusal: the groups exist,
 // or quarry cannot tell. A control query that was sent is recorded, with
 // what it found, as the failed check (em) before the refusal.
-func (a *Analyst) zeroGroupsControl(ctx context.Context, em *emitter, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, refusal error) {
+func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, refusal error) {
 	var why []string
 	for _, z := range zs {
 		why = append(why, z.Why)
@@ -64,31 +63,24 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *emitter, m *semanti
 		extra = fmt.Sprintf(" (%d %s have no %s)", n, z.Group, z.Counted)
 	}
 	check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (control query: " + sql + " → " + found + ")"}
-	em.emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
+	em.Emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
 	return "", refuse(extra)
 }
 
 // countOf runs a guarded control query that returns one count, and
 // returns it, or -1 when it fails or returns something else.
 func (a *Analyst) countOf(ctx context.Context, sql string) int64 {
-	rows, err := a.Conn.Query(ctx, sql, connector.QueryOptions{MaxRows: 1, Timeout: a.Limits.StatementTimeout, MaxCost: a.Limits.MaxCost, MaxEstimatedRows: a.Limits.MaxEstimatedRows})
-	if err != nil {
+	l := a.Limits
+	l.MaxRows, l.KeepRows = 1, 1
+	res, err := a.read(ctx, sql, l, nil)
+	if err != nil || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
 		return -1
 	}
-	defer rows.Close()
-	var n int64 = -1
-	if rows.Next() {
-		if v := rows.Values(); len(v) == 1 {
-			switch x := v[0].(type) {
-			case int64:
-				n = x
-			case float64:
-				n = int64(x)
-			}
-		}
+	switch x := res.Table.Rows[0][0].(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
 	}
-	if rows.Err() != nil {
-		return -1
-	}
-	return n
+	return -1
 }

@@ -49,7 +49,7 @@ func TestZeroGroupsControl(t *testing.T) {
 
 	conn := count(0)
 	a := &Analyst{Conn: conn, Guard: allow}
-	control, err := a.zeroGroupsControl(context.Background(), &emitter{rec: event.NewRecorder("r_z", fixedClock(), &memSink{})}, m, q, zs)
+	control, err := a.zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, zs)
 	if err != nil || !strings.Contains(control, "every courses has at least one sections") {
 		t.Fatalf("no empty group: control %q, err %v", control, err)
 	}
@@ -62,14 +62,14 @@ func TestZeroGroupsControl(t *testing.T) {
 		t.Errorf("a controlled result lost confidence: %+v", rep)
 	}
 
-	_, err = (&Analyst{Conn: count(4), Guard: allow}).zeroGroupsControl(context.Background(), &emitter{rec: event.NewRecorder("r_z", fixedClock(), &memSink{})}, m, q, zs)
+	_, err = (&Analyst{Conn: count(4), Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, zs)
 	if quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(err.Error(), "4 courses have no sections") {
 		t.Errorf("empty groups exist: %v", err)
 	}
 	// The control query that was sent is in the run's log, with what it
 	// found, even though the question is refused.
 	sink := &memSink{}
-	(&Analyst{Conn: count(4), Guard: allow}).zeroGroupsControl(context.Background(), &emitter{rec: event.NewRecorder("r_z", fixedClock(), sink)}, m, q, zs)
+	(&Analyst{Conn: count(4), Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), sink)), m, q, zs)
 	if len(sink.events) != 1 || sink.events[0].Type != event.ChecksRan || !strings.Contains(string(sink.events[0].Data), "NOT EXISTS") || !strings.Contains(string(sink.events[0].Data), "→ 4") {
 		t.Errorf("recorded %+v; want the failed zero_groups check with the control query", sink.events)
 	}
@@ -84,7 +84,7 @@ func TestZeroGroupsControl(t *testing.T) {
 		}(),
 	} {
 		conn := count(0)
-		_, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), &emitter{rec: event.NewRecorder("r_z", fixedClock(), &memSink{})}, m, q, verify.ZeroGroupsMissing(m, q))
+		_, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, verify.ZeroGroupsMissing(m, q))
 		if quarry.KindOf(err) != quarry.KindUnanswered || len(conn.calls) != 0 {
 			t.Errorf("%s: err %v, %d queries; want a refusal without a control query", name, err, len(conn.calls))
 		}
@@ -92,7 +92,7 @@ func TestZeroGroupsControl(t *testing.T) {
 	// The guard decides the control query too.
 	deny := GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: false} })
 	conn = count(0)
-	if _, err := (&Analyst{Conn: conn, Guard: deny}).zeroGroupsControl(context.Background(), &emitter{rec: event.NewRecorder("r_z", fixedClock(), &memSink{})}, m, q, zs); err == nil || len(conn.calls) != 0 {
+	if _, err := (&Analyst{Conn: conn, Guard: deny}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, zs); err == nil || len(conn.calls) != 0 {
 		t.Errorf("a refused control query ran or was trusted: %v", err)
 	}
 }
@@ -168,7 +168,7 @@ func TestZeroGroupsInRankings(t *testing.T) {
 	conn := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "empty_groups"}}, Rows: [][]any{{int64(0)}}}}
 	allow := GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: true} })
 	q := rank(false, "courses.id", "courses.name")
-	if c, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), &emitter{rec: event.NewRecorder("r_z", fixedClock(), &memSink{})}, m, q, verify.ZeroGroupsMissing(m, q)); err != nil || c == "" {
+	if c, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, verify.ZeroGroupsMissing(m, q)); err != nil || c == "" {
 		t.Errorf("control of a ranking: %q, %v", c, err)
 	}
 }
