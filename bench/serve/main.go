@@ -29,9 +29,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/guard"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/ids"
@@ -39,6 +41,7 @@ import (
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
+	qruntime "github.com/quarrydata/quarry/internal/runtime"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
@@ -120,7 +123,7 @@ func run(streams, rounds, workers int, cold bool) error {
 		defer c.Close()
 		conns = append(conns, c)
 	}
-	conn := httpapi.Pool(conns...)
+	conn := qruntime.Pool(conns...)
 	g, err := guard.New(sqlguard.Options{Dialect: quarry.DialectSQLite})
 	if err != nil {
 		return err
@@ -132,10 +135,19 @@ func run(streams, rounds, workers int, cold bool) error {
 		return err
 	}
 	var idMu sync.Mutex
+	newAnalyst := func() *analyst.Analyst {
+		return &analyst.Analyst{Conn: conn, Guard: g, Results: st, Limits: analyst.Limits{MaxRows: 100_000},
+			Connection: "demo", Clock: time.Now, Cache: cache}
+	}
 	srv, err := httpapi.New(httpapi.Config{
 		Start: func(context.Context) (httpapi.Runner, func(), error) {
-			return &analyst.Analyst{Conn: conn, Guard: g, Results: st, Limits: analyst.Limits{MaxRows: 100_000},
-				Connection: "demo", Clock: time.Now, Cache: cache}, func() {}, nil
+			return newAnalyst(), func() {}, nil
+		},
+		// The builtin planner through the agent, as quarry serve asks.
+		Ask: func(ctx context.Context, rec *event.Recorder, q string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+			an := newAnalyst()
+			ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
+			return ag.Ask(ctx, rec, q, asOf, opts)
 		},
 		Knowledge: k, Store: st, Addr: ln.Addr().String(), Clock: time.Now, Version: "bench",
 		NewID: func(p string) string {

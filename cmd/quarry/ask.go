@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
 	"path/filepath"
 	"strings"
@@ -11,10 +14,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/narrate/chart"
-	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) askCmd() *cobra.Command {
@@ -60,7 +64,11 @@ today, or against --as-of.`,
 			if len(args) > 0 || file != "" {
 				return quarry.Errorf(quarry.KindUsage, "--results continues an earlier question; give no new question with it")
 			}
-			return a.askResults(ctx, af, asJSON, chartFile)
+			out, err := a.rt.Resume(ctx, runtime.ResumeRequest{RunID: af.runID, Read: func() ([]byte, error) {
+				data, err := a.readInput(nil, af.results, "pasted result")
+				return []byte(data), err
+			}})
+			return a.showAgentOutcome(out, err, asJSON, chartFile)
 		}
 		var question string
 		var err error
@@ -84,37 +92,100 @@ today, or against --as-of.`,
 				return quarry.Errorf(quarry.KindUsage, "--chart %s: name the file .svg or .png", chartFile)
 			}
 		}
-		cfg, err := a.config()
-		if err != nil {
-			return err
+		req := runtime.AskRequest{
+			Question: question, Connection: connName, Model: af.model, PreferModel: af.preferModel, AsOf: day,
+			Session: af.session, Continue: af.cont,
 		}
-		m, err := a.modelFor(cfg, af.model)
-		if err != nil {
-			return err
+		if af.loop {
+			if asJSON || chartFile != "" {
+				return quarry.Errorf(quarry.KindUsage, "--loop is a conversation in the terminal; it takes no --json or --chart")
+			}
+			return a.askLoop(ctx, req)
 		}
-		if af.usesAgent(cfg, m, connName) {
-			return a.askWithAgent(ctx, cfg, af, m, question, connName, day, asJSON, chartFile)
+		if question == "" {
+			return quarry.Errorf(quarry.KindUsage, "no question given; pass it as an argument, with -f FILE, or - to read standard input")
 		}
-		a.noteBuiltin(cfg)
-		k, err := a.knowledge()
-		if err != nil {
-			return err
+		if req.Session == "" && !req.Continue && !asJSON && a.stdinTTY() && a.stderrTTY() {
+			req.Offer = a.offerToContinue
 		}
-		an, rec, closeRun, err := a.analyst(ctx, connName, cfg.Limits.MaxRows)
-		if err != nil {
-			return err
-		}
-		defer closeRun()
-		out, askErr := an.Ask(ctx, rec, k, question, day)
-		if out == nil {
-			return askErr
-		}
-		if askErr != nil && out.Plan == nil {
+		ans, err := a.rt.Ask(ctx, req)
+		return a.showAsk(ans, err, asJSON, chartFile)
+	})
+	return cmd
+}
+
+// showAsk prints what Ask did, and turns a refusal into its exit code
+// after saying why.
+func (a *app) showAsk(ans runtime.Answer, askErr error, asJSON bool, chartFile string) error {
+	out := ans.Outcome
+	if ans.ReadAs != "" {
+		fmt.Fprintf(a.stderr, "quarry: reading the follow-up as %q\n", ans.ReadAs)
+	}
+	if !ans.Conversational {
+		if out == nil || askErr != nil && out.Plan == nil {
 			return askErr
 		}
 		return a.showAnswer(out, askErr, chartFile, asJSON)
-	})
-	return cmd
+	}
+	err := a.showAgentOutcome(out, askErr, asJSON, chartFile)
+	if ans.SessionID != "" && !asJSON && out != nil {
+		fmt.Fprintf(a.stderr, "quarry: session %s (follow up with: quarry ask --continue \"…\")\n", ans.SessionID)
+	}
+	return err
+}
+
+// offerToContinue asks the person at the terminal whether a question
+// continues the conversation of the last one.
+func (a *app) offerToContinue(last event.RunState) bool {
+	fmt.Fprintf(a.stderr, "Continue the conversation of %s (%q)? [y/N] ", last.StartedAt.Local().Format("15:04"), last.Question)
+	line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}
+
+// askLoop is a conversation in the terminal: each line of input is a
+// question of one session, answered in turn, until an empty line, "exit"
+// or the end of input.
+func (a *app) askLoop(ctx context.Context, req runtime.AskRequest) error {
+	if req.Session == "" {
+		id, err := a.rt.StartSession(ctx, req.Continue)
+		if err != nil {
+			return err
+		}
+		req.Session = id
+	}
+	req.Continue = false
+	in := bufio.NewReader(a.stdin)
+	q := req.Question
+	for {
+		if strings.TrimSpace(q) == "" {
+			if a.stdinTTY() {
+				fmt.Fprint(a.stderr, "> ")
+			}
+			line, err := in.ReadString('\n')
+			q = strings.TrimSpace(line)
+			if q == "" || q == "exit" || q == "quit" {
+				if err != nil && err != io.EOF {
+					return quarry.Wrap(quarry.KindInput, err, "cannot read the next question")
+				}
+				return nil
+			}
+		}
+		req.Question = q
+		ans, err := a.rt.Ask(ctx, req)
+		err = a.showAsk(ans, err, false, "")
+		if quarry.KindOf(err) == quarry.KindCanceled || ctx.Err() != nil {
+			return err
+		}
+		if err != nil {
+			var se silentError
+			if !errors.As(err, &se) {
+				fmt.Fprintln(a.stderr, "quarry: "+oneLine(quarry.Message(err)))
+			}
+		}
+		fmt.Fprintln(a.stdout)
+		q = ""
+	}
 }
 
 // showAnswer prints an answer (or why there is none), writes its chart when
@@ -140,30 +211,6 @@ func (a *app) showAnswer(out *analyst.AskOutcome, askErr error, chartFile string
 		return askErr
 	}
 	return nil
-}
-
-// knowledge loads the knowledge folder and builds the planner over it.
-func (a *app) knowledge() (*analyst.Knowledge, error) {
-	cfg, err := a.config()
-	if err != nil {
-		return nil, err
-	}
-	f, err := a.folder(cfg)
-	if err != nil {
-		return nil, err
-	}
-	verified := make([]planner.Verified, len(f.Verified))
-	for i, v := range f.Verified {
-		verified[i] = planner.Verified{Question: v.Question, SQL: v.SQL}
-	}
-	k := &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash}
-	for _, m := range f.Model.Metrics {
-		if strings.EqualFold(m.Unit, "USD") {
-			k.Currency = "$"
-			break
-		}
-	}
-	return k, nil
 }
 
 // printAnswer writes the answer for a person: rendered for a terminal, or
@@ -256,7 +303,7 @@ func writeChart(path string, spec narrate.ChartSpec) error {
 	if err != nil {
 		return quarry.Wrap(quarry.KindInternal, err, "cannot draw the chart")
 	}
-	if err := writeFileAtomic(path, data, 0o644); err != nil {
+	if err := runtime.WriteFileAtomic(path, data, 0o644); err != nil {
 		return quarry.Wrap(quarry.KindInput, err, "cannot write the chart to %s", path)
 	}
 	return nil

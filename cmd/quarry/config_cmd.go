@@ -34,7 +34,7 @@ URLs, API keys) are shown as [redacted]; quarry never prints them.`,
 			_, err = a.stdout.Write([]byte("\n"))
 		}
 		for _, w := range cfg.Warnings {
-			a.warn(w)
+			a.rt.Warn(w)
 		}
 		return err
 	})

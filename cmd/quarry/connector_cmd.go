@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -12,12 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/config"
-	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/connector/mysql"
-	"github.com/quarrydata/quarry/internal/connector/postgres"
-	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/mcpserver"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 // connectorFlags are the flags every connector server takes.
@@ -69,21 +65,12 @@ quarry's guard first.`,
 		if err := f.check(a); err != nil {
 			return err
 		}
-		var extra []string
-		if cfg, err := a.config(); err == nil {
-			extra = cfg.Guard.ExtraFunctions
-		}
-		name := filepath.Base(args[0])
-		p, err := a.connectorPolicy()
+		db, err := a.rt.OpenSQLiteFile(ctx, args[0], a.configFlag != "")
 		if err != nil {
 			return err
 		}
-		conn, err := sqlite.Open(ctx, args[0], sqlite.Options{ExtraFunctions: extra, Name: name, Policy: p})
-		if err != nil {
-			return err
-		}
-		defer conn.Close()
-		return a.serveConnector(ctx, conn, "SQLite database "+name, f, nil)
+		defer db.Close()
+		return a.serveConnector(ctx, db, f, nil)
 	})
 	return cmd
 }
@@ -123,26 +110,12 @@ is given (docs/readonly.md).`, title, example),
 			return quarry.Errorf(quarry.KindConfig, "set DATABASE_URL in the server's environment (for example in the MCP client's config: \"env\": {\"DATABASE_URL\": \"%s\"})", example)
 		}
 		scrub := secretScrubber(raw)
-		var conn connector.Conn
-		var err error
-		if d == quarry.DialectMySQL {
-			conn, err = mysql.Open(ctx, raw, mysql.Options{Name: string(d)})
-		} else {
-			conn, err = postgres.Open(ctx, raw, postgres.Options{Name: string(d)})
-		}
+		db, err := a.rt.OpenURL(ctx, d, raw, runtime.URLOptions{Title: title, AllowPrivileged: allowPrivileged, WithProject: a.configFlag != "", Scrub: scrub})
 		if err != nil {
-			// The message only: a driver's cause may quote the URL.
-			return quarry.Errorf(quarry.KindOf(err), "%s", scrub(quarry.Message(err)))
-		}
-		defer conn.Close()
-		if err := a.connectorRoleGate(ctx, conn, allowPrivileged, scrub); err != nil {
 			return err
 		}
-		what := title + " database"
-		if id, ok := conn.(interface{ Identity() connector.Identity }); ok && id.Identity().Target != "" {
-			what += " " + scrub(id.Identity().Target)
-		}
-		return a.serveConnector(ctx, conn, what, f, scrub)
+		defer db.Close()
+		return a.serveConnector(ctx, db, f, scrub)
 	})
 	return cmd
 }
@@ -157,20 +130,15 @@ func (f *connectorFlags) check(a *app) error {
 	return f.http.check(a)
 }
 
-// serveConnector serves conn through the guard of its dialect.
-func (a *app) serveConnector(ctx context.Context, conn connector.Conn, what string, f connectorFlags, scrub func(string) string) error {
-	g, closeGuard, err := a.connectorGuard(ctx, conn)
-	if err != nil {
-		return err
-	}
-	defer closeGuard()
+// serveConnector serves db over MCP.
+func (a *app) serveConnector(ctx context.Context, db *runtime.Database, f connectorFlags, scrub func(string) string) error {
 	srv, err := mcpserver.NewConnector(mcpserver.ConnectorConfig{
-		Name: what, Exec: conn, Guard: g, MaxRows: f.maxRows, Timeout: f.timeout, Version: version, Scrub: scrub,
+		Name: db.What, Exec: db.Conn, Guard: db.Guard, MaxRows: f.maxRows, Timeout: f.timeout, Version: version, Scrub: scrub,
 	})
 	if err != nil {
 		return err
 	}
-	return a.serveMCP(ctx, srv, f.http, what, config.DefaultServer(), "--max-sessions")
+	return a.serveMCP(ctx, srv, f.http, db.What, config.DefaultServer(), "--max-sessions")
 }
 
 // dsnPassword finds the password of a MySQL DSN, user:password@tcp(…)/db.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/eval"
-	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -76,29 +75,27 @@ func (a *app) evalFiles(ctx context.Context, files []string, connName string, op
 	if err != nil {
 		return err
 	}
-	folder, err := knowledge.Load(cfg.Knowledge)
+	k, err := a.rt.Knowledge()
 	if err != nil {
 		return err
 	}
-	st, err := a.store(ctx)
+	st, err := a.rt.Store(ctx)
 	if err != nil {
 		return err
 	}
-	conn, _, err := a.conn(ctx, connName)
+	conn, _, err := a.rt.Conn(ctx, connName)
 	if err != nil {
 		return err
 	}
-	sys, err := eval.NewBuiltin(folder, conn, eval.BuiltinOptions{
-		Timeout:        cfg.Limits.StatementTimeout,
-		ExtraFunctions: cfg.Guard.ExtraFunctions,
-		Sink:           st,
-		NewRunID:       func() string { return a.newID("r") },
-		Clock:          a.now,
-	})
+	// The runtime's analyst: the project's guard, column policy and
+	// limits; every case reads the database (no result cache).
+	an, release, err := a.rt.Analyst(ctx, connName, cfg.Limits.MaxRows)
 	if err != nil {
 		return err
 	}
-	defer sys.Close()
+	defer release()
+	an.Cache = nil
+	sys := eval.Over(an, k, eval.BuiltinOptions{Sink: st, NewRunID: func() string { return a.rt.NewID("r") }})
 	opts.ExtraColumns, opts.CheckGold = true, true
 	opts.Progress = func(done, total int, _ *eval.Result) {
 		if a.tty {

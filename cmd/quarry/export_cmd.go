@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/export"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) exportCmd() *cobra.Command {
@@ -32,7 +33,7 @@ whole bundle; Markdown is a report for people.`,
 		if fmtName != "json" && fmtName != "md" && fmtName != "markdown" {
 			return quarry.Errorf(quarry.KindUsage, "--format %q is not known; use json or md", fmtName)
 		}
-		st, err := a.store(ctx)
+		st, err := a.rt.Store(ctx)
 		if err != nil {
 			return err
 		}
@@ -54,7 +55,7 @@ whole bundle; Markdown is a report for people.`,
 			_, err := a.stdout.Write(data)
 			return err
 		}
-		if err := writeFileAtomic(out, data, 0o600); err != nil {
+		if err := runtime.WriteFileAtomic(out, data, 0o600); err != nil {
 			return quarry.Wrap(quarry.KindInput, err, "cannot write %s", out)
 		}
 		fmt.Fprintf(a.stderr, "quarry: wrote %s\n", out)
@@ -81,7 +82,7 @@ difference can be told apart as data, knowledge or quarry's planner.`,
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to re-execute on (default: the project's default)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		st, err := a.store(ctx)
+		st, err := a.rt.Store(ctx)
 		if err != nil {
 			return err
 		}
@@ -89,12 +90,16 @@ difference can be told apart as data, knowledge or quarry's planner.`,
 		if err != nil {
 			return err
 		}
-		an, rec, closeRun, err := a.analyst(ctx, connName, cfg.Limits.MaxRows)
+		an, closeRun, err := a.rt.Analyst(ctx, connName, cfg.Limits.MaxRows)
 		if err != nil {
 			return err
 		}
 		defer closeRun()
-		k, err := a.knowledge()
+		rec, err := a.rt.Recorder(ctx)
+		if err != nil {
+			return err
+		}
+		k, err := a.rt.Knowledge()
 		if err != nil {
 			k = nil // no knowledge folder: nothing to compare it with
 		}

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/event"
@@ -45,7 +44,7 @@ func (a *app) tryFix(ctx context.Context, ff fixFlags, an *analyst.Analyst, rec 
 	if err != nil {
 		return false, nil
 	}
-	m, err := a.modelFor(cfg, ff.model)
+	m, err := a.rt.ModelFor(cfg, ff.model)
 	if err != nil {
 		return true, err
 	}
@@ -59,11 +58,7 @@ func (a *app) tryFix(ctx context.Context, ff fixFlags, an *analyst.Analyst, rec 
 	} else {
 		fmt.Fprintln(a.stderr, "quarry: "+oneLine(errText))
 	}
-	k, _, err := a.agentKnowledge(cfg)
-	if err != nil {
-		k = &analyst.Knowledge{}
-	}
-	ag := &agent.Agent{Gateway: a.gateway(m), Conn: an.Conn, Guard: an.Guard, Knowledge: k, Clock: a.now}
+	ag := a.rt.Fixer(m, an)
 	failed := silentError(quarry.ExitCode(runErr))
 	f, err := ag.Fix(ctx, rec, sql, errText)
 	if err != nil {
@@ -92,16 +87,14 @@ func (a *app) tryFix(ctx context.Context, ff fixFlags, an *analyst.Analyst, rec 
 	if !apply {
 		return true, failed
 	}
-	st, err := a.store(ctx)
-	if err != nil {
-		return true, err
-	}
 	w, err := newWriter()
 	if err != nil {
 		return true, err
 	}
-	rec2 := event.NewRecorder(a.newID("r"), a.now, st)
-	rec2.Hold()
+	rec2, err := a.rt.Recorder(ctx)
+	if err != nil {
+		return true, err
+	}
 	fmt.Fprintf(a.stderr, "quarry: running the fixed query (run %s; the failed one is %s)\n", rec2.RunID(), rec.RunID())
 	out2, err := an.Run(ctx, rec2, f.SQL, w)
 	if err != nil {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrydata/quarry/internal/analyst"
-	"github.com/quarrydata/quarry/internal/guard"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
@@ -45,7 +43,7 @@ Exit status: 0 when every statement is allowed, 1 when any is rejected,
 		if err != nil {
 			return err
 		}
-		g, closeGuard, err := a.newGuard(d)
+		g, closeGuard, err := a.rt.NewGuard(d)
 		if err != nil {
 			return err
 		}
@@ -136,27 +134,4 @@ func (a *app) guardDialect(flag string) (quarry.Dialect, error) {
 		}
 	}
 	return quarry.DialectGeneric, nil
-}
-
-// newGuard builds the guard for a dialect without a connection: the
-// lexical guard plus the engine's own verdict where this build has it (see
-// internal/guard). Statements that run on a connection get connGuard's.
-func (a *app) newGuard(d quarry.Dialect) (analyst.Guard, func(), error) {
-	g, err := a.baseGuard(d, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, func() { g.Close() }, nil
-}
-
-// baseGuard is the guard of a dialect with the project's guard settings
-// and, when known, the connection's catalog (PostgreSQL's parser check
-// resolves attribute notation, t.f, against it).
-func (a *app) baseGuard(d quarry.Dialect, cat *quarry.Catalog) (*guard.Guard, error) {
-	opts := sqlguard.Options{Dialect: d, Catalog: cat}
-	if cfg, err := a.config(); err == nil {
-		opts.ExtraFunctions = cfg.Guard.ExtraFunctions
-		opts.MaxBytes = cfg.Limits.MaxStatementBytes
-	}
-	return guard.New(opts)
 }

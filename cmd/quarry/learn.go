@@ -7,11 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrydata/quarry/internal/analyst"
-	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/knowledge"
-	"github.com/quarrydata/quarry/internal/policy"
-	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) learnCmd() *cobra.Command {
@@ -41,18 +38,18 @@ when a write was not refused.`,
 		if err != nil {
 			return err
 		}
-		conn, _, err := a.conn(ctx, connName)
+		conn, _, err := a.rt.Conn(ctx, connName)
 		if err != nil {
 			return err
 		}
-		var findings []finding
-		a.probe(ctx, connName, conn, func(f finding) { findings = append(findings, f) })
+		var findings []runtime.Finding
+		a.rt.Probe(ctx, connName, conn, func(f runtime.Finding) { findings = append(findings, f) })
 		// A connection that can write is still read through the guard and
 		// read-only transactions; the warning says how to add the missing
 		// layer, a read-only role.
 		for _, f := range findings {
 			if f.Status == "fail" {
-				a.warn(f.Detail)
+				a.rt.Warn(f.Detail)
 				fmt.Fprintf(a.stderr, "  → %s\n", f.Fix)
 				if f.SQL != "" {
 					fmt.Fprintf(a.stderr, "\n%s\n\n", indent(strings.TrimSpace(f.SQL), "    "))
@@ -63,12 +60,7 @@ when a write was not refused.`,
 		if !quiet {
 			opts.Progress = a.stderr
 		}
-		g, closeGuard, err := a.connGuard(ctx, conn)
-		if err != nil {
-			return err
-		}
-		defer closeGuard()
-		rep, err := knowledge.Learn(ctx, learnSource{Conn: conn, guard: g}, cfg.Knowledge, opts)
+		rep, err := a.rt.Learn(ctx, conn, opts)
 		if err != nil {
 			return err
 		}
@@ -103,25 +95,4 @@ when a write was not refused.`,
 		return nil
 	})
 	return cmd
-}
-
-// learnSource narrows a connection to what learn reads, through the guard
-// and the project's column policy: learn never reads the values of a
-// column the policy withholds (a restricted column, a view over one).
-type learnSource struct {
-	connector.Conn
-	guard analyst.Guard
-}
-
-func (s learnSource) Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error) {
-	if v := s.guard.Check(ctx, sql); !v.Allowed {
-		kind := quarry.KindRejected
-		for _, viol := range v.Violations {
-			if viol.Code == policy.Code {
-				kind = quarry.KindForbidden
-			}
-		}
-		return nil, quarry.Errorf(kind, "%s", v.String())
-	}
-	return s.Conn.Query(ctx, sql, opts)
 }

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -56,13 +57,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if a.width == 0 {
 		a.width = 100
 	}
+	a.rt = runtime.New(runtime.Options{
+		Load: a.loadConfig, Env: env, Now: a.now, Random: a.random, Version: version,
+		Notes: stderr, Interactive: a.stderrTTY(),
+	})
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	defer a.close()
+	defer a.rt.Close()
 	if err == nil {
 		return quarry.ExitOK
 	}

@@ -16,9 +16,9 @@ import (
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/event"
-	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/mcpserver"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) mcpCmd() *cobra.Command {
@@ -55,15 +55,12 @@ error.`,
 		if err := hf.check(a); err != nil {
 			return err
 		}
-		srvCfg, release, err := a.serverConfig(ctx, connName)
+		rs, release, err := a.rt.Server(ctx, connName)
 		if err != nil {
 			return err
 		}
 		defer release()
-		mcfg, err := a.mcpConfig(ctx, connName, srvCfg)
-		if err != nil {
-			return err
-		}
+		mcfg := a.mcpConfig(rs)
 		srv, err := mcpserver.New(mcfg)
 		if err != nil {
 			return err
@@ -81,71 +78,38 @@ error.`,
 	return cmd
 }
 
-// mcpConfig wires the project server to the runtime `quarry serve` uses:
-// a fresh analyst per run from srvCfg.Start, the knowledge folder and the
-// state database. With a language model configured, questions go through
-// the agent as `quarry ask` sends them.
-func (a *app) mcpConfig(ctx context.Context, connName string, srvCfg httpapi.Config) (mcpserver.Config, error) {
-	cfg, err := a.config()
-	if err != nil {
-		return mcpserver.Config{}, err
-	}
-	_, verified, err := a.agentKnowledge(cfg)
-	if err != nil {
-		return mcpserver.Config{}, err
-	}
+// mcpConfig maps what the runtime shares between a server's requests
+// onto the project server's config: questions go to the runtime's
+// planner, as `quarry ask` and `quarry serve` send them.
+func (a *app) mcpConfig(srv *runtime.Server) mcpserver.Config {
 	mc := mcpserver.Config{
-		Knowledge: srvCfg.Knowledge,
-		Store:     srvCfg.Store,
-		Clock:     a.now,
-		NewID:     srvCfg.NewID,
-		Version:   version,
-		Dialect:   quarry.DialectGeneric,
+		Knowledge:  srv.Knowledge,
+		Store:      srv.Store,
+		Clock:      srv.Clock,
+		NewID:      srv.NewID,
+		Version:    version,
+		Dialect:    srv.Dialect,
+		Connection: srv.Connection,
+		Catalog:    srv.Catalog,
+		Withheld:   srv.Withheld,
 	}
-	for _, v := range verified {
+	if srv.CatalogErr != nil {
+		fmt.Fprintf(a.stderr, "quarry: describe lists the knowledge folder's tables: the schema could not be read (%s)\n", oneLine(quarry.Message(srv.CatalogErr)))
+	}
+	for _, v := range srv.Verified {
 		mc.Verified = append(mc.Verified, mcpserver.Verified{Question: v.Question, SQL: v.SQL})
 	}
-	if connName != "" || cfg.Connection != "" {
-		conn, cc, err := a.conn(ctx, connName)
-		if err != nil {
-			return mcpserver.Config{}, err
-		}
-		mc.Connection, mc.Dialect = cc.Name, conn.Dialect()
-		// Read once, before any run shares the connection.
-		if cat, err := a.catalog(ctx, conn); err == nil {
-			mc.Catalog = cat
-			if mc.Withheld, err = a.withheldViews(ctx, conn, cat); err != nil {
-				return mcpserver.Config{}, err
-			}
-		} else {
-			fmt.Fprintf(a.stderr, "quarry: describe lists the knowledge folder's tables: the schema could not be read (%s)\n", oneLine(quarry.Message(err)))
-		}
-	}
-	start := srvCfg.Start
 	mc.Run = func(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error) {
-		runner, done, err := start(ctx)
+		an, err := srv.Start(ctx)
 		if err != nil {
 			return nil, err
 		}
-		defer done()
-		return runner.Run(ctx, rec, sql, sink)
+		return an.Run(ctx, rec, sql, sink)
 	}
 	mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {
-		runner, done, err := start(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer done()
-		return runner.Ask(ctx, rec, srvCfg.Knowledge, question, asOf)
+		return srv.Ask(ctx, rec, question, asOf, agent.AskOptions{})
 	}
-	if srvCfg.Ask != nil {
-		// A model is configured: questions go through the agent, as
-		// `quarry ask` and `quarry serve` send them.
-		mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {
-			return srvCfg.Ask(ctx, rec, question, asOf, agent.AskOptions{})
-		}
-	}
-	return mc, nil
+	return mc
 }
 
 // mcpHTTPFlags are the flags of the commands that can serve MCP over

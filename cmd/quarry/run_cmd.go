@@ -7,12 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrydata/quarry/internal/analyst"
-	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/format"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/resultcache"
 )
 
 func (a *app) runCmd() *cobra.Command {
@@ -44,10 +40,13 @@ whole row.`,
 	cmd.Flags().StringVar(&ff.model, "model", "", "the model that proposes fixes: builtin (none), anthropic, openai, anthropic:MODEL or openai:MODEL (default: model.provider)")
 	cmd.Flags().BoolVar(&ff.fix, "fix", false, "when the database or the guard refuses the query, apply the model's fix without asking")
 	cmd.Flags().BoolVar(&ff.noFix, "no-fix", false, "never propose a fix")
-	cmd.Flags().BoolVar(&a.pol.off, "no-policy", false, "read restricted columns too, at your own terminal: the knowledge folder's column policy is not applied, the run records that, and its result is not kept")
+	cmd.Flags().BoolVar(&a.noPolicy, "no-policy", false, "read restricted columns too, at your own terminal: the knowledge folder's column policy is not applied, the run records that, and its result is not kept")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if asJSON {
 			fmtName = "json"
+		}
+		if a.noPolicy {
+			a.rt.PolicyOff()
 		}
 		sql, err := a.readInput(args, file, "SQL")
 		if err != nil {
@@ -68,11 +67,15 @@ whole row.`,
 				limit = cfg.Limits.MaxRows
 			}
 		}
-		an, rec, closeRun, err := a.analyst(ctx, connName, limit)
+		an, closeRun, err := a.rt.Analyst(ctx, connName, limit)
 		if err != nil {
 			return err
 		}
 		defer closeRun()
+		rec, err := a.rt.Recorder(ctx)
+		if err != nil {
+			return err
+		}
 		out, err := an.Run(ctx, rec, sql, w)
 		if err != nil {
 			// Whatever was written ends at a whole row; flush it.
@@ -108,60 +111,4 @@ whole row.`,
 		return nil
 	})
 	return cmd
-}
-
-// resultCacheCells bounds the result cache: about a million cells.
-const resultCacheCells = 1 << 20
-
-// analyst opens what a run needs: the store, the connection and its guard,
-// and a recorder for a new run. The returned func releases the guard.
-func (a *app) analyst(ctx context.Context, connName string, maxRows int64) (*analyst.Analyst, *event.Recorder, func(), error) {
-	cfg, err := a.config()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	st, err := a.store(ctx)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	conn, cc, err := a.conn(ctx, connName)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	g, closeGuard, err := a.connGuard(ctx, conn)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	an := &analyst.Analyst{
-		Conn:    conn,
-		Guard:   g,
-		Results: a.results(st),
-		Limits: analyst.Limits{
-			MaxRows:          maxRows,
-			StatementTimeout: cfg.Limits.StatementTimeout,
-			MaxCost:          cfg.Limits.MaxCost,
-			MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
-			MaxValueBytes:    cfg.Limits.MaxValueBytes,
-			MaxResultBytes:   cfg.Limits.MaxResultBytes,
-		},
-		Connection: connectionLabel(cc.Name, conn),
-		PolicyOff:  a.pol.off,
-		Clock:      a.now,
-		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, a.now),
-		// Set only when allow_privileged_role let a privileged role run.
-		PrivilegedRole: a.privilegedRole(cc.Name),
-	}
-	rec := event.NewRecorder(a.newID("r"), a.now, st)
-	rec.Hold() // a few durable writes per run, not one per event
-	return an, rec, closeGuard, nil
-}
-
-// connectionLabel names a connection for provenance: its name and, when the
-// connector can say, its dialect and target. Never credentials.
-func connectionLabel(name string, conn any) string {
-	if id, ok := conn.(interface{ Identity() connector.Identity }); ok {
-		ident := id.Identity()
-		return fmt.Sprintf("%s (%s: %s)", name, ident.Dialect, ident.Target)
-	}
-	return name
 }

@@ -39,7 +39,7 @@ re-executes it and says whether the result is the same.`,
 	list.Flags().IntVarP(&limit, "limit", "n", 20, "show at most N runs")
 	list.Flags().StringVar(&kind, "kind", "", "only runs of this kind: run or ask")
 	list.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		st, err := a.store(ctx)
+		st, err := a.rt.Store(ctx)
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ re-executes it and says whether the result is the same.`,
 		Args:  cobra.ExactArgs(1),
 	}
 	show.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		st, err := a.store(ctx)
+		st, err := a.rt.Store(ctx)
 		if err != nil {
 			return err
 		}
@@ -237,7 +237,7 @@ func indent(s, prefix string) string {
 
 // runEvents reads the event log of run id from the state database.
 func (a *app) runEvents(ctx context.Context, id string) ([]event.Event, error) {
-	st, err := a.store(ctx)
+	st, err := a.rt.Store(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -6,27 +6,19 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"runtime"
+	goruntime "runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/agent"
-	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
-	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/httpserve"
-	"github.com/quarrydata/quarry/internal/llm"
-	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/resultcache"
-	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 // shutdownWait bounds how long Ctrl-C waits for in-flight runs.
@@ -75,7 +67,7 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if maxStreams < 1 {
 			return quarry.Errorf(quarry.KindUsage, "--max-streams must be at least 1")
 		}
-		srvCfg, closeGuard, err := a.serverConfig(ctx, connName)
+		srvCfg, _, closeGuard, err := a.serverConfig(ctx, connName)
 		if err != nil {
 			return err
 		}
@@ -101,13 +93,9 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if open {
 			a.openBrowser(url)
 		}
-		if cfg.Retention.KeepRuns > 0 {
-			st, err := a.store(ctx)
-			if err != nil {
-				ln.Close()
-				return err
-			}
-			go a.retain(ctx, st, cfg.Retention)
+		if err := a.rt.Retain(ctx); err != nil {
+			ln.Close()
+			return err
 		}
 		if err := serveUntil(ctx, hs, ln); err != nil {
 			return err
@@ -150,234 +138,35 @@ func serveUntil(ctx context.Context, hs *http.Server, ln net.Listener) error {
 	}
 }
 
-// serverConfig wires the server to the same runtime as ask and run: one
-// connection, one guard (safe for concurrent use), one result cache shared
-// by every request, the project's limits, and a fresh analyst per run.
-// The returned func releases the guard once the server has stopped.
-func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config, func(), error) {
-	cfg, err := a.config()
+// serverConfig maps what the runtime shares between a server's requests
+// onto the HTTP API's config. The returned func releases it once the
+// server has stopped.
+func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config, *runtime.Server, func(), error) {
+	srv, release, err := a.rt.Server(ctx, connName)
 	if err != nil {
-		return httpapi.Config{}, nil, err
+		return httpapi.Config{}, nil, nil, err
 	}
-	m, err := a.modelFor(cfg, "")
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	if connName == "" && cfg.Connection == "" {
-		return a.manualServerConfig(ctx, cfg, m)
-	}
-	k, err := a.serverKnowledge(cfg)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	st, err := a.store(ctx)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	conn, cc, err := a.conn(ctx, connName)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	g, closeGuard, err := a.connGuard(ctx, conn)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, a.now)
-	limits := analyst.Limits{
-		MaxRows:          cfg.Limits.MaxRows,
-		StatementTimeout: cfg.Limits.StatementTimeout,
-		MaxCost:          cfg.Limits.MaxCost,
-		MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
-		MaxValueBytes:    cfg.Limits.MaxValueBytes,
-		MaxResultBytes:   cfg.Limits.MaxResultBytes,
-	}
-	label := connectionLabel(cc.Name, conn)
-	privileged := a.privilegedRole(cc.Name) // read once: runs start concurrently
-	q, closeConns, err := a.sharedConn(ctx, cfg, cc, conn)
-	if err != nil {
-		closeGuard()
-		return httpapi.Config{}, nil, err
-	}
-	release := func() { closeConns(); closeGuard() }
-	// The fixer of `quarry run`, for POST /api/run; it is shown the SQL and
-	// the error only.
-	fixer := agentFunc(&agent.Agent{Conn: q, Guard: g, Knowledge: k, Connection: label, Clock: a.now}, a.gateway(m))
-	start := func(context.Context) (httpapi.Runner, func(), error) {
-		return &analyst.Analyst{
-			Conn: q, Guard: g, Results: a.results(st), Limits: limits,
-			Connection: label, Clock: a.now, Cache: cache,
-			PrivilegedRole: privileged,
-		}, func() {}, nil
-	}
-	ask, err := a.modelAsk(ctx, cfg, m, conn, start)
-	if err != nil {
-		release()
-		return httpapi.Config{}, nil, err
-	}
-	var idMu sync.Mutex
-	return httpapi.Config{
-		Agent:        fixer,
-		Start:        start,
-		Ask:          ask,
-		Knowledge:    k,
-		KnowledgeDir: cfg.Knowledge,
-		Store:        st,
-		Clock:        a.now,
-		NewID: func(prefix string) string {
-			idMu.Lock()
-			defer idMu.Unlock()
-			return a.newID(prefix)
-		},
-		Version: version,
-		Assets:  httpapi.Assets(),
-	}, release, nil
-}
-
-// modelAsk returns how a server answers questions with the configured
-// language model: the agent as `quarry ask` wires it (newAgent), over a
-// fresh analyst from start for each question, so that questions the
-// builtin planner maps exactly still get the builtin answer. nil when no
-// model is configured.
-func (a *app) modelAsk(ctx context.Context, cfg *config.Config, m modelChoice, conn connector.Conn, start httpapi.StartFunc) (httpapi.AskFunc, error) {
-	gw := a.gateway(m)
-	if gw == nil {
-		return nil, nil
-	}
-	k, verified, err := a.agentKnowledge(cfg)
-	if err != nil {
-		return nil, err
-	}
-	tmpl := agent.Agent{
-		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now, Gateway: gw,
-		Limits: agentLimits(cfg),
-	}
-	// The live schema, read once before runs share the connection.
-	if cat, err := a.catalog(ctx, conn); err == nil {
-		tmpl.Catalog = cat
-		if tmpl.Withheld, err = a.withheldViews(ctx, conn, cat); err != nil {
-			return nil, err
-		}
-	}
-	if err := a.checkModelOnce(ctx, cfg, m, &tmpl); err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
-		runner, done, err := start(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer done()
-		an, ok := runner.(*analyst.Analyst)
-		if !ok {
-			return runner.Ask(ctx, rec, k, question, asOf)
-		}
-		ag := tmpl
-		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
-		ag.PrivilegedRole = an.PrivilegedRole
-		return ag.Ask(ctx, rec, question, asOf, opts)
-	}, nil
-}
-
-// serverKnowledge loads the knowledge folder for a server. A project that
-// has not run quarry learn yet is still served: SQL runs, the schema is
-// described, and questions are answered by the model when there is one;
-// the builtin planner says what it does not know, and a note on stderr
-// says how to teach it.
-func (a *app) serverKnowledge(cfg *config.Config) (*analyst.Knowledge, error) {
-	if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(a.stderr, "quarry: no knowledge folder at %s; questions get answers only from a language model until you run quarry learn\n", cfg.Knowledge)
-		model := &semantic.Model{}
-		return &analyst.Knowledge{Model: model, Planner: planner.New(model, nil)}, nil
-	}
-	return a.knowledge()
-}
-
-// agentFunc returns an httpapi.AgentFunc that hands each run its own copy
-// of ag, with gw as its model when there is one.
-func agentFunc(ag *agent.Agent, gw *llm.Gateway) httpapi.AgentFunc {
-	if gw != nil {
-		ag.Gateway = gw
-	}
-	return func(context.Context) (*agent.Agent, func(), error) {
-		c := *ag
-		return &c, func() {}, nil
-	}
-}
-
-// manualServerConfig serves a project with no connection: chat questions
-// get a proposed query (manual mode, as `quarry ask` without a connection)
-// and a later turn with the pasted result continues the run; /api/run has
-// nothing to run on.
-func (a *app) manualServerConfig(ctx context.Context, cfg *config.Config, m modelChoice) (httpapi.Config, func(), error) {
-	k, verified, err := a.agentKnowledge(cfg)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	st, err := a.store(ctx)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	g, closeGuard, err := a.newGuard(quarry.DialectGeneric)
-	if err != nil {
-		return httpapi.Config{}, nil, err
-	}
-	ag := &agent.Agent{
-		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: a.now,
-		Guard: g, Results: st, Dialect: quarry.DialectGeneric, Connection: "manual (no connection)",
-		Limits: agentLimits(cfg),
-	}
-	var idMu sync.Mutex
-	return httpapi.Config{
-		Start: func(context.Context) (httpapi.Runner, func(), error) {
-			return nil, nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry serve runs no SQL; ask a question to get a query to run yourself, or add a connection to quarry.yaml")
-		},
-		Agent:        agentFunc(ag, a.gateway(m)),
-		Knowledge:    k,
-		KnowledgeDir: cfg.Knowledge,
-		Store:        st,
-		Clock:        a.now,
-		NewID: func(prefix string) string {
-			idMu.Lock()
-			defer idMu.Unlock()
-			return a.newID(prefix)
-		},
-		Version: version,
-		Assets:  httpapi.Assets(),
-	}, closeGuard, nil
-}
-
-// sqlitePool is how many connections to a SQLite database the server
-// reads through at once.
-const sqlitePool = 4
-
-// sharedConn makes conn safe for concurrent runs. PostgreSQL and MySQL
-// connections are pools already. A SQLite connection runs one query at a
-// time, so the server opens a few more to the same file and shares them;
-// any other driver's connection is shared one query at a time.
-func (a *app) sharedConn(ctx context.Context, cfg *config.Config, cc *config.Connection, conn connector.Conn) (analyst.Querier, func(), error) {
-	switch cc.Driver {
-	case config.DriverPostgres, config.DriverMySQL:
-		return conn, func() {}, nil
-	case config.DriverSQLite:
-		qs := []analyst.Querier{conn}
-		var extra []connector.Conn
-		closeAll := func() {
-			for _, c := range extra {
-				c.Close()
-			}
-		}
-		for range min(sqlitePool, runtime.NumCPU()) - 1 {
-			c, err := a.openSQLite(ctx, cfg, cc)
+	c := httpapi.Config{
+		Start: func(ctx context.Context) (httpapi.Runner, func(), error) {
+			an, err := srv.Start(ctx)
 			if err != nil {
-				closeAll()
 				return nil, nil, err
 			}
-			extra = append(extra, c)
-			qs = append(qs, c)
-		}
-		return httpapi.Pool(qs...), closeAll, nil
+			return an, func() {}, nil
+		},
+		Ask:          srv.Ask,
+		Knowledge:    srv.Knowledge,
+		KnowledgeDir: srv.KnowledgeDir,
+		Store:        srv.Store,
+		Clock:        srv.Clock,
+		NewID:        srv.NewID,
+		Version:      version,
+		Assets:       httpapi.Assets(),
 	}
-	return httpapi.Pool(conn), func() {}, nil
+	if srv.Agent != nil {
+		c.Agent = func(context.Context) (*agent.Agent, func(), error) { return srv.Agent(), func() {}, nil }
+	}
+	return c, srv, release, nil
 }
 
 // loopback reports whether host names this machine only.
@@ -393,7 +182,7 @@ func loopback(host string) bool {
 // otherwise says where to go.
 func (a *app) openBrowser(url string) {
 	name := "xdg-open"
-	if runtime.GOOS == "darwin" {
+	if goruntime.GOOS == "darwin" {
 		name = "open"
 	}
 	path, err := exec.LookPath(name)

@@ -58,22 +58,28 @@ func NewBuiltin(f *knowledge.Folder, conn Querier, opts BuiltinOptions) (*Builti
 		return nil, err
 	}
 	o := Options{MaxRows: opts.MaxRows, Timeout: opts.Timeout}
-	clock := opts.Clock
-	if clock == nil {
-		clock = time.Now
+	an := &analyst.Analyst{
+		Conn:   conn,
+		Guard:  g,
+		Limits: analyst.Limits{MaxRows: o.maxRows(), StatementTimeout: o.timeout()},
+		Clock:  opts.Clock,
 	}
-	s := &BuiltinSystem{
-		an: &analyst.Analyst{
-			Conn:   conn,
-			Guard:  g,
-			Limits: analyst.Limits{MaxRows: o.maxRows(), StatementTimeout: o.timeout()},
-			Clock:  clock,
-		},
-		k:     &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash},
-		guard: g,
-		sink:  opts.Sink,
-		ids:   opts.NewRunID,
+	s := Over(an, &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash}, opts)
+	s.guard = g
+	return s, nil
+}
+
+// Over is a BuiltinSystem over an analyst and knowledge the caller wired
+// (the runtime's, with the project's guard, column policy and limits);
+// of opts it uses Sink, NewRunID and Clock.
+func Over(an *analyst.Analyst, k *analyst.Knowledge, opts BuiltinOptions) *BuiltinSystem {
+	if an.Clock == nil {
+		an.Clock = opts.Clock
 	}
+	if an.Clock == nil {
+		an.Clock = time.Now
+	}
+	s := &BuiltinSystem{an: an, k: k, sink: opts.Sink, ids: opts.NewRunID}
 	if s.sink == nil {
 		s.sink = event.SinkFunc(func(context.Context, ...event.Event) error { return nil })
 	}
@@ -81,11 +87,16 @@ func NewBuiltin(f *knowledge.Folder, conn Querier, opts BuiltinOptions) (*Builti
 		var n atomic.Int64
 		s.ids = func() string { return fmt.Sprintf("eval-%d", n.Add(1)) }
 	}
-	return s, nil
+	return s
 }
 
-// Close releases the guard.
-func (s *BuiltinSystem) Close() error { return s.guard.Close() }
+// Close releases the guard NewBuiltin built (none for Over's).
+func (s *BuiltinSystem) Close() error {
+	if s.guard == nil {
+		return nil
+	}
+	return s.guard.Close()
+}
 
 // Answer runs one question through the analyst and reports what came of it.
 func (s *BuiltinSystem) Answer(ctx context.Context, question string, asOf time.Time) (Outcome, error) {

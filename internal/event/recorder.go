@@ -2,6 +2,7 @@ package event
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -116,4 +117,29 @@ func (r *Recorder) Flush(ctx context.Context) error {
 	evs := r.pending
 	r.pending = nil
 	return r.sink.Append(ctx, evs...)
+}
+
+// WithSession returns a Sink that stamps sessionID into run.started on
+// its way to next, for runs whose producer does not know the session (the
+// builtin planner's): the store's index then lists them under it. A
+// run.started that names a session keeps it; the caller's events are not
+// changed.
+func WithSession(sessionID string, next Sink) Sink {
+	return SinkFunc(func(ctx context.Context, events ...Event) error {
+		for i, e := range events {
+			if e.Type != RunStarted {
+				continue
+			}
+			var d RunStartedData
+			if json.Unmarshal(e.Data, &d) != nil || d.SessionID != "" {
+				continue
+			}
+			d.SessionID = sessionID
+			if data, err := json.Marshal(&d); err == nil {
+				events = append([]Event(nil), events...)
+				events[i].Data = data
+			}
+		}
+		return next.Append(ctx, events...)
+	})
 }

@@ -75,17 +75,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	)
 	ran := s.inSlot(w, r, func(ctx context.Context) {
 		rec := event.NewRecorder(resp.RunID, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), log))
-		if s.cfg.Ask != nil {
-			out, err = s.cfg.Ask(ctx, rec, question, asOf, agent.AskOptions{})
-			return
-		}
-		runner, closeRun, e := s.start(ctx)
-		if e != nil {
-			err = e
-			return
-		}
-		defer closeRun()
-		out, err = runner.Ask(ctx, rec, s.cfg.Knowledge, question, asOf)
+		out, err = s.cfg.Ask(ctx, rec, question, asOf, agent.AskOptions{})
 	})
 	if !ran {
 		return

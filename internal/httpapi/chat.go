@@ -181,22 +181,6 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 		}
 		history = agent.History(runs)
 	}
-	ag, closeAgent, err := s.manualAgent(ctx)
-	if err != nil {
-		t.err = err
-		return
-	}
-	defer closeAgent()
-	var runner Runner
-	if ag == nil && s.cfg.Ask == nil {
-		var closeRun func()
-		runner, closeRun, err = s.start(ctx)
-		if err != nil {
-			t.err = err
-			return
-		}
-		defer closeRun()
-	}
 	if t.newSession {
 		now := s.cfg.Clock()
 		if err := s.cfg.Store.CreateSession(ctx, store.Session{ID: t.sessionID, Title: t.title, CreatedAt: now}); err != nil {
@@ -204,16 +188,8 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 			return
 		}
 	}
-	rec := event.NewRecorder(t.runID, s.cfg.Clock, withSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed, &t.proposed)))
-	opts := agent.AskOptions{SessionID: t.sessionID, History: history}
-	switch {
-	case ag != nil:
-		t.out, t.err = ag.Ask(ctx, rec, t.question, t.asOf, opts)
-	case s.cfg.Ask != nil:
-		t.out, t.err = s.cfg.Ask(ctx, rec, t.question, t.asOf, opts)
-	default:
-		t.out, t.err = runner.Ask(ctx, rec, s.cfg.Knowledge, agent.FollowUp(history, t.question), t.asOf)
-	}
+	rec := event.NewRecorder(t.runID, s.cfg.Clock, event.WithSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed, &t.proposed)))
+	t.out, t.err = s.cfg.Ask(ctx, rec, t.question, t.asOf, agent.AskOptions{SessionID: t.sessionID, History: history})
 	if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, title(t.question), s.cfg.Clock()); err != nil && t.err == nil {
 		t.err = err
 	}
@@ -314,28 +290,6 @@ func batched(next event.Sink) event.Sink {
 			}
 		}
 		return nil
-	})
-}
-
-// withSession returns a sink that records the chat session in run.started,
-// so that the session's turns can be listed from the log.
-func withSession(sessionID string, next event.Sink) event.Sink {
-	return event.SinkFunc(func(ctx context.Context, events ...event.Event) error {
-		for i, e := range events {
-			if e.Type != event.RunStarted {
-				continue
-			}
-			var d event.RunStartedData
-			if json.Unmarshal(e.Data, &d) != nil || d.SessionID != "" {
-				continue
-			}
-			d.SessionID = sessionID
-			if data, err := json.Marshal(&d); err == nil {
-				events = append([]event.Event(nil), events...)
-				events[i].Data = data
-			}
-		}
-		return next.Append(ctx, events...)
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/guard"
 	"github.com/quarrydata/quarry/internal/ids"
 	"github.com/quarrydata/quarry/internal/knowledge"
@@ -155,9 +156,30 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 			return &agent.Agent{Gateway: o.model, Conn: conn, Guard: gd, Knowledge: k, Connection: "shop", Clock: time.Now}, func() {}, nil
 		}
 	}
+	// Questions as the runtime answers them: the manual agent without a
+	// connection, else the builtin planner through the agent (follow-ups
+	// made whole).
+	ask := func(ctx context.Context, rec *event.Recorder, q string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+		if o.manual {
+			ag, _, err := agentFn(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return ag.Ask(ctx, rec, q, asOf, opts)
+		}
+		r, done, err := start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		an := r.(*analyst.Analyst)
+		ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
+		return ag.Ask(ctx, rec, q, asOf, opts)
+	}
 	srv, err := New(Config{
 		Agent:        agentFn,
 		Start:        start,
+		Ask:          ask,
 		Knowledge:    k,
 		KnowledgeDir: sh.knowledge,
 		Store:        st,

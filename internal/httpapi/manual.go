@@ -53,26 +53,6 @@ func (p *proposals) get() *proposedJSON {
 	return p.p
 }
 
-// manualAgent returns the agent when the server answers in manual mode,
-// or nil with no error when it does not.
-func (s *Server) manualAgent(ctx context.Context) (*agent.Agent, func(), error) {
-	if s.cfg.Agent == nil {
-		return nil, func() {}, nil
-	}
-	ag, release, err := s.cfg.Agent(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	if release == nil {
-		release = func() {}
-	}
-	if ag == nil || !ag.Manual() {
-		release()
-		return nil, func() {}, nil
-	}
-	return ag, release, nil
-}
-
 // pastedTurn finds the run a chat turn with pasted results continues: the
 // run named by run_id, or the session's newest run that waits for a
 // result. It answers the run's events so far.

@@ -87,7 +87,7 @@ func (s *Server) runSQL(w http.ResponseWriter, r *http.Request) {
 		defer closeRun()
 		var sinkTo event.Sink = s.cfg.Store
 		if sessionID != "" {
-			sinkTo = withSession(sessionID, s.cfg.Store)
+			sinkTo = event.WithSession(sessionID, s.cfg.Store)
 		}
 		if fixOf != nil {
 			s.acceptFix(ctx, fixOf, req.SQL)

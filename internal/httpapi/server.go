@@ -45,13 +45,14 @@ type Store interface {
 	TouchSession(ctx context.Context, id, runID, title string, at time.Time) error
 }
 
-// AskFunc answers a question with a language model, recording the run
-// through rec, with the session's earlier turns in opts: the agent as
+// AskFunc answers a question, recording the run through rec, with the
+// session's earlier turns in opts: the runtime's planner (a language
+// model, the builtin planner, or in manual mode a proposed query), as
 // `quarry ask` uses it.
 type AskFunc func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
 
-// Config is what a Server is built from. Start, Knowledge, Store, Addr,
-// Clock and NewID are required.
+// Config is what a Server is built from. Start, Ask, Knowledge, Store,
+// Addr, Clock and NewID are required.
 type Config struct {
 	Start        StartFunc
 	Knowledge    *analyst.Knowledge
@@ -66,9 +67,7 @@ type Config struct {
 	// results) when it has no connection, fixes of the user's SQL when it
 	// has a language model. nil: neither.
 	Agent AgentFunc
-	// Ask, when set, answers the questions of the chat and of POST /ask
-	// in place of the builtin planner: set when a language model is
-	// configured (the agent still gives exact matches the builtin answer).
+	// Ask answers the questions of the chat and of POST /ask.
 	Ask        AskFunc
 	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
@@ -99,8 +98,8 @@ type Server struct {
 
 // New returns a Server for cfg.
 func New(cfg Config) (*Server, error) {
-	if cfg.Start == nil || cfg.Knowledge == nil || cfg.Store == nil || cfg.Clock == nil || cfg.NewID == nil {
-		return nil, quarry.Errorf(quarry.KindInternal, "httpapi: Start, Knowledge, Store, Clock and NewID are required")
+	if cfg.Start == nil || cfg.Ask == nil || cfg.Knowledge == nil || cfg.Store == nil || cfg.Clock == nil || cfg.NewID == nil {
+		return nil, quarry.Errorf(quarry.KindInternal, "httpapi: Start, Ask, Knowledge, Store, Clock and NewID are required")
 	}
 	hosts, ok := httpserve.NewHosts(cfg.Addr)
 	if !ok {

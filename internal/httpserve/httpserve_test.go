@@ -16,7 +16,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/httpserve"
 	"github.com/quarrydata/quarry/internal/mcpserver"
@@ -63,6 +65,9 @@ func apiServer(t *testing.T) string {
 	srv, err := httpapi.New(httpapi.Config{
 		Start: func(context.Context) (httpapi.Runner, func(), error) {
 			return nil, nil, quarry.Errorf(quarry.KindConfig, "no connection in this test")
+		},
+		Ask: func(context.Context, *event.Recorder, string, time.Time, agent.AskOptions) (*analyst.AskOutcome, error) {
+			return nil, quarry.Errorf(quarry.KindConfig, "no connection in this test")
 		},
 		Knowledge: &analyst.Knowledge{Model: model, Planner: planner.New(model, nil)},
 		Store:     st,

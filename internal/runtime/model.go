@@ -1,4 +1,4 @@
-package main
+package runtime
 
 import (
 	"net/url"
@@ -13,9 +13,9 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
-// modelChoice is the language model one command uses: the builtin planner
+// ModelChoice is the language model one request uses: the builtin planner
 // (Provider "builtin") or a provider's model.
-type modelChoice struct {
+type ModelChoice struct {
 	Provider string // builtin, anthropic, openai
 	Model    string // "" for the provider's default
 	key      string
@@ -31,13 +31,13 @@ var providerEnv = map[string][2]string{
 	config.ProviderOpenAI:    {"OPENAI_API_KEY", "OPENAI_BASE_URL"},
 }
 
-// modelFor resolves --model over model: in quarry.yaml. flag is "" (the
+// ModelFor resolves --model over model: in quarry.yaml. flag is "" (the
 // config's choice), "builtin", a provider ("anthropic", "openai") or
 // "provider:model" ("anthropic:claude-…", "openai:gpt-…",
 // "openai:llama3.1" for a local server). A provider other than the
 // config's takes its key and base URL from its environment variables.
-func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
-	m := modelChoice{Provider: cfg.Model.Provider, Model: cfg.Model.Model, key: cfg.Model.APIKey.Value(), baseURL: cfg.Model.BaseURL,
+func (r *Runtime) ModelFor(cfg *config.Config, flag string) (ModelChoice, error) {
+	m := ModelChoice{Provider: cfg.Model.Provider, Model: cfg.Model.Model, key: cfg.Model.APIKey.Value(), baseURL: cfg.Model.BaseURL,
 		effort: cfg.Model.Effort, cheapEffort: cfg.Model.CheapEffort, maxTokens: cfg.Model.MaxTokens}
 	flag = strings.TrimSpace(flag)
 	if flag == "" {
@@ -53,18 +53,18 @@ func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
 		if model != "" {
 			return m, quarry.Errorf(quarry.KindUsage, "--model builtin takes no model name")
 		}
-		return modelChoice{Provider: p}, nil
+		return ModelChoice{Provider: p}, nil
 	case config.ProviderAnthropic, config.ProviderOpenAI:
 	default:
 		return m, quarry.Errorf(quarry.KindUsage, "--model %q: use builtin, anthropic, openai, anthropic:MODEL or openai:MODEL", flag)
 	}
 	if p != m.Provider {
-		m = modelChoice{Provider: p, effort: m.effort, cheapEffort: m.cheapEffort, maxTokens: m.maxTokens}
+		m = ModelChoice{Provider: p, effort: m.effort, cheapEffort: m.cheapEffort, maxTokens: m.maxTokens}
 		vars := providerEnv[p]
-		if v, ok := a.env(vars[0]); ok {
+		if v, ok := r.o.Env(vars[0]); ok {
 			m.key = v
 		}
-		if v, ok := a.env(vars[1]); ok {
+		if v, ok := r.o.Env(vars[1]); ok {
 			m.baseURL = v
 		}
 	}
@@ -77,21 +77,21 @@ func (a *app) modelFor(cfg *config.Config, flag string) (modelChoice, error) {
 // named refuses an OpenAI-compatible server other than OpenAI's own with
 // no model named: quarry's default model is OpenAI's, which a local server
 // does not serve.
-func (m modelChoice) named() error {
+func (m ModelChoice) named() error {
 	if m.Provider != config.ProviderOpenAI || m.Model != "" || m.baseURL == "" || strings.Contains(m.baseURL, "api.openai.com") {
 		return nil
 	}
 	return quarry.Errorf(quarry.KindConfig, "no model is named for the OpenAI-compatible server at %s; set model.model in quarry.yaml (or pass --model openai:NAME) to a model it serves, e.g. qwen3:8b on Ollama", schemeHost(m.baseURL))
 }
 
-// gateway builds the model gateway of a choice; nil for the builtin planner.
-func (a *app) gateway(m modelChoice) *llm.Gateway {
+// Gateway builds the model gateway of a choice; nil for the builtin planner.
+func (r *Runtime) Gateway(m ModelChoice) *llm.Gateway {
 	var p llm.Provider
 	switch m.Provider {
 	case config.ProviderAnthropic:
-		p = anthropic.New(anthropic.Options{APIKey: m.key, BaseURL: m.baseURL, Now: a.now})
+		p = anthropic.New(anthropic.Options{APIKey: m.key, BaseURL: m.baseURL, Now: r.o.Now})
 	case config.ProviderOpenAI:
-		p = openai.New(openai.Options{APIKey: m.key, BaseURL: m.baseURL, Now: a.now})
+		p = openai.New(openai.Options{APIKey: m.key, BaseURL: m.baseURL, Now: r.o.Now})
 	default:
 		return nil
 	}
@@ -99,27 +99,22 @@ func (a *app) gateway(m modelChoice) *llm.Gateway {
 		Effort: map[llm.Tier]llm.Effort{llm.TierStrong: llm.Effort(m.effort), llm.TierCheap: llm.Effort(m.cheapEffort)}})
 }
 
-// noteBuiltin says, once per project, that questions go to the builtin
+// NoteBuiltin says, once per project, that questions go to the builtin
 // planner because no language model is configured. It writes one line to
 // stderr when stderr is a terminal, and remembers that it did next to the
 // state database.
-func (a *app) noteBuiltin(cfg *config.Config) {
-	if !a.stderrTTY() {
+func (r *Runtime) NoteBuiltin(cfg *config.Config) {
+	if !r.o.Interactive {
 		return
 	}
 	mark := filepath.Join(filepath.Dir(cfg.State), "builtin-noted")
 	if _, err := os.Stat(mark); err == nil {
 		return
 	}
-	a.note("no language model is configured (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or model.provider in quarry.yaml); using the builtin planner")
+	r.note("no language model is configured (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or model.provider in quarry.yaml); using the builtin planner")
 	if os.MkdirAll(filepath.Dir(mark), 0o755) == nil {
 		_ = os.WriteFile(mark, nil, 0o644)
 	}
-}
-
-// note writes a one-line note to stderr.
-func (a *app) note(msg string) {
-	a.stderr.Write([]byte("quarry: note: " + msg + "\n"))
 }
 
 // schemeHost is a URL's scheme://host, with no path, query or credentials.
@@ -130,3 +125,10 @@ func schemeHost(raw string) string {
 	}
 	return u.Scheme + "://" + u.Host
 }
+
+// HasEndpoint reports whether the choice has a key or a base URL: without
+// either, a provider cannot be called.
+func (m ModelChoice) HasEndpoint() bool { return m.key != "" || m.baseURL != "" }
+
+// KeyVar names the environment variable of a provider's API key.
+func KeyVar(provider string) string { return providerEnv[provider][0] }

@@ -1,4 +1,4 @@
-package main
+package runtime
 
 import (
 	"context"
@@ -23,12 +23,12 @@ import (
 // preflightTimeout bounds the pre-flight round trip (two small calls).
 const preflightTimeout = 2 * time.Minute
 
-// preflightRun sends m one tiny scripted tool round trip (llm.Preflight)
+// PreflightRun sends m one tiny scripted tool round trip (llm.Preflight)
 // with quarry's system prompt for this project as the context to size.
-func (a *app) preflightRun(ctx context.Context, m modelChoice, system string) ([]llm.Check, *llm.Run) {
+func (r *Runtime) PreflightRun(ctx context.Context, m ModelChoice, system string) ([]llm.Check, *llm.Run) {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
-	gw := a.gateway(m)
+	gw := r.Gateway(m)
 	run := gw.Run(llm.Budget{MaxCalls: 3}, nil)
 	strong := llm.ResolveModels(m.Provider, m.Model, "").Strong
 	return llm.Preflight(ctx, run, llm.PreflightOptions{Model: strong, Context: system, Measure: selfHosted(m.baseURL)}), run
@@ -54,52 +54,21 @@ func selfHosted(base string) bool {
 	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
 }
 
-// preflight is doctor's model check: it reports each check of the round
-// trip, and remembers a model that passed them all.
-func (a *app) preflight(ctx context.Context, cfg *config.Config, add func(finding)) {
-	m, err := a.modelFor(cfg, "")
-	if err != nil {
-		return
-	}
-	if m.key == "" && m.baseURL == "" {
-		add(finding{Status: "warn", Area: "model", Detail: "no API key is set, so the model was not called", Fix: "set " + providerEnv[m.Provider][0] + " (or model.api_key in quarry.yaml) and run doctor again"})
-		return
-	}
-	checks, run := a.preflightRun(ctx, m, a.doctorPromptText(ctx, cfg))
-	passed := true
-	for _, c := range checks {
-		f := finding{Status: "ok", Area: "model", Detail: c.Name + ": " + c.Detail}
-		if !c.OK {
-			f.Status, f.Fix, passed = "fail", c.Fix, false
-		}
-		add(f)
-	}
-	u := run.Usage()
-	status := "ok"
-	if !passed {
-		status = "warn"
-	}
-	add(finding{Status: status, Area: "model", Detail: fmt.Sprintf("the pre-flight check used %d calls, %d input and %d output tokens (thinking included), %s", run.Calls(), u.Input+u.CacheRead+u.CacheWrite, u.Output, llm.USD(run.Cost()))})
-	if passed {
-		a.rememberChecked(cfg, m)
-	}
-}
-
-// doctorPromptText is the prompt quarry would send for this
+// PromptText is the prompt quarry would send to a model for this
 // project's default connection, or "" when it cannot be built.
-func (a *app) doctorPromptText(ctx context.Context, cfg *config.Config) string {
-	k, verified, err := a.agentKnowledge(cfg)
+func (r *Runtime) PromptText(ctx context.Context, cfg *config.Config) string {
+	k, verified, err := r.agentKnowledge(cfg)
 	if err != nil {
 		return ""
 	}
 	ag := &agent.Agent{Knowledge: k, Verified: verified, Dialect: quarry.DialectGeneric}
-	if c, _, err := a.conn(ctx, ""); err == nil {
+	if c, _, err := r.Conn(ctx, ""); err == nil {
 		if q, ok := c.(agent.Querier); ok {
 			ag.Conn = q // not manual mode: the prompt a question gets
 		}
-		if cat, err := a.catalog(ctx, c); err == nil {
+		if cat, err := r.Catalog(ctx, c); err == nil {
 			ag.Catalog, ag.Dialect = cat, c.Dialect()
-			if ag.Withheld, err = a.withheldViews(ctx, c, cat); err != nil {
+			if ag.Withheld, err = r.WithheldViews(ctx, c, cat); err != nil {
 				return ""
 			}
 		}
@@ -114,11 +83,11 @@ func (a *app) doctorPromptText(ctx context.Context, cfg *config.Config) string {
 // with its fix before a question is spent on it. It costs under a cent on
 // a paid API and is skipped when no key is set (the question then fails
 // with the provider's own message).
-func (a *app) checkModelOnce(ctx context.Context, cfg *config.Config, m modelChoice, ag *agent.Agent) error {
-	if ag.Gateway == nil || (m.key == "" && m.baseURL == "") || a.checked(cfg, m) {
+func (r *Runtime) checkModelOnce(ctx context.Context, cfg *config.Config, m ModelChoice, ag *agent.Agent) error {
+	if ag.Gateway == nil || (m.key == "" && m.baseURL == "") || r.checked(cfg, m) {
 		return nil
 	}
-	checks, run := a.preflightRun(ctx, m, ag.PromptText())
+	checks, run := r.PreflightRun(ctx, m, ag.PromptText())
 	if err := ctx.Err(); err != nil {
 		return quarry.Wrap(quarry.KindCanceled, err, "canceled while checking the model")
 	}
@@ -133,9 +102,9 @@ func (a *app) checkModelOnce(ctx context.Context, cfg *config.Config, m modelCho
 			return quarry.Errorf(quarry.KindConfig, "the %s model cannot do what quarry needs (%s: %s); %s — quarry doctor shows every check", name, c.Name, c.Detail, c.Fix)
 		}
 	}
-	a.rememberChecked(cfg, m)
-	if a.stderrTTY() {
-		a.note(fmt.Sprintf("checked %s once for this project: tool use, the thinking round trip, JSON answers and the context size work (%s)", name, llm.USD(run.Cost())))
+	r.RememberChecked(cfg, m)
+	if r.o.Interactive {
+		r.note(fmt.Sprintf("checked %s once for this project: tool use, the thinking round trip, JSON answers and the context size work (%s)", name, llm.USD(run.Cost())))
 	}
 	return nil
 }
@@ -166,7 +135,7 @@ func endpointOf(base string) string {
 
 // checkKey names a model choice: its provider, endpoint and models (never
 // its key).
-func checkKey(m modelChoice) string {
+func checkKey(m ModelChoice) string {
 	ms := llm.ResolveModels(m.Provider, m.Model, "")
 	sum := sha256.Sum256([]byte(m.Provider + "\x00" + m.baseURL + "\x00" + ms.Strong + "\x00" + ms.Cheap))
 	return hex.EncodeToString(sum[:8])
@@ -181,16 +150,16 @@ func readChecked(cfg *config.Config) map[string]checkedEntry {
 	return out
 }
 
-func (a *app) checked(cfg *config.Config, m modelChoice) bool {
+func (r *Runtime) checked(cfg *config.Config, m ModelChoice) bool {
 	_, ok := readChecked(cfg)[checkKey(m)]
 	return ok
 }
 
-// rememberChecked records that m passed; a failure to write only means
+// RememberChecked records that m passed; a failure to write only means
 // the check runs again next time.
-func (a *app) rememberChecked(cfg *config.Config, m modelChoice) {
+func (r *Runtime) RememberChecked(cfg *config.Config, m ModelChoice) {
 	all := readChecked(cfg)
-	all[checkKey(m)] = checkedEntry{Provider: m.Provider, Model: llm.ResolveModels(m.Provider, m.Model, "").Strong, BaseURL: endpointOf(m.baseURL), CheckedAt: a.now().UTC()}
+	all[checkKey(m)] = checkedEntry{Provider: m.Provider, Model: llm.ResolveModels(m.Provider, m.Model, "").Strong, BaseURL: endpointOf(m.baseURL), CheckedAt: r.o.Now().UTC()}
 	data, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return

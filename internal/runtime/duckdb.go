@@ -1,6 +1,6 @@
 //go:build duckdb
 
-package main
+package runtime
 
 import (
 	"context"

@@ -1,0 +1,132 @@
+package runtime
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/mysql"
+	"github.com/quarrydata/quarry/internal/connector/postgres"
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/policy"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Database is one database served on its own (quarry connector), outside
+// a project's connections: opened read-only, its role checked, with the
+// guard every statement passes.
+type Database struct {
+	What  string // what it is, for messages: "SQLite database shop.db"
+	Conn  connector.Conn
+	Guard analyst.Guard
+	close func()
+}
+
+// Close releases the guard and the connection.
+func (d *Database) Close() { d.close() }
+
+// OpenSQLiteFile opens a SQLite file read-only. withProject applies the
+// project's column policy (a project named with --config); without one
+// the database is served as it is, and docs/mcp.md says so.
+func (r *Runtime) OpenSQLiteFile(ctx context.Context, path string, withProject bool) (*Database, error) {
+	p := policy.New(nil)
+	if withProject {
+		var err error
+		if p, err = r.Policy(); err != nil {
+			return nil, err
+		}
+	}
+	name := filepath.Base(path)
+	conn, err := sqlite.Open(ctx, path, sqlite.Options{ExtraFunctions: r.ExtraFunctions(), Name: name, Policy: p})
+	if err != nil {
+		return nil, err
+	}
+	return r.serve(ctx, conn, "SQLite database "+name, withProject)
+}
+
+// URLOptions say how OpenURL opens a database.
+type URLOptions struct {
+	Title           string // "PostgreSQL", "MySQL or MariaDB"
+	AllowPrivileged bool   // serve a role that can do more than read, with a warning
+	WithProject     bool   // apply the project's column policy
+	// Scrub removes the URL and its password from a message.
+	Scrub func(string) string
+}
+
+// OpenURL opens a PostgreSQL or MySQL database by URL (from DATABASE_URL)
+// and refuses it when its role can do more than read, unless allowed.
+// Messages never quote the URL.
+func (r *Runtime) OpenURL(ctx context.Context, d quarry.Dialect, raw string, o URLOptions) (*Database, error) {
+	var conn connector.Conn
+	var err error
+	if d == quarry.DialectMySQL {
+		conn, err = mysql.Open(ctx, raw, mysql.Options{Name: string(d)})
+	} else {
+		conn, err = postgres.Open(ctx, raw, postgres.Options{Name: string(d)})
+	}
+	if err != nil {
+		// The message only: a driver's cause may quote the URL.
+		return nil, quarry.Errorf(quarry.KindOf(err), "%s", o.Scrub(quarry.Message(err)))
+	}
+	if err := r.urlRoleGate(ctx, conn, o.AllowPrivileged, o.Scrub); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	what := o.Title + " database"
+	if id, ok := conn.(interface{ Identity() connector.Identity }); ok && id.Identity().Target != "" {
+		what += " " + o.Scrub(id.Identity().Target)
+	}
+	return r.serve(ctx, conn, what, o.WithProject)
+}
+
+// serve adds the guard to an opened database: the project's (ConnGuard)
+// with a project, else the dialect's guard with the engine's verdict on
+// the real schema only.
+func (r *Runtime) serve(ctx context.Context, conn connector.Conn, what string, withProject bool) (*Database, error) {
+	db := &Database{What: what, Conn: conn}
+	if withProject {
+		g, closeGuard, err := r.ConnGuard(ctx, conn)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		db.Guard, db.close = g, func() { closeGuard(); conn.Close() }
+		return db, nil
+	}
+	g, err := r.BaseGuard(conn.Dialect(), nil)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	db.Guard, db.close = g, func() { g.Close(); conn.Close() }
+	if sc, ok := conn.(*sqlite.Conn); ok {
+		check, err := sqlite.Open(ctx, sc.Path(), sqlite.Options{ExtraFunctions: r.ExtraFunctions(), Name: sc.Identity().Name})
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		db.Guard, db.close = g.OnConn(check), func() { check.Close(); g.Close(); conn.Close() }
+	}
+	return db, nil
+}
+
+// urlRoleGate is the role check of a database opened by URL: the
+// override is --allow-privileged-role. Messages go through scrub.
+func (r *Runtime) urlRoleGate(ctx context.Context, conn connector.Conn, allow bool, scrub func(string) string) error {
+	rc, ok := conn.(connector.RoleChecker)
+	if !ok {
+		return nil
+	}
+	c := &RoleCheck{Has: true}
+	c.Report, c.Err = rc.Privileges(ctx)
+	if !c.Privileged() {
+		return nil
+	}
+	if allow {
+		r.Warn(scrub("the database in DATABASE_URL: " + c.What() + "; serving anyway because of --allow-privileged-role"))
+		return nil
+	}
+	err := RoleRefusal("the database in DATABASE_URL", c, "docs/readonly.md has the SQL that creates one", "pass --allow-privileged-role")
+	return quarry.Errorf(quarry.KindOf(err), "%s", scrub(quarry.Message(err)))
+}

@@ -1,0 +1,210 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/httpjson"
+	"github.com/quarrydata/quarry/internal/connector/mcpconn"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Finding is one line of the doctor's report.
+type Finding struct {
+	Status string `json:"status"` // ok, warn, fail
+	Area   string `json:"area"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+	SQL    string `json:"sql,omitempty"` // SQL that fixes it, for a person to run
+}
+
+// Diagnose checks everything quarry needs and says what to do about each
+// problem: the config, each connection (its role, its read-only probe),
+// the state database, the knowledge folder and the model.
+func (r *Runtime) Diagnose(ctx context.Context) []Finding {
+	var out []Finding
+	add := func(f Finding) { out = append(out, f) }
+	cfg, err := r.Config()
+	if err != nil {
+		add(Finding{"fail", "config", oneLine(err.Error()), "fix quarry.yaml as the message says, or create a project with quarry init", ""})
+		return out
+	}
+	add(Finding{Status: "ok", Area: "config", Detail: cfg.Path + " is valid"})
+	for _, w := range cfg.Warnings {
+		add(Finding{Status: "warn", Area: "config", Detail: w})
+	}
+
+	if len(cfg.ConnectionNames) == 0 {
+		add(Finding{"warn", "connection", "no connection configured: quarry can only propose SQL for you to run", "add one under connections in quarry.yaml", ""})
+	}
+	for _, name := range cfg.ConnectionNames {
+		conn, _, err := r.Conn(ctx, name)
+		if err != nil && r.Opened(name) != nil {
+			// Opened, but its role was refused: roleFinding says why.
+			conn, err = r.Opened(name), nil
+		}
+		if err != nil {
+			add(Finding{"fail", "connection", name + ": " + oneLine(err.Error()), "check the connection's path or URL in quarry.yaml", ""})
+			continue
+		}
+		if p, ok := conn.(connector.Pinger); ok {
+			what, err := p.Ping(ctx)
+			if err != nil {
+				add(Finding{"fail", "connection", oneLine(err.Error()), "check the server's command, args, env or url in quarry.yaml; the message says what it did", ""})
+				continue
+			}
+			add(Finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s: %s (%s)", name, what, ConnectionLabel(name, conn))})
+		} else {
+			add(Finding{Status: "ok", Area: "connection", Detail: fmt.Sprintf("%s opens (%s)", name, ConnectionLabel(name, conn))})
+		}
+		r.roleFinding(ctx, cfg.Connections[name], conn, add)
+		r.Probe(ctx, name, conn, add)
+	}
+
+	if st, err := r.Store(ctx); err != nil {
+		// The message alone: a driver's cause can quote parts of a
+		// password that was not percent-encoded (found from outside).
+		hint := "check that the folder of state: in quarry.yaml is writable"
+		if config.StateIsURL(cfg.State) {
+			hint = "check state: in quarry.yaml: the server, the database, the role and its password (percent-encode @ : / ? # % in it)"
+		}
+		add(Finding{"fail", "state", oneLine(quarry.Message(err)), hint, ""})
+	} else {
+		add(Finding{Status: "ok", Area: "state", Detail: st.Where() + " opens"})
+	}
+
+	if _, err := os.Stat(cfg.Knowledge); err != nil {
+		add(Finding{"warn", "knowledge", "no knowledge folder at " + cfg.Knowledge, "run quarry learn to build it from your database", ""})
+	} else if k, err := r.Folder(); err != nil {
+		add(Finding{"fail", "knowledge", oneLine(err.Error()), "fix the file as the message says", ""})
+	} else {
+		add(Finding{Status: "ok", Area: "knowledge", Detail: fmt.Sprintf("%s: %d tables, %d metrics, %d verified queries, %d notes",
+			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes))})
+	}
+
+	switch cfg.Model.Provider {
+	case config.ProviderBuiltin:
+		add(Finding{"ok", "model", "builtin planner (" + cfg.Model.Reason + "): answers questions about the metrics, dimensions and tables in the knowledge folder, offline",
+			"for open-ended questions set ANTHROPIC_API_KEY or OPENAI_API_KEY (or model: in quarry.yaml)", ""})
+	default:
+		model := cfg.Model.Model
+		if model == "" {
+			model = "(the provider's default model)"
+		}
+		add(Finding{Status: "ok", Area: "model", Detail: fmt.Sprintf("%s %s (%s): questions go to the model; exact matches to a verified query or metric still get the builtin answer",
+			cfg.Model.Provider, model, cfg.Model.Reason)})
+		r.preflight(ctx, cfg, add)
+	}
+	return out
+}
+
+// probe runs the connection's read-only probe: every write must be refused.
+func (r *Runtime) Probe(ctx context.Context, name string, conn connector.Conn, add func(Finding)) {
+	p, ok := conn.(connector.Prober)
+	if !ok {
+		switch conn.(type) {
+		case *mcpconn.Conn, *httpjson.Conn:
+			// The server holds the database credentials; quarry cannot
+			// try writes with them, only guard what it sends.
+			add(Finding{"warn", "read-only", name + ": the server holds the database credentials, so quarry cannot probe them; its guard checks every statement before sending it", "give the server a database role that has only SELECT privileges", ""})
+		default:
+			add(Finding{"warn", "read-only", name + ": this connector has no read-only probe", "connect with a role that has only SELECT privileges", ""})
+		}
+		return
+	}
+	results, err := p.ProbeReadOnly(ctx)
+	if err != nil {
+		add(Finding{Status: "fail", Area: "read-only", Detail: name + ": the probe could not run: " + oneLine(err.Error())})
+		return
+	}
+	var passed []string
+	for _, p := range results {
+		if !p.Refused {
+			passed = append(passed, p.Name+" ("+p.SQL+")")
+		}
+	}
+	if len(passed) > 0 {
+		f := Finding{Status: "fail", Area: "read-only", Detail: name + ": these writes were NOT refused: " + strings.Join(passed, "; "),
+			Fix: "connect as a read-only role before using quarry on this database (docs/readonly.md); for example:"}
+		if rc := r.CheckedRole(name); rc != nil && rc.Err == nil && rc.Report.Privileged() {
+			f.Fix = "connect as a read-only role before using quarry on this database (docs/readonly.md; the SQL is above)"
+		} else if rs, ok := conn.(interface{ ReadOnlyRoleSQL() string }); ok {
+			f.SQL = rs.ReadOnlyRoleSQL()
+		}
+		add(f)
+		return
+	}
+	names := make([]string, len(results))
+	for i, p := range results {
+		names[i] = p.Name
+	}
+	add(Finding{Status: "ok", Area: "read-only", Detail: fmt.Sprintf("%s refuses writes (%d probes: %s)", name, len(results), strings.Join(names, ", "))})
+}
+
+// roleFinding is doctor's verdict on a connection's role: ok, fail with
+// the SQL that creates a read-only role, or warn when allowed.
+func (r *Runtime) roleFinding(ctx context.Context, cc *config.Connection, conn connector.Conn, add func(Finding)) {
+	c := r.Role(ctx, cc.Name, conn)
+	if !c.Has {
+		return
+	}
+	name := cc.Name
+	switch {
+	case c.Err != nil && cc.AllowPrivilegedRole:
+		add(Finding{Status: "warn", Area: "role", Detail: name + ": " + c.What() + "; allowed by allow_privileged_role: true, and every run records it"})
+	case c.Err != nil:
+		add(Finding{Status: "fail", Area: "role", Detail: name + ": " + c.What() + "; quarry refuses to run until it can check the role", Fix: "fix the cause, or set allow_privileged_role: true on the connection"})
+	case c.Report.Privileged():
+		f := Finding{Area: "role", SQL: c.Report.FixSQL}
+		if cc.AllowPrivilegedRole {
+			f.Status, f.Detail = "warn", name+": "+c.What()+"; allowed by allow_privileged_role: true, and every run records it"
+			f.Fix = "connect as a read-only role instead (docs/readonly.md); for example:"
+		} else {
+			f.Status, f.Detail = "fail", name+": "+c.What()+"; quarry refuses to run on it"
+			f.Fix = "connect as a read-only role (docs/readonly.md), or set allow_privileged_role: true on the connection; a read-only role for this database:"
+		}
+		add(f)
+	default:
+		d := name + ": role " + c.Report.Role + " can only read"
+		if len(c.Report.Notes) > 0 {
+			d += " (allowed: " + strings.Join(c.Report.Notes, "; ") + ")"
+		}
+		add(Finding{Status: "ok", Area: "role", Detail: d})
+	}
+}
+
+// preflight is doctor's model check: it reports each check of the round
+// trip, and remembers a model that passed them all.
+func (r *Runtime) preflight(ctx context.Context, cfg *config.Config, add func(Finding)) {
+	m, err := r.ModelFor(cfg, "")
+	if err != nil {
+		return
+	}
+	if !m.HasEndpoint() {
+		add(Finding{Status: "warn", Area: "model", Detail: "no API key is set, so the model was not called", Fix: "set " + KeyVar(m.Provider) + " (or model.api_key in quarry.yaml) and run doctor again"})
+		return
+	}
+	checks, run := r.PreflightRun(ctx, m, r.PromptText(ctx, cfg))
+	passed := true
+	for _, c := range checks {
+		f := Finding{Status: "ok", Area: "model", Detail: c.Name + ": " + c.Detail}
+		if !c.OK {
+			f.Status, f.Fix, passed = "fail", c.Fix, false
+		}
+		add(f)
+	}
+	u := run.Usage()
+	status := "ok"
+	if !passed {
+		status = "warn"
+	}
+	add(Finding{Status: status, Area: "model", Detail: fmt.Sprintf("the pre-flight check used %d calls, %d input and %d output tokens (thinking included), %s", run.Calls(), u.Input+u.CacheRead+u.CacheWrite, u.Output, llm.USD(run.Cost()))})
+	if passed {
+		r.RememberChecked(cfg, m)
+	}
+}

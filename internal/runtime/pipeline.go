@@ -1,0 +1,181 @@
+package runtime
+
+import (
+	"context"
+	"math"
+
+	"github.com/quarrydata/quarry/internal/agent"
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/resultcache"
+)
+
+// resultCacheCells bounds the result cache: about a million cells.
+const resultCacheCells = 1 << 20
+
+// manualConnection is how runs without a connection name theirs.
+const manualConnection = "manual (no connection)"
+
+// limits are the analyst's limits from quarry.yaml, with maxRows read.
+func limits(cfg *config.Config, maxRows int64) analyst.Limits {
+	return analyst.Limits{
+		MaxRows:          maxRows,
+		StatementTimeout: cfg.Limits.StatementTimeout,
+		MaxCost:          cfg.Limits.MaxCost,
+		MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		MaxValueBytes:    cfg.Limits.MaxValueBytes,
+		MaxResultBytes:   cfg.Limits.MaxResultBytes,
+	}
+}
+
+// Recorder returns a recorder for a new run into the state store, holding
+// its events for a few durable writes per run rather than one per event.
+func (r *Runtime) Recorder(ctx context.Context) (*event.Recorder, error) {
+	st, err := r.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rec := event.NewRecorder(r.NewID("r"), r.o.Now, st)
+	rec.Hold()
+	return rec, nil
+}
+
+// Analyst opens what runs need on the named connection: the store, the
+// connection and its guard, the result cache. maxRows caps the rows a
+// statement reads (0: no cap). The returned func releases the guard.
+func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (*analyst.Analyst, func(), error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := r.Store(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, cc, err := r.Conn(ctx, connName)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, closeGuard, err := r.ConnGuard(ctx, conn)
+	if err != nil {
+		return nil, nil, err
+	}
+	an := &analyst.Analyst{
+		Conn:       conn,
+		Guard:      g,
+		Results:    r.Results(st),
+		Limits:     limits(cfg, maxRows),
+		Connection: ConnectionLabel(cc.Name, conn),
+		PolicyOff:  r.pol.off,
+		Clock:      r.o.Now,
+		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now),
+		// Set only when allow_privileged_role let a privileged role run.
+		PrivilegedRole: r.privilegedRole(cc.Name),
+	}
+	return an, closeGuard, nil
+}
+
+// AgentLimits are the agent's bounds from quarry.yaml: its steps and
+// budget, preview rows and repairs, and the limits its queries run under.
+func AgentLimits(cfg *config.Config) agent.Limits {
+	l := agent.Limits{
+		MaxSteps:    cfg.Model.MaxSteps,
+		Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
+		PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
+		StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,
+		MaxValueBytes: cfg.Limits.MaxValueBytes, MaxResultBytes: cfg.Limits.MaxResultBytes,
+	}
+	if cfg.Limits.MaxRows > 0 {
+		l.MaxRows = min(cfg.Limits.MaxRows, agent.DefaultMaxRows)
+	}
+	return l
+}
+
+// Agent wires the planner of one question: a language model (m), the
+// builtin planner behind it for questions it maps exactly, or in manual
+// mode (no connection) the proposer of a query for a person to run. It
+// returns a recorder for a new run and a func that releases what it
+// opened.
+func (r *Runtime) Agent(ctx context.Context, m ModelChoice, connName string, preferModel bool) (*agent.Agent, *event.Recorder, func(), error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	k, verified, err := r.agentKnowledge(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ag := &agent.Agent{
+		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, PreferModel: preferModel, Clock: r.o.Now,
+		Limits: AgentLimits(cfg),
+	}
+	if gw := r.Gateway(m); gw != nil {
+		ag.Gateway = gw
+	}
+	if connName == "" && cfg.Connection == "" {
+		st, err := r.Store(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		g, closeGuard, err := r.NewGuard(quarry.DialectGeneric)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ag.Guard, ag.Results, ag.Dialect, ag.Connection = g, st, quarry.DialectGeneric, manualConnection
+		if err := r.checkModelOnce(ctx, cfg, m, ag); err != nil {
+			closeGuard()
+			return nil, nil, nil, err
+		}
+		rec, err := r.Recorder(ctx)
+		if err != nil {
+			closeGuard()
+			return nil, nil, nil, err
+		}
+		return ag, rec, closeGuard, nil
+	}
+	an, closeRun, err := r.Analyst(ctx, connName, cfg.Limits.MaxRows)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rec, err := r.Recorder(ctx)
+	if err != nil {
+		closeRun()
+		return nil, nil, nil, err
+	}
+	ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
+	ag.PrivilegedRole = an.PrivilegedRole
+	if c, _, err := r.Conn(ctx, connName); err == nil {
+		if cat, err := r.Catalog(ctx, c); err == nil {
+			ag.Catalog = cat
+			if ag.Withheld, err = r.WithheldViews(ctx, c, cat); err != nil {
+				closeRun()
+				return nil, nil, nil, err
+			}
+		}
+	}
+	if err := r.checkModelOnce(ctx, cfg, m, ag); err != nil {
+		closeRun()
+		return nil, nil, nil, err
+	}
+	return ag, rec, closeRun, nil
+}
+
+// Fixer is the model that proposes a fix of the user's failed statement
+// on an's connection and guard; it is shown the SQL and the error only.
+// nil when m is the builtin planner.
+func (r *Runtime) Fixer(m ModelChoice, an *analyst.Analyst) *agent.Agent {
+	gw := r.Gateway(m)
+	if gw == nil {
+		return nil
+	}
+	k := &analyst.Knowledge{}
+	if cfg, err := r.Config(); err == nil {
+		if kk, _, err := r.agentKnowledge(cfg); err == nil {
+			k = kk
+		}
+	}
+	return &agent.Agent{Gateway: gw, Conn: an.Conn, Guard: an.Guard, Knowledge: k, Clock: r.o.Now}
+}
