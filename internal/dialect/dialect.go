@@ -7,9 +7,11 @@
 //
 // Adding a dialect: a package beside these four that implements Dialect
 // (Base gives the parts most engines share), and one line in
-// registry.Dialects. The engine-specific guard (statement parsing and the
-// function allow-list, package sqlguard and guard) and the connector are
-// still chosen by name elsewhere; docs/ARCHITECTURE.md lists where.
+// registry.Dialects. The guard's function allow-list is the dialect's
+// (GuardFunctions); the engine's own parser check (package guard, which
+// links cgo and grammar code these pure packages must not), the lexer's
+// per-engine quoting rules (sqlguard) and the connector are chosen by
+// name elsewhere; docs/ARCHITECTURE.md lists where.
 //
 // This package and its dialects do no I/O.
 package dialect
@@ -61,6 +63,11 @@ type Dialect interface {
 	// position; connectors that can only run SQL describe a database with
 	// it.
 	CatalogSQL() string
+	// GuardFunctions lists, space-separated and lower case, the functions
+	// beyond sqlguard's common ones that the guard allows on this engine:
+	// read-only, with no effect outside the statement. A function on
+	// sqlguard's never-allowed list stays refused whatever this says.
+	GuardFunctions() string
 }
 
 // InformationSchemaCatalog is CatalogSQL through information_schema, for

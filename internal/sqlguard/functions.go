@@ -4,13 +4,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/dialect/registry"
+
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // The function allow-list. A call is allowed when its normalised name is in
-// the common list or the dialect's list (the generic dialect takes the union
-// of all of them), or in Options.ExtraFunctions, and is never in the
-// never-allowed list. Names are lower case, without schema.
+// the common list or the dialect's list (dialect.Dialect.GuardFunctions;
+// the generic dialect takes the union of all of them), or in
+// Options.ExtraFunctions, and is never in the never-allowed list. Names
+// are lower case, without schema.
 
 // commonFunctions are read-only in every dialect that has them.
 const commonFunctions = `
@@ -37,67 +40,6 @@ json_each json_value json_query json_exists json_table
 varchar character varying numeric decimal dec float double timestamp time interval bit
 nchar nvarchar varbinary datetime date number signed unsigned
 `
-
-// dialectFunctions are read-only in the named dialect.
-var dialectFunctions = map[quarry.Dialect]string{
-	quarry.DialectPostgres: `
-make_date make_time make_timestamp make_timestamptz make_interval justify_days justify_hours
-justify_interval date_bin clock_timestamp statement_timestamp transaction_timestamp timeofday
-isfinite timezone to_hex sha224 sha256 sha384 sha512 quote_ident quote_literal quote_nullable
-regexp_matches regexp_match regexp_split_to_array regexp_split_to_table string_to_array
-array_to_string array_length array_position array_positions array_remove array_replace
-array_append array_prepend array_cat array_dims array_lower array_upper array_ndims
-cardinality unnest generate_series generate_subscripts
-json_extract_path json_extract_path_text jsonb_extract_path jsonb_extract_path_text
-jsonb_array_length json_each_text jsonb_each jsonb_each_text json_array_elements
-json_array_elements_text jsonb_array_elements jsonb_array_elements_text json_object_keys
-jsonb_object_keys json_typeof jsonb_typeof json_build_object jsonb_build_object
-json_build_array jsonb_build_array to_json to_jsonb row_to_json array_to_json
-json_strip_nulls jsonb_strip_nulls jsonb_pretty jsonb_set jsonb_insert jsonb_concat
-jsonb_path_query jsonb_path_query_array jsonb_path_query_first jsonb_path_exists jsonb_path_match
-json_populate_record jsonb_populate_record json_to_record jsonb_to_record json_to_recordset
-jsonb_to_recordset
-to_tsvector to_tsquery plainto_tsquery phraseto_tsquery websearch_to_tsquery ts_rank
-ts_rank_cd ts_headline setweight numnode querytree
-pg_size_pretty pg_total_relation_size pg_relation_size pg_table_size pg_indexes_size
-pg_database_size pg_column_size pg_get_viewdef pg_get_indexdef pg_get_constraintdef
-pg_get_expr pg_get_userbyid pg_get_serial_sequence format_type obj_description col_description
-shobj_description has_table_privilege has_column_privilege has_schema_privilege
-has_database_privilege current_database current_schema current_schemas current_user
-session_user user version pg_backend_pid pg_postmaster_start_time pg_is_in_recovery
-to_regclass to_regtype pg_typeof gen_random_uuid current_setting
-bool_and bool_or num_nulls num_nonnulls`,
-	quarry.DialectMySQL: `
-date_format str_to_date curdate curtime sysdate year month day dayofweek dayofmonth dayofyear
-week weekday weekofyear quarter hour minute second microsecond last_day unix_timestamp
-from_unixtime makedate maketime period_add period_diff dayname monthname yearweek to_days
-from_days time_format time_to_sec sec_to_time utc_date utc_time utc_timestamp convert_tz
-addtime subtime timediff adddate subdate timestampdiff timestampadd get_format extract
-database schema version current_user user session_user system_user connection_id found_rows
-truncate insert lcase ucase mid field find_in_set elt strcmp bin oct rand crc32 sha1 sha2
-to_base64 from_base64 inet_aton inet_ntoa is_ipv4 is_ipv6 uuid bin_to_uuid uuid_to_bin
-charset collation coercibility isnull substring_index conv bit_count
-json_unquote json_keys json_contains json_contains_path json_search json_length json_depth
-json_set json_insert json_replace json_remove json_merge_patch json_merge_preserve
-json_pretty json_overlaps json_arrayagg json_objectagg member`,
-	quarry.DialectSQLite: `
-strftime julianday date datetime time unixepoch timediff printf format typeof sqlite_version
-sqlite_source_id quote regexp likelihood likely unlikely glob like match -> ->> total
-json jsonb json_array_length json_error_position json_insert json_patch json_pretty
-json_remove json_replace json_set json_group_array json_group_object json_tree
-jsonb_array jsonb_extract jsonb_group_array jsonb_group_object jsonb_insert jsonb_object
-jsonb_patch jsonb_remove jsonb_replace jsonb_set
-pragma_table_info pragma_table_xinfo pragma_table_list pragma_index_list pragma_index_info
-pragma_index_xinfo pragma_foreign_key_list generate_series`,
-	quarry.DialectDuckDB: `
-make_date make_time make_timestamp epoch epoch_ms strftime strptime date_part year month day
-hour minute second dayofweek dayofyear week quarter last_day
-list_value list_extract list_contains list_sort list_distinct list_aggregate array_length len
-string_split str_split regexp_extract regexp_matches contains prefix suffix
-arg_max arg_min argmax argmin approx_quantile quantile quantile_cont quantile_disc
-histogram count_if countif list flatten unnest generate_series struct_pack struct_extract
-json_extract_string json_structure json_keys typeof current_database current_schema version`,
-}
 
 // neverFunctions can never be allowed, not even through ExtraFunctions:
 // they execute SQL text, sleep, touch files, sequences, locks, settings,
@@ -140,9 +82,9 @@ func newFuncSets() *funcSets {
 		union:   words(commonFunctions),
 		never:   words(neverFunctions),
 	}
-	for d, list := range dialectFunctions {
-		fs.dialect[d] = words(list)
-		for n := range fs.dialect[d] {
+	for _, d := range registry.Dialects() {
+		fs.dialect[d.Name()] = words(d.GuardFunctions())
+		for n := range fs.dialect[d.Name()] {
 			fs.union[n] = true
 		}
 	}

@@ -40,3 +40,16 @@ func (Dialect) FoldsNames() bool { return true }
 
 // CatalogSQL reads information_schema.
 func (Dialect) CatalogSQL() string { return dialect.InformationSchemaCatalog }
+
+// GuardFunctions are the functions beyond the common ones that the guard
+// allows on DuckDB: read-only, with no effect outside the statement.
+func (Dialect) GuardFunctions() string {
+	return `
+make_date make_time make_timestamp epoch epoch_ms strftime strptime date_part year month day
+hour minute second dayofweek dayofyear week quarter last_day
+list_value list_extract list_contains list_sort list_distinct list_aggregate array_length len
+string_split str_split regexp_extract regexp_matches contains prefix suffix
+arg_max arg_min argmax argmin approx_quantile quantile quantile_cont quantile_disc
+histogram count_if countif list flatten unnest generate_series struct_pack struct_extract
+json_extract_string json_structure json_keys typeof current_database current_schema version`
+}

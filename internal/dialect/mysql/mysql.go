@@ -56,3 +56,21 @@ func (Dialect) FoldsNames() bool { return false }
 
 // CatalogSQL reads information_schema.
 func (Dialect) CatalogSQL() string { return dialect.InformationSchemaCatalog }
+
+// GuardFunctions are the functions beyond the common ones that the guard
+// allows on MySQL and MariaDB: read-only, with no effect outside the statement.
+func (Dialect) GuardFunctions() string {
+	return `
+date_format str_to_date curdate curtime sysdate year month day dayofweek dayofmonth dayofyear
+week weekday weekofyear quarter hour minute second microsecond last_day unix_timestamp
+from_unixtime makedate maketime period_add period_diff dayname monthname yearweek to_days
+from_days time_format time_to_sec sec_to_time utc_date utc_time utc_timestamp convert_tz
+addtime subtime timediff adddate subdate timestampdiff timestampadd get_format extract
+database schema version current_user user session_user system_user connection_id found_rows
+truncate insert lcase ucase mid field find_in_set elt strcmp bin oct rand crc32 sha1 sha2
+to_base64 from_base64 inet_aton inet_ntoa is_ipv4 is_ipv6 uuid bin_to_uuid uuid_to_bin
+charset collation coercibility isnull substring_index conv bit_count
+json_unquote json_keys json_contains json_contains_path json_search json_length json_depth
+json_set json_insert json_replace json_remove json_merge_patch json_merge_preserve
+json_pretty json_overlaps json_arrayagg json_objectagg member`
+}

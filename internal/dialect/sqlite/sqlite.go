@@ -55,3 +55,17 @@ func (Dialect) FoldsNames() bool { return true }
 func (Dialect) CatalogSQL() string {
 	return `SELECT '' AS table_schema, m.name AS table_name, m.type AS table_type, p.name AS column_name, p.type AS data_type, CASE WHEN p."notnull" = 1 THEN 'NO' ELSE 'YES' END AS is_nullable, p.pk AS is_pk FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY m.name, p.cid`
 }
+
+// GuardFunctions are the functions beyond the common ones that the guard
+// allows on SQLite: read-only, with no effect outside the statement.
+func (Dialect) GuardFunctions() string {
+	return `
+strftime julianday date datetime time unixepoch timediff printf format typeof sqlite_version
+sqlite_source_id quote regexp likelihood likely unlikely glob like match -> ->> total
+json jsonb json_array_length json_error_position json_insert json_patch json_pretty
+json_remove json_replace json_set json_group_array json_group_object json_tree
+jsonb_array jsonb_extract jsonb_group_array jsonb_group_object jsonb_insert jsonb_object
+jsonb_patch jsonb_remove jsonb_replace jsonb_set
+pragma_table_info pragma_table_xinfo pragma_table_list pragma_index_list pragma_index_info
+pragma_index_xinfo pragma_foreign_key_list generate_series`
+}
