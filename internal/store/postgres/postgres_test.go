@@ -68,6 +68,32 @@ func BenchmarkState(b *testing.B) {
 	storetest.Bench(b, func(t testing.TB) store.State { return open(t) })
 }
 
+// BenchmarkBaselineInsert is the floor AppendEvent is measured against:
+// one plain INSERT of an event-shaped row per round trip into a table
+// with no trigger and no index but its key, on the same server.
+func BenchmarkBaselineInsert(b *testing.B) {
+	url, schema := schemaURL(b)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE baseline (run_id text, seq bigint, type text, version int, at text, data text, PRIMARY KEY (run_id, seq))`); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := conn.Exec(ctx, `INSERT INTO baseline VALUES ($1, $2, $3, $4, $5, $6)`, "r_bench", i, "sql.generated", 1, "2026-01-01T00:00:00Z", `{"sql":"SELECT 1","source":"user"}`); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
 // TestAppendOnlyInSQL attacks the log from plain SQL on the same role:
 // updates, deletes, truncation, overwrites and pruning an unfinished run
 // are refused by the database itself.
