@@ -60,6 +60,9 @@ today, or against --as-of.`,
 	cmd.Flags().StringVar(&af.session, "session", "", "ask within session ID (created when new), with its earlier questions as context")
 	cmd.Flags().BoolVar(&af.loop, "loop", false, "a conversation in the terminal: one question per line, each a follow-up of the last; an empty line ends it")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if af.session != "" && af.cont {
+			return quarry.Errorf(quarry.KindUsage, "--session and --continue both name the conversation; give one")
+		}
 		if af.results != "" {
 			if len(args) > 0 || file != "" {
 				return quarry.Errorf(quarry.KindUsage, "--results continues an earlier question; give no new question with it")
@@ -191,10 +194,11 @@ func (a *app) askLoop(ctx context.Context, req runtime.AskRequest) error {
 // showAnswer prints an answer (or why there is none), writes its chart when
 // asked, and turns a refusal into its exit code after saying why.
 func (a *app) showAnswer(out *analyst.AskOutcome, askErr error, chartFile string, asJSON bool) error {
+	// The answer is printed whatever becomes of the chart: a chart that
+	// cannot be drawn or written is the command's error after it.
+	var chartErr error
 	if chartFile != "" && askErr == nil {
-		if err := writeChart(chartFile, out.Answer.Chart); err != nil {
-			return err
-		}
+		chartErr = writeChart(chartFile, out.Answer.Chart)
 	}
 	if asJSON {
 		if err := writeJSON(a.stdout, askJSON(analyst.OutcomeOf(out, askErr))); err != nil {
@@ -210,7 +214,7 @@ func (a *app) showAnswer(out *analyst.AskOutcome, askErr error, chartFile string
 		}
 		return askErr
 	}
-	return nil
+	return chartErr
 }
 
 // printAnswer writes the answer for a person: rendered for a terminal, or
@@ -222,6 +226,15 @@ func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 		return
 	}
 	md := out.Answer.Markdown
+	if out.Reading != nil && out.Reading.Text != "" {
+		// How the question was read comes first: a misreading shows here
+		// before anyone reads a number.
+		if a.tty {
+			fmt.Fprintf(w, "\x1b[2mRead as: %s\x1b[0m\n\n", out.Reading.Text)
+		} else {
+			fmt.Fprintf(w, "Read as: %s\n\n", out.Reading.Text)
+		}
+	}
 	if !a.tty {
 		fmt.Fprintln(w, strings.TrimRight(md, "\n"))
 		fmt.Fprintf(w, "\n```sql\n%s\n```\n\nRun %s · %d rows · %s · as of %s\n",
@@ -260,6 +273,18 @@ func askJSON(o analyst.Outcome) map[string]any {
 	if o.Message != "" {
 		j["message"] = o.Message
 	}
+	if o.Reading != nil {
+		j["interpretation"] = o.Reading
+	}
+	// What was understood and what was not, at the top as MCP's ask and
+	// the chat give them (and under plan, as before).
+	for k, v := range map[string][]string{"understood": o.Understood, "unknown": o.Unknown, "suggestions": o.Suggestions} {
+		if len(v) > 0 {
+			j[k] = v
+		}
+	}
+	j["row_count"] = o.RowCount
+	j["truncated"] = o.Truncated
 	if o.SQL == "" {
 		return j
 	}

@@ -45,7 +45,7 @@ func TestAskJSON(t *testing.T) {
 	}
 	// And the run is recorded with its events.
 	r = quarryCmd(t, "", "-C", dir, "runs", "events", got.RunID)
-	for _, typ := range []string{"question.parsed", "plan.made", "guard.checked", "checks.ran", "answer.rendered", "run.finished"} {
+	for _, typ := range []string{"question.parsed", "plan.made", "question.read", "guard.checked", "checks.ran", "answer.rendered", "run.finished"} {
 		if !strings.Contains(r.stdout, typ) {
 			t.Errorf("events lack %s", typ)
 		}
@@ -209,5 +209,30 @@ func TestEvalGoldenFile(t *testing.T) {
 	}
 	if r := quarryCmd(t, "", "-C", dir, "eval"); r.code != quarry.ExitUsage {
 		t.Errorf("eval with no files: exit %d", r.code)
+	}
+}
+
+// TestAskFoundFromOutside holds what an outside tester found: an answer
+// is printed even when its chart cannot be written (the run succeeded),
+// the reading of the question comes first, --session and --continue do
+// not mix, and a ranking of products by id and name has a chart.
+func TestAskFoundFromOutside(t *testing.T) {
+	dir := demoProject(t)
+	r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--chart", filepath.Join(dir, "no", "such", "x.svg"), "how many customers in Germany")
+	if r.code != quarry.ExitCode(quarry.Errorf(quarry.KindInput, "")) || !strings.Contains(r.stdout, "683") || !strings.Contains(r.stderr, "cannot write the chart") {
+		t.Errorf("unwritable chart: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.HasPrefix(r.stdout, "Read as: customers (COUNT(customers.id)") || !strings.Contains(r.stdout, "(customers.country)") {
+		t.Errorf("the reading does not come first:\n%s", r.stdout)
+	}
+	r = quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--chart", filepath.Join(dir, "top.svg"), "top 5 products by revenue in 2025")
+	if r.code != 0 {
+		t.Errorf("a ranking of products has no chart: exit %d: %s", r.code, r.stderr)
+	} else if b, err := os.ReadFile(filepath.Join(dir, "top.svg")); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("chart file: %v", err)
+	}
+	r = quarryCmd(t, "", "-C", dir, "ask", "--session", "s1", "--continue", "and by month?")
+	if r.code != quarry.ExitUsage || !strings.Contains(r.stderr, "give one") {
+		t.Errorf("--session with --continue: exit %d: %s", r.code, r.stderr)
 	}
 }

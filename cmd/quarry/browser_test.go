@@ -542,6 +542,10 @@ func browserChat(t *testing.T, s *servedQuarry) {
 	if !strings.Contains(prose, "Revenue by month") || !strings.Contains(prose, "$") {
 		t.Errorf("the answer text is %q, want the headline about revenue by month", prose)
 	}
+	// How the question was read comes first in the card.
+	if r := uiEval[string](t, ctx, `(document.querySelector("`+first+` .answer > .reading") || {}).textContent || ""`); !strings.HasPrefix(r, "Read as: revenue") || !strings.Contains(r, "by month of orders.ordered_at") {
+		t.Errorf("the answer card's reading is %q", r)
+	}
 	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .chart svg path, `+first+` .chart svg polyline").length`); n < 3 {
 		t.Errorf("the chart has %d paths, want an SVG line chart", n)
 	}
@@ -657,6 +661,9 @@ func browserChat(t *testing.T, s *servedQuarry) {
 	}
 	if n := uiEval[int](t, ctx, `document.querySelectorAll("`+first+` .chart svg").length`); n != 1 {
 		t.Errorf("after a reload the first answer has %d charts", n)
+	}
+	if r := uiEval[string](t, ctx, `(document.querySelector("`+first+` .answer > .reading") || {}).textContent || ""`); !strings.HasPrefix(r, "Read as: revenue") {
+		t.Errorf("after a reload the first answer's reading is %q", r)
 	}
 	// …and a restart of the server: sessions and results live in its state
 	// database.

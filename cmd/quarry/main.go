@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -107,6 +108,9 @@ func oneLine(s string) string {
 	return s
 }
 
+// parseErr is strconv's error text inside pflag's messages.
+var parseErr = regexp.MustCompile(`strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "quarry",
@@ -122,7 +126,10 @@ Start with:  quarry init --demo demo && cd demo && quarry ask "revenue by month 
 	}
 	root.PersistentFlags().StringVarP(&a.configFlag, "config", "C", "", "quarry.yaml, or the project folder that holds it (default: search upward from the current folder)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return quarry.Errorf(quarry.KindUsage, "%s (see %s --help)", err, c.CommandPath())
+		// pflag quotes strconv's own words ("strconv.ParseInt: parsing
+		// "abc": invalid syntax"); say it plainly.
+		msg := parseErr.ReplaceAllString(err.Error(), "not a number")
+		return quarry.Errorf(quarry.KindUsage, "%s (see %s --help)", msg, c.CommandPath())
 	})
 	root.AddCommand(a.commands()...)
 	return root

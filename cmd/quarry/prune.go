@@ -42,6 +42,9 @@ or with --no-archive, runs are deleted without a copy.`,
 			if age, err = config.ParseAge(olderThan); err != nil {
 				return quarry.Errorf(quarry.KindUsage, "--older-than: %v", err)
 			}
+			if age <= 0 {
+				return quarry.Errorf(quarry.KindUsage, "--older-than %s: give an age more than 0, such as 90d", olderThan)
+			}
 		}
 		if age <= 0 {
 			return quarry.Errorf(quarry.KindUsage, "say how old a run must be to go: --older-than 90d, or retention.keep_runs in quarry.yaml")

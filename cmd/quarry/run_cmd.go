@@ -45,6 +45,9 @@ whole row.`,
 		if asJSON {
 			fmtName = "json"
 		}
+		if cmd.Flags().Changed("max-rows") && maxRows < 1 {
+			return quarry.Errorf(quarry.KindUsage, "--max-rows must be at least 1; leave it out to read every row")
+		}
 		if a.noPolicy {
 			a.rt.PolicyOff()
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
 
@@ -39,6 +40,12 @@ re-executes it and says whether the result is the same.`,
 	list.Flags().IntVarP(&limit, "limit", "n", 20, "show at most N runs")
 	list.Flags().StringVar(&kind, "kind", "", "only runs of this kind: run or ask")
 	list.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if kind != "" && kind != "run" && kind != "ask" {
+			return quarry.Errorf(quarry.KindUsage, "--kind %q: runs are of kind run or ask", kind)
+		}
+		if limit < 1 {
+			return quarry.Errorf(quarry.KindUsage, "--limit must be at least 1")
+		}
 		st, err := a.rt.Store(ctx)
 		if err != nil {
 			return err
@@ -154,8 +161,14 @@ func (a *app) printRun(r event.RunState) {
 	if r.PolicyOff {
 		fmt.Fprintln(w, "Policy  off (quarry run --no-policy): restricted columns could be read; the result was not kept")
 	}
+	if r.SessionID != "" {
+		fmt.Fprintf(w, "Session  %s\n", r.SessionID)
+	}
 	if r.Question != "" {
 		fmt.Fprintf(w, "Question  %s\n", r.Question)
+	}
+	if r.Reading != nil && r.Reading.Text != "" {
+		fmt.Fprintf(w, "Read as  %s\n", r.Reading.Text)
 	}
 	if r.SQL != "" {
 		fmt.Fprintf(w, "SQL\n%s\n", indent(r.SQL, "    "))

@@ -21,6 +21,12 @@ type said struct {
 	Checks     string // name:status, comma-separated
 	Message    string // why there is no answer
 	Headline   string
+	Reading    string // how the question was read (interpretation.text)
+}
+
+func reading(v any) string {
+	m, _ := v.(map[string]any)
+	return str(m["text"])
 }
 
 func checksText(v any) string {
@@ -38,8 +44,8 @@ func num(v any) float64 { f, _ := v.(float64); return f }
 
 // TestSurfacesSayTheSame asks the same questions of the demo through
 // `quarry ask --json`, POST /ask, the chat's done event and MCP's ask, and
-// requires the same status, SQL, row count, checks, confidence, headline
-// and reason for no answer from each.
+// requires the same status, SQL, row count, checks, confidence, headline,
+// reading of the question and reason for no answer from each.
 func TestSurfacesSayTheSame(t *testing.T) {
 	demo := demoProject(t)
 	base := serveForTest(t, demo, nil)
@@ -66,7 +72,7 @@ func TestSurfacesSayTheSame(t *testing.T) {
 				t.Fatalf("ask --json: exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
 			}
 			surfaces["cli"] = said{Status: str(cli["status"]), SQL: str(cli["sql"]), RowCount: num(cli["row_count"]), Confidence: num(cli["confidence"]),
-				Checks: checksText(cli["checks"]), Message: str(cli["message"]), Headline: str(cli["headline"])}
+				Checks: checksText(cli["checks"]), Message: str(cli["message"]), Headline: str(cli["headline"]), Reading: reading(cli["interpretation"])}
 
 			body, _ := json.Marshal(map[string]string{"question": q, "as_of": asOf})
 			res, err := http.Post(base+"/ask", "application/json", strings.NewReader(string(body)))
@@ -78,7 +84,7 @@ func TestSurfacesSayTheSame(t *testing.T) {
 			res.Body.Close()
 			data, _ := ask["data"].(map[string]any)
 			surfaces["POST /ask"] = said{Status: str(ask["status"]), SQL: str(ask["query"]), RowCount: num(data["rowCount"]), Confidence: num(ask["confidence"]),
-				Checks: checksText(ask["checks"]), Message: str(ask["message"]), Headline: str(ask["headline"])}
+				Checks: checksText(ask["checks"]), Message: str(ask["message"]), Headline: str(ask["headline"]), Reading: reading(ask["interpretation"])}
 
 			body, _ = json.Marshal(map[string]string{"message": q, "as_of": asOf})
 			res, err = http.Post(base+"/api/chat", "application/json", strings.NewReader(string(body)))
@@ -89,15 +95,18 @@ func TestSurfacesSayTheSame(t *testing.T) {
 			res.Body.Close()
 			answer, _ := done["answer"].(map[string]any)
 			surfaces["chat"] = said{Status: str(done["status"]), SQL: str(answer["sql"]), RowCount: num(answer["row_count"]), Confidence: num(answer["confidence"]),
-				Checks: checksText(answer["checks"]), Message: str(done["message"]), Headline: str(answer["headline"])}
+				Checks: checksText(answer["checks"]), Message: str(done["message"]), Headline: str(answer["headline"]), Reading: reading(done["interpretation"])}
 
 			_, m := callJSON(t, p.cs, "ask", map[string]any{"question": q, "as_of": asOf})
 			surfaces["mcp"] = said{Status: str(m["status"]), SQL: str(m["sql"]), RowCount: num(m["row_count"]), Confidence: num(m["confidence"]),
-				Checks: checksText(m["checks"]), Message: str(m["message"]), Headline: str(m["headline"])}
+				Checks: checksText(m["checks"]), Message: str(m["message"]), Headline: str(m["headline"]), Reading: reading(m["interpretation"])}
 
 			want := surfaces["cli"]
 			if want.Status == "" {
 				t.Fatalf("the CLI said nothing: %s", r.stdout)
+			}
+			if want.Status == "succeeded" && want.Reading == "" {
+				t.Errorf("an answer without the reading of its question: %+v", want)
 			}
 			if strings.Contains(q, "that were cancelled") && (want.Status != "unanswered" || !strings.Contains(want.Message, "cannot all hold")) {
 				t.Errorf("contradictory conditions were answered: %+v", want)

@@ -128,6 +128,8 @@ type Turn struct {
 	Question string `json:"question"`
 	SQL      string `json:"sql,omitempty"`
 	Answer   string `json:"answer,omitempty"` // the headline
+	// Status is how the turn ended (event.Status…); "" when unknown.
+	Status string `json:"status,omitempty"`
 }
 
 // AskOptions are the per-question options of Ask.

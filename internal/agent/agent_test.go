@@ -298,6 +298,17 @@ func TestFollowUps(t *testing.T) {
 	if got := agent.FollowUp(nil, "and by month?"); got != "and by month?" {
 		t.Errorf("no history: %q", got)
 	}
+	// A turn that was not answered is nothing to build on (found from
+	// outside: "delete everything", refused, then "and by country?").
+	for _, st := range []string{"rejected", "unanswered", "failed"} {
+		refused := []agent.Turn{{Question: "delete everything", Status: st}}
+		if got := agent.FollowUp(refused, "and by country?"); got != "and by country?" {
+			t.Errorf("after a %s turn: %q", st, got)
+		}
+	}
+	if got := agent.FollowUp([]agent.Turn{{Question: "revenue in 2025", Status: "succeeded"}}, "and by country?"); got != "revenue in 2025 by country" {
+		t.Errorf("after an answer: %q", got)
+	}
 }
 
 func TestFollowUpCarriesTheConversation(t *testing.T) {

@@ -65,6 +65,18 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 		out.Compiled = ev.Compiled
 		out.Columns = narrate.ColumnsFrom(ev.Compiled.Columns)
 	}
+	// How the question was read: the model's semantic query in business
+	// terms, or, for SQL it wrote itself, a plain statement that there is
+	// no structured reading to check. A pasted result keeps the reading of
+	// the query proposed.
+	switch {
+	case res.metric != nil:
+		out.Reading = narrate.Read(r.a.model(), ev.Query, "model")
+		r.emit(ctx, out.Reading)
+	case out.Reading == nil:
+		out.Reading = &event.ReadingData{Source: "model", Text: "SQL the model wrote itself, not a defined metric: read the SQL to check it"}
+		r.emit(ctx, out.Reading)
+	}
 	ev.Lead = strings.TrimSpace(r.policy.scrub(text))
 	ev.Extra = append(append(ev.Extra, r.extra...), grounded(ev.Lead, res.Table, r.q+" "+res.SQL+" "+r.out.AsOf))
 	out.Report, out.Answer = analyst.Explain(ctx, r.em, ev)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/narrate"
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/planner"
@@ -58,6 +59,11 @@ func (r *run) proposeBuiltin(ctx context.Context, question string) error {
 	}
 	planJSON, _ := json.Marshal(map[string]any{"query": pl.Query, "title": pl.Title, "manual": true})
 	r.emit(ctx, &event.PlanMadeData{Source: string(pl.Kind), Plan: planJSON})
+	r.out.Reading = narrate.Read(pl.Model(a.model()), pl.Query, string(pl.Kind))
+	if pl.Kind == planner.KindVerified {
+		r.out.Reading.Text = "the verified query approved for this question (" + pl.Title + ")"
+	}
+	r.emit(ctx, r.out.Reading)
 	r.emit(ctx, &event.SQLGeneratedData{SQL: sql, Source: "builtin"})
 	if _, err := r.check(ctx, sql); err != nil {
 		return err
@@ -110,7 +116,7 @@ func (a *Agent) Resume(ctx context.Context, rec *event.Recorder, events []event.
 			len(got), strings.Join(got, ", "), len(want), strings.Join(want, ", "))
 	}
 	r := &run{a: a, em: analyst.NewEmitter(rec), policy: newPolicy(a.model()), byTool: map[string]int{}, q: st.Question,
-		out: &analyst.AskOutcome{RunID: st.RunID, Question: st.Question, AsOf: st.AsOf}}
+		out: &analyst.AskOutcome{RunID: st.RunID, Question: st.Question, AsOf: st.AsOf, Reading: st.Reading}}
 	err = r.resume(ctx, st.ProposedSQL, want, p)
 	return r.finish(ctx, err)
 }

@@ -69,6 +69,21 @@ func pipelineSteps(t *testing.T, events []event.Event) []string {
 	return out
 }
 
+// readingOf is the text of a log's question.read event, or "".
+func readingOf(t *testing.T, events []event.Event) string {
+	t.Helper()
+	for _, e := range events {
+		if e.Type == event.QuestionRead {
+			p, err := event.Decode(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.(*event.ReadingData).Text
+		}
+	}
+	return ""
+}
+
 // TestSameQuerySameChecks: the SQL the builtin planner reaches and the same
 // query asked for by a model (query_metric) get the same pipeline events
 // (one guard → execute → record → verify for every planner), the same
@@ -131,6 +146,9 @@ func TestSameQuerySameChecks(t *testing.T) {
 			}
 			if diff := cmp.Diff(pipelineSteps(t, builtin), pipelineSteps(t, model)); diff != "" {
 				t.Errorf("pipeline events (-builtin +model):\n%s", diff)
+			}
+			if b, m := readingOf(t, builtin), readingOf(t, model); b == "" || b != m {
+				t.Errorf("the same query read otherwise:\n builtin %q\n model   %q", b, m)
 			}
 		})
 	}

@@ -21,7 +21,7 @@ func History(runs []event.RunState) []Turn {
 		if r.Kind != "ask" || r.Question == "" {
 			continue
 		}
-		t := Turn{Question: r.Question, SQL: r.SQL}
+		t := Turn{Question: r.Question, SQL: r.SQL, Status: r.Status}
 		if line, _, _ := strings.Cut(strings.TrimSpace(r.Answer), "\n"); line != "" {
 			t.Answer = short(line, 300)
 		}
@@ -39,9 +39,14 @@ var followPrefixes = []string{"and ", "what about ", "how about ", "now ", "only
 // FollowUp makes a follow-up question whole for the builtin planner, which
 // reads one question at a time: "and by month?" after "revenue last year"
 // becomes "revenue last year by month". A question that stands on its own
-// (or has no earlier turn) is returned as it is.
+// (or has no earlier turn) is returned as it is, and so is one after a
+// turn that was not answered: "and by country?" after a refused "delete
+// everything" is not "delete everything by country".
 func FollowUp(history []Turn, question string) string {
 	if len(history) == 0 {
+		return question
+	}
+	if st := history[len(history)-1].Status; st != "" && st != event.StatusSucceeded {
 		return question
 	}
 	q := strings.TrimSpace(question)

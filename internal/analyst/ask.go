@@ -37,6 +37,7 @@ type AskOutcome struct {
 	Question  string               `json:"question"`
 	AsOf      string               `json:"as_of"`
 	Plan      *planner.Plan        `json:"plan,omitempty"`
+	Reading   *event.ReadingData   `json:"interpretation,omitempty"`
 	SQL       string               `json:"sql,omitempty"`
 	Compiled  *semantic.Compiled   `json:"-"`
 	Verdict   *sqlguard.Verdict    `json:"guard,omitempty"`
@@ -145,6 +146,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Title string            `json:"title,omitempty"`
 	}{pl.Query, pl.AdHoc, pl.Title})
 	em.Emit(ctx, &event.PlanMadeData{Source: source, Plan: planJSON})
+	out.Reading = narrate.Read(pl.Model(k.Model), pl.Query, source)
+	if pl.Kind == planner.KindVerified {
+		out.Reading.Text = "the verified query approved for this question (" + pl.Title + ")"
+	}
+	em.Emit(ctx, out.Reading)
 	out.SQL, out.Compiled = sql, compiled
 	res, err := a.Exec(ctx, em, sql, Exec{Source: "builtin", MaxRows: askRowCap, KeepRows: askRowCap})
 	out.Verdict = &res.Verdict

@@ -54,7 +54,8 @@ type Outcome struct {
 	ErrorKind quarry.Kind
 
 	// How the question was read.
-	Reason      string // the planner's own short reason for no answer, when it gave one
+	Reading     *event.ReadingData // in business terms; nil when nothing was planned
+	Reason      string             // the planner's own short reason for no answer, when it gave one
 	PlanKind    string
 	PlanTitle   string
 	Understood  []string
@@ -71,7 +72,7 @@ func OutcomeOf(out *AskOutcome, err error) Outcome {
 	if out != nil {
 		o = Outcome{RunID: out.RunID, Status: Status(out.Status), Question: out.Question, AsOf: out.AsOf,
 			SQL: out.SQL, RowCount: out.Rows, Truncated: out.Truncated, ResultID: out.ResultID, Duration: out.Duration,
-			Table: out.Table, Message: out.Message}
+			Table: out.Table, Message: out.Message, Reading: out.Reading}
 		if pl := out.Plan; pl != nil {
 			o.PlanKind, o.PlanTitle = string(pl.Kind), pl.Title
 			o.Understood, o.Unknown, o.Suggestions = pl.Understood, pl.Unknown, pl.Suggestions
@@ -123,6 +124,8 @@ func (o Outcome) Explain() string {
 		}
 	case o.Status == Refused:
 		b.WriteString("Refused: " + o.Message + "\n")
+	case o.Status == Waiting:
+		b.WriteString("No connection is configured, so quarry did not run this query. Run it on your database, then paste its result (quarry ask --results, or the web chat) for quarry to check and explain:\n\n```sql\n" + strings.TrimSpace(o.SQL) + "\n```\n")
 	default:
 		b.WriteString("I could not answer that with confidence, so I did not guess.\n")
 		if o.Reason != "" && o.Status == Unanswered {
@@ -130,6 +133,9 @@ func (o Outcome) Explain() string {
 		} else if o.Message != "" {
 			b.WriteString(o.Message + "\n")
 		}
+	}
+	if o.Reading != nil && o.Reading.Text != "" {
+		b.WriteString("Read as: " + o.Reading.Text + "\n")
 	}
 	if len(o.Understood) > 0 {
 		b.WriteString("Understood: " + strings.Join(o.Understood, "; ") + "\n")

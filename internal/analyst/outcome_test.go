@@ -58,3 +58,14 @@ func TestOutcomeOf(t *testing.T) {
 		t.Errorf("no outcome, no error: %s", o.Status)
 	}
 }
+
+// TestExplainWaiting: a proposed query waiting for its result says so and
+// shows the query (found from outside: MCP's ask in a project without a
+// connection said "I could not answer that with confidence").
+func TestExplainWaiting(t *testing.T) {
+	o := OutcomeOf(&AskOutcome{RunID: "r_1", Status: string(Waiting), SQL: "SELECT 1"}, nil)
+	got := o.Explain()
+	if !strings.Contains(got, "did not run this query") || !strings.Contains(got, "SELECT 1") || strings.Contains(got, "could not answer") {
+		t.Errorf("Explain() = %q", got)
+	}
+}

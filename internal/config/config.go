@@ -305,7 +305,7 @@ func (c *Config) Conn(name string) (*Connection, error) {
 	if name == "" {
 		name = c.Connection
 		if name == "" {
-			return nil, quarry.Errorf(quarry.KindConfig, "%s defines no connection; add one under connections: (see `quarry init`)", c.Path)
+			return nil, quarry.Errorf(quarry.KindConfig, "%s defines no connection; add your database under connections: (the comments in quarry.yaml show sqlite, postgres and mysql), then run quarry learn", c.Path)
 		}
 	}
 	if conn, ok := c.Connections[name]; ok {

@@ -19,6 +19,7 @@ type Type string
 const (
 	RunStarted     Type = "run.started"
 	QuestionParsed Type = "question.parsed" // the planner's reading of the question
+	QuestionRead   Type = "question.read"   // the query the question became, in business terms
 	PlanMade       Type = "plan.made"       // a metric query or a verified query was chosen
 	Clarification  Type = "clarification"   // the planner asks one precise question instead of guessing
 	SQLGenerated   Type = "sql.generated"
@@ -66,6 +67,8 @@ func Decode(e Event) (Payload, error) {
 		p = &RunStartedData{}
 	case QuestionParsed:
 		p = &QuestionParsedData{}
+	case QuestionRead:
+		p = &ReadingData{}
 	case PlanMade:
 		p = &PlanMadeData{}
 	case Clarification:
@@ -136,6 +139,57 @@ type QuestionParsedData struct {
 	Understood   []string `json:"understood,omitempty"`
 	Unknown      []string `json:"unknown,omitempty"`
 	Alternatives []string `json:"alternatives,omitempty"`
+}
+
+// ReadingData is how quarry read a question, in business terms: what is
+// measured and how, which filters apply to which columns, the period and
+// the date column it is applied to, the grouping and its grain, the order,
+// and which rows are counted. A reader spots a misreading here without
+// reading SQL.
+type ReadingData struct {
+	// Text is the reading in one line.
+	Text string `json:"text"`
+	// Source is what wrote the query read: "metric", "rows" (the builtin
+	// planner), "verified_query", "model" (a model's query_metric).
+	Source   string         `json:"source"`
+	Measures []ReadMeasure  `json:"measures,omitempty"`
+	List     string         `json:"list,omitempty"` // a list of rows: the entity and its columns
+	Filters  []ReadFilter   `json:"filters,omitempty"`
+	Period   *ReadPeriod    `json:"period,omitempty"`
+	Compare  []string       `json:"compare,omitempty"` // compared periods, by label
+	GroupBy  []ReadGrouping `json:"group_by,omitempty"`
+	Order    string         `json:"order,omitempty"`
+	// Population says which rows a count or sum runs over, and that
+	// groups with none are left out, where that matters.
+	Population string `json:"population,omitempty"`
+}
+
+// ReadMeasure is one measure of a reading.
+type ReadMeasure struct {
+	Name string `json:"name"`
+	How  string `json:"how"` // how it is computed: the aggregate, over what, always-applied conditions
+}
+
+// ReadFilter is one filter of a reading: what it says and the column it
+// applies to.
+type ReadFilter struct {
+	Text   string `json:"text"`
+	Column string `json:"column"`
+}
+
+// ReadPeriod is the period of a reading: the first and last day, both
+// included, and the date column it is applied to.
+type ReadPeriod struct {
+	From   string `json:"from,omitempty"`
+	To     string `json:"to,omitempty"`
+	Column string `json:"column,omitempty"`
+}
+
+// ReadGrouping is one grouping of a reading.
+type ReadGrouping struct {
+	Name   string `json:"name"`
+	Column string `json:"column"`
+	Grain  string `json:"grain,omitempty"`
 }
 
 // PlanMadeData records the plan: a metric query or a verified query.
@@ -222,6 +276,9 @@ type RunFinishedData struct {
 // EventType implementations.
 func (*RunStartedData) EventType() Type     { return RunStarted }
 func (*QuestionParsedData) EventType() Type { return QuestionParsed }
+
+// EventType implements Payload.
+func (*ReadingData) EventType() Type        { return QuestionRead }
 func (*PlanMadeData) EventType() Type       { return PlanMade }
 func (*ClarificationData) EventType() Type  { return Clarification }
 func (*SQLGeneratedData) EventType() Type   { return SQLGenerated }

@@ -67,6 +67,9 @@ type RunState struct {
 	Clarification string   `json:"clarification,omitempty"`
 	Understood    []string `json:"understood,omitempty"`
 	Unknown       []string `json:"unknown,omitempty"`
+	// Reading is how the question was read in business terms (nil for a
+	// run of the user's SQL, or SQL a model wrote itself).
+	Reading *ReadingData `json:"reading,omitempty"`
 
 	Error     string `json:"error,omitempty"`
 	ErrorKind string `json:"error_kind,omitempty"`
@@ -214,6 +217,8 @@ func apply(st *RunState, e Event) error {
 	case *QuestionParsedData:
 		st.Understood = slices.Clone(d.Understood)
 		st.Unknown = slices.Clone(d.Unknown)
+	case *ReadingData:
+		st.Reading = d
 	case *PlanMadeData:
 		st.PlanSource = d.Source
 	case *ClarificationData:

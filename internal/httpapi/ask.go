@@ -26,19 +26,22 @@ type askRequest struct {
 // surface says of an ask (analyst.Outcome): its status, why there is no
 // answer, the headline, the checks and the confidence.
 type askResponse struct {
-	Success    bool           `json:"success"`
-	Status     string         `json:"status"`
-	Answer     string         `json:"answer"`
-	Headline   string         `json:"headline,omitempty"`
-	Message    string         `json:"message,omitempty"` // why there is no answer, one line
-	Query      string         `json:"query"`
-	Data       askData        `json:"data"`
-	Checks     []verify.Check `json:"checks"`
-	Confidence float64        `json:"confidence,omitempty"` // absent when there is no answer
-	Trace      []traceStep    `json:"trace"`
-	Warnings   []string       `json:"warnings"`
-	RunID      string         `json:"run_id"`
-	Error      *apiError      `json:"error,omitempty"`
+	Success  bool   `json:"success"`
+	Status   string `json:"status"`
+	Answer   string `json:"answer"`
+	Headline string `json:"headline,omitempty"`
+	// Interpretation is how the question was read, in business terms.
+	Interpretation *event.ReadingData `json:"interpretation,omitempty"`
+	Markdown       string             `json:"markdown,omitempty"` // the whole answer: the sentence, the table, the checks
+	Message        string             `json:"message,omitempty"`  // why there is no answer, one line
+	Query          string             `json:"query"`
+	Data           askData            `json:"data"`
+	Checks         []verify.Check     `json:"checks"`
+	Confidence     float64            `json:"confidence,omitempty"` // absent when there is no answer
+	Trace          []traceStep        `json:"trace"`
+	Warnings       []string           `json:"warnings"`
+	RunID          string             `json:"run_id"`
+	Error          *apiError          `json:"error,omitempty"`
 }
 
 type askData struct {
@@ -81,7 +84,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o := analyst.OutcomeOf(out, err)
-	resp.Status, resp.Message, resp.Headline = string(o.Status), o.Message, o.Headline
+	resp.Status, resp.Message, resp.Headline, resp.Interpretation = string(o.Status), o.Message, o.Headline, o.Reading
 	resp.Checks, resp.Confidence = o.Checks, o.Confidence
 	if resp.Checks == nil {
 		resp.Checks = []verify.Check{}
@@ -90,7 +93,9 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if out != nil {
 		resp.Query = out.SQL
-		resp.Answer = out.Answer.Markdown
+		// The contract's answer is the sentence; the table stays in data,
+		// and the whole Markdown is markdown.
+		resp.Answer, resp.Markdown = out.Answer.Headline, out.Answer.Markdown
 		resp.Data.RowCount = out.Rows
 		resp.Data.ExecutionTime = fmt.Sprintf("%dms", out.Duration.Round(time.Millisecond).Milliseconds())
 		if out.Table != nil {
@@ -108,7 +113,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		resp.Warnings = warnings(out)
 		if out.Verdict != nil && out.Verdict.Allowed && !out.Verdict.HasLimit {
 			for _, st := range resp.Trace {
-				if st["step"] == "guard" {
+				if st["step"] == "safety_check" {
 					st["warnings"] = []string{"no LIMIT clause: previews show the first 100 rows"}
 				}
 			}
@@ -158,11 +163,17 @@ func thousands(n int64) string {
 	return s
 }
 
-// trace turns a run's events into the contract's steps: plan, compile,
-// guard, execute, verify, explain.
+// trace turns a run's events into the contract's steps (the SQL Query
+// Agent's schema_extraction, query_generation, safety_check, execution,
+// summarization), with quarry's own between them: interpretation (how the
+// question was read), policy (the column policy's verdict) and
+// verification (the checks and the confidence). Each statement generated
+// is an attempt: query_generation, safety_check and policy carry its
+// number.
 func trace(events []event.Event) []traceStep {
 	steps := []traceStep{}
-	var plan traceStep
+	var interp traceStep
+	attempt := 0
 	for _, e := range events {
 		p, err := event.Decode(e)
 		if err != nil || p == nil {
@@ -170,43 +181,56 @@ func trace(events []event.Event) []traceStep {
 		}
 		switch d := p.(type) {
 		case *event.QuestionParsedData:
-			plan = traceStep{"step": "plan", "understood": nonNil(d.Understood), "unknown": nonNil(d.Unknown)}
-			steps = append(steps, plan)
+			steps = append(steps, traceStep{"step": "schema_extraction", "success": true, "source": "knowledge"})
+			interp = traceStep{"step": "interpretation", "understood": nonNil(d.Understood), "unknown": nonNil(d.Unknown)}
+			steps = append(steps, interp)
 		case *event.ClarificationData:
-			if plan != nil {
-				plan["clarification"] = d.Question
-				plan["options"] = nonNil(d.Options)
+			if interp != nil {
+				interp["clarification"] = d.Question
+				interp["options"] = nonNil(d.Options)
 			}
 		case *event.PlanMadeData:
-			if plan != nil {
-				plan["source"] = d.Source
-				plan["success"] = true
+			if interp != nil {
+				interp["source"] = d.Source
+				interp["success"] = true
 				if len(d.Plan) > 0 {
-					plan["plan"] = json.RawMessage(d.Plan)
+					interp["plan"] = json.RawMessage(d.Plan)
 				}
 			}
-		case *event.SQLGeneratedData:
-			steps = append(steps, traceStep{"step": "compile", "success": true, "query": d.SQL, "source": d.Source})
-		case *event.GuardCheckedData:
-			issues := []string{}
-			for _, v := range d.Violations {
-				issues = append(issues, v.Code+": "+v.Message)
+		case *event.ReadingData:
+			if interp == nil {
+				interp = traceStep{"step": "interpretation", "success": true}
+				steps = append(steps, interp)
 			}
-			steps = append(steps, traceStep{"step": "guard", "safe": d.Allowed, "dialect": d.Dialect, "issues": issues})
+			interp["reading"] = d
+		case *event.SQLGeneratedData:
+			attempt++
+			steps = append(steps, traceStep{"step": "query_generation", "attempt": attempt, "success": true, "query": d.SQL, "source": d.Source})
+		case *event.GuardCheckedData:
+			issues, restricted := []string{}, []string{}
+			for _, v := range d.Violations {
+				if v.Code == "restricted_column" {
+					restricted = append(restricted, v.Message)
+				} else {
+					issues = append(issues, v.Code+": "+v.Message)
+				}
+			}
+			steps = append(steps, traceStep{"step": "safety_check", "attempt": attempt, "safe": len(issues) == 0, "dialect": d.Dialect, "issues": issues, "warnings": []string{}})
+			steps = append(steps, traceStep{"step": "policy", "attempt": attempt, "allowed": len(restricted) == 0, "issues": restricted})
 		case *event.QueryExecutedData:
-			steps = append(steps, traceStep{"step": "execute", "success": true, "rowCount": d.Rows, "truncated": d.Truncated,
+			steps = append(steps, traceStep{"step": "execution", "success": true, "rowCount": d.Rows, "truncated": d.Truncated,
 				"executionTime": fmt.Sprintf("%.0fms", d.DurationMS), "cached": d.Cached, "result_id": d.ResultID})
 		case *event.QueryFailedData:
-			steps = append(steps, traceStep{"step": "execute", "success": false, "error": apiError{Kind: d.Kind, Message: d.Message}})
+			steps = append(steps, traceStep{"step": "execution", "success": false, "error": apiError{Kind: d.Kind, Message: d.Message}})
 		case *event.ChecksRanData:
-			steps = append(steps, traceStep{"step": "verify", "checks": d.Checks, "confidence": d.Confidence})
+			steps = append(steps, traceStep{"step": "verification", "checks": d.Checks, "confidence": d.Confidence})
 		case *event.AnswerRenderedData:
-			steps = append(steps, traceStep{"step": "explain", "success": true, "chart": d.Chart})
+			steps = append(steps, traceStep{"step": "summarization", "success": true, "chart": d.Chart})
 		case *event.RunFinishedData:
-			if plan != nil && plan["success"] == nil {
-				plan["success"] = false
+			if interp != nil && interp["success"] == nil {
+				interp["success"] = false
 				if d.Error != "" {
-					plan["error"] = apiError{Kind: d.Kind, Message: d.Error}
+					interp["error"] = apiError{Kind: d.Kind, Message: d.Error}
 				}
 			}
 		}

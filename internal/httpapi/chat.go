@@ -34,17 +34,19 @@ type sessionEvent struct {
 
 // doneEvent is the last event of every chat stream.
 type doneEvent struct {
-	RunID         string         `json:"run_id"`
-	SessionID     string         `json:"session_id"`
-	Status        string         `json:"status"`
-	Message       string         `json:"message,omitempty"` // why there is no answer, one line
-	Answer        *answerJSON    `json:"answer,omitempty"`
-	Clarification *clarification `json:"clarification,omitempty"`
-	Understood    []string       `json:"understood,omitempty"`
-	Unknown       []string       `json:"unknown,omitempty"`
-	Suggestions   []string       `json:"suggestions,omitempty"`
-	Proposed      *proposedJSON  `json:"proposed,omitempty"` // manual mode: the query to run
-	Error         *apiError      `json:"error,omitempty"`
+	RunID     string `json:"run_id"`
+	SessionID string `json:"session_id"`
+	Status    string `json:"status"`
+	Message   string `json:"message,omitempty"` // why there is no answer, one line
+	// Interpretation is how the question was read, in business terms.
+	Interpretation *event.ReadingData `json:"interpretation,omitempty"`
+	Answer         *answerJSON        `json:"answer,omitempty"`
+	Clarification  *clarification     `json:"clarification,omitempty"`
+	Understood     []string           `json:"understood,omitempty"`
+	Unknown        []string           `json:"unknown,omitempty"`
+	Suggestions    []string           `json:"suggestions,omitempty"`
+	Proposed       *proposedJSON      `json:"proposed,omitempty"` // manual mode: the query to run
+	Error          *apiError          `json:"error,omitempty"`
 }
 
 type clarification struct {
@@ -198,7 +200,7 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 // done builds the last event of a turn from its outcome.
 func (s *Server) done(t *askTurn) doneEvent {
 	o := analyst.OutcomeOf(t.out, t.err)
-	d := doneEvent{RunID: t.runID, SessionID: t.sessionID, Status: string(o.Status), Message: o.Message,
+	d := doneEvent{RunID: t.runID, SessionID: t.sessionID, Status: string(o.Status), Message: o.Message, Interpretation: o.Reading,
 		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions}
 	if o.Status == analyst.Clarify {
 		d.Clarification = &clarification{Question: o.Clarify, Options: o.Options}

@@ -84,14 +84,16 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 // turnJSON is one question of a session and its answer, rebuilt from the
 // run's log and stored result.
 type turnJSON struct {
-	RunID    string      `json:"run_id"`
-	Kind     string      `json:"kind"`
-	Question string      `json:"question,omitempty"`
-	SQL      string      `json:"sql,omitempty"`
-	Status   string      `json:"status"`
-	At       string      `json:"at,omitempty"`
-	Answer   *answerJSON `json:"answer,omitempty"`
-	Error    *apiError   `json:"error,omitempty"`
+	RunID    string `json:"run_id"`
+	Kind     string `json:"kind"`
+	Question string `json:"question,omitempty"`
+	SQL      string `json:"sql,omitempty"`
+	Status   string `json:"status"`
+	At       string `json:"at,omitempty"`
+	// Interpretation is how the question was read (question.read).
+	Interpretation *event.ReadingData `json:"interpretation,omitempty"`
+	Answer         *answerJSON        `json:"answer,omitempty"`
+	Error          *apiError          `json:"error,omitempty"`
 }
 
 // getSession answers a session with its turns, oldest first.
@@ -110,7 +112,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	turns := make([]turnJSON, 0, len(runs))
 	for i := len(runs) - 1; i >= 0; i-- {
 		st := runs[i]
-		t := turnJSON{RunID: st.RunID, Kind: st.Kind, Question: st.Question, Status: st.Status}
+		t := turnJSON{RunID: st.RunID, Kind: st.Kind, Question: st.Question, Status: st.Status, Interpretation: st.Reading}
 		if st.Kind == "run" {
 			t.SQL = st.SQL
 		}

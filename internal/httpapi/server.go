@@ -186,7 +186,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	// results, so a cross-site read of them is refused too.
 	why := ""
 	if err := s.cop.Check(r); err != nil {
-		why = err.Error()
+		// Say which header gave it away in quarry's words when it is the
+		// Origin; net/http's own reason otherwise.
+		if why = crossSiteRead(r); why == "" {
+			why = err.Error()
+		}
 	} else if api {
 		why = crossSiteRead(r)
 	}

@@ -25,7 +25,7 @@ func TestChatStreamsTheRunAndKeepsTheSession(t *testing.T) {
 	s := serve(t, newShop(t), options{})
 	evs := s.chat(t, `{"message":"revenue by country","as_of":"`+asOf+`"}`)
 	got := names(evs)
-	want := []string{"session", "run.started", "question.parsed", "plan.made", "sql.generated", "guard.checked",
+	want := []string{"session", "run.started", "question.parsed", "plan.made", "question.read", "sql.generated", "guard.checked",
 		"query.executed", "checks.ran", "answer.rendered", "run.finished", "done"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("event order (-want +got):\n%s", diff)
@@ -145,7 +145,7 @@ func TestAskContract(t *testing.T) {
 	for _, st := range got.Trace {
 		steps = append(steps, st["step"].(string))
 	}
-	if diff := cmp.Diff([]string{"plan", "compile", "guard", "execute", "verify", "explain"}, steps); diff != "" {
+	if diff := cmp.Diff([]string{"schema_extraction", "interpretation", "query_generation", "safety_check", "policy", "execution", "verification", "summarization"}, steps); diff != "" {
 		t.Errorf("trace steps (-want +got):\n%s", diff)
 	}
 	if len(got.Warnings) == 0 || !strings.Contains(got.Warnings[0], "showing the first 100 of") {

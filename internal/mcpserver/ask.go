@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/verify"
 )
@@ -26,26 +27,29 @@ type AskInput struct {
 // question to answer), rejected (a request to change data, or about
 // restricted columns).
 type AskResult struct {
-	RunID       string         `json:"run_id"`
-	Status      string         `json:"status"`
-	Question    string         `json:"question"`
-	AsOf        string         `json:"as_of"`
-	Answer      string         `json:"answer,omitempty"` // Markdown
-	Headline    string         `json:"headline,omitempty"`
-	SQL         string         `json:"sql,omitempty"`
-	Checks      []verify.Check `json:"checks,omitempty"`
-	Confidence  float64        `json:"confidence,omitempty"`
-	Columns     []Column       `json:"columns,omitempty"`
-	Rows        [][]any        `json:"rows,omitempty"` // the first rows, at most 20
-	RowCount    int64          `json:"row_count"`
-	Truncated   bool           `json:"truncated"`
-	ResultID    string         `json:"result_id,omitempty"`
-	Message     string         `json:"message,omitempty"` // why there is no answer
-	Understood  []string       `json:"understood,omitempty"`
-	Unknown     []string       `json:"unknown,omitempty"`
-	Suggestions []string       `json:"suggestions,omitempty"`
-	Clarify     string         `json:"clarify,omitempty"`
-	Options     []string       `json:"options,omitempty"`
+	RunID    string `json:"run_id"`
+	Status   string `json:"status"`
+	Question string `json:"question"`
+	AsOf     string `json:"as_of"`
+	Answer   string `json:"answer,omitempty"` // Markdown
+	Headline string `json:"headline,omitempty"`
+	// Interpretation is how the question was read, in business terms:
+	// check it to spot a misreading without reading the SQL.
+	Interpretation *event.ReadingData `json:"interpretation,omitempty"`
+	SQL            string             `json:"sql,omitempty"`
+	Checks         []verify.Check     `json:"checks,omitempty"`
+	Confidence     float64            `json:"confidence,omitempty"`
+	Columns        []Column           `json:"columns,omitempty"`
+	Rows           [][]any            `json:"rows,omitempty"` // the first rows, at most 20
+	RowCount       int64              `json:"row_count"`
+	Truncated      bool               `json:"truncated"`
+	ResultID       string             `json:"result_id,omitempty"`
+	Message        string             `json:"message,omitempty"` // why there is no answer
+	Understood     []string           `json:"understood,omitempty"`
+	Unknown        []string           `json:"unknown,omitempty"`
+	Suggestions    []string           `json:"suggestions,omitempty"`
+	Clarify        string             `json:"clarify,omitempty"`
+	Options        []string           `json:"options,omitempty"`
 }
 
 func (s *server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, *AskResult, error) {
@@ -85,7 +89,7 @@ func (s *server) askResult(o analyst.Outcome) *AskResult {
 	r := &AskResult{RunID: o.RunID, Status: string(o.Status), Question: o.Question, AsOf: o.AsOf, SQL: o.SQL,
 		RowCount: o.RowCount, Truncated: o.Truncated, ResultID: o.ResultID, Message: o.Message,
 		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions, Clarify: o.Clarify, Options: o.Options,
-		Answer: o.Answer, Headline: o.Headline, Checks: o.Checks, Confidence: o.Confidence}
+		Answer: o.Answer, Headline: o.Headline, Checks: o.Checks, Confidence: o.Confidence, Interpretation: o.Reading}
 	if o.Status != analyst.Answered {
 		r.RowCount, r.Truncated, r.ResultID = 0, false, ""
 		return r

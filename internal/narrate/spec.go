@@ -61,9 +61,13 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 	cols := resolve(t, infos)
 	var nums, dims []column
 	for _, c := range cols {
-		if c.numeric {
+		switch {
+		case c.key:
+			// An entity's key beside its label (products.id next to
+			// products.name) tells rows apart; it is not a measure.
+		case c.numeric:
 			nums = append(nums, c)
-		} else {
+		default:
 			dims = append(dims, c)
 		}
 	}

@@ -81,7 +81,7 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 	if _, err := os.Stat(cfg.Knowledge); err != nil {
 		add(Finding{"warn", "knowledge", "no knowledge folder at " + cfg.Knowledge, "run quarry learn to build it from your database", ""})
 	} else if k, err := r.Folder(); err != nil {
-		add(Finding{"fail", "knowledge", oneLine(err.Error()), "fix the file as the message says", ""})
+		add(Finding{"fail", "knowledge", oneLine(quarry.Message(err)), "fix the file as the message says", ""})
 	} else {
 		add(Finding{Status: "ok", Area: "knowledge", Detail: fmt.Sprintf("%s: %d tables, %d metrics, %d verified queries, %d notes",
 			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes))})

@@ -46,8 +46,11 @@ func (r *Runtime) ModelFor(cfg *config.Config, flag string) (ModelChoice, error)
 		}
 		return m, m.named()
 	}
-	p, model, _ := strings.Cut(flag, ":")
+	p, model, named := strings.Cut(flag, ":")
 	p = strings.ToLower(strings.TrimSpace(p))
+	if named && strings.TrimSpace(model) == "" {
+		return m, quarry.Errorf(quarry.KindUsage, "--model %q names no model after the colon; write %s:MODEL, or %s for its default", flag, p, p)
+	}
 	switch p {
 	case config.ProviderBuiltin:
 		if model != "" {

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"os"
 	goruntime "runtime"
 	"time"
 
@@ -137,7 +139,18 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 			return nil, nil, err
 		}
 	}
+	var noKnowledge error
+	if gw == nil {
+		// Without a model the builtin planner answers, and it needs the
+		// knowledge folder: every surface says so as quarry ask does.
+		if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
+			_, noKnowledge = r.Knowledge()
+		}
+	}
 	srv.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+		if noKnowledge != nil {
+			return nil, noKnowledge
+		}
 		an, err := srv.Start(ctx)
 		if err != nil {
 			return nil, err
@@ -177,7 +190,7 @@ func (r *Runtime) manualServer(cfg *config.Config, m ModelChoice, srv *Server) (
 		return c.Ask(ctx, rec, question, asOf, opts)
 	}
 	srv.Start = func(context.Context) (*analyst.Analyst, error) {
-		return nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry serve runs no SQL; ask a question to get a query to run yourself, or add a connection to quarry.yaml")
+		return nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry runs no SQL here; ask a question to get a query to run on your database yourself, or add a connection to quarry.yaml")
 	}
 	return srv, closeGuard, nil
 }

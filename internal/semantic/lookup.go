@@ -168,3 +168,12 @@ func (m *Model) timeColumn(mt *Metric) (string, string) {
 	}
 	return "", ""
 }
+
+// MetricTime is the time axis of metric mt as "entity.column", or "" when
+// it has none.
+func (m *Model) MetricTime(mt *Metric) string {
+	if e, c := m.timeColumn(mt); e != "" {
+		return e + "." + c
+	}
+	return ""
+}

@@ -590,6 +590,7 @@ const STAGE_OF = {
   "question.parsed": ["understand", "plan"],
   "clarification": ["plan", null],
   "plan.made": ["plan", "sql"],
+  "question.read": ["plan", "sql"],
   "sql.generated": ["sql", "guard"],
   "guard.checked": ["guard", "run"],
   "query.executed": ["run", "check"],
@@ -604,6 +605,7 @@ function eventDetail(type, d) {
     case "run.started": return [d.question || d.sql, d.planner && `planner ${d.planner}`, d.as_of && `as of ${d.as_of}`].filter(Boolean).join(" · ");
     case "question.parsed": return [d.understood && d.understood.length && `understood: ${d.understood.join("; ")}`, d.unknown && d.unknown.length && `not understood: ${d.unknown.join(", ")}`].filter(Boolean).join(" · ");
     case "plan.made": return d.source ? `from ${d.source.replace(/_/g, " ")}` : "";
+    case "question.read": return d.text || "";
     case "clarification": return d.question || "";
     case "sql.generated": return `${d.source || ""}: ${(d.sql || "").split("\n")[0]}${(d.sql || "").includes("\n") ? " …" : ""}`;
     case "guard.checked": return d.allowed ? `allowed (${d.dialect || "sql"})` : `refused: ${(d.violations || []).map((v) => v.message || v.code).join("; ")}`;
@@ -714,8 +716,17 @@ function traceDetails(summary, events, loadEvents) {
 
 // ---------------------------------------------------------------- turns
 
-function answerView(ans, runId, kind = "ask") {
+// readingView is how quarry read the question, in business terms: shown
+// first, so that a misreading is seen before any number.
+function readingView(done) {
+  const r = done && done.interpretation;
+  if (!r || !r.text) return null;
+  return el("p", { class: "reading muted small-text" }, [el("strong", { text: "Read as: " }), r.text]);
+}
+
+function answerView(ans, runId, kind = "ask", reading = null) {
   const card = el("article", { class: "card answer", attrs: { "aria-label": "Answer" } });
+  if (reading) card.append(reading);
   const hasRows = Array.isArray(ans.rows) && Array.isArray(ans.columns) && ans.columns.length > 0;
   if (ans.html || ans.headline || ans.markdown) {
     const prose = el("div", { class: "prose" });
@@ -788,6 +799,8 @@ function noticeView(done, question) {
     el("span", { class: "notice-icon" }, icon(NOTICE_ICONS[iconName], 20)),
     el("div", {}, [el("p", { class: "notice-title", text: title }), msg ? el("p", { class: "notice-msg", text: msg }) : null]),
   ]));
+  const reading = readingView(done);
+  if (reading) card.append(reading);
   const understood = done.understood || [];
   const unknown = done.unknown || [];
   if (understood.length || unknown.length) {
@@ -853,7 +866,7 @@ function renderTurn(t) {
   li.append(kind === "run" ? sqlQuestionView(t.sql || (t.answer && t.answer.sql) || "") : questionView(t.question || ""));
   const body = el("div", { class: "turn-body" });
   li.append(body);
-  const done = { ...t, kind, status: t.status, answer: t.answer };
+  const done = { ...t, kind, status: t.status, answer: t.answer, interpretation: t.interpretation || t.reading };
   if (kind === "run" && t.status === "succeeded" && done.answer) done.answer = { ...done.answer, sql: "" }; // the SQL is the question
   let view = doneView(done, t.question || "");
   body.append(view);
@@ -884,6 +897,8 @@ function enrichFromEvents(done, events) {
       if (!out.understood && d.understood) out.understood = d.understood;
       if (!out.unknown && d.unknown) out.unknown = d.unknown;
       if (!out.suggestions && d.alternatives) out.suggestions = d.alternatives;
+    } else if (e.type === "question.read" && !out.interpretation) {
+      out.interpretation = d;
     } else if (e.type === "query.proposed" && !out.proposed) {
       out.proposed = { sql: d.sql || "", columns: d.columns || [] };
     } else if (e.type === "clarification" && !out.clarification) {
@@ -897,7 +912,7 @@ function enrichFromEvents(done, events) {
 function doneView(done, question) {
   if (done.status === "awaiting_results" && done.proposed) return proposedView(done, question);
   const ok = done.status === "succeeded" && done.answer;
-  return ok ? answerView(done.answer, done.run_id, done.kind) : noticeView(done, question);
+  return ok ? answerView(done.answer, done.run_id, done.kind, readingView(done)) : noticeView(done, question);
 }
 
 // proposedView is manual mode's card: the query quarry proposes for the
@@ -912,6 +927,8 @@ function proposedView(done, question) {
       el("p", { class: "notice-msg", text: "No connection is configured, so quarry did not run it. Copy it, run it yourself, then paste its result (CSV, TSV, a psql or mysql table, Markdown or JSON) and quarry will check and explain it." }),
     ]),
   ]));
+  const reading = readingView(done);
+  if (reading) card.append(reading);
   card.append(sqlSection(p.sql, "Proposed SQL"));
   if (p.columns && p.columns.length) {
     card.append(el("p", { class: "muted small-text expected-columns" }, ["It should return the columns ", ...p.columns.map((c) => el("span", { class: "tag", text: c }))]));

@@ -1,0 +1,299 @@
+package narrate
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Read says how the semantic query q reads in business terms: each
+// measure and how it is computed, each filter with the column it applies
+// to, the period and the date column it is applied to, the grouping and
+// its grain, the order and the limit. m must hold q's metrics (a plan's
+// ad-hoc ones included). source names what wrote q.
+func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingData {
+	r := &event.ReadingData{Source: source}
+	if q == nil || m == nil {
+		return r
+	}
+	var parts []string
+	hidden := map[string]bool{}
+	for _, h := range q.Hidden {
+		hidden[h] = true
+	}
+	var times []string
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil {
+			r.Measures = append(r.Measures, event.ReadMeasure{Name: name, How: "unknown measure"})
+			continue
+		}
+		rm := event.ReadMeasure{Name: mt.Name, How: how(m, mt)}
+		r.Measures = append(r.Measures, rm)
+		if !hidden[name] {
+			parts = append(parts, mt.Name+" ("+rm.How+")")
+		}
+		for _, t := range metricTimes(m, mt, 0) {
+			if !contains(times, t) {
+				times = append(times, t)
+			}
+		}
+	}
+	if q.Rows != nil {
+		r.List = q.Rows.Entity
+		if len(q.Rows.Columns) > 0 {
+			r.List += ": " + strings.Join(q.Rows.Columns, ", ")
+		}
+		if q.Rows.Distinct {
+			r.List = "distinct " + r.List
+		}
+		parts = append(parts, "a list of "+r.List)
+	}
+	for _, f := range q.Filters {
+		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f)}
+		if rf.Column != f.Field {
+			rf.Text += " (" + rf.Column + ")"
+		}
+		r.Filters = append(r.Filters, rf)
+	}
+	if len(r.Filters) > 0 {
+		var fs []string
+		for _, f := range r.Filters {
+			fs = append(fs, f.Text)
+		}
+		parts = append(parts, "where "+strings.Join(fs, " and "))
+	}
+	if tr := q.TimeRange; tr != nil {
+		p := &event.ReadPeriod{From: tr.From, To: lastDay(tr.To)}
+		if tr.Field != "" {
+			p.Column = columnOf(m, tr.Field)
+		} else {
+			p.Column = strings.Join(times, ", ")
+		}
+		r.Period = p
+		s := periodText(p)
+		if p.Column != "" {
+			s += " by " + p.Column
+		}
+		parts = append(parts, s)
+	}
+	for _, c := range q.Compare {
+		r.Compare = append(r.Compare, fmt.Sprintf("%s (%s to %s)", c.Label, c.From, lastDay(c.To)))
+	}
+	if len(r.Compare) > 0 {
+		s := "comparing " + strings.Join(r.Compare, " with ")
+		if len(times) > 0 {
+			s += " by " + strings.Join(times, ", ")
+		}
+		parts = append(parts, s)
+	}
+	var gs []string
+	keyed := keyGroupings(m, q.Dimensions)
+	for _, d := range q.Dimensions {
+		g := event.ReadGrouping{Name: d.Name, Column: columnOf(m, d.Name), Grain: string(d.Grain)}
+		if g.Grain != "" && g.Column == d.Name && len(times) > 0 {
+			// A grain of the metrics' own time axis ("by month").
+			g.Column = strings.Join(times, ", ")
+		}
+		r.GroupBy = append(r.GroupBy, g)
+		if keyed[d.Name] {
+			continue // an entity's key beside its label: the label names the group
+		}
+		s := d.Name
+		if g.Grain != "" {
+			s = g.Grain + " of " + g.Column
+		} else if g.Column != "" && g.Column != d.Name {
+			s += " (" + g.Column + ")"
+		}
+		gs = append(gs, s)
+	}
+	if len(gs) > 0 {
+		parts = append(parts, "by "+strings.Join(gs, ", "))
+	}
+	if o := orderText(q); o != "" {
+		r.Order = o
+		parts = append(parts, o)
+	}
+	if q.Share {
+		parts = append(parts, "as a share of the total")
+	}
+	r.Population = population(m, q)
+	r.Text = strings.Join(parts, ", ")
+	return r
+}
+
+// how says how a metric is computed: its formula, over which rows.
+func how(m *semantic.Model, mt *semantic.Metric) string {
+	var s string
+	switch {
+	case mt.Derived != "":
+		s = mt.Derived
+	default:
+		s = mt.Expr
+	}
+	if mt.Entity != "" && mt.Derived == "" {
+		s += " over " + mt.Entity
+	}
+	if len(mt.Filters) > 0 {
+		s += " where " + strings.Join(mt.Filters, " and ")
+	}
+	return s
+}
+
+// columnOf is the column a field reads: a dimension's expression, or the
+// field itself (entity.column).
+func columnOf(m *semantic.Model, field string) string {
+	if d := m.Dimension(field); d != nil {
+		return d.Expr
+	}
+	if mt := m.Metric(field); mt != nil {
+		return mt.Name
+	}
+	return field
+}
+
+func filterText(f semantic.Filter) string {
+	vals := make([]string, len(f.Values))
+	for i, v := range f.Values {
+		if s, ok := v.(string); ok {
+			vals[i] = "'" + s + "'"
+		} else {
+			vals[i] = fmt.Sprint(v)
+		}
+	}
+	one := strings.Join(vals, ", ")
+	switch f.Op {
+	case semantic.OpIn:
+		return f.Field + " is one of " + one
+	case semantic.OpNotIn:
+		return f.Field + " is none of " + one
+	case semantic.OpLike:
+		return f.Field + " contains " + one
+	case semantic.OpNull:
+		return f.Field + " is empty"
+	case semantic.OpNotNull:
+		return f.Field + " is not empty"
+	case semantic.OpNe:
+		return f.Field + " ≠ " + one
+	}
+	return f.Field + " " + string(f.Op) + " " + one
+}
+
+// lastDay turns an exclusive end "YYYY-MM-DD" into the last day included.
+func lastDay(to string) string {
+	t, err := time.Parse("2006-01-02", to)
+	if err != nil {
+		return to
+	}
+	return t.AddDate(0, 0, -1).Format("2006-01-02")
+}
+
+func periodText(p *event.ReadPeriod) string {
+	switch {
+	case p.From != "" && p.To != "":
+		return "from " + p.From + " to " + p.To
+	case p.From != "":
+		return "from " + p.From
+	case p.To != "":
+		return "up to " + p.To
+	}
+	return "at any time"
+}
+
+func orderText(q *semantic.Query) string {
+	if len(q.Order) == 0 {
+		if q.Limit > 0 {
+			return fmt.Sprintf("first %d", q.Limit)
+		}
+		return ""
+	}
+	o := q.Order[0]
+	dir := "lowest " + o.Field + " first"
+	if o.Desc {
+		dir = "highest " + o.Field + " first"
+	}
+	if q.Limit > 0 {
+		if o.Desc {
+			return fmt.Sprintf("top %d by %s", q.Limit, o.Field)
+		}
+		return fmt.Sprintf("bottom %d by %s", q.Limit, o.Field)
+	}
+	return dir
+}
+
+// population says which rows a grouped count or sum runs over: the
+// groups that have none are not listed, which matters when the question
+// is about few or none.
+func population(m *semantic.Model, q *semantic.Query) string {
+	if len(q.Dimensions) == 0 || len(q.Metrics) == 0 || q.Rows != nil {
+		return ""
+	}
+	var over []string
+	for _, name := range q.Metrics {
+		if mt := m.Metric(name); mt != nil && mt.Entity != "" && !contains(over, mt.Entity) {
+			over = append(over, mt.Entity)
+		}
+	}
+	if len(over) == 0 {
+		return ""
+	}
+	return "only groups with at least one " + strings.Join(over, " or ") + " row are listed"
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+var metricRef = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// metricTimes is the time axis of a metric: its own, or for a derived
+// metric those of the metrics its formula names.
+func metricTimes(m *semantic.Model, mt *semantic.Metric, depth int) []string {
+	if t := m.MetricTime(mt); t != "" {
+		return []string{t}
+	}
+	if mt.Derived == "" || depth > 4 {
+		return nil
+	}
+	var out []string
+	for _, ref := range metricRef.FindAllStringSubmatch(mt.Derived, -1) {
+		if sub := m.Metric(ref[1]); sub != nil {
+			for _, t := range metricTimes(m, sub, depth+1) {
+				if !contains(out, t) {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// keyGroupings are the groupings by an entity's primary key that stand
+// beside another column of the same entity (products.id next to
+// products.name): they tell rows apart, and the reading names the group
+// by the other column.
+func keyGroupings(m *semantic.Model, dims []semantic.DimRef) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range dims {
+		ent, col, ok := strings.Cut(d.Name, ".")
+		e := m.Entity(ent)
+		if !ok || e == nil || e.PrimaryKey == "" || !strings.EqualFold(col, e.PrimaryKey) {
+			continue
+		}
+		for _, o := range dims {
+			if o.Name != d.Name && strings.HasPrefix(o.Name, ent+".") {
+				out[d.Name] = true
+			}
+		}
+	}
+	return out
+}
