@@ -2,6 +2,8 @@ package analyst
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -175,5 +177,21 @@ func TestCacheServesRepeatsWithoutTheDatabase(t *testing.T) {
 	}
 	if len(conn.calls) != 1 {
 		t.Errorf("the database ran %d statements, want 1", len(conn.calls))
+	}
+}
+
+// TestNothingRunsUnrecorded: when the state database cannot record the
+// run, the statement never reaches the database.
+func TestNothingRunsUnrecorded(t *testing.T) {
+	conn := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "n", Type: quarry.TypeInt}}, Rows: [][]any{{int64(1)}}}}
+	broken := event.SinkFunc(func(context.Context, ...event.Event) error { return errors.New("disk I/O error") })
+	rec := event.NewRecorder("r_broken", fixedClock(), broken)
+	rec.Hold()
+	_, err := newAnalyst(conn).Run(context.Background(), rec, "SELECT 1 AS n", &collect{})
+	if quarry.KindOf(err) != quarry.KindInternal || !strings.Contains(quarry.Message(err), "not run") {
+		t.Errorf("err = %v, want an internal error that says the query was not run", err)
+	}
+	if len(conn.calls) != 0 {
+		t.Errorf("the database was queried %d times with the run unrecorded", len(conn.calls))
 	}
 }

@@ -143,7 +143,12 @@ func (a *Analyst) execute(ctx context.Context, em *Emitter, sql string, x Exec) 
 			return res, a.record(ctx, em, res, x, true)
 		}
 	}
+	// Nothing runs unrecorded: the events so far are durable before the
+	// statement reaches the database, or it does not reach it.
 	em.Flush(ctx)
+	if err := em.Err(); err != nil {
+		return &Result{SQL: sql}, quarry.Wrap(quarry.KindInternal, err, "quarry's state database cannot record the run, so the query was not run")
+	}
 	res, err := a.read(ctx, sql, l, x.Sink)
 	if err != nil {
 		em.Emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.Duration)})
@@ -280,6 +285,9 @@ func (a *Analyst) Read(ctx context.Context, em *Emitter, sql string, maxRows int
 	l := a.Limits
 	l.MaxRows, l.KeepRows = maxRows, int(maxRows)
 	em.Flush(ctx)
+	if err := em.Err(); err != nil {
+		return nil, quarry.Wrap(quarry.KindInternal, err, "quarry's state database cannot record the run, so the query was not run")
+	}
 	res, err := a.read(ctx, sql, l, nil)
 	if err != nil {
 		return nil, err
