@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -108,6 +109,13 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, err)
 		return
+	}
+	// A session that continues a question asked before it existed (quarry
+	// ask --continue) begins with that question; runs come newest first.
+	if id := sess.FromRunID; id != "" && !slices.ContainsFunc(runs, func(x event.RunState) bool { return x.RunID == id }) {
+		if first, err := s.cfg.Store.Run(ctx, id); err == nil {
+			runs = append(runs, first)
+		}
 	}
 	turns := make([]turnJSON, 0, len(runs))
 	for i := len(runs) - 1; i >= 0; i-- {

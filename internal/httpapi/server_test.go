@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -67,6 +68,16 @@ func TestChatStreamsTheRunAndKeepsTheSession(t *testing.T) {
 	if len(sess.Turns) != 2 || sess.Turns[0].RunID != d.RunID || sess.Turns[0].Question != "revenue by country" ||
 		sess.Turns[0].Answer == nil || len(sess.Turns[0].Answer.Rows) != 3 || sess.Turns[0].Answer.ChartSVG == "" || sess.Turns[1].RunID != d2.RunID {
 		t.Fatalf("session turns = %+v", sess.Turns)
+	}
+
+	// A session made to continue a question asked before it (quarry ask
+	// --continue) begins with that question.
+	if err := s.st.CreateSession(context.Background(), store.Session{ID: "s_cont", FromRunID: d2.RunID, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	s.getJSON(t, "/api/sessions/s_cont", 200, &sess)
+	if len(sess.Turns) != 1 || sess.Turns[0].RunID != d2.RunID || sess.Turns[0].Question != "number of orders" {
+		t.Fatalf("continued session turns = %+v", sess.Turns)
 	}
 
 	// The runs and their events.

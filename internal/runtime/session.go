@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"slices"
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/event"
@@ -63,18 +64,26 @@ func (r *Runtime) continueFrom(ctx context.Context, st store.State, last *event.
 		}
 	}
 	id := r.NewID("s")
-	if err := st.CreateSession(ctx, store.Session{ID: id, Title: last.Question, LastRunID: last.RunID, CreatedAt: r.o.Now()}); err != nil {
+	if err := st.CreateSession(ctx, store.Session{ID: id, Title: last.Question, LastRunID: last.RunID, FromRunID: last.RunID, CreatedAt: r.o.Now()}); err != nil {
 		return "", nil, err
 	}
 	return r.turns(ctx, st, id, last)
 }
 
 // turns reads a session's earlier questions; seed, when not nil, is a
-// question asked before the session existed.
+// question asked before the session existed. A session made to continue
+// such a question (Session.FromRunID) always has it as its first turn.
 func (r *Runtime) turns(ctx context.Context, st store.State, id string, seed *event.RunState) (string, []agent.Turn, error) {
 	runs, err := st.Runs(ctx, store.RunFilter{SessionID: id, Kind: "ask"})
 	if err != nil {
 		return "", nil, err
+	}
+	if seed == nil {
+		if sess, err := st.Session(ctx, id); err == nil && sess.FromRunID != "" && !slices.ContainsFunc(runs, func(x event.RunState) bool { return x.RunID == sess.FromRunID }) {
+			if first, err := st.Run(ctx, sess.FromRunID); err == nil {
+				seed = &first
+			}
+		}
 	}
 	if seed != nil {
 		runs = append(runs, *seed)

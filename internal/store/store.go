@@ -76,6 +76,9 @@ type Session struct {
 	ID        string    `json:"id"`
 	Title     string    `json:"title,omitempty"`
 	LastRunID string    `json:"last_run_id,omitempty"`
+	// FromRunID is the question the session continues, asked before the
+	// session existed (quarry ask --continue): its first turn.
+	FromRunID string    `json:"from_run_id,omitempty"`
 	Owner     string    `json:"owner,omitempty"`  // who started it; "" on a single-user project
 	Tenant    string    `json:"tenant,omitempty"` // the team it belongs to; "" on a single-user project
 	CreatedAt time.Time `json:"created_at"`

@@ -12,7 +12,7 @@ import (
 	"github.com/quarrydata/quarry/internal/store"
 )
 
-const sessionCols = `id, title, last_run_id, owner, tenant, created_at, updated_at`
+const sessionCols = `id, title, last_run_id, from_run_id, owner, tenant, created_at, updated_at`
 
 // CreateSession stores a new session; an ID in use is KindConflict.
 func (s *Store) CreateSession(ctx context.Context, sess store.Session) error {
@@ -22,8 +22,8 @@ func (s *Store) CreateSession(ctx context.Context, sess store.Session) error {
 	if sess.UpdatedAt.IsZero() {
 		sess.UpdatedAt = sess.CreatedAt
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		sess.ID, sess.Title, sess.LastRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt))
+	_, err := s.pool.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		sess.ID, sess.Title, sess.LastRunID, sess.FromRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt))
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" {
 		return quarry.Errorf(quarry.KindConflict, "session %s already exists", sess.ID)
@@ -95,7 +95,7 @@ func (s *Store) TouchSession(ctx context.Context, id, runID, title string, at ti
 func scanSession(row pgx.CollectableRow) (store.Session, error) {
 	var sess store.Session
 	var created, updated string
-	if err := row.Scan(&sess.ID, &sess.Title, &sess.LastRunID, &sess.Owner, &sess.Tenant, &created, &updated); err != nil {
+	if err := row.Scan(&sess.ID, &sess.Title, &sess.LastRunID, &sess.FromRunID, &sess.Owner, &sess.Tenant, &created, &updated); err != nil {
 		return store.Session{}, err
 	}
 	var err error

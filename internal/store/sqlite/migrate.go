@@ -118,12 +118,15 @@ CREATE TRIGGER events_not_pruned BEFORE INSERT ON events
 WHEN EXISTS (SELECT 1 FROM pruned_runs WHERE run_id = NEW.run_id)
 BEGIN SELECT RAISE(ABORT, 'events are append-only: this run was pruned'); END;
 `},
+		{5, "the question a session continues", `
+ALTER TABLE sessions ADD COLUMN from_run_id TEXT NOT NULL DEFAULT '';
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

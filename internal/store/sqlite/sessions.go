@@ -18,8 +18,8 @@ func (s *Store) CreateSession(ctx context.Context, sess store.Session) error {
 	if sess.UpdatedAt.IsZero() {
 		sess.UpdatedAt = sess.CreatedAt
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id, title, last_run_id, owner, tenant, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		sess.ID, sess.Title, sess.LastRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt))
+	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id, title, last_run_id, from_run_id, owner, tenant, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		sess.ID, sess.Title, sess.LastRunID, sess.FromRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt))
 	if err != nil {
 		var n int
 		if s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE id = ?`, sess.ID).Scan(&n) == nil && n > 0 {
@@ -43,7 +43,7 @@ func (s *Store) Session(ctx context.Context, id string) (store.Session, error) {
 	default:
 		return store.Session{}, store.AmbiguousID("session", id, ids)
 	}
-	row := s.db.QueryRowContext(ctx, `SELECT id, title, last_run_id, owner, tenant, created_at, updated_at FROM sessions WHERE id = ?`, ids[0])
+	row := s.db.QueryRowContext(ctx, `SELECT id, title, last_run_id, from_run_id, owner, tenant, created_at, updated_at FROM sessions WHERE id = ?`, ids[0])
 	sess, err := scanSession(row)
 	if err != nil {
 		return store.Session{}, s.dbErr(ctx, err, "read session %s", ids[0])
@@ -54,7 +54,7 @@ func (s *Store) Session(ctx context.Context, id string) (store.Session, error) {
 // Sessions returns up to limit sessions (all when limit <= 0), the most
 // recently updated first.
 func (s *Store) Sessions(ctx context.Context, limit int) ([]store.Session, error) {
-	q := `SELECT id, title, last_run_id, owner, tenant, created_at, updated_at FROM sessions ORDER BY updated_at DESC, id DESC`
+	q := `SELECT id, title, last_run_id, from_run_id, owner, tenant, created_at, updated_at FROM sessions ORDER BY updated_at DESC, id DESC`
 	var args []any
 	if limit > 0 {
 		q += ` LIMIT ?`
@@ -100,7 +100,7 @@ type scanner interface{ Scan(dest ...any) error }
 func scanSession(row scanner) (store.Session, error) {
 	var sess store.Session
 	var created, updated string
-	if err := row.Scan(&sess.ID, &sess.Title, &sess.LastRunID, &sess.Owner, &sess.Tenant, &created, &updated); err != nil {
+	if err := row.Scan(&sess.ID, &sess.Title, &sess.LastRunID, &sess.FromRunID, &sess.Owner, &sess.Tenant, &created, &updated); err != nil {
 		return store.Session{}, err
 	}
 	var err error

@@ -552,6 +552,23 @@ func testOwnersAndTenants(t *testing.T, s store.State) {
 	if err != nil || got.Owner != "ana" || got.Tenant != "acme" {
 		t.Errorf("session = %+v, %v; want owner ana, tenant acme", got, err)
 	}
+	// A session that continues a question asked before it existed keeps
+	// that question's run as its first turn.
+	if err := s.CreateSession(ctx, store.Session{ID: "s_cont", FromRunID: "r_a1", CreatedAt: T0}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Session(ctx, "s_cont"); err != nil || got.FromRunID != "r_a1" {
+		t.Errorf("session = %+v, %v; want from_run_id r_a1", got, err)
+	}
+	list, err := s.Sessions(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sess := range list {
+		if sess.ID == "s_cont" && sess.FromRunID != "r_a1" {
+			t.Errorf("Sessions lists %+v; want from_run_id r_a1", sess)
+		}
+	}
 }
 
 func testReindex(t *testing.T, s store.State) {
