@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -70,7 +68,7 @@ quarry's guard first.`,
 			return err
 		}
 		defer db.Close()
-		return a.serveConnector(ctx, db, f, nil)
+		return a.serveConnector(ctx, db, f)
 	})
 	return cmd
 }
@@ -109,13 +107,12 @@ is given (docs/readonly.md).`, title, example),
 		if !ok || strings.TrimSpace(raw) == "" {
 			return quarry.Errorf(quarry.KindConfig, "set DATABASE_URL in the server's environment (for example in the MCP client's config: \"env\": {\"DATABASE_URL\": \"%s\"})", example)
 		}
-		scrub := secretScrubber(raw)
-		db, err := a.rt.OpenURL(ctx, d, raw, runtime.URLOptions{Title: title, AllowPrivileged: allowPrivileged, WithProject: a.configFlag != "", Scrub: scrub})
+		db, err := a.rt.OpenURL(ctx, d, raw, runtime.URLOptions{Title: title, AllowPrivileged: allowPrivileged, WithProject: a.configFlag != ""})
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		return a.serveConnector(ctx, db, f, scrub)
+		return a.serveConnector(ctx, db, f)
 	})
 	return cmd
 }
@@ -131,37 +128,12 @@ func (f *connectorFlags) check(a *app) error {
 }
 
 // serveConnector serves db over MCP.
-func (a *app) serveConnector(ctx context.Context, db *runtime.Database, f connectorFlags, scrub func(string) string) error {
+func (a *app) serveConnector(ctx context.Context, db *runtime.Database, f connectorFlags) error {
 	srv, err := mcpserver.NewConnector(mcpserver.ConnectorConfig{
-		Name: db.What, Exec: db.Conn, Guard: db.Guard, MaxRows: f.maxRows, Timeout: f.timeout, Version: version, Scrub: scrub,
+		Name: db.What, Exec: db.Conn, Guard: db.Guard, MaxRows: f.maxRows, Timeout: f.timeout, Version: version, Scrub: db.Scrub,
 	})
 	if err != nil {
 		return err
 	}
 	return a.serveMCP(ctx, srv, f.http, db.What, config.DefaultServer(), "--max-sessions")
-}
-
-// dsnPassword finds the password of a MySQL DSN, user:password@tcp(…)/db.
-var dsnPassword = regexp.MustCompile(`^[^:@/]*:([^@]*)@`)
-
-// secretScrubber returns a func that removes the database URL and its
-// password from a message.
-func secretScrubber(raw string) func(string) string {
-	secrets := []string{raw}
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			secrets = append(secrets, p, url.QueryEscape(p))
-		}
-	}
-	if m := dsnPassword.FindStringSubmatch(raw); m != nil && m[1] != "" {
-		secrets = append(secrets, m[1])
-	}
-	return func(s string) string {
-		for _, x := range secrets {
-			if x != "" {
-				s = strings.ReplaceAll(s, x, "[secret]")
-			}
-		}
-		return s
-	}
 }

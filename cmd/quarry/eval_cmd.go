@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/eval"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) evalCmd() *cobra.Command {
@@ -71,44 +71,14 @@ func (a *app) evalFiles(ctx context.Context, files []string, connName string, op
 		}
 		sets = append(sets, s)
 	}
-	cfg, err := a.config()
-	if err != nil {
-		return err
-	}
-	k, err := a.rt.Knowledge()
-	if err != nil {
-		return err
-	}
-	st, err := a.rt.Store(ctx)
-	if err != nil {
-		return err
-	}
-	conn, _, err := a.rt.Conn(ctx, connName)
-	if err != nil {
-		return err
-	}
-	// The runtime's analyst: the project's guard, column policy and
-	// limits; every case reads the database (no result cache).
-	an, release, err := a.rt.Analyst(ctx, connName, cfg.Limits.MaxRows)
-	if err != nil {
-		return err
-	}
-	defer release()
-	an.Cache = nil
-	sys := eval.Over(an, k, eval.BuiltinOptions{Sink: st, NewRunID: func() string { return a.rt.NewID("r") }})
-	opts.ExtraColumns, opts.CheckGold = true, true
 	opts.Progress = func(done, total int, _ *eval.Result) {
 		if a.tty {
 			fmt.Fprintf(a.stderr, "\r%d/%d", done, total)
 		}
 	}
-	var all []eval.Result
-	for _, s := range sets {
-		rs, err := eval.Run(ctx, sys, conn, s, opts)
-		all = append(all, rs...)
-		if err != nil {
-			return err
-		}
+	all, err := a.rt.Eval(ctx, connName, sets, opts)
+	if err != nil {
+		return err
 	}
 	if a.tty {
 		fmt.Fprintln(a.stderr)
@@ -121,18 +91,7 @@ func (a *app) evalFiles(ctx context.Context, files []string, connName string, op
 }
 
 func (a *app) evalSpider(ctx context.Context, dir string, only []string, opts eval.Options, asJSON, verbose bool) error {
-	sp, err := eval.LoadSpider(dir)
-	if err != nil {
-		return err
-	}
-	rep, err := eval.RunSpider(ctx, sp, eval.SpiderOptions{
-		Options: opts,
-		Open: func(ctx context.Context, path string) (eval.Database, error) {
-			return sqlite.Open(ctx, path, sqlite.Options{})
-		},
-		Only: only,
-		Log:  a.stderr,
-	})
+	rep, err := runtime.EvalSpider(ctx, dir, only, opts, a.stderr)
 	if err != nil {
 		return err
 	}

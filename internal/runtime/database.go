@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"context"
+	"net/url"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector"
@@ -20,6 +23,9 @@ type Database struct {
 	What  string // what it is, for messages: "SQLite database shop.db"
 	Conn  connector.Conn
 	Guard analyst.Guard
+	// Scrub removes the database's URL and password from a message; nil
+	// when there is none to remove.
+	Scrub func(string) string
 	close func()
 }
 
@@ -50,14 +56,13 @@ type URLOptions struct {
 	Title           string // "PostgreSQL", "MySQL or MariaDB"
 	AllowPrivileged bool   // serve a role that can do more than read, with a warning
 	WithProject     bool   // apply the project's column policy
-	// Scrub removes the URL and its password from a message.
-	Scrub func(string) string
 }
 
 // OpenURL opens a PostgreSQL or MySQL database by URL (from DATABASE_URL)
 // and refuses it when its role can do more than read, unless allowed.
 // Messages never quote the URL.
 func (r *Runtime) OpenURL(ctx context.Context, d quarry.Dialect, raw string, o URLOptions) (*Database, error) {
+	scrub := secretScrubber(raw)
 	var conn connector.Conn
 	var err error
 	if d == quarry.DialectMySQL {
@@ -67,17 +72,22 @@ func (r *Runtime) OpenURL(ctx context.Context, d quarry.Dialect, raw string, o U
 	}
 	if err != nil {
 		// The message only: a driver's cause may quote the URL.
-		return nil, quarry.Errorf(quarry.KindOf(err), "%s", o.Scrub(quarry.Message(err)))
+		return nil, quarry.Errorf(quarry.KindOf(err), "%s", scrub(quarry.Message(err)))
 	}
-	if err := r.urlRoleGate(ctx, conn, o.AllowPrivileged, o.Scrub); err != nil {
+	if err := r.urlRoleGate(ctx, conn, o.AllowPrivileged, scrub); err != nil {
 		conn.Close()
 		return nil, err
 	}
 	what := o.Title + " database"
 	if id, ok := conn.(interface{ Identity() connector.Identity }); ok && id.Identity().Target != "" {
-		what += " " + o.Scrub(id.Identity().Target)
+		what += " " + scrub(id.Identity().Target)
 	}
-	return r.serve(ctx, conn, what, o.WithProject)
+	db, err := r.serve(ctx, conn, what, o.WithProject)
+	if err != nil {
+		return nil, err
+	}
+	db.Scrub = scrub
+	return db, nil
 }
 
 // serve adds the guard to an opened database: the project's (ConnGuard)
@@ -129,4 +139,29 @@ func (r *Runtime) urlRoleGate(ctx context.Context, conn connector.Conn, allow bo
 	}
 	err := RoleRefusal("the database in DATABASE_URL", c, "docs/readonly.md has the SQL that creates one", "pass --allow-privileged-role")
 	return quarry.Errorf(quarry.KindOf(err), "%s", scrub(quarry.Message(err)))
+}
+
+// dsnPassword finds the password of a MySQL DSN, user:password@tcp(…)/db.
+var dsnPassword = regexp.MustCompile(`^[^:@/]*:([^@]*)@`)
+
+// secretScrubber returns a func that removes the database URL and its
+// password from a message.
+func secretScrubber(raw string) func(string) string {
+	secrets := []string{raw}
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			secrets = append(secrets, p, url.QueryEscape(p))
+		}
+	}
+	if m := dsnPassword.FindStringSubmatch(raw); m != nil && m[1] != "" {
+		secrets = append(secrets, m[1])
+	}
+	return func(s string) string {
+		for _, x := range secrets {
+			if x != "" {
+				s = strings.ReplaceAll(s, x, "[secret]")
+			}
+		}
+		return s
+	}
 }

@@ -1,0 +1,67 @@
+package runtime
+
+import (
+	"context"
+	"io"
+
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/eval"
+)
+
+// Eval runs golden sets against the named connection through the
+// project's own pipeline: the runtime's analyst (the project's guard,
+// column policy and limits; no result cache, so that every case reads
+// the database) and knowledge, each case a recorded run.
+func (r *Runtime) Eval(ctx context.Context, connName string, sets []*eval.Set, opts eval.Options) ([]eval.Result, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, err
+	}
+	k, err := r.Knowledge()
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn, _, err := r.Conn(ctx, connName)
+	if err != nil {
+		return nil, err
+	}
+	an, release, err := r.Analyst(ctx, connName, cfg.Limits.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	an.Cache = nil
+	sys := eval.Over(an, k, eval.BuiltinOptions{Sink: st, NewRunID: func() string { return r.NewID("r") }})
+	opts.ExtraColumns, opts.CheckGold = true, true
+	var all []eval.Result
+	for _, s := range sets {
+		rs, err := eval.Run(ctx, sys, conn, s, opts)
+		all = append(all, rs...)
+		if err != nil {
+			return all, err
+		}
+	}
+	return all, nil
+}
+
+// EvalSpider runs the Spider benchmark in dir (only the databases named
+// in only, when given) with the builtin planner over each database's own
+// SQLite file; no project is involved.
+func EvalSpider(ctx context.Context, dir string, only []string, opts eval.Options, log io.Writer) (*eval.SpiderReport, error) {
+	sp, err := eval.LoadSpider(dir)
+	if err != nil {
+		return nil, err
+	}
+	return eval.RunSpider(ctx, sp, eval.SpiderOptions{
+		Options: opts,
+		Open: func(ctx context.Context, path string) (eval.Database, error) {
+			return sqlite.Open(ctx, path, sqlite.Options{})
+		},
+		Only: only,
+		Log:  log,
+	})
+}
