@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/narrate"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -119,6 +120,17 @@ func (a *Agent) Resume(ctx context.Context, rec *event.Recorder, events []event.
 		out: &analyst.AskOutcome{RunID: st.RunID, Question: st.Question, AsOf: st.AsOf, Reading: st.Reading}}
 	err = r.resume(ctx, st.ProposedSQL, want, p)
 	return r.finish(ctx, err)
+}
+
+// ResumeWith is Resume with the result as the user pasted it: CSV, TSV, a
+// psql or mysql table, Markdown or JSON (normalize.Parse). Every surface
+// that takes a pasted result calls it.
+func (a *Agent) ResumeWith(ctx context.Context, rec *event.Recorder, events []event.Event, pasted []byte) (*analyst.AskOutcome, error) {
+	t, format, err := normalize.Parse(pasted)
+	if err != nil {
+		return nil, err
+	}
+	return a.Resume(ctx, rec, events, Pasted{Table: t, Format: format})
 }
 
 func (r *run) resume(ctx context.Context, sql string, want []string, p Pasted) error {

@@ -74,6 +74,16 @@ func ResumeRecorder(runID string, lastSeq int64, clock func() time.Time, sink Si
 	return &Recorder{runID: runID, clock: clock, sink: sink, seq: lastSeq}
 }
 
+// ContinueRecorder continues the log events (one run's, not empty): its
+// next event follows the highest sequence number recorded.
+func ContinueRecorder(events []Event, clock func() time.Time, sink Sink) *Recorder {
+	var last int64
+	for _, e := range events {
+		last = max(last, e.Seq)
+	}
+	return ResumeRecorder(events[0].RunID, last, clock, sink)
+}
+
 // RunID returns the run's ID.
 func (r *Recorder) RunID() string { return r.runID }
 

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/quarrydata/quarry/internal/agent"
-	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
@@ -99,11 +98,6 @@ func (s *Server) pastedTurn(ctx context.Context, req *chatRequest) (string, []ev
 // resumeRun continues the manual-mode run t.runID with the pasted result,
 // on the detached context ctx, as `quarry ask --results` does.
 func (s *Server) resumeRun(ctx context.Context, t *askTurn, events []event.Event, pasted string) {
-	tbl, format, err := normalize.Parse([]byte(pasted))
-	if err != nil {
-		t.err = err
-		return
-	}
 	if s.cfg.Agent == nil {
 		t.err = quarry.Errorf(quarry.KindUnsupported, "this server has no agent to continue a manual-mode run")
 		return
@@ -116,12 +110,8 @@ func (s *Server) resumeRun(ctx context.Context, t *askTurn, events []event.Event
 	if release != nil {
 		defer release()
 	}
-	last := events[len(events)-1].Seq
-	for _, e := range events {
-		last = max(last, e.Seq)
-	}
-	rec := event.ResumeRecorder(t.runID, last, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), t.feed))
-	t.out, t.err = ag.Resume(ctx, rec, events, agent.Pasted{Table: tbl, Format: format})
+	rec := event.ContinueRecorder(events, s.cfg.Clock, event.MultiSink(batched(s.cfg.Store), t.feed))
+	t.out, t.err = ag.ResumeWith(ctx, rec, events, []byte(pasted))
 	if t.sessionID != "" {
 		if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, "", s.cfg.Clock()); err != nil && t.err == nil {
 			t.err = err

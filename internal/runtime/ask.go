@@ -7,7 +7,6 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
-	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
@@ -50,6 +49,32 @@ type Answer struct {
 	Conversational bool
 }
 
+// Planner is a strategy that turns a question into a run of the one
+// pipeline (analyst's steps), recording it through rec: the builtin
+// planner, a language model (the agent's tool loop, whose tools are the
+// pipeline's own steps), or manual mode (the agent without a connection:
+// propose the SQL and suspend until the result is pasted).
+type Planner interface {
+	Ask(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
+}
+
+// builtinPlanner is the builtin planner over one knowledge folder.
+type builtinPlanner struct {
+	an *analyst.Analyst
+	k  *analyst.Knowledge
+}
+
+// Ask implements Planner; the builtin planner reads one question at a
+// time (a follow-up is made whole before it gets here).
+func (b builtinPlanner) Ask(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, _ agent.AskOptions) (*analyst.AskOutcome, error) {
+	return b.an.Ask(ctx, rec, b.k, question, asOf)
+}
+
+var (
+	_ Planner = builtinPlanner{}
+	_ Planner = (*agent.Agent)(nil)
+)
+
 // offerWithin is how recent a question must be for a terminal to offer to
 // continue its conversation.
 const offerWithin = 24 * time.Hour
@@ -83,7 +108,8 @@ func (r *Runtime) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 		if err != nil {
 			return Answer{}, err
 		}
-		out, err := an.Ask(ctx, rec, k, req.Question, req.AsOf)
+		var p Planner = builtinPlanner{an: an, k: k}
+		out, err := p.Ask(ctx, rec, req.Question, req.AsOf, agent.AskOptions{})
 		return Answer{Outcome: out}, err
 	}
 	return r.askInSession(ctx, m, req)
@@ -123,7 +149,8 @@ func (r *Runtime) askInSession(ctx context.Context, m ModelChoice, req AskReques
 			ans.ReadAs = q
 		}
 	}
-	out, askErr := ag.Ask(ctx, rec, req.Question, req.AsOf, agent.AskOptions{SessionID: sessID, History: history})
+	var p Planner = ag // the model, manual mode, or the builtin planner behind the agent
+	out, askErr := p.Ask(ctx, rec, req.Question, req.AsOf, agent.AskOptions{SessionID: sessID, History: history})
 	ans.Outcome = out
 	if sessID != "" && out != nil {
 		title := ""
@@ -197,20 +224,12 @@ func (r *Runtime) Resume(ctx context.Context, req ResumeRequest) (*analyst.AskOu
 	if err != nil {
 		return nil, err
 	}
-	t, format, err := normalize.Parse(data)
-	if err != nil {
-		return nil, err
-	}
 	ag, _, release, err := r.Agent(ctx, ModelChoice{Provider: config.ProviderBuiltin}, "", false)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	last := events[len(events)-1].Seq
-	for _, e := range events {
-		last = max(last, e.Seq)
-	}
-	rec := event.ResumeRecorder(events[0].RunID, last, r.o.Now, st)
+	rec := event.ContinueRecorder(events, r.o.Now, st)
 	rec.Hold()
-	return ag.Resume(ctx, rec, events, agent.Pasted{Table: t, Format: format})
+	return ag.ResumeWith(ctx, rec, events, data)
 }

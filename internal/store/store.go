@@ -73,9 +73,9 @@ type RunFilter struct {
 // Session is a chat session: a conversation whose runs share context. Its
 // runs carry its ID in run.started (RunFilter.SessionID lists them).
 type Session struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title,omitempty"`
-	LastRunID string    `json:"last_run_id,omitempty"`
+	ID        string `json:"id"`
+	Title     string `json:"title,omitempty"`
+	LastRunID string `json:"last_run_id,omitempty"`
 	// FromRunID is the question the session continues, asked before the
 	// session existed (quarry ask --continue): its first turn.
 	FromRunID string    `json:"from_run_id,omitempty"`
