@@ -73,6 +73,9 @@ type Input struct {
 	// PeriodDate says why the period may be on the wrong date (PeriodDate).
 	PeriodDate string
 	Period     string // human label of the filtered time range, for hints
+	// Coverage are the checks of the query against the question it
+	// answers (Coverage).
+	Coverage []Check
 }
 
 // Check is the outcome of one check.
@@ -209,6 +212,7 @@ func Run(in Input) Report {
 		}
 		checks = append(checks, Check{Name: CheckZeroGroups, Status: Fail, Detail: strings.Join(why, "; ")})
 	}
+	checks = append(checks, in.Coverage...)
 	if in.FanOutGuarded {
 		checks = append(checks, Check{Name: CheckFanOut, Status: Pass,
 			Detail: "each measure was aggregated at its own grain before joining"})

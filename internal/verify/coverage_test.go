@@ -1,0 +1,85 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// coverageModel is a small shop: orders by customers, with a status and a
+// channel of known values, revenue (a sum) and orders (a count).
+func coverageModel() *semantic.Model {
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", TimeColumn: "signed_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "country", Type: quarry.TypeText, Values: []string{"Germany", "France", "Sales Island"}}, {Name: "signed_up_at", Type: quarry.TypeDate}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
+		},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{
+			{Name: "revenue", Synonyms: []string{"sales"}, Entity: "orders", Expr: "SUM(orders.total)", Filters: []string{"orders.status = 'completed'"}},
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+			{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"},
+		},
+		Dimensions: []semantic.Dimension{
+			{Name: "country", Entity: "customers", Expr: "customers.country"},
+			{Name: "channel", Entity: "orders", Expr: "orders.channel"},
+		},
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	m := coverageModel()
+	y2025 := &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}
+	germany := semantic.Filter{Field: "country", Op: semantic.OpEq, Values: []any{"Germany"}}
+	for _, tc := range []struct {
+		question string
+		q        semantic.Query
+		fail     string // the failing check and a word of its detail; "" when every check passes
+	}{
+		// Read right: everything the question names is in the query.
+		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{germany}, TimeRange: y2025}, ""},
+		{"how many orders were cancelled in 2025", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders.status", Op: semantic.OpEq, Values: []any{"cancelled"}}}, TimeRange: y2025}, ""},
+		{"top 3 countries by revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 3}, ""},
+		{"monthly revenue last year", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}, TimeRange: y2025}, ""},
+		{"top 10 customers by revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 10}, ""},
+		// "sales" is a synonym of revenue and a country's word: not a filter.
+		{"total sales last month", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
+
+		// Misread: each of these answers another question.
+		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":Germany"},
+		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "country", Op: semantic.OpEq, Values: []any{"France"}}}, TimeRange: y2025}, CheckCoverage + ":Germany"},
+		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{germany}}, CheckCoverage + ":2025"},
+		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{germany}, TimeRange: &semantic.TimeRange{From: "2024-01-01", To: "2025-01-01"}}, CheckCoverage + ":2025"},
+		{"revenue last month", semantic.Query{Metrics: []string{"revenue"}}, CheckCoverage + ":last month"},
+		{"top 3 countries by revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 5}, CheckCoverage + ":3"},
+		{"total revenue in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":revenue"},
+		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, TimeRange: y2025}, CheckShape + ":groups"},
+		{"monthly revenue last year", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "quarter", Grain: semantic.GrainQuarter}}, TimeRange: y2025}, CheckGrain + ":month"},
+		{"revenue by channel in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""}, // a missing breakdown is the planner's: no shape check without "how many"
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			checks := Coverage(tc.question, m, &tc.q)
+			var failed []string
+			for _, c := range checks {
+				if c.Status == Fail {
+					failed = append(failed, c.Name+":"+c.Detail)
+				}
+			}
+			if tc.fail == "" {
+				if len(failed) > 0 {
+					t.Errorf("a right reading failed: %v", failed)
+				}
+				return
+			}
+			name, word, _ := strings.Cut(tc.fail, ":")
+			for _, f := range failed {
+				if strings.HasPrefix(f, name+":") && strings.Contains(f, word) {
+					return
+				}
+			}
+			t.Errorf("the misreading passed; want %s naming %q, got %v (all checks %+v)", name, word, failed, checks)
+		})
+	}
+}
