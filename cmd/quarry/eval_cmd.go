@@ -14,7 +14,7 @@ import (
 
 func (a *app) evalCmd() *cobra.Command {
 	var spiderDir, asOf, connName string
-	var asJSON, verbose bool
+	var asJSON, verbose, faults bool
 	var only []string
 	cmd := &cobra.Command{
 		Use:   "eval [FILE…] [--spider DIR]",
@@ -38,6 +38,7 @@ The golden format and the reason codes: docs/eval.md.`,
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection golden files are scored on (default: the project's default)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary and every case as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every failed case")
+	cmd.Flags().BoolVar(&faults, "faults", false, "also inject planner mistakes into every correct answer and report how many the checks catch (docs/eval.md)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		opts := eval.Options{}
 		if asOf != "" {
@@ -52,17 +53,19 @@ The golden format and the reason codes: docs/eval.md.`,
 		switch {
 		case spiderDir != "" && len(args) > 0:
 			return quarry.Errorf(quarry.KindUsage, "give golden files or --spider DIR, not both")
+		case spiderDir != "" && faults:
+			return quarry.Errorf(quarry.KindUsage, "--faults runs on golden files of a project, not on --spider")
 		case spiderDir != "":
 			return a.evalSpider(ctx, spiderDir, only, opts, asJSON, verbose)
 		case len(args) == 0:
 			return quarry.Errorf(quarry.KindUsage, "name a golden file (for the demo: quarry eval eval/demo.yaml) or use --spider DIR")
 		}
-		return a.evalFiles(ctx, args, connName, opts, asJSON, verbose)
+		return a.evalFiles(ctx, args, connName, opts, asJSON, verbose, faults)
 	})
 	return cmd
 }
 
-func (a *app) evalFiles(ctx context.Context, files []string, connName string, opts eval.Options, asJSON, verbose bool) error {
+func (a *app) evalFiles(ctx context.Context, files []string, connName string, opts eval.Options, asJSON, verbose, faults bool) error {
 	var sets []*eval.Set
 	for _, f := range files {
 		s, err := eval.LoadFile(f)
@@ -84,10 +87,26 @@ func (a *app) evalFiles(ctx context.Context, files []string, connName string, op
 		fmt.Fprintln(a.stderr)
 	}
 	sum := eval.Summarize(all)
-	if asJSON {
-		return writeJSON(a.stdout, map[string]any{"summary": sum, "cases": all})
+	var fr *eval.FaultReport
+	if faults {
+		r, err := a.rt.EvalFaults(ctx, connName, sets, all, opts.AsOf)
+		if err != nil {
+			return err
+		}
+		fr = &r
 	}
-	return sum.WriteText(a.stdout, verbose)
+	if asJSON {
+		j := map[string]any{"summary": sum, "cases": all}
+		if fr != nil {
+			j["faults"] = fr
+		}
+		return writeJSON(a.stdout, j)
+	}
+	if err := sum.WriteText(a.stdout, verbose); err != nil || fr == nil {
+		return err
+	}
+	fmt.Fprintln(a.stdout)
+	return fr.WriteText(a.stdout, verbose)
 }
 
 func (a *app) evalSpider(ctx context.Context, dir string, only []string, opts eval.Options, asJSON, verbose bool) error {

@@ -119,6 +119,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if why := verify.Contradictions(pl.Model(k.Model), pl.Query); len(why) > 0 {
 			return quarry.Errorf(quarry.KindUnanswered, "the question's conditions cannot all hold: %s; ask for one of them", strings.Join(why, "; "))
 		}
+		// A reading that leaves out part of the question (a value, a
+		// number, a period, a measure, a grouping it names) would answer
+		// another question: say so instead, with the check that found it.
+		if cov := verify.Coverage(question, asOf.Format("2006-01-02"), pl.Model(k.Model), pl.Query); failed(cov) != "" {
+			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
+			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
+		}
 		// "fewer than 2 sections" counted from the sections would leave
 		// out the courses with none: answer only when a control query
 		// shows there are none, else refuse rather than answer wrong.
@@ -185,4 +192,19 @@ func unansweredMessage(pl *planner.Plan) string {
 		b.WriteString("; closest known terms: " + strings.Join(pl.Suggestions, ", "))
 	}
 	return b.String()
+}
+
+// failed is the detail of the first failed check, or "".
+func failed(checks []verify.Check) string {
+	for _, c := range checks {
+		if c.Status == verify.Fail {
+			return c.Detail
+		}
+	}
+	return ""
+}
+
+// reportOf is checks as a verify.Report, for recording.
+func reportOf(checks []verify.Check) verify.Report {
+	return verify.Report{Checks: checks, Confidence: verify.Confidence(checks)}
 }

@@ -78,3 +78,36 @@ func TestAskRefusesWithoutTouchingTheDatabase(t *testing.T) {
 		}
 	}
 }
+
+// dropsFilter plans every question as all orders, whatever it names: a
+// planner that misreads.
+type dropsFilter struct{}
+
+func (dropsFilter) Plan(string, time.Time) *planner.Plan {
+	return &planner.Plan{Kind: planner.KindMetric, Query: &semantic.Query{Metrics: []string{"orders"}}, Title: "Orders"}
+}
+
+// TestAskRefusesAReadingThatDropsPartOfTheQuestion: a plan that leaves
+// out the value the question names is refused before anything runs, with
+// the check that found it recorded.
+func TestAskRefusesAReadingThatDropsPartOfTheQuestion(t *testing.T) {
+	k := shopKnowledge()
+	k.Planner = dropsFilter{}
+	conn := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "orders", Type: quarry.TypeInt}}, Rows: [][]any{{int64(42)}}}}
+	sink := &memSink{}
+	a := newAnalyst(conn)
+	_, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, sink), k, "how many orders from the web channel", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(quarry.Message(err), "'web'") {
+		t.Fatalf("err = %v, want unanswered naming 'web'", err)
+	}
+	if len(conn.calls) != 0 {
+		t.Errorf("the database was queried: %q", conn.calls)
+	}
+	st, err := event.Fold(sink.events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Checks) == 0 || st.Checks[0].Name != "question_coverage" || st.Checks[0].Status != "fail" {
+		t.Errorf("recorded checks: %+v", st.Checks)
+	}
+}

@@ -325,7 +325,7 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 	res := ev.Result
 	in := verify.InputFor(ev.Model, ev.Query, ev.Compiled, res.Table, res.Rows, res.Truncated)
 	in.ZeroGroupsControl = ev.ZeroGroupsControl
-	in.Coverage = verify.Coverage(ev.Question, ev.Model, ev.Query)
+	in.Coverage = verify.Coverage(ev.Question, ev.AsOf, ev.Model, ev.Query)
 	rep := verify.Run(in)
 	extra := false
 	for _, c := range ev.Extra {

@@ -94,6 +94,30 @@ func TestDemoGolden(t *testing.T) {
 	if len(sum.Wrong) > maxDemoWrong {
 		t.Errorf("%d wrong answers, more than the allowance of %d: %s", len(sum.Wrong), maxDemoWrong, sum.Line())
 	}
+
+	// The checks catch planner mistakes injected into these right
+	// answers: issue 14's targets, at least 90% per class (of classes
+	// with 5 or more wrong answers) with at most 5% false alarms.
+	fr, err := RunFaults(ctx, sys.an, sys.k, set, rs, demoAnchor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := fr.WriteText(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("fault injection:\n" + b.String())
+	if fr.Cases < 60 {
+		t.Errorf("faults were injected into %d answers; want at least 60", fr.Cases)
+	}
+	for _, c := range fr.Classes {
+		if c.Injected >= 5 && c.Rate() < 0.9 {
+			t.Errorf("%s: the checks caught %d of %d wrong answers (%.0f%%), under 90%%; missed: %s", c.Class, c.Detected, c.Injected, 100*c.Rate(), strings.Join(c.Missed, "; "))
+		}
+	}
+	if fr.Clean.Detected*20 > fr.Clean.Injected {
+		t.Errorf("%d false alarms on %d right answers, over 5%%: %s", fr.Clean.Detected, fr.Clean.Injected, strings.Join(fr.Clean.Missed, "; "))
+	}
 	for _, r := range sum.Failed {
 		if r.Status == StatusGoldError {
 			t.Errorf("%s: gold error: %s", r.ID, r.Detail)

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/eval"
@@ -46,6 +47,36 @@ func (r *Runtime) Eval(ctx context.Context, connName string, sets []*eval.Set, o
 		}
 	}
 	return all, nil
+}
+
+// EvalFaults injects planner mistakes into the builtin planner's correct
+// answers of sets (graded in results) and reports how many the checks
+// catch, with the false alarms on the unmodified queries (eval.RunFaults),
+// through the project's own pipeline.
+func (r *Runtime) EvalFaults(ctx context.Context, connName string, sets []*eval.Set, results []eval.Result, asOf time.Time) (eval.FaultReport, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return eval.FaultReport{}, err
+	}
+	k, err := r.Knowledge()
+	if err != nil {
+		return eval.FaultReport{}, err
+	}
+	an, release, err := r.Analyst(ctx, connName, cfg.Limits.MaxRows)
+	if err != nil {
+		return eval.FaultReport{}, err
+	}
+	defer release()
+	an.Cache, an.Results = nil, nil // nothing of it is kept
+	var total eval.FaultReport
+	for _, s := range sets {
+		rep, err := eval.RunFaults(ctx, an, k, s, results, asOf)
+		if err != nil {
+			return total, err
+		}
+		total = total.Add(rep)
+	}
+	return total, nil
 }
 
 // EvalSpider runs the Spider benchmark in dir (only the databases named

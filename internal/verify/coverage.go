@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -25,14 +27,15 @@ const (
 // grain the question names must be the grouping's. A term the query
 // ignores could change the result, so it fails; a query that reflects
 // everything passes with what it checked. m must hold q's metrics.
-func Coverage(question string, m *semantic.Model, q *semantic.Query) []Check {
+func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Check {
 	if m == nil || q == nil || strings.TrimSpace(question) == "" {
 		return nil
 	}
 	c := newCover(question, m, q)
+	c.asOf, _ = time.Parse("2006-01-02", asOf)
 	var checks []Check
 	var missing, seen []string
-	for _, f := range []func() ([]string, []string){c.values, c.numbers, c.period, c.measures} {
+	for _, f := range []func() ([]string, []string){c.values, c.numbers, c.period, c.relative, c.periodDate, c.measures, c.columns, c.groupings, c.direction} {
 		ok, bad := f()
 		seen, missing = append(seen, ok...), append(missing, bad...)
 	}
@@ -55,6 +58,7 @@ func Coverage(question string, m *semantic.Model, q *semantic.Query) []Check {
 
 // cover is one question read against one query.
 type cover struct {
+	asOf  time.Time // the day relative periods are read against; zero when unknown
 	q     *semantic.Query
 	m     *semantic.Model
 	text  string   // the question, lower case, words separated by single spaces
@@ -63,6 +67,10 @@ type cover struct {
 	// dimensions, columns, their synonyms), lower case: a value inside one
 	// ("web" in "web sessions") is part of a name, not a filter.
 	names []string
+	// terms are the names that can be a measure, a set of rows or a
+	// grouping (metrics, entities, dimensions and their synonyms), lower
+	// case: a value that is also one of these is ambiguous.
+	terms []string
 }
 
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
@@ -77,6 +85,30 @@ func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 		s = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, "_", " ")))
 		if s != "" {
 			c.names = append(c.names, s)
+		}
+	}
+	term := func(s string) {
+		s = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, "_", " ")))
+		if s != "" {
+			c.terms = append(c.terms, s)
+		}
+	}
+	for _, e := range m.Entities {
+		term(e.Name)
+		for _, s := range e.Synonyms {
+			term(s)
+		}
+	}
+	for _, mt := range m.Metrics {
+		term(mt.Name)
+		for _, s := range mt.Synonyms {
+			term(s)
+		}
+	}
+	for _, d := range m.Dimensions {
+		term(d.Name)
+		for _, s := range d.Synonyms {
+			term(s)
 		}
 	}
 	for _, e := range m.Entities {
@@ -117,7 +149,7 @@ func (c *cover) has(phrase string) bool {
 func (c *cover) inName(phrase string) bool {
 	p := strings.ToLower(phrase)
 	for _, n := range c.names {
-		if n != p && strings.Contains(" "+n+" ", " "+p+" ") && c.has(n) {
+		if n != p && strings.Contains(" "+n+" ", " "+p+" ") && (c.has(n) || c.has(n+"s")) {
 			return true
 		}
 	}
@@ -128,7 +160,7 @@ func (c *cover) inName(phrase string) bool {
 // is a department and a synonym of revenue): the question may mean either,
 // and the check does not guess which.
 func (c *cover) isName(phrase string) bool {
-	for _, n := range c.names {
+	for _, n := range c.terms {
 		if n == phrase {
 			return true
 		}
@@ -168,8 +200,11 @@ func (c *cover) values() (ok, bad []string) {
 	seen := map[string]bool{}
 	check := func(v, where string) {
 		lv := strings.ToLower(strings.TrimSpace(v))
-		if len([]rune(lv)) < 2 || seen[lv] || !c.has(lv) || c.inName(lv) || c.isName(lv) {
+		if len([]rune(lv)) < 2 || seen[lv] || c.inName(lv) || c.isName(lv) {
 			return
+		}
+		if !c.has(lv) && (len(lv) < 4 || !c.has(lv+"s")) {
+			return // neither the value nor its plural ("tablets")
 		}
 		seen[lv] = true
 		if have[lv] {
@@ -223,6 +258,9 @@ var monthNames = map[string]bool{
 // value, a year its period spans, or the length of a relative period.
 func (c *cover) numbers() (ok, bad []string) {
 	have := c.filterValues()
+	if oneOfRE.MatchString(c.text) && c.q.Limit > 1 {
+		bad = append(bad, fmt.Sprintf("the question asks for the one at the top, but the query lists %d", c.q.Limit))
+	}
 	for i, w := range c.words {
 		if !numberRE.MatchString(w) && !dateRE.MatchString(w) {
 			continue
@@ -262,6 +300,10 @@ func (c *cover) numbers() (ok, bad []string) {
 	return ok, bad
 }
 
+// oneOfRE asks for the one row at an end: "what is the most expensive
+// product", "which was the best month".
+var oneOfRE = regexp.MustCompile(`^ (what|which|who) (is|was) the (most|least|highest|lowest|cheapest|biggest|largest|smallest|best|worst|top|fewest|greatest) `)
+
 // limitWord precedes a count of rows: "top 2020" is odd, but "top 5".
 func limitWord(w string) bool {
 	switch w {
@@ -269,6 +311,572 @@ func limitWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// relative: a period named relative to today ("last month", "this year",
+// "yesterday", "last quarter") is computed here again, from the as-of
+// day, and the query's period must lie within it.
+func (c *cover) relative() (ok, bad []string) {
+	if c.asOf.IsZero() || c.q.TimeRange == nil || c.q.TimeRange.From == "" || c.q.TimeRange.To == "" || len(c.q.Compare) > 0 {
+		return nil, nil
+	}
+	d := c.asOf
+	month := time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
+	qStart := time.Date(d.Year(), time.Month((int(d.Month())-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
+	year := time.Date(d.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	spans := []struct {
+		phrase   string
+		from, to time.Time
+	}{
+		{"last month", month.AddDate(0, -1, 0), month},
+		{"previous month", month.AddDate(0, -1, 0), month},
+		{"this month", month, month.AddDate(0, 1, 0)},
+		{"last quarter", qStart.AddDate(0, -3, 0), qStart},
+		{"this quarter", qStart, qStart.AddDate(0, 3, 0)},
+		{"last year", year.AddDate(-1, 0, 0), year},
+		{"previous year", year.AddDate(-1, 0, 0), year},
+		{"this year", year, year.AddDate(1, 0, 0)},
+		{"yesterday", day.AddDate(0, 0, -1), day},
+		{"today", day, day.AddDate(0, 0, 1)},
+	}
+	week := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // Monday
+	if m := lastNRE.FindStringSubmatch(c.text); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		var f, t time.Time
+		switch strings.TrimSuffix(m[3], "s") {
+		case "day":
+			f, t = day.AddDate(0, 0, -n), day
+		case "week":
+			f, t = week.AddDate(0, 0, -7*n), week
+		case "month":
+			f, t = month.AddDate(0, -n, 0), month
+		case "quarter":
+			f, t = qStart.AddDate(0, -3*n, 0), qStart
+		case "year":
+			f, t = year.AddDate(-n, 0, 0), year
+		}
+		spans = append([]struct {
+			phrase   string
+			from, to time.Time
+		}{{strings.TrimSpace(m[0]), f, t}}, spans...)
+	}
+	from, to := c.q.TimeRange.From, c.q.TimeRange.To
+	for _, s := range spans {
+		if !c.has(s.phrase) {
+			continue
+		}
+		f, t := s.from.Format("2006-01-02"), s.to.Format("2006-01-02")
+		if from >= f && to <= t && from < to {
+			ok = append(ok, s.phrase)
+			return ok, nil
+		}
+		return nil, []string{fmt.Sprintf("\"%s\" is %s to %s as of %s, but the query's period is %s to %s",
+			s.phrase, f, s.to.AddDate(0, 0, -1).Format("2006-01-02"), c.asOf.Format("2006-01-02"), from, lastDayOf(to))}
+	}
+	return nil, nil
+}
+
+var lastNRE = regexp.MustCompile(` (last|past|previous) (\d+) (days?|weeks?|months?|quarters?|years?) `)
+
+func lastDayOf(to string) string {
+	t, err := time.Parse("2006-01-02", to)
+	if err != nil {
+		return to
+	}
+	return t.AddDate(0, 0, -1).Format("2006-01-02")
+}
+
+// genericWords say nothing about which column is meant.
+var genericWords = map[string]bool{"date": true, "at": true, "on": true, "time": true, "day": true, "id": true, "the": true, "of": true, "name": true,
+	"number": true, "count": true, "total": true, "average": true, "amount": true, "code": true, "type": true, "value": true, "max": true, "min": true, "sum": true}
+
+// namesColumn reports whether the question names a column: one of its
+// words (of four letters or more; "signup" for signup_date) shares its
+// first four letters with a word of the question ("signed"), or a synonym
+// of the column or a dimension over it is in the question.
+func (c *cover) namesColumn(ent string, col *semantic.Column) bool {
+	for _, s := range col.Synonyms {
+		if c.has(s) {
+			return true
+		}
+	}
+	for _, d := range c.m.Dimensions {
+		if strings.EqualFold(d.Expr, ent+"."+col.Name) {
+			for _, n := range append([]string{d.Name}, d.Synonyms...) {
+				if c.has(strings.ReplaceAll(n, "_", " ")) {
+					return true
+				}
+			}
+		}
+	}
+	for _, w := range splitName(col.Name) {
+		if len(w) < 4 || genericWords[w] {
+			continue
+		}
+		for _, qw := range c.words {
+			if len(qw) >= 4 && qw[:4] == w[:4] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitName splits a column name into lower-case words: signup_date,
+// SignupDate and signup-date are signup and date.
+func splitName(name string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, strings.ToLower(b.String()))
+			b.Reset()
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+			prevLower = false
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			b.WriteRune(r)
+			prevLower = false
+		default:
+			b.WriteRune(r)
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+		}
+	}
+	flush()
+	return out
+}
+
+// periodDate: a period applied to a date other than the measure's own
+// must be a date the question names ("customers who signed up in 2025").
+func (c *cover) periodDate() (ok, bad []string) {
+	tr := c.q.TimeRange
+	if tr == nil || tr.Field == "" {
+		return nil, nil
+	}
+	f, err := c.m.ResolveField(tr.Field)
+	if err != nil {
+		return nil, nil
+	}
+	var ent string
+	var col *semantic.Column
+	switch f.Kind {
+	case semantic.FieldColumn:
+		ent, col = f.Entity.Name, f.Column
+	case semantic.FieldDimension:
+		if fc, err := c.m.ResolveField(f.Dimension.Expr); err == nil && fc.Kind == semantic.FieldColumn {
+			ent, col = fc.Entity.Name, fc.Column
+		}
+	}
+	if col == nil {
+		return nil, nil
+	}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && strings.EqualFold(c.m.MetricTime(mt), ent+"."+col.Name) {
+			return nil, nil // the measure's own date
+		}
+	}
+	if c.namesColumn(ent, col) {
+		return []string{ent + "." + col.Name}, nil
+	}
+	return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
+}
+
+// columns: a numeric column the question names ("unit price", "cost") is
+// used by the query: measured, filtered on, grouped or sorted by.
+func (c *cover) columns() (ok, bad []string) {
+	if len(c.q.Metrics) == 0 {
+		return nil, nil
+	}
+	u := c.usedText()
+	// The numeric columns the question names, in groups that share the
+	// words it names them by ("price": products.unit_price and
+	// plans.monthly_price): the query must use one of each group.
+	groups := map[string][]string{}
+	var order []string
+	for _, e := range c.m.Entities {
+		for _, col := range e.Columns {
+			if !col.Type.IsNumeric() || strings.EqualFold(col.Name, e.PrimaryKey) || strings.HasSuffix(strings.ToLower(col.Name), "id") {
+				continue
+			}
+			said := c.saysColumn(col.Name)
+			if said == "" {
+				continue
+			}
+			if _, seen := groups[said]; !seen {
+				order = append(order, said)
+			}
+			groups[said] = append(groups[said], e.Name+"."+col.Name)
+		}
+	}
+	for _, said := range order {
+		cols := groups[said]
+		var usedCol string
+		for _, col := range cols {
+			_, name, _ := strings.Cut(col, ".")
+			if strings.Contains(u, strings.ToLower(name)) {
+				usedCol = col
+				break
+			}
+		}
+		if usedCol == "" {
+			bad = append(bad, "the question names "+said+" ("+strings.Join(cols, " or ")+"), which the query does not use")
+			continue
+		}
+		missing := false
+		for _, a := range c.aggregatesOf(said) {
+			if !c.aggregates(a.fn, usedCol) {
+				bad = append(bad, fmt.Sprintf("the question asks for the %s %s, but the query computes no %s of %s", a.word, said, a.fn, usedCol))
+				missing = true
+			}
+		}
+		if !missing {
+			ok = append(ok, said)
+		}
+	}
+	return ok, bad
+}
+
+// usedText is every column reference of the query, lower case: its
+// metrics' formulas and conditions, filters, groupings and order.
+func (c *cover) usedText() string {
+	var used strings.Builder
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil {
+			used.WriteString(" " + strings.ToLower(mt.Expr+" "+mt.Derived+" "+strings.Join(mt.Filters, " ")))
+			for _, part := range metricRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+				if sub := c.m.Metric(part[1]); sub != nil {
+					used.WriteString(" " + strings.ToLower(sub.Expr+" "+strings.Join(sub.Filters, " ")))
+				}
+			}
+		}
+	}
+	for _, f := range c.q.Filters {
+		used.WriteString(" " + strings.ToLower(f.Field))
+		if d := c.m.Dimension(f.Field); d != nil {
+			used.WriteString(" " + strings.ToLower(d.Expr))
+		}
+	}
+	for _, d := range c.q.Dimensions {
+		used.WriteString(" " + strings.ToLower(d.Name))
+		if dd := c.m.Dimension(d.Name); dd != nil {
+			used.WriteString(" " + strings.ToLower(dd.Expr))
+		}
+	}
+	for _, o := range c.q.Order {
+		used.WriteString(" " + strings.ToLower(o.Field))
+	}
+	return used.String()
+}
+
+// saysColumn is how the question names a numeric column: all its words
+// ("unit price"), or its last word when that is distinctive ("price"),
+// or "" when it does not; never a word inside a longer name it uses or a
+// metric's name (the measures check holds the query to those).
+func (c *cover) saysColumn(name string) string {
+	words := splitName(name)
+	full := strings.Join(words, " ")
+	if len(full) >= 4 && !genericWords[full] && c.has(full) && !c.inName(full) && !c.isMetricName(full) {
+		return full
+	}
+	if len(words) < 2 {
+		return ""
+	}
+	last := words[len(words)-1]
+	if len(last) < 5 || genericWords[last] || !c.has(last) || c.inName(last) || c.isMetricName(last) || c.isName(last) {
+		return ""
+	}
+	return last
+}
+
+// aggregateWords map a question's words to the aggregate they ask for.
+var aggregateWords = []struct{ word, fn string }{
+	{"highest", "max"}, {"maximum", "max"}, {"max", "max"}, {"largest", "max"}, {"biggest", "max"}, {"most expensive", "max"},
+	{"lowest", "min"}, {"minimum", "min"}, {"min", "min"}, {"smallest", "min"}, {"cheapest", "min"},
+	{"average", "avg"}, {"mean", "avg"}, {"avg", "avg"},
+}
+
+// aggregatesOf are the aggregates the question asks of a column it names
+// ("the highest product price", "the minimum and maximum monthly
+// price"): the words of aggregateWords within the four words before it,
+// one per function.
+func (c *cover) aggregatesOf(said string) []struct{ word, fn string } {
+	i := strings.Index(c.text, " "+said+" ")
+	if i < 0 {
+		return nil
+	}
+	// Walk back from the column over aggregate words, "and", "the",
+	// "of" and the names of rows ("the highest product price"); any other
+	// word ends the phrase ("average weight and year": weight's, not
+	// year's).
+	before := strings.Fields(c.text[:i])
+	var out []struct{ word, fn string }
+	seen := map[string]bool{}
+	for j := len(before) - 1; j >= 0 && j >= len(before)-5; j-- {
+		w := before[j]
+		matched := false
+		for _, a := range aggregateWords {
+			if a.word == w || j > 0 && a.word == before[j-1]+" "+w {
+				matched = true
+				if !seen[a.fn] {
+					seen[a.fn] = true
+					out = append(out, a)
+				}
+			}
+		}
+		if matched || w == "and" || w == "the" || w == "of" || w == "," || c.isEntityWord(w) || w == "expensive" {
+			continue
+		}
+		break
+	}
+	return out
+}
+
+// isEntityWord reports whether w names an entity (singular or plural).
+func (c *cover) isEntityWord(w string) bool {
+	for _, e := range c.m.Entities {
+		for _, n := range append([]string{e.Name}, e.Synonyms...) {
+			n = strings.ToLower(strings.ReplaceAll(n, "_", " "))
+			if n == w || n == w+"s" || n+"s" == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// aggregates reports whether a metric of the query computes fn over col.
+func (c *cover) aggregates(fn, col string) bool {
+	re := regexp.MustCompile(`(?i)\b` + fn + `\s*\([^)]*` + regexp.QuoteMeta(strings.ToLower(col)))
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && re.MatchString(strings.ToLower(mt.Expr)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMetricName reports whether phrase names a metric: the measures check
+// holds the query to it.
+func (c *cover) isMetricName(phrase string) bool {
+	for _, mt := range c.m.Metrics {
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			if strings.EqualFold(strings.ReplaceAll(n, "_", " "), phrase) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// groupings: each grouping of the query is one the question asks for (a
+// dimension it names, an entity it ranks or lists, a grain it names), and
+// a breakdown the question names ("by channel", "which category") is a
+// grouping of the query.
+func (c *cover) groupings() (ok, bad []string) {
+	if c.q.Rows != nil || len(c.q.Metrics) == 0 {
+		return nil, nil
+	}
+	for _, d := range c.q.Dimensions {
+		if c.asksFor(d) {
+			ok = append(ok, "by "+d.Name)
+		} else {
+			bad = append(bad, "the query groups by "+d.Name+", which the question does not ask for")
+		}
+	}
+	for _, d := range c.m.Dimensions {
+		if d.Type == "time" {
+			continue
+		}
+		for _, n := range append([]string{d.Name}, d.Synonyms...) {
+			p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
+			if len(p) < 3 {
+				continue
+			}
+			asked := false
+			for _, lead := range []string{"by", "per", "each", "every", "which", "across"} {
+				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
+					asked = true
+				}
+			}
+			if !asked {
+				continue
+			}
+			// Any grouping the phrase names will do: "by status" may be
+			// the status of orders or of tickets, "by customer" the
+			// customer or the customer's segment.
+			grouped := false
+			for _, qd := range c.q.Dimensions {
+				if strings.EqualFold(qd.Name, d.Name) || strings.EqualFold(qd.Name, d.Expr) || namedBy(c.candidates(qd), p) || c.namedAfter(p, c.candidates(qd)) {
+					grouped = true
+				}
+			}
+			if !grouped && !c.filtersOn(d) {
+				bad = append(bad, "the question asks for each "+p+", but the query does not group by it")
+			}
+			break
+		}
+	}
+	return ok, bad
+}
+
+// namedAfter reports whether one of cands follows phrase within two
+// words: "by customer segment" is a grouping by segment, with customer
+// saying whose.
+func (c *cover) namedAfter(phrase string, cands []string) bool {
+	for _, cand := range cands {
+		re, err := regexp.Compile(` ` + regexp.QuoteMeta(phrase) + `s? (\S+ ){0,2}` + regexp.QuoteMeta(cand) + `s? `)
+		if err == nil && re.MatchString(c.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// filtersOn reports whether the query filters on dimension d (a breakdown
+// narrowed to one value: "which channel, web or store").
+func (c *cover) filtersOn(d semantic.Dimension) bool {
+	for _, f := range c.q.Filters {
+		if strings.EqualFold(f.Field, d.Name) || strings.EqualFold(f.Field, d.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksFor reports whether the question asks for grouping d: by its name,
+// a synonym, its column's or entity's name, or, for a time grain, a word
+// of time.
+func (c *cover) asksFor(d semantic.DimRef) bool {
+	if d.Grain != "" {
+		if c.has(string(d.Grain)) || c.has(string(d.Grain)+"s") {
+			return true
+		}
+		for phrase, g := range grainWords {
+			if g == d.Grain && c.has(phrase) {
+				return true
+			}
+		}
+		for _, w := range []string{"trend", "over time", "timeline", "evolution", "history", "per period"} {
+			if c.has(w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range c.candidates(d) {
+		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWords reports whether every word of phrase (two or more) is in the
+// question, in any order and number: "codes of template types" names
+// template_type_code.
+func (c *cover) hasWords(phrase string) bool {
+	words := strings.Fields(phrase)
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if !c.has(w) && !c.has(w+"s") && !c.has(w+"es") && !(strings.HasSuffix(w, "y") && c.has(strings.TrimSuffix(w, "y")+"ies")) {
+			return false
+		}
+	}
+	return true
+}
+
+// candidates are the phrases that name grouping d: its name, the
+// dimension's synonyms, its column's and entity's names and synonyms,
+// lower case, words split.
+func (c *cover) candidates(d semantic.DimRef) []string {
+	names := []string{d.Name}
+	if dim := c.m.Dimension(d.Name); dim != nil {
+		names = append(names, dim.Synonyms...)
+		names = append(names, dim.Expr)
+	}
+	var out []string
+	for _, n := range names {
+		ent, col, dotted := strings.Cut(n, ".")
+		cands := []string{n}
+		if dotted {
+			cands = []string{col}
+			if e := c.m.Entity(ent); e != nil {
+				if cc := e.Column(col); cc != nil {
+					cands = append(cands, cc.Synonyms...)
+				}
+				// The entity's own name names a grouping by its key or its
+				// label ("top 10 customers"), not by one of its attributes.
+				if strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, e.Label) || strings.EqualFold(col, "id") || strings.EqualFold(col, "name") {
+					cands = append(cands, ent)
+					cands = append(cands, e.Synonyms...)
+				}
+			}
+		}
+		for _, cand := range cands {
+			if p := strings.Join(splitName(cand), " "); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// namedBy reports whether phrase is one of cands, singular or plural.
+func namedBy(cands []string, phrase string) bool {
+	for _, p := range cands {
+		if p == phrase || p == phrase+"s" || p+"s" == phrase || strings.TrimSuffix(p, "ies")+"y" == phrase || strings.TrimSuffix(phrase, "ies")+"y" == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Direction words of rankings.
+var (
+	// Not "oldest" or "newest": the oldest row has the lowest date but
+	// the highest age.
+	highWords = []string{"top", "most", "highest", "largest", "biggest", "best", "maximum", "max", "greatest", "most expensive", "longest"}
+	lowWords  = []string{"bottom", "least", "lowest", "smallest", "fewest", "worst", "minimum", "min", "cheapest", "least expensive", "shortest"}
+)
+
+// direction: a ranking runs from the end the question names ("top",
+// "cheapest").
+func (c *cover) direction() (ok, bad []string) {
+	if len(c.q.Order) == 0 || c.q.Limit == 0 {
+		return nil, nil
+	}
+	high, low := "", ""
+	for _, w := range highWords {
+		if c.has(w) && !c.inName(w) {
+			high = w
+		}
+	}
+	for _, w := range lowWords {
+		if c.has(w) && !c.inName(w) {
+			low = w
+		}
+	}
+	if (high == "") == (low == "") {
+		return nil, nil // neither, or both: the question does not say one way
+	}
+	desc := c.q.Order[0].Desc
+	switch {
+	case high != "" && desc, low != "" && !desc:
+		return []string{high + low}, nil
+	case high != "":
+		return nil, []string{"\"" + high + "\" asks for the highest first, but the query ranks from the lowest"}
+	default:
+		return nil, []string{"\"" + low + "\" asks for the lowest first, but the query ranks from the highest"}
+	}
 }
 
 // numericFilter reports whether a filter compares with the number n.
@@ -373,27 +981,75 @@ func (c *cover) measures() (ok, bad []string) {
 	if len(c.q.Metrics) == 0 {
 		return nil, nil
 	}
+	type named struct {
+		mt   semantic.Metric
+		said string
+	}
+	var all []named
 	for _, mt := range c.m.Metrics {
-		var said string
 		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
 			if p := strings.ReplaceAll(strings.ToLower(n), "_", " "); len(p) > 2 && c.has(p) && !c.inName(p) {
-				said = p
+				all = append(all, named{mt, p})
 				break
 			}
 		}
-		if said == "" {
-			continue
+	}
+	// A measure the question names that the query measures, itself or
+	// under another name of the same definition.
+	measured := func(x named) bool {
+		return used[strings.ToLower(x.mt.Name)] || c.namedByUsed(x.said) || c.sameAsUsed(&x.mt)
+	}
+	anyMeasured := c.namesUsedColumn() || measureWordRE.MatchString(c.text)
+	for _, x := range all {
+		if measured(x) {
+			anyMeasured = true
 		}
-		if used[strings.ToLower(mt.Name)] || c.namedByUsed(said) || c.sameAsUsed(&mt) || c.population(&mt) {
-			ok = append(ok, said)
-			continue
+	}
+	for _, x := range all {
+		switch {
+		case measured(x):
+			ok = append(ok, x.said)
+		case c.population(&x.mt, anyMeasured):
+			// the rows a named measure runs over, or the rows grouped
+			ok = append(ok, x.said)
+		default:
+			bad = append(bad, fmt.Sprintf("the question names %s (%s), which the query does not measure", x.mt.Name, x.said))
 		}
-		bad = append(bad, fmt.Sprintf("the question names %s (%s), which the query does not measure", mt.Name, said))
 	}
 	return ok, bad
 }
 
 var metricRefRE = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// measureWordRE names a measure over a set of rows without naming a
+// metric: "percentage of orders", "average pages per session".
+var measureWordRE = regexp.MustCompile(` (percentage|percent|share|proportion|ratio|rate|average|mean|median) `)
+
+// namesUsedColumn reports whether the question names a column that a
+// metric of the query computes over ("countries" for COUNT(DISTINCT
+// customers.country)): then the measure asked for is that one, and a
+// count of rows the question also names is only whose.
+func (c *cover) namesUsedColumn() bool {
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		for _, ref := range columnRefRE.FindAllStringSubmatch(mt.Expr, -1) {
+			e := c.m.Entity(ref[1])
+			if e == nil || strings.EqualFold(ref[2], e.PrimaryKey) {
+				continue
+			}
+			words := strings.Join(splitName(ref[2]), " ")
+			if c.has(words) || c.has(words+"s") || strings.HasSuffix(words, "y") && c.has(strings.TrimSuffix(words, "y")+"ies") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var columnRefRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // sameAsUsed reports whether a metric the query measures has mt's
 // definition under another name (new_customers and customers are both
@@ -411,27 +1067,52 @@ func (c *cover) sameAsUsed(mt *semantic.Metric) bool {
 	return false
 }
 
-var countRE = regexp.MustCompile(`(?i)^\s*count\s*\(`)
+// countRE is a count of rows: COUNT(*) or COUNT(column), not a count of
+// distinct values.
+var countRE = regexp.MustCompile(`(?i)^\s*count\s*\(\s*(\*|[^()]*)\)\s*$`)
+
+func countsRows(expr string) bool {
+	return countRE.MatchString(expr) && !strings.Contains(strings.ToLower(expr), "distinct")
+}
 
 // population reports whether mt only counts the rows of an entity the
 // query is about: "customers" in "top 10 customers by revenue" names the
 // rows grouped, "traffic" in "conversion rate for traffic from ads" the
 // rows a rate runs over. A sum or an average the question names must be
 // measured itself.
-func (c *cover) population(mt *semantic.Metric) bool {
-	if !countRE.MatchString(mt.Expr) || len(mt.Filters) > 0 {
+func (c *cover) population(mt *semantic.Metric, otherNamed bool) bool {
+	if !countsRows(mt.Expr) || len(mt.Filters) > 0 {
 		return false
 	}
 	ent := strings.ToLower(mt.Entity)
 	for _, name := range c.q.Metrics {
-		if u := c.m.Metric(name); u != nil && strings.EqualFold(u.Entity, ent) {
+		// Another measure of the same rows that the question names too
+		// (a rate or an average over them); another count of them, or a
+		// measure the question does not name, is another question.
+		if u := c.m.Metric(name); otherNamed && u != nil && strings.EqualFold(u.Entity, ent) && !countsRows(u.Expr) {
 			return true
 		}
 	}
-	refs := []string{}
+	// The rows themselves grouped (by their key or label: "top 10
+	// customers"), filtered ("revenue from customers in France") or
+	// listed; a grouping by one of their attributes ("orders by status")
+	// still asks to count them.
+	e := c.m.Entity(mt.Entity)
 	for _, d := range c.q.Dimensions {
-		refs = append(refs, d.Name)
+		ent2, col, ok := strings.Cut(d.Name, ".")
+		if ok && e != nil && strings.EqualFold(ent2, ent) && (strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, e.Label) || strings.EqualFold(col, "id") || strings.EqualFold(col, "name")) {
+			return true
+		}
 	}
+	// Filtered or listed, when the query measures other rows ("revenue
+	// from customers in France"): a measure of these rows themselves must
+	// be the count the question names.
+	for _, name := range c.q.Metrics {
+		if u := c.m.Metric(name); u != nil && strings.EqualFold(u.Entity, ent) {
+			return false
+		}
+	}
+	refs := []string{}
 	for _, f := range c.q.Filters {
 		refs = append(refs, f.Field)
 	}
@@ -457,8 +1138,8 @@ func (c *cover) namedByUsed(phrase string) bool {
 		if mt == nil {
 			continue
 		}
-		for _, n := range append([]string{mt.Name, mt.Description}, mt.Synonyms...) {
-			if strings.Contains(" "+strings.ToLower(strings.ReplaceAll(n, "_", " "))+" ", " "+phrase+" ") {
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			if strings.ToLower(strings.ReplaceAll(n, "_", " ")) == phrase {
 				return true
 			}
 		}
@@ -470,7 +1151,7 @@ func (c *cover) namedByUsed(phrase string) bool {
 var breakdownRE = regexp.MustCompile(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
 
 // oneNumber words ask for a single figure.
-var oneNumberRE = regexp.MustCompile(`^ (how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)
+var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)
 
 // shape: "how many orders in 2025" is one number; grouping it returns a
 // table that answers another question.

@@ -14,7 +14,7 @@ func coverageModel() *semantic.Model {
 	return &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "customers", PrimaryKey: "id", TimeColumn: "signed_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "country", Type: quarry.TypeText, Values: []string{"Germany", "France", "Sales Island"}}, {Name: "signed_up_at", Type: quarry.TypeDate}}},
-			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "weight", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
 		},
 		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 		Metrics: []semantic.Metric{
@@ -45,7 +45,9 @@ func TestCoverage(t *testing.T) {
 		{"monthly revenue last year", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}, TimeRange: y2025}, ""},
 		{"top 10 customers by revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 10}, ""},
 		// "sales" is a synonym of revenue and a country's word: not a filter.
-		{"total sales last month", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
+		{"total sales last month", semantic.Query{Metrics: []string{"revenue"}, TimeRange: &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}}, ""},
+		{"customers who signed up in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: &semantic.TimeRange{Field: "customers.signed_up_at", From: "2025-01-01", To: "2026-01-01"}}, ""},
+		{"the 3 cheapest orders", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, Order: []semantic.Order{{Field: "revenue"}}, Limit: 3}, ""},
 
 		// Misread: each of these answers another question.
 		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":Germany"},
@@ -57,10 +59,15 @@ func TestCoverage(t *testing.T) {
 		{"total revenue in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":revenue"},
 		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, TimeRange: y2025}, CheckShape + ":groups"},
 		{"monthly revenue last year", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "quarter", Grain: semantic.GrainQuarter}}, TimeRange: y2025}, CheckGrain + ":month"},
-		{"revenue by channel in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""}, // a missing breakdown is the planner's: no shape check without "how many"
+		{"revenue by channel in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":each channel"},
+		{"revenue in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, TimeRange: y2025}, CheckCoverage + ":groups by channel"},
+		{"revenue last month", semantic.Query{Metrics: []string{"revenue"}, TimeRange: &semantic.TimeRange{From: "2025-05-01", To: "2025-06-01"}}, CheckCoverage + ":last month"},
+		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: &semantic.TimeRange{Field: "customers.signed_up_at", From: "2025-01-01", To: "2026-01-01"}}, CheckCoverage + ":signed_up_at"},
+		{"the 3 cheapest orders", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 3}, CheckCoverage + ":cheapest"},
+		{"average weight of orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":weight"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
-			checks := Coverage(tc.question, m, &tc.q)
+			checks := Coverage(tc.question, "2026-06-30", m, &tc.q)
 			var failed []string
 			for _, c := range checks {
 				if c.Status == Fail {
