@@ -13,6 +13,10 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/narrate"
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // demoAnchor is the anchor of the demo database the golden set is written
@@ -139,4 +143,44 @@ func TestDemoGoldenCopy(t *testing.T) {
 	if string(a) != string(b) {
 		t.Error("eval/demo.yaml differs from internal/eval/testdata/demo-golden.yaml; copy the latter over the former")
 	}
+}
+
+// BenchmarkReadingAndChecks times what issue 14 added to an ask on the
+// demo, against the rest of planning: the reading of the question
+// (narrate.Read) and the checks of the query against the question
+// (verify.Coverage), beside the planner's own Plan for the same
+// questions. Run: go test ./internal/eval -run XXX -bench ReadingAndChecks
+func BenchmarkReadingAndChecks(b *testing.B) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := planner.New(f.Model, nil)
+	questions := []string{"top 5 products by revenue in 2025", "revenue by month last year", "how many customers in Germany",
+		"average order value by channel in 2025", "what percentage of orders were cancelled"}
+	type planned struct {
+		q  string
+		m  *semantic.Model
+		sq *semantic.Query
+	}
+	var plans []planned
+	for _, q := range questions {
+		pl := p.Plan(q, demoAnchor)
+		if pl.Query == nil {
+			b.Fatalf("%q did not plan", q)
+		}
+		plans = append(plans, planned{q, pl.Model(f.Model), pl.Query})
+	}
+	b.Run("plan (baseline)", func(b *testing.B) {
+		for i := range b.N {
+			p.Plan(questions[i%len(questions)], demoAnchor)
+		}
+	})
+	b.Run("reading+coverage", func(b *testing.B) {
+		for i := range b.N {
+			x := plans[i%len(plans)]
+			narrate.Read(x.m, x.sq, "metric")
+			verify.Coverage(x.q, "2026-06-30", x.m, x.sq)
+		}
+	})
 }

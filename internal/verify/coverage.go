@@ -140,8 +140,38 @@ func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 
 // has reports whether the question contains phrase as whole words.
 func (c *cover) has(phrase string) bool {
-	p := strings.Join(strings.Fields(strings.ToLower(phrase)), " ")
-	return p != "" && strings.Contains(c.text, " "+p+" ")
+	p := phrase
+	if needsNorm(p) {
+		p = strings.Join(strings.Fields(strings.ToLower(phrase)), " ")
+	}
+	if p == "" {
+		return false
+	}
+	// c.text starts and ends with a space, so a match is never at 0.
+	for i := 0; i < len(c.text); {
+		j := strings.Index(c.text[i:], p)
+		if j < 0 {
+			return false
+		}
+		k := i + j
+		if c.text[k-1] == ' ' && k+len(p) < len(c.text) && c.text[k+len(p)] == ' ' {
+			return true
+		}
+		i = k + 1
+	}
+	return false
+}
+
+// needsNorm reports whether a phrase is not already lower case with
+// single spaces.
+func needsNorm(p string) bool {
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		if 'A' <= b && b <= 'Z' || b == '\t' || b == '\n' || b >= 0x80 || b == ' ' && (i == 0 || i == len(p)-1 || p[i-1] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // inName reports whether every occurrence of phrase in the question is
@@ -200,11 +230,14 @@ func (c *cover) values() (ok, bad []string) {
 	seen := map[string]bool{}
 	check := func(v, where string) {
 		lv := strings.ToLower(strings.TrimSpace(v))
-		if len([]rune(lv)) < 2 || seen[lv] || c.inName(lv) || c.isName(lv) {
+		if len(lv) < 2 || seen[lv] {
 			return
 		}
 		if !c.has(lv) && (len(lv) < 4 || !c.has(lv+"s")) {
 			return // neither the value nor its plural ("tablets")
+		}
+		if c.inName(lv) || c.isName(lv) {
+			return
 		}
 		seen[lv] = true
 		if have[lv] {
@@ -696,7 +729,7 @@ func (c *cover) groupings() (ok, bad []string) {
 		}
 		for _, n := range append([]string{d.Name}, d.Synonyms...) {
 			p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
-			if len(p) < 3 {
+			if len(p) < 3 || !c.has(p) && !c.has(p+"s") && !(strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) {
 				continue
 			}
 			asked := false
