@@ -177,6 +177,9 @@ func TestRepairFeedsTheClassifiedErrorBack(t *testing.T) {
 		if grounded != "warn" || out.Report.Confidence >= 1 {
 			t.Errorf("an ungrounded number did not lower confidence: %s, %v", grounded, out.Report.Confidence)
 		}
+		if !strings.Contains(out.Answer.Markdown, "99 (not in the result)") {
+			t.Errorf("the unbound number is not marked where it stands: %q", out.Answer.Markdown)
+		}
 	})
 }
 

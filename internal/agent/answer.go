@@ -77,20 +77,31 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 		out.Reading = &event.ReadingData{Source: "model", Text: "SQL the model wrote itself, not a defined metric: read the SQL to check it"}
 		r.emit(ctx, out.Reading)
 	}
-	ev.Lead = strings.TrimSpace(r.policy.scrub(text))
-	ev.Extra = append(append(ev.Extra, r.extra...), grounded(ev.Lead, res.Table, r.q+" "+res.SQL+" "+r.out.AsOf))
+	g, lead := grounded(strings.TrimSpace(r.policy.scrub(text)), res.Table, r.q+" "+res.SQL+" "+r.out.AsOf)
+	ev.Lead = lead
+	ev.Extra = append(append(ev.Extra, r.extra...), g)
 	out.Report, out.Answer = analyst.Explain(ctx, r.em, ev)
 }
 
 var numberRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?`)
 
+// groundedRE is a number as a text writes it, with a scale that follows
+// it ("1.2M", "3.4 million", "12k").
+var groundedRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?(\s?(k|K|m|M|bn|B|thousand|million|billion)\b)?`)
+
+// scales are the multipliers of groundedRE's suffixes.
+var scales = map[string]float64{"k": 1e3, "K": 1e3, "thousand": 1e3, "m": 1e6, "M": 1e6, "million": 1e6, "bn": 1e9, "B": 1e9, "billion": 1e9}
+
 // grounded checks the numbers of the model's text against the result's
 // cells: a number that is in no cell (nor in the question, the SQL or the
-// date) is flagged, so that confidence drops instead of trusting it.
-func grounded(text string, t *quarry.Table, context string) verify.Check {
-	nums := numberRE.FindAllString(text, -1)
-	if len(nums) == 0 {
-		return verify.Check{}
+// date), as written, rounded, scaled ("1.2M") or as a percentage of a
+// fraction, is unbound. The check warns, so that confidence drops below
+// verified, and the text that goes with the answer marks each unbound
+// number where it stands. It returns the check and the marked text.
+func grounded(text string, t *quarry.Table, context string) (verify.Check, string) {
+	locs := groundedRE.FindAllStringSubmatchIndex(text, -1)
+	if len(locs) == 0 {
+		return verify.Check{}, text
 	}
 	var cells []float64
 	for _, row := range t.Rows {
@@ -105,21 +116,46 @@ func grounded(text string, t *quarry.Table, context string) verify.Check {
 		ctxNums[strings.ReplaceAll(n, ",", "")] = true
 	}
 	var missing []string
-	for _, n := range nums {
-		plain := strings.ReplaceAll(n, ",", "")
+	var b strings.Builder
+	last := 0
+	for _, loc := range locs {
+		n := text[loc[0]:loc[1]]
+		digits := text[loc[0]:loc[1]]
+		scale := 1.0
+		if loc[6] >= 0 {
+			digits = strings.TrimSpace(text[loc[0]:loc[4]])
+			scale = scales[text[loc[6]:loc[7]]]
+		}
+		plain := strings.ReplaceAll(digits, ",", "")
 		f, err := strconv.ParseFloat(plain, 64)
-		if err != nil || ctxNums[plain] || math.Abs(f) < 10 && !strings.Contains(plain, ".") {
+		if err != nil || ctxNums[plain] || math.Abs(f) < 10 && !strings.Contains(plain, ".") && scale == 1 {
 			continue
 		}
-		if !near(f, cells) {
-			missing = append(missing, n)
+		if near(f*scale, cells) || scale != 1 && nearScaled(f, scale, cells) {
+			continue
 		}
+		missing = append(missing, n)
+		b.WriteString(text[last:loc[1]])
+		b.WriteString(" (not in the result)")
+		last = loc[1]
 	}
+	b.WriteString(text[last:])
 	if len(missing) == 0 {
-		return verify.Check{Name: CheckGrounded, Status: verify.Pass}
+		return verify.Check{Name: CheckGrounded, Status: verify.Pass}, text
 	}
 	return verify.Check{Name: CheckGrounded, Status: verify.Warn,
-		Detail: fmt.Sprintf("the answer's text quotes %s, which the result does not contain", strings.Join(missing, ", "))}
+		Detail: fmt.Sprintf("the answer's text quotes %s, which the result does not contain; marked in the text", strings.Join(missing, ", "))}, b.String()
+}
+
+// nearScaled reports whether f, written at a scale ("1.2" million), is a
+// cell rounded to the digits written.
+func nearScaled(f, scale float64, cells []float64) bool {
+	for _, c := range cells {
+		if x := c / scale; math.Abs(x-f) <= 0.05*math.Abs(x)+0.05 {
+			return true
+		}
+	}
+	return false
 }
 
 // near reports whether f matches a cell as written or rounded (to 0.5%,
