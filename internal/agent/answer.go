@@ -64,6 +64,11 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 		ev.Query, ev.Compiled = &res.metric.query, res.metric.compiled
 		out.Compiled = ev.Compiled
 		out.Columns = narrate.ColumnsFrom(ev.Compiled.Columns)
+		if r.a.Conn != nil {
+			// The builtin planner's control for groups with nothing to
+			// count, so that the same query gets the same checks.
+			ev.ZeroGroupsControl = r.a.pipeline().ControlZeroGroups(ctx, ev.Model, ev.Query)
+		}
 	}
 	// How the question was read: the model's semantic query in business
 	// terms, or, for SQL it wrote itself, a plain statement that there is

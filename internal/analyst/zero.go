@@ -28,6 +28,17 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 	refuse := func(extra string) error {
 		return quarry.Errorf(quarry.KindUnanswered, "quarry cannot answer this correctly yet: %s%s; ask for those with at least one", strings.Join(why, "; "), extra)
 	}
+	// A ranking from the lowest grouped by a dimension whose values the
+	// knowledge lists: the same query without its limit shows whether
+	// every value has something to count in the period and filters.
+	if c, missing, ok := a.knownValuesControl(ctx, m, q, zs); ok {
+		if len(missing) == 0 {
+			return c, nil
+		}
+		check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (" + c + ")"}
+		em.Emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
+		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), strings.Join(missing[:min(len(missing), 5)], ", ")))
+	}
 	// Only the count's own condition — a filter on it, or a ranking from
 	// the lowest: with a period or other filters, a group can have rows
 	// and still none that count.
@@ -83,4 +94,75 @@ func (a *Analyst) countOf(ctx context.Context, sql string) int64 {
 		return int64(x)
 	}
 	return -1
+}
+
+// knownValuesControl runs a ranking from the lowest again without its
+// order and limit and compares its groups with the values the knowledge
+// lists for the grouping: the values missing from it have nothing to
+// count, and belong at the bottom. It reports ok = false when it cannot
+// tell (not a ranking, no listed values, the control cannot run).
+func (a *Analyst) knownValuesControl(ctx context.Context, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, missing []string, ok bool) {
+	if len(zs) != 1 || q.Limit == 0 || len(q.Order) == 0 || q.Order[0].Desc || len(q.Dimensions) != 1 || len(q.Compare) > 0 {
+		return "", nil, false
+	}
+	dim := zs[0].Dimension
+	known := verify.KnownValues(m, dim)
+	if len(known) == 0 || len(known) > 500 {
+		return "", nil, false
+	}
+	all := *q
+	all.Order, all.Limit, all.Hidden = nil, 0, nil
+	c, err := semantic.Compile(m, all, a.Conn.Dialect())
+	if err != nil {
+		return "", nil, false
+	}
+	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
+		return "", nil, false
+	}
+	l := a.Limits
+	l.MaxRows, l.KeepRows = 10000, 10000
+	res, err := a.read(ctx, c.SQL, l, nil)
+	if err != nil || res.Table.Truncated {
+		return "", nil, false
+	}
+	col := -1
+	for i, oc := range c.Columns {
+		if oc.Role == "dimension" {
+			col = i
+			break
+		}
+	}
+	if col < 0 {
+		return "", nil, false
+	}
+	seen := map[string]bool{}
+	for _, r := range res.Table.Rows {
+		if r[col] != nil {
+			seen[strings.ToLower(fmt.Sprint(r[col]))] = true
+		}
+	}
+	for _, v := range known {
+		if !seen[strings.ToLower(v)] {
+			missing = append(missing, v)
+		}
+	}
+	return fmt.Sprintf("control query without the limit: %d of %d known values of %s have something to count", len(seen), len(known), dim), missing, true
+}
+
+// ControlZeroGroups runs the zero-groups control for a semantic query
+// that any planner wrote (a model's query_metric, the fault benchmark's):
+// the text that passes the zero_groups check when the control shows no
+// group is missing, or "" (the check then fails, as the checks say). The
+// control's own refusal is not recorded: the answer's checks say it.
+func (a *Analyst) ControlZeroGroups(ctx context.Context, m *semantic.Model, q *semantic.Query) string {
+	zs := verify.ZeroGroupsMissing(m, q)
+	if len(zs) == 0 {
+		return ""
+	}
+	quiet := NewEmitter(event.NewRecorder("control", a.now, event.SinkFunc(func(context.Context, ...event.Event) error { return nil })))
+	c, err := a.zeroGroupsControl(ctx, quiet, m, q, zs)
+	if err != nil {
+		return ""
+	}
+	return c
 }

@@ -163,7 +163,8 @@ func answerOf(ctx context.Context, an *analyst.Analyst, m *semantic.Model, q sem
 	if err != nil {
 		return "", 0, err
 	}
-	rep, _ := analyst.Explain(ctx, em, analyst.Evidence{Question: question, AsOf: asOf.Format("2006-01-02"), Model: m, Query: &q, Compiled: c, Result: res})
+	rep, _ := analyst.Explain(ctx, em, analyst.Evidence{Question: question, AsOf: asOf.Format("2006-01-02"), Model: m, Query: &q, Compiled: c, Result: res,
+		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q)})
 	return fmt.Sprint(res.Table.Rows), rep.Confidence, nil
 }
 

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -429,16 +430,29 @@ var genericWords = map[string]bool{"date": true, "at": true, "on": true, "time":
 // first four letters with a word of the question ("signed"), or a synonym
 // of the column or a dimension over it is in the question.
 func (c *cover) namesColumn(ent string, col *semantic.Column) bool {
+	return len(c.namingWords(ent, col)) > 0
+}
+
+// namingWords are the question's words and phrases that name a column
+// (namesColumn).
+func (c *cover) namingWords(ent string, col *semantic.Column) []string {
+	var out []string
 	for _, s := range col.Synonyms {
-		if c.has(s) {
-			return true
+		// A synonym, or its distinctive first word ("joined" of "joined
+		// the club").
+		w := strings.Fields(strings.ToLower(s))
+		switch {
+		case c.has(s):
+			out = append(out, strings.ToLower(s))
+		case len(w) > 1 && len(w[0]) >= 5 && c.has(w[0]):
+			out = append(out, w[0])
 		}
 	}
 	for _, d := range c.m.Dimensions {
 		if strings.EqualFold(d.Expr, ent+"."+col.Name) {
 			for _, n := range append([]string{d.Name}, d.Synonyms...) {
-				if c.has(strings.ReplaceAll(n, "_", " ")) {
-					return true
+				if p := strings.ReplaceAll(strings.ToLower(n), "_", " "); c.has(p) {
+					out = append(out, p)
 				}
 			}
 		}
@@ -449,11 +463,11 @@ func (c *cover) namesColumn(ent string, col *semantic.Column) bool {
 		}
 		for _, qw := range c.words {
 			if len(qw) >= 4 && qw[:4] == w[:4] {
-				return true
+				out = append(out, qw)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // splitName splits a column name into lower-case words: signup_date,
@@ -515,10 +529,36 @@ func (c *cover) periodDate() (ok, bad []string) {
 			return nil, nil // the measure's own date
 		}
 	}
-	if c.namesColumn(ent, col) {
-		return []string{ent + "." + col.Name}, nil
+	if !c.namesColumn(ent, col) {
+		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
 	}
-	return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
+	// The measure's own date, named too ("members joined": the club's
+	// start date, not the shop's signup date), is the likelier reading.
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		own := c.m.MetricTime(mt)
+		oe, oc, ok := strings.Cut(own, ".")
+		if !ok || strings.EqualFold(own, ent+"."+col.Name) {
+			continue
+		}
+		// The same word naming both ("joined" is a synonym of both
+		// dates); "orders placed by customers who signed up" names each
+		// date with its own words.
+		if e := c.m.Entity(oe); e != nil {
+			if ocol := e.Column(oc); ocol != nil {
+				used := c.namingWords(ent, col)
+				for _, w := range c.namingWords(e.Name, ocol) {
+					if slices.Contains(used, w) {
+						return nil, []string{"the question's \"" + w + "\" may be " + own + " (the measure's own date) or " + ent + "." + col.Name + "; the query took the latter"}
+					}
+				}
+			}
+		}
+	}
+	return []string{ent + "." + col.Name}, nil
 }
 
 // columns: a numeric column the question names ("unit price", "cost") is
@@ -1183,14 +1223,41 @@ func (c *cover) namedByUsed(phrase string) bool {
 // breakdown words ask for a table of groups.
 var breakdownRE = regexp.MustCompile(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
 
+// breakdown reports whether the question asks for groups. In a question
+// that asks for one number, "by" before the rows that did it ("orders
+// placed by customers who signed up in 2025", "opened by business
+// customers") says whose, not how to group.
+func (c *cover) breakdown() bool {
+	for _, loc := range breakdownRE.FindAllStringSubmatchIndex(c.text, -1) {
+		word := c.text[loc[2]:loc[3]]
+		if word != "by" && word != "per" {
+			return true
+		}
+		rest := strings.Fields(c.text[loc[3]:])
+		agent := false
+		for j := 0; j < len(rest) && j < 2; j++ {
+			if c.isEntityWord(rest[j]) {
+				agent = true
+			}
+		}
+		if !agent {
+			return true
+		}
+	}
+	return false
+}
+
 // oneNumber words ask for a single figure.
 var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)
 
 // shape: "how many orders in 2025" is one number; grouping it returns a
 // table that answers another question.
 func (c *cover) shape() (Check, bool) {
-	if !oneNumberRE.MatchString(c.text) || breakdownRE.MatchString(c.text) || c.q.Rows != nil || len(c.q.Compare) > 0 {
+	if !oneNumberRE.MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 {
 		return Check{}, false
+	}
+	if c.q.Rows != nil {
+		return Check{Name: CheckShape, Status: Fail, Detail: "the question asks for a number, but the query lists " + c.q.Rows.Entity + " rows"}, true
 	}
 	if len(c.q.Dimensions) > 0 {
 		var names []string

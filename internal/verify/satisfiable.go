@@ -362,7 +362,8 @@ var countExpr = regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
 // another entity: Group's rows with no Counted row are missing from such a
 // result, unless none exist.
 type ZeroGroup struct {
-	Counted, Group string // entity names
+	Counted, Group string // entity names (Group: the dimension, for an attribute of the counted rows)
+	Dimension      string // the query's grouping
 	Why            string // one line, for a check or a refusal
 }
 
@@ -394,21 +395,30 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 		}
 		for _, d := range q.Dimensions {
 			ent := dimensionEntity(m, d.Name)
-			if ent == "" || strings.EqualFold(ent, mt.Entity) {
+			if ent == "" {
 				continue
 			}
-			// A ranking from the lowest misses rows of the entity it
-			// ranks ("the customer with the fewest orders"); a ranking of
-			// an attribute's groups ("the category with the lowest
-			// revenue") is left alone: its groups are the values found.
-			if ranking && !isKey(m, ent, d.Name) {
-				continue
+			if strings.EqualFold(ent, mt.Entity) {
+				// An attribute of the counted rows themselves: its values
+				// all have rows, unless a period or a filter leaves some
+				// out ("the channel with the fewest orders today").
+				if !ranking || q.TimeRange == nil && len(q.Filters) == 0 && len(mt.Filters) == 0 {
+					continue
+				}
+				why := fmt.Sprintf("the lowest %s is computed from the %s rows the period and filters keep, so a %s with none of them would be missing from the bottom", metricLabel(mt), mt.Entity, d.Name)
+				out = append(out, ZeroGroup{Counted: mt.Entity, Group: d.Name, Dimension: d.Name, Why: why})
+				break
 			}
+			// A ranking from the lowest misses the groups with none: the
+			// rows of the entity it ranks ("the customer with the fewest
+			// orders") and the values of an attribute of another entity
+			// ("the department with the fewest tickets": departments whose
+			// employees have no ticket).
 			why := fmt.Sprintf("%s %s %s is computed from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)
 			if ranking {
 				why = fmt.Sprintf("the lowest %s is computed from the %s rows, so %s with no %s would be missing from the bottom", metricLabel(mt), mt.Entity, ent, mt.Entity)
 			}
-			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent, Why: why})
+			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent, Dimension: d.Name, Why: why})
 			break
 		}
 	}
@@ -462,16 +472,6 @@ func admitsZero(f semantic.Filter) bool {
 	return false
 }
 
-// isKey reports whether dimension name is entity ent's primary key
-// ("customers.id"): a grouping by the entity's rows themselves.
-func isKey(m *semantic.Model, ent, name string) bool {
-	e := m.Entity(ent)
-	if e == nil || e.PrimaryKey == "" {
-		return false
-	}
-	_, col, ok := strings.Cut(name, ".")
-	return ok && strings.EqualFold(col, e.PrimaryKey)
-}
 
 // dimensionEntity returns the entity a query dimension groups by.
 func dimensionEntity(m *semantic.Model, name string) string {
@@ -519,15 +519,21 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 				others = append(others, c.Name)
 			}
 		}
-		if len(others) == 0 {
-			continue
-		}
 		var states []string
+		flagged := false
 		for _, f := range q.Filters {
 			if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 				continue
 			}
 			key, _ := columnOf(m, f.Field)
+			// A flag named for an event ("discontinued", "churned",
+			// "cancelled") that holds: the event happened on a date of
+			// its own.
+			if _, col, ok := strings.Cut(key, "."); ok && strings.HasPrefix(key, strings.ToLower(e.Name)+".") && strings.HasSuffix(col, "ed") && truthy(f.Values) {
+				states = append(states, col)
+				flagged = true
+				continue
+			}
 			if !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn.MatchString(key) {
 				continue
 			}
@@ -543,8 +549,37 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		if len(states) == 0 {
 			continue
 		}
+		if len(others) == 0 {
+			if !flagged {
+				continue
+			}
+			// "products discontinued last year": no date says when.
+			return fmt.Sprintf("the question picks %s that are %s in a period, but %s has no date of that; the period would be applied to %s.%s, which is another event",
+				e.Name, strings.Join(states, ", "), e.Name, e.Name, col)
+		}
 		return fmt.Sprintf("the period was applied to %s.%s, but the question picks %s rows that are %s and %s also has %s; if the period is when that happened, name that date",
 			e.Name, col, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
 	}
 	return ""
+}
+
+// truthy reports whether a filter's values say a flag holds (1, true,
+// 'yes').
+func truthy(vals []any) bool {
+	for _, v := range vals {
+		switch x := v.(type) {
+		case bool:
+			return x
+		case int64:
+			return x == 1
+		case float64:
+			return x == 1
+		case string:
+			switch strings.ToLower(x) {
+			case "1", "true", "t", "yes", "y":
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -28,6 +28,7 @@ const (
 	CheckTruncated   = "truncated"
 	CheckFilters     = "filter_values"
 	CheckFanOut      = "fan_out"
+	CheckLabels      = "placeholder_labels"
 )
 
 // The factors that each warning and each failure multiply confidence by.
@@ -143,6 +144,10 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	return in
 }
 
+// KnownValues returns the values the model lists for a dimension or an
+// entity column, or nil.
+func KnownValues(m *semantic.Model, field string) []string { return knownValues(m, field) }
+
 // knownValues returns the values the model lists for a dimension or an
 // entity column, or nil.
 func knownValues(m *semantic.Model, field string) []string {
@@ -186,6 +191,9 @@ func Run(in Input) Report {
 			checks = append(checks, c)
 		}
 		if c, ok := checkDuplicates(in); ok {
+			checks = append(checks, c)
+		}
+		if c, ok := checkLabels(in); ok {
 			checks = append(checks, c)
 		}
 		if c, ok := checkRowCount(in, rows); ok {
@@ -326,6 +334,68 @@ func checkNulls(in Input) (Check, bool) {
 		return Check{}, false
 	}
 	return Check{Name: CheckNullMeasure, Status: Pass, Detail: join(present) + " has values"}, true
+}
+
+// placeholders are what a text column holds in place of a value.
+var placeholders = map[string]bool{"": true, "-": true, "--": true, "—": true, "–": true, "n/a": true, "na": true, "none": true,
+	"null": true, "nil": true, "unknown": true, "?": true, "tbd": true, "tba": true, "not set": true, "(none)": true, "(blank)": true}
+
+// checkLabels fails when what names the rows (the dimension columns, or
+// every text column of a row list) is mostly placeholders ("-", "N/A",
+// empty) or missing (NULL), or when the first row of a ranking is named
+// by nothing: the answer would name nobody, or rank the rows that lack a
+// value as if they were one ("which country had the most sessions":
+// NULL). Reported only when it fails.
+func checkLabels(in Input) (Check, bool) {
+	t := in.Table
+	if t == nil || len(t.Rows) == 0 {
+		return Check{}, false
+	}
+	cols := in.DimensionColumns
+	list := len(cols) == 0 && len(in.MetricColumns) == 0
+	if list {
+		for _, c := range t.Columns {
+			if c.Type == quarry.TypeText {
+				cols = append(cols, c.Name)
+			}
+		}
+	}
+	for _, name := range cols {
+		i := columnIndex(t, name)
+		if i < 0 || t.Columns[i].Type.IsNumeric() || t.Columns[i].Type.IsTemporal() {
+			continue
+		}
+		var n, bad int
+		example := ""
+		text := true
+		for _, r := range t.Rows {
+			n++
+			switch v := r[i].(type) {
+			default:
+				text = false // a column of numbers or mixed values names nothing here
+			case nil:
+				bad++
+				if example == "" {
+					example = "NULL"
+				}
+			case string:
+				if placeholders[strings.ToLower(strings.TrimSpace(v))] {
+					bad++
+					if example == "" {
+						example = fmt.Sprintf("%q", v)
+					}
+				}
+			}
+		}
+		switch {
+		case !text:
+		case bad > 0 && bad*2 >= n:
+			return Check{Name: CheckLabels, Status: Fail, Detail: fmt.Sprintf("%d of %d values of %s are placeholders or missing (%s), so the answer names nothing", bad, n, name, example)}, true
+		case !list && len(in.MetricColumns) > 0 && t.Rows[0][i] == nil:
+			return Check{Name: CheckLabels, Status: Fail, Detail: fmt.Sprintf("the first row has no %s: the rows without one are ranked as if they were one %s", name, name)}, true
+		}
+	}
+	return Check{}, false
 }
 
 func checkDuplicates(in Input) (Check, bool) {

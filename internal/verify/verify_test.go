@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -243,5 +244,36 @@ func TestColumnsByRole(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"period", "month"}, d); diff != "" {
 		t.Error(diff)
+	}
+}
+
+// TestPlaceholderLabels: rows named by "-" name nobody (found from
+// outside: learn chose a name column that is mostly "-", and the answer
+// to "which member owes the most" was "-").
+func TestPlaceholderLabels(t *testing.T) {
+	tbl := &quarry.Table{Columns: []quarry.Column{{Name: "name", Type: quarry.TypeText}, {Name: "fines", Type: quarry.TypeFloat}},
+		Rows: [][]any{{"-", 120.0}, {"-", 80.0}, {"Ana", 20.0}}}
+	rep := Run(Input{Table: tbl, MetricColumns: []string{"fines"}, DimensionColumns: []string{"name"}})
+	var got Check
+	for _, c := range rep.Checks {
+		if c.Name == CheckLabels {
+			got = c
+		}
+	}
+	if got.Status != Fail || !strings.Contains(got.Detail, `"-"`) || rep.Confidence >= 0.9 {
+		t.Errorf("placeholder labels: %+v, confidence %v", got, rep.Confidence)
+	}
+	tbl.Rows[0][0], tbl.Rows[1][0] = "Ben", "Cy"
+	rep = Run(Input{Table: tbl, MetricColumns: []string{"fines"}, DimensionColumns: []string{"name"}})
+	for _, c := range rep.Checks {
+		if c.Name == CheckLabels {
+			t.Errorf("real names: %+v", c)
+		}
+	}
+	// A ranking whose first place is the rows with no country.
+	tbl.Rows[0][0] = nil
+	rep = Run(Input{Table: tbl, MetricColumns: []string{"fines"}, DimensionColumns: []string{"name"}})
+	if rep.Confidence >= 0.9 {
+		t.Errorf("a NULL first place: %+v", rep.Checks)
 	}
 }
