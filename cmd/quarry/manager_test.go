@@ -83,6 +83,7 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "subscriptions cancelled last month", refuse: "ended_on"},
 		{q: "which department has the fewest tickets", refuse: "6 have none: "},
 		{q: "which country had the fewest orders today", refuse: "have none: "},
+		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)

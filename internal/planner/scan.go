@@ -436,6 +436,14 @@ func (p *Planner) writeRequest(toks []token) string {
 			if _, ok := p.lex.phrases[t.s+" "+toks[i+1].s]; ok {
 				continue // "refund rate", a known term
 			}
+			// "store revenue last quarter": the word is a known value (the
+			// store channel) and a known term follows; "store the
+			// results" stays a write.
+			_, known := p.lex.phrases[t.s]
+			_, next := p.lex.phrases[toks[i+1].s]
+			if known && next {
+				continue
+			}
 		}
 		if p.writes[t.s] {
 			allLead := true
