@@ -178,6 +178,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Question: question, Title: pl.Title, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
+		Extra: []verify.Check{a.TieCheck(ctx, pl.Model(k.Model), pl.Query)},
 	})
 	return nil
 }

@@ -111,3 +111,25 @@ func TestAskRefusesAReadingThatDropsPartOfTheQuestion(t *testing.T) {
 		t.Errorf("recorded checks: %+v", st.Checks)
 	}
 }
+
+// TestTieCheck: a ranking whose limit cuts a tie says so (found from
+// outside: "which department has the most employees" named one of two
+// departments with 15).
+func TestTieCheck(t *testing.T) {
+	k := shopKnowledge()
+	k.Model.Dimensions = []semantic.Dimension{{Name: "channel", Entity: "orders", Expr: "orders.channel"}}
+	q := &semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "orders", Desc: true}}, Limit: 1}
+	tied := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "channel", Type: quarry.TypeText}, {Name: "orders", Type: quarry.TypeInt}},
+		Rows: [][]any{{"web", int64(5)}, {"store", int64(5)}}}}
+	c := newAnalyst(tied).TieCheck(context.Background(), k.Model, q)
+	if c.Status != "warn" || !strings.Contains(c.Detail, "store ties web at 5") {
+		t.Errorf("a tie cut by the limit: %+v", c)
+	}
+	if len(tied.calls) != 1 || !strings.Contains(tied.calls[0], "LIMIT 2") {
+		t.Errorf("the control reads one row past the limit: %q", tied.calls)
+	}
+	apart := &fakeConn{table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"web", int64(7)}, {"store", int64(5)}}}}
+	if c := newAnalyst(apart).TieCheck(context.Background(), k.Model, q); c.Status != "pass" {
+		t.Errorf("no tie: %+v", c)
+	}
+}

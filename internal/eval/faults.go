@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // Verified is the confidence from which an answer is shown as verified;
@@ -164,7 +165,7 @@ func answerOf(ctx context.Context, an *analyst.Analyst, m *semantic.Model, q sem
 		return "", 0, err
 	}
 	rep, _ := analyst.Explain(ctx, em, analyst.Evidence{Question: question, AsOf: asOf.Format("2006-01-02"), Model: m, Query: &q, Compiled: c, Result: res,
-		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q)})
+		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q), Extra: []verify.Check{an.TieCheck(ctx, m, &q)}})
 	return fmt.Sprint(res.Table.Rows), rep.Confidence, nil
 }
 

@@ -1,0 +1,67 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// CheckTies is the check that a ranking's limit did not cut a tie.
+const CheckTies = "ties"
+
+// TieCheck reads one row past a ranking's limit (the same semantic query
+// with limit + 1, through the guard) and warns when that row ties the
+// last one kept: "which department has the most employees" answered
+// Engineering while Customer Support has as many. It returns an empty
+// check when the query is not a ranking or the control cannot run.
+func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
+	if q == nil || q.Limit == 0 || q.Limit > 1000 || len(q.Order) == 0 || len(q.Compare) > 0 || a.Conn == nil {
+		return verify.Check{}
+	}
+	more := *q
+	more.Limit++
+	more.Hidden = nil // the measure ranked by, to compare
+	c, err := semantic.Compile(m, more, a.Conn.Dialect())
+	if err != nil {
+		return verify.Check{}
+	}
+	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
+		return verify.Check{}
+	}
+	l := a.Limits
+	l.MaxRows, l.KeepRows = int64(more.Limit), more.Limit
+	res, err := a.read(ctx, c.SQL, l, nil)
+	if err != nil {
+		return verify.Check{}
+	}
+	measure, label := -1, -1
+	for i, col := range c.Columns {
+		if col.Name == q.Order[0].Field && measure < 0 {
+			measure = i
+		}
+		if col.Role == semantic.RoleDimension && label < 0 {
+			label = i
+		}
+	}
+	rows := res.Table.Rows
+	if measure < 0 {
+		return verify.Check{}
+	}
+	if len(rows) <= q.Limit {
+		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one", q.Limit)}
+	}
+	last, next := rows[q.Limit-1], rows[q.Limit]
+	if fmt.Sprint(quarry.JSONValue(last[measure])) != fmt.Sprint(quarry.JSONValue(next[measure])) {
+		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one", q.Limit)}
+	}
+	name := func(r []any) string {
+		if label < 0 {
+			return "another row"
+		}
+		return fmt.Sprint(quarry.JSONValue(r[label]))
+	}
+	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s ties %s at %v on %s; the limit of %d kept only the first", name(next), name(last), quarry.JSONValue(last[measure]), q.Order[0].Field, q.Limit)}
+}
