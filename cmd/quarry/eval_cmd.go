@@ -53,10 +53,8 @@ The golden format and the reason codes: docs/eval.md.`,
 		switch {
 		case spiderDir != "" && len(args) > 0:
 			return quarry.Errorf(quarry.KindUsage, "give golden files or --spider DIR, not both")
-		case spiderDir != "" && faults:
-			return quarry.Errorf(quarry.KindUsage, "--faults runs on golden files of a project, not on --spider")
 		case spiderDir != "":
-			return a.evalSpider(ctx, spiderDir, only, opts, asJSON, verbose)
+			return a.evalSpider(ctx, spiderDir, only, opts, asJSON, verbose, faults)
 		case len(args) == 0:
 			return quarry.Errorf(quarry.KindUsage, "name a golden file (for the demo: quarry eval eval/demo.yaml) or use --spider DIR")
 		}
@@ -109,8 +107,8 @@ func (a *app) evalFiles(ctx context.Context, files []string, connName string, op
 	return fr.WriteText(a.stdout, verbose)
 }
 
-func (a *app) evalSpider(ctx context.Context, dir string, only []string, opts eval.Options, asJSON, verbose bool) error {
-	rep, err := runtime.EvalSpider(ctx, dir, only, opts, a.stderr)
+func (a *app) evalSpider(ctx context.Context, dir string, only []string, opts eval.Options, asJSON, verbose, faults bool) error {
+	rep, err := runtime.EvalSpider(ctx, dir, only, opts, faults, a.stderr)
 	if err != nil {
 		return err
 	}

@@ -127,6 +127,9 @@ type SpiderOptions struct {
 	Only []string
 	// Log, when set, receives one line per database.
 	Log io.Writer
+	// Faults also injects planner mistakes into each database's right
+	// answers (RunFaults) and sums them in the report.
+	Faults bool
 }
 
 // SpiderReport is the outcome of a Spider run.
@@ -137,6 +140,7 @@ type SpiderReport struct {
 	Results []Result           `json:"-"`
 	Elapsed time.Duration      `json:"elapsed_ns"`
 	Learn   map[string]float64 `json:"learn_seconds,omitempty"`
+	Faults  *FaultReport       `json:"faults,omitempty"`
 }
 
 // SpiderDBSummary is one database's summary.
@@ -173,9 +177,16 @@ func RunSpider(ctx context.Context, sp *Spider, opts SpiderOptions) (*SpiderRepo
 		if err := ctx.Err(); err != nil {
 			return rep, quarry.Wrap(quarry.KindCanceled, err, "the Spider run was interrupted at %s", db.Name)
 		}
-		rs, learnTime, err := runSpiderDB(ctx, db, filepath.Join(work, db.Name), now, opts)
+		rs, fr, learnTime, err := runSpiderDB(ctx, db, filepath.Join(work, db.Name), now, opts)
 		if err != nil {
 			return rep, err
+		}
+		if opts.Faults {
+			total := fr
+			if rep.Faults != nil {
+				total = rep.Faults.Add(fr)
+			}
+			rep.Faults = &total
 		}
 		rep.Learn[db.Name] = learnTime.Seconds()
 		sum := Summarize(rs)
@@ -190,34 +201,38 @@ func RunSpider(ctx context.Context, sp *Spider, opts SpiderOptions) (*SpiderRepo
 	return rep, nil
 }
 
-func runSpiderDB(ctx context.Context, db SpiderDB, dir string, now time.Time, opts SpiderOptions) ([]Result, time.Duration, error) {
+func runSpiderDB(ctx context.Context, db SpiderDB, dir string, now time.Time, opts SpiderOptions) ([]Result, FaultReport, time.Duration, error) {
+	var fr FaultReport
 	conn, err := opts.Open(ctx, db.Path)
 	if err != nil {
-		return nil, 0, err
+		return nil, fr, 0, err
 	}
 	defer conn.Close()
 	if err := os.RemoveAll(dir); err != nil {
-		return nil, 0, quarry.Wrap(quarry.KindInput, err, "cannot clear %s", dir)
+		return nil, fr, 0, quarry.Wrap(quarry.KindInput, err, "cannot clear %s", dir)
 	}
 	t0 := time.Now()
 	if _, err := knowledge.Learn(ctx, conn, dir, knowledge.LearnOptions{Now: now}); err != nil {
-		return nil, 0, quarry.Wrap(quarry.KindOf(err), err, "learn %s", db.Name)
+		return nil, fr, 0, quarry.Wrap(quarry.KindOf(err), err, "learn %s", db.Name)
 	}
 	f, err := knowledge.Load(dir)
 	if err != nil {
-		return nil, 0, quarry.Wrap(quarry.KindOf(err), err, "load the learned knowledge of %s", db.Name)
+		return nil, fr, 0, quarry.Wrap(quarry.KindOf(err), err, "load the learned knowledge of %s", db.Name)
 	}
 	learnTime := time.Since(t0)
 	sys, err := NewBuiltin(f, conn, BuiltinOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})
 	if err != nil {
-		return nil, 0, err
+		return nil, fr, 0, err
 	}
 	defer sys.Close()
 	rs, err := Run(ctx, sys, conn, db.Set, opts.Options)
 	for i := range rs {
 		rs[i].Group = db.Name
 	}
-	return rs, learnTime, err
+	if err == nil && opts.Faults {
+		fr, err = RunFaults(ctx, sys.an, sys.k, db.Set, rs, opts.AsOf)
+	}
+	return rs, fr, learnTime, err
 }
 
 // WriteText writes the per-database table and the overall summary.
@@ -237,5 +252,9 @@ func (r *SpiderReport) WriteText(w io.Writer, verbose bool) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	return s.WriteText(w, verbose)
+	if err := s.WriteText(w, verbose); err != nil || r.Faults == nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return r.Faults.WriteText(w, verbose)
 }

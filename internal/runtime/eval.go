@@ -82,7 +82,7 @@ func (r *Runtime) EvalFaults(ctx context.Context, connName string, sets []*eval.
 // EvalSpider runs the Spider benchmark in dir (only the databases named
 // in only, when given) with the builtin planner over each database's own
 // SQLite file; no project is involved.
-func EvalSpider(ctx context.Context, dir string, only []string, opts eval.Options, log io.Writer) (*eval.SpiderReport, error) {
+func EvalSpider(ctx context.Context, dir string, only []string, opts eval.Options, faults bool, log io.Writer) (*eval.SpiderReport, error) {
 	sp, err := eval.LoadSpider(dir)
 	if err != nil {
 		return nil, err
@@ -92,7 +92,8 @@ func EvalSpider(ctx context.Context, dir string, only []string, opts eval.Option
 		Open: func(ctx context.Context, path string) (eval.Database, error) {
 			return sqlite.Open(ctx, path, sqlite.Options{})
 		},
-		Only: only,
-		Log:  log,
+		Only:   only,
+		Log:    log,
+		Faults: faults,
 	})
 }

@@ -292,8 +292,21 @@ var monthNames = map[string]bool{
 // value, a year its period spans, or the length of a relative period.
 func (c *cover) numbers() (ok, bad []string) {
 	have := c.filterValues()
-	if oneOfRE.MatchString(c.text) && c.q.Limit > 1 {
+	if c.q.Rows == nil && len(c.q.Order) == 0 && len(c.q.Compare) == 0 && !c.extremeAggregate() && c.oneAtTheEnd() {
+		bad = append(bad, "the question asks for the one at an end of a ranking, but the query ranks nothing")
+	}
+	if c.q.Limit > 1 && (oneOfRE.MatchString(c.text) || c.oneAtTheEnd()) {
 		bad = append(bad, fmt.Sprintf("the question asks for the one at the top, but the query lists %d", c.q.Limit))
+	}
+	// "more than one document", "at least two paragraphs": a number in
+	// words after a comparison is a filter's value.
+	for _, m := range comparedWordRE.FindAllStringSubmatch(c.text, -1) {
+		n := strconv.Itoa(numberWords[m[2]])
+		if have[n] || c.numericFilter(n) {
+			ok = append(ok, m[1]+" "+m[2])
+		} else {
+			bad = append(bad, "\""+m[1]+" "+m[2]+"\" is not in the query")
+		}
 	}
 	for i, w := range c.words {
 		if !numberRE.MatchString(w) && !dateRE.MatchString(w) {
@@ -337,6 +350,45 @@ func (c *cover) numbers() (ok, bad []string) {
 // oneOfRE asks for the one row at an end: "what is the most expensive
 // product", "which was the best month".
 var oneOfRE = regexp.MustCompile(`^ (what|which|who) (is|was) the (most|least|highest|lowest|cheapest|biggest|largest|smallest|best|worst|top|fewest|greatest) `)
+
+// numberWords are numbers written in words.
+var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+
+var comparedWordRE = regexp.MustCompile(` (more than|less than|fewer than|at least|at most|greater than|over|under|exactly) (zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty) `)
+
+var superlativeRE = regexp.MustCompile(` (most|least|highest|lowest|fewest|largest|smallest|cheapest|best|worst|biggest|greatest|oldest|youngest|newest|latest|earliest) `)
+
+// oneAtTheEnd reports whether the question asks for the single row at one
+// end of a ranking: a superlative, no number, and a singular ("which year
+// has most concerts", "the name of the country with the most car makers"),
+// not a list ("which countries are the largest", "top …").
+func (c *cover) oneAtTheEnd() bool {
+	if !superlativeRE.MatchString(c.text) || digitRE.MatchString(c.text) || comparedWordRE.MatchString(c.text) {
+		return false
+	}
+	for _, w := range []string{" are ", " were ", " top ", " bottom ", " all ", " each ", " every ", " names ", " by ", " per ", " for each "} {
+		if strings.Contains(c.text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+var digitRE = regexp.MustCompile(`\d`)
+
+var extremeRE = regexp.MustCompile(`(?i)^\s*(max|min)\s*\(`)
+
+// extremeAggregate reports whether the query computes a maximum or a
+// minimum: "the highest product price" is MAX, not a ranking.
+func (c *cover) extremeAggregate() bool {
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && extremeRE.MatchString(mt.Expr) {
+			return true
+		}
+	}
+	return false
+}
 
 // limitWord precedes a count of rows: "top 2020" is odd, but "top 5".
 func limitWord(w string) bool {
@@ -655,8 +707,15 @@ func (c *cover) usedText() string {
 func (c *cover) saysColumn(name string) string {
 	words := splitName(name)
 	full := strings.Join(words, " ")
-	if len(full) >= 4 && !genericWords[full] && c.has(full) && !c.inName(full) && !c.isMetricName(full) {
-		return full
+	if len(full) >= 3 && !genericWords[full] && !c.inName(full) && !c.isMetricName(full) {
+		switch {
+		case c.has(full):
+			return full
+		case c.has(full + "s"):
+			return full + "s"
+		case strings.HasSuffix(full, "y") && c.has(strings.TrimSuffix(full, "y")+"ies"):
+			return strings.TrimSuffix(full, "y") + "ies"
+		}
 	}
 	if len(words) < 2 {
 		return ""
@@ -756,6 +815,9 @@ func (c *cover) groupings() (ok, bad []string) {
 	if c.q.Rows != nil || len(c.q.Metrics) == 0 {
 		return nil, nil
 	}
+	if len(c.q.Dimensions) == 0 && len(c.q.Compare) == 0 && c.asksForGroups() {
+		bad = append(bad, "the question asks for a figure for each group, but the query computes one figure")
+	}
 	for _, d := range c.q.Dimensions {
 		if c.asksFor(d) {
 			ok = append(ok, "by "+d.Name)
@@ -763,7 +825,28 @@ func (c *cover) groupings() (ok, bad []string) {
 			bad = append(bad, "the query groups by "+d.Name+", which the question does not ask for")
 		}
 	}
-	for _, d := range c.m.Dimensions {
+	dims := slices.Clone(c.m.Dimensions)
+	// The columns of the knowledge too ("each country": singer.Country),
+	// as dimensions over themselves.
+	for _, e := range c.m.Entities {
+		for _, col := range e.Columns {
+			if col.Type.IsNumeric() || col.Type.IsTemporal() || strings.EqualFold(col.Name, e.PrimaryKey) {
+				continue
+			}
+			dims = append(dims, semantic.Dimension{Name: e.Name + "." + col.Name, Entity: e.Name, Expr: e.Name + "." + col.Name, Synonyms: append([]string{strings.Join(splitName(col.Name), " ")}, col.Synonyms...)})
+		}
+		// The entity itself ("in each stadium"), grouped by its key or
+		// label.
+		key := e.Label
+		if key == "" {
+			key = e.PrimaryKey
+		}
+		if key != "" {
+			names := []string{strings.ToLower(singularOf(strings.Join(splitName(e.Name), " ")))}
+			dims = append(dims, semantic.Dimension{Name: e.Name + "." + key, Entity: e.Name, Expr: e.Name + "." + key, Synonyms: append(names, e.Synonyms...)})
+		}
+	}
+	for _, d := range dims {
 		if d.Type == "time" {
 			continue
 		}
@@ -786,7 +869,7 @@ func (c *cover) groupings() (ok, bad []string) {
 			// customer or the customer's segment.
 			grouped := false
 			for _, qd := range c.q.Dimensions {
-				if strings.EqualFold(qd.Name, d.Name) || strings.EqualFold(qd.Name, d.Expr) || namedBy(c.candidates(qd), p) || c.namedAfter(p, c.candidates(qd)) {
+				if strings.EqualFold(qd.Name, d.Name) || strings.EqualFold(qd.Name, d.Expr) || namedBy(c.candidates(qd), p) || c.namedAfter(p, c.candidates(qd)) || c.startsName(p, c.candidates(qd)) {
 					grouped = true
 				}
 			}
@@ -797,6 +880,29 @@ func (c *cover) groupings() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// singularOf drops a plural's s ("stadiums", "countries").
+func singularOf(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 4:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && len(s) > 3:
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// startsName reports whether phrase begins a candidate the question
+// names whole: "which template type code" groups by template_type_code,
+// "template" being the first word of its name.
+func (c *cover) startsName(phrase string, cands []string) bool {
+	for _, cand := range cands {
+		if strings.HasPrefix(cand, phrase+" ") && (c.has(cand) || c.hasWords(cand)) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedAfter reports whether one of cands follows phrase within two
@@ -1246,6 +1352,42 @@ func (c *cover) breakdown() bool {
 	}
 	return false
 }
+
+// eachRE asks for a figure per group, whatever the groups are.
+var eachRE = regexp.MustCompile(` (each|every|for each|broken down|split by|breakdown) `)
+
+// asksForGroups reports whether the question asks for a figure per group:
+// "for each", "every", "broken down", or a "by" that is not whose ("by
+// channel", not "placed by customers").
+func (c *cover) asksForGroups() bool {
+	if eachRE.MatchString(c.text) {
+		return true
+	}
+	have := c.filterValues()
+	for _, loc := range byRE.FindAllStringIndex(c.text, -1) {
+		rest := strings.Fields(c.text[loc[1]:])
+		agent := false
+		for j := 0; j < len(rest) && j < 2; j++ {
+			if c.isEntityWord(rest[j]) {
+				agent = true
+			}
+		}
+		// "written by Joseph Kuhr": by whom, a value filtered on.
+		if len(rest) > 0 {
+			for v := range have {
+				if strings.HasPrefix(v+" ", rest[0]+" ") {
+					agent = true
+				}
+			}
+		}
+		if !agent && len(rest) > 0 && !periodWords[rest[0]] && rest[0] != "the" {
+			return true
+		}
+	}
+	return false
+}
+
+var byRE = regexp.MustCompile(` by `)
 
 // oneNumber words ask for a single figure.
 var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)

@@ -65,6 +65,13 @@ func TestCoverage(t *testing.T) {
 		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: &semantic.TimeRange{Field: "customers.signed_up_at", From: "2025-01-01", To: "2026-01-01"}}, CheckCoverage + ":signed_up_at"},
 		{"the 3 cheapest orders", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 3}, CheckCoverage + ":cheapest"},
 		{"average weight of orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":weight"},
+		// Spider's phrasings, from the fault benchmark.
+		{"countries with more than one customer", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "country"}}}, CheckCoverage + ":more than one"},
+		{"countries with more than one customer", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Filters: []semantic.Filter{{Field: "customers", Op: semantic.OpGt, Values: []any{int64(1)}}}}, ""},
+		{"show the number of orders for each channel", semantic.Query{Metrics: []string{"orders"}}, CheckCoverage + ":for each group"},
+		{"what is the name of the country with the most customers", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":ranks nothing"},
+		{"what is the name of the country with the most customers", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Order: []semantic.Order{{Field: "customers", Desc: true}}, Limit: 5}, CheckCoverage + ":lists 5"},
+		{"how many orders were placed by Germany customers", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{germany}}, ""},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			checks := Coverage(tc.question, "2026-06-30", m, &tc.q)

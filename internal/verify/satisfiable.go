@@ -472,7 +472,6 @@ func admitsZero(f semantic.Filter) bool {
 	return false
 }
 
-
 // dimensionEntity returns the entity a query dimension groups by.
 func dimensionEntity(m *semantic.Model, name string) string {
 	if d := m.Dimension(name); d != nil {
