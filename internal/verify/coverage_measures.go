@@ -1,0 +1,387 @@
+package verify
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// The measures and columns a question names (Coverage).
+
+// columns: a numeric column the question names ("unit price", "cost") is
+// used by the query: measured, filtered on, grouped or sorted by.
+func (c *cover) columns() (ok, bad []string) {
+	if len(c.q.Metrics) == 0 {
+		return nil, nil
+	}
+	u := c.usedText()
+	// The numeric columns the question names, in groups that share the
+	// words it names them by ("price": products.unit_price and
+	// plans.monthly_price): the query must use one of each group.
+	groups := map[string][]string{}
+	var order []string
+	for _, e := range c.m.Entities {
+		for _, col := range e.Columns {
+			if !col.Type.IsNumeric() || strings.EqualFold(col.Name, e.PrimaryKey) || strings.HasSuffix(strings.ToLower(col.Name), "id") {
+				continue
+			}
+			said := c.saysColumn(col.Name)
+			if said == "" {
+				continue
+			}
+			if _, seen := groups[said]; !seen {
+				order = append(order, said)
+			}
+			groups[said] = append(groups[said], e.Name+"."+col.Name)
+		}
+	}
+	for _, said := range order {
+		cols := groups[said]
+		var usedCol string
+		for _, col := range cols {
+			_, name, _ := strings.Cut(col, ".")
+			if strings.Contains(u, strings.ToLower(name)) {
+				usedCol = col
+				break
+			}
+		}
+		if usedCol == "" {
+			bad = append(bad, "the question names "+said+" ("+strings.Join(cols, " or ")+"), which the query does not use")
+			continue
+		}
+		missing := false
+		for _, a := range c.aggregatesOf(said) {
+			if !c.aggregates(a.fn, usedCol) {
+				bad = append(bad, fmt.Sprintf("the question asks for the %s %s, but the query computes no %s of %s", a.word, said, a.fn, usedCol))
+				missing = true
+			}
+		}
+		if !missing {
+			ok = append(ok, said)
+		}
+	}
+	return ok, bad
+}
+
+// usedText is every column reference of the query, lower case: its
+// metrics' formulas and conditions, filters, groupings and order.
+func (c *cover) usedText() string {
+	var used strings.Builder
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil {
+			used.WriteString(" " + strings.ToLower(mt.Expr+" "+mt.Derived+" "+strings.Join(mt.Filters, " ")))
+			for _, part := range metricRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+				if sub := c.m.Metric(part[1]); sub != nil {
+					used.WriteString(" " + strings.ToLower(sub.Expr+" "+strings.Join(sub.Filters, " ")))
+				}
+			}
+		}
+	}
+	for _, f := range c.q.Filters {
+		used.WriteString(" " + strings.ToLower(f.Field))
+		if d := c.m.Dimension(f.Field); d != nil {
+			used.WriteString(" " + strings.ToLower(d.Expr))
+		}
+	}
+	for _, d := range c.q.Dimensions {
+		used.WriteString(" " + strings.ToLower(d.Name))
+		if dd := c.m.Dimension(d.Name); dd != nil {
+			used.WriteString(" " + strings.ToLower(dd.Expr))
+		}
+	}
+	for _, o := range c.q.Order {
+		used.WriteString(" " + strings.ToLower(o.Field))
+	}
+	return used.String()
+}
+
+// saysColumn is how the question names a numeric column: all its words
+// ("unit price"), or its last word when that is distinctive ("price"),
+// or "" when it does not; never a word inside a longer name it uses or a
+// metric's name (the measures check holds the query to those).
+func (c *cover) saysColumn(name string) string {
+	words := splitName(name)
+	full := strings.Join(words, " ")
+	if len(full) >= 3 && !genericWords[full] && !c.inName(full) && !c.isMetricName(full) {
+		switch {
+		case c.has(full):
+			return full
+		case c.has(full + "s"):
+			return full + "s"
+		case strings.HasSuffix(full, "y") && c.has(strings.TrimSuffix(full, "y")+"ies"):
+			return strings.TrimSuffix(full, "y") + "ies"
+		}
+	}
+	if len(words) < 2 {
+		return ""
+	}
+	last := words[len(words)-1]
+	if len(last) < 5 || genericWords[last] || !c.has(last) || c.inName(last) || c.isMetricName(last) || c.isName(last) {
+		return ""
+	}
+	return last
+}
+
+// aggregateWords map a question's words to the aggregate they ask for.
+var aggregateWords = []struct{ word, fn string }{
+	{"highest", "max"}, {"maximum", "max"}, {"max", "max"}, {"largest", "max"}, {"biggest", "max"}, {"most expensive", "max"},
+	{"lowest", "min"}, {"minimum", "min"}, {"min", "min"}, {"smallest", "min"}, {"cheapest", "min"},
+	{"average", "avg"}, {"mean", "avg"}, {"avg", "avg"},
+}
+
+// aggregatesOf are the aggregates the question asks of a column it names
+// ("the highest product price", "the minimum and maximum monthly
+// price"): the words of aggregateWords within the four words before it,
+// one per function.
+func (c *cover) aggregatesOf(said string) []struct{ word, fn string } {
+	i := strings.Index(c.text, " "+said+" ")
+	if i < 0 {
+		return nil
+	}
+	// Walk back from the column over aggregate words, "and", "the",
+	// "of" and the names of rows ("the highest product price"); any other
+	// word ends the phrase ("average weight and year": weight's, not
+	// year's).
+	before := strings.Fields(c.text[:i])
+	var out []struct{ word, fn string }
+	seen := map[string]bool{}
+	for j := len(before) - 1; j >= 0 && j >= len(before)-5; j-- {
+		w := before[j]
+		matched := false
+		for _, a := range aggregateWords {
+			if a.word == w || j > 0 && a.word == before[j-1]+" "+w {
+				matched = true
+				if !seen[a.fn] {
+					seen[a.fn] = true
+					out = append(out, a)
+				}
+			}
+		}
+		if matched || w == "and" || w == "the" || w == "of" || w == "," || c.isEntityWord(w) || w == "expensive" {
+			continue
+		}
+		break
+	}
+	return out
+}
+
+// isEntityWord reports whether w names an entity (singular or plural).
+func (c *cover) isEntityWord(w string) bool {
+	for _, e := range c.m.Entities {
+		for _, n := range append([]string{e.Name}, e.Synonyms...) {
+			n = strings.ToLower(strings.ReplaceAll(n, "_", " "))
+			if n == w || n == w+"s" || n+"s" == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// aggregates reports whether a metric of the query computes fn over col.
+func (c *cover) aggregates(fn, col string) bool {
+	re := regexp.MustCompile(`(?i)\b` + fn + `\s*\([^)]*` + regexp.QuoteMeta(strings.ToLower(col)))
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && re.MatchString(strings.ToLower(mt.Expr)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMetricName reports whether phrase names a metric: the measures check
+// holds the query to it.
+func (c *cover) isMetricName(phrase string) bool {
+	for _, mt := range c.m.Metrics {
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			if strings.EqualFold(strings.ReplaceAll(n, "_", " "), phrase) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// measures: a metric the question names by name or synonym is measured,
+// unless the measure asked for is another one whose name contains it
+// ("revenue" in "revenue per customer").
+func (c *cover) measures() (ok, bad []string) {
+	used := map[string]bool{}
+	for _, name := range c.q.Metrics {
+		used[strings.ToLower(name)] = true
+		if mt := c.m.Metric(name); mt != nil {
+			for _, part := range metricRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+				used[strings.ToLower(part[1])] = true
+			}
+		}
+	}
+	if len(c.q.Metrics) == 0 {
+		return nil, nil
+	}
+	type named struct {
+		mt   semantic.Metric
+		said string
+	}
+	var all []named
+	for _, mt := range c.m.Metrics {
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			if p := strings.ReplaceAll(strings.ToLower(n), "_", " "); len(p) > 2 && c.has(p) && !c.inName(p) {
+				all = append(all, named{mt, p})
+				break
+			}
+		}
+	}
+	// A measure the question names that the query measures, itself or
+	// under another name of the same definition.
+	measured := func(x named) bool {
+		return used[strings.ToLower(x.mt.Name)] || c.namedByUsed(x.said) || c.sameAsUsed(&x.mt)
+	}
+	anyMeasured := c.namesUsedColumn() || measureWordRE.MatchString(c.text)
+	for _, x := range all {
+		if measured(x) {
+			anyMeasured = true
+		}
+	}
+	for _, x := range all {
+		switch {
+		case measured(x):
+			ok = append(ok, x.said)
+		case c.population(&x.mt, anyMeasured):
+			// the rows a named measure runs over, or the rows grouped
+			ok = append(ok, x.said)
+		default:
+			bad = append(bad, fmt.Sprintf("the question names %s (%s), which the query does not measure", x.mt.Name, x.said))
+		}
+	}
+	return ok, bad
+}
+
+var metricRefRE = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// measureWordRE names a measure over a set of rows without naming a
+// metric: "percentage of orders", "average pages per session".
+var measureWordRE = regexp.MustCompile(` (percentage|percent|share|proportion|ratio|rate|average|mean|median) `)
+
+// namesUsedColumn reports whether the question names a column that a
+// metric of the query computes over ("countries" for COUNT(DISTINCT
+// customers.country)): then the measure asked for is that one, and a
+// count of rows the question also names is only whose.
+func (c *cover) namesUsedColumn() bool {
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		for _, ref := range columnRefRE.FindAllStringSubmatch(mt.Expr, -1) {
+			e := c.m.Entity(ref[1])
+			if e == nil || strings.EqualFold(ref[2], e.PrimaryKey) {
+				continue
+			}
+			words := strings.Join(splitName(ref[2]), " ")
+			if c.has(words) || c.has(words+"s") || strings.HasSuffix(words, "y") && c.has(strings.TrimSuffix(words, "y")+"ies") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var columnRefRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// sameAsUsed reports whether a metric the query measures has mt's
+// definition under another name (new_customers and customers are both
+// COUNT(customers.id) dated by signup).
+func (c *cover) sameAsUsed(mt *semantic.Metric) bool {
+	for _, name := range c.q.Metrics {
+		u := c.m.Metric(name)
+		if u == nil || u.Expr == "" || mt.Expr == "" {
+			continue
+		}
+		if strings.EqualFold(u.Expr, mt.Expr) && strings.EqualFold(u.Entity, mt.Entity) && strings.Join(u.Filters, "&") == strings.Join(mt.Filters, "&") {
+			return true
+		}
+	}
+	return false
+}
+
+// countRE is a count of rows: COUNT(*) or COUNT(column), not a count of
+// distinct values.
+var countRE = regexp.MustCompile(`(?i)^\s*count\s*\(\s*(\*|[^()]*)\)\s*$`)
+
+func countsRows(expr string) bool {
+	return countRE.MatchString(expr) && !strings.Contains(strings.ToLower(expr), "distinct")
+}
+
+// population reports whether mt only counts the rows of an entity the
+// query is about: "customers" in "top 10 customers by revenue" names the
+// rows grouped, "traffic" in "conversion rate for traffic from ads" the
+// rows a rate runs over. A sum or an average the question names must be
+// measured itself.
+func (c *cover) population(mt *semantic.Metric, otherNamed bool) bool {
+	if !countsRows(mt.Expr) || len(mt.Filters) > 0 {
+		return false
+	}
+	ent := strings.ToLower(mt.Entity)
+	for _, name := range c.q.Metrics {
+		// Another measure of the same rows that the question names too
+		// (a rate or an average over them); another count of them, or a
+		// measure the question does not name, is another question.
+		if u := c.m.Metric(name); otherNamed && u != nil && strings.EqualFold(u.Entity, ent) && !countsRows(u.Expr) {
+			return true
+		}
+	}
+	// The rows themselves grouped (by their key or label: "top 10
+	// customers"), filtered ("revenue from customers in France") or
+	// listed; a grouping by one of their attributes ("orders by status")
+	// still asks to count them.
+	e := c.m.Entity(mt.Entity)
+	for _, d := range c.q.Dimensions {
+		ent2, col, ok := strings.Cut(d.Name, ".")
+		if ok && e != nil && strings.EqualFold(ent2, ent) && (strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, e.Label) || strings.EqualFold(col, "id") || strings.EqualFold(col, "name")) {
+			return true
+		}
+	}
+	// Filtered or listed, when the query measures other rows ("revenue
+	// from customers in France"): a measure of these rows themselves must
+	// be the count the question names.
+	for _, name := range c.q.Metrics {
+		if u := c.m.Metric(name); u != nil && strings.EqualFold(u.Entity, ent) {
+			return false
+		}
+	}
+	refs := []string{}
+	for _, f := range c.q.Filters {
+		refs = append(refs, f.Field)
+	}
+	if c.q.Rows != nil {
+		refs = append(refs, c.q.Rows.Entity+".")
+	}
+	for _, r := range refs {
+		if strings.HasPrefix(strings.ToLower(r), ent+".") {
+			return true
+		}
+		if d := c.m.Dimension(r); d != nil && (strings.EqualFold(d.Entity, ent) || strings.HasPrefix(strings.ToLower(d.Expr), ent+".")) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedByUsed reports whether phrase also names a metric the query
+// measures (two metrics may share a synonym; either is a reading of it).
+func (c *cover) namedByUsed(phrase string) bool {
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			if strings.ToLower(strings.ReplaceAll(n, "_", " ")) == phrase {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,414 @@
+package verify
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// The numbers, periods and dates a question names (Coverage).
+
+// periodWords name a time span in a question.
+var periodWords = map[string]bool{
+	"day": true, "days": true, "week": true, "weeks": true, "month": true, "months": true, "quarter": true, "quarters": true,
+	"year": true, "years": true, "today": true, "yesterday": true, "ytd": true, "mtd": true, "qtd": true,
+}
+
+var (
+	yearRE    = regexp.MustCompile(`^(19|20)\d\d$`)
+	quarterRE = regexp.MustCompile(`^q[1-4]$`)
+	numberRE  = regexp.MustCompile(`^\d+(\.\d+)?%?$`)
+	dateRE    = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
+)
+
+var monthNames = map[string]bool{
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
+	"august": true, "september": true, "october": true, "november": true, "december": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+}
+
+// numbers: a number the question names is the query's limit, a filter
+// value, a year its period spans, or the length of a relative period.
+func (c *cover) numbers() (ok, bad []string) {
+	have := c.filterValues()
+	if c.q.Rows == nil && len(c.q.Order) == 0 && len(c.q.Compare) == 0 && !c.extremeAggregate() && c.oneAtTheEnd() {
+		bad = append(bad, "the question asks for the one at an end of a ranking, but the query ranks nothing")
+	}
+	if c.q.Limit > 1 && (oneOfRE.MatchString(c.text) || c.oneAtTheEnd()) {
+		bad = append(bad, fmt.Sprintf("the question asks for the one at the top, but the query lists %d", c.q.Limit))
+	}
+	// "more than one document", "at least two paragraphs": a number in
+	// words after a comparison is a filter's value.
+	for _, m := range comparedWordRE.FindAllStringSubmatch(c.text, -1) {
+		n := strconv.Itoa(numberWords[m[2]])
+		if have[n] || c.numericFilter(n) {
+			ok = append(ok, m[1]+" "+m[2])
+		} else {
+			bad = append(bad, "\""+m[1]+" "+m[2]+"\" is not in the query")
+		}
+	}
+	for i, w := range c.words {
+		if !numberRE.MatchString(w) && !dateRE.MatchString(w) {
+			continue
+		}
+		next, prev := "", ""
+		if i+1 < len(c.words) {
+			next = c.words[i+1]
+		}
+		if i > 0 {
+			prev = c.words[i-1]
+		}
+		n := strings.TrimSuffix(w, "%")
+		switch {
+		case dateRE.MatchString(w), yearRE.MatchString(w) && !limitWord(prev):
+			if c.spans(w) {
+				ok = append(ok, w)
+			} else {
+				bad = append(bad, "the period "+w+" is not the query's")
+			}
+		case periodWords[next] || periodWords[strings.TrimSuffix(next, "s")] || monthNames[next] || monthNames[prev]:
+			// "last 30 days", "3 months ago", "March 5": a relative or
+			// calendar period, read into the time range.
+			if c.q.TimeRange != nil || len(c.q.Compare) > 0 {
+				ok = append(ok, w+" "+next)
+			} else {
+				bad = append(bad, "the period \""+strings.TrimSpace(w+" "+next)+"\" is not applied")
+			}
+		case c.q.Limit > 0 && strconv.Itoa(c.q.Limit) == n:
+			ok = append(ok, w)
+		case have[n] || c.numericFilter(n):
+			ok = append(ok, w)
+		case c.inName(w):
+		default:
+			bad = append(bad, "the number "+w+" is not in the query")
+		}
+	}
+	return ok, bad
+}
+
+// oneOfRE asks for the one row at an end: "what is the most expensive
+// product", "which was the best month".
+var oneOfRE = regexp.MustCompile(`^ (what|which|who) (is|was) the (most|least|highest|lowest|cheapest|biggest|largest|smallest|best|worst|top|fewest|greatest) `)
+
+// numberWords are numbers written in words.
+var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+
+var comparedWordRE = regexp.MustCompile(` (more than|less than|fewer than|at least|at most|greater than|over|under|exactly) (zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty) `)
+
+var superlativeRE = regexp.MustCompile(` (most|least|highest|lowest|fewest|largest|smallest|cheapest|best|worst|biggest|greatest|oldest|youngest|newest|latest|earliest) `)
+
+// oneAtTheEnd reports whether the question asks for the single row at one
+// end of a ranking: a superlative, no number, and a singular ("which year
+// has most concerts", "the name of the country with the most car makers"),
+// not a list ("which countries are the largest", "top …").
+func (c *cover) oneAtTheEnd() bool {
+	if !superlativeRE.MatchString(c.text) || digitRE.MatchString(c.text) || comparedWordRE.MatchString(c.text) {
+		return false
+	}
+	for _, w := range []string{" are ", " were ", " top ", " bottom ", " all ", " each ", " every ", " names ", " by ", " per ", " for each "} {
+		if strings.Contains(c.text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+var digitRE = regexp.MustCompile(`\d`)
+
+var extremeRE = regexp.MustCompile(`(?i)^\s*(max|min)\s*\(`)
+
+// extremeAggregate reports whether the query computes a maximum or a
+// minimum: "the highest product price" is MAX, not a ranking.
+func (c *cover) extremeAggregate() bool {
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && extremeRE.MatchString(mt.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitWord precedes a count of rows: "top 2020" is odd, but "top 5".
+func limitWord(w string) bool {
+	switch w {
+	case "top", "first", "last", "bottom", "best", "worst":
+		return true
+	}
+	return false
+}
+
+// relative: a period named relative to today ("last month", "this year",
+// "yesterday", "last quarter") is computed here again, from the as-of
+// day, and the query's period must lie within it.
+func (c *cover) relative() (ok, bad []string) {
+	if c.asOf.IsZero() || c.q.TimeRange == nil || c.q.TimeRange.From == "" || c.q.TimeRange.To == "" || len(c.q.Compare) > 0 {
+		return nil, nil
+	}
+	d := c.asOf
+	month := time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
+	qStart := time.Date(d.Year(), time.Month((int(d.Month())-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
+	year := time.Date(d.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	spans := []struct {
+		phrase   string
+		from, to time.Time
+	}{
+		{"last month", month.AddDate(0, -1, 0), month},
+		{"previous month", month.AddDate(0, -1, 0), month},
+		{"this month", month, month.AddDate(0, 1, 0)},
+		{"last quarter", qStart.AddDate(0, -3, 0), qStart},
+		{"this quarter", qStart, qStart.AddDate(0, 3, 0)},
+		{"last year", year.AddDate(-1, 0, 0), year},
+		{"previous year", year.AddDate(-1, 0, 0), year},
+		{"this year", year, year.AddDate(1, 0, 0)},
+		{"yesterday", day.AddDate(0, 0, -1), day},
+		{"today", day, day.AddDate(0, 0, 1)},
+	}
+	week := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // Monday
+	if m := lastNRE.FindStringSubmatch(c.text); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		var f, t time.Time
+		switch strings.TrimSuffix(m[3], "s") {
+		case "day":
+			f, t = day.AddDate(0, 0, -n), day
+		case "week":
+			f, t = week.AddDate(0, 0, -7*n), week
+		case "month":
+			f, t = month.AddDate(0, -n, 0), month
+		case "quarter":
+			f, t = qStart.AddDate(0, -3*n, 0), qStart
+		case "year":
+			f, t = year.AddDate(-n, 0, 0), year
+		}
+		spans = append([]struct {
+			phrase   string
+			from, to time.Time
+		}{{strings.TrimSpace(m[0]), f, t}}, spans...)
+	}
+	from, to := c.q.TimeRange.From, c.q.TimeRange.To
+	for _, s := range spans {
+		if !c.has(s.phrase) {
+			continue
+		}
+		f, t := s.from.Format("2006-01-02"), s.to.Format("2006-01-02")
+		if from >= f && to <= t && from < to {
+			ok = append(ok, s.phrase)
+			return ok, nil
+		}
+		return nil, []string{fmt.Sprintf("\"%s\" is %s to %s as of %s, but the query's period is %s to %s",
+			s.phrase, f, s.to.AddDate(0, 0, -1).Format("2006-01-02"), c.asOf.Format("2006-01-02"), from, lastDayOf(to))}
+	}
+	return nil, nil
+}
+
+var lastNRE = regexp.MustCompile(` (last|past|previous) (\d+) (days?|weeks?|months?|quarters?|years?) `)
+
+func lastDayOf(to string) string {
+	t, err := time.Parse("2006-01-02", to)
+	if err != nil {
+		return to
+	}
+	return t.AddDate(0, 0, -1).Format("2006-01-02")
+}
+
+// genericWords say nothing about which column is meant.
+var genericWords = map[string]bool{"date": true, "at": true, "on": true, "time": true, "day": true, "id": true, "the": true, "of": true, "name": true,
+	"number": true, "count": true, "total": true, "average": true, "amount": true, "code": true, "type": true, "value": true, "max": true, "min": true, "sum": true}
+
+// namesColumn reports whether the question names a column: one of its
+// words (of four letters or more; "signup" for signup_date) shares its
+// first four letters with a word of the question ("signed"), or a synonym
+// of the column or a dimension over it is in the question.
+func (c *cover) namesColumn(ent string, col *semantic.Column) bool {
+	return len(c.namingWords(ent, col)) > 0
+}
+
+// namingWords are the question's words and phrases that name a column
+// (namesColumn).
+func (c *cover) namingWords(ent string, col *semantic.Column) []string {
+	var out []string
+	for _, s := range col.Synonyms {
+		// A synonym, or its distinctive first word ("joined" of "joined
+		// the club").
+		w := strings.Fields(strings.ToLower(s))
+		switch {
+		case c.has(s):
+			out = append(out, strings.ToLower(s))
+		case len(w) > 1 && len(w[0]) >= 5 && c.has(w[0]):
+			out = append(out, w[0])
+		}
+	}
+	for _, d := range c.m.Dimensions {
+		if strings.EqualFold(d.Expr, ent+"."+col.Name) {
+			for _, n := range append([]string{d.Name}, d.Synonyms...) {
+				if p := strings.ReplaceAll(strings.ToLower(n), "_", " "); c.has(p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	for _, w := range splitName(col.Name) {
+		if len(w) < 4 || genericWords[w] {
+			continue
+		}
+		for _, qw := range c.words {
+			if len(qw) >= 4 && qw[:4] == w[:4] {
+				out = append(out, qw)
+			}
+		}
+	}
+	return out
+}
+
+// periodDate: a period applied to a date other than the measure's own
+// must be a date the question names ("customers who signed up in 2025").
+func (c *cover) periodDate() (ok, bad []string) {
+	tr := c.q.TimeRange
+	if tr == nil || tr.Field == "" {
+		return nil, nil
+	}
+	f, err := c.m.ResolveField(tr.Field)
+	if err != nil {
+		return nil, nil
+	}
+	var ent string
+	var col *semantic.Column
+	switch f.Kind {
+	case semantic.FieldColumn:
+		ent, col = f.Entity.Name, f.Column
+	case semantic.FieldDimension:
+		if fc, err := c.m.ResolveField(f.Dimension.Expr); err == nil && fc.Kind == semantic.FieldColumn {
+			ent, col = fc.Entity.Name, fc.Column
+		}
+	}
+	if col == nil {
+		return nil, nil
+	}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && strings.EqualFold(c.m.MetricTime(mt), ent+"."+col.Name) {
+			return nil, nil // the measure's own date
+		}
+	}
+	if !c.namesColumn(ent, col) {
+		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
+	}
+	// The measure's own date, named too ("members joined": the club's
+	// start date, not the shop's signup date), is the likelier reading.
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		own := c.m.MetricTime(mt)
+		oe, oc, ok := strings.Cut(own, ".")
+		if !ok || strings.EqualFold(own, ent+"."+col.Name) {
+			continue
+		}
+		// The same word naming both ("joined" is a synonym of both
+		// dates); "orders placed by customers who signed up" names each
+		// date with its own words.
+		if e := c.m.Entity(oe); e != nil {
+			if ocol := e.Column(oc); ocol != nil {
+				used := c.namingWords(ent, col)
+				for _, w := range c.namingWords(e.Name, ocol) {
+					if slices.Contains(used, w) {
+						return nil, []string{"the question's \"" + w + "\" may be " + own + " (the measure's own date) or " + ent + "." + col.Name + "; the query took the latter"}
+					}
+				}
+			}
+		}
+	}
+	return []string{ent + "." + col.Name}, nil
+}
+
+// numericFilter reports whether a filter compares with the number n.
+func (c *cover) numericFilter(n string) bool {
+	want, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return false
+	}
+	for _, f := range c.q.Filters {
+		for _, v := range f.Values {
+			if x, ok := numberOf(v); ok && (x == want || x == want/100) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spans reports whether the query's period covers the year or date w.
+func (c *cover) spans(w string) bool {
+	from, to := w, w
+	switch len(w) {
+	case 4:
+		from, to = w+"-01-01", w+"-12-31"
+	case 7:
+		from, to = w+"-01", w+"-28"
+	}
+	in := func(f, t string) bool { return f != "" && t != "" && f <= to && t > from }
+	if tr := c.q.TimeRange; tr != nil && in(tr.From, tr.To) {
+		return true
+	}
+	for _, p := range c.q.Compare {
+		if in(p.From, p.To) {
+			return true
+		}
+	}
+	for _, f := range c.q.Filters {
+		for _, v := range f.Values {
+			if s, ok := v.(string); ok && strings.HasPrefix(s, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// relativePeriods are phrases that name a period without a number.
+var relativePeriods = []string{"last month", "this month", "last year", "this year", "last week", "this week",
+	"last quarter", "this quarter", "yesterday", "today", "year to date", "ytd", "month to date", "mtd",
+	"previous month", "previous year", "past year", "past month"}
+
+// period: a period the question names without a number ("last month",
+// "Q1", "in March") is a time range of the query.
+func (c *cover) period() (ok, bad []string) {
+	var named []string
+	for _, p := range relativePeriods {
+		if c.has(p) {
+			named = append(named, p)
+		}
+	}
+	for _, w := range c.words {
+		if quarterRE.MatchString(w) || monthNames[w] && w != "may" {
+			named = append(named, w)
+		}
+	}
+	if len(named) == 0 {
+		return nil, nil
+	}
+	if c.q.TimeRange != nil || len(c.q.Compare) > 0 || c.timeFilter() {
+		return named, nil
+	}
+	return nil, []string{"the period \"" + named[0] + "\" is not applied"}
+}
+
+// timeFilter reports whether a filter is on a date column.
+func (c *cover) timeFilter() bool {
+	for _, f := range c.q.Filters {
+		fl, err := c.m.ResolveField(f.Field)
+		if err != nil {
+			continue
+		}
+		if fl.Kind == semantic.FieldDimension && fl.Dimension.Type == "time" || fl.Kind == semantic.FieldColumn && fl.Column.Type.IsTemporal() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,388 @@
+package verify
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// The shape a question asks for: groupings, breakdowns, one figure or a
+// table, the grain, the direction of a ranking (Coverage).
+
+// groupings: each grouping of the query is one the question asks for (a
+// dimension it names, an entity it ranks or lists, a grain it names), and
+// a breakdown the question names ("by channel", "which category") is a
+// grouping of the query.
+func (c *cover) groupings() (ok, bad []string) {
+	if c.q.Rows != nil || len(c.q.Metrics) == 0 {
+		return nil, nil
+	}
+	if len(c.q.Dimensions) == 0 && len(c.q.Compare) == 0 && c.asksForGroups() {
+		bad = append(bad, "the question asks for a figure for each group, but the query computes one figure")
+	}
+	for _, d := range c.q.Dimensions {
+		if c.asksFor(d) {
+			ok = append(ok, "by "+d.Name)
+		} else {
+			bad = append(bad, "the query groups by "+d.Name+", which the question does not ask for")
+		}
+	}
+	dims := slices.Clone(c.m.Dimensions)
+	// The columns of the knowledge too ("each country": singer.Country),
+	// as dimensions over themselves.
+	for _, e := range c.m.Entities {
+		for _, col := range e.Columns {
+			if col.Type.IsNumeric() || col.Type.IsTemporal() || strings.EqualFold(col.Name, e.PrimaryKey) {
+				continue
+			}
+			dims = append(dims, semantic.Dimension{Name: e.Name + "." + col.Name, Entity: e.Name, Expr: e.Name + "." + col.Name, Synonyms: append([]string{strings.Join(splitName(col.Name), " ")}, col.Synonyms...)})
+		}
+		// The entity itself ("in each stadium"), grouped by its key or
+		// label.
+		key := e.Label
+		if key == "" {
+			key = e.PrimaryKey
+		}
+		if key != "" {
+			names := []string{strings.ToLower(singularOf(strings.Join(splitName(e.Name), " ")))}
+			dims = append(dims, semantic.Dimension{Name: e.Name + "." + key, Entity: e.Name, Expr: e.Name + "." + key, Synonyms: append(names, e.Synonyms...)})
+		}
+	}
+	for _, d := range dims {
+		if d.Type == "time" {
+			continue
+		}
+		for _, n := range append([]string{d.Name}, d.Synonyms...) {
+			p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
+			if len(p) < 3 || !c.has(p) && !c.has(p+"s") && !(strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) {
+				continue
+			}
+			asked := false
+			for _, lead := range []string{"by", "per", "each", "every", "which", "across"} {
+				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
+					asked = true
+				}
+			}
+			if !asked {
+				continue
+			}
+			// Any grouping the phrase names will do: "by status" may be
+			// the status of orders or of tickets, "by customer" the
+			// customer or the customer's segment.
+			grouped := false
+			for _, qd := range c.q.Dimensions {
+				if strings.EqualFold(qd.Name, d.Name) || strings.EqualFold(qd.Name, d.Expr) || namedBy(c.candidates(qd), p) || c.namedAfter(p, c.candidates(qd)) || c.startsName(p, c.candidates(qd)) {
+					grouped = true
+				}
+			}
+			if !grouped && !c.filtersOn(d) {
+				bad = append(bad, "the question asks for each "+p+", but the query does not group by it")
+			}
+			break
+		}
+	}
+	return ok, bad
+}
+
+// singularOf drops a plural's s ("stadiums", "countries").
+func singularOf(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 4:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && len(s) > 3:
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// startsName reports whether phrase begins a candidate the question
+// names whole: "which template type code" groups by template_type_code,
+// "template" being the first word of its name.
+func (c *cover) startsName(phrase string, cands []string) bool {
+	for _, cand := range cands {
+		if strings.HasPrefix(cand, phrase+" ") && (c.has(cand) || c.hasWords(cand)) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedAfter reports whether one of cands follows phrase within two
+// words: "by customer segment" is a grouping by segment, with customer
+// saying whose.
+func (c *cover) namedAfter(phrase string, cands []string) bool {
+	for _, cand := range cands {
+		re, err := regexp.Compile(` ` + regexp.QuoteMeta(phrase) + `s? (\S+ ){0,2}` + regexp.QuoteMeta(cand) + `s? `)
+		if err == nil && re.MatchString(c.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// filtersOn reports whether the query filters on dimension d (a breakdown
+// narrowed to one value: "which channel, web or store").
+func (c *cover) filtersOn(d semantic.Dimension) bool {
+	for _, f := range c.q.Filters {
+		if strings.EqualFold(f.Field, d.Name) || strings.EqualFold(f.Field, d.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksFor reports whether the question asks for grouping d: by its name,
+// a synonym, its column's or entity's name, or, for a time grain, a word
+// of time.
+func (c *cover) asksFor(d semantic.DimRef) bool {
+	if d.Grain != "" {
+		if c.has(string(d.Grain)) || c.has(string(d.Grain)+"s") {
+			return true
+		}
+		for phrase, g := range grainWords {
+			if g == d.Grain && c.has(phrase) {
+				return true
+			}
+		}
+		for _, w := range []string{"trend", "over time", "timeline", "evolution", "history", "per period"} {
+			if c.has(w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range c.candidates(d) {
+		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWords reports whether every word of phrase (two or more) is in the
+// question, in any order and number: "codes of template types" names
+// template_type_code.
+func (c *cover) hasWords(phrase string) bool {
+	words := strings.Fields(phrase)
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if !c.has(w) && !c.has(w+"s") && !c.has(w+"es") && !(strings.HasSuffix(w, "y") && c.has(strings.TrimSuffix(w, "y")+"ies")) {
+			return false
+		}
+	}
+	return true
+}
+
+// candidates are the phrases that name grouping d: its name, the
+// dimension's synonyms, its column's and entity's names and synonyms,
+// lower case, words split.
+func (c *cover) candidates(d semantic.DimRef) []string {
+	names := []string{d.Name}
+	if dim := c.m.Dimension(d.Name); dim != nil {
+		names = append(names, dim.Synonyms...)
+		names = append(names, dim.Expr)
+	}
+	var out []string
+	for _, n := range names {
+		ent, col, dotted := strings.Cut(n, ".")
+		cands := []string{n}
+		if dotted {
+			cands = []string{col}
+			if e := c.m.Entity(ent); e != nil {
+				if cc := e.Column(col); cc != nil {
+					cands = append(cands, cc.Synonyms...)
+				}
+				// The entity's own name names a grouping by its key or its
+				// label ("top 10 customers"), not by one of its attributes.
+				if strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, e.Label) || strings.EqualFold(col, "id") || strings.EqualFold(col, "name") {
+					cands = append(cands, ent)
+					cands = append(cands, e.Synonyms...)
+				}
+			}
+		}
+		for _, cand := range cands {
+			if p := strings.Join(splitName(cand), " "); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// namedBy reports whether phrase is one of cands, singular or plural.
+func namedBy(cands []string, phrase string) bool {
+	for _, p := range cands {
+		if p == phrase || p == phrase+"s" || p+"s" == phrase || strings.TrimSuffix(p, "ies")+"y" == phrase || strings.TrimSuffix(phrase, "ies")+"y" == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Direction words of rankings.
+var (
+	// Not "oldest" or "newest": the oldest row has the lowest date but
+	// the highest age.
+	highWords = []string{"top", "most", "highest", "largest", "biggest", "best", "maximum", "max", "greatest", "most expensive", "longest"}
+	lowWords  = []string{"bottom", "least", "lowest", "smallest", "fewest", "worst", "minimum", "min", "cheapest", "least expensive", "shortest"}
+)
+
+// direction: a ranking runs from the end the question names ("top",
+// "cheapest").
+func (c *cover) direction() (ok, bad []string) {
+	if len(c.q.Order) == 0 || c.q.Limit == 0 {
+		return nil, nil
+	}
+	high, low := "", ""
+	for _, w := range highWords {
+		if c.has(w) && !c.inName(w) {
+			high = w
+		}
+	}
+	for _, w := range lowWords {
+		if c.has(w) && !c.inName(w) {
+			low = w
+		}
+	}
+	if (high == "") == (low == "") {
+		return nil, nil // neither, or both: the question does not say one way
+	}
+	desc := c.q.Order[0].Desc
+	switch {
+	case high != "" && desc, low != "" && !desc:
+		return []string{high + low}, nil
+	case high != "":
+		return nil, []string{"\"" + high + "\" asks for the highest first, but the query ranks from the lowest"}
+	default:
+		return nil, []string{"\"" + low + "\" asks for the lowest first, but the query ranks from the highest"}
+	}
+}
+
+// breakdown words ask for a table of groups.
+var breakdownRE = regexp.MustCompile(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
+
+// breakdown reports whether the question asks for groups. In a question
+// that asks for one number, "by" before the rows that did it ("orders
+// placed by customers who signed up in 2025", "opened by business
+// customers") says whose, not how to group.
+func (c *cover) breakdown() bool {
+	for _, loc := range breakdownRE.FindAllStringSubmatchIndex(c.text, -1) {
+		word := c.text[loc[2]:loc[3]]
+		if word != "by" && word != "per" {
+			return true
+		}
+		rest := strings.Fields(c.text[loc[3]:])
+		agent := false
+		for j := 0; j < len(rest) && j < 2; j++ {
+			if c.isEntityWord(rest[j]) {
+				agent = true
+			}
+		}
+		if !agent {
+			return true
+		}
+	}
+	return false
+}
+
+// eachRE asks for a figure per group, whatever the groups are.
+var eachRE = regexp.MustCompile(` (each|every|for each|broken down|split by|breakdown) `)
+
+// asksForGroups reports whether the question asks for a figure per group:
+// "for each", "every", "broken down", or a "by" that is not whose ("by
+// channel", not "placed by customers").
+func (c *cover) asksForGroups() bool {
+	if eachRE.MatchString(c.text) {
+		return true
+	}
+	have := c.filterValues()
+	for _, loc := range byRE.FindAllStringIndex(c.text, -1) {
+		rest := strings.Fields(c.text[loc[1]:])
+		agent := false
+		for j := 0; j < len(rest) && j < 2; j++ {
+			if c.isEntityWord(rest[j]) {
+				agent = true
+			}
+		}
+		// "written by Joseph Kuhr": by whom, a value filtered on.
+		if len(rest) > 0 {
+			for v := range have {
+				if strings.HasPrefix(v+" ", rest[0]+" ") {
+					agent = true
+				}
+			}
+		}
+		if !agent && len(rest) > 0 && !periodWords[rest[0]] && rest[0] != "the" {
+			return true
+		}
+	}
+	return false
+}
+
+var byRE = regexp.MustCompile(` by `)
+
+// oneNumber words ask for a single figure.
+var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)
+
+// shape: "how many orders in 2025" is one number; grouping it returns a
+// table that answers another question.
+func (c *cover) shape() (Check, bool) {
+	if !oneNumberRE.MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 {
+		return Check{}, false
+	}
+	if c.q.Rows != nil {
+		return Check{Name: CheckShape, Status: Fail, Detail: "the question asks for a number, but the query lists " + c.q.Rows.Entity + " rows"}, true
+	}
+	if len(c.q.Dimensions) > 0 {
+		var names []string
+		for _, d := range c.q.Dimensions {
+			names = append(names, d.Name)
+		}
+		return Check{Name: CheckShape, Status: Fail, Detail: "the question asks for one figure, but the query groups by " + strings.Join(names, ", ")}, true
+	}
+	return Check{Name: CheckShape, Status: Pass, Detail: "one figure asked for, one figure computed"}, true
+}
+
+// grainWords map a question's words to the time grain they ask for.
+var grainWords = map[string]semantic.Grain{
+	"daily": semantic.GrainDay, "by day": semantic.GrainDay, "per day": semantic.GrainDay, "each day": semantic.GrainDay,
+	"weekly": semantic.GrainWeek, "by week": semantic.GrainWeek, "per week": semantic.GrainWeek, "each week": semantic.GrainWeek,
+	"monthly": semantic.GrainMonth, "by month": semantic.GrainMonth, "per month": semantic.GrainMonth, "each month": semantic.GrainMonth, "month by month": semantic.GrainMonth,
+	"quarterly": semantic.GrainQuarter, "by quarter": semantic.GrainQuarter, "per quarter": semantic.GrainQuarter, "each quarter": semantic.GrainQuarter,
+	"yearly": semantic.GrainYear, "annually": semantic.GrainYear, "by year": semantic.GrainYear, "per year": semantic.GrainYear, "each year": semantic.GrainYear, "year by year": semantic.GrainYear,
+}
+
+// grain: a grain the question names is the grain of a grouping.
+func (c *cover) grain() (Check, bool) {
+	var want []semantic.Grain
+	for phrase, g := range grainWords {
+		if c.has(phrase) && !c.inName(phrase) {
+			want = append(want, g)
+		}
+	}
+	if len(want) == 0 || c.q.Rows != nil {
+		return Check{}, false
+	}
+	var got []string
+	for _, d := range c.q.Dimensions {
+		for _, g := range want {
+			// A grain, or a column that holds the period itself ("Year").
+			if d.Grain == g || d.Grain == "" && strings.Contains(strings.ToLower(d.Name), string(g)) {
+				return Check{Name: CheckGrain, Status: Pass, Detail: "grouped by " + string(g) + ", as asked"}, true
+			}
+		}
+		if d.Grain != "" {
+			got = append(got, string(d.Grain))
+		}
+	}
+	what := "no time grouping"
+	if len(got) > 0 {
+		what = "a grouping by " + strings.Join(got, ", ")
+	}
+	return Check{Name: CheckGrain, Status: Fail, Detail: fmt.Sprintf("the question asks for each %s, but the query has %s", want[0], what)}, true
+}
