@@ -119,18 +119,18 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if why := verify.Contradictions(pl.Model(k.Model), pl.Query); len(why) > 0 {
 			return quarry.Errorf(quarry.KindUnanswered, "the question's conditions cannot all hold: %s; ask for one of them", strings.Join(why, "; "))
 		}
+		// A period on the date the rows were made, where the question
+		// picks them by an event with a date of its own ("discontinued
+		// last year", "cancelled last month"), would count other rows.
+		if pd := verify.PeriodDate(pl.Model(k.Model), pl.Query); pd != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
+		}
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.
 		if cov := verify.Coverage(question, asOf.Format("2006-01-02"), pl.Model(k.Model), pl.Query); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
 			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
-		}
-		// A period on the date the rows were made, where the question
-		// picks them by an event with a date of its own ("discontinued
-		// last year", "cancelled last month"), would count other rows.
-		if pd := verify.PeriodDate(pl.Model(k.Model), pl.Query); pd != "" {
-			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
 		}
 		// "fewer than 2 sections" counted from the sections would leave
 		// out the courses with none: answer only when a control query

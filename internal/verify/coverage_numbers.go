@@ -412,3 +412,65 @@ func (c *cover) timeFilter() bool {
 	}
 	return false
 }
+
+// flowWords say the question counts what was made in the period ("new
+// customers", "signed up", "hired"), not what there was.
+var flowWords = []string{"new", "joined", "join", "joining", "signed", "signup", "signups", "sign-ups", "registered", "registrations",
+	"hired", "hires", "hiring", "launched", "launches", "added", "acquired", "acquisitions", "created", "started", "starts",
+	"opened", "onboarded", "from", "since", "during"}
+
+// stockPeriod: "how many customers did we have last month" asks how many
+// there were; a count of a kind of thing (rows other rows refer to:
+// customers, employees, products), or a measure of what is active, with
+// the period applied to the date each was made, answers how many were
+// made in it. Without a word that asks for those ("new", "signed up",
+// "hired"), the reading is refused.
+func (c *cover) stockPeriod() (ok, bad []string) {
+	tr := c.q.TimeRange
+	if tr == nil || len(c.q.Compare) > 0 {
+		return nil, nil
+	}
+	for _, w := range flowWords {
+		if c.has(w) {
+			return nil, nil
+		}
+	}
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil || mt.Entity == "" {
+			continue
+		}
+		own := c.m.MetricTime(mt)
+		if own == "" || tr.Field != "" && !strings.EqualFold(tr.Field, own) {
+			continue
+		}
+		_, col, _ := strings.Cut(own, ".")
+		if e := c.m.Entity(mt.Entity); e != nil {
+			if cc := e.Column(col); cc != nil && c.namesColumn(e.Name, cc) {
+				continue // the question names the date: it counts what was made then
+			}
+		}
+		thing := countsRows(mt.Expr) && c.referenced(mt.Entity)
+		active := false
+		for _, f := range mt.Filters {
+			if strings.Contains(strings.ToLower(f), "'active'") {
+				active = true
+			}
+		}
+		if thing || active {
+			return nil, []string{fmt.Sprintf("%s in a period is read as those whose %s falls in it (made then), but the question may mean how many there were; say \"new\" (or name the date) for those made then", mt.Name, own)}
+		}
+	}
+	return nil, nil
+}
+
+// referenced reports whether other entities refer to ent (it is a kind of
+// thing, like customers or products, not an event like orders).
+func (c *cover) referenced(ent string) bool {
+	for _, r := range c.m.Relationships {
+		if strings.EqualFold(r.To, ent) && !strings.EqualFold(r.From, ent) {
+			return true
+		}
+	}
+	return false
+}

@@ -249,6 +249,29 @@ func (c *cover) direction() (ok, bad []string) {
 			low = w
 		}
 	}
+	// Age words set a direction by what is ranked: the oldest row has the
+	// earliest date but the highest age.
+	if high == "" && low == "" {
+		temporal, numeric := c.orderKind()
+		for _, w := range []string{"oldest", "earliest", "first"} {
+			if c.has(w) && (temporal || numeric && w == "oldest") {
+				if temporal {
+					low = w
+				} else {
+					high = w
+				}
+			}
+		}
+		for _, w := range []string{"youngest", "newest", "latest", "most recent"} {
+			if c.has(w) && (temporal || numeric && w == "youngest") {
+				if temporal {
+					high = w
+				} else {
+					low = w
+				}
+			}
+		}
+	}
 	if (high == "") == (low == "") {
 		return nil, nil // neither, or both: the question does not say one way
 	}
@@ -385,4 +408,22 @@ func (c *cover) grain() (Check, bool) {
 		what = "a grouping by " + strings.Join(got, ", ")
 	}
 	return Check{Name: CheckGrain, Status: Fail, Detail: fmt.Sprintf("the question asks for each %s, but the query has %s", want[0], what)}, true
+}
+
+// orderKind says whether the ranking's first order is by a date or by a
+// number (an age, a count).
+func (c *cover) orderKind() (temporal, numeric bool) {
+	f, err := c.m.ResolveField(c.q.Order[0].Field)
+	if err != nil {
+		return false, false
+	}
+	switch f.Kind {
+	case semantic.FieldColumn:
+		return f.Column.Type.IsTemporal(), f.Column.Type.IsNumeric()
+	case semantic.FieldDimension:
+		return f.Dimension.Type == "time", false
+	case semantic.FieldMetric:
+		return false, true
+	}
+	return false, false
 }

@@ -72,6 +72,15 @@ func TestCoverage(t *testing.T) {
 		{"what is the name of the country with the most customers", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":ranks nothing"},
 		{"what is the name of the country with the most customers", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Order: []semantic.Order{{Field: "customers", Desc: true}}, Limit: 5}, CheckCoverage + ":lists 5"},
 		{"how many orders were placed by Germany customers", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{germany}}, ""},
+		// A count of a kind of thing in a period: those made then, or
+		// those there were? Only "new" (or the date named) says.
+		{"how many customers did we have in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, CheckCoverage + ":may mean how many there were"},
+		{"how many new customers in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, ""},
+		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, ""},
+		// Age words rank by what is ranked: the oldest order has the
+		// earliest date.
+		{"the date of the oldest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},
+		{"the date of the oldest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at", Desc: true}}, Limit: 1}, CheckCoverage + ":oldest"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			checks := Coverage(tc.question, "2026-06-30", m, &tc.q)
