@@ -95,8 +95,8 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 	keyed := keyGroupings(m, q.Dimensions)
 	for _, d := range q.Dimensions {
 		g := event.ReadGrouping{Name: d.Name, Column: columnOf(m, d.Name), Grain: string(d.Grain)}
-		if g.Grain != "" && g.Column == d.Name && len(times) > 0 {
-			// A grain of the metrics' own time axis ("by month").
+		if g.Grain != "" && g.Column == d.Name && !strings.Contains(d.Name, ".") && m.Dimension(d.Name) == nil && len(times) > 0 {
+			// A bare grain ("by month"): the metrics' own time axis.
 			g.Column = strings.Join(times, ", ")
 		}
 		r.GroupBy = append(r.GroupBy, g)
