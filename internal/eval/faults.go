@@ -189,29 +189,9 @@ func cloneQuery(q semantic.Query) semantic.Query {
 	return q
 }
 
-// knownValues are a field's known values (a dimension's or a column's).
-func knownValues(m *semantic.Model, field string) []string {
-	f, err := m.ResolveField(field)
-	if err != nil {
-		return nil
-	}
-	switch f.Kind {
-	case semantic.FieldDimension:
-		if len(f.Dimension.Values) > 0 {
-			return f.Dimension.Values
-		}
-		if fc, err := m.ResolveField(f.Dimension.Expr); err == nil && fc.Kind == semantic.FieldColumn {
-			return fc.Column.Values
-		}
-	case semantic.FieldColumn:
-		return f.Column.Values
-	}
-	return nil
-}
-
 // otherValue is a known value of field that is not among vals.
 func otherValue(m *semantic.Model, field string, vals []any) (string, bool) {
-	for _, v := range knownValues(m, field) {
+	for _, v := range verify.KnownValues(m, field) {
 		if !slices.ContainsFunc(vals, func(x any) bool { return strings.EqualFold(fmt.Sprint(x), v) }) {
 			return v, true
 		}
@@ -314,7 +294,7 @@ func addGrouping(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic
 		return m, q, false
 	}
 	for _, d := range m.Dimensions {
-		if d.Type == "time" || len(knownValues(m, d.Name)) < 2 {
+		if d.Type == "time" || len(verify.KnownValues(m, d.Name)) < 2 {
 			continue
 		}
 		try := cloneQuery(q)
