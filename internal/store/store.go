@@ -313,13 +313,31 @@ FROM (` + q + `) AS r JOIN events AS e ON e.run_id = r.run_id
 ORDER BY r.started_at DESC, r.run_id DESC, e.seq`, args
 }
 
-// EventRow is one stored event as both backends read it back.
-func EventRow(runID string, seq int64, typ string, version int, at, data string) (event.Event, error) {
-	t, err := ParseTime(at)
-	if err != nil {
-		return event.Event{}, err
+// EventRows is the part of a driver's row set that ScanEvents reads.
+type EventRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ScanEvents reads rows of (run_id, seq, type, version, at, data), as both
+// backends store events. The caller closes rows.
+func ScanEvents(rows EventRows) ([]event.Event, error) {
+	var out []event.Event
+	for rows.Next() {
+		var runID, typ, at, data string
+		var seq int64
+		var version int
+		if err := rows.Scan(&runID, &seq, &typ, &version, &at, &data); err != nil {
+			return nil, err
+		}
+		t, err := ParseTime(at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, event.Event{RunID: runID, Seq: seq, Type: event.Type(typ), Version: version, At: t, Data: json.RawMessage(data)})
 	}
-	return event.Event{RunID: runID, Seq: seq, Type: event.Type(typ), Version: version, At: t, Data: json.RawMessage(data)}, nil
+	return out, rows.Err()
 }
 
 // Entry is a run's row in the runs index, derived from its events.

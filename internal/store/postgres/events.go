@@ -223,21 +223,7 @@ func readEvents(ctx context.Context, q querier, runID string) ([]event.Event, er
 // closes them.
 func scanEvents(rows pgx.Rows) ([]event.Event, error) {
 	defer rows.Close()
-	var out []event.Event
-	for rows.Next() {
-		var runID, typ, at, data string
-		var seq int64
-		var version int
-		if err := rows.Scan(&runID, &seq, &typ, &version, &at, &data); err != nil {
-			return nil, err
-		}
-		e, err := store.EventRow(runID, seq, typ, version, at, data)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return store.ScanEvents(rows)
 }
 
 // Events returns the events of a run in sequence order. runID may be any
