@@ -128,8 +128,13 @@ func TestTieCheck(t *testing.T) {
 	if len(tied.calls) != 1 || !strings.Contains(tied.calls[0], "LIMIT 2") {
 		t.Errorf("the control reads one row past the limit: %q", tied.calls)
 	}
+	// The control query reaches the user's database, so the run's record
+	// names it, whatever it found.
+	if len(tied.calls) == 1 && !strings.Contains(c.Detail, "control query: "+tied.calls[0]) {
+		t.Errorf("the tie check does not name the query it sent: %q", c.Detail)
+	}
 	apart := &fakeConn{table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"web", int64(7)}, {"store", int64(5)}}}}
-	if c := newAnalyst(apart).TieCheck(context.Background(), k.Model, q); c.Status != "pass" {
-		t.Errorf("no tie: %+v", c)
+	if c := newAnalyst(apart).TieCheck(context.Background(), k.Model, q); c.Status != "pass" || len(apart.calls) != 1 || !strings.Contains(c.Detail, "control query: "+apart.calls[0]) {
+		t.Errorf("no tie: %+v, sent %q", c, apart.calls)
 	}
 }

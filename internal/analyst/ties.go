@@ -15,7 +15,8 @@ const CheckTies = "ties"
 // TieCheck reads one row past a ranking's limit (the same semantic query
 // with limit + 1, through the guard) and warns when that row ties the
 // last one kept: "which department has the most employees" answered
-// Engineering while Customer Support has as many. It returns an empty
+// Engineering while Customer Support has as many. The check names the
+// control query, which reached the database. It returns an empty
 // check when the query is not a ranking or the control cannot run.
 func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
 	if q == nil || q.Limit == 0 || q.Limit > 1000 || len(q.Order) == 0 || len(q.Compare) > 0 || a.Conn == nil {
@@ -50,18 +51,15 @@ func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 	if measure < 0 {
 		return verify.Check{}
 	}
-	if len(rows) <= q.Limit {
-		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one", q.Limit)}
+	if len(rows) <= q.Limit || fmt.Sprint(quarry.JSONValue(rows[q.Limit-1][measure])) != fmt.Sprint(quarry.JSONValue(rows[q.Limit][measure])) {
+		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one (control query: %s)", q.Limit, c.SQL)}
 	}
 	last, next := rows[q.Limit-1], rows[q.Limit]
-	if fmt.Sprint(quarry.JSONValue(last[measure])) != fmt.Sprint(quarry.JSONValue(next[measure])) {
-		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one", q.Limit)}
-	}
 	name := func(r []any) string {
 		if label < 0 {
 			return "another row"
 		}
 		return fmt.Sprint(quarry.JSONValue(r[label]))
 	}
-	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s ties %s at %v on %s; the limit of %d kept only the first", name(next), name(last), quarry.JSONValue(last[measure]), q.Order[0].Field, q.Limit)}
+	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s ties %s at %v on %s; the limit of %d kept only the first (control query: %s)", name(next), name(last), quarry.JSONValue(last[measure]), q.Order[0].Field, q.Limit, c.SQL)}
 }

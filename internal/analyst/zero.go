@@ -146,7 +146,7 @@ func (a *Analyst) knownValuesControl(ctx context.Context, m *semantic.Model, q *
 			missing = append(missing, v)
 		}
 	}
-	return fmt.Sprintf("control query without the limit: %d of %d known values of %s have something to count", len(seen), len(known), dim), missing, true
+	return fmt.Sprintf("%d of %d known values of %s have something to count (control query: %s)", len(seen), len(known), dim, c.SQL), missing, true
 }
 
 // ControlZeroGroups runs the zero-groups control for a semantic query

@@ -2,6 +2,7 @@ package analyst
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -94,6 +95,47 @@ func TestZeroGroupsControl(t *testing.T) {
 	conn = count(0)
 	if _, err := (&Analyst{Conn: conn, Guard: deny}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, zs); err == nil || len(conn.calls) != 0 {
 		t.Errorf("a refused control query ran or was trusted: %v", err)
+	}
+}
+
+// TestKnownValuesControl: "the course with the fewest sections", where
+// the knowledge lists the course names, is answered when the ranking
+// without its limit has every name, refused when one has none, and the
+// check names the control query it sent either way.
+func TestKnownValuesControl(t *testing.T) {
+	m := zeroModel()
+	m.Entities[0].Columns[1].Values = []string{"Art", "Biology"}
+	q := &semantic.Query{Metrics: []string{"sections"}, Dimensions: []semantic.DimRef{{Name: "courses.name"}},
+		Order: []semantic.Order{{Field: "sections"}}, Limit: 1}
+	zs := verify.ZeroGroupsMissing(m, q)
+	if len(zs) != 1 {
+		t.Fatalf("ZeroGroupsMissing = %+v", zs)
+	}
+	allow := GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: true} })
+	groups := func(names ...string) *fakeConn {
+		tb := &quarry.Table{Columns: []quarry.Column{{Name: "name", Type: quarry.TypeText}, {Name: "sections", Type: quarry.TypeInt}}}
+		for _, n := range names {
+			tb.Rows = append(tb.Rows, []any{n, int64(3)})
+		}
+		return &fakeConn{table: tb}
+	}
+	conn := groups("Art", "Biology")
+	control, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, q, zs)
+	if err != nil || len(conn.calls) != 1 || strings.Contains(conn.calls[0], "LIMIT") {
+		t.Fatalf("every course has sections: control %q, err %v, sent %q", control, err, conn.calls)
+	}
+	if !strings.Contains(control, "control query: "+conn.calls[0]) {
+		t.Errorf("the control does not name the query it sent: %q", control)
+	}
+	sink := &memSink{}
+	conn = groups("Art")
+	_, err = (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), sink)), m, q, zs)
+	if quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(err.Error(), "Biology") {
+		t.Errorf("a course without sections: %v", err)
+	}
+	var ran event.ChecksRanData
+	if len(sink.events) != 1 || len(conn.calls) != 1 || json.Unmarshal(sink.events[0].Data, &ran) != nil || len(ran.Checks) != 1 || !strings.Contains(ran.Checks[0].Detail, "control query: "+conn.calls[0]) {
+		t.Errorf("recorded %+v; want the failed zero_groups check with the control query %q", ran, conn.calls)
 	}
 }
 
