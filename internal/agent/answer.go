@@ -83,6 +83,7 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 		out.Reading = &event.ReadingData{Source: "model", Text: "SQL the model wrote itself, not a defined metric: read the SQL to check it"}
 		r.emit(ctx, out.Reading)
 	}
+	ev.Reading = out.Reading
 	g, lead := grounded(strings.TrimSpace(r.policy.scrub(text)), res.Table, r.q+" "+res.SQL+" "+r.out.AsOf)
 	ev.Lead = lead
 	ev.Extra = append(append(ev.Extra, r.extra...), g)

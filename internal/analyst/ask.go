@@ -175,7 +175,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		out.Columns = narrate.ColumnsFrom(compiled.Columns)
 	}
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
-		Question: question, Title: pl.Title, AsOf: out.AsOf,
+		Question: question, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
 		Extra: []verify.Check{a.TieCheck(ctx, pl.Model(k.Model), pl.Query)},

@@ -299,7 +299,12 @@ func (a *Analyst) Read(ctx context.Context, em *Emitter, sql string, maxRows int
 type Evidence struct {
 	Question string
 	Title    string
-	AsOf     string
+	// Period labels the query's time range as the title ends with it
+	// ("2025"); Reading is how the question was read. Both shape the
+	// answer's sentence; either may be empty.
+	Period  string
+	Reading *event.ReadingData
+	AsOf    string
 	// Model, Query and Compiled describe a semantic query (nil for SQL a
 	// model wrote itself): the checks hold the result to what the query
 	// can return (verify.InputFor).
@@ -345,10 +350,15 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 		Question: ev.Question, Title: ev.Title, SQL: res.SQL, Table: res.Table,
 		TotalRows: res.Rows, Truncated: res.Truncated, Columns: cols,
 		Report: rep, AsOf: ev.AsOf, Currency: ev.Currency, PreviewRows: ev.PreviewRows,
+		Period: ev.Period, Reading: ev.Reading,
 	})
 	if lead := strings.TrimSpace(ev.Lead); lead != "" {
 		ans.Markdown = lead + "\n\n" + ans.Markdown
-		ans.Headline = firstSentence(lead)
+		// The sentence stays the one written from a structured reading and
+		// the result's cells; without one, the planner's own words lead.
+		if ev.Reading == nil || len(ev.Reading.Measures) == 0 {
+			ans.Headline = firstSentence(lead)
+		}
 	}
 	if ev.Note != "" {
 		ans.Markdown = strings.TrimRight(ans.Markdown, "\n") + "\n\n" + ev.Note + "\n"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/verify"
 )
@@ -28,6 +29,10 @@ type AnswerInput struct {
 	AsOf        string // the date the answer is relative to, shown as it is
 	PreviewRows int    // rows in the Markdown table; DefaultPreviewRows when 0
 	Currency    string // the symbol put before currency values, e.g. "$"; none when empty
+	// Reading is how the question was read (nil when unknown): a single
+	// figure is stated from it ("22,807 orders in 2025") rather than from
+	// the question.
+	Reading *event.ReadingData
 }
 
 // Answer is the text a person reads and the chart that goes with it.
@@ -175,7 +180,12 @@ func periodPhrase(p string) string {
 	case p == "":
 		return ""
 	case strings.HasPrefix(l, "last ") || strings.HasPrefix(l, "past ") || strings.HasPrefix(l, "previous "):
-		return "in the " + p
+		// "last 30 days" is a span ("in the last 30 days"); "last month"
+		// names one period and reads as it is.
+		if _, rest, _ := strings.Cut(l, " "); rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			return "in the " + p
+		}
+		return p
 	case strings.HasPrefix(l, "this ") || strings.HasPrefix(l, "since ") || strings.HasPrefix(l, "between ") ||
 		strings.HasPrefix(l, "from ") || strings.HasPrefix(l, "in ") || strings.HasPrefix(l, "during ") ||
 		strings.HasPrefix(l, "year to date") || l == "today" || l == "yesterday":
@@ -204,6 +214,9 @@ func (w writer) headline() (headline, derived string) {
 	case ShapeFigure:
 		r := t.Rows[0]
 		if len(nums) == 1 {
+			if s, ok := w.figure(nums[0], r); ok {
+				return s, ""
+			}
 			// A verified query's title is often the question itself: answer
 			// it ("How many customers do we have? **5,000**."), not "… was".
 			if title := w.metricTitle(nums[0]); strings.HasSuffix(title, "?") {

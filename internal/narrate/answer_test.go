@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/verify"
@@ -47,6 +48,42 @@ func answerCases() []answerCase {
 				Table:   &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat)}, Rows: [][]any{{1234567.891}}},
 				Columns: []ColumnInfo{metric("revenue", FormatCurrency)}},
 			verify: verify.Input{MetricColumns: []string{"revenue"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
+			name: "figure_count_read",
+			in: AnswerInput{Question: "how many orders were placed in 2025", Title: "Orders, 2025", Period: "2025", AsOf: "2026-06-30",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "orders", How: "COUNT(orders.id) over orders"}}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("orders", quarry.TypeInt)}, Rows: [][]any{{int64(22807)}}},
+				Columns: []ColumnInfo{metric("orders", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"orders"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
+			name: "figure_amount_read_relative",
+			in: AnswerInput{Question: "revenue in Germany last month", Title: "Revenue (Germany), last month (May 2026)", Period: "last month (May 2026)",
+				AsOf: "2026-06-30", Currency: "$",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "revenue", How: "SUM(order_items.quantity * order_items.unit_price) over order_items"}}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat)}, Rows: [][]any{{316888.38}}},
+				Columns: []ColumnInfo{metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
+			name: "figure_verified_how_many",
+			in: AnswerInput{Question: "How many customers do we have?", Title: "How many customers do we have?", AsOf: "2026-06-30",
+				Reading: &event.ReadingData{Source: "verified_query", Text: "the verified query approved for this question"},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("customers", quarry.TypeInt)}, Rows: [][]any{{int64(5000)}}}},
+			verify: verify.Input{},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
+			name: "figure_count_no_period",
+			in: AnswerInput{Question: "how many active subscriptions", Title: "Active subscriptions", AsOf: "2026-06-30",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "active_subscriptions", How: "COUNT(DISTINCT subscriptions.id) over subscriptions where subscriptions.status = 'active'"}}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("active_subscriptions", quarry.TypeInt)}, Rows: [][]any{{int64(1234)}}},
+				Columns: []ColumnInfo{metric("active_subscriptions", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"active_subscriptions"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
 			shape:  ShapeFigure, chart: ChartFigure,
 		},
 		{
@@ -206,7 +243,7 @@ func ungrounded(headline string, allowed []string) string {
 // grounds lists what a headline's numbers may come from: every cell,
 // formatted and raw, the row counts and the input's own labels.
 func grounds(in AnswerInput) []string {
-	allowed := []string{in.Period, in.Title, in.Question, fmt.Sprint(len(in.Table.Rows)), fmt.Sprint(in.TotalRows)}
+	allowed := []string{in.Period, in.Title, in.Question, in.AsOf, fmt.Sprint(len(in.Table.Rows)), fmt.Sprint(in.TotalRows)}
 	for _, r := range in.Table.Rows {
 		for _, cl := range resolve(in.Table, in.Columns) {
 			allowed = append(allowed, cl.text(r, in.Currency), fmt.Sprint(cl.cell(r)))

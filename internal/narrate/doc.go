@@ -5,12 +5,17 @@
 //
 // Compose writes one headline sentence for each shape of result:
 //
-//	figure    one row of measures           "Revenue in 2025 was **$1,234.50**."
+//	figure    one row of measures           "Revenue was **$1,234.50** in 2025.", "**22,807** orders in 2025."
 //	ranking   a category and a measure      "… Germany leads with **$9.00**, then …"
 //	trend     a time dimension and measures first and last period, peak and low
 //	compare   labelled periods and measures  every period's value
 //	share     a category and its share       the largest shares
 //	list      anything else                 how many rows and the first few
+//
+// A single figure is stated from the reading of the question (the measure,
+// whether it counts rows, the period label or "in all, as of" the as-of
+// day), never by echoing the question back; without a reading (a model's
+// own SQL) it falls back to the title.
 //
 // Every number in a headline is a formatted result cell, a row count, or
 // text from the period label or the title. Differences between two cells

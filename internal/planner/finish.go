@@ -244,6 +244,7 @@ func (b *builder) finish() *Plan {
 	b.hide()
 	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood}
 	pl.Title = b.makeTitle()
+	pl.Period = strings.Join(b.title, ", ")
 	return pl
 }
 

@@ -48,6 +48,9 @@ type Plan struct {
 	AdHoc []semantic.Metric `json:"ad_hoc,omitempty"`
 	SQL   string            `json:"sql,omitempty"`   // for KindVerified
 	Title string            `json:"title,omitempty"` // e.g. "Revenue by month, 2025"
+	// Period labels the plan's time range, as the title ends with it:
+	// "2025", "last month (May 2026)"; empty when there is none.
+	Period string `json:"period,omitempty"`
 	// Understood lists what mapped ("metric revenue", "filter country = Germany").
 	Understood []string `json:"understood,omitempty"`
 	// Unknown lists the words or phrases that did not map.

@@ -1,0 +1,64 @@
+package narrate
+
+import (
+	"strings"
+)
+
+// figure states a single figure from the reading of the question rather
+// than from its words: "**22,807** orders in 2025.", "Revenue was
+// **$316,888.38** last month (May 2026).", "**5,000** customers in all, as
+// of 2026-06-30.". It reports false when the reading does not say what the
+// figure is (a model's own SQL, several measures).
+func (w writer) figure(n column, r []any) (string, bool) {
+	rd := w.in.Reading
+	if rd == nil {
+		return "", false
+	}
+	value := "**" + w.fmtCell(n, r) + "**"
+	when := periodPhrase(w.in.Period)
+	if when == "" && w.in.AsOf != "" {
+		when = "in all, as of " + w.in.AsOf
+	}
+	tail := ""
+	if when != "" {
+		tail = " " + when
+	}
+	switch {
+	case len(rd.Measures) == 1:
+		label := w.in.Title
+		if p := w.in.Period; p != "" {
+			label = strings.TrimSuffix(label, ", "+p)
+		}
+		if label == "" {
+			label = humanize(rd.Measures[0].Name)
+		}
+		if isCount(rd.Measures[0].How) && !strings.Contains(strings.ToLower(label), "count") &&
+			!strings.Contains(strings.ToLower(label), "number") {
+			return value + " " + lowerFirst(label) + tail + ".", true
+		}
+		return capitalize(label) + " was " + value + tail + ".", true
+	case len(rd.Measures) == 0 && rd.Source == "verified_query":
+		// A verified query: a "how many" question counts what its one
+		// column names.
+		q := strings.ToLower(strings.TrimSpace(w.in.Question))
+		noun := humanize(n.Name)
+		if strings.HasPrefix(q, "how many ") && strings.Contains(q, strings.ToLower(noun)) {
+			return value + " " + noun + tail + ".", true
+		}
+	}
+	return "", false
+}
+
+// isCount reports whether a measure's computation counts rows.
+func isCount(how string) bool {
+	return strings.HasPrefix(strings.ToUpper(strings.TrimSpace(how)), "COUNT(")
+}
+
+// lowerFirst lower-cases the first letter of a label that is not an
+// acronym ("Orders" → "orders", "MRR" stays).
+func lowerFirst(s string) string {
+	if len(s) < 2 || s[1] >= 'A' && s[1] <= 'Z' {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
