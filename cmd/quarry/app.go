@@ -29,6 +29,8 @@ type app struct {
 	tty    bool // stdout is a terminal
 	width  int  // terminal width, or a default
 
+	version buildVersion // this build's version and commit
+
 	configFlag string
 	noPolicy   bool // quarry run --no-policy
 

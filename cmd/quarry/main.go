@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -26,9 +27,6 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,6 +47,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		now:    time.Now,
 		random: rand.Reader,
 	}
+	bi, _ := debug.ReadBuildInfo()
+	a.version = readVersion(version, bi)
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		a.tty = true
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
@@ -59,7 +59,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		a.width = 100
 	}
 	a.rt = runtime.New(runtime.Options{
-		Load: a.loadConfig, Env: env, Now: a.now, Random: a.random, Version: version,
+		Load: a.loadConfig, Env: env, Now: a.now, Random: a.random, Version: a.version.Version,
 		Notes: stderr, Interactive: a.stderrTTY(),
 	})
 	root := newRootCmd(a)
@@ -120,7 +120,7 @@ exact SQL, the result, the checks that ran on it, a chart when it helps, and a
 record of how the answer was made. It never writes to your database.
 
 Start with:  quarry init --demo demo && cd demo && quarry ask "revenue by month last year"`,
-		Version:       version,
+		Version:       a.version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -87,7 +87,7 @@ func (a *app) mcpConfig(srv *runtime.Server) mcpserver.Config {
 		Store:      srv.Store,
 		Clock:      srv.Clock,
 		NewID:      srv.NewID,
-		Version:    version,
+		Version:    a.version.Version,
 		Dialect:    srv.Dialect,
 		Connection: srv.Connection,
 		Catalog:    srv.Catalog,

@@ -160,7 +160,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Store:        srv.Store,
 		Clock:        srv.Clock,
 		NewID:        srv.NewID,
-		Version:      version,
+		Version:      a.version.Version,
 		Assets:       httpapi.Assets(),
 	}
 	if srv.Agent != nil {
