@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,12 +55,72 @@ once. The same --anchor and --seed always build the same file, byte for byte.`,
 			return err
 		}
 		fmt.Fprintf(a.stdout, "Created %s and %s/\n", c.Config, c.Knowledge)
+		self := a.selfCommand()
+		if dir != "." {
+			self += " -C " + shellQuote(dir)
+		}
 		if withDemo {
-			fmt.Fprintf(a.stdout, "Next: cd %s && quarry ask \"revenue by month last year\"\n", dir)
+			fmt.Fprintf(a.stdout, "Next: %s ask \"revenue by month last year\"\n", self)
 		} else {
-			fmt.Fprintf(a.stdout, "Next: add your database under connections in %s, then run quarry learn\n", c.Config)
+			fmt.Fprintf(a.stdout, "Next: add your database under connections in %s, then run %s learn\n", c.Config, self)
 		}
 		return nil
 	})
 	return cmd
+}
+
+// selfCommand is how the person who ran quarry runs it again from the same
+// folder: quarry is rarely on PATH right after `go build -o quarry`.
+func (a *app) selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "quarry"
+	}
+	wd, _ := os.Getwd()
+	path, _ := a.env("PATH")
+	return selfCommand(exe, wd, filepath.SplitList(path))
+}
+
+// selfCommand says how to run the executable exe from the folder wd:
+// its name when a folder of path holds it under that name, a path relative
+// to wd when it is within wd or beside it (./quarry, ../bin/quarry), and
+// its absolute path otherwise. A binary go run built in a temporary folder
+// is gone when it exits, so it is "quarry" too.
+func selfCommand(exe, wd string, path []string) string {
+	if st, err := os.Stat(exe); err == nil {
+		for _, d := range path {
+			if d == "" || !filepath.IsAbs(d) {
+				continue // a relative PATH entry depends on where one stands
+			}
+			if on, err := os.Stat(filepath.Join(d, filepath.Base(exe))); err == nil && os.SameFile(st, on) {
+				return shellQuote(strings.TrimSuffix(filepath.Base(exe), ".exe"))
+			}
+		}
+	}
+	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return "quarry"
+		}
+	}
+	if wd != "" {
+		if rel, err := filepath.Rel(wd, exe); err == nil {
+			up := strings.Count(filepath.ToSlash(rel)+"/", "../")
+			if !strings.HasPrefix(filepath.ToSlash(rel), "../") {
+				return shellQuote("./" + filepath.ToSlash(rel))
+			}
+			if up == 1 {
+				return shellQuote(filepath.ToSlash(rel))
+			}
+		}
+	}
+	return shellQuote(exe)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+@:%,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -119,7 +119,7 @@ func newRootCmd(a *app) *cobra.Command {
 exact SQL, the result, the checks that ran on it, a chart when it helps, and a
 record of how the answer was made. It never writes to your database.
 
-Start with:  quarry init --demo demo && cd demo && quarry ask "revenue by month last year"`,
+Start with:  quarry init --demo demo && quarry -C demo ask "revenue by month last year"`,
 		Version:       a.version.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
