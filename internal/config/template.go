@@ -102,8 +102,9 @@ func Template(opts TemplateOptions) []byte {
 		w(
 			"# The databases quarry may read, by name. quarry only ever reads: it",
 			"# opens them read-only and checks every statement before running it.",
-			"# With none, quarry proposes SQL for you to run and paste back.",
-			"connections: {}",
+			"# With none, quarry proposes SQL for you to run and paste back. To add",
+			"# one, remove the # from the start of an example's lines below.",
+			"connections:",
 			"#  mydb:",
 			"#    driver: sqlite           # sqlite | postgres | mysql | duckdb | http | mcp",
 			"#    path: data.db            # sqlite, duckdb: relative to this folder",

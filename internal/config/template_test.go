@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestTemplateLoads(t *testing.T) {
@@ -63,6 +65,69 @@ func TestTemplateExplainsEveryField(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s is not in the template", f)
+		}
+	}
+}
+
+// uncomment removes prefix from the commented lines of the template's
+// connections: section as a person does, from the line that starts with
+// first up to the line before the one that starts with stop ("" for the
+// end of the section), and from the `# connection:` line when def.
+func uncomment(text, prefix, first, stop string, def bool) string {
+	lines := strings.Split(text, "\n")
+	in, on := false, false
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "connections:"):
+			in = true
+			continue
+		case in && l == "":
+			in, on = false, false
+		case in && strings.HasPrefix(l, first):
+			on = true
+		case in && stop != "" && strings.HasPrefix(l, stop):
+			on = false
+		case def && strings.HasPrefix(l, "# connection:"):
+			lines[i] = strings.TrimPrefix(l, "# ")
+		}
+		if on {
+			lines[i] = strings.TrimPrefix(l, prefix)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestTemplateExampleUncomments checks that the blank template's example
+// connections load once their lines are uncommented, whether the editor
+// removes "#" or "# ".
+func TestTemplateExampleUncomments(t *testing.T) {
+	text := string(Template(TemplateOptions{Project: "shop"}))
+	tests := []struct {
+		name, prefix, first, stop string
+		def                       bool
+		want                      []string // connection names
+		connection                string
+	}{
+		{"the first example", "#", "#  mydb:", "#  warehouse:", false, []string{"mydb"}, "mydb"},
+		{"with an editor's toggle", "# ", "#  mydb:", "#  warehouse:", false, []string{"mydb"}, "mydb"},
+		{"every example and the default", "#", "#  mydb:", "", true, []string{"mydb", "warehouse", "shop"}, "mydb"},
+		{"every example, toggled", "# ", "#  mydb:", "", true, []string{"mydb", "warehouse", "shop"}, "mydb"},
+		{"the postgres example", "#", "#  warehouse:", "#  shop:", false, []string{"warehouse"}, "warehouse"},
+	}
+	for _, tt := range tests {
+		edited := uncomment(text, tt.prefix, tt.first, tt.stop, tt.def)
+		if edited == text {
+			t.Fatalf("%s: nothing was uncommented", tt.name)
+		}
+		path := filepath.Join(t.TempDir(), FileName)
+		writeFile(t, path, edited)
+		cfg, err := Load(path, testEnv(nil))
+		if err != nil {
+			t.Errorf("%s: %v\n%s", tt.name, err, edited)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, cfg.ConnectionNames); diff != "" || cfg.Connection != tt.connection {
+			t.Errorf("%s: connection %q, names (-want +got):\n%s", tt.name, cfg.Connection, diff)
 		}
 	}
 }
