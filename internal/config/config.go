@@ -128,7 +128,8 @@ type Config struct {
 	Version int
 	Project string
 	// Connection is the name of the default connection; "" when none is
-	// defined (manual mode).
+	// defined (manual mode), or when two or more are and quarry.yaml names
+	// none of them (a command must then name one).
 	Connection string
 	// Connections by name; ConnectionNames lists them in file order.
 	Connections     map[string]*Connection
@@ -300,12 +301,22 @@ func (c *Config) Line(field string) int { return c.lines[field] }
 // secrets to keep out of any child process quarry starts.
 func (c *Config) Vars() []string { return slices.Clone(c.vars) }
 
+// Manual reports whether a command that asks for the connection name (""
+// for the default) works without a database: no connection is defined, so
+// quarry proposes SQL for a person to run.
+func (c *Config) Manual(name string) bool { return name == "" && len(c.ConnectionNames) == 0 }
+
 // Conn returns the named connection; "" means the default.
 func (c *Config) Conn(name string) (*Connection, error) {
 	if name == "" {
 		name = c.Connection
-		if name == "" {
+		switch {
+		case name != "":
+		case len(c.ConnectionNames) == 0:
 			return nil, quarry.Errorf(quarry.KindConfig, "%s defines no connection; add your database under connections: (the comments in quarry.yaml show sqlite, postgres and mysql), then run quarry learn", c.Path)
+		default:
+			return nil, quarry.Errorf(quarry.KindUsage, "%s defines %d connections (%s) and no default; name one with --connection %s, or add `connection: %s` to it",
+				c.Path, len(c.ConnectionNames), shorten(strings.Join(c.ConnectionNames, ", ")), c.ConnectionNames[0], c.ConnectionNames[0])
 		}
 	}
 	if conn, ok := c.Connections[name]; ok {

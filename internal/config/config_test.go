@@ -344,3 +344,26 @@ func TestScalarForms(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestNamedConnectionWithoutDefault checks that a file with several
+// connections and no default loads: a named connection is found, and the
+// default is refused with what to do.
+func TestNamedConnectionWithoutDefault(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	writeFile(t, path, "version: 1\nconnections:\n  a:\n    driver: sqlite\n    path: a.db\n  b:\n    driver: sqlite\n    path: b.db\n")
+	cfg, err := Load(path, testEnv(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Connection != "" || cfg.Manual("") || cfg.Manual("b") {
+		t.Errorf("connection %q, manual %v", cfg.Connection, cfg.Manual(""))
+	}
+	if c, err := cfg.Conn("b"); err != nil || c.Name != "b" {
+		t.Errorf("Conn(b) = %+v, %v", c, err)
+	}
+	_, err = cfg.Conn("")
+	want := path + " defines 2 connections (a, b) and no default; name one with --connection a, or add `connection: a` to it"
+	if quarry.KindOf(err) != quarry.KindUsage || quarry.Message(err) != want {
+		t.Errorf("Conn(\"\") = %v (%s), want %q", err, quarry.KindOf(err), want)
+	}
+}

@@ -254,9 +254,9 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 		}
 	case len(cfg.ConnectionNames) == 1:
 		cfg.Connection = cfg.ConnectionNames[0]
-	case len(cfg.ConnectionNames) > 1:
-		return d.errAt(d.lines["connections"], "connection", "missing; name the default connection, e.g. `connection: %s`", cfg.ConnectionNames[0])
 	}
+	// Two or more connections and no default: a command that names one
+	// with --connection works; one that names none is told to (Conn).
 	return nil
 }
 

@@ -92,7 +92,7 @@ func (r *Runtime) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	manual := req.Connection == "" && cfg.Connection == ""
+	manual := cfg.Manual(req.Connection)
 	if m.Provider == config.ProviderBuiltin && !manual && !req.Continue && req.Session == "" {
 		r.NoteBuiltin(cfg)
 		k, err := r.Knowledge()

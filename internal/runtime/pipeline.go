@@ -115,7 +115,7 @@ func (r *Runtime) Agent(ctx context.Context, m ModelChoice, connName string, pre
 	if gw := r.Gateway(m); gw != nil {
 		ag.Gateway = gw
 	}
-	if connName == "" && cfg.Connection == "" {
+	if cfg.Manual(connName) {
 		st, err := r.Store(ctx)
 		if err != nil {
 			return nil, nil, nil, err

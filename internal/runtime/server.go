@@ -72,7 +72,7 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		return nil, nil, err
 	}
 	srv := &Server{KnowledgeDir: cfg.Knowledge, Store: st, Clock: r.o.Now, NewID: r.NewID, Dialect: quarry.DialectGeneric}
-	if connName == "" && cfg.Connection == "" {
+	if cfg.Manual(connName) {
 		return r.manualServer(cfg, m, srv)
 	}
 	if srv.Knowledge, err = r.serverKnowledge(cfg); err != nil {
