@@ -30,9 +30,11 @@ type Fault struct {
 	Apply func(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic.Query, bool)
 }
 
-// Faults are the classes the fault benchmark injects. Fan-out joins are
-// not among them: the compiler aggregates every measure at its own grain
-// before joining, so no semantic query can fan out.
+// Faults are the classes the fault benchmark injects. A fan-out is a
+// measure computed over the rows of a child entity (an order counted once
+// per order line): the compiler aggregates a measure at its own grain
+// before joining, so a fan-out comes from a measure defined at the wrong
+// grain, which is what fan_out injects.
 func Faults() []Fault {
 	return []Fault{
 		{"contradictory_filter", "a second value required of a filtered column (status = 'active' AND status = 'cancelled')", contradict},
@@ -48,6 +50,7 @@ func Faults() []Fault {
 		{"swapped_metric", "another measure of the same rows", swapMetric},
 		{"wrong_limit", "a top N with another N", wrongLimit},
 		{"flipped_order", "a ranking from the other end", flipOrder},
+		{"fan_out", "a sum or count computed over the rows of a child table (an order once per order line)", fanOut},
 	}
 }
 
@@ -165,7 +168,7 @@ func answerOf(ctx context.Context, an *analyst.Analyst, m *semantic.Model, q sem
 		return "", 0, err
 	}
 	rep, _ := analyst.Explain(ctx, em, analyst.Evidence{Question: question, AsOf: asOf.Format("2006-01-02"), Model: m, Query: &q, Compiled: c, Result: res,
-		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q), Extra: []verify.Check{an.TieCheck(ctx, m, &q)}})
+		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q), Extra: []verify.Check{an.TieCheck(ctx, m, &q), an.ReconcileCheck(ctx, m, &q, res, c)}})
 	return fmt.Sprint(res.Table.Rows), rep.Confidence, nil
 }
 
@@ -352,6 +355,44 @@ func countForSum(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic
 	return m, q, false
 }
 
+// fanOut redefines a summed or counted measure over the rows of an entity
+// whose rows point at the measure's own (order lines for orders), keeping
+// its name: each row is then counted once per child row.
+func fanOut(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic.Query, bool) {
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Entity == "" || mt.Derived != "" {
+			continue
+		}
+		if k := verify.Additive(mt.Expr); k != "sum" && k != "count" {
+			continue
+		}
+		for _, r := range m.Relationships {
+			var child string
+			switch {
+			case r.To == mt.Entity && r.Cardinality == semantic.ManyToOne:
+				child = r.From
+			case r.From == mt.Entity && r.Cardinality == semantic.OneToMany:
+				child = r.To
+			}
+			if child == "" || child == mt.Entity {
+				continue
+			}
+			mm := *m
+			mm.Metrics = slices.Clone(m.Metrics)
+			for i := range mm.Metrics {
+				if mm.Metrics[i].Name == name {
+					mm.Metrics[i].Entity = child
+				}
+			}
+			if _, err := semantic.Compile(&mm, q, "sqlite"); err == nil {
+				return &mm, q, true
+			}
+		}
+	}
+	return m, q, false
+}
+
 // swapMetric measures another metric of the same entity.
 func swapMetric(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic.Query, bool) {
 	for i, name := range q.Metrics {
@@ -454,6 +495,6 @@ func (r FaultReport) WriteText(w io.Writer, verbose bool) error {
 			fmt.Fprintf(w, "      false alarm: %s\n", q)
 		}
 	}
-	_, err := fmt.Fprintln(w, "(same: the fault left the result unchanged, so it is no wrong answer and is not counted; fan-out joins are not injected: the compiler aggregates each measure at its own grain)")
+	_, err := fmt.Fprintln(w, "(same: the fault left the result unchanged, so it is no wrong answer and is not counted)")
 	return err
 }

@@ -71,6 +71,9 @@ type Input struct {
 	// such group exists, so none is missing.
 	ZeroGroups        []ZeroGroup
 	ZeroGroupsControl string
+	// FanOuts say which measures are computed at the wrong grain
+	// (FanOuts).
+	FanOuts []string
 	// PeriodDate says why the period may be on the wrong date (PeriodDate).
 	PeriodDate string
 	Period     string // human label of the filtered time range, for hints
@@ -125,6 +128,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	in.Contradictions = Contradictions(m, q)
 	in.ZeroGroups = ZeroGroupsMissing(m, q)
 	in.PeriodDate = PeriodDate(m, q)
+	in.FanOuts = FanOuts(m, q)
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 			continue
@@ -221,7 +225,10 @@ func Run(in Input) Report {
 		checks = append(checks, Check{Name: CheckZeroGroups, Status: Fail, Detail: strings.Join(why, "; ")})
 	}
 	checks = append(checks, in.Coverage...)
-	if in.FanOutGuarded {
+	switch {
+	case len(in.FanOuts) > 0:
+		checks = append(checks, Check{Name: CheckFanOut, Status: Fail, Detail: strings.Join(in.FanOuts, "; ")})
+	case in.FanOutGuarded:
 		checks = append(checks, Check{Name: CheckFanOut, Status: Pass,
 			Detail: "each measure was aggregated at its own grain before joining"})
 	}
