@@ -29,6 +29,10 @@ const dbEnv = "MCPCONN_TEST_DB"
 // secretEnv holds a secret the stderr-secret server repeats.
 const secretEnv = "MCPCONN_TEST_SECRET"
 
+// stderrEnv is what the crash-with server writes on stderr before it
+// exits with status 1.
+const stderrEnv = "MCPCONN_TEST_STDERR"
+
 func TestMain(m *testing.M) {
 	if kind := os.Getenv(serverEnv); kind != "" {
 		os.Exit(runChild(kind))
@@ -44,6 +48,9 @@ func runChild(kind string) int {
 		fmt.Fprintln(os.Stderr, "starting up")
 		fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
 		return 3
+	case "crash-with":
+		fmt.Fprint(os.Stderr, os.Getenv(stderrEnv))
+		return 1
 	case "stderr-secret":
 		fmt.Fprintln(os.Stderr, "fatal: cannot log in with password "+os.Getenv(secretEnv))
 		return 1

@@ -5,9 +5,12 @@ import (
 	"io"
 	"io/fs"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -125,7 +128,7 @@ func (p *process) exitReason(r *redactor) (string, quarry.Kind) {
 	} else if p.err != nil {
 		status = sanitize(p.err.Error())
 	}
-	last := r.clean(p.stderr.lastLine())
+	last := r.clean(p.stderr.lastWords(lastWordsBytes))
 	if last == "" {
 		return "the server exited (" + status + ") without a message on stderr", quarry.KindConnection
 	}
@@ -134,9 +137,10 @@ func (p *process) exitReason(r *redactor) (string, quarry.Kind) {
 
 // tail keeps the last max bytes written to it.
 type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped bool // the start was cut off: the first line may be partial
 }
 
 func (t *tail) Write(b []byte) (int, error) {
@@ -145,22 +149,66 @@ func (t *tail) Write(b []byte) (int, error) {
 	t.buf = append(t.buf, b...)
 	if over := len(t.buf) - t.max; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
+		t.dropped = true
 	}
 	return len(b), nil
 }
 
-// lastLine returns the last non-empty line written, sanitised.
-func (t *tail) lastLine() string {
+// lastWordsBytes is about how much of a server's last lines an error
+// repeats when none of them reads as an error.
+const lastWordsBytes = 240
+
+// lastWords returns what the server said last, as one line: the last line
+// that reads as an error (Error: …, panic: …, fatal: …, a Python or Java
+// exception, a log line at level ERROR) when there is one among the last
+// lines, else the last lines joined up to about max bytes, so that a
+// message spread over lines (an indented JSON log record, a wrapped
+// sentence) is not cut down to its final "}".
+func (t *tail) lastWords(max int) string {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.ToValidUTF8(string(t.buf), "\uFFFD"), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			return l
+	text, dropped := strings.ToValidUTF8(string(t.buf), "\uFFFD"), t.dropped
+	t.mu.Unlock()
+	raw := strings.Split(text, "\n")
+	if dropped {
+		raw = raw[1:]
+	}
+	var lines []string
+	for _, l := range raw {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
 		}
 	}
-	return ""
+	const recent = 30 // an error further up is old news
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-recent; i-- {
+		if errorLine.MatchString(lines[i]) && !jsonMember.MatchString(lines[i]) {
+			return lines[i]
+		}
+	}
+	var words []string
+	n, said := 0, false
+	for i := len(lines) - 1; i >= 0; i-- {
+		if said && n+1+len(lines[i]) > max {
+			break
+		}
+		// Lines of punctuation alone ("}", "]);") say nothing: the line
+		// before them is kept whatever its length.
+		said = said || strings.IndexFunc(lines[i], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+		words = append(words, lines[i])
+		n += 1 + len(lines[i])
+	}
+	slices.Reverse(words)
+	return strings.Join(words, " ")
 }
+
+// errorLine matches a line that states an error: it starts with a word
+// such as Error, panic or fatal and has a colon, starts with the name of
+// an error or exception type and a colon (ValueError: …,
+// java.sql.SQLException: …), or carries the log level ERROR or FATAL.
+var errorLine = regexp.MustCompile(`(?i:^(error|fatal|panic|critical|exception)\b.*:)|^[\w.$]*(Error|Exception)\b:|\b(ERROR|FATAL|CRITICAL|PANIC)\b`)
+
+// jsonMember matches one member of a JSON object written over several
+// lines (`"level": "ERROR",`): a part of the record, not the record.
+var jsonMember = regexp.MustCompile(`^"[^"]*"\s*:`)
 
 // startError explains why the command could not be started.
 func startError(name, command string, err error) error {
