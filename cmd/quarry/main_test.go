@@ -9,6 +9,7 @@ import (
 
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -375,7 +376,7 @@ func TestRunsShowAndEvents(t *testing.T) {
 	}
 	id := runs[0].RunID
 	r = quarryCmd(t, "", "-C", dir, "runs", "show", id[:8])
-	if r.code != 0 || !strings.Contains(r.stdout, "succeeded") || !strings.Contains(r.stdout, "sha256:") {
+	if r.code != 0 || !strings.Contains(r.stdout, "succeeded") || !regexp.MustCompile(`(?m)^Result  res_\S+  sha256:[0-9a-f]{64}$`).MatchString(r.stdout) {
 		t.Errorf("runs show: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = quarryCmd(t, "", "-C", dir, "runs", "events", id)
