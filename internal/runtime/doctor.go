@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/httpjson"
 	"github.com/quarrydata/quarry/internal/connector/mcpconn"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -39,8 +41,12 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		add(Finding{Status: "warn", Area: "config", Detail: w})
 	}
 
-	if len(cfg.ConnectionNames) == 0 {
-		add(Finding{"warn", "connection", "no connection configured: quarry can only propose SQL for you to run", "add one under connections in quarry.yaml", ""})
+	switch {
+	case len(cfg.ConnectionNames) == 0:
+		add(Finding{"warn", "connection", "no connection configured: quarry can only propose SQL for you to run", addConnectionFix(cfg.Path), ""})
+	case cfg.Connection == "":
+		add(Finding{"warn", "connection", fmt.Sprintf("no default connection: commands that read a database need --connection (one of %s)", strings.Join(cfg.ConnectionNames, ", ")),
+			fmt.Sprintf("add `connection: %s` to %s", cfg.ConnectionNames[0], cfg.Path), ""})
 	}
 	for _, name := range cfg.ConnectionNames {
 		conn, _, err := r.Conn(ctx, name)
@@ -78,8 +84,23 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		add(Finding{Status: "ok", Area: "state", Detail: st.Where() + " opens"})
 	}
 
-	if _, err := os.Stat(cfg.Knowledge); err != nil {
-		add(Finding{"warn", "knowledge", "no knowledge folder at " + cfg.Knowledge, "run quarry learn to build it from your database", ""})
+	_, noModel := os.Stat(filepath.Join(cfg.Knowledge, knowledge.ModelFile))
+	if _, err := os.Stat(cfg.Knowledge); err != nil || noModel != nil {
+		// Nothing but learn writes model.yaml, and learn needs a
+		// connection: without one, the connection's finding says what to
+		// do, and this one only what is missing.
+		detail := filepath.Join(cfg.Knowledge, knowledge.ModelFile) + ": missing"
+		if err != nil {
+			detail = "no knowledge folder at " + cfg.Knowledge
+		}
+		switch {
+		case len(cfg.ConnectionNames) == 0:
+			add(Finding{Status: "warn", Area: "knowledge", Detail: detail + "; it is learned from a connection (see above)"})
+		case err != nil:
+			add(Finding{"warn", "knowledge", detail, "run quarry learn to build it from your database", ""})
+		default:
+			add(Finding{"fail", "knowledge", detail, "run quarry learn to write it from your database", ""})
+		}
 	} else if k, err := r.Folder(); err != nil {
 		add(Finding{"fail", "knowledge", oneLine(quarry.Message(err)), "fix the file as the message says", ""})
 	} else {
@@ -101,6 +122,14 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		r.preflight(ctx, cfg, add)
 	}
 	return out
+}
+
+// addConnectionFix says how to add a first connection to the quarry.yaml
+// at path: the lines to write under connections:, for a file and for a
+// server.
+func addConnectionFix(path string) string {
+	return "add your database under connections: in " + path + ", e.g. `mydb: {driver: sqlite, path: data.db}` or `mydb: {driver: postgres, url: ${DATABASE_URL}}` " +
+		"(indented under connections:; its comments show more), then run quarry learn"
 }
 
 // probe runs the connection's read-only probe: every write must be refused.
