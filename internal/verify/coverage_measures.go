@@ -104,14 +104,23 @@ func (c *cover) usedText() string {
 func (c *cover) saysColumn(name string) string {
 	words := splitName(name)
 	full := strings.Join(words, " ")
-	if len(full) >= 3 && !genericWords[full] && !c.inName(full) && !c.isMetricName(full) {
+	// A unit at the end of the name is not how a question says it: "net
+	// worth" names Net_Worth_Millions.
+	bare := words
+	for len(bare) > 1 && unitWords[bare[len(bare)-1]] {
+		bare = bare[:len(bare)-1]
+	}
+	for _, phrase := range []string{full, strings.Join(bare, " ")} {
+		if len(phrase) < 3 || genericWords[phrase] || c.inName(phrase) || c.isMetricName(phrase) {
+			continue
+		}
 		switch {
-		case c.has(full):
-			return full
-		case c.has(full + "s"):
-			return full + "s"
-		case strings.HasSuffix(full, "y") && c.has(strings.TrimSuffix(full, "y")+"ies"):
-			return strings.TrimSuffix(full, "y") + "ies"
+		case c.has(phrase):
+			return phrase
+		case c.has(phrase + "s"):
+			return phrase + "s"
+		case strings.HasSuffix(phrase, "y") && c.has(strings.TrimSuffix(phrase, "y")+"ies"):
+			return strings.TrimSuffix(phrase, "y") + "ies"
 		}
 	}
 	if len(words) < 2 {
@@ -122,6 +131,14 @@ func (c *cover) saysColumn(name string) string {
 		return ""
 	}
 	return last
+}
+
+// unitWords end a column's name with the unit its values are in.
+var unitWords = map[string]bool{
+	"millions": true, "million": true, "thousands": true, "thousand": true, "billions": true, "billion": true,
+	"usd": true, "eur": true, "gbp": true, "dollars": true, "euros": true, "pct": true, "percent": true,
+	"kg": true, "kgs": true, "lbs": true, "km": true, "cm": true, "mm": true, "mph": true, "kmh": true,
+	"hours": true, "hrs": true, "minutes": true, "mins": true, "seconds": true, "secs": true, "ms": true,
 }
 
 // aggregateWords map a question's words to the aggregate they ask for.

@@ -60,10 +60,10 @@ func (c *cover) groupings() (ok, bad []string) {
 			if len(p) < 3 || !c.has(p) && !c.has(p+"s") && !(strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) {
 				continue
 			}
-			asked := false
-			for _, lead := range []string{"by", "per", "each", "every", "which", "across"} {
+			asked, request := false, false
+			for i, lead := range groupLeads {
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
-					asked = true
+					asked, request = true, request || i >= firstRequestLead
 				}
 			}
 			if !asked {
@@ -77,6 +77,11 @@ func (c *cover) groupings() (ok, bad []string) {
 				if strings.EqualFold(qd.Name, d.Name) || strings.EqualFold(qd.Name, d.Expr) || namedBy(c.candidates(qd), p) || c.namedAfter(p, c.candidates(qd)) || c.startsName(p, c.candidates(qd)) {
 					grouped = true
 				}
+				// "what is the name of the breed …" asks for a name, which
+				// breeds.breed_name is.
+				if request && strings.Contains(" "+strings.ReplaceAll(strings.ToLower(qd.Name), "_", " ")+" ", " "+p+" ") {
+					grouped = true
+				}
 			}
 			if !grouped && !c.filtersOn(d) {
 				bad = append(bad, "the question asks for each "+p+", but the query does not group by it")
@@ -86,6 +91,19 @@ func (c *cover) groupings() (ok, bad []string) {
 	}
 	return ok, bad
 }
+
+// groupLeads are the words before a name that ask for a value of it per
+// group: "by channel", "which category", and the requests that name what
+// to show, "list all document ids …", "show the names of singers …",
+// "what is the record company used by the most orchestras".
+var groupLeads = []string{"by", "per", "each", "every", "which", "across",
+	// from here on, requests (firstRequestLead)
+	"list", "list all", "list the", "list all the", "show", "show the", "show all", "show all the",
+	"return", "return the", "return all", "find", "find the", "find all", "find all the",
+	"give", "give the", "give me the", "what is the", "what are the", "what are all the", "name the"}
+
+// firstRequestLead is the index in groupLeads of the first request to show.
+const firstRequestLead = 6
 
 // singularOf drops a plural's s ("stadiums", "countries").
 func singularOf(s string) string {

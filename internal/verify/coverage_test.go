@@ -14,7 +14,7 @@ func coverageModel() *semantic.Model {
 	return &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "customers", PrimaryKey: "id", TimeColumn: "signed_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "country", Type: quarry.TypeText, Values: []string{"Germany", "France", "Sales Island"}}, {Name: "signed_up_at", Type: quarry.TypeDate}}},
-			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "weight", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "weight", Type: quarry.TypeFloat}, {Name: "shipping_cost_usd", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
 		},
 		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 		Metrics: []semantic.Metric{
@@ -72,6 +72,14 @@ func TestCoverage(t *testing.T) {
 		{"what is the name of the country with the most customers", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":ranks nothing"},
 		{"what is the name of the country with the most customers", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Order: []semantic.Order{{Field: "customers", Desc: true}}, Limit: 5}, CheckCoverage + ":lists 5"},
 		{"how many orders were placed by Germany customers", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{germany}}, ""},
+		// A request names what to show ("list the channels …", "show the
+		// countries …"): one figure without it drops the breakdown.
+		{"list the channels with more than 100 orders", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpGt, Values: []any{int64(100)}}}}, CheckCoverage + ":each channel"},
+		{"list the channels with more than 100 orders", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpGt, Values: []any{int64(100)}}}, Hidden: []string{"orders"}}, ""},
+		{"what is the country with the most customers", semantic.Query{Metrics: []string{"customers"}, Order: []semantic.Order{{Field: "customers", Desc: true}}, Limit: 1}, CheckCoverage + ":country"},
+		// A unit at the end of a column's name is not how a question says
+		// it: "shipping cost" names shipping_cost_usd.
+		{"the highest shipping cost of orders", semantic.Query{Metrics: []string{"orders"}}, CheckCoverage + ":shipping cost"},
 		// A count of a kind of thing in a period: those made then, or
 		// those there were? Only "new" (or the date named) says.
 		{"how many customers did we have in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, CheckCoverage + ":may mean how many there were"},
