@@ -74,7 +74,11 @@ func Compose(in AnswerInput) Answer {
 		b.WriteString("\n" + tbl)
 	}
 	b.WriteString("\n" + checksBlock(in.Report, in.AsOf))
-	spec := ChooseChart(in.Table, in.Columns, w.title())
+	chartTitle := in.Title
+	if chartTitle == "" {
+		chartTitle = w.title()
+	}
+	spec := ChooseChart(in.Table, in.Columns, chartTitle)
 	if spec.Kind != ChartNone {
 		spec.Currency = in.Currency
 	}
@@ -147,7 +151,7 @@ func (w writer) shape() string {
 // title is what the figures measure.
 func (w writer) title() string {
 	if w.in.Title != "" {
-		return w.in.Title
+		return w.bareTitle()
 	}
 	dims, nums := w.split()
 	if len(nums) == 0 {
@@ -160,11 +164,21 @@ func (w writer) title() string {
 	return s
 }
 
+// bareTitle is the input's title without the period label it may end
+// with ("Revenue by month, 2025" → "Revenue by month"): the sentences add
+// the period themselves.
+func (w writer) bareTitle() string {
+	if p := w.in.Period; p != "" {
+		return strings.TrimSuffix(w.in.Title, ", "+p)
+	}
+	return w.in.Title
+}
+
 // metricTitle is the title for a sentence about one measure: the input's
 // title, else the column's name.
 func (w writer) metricTitle(m column) string {
 	if w.in.Title != "" {
-		return w.in.Title
+		return w.bareTitle()
 	}
 	return capitalize(humanize(m.Name))
 }

@@ -87,6 +87,23 @@ func answerCases() []answerCase {
 			shape:  ShapeFigure, chart: ChartFigure,
 		},
 		{
+			name: "ranking_title_ends_with_period",
+			in: AnswerInput{Question: "top 2 products by revenue last month", Title: "Revenue by products, top 2, last month (May 2026)", Period: "last month (May 2026)", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("name", quarry.TypeText), col("revenue", quarry.TypeFloat)}, Rows: [][]any{{"Dumbbells", 17894.63}, {"Earbuds", 13822.52}}},
+				Columns: []ColumnInfo{dim("name"), metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"name"}},
+			shape:  ShapeRanking, chart: ChartBar,
+		},
+		{
+			name: "figure_count_of_one",
+			in: AnswerInput{Question: "open tickets in May 2026", Title: "Open tickets (web), May 2026", Period: "May 2026",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "open_tickets", How: "COUNT(support_tickets.id) over support_tickets"}}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("open_tickets", quarry.TypeInt)}, Rows: [][]any{{int64(1)}}},
+				Columns: []ColumnInfo{metric("open_tickets", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"open_tickets"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
 			name: "figure_percent_last_days",
 			in: AnswerInput{Question: "conversion rate in the last 30 days", Title: "Conversion rate", Period: "last 30 days",
 				Table:   &quarry.Table{Columns: []quarry.Column{col("conversion_rate", quarry.TypeFloat)}, Rows: [][]any{{0.03456}}},

@@ -25,16 +25,17 @@ func (w writer) figure(n column, r []any) (string, bool) {
 	}
 	switch {
 	case len(rd.Measures) == 1:
-		label := w.in.Title
-		if p := w.in.Period; p != "" {
-			label = strings.TrimSuffix(label, ", "+p)
-		}
+		label := w.bareTitle()
 		if label == "" {
 			label = humanize(rd.Measures[0].Name)
 		}
 		if isCount(rd.Measures[0].How) && !strings.Contains(strings.ToLower(label), "count") &&
 			!strings.Contains(strings.ToLower(label), "number") {
-			return value + " " + lowerFirst(label) + tail + ".", true
+			noun := lowerFirst(label)
+			if f, ok := toFloat(n.cell(r)); ok && f == 1 {
+				noun = singularNoun(noun)
+			}
+			return value + " " + noun + tail + ".", true
 		}
 		return capitalize(label) + " was " + value + tail + ".", true
 	case len(rd.Measures) == 0 && rd.Source == "verified_query":
@@ -61,4 +62,20 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// singularNoun puts the head noun of a count's label in the singular, for
+// a count of one: "open tickets (web)" → "open ticket (web)".
+func singularNoun(label string) string {
+	head, rest, _ := strings.Cut(label, " (")
+	if rest != "" {
+		rest = " (" + rest
+	}
+	switch {
+	case strings.HasSuffix(head, "ies") && len(head) > 4:
+		head = strings.TrimSuffix(head, "ies") + "y"
+	case strings.HasSuffix(head, "s") && !strings.HasSuffix(head, "ss"):
+		head = strings.TrimSuffix(head, "s")
+	}
+	return head + rest
 }
