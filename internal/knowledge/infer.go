@@ -3,6 +3,7 @@ package knowledge
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -397,14 +398,53 @@ func measureColumn(l *learned, e semantic.Entity, c semantic.Column) bool {
 	if n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "_key") {
 		return false
 	}
-	for _, tok := range strings.FieldsFunc(n, func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+	for _, tok := range nameWords(c.Name) {
 		switch tok {
-		case "year", "month", "week", "day", "hour", "zip", "zipcode", "postal", "phone", "code", "latitude", "longitude",
-			"lat", "lon", "lng", "rank", "sort", "ordinal", "sequence", "version", "position":
+		case "id", "ids", "key", "year", "month", "week", "day", "hour", "zip", "zipcode", "postal", "postcode", "phone", "code",
+			"latitude", "longitude", "lat", "lon", "lng", "rank", "sort", "ordinal", "sequence", "version", "position",
+			"born", "yob", "dob", "birth", "birthday", "birthdate", "fax", "mobile", "telephone", "ssn", "isbn", "ean", "upc":
+			return false
+		}
+		// A word run together with another: birthyear, fiscalyear,
+		// areacode, postcode, cellphone; yearofbirth.
+		for _, w := range []string{"year", "code", "zip", "phone"} {
+			if strings.HasSuffix(tok, w) {
+				return false
+			}
+		}
+		if strings.HasPrefix(tok, "yearof") {
 			return false
 		}
 	}
 	return true
+}
+
+// nameWords splits a column name into lower-cased words at _, -, spaces
+// and camelCase: "BirthYear" and "birth_year" are both birth, year.
+func nameWords(name string) []string {
+	var words []string
+	var w []rune
+	rs := []rune(name)
+	flush := func() {
+		if len(w) > 0 {
+			words = append(words, strings.ToLower(string(w)))
+			w = w[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) ||
+			unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			// fooBar, and the last capital of an acronym: customerID, IDCode
+			flush()
+		}
+		w = append(w, r)
+	}
+	flush()
+	return words
 }
 
 // refIdent writes a name for use in an entity.column reference, quoting it

@@ -105,6 +105,7 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	}
 	merged := merge(old.model, lr, rep)
 	lr.candidates = unrestricted(lr.candidates, restricted)
+	lr.candidates = notYears(ctx, src, lr, opts)
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)

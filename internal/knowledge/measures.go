@@ -1,0 +1,102 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// The years a column of whole numbers holds when it is a year (a birth
+// year, a model year) rather than an amount.
+const (
+	minYear = 1800
+	maxYear = 2100
+)
+
+// notYears drops the candidate measures whose column holds years: every
+// value a whole number from 1800 to 2100, whatever the column is called
+// (born, anno). Summing them means nothing. A column whose values cannot
+// be read keeps its candidate: candidates are suggestions a person reviews.
+func notYears(ctx context.Context, src Source, lr *learned, opts LearnOptions) []semantic.Metric {
+	years := map[colKey]bool{}
+	d := src.Dialect()
+	for i, e := range lr.entities {
+		t := lr.tables[i]
+		if t.RowCount == 0 {
+			continue
+		}
+		for _, c := range e.Columns {
+			if !measureColumn(lr, e, c) || lr.withheld[lowerKey(e.Name, c.Name)] || !used(lr.candidates, e.Name, c.Name) {
+				continue
+			}
+			if ctx.Err() != nil {
+				return lr.candidates
+			}
+			qc := quoteIdent(d, c.Name)
+			sql := fmt.Sprintf("SELECT MIN(%[1]s), MAX(%[1]s), SUM(CASE WHEN %[1]s = ROUND(%[1]s) THEN 0 ELSE 1 END) FROM %[2]s WHERE %[1]s IS NOT NULL", qc, quoteTable(d, t))
+			if yearValues(ctx, src, sql, opts) {
+				years[lowerKey(e.Name, c.Name)] = true
+			}
+		}
+	}
+	var out []semantic.Metric
+	for _, m := range lr.candidates {
+		keep := true
+		for _, r := range qualifiedRefs(m.Expr) {
+			if years[lowerKey(r.entity, r.column)] {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// used reports whether a candidate measure reads entity.column.
+func used(cands []semantic.Metric, entity, column string) bool {
+	for _, m := range cands {
+		for _, r := range qualifiedRefs(m.Expr) {
+			if strings.EqualFold(r.entity, entity) && strings.EqualFold(r.column, column) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// yearValues runs sql, which reads a column's least and greatest value and
+// how many values are not whole, and reports whether all of them are
+// whole numbers within the years.
+func yearValues(ctx context.Context, src Source, sql string, opts LearnOptions) bool {
+	rows, err := src.Query(ctx, sql, connector.QueryOptions{MaxRows: 1, Timeout: opts.QueryTimeout})
+	if err != nil {
+		return false
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return false
+	}
+	v := rows.Values()
+	if len(v) != 3 {
+		return false
+	}
+	var n [3]float64
+	for i := range n {
+		s, ok := valueText(v[i])
+		if !ok {
+			return false // NULL: no values
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return false
+		}
+		n[i] = f
+	}
+	return rows.Err() == nil && n[2] == 0 && n[0] >= minYear && n[1] <= maxYear
+}
