@@ -246,8 +246,22 @@ func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 		fmt.Fprintln(w)
 		fmt.Fprint(w, chart.RenderTerminal(out.Answer.Chart, min(a.width, 100)))
 	}
-	fmt.Fprintf(w, "\nSQL\n%s\n", narrate.SQLBlock(out.SQL))
+	fmt.Fprintf(w, "\nSQL\n%s\n", terminalSQL(out.SQL))
 	fmt.Fprintf(w, "\x1b[2mRun %s · %d rows · %s · as of %s\x1b[0m\n", out.RunID, out.Rows, shortDuration(out.Duration), out.AsOf)
+}
+
+// terminalSQL sets SQL off for a terminal by indenting it, as the rendered
+// answer shows its code: a Markdown fence there is noise, and a person
+// copying the statement would have to leave it out.
+func terminalSQL(sql string) string {
+	lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(sql), "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if l = strings.TrimRight(l, " \t"); l != "" {
+			l = "    " + l
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // askJSON is the --json shape of an answer.
