@@ -88,7 +88,16 @@ func TestManagerQuestions(t *testing.T) {
 		// signups in May).
 		{q: "how many customers did we have last month", refuse: "may mean how many there were"},
 		{q: "headcount in 2024", refuse: "may mean how many there were"},
-		{q: "MRR last month", refuse: "may mean how many there were"},
+		{q: "MRR last month", refuse: "in that state during the period"},
+		// A state now (open, active) in a period: "open tickets last month"
+		// counted the tickets opened in May that are open today.
+		{q: "open tickets last month", refuse: "in that state during the period"},
+		{q: "active subscriptions last month", refuse: "in that state during the period"},
+		{q: "how many open tickets", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL"},
+		// "at home" is no category; "mobile devices" is a filter, not a
+		// grouping by device as well.
+		{q: "revenue at home this month", refuse: "ordinary word"},
+		{q: "average pages per visit on mobile devices last week", want: "SELECT avg(pages) FROM web_sessions WHERE device = 'mobile' AND started_at >= '2026-06-22' AND started_at < '2026-06-29'"},
 		{q: "how many buyers did we have in 2025", refuse: "buying customers or the customers table"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {

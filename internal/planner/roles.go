@@ -283,6 +283,10 @@ func (b *builder) roles() *Plan {
 			}
 		case sColumn, sDim:
 			switch {
+			case b.valueBefore(t):
+				// "on mobile devices": the column names the value before
+				// it, a filter, not a grouping.
+				t.role = "context"
 			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0 || st.eachAfter) && len(b.groups) == 0 && !t.hasNum:
 				if s.key {
 					// "the contestant numbers and names", "document ids with
@@ -417,6 +421,17 @@ func (b *builder) mentionedColumnOf(e string) bool {
 func (b *builder) besideValue(t *term) bool {
 	for _, u := range b.st.terms {
 		if u.cands[0].kind == sValue && u.cands[0].field == t.cands[0].field && (u.pos == t.pos-1 || u.pos == t.pos+1 || u.pos == t.pos-2 || u.pos == t.pos+2) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueBefore reports whether the word right before t is a value of t's
+// own column ("mobile devices", "web channel").
+func (b *builder) valueBefore(t *term) bool {
+	for _, u := range b.st.terms {
+		if u.pos == t.pos-1 && len(u.cands) > 0 && u.cands[0].kind == sValue && u.cands[0].field == t.cands[0].field {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -34,7 +35,7 @@ func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Che
 	c.asOf, _ = time.Parse("2006-01-02", asOf)
 	var checks []Check
 	var missing, seen []string
-	for _, f := range []func() ([]string, []string){c.values, c.numbers, c.period, c.relative, c.periodDate, c.stockPeriod, c.measures, c.columns, c.groupings, c.direction} {
+	for _, f := range []func() ([]string, []string){c.values, c.ordinaryValues, c.numbers, c.period, c.relative, c.periodDate, c.stockPeriod, c.measures, c.columns, c.groupings, c.direction} {
 		ok, bad := f()
 		seen, missing = append(seen, ok...), append(missing, bad...)
 	}
@@ -58,6 +59,7 @@ func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Che
 // cover is one question read against one query.
 type cover struct {
 	asOf  time.Time // the day relative periods are read against; zero when unknown
+	raw   string    // the question as written
 	q     *semantic.Query
 	m     *semantic.Model
 	text  string   // the question, lower case, words separated by single spaces
@@ -79,7 +81,7 @@ func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	for _, w := range wordRE.FindAllString(strings.ToLower(question), -1) {
 		words = append(words, strings.TrimRight(w, ".-'’"))
 	}
-	c := &cover{q: q, m: m, words: words, text: " " + strings.Join(words, " ") + " "}
+	c := &cover{q: q, m: m, raw: question, words: words, text: " " + strings.Join(words, " ") + " "}
 	// add puts a name and its synonyms in names, and, for a term (a
 	// measure, a set of rows or a grouping), in terms.
 	add := func(isTerm bool, names ...string) {
@@ -207,7 +209,7 @@ func (c *cover) values() (ok, bad []string) {
 		if !c.has(lv) && (len(lv) < 4 || !c.has(lv+"s")) {
 			return // neither the value nor its plural ("tablets")
 		}
-		if c.inName(lv) || c.isName(lv) {
+		if c.inName(lv) || c.isName(lv) || c.ordinaryUse(v) {
 			return
 		}
 		seen[lv] = true
@@ -237,6 +239,85 @@ func (c *cover) values() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// idioms are phrases in which a word that may be a category value is an
+// ordinary word: "revenue at home", "delivered on time", "paid in person".
+var idioms = []string{"at home", "at work", "at risk", "at cost", "on time", "in person", "on hold", "in stock",
+	"on sale", "by hand", "for free", "in general", "in time", "on average", "in total", "in all", "at all"}
+
+// placeWords name columns whose values are places one is "at" ("at the
+// Berlin store").
+var placeWords = []string{"store", "shop", "branch", "city", "country", "location", "site", "office", "warehouse", "region", "venue", "stadium", "airport", "station", "campus", "school", "hospital"}
+
+// ordinaryUse reports whether every time the question names value v it
+// uses the word as an ordinary word: written in lower case where the value
+// is capitalized, in an idiom ("at home") or after "at" where v is not a
+// place. "revenue at home this month" is not revenue of the Home category.
+func (c *cover) ordinaryUse(v string) bool {
+	if strings.ToLower(v) == v || strings.ContainsAny(v, " _-") {
+		return false
+	}
+	lv := strings.ToLower(v)
+	re, err := regexp.Compile(`(?i)(\pL+\s+)?(?:the\s+|our\s+)?\b` + regexp.QuoteMeta(v) + `\b`)
+	if err != nil {
+		return false
+	}
+	found := false
+	for _, m := range re.FindAllStringSubmatchIndex(c.raw, -1) {
+		word := c.raw[m[1]-len(v) : m[1]]
+		if word != lv {
+			return false // written as the value is ("Home"): evidence
+		}
+		prev := ""
+		if m[2] >= 0 {
+			prev = strings.ToLower(strings.TrimSpace(c.raw[m[2]:m[3]]))
+		}
+		if !slices.Contains(idioms, prev+" "+lv) && prev != "at" {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// ordinaryValues: a filter value the question names only as an ordinary
+// word ("at home") is no filter the question asks for.
+func (c *cover) ordinaryValues() (ok, bad []string) {
+	for _, f := range c.q.Filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		field := strings.ToLower(f.Field)
+		if d := c.m.Dimension(f.Field); d != nil {
+			field = strings.ToLower(d.Expr)
+		}
+		place := false
+		for _, w := range placeWords {
+			place = place || strings.Contains(field, w)
+		}
+		for _, v := range f.Values {
+			s, isStr := v.(string)
+			if !isStr || place || !c.ordinaryUse(s) {
+				continue
+			}
+			bad = append(bad, fmt.Sprintf("%q reads as an ordinary word in the question, not the value '%s' of %s; say \"the %s %s\" if that is meant", strings.ToLower(s), s, f.Field, s, lastWord(f.Field)))
+		}
+	}
+	return ok, bad
+}
+
+// lastWord is the last word of a field's name: "category" of
+// "products.category".
+func lastWord(field string) string {
+	if _, col, ok := strings.Cut(field, "."); ok {
+		field = col
+	}
+	w := splitName(field)
+	if len(w) == 0 {
+		return field
+	}
+	return w[len(w)-1]
 }
 
 // splitName splits a column name into lower-case words: signup_date,

@@ -417,7 +417,7 @@ func (c *cover) timeFilter() bool {
 // customers", "signed up", "hired"), not what there was.
 var flowWords = []string{"new", "joined", "join", "joining", "signed", "signup", "signups", "sign-ups", "registered", "registrations",
 	"hired", "hires", "hiring", "launched", "launches", "added", "acquired", "acquisitions", "created", "started", "starts",
-	"opened", "onboarded", "from", "since", "during"}
+	"opened", "onboarded", "from", "since", "during", "placed", "raised", "filed", "submitted", "logged", "reported"}
 
 // stockPeriod: "how many customers did we have last month" asks how many
 // there were; a count of a kind of thing (rows other rows refer to:
@@ -444,24 +444,76 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		if own == "" || tr.Field != "" && !strings.EqualFold(tr.Field, own) {
 			continue
 		}
-		_, col, _ := strings.Cut(own, ".")
-		if e := c.m.Entity(mt.Entity); e != nil {
-			if cc := e.Column(col); cc != nil && c.namesColumn(e.Name, cc) {
-				continue // the question names the date: it counts what was made then
-			}
-		}
-		thing := countsRows(mt.Expr) && c.referenced(mt.Entity)
 		active := false
 		for _, f := range mt.Filters {
-			if strings.Contains(strings.ToLower(f), "'active'") {
+			if stateFilter(f) {
 				active = true
 			}
 		}
-		if thing || active {
+		for _, f := range c.q.Filters {
+			for _, v := range f.Values {
+				if sv, ok := v.(string); ok && f.Op == semantic.OpEq && stateFilter("'"+sv+"'") {
+					active = true
+				}
+			}
+		}
+		_, col, _ := strings.Cut(own, ".")
+		if e := c.m.Entity(mt.Entity); e != nil {
+			// The question names the date: it counts what was made then.
+			// For a state, a word of the measure's own name ("open" of
+			// open tickets) is the state, not the date.
+			if cc := e.Column(col); cc != nil && (!active && c.namesColumn(e.Name, cc) || active && c.namesDateBeyond(mt, cc)) {
+				continue
+			}
+		}
+		thing := countsRows(mt.Expr) && c.referenced(mt.Entity)
+		if active {
+			return nil, []string{fmt.Sprintf("%s in a period is read as those whose %s falls in it and that are in that state now, but the question may mean those in that state during the period; ask for it without a period (as of now), or say \"new\" (or name the date) for those made then", mt.Name, own)}
+		}
+		if thing {
 			return nil, []string{fmt.Sprintf("%s in a period is read as those whose %s falls in it (made then), but the question may mean how many there were; say \"new\" (or name the date) for those made then", mt.Name, own)}
 		}
 	}
 	return nil, nil
+}
+
+// stateWords are values of a status that hold for a while and then end.
+var stateWords = []string{"'active'", "'open'", "'pending'", "'in progress'", "'in_progress'", "'outstanding'", "'unpaid'", "'overdue'", "'trialing'", "'on hold'"}
+
+// unsetDateRE is a condition that an event has not happened yet
+// ("support_tickets.closed_at IS NULL": the ticket is open).
+var unsetDateRE = regexp.MustCompile(`(?i)\b\w*(_at|_on|_date|ed)\s+is\s+null\b`)
+
+// stateFilter reports whether a metric's condition selects rows by a state
+// they are in now (active subscriptions, open tickets), not by an event:
+// such a measure in a period is a question about the state then.
+func stateFilter(f string) bool {
+	l := strings.ToLower(f)
+	for _, w := range stateWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return unsetDateRE.MatchString(f)
+}
+
+// namesDateBeyond reports whether the question names the date col of mt's
+// entity with a word that is not part of the measure's own name: "open"
+// of "open tickets" is the state, not opened_at; "orders" of "open
+// orders" is not ordered_at.
+func (c *cover) namesDateBeyond(mt *semantic.Metric, col *semantic.Column) bool {
+	own := map[string]bool{}
+	for _, n := range append([]string{mt.Name, mt.Entity}, mt.Synonyms...) {
+		for _, w := range splitName(n) {
+			own[strings.ToLower(w)] = true
+		}
+	}
+	for _, w := range c.namingWords(mt.Entity, col) {
+		if !own[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // referenced reports whether other entities refer to ent (it is a kind of

@@ -14,13 +14,14 @@ func coverageModel() *semantic.Model {
 	return &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "customers", PrimaryKey: "id", TimeColumn: "signed_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "country", Type: quarry.TypeText, Values: []string{"Germany", "France", "Sales Island"}}, {Name: "signed_up_at", Type: quarry.TypeDate}}},
-			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "weight", Type: quarry.TypeFloat}, {Name: "shipping_cost_usd", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}}, {Name: "category", Type: quarry.TypeText, Values: []string{"Home", "Garden"}}, {Name: "total", Type: quarry.TypeFloat}, {Name: "weight", Type: quarry.TypeFloat}, {Name: "shipping_cost_usd", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeDate}}},
 		},
 		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 		Metrics: []semantic.Metric{
 			{Name: "revenue", Synonyms: []string{"sales"}, Entity: "orders", Expr: "SUM(orders.total)", Filters: []string{"orders.status = 'completed'"}},
 			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
 			{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"},
+			{Name: "open_orders", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.shipped_at IS NULL"}},
 		},
 		Dimensions: []semantic.Dimension{
 			{Name: "country", Entity: "customers", Expr: "customers.country"},
@@ -83,6 +84,16 @@ func TestCoverage(t *testing.T) {
 		// A count of a kind of thing in a period: those made then, or
 		// those there were? Only "new" (or the date named) says.
 		{"how many customers did we have in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, CheckCoverage + ":may mean how many there were"},
+		// A word that is also a category value, used as an ordinary word.
+		{"revenue at home in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Home"}}}, TimeRange: y2025}, CheckCoverage + ":ordinary word"},
+		{"revenue at home in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
+		{"revenue in Home in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Home"}}}, TimeRange: y2025}, ""},
+		{"garden revenue in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Garden"}}}, TimeRange: y2025}, ""},
+		{"garden revenue in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":Garden"},
+		// A state now (open, active) in a period: open then, or made then
+		// and open now?
+		{"open orders last month", semantic.Query{Metrics: []string{"open_orders"}, TimeRange: &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}}, CheckCoverage + ":in that state during the period"},
+		{"open orders placed last month", semantic.Query{Metrics: []string{"open_orders"}, TimeRange: &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}}, ""},
 		{"how many new customers in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, ""},
 		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, ""},
 		// Age words rank by what is ranked: the oldest order has the
