@@ -163,6 +163,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	if pl.Kind == planner.KindVerified {
 		out.Reading.Text = "the verified query approved for this question (" + pl.Title + ")"
 	}
+	if len(pl.Ignored) > 0 {
+		out.Reading.Ignored = pl.Ignored
+		out.Reading.Text += "; ignored: " + strings.Join(pl.Ignored, ", ")
+	}
 	em.Emit(ctx, out.Reading)
 	out.SQL, out.Compiled = sql, compiled
 	res, err := a.Exec(ctx, em, sql, Exec{Source: "builtin", MaxRows: askRowCap, KeepRows: askRowCap})

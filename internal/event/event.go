@@ -162,6 +162,9 @@ type ReadingData struct {
 	// Population says which rows a count or sum runs over, and that
 	// groups with none are left out, where that matters.
 	Population string `json:"population,omitempty"`
+	// Ignored are the question's words the planner read past ("placed",
+	// "still"), listed so that a reader can tell whether one mattered.
+	Ignored []string `json:"ignored,omitempty"`
 }
 
 // ReadMeasure is one measure of a reading.

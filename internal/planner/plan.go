@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,7 +84,40 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if len(st.unknown) > 0 {
 		return p.unanswered(st, "some words of the question are not terms quarry knows")
 	}
-	return p.build(st)
+	pl := p.build(st)
+	if pl.Kind == KindMetric || pl.Kind == KindRows {
+		pl.Ignored = p.ignored(items)
+	}
+	return pl
+}
+
+// functionWords are the stopwords that carry no content at all; the
+// planner's other stopwords ("placed", "still", "only", "total") are
+// words it read past, and the plan lists them (Plan.Ignored).
+func functionWords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of in on at for to from is are was were be been being do does did done
+		have has had there it its this that these those me my our we us i you your please can could would should
+		will shall let know want need like tell see so much many as their them they any some just also then about
+		into how what and or what's whats there's hi hey thanks thank here give given`) {
+		m[w] = true
+	}
+	return m
+}
+
+// ignored lists the words of the question the planner read past: its
+// stopwords that are not mere function words, and the filler phrases
+// ("signed up"), in order, once each.
+func (p *Planner) ignored(items []item) []string {
+	var out []string
+	for _, it := range items {
+		if it.kind == itStop && !p.function[it.text] || it.kind == itKw && it.kw == "filler" {
+			if !slices.Contains(out, it.text) {
+				out = append(out, it.text)
+			}
+		}
+	}
+	return out
 }
 
 func (p *Planner) someMetrics() string {

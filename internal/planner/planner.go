@@ -53,6 +53,10 @@ type Plan struct {
 	Period string `json:"period,omitempty"`
 	// Understood lists what mapped ("metric revenue", "filter country = Germany").
 	Understood []string `json:"understood,omitempty"`
+	// Ignored lists the words the planner read past as carrying nothing
+	// the query needs ("placed", "still", "total"), shown with the answer
+	// so that a reader can tell whether one mattered.
+	Ignored []string `json:"ignored,omitempty"`
 	// Unknown lists the words or phrases that did not map.
 	Unknown []string `json:"unknown,omitempty"`
 	// Suggestions are the closest known terms to the unknown words.
@@ -85,12 +89,13 @@ type Planner struct {
 	up       map[string]map[string]bool // entity → entities reached along many-to-one joins
 	kws      map[string]string          // structural phrases
 	stop     map[string]bool            // words without meaning
+	function map[string]bool            // stopwords with no content at all: not listed as ignored
 	writes   map[string]bool            // verbs that change data
 }
 
 // New builds a planner over m and the verified queries.
 func New(m *semantic.Model, verified []Verified) *Planner {
-	p := &Planner{m: m, verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), writes: writeVerbs()}
+	p := &Planner{m: m, verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), function: functionWords(), writes: writeVerbs()}
 	for _, v := range verified {
 		k := normalise(v.Question)
 		if k != "" && v.SQL != "" {
