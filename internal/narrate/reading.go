@@ -166,6 +166,10 @@ func filterText(f semantic.Filter) string {
 		}
 	}
 	one := strings.Join(vals, ", ")
+	switch {
+	case f.Op == semantic.OpEq && len(vals) > 1:
+		return f.Field + " is one of " + one
+	}
 	switch f.Op {
 	case semantic.OpIn:
 		return f.Field + " is one of " + one

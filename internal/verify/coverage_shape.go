@@ -177,7 +177,53 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 			return true
 		}
 	}
+	return c.comparesValues(d.Name)
+}
+
+// comparesValues reports whether the question sets two values of a
+// grouping's column against each other ("web vs store", "Germany
+// compared to France"), which asks for a row for each, and the query
+// keeps only those values.
+func (c *cover) comparesValues(dim string) bool {
+	known := knownValues(c.m, dim)
+	var kept []string
+	for _, f := range c.q.Filters {
+		if (f.Op == semantic.OpIn || f.Op == semantic.OpEq) && (strings.EqualFold(f.Field, dim) || sameField(c.m, f.Field, dim)) {
+			for _, v := range f.Values {
+				kept = append(kept, strings.ToLower(fmt.Sprint(v)))
+			}
+		}
+	}
+	if len(kept) < 2 {
+		return false
+	}
+	for _, v := range kept {
+		if !c.has(v) || !containsFold(known, v) {
+			return false
+		}
+	}
+	for _, w := range []string{"vs", "vs.", "versus", "compared to", "compared with", "against", "or", "and"} {
+		for _, a := range kept {
+			for _, b := range kept {
+				if a != b && c.has(a+" "+w+" "+b) {
+					return true
+				}
+			}
+		}
+	}
 	return false
+}
+
+// sameField reports whether two names of fields resolve to the same
+// column ("channel" and "orders.channel").
+func sameField(m *semantic.Model, a, b string) bool {
+	expr := func(f string) string {
+		if d := m.Dimension(f); d != nil {
+			return strings.ToLower(d.Expr)
+		}
+		return strings.ToLower(f)
+	}
+	return expr(a) == expr(b)
 }
 
 // hasWords reports whether every word of phrase (two or more) is in the

@@ -84,6 +84,10 @@ func TestCoverage(t *testing.T) {
 		// A count of a kind of thing in a period: those made then, or
 		// those there were? Only "new" (or the date named) says.
 		{"how many customers did we have in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, CheckCoverage + ":may mean how many there were"},
+		// Two values set against each other ask for a row each.
+		{"revenue web vs store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
+		{"revenue web and store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpIn, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
+		{"revenue from web in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web"}}}, TimeRange: y2025}, CheckCoverage + ":groups by channel"},
 		// A word that is also a category value, used as an ordinary word.
 		{"revenue at home in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Home"}}}, TimeRange: y2025}, CheckCoverage + ":ordinary word"},
 		{"revenue at home in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
