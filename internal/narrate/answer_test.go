@@ -89,7 +89,7 @@ func answerCases() []answerCase {
 		{
 			name: "ranking_title_ends_with_period",
 			in: AnswerInput{Question: "top 2 products by revenue last month", Title: "Revenue by products, top 2, last month (May 2026)", Period: "last month (May 2026)", Currency: "$",
-				Table: &quarry.Table{Columns: []quarry.Column{col("name", quarry.TypeText), col("revenue", quarry.TypeFloat)}, Rows: [][]any{{"Dumbbells", 17894.63}, {"Earbuds", 13822.52}}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("name", quarry.TypeText), col("revenue", quarry.TypeFloat)}, Rows: [][]any{{"Dumbbells", 17894.63}, {"Earbuds", 13822.52}}},
 				Columns: []ColumnInfo{dim("name"), metric("revenue", FormatCurrency)}},
 			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"name"}},
 			shape:  ShapeRanking, chart: ChartBar,

@@ -15,9 +15,22 @@ func (w writer) figure(n column, r []any) (string, bool) {
 		return "", false
 	}
 	value := "**" + w.fmtCell(n, r) + "**"
+	// Without a period, a count or a sum covers everything there is ("in
+	// all"); an average or a ratio holds as of the day; the first or last
+	// of something is what it is.
 	when := periodPhrase(w.in.Period)
-	if when == "" && w.in.AsOf != "" {
-		when = "in all, as of " + w.in.AsOf
+	if when == "" && w.in.AsOf != "" && len(rd.Measures) <= 1 {
+		how := ""
+		if len(rd.Measures) == 1 {
+			how = strings.ToUpper(strings.TrimSpace(rd.Measures[0].How))
+		}
+		switch {
+		case strings.HasPrefix(how, "MIN(") || strings.HasPrefix(how, "MAX("):
+		case len(rd.Measures) == 0 || strings.HasPrefix(how, "COUNT(") || strings.HasPrefix(how, "SUM("):
+			when = "in all, as of " + w.in.AsOf
+		default:
+			when = "as of " + w.in.AsOf
+		}
 	}
 	tail := ""
 	if when != "" {

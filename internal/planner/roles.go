@@ -617,7 +617,7 @@ func (b *builder) whenQuestion() *Plan {
 		fn, label = "MAX", "latest "
 	}
 	ref := ent.Name + "." + col
-	b.addAdHoc(semantic.Metric{Name: lower(fn) + "_" + ent.Name + "_" + col, Entity: ent.Name, Expr: fn + "(" + ref + ")", Format: "date", Description: label + display(col) + " of " + display(ent.Name)})
+	b.addAdHoc(semantic.Metric{Name: lower(fn) + "_" + ent.Name + "_" + col, Entity: ent.Name, Expr: fn + "(" + ref + ")", Format: "date", Description: display(col) + " of the " + label + singular(display(ent.Name))})
 	b.show(b.q.Metrics[len(b.q.Metrics)-1], &term{})
 	b.und("%s(%s)", fn, ref)
 	st.colSup = ""

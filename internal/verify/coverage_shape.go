@@ -296,6 +296,58 @@ var (
 	lowWords  = []string{"bottom", "least", "lowest", "smallest", "fewest", "worst", "minimum", "min", "cheapest", "least expensive", "shortest"}
 )
 
+// whenRE asks for a date: "when was the first order placed".
+var whenRE = regexp.MustCompile(`^ (when|on what date|on which date|what date|which date|what day|which day|what time) `)
+
+// when: a question that asks when is answered with a date — the earliest
+// or latest of a date column, a grouping by a date or a grain, or rows
+// that show a date — not with a count or an amount.
+func (c *cover) when() (ok, bad []string) {
+	if !whenRE.MatchString(c.text) || len(c.q.Compare) > 0 {
+		return nil, nil
+	}
+	temporal := func(field string) bool {
+		f, err := c.m.ResolveField(field)
+		if err != nil {
+			return false
+		}
+		return f.Kind == semantic.FieldColumn && f.Column.Type.IsTemporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
+	}
+	for _, d := range c.q.Dimensions {
+		if d.Grain != "" || temporal(d.Name) {
+			return []string{"when: by " + d.Name}, nil
+		}
+	}
+	if r := c.q.Rows; r != nil {
+		for _, col := range r.Columns {
+			if temporal(r.Entity+"."+col) || temporal(col) {
+				return []string{"when: " + col}, nil
+			}
+		}
+		if len(r.Columns) == 0 {
+			return nil, nil // the entity's own columns: the date may be among them
+		}
+	}
+	for _, name := range c.q.Metrics {
+		if slices.Contains(c.q.Hidden, name) {
+			continue
+		}
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		u := strings.ToUpper(strings.TrimSpace(mt.Expr))
+		if strings.HasPrefix(u, "MIN(") || strings.HasPrefix(u, "MAX(") {
+			for _, g := range qualifiedRE.FindAllString(mt.Expr, -1) {
+				if temporal(g) {
+					return []string{"when: " + name}, nil
+				}
+			}
+		}
+	}
+	return nil, []string{"the question asks when, but the query returns no date"}
+}
+
 // direction: a ranking runs from the end the question names ("top",
 // "cheapest").
 func (c *cover) direction() (ok, bad []string) {

@@ -84,6 +84,9 @@ func TestCoverage(t *testing.T) {
 		// A count of a kind of thing in a period: those made then, or
 		// those there were? Only "new" (or the date named) says.
 		{"how many customers did we have in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, CheckCoverage + ":may mean how many there were"},
+		// "When" asks for a date.
+		{"when was the first order placed", semantic.Query{Metrics: []string{"orders"}}, CheckCoverage + ":asks when"},
+		{"when was the first order placed", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},
 		// Two values set against each other ask for a row each.
 		{"revenue web vs store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
 		{"revenue web and store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpIn, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
