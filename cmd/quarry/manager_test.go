@@ -97,6 +97,8 @@ func TestManagerQuestions(t *testing.T) {
 		// "at home" is no category; "mobile devices" is a filter, not a
 		// grouping by device as well.
 		{q: "revenue at home this month", refuse: "ordinary word"},
+		// "cost" of a product: what it costs a buyer, or the shop?
+		{q: "products that cost more than 100", refuse: "could mean products.unit_cost or products.unit_price"},
 		{q: "orders web vs store in 2025", rows: "SELECT channel, count(*) FROM orders WHERE channel IN ('web', 'store') AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},
 		{q: "average pages per visit on mobile devices last week", want: "SELECT avg(pages) FROM web_sessions WHERE device = 'mobile' AND started_at >= '2026-06-22' AND started_at < '2026-06-29'"},
 		{q: "how many buyers did we have in 2025", refuse: "buying customers or the customers table"},
