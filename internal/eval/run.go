@@ -31,6 +31,9 @@ type Outcome struct {
 	// Confidence is the answer's confidence (answered only; 0 when the
 	// system gives none).
 	Confidence float64 `json:"confidence,omitempty"`
+	// Gap says what blocked a question that was not answered (a Gap…
+	// constant); empty when the system does not say.
+	Gap string `json:"gap,omitempty"`
 }
 
 // System is the system under test.
@@ -119,6 +122,7 @@ type Result struct {
 	Status   Status `json:"status"`
 	Reason   Reason `json:"reason,omitempty"`
 	Detail   string `json:"detail,omitempty"`
+	Gap      string `json:"gap,omitempty"` // what blocked it, when not answered
 	Outcome  string `json:"outcome"` // the system's Outcome.Kind
 	Expect   string `json:"expect,omitempty"`
 	SQL      string `json:"sql,omitempty"` // the system's SQL
@@ -187,7 +191,7 @@ func Grade(ctx context.Context, sys System, q Querier, c *Case, opts Options) Re
 			o.ErrKind = quarry.KindTimeout
 		}
 	}
-	r.Outcome, r.SQL, r.Message, r.Confidence = o.Kind, o.SQL, o.Message, o.Confidence
+	r.Outcome, r.SQL, r.Message, r.Confidence, r.Gap = o.Kind, o.SQL, o.Message, o.Confidence, o.Gap
 
 	if c.Expect != "" {
 		switch o.Kind {

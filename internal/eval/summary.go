@@ -22,6 +22,9 @@ type Summary struct {
 	GoldInExtra int            `json:"gold_in_extra"`
 	ByStatus    map[Status]int `json:"by_status"`
 	ByReason    map[Reason]int `json:"by_reason"`
+	// ByGap counts the questions not answered by what blocked them
+	// (Result.Gap), where the system says.
+	ByGap map[string]int `json:"by_gap,omitempty"`
 	// Accuracy is Correct / Total.
 	Accuracy float64 `json:"accuracy"`
 	// AnsweredAccuracy is AnsweredCorrect / Answered: how often an answer,
@@ -45,7 +48,7 @@ type Summary struct {
 
 // Summarize counts results.
 func Summarize(rs []Result) Summary {
-	s := Summary{ByStatus: map[Status]int{}, ByReason: map[Reason]int{}}
+	s := Summary{ByStatus: map[Status]int{}, ByReason: map[Reason]int{}, ByGap: map[string]int{}}
 	for _, b := range bands {
 		s.Calibration = append(s.Calibration, Band{Label: b.label, Min: b.min, Max: b.max})
 	}
@@ -65,6 +68,9 @@ func Summarize(rs []Result) Summary {
 		s.ByStatus[r.Status]++
 		if r.Reason != "" {
 			s.ByReason[r.Reason]++
+		}
+		if r.Gap != "" && r.Status == StatusRefused {
+			s.ByGap[r.Gap]++
 		}
 		switch r.Outcome {
 		case OutcomeAnswered:
@@ -142,6 +148,9 @@ func (s *Summary) WriteText(w io.Writer, verbose bool) error {
 	b.WriteString("by status: " + counts(s.ByStatus) + "\n")
 	if len(s.ByReason) > 0 {
 		b.WriteString("by reason: " + counts(s.ByReason) + "\n")
+	}
+	if len(s.ByGap) > 0 {
+		b.WriteString("not answered, by what blocked them: " + counts(s.ByGap) + "\n")
 	}
 	if s.ExtraColumns > 0 {
 		fmt.Fprintf(&b, "correct with extra columns: %d\n", s.ExtraColumns)

@@ -116,11 +116,11 @@ func (s *BuiltinSystem) Answer(ctx context.Context, question string, asOf time.T
 		if len(pl.Options) > 0 {
 			msg += " (" + strings.Join(pl.Options, " | ") + ")"
 		}
-		return Outcome{Kind: OutcomeClarify, Message: msg}, nil
+		return Outcome{Kind: OutcomeClarify, Message: msg, Gap: GapClarify}, nil
 	case pl != nil && pl.Kind == planner.KindRefuse:
-		return Outcome{Kind: OutcomeRefused, Message: pl.Reason}, nil
+		return Outcome{Kind: OutcomeRefused, Message: pl.Reason, Gap: gapOf(OutcomeRefused, pl, pl.Reason)}, nil
 	case quarry.KindOf(err) == quarry.KindUnanswered && out.SQL == "":
-		return Outcome{Kind: OutcomeUnanswered, Message: quarry.Message(err)}, nil
+		return Outcome{Kind: OutcomeUnanswered, Message: quarry.Message(err), Gap: gapOf(OutcomeUnanswered, pl, quarry.Message(err))}, nil
 	}
 	return Outcome{Kind: OutcomeError, SQL: out.SQL, Message: quarry.Message(err), ErrKind: quarry.KindOf(err)}, nil
 }
