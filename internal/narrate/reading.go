@@ -55,6 +55,9 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 	}
 	for _, f := range q.Filters {
 		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f)}
+		if f.Op == semantic.OpNone || f.Op == semantic.OpSome {
+			rf.Column = f.Field // a table whose rows each row must have, or lack
+		}
 		if rf.Column != f.Field {
 			rf.Text += " (" + rf.Column + ")"
 		}
@@ -169,6 +172,10 @@ func filterText(f semantic.Filter) string {
 	switch {
 	case f.Op == semantic.OpEq && len(vals) > 1:
 		return f.Field + " is one of " + one
+	case f.Op == semantic.OpNone:
+		return "no " + f.Field + " row refers to it"
+	case f.Op == semantic.OpSome:
+		return "an " + f.Field + " row refers to it"
 	}
 	switch f.Op {
 	case semantic.OpIn:

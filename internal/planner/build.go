@@ -41,7 +41,7 @@ func (p *Planner) build(st *state) *Plan {
 	if pl := b.roles(); pl != nil {
 		return pl
 	}
-	return b.finish()
+	return b.withNone(b.finish())
 }
 
 func (b *builder) und(format string, args ...any) {

@@ -52,12 +52,13 @@ type state struct {
 	sup        bool // a superlative word ("most", "highest", "least") set order
 	perGroup   bool // a group named with each/per/every ("in each category")
 	andPos     []int
-	allInfo    bool   // "all the information about": every column
-	text       string // the question's words, lower case, single spaces
-	when       bool   // "when was the first order placed"
-	sortDir    string // "asc" or "desc" from "ordered by … descending"
-	sortTerms  int    // terms sorted by
-	eachAfter  bool   // "the codes and the number of templates for each": a group named before
+	allInfo    bool     // "all the information about": every column
+	text       string   // the question's words, lower case, single spaces
+	when       bool     // "when was the first order placed"
+	sortDir    string   // "asc" or "desc" from "ordered by … descending"
+	sortTerms  int      // terms sorted by
+	eachAfter  bool     // "the codes and the number of templates for each": a group named before
+	none       []string // tables the subject must have no row of ("never ordered")
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -145,6 +146,7 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 	var pendingAggs []string
 	pendingNot, byMode, pendingTop := false, false, false
+	pendingNone := "" // the words of a negation of having, until what follows it
 	pendingSort, sortVerb := false, false
 	pendingOp := ""
 	var pendingNum *item
@@ -157,6 +159,25 @@ func (p *Planner) walk(items []item, st *state) {
 			if kw == "filler" {
 				continue
 			}
+		}
+		if pendingNone != "" && it.kind != itKw {
+			// "never ordered", "no orders", "without any tickets"
+			aux := pendingNone
+			pendingNone = ""
+			if ent, ok := p.noneEntity(it); ok {
+				st.none = append(st.none, ent)
+				continue
+			}
+			if creationVerbs[it.text] {
+				pendingNone = aux // "never placed an order": the order follows
+				continue
+			}
+			if !strings.Contains(aux, "not") && !strings.Contains(aux, "n't") {
+				st.unknown = append(st.unknown, aux+" "+it.text)
+				continue
+			}
+			// "who do not live in Germany": a value's negation.
+			pendingNot = true
 		}
 		switch it.kind {
 		case itUnknown:
@@ -274,6 +295,8 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 			case kw == "not":
 				pendingNot = true
+			case kw == "none":
+				pendingNone = it.text
 			case kw == "and":
 				st.andPos = append(st.andPos, i)
 			case kw == "allinfo":
@@ -301,6 +324,13 @@ func (p *Planner) walk(items []item, st *state) {
 				t.conj = true
 			}
 			if pendingNot {
+				// "customers not in orders" is a value's negation unless
+				// the term names only a table.
+				if ent, ok := p.noneEntity(it); ok {
+					pendingNot = false
+					st.none = append(st.none, ent)
+					continue
+				}
 				t.neg, pendingNot = true, false
 			}
 			if pendingSort {
@@ -346,6 +376,9 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 	if pendingNot {
 		st.unknown = append(st.unknown, "not")
+	}
+	if pendingNone != "" {
+		st.unknown = append(st.unknown, pendingNone)
 	}
 	if len(mean) > 0 && mean[len(mean)-1].kind == itKw && mean[len(mean)-1].kw == "by" && (mean[len(mean)-1].text == "for each" || mean[len(mean)-1].text == "each" || mean[len(mean)-1].text == "for every" || mean[len(mean)-1].text == "in each") {
 		st.eachAfter = true

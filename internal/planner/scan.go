@@ -115,6 +115,9 @@ func keywords() map[string]string {
 	set("gt", "more than", "greater than", "over", "above", "exceeding", "higher than", "larger than", "bigger than", "at least", "or more", "no less than")
 	set("lt", "less than", "fewer than", "under", "below", "lower than", "smaller than", "cheaper than", "at most", "or less", "no more than")
 	set("not", "not", "excluding", "except", "other than", "apart from", "aside from", "besides", "non", "outside", "outside of", "but not", "exclude")
+	set("none", "never", "no", "without", "without any", "with no", "has no", "have no", "had no", "not any", "never any",
+		"did not", "do not", "does not", "didn't", "don't", "doesn't", "have not", "has not", "haven't", "hasn't", "never been",
+		"have never", "has never", "had never", "did not have", "do not have", "does not have", "don't have", "doesn't have", "didn't have")
 	set("and", "and", "or", "as well as", "plus", "along with", "together with")
 	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "show me", "list of", "all", "details of", "details")
 	set("allinfo", "all the information", "all information", "all the info", "all info", "all the details", "all details", "all the data", "all data", "all the information about", "all information about", "all the details of", "all details of")

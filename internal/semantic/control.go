@@ -21,23 +21,58 @@ func EmptyGroupsSQL(m *Model, group, counted string, d quarry.Dialect) (string, 
 	if g == nil || c == nil {
 		return "", quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", group, counted)
 	}
-	var gcol, ccol string
-	for _, r := range m.Relationships {
-		switch {
-		case strings.EqualFold(r.From, c.Name) && strings.EqualFold(r.To, g.Name):
-			ccol, gcol = r.FromColumn, r.ToColumn
-		case strings.EqualFold(r.From, g.Name) && strings.EqualFold(r.To, c.Name):
-			gcol, ccol = r.FromColumn, r.ToColumn
-		default:
-			continue
-		}
-		break
-	}
-	if gcol == "" || ccol == "" {
-		return "", quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly", g.Name, c.Name)
-	}
 	comp := &compiler{m: m, d: dl}
-	return "SELECT COUNT(*) AS empty_groups FROM " + comp.tableRef(g.Name) +
-		" WHERE NOT EXISTS (SELECT 1 FROM " + comp.tableRef(c.Name) +
-		" WHERE " + comp.col(colRef{c.Name, ccol}) + " = " + comp.col(colRef{g.Name, gcol}) + ")", nil
+	exists, _, err := comp.existsSQL(g.Name, c.Name, OpNone)
+	if err != nil {
+		return "", err
+	}
+	return "SELECT COUNT(*) AS empty_groups FROM " + comp.tableRef(g.Name) + " WHERE " + exists, nil
+}
+
+// directJoin is the columns of the one relationship between two entities:
+// outer's column and related's column, or an error when they are not
+// joined directly.
+func (c *compiler) directJoin(outer, related string) (ocol, rcol string, err error) {
+	n := 0
+	for _, r := range c.m.Relationships {
+		switch {
+		case strings.EqualFold(r.From, related) && strings.EqualFold(r.To, outer):
+			ocol, rcol, n = r.ToColumn, r.FromColumn, n+1
+		case strings.EqualFold(r.From, outer) && strings.EqualFold(r.To, related):
+			ocol, rcol, n = r.FromColumn, r.ToColumn, n+1
+		}
+	}
+	switch {
+	case n == 0 || strings.EqualFold(outer, related):
+		return "", "", quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly", outer, related)
+	case n > 1:
+		return "", "", quarry.Errorf(quarry.KindUnsupported, "%d relationships join %s and %s; quarry does not guess which one is meant", n, outer, related)
+	}
+	return ocol, rcol, nil
+}
+
+// existsSQL is "[NOT] EXISTS (SELECT 1 FROM related WHERE related.col =
+// outer.col)": whether a row of outer has rows of related (OpSome) or
+// none (OpNone). It returns the outer column it refers to.
+func (c *compiler) existsSQL(outer, related string, op Op) (string, colRef, error) {
+	o, r := c.m.Entity(outer), c.m.Entity(related)
+	if o == nil || r == nil {
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", outer, related)
+	}
+	ocol, rcol, err := c.directJoin(o.Name, r.Name)
+	if err != nil {
+		return "", colRef{}, err
+	}
+	ref := colRef{o.Name, ocol}
+	if err := c.checkPolicy(ref); err != nil {
+		return "", colRef{}, err
+	}
+	if err := c.checkPolicy(colRef{r.Name, rcol}); err != nil {
+		return "", colRef{}, err
+	}
+	not := "NOT "
+	if op == OpSome {
+		not = ""
+	}
+	return not + "EXISTS (SELECT 1 FROM " + c.tableRef(r.Name) + " WHERE " + c.col(colRef{r.Name, rcol}) + " = " + c.col(ref) + ")", ref, nil
 }

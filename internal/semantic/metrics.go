@@ -200,6 +200,18 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	var having []Filter
 	var havingMetrics []*Metric
 	for _, f := range q.Filters {
+		if f.Op == OpNone || f.Op == OpSome {
+			subject, err := c.metricEntity(outputs[0])
+			if err != nil {
+				return nil, err
+			}
+			s, ref, err := c.existsSQL(subject, f.Field, f.Op)
+			if err != nil {
+				return nil, err
+			}
+			where = append(where, cond{sql: s, refs: []colRef{ref}})
+			continue
+		}
 		fd, err := c.m.ResolveField(f.Field)
 		if err != nil {
 			return nil, err

@@ -52,6 +52,13 @@ const (
 	OpLike    Op = "like" // case-insensitive contains
 	OpNull    Op = "is_null"
 	OpNotNull Op = "is_not_null"
+	// OpNone and OpSome filter the query's subject — the listed entity, or
+	// the first metric's entity — by whether it has rows of the related
+	// entity named by the filter's Field, joined directly: "customers who
+	// never ordered" is Filter{Field: "orders", Op: OpNone} (NOT EXISTS),
+	// "customers with an order" OpSome (EXISTS). They take no values.
+	OpNone Op = "none"
+	OpSome Op = "some"
 )
 
 // Filter restricts a dimension or column. Values are strings, int64 or

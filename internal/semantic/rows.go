@@ -114,6 +114,14 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	}
 	var conds []string
 	for _, f := range q.Filters {
+		if f.Op == OpNone || f.Op == OpSome {
+			s, _, err := c.existsSQL(e.Name, f.Field, f.Op)
+			if err != nil {
+				return nil, err
+			}
+			conds = append(conds, s)
+			continue
+		}
 		x, refs, _, err := c.rowsField(e, f.Field)
 		if err != nil {
 			return nil, err

@@ -268,6 +268,9 @@ func (c *cover) measures() (ok, bad []string) {
 		case c.population(&x.mt, anyMeasured):
 			// the rows a named measure runs over, or the rows grouped
 			ok = append(ok, x.said)
+		case c.existsOn(x.mt.Entity):
+			// "customers with no orders": the rows each row must lack
+			ok = append(ok, x.said)
 		default:
 			bad = append(bad, fmt.Sprintf("the question names %s (%s), which the query does not measure", x.mt.Name, x.said))
 		}
@@ -396,6 +399,29 @@ func (c *cover) namedByUsed(phrase string) bool {
 		}
 		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
 			if strings.ToLower(strings.ReplaceAll(n, "_", " ")) == phrase {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// existsOn reports whether the query keeps rows by whether they have rows
+// of entity ent (OpNone, OpSome), directly or through a table that links
+// them ("products never ordered": no order_items row).
+func (c *cover) existsOn(ent string) bool {
+	if ent == "" {
+		return false
+	}
+	for _, f := range c.q.Filters {
+		if f.Op != semantic.OpNone && f.Op != semantic.OpSome {
+			continue
+		}
+		if strings.EqualFold(f.Field, ent) {
+			return true
+		}
+		for _, r := range c.m.Relationships {
+			if strings.EqualFold(r.From, f.Field) && strings.EqualFold(r.To, ent) && r.Cardinality == semantic.ManyToOne {
 				return true
 			}
 		}

@@ -84,6 +84,10 @@ func TestCoverage(t *testing.T) {
 		// A count of a kind of thing in a period: those made then, or
 		// those there were? Only "new" (or the date named) says.
 		{"how many customers did we have in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, CheckCoverage + ":may mean how many there were"},
+		// "customers with no orders": the orders are the rows each
+		// customer lacks, not a measure left out.
+		{"how many customers have no orders", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpNone}}}, ""},
+		{"how many customers have no orders", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":orders"},
 		// "When" asks for a date.
 		{"when was the first order placed", semantic.Query{Metrics: []string{"orders"}}, CheckCoverage + ":asks when"},
 		{"when was the first order placed", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},

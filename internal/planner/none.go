@@ -1,0 +1,128 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Existence: "customers who never ordered", "products with no order
+// items", "employees without tickets", "customers who did not place an
+// order". The walk reads a negation of having ("never", "no", "without",
+// "did not") followed by a table — named, or through a verb whose stem
+// names it ("ordered" → orders) — into state.none; the plan then keeps
+// only the subject's rows that have no row of that table
+// (semantic.OpNone), which must refer to the subject directly.
+
+// noneEntity is the table an item names after a negation of having: an
+// entity sense of a term, or a past or present participle whose stem
+// names one ("ordered", "ordering"). It reports false when there is none.
+func (p *Planner) noneEntity(it *item) (string, bool) {
+	if it.kind == itTerm {
+		if es := only(it.senses, sEntity); len(es) == 1 && len(only(it.senses, sValue)) == 0 {
+			return es[0].name, true
+		}
+	}
+	if it.kind != itTerm && it.kind != itUnknown && it.kind != itStop || strings.Contains(it.text, " ") {
+		return "", false
+	}
+	w := it.text
+	for _, stem := range []string{strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ing"), strings.TrimSuffix(w, "ing") + "e"} {
+		if stem == w || len(stem) < 3 {
+			continue
+		}
+		for _, form := range []string{stem, stem + "s"} {
+			if es := only(p.lex.phrases[form], sEntity); len(es) == 1 {
+				return es[0].name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// creationVerbs say that a row was made, and nothing more: "never placed
+// an order" is "no orders". Other verbs ("never closed a ticket") say
+// something of the row, and are not read past.
+var creationVerbs = map[string]bool{"placed": true, "place": true, "made": true, "make": true, "opened": true, "open": true,
+	"created": true, "create": true, "submitted": true, "submit": true, "filed": true, "file": true, "raised": true,
+	"raise": true, "bought": true, "buy": true, "purchased": true, "purchase": true, "had": true, "have": true,
+	"logged": true, "log": true, "got": true, "get": true}
+
+// withNone adds the existence filters the question asked for to a metric
+// or rows plan: the subject's rows with no row of each table named.
+func (b *builder) withNone(pl *Plan) *Plan {
+	if len(b.st.none) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	subject := ""
+	if q := pl.Query; q.Rows != nil {
+		subject = q.Rows.Entity
+	} else if len(q.Metrics) > 0 {
+		subject = b.p.metricEntity(q.Metrics[0], b.adhoc)
+	}
+	if q := pl.Query; q.TimeRange != nil || len(q.Compare) > 0 {
+		// "customers who never opened a ticket in 2025": the period is
+		// the missing rows', which quarry cannot restrict yet; applied to
+		// the customers it answers another question.
+		return b.fail("quarry cannot yet restrict the rows that must be missing to a period; ask without the period (“customers who never opened a ticket”)")
+	}
+	for _, ent := range b.st.none {
+		via := ent
+		if !b.p.joinedDirectly(subject, ent) {
+			// "products never ordered": no order_items row, the table that
+			// links each product to its orders.
+			via = b.p.bridge(subject, ent)
+			if via == "" {
+				return b.fail(fmt.Sprintf("quarry can tell which %s have no %s only when %s refer to %s directly", display(subject), display(ent), display(ent), display(subject)))
+			}
+		}
+		pl.Query.Filters = append(pl.Query.Filters, semantic.Filter{Field: via, Op: semantic.OpNone})
+		if via != ent {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s (which link them to %s)", subject, via, ent))
+		} else {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s", subject, ent))
+		}
+		pl.Title += " with no " + display(ent)
+	}
+	return pl
+}
+
+// bridge is the one entity whose rows each point at a row of subject and
+// at a row of target (order_items between products and orders), or "".
+func (p *Planner) bridge(subject, target string) string {
+	found := ""
+	for _, e := range p.m.Entities {
+		if p.pointsAt(e.Name, subject) && p.pointsAt(e.Name, target) {
+			if found != "" {
+				return "" // two ways: quarry does not guess
+			}
+			found = e.Name
+		}
+	}
+	return found
+}
+
+// pointsAt reports whether rows of child refer to a row of parent through
+// one many-to-one relationship.
+func (p *Planner) pointsAt(child, parent string) bool {
+	for _, r := range p.m.Relationships {
+		if strings.EqualFold(r.From, child) && strings.EqualFold(r.To, parent) && r.Cardinality == semantic.ManyToOne ||
+			strings.EqualFold(r.To, child) && strings.EqualFold(r.From, parent) && r.Cardinality == semantic.OneToMany {
+			return !strings.EqualFold(child, parent)
+		}
+	}
+	return false
+}
+
+// joinedDirectly reports whether exactly one relationship joins entities a
+// and b (with two, which one is meant is a guess).
+func (p *Planner) joinedDirectly(a, b string) bool {
+	n := 0
+	for _, r := range p.m.Relationships {
+		if strings.EqualFold(r.From, a) && strings.EqualFold(r.To, b) || strings.EqualFold(r.From, b) && strings.EqualFold(r.To, a) {
+			n++
+		}
+	}
+	return n == 1 && !strings.EqualFold(a, b)
+}

@@ -1,0 +1,58 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestNone: a negation of having keeps the subject's rows that have no row
+// of the table named — directly, through a verb's stem, past a verb that
+// only says the row was made, or through the one table that links the
+// two — and refuses what it cannot say exactly.
+func TestNone(t *testing.T) {
+	p := New(testModel(), nil)
+	none := func(ent string) semantic.Filter { return semantic.Filter{Field: ent, Op: semantic.OpNone} }
+	for _, tc := range []struct {
+		q      string
+		filter []semantic.Filter // the query's filters; nil with refuse
+		refuse string
+	}{
+		{q: "how many customers never ordered", filter: []semantic.Filter{none("orders")}},
+		{q: "customers with no orders", filter: []semantic.Filter{none("orders")}},
+		{q: "customers without any orders", filter: []semantic.Filter{none("orders")}},
+		{q: "how many customers did not place an order", filter: []semantic.Filter{none("orders")}},
+		{q: "how many customers have never opened a ticket", filter: []semantic.Filter{none("support_tickets")}},
+		{q: "list the products that were never ordered", filter: []semantic.Filter{none("order_items")}},
+		{q: "how many customers in Germany never ordered", filter: []semantic.Filter{{Field: "country", Op: semantic.OpEq, Values: []any{"Germany"}}, none("orders")}},
+		// "do not" before a value is the value's negation, as before.
+		{q: "how many customers do not live in Germany", filter: []semantic.Filter{{Field: "country", Op: semantic.OpNe, Values: []any{"Germany"}}}},
+		// The period would be the missing rows', which quarry cannot say.
+		{q: "customers who never opened a ticket in 2025", refuse: "period"},
+		// A verb that says more than that the row was made is not read past.
+		{q: "customers who never closed a ticket", refuse: "not terms quarry knows"},
+		{q: "customers with no", refuse: "not terms quarry knows"},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if tc.refuse != "" {
+				if pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, tc.refuse) {
+					t.Fatalf("want a refusal naming %q, got %s %q %+v", tc.refuse, pl.Kind, pl.Reason, pl.Query)
+				}
+				return
+			}
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if diff := cmp.Diff(tc.filter, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+			if _, err := semantic.Compile(pl.Model(testModel()), *pl.Query, "sqlite"); err != nil {
+				t.Errorf("compile: %v", err)
+			}
+		})
+	}
+}

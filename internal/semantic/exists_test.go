@@ -1,0 +1,64 @@
+package semantic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// TestExistsFilters: "customers who never ordered" and "customers with an
+// order" compile to NOT EXISTS / EXISTS over the direct relationship, for
+// lists and for counts, and give on the fixture what a hand-written query
+// gives.
+func TestExistsFilters(t *testing.T) {
+	m := loadModel(t)
+	conn := openFixture(t)
+	// A customer who never ordered and a product never sold.
+	if err := conn.Exec(`INSERT INTO customers (id, name, country) VALUES (99, 'Zed', 'Germany');
+INSERT INTO products (id, name, category) VALUES (99, 'Unsold', 'Books');`); err != nil {
+		t.Fatal(err)
+	}
+	if got := query(t, conn, "SELECT COUNT(*) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)"); got[0][0] != "1" {
+		t.Fatalf("the fixture has %v customers without orders, want 1", got)
+	}
+	for _, tc := range []struct {
+		name string
+		q    Query
+		want string // a hand-written query with the same result
+	}{
+		{"customers who never ordered", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"id"}}, Filters: []Filter{{Field: "orders", Op: OpNone}}},
+			"SELECT id FROM customers WHERE id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL) ORDER BY id"},
+		{"customers with an order", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"id"}}, Filters: []Filter{{Field: "orders", Op: OpSome}}},
+			"SELECT id FROM customers WHERE id IN (SELECT customer_id FROM orders) ORDER BY id"},
+		{"how many customers never ordered", Query{Metrics: []string{"customers"}, Filters: []Filter{{Field: "orders", Op: OpNone}}},
+			"SELECT COUNT(*) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL)"},
+		{"products never sold", Query{Rows: &RowsQuery{Entity: "products", Columns: []string{"id"}}, Filters: []Filter{{Field: "order_items", Op: OpNone}}},
+			"SELECT id FROM products WHERE id NOT IN (SELECT product_id FROM order_items WHERE product_id IS NOT NULL) ORDER BY id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Compile(m, tc.q, quarry.DialectSQLite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(query(t, conn, tc.want), query(t, conn, c.SQL)); diff != "" {
+				t.Errorf("(-want +got):\n%s\n%s", diff, c.SQL)
+			}
+			for _, d := range dialects {
+				c, err := Compile(m, tc.q, d)
+				if err != nil {
+					t.Fatalf("%s: %v", d, err)
+				}
+				if !strings.Contains(c.SQL, "EXISTS (SELECT 1 FROM ") {
+					t.Errorf("%s: %s", d, c.SQL)
+				}
+			}
+		})
+	}
+	// Only an entity joined directly to the subject.
+	if _, err := Compile(m, Query{Rows: &RowsQuery{Entity: "customers"}, Filters: []Filter{{Field: "order_items", Op: OpNone}}}, quarry.DialectSQLite); err == nil || !strings.Contains(err.Error(), "not joined directly") {
+		t.Errorf("customers without order_items: %v", err)
+	}
+}
