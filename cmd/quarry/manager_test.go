@@ -102,6 +102,11 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers in Germany have no orders", want: "SELECT count(*) FROM customers WHERE country = 'Germany' AND id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL)"},
 		{q: "how many customers have never opened a ticket", want: "SELECT count(*) FROM customers WHERE id NOT IN (SELECT customer_id FROM support_tickets WHERE customer_id IS NOT NULL)"},
 		{q: "customers who never opened a ticket in 2025", refuse: "period"},
+		// A fourth outside test (2026-12-01), each wrong at 1.00 before.
+		{q: "cities with fewer than 3 signups this month", refuse: "would be missing"},
+		{q: "customers by signup year", refuse: "every count is 1"},
+		{q: "orders in the last week of May 2026", refuse: "two periods"},
+		{q: "revenue on the last day of May 2026", refuse: "two periods"},
 		// "cost" of a product: what it costs a buyer, or the shop?
 		{q: "products that cost more than 100", refuse: "could mean products.unit_cost or products.unit_price"},
 		{q: "orders web vs store in 2025", rows: "SELECT channel, count(*) FROM orders WHERE channel IN ('web', 'store') AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},

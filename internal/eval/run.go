@@ -123,7 +123,7 @@ type Result struct {
 	Reason   Reason `json:"reason,omitempty"`
 	Detail   string `json:"detail,omitempty"`
 	Gap      string `json:"gap,omitempty"` // what blocked it, when not answered
-	Outcome  string `json:"outcome"` // the system's Outcome.Kind
+	Outcome  string `json:"outcome"`       // the system's Outcome.Kind
 	Expect   string `json:"expect,omitempty"`
 	SQL      string `json:"sql,omitempty"` // the system's SQL
 	GoldSQL  string `json:"gold_sql,omitempty"`

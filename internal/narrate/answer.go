@@ -190,22 +190,47 @@ func (w writer) fmtCell(c column, r []any) string { return c.text(r, w.in.Curren
 func periodPhrase(p string) string {
 	p = strings.TrimSpace(p)
 	l := strings.ToLower(p)
+	first, rest, _ := strings.Cut(l, " ")
 	switch {
 	case p == "":
 		return ""
-	case strings.HasPrefix(l, "last ") || strings.HasPrefix(l, "past ") || strings.HasPrefix(l, "previous "):
-		// "last 30 days" is a span ("in the last 30 days"); "last month"
-		// names one period and reads as it is.
-		if _, rest, _ := strings.Cut(l, " "); rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+	case first == "last" || first == "past" || first == "previous":
+		// "last 30 days" and "previous quarter" are spans ("in the last
+		// 30 days"); "last month" names one period and reads as it is.
+		if first != "last" || rest != "" && rest[0] >= '0' && rest[0] <= '9' {
 			return "in the " + p
 		}
 		return p
-	case strings.HasPrefix(l, "this ") || strings.HasPrefix(l, "since ") || strings.HasPrefix(l, "between ") ||
-		strings.HasPrefix(l, "from ") || strings.HasPrefix(l, "in ") || strings.HasPrefix(l, "during ") ||
-		strings.HasPrefix(l, "year to date") || l == "today" || l == "yesterday":
+	case strings.Contains(p, " – "):
+		a, b, _ := strings.Cut(p, " – ")
+		return "from " + a + " to " + b
+	case isoDay(p):
+		return "on " + p
+	case strings.HasSuffix(l, " ago") || strings.Contains(l, " ago ("):
+		return p
+	}
+	for _, lead := range []string{"this ", "since ", "between ", "from ", "in ", "during ", "after ", "before ", "until ", "up to ", "year to date"} {
+		if strings.HasPrefix(l, lead) {
+			return p
+		}
+	}
+	if l == "today" || l == "yesterday" {
 		return p
 	}
 	return "in " + p
+}
+
+// isoDay reports whether s is one day written YYYY-MM-DD.
+func isoDay(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, r := range s {
+		if i != 4 && i != 7 && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // subject joins a title and the period phrase: "Revenue in 2025".

@@ -38,6 +38,9 @@ func (p *Planner) build(st *state) *Plan {
 	if pl := b.resolveColumns(); pl != nil {
 		return pl
 	}
+	if pl := b.nestedPeriods(); pl != nil {
+		return pl
+	}
 	if pl := b.roles(); pl != nil {
 		return pl
 	}

@@ -59,6 +59,7 @@ type state struct {
 	sortTerms  int      // terms sorted by
 	eachAfter  bool     // "the codes and the number of templates for each": a group named before
 	none       []string // tables the subject must have no row of ("never ordered")
+	raw        string   // the question as asked
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -80,7 +81,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		}
 	}
 	p.reorder(items)
-	st := &state{text: join(toks)}
+	st := &state{text: join(toks), raw: question}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
 		return p.unanswered(st, "some words of the question are not terms quarry knows")

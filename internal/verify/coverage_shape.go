@@ -29,6 +29,17 @@ func (c *cover) groupings() (ok, bad []string) {
 		} else {
 			bad = append(bad, "the query groups by "+d.Name+", which the question does not ask for")
 		}
+		if ent, key, isCol := strings.Cut(d.Name, "."); isCol && !slices.Contains(c.q.Hidden, d.Name) {
+			if e := c.m.Entity(ent); e != nil && strings.EqualFold(e.PrimaryKey, key) {
+				for _, name := range c.q.Metrics {
+					if mt := c.m.Metric(name); mt != nil && strings.EqualFold(mt.Entity, ent) && countsRows(mt.Expr) {
+						// "customers by signup year" counted each customer on
+						// a row of its own: every count is 1.
+						bad = append(bad, fmt.Sprintf("the query counts %s within each %s row, so every count is 1", ent, ent))
+					}
+				}
+			}
+		}
 	}
 	dims := slices.Clone(c.m.Dimensions)
 	// The columns of the knowledge too ("each country": singer.Country),

@@ -401,11 +401,21 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 			if strings.EqualFold(ent, mt.Entity) {
 				// An attribute of the counted rows themselves: its values
 				// all have rows, unless a period or a filter leaves some
-				// out ("the channel with the fewest orders today").
-				if !ranking || q.TimeRange == nil && len(q.Filters) == 0 && len(mt.Filters) == 0 {
+				// out ("the channel with the fewest orders today", "cities
+				// with fewer than 3 signups this month").
+				others := 0
+				for _, g := range q.Filters {
+					if m.Metric(g.Field) == nil {
+						others++
+					}
+				}
+				if q.TimeRange == nil && others == 0 && len(mt.Filters) == 0 {
 					continue
 				}
 				why := fmt.Sprintf("the lowest %s is computed from the %s rows the period and filters keep, so a %s with none of them would be missing from the bottom", metricLabel(mt), mt.Entity, d.Name)
+				if !ranking {
+					why = fmt.Sprintf("%s %s %s is computed from the %s rows the period and filters keep, so a %s with none of them would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, d.Name)
+				}
 				out = append(out, ZeroGroup{Counted: mt.Entity, Group: d.Name, Dimension: d.Name, Why: why})
 				break
 			}
