@@ -107,6 +107,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "customers by signup year", refuse: "every count is 1"},
 		{q: "orders in the last week of May 2026", refuse: "two periods"},
 		{q: "revenue on the last day of May 2026", refuse: "two periods"},
+		{q: "number of orders in the US last month", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.country = 'United States' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'"},
+		{q: "German customers revenue last year", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND c.country = 'Germany' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01'"},
+		{q: "how many sales last week", refuse: "asks for a count"},
+		{q: "total revenue of the top 5 products last quarter", refuse: "total of the top 5"},
 		// "cost" of a product: what it costs a buyer, or the shop?
 		{q: "products that cost more than 100", refuse: "could mean products.unit_cost or products.unit_price"},
 		{q: "orders web vs store in 2025", rows: "SELECT channel, count(*) FROM orders WHERE channel IN ('web', 'store') AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},

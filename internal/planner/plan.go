@@ -70,6 +70,8 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if v, ok := p.verified[norm]; ok {
 		return &Plan{Kind: KindVerified, SQL: v.SQL, Title: strings.TrimSpace(v.Question), Understood: []string{"verified query: " + v.Question}}
 	}
+	// "the US", "German customers": the values they name.
+	question = semantic.ExpandAliases(question, p.m.HasValue)
 	toks := tokenize(question)
 	if verb := p.writeRequest(toks); verb != "" {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}

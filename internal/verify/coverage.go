@@ -35,7 +35,7 @@ func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Che
 	c.asOf, _ = time.Parse("2006-01-02", asOf)
 	var checks []Check
 	var missing, seen []string
-	for _, f := range []func() ([]string, []string){c.values, c.ordinaryValues, c.numbers, c.period, c.relative, c.periodDate, c.stockPeriod, c.measures, c.columns, c.groupings, c.direction, c.when} {
+	for _, f := range []func() ([]string, []string){c.values, c.ordinaryValues, c.numbers, c.period, c.relative, c.periodDate, c.stockPeriod, c.measures, c.columns, c.groupings, c.direction, c.when, c.countOfAmount} {
 		ok, bad := f()
 		seen, missing = append(seen, ok...), append(missing, bad...)
 	}
@@ -77,6 +77,9 @@ type cover struct {
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
 
 func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
+	// The values other names stand for ("the US"), read as the planner
+	// reads them.
+	question = semantic.ExpandAliases(question, m.HasValue)
 	var words []string
 	for _, w := range wordRE.FindAllString(strings.ToLower(question), -1) {
 		words = append(words, strings.TrimRight(w, ".-'’"))

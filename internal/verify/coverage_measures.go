@@ -428,3 +428,34 @@ func (c *cover) existsOn(ent string) bool {
 	}
 	return false
 }
+
+// countOfAmount: "how many sales last week" asks for a count; answered
+// with revenue (a sum of amounts, whose synonym "sales" is) it gives
+// dollars for a number of sales.
+func (c *cover) countOfAmount() (ok, bad []string) {
+	lead := "how many"
+	i := strings.Index(c.text, " how many ")
+	if i < 0 {
+		if lead, i = "number of", strings.Index(c.text, " number of "); i < 0 {
+			return nil, nil
+		}
+	}
+	after := strings.Fields(c.text[i:])
+	if len(after) > 6 {
+		after = after[:6]
+	}
+	window := " " + strings.Join(after, " ") + " "
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil || Additive(mt.Expr) != "sum" || mt.Format != "currency" && mt.Unit == "" {
+			continue // a sum of quantities (units sold) is a count
+		}
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
+			if strings.Contains(window, " "+p+" ") {
+				return nil, []string{fmt.Sprintf("%q asks for a count, but %s is an amount (%s)", lead+" "+p, mt.Name, mt.Expr)}
+			}
+		}
+	}
+	return nil, nil
+}

@@ -479,9 +479,16 @@ var byRE = regexp.MustCompile(` by `)
 // oneNumber words ask for a single figure.
 var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)
 
+// totalOfTopRE asks for one figure over a ranking: "total revenue of the
+// top 5 products".
+var totalOfTopRE = regexp.MustCompile(`^ (?:what (?:is|was|are|were) |what's )?(?:the |our )?(total|sum|combined)\b.* (top|bottom|largest|biggest|smallest|best|worst) (\d+) `)
+
 // shape: "how many orders in 2025" is one number; grouping it returns a
 // table that answers another question.
 func (c *cover) shape() (Check, bool) {
+	if m := totalOfTopRE.FindStringSubmatch(c.text); m != nil && (len(c.q.Dimensions) > 0 || c.q.Rows != nil) {
+		return Check{Name: CheckShape, Status: Fail, Detail: fmt.Sprintf("the question asks for the %s of the %s %s, but the query lists them one by one", m[1], m[2], m[3])}, true
+	}
 	if !oneNumberRE.MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 {
 		return Check{}, false
 	}

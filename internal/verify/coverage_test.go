@@ -18,7 +18,7 @@ func coverageModel() *semantic.Model {
 		},
 		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 		Metrics: []semantic.Metric{
-			{Name: "revenue", Synonyms: []string{"sales"}, Entity: "orders", Expr: "SUM(orders.total)", Filters: []string{"orders.status = 'completed'"}},
+			{Name: "revenue", Synonyms: []string{"sales"}, Entity: "orders", Expr: "SUM(orders.total)", Format: "currency", Filters: []string{"orders.status = 'completed'"}},
 			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
 			{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"},
 			{Name: "open_orders", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.shipped_at IS NULL"}},
@@ -88,6 +88,11 @@ func TestCoverage(t *testing.T) {
 		// customer lacks, not a measure left out.
 		{"how many customers have no orders", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpNone}}}, ""},
 		{"how many customers have no orders", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":orders"},
+		// The total of a ranking is one figure.
+		{"total revenue of the top 3 countries", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 3}, CheckShape + ":top 3"},
+		// "how many sales" is a count; revenue, an amount.
+		{"how many sales in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":asks for a count"},
+		{"total sales in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
 		// "When" asks for a date.
 		{"when was the first order placed", semantic.Query{Metrics: []string{"orders"}}, CheckCoverage + ":asks when"},
 		{"when was the first order placed", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},

@@ -1,0 +1,137 @@
+package semantic
+
+import (
+	"regexp"
+	"strings"
+)
+
+// aliases are other names people use for common values: country codes and
+// short names, and the adjectives of countries ("German customers"). A
+// code that is also an English word ("US") counts only as written, in
+// capitals.
+var aliasTable = []struct {
+	canonical string
+	aliases   []string
+}{
+	{"United States", []string{"US", "U.S.", "USA", "U.S.A.", "United States of America"}},
+	{"United Kingdom", []string{"UK", "U.K.", "Great Britain", "Britain", "British"}},
+	{"United Arab Emirates", []string{"UAE", "Emirati"}},
+	{"Germany", []string{"German", "Deutschland"}},
+	{"France", []string{"French"}},
+	{"Spain", []string{"Spanish"}},
+	{"Italy", []string{"Italian"}},
+	{"Netherlands", []string{"Dutch", "Holland", "The Netherlands"}},
+	{"Japan", []string{"Japanese"}},
+	{"China", []string{"Chinese", "PRC"}},
+	{"India", []string{"Indian"}},
+	{"Brazil", []string{"Brazilian"}},
+	{"Canada", []string{"Canadian"}},
+	{"Mexico", []string{"Mexican"}},
+	{"Australia", []string{"Australian"}},
+	{"Sweden", []string{"Swedish"}},
+	{"Poland", []string{"Polish"}},
+	{"Ireland", []string{"Irish"}},
+	{"South Korea", []string{"Korean"}},
+	{"Switzerland", []string{"Swiss"}},
+	{"Portugal", []string{"Portuguese"}},
+	{"Belgium", []string{"Belgian"}},
+	{"Austria", []string{"Austrian"}},
+	{"Norway", []string{"Norwegian"}},
+	{"Denmark", []string{"Danish"}},
+	{"Finland", []string{"Finnish"}},
+	{"New Zealand", []string{"NZ"}},
+	{"South Africa", []string{"RSA"}},
+}
+
+// upperOnly are aliases that are also ordinary words in lower case.
+var upperOnly = map[string]bool{"US": true, "U.S.": true}
+
+// aliasRE matches one alias as a whole word, compiled once.
+type aliasRE struct {
+	canonical, alias string
+	re               *regexp.Regexp
+}
+
+var aliasREs = compileAliases()
+
+func compileAliases() []aliasRE {
+	var out []aliasRE
+	for _, a := range aliasTable {
+		for _, al := range a.aliases {
+			flags := "(?i)"
+			if upperOnly[al] {
+				flags = ""
+			}
+			out = append(out, aliasRE{a.canonical, al, regexp.MustCompile(flags + `(^|[^\pL\pN.])` + regexp.QuoteMeta(al) + `($|[^\pL\pN])`)})
+		}
+	}
+	return out
+}
+
+// ExpandAliases rewrites the other names of known values in a question to
+// the values themselves ("revenue in the US" → "revenue in the United
+// States", "German customers" → "Germany customers"), so that every reader
+// of the question — the planner and the checks — sees the same value.
+// known reports whether a text is a known value of some column (without
+// regard to case); an alias that is itself a known value ("Spanish", a
+// language) is left as it is, and so is one whose value is not known.
+func ExpandAliases(question string, known func(string) bool) string {
+	out := question
+	for _, a := range aliasREs {
+		if !a.re.MatchString(out) || !known(a.canonical) || known(a.alias) {
+			continue
+		}
+		var b strings.Builder
+		last := 0
+		for _, m := range a.re.FindAllStringSubmatchIndex(out, -1) {
+			start, end := m[3], m[4] // the alias itself, between its borders
+			// Part of a longer known value ("Indian Ocean"): not an alias.
+			if known(lastWord(out[:start])+" "+out[start:end]) || known(out[start:end]+" "+firstWord(out[end:])) {
+				continue
+			}
+			b.WriteString(out[last:start] + a.canonical)
+			last = end
+		}
+		b.WriteString(out[last:])
+		out = b.String()
+	}
+	return out
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Trim(f[0], ".,;:!?")
+}
+
+// HasValue reports whether s is a known value of a column or a dimension
+// of m, without regard to case.
+func (m *Model) HasValue(s string) bool {
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			for _, v := range c.Values {
+				if strings.EqualFold(v, s) {
+					return true
+				}
+			}
+		}
+	}
+	for _, d := range m.Dimensions {
+		for _, v := range d.Values {
+			if strings.EqualFold(v, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
