@@ -133,6 +133,14 @@ func TestTieCheck(t *testing.T) {
 	if len(tied.calls) == 1 && !strings.Contains(c.Detail, "control query: "+tied.calls[0]) {
 		t.Errorf("the tie check does not name the query it sent: %q", c.Detail)
 	}
+	// A list sorted and cut ("the 2 earliest orders") reads the sort
+	// column one row past the limit too.
+	list := &semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"channel"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}
+	tiedList := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "channel", Type: quarry.TypeText}, {Name: "ordered_at", Type: quarry.TypeText}},
+		Rows: [][]any{{"web", "2026-01-01"}, {"store", "2026-01-01"}}}}
+	if c := newAnalyst(tiedList).TieCheck(context.Background(), k.Model, list); c.Status != "warn" || !strings.Contains(c.Detail, "store ties web at 2026-01-01") || len(tiedList.calls) != 1 || !strings.Contains(tiedList.calls[0], "orders.ordered_at") {
+		t.Errorf("a tie cut from a list: %+v, sent %q", c, tiedList.calls)
+	}
 	apart := &fakeConn{table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"web", int64(7)}, {"store", int64(5)}}}}
 	if c := newAnalyst(apart).TieCheck(context.Background(), k.Model, q); c.Status != "pass" || len(apart.calls) != 1 || !strings.Contains(c.Detail, "control query: "+apart.calls[0]) {
 		t.Errorf("no tie: %+v, sent %q", c, apart.calls)

@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -25,6 +26,17 @@ func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 	more := *q
 	more.Limit++
 	more.Hidden = nil // the measure ranked by, to compare
+	if q.Rows != nil {
+		// A list sorted and cut ("the 5 cheapest products"): the sort
+		// column beside the columns listed.
+		rows := *q.Rows
+		rows.Distinct = false
+		rows.Columns = append(append([]string(nil), q.Rows.Columns...), q.Order[0].Field)
+		if len(q.Rows.Columns) == 0 {
+			rows.Columns = []string{q.Order[0].Field}
+		}
+		more.Rows = &rows
+	}
 	c, err := semantic.Compile(m, more, a.Conn.Dialect())
 	if err != nil {
 		return verify.Check{}
@@ -39,9 +51,13 @@ func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 		return verify.Check{}
 	}
 	measure, label := -1, -1
+	_, sortCol, _ := strings.Cut(q.Order[0].Field, ".")
 	for i, col := range c.Columns {
-		if col.Name == q.Order[0].Field && measure < 0 {
+		if (col.Name == q.Order[0].Field || q.Rows != nil && col.Name == sortCol) && measure < 0 {
 			measure = i
+		}
+		if q.Rows != nil && col.Role == semantic.RoleColumn && label < 0 && col.Name != sortCol {
+			label = i
 		}
 		if col.Role == semantic.RoleDimension && label < 0 {
 			label = i

@@ -343,6 +343,14 @@ func (b *builder) implausibleValues() *Plan {
 		if !oneField {
 			continue // a value of several columns is asked about first
 		}
+		// "customer support tickets": the value Customer Support (a
+		// department) before the tickets it shares a word with may be part
+		// of the table's own name, the support tickets.
+		if i+1 < len(terms) && terms[i+1].pos == t.pos+1 {
+			if es := only(terms[i+1].cands, sEntity); len(es) > 0 && !strings.EqualFold(es[0].name, v.entity) && sharesWord(t.it.text, es[0].name) {
+				return b.fail(fmt.Sprintf("“%s %s” may name the %s, or those of %s %s; say which (“%s where %s is %s”, or “all %s”)", t.it.text, terms[i+1].it.text, display(es[0].name), v.field, v.value, display(es[0].name), v.field, v.value, display(es[0].name)))
+			}
+		}
 		if len(t.aggs) > 0 {
 			// The thing counted: the first word after the value that is
 			// not one of its qualifiers must name rows (a table or a
@@ -367,6 +375,21 @@ func (b *builder) implausibleValues() *Plan {
 		}
 	}
 	return nil
+}
+
+// sharesWord reports whether a phrase and an entity's name have a word of
+// three letters or more in common ("customer support", support_tickets).
+func sharesWord(phrase, entity string) bool {
+	names := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(entity), func(r rune) bool { return r == '_' || r == ' ' }) {
+		names[singular(w)] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(phrase)) {
+		if len(w) >= 3 && names[singular(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 // rankedItems reports whether the question names things to rank: a table

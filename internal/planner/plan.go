@@ -187,6 +187,9 @@ func (p *Planner) walk(items []item, st *state) {
 			st.unknown = append(st.unknown, it.text)
 		case itDate:
 			st.dates = append(st.dates, it.rng)
+			// "by category last month for discontinued products": the
+			// period ends the groups; what follows it qualifies.
+			byMode = false
 			if pendingNot {
 				st.unknown = append(st.unknown, "not "+it.text)
 				pendingNot = false
@@ -216,6 +219,12 @@ func (p *Planner) walk(items []item, st *state) {
 				st.unknown = append(st.unknown, it.text)
 			}
 		case itKw:
+			if (kw == "count" || kw == "sum" || kw == "avg") && last != nil && i > 0 && mean[i-1] == last.it && len(only(last.cands, sValue)) == len(last.cands) {
+				// "a normal number of tickets": a value right before
+				// "number of" qualifies nothing counted; "normal" is a
+				// word here, not the priority.
+				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
+			}
 			switch {
 			case kw == "by" && sortVerb:
 				// "sort employee names by their age": a sort, not a group.
@@ -322,6 +331,11 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			continue
 		case itTerm:
+			if last != nil && i > 0 && mean[i-1] == last.it && len(only(last.cands, sValue)) == len(last.cands) && aggregateLead(it.text) {
+				// The same before a measure named with its aggregate ("a
+				// normal number of tickets", a metric's synonym).
+				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
+			}
 			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == ""}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj = true
@@ -508,4 +522,15 @@ func (p *Planner) reorder(items []item) {
 			}
 		}
 	}
+}
+
+// aggregateLead reports whether a term's words begin with an aggregate
+// ("number of tickets", "average order value").
+func aggregateLead(text string) bool {
+	for _, lead := range []string{"number of ", "count of ", "total ", "average ", "sum of "} {
+		if strings.HasPrefix(text, lead) {
+			return true
+		}
+	}
+	return false
 }

@@ -459,3 +459,66 @@ func (c *cover) countOfAmount() (ok, bad []string) {
 	}
 	return nil, nil
 }
+
+// negationRE is a negation of having: "never", "no", "without", "not …
+// any", "did not".
+var negationRE = regexp.MustCompile(` (never|no|without|not|didn't|don't|doesn't|haven't|hasn't) `)
+
+// negation: "customers who never ordered", "templates not used by any
+// document" keep the rows that have none of a table's; a query without
+// that condition (OpNone, or a value excluded) counts or lists them all.
+func (c *cover) negation() (ok, bad []string) {
+	locs := negationRE.FindAllStringIndex(c.text, -1)
+	if len(locs) == 0 {
+		return nil, nil
+	}
+	for _, f := range c.q.Filters {
+		switch f.Op {
+		case semantic.OpNone, semantic.OpNe, semantic.OpNotIn, semantic.OpNull:
+			return []string{"a negation"}, nil
+		}
+		if f.Op == semantic.OpEq {
+			for _, v := range f.Values {
+				if b, isBool := v.(bool); isBool && !b || v == int64(0) || v == "0" || v == "f" || v == "false" || v == "n" || v == "no" {
+					return []string{"a negation"}, nil // "products that are not discontinued"
+				}
+			}
+		}
+	}
+	for _, loc := range locs {
+		rest := strings.Fields(c.text[loc[1]:])
+		if len(rest) > 5 {
+			rest = rest[:5]
+		}
+		for i, w := range rest {
+			phrases := []string{w}
+			if i+1 < len(rest) {
+				phrases = append([]string{w + " " + rest[i+1]}, phrases...) // "car makers"
+			}
+			for _, p := range phrases {
+				if e := c.entityOfWord(p); e != "" && (c.q.Rows == nil || !strings.EqualFold(c.q.Rows.Entity, e)) {
+					return nil, []string{fmt.Sprintf("%q asks for those with no %s, but the query keeps them all", strings.TrimSpace(c.text[loc[0]:loc[1]])+" … "+p, e)}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// entityOfWord is the entity a word names — by its name or a synonym, in
+// the singular or plural, or as a verb whose stem names it ("ordered") —
+// or "".
+func (c *cover) entityOfWord(w string) string {
+	forms := []string{w, singularOf(w), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "d")}
+	for _, e := range c.m.Entities {
+		for _, n := range append([]string{e.Name}, e.Synonyms...) {
+			n = strings.ToLower(strings.ReplaceAll(n, "_", " "))
+			for _, f := range forms {
+				if len(f) >= 3 && (f == n || f == singularOf(n) || f+"s" == n) {
+					return e.Name
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -93,6 +93,10 @@ func TestCoverage(t *testing.T) {
 		// "how many sales" is a count; revenue, an amount.
 		{"how many sales in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":asks for a count"},
 		{"total sales in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
+		// A negation of having keeps the rows with none.
+		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":with no orders"},
+		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpNone}}}, ""},
+		{"revenue not from Germany", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "country", Op: semantic.OpNe, Values: []any{"Germany"}}}}, ""},
 		// "When" asks for a date.
 		{"when was the first order placed", semantic.Query{Metrics: []string{"orders"}}, CheckCoverage + ":asks when"},
 		{"when was the first order placed", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},
