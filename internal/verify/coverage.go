@@ -17,6 +17,7 @@ const (
 	CheckCoverage = "question_coverage" // values, numbers, periods and measures the question names
 	CheckShape    = "result_shape"      // one number asked for, a table given (or the other way)
 	CheckGrain    = "time_grain"        // "by month" answered by another grain
+	CheckPartial  = "partial_period"    // a ranking of periods that counts one not yet over
 )
 
 // Coverage holds a semantic query to the question it answers, read
@@ -51,6 +52,9 @@ func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Che
 		checks = append(checks, ch)
 	}
 	if ch, ok := c.grain(); ok {
+		checks = append(checks, ch)
+	}
+	if ch, ok := c.partial(); ok {
 		checks = append(checks, ch)
 	}
 	return checks

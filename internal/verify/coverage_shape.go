@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -503,6 +504,30 @@ func (c *cover) shape() (Check, bool) {
 		return Check{Name: CheckShape, Status: Fail, Detail: "the question asks for one figure, but the query groups by " + strings.Join(names, ", ")}, true
 	}
 	return Check{Name: CheckShape, Status: Pass, Detail: "one figure asked for, one figure computed"}, true
+}
+
+// partial: "which week had the fewest orders this year" ranked the week
+// of the as-of day, two days old, with the full weeks. A ranking of
+// periods whose range runs to the as-of day or past it ranks one that is
+// not over yet.
+func (c *cover) partial() (Check, bool) {
+	if c.asOf.IsZero() || len(c.q.Order) == 0 || c.q.TimeRange == nil || c.q.TimeRange.To == "" {
+		return Check{}, false
+	}
+	var grain semantic.Grain
+	for _, d := range c.q.Dimensions {
+		if d.Grain != "" {
+			grain = d.Grain
+		}
+	}
+	if grain == "" || c.m.Metric(c.q.Order[0].Field) == nil {
+		return Check{}, false
+	}
+	to, err := time.Parse("2006-01-02", c.q.TimeRange.To)
+	if err != nil || !to.After(c.asOf) {
+		return Check{}, false
+	}
+	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the %s of %s is not over (the range runs to %s), yet it is ranked with the whole ones", grain, c.asOf.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02"))}, true
 }
 
 // grainWords map a question's words to the time grain they ask for.

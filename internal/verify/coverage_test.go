@@ -145,3 +145,26 @@ func TestCoverage(t *testing.T) {
 		})
 	}
 }
+
+// TestPartialPeriod: a ranking of periods that includes the one of the
+// as-of day warns; one over whole periods does not.
+func TestPartialPeriod(t *testing.T) {
+	m := coverageModel()
+	q := semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "week", Grain: semantic.GrainWeek}}, Order: []semantic.Order{{Field: "orders"}}, Limit: 1,
+		TimeRange: &semantic.TimeRange{From: "2026-01-01", To: "2027-01-01"}}
+	find := func(checks []Check) *Check {
+		for i := range checks {
+			if checks[i].Name == CheckPartial {
+				return &checks[i]
+			}
+		}
+		return nil
+	}
+	if c := find(Coverage("which week had the fewest orders this year", "2026-06-30", m, &q)); c == nil || c.Status != Warn {
+		t.Errorf("this year's weeks ranked: %+v", c)
+	}
+	q.TimeRange = &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}
+	if c := find(Coverage("which week had the fewest orders in 2025", "2026-06-30", m, &q)); c != nil {
+		t.Errorf("2025's weeks ranked: %+v", c)
+	}
+}
