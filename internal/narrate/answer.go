@@ -457,9 +457,14 @@ func (w writer) compare(d, m column) (string, string) {
 	}
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = "**" + p.text + "** in " + p.label
+		parts[i] = "**" + p.text + "** " + periodPhrase(p.label)
 	}
 	s := subj + " was " + joinWords(parts) + "."
+	if rd := w.in.Reading; rd != nil && len(rd.Measures) == 1 && isCount(rd.Measures[0].How) {
+		// A count: "1,640 orders in April 2026 and 2,201 in May 2026".
+		parts[0] = "**" + ps[0].text + "** " + lowerFirst(subj) + " " + periodPhrase(ps[0].label)
+		s = joinWords(parts) + "."
+	}
 	if len(ps) < 2 {
 		return s, ""
 	}

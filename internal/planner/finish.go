@@ -753,19 +753,7 @@ func (b *builder) makeTitle() string {
 	}
 	var fs []string
 	for _, f := range q.Filters {
-		vals := make([]string, len(f.Values))
-		for i, v := range f.Values {
-			vals[i] = fmt.Sprint(v)
-		}
-		op := ""
-		switch f.Op {
-		case semantic.OpNe:
-			op = "not "
-		case semantic.OpEq:
-		default:
-			op = string(f.Op) + " "
-		}
-		fs = append(fs, op+strings.Join(vals, " or "))
+		fs = append(fs, filterTitle(f))
 	}
 	if len(fs) > 0 {
 		s += " (" + strings.Join(fs, ", ") + ")"

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // nestedPeriods refuses a period named inside another ("the last week of
@@ -21,4 +23,54 @@ func (b *builder) nestedPeriods() *Plan {
 		}
 	}
 	return nil
+}
+
+// filterTitle is a filter as the title says it: "web", "not Electronics or
+// Books", "discontinued" (a yes/no column's yes), "more than 5".
+func filterTitle(f semantic.Filter) string {
+	vals := make([]string, len(f.Values))
+	yes, no := len(f.Values) > 0, len(f.Values) > 0
+	for i, v := range f.Values {
+		vals[i] = fmt.Sprint(v)
+		switch strings.ToLower(vals[i]) {
+		case "1", "true", "t", "y", "yes":
+			no = false
+		case "0", "false", "f", "n", "no":
+			yes = false
+		default:
+			yes, no = false, false
+		}
+	}
+	op := ""
+	switch f.Op {
+	case semantic.OpNe, semantic.OpNotIn:
+		op = "not "
+		yes, no = no, yes
+	case semantic.OpEq, semantic.OpIn:
+	case semantic.OpGt:
+		op = "more than "
+	case semantic.OpGe:
+		op = "at least "
+	case semantic.OpLt:
+		op = "less than "
+	case semantic.OpLe:
+		op = "at most "
+	default:
+		op = string(f.Op) + " "
+	}
+	_, col, _ := strings.Cut(f.Field, ".")
+	if col == "" {
+		col = f.Field
+	}
+	switch {
+	case yes && (f.Op == semantic.OpEq || f.Op == semantic.OpNe || f.Op == semantic.OpIn || f.Op == semantic.OpNotIn):
+		return display(col)
+	case no && (f.Op == semantic.OpEq || f.Op == semantic.OpNe || f.Op == semantic.OpIn || f.Op == semantic.OpNotIn):
+		return "not " + display(col)
+	}
+	switch f.Op {
+	case semantic.OpGt, semantic.OpGe, semantic.OpLt, semantic.OpLe:
+		return display(col) + " " + op + strings.Join(vals, " or ")
+	}
+	return op + strings.Join(vals, " or ")
 }
