@@ -195,7 +195,7 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 // comparesValues reports whether the question sets two values of a
 // grouping's column against each other ("web vs store", "Germany
 // compared to France"), which asks for a row for each, and the query
-// keeps only those values.
+// keeps only those values. "France and Spain" asks for one total.
 func (c *cover) comparesValues(dim string) bool {
 	known := knownValues(c.m, dim)
 	var kept []string
@@ -214,7 +214,8 @@ func (c *cover) comparesValues(dim string) bool {
 			return false
 		}
 	}
-	for _, w := range []string{"vs", "vs.", "versus", "compared to", "compared with", "against", "or", "and"} {
+	// Not "and" or "or": "revenue from France and Spain" is one total.
+	for _, w := range []string{"vs", "vs.", "versus", "compared to", "compared with", "against"} {
 		for _, a := range kept {
 			for _, b := range kept {
 				if a != b && c.has(a+" "+w+" "+b) {

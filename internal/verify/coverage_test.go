@@ -102,7 +102,8 @@ func TestCoverage(t *testing.T) {
 		{"when was the first order placed", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},
 		// Two values set against each other ask for a row each.
 		{"revenue web vs store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
-		{"revenue web and store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpIn, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
+		{"revenue web versus store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpIn, Values: []any{"web", "store"}}}, TimeRange: y2025}, ""},
+		{"revenue from web and store in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpIn, Values: []any{"web", "store"}}}, TimeRange: y2025}, CheckCoverage + ":groups by channel"},
 		{"revenue from web in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Filters: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web"}}}, TimeRange: y2025}, CheckCoverage + ":groups by channel"},
 		// A word that is also a category value, used as an ordinary word.
 		{"revenue at home in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Home"}}}, TimeRange: y2025}, CheckCoverage + ":ordinary word"},
