@@ -48,8 +48,8 @@ var upperOnly = map[string]bool{"US": true, "U.S.": true}
 
 // aliasRE matches one alias as a whole word, compiled once.
 type aliasRE struct {
-	canonical, alias string
-	re               *regexp.Regexp
+	canonical, alias, lower string
+	re                      *regexp.Regexp
 }
 
 var aliasREs = compileAliases()
@@ -62,7 +62,7 @@ func compileAliases() []aliasRE {
 			if upperOnly[al] {
 				flags = ""
 			}
-			out = append(out, aliasRE{a.canonical, al, regexp.MustCompile(flags + `(^|[^\pL\pN.])` + regexp.QuoteMeta(al) + `($|[^\pL\pN])`)})
+			out = append(out, aliasRE{a.canonical, al, strings.ToLower(al), regexp.MustCompile(flags + `(^|[^\pL\pN.])` + regexp.QuoteMeta(al) + `($|[^\pL\pN])`)})
 		}
 	}
 	return out
@@ -77,8 +77,10 @@ func compileAliases() []aliasRE {
 // language) is left as it is, and so is one whose value is not known.
 func ExpandAliases(question string, known func(string) bool) string {
 	out := question
+	lower := strings.ToLower(question)
 	for _, a := range aliasREs {
-		if !a.re.MatchString(out) || !known(a.canonical) || known(a.alias) {
+		// A substring test first: most questions name no alias at all.
+		if !strings.Contains(lower, a.lower) || !a.re.MatchString(out) || !known(a.canonical) || known(a.alias) {
 			continue
 		}
 		var b strings.Builder

@@ -110,17 +110,22 @@ func (c *cover) saysColumn(name string) string {
 	for len(bare) > 1 && unitWords[bare[len(bare)-1]] {
 		bare = bare[:len(bare)-1]
 	}
-	for _, phrase := range []string{full, strings.Join(bare, " ")} {
-		if len(phrase) < 3 || genericWords[phrase] || c.inName(phrase) || c.isMetricName(phrase) {
+	for i, phrase := range []string{full, strings.Join(bare, " ")} {
+		if i == 1 && phrase == full || len(phrase) < 3 || genericWords[phrase] {
 			continue
 		}
+		said := ""
 		switch {
 		case c.has(phrase):
-			return phrase
+			said = phrase
 		case c.has(phrase + "s"):
-			return phrase + "s"
+			said = phrase + "s"
 		case strings.HasSuffix(phrase, "y") && c.has(strings.TrimSuffix(phrase, "y")+"ies"):
-			return strings.TrimSuffix(phrase, "y") + "ies"
+			said = strings.TrimSuffix(phrase, "y") + "ies"
+		}
+		// The costlier tests only for a phrase the question says.
+		if said != "" && !c.inName(phrase) && !c.isMetricName(phrase) {
+			return said
 		}
 	}
 	if len(words) < 2 {
