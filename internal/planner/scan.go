@@ -18,6 +18,24 @@ type token struct {
 // own and a possessive "'s" is dropped. Other characters separate words,
 // except that non-ASCII letters are kept as words so that they can be
 // reported as unknown.
+// thousands reports whether the comma at s[j] separates thousands in the
+// number that starts at s[i]: digits only so far, and exactly three digits
+// after it ("1,000", "12,500,000"; not "2024,2025").
+func thousands(s string, i, j int) bool {
+	for k := i; k < j; k++ {
+		if !isDigit(s[k]) && s[k] != ',' {
+			return false
+		}
+	}
+	if j-i > 3 && !strings.Contains(s[i:j], ",") {
+		return false // "2024,2025": a list
+	}
+	if j+4 > len(s) || !isDigit(s[j+1]) || !isDigit(s[j+2]) || !isDigit(s[j+3]) {
+		return false
+	}
+	return j+4 == len(s) || !isDigit(s[j+4])
+}
+
 func tokenize(s string) []token {
 	var toks []token
 	i := 0
@@ -43,9 +61,17 @@ func tokenize(s string) []token {
 				j++
 				continue
 			}
+			if c == ',' && thousands(s, i, j) {
+				j++ // "1,000": a separator inside a number
+				continue
+			}
 			break
 		}
-		toks = append(toks, token{s: strings.ToLower(s[i:j]), start: i, end: j})
+		word := strings.ToLower(s[i:j])
+		if strings.Contains(word, ",") {
+			word = strings.ReplaceAll(word, ",", "")
+		}
+		toks = append(toks, token{s: word, start: i, end: j})
 		if j+1 < len(s) && s[j] == '\'' && (s[j+1] == 's' || s[j+1] == 'S') && (j+2 == len(s) || !isWordByte(s[j+2])) {
 			j += 2
 		}

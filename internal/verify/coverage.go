@@ -78,12 +78,19 @@ type cover struct {
 	terms []string
 }
 
+// thousandsRE is a thousands separator inside a number.
+var thousandsRE = regexp.MustCompile(`(\d),(\d{3})\b`)
+
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
 
 func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	// The values other names stand for ("the US"), read as the planner
 	// reads them.
 	question = semantic.ExpandAliases(question, m.HasValue)
+	// "1,000" is one number, as the planner reads it.
+	for thousandsRE.MatchString(question) {
+		question = thousandsRE.ReplaceAllString(question, "$1$2")
+	}
 	var words []string
 	for _, w := range wordRE.FindAllString(strings.ToLower(question), -1) {
 		words = append(words, strings.TrimRight(w, ".-'’"))

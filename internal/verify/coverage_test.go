@@ -93,6 +93,9 @@ func TestCoverage(t *testing.T) {
 		// "how many sales" is a count; revenue, an amount.
 		{"how many sales in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":asks for a count"},
 		{"total sales in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, ""},
+		// "1,000" is one number.
+		{"orders with a total above 1,000", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders.total", Op: semantic.OpGt, Values: []any{"1000"}}}}, ""},
+		{"orders with a total above 1,000", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders.total", Op: semantic.OpGt, Values: []any{"1"}}}}, CheckCoverage + ":1000"},
 		// A negation of having keeps the rows with none.
 		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":with no orders"},
 		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpNone}}}, ""},

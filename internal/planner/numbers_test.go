@@ -1,0 +1,32 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestThousandsSeparators: "1,000" is the number 1000, not 1 and 000; a
+// list of years stays a list.
+func TestThousandsSeparators(t *testing.T) {
+	for in, want := range map[string][]string{
+		"price above 1,000":       {"price", "above", "1000"},
+		"over 12,500,000 in 2025": {"over", "12500000", "in", "2025"},
+		"1,000.50 dollars":        {"1000.50", "dollars"},
+		"in 2024,2025":            {"in", "2024", "2025"},
+		"a,b and 1,23":            {"a", "b", "and", "1", "23"},
+	} {
+		var got []string
+		for _, tk := range tokenize(in) {
+			got = append(got, tk.s)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("tokenize(%q) (-want +got):\n%s", in, diff)
+		}
+	}
+	p := New(testModel(), nil)
+	pl := p.Plan("products with a unit price above 1,000", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Values[0] != "1000" && pl.Query.Filters[0].Values[0] != int64(1000) && pl.Query.Filters[0].Values[0] != float64(1000) {
+		t.Errorf("%s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
