@@ -114,8 +114,16 @@ func functionWords() map[string]bool {
 // ("signed up"), in order, once each.
 func (p *Planner) ignored(items []item) []string {
 	var out []string
+	used := map[string]bool{} // words merged into a term ("open" of "open tickets")
 	for _, it := range items {
-		if it.kind == itStop && !p.function[it.text] || it.kind == itKw && it.kw == "filler" {
+		if it.kind == itTerm {
+			for _, w := range strings.Fields(it.text) {
+				used[w] = true
+			}
+		}
+	}
+	for _, it := range items {
+		if it.kind == itStop && !p.function[it.text] && !used[it.text] || it.kind == itKw && it.kw == "filler" {
 			if !slices.Contains(out, it.text) {
 				out = append(out, it.text)
 			}

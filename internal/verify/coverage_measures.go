@@ -273,6 +273,9 @@ func (c *cover) measures() (ok, bad []string) {
 		case c.population(&x.mt, anyMeasured):
 			// the rows a named measure runs over, or the rows grouped
 			ok = append(ok, x.said)
+		case c.countsSubsetOf(&x.mt):
+			// "open urgent tickets": open_tickets counts some of the tickets
+			ok = append(ok, x.said)
 		case c.existsOn(x.mt.Entity):
 			// "customers with no orders": the rows each row must lack
 			ok = append(ok, x.said)
@@ -526,4 +529,20 @@ func (c *cover) entityOfWord(w string) string {
 		}
 	}
 	return ""
+}
+
+// countsSubsetOf reports whether mt plainly counts an entity's rows and a
+// metric the query uses counts some of the same rows under conditions of
+// its own ("open tickets": open_tickets is the tickets not closed).
+func (c *cover) countsSubsetOf(mt *semantic.Metric) bool {
+	if !countsRows(mt.Expr) || len(mt.Filters) > 0 || mt.Entity == "" {
+		return false
+	}
+	for _, name := range c.q.Metrics {
+		u := c.m.Metric(name)
+		if u != nil && u.Name != mt.Name && strings.EqualFold(u.Entity, mt.Entity) && countsRows(u.Expr) && len(u.Filters) > 0 {
+			return true
+		}
+	}
+	return false
 }
