@@ -2,6 +2,8 @@ package narrate
 
 import (
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // figure states a single figure from the reading of the question rather
@@ -24,9 +26,10 @@ func (w writer) figure(n column, r []any) (string, bool) {
 		if len(rd.Measures) == 1 {
 			how = strings.ToUpper(strings.TrimSpace(rd.Measures[0].How))
 		}
+		expr, _, _ := strings.Cut(how, " OVER ")
 		switch {
 		case strings.HasPrefix(how, "MIN(") || strings.HasPrefix(how, "MAX("):
-		case len(rd.Measures) == 0 || strings.HasPrefix(how, "COUNT(") || strings.HasPrefix(how, "SUM("):
+		case len(rd.Measures) == 0 || verify.Additive(expr) != "":
 			when = "in all, as of " + w.in.AsOf
 		default:
 			when = "as of " + w.in.AsOf
@@ -42,7 +45,7 @@ func (w writer) figure(n column, r []any) (string, bool) {
 		if label == "" {
 			label = humanize(rd.Measures[0].Name)
 		}
-		if isCount(rd.Measures[0].How) && !strings.Contains(strings.ToLower(label), "count") &&
+		if isCount(rd.Measures[0].How) && !strings.Contains(strings.ToLower(label), "share") && !strings.Contains(strings.ToLower(label), "count") &&
 			!strings.Contains(strings.ToLower(label), "number") {
 			noun := lowerFirst(label)
 			if f, ok := toFloat(n.cell(r)); ok && f == 1 {

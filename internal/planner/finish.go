@@ -660,8 +660,12 @@ func (b *builder) shares() *Plan {
 	if strings.Count(inner, "(") != strings.Count(inner, ")") {
 		return b.fail(fmt.Sprintf("quarry cannot take a share of %s", display(base)))
 	}
+	cases, pop, ok := b.splitShare(q.Filters)
+	if !ok {
+		return b.fail("quarry could not tell which condition the share is of and which rows it is a share of; put the condition after “were” or “are” (“what percentage of UK orders were refunded”)")
+	}
 	var conds []string
-	for _, f := range q.Filters {
+	for _, f := range cases {
 		c, ok := b.condSQL(f)
 		if !ok {
 			return b.fail("quarry can only take shares over values of plain columns")
@@ -679,8 +683,8 @@ func (b *builder) shares() *Plan {
 	}
 	name := "share_of_" + base
 	m := semantic.Metric{Name: name, Entity: entity, Expr: num + " * 1.0 / NULLIF(" + den + ", 0)", Filters: filters, Time: timeCol,
-		Format: "percent", Description: "share of " + display(base) + " where " + cond}
-	q.Filters = nil
+		Format: "percent", Description: "share of " + display(base) + " that are " + shareText(cases)}
+	q.Filters = pop // the rows it is a share of: both sides of the fraction
 	b.adhoc = nil
 	q.Metrics = nil
 	b.addAdHoc(m)

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -73,4 +74,66 @@ func filterTitle(f semantic.Filter) string {
 		return display(col) + " " + op + strings.Join(vals, " or ")
 	}
 	return op + strings.Join(vals, " or ")
+}
+
+// copulaRE is the verb that separates the rows a share is of from its
+// condition: "what share of UK orders were refunded".
+var copulaRE = regexp.MustCompile(`\b(were|are|is|was|have been|has been|got|get)\b`)
+
+// splitShare splits a share's filters into its condition (the numerator:
+// after the verb, "were refunded") and the rows it is a share of (both
+// sides: before the verb, "UK orders"). One filter with no verb is the
+// condition ("percentage of refunded orders"). It reports false when it
+// cannot tell.
+func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, ok bool) {
+	low := strings.ToLower(b.st.raw)
+	loc := copulaRE.FindStringIndex(low)
+	if loc == nil {
+		return fs, nil, len(fs) == 1
+	}
+	for _, f := range fs {
+		at := filterPos(low, f)
+		switch {
+		case at < 0:
+			return nil, nil, false
+		case at < loc[0]:
+			pop = append(pop, f)
+		default:
+			num = append(num, f)
+		}
+	}
+	return num, pop, len(num) > 0
+}
+
+// filterPos is where a filter's value (or, for a yes/no column, its
+// column's name) is in the question, or -1.
+func filterPos(low string, f semantic.Filter) int {
+	var words []string
+	for _, v := range f.Values {
+		words = append(words, strings.ToLower(fmt.Sprint(v)))
+	}
+	_, col, _ := strings.Cut(f.Field, ".")
+	if col == "" {
+		col = f.Field
+	}
+	words = append(words, strings.Split(strings.ToLower(col), "_")...)
+	for _, w := range words {
+		if len(w) < 2 {
+			continue
+		}
+		if m := regexp.MustCompile(`\b` + regexp.QuoteMeta(w)).FindStringIndex(low); m != nil {
+			return m[0]
+		}
+	}
+	return -1
+}
+
+// shareText is a share's condition as a reader says it: "refunded",
+// "Billing", "discontinued".
+func shareText(fs []semantic.Filter) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = filterTitle(f)
+	}
+	return strings.Join(parts, " and ")
 }
