@@ -110,6 +110,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "number of orders in the US last month", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.country = 'United States' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'"},
 		{q: "German customers revenue last year", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND c.country = 'Germany' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01'"},
 		{q: "how many sales last week", refuse: "asks for a count"},
+		// A second outside test: overlapping periods compared lost rows.
+		{q: "orders in December last year", refuse: "overlap"},
+		{q: "orders in 2025 vs December 2025", refuse: "overlap"},
 		{q: "how many open urgent tickets", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL AND priority = 'urgent'"},
 		{q: "how many products have a unit price above 1,000", want: "SELECT count(*) FROM products WHERE unit_price > 1000"},
 		{q: "revenue by category last month for discontinued products", rows: "SELECT p.category, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN products p ON p.id = oi.product_id WHERE o.status = 'completed' AND p.discontinued = 1 AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01' GROUP BY p.category"},

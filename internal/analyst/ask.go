@@ -147,7 +147,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			if quarry.KindOf(err) == quarry.KindForbidden {
 				return err
 			}
-			return quarry.Wrap(quarry.KindUnanswered, err, "the question mapped to a query quarry cannot build")
+			return quarry.Wrap(quarry.KindUnanswered, err, "the question mapped to a query quarry cannot build: %s", quarry.Message(err))
 		}
 		compiled, sql, source = c, c.SQL, string(pl.Kind)
 	default:

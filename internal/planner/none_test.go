@@ -56,3 +56,18 @@ func TestNone(t *testing.T) {
 		})
 	}
 }
+
+// TestOverlappingPeriods: "orders in December last year" and "2025 vs
+// December 2025" name periods that overlap; compared, the rows of both
+// counted in the first only (found from outside). They are refused.
+func TestOverlappingPeriods(t *testing.T) {
+	p := New(testModel(), nil)
+	for _, q := range []string{"orders in December last year", "orders in 2025 vs December 2025", "revenue Q1 this year", "orders yesterday vs this week"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "overlap") {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+		}
+	}
+	if pl := p.Plan("orders in 2025 vs 2024", asOf); pl.Kind != KindMetric || len(pl.Query.Compare) != 2 {
+		t.Errorf("2025 vs 2024: %s %q", pl.Kind, pl.Reason)
+	}
+}

@@ -14,6 +14,20 @@ import (
 // against last week.
 func (b *builder) nestedPeriods() *Plan {
 	ds := b.st.dates
+	// Overlapping periods ("December last year", "2025 vs December
+	// 2025"): compared, the rows of both would count in the first only.
+	for i := range ds {
+		for _, c := range ds[i+1:] {
+			a := ds[i]
+			if a.From != "" && a.To != "" && c.From != "" && c.To != "" && a.From < c.To && c.From < a.To {
+				inner := a
+				if c.Days() < a.Days() {
+					inner = c
+				}
+				return b.fail(fmt.Sprintf("%q and %q overlap, and quarry compares only periods that do not; ask for one period (“%s”) or for two that do not overlap", a.Label, c.Label, inner.Label))
+			}
+		}
+	}
 	for i := 1; i < len(ds); i++ {
 		a, c := ds[i-1], ds[i]
 		if a.End > c.Start || c.Start > len(b.st.raw) {

@@ -79,6 +79,15 @@ func Compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
 	if q.Limit < 0 {
 		return nil, quarry.Errorf(quarry.KindInput, "the limit must not be negative")
 	}
+	// Compared periods label each row with the first period it falls in;
+	// overlapping ones would lose the rows of the later to the earlier.
+	for i, a := range q.Compare {
+		for _, b := range q.Compare[i+1:] {
+			if (a.To == "" || b.From == "" || b.From < a.To) && (b.To == "" || a.From == "" || a.From < b.To) {
+				return nil, quarry.Errorf(quarry.KindUnsupported, "the compared periods %s and %s overlap; compare periods that do not, or ask for each on its own", a.Label, b.Label)
+			}
+		}
+	}
 	if q.Rows != nil {
 		return c.compileRows(q)
 	}

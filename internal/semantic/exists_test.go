@@ -62,3 +62,18 @@ INSERT INTO products (id, name, category) VALUES (99, 'Unsold', 'Books');`); err
 		t.Errorf("customers without order_items: %v", err)
 	}
 }
+
+// TestOverlappingPeriodsRefused: compared periods label each row with the
+// first period it falls in, so overlapping ones would lose rows; the
+// compiler refuses them.
+func TestOverlappingPeriodsRefused(t *testing.T) {
+	m := loadModel(t)
+	q := Query{Metrics: []string{"orders"}, Compare: []Period{{Label: "2025", From: "2025-01-01", To: "2026-01-01"}, {Label: "December 2025", From: "2025-12-01", To: "2026-01-01"}}}
+	if _, err := Compile(m, q, quarry.DialectSQLite); err == nil || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("overlapping periods: %v", err)
+	}
+	q.Compare[1] = Period{Label: "2024", From: "2024-01-01", To: "2025-01-01"}
+	if _, err := Compile(m, q, quarry.DialectSQLite); err != nil {
+		t.Errorf("2025 vs 2024: %v", err)
+	}
+}

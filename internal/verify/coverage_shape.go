@@ -72,6 +72,9 @@ func (c *cover) groupings() (ok, bad []string) {
 			if len(p) < 3 || !c.has(p) && !c.has(p+"s") && !(strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) {
 				continue
 			}
+			if c.measuresNamed(p) {
+				continue // "top 10 customers by orders": ranked by the orders measure
+			}
 			asked, request := false, false
 			for i, lead := range groupLeads {
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
@@ -113,6 +116,24 @@ var groupLeads = []string{"by", "per", "each", "every", "which", "across",
 	"list", "list all", "list the", "list all the", "show", "show the", "show all", "show all the",
 	"return", "return the", "return all", "find", "find the", "find all", "find all the",
 	"give", "give the", "give me the", "what is the", "what are the", "what are all the", "name the"}
+
+// measuresNamed reports whether phrase (or its plural) names a metric the
+// query measures.
+func (c *cover) measuresNamed(phrase string) bool {
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+			n = strings.ToLower(strings.ReplaceAll(n, "_", " "))
+			if n == phrase || n == phrase+"s" || singularOf(n) == phrase {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // firstRequestLead is the index in groupLeads of the first request to show.
 const firstRequestLead = 6
@@ -512,6 +533,9 @@ func (c *cover) shape() (Check, bool) {
 // periods whose range runs to the as-of day or past it ranks one that is
 // not over yet.
 func (c *cover) partial() (Check, bool) {
+	if ch, ok := c.unevenCompare(); ok {
+		return ch, true
+	}
 	if c.asOf.IsZero() || len(c.q.Order) == 0 || c.q.TimeRange == nil || c.q.TimeRange.To == "" {
 		return Check{}, false
 	}
@@ -529,6 +553,32 @@ func (c *cover) partial() (Check, bool) {
 		return Check{}, false
 	}
 	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the %s of %s is not over (the range runs to %s), yet it is ranked with the whole ones", grain, c.asOf.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02"))}, true
+}
+
+// unevenCompare: "revenue ytd vs last year" set half a year against a
+// whole one. Compared periods whose lengths differ by more than months do
+// (15%) warn.
+func (c *cover) unevenCompare() (Check, bool) {
+	days := func(p semantic.Period) float64 {
+		from, err1 := time.Parse("2006-01-02", p.From)
+		to, err2 := time.Parse("2006-01-02", p.To)
+		if err1 != nil || err2 != nil {
+			return 0
+		}
+		return to.Sub(from).Hours() / 24
+	}
+	for i, a := range c.q.Compare {
+		for _, b := range c.q.Compare[i+1:] {
+			da, db := days(a), days(b)
+			if da <= 0 || db <= 0 {
+				continue
+			}
+			if max(da, db)/min(da, db) > 1.15 {
+				return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("%s (%.0f days) and %s (%.0f days) differ in length, so their figures are not like for like", a.Label, da, b.Label, db)}, true
+			}
+		}
+	}
+	return Check{}, false
 }
 
 // grainWords map a question's words to the time grain they ask for.

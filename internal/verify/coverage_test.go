@@ -172,3 +172,23 @@ func TestPartialPeriod(t *testing.T) {
 		t.Errorf("2025's weeks ranked: %+v", c)
 	}
 }
+
+// TestUnevenCompare: half a year set against a whole one warns; two
+// months of different lengths do not.
+func TestUnevenCompare(t *testing.T) {
+	m := coverageModel()
+	q := semantic.Query{Metrics: []string{"revenue"}, Compare: []semantic.Period{{Label: "last year", From: "2025-01-01", To: "2026-01-01"}, {Label: "year to date", From: "2026-01-01", To: "2026-07-01"}}}
+	var warned bool
+	for _, c := range Coverage("revenue ytd vs last year", "2026-06-30", m, &q) {
+		warned = warned || c.Name == CheckPartial && c.Status == Warn
+	}
+	if !warned {
+		t.Error("ytd vs a whole year did not warn")
+	}
+	q.Compare = []semantic.Period{{Label: "February", From: "2026-02-01", To: "2026-03-01"}, {Label: "March", From: "2026-03-01", To: "2026-04-01"}}
+	for _, c := range Coverage("orders in February vs March", "2026-06-30", m, &q) {
+		if c.Name == CheckPartial {
+			t.Errorf("February vs March: %+v", c)
+		}
+	}
+}
