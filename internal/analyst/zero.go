@@ -37,7 +37,11 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 		}
 		check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (" + c + ")"}
 		em.Emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
-		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), strings.Join(missing[:min(len(missing), 5)], ", ")))
+		names := strings.Join(missing[:min(len(missing), 5)], ", ")
+		if len(missing) > 5 {
+			names += ", …"
+		}
+		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
 	}
 	// Only the count's own condition — a filter on it, or a ranking from
 	// the lowest: with a period or other filters, a group can have rows

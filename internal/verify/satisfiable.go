@@ -424,9 +424,13 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 			// orders") and the values of an attribute of another entity
 			// ("the department with the fewest tickets": departments whose
 			// employees have no ticket).
-			why := fmt.Sprintf("%s %s %s is computed from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, ent, mt.Entity)
+			groups := ent // the rows of the entity ranked ("customers") …
+			if !strings.Contains(d.Name, ".") {
+				groups = d.Name + " values" // … or the values of an attribute of it ("department values")
+			}
+			why := fmt.Sprintf("%s %s %s is computed from the %s rows, so %s with no %s would be missing", metricLabel(mt), f.Op, valuesText(f.Values), mt.Entity, groups, mt.Entity)
 			if ranking {
-				why = fmt.Sprintf("the lowest %s is computed from the %s rows, so %s with no %s would be missing from the bottom", metricLabel(mt), mt.Entity, ent, mt.Entity)
+				why = fmt.Sprintf("the lowest %s is computed from the %s rows, so %s with no %s would be missing from the bottom", metricLabel(mt), mt.Entity, groups, mt.Entity)
 			}
 			out = append(out, ZeroGroup{Counted: mt.Entity, Group: ent, Dimension: d.Name, Why: why})
 			break
