@@ -104,6 +104,16 @@ func answerCases() []answerCase {
 			shape:  ShapeFigure, chart: ChartFigure,
 		},
 		{
+			name: "figure_count_dated_by_event",
+			in: AnswerInput{Question: "how many employees were hired in 2024", Title: "Headcount, 2024", Period: "2024", AsOf: "2026-06-30",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "headcount", How: "COUNT(employees.id) over employees"}},
+					Period: &event.ReadPeriod{From: "2024-01-01", To: "2024-12-31", Column: "employees.hired_on"}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("headcount", quarry.TypeInt)}, Rows: [][]any{{int64(20)}}},
+				Columns: []ColumnInfo{metric("headcount", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"headcount"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
 			name: "figure_percent_last_days",
 			in: AnswerInput{Question: "conversion rate in the last 30 days", Title: "Conversion rate", Period: "last 30 days",
 				Table:   &quarry.Table{Columns: []quarry.Column{col("conversion_rate", quarry.TypeFloat)}, Rows: [][]any{{0.03456}}},

@@ -3,6 +3,7 @@ package narrate
 import (
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
@@ -45,9 +46,18 @@ func (w writer) figure(n column, r []any) (string, bool) {
 		if label == "" {
 			label = humanize(rd.Measures[0].Name)
 		}
-		if isCount(rd.Measures[0].How) && !strings.Contains(strings.ToLower(label), "share") && !strings.Contains(strings.ToLower(label), "count") &&
-			!strings.Contains(strings.ToLower(label), "number") {
+		verb := ""
+		if isCount(rd.Measures[0].How) {
+			verb = eventVerb(rd)
+		}
+		if isCount(rd.Measures[0].How) && (verb != "" || !strings.Contains(strings.ToLower(label), "share") && !strings.Contains(strings.ToLower(label), "count") &&
+			!strings.Contains(strings.ToLower(label), "number")) {
 			noun := lowerFirst(label)
+			if v := verb; v != "" {
+				// "hired_on in 2024": 20 employees hired in 2024, not
+				// "headcount".
+				noun = humanize(countedEntity(rd.Measures[0].How)) + " " + v
+			}
 			if f, ok := toFloat(n.cell(r)); ok && f == 1 {
 				noun = singularNoun(noun)
 			}
@@ -94,4 +104,38 @@ func singularNoun(label string) string {
 		head = strings.TrimSuffix(head, "s")
 	}
 	return head + rest
+}
+
+// countedEntity is the entity a measure's computation runs over ("COUNT(…)
+// over employees where …" → employees), or "".
+func countedEntity(how string) string {
+	_, rest, ok := strings.Cut(how, " over ")
+	if !ok {
+		return ""
+	}
+	ent, _, _ := strings.Cut(rest, " ")
+	return ent
+}
+
+// eventVerb is the event a count's period is dated by, when its date
+// column is named for one that is not the counted rows' own making
+// ("hired_on" → "hired", "closed_at" → "closed"; not "ordered_at" for
+// orders), or "".
+func eventVerb(rd *event.ReadingData) string {
+	if rd.Period == nil || rd.Period.Column == "" || len(rd.Measures) != 1 {
+		return ""
+	}
+	ent := countedEntity(rd.Measures[0].How)
+	e, col, ok := strings.Cut(rd.Period.Column, ".")
+	if !ok || ent == "" || e != ent {
+		return ""
+	}
+	w := strings.Split(col, "_")[0]
+	if len(w) < 4 || !strings.HasSuffix(w, "ed") {
+		return ""
+	}
+	if stem := strings.TrimSuffix(strings.TrimSuffix(w, "ed"), "e"); len(stem) >= 3 && strings.HasPrefix(strings.ToLower(ent), stem[:3]) {
+		return "" // "orders ordered"
+	}
+	return w
 }
