@@ -69,7 +69,8 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 			// count, so that the same query gets the same checks.
 			ev.ZeroGroupsControl = r.a.pipeline().ControlZeroGroups(ctx, ev.Model, ev.Query)
 			ev.Extra = append(ev.Extra, r.a.pipeline().TieCheck(ctx, ev.Model, ev.Query),
-				r.a.pipeline().ReconcileCheck(ctx, ev.Model, ev.Query, res.Result, ev.Compiled))
+				r.a.pipeline().ReconcileCheck(ctx, ev.Model, ev.Query, res.Result, ev.Compiled),
+				r.a.pipeline().PathCheck(ctx, ev.Model, ev.Query, res.Result, ev.Compiled))
 		}
 	}
 	// How the question was read: the model's semantic query in business

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,9 @@ type Compiled struct {
 	// FanOutGuarded says a measure was aggregated over distinct rows of its
 	// own table because a join would have repeated them.
 	FanOutGuarded bool `json:"fan_out_guarded,omitempty"`
+	// Choices are the joins picked between two equally good relationships
+	// (the one declared first); Model.Preferring compiles the other path.
+	Choices []JoinChoice `json:"choices,omitempty"`
 }
 
 // The roles of result columns.
@@ -41,11 +45,12 @@ type OutColumn struct {
 
 // compiler holds the state of one Compile call.
 type compiler struct {
-	m     *Model
-	d     dialect
-	adj   map[string][]edge
-	trees map[string]*joinTree
-	notes []string
+	m       *Model
+	d       dialect
+	adj     map[string][]edge
+	trees   map[string]*joinTree
+	notes   []string
+	choices []JoinChoice
 	// fanOutGuarded: a measure was aggregated over distinct rows.
 	fanOutGuarded bool
 }
@@ -101,6 +106,15 @@ func (c *compiler) tree(root string) *joinTree {
 		c.trees[root] = t
 	}
 	return t
+}
+
+// choose records join choices, each once.
+func (c *compiler) choose(chs []JoinChoice) {
+	for _, ch := range chs {
+		if !slices.Contains(c.choices, ch) {
+			c.choices = append(c.choices, ch)
+		}
+	}
 }
 
 func (c *compiler) note(s string) {

@@ -27,6 +27,17 @@ type joinTree struct {
 	steps map[string]joinStep // entity → the step that reaches it
 	cost  map[string]pathCost
 	notes map[string]string // entity → why its path was a choice
+	// choices are, for an entity whose path was a choice, the
+	// relationship used and the one passed over.
+	choices map[string]JoinChoice
+}
+
+// JoinChoice is a join the compiler chose between two relationships that
+// join the same entities equally well: Used (the one declared first) and
+// Other, by index in Model.Relationships.
+type JoinChoice struct {
+	Used  int `json:"used"`
+	Other int `json:"other"`
 }
 
 type pathCost struct {
@@ -82,7 +93,7 @@ func (m *Model) edges() map[string][]edge {
 // buildJoinTree finds the best path from root to every reachable entity,
 // breadth first.
 func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
-	t := &joinTree{root: root, steps: map[string]joinStep{}, cost: map[string]pathCost{root: {}}, notes: map[string]string{}}
+	t := &joinTree{root: root, steps: map[string]joinStep{}, cost: map[string]pathCost{root: {}}, notes: map[string]string{}, choices: map[string]JoinChoice{}}
 	frontier := []string{root}
 	for len(frontier) > 0 {
 		var next []string
@@ -106,10 +117,13 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 					alt := m.Relationships[ed.rel]
 					if prev.FromColumn != alt.FromColumn || prev.ToColumn != alt.ToColumn || prev.From != alt.From || prev.To != alt.To {
 						winner, loser := prev, alt
+						choice := JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel}
 						if c.less(old) {
 							winner, loser = alt, prev
+							choice = JoinChoice{Used: ed.rel, Other: t.steps[ed.to].rel}
 						}
 						t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the relationship declared first; %s would also join it", ed.to, relText(winner), relText(loser))
+						t.choices[ed.to] = choice
 					}
 				}
 				if !ok || c.less(old) {
@@ -153,9 +167,10 @@ func (t *joinTree) path(target string) ([]joinStep, error) {
 
 // joinPlan is the set of joins a SELECT needs, in join order.
 type joinPlan struct {
-	steps  []joinStep
-	fanOut bool
-	notes  []string
+	steps   []joinStep
+	fanOut  bool
+	notes   []string
+	choices []JoinChoice
 }
 
 // plan collects the joins reaching every entity in need, each once, in a
@@ -178,7 +193,28 @@ func (t *joinTree) plan(need []string) (joinPlan, error) {
 			if note, ok := t.notes[s.to]; ok {
 				p.notes = append(p.notes, note)
 			}
+			if ch, ok := t.choices[s.to]; ok {
+				p.choices = append(p.choices, ch)
+			}
 		}
 	}
 	return p, nil
+}
+
+// Preferring returns a copy of m whose relationship rel is declared
+// first, so that the compiler joins through it wherever it and another
+// join the same entities equally well: the other path of a JoinChoice.
+func (m *Model) Preferring(rel int) *Model {
+	c := *m
+	if rel < 0 || rel >= len(m.Relationships) {
+		return &c
+	}
+	c.Relationships = make([]Relationship, 0, len(m.Relationships))
+	c.Relationships = append(c.Relationships, m.Relationships[rel])
+	for i, r := range m.Relationships {
+		if i != rel {
+			c.Relationships = append(c.Relationships, r)
+		}
+	}
+	return &c
 }

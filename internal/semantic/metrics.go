@@ -102,6 +102,7 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 	for _, n := range plan.notes {
 		c.note(n)
 	}
+	c.choose(plan.choices)
 	var from strings.Builder
 	from.WriteString("FROM " + c.tableRef(root))
 	for _, s := range plan.steps {
@@ -299,7 +300,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	if len(q.Hidden) > 0 {
 		return c.hide(q, sql, dims, cols)
 	}
-	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded}, nil
+	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
 }
 
 // hide wraps a compiled metric query so that it returns only the columns
@@ -345,7 +346,7 @@ func (c *compiler) hide(q Query, sql string, dims []dimSpec, cols []OutColumn) (
 	}
 	inner := c.d.ident("q")
 	out := "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + inner + order
-	return &Compiled{SQL: out, Columns: vis, Notes: c.notes, FanOutGuarded: c.fanOutGuarded}, nil
+	return &Compiled{SQL: out, Columns: vis, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
 }
 
 // assemble joins the per-metric CTEs on the dimension values and computes

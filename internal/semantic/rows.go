@@ -193,6 +193,7 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	for _, n := range plan.notes {
 		c.note(n)
 	}
+	c.choose(plan.choices)
 	var b strings.Builder
 	distinct := ""
 	if q.Rows.Distinct {
@@ -211,5 +212,5 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	if q.Limit > 0 {
 		b.WriteString("\nLIMIT " + itoa(q.Limit))
 	}
-	return &Compiled{SQL: b.String(), Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded}, nil
+	return &Compiled{SQL: b.String(), Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
 }

@@ -1,0 +1,72 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// CheckJoinPath is the check that a result does not depend on which of two
+// equally good relationships the compiler joined through.
+const CheckJoinPath = "join_path"
+
+// PathCheck runs the query again through the second join path, where the
+// compiler chose between two relationships that join the same entities
+// equally well (tickets to employees by assignee or by opener): the same
+// result passes; another warns, since the answer then rests on the
+// relationship declared first rather than on the question. The check
+// names its control query. It returns an empty check when the compiler
+// made no such choice, or the control cannot run.
+func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) verify.Check {
+	if q == nil || compiled == nil || len(compiled.Choices) == 0 || res == nil || res.Table == nil || res.Truncated || a.Conn == nil {
+		return verify.Check{}
+	}
+	ch := compiled.Choices[0]
+	if ch.Used >= len(m.Relationships) || ch.Other >= len(m.Relationships) {
+		return verify.Check{}
+	}
+	c, err := semantic.Compile(m.Preferring(ch.Other), *q, a.Conn.Dialect())
+	if err != nil || c.SQL == compiled.SQL {
+		return verify.Check{}
+	}
+	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
+		return verify.Check{}
+	}
+	l := a.Limits
+	l.MaxRows, l.KeepRows = int64(len(res.Table.Rows))+1, len(res.Table.Rows)+1
+	other, err := a.read(ctx, c.SQL, l, nil)
+	if err != nil || other.Table == nil {
+		return verify.Check{}
+	}
+	used, alt := relText(m.Relationships[ch.Used]), relText(m.Relationships[ch.Other])
+	if sameRows(res.Table, other.Table) {
+		return verify.Check{Name: CheckJoinPath, Status: verify.Pass, Detail: fmt.Sprintf("joined through %s; through %s the result is the same (control query: %s)", used, alt, c.SQL)}
+	}
+	return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("joined through %s, the relationship declared first; through %s the result differs, so the answer depends on which one the question means (control query: %s)", used, alt, c.SQL)}
+}
+
+func relText(r semantic.Relationship) string {
+	return r.From + "." + r.FromColumn + " = " + r.To + "." + r.ToColumn
+}
+
+// sameRows reports whether two tables hold the same values in the same
+// order.
+func sameRows(a, b *quarry.Table) bool {
+	if len(a.Rows) != len(b.Rows) {
+		return false
+	}
+	for i := range a.Rows {
+		if len(a.Rows[i]) != len(b.Rows[i]) {
+			return false
+		}
+		for j := range a.Rows[i] {
+			if fmt.Sprint(quarry.JSONValue(a.Rows[i][j])) != fmt.Sprint(quarry.JSONValue(b.Rows[i][j])) {
+				return false
+			}
+		}
+	}
+	return true
+}

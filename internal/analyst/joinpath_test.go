@@ -1,0 +1,77 @@
+package analyst
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/sqlguard"
+)
+
+// TestPathCheck: tickets join employees by assignee and by opener, equally
+// well; the compiler takes the one declared first. Grouped by the
+// employee's department, the two paths give different answers, and the
+// check says so; counted without the employees, they agree.
+func TestPathCheck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "desk.db")
+	db, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE employees (id INTEGER PRIMARY KEY, department TEXT);
+CREATE TABLE tickets (id INTEGER PRIMARY KEY, assignee_id INTEGER, opener_id INTEGER);
+INSERT INTO employees VALUES (1, 'Support'), (2, 'Sales');
+INSERT INTO tickets VALUES (1, 1, 2), (2, 1, 2), (3, 2, 2);`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	conn, err := sqlite.Open(context.Background(), path, sqlite.Options{Name: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	a := &Analyst{Conn: conn, Connection: "test", Clock: fixedClock(),
+		Guard: GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict {
+			return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite})
+		})}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "employees", Table: "employees", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "department", Type: quarry.TypeText}}},
+			{Name: "tickets", Table: "tickets", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "assignee_id", Type: quarry.TypeInt}, {Name: "opener_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "tickets", FromColumn: "assignee_id", To: "employees", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "tickets", FromColumn: "opener_id", To: "employees", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics:    []semantic.Metric{{Name: "tickets", Entity: "tickets", Expr: "COUNT(tickets.id)"}},
+		Dimensions: []semantic.Dimension{{Name: "department", Entity: "employees", Expr: "employees.department"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q semantic.Query) (string, string) {
+		c, err := semantic.Compile(m, q, quarry.DialectSQLite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.read(context.Background(), c.SQL, Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch := a.PathCheck(context.Background(), m, &q, res, c)
+		return ch.Status, ch.Detail
+	}
+	status, detail := check(semantic.Query{Metrics: []string{"tickets"}, Dimensions: []semantic.DimRef{{Name: "department"}}})
+	if status != "warn" || !strings.Contains(detail, "tickets.opener_id = employees.id the result differs") || !strings.Contains(detail, "control query: SELECT") {
+		t.Errorf("tickets by department: %s %q", status, detail)
+	}
+	if status, detail := check(semantic.Query{Metrics: []string{"tickets"}}); status != "" {
+		t.Errorf("tickets in all, no join: %s %q", status, detail)
+	}
+}
