@@ -2,6 +2,7 @@ package narrate
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -320,6 +321,21 @@ func (w writer) ranking(d, m column) string {
 	}
 	if len(ps) == 1 {
 		return subj + ": " + ps[0].label + ", **" + ps[0].text + "**."
+	}
+	if rd := w.in.Reading; rd != nil && rd.Order == "" && len(rd.Measures) > 0 {
+		// Not ranked by the measure (in the order of the groups): the
+		// sentence names the largest, whatever the table's order, so that
+		// an alphabetical first row is never read as the top.
+		ps = slices.Clone(ps)
+		sort.SliceStable(ps, func(i, j int) bool { return ps[i].value > ps[j].value })
+		s := subj + ": " + ps[0].label + " is largest with **" + ps[0].text + "**"
+		if n := min(3, len(ps)); n > 1 {
+			s += ", then " + joinWords(entries(ps[1:n]))
+		}
+		if w.total > int64(min(3, len(ps))) {
+			s += "; " + plural(w.total, "row") + " in all"
+		}
+		return s + "."
 	}
 	n := min(3, len(ps))
 	desc, asc := true, true

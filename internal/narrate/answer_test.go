@@ -114,6 +114,16 @@ func answerCases() []answerCase {
 			shape:  ShapeFigure, chart: ChartFigure,
 		},
 		{
+			name: "breakdown_unranked_names_the_largest",
+			in: AnswerInput{Question: "orders by city", Title: "Orders by city",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "orders", How: "COUNT(orders.id) over orders"}}},
+				Table: &quarry.Table{Columns: []quarry.Column{col("city", quarry.TypeText), col("orders", quarry.TypeInt)},
+					Rows: [][]any{{"Bath", int64(3)}, {"Berlin", int64(40)}, {"Bremen", int64(7)}, {"Paris", int64(12)}}},
+				Columns: []ColumnInfo{dim("city"), metric("orders", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"orders"}, DimensionColumns: []string{"city"}},
+			shape:  ShapeRanking, chart: ChartBar,
+		},
+		{
 			name: "figure_percent_last_days",
 			in: AnswerInput{Question: "conversion rate in the last 30 days", Title: "Conversion rate", Period: "last 30 days",
 				Table:   &quarry.Table{Columns: []quarry.Column{col("conversion_rate", quarry.TypeFloat)}, Rows: [][]any{{0.03456}}},
