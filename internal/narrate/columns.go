@@ -158,7 +158,13 @@ func (c column) text(r []any, currency string) string {
 
 // humanize turns a column name into words: "avg_order_value" → "avg order value".
 func humanize(name string) string {
-	return strings.TrimSpace(strings.ReplaceAll(name, "_", " "))
+	words := strings.Fields(strings.ReplaceAll(name, "_", " "))
+	for i, w := range words {
+		if semantic.IsAcronym(w) {
+			words[i] = strings.ToUpper(w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func capitalize(s string) string {

@@ -761,7 +761,16 @@ func (p *Planner) entityTime(e string) bool {
 	return ent != nil && ent.TimeColumn != ""
 }
 
-func display(name string) string { return strings.ReplaceAll(name, "_", " ") }
+// display is a name as a sentence writes it: "unit price", "MRR".
+func display(name string) string {
+	words := strings.Split(name, "_")
+	for i, w := range words {
+		if semantic.IsAcronym(w) {
+			words[i] = strings.ToUpper(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
 
 func fmtNum(f float64) any {
 	if f == float64(int64(f)) {

@@ -137,3 +137,13 @@ func (m *Model) HasValue(s string) bool {
 	}
 	return false
 }
+
+// IsAcronym reports whether a word is a business abbreviation written in
+// capitals ("mrr" → MRR), without regard to case.
+func IsAcronym(w string) bool {
+	switch strings.ToLower(w) {
+	case "mrr", "arr", "aov", "ltv", "cac", "nps", "csat", "kpi", "roi", "ctr", "cpc", "cpm", "gmv", "arpu", "dau", "mau", "wau", "sla", "sku":
+		return true
+	}
+	return false
+}
