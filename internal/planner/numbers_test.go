@@ -30,3 +30,17 @@ func TestThousandsSeparators(t *testing.T) {
 		t.Errorf("%s %s %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestWriteTheNames: "Write the names of …" asks to be shown something;
+// "write … into a table" still asks to change data.
+func TestWriteTheNames(t *testing.T) {
+	p := New(testModel(), nil)
+	if pl := p.Plan("Write the names of customers in Germany", asOf); pl.Kind != KindRows {
+		t.Errorf("write the names: %s %q", pl.Kind, pl.Reason)
+	}
+	for _, q := range []string{"write the results into a table", "write a row for customer 5", "please write to the orders table"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindRefuse {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+		}
+	}
+}

@@ -145,7 +145,8 @@ func keywords() map[string]string {
 		"did not", "do not", "does not", "didn't", "don't", "doesn't", "have not", "has not", "haven't", "hasn't", "never been",
 		"have never", "has never", "had never", "did not have", "do not have", "does not have", "don't have", "doesn't have", "didn't have")
 	set("and", "and", "or", "as well as", "plus", "along with", "together with")
-	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "show me", "list of", "all", "details of", "details")
+	set("rows", "list", "show", "display", "which", "what", "who", "give", "find", "get", "show me", "list of", "all", "details of", "details",
+		"write", "write down", "write out") // "Write the names of …" (a write to the data is refused before: writeRequest)
 	set("allinfo", "all the information", "all information", "all the info", "all info", "all the details", "all details", "all the data", "all data", "all the information about", "all information about", "all the details of", "all details of")
 	set("label", "name", "names", "name of", "names of")
 	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
@@ -427,6 +428,22 @@ func writeVerbs() map[string]bool {
 	return m
 }
 
+// writesSomewhere reports whether the words say where to write: "to a
+// table", "into the database", "to a file".
+func writesSomewhere(toks []token) bool {
+	for i, t := range toks {
+		if (t.s == "to" || t.s == "into" || t.s == "in") && i+1 < len(toks) {
+			for _, u := range toks[i+1 : min(len(toks), i+3)] {
+				switch u.s {
+				case "table", "tables", "file", "database", "db", "disk", "column", "row", "sheet":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // sqlWriteWords change data wherever they appear.
 func sqlWriteWord(w string) bool {
 	switch w {
@@ -471,6 +488,14 @@ func (p *Planner) writeRequest(toks []token) string {
 			_, known := p.lex.phrases[t.s]
 			_, next := p.lex.phrases[toks[i+1].s]
 			if known && next {
+				continue
+			}
+		}
+		if t.s == "write" && i+1 < len(toks) && !writesSomewhere(toks[i+1:]) {
+			// "Write the names of …": a request to show, unless it names
+			// where to write ("write the results into a table").
+			switch toks[i+1].s {
+			case "the", "down", "out", "me", "all":
 				continue
 			}
 		}
