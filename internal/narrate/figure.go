@@ -55,8 +55,12 @@ func (w writer) figure(n column, r []any) (string, bool) {
 			noun := lowerFirst(label)
 			if v := verb; v != "" {
 				// "hired_on in 2024": 20 employees hired in 2024, not
-				// "headcount".
-				noun = humanize(countedEntity(rd.Measures[0].How)) + " " + v
+				// "headcount"; the title's filters stay ("(urgent)").
+				noun = humanize(countedEntity(rd.Measures[0].How))
+				if i := strings.Index(label, " ("); i >= 0 {
+					noun += label[i:]
+				}
+				noun += " " + v
 			}
 			if f, ok := toFloat(n.cell(r)); ok && f == 1 {
 				noun = singularNoun(noun)

@@ -71,3 +71,34 @@ func TestOverlappingPeriods(t *testing.T) {
 		t.Errorf("2025 vs 2024: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestQualifiersEndGroups: "revenue by channel for business customers"
+// groups by channel for those customers, not by customer as well (found
+// from outside: one row per customer); "sessions with 1 page" filters the
+// pages, not a limit of one row.
+func TestQualifiersEndGroups(t *testing.T) {
+	p := New(testModel(), nil)
+	for q, groups := range map[string][]string{
+		"revenue by channel for business customers":     {"channel"},
+		"tickets by priority from customers in Germany": {"support_tickets.priority"},
+		"revenue by channel, business customers only":   {"channel"},
+		"orders by channel and country":                 {"channel", "country"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q %v", q, pl.Kind, pl.Reason, pl.Unknown)
+			continue
+		}
+		var got []string
+		for _, d := range pl.Query.Dimensions {
+			got = append(got, d.Name)
+		}
+		if strings.Join(got, ",") != strings.Join(groups, ",") {
+			t.Errorf("%q grouped by %v, want %v", q, got, groups)
+		}
+	}
+	pl := p.Plan("how many web sessions with 3 pages", asOf)
+	if pl.Query == nil || pl.Query.Limit != 0 || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Op != semantic.OpEq {
+		t.Errorf("sessions with 3 pages: %s %+v", pl.Kind, pl.Query)
+	}
+}

@@ -48,10 +48,16 @@ func filterTitle(f semantic.Filter) string {
 	for i, v := range f.Values {
 		vals[i] = fmt.Sprint(v)
 		switch strings.ToLower(vals[i]) {
-		case "1", "true", "t", "y", "yes":
+		case "true", "t", "y", "yes":
 			no = false
-		case "0", "false", "f", "n", "no":
+		case "false", "f", "n", "no":
 			yes = false
+		case "1":
+			no = false
+			yes = yes && flagName(f.Field)
+		case "0":
+			yes = false
+			no = no && flagName(f.Field)
 		default:
 			yes, no = false, false
 		}
@@ -86,6 +92,9 @@ func filterTitle(f semantic.Filter) string {
 	switch f.Op {
 	case semantic.OpGt, semantic.OpGe, semantic.OpLt, semantic.OpLe:
 		return display(col) + " " + op + strings.Join(vals, " or ")
+	}
+	if len(vals) == 1 && isNumber(vals[0]) {
+		return display(col) + " " + op + vals[0] // "pages 1", not "1"
 	}
 	return op + strings.Join(vals, " or ")
 }
@@ -150,4 +159,15 @@ func shareText(fs []semantic.Filter) string {
 		parts[i] = filterTitle(f)
 	}
 	return strings.Join(parts, " and ")
+}
+
+// flagName reports whether a column's name reads as a yes/no flag
+// ("discontinued", "is_active", "has_coupon"), whose 1 means yes.
+func flagName(field string) bool {
+	_, col, ok := strings.Cut(field, ".")
+	if !ok {
+		col = field
+	}
+	col = strings.ToLower(col)
+	return strings.HasSuffix(col, "ed") || strings.HasPrefix(col, "is_") || strings.HasPrefix(col, "has_") || strings.HasSuffix(col, "able")
 }

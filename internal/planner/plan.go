@@ -150,9 +150,18 @@ func (p *Planner) someMetrics() string {
 // context (after "by", after an aggregate word, after "not"…).
 func (p *Planner) walk(items []item, st *state) {
 	var mean []*item
+	// qualifies marks the items after "for", "from" or "among": "revenue
+	// by channel for business customers" groups by channel for those
+	// customers, not by customer.
+	qualifies := map[*item]bool{}
+	prevStop := ""
 	for i := range items {
 		if items[i].kind != itStop {
 			mean = append(mean, &items[i])
+			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
+			prevStop = ""
+		} else {
+			prevStop = items[i].text
 		}
 	}
 	var pendingAggs []string
@@ -219,6 +228,9 @@ func (p *Planner) walk(items []item, st *state) {
 				pendingOp = ""
 			case pendingOp != "":
 				pendingNum = it // "more than 2 singers": the term follows
+			case prevKw == "with" && i+1 < len(mean) && mean[i+1].kind == itTerm && numericColumn(mean[i+1].senses):
+				// "sessions with 1 page": the column's value, not a limit
+				pendingOp, pendingNum = "=", it
 			case i+1 < len(mean) && mean[i+1].kind == itKw && (mean[i+1].text == "or more" || mean[i+1].text == "or less"):
 				pendingNum = it
 			case (prevKw == "top" || prevKw == "bottom" || termSoon(mean, i+1)) && it.num >= 1 && it.num <= 1000 && it.num == float64(int(it.num)):
@@ -339,6 +351,11 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			continue
 		case itTerm:
+			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses)) {
+				// "by channel for business customers", "by channel,
+				// business customers only": what follows qualifies.
+				byMode = false
+			}
 			if last != nil && i > 0 && mean[i-1] == last.it && len(only(last.cands, sValue)) == len(last.cands) && aggregateLead(it.text) {
 				// The same before a measure named with its aggregate ("a
 				// normal number of tickets", a metric's synonym).

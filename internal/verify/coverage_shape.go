@@ -373,13 +373,61 @@ func (c *cover) when() (ok, bad []string) {
 		u := strings.ToUpper(strings.TrimSpace(mt.Expr))
 		if strings.HasPrefix(u, "MIN(") || strings.HasPrefix(u, "MAX(") {
 			for _, g := range qualifiedRE.FindAllString(mt.Expr, -1) {
-				if temporal(g) {
-					return []string{"when: " + name}, nil
+				if !temporal(g) {
+					continue
 				}
+				if ev := c.eventOtherThan(g); ev != "" {
+					// "when was the last subscription cancelled" answered
+					// with the last start date of cancelled subscriptions.
+					return nil, []string{fmt.Sprintf("%q happened on a date of its own, but the query gives %s of the rows in that state", ev, g)}
+				}
+				return []string{"when: " + name}, nil
 			}
 		}
 	}
 	return nil, []string{"the question asks when, but the query returns no date"}
+}
+
+// eventOtherThan is the event a "when" question's rows are picked by — a
+// state that happened ("cancelled", "refunded", a flag such as
+// "discontinued") — when the date asked for (entity.column) is not one the
+// question names; "" otherwise.
+func (c *cover) eventOtherThan(date string) string {
+	ent, col, _ := strings.Cut(date, ".")
+	e := c.m.Entity(ent)
+	if e == nil {
+		return ""
+	}
+	if cc := e.Column(col); cc != nil {
+		for _, w := range c.namingWords(e.Name, cc) {
+			if singularOf(w) == singularOf(strings.ToLower(strings.ReplaceAll(e.Name, "_", " "))) || strings.Contains(strings.ToLower(e.Name), singularOf(w)) {
+				continue // "order" of orders is the rows, not ordered_at
+			}
+			return "" // the question names the date ("… opened", "… started")
+		}
+	}
+	for _, f := range c.q.Filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		key, _ := columnOf(c.m, f.Field)
+		fe, fc, ok := strings.Cut(key, ".")
+		if !ok || !strings.EqualFold(fe, e.Name) {
+			continue
+		}
+		if strings.HasSuffix(fc, "ed") && truthy(f.Values) {
+			return fc
+		}
+		if !stateColumn.MatchString(fc) {
+			continue
+		}
+		for _, v := range f.Values {
+			if sv, ok := v.(string); ok && strings.HasSuffix(strings.ToLower(sv), "ed") {
+				return sv
+			}
+		}
+	}
+	return ""
 }
 
 // direction: a ranking runs from the end the question names ("top",

@@ -192,3 +192,25 @@ func TestUnevenCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestWhenEvent: "when was the last order refunded" is the date of the
+// refund, which the start of the rows in that state is not.
+func TestWhenEvent(t *testing.T) {
+	m := coverageModel()
+	m.Metrics = append(m.Metrics, semantic.Metric{Name: "max_orders_ordered_at", Entity: "orders", Expr: "MAX(orders.ordered_at)"})
+	refunded := semantic.Filter{Field: "orders.status", Op: semantic.OpEq, Values: []any{"refunded"}}
+	failed := func(q string, sq semantic.Query) string {
+		for _, c := range Coverage(q, "2026-06-30", m, &sq) {
+			if c.Status == Fail {
+				return c.Detail
+			}
+		}
+		return ""
+	}
+	if d := failed("when was the last order refunded", semantic.Query{Metrics: []string{"max_orders_ordered_at"}, Filters: []semantic.Filter{refunded}}); !strings.Contains(d, "date of its own") {
+		t.Errorf("refunded: %q", d)
+	}
+	if d := failed("when was the last order placed", semantic.Query{Metrics: []string{"max_orders_ordered_at"}}); d != "" {
+		t.Errorf("placed: %q", d)
+	}
+}
