@@ -177,8 +177,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	out.Table, out.Rows, out.Truncated, out.Duration, out.ResultID = res.Table, res.Rows, res.Truncated, res.Duration, res.ResultID
 	if compiled != nil {
 		out.Columns = narrate.ColumnsFrom(compiled.Columns)
+	} else {
+		out.Columns = metricColumns(k.Model, res.Table) // a verified query's
 	}
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
+		Columns:  out.Columns,
 		Question: question, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
@@ -186,6 +189,24 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			a.PathCheck(ctx, pl.Model(k.Model), pl.Query, res, compiled)},
 	})
 	return nil
+}
+
+// metricColumns says which columns of a result are metrics of m, by name,
+// with their formats: a verified query's "refund_rate" is a percent.
+func metricColumns(m *semantic.Model, t *quarry.Table) []narrate.ColumnInfo {
+	if m == nil || t == nil {
+		return nil
+	}
+	var out []narrate.ColumnInfo
+	for _, c := range t.Columns {
+		for _, mt := range m.Metrics {
+			if strings.EqualFold(mt.Name, c.Name) {
+				out = append(out, narrate.ColumnInfo{Name: c.Name, Role: narrate.RoleMetric, Format: mt.Format})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // unansweredMessage says what was understood, what was not, and the

@@ -311,7 +311,10 @@ type Evidence struct {
 	Model    *semantic.Model
 	Query    *semantic.Query
 	Compiled *semantic.Compiled
-	Result   *Result
+	// Columns say what the result's columns mean where no compiled query
+	// does (a verified query's columns named like metrics).
+	Columns []narrate.ColumnInfo
+	Result  *Result
 	// ZeroGroupsControl is the control query's finding (verify.Input).
 	ZeroGroupsControl string
 	// Extra are checks of the planner's own (a model's numbers held to the
@@ -342,7 +345,7 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 		rep.Confidence = verify.Confidence(rep.Checks)
 	}
 	em.Emit(ctx, &event.ChecksRanData{Checks: rep.EventChecks(), Confidence: rep.Confidence})
-	var cols []narrate.ColumnInfo
+	cols := ev.Columns
 	if ev.Compiled != nil {
 		cols = narrate.ColumnsFrom(ev.Compiled.Columns)
 	}

@@ -124,6 +124,15 @@ func answerCases() []answerCase {
 			shape:  ShapeRanking, chart: ChartBar,
 		},
 		{
+			name: "figure_verified_metric_column",
+			in: AnswerInput{Question: "What is the refund rate?", Title: "What is the refund rate?", AsOf: "2026-06-30",
+				Reading: &event.ReadingData{Source: "verified_query", Text: "the verified query approved for this question"},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("refund_rate", quarry.TypeFloat)}, Rows: [][]any{{0.0503}}},
+				Columns: []ColumnInfo{metric("refund_rate", FormatPercent)}},
+			verify: verify.Input{},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
 			name: "figure_percent_last_days",
 			in: AnswerInput{Question: "conversion rate in the last 30 days", Title: "Conversion rate", Period: "last 30 days",
 				Table:   &quarry.Table{Columns: []quarry.Column{col("conversion_rate", quarry.TypeFloat)}, Rows: [][]any{{0.03456}}},

@@ -76,6 +76,14 @@ func (w writer) figure(n column, r []any) (string, bool) {
 		if strings.HasPrefix(q, "how many ") && strings.Contains(q, strings.ToLower(noun)) {
 			return value + " " + noun + tail + ".", true
 		}
+		if n.Role == RoleMetric {
+			// A column named like a metric: "Refund rate was 5.0% as of …".
+			when := "as of " + w.in.AsOf
+			if w.in.AsOf == "" {
+				when = ""
+			}
+			return strings.TrimSpace(capitalize(noun)+" was "+value+" "+when) + ".", true
+		}
 	}
 	return "", false
 }
