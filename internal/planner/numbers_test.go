@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,5 +43,19 @@ func TestWriteTheNames(t *testing.T) {
 		if pl := p.Plan(q, asOf); pl.Kind != KindRefuse {
 			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
 		}
+	}
+}
+
+// TestCapitalizedKeywordValue: "Plus" written as a value is the Plus plan;
+// "plus" in lower case joins two measures.
+func TestCapitalizedKeywordValue(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("How many Plus members do we have?", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || fmt.Sprint(pl.Query.Filters[0].Values) != "[Plus]" {
+		t.Errorf("Plus members: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	pl = p.Plan("revenue plus orders by channel", asOf)
+	if pl.Query == nil || len(pl.Query.Metrics) != 2 || len(pl.Query.Filters) != 0 {
+		t.Errorf("revenue plus orders: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }

@@ -229,8 +229,12 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		if bestK > 0 && bestL > 0 && bestK <= bestL+1 && afterAggregate(items) && len(only(p.lex.phrases[join(toks[i:i+bestL])], sColumn)) > 0 && !strongKw(kw) {
 			bestK = 0
 		}
+		// A keyword written as a value is ("Plus members": the Plus plan,
+		// not "and"): capitalized in the question, a known value.
+		capitalValue := bestL > 0 && bestL >= bestK && toks[i].start < len(q) && q[toks[i].start] >= 'A' && q[toks[i].start] <= 'Z' && i > 0 &&
+			len(only(lexSenses, sValue)) == len(lexSenses)
 		switch {
-		case bestL > 0 && (bestL > bestK || bestL == bestK && !strongKw(kw)):
+		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses})
 			i += bestL
 		case bestK > 0:

@@ -260,6 +260,10 @@ func (c *cover) values() (ok, bad []string) {
 var idioms = []string{"at home", "at work", "at risk", "at cost", "on time", "in person", "on hold", "in stock",
 	"on sale", "by hand", "for free", "in general", "in time", "on average", "in total", "in all", "at all"}
 
+// joinWords join terms in lower case ("revenue plus orders") and are
+// values only as written ("the Plus plan").
+var joinWords = map[string]bool{"plus": true, "and": true, "or": true, "with": true, "minus": true, "versus": true}
+
 // placeWords name columns whose values are places one is "at" ("at the
 // Berlin store").
 var placeWords = []string{"store", "shop", "branch", "city", "country", "location", "site", "office", "warehouse", "region", "venue", "stadium", "airport", "station", "campus", "school", "hospital"}
@@ -287,7 +291,7 @@ func (c *cover) ordinaryUse(v string) bool {
 		if m[2] >= 0 {
 			prev = strings.ToLower(strings.TrimSpace(c.raw[m[2]:m[3]]))
 		}
-		if !slices.Contains(idioms, prev+" "+lv) && prev != "at" {
+		if !slices.Contains(idioms, prev+" "+lv) && prev != "at" && !joinWords[lv] {
 			return false
 		}
 		found = true
