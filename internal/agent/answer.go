@@ -115,7 +115,7 @@ func grounded(text string, t *quarry.Table, context string) (verify.Check, strin
 	var cells []float64
 	for _, row := range t.Rows {
 		for _, v := range row {
-			if f, ok := number(v); ok {
+			if f, ok := quarry.Float(v); ok {
 				cells = append(cells, f)
 			}
 		}
@@ -178,21 +178,6 @@ func near(f float64, cells []float64) bool {
 		}
 	}
 	return false
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case string:
-		f, err := strconv.ParseFloat(x, 64)
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // propose ends a manual-mode turn with a query for the user to run.

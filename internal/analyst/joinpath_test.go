@@ -2,16 +2,11 @@ package analyst
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ncruces/go-sqlite3"
-
-	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
-	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
 // TestPathCheck: tickets join employees by assignee and by opener, equally
@@ -19,27 +14,10 @@ import (
 // employee's department, the two paths give different answers, and the
 // check says so; counted without the employees, they agree.
 func TestPathCheck(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "desk.db")
-	db, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE employees (id INTEGER PRIMARY KEY, department TEXT);
+	a := sqliteAnalyst(t, `CREATE TABLE employees (id INTEGER PRIMARY KEY, department TEXT);
 CREATE TABLE tickets (id INTEGER PRIMARY KEY, assignee_id INTEGER, opener_id INTEGER);
 INSERT INTO employees VALUES (1, 'Support'), (2, 'Sales');
-INSERT INTO tickets VALUES (1, 1, 2), (2, 1, 2), (3, 2, 2);`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	conn, err := sqlite.Open(context.Background(), path, sqlite.Options{Name: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	a := &Analyst{Conn: conn, Connection: "test", Clock: fixedClock(),
-		Guard: GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict {
-			return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite})
-		})}
+INSERT INTO tickets VALUES (1, 1, 2), (2, 1, 2), (3, 2, 2);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "employees", Table: "employees", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "department", Type: quarry.TypeText}}},

@@ -75,13 +75,13 @@ func (a *Analyst) ReconcileCheck(ctx context.Context, m *semantic.Model, q *sema
 		if gi < 0 || ci < 0 {
 			continue
 		}
-		total, ok := number(ctl.Table.Rows[0][ci])
+		total, ok := quarry.Float(ctl.Table.Rows[0][ci])
 		if !ok {
 			total = 0 // no rows at all: SUM is NULL
 		}
 		var sum float64
 		for _, r := range res.Table.Rows {
-			if f, ok := number(r[gi]); ok {
+			if f, ok := quarry.Float(r[gi]); ok {
 				sum += f
 			}
 		}
@@ -123,23 +123,6 @@ func columnIndex(t *quarry.Table, name string) int {
 		}
 	}
 	return -1
-}
-
-func number(v any) (float64, bool) {
-	switch x := quarry.JSONValue(v).(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case string:
-		var f float64
-		if _, err := fmt.Sscan(x, &f); err == nil {
-			return f, true
-		}
-	}
-	return 0, false
 }
 
 func show(f float64) string {

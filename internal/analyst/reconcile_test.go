@@ -14,22 +14,16 @@ import (
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
-// reconcileDB is a shop in which order 4 belongs to no known customer and
-// order 5 has two tags, so that a grouping can lose rows or count some
-// twice.
-func reconcileDB(t *testing.T) *sqlite.Conn {
+// sqliteAnalyst is an Analyst over a new SQLite database made by schema,
+// read through the real connector and guard.
+func sqliteAnalyst(t *testing.T, schema string) *Analyst {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "shop.db")
+	path := filepath.Join(t.TempDir(), "test.db")
 	db, err := sqlite3.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Exec(`CREATE TABLE customers (id INTEGER PRIMARY KEY, country TEXT);
-CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, amount REAL);
-CREATE TABLE tags (order_id INTEGER, tag TEXT);
-INSERT INTO customers VALUES (1, 'DE'), (2, 'FR'), (3, 'DE');
-INSERT INTO orders VALUES (1, 1, 10), (2, 2, 20), (3, 3, 30), (4, 99, 40), (5, 1, 50);
-INSERT INTO tags VALUES (1, 'gift'), (2, 'sale'), (3, 'gift'), (4, 'sale'), (5, 'gift'), (5, 'sale');`); err != nil {
+	if err := db.Exec(schema); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -38,8 +32,21 @@ INSERT INTO tags VALUES (1, 'gift'), (2, 'sale'), (3, 'gift'), (4, 'sale'), (5, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return c
+	return &Analyst{Conn: c, Connection: "test", Clock: fixedClock(),
+		Guard: GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict {
+			return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite})
+		})}
 }
+
+// reconcileShop is a shop in which order 4 belongs to no known customer
+// and order 5 has two tags, so that a grouping can lose rows or count some
+// twice.
+const reconcileShop = `CREATE TABLE customers (id INTEGER PRIMARY KEY, country TEXT);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, amount REAL);
+CREATE TABLE tags (order_id INTEGER, tag TEXT);
+INSERT INTO customers VALUES (1, 'DE'), (2, 'FR'), (3, 'DE');
+INSERT INTO orders VALUES (1, 1, 10), (2, 2, 20), (3, 3, 30), (4, 99, 40), (5, 1, 50);
+INSERT INTO tags VALUES (1, 'gift'), (2, 'sale'), (3, 'gift'), (4, 'sale'), (5, 'gift'), (5, 'sale');`
 
 func reconcileModel() *semantic.Model {
 	return &semantic.Model{
@@ -69,11 +76,7 @@ func reconcileModel() *semantic.Model {
 // the grouping, on a real SQLite database: a grouping that loses an
 // order, one that counts an order twice, and one that adds up.
 func TestReconcileCheck(t *testing.T) {
-	conn := reconcileDB(t)
-	a := &Analyst{Conn: conn, Connection: "test", Clock: fixedClock(),
-		Guard: GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict {
-			return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite})
-		})}
+	a := sqliteAnalyst(t, reconcileShop)
 	m := reconcileModel()
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)

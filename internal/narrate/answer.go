@@ -304,7 +304,7 @@ type point struct {
 func (w writer) points(d, m column) []point {
 	var ps []point
 	for _, r := range w.in.Table.Rows {
-		f, ok := toFloat(m.cell(r))
+		f, ok := quarry.Float(m.cell(r))
 		if !ok {
 			continue
 		}
@@ -388,7 +388,7 @@ func (w writer) share(d column, nums []column) string {
 	}
 	var rows []row
 	for _, r := range w.in.Table.Rows {
-		f, ok := toFloat(sh.cell(r))
+		f, ok := quarry.Float(sh.cell(r))
 		if !ok {
 			continue
 		}

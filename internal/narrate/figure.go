@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
@@ -62,7 +63,7 @@ func (w writer) figure(n column, r []any) (string, bool) {
 				}
 				noun += " " + v
 			}
-			if f, ok := toFloat(n.cell(r)); ok && f == 1 {
+			if f, ok := quarry.Float(n.cell(r)); ok && f == 1 {
 				noun = singularNoun(noun)
 			}
 			return value + " " + noun + tail + ".", true

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // Number formats.
@@ -128,7 +130,7 @@ func Value(v any, c ColumnInfo, currency string) string {
 		}
 		return x.Format(time.RFC3339)
 	}
-	if f, ok := toFloat(v); ok {
+	if f, ok := quarry.Float(v); ok {
 		format := c.Format
 		if format == "" || format == FormatDate {
 			format = FormatNumber
@@ -156,28 +158,6 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-// toFloat converts a numeric cell to float64.
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case string:
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // dateLabel formats a date cell at a grain: year "2025", quarter "2025-Q1",

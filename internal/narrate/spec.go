@@ -75,7 +75,7 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 		return none
 	}
 	if len(t.Rows) == 1 && len(nums) == 1 && len(dims) <= 1 {
-		f, ok := toFloat(nums[0].cell(t.Rows[0]))
+		f, ok := quarry.Float(nums[0].cell(t.Rows[0]))
 		if !ok {
 			return none
 		}
@@ -93,8 +93,8 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 			spec := ChartSpec{Kind: ChartScatter, Title: title, X: humanize(nums[0].Name), Y: humanize(nums[1].Name), Format: nums[1].Format}
 			xs, ys := Series{Name: nums[0].Name}, Series{Name: nums[1].Name}
 			for _, r := range t.Rows {
-				x, okx := toFloat(nums[0].cell(r))
-				y, oky := toFloat(nums[1].cell(r))
+				x, okx := quarry.Float(nums[0].cell(r))
+				y, oky := quarry.Float(nums[1].cell(r))
 				if okx && oky {
 					xs.Values = append(xs.Values, x)
 					ys.Values = append(ys.Values, y)
@@ -144,7 +144,7 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 		for _, r := range t.Rows {
 			vals := make([]float64, len(plotted))
 			for i, p := range plotted {
-				f, ok := toFloat(p.cell(r))
+				f, ok := quarry.Float(p.cell(r))
 				if !ok {
 					continue rows
 				}
@@ -210,7 +210,7 @@ func pivot(t *quarry.Table, axis, split, value column) (ChartSpec, bool) {
 			seriesAt[s] = len(spec.Series)
 			spec.Series = append(spec.Series, Series{Name: s})
 		}
-		f, ok := toFloat(value.cell(r))
+		f, ok := quarry.Float(value.cell(r))
 		k := cell{labelAt[l], seriesAt[s]}
 		if _, dup := vals[k]; dup || !ok {
 			return spec, false

@@ -3,6 +3,8 @@ package quarry
 import (
 	"encoding/json"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -136,3 +138,27 @@ func (r *tableRows) Values() []any   { return r.t.Rows[r.i] }
 func (r *tableRows) Err() error      { return nil }
 func (r *tableRows) Truncated() bool { return r.t.Truncated }
 func (r *tableRows) Close() error    { r.closed = true; return nil }
+
+// Float reads a numeric cell as a float64: the integer and float types a
+// driver returns, or a number written as text (a DECIMAL some drivers
+// return as a string). It reports false for anything else.
+func Float(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}

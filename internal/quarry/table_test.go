@@ -67,3 +67,19 @@ func TestFormatInterval(t *testing.T) {
 		}
 	}
 }
+
+func TestFloat(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want float64
+		ok   bool
+	}{
+		{int64(3), 3, true}, {3.5, 3.5, true}, {float32(2), 2, true}, {int32(7), 7, true}, {uint64(9), 9, true},
+		{" 12.25 ", 12.25, true}, {"abc", 0, false}, {nil, 0, false}, {true, 0, false},
+	} {
+		got, ok := Float(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Float(%#v) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
