@@ -127,6 +127,12 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many web sessions with 3 pages", want: "SELECT count(*) FROM web_sessions WHERE pages = 3"},
 		{q: "When was the last subscription cancelled?", refuse: "happened on a date of its own"},
 		{q: "when was the last order refunded", refuse: "happened on a date of its own"},
+		// A fourth outside test: a state measure by a time grain or "since"
+		// grouped today's members by the month each started.
+		{q: "MRR by month", refuse: "in that state now"},
+		{q: "MRR since 2025", refuse: "in that state now"},
+		{q: "headcount by year", refuse: "how many there were"},
+		{q: "cancelled subscriptions by month", refuse: "ended_on"},
 		// "cost" of a product: what it costs a buyer, or the shop?
 		{q: "products that cost more than 100", refuse: "could mean products.unit_cost or products.unit_price"},
 		{q: "orders web vs store in 2025", rows: "SELECT channel, count(*) FROM orders WHERE channel IN ('web', 'store') AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},

@@ -419,6 +419,28 @@ var flowWords = []string{"new", "joined", "join", "joining", "signed", "signup",
 	"hired", "hires", "hiring", "launched", "launches", "added", "acquired", "acquisitions", "created", "started", "starts",
 	"opened", "onboarded", "from", "since", "during", "placed", "raised", "filed", "submitted", "logged", "reported"}
 
+// creationWordSaid reports whether the question says the rows were made in
+// the period ("new", "started", "joined"), beyond a bare "since" or "from".
+func (c *cover) creationWordSaid() bool {
+	for _, w := range flowWords {
+		if w != "from" && w != "since" && w != "during" && c.has(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// OwnGrain is the grain of a grouping by the measures' own date ("by
+// month" with no date named), or "".
+func OwnGrain(m *semantic.Model, q *semantic.Query) semantic.Grain {
+	for _, d := range q.Dimensions {
+		if d.Grain != "" && !strings.Contains(d.Name, ".") && m.Dimension(d.Name) == nil {
+			return d.Grain
+		}
+	}
+	return ""
+}
+
 // stockPeriod: "how many customers did we have last month" asks how many
 // there were; a count of a kind of thing (rows other rows refer to:
 // customers, employees, products), or a measure of what is active, with
@@ -427,12 +449,16 @@ var flowWords = []string{"new", "joined", "join", "joining", "signed", "signup",
 // "hired"), the reading is refused.
 func (c *cover) stockPeriod() (ok, bad []string) {
 	tr := c.q.TimeRange
-	if tr == nil || len(c.q.Compare) > 0 {
+	// A time grain on the measure's own date ("MRR by month", "headcount
+	// by year") dates each row by when it was made, as a period does.
+	grain := OwnGrain(c.m, c.q)
+	if tr == nil && grain == "" || len(c.q.Compare) > 0 {
 		return nil, nil
 	}
+	flow := false
 	for _, w := range flowWords {
 		if c.has(w) {
-			return nil, nil
+			flow = true
 		}
 	}
 	for _, name := range c.q.Metrics {
@@ -441,7 +467,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			continue
 		}
 		own := c.m.MetricTime(mt)
-		if own == "" || tr.Field != "" && !strings.EqualFold(tr.Field, own) {
+		if own == "" || tr != nil && tr.Field != "" && !strings.EqualFold(tr.Field, own) {
 			continue
 		}
 		active := false
@@ -457,6 +483,16 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 				}
 			}
 		}
+		// "since", "from", "during" say when for a count of what was made,
+		// not for a state ("MRR since 2025" is MRR, not MRR of those
+		// started since).
+		if flow && (!active || c.creationWordSaid()) {
+			continue
+		}
+		when := "in a period"
+		if tr == nil {
+			when = "by " + string(grain)
+		}
 		_, col, _ := strings.Cut(own, ".")
 		if e := c.m.Entity(mt.Entity); e != nil {
 			// The question names the date: it counts what was made then.
@@ -468,10 +504,10 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		}
 		thing := countsRows(mt.Expr) && c.referenced(mt.Entity)
 		if active {
-			return nil, []string{fmt.Sprintf("%s in a period is read as those whose %s falls in it and that are in that state now, but the question may mean those in that state during the period; ask for it without a period (as of now), or say \"new\" (or name the date) for those made then", mt.Name, own)}
+			return nil, []string{fmt.Sprintf("%s %s is read as those whose %s falls in it and that are in that state now, but the question may mean those in that state during the period; ask for it without a period (as of now), or say \"new\" (or name the date) for those made then", mt.Name, when, own)}
 		}
 		if thing {
-			return nil, []string{fmt.Sprintf("%s in a period is read as those whose %s falls in it (made then), but the question may mean how many there were; say \"new\" (or name the date) for those made then", mt.Name, own)}
+			return nil, []string{fmt.Sprintf("%s %s is read as those whose %s falls in it (made then), but the question may mean how many there were; say \"new\" (or name the date) for those made then", mt.Name, when, own)}
 		}
 	}
 	return nil, nil

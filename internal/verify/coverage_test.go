@@ -114,6 +114,13 @@ func TestCoverage(t *testing.T) {
 		{"revenue in Home in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Home"}}}, TimeRange: y2025}, ""},
 		{"garden revenue in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "orders.category", Op: semantic.OpEq, Values: []any{"Garden"}}}, TimeRange: y2025}, ""},
 		{"garden revenue in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":Garden"},
+		// A time grain on the measure's own date dates rows as a period
+		// does: "open orders by month", "customers by year".
+		{"open orders by month", semantic.Query{Metrics: []string{"open_orders"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}}, CheckCoverage + ":by month"},
+		{"customers by year", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "year", Grain: semantic.GrainYear}}}, CheckCoverage + ":how many there were"},
+		{"new customers by year", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "year", Grain: semantic.GrainYear}}}, ""},
+		{"orders by month", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}}, ""},
+		{"open orders since 2025", semantic.Query{Metrics: []string{"open_orders"}, TimeRange: &semantic.TimeRange{From: "2025-01-01", To: "2026-07-01"}}, CheckCoverage + ":in that state"},
 		// A state now (open, active) in a period: open then, or made then
 		// and open now?
 		{"open orders last month", semantic.Query{Metrics: []string{"open_orders"}, TimeRange: &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}}, CheckCoverage + ":in that state during the period"},

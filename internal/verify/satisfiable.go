@@ -512,7 +512,9 @@ var stateColumn = regexp.MustCompile(`(?i)(status|state|stage)`)
 // "subscriptions cancelled last month" filtered on the start date. It
 // returns "" when the period names its date, or the table has one date.
 func PeriodDate(m *semantic.Model, q *semantic.Query) string {
-	if m == nil || q == nil || q.TimeRange == nil || q.TimeRange.Field != "" || len(q.Compare) > 0 {
+	// A time grain on the measure's own date ("cancelled subscriptions by
+	// month") dates the rows as a period does.
+	if m == nil || q == nil || (q.TimeRange == nil || q.TimeRange.Field != "") && (q.TimeRange != nil || OwnGrain(m, q) == "") || len(q.Compare) > 0 {
 		return ""
 	}
 	for _, name := range q.Metrics {
