@@ -683,7 +683,7 @@ func (b *builder) shares() *Plan {
 	}
 	name := "share_of_" + base
 	m := semantic.Metric{Name: name, Entity: entity, Expr: num + " * 1.0 / NULLIF(" + den + ", 0)", Filters: filters, Time: timeCol,
-		Format: "percent", Description: "share of " + display(base) + " that are " + shareText(cases)}
+		Format: "percent", Description: "share of " + display(base) + " where " + shareText(cases)}
 	q.Filters = pop // the rows it is a share of: both sides of the fraction
 	b.adhoc = nil
 	q.Metrics = nil

@@ -156,7 +156,15 @@ func filterPos(low string, f semantic.Filter) int {
 func shareText(fs []semantic.Filter) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		parts[i] = filterTitle(f)
+		_, col, ok := strings.Cut(f.Field, ".")
+		if !ok {
+			col = f.Field
+		}
+		t := filterTitle(f)
+		if (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && t != display(col) {
+			t = display(col) + " is " + t // "country is Germany"
+		}
+		parts[i] = t
 	}
 	return strings.Join(parts, " and ")
 }
