@@ -133,6 +133,13 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "MRR since 2025", refuse: "in that state now"},
 		{q: "headcount by year", refuse: "how many there were"},
 		{q: "cancelled subscriptions by month", refuse: "ended_on"},
+		// A fifth outside test: a share "by" a group is the rate in each
+		// group; another date's year or a raw date is no grouping asked
+		// for; "the top X in each Y" is a ranking within groups.
+		{q: "units sold by launch year", refuse: "a date, which the question does not ask for"},
+		{q: "orders by channel placed in 2025", refuse: "a date, which the question does not ask for"},
+		{q: "tickets by customer signup year", refuse: "the year of customers.signup_date"},
+		{q: "the top product in each category by revenue", refuse: "within each group"},
 		// "cost" of a product: what it costs a buyer, or the shop?
 		{q: "products that cost more than 100", refuse: "could mean products.unit_cost or products.unit_price"},
 		{q: "orders web vs store in 2025", rows: "SELECT channel, count(*) FROM orders WHERE channel IN ('web', 'store') AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},

@@ -61,7 +61,7 @@ func (b *builder) resolveKinds() *Plan {
 	// category", "top 2 channels per month": a ranking within each group,
 	// which quarry cannot express; its overall ranking answered another
 	// question (found from outside).
-	if (b.st.limit > 0 || b.st.sup && !b.columnExtreme()) && b.rankedItems() && (b.st.perGroup || len(b.st.grains) > 0 && b.hasGroupTerm()) {
+	if (b.st.limit > 0 || b.st.order != "" || b.st.sup && !b.columnExtreme()) && b.rankedItems() && (b.st.perGroup || len(b.st.grains) > 0 && b.hasGroupTerm()) {
 		return b.fail("quarry cannot rank within each group yet; ask for one group at a time (“top 3 products by units sold in Books”), or for the whole ranking")
 	}
 	b.countPastQualifiers()

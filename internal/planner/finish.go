@@ -625,9 +625,14 @@ func (b *builder) supColumn(adj string) (sense, bool, bool) {
 func (b *builder) shares() *Plan {
 	q := &b.q
 	if len(q.Dimensions) > 0 {
-		q.Share = true
-		b.und("share of total")
-		return nil
+		// "share of orders that were refunded by channel" is the refund
+		// rate within each channel, a ratio per group; "share of revenue
+		// by channel" each channel's part of the total.
+		if cases, _, ok := b.splitShare(q.Filters); !ok || len(q.Filters) == 0 || len(cases) == 0 || !copulaRE.MatchString(strings.ToLower(b.st.raw)) {
+			q.Share = true
+			b.und("share of total")
+			return nil
+		}
 	}
 	if len(q.Metrics) != 1 || len(q.Filters) == 0 {
 		return b.fail("a share needs a breakdown (“share of revenue by channel”) or a condition (“percentage of orders that were refunded”)")

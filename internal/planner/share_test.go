@@ -40,3 +40,19 @@ func TestShareOfQualifiedRows(t *testing.T) {
 		})
 	}
 }
+
+// TestShareRateByGroup: "what percentage of orders were refunded by
+// channel" is the refund rate in each channel (found from outside: it was
+// each channel's part of all refunds); "share of orders by channel" is
+// each channel's part of the total.
+func TestShareRateByGroup(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("what percentage of orders were refunded by channel", asOf)
+	if pl.Kind != KindMetric || pl.Query.Share || len(pl.AdHoc) != 1 || !strings.Contains(pl.AdHoc[0].Expr, "'refunded'") || len(pl.Query.Dimensions) != 1 {
+		t.Errorf("refund rate by channel: %s %q %+v %+v", pl.Kind, pl.Reason, pl.Query, pl.AdHoc)
+	}
+	pl = p.Plan("share of orders by channel", asOf)
+	if pl.Kind != KindMetric || !pl.Query.Share {
+		t.Errorf("share of orders by channel: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}

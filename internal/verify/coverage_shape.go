@@ -30,6 +30,18 @@ func (c *cover) groupings() (ok, bad []string) {
 		} else {
 			bad = append(bad, "the query groups by "+d.Name+", which the question does not ask for")
 		}
+		if d.Grain != "" && !strings.Contains(d.Name, ".") && c.m.Dimension(d.Name) == nil {
+			if other := c.otherDateBefore(string(d.Grain)); other != "" {
+				// "tickets by customer signup year": the year of the
+				// signup, not of the ticket.
+				bad = append(bad, fmt.Sprintf("the question asks for the %s of %s, but the query groups by the %s of the measure's own date", d.Grain, other, d.Grain))
+			}
+		}
+		if d.Grain == "" && c.rawDate(d.Name) && !c.has("date") && !c.has("dates") && !c.has("day") && !c.has("days") && !c.has("daily") && !c.has("time") {
+			// "units sold by launch year" grouped by each launch date, and
+			// "orders by channel placed in 2025" by each order's day.
+			bad = append(bad, "the query groups by each value of "+d.Name+", a date, which the question does not ask for")
+		}
 		if ent, key, isCol := strings.Cut(d.Name, "."); isCol && !slices.Contains(c.q.Hidden, d.Name) {
 			if e := c.m.Entity(ent); e != nil && strings.EqualFold(e.PrimaryKey, key) {
 				for _, name := range c.q.Metrics {
@@ -116,6 +128,49 @@ var groupLeads = []string{"by", "per", "each", "every", "which", "across",
 	"list", "list all", "list the", "list all the", "show", "show the", "show all", "show all the",
 	"return", "return the", "return all", "find", "find the", "find all", "find all the",
 	"give", "give the", "give me the", "what is the", "what are the", "what are all the", "name the"}
+
+// otherDateBefore is the date column named right before a grain word in
+// the question ("signup year": customers.signup_date), when the query's
+// measures are dated by another; "" otherwise.
+func (c *cover) otherDateBefore(grain string) string {
+	own := map[string]bool{}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil {
+			own[strings.ToLower(c.m.MetricTime(mt))] = true
+		}
+	}
+	for i, w := range c.words {
+		if i == 0 || singularOf(w) != grain {
+			continue
+		}
+		prev := c.words[i-1]
+		if len(prev) < 4 {
+			continue
+		}
+		for _, e := range c.m.Entities {
+			for _, col := range e.Columns {
+				if !col.Type.IsTemporal() {
+					continue
+				}
+				first := splitName(col.Name)[0]
+				if len(first) >= 4 && prev[:4] == first[:4] && !own[strings.ToLower(e.Name+"."+col.Name)] {
+					return e.Name + "." + col.Name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// rawDate reports whether a grouping is a date or time column taken as it
+// is, with no grain.
+func (c *cover) rawDate(name string) bool {
+	f, err := c.m.ResolveField(name)
+	if err != nil {
+		return false
+	}
+	return f.Kind == semantic.FieldColumn && f.Column.Type.IsTemporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
+}
 
 // measuresNamed reports whether phrase (or its plural) names a metric the
 // query measures.

@@ -96,6 +96,11 @@ func TestCoverage(t *testing.T) {
 		// "1,000" is one number.
 		{"orders with a total above 1,000", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders.total", Op: semantic.OpGt, Values: []any{"1000"}}}}, ""},
 		{"orders with a total above 1,000", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders.total", Op: semantic.OpGt, Values: []any{"1"}}}}, CheckCoverage + ":1000"},
+		// A date grouped as it is, or the grain of another date, is no
+		// grouping the question asks for.
+		{"orders by channel placed in 2025", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}, {Name: "orders.ordered_at"}}, TimeRange: y2025}, CheckCoverage + ":a date"},
+		{"orders by customer signup year", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "year", Grain: semantic.GrainYear}}}, CheckCoverage + ":signed_up_at"},
+		{"orders by year", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "year", Grain: semantic.GrainYear}}}, ""},
 		// A negation of having keeps the rows with none.
 		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":with no orders"},
 		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpNone}}}, ""},
