@@ -59,3 +59,16 @@ func TestCapitalizedKeywordValue(t *testing.T) {
 		t.Errorf("revenue plus orders: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestConditionAfterMeasure: "customers with revenue over 10000" is a
+// condition on each customer's revenue, as "more than 10000 in revenue"
+// is.
+func TestConditionAfterMeasure(t *testing.T) {
+	p := New(testModel(), nil)
+	for _, q := range []string{"customers with revenue over 10000", "countries with more than 10000 in revenue"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "revenue" || pl.Query.Filters[0].Op != ">" || len(pl.Query.Dimensions) == 0 {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}

@@ -226,6 +226,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// the value and vanished, and the price became a grouping)
 				last.op, last.num, last.hasNum = pendingOp, it.num, true
 				pendingOp = ""
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && i > 1 && mean[i-2] == last.it && len(only(last.cands, sMetric)) == len(last.cands) && prevKw != "":
+				// "customers with revenue over 10000": a condition on the
+				// measure just named
+				last.op, last.num, last.hasNum = pendingOp, it.num, true
+				st.having = append(st.having, last)
+				pendingOp = ""
 			case pendingOp != "":
 				pendingNum = it // "more than 2 singers": the term follows
 			case prevKw == "with" && i+1 < len(mean) && mean[i+1].kind == itTerm && numericColumn(mean[i+1].senses):
