@@ -154,11 +154,29 @@ func (p *Planner) walk(items []item, st *state) {
 	// by channel for business customers" groups by channel for those
 	// customers, not by customer.
 	qualifies := map[*item]bool{}
-	prevStop := ""
+	// agent marks a "by" after a verb of making: "orders placed by
+	// customers in Berlin" says whose, not how to group.
+	agent := map[*item]bool{}
+	prevStop, made := "", false
 	for i := range items {
+		for _, w := range strings.Fields(items[i].text) {
+			if creationVerbs[w] && w != "have" && w != "had" && w != "get" && w != "got" {
+				made = true // "placed", "opened" … said before
+			}
+		}
 		if items[i].kind != itStop {
 			mean = append(mean, &items[i])
 			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
+			if items[i].kind == itKw && items[i].text == "by" && made && i+1 < len(items) {
+				// the next meaningful item names rows: whose
+				for j := i + 1; j < len(items); j++ {
+					if items[j].kind == itStop {
+						continue
+					}
+					agent[&items[i]] = items[j].kind == itTerm && len(only(items[j].senses, sEntity)) > 0
+					break
+				}
+			}
 			prevStop = ""
 		} else {
 			prevStop = items[i].text
@@ -255,6 +273,8 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "by" && sortVerb:
 				// "sort employee names by their age": a sort, not a group.
 				pendingSort, sortVerb = true, false
+			case kw == "by" && agent[it]:
+				// whose: the rows that follow qualify what is counted
 			case kw == "by":
 				byMode = true
 				pendingAggs = nil

@@ -240,6 +240,18 @@ func (c *cover) measures() (ok, bad []string) {
 		}
 	}
 	if len(c.q.Metrics) == 0 {
+		if c.q.Rows != nil {
+			// "what's our headcount" listed the employees: a measure
+			// named, rows given.
+			for _, mt := range c.m.Metrics {
+				for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+					p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
+					if len(p) > 3 && c.has(p) && !c.inName(p) && !c.isName(p) && c.entityOfWord(p) == "" {
+						return nil, []string{fmt.Sprintf("the question names %s (%s), a measure, but the query lists %s rows", mt.Name, p, c.q.Rows.Entity)}
+					}
+				}
+			}
+		}
 		return nil, nil
 	}
 	type named struct {

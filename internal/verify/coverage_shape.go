@@ -89,6 +89,9 @@ func (c *cover) groupings() (ok, bad []string) {
 			}
 			asked, request := false, false
 			for i, lead := range groupLeads {
+				if lead == "by" && c.madeBy(p) {
+					continue // "orders placed by customers in Berlin": whose
+				}
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
 					asked, request = true, request || i >= firstRequestLead
 				}
@@ -160,6 +163,81 @@ func (c *cover) otherDateBefore(grain string) string {
 		}
 	}
 	return ""
+}
+
+// whoRE asks for people by name.
+var whoRE = regexp.MustCompile(`^ (who|whom|which employees?|which customers?) `)
+
+// who: "who works in Finance" asks for names; a count, or a list without
+// the rows' names ("who was hired most recently" answered with a date),
+// answers another question.
+func (c *cover) who() (ok, bad []string) {
+	if !whoRE.MatchString(c.text) {
+		return nil, nil
+	}
+	if r := c.q.Rows; r != nil {
+		e := c.m.Entity(r.Entity)
+		if e == nil || len(r.Columns) == 0 || e.Label == "" {
+			return []string{"who: " + r.Entity}, nil
+		}
+		for _, col := range r.Columns {
+			if strings.EqualFold(strings.TrimPrefix(col, e.Name+"."), e.Label) {
+				return []string{"who: " + r.Entity}, nil
+			}
+		}
+		return nil, []string{fmt.Sprintf("\"who\" asks for names, but the query lists %s without %s.%s", strings.Join(r.Columns, ", "), e.Name, e.Label)}
+	}
+	if len(c.q.Dimensions) == 0 {
+		return nil, []string{"\"who\" asks for names, but the query computes one figure"}
+	}
+	return nil, nil
+}
+
+// perEntity: "revenue per customer" is, to most who ask it, the average
+// per customer; quarry gives each customer's revenue only when the
+// question says so ("by customer", "for each customer", "top 10
+// customers").
+func (c *cover) perEntity() (ok, bad []string) {
+	for _, d := range c.q.Dimensions {
+		ent, _, isCol := strings.Cut(d.Name, ".")
+		e := c.m.Entity(ent)
+		if !isCol || e == nil {
+			continue
+		}
+		for _, n := range append([]string{e.Name}, e.Synonyms...) {
+			p := singularOf(strings.ToLower(strings.ReplaceAll(n, "_", " ")))
+			if !c.has("per " + p) {
+				continue
+			}
+			if c.has("by "+p) || c.has("each "+p) || c.has("every "+p) || breakdownOther.MatchString(c.text) {
+				continue
+			}
+			return nil, []string{fmt.Sprintf("\"per %s\" may mean the average per %s, but the query gives each %s's figure; ask for the average per %s, or for the figure by %s", p, p, p, p, p)}
+		}
+	}
+	return nil, nil
+}
+
+// breakdownOther are the words that ask for a row per entity outright.
+var breakdownOther = regexp.MustCompile(` (top|bottom|list|show|which|each|every|rank|ranking|most|least|highest|lowest) `)
+
+// makingVerbs say a row was made; "by" after one names who made it.
+var makingVerbs = []string{"placed", "opened", "made", "created", "submitted", "filed", "raised", "bought", "purchased", "logged"}
+
+// madeBy reports whether "by <phrase>" follows a verb of making ("orders
+// placed by customers in Berlin", "tickets opened last month by customers
+// in Germany"): whose, not a grouping.
+func (c *cover) madeBy(phrase string) bool {
+	i := strings.Index(c.text, " by "+phrase)
+	if i < 0 {
+		return false
+	}
+	for _, v := range makingVerbs {
+		if strings.Contains(c.text[:i+1], " "+v+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // rawDate reports whether a grouping is a date or time column taken as it
@@ -603,7 +681,7 @@ func (c *cover) asksForGroups() bool {
 var byRE = regexp.MustCompile(` by `)
 
 // oneNumber words ask for a single figure.
-var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|total|what is our|what was our|count|number of|sum of) `)
+var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|what's the total|total|what is our|what was our|what's our|whats our|what are our total|count|number of|sum of) `)
 
 // totalOfTopRE asks for one figure over a ranking: "total revenue of the
 // top 5 products".

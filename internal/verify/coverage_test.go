@@ -101,6 +101,12 @@ func TestCoverage(t *testing.T) {
 		{"orders by channel placed in 2025", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}, {Name: "orders.ordered_at"}}, TimeRange: y2025}, CheckCoverage + ":a date"},
 		{"orders by customer signup year", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "year", Grain: semantic.GrainYear}}}, CheckCoverage + ":signed_up_at"},
 		{"orders by year", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "year", Grain: semantic.GrainYear}}}, ""},
+		// "per customer" may be an average; "who" asks for names.
+		{"revenue per customer in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, TimeRange: y2025}, CheckCoverage + ":average per customer"},
+		{"revenue by customer in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, TimeRange: y2025}, ""},
+		{"who ordered in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":asks for names"},
+		// "by" after a verb of making says whose.
+		{"how many orders were placed by customers in Germany", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{germany}}, ""},
 		// A negation of having keeps the rows with none.
 		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}}, CheckCoverage + ":with no orders"},
 		{"customers who never ordered", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpNone}}}, ""},
