@@ -102,3 +102,16 @@ func TestQualifiersEndGroups(t *testing.T) {
 		t.Errorf("sessions with 3 pages: %s %+v", pl.Kind, pl.Query)
 	}
 }
+
+// TestMadeBy: "by" after a verb of making, before rows qualified by a
+// value, says whose ("orders placed by customers in Berlin"); before a
+// bare table it still groups ("orders placed by customer").
+func TestMadeBy(t *testing.T) {
+	p := New(testModel(), nil)
+	if pl := p.Plan("orders placed by customers in Germany last month", asOf); pl.Query == nil || len(pl.Query.Dimensions) != 0 || len(pl.Query.Filters) != 1 {
+		t.Errorf("placed by customers in Germany: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("orders placed by customer", asOf); pl.Query == nil || len(pl.Query.Dimensions) == 0 {
+		t.Errorf("placed by customer: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}

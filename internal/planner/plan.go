@@ -168,14 +168,25 @@ func (p *Planner) walk(items []item, st *state) {
 			mean = append(mean, &items[i])
 			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
 			if items[i].kind == itKw && items[i].text == "by" && made && i+1 < len(items) {
-				// the next meaningful item names rows: whose
-				for j := i + 1; j < len(items); j++ {
-					if items[j].kind == itStop {
-						continue
+				// The rows that follow, qualified by a value ("customers in
+				// Berlin", "business customers"), say whose; "orders placed
+				// by customer" still groups.
+				var next []*item
+				for j := i + 1; j < len(items) && len(next) < 4; j++ {
+					if items[j].kind != itStop {
+						next = append(next, &items[j])
 					}
-					agent[&items[i]] = items[j].kind == itTerm && len(only(items[j].senses, sEntity)) > 0
-					break
 				}
+				entity, value := false, false
+				for k, n := range next {
+					if n.kind == itTerm && len(only(n.senses, sEntity)) > 0 && (k <= 1) {
+						entity = true
+					}
+					if n.kind == itTerm && len(only(n.senses, sValue)) == len(n.senses) && len(n.senses) > 0 {
+						value = true
+					}
+				}
+				agent[&items[i]] = entity && value
 			}
 			prevStop = ""
 		} else {

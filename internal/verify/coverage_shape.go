@@ -232,6 +232,17 @@ func (c *cover) madeBy(phrase string) bool {
 	if i < 0 {
 		return false
 	}
+	// … and qualified: "by customers in Berlin", "by customers who …", "by
+	// business customers"; "orders placed by customer" groups.
+	rest := c.text[i+len(" by "+phrase):]
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "s "), " ")
+	qualified := false
+	for _, w := range []string{"in ", "from ", "who ", "that ", "with ", "based "} {
+		qualified = qualified || strings.HasPrefix(rest, w)
+	}
+	if !qualified {
+		return false
+	}
 	for _, v := range makingVerbs {
 		if strings.Contains(c.text[:i+1], " "+v+" ") {
 			return true
