@@ -377,21 +377,6 @@ func (b *builder) implausibleValues() *Plan {
 	return nil
 }
 
-// sharesWord reports whether a phrase and an entity's name have a word of
-// three letters or more in common ("customer support", support_tickets).
-func sharesWord(phrase, entity string) bool {
-	names := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(entity), func(r rune) bool { return r == '_' || r == ' ' }) {
-		names[singular(w)] = true
-	}
-	for _, w := range strings.Fields(strings.ToLower(phrase)) {
-		if len(w) >= 3 && names[singular(w)] {
-			return true
-		}
-	}
-	return false
-}
-
 // rankedItems reports whether the question names things to rank: a table
 // ("products"), or with a limit any column ("top 2 channels").
 func (b *builder) rankedItems() bool {
@@ -759,17 +744,6 @@ func (p *Planner) metricHasTime(name string, adhoc []semantic.Metric) bool {
 func (p *Planner) entityTime(e string) bool {
 	ent := p.m.Entity(e)
 	return ent != nil && ent.TimeColumn != ""
-}
-
-// display is a name as a sentence writes it: "unit price", "MRR".
-func display(name string) string {
-	words := strings.Split(name, "_")
-	for i, w := range words {
-		if semantic.IsAcronym(w) {
-			words[i] = strings.ToUpper(w)
-		}
-	}
-	return strings.Join(words, " ")
 }
 
 func fmtNum(f float64) any {

@@ -179,3 +179,29 @@ func flagName(field string) bool {
 	col = strings.ToLower(col)
 	return strings.HasSuffix(col, "ed") || strings.HasPrefix(col, "is_") || strings.HasPrefix(col, "has_") || strings.HasSuffix(col, "able")
 }
+
+// sharesWord reports whether a phrase and an entity's name have a word of
+// three letters or more in common ("customer support", support_tickets).
+func sharesWord(phrase, entity string) bool {
+	names := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(entity), func(r rune) bool { return r == '_' || r == ' ' }) {
+		names[singular(w)] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(phrase)) {
+		if len(w) >= 3 && names[singular(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// display is a name as a sentence writes it: "unit price", "MRR".
+func display(name string) string {
+	words := strings.Split(name, "_")
+	for i, w := range words {
+		if semantic.IsAcronym(w) {
+			words[i] = strings.ToUpper(w)
+		}
+	}
+	return strings.Join(words, " ")
+}

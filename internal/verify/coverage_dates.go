@@ -1,0 +1,211 @@
+package verify
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// The dates a question asks about: "when", periods not yet over, compared
+// periods of unequal length, the grain of another date, raw dates grouped
+// (Coverage).
+
+// whenRE asks for a date: "when was the first order placed".
+var whenRE = regexp.MustCompile(`^ (when|on what date|on which date|what date|which date|what day|which day|what time) `)
+
+// when: a question that asks when is answered with a date — the earliest
+// or latest of a date column, a grouping by a date or a grain, or rows
+// that show a date — not with a count or an amount.
+func (c *cover) when() (ok, bad []string) {
+	if !whenRE.MatchString(c.text) || len(c.q.Compare) > 0 {
+		return nil, nil
+	}
+	temporal := func(field string) bool {
+		f, err := c.m.ResolveField(field)
+		if err != nil {
+			return false
+		}
+		return f.Kind == semantic.FieldColumn && f.Column.Type.IsTemporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
+	}
+	for _, d := range c.q.Dimensions {
+		if d.Grain != "" || temporal(d.Name) {
+			return []string{"when: by " + d.Name}, nil
+		}
+	}
+	if r := c.q.Rows; r != nil {
+		for _, col := range r.Columns {
+			if temporal(r.Entity+"."+col) || temporal(col) {
+				return []string{"when: " + col}, nil
+			}
+		}
+		if len(r.Columns) == 0 {
+			return nil, nil // the entity's own columns: the date may be among them
+		}
+	}
+	for _, name := range c.q.Metrics {
+		if slices.Contains(c.q.Hidden, name) {
+			continue
+		}
+		mt := c.m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		u := strings.ToUpper(strings.TrimSpace(mt.Expr))
+		if strings.HasPrefix(u, "MIN(") || strings.HasPrefix(u, "MAX(") {
+			for _, g := range qualifiedRE.FindAllString(mt.Expr, -1) {
+				if !temporal(g) {
+					continue
+				}
+				if ev := c.eventOtherThan(g); ev != "" {
+					// "when was the last subscription cancelled" answered
+					// with the last start date of cancelled subscriptions.
+					return nil, []string{fmt.Sprintf("%q happened on a date of its own, but the query gives %s of the rows in that state", ev, g)}
+				}
+				return []string{"when: " + name}, nil
+			}
+		}
+	}
+	return nil, []string{"the question asks when, but the query returns no date"}
+}
+
+// eventOtherThan is the event a "when" question's rows are picked by — a
+// state that happened ("cancelled", "refunded", a flag such as
+// "discontinued") — when the date asked for (entity.column) is not one the
+// question names; "" otherwise.
+func (c *cover) eventOtherThan(date string) string {
+	ent, col, _ := strings.Cut(date, ".")
+	e := c.m.Entity(ent)
+	if e == nil {
+		return ""
+	}
+	if cc := e.Column(col); cc != nil {
+		for _, w := range c.namingWords(e.Name, cc) {
+			if singularOf(w) == singularOf(strings.ToLower(strings.ReplaceAll(e.Name, "_", " "))) || strings.Contains(strings.ToLower(e.Name), singularOf(w)) {
+				continue // "order" of orders is the rows, not ordered_at
+			}
+			return "" // the question names the date ("… opened", "… started")
+		}
+	}
+	for _, f := range c.q.Filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		key, _ := columnOf(c.m, f.Field)
+		fe, fc, ok := strings.Cut(key, ".")
+		if !ok || !strings.EqualFold(fe, e.Name) {
+			continue
+		}
+		if strings.HasSuffix(fc, "ed") && truthy(f.Values) {
+			return fc
+		}
+		if !stateColumn.MatchString(fc) {
+			continue
+		}
+		for _, v := range f.Values {
+			if sv, ok := v.(string); ok && strings.HasSuffix(strings.ToLower(sv), "ed") {
+				return sv
+			}
+		}
+	}
+	return ""
+}
+
+// partial: "which week had the fewest orders this year" ranked the week
+// of the as-of day, two days old, with the full weeks. A ranking of
+// periods whose range runs to the as-of day or past it ranks one that is
+// not over yet.
+func (c *cover) partial() (Check, bool) {
+	if ch, ok := c.unevenCompare(); ok {
+		return ch, true
+	}
+	if c.asOf.IsZero() || len(c.q.Order) == 0 || c.q.TimeRange == nil || c.q.TimeRange.To == "" {
+		return Check{}, false
+	}
+	var grain semantic.Grain
+	for _, d := range c.q.Dimensions {
+		if d.Grain != "" {
+			grain = d.Grain
+		}
+	}
+	if grain == "" || c.m.Metric(c.q.Order[0].Field) == nil {
+		return Check{}, false
+	}
+	to, err := time.Parse("2006-01-02", c.q.TimeRange.To)
+	if err != nil || !to.After(c.asOf) {
+		return Check{}, false
+	}
+	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the %s of %s is not over (the range runs to %s), yet it is ranked with the whole ones", grain, c.asOf.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02"))}, true
+}
+
+// unevenCompare: "revenue ytd vs last year" set half a year against a
+// whole one. Compared periods whose lengths differ by more than months do
+// (15%) warn.
+func (c *cover) unevenCompare() (Check, bool) {
+	days := func(p semantic.Period) float64 {
+		from, err1 := time.Parse("2006-01-02", p.From)
+		to, err2 := time.Parse("2006-01-02", p.To)
+		if err1 != nil || err2 != nil {
+			return 0
+		}
+		return to.Sub(from).Hours() / 24
+	}
+	for i, a := range c.q.Compare {
+		for _, b := range c.q.Compare[i+1:] {
+			da, db := days(a), days(b)
+			if da <= 0 || db <= 0 {
+				continue
+			}
+			if max(da, db)/min(da, db) > 1.15 {
+				return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("%s (%.0f days) and %s (%.0f days) differ in length, so their figures are not like for like", a.Label, da, b.Label, db)}, true
+			}
+		}
+	}
+	return Check{}, false
+}
+
+// otherDateBefore is the date column named right before a grain word in
+// the question ("signup year": customers.signup_date), when the query's
+// measures are dated by another; "" otherwise.
+func (c *cover) otherDateBefore(grain string) string {
+	own := map[string]bool{}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil {
+			own[strings.ToLower(c.m.MetricTime(mt))] = true
+		}
+	}
+	for i, w := range c.words {
+		if i == 0 || singularOf(w) != grain {
+			continue
+		}
+		prev := c.words[i-1]
+		if len(prev) < 4 {
+			continue
+		}
+		for _, e := range c.m.Entities {
+			for _, col := range e.Columns {
+				if !col.Type.IsTemporal() {
+					continue
+				}
+				first := splitName(col.Name)[0]
+				if len(first) >= 4 && prev[:4] == first[:4] && !own[strings.ToLower(e.Name+"."+col.Name)] {
+					return e.Name + "." + col.Name
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// rawDate reports whether a grouping is a date or time column taken as it
+// is, with no grain.
+func (c *cover) rawDate(name string) bool {
+	f, err := c.m.ResolveField(name)
+	if err != nil {
+		return false
+	}
+	return f.Kind == semantic.FieldColumn && f.Column.Type.IsTemporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
+}
