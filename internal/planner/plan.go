@@ -371,7 +371,8 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "allinfo":
 				st.allInfo = true
 			case kw == "rows":
-				if i <= 1 {
+				// "what's our headcount" asks for a figure, not a list.
+				if i <= 1 && !ourFigure(st.text) {
 					st.rowsLead = true
 				}
 			case kw == "with":
@@ -591,6 +592,17 @@ func (p *Planner) reorder(items []item) {
 func aggregateLead(text string) bool {
 	for _, lead := range []string{"number of ", "count of ", "total ", "average ", "sum of "} {
 		if strings.HasPrefix(text, lead) {
+			return true
+		}
+	}
+	return false
+}
+
+// ourFigure reports whether a question asks "what is our …": a figure of
+// the business, not a list of rows.
+func ourFigure(text string) bool {
+	for _, p := range []string{"what our ", "what s our ", "whats our ", "what is our ", "what was our "} {
+		if strings.HasPrefix(text, p) {
 			return true
 		}
 	}
