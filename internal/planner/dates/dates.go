@@ -294,6 +294,15 @@ func (p *parser) period(i int) (Range, int) {
 			return r, n
 		}
 		j := i + 1
+		if m, ok := months[p.tok(j)]; ok && p.tok(j) != "may" {
+			// "last November": the latest November before this month.
+			y := t.Year()
+			if m >= t.Month() {
+				y--
+			}
+			s := time.Date(y, m, 1, 0, 0, 0, 0, t.Location())
+			return p.span(s, s.AddDate(0, 1, 0), w+" "+s.Format("January")+" ("+s.Format("January 2006")+")", "month"), 2
+		}
 		if u, ok := units[p.tok(j)]; ok {
 			s := add(start(t, u), u, -1)
 			return p.span(s, add(s, u, 1), w+" "+u+" ("+name(s, u)+")", u), 2
