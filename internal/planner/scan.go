@@ -180,7 +180,7 @@ func stopwords() map[string]bool {
 		make here figures numbers data info information overview summary report
 		just only also then about ever via into how what and or count counts total number there's hi hey thanks
 		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
-		located based situated give given did ones still yet during`) {
+		located based situated give given did ones still yet during through take took taken receive received`) {
 		m[w] = true
 	}
 	return m
