@@ -185,6 +185,11 @@ func (p *parser) monthPhrase(i int, m time.Month) (Range, int) {
 	// "may" and "mar" etc. are also ordinary words; a bare short month name is
 	// only a date when a year or day follows.
 	bareOK := len(w) > 3
+	// "in May", written as a name, after a word that introduces a period.
+	switch p.tok(i - 1) {
+	case "in", "during", "for", "since", "of", "until", "through", "and":
+		bareOK = bareOK || w == "may" && p.capital(i)
+	}
 	if d, ok := dayOfMonth(p.tok(i + 1)); ok {
 		if y, ok := year(p.tok(i + 2)); ok {
 			if r, ok := p.date(y, m, d); ok {

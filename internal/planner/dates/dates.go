@@ -113,7 +113,7 @@ func Find(s string, asOf time.Time) (Range, bool) {
 // FindAll returns every non-overlapping date phrase in s, left to right,
 // taking the longest phrase at each position.
 func FindAll(s string, asOf time.Time) []Range {
-	p := parser{toks: tokenize(s), today: day(asOf)}
+	p := parser{toks: tokenize(s), today: day(asOf), raw: s}
 	var out []Range
 	for i := 0; i < len(p.toks); {
 		r, n := p.longest(i)
@@ -132,7 +132,7 @@ func FindAll(s string, asOf time.Time) []Range {
 // Parse reads s as exactly one date phrase (surrounding "in", "on",
 // "during", "for" and "the" are allowed).
 func Parse(s string, asOf time.Time) (Range, error) {
-	p := parser{toks: tokenize(s), today: day(asOf)}
+	p := parser{toks: tokenize(s), today: day(asOf), raw: s}
 	i := 0
 	for i < len(p.toks) && fillers[p.toks[i].s] {
 		i++
@@ -150,6 +150,16 @@ var fillers = map[string]bool{"in": true, "on": true, "during": true, "for": tru
 type parser struct {
 	toks  []token
 	today time.Time
+	raw   string // the text, as written
+}
+
+// capital reports whether token i is written with a capital letter.
+func (p *parser) capital(i int) bool {
+	if i < 0 || i >= len(p.toks) {
+		return false
+	}
+	c := p.raw[p.toks[i].start]
+	return c >= 'A' && c <= 'Z'
 }
 
 func day(t time.Time) time.Time {

@@ -174,3 +174,23 @@ func FuzzFindAll(f *testing.F) {
 		}
 	})
 }
+
+// TestMayAsAName: "May" written as a name after "in" is the month; "may"
+// in lower case, or without such a word before it, is the verb.
+func TestMayAsAName(t *testing.T) {
+	for q, want := range map[string]string{
+		"refunds in May":                "2026-05-01",
+		"tickets between March and May": "2026-03-01",
+		"revenue that may be lost":      "",
+		"refunds in may":                "",
+		"May we see revenue":            "",
+	} {
+		got := FindAll(q, asOf)
+		switch {
+		case want == "" && len(got) != 0:
+			t.Errorf("%q: found %+v, want no date", q, got)
+		case want != "" && (len(got) != 1 || got[0].From != want):
+			t.Errorf("%q: found %+v, want one range from %s", q, got, want)
+		}
+	}
+}
