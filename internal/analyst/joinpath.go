@@ -28,17 +28,8 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	if ch.Used >= len(m.Relationships) || ch.Other >= len(m.Relationships) {
 		return verify.Check{}
 	}
-	c, err := semantic.Compile(m.Preferring(ch.Other), *q, a.Conn.Dialect())
-	if err != nil || c.SQL == compiled.SQL {
-		return verify.Check{}
-	}
-	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
-		return verify.Check{}
-	}
-	l := a.Limits
-	l.MaxRows, l.KeepRows = int64(len(res.Table.Rows))+1, len(res.Table.Rows)+1
-	other, err := a.read(ctx, c.SQL, l, nil)
-	if err != nil || other.Table == nil {
+	other, c, ok := a.control(ctx, m.Preferring(ch.Other), *q, len(res.Table.Rows)+1)
+	if !ok || c.SQL == compiled.SQL {
 		return verify.Check{}
 	}
 	used, alt := relText(m.Relationships[ch.Used]), relText(m.Relationships[ch.Other])

@@ -1,7 +1,6 @@
 package analyst
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -34,15 +33,7 @@ INSERT INTO tickets VALUES (1, 1, 2), (2, 1, 2), (3, 2, 2);`)
 		t.Fatal(err)
 	}
 	check := func(q semantic.Query) (string, string) {
-		c, err := semantic.Compile(m, q, quarry.DialectSQLite)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := a.read(context.Background(), c.SQL, Limits{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch := a.PathCheck(context.Background(), m, &q, res, c)
+		ch := runCheck(t, a, m, q, a.PathCheck)
 		return ch.Status, ch.Detail
 	}
 	status, detail := check(semantic.Query{Metrics: []string{"tickets"}, Dimensions: []semantic.DimRef{{Name: "department"}}})

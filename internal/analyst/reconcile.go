@@ -55,17 +55,8 @@ func (a *Analyst) ReconcileCheck(ctx context.Context, m *semantic.Model, q *sema
 	whole := *q
 	whole.Dimensions, whole.Order, whole.Limit, whole.Hidden = nil, nil, 0, nil
 	whole.Metrics = names
-	c, err := semantic.Compile(m, whole, a.Conn.Dialect())
-	if err != nil {
-		return verify.Check{}
-	}
-	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
-		return verify.Check{}
-	}
-	l := a.Limits
-	l.MaxRows, l.KeepRows = 2, 2
-	ctl, err := a.read(ctx, c.SQL, l, nil)
-	if err != nil || ctl.Table == nil || len(ctl.Table.Rows) != 1 {
+	ctl, c, ok := a.control(ctx, m, whole, 2)
+	if !ok || len(ctl.Table.Rows) != 1 {
 		return verify.Check{}
 	}
 	var notes []string

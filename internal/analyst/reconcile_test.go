@@ -12,6 +12,7 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/sqlguard"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // sqliteAnalyst is an Analyst over a new SQLite database made by schema,
@@ -36,6 +37,20 @@ func sqliteAnalyst(t *testing.T, schema string) *Analyst {
 		Guard: GuardFunc(func(_ context.Context, sql string) sqlguard.Verdict {
 			return sqlguard.Check(sql, sqlguard.Options{Dialect: quarry.DialectSQLite})
 		})}
+}
+
+// runCheck answers q on a's database and runs a check of the answer.
+func runCheck(t *testing.T, a *Analyst, m *semantic.Model, q semantic.Query, check func(context.Context, *semantic.Model, *semantic.Query, *Result, *semantic.Compiled) verify.Check) verify.Check {
+	t.Helper()
+	c, err := semantic.Compile(m, q, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.read(context.Background(), c.SQL, Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check(context.Background(), m, &q, res, c)
 }
 
 // reconcileShop is a shop in which order 4 belongs to no known customer
@@ -83,15 +98,7 @@ func TestReconcileCheck(t *testing.T) {
 	}
 	run := func(q semantic.Query) (string, string) {
 		t.Helper()
-		c, err := semantic.Compile(m, q, quarry.DialectSQLite)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := a.read(context.Background(), c.SQL, Limits{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ch := a.ReconcileCheck(context.Background(), m, &q, res, c)
+		ch := runCheck(t, a, m, q, a.ReconcileCheck)
 		return ch.Status, ch.Detail
 	}
 	for _, tc := range []struct {

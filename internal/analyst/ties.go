@@ -10,6 +10,27 @@ import (
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
+// control compiles a control query of a check against m, passes it
+// through the guard and reads at most maxRows of its rows, as the check's
+// own query to the user's database. It reports false when the query cannot
+// be built, is refused or fails: a check without its control says nothing.
+func (a *Analyst) control(ctx context.Context, m *semantic.Model, q semantic.Query, maxRows int) (*Result, *semantic.Compiled, bool) {
+	c, err := semantic.Compile(m, q, a.Conn.Dialect())
+	if err != nil {
+		return nil, nil, false
+	}
+	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
+		return nil, nil, false
+	}
+	l := a.Limits
+	l.MaxRows, l.KeepRows = int64(maxRows), maxRows
+	res, err := a.read(ctx, c.SQL, l, nil)
+	if err != nil || res.Table == nil {
+		return nil, nil, false
+	}
+	return res, c, true
+}
+
 // CheckTies is the check that a ranking's limit did not cut a tie.
 const CheckTies = "ties"
 
@@ -37,17 +58,8 @@ func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 		}
 		more.Rows = &rows
 	}
-	c, err := semantic.Compile(m, more, a.Conn.Dialect())
-	if err != nil {
-		return verify.Check{}
-	}
-	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
-		return verify.Check{}
-	}
-	l := a.Limits
-	l.MaxRows, l.KeepRows = int64(more.Limit), more.Limit
-	res, err := a.read(ctx, c.SQL, l, nil)
-	if err != nil {
+	res, c, ok := a.control(ctx, m, more, more.Limit)
+	if !ok {
 		return verify.Check{}
 	}
 	measure, label := -1, -1

@@ -116,17 +116,8 @@ func (a *Analyst) knownValuesControl(ctx context.Context, m *semantic.Model, q *
 	}
 	all := *q
 	all.Order, all.Limit, all.Hidden = nil, 0, nil
-	c, err := semantic.Compile(m, all, a.Conn.Dialect())
-	if err != nil {
-		return "", nil, false
-	}
-	if v := a.Guard.Check(ctx, c.SQL); !v.Allowed {
-		return "", nil, false
-	}
-	l := a.Limits
-	l.MaxRows, l.KeepRows = 10000, 10000
-	res, err := a.read(ctx, c.SQL, l, nil)
-	if err != nil || res.Table.Truncated {
+	res, c, ok := a.control(ctx, m, all, 10000)
+	if !ok || res.Table.Truncated {
 		return "", nil, false
 	}
 	col := -1
