@@ -46,8 +46,22 @@ type sense struct {
 // meanings.
 type lexicon struct {
 	phrases map[string][]sense
+	// extra holds, for one question, stored values a value index found
+	// that the knowledge does not list (PlanValues); they are read only
+	// where a phrase means nothing else.
+	extra map[string][]sense
 	maxLen  int      // the most words in a phrase
 	terms   []string // known terms, for suggestions
+}
+
+// get returns the meanings of a phrase: the knowledge's, or else the
+// values found for this question.
+func (l *lexicon) get(phrase string) ([]sense, bool) {
+	if s, ok := l.phrases[phrase]; ok {
+		return s, true
+	}
+	s, ok := l.extra[phrase]
+	return s, ok
 }
 
 func (l *lexicon) add(phrase string, s sense) {
@@ -395,4 +409,10 @@ func flagValue(c semantic.Column) any {
 		}
 	}
 	return nil
+}
+
+// senses returns the meanings of a phrase, or none.
+func (l *lexicon) senses(phrase string) []sense {
+	s, _ := l.get(phrase)
+	return s
 }

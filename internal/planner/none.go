@@ -33,7 +33,7 @@ func (p *Planner) noneEntity(it *item) (string, bool) {
 			continue
 		}
 		for _, form := range []string{stem, stem + "s"} {
-			if es := only(p.lex.phrases[form], sEntity); len(es) == 1 {
+			if es := only(p.lex.senses(form), sEntity); len(es) == 1 {
 				return es[0].name, true
 			}
 		}

@@ -577,7 +577,7 @@ func (p *Planner) reorder(items []item) {
 			if items[j].kind != itTerm {
 				continue
 			}
-			ss := p.lex.phrases[items[i].text+" "+items[j].text]
+			ss := p.lex.senses(items[i].text + " " + items[j].text)
 			if len(ss) > 0 && len(only(ss, sMetric)) == len(ss) {
 				items[j].senses, items[j].text = ss, items[i].text+" "+items[j].text
 				items[i].kind = itStop

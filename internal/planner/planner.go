@@ -191,3 +191,71 @@ func (p *Planner) reachable(a, b string) bool {
 	}
 	return false
 }
+
+// Value is a stored value of a column that the knowledge does not list,
+// found for one question by a value index (a column of any cardinality).
+type Value struct {
+	Entity string `json:"entity"`
+	Column string `json:"column"`
+	Value  string `json:"value"`
+}
+
+// PlanValues plans a question as Plan does, also reading the given stored
+// values as values of their columns where the question's words mean
+// nothing else in the knowledge. Values of unknown or restricted columns
+// are left out.
+func (p *Planner) PlanValues(question string, asOf time.Time, vals []Value) *Plan {
+	if len(vals) == 0 {
+		return p.Plan(question, asOf)
+	}
+	q := *p
+	q.lex.extra = map[string][]sense{}
+	for _, v := range vals {
+		s, ok := p.valueSense(v)
+		if !ok {
+			continue
+		}
+		k := strings.Join(words(v.Value), " ")
+		if k == "" || isNumber(k) {
+			continue
+		}
+		dup := false
+		for _, old := range q.lex.extra[k] {
+			dup = dup || old.field == s.field && old.value == s.value
+		}
+		if !dup {
+			q.lex.extra[k] = append(q.lex.extra[k], s)
+			if n := strings.Count(k, " ") + 1; n > q.lex.maxLen {
+				q.lex.maxLen = n
+			}
+		}
+	}
+	return q.Plan(question, asOf)
+}
+
+// valueSense is the meaning of a stored value of a column: a value of the
+// column, or of the dimension defined over it.
+func (p *Planner) valueSense(v Value) (sense, bool) {
+	e := p.m.Entity(v.Entity)
+	if e == nil {
+		return sense{}, false
+	}
+	c := e.Column(v.Column)
+	if c == nil || c.Type.IsNumeric() || c.Type.IsTemporal() {
+		return sense{}, false
+	}
+	for _, r := range p.m.Restricted {
+		if strings.EqualFold(r, e.Name+"."+c.Name) || strings.EqualFold(r, e.TableName()+"."+c.Name) {
+			return sense{}, false
+		}
+	}
+	field := e.Name + "." + c.Name
+	for i := range p.m.Dimensions {
+		d := &p.m.Dimensions[i]
+		if de, dc, ok := simpleRef(d.Expr); ok && strings.EqualFold(de, e.Name) && strings.EqualFold(dc, c.Name) {
+			field = d.Name
+			break
+		}
+	}
+	return sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v.Value, strength: strName}, true
+}

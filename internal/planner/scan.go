@@ -213,7 +213,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		var lexSenses []sense
 		var kw string
 		for n := min(limit, p.lex.maxLen); n >= 1; n-- {
-			if s, ok := p.lex.phrases[join(toks[i:i+n])]; ok {
+			if s, ok := p.lex.get(join(toks[i : i+n])); ok {
 				bestL, lexSenses = n, s
 				break
 			}
@@ -226,7 +226,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		}
 		// A column named like a keyword ("share", "rank") is the column
 		// when an aggregate word comes right before it: "the maximum share".
-		if bestK > 0 && bestL > 0 && bestK <= bestL+1 && afterAggregate(items) && len(only(p.lex.phrases[join(toks[i:i+bestL])], sColumn)) > 0 && !strongKw(kw) {
+		if bestK > 0 && bestL > 0 && bestK <= bestL+1 && afterAggregate(items) && len(only(p.lex.senses(join(toks[i:i+bestL])), sColumn)) > 0 && !strongKw(kw) {
 			bestK = 0
 		}
 		// A keyword written as a value is ("Plus members": the Plus plan,
@@ -483,14 +483,14 @@ func (p *Planner) writeRequest(toks []token) string {
 			}
 		}
 		if p.writes[t.s] && i+1 < len(toks) {
-			if _, ok := p.lex.phrases[t.s+" "+toks[i+1].s]; ok {
+			if _, ok := p.lex.get(t.s + " " + toks[i+1].s); ok {
 				continue // "refund rate", a known term
 			}
 			// "store revenue last quarter": the word is a known value (the
 			// store channel) and a known term follows; "store the
 			// results" stays a write.
-			_, known := p.lex.phrases[t.s]
-			_, next := p.lex.phrases[toks[i+1].s]
+			_, known := p.lex.get(t.s)
+			_, next := p.lex.get(toks[i+1].s)
 			if known && next {
 				continue
 			}

@@ -1,0 +1,48 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestPlanValues: a stored value found by a value index is read as a value
+// of its column where the word means nothing else; a known term keeps its
+// meaning, and values of restricted or unknown columns are not read.
+func TestPlanValues(t *testing.T) {
+	p := New(testModel(), nil)
+	q := "how many customers in Lyon"
+	if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered {
+		t.Fatalf("without the value: %s, want unanswered", pl.Kind)
+	}
+	pl := p.PlanValues(q, asOf, []Value{{Entity: "customers", Column: "city", Value: "Lyon"}})
+	if pl.Kind != KindMetric {
+		t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+	}
+	want := []semantic.Filter{{Field: "customers.city", Op: semantic.OpEq, Values: []any{"Lyon"}}}
+	if diff := cmp.Diff(want, pl.Query.Filters); diff != "" {
+		t.Errorf("filters (-want +got):\n%s", diff)
+	}
+	// The planner itself is unchanged by a question's values.
+	if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered {
+		t.Errorf("after PlanValues, Plan reads the value: %s", pl.Kind)
+	}
+	// A restricted column's values are not read.
+	if pl := p.PlanValues("how many customers with ann@example.com", asOf, []Value{{Entity: "customers", Column: "email", Value: "ann@example.com"}}); pl.Kind == KindMetric {
+		for _, f := range pl.Query.Filters {
+			if f.Field == "customers.email" {
+				t.Errorf("read a restricted column's value: %+v", f)
+			}
+		}
+	}
+	// Two columns holding the value: a clarifying question.
+	pl = p.PlanValues("how many customers in Springfield", asOf, []Value{
+		{Entity: "customers", Column: "city", Value: "Springfield"},
+		{Entity: "customers", Column: "name", Value: "Springfield"},
+	})
+	if pl.Kind != KindClarify {
+		t.Errorf("a value of two columns: %s %v, want clarify", pl.Kind, pl.Query)
+	}
+}
