@@ -50,8 +50,11 @@ type lexicon struct {
 	// that the knowledge does not list (PlanValues); they are read only
 	// where a phrase means nothing else.
 	extra map[string][]sense
-	maxLen  int      // the most words in a phrase
-	terms   []string // known terms, for suggestions
+	// forms holds the names and synonyms by other forms of their words
+	// (forms.go).
+	forms  map[string]formHit
+	maxLen int      // the most words in a phrase
+	terms  []string // known terms, for suggestions
 }
 
 // get returns the meanings of a phrase: the knowledge's, or else the
@@ -304,6 +307,7 @@ func buildLexicon(m *semantic.Model) lexicon {
 		}
 	}
 	sort.Strings(l.terms)
+	l.buildForms()
 	return l
 }
 

@@ -92,6 +92,11 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
 		pl.Ignored = p.ignored(items)
 	}
+	for _, it := range items {
+		if it.via != "" && it.via != it.text {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", it.text, it.via))
+		}
+	}
 	return pl
 }
 

@@ -99,6 +99,7 @@ const (
 // item is one recognised piece of the question.
 type item struct {
 	kind   itemKind
+	via    string // the knowledge's phrase, when the words are another form of it
 	text   string // the words as written (lower case)
 	senses []sense
 	kw     string
@@ -224,6 +225,16 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 				break
 			}
 		}
+		// Another form of a known name ("superheroes", "sold", "high
+		// schoolers"), where it says more than what is known as written
+		// and more than a structural word.
+		via := ""
+		for n := min(limit, p.lex.maxLen, 3); n > max(bestL, bestK); n-- {
+			if h, ok := p.form(toks[i : i+n]); ok {
+				bestL, lexSenses, via = n, h.senses, h.phrase
+				break
+			}
+		}
 		// A column named like a keyword ("share", "rank") is the column
 		// when an aggregate word comes right before it: "the maximum share".
 		if bestK > 0 && bestL > 0 && bestK <= bestL+1 && afterAggregate(items) && len(only(p.lex.senses(join(toks[i:i+bestL])), sColumn)) > 0 && !strongKw(kw) {
@@ -235,7 +246,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 			len(only(lexSenses, sValue)) == len(lexSenses)
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
-			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses})
+			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
 			i += bestL
 		case bestK > 0:
 			items = append(items, item{kind: itKw, kw: kw, text: join(toks[i : i+bestK])})

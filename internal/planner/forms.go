@@ -1,0 +1,371 @@
+package planner
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Word forms. A question says "superheroes", "sold", "enrolled" or "high
+// schoolers" where the knowledge says superhero, sales, enrolment or
+// Highschooler. The knowledge's names and synonyms are also indexed by
+// the stems of their words (the Snowball English stemmer, after the
+// irregular forms below) and by their words written together, and a
+// phrase of the question that is not itself known is looked up there. A
+// match is explained in the plan ("superheroes" read as "superhero"), and
+// it never overrides a known phrase or a structural word.
+
+// irregular maps irregular English forms to the form the stemmer treats
+// like the rest: plurals the suffix rules miss and past forms of common
+// verbs.
+func irregular(w string) string {
+	if b := irregularPlural(w); b != w {
+		return b
+	}
+	return irregularPast(w)
+}
+
+// irregularPlural is the singular of a plural the suffix rules miss.
+func irregularPlural(w string) string {
+	switch w {
+	case "people", "persons":
+		return "person"
+	case "children":
+		return "child"
+	case "men":
+		return "man"
+	case "women":
+		return "woman"
+	case "mice":
+		return "mouse"
+	case "geese":
+		return "goose"
+	case "teeth":
+		return "tooth"
+	case "feet":
+		return "foot"
+	case "oxen":
+		return "ox"
+	case "criteria":
+		return "criterion"
+	case "phenomena":
+		return "phenomenon"
+	case "analyses":
+		return "analysis"
+	case "theses":
+		return "thesis"
+	case "indices":
+		return "index"
+	case "matrices":
+		return "matrix"
+	case "vertices":
+		return "vertex"
+	case "leaves":
+		return "leaf"
+	case "wives":
+		return "wife"
+	case "lives":
+		return "life"
+	case "knives":
+		return "knife"
+	case "halves":
+		return "half"
+	case "shelves":
+		return "shelf"
+	case "wolves":
+		return "wolf"
+	case "thieves":
+		return "thief"
+	case "selves":
+		return "self"
+	}
+	return w
+}
+
+// irregularPast is the base of an irregular past form of a common verb.
+func irregularPast(w string) string {
+	switch w {
+	case "sold":
+		return "sell"
+	case "bought":
+		return "buy"
+	case "paid":
+		return "pay"
+	case "made":
+		return "make"
+	case "held":
+		return "hold"
+	case "won":
+		return "win"
+	case "lost":
+		return "lose"
+	case "ran":
+		return "run"
+	case "began", "begun":
+		return "begin"
+	case "flew", "flown":
+		return "fly"
+	case "drove", "driven":
+		return "drive"
+	case "gave", "given":
+		return "give"
+	case "took", "taken":
+		return "take"
+	case "went", "gone":
+		return "go"
+	case "left":
+		return "leave"
+	case "met":
+		return "meet"
+	case "built":
+		return "build"
+	case "sent":
+		return "send"
+	case "spent":
+		return "spend"
+	case "led":
+		return "lead"
+	case "found":
+		return "find"
+	case "chose", "chosen":
+		return "choose"
+	case "grew", "grown":
+		return "grow"
+	case "knew", "known":
+		return "know"
+	case "rode", "ridden":
+		return "ride"
+	case "sang", "sung":
+		return "sing"
+	case "spoke", "spoken":
+		return "speak"
+	case "taught":
+		return "teach"
+	case "wrote", "written":
+		return "write"
+	case "caught":
+		return "catch"
+	case "brought":
+		return "bring"
+	case "thought":
+		return "think"
+	case "fought":
+		return "fight"
+	case "sought":
+		return "seek"
+	case "kept":
+		return "keep"
+	case "slept":
+		return "sleep"
+	case "felt":
+		return "feel"
+	case "dealt":
+		return "deal"
+	case "meant":
+		return "mean"
+	case "stood":
+		return "stand"
+	case "understood":
+		return "understand"
+	case "told":
+		return "tell"
+	case "became":
+		return "become"
+	case "came":
+		return "come"
+	case "saw", "seen":
+		return "see"
+	case "ate", "eaten":
+		return "eat"
+	case "drew", "drawn":
+		return "draw"
+	case "threw", "thrown":
+		return "throw"
+	case "broke", "broken":
+		return "break"
+	case "hid", "hidden":
+		return "hide"
+	case "fell", "fallen":
+		return "fall"
+	case "shot":
+		return "shoot"
+	case "bred":
+		return "breed"
+	case "fed":
+		return "feed"
+	case "shook", "shaken":
+		return "shake"
+	case "woke":
+		return "wake"
+	case "stole", "stolen":
+		return "steal"
+	case "froze", "frozen":
+		return "freeze"
+	case "swam", "swum":
+		return "swim"
+	case "wore", "worn":
+		return "wear"
+	case "tore", "torn":
+		return "tear"
+	case "bore", "born":
+		return "bear"
+	case "lent":
+		return "lend"
+	case "bent":
+		return "bend"
+	case "dug":
+		return "dig"
+	case "hung":
+		return "hang"
+	case "struck":
+		return "strike"
+	}
+	return w
+}
+
+// stemWord is the stem of one lower-case word.
+func stemWord(w string) string {
+	w = irregular(w)
+	if len(w) < 3 || !isAlpha(w) {
+		return w
+	}
+	return english.Stem(w, true)
+}
+
+// stemKey is the stems of a phrase's words, joined by single spaces.
+func stemKey(phrase string) string {
+	ws := strings.Fields(phrase)
+	for i, w := range ws {
+		ws[i] = stemWord(w)
+	}
+	return strings.Join(ws, " ")
+}
+
+// formHit is a knowledge phrase found by another form of its words.
+type formHit struct {
+	phrase string // the knowledge's phrase ("superhero")
+	senses []sense
+}
+
+// buildForms indexes the lexicon's names and synonyms (not values, whose
+// words are data, nor keys) by stem and by their words written together.
+func (l *lexicon) buildForms() {
+	l.forms = map[string]formHit{}
+	add := func(key, phrase string, ss []sense) {
+		if key == "" {
+			return
+		}
+		if old, ok := l.forms[key]; ok {
+			if old.phrase != phrase {
+				// Two phrases with one stem: the forms of both.
+				for _, s := range ss {
+					if !hasSense(old.senses, s) {
+						old.senses = append(old.senses, s)
+					}
+				}
+				l.forms[key] = old
+			}
+			return
+		}
+		l.forms[key] = formHit{phrase: phrase, senses: ss}
+	}
+	phrases := make([]string, 0, len(l.phrases))
+	for phrase := range l.phrases {
+		// Not the plural made of a past form ("openeds" of opened_at).
+		if !strings.HasSuffix(phrase, "eds") {
+			phrases = append(phrases, phrase)
+		}
+	}
+	sort.Strings(phrases) // the shorter of two forms names the match
+	for _, phrase := range phrases {
+		ss := l.phrases[phrase]
+		var named []sense
+		for _, s := range ss {
+			if s.kind != sValue && s.strength != strKey {
+				named = append(named, s)
+			}
+		}
+		if len(named) == 0 {
+			continue
+		}
+		add(stemKey(phrase), phrase, named)
+		if !strings.Contains(phrase, " ") {
+			add("+"+stemWord(phrase), phrase, named) // "highschooler", "lifeexpectancy"
+		}
+	}
+}
+
+func hasSense(ss []sense, s sense) bool {
+	for _, o := range ss {
+		if o.kind == s.kind && o.name == s.name && o.entity == s.entity && o.column == s.column && o.value == s.value {
+			return true
+		}
+	}
+	return false
+}
+
+// form looks up a phrase of the question that the knowledge does not hold
+// as written: by the stems of its words, or, for two or three words, by
+// the words written together ("high schoolers" for Highschooler, "life
+// expectancy" for LifeExpectancy). Phrases that start or end with a word
+// without meaning, and numbers, are not looked up.
+func (p *Planner) form(toks []token) (formHit, bool) {
+	first, last := toks[0].s, toks[len(toks)-1].s
+	ws := make([]string, len(toks))
+	for i, t := range toks {
+		ws[i] = t.s
+	}
+	if len(toks) >= 2 && len(toks) <= 3 && !p.stop[last] {
+		// "is official" for IsOfficial.
+		if ss, ok := p.lex.phrases[strings.Join(ws, "")]; ok {
+			return formHit{phrase: strings.Join(ws, ""), senses: ss}, true
+		}
+	}
+	if p.stop[first] || p.stop[last] || !isAlpha(first) || !isAlpha(last) {
+		return formHit{}, false
+	}
+	if _, kw := p.kws[first]; kw && len(toks) == 1 {
+		return formHit{}, false
+	}
+	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && !stateForEvent(ws, h.phrase) {
+		return h, true
+	}
+	if len(toks) >= 2 && len(toks) <= 3 {
+		glued := strings.Join(ws, "")
+		if h, ok := p.lex.forms["+"+stemWord(glued)]; ok {
+			return h, true
+		}
+	}
+	return formHit{}, false
+}
+
+// stateForEvent reports whether a past form stands for a bare word, in
+// either direction: "opened tickets" is not "open tickets", nor "open" the
+// opened_at column. A past form matches only another past form or a word
+// derived from the verb ("enrolled" and enrolment, "performed" and
+// performance).
+func stateForEvent(question []string, phrase string) bool {
+	known := strings.Fields(phrase)
+	if len(known) != len(question) {
+		return false
+	}
+	past := func(w string) bool { return strings.HasSuffix(w, "ed") || irregularPast(w) != w }
+	bare := func(w, base string) bool {
+		return w == base || singular(w) == base || plural(base) == w
+	}
+	for i, w := range question {
+		k := known[i]
+		switch {
+		case past(w) && !past(k):
+			if b := irregular(stemWord(w)); bare(k, b) || bare(k, irregularPast(w)) {
+				return true
+			}
+		case past(k) && !past(w):
+			if bare(w, stemWord(k)) || bare(w, irregularPast(k)) {
+				return true
+			}
+		}
+	}
+	return false
+}
