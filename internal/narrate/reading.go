@@ -169,6 +169,9 @@ func filterText(f semantic.Filter) string {
 		}
 	}
 	one := strings.Join(vals, ", ")
+	if f.Against != "" {
+		one = "the " + map[string]string{"avg": "average", "min": "minimum", "max": "maximum"}[f.Against] + " of all rows"
+	}
 	switch {
 	case f.Op == semantic.OpEq && len(vals) > 1:
 		return f.Field + " is one of " + one

@@ -25,6 +25,9 @@ type term struct {
 	op     string
 	num    float64
 	hasNum bool
+	// against is the aggregate the term is compared with instead of num
+	// ("weight below the average": "avg").
+	against string
 }
 
 // state is what one pass over the question collected.
@@ -205,6 +208,7 @@ func (p *Planner) walk(items []item, st *state) {
 	pendingOp := ""
 	var pendingNum *item
 	var last *term
+	var against *term // a term just compared with an aggregate of itself
 	prevKw := ""
 	for i, it := range mean {
 		kw := ""
@@ -286,6 +290,12 @@ func (p *Planner) walk(items []item, st *state) {
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
 			switch {
+			case (kw == "avg" || kw == "max" || kw == "min") && pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && i > 0 && mean[i-1].kind == itKw && (mean[i-1].kw == "gt" || mean[i-1].kw == "lt"):
+				// "weight below the average", "price above the average
+				// price": the column against its own average over all rows.
+				last.op, last.against, last.hasNum = pendingOp, kw, true
+				pendingOp, against = "", last
+				continue
 			case kw == "by" && sortVerb:
 				// "sort employee names by their age": a sort, not a group.
 				pendingSort, sortVerb = true, false
@@ -394,6 +404,12 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			continue
 		case itTerm:
+			if a := against; a != nil {
+				against = nil
+				if sameField(a.cands, it.senses) {
+					continue // "… than the average weight": the same column again
+				}
+			}
 			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses)) {
 				// "by channel for business customers", "by channel,
 				// business customers only": what follows qualifies.
@@ -609,6 +625,18 @@ func ourFigure(text string) bool {
 	for _, p := range []string{"what our ", "what s our ", "whats our ", "what is our ", "what was our "} {
 		if strings.HasPrefix(text, p) {
 			return true
+		}
+	}
+	return false
+}
+
+// sameField reports whether two terms can name the same column.
+func sameField(a, b []sense) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.field != "" && x.field == y.field {
+				return true
+			}
 		}
 	}
 	return false

@@ -308,6 +308,10 @@ func (b *builder) roles() *Plan {
 				b.groups = append(b.groups, s.field)
 				b.und("group by %s", s.field)
 				t.role, groupTerm = "group", t
+			case t.hasNum && s.numeric && t.against != "":
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Against: t.against})
+				b.und("filter %s %s the %s of all %s", s.field, t.op, againstWord(t.against), s.entity)
+				t.role = "filter"
 			case t.hasNum && s.numeric:
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
 				b.und("filter %s %s %s", s.field, t.op, numText(t.num))

@@ -46,3 +46,38 @@ func TestPlanValues(t *testing.T) {
 		t.Errorf("a value of two columns: %s %v, want clarify", pl.Kind, pl.Query)
 	}
 }
+
+// TestAgainstAverage: "above the average" compares a column with its own
+// average over all rows; a comparison with nothing comparable is refused.
+func TestAgainstAverage(t *testing.T) {
+	p := New(testModel(), nil)
+	want := func(op semantic.Op, agg string) []semantic.Filter {
+		return []semantic.Filter{{Field: "products.unit_price", Op: op, Against: agg}}
+	}
+	for _, tc := range []struct {
+		q    string
+		want []semantic.Filter
+	}{
+		{"products with a unit price above the average", want(semantic.OpGt, "avg")},
+		{"list products whose price is below the average price", want(semantic.OpLt, "avg")},
+		{"how many products have a price higher than the average", want(semantic.OpGt, "avg")},
+		{"products cheaper than the average", nil},
+		{"customers with more than the average orders", nil},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if tc.want == nil {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v; want no answer", pl.Query)
+				}
+				return
+			}
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if diff := cmp.Diff(tc.want, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

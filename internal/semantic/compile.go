@@ -227,8 +227,11 @@ func (c *compiler) bases(names []string, out *[]*Metric, seen map[string]bool, d
 	return nil
 }
 
-// filterSQL renders "x op values".
-func (c *compiler) filterSQL(x string, f Filter) (string, error) {
+// filterSQL renders "x op values", x being a field over refs.
+func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) {
+	if f.Against != "" {
+		return c.againstSQL(x, refs, f)
+	}
 	n := len(f.Values)
 	lits := make([]string, n)
 	for i, v := range f.Values {
@@ -251,7 +254,7 @@ func (c *compiler) filterSQL(x string, f Filter) (string, error) {
 			if f.Op == OpNe {
 				op = OpNotIn
 			}
-			return c.filterSQL(x, Filter{Field: f.Field, Op: op, Values: f.Values})
+			return c.filterSQL(x, refs, Filter{Field: f.Field, Op: op, Values: f.Values})
 		}
 		if err := want(1); err != nil {
 			return "", err
@@ -290,6 +293,38 @@ func (c *compiler) filterSQL(x string, f Filter) (string, error) {
 		return x + " IS NOT NULL", want(0)
 	}
 	return "", quarry.Errorf(quarry.KindInput, "unknown filter operator %q on %s", f.Op, f.Field)
+}
+
+// againstSQL renders "x op (SELECT AGG(x) FROM entity)": the field
+// compared with an aggregate of itself over all its entity's rows. The
+// subquery names the entity's table again, so x inside it refers to the
+// subquery's own rows, not the outer query's.
+func (c *compiler) againstSQL(x string, refs []colRef, f Filter) (string, error) {
+	agg := map[string]string{"avg": "AVG", "min": "MIN", "max": "MAX"}[f.Against]
+	if agg == "" {
+		return "", quarry.Errorf(quarry.KindInput, "filter on %s compares against %q; use avg, min or max", f.Field, f.Against)
+	}
+	switch f.Op {
+	case OpLt, OpLe, OpGt, OpGe, OpEq, OpNe:
+	default:
+		return "", quarry.Errorf(quarry.KindInput, "filter on %s against the %s takes a comparison (<, <=, >, >=, =, !=), not %q", f.Field, f.Against, f.Op)
+	}
+	if len(f.Values) > 0 {
+		return "", quarry.Errorf(quarry.KindInput, "filter on %s against the %s takes no values", f.Field, f.Against)
+	}
+	if len(refs) == 0 {
+		return "", quarry.Errorf(quarry.KindInput, "filter on %s cannot compare against the %s: it is not a column", f.Field, f.Against)
+	}
+	for _, r := range refs[1:] {
+		if !strings.EqualFold(r.Entity, refs[0].Entity) {
+			return "", quarry.Errorf(quarry.KindInput, "filter on %s cannot compare against the %s: it reads more than one table", f.Field, f.Against)
+		}
+	}
+	op := string(f.Op)
+	if f.Op == OpNe {
+		op = "<>"
+	}
+	return x + " " + op + " (SELECT " + agg + "(" + x + ") FROM " + c.tableRef(refs[0].Entity) + ")", nil
 }
 
 // fieldExpr renders a dimension or entity column used as a field.

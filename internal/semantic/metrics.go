@@ -226,7 +226,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.filterSQL(x, f)
+		s, err := c.filterSQL(x, refs, f)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +274,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	if plain {
 		sql = parts[0].sql
 		for i, f := range having {
-			s, err := c.filterSQL(parts[0].agg, f)
+			s, err := c.filterSQL(parts[0].agg, nil, f)
 			if err != nil {
 				return nil, err
 			}
@@ -465,7 +465,7 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 	}
 	b.WriteString("\nSELECT " + strings.Join(sel, ", ") + "\n" + from.String())
 	for i, f := range having {
-		s, err := c.filterSQL(metricX(c.m.Metric(f.Field), 0), f)
+		s, err := c.filterSQL(metricX(c.m.Metric(f.Field), 0), nil, f)
 		if err != nil {
 			return "", err
 		}

@@ -67,6 +67,11 @@ type Filter struct {
 	Field  string `json:"field"`
 	Op     Op     `json:"op"`
 	Values []any  `json:"values,omitempty"`
+	// Against compares the field with an aggregate of itself over every
+	// row of its entity instead of a value: "avg", "min" or "max" ("cars
+	// heavier than the average": Field cars.weight, Op >, Against avg).
+	// It takes no values and only the comparison operators.
+	Against string `json:"against,omitempty"`
 }
 
 // TimeRange restricts a time dimension to [From, To): dates "YYYY-MM-DD".

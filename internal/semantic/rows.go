@@ -126,7 +126,7 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.filterSQL(x, f)
+		s, err := c.filterSQL(x, refs, f)
 		if err != nil {
 			return nil, err
 		}

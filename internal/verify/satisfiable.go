@@ -43,8 +43,8 @@ func Contradictions(m *semantic.Model, q *semantic.Query) []string {
 	base := map[string]*constraint{}
 	for _, f := range q.Filters {
 		key, label := columnOf(m, f.Field)
-		if key == "" {
-			continue
+		if key == "" || f.Against != "" {
+			continue // a comparison with the data's own average bounds nothing known
 		}
 		addFilter(base, key, label, f.Op, f.Values, "the question")
 	}
