@@ -252,6 +252,17 @@ type formHit struct {
 // words are data, nor keys) by stem and by their words written together.
 func (l *lexicon) buildForms() {
 	l.forms = map[string]formHit{}
+	l.verbs = map[string]formHit{}
+	l.known = map[string][]sense{}
+	for phrase, ss := range l.phrases {
+		for _, w := range strings.Fields(phrase) {
+			for _, s := range ss {
+				if !hasSense(l.known[w], s) {
+					l.known[w] = append(l.known[w], s)
+				}
+			}
+		}
+	}
 	add := func(key, phrase string, ss []sense) {
 		if key == "" {
 			return
@@ -290,6 +301,24 @@ func (l *lexicon) buildForms() {
 			continue
 		}
 		add(stemKey(phrase), phrase, named)
+		// The verb in a measure's name ("units sold", "orders placed",
+		// "tickets opened"): another form of it names the measure.
+		for _, w := range strings.Fields(phrase) {
+			if !strings.HasSuffix(w, "ed") && irregularPast(w) == w {
+				continue
+			}
+			for _, s := range named {
+				if s.kind != sMetric {
+					continue
+				}
+				h := l.verbs[stemWord(w)]
+				if !hasSense(h.senses, s) {
+					h.phrase = phrase
+					h.senses = append(h.senses, s)
+					l.verbs[stemWord(w)] = h
+				}
+			}
+		}
 		if !strings.Contains(phrase, " ") {
 			add("+"+stemWord(phrase), phrase, named) // "highschooler", "lifeexpectancy"
 		}
@@ -368,4 +397,58 @@ func stateForEvent(question []string, phrase string) bool {
 		}
 	}
 	return false
+}
+
+// verb reads a word that is a form of the verb in one measure's name
+// ("sell" and "selling" for units sold): the measure, when exactly one
+// has that verb. Structural words, words without meaning and words of
+// known phrases are never read so.
+func (p *Planner) verb(t token) (formHit, bool) {
+	if p.stop[t.s] || !isAlpha(t.s) {
+		return formHit{}, false
+	}
+	h, ok := p.lex.verbs[stemWord(t.s)]
+	if !ok || len(h.senses) != 1 {
+		return formHit{}, false
+	}
+	for _, s := range p.lex.known[t.s] {
+		if !hasSense(h.senses, s) {
+			// A word of a phrase that means something else has that
+			// meaning: "open" of open tickets is not the verb of
+			// tickets opened.
+			return formHit{}, false
+		}
+	}
+	return h, true
+}
+
+// absorbVerbs reads a verb together with the measure it belongs to: the
+// words before it and the verb are another form of the measure's name
+// ("how many items were sold": items sold), or the question names the
+// measure otherwise ("how many units did we sell": units is units sold),
+// and the verb, read past, is listed among the ignored words.
+func (p *Planner) absorbVerbs(items []item) []item {
+	for i := range items {
+		if !items[i].verb {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && items[j].kind == itStop {
+			j--
+		}
+		if j >= 0 && items[j].kind == itTerm && !items[j].verb {
+			if h, ok := p.lex.forms[stemKey(items[j].text+" "+items[i].text)]; ok && hasSense(h.senses, items[i].senses[0]) {
+				items[j].senses, items[j].via = []sense{items[i].senses[0]}, h.phrase
+				items[i] = item{kind: itStop, text: items[i].text}
+				continue
+			}
+		}
+		for j := range items {
+			if j != i && items[j].kind == itTerm && !items[j].verb && hasSense(items[j].senses, items[i].senses[0]) {
+				items[i] = item{kind: itStop, text: items[i].text}
+				break
+			}
+		}
+	}
+	return items
 }

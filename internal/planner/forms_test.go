@@ -96,3 +96,42 @@ func TestStems(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbs: a form of the verb in one measure's name names the measure
+// ("sell" for units sold), or is read past where the question names the
+// measure already; "how much … sell" (money or units) is not guessed.
+func TestVerbs(t *testing.T) {
+	m := testModel()
+	m.Metrics = append(m.Metrics, semantic.Metric{Name: "units_sold", Entity: "order_items", Expr: "SUM(order_items.quantity)", Time: "orders.ordered_at", Synonyms: []string{"units", "items sold"}})
+	p := New(m, nil)
+	for _, tc := range []struct {
+		q       string
+		metric  string // "" = no answer
+		ignored string
+	}{
+		{q: "how many units did we sell in 2025", metric: "units_sold", ignored: "sell"},
+		{q: "how many items were sold in 2025", metric: "units_sold", ignored: "sold"},
+		{q: "which channel sold the most in 2025", metric: "units_sold"},
+		{q: "how much did we sell in 2025"},
+		{q: "how many customers did we sell to"}, // whose measure: not said
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if tc.metric == "" {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v; want no answer", pl.Query)
+				}
+				return
+			}
+			if pl.Kind != KindMetric {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if !slices.Contains(pl.Query.Metrics, tc.metric) {
+				t.Errorf("metrics %v, want %s", pl.Query.Metrics, tc.metric)
+			}
+			if tc.ignored != "" && !slices.Contains(pl.Ignored, tc.ignored) {
+				t.Errorf("ignored %v, want %q among them", pl.Ignored, tc.ignored)
+			}
+		})
+	}
+}

@@ -52,7 +52,12 @@ type lexicon struct {
 	extra map[string][]sense
 	// forms holds the names and synonyms by other forms of their words
 	// (forms.go).
-	forms  map[string]formHit
+	forms map[string]formHit
+	// verbs holds the measures by the stem of the verb in their name.
+	// known holds, for every word of a known phrase, those phrases'
+	// meanings.
+	known  map[string][]sense
+	verbs  map[string]formHit
 	maxLen int      // the most words in a phrase
 	terms  []string // known terms, for suggestions
 }

@@ -100,6 +100,7 @@ const (
 type item struct {
 	kind   itemKind
 	via    string // the knowledge's phrase, when the words are another form of it
+	verb   bool   // a form of the verb in a measure's name ("sell" for units sold)
 	text   string // the words as written (lower case)
 	senses []sense
 	kw     string
@@ -251,6 +252,12 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		case bestK > 0:
 			items = append(items, item{kind: itKw, kw: kw, text: join(toks[i : i+bestK])})
 			i += bestK
+		case bestL == 0 && bestK == 0 && p.isVerb(toks[i]) && !howMuch(toks):
+			// Not after "how much": "how much did we sell" asks for money
+			// or for units, and quarry does not guess which.
+			h, _ := p.verb(toks[i])
+			items = append(items, item{kind: itTerm, text: toks[i].s, senses: h.senses, via: h.phrase, verb: true})
+			i++
 		case isNumber(toks[i].s):
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: toks[i].s})
 			i++
@@ -265,7 +272,21 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 			i++
 		}
 	}
-	return mergeAliases(items)
+	return p.absorbVerbs(mergeAliases(items))
+}
+
+func howMuch(toks []token) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].s == "how" && toks[i+1].s == "much" {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Planner) isVerb(t token) bool {
+	_, ok := p.verb(t)
+	return ok
 }
 
 // mergeAliases joins two adjacent words that are each a part of the same
