@@ -49,6 +49,7 @@ func (a *app) commands() []*cobra.Command {
 		a.doctorCmd(),
 		a.askCmd(),
 		a.learnCmd(),
+		a.importCmd(),
 		a.evalCmd(),
 		a.serveCmd(),
 		a.mcpCmd(),

@@ -236,3 +236,49 @@ func TestAskFoundFromOutside(t *testing.T) {
 		t.Errorf("--session with --continue: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestImportThenAsk: quarry import writes the knowledge folder from a
+// dbt project; ask answers with the imported metric; a malformed file is
+// one line on stderr with exit code 2, and writes nothing.
+func TestImportThenAsk(t *testing.T) {
+	dir := project(t)
+	bad := filepath.Join(dir, "bad.yml")
+	os.WriteFile(bad, []byte("semantic_models:\n  - name: orders\n    entities: [\n"), 0o644)
+	r := quarryCmd(t, "", "-C", dir, "import", bad)
+	if r.code != quarry.ExitUsage {
+		t.Fatalf("import of malformed YAML: exit %d\n%s", r.code, r.stderr)
+	}
+	oneLineError(t, r)
+	if _, err := os.Stat(filepath.Join(dir, "knowledge", "model.yaml")); err == nil {
+		t.Error("a malformed import wrote model.yaml")
+	}
+	src, err := filepath.Abs(filepath.Join("..", "..", "internal", "importer", "testdata", "dbt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = quarryCmd(t, "", "-C", dir, "import", src)
+	if r.code != 0 || !strings.Contains(r.stdout, "metrics added") || !strings.Contains(r.stdout, "metric cumulative_revenue: cumulative metrics") {
+		t.Fatalf("import: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "import", "--format", "dbt", src)
+	if r.code != 0 || !strings.Contains(r.stdout, "nothing changed") {
+		t.Errorf("second import: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "ask", "--json", "revenue")
+	var got struct {
+		Rows [][]any `json:"rows"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &got) != nil || len(got.Rows) != 1 {
+		t.Fatalf("ask revenue: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Completed orders are those with x % 4 != 0, amount x * 1.5.
+	want := 0.0
+	for x := 1; x <= 5000; x++ {
+		if x%4 != 0 {
+			want += float64(int(x*150+0)) / 100
+		}
+	}
+	if v, ok := got.Rows[0][0].(float64); !ok || v < want-0.01 || v > want+0.01 {
+		t.Errorf("revenue = %v, want %v", got.Rows[0][0], want)
+	}
+}

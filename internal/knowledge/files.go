@@ -249,38 +249,48 @@ func decodeExamples(file string, src []byte) ([]VerifiedQuery, *decoder) {
 
 // collectComments records the header and the comments above each item.
 func (m *modelDoc) collectComments(src []byte) {
+	var paths []string
+	for i, e := range m.Entities {
+		p := fmt.Sprintf("entities[%d]", i)
+		paths = append(paths, p)
+		for j := range e.Columns {
+			paths = append(paths, fmt.Sprintf("%s.columns[%d]", p, j))
+		}
+	}
+	for i := range m.Relationships {
+		paths = append(paths, fmt.Sprintf("relationships[%d]", i))
+	}
+	m.header, m.comments = fileComments(src, m.d, paths)
+}
+
+// fileComments returns a file's leading comment block and the comment
+// lines directly above each of the items at paths (as the decoder
+// recorded their lines), keyed by path.
+func fileComments(src []byte, d *decoder, paths []string) ([]string, map[string][]string) {
 	lines := strings.Split(string(src), "\n")
 	isComment := func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "#") }
+	var header []string
 	for _, l := range lines {
 		if !isComment(l) {
 			break
 		}
-		m.header = append(m.header, strings.TrimSpace(l))
+		header = append(header, strings.TrimSpace(l))
 	}
-	above := func(line int) []string {
-		var out []string
-		for i := line - 2; i >= 0 && i < len(lines) && isComment(lines[i]); i-- {
-			out = append([]string{strings.TrimSpace(lines[i])}, out...)
+	comments := map[string][]string{}
+	for _, path := range paths {
+		l := d.lines[path]
+		if l <= len(header)+1 {
+			continue
 		}
-		return out
-	}
-	add := func(path string) {
-		if l := m.d.lines[path]; l > len(m.header)+1 {
-			if c := above(l); len(c) > 0 {
-				m.comments[path] = c
-			}
+		var c []string
+		for i := l - 2; i >= 0 && i < len(lines) && isComment(lines[i]); i-- {
+			c = append([]string{strings.TrimSpace(lines[i])}, c...)
 		}
-	}
-	for i, e := range m.Entities {
-		p := fmt.Sprintf("entities[%d]", i)
-		add(p)
-		for j := range e.Columns {
-			add(fmt.Sprintf("%s.columns[%d]", p, j))
+		if len(c) > 0 {
+			comments[path] = c
 		}
 	}
-	for i := range m.Relationships {
-		add(fmt.Sprintf("relationships[%d]", i))
-	}
+	return header, comments
 }
 
 // LoadPolicy reads only the folder's policy.yaml and returns its restricted

@@ -410,6 +410,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		fill(&oe.PrimaryKey, le.PrimaryKey)
 		fill(&oe.TimeColumn, le.TimeColumn)
 		fill(&oe.Label, le.Label)
+		fillList(&oe.Synonyms, le.Synonyms)
 		oe.RowCount = le.RowCount
 		for _, lc := range le.Columns {
 			if t, ok := lr.dbTypes[lowerKey(le.Name, lc.Name)]; ok {
@@ -440,6 +441,8 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 				rep.ValuesRemoved = append(rep.ValuesRemoved, oe.Name+"."+oc.Name)
 			}
 			fill(&oc.Description, lc.Description)
+			fill(&oc.Unit, lc.Unit)
+			fillList(&oc.Synonyms, lc.Synonyms)
 			for _, v := range lc.Values {
 				if !containsStr(oc.Values, v) {
 					oc.Values = append(oc.Values, v)
@@ -480,6 +483,12 @@ func renamed(m map[string]string, name string) string {
 func fill(dst *string, v string) {
 	if strings.TrimSpace(*dst) == "" {
 		*dst = v
+	}
+}
+
+func fillList(dst *[]string, v []string) {
+	if len(*dst) == 0 && len(v) > 0 {
+		*dst = append([]string(nil), v...)
 	}
 }
 

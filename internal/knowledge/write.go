@@ -108,7 +108,8 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 		w.WriteString(modelHeader)
 	}
 	for _, h := range m.header {
-		if !strings.HasPrefix(h, learnedPrefix) {
+		// Without a time (quarry import) the last learn's line stays.
+		if !strings.HasPrefix(h, learnedPrefix) || now.IsZero() {
 			w.line(0, "%s", h)
 		}
 	}
@@ -169,7 +170,7 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 	return w.Bytes()
 }
 
-const metricsHeader = `# metrics.yaml: the business metrics and dimensions people ask about.
+const metricsIntro = `# metrics.yaml: the business metrics and dimensions people ask about.
 #
 # A metric is an aggregate over one entity, written with entity.column
 # (expr), with filters that always apply; or a formula over other metrics
@@ -177,7 +178,9 @@ const metricsHeader = `# metrics.yaml: the business metrics and dimensions peopl
 # metrics; time dimensions list the grains they accept. People write this
 # file; ` + "`quarry learn`" + ` only rewrites the candidates: section at the end.
 # See docs/knowledge.md.
+`
 
+const metricsHeader = metricsIntro + `
 metrics:
   # - name: revenue
   #   description: Net sales of completed orders.
@@ -339,3 +342,140 @@ database changes: it adds what is new and reports drift, that is metrics,
 dimensions, relationships, policy rules and verified queries that refer to
 tables or columns that no longer exist.
 `
+
+// renderMetricsFile renders metrics.yaml in a fixed layout: the header
+// (learn's when there is none), the metrics and dimensions with the
+// comment lines that stood above each, and the candidates section last.
+func renderMetricsFile(header []string, comments map[string][]string, old *metricsDoc, ms []semantic.Metric, ds []semantic.Dimension) []byte {
+	var w yamlWriter
+	if len(header) == 0 {
+		w.WriteString(metricsIntro)
+	}
+	for _, h := range header {
+		w.line(0, "%s", h)
+	}
+	// Comments follow their item by name: the old index is not the new one.
+	above := map[string][]string{}
+	for i, m := range old.Metrics {
+		above["metric "+strings.ToLower(m.Name)] = comments[fmt.Sprintf("metrics[%d]", i)]
+	}
+	for i, d := range old.Dimensions {
+		above["dimension "+strings.ToLower(d.Name)] = comments[fmt.Sprintf("dimensions[%d]", i)]
+	}
+	if len(ms) == 0 {
+		w.WriteString("\nmetrics: []\n")
+	} else {
+		w.WriteString("\nmetrics:\n")
+	}
+	for i, m := range ms {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		for _, c := range above["metric "+strings.ToLower(m.Name)] {
+			w.line(2, "%s", c)
+		}
+		w.line(2, "- name: %s", yamlScalar(m.Name, false))
+		w.kv(4, "description", m.Description)
+		w.list(4, "synonyms", m.Synonyms)
+		w.kv(4, "entity", m.Entity)
+		w.kv(4, "expr", m.Expr)
+		w.kv(4, "derived", m.Derived)
+		w.list(4, "filters", m.Filters)
+		w.kv(4, "time", m.Time)
+		w.kv(4, "format", m.Format)
+		w.kv(4, "unit", m.Unit)
+	}
+	if len(ds) == 0 {
+		w.WriteString("\ndimensions: []\n")
+	} else {
+		w.WriteString("\ndimensions:\n")
+	}
+	for i, d := range ds {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		for _, c := range above["dimension "+strings.ToLower(d.Name)] {
+			w.line(2, "%s", c)
+		}
+		w.line(2, "- name: %s", yamlScalar(d.Name, false))
+		w.kv(4, "entity", d.Entity)
+		w.kv(4, "expr", d.Expr)
+		w.kv(4, "type", d.Type)
+		if len(d.Grains) > 0 {
+			gs := make([]string, len(d.Grains))
+			for j, g := range d.Grains {
+				gs[j] = string(g)
+			}
+			w.list(4, "grains", gs)
+		}
+		w.kv(4, "description", d.Description)
+		w.list(4, "synonyms", d.Synonyms)
+		w.list(4, "values", d.Values)
+	}
+	if len(old.Candidates) > 0 {
+		w.WriteByte('\n')
+		w.Write(renderCandidates(old.Candidates))
+	}
+	return w.Bytes()
+}
+
+// renderExamples renders a file of verified queries.
+func renderExamples(qs []VerifiedQuery) []byte {
+	var w yamlWriter
+	for i, q := range qs {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		w.line(0, "- question: %s", yamlScalar(q.Question, false))
+		if lines, ok := blockLines(q.SQL); ok {
+			w.line(2, "sql: |")
+			for _, l := range lines {
+				if l == "" {
+					w.WriteString("\n")
+					continue
+				}
+				w.line(4, "%s", l)
+			}
+		} else {
+			w.line(2, "sql: %s", strconv.Quote(q.SQL))
+		}
+		w.kv(2, "verified_by", q.VerifiedBy)
+		w.kv(2, "verified_at", q.VerifiedAt)
+		w.kv(2, "notes", q.Notes)
+	}
+	return w.Bytes()
+}
+
+// blockLines returns s's lines without their common indentation, for a
+// YAML literal block; false when a block cannot hold s exactly enough
+// (its first line would be indented more than the others).
+func blockLines(s string) ([]string, bool) {
+	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n \t"), "\n")
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	if len(lines) == 0 {
+		return nil, false
+	}
+	indent := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if strings.HasPrefix(l[n:], "\t") {
+			return nil, false
+		}
+		if indent < 0 || n < indent {
+			indent = n
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		out[i] = strings.TrimRight(l[indent:], " \t")
+	}
+	return out, !strings.HasPrefix(out[0], " ")
+}
