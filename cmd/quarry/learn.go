@@ -77,6 +77,9 @@ when a write was not refused.`,
 		list("tables added", rep.TablesAdded)
 		list("columns added", rep.ColumnsAdded)
 		list("relationships added", rep.RelationshipsAdded)
+		for _, l := range rep.Labels {
+			fmt.Fprintf(w, "  label: %s\n", l)
+		}
 		if rep.ValuesAdded > 0 {
 			fmt.Fprintf(w, "  known values added: %d\n", rep.ValuesAdded)
 		}

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,14 +44,15 @@ type LearnOptions struct {
 
 // LearnReport says what a Learn run changed and what needs a person.
 type LearnReport struct {
-	TablesAdded        []string `json:"tables_added"`        // entity names
-	ColumnsAdded       []string `json:"columns_added"`       // "entity.column", for entities that existed before
-	RelationshipsAdded []string `json:"relationships_added"` // "from.column -> to.column"
-	ValuesAdded        int      `json:"values_added"`        // known values newly recorded
-	ValuesRemoved      []string `json:"values_removed"`      // "entity.column" whose known values were dropped: the policy withholds the column
-	Drift              []Drift  `json:"drift"`
-	Files              []string `json:"files"`    // files written, relative to the folder
-	Warnings           []string `json:"warnings"` // things learn skipped, e.g. a profile query that failed
+	TablesAdded        []string      `json:"tables_added"`        // entity names
+	ColumnsAdded       []string      `json:"columns_added"`       // "entity.column", for entities that existed before
+	RelationshipsAdded []string      `json:"relationships_added"` // "from.column -> to.column"
+	ValuesAdded        int           `json:"values_added"`        // known values newly recorded
+	ValuesRemoved      []string      `json:"values_removed"`      // "entity.column" whose known values were dropped: the policy withholds the column
+	Labels             []LabelChoice `json:"labels"`              // labels learn chose (entities without one)
+	Drift              []Drift       `json:"drift"`
+	Files              []string      `json:"files"`    // files written, relative to the folder
+	Warnings           []string      `json:"warnings"` // things learn skipped, e.g. a profile query that failed
 }
 
 // Drift is knowledge that refers to a table or column the database no
@@ -100,7 +102,13 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	for _, r := range old.policy {
 		restricted[strings.ToLower(r.Column)] = true
 	}
-	if err := profile(ctx, src, lr, restricted, opts, rep); err != nil {
+	labelled := map[string]bool{}
+	for _, e := range old.model.Entities {
+		if strings.TrimSpace(e.Label) != "" {
+			labelled[strings.ToLower(cmp.Or(e.Table, e.Name))] = true
+		}
+	}
+	if err := profile(ctx, src, lr, restricted, labelled, opts, rep); err != nil {
 		return nil, err
 	}
 	merged := merge(old.model, lr, rep)
@@ -215,7 +223,9 @@ func readExisting(dir string) (*existing, error) {
 }
 
 // profile records the known values of low-cardinality text columns.
-func profile(ctx context.Context, src Source, lr *learned, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+// It measures the label candidates of every entity whose label no person
+// set (labelled: lower-cased tables) and chooses its label.
+func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, opts LearnOptions, rep *LearnReport) error {
 	total := len(lr.entities)
 	d := src.Dialect()
 	withheld := 0
@@ -253,12 +263,44 @@ func profile(ctx context.Context, src Source, lr *learned, restricted map[string
 				c.Values = vals
 			}
 		}
+		if !labelled[strings.ToLower(e.Table)] {
+			if err := measureLabel(ctx, src, lr, i, restricted, opts, rep); err != nil {
+				return err
+			}
+		}
 		if opts.Progress != nil && total >= opts.ProgressEvery && ((i+1)%opts.ProgressEvery == 0 || i+1 == total) {
 			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", i+1, total)
 		}
 	}
 	if withheld > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %d columns not read: the column policy withholds them (views over restricted columns); their known values are not recorded", withheld))
+	}
+	return nil
+}
+
+// measureLabel samples the label candidates of entity i and chooses its
+// label from what they hold.
+func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+	e, t := &lr.entities[i], lr.tables[i]
+	cands := lr.labelCandidates(i, restricted)
+	var stats map[string]labelStats
+	if t.RowCount != 0 && len(cands) > 0 {
+		var err error
+		stats, err = sampleLabels(ctx, src, t, cands, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+			}
+			if quarry.KindOf(err) != quarry.KindForbidden {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("label of %s not measured (chosen by name): %s", e.Name, quarry.Message(err)))
+			}
+			stats = nil
+		}
+	}
+	e.Label = ""
+	if ch, ok := chooseLabel(e, cands, stats); ok {
+		e.Label = ch.Column
+		lr.labels[strings.ToLower(e.Name)] = ch
 	}
 	return nil
 }
@@ -392,6 +434,9 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		}
 		if idx < 0 {
 			out.Entities = append(out.Entities, le)
+			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok && le.Label != "" {
+				rep.Labels = append(rep.Labels, ch)
+			}
 			for _, c := range le.Columns {
 				rep.ValuesAdded += len(c.Values)
 				if t, ok := lr.dbTypes[lowerKey(le.Name, c.Name)]; ok {
@@ -407,8 +452,17 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		oe := &out.Entities[idx]
 		rename[strings.ToLower(le.Name)] = oe.Name
 		fill(&oe.Description, le.Description)
+		if len(oe.Synonyms) == 0 {
+			oe.Synonyms = le.Synonyms
+		}
 		fill(&oe.PrimaryKey, le.PrimaryKey)
 		fill(&oe.TimeColumn, le.TimeColumn)
+		if strings.TrimSpace(oe.Label) == "" && le.Label != "" {
+			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok {
+				ch.Entity = oe.Name
+				rep.Labels = append(rep.Labels, ch)
+			}
+		}
 		fill(&oe.Label, le.Label)
 		oe.RowCount = le.RowCount
 		for _, lc := range le.Columns {
@@ -440,6 +494,10 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 				rep.ValuesRemoved = append(rep.ValuesRemoved, oe.Name+"."+oc.Name)
 			}
 			fill(&oc.Description, lc.Description)
+			fill(&oc.TimeRole, lc.TimeRole)
+			if len(oc.Synonyms) == 0 {
+				oc.Synonyms = lc.Synonyms
+			}
 			for _, v := range lc.Values {
 				if !containsStr(oc.Values, v) {
 					oc.Values = append(oc.Values, v)
