@@ -106,6 +106,12 @@ func (l *learned) labelCandidates(i int, restricted map[string]bool) []labelCand
 		func(c string) bool { return l.keyCols[lowerKey(e.Name, c)] },
 		func(c string) bool {
 			return restricted[strings.ToLower(e.Table+"."+c)] || restricted[strings.ToLower(e.Name+"."+c)]
+		},
+		func(c string) []string {
+			if col := e.Column(c); col != nil {
+				return col.Synonyms
+			}
+			return nil
 		})
 }
 

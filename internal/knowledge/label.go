@@ -57,7 +57,7 @@ var notLabelWords = []string{"description", "desc", "comment", "comments", "note
 
 // labelCandidates lists the text columns of t that could be its label,
 // best named first: not keys, not dates, not numbers, not restricted.
-func labelCandidates(t *quarry.TableInfo, isKey, isRestricted func(string) bool) []labelCand {
+func labelCandidates(t *quarry.TableInfo, isKey, isRestricted func(string) bool, synonyms func(string) []string) []labelCand {
 	singular := strings.ToLower(singularOf(t.Name))
 	table := strings.ToLower(t.Name)
 	exact := []string{"name", "title", "full_name", "fullname", "display_name", "displayname", "label",
@@ -73,14 +73,13 @@ func labelCandidates(t *quarry.TableInfo, isKey, isRestricted func(string) bool)
 			continue
 		}
 		cand := labelCand{name: c.Name, index: i}
-		for k, e := range exact {
-			if n == e || strings.Join(words, "_") == e {
-				cand.score, cand.pref = 3, k
-				break
+		// The column's own name, or a readable name a descriptions file
+		// gave it (A2 is "district_name").
+		for _, name := range append([]string{c.Name}, synonyms(c.Name)...) {
+			score, pref := nameScore(name, exact)
+			if score > cand.score || score == cand.score && score == 3 && pref < cand.pref {
+				cand.score, cand.pref = score, pref
 			}
-		}
-		if cand.score == 0 {
-			cand.score = wordScore(words)
 		}
 		if cand.score <= 0 {
 			// Only a column named like a name: questions read "the name
@@ -100,6 +99,19 @@ func labelCandidates(t *quarry.TableInfo, isKey, isRestricted func(string) bool)
 		out = out[:8] // one bounded query measures them all
 	}
 	return out
+}
+
+// nameScore scores a column name as a label (labelCand.score), with its
+// place among the exact label names.
+func nameScore(name string, exact []string) (score, pref int) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	words := nameWords(name)
+	for k, e := range exact {
+		if n == e || strings.Join(words, "_") == e {
+			return 3, k
+		}
+	}
+	return wordScore(words), len(exact)
 }
 
 // wordScore scores a column name that is not one of the exact label

@@ -40,6 +40,14 @@ type LearnOptions struct {
 	MaxValues int
 	// QueryTimeout bounds each profiling query; default 10s.
 	QueryTimeout time.Duration
+	// DatabaseFile is the database's file (SQLite): learn reads the
+	// descriptions next to it (database_description/<table>.csv,
+	// <stem>.descriptions.yaml, descriptions.yaml) when they exist.
+	DatabaseFile string
+	// Descriptions names a descriptions file (YAML or a BIRD-style CSV)
+	// or a folder of CSV files, for any database; it wins over the files
+	// found next to DatabaseFile.
+	Descriptions string
 }
 
 // LearnReport says what a Learn run changed and what needs a person.
@@ -50,6 +58,7 @@ type LearnReport struct {
 	ValuesAdded        int           `json:"values_added"`        // known values newly recorded
 	ValuesRemoved      []string      `json:"values_removed"`      // "entity.column" whose known values were dropped: the policy withholds the column
 	Labels             []LabelChoice `json:"labels"`              // labels learn chose (entities without one)
+	Descriptions       []string      `json:"descriptions"`        // descriptions files read
 	Drift              []Drift       `json:"drift"`
 	Files              []string      `json:"files"`    // files written, relative to the folder
 	Warnings           []string      `json:"warnings"` // things learn skipped, e.g. a profile query that failed
@@ -81,6 +90,10 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	if opts.QueryTimeout <= 0 {
 		opts.QueryTimeout = 10 * time.Second
 	}
+	descs, err := readDescriptions(opts)
+	if err != nil {
+		return nil, err
+	}
 	cat, err := src.Catalog(ctx)
 	if err != nil {
 		var qe *quarry.Error
@@ -108,6 +121,8 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 			labelled[strings.ToLower(cmp.Or(e.Table, e.Name))] = true
 		}
 	}
+	rep.Descriptions = descs.files
+	rep.Warnings = append(rep.Warnings, descs.apply(lr, restricted)...)
 	if err := profile(ctx, src, lr, restricted, labelled, opts, rep); err != nil {
 		return nil, err
 	}
@@ -243,6 +258,7 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 				}
 				if restricted[strings.ToLower(e.Table+"."+c.Name)] || restricted[strings.ToLower(e.Name+"."+c.Name)] {
 					lr.withheld[lowerKey(e.Name, c.Name)] = true
+					c.Values = nil
 					continue
 				}
 				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
@@ -254,13 +270,18 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 						// The column policy withholds the column (a view
 						// over a restricted one): no values, and none kept.
 						lr.withheld[lowerKey(e.Name, c.Name)] = true
+						c.Values = nil
 						withheld++
 						continue
 					}
 					rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %s.%s not read: %s", e.Name, c.Name, quarry.Message(err)))
 					continue
 				}
-				c.Values = vals
+				for _, v := range vals { // after the values a descriptions file gave
+					if !containsStr(c.Values, v) {
+						c.Values = append(c.Values, v)
+					}
+				}
 			}
 		}
 		if !labelled[strings.ToLower(e.Table)] {
