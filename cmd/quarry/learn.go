@@ -7,12 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) learnCmd() *cobra.Command {
-	var connName string
+	var connName, descriptions string
 	var asJSON, quiet bool
 	cmd := &cobra.Command{
 		Use:   "learn",
@@ -27,10 +28,16 @@ Run again, it refreshes: it keeps every edit you made, adds what is new, and
 reports drift: metrics, dimensions, policy rules or verified queries that
 refer to tables or columns that no longer exist. Before reading, it runs the
 connection's read-only probe and warns, with the SQL for a read-only role,
-when a write was not refused.`,
+when a write was not refused.
+
+Descriptions of tables and columns come from the database's comments and
+from a descriptions file: --descriptions PATH (YAML, a BIRD-style CSV, or a
+folder of CSV files), or, for a SQLite file, database_description/<table>.csv,
+<file>.descriptions.yaml or descriptions.yaml next to it.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to learn (default: the project's default)")
+	cmd.Flags().StringVar(&descriptions, "descriptions", "", "a descriptions file (YAML or CSV) or a folder of CSV files to read descriptions from")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
@@ -38,7 +45,7 @@ when a write was not refused.`,
 		if err != nil {
 			return err
 		}
-		conn, _, err := a.rt.Conn(ctx, connName)
+		conn, cc, err := a.rt.Conn(ctx, connName)
 		if err != nil {
 			return err
 		}
@@ -56,7 +63,10 @@ when a write was not refused.`,
 				}
 			}
 		}
-		opts := knowledge.LearnOptions{Now: a.now()}
+		opts := knowledge.LearnOptions{Now: a.now(), Descriptions: descriptions}
+		if cc.Driver == config.DriverSQLite || cc.Driver == config.DriverDuckDB {
+			opts.DatabaseFile = cc.Path
+		}
 		if !quiet {
 			opts.Progress = a.stderr
 		}
@@ -77,9 +87,13 @@ when a write was not refused.`,
 		list("tables added", rep.TablesAdded)
 		list("columns added", rep.ColumnsAdded)
 		list("relationships added", rep.RelationshipsAdded)
+		for _, l := range rep.Labels {
+			fmt.Fprintf(w, "  label: %s\n", l)
+		}
 		if rep.ValuesAdded > 0 {
 			fmt.Fprintf(w, "  known values added: %d\n", rep.ValuesAdded)
 		}
+		list("descriptions read", rep.Descriptions)
 		list("files written", rep.Files)
 		for _, wn := range rep.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", wn)

@@ -212,7 +212,7 @@ func runSpiderDB(ctx context.Context, db SpiderDB, dir string, now time.Time, op
 		return nil, fr, 0, quarry.Wrap(quarry.KindInput, err, "cannot clear %s", dir)
 	}
 	t0 := time.Now()
-	if _, err := knowledge.Learn(ctx, conn, dir, knowledge.LearnOptions{Now: now}); err != nil {
+	if _, err := knowledge.Learn(ctx, conn, dir, knowledge.LearnOptions{Now: now, DatabaseFile: db.Path}); err != nil {
 		return nil, fr, 0, quarry.Wrap(quarry.KindOf(err), err, "learn %s", db.Name)
 	}
 	f, err := knowledge.Load(dir)

@@ -104,6 +104,7 @@ func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity
 					{"synonyms", func(v ast.Node, p string) { c.Synonyms = d.strs(v, p) }},
 					{"unit", func(v ast.Node, p string) { c.Unit = d.str(v, p) }},
 					{"values", func(v ast.Node, p string) { c.Values = d.strs(v, p) }},
+					{"time_role", func(v ast.Node, p string) { c.TimeRole = d.str(v, p) }},
 				})
 				e.Columns = append(e.Columns, c)
 				if dbType != "" {

@@ -92,14 +92,33 @@ type learned struct {
 	relationships []semantic.Relationship
 	dbTypes       map[colKey]string
 	candidates    []semantic.Metric
-	keyCols       map[colKey]bool // primary and foreign key columns, by entity
-	withheld      map[colKey]bool // columns the policy withholds: no known values, old ones removed
+	keyCols       map[colKey]bool        // primary and foreign key columns, by entity
+	withheld      map[colKey]bool        // columns the policy withholds: no known values, old ones removed
+	labels        map[string]LabelChoice // lower-cased entity name → the label learn measured and chose
+}
+
+// labelCandidates lists the columns of entity i that could be its label;
+// restricted columns (lower-cased "table.column" or "entity.column") are
+// left out.
+func (l *learned) labelCandidates(i int, restricted map[string]bool) []labelCand {
+	e := &l.entities[i]
+	return labelCandidates(l.tables[i],
+		func(c string) bool { return l.keyCols[lowerKey(e.Name, c)] },
+		func(c string) bool {
+			return restricted[strings.ToLower(e.Table+"."+c)] || restricted[strings.ToLower(e.Name+"."+c)]
+		},
+		func(c string) []string {
+			if col := e.Column(c); col != nil {
+				return col.Synonyms
+			}
+			return nil
+		})
 }
 
 // infer builds entities, relationships and candidate measures from a
 // catalog.
 func infer(cat *quarry.Catalog) *learned {
-	l := &learned{dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}, withheld: map[colKey]bool{}}
+	l := &learned{dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}, withheld: map[colKey]bool{}, labels: map[string]LabelChoice{}}
 	names := map[string]int{}
 	for i := range cat.Tables {
 		names[strings.ToLower(cat.Tables[i].Name)]++
@@ -125,11 +144,15 @@ func infer(cat *quarry.Catalog) *learned {
 			e.RowCount = t.RowCount
 		}
 		for _, c := range t.Columns {
-			e.Columns = append(e.Columns, semantic.Column{
+			col := semantic.Column{
 				Name:        c.Name,
 				Type:        columnType(c),
 				Description: strings.TrimSpace(c.Comment),
-			})
+			}
+			if dateLike(c) {
+				col.TimeRole = timeRole(c.Name)
+			}
+			e.Columns = append(e.Columns, col)
 			if c.DeclType != "" {
 				l.dbTypes[lowerKey(name, c.Name)] = c.DeclType
 			}
@@ -147,60 +170,18 @@ func infer(cat *quarry.Catalog) *learned {
 			l.keyCols[lowerKey(name, e.PrimaryKey)] = true
 		}
 		e.TimeColumn = pickTimeColumn(t)
-		e.Label = pickLabel(t)
 		l.entities = append(l.entities, e)
 		l.tables = append(l.tables, t)
 	}
 	l.relationships = inferRelationships(cat, entityOf, l)
+	for i := range l.entities {
+		// By name alone; learn measures the candidates before it writes.
+		if ch, ok := chooseLabel(&l.entities[i], l.labelCandidates(i, nil), nil); ok {
+			l.entities[i].Label = ch.Column
+		}
+	}
 	l.candidates = inferCandidates(l)
 	return l
-}
-
-// pickTimeColumn chooses the column that dates a row: the first temporal
-// column or *_at / *_on / *date* column, preferring creation-like ones over
-// update, end and deletion times.
-func pickTimeColumn(t *quarry.TableInfo) string {
-	best, bestScore := "", 0
-	for _, c := range t.Columns {
-		n := strings.ToLower(c.Name)
-		typ := columnType(c)
-		named := strings.HasSuffix(n, "_at") || strings.HasSuffix(n, "_on") || strings.Contains(n, "date") || n == "created" || n == "timestamp"
-		if !typ.IsTemporal() && !(named && (typ == quarry.TypeText || typ == quarry.TypeUnknown || typ == quarry.TypeTimestamp || typ == quarry.TypeDate)) {
-			continue
-		}
-		score := 2
-		if typ.IsTemporal() {
-			score = 3
-		}
-		for _, w := range []string{"updat", "modif", "delet", "end", "clos", "expir", "birth", "dob", "last"} {
-			if strings.Contains(n, w) {
-				score = 1
-			}
-		}
-		if score > bestScore {
-			best, bestScore = c.Name, score
-		}
-	}
-	return best
-}
-
-// pickLabel chooses the column that names a row.
-func pickLabel(t *quarry.TableInfo) string {
-	singular := strings.ToLower(singularOf(t.Name))
-	prefs := []string{"name", "title", "full_name", "display_name", "label", singular + "_name", singular + "name", "username", "user_name", "code"}
-	for _, p := range prefs {
-		if c := t.Column(p); c != nil && textual(columnType(*c)) {
-			return c.Name
-		}
-	}
-	for _, c := range t.Columns {
-		n := strings.ToLower(c.Name)
-		if (strings.HasSuffix(n, "_name") || strings.HasSuffix(n, "name")) && textual(columnType(c)) &&
-			!strings.Contains(n, "first") && !strings.Contains(n, "last") && !strings.Contains(n, "user") {
-			return c.Name
-		}
-	}
-	return ""
 }
 
 func textual(t quarry.Type) bool { return t == quarry.TypeText || t == quarry.TypeUnknown }

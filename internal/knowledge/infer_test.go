@@ -69,19 +69,44 @@ func TestInferRelationshipsByNaming(t *testing.T) {
 
 func TestPickTimeColumn(t *testing.T) {
 	tests := []struct {
-		cols []quarry.ColumnInfo
-		want string
+		cols  []quarry.ColumnInfo
+		want  string
+		table string
 	}{
-		{[]quarry.ColumnInfo{col("id", "INTEGER"), col("updated_at", "TIMESTAMP"), col("created_at", "TIMESTAMP")}, "created_at"},
-		{[]quarry.ColumnInfo{col("ended_on", "DATE"), col("started_on", "DATE")}, "started_on"},
-		{[]quarry.ColumnInfo{col("name", "TEXT"), col("signup_date", "TEXT")}, "signup_date"},
-		{[]quarry.ColumnInfo{col("birth_date", "DATE")}, "birth_date"},
-		{[]quarry.ColumnInfo{col("state", "TEXT"), col("amount", "REAL")}, ""},
-		{[]quarry.ColumnInfo{col("opened_at", "TIMESTAMP"), col("closed_at", "TIMESTAMP")}, "opened_at"},
+		{[]quarry.ColumnInfo{col("id", "INTEGER"), col("updated_at", "TIMESTAMP"), col("created_at", "TIMESTAMP")}, "created_at", ""},
+		{[]quarry.ColumnInfo{col("ended_on", "DATE"), col("started_on", "DATE")}, "started_on", ""},
+		{[]quarry.ColumnInfo{col("name", "TEXT"), col("signup_date", "TEXT")}, "signup_date", ""},
+		{[]quarry.ColumnInfo{col("birth_date", "DATE")}, "", ""}, // a date of birth is never the time axis
+		{[]quarry.ColumnInfo{col("state", "TEXT"), col("amount", "REAL")}, "", ""},
+		{[]quarry.ColumnInfo{col("opened_at", "TIMESTAMP"), col("closed_at", "TIMESTAMP")}, "opened_at", ""},
+		{[]quarry.ColumnInfo{col("dob", "DATE"), col("DateOfBirth", "DATE"), col("joined", "DATE")}, "joined", "people"},
+		{[]quarry.ColumnInfo{col("created_at", "TIMESTAMP"), col("ordered_at", "TIMESTAMP")}, "ordered_at", "orders"},
+		{[]quarry.ColumnInfo{col("updated_at", "TIMESTAMP"), col("ship_date", "DATE"), col("order_date", "DATE")}, "order_date", "orders"},
+		{[]quarry.ColumnInfo{col("cancelled_at", "TIMESTAMP"), col("signup_date", "DATE")}, "signup_date", "subscriptions"},
+		{[]quarry.ColumnInfo{col("last_login", "TIMESTAMP"), col("attendance_date", "DATE")}, "attendance_date", "visits"},
+		{[]quarry.ColumnInfo{col("placed", "TIMESTAMP"), col("closed_at", "TIMESTAMP")}, "placed", "orders"},
 	}
 	for _, tt := range tests {
-		if got := pickTimeColumn(&quarry.TableInfo{Name: "t", Columns: tt.cols}); got != tt.want {
+		if tt.table == "" {
+			tt.table = "t"
+		}
+		if got := pickTimeColumn(&quarry.TableInfo{Name: tt.table, Columns: tt.cols}); got != tt.want {
 			t.Errorf("%v: got %q, want %q", tt.cols, got, tt.want)
+		}
+	}
+}
+
+func TestTimeRole(t *testing.T) {
+	tests := map[string]string{
+		"created_at": "start", "signup_date": "start", "joined": "start", "DateJoined": "start", "hired_on": "start",
+		"ordered_at": "event", "placed": "event", "order_date": "event", "PaymentDate": "event",
+		"closed_at": "end", "ended": "end", "cancelled_at": "end", "canceled_on": "end", "EndDate": "end",
+		"birth_date": "birth", "dob": "birth", "DateOfBirth": "birth", "birthday": "birth",
+		"ship_date": "", "updated_at": "", "date": "", "attendance_date": "",
+	}
+	for name, want := range tests {
+		if got := timeRole(name); got != want {
+			t.Errorf("timeRole(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

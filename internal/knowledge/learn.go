@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,18 +40,28 @@ type LearnOptions struct {
 	MaxValues int
 	// QueryTimeout bounds each profiling query; default 10s.
 	QueryTimeout time.Duration
+	// DatabaseFile is the database's file (SQLite): learn reads the
+	// descriptions next to it (database_description/<table>.csv,
+	// <stem>.descriptions.yaml, descriptions.yaml) when they exist.
+	DatabaseFile string
+	// Descriptions names a descriptions file (YAML or a BIRD-style CSV)
+	// or a folder of CSV files, for any database; it wins over the files
+	// found next to DatabaseFile.
+	Descriptions string
 }
 
 // LearnReport says what a Learn run changed and what needs a person.
 type LearnReport struct {
-	TablesAdded        []string `json:"tables_added"`        // entity names
-	ColumnsAdded       []string `json:"columns_added"`       // "entity.column", for entities that existed before
-	RelationshipsAdded []string `json:"relationships_added"` // "from.column -> to.column"
-	ValuesAdded        int      `json:"values_added"`        // known values newly recorded
-	ValuesRemoved      []string `json:"values_removed"`      // "entity.column" whose known values were dropped: the policy withholds the column
-	Drift              []Drift  `json:"drift"`
-	Files              []string `json:"files"`    // files written, relative to the folder
-	Warnings           []string `json:"warnings"` // things learn skipped, e.g. a profile query that failed
+	TablesAdded        []string      `json:"tables_added"`        // entity names
+	ColumnsAdded       []string      `json:"columns_added"`       // "entity.column", for entities that existed before
+	RelationshipsAdded []string      `json:"relationships_added"` // "from.column -> to.column"
+	ValuesAdded        int           `json:"values_added"`        // known values newly recorded
+	ValuesRemoved      []string      `json:"values_removed"`      // "entity.column" whose known values were dropped: the policy withholds the column
+	Labels             []LabelChoice `json:"labels"`              // labels learn chose (entities without one)
+	Descriptions       []string      `json:"descriptions"`        // descriptions files read
+	Drift              []Drift       `json:"drift"`
+	Files              []string      `json:"files"`    // files written, relative to the folder
+	Warnings           []string      `json:"warnings"` // things learn skipped, e.g. a profile query that failed
 }
 
 // Drift is knowledge that refers to a table or column the database no
@@ -79,6 +90,10 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	if opts.QueryTimeout <= 0 {
 		opts.QueryTimeout = 10 * time.Second
 	}
+	descs, err := readDescriptions(opts)
+	if err != nil {
+		return nil, err
+	}
 	cat, err := src.Catalog(ctx)
 	if err != nil {
 		var qe *quarry.Error
@@ -100,7 +115,15 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	for _, r := range old.policy {
 		restricted[strings.ToLower(r.Column)] = true
 	}
-	if err := profile(ctx, src, lr, restricted, opts, rep); err != nil {
+	labelled := map[string]bool{}
+	for _, e := range old.model.Entities {
+		if strings.TrimSpace(e.Label) != "" {
+			labelled[strings.ToLower(cmp.Or(e.Table, e.Name))] = true
+		}
+	}
+	rep.Descriptions = descs.files
+	rep.Warnings = append(rep.Warnings, descs.apply(lr, restricted)...)
+	if err := profile(ctx, src, lr, restricted, labelled, opts, rep); err != nil {
 		return nil, err
 	}
 	merged := merge(old.model, lr, rep)
@@ -215,7 +238,9 @@ func readExisting(dir string) (*existing, error) {
 }
 
 // profile records the known values of low-cardinality text columns.
-func profile(ctx context.Context, src Source, lr *learned, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+// It measures the label candidates of every entity whose label no person
+// set (labelled: lower-cased tables) and chooses its label.
+func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, opts LearnOptions, rep *LearnReport) error {
 	total := len(lr.entities)
 	d := src.Dialect()
 	withheld := 0
@@ -233,6 +258,7 @@ func profile(ctx context.Context, src Source, lr *learned, restricted map[string
 				}
 				if restricted[strings.ToLower(e.Table+"."+c.Name)] || restricted[strings.ToLower(e.Name+"."+c.Name)] {
 					lr.withheld[lowerKey(e.Name, c.Name)] = true
+					c.Values = nil
 					continue
 				}
 				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
@@ -244,13 +270,23 @@ func profile(ctx context.Context, src Source, lr *learned, restricted map[string
 						// The column policy withholds the column (a view
 						// over a restricted one): no values, and none kept.
 						lr.withheld[lowerKey(e.Name, c.Name)] = true
+						c.Values = nil
 						withheld++
 						continue
 					}
 					rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %s.%s not read: %s", e.Name, c.Name, quarry.Message(err)))
 					continue
 				}
-				c.Values = vals
+				for _, v := range vals { // after the values a descriptions file gave
+					if !containsStr(c.Values, v) {
+						c.Values = append(c.Values, v)
+					}
+				}
+			}
+		}
+		if !labelled[strings.ToLower(e.Table)] {
+			if err := measureLabel(ctx, src, lr, i, restricted, opts, rep); err != nil {
+				return err
 			}
 		}
 		if opts.Progress != nil && total >= opts.ProgressEvery && ((i+1)%opts.ProgressEvery == 0 || i+1 == total) {
@@ -259,6 +295,33 @@ func profile(ctx context.Context, src Source, lr *learned, restricted map[string
 	}
 	if withheld > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %d columns not read: the column policy withholds them (views over restricted columns); their known values are not recorded", withheld))
+	}
+	return nil
+}
+
+// measureLabel samples the label candidates of entity i and chooses its
+// label from what they hold.
+func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+	e, t := &lr.entities[i], lr.tables[i]
+	cands := lr.labelCandidates(i, restricted)
+	var stats map[string]labelStats
+	if t.RowCount != 0 && len(cands) > 0 {
+		var err error
+		stats, err = sampleLabels(ctx, src, t, cands, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+			}
+			if quarry.KindOf(err) != quarry.KindForbidden {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("label of %s not measured (chosen by name): %s", e.Name, quarry.Message(err)))
+			}
+			stats = nil
+		}
+	}
+	e.Label = ""
+	if ch, ok := chooseLabel(e, cands, stats); ok {
+		e.Label = ch.Column
+		lr.labels[strings.ToLower(e.Name)] = ch
 	}
 	return nil
 }
@@ -392,6 +455,9 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		}
 		if idx < 0 {
 			out.Entities = append(out.Entities, le)
+			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok && le.Label != "" {
+				rep.Labels = append(rep.Labels, ch)
+			}
 			for _, c := range le.Columns {
 				rep.ValuesAdded += len(c.Values)
 				if t, ok := lr.dbTypes[lowerKey(le.Name, c.Name)]; ok {
@@ -409,6 +475,12 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		fill(&oe.Description, le.Description)
 		fill(&oe.PrimaryKey, le.PrimaryKey)
 		fill(&oe.TimeColumn, le.TimeColumn)
+		if strings.TrimSpace(oe.Label) == "" && le.Label != "" {
+			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok {
+				ch.Entity = oe.Name
+				rep.Labels = append(rep.Labels, ch)
+			}
+		}
 		fill(&oe.Label, le.Label)
 		fillList(&oe.Synonyms, le.Synonyms)
 		oe.RowCount = le.RowCount
@@ -442,6 +514,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 			}
 			fill(&oc.Description, lc.Description)
 			fill(&oc.Unit, lc.Unit)
+			fill(&oc.TimeRole, lc.TimeRole)
 			fillList(&oc.Synonyms, lc.Synonyms)
 			for _, v := range lc.Values {
 				if !containsStr(oc.Values, v) {

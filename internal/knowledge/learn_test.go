@@ -75,6 +75,15 @@ func execDB(t *testing.T, path, sql string) {
 
 func learn(t *testing.T, dbPath, dir string, opts knowledge.LearnOptions) *knowledge.LearnReport {
 	t.Helper()
+	rep, err := learnErr(t, dbPath, dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func learnErr(t *testing.T, dbPath, dir string, opts knowledge.LearnOptions) (*knowledge.LearnReport, error) {
+	t.Helper()
 	ctx := context.Background()
 	conn, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
 	if err != nil {
@@ -84,11 +93,7 @@ func learn(t *testing.T, dbPath, dir string, opts knowledge.LearnOptions) *knowl
 	if opts.Now.IsZero() {
 		opts.Now = learnNow
 	}
-	rep, err := knowledge.Learn(ctx, conn, dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return knowledge.Learn(ctx, conn, dir, opts)
 }
 
 func readFile(t *testing.T, path string) string {

@@ -20,6 +20,7 @@ var (
 	validCardinalities = []string{string(semantic.ManyToOne), string(semantic.OneToOne), string(semantic.OneToMany), string(semantic.ManyToMany)}
 	validFormats       = []string{"number", "integer", "currency", "percent"}
 	validDimTypes      = []string{"category", "time", "number", "boolean"}
+	timeRoles          = []string{semantic.TimeRoleStart, semantic.TimeRoleEvent, semantic.TimeRoleEnd, semantic.TimeRoleBirth}
 	validGrains        = []string{string(semantic.GrainDay), string(semantic.GrainWeek), string(semantic.GrainMonth), string(semantic.GrainQuarter), string(semantic.GrainYear)}
 	derivedRef         = regexp.MustCompile(`\{([^{}]*)\}`)
 )
@@ -94,6 +95,9 @@ func (v *validator) entitiesCheck() {
 			cols[strings.ToLower(c.Name)] = true
 			if c.Type != "" && !oneOf(string(c.Type), validTypes) {
 				v.errf(d, cp+".type", "unknown type %q%s; use one of: %s", c.Type, typeHint(string(c.Type)), strings.Join(validTypes, ", "))
+			}
+			if c.TimeRole != "" && !oneOf(c.TimeRole, timeRoles) {
+				v.errf(d, cp+".time_role", "unknown time role %q; use one of: %s", c.TimeRole, strings.Join(timeRoles, ", "))
 			}
 		}
 		for _, f := range []struct{ key, val string }{{"primary_key", e.PrimaryKey}, {"time_column", e.TimeColumn}, {"label", e.Label}} {

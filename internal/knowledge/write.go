@@ -149,6 +149,7 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 			w.list(8, "synonyms", c.Synonyms)
 			w.kv(8, "unit", c.Unit)
 			w.list(8, "values", c.Values)
+			w.kv(8, "time_role", c.TimeRole)
 		}
 	}
 	if len(m.Relationships) > 0 {

@@ -42,7 +42,20 @@ type Column struct {
 	// Values are the known values of a low-cardinality text column, used to
 	// read filters such as "in Germany" or "from the mobile channel".
 	Values []string `json:"values,omitempty" yaml:"values,omitempty"`
+	// TimeRole says what a date or timestamp column marks in the life of
+	// a row: "start" (created, signed up, joined), "event" (the thing the
+	// row records happened: ordered, placed, paid), "end" (closed,
+	// cancelled, ended) or "birth" (a date of birth, never a time axis).
+	TimeRole string `json:"time_role,omitempty" yaml:"time_role,omitempty"`
 }
+
+// The time roles of a column.
+const (
+	TimeRoleStart = "start"
+	TimeRoleEvent = "event"
+	TimeRoleEnd   = "end"
+	TimeRoleBirth = "birth"
+)
 
 // Cardinality of a relationship, read from From to To.
 type Cardinality string

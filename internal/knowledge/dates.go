@@ -1,0 +1,114 @@
+package knowledge
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// dateLike reports whether a column holds dates or times: a temporal type,
+// or a text column named like one (*_at, *_on, *date*, created,
+// timestamp), as SQLite schemas often declare them.
+func dateLike(c quarry.ColumnInfo) bool {
+	typ := columnType(c)
+	if typ.IsTemporal() {
+		return true
+	}
+	n := strings.ToLower(c.Name)
+	named := strings.HasSuffix(n, "_at") || strings.HasSuffix(n, "_on") || strings.Contains(n, "date") || n == "created" || n == "timestamp"
+	return named && (typ == quarry.TypeText || typ == quarry.TypeUnknown)
+}
+
+// Words that say what a date marks, by role. A word matches a whole word
+// of the column name, or its start ("signup" in "signupdate").
+var (
+	birthWords = []string{"birth", "birthday", "birthdate", "dob", "born", "yob"}
+	startWords = []string{"created", "create", "creation", "signup", "signed", "registered", "registration", "joined", "join",
+		"opened", "open", "start", "started", "starts", "begin", "began", "hired", "hire", "enrolled", "enrollment", "enrolment",
+		"onboarded", "activated", "since", "first", "subscribed", "inserted", "added"}
+	eventWords = []string{"ordered", "order", "placed", "purchased", "purchase", "paid", "payment", "booked", "booking",
+		"transaction", "occurred", "happened", "event", "sale", "invoiced", "invoice", "visited", "visit", "sent",
+		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued"}
+	endWords = []string{"closed", "close", "ended", "end", "ends", "cancelled", "canceled", "cancellation", "cancel",
+		"terminated", "termination", "finished", "finish", "completed", "resolved", "expired", "expires", "expiry",
+		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due"}
+	// Dates that are neither the start nor the event, and a poor default
+	// time axis: changes after the fact.
+	laterWords = []string{"updated", "update", "modified", "modify", "changed", "last", "refreshed", "synced"}
+)
+
+// timeRole says what a date column marks, from its name: "birth", "start",
+// "event", "end", or "" when the name does not say.
+func timeRole(name string) string {
+	words := nameWords(name)
+	has := func(list []string) bool {
+		for _, w := range words {
+			for _, x := range list {
+				if w == x || len(x) >= 5 && strings.HasPrefix(w, x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case has(birthWords):
+		return semantic.TimeRoleBirth
+	case has(endWords):
+		return semantic.TimeRoleEnd
+	case has(startWords):
+		return semantic.TimeRoleStart
+	case has(eventWords):
+		return semantic.TimeRoleEvent
+	}
+	return ""
+}
+
+// pickTimeColumn chooses the column that dates a row, by what its name
+// says: the date of the event the row records (orders.ordered_at, or a
+// date named after the table: orders.order_date), then the start of the
+// row (created_at, signup_date, joined), then any other date, then end,
+// update and expiry dates; never a date of birth. A declared date or
+// timestamp type wins over a text column named like a date; among equals,
+// the first column.
+func pickTimeColumn(t *quarry.TableInfo) string {
+	best, bestScore := "", 0
+	own := strings.ToLower(singularOf(t.Name))
+	for _, c := range t.Columns {
+		if !dateLike(c) {
+			continue
+		}
+		score := 0
+		switch timeRole(c.Name) {
+		case semantic.TimeRoleBirth:
+			continue
+		case semantic.TimeRoleEvent:
+			score = 40
+		case semantic.TimeRoleStart:
+			score = 30
+		case semantic.TimeRoleEnd:
+			score = 10
+		default:
+			score = 20
+		}
+		words := nameWords(c.Name)
+		for _, w := range words {
+			if (w == own || w == strings.ToLower(t.Name)) && score >= 20 {
+				score = 50 // the table's own date: orders.order_date
+			}
+			for _, x := range laterWords {
+				if w == x || strings.HasPrefix(w, x) {
+					score = 5
+				}
+			}
+		}
+		if columnType(c).IsTemporal() {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = c.Name, score
+		}
+	}
+	return best
+}

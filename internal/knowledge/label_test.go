@@ -1,0 +1,79 @@
+package knowledge_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/knowledge"
+)
+
+// labelSchema has a name column that is mostly NULL (companies), one that
+// is mostly repeated (teams), a key and a date that must never be chosen,
+// a title that holds numbers, and an empty table (chosen by name alone).
+const labelSchema = `
+CREATE TABLE companies (id INTEGER PRIMARY KEY, name TEXT, company_name TEXT, founded DATE, notes TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+INSERT INTO companies SELECT i, CASE WHEN i % 10 = 0 THEN 'Old name ' || i END, 'Company ' || i,
+  '2020-01-01', 'note' FROM n;
+CREATE TABLE teams (code TEXT PRIMARY KEY, name TEXT, team_title TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
+INSERT INTO teams SELECT 'T' || i, CASE WHEN i % 2 = 0 THEN 'Blue' ELSE 'Red' END, 'Team ' || i FROM n;
+CREATE TABLE releases (id INTEGER PRIMARY KEY, title TEXT, release_name TEXT);
+INSERT INTO releases VALUES (1, '1.0', 'Aurora'), (2, '1.1', 'Borealis'), (3, '2.0', 'Cirrus');
+CREATE TABLE authors (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, born DATE);
+CREATE TABLE people (id INTEGER PRIMARY KEY, full_name TEXT, name TEXT);
+INSERT INTO people VALUES (1, 'Ada Lovelace', 'Ada'), (2, 'Alan Turing', 'Alan');
+`
+
+func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
+	db := makeDB(t, labelSchema)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	rep := learn(t, db, dir, knowledge.LearnOptions{})
+	f, err := knowledge.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range f.Model.Entities {
+		got[e.Name] = e.Label
+	}
+	want := map[string]string{
+		"companies": "company_name", // name is 90% empty
+		"teams":     "team_title",   // name holds two values; code is the key
+		"releases":  "release_name", // title holds version numbers
+		"authors":   "first_name",   // empty table: the name decides
+		"people":    "name",         // both filled and distinct: the plainer name
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+	var lines []string
+	for _, l := range rep.Labels {
+		lines = append(lines, l.String())
+	}
+	wantLines := []string{
+		"authors.first_name",
+		"companies.company_name (100% filled, 100% distinct in 200 rows); passed over name (90% empty)",
+		"people.name (100% filled, 100% distinct in 2 rows)",
+		"releases.release_name (100% filled, 100% distinct in 3 rows); passed over title (numbers)",
+		"teams.team_title (100% filled, 100% distinct in 40 rows); passed over name (5% distinct)",
+	}
+	if diff := cmp.Diff(wantLines, lines); diff != "" {
+		t.Errorf("reported labels (-want +got):\n%s", diff)
+	}
+
+	// A label a person set is kept, and a second learn changes nothing.
+	model := readFile(t, filepath.Join(dir, "model.yaml"))
+	model = strings.Replace(model, "    label: company_name\n", "    label: notes\n", 1)
+	writeFile(t, filepath.Join(dir, "model.yaml"), model)
+	rep = learn(t, db, dir, knowledge.LearnOptions{})
+	if len(rep.Files) != 0 || len(rep.Labels) != 0 {
+		t.Errorf("second learn wrote %v and chose labels %v", rep.Files, rep.Labels)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(dir, "model.yaml")), "    label: notes\n") {
+		t.Error("the label a person set was not kept")
+	}
+}
