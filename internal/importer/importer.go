@@ -61,8 +61,11 @@ func ParseFormat(s string) (Format, error) {
 // (Cortex Analyst). It returns "" when none fits and an error when the
 // file is not YAML.
 func Detect(f File) (Format, error) {
+	if err := checkShape(f); err != nil {
+		return "", err
+	}
 	var top map[string]any
-	if err := yaml.Unmarshal(f.Data, &top); err != nil {
+	if err := unmarshal(f.Data, &top); err != nil {
 		return "", yamlError(f.Name, err)
 	}
 	has := func(k string) bool { _, ok := top[k]; return ok }
@@ -143,10 +146,87 @@ func Parse(files []File, format Format) (*knowledge.Imported, error) {
 
 // decode unmarshals a file into v with a one-line error.
 func decode(f File, v any) error {
-	if err := yaml.Unmarshal(f.Data, v); err != nil {
+	if err := checkShape(f); err != nil {
+		return err
+	}
+	if err := unmarshal(f.Data, v); err != nil {
 		return yamlError(f.Name, err)
 	}
 	return nil
+}
+
+// unmarshal is yaml.Unmarshal, with a panic of the parser on malformed
+// input (an empty tagged sequence, found by fuzzing) turned into an error.
+func unmarshal(data []byte, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the YAML parser could not read it (%v)", r)
+		}
+	}()
+	return yaml.Unmarshal(data, v)
+}
+
+// The largest file and the deepest nesting an import reads. Semantic
+// models are a few levels deep; the YAML parser's time grows faster than
+// the nesting, so a file nested thousands of levels deep (a mistake or an
+// attack) would hold the import for minutes.
+const (
+	maxFileBytes = 16 << 20
+	maxDepth     = 64
+)
+
+// checkShape refuses a file too large or nested too deeply to be a
+// semantic model, before the YAML parser reads it: flow collections ([
+// and {) are counted outside quoted strings and comments, block nesting by
+// indentation.
+func checkShape(f File) error {
+	if len(f.Data) > maxFileBytes {
+		return quarry.Errorf(quarry.KindUsage, "%s is %d MB, larger than the %d MB a semantic model file may be; split it, or import the files it is made of", f.Name, len(f.Data)>>20, maxFileBytes>>20)
+	}
+	depth, indent := 0, 0
+	var quote byte
+	lineStart, comment := true, false
+	for i := 0; i < len(f.Data); i++ {
+		c := f.Data[i]
+		if c == '\n' {
+			lineStart, comment, indent = true, false, 0
+			continue
+		}
+		if comment {
+			continue
+		}
+		if lineStart {
+			if c == ' ' {
+				indent++
+				if indent > 2*maxDepth {
+					return tooDeep(f.Name)
+				}
+				continue
+			}
+			lineStart = false
+		}
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			comment = true
+		case c == '[' || c == '{':
+			if depth++; depth > maxDepth {
+				return tooDeep(f.Name)
+			}
+		case c == ']' || c == '}':
+			depth = max(0, depth-1)
+		}
+	}
+	return nil
+}
+
+func tooDeep(name string) error {
+	return quarry.Errorf(quarry.KindUsage, "%s is nested more than %d levels deep, deeper than a semantic model is; check that it is the model file", name, maxDepth)
 }
 
 func yamlError(name string, err error) error {

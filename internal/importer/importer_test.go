@@ -442,3 +442,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDeepFilesRefused: a file nested far deeper than any semantic model
+// is refused with one line before the YAML parser reads it (its time
+// grows faster than the nesting: minutes for a few hundred kilobytes).
+func TestDeepFilesRefused(t *testing.T) {
+	for _, in := range []string{
+		"cubes:\n  - name: " + strings.Repeat("[", 50000),
+		"cubes:\n  - name: " + strings.Repeat("{a: ", 50000),
+		"cubes:\n" + strings.Repeat(" ", 300) + "- name: x\n",
+	} {
+		_, err := importer.Detect(importer.File{Name: "deep.yml", Data: []byte(in)})
+		if err == nil || !strings.Contains(err.Error(), "nested more than") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Detect: %v, want a one-line refusal of the nesting", err)
+		}
+	}
+	// Brackets inside quotes and comments are text.
+	ok := "cubes:\n  - name: x # [[[[\n    sql_table: \"" + strings.Repeat("[", 100) + "\"\n"
+	if _, err := importer.Detect(importer.File{Name: "ok.yml", Data: []byte(ok)}); err != nil {
+		t.Errorf("brackets in text: %v", err)
+	}
+}
