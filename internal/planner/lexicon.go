@@ -115,6 +115,17 @@ func words(s string) []string {
 	return out
 }
 
+// tableWord reports whether a last word of a table's name only says that
+// it is a table of something: cars_data, model_list, order_info.
+func tableWord(w string) bool {
+	switch w {
+	case "data", "info", "information", "details", "detail", "table", "tbl", "list", "lists", "records", "record",
+		"master", "dim", "fact", "lookup", "ref", "tab", "entries":
+		return true
+	}
+	return false
+}
+
 // genericWords are parts of column names too vague to stand for the column
 // on their own.
 func genericWord(w string) bool {
@@ -168,6 +179,11 @@ func buildLexicon(m *semantic.Model) lexicon {
 			a.strength = strAlias
 			for k := 1; k < len(ws); k++ {
 				l.addForms(strings.Join(ws[k:], " "), a)
+			}
+			// "cars" for cars_data, "models" for model_list: the name
+			// without a last word that only says it is a table.
+			if tableWord(ws[len(ws)-1]) {
+				l.addForms(strings.Join(ws[:len(ws)-1], " "), a)
 			}
 		}
 		for _, syn := range e.Synonyms {

@@ -61,6 +61,12 @@ func (b *builder) resolveColumns() *Plan {
 				keep = append(keep, s)
 			}
 		}
+		if s, ok := b.joinedEnds(keep); ok {
+			// The two ends of one relationship hold the same values:
+			// the nearer one, which needs one join fewer (and is never
+			// NULL where the farther row is missing).
+			keep = []sense{s}
+		}
 		if nk := nonKey(keep); len(nk) > 0 && len(nk) < len(keep) {
 			// the same rank: a column by its name beats a key.
 			keep = nk
@@ -860,8 +866,9 @@ func (b *builder) contextKey(t *term, keep []sense, named map[string]bool) []sen
 }
 
 // joinedEnds reports, when the senses are the two ends of one
-// relationship (a foreign key and the key it refers to), the end on the
-// subject: both hold the same values, and the subject's needs no join.
+// relationship (a foreign key and the key it refers to), the nearer end:
+// the one on the subject, or else the foreign key on the way from the
+// subject to the row it refers to. Both hold the same values.
 func (b *builder) joinedEnds(keep []sense) (sense, bool) {
 	fields := map[string]sense{}
 	for _, s := range keep {
@@ -881,6 +888,8 @@ func (b *builder) joinedEnds(keep []sense) (sense, bool) {
 			return from, true
 		case strings.EqualFold(to.entity, b.subject):
 			return to, true
+		case b.subject != "" && b.p.up[lower(b.subject)][lower(from.entity)] && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany:
+			return from, true // the foreign key, on the way to the row it refers to
 		}
 	}
 	return sense{}, false
