@@ -297,6 +297,9 @@ func askJSON(o analyst.Outcome) map[string]any {
 			j[k] = v
 		}
 	}
+	if o.DidYouMean != "" {
+		j["did_you_mean"] = o.DidYouMean
+	}
 	j["row_count"] = o.RowCount
 	j["truncated"] = o.Truncated
 	if o.SQL == "" {

@@ -236,3 +236,13 @@ func TestAskFoundFromOutside(t *testing.T) {
 		t.Errorf("--session with --continue: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestAskOffersTheCorrectedQuestion checks that a misspelt question is
+// answered with the question it probably meant, not a list of metrics.
+func TestAskOffersTheCorrectedQuestion(t *testing.T) {
+	demo := demoProject(t)
+	r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "revnue by chanel")
+	if r.code != 7 || !strings.Contains(r.stdout, "Did you mean: revenue by channel?\n") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -204,6 +204,10 @@ func TestServeInBrowser(t *testing.T) {
 		browserChat(t, s)
 	})
 
+	t.Run("a misspelt question offers the corrected one", func(t *testing.T) {
+		browserDidYouMean(t, s)
+	})
+
 	t.Run("manual mode: proposed query, then the pasted result", func(t *testing.T) {
 		m := &servedQuarry{bin: s.bin, dir: manualProject(t), log: &bytes.Buffer{}}
 		l, err := net.Listen("tcp", "127.0.0.1:0")

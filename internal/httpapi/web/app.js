@@ -814,7 +814,15 @@ function noticeView(done, question) {
     card.append(el("div", { class: "chips", attrs: { role: "group", "aria-label": "Choose one" } }, opts.map((o) =>
       el("button", { class: "chip", text: o, attrs: { type: "button", "data-option": o }, on: { click: () => sendMessage(o) } }))));
   }
-  const sugg = done.suggestions || [];
+  if (done.did_you_mean) {
+    const fixed = done.did_you_mean;
+    card.append(el("p", { class: "did-you-mean" }, [
+      "Did you mean: ",
+      el("button", { class: "chip", text: fixed, attrs: { type: "button", "data-did-you-mean": fixed }, on: { click: () => sendMessage(fixed) } }),
+      "?",
+    ]));
+  }
+  const sugg = done.did_you_mean ? [] : done.suggestions || [];
   if (sugg.length) {
     card.append(el("p", { class: "muted small-text", text: "Closest known terms — click one to try it in your question:" }));
     card.append(el("div", { class: "chips", attrs: { role: "group", "aria-label": "Suggestions" } }, sugg.map((s) =>
@@ -897,6 +905,7 @@ function enrichFromEvents(done, events) {
       if (!out.understood && d.understood) out.understood = d.understood;
       if (!out.unknown && d.unknown) out.unknown = d.unknown;
       if (!out.suggestions && d.alternatives) out.suggestions = d.alternatives;
+      if (!out.did_you_mean && d.did_you_mean) out.did_you_mean = d.did_you_mean;
     } else if (e.type === "question.read" && !out.interpretation) {
       out.interpretation = d;
     } else if (e.type === "query.proposed" && !out.proposed) {
