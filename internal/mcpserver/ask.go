@@ -134,7 +134,11 @@ func askMarkdown(o analyst.Outcome) string {
 		}
 		fmt.Fprintf(&b, " · confidence %.2f\n", o.Confidence)
 	}
-	fmt.Fprintf(&b, "\nRun %s · %d rows", o.RunID, o.RowCount)
+	rows := "rows"
+	if o.RowCount == 1 {
+		rows = "row"
+	}
+	fmt.Fprintf(&b, "\nRun %s · %d %s", o.RunID, o.RowCount, rows)
 	if o.ResultID != "" {
 		fmt.Fprintf(&b, " · result %s (get_result reads its rows)", o.ResultID)
 	}

@@ -609,7 +609,7 @@ function eventDetail(type, d) {
     case "clarification": return d.question || "";
     case "sql.generated": return `${d.source || ""}: ${(d.sql || "").split("\n")[0]}${(d.sql || "").includes("\n") ? " …" : ""}`;
     case "guard.checked": return d.allowed ? `allowed (${d.dialect || "sql"})` : `refused: ${(d.violations || []).map((v) => v.message || v.code).join("; ")}`;
-    case "query.executed": return `${Number(d.rows || 0).toLocaleString("en-US")} rows in ${Math.round(d.duration_ms || 0)} ms${d.cached ? " (cached)" : ""}`;
+    case "query.executed": return `${Number(d.rows || 0).toLocaleString("en-US")} ${Number(d.rows) === 1 ? "row" : "rows"} in ${Math.round(d.duration_ms || 0)} ms${d.cached ? " (cached)" : ""}`;
     case "query.failed": return d.message || d.kind || "";
     case "checks.ran": return `${(d.checks || []).length} checks · confidence ${typeof d.confidence === "number" ? d.confidence.toFixed(2) : "?"}`;
     case "answer.rendered": return d.chart ? `chart: ${d.chart}` : "";
@@ -667,7 +667,7 @@ class Progress {
     if (type === "guard.checked" && !d.allowed) bad = true;
     if (type === "query.failed") bad = true;
     let note;
-    if (type === "query.executed") note = `${Number(d.rows || 0).toLocaleString("en-US")} rows`;
+    if (type === "query.executed") note = `${Number(d.rows || 0).toLocaleString("en-US")} ${Number(d.rows) === 1 ? "row" : "rows"}`;
     if (type === "clarification") note = "needs a choice";
     this.set(done, bad ? "bad" : "done", note);
     if (next && !bad) this.set(next, "current");
