@@ -41,7 +41,14 @@ type Answer struct {
 	Markdown string    `json:"markdown"`
 	Headline string    `json:"headline"` // the first sentence, without Markdown
 	Chart    ChartSpec `json:"chart"`
+	// Cells are the first CellRows rows of the result as the text and the
+	// Markdown table write them (month periods as 2025-01, currency
+	// units, the same rounding), for a surface's own table.
+	Cells [][]string `json:"cells,omitempty"`
 }
+
+// CellRows is how many rows Answer.Cells holds.
+const CellRows = 100
 
 // Shapes of results, as Shape reports them.
 const (
@@ -83,7 +90,29 @@ func Compose(in AnswerInput) Answer {
 	if spec.Kind != ChartNone {
 		spec.Currency = in.Currency
 	}
-	return Answer{Markdown: b.String(), Headline: stripBold(headline), Chart: spec}
+	return Answer{Markdown: b.String(), Headline: stripBold(headline), Chart: spec, Cells: w.cells()}
+}
+
+// cells formats the first CellRows rows as the table does.
+func (w writer) cells() [][]string {
+	t := w.in.Table
+	if t == nil || len(t.Rows) == 0 {
+		return nil
+	}
+	out := make([][]string, 0, min(len(t.Rows), CellRows))
+	for _, r := range t.Rows[:min(len(t.Rows), CellRows)] {
+		row := make([]string, len(t.Columns))
+		for i := range row {
+			row[i] = Value(nil, ColumnInfo{}, "")
+		}
+		for _, c := range w.cols {
+			if c.index < len(row) {
+				row[c.index] = w.fmtCell(c, r)
+			}
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // Shape reports which kind of headline Compose writes for a result.

@@ -400,9 +400,13 @@ function resultTable(columns, rows, opts = {}) {
   thead.append(headRow);
 
   function renderBody() {
-    tbody.replaceChildren(...view.map(({ r }) => el("tr", {}, r.map((v, i) => {
+    // The server's cells are the values as the answer's text writes them;
+    // the raw values sort and go to the CSV.
+    const cells = opts.cells && opts.cells.length === rows.length ? opts.cells : null;
+    tbody.replaceChildren(...view.map(({ r, i: row }) => el("tr", {}, r.map((v, i) => {
       const nul = v === null || v === undefined;
-      const td = el("td", { class: [numeric[i] ? "num" : "", nul ? "null" : ""].join(" ").trim(), text: formatCell(v) });
+      const text = cells && cells[row] && typeof cells[row][i] === "string" ? cells[row][i] : formatCell(v);
+      const td = el("td", { class: [numeric[i] ? "num" : "", nul ? "null" : ""].join(" ").trim(), text });
       if (!nul && typeof v !== "object") td.title = String(v);
       return td;
     }))));
@@ -747,7 +751,7 @@ function answerView(ans, runId, kind = "ask", reading = null) {
   }
   if (ans.checks && ans.checks.length) card.append(checksSection(ans.checks, kind === "run" ? undefined : ans.confidence));
   if (ans.sql) card.append(sqlSection(ans.sql));
-  if (hasRows) card.append(resultTable(ans.columns, ans.rows, { rowCount: ans.row_count, truncated: ans.truncated, resultId: ans.result_id }));
+  if (hasRows) card.append(resultTable(ans.columns, ans.rows, { rowCount: ans.row_count, truncated: ans.truncated, resultId: ans.result_id, cells: ans.cells }));
   if (runId && kind !== "run") card.append(feedbackBar(runId));
   else if (runId) card.append(el("p", { class: "run-id muted small-text", text: runId }));
   if (runId) card.append(provenanceBar(runId));
