@@ -28,6 +28,9 @@ type app struct {
 	random io.Reader
 	tty    bool // stdout is a terminal
 	width  int  // terminal width, or a default
+	// prompts says a person answers questions on stdin (stdin and stderr
+	// are terminals): init and learn then ask for the database.
+	prompts bool
 
 	version buildVersion // this build's version and commit
 

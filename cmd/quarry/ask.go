@@ -237,8 +237,8 @@ func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 	}
 	if !a.tty {
 		fmt.Fprintln(w, strings.TrimRight(md, "\n"))
-		fmt.Fprintf(w, "\n```sql\n%s\n```\n\nRun %s · %d rows · %s · as of %s\n",
-			strings.TrimSpace(out.SQL), out.RunID, out.Rows, shortDuration(out.Duration), out.AsOf)
+		fmt.Fprintf(w, "\n```sql\n%s\n```\n\nRun %s · %s · %s · as of %s\n",
+			strings.TrimSpace(out.SQL), out.RunID, narrate.Rows(out.Rows), shortDuration(out.Duration), out.AsOf)
 		return
 	}
 	fmt.Fprint(w, narrate.Terminal(md, true))
@@ -247,7 +247,7 @@ func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 		fmt.Fprint(w, chart.RenderTerminal(out.Answer.Chart, min(a.width, 100)))
 	}
 	fmt.Fprintf(w, "\nSQL\n%s\n", terminalSQL(out.SQL))
-	fmt.Fprintf(w, "\x1b[2mRun %s · %d rows · %s · as of %s\x1b[0m\n", out.RunID, out.Rows, shortDuration(out.Duration), out.AsOf)
+	fmt.Fprintf(w, "\x1b[2mRun %s · %s · %s · as of %s\x1b[0m\n", out.RunID, narrate.Rows(out.Rows), shortDuration(out.Duration), out.AsOf)
 }
 
 // terminalSQL sets SQL off for a terminal by indenting it, as the rendered
@@ -296,6 +296,9 @@ func askJSON(o analyst.Outcome) map[string]any {
 		if len(v) > 0 {
 			j[k] = v
 		}
+	}
+	if o.DidYouMean != "" {
+		j["did_you_mean"] = o.DidYouMean
 	}
 	j["row_count"] = o.RowCount
 	j["truncated"] = o.Truncated

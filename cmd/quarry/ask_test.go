@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -280,5 +281,40 @@ func TestImportThenAsk(t *testing.T) {
 	}
 	if v, ok := got.Rows[0][0].(float64); !ok || v < want-0.01 || v > want+0.01 {
 		t.Errorf("revenue = %v, want %v", got.Rows[0][0], want)
+	}
+}
+
+// TestAskOffersTheCorrectedQuestion checks that a misspelt question is
+// answered with the question it probably meant, not a list of metrics.
+func TestAskOffersTheCorrectedQuestion(t *testing.T) {
+	demo := demoProject(t)
+	r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "revnue by chanel")
+	if r.code != 7 || !strings.Contains(r.stdout, "Did you mean: revenue by channel?\n") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestAskStatesTheFigure checks the prose of answers: a "which … has the
+// most …" question is answered with the figure as well as the name, a
+// follow-up is stated as a first answer is (not "The query returned 36
+// rows"), and one row is never "1 rows".
+func TestAskStatesTheFigure(t *testing.T) {
+	demo := demoProject(t)
+	r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "which country has the most customers")
+	if r.code != 0 || !regexp.MustCompile(`United States, \*\*[0-9,]+\*\*`).MatchString(r.stdout) {
+		t.Errorf("the answer does not give the count with the name: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "1 rows") || !strings.Contains(r.stdout, "· 1 row ·") {
+		t.Errorf("one row is not said as 1 row:\n%s", r.stdout)
+	}
+
+	first := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "orders by channel in 2025")
+	if first.code != 0 {
+		t.Fatalf("exit %d:\n%s%s", first.code, first.stdout, first.stderr)
+	}
+	follow := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--continue", "and by month?")
+	if follow.code != 0 || strings.Contains(follow.stdout, "The query returned") ||
+		!strings.Contains(follow.stdout, "Orders by month and channel in 2025: 36 rows, from 2025-01 to 2025-12; the highest is **") {
+		t.Errorf("the follow-up is not stated as a first answer: exit %d\n%s%s", follow.code, follow.stdout, follow.stderr)
 	}
 }

@@ -204,6 +204,10 @@ func TestServeInBrowser(t *testing.T) {
 		browserChat(t, s)
 	})
 
+	t.Run("a misspelt question offers the corrected one", func(t *testing.T) {
+		browserDidYouMean(t, s)
+	})
+
 	t.Run("manual mode: proposed query, then the pasted result", func(t *testing.T) {
 		m := &servedQuarry{bin: s.bin, dir: manualProject(t), log: &bytes.Buffer{}}
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -482,7 +486,7 @@ func uiAsk(t *testing.T, ctx context.Context, question string) {
 func uiColumn(t *testing.T, ctx context.Context, turn string, col int) []string {
 	t.Helper()
 	return uiEval[[]string](t, ctx, fmt.Sprintf(
-		`[...document.querySelectorAll(%q)].map(tr => tr.children[%d].title || tr.children[%d].textContent)`, turn+" .data-table tbody tr", col, col))
+		`[...document.querySelectorAll(%q)].map(tr => tr.children[%d].textContent)`, turn+" .data-table tbody tr", col))
 }
 
 // watchPage records what the page does that it should not (script errors,
@@ -563,8 +567,13 @@ func browserChat(t *testing.T, s *servedQuarry) {
 		t.Errorf("the confidence reads %q, want 1.00", v)
 	}
 	months := uiColumn(t, ctx, first, 0)
-	if len(months) != 12 || months[0] != "2025-01-01" {
+	if len(months) != 12 || months[0] != "2025-01" {
 		t.Fatalf("the table's first column is %v, want the 12 months of 2025", months)
+	}
+	// The table writes values as the answer's text does: $ and the same
+	// rounding as the sentence's figures.
+	if rev := uiColumn(t, ctx, first, 1); len(rev) == 0 || !strings.HasPrefix(rev[0], "$") || !strings.Contains(prose, rev[0]) && !strings.Contains(prose, rev[len(rev)-1]) {
+		t.Errorf("the revenue column %v is not written as the answer %q writes it", rev, prose)
 	}
 	if *screenshotsFlag {
 		// The whole answer: chart, checks, SQL and table.
@@ -762,7 +771,7 @@ func numbersSorted(t *testing.T, values []string, dir int) bool {
 	t.Helper()
 	nums := make([]float64, len(values))
 	for i, v := range values {
-		f, err := strconv.ParseFloat(strings.ReplaceAll(v, ",", ""), 64)
+		f, err := strconv.ParseFloat(strings.NewReplacer(",", "", "$", "").Replace(v), 64)
 		if err != nil {
 			t.Errorf("%q is not a number", v)
 			return false

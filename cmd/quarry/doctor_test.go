@@ -42,7 +42,7 @@ func TestDoctorOnANewProject(t *testing.T) {
 		}
 	}
 	want := []line{
-		{"warn", "connection", "add your database under connections: in " + cfg + ", e.g. `mydb: {driver: sqlite, path: data.db}` or `mydb: {driver: postgres, url: ${DATABASE_URL}}` " +
+		{"warn", "connection", "run quarry learn --url URL (a postgres:// or mysql:// URL, kept in .env, or a SQLite file), or add your database under connections: in " + cfg + ", e.g. `mydb: {driver: sqlite, path: data.db}` or `mydb: {driver: postgres, url: ${DATABASE_URL}}` " +
 			"(indented under connections:; its comments show more), then run quarry learn"},
 		{"warn", "knowledge", ""}, // no learn without a connection: the line above says what to do
 	}

@@ -61,8 +61,8 @@ func TestInitNextStepWorks(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	want := "then run " + selfCommand(exe, wd, nil) + " -C '" + dir + "' learn\n"
-	if !strings.HasSuffix(r.stdout, want) {
+	want := "Next: add your database with " + selfCommand(exe, wd, nil) + " -C '" + dir + "' learn --url URL"
+	if !strings.Contains(r.stdout, want) {
 		t.Errorf("stdout %q, want it to end with %q", r.stdout, want)
 	}
 }

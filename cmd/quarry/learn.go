@@ -3,18 +3,21 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
 
 func (a *app) learnCmd() *cobra.Command {
 	var connName, descriptions string
 	var asJSON, quiet bool
+	var dbURL string
 	cmd := &cobra.Command{
 		Use:   "learn",
 		Short: "Build or refresh the knowledge folder from the database's catalog",
@@ -33,20 +36,44 @@ when a write was not refused.
 Descriptions of tables and columns come from the database's comments and
 from a descriptions file: --descriptions PATH (YAML, a BIRD-style CSV, or a
 folder of CSV files), or, for a SQLite file, database_description/<table>.csv,
-<file>.descriptions.yaml or descriptions.yaml next to it.`,
+<file>.descriptions.yaml or descriptions.yaml next to it.
+
+--url first adds a database to quarry.yaml as a new connection and learns
+it: a postgres:// or mysql:// URL goes into .env (mode 0600, git-ignored)
+and quarry.yaml refers to it as ${DATABASE_URL}; a SQLite or DuckDB file is
+written by its path. In a terminal, a project with no connection is asked
+for one.`,
+		Example: `  quarry learn
+  quarry learn --url 'postgres://reader:secret@db.internal:5432/shop'
+  quarry learn --url data/shop.db`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to learn (default: the project's default)")
 	cmd.Flags().StringVar(&descriptions, "descriptions", "", "a descriptions file (YAML or CSV) or a folder of CSV files to read descriptions from")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
+	cmd.Flags().StringVar(&dbURL, "url", "", "add this database first: a postgres:// or mysql:// URL (kept in .env), or a SQLite or DuckDB file")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		added, err := a.learnTarget(dbURL, connName)
+		if err != nil {
+			return err
+		}
+		if added != nil {
+			connName = added.Name
+		}
 		cfg, err := a.config()
 		if err != nil {
 			return err
 		}
 		conn, cc, err := a.rt.Conn(ctx, connName)
 		if err != nil {
+			if added != nil && !added.Existing {
+				// A database quarry cannot reach is not left in quarry.yaml.
+				if uerr := a.rt.Undo(*added); uerr != nil {
+					return uerr
+				}
+				fmt.Fprintf(a.stderr, "quarry: the connection %s was not kept; quarry.yaml is as it was\n", added.Name)
+			}
 			return err
 		}
 		var findings []runtime.Finding
@@ -109,4 +136,41 @@ folder of CSV files), or, for a SQLite file, database_description/<table>.csv,
 		return nil
 	})
 	return cmd
+}
+
+// learnTarget adds the database that learn should read when it is named
+// with --url, or, at a terminal, asked for because the project has none.
+// It returns what was added, or nil.
+func (a *app) learnTarget(dbURL, connName string) (*runtime.Connected, error) {
+	if dbURL != "" && connName != "" {
+		return nil, quarry.Errorf(quarry.KindUsage, "give --url or --connection, not both")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInput, err, "cannot read the current folder")
+	}
+	var t *runtime.Target
+	switch {
+	case dbURL != "":
+		pt, err := runtime.ParseTarget(dbURL, wd)
+		if err != nil {
+			return nil, err
+		}
+		t = &pt
+	case connName == "" && a.prompts:
+		cfg, err := a.config()
+		if err != nil || !cfg.Manual("") {
+			return nil, nil // learn itself says what is wrong
+		}
+		if t, err = a.promptTarget(wd); err != nil || t == nil {
+			return nil, err
+		}
+	default:
+		return nil, nil
+	}
+	c, err := a.connect(a.stderr, *t)
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
 }

@@ -39,6 +39,12 @@ func main() {
 // it ends or ctx is canceled, and returns the exit code. Tests call it
 // directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) (string, bool)) int {
+	return newApp(stdin, stdout, stderr, env).execute(ctx, args)
+}
+
+// newApp reads what the process gives every command: its streams, its
+// environment, whether they are terminals.
+func newApp(stdin io.Reader, stdout, stderr io.Writer, env func(string) (string, bool)) *app {
 	a := &app{
 		stdin:  stdin,
 		stdout: stdout,
@@ -58,8 +64,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if a.width == 0 {
 		a.width = 100
 	}
+	a.prompts = a.stdinTTY() && a.stderrTTY()
+	return a
+}
+
+// execute runs one command until it ends or ctx is canceled, and returns
+// the exit code.
+func (a *app) execute(ctx context.Context, args []string) int {
+	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
 	a.rt = runtime.New(runtime.Options{
-		Load: a.loadConfig, Env: env, Now: a.now, Random: a.random, Version: a.version.Version,
+		Load: a.loadConfig, Env: a.env, Now: a.now, Random: a.random, Version: a.version.Version,
 		Notes: stderr, Interactive: a.stderrTTY(),
 	})
 	root := newRootCmd(a)

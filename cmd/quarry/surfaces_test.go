@@ -22,6 +22,7 @@ type said struct {
 	Message    string // why there is no answer
 	Headline   string
 	Reading    string // how the question was read (interpretation.text)
+	DidYouMean string // the question corrected
 }
 
 func reading(v any) string {
@@ -62,6 +63,7 @@ func TestSurfacesSayTheSame(t *testing.T) {
 		"customers by status",                  // unanswered: the planner's reason
 		"completed orders that were cancelled", // unanswered: conditions that cannot all hold
 		"customers with fewer than 2 orders",   // unanswered: the customers with none would be missing
+		"revnue by chanel",                     // unanswered: did you mean revenue by channel?
 	} {
 		t.Run(q, func(t *testing.T) {
 			surfaces := map[string]said{}
@@ -72,7 +74,7 @@ func TestSurfacesSayTheSame(t *testing.T) {
 				t.Fatalf("ask --json: exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
 			}
 			surfaces["cli"] = said{Status: str(cli["status"]), SQL: str(cli["sql"]), RowCount: num(cli["row_count"]), Confidence: num(cli["confidence"]),
-				Checks: checksText(cli["checks"]), Message: str(cli["message"]), Headline: str(cli["headline"]), Reading: reading(cli["interpretation"])}
+				Checks: checksText(cli["checks"]), Message: str(cli["message"]), Headline: str(cli["headline"]), Reading: reading(cli["interpretation"]), DidYouMean: str(cli["did_you_mean"])}
 
 			body, _ := json.Marshal(map[string]string{"question": q, "as_of": asOf})
 			res, err := http.Post(base+"/ask", "application/json", strings.NewReader(string(body)))
@@ -84,7 +86,7 @@ func TestSurfacesSayTheSame(t *testing.T) {
 			res.Body.Close()
 			data, _ := ask["data"].(map[string]any)
 			surfaces["POST /ask"] = said{Status: str(ask["status"]), SQL: str(ask["query"]), RowCount: num(data["rowCount"]), Confidence: num(ask["confidence"]),
-				Checks: checksText(ask["checks"]), Message: str(ask["message"]), Headline: str(ask["headline"]), Reading: reading(ask["interpretation"])}
+				Checks: checksText(ask["checks"]), Message: str(ask["message"]), Headline: str(ask["headline"]), Reading: reading(ask["interpretation"]), DidYouMean: str(ask["did_you_mean"])}
 
 			body, _ = json.Marshal(map[string]string{"message": q, "as_of": asOf})
 			res, err = http.Post(base+"/api/chat", "application/json", strings.NewReader(string(body)))
@@ -95,11 +97,11 @@ func TestSurfacesSayTheSame(t *testing.T) {
 			res.Body.Close()
 			answer, _ := done["answer"].(map[string]any)
 			surfaces["chat"] = said{Status: str(done["status"]), SQL: str(answer["sql"]), RowCount: num(answer["row_count"]), Confidence: num(answer["confidence"]),
-				Checks: checksText(answer["checks"]), Message: str(done["message"]), Headline: str(answer["headline"]), Reading: reading(done["interpretation"])}
+				Checks: checksText(answer["checks"]), Message: str(done["message"]), Headline: str(answer["headline"]), Reading: reading(done["interpretation"]), DidYouMean: str(done["did_you_mean"])}
 
 			_, m := callJSON(t, p.cs, "ask", map[string]any{"question": q, "as_of": asOf})
 			surfaces["mcp"] = said{Status: str(m["status"]), SQL: str(m["sql"]), RowCount: num(m["row_count"]), Confidence: num(m["confidence"]),
-				Checks: checksText(m["checks"]), Message: str(m["message"]), Headline: str(m["headline"]), Reading: reading(m["interpretation"])}
+				Checks: checksText(m["checks"]), Message: str(m["message"]), Headline: str(m["headline"]), Reading: reading(m["interpretation"]), DidYouMean: str(m["did_you_mean"])}
 
 			want := surfaces["cli"]
 			if want.Status == "" {
@@ -113,6 +115,9 @@ func TestSurfacesSayTheSame(t *testing.T) {
 			}
 			if strings.Contains(q, "fewer than 2 orders") && (want.Status != "unanswered" || !strings.Contains(want.Message, "customers have no orders")) {
 				t.Errorf("a count that drops the customers with none was answered: %+v", want)
+			}
+			if q == "revnue by chanel" && want.DidYouMean != "revenue by channel" {
+				t.Errorf("a misspelt question was not offered corrected: %+v", want)
 			}
 			for name, got := range surfaces {
 				if diff := cmp.Diff(want, got); diff != "" {

@@ -26,7 +26,7 @@ func (r *run) proposeBuiltin(ctx context.Context, question string) error {
 	}
 	pl := a.Knowledge.Planner.Plan(question, r.asOf)
 	r.out.Plan = pl
-	r.emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions})
+	r.emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions, DidYouMean: pl.DidYouMean})
 	var sql string
 	var cols []string
 	switch pl.Kind {

@@ -94,7 +94,7 @@ func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, qu
 func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question string, asOf time.Time, out *AskOutcome) error {
 	pl := k.Planner.Plan(question, asOf)
 	out.Plan = pl
-	em.Emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions})
+	em.Emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions, DidYouMean: pl.DidYouMean})
 
 	var sql, source, zeroControl string
 	var compiled *semantic.Compiled
@@ -210,7 +210,7 @@ func metricColumns(m *semantic.Model, t *quarry.Table) []narrate.ColumnInfo {
 }
 
 // unansweredMessage says what was understood, what was not, and the
-// closest known terms.
+// question corrected or else the closest known terms.
 func unansweredMessage(pl *planner.Plan) string {
 	var b strings.Builder
 	if pl.Reason != "" {
@@ -221,7 +221,9 @@ func unansweredMessage(pl *planner.Plan) string {
 	if len(pl.Unknown) > 0 {
 		b.WriteString("; not understood: " + strings.Join(pl.Unknown, ", "))
 	}
-	if len(pl.Suggestions) > 0 {
+	if pl.DidYouMean != "" {
+		b.WriteString("; did you mean: " + pl.DidYouMean + "?")
+	} else if len(pl.Suggestions) > 0 {
 		b.WriteString("; closest known terms: " + strings.Join(pl.Suggestions, ", "))
 	}
 	return b.String()

@@ -61,8 +61,11 @@ type Outcome struct {
 	Understood  []string
 	Unknown     []string
 	Suggestions []string
-	Clarify     string   // the question to answer, when Status is Clarify
-	Options     []string // its choices
+	// DidYouMean is the question with its unknown words corrected, when
+	// that question can be answered ("revenue by channel").
+	DidYouMean string
+	Clarify    string   // the question to answer, when Status is Clarify
+	Options    []string // its choices
 }
 
 // OutcomeOf is the outcome of an ask from what Ask returned. out may be
@@ -75,7 +78,7 @@ func OutcomeOf(out *AskOutcome, err error) Outcome {
 			Table: out.Table, Message: out.Message, Reading: out.Reading}
 		if pl := out.Plan; pl != nil {
 			o.PlanKind, o.PlanTitle = string(pl.Kind), pl.Title
-			o.Understood, o.Unknown, o.Suggestions = pl.Understood, pl.Unknown, pl.Suggestions
+			o.Understood, o.Unknown, o.Suggestions, o.DidYouMean = pl.Understood, pl.Unknown, pl.Suggestions, pl.DidYouMean
 			o.Reason = oneLine(pl.Reason)
 			if o.Status == Clarify {
 				o.Clarify, o.Options = pl.Question, pl.Options
@@ -143,7 +146,9 @@ func (o Outcome) Explain() string {
 	if len(o.Unknown) > 0 {
 		b.WriteString("Not understood: " + strings.Join(o.Unknown, ", ") + "\n")
 	}
-	if len(o.Suggestions) > 0 {
+	if o.DidYouMean != "" {
+		b.WriteString("Did you mean: " + o.DidYouMean + "?\n")
+	} else if len(o.Suggestions) > 0 {
 		b.WriteString("Closest known terms: " + strings.Join(o.Suggestions, ", ") + "\n")
 	}
 	return b.String()

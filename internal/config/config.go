@@ -313,7 +313,7 @@ func (c *Config) Conn(name string) (*Connection, error) {
 		switch {
 		case name != "":
 		case len(c.ConnectionNames) == 0:
-			return nil, quarry.Errorf(quarry.KindConfig, "%s defines no connection; add your database under connections: (the comments in quarry.yaml show sqlite, postgres and mysql), then run quarry learn", c.Path)
+			return nil, quarry.Errorf(quarry.KindConfig, "%s defines no connection; run quarry learn --url URL (a postgres:// or mysql:// URL, or a SQLite file), or add your database under connections: in it", c.Path)
 		default:
 			return nil, quarry.Errorf(quarry.KindUsage, "%s defines %d connections (%s) and no default; name one with --connection %s, or add `connection: %s` to it",
 				c.Path, len(c.ConnectionNames), shorten(strings.Join(c.ConnectionNames, ", ")), c.ConnectionNames[0], c.ConnectionNames[0])

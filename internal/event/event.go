@@ -139,6 +139,9 @@ type QuestionParsedData struct {
 	Understood   []string `json:"understood,omitempty"`
 	Unknown      []string `json:"unknown,omitempty"`
 	Alternatives []string `json:"alternatives,omitempty"`
+	// DidYouMean is the question with its unknown words corrected, when
+	// that question plans.
+	DidYouMean string `json:"did_you_mean,omitempty"`
 }
 
 // ReadingData is how quarry read a question, in business terms: what is

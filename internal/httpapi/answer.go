@@ -16,12 +16,16 @@ import (
 // answerJSON is an answer as the API shows it: in done.answer and in a
 // session's turns.
 type answerJSON struct {
-	Markdown   string             `json:"markdown"`
-	HTML       string             `json:"html"` // rendered on the server and sanitised
-	Headline   string             `json:"headline"`
-	SQL        string             `json:"sql"`
-	Columns    []columnJSON       `json:"columns"`
-	Rows       [][]any            `json:"rows"` // the first rows, at most 100
+	Markdown string       `json:"markdown"`
+	HTML     string       `json:"html"` // rendered on the server and sanitised
+	Headline string       `json:"headline"`
+	SQL      string       `json:"sql"`
+	Columns  []columnJSON `json:"columns"`
+	Rows     [][]any      `json:"rows"` // the first rows, at most 100
+	// Cells are those rows as the answer's text writes them (narrate's
+	// formatting: 2025-01 for a month, $ and the same rounding); rows
+	// keeps the raw values, which sorting and the CSV use.
+	Cells      [][]string         `json:"cells,omitempty"`
 	RowCount   int64              `json:"row_count"`
 	Truncated  bool               `json:"truncated"`
 	Checks     []verify.Check     `json:"checks"`
@@ -47,6 +51,9 @@ func (s *Server) answerOf(out *analyst.AskOutcome) *answerJSON {
 		Checks: out.Report.Checks, Confidence: out.Report.Confidence, ResultID: out.ResultID,
 	}
 	a.Columns, a.Rows = preview(out.Table)
+	if len(out.Answer.Cells) >= len(a.Rows) {
+		a.Cells = out.Answer.Cells[:len(a.Rows)]
+	}
 	a.setChart(&s.charts, out.Answer.Chart)
 	if a.Checks == nil {
 		a.Checks = []verify.Check{}

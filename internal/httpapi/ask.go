@@ -34,14 +34,17 @@ type askResponse struct {
 	Interpretation *event.ReadingData `json:"interpretation,omitempty"`
 	Markdown       string             `json:"markdown,omitempty"` // the whole answer: the sentence, the table, the checks
 	Message        string             `json:"message,omitempty"`  // why there is no answer, one line
-	Query          string             `json:"query"`
-	Data           askData            `json:"data"`
-	Checks         []verify.Check     `json:"checks"`
-	Confidence     float64            `json:"confidence,omitempty"` // absent when there is no answer
-	Trace          []traceStep        `json:"trace"`
-	Warnings       []string           `json:"warnings"`
-	RunID          string             `json:"run_id"`
-	Error          *apiError          `json:"error,omitempty"`
+	// DidYouMean is the question with its unknown words replaced by the
+	// closest known terms, when that question can be answered.
+	DidYouMean string         `json:"did_you_mean,omitempty"`
+	Query      string         `json:"query"`
+	Data       askData        `json:"data"`
+	Checks     []verify.Check `json:"checks"`
+	Confidence float64        `json:"confidence,omitempty"` // absent when there is no answer
+	Trace      []traceStep    `json:"trace"`
+	Warnings   []string       `json:"warnings"`
+	RunID      string         `json:"run_id"`
+	Error      *apiError      `json:"error,omitempty"`
 }
 
 type askData struct {
@@ -85,7 +88,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	}
 	o := analyst.OutcomeOf(out, err)
 	resp.Status, resp.Message, resp.Headline, resp.Interpretation = string(o.Status), o.Message, o.Headline, o.Reading
-	resp.Checks, resp.Confidence = o.Checks, o.Confidence
+	resp.Checks, resp.Confidence, resp.DidYouMean = o.Checks, o.Confidence, o.DidYouMean
 	if resp.Checks == nil {
 		resp.Checks = []verify.Check{}
 	}

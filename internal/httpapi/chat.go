@@ -45,7 +45,8 @@ type doneEvent struct {
 	Understood     []string           `json:"understood,omitempty"`
 	Unknown        []string           `json:"unknown,omitempty"`
 	Suggestions    []string           `json:"suggestions,omitempty"`
-	Proposed       *proposedJSON      `json:"proposed,omitempty"` // manual mode: the query to run
+	DidYouMean     string             `json:"did_you_mean,omitempty"` // the question with its unknown words corrected
+	Proposed       *proposedJSON      `json:"proposed,omitempty"`     // manual mode: the query to run
 	Error          *apiError          `json:"error,omitempty"`
 }
 
@@ -201,7 +202,7 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 func (s *Server) done(t *askTurn) doneEvent {
 	o := analyst.OutcomeOf(t.out, t.err)
 	d := doneEvent{RunID: t.runID, SessionID: t.sessionID, Status: string(o.Status), Message: o.Message, Interpretation: o.Reading,
-		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions}
+		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions, DidYouMean: o.DidYouMean}
 	if o.Status == analyst.Clarify {
 		d.Clarification = &clarification{Question: o.Clarify, Options: o.Options}
 	}

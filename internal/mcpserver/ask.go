@@ -48,6 +48,7 @@ type AskResult struct {
 	Understood     []string           `json:"understood,omitempty"`
 	Unknown        []string           `json:"unknown,omitempty"`
 	Suggestions    []string           `json:"suggestions,omitempty"`
+	DidYouMean     string             `json:"did_you_mean,omitempty"`
 	Clarify        string             `json:"clarify,omitempty"`
 	Options        []string           `json:"options,omitempty"`
 }
@@ -88,7 +89,7 @@ func (s *server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (
 func (s *server) askResult(o analyst.Outcome) *AskResult {
 	r := &AskResult{RunID: o.RunID, Status: string(o.Status), Question: o.Question, AsOf: o.AsOf, SQL: o.SQL,
 		RowCount: o.RowCount, Truncated: o.Truncated, ResultID: o.ResultID, Message: o.Message,
-		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions, Clarify: o.Clarify, Options: o.Options,
+		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions, DidYouMean: o.DidYouMean, Clarify: o.Clarify, Options: o.Options,
 		Answer: o.Answer, Headline: o.Headline, Checks: o.Checks, Confidence: o.Confidence, Interpretation: o.Reading}
 	if o.Status != analyst.Answered {
 		r.RowCount, r.Truncated, r.ResultID = 0, false, ""
@@ -133,7 +134,11 @@ func askMarkdown(o analyst.Outcome) string {
 		}
 		fmt.Fprintf(&b, " · confidence %.2f\n", o.Confidence)
 	}
-	fmt.Fprintf(&b, "\nRun %s · %d rows", o.RunID, o.RowCount)
+	rows := "rows"
+	if o.RowCount == 1 {
+		rows = "row"
+	}
+	fmt.Fprintf(&b, "\nRun %s · %d %s", o.RunID, o.RowCount, rows)
 	if o.ResultID != "" {
 		fmt.Fprintf(&b, " · result %s (get_result reads its rows)", o.ResultID)
 	}

@@ -41,7 +41,14 @@ type Answer struct {
 	Markdown string    `json:"markdown"`
 	Headline string    `json:"headline"` // the first sentence, without Markdown
 	Chart    ChartSpec `json:"chart"`
+	// Cells are the first CellRows rows of the result as the text and the
+	// Markdown table write them (month periods as 2025-01, currency
+	// units, the same rounding), for a surface's own table.
+	Cells [][]string `json:"cells,omitempty"`
 }
+
+// CellRows is how many rows Answer.Cells holds.
+const CellRows = 100
 
 // Shapes of results, as Shape reports them.
 const (
@@ -83,7 +90,29 @@ func Compose(in AnswerInput) Answer {
 	if spec.Kind != ChartNone {
 		spec.Currency = in.Currency
 	}
-	return Answer{Markdown: b.String(), Headline: stripBold(headline), Chart: spec}
+	return Answer{Markdown: b.String(), Headline: stripBold(headline), Chart: spec, Cells: w.cells()}
+}
+
+// cells formats the first CellRows rows as the table does.
+func (w writer) cells() [][]string {
+	t := w.in.Table
+	if t == nil || len(t.Rows) == 0 {
+		return nil
+	}
+	out := make([][]string, 0, min(len(t.Rows), CellRows))
+	for _, r := range t.Rows[:min(len(t.Rows), CellRows)] {
+		row := make([]string, len(t.Columns))
+		for i := range row {
+			row[i] = Value(nil, ColumnInfo{}, "")
+		}
+		for _, c := range w.cols {
+			if c.index < len(row) {
+				row[c.index] = w.fmtCell(c, r)
+			}
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // Shape reports which kind of headline Compose writes for a result.
@@ -521,6 +550,16 @@ func (w writer) list(dims []column) string {
 	if pp := periodPhrase(w.in.Period); pp != "" {
 		lead += " " + pp
 	}
+	// A result with a measure is stated as what it measures, as a first
+	// answer is ("Orders by month and channel in 2025: 36 rows, …"),
+	// with its highest figure.
+	top := ""
+	if _, nums := w.split(); len(dims) > 0 && len(nums) > 0 && w.title() != "" {
+		if m := firstMeasure(nums); m.Role == RoleMetric {
+			lead = w.subject(w.title()) + ": " + rows
+			top = w.highest(dims, m)
+		}
+	}
 	for _, d := range dims {
 		if d.time {
 			lo, hi := "", ""
@@ -537,7 +576,7 @@ func (w writer) list(dims []column) string {
 				}
 			}
 			if lo != "" && lo != hi {
-				return lead + ", from " + lo + " to " + hi + "."
+				return lead + ", from " + lo + " to " + hi + top + "."
 			}
 		}
 	}
@@ -561,12 +600,42 @@ func (w writer) list(dims []column) string {
 		}
 	}
 	if len(t.Rows) == 1 {
-		return lead + ": " + vals[0] + "."
+		return lead + ": " + vals[0] + top + "."
 	}
 	if len(vals) == 1 {
-		return lead + ", all with " + c.Name + " " + vals[0] + "."
+		return lead + ", all with " + c.Name + " " + vals[0] + top + "."
 	}
-	return lead + ", starting with " + joinWords(vals) + "."
+	return lead + ", starting with " + joinWords(vals) + top + "."
+}
+
+// highest names the row with the largest value of m, by its groups:
+// "; the highest is **1,234** (web, 2025-12)". Empty for one row.
+func (w writer) highest(dims []column, m column) string {
+	rows := w.in.Table.Rows
+	if len(rows) < 2 {
+		return ""
+	}
+	best, found := 0, false
+	var bestV float64
+	for i, r := range rows {
+		if f, ok := quarry.Float(m.cell(r)); ok && (!found || f > bestV) {
+			best, bestV, found = i, f, true
+		}
+	}
+	if !found {
+		return ""
+	}
+	var where []string
+	for _, d := range dims {
+		if d.cell(rows[best]) != nil {
+			where = append(where, w.fmtCell(d, rows[best]))
+		}
+	}
+	s := "; the highest is **" + w.fmtCell(m, rows[best]) + "**"
+	if len(where) > 0 {
+		s += " (" + strings.Join(where, ", ") + ")"
+	}
+	return s
 }
 
 // table renders at most PreviewRows rows as a Markdown table.
@@ -679,6 +748,9 @@ func joinWords(s []string) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
+
+// Rows says how many rows there are: "1 row", "96 rows".
+func Rows(n int64) string { return plural(n, "row") }
 
 func plural(n int64, noun string) string {
 	return strconv.FormatInt(n, 10) + " " + pluralNoun(n, noun)

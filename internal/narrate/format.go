@@ -42,11 +42,11 @@ func Number(f float64, format, currency string) string {
 	var s string
 	switch format {
 	case FormatCurrency:
-		s = currency + group(strconv.FormatFloat(f, 'f', 2, 64))
+		s = currency + group(Fixed(f, 2, 0))
 	case FormatPercent:
-		s = group(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
+		s = group(Fixed(f, 1, 2)) + "%"
 	case FormatInteger:
-		s = group(strconv.FormatFloat(math.Round(f), 'f', 0, 64))
+		s = group(Fixed(f, 0, 0))
 	default:
 		s = group(plainNumber(f))
 	}
@@ -62,7 +62,7 @@ func plainNumber(f float64) string {
 	case f == math.Trunc(f) && f < 1e15:
 		return strconv.FormatFloat(f, 'f', 0, 64)
 	case f >= 1:
-		return strconv.FormatFloat(f, 'f', 2, 64)
+		return Fixed(f, 2, 0)
 	}
 	prec := 3 - int(math.Floor(math.Log10(f)))
 	if prec > 12 {
@@ -223,4 +223,42 @@ func looksLikeDate(s string) bool {
 		return true
 	}
 	return false
+}
+
+// Fixed writes the non-negative f times 10^shift with places decimals,
+// rounded half away from zero on its decimal value (the shortest decimal
+// that reads back as f), not on the binary float: 209829.205 is
+// "209829.21" in every surface, never "209829.20".
+func Fixed(f float64, places, shift int) string {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	for ; shift > 0; shift-- { // move the point right: percent
+		if frac == "" {
+			frac = "0"
+		}
+		whole, frac = whole+frac[:1], frac[1:]
+	}
+	whole = strings.TrimLeft(whole, "0")
+	if whole == "" {
+		whole = "0"
+	}
+	up := len(frac) > places && frac[places] >= '5'
+	frac = (frac + strings.Repeat("0", places))[:places]
+	digits := []byte(whole + frac)
+	for i := len(digits) - 1; up && i >= 0; i-- {
+		if digits[i] == '9' {
+			digits[i] = '0'
+			continue
+		}
+		digits[i]++
+		up = false
+	}
+	out := string(digits)
+	if up {
+		out = "1" + out
+	}
+	if places == 0 {
+		return out
+	}
+	return out[:len(out)-places] + "." + out[len(out)-places:]
 }

@@ -89,3 +89,26 @@ func TestColumnsFrom(t *testing.T) {
 		t.Errorf("ColumnsFrom = %+v, want %+v", got, want)
 	}
 }
+
+// TestNumberRoundsTheDecimalValue checks that figures round half away
+// from zero on the decimal value, not on the binary float below it, so
+// that the text, the table and the chart agree.
+func TestNumberRoundsTheDecimalValue(t *testing.T) {
+	for _, c := range []struct {
+		f      float64
+		format string
+		want   string
+	}{
+		{209829.205, FormatCurrency, "$209,829.21"},
+		{2.675, FormatNumber, "2.68"},
+		{-1.005, FormatCurrency, "-$1.01"},
+		{0.12345, FormatPercent, "12.3%"},
+		{0.12355, FormatPercent, "12.4%"},
+		{999.995, FormatCurrency, "$1,000.00"},
+		{2.5, FormatInteger, "3"},
+	} {
+		if got := Number(c.f, c.format, "$"); got != c.want {
+			t.Errorf("Number(%v, %s) = %q, want %q", c.f, c.format, got, c.want)
+		}
+	}
+}

@@ -382,8 +382,9 @@ func (b *builder) subjectBeforeColumns() bool {
 }
 
 // hide keeps out of the result what the question does not ask to see: a
-// table's key beside its label, and metrics only ranked or filtered by
-// ("which year had the most concerts", "singers with more than one song").
+// table's key beside its label, and metrics only filtered by ("singers
+// with more than one song"). The measure of a "which … has the most …"
+// question stays: the answer states it.
 func (b *builder) hide() {
 	q := &b.q
 	if len(q.Dimensions) == 0 || len(q.Compare) > 0 || q.Share {
@@ -392,7 +393,10 @@ func (b *builder) hide() {
 	hidden := append([]string(nil), b.hidden...)
 	for _, m := range q.Metrics {
 		ranked := b.argmax && len(q.Order) > 0 && q.Order[0].Field == m
-		if !b.shown[m] && (!b.isColAgg(m) || ranked) && !b.st.count {
+		// The measure a "which … has the most …" question ranks by is
+		// shown: "United States, 1,234 customers" answers it; the name
+		// alone leaves the reader to trust a figure they cannot see.
+		if !b.shown[m] && !ranked && !b.isColAgg(m) && !b.st.count {
 			hidden = append(hidden, m)
 		}
 	}

@@ -61,9 +61,13 @@ type Plan struct {
 	Unknown []string `json:"unknown,omitempty"`
 	// Suggestions are the closest known terms to the unknown words.
 	Suggestions []string `json:"suggestions,omitempty"`
-	Question    string   `json:"question,omitempty"` // for KindClarify: the one question to ask
-	Options     []string `json:"options,omitempty"`  // for KindClarify
-	Reason      string   `json:"reason,omitempty"`   // for KindRefuse and KindUnanswered
+	// DidYouMean is the question with each unknown word replaced by the
+	// closest known term, when that question plans ("revnue by chanel" →
+	// "revenue by channel"); empty when there is none.
+	DidYouMean string   `json:"did_you_mean,omitempty"`
+	Question   string   `json:"question,omitempty"` // for KindClarify: the one question to ask
+	Options    []string `json:"options,omitempty"`  // for KindClarify
+	Reason     string   `json:"reason,omitempty"`   // for KindRefuse and KindUnanswered
 }
 
 // Model returns a copy of base with the plan's ad-hoc metrics added. base
@@ -162,6 +166,9 @@ func lower(s string) string { return strings.ToLower(s) }
 // Plan plans one question as of the given day.
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	pl := p.plan(question, asOf)
+	if pl.Kind == KindUnanswered {
+		pl.DidYouMean = p.correct(question, pl.Unknown, asOf)
+	}
 	if pl.Kind == KindClarify && pl.Reason == "" {
 		pl.Reason = "two meanings fit the question"
 	}

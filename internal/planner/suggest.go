@@ -1,8 +1,11 @@
 package planner
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+	"time"
+	"unicode"
 
 	"github.com/quarrydata/quarry/internal/suggest"
 )
@@ -66,4 +69,62 @@ func distance(a, b string) int {
 		return 64
 	}
 	return suggest.Distance(a, b)
+}
+
+// correct returns question with each unknown word replaced by the one
+// known term closest to it, when every unknown word is a single word with
+// such a term within a small distance and the corrected question plans;
+// "" otherwise. "revnue by chanel" → "revenue by channel".
+func (p *Planner) correct(question string, unknown []string, asOf time.Time) string {
+	if len(unknown) == 0 {
+		return ""
+	}
+	out := question
+	for _, u := range unknown {
+		if len(u) < 3 || strings.ContainsFunc(u, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			return ""
+		}
+		term := p.closest(u)
+		if term == "" {
+			return ""
+		}
+		re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(u) + `\b`)
+		if err != nil || !re.MatchString(out) {
+			return ""
+		}
+		out = re.ReplaceAllLiteralString(out, term)
+	}
+	switch p.plan(out, asOf).Kind {
+	case KindMetric, KindRows, KindVerified:
+		return out
+	}
+	return ""
+}
+
+// closest is the known term nearest to the word u: at most one edit per
+// three letters away, one word before several ("channel" before
+// "marketing channel"), and "" when two are equally near.
+func (p *Planner) closest(u string) string {
+	u = strings.ToLower(u)
+	best, bestD, tie := "", max(1, len(u)/3)+1, false
+	for _, t := range p.lex.terms {
+		if strings.Contains(t, " ") {
+			continue
+		}
+		if len(t) > 64 {
+			continue
+		}
+		switch d := suggest.Typos(u, t); {
+		case d == 0:
+			return ""
+		case d < bestD:
+			best, bestD, tie = t, d, false
+		case d == bestD && t != best:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
 }

@@ -128,7 +128,7 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 // at path: the lines to write under connections:, for a file and for a
 // server.
 func addConnectionFix(path string) string {
-	return "add your database under connections: in " + path + ", e.g. `mydb: {driver: sqlite, path: data.db}` or `mydb: {driver: postgres, url: ${DATABASE_URL}}` " +
+	return "run quarry learn --url URL (a postgres:// or mysql:// URL, kept in .env, or a SQLite file), or add your database under connections: in " + path + ", e.g. `mydb: {driver: sqlite, path: data.db}` or `mydb: {driver: postgres, url: ${DATABASE_URL}}` " +
 		"(indented under connections:; its comments show more), then run quarry learn"
 }
 

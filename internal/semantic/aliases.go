@@ -6,7 +6,8 @@ import (
 )
 
 // aliases are other names people use for common values: country codes and
-// short names, and the adjectives of countries ("German customers"). A
+// short names, and the adjectives of countries and continents ("German
+// customers", "European countries"). A
 // code that is also an English word ("US") counts only as written, in
 // capitals.
 var aliasTable = []struct {
@@ -41,6 +42,13 @@ var aliasTable = []struct {
 	{"Finland", []string{"Finnish"}},
 	{"New Zealand", []string{"NZ"}},
 	{"South Africa", []string{"RSA"}},
+	{"Europe", []string{"European"}},
+	{"Asia", []string{"Asian"}},
+	{"Africa", []string{"African"}},
+	{"Oceania", []string{"Oceanian"}},
+	{"North America", []string{"North American"}},
+	{"South America", []string{"South American"}},
+	{"Antarctica", []string{"Antarctic"}},
 }
 
 // upperOnly are aliases that are also ordinary words in lower case.

@@ -36,3 +36,20 @@ func TestClosest(t *testing.T) {
 		t.Errorf("a tie should keep the first word, got %q", w)
 	}
 }
+
+func TestTypos(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"ordres", "orders", 1},
+		{"ordres", "ordered", 2},
+		{"chanel", "channel", 1},
+		{"Revnue", "revenue", 1},
+		{"", "abc", 3},
+	} {
+		if got := Typos(c.a, c.b); got != c.want {
+			t.Errorf("Typos(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -108,7 +108,9 @@ var superlativeRE = regexp.MustCompile(` (most|least|highest|lowest|fewest|large
 // has most concerts", "the name of the country with the most car makers"),
 // not a list ("which countries are the largest", "top …").
 func (c *cover) oneAtTheEnd() bool {
-	if !superlativeRE.MatchString(c.text) || digitRE.MatchString(c.text) || comparedWordRE.MatchString(c.text) {
+	// A year names the period, not a number of rows: "which channel had
+	// the most orders in 2025" asks for one.
+	if !superlativeRE.MatchString(c.text) || digitRE.MatchString(periodYearRE.ReplaceAllString(c.text, " ")) || comparedWordRE.MatchString(c.text) {
 		return false
 	}
 	for _, w := range []string{" are ", " were ", " top ", " bottom ", " all ", " each ", " every ", " names ", " by ", " per ", " for each "} {
@@ -119,7 +121,10 @@ func (c *cover) oneAtTheEnd() bool {
 	return true
 }
 
-var digitRE = regexp.MustCompile(`\d`)
+var (
+	digitRE      = regexp.MustCompile(`\d`)
+	periodYearRE = regexp.MustCompile(` (in|during|of|for) (19|20)\d\d `)
+)
 
 var extremeRE = regexp.MustCompile(`(?i)^\s*(max|min)\s*\(`)
 

@@ -400,9 +400,13 @@ function resultTable(columns, rows, opts = {}) {
   thead.append(headRow);
 
   function renderBody() {
-    tbody.replaceChildren(...view.map(({ r }) => el("tr", {}, r.map((v, i) => {
+    // The server's cells are the values as the answer's text writes them;
+    // the raw values sort and go to the CSV.
+    const cells = opts.cells && opts.cells.length === rows.length ? opts.cells : null;
+    tbody.replaceChildren(...view.map(({ r, i: row }) => el("tr", {}, r.map((v, i) => {
       const nul = v === null || v === undefined;
-      const td = el("td", { class: [numeric[i] ? "num" : "", nul ? "null" : ""].join(" ").trim(), text: formatCell(v) });
+      const text = cells && cells[row] && typeof cells[row][i] === "string" ? cells[row][i] : formatCell(v);
+      const td = el("td", { class: [numeric[i] ? "num" : "", nul ? "null" : ""].join(" ").trim(), text });
       if (!nul && typeof v !== "object") td.title = String(v);
       return td;
     }))));
@@ -609,7 +613,7 @@ function eventDetail(type, d) {
     case "clarification": return d.question || "";
     case "sql.generated": return `${d.source || ""}: ${(d.sql || "").split("\n")[0]}${(d.sql || "").includes("\n") ? " …" : ""}`;
     case "guard.checked": return d.allowed ? `allowed (${d.dialect || "sql"})` : `refused: ${(d.violations || []).map((v) => v.message || v.code).join("; ")}`;
-    case "query.executed": return `${Number(d.rows || 0).toLocaleString("en-US")} rows in ${Math.round(d.duration_ms || 0)} ms${d.cached ? " (cached)" : ""}`;
+    case "query.executed": return `${Number(d.rows || 0).toLocaleString("en-US")} ${Number(d.rows) === 1 ? "row" : "rows"} in ${Math.round(d.duration_ms || 0)} ms${d.cached ? " (cached)" : ""}`;
     case "query.failed": return d.message || d.kind || "";
     case "checks.ran": return `${(d.checks || []).length} checks · confidence ${typeof d.confidence === "number" ? d.confidence.toFixed(2) : "?"}`;
     case "answer.rendered": return d.chart ? `chart: ${d.chart}` : "";
@@ -667,7 +671,7 @@ class Progress {
     if (type === "guard.checked" && !d.allowed) bad = true;
     if (type === "query.failed") bad = true;
     let note;
-    if (type === "query.executed") note = `${Number(d.rows || 0).toLocaleString("en-US")} rows`;
+    if (type === "query.executed") note = `${Number(d.rows || 0).toLocaleString("en-US")} ${Number(d.rows) === 1 ? "row" : "rows"}`;
     if (type === "clarification") note = "needs a choice";
     this.set(done, bad ? "bad" : "done", note);
     if (next && !bad) this.set(next, "current");
@@ -747,7 +751,7 @@ function answerView(ans, runId, kind = "ask", reading = null) {
   }
   if (ans.checks && ans.checks.length) card.append(checksSection(ans.checks, kind === "run" ? undefined : ans.confidence));
   if (ans.sql) card.append(sqlSection(ans.sql));
-  if (hasRows) card.append(resultTable(ans.columns, ans.rows, { rowCount: ans.row_count, truncated: ans.truncated, resultId: ans.result_id }));
+  if (hasRows) card.append(resultTable(ans.columns, ans.rows, { rowCount: ans.row_count, truncated: ans.truncated, resultId: ans.result_id, cells: ans.cells }));
   if (runId && kind !== "run") card.append(feedbackBar(runId));
   else if (runId) card.append(el("p", { class: "run-id muted small-text", text: runId }));
   if (runId) card.append(provenanceBar(runId));
@@ -814,7 +818,15 @@ function noticeView(done, question) {
     card.append(el("div", { class: "chips", attrs: { role: "group", "aria-label": "Choose one" } }, opts.map((o) =>
       el("button", { class: "chip", text: o, attrs: { type: "button", "data-option": o }, on: { click: () => sendMessage(o) } }))));
   }
-  const sugg = done.suggestions || [];
+  if (done.did_you_mean) {
+    const fixed = done.did_you_mean;
+    card.append(el("p", { class: "did-you-mean" }, [
+      "Did you mean: ",
+      el("button", { class: "chip", text: fixed, attrs: { type: "button", "data-did-you-mean": fixed }, on: { click: () => sendMessage(fixed) } }),
+      "?",
+    ]));
+  }
+  const sugg = done.did_you_mean ? [] : done.suggestions || [];
   if (sugg.length) {
     card.append(el("p", { class: "muted small-text", text: "Closest known terms — click one to try it in your question:" }));
     card.append(el("div", { class: "chips", attrs: { role: "group", "aria-label": "Suggestions" } }, sugg.map((s) =>
@@ -897,6 +909,7 @@ function enrichFromEvents(done, events) {
       if (!out.understood && d.understood) out.understood = d.understood;
       if (!out.unknown && d.unknown) out.unknown = d.unknown;
       if (!out.suggestions && d.alternatives) out.suggestions = d.alternatives;
+      if (!out.did_you_mean && d.did_you_mean) out.did_you_mean = d.did_you_mean;
     } else if (e.type === "question.read" && !out.interpretation) {
       out.interpretation = d;
     } else if (e.type === "query.proposed" && !out.proposed) {
