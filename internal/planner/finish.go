@@ -381,6 +381,22 @@ func (b *builder) subjectBeforeColumns() bool {
 	return false
 }
 
+// asksWhich reports whether the question asks "which …" or "who …" and
+// names nothing else to return: no "list", "give", "show", "name".
+func (b *builder) asksWhich() bool {
+	ws := strings.Fields(b.st.text)
+	if len(ws) == 0 || ws[0] != "which" && ws[0] != "who" {
+		return false
+	}
+	for _, w := range ws {
+		switch w {
+		case "list", "give", "show", "return", "name", "names", "display", "find":
+			return false
+		}
+	}
+	return true
+}
+
 // hide keeps out of the result what the question does not ask to see: a
 // table's key beside its label, and metrics only filtered by ("singers
 // with more than one song"). The measure of a "which … has the most …"
@@ -395,8 +411,11 @@ func (b *builder) hide() {
 		ranked := b.argmax && len(q.Order) > 0 && q.Order[0].Field == m
 		// The measure a "which … has the most …" question ranks by is
 		// shown: "United States, 1,234 customers" answers it; the name
-		// alone leaves the reader to trust a figure they cannot see.
-		if !b.shown[m] && !ranked && !b.isColAgg(m) && !b.st.count {
+		// alone leaves the reader to trust a figure they cannot see. A
+		// question that says what to return ("the name of the country
+		// with the most car makers", "list the country name") gets that.
+		showRanked := ranked && b.asksWhich() && !b.st.wantLabel
+		if !b.shown[m] && !showRanked && (!b.isColAgg(m) || ranked) && !b.st.count {
 			hidden = append(hidden, m)
 		}
 	}
