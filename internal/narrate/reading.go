@@ -55,8 +55,8 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 	}
 	for _, f := range q.Filters {
 		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f)}
-		if f.Op == semantic.OpNone || f.Op == semantic.OpSome {
-			rf.Column = f.Field // a table whose rows each row must have, or lack
+		if f.Op == semantic.OpNone || f.Op == semantic.OpSome || f.Count {
+			rf.Column = f.Field // a table whose rows each row must have, or lack, or count
 		}
 		if rf.Column != f.Field {
 			rf.Text += " (" + rf.Column + ")"
@@ -173,6 +173,12 @@ func filterText(f semantic.Filter) string {
 		one = "the " + map[string]string{"avg": "average", "min": "minimum", "max": "maximum"}[f.Against] + " of all rows"
 	}
 	switch {
+	case f.Count:
+		op := string(f.Op)
+		if f.Op == semantic.OpNe {
+			op = "≠"
+		}
+		return "the number of " + f.Field + " rows that refer to it " + op + " " + one
 	case f.Op == semantic.OpEq && len(vals) > 1:
 		return f.Field + " is one of " + one
 	case f.Op == semantic.OpNone:

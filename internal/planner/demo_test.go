@@ -107,7 +107,7 @@ var demoQuestions = []struct {
 	{"average unit price of products", KindMetric},
 	{"what is the average, minimum and maximum unit price of products", KindMetric},
 	{"how many countries do our customers come from", KindMetric},
-	{"customers with more than 20 orders", KindMetric},
+	{"customers with more than 20 orders", KindRows},
 	{"products with a price above 400", KindRows},
 	{"what is the highest unit price", KindClarify},
 	// More, as colleagues asked them.

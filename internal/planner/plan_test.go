@@ -100,7 +100,7 @@ var modelQuestions = []struct {
 	{"average unit price of products", KindMetric},
 	{"what is the average, minimum and maximum price of products", KindMetric},
 	{"how many countries do our customers come from", KindMetric},
-	{"customers with more than 5 orders", KindMetric},
+	{"customers with more than 5 orders", KindRows},
 	{"orders in Germany or France since 2025", KindMetric},
 	{"revenue excluding the store channel year to date", KindMetric},
 	{"average order value by quarter", KindMetric},

@@ -59,7 +59,7 @@ var learnedQuestions = []struct {
 	{"How many concerts occurred in 2014 or 2015?", KindMetric},
 	{"What is the year that had the most concerts?", KindMetric},
 	{"Find the number of concerts happened in the stadium with the highest capacity.", KindUnanswered},
-	{"How many stadiums have more than 2 concerts?", KindUnanswered},
+	{"How many stadiums have more than 2 concerts?", KindMetric},
 	{"What is the maximum capacity for different number of concerts?", KindUnanswered},
 	{"What is the name of the singer who is the oldest?", KindRows},
 	{"Give me all the information about singers.", KindRows},

@@ -76,3 +76,57 @@ func (c *compiler) existsSQL(outer, related string, op Op) (string, colRef, erro
 	}
 	return not + "EXISTS (SELECT 1 FROM " + c.tableRef(r.Name) + " WHERE " + c.col(colRef{r.Name, rcol}) + " = " + c.col(ref) + ")", ref, nil
 }
+
+// relatedFilter reports whether a filter is on the rows of a related
+// entity rather than on a field: none, some, or a count of them.
+func relatedFilter(f Filter) bool {
+	return f.Op == OpNone || f.Op == OpSome || f.Count
+}
+
+// relatedSQL renders a filter on the rows of another entity that refer to
+// each row of outer: [NOT] EXISTS for none and some, and for a count
+// "(SELECT COUNT(*) FROM related WHERE related.col = outer.col) op n",
+// which is 0 for a row with none (so "fewer than 2 orders" keeps the
+// customers who never ordered).
+func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
+	if !f.Count {
+		if len(f.Values) > 0 {
+			return "", colRef{}, quarry.Errorf(quarry.KindInput, "filter %s on %s takes no values", f.Op, f.Field)
+		}
+		return c.existsSQL(outer, f.Field, f.Op)
+	}
+	switch f.Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+	default:
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s takes a comparison (<, <=, >, >=, =, !=), not %q", f.Field, f.Op)
+	}
+	if len(f.Values) != 1 {
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s is compared with one number, got %d values", f.Field, len(f.Values))
+	}
+	if _, ok := quarry.Float(f.Values[0]); !ok {
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s is compared with a number, not %v", f.Field, f.Values[0])
+	}
+	o, r := c.m.Entity(outer), c.m.Entity(f.Field)
+	if o == nil || r == nil {
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", outer, f.Field)
+	}
+	ocol, rcol, err := c.directJoin(o.Name, r.Name)
+	if err != nil {
+		return "", colRef{}, err
+	}
+	ref := colRef{o.Name, ocol}
+	for _, x := range []colRef{ref, {r.Name, rcol}} {
+		if err := c.checkPolicy(x); err != nil {
+			return "", colRef{}, err
+		}
+	}
+	lit, err := c.d.literal(f.Values[0])
+	if err != nil {
+		return "", colRef{}, err
+	}
+	op := string(f.Op)
+	if f.Op == OpNe {
+		op = "<>"
+	}
+	return "(SELECT COUNT(*) FROM " + c.tableRef(r.Name) + " WHERE " + c.col(colRef{r.Name, rcol}) + " = " + c.col(ref) + ") " + op + " " + lit, ref, nil
+}

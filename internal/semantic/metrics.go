@@ -201,12 +201,12 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	var having []Filter
 	var havingMetrics []*Metric
 	for _, f := range q.Filters {
-		if f.Op == OpNone || f.Op == OpSome {
+		if relatedFilter(f) {
 			subject, err := c.metricEntity(outputs[0])
 			if err != nil {
 				return nil, err
 			}
-			s, ref, err := c.existsSQL(subject, f.Field, f.Op)
+			s, ref, err := c.relatedSQL(subject, f)
 			if err != nil {
 				return nil, err
 			}

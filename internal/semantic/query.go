@@ -72,6 +72,11 @@ type Filter struct {
 	// heavier than the average": Field cars.weight, Op >, Against avg).
 	// It takes no values and only the comparison operators.
 	Against string `json:"against,omitempty"`
+	// Count makes Field an entity joined directly to the query's subject
+	// (as for OpNone) and compares how many of its rows refer to each
+	// subject row: "customers with fewer than 2 orders" is Field orders,
+	// Op <, Values [2], Count true, and keeps the customers with none.
+	Count bool `json:"count,omitempty"`
 }
 
 // TimeRange restricts a time dimension to [From, To): dates "YYYY-MM-DD".

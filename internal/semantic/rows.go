@@ -114,8 +114,8 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	}
 	var conds []string
 	for _, f := range q.Filters {
-		if f.Op == OpNone || f.Op == OpSome {
-			s, _, err := c.existsSQL(e.Name, f.Field, f.Op)
+		if relatedFilter(f) {
+			s, _, err := c.relatedSQL(e.Name, f)
 			if err != nil {
 				return nil, err
 			}

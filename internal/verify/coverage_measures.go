@@ -426,15 +426,15 @@ func (c *cover) namedByUsed(phrase string) bool {
 	return false
 }
 
-// existsOn reports whether the query keeps rows by whether they have rows
-// of entity ent (OpNone, OpSome), directly or through a table that links
+// existsOn reports whether the query keeps rows by whether (or how many)
+// rows of entity ent they have (OpNone, OpSome, Count), directly or through a table that links
 // them ("products never ordered": no order_items row).
 func (c *cover) existsOn(ent string) bool {
 	if ent == "" {
 		return false
 	}
 	for _, f := range c.q.Filters {
-		if f.Op != semantic.OpNone && f.Op != semantic.OpSome {
+		if f.Op != semantic.OpNone && f.Op != semantic.OpSome && !f.Count {
 			continue
 		}
 		if strings.EqualFold(f.Field, ent) {

@@ -1,0 +1,177 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// perRowCounts reads a condition on how many rows of one table each row
+// of another has — "customers with fewer than 2 orders", "how many
+// countries have more than 2 car makers" — as a count filter on those
+// rows (semantic.Filter.Count), which keeps the rows that have none,
+// instead of a count grouped by the rows with a condition on the groups,
+// which drops them (and which the zero_groups check would refuse for
+// "fewer than"). It applies where the counted table is joined directly to
+// the rows, the count is a plain count of its rows, and nothing else of
+// the question needs the grouped count: no period, no ranking, no other
+// measure, no filter on the counted table's own columns. Otherwise the
+// plan stays as it was. It returns the plan when the question lists rows.
+func (b *builder) perRowCounts() *Plan {
+	q := &b.q
+	if len(b.st.dates) > 0 || len(b.st.grains) > 0 || b.st.order != "" || b.st.limit > 0 || b.st.share || b.st.compare || b.st.trend {
+		return nil
+	}
+	// The one metric only filtered by: the condition's count.
+	m, other := "", ""
+	for _, x := range q.Metrics {
+		switch {
+		case b.shown[x]:
+			if other != "" {
+				return nil
+			}
+			other = x
+		case m != "":
+			return nil
+		default:
+			m = x
+		}
+	}
+	counted := b.countedEntity(m)
+	if counted == "" {
+		return nil
+	}
+	var cond *semantic.Filter
+	for i := range q.Filters {
+		f := &q.Filters[i]
+		if f.Field == m {
+			if cond != nil {
+				return nil // two conditions on the count: keep the grouped reading
+			}
+			cond = f
+		}
+	}
+	if cond == nil || len(cond.Values) != 1 {
+		return nil
+	}
+	count := func() {
+		*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true}
+		b.und("rows of %s counted for each %s, none counting as 0", counted, b.subject)
+	}
+	switch {
+	case len(b.groups) > 0 && other == "":
+		// "customers with fewer than 2 orders": rows of the one table
+		// grouped by.
+		rows := ""
+		var cols []string
+		for _, g := range b.groups {
+			e, c, ok := strings.Cut(g, ".")
+			if !ok || rows != "" && !strings.EqualFold(e, rows) {
+				return nil
+			}
+			rows = e
+			cols = append(cols, c)
+		}
+		ent := b.p.m.Entity(rows)
+		if ent == nil || !b.onlyOn(ent.Name, m) || !b.directlyJoined(counted, ent.Name) {
+			return nil
+		}
+		q.Rows = &semantic.RowsQuery{Entity: ent.Name, Columns: b.visible(ent, cols)}
+		q.Metrics, b.groups = nil, nil
+		b.subject, b.rows = ent.Name, true
+		count()
+		b.und("list %s", b.subject)
+		if pl := b.checkRowsSubject(); pl != nil {
+			return pl
+		}
+		pl := &Plan{Kind: KindRows, Query: q, Understood: b.st.understood}
+		pl.Title = b.makeTitle()
+		return pl
+	case len(b.groups) == 0 && other != "":
+		// "how many countries have more than 2 car makers": the count of
+		// the other table's rows.
+		subject := b.countedEntity(other)
+		if subject == "" || !b.onlyOn(subject, m) || !b.directlyJoined(counted, subject) {
+			return nil
+		}
+		q.Metrics = []string{other}
+		b.subject = subject
+		count()
+	}
+	return nil
+}
+
+// countedEntity is the table whose rows metric m plainly counts, or "".
+func (b *builder) countedEntity(m string) string {
+	for _, a := range b.adhoc {
+		if a.Name == m {
+			e := b.p.m.Entity(a.Entity)
+			if e != nil && a.Expr == "COUNT("+e.Name+"."+e.PrimaryKey+")" && len(a.Filters) == 0 {
+				return e.Name
+			}
+			return ""
+		}
+	}
+	for i := range b.p.m.Entities {
+		if e := b.p.m.Entities[i].Name; b.p.isCountOf(m, e) {
+			return e
+		}
+	}
+	return ""
+}
+
+// onlyOn reports whether every filter other than the condition on metric
+// m is on entity e's own columns (or on its rows' having or lacking
+// another table's), so that it still applies to e's rows.
+func (b *builder) onlyOn(e, m string) bool {
+	for _, f := range b.q.Filters {
+		switch {
+		case f.Field == m:
+		case f.Op == semantic.OpNone || f.Op == semantic.OpSome || f.Count:
+		default:
+			fd, err := b.p.m.ResolveField(f.Field)
+			if err != nil || fd.Kind == semantic.FieldMetric {
+				return false
+			}
+			ent, _, ok := strings.Cut(f.Field, ".")
+			if fd.Kind == semantic.FieldDimension {
+				ent, _, ok = strings.Cut(strings.TrimSpace(fd.Dimension.Expr), ".")
+			}
+			if !ok || !strings.EqualFold(ent, e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// directlyJoined reports whether counted's rows refer to e's rows through
+// exactly one relationship, many of them to one.
+func (b *builder) directlyJoined(counted, e string) bool {
+	n := 0
+	for _, r := range b.p.m.Relationships {
+		switch {
+		case strings.EqualFold(r.From, counted) && strings.EqualFold(r.To, e) && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany:
+			n++
+		case strings.EqualFold(r.From, e) && strings.EqualFold(r.To, counted) && r.Cardinality == semantic.OneToMany:
+			n++
+		case strings.EqualFold(r.From, e) && strings.EqualFold(r.To, counted), strings.EqualFold(r.From, counted) && strings.EqualFold(r.To, e):
+			return false // another relationship between the two
+		}
+	}
+	return n == 1 && !strings.EqualFold(counted, e)
+}
+
+// visible is the columns of a grouped-by table that the answer shows: its
+// label without the key it was grouped by beside it, unless the question
+// asked for the key.
+func (b *builder) visible(ent *semantic.Entity, cols []string) []string {
+	var out []string
+	for _, c := range cols {
+		if strings.EqualFold(c, ent.PrimaryKey) && len(cols) > 1 && hasString(b.hidden, ent.Name+"."+c) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
