@@ -123,6 +123,7 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	}
 	rep.Descriptions = descs.files
 	rep.Warnings = append(rep.Warnings, descs.apply(lr, restricted)...)
+	valueKeys(ctx, src, lr, restricted, opts)
 	if err := profile(ctx, src, lr, restricted, labelled, opts, rep); err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ func (b *builder) countedEntity(m string) string {
 	for _, a := range b.adhoc {
 		if a.Name == m {
 			e := b.p.m.Entity(a.Entity)
-			if e != nil && a.Expr == "COUNT("+e.Name+"."+e.PrimaryKey+")" && len(a.Filters) == 0 {
+			if e != nil && len(a.Filters) == 0 && (a.Expr == "COUNT("+e.Name+"."+e.PrimaryKey+")" || e.PrimaryKey == "" && a.Expr == "COUNT(*)") {
 				return e.Name
 			}
 			return ""

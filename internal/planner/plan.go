@@ -294,7 +294,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// "weight below the average", "price above the average
 				// price": the column against its own average over all rows.
 				last.op, last.against, last.hasNum = pendingOp, kw, true
+				last.byMode = false // compared, not grouped by
 				pendingOp, against = "", last
+				continue
+			case against != nil && (it.text == "across" || it.text == "of all" || kw == "rows" && it.text == "all"):
+				// "… than the average population across all cities": the
+				// rows the average is over, not a grouping.
 				continue
 			case kw == "by" && sortVerb:
 				// "sort employee names by their age": a sort, not a group.
@@ -405,9 +410,12 @@ func (p *Planner) walk(items []item, st *state) {
 			continue
 		case itTerm:
 			if a := against; a != nil {
-				against = nil
 				if sameField(a.cands, it.senses) {
 					continue // "… than the average weight": the same column again
+				}
+				against = nil
+				if ofEntity(a.cands, it.senses) && i > 0 && mean[i-1].kind == itKw && (mean[i-1].text == "across" || mean[i-1].text == "all" || mean[i-1].text == "of all") {
+					continue // "… across all cities": the rows of the column's own table
 				}
 			}
 			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses)) {
@@ -635,6 +643,18 @@ func sameField(a, b []sense) bool {
 	for _, x := range a {
 		for _, y := range b {
 			if x.field != "" && x.field == y.field {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ofEntity reports whether b names the table of one of a's columns.
+func ofEntity(a, b []sense) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if y.kind == sEntity && strings.EqualFold(x.entity, y.name) {
 				return true
 			}
 		}

@@ -273,7 +273,7 @@ func (b *builder) roles() *Plan {
 					// Two rows may share a name; group by the key as well,
 					// without showing it.
 					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
-					if b.namesLabel(ent) {
+					if b.namesLabel(ent) || !b.namesColumn(ent.PrimaryKey) {
 						b.hidden = append(b.hidden, ent.Name+"."+ent.PrimaryKey)
 					}
 				}

@@ -62,6 +62,9 @@ func TestAgainstAverage(t *testing.T) {
 		{"list products whose price is below the average price", want(semantic.OpLt, "avg")},
 		{"how many products have a price higher than the average", want(semantic.OpGt, "avg")},
 		{"products cheaper than the average", nil},
+		// Grouped, with the rows the average is over named: not a group.
+		{"how many products in each category have a price above the average price across all products", want(semantic.OpGt, "avg")},
+		{"how many products have a price below the average of all products", want(semantic.OpLt, "avg")},
 		{"customers with more than the average orders", nil},
 	} {
 		t.Run(tc.q, func(t *testing.T) {

@@ -41,7 +41,7 @@ func (c *cover) groupings() (ok, bad []string) {
 			// "orders by channel placed in 2025" by each order's day.
 			bad = append(bad, "the query groups by each value of "+d.Name+", a date, which the question does not ask for")
 		}
-		if ent, key, isCol := strings.Cut(d.Name, "."); isCol && !slices.Contains(c.q.Hidden, d.Name) {
+		if ent, key, isCol := strings.Cut(d.Name, "."); isCol {
 			if e := c.m.Entity(ent); e != nil && strings.EqualFold(e.PrimaryKey, key) {
 				for _, name := range c.q.Metrics {
 					if mt := c.m.Metric(name); mt != nil && strings.EqualFold(mt.Entity, ent) && countsRows(mt.Expr) {
