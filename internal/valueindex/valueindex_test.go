@@ -277,4 +277,3 @@ func TestOpenNotAnIndex(t *testing.T) {
 		t.Error("Open of a missing file: no error")
 	}
 }
-
