@@ -89,10 +89,11 @@ const (
 	formatV     = "1"
 )
 
-// endMark ends every indexed value, so that a phrase query anchored at
-// the start (^) and ending with it matches a whole value and nothing
-// longer.
-const endMark = "qqvxendmark"
+// endMark is written onto the last word of every indexed value's words
+// ("new yorkqqvxend"), so that a phrase query anchored at the start (^)
+// whose last word carries it matches a whole value and nothing longer;
+// and a last word with the mark is a rare term, so the query reads little.
+const endMark = "qqvxend"
 
 // column is one column Build reads.
 type column struct {
@@ -190,11 +191,11 @@ func Build(ctx context.Context, src Source, m *semantic.Model, path string, lim 
 		if _, err := tx.ExecContext(ctx, `
 			CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 			CREATE TABLE columns(id INTEGER PRIMARY KEY, entity TEXT NOT NULL, col TEXT NOT NULL, kind TEXT NOT NULL, names TEXT NOT NULL);
-			CREATE VIRTUAL TABLE vals USING fts5(k, col UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+			CREATE VIRTUAL TABLE vals USING fts5(k, value UNINDEXED, col UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
 			CREATE TABLE ids(key TEXT NOT NULL, value TEXT NOT NULL, col INTEGER NOT NULL);`); err != nil {
 			return err
 		}
-		insText, err := tx.PrepareContext(ctx, `INSERT INTO vals(k, col) VALUES (?, ?)`)
+		insText, err := tx.PrepareContext(ctx, `INSERT INTO vals(k, value, col) VALUES (?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -216,7 +217,7 @@ func Build(ctx context.Context, src Source, m *semantic.Model, path string, lim 
 					_, err = insID.ExecContext(ctx, strings.ToLower(v), v, i)
 				} else {
 					longest = max(longest, len(tokenize(v)))
-					_, err = insText.ExecContext(ctx, v+" "+endMark, i)
+					_, err = insText.ExecContext(ctx, wordsOf(v)+endMark, v, i)
 				}
 				if err != nil {
 					return err
@@ -308,7 +309,8 @@ func indexedColumns(m *semantic.Model) []column {
 			}
 			out = append(out, column{
 				entity: e.Name, column: c.Name, table: e.TableName(), kind: kind,
-				names: Names{Entity: append([]string{e.Name, e.TableName()}, e.Synonyms...), Column: append([]string{c.Name}, c.Synonyms...)},
+				names: Names{Entity: append([]string{e.Name, e.TableName()}, e.Synonyms...), Column: append([]string{c.Name}, c.Synonyms...),
+					Label: strings.EqualFold(e.Label, c.Name)},
 			})
 		}
 	}
@@ -388,8 +390,10 @@ func wordValues(vals []string, maxAvg int) ([]string, bool) {
 			long++
 			continue
 		}
+		// A value with spaces around it ("Aberdeen ") is dirty data: a
+		// filter on it would count on the padding.
 		ws := tokenize(v)
-		if len(ws) == 0 || len(ws) > maxWords || isNumber(wordsOf(v)) || strings.TrimSpace(v) == "" {
+		if len(ws) == 0 || len(ws) > maxWords || isNumber(wordsOf(v)) || strings.TrimSpace(v) != v {
 			continue
 		}
 		mark := false

@@ -8,6 +8,9 @@ import (
 type Names struct {
 	Entity []string `json:"entity"` // the entity's name, its table and its synonyms
 	Column []string `json:"column"` // the column's name and its synonyms
+	// Label is set when the column is the entity's label: the one that
+	// names a row.
+	Label bool `json:"label,omitempty"`
 }
 
 // Hit is a stored value found in a question: the value, where it was
@@ -23,8 +26,10 @@ type Hit struct {
 // in "customers in Springfield", Springfield is a customer's city and not
 // a store's name. The table may be named anywhere in the question; the
 // column only next to the value ("the city of Aberdeen", "whose city is
-// Aberdeen", "Aberdeen city"). When no hit's names are in the question, or
-// all of them are, every hit stays, and the planner asks which is meant.
+// Aberdeen", "Aberdeen city"). Of columns of one table, the one that names
+// its rows (its label: a country's name over its local name) is meant.
+// When no hit's names are in the question, or all of them are, every hit
+// stays, and the planner asks which is meant.
 // words are the question's words, lower case.
 func Narrow(words []string, hits []Hit) []Hit {
 	type span struct{ start, end int }
@@ -54,6 +59,9 @@ func Narrow(words []string, hits []Hit) []Hit {
 				return mentioned(stems, hits[i].Names.Column, k.start-4, k.end+2, k.start, k.end)
 			})
 		}
+		if distinctColumns(hits, idx) > 1 && distinctEntities(hits, idx) == 1 {
+			idx = keep(idx, func(i int) bool { return hits[i].Names.Label })
+		}
 		for _, i := range idx {
 			out = append(out, hits[i])
 		}
@@ -66,6 +74,15 @@ func distinctColumns(hits []Hit, idx []int) int {
 	seen := map[[2]string]bool{}
 	for _, i := range idx {
 		seen[[2]string{hits[i].Value.Entity, hits[i].Value.Column}] = true
+	}
+	return len(seen)
+}
+
+// distinctEntities is the number of distinct entities among hits[idx].
+func distinctEntities(hits []Hit, idx []int) int {
+	seen := map[string]bool{}
+	for _, i := range idx {
+		seen[hits[i].Value.Entity] = true
 	}
 	return len(seen)
 }

@@ -22,10 +22,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
@@ -38,8 +40,12 @@ import (
 
 // Index is an opened value index. It is safe for concurrent use.
 type Index struct {
-	db       *sql.DB
-	path     string
+	db   *sql.DB
+	path string
+
+	mu       sync.Mutex // guards what follows: read once, on first use
+	loaded   bool
+	loadErr  error
 	maxWords int
 	cols     map[int64]column
 	stats    Stats
@@ -48,13 +54,17 @@ type Index struct {
 // maxQuestionWords bounds the words of a question looked up.
 const maxQuestionWords = 200
 
-// Open opens the value index at path, read-only. A file that is not a
-// value index this quarry can read is an error that says to run quarry
-// learn.
-func Open(ctx context.Context, path string) (*Index, error) {
+// Open opens the value index at path, read-only; it is read on first
+// use. A missing file is an error that wraps fs.ErrNotExist; a file that
+// is not a value index this quarry can read is an error of kind
+// KindConfig, on first use, that says to run quarry learn.
+func Open(path string) (*Index, error) {
 	abs, err := filepath.Abs(path)
+	if err == nil {
+		_, err = os.Stat(abs)
+	}
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot open the value index %s", path)
+		return nil, quarry.Wrap(quarry.KindConfig, err, "no value index at %s; run quarry learn to build it", path)
 	}
 	db, err := driver.Open(fileURI(abs, "mode=ro"), func(c *sqlite3.Conn) error {
 		if err := fts5.RegisterCustom(c, func(a *fts5.API) error {
@@ -69,18 +79,30 @@ func Open(ctx context.Context, path string) (*Index, error) {
 	}
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(2)
-	ix := &Index{db: db, path: path, cols: map[int64]column{}}
-	if err := ix.load(ctx); err != nil {
-		db.Close()
-		if ctx.Err() != nil {
-			return nil, quarry.Wrap(quarry.KindCanceled, ctx.Err(), "opening the value index was interrupted")
-		}
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read the value index %s; run quarry learn to rebuild it", path)
+	return &Index{db: db, path: path}, nil
+}
+
+// ready reads the index's description once. An interruption is not
+// remembered; a file that cannot be read is.
+func (ix *Index) ready(ctx context.Context) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.loaded {
+		return ix.loadErr
 	}
-	return ix, nil
+	err := ix.load(ctx)
+	if ctx.Err() != nil {
+		return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "reading the value index was interrupted")
+	}
+	if err != nil {
+		err = quarry.Wrap(quarry.KindConfig, err, "cannot read the value index %s; run quarry learn to rebuild it", ix.path)
+	}
+	ix.loaded, ix.loadErr = true, err
+	return err
 }
 
 func (ix *Index) load(ctx context.Context) error {
+	ix.cols = map[int64]column{}
 	meta := map[string]string{}
 	rows, err := ix.db.QueryContext(ctx, `SELECT key, value FROM meta`)
 	if err != nil {
@@ -130,7 +152,19 @@ func (ix *Index) load(ctx context.Context) error {
 func (ix *Index) Close() error { return ix.db.Close() }
 
 // Stats says what the index holds and what it left out.
-func (ix *Index) Stats() Stats { return ix.stats }
+func (ix *Index) Stats(ctx context.Context) (Stats, error) {
+	if err := ix.ready(ctx); err != nil {
+		return Stats{}, err
+	}
+	return ix.stats, nil
+}
+
+// Read is Lookup for the planner's callers (analyst.ValueIndex): the
+// question as read and the values found in it.
+func (ix *Index) Read(ctx context.Context, question string) (string, []planner.Value, error) {
+	f, err := ix.Lookup(ctx, question)
+	return f.Question, f.Values, err
+}
 
 // Found is what Lookup found in a question.
 type Found struct {
@@ -152,6 +186,9 @@ type Found struct {
 // "no") and a number are never a value; identifiers written in one piece
 // ("ORD-1042") are matched exactly against key and code columns.
 func (ix *Index) Lookup(ctx context.Context, question string) (Found, error) {
+	if err := ix.ready(ctx); err != nil {
+		return Found{Question: question}, err
+	}
 	var aliasErr error
 	q := semantic.ExpandAliases(question, func(s string) bool {
 		ok, err := ix.has(ctx, s)
@@ -207,9 +244,9 @@ func (ix *Index) has(ctx context.Context, s string) (bool, error) {
 }
 
 // phrase is the FTS5 query that matches a whole stored value whose words
-// are w: anchored at the start, ending with the end mark.
+// are w: anchored at the start, its last word carrying the end mark.
 func phrase(w string) string {
-	return `^"` + strings.ReplaceAll(w, `"`, ``) + ` ` + endMark + `"`
+	return `^"` + strings.ReplaceAll(w, `"`, ``) + endMark + `"`
 }
 
 // words finds the stored values of text columns that are a run of the
@@ -242,23 +279,22 @@ func (ix *Index) words(ctx context.Context, ws []word) ([]Hit, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT k, col, qv_phrases(vals) FROM vals WHERE vals MATCH ?`, strings.Join(parts, " OR "))
+	rows, err := ix.db.QueryContext(ctx, `SELECT value, col, qv_phrases(vals) FROM vals WHERE vals MATCH ?`, strings.Join(parts, " OR "))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var hits []Hit
 	for rows.Next() {
-		var k, which string
+		var v, which string
 		var col int64
-		if err := rows.Scan(&k, &col, &which); err != nil {
+		if err := rows.Scan(&v, &col, &which); err != nil {
 			return nil, err
 		}
 		c, ok := ix.cols[col]
 		if !ok {
 			continue
 		}
-		v := strings.TrimSuffix(k, " "+endMark)
 		for _, p := range strings.Split(which, ",") {
 			i, err := strconv.Atoi(p)
 			if err != nil || i < 0 || i >= len(runs) {

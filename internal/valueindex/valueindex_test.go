@@ -2,6 +2,8 @@ package valueindex
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,7 +88,7 @@ func buildShop(t testing.TB, lim Limits) (*Index, *Stats, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Open(context.Background(), ixPath)
+	ix, err := Open(ixPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,12 +197,16 @@ func TestCaps(t *testing.T) {
 	if diff := cmp.Diff(want, st); diff != "" {
 		t.Errorf("stats (-want +got):\n%s", diff)
 	}
-	ix, err := Open(context.Background(), ixPath)
+	ix, err := Open(ixPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if diff := cmp.Diff(*want, ix.Stats()); diff != "" {
+	stored, err := ix.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*want, stored); diff != "" {
 		t.Errorf("stored stats (-want +got):\n%s", diff)
 	}
 	// The ten names that appear twice are the most frequent: kept.
@@ -255,7 +261,7 @@ func TestAtomicRebuild(t *testing.T) {
 	if f, err := ix.Lookup(context.Background(), "customers in York"); err != nil || len(f.Values) != 1 {
 		t.Errorf("old index after a rebuild: %v %v", f.Values, err)
 	}
-	ix2, err := Open(context.Background(), ixPath)
+	ix2, err := Open(ixPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,12 +274,17 @@ func TestAtomicRebuild(t *testing.T) {
 // TestOpenNotAnIndex: a file that is not a value index says to run learn.
 func TestOpenNotAnIndex(t *testing.T) {
 	path := makeDB(t, `CREATE TABLE t (x)`)
-	_, err := Open(context.Background(), path)
-	if err == nil || !strings.Contains(quarry.Message(err), "quarry learn") {
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	_, err = ix.Lookup(context.Background(), "customers in York")
+	if quarry.KindOf(err) != quarry.KindConfig || !strings.Contains(quarry.Message(err), "quarry learn") {
 		t.Errorf("Open of another database: %v", err)
 	}
-	_, err = Open(context.Background(), filepath.Join(t.TempDir(), "absent.db"))
-	if err == nil {
+	_, err = Open(filepath.Join(t.TempDir(), "absent.db"))
+	if !errors.Is(err, fs.ErrNotExist) {
 		t.Error("Open of a missing file: no error")
 	}
 }
