@@ -122,6 +122,12 @@ for one.`,
 		}
 		list("descriptions read", rep.Descriptions)
 		list("files written", rep.Files)
+		if v := rep.ValueIndex; v != nil {
+			fmt.Fprintf(w, "  value index %s: %d values and %d identifiers of %d columns\n", knowledge.ValuesFile, v.Values, v.IDs, v.Columns)
+			list(fmt.Sprintf("columns with more values than the %d kept of each", v.PerColumn), v.Truncated)
+			list(fmt.Sprintf("columns left out (the index holds at most %d values)", v.Total), v.LeftOut)
+			list("columns of long text, not indexed", v.FreeText)
+		}
 		for _, wn := range rep.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", wn)
 		}

@@ -169,12 +169,12 @@ func (a *Agent) PlannerName() string {
 // Exact reports whether the builtin planner maps question exactly onto a
 // verified query or a metric, so that its answer is used instead of the
 // model's (unless PreferModel).
-func (a *Agent) Exact(question string, asOf time.Time) bool {
+func (a *Agent) Exact(ctx context.Context, question string, asOf time.Time) bool {
 	if a.PreferModel || a.Knowledge == nil || a.Knowledge.Planner == nil {
 		return false
 	}
-	pl := a.Knowledge.Planner.Plan(question, asOf)
-	return pl != nil && len(pl.Unknown) == 0 && (pl.Kind == planner.KindVerified || pl.Kind == planner.KindMetric)
+	pl, _, err := a.Knowledge.Plan(ctx, question, asOf)
+	return err == nil && pl != nil && len(pl.Unknown) == 0 && (pl.Kind == planner.KindVerified || pl.Kind == planner.KindMetric)
 }
 
 // run is one question's state: the recorder, the model run, the policy and
@@ -225,7 +225,7 @@ func (a *Agent) Ask(ctx context.Context, rec *event.Recorder, question string, a
 		// time, gets a follow-up made whole ("and by month?").
 		return a.Builtin.Ask(ctx, rec, a.Knowledge, FollowUp(opts.History, question), asOf)
 	}
-	if a.Builtin != nil && a.Conn != nil && len(opts.History) == 0 && a.Exact(question, asOf) {
+	if a.Builtin != nil && a.Conn != nil && len(opts.History) == 0 && a.Exact(ctx, question, asOf) {
 		return a.Builtin.Ask(ctx, rec, a.Knowledge, question, asOf)
 	}
 	day := asOf.Format("2006-01-02")

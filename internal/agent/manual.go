@@ -24,7 +24,10 @@ func (r *run) proposeBuiltin(ctx context.Context, question string) error {
 	if a.Knowledge == nil || a.Knowledge.Planner == nil {
 		return quarry.Errorf(quarry.KindConfig, "with no connection and no language model, quarry needs a knowledge folder to plan questions; run `quarry learn` against a database, or configure a model")
 	}
-	pl := a.Knowledge.Planner.Plan(question, r.asOf)
+	pl, _, err := a.Knowledge.Plan(ctx, question, r.asOf)
+	if err != nil {
+		return err
+	}
 	r.out.Plan = pl
 	r.emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions, DidYouMean: pl.DidYouMean})
 	var sql string

@@ -27,6 +27,9 @@ type Knowledge struct {
 	Planner  Planner
 	Hash     string
 	Currency string // symbol for currency-formatted metrics, e.g. "$"
+	// Values is the value index of the knowledge folder; nil when it has
+	// none (the planner reads only the knowledge's own values).
+	Values ValueIndex
 }
 
 // AskOutcome is everything a surface shows about an answered (or refused)
@@ -92,7 +95,10 @@ func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, qu
 }
 
 func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question string, asOf time.Time, out *AskOutcome) error {
-	pl := k.Planner.Plan(question, asOf)
+	pl, read, err := k.Plan(ctx, question, asOf)
+	if err != nil {
+		return err
+	}
 	out.Plan = pl
 	em.Emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions, DidYouMean: pl.DidYouMean})
 
@@ -128,7 +134,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.
-		if cov := verify.Coverage(question, asOf.Format("2006-01-02"), pl.Model(k.Model), pl.Query); failed(cov) != "" {
+		if cov := verify.Coverage(read, asOf.Format("2006-01-02"), pl.Model(k.Model), pl.Query); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
 			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
 		}
@@ -182,7 +188,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	}
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
 		Columns:  out.Columns,
-		Question: question, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
+		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
 		Extra: []verify.Check{a.TieCheck(ctx, pl.Model(k.Model), pl.Query), a.ReconcileCheck(ctx, pl.Model(k.Model), pl.Query, res, compiled),

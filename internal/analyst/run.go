@@ -121,7 +121,7 @@ func (a *Analyst) RerunJudged(ctx context.Context, rec *event.Recorder, runs Run
 	if k != nil {
 		knowledgeNow = k.Hash
 		if k.Planner != nil && k.Model != nil {
-			planNow = export.PlanSQL(k.Planner, k.Model, orig)
+			planNow = export.PlanSQL(plannerNow{ctx, k}, k.Model, orig)
 		}
 	}
 	return export.Judge(orig, again, knowledgeNow, planNow), nil

@@ -115,12 +115,15 @@ func RunFaults(ctx context.Context, an *analyst.Analyst, k *analyst.Knowledge, s
 		if day.IsZero() {
 			day = asOf
 		}
-		pl := k.Planner.Plan(c.Question, day)
+		pl, read, err := k.Plan(ctx, c.Question, day)
+		if err != nil {
+			return rep, err
+		}
 		if pl == nil || pl.Query == nil || (pl.Kind != planner.KindMetric && pl.Kind != planner.KindRows) {
 			continue
 		}
 		m := pl.Model(k.Model)
-		clean, conf, err := answerOf(ctx, an, m, *pl.Query, c.Question, day)
+		clean, conf, err := answerOf(ctx, an, m, *pl.Query, read, day)
 		if err != nil {
 			continue // not a query this connection runs: nothing to inject into
 		}
@@ -135,7 +138,7 @@ func RunFaults(ctx context.Context, an *analyst.Analyst, k *analyst.Knowledge, s
 			if !ok {
 				continue
 			}
-			got, conf, err := answerOf(ctx, an, fm, fq, c.Question, day)
+			got, conf, err := answerOf(ctx, an, fm, fq, read, day)
 			fc := &rep.Classes[i]
 			switch {
 			case err != nil:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/valueindex"
 )
 
 // Spider is the Spider benchmark's dev set, grouped by database.
@@ -218,6 +219,10 @@ func runSpiderDB(ctx context.Context, db SpiderDB, dir string, now time.Time, op
 	f, err := knowledge.Load(dir)
 	if err != nil {
 		return nil, fr, 0, quarry.Wrap(quarry.KindOf(err), err, "load the learned knowledge of %s", db.Name)
+	}
+	// The value index, as quarry learn writes it.
+	if _, err := valueindex.Build(ctx, conn, f.Model, filepath.Join(dir, filepath.FromSlash(knowledge.ValuesFile)), valueindex.Limits{Now: now}); err != nil {
+		return nil, fr, 0, quarry.Wrap(quarry.KindOf(err), err, "build the value index of %s", db.Name)
 	}
 	learnTime := time.Since(t0)
 	sys, err := NewBuiltin(f, conn, BuiltinOptions{MaxRows: opts.MaxRows, Timeout: opts.Timeout})

@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
+	"github.com/quarrydata/quarry/internal/valueindex"
 )
 
 // BuiltinSystem answers through the same runtime as quarry ask
@@ -22,11 +25,12 @@ import (
 // System quarry eval uses with no language model, so an eval case is a run
 // like any other.
 type BuiltinSystem struct {
-	an    *analyst.Analyst
-	k     *analyst.Knowledge
-	guard *guard.Guard
-	sink  event.Sink
-	ids   func() string
+	an     *analyst.Analyst
+	k      *analyst.Knowledge
+	guard  *guard.Guard
+	values io.Closer // the value index NewBuiltin opened, if any
+	sink   event.Sink
+	ids    func() string
 }
 
 // BuiltinOptions tune a BuiltinSystem.
@@ -64,7 +68,12 @@ func NewBuiltin(f *knowledge.Folder, conn Querier, opts BuiltinOptions) (*Builti
 		Limits: analyst.Limits{MaxRows: o.maxRows(), StatementTimeout: o.timeout()},
 		Clock:  opts.Clock,
 	}
-	s := Over(an, &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash}, opts)
+	k := &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash}
+	s := Over(an, k, opts)
+	// The folder's value index, when learn wrote one.
+	if ix, err := valueindex.Open(filepath.Join(f.Dir, filepath.FromSlash(knowledge.ValuesFile))); err == nil {
+		k.Values, s.values = ix, ix
+	}
 	s.guard = g
 	return s, nil
 }
@@ -92,10 +101,16 @@ func Over(an *analyst.Analyst, k *analyst.Knowledge, opts BuiltinOptions) *Built
 
 // Close releases the guard NewBuiltin built (none for Over's).
 func (s *BuiltinSystem) Close() error {
-	if s.guard == nil {
-		return nil
+	var err error
+	if s.values != nil {
+		err = s.values.Close()
 	}
-	return s.guard.Close()
+	if s.guard != nil {
+		if gerr := s.guard.Close(); err == nil {
+			err = gerr
+		}
+	}
+	return err
 }
 
 // Answer runs one question through the analyst and reports what came of it.

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/valueindex"
 )
 
 // Finding is one line of the doctor's report.
@@ -106,6 +109,7 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 	} else {
 		add(Finding{Status: "ok", Area: "knowledge", Detail: fmt.Sprintf("%s: %d tables, %d metrics, %d verified queries, %d notes",
 			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes))})
+		add(valuesFinding(ctx, cfg.Knowledge))
 	}
 
 	switch cfg.Model.Provider {
@@ -236,4 +240,33 @@ func (r *Runtime) preflight(ctx context.Context, cfg *config.Config, add func(Fi
 	if passed {
 		r.RememberChecked(cfg, m)
 	}
+}
+
+// valuesFinding says whether the knowledge folder has a value index the
+// planner can read, and what it holds.
+func valuesFinding(ctx context.Context, dir string) Finding {
+	path := filepath.Join(dir, filepath.FromSlash(knowledge.ValuesFile))
+	ix, err := valueindex.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Finding{"warn", "values", "no value index: questions read only the values model.yaml lists, not a city, a name or a product", "run quarry learn", ""}
+	}
+	var st valueindex.Stats
+	if err == nil {
+		st, err = ix.Stats(ctx)
+		ix.Close()
+	}
+	if err != nil {
+		return Finding{"warn", "values", path + ": cannot be read; questions read only the values model.yaml lists", "run quarry learn to rebuild it", ""}
+	}
+	detail := fmt.Sprintf("%s: %d values and %d identifiers of %d columns", path, st.Values, st.IDs, st.Columns)
+	if st.BuiltAt != "" {
+		detail += ", built " + st.BuiltAt
+	}
+	if n := len(st.Truncated); n > 0 {
+		detail += fmt.Sprintf("; %d columns hold more values than the %d kept of each", n, st.PerColumn)
+	}
+	if n := len(st.LeftOut); n > 0 {
+		detail += fmt.Sprintf("; %d columns left out (the index holds at most %d values)", n, st.Total)
+	}
+	return Finding{Status: "ok", Area: "values", Detail: detail}
 }

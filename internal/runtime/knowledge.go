@@ -3,7 +3,9 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/agent"
@@ -12,14 +14,16 @@ import (
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/valueindex"
 )
 
 // folderRead is the knowledge folder as it was loaded (and the planner
 // built over it), or why it was not.
 type folderRead struct {
-	f   *knowledge.Folder
-	k   *analyst.Knowledge
-	err error
+	f      *knowledge.Folder
+	k      *analyst.Knowledge
+	err    error
+	values io.Closer // the value index opened for k, if any
 }
 
 // folder loads the knowledge folder once: the planner, the agent, the
@@ -69,6 +73,12 @@ func (r *Runtime) Knowledge() (*analyst.Knowledge, error) {
 		verified[i] = planner.Verified{Question: v.Question, SQL: v.SQL}
 	}
 	k := &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash}
+	// The value index is a cache: without one (or with one that cannot be
+	// opened, which quarry doctor reports) the planner reads the knowledge
+	// alone.
+	if ix, err := valueindex.Open(filepath.Join(f.Dir, filepath.FromSlash(knowledge.ValuesFile))); err == nil {
+		k.Values, r.kf.values = ix, ix
+	}
 	for _, m := range f.Model.Metrics {
 		if strings.EqualFold(m.Unit, "USD") {
 			k.Currency = "$"

@@ -2,19 +2,31 @@ package runtime
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/valueindex"
 )
+
+// LearnReport is what learn changed in the knowledge folder, and what
+// the value index it wrote holds.
+type LearnReport struct {
+	*knowledge.LearnReport
+	// ValueIndex is what the value index holds and left out; nil when it
+	// was not written (a warning says why).
+	ValueIndex *valueindex.Stats `json:"value_index,omitempty"`
+}
 
 // Learn builds or refreshes the knowledge folder from conn's catalog and
 // the known values of its low-cardinality columns, read through the
 // connection's guard and column policy; the runtime then reads the folder
-// again.
-func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge.LearnOptions) (*knowledge.LearnReport, error) {
+// again, and writes its value index (knowledge.ValuesFile) from the
+// distinct values of every text column, through the same guard and policy.
+func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge.LearnOptions) (*LearnReport, error) {
 	cfg, err := r.Config()
 	if err != nil {
 		return nil, err
@@ -24,9 +36,32 @@ func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge
 		return nil, err
 	}
 	defer closeGuard()
-	rep, err := knowledge.Learn(ctx, learnSource{Conn: conn, guard: g}, cfg.Knowledge, opts)
+	src := learnSource{Conn: conn, guard: g}
+	rep, err := knowledge.Learn(ctx, src, cfg.Knowledge, opts)
 	r.Reload()
-	return rep, err
+	if err != nil {
+		return nil, err
+	}
+	out := &LearnReport{LearnReport: rep}
+	f, err := r.Folder()
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, "value index not written: the knowledge folder does not load: "+quarry.Message(err))
+		return out, nil
+	}
+	st, err := valueindex.Build(ctx, src, f.Model, filepath.Join(cfg.Knowledge, filepath.FromSlash(knowledge.ValuesFile)), valueindex.Limits{Now: opts.Now})
+	switch {
+	case err == nil:
+		out.ValueIndex = st
+		for _, f := range st.Failed {
+			rep.Warnings = append(rep.Warnings, "values of "+f+" not indexed")
+		}
+	case quarry.KindOf(err) == quarry.KindCanceled:
+		return nil, err
+	default:
+		rep.Warnings = append(rep.Warnings, "value index not written: "+quarry.Message(err))
+	}
+	r.Reload()
+	return out, nil
 }
 
 // learnSource narrows a connection to what learn reads, through the guard

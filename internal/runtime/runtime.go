@@ -199,6 +199,9 @@ func (r *Runtime) NewID(prefix string) string {
 
 // Close closes what the runtime opened.
 func (r *Runtime) Close() {
+	if r.kf != nil && r.kf.values != nil {
+		r.kf.values.Close()
+	}
 	for _, c := range r.conns {
 		c.Close()
 	}

@@ -1,0 +1,35 @@
+package knowledge
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// CacheDir holds what is derived from the database and can always be
+// written again: the value index. It is not knowledge (not loaded, not in
+// the folder's hash) and is kept out of version control.
+const CacheDir = ".cache"
+
+// ValuesFile is the value index (internal/valueindex), inside CacheDir;
+// quarry learn writes it.
+const ValuesFile = CacheDir + "/values.db"
+
+// ensureCache creates CacheDir with a .gitignore that keeps it out of
+// version control.
+func ensureCache(dir string) error {
+	cache := filepath.Join(dir, CacheDir)
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return quarry.Wrap(quarry.KindConfig, err, "cannot create %s", cache)
+	}
+	ignore := filepath.Join(cache, ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
+		if err := os.WriteFile(ignore, []byte("# Written by quarry learn: a cache of the database's values; never commit it.\n*\n"), 0o644); err != nil {
+			return quarry.Wrap(quarry.KindConfig, err, "cannot write %s", ignore)
+		}
+	}
+	return nil
+}
