@@ -68,9 +68,7 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 			// The builtin planner's control for groups with nothing to
 			// count, so that the same query gets the same checks.
 			ev.ZeroGroupsControl = r.a.pipeline().ControlZeroGroups(ctx, ev.Model, ev.Query)
-			ev.Extra = append(ev.Extra, r.a.pipeline().TieCheck(ctx, ev.Model, ev.Query),
-				r.a.pipeline().ReconcileCheck(ctx, ev.Model, ev.Query, res.Result, ev.Compiled),
-				r.a.pipeline().PathCheck(ctx, ev.Model, ev.Query, res.Result, ev.Compiled))
+			ev.Extra = append(ev.Extra, r.a.pipeline().ControlChecks(ctx, ev.Model, ev.Query, res.Result, ev.Compiled)...)
 		}
 	}
 	// How the question was read: the model's semantic query in business

@@ -191,8 +191,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
-		Extra: []verify.Check{a.TieCheck(ctx, pl.Model(k.Model), pl.Query), a.ReconcileCheck(ctx, pl.Model(k.Model), pl.Query, res, compiled),
-			a.PathCheck(ctx, pl.Model(k.Model), pl.Query, res, compiled)},
+		Extra: a.ControlChecks(ctx, pl.Model(k.Model), pl.Query, res, compiled),
 	})
 	return nil
 }

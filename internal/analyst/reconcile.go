@@ -35,7 +35,7 @@ func (a *Analyst) ReconcileCheck(ctx context.Context, m *semantic.Model, q *sema
 		return verify.Check{}
 	}
 	for _, f := range q.Filters {
-		if m.Metric(f.Field) != nil && !f.Count {
+		if m.Metric(f.Field) != nil && !f.OnRelated() {
 			return verify.Check{}
 		}
 	}

@@ -171,7 +171,7 @@ func answerOf(ctx context.Context, an *analyst.Analyst, m *semantic.Model, q sem
 		return "", 0, err
 	}
 	rep, _ := analyst.Explain(ctx, em, analyst.Evidence{Question: question, AsOf: asOf.Format("2006-01-02"), Model: m, Query: &q, Compiled: c, Result: res,
-		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q), Extra: []verify.Check{an.TieCheck(ctx, m, &q), an.ReconcileCheck(ctx, m, &q, res, c), an.PathCheck(ctx, m, &q, res, c)}})
+		ZeroGroupsControl: an.ControlZeroGroups(ctx, m, &q), Extra: an.ControlChecks(ctx, m, &q, res, c)})
 	return fmt.Sprint(res.Table.Rows), rep.Confidence, nil
 }
 

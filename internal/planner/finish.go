@@ -15,6 +15,9 @@ func (b *builder) finish() *Plan {
 	if pl := b.valueFilters(); pl != nil {
 		return pl
 	}
+	if pl := b.existsFilters(); pl != nil {
+		return pl
+	}
 	if pl := b.perRowCounts(); pl != nil {
 		return pl
 	}
@@ -275,7 +278,7 @@ func (b *builder) checkMetrics() *Plan {
 	}
 	if len(q.Dimensions) == 0 {
 		for _, f := range q.Filters {
-			if b.isMetricField(f.Field) && !f.Count {
+			if b.isMetricField(f.Field) && !f.OnRelated() {
 				return b.fail(fmt.Sprintf("a condition on %s needs something to group by; quarry does not count groups that pass a condition", display(f.Field)))
 			}
 		}

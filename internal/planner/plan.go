@@ -62,6 +62,7 @@ type state struct {
 	sortTerms  int      // terms sorted by
 	eachAfter  bool     // "the codes and the number of templates for each": a group named before
 	none       []string // tables the subject must have no row of ("never ordered")
+	both       bool     // "both cats and dogs": each value on its own, all required
 	raw        string   // the question as asked
 }
 
@@ -390,6 +391,8 @@ func (p *Planner) walk(items []item, st *state) {
 				st.andPos = append(st.andPos, i)
 			case kw == "allinfo":
 				st.allInfo = true
+			case kw == "both":
+				st.both = true
 			case kw == "rows":
 				// "what's our headcount" asks for a figure, not a list.
 				if i <= 1 && !ourFigure(st.text) {

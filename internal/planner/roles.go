@@ -53,6 +53,9 @@ func (b *builder) resolveColumns() *Plan {
 			best = min(best, b.rank(s.entity, named))
 		}
 		if best == 9 {
+			if k == sValue && b.existsValue(t) {
+				continue // "students who have a dog": rows with a related row of that value
+			}
 			return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
 		}
 		var keep []sense

@@ -154,7 +154,8 @@ func keywords() map[string]string {
 	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
-	set("filler", "signed up", "sign up", "signing up", "set up")
+	set("filler", "signed up", "sign up", "signing up", "set up", "either")
+	set("both", "both")
 	set("when", "when", "what date", "which date", "what day", "which day")
 	set("sortby", "ordered by", "sorted by", "sort by", "sorted on", "in order of", "ordered according to", "sorted according to", "arranged by", "ranked by", "order them by", "sort them by", "order the results by", "sort the results by")
 	set("sortby:desc", "in descending order of", "in descending order by", "sorted descending by", "ordered descending by", "in decreasing order of", "descending order of")
@@ -182,7 +183,8 @@ func stopwords() map[string]bool {
 		make here figures numbers data info information overview summary report
 		just only also then about ever via into how what and or count counts total number there's hi hey thanks
 		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
-		located based situated give given did ones still yet during through take took taken receive received`) {
+		located based situated give given did ones still yet during through take took taken receive received
+		contain contains containing include includes`) {
 		m[w] = true
 	}
 	return m
@@ -196,6 +198,16 @@ const maxKwLen = 4
 // words.
 func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 	rngs := dates.FindAll(q, asOf)
+	// As of a day, nothing after it has happened yet: a period that holds
+	// the day ends with it ("this year" as of 2026-03-15 is 2026-01-01 to
+	// 2026-03-15, not the rest of the year's rows, which a replay as of an
+	// earlier day would otherwise count).
+	day, next := asOf.Format("2006-01-02"), asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	for i := range rngs {
+		if r := &rngs[i]; r.From != "" && r.To != "" && r.From <= day && day < r.To && next < r.To {
+			r.To = next
+		}
+	}
 	var items []item
 	for i := 0; i < len(toks); {
 		// A date phrase starting here?
@@ -272,7 +284,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 			i++
 		}
 	}
-	return p.absorbVerbs(mergeAliases(items))
+	return p.bindNamed(p.absorbVerbs(mergeAliases(items)))
 }
 
 func howMuch(toks []token) bool {

@@ -55,78 +55,164 @@ func (c *compiler) directJoin(outer, related string) (ocol, rcol string, err err
 // outer.col)": whether a row of outer has rows of related (OpSome) or
 // none (OpNone). It returns the outer column it refers to.
 func (c *compiler) existsSQL(outer, related string, op Op) (string, colRef, error) {
-	o, r := c.m.Entity(outer), c.m.Entity(related)
-	if o == nil || r == nil {
-		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", outer, related)
-	}
-	ocol, rcol, err := c.directJoin(o.Name, r.Name)
-	if err != nil {
-		return "", colRef{}, err
-	}
-	ref := colRef{o.Name, ocol}
-	if err := c.checkPolicy(ref); err != nil {
-		return "", colRef{}, err
-	}
-	if err := c.checkPolicy(colRef{r.Name, rcol}); err != nil {
-		return "", colRef{}, err
-	}
-	not := "NOT "
-	if op == OpSome {
-		not = ""
-	}
-	return not + "EXISTS (SELECT 1 FROM " + c.tableRef(r.Name) + " WHERE " + c.col(colRef{r.Name, rcol}) + " = " + c.col(ref) + ")", ref, nil
+	return c.relatedSQL(outer, Filter{Field: related, Op: op})
 }
 
 // relatedFilter reports whether a filter is on the rows of a related
 // entity rather than on a field: none, some, or a count of them.
-func relatedFilter(f Filter) bool {
-	return f.Op == OpNone || f.Op == OpSome || f.Count
-}
+func relatedFilter(f Filter) bool { return f.OnRelated() }
 
 // relatedSQL renders a filter on the rows of another entity that refer to
-// each row of outer: [NOT] EXISTS for none and some, and for a count
-// "(SELECT COUNT(*) FROM related WHERE related.col = outer.col) op n",
-// which is 0 for a row with none (so "fewer than 2 orders" keeps the
-// customers who never ordered).
+// each row of outer — directly, or through the one entity that links the
+// two (a student's pets through has_pet) — and meet the filter's Where
+// conditions: [NOT] EXISTS for none and some, and for a count "(SELECT
+// COUNT(*) …) op n", which is 0 for a row with none (so "fewer than 2
+// orders" keeps the customers who never ordered). It returns the outer
+// column it refers to.
 func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
-	if !f.Count {
-		if len(f.Values) > 0 {
-			return "", colRef{}, quarry.Errorf(quarry.KindInput, "filter %s on %s takes no values", f.Op, f.Field)
+	var lit string
+	switch {
+	case f.Count:
+		switch f.Op {
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		default:
+			return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s takes a comparison (<, <=, >, >=, =, !=), not %q", f.Field, f.Op)
 		}
-		return c.existsSQL(outer, f.Field, f.Op)
-	}
-	switch f.Op {
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-	default:
-		return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s takes a comparison (<, <=, >, >=, =, !=), not %q", f.Field, f.Op)
-	}
-	if len(f.Values) != 1 {
-		return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s is compared with one number, got %d values", f.Field, len(f.Values))
-	}
-	if _, ok := quarry.Float(f.Values[0]); !ok {
-		return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s is compared with a number, not %v", f.Field, f.Values[0])
+		if len(f.Values) != 1 {
+			return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s is compared with one number, got %d values", f.Field, len(f.Values))
+		}
+		if _, ok := quarry.Float(f.Values[0]); !ok {
+			return "", colRef{}, quarry.Errorf(quarry.KindInput, "a count of %s is compared with a number, not %v", f.Field, f.Values[0])
+		}
+		l, err := c.d.literal(f.Values[0])
+		if err != nil {
+			return "", colRef{}, err
+		}
+		lit = l
+	case len(f.Values) > 0:
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "filter %s on %s takes no values", f.Op, f.Field)
 	}
 	o, r := c.m.Entity(outer), c.m.Entity(f.Field)
 	if o == nil || r == nil {
 		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", outer, f.Field)
 	}
-	ocol, rcol, err := c.directJoin(o.Name, r.Name)
+	from, link, ref, err := c.relatedFrom(o.Name, r.Name)
 	if err != nil {
 		return "", colRef{}, err
 	}
-	ref := colRef{o.Name, ocol}
-	for _, x := range []colRef{ref, {r.Name, rcol}} {
-		if err := c.checkPolicy(x); err != nil {
+	conds := []string{link}
+	for _, w := range f.Where {
+		s, err := c.whereOn(r.Name, w)
+		if err != nil {
 			return "", colRef{}, err
 		}
+		conds = append(conds, s)
 	}
-	lit, err := c.d.literal(f.Values[0])
+	where := strings.Join(conds, " AND ")
+	if f.Count {
+		op := string(f.Op)
+		if f.Op == OpNe {
+			op = "<>"
+		}
+		return "(SELECT COUNT(*) FROM " + from + " WHERE " + where + ") " + op + " " + lit, ref, nil
+	}
+	not := "NOT "
+	if f.Op == OpSome {
+		not = ""
+	}
+	return not + "EXISTS (SELECT 1 FROM " + from + " WHERE " + where + ")", ref, nil
+}
+
+// relatedFrom is the FROM of a subquery over related's rows and the
+// condition that ties them to outer's row: the one relationship between
+// them, or else the one entity whose rows refer to both (many of its rows
+// to one of each). Every column it joins on passes the column policy.
+func (c *compiler) relatedFrom(outer, related string) (from, link string, ref colRef, err error) {
+	ocol, rcol, err := c.directJoin(outer, related)
+	if err == nil {
+		ref = colRef{outer, ocol}
+		if err := c.checkCols(ref, colRef{related, rcol}); err != nil {
+			return "", "", colRef{}, err
+		}
+		return c.tableRef(related), c.col(colRef{related, rcol}) + " = " + c.col(ref), ref, nil
+	}
+	if strings.EqualFold(outer, related) {
+		return "", "", colRef{}, err
+	}
+	for _, rel := range c.m.Relationships {
+		if strings.EqualFold(rel.From, outer) && strings.EqualFold(rel.To, related) || strings.EqualFold(rel.From, related) && strings.EqualFold(rel.To, outer) {
+			return "", "", colRef{}, err // joined, but not by one relationship
+		}
+	}
+	type linking struct {
+		entity             string
+		toOuter, toRelated Relationship
+	}
+	var links []linking
+	for i := range c.m.Entities {
+		l := c.m.Entities[i].Name
+		if strings.EqualFold(l, outer) || strings.EqualFold(l, related) {
+			continue
+		}
+		var to, tr []Relationship
+		for _, rel := range c.m.Relationships {
+			if !strings.EqualFold(rel.From, l) || rel.Cardinality == OneToMany || rel.Cardinality == ManyToMany {
+				continue
+			}
+			switch {
+			case strings.EqualFold(rel.To, outer):
+				to = append(to, rel)
+			case strings.EqualFold(rel.To, related):
+				tr = append(tr, rel)
+			}
+		}
+		if len(to) == 1 && len(tr) == 1 {
+			links = append(links, linking{l, to[0], tr[0]})
+		}
+	}
+	if len(links) != 1 {
+		return "", "", colRef{}, quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly or through exactly one table that links them", outer, related)
+	}
+	lk := links[0]
+	ref = colRef{outer, lk.toOuter.ToColumn}
+	lo, lr, rr := colRef{lk.entity, lk.toOuter.FromColumn}, colRef{lk.entity, lk.toRelated.FromColumn}, colRef{related, lk.toRelated.ToColumn}
+	if err := c.checkCols(ref, lo, lr, rr); err != nil {
+		return "", "", colRef{}, err
+	}
+	from = c.tableRef(lk.entity) + " JOIN " + c.tableRef(related) + " ON " + c.col(rr) + " = " + c.col(lr)
+	return from, c.col(lo) + " = " + c.col(ref), ref, nil
+}
+
+func (c *compiler) checkCols(refs ...colRef) error {
+	for _, r := range refs {
+		if err := c.checkPolicy(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// whereOn renders a condition of a related filter: a plain filter on a
+// column of the related entity (or a dimension over its columns alone).
+func (c *compiler) whereOn(related string, w Filter) (string, error) {
+	if relatedFilter(w) || w.Against != "" {
+		return "", quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
+	}
+	fd, err := c.m.ResolveField(w.Field)
 	if err != nil {
-		return "", colRef{}, err
+		return "", err
 	}
-	op := string(f.Op)
-	if f.Op == OpNe {
-		op = "<>"
+	x, refs, err := c.fieldExpr(fd)
+	if err != nil {
+		return "", err
 	}
-	return "(SELECT COUNT(*) FROM " + c.tableRef(r.Name) + " WHERE " + c.col(colRef{r.Name, rcol}) + " = " + c.col(ref) + ") " + op + " " + lit, ref, nil
+	for _, r := range refs {
+		if !strings.EqualFold(r.Entity, related) {
+			return "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
+		}
+	}
+	if len(refs) == 0 {
+		return "", quarry.Errorf(quarry.KindInput, "the condition on %s reads no column of %s", w.Field, related)
+	}
+	return c.filterSQL(x, refs, w)
 }

@@ -65,3 +65,59 @@ func TestCountFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestRelatedWhere: a filter on having (or lacking) rows of a related
+// table that meet conditions — directly, or through the one table that
+// links the two — gives on the fixture what a hand-written query gives,
+// and refuses conditions that are not on the related rows.
+func TestRelatedWhere(t *testing.T) {
+	m := loadModel(t)
+	conn := openFixture(t)
+	books := []Filter{{Field: "products.category", Op: OpEq, Values: []any{"Books"}}}
+	mobile := []Filter{{Field: "orders.channel", Op: OpEq, Values: []any{"mobile"}}}
+	for _, tc := range []struct {
+		name string
+		q    Query
+		want string
+	}{
+		{"customers with a mobile order", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"id"}}, Filters: []Filter{{Field: "orders", Op: OpSome, Where: mobile}}},
+			"SELECT DISTINCT c.id FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.channel = 'mobile' ORDER BY c.id"},
+		{"customers with no mobile order", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"id"}}, Filters: []Filter{{Field: "orders", Op: OpNone, Where: mobile}}},
+			"SELECT id FROM customers WHERE id NOT IN (SELECT customer_id FROM orders WHERE channel = 'mobile' AND customer_id IS NOT NULL) ORDER BY id"},
+		{"orders with a Books product (through order_items)", Query{Rows: &RowsQuery{Entity: "orders", Columns: []string{"id"}}, Filters: []Filter{{Field: "products", Op: OpSome, Where: books}}},
+			"SELECT DISTINCT o.id FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE p.category = 'Books' ORDER BY o.id"},
+		{"how many orders have no Books product", Query{Metrics: []string{"orders"}, Filters: []Filter{{Field: "products", Op: OpNone, Where: books}}},
+			"SELECT COUNT(*) FROM orders o WHERE o.id NOT IN (SELECT i.order_id FROM order_items i JOIN products p ON p.id = i.product_id WHERE p.category = 'Books')"},
+		{"customers with more than 0 mobile orders", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"id"}}, Filters: []Filter{{Field: "orders", Op: OpGt, Values: []any{0}, Count: true, Where: mobile}}},
+			"SELECT c.id FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.channel = 'mobile' GROUP BY c.id HAVING COUNT(*) > 0 ORDER BY c.id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, d := range dialects {
+				if _, err := Compile(m, tc.q, d); err != nil {
+					t.Fatalf("%s: %v", d, err)
+				}
+			}
+			c, err := Compile(m, tc.q, quarry.DialectSQLite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := query(t, conn, c.SQL), query(t, conn, tc.want)
+			if len(want) == 0 {
+				t.Fatalf("the hand-written query returns nothing on the fixture: %s", tc.want)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\n%s", diff, c.SQL)
+			}
+		})
+	}
+	rows := &RowsQuery{Entity: "customers", Columns: []string{"id"}}
+	for _, f := range []Filter{
+		{Field: "orders", Op: OpSome, Where: books},                                                         // a condition on another table
+		{Field: "orders", Op: OpSome, Where: []Filter{{Field: "order_items", Op: OpSome}}},                  // nested
+		{Field: "orders", Op: OpSome, Where: []Filter{{Field: "orders.channel", Op: OpGt, Against: "avg"}}}, // against
+	} {
+		if _, err := Compile(m, Query{Rows: rows, Filters: []Filter{f}}, quarry.DialectSQLite); err == nil {
+			t.Errorf("%+v compiled; want an error", f)
+		}
+	}
+}

@@ -77,7 +77,18 @@ type Filter struct {
 	// subject row: "customers with fewer than 2 orders" is Field orders,
 	// Op <, Values [2], Count true, and keeps the customers with none.
 	Count bool `json:"count,omitempty"`
+	// Where are conditions on the related entity's rows, for OpNone,
+	// OpSome and Count: plain filters on its own columns. "students who
+	// have a dog" is Field pets, Op some, Where [pets.pet_type = dog];
+	// the related entity may be reached through the one entity that
+	// links the two (has_pet).
+	Where []Filter `json:"where,omitempty"`
 }
+
+// OnRelated reports whether the filter is on the rows of a related entity
+// (its Field an entity: OpNone, OpSome or Count) rather than on a field,
+// so that an entity named like a metric ("orders") is not read as one.
+func (f Filter) OnRelated() bool { return f.Op == OpNone || f.Op == OpSome || f.Count }
 
 // TimeRange restricts a time dimension to [From, To): dates "YYYY-MM-DD".
 // Field empty means each metric's own time dimension.

@@ -390,7 +390,7 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 	for i, f := range conds {
 		ranking := i >= len(q.Filters)
 		mt := m.Metric(f.Field)
-		if mt == nil || f.Count || !countExpr.MatchString(mt.Expr) || !admitsZero(f) {
+		if mt == nil || f.OnRelated() || !countExpr.MatchString(mt.Expr) || !admitsZero(f) {
 			continue
 		}
 		for _, d := range q.Dimensions {

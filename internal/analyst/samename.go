@@ -1,0 +1,90 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// ControlChecks are the checks that run control queries on a semantic
+// query's result, in the order they are shown: ties at a ranking's limit,
+// groups reconciled with the total, the other join path, and rows that
+// share the name picked. Every surface that answers with a semantic query
+// runs the same ones.
+func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) []verify.Check {
+	return []verify.Check{a.TieCheck(ctx, m, q), a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q)}
+}
+
+// CheckSameName is the check that a row picked by its name is one row.
+const CheckSameName = "same_name"
+
+// NameCheck looks up, for a filter on a table's name (its label column)
+// in an answer that does not show that table's rows one by one, how many
+// rows carry the name: "how many loans by Wei García" when three members
+// are called that adds their loans together. One row passes; several
+// warn, naming how many and their keys. The check names its control
+// query. It returns an empty check when no filter is on a name or the
+// control cannot run.
+func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
+	if q == nil || a.Conn == nil {
+		return verify.Check{}
+	}
+	for _, f := range q.Filters {
+		if f.OnRelated() || f.Op != semantic.OpEq || len(f.Values) != 1 {
+			continue
+		}
+		fd, err := m.ResolveField(f.Field)
+		if err != nil {
+			continue
+		}
+		e, col := fd.Entity, fd.Column
+		if fd.Kind == semantic.FieldDimension {
+			ent, c, ok := strings.Cut(strings.TrimSpace(fd.Dimension.Expr), ".")
+			if !ok {
+				continue
+			}
+			e = m.Entity(ent)
+			if e != nil {
+				col = e.Column(c)
+			}
+		}
+		if e == nil || col == nil || e.PrimaryKey == "" || !strings.EqualFold(e.Label, col.Name) || strings.EqualFold(e.PrimaryKey, col.Name) {
+			continue
+		}
+		if q.Rows != nil && strings.EqualFold(q.Rows.Entity, e.Name) {
+			continue // the rows are listed one by one
+		}
+		grouped := false
+		for _, d := range q.Dimensions {
+			grouped = grouped || strings.EqualFold(d.Name, e.Name+"."+e.PrimaryKey)
+		}
+		if grouped {
+			continue
+		}
+		ctl := semantic.Query{Rows: &semantic.RowsQuery{Entity: e.Name, Columns: []string{e.PrimaryKey}, Distinct: true},
+			Filters: []semantic.Filter{{Field: e.Name + "." + col.Name, Op: semantic.OpEq, Values: f.Values}}}
+		res, c, ok := a.control(ctx, m, ctl, 6)
+		if !ok {
+			continue
+		}
+		n := len(res.Table.Rows)
+		if n <= 1 {
+			return verify.Check{Name: CheckSameName, Status: verify.Pass, Detail: fmt.Sprintf("one %s row is named %v (control query: %s)", e.Name, f.Values[0], c.SQL)}
+		}
+		var keys []string
+		for _, r := range res.Table.Rows {
+			keys = append(keys, fmt.Sprint(quarry.JSONValue(r[0])))
+		}
+		more := ""
+		if n > 5 {
+			n, keys, more = 5, keys[:5], " or more"
+		}
+		return verify.Check{Name: CheckSameName, Status: verify.Warn, Detail: fmt.Sprintf("%d%s rows of %s are named %v (%s %s); the answer adds them together — ask by %s to tell them apart (control query: %s)",
+			n, more, e.Name, f.Values[0], e.PrimaryKey, strings.Join(keys, ", "), e.Name, c.SQL)}
+	}
+	return verify.Check{}
+}

@@ -1,0 +1,53 @@
+package analyst
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// TestNameCheck: loans of a member picked by name add up every member of
+// that name; the check warns with their keys, passes for a name one
+// member has, and stays out of lists of the members themselves and of
+// answers grouped by member.
+func TestNameCheck(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE members (id INTEGER PRIMARY KEY, full_name TEXT);
+CREATE TABLE loans (id INTEGER PRIMARY KEY, member_id INTEGER);
+INSERT INTO members VALUES (1, 'Wei García'), (2, 'Wei García'), (3, 'Ann Lee');
+INSERT INTO loans VALUES (1, 1), (2, 1), (3, 2), (4, 3);`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "members", Table: "members", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}}},
+			{Name: "loans", Table: "loans", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "member_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "loans", FromColumn: "member_id", To: "members", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "loans", Entity: "loans", Expr: "COUNT(loans.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	name := func(v string) []semantic.Filter {
+		return []semantic.Filter{{Field: "members.full_name", Op: semantic.OpEq, Values: []any{v}}}
+	}
+	check := func(q semantic.Query) verify.Check {
+		return runCheck(t, a, m, q, func(ctx context.Context, m *semantic.Model, q *semantic.Query, _ *Result, _ *semantic.Compiled) verify.Check {
+			return a.NameCheck(ctx, m, q)
+		})
+	}
+	if ch := check(semantic.Query{Metrics: []string{"loans"}, Filters: name("Wei García")}); ch.Status != verify.Warn || !strings.Contains(ch.Detail, "2 rows of members are named Wei García (id 1, 2)") {
+		t.Errorf("two members of one name: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Metrics: []string{"loans"}, Filters: name("Ann Lee")}); ch.Status != verify.Pass {
+		t.Errorf("one member: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Rows: &semantic.RowsQuery{Entity: "members", Columns: []string{"id"}}, Filters: name("Wei García")}); ch.Status != "" {
+		t.Errorf("the members listed one by one: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Metrics: []string{"loans"}, Dimensions: []semantic.DimRef{{Name: "members.id"}, {Name: "members.full_name"}}, Filters: name("Wei García")}); ch.Status != "" {
+		t.Errorf("grouped by member: %s %q", ch.Status, ch.Detail)
+	}
+}

@@ -1,0 +1,46 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestBindNamedColumn: a value is held to the column the question names
+// for it, literally, even when it is a known value of another column —
+// "customers whose city is Germany" is no customer, not the German ones
+// (an outside test found 13 wrong answers of this kind) — while a column
+// not bound by "is" or "whose" leaves the value to its own column.
+func TestBindNamedColumn(t *testing.T) {
+	p := New(testModel(), nil)
+	eq := func(field string, v any) []semantic.Filter {
+		return []semantic.Filter{{Field: field, Op: semantic.OpEq, Values: []any{v}}}
+	}
+	for _, tc := range []struct {
+		q    string
+		want []semantic.Filter
+	}{
+		{"customers whose city is Germany", eq("customers.city", "Germany")},
+		{"customers whose segment is Germany", eq("segment", "Germany")},
+		{"list products whose name is Books", eq("products.name", "Books")},
+		{"products with name Electronics", eq("products.name", "Electronics")},
+		{"customers whose country is Germany", eq("country", "Germany")},
+		{"orders whose channel is web", eq("channel", "web")},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if diff := cmp.Diff(tc.want, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// A number or a date column does not take a text value literally.
+	if pl := p.Plan("products whose price is Books", asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+		t.Errorf("answered %+v", pl.Query.Filters)
+	}
+}

@@ -1,0 +1,127 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// existsValue reads a value of a table with many rows for each row of the
+// subject ("students who have a dog", "customers who ordered on mobile")
+// as the subject's rows that have such a row: the term's role becomes
+// "exists", and existsFilters writes the filter. It applies when the
+// value names one column, its table is joined to the subject directly or
+// through the one table that links them, and the subject's rows are
+// listed or counted, not measured by a metric of another table.
+func (b *builder) existsValue(t *term) bool {
+	if b.subject == "" || len(b.q.Metrics) > 0 && !b.countsSubject() {
+		return false
+	}
+	cands := t.cands
+	if named := b.namedEntities(); len(cands) > 1 {
+		// "both refunded and cancelled orders": the orders' status, not
+		// a subscription's.
+		var keep []sense
+		for _, s := range cands {
+			if named[lower(s.entity)] {
+				keep = append(keep, s)
+			}
+		}
+		cands = keep
+	}
+	fields := map[string]bool{}
+	for _, s := range cands {
+		fields[s.field] = true
+	}
+	if len(fields) != 1 || !b.p.linked(b.subject, cands[0].entity) {
+		return false
+	}
+	t.cands = cands[:1]
+	t.role = "exists"
+	return true
+}
+
+// countsSubject reports whether the query's only metric counts the
+// subject's rows.
+func (b *builder) countsSubject() bool {
+	return len(b.q.Metrics) == 1 && b.countedEntity(b.q.Metrics[0]) != "" && strings.EqualFold(b.countedEntity(b.q.Metrics[0]), b.subject)
+}
+
+// linked reports whether entity r is joined to e by one relationship, or
+// through exactly one entity whose rows refer to both — what the compiler
+// can say with EXISTS (semantic relatedFrom).
+func (p *Planner) linked(e, r string) bool {
+	if strings.EqualFold(e, r) {
+		return false
+	}
+	direct := 0
+	for _, rel := range p.m.Relationships {
+		if strings.EqualFold(rel.From, e) && strings.EqualFold(rel.To, r) || strings.EqualFold(rel.From, r) && strings.EqualFold(rel.To, e) {
+			direct++
+		}
+	}
+	if direct > 0 {
+		return direct == 1
+	}
+	links := 0
+	for i := range p.m.Entities {
+		l := p.m.Entities[i].Name
+		if strings.EqualFold(l, e) || strings.EqualFold(l, r) {
+			continue
+		}
+		to, tr := 0, 0
+		for _, rel := range p.m.Relationships {
+			if !strings.EqualFold(rel.From, l) || rel.Cardinality == semantic.OneToMany || rel.Cardinality == semantic.ManyToMany {
+				continue
+			}
+			switch {
+			case strings.EqualFold(rel.To, e):
+				to++
+			case strings.EqualFold(rel.To, r):
+				tr++
+			}
+		}
+		if to == 1 && tr == 1 {
+			links++
+		}
+	}
+	return links == 1
+}
+
+// existsFilters writes the filters of the "exists" terms: the values of
+// one column joined by "and"/"or" are one filter (a row with any of
+// them), unless the question says "both" (a row with each); a negated
+// value is a filter on having none ("students who do not have a cat").
+func (b *builder) existsFilters() *Plan {
+	var last *semantic.Filter
+	for _, t := range b.st.terms {
+		if t.role != "exists" {
+			continue
+		}
+		s := t.cands[0]
+		if t.hasNum {
+			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
+		}
+		op := semantic.OpSome
+		if t.neg {
+			op = semantic.OpNone
+		}
+		if last != nil && t.conj && !b.st.both && last.Op == op && last.Where[0].Field == s.field {
+			w := &last.Where[0]
+			w.Op = semantic.OpIn
+			w.Values = append(w.Values, s.value)
+			b.und("or %s = %s", s.field, s.value)
+			continue
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.entity, Op: op,
+			Where: []semantic.Filter{{Field: s.field, Op: semantic.OpEq, Values: []any{s.value}}}})
+		last = &b.q.Filters[len(b.q.Filters)-1]
+		verb := "with"
+		if op == semantic.OpNone {
+			verb = "without"
+		}
+		b.und("%s %s a %s row where %s = %s", display(b.subject), verb, s.entity, s.field, s.value)
+	}
+	return nil
+}

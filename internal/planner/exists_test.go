@@ -1,0 +1,61 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestExistsValues: a value of a table with many rows per row of the
+// subject keeps the subject's rows that have such a row — directly or
+// through the table that links the two — with "or" as any of the values,
+// "both … and" as each of them, and a negation as having none.
+func TestExistsValues(t *testing.T) {
+	p := New(testModel(), nil)
+	some := func(ent string, op semantic.Op, field string, vals ...any) semantic.Filter {
+		o := semantic.OpEq
+		if len(vals) > 1 {
+			o = semantic.OpIn
+		}
+		return semantic.Filter{Field: ent, Op: op, Where: []semantic.Filter{{Field: field, Op: o, Values: vals}}}
+	}
+	for _, tc := range []struct {
+		q       string
+		filters []semantic.Filter // nil: not answered
+	}{
+		{"customers with a refunded order", []semantic.Filter{some("orders", semantic.OpSome, "orders.status", "refunded")}},
+		{"customers with web or store orders", []semantic.Filter{some("orders", semantic.OpSome, "channel", "web", "store")}},
+		{"customers with both refunded and cancelled orders", []semantic.Filter{
+			some("orders", semantic.OpSome, "orders.status", "refunded"), some("orders", semantic.OpSome, "orders.status", "cancelled")}},
+		{"how many orders contain Electronics products", []semantic.Filter{some("products", semantic.OpSome, "category", "Electronics")}},
+		{"customers who do not have a refunded order", []semantic.Filter{some("orders", semantic.OpNone, "orders.status", "refunded")}},
+		// Revenue is measured over order items: a customer's other
+		// orders would be summed too. Not read as "has a row".
+		{"revenue of customers with a refunded order", nil},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if tc.filters == nil {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					for _, f := range pl.Query.Filters {
+						if len(f.Where) > 0 {
+							t.Fatalf("answered with %+v; want no exists filter", pl.Query.Filters)
+						}
+					}
+				}
+				return
+			}
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if diff := cmp.Diff(tc.filters, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+			if _, err := semantic.Compile(pl.Model(testModel()), *pl.Query, "sqlite"); err != nil {
+				t.Errorf("compile: %v", err)
+			}
+		})
+	}
+}
