@@ -72,6 +72,11 @@ func TestManagerQuestions(t *testing.T) {
 		// quarry could say it: a grouped count drops the customers with
 		// no order).
 		{q: "customers with fewer than 2 orders", rows: "SELECT c.name, c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) < 2 ORDER BY c.id", cols: "name,name"},
+		// Found by an outside test (2026-12-02): the value was read as the
+		// column it is known in, not the one the question names.
+		{q: "customers whose city is Germany", want: "SELECT count(*) FROM customers WHERE city = 'Germany'"},
+		{q: "employees whose title is Engineering", want: "SELECT count(*) FROM employees WHERE title = 'Engineering'"},
+		{q: "products with product name Books", want: "SELECT count(*) FROM products WHERE name = 'Books'"},
 		{q: "how many customers have fewer than 2 orders", want: "SELECT count(*) FROM customers c WHERE (SELECT count(*) FROM orders o WHERE o.customer_id = c.id) < 2"},
 		{q: "products with fewer than 10 units sold in May 2026", refuse: "would be missing"},
 		// Found by a second outside test (2026-12-01), each answered wrong

@@ -10,8 +10,9 @@ import (
 // Engineering", "products with product name Books": the value is a known
 // value of another column (country, department, category), and reading
 // it there answers a question that was not asked. A text column named
-// right before a value (with only "is", "was", "equals", "named",
-// "called" or "of" between) takes the value literally when no meaning of
+// after "whose", "with" or "where" and right before a value (with only
+// "is", "was", "equals", "named", "called" or "of" between) takes the
+// value literally when no meaning of
 // the value is a value of that column; "whose name is Germany" (the
 // label word) with a value of no table's name column is not read. Found
 // by an outside test: 13 of its 16 wrong answers were this.
@@ -21,10 +22,15 @@ func (p *Planner) bindNamed(items []item) []item {
 		for j < len(items) && items[j].kind == itStop && bindingWord(items[j].text) {
 			j++
 		}
-		// "whose city is X", "with product name X": a binding word
-		// between, or "whose"/"with"/"where" before the column; not "by
-		// channel, business customers".
-		if j == i+1 && !(i > 0 && items[i-1].kind == itKw && items[i-1].kw == "with") {
+		// "whose city is X", "with product name X": "whose"/"with"/
+		// "where" before the column; not "by channel, business
+		// customers", nor "what grade is Kyle in", which asks for the
+		// column of the row the value names.
+		k := i - 1
+		for k >= 0 && items[k].kind == itStop {
+			k--
+		}
+		if k < 0 || items[k].kind != itKw || items[k].kw != "with" {
 			continue
 		}
 		if j >= len(items) || items[j].kind != itTerm || len(items[j].senses) == 0 || len(only(items[j].senses, sValue)) != len(items[j].senses) {

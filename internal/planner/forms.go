@@ -357,7 +357,7 @@ func (p *Planner) form(toks []token) (formHit, bool) {
 	if _, kw := p.kws[first]; kw && len(toks) == 1 {
 		return formHit{}, false
 	}
-	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && !stateForEvent(ws, h.phrase) {
+	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && (!stateForEvent(ws, h.phrase) || measured(h.senses) && !p.otherMeaning(ws, h.senses)) {
 		return h, true
 	}
 	if len(toks) >= 2 && len(toks) <= 3 {
@@ -397,6 +397,36 @@ func stateForEvent(question []string, phrase string) bool {
 		}
 	}
 	return false
+}
+
+// otherMeaning reports whether a word of the phrase belongs to a known
+// phrase that means something else: "open" of open tickets.
+func (p *Planner) otherMeaning(ws []string, ss []sense) bool {
+	for _, w := range ws {
+		for _, s := range p.lex.known[w] {
+			if !hasSense(ss, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pastForm reports whether a word is the past form of a verb.
+func pastForm(w string) bool {
+	return len(w) > 3 && isAlpha(w) && (strings.HasSuffix(w, "ed") || irregularPast(w) != w)
+}
+
+// measured reports whether every meaning is a number or a date column:
+// "priced" is the price and "hire" the hired_on date, which are no state
+// a past form could be mistaken for (unlike "opened" and open tickets).
+func measured(ss []sense) bool {
+	for _, s := range ss {
+		if s.kind != sColumn || !s.numeric && !s.temporal {
+			return false
+		}
+	}
+	return len(ss) > 0
 }
 
 // verb reads a word that is a form of the verb in one measure's name

@@ -308,15 +308,25 @@ func buildLexicon(m *semantic.Model) lexicon {
 		}
 	}
 	// "on tablets": the plural of a one-word value, where the plural means
-	// nothing else.
+	// nothing else; "toy revenue": the singular of a plural one.
 	added := map[string]bool{}
+	kws, stops := keywords(), stopwords()
 	for _, pv := range pluralValues {
 		ws := words(pv.v)
 		if len(ws) != 1 || !isAlpha(ws[0]) {
 			continue
 		}
 		pl := plural(ws[0])
-		if pl == ws[0] || len(l.phrases[pl]) > 0 && !added[pl] {
+		if pl == ws[0] {
+			// "toy revenue" for the value Toys: the singular of a
+			// plural value, where it means nothing else.
+			if sg := singular(ws[0]); sg != ws[0] && len(sg) > 3 && kws[sg] == "" && !stops[sg] && (len(l.phrases[sg]) == 0 || added[sg]) {
+				l.add(sg, pv.s)
+				added[sg] = true
+			}
+			continue
+		}
+		if len(l.phrases[pl]) > 0 && !added[pl] {
 			continue // a plural shared by two values stays ambiguous
 		}
 		l.add(pl, pv.s)

@@ -332,6 +332,11 @@ func (b *builder) roles() *Plan {
 				t.role = "filter"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
+			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !b.rows && pastForm(t.it.text) && b.namesOther(s.entity):
+				// "which customer placed the most orders": the verb of
+				// the event's date says the rows happened, nothing more.
+				t.role = "context"
+				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.flag != nil && !t.hasNum:
 				// "discontinued products": a yes/no column used as an adjective.
 				v := s.flag
@@ -896,4 +901,15 @@ func (b *builder) joinedEnds(keep []sense) (sense, bool) {
 		}
 	}
 	return sense{}, false
+}
+
+// namesOther reports whether the question names a table other than e: a
+// verb between two tables ("which customer placed the most orders").
+func (b *builder) namesOther(e string) bool {
+	for n := range b.namedEntities() {
+		if !strings.EqualFold(n, e) {
+			return true
+		}
+	}
+	return false
 }

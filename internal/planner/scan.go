@@ -3,6 +3,11 @@ package planner
 import (
 	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/quarrydata/quarry/internal/planner/dates"
 )
@@ -67,7 +72,7 @@ func tokenize(s string) []token {
 			}
 			break
 		}
-		word := strings.ToLower(s[i:j])
+		word := foldAccents(strings.ToLower(s[i:j]))
 		if strings.Contains(word, ",") {
 			word = strings.ReplaceAll(word, ",", "")
 		}
@@ -78,6 +83,24 @@ func tokenize(s string) []token {
 		i = j
 	}
 	return toks
+}
+
+// foldAccents drops the accents of a word ("são" → "sao", "zürich" →
+// "zurich"), so that a question and the knowledge match whichever of
+// them writes the accents. ASCII words are returned as they are.
+func foldAccents(w string) string {
+	ascii := true
+	for i := 0; i < len(w) && ascii; i++ {
+		ascii = w[i] < 0x80
+	}
+	if ascii {
+		return w
+	}
+	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), w)
+	if err != nil {
+		return w
+	}
+	return out
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
