@@ -1,7 +1,6 @@
 package normalize
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,32 +15,32 @@ var nullSpellings = map[string]bool{"": true, "NULL": true, "null": true, "Null"
 const maxExactDigits = 15
 
 var (
-	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	tsRE   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?| ?UTC)?$`)
-	intRE  = regexp.MustCompile(`^[+-]?\d+$`)
-	decRE  = regexp.MustCompile(`^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$`)
+	dateRE = lazyRE(`^\d{4}-\d{2}-\d{2}$`)
+	tsRE   = lazyRE(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?| ?UTC)?$`)
+	intRE  = lazyRE(`^[+-]?\d+$`)
+	decRE  = lazyRE(`^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$`)
 )
 
 // kindOf classifies one non-null text cell.
 func kindOf(s string) quarry.Type {
 	switch {
-	case intRE.MatchString(s):
+	case intRE().MatchString(s):
 		if _, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return quarry.TypeInt
 		}
 		return quarry.TypeBigInt
-	case decRE.MatchString(s):
+	case decRE().MatchString(s):
 		if sigDigits(s) > maxExactDigits {
 			return quarry.TypeDecimal
 		}
 		return quarry.TypeFloat
 	case s == "true" || s == "false" || s == "t" || s == "f" || s == "TRUE" || s == "FALSE" || s == "True" || s == "False":
 		return quarry.TypeBool
-	case dateRE.MatchString(s):
+	case dateRE().MatchString(s):
 		if _, err := time.Parse("2006-01-02", s); err == nil {
 			return quarry.TypeDate
 		}
-	case tsRE.MatchString(s):
+	case tsRE().MatchString(s):
 		if _, err := time.Parse("2006-01-02", s[:10]); err == nil {
 			return quarry.TypeTimestamp
 		}
