@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -90,11 +89,11 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 	out.Report, out.Answer = analyst.Explain(ctx, r.em, ev)
 }
 
-var numberRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?`)
+var numberRE = lazyRE(`-?\d[\d,]*(\.\d+)?`)
 
 // groundedRE is a number as a text writes it, with a scale that follows
 // it ("1.2M", "3.4 million", "12k").
-var groundedRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?(\s?(k|K|m|M|bn|B|thousand|million|billion)\b)?`)
+var groundedRE = lazyRE(`-?\d[\d,]*(\.\d+)?(\s?(k|K|m|M|bn|B|thousand|million|billion)\b)?`)
 
 // scales are the multipliers of groundedRE's suffixes.
 var scales = map[string]float64{"k": 1e3, "K": 1e3, "thousand": 1e3, "m": 1e6, "M": 1e6, "million": 1e6, "bn": 1e9, "B": 1e9, "billion": 1e9}
@@ -106,7 +105,7 @@ var scales = map[string]float64{"k": 1e3, "K": 1e3, "thousand": 1e3, "m": 1e6, "
 // verified, and the text that goes with the answer marks each unbound
 // number where it stands. It returns the check and the marked text.
 func grounded(text string, t *quarry.Table, context string) (verify.Check, string) {
-	locs := groundedRE.FindAllStringSubmatchIndex(text, -1)
+	locs := groundedRE().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		return verify.Check{}, text
 	}
@@ -119,7 +118,7 @@ func grounded(text string, t *quarry.Table, context string) (verify.Check, strin
 		}
 	}
 	ctxNums := map[string]bool{}
-	for _, n := range numberRE.FindAllString(context, -1) {
+	for _, n := range numberRE().FindAllString(context, -1) {
 		ctxNums[strings.ReplaceAll(n, ",", "")] = true
 	}
 	var missing []string

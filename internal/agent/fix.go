@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -79,7 +78,7 @@ func (a *Agent) Accepted(ctx context.Context, rec *event.Recorder, f *Fix, accep
 	return r.em.Err()
 }
 
-var sqlBlockRE = regexp.MustCompile("(?s)```(?:sql|SQL)?[ \t]*\n(.*?)```")
+var sqlBlockRE = lazyRE("(?s)```(?:sql|SQL)?[ \t]*\n(.*?)```")
 
 // extractSQL finds the statement in the fixer's reply: a fenced block, or
 // the whole reply when it starts like a query.
@@ -88,7 +87,7 @@ func extractSQL(text string) (string, bool) {
 	if t == "" || strings.HasPrefix(t, "NO_FIX") {
 		return "", false
 	}
-	if m := sqlBlockRE.FindStringSubmatch(t); m != nil {
+	if m := sqlBlockRE().FindStringSubmatch(t); m != nil {
 		s := strings.TrimSpace(m[1])
 		return s, s != ""
 	}

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -58,7 +57,7 @@ func (p *policy) column(table, column string) bool {
 // from, so the bare name decides, conservatively).
 func (p *policy) name(col string) bool { return p.cols.Name(col) }
 
-var identRE = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_$]*")
+var identRE = lazyRE("[A-Za-z_][A-Za-z0-9_$]*")
 
 // mentions returns the first restricted column name SQL mentions as a word
 // (in an identifier, a quoted name or a literal alike), or "". A statement
@@ -68,7 +67,7 @@ func (p *policy) mentions(sql string) string {
 	if p.cols.Empty() {
 		return ""
 	}
-	for _, w := range identRE.FindAllString(sql, -1) {
+	for _, w := range identRE().FindAllString(sql, -1) {
 		if p.cols.Name(w) {
 			return w
 		}
@@ -97,7 +96,7 @@ func (p *policy) redact(t *quarry.Table) []string {
 	return p.cols.Redact(t)
 }
 
-var emailRE = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
+var emailRE = lazyRE(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
 
 // scrub removes from text everything of restricted columns that could
 // reach the model through it: values redacted so far, anything shaped like
@@ -112,7 +111,7 @@ func (p *policy) scrub(text string) string {
 			text = strings.ReplaceAll(text, v, redactedValue)
 		}
 	}
-	text = emailRE.ReplaceAllString(text, redactedValue)
+	text = emailRE().ReplaceAllString(text, redactedValue)
 	lower := strings.ToLower(text)
 	for _, r := range p.refs {
 		for {

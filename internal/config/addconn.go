@@ -1,7 +1,6 @@
 package config
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -22,10 +21,10 @@ type NewConnection struct {
 }
 
 var (
-	connectionsLine = regexp.MustCompile(`^connections:[ \t]*(#.*)?$`)
-	connectionsAny  = regexp.MustCompile(`^connections:`)
-	defaultLine     = regexp.MustCompile(`^connection:`)
-	firstEntry      = regexp.MustCompile(`^([ \t]+)[^#\s]`)
+	connectionsLine = lazyRE(`^connections:[ \t]*(#.*)?$`)
+	connectionsAny  = lazyRE(`^connections:`)
+	defaultLine     = lazyRE(`^connection:`)
+	firstEntry      = lazyRE(`^([ \t]+)[^#\s]`)
 )
 
 // AddConnection returns the quarry.yaml text data with c added under
@@ -40,10 +39,10 @@ func AddConnection(data []byte, c NewConnection) ([]byte, error) {
 	at, indent := -1, "  "
 	for i, l := range lines {
 		t := strings.TrimRight(l, "\r\n")
-		if connectionsLine.MatchString(t) {
+		if connectionsLine().MatchString(t) {
 			at = i
 			for _, next := range lines[i+1:] {
-				if m := firstEntry.FindStringSubmatch(next); m != nil {
+				if m := firstEntry().FindStringSubmatch(next); m != nil {
 					indent = m[1]
 					break
 				}
@@ -53,7 +52,7 @@ func AddConnection(data []byte, c NewConnection) ([]byte, error) {
 			}
 			break
 		}
-		if connectionsAny.MatchString(t) {
+		if connectionsAny().MatchString(t) {
 			return nil, quarry.Errorf(quarry.KindConfig, "connections: in quarry.yaml is written on one line; add the connection %s by hand (driver: %s)", c.Name, c.Driver)
 		}
 	}
@@ -92,7 +91,7 @@ func AddConnection(data []byte, c NewConnection) ([]byte, error) {
 
 func hasDefaultLine(lines []string) bool {
 	for _, l := range lines {
-		if defaultLine.MatchString(l) {
+		if defaultLine().MatchString(l) {
 			return true
 		}
 	}

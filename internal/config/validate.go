@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,17 +27,17 @@ var drivers = []string{DriverSQLite, DriverPostgres, DriverMySQL, DriverDuckDB, 
 var mcpFields = []string{"command", "args", "env", "tool", "sql_argument", "arguments", "start_timeout"}
 
 // dsnKey finds a key=value connection string's keys.
-var dsnKey = regexp.MustCompile(`(?i)(^|\s)(host|hostaddr|port|dbname|user|password|sslmode)\s*=`)
+var dsnKey = lazyRE(`(?i)(^|\s)(host|hostaddr|port|dbname|user|password|sslmode)\s*=`)
 
 // workMemRE is a PostgreSQL memory size: digits and a unit. A bare number
 // (PostgreSQL reads it as kB) is refused: sizes elsewhere in quarry.yaml
 // are bytes.
-var workMemRE = regexp.MustCompile(`^([1-9][0-9]{0,9})(kB|MB|GB|TB)$`)
+var workMemRE = lazyRE(`^([1-9][0-9]{0,9})(kB|MB|GB|TB)$`)
 
 // validWorkMem reports whether s is a work_mem PostgreSQL accepts: 64kB
 // to 2147483647kB.
 func validWorkMem(s string) bool {
-	m := workMemRE.FindStringSubmatch(s)
+	m := workMemRE().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -398,7 +397,7 @@ func (d *decoder) finish(cfg *Config) error {
 	cfg.Knowledge = d.resolve(cfg.Dir, cfg.Knowledge)
 	if st := strings.TrimSpace(cfg.State); StateIsURL(st) {
 		cfg.State = st
-	} else if strings.Contains(st, "://") || strings.HasPrefix(st, "postgres:") || strings.HasPrefix(st, "postgresql:") || dsnKey.MatchString(st) {
+	} else if strings.Contains(st, "://") || strings.HasPrefix(st, "postgres:") || strings.HasPrefix(st, "postgresql:") || dsnKey().MatchString(st) {
 		// Not a path: another scheme, or a key=value connection string,
 		// which would otherwise become folders named after it, password
 		// and all (found from outside).

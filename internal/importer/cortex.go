@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -316,7 +315,7 @@ func (im *cortexImport) relationship(r cortexRel) {
 	im.out.Relationships = append(im.out.Relationships, rel)
 }
 
-var logicalTable = regexp.MustCompile(`(^|[^A-Za-z0-9_$."])__([A-Za-z_][A-Za-z0-9_$]*)`)
+var logicalTable = lazyRE(`(^|[^A-Za-z0-9_$."])__([A-Za-z_][A-Za-z0-9_$]*)`)
 
 // query imports a verified query. Its SQL names logical tables
 // (__orders); they become the physical tables when every logical column
@@ -329,8 +328,8 @@ func (im *cortexImport) query(model string, q cortexQuery) {
 		return
 	}
 	var bad string
-	sql := logicalTable.ReplaceAllStringFunc(string(q.SQL), func(s string) string {
-		m := logicalTable.FindStringSubmatch(s)
+	sql := logicalTable().ReplaceAllStringFunc(string(q.SQL), func(s string) string {
+		m := logicalTable().FindStringSubmatch(s)
 		ti := im.tables[strings.ToLower(m[2])]
 		if ti == nil {
 			bad = fmt.Sprintf("its SQL reads __%s, which is not an imported table", m[2])

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/knowledge"
@@ -60,7 +59,7 @@ type cubeImport struct {
 	skipped map[string]string    // "cube.measure" (lower) → why
 }
 
-var selectStar = regexp.MustCompile(`(?is)^\s*select\s+\*\s+from\s+([A-Za-z_][A-Za-z0-9_.]*)\s*$`)
+var selectStar = lazyRE(`(?is)^\s*select\s+\*\s+from\s+([A-Za-z_][A-Za-z0-9_.]*)\s*$`)
 
 func parseCube(files []File) (*knowledge.Imported, error) {
 	var doc cubeDoc
@@ -105,7 +104,7 @@ func (im *cubeImport) cube(c *cubeCube) {
 	}
 	table := string(c.SQLTable)
 	if table == "" {
-		if m := selectStar.FindStringSubmatch(string(c.SQL)); m != nil {
+		if m := selectStar().FindStringSubmatch(string(c.SQL)); m != nil {
 			table = m[1]
 		}
 	}
@@ -277,7 +276,7 @@ func cubeType(t string) quarry.Type {
 	return ""
 }
 
-var equiJoin = regexp.MustCompile(`^\(?\s*([A-Za-z_][A-Za-z0-9_$]*)\.([A-Za-z_][A-Za-z0-9_$]*)\s*=\s*([A-Za-z_][A-Za-z0-9_$]*)\.([A-Za-z_][A-Za-z0-9_$]*)\s*\)?$`)
+var equiJoin = lazyRE(`^\(?\s*([A-Za-z_][A-Za-z0-9_$]*)\.([A-Za-z_][A-Za-z0-9_$]*)\s*=\s*([A-Za-z_][A-Za-z0-9_$]*)\.([A-Za-z_][A-Za-z0-9_$]*)\s*\)?$`)
 
 func (im *cubeImport) joins(c *cubeCube) {
 	name := string(c.Name)
@@ -293,7 +292,7 @@ func (im *cubeImport) joins(c *cubeCube) {
 			im.skip("join", label, "its sql %s", err)
 			continue
 		}
-		m := equiJoin.FindStringSubmatch(q)
+		m := equiJoin().FindStringSubmatch(q)
 		if m == nil {
 			im.skip("join", label, "its sql %q is not one column equal to another; quarry joins on one column pair", string(j.SQL))
 			continue

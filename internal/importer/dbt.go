@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/knowledge"
@@ -93,11 +92,11 @@ type dbtImport struct {
 	errs     map[string]string // measure name (lower) → why it was skipped
 }
 
-var refRe = regexp.MustCompile(`^\s*(?:ref|source)\(\s*(.*?)\s*\)\s*$`)
+var refRe = lazyRE(`^\s*(?:ref|source)\(\s*(.*?)\s*\)\s*$`)
 
 // dbtTable reads model: ref('orders') (or source('raw', 'orders')).
 func dbtTable(model string) string {
-	m := refRe.FindStringSubmatch(model)
+	m := refRe().FindStringSubmatch(model)
 	if m == nil {
 		return strings.TrimSpace(model)
 	}
@@ -375,7 +374,7 @@ func ref(v any) (name, alias string, filter any, extra []string) {
 	return name, alias, filter, extra
 }
 
-var dimRe = regexp.MustCompile(`\{\{\s*Dimension\(\s*['"]([A-Za-z0-9_]+)['"]\s*\)\s*\}\}`)
+var dimRe = lazyRE(`\{\{\s*Dimension\(\s*['"]([A-Za-z0-9_]+)['"]\s*\)\s*\}\}`)
 
 // filters reads a filter (one string or a list) into quarry predicates.
 func (im *dbtImport) filters(v any) ([]string, error) {
@@ -398,8 +397,8 @@ func (im *dbtImport) filters(v any) ([]string, error) {
 			continue
 		}
 		var bad error
-		sql := dimRe.ReplaceAllStringFunc(f, func(s string) string {
-			ref := dimRe.FindStringSubmatch(s)[1]
+		sql := dimRe().ReplaceAllStringFunc(f, func(s string) string {
+			ref := dimRe().FindStringSubmatch(s)[1]
 			i := strings.LastIndex(ref, "__")
 			if i <= 0 {
 				bad = fmt.Errorf("its filter uses Dimension('%s'), which names no entity", ref)

@@ -149,7 +149,7 @@ func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) 
 	if err != nil {
 		return errorResult(err), nil
 	}
-	b, err := json.Marshal(res)
+	b, err := encodeResult(res)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the result: %w", err)
 	}

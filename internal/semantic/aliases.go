@@ -3,6 +3,7 @@ package semantic
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // aliases are other names people use for common values: country codes and
@@ -54,13 +55,17 @@ var aliasTable = []struct {
 // upperOnly are aliases that are also ordinary words in lower case.
 var upperOnly = map[string]bool{"US": true, "U.S.": true}
 
-// aliasRE matches one alias as a whole word, compiled once.
+// aliasRE matches one alias as a whole word. Its expression is compiled
+// the first time a question contains the alias: compiling all of them
+// (Unicode classes) takes milliseconds, and most questions name none.
 type aliasRE struct {
 	canonical, alias, lower string
-	re                      *regexp.Regexp
+	re                      func() *regexp.Regexp
 }
 
-var aliasREs = compileAliases()
+// aliasREs is built once, on the first question that needs it, not when the
+// program starts.
+var aliasREs = sync.OnceValue(compileAliases)
 
 func compileAliases() []aliasRE {
 	var out []aliasRE
@@ -70,7 +75,8 @@ func compileAliases() []aliasRE {
 			if upperOnly[al] {
 				flags = ""
 			}
-			out = append(out, aliasRE{a.canonical, al, strings.ToLower(al), regexp.MustCompile(flags + `(^|[^\pL\pN.])` + regexp.QuoteMeta(al) + `($|[^\pL\pN])`)})
+			expr := flags + `(^|[^\pL\pN.])` + regexp.QuoteMeta(al) + `($|[^\pL\pN])`
+			out = append(out, aliasRE{a.canonical, al, strings.ToLower(al), sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })})
 		}
 	}
 	return out
@@ -86,14 +92,14 @@ func compileAliases() []aliasRE {
 func ExpandAliases(question string, known func(string) bool) string {
 	out := question
 	lower := strings.ToLower(question)
-	for _, a := range aliasREs {
+	for _, a := range aliasREs() {
 		// A substring test first: most questions name no alias at all.
-		if !strings.Contains(lower, a.lower) || !a.re.MatchString(out) || !known(a.canonical) || known(a.alias) {
+		if !strings.Contains(lower, a.lower) || !a.re().MatchString(out) || !known(a.canonical) || known(a.alias) {
 			continue
 		}
 		var b strings.Builder
 		last := 0
-		for _, m := range a.re.FindAllStringSubmatchIndex(out, -1) {
+		for _, m := range a.re().FindAllStringSubmatchIndex(out, -1) {
 			start, end := m[3], m[4] // the alias itself, between its borders
 			// Part of a longer known value ("Indian Ocean"): not an alias.
 			if known(lastWord(out[:start])+" "+out[start:end]) || known(out[start:end]+" "+firstWord(out[end:])) {

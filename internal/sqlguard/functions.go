@@ -3,6 +3,7 @@ package sqlguard
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/dialect/registry"
 
@@ -64,8 +65,8 @@ var neverPrefixes = []string{
 	"ts_stat", "ts_rewrite", "sys_", "lowrite", "loread",
 }
 
-// funcSets holds the parsed lists; it is built once per process by
-// newFuncSets and only read afterwards.
+// funcSets holds the parsed lists; it is built once per process, by the
+// first check that needs it (not at start-up), and only read afterwards.
 type funcSets struct {
 	common  map[string]bool
 	dialect map[quarry.Dialect]map[string]bool
@@ -73,7 +74,7 @@ type funcSets struct {
 	never   map[string]bool
 }
 
-var functionLists = newFuncSets()
+var functionLists = sync.OnceValue(newFuncSets)
 
 func newFuncSets() *funcSets {
 	fs := &funcSets{
@@ -102,7 +103,7 @@ func words(s string) map[string]bool {
 // Never reports whether name (lower case, without schema) is a function
 // that is never allowed.
 func Never(name string) bool {
-	if functionLists.never[name] {
+	if functionLists().never[name] {
 		return true
 	}
 	for _, p := range neverPrefixes {
@@ -122,7 +123,7 @@ func (o Options) AllowsFunction(name string) bool {
 	if Never(name) {
 		return false
 	}
-	fs := functionLists
+	fs := functionLists()
 	if fs.common[name] {
 		return true
 	}
@@ -151,7 +152,7 @@ func (o Options) listedExtra(name string) bool {
 // AllowedFunctions returns the sorted allow-list of dialect d (without
 // Options.ExtraFunctions), for documentation and display.
 func AllowedFunctions(d quarry.Dialect) []string {
-	fs := functionLists
+	fs := functionLists()
 	d = normDialect(d)
 	set := fs.dialect[d]
 	if d == quarry.DialectGeneric {

@@ -79,20 +79,20 @@ type cover struct {
 }
 
 // thousandsRE is a thousands separator inside a number.
-var thousandsRE = regexp.MustCompile(`(\d),(\d{3})\b`)
+var thousandsRE = lazyRE(`(\d),(\d{3})\b`)
 
-var wordRE = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
+var wordRE = lazyRE(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
 
 func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	// The values other names stand for ("the US"), read as the planner
 	// reads them.
 	question = semantic.ExpandAliases(question, m.HasValue)
 	// "1,000" is one number, as the planner reads it.
-	for thousandsRE.MatchString(question) {
-		question = thousandsRE.ReplaceAllString(question, "$1$2")
+	for thousandsRE().MatchString(question) {
+		question = thousandsRE().ReplaceAllString(question, "$1$2")
 	}
 	var words []string
-	for _, w := range wordRE.FindAllString(strings.ToLower(question), -1) {
+	for _, w := range wordRE().FindAllString(strings.ToLower(question), -1) {
 		words = append(words, strings.TrimRight(w, ".-'’"))
 	}
 	c := &cover{q: q, m: m, raw: question, words: words, text: " " + strings.Join(words, " ") + " "}
@@ -200,7 +200,7 @@ func (c *cover) filterValues() map[string]bool {
 			continue
 		}
 		for _, f := range append([]string{mt.Expr}, mt.Filters...) {
-			for _, lit := range literalRE.FindAllStringSubmatch(f, -1) {
+			for _, lit := range literalRE().FindAllStringSubmatch(f, -1) {
 				out[strings.ToLower(lit[1])] = true
 			}
 		}
@@ -208,7 +208,7 @@ func (c *cover) filterValues() map[string]bool {
 	return out
 }
 
-var literalRE = regexp.MustCompile(`'((?:[^']|'')*)'`)
+var literalRE = lazyRE(`'((?:[^']|'')*)'`)
 
 // values: a known value of a column the question names is a filter value
 // (or a condition of a metric the query uses).

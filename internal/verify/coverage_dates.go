@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -15,13 +14,13 @@ import (
 // (Coverage).
 
 // whenRE asks for a date: "when was the first order placed".
-var whenRE = regexp.MustCompile(`^ (when|on what date|on which date|what date|which date|what day|which day|what time) `)
+var whenRE = lazyRE(`^ (when|on what date|on which date|what date|which date|what day|which day|what time) `)
 
 // when: a question that asks when is answered with a date — the earliest
 // or latest of a date column, a grouping by a date or a grain, or rows
 // that show a date — not with a count or an amount.
 func (c *cover) when() (ok, bad []string) {
-	if !whenRE.MatchString(c.text) || len(c.q.Compare) > 0 {
+	if !whenRE().MatchString(c.text) || len(c.q.Compare) > 0 {
 		return nil, nil
 	}
 	temporal := func(field string) bool {
@@ -56,7 +55,7 @@ func (c *cover) when() (ok, bad []string) {
 		}
 		u := strings.ToUpper(strings.TrimSpace(mt.Expr))
 		if strings.HasPrefix(u, "MIN(") || strings.HasPrefix(u, "MAX(") {
-			for _, g := range qualifiedRE.FindAllString(mt.Expr, -1) {
+			for _, g := range qualifiedRE().FindAllString(mt.Expr, -1) {
 				if !temporal(g) {
 					continue
 				}
@@ -102,7 +101,7 @@ func (c *cover) eventOtherThan(date string) string {
 		if strings.HasSuffix(fc, "ed") && truthy(f.Values) {
 			return fc
 		}
-		if !stateColumn.MatchString(fc) {
+		if !stateColumn().MatchString(fc) {
 			continue
 		}
 		for _, v := range f.Values {

@@ -72,7 +72,7 @@ func (c *cover) usedText() string {
 	for _, name := range c.q.Metrics {
 		if mt := c.m.Metric(name); mt != nil {
 			used.WriteString(" " + strings.ToLower(mt.Expr+" "+mt.Derived+" "+strings.Join(mt.Filters, " ")))
-			for _, part := range metricRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+			for _, part := range metricRefRE().FindAllStringSubmatch(mt.Derived, -1) {
 				if sub := c.m.Metric(part[1]); sub != nil {
 					used.WriteString(" " + strings.ToLower(sub.Expr+" "+strings.Join(sub.Filters, " ")))
 				}
@@ -234,7 +234,7 @@ func (c *cover) measures() (ok, bad []string) {
 	for _, name := range c.q.Metrics {
 		used[strings.ToLower(name)] = true
 		if mt := c.m.Metric(name); mt != nil {
-			for _, part := range metricRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+			for _, part := range metricRefRE().FindAllStringSubmatch(mt.Derived, -1) {
 				used[strings.ToLower(part[1])] = true
 			}
 		}
@@ -272,7 +272,7 @@ func (c *cover) measures() (ok, bad []string) {
 	measured := func(x named) bool {
 		return used[strings.ToLower(x.mt.Name)] || c.namedByUsed(x.said) || c.sameAsUsed(&x.mt)
 	}
-	anyMeasured := c.namesUsedColumn() || measureWordRE.MatchString(c.text)
+	anyMeasured := c.namesUsedColumn() || measureWordRE().MatchString(c.text)
 	for _, x := range all {
 		if measured(x) {
 			anyMeasured = true
@@ -298,11 +298,11 @@ func (c *cover) measures() (ok, bad []string) {
 	return ok, bad
 }
 
-var metricRefRE = regexp.MustCompile(`\{([^{}]+)\}`)
+var metricRefRE = lazyRE(`\{([^{}]+)\}`)
 
 // measureWordRE names a measure over a set of rows without naming a
 // metric: "percentage of orders", "average pages per session".
-var measureWordRE = regexp.MustCompile(` (percentage|percent|share|proportion|ratio|rate|average|mean|median) `)
+var measureWordRE = lazyRE(` (percentage|percent|share|proportion|ratio|rate|average|mean|median) `)
 
 // namesUsedColumn reports whether the question names a column that a
 // metric of the query computes over ("countries" for COUNT(DISTINCT
@@ -314,7 +314,7 @@ func (c *cover) namesUsedColumn() bool {
 		if mt == nil {
 			continue
 		}
-		for _, ref := range columnRefRE.FindAllStringSubmatch(mt.Expr, -1) {
+		for _, ref := range columnRefRE().FindAllStringSubmatch(mt.Expr, -1) {
 			e := c.m.Entity(ref[1])
 			if e == nil || strings.EqualFold(ref[2], e.PrimaryKey) {
 				continue
@@ -328,7 +328,7 @@ func (c *cover) namesUsedColumn() bool {
 	return false
 }
 
-var columnRefRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)
+var columnRefRE = lazyRE(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // sameAsUsed reports whether a metric the query measures has mt's
 // definition under another name (new_customers and customers are both
@@ -348,10 +348,10 @@ func (c *cover) sameAsUsed(mt *semantic.Metric) bool {
 
 // countRE is a count of rows: COUNT(*) or COUNT(column), not a count of
 // distinct values.
-var countRE = regexp.MustCompile(`(?i)^\s*count\s*\(\s*(\*|[^()]*)\)\s*$`)
+var countRE = lazyRE(`(?i)^\s*count\s*\(\s*(\*|[^()]*)\)\s*$`)
 
 func countsRows(expr string) bool {
-	return countRE.MatchString(expr) && !strings.Contains(strings.ToLower(expr), "distinct")
+	return countRE().MatchString(expr) && !strings.Contains(strings.ToLower(expr), "distinct")
 }
 
 // population reports whether mt only counts the rows of an entity the
@@ -482,13 +482,13 @@ func (c *cover) countOfAmount() (ok, bad []string) {
 
 // negationRE is a negation of having: "never", "no", "without", "not …
 // any", "did not".
-var negationRE = regexp.MustCompile(` (never|no|without|not|didn't|don't|doesn't|haven't|hasn't) `)
+var negationRE = lazyRE(` (never|no|without|not|didn't|don't|doesn't|haven't|hasn't) `)
 
 // negation: "customers who never ordered", "templates not used by any
 // document" keep the rows that have none of a table's; a query without
 // that condition (OpNone, or a value excluded) counts or lists them all.
 func (c *cover) negation() (ok, bad []string) {
-	locs := negationRE.FindAllStringIndex(c.text, -1)
+	locs := negationRE().FindAllStringIndex(c.text, -1)
 	if len(locs) == 0 {
 		return nil, nil
 	}

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,10 +19,10 @@ var periodWords = map[string]bool{
 }
 
 var (
-	yearRE    = regexp.MustCompile(`^(19|20)\d\d$`)
-	quarterRE = regexp.MustCompile(`^q[1-4]$`)
-	numberRE  = regexp.MustCompile(`^\d+(\.\d+)?%?$`)
-	dateRE    = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
+	yearRE    = lazyRE(`^(19|20)\d\d$`)
+	quarterRE = lazyRE(`^q[1-4]$`)
+	numberRE  = lazyRE(`^\d+(\.\d+)?%?$`)
+	dateRE    = lazyRE(`^\d{4}-\d{2}(-\d{2})?$`)
 )
 
 var monthNames = map[string]bool{
@@ -39,12 +38,12 @@ func (c *cover) numbers() (ok, bad []string) {
 	if c.q.Rows == nil && len(c.q.Order) == 0 && len(c.q.Compare) == 0 && !c.extremeAggregate() && c.oneAtTheEnd() {
 		bad = append(bad, "the question asks for the one at an end of a ranking, but the query ranks nothing")
 	}
-	if c.q.Limit > 1 && (oneOfRE.MatchString(c.text) || c.oneAtTheEnd()) {
+	if c.q.Limit > 1 && (oneOfRE().MatchString(c.text) || c.oneAtTheEnd()) {
 		bad = append(bad, fmt.Sprintf("the question asks for the one at the top, but the query lists %d", c.q.Limit))
 	}
 	// "more than one document", "at least two paragraphs": a number in
 	// words after a comparison is a filter's value.
-	for _, m := range comparedWordRE.FindAllStringSubmatch(c.text, -1) {
+	for _, m := range comparedWordRE().FindAllStringSubmatch(c.text, -1) {
 		n := strconv.Itoa(numberWords[m[2]])
 		if have[n] || c.numericFilter(n) {
 			ok = append(ok, m[1]+" "+m[2])
@@ -53,7 +52,7 @@ func (c *cover) numbers() (ok, bad []string) {
 		}
 	}
 	for i, w := range c.words {
-		if !numberRE.MatchString(w) && !dateRE.MatchString(w) {
+		if !numberRE().MatchString(w) && !dateRE().MatchString(w) {
 			continue
 		}
 		next, prev := "", ""
@@ -65,7 +64,7 @@ func (c *cover) numbers() (ok, bad []string) {
 		}
 		n := strings.TrimSuffix(w, "%")
 		switch {
-		case dateRE.MatchString(w), yearRE.MatchString(w) && !limitWord(prev):
+		case dateRE().MatchString(w), yearRE().MatchString(w) && !limitWord(prev):
 			if c.spans(w) {
 				ok = append(ok, w)
 			} else {
@@ -93,15 +92,15 @@ func (c *cover) numbers() (ok, bad []string) {
 
 // oneOfRE asks for the one row at an end: "what is the most expensive
 // product", "which was the best month".
-var oneOfRE = regexp.MustCompile(`^ (what|which|who) (is|was) the (most|least|highest|lowest|cheapest|biggest|largest|smallest|best|worst|top|fewest|greatest) `)
+var oneOfRE = lazyRE(`^ (what|which|who) (is|was) the (most|least|highest|lowest|cheapest|biggest|largest|smallest|best|worst|top|fewest|greatest) `)
 
 // numberWords are numbers written in words.
 var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
 
-var comparedWordRE = regexp.MustCompile(` (more than|less than|fewer than|at least|at most|greater than|over|under|exactly) (zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty) `)
+var comparedWordRE = lazyRE(` (more than|less than|fewer than|at least|at most|greater than|over|under|exactly) (zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty) `)
 
-var superlativeRE = regexp.MustCompile(` (most|least|highest|lowest|fewest|largest|smallest|cheapest|best|worst|biggest|greatest|oldest|youngest|newest|latest|earliest) `)
+var superlativeRE = lazyRE(` (most|least|highest|lowest|fewest|largest|smallest|cheapest|best|worst|biggest|greatest|oldest|youngest|newest|latest|earliest) `)
 
 // oneAtTheEnd reports whether the question asks for the single row at one
 // end of a ranking: a superlative, no number, and a singular ("which year
@@ -110,7 +109,7 @@ var superlativeRE = regexp.MustCompile(` (most|least|highest|lowest|fewest|large
 func (c *cover) oneAtTheEnd() bool {
 	// A year names the period, not a number of rows: "which channel had
 	// the most orders in 2025" asks for one.
-	if !superlativeRE.MatchString(c.text) || digitRE.MatchString(periodYearRE.ReplaceAllString(c.text, " ")) || comparedWordRE.MatchString(c.text) {
+	if !superlativeRE().MatchString(c.text) || digitRE().MatchString(periodYearRE().ReplaceAllString(c.text, " ")) || comparedWordRE().MatchString(c.text) {
 		return false
 	}
 	for _, w := range []string{" are ", " were ", " top ", " bottom ", " all ", " each ", " every ", " names ", " by ", " per ", " for each "} {
@@ -122,17 +121,17 @@ func (c *cover) oneAtTheEnd() bool {
 }
 
 var (
-	digitRE      = regexp.MustCompile(`\d`)
-	periodYearRE = regexp.MustCompile(` (in|during|of|for) (19|20)\d\d `)
+	digitRE      = lazyRE(`\d`)
+	periodYearRE = lazyRE(` (in|during|of|for) (19|20)\d\d `)
 )
 
-var extremeRE = regexp.MustCompile(`(?i)^\s*(max|min)\s*\(`)
+var extremeRE = lazyRE(`(?i)^\s*(max|min)\s*\(`)
 
 // extremeAggregate reports whether the query computes a maximum or a
 // minimum: "the highest product price" is MAX, not a ranking.
 func (c *cover) extremeAggregate() bool {
 	for _, name := range c.q.Metrics {
-		if mt := c.m.Metric(name); mt != nil && extremeRE.MatchString(mt.Expr) {
+		if mt := c.m.Metric(name); mt != nil && extremeRE().MatchString(mt.Expr) {
 			return true
 		}
 	}
@@ -176,7 +175,7 @@ func (c *cover) relative() (ok, bad []string) {
 		{"today", day, day.AddDate(0, 0, 1)},
 	}
 	week := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // Monday
-	if m := lastNRE.FindStringSubmatch(c.text); m != nil {
+	if m := lastNRE().FindStringSubmatch(c.text); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		var f, t time.Time
 		switch strings.TrimSuffix(m[3], "s") {
@@ -212,7 +211,7 @@ func (c *cover) relative() (ok, bad []string) {
 	return nil, nil
 }
 
-var lastNRE = regexp.MustCompile(` (last|past|previous) (\d+) (days?|weeks?|months?|quarters?|years?) `)
+var lastNRE = lazyRE(` (last|past|previous) (\d+) (days?|weeks?|months?|quarters?|years?) `)
 
 func lastDayOf(to string) string {
 	t, err := time.Parse("2006-01-02", to)
@@ -391,7 +390,7 @@ func (c *cover) period() (ok, bad []string) {
 		}
 	}
 	for _, w := range c.words {
-		if quarterRE.MatchString(w) || monthNames[w] && w != "may" {
+		if quarterRE().MatchString(w) || monthNames[w] && w != "may" {
 			named = append(named, w)
 		}
 	}
@@ -523,7 +522,7 @@ var stateWords = []string{"'active'", "'open'", "'pending'", "'in progress'", "'
 
 // unsetDateRE is a condition that an event has not happened yet
 // ("support_tickets.closed_at IS NULL": the ticket is open).
-var unsetDateRE = regexp.MustCompile(`(?i)\b\w*(_at|_on|_date|ed)\s+is\s+null\b`)
+var unsetDateRE = lazyRE(`(?i)\b\w*(_at|_on|_date|ed)\s+is\s+null\b`)
 
 // stateFilter reports whether a metric's condition selects rows by a state
 // they are in now (active subscriptions, open tickets), not by an event:
@@ -535,7 +534,7 @@ func stateFilter(f string) bool {
 			return true
 		}
 	}
-	return unsetDateRE.MatchString(f)
+	return unsetDateRE().MatchString(f)
 }
 
 // namesDateBeyond reports whether the question names the date col of mt's

@@ -132,13 +132,13 @@ var groupLeads = []string{"by", "per", "each", "every", "which", "across",
 	"give", "give the", "give me the", "what is the", "what are the", "what are all the", "name the"}
 
 // whoRE asks for people by name.
-var whoRE = regexp.MustCompile(`^ (who|whom|which employees?|which customers?) `)
+var whoRE = lazyRE(`^ (who|whom|which employees?|which customers?) `)
 
 // who: "who works in Finance" asks for names; a count, or a list without
 // the rows' names ("who was hired most recently" answered with a date),
 // answers another question.
 func (c *cover) who() (ok, bad []string) {
-	if !whoRE.MatchString(c.text) {
+	if !whoRE().MatchString(c.text) {
 		return nil, nil
 	}
 	if r := c.q.Rows; r != nil {
@@ -175,7 +175,7 @@ func (c *cover) perEntity() (ok, bad []string) {
 			if !c.has("per " + p) {
 				continue
 			}
-			if c.has("by "+p) || c.has("each "+p) || c.has("every "+p) || breakdownOther.MatchString(c.text) {
+			if c.has("by "+p) || c.has("each "+p) || c.has("every "+p) || breakdownOther().MatchString(c.text) {
 				continue
 			}
 			return nil, []string{fmt.Sprintf("\"per %s\" may mean the average per %s, but the query gives each %s's figure; ask for the average per %s, or for the figure by %s", p, p, p, p, p)}
@@ -185,7 +185,7 @@ func (c *cover) perEntity() (ok, bad []string) {
 }
 
 // breakdownOther are the words that ask for a row per entity outright.
-var breakdownOther = regexp.MustCompile(` (top|bottom|list|show|which|each|every|rank|ranking|most|least|highest|lowest) `)
+var breakdownOther = lazyRE(` (top|bottom|list|show|which|each|every|rank|ranking|most|least|highest|lowest) `)
 
 // makingVerbs say a row was made; "by" after one names who made it.
 var makingVerbs = []string{"placed", "opened", "made", "created", "submitted", "filed", "raised", "bought", "purchased", "logged"}
@@ -485,14 +485,14 @@ func (c *cover) direction() (ok, bad []string) {
 }
 
 // breakdown words ask for a table of groups.
-var breakdownRE = regexp.MustCompile(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
+var breakdownRE = lazyRE(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
 
 // breakdown reports whether the question asks for groups. In a question
 // that asks for one number, "by" before the rows that did it ("orders
 // placed by customers who signed up in 2025", "opened by business
 // customers") says whose, not how to group.
 func (c *cover) breakdown() bool {
-	for _, loc := range breakdownRE.FindAllStringSubmatchIndex(c.text, -1) {
+	for _, loc := range breakdownRE().FindAllStringSubmatchIndex(c.text, -1) {
 		word := c.text[loc[2]:loc[3]]
 		if word != "by" && word != "per" {
 			return true
@@ -512,17 +512,17 @@ func (c *cover) breakdown() bool {
 }
 
 // eachRE asks for a figure per group, whatever the groups are.
-var eachRE = regexp.MustCompile(` (each|every|for each|broken down|split by|breakdown) `)
+var eachRE = lazyRE(` (each|every|for each|broken down|split by|breakdown) `)
 
 // asksForGroups reports whether the question asks for a figure per group:
 // "for each", "every", "broken down", or a "by" that is not whose ("by
 // channel", not "placed by customers").
 func (c *cover) asksForGroups() bool {
-	if eachRE.MatchString(c.text) {
+	if eachRE().MatchString(c.text) {
 		return true
 	}
 	have := c.filterValues()
-	for _, loc := range byRE.FindAllStringIndex(c.text, -1) {
+	for _, loc := range byRE().FindAllStringIndex(c.text, -1) {
 		rest := strings.Fields(c.text[loc[1]:])
 		agent := false
 		for j := 0; j < len(rest) && j < 2; j++ {
@@ -545,22 +545,22 @@ func (c *cover) asksForGroups() bool {
 	return false
 }
 
-var byRE = regexp.MustCompile(` by `)
+var byRE = lazyRE(` by `)
 
 // oneNumber words ask for a single figure.
-var oneNumberRE = regexp.MustCompile(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|what's the total|total|what is our|what was our|what's our|whats our|what are our total|count|number of|sum of) `)
+var oneNumberRE = lazyRE(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|what's the total|total|what is our|what was our|what's our|whats our|what are our total|count|number of|sum of) `)
 
 // totalOfTopRE asks for one figure over a ranking: "total revenue of the
 // top 5 products".
-var totalOfTopRE = regexp.MustCompile(`^ (?:what (?:is|was|are|were) |what's )?(?:the |our )?(total|sum|combined)\b.* (top|bottom|largest|biggest|smallest|best|worst) (\d+) `)
+var totalOfTopRE = lazyRE(`^ (?:what (?:is|was|are|were) |what's )?(?:the |our )?(total|sum|combined)\b.* (top|bottom|largest|biggest|smallest|best|worst) (\d+) `)
 
 // shape: "how many orders in 2025" is one number; grouping it returns a
 // table that answers another question.
 func (c *cover) shape() (Check, bool) {
-	if m := totalOfTopRE.FindStringSubmatch(c.text); m != nil && (len(c.q.Dimensions) > 0 || c.q.Rows != nil) {
+	if m := totalOfTopRE().FindStringSubmatch(c.text); m != nil && (len(c.q.Dimensions) > 0 || c.q.Rows != nil) {
 		return Check{Name: CheckShape, Status: Fail, Detail: fmt.Sprintf("the question asks for the %s of the %s %s, but the query lists them one by one", m[1], m[2], m[3])}, true
 	}
-	if !oneNumberRE.MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 {
+	if !oneNumberRE().MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 {
 		return Check{}, false
 	}
 	if c.q.Rows != nil {

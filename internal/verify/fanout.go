@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -43,7 +42,7 @@ func Additive(expr string) string {
 	return kind
 }
 
-var qualifiedRE = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\b`)
+var qualifiedRE = lazyRE(`\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\b`)
 
 // FanOuts says, for each measure of q that is summed or counted over the
 // rows of one entity while everything it sums or counts belongs to an
@@ -66,7 +65,7 @@ func FanOuts(m *semantic.Model, q *semantic.Query) []string {
 			continue
 		}
 		refs := map[string]bool{}
-		for _, g := range qualifiedRE.FindAllStringSubmatch(mt.Expr, -1) {
+		for _, g := range qualifiedRE().FindAllStringSubmatch(mt.Expr, -1) {
 			if m.Entity(g[1]) != nil {
 				refs[g[1]] = true
 			}
@@ -101,7 +100,7 @@ func FanOuts(m *semantic.Model, q *semantic.Query) []string {
 // ownFilter reports whether one of mt's filters is on its own entity.
 func ownFilter(mt *semantic.Metric) bool {
 	for _, f := range mt.Filters {
-		for _, g := range qualifiedRE.FindAllStringSubmatch(f, -1) {
+		for _, g := range qualifiedRE().FindAllStringSubmatch(f, -1) {
 			if g[1] == mt.Entity {
 				return true
 			}

@@ -3,7 +3,6 @@ package verify
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -138,13 +137,13 @@ func columnOf(m *semantic.Model, field string) (key, label string) {
 	if d := m.Dimension(field); d != nil {
 		expr = d.Expr
 	}
-	if !plainColumn.MatchString(expr) {
+	if !plainColumn().MatchString(expr) {
 		return "", ""
 	}
 	return strings.ToLower(expr), expr
 }
 
-var plainColumn = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
+var plainColumn = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
 
 func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, vals []any, from string) {
 	c := cs[key]
@@ -262,18 +261,18 @@ func numberOf(v any) (float64, bool) {
 
 // predicate reads the plain forms of a metric filter: entity.column, an
 // operator (=, <>, <, <=, >, >=, IN), and literals.
-var predicate = regexp.MustCompile(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s*(=|<=|>=|<|>|\bin\b)\s*(.+?)\s*$`)
+var predicate = lazyRE(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s*(=|<=|>=|<|>|\bin\b)\s*(.+?)\s*$`)
 
-var nullPredicate = regexp.MustCompile(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s+is\s+(not\s+)?null\s*$`)
+var nullPredicate = lazyRE(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s+is\s+(not\s+)?null\s*$`)
 
 func parsePredicate(expr string) (key string, op semantic.Op, vals []any, ok bool) {
-	if m := nullPredicate.FindStringSubmatch(expr); m != nil {
+	if m := nullPredicate().FindStringSubmatch(expr); m != nil {
 		if m[2] != "" {
 			return strings.ToLower(m[1]), semantic.OpNotNull, nil, true
 		}
 		return strings.ToLower(m[1]), semantic.OpNull, nil, true
 	}
-	m := predicate.FindStringSubmatch(expr)
+	m := predicate().FindStringSubmatch(expr)
 	if m == nil {
 		return "", "", nil, false
 	}
@@ -356,7 +355,7 @@ func literal(s string) (any, bool) {
 // groups that have none.
 const CheckZeroGroups = "zero_groups"
 
-var countExpr = regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
+var countExpr = lazyRE(`(?i)^\s*(count|sum)\s*\(`)
 
 // ZeroGroup is a filter on a count that admits zero over a grouping by
 // another entity: Group's rows with no Counted row are missing from such a
@@ -390,7 +389,7 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 	for i, f := range conds {
 		ranking := i >= len(q.Filters)
 		mt := m.Metric(f.Field)
-		if mt == nil || f.OnRelated() || !countExpr.MatchString(mt.Expr) || !admitsZero(f) {
+		if mt == nil || f.OnRelated() || !countExpr().MatchString(mt.Expr) || !admitsZero(f) {
 			continue
 		}
 		for _, d := range q.Dimensions {
@@ -503,7 +502,7 @@ func dimensionEntity(m *semantic.Model, name string) string {
 // the date it most likely means.
 const CheckPeriodDate = "period_date"
 
-var stateColumn = regexp.MustCompile(`(?i)(status|state|stage)`)
+var stateColumn = lazyRE(`(?i)(status|state|stage)`)
 
 // PeriodDate says when a period was applied to a metric's default date
 // while the question filters its rows by a state that is an event (a
@@ -549,7 +548,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 				flagged = true
 				continue
 			}
-			if !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn.MatchString(key) {
+			if !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn().MatchString(key) {
 				continue
 			}
 			// A state that is an event ("cancelled", "closed", "shipped"),

@@ -30,6 +30,14 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 	}
 	var data []byte
 	if res.StructuredContent != nil {
+		// The usual shape, {columns, rows}, is read from what the SDK
+		// decoded, not encoded and decoded a second time.
+		if t, n, ok := normalize.FromDecoded(res.StructuredContent); ok {
+			if n > normalize.MaxBytes {
+				return nil, tooLarge(name)
+			}
+			return t, nil
+		}
 		b, err := json.Marshal(res.StructuredContent)
 		if err != nil {
 			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's structured answer cannot be read", name)
@@ -45,7 +53,7 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server wrote bytes that are not UTF-8", name)
 	}
 	if len(data) > normalize.MaxBytes {
-		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is larger than %s; add a LIMIT or aggregate", name, size(normalize.MaxBytes))
+		return nil, tooLarge(name)
 	}
 	t, _, err := normalize.Parse(data)
 	if err != nil {
@@ -58,6 +66,10 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is not a result table: %s", name, c.red.clean(msg))
 	}
 	return t, nil
+}
+
+func tooLarge(name string) error {
+	return quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is larger than %s; add a LIMIT or aggregate", name, size(normalize.MaxBytes))
 }
 
 // textOf joins a result's text content.

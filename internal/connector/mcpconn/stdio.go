@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -180,7 +179,7 @@ func (t *tail) lastWords(max int) string {
 	}
 	const recent = 30 // an error further up is old news
 	for i := len(lines) - 1; i >= 0 && i >= len(lines)-recent; i-- {
-		if errorLine.MatchString(lines[i]) && !jsonMember.MatchString(lines[i]) {
+		if errorLine().MatchString(lines[i]) && !jsonMember().MatchString(lines[i]) {
 			return lines[i]
 		}
 	}
@@ -204,11 +203,11 @@ func (t *tail) lastWords(max int) string {
 // such as Error, panic or fatal and has a colon, starts with the name of
 // an error or exception type and a colon (ValueError: …,
 // java.sql.SQLException: …), or carries the log level ERROR or FATAL.
-var errorLine = regexp.MustCompile(`(?i:^(error|fatal|panic|critical|exception)\b.*:)|^[\w.$]*(Error|Exception)\b:|\b(ERROR|FATAL|CRITICAL|PANIC)\b`)
+var errorLine = lazyRE(`(?i:^(error|fatal|panic|critical|exception)\b.*:)|^[\w.$]*(Error|Exception)\b:|\b(ERROR|FATAL|CRITICAL|PANIC)\b`)
 
 // jsonMember matches one member of a JSON object written over several
 // lines (`"level": "ERROR",`): a part of the record, not the record.
-var jsonMember = regexp.MustCompile(`^"[^"]*"\s*:`)
+var jsonMember = lazyRE(`^"[^"]*"\s*:`)
 
 // startError explains why the command could not be started.
 func startError(name, command string, err error) error {

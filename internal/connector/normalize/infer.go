@@ -1,7 +1,6 @@
 package normalize
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,38 +14,122 @@ var nullSpellings = map[string]bool{"": true, "NULL": true, "null": true, "Null"
 // maxExactDigits is how many significant digits a float64 always keeps.
 const maxExactDigits = 15
 
-var (
-	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	tsRE   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?| ?UTC)?$`)
-	intRE  = regexp.MustCompile(`^[+-]?\d+$`)
-	decRE  = regexp.MustCompile(`^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$`)
-)
-
-// kindOf classifies one non-null text cell.
+// kindOf classifies one non-null text cell. It runs on every text cell of
+// a result a server returns, so its patterns are matched by hand (see
+// isInt, isDec, isDate, isTimestamp), not by regular expressions.
 func kindOf(s string) quarry.Type {
 	switch {
-	case intRE.MatchString(s):
+	case isInt(s):
 		if _, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return quarry.TypeInt
 		}
 		return quarry.TypeBigInt
-	case decRE.MatchString(s):
+	case isDec(s):
 		if sigDigits(s) > maxExactDigits {
 			return quarry.TypeDecimal
 		}
 		return quarry.TypeFloat
 	case s == "true" || s == "false" || s == "t" || s == "f" || s == "TRUE" || s == "FALSE" || s == "True" || s == "False":
 		return quarry.TypeBool
-	case dateRE.MatchString(s):
+	case isDate(s):
 		if _, err := time.Parse("2006-01-02", s); err == nil {
 			return quarry.TypeDate
 		}
-	case tsRE.MatchString(s):
+	case isTimestamp(s):
 		if _, err := time.Parse("2006-01-02", s[:10]); err == nil {
 			return quarry.TypeTimestamp
 		}
 	}
 	return quarry.TypeText
+}
+
+// digits counts the ASCII digits s begins with.
+func digits(s string) int {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// unsigned drops one leading sign.
+func unsigned(s string) string {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[1:]
+	}
+	return s
+}
+
+// isInt matches ^[+-]?\d+$.
+func isInt(s string) bool {
+	s = unsigned(s)
+	return s != "" && digits(s) == len(s)
+}
+
+// isDec matches ^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$.
+func isDec(s string) bool {
+	s = unsigned(s)
+	n := digits(s)
+	s = s[n:]
+	if s != "" && s[0] == '.' {
+		m := digits(s[1:])
+		if n == 0 && m == 0 {
+			return false
+		}
+		s = s[1+m:]
+	} else if n == 0 {
+		return false
+	}
+	if s == "" {
+		return true
+	}
+	if s[0] != 'e' && s[0] != 'E' {
+		return false
+	}
+	return isInt(s[1:])
+}
+
+// isDate matches ^\d{4}-\d{2}-\d{2}$.
+func isDate(s string) bool {
+	return len(s) == 10 && datePrefix(s)
+}
+
+// datePrefix reports whether s begins with \d{4}-\d{2}-\d{2}.
+func datePrefix(s string) bool {
+	return len(s) >= 10 && digits(s[:4]) == 4 && s[4] == '-' && digits(s[5:7]) == 2 && s[7] == '-' && digits(s[8:10]) == 2
+}
+
+// isTimestamp matches
+// ^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?| ?UTC)?$.
+func isTimestamp(s string) bool {
+	if len(s) < 16 || !datePrefix(s) || (s[10] != 'T' && s[10] != ' ') || digits(s[11:13]) != 2 || s[13] != ':' || digits(s[14:16]) != 2 {
+		return false
+	}
+	s = s[16:]
+	if len(s) >= 3 && s[0] == ':' && digits(s[1:3]) == 2 {
+		s = s[3:]
+		if len(s) >= 2 && s[0] == '.' {
+			if n := digits(s[1:]); n >= 1 && n <= 9 {
+				s = s[1+n:]
+			}
+		}
+	}
+	switch {
+	case s == "" || s == "Z" || s == "UTC" || s == " UTC":
+		return true
+	case s[0] == '+' || s[0] == '-':
+		s = s[1:]
+		if len(s) < 2 || digits(s[:2]) != 2 {
+			return false
+		}
+		s = s[2:]
+		if s != "" && s[0] == ':' {
+			s = s[1:]
+			return len(s) == 2 && digits(s) == 2
+		}
+		return s == "" || len(s) == 2 && digits(s) == 2
+	}
+	return false
 }
 
 // sigDigits counts the significant digits of a decimal literal.

@@ -568,7 +568,7 @@ func value(v any) any {
 			return n
 		}
 		s := x.String()
-		if intRE.MatchString(s) {
+		if isInt(s) {
 			return exactNum{s, quarry.TypeBigInt}
 		}
 		if sigDigits(s) > maxExactDigits {

@@ -15,7 +15,6 @@ package normalize
 
 import (
 	"encoding/csv"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -57,7 +56,7 @@ const ErrorTextPrefix = "the result is an error message, not a table: "
 // errorLineRE matches the first line of an error message as SQL clients and
 // servers print one instead of a table: "ERROR:  relation …", "ERROR 1146
 // (42S02): …", "Error: no such table", DuckDB's "Binder Error: …".
-var errorLineRE = regexp.MustCompile(`^(?i:error)(:| \d| \()|^[A-Za-z]+( [A-Za-z]+)? [Ee]rror: `)
+var errorLineRE = lazyRE(`^(?i:error)(:| \d| \()|^[A-Za-z]+( [A-Za-z]+)? [Ee]rror: `)
 
 func parse(data []byte, depth int) (*quarry.Table, string, error) {
 	if len(data) > MaxBytes {
@@ -93,7 +92,7 @@ func parse(data []byte, depth int) (*quarry.Table, string, error) {
 			return nil, "", err
 		}
 		return t, FormatJSON, nil
-	case errorLineRE.MatchString(trimmed):
+	case errorLineRE().MatchString(trimmed):
 		first, _, _ := strings.Cut(trimmed, "\n")
 		return nil, "", quarry.Errorf(quarry.KindInput, "%s%s", ErrorTextPrefix, short(first))
 	case strings.HasPrefix(trimmed, "┌"):

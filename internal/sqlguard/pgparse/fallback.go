@@ -177,7 +177,7 @@ func fieldCalls(sql string, opts sqlguard.Options, srf bool) []sqlguard.Violatio
 			continue
 		}
 		prev := lastBlank(sql, i)
-		_, known := pgFuncs[name]
+		_, known := pgFuncs()[name]
 		if known || srf || (prev > 0 && (sql[prev-1] == ')' || sql[prev-1] == ']')) {
 			out = append(out, sqlguard.Violation{Code: sqlguard.CodeFunctionNotAllowed, Pos: i,
 				Message: "." + name + " may be PostgreSQL's attribute notation for the call " + name + "(...); call allowed functions directly and select columns by plain names"})

@@ -230,7 +230,7 @@ func (w *walker) refuseField(r fieldRef, shown, why, fix string) {
 func (w *walker) fieldCall(q, f string) string {
 	bs := w.binds[q]
 	if len(bs) == 0 {
-		if _, ok := pgFuncs[f]; ok {
+		if _, ok := pgFuncs()[f]; ok {
 			return "no FROM item is named " + q + ", so " + f + " is not shown to be a column"
 		}
 		return ""
@@ -238,7 +238,7 @@ func (w *walker) fieldCall(q, f string) string {
 	for _, b := range bs {
 		switch b.kind {
 		case bindTable:
-			if b.schema == "" && w.ctes[b.rel] && pgFuncs[f] {
+			if b.schema == "" && w.ctes[b.rel] && pgFuncs()[f] {
 				return f + " is a function that takes a whole row, and " + q + " may be a CTE, whose columns the guard does not check"
 			}
 			if tabs := w.catalogTables(b); len(tabs) > 0 {
@@ -247,11 +247,11 @@ func (w *walker) fieldCall(q, f string) string {
 						return f + " is not a column of " + t.Name + " in the connection's catalog"
 					}
 				}
-			} else if pgFuncs[f] {
+			} else if pgFuncs()[f] {
 				return f + " is a function that takes a whole row, and the catalog does not list " + b.rel + "'s columns"
 			}
 		case bindRecord:
-			if pgFuncs[f] {
+			if pgFuncs()[f] {
 				return f + " is a function that takes a whole row, and " + q + " is a subquery, join or table function whose columns the guard does not check"
 			}
 		case bindFunc:
@@ -259,7 +259,7 @@ func (w *walker) fieldCall(q, f string) string {
 				if !b.cols[f] {
 					return f + " is not a column of the function " + q + " in FROM"
 				}
-			} else if _, ok := pgFuncs[f]; ok {
+			} else if _, ok := pgFuncs()[f]; ok {
 				return q + " is a function in FROM whose columns the guard does not know"
 			}
 		}

@@ -3,6 +3,7 @@ package pgparse
 import (
 	_ "embed"
 	"strings"
+	"sync"
 )
 
 // pgFuncsText lists every function name of PostgreSQL 15 with the dblink
@@ -13,8 +14,9 @@ import (
 //go:embed pgfuncs.txt
 var pgFuncsText string
 
-// pgFuncs maps each name of pgfuncs.txt to whether it takes a row.
-var pgFuncs = func() map[string]bool {
+// pgFuncs maps each name of pgfuncs.txt to whether it takes a row; the map
+// is built by the first statement that needs it, not at start-up.
+var pgFuncs = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, line := range strings.Split(pgFuncsText, "\n") {
 		name, flag, _ := strings.Cut(strings.TrimSpace(line), " ")
@@ -24,4 +26,4 @@ var pgFuncs = func() map[string]bool {
 		m[name] = flag == "row"
 	}
 	return m
-}()
+})
