@@ -266,6 +266,9 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		// and more than a structural word.
 		via := ""
 		for n := min(limit, p.lex.maxLen, 3); n > max(bestL, bestK); n-- {
+			if n > 1 && p.allKnown(toks[i:i+n]) {
+				continue // "orders status": two known words, read each as known
+			}
 			if h, ok := p.form(toks[i : i+n]); ok {
 				bestL, lexSenses, via = n, h.senses, h.phrase
 				break
@@ -317,6 +320,17 @@ func howMuch(toks []token) bool {
 		}
 	}
 	return false
+}
+
+// allKnown reports whether every word is a known term or a structural
+// word as written.
+func (p *Planner) allKnown(toks []token) bool {
+	for _, t := range toks {
+		if _, ok := p.lex.get(t.s); !ok && p.kws[t.s] == "" {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *Planner) isVerb(t token) bool {

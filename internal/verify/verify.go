@@ -80,6 +80,11 @@ type Input struct {
 	// Coverage are the checks of the query against the question it
 	// answers (Coverage).
 	Coverage []Check
+	// OneRowEach says the result is a semantic list of one entity's rows:
+	// the compiler joins only to one row each, so two equal rows are two
+	// records with the same values (two customers of one name), not a
+	// duplicate a join made, and duplicate_rows does not run.
+	OneRowEach bool
 }
 
 // Check is the outcome of one check.
@@ -114,6 +119,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	if q == nil {
 		return in
 	}
+	in.OneRowEach = q.Rows != nil
 	switch {
 	case q.Rows == nil && len(q.Dimensions) == 0 && len(q.Compare) == 0:
 		in.ExpectRows = &Range{Min: 1, Max: 1}
@@ -406,7 +412,7 @@ func checkLabels(in Input) (Check, bool) {
 }
 
 func checkDuplicates(in Input) (Check, bool) {
-	if in.Table == nil || len(in.Table.Rows) < 2 {
+	if in.Table == nil || len(in.Table.Rows) < 2 || in.OneRowEach {
 		return Check{}, false
 	}
 	var idx []int

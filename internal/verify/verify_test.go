@@ -101,6 +101,16 @@ func TestRun(t *testing.T) {
 			}},
 		},
 		{
+			// Two customers of one name in a semantic list of customers:
+			// two records, not a join's duplicate.
+			name: "identical rows in a list of one table's rows",
+			in:   Input{Table: table([]string{"name"}, []any{"a"}, []any{"a"}), TotalRows: 2, OneRowEach: true},
+			want: Report{Confidence: 1, Checks: []Check{
+				{CheckEmpty, Pass, "the query returned rows"},
+				{CheckTruncated, Pass, "the whole result was read (2 rows)"},
+			}},
+		},
+		{
 			name: "distinct strings and numbers do not collide",
 			in:   Input{Table: table([]string{"k"}, []any{"1"}, []any{int64(1)}, []any{nil}, []any{"NULL"}), TotalRows: 4, DimensionColumns: []string{"k"}},
 			want: Report{Confidence: 1, Checks: []Check{
