@@ -72,6 +72,12 @@ func TestManagerQuestions(t *testing.T) {
 		// quarry could say it: a grouped count drops the customers with
 		// no order).
 		{q: "customers with fewer than 2 orders", rows: "SELECT c.name, c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) < 2 ORDER BY c.id", cols: "name,name"},
+		// Found by a second outside test (2026-12-02): "non-" before a
+		// measure was dropped, and the measure itself answered.
+		{q: "how many non-refunded orders", refuse: "cannot negate a measure"},
+		{q: "non-members", refuse: "cannot negate a measure"},
+		{q: "non-open tickets", refuse: "cannot negate a measure"},
+		{q: "how many non-refunded web orders", want: "SELECT count(*) FROM orders WHERE status <> 'refunded' AND channel = 'web'"},
 		// Found by an outside test (2026-12-02): the value was read as the
 		// column it is known in, not the one the question names.
 		{q: "customers whose city is Germany", want: "SELECT count(*) FROM customers WHERE city = 'Germany'"},

@@ -444,6 +444,13 @@ func (p *Planner) walk(items []item, st *state) {
 					continue
 				}
 				t.neg, pendingNot = true, false
+				if len(only(it.senses, sValue)) == 0 && len(only(it.senses, sMetric, sEntity)) > 0 {
+					// "non-refunded orders", "non-members": a measure or a
+					// table cannot be negated; read as the measure it
+					// would answer the opposite (found from outside).
+					st.unknown = append(st.unknown, "not "+it.text+" (quarry cannot negate a measure; ask for the rows that are not, such as “orders that were not refunded”)")
+					continue
+				}
 			}
 			if pendingSort {
 				t.sortBy, pendingSort = true, false

@@ -23,15 +23,24 @@ func (p *Planner) suggest(unknown []string) []string {
 			continue
 		}
 		var cands []scored
+		limit := max(1, len(u)/3)
 		for _, t := range p.lex.terms {
-			d := distance(u, t)
+			// An edit distance is at least the difference in length:
+			// pairs too far apart for the limit are not measured (a
+			// schema of a thousand tables holds thousands of terms).
+			d := limit + 1
+			if gap(u, t) <= limit {
+				d = distance(u, t)
+			}
 			for _, w := range strings.Fields(t) {
-				d = min(d, distance(u, w)+1)
+				if gap(u, w) < limit {
+					d = min(d, distance(u, w)+1)
+				}
 				if len(u) >= 4 && (strings.HasPrefix(w, u) || strings.HasPrefix(u, w) && len(w) >= 4) {
 					d = min(d, 1)
 				}
 			}
-			if d <= max(1, len(u)/3) {
+			if d <= limit {
 				cands = append(cands, scored{t, d})
 			}
 		}
@@ -60,6 +69,14 @@ func (p *Planner) suggest(unknown []string) []string {
 		}
 	}
 	return out
+}
+
+// gap is the difference in length of two strings.
+func gap(a, b string) int {
+	if len(a) > len(b) {
+		return len(a) - len(b)
+	}
+	return len(b) - len(a)
 }
 
 // distance is the edit distance between two short strings; long ones are

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -78,9 +79,28 @@ func fanOutOf(c Cardinality, forward bool) bool {
 // edges lists the relationships of m in both directions, in declaration
 // order. Self-references are left out: an entity never joins itself.
 func (m *Model) edges() map[string][]edge {
-	adj := make(map[string][]edge)
+	adj := make(map[string][]edge, len(m.Entities))
+	// Entity by name in one pass, not a scan per relationship: the exact
+	// name first, then without regard to case, as Entity does.
+	exact := make(map[string]*Entity, len(m.Entities))
+	folded := make(map[string]*Entity, len(m.Entities))
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		if exact[e.Name] == nil {
+			exact[e.Name] = e
+		}
+		if k := strings.ToLower(e.Name); folded[k] == nil {
+			folded[k] = e
+		}
+	}
+	entity := func(name string) *Entity {
+		if e := exact[name]; e != nil {
+			return e
+		}
+		return folded[strings.ToLower(name)]
+	}
 	for i, r := range m.Relationships {
-		from, to := m.Entity(r.From), m.Entity(r.To)
+		from, to := entity(r.From), entity(r.To)
 		if from == nil || to == nil || from.Name == to.Name {
 			continue
 		}
@@ -93,7 +113,9 @@ func (m *Model) edges() map[string][]edge {
 // buildJoinTree finds the best path from root to every reachable entity,
 // breadth first.
 func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
-	t := &joinTree{root: root, steps: map[string]joinStep{}, cost: map[string]pathCost{root: {}}, notes: map[string]string{}, choices: map[string]JoinChoice{}}
+	n := len(adj) // every entity it can reach, at most: sized once, not grown
+	t := &joinTree{root: root, steps: make(map[string]joinStep, n), cost: make(map[string]pathCost, n), notes: map[string]string{}, choices: map[string]JoinChoice{}}
+	t.cost[root] = pathCost{}
 	frontier := []string{root}
 	for len(frontier) > 0 {
 		var next []string
@@ -104,13 +126,13 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 				if ed.to == root {
 					continue
 				}
-				c := pathCost{hops: base.hops + 1, fanOuts: base.fanOuts, key: append(append([]int(nil), base.key...), ed.rel)}
+				old, ok := t.cost[ed.to]
+				if ok && old.hops < base.hops+1 {
+					continue // reached by a shorter path already: no key to build
+				}
+				c := pathCost{hops: base.hops + 1, fanOuts: base.fanOuts, key: append(append(make([]int, 0, len(base.key)+1), base.key...), ed.rel)}
 				if ed.fanOut {
 					c.fanOuts++
-				}
-				old, ok := t.cost[ed.to]
-				if ok && old.hops < c.hops {
-					continue
 				}
 				if ok && old.hops == c.hops && old.fanOuts == c.fanOuts {
 					prev := m.Relationships[t.steps[ed.to].rel]
