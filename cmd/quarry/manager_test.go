@@ -72,6 +72,11 @@ func TestManagerQuestions(t *testing.T) {
 		// quarry could say it: a grouped count drops the customers with
 		// no order).
 		{q: "customers with fewer than 2 orders", rows: "SELECT c.name, c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) < 2 ORDER BY c.id", cols: "name,name"},
+		// Refused before (2026-12-02's second outside test): rows that
+		// have rows a measure counts.
+		{q: "how many customers have a refunded order", want: "SELECT count(DISTINCT customer_id) FROM orders WHERE status = 'refunded'"},
+		{q: "how many customers have no cancelled orders", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.status = 'cancelled')"},
+		{q: "how many customers have more than 2 refunded orders", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE status = 'refunded' GROUP BY 1 HAVING count(*) > 2)"},
 		// Found by a second outside test (2026-12-02): "non-" before a
 		// measure was dropped, and the measure itself answered.
 		{q: "how many non-refunded orders", refuse: "cannot negate a measure"},

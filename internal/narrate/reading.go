@@ -178,13 +178,13 @@ func filterText(f semantic.Filter) string {
 		if f.Op == semantic.OpNe {
 			op = "≠"
 		}
-		return "the number of " + f.Field + " rows that refer to it " + op + " " + one
+		return "the number of " + f.Field + " rows" + whereText(f.Where) + " that refer to it " + op + " " + one
 	case f.Op == semantic.OpEq && len(vals) > 1:
 		return f.Field + " is one of " + one
 	case f.Op == semantic.OpNone:
-		return "no " + f.Field + " row refers to it"
+		return "no " + f.Field + " row" + whereText(f.Where) + " refers to it"
 	case f.Op == semantic.OpSome:
-		return "an " + f.Field + " row refers to it"
+		return "a " + f.Field + " row" + whereText(f.Where) + " refers to it"
 	}
 	switch f.Op {
 	case semantic.OpIn:
@@ -316,4 +316,17 @@ func keyGroupings(m *semantic.Model, dims []semantic.DimRef) map[string]bool {
 		}
 	}
 	return out
+}
+
+// whereText is a related filter's conditions on the related rows: " with
+// status = 'refunded'".
+func whereText(ws []semantic.Filter) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, w := range ws {
+		parts = append(parts, filterText(w))
+	}
+	return " with " + strings.Join(parts, " and ")
 }

@@ -37,9 +37,15 @@ func (b *builder) perRowCounts() *Plan {
 			m = x
 		}
 	}
-	counted := b.countedEntity(m)
+	counted, where := b.countedEntity(m), []semantic.Filter(nil)
 	if counted == "" {
-		return nil
+		// "customers with more than 2 refunded orders": a count of rows
+		// that meet conditions on their own columns.
+		e, w, ok := b.p.filteredCount(m)
+		if !ok {
+			return nil
+		}
+		counted, where = e, w
 	}
 	var cond *semantic.Filter
 	for i := range q.Filters {
@@ -55,7 +61,7 @@ func (b *builder) perRowCounts() *Plan {
 		return nil
 	}
 	count := func() {
-		*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true}
+		*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true, Where: where}
 		b.und("rows of %s counted for each %s, none counting as 0", counted, b.subject)
 	}
 	switch {

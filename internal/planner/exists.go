@@ -94,6 +94,17 @@ func (p *Planner) linked(e, r string) bool {
 // them), unless the question says "both" (a row with each); a negated
 // value is a filter on having none ("students who do not have a cat").
 func (b *builder) existsFilters() *Plan {
+	for _, rr := range b.st.related {
+		if b.subject == "" || !b.p.linked(b.subject, rr.entity) {
+			return b.fail(fmt.Sprintf("quarry could not tell how %q relates to %s; ask for the %s that have one by a column of theirs", rr.text, display(b.subject), display(b.subject)))
+		}
+		op, verb := semantic.OpSome, "with"
+		if rr.neg {
+			op, verb = semantic.OpNone, "without"
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: rr.entity, Op: op, Where: rr.where})
+		b.und("%s %s %s (a %s row where %s)", display(b.subject), verb, rr.text, rr.entity, whereText(rr.where))
+	}
 	var last *semantic.Filter
 	for _, t := range b.st.terms {
 		if t.role != "exists" {
@@ -124,4 +135,46 @@ func (b *builder) existsFilters() *Plan {
 		b.und("%s %s a %s row where %s = %s", display(b.subject), verb, s.entity, s.field, s.value)
 	}
 	return nil
+}
+
+// relatedRows are rows of another table that the subject's rows must have
+// (or lack): a measure that counts that table's rows meeting conditions,
+// named after "with" ("customers with a refunded order").
+type relatedRows struct {
+	entity string
+	where  []semantic.Filter
+	neg    bool
+	text   string
+}
+
+// relatedMeasure reads a measure named after "with" as rows that must
+// exist: a count of one table's rows with conditions on its own columns,
+// after a table the question names first.
+func (p *Planner) relatedMeasure(it *item, st *state, afterWith bool) (relatedRows, bool) {
+	ms := only(it.senses, sMetric)
+	if !afterWith || len(ms) != 1 || len(it.senses) != 1 {
+		return relatedRows{}, false
+	}
+	e, where, ok := p.filteredCount(ms[0].name)
+	if !ok || len(where) == 0 {
+		return relatedRows{}, false
+	}
+	named := false
+	for _, t := range st.terms {
+		for _, s := range t.cands {
+			named = named || s.kind == sEntity && !strings.EqualFold(s.name, e)
+		}
+	}
+	if !named {
+		return relatedRows{}, false
+	}
+	return relatedRows{entity: e, where: where, text: it.text}, true
+}
+
+func whereText(ws []semantic.Filter) string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, fmt.Sprintf("%s %s %v", w.Field, w.Op, w.Values))
+	}
+	return strings.Join(out, " and ")
 }

@@ -59,3 +59,38 @@ func TestExistsValues(t *testing.T) {
 		})
 	}
 }
+
+// TestRelatedMeasures: a measure that counts one table's rows meeting
+// conditions, named after "with" or "have", is rows of that table the
+// subject's rows must have (or, after "no", lack, or have so many of),
+// with the measure's conditions on those rows.
+func TestRelatedMeasures(t *testing.T) {
+	p := New(testModel(), nil)
+	completed := []semantic.Filter{{Field: "orders.status", Op: semantic.OpEq, Values: []any{"completed"}}}
+	for _, tc := range []struct {
+		q    string
+		want []semantic.Filter
+	}{
+		{"customers with a completed order", []semantic.Filter{{Field: "orders", Op: semantic.OpSome, Where: completed}}},
+		{"how many customers have a completed order", []semantic.Filter{{Field: "orders", Op: semantic.OpSome, Where: completed}}},
+		{"how many customers have no completed orders", []semantic.Filter{{Field: "orders", Op: semantic.OpNone, Where: completed}}},
+		{"how many customers have more than 2 completed orders", []semantic.Filter{{Field: "orders", Op: semantic.OpGt, Values: []any{fmtNum(2)}, Count: true, Where: completed}}},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if diff := cmp.Diff(tc.want, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+			if _, err := semantic.Compile(pl.Model(testModel()), *pl.Query, "sqlite"); err != nil {
+				t.Errorf("compile: %v", err)
+			}
+		})
+	}
+	// The measure asked for itself, not as a condition: unchanged.
+	if pl := p.Plan("completed orders by customer", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 0 {
+		t.Errorf("completed orders by customer: %s %+v", pl.Kind, pl.Query)
+	}
+}

@@ -55,15 +55,16 @@ type state struct {
 	sup        bool // a superlative word ("most", "highest", "least") set order
 	perGroup   bool // a group named with each/per/every ("in each category")
 	andPos     []int
-	allInfo    bool     // "all the information about": every column
-	text       string   // the question's words, lower case, single spaces
-	when       bool     // "when was the first order placed"
-	sortDir    string   // "asc" or "desc" from "ordered by … descending"
-	sortTerms  int      // terms sorted by
-	eachAfter  bool     // "the codes and the number of templates for each": a group named before
-	none       []string // tables the subject must have no row of ("never ordered")
-	both       bool     // "both cats and dogs": each value on its own, all required
-	raw        string   // the question as asked
+	allInfo    bool          // "all the information about": every column
+	text       string        // the question's words, lower case, single spaces
+	when       bool          // "when was the first order placed"
+	sortDir    string        // "asc" or "desc" from "ordered by … descending"
+	sortTerms  int           // terms sorted by
+	eachAfter  bool          // "the codes and the number of templates for each": a group named before
+	none       []string      // tables the subject must have no row of ("never ordered")
+	both       bool          // "both cats and dogs": each value on its own, all required
+	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
+	raw        string        // the question as asked
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -225,6 +226,12 @@ func (p *Planner) walk(items []item, st *state) {
 			pendingNone = ""
 			if ent, ok := p.noneEntity(it); ok {
 				st.none = append(st.none, ent)
+				continue
+			}
+			if rr, ok := p.relatedMeasure(it, st, true); ok {
+				// "customers with no cancelled orders"
+				rr.neg = true
+				st.related = append(st.related, rr)
 				continue
 			}
 			if creationVerbs[it.text] {
@@ -412,6 +419,14 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			continue
 		case itTerm:
+			if rr, ok := p.relatedMeasure(it, st, (prevKw == "with" || afterHave(items, it)) && pendingNum == nil && pendingOp == "" && len(pendingAggs) == 0 && !byMode); ok {
+				// "customers with a refunded order", "who have no
+				// cancelled orders": rows that have (or lack) a row the
+				// measure counts.
+				rr.neg, pendingNot = pendingNot, false
+				st.related = append(st.related, rr)
+				continue
+			}
 			if a := against; a != nil {
 				if sameField(a.cands, it.senses) {
 					continue // "… than the average weight": the same column again
@@ -668,6 +683,28 @@ func ofEntity(a, b []sense) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// afterHave reports whether the words right before it are "have", "has"
+// or "had", with an article between: "customers that have a refunded
+// order".
+func afterHave(items []item, it *item) bool {
+	for i := range items {
+		if &items[i] != it {
+			continue
+		}
+		for j := i - 1; j >= 0 && items[j].kind == itStop; j-- {
+			switch items[j].text {
+			case "have", "has", "had":
+				return true
+			case "a", "an", "any", "some", "the", "one":
+				continue
+			}
+			return false
+		}
+		return false
 	}
 	return false
 }

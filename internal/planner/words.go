@@ -43,6 +43,28 @@ func (b *builder) nestedPeriods() *Plan {
 // filterTitle is a filter as the title says it: "web", "not Electronics or
 // Books", "discontinued" (a yes/no column's yes), "more than 5".
 func filterTitle(f semantic.Filter) string {
+	if f.OnRelated() {
+		// "with refunded orders", "without web orders", "refunded
+		// orders more than 2".
+		what := display(f.Field)
+		var conds []string
+		for _, w := range f.Where {
+			conds = append(conds, filterTitle(w))
+		}
+		if len(conds) > 0 {
+			what = strings.Join(conds, ", ") + " " + what
+		}
+		switch {
+		case f.Count:
+			g := f
+			g.Count, g.Where, g.Field = false, nil, what
+			return filterTitle(g)
+		case f.Op == semantic.OpNone:
+			return "without " + what
+		default:
+			return "with " + what
+		}
+	}
 	vals := make([]string, len(f.Values))
 	yes, no := len(f.Values) > 0, len(f.Values) > 0
 	for i, v := range f.Values {

@@ -193,6 +193,11 @@ func (c *cover) filterValues() map[string]bool {
 		for _, v := range f.Values {
 			out[strings.ToLower(strings.TrimSpace(fmt.Sprint(v)))] = true
 		}
+		for _, w := range f.Where { // the related rows' conditions
+			for _, v := range w.Values {
+				out[strings.ToLower(strings.TrimSpace(fmt.Sprint(v)))] = true
+			}
+		}
 	}
 	for _, name := range c.q.Metrics {
 		mt := c.m.Metric(name)

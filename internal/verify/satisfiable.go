@@ -259,94 +259,12 @@ func numberOf(v any) (float64, bool) {
 	return 0, false
 }
 
-// predicate reads the plain forms of a metric filter: entity.column, an
-// operator (=, <>, <, <=, >, >=, IN), and literals.
-var predicate = lazyRE(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s*(=|<=|>=|<|>|\bin\b)\s*(.+?)\s*$`)
-
-var nullPredicate = lazyRE(`(?is)^\s*([A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)\s+is\s+(not\s+)?null\s*$`)
-
+// parsePredicate reads a metric filter in its plain forms
+// (semantic.ParsePredicate): the lower-cased entity.column, the operator
+// and the literals.
 func parsePredicate(expr string) (key string, op semantic.Op, vals []any, ok bool) {
-	if m := nullPredicate().FindStringSubmatch(expr); m != nil {
-		if m[2] != "" {
-			return strings.ToLower(m[1]), semantic.OpNotNull, nil, true
-		}
-		return strings.ToLower(m[1]), semantic.OpNull, nil, true
-	}
-	m := predicate().FindStringSubmatch(expr)
-	if m == nil {
-		return "", "", nil, false
-	}
-	key = strings.ToLower(m[1])
-	rest := m[3]
-	switch strings.ToLower(m[2]) {
-	case "=":
-		op = semantic.OpEq
-	case "<":
-		op = semantic.OpLt
-	case "<=":
-		op = semantic.OpLe
-	case ">":
-		op = semantic.OpGt
-	case ">=":
-		op = semantic.OpGe
-	case "in":
-		op = semantic.OpIn
-		if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
-			return "", "", nil, false
-		}
-		rest = rest[1 : len(rest)-1]
-	}
-	for _, part := range splitLiterals(rest) {
-		v, ok := literal(part)
-		if !ok {
-			return "", "", nil, false
-		}
-		vals = append(vals, v)
-	}
-	if len(vals) == 0 || op != semantic.OpIn && len(vals) != 1 {
-		return "", "", nil, false
-	}
-	return key, op, vals, true
-}
-
-// splitLiterals splits a comma-separated list of literals, keeping commas
-// inside quotes.
-func splitLiterals(s string) []string {
-	var out []string
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == '\'':
-			quoted = !quoted
-			b.WriteByte(ch)
-		case ch == ',' && !quoted:
-			out = append(out, strings.TrimSpace(b.String()))
-			b.Reset()
-		default:
-			b.WriteByte(ch)
-		}
-	}
-	return append(out, strings.TrimSpace(b.String()))
-}
-
-// literal reads 'text' (quotes doubled inside) or a number.
-func literal(s string) (any, bool) {
-	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
-		inner := s[1 : len(s)-1]
-		if strings.Count(strings.ReplaceAll(inner, "''", ""), "'") > 0 {
-			return nil, false
-		}
-		return strings.ReplaceAll(inner, "''", "'"), true
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n, true
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-		return f, true
-	}
-	return nil, false
+	f, ok := semantic.ParsePredicate(expr)
+	return strings.ToLower(f.Field), f.Op, f.Values, ok
 }
 
 // CheckZeroGroups is the check that a condition on a per-group count or
