@@ -181,3 +181,53 @@ func (b *builder) visible(ent *semantic.Entity, cols []string) []string {
 	}
 	return out
 }
+
+// isCountOf reports whether metric name is a plain count of entity e's rows.
+func (p *Planner) isCountOf(name, e string) bool {
+	m := p.m.Metric(name)
+	return m != nil && len(m.Filters) == 0 && p.countsRows(m, e)
+}
+
+// filteredCount reads a metric that counts one entity's rows that meet
+// plain conditions on its own columns ("refunded orders": orders where
+// status = 'refunded') as that entity and the conditions.
+func (p *Planner) filteredCount(name string) (string, []semantic.Filter, bool) {
+	m := p.m.Metric(name)
+	if m == nil || m.Entity == "" {
+		return "", nil, false
+	}
+	e := p.m.Entity(m.Entity)
+	if e == nil || !p.countsRows(m, e.Name) {
+		return "", nil, false
+	}
+	var where []semantic.Filter
+	for _, expr := range m.Filters {
+		f, ok := semantic.ParsePredicate(expr)
+		ent, _, _ := strings.Cut(f.Field, ".")
+		if !ok || !strings.EqualFold(ent, e.Name) {
+			return "", nil, false
+		}
+		where = append(where, f)
+	}
+	return e.Name, where, true
+}
+
+// countsRows reports whether metric m's expression counts entity e's rows.
+func (p *Planner) countsRows(m *semantic.Metric, e string) bool {
+	ent := p.m.Entity(e)
+	if ent == nil || m.Derived != "" {
+		return false
+	}
+	if m.Entity != "" && !strings.EqualFold(m.Entity, ent.Name) {
+		return false
+	}
+	x := strings.ToLower(strings.Join(strings.Fields(m.Expr), ""))
+	en := lower(ent.Name)
+	pk := lower(ent.PrimaryKey)
+	for _, ok := range []string{"count(*)", "count(" + en + "." + pk + ")", "count(distinct" + en + "." + pk + ")"} {
+		if x == ok && (m.Entity != "" || ok != "count(*)") {
+			return true
+		}
+	}
+	return false
+}

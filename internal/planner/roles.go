@@ -439,37 +439,6 @@ func (b *builder) mentionedColumnOf(e string) bool {
 	return false
 }
 
-// besideValue reports whether a column term names the column of a value
-// next to it ("the Electronics category").
-func (b *builder) besideValue(t *term) bool {
-	for _, u := range b.st.terms {
-		if u.cands[0].kind == sValue && u.cands[0].field == t.cands[0].field && (u.pos == t.pos-1 || u.pos == t.pos+1 || u.pos == t.pos-2 || u.pos == t.pos+2) {
-			return true
-		}
-	}
-	return false
-}
-
-// valueBefore reports whether the word right before t is a value of t's
-// own column ("mobile devices", "web channel").
-func (b *builder) valueBefore(t *term) bool {
-	for _, u := range b.st.terms {
-		if u.pos == t.pos-1 && len(u.cands) > 0 && u.cands[0].kind == sValue && u.cands[0].field == t.cands[0].field {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) hasColumnTerm() bool {
-	for _, t := range b.st.terms {
-		if t.role == "" && t.cands[0].kind == sColumn && !b.besideValue(t) {
-			return true
-		}
-	}
-	return false
-}
-
 // countedByMetric reports whether a defined metric counts entity e's rows.
 func (p *Planner) countedByMetric(e string) bool {
 	for _, m := range p.m.Metrics {
@@ -581,36 +550,6 @@ func (b *builder) havingOwner(h *term) *Plan {
 		}
 	}
 	return nil
-}
-
-func (b *builder) labelOf(e string) string {
-	if ent := b.p.m.Entity(e); ent != nil {
-		return b.p.label(ent)
-	}
-	return ""
-}
-
-// label is the column that names ent's rows: its label, or else a text
-// column named like the table itself (airlines.Airline).
-func (p *Planner) label(ent *semantic.Entity) string {
-	if ent.Label != "" {
-		return ent.Label
-	}
-	name := strings.Join(words(ent.Name), " ")
-	var hit string
-	for _, c := range ent.Columns {
-		cn := strings.Join(words(c.Name), " ")
-		if c.Type.IsNumeric() || c.Type.IsTemporal() || strings.EqualFold(c.Name, ent.PrimaryKey) {
-			continue
-		}
-		if cn == name || cn == singular(name) || plural(cn) == name {
-			if hit != "" {
-				return ""
-			}
-			hit = c.Name
-		}
-	}
-	return hit
 }
 
 // whenQuestion reads "when was the first/last X …" as MIN/MAX of X's time
@@ -813,103 +752,4 @@ func (b *builder) onlyTable() string {
 		return e
 	}
 	return ""
-}
-
-// contextKey chooses among key columns where the question leaves one
-// sensible reading: of the two ends of one relationship, which hold the
-// same values, the subject's own ("the document id with paragraph text
-// 'Brazil'": Paragraphs.Document_ID); for a bare "id" or "ids", the key named
-// after a table the question names ("the id of the document with the
-// most paragraphs": Document_ID, not Paragraph_ID), or else the primary
-// key of the rows listed ("the ids and names of all documents":
-// Document_ID, not the Template_ID each document refers to). It returns
-// nothing when that leaves more than one column.
-func (b *builder) contextKey(t *term, keep []sense, named map[string]bool) []sense {
-	for _, s := range keep {
-		if !s.key {
-			return nil
-		}
-	}
-	if s, ok := b.joinedEnds(keep); ok {
-		return []sense{s}
-	}
-	ws := strings.Fields(t.it.text)
-	if len(ws) != 1 || ws[0] != "id" && ws[0] != "ids" {
-		return nil
-	}
-	one := func(ss []sense) []sense {
-		fields := map[string]bool{}
-		for _, s := range ss {
-			fields[s.field] = true
-		}
-		if len(fields) == 1 {
-			return ss
-		}
-		return nil
-	}
-	var byName []sense
-	for _, s := range keep {
-		cw := words(s.column)
-		if len(cw) < 2 || cw[len(cw)-1] != "id" {
-			continue
-		}
-		owner := strings.Join(cw[:len(cw)-1], " ")
-		for e := range named {
-			if ew := words(e); strings.Join(ew, " ") == owner || singular(strings.Join(ew, " ")) == owner {
-				byName = append(byName, s)
-				break
-			}
-		}
-	}
-	if got := one(byName); got != nil {
-		return got
-	}
-	var own []sense
-	for _, s := range keep {
-		if e := b.p.m.Entity(s.entity); e != nil && strings.EqualFold(e.Name, b.subject) && strings.EqualFold(e.PrimaryKey, s.column) {
-			own = append(own, s)
-		}
-	}
-	return one(own)
-}
-
-// joinedEnds reports, when the senses are the two ends of one
-// relationship (a foreign key and the key it refers to), the nearer end:
-// the one on the subject, or else the foreign key on the way from the
-// subject to the row it refers to. Both hold the same values.
-func (b *builder) joinedEnds(keep []sense) (sense, bool) {
-	fields := map[string]sense{}
-	for _, s := range keep {
-		fields[lower(s.entity+"."+s.column)] = s
-	}
-	if len(fields) != 2 {
-		return sense{}, false
-	}
-	for _, r := range b.p.m.Relationships {
-		from, okf := fields[lower(r.From+"."+r.FromColumn)]
-		to, okt := fields[lower(r.To+"."+r.ToColumn)]
-		if !okf || !okt {
-			continue
-		}
-		switch {
-		case strings.EqualFold(from.entity, b.subject):
-			return from, true
-		case strings.EqualFold(to.entity, b.subject):
-			return to, true
-		case b.subject != "" && b.p.up[lower(b.subject)][lower(from.entity)] && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany:
-			return from, true // the foreign key, on the way to the row it refers to
-		}
-	}
-	return sense{}, false
-}
-
-// namesOther reports whether the question names a table other than e: a
-// verb between two tables ("which customer placed the most orders").
-func (b *builder) namesOther(e string) bool {
-	for n := range b.namedEntities() {
-		if !strings.EqualFold(n, e) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,83 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// valueFilters turns value terms into filters, joining values of one
+// column written "A and B" or "A or B" into one IN filter.
+func (b *builder) valueFilters() *Plan {
+	var last *semantic.Filter
+	var lastField string
+	for _, t := range b.st.terms {
+		if t.role != "value" {
+			continue
+		}
+		s := t.cands[0]
+		if t.hasNum {
+			// A comparison landed on a value ("over 100 Electronics"):
+			// say so rather than drop the number.
+			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
+		}
+		if b.subject == "" {
+			b.subject = s.entity
+		}
+		if !b.p.reachable(b.subject, s.entity) {
+			return b.fail(fmt.Sprintf("%q is a value of %s.%s, which is not related to %s", t.it.text, s.entity, s.column, b.subject))
+		}
+		op := semantic.OpEq
+		if t.neg {
+			op = semantic.OpNe
+		}
+		if last != nil && t.conj && lastField == s.field && last.Op == op {
+			last.Values = append(last.Values, s.value)
+			b.und("or %s = %s", s.field, s.value)
+			continue
+		}
+		// "except Electronics and Books", "not in Germany or France": the
+		// negation covers the whole list of one column's values (found
+		// from outside: only the first was negated and the rest became
+		// "only").
+		if last != nil && t.conj && lastField == s.field && (last.Op == semantic.OpNe || last.Op == semantic.OpNotIn) && op == semantic.OpEq {
+			last.Op = semantic.OpNotIn
+			last.Values = append(last.Values, s.value)
+			b.und("nor %s = %s", s.field, s.value)
+			continue
+		}
+		if merged := b.compareValues(s, op); merged {
+			continue
+		}
+		for _, f := range b.q.Filters {
+			if f.Field == s.field && f.Op == semantic.OpEq && op == semantic.OpEq {
+				return b.fail(fmt.Sprintf("the question names two values of %s (%v and %s); say “%v or %s” to include both", s.field, f.Values[0], s.value, f.Values[0], s.value))
+			}
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{s.value}})
+		last, lastField = &b.q.Filters[len(b.q.Filters)-1], s.field
+		b.und("filter %s %s %s", s.field, op, s.value)
+	}
+	return nil
+}
+
+// compareValues reads "orders from Germany vs France": two values of one
+// column in a comparison become an IN filter grouped by that column.
+func (b *builder) compareValues(s sense, op semantic.Op) bool {
+	if !b.st.compare || len(b.st.dates) > 1 || op != semantic.OpEq || b.rows {
+		return false
+	}
+	for i := range b.q.Filters {
+		f := &b.q.Filters[i]
+		if f.Field == s.field && f.Op == semantic.OpEq {
+			f.Values = append(f.Values, s.value)
+			if !hasString(b.groups, s.field) {
+				b.groups = append(b.groups, s.field)
+			}
+			b.st.compare = false
+			b.und("compare %s %v", s.field, f.Values)
+			return true
+		}
+	}
+	return false
+}
