@@ -94,3 +94,23 @@ func TestRelatedMeasures(t *testing.T) {
 		t.Errorf("completed orders by customer: %s %+v", pl.Kind, pl.Query)
 	}
 }
+
+// TestEventVerb: the verb of an event's date before a value ("students
+// enrolled in Biology") or between two tables ("which customer placed the
+// most orders") says the rows happened: it is not listed, grouped or
+// filtered; alone ("how many companies opened") it is not read past.
+func TestEventVerb(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("which customer ordered the most orders", asOf)
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) == 0 || pl.Query.TimeRange != nil {
+		t.Errorf("which customer ordered the most orders: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	pl = p.Plan("list customers who ordered on mobile devices", asOf)
+	if pl.Kind == KindRows {
+		for _, c := range pl.Query.Rows.Columns {
+			if c == "orders.ordered_at" || c == "ordered_at" {
+				t.Errorf("the verb was listed as a column: %+v", pl.Query.Rows)
+			}
+		}
+	}
+}

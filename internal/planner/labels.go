@@ -66,3 +66,14 @@ func (p *Planner) label(ent *semantic.Entity) string {
 	}
 	return hit
 }
+
+// valueAfter reports whether a value follows t, with nothing meaningful
+// between: "enrolled in Biology".
+func (b *builder) valueAfter(t *term) bool {
+	for _, u := range b.st.terms {
+		if u.pos == t.pos+1 && len(u.cands) > 0 && len(only(u.cands, sValue)) == len(u.cands) {
+			return true
+		}
+	}
+	return false
+}

@@ -332,9 +332,11 @@ func (b *builder) roles() *Plan {
 				t.role = "filter"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
-			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !b.rows && pastForm(t.it.text) && b.namesOther(s.entity):
-				// "which customer placed the most orders": the verb of
-				// the event's date says the rows happened, nothing more.
+			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
+				(!b.rows && b.namesOther(s.entity) || b.valueAfter(t)):
+				// "which customer placed the most orders", "students
+				// enrolled in Biology": the verb of the event's date says
+				// the rows happened, nothing more.
 				t.role = "context"
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.flag != nil && !t.hasNum:
