@@ -50,7 +50,10 @@ func TestCoverage(t *testing.T) {
 		{"customers who signed up in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: &semantic.TimeRange{Field: "customers.signed_up_at", From: "2025-01-01", To: "2026-01-01"}}, ""},
 		{"the 3 cheapest orders", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, Order: []semantic.Order{{Field: "revenue"}}, Limit: 3}, ""},
 
+		{"orders with a weight below the average", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}, Filters: []semantic.Filter{{Field: "orders.weight", Op: semantic.OpLt, Against: "avg"}}}, ""},
+
 		// Misread: each of these answers another question.
+		{"orders with a weight below the average", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}}, CheckCoverage + ":average"},
 		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, TimeRange: y2025}, CheckCoverage + ":Germany"},
 		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "country", Op: semantic.OpEq, Values: []any{"France"}}}, TimeRange: y2025}, CheckCoverage + ":Germany"},
 		{"revenue from Germany in 2025", semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{germany}}, CheckCoverage + ":2025"},
