@@ -135,3 +135,19 @@ func TestVerbs(t *testing.T) {
 		})
 	}
 }
+
+// TestEverydayWords: pronouns, "corresponding" and "named" carry nothing
+// the query needs; "numbers of" counts (read past as "numbers", it
+// dropped the count and listed the rows).
+func TestEverydayWords(t *testing.T) {
+	p := New(testModel(), nil)
+	for _, q := range []string{"show the customers in Berlin and their corresponding country", "numbers of orders by channel"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric && pl.Kind != KindRows {
+			t.Errorf("%q: %s %s %v", q, pl.Kind, pl.Reason, pl.Unknown)
+		}
+	}
+	if pl := p.Plan("numbers of orders by channel", asOf); pl.Kind != KindMetric || len(pl.Query.Metrics) == 0 {
+		t.Errorf("numbers of orders by channel: %s %+v", pl.Kind, pl.Query)
+	}
+}

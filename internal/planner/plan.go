@@ -113,7 +113,7 @@ func functionWords() map[string]bool {
 	for _, w := range strings.Fields(`a an the of in on at for to from is are was were be been being do does did done
 		have has had there it its this that these those me my our we us i you your please can could would should
 		will shall let know want need like tell see so much many as their them they any some just also then about
-		into how what and or what's whats there's hi hey thanks thank here give given`) {
+		into how what and or what's whats there's hi hey thanks thank here give given his her hers its`) {
 		m[w] = true
 	}
 	return m

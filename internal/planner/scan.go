@@ -139,7 +139,7 @@ func keywords() map[string]string {
 			k[p] = kw
 		}
 	}
-	set("count", "how many", "number of", "count of", "count", "the number of", "total number of", "tally of")
+	set("count", "how many", "number of", "count of", "count", "the number of", "total number of", "tally of", "numbers of", "the numbers of")
 	set("sum", "total", "sum of", "sum", "overall", "combined", "in total", "altogether", "all together")
 	set("avg", "average", "avg", "mean", "typical")
 	set("min", "minimum", "min", "lowest", "smallest", "least", "fewest", "lowest number of", "least number of")
@@ -207,7 +207,8 @@ func stopwords() map[string]bool {
 		just only also then about ever via into how what and or count counts total number there's hi hey thanks
 		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
 		located based situated give given did ones still yet during through take took taken receive received
-		contain contains containing include includes`) {
+		contain contains containing include includes his her hers its corresponding correspond corresponds
+		named called listed`) {
 		m[w] = true
 	}
 	return m
