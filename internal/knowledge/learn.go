@@ -165,7 +165,7 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 		}
 	}
 	rep.Drift = findDrift(cat, old, merged, newModel)
-	if err := ensureCache(dir); err != nil {
+	if err := EnsureCache(dir); err != nil {
 		return nil, err
 	}
 	return rep, nil

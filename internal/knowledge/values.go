@@ -18,9 +18,9 @@ const CacheDir = ".cache"
 // quarry learn writes it.
 const ValuesFile = CacheDir + "/values.db"
 
-// ensureCache creates CacheDir with a .gitignore that keeps it out of
+// EnsureCache creates CacheDir with a .gitignore that keeps it out of
 // version control.
-func ensureCache(dir string) error {
+func EnsureCache(dir string) error {
 	cache := filepath.Join(dir, CacheDir)
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return quarry.Wrap(quarry.KindConfig, err, "cannot create %s", cache)

@@ -10,8 +10,11 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/valueindex"
 )
 
 const blankKnowledgeReadme = `# Knowledge
@@ -104,7 +107,34 @@ func Init(ctx context.Context, dir string, o InitOptions) (Created, error) {
 	if err := WriteFileAtomic(cfgPath, config.Template(opts), 0o644); err != nil {
 		return Created{}, quarry.Wrap(quarry.KindInput, err, "cannot write %s", cfgPath)
 	}
+	if withDemo {
+		// The value index, as learn writes it, so that the demo answers
+		// "orders by Priya Dawson" from the first question.
+		if st, err := demoValues(ctx, dbPath, kdir, o.Now()); err != nil {
+			fmt.Fprintf(o.Progress, "value index not written: %s; run quarry learn\n", quarry.Message(err))
+		} else {
+			fmt.Fprintf(o.Progress, "wrote the value index: %d values of %d columns\n", st.Values, st.Columns)
+		}
+	}
 	return Created{Config: cfgPath, Knowledge: kdir}, nil
+}
+
+// demoValues builds the demo's value index from its database and
+// knowledge (the policy's restricted columns are never read).
+func demoValues(ctx context.Context, dbPath, kdir string, now time.Time) (*valueindex.Stats, error) {
+	f, err := knowledge.Load(kdir)
+	if err != nil {
+		return nil, err
+	}
+	if err := knowledge.EnsureCache(kdir); err != nil {
+		return nil, err
+	}
+	conn, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	return valueindex.Build(ctx, conn, f.Model, filepath.Join(kdir, filepath.FromSlash(knowledge.ValuesFile)), valueindex.Limits{Now: now})
 }
 
 func writeBlankKnowledge(dir string) error {
