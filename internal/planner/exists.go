@@ -94,6 +94,13 @@ func (p *Planner) linked(e, r string) bool {
 // them), unless the question says "both" (a row with each); a negated
 // value is a filter on having none ("students who do not have a cat").
 func (b *builder) existsFilters() *Plan {
+	for _, s := range b.st.nulls {
+		if b.subject == "" || b.rank(s.entity, nil) > 2 {
+			return b.fail(fmt.Sprintf("%s is a column of %s, which is not a single related row of each %s row; quarry does not guess how to combine them", s.column, display(s.entity), display(b.subject)))
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
+		b.und("filter %s is empty", s.field)
+	}
 	for _, rr := range b.st.related {
 		if b.subject == "" || !b.p.linked(b.subject, rr.entity) {
 			return b.fail(fmt.Sprintf("quarry could not tell how %q relates to %s; ask for the %s that have one by a column of theirs", rr.text, display(b.subject), display(b.subject)))

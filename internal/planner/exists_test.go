@@ -114,3 +114,17 @@ func TestEventVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyColumn: "no"/"without" before a column of the rows asked
+// about keeps the rows where it is empty.
+func TestEmptyColumn(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("how many orders have no discount code", asOf)
+	want := []semantic.Filter{{Field: "orders.discount_code", Op: semantic.OpNull}}
+	if pl.Kind != KindMetric || !cmp.Equal(want, pl.Query.Filters) {
+		t.Errorf("%s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl.Title != "Orders (no discount code)" {
+		t.Errorf("title %q", pl.Title)
+	}
+}

@@ -64,6 +64,7 @@ type state struct {
 	none       []string      // tables the subject must have no row of ("never ordered")
 	both       bool          // "both cats and dogs": each value on its own, all required
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
+	nulls      []sense       // "orders with no discount code": columns that must be empty
 	raw        string        // the question as asked
 }
 
@@ -232,6 +233,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// "customers with no cancelled orders"
 				rr.neg = true
 				st.related = append(st.related, rr)
+				continue
+			}
+			if f, ok := emptyColumn(it); ok && (strings.HasPrefix(aux, "no") || strings.HasPrefix(aux, "without") || strings.HasSuffix(aux, "no")) {
+				// "orders with no discount code", "employees without a
+				// manager": the column is empty.
+				st.nulls = append(st.nulls, f)
 				continue
 			}
 			if creationVerbs[it.text] {
@@ -707,4 +714,23 @@ func afterHave(items []item, it *item) bool {
 		return false
 	}
 	return false
+}
+
+// emptyColumn reads a term after "no" or "without" as a column that must
+// be empty: one column, not a number's or a date's measure word.
+func emptyColumn(it *item) (sense, bool) {
+	if it.kind != itTerm || len(it.senses) == 0 {
+		return sense{}, false
+	}
+	fields := map[string]bool{}
+	for _, s := range it.senses {
+		if s.kind != sColumn || s.strength == strAlias && !s.key {
+			return sense{}, false
+		}
+		fields[s.field] = true
+	}
+	if len(fields) != 1 {
+		return sense{}, false
+	}
+	return it.senses[0], true
 }

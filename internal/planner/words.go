@@ -65,6 +65,16 @@ func filterTitle(f semantic.Filter) string {
 			return "with " + what
 		}
 	}
+	_, col, _ := strings.Cut(f.Field, ".")
+	if col == "" {
+		col = f.Field
+	}
+	switch f.Op {
+	case semantic.OpNull:
+		return "no " + display(col) // "orders (no discount code)"
+	case semantic.OpNotNull:
+		return "with " + display(col)
+	}
 	vals := make([]string, len(f.Values))
 	yes, no := len(f.Values) > 0, len(f.Values) > 0
 	for i, v := range f.Values {
@@ -100,10 +110,6 @@ func filterTitle(f semantic.Filter) string {
 		op = "at most "
 	default:
 		op = string(f.Op) + " "
-	}
-	_, col, _ := strings.Cut(f.Field, ".")
-	if col == "" {
-		col = f.Field
 	}
 	switch {
 	case yes && (f.Op == semantic.OpEq || f.Op == semantic.OpNe || f.Op == semantic.OpIn || f.Op == semantic.OpNotIn):
