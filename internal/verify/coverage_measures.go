@@ -291,6 +291,10 @@ func (c *cover) measures() (ok, bad []string) {
 		case c.existsOn(x.mt.Entity):
 			// "customers with no orders": the rows each row must lack
 			ok = append(ok, x.said)
+		case c.filterValues()[x.said]:
+			// "employees in Sales": the word is the value filtered on
+			// (a department), not the measure it also names
+			ok = append(ok, x.said)
 		default:
 			bad = append(bad, fmt.Sprintf("the question names %s (%s), which the query does not measure", x.mt.Name, x.said))
 		}
