@@ -72,6 +72,7 @@ func TestManagerQuestions(t *testing.T) {
 		// quarry could say it: a grouped count drops the customers with
 		// no order).
 		{q: "customers with fewer than 2 orders", rows: "SELECT c.name, c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) < 2 ORDER BY c.id", cols: "name,name"},
+		{q: "how many tickets are closed", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NOT NULL"},
 		{q: "employees in Sales", want: "SELECT count(*) FROM employees WHERE department = 'Sales'"},
 		{q: "how many orders have no discount code", want: "SELECT count(*) FROM orders WHERE discount_code IS NULL"},
 		// A name from the value index init --demo writes (a column of

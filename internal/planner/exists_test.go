@@ -128,3 +128,18 @@ func TestEmptyColumn(t *testing.T) {
 		t.Errorf("title %q", pl.Title)
 	}
 }
+
+// TestEventSet: "are closed", "were shipped" without a period ask for the
+// rows whose event date is set; with a period the date is the period's.
+func TestEventSet(t *testing.T) {
+	m := formsModel()
+	p := New(m, nil)
+	pl := p.Plan("how many companies are opened", asOf)
+	want := []semantic.Filter{{Field: "company.opened_at", Op: semantic.OpNotNull}}
+	if pl.Kind != KindMetric || !cmp.Equal(want, pl.Query.Filters) {
+		t.Errorf("%s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("how many companies opened", asOf); pl.Kind == KindMetric {
+		t.Errorf("without a form of be, the verb alone: %+v", pl.Query)
+	}
+}

@@ -77,3 +77,25 @@ func (b *builder) valueAfter(t *term) bool {
 	}
 	return false
 }
+
+// afterBe reports whether the question says the word right after a form
+// of "be": "tickets that are closed", "how many orders were shipped".
+func (b *builder) afterBe(word string) bool {
+	ws := strings.Fields(b.st.text)
+	for i := 1; i < len(ws); i++ {
+		if ws[i] != word {
+			continue
+		}
+		j := i - 1
+		if ws[j] == "already" || ws[j] == "now" {
+			j--
+		}
+		if j >= 0 {
+			switch ws[j] {
+			case "is", "are", "was", "were", "been", "be":
+				return true
+			}
+		}
+	}
+	return false
+}

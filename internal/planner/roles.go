@@ -332,6 +332,11 @@ func (b *builder) roles() *Plan {
 				t.role = "filter"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
+			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !t.neg && pastForm(t.it.text) && b.afterBe(t.it.text):
+				// "how many tickets are closed": the event's date is set.
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+				b.und("filter %s is set", s.field)
+				t.role = "filter"
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
 				(!b.rows && b.namesOther(s.entity) || b.valueAfter(t)):
 				// "which customer placed the most orders", "students

@@ -73,6 +73,12 @@ func filterTitle(f semantic.Filter) string {
 	case semantic.OpNull:
 		return "no " + display(col) // "orders (no discount code)"
 	case semantic.OpNotNull:
+		// "closed" for closed_at, "shipped" for shipped_on
+		for _, suffix := range []string{" at", " on", " date"} {
+			if d := display(col); strings.HasSuffix(d, suffix) && pastForm(strings.TrimSuffix(d, suffix)) {
+				return strings.TrimSuffix(d, suffix)
+			}
+		}
 		return "with " + display(col)
 	}
 	vals := make([]string, len(f.Values))
