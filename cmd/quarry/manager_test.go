@@ -171,7 +171,7 @@ func TestManagerQuestions(t *testing.T) {
 		// for names; "what's our headcount" for a number.
 		{q: "Orders placed by customers in Berlin last month", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.city = 'Berlin' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'"},
 		{q: "What was revenue per customer last year?", refuse: "average per customer"},
-		{q: "Who was hired most recently?", refuse: "asks for names"},
+		{q: "Who was hired most recently?", want: "SELECT name FROM employees ORDER BY hired_on DESC LIMIT 1"},
 		{q: "Who works in Finance?", refuse: "asks for names"},
 		{q: "What's our headcount?", want: "SELECT count(*) FROM employees"},
 		// "cost" of a product: what it costs a buyer, or the shop?
