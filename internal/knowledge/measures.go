@@ -74,29 +74,37 @@ func used(cands []semantic.Metric, entity, column string) bool {
 // how many values are not whole, and reports whether all of them are
 // whole numbers within the years.
 func yearValues(ctx context.Context, src Source, sql string, opts LearnOptions) bool {
+	n, ok := scalars(ctx, src, sql, 3, opts)
+	return ok && n[2] == 0 && n[0] >= minYear && n[1] <= maxYear
+}
+
+// scalars runs a query of one row of n numbers and returns them; ok is
+// false when it fails, returns no row, or any of them is NULL or not a
+// number.
+func scalars(ctx context.Context, src Source, sql string, n int, opts LearnOptions) ([]float64, bool) {
 	rows, err := src.Query(ctx, sql, connector.QueryOptions{MaxRows: 1, Timeout: opts.QueryTimeout})
 	if err != nil {
-		return false
+		return nil, false
 	}
 	defer rows.Close()
 	if !rows.Next() {
-		return false
+		return nil, false
 	}
 	v := rows.Values()
-	if len(v) != 3 {
-		return false
+	if len(v) != n {
+		return nil, false
 	}
-	var n [3]float64
-	for i := range n {
+	out := make([]float64, n)
+	for i := range out {
 		s, ok := valueText(v[i])
 		if !ok {
-			return false // NULL: no values
+			return nil, false // NULL: no values
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
-			return false
+			return nil, false
 		}
-		n[i] = f
+		out[i] = f
 	}
-	return rows.Err() == nil && n[2] == 0 && n[0] >= minYear && n[1] <= maxYear
+	return out, rows.Err() == nil
 }

@@ -3,10 +3,8 @@ package knowledge
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
-	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -95,29 +93,6 @@ func tableNamed(byName map[string]int, col string) (int, bool) {
 // allRefer runs a "SELECT COUNT(col), <rows with no row to refer to>"
 // query and reports whether the column has values and every one refers.
 func allRefer(ctx context.Context, src Source, sql string, opts LearnOptions) bool {
-	rows, err := src.Query(ctx, sql, connector.QueryOptions{MaxRows: 1, Timeout: opts.QueryTimeout})
-	if err != nil {
-		return false
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return false
-	}
-	v := rows.Values()
-	if len(v) != 2 {
-		return false
-	}
-	var n [2]float64
-	for i := range n {
-		s, ok := valueText(v[i])
-		if !ok {
-			return false
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return false
-		}
-		n[i] = f
-	}
-	return rows.Err() == nil && n[0] > 0 && n[1] == 0
+	n, ok := scalars(ctx, src, sql, 2, opts)
+	return ok && n[0] > 0 && n[1] == 0
 }
