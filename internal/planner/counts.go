@@ -13,7 +13,8 @@ import (
 // instead of a count grouped by the rows with a condition on the groups,
 // which drops them (and which the zero_groups check would refuse for
 // "fewer than"). It applies where the counted table is joined directly to
-// the rows, the count is a plain count of its rows, and nothing else of
+// the rows, the count is a count of its rows (those meeting a measure's
+// conditions on their own columns become the filter's Where), and nothing else of
 // the question needs the grouped count: no period, no ranking, no other
 // measure, no filter on the counted table's own columns. Otherwise the
 // plan stays as it was. It returns the plan when the question lists rows.
