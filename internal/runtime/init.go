@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/valueindex"
 )
@@ -129,7 +130,10 @@ func demoValues(ctx context.Context, dbPath, kdir string, now time.Time) (*value
 	if err := knowledge.EnsureCache(kdir); err != nil {
 		return nil, err
 	}
-	conn, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
+	// The column policy in the engine's authorizer too, as every other
+	// read of the project's database has it: Build leaves restricted
+	// columns out, and the engine refuses them if it did not.
+	conn, err := sqlite.Open(ctx, dbPath, sqlite.Options{Policy: policy.FromModel(f.Model)})
 	if err != nil {
 		return nil, err
 	}
