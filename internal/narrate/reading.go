@@ -170,7 +170,7 @@ func filterText(f semantic.Filter) string {
 	}
 	one := strings.Join(vals, ", ")
 	if f.Against != "" {
-		one = "the " + map[string]string{"avg": "average", "min": "minimum", "max": "maximum"}[f.Against] + " of all rows"
+		one = "the " + semantic.AgainstName(f.Against) + " of all rows"
 	}
 	switch {
 	case f.Count:

@@ -324,7 +324,7 @@ func (b *builder) roles() *Plan {
 				t.role, groupTerm = "group", t
 			case t.hasNum && s.numeric && t.against != "":
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Against: t.against})
-				b.und("filter %s %s the %s of all %s", s.field, t.op, againstWord(t.against), s.entity)
+				b.und("filter %s %s the %s of all %s", s.field, t.op, semantic.AgainstName(t.against), s.entity)
 				t.role = "filter"
 			case t.hasNum && s.numeric:
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})

@@ -126,7 +126,7 @@ func filterTitle(f semantic.Filter) string {
 	switch f.Op {
 	case semantic.OpGt, semantic.OpGe, semantic.OpLt, semantic.OpLe:
 		if f.Against != "" {
-			return display(col) + " " + op + "the " + againstWord(f.Against)
+			return display(col) + " " + op + "the " + semantic.AgainstName(f.Against)
 		}
 		return display(col) + " " + op + strings.Join(vals, " or ")
 	}
@@ -241,9 +241,4 @@ func display(name string) string {
 		}
 	}
 	return strings.Join(words, " ")
-}
-
-// againstWord names the aggregate a filter compares with.
-func againstWord(agg string) string {
-	return map[string]string{"avg": "average", "min": "minimum", "max": "maximum"}[agg]
 }

@@ -85,6 +85,20 @@ type Filter struct {
 	Where []Filter `json:"where,omitempty"`
 }
 
+// AgainstName is the word for a filter's Against aggregate: "average",
+// "minimum", "maximum"; "" for anything else.
+func AgainstName(agg string) string {
+	switch agg {
+	case "avg":
+		return "average"
+	case "min":
+		return "minimum"
+	case "max":
+		return "maximum"
+	}
+	return ""
+}
+
 // OnRelated reports whether the filter is on the rows of a related entity
 // (its Field an entity: OpNone, OpSome or Count) rather than on a field,
 // so that an entity named like a metric ("orders") is not read as one.

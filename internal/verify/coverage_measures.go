@@ -278,6 +278,7 @@ func (c *cover) measures() (ok, bad []string) {
 			anyMeasured = true
 		}
 	}
+	filtered := c.filterValues()
 	for _, x := range all {
 		switch {
 		case measured(x):
@@ -291,7 +292,7 @@ func (c *cover) measures() (ok, bad []string) {
 		case c.existsOn(x.mt.Entity):
 			// "customers with no orders": the rows each row must lack
 			ok = append(ok, x.said)
-		case c.filterValues()[x.said]:
+		case filtered[x.said]:
 			// "employees in Sales": the word is the value filtered on
 			// (a department), not the measure it also names
 			ok = append(ok, x.said)
