@@ -217,12 +217,24 @@ func renderCandidates(cands []semantic.Metric) []byte {
 	}
 	w.line(0, "%s:", candidateKey)
 	for _, c := range cands {
-		w.line(2, "- name: %s", yamlScalar(c.Name, false))
-		w.kv(4, "description", c.Description)
-		w.kv(4, "entity", c.Entity)
-		w.kv(4, "expr", c.Expr)
+		w.metric(c)
 	}
 	return w.Bytes()
+}
+
+// metric writes one metric as an item of a list, its fields in the
+// order metrics.yaml documents them; empty ones are left out.
+func (w *yamlWriter) metric(m semantic.Metric) {
+	w.line(2, "- name: %s", yamlScalar(m.Name, false))
+	w.kv(4, "description", m.Description)
+	w.list(4, "synonyms", m.Synonyms)
+	w.kv(4, "entity", m.Entity)
+	w.kv(4, "expr", m.Expr)
+	w.kv(4, "derived", m.Derived)
+	w.list(4, "filters", m.Filters)
+	w.kv(4, "time", m.Time)
+	w.kv(4, "format", m.Format)
+	w.kv(4, "unit", m.Unit)
 }
 
 // renderMetrics returns metrics.yaml: a fresh file when there is none, or
@@ -375,16 +387,7 @@ func renderMetricsFile(header []string, comments map[string][]string, old *metri
 		for _, c := range above["metric "+strings.ToLower(m.Name)] {
 			w.line(2, "%s", c)
 		}
-		w.line(2, "- name: %s", yamlScalar(m.Name, false))
-		w.kv(4, "description", m.Description)
-		w.list(4, "synonyms", m.Synonyms)
-		w.kv(4, "entity", m.Entity)
-		w.kv(4, "expr", m.Expr)
-		w.kv(4, "derived", m.Derived)
-		w.list(4, "filters", m.Filters)
-		w.kv(4, "time", m.Time)
-		w.kv(4, "format", m.Format)
-		w.kv(4, "unit", m.Unit)
+		w.metric(m)
 	}
 	if len(ds) == 0 {
 		w.WriteString("\ndimensions: []\n")
