@@ -44,23 +44,56 @@ type Note struct {
 // Load reads and validates the knowledge folder dir. Every problem is a
 // *quarry.Error of kind KindConfig whose message names the file, line and
 // field ("knowledge/metrics.yaml:12: metrics[2].entity: unknown entity …").
+// A folder whose files are byte for byte the ones last loaded is read back
+// from FolderCacheFile instead of being decoded and validated again.
 func Load(dir string) (*Folder, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
 			Msg: fmt.Sprintf("knowledge folder %s not found; run `quarry learn` to build it from your database", dir)}
 	}
-	return LoadFS(os.DirFS(dir), dir)
+	l := &loaded{files: map[string][]byte{}}
+	if err := l.gather(os.DirFS(dir)); err != nil {
+		return nil, readError(dir, err)
+	}
+	var key string
+	if len(l.missing) == 0 {
+		_, hash := l.hash()
+		if key = cacheKey(hash); key != "" {
+			if f := readCache(dir, key); f != nil {
+				f.Dir = dir
+				return f, nil
+			}
+		}
+	}
+	l.decode()
+	f, err := built(l, dir)
+	if err == nil && key != "" {
+		writeCache(dir, key, f)
+	}
+	return f, err
 }
 
-// LoadFS is Load over any file system (an embedded folder, for instance);
-// dir is only used to name files in messages and as Folder.Dir.
+// LoadFS is Load over any file system (an embedded folder, for instance),
+// without the cache; dir is only used to name files in messages and as
+// Folder.Dir.
 func LoadFS(fsys fs.FS, dir string) (*Folder, error) {
-	f, problems, err := Check(fsys)
-	if err != nil {
-		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
-			Msg: fmt.Sprintf("cannot read knowledge folder %s; check that it exists and is readable", dir)}
+	l := &loaded{files: map[string][]byte{}}
+	if err := l.read(fsys); err != nil {
+		return nil, readError(dir, err)
 	}
+	return built(l, dir)
+}
+
+func readError(dir string, err error) error {
+	return &quarry.Error{Kind: quarry.KindConfig, Err: err,
+		Msg: fmt.Sprintf("cannot read knowledge folder %s; check that it exists and is readable", dir)}
+}
+
+// built validates a read folder: the folder, or an error that names its
+// first problem and carries them all.
+func built(l *loaded, dir string) (*Folder, error) {
+	f, problems := l.build()
 	if len(problems) > 0 {
 		msg := problems[0].Format(dir)
 		if len(problems) > 1 {
@@ -112,6 +145,9 @@ type loaded struct {
 	exD      []*decoder
 	notes    []Note
 	missing  []Problem
+	// exNames and noteNames are the examples and notes files gathered,
+	// in the order they are decoded.
+	exNames, noteNames []string
 }
 
 func readOptional(fsys fs.FS, name string) ([]byte, bool, error) {
@@ -122,7 +158,19 @@ func readOptional(fsys fs.FS, name string) ([]byte, bool, error) {
 	return b, err == nil, err
 }
 
+// read reads the folder's files (gather), then decodes them.
 func (l *loaded) read(fsys fs.FS) error {
+	if err := l.gather(fsys); err != nil {
+		return err
+	}
+	l.decode()
+	return nil
+}
+
+// gather reads every file the folder is made of into l.files: model.yaml
+// (an empty entry when it is missing), metrics.yaml, policy.yaml,
+// examples/*.yaml and notes/**/*.md. Nothing is decoded.
+func (l *loaded) gather(fsys fs.FS) error {
 	src, ok, err := readOptional(fsys, ModelFile)
 	if err != nil {
 		return err
@@ -131,26 +179,15 @@ func (l *loaded) read(fsys fs.FS) error {
 		l.missing = append(l.missing, Problem{File: ModelFile, Msg: "missing; run `quarry learn` to write it from your database"})
 	}
 	l.files[ModelFile] = src
-	l.model = decodeModel(src)
-
-	src, ok, err = readOptional(fsys, MetricsFile)
-	if err != nil {
-		return err
+	for _, name := range []string{MetricsFile, PolicyFile} {
+		src, ok, err := readOptional(fsys, name)
+		if err != nil {
+			return err
+		}
+		if ok {
+			l.files[name] = src
+		}
 	}
-	if ok {
-		l.files[MetricsFile] = src
-	}
-	l.metrics = decodeMetrics(src)
-
-	src, ok, err = readOptional(fsys, PolicyFile)
-	if err != nil {
-		return err
-	}
-	if ok {
-		l.files[PolicyFile] = src
-	}
-	l.policy, l.policyD = decodePolicy(src)
-
 	exs, err := globSorted(fsys, ExamplesDir, ".yaml", ".yml")
 	if err != nil {
 		return err
@@ -161,11 +198,8 @@ func (l *loaded) read(fsys fs.FS) error {
 			return err
 		}
 		l.files[name] = src
-		qs, d := decodeExamples(name, src)
-		l.examples = append(l.examples, qs...)
-		l.exD = append(l.exD, d)
+		l.exNames = append(l.exNames, name)
 	}
-
 	if st, err := fs.Stat(fsys, NotesDir); err == nil && st.IsDir() {
 		err := fs.WalkDir(fsys, NotesDir, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
@@ -179,7 +213,7 @@ func (l *loaded) read(fsys fs.FS) error {
 				return err
 			}
 			l.files[p] = b
-			l.notes = append(l.notes, Note{Name: strings.TrimPrefix(p, NotesDir+"/"), Text: string(b)})
+			l.noteNames = append(l.noteNames, p)
 			return nil
 		})
 		if err != nil {
@@ -187,6 +221,21 @@ func (l *loaded) read(fsys fs.FS) error {
 		}
 	}
 	return nil
+}
+
+// decode decodes the gathered files.
+func (l *loaded) decode() {
+	l.model = decodeModel(l.files[ModelFile])
+	l.metrics = decodeMetrics(l.files[MetricsFile])
+	l.policy, l.policyD = decodePolicy(l.files[PolicyFile])
+	for _, name := range l.exNames {
+		qs, d := decodeExamples(name, l.files[name])
+		l.examples = append(l.examples, qs...)
+		l.exD = append(l.exD, d)
+	}
+	for _, p := range l.noteNames {
+		l.notes = append(l.notes, Note{Name: strings.TrimPrefix(p, NotesDir+"/"), Text: string(l.files[p])})
+	}
 }
 
 // globSorted lists dir/*ext (not recursing), sorted.
@@ -260,17 +309,24 @@ func (l *loaded) build() (*Folder, []Problem) {
 		Policy:     l.policy,
 		Candidates: candidates,
 	}
-	h := sha256.New()
+	f.Files, f.Hash = l.hash()
+	return f, problems
+}
+
+// hash lists the gathered files, sorted, and the hex SHA-256 over their
+// names and contents.
+func (l *loaded) hash() ([]string, string) {
+	names := make([]string, 0, len(l.files))
 	for name := range l.files {
-		f.Files = append(f.Files, name)
+		names = append(names, name)
 	}
-	sort.Strings(f.Files)
-	for _, name := range f.Files {
+	sort.Strings(names)
+	h := sha256.New()
+	for _, name := range names {
 		fmt.Fprintf(h, "%s\x00%d\x00", name, len(l.files[name]))
 		h.Write(l.files[name])
 	}
-	f.Hash = hex.EncodeToString(h.Sum(nil))
-	return f, problems
+	return names, hex.EncodeToString(h.Sum(nil))
 }
 
 func sortProblems(ps []Problem) {

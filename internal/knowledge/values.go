@@ -9,9 +9,10 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
-// CacheDir holds what is derived from the database and can always be
-// written again: the value index. It is not knowledge (not loaded, not in
-// the folder's hash) and is kept out of version control.
+// CacheDir holds what is derived and can always be written again: the
+// value index (from the database) and the decoded folder (FolderCacheFile).
+// It is not knowledge (not loaded, not in the folder's hash) and is kept
+// out of version control.
 const CacheDir = ".cache"
 
 // ValuesFile is the value index (internal/valueindex), inside CacheDir;
@@ -27,7 +28,7 @@ func EnsureCache(dir string) error {
 	}
 	ignore := filepath.Join(cache, ".gitignore")
 	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		if err := os.WriteFile(ignore, []byte("# Written by quarry learn: a cache of the database's values; never commit it.\n*\n"), 0o644); err != nil {
+		if err := os.WriteFile(ignore, []byte("# Written by quarry: what it derives from the database and this folder; never commit it.\n*\n"), 0o644); err != nil {
 			return quarry.Wrap(quarry.KindConfig, err, "cannot write %s", ignore)
 		}
 	}

@@ -1,0 +1,119 @@
+package knowledge
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+)
+
+// FolderCacheFile keeps the last folder Load validated, decoded, inside
+// CacheDir. Parsing and validating the YAML costs milliseconds per
+// command (most of a one-row `quarry run`); reading this file back costs a
+// fraction of that. It is used only when its key matches: the SHA-256 of
+// every file of the folder (the same bytes Load would read, so an edit is
+// never missed) and a fingerprint of the Go types it decodes into (so a
+// binary whose Folder differs never reads another binary's file).
+const FolderCacheFile = CacheDir + "/folder.gob"
+
+// cached is what FolderCacheFile holds.
+type cached struct {
+	Key    string
+	Folder *Folder
+}
+
+// cacheKey is the key of a folder whose files hash to hash, or "" when
+// Folder cannot be cached (a type gob would not carry whole).
+func cacheKey(hash string) string {
+	fp := folderFingerprint()
+	if fp == "" {
+		return ""
+	}
+	return hash + "/" + fp
+}
+
+// readCache returns the cached folder of dir when its key is key, or nil.
+func readCache(dir, key string) *Folder {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)))
+	if err != nil {
+		return nil
+	}
+	var c cached
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil || c.Key != key || c.Folder == nil || c.Folder.Model == nil {
+		return nil
+	}
+	return c.Folder
+}
+
+// writeCache stores f under key, atomically. A folder that cannot be
+// written (read-only, full) is simply not cached.
+func writeCache(dir, key string, f *Folder) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(cached{Key: key, Folder: f}); err != nil {
+		return
+	}
+	if EnsureCache(dir) != nil {
+		return
+	}
+	path := filepath.Join(dir, filepath.FromSlash(FolderCacheFile))
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".folder-*.gob")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(buf.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// folderFingerprint is the hex SHA-256 of Folder's type tree (every
+// field's name, tag and type), or "" when some type in it is one gob would
+// not round-trip whole: an unexported field, an interface, a func or a
+// channel.
+var folderFingerprint = sync.OnceValue(func() string {
+	h := sha256.New()
+	if !fingerprint(h, reflect.TypeFor[Folder](), map[reflect.Type]bool{}) {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
+
+func fingerprint(w interface{ Write([]byte) (int, error) }, t reflect.Type, seen map[reflect.Type]bool) bool {
+	fmt.Fprintf(w, "%s.%s:%s(", t.PkgPath(), t.Name(), t.Kind())
+	defer fmt.Fprint(w, ")")
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				return false
+			}
+			fmt.Fprintf(w, "%s %q ", f.Name, f.Tag)
+			if !fingerprint(w, f.Type, seen) {
+				return false
+			}
+		}
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return fingerprint(w, t.Elem(), seen)
+	case reflect.Map:
+		return fingerprint(w, t.Key(), seen) && fingerprint(w, t.Elem(), seen)
+	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer, reflect.Uintptr:
+		return false
+	}
+	return true
+}
