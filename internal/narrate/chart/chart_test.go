@@ -98,6 +98,16 @@ func TestCompact(t *testing.T) {
 		{0.0123, "", "", "0.012"},
 		{3.5, "", "", "3.5"},
 		{0, narrate.FormatCurrency, "€", "€0"},
+		// A round tick is never misstated, and rounding is on the
+		// decimal value, as in the answer's text and table.
+		{1250000, "", "", "1.25M"},
+		{0.0025, narrate.FormatPercent, "", "0.25%"},
+		{-0.125, narrate.FormatPercent, "", "-12.5%"},
+		{1234567, "", "", "1.2M"},
+		{2.675, "", "", "2.68"},
+		{0.0125, "", "", "0.013"},
+		{0.00001, "", "", "0.00001"},
+		{-0.0001, narrate.FormatPercent, "", "0%"},
 	}
 	for _, tt := range tests {
 		if got := compact(tt.v, tt.format, tt.symbol); got != tt.want {

@@ -152,41 +152,56 @@ func termScatter(spec narrate.ChartSpec, w int) string {
 	return b.String()
 }
 
-// compact formats an axis value briefly: 1,250,000 → 1.3M, 0.25 as a
-// percent → 25%. Axis labels are for reading the chart, not for quoting.
+// compact formats an axis value briefly: 1,260,000 → 1.3M, 0.25 as a
+// percent → 25%. Axis labels are for reading the chart, not for quoting,
+// but a label never misstates a round tick (1,250,000 is 1.25M, not 1.2M),
+// and it rounds as every other surface does (narrate.Fixed: half away
+// from zero on the decimal value).
 func compact(v float64, format, currency string) string {
-	if format == narrate.FormatPercent {
-		return trimZeros(strconv.FormatFloat(v*100, 'f', 1, 64)) + "%"
-	}
 	sign := ""
 	if v < 0 {
 		sign, v = "-", -v
 	}
-	prefix := ""
-	if format == narrate.FormatCurrency {
-		prefix = currency
-	}
 	var s string
-	switch {
-	case v >= 1e12:
-		s = trimZeros(strconv.FormatFloat(v/1e12, 'f', 1, 64)) + "T"
-	case v >= 1e9:
-		s = trimZeros(strconv.FormatFloat(v/1e9, 'f', 1, 64)) + "B"
-	case v >= 1e6:
-		s = trimZeros(strconv.FormatFloat(v/1e6, 'f', 1, 64)) + "M"
-	case v >= 1e4:
-		s = trimZeros(strconv.FormatFloat(v/1e3, 'f', 1, 64)) + "K"
-	case v == math.Trunc(v):
-		s = strconv.FormatFloat(v, 'f', 0, 64)
-	case v >= 1:
-		s = trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
-	default:
-		s = trimZeros(strconv.FormatFloat(v, 'g', 2, 64))
+	if format == narrate.FormatPercent {
+		s = short(v*100) + "%"
+	} else {
+		prefix := ""
+		if format == narrate.FormatCurrency {
+			prefix = currency
+		}
+		switch {
+		case v >= 1e12:
+			s = short(v/1e12) + "T"
+		case v >= 1e9:
+			s = short(v/1e9) + "B"
+		case v >= 1e6:
+			s = short(v/1e6) + "M"
+		case v >= 1e4:
+			s = short(v/1e3) + "K"
+		case v == math.Trunc(v):
+			s = strconv.FormatFloat(v, 'f', 0, 64)
+		case v >= 1:
+			s = trimZeros(narrate.Fixed(v, 2, 0))
+		default:
+			// two significant digits
+			s = trimZeros(narrate.Fixed(v, 1-int(math.Floor(math.Log10(v))), 0))
+		}
+		s = prefix + s
 	}
-	if s == "0" {
+	if strings.Trim(s, "0.%"+currency) == "" {
 		sign = ""
 	}
-	return sign + prefix + s
+	return sign + s
+}
+
+// short writes a non-negative x with one decimal, or with two when x is
+// exactly a quarter step (the ticks at 1.25 or 7.75 of a unit).
+func short(x float64) string {
+	if two := narrate.Fixed(x, 2, 0); strings.HasSuffix(two, "5") && two == strconv.FormatFloat(x, 'f', -1, 64) {
+		return two
+	}
+	return trimZeros(narrate.Fixed(x, 1, 0))
 }
 
 func trimZeros(s string) string {
