@@ -366,8 +366,26 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 	if ev.Note != "" {
 		ans.Markdown = strings.TrimRight(ans.Markdown, "\n") + "\n\n" + ev.Note + "\n"
 	}
-	em.Emit(ctx, &event.AnswerRenderedData{Markdown: ans.Markdown, Chart: ans.Chart.Kind})
+	em.Emit(ctx, &event.AnswerRenderedData{Markdown: ans.Markdown, Chart: ans.Chart.Kind, Cells: recordedCells(ans.Cells)})
 	return rep, ans
+}
+
+// maxRecordedCells bounds the formatted cells an answer's event keeps; a
+// result of long texts is shown again with the page's own formatting.
+const maxRecordedCells = 64 << 10
+
+// recordedCells are the cells the log keeps: all of them, or none when
+// they are larger than maxRecordedCells.
+func recordedCells(cells [][]string) [][]string {
+	n := 0
+	for _, row := range cells {
+		for _, c := range row {
+			if n += len(c) + 3; n > maxRecordedCells {
+				return nil
+			}
+		}
+	}
+	return cells
 }
 
 // clone copies t's rows, so that redacting the copy leaves t as it is.

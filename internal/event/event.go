@@ -269,6 +269,10 @@ type ChecksRanData struct {
 type AnswerRenderedData struct {
 	Markdown string `json:"markdown"`
 	Chart    string `json:"chart,omitempty"` // the chart kind, e.g. "line", "bar", "figure"
+	// Cells are the result's first rows as the answer writes them
+	// ("$1,234.50", "2025-01"), so that the answer shown again from the
+	// log formats its table as it did the first time.
+	Cells [][]string `json:"cells,omitempty"`
 }
 
 // RunFinishedData closes a run.

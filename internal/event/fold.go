@@ -62,11 +62,13 @@ type RunState struct {
 	Checks     []Check  `json:"checks,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
 
-	Answer        string   `json:"answer,omitempty"`
-	Chart         string   `json:"chart,omitempty"`
-	Clarification string   `json:"clarification,omitempty"`
-	Understood    []string `json:"understood,omitempty"`
-	Unknown       []string `json:"unknown,omitempty"`
+	Answer string `json:"answer,omitempty"`
+	Chart  string `json:"chart,omitempty"`
+	// Cells are the answer's first rows as its text writes them.
+	Cells         [][]string `json:"cells,omitempty"`
+	Clarification string     `json:"clarification,omitempty"`
+	Understood    []string   `json:"understood,omitempty"`
+	Unknown       []string   `json:"unknown,omitempty"`
 	// Reading is how the question was read in business terms (nil for a
 	// run of the user's SQL, or SQL a model wrote itself).
 	Reading *ReadingData `json:"reading,omitempty"`
@@ -256,6 +258,7 @@ func apply(st *RunState, e Event) error {
 	case *AnswerRenderedData:
 		st.Answer = d.Markdown
 		st.Chart = d.Chart
+		st.Cells = d.Cells
 	case *ModelCalledData:
 		st.CostMicroUSD += d.CostMicroUSD
 		st.InputTokens += d.InputTokens

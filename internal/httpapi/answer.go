@@ -76,6 +76,9 @@ func (s *Server) rebuiltAnswer(st event.RunState, t *quarry.Table) *answerJSON {
 		a.Confidence = *st.Confidence
 	}
 	a.Columns, a.Rows = preview(t)
+	if len(st.Cells) >= len(a.Rows) {
+		a.Cells = st.Cells[:len(a.Rows)]
+	}
 	if t != nil && st.Chart != "" {
 		a.setChart(&s.charts, narrate.ChooseChart(t, nil, st.Question))
 	}

@@ -341,8 +341,9 @@ type doneJSON struct {
 		Chart      *struct {
 			Kind string `json:"kind"`
 		} `json:"chart"`
-		ChartSVG string `json:"chart_svg"`
-		ResultID string `json:"result_id"`
+		ChartSVG string     `json:"chart_svg"`
+		ResultID string     `json:"result_id"`
+		Cells    [][]string `json:"cells"`
 	} `json:"answer"`
 	Proposed *struct {
 		SQL     string   `json:"sql"`

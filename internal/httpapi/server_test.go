@@ -69,6 +69,10 @@ func TestChatStreamsTheRunAndKeepsTheSession(t *testing.T) {
 		sess.Turns[0].Answer == nil || len(sess.Turns[0].Answer.Rows) != 3 || sess.Turns[0].Answer.ChartSVG == "" || sess.Turns[1].RunID != d2.RunID {
 		t.Fatalf("session turns = %+v", sess.Turns)
 	}
+	// The history shows the table's cells as the answer first wrote them.
+	if diff := cmp.Diff(a.Cells, sess.Turns[0].Answer.Cells); diff != "" || len(a.Cells) != 3 {
+		t.Fatalf("history cells differ from the answer's (-answer +history):\n%s", diff)
+	}
 
 	// A session made to continue a question asked before it (quarry ask
 	// --continue) begins with that question.
