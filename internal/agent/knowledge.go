@@ -1,15 +1,18 @@
 package agent
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // maxKnowledgeBytes bounds one knowledge file handed to the model.
@@ -17,6 +20,66 @@ const maxKnowledgeBytes = 64 << 10
 
 // knowledgeExts are the kinds of files read_knowledge reads.
 var knowledgeExts = map[string]bool{".md": true, ".yaml": true, ".yml": true, ".txt": true}
+
+// modelFile is the knowledge folder's model, which read_knowledge shows
+// from the loaded model rather than as written.
+const modelFile = "model.yaml"
+
+// readKnowledge reads one file of the knowledge folder for the model. The
+// model file is shown as the column policy lets it be: from the loaded
+// model, without restricted columns (whose known values learn may have
+// written before the column was restricted) and without the relations the
+// policy withholds whole (a view over a restricted column, whose values
+// would tell what it filters on).
+func (a *Agent) readKnowledge(p *policy, name string) (string, error) {
+	if strings.EqualFold(strings.TrimSpace(name), modelFile) && a.Knowledge != nil && a.Knowledge.Model != nil {
+		if _, err := readKnowledge(a.KnowledgeDir, modelFile); err != nil {
+			return "", err
+		}
+		return a.shownModel(p)
+	}
+	return readKnowledge(a.KnowledgeDir, name)
+}
+
+// shownModel writes the model's entities and relationships as JSON (which
+// is also YAML), leaving out what the policy keeps from the model.
+func (a *Agent) shownModel(p *policy) (string, error) {
+	m := a.model()
+	tables := map[string]bool{}
+	for _, t := range a.tables(p) {
+		tables[strings.ToLower(t.name)] = true
+	}
+	shown := func(table string) bool { return tables[strings.ToLower(table)] }
+	out := struct {
+		Note          string                  `json:"note"`
+		Entities      []semantic.Entity       `json:"entities"`
+		Relationships []semantic.Relationship `json:"relationships,omitempty"`
+	}{Note: "model.yaml as the column policy lets it be shown: restricted columns and withheld tables are left out"}
+	for _, e := range m.Entities {
+		if !shown(e.TableName()) {
+			continue
+		}
+		e.Columns = slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool { return p.column(e.Name, c.Name) || p.column(e.TableName(), c.Name) })
+		out.Entities = append(out.Entities, e)
+	}
+	for _, r := range m.Relationships {
+		from, to := m.Entity(r.From), m.Entity(r.To)
+		if from == nil || to == nil || !shown(from.TableName()) || !shown(to.TableName()) ||
+			p.column(r.From, r.FromColumn) || p.column(r.To, r.ToColumn) {
+			continue
+		}
+		out.Relationships = append(out.Relationships, r)
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return "", quarry.Wrap(quarry.KindInput, err, "cannot show %s", modelFile)
+	}
+	text := string(b)
+	if len(text) > maxKnowledgeBytes {
+		text = text[:maxKnowledgeBytes] + "\n[… cut at 64 KiB]"
+	}
+	return text, nil
+}
 
 // readKnowledge reads one file of the knowledge folder dir, confined to it:
 // the name must be relative, clean, free of "..", globs and backslashes,

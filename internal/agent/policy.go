@@ -38,6 +38,15 @@ func newPolicy(m *semantic.Model) *policy {
 		p.refs = append(p.refs, t+"."+c)
 		if e := m.Entity(t); e != nil {
 			p.refs = append(p.refs, strings.ToLower(e.Name)+"."+c, strings.ToLower(e.TableName())+"."+c)
+			// Values learn wrote before the column was restricted are
+			// scrubbed from every text, as redacted values are.
+			if col := e.Column(c); col != nil {
+				for _, v := range col.Values {
+					if v = strings.TrimSpace(v); len(v) >= 3 {
+						p.seen[v] = true
+					}
+				}
+			}
 		}
 	}
 	sort.Slice(p.refs, func(i, j int) bool { return len(p.refs[i]) > len(p.refs[j]) })

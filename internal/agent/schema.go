@@ -177,18 +177,26 @@ func (a *Agent) searchSchema(p *policy, query string) string {
 
 // describe writes one table's columns, keys and joins.
 func (a *Agent) describe(p *policy, name string) (string, error) {
+	m := a.model()
+	// The name of a table, or of an entity whose table is shown; a table
+	// the policy withholds is not found under either name.
+	names := []string{name}
+	if e := m.Entity(name); e != nil && !strings.EqualFold(e.TableName(), name) {
+		names = append(names, e.TableName())
+	}
 	var t *table
-	for _, x := range a.tables(p) {
-		if strings.EqualFold(x.name, name) {
-			t = &x
+	for _, n := range names {
+		for _, x := range a.tables(p) {
+			if strings.EqualFold(x.name, n) {
+				t = &x
+				break
+			}
+		}
+		if t != nil {
 			break
 		}
 	}
-	m := a.model()
 	if t == nil {
-		if e := m.Entity(name); e != nil {
-			return a.describe(p, e.TableName())
-		}
 		return "", quarry.Errorf(quarry.KindNotFound, "no table %q; call search_schema", name)
 	}
 	var b strings.Builder

@@ -107,7 +107,7 @@ func (r *run) call(ctx context.Context, u llm.ToolUse) (content string, isErr, d
 		if err := decode(u, &in); err != nil {
 			return "", false, false, err
 		}
-		s, e := readKnowledge(r.a.KnowledgeDir, in.Path)
+		s, e := r.a.readKnowledge(r.policy, in.Path)
 		if e != nil {
 			return quarry.Message(e), true, false, nil
 		}
