@@ -66,6 +66,11 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 			a.restricted = name3rd
 			return sqlite3.AUTH_DENY
 		}
+		if !a.policy.Empty() && strings.EqualFold(name3rd, "sqlite_stat1") && strings.EqualFold(name4th, "stat") {
+			a.denied = "reading sqlite_stat1.stat, whose row counts count conditions on restricted columns (a partial index's)"
+			a.restricted = "sqlite_stat1.stat"
+			return sqlite3.AUTH_DENY
+		}
 	}
 	if action == sqlite3.AUTH_PRAGMA && a.internal && strings.EqualFold(name3rd, "schema_version") && name4th == "" {
 		return sqlite3.AUTH_OK // read, never set: the connector's own check of the schema's version
@@ -84,7 +89,8 @@ func schemaTable(name string) bool {
 }
 
 // statTable reports whether name is one of SQLite's statistics tables that
-// keep sample rows (sqlite_stat1 keeps only counts).
+// keep sample rows (sqlite_stat1 keeps only counts, whose stat column is
+// refused on its own).
 func statTable(name string) bool {
 	return strings.EqualFold(name, "sqlite_stat3") || strings.EqualFold(name, "sqlite_stat4")
 }

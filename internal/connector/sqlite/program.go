@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -17,8 +18,14 @@ import (
 
 // btree is a table or index of the main schema, by root page.
 type btree struct {
-	table   string         // the table it stores
-	index   bool           // an index (or a WITHOUT ROWID table)
+	table string // the table it stores
+	index bool   // an index (or a WITHOUT ROWID table)
+	own   bool   // the table's own b-tree (a WITHOUT ROWID table's is ordered by its key)
+	// ipk is "table.column" when the table's INTEGER PRIMARY KEY, which
+	// is its rowid, is restricted: the table and each of its indexes keep
+	// their rows in that column's order, and every rowid read is a read of
+	// it, so nothing of such a b-tree is read but a count.
+	ipk     string
 	cols    []string       // column names in storage order (an index: its key columns; "" = rowid or an expression)
 	withExp bool           // an index on an expression
 	keys    int            // an index: how many of cols are its key (the order it keeps)
@@ -49,8 +56,8 @@ func (c *Conn) programReads(sql string) (*refusal, error) {
 		op := stmt.ColumnText(1)
 		p1, p2 := stmt.ColumnInt64(2), stmt.ColumnInt64(3)
 		p4 := stmt.ColumnText(5)
-		if col := orderedBy(op, cursors[p1]); col != "" {
-			return &refusal{col: col, msg: "not allowed: SQLite would read the rows through an index on " + col + ", a column the policy restricts, and so hand them out in its order; write NOT INDEXED after the table (FROM customers NOT INDEXED), or leave the column out of every clause"}, nil
+		if t, col := orderedBy(op, cursors[p1]); col != "" {
+			return orderRefusal(t, col), nil
 		}
 		switch op {
 		case "OpenRead", "ReopenIdx":
@@ -96,35 +103,53 @@ func (c *Conn) programReads(sql string) (*refusal, error) {
 	return nil, stmt.Err()
 }
 
-// orderedBy returns the restricted key column of an index that op walks or
-// searches on the cursor bound to trees: an index keeps its rows in the
-// order of its key, so a scan of it hands out the rows in the order of a
-// restricted column even when no value of it is read. Opening, counting
+// orderedBy returns the b-tree and the restricted column whose order op
+// would hand out on the cursor bound to trees: an index keeps its rows in
+// the order of its key, a rowid table in the order of its INTEGER PRIMARY
+// KEY, so a scan of either hands out the rows in the order of a
+// restricted column even when no value of it is read; and reading the
+// rowid of a table whose rowid is restricted reads it. Opening, counting
 // and closing the cursor say nothing about the order.
-func orderedBy(op string, trees []*btree) string {
+func orderedBy(op string, trees []*btree) (*btree, string) {
 	switch op {
 	case "Rewind", "Last", "Next", "Prev", "SeekGE", "SeekGT", "SeekLE", "SeekLT", "SeekScan", "SeekEnd",
 		"IdxGE", "IdxGT", "IdxLE", "IdxLT", "IdxRowid", "Column", "DeferredSeek", "Found", "NotFound",
-		"NoConflict", "IfNoHope", "RowData", "RowCell", "IfSmaller", "IfSizeBetween", "SorterData":
+		"NoConflict", "IfNoHope", "RowData", "RowCell", "IfSmaller", "IfSizeBetween", "SorterData",
+		"Rowid", "SeekRowid", "NotExists":
 	default:
 		// Opening, counting and closing a cursor, and every instruction
 		// whose P1 is not a cursor at all.
-		return ""
+		return nil, ""
 	}
 	for _, t := range trees {
+		if t.ipk != "" {
+			return t, t.ipk
+		}
 		if !t.index {
 			continue
 		}
 		for i := 0; i < t.keys && i < len(t.cols); i++ {
 			if col := t.denied[i]; col != "" {
-				return col
+				return t, col
 			}
 			if t.cols[i] == "" && t.withExp {
-				return t.table + " (an index on an expression over a restricted column)"
+				return t, t.table + " (an index on an expression over a restricted column)"
 			}
 		}
 	}
-	return ""
+	return nil, ""
+}
+
+// orderRefusal refuses a program that would hand out the rows of t in the
+// order of the restricted col, saying what the user can do about it.
+func orderRefusal(t *btree, col string) *refusal {
+	switch {
+	case t.ipk != "":
+		return &refusal{col: col, msg: "not allowed: SQLite keeps " + t.table + " in the order of " + col + " (its INTEGER PRIMARY KEY, the rowid), a column the policy restricts, so reading its rows or comparing with that key would hand the column out; only count(*) of " + t.table + " can be read"}
+	case t.own:
+		return &refusal{col: col, msg: "not allowed: SQLite keeps " + t.table + " (a WITHOUT ROWID table) in the order of " + col + ", a column the policy restricts, so reading its rows would hand out that order; only count(*) of " + t.table + " can be read"}
+	}
+	return &refusal{col: col, msg: "not allowed: SQLite would read the rows through an index on " + col + ", a column the policy restricts, and so hand them out in its order; write NOT INDEXED after the table (FROM " + t.table + " NOT INDEXED), or leave the column out of every clause"}
 }
 
 // restrictedTrees reads, from the schema, the b-trees of the tables that
@@ -178,20 +203,44 @@ func (c *Conn) readTrees() (map[int64]*btree, error) {
 	if err != nil {
 		return nil, err
 	}
+	// SQLite's own tables that keep facts about every column's values:
+	// the schema's definitions (a view's or a partial index's condition
+	// copies restricted values as literals) and the statistics (a partial
+	// index's row count counts a condition on a restricted column; the
+	// samples hold values). The authorizer refuses naming these columns;
+	// here their comparisons through USING are refused too.
+	trees := map[int64]*btree{1: {table: "sqlite_schema", cols: []string{"type", "name", "tbl_name", "rootpage", "sql"},
+		denied: map[int]string{4: "sqlite_schema.sql"}}}
 	for stmt.Step() {
 		o := obj{stmt.ColumnText(0), stmt.ColumnText(1), stmt.ColumnText(2), stmt.ColumnInt64(3)}
+		if t := statTree(o.name); t != nil {
+			trees[o.root] = t
+			continue
+		}
 		if len(c.auth.policy.Columns(o.table)) > 0 {
 			objs = append(objs, o)
 		}
 	}
 	err = stmt.Err()
 	stmt.Close()
-	if err != nil || len(objs) == 0 {
+	if err != nil {
 		return nil, err
 	}
-	trees := map[int64]*btree{}
+	ipks := map[string]string{}
 	for _, o := range objs {
-		t := &btree{table: o.table, index: o.kind == "index", denied: map[int]string{}}
+		if o.kind != "table" {
+			continue
+		}
+		col, err := c.integerKey(o.table)
+		if err != nil {
+			return nil, err
+		}
+		if col != "" && c.auth.policy.Denies(o.table, col) {
+			ipks[o.table] = o.table + "." + col
+		}
+	}
+	for _, o := range objs {
+		t := &btree{table: o.table, index: o.kind == "index", denied: map[int]string{}, ipk: ipks[o.table]}
 		if t.index {
 			err = c.indexColumns(o.name, o.table, t)
 		} else {
@@ -208,6 +257,51 @@ func (c *Conn) readTrees() (map[int64]*btree, error) {
 		trees[o.root] = t
 	}
 	return trees, nil
+}
+
+// statTree is the b-tree of one of SQLite's statistics tables, with the
+// columns the policy keeps from statements, or nil for another table.
+func statTree(name string) *btree {
+	switch strings.ToLower(name) {
+	case "sqlite_stat1":
+		return &btree{table: name, cols: []string{"tbl", "idx", "stat"}, denied: map[int]string{2: "sqlite_stat1.stat"}}
+	case "sqlite_stat3", "sqlite_stat4":
+		t := &btree{table: name, denied: map[int]string{}}
+		for i := range 6 {
+			t.denied[i] = name
+		}
+		return t
+	}
+	return nil
+}
+
+// integerKey returns a rowid table's INTEGER PRIMARY KEY, the column that
+// is its rowid, or "". A lone primary-key column declared exactly INTEGER
+// is one; the rare INTEGER PRIMARY KEY DESC, which is not, is taken as one
+// too, which only refuses more.
+func (c *Conn) integerKey(table string) (string, error) {
+	wr, err := c.withoutRowidKey(table)
+	if err != nil || wr != "" {
+		return "", err
+	}
+	stmt, _, err := c.db.Prepare(`SELECT name, type FROM pragma_table_xinfo(?) WHERE pk > 0`)
+	if err != nil {
+		return "", err
+	}
+	defer stmt.Close()
+	if err := stmt.BindText(1, table); err != nil {
+		return "", err
+	}
+	var name, typ string
+	n := 0
+	for stmt.Step() {
+		name, typ = stmt.ColumnText(0), stmt.ColumnText(1)
+		n++
+	}
+	if err := stmt.Err(); err != nil || n != 1 || !strings.EqualFold(strings.TrimSpace(typ), "INTEGER") {
+		return "", err
+	}
+	return name, nil
 }
 
 // tableColumns fills t with a table's columns in storage order: SQLite
@@ -240,7 +334,7 @@ func (c *Conn) tableColumns(table string, t *btree) error {
 	}
 	// A WITHOUT ROWID table is stored as its primary key's index: the key
 	// columns first, then the others, as pragma index_xinfo lists them.
-	t.index, t.cols = true, nil
+	t.index, t.own, t.cols = true, true, nil
 	return c.indexColumns(pk, table, t)
 }
 

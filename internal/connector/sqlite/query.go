@@ -266,6 +266,11 @@ func (r *rows) stepError(err error) error {
 	if r.ctx.Err() != nil {
 		return ctxError(r.ctx, err, r.timeout)
 	}
+	if r.c.auth.denied != "" || errors.Is(err, sqlite3.AUTH) {
+		// The authorizer refused an action the statement takes only
+		// while it runs (a table-valued pragma's own PRAGMA).
+		return r.c.prepareError(r.ctx, err, r.timeout)
+	}
 	return queryError(err)
 }
 

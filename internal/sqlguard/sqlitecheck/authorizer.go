@@ -72,6 +72,15 @@ func Authorizer(allowed func(name string) bool, denied func(Denial)) AuthorizerF
 		case sqlite3.AUTH_SELECT, sqlite3.AUTH_RECURSIVE:
 			return sqlite3.AUTH_OK
 		case sqlite3.AUTH_READ:
+			// A table-valued pragma written as a table (FROM
+			// pragma_page_count) runs its pragma only when stepped; its
+			// columns are read here, so it is refused before it runs.
+			if p, ok := pragmaTable(name3rd); ok && !readOnlyPragma(p) {
+				if denied != nil {
+					denied(Denial{Action: sqlite3.AUTH_PRAGMA, Name: p})
+				}
+				return sqlite3.AUTH_DENY
+			}
 			if !rawPageTable(name3rd) {
 				return sqlite3.AUTH_OK
 			}
@@ -106,6 +115,15 @@ func rawPageTable(name string) bool {
 		return true
 	}
 	return false
+}
+
+// pragmaTable returns the pragma of a table-valued pragma's table name
+// (pragma_page_count → page_count).
+func pragmaTable(name string) (string, bool) {
+	if len(name) > len("pragma_") && strings.EqualFold(name[:len("pragma_")], "pragma_") {
+		return name[len("pragma_"):], true
+	}
+	return "", false
 }
 
 func readOnlyPragma(name string) bool {

@@ -58,3 +58,43 @@ func TestImplicitCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestPragmaTablesArePrepareTimeDecisions: a table-valued pragma written as
+// a table (FROM pragma_page_count, without parentheses) runs its pragma
+// only when stepped; the authorizer refuses it while the statement is
+// prepared, as the call form is (found from outside: it failed at run time
+// with SQLite's bare "not authorized").
+func TestPragmaTablesArePrepareTimeDecisions(t *testing.T) {
+	conn, err := sqlite3.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Exec("CREATE TABLE t (x TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	var denials []Denial
+	if err := conn.SetAuthorizer(Authorizer(func(string) bool { return true }, func(d Denial) { denials = append(denials, d) })); err != nil {
+		t.Fatal(err)
+	}
+	for _, sql := range []string{`SELECT * FROM pragma_page_count`, `SELECT * FROM PRAGMA_user_version`, `SELECT * FROM main.pragma_function_list`, `SELECT * FROM pragma_journal_mode`} {
+		denials = nil
+		stmt, _, err := conn.Prepare(sql)
+		if err == nil {
+			stmt.Close()
+			t.Errorf("%s prepared", sql)
+			continue
+		}
+		if len(denials) == 0 || denials[0].Action != sqlite3.AUTH_PRAGMA {
+			t.Errorf("%s: denials %v, want the pragma named", sql, denials)
+		}
+	}
+	for _, sql := range []string{`SELECT name FROM pragma_table_list`, `SELECT * FROM pragma_table_info('t')`, `SELECT x FROM t`} {
+		stmt, _, err := conn.Prepare(sql)
+		if err != nil {
+			t.Errorf("%s: %v", sql, err)
+			continue
+		}
+		stmt.Close()
+	}
+}
