@@ -2,7 +2,9 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -577,15 +579,28 @@ func (b *builder) supColumn(adj string) (sense, bool, bool) {
 // total) and "what percentage of orders were refunded" (a ratio).
 func (b *builder) shares() *Plan {
 	q := &b.q
+	var grouped []semantic.Filter // the condition of a share in each group
 	if len(q.Dimensions) > 0 {
-		// "share of orders that were refunded by channel" is the refund
-		// rate within each channel, a ratio per group; "share of revenue
-		// by channel" each channel's part of the total.
-		if cases, _, ok := b.splitShare(q.Filters); !ok || len(q.Filters) == 0 || len(cases) == 0 || !copulaRE.MatchString(strings.ToLower(b.st.raw)) {
+		// "share of revenue by channel" is each channel's part of the
+		// total (of each period's, by a time grain as well); "what share of
+		// orders were refunded by channel", "mobile share of orders by
+		// year" and "share of revenue from Electronics by month" the
+		// condition's share within each group, a ratio per group.
+		cases, ok := b.groupedShare(q.Filters)
+		if !ok {
+			return b.fail("quarry could not tell whether the share is each group's part of the total or a condition's part within each group; say “mobile share of orders by year” or “share of orders by channel for business customers”")
+		}
+		if len(cases) == 0 && asShareRE.MatchString(strings.ToLower(b.st.raw)) {
+			// "cancelled orders as a share of all orders by channel": one
+			// measure over another, not each group's part of the total.
+			return b.fail("quarry cannot take one measure as a share of another yet; ask for the condition's share, as in “what percentage of orders were cancelled by channel”")
+		}
+		if len(cases) == 0 {
 			q.Share = true
 			b.und("share of total")
 			return nil
 		}
+		grouped = cases
 	}
 	if len(q.Metrics) != 1 || len(q.Filters) == 0 {
 		return b.fail("a share needs a breakdown (“share of revenue by channel”) or a condition (“percentage of orders that were refunded”)")
@@ -619,6 +634,14 @@ func (b *builder) shares() *Plan {
 		return b.fail(fmt.Sprintf("quarry cannot take a share of %s", display(base)))
 	}
 	cases, pop, ok := b.splitShare(q.Filters)
+	if grouped != nil {
+		cases, pop, ok = grouped, nil, true
+		for _, f := range q.Filters {
+			if !slices.ContainsFunc(grouped, func(g semantic.Filter) bool { return sameFilter(f, g) }) {
+				pop = append(pop, f)
+			}
+		}
+	}
 	if !ok {
 		return b.fail("quarry could not tell which condition the share is of and which rows it is a share of; put the condition after “were” or “are” (“what percentage of UK orders were refunded”)")
 	}
@@ -662,11 +685,16 @@ func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 	}
 	var lits []string
 	for _, v := range f.Values {
-		s, ok := v.(string)
-		if !ok {
+		switch x := v.(type) {
+		case string:
+			lits = append(lits, "'"+strings.ReplaceAll(x, "'", "''")+"'")
+		case bool:
+			lits = append(lits, strings.ToUpper(strconv.FormatBool(x)))
+		case int, int64, float64:
+			lits = append(lits, fmt.Sprint(x))
+		default:
 			return "", false
 		}
-		lits = append(lits, "'"+strings.ReplaceAll(s, "'", "''")+"'")
 	}
 	switch {
 	case f.Op == semantic.OpEq && len(lits) == 1:

@@ -83,6 +83,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
 	}
 	items := p.scan(question, toks, asOf)
+	if pl := p.auxVerb(question, items); pl != nil {
+		return pl
+	}
 	for i := range items {
 		if pl := p.restricted(items, i); pl != nil {
 			return pl

@@ -47,7 +47,9 @@ func tokenize(s string) []token {
 	for i < len(s) {
 		c := s[i]
 		if c == '%' {
-			toks = append(toks, token{"%", i, i + 1})
+			// Read as the word, so that "margin %" is the metric named
+			// "margin percent".
+			toks = append(toks, token{"percent", i, i + 1})
 			i++
 			continue
 		}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,5 +55,65 @@ func TestShareRateByGroup(t *testing.T) {
 	pl = p.Plan("share of orders by channel", asOf)
 	if pl.Kind != KindMetric || !pl.Query.Share {
 		t.Errorf("share of orders by channel: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
+
+// TestGroupedShareReadings: a value before the share word, after a verb or
+// after "from"/"that" is the condition whose share is taken in each group;
+// after "for" it is the rows the share is of; where quarry cannot tell, it
+// says so (found from outside: "mobile share of orders by year" was how
+// mobile orders spread over the years).
+func TestGroupedShareReadings(t *testing.T) {
+	p := New(testModel(), nil)
+	for _, tc := range []struct {
+		q      string
+		within bool // the condition's share in each group (a ratio)
+		total  bool // each group's part of the total (Query.Share)
+	}{
+		{q: "web share of orders by country", within: true},
+		{q: "share of orders from web by country", within: true},
+		{q: "refunded share of orders by channel", within: true},
+		{q: "share of orders by channel", total: true},
+		{q: "share of orders by country for web", total: true},
+		{q: "refunded orders as a share of orders by channel", within: true},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			switch {
+			case tc.within:
+				if pl.Kind != KindMetric || pl.Query.Share || len(pl.AdHoc) != 1 || !strings.Contains(pl.AdHoc[0].Expr, "CASE WHEN") {
+					t.Errorf("want the share within each group: %s %q %+v %+v", pl.Kind, pl.Reason, pl.Query, pl.AdHoc)
+				}
+			case tc.total:
+				if pl.Kind != KindMetric || !pl.Query.Share {
+					t.Errorf("want each group's part of the total: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+				}
+			default:
+				if pl.Kind == KindMetric {
+					t.Errorf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
+				}
+			}
+		})
+	}
+}
+
+// TestVerbAfterDid: a state word at the end of a question with "did" is
+// the verb ("how many tickets did German customers open": opened, not open
+// now); found from outside, where it counted the open tickets.
+func TestVerbAfterDid(t *testing.T) {
+	m := testModel()
+	p := New(m, nil)
+	for _, q := range []string{"how many orders did web customers refund", "how many orders did customers refund last month"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind == KindMetric {
+			for _, f := range pl.Query.Filters {
+				if fmt.Sprint(f.Values) == "[refunded]" {
+					t.Errorf("%s: read the verb as the state: %+v", q, pl.Query)
+				}
+			}
+		}
+	}
+	if pl := p.Plan("how many refunded orders did we have", asOf); pl.Kind != KindMetric {
+		t.Errorf("a state before its rows is the state: %s %q", pl.Kind, pl.Reason)
 	}
 }

@@ -165,6 +165,85 @@ func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, 
 	return num, pop, len(num) > 0
 }
 
+// groupedShare reads which of a grouped share's filters are its condition
+// (the numerator in each group) and which the rows it is a share of (both
+// sides). A filter is the condition when it comes before the share word
+// ("mobile share of orders", "refunded orders as a share of all orders"),
+// after a verb ("were refunded", "come from ads"), or right after "from",
+// "that", "which" or "who" ("share of orders from mobile", "percentage of
+// sessions that converted"), or straight after the rows it qualifies
+// ("percent of orders refunded"); it is the rows the share is of after
+// "for", "among" or "within", or before the rows' name ("share of UK
+// orders by channel"). No filter at all is each group's part of the total.
+// It reports false when a filter fits neither.
+func (b *builder) groupedShare(fs []semantic.Filter) ([]semantic.Filter, bool) {
+	if len(fs) == 0 {
+		return nil, true
+	}
+	low := strings.ToLower(b.st.raw)
+	shareAt := shareWordRE.FindStringIndex(low)
+	if shareAt == nil {
+		return nil, false
+	}
+	copula := copulaRE.FindStringIndex(low[shareAt[1]:])
+	var cases []semantic.Filter
+	for _, f := range fs {
+		at := filterPos(low, f)
+		if at < 0 {
+			return nil, false
+		}
+		before := lastWord(low[:at])
+		switch {
+		case at < shareAt[0]:
+			cases = append(cases, f)
+		case copula != nil && at >= shareAt[1]+copula[1]:
+			cases = append(cases, f)
+		case before == "from" || before == "that" || before == "which" || before == "who":
+			cases = append(cases, f)
+		case before == "for" || before == "among" || before == "within":
+		case before == "of" || before == "all":
+			// "share of UK orders": the rows the share is of.
+		case b.rowsWord(before):
+			// "percent of orders refunded": the rows, then the condition.
+			cases = append(cases, f)
+		default:
+			return nil, false
+		}
+	}
+	return cases, true
+}
+
+// asShareRE is "X as a share of Y".
+var asShareRE = regexp.MustCompile(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)
+
+// shareWordRE is a word that asks for a share.
+var shareWordRE = regexp.MustCompile(`\b(share|percentage|percent|proportion|fraction|part)\b|%`)
+
+// lastWord is the last word of s.
+func lastWord(s string) string {
+	fs := strings.Fields(strings.TrimRight(s, " '’"))
+	if len(fs) == 0 {
+		return ""
+	}
+	return strings.Trim(fs[len(fs)-1], ",.;:'’")
+}
+
+// rowsWord reports whether w names the rows a measure counts or sums: a
+// table or a metric of the model.
+func (b *builder) rowsWord(w string) bool {
+	for _, s := range b.p.lex.senses(w) {
+		if s.kind == sEntity || s.kind == sMetric {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFilter reports whether two filters are the same condition.
+func sameFilter(a, b semantic.Filter) bool {
+	return a.Field == b.Field && a.Op == b.Op && fmt.Sprint(a.Values) == fmt.Sprint(b.Values)
+}
+
 // filterPos is where a filter's value (or, for a yes/no column, its
 // column's name) is in the question, or -1.
 func filterPos(low string, f semantic.Filter) int {

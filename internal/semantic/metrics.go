@@ -451,12 +451,18 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 	}
 	if q.Share {
 		// Shares are of the total over the result, or of each period's
-		// total when periods are compared.
-		over := "OVER ()"
+		// total when periods are compared or a time grain is one of
+		// several dimensions ("share of revenue by category by quarter":
+		// each category's part of its quarter).
+		var within []string
 		for i, ds := range dims {
-			if ds.periods != nil {
-				over = "OVER (PARTITION BY " + dimOut[i] + ")"
+			if ds.periods != nil || ds.out.Grain != "" && len(dims) > 1 {
+				within = append(within, dimOut[i])
 			}
+		}
+		over := "OVER ()"
+		if len(within) > 0 && len(within) < len(dims) {
+			over = "OVER (PARTITION BY " + strings.Join(within, ", ") + ")"
 		}
 		for _, o := range outputs {
 			x := metricX(o, 0)

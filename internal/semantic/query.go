@@ -17,7 +17,9 @@ type Query struct {
 	// between the first two when the compiler can express it.
 	Compare []Period `json:"compare,omitempty"`
 	// Share adds, for each metric, its share of the total over the result
-	// ("share of revenue by channel"), as a fraction between 0 and 1.
+	// ("share of revenue by channel"), as a fraction between 0 and 1; of
+	// each period's total when a time grain is one of several dimensions
+	// ("share of revenue by category by quarter") or periods are compared.
 	Share bool `json:"share,omitempty"`
 	// Rows asks for a plain list of rows of one entity instead of
 	// aggregates: Columns of Entity, filtered, ordered, limited.

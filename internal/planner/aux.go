@@ -1,0 +1,90 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// auxRE is do-support: the auxiliary that puts the verb at the end of a
+// question ("how many tickets did Germany customers open").
+var auxRE = regexp.MustCompile(`\b(did|do|does|didn't|don't|doesn't)\b`)
+
+// auxVerb refuses a known state word or measure used as the verb of a
+// question with do-support: "how many tickets did Germany customers open"
+// asks how many they opened, not how many of theirs are open now (found
+// from outside: it counted the open tickets). The word is the last term
+// of the question, after the auxiliary and after the subject the auxiliary
+// introduces; "what did revenue do" has no verb term.
+func (p *Planner) auxVerb(question string, items []item) *Plan {
+	low := strings.ToLower(question)
+	aux := auxRE.FindStringIndex(low)
+	if aux == nil {
+		return nil
+	}
+	var after []int // the terms after the auxiliary, in order
+	pos := aux[1]
+	for i, it := range items {
+		if it.kind != itTerm && it.kind != itUnknown {
+			continue
+		}
+		at := wordAt(low, it.text, pos)
+		if at < 0 {
+			continue
+		}
+		pos = at + len(it.text)
+		after = append(after, i)
+	}
+	if len(after) < 2 {
+		return nil
+	}
+	it := items[after[len(after)-1]]
+	if it.kind == itUnknown {
+		// "tickets … open" would be read as the metric "open tickets"
+		// (reorder): here it is the verb.
+		if !p.namesMetricWith(it.text, items) {
+			return nil
+		}
+	} else {
+		if strings.Contains(it.text, " ") || it.verb || len(it.senses) == 0 {
+			return nil
+		}
+		for _, s := range it.senses {
+			if s.kind != sValue && s.kind != sMetric {
+				return nil
+			}
+		}
+	}
+	return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("“%s” at the end of the question is a verb (what was done), not the state or measure quarry knows by that name; ask with the measure's own words, such as “tickets opened”", it.text)}
+}
+
+// wordAt is the index of the whole word w in s at or after from, or -1.
+func wordAt(s, w string, from int) int {
+	for from <= len(s) {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1]) && s[i-1] != '_') && (end == len(s) || !isWordByte(s[end]) && s[end] != '_') {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+// namesMetricWith reports whether word, put before one of the question's
+// terms, names a metric ("open" + "tickets").
+func (p *Planner) namesMetricWith(word string, items []item) bool {
+	for _, t := range items {
+		if t.kind != itTerm {
+			continue
+		}
+		if ss := p.lex.senses(word + " " + t.text); len(ss) > 0 && len(only(ss, sMetric)) == len(ss) {
+			return true
+		}
+	}
+	return false
+}
