@@ -194,6 +194,7 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "share of orders by channel by year", rows: "SELECT channel, count(*) * 1.0 / sum(count(*)) OVER (PARTITION BY strftime('%Y', ordered_at)) FROM orders GROUP BY strftime('%Y', ordered_at), channel", cols: "channel,orders_share"},
 		{q: "cancelled orders as a share of all orders by channel", refuse: "one measure as a share of another"},
 		{q: "how many tickets did Germany customers open", refuse: "is a verb"},
+		{q: "satisfaction score for urgent tickets", refuse: "without asking for a list or a figure"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

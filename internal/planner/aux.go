@@ -88,3 +88,32 @@ func (p *Planner) namesMetricWith(word string, items []item) bool {
 	}
 	return false
 }
+
+// measureList reports whether a list plan shows only numeric columns that
+// are not keys, for a question with no word that asks for a list ("list",
+// "show", "which", "each", "all"...): "satisfaction score for urgent
+// tickets" wants a figure (an average, most likely), and a list of 547
+// scores answers another question (found from outside).
+func (p *Planner) measureList(pl *Plan, toks []token) bool {
+	r := pl.Query.Rows
+	if r == nil || len(r.Columns) == 0 {
+		return false
+	}
+	for _, t := range toks {
+		switch t.s {
+		case "list", "lists", "show", "display", "which", "what", "who", "give", "find", "get", "all", "each", "every", "per", "rows", "records", "details", "distinct", "different", "unique", "values", "return":
+			return false
+		}
+	}
+	e := p.m.Entity(r.Entity)
+	if e == nil {
+		return false
+	}
+	for _, name := range r.Columns {
+		c := e.Column(name)
+		if c == nil || !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || strings.HasSuffix(strings.ToLower(c.Name), "_id") {
+			return false
+		}
+	}
+	return true
+}

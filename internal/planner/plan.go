@@ -98,6 +98,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return p.unanswered(st, "some words of the question are not terms quarry knows")
 	}
 	pl := p.build(st)
+	if pl.Kind == KindRows && !st.rowsLead && p.measureList(pl, toks) {
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("the question names only %s, a measure, without asking for a list or a figure; ask for its average (“average %s for …”) or for the rows (“list … with their %s”)", display(pl.Query.Rows.Columns[0]), display(pl.Query.Rows.Columns[0]), display(pl.Query.Rows.Columns[0]))}
+	}
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
 		pl.Ignored = p.ignored(items)
 	}
