@@ -96,12 +96,13 @@ func (p *Planner) namesMetricWith(word string, items []item) bool {
 // scores answers another question (found from outside).
 func (p *Planner) measureList(pl *Plan, toks []token) bool {
 	r := pl.Query.Rows
-	if r == nil || len(r.Columns) == 0 {
+	if r == nil || len(r.Columns) == 0 || pl.Query.Limit > 0 || len(pl.Query.Order) > 0 {
+		// "the price of the most recent order": one row's figure.
 		return false
 	}
 	for _, t := range toks {
 		switch t.s {
-		case "list", "lists", "show", "display", "which", "what", "who", "give", "find", "get", "all", "each", "every", "per", "rows", "records", "details", "distinct", "different", "unique", "values", "return":
+		case "how", "list", "lists", "show", "display", "which", "what", "who", "give", "find", "get", "all", "each", "every", "per", "rows", "records", "details", "distinct", "different", "unique", "values", "return":
 			return false
 		}
 	}
