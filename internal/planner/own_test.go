@@ -1,0 +1,140 @@
+package planner
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/goldentest"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// petsModel is what learn builds for a small database whose columns are
+// named after their tables (Spider's pets_1, dog_kennels and flight_2).
+func petsModel() *semantic.Model {
+	c := func(name string, t quarry.Type, values ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: t, Values: values}
+	}
+	const (
+		i = quarry.TypeInt
+		f = quarry.TypeFloat
+		s = quarry.TypeText
+		d = quarry.TypeDate
+	)
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "Student", PrimaryKey: "StuID", Columns: []semantic.Column{
+				c("StuID", i), c("LName", s), c("Fname", s), c("Age", i), c("Major", i), c("city_code", s, "BAL", "HKG")}},
+			{Name: "Has_Pet", Columns: []semantic.Column{c("StuID", i), c("PetID", i)}},
+			{Name: "Pets", PrimaryKey: "PetID", Columns: []semantic.Column{
+				c("PetID", i), c("PetType", s, "cat", "dog"), c("pet_age", i), c("weight", f)}},
+			{Name: "Charges", PrimaryKey: "charge_id", Columns: []semantic.Column{
+				c("charge_id", i), c("charge_type", s, "Daily Accommodation", "Drugs"), c("charge_amount", f)}},
+			{Name: "Treatments", PrimaryKey: "treatment_id", Columns: []semantic.Column{
+				c("treatment_id", i), c("vet_id", i), c("date_of_treatment", d), c("cost_of_treatment", f)}},
+			{Name: "Vets", PrimaryKey: "vet_id", Label: "vet_name", Columns: []semantic.Column{
+				c("vet_id", i), c("vet_name", s), c("vet_type", s, "surgeon", "nurse")}},
+			{Name: "airports", PrimaryKey: "AirportCode", Columns: []semantic.Column{
+				c("AirportCode", s), c("AirportName", s), c("City", s, "Aberdeen", "Abilene")}},
+			{Name: "runways", PrimaryKey: "RunwayID", Columns: []semantic.Column{
+				c("RunwayID", i), c("Airport", s), c("Length", i)}},
+			// "part" is a word of its own and the start of "partner".
+			{Name: "Parts", PrimaryKey: "part_id", Label: "part_name", Columns: []semantic.Column{
+				c("part_id", i), c("part_name", s)}},
+			{Name: "Partners", PrimaryKey: "partner_id", Label: "partner_name", Columns: []semantic.Column{
+				c("partner_id", i), c("partner_name", s), c("Part_ID", i), c("partner_since", d)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "Has_Pet", FromColumn: "StuID", To: "Student", ToColumn: "StuID", Cardinality: semantic.ManyToOne},
+			{From: "Has_Pet", FromColumn: "PetID", To: "Pets", ToColumn: "PetID", Cardinality: semantic.ManyToOne},
+			{From: "Treatments", FromColumn: "vet_id", To: "Vets", ToColumn: "vet_id", Cardinality: semantic.ManyToOne},
+			{From: "runways", FromColumn: "Airport", To: "airports", ToColumn: "AirportCode", Cardinality: semantic.ManyToOne},
+			{From: "Partners", FromColumn: "Part_ID", To: "Parts", ToColumn: "part_id", Cardinality: semantic.ManyToOne},
+		},
+	}
+}
+
+var ownQuestions = []struct {
+	q    string
+	kind Kind
+}{
+	// The rest of a column's name after its table's, where the question
+	// names the table.
+	{"What is the average weight for each type of pet?", KindMetric},
+	{"Find the type and weight of the youngest pet.", KindRows},
+	{"How many different types of pet are there?", KindMetric},
+	{"List each charge type and its amount.", KindRows},
+	{"List the date of each treatment.", KindRows},
+	{"What is the average age for each type of pet?", KindMetric}, // pet_age, not the students' Age
+	{"What is the code of the airport with the most runways?", KindMetric},
+	{"Find the id of students older than 20.", KindRows},
+	{"What are the ids and weights of the pets?", KindRows},
+	// Nothing names the table: the word stays unknown.
+	{"What is the type?", KindUnanswered},
+	{"List the amount of the most expensive treatment.", KindUnanswered},
+	{"Show the date of each vet.", KindUnanswered},
+	// Two tables named, each with a type of its own: quarry asks or
+	// refuses, never picks one.
+	{"Show the type of vets and pets.", KindUnanswered},
+	// "part" is also the start of "partner": the id of a partner is its
+	// own key, and the name of a partner its own name.
+	{"What is the id of each partner?", KindRows},
+	{"List the names of partners.", KindRows},
+}
+
+// TestOwnColumnsGolden: a column named after its own table (PetType in
+// Pets, charge_amount in Charges, date_of_treatment in Treatments,
+// AirportCode in airports) answers to the rest of its name where the
+// question names that table, and only there.
+func TestOwnColumnsGolden(t *testing.T) {
+	m := petsModel()
+	p := New(m, nil)
+	var b strings.Builder
+	for _, tt := range ownQuestions {
+		pl := p.Plan(tt.q, asOf)
+		if pl.Kind != tt.kind {
+			t.Errorf("Plan(%q).Kind = %s, want %s (%s %v)", tt.q, pl.Kind, tt.kind, pl.Reason, pl.Unknown)
+		}
+		b.WriteString(planText(m, tt.q, pl))
+	}
+	goldentest.AssertString(t, filepath.Join("testdata", "own-plans.golden"), b.String())
+}
+
+func TestOwnRest(t *testing.T) {
+	for _, tc := range []struct {
+		table, column string
+		want          []string
+	}{
+		{"Pets", "PetType", []string{"type"}},
+		{"Pets", "pet_age", []string{"age"}},
+		{"airports", "AirportCode", []string{"code"}},
+		{"Charges", "charge_amount", []string{"amount"}},
+		{"Treatments", "date_of_treatment", []string{"date"}},
+		{"Treatment_Types", "treatment_type_description", []string{"description"}},
+		{"Ref_Template_Types", "Template_Type_Code", []string{"code"}},
+		{"people", "Person_ID", []string{"id"}},
+		{"Student", "StuID", nil}, // "stu" is not "student"
+		{"Pets", "weight", nil},
+		{"Pets", "Pet", nil},
+		{"Partners", "Part_ID", nil},
+		{"cars_data", "car_year", []string{"year"}},
+	} {
+		if got := ownRest(tc.table, tc.column); !slices.Equal(got, tc.want) {
+			t.Errorf("ownRest(%q, %q) = %q, want %q", tc.table, tc.column, got, tc.want)
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"PetType": "pet type", "StuID": "stu id", "AirportCode": "airport code", "GNPOld": "gnp old",
+		"date_of_treatment": "date of treatment", "LName": "l name", "Fname": "fname", "IsOfficial": "is official", "Code2": "code2",
+	} {
+		if got := strings.Join(nameWords(in), " "); got != want {
+			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
