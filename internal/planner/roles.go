@@ -84,6 +84,11 @@ func (b *builder) resolveColumns() *Plan {
 				keep, fields = ks, map[string]bool{ks[0].field: true}
 			}
 		}
+		if len(fields) > 1 && k != sValue {
+			if vs := b.valueTable(t, keep); len(vs) > 0 {
+				keep, fields = vs, map[string]bool{vs[0].field: true}
+			}
+		}
 		if len(fields) > 1 {
 			if k == sValue {
 				var opts []string
