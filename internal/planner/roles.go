@@ -225,6 +225,11 @@ func (b *builder) roles() *Plan {
 			b.subject = b.p.metricEntity(name, b.adhoc)
 		}
 	}
+	if st.mode > 0 {
+		if pl := b.modeCount(); pl != nil {
+			return pl
+		}
+	}
 	if aggregate && len(b.q.Metrics) == 0 {
 		if st.order != "" && !st.count {
 			return b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
@@ -396,7 +401,7 @@ func (b *builder) roles() *Plan {
 		// "the country with the most car makers", "which year has the
 		// most concerts": the one group that ranks first.
 		st.limit = 1
-		b.argmax = st.sup && !groupTerm.byMode
+		b.argmax = st.sup && !groupTerm.byMode || groupTerm.mode
 	}
 	return nil
 }

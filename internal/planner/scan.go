@@ -192,6 +192,7 @@ func keywords() map[string]string {
 	set("old", "oldest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")
+	set("mode", "most common", "most frequent", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")
 	return k
 }
 
