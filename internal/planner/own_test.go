@@ -72,6 +72,7 @@ var ownQuestions = []struct {
 	{"What is the code of the airport with the most runways?", KindMetric},
 	{"Find the id of students older than 20.", KindRows},
 	{"What are the ids and weights of the pets?", KindRows},
+	{"Find the id and weight of all pets whose age is older than 1.", KindRows}, // the age compared, not listed
 	// Nothing names the table: the word stays unknown.
 	{"What is the type?", KindUnanswered},
 	{"List the amount of the most expensive treatment.", KindUnanswered},
