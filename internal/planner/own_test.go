@@ -34,7 +34,7 @@ func petsModel() *semantic.Model {
 			{Name: "Charges", PrimaryKey: "charge_id", Columns: []semantic.Column{
 				c("charge_id", i), c("charge_type", s, "Daily Accommodation", "Drugs"), c("charge_amount", f)}},
 			{Name: "Treatments", PrimaryKey: "treatment_id", Columns: []semantic.Column{
-				c("treatment_id", i), c("vet_id", i), c("date_of_treatment", d), c("cost_of_treatment", f)}},
+				c("treatment_id", i), c("vet_id", i), c("date_of_treatment", d), c("cost_of_treatment", f), c("treatment_type", s, "checkup", "surgery")}},
 			{Name: "Vets", PrimaryKey: "vet_id", Label: "vet_name", Columns: []semantic.Column{
 				c("vet_id", i), c("vet_name", s), c("vet_type", s, "surgeon", "nurse")}},
 			{Name: "airports", PrimaryKey: "AirportCode", Columns: []semantic.Column{
@@ -78,8 +78,12 @@ var ownQuestions = []struct {
 	{"List the amount of the most expensive treatment.", KindUnanswered},
 	{"Show the date of each vet.", KindUnanswered},
 	// Two tables named, each with a type of its own: quarry asks or
-	// refuses, never picks one.
+	// refuses, never picks one; where the question is about one of them,
+	// that one's.
 	{"Show the type of vets and pets.", KindUnanswered},
+	{"What are the type of the vet and the type of the treatment?", KindUnanswered},
+	{"How many treatments are there for each type?", KindMetric},
+	{"How many treatments are there for each vet type?", KindMetric},
 	// "part" is also the start of "partner": the id of a partner is its
 	// own key, and the name of a partner its own name.
 	{"What is the id of each partner?", KindRows},
