@@ -69,6 +69,10 @@ var ownQuestions = []struct {
 	{"List each charge type and its amount.", KindRows},
 	{"List the date of each treatment.", KindRows},
 	{"What is the average age for each type of pet?", KindMetric}, // pet_age, not the students' Age
+	{"Find the maximum weight for each type of pet.", KindMetric},
+	// The same measure twice is not read; it was a list of the heaviest
+	// pet grouped by type, a query that cannot be built.
+	{"Find the maximum weight for each type of pet. List the maximum weight and pet type.", KindUnanswered},
 	{"What is the code of the airport with the most runways?", KindMetric},
 	{"Find the id of students older than 20.", KindRows},
 	{"What are the ids and weights of the pets?", KindRows},

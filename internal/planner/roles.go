@@ -154,8 +154,10 @@ func (b *builder) roles() *Plan {
 		aggregate = true
 	}
 	// A single max/min of a column asked about a named entity ("which
-	// product has the highest unit price") lists that entity's rows.
-	if len(b.adhoc) == 1 && len(b.q.Metrics) == 1 && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 {
+	// product has the highest unit price") lists that entity's rows; not
+	// with a group, where it is the maximum of each ("the maximum weight
+	// for each type of pet").
+	if len(b.adhoc) == 1 && len(b.q.Metrics) == 1 && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 && !b.hasGroupTerm() {
 		for _, t := range st.terms {
 			if t.role != "colagg" || len(t.aggs) != 1 || (t.aggs[0] != "max" && t.aggs[0] != "min") {
 				continue
