@@ -150,8 +150,11 @@ func (l *lexicon) addOwn(e *semantic.Entity, c semantic.Column, s sense) {
 // alone, or a measure over it. A term left with no meaning is an unknown
 // word.
 func (b *builder) ownContext() *Plan {
-	for _, t := range b.st.terms {
+	for i, t := range b.st.terms {
 		if !slices.ContainsFunc(t.cands, func(s sense) bool { return s.own }) {
+			continue
+		}
+		if i > 0 && b.absorbs(b.st.terms[i-1], t) {
 			continue
 		}
 		ctx := map[string]bool{}
@@ -257,4 +260,23 @@ func (b *builder) sameTable(ss []sense, e string) bool {
 		}
 	}
 	return len(ss) > 0
+}
+
+// absorbs reads a word after a column as a word of that column's name:
+// "the arriving date" is date_arrived, not date_of_treatment and the
+// date of arrival. The word takes the column's meaning and plays no part
+// of its own.
+func (b *builder) absorbs(u, t *term) bool {
+	if u.pos != t.pos-1 || !ownOnly(t.cands) || len(u.cands) == 0 || len(t.aggs) > 0 || t.byMode != u.byMode {
+		return false
+	}
+	field := u.cands[0].field
+	w := singular(t.it.text)
+	for _, s := range u.cands {
+		if s.kind != sColumn || s.own || s.field != field || !slices.Contains(nameWords(s.column), w) {
+			return false
+		}
+	}
+	t.cands, t.role = u.cands, "context"
+	return true
 }

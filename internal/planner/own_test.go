@@ -147,3 +147,38 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnWordAfterColumn: a column's own word right after another column
+// whose name holds it is a word of that column's name: "the arriving
+// date" is date_arrived, not date_of_treatment.
+func TestOwnWordAfterColumn(t *testing.T) {
+	c := func(name string, t quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: t} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "Dogs", PrimaryKey: "dog_id", Label: "name", Columns: []semantic.Column{c("dog_id", quarry.TypeInt), c("name", quarry.TypeText), c("date_arrived", quarry.TypeDate), c("date_departed", quarry.TypeDate)}},
+			{Name: "Treatments", PrimaryKey: "treatment_id", Columns: []semantic.Column{c("treatment_id", quarry.TypeInt), c("dog_id", quarry.TypeInt), c("date_of_treatment", quarry.TypeDate), c("cost_of_treatment", quarry.TypeFloat)}},
+		},
+		Relationships: []semantic.Relationship{{From: "Treatments", FromColumn: "dog_id", To: "Dogs", ToColumn: "dog_id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct {
+		q       string
+		entity  string
+		columns []string // nil: not answered
+	}{
+		{"What are the arriving date and the departing date of all the dogs?", "Dogs", []string{"date_arrived", "date_departed"}},
+		{"List the date and cost of each treatment.", "Treatments", []string{"date_of_treatment", "cost_of_treatment"}},
+		{"List the arriving date of the dog of each treatment.", "", nil},
+	} {
+		pl := p.Plan(tc.q, asOf)
+		if tc.columns == nil {
+			if pl.Kind == KindRows || pl.Kind == KindMetric {
+				t.Errorf("%q answered: %+v", tc.q, pl.Query)
+			}
+			continue
+		}
+		if pl.Kind != KindRows || pl.Query.Rows.Entity != tc.entity || !slices.Equal(pl.Query.Rows.Columns, tc.columns) {
+			t.Errorf("%q: %s %s %+v, want rows of %s %v", tc.q, pl.Kind, pl.Reason, pl.Query, tc.entity, tc.columns)
+		}
+	}
+}
