@@ -45,6 +45,12 @@ func (b *builder) modeGroup() *Plan {
 		return b.fail("quarry reads “most common” as the value of one column that the most rows have, such as “the most common nationality of people”; name the column right after it")
 	}
 	for _, t := range st.terms {
+		if _, ent := b.termTable(t); t != g && ent && t.pos < at {
+			// "which singers have the most common citizenship", "teachers
+			// whose hometown is the most common": the rows that have the
+			// value, a question quarry does not answer yet.
+			return b.fail(fmt.Sprintf("quarry cannot yet find the %s rows whose %s is the most common; ask for the most common %s first", display(t.cands[0].name), g.it.text, g.it.text))
+		}
 		if t != g && t.byMode {
 			return b.fail(fmt.Sprintf("quarry could not tell whether “most common” asks for %q or groups by %q; ask for one of them", g.it.text, t.it.text))
 		}

@@ -24,6 +24,9 @@ var modeQuestions = []struct {
 	{"What is the most common country of singers by year?", KindUnanswered},
 	{"What is the most common country of singers with the highest age?", KindUnanswered},
 	{"What is the most common?", KindUnanswered},
+	// The rows that have the most common value: not the value itself.
+	{"Which singers have the most common country?", KindUnanswered},
+	{"List the names of singers whose country is the most common.", KindUnanswered},
 }
 
 // TestModeGolden: "the most common X" groups by X, counts the rows and
