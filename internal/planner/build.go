@@ -29,6 +29,12 @@ type builder struct {
 
 func (p *Planner) build(st *state) *Plan {
 	b := &builder{p: p, st: st}
+	if pl := b.ownContext(); pl != nil {
+		return pl
+	}
+	if pl := b.modeGroup(); pl != nil {
+		return pl
+	}
 	if pl := b.resolveKinds(); pl != nil {
 		return pl
 	}
@@ -237,7 +243,7 @@ func (b *builder) measures() *Plan {
 			t.role = "metric"
 			b.und("metric %s", s.name)
 		case sEntity:
-			counted := len(t.aggs) > 0 || t.byMode && b.st.order != "" // "by number of orders"
+			counted := len(t.aggs) > 0 || t.byMode && b.st.order != "" && !t.mode // "by number of orders"
 			// "revenue and orders by channel", "orders and revenue": a
 			// table joined by and/or to a metric is a second measure, its
 			// count (found from outside: it was dropped without a word).

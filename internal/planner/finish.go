@@ -30,6 +30,13 @@ func (b *builder) finish() *Plan {
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(st.ageOp), Values: []any{fmtNum(st.ageNum)}})
 		b.und("filter %s %s %s", s.field, st.ageOp, numText(st.ageNum))
+		for _, t := range st.terms {
+			// "pets whose age is older than 1": the age compared, not
+			// a column to list.
+			if t.role == "column" && t.cands[0].field == s.field && strings.Contains(" "+st.text+" ", " whose "+t.it.text+" is ") {
+				t.role = "context"
+			}
+		}
 	}
 	// Column superlatives: "most expensive product", "the 5 oldest employees".
 	if st.colSup != "" {

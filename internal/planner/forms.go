@@ -249,7 +249,8 @@ type formHit struct {
 }
 
 // buildForms indexes the lexicon's names and synonyms (not values, whose
-// words are data, nor keys) by stem and by their words written together.
+// words are data, nor keys, nor the rest of a column's name after its
+// table's: own.go) by stem and by their words written together.
 func (l *lexicon) buildForms() {
 	l.forms = map[string]formHit{}
 	l.verbs = map[string]formHit{}
@@ -257,7 +258,7 @@ func (l *lexicon) buildForms() {
 	for phrase, ss := range l.phrases {
 		for _, w := range strings.Fields(phrase) {
 			for _, s := range ss {
-				if !hasSense(l.known[w], s) {
+				if !s.own && !hasSense(l.known[w], s) {
 					l.known[w] = append(l.known[w], s)
 				}
 			}
@@ -293,7 +294,7 @@ func (l *lexicon) buildForms() {
 		ss := l.phrases[phrase]
 		var named []sense
 		for _, s := range ss {
-			if s.kind != sValue && s.strength != strKey {
+			if s.kind != sValue && s.strength != strKey && !s.own {
 				named = append(named, s)
 			}
 		}

@@ -40,6 +40,10 @@ type sense struct {
 	temporal bool
 	flag     any  // for a yes/no column: the value that means yes
 	key      bool // a primary or foreign key column
+	// own marks a column read by the rest of its name after its table's
+	// name ("type" for Pets.PetType): it counts only where the question
+	// names that table otherwise (own.go).
+	own bool
 }
 
 // lexicon maps phrases (lower-case words joined by single spaces) to their
@@ -78,7 +82,7 @@ func (l *lexicon) add(phrase string, s sense) {
 		return
 	}
 	for _, old := range l.phrases[phrase] {
-		if old.kind == s.kind && old.name == s.name && old.entity == s.entity && old.column == s.column && old.value == s.value {
+		if old.kind == s.kind && old.name == s.name && old.entity == s.entity && old.column == s.column && old.value == s.value && old.own == s.own {
 			return
 		}
 	}
@@ -216,6 +220,11 @@ func buildLexicon(m *semantic.Model) lexicon {
 				ks.key, ks.strength = true, strKey
 				l.addForms(c.Name, ks)
 				ws := words(c.Name)
+				if nw := nameWords(c.Name); len(ws) == 1 && len(nw) > 1 && nw[len(nw)-1] == "id" {
+					// "StuID", "PetID": the words written together.
+					ws = nw
+					l.addForms(strings.Join(ws, " "), ks)
+				}
 				if ws[len(ws)-1] == "id" {
 					l.add(strings.Join(append(ws[:len(ws)-1:len(ws)-1], "ids"), " "), ks)
 				}
@@ -227,6 +236,7 @@ func buildLexicon(m *semantic.Model) lexicon {
 						l.add(strings.Join(append(ws[k:len(ws)-1:len(ws)-1], "ids"), " "), ks)
 					}
 				}
+				l.addOwn(e, c, ks)
 			}
 			if !isKey {
 				l.addForms(c.Name, cs)
@@ -246,6 +256,7 @@ func buildLexicon(m *semantic.Model) lexicon {
 						}
 					}
 				}
+				l.addOwn(e, c, cs)
 			}
 			for _, v := range c.Values {
 				if isNumber(v) {

@@ -19,6 +19,7 @@ type term struct {
 	neg    bool    // a value after "not"
 	conj   bool    // joined to the previous value by "and"/"or"
 	byMode bool    // came after "by"
+	mode   bool    // the column whose most common value is asked for (mode.go)
 	sortBy bool    // came after "ordered by", "in descending order of"
 	aggs   []string
 	rowsQ  bool // came right after "which"/"what"/"list"
@@ -66,6 +67,8 @@ type state struct {
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
 	raw        string        // the question as asked
+	mode       int           // "the most common nationality": 1 + the position of "most common"; 0 when none (mode.go)
+	modeBack   bool          // "the nationality that is most common": "that" right before it
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
@@ -317,6 +320,15 @@ func (p *Planner) walk(items []item, st *state) {
 				last.op, last.against, last.hasNum = pendingOp, kw, true
 				last.byMode = false // compared, not grouped by
 				pendingOp, against = "", last
+				continue
+			case kw == "mode":
+				st.mode, st.order, st.sup = i+1, "desc", true
+				st.modeBack = i >= 2 && mean[i-1].kind == itKw && mean[i-1].kw == "with" && (mean[i-1].text == "that" || mean[i-1].text == "which" || mean[i-1].text == "who")
+				byMode = false
+				continue
+			case st.mode > 0 && (it.text == "across" || it.text == "of all" || kw == "rows" && it.text == "all"):
+				// "the nationality that is most common across all people":
+				// the rows counted, not a grouping.
 				continue
 			case against != nil && (it.text == "across" || it.text == "of all" || kw == "rows" && it.text == "all"):
 				// "… than the average population across all cities": the

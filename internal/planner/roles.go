@@ -84,6 +84,11 @@ func (b *builder) resolveColumns() *Plan {
 				keep, fields = ks, map[string]bool{ks[0].field: true}
 			}
 		}
+		if len(fields) > 1 && k != sValue {
+			if vs := b.valueTable(t, keep); len(vs) > 0 {
+				keep, fields = vs, map[string]bool{vs[0].field: true}
+			}
+		}
 		if len(fields) > 1 {
 			if k == sValue {
 				var opts []string
@@ -108,6 +113,25 @@ func (b *builder) roles() *Plan {
 	// "the age and hometown of every teacher": with nothing to measure,
 	// "each X" after X's columns lists X's rows.
 	if len(b.q.Metrics) == 0 && len(st.having) == 0 && !st.count && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 && st.order == "" {
+		if st.rowsLead && eachAndIts(st.text) {
+			// "list each charge type and its amount": the columns of
+			// each row, not groups to count.
+			for i, t := range st.terms {
+				if k := t.cands[0].kind; t.byMode && t.role == "" && k == sColumn {
+					t.byMode = false
+				}
+				// "each employee title and its department": the table
+				// before its own column is the rows listed.
+				if t.byMode && t.role == "" && t.cands[0].kind == sEntity && i+1 < len(st.terms) {
+					if n := st.terms[i+1]; n.pos == t.pos+1 && n.cands[0].kind == sColumn && strings.EqualFold(n.cands[0].entity, t.cands[0].name) {
+						t.byMode = false
+						if b.subject == "" {
+							b.subject = t.cands[0].name
+						}
+					}
+				}
+			}
+		}
 		for _, t := range st.terms {
 			if t.byMode && t.role == "" && t.cands[0].kind == sEntity && b.columnsOf(t.cands[0].name, t) {
 				t.byMode = false
@@ -130,8 +154,10 @@ func (b *builder) roles() *Plan {
 		aggregate = true
 	}
 	// A single max/min of a column asked about a named entity ("which
-	// product has the highest unit price") lists that entity's rows.
-	if len(b.adhoc) == 1 && len(b.q.Metrics) == 1 && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 {
+	// product has the highest unit price") lists that entity's rows; not
+	// with a group, where it is the maximum of each ("the maximum weight
+	// for each type of pet").
+	if len(b.adhoc) == 1 && len(b.q.Metrics) == 1 && len(st.grains) == 0 && !st.trend && !st.share && len(st.dates) < 2 && !b.hasGroupTerm() {
 		for _, t := range st.terms {
 			if t.role != "colagg" || len(t.aggs) != 1 || (t.aggs[0] != "max" && t.aggs[0] != "min") {
 				continue
@@ -199,6 +225,11 @@ func (b *builder) roles() *Plan {
 		}
 		if len(b.q.Metrics) == 1 {
 			b.subject = b.p.metricEntity(name, b.adhoc)
+		}
+	}
+	if st.mode > 0 {
+		if pl := b.modeCount(); pl != nil {
+			return pl
 		}
 	}
 	if aggregate && len(b.q.Metrics) == 0 {
@@ -372,7 +403,7 @@ func (b *builder) roles() *Plan {
 		// "the country with the most car makers", "which year has the
 		// most concerts": the one group that ranks first.
 		st.limit = 1
-		b.argmax = st.sup && !groupTerm.byMode
+		b.argmax = st.sup && !groupTerm.byMode || groupTerm.mode
 	}
 	return nil
 }
@@ -713,50 +744,4 @@ func (b *builder) sortTerms() *Plan {
 		b.und("sort by %s %s", t.it.text, dir)
 	}
 	return nil
-}
-
-// columnsOf reports whether the question names columns of entity e
-// before term t, none of them after "by".
-func (b *builder) columnsOf(e string, t *term) bool {
-	n := 0
-	for _, u := range b.st.terms {
-		if u.pos < t.pos && u.cands[0].kind == sColumn && strings.EqualFold(u.cands[0].entity, e) {
-			if u.byMode {
-				return false
-			}
-			n++
-		}
-	}
-	return n > 0 || b.st.wantLabel
-}
-
-// onlyTable is the one table every column and value of the question
-// can belong to, or "".
-func (b *builder) onlyTable() string {
-	var common map[string]string
-	for _, t := range b.st.terms {
-		here := map[string]string{}
-		for _, c := range t.cands {
-			if c.kind != sColumn && c.kind != sValue {
-				return "" // an entity or a metric: not this shape
-			}
-			here[lower(c.entity)] = c.entity
-		}
-		if common == nil {
-			common = here
-			continue
-		}
-		for k := range common {
-			if _, ok := here[k]; !ok {
-				delete(common, k)
-			}
-		}
-	}
-	if len(common) != 1 {
-		return ""
-	}
-	for _, e := range common {
-		return e
-	}
-	return ""
 }

@@ -194,6 +194,7 @@ func keywords() map[string]string {
 	set("old", "oldest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")
+	set("mode", "most common", "most frequent", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")
 	return k
 }
 
@@ -254,6 +255,11 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		var kw string
 		for n := min(limit, p.lex.maxLen); n >= 1; n-- {
 			if s, ok := p.lex.get(join(toks[i : i+n])); ok {
+				if ownOnly(s) && (p.kws[join(toks[i:i+n])] != "" || n == 1 && p.stop[toks[i].s]) {
+					// "names", "number": the rest of a column's name
+					// after its table's never hides a structural word.
+					continue
+				}
 				bestL, lexSenses = n, s
 				break
 			}
@@ -329,7 +335,7 @@ func howMuch(toks []token) bool {
 // word as written.
 func (p *Planner) allKnown(toks []token) bool {
 	for _, t := range toks {
-		if _, ok := p.lex.get(t.s); !ok && p.kws[t.s] == "" {
+		if s, ok := p.lex.get(t.s); (!ok || ownOnly(s)) && p.kws[t.s] == "" {
 			return false
 		}
 	}

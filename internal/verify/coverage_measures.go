@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -29,6 +30,9 @@ func (c *cover) columns() (ok, bad []string) {
 			}
 			said := c.saysColumn(col.Name)
 			if said == "" {
+				said = c.saysOwn(e.Name, col.Name)
+			}
+			if said == "" {
 				continue
 			}
 			if _, seen := groups[said]; !seen {
@@ -41,8 +45,16 @@ func (c *cover) columns() (ok, bad []string) {
 		cols := groups[said]
 		var usedCol string
 		for _, col := range cols {
+			// By its whole reference first: "age" of pet_age is not
+			// students.age.
+			if strings.Contains(u, strings.ToLower(col)) {
+				usedCol = col
+				break
+			}
+		}
+		for _, col := range cols {
 			_, name, _ := strings.Cut(col, ".")
-			if strings.Contains(u, strings.ToLower(name)) {
+			if usedCol == "" && strings.Contains(u, strings.ToLower(name)) {
 				usedCol = col
 				break
 			}
@@ -63,6 +75,46 @@ func (c *cover) columns() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// saysOwn is how the question names a numeric column named after its own
+// table by the rest of its name ("age" of Pets.pet_age, "amount" of
+// charge_amount), where it also names the table ("the age for each type
+// of pet"); "" when it does not.
+func (c *cover) saysOwn(table, column string) string {
+	tw, cw := splitName(table), splitName(column)
+	if len(tw) == 0 || len(cw) < 2 {
+		return ""
+	}
+	sg := append(append([]string(nil), tw[:len(tw)-1]...), singularOf(tw[len(tw)-1]))
+	for _, t := range [][]string{tw, sg} {
+		if len(cw) <= len(t) {
+			continue
+		}
+		var rest []string
+		switch {
+		case slices.Equal(cw[:len(t)], t):
+			rest = cw[len(t):]
+		case slices.Equal(cw[len(cw)-len(t):], t):
+			rest = cw[:len(cw)-len(t)]
+			if n := len(rest); n > 1 && rest[n-1] == "of" {
+				rest = rest[:n-1]
+			}
+		default:
+			continue
+		}
+		phrase := strings.Join(rest, " ")
+		if len(phrase) < 3 || !c.has(strings.Join(tw, " ")) && !c.has(strings.Join(sg, " ")) {
+			continue
+		}
+		if c.has(phrase) {
+			return phrase
+		}
+		if c.has(phrase + "s") {
+			return phrase + "s"
+		}
+	}
+	return ""
 }
 
 // usedText is every column reference of the query, lower case: its

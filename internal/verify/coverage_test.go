@@ -235,3 +235,37 @@ func TestWhenEvent(t *testing.T) {
 		t.Errorf("placed: %q", d)
 	}
 }
+
+// TestCoverageOwnColumn: a column named after its own table answers to
+// the rest of its name where the question names the table ("the age of
+// each pet" is Pets.pet_age), and the query is held to it.
+func TestCoverageOwnColumn(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "Student", PrimaryKey: "StuID", Columns: []semantic.Column{{Name: "StuID", Type: quarry.TypeInt}, {Name: "Age", Type: quarry.TypeInt}}},
+			{Name: "Pets", PrimaryKey: "PetID", Columns: []semantic.Column{{Name: "PetID", Type: quarry.TypeInt}, {Name: "PetType", Type: quarry.TypeText}, {Name: "pet_age", Type: quarry.TypeInt}, {Name: "weight", Type: quarry.TypeFloat}}},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "avg_pet_age", Entity: "Pets", Expr: "AVG(Pets.pet_age)"},
+			{Name: "avg_weight", Entity: "Pets", Expr: "AVG(Pets.weight)"},
+		},
+	}
+	byType := []semantic.DimRef{{Name: "Pets.PetType"}}
+	for _, tc := range []struct {
+		question string
+		metric   string
+		fail     bool
+	}{
+		{"the average age for each type of pet", "avg_pet_age", false},
+		{"the average age for each type of pet", "avg_weight", true},
+	} {
+		checks := Coverage(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, Dimensions: byType})
+		failed := false
+		for _, c := range checks {
+			failed = failed || c.Status == Fail
+		}
+		if failed != tc.fail {
+			t.Errorf("%q with %s: failed = %v, want %v (%+v)", tc.question, tc.metric, failed, tc.fail, checks)
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Columns named after their own table. A column whose name begins or ends
+// with its table's name — PetType in Pets, AirportCode in airports,
+// charge_amount in Charges, date_of_treatment in Treatments — is what a
+// question calls by the rest of its name ("the type of each pet", "the
+// code of the airport", "the amount of each charge", "the date of each
+// treatment") once the question is about that table. The rest is often a
+// word too vague to stand for a column on its own (genericWord), so the
+// lexicon holds it as an own sense: a meaning that counts only when
+// another word of the question names the column's table — the table
+// itself, one of its columns or values, or a measure over it — and that
+// is dropped otherwise, leaving the word unknown.
+
+// nameWords splits a column or table name into lower-case words at
+// underscores and other separators, and inside a word where a lower-case
+// letter or digit is followed by an upper-case one ("PetType": pet, type)
+// or an upper-case run meets a capitalised word ("StuID": stu, id;
+// "GNPOld": gnp, old).
+func nameWords(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, foldAccents(strings.ToLower(string(cur))))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if i > 0 && unicode.IsUpper(r) && len(cur) > 0 {
+			prev := rs[i-1]
+			next := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && next {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
+}
+
+// tablePhrases are the ways a table's name can begin or end one of its
+// columns' names: the name, its singular, and the endings of a compound
+// name of two words or more ("template type" of Ref_Template_Types), and
+// the name without a last word that only says it is a table ("car" of
+// cars_data).
+func tablePhrases(name string) [][]string {
+	ws := nameWords(name)
+	var out [][]string
+	addSg := func(p []string) {
+		if len(p) == 0 {
+			return
+		}
+		for _, f := range []string{p[len(p)-1], singular(p[len(p)-1]), irregularPlural(p[len(p)-1])} {
+			q := append(append([]string(nil), p[:len(p)-1]...), f)
+			if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, q) }) {
+				out = append(out, q)
+			}
+		}
+	}
+	addSg(ws)
+	for k := 1; k+2 <= len(ws); k++ {
+		addSg(ws[k:])
+	}
+	if len(ws) > 1 && tableWord(ws[len(ws)-1]) {
+		addSg(ws[:len(ws)-1])
+	}
+	return out
+}
+
+// connective are words that join a column's own word to its table's
+// name: "date of treatment".
+func connective(w string) bool {
+	switch w {
+	case "of", "for", "the", "in", "on", "at", "by", "to", "a", "an":
+		return true
+	}
+	return false
+}
+
+// ownRest is the rest of a column's name after (or before) its table's
+// name: "type" of PetType in Pets, "date" of date_of_treatment in
+// Treatments. It returns nil when the column is not named after its table
+// or nothing meaningful is left.
+func ownRest(table, column string) []string {
+	cw := nameWords(column)
+	var best []string
+	for _, tp := range tablePhrases(table) {
+		if len(cw) <= len(tp) {
+			continue
+		}
+		var rest []string
+		switch {
+		case slices.Equal(cw[:len(tp)], tp):
+			rest = cw[len(tp):]
+			for len(rest) > 0 && connective(rest[0]) {
+				rest = rest[1:]
+			}
+		case slices.Equal(cw[len(cw)-len(tp):], tp):
+			rest = cw[:len(cw)-len(tp)]
+			for len(rest) > 0 && connective(rest[len(rest)-1]) {
+				rest = rest[:len(rest)-1]
+			}
+		default:
+			continue
+		}
+		if len(rest) == 0 || !isAlpha(strings.Join(rest, "")) {
+			continue
+		}
+		if best == nil || len(rest) < len(best) {
+			best = rest // the longest table phrase matched
+		}
+	}
+	return best
+}
+
+// addOwn adds the rest of a column's name after its table's name as an
+// own sense of the column (and "ids" for a rest that ends in "id").
+func (l *lexicon) addOwn(e *semantic.Entity, c semantic.Column, s sense) {
+	rest := ownRest(e.Name, c.Name)
+	if rest == nil {
+		return
+	}
+	s.own = true
+	if !s.key {
+		s.strength = strAlias
+	}
+	l.addForms(strings.Join(rest, " "), s)
+	if rest[len(rest)-1] == "id" {
+		l.add(strings.Join(append(rest[:len(rest)-1:len(rest)-1], "ids"), " "), s)
+	}
+}
+
+// ownContext drops the own senses of each term whose table no other
+// word of the question names: a table, a column or value of that table
+// alone, or a measure over it. A term left with no meaning is an unknown
+// word.
+func (b *builder) ownContext() *Plan {
+	for i, t := range b.st.terms {
+		if !slices.ContainsFunc(t.cands, func(s sense) bool { return s.own }) {
+			continue
+		}
+		if i > 0 && b.absorbs(b.st.terms[i-1], t) {
+			continue
+		}
+		ctx := map[string]bool{}
+		for _, u := range b.st.terms {
+			if u == t {
+				continue
+			}
+			if e, _ := b.termTable(u); e != "" {
+				ctx[lower(e)] = true
+			}
+		}
+		// Where its table is named and no other meaning's table is, the
+		// column's own word is as good as its name: "the age of each pet"
+		// is pet_age, not the age of students.
+		promote := true
+		for _, s := range t.cands {
+			if !s.own && ctx[lower(s.entity)] && !slices.ContainsFunc(t.cands, func(o sense) bool { return o.own && o.field == s.field }) {
+				promote = false
+			}
+		}
+		var keep []sense
+		for _, s := range t.cands {
+			switch {
+			case !s.own:
+				keep = append(keep, s)
+			case ctx[lower(s.entity)]:
+				if promote && !s.key {
+					s.strength = strName
+				}
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) == 0 {
+			b.st.unknown = append(b.st.unknown, t.it.text)
+			continue
+		}
+		t.cands = keep
+		// "each type of pet": the table after the column only says whose
+		// column it is; the column is the group.
+		if t.byMode && ownOnly(keep) {
+			for _, u := range b.st.terms {
+				if e, ent := b.termTable(u); u.pos == t.pos+1 && u.byMode && ent && b.sameTable(keep, e) {
+					u.byMode = false
+				}
+			}
+		}
+	}
+	if len(b.st.unknown) > 0 {
+		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
+	}
+	return nil
+}
+
+// termTable is the one table a term's strongest meanings (other than own
+// senses) belong to, or "": "pet" names Pets, not Has_Pet nor pet_age;
+// and whether those meanings are the table itself.
+func (b *builder) termTable(u *term) (string, bool) {
+	var named []sense
+	for _, s := range u.cands {
+		if !s.own {
+			named = append(named, s)
+		}
+	}
+	named = strongest(named)
+	tables := map[string]string{}
+	for _, s := range named {
+		e := s.entity
+		switch s.kind {
+		case sEntity:
+			e = s.name
+		case sMetric:
+			e = b.p.metricEntity(s.name, nil)
+		}
+		if e == "" {
+			return "", false
+		}
+		tables[lower(e)] = e
+	}
+	if len(tables) != 1 {
+		return "", false
+	}
+	for _, e := range tables {
+		return e, len(only(named, sEntity)) == len(named)
+	}
+	return "", false
+}
+
+// ownOnly reports whether every meaning is an own sense.
+func ownOnly(ss []sense) bool {
+	for _, s := range ss {
+		if !s.own {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// sameTable reports whether every sense belongs to table e.
+func (b *builder) sameTable(ss []sense, e string) bool {
+	for _, s := range ss {
+		if !strings.EqualFold(s.entity, e) {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// absorbs reads a word after a column as a word of that column's name:
+// "the arriving date" is date_arrived, not date_of_treatment and the
+// date of arrival. The word takes the column's meaning and plays no part
+// of its own.
+func (b *builder) absorbs(u, t *term) bool {
+	if u.pos != t.pos-1 || !ownOnly(t.cands) || len(u.cands) == 0 || len(t.aggs) > 0 || t.byMode != u.byMode {
+		return false
+	}
+	field := u.cands[0].field
+	w := singular(t.it.text)
+	for _, s := range u.cands {
+		if s.kind != sColumn || s.own || s.field != field || !slices.Contains(nameWords(s.column), w) {
+			return false
+		}
+	}
+	t.cands, t.role = u.cands, "context"
+	return true
+}
