@@ -62,6 +62,7 @@ type state struct {
 	sortTerms  int           // terms sorted by
 	eachAfter  bool          // "the codes and the number of templates for each": a group named before
 	none       []string      // tables the subject must have no row of ("never ordered")
+	some       []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
 	both       bool          // "both cats and dogs": each value on its own, all required
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
@@ -88,6 +89,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 			return pl
 		}
 	}
+	if pl := p.readLinks(items); pl != nil {
+		return pl
+	}
 	p.reorder(items)
 	st := &state{text: join(toks), raw: question}
 	p.walk(items, st)
@@ -102,8 +106,23 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		if it.via != "" && it.via != it.text {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", it.text, it.via))
 		}
+		if it.link != nil {
+			pl.Understood = append(pl.Understood, linkText(it))
+		}
 	}
 	return pl
+}
+
+// negated reports whether a negation comes among the items: a table
+// named after a verb of a link then is not one the rows must have
+// ("teachers who have not been arranged to teach courses").
+func negated(items []*item) bool {
+	for _, it := range items {
+		if it.kind == itKw && (it.kw == "none" || it.kw == "not") {
+			return true
+		}
+	}
+	return false
 }
 
 // functionWords are the stopwords that carry no content at all; the
@@ -134,7 +153,7 @@ func (p *Planner) ignored(items []item) []string {
 		}
 	}
 	for _, it := range items {
-		if it.kind == itStop && !p.function[it.text] && !used[it.text] || it.kind == itKw && it.kw == "filler" {
+		if it.kind == itStop && it.link == nil && !p.function[it.text] && !used[it.text] || it.kind == itKw && it.kw == "filler" {
 			if !slices.Contains(out, it.text) {
 				out = append(out, it.text)
 			}
@@ -251,6 +270,14 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			// "who do not live in Germany": a value's negation.
 			pendingNot = true
+		}
+		if it.linkObj && !negated(mean[:i]) {
+			// "dogs that went through a treatment": the subject's rows
+			// that have a row of the table the verb links them to.
+			if ent, ok := p.noneEntity(it); ok {
+				st.some = append(st.some, ent)
+				continue
+			}
 		}
 		switch it.kind {
 		case itUnknown:

@@ -310,6 +310,12 @@ func (b *builder) roles() *Plan {
 					if target == nil || target.PrimaryKey == "" {
 						return b.fail(fmt.Sprintf("quarry could not tell which rows %q identifies", t.it.text))
 					}
+					if hasString(b.groups, target.Name+"."+target.PrimaryKey) {
+						// "each car maker … list the maker id": the rows
+						// already grouped by, not a second grouping.
+						t.role = "context"
+						break
+					}
 					if l := b.p.label(target); l != "" && b.labelAsked(target) {
 						b.groups = append(b.groups, target.Name+"."+target.PrimaryKey, target.Name+"."+l)
 					} else {
