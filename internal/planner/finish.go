@@ -22,9 +22,13 @@ func (b *builder) finish() *Plan {
 		return pl
 	}
 	if st.hasAge {
-		s, _, ok := b.supColumn("young")
+		whose := b.subject
+		if st.ageOf != "" {
+			whose = st.ageOf // a condition on the linked rows (withSome)
+		}
+		s, _, ok := b.supColumnOf(whose, "young")
 		if !ok || !s.numeric {
-			return b.fail(fmt.Sprintf("%s has no age column", display(b.subject)))
+			return b.fail(fmt.Sprintf("%s has no age column", display(whose)))
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(st.ageOp), Values: []any{fmtNum(st.ageNum)}})
 		b.und("filter %s %s %s", s.field, st.ageOp, numText(st.ageNum))
@@ -551,7 +555,12 @@ func hasString(ss []string, s string) bool {
 
 // supColumn finds the column an adjective sorts by.
 func (b *builder) supColumn(adj string) (sense, bool, bool) {
-	ent := b.p.m.Entity(b.subject)
+	return b.supColumnOf(b.subject, adj)
+}
+
+// supColumnOf is supColumn on the columns of another entity.
+func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
+	ent := b.p.m.Entity(entity)
 	if ent == nil {
 		return sense{}, false, false
 	}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -127,7 +128,14 @@ func (p *Planner) readLinks(items []item) *Plan {
 			return clarify(fmt.Sprintf("%q links %s and %s in more than one way; which is meant?", it.text, display(several[0][0].from), display(several[0][len(several[0])-1].to)), opts...)
 		case len(found) == 1:
 			it.kind, it.link = itStop, &found[0]
-			for j := i + 1; j < len(items); j++ {
+			j := i + 1
+			if j < len(items) && items[j].kind == itKw && items[j].text == "by" && qualifiedAgent(items, j+1) {
+				// "pets owned by students who are older than 20": whose,
+				// not how to group.
+				items[j].kind = itStop
+				j++
+			}
+			for ; j < len(items); j++ {
 				if items[j].kind == itTerm {
 					items[j].linkObj = true
 				}
@@ -140,6 +148,34 @@ func (p *Planner) readLinks(items []item) *Plan {
 		}
 	}
 	return nil
+}
+
+// qualifiedAgent reports whether the items from j are a table followed by
+// what qualifies its rows: "students who are older than 20", "the maker
+// with full name X", "students of Virginia" — the agent of a verb, not a
+// grouping.
+func qualifiedAgent(items []item, j int) bool {
+	for j < len(items) && items[j].kind == itStop {
+		j++
+	}
+	if j >= len(items) || items[j].kind != itTerm || len(only(items[j].senses, sEntity)) == 0 {
+		return false
+	}
+	for j++; j < len(items); j++ {
+		switch it := items[j]; it.kind {
+		case itStop:
+			continue
+		case itKw:
+			switch it.kw {
+			case "with", "agegt", "agelt", "gt", "lt":
+				return true
+			}
+		case itTerm:
+			return len(only(it.senses, sValue)) == len(it.senses)
+		}
+		return false
+	}
+	return false
 }
 
 // pronounBefore reports whether the verb at i follows a pronoun that
@@ -290,12 +326,14 @@ func linkText(it item) string {
 
 // withSome adds the existence filters of the tables named right after a
 // verb read as a link ("dogs that went through a treatment"): the
-// subject's rows that have a row of that table, directly or through the
-// one table that links them. Conditions of the query on that table's own
-// columns are conditions on those rows. A period is refused: quarry
-// cannot tell whose date it is.
+// subject's rows that have a row of that table (none, after a negation:
+// linkedNone), joined directly or through the one table that links them
+// (what the compiler can say with EXISTS). Conditions of the query on that
+// table's own columns are conditions on those rows; anything else that
+// reads them (a column, a group, an order) is refused, and so is a
+// period: quarry cannot tell whose date it is.
 func (b *builder) withSome(pl *Plan) *Plan {
-	if len(b.st.some) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+	if len(b.st.some)+len(b.st.linkedNone) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
 		return pl
 	}
 	subject := ""
@@ -305,19 +343,22 @@ func (b *builder) withSome(pl *Plan) *Plan {
 		subject = b.p.metricEntity(q.Metrics[0], b.adhoc)
 	}
 	q := pl.Query
+	if b.st.supLinked {
+		return b.fail(fmt.Sprintf("quarry cannot yet rank the rows the %s are linked to; ask for the %s with a condition on them instead", display(subject), display(subject)))
+	}
 	if q.TimeRange != nil || len(q.Compare) > 0 {
 		return b.fail("quarry cannot yet tell whether the period is of the rows asked about or of the rows they are linked to; ask without the period")
 	}
-	for _, ent := range b.st.some {
+	for _, ent := range append(append([]string(nil), b.st.some...), b.st.linkedNone...) {
+		op, with := semantic.OpSome, "with"
+		if containsFold(b.st.linkedNone, ent) {
+			op, with = semantic.OpNone, "without"
+		}
 		if subject == "" || strings.EqualFold(subject, ent) {
 			return b.fail(fmt.Sprintf("quarry could not tell which rows must have %s", display(ent)))
 		}
-		via := ent
-		if !b.p.joinedDirectly(subject, ent) {
-			via = b.p.bridge(subject, ent)
-			if via == "" {
-				return b.fail(fmt.Sprintf("quarry can tell which %s have %s only when %s refer to %s directly or through one table", display(subject), display(ent), display(ent), display(subject)))
-			}
+		if !b.p.linked(subject, ent) {
+			return b.fail(fmt.Sprintf("quarry can tell which %s have %s only when %s refer to %s directly or through one table that links them", display(subject), display(ent), display(ent), display(subject)))
 		}
 		var where, keep []semantic.Filter
 		for _, f := range q.Filters {
@@ -327,18 +368,130 @@ func (b *builder) withSome(pl *Plan) *Plan {
 				keep = append(keep, f)
 			}
 		}
-		if via != ent && len(where) > 0 {
-			return b.fail(fmt.Sprintf("quarry cannot yet put conditions on %s through %s; ask for the %s by a column of their own", display(ent), display(via), display(subject)))
+		if what := readsEntity(q, pl.AdHoc, ent); what != "" {
+			return b.fail(fmt.Sprintf("%s of %s are read beside the %s that have them, which would repeat the %s; quarry does not guess how to combine them", what, display(ent), display(subject), display(subject)))
 		}
-		q.Filters = append(keep, semantic.Filter{Field: via, Op: semantic.OpSome, Where: where})
-		if via != ent {
-			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with a %s (which link them to %s)", subject, via, ent))
-		} else if len(where) > 0 {
-			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with a %s row where %s", subject, ent, whereText(where)))
+		if pl := b.eachOrAny(where); pl != nil {
+			return pl
+		}
+		if op == semantic.OpNone && b.columnOfRows(subject) {
+			// "which countries' channels are not playing any cartoon by
+			// X": the countries of channels that play none, or the
+			// countries none of whose channels play one?
+			return b.fail(fmt.Sprintf("quarry could not tell whether the question asks for the %s that have no such %s, or for values none of whose %s have one; ask for the %s", display(subject), display(ent), display(subject), display(subject)))
+		}
+		q.Filters = append(keep, semantic.Filter{Field: ent, Op: op, Where: where})
+		pl.Understood = dropFilterLines(pl.Understood, where)
+		if len(where) > 0 {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s %s a %s row where %s", subject, with, ent, whereText(where)))
 		} else {
-			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with a %s", subject, ent))
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s %s a %s row", subject, with, ent))
 		}
-		pl.Title += " with " + display(ent)
+		if op == semantic.OpSome {
+			pl.Title += " with " + display(ent)
+		} else {
+			pl.Title += " with no " + display(ent)
+		}
 	}
 	return pl
+}
+
+// columnOfRows reports whether a column of the subject is named right
+// before the subject ("countries' tv channels"): the values asked for.
+func (b *builder) columnOfRows(subject string) bool {
+	for _, t := range b.st.terms {
+		c := t.cands[0]
+		if c.kind != sColumn || c.key || !strings.EqualFold(c.entity, subject) {
+			continue
+		}
+		if e := b.p.m.Entity(subject); e != nil && strings.EqualFold(b.p.label(e), c.column) {
+			continue // "the names of channels": the rows themselves
+		}
+		for _, u := range b.st.terms {
+			if u.pos == t.pos+1 && u.cands[0].kind == sEntity && strings.EqualFold(u.cands[0].name, subject) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eachOrAny refuses values of one column joined by "and" among the
+// conditions on linked rows ("cartoons directed by Ben Jones and Michael
+// Chang"): one row with either, or a row of each? Only "or" says.
+func (b *builder) eachOrAny(where []semantic.Filter) *Plan {
+	low := strings.ToLower(b.st.raw)
+	for _, w := range where {
+		if len(w.Values) < 2 {
+			continue
+		}
+		a := strings.Index(low, strings.ToLower(fmt.Sprint(w.Values[0])))
+		c := strings.Index(low, strings.ToLower(fmt.Sprint(w.Values[1])))
+		if a < 0 || c < 0 || c < a {
+			return b.fail("quarry could not tell whether the linked rows need one of the values or each of them")
+		}
+		if between := low[a:c]; !strings.Contains(" "+between+" ", " or ") {
+			return b.fail(fmt.Sprintf("quarry could not tell whether the linked rows need one of %v or each of them; say “or” for either, or ask for each on its own", w.Values))
+		}
+	}
+	return nil
+}
+
+// dropFilterLines drops the readings of filters that became conditions
+// on linked rows.
+func dropFilterLines(und []string, where []semantic.Filter) []string {
+	var out []string
+	for _, u := range und {
+		drop := false
+		for _, w := range where {
+			drop = drop || strings.HasPrefix(u, "filter "+w.Field+" ") || strings.HasPrefix(u, "or "+w.Field+" ")
+		}
+		if !drop {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// linkedRows reports whether entity is a table named right after a verb
+// read as a link, whose rows the subject's must have.
+func (b *builder) linkedRows(entity string) bool {
+	return containsFold(b.st.some, entity) || containsFold(b.st.linkedNone, entity)
+}
+
+// readsEntity names what of a query other than its filters reads columns
+// of entity: "columns", "groups", "an order", "a period" or "measures";
+// "" when nothing does.
+func readsEntity(q *semantic.Query, adhoc []semantic.Metric, entity string) string {
+	of := func(field string) bool {
+		e, _, ok := strings.Cut(field, ".")
+		return ok && strings.EqualFold(e, entity)
+	}
+	if q.Rows != nil {
+		for _, c := range q.Rows.Columns {
+			if of(c) {
+				return "columns"
+			}
+		}
+	}
+	for _, d := range q.Dimensions {
+		if of(d.Name) {
+			return "groups"
+		}
+	}
+	for _, o := range q.Order {
+		if of(o.Field) {
+			return "an order"
+		}
+	}
+	if q.TimeRange != nil && of(q.TimeRange.Field) {
+		return "a period"
+	}
+	low := strings.ToLower(entity) + "."
+	for _, m := range adhoc {
+		if slices.Contains(q.Metrics, m.Name) && strings.Contains(strings.ToLower(m.Expr), low) {
+			return "measures"
+		}
+	}
+	return ""
 }

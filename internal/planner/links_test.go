@@ -56,6 +56,18 @@ func linksModel() *semantic.Model {
 				c("id", quarry.TypeInt), c("name", quarry.TypeText)}},
 			{Name: "books", PrimaryKey: "id", Label: "title", Columns: []semantic.Column{
 				c("id", quarry.TypeInt), c("title", quarry.TypeText), c("author_id", quarry.TypeInt), c("editor_id", quarry.TypeInt)}},
+			{Name: "tv_channel", PrimaryKey: "id", Label: "series_name", Columns: []semantic.Column{
+				c("id", quarry.TypeText), c("series_name", quarry.TypeText), c("Network", quarry.TypeText, "RAI", "TVP"),
+				c("Package_Option", quarry.TypeText)}},
+			{Name: "cartoon", PrimaryKey: "id", Label: "Title", Columns: []semantic.Column{
+				c("id", quarry.TypeInt), c("Title", quarry.TypeText), c("Channel", quarry.TypeText),
+				c("Written_by", quarry.TypeText, "Todd Casey", "Joseph Kuhr"), c("Directed_by", quarry.TypeText, "Ben Jones", "Michael Chang")}},
+			{Name: "student", PrimaryKey: "StuID", Label: "LName", Columns: []semantic.Column{
+				c("StuID", quarry.TypeInt), c("LName", quarry.TypeText), c("Age", quarry.TypeInt)}},
+			{Name: "has_pet", PrimaryKey: "PetID", Columns: []semantic.Column{
+				c("StuID", quarry.TypeInt), c("PetID", quarry.TypeInt)}},
+			{Name: "pets", PrimaryKey: "PetID", Columns: []semantic.Column{
+				c("PetID", quarry.TypeInt), c("PetType", quarry.TypeText, "cat", "dog"), c("pet_age", quarry.TypeInt)}},
 			{Name: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{
 				c("id", quarry.TypeInt), c("name", quarry.TypeText)}},
 			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{
@@ -73,6 +85,9 @@ func linksModel() *semantic.Model {
 			m2o("books", "author_id", "people", "id"),
 			m2o("books", "editor_id", "people", "id"),
 			m2o("orders", "customer_id", "customers", "id"),
+			m2o("cartoon", "Channel", "tv_channel", "id"),
+			m2o("has_pet", "StuID", "student", "StuID"),
+			m2o("has_pet", "PetID", "pets", "PetID"),
 		},
 	}
 }
@@ -93,6 +108,18 @@ var linkQuestions = []struct {
 	{"Which owners own dogs?", KindRows},
 	{"What are the names of the teachers who teach Math courses?", KindRows},
 	{"How many cars does each car maker make?", KindMetric},
+	// Conditions on the linked rows are conditions of the EXISTS, through
+	// a linking table too; an age after the linked table is its age.
+	{"Which tv channels play a cartoon written by Todd Casey?", KindRows},
+	{"Which tv channels do not play any cartoon directed by Ben Jones?", KindRows},
+	{"How many pets are owned by students older than 20?", KindMetric},
+	// Either or each: not guessed.
+	{"Which tv channels play cartoons directed by Ben Jones and Michael Chang?", KindUnanswered},
+	// The values of a column of rows without linked rows: the rows', or
+	// the values none of whose rows have one?
+	{"Which networks' tv channels do not play any cartoon written by Todd Casey?", KindUnanswered},
+	// The linked rows are not ranked.
+	{"Which owners own the youngest dog?", KindUnanswered},
 	// A verb the knowledge lists, in any form, names its own link, and
 	// only that one.
 	{"Which teachers instructed Math courses?", KindRows},
@@ -105,7 +132,7 @@ var linkQuestions = []struct {
 	{"Which customers complained about an order?", KindUnanswered},
 	{"Which customers liked an order?", KindUnanswered},
 	// Two ways to join the tables: ask which.
-	{"Which people wrote books?", KindClarify},
+	{"Which people produced books?", KindClarify},
 	{"Which airports serve flights?", KindUnanswered},
 	// A verb that is a value keeps the value.
 	{"How many cars are built?", KindMetric},
@@ -145,6 +172,12 @@ func TestLinkVerbReading(t *testing.T) {
 	}
 	if slices.Contains(pl.Ignored, "produced") {
 		t.Errorf("ignored %q: a verb read as a link is not read past", pl.Ignored)
+	}
+	// "older than 20" after the students is the students' age, not the
+	// pets'.
+	pl = p.Plan("How many pets are owned by students older than 20?", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || len(pl.Query.Filters[0].Where) != 1 || pl.Query.Filters[0].Where[0].Field != "student.Age" {
+		t.Errorf("query %+v, want pets with a student older than 20", pl.Query)
 	}
 	// The attack: "complained" names no link the knowledge knows.
 	pl = p.Plan("Which customers complained about an order?", asOf)

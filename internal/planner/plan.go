@@ -63,6 +63,9 @@ type state struct {
 	eachAfter  bool          // "the codes and the number of templates for each": a group named before
 	none       []string      // tables the subject must have no row of ("never ordered")
 	some       []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
+	linkedNone []string      // of none, those named after a verb of a link ("not playing any cartoon written by X")
+	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
+	supLinked  bool          // a superlative of a column said after a verb of a link
 	both       bool          // "both cats and dogs": each value on its own, all required
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
@@ -111,6 +114,17 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		}
 	}
 	return pl
+}
+
+// lastLinked is the table last named after a verb of a link so far, or "".
+func lastLinked(st *state) string {
+	switch {
+	case len(st.linkedNone) > 0:
+		return st.linkedNone[len(st.linkedNone)-1]
+	case len(st.some) > 0:
+		return st.some[len(st.some)-1]
+	}
+	return ""
 }
 
 // negated reports whether a negation comes among the items: a table
@@ -245,6 +259,10 @@ func (p *Planner) walk(items []item, st *state) {
 			aux := pendingNone
 			pendingNone = ""
 			if ent, ok := p.noneEntity(it); ok {
+				if it.linkObj {
+					st.linkedNone = append(st.linkedNone, ent)
+					continue
+				}
 				st.none = append(st.none, ent)
 				continue
 			}
@@ -382,6 +400,7 @@ func (p *Planner) walk(items []item, st *state) {
 				pendingTop = true
 			case kw == "expensive" || kw == "cheap" || kw == "young" || kw == "old" || kw == "new" || kw == "early":
 				st.colSup = kw
+				st.supLinked = lastLinked(st) != "" // "the owner owning the youngest dog"
 			case kw == "label":
 				// "the name Robbin CV" names a value, not a column to list.
 				if !(i+1 < len(mean) && mean[i+1].kind == itTerm && len(only(mean[i+1].senses, sValue)) == len(mean[i+1].senses)) {
@@ -395,6 +414,7 @@ func (p *Planner) walk(items []item, st *state) {
 				st.trend = true
 			case kw == "agegt" || kw == "agelt":
 				st.ageOp = map[string]string{"agegt": ">", "agelt": "<"}[kw]
+				st.ageOf = lastLinked(st) // "pets owned by students older than 20": the students' age
 			case (kw == "gt" || kw == "lt") && (it.text == "over" || it.text == "under") && i+1 < len(mean) && mean[i+1].kind == itDate:
 				// "over the last 4 weeks": a period, not a comparison.
 			case kw == "when":
@@ -489,6 +509,10 @@ func (p *Planner) walk(items []item, st *state) {
 				// the term names only a table.
 				if ent, ok := p.noneEntity(it); ok {
 					pendingNot = false
+					if it.linkObj {
+						st.linkedNone = append(st.linkedNone, ent)
+						continue
+					}
 					st.none = append(st.none, ent)
 					continue
 				}

@@ -23,6 +23,11 @@ func (b *builder) rank(entity string, named map[string]bool) int {
 		return 1
 	case b.p.up[lower(b.subject)][lower(entity)]:
 		return 2
+	case b.linkedRows(entity):
+		// "channels playing a cartoon written by Todd Casey": a condition
+		// on the rows the subject's must have (withSome checks that
+		// nothing else reads them).
+		return 2
 	}
 	// Reaching the entity would repeat the subject's rows (a one-to-many
 	// join), which would count or sum them more than once.
