@@ -19,16 +19,16 @@ import (
 //
 //   - the relationship's column, without its _id suffix (owner_id);
 //   - the table it refers to, when no other relationship refers to it
-//     (owners, car_makers);
-//   - the table it starts from, when it has no other relationship
-//     (players with one team_id: play).
+//     (owners, car_makers).
+//
+// Not the table it starts from: singers with a country_id do not sing
+// countries.
 
 // proposeVerbs fills the verbs of each relationship that has none.
 func proposeVerbs(rels []semantic.Relationship) {
-	refs, outs := map[string]int{}, map[string]int{}
+	refs := map[string]int{}
 	for _, r := range rels {
 		refs[strings.ToLower(r.To)]++
-		outs[strings.ToLower(r.From)]++
 	}
 	for i := range rels {
 		r := &rels[i]
@@ -38,9 +38,6 @@ func proposeVerbs(rels []semantic.Relationship) {
 		names := []string{strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(r.FromColumn), "_id"), "id")}
 		if refs[strings.ToLower(r.To)] == 1 {
 			names = append(names, r.To)
-		}
-		if outs[strings.ToLower(r.From)] == 1 {
-			names = append(names, r.From)
 		}
 		for _, n := range names {
 			if v := nameVerb(n); v != "" && !containsStr(r.Verbs, v) {

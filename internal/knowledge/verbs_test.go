@@ -36,13 +36,14 @@ func TestProposeVerbs(t *testing.T) {
 		{From: "books", FromColumn: "written_by", To: "people", ToColumn: "id"},
 		{From: "payments", FromColumn: "owner_id", To: "Owners", ToColumn: "owner_id", Verbs: []string{"pay"}},
 		{From: "employees", FromColumn: "manager_id", To: "employees", ToColumn: "id"},
+		{From: "singers", FromColumn: "country_id", To: "countries", ToColumn: "id"},
 	}
 	proposeVerbs(rels)
 	var got [][]string
 	for _, r := range rels {
 		got = append(got, r.Verbs)
 	}
-	want := [][]string{{"make"}, {"teach"}, nil, {"own"}, nil, nil, {"write"}, {"pay"}, nil}
+	want := [][]string{{"make"}, {"teach"}, nil, {"own"}, nil, nil, {"write"}, {"pay"}, nil, nil}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verbs (-want +got):\n%s", diff)
 	}
