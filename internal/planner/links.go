@@ -43,6 +43,14 @@ var genericLinkVerbs = []string{
 // maxLinkJoins is the longest path, in joins, that a verb is read as.
 const maxLinkJoins = 3
 
+// linkCount is a table named after a verb of a link with how many of its
+// rows each row of the subject has ("teach at least two courses").
+type linkCount struct {
+	entity string
+	op     string
+	num    float64
+}
+
 // link is how a verb of the question was read.
 type link struct {
 	from, to string // the tables on either side, as the question orders them
@@ -139,7 +147,9 @@ func (p *Planner) readLinks(items []item) *Plan {
 				if items[j].kind == itTerm {
 					items[j].linkObj = true
 				}
-				if items[j].kind != itStop {
+				// "teach at least two courses": how many, then the table.
+				count := items[j].kind == itNum || items[j].kind == itKw && (items[j].kw == "gt" || items[j].kw == "lt")
+				if items[j].kind != itStop && !count {
 					break
 				}
 			}
@@ -333,7 +343,7 @@ func linkText(it item) string {
 // reads them (a column, a group, an order) is refused, and so is a
 // period: quarry cannot tell whose date it is.
 func (b *builder) withSome(pl *Plan) *Plan {
-	if len(b.st.some)+len(b.st.linkedNone) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+	if len(b.st.some)+len(b.st.linkedNone)+len(b.st.linkCounts) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
 		return pl
 	}
 	subject := ""
@@ -349,9 +359,18 @@ func (b *builder) withSome(pl *Plan) *Plan {
 	if q.TimeRange != nil || len(q.Compare) > 0 {
 		return b.fail("quarry cannot yet tell whether the period is of the rows asked about or of the rows they are linked to; ask without the period")
 	}
-	for _, ent := range append(append([]string(nil), b.st.some...), b.st.linkedNone...) {
+	linked := append(append([]string(nil), b.st.some...), b.st.linkedNone...)
+	for _, c := range b.st.linkCounts {
+		linked = append(linked, c.entity)
+	}
+	for k, ent := range linked {
 		op, with := semantic.OpSome, "with"
-		if containsFold(b.st.linkedNone, ent) {
+		var count *linkCount
+		switch {
+		case k >= len(b.st.some)+len(b.st.linkedNone):
+			count = &b.st.linkCounts[k-len(b.st.some)-len(b.st.linkedNone)]
+			op, with = semantic.Op(count.op), fmt.Sprintf("with %s %s", count.op, numText(count.num))
+		case k >= len(b.st.some):
 			op, with = semantic.OpNone, "without"
 		}
 		if subject == "" || strings.EqualFold(subject, ent) {
@@ -380,16 +399,29 @@ func (b *builder) withSome(pl *Plan) *Plan {
 			// countries none of whose channels play one?
 			return b.fail(fmt.Sprintf("quarry could not tell whether the question asks for the %s that have no such %s, or for values none of whose %s have one; ask for the %s", display(subject), display(ent), display(subject), display(subject)))
 		}
-		q.Filters = append(keep, semantic.Filter{Field: ent, Op: op, Where: where})
-		pl.Understood = dropFilterLines(pl.Understood, where)
-		if len(where) > 0 {
-			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s %s a %s row where %s", subject, with, ent, whereText(where)))
-		} else {
-			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s %s a %s row", subject, with, ent))
+		f := semantic.Filter{Field: ent, Op: op, Where: where}
+		if count != nil {
+			// Counted per row, through the linking table too; a row with
+			// none counts 0.
+			f.Count, f.Values = true, []any{fmtNum(count.num)}
 		}
-		if op == semantic.OpSome {
-			pl.Title += " with " + display(ent)
+		q.Filters = append(keep, f)
+		pl.Understood = dropFilterLines(pl.Understood, where)
+		rows := "a " + ent + " row"
+		if count != nil {
+			rows = ent + " rows"
+		}
+		if len(where) > 0 {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s %s %s where %s", subject, with, rows, whereText(where)))
 		} else {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s %s %s", subject, with, rows))
+		}
+		switch {
+		case count != nil:
+			pl.Title += " with " + filterTitle(semantic.Filter{Field: display(ent), Op: op, Values: f.Values})
+		case op == semantic.OpSome:
+			pl.Title += " with " + display(ent)
+		default:
 			pl.Title += " with no " + display(ent)
 		}
 	}
@@ -456,6 +488,11 @@ func dropFilterLines(und []string, where []semantic.Filter) []string {
 // linkedRows reports whether entity is a table named right after a verb
 // read as a link, whose rows the subject's must have.
 func (b *builder) linkedRows(entity string) bool {
+	for _, c := range b.st.linkCounts {
+		if strings.EqualFold(c.entity, entity) {
+			return true
+		}
+	}
 	return containsFold(b.st.some, entity) || containsFold(b.st.linkedNone, entity)
 }
 

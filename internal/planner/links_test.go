@@ -113,6 +113,10 @@ var linkQuestions = []struct {
 	{"Which tv channels play a cartoon written by Todd Casey?", KindRows},
 	{"Which tv channels do not play any cartoon directed by Ben Jones?", KindRows},
 	{"How many pets are owned by students older than 20?", KindMetric},
+	// How many linked rows each row has, through a linking table too (a
+	// row with none counts 0).
+	{"Which teachers teach at least two courses?", KindRows},
+	{"How many owners own fewer than 2 dogs?", KindMetric},
 	// Either or each: not guessed.
 	{"Which tv channels play cartoons directed by Ben Jones and Michael Chang?", KindUnanswered},
 	// The values of a column of rows without linked rows: the rows', or

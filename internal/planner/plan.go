@@ -64,6 +64,7 @@ type state struct {
 	none       []string      // tables the subject must have no row of ("never ordered")
 	some       []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
 	linkedNone []string      // of none, those named after a verb of a link ("not playing any cartoon written by X")
+	linkCounts []linkCount   // tables named after a verb of a link with how many ("teach at least two courses")
 	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
 	supLinked  bool          // a superlative of a column said after a verb of a link
 	both       bool          // "both cats and dogs": each value on its own, all required
@@ -123,6 +124,8 @@ func lastLinked(st *state) string {
 		return st.linkedNone[len(st.linkedNone)-1]
 	case len(st.some) > 0:
 		return st.some[len(st.some)-1]
+	case len(st.linkCounts) > 0:
+		return st.linkCounts[len(st.linkCounts)-1].entity
 	}
 	return ""
 }
@@ -292,8 +295,14 @@ func (p *Planner) walk(items []item, st *state) {
 		if it.linkObj && !negated(mean[:i]) {
 			// "dogs that went through a treatment": the subject's rows
 			// that have a row of the table the verb links them to.
-			if ent, ok := p.noneEntity(it); ok {
-				st.some = append(st.some, ent)
+			// "teachers who teach at least two courses": how many.
+			if ent, ok := p.noneEntity(it); ok && (pendingNum == nil) == (pendingOp == "") {
+				if pendingNum != nil {
+					st.linkCounts = append(st.linkCounts, linkCount{entity: ent, op: pendingOp, num: pendingNum.num})
+					pendingNum, pendingOp = nil, ""
+				} else {
+					st.some = append(st.some, ent)
+				}
 				continue
 			}
 		}
