@@ -194,3 +194,30 @@ func TestLinkVerbReading(t *testing.T) {
 		t.Errorf("query %+v, want the status value", pl.Query)
 	}
 }
+
+// FuzzLinkPlan: questions with verbs of links plan without panicking,
+// and what they plan compiles or fails cleanly.
+func FuzzLinkPlan(f *testing.F) {
+	for _, tt := range linkQuestions {
+		f.Add(tt.q)
+	}
+	f.Add("owns.")
+	f.Add("went through")
+	f.Add("they teach? teach")
+	m := linksModel()
+	p := New(m, nil)
+	f.Fuzz(func(t *testing.T, q string) {
+		pl := p.Plan(q, asOf)
+		switch pl.Kind {
+		case KindMetric, KindRows:
+			if pl.Query == nil {
+				t.Fatalf("%s plan without a query for %q", pl.Kind, q)
+			}
+			_, _ = semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		case KindClarify:
+			if pl.Question == "" || len(pl.Options) < 2 {
+				t.Fatalf("clarify without a question and options for %q: %+v", q, pl)
+			}
+		}
+	})
+}
