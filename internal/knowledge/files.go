@@ -72,6 +72,7 @@ func decodeModel(src []byte) *modelDoc {
 					{"to", func(v ast.Node, p string) { r.To = d.str(v, p) }},
 					{"to_column", func(v ast.Node, p string) { r.ToColumn = d.str(v, p) }},
 					{"cardinality", func(v ast.Node, p string) { r.Cardinality = semantic.Cardinality(d.str(v, p)) }},
+					{"verbs", func(v ast.Node, p string) { r.Verbs = d.strs(v, p) }},
 				})
 				m.Relationships = append(m.Relationships, r)
 			})

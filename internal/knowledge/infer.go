@@ -174,6 +174,7 @@ func infer(cat *quarry.Catalog) *learned {
 		l.tables = append(l.tables, t)
 	}
 	l.relationships = inferRelationships(cat, entityOf, l)
+	proposeVerbs(l.relationships)
 	for i := range l.entities {
 		// By name alone; learn measures the candidates before it writes.
 		if ch, ok := chooseLabel(&l.entities[i], l.labelCandidates(i, nil), nil); ok {

@@ -533,8 +533,9 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		r.From = renamed(rename, r.From)
 		r.To = renamed(rename, r.To)
 		dup := false
-		for _, o := range out.Relationships {
-			if strings.EqualFold(o.From, r.From) && strings.EqualFold(o.FromColumn, r.FromColumn) {
+		for k := range out.Relationships {
+			if o := &out.Relationships[k]; strings.EqualFold(o.From, r.From) && strings.EqualFold(o.FromColumn, r.FromColumn) {
+				fillList(&o.Verbs, r.Verbs)
 				dup = true
 				break
 			}

@@ -196,7 +196,32 @@ func (v *validator) relationshipsCheck() {
 		if !oneOf(string(r.Cardinality), validCardinalities) {
 			v.errf(d, p+".cardinality", "unknown cardinality %q; use one of: %s", r.Cardinality, strings.Join(validCardinalities, ", "))
 		}
+		seen := map[string]bool{}
+		for j, verb := range r.Verbs {
+			vp := fmt.Sprintf("%s.verbs[%d]", p, j)
+			words := strings.Fields(strings.ToLower(verb))
+			switch {
+			case len(words) == 0 || len(words) > 3 || !lettersOnly(words):
+				v.errf(d, vp, "verb %q is not a verb of at most three words of letters, such as \"make\" or \"go through\"", verb)
+			case seen[strings.Join(words, " ")]:
+				v.errf(d, vp, "verb %q is listed twice", verb)
+			}
+			seen[strings.Join(words, " ")] = true
+		}
 	}
+}
+
+// lettersOnly reports whether every word is made of ASCII letters, with
+// an apostrophe or a hyphen inside.
+func lettersOnly(words []string) bool {
+	for _, w := range words {
+		for i, c := range w {
+			if (c < 'a' || c > 'z') && (i == 0 || i == len(w)-1 || c != '-' && c != '\'') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (v *validator) policyCheck() {

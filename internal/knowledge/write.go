@@ -166,6 +166,7 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 			w.kv(4, "to", r.To)
 			w.kv(4, "to_column", r.ToColumn)
 			w.kv(4, "cardinality", string(r.Cardinality))
+			w.list(4, "verbs", r.Verbs)
 		}
 	}
 	return w.Bytes()

@@ -38,7 +38,14 @@ func (p *Planner) auxVerb(question string, items []item) *Plan {
 	if len(after) < 2 {
 		return nil
 	}
-	it := items[after[len(after)-1]]
+	last := after[len(after)-1]
+	it := items[last]
+	// The verb comes straight after its subject ("did Germany customers
+	// open"); a word after another verb is that verb's object ("do not
+	// speak English").
+	if prev := items[last-1]; prev.kind != itTerm || prev.verb || after[len(after)-2] != last-1 {
+		return nil
+	}
 	if it.kind == itUnknown {
 		// "tickets … open" would be read as the metric "open tickets"
 		// (reorder): here it is the verb.

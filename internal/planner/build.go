@@ -50,7 +50,7 @@ func (p *Planner) build(st *state) *Plan {
 	if pl := b.roles(); pl != nil {
 		return pl
 	}
-	return b.withNone(b.finish())
+	return b.withSome(b.withNone(b.finish()))
 }
 
 func (b *builder) und(format string, args ...any) {
@@ -320,7 +320,7 @@ func (b *builder) countPastQualifiers() {
 				break
 			}
 		}
-		if j > i && !b.qualifies(terms, j) && len(only(terms[j].cands, sEntity, sMetric)) > 0 {
+		if j > i && !b.qualifies(terms, j) && (len(only(terms[j].cands, sEntity, sMetric)) > 0 || flagOfColumn(terms[j-1], terms[j])) {
 			terms[j].aggs, t.aggs = t.aggs, nil
 		}
 	}
@@ -449,6 +449,17 @@ func (b *builder) qualifies(terms []*term, i int) bool {
 		}
 	}
 	return false
+}
+
+// flagOfColumn reports whether q is a yes/no column of the one table of
+// column t, used as its adjective: "how many official languages"
+// (IsOfficial, Language) counts the languages that are official.
+func flagOfColumn(q, t *term) bool {
+	if len(q.cands) != 1 || q.cands[0].kind != sColumn || q.cands[0].flag == nil || len(t.cands) != 1 {
+		return false
+	}
+	c := t.cands[0]
+	return c.kind == sColumn && !c.key && c.flag == nil && strings.EqualFold(c.entity, q.cands[0].entity)
 }
 
 func (b *builder) anyColAgg() bool {

@@ -24,9 +24,13 @@ func (b *builder) finish() *Plan {
 		return pl
 	}
 	if st.hasAge {
-		s, _, ok := b.supColumn("young")
+		whose := b.subject
+		if st.ageOf != "" {
+			whose = st.ageOf // a condition on the linked rows (withSome)
+		}
+		s, _, ok := b.supColumnOf(whose, "young")
 		if !ok || !s.numeric {
-			return b.fail(fmt.Sprintf("%s has no age column", display(b.subject)))
+			return b.fail(fmt.Sprintf("%s has no age column", display(whose)))
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(st.ageOp), Values: []any{fmtNum(st.ageNum)}})
 		b.und("filter %s %s %s", s.field, st.ageOp, numText(st.ageNum))
@@ -346,13 +350,24 @@ func (b *builder) yearColumn() *Plan {
 	if ent == nil {
 		return nil
 	}
-	var col *semantic.Column
-	for i, c := range ent.Columns {
-		if hasString(words(c.Name), "year") && !strings.EqualFold(c.Name, ent.PrimaryKey) {
-			if col != nil {
-				return b.fail(fmt.Sprintf("%s has more than one year column (%s, %s); name the one you mean", display(ent.Name), col.Name, c.Name))
+	col, pl := b.yearOf(ent)
+	if pl != nil {
+		return pl
+	}
+	if len(st.some) == 1 {
+		// "car makers who produced a car in 1970": the year of the rows
+		// the verb links the subject's to, when the subject has none.
+		linked := b.p.m.Entity(st.some[0])
+		if linked != nil {
+			lcol, pl := b.yearOf(linked)
+			switch {
+			case pl != nil:
+				return pl
+			case lcol != nil && col != nil:
+				return b.fail(fmt.Sprintf("both %s and %s have a year column; quarry could not tell whose year %q is", display(ent.Name), display(linked.Name), st.dates[0].Label))
+			case lcol != nil:
+				ent, col = linked, lcol
 			}
-			col = &ent.Columns[i]
 		}
 	}
 	if col == nil || b.p.m.IsRestricted(ent.Name, col.Name) {
@@ -368,6 +383,21 @@ func (b *builder) yearColumn() *Plan {
 	b.und("filter %s = %v", field, years)
 	st.dates = nil
 	return nil
+}
+
+// yearOf is the one year column of an entity, or nil; several are
+// refused.
+func (b *builder) yearOf(ent *semantic.Entity) (*semantic.Column, *Plan) {
+	var col *semantic.Column
+	for i, c := range ent.Columns {
+		if hasString(words(c.Name), "year") && !strings.EqualFold(c.Name, ent.PrimaryKey) {
+			if col != nil {
+				return nil, b.fail(fmt.Sprintf("%s has more than one year column (%s, %s); name the one you mean", display(ent.Name), col.Name, c.Name))
+			}
+			col = &ent.Columns[i]
+		}
+	}
+	return col, nil
 }
 
 func atoi(s string) int {
@@ -534,7 +564,12 @@ func hasString(ss []string, s string) bool {
 
 // supColumn finds the column an adjective sorts by.
 func (b *builder) supColumn(adj string) (sense, bool, bool) {
-	ent := b.p.m.Entity(b.subject)
+	return b.supColumnOf(b.subject, adj)
+}
+
+// supColumnOf is supColumn on the columns of another entity.
+func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
+	ent := b.p.m.Entity(entity)
 	if ent == nil {
 		return sense{}, false, false
 	}

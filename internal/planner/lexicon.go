@@ -255,6 +255,12 @@ func buildLexicon(m *semantic.Model) lexicon {
 							l.addForms(w, a)
 						}
 					}
+				} else if adj := flagAdjective(c.Name); adj != "" && cs.flag != nil {
+					// "official languages" for IsOfficial ('T' or 'F'):
+					// the adjective of a yes/no column named in one piece.
+					a := cs
+					a.strength = strAlias
+					l.addForms(adj, a)
 				}
 				l.addOwn(e, c, cs)
 			}
@@ -431,6 +437,22 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// flagAdjective is the adjective of a yes/no column's name written in one
+// piece: "official" of IsOfficial, "active" of HasActive… "" otherwise.
+func flagAdjective(name string) string {
+	for _, prefix := range []string{"Is", "Has"} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok && len(rest) > 2 && rest[0] >= 'A' && rest[0] <= 'Z' {
+			for i := 1; i < len(rest); i++ {
+				if rest[i] < 'a' || rest[i] > 'z' {
+					return "" // more than one word
+				}
+			}
+			return lower(rest)
+		}
+	}
+	return ""
 }
 
 // flagValue returns the value meaning "yes" of a column whose known values

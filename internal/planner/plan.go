@@ -63,6 +63,11 @@ type state struct {
 	sortTerms  int           // terms sorted by
 	eachAfter  bool          // "the codes and the number of templates for each": a group named before
 	none       []string      // tables the subject must have no row of ("never ordered")
+	some       []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
+	linkedNone []string      // of none, those named after a verb of a link ("not playing any cartoon written by X")
+	linkCounts []linkCount   // tables named after a verb of a link with how many ("teach at least two courses")
+	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
+	supLinked  bool          // a superlative of a column said after a verb of a link
 	both       bool          // "both cats and dogs": each value on its own, all required
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
@@ -94,6 +99,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 			return pl
 		}
 	}
+	if pl := p.readLinks(items); pl != nil {
+		return pl
+	}
 	p.reorder(items)
 	st := &state{text: join(toks), raw: question}
 	p.walk(items, st)
@@ -111,8 +119,36 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		if it.via != "" && it.via != it.text {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", it.text, it.via))
 		}
+		if it.link != nil {
+			pl.Understood = append(pl.Understood, linkText(it))
+		}
 	}
 	return pl
+}
+
+// lastLinked is the table last named after a verb of a link so far, or "".
+func lastLinked(st *state) string {
+	switch {
+	case len(st.linkedNone) > 0:
+		return st.linkedNone[len(st.linkedNone)-1]
+	case len(st.some) > 0:
+		return st.some[len(st.some)-1]
+	case len(st.linkCounts) > 0:
+		return st.linkCounts[len(st.linkCounts)-1].entity
+	}
+	return ""
+}
+
+// negated reports whether a negation comes among the items: a table
+// named after a verb of a link then is not one the rows must have
+// ("teachers who have not been arranged to teach courses").
+func negated(items []*item) bool {
+	for _, it := range items {
+		if it.kind == itKw && (it.kw == "none" || it.kw == "not") {
+			return true
+		}
+	}
+	return false
 }
 
 // functionWords are the stopwords that carry no content at all; the
@@ -143,7 +179,7 @@ func (p *Planner) ignored(items []item) []string {
 		}
 	}
 	for _, it := range items {
-		if it.kind == itStop && !p.function[it.text] && !used[it.text] || it.kind == itKw && it.kw == "filler" {
+		if it.kind == itStop && it.link == nil && !p.function[it.text] && !used[it.text] || it.kind == itKw && it.kw == "filler" {
 			if !slices.Contains(out, it.text) {
 				out = append(out, it.text)
 			}
@@ -235,6 +271,10 @@ func (p *Planner) walk(items []item, st *state) {
 			aux := pendingNone
 			pendingNone = ""
 			if ent, ok := p.noneEntity(it); ok {
+				if it.linkObj {
+					st.linkedNone = append(st.linkedNone, ent)
+					continue
+				}
 				st.none = append(st.none, ent)
 				continue
 			}
@@ -260,6 +300,20 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			// "who do not live in Germany": a value's negation.
 			pendingNot = true
+		}
+		if it.linkObj && !negated(mean[:i]) {
+			// "dogs that went through a treatment": the subject's rows
+			// that have a row of the table the verb links them to.
+			// "teachers who teach at least two courses": how many.
+			if ent, ok := p.noneEntity(it); ok && (pendingNum == nil) == (pendingOp == "") {
+				if pendingNum != nil {
+					st.linkCounts = append(st.linkCounts, linkCount{entity: ent, op: pendingOp, num: pendingNum.num})
+					pendingNum, pendingOp = nil, ""
+				} else {
+					st.some = append(st.some, ent)
+				}
+				continue
+			}
 		}
 		switch it.kind {
 		case itUnknown:
@@ -373,6 +427,7 @@ func (p *Planner) walk(items []item, st *state) {
 				pendingTop = true
 			case kw == "expensive" || kw == "cheap" || kw == "young" || kw == "old" || kw == "new" || kw == "early":
 				st.colSup = kw
+				st.supLinked = lastLinked(st) != "" // "the owner owning the youngest dog"
 			case kw == "label":
 				// "the name Robbin CV" names a value, not a column to list.
 				if !(i+1 < len(mean) && mean[i+1].kind == itTerm && len(only(mean[i+1].senses, sValue)) == len(mean[i+1].senses)) {
@@ -386,6 +441,7 @@ func (p *Planner) walk(items []item, st *state) {
 				st.trend = true
 			case kw == "agegt" || kw == "agelt":
 				st.ageOp = map[string]string{"agegt": ">", "agelt": "<"}[kw]
+				st.ageOf = lastLinked(st) // "pets owned by students older than 20": the students' age
 			case (kw == "gt" || kw == "lt") && (it.text == "over" || it.text == "under") && i+1 < len(mean) && mean[i+1].kind == itDate:
 				// "over the last 4 weeks": a period, not a comparison.
 			case kw == "when":
@@ -480,6 +536,10 @@ func (p *Planner) walk(items []item, st *state) {
 				// the term names only a table.
 				if ent, ok := p.noneEntity(it); ok {
 					pendingNot = false
+					if it.linkObj {
+						st.linkedNone = append(st.linkedNone, ent)
+						continue
+					}
 					st.none = append(st.none, ent)
 					continue
 				}

@@ -95,6 +95,9 @@ type Planner struct {
 	stop     map[string]bool            // words without meaning
 	function map[string]bool            // stopwords with no content at all: not listed as ignored
 	writes   map[string]bool            // verbs that change data
+	// linkVerbs are the stems of the verbs read as a link between two
+	// tables (links.go): genericVerbs and the knowledge's.
+	linkVerbs, genericVerbs map[string]bool
 }
 
 // New builds a planner over m and the verified queries.
@@ -109,6 +112,7 @@ func New(m *semantic.Model, verified []Verified) *Planner {
 		}
 	}
 	p.lex = buildLexicon(m)
+	p.buildLinkVerbs()
 	p.graph = map[string][]string{}
 	direct := map[string][]string{}
 	for _, r := range m.Relationships {

@@ -23,6 +23,11 @@ func (b *builder) rank(entity string, named map[string]bool) int {
 		return 1
 	case b.p.up[lower(b.subject)][lower(entity)]:
 		return 2
+	case b.linkedRows(entity):
+		// "channels playing a cartoon written by Todd Casey": a condition
+		// on the rows the subject's must have (withSome checks that
+		// nothing else reads them).
+		return 2
 	}
 	// Reaching the entity would repeat the subject's rows (a one-to-many
 	// join), which would count or sum them more than once.
@@ -340,6 +345,12 @@ func (b *builder) roles() *Plan {
 					target := b.p.keyTarget(s)
 					if target == nil || target.PrimaryKey == "" {
 						return b.fail(fmt.Sprintf("quarry could not tell which rows %q identifies", t.it.text))
+					}
+					if hasString(b.groups, target.Name+"."+target.PrimaryKey) {
+						// "each car maker … list the maker id": the rows
+						// already grouped by, not a second grouping.
+						t.role = "context"
+						break
 					}
 					if l := b.p.label(target); l != "" && b.labelAsked(target) {
 						b.groups = append(b.groups, target.Name+"."+target.PrimaryKey, target.Name+"."+l)

@@ -123,14 +123,23 @@ const (
 
 // item is one recognised piece of the question.
 type item struct {
-	kind   itemKind
-	via    string // the knowledge's phrase, when the words are another form of it
-	verb   bool   // a form of the verb in a measure's name ("sell" for units sold)
-	text   string // the words as written (lower case)
-	senses []sense
-	kw     string
-	num    float64
-	rng    dates.Range
+	kind itemKind
+	via  string // the knowledge's phrase, when the words are another form of it
+	verb bool   // a form of the verb in a measure's name ("sell" for units sold)
+	// linkVerb is the stem of a verb that may name a link between two
+	// tables ("produced", "went through"); link is the link it was read
+	// as (links.go).
+	linkVerb string
+	link     *link
+	linkObj  bool // the first term after a verb read as a link
+	// clauseEnd: the verb of a link ends its clause ("the courses they
+	// teach.").
+	clauseEnd bool
+	text      string // the words as written (lower case)
+	senses    []sense
+	kw        string
+	num       float64
+	rng       dates.Range
 }
 
 // keywords maps structural phrases to what they mean.
@@ -292,6 +301,19 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		// not "and"): capitalized in the question, a known value.
 		capitalValue := bestL > 0 && bestL >= bestK && toks[i].start < len(q) && q[toks[i].start] >= 'A' && q[toks[i].start] <= 'Z' && i > 0 &&
 			len(only(lexSenses, sValue)) == len(lexSenses)
+		if bestL == 0 && bestK == 0 && !p.isVerb(toks[i]) {
+			if n, ok := p.linkVerbAt(toks, i); ok {
+				text := join(toks[i : i+n])
+				end := len(q)
+				if i+n < len(toks) {
+					end = toks[i+n].start
+				}
+				items = append(items, item{kind: itUnknown, text: text, linkVerb: stemKey(text),
+					clauseEnd: strings.TrimSpace(q[toks[i+n-1].end:end]) == "" && i+n == len(toks) || strings.ContainsAny(q[toks[i+n-1].end:end], ".?!;")})
+				i += n
+				continue
+			}
+		}
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})

@@ -76,6 +76,12 @@ type Relationship struct {
 	To          string      `json:"to" yaml:"to"`
 	ToColumn    string      `json:"to_column" yaml:"to_column"`
 	Cardinality Cardinality `json:"cardinality" yaml:"cardinality"`
+	// Verbs are the verbs that name the link in a question, in any form:
+	// "make" for a car maker's models ("makers who made a car in 1970"),
+	// "speak" for a country's languages, "go through" for a dog's
+	// treatments. The planner reads such a verb between the two
+	// entities as this relationship (docs/planner.md).
+	Verbs []string `json:"verbs,omitempty" yaml:"verbs,omitempty"`
 }
 
 // Metric is a named aggregate. Either Expr is an aggregate SQL expression

@@ -136,6 +136,9 @@ func (c *cover) usedText() string {
 		if d := c.m.Dimension(f.Field); d != nil {
 			used.WriteString(" " + strings.ToLower(d.Expr))
 		}
+		for _, w := range f.Where { // the related rows' conditions
+			used.WriteString(" " + strings.ToLower(w.Field))
+		}
 	}
 	for _, d := range c.q.Dimensions {
 		used.WriteString(" " + strings.ToLower(d.Name))

@@ -281,6 +281,11 @@ func (c *cover) filtersOn(d semantic.Dimension) bool {
 		if strings.EqualFold(f.Field, d.Name) || strings.EqualFold(f.Field, d.Expr) {
 			return true
 		}
+		// "pets owned by students older than 20": the pets that have
+		// such a student filter on the students, and do not group.
+		if f.OnRelated() && d.Entity != "" && strings.EqualFold(f.Field, d.Entity) {
+			return true
+		}
 	}
 	return false
 }
