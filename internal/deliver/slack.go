@@ -55,7 +55,11 @@ func slackBody(m Message) ([]byte, error) {
 	}
 	body = strings.TrimSpace(mrkdwn(body))
 	parts := split(body, slackMaxSection)
-	if room := slackMaxBlocks - len(msg.Blocks) - 1; len(parts) > room { // 1: the link's line
+	room := slackMaxBlocks - len(msg.Blocks)
+	if m.Link != "" {
+		room-- // the link's line
+	}
+	if len(parts) > room {
 		parts = parts[:room]
 		parts[room-1] = cut(parts[room-1]+"\n…", slackMaxSection)
 	}
