@@ -97,11 +97,12 @@ func (s *Sender) messageID(from string) (string, error) {
 }
 
 // header writes "Name: value", folded at spaces to lines of at most 78
-// characters where it can be (RFC 5322 2.2.3).
+// characters where it can be (RFC 5322 2.2.3); an encoded word of 75 may
+// begin on the line after the name.
 func header(b *bytes.Buffer, name, value string) {
 	line := name + ":"
 	for _, w := range strings.Split(value, " ") {
-		if len(line)+1+len(w) > 78 && strings.TrimSpace(line) != name+":" {
+		if len(line)+1+len(w) > 78 && line != "" {
 			b.WriteString(line + "\r\n")
 			line = ""
 		}
