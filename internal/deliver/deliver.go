@@ -155,7 +155,8 @@ type Sender struct {
 	TLS *tls.Config
 	// Hello is the name sent in EHLO; "" means "localhost".
 	Hello string
-	// Rand makes Message-IDs unique; nil means crypto/rand.
+	// Rand makes Message-IDs unique; nil means crypto/rand. A Sender
+	// shared between goroutines needs a Rand that is safe to share.
 	Rand io.Reader
 	// UserAgent is sent with webhooks; "" means "quarry".
 	UserAgent string

@@ -60,26 +60,29 @@ func newScrubber(ch Channel) scrubber {
 			s = append(s, v)
 		}
 	}
-	if ch.URL != "" {
+	if u, err := url.Parse(ch.URL); err != nil {
 		add(ch.URL)
-		if u, err := url.Parse(ch.URL); err == nil {
-			add(u.RawQuery)
-			add(u.EscapedPath())
-			add(u.Path)
-			for _, seg := range strings.Split(u.Path, "/") {
+	} else {
+		// What follows the host; the scheme and host are the target, shown.
+		add(u.RawQuery)
+		add(u.EscapedPath())
+		add(u.Path)
+		add(u.Fragment)
+		for _, seg := range strings.Split(u.Path, "/") {
+			if tokenLike(seg) {
 				add(seg)
 			}
-			for _, vs := range u.Query() {
-				for _, v := range vs {
-					add(v)
-				}
-			}
-			if p, ok := u.User.Password(); ok {
-				add(p)
-				add(url.QueryEscape(p))
-			}
-			add(u.User.String())
 		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+		if p, ok := u.User.Password(); ok {
+			add(p)
+			add(url.QueryEscape(p))
+		}
+		add(u.User.String())
 	}
 	for _, v := range ch.Headers {
 		add(v)
@@ -96,6 +99,12 @@ func newScrubber(ch Channel) scrubber {
 	}
 	slices.SortFunc(s, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
 	return scrubber{secrets: slices.Compact(s)}
+}
+
+// tokenLike reports whether a path segment may be a token: Slack's
+// T0123ABCD and 24-character secrets are, "services" and "hooks" are not.
+func tokenLike(seg string) bool {
+	return len(seg) >= 16 || len(seg) >= minSecret && strings.ContainsAny(seg, "0123456789")
 }
 
 // text returns s with every secret replaced by [redacted].

@@ -217,6 +217,20 @@ func TestWebhookNetworkErrors(t *testing.T) {
 		t.Errorf("attempts = %+v", attempts)
 	}
 
+	// A certificate the client does not trust is not retried; one it
+	// trusts is delivered to.
+	tlsSrv := httptest.NewTLSServer(&receiver{script: []answer{{status: 200}}})
+	defer tlsSrv.Close()
+	attempts, err = testSender(newFakeTime()).Send(context.Background(), Channel{Name: "ops", Kind: Webhook, URL: tlsSrv.URL}, Message{Title: "t"})
+	if quarry.KindOf(err) != quarry.KindConfig || len(attempts) != 1 || !strings.Contains(err.Error(), "TLS certificate is not trusted") {
+		t.Errorf("err = %v, attempts = %+v", err, attempts)
+	}
+	s = testSender(newFakeTime())
+	s.HTTP = tlsSrv.Client()
+	if _, err := s.Send(context.Background(), Channel{Name: "ops", Kind: Webhook, URL: tlsSrv.URL}, Message{Title: "t"}); err != nil {
+		t.Error(err)
+	}
+
 	// A receiver that never answers: each try ends at the Sender's timeout.
 	hang := httptest.NewServer(http.HandlerFunc(hangUp))
 	defer hang.Close()
