@@ -350,13 +350,14 @@ func (ch Channel) Format(f fmt.State, verb rune) {
 // LogValue makes log/slog record the redacted description.
 func (ch Channel) LogValue() slog.Value { return slog.StringValue(ch.String()) }
 
-// String describes the SMTP settings without the password.
+// String describes the SMTP settings without the credentials (some
+// providers' usernames are keys too).
 func (c SMTP) String() string {
-	user := ""
-	if c.Username != "" {
-		user = " as " + c.Username
+	auth := ""
+	if c.Username != "" || c.Password != "" {
+		auth = " with AUTH"
 	}
-	return fmt.Sprintf("smtp://%s (%s)%s from %s to %s", smtpAddr(c), c.tls(), user, c.From, strings.Join(c.To, ", "))
+	return fmt.Sprintf("smtp://%s (%s)%s from %s to %s", smtpAddr(c), c.tls(), auth, c.From, strings.Join(c.To, ", "))
 }
 
 // Format prints the redacted description for every verb.

@@ -313,8 +313,8 @@ func TestEmailTLS(t *testing.T) {
 				t.Errorf("err = %v, attempts = %+v", err, attempts)
 			}
 			js, _ := json.Marshal(attempts)
-			if strings.Contains(err.Error()+string(js)+fmt.Sprintf("%+v %v", ch, ch.SMTP), secret) {
-				t.Error("the password is shown")
+			if shown := err.Error() + string(js) + fmt.Sprintf("%+v %v %#v", ch, ch.SMTP, ch.SMTP) + ch.SMTP.LogValue().String(); strings.Contains(shown, secret) || !strings.Contains(fmt.Sprint(ch.SMTP), "(starttls) with AUTH from") && mode == StartTLS {
+				t.Errorf("the credentials are shown: %s", shown)
 			}
 
 			// A certificate nobody said to trust.
