@@ -195,6 +195,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "cancelled orders as a share of all orders by channel", refuse: "one measure as a share of another"},
 		{q: "how many tickets did Germany customers open", refuse: "is a verb"},
 		{q: "satisfaction score for urgent tickets", refuse: "without asking for a list or a figure"},
+		{q: "store share of revenue by month this year", rows: "SELECT strftime('%Y-%m-01', o.ordered_at), sum(CASE WHEN o.channel = 'store' THEN oi.quantity * oi.unit_price * (1 - oi.discount) ELSE 0 END) / sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01' GROUP BY 1 ORDER BY 1"},
+		{q: "refund % by channel", refuse: "rate in each group or each group's part"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

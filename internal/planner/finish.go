@@ -637,6 +637,12 @@ func (b *builder) shares() *Plan {
 			// measure over another, not each group's part of the total.
 			return b.fail("quarry cannot take one measure as a share of another yet; ask for the condition's share, as in “what percentage of orders were cancelled by channel”")
 		}
+		if len(cases) == 0 && len(q.Metrics) == 1 && b.subsetBeforeShare(q.Metrics[0]) {
+			// "refund % by channel": the refund rate in each channel, or
+			// each channel's part of all refunds?
+			m := display(q.Metrics[0])
+			return b.fail(fmt.Sprintf("quarry could not tell whether this is the rate in each group or each group's part of all %s; ask for the rate with “what percentage of … were …”, or for the parts with “share of %s by …”", m, m))
+		}
 		if len(cases) == 0 {
 			q.Share = true
 			b.und("share of total")

@@ -606,6 +606,16 @@ func (p *Planner) writeRequest(toks []token) string {
 			if known && next {
 				continue
 			}
+			// "store share of revenue", "refund % by channel": a noun
+			// before a word of analysis, not an order to change data.
+			switch k := p.kws[toks[i+1].s]; {
+			case k == "share", k == "by", k == "compare":
+				continue
+			}
+			switch toks[i+1].s {
+			case "rate", "rates", "ratio", "trend", "trends", "count", "counts", "total", "totals", "per", "vs", "versus":
+				continue
+			}
 		}
 		if t.s == "write" && i+1 < len(toks) && !writesSomewhere(toks[i+1:]) {
 			// "Write the names of …": a request to show, unless it names

@@ -213,6 +213,40 @@ func (b *builder) groupedShare(fs []semantic.Filter) ([]semantic.Filter, bool) {
 	return cases, true
 }
 
+// subsetBeforeShare reports whether the metric is a count of some of its
+// table's rows (a metric with filters: refunded orders) named before the
+// share word ("refund % by channel"), where a share may be the rate in each
+// group as well as each group's part of the total.
+func (b *builder) subsetBeforeShare(metric string) bool {
+	m := b.p.m.Metric(metric)
+	if m == nil || len(m.Filters) == 0 || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(m.Expr)), "COUNT(") {
+		return false
+	}
+	low := strings.ToLower(b.st.raw)
+	share := shareWordRE.FindStringIndex(low)
+	if share == nil {
+		return false
+	}
+	for _, t := range b.st.terms {
+		if t.it == nil || !hasMetric(t.cands, metric) {
+			continue
+		}
+		if at := wordAt(low, t.it.text, 0); at >= 0 && at < share[0] {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMetric(ss []sense, name string) bool {
+	for _, s := range ss {
+		if s.kind == sMetric && strings.EqualFold(s.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // asShareRE is "X as a share of Y".
 var asShareRE = regexp.MustCompile(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)
 
