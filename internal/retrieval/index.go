@@ -90,6 +90,7 @@ type Index struct {
 
 type entry struct {
 	Table
+	base      string     // the name without its scope, lower case
 	nameTerms []string   // the stems of the name's words, in order
 	colTerms  [][]string // per column, the stems of its name and synonyms
 	lens      [nFields]int
@@ -196,6 +197,7 @@ func Build(in Input) *Index {
 		if e.Scope != "" && strings.HasPrefix(strings.ToLower(base), strings.ToLower(e.Scope)+".") {
 			base = base[len(e.Scope)+1:]
 		}
+		e.base = strings.ToLower(base)
 		e.nameTerms = terms(base)
 		for _, w := range splitWords(base) {
 			if noiseWords[w] || isYear(w) {
@@ -203,8 +205,12 @@ func Build(in Input) *Index {
 			}
 		}
 		add(i, fName, base)
-		if joined := strings.Join(splitWords(base), ""); len(splitWords(base)) > 1 {
-			add(i, fName, joined) // "order items" finds orderitems, and the reverse
+		// Two words of the name written together: "order items" finds
+		// orderitems, and "orderitems" finds order_items.
+		if ws := splitWords(base); len(ws) > 1 {
+			for k := 0; k+1 < len(ws); k++ {
+				add(i, fName, ws[k]+ws[k+1])
+			}
 		}
 		for _, s := range e.Synonyms {
 			add(i, fName, s)

@@ -18,7 +18,8 @@ func TestSplitWords(t *testing.T) {
 		"HTTPServerLog":     {"http", "server", "log"},
 		"customer's orders": {"customer", "orders"},
 		"Singer_ID":         {"singer", "id"},
-		"v2":                {"v", "2"},
+		"v2":                {"v2"},
+		"orders2019":        {"orders", "2019"},
 		"Straße":            {"straße"},
 	} {
 		if got := splitWords(in); !cmp.Equal(got, want) {
@@ -99,12 +100,31 @@ func TestSearchJoinsHitsAlongForeignKeys(t *testing.T) {
 		t.Fatalf("shown %v: want the join path customers–orders–order_items–products near the top", got)
 	}
 	for _, s := range r.Shown {
-		if s.Table == "orders" && s.Why != "join" {
-			t.Errorf("orders shown because %q, want join", s.Why)
+		if s.Table == "orders" && (s.Why == "words" || len(s.Via) == 0) {
+			t.Errorf("orders shown because %q via %v, want a join or a neighbour of a hit", s.Why, s.Via)
 		}
 	}
 	if !strings.Contains(r.Text, "join: orders.customer_id = customers.id") && !strings.Contains(r.Text, "join: customers.id = orders.customer_id") {
 		t.Errorf("the join is not shown:\n%s", r.Text)
+	}
+}
+
+func TestSearchBridgesTwoHits(t *testing.T) {
+	ix := Build(Input{Tables: []Table{
+		{Name: "warehouses", Columns: []Column{{Name: "id"}, {Name: "city"}}},
+		{Name: "stock", Columns: []Column{{Name: "wh"}, {Name: "item"}},
+			Keys: []Key{{Columns: []string{"wh"}, RefTable: "warehouses", RefColumns: []string{"id"}},
+				{Columns: []string{"item"}, RefTable: "skus", RefColumns: []string{"id"}}}},
+		{Name: "skus", Columns: []Column{{Name: "id"}, {Name: "colour"}}},
+		{Name: "paints", Columns: []Column{{Name: "id"}, {Name: "colour"}}},
+	}})
+	r := ix.Search("colour of what each city warehouse holds", Options{})
+	var why []string
+	for _, s := range r.Shown {
+		why = append(why, s.Table+":"+s.Why)
+	}
+	if len(why) < 3 || !contains(why[:3], "stock:join") {
+		t.Errorf("shown %v: want stock as the join between warehouses and skus", why)
 	}
 }
 

@@ -53,6 +53,8 @@ type Shown struct {
 	Why   string   `json:"why"`
 	Words []string `json:"words,omitempty"`
 	Via   []string `json:"via,omitempty"`
+	// Tokens is the estimated size of the table's lines in Text.
+	Tokens int `json:"tokens"`
 }
 
 const (
@@ -118,7 +120,7 @@ func (ix *Index) Search(question string, opts Options) Result {
 		b.WriteString(text)
 		res.Tokens = tokens(b.String())
 		res.Shown = append(res.Shown, Shown{Table: ix.tables[h.i].Name, Columns: ix.shownColumns(h.i, matched), Matched: matched,
-			Score: round(h.score), Why: h.why, Words: h.words, Via: h.via})
+			Score: round(h.score), Why: h.why, Words: h.words, Via: h.via, Tokens: tokens(text)})
 	}
 	res.Text = b.String()
 	return res
@@ -155,17 +157,23 @@ func queryTerms(question string) []qterm {
 }
 
 // rank scores every table with a term of question by BM25F, weighs the
-// share of its name the question says, and demotes copies (archives,
-// backups, a year's table) the question does not ask for.
+// share of its name the question says, demotes copies (archives,
+// backups, a year's table) the question does not ask for, and returns the
+// best maxCandidates, best first.
 func (ix *Index) rank(question string, values []Value) []hit {
 	qs := queryTerms(question)
-	words := map[string]bool{}
-	for _, w := range splitWords(question) {
-		words[w] = true
+	if len(qs) > 64 {
+		qs = qs[:64] // the words matched are a bit set
 	}
-	scores := map[int]*hit{}
-	n := len(ix.tables)
+	qset := map[string]bool{}
 	for _, q := range qs {
+		qset[q.term] = true
+	}
+	n := len(ix.tables)
+	acc := make([]float64, n)
+	matched := make([]uint64, n)
+	var touched []int
+	for k, q := range qs {
 		ps := ix.postings[q.term]
 		if len(ps) == 0 {
 			continue
@@ -180,35 +188,27 @@ func (ix *Index) rank(question string, values []Value) []hit {
 				}
 				tf += fieldWeight[f] * float64(p.tf[f]) / (1 - bm + bm*float64(e.lens[f])/ix.avgLen[f])
 			}
-			h := scores[p.table]
-			if h == nil {
-				h = &hit{i: p.table, why: "words"}
-				scores[p.table] = h
+			if matched[p.table] == 0 {
+				touched = append(touched, p.table)
 			}
-			h.score += w * tf * (k1 + 1) / (k1 + tf)
-			h.words = append(h.words, q.word)
+			acc[p.table] += w * tf * (k1 + 1) / (k1 + tf)
+			matched[p.table] |= 1 << k
 		}
 	}
+	valueWords := map[int][]string{}
 	for _, v := range values {
 		i := ix.lookup(v.Table)
 		if i < 0 {
 			continue
 		}
-		h := scores[i]
-		if h == nil {
-			h = &hit{i: i, why: "words"}
-			scores[i] = h
+		if matched[i] == 0 && acc[i] == 0 {
+			touched = append(touched, i)
 		}
-		h.score += 2
-		h.words = append(h.words, v.Value)
+		acc[i] += 2
+		valueWords[i] = append(valueWords[i], v.Value)
 	}
-	qset := map[string]bool{}
-	for _, q := range qs {
-		qset[q.term] = true
-	}
-	out := make([]hit, 0, len(scores))
-	for _, h := range scores {
-		e := &ix.tables[h.i]
+	for _, i := range touched {
+		e := &ix.tables[i]
 		if len(e.nameTerms) > 0 {
 			c := 0
 			for _, t := range e.nameTerms {
@@ -216,24 +216,79 @@ func (ix *Index) rank(question string, values []Value) []hit {
 					c++
 				}
 			}
-			h.score *= 1 + 0.6*float64(c)/float64(len(e.nameTerms))
+			acc[i] *= 1 + 0.6*float64(c)/float64(len(e.nameTerms))
 		}
 		for _, w := range e.noise {
-			if !words[w] {
-				h.score *= 0.7
+			if qset[stem(w)] {
+				acc[i] *= 1.3 // the copy the question asks for
+			} else {
+				acc[i] *= 0.7
 			}
 		}
-		h.words = dedupe(h.words)
-		out = append(out, *h)
 	}
-	slices.SortFunc(out, func(a, b hit) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
+	byScore := func(a, b int) int {
+		if c := cmp.Compare(acc[b], acc[a]); c != 0 {
 			return c
 		}
-		return cmp.Compare(ix.tables[a.i].Name, ix.tables[b.i].Name)
-	})
+		return cmp.Compare(a, b)
+	}
+	slices.SortFunc(touched, byScore)
+	// A table a foreign key joins to one of the best hits, and that the
+	// question's words also name, is likely the other side of the join
+	// the question asks for.
+	if len(touched) > 0 {
+		top := acc[touched[0]]
+		lim := min(len(touched), maxCandidates)
+		bonus := map[int]float64{}
+		for _, h := range touched[:min(3, lim)] {
+			for _, e := range ix.adj[h] {
+				if acc[e.to] > 0 && e.to != h {
+					bonus[e.to] = max(bonus[e.to], 0.5*acc[h]*min(1, acc[h]/top))
+				}
+			}
+		}
+		if len(bonus) > 0 {
+			for i, b := range bonus {
+				acc[i] += b
+			}
+			slices.SortFunc(touched, byScore)
+		}
+	}
+	touched = touched[:min(len(touched), maxCandidates)]
+	// The same table in another schema (a business unit's copy, another
+	// database's) below a better one adds little: show other tables first.
+	seen := map[string]bool{}
+	demoted := false
+	for _, i := range touched {
+		e := &ix.tables[i]
+		if e.Scope == "" {
+			continue
+		}
+		if seen[e.base] {
+			acc[i] *= 0.6
+			demoted = true
+		}
+		seen[e.base] = true
+	}
+	if demoted {
+		slices.SortFunc(touched, byScore)
+	}
+	out := make([]hit, len(touched))
+	for k, i := range touched {
+		h := hit{i: i, score: acc[i], why: "words"}
+		for j, q := range qs {
+			if matched[i]&(1<<j) != 0 {
+				h.words = append(h.words, q.word)
+			}
+		}
+		h.words = append(h.words, valueWords[i]...)
+		out[k] = h
+	}
 	return out
 }
+
+// maxCandidates bounds the tables a search ranks in full.
+const maxCandidates = 200
 
 // expand orders the hits for showing: the strong hits, each followed by
 // the tables that join it to an earlier strong hit (bounded join paths);
@@ -247,6 +302,7 @@ func (ix *Index) expand(hits []hit) []hit {
 	for strong < len(hits) && strong < 2*maxHits && hits[strong].score >= 0.25*top {
 		strong++
 	}
+	strong = max(strong, min(len(hits), 3)) // the best three are joined whatever their scores
 	in := map[int]bool{}
 	score := map[int]float64{}
 	for _, h := range hits {
@@ -434,13 +490,3 @@ func tokens(s string) int { return (len(s) + 3) / 4 }
 func Tokens(s string) int { return tokens(s) }
 
 func round(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
-
-func dedupe(ws []string) []string {
-	var out []string
-	for _, w := range ws {
-		if !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}

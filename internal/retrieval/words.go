@@ -38,8 +38,8 @@ func splitWords(s string) []string {
 			}
 			cur = append(cur, r)
 		case unicode.IsDigit(r):
-			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
+			if len(cur) > 1 && !unicode.IsDigit(cur[len(cur)-1]) {
+				flush() // orders2019, but v2 and q3 stay whole
 			}
 			cur = append(cur, r)
 		case r == '\'' && len(cur) > 0 && i+1 < len(rs) && (rs[i+1] == 's' || rs[i+1] == 'S') && (i+2 == len(rs) || !unicode.IsLetter(rs[i+2])):
