@@ -205,3 +205,15 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+func TestListingKeepsOrderWithinBudget(t *testing.T) {
+	ix := shop()
+	all := ix.Listing(100000)
+	if len(all.Shown) != ix.Len() || all.Shown[0].Table != "customers" || all.Omitted != 0 || all.Tokens > ix.FullTokens() {
+		t.Fatalf("listing: %v, omitted %d, %d of %d tokens", names(all), all.Omitted, all.Tokens, ix.FullTokens())
+	}
+	some := ix.Listing(30)
+	if some.Tokens > 30 || len(some.Shown) == 0 || some.Omitted != ix.Len()-len(some.Shown) {
+		t.Errorf("listing within 30 tokens: %v (%d tokens), omitted %d", names(some), some.Tokens, some.Omitted)
+	}
+}

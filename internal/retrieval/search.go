@@ -490,3 +490,42 @@ func tokens(s string) int { return (len(s) + 3) / 4 }
 func Tokens(s string) int { return tokens(s) }
 
 func round(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+// Listing shows the tables in the order they were given, within the
+// budget, as Search shows them: for a schema small enough to show whole,
+// or when there is no question to rank by.
+func (ix *Index) Listing(budget int) Result {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	res := Result{FullTokens: ix.full}
+	var b strings.Builder
+	shown := map[int]bool{}
+	for i := range ix.tables {
+		text := ix.render(i, nil)
+		for _, e := range ix.adj[i] {
+			if shown[e.to] {
+				text += ix.joinLine(e)
+			}
+		}
+		if n := tokens(text); res.Tokens+n > budget {
+			res.Omitted = len(ix.tables) - len(res.Shown)
+			break
+		}
+		shown[i] = true
+		b.WriteString(text)
+		res.Tokens = tokens(b.String())
+		res.Shown = append(res.Shown, Shown{Table: ix.tables[i].Name, Columns: ix.shownColumns(i, nil), Why: "listed", Tokens: tokens(text)})
+	}
+	res.Text = b.String()
+	return res
+}
+
+// Table is the index's spelling of a table's name (case-insensitive), or
+// "" when it has none of that name.
+func (ix *Index) Table(name string) string {
+	if i := ix.lookup(name); i >= 0 {
+		return ix.tables[i].Name
+	}
+	return ""
+}
