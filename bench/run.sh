@@ -153,3 +153,5 @@ else
 	echo "  pooled Spider skipped: no $spider/dev.json (set SPIDER=DIR)"
 	taskset -c 0 "$q" eval --retrieval --tables 10000 | sed 's/^/  /'
 fi
+go test -run '^$' -bench 'BenchmarkRetrieval' -benchmem -cpu 1 ./internal/eval/ | grep -E '^Benchmark' | sed 's/^/  /'
+echo "  one search of the 10,000-table catalog, and building its index (the agent builds one per run)"

@@ -94,7 +94,7 @@ type entry struct {
 	nameTerms []string   // the stems of the name's words, in order
 	colTerms  [][]string // per column, the stems of its name and synonyms
 	lens      [nFields]int
-	noise     []string // words of the name that mark a copy: archive, backup, 2019
+	noise     []string // stems of the name's words that mark a copy: archive, backup, 2019
 	know      []string // knowledge items that point here, for why
 }
 
@@ -182,11 +182,12 @@ func Build(in Input) *Index {
 		ix.tables = append(ix.tables, entry{Table: t})
 	}
 	tfs := make([][nFields]map[string]int, len(ix.tables))
+	st := stemmer{}
 	add := func(i, f int, text string) {
 		if tfs[i][f] == nil {
 			tfs[i][f] = map[string]int{}
 		}
-		for _, w := range terms(text) {
+		for _, w := range st.terms(text) {
 			tfs[i][f][w]++
 			ix.tables[i].lens[f]++
 		}
@@ -198,10 +199,10 @@ func Build(in Input) *Index {
 			base = base[len(e.Scope)+1:]
 		}
 		e.base = strings.ToLower(base)
-		e.nameTerms = terms(base)
+		e.nameTerms = st.terms(base)
 		for _, w := range splitWords(base) {
 			if noiseWords[w] || isYear(w) {
-				e.noise = append(e.noise, w)
+				e.noise = append(e.noise, st.stem(w))
 			}
 		}
 		add(i, fName, base)
@@ -219,9 +220,9 @@ func Build(in Input) *Index {
 		add(i, fDesc, e.Desc)
 		e.colTerms = make([][]string, len(e.Columns))
 		for k, c := range e.Columns {
-			ct := terms(c.Name)
+			ct := st.terms(c.Name)
 			for _, s := range c.Synonyms {
-				ct = append(ct, terms(s)...)
+				ct = append(ct, st.terms(s)...)
 			}
 			e.colTerms[k] = ct
 			add(i, fCols, c.Name)

@@ -219,7 +219,7 @@ func (ix *Index) rank(question string, values []Value) []hit {
 			acc[i] *= 1 + 0.6*float64(c)/float64(len(e.nameTerms))
 		}
 		for _, w := range e.noise {
-			if qset[stem(w)] {
+			if qset[w] {
 				acc[i] *= 1.3 // the copy the question asks for
 			} else {
 				acc[i] *= 0.7

@@ -85,14 +85,33 @@ func isAlpha(w string) bool {
 }
 
 // terms is the stems of text's words, stop words left out.
-func terms(text string) []string {
+func terms(text string) []string { return stemmer(nil).terms(text) }
+
+// stemmer remembers the stems it has computed: a schema repeats its words
+// (id, name, created, amount) thousands of times. A nil stemmer
+// remembers nothing.
+type stemmer map[string]string
+
+func (st stemmer) stem(w string) string {
+	if st == nil {
+		return stem(w)
+	}
+	s, ok := st[w]
+	if !ok {
+		s = stem(w)
+		st[w] = s
+	}
+	return s
+}
+
+func (st stemmer) terms(text string) []string {
 	ws := splitWords(text)
 	out := ws[:0]
 	for _, w := range ws {
 		if stopWords[w] {
 			continue
 		}
-		out = append(out, stem(w))
+		out = append(out, st.stem(w))
 	}
 	return out
 }
