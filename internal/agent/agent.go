@@ -320,7 +320,7 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 	r.emit(ctx, &event.PlanMadeData{Source: "model", Plan: planJSON})
 
 	r.index, r.schemaBudget = a.index(r.policy), l.schemaBudget()
-	schema, shown := a.schemaContext(r.policy, r.index, question, r.schemaBudget/2)
+	schema, shown := a.schemaContext(r.policy, r.index, question, a.values(ctx, r.policy, question), r.schemaBudget/2)
 	schema = r.policy.scrub(schema)
 	r.spend(ctx, "prompt", question, schema, shown)
 	req := llm.Request{

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -52,7 +54,63 @@ func (a *Agent) index(p *policy) *retrieval.Index {
 	for _, v := range a.Verified {
 		in.Verified = append(in.Verified, retrieval.Verified{Question: v.Question, SQL: v.SQL})
 	}
+	in.Notes = a.notes()
 	return retrieval.Build(in)
+}
+
+// maxNotes bounds the notes the index reads.
+const maxNotes = 200
+
+// notes are the knowledge folder's notes (notes/*.md), read the way
+// read_knowledge reads them. Their words point the index at the tables
+// they name; their text is never shown by it.
+func (a *Agent) notes() []string {
+	if a.KnowledgeDir == "" {
+		return nil
+	}
+	ents, err := os.ReadDir(filepath.Join(a.KnowledgeDir, "notes"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if len(out) == maxNotes {
+			break
+		}
+		if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
+			continue
+		}
+		if text, err := readKnowledge(a.KnowledgeDir, "notes/"+e.Name()); err == nil {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// values are the stored values the question names (the knowledge's value
+// index), where they are stored; values of restricted columns are left
+// out. A value index that cannot be read gives none.
+func (a *Agent) values(ctx context.Context, p *policy, question string) []retrieval.Value {
+	if a.Knowledge == nil || a.Knowledge.Values == nil {
+		return nil
+	}
+	_, vals, err := a.Knowledge.Values.Read(ctx, question)
+	if err != nil {
+		return nil
+	}
+	m := a.model()
+	var out []retrieval.Value
+	for _, v := range vals {
+		if p.column(v.Entity, v.Column) {
+			continue
+		}
+		t := v.Entity
+		if e := m.Entity(v.Entity); e != nil {
+			t = e.TableName()
+		}
+		out = append(out, retrieval.Value{Table: t, Column: v.Column, Value: v.Value})
+	}
+	return out
 }
 
 // qualified is how a.tables names a foreign key's table: with its schema

@@ -94,7 +94,7 @@ func (a *Agent) tables(p *policy) []table {
 // related to the question (all of them when they fit), then metrics,
 // dimensions and verified questions, within budget tokens, fenced as
 // data; and what of the tables it shows, and why.
-func (a *Agent) schemaContext(p *policy, ix *retrieval.Index, question string, budget int) (string, retrieval.Result) {
+func (a *Agent) schemaContext(p *policy, ix *retrieval.Index, question string, values []retrieval.Value, budget int) (string, retrieval.Result) {
 	m := a.model()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Dialect: %s\n\n", a.dialect())
@@ -104,7 +104,7 @@ func (a *Agent) schemaContext(p *policy, ix *retrieval.Index, question string, b
 		res = ix.Listing(tableBudget)
 		b.WriteString("Tables (name: columns):\n")
 	} else {
-		res = ix.Search(question, retrieval.Options{Budget: tableBudget})
+		res = ix.Search(question, retrieval.Options{Budget: tableBudget, Values: values})
 		fmt.Fprintf(&b, "The %d tables most related to the question, of %d (name: columns):\n", len(res.Shown), ix.Len())
 	}
 	b.WriteString(res.Text)
@@ -291,7 +291,7 @@ func oneLine(s string) string {
 // size it against the model's context window.
 func (a *Agent) PromptText() string {
 	p := newPolicy(a.model())
-	schema, _ := a.schemaContext(p, a.index(p), "", a.Limits.schemaBudget()/2)
+	schema, _ := a.schemaContext(p, a.index(p), "", nil, a.Limits.schemaBudget()/2)
 	var b strings.Builder
 	b.WriteString(prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(schema))
 	for _, t := range a.tools() {
