@@ -459,18 +459,6 @@ func (ix *Index) joinLine(e edge) string {
 	return fmt.Sprintf("  join: %s.%s = %s.%s\n", ix.tables[e.fromT].Name, e.from, ix.tables[e.toT].Name, e.toCol)
 }
 
-// Render writes the named tables as Search shows them, for a caller that
-// chose them itself; unknown names are skipped.
-func (ix *Index) Render(names []string) string {
-	var b strings.Builder
-	for _, n := range names {
-		if i := ix.lookup(n); i >= 0 {
-			b.WriteString(ix.render(i, nil))
-		}
-	}
-	return b.String()
-}
-
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
