@@ -114,6 +114,9 @@ type Agent struct {
 	Verified  []Verified
 	// KnowledgeDir is the knowledge folder read_knowledge is confined to.
 	KnowledgeDir string
+	// Schema, when set, keeps the retrieval index of the schema between
+	// runs of agents that share it (nil: each run builds its own).
+	Schema *SchemaIndex
 	// Builtin answers, fast, free and exact, the questions the builtin
 	// planner maps onto a verified query or a metric (nil: never).
 	Builtin Builtin
@@ -319,7 +322,7 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 	planJSON, _ := json.Marshal(map[string]any{"prompt_version": PromptVersion, "model": a.PlannerName(), "manual": a.Manual()})
 	r.emit(ctx, &event.PlanMadeData{Source: "model", Plan: planJSON})
 
-	r.index, r.schemaBudget = a.index(r.policy), l.schemaBudget()
+	r.index, r.schemaBudget = a.schemaIndex(r.policy), l.schemaBudget()
 	schema, shown := a.schemaContext(r.policy, r.index, question, a.values(ctx, r.policy, question), r.schemaBudget/2)
 	schema = r.policy.scrub(schema)
 	r.spend(ctx, "prompt", question, schema, shown)

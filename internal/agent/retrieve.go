@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -23,6 +24,25 @@ func (l Limits) schemaBudget() int {
 		return l.SchemaBudget
 	}
 	return DefaultSchemaBudget
+}
+
+// SchemaIndex keeps the retrieval index of an agent's schema between
+// runs: the agents a server copies from one template share one, built on
+// first use, as long as their catalog, knowledge and withheld relations
+// are the template's. The zero value is ready to use.
+type SchemaIndex struct {
+	once sync.Once
+	ix   *retrieval.Index
+}
+
+// schemaIndex is the index of what the model may see: a.Schema's when
+// set, otherwise one built for this run.
+func (a *Agent) schemaIndex(p *policy) *retrieval.Index {
+	if a.Schema == nil {
+		return a.index(p)
+	}
+	a.Schema.once.Do(func() { a.Schema.ix = a.index(p) })
+	return a.Schema.ix
 }
 
 // index is the retrieval index over what the model may see: the tables

@@ -73,3 +73,16 @@ func TestPromptRanksByTheQuestionTheValuesAndTheNotes(t *testing.T) {
 		t.Errorf("the note does not lead to tiers: %+v", res.Shown)
 	}
 }
+
+func TestAgentsOfOneTemplateShareTheSchemaIndex(t *testing.T) {
+	tmpl := Agent{Catalog: wide(), Schema: &SchemaIndex{}}
+	a, b := tmpl, tmpl
+	p := newPolicy(a.model())
+	if a.schemaIndex(p) != b.schemaIndex(p) {
+		t.Error("two copies of a template built two indexes")
+	}
+	c := Agent{Catalog: wide()}
+	if first := c.schemaIndex(p); first == c.schemaIndex(p) {
+		t.Error("an agent without a SchemaIndex reused one")
+	}
+}
