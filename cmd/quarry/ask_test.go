@@ -340,4 +340,7 @@ func TestEvalRetrieval(t *testing.T) {
 	if r := quarryCmd(t, "", "eval", "--retrieval", "x.yaml"); r.code != quarry.ExitUsage {
 		t.Errorf("eval --retrieval with a golden file: exit %d", r.code)
 	}
+	if r := quarryCmd(t, "", "eval", "--retrieval", "--tables", "0"); r.code != quarry.ExitUsage {
+		t.Errorf("eval --retrieval with no catalog: exit %d", r.code)
+	}
 }

@@ -64,6 +64,8 @@ The golden format and the reason codes: docs/eval.md.`,
 		switch {
 		case retrieval && len(args) > 0:
 			return quarry.Errorf(quarry.KindUsage, "--retrieval reads no golden files; give --spider DIR and --tables N")
+		case retrieval && spiderDir == "" && tables <= 0:
+			return quarry.Errorf(quarry.KindUsage, "--retrieval needs a catalog: --tables N (a synthetic one) or --spider DIR")
 		case retrieval:
 			return a.evalRetrieval(ctx, runtime.RetrievalOptions{SpiderDir: spiderDir, Tables: tables, Questions: questions, Seed: 1, Budget: budget}, asJSON, verbose)
 		case spiderDir != "" && len(args) > 0:
