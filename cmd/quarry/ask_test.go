@@ -318,3 +318,29 @@ func TestAskStatesTheFigure(t *testing.T) {
 		t.Errorf("the follow-up is not stated as a first answer: exit %d\n%s%s", follow.code, follow.stdout, follow.stderr)
 	}
 }
+
+// TestEvalRetrieval runs the retrieval benchmark on a small synthetic
+// catalog: the figures come out as text and as JSON, and golden files
+// are refused beside it.
+func TestEvalRetrieval(t *testing.T) {
+	r := quarryCmd(t, "", "eval", "--retrieval", "--tables", "800", "--questions", "40")
+	if r.code != 0 || !strings.Contains(r.stdout, "synthetic 800-table catalog") || !strings.Contains(r.stdout, "recall@5") {
+		t.Fatalf("eval --retrieval: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = quarryCmd(t, "", "eval", "--retrieval", "--json", "--tables", "800", "--questions", "40")
+	var got struct {
+		Retrieval []struct {
+			Tables  int     `json:"tables"`
+			Recall5 float64 `json:"table_recall_at_5"`
+		} `json:"retrieval"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || len(got.Retrieval) != 1 || got.Retrieval[0].Tables != 800 || got.Retrieval[0].Recall5 < 0.9 {
+		t.Errorf("eval --retrieval --json: %v %+v\n%s", err, got, r.stdout)
+	}
+	if r := quarryCmd(t, "", "eval", "--retrieval", "x.yaml"); r.code != quarry.ExitUsage {
+		t.Errorf("eval --retrieval with a golden file: exit %d", r.code)
+	}
+	if r := quarryCmd(t, "", "eval", "--retrieval", "--tables", "0"); r.code != quarry.ExitUsage {
+		t.Errorf("eval --retrieval with no catalog: exit %d", r.code)
+	}
+}

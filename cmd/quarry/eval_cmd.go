@@ -14,7 +14,8 @@ import (
 
 func (a *app) evalCmd() *cobra.Command {
 	var spiderDir, asOf, connName string
-	var asJSON, verbose, faults bool
+	var asJSON, verbose, faults, retrieval bool
+	var tables, questions, budget int
 	var only []string
 	cmd := &cobra.Command{
 		Use:   "eval [FILE…] [--spider DIR]",
@@ -25,12 +26,18 @@ gold query orders, numbers to a relative tolerance of 1e-6, columns matched by
 their values. Each failed case gets a reason code; the summary separates wrong
 answers (the dangerous ones) from refusals. Each case is recorded as a run.
 
+--retrieval measures the schema retrieval index instead: recall@5 and @10
+of the gold tables and columns, what is shown as a share of the whole schema,
+and search latency, on a synthetic catalog (--tables, --questions) and, with
+--spider DIR, on every Spider database pooled into one catalog.
+
 --spider DIR reads the Spider format (dev.json and database/<db>/<db>.sqlite),
 builds each database's knowledge with learn alone, and scores it.
 
 The golden format and the reason codes: docs/eval.md.`,
 		Example: `  quarry eval eval/demo.yaml
-  quarry eval --spider ../data/spider --only concert_singer`,
+  quarry eval --spider ../data/spider --only concert_singer
+  quarry eval --retrieval --spider ../data/spider --tables 10000`,
 	}
 	cmd.Flags().StringVar(&spiderDir, "spider", "", "score the Spider benchmark in DIR instead of golden files")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "with --spider, only these databases")
@@ -38,6 +45,10 @@ The golden format and the reason codes: docs/eval.md.`,
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection golden files are scored on (default: the project's default)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary and every case as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every failed case")
+	cmd.Flags().BoolVar(&retrieval, "retrieval", false, "measure schema retrieval (docs/eval.md) instead of answers")
+	cmd.Flags().IntVar(&tables, "tables", 10000, "with --retrieval, the tables of the synthetic catalog (0: none)")
+	cmd.Flags().IntVar(&questions, "questions", 1000, "with --retrieval, the questions asked of the synthetic catalog")
+	cmd.Flags().IntVar(&budget, "budget", 0, "with --retrieval, the tokens of schema a search may show (default 1500)")
 	cmd.Flags().BoolVar(&faults, "faults", false, "also inject planner mistakes into every correct answer and report how many the checks catch (docs/eval.md)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		opts := eval.Options{}
@@ -51,6 +62,12 @@ The golden format and the reason codes: docs/eval.md.`,
 			opts.AsOf = a.now()
 		}
 		switch {
+		case retrieval && len(args) > 0:
+			return quarry.Errorf(quarry.KindUsage, "--retrieval reads no golden files; give --spider DIR and --tables N")
+		case retrieval && spiderDir == "" && tables <= 0:
+			return quarry.Errorf(quarry.KindUsage, "--retrieval needs a catalog: --tables N (a synthetic one) or --spider DIR")
+		case retrieval:
+			return a.evalRetrieval(ctx, runtime.RetrievalOptions{SpiderDir: spiderDir, Tables: tables, Questions: questions, Seed: 1, Budget: budget}, asJSON, verbose)
 		case spiderDir != "" && len(args) > 0:
 			return quarry.Errorf(quarry.KindUsage, "give golden files or --spider DIR, not both")
 		case spiderDir != "":
@@ -116,4 +133,20 @@ func (a *app) evalSpider(ctx context.Context, dir string, only []string, opts ev
 		return writeJSON(a.stdout, map[string]any{"report": rep, "cases": rep.Results})
 	}
 	return rep.WriteText(a.stdout, verbose)
+}
+
+func (a *app) evalRetrieval(ctx context.Context, opts runtime.RetrievalOptions, asJSON, verbose bool) error {
+	reps, err := runtime.EvalRetrieval(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(a.stdout, map[string]any{"retrieval": reps})
+	}
+	for i := range reps {
+		if err := reps[i].WriteText(a.stdout, verbose); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/retrieval"
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
@@ -58,6 +59,10 @@ type Limits struct {
 	// agent holds each result whole); 0 means no bound.
 	MaxValueBytes  int64
 	MaxResultBytes int64
+	// SchemaBudget bounds the tokens of schema one run shows the model
+	// (the prompt's tables and every search_schema and describe_table
+	// result together); 0 for DefaultSchemaBudget.
+	SchemaBudget int
 }
 
 // Defaults of Limits.
@@ -109,6 +114,9 @@ type Agent struct {
 	Verified  []Verified
 	// KnowledgeDir is the knowledge folder read_knowledge is confined to.
 	KnowledgeDir string
+	// Schema, when set, keeps the retrieval index of the schema between
+	// runs of agents that share it (nil: each run builds its own).
+	Schema *SchemaIndex
 	// Builtin answers, fast, free and exact, the questions the builtin
 	// planner maps onto a verified query or a metric (nil: never).
 	Builtin Builtin
@@ -193,6 +201,11 @@ type run struct {
 	out     *analyst.AskOutcome
 	asOf    time.Time
 	q       string
+	// The retrieval index of what the model may see, and the tokens of
+	// schema shown so far against the run's budget.
+	index        *retrieval.Index
+	shown        int
+	schemaBudget int
 }
 
 func (r *run) emit(ctx context.Context, p event.Payload) { r.em.Emit(ctx, p) }
@@ -309,10 +322,14 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 	planJSON, _ := json.Marshal(map[string]any{"prompt_version": PromptVersion, "model": a.PlannerName(), "manual": a.Manual()})
 	r.emit(ctx, &event.PlanMadeData{Source: "model", Plan: planJSON})
 
+	r.index, r.schemaBudget = a.schemaIndex(r.policy), l.schemaBudget()
+	schema, shown := a.schemaContext(r.policy, r.index, question, a.values(ctx, r.policy, question), r.schemaBudget/2)
+	schema = r.policy.scrub(schema)
+	r.spend(ctx, "prompt", question, schema, shown)
 	req := llm.Request{
 		System: []llm.SystemBlock{
 			{Text: prompt(string(a.dialect()), a.Manual())},
-			{Text: r.policy.scrub(a.schemaContext(r.policy)), Cache: true},
+			{Text: schema, Cache: true},
 		},
 		Tools: a.tools(),
 	}

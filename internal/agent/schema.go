@@ -5,12 +5,9 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/retrieval"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
-
-// maxContextTables bounds the tables listed in the system prompt; the
-// model finds the others with search_schema.
-const maxContextTables = 60
 
 func (a *Agent) model() *semantic.Model {
 	if a.Knowledge == nil || a.Knowledge.Model == nil {
@@ -25,10 +22,12 @@ type table struct {
 	name, desc string
 	rows       int64
 	cols       []column
+	synonyms   []string // the entity's name and synonyms
 }
 
 type column struct {
 	name, typ, desc string
+	synonyms        []string
 }
 
 // tables merges the live catalog with the semantic model, leaving out
@@ -52,21 +51,33 @@ func (a *Agent) tables(p *policy) []table {
 		}
 	}
 	for _, e := range m.Entities {
-		t := table{name: e.TableName(), desc: e.Description, rows: e.RowCount}
+		t := table{name: e.TableName(), desc: e.Description, rows: e.RowCount, synonyms: e.Synonyms}
+		if !strings.EqualFold(e.Name, e.TableName()) {
+			t.synonyms = append([]string{e.Name}, e.Synonyms...)
+		}
 		for _, c := range e.Columns {
 			if p.column(e.Name, c.Name) {
 				continue
 			}
-			t.cols = append(t.cols, column{name: c.Name, typ: string(c.Type), desc: c.Description})
+			t.cols = append(t.cols, column{name: c.Name, typ: string(c.Type), desc: c.Description, synonyms: c.Synonyms})
 		}
 		add(t)
 	}
 	if a.Catalog != nil {
+		// A name in more than one schema is written with its schema.
+		schemas := map[string]int{}
 		for _, ti := range a.Catalog.Tables {
-			if seen[strings.ToLower(ti.Name)] {
-				continue
+			schemas[strings.ToLower(ti.Name)]++
+		}
+		for _, ti := range a.Catalog.Tables {
+			name := ti.Name
+			if schemas[strings.ToLower(ti.Name)] > 1 && ti.Schema != "" {
+				name = ti.Schema + "." + ti.Name
 			}
-			t := table{name: ti.Name, desc: ti.Comment, rows: ti.RowCount}
+			if seen[strings.ToLower(ti.Name)] || seen[strings.ToLower(name)] {
+				continue // the model's entity describes it
+			}
+			t := table{name: name, desc: ti.Comment, rows: ti.RowCount}
 			for _, c := range ti.Columns {
 				if p.column(ti.Name, c.Name) {
 					continue
@@ -79,100 +90,124 @@ func (a *Agent) tables(p *policy) []table {
 	return out
 }
 
-// schemaContext is the stable prefix of every request: tables, joins,
-// metrics, dimensions and verified questions, fenced as data.
-func (a *Agent) schemaContext(p *policy) string {
+// schemaContext is the stable prefix of every request: the tables most
+// related to the question (all of them when they fit), then metrics,
+// dimensions and verified questions, within budget tokens, fenced as
+// data; and what of the tables it shows, and why.
+func (a *Agent) schemaContext(p *policy, ix *retrieval.Index, question string, values []retrieval.Value, budget int) (string, retrieval.Result) {
 	m := a.model()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Dialect: %s\n\nTables (name: columns):\n", a.dialect())
-	ts := a.tables(p)
-	for i, t := range ts {
-		if i == maxContextTables {
-			fmt.Fprintf(&b, "… and %d more tables; use search_schema.\n", len(ts)-i)
-			break
-		}
-		names := make([]string, len(t.cols))
-		for k, c := range t.cols {
-			names[k] = c.name
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", t.name, strings.Join(names, ", "))
+	fmt.Fprintf(&b, "Dialect: %s\n\n", a.dialect())
+	tableBudget := budget * 2 / 3
+	var res retrieval.Result
+	if ix.FullTokens() <= tableBudget || strings.TrimSpace(question) == "" {
+		res = ix.Listing(tableBudget)
+		b.WriteString("Tables (name: columns):\n")
+	} else {
+		res = ix.Search(question, retrieval.Options{Budget: tableBudget, Values: values})
+		fmt.Fprintf(&b, "The %d tables most related to the question, of %d (name: columns):\n", len(res.Shown), ix.Len())
 	}
-	if len(m.Relationships) > 0 {
-		b.WriteString("\nJoins:\n")
-		for _, r := range m.Relationships {
-			fmt.Fprintf(&b, "- %s.%s = %s.%s (%s)\n", r.From, r.FromColumn, r.To, r.ToColumn, r.Cardinality)
+	b.WriteString(res.Text)
+	if more := ix.Len() - len(res.Shown); more > 0 {
+		fmt.Fprintf(&b, "… and %d more tables; use search_schema.\n", more)
+	}
+	// The rest, line by line while the budget lasts (the fence's own
+	// lines are counted).
+	room := budget - retrieval.Tokens(b.String()) - 10
+	left := 0
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		head := "\n" + title + ":\n"
+		for i, l := range lines {
+			n := retrieval.Tokens(l)
+			if i == 0 {
+				n += retrieval.Tokens(head)
+			}
+			if n > room {
+				left += len(lines) - i
+				return
+			}
+			if i == 0 {
+				b.WriteString(head)
+			}
+			b.WriteString(l)
+			room -= n
 		}
 	}
-	if len(m.Metrics) > 0 {
-		b.WriteString("\nMetrics (use query_metric):\n")
-		for _, mt := range m.Metrics {
-			fmt.Fprintf(&b, "- %s: %s\n", mt.Name, oneLine(mt.Description))
-		}
+	var lines []string
+	for _, mt := range m.Metrics {
+		lines = append(lines, fmt.Sprintf("- %s: %s\n", mt.Name, oneLine(mt.Description)))
 	}
-	if len(m.Dimensions) > 0 {
-		b.WriteString("\nDimensions:\n")
-		for _, d := range m.Dimensions {
-			fmt.Fprintf(&b, "- %s: %s\n", d.Name, oneLine(d.Description))
-		}
+	section("Metrics (use query_metric)", lines)
+	lines = nil
+	for _, d := range m.Dimensions {
+		lines = append(lines, fmt.Sprintf("- %s: %s\n", d.Name, oneLine(d.Description)))
 	}
-	if len(a.Verified) > 0 {
-		b.WriteString("\nVerified queries (approved; reuse them when they fit):\n")
-		for _, v := range a.Verified {
-			fmt.Fprintf(&b, "- %s\n  %s\n", oneLine(v.Question), oneLine(v.SQL))
-		}
+	section("Dimensions", lines)
+	lines = nil
+	for _, v := range a.Verified {
+		lines = append(lines, fmt.Sprintf("- %s\n  %s\n", oneLine(v.Question), oneLine(v.SQL)))
+	}
+	section("Verified queries (approved; reuse them when they fit)", lines)
+	if left > 0 {
+		fmt.Fprintf(&b, "… and %d more metrics, dimensions or verified queries; search_schema finds them.\n", left)
 	}
 	if len(m.Restricted) > 0 {
 		b.WriteString("\nSome columns are restricted by policy and are not listed; their values are never shown.\n")
 	}
-	return fence("schema", "", b.String())
+	return fence("schema", "", b.String()), res
 }
 
-// searchSchema lists the tables, columns, metrics and dimensions whose
-// names, synonyms or descriptions contain a word of query.
-func (a *Agent) searchSchema(p *policy, query string) string {
-	words := strings.Fields(strings.ToLower(query))
+// searchSchema ranks the tables (with their columns) and lists the
+// metrics and dimensions whose names, synonyms or descriptions share a
+// word with query, within budget tokens.
+func (a *Agent) searchSchema(p *policy, ix *retrieval.Index, query string, budget int) (string, retrieval.Result) {
+	res := ix.Search(query, retrieval.Options{Budget: budget * 3 / 4})
+	var b strings.Builder
+	b.WriteString(res.Text)
+	if res.Omitted > 0 {
+		fmt.Fprintf(&b, "(%d more tables match less well; search with other words)\n", res.Omitted)
+	}
+	q := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(query)) {
+		if w = strings.Trim(w, "?,.!'\""); len(w) >= 2 {
+			q[w] = true
+		}
+	}
 	match := func(texts ...string) bool {
 		for _, t := range texts {
-			t = strings.ToLower(t)
-			for _, w := range words {
-				if len(w) >= 2 && strings.Contains(t, strings.Trim(w, "?,.!'\"")) {
+			for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r == ' ' || r == '_' || r == ',' || r == '.' }) {
+				if q[w] {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	var b strings.Builder
-	n := 0
-	for _, t := range a.tables(p) {
-		if match(t.name, t.desc) {
-			fmt.Fprintf(&b, "table %s: %s\n", t.name, oneLine(t.desc))
-			n++
-		}
-		for _, c := range t.cols {
-			if match(c.name, c.desc) {
-				fmt.Fprintf(&b, "column %s.%s (%s): %s\n", t.name, c.name, c.typ, oneLine(c.desc))
-				n++
-			}
-		}
-	}
 	m := a.model()
+	var lines []string
 	for _, mt := range m.Metrics {
 		if match(append([]string{mt.Name, mt.Description}, mt.Synonyms...)...) {
-			fmt.Fprintf(&b, "metric %s: %s\n", mt.Name, oneLine(mt.Description))
-			n++
+			lines = append(lines, fmt.Sprintf("metric %s: %s\n", mt.Name, oneLine(mt.Description)))
 		}
 	}
 	for _, d := range m.Dimensions {
 		if match(append([]string{d.Name, d.Description}, d.Synonyms...)...) {
-			fmt.Fprintf(&b, "dimension %s: %s\n", d.Name, oneLine(d.Description))
-			n++
+			lines = append(lines, fmt.Sprintf("dimension %s: %s\n", d.Name, oneLine(d.Description)))
 		}
 	}
-	if n == 0 {
-		return "nothing matches " + query
+	for _, l := range lines {
+		if retrieval.Tokens(b.String()+l) > budget {
+			break
+		}
+		b.WriteString(l)
 	}
-	return b.String()
+	if b.Len() == 0 {
+		return "nothing matches " + query, res
+	}
+	return b.String(), res
 }
 
 // describe writes one table's columns, keys and joins.
@@ -216,7 +251,7 @@ func (a *Agent) describe(p *policy, name string) (string, error) {
 		b.WriteString("\n")
 	}
 	if a.Catalog != nil {
-		if ti := a.Catalog.Table(t.name); ti != nil {
+		if ti := a.catalogTable(t.name); ti != nil {
 			if len(ti.PrimaryKey) > 0 {
 				b.WriteString("primary key: " + strings.Join(ti.PrimaryKey, ", ") + "\n")
 			}
@@ -264,8 +299,9 @@ func oneLine(s string) string {
 // size it against the model's context window.
 func (a *Agent) PromptText() string {
 	p := newPolicy(a.model())
+	schema, _ := a.schemaContext(p, a.index(p), "", nil, a.Limits.schemaBudget()/2)
 	var b strings.Builder
-	b.WriteString(prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(a.schemaContext(p)))
+	b.WriteString(prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(schema))
 	for _, t := range a.tools() {
 		b.WriteString("\n" + t.Name + ": " + t.Description + " " + string(t.InputSchema))
 	}

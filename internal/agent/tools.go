@@ -78,17 +78,15 @@ func (r *run) call(ctx context.Context, u llm.ToolUse) (content string, isErr, d
 		if err := decode(u, &in, "query"); err != nil {
 			return "", false, false, err
 		}
-		return fence("tool_result", `tool="search_schema"`, r.a.searchSchema(r.policy, in.Query)), false, false, nil
+		out, isErr := r.searchSchema(ctx, in.Query)
+		return out, isErr, false, nil
 	case ToolDescribeTable:
 		var in struct{ Table string }
 		if err := decode(u, &in, "table"); err != nil {
 			return "", false, false, err
 		}
-		s, e := r.a.describe(r.policy, in.Table)
-		if e != nil {
-			return quarry.Message(e), true, false, nil
-		}
-		return fence("schema", `table="`+attr(in.Table)+`"`, s), false, false, nil
+		out, isErr := r.describeTable(ctx, in.Table)
+		return out, isErr, false, nil
 	case ToolSampleValues:
 		var in struct {
 			Table, Column string

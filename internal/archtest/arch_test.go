@@ -23,6 +23,7 @@ var pure = []string{
 	"internal/semantic",
 	"internal/planner",
 	"internal/planner/dates",
+	"internal/retrieval",
 	"internal/verify",
 	"internal/narrate",
 	"internal/narrate/chart",

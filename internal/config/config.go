@@ -230,6 +230,9 @@ type Model struct {
 	// MaxSteps bounds the model's tool loop in one run (model calls);
 	// 0 means the agent's default.
 	MaxSteps int
+	// SchemaBudget bounds the tokens of schema one run shows the model
+	// (estimated as characters / 4); 0 means the agent's default.
+	SchemaBudget int
 	// BudgetUSD bounds what one run may spend on the model, in US dollars;
 	// 0 means no ceiling.
 	BudgetUSD float64
@@ -587,6 +590,7 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 				{"api_key", d.secret(&cfg.Model.APIKey)},
 				{"base_url", d.str(&cfg.Model.BaseURL)},
 				{"max_steps", d.intField(&cfg.Model.MaxSteps, 0)},
+				{"schema_budget", d.intField(&cfg.Model.SchemaBudget, 0)},
 				{"budget_usd", d.number(&cfg.Model.BudgetUSD)},
 				{"effort", d.str(&cfg.Model.Effort)},
 				{"cheap_effort", d.str(&cfg.Model.CheapEffort)},

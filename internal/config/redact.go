@@ -56,16 +56,17 @@ type (
 		AllowPrivilegedRole bool `json:"allow_privileged_role,omitempty" yaml:"allow_privileged_role,omitempty"`
 	}
 	viewModel struct {
-		Provider  string  `json:"provider" yaml:"provider"`
-		Model     string  `json:"model" yaml:"model"`
-		APIKey    string  `json:"api_key" yaml:"api_key"`
-		BaseURL   string  `json:"base_url" yaml:"base_url"`
-		MaxSteps  int     `json:"max_steps" yaml:"max_steps"`
-		BudgetUSD float64 `json:"budget_usd" yaml:"budget_usd"`
-		Effort    string  `json:"effort,omitempty" yaml:"effort,omitempty"`
-		Cheap     string  `json:"cheap_effort,omitempty" yaml:"cheap_effort,omitempty"`
-		MaxTokens int     `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
-		Reason    string  `json:"chosen_because" yaml:"chosen_because"`
+		Provider     string  `json:"provider" yaml:"provider"`
+		Model        string  `json:"model" yaml:"model"`
+		APIKey       string  `json:"api_key" yaml:"api_key"`
+		BaseURL      string  `json:"base_url" yaml:"base_url"`
+		MaxSteps     int     `json:"max_steps" yaml:"max_steps"`
+		SchemaBudget int     `json:"schema_budget,omitempty" yaml:"schema_budget,omitempty"`
+		BudgetUSD    float64 `json:"budget_usd" yaml:"budget_usd"`
+		Effort       string  `json:"effort,omitempty" yaml:"effort,omitempty"`
+		Cheap        string  `json:"cheap_effort,omitempty" yaml:"cheap_effort,omitempty"`
+		MaxTokens    int     `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
+		Reason       string  `json:"chosen_because" yaml:"chosen_because"`
 	}
 	viewLimits struct {
 		MaxRows           int64   `json:"max_rows" yaml:"max_rows"`
@@ -110,16 +111,17 @@ func (c *Config) view() viewConfig {
 		State:      redactStateURL(c.State),
 		Retention:  c.Retention.view(),
 		Model: viewModel{
-			Provider:  c.Model.Provider,
-			Model:     c.Model.Model,
-			APIKey:    redactSecret(c.Model.APIKey),
-			BaseURL:   c.Model.BaseURL,
-			MaxSteps:  c.Model.MaxSteps,
-			BudgetUSD: c.Model.BudgetUSD,
-			Effort:    c.Model.Effort,
-			Cheap:     c.Model.CheapEffort,
-			MaxTokens: c.Model.MaxTokens,
-			Reason:    c.Model.Reason,
+			Provider:     c.Model.Provider,
+			Model:        c.Model.Model,
+			APIKey:       redactSecret(c.Model.APIKey),
+			BaseURL:      c.Model.BaseURL,
+			MaxSteps:     c.Model.MaxSteps,
+			SchemaBudget: c.Model.SchemaBudget,
+			BudgetUSD:    c.Model.BudgetUSD,
+			Effort:       c.Model.Effort,
+			Cheap:        c.Model.CheapEffort,
+			MaxTokens:    c.Model.MaxTokens,
+			Reason:       c.Model.Reason,
 		},
 		Limits: viewLimits{
 			MaxRows:           c.Limits.MaxRows,

@@ -50,7 +50,7 @@ func TestTemplateExplainsEveryField(t *testing.T) {
 	text := string(Template(TemplateOptions{DBPath: "demo.db"}))
 	lines := strings.Split(text, "\n")
 	for _, f := range []string{"version", "project", "connection", "connections", "driver", "path", "knowledge", "state",
-		"model", "provider", "api_key", "base_url", "limits", "max_rows", "preview_rows", "statement_timeout",
+		"model", "provider", "api_key", "base_url", "max_steps", "schema_budget", "limits", "max_rows", "preview_rows", "statement_timeout",
 		"max_statement_bytes", "max_cost", "max_estimated_rows", "cache_ttl", "repair_attempts", "max_value_bytes", "max_result_bytes", "server", "read_timeout", "idle_timeout",
 		"max_header_bytes", "max_sessions", "session_idle_timeout", "guard", "extra_functions"} {
 		found := false

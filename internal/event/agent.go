@@ -10,6 +10,7 @@ const (
 	ResultsPasted   Type = "results.pasted"   // manual mode: the result a person ran and pasted
 	FixProposed     Type = "fix.proposed"     // run: the model's fix of the user's failed SQL
 	AgentFailed     Type = "agent.failed"     // the tool loop stopped without an answer
+	SchemaShown     Type = "schema.shown"     // tables and columns of the schema the model was shown, and why
 )
 
 // StatusAwaitingResults is the status of a manual-mode run whose proposed
@@ -74,8 +75,39 @@ type AgentFailedData struct {
 	Steps   int    `json:"steps"`
 }
 
+// SchemaShownData records what of the schema the model was shown at one
+// step, and why: by the system prompt (step 0, before the first call), a
+// search_schema or a describe_table. A request carries everything shown
+// at earlier steps, so the schema.shown events before a model.called say
+// what that call was sent. Tokens are estimated as characters / 4.
+type SchemaShownData struct {
+	Step    int          `json:"step"`
+	Source  string       `json:"source"`          // prompt, search_schema or describe_table
+	Query   string       `json:"query,omitempty"` // the question, the search's words or the table described
+	Tables  []ShownTable `json:"tables,omitempty"`
+	Tokens  int          `json:"tokens"`        // of this part
+	Total   int          `json:"total_tokens"`  // shown in the run so far, this part included
+	Budget  int          `json:"budget_tokens"` // the run's schema budget
+	Full    int          `json:"full_tokens,omitempty"`
+	Omitted int          `json:"omitted,omitempty"` // tables found but left out by the budget
+}
+
+// ShownTable is one table shown: the columns shown of it, and why it was
+// shown: "words" (Words are the words it matched), "join" (it joins the
+// two tables in Via), "neighbour" (a foreign key joins it to Via),
+// "listed" (the schema is shown in order) or "described".
+type ShownTable struct {
+	Table   string   `json:"table"`
+	Columns []string `json:"columns,omitempty"`
+	Why     string   `json:"why"`
+	Words   []string `json:"words,omitempty"`
+	Via     []string `json:"via,omitempty"`
+	Score   float64  `json:"score,omitempty"`
+}
+
 // EventType implementations.
 func (*ToolCalledData) EventType() Type      { return ToolCalled }
+func (*SchemaShownData) EventType() Type     { return SchemaShown }
 func (*RepairAttemptedData) EventType() Type { return RepairAttempted }
 func (*QueryProposedData) EventType() Type   { return QueryProposed }
 func (*ResultsPastedData) EventType() Type   { return ResultsPasted }

@@ -101,6 +101,8 @@ func Decode(e Event) (Payload, error) {
 		p = &FixProposedData{}
 	case AgentFailed:
 		p = &AgentFailedData{}
+	case SchemaShown:
+		p = &SchemaShownData{}
 	default:
 		return nil, nil
 	}

@@ -2,11 +2,13 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/eval"
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // Eval runs golden sets against the named connection through the
@@ -96,4 +98,54 @@ func EvalSpider(ctx context.Context, dir string, only []string, opts eval.Option
 		Log:    log,
 		Faults: faults,
 	})
+}
+
+// RetrievalOptions choose what EvalRetrieval measures.
+type RetrievalOptions struct {
+	// SpiderDir, when set, is a Spider folder whose databases are pooled
+	// into one catalog.
+	SpiderDir string
+	// Tables and Questions size the synthetic catalog (0: none).
+	Tables, Questions int
+	Seed              uint64
+	Budget            int
+}
+
+// EvalRetrieval measures the retrieval index on pooled Spider (every
+// database's catalog read through the read-only SQLite connector) and on
+// a synthetic catalog.
+func EvalRetrieval(ctx context.Context, opts RetrievalOptions) ([]eval.RetrievalReport, error) {
+	var sets []*eval.RetrievalSet
+	if opts.SpiderDir != "" {
+		sp, err := eval.LoadSpider(opts.SpiderDir)
+		if err != nil {
+			return nil, err
+		}
+		cats := map[string]*quarry.Catalog{}
+		for _, db := range sp.DBs {
+			conn, err := sqlite.Open(ctx, db.Path, sqlite.Options{})
+			if err != nil {
+				return nil, err
+			}
+			cat, err := conn.Catalog(ctx)
+			conn.Close()
+			if err != nil {
+				return nil, err
+			}
+			cats[db.Name] = cat
+		}
+		sets = append(sets, eval.PooledSpider(sp, cats))
+	}
+	if opts.Tables > 0 {
+		cat, cases := eval.SyntheticCatalog(opts.Tables, opts.Questions, opts.Seed)
+		sets = append(sets, &eval.RetrievalSet{Name: fmt.Sprintf("synthetic %d-table catalog", len(cat.Tables)), Catalog: cat, Cases: cases})
+	}
+	var out []eval.RetrievalReport
+	for _, s := range sets {
+		if err := ctx.Err(); err != nil {
+			return out, quarry.Wrap(quarry.KindCanceled, err, "the retrieval benchmark was interrupted")
+		}
+		out = append(out, eval.RunRetrieval(s, eval.RetrievalOptions{Budget: opts.Budget}))
+	}
+	return out, nil
 }

@@ -82,7 +82,7 @@ func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (
 // budget, preview rows and repairs, and the limits its queries run under.
 func AgentLimits(cfg *config.Config) agent.Limits {
 	l := agent.Limits{
-		MaxSteps:    cfg.Model.MaxSteps,
+		MaxSteps: cfg.Model.MaxSteps, SchemaBudget: cfg.Model.SchemaBudget,
 		Budget:      llm.Budget{MaxMicroUSD: int64(math.Round(cfg.Model.BudgetUSD * 1e6))},
 		PreviewRows: cfg.Limits.PreviewRows, RepairAttempts: cfg.Limits.RepairAttempts,
 		StatementTimeout: cfg.Limits.StatementTimeout, MaxCost: cfg.Limits.MaxCost, MaxEstimatedRows: cfg.Limits.MaxEstimatedRows,

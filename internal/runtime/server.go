@@ -126,7 +126,8 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 	// planner's answer for those it maps exactly; else the builtin
 	// planner, follow-ups made whole.
 	tmpl := agent.Agent{Knowledge: srv.Knowledge, Verified: srv.Verified, KnowledgeDir: cfg.Knowledge, Clock: r.o.Now,
-		Limits: AgentLimits(cfg), Catalog: srv.Catalog, Withheld: srv.Withheld}
+		Limits: AgentLimits(cfg), Catalog: srv.Catalog, Withheld: srv.Withheld,
+		Schema: &agent.SchemaIndex{}} // the server's questions share one schema index
 	if gw != nil {
 		k, _, err := r.agentKnowledge(cfg)
 		if err != nil {
