@@ -224,6 +224,11 @@ func irregularPast(w string) string {
 	return w
 }
 
+// Stem is the form the planner compares a lower-case word in: the
+// Snowball English stem after the irregular plurals and past forms (people
+// → person, sold → sell). The retrieval index compares words the same way.
+func Stem(w string) string { return stemWord(w) }
+
 // stemWord is the stem of one lower-case word.
 func stemWord(w string) string {
 	w = irregular(w)

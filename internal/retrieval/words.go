@@ -3,9 +3,8 @@ package retrieval
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/quarrydata/quarry/internal/planner"
 )
 
 // splitWords splits text into lower-case words: runs of letters or of
@@ -62,27 +61,9 @@ func splitWords(s string) []string {
 	return out[:j]
 }
 
-// stem is the form words are compared in: the Snowball English stem,
-// after the irregular plurals and past forms the builtin planner also
-// reads (people → person, sold → sell). Numbers and short words are kept.
-func stem(w string) string {
-	if b, ok := irregular[w]; ok {
-		w = b
-	}
-	if utf8.RuneCountInString(w) < 3 || !isAlpha(w) {
-		return w
-	}
-	return english.Stem(w, true)
-}
-
-func isAlpha(w string) bool {
-	for _, r := range w {
-		if !unicode.IsLetter(r) {
-			return false
-		}
-	}
-	return true
-}
+// stem is the form words are compared in: the builtin planner's
+// (planner.Stem), so that the index and the planner read a word alike.
+func stem(w string) string { return planner.Stem(w) }
 
 // terms is the stems of text's words, stop words left out.
 func terms(text string) []string { return stemmer(nil).terms(text) }
@@ -114,21 +95,6 @@ func (st stemmer) terms(text string) []string {
 		out = append(out, st.stem(w))
 	}
 	return out
-}
-
-// irregular maps the irregular English forms that the suffix rules miss
-// to the form the stemmer treats like the rest (as internal/planner's
-// word forms do).
-var irregular = map[string]string{
-	"people": "person", "persons": "person", "children": "child", "men": "man", "women": "woman",
-	"mice": "mouse", "geese": "goose", "teeth": "tooth", "feet": "foot", "criteria": "criterion",
-	"analyses": "analysis", "indices": "index", "matrices": "matrix", "leaves": "leaf", "wives": "wife",
-	"lives": "life", "knives": "knife", "halves": "half", "shelves": "shelf",
-	"sold": "sell", "bought": "buy", "paid": "pay", "made": "make", "held": "hold", "won": "win",
-	"lost": "lose", "ran": "run", "began": "begin", "begun": "begin", "flew": "fly", "flown": "fly",
-	"drove": "drive", "driven": "drive", "wrote": "write", "written": "write", "spent": "spend",
-	"sent": "send", "built": "build", "taught": "teach", "gave": "give", "given": "give",
-	"took": "take", "taken": "take", "left": "leave", "born": "birth",
 }
 
 // stopWords are the words of a question that name no table or column.
