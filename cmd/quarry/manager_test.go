@@ -197,6 +197,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "satisfaction score for urgent tickets", refuse: "without asking for a list or a figure"},
 		{q: "store share of revenue by month this year", rows: "SELECT strftime('%Y-%m-01', o.ordered_at), sum(CASE WHEN o.channel = 'store' THEN oi.quantity * oi.unit_price * (1 - oi.discount) ELSE 0 END) / sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01' GROUP BY 1 ORDER BY 1"},
 		{q: "refund % by channel", refuse: "rate in each group or each group's part"},
+		{q: "avg order value by channel", rows: "SELECT o.channel, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / count(DISTINCT o.id) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1"},
+		{q: "how many tickets were opened in may", want: "SELECT count(*) FROM support_tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

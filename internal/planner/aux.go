@@ -96,6 +96,15 @@ func (p *Planner) namesMetricWith(word string, items []item) bool {
 	return false
 }
 
+// bareMeasure refuses a list plan of a bare measure column (measureList).
+func (p *Planner) bareMeasure(pl *Plan, rowsLead bool, toks []token) *Plan {
+	if pl.Kind != KindRows || rowsLead || !p.measureList(pl, toks) {
+		return nil
+	}
+	c := display(pl.Query.Rows.Columns[0])
+	return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("the question names only %s, a measure, without asking for a list or a figure; ask for its average (“average %s for …”) or for the rows (“list … with their %s”)", c, c, c)}
+}
+
 // measureList reports whether a list plan shows only numeric columns that
 // are not keys, for a question with no word that asks for a list ("list",
 // "show", "which", "each", "all"...): "satisfaction score for urgent
@@ -124,4 +133,32 @@ func (p *Planner) measureList(pl *Plan, toks []token) bool {
 		}
 	}
 	return true
+}
+
+// abbreviations are the short forms people type for words of analysis,
+// read as the word unless the knowledge knows the short form itself.
+var abbreviations = []struct {
+	re   *regexp.Regexp
+	abbr string
+	word string
+}{
+	{regexp.MustCompile(`(?i)\bavg\b\.?`), "avg", "average"},
+	{regexp.MustCompile(`(?i)\bpct\b\.?`), "pct", "percent"},
+	{regexp.MustCompile(`(?i)\bqty\b\.?`), "qty", "quantity"},
+	{regexp.MustCompile(`(?i)\bamt\b\.?`), "amt", "amount"},
+}
+
+// expandAbbreviations writes out the short forms of words the knowledge
+// does not know as such ("avg order value" → "average order value"), and
+// says which it read so.
+func (p *Planner) expandAbbreviations(q string) (string, []string) {
+	var read []string
+	for _, a := range abbreviations {
+		if len(p.lex.known[a.abbr]) > 0 || !a.re.MatchString(q) {
+			continue
+		}
+		q = a.re.ReplaceAllString(q, a.word)
+		read = append(read, fmt.Sprintf("%q read as %q", a.abbr, a.word))
+	}
+	return q, read
 }

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -86,6 +85,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	}
 	// "the US", "German customers": the values they name.
 	question = semantic.ExpandAliases(question, p.m.HasValue)
+	question, abbrevs := p.expandAbbreviations(question)
 	toks := tokenize(question)
 	if verb := p.writeRequest(toks); verb != "" {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
@@ -109,11 +109,12 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return p.unanswered(st, "some words of the question are not terms quarry knows")
 	}
 	pl := p.build(st)
-	if pl.Kind == KindRows && !st.rowsLead && p.measureList(pl, toks) {
-		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("the question names only %s, a measure, without asking for a list or a figure; ask for its average (“average %s for …”) or for the rows (“list … with their %s”)", display(pl.Query.Rows.Columns[0]), display(pl.Query.Rows.Columns[0]), display(pl.Query.Rows.Columns[0]))}
+	if r := p.bareMeasure(pl, st.rowsLead, toks); r != nil {
+		return r
 	}
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
 		pl.Ignored = p.ignored(items)
+		pl.Understood = append(pl.Understood, abbrevs...)
 	}
 	for _, it := range items {
 		if it.via != "" && it.via != it.text {
@@ -149,57 +150,6 @@ func negated(items []*item) bool {
 		}
 	}
 	return false
-}
-
-// functionWords are the stopwords that carry no content at all; the
-// planner's other stopwords ("placed", "still", "only", "total") are
-// words it read past, and the plan lists them (Plan.Ignored).
-func functionWords() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the of in on at for to from is are was were be been being do does did done
-		have has had there it its this that these those me my our we us i you your please can could would should
-		will shall let know want need like tell see so much many as their them they any some just also then about
-		into how what and or what's whats there's hi hey thanks thank here give given his her hers its`) {
-		m[w] = true
-	}
-	return m
-}
-
-// ignored lists the words of the question the planner read past: its
-// stopwords that are not mere function words, and the filler phrases
-// ("signed up"), in order, once each.
-func (p *Planner) ignored(items []item) []string {
-	var out []string
-	used := map[string]bool{} // words merged into a term ("open" of "open tickets")
-	for _, it := range items {
-		if it.kind == itTerm {
-			for _, w := range strings.Fields(it.text) {
-				used[w] = true
-			}
-		}
-	}
-	for _, it := range items {
-		if it.kind == itStop && it.link == nil && !p.function[it.text] && !used[it.text] || it.kind == itKw && it.kw == "filler" {
-			if !slices.Contains(out, it.text) {
-				out = append(out, it.text)
-			}
-		}
-	}
-	return out
-}
-
-func (p *Planner) someMetrics() string {
-	var names []string
-	for i, m := range p.m.Metrics {
-		if i == 3 {
-			break
-		}
-		names = append(names, strings.ReplaceAll(m.Name, "_", " "))
-	}
-	if len(names) == 0 {
-		return "a count of rows"
-	}
-	return strings.Join(names, ", ")
 }
 
 // walk reads the items left to right, collecting terms with their local

@@ -188,7 +188,9 @@ func (p *parser) monthPhrase(i int, m time.Month) (Range, int) {
 	// "in May", written as a name, after a word that introduces a period.
 	switch p.tok(i - 1) {
 	case "in", "during", "for", "since", "of", "until", "through", "and":
-		bareOK = bareOK || w == "may" && p.capital(i)
+		// In lower case too when nothing follows it: "opened in may"
+		// (a modal verb is followed by its verb).
+		bareOK = bareOK || w == "may" && (p.capital(i) || p.tok(i+1) == "")
 	}
 	if d, ok := dayOfMonth(p.tok(i + 1)); ok {
 		if y, ok := year(p.tok(i + 2)); ok {

@@ -175,14 +175,18 @@ func FuzzFindAll(f *testing.F) {
 	})
 }
 
-// TestMayAsAName: "May" written as a name after "in" is the month; "may"
-// in lower case, or without such a word before it, is the verb.
+// TestMayAsAName: "May" written as a name after "in" is the month, and so
+// is "may" in lower case at the end of the question ("tickets opened in
+// may", found from outside); before another word, or without such a word
+// before it, it is the verb.
 func TestMayAsAName(t *testing.T) {
 	for q, want := range map[string]string{
 		"refunds in May":                "2026-05-01",
 		"tickets between March and May": "2026-03-01",
 		"revenue that may be lost":      "",
-		"refunds in may":                "",
+		"refunds in may":                "2026-05-01",
+		"tickets opened in may?":        "2026-05-01",
+		"revenue in may be lower":       "",
 		"May we see revenue":            "",
 	} {
 		got := FindAll(q, asOf)

@@ -1,0 +1,150 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// shares reads "share of revenue by channel" (each group's share of the
+// total) and "what percentage of orders were refunded" (a ratio).
+func (b *builder) shares() *Plan {
+	q := &b.q
+	var grouped []semantic.Filter // the condition of a share in each group
+	if len(q.Dimensions) > 0 {
+		// "share of revenue by channel" is each channel's part of the
+		// total (of each period's, by a time grain as well); "what share of
+		// orders were refunded by channel", "mobile share of orders by
+		// year" and "share of revenue from Electronics by month" the
+		// condition's share within each group, a ratio per group.
+		cases, ok := b.groupedShare(q.Filters)
+		if !ok {
+			return b.fail("quarry could not tell whether the share is each group's part of the total or a condition's part within each group; say “mobile share of orders by year” or “share of orders by channel for business customers”")
+		}
+		if len(cases) == 0 && asShareRE.MatchString(strings.ToLower(b.st.raw)) {
+			// "cancelled orders as a share of all orders by channel": one
+			// measure over another, not each group's part of the total.
+			return b.fail("quarry cannot take one measure as a share of another yet; ask for the condition's share, as in “what percentage of orders were cancelled by channel”")
+		}
+		if len(cases) == 0 && len(q.Metrics) == 1 && b.subsetBeforeShare(q.Metrics[0]) {
+			// "refund % by channel": the refund rate in each channel, or
+			// each channel's part of all refunds?
+			m := display(q.Metrics[0])
+			return b.fail(fmt.Sprintf("quarry could not tell whether this is the rate in each group or each group's part of all %s; ask for the rate with “what percentage of … were …”, or for the parts with “share of %s by …”", m, m))
+		}
+		if len(cases) == 0 {
+			q.Share = true
+			b.und("share of total")
+			return nil
+		}
+		grouped = cases
+	}
+	if len(q.Metrics) != 1 || len(q.Filters) == 0 {
+		return b.fail("a share needs a breakdown (“share of revenue by channel”) or a condition (“percentage of orders that were refunded”)")
+	}
+	base := q.Metrics[0]
+	var expr, entity, timeCol string
+	var filters []string
+	for _, a := range b.adhoc {
+		if a.Name == base {
+			expr, entity = a.Expr, a.Entity
+		}
+	}
+	if m := b.p.m.Metric(base); m != nil {
+		if m.Derived != "" {
+			return b.fail(fmt.Sprintf("quarry cannot take a share of %s, which is a ratio itself; ask for %s by one of its dimensions", display(base), display(base)))
+		}
+		expr, entity, filters, timeCol = m.Expr, b.p.metricEntity(base, nil), m.Filters, m.Time
+	}
+	x := strings.TrimSpace(expr)
+	up := strings.ToUpper(x)
+	var inner, fn string
+	switch {
+	case strings.HasPrefix(up, "SUM(") && strings.HasSuffix(x, ")"):
+		fn, inner = "SUM", x[4:len(x)-1]
+	case strings.HasPrefix(up, "COUNT(") && strings.HasSuffix(x, ")") && !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(x[6:])), "DISTINCT"):
+		fn, inner = "COUNT", x[6:len(x)-1]
+	default:
+		return b.fail(fmt.Sprintf("quarry cannot take a share of %s; ask for %s by one of its dimensions with “share of”", display(base), display(base)))
+	}
+	if strings.Count(inner, "(") != strings.Count(inner, ")") {
+		return b.fail(fmt.Sprintf("quarry cannot take a share of %s", display(base)))
+	}
+	cases, pop, ok := b.splitShare(q.Filters)
+	if grouped != nil {
+		cases, pop, ok = grouped, nil, true
+		for _, f := range q.Filters {
+			if !slices.ContainsFunc(grouped, func(g semantic.Filter) bool { return sameFilter(f, g) }) {
+				pop = append(pop, f)
+			}
+		}
+	}
+	if !ok {
+		return b.fail("quarry could not tell which condition the share is of and which rows it is a share of; put the condition after “were” or “are” (“what percentage of UK orders were refunded”)")
+	}
+	var conds []string
+	for _, f := range cases {
+		c, ok := b.condSQL(f)
+		if !ok {
+			return b.fail("quarry can only take shares over values of plain columns")
+		}
+		conds = append(conds, c)
+	}
+	cond := strings.Join(conds, " AND ")
+	var num, den string
+	if fn == "SUM" {
+		num = fmt.Sprintf("SUM(CASE WHEN %s THEN %s ELSE 0 END)", cond, inner)
+		den = "SUM(" + inner + ")"
+	} else {
+		num = fmt.Sprintf("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", cond)
+		den = "COUNT(" + inner + ")"
+	}
+	name := "share_of_" + base
+	m := semantic.Metric{Name: name, Entity: entity, Expr: num + " * 1.0 / NULLIF(" + den + ", 0)", Filters: filters, Time: timeCol,
+		Format: "percent", Description: "share of " + display(base) + " where " + shareText(cases)}
+	q.Filters = pop // the rows it is a share of: both sides of the fraction
+	b.adhoc = nil
+	q.Metrics = nil
+	b.addAdHoc(m)
+	b.und("share of %s where %s", base, cond)
+	return nil
+}
+
+// condSQL renders a value filter as a predicate over entity.column.
+func (b *builder) condSQL(f semantic.Filter) (string, bool) {
+	col := f.Field
+	if d := b.p.m.Dimension(f.Field); d != nil {
+		e, c, ok := simpleRef(d.Expr)
+		if !ok {
+			return "", false
+		}
+		col = e + "." + c
+	}
+	var lits []string
+	for _, v := range f.Values {
+		switch x := v.(type) {
+		case string:
+			lits = append(lits, "'"+strings.ReplaceAll(x, "'", "''")+"'")
+		case bool:
+			lits = append(lits, strings.ToUpper(strconv.FormatBool(x)))
+		case int, int64, float64:
+			lits = append(lits, fmt.Sprint(x))
+		default:
+			return "", false
+		}
+	}
+	switch {
+	case f.Op == semantic.OpEq && len(lits) == 1:
+		return col + " = " + lits[0], true
+	case f.Op == semantic.OpEq:
+		return col + " IN (" + strings.Join(lits, ", ") + ")", true
+	case f.Op == semantic.OpNe && len(lits) == 1:
+		return col + " <> " + lits[0], true
+	case f.Op == semantic.OpNe:
+		return col + " NOT IN (" + strings.Join(lits, ", ") + ")", true
+	}
+	return "", false
+}
