@@ -208,10 +208,15 @@ func (p *Planner) walk(items []item, st *state) {
 	var last *term
 	var against *term // a term just compared with an aggregate of itself
 	prevKw := ""
+	overAll := false // the "all" of "across all", read with it
 	for i, it := range mean {
 		kw := ""
 		if it.kind == itKw {
 			kw = it.kw
+			if overAll {
+				overAll = false
+				continue
+			}
 			if kw == "filler" {
 				continue
 			}
@@ -337,6 +342,11 @@ func (p *Planner) walk(items []item, st *state) {
 			case against != nil && (it.text == "across" || it.text == "of all" || kw == "rows" && it.text == "all"):
 				// "… than the average population across all cities": the
 				// rows the average is over, not a grouping.
+				continue
+			case it.text == "across" && i+1 < len(mean) && mean[i+1].kind == itKw && (mean[i+1].text == "all" || mean[i+1].text == "every"):
+				// "the average earnings across all poker players": the rows
+				// the aggregate is over, not a grouping.
+				overAll = true
 				continue
 			case kw == "by" && sortVerb:
 				// "sort employee names by their age": a sort, not a group.

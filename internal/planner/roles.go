@@ -302,6 +302,15 @@ func (b *builder) roles() *Plan {
 				if b.subject != "" && b.rank(s.name, nil) > 2 {
 					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))
 				}
+				if ent != nil && b.p.label(ent) == "" && ent.PrimaryKey != "" {
+					// No column names its rows: each is its key ("the
+					// number of documents using each template" by
+					// Template_ID).
+					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
+					b.und("group by %s, by its key %s (it has no label column)", ent.Name, ent.PrimaryKey)
+					t.role, groupTerm = "group", t
+					break
+				}
 				if ent == nil || b.p.label(ent) == "" {
 					return b.fail(fmt.Sprintf("%s has no label column to group by; set label on the entity", s.name))
 				}
