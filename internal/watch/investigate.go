@@ -1,0 +1,154 @@
+package watch
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Investigation says where an alert's change came from: the metric broken
+// down by each of the model's dimensions that apply to it, in the alert's
+// period against its baseline period (the rolling window before it, per
+// period), and the segments that moved most.
+type Investigation struct {
+	BaselineStart string `json:"baseline_start"` // first day of the baseline window
+	BaselineEnd   string `json:"baseline_end"`   // last day (included)
+	// Contributors are the segments that moved most, largest first.
+	Contributors []Contribution `json:"contributors"`
+	// Runs are the recorded runs that read the breakdowns.
+	Runs []string `json:"runs,omitempty"`
+	// Skipped names the dimensions that could not be read, with why.
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// Contribution is one segment's move.
+type Contribution struct {
+	Dimension string  `json:"dimension"`
+	Value     string  `json:"value"`
+	Current   float64 `json:"current"`
+	Baseline  float64 `json:"baseline"` // per period, over the baseline window
+	Delta     float64 `json:"delta"`
+	// Share is Delta as a fraction of the whole's change (additive
+	// metrics only; 0 otherwise).
+	Share float64 `json:"share,omitempty"`
+}
+
+// BaselineWindow is the window an alert's period is compared with in an
+// investigation: the rolling window of its grain before the period, as
+// [from, to).
+func BaselineWindow(start time.Time, g semantic.Grain) (from, to time.Time) {
+	s, err := seasonOf(g)
+	if err != nil {
+		return start, start
+	}
+	from = start
+	for range s.window {
+		switch g {
+		case semantic.GrainDay:
+			from = from.AddDate(0, 0, -1)
+		case semantic.GrainWeek:
+			from = from.AddDate(0, 0, -7)
+		case semantic.GrainMonth:
+			from = from.AddDate(0, -1, 0)
+		}
+	}
+	return from, start
+}
+
+// BreakdownQuery is the metric by one dimension over [from, to).
+func (m Monitor) BreakdownQuery(dim string, from, to time.Time) semantic.Query {
+	return semantic.Query{
+		Metrics:    []string{m.Metric},
+		Dimensions: []semantic.DimRef{{Name: dim}},
+		Filters:    m.Filters,
+		TimeRange:  &semantic.TimeRange{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly)},
+	}
+}
+
+// Contributions compares a dimension's breakdown in the alert's period
+// (cur) with its breakdown over the baseline window (base, divided by
+// periods to give a per-period figure). Both tables hold the dimension's
+// value first and the metric last. total is the whole's change, for
+// shares when the metric is additive.
+func Contributions(dim string, cur, base *quarry.Table, periods int, total float64, additive bool) ([]Contribution, error) {
+	c, err := valuesOf(cur)
+	if err != nil {
+		return nil, err
+	}
+	b, err := valuesOf(base)
+	if err != nil {
+		return nil, err
+	}
+	if periods < 1 {
+		periods = 1
+	}
+	keys := map[string]bool{}
+	for k := range c {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var out []Contribution
+	for k := range keys {
+		x := Contribution{Dimension: dim, Value: k, Current: c[k], Baseline: round(b[k] / float64(periods))}
+		x.Delta = round(x.Current - x.Baseline)
+		if additive && total != 0 {
+			x.Share = round(x.Delta / total)
+		}
+		out = append(out, x)
+	}
+	sortContributions(out)
+	return out, nil
+}
+
+// Top keeps the n contributions that moved most, over every dimension,
+// moving in the direction of the whole's change (sign: -1 a fall, 1 a
+// rise; 0 either way).
+func Top(cs []Contribution, n int, sign float64) []Contribution {
+	var keep []Contribution
+	for _, c := range cs {
+		if sign == 0 || c.Delta*sign > 0 {
+			keep = append(keep, c)
+		}
+	}
+	sortContributions(keep)
+	if len(keep) > n {
+		keep = keep[:n]
+	}
+	return keep
+}
+
+func sortContributions(cs []Contribution) {
+	sort.Slice(cs, func(i, j int) bool {
+		if a, b := math.Abs(cs[i].Delta), math.Abs(cs[j].Delta); a != b {
+			return a > b
+		}
+		if cs[i].Dimension != cs[j].Dimension {
+			return cs[i].Dimension < cs[j].Dimension
+		}
+		return cs[i].Value < cs[j].Value
+	})
+}
+
+func valuesOf(t *quarry.Table) (map[string]float64, error) {
+	out := map[string]float64{}
+	if t == nil {
+		return out, nil
+	}
+	if len(t.Columns) < 2 {
+		return nil, quarry.Errorf(quarry.KindInput, "a breakdown needs a dimension column and a value column")
+	}
+	last := len(t.Columns) - 1
+	for _, row := range t.Rows {
+		v, ok := numberOf(row[last])
+		if !ok {
+			return nil, quarry.Errorf(quarry.KindInput, "the breakdown's value %v is not a number", row[last])
+		}
+		out[cellText(row[0])] += v
+	}
+	return out, nil
+}
