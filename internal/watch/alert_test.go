@@ -108,8 +108,8 @@ func TestSeriesOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Series{
-		{Segment: "channel=store", Points: []Point{{day("2026-04-13"), 50}, {day("2026-04-20"), 0}}},
-		{Segment: "channel=web", Points: []Point{{day("2026-04-13"), 300}, {day("2026-04-20"), 100}}},
+		{Segment: "channel=store", Key: []string{"store"}, Points: []Point{{day("2026-04-13"), 50}, {day("2026-04-20"), 0}}},
+		{Segment: "channel=web", Key: []string{"web"}, Points: []Point{{day("2026-04-13"), 300}, {day("2026-04-20"), 100}}},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("series (-want +got):\n%s", d)
@@ -141,7 +141,7 @@ func TestContributions(t *testing.T) {
 		Rows: [][]any{{"web", int64(100)}, {"mobile", int64(60)}, {"store", int64(40)}}}
 	base := &quarry.Table{Columns: cur.Columns,
 		Rows: [][]any{{"web", int64(2400)}, {"mobile", int64(640)}, {"store", int64(320)}}}
-	cs, err := Contributions("channel", cur, base, 8, 200-420, true)
+	cs, err := Contributions("channel", cur, base, 8, true)
 	if err != nil {
 		t.Fatal(err)
 	}

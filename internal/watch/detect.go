@@ -159,7 +159,8 @@ const maxRun = 3
 
 // Judge reads every complete period of a series in order and judges each
 // against the baseline its history gives. Only periods that end on or
-// before asOf are complete; later ones are left out. Where history
+// before asOf's day (in asOf's own location) are complete; later ones are
+// left out. Where history
 // allows, the baseline of a period is the same period of earlier seasons
 // (the same week or month of up to three earlier years; the same weekday
 // of up to eight earlier weeks, for days), each scaled by the growth
@@ -176,7 +177,7 @@ func Judge(points []Point, cfg Config, asOf time.Time) ([]Reading, error) {
 	if err != nil {
 		return nil, err
 	}
-	pts := complete(points, cfg, asOf)
+	pts := complete(points, cfg, PeriodStart(asOf, semantic.GrainDay))
 	n := len(pts)
 	out := make([]Reading, n)
 	clean := make([]float64, n)  // the history the rolling level reads

@@ -1,9 +1,12 @@
 package watch
 
 import (
+	"context"
 	"math"
 	"sort"
 	"time"
+
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -58,22 +61,100 @@ func BaselineWindow(start time.Time, g semantic.Grain) (from, to time.Time) {
 	return from, start
 }
 
-// BreakdownQuery is the metric by one dimension over [from, to).
-func (m Monitor) BreakdownQuery(dim string, from, to time.Time) semantic.Query {
-	return semantic.Query{
+// BreakdownQuery is the metric by one dimension over [from, to), in the
+// segment whose values (of the monitor's dimensions, in order) are key.
+func (m Monitor) BreakdownQuery(dim string, key []string, from, to time.Time) semantic.Query {
+	q := semantic.Query{
 		Metrics:    []string{m.Metric},
 		Dimensions: []semantic.DimRef{{Name: dim}},
-		Filters:    m.Filters,
+		Filters:    m.semanticFilters(),
 		TimeRange:  &semantic.TimeRange{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly)},
 	}
+	for i, d := range m.Dimensions {
+		if i < len(key) {
+			q.Filters = append(q.Filters, semantic.Filter{Field: d, Op: semantic.OpEq, Values: []any{key[i]}})
+		}
+	}
+	return q
+}
+
+// breakdownDimensions are the dimensions an alert is broken down by: the
+// model's dimensions with known values (few of them: a category, a
+// status, a channel), other than the monitor's own.
+func (r *Runner) breakdownDimensions(m Monitor) []string {
+	var out []string
+	for _, d := range r.Model.Dimensions {
+		if d.Type == "time" || len(d.Values) == 0 {
+			continue
+		}
+		own := false
+		for _, x := range m.Dimensions {
+			own = own || strings.EqualFold(x, d.Name)
+		}
+		if !own {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// investigate breaks the alert's period and its baseline window down by
+// each dimension, through the same Source (so the guard and the record),
+// and keeps the five segments that moved most in the alert's direction.
+// A dimension the metric cannot be cut by is passed over; one whose
+// query fails is listed in Skipped.
+func (r *Runner) investigate(ctx context.Context, m Monitor, a Alert, key []string) *Investigation {
+	start, err := time.Parse(time.DateOnly, a.PeriodStart)
+	if err != nil {
+		return &Investigation{Skipped: []string{"the alert's period cannot be read"}}
+	}
+	end := PeriodEnd(start, m.Grain)
+	from, to := BaselineWindow(start, m.Grain)
+	s, _ := seasonOf(m.Grain)
+	inv := &Investigation{BaselineStart: from.Format(time.DateOnly), BaselineEnd: to.AddDate(0, 0, -1).Format(time.DateOnly)}
+	additive := Additive(r.Model, m.Metric)
+	var all []Contribution
+	for _, dim := range r.breakdownDimensions(m) {
+		label := "investigation of monitor " + m.Name + " by " + dim
+		cur, run, err := r.Source.Metric(ctx, label, m.BreakdownQuery(dim, key, start, end))
+		if run != "" {
+			inv.Runs = append(inv.Runs, run)
+		}
+		if err != nil {
+			if k := quarry.KindOf(err); k != quarry.KindInput && k != quarry.KindUnsupported {
+				inv.Skipped = append(inv.Skipped, dim+": "+quarry.Message(err))
+			}
+			continue
+		}
+		base, run, err := r.Source.Metric(ctx, label, m.BreakdownQuery(dim, key, from, to))
+		if run != "" {
+			inv.Runs = append(inv.Runs, run)
+		}
+		if err != nil {
+			inv.Skipped = append(inv.Skipped, dim+": "+quarry.Message(err))
+			continue
+		}
+		cs, err := Contributions(dim, cur, base, s.window, additive)
+		if err != nil {
+			inv.Skipped = append(inv.Skipped, dim+": "+quarry.Message(err))
+			continue
+		}
+		all = append(all, cs...)
+	}
+	sign := 1.0
+	if a.Direction == "down" {
+		sign = -1
+	}
+	inv.Contributors = Top(all, 5, sign)
+	return inv
 }
 
 // Contributions compares a dimension's breakdown in the alert's period
 // (cur) with its breakdown over the baseline window (base, divided by
 // periods to give a per-period figure). Both tables hold the dimension's
-// value first and the metric last. total is the whole's change, for
-// shares when the metric is additive.
-func Contributions(dim string, cur, base *quarry.Table, periods int, total float64, additive bool) ([]Contribution, error) {
+// value first and the metric last. For an additive metric each share is
+// of the whole's change over the dimension's values.
+func Contributions(dim string, cur, base *quarry.Table, periods int, additive bool) ([]Contribution, error) {
 	c, err := valuesOf(cur)
 	if err != nil {
 		return nil, err
@@ -93,13 +174,17 @@ func Contributions(dim string, cur, base *quarry.Table, periods int, total float
 		keys[k] = true
 	}
 	var out []Contribution
+	var total float64
 	for k := range keys {
 		x := Contribution{Dimension: dim, Value: k, Current: c[k], Baseline: round(b[k] / float64(periods))}
 		x.Delta = round(x.Current - x.Baseline)
-		if additive && total != 0 {
-			x.Share = round(x.Delta / total)
-		}
+		total += x.Delta
 		out = append(out, x)
+	}
+	if additive && total != 0 {
+		for i := range out {
+			out[i].Share = round(out[i].Delta / total)
+		}
 	}
 	sortContributions(out)
 	return out, nil

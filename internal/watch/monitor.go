@@ -21,11 +21,11 @@ type Monitor struct {
 	// values) and Filters, is what is watched; or Query, the question of
 	// a verified query whose SQL returns a period's first day, optional
 	// segment columns and the value, one row per period and segment.
-	Metric     string            `json:"metric,omitempty"`
-	Dimensions []string          `json:"dimensions,omitempty"`
-	Filters    []semantic.Filter `json:"filters,omitempty"`
-	Query      string            `json:"query,omitempty"`
-	Grain      semantic.Grain    `json:"grain"`
+	Metric     string         `json:"metric,omitempty"`
+	Dimensions []string       `json:"dimensions,omitempty"`
+	Filters    []Filter       `json:"filters,omitempty"`
+	Query      string         `json:"query,omitempty"`
+	Grain      semantic.Grain `json:"grain"`
 	// Schedule is as written; Cron is what it was read as.
 	Schedule    string    `json:"schedule"`
 	Cron        string    `json:"cron"`
@@ -42,6 +42,29 @@ type Monitor struct {
 	MutedUntil string `json:"muted_until,omitempty"`
 	File       string `json:"file"`
 	Line       int    `json:"-"`
+}
+
+// Filter keeps the rows whose dimension (or entity.column) Field
+// compares by Op ("=", "!=", "in", "not_in", "<", "<=", ">", ">=",
+// "like") with Values.
+type Filter struct {
+	Field  string   `json:"field"`
+	Op     string   `json:"op"`
+	Values []string `json:"values"`
+}
+
+// Semantic is the filter as the semantic compiler takes it.
+func (f Filter) Semantic() semantic.Filter {
+	vals := make([]any, len(f.Values))
+	for i, v := range f.Values {
+		vals[i] = v
+	}
+	return semantic.Filter{Field: f.Field, Op: semantic.Op(f.Op), Values: vals}
+}
+
+// FilterOps lists the operators a monitor's filter takes.
+func FilterOps() []string {
+	return []string{"=", "!=", "in", "not_in", "<", "<=", ">", ">=", "like"}
 }
 
 // Muted reports whether the monitor is muted on the day of now.
@@ -63,7 +86,7 @@ func (m Monitor) SemanticQuery(from, asOf time.Time) semantic.Query {
 	q := semantic.Query{
 		Metrics:    []string{m.Metric},
 		Dimensions: []semantic.DimRef{{Name: "time", Grain: m.Grain}},
-		Filters:    m.Filters,
+		Filters:    m.semanticFilters(),
 		TimeRange:  &semantic.TimeRange{To: PeriodStart(asOf, m.Grain).Format(time.DateOnly)},
 	}
 	for _, d := range m.Dimensions {
@@ -73,6 +96,14 @@ func (m Monitor) SemanticQuery(from, asOf time.Time) semantic.Query {
 		q.TimeRange.From = PeriodStart(from, m.Grain).Format(time.DateOnly)
 	}
 	return q
+}
+
+func (m Monitor) semanticFilters() []semantic.Filter {
+	var out []semantic.Filter
+	for _, f := range m.Filters {
+		out = append(out, f.Semantic())
+	}
+	return out
 }
 
 // Additive reports whether a missing period of the metric is a zero: a
@@ -92,6 +123,7 @@ type Series struct {
 	// Segment names the dimension values, "channel=web, country=France";
 	// empty for the whole.
 	Segment string
+	Key     []string // the segment's values, in column order
 	Points  []Point
 }
 
@@ -121,14 +153,15 @@ func SeriesOf(t *quarry.Table) ([]Series, error) {
 		if !ok {
 			return nil, quarry.Errorf(quarry.KindInput, "the last column %s must hold numbers; row %d holds %v", t.Columns[last].Name, i+1, row[last])
 		}
-		var parts []string
+		var parts, key []string
 		for c := 1; c < last; c++ {
 			parts = append(parts, t.Columns[c].Name+"="+cellText(row[c]))
+			key = append(key, cellText(row[c]))
 		}
 		seg := strings.Join(parts, ", ")
 		s := bySeg[seg]
 		if s == nil {
-			s = &Series{Segment: seg}
+			s = &Series{Segment: seg, Key: key}
 			bySeg[seg] = s
 			order = append(order, seg)
 		}
