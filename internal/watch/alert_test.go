@@ -28,7 +28,7 @@ func flat(n int, changes map[int]float64) []Point {
 func TestIncidentsOneAlertThenRecovery(t *testing.T) {
 	m := Monitor{Name: "orders", Metric: "orders", Grain: semantic.GrainWeek, Threshold: 4}
 	pts := flat(30, map[int]float64{22: 40, 23: 42, 24: 41})
-	rs, err := Judge(pts, m.Config(true), day("2026-01-01"))
+	rs, err := Judge(pts, m.Config(true), day("2025-08-04"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,22 +66,36 @@ func TestOnlyCompletePeriods(t *testing.T) {
 
 func TestMissingPeriodsAreZeroForCounts(t *testing.T) {
 	pts := []Point{{day("2025-01-06"), 5}, {day("2025-01-20"), 7}}
-	rs, err := Judge(pts, Config{Grain: semantic.GrainWeek, FillZero: true}, day("2026-01-01"))
+	rs, err := Judge(pts, Config{Grain: semantic.GrainWeek, FillZero: true}, day("2025-01-27"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rs) != 3 || rs[1].Value != 0 || !rs[1].Start.Equal(day("2025-01-13")) {
 		t.Errorf("readings %+v, want the missing week as a zero", rs)
 	}
-	rs, _ = Judge(pts, Config{Grain: semantic.GrainWeek}, day("2026-01-01"))
+	rs, _ = Judge(pts, Config{Grain: semantic.GrainWeek}, day("2025-01-27"))
 	if len(rs) != 2 {
 		t.Errorf("an average's missing week was filled: %+v", rs)
 	}
 }
 
+func TestRowsStopComing(t *testing.T) {
+	m := Monitor{Name: "orders", Metric: "orders", Grain: semantic.GrainWeek, Threshold: 4}
+	// Thirty weeks of orders, then none for two weeks: the first empty
+	// week is an alert.
+	rs, err := Judge(flat(30, nil), m.Config(true), day("2025-08-18"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Incidents(m, "", rs)
+	if len(a) != 1 || a[0].PeriodStart != "2025-08-04" || a[0].Value != 0 {
+		t.Errorf("alerts %+v, want one for the week of 2025-08-04", a)
+	}
+}
+
 func TestMinVolume(t *testing.T) {
 	m := Monitor{Name: "orders", Metric: "orders", Grain: semantic.GrainWeek, Threshold: 4, MinVolume: 500}
-	rs, _ := Judge(flat(30, map[int]float64{22: 40}), m.Config(true), day("2026-01-01"))
+	rs, _ := Judge(flat(30, map[int]float64{22: 40}), m.Config(true), day("2025-08-04"))
 	if a := Incidents(m, "", rs); len(a) != 0 {
 		t.Errorf("alerts below the minimum volume: %v", a)
 	}
@@ -89,7 +103,7 @@ func TestMinVolume(t *testing.T) {
 
 func TestDirection(t *testing.T) {
 	m := Monitor{Name: "orders", Metric: "orders", Grain: semantic.GrainWeek, Threshold: 4, Direction: Up}
-	rs, _ := Judge(flat(30, map[int]float64{22: 40}), m.Config(true), day("2026-01-01"))
+	rs, _ := Judge(flat(30, map[int]float64{22: 40}), m.Config(true), day("2025-08-04"))
 	if a := Incidents(m, "", rs); len(a) != 0 {
 		t.Errorf("a monitor of rises alerted on a fall: %v", a)
 	}

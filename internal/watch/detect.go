@@ -71,13 +71,14 @@ const (
 type Config struct {
 	Grain     semantic.Grain // day, week or month
 	Detector  Detector       // "" is ZScore
-	Threshold float64        // the detector's threshold (see Threshold)
+	Threshold float64        // the detector's threshold (see Threshold); 0: the default
 	Direction Direction      // "" is Both
 	// MinVolume: a period whose value and baseline are both below it (in
 	// the metric's own unit) is not judged.
 	MinVolume float64
-	// FillZero: a period missing between two present ones is a zero
-	// (counts and sums); otherwise it is left out (averages, ratios).
+	// FillZero: a complete period missing after the first present one is
+	// a zero (counts and sums); otherwise it is left out (averages,
+	// ratios).
 	FillZero bool
 }
 
@@ -176,6 +177,9 @@ func Judge(points []Point, cfg Config, asOf time.Time) ([]Reading, error) {
 	s, err := seasonOf(cfg.Grain)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Threshold <= 0 {
+		cfg.Threshold, _ = Threshold(cfg.Detector, DefaultSensitivity)
 	}
 	pts := complete(points, cfg, PeriodStart(asOf, semantic.GrainDay))
 	n := len(pts)
@@ -291,7 +295,8 @@ func relChange(v, base float64) float64 {
 }
 
 // complete sorts the points, drops those of periods that end after asOf,
-// and fills the periods missing between them with zeros when cfg says so.
+// and, when cfg says so, fills with zeros the periods missing between
+// them and the complete periods after the last one.
 func complete(points []Point, cfg Config, asOf time.Time) []Point {
 	pts := make([]Point, 0, len(points))
 	for _, p := range points {
@@ -300,7 +305,7 @@ func complete(points []Point, cfg Config, asOf time.Time) []Point {
 		}
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].Start.Before(pts[j].Start) })
-	if !cfg.FillZero || len(pts) < 2 {
+	if !cfg.FillZero || len(pts) == 0 {
 		return pts
 	}
 	filled := []Point{pts[0]}
@@ -313,6 +318,11 @@ func complete(points []Point, cfg Config, asOf time.Time) []Point {
 			continue
 		}
 		filled = append(filled, p)
+	}
+	// Complete periods after the last row had nothing: when rows stop
+	// coming, that is what a monitor is for.
+	for next := PeriodEnd(filled[len(filled)-1].Start, cfg.Grain); !PeriodEnd(next, cfg.Grain).After(asOf); next = PeriodEnd(next, cfg.Grain) {
+		filled = append(filled, Point{Start: next})
 	}
 	return filled
 }

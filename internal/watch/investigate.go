@@ -80,11 +80,21 @@ func (m Monitor) BreakdownQuery(dim string, key []string, from, to time.Time) se
 
 // breakdownDimensions are the dimensions an alert is broken down by: the
 // model's dimensions with known values (few of them: a category, a
-// status, a channel), other than the monitor's own.
+// status, a channel), other than the monitor's own, that split the
+// metric's rows (each row has one value of it: the dimension is on the
+// metric's entity or one it reaches through many-to-one relationships).
 func (r *Runner) breakdownDimensions(m Monitor) []string {
+	entities := metricEntities(r.Model, m.Metric, 0)
 	var out []string
 	for _, d := range r.Model.Dimensions {
-		if d.Type == "time" || len(d.Values) == 0 {
+		if d.Type == "time" || len(d.Values) == 0 || len(entities) == 0 {
+			continue
+		}
+		splits := true
+		for _, e := range entities {
+			splits = splits && reachesOne(r.Model, e, d.Entity)
+		}
+		if !splits {
 			continue
 		}
 		own := false
@@ -96,6 +106,60 @@ func (r *Runner) breakdownDimensions(m Monitor) []string {
 		}
 	}
 	return out
+}
+
+// metricEntities are the entities a metric counts rows of: its own, or
+// those of the metrics a derived one is made of.
+func metricEntities(model *semantic.Model, name string, depth int) []string {
+	mt := model.Metric(name)
+	if mt == nil || depth > 8 {
+		return nil
+	}
+	if mt.Derived == "" {
+		return []string{mt.Entity}
+	}
+	var out []string
+	rest := mt.Derived
+	for {
+		i := strings.Index(rest, "{")
+		j := strings.Index(rest, "}")
+		if i < 0 || j < i {
+			return out
+		}
+		out = append(out, metricEntities(model, rest[i+1:j], depth+1)...)
+		rest = rest[j+1:]
+	}
+}
+
+// reachesOne reports whether each row of entity from has at most one row
+// of entity to: the same entity, or one reached through many-to-one (and
+// one-to-one) relationships.
+func reachesOne(model *semantic.Model, from, to string) bool {
+	seen := map[string]bool{strings.ToLower(from): true}
+	next := []string{strings.ToLower(from)}
+	for len(next) > 0 {
+		e := next[0]
+		next = next[1:]
+		if e == strings.ToLower(to) {
+			return true
+		}
+		for _, rel := range model.Relationships {
+			var other string
+			switch {
+			case strings.EqualFold(rel.From, e) && (rel.Cardinality == semantic.ManyToOne || rel.Cardinality == semantic.OneToOne):
+				other = rel.To
+			case strings.EqualFold(rel.To, e) && (rel.Cardinality == semantic.OneToMany || rel.Cardinality == semantic.OneToOne):
+				other = rel.From
+			default:
+				continue
+			}
+			if o := strings.ToLower(other); !seen[o] {
+				seen[o] = true
+				next = append(next, o)
+			}
+		}
+	}
+	return false
 }
 
 // investigate breaks the alert's period and its baseline window down by
@@ -150,8 +214,9 @@ func (r *Runner) investigate(ctx context.Context, m Monitor, a Alert, key []stri
 }
 
 // Contributions compares a dimension's breakdown in the alert's period
-// (cur) with its breakdown over the baseline window (base, divided by
-// periods to give a per-period figure). Both tables hold the dimension's
+// (cur) with its breakdown over the baseline window (base; divided by
+// periods to give a per-period figure when the metric is additive, as an
+// average or a ratio over the window already is one). Both tables hold the dimension's
 // value first and the metric last. For an additive metric each share is
 // of the whole's change over the dimension's values.
 func Contributions(dim string, cur, base *quarry.Table, periods int, additive bool) ([]Contribution, error) {
@@ -176,7 +241,11 @@ func Contributions(dim string, cur, base *quarry.Table, periods int, additive bo
 	var out []Contribution
 	var total float64
 	for k := range keys {
-		x := Contribution{Dimension: dim, Value: k, Current: c[k], Baseline: round(b[k] / float64(periods))}
+		per := b[k]
+		if additive {
+			per /= float64(periods) // a sum over the window, per period
+		}
+		x := Contribution{Dimension: dim, Value: k, Current: c[k], Baseline: round(per)}
 		x.Delta = round(x.Current - x.Baseline)
 		total += x.Delta
 		out = append(out, x)

@@ -243,7 +243,7 @@ func (r *Runner) runOne(ctx context.Context, m Monitor, ms *MonitorState, now ti
 	if ms.Handled == nil {
 		ms.Handled = map[string]string{}
 	}
-	var fresh []Alert
+	fresh := []Alert{}
 	keys := map[string][]string{}
 	for _, s := range c.Segments {
 		keys[s.Segment] = s.Key
