@@ -183,6 +183,7 @@ func TestWatchRefuses(t *testing.T) {
 	}{
 		{[]string{"watch", "add", "weekly orders", "--schedule", "every other Tuesday"}, "cannot read the schedule"},
 		{[]string{"watch", "add", "weekly blorps"}, "cannot watch that"},
+		{[]string{"watch", "add", "revenue by month in 2025"}, "verified query"},
 		{[]string{"watch", "backfill", "nothing", "--since", "2024-01-01"}, `no monitor "nothing"`},
 		{[]string{"watch", "backfill", "nothing"}, "--since"},
 		{[]string{"watch", "mute", "nothing"}, "--until"},

@@ -112,15 +112,10 @@ func monitorOf(pl *planner.Plan, f *knowledge.Folder) (watch.Monitor, []string, 
 	var dropped []string
 	switch pl.Kind {
 	case planner.KindVerified:
-		for _, v := range f.Verified {
-			if v.SQL == pl.SQL {
-				m.Query = v.Question
-				m.Grain = semantic.GrainWeek
-				m.Name = nameOf(v.Question)
-				return m, nil, nil
-			}
-		}
-		return m, nil, quarry.Errorf(quarry.KindUnsupported, "the question maps to a verified query quarry cannot find again; write the monitor by hand (docs/watch.md)")
+		// A verified query answers its own question, often over one
+		// period; it makes a monitor only when its SQL returns every
+		// period, which a person says by writing query: in the file.
+		return m, nil, quarry.Errorf(quarry.KindUnsupported, "the question is a verified query's; ask for the metric itself (\"monthly revenue\"), or write a monitor with query: (docs/watch.md) if its SQL returns a period and a value for every period")
 	case planner.KindMetric:
 	case planner.KindClarify:
 		return m, nil, quarry.Errorf(quarry.KindUnanswered, "%s (%s); say which in the question", pl.Question, strings.Join(pl.Options, ", "))
