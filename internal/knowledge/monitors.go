@@ -205,6 +205,7 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 		}
 		return
 	}
+	before := len(v.problems)
 	mt := v.m.Metric(m.Metric)
 	if mt == nil {
 		var names []string
@@ -232,6 +233,8 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 			v.errf(d, p, "unknown dimension %q; known: %s", name, knownList(name, dims))
 		case x.Type == "time":
 			v.errf(d, p, "%s is a time dimension; the monitor's grain says how time is cut", name)
+		case mt != nil && !watch.Splits(v.m, mt.Name, x.Name):
+			v.errf(d, p, "%s does not split %s: a row of %s has no single %s (the dimension is on %s, not reached from it through many-to-one relationships)", x.Name, mt.Name, strings.Join(entitiesOf(v.m, mt), ", "), x.Name, x.Entity)
 		default:
 			m.Dimensions[i] = x.Name
 		}
@@ -254,4 +257,21 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 			v.errf(d, p+".values", "missing; write the value (value: web) or values (values: [web, mobile])")
 		}
 	}
+	if mt == nil || len(v.problems) > before {
+		return
+	}
+	// What the names alone cannot tell: whether the metric can be cut by
+	// the dimensions and filters (a path through the relationships, no
+	// fan-out). The semantic layer says it the same way for every dialect.
+	if _, err := semantic.Compile(v.m, m.SemanticQuery(time.Time{}, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)), quarry.DialectSQLite); err != nil {
+		v.errf(d, "metric", "%s cannot be watched this way: %s", m.Metric, quarry.Message(err))
+	}
+}
+
+// entitiesOf names the entities a metric counts rows of.
+func entitiesOf(m *semantic.Model, mt *semantic.Metric) []string {
+	if mt.Derived == "" {
+		return []string{mt.Entity}
+	}
+	return []string{"its parts"}
 }

@@ -84,17 +84,9 @@ func (m Monitor) BreakdownQuery(dim string, key []string, from, to time.Time) se
 // metric's rows (each row has one value of it: the dimension is on the
 // metric's entity or one it reaches through many-to-one relationships).
 func (r *Runner) breakdownDimensions(m Monitor) []string {
-	entities := metricEntities(r.Model, m.Metric, 0)
 	var out []string
 	for _, d := range r.Model.Dimensions {
-		if d.Type == "time" || len(d.Values) == 0 || len(entities) == 0 {
-			continue
-		}
-		splits := true
-		for _, e := range entities {
-			splits = splits && reachesOne(r.Model, e, d.Entity)
-		}
-		if !splits {
+		if d.Type == "time" || len(d.Values) == 0 || !Splits(r.Model, m.Metric, d.Name) {
 			continue
 		}
 		own := false
@@ -106,6 +98,26 @@ func (r *Runner) breakdownDimensions(m Monitor) []string {
 		}
 	}
 	return out
+}
+
+// Splits reports whether each row the metric counts has exactly one
+// value of the dimension: the dimension is on the metric's entity (each
+// entity of a derived metric's parts) or on one reached from it through
+// many-to-one relationships. Orders split by channel or by the customer's
+// country; not by a web session's device, which would count an order once
+// per session of its customer.
+func Splits(model *semantic.Model, metric, dimension string) bool {
+	d := model.Dimension(dimension)
+	entities := metricEntities(model, metric, 0)
+	if d == nil || len(entities) == 0 {
+		return false
+	}
+	for _, e := range entities {
+		if !reachesOne(model, e, d.Entity) {
+			return false
+		}
+	}
+	return true
 }
 
 // metricEntities are the entities a metric counts rows of: its own, or
