@@ -77,7 +77,7 @@ detector: zscores
 muted_until: soon
 colour: red
 `,
-		"monitors/empty.yaml": ``,
+		"monitors/empty.yaml":       ``,
 		"monitors/unreachable.yaml": "metric: headcount\ndimensions: [channel]\ngrain: month\nschedule: monthly\n",
 	}))
 	if err != nil {
