@@ -168,3 +168,35 @@ func TestContributions(t *testing.T) {
 		t.Errorf("contributions (-want +got):\n%s", d)
 	}
 }
+
+func TestSplits(t *testing.T) {
+	m := &semantic.Model{
+		Metrics: []semantic.Metric{
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+			{Name: "revenue", Entity: "order_items", Expr: "SUM(order_items.price)"},
+			{Name: "aov", Derived: "{revenue} / {orders}"},
+		},
+		Dimensions: []semantic.Dimension{
+			{Name: "channel", Entity: "orders"}, {Name: "country", Entity: "customers"},
+			{Name: "category", Entity: "products"}, {Name: "device", Entity: "web_sessions"},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "orders", To: "customers", Cardinality: semantic.ManyToOne},
+			{From: "order_items", To: "orders", Cardinality: semantic.ManyToOne},
+			{From: "order_items", To: "products", Cardinality: semantic.ManyToOne},
+			{From: "customers", To: "web_sessions", Cardinality: semantic.OneToMany},
+		},
+	}
+	for _, tt := range []struct {
+		metric, dim string
+		want        bool
+	}{
+		{"orders", "channel", true}, {"orders", "country", true}, {"revenue", "country", true},
+		{"revenue", "category", true}, {"orders", "category", false}, {"orders", "device", false},
+		{"aov", "channel", true}, {"aov", "category", false}, {"nothing", "channel", false},
+	} {
+		if got := Splits(m, tt.metric, tt.dim); got != tt.want {
+			t.Errorf("Splits(%s, %s) = %v, want %v", tt.metric, tt.dim, got, tt.want)
+		}
+	}
+}
