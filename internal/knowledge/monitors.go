@@ -257,8 +257,11 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 			v.errf(d, p+".values", "missing; write the value (value: web) or values (values: [web, mobile])")
 		}
 	}
-	if mt == nil || len(v.problems) > before {
+	switch {
+	case mt == nil || len(v.problems) > before:
 		return
+	case m.Grain != semantic.GrainDay && m.Grain != semantic.GrainWeek && m.Grain != semantic.GrainMonth:
+		return // the grain's own problem says it
 	}
 	// What the names alone cannot tell: whether the metric can be cut by
 	// the dimensions and filters (a path through the relationships, no

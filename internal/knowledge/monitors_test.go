@@ -79,6 +79,7 @@ colour: red
 `,
 		"monitors/empty.yaml":       ``,
 		"monitors/unreachable.yaml": "metric: headcount\ndimensions: [channel]\ngrain: month\nschedule: monthly\n",
+		"monitors/grain.yaml":       "metric: orders\ngrain: fortnight\nschedule: weekly\n",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +100,7 @@ colour: red
 		`knowledge/monitors/bad.yaml:9: muted_until: want a date YYYY-MM-DD, found "soon"`,
 		`knowledge/monitors/bad.yaml:10: colour: unknown field "colour"; known fields: name, description, metric, dimensions, filters, query, grain, schedule, detector, sensitivity, threshold, direction, min_volume, notify, muted_until`,
 		`knowledge/monitors/empty.yaml: the file is empty; write a monitor (docs/watch.md) or remove the file`,
+		`knowledge/monitors/grain.yaml:2: grain: want day, week or month, found "fortnight"`,
 		`knowledge/monitors/unreachable.yaml:2: dimensions[0]: channel does not split headcount: a row of employees has no single channel (the dimension is on orders, not reached from it through many-to-one relationships)`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
