@@ -78,6 +78,7 @@ grain, the z-score detector at medium sensitivity. Edit the file freely.`,
 	cmd.Flags().StringVar(&spec.Detector, "detector", "", "zscore (default) or percent_change")
 	cmd.Flags().StringVar(&spec.Sensitivity, "sensitivity", "", "low, medium (default) or high")
 	cmd.Flags().Float64Var(&spec.MinVolume, "min-volume", 0, "do not judge periods whose value and baseline are both below this")
+	cmd.Flags().IntVar(&spec.MinHistory, "min-history", 0, "periods of history before a period is judged (53 for weekly: wait for a year)")
 	cmd.Flags().StringVar(&notify, "notify", "", "channel names to tell, comma-separated")
 	cmd.Flags().BoolVar(&spec.Force, "force", false, "replace a monitor of the same name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -159,6 +160,9 @@ func printMonitor(w io.Writer, m watch.Monitor, now time.Time) {
 	detector := fmt.Sprintf("%s, %s sensitivity (threshold %g), %s", m.Detector, m.Sensitivity, m.Threshold, m.Direction)
 	if m.MinVolume > 0 {
 		detector += fmt.Sprintf(", minimum volume %g", m.MinVolume)
+	}
+	if m.MinHistory > 0 {
+		detector += fmt.Sprintf(", judged after %d periods of history", m.MinHistory)
 	}
 	fmt.Fprintf(w, "Detector  %s\n", detector)
 	notify := strings.Join(m.Notify, ", ")

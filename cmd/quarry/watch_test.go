@@ -105,6 +105,20 @@ func TestWatchDemoEndToEnd(t *testing.T) {
 		}
 	}
 
+	// A monitor told to wait for a year of history (min_history: 53
+	// weeks) raises only the dip over the whole history.
+	file := filepath.Join(dir, "knowledge", "monitors", "weekly_orders.yaml")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, append(src, "min_history: 53\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := backfill("weekly_orders", "2023-07-01"); len(got) != 1 || got[0].PeriodStart != dipStart {
+		t.Errorf("weekly orders with min_history 53, over the whole history: %+v, want only the dip", got)
+	}
+
 	// Running on the Monday after the dip tells of it once, investigated.
 	r := quarryCmd(t, "", "-C", dir, "watch", "run", "weekly_orders", "--as-of", dipEnd, "--json")
 	if r.code != 0 {

@@ -63,6 +63,13 @@ func decodeMonitor(file string, src []byte) (*watch.Monitor, *decoder) {
 		{"threshold", func(v ast.Node, p string) { threshold = d.str(v, p) }},
 		{"direction", func(v ast.Node, p string) { m.Direction = watch.Direction(d.str(v, p)) }},
 		{"min_volume", func(v ast.Node, p string) { minVolume = d.str(v, p) }},
+		{"min_history", func(v ast.Node, p string) {
+			if n := d.integer(v, p); n < 0 {
+				d.errf(yamlnode.Line(v), p, "want a number of periods of at least 0, found %d", n)
+			} else {
+				m.MinHistory = int(n)
+			}
+		}},
 		{"notify", func(v ast.Node, p string) { m.Notify = d.strs(v, p) }},
 		{"muted_until", func(v ast.Node, p string) { m.MutedUntil = d.str(v, p) }},
 	})

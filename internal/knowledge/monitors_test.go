@@ -44,6 +44,7 @@ filters:
 grain: week
 schedule: every Monday at 9
 min_volume: 20
+min_history: 53
 notify: [ops]
 muted_until: 2026-07-15
 `,
@@ -56,7 +57,7 @@ muted_until: 2026-07-15
 		Filters: []watch.Filter{{Field: "country", Op: "in", Values: []string{"Germany", "France"}}},
 		Grain:   "week", Schedule: "every Monday at 9", Cron: "0 9 * * 1",
 		Detector: watch.ZScore, Sensitivity: "medium", Threshold: 4, Direction: watch.Both,
-		MinVolume: 20, Notify: []string{"ops"}, MutedUntil: "2026-07-15",
+		MinVolume: 20, MinHistory: 53, Notify: []string{"ops"}, MutedUntil: "2026-07-15",
 		File: "monitors/weekly_orders.yaml", Line: 2,
 	}}
 	if d := cmp.Diff(want, f.Monitors); d != "" {
@@ -98,7 +99,7 @@ colour: red
 		`knowledge/monitors/bad.yaml:7: schedule: cannot read the schedule "every other Tuesday" exactly; write a cron expression ("0 9 * * 1") or one of: hourly | every hour [on weekdays | on weekends | on DAYS]; every N minutes | every N hours [on …] (N divides the hour or the day); daily | every day [at TIME]; every weekday | weekdays | every weekend [at TIME]; every DAY [and DAY …] [at TIME] (Monday … Sunday); weekly | every week [on DAY] [at TIME] (Monday when no day is named); monthly | every month [on the Nth] [at TIME] (the 1st when none is named); the Nth of every month [at TIME] (N from 1 to 28); first business day of the month [at TIME]`,
 		`knowledge/monitors/bad.yaml:8: detector: want zscore or percent_change, found "zscores" (did you mean "zscore"?)`,
 		`knowledge/monitors/bad.yaml:9: muted_until: want a date YYYY-MM-DD, found "soon"`,
-		`knowledge/monitors/bad.yaml:10: colour: unknown field "colour"; known fields: name, description, metric, dimensions, filters, query, grain, schedule, detector, sensitivity, threshold, direction, min_volume, notify, muted_until`,
+		`knowledge/monitors/bad.yaml:10: colour: unknown field "colour"; known fields: name, description, metric, dimensions, filters, query, grain, schedule, detector, sensitivity, threshold, direction, min_volume, min_history, notify, muted_until`,
 		`knowledge/monitors/empty.yaml: the file is empty; write a monitor (docs/watch.md) or remove the file`,
 		`knowledge/monitors/grain.yaml:2: grain: want day, week or month, found "fortnight"`,
 		`knowledge/monitors/unreachable.yaml:2: dimensions[0]: channel does not split headcount: a row of employees has no single channel (the dimension is on orders, not reached from it through many-to-one relationships)`,

@@ -27,6 +27,7 @@ type MonitorSpec struct {
 	Detector    string
 	Sensitivity string
 	MinVolume   float64
+	MinHistory  int
 	Notify      []string
 	// Force replaces a monitor of the same name.
 	Force bool
@@ -263,6 +264,10 @@ func applySpec(m *watch.Monitor, spec MonitorSpec) error {
 		return quarry.Errorf(quarry.KindUsage, "--min-volume: give a number of at least 0")
 	}
 	m.MinVolume = spec.MinVolume
+	if spec.MinHistory < 0 {
+		return quarry.Errorf(quarry.KindUsage, "--min-history: give a number of periods of at least 0")
+	}
+	m.MinHistory = spec.MinHistory
 	m.Notify = spec.Notify
 	return nil
 }
@@ -294,6 +299,9 @@ func monitorYAML(m watch.Monitor, question string) string {
 	fmt.Fprintf(&b, "detector: %s   # zscore | percent_change\n", m.Detector)
 	fmt.Fprintf(&b, "sensitivity: %s   # low | medium | high\n", m.Sensitivity)
 	fmt.Fprintf(&b, "min_volume: %s   # periods whose value and baseline are both below it are not judged\n", strconv.FormatFloat(m.MinVolume, 'f', -1, 64))
+	if m.MinHistory > 0 {
+		fmt.Fprintf(&b, "min_history: %d   # periods of history before a period is judged\n", m.MinHistory)
+	}
 	fmt.Fprintf(&b, "notify: %s   # channel names\n", yamlList(m.Notify))
 	return b.String()
 }

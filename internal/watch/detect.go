@@ -76,6 +76,9 @@ type Config struct {
 	// MinVolume: a period whose value and baseline are both below it (in
 	// the metric's own unit) is not judged.
 	MinVolume float64
+	// MinHistory: periods of history a period needs before it is judged
+	// (0: what the detector needs to measure the spread).
+	MinHistory int
 	// FillZero: a complete period missing after the first present one is
 	// a zero (counts and sums); otherwise it is left out (averages,
 	// ratios).
@@ -218,7 +221,7 @@ func Judge(points []Point, cfg Config, asOf time.Time) ([]Reading, error) {
 		r.Baseline = baseline
 		r.Method = method(s, years)
 		r.Change = relChange(p.Value, r.Baseline)
-		if len(changes) < s.minLive {
+		if len(changes) < s.minLive || t < cfg.MinHistory {
 			changes = append(changes, r.Change)
 			continue
 		}

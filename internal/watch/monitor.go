@@ -34,6 +34,10 @@ type Monitor struct {
 	Threshold   float64   `json:"threshold"` // from Sensitivity unless written
 	Direction   Direction `json:"direction"`
 	MinVolume   float64   `json:"min_volume,omitempty"`
+	// MinHistory is how many periods of history a period needs before it
+	// is judged (0: the detector's own minimum); 53 weeks keeps a weekly
+	// monitor quiet until it has seen a whole year.
+	MinHistory int `json:"min_history,omitempty"`
 	// Notify names the channels to tell (names only; delivery is
 	// configured elsewhere).
 	Notify []string `json:"notify,omitempty"`
@@ -75,7 +79,7 @@ func (m Monitor) Muted(now time.Time) bool {
 // Config is how the monitor judges its series; fillZero says whether a
 // missing period is a zero (see Config.FillZero).
 func (m Monitor) Config(fillZero bool) Config {
-	return Config{Grain: m.Grain, Detector: m.Detector, Threshold: m.Threshold, Direction: m.Direction, MinVolume: m.MinVolume, FillZero: fillZero}
+	return Config{Grain: m.Grain, Detector: m.Detector, Threshold: m.Threshold, Direction: m.Direction, MinVolume: m.MinVolume, MinHistory: m.MinHistory, FillZero: fillZero}
 }
 
 // SemanticQuery is the metric query of a metric monitor: the metric by its
