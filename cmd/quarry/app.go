@@ -57,6 +57,7 @@ func (a *app) commands() []*cobra.Command {
 		a.serveCmd(),
 		a.mcpCmd(),
 		a.connectorCmd(),
+		a.watchCmd(),
 	}
 }
 

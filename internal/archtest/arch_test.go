@@ -39,11 +39,13 @@ var pure = []string{
 	"internal/dialect/mysql",
 	"internal/dialect/duckdb",
 	"internal/dialect/registry",
+	"internal/watch",
+	"internal/watch/schedule",
 }
 
 // pureThirdParty lists the only third-party modules a pure package may use:
 // computation with no I/O of its own.
-var pureThirdParty = []string{"github.com/go-analyze/charts", "github.com/oklog/ulid/v2", "github.com/kljensen/snowball", "golang.org/x/text"}
+var pureThirdParty = []string{"github.com/go-analyze/charts", "github.com/oklog/ulid/v2", "github.com/kljensen/snowball", "golang.org/x/text", "github.com/robfig/cron/v3"}
 
 // impure standard-library packages: databases, network, processes. Their
 // pure subpackages (URL and address parsing) are in pureStd.

@@ -1,7 +1,8 @@
 // Package knowledge reads, validates and writes the knowledge folder: the
 // semantic model of a database (model.yaml), its business metrics and
 // dimensions (metrics.yaml), the column policy (policy.yaml), verified
-// queries (examples/*.yaml) and free notes (notes/*.md).
+// queries (examples/*.yaml), monitors (monitors/*.yaml, decoded into
+// watch.Monitor) and free notes (notes/*.md).
 //
 // Load parses a folder into a Folder with file:line errors for anything
 // wrong in it. Learn builds the folder from a database catalog and, run

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/watch"
 )
 
 // Folder is a loaded, validated knowledge folder.
@@ -28,6 +29,9 @@ type Folder struct {
 	// Candidates are the measures learn suggests (the candidates: section of
 	// metrics.yaml). They are not metrics until a person moves them.
 	Candidates []semantic.Metric
+	// Monitors are the monitors of monitors/*.yaml, by file name
+	// (docs/watch.md).
+	Monitors []watch.Monitor
 	// Hash is the hex SHA-256 over the loaded files (names and contents),
 	// recorded in every answer's provenance as the knowledge version.
 	Hash string
@@ -144,10 +148,13 @@ type loaded struct {
 	examples []VerifiedQuery
 	exD      []*decoder
 	notes    []Note
+	monitors []*watch.Monitor
+	monD     []*decoder
 	missing  []Problem
 	// exNames and noteNames are the examples and notes files gathered,
 	// in the order they are decoded.
 	exNames, noteNames []string
+	monNames           []string
 }
 
 func readOptional(fsys fs.FS, name string) ([]byte, bool, error) {
@@ -169,7 +176,7 @@ func (l *loaded) read(fsys fs.FS) error {
 
 // gather reads every file the folder is made of into l.files: model.yaml
 // (an empty entry when it is missing), metrics.yaml, policy.yaml,
-// examples/*.yaml and notes/**/*.md. Nothing is decoded.
+// examples/*.yaml, monitors/*.yaml and notes/**/*.md. Nothing is decoded.
 func (l *loaded) gather(fsys fs.FS) error {
 	src, ok, err := readOptional(fsys, ModelFile)
 	if err != nil {
@@ -199,6 +206,18 @@ func (l *loaded) gather(fsys fs.FS) error {
 		}
 		l.files[name] = src
 		l.exNames = append(l.exNames, name)
+	}
+	mons, err := globSorted(fsys, MonitorsDir, ".yaml", ".yml")
+	if err != nil {
+		return err
+	}
+	for _, name := range mons {
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		l.files[name] = src
+		l.monNames = append(l.monNames, name)
 	}
 	if st, err := fs.Stat(fsys, NotesDir); err == nil && st.IsDir() {
 		err := fs.WalkDir(fsys, NotesDir, func(p string, e fs.DirEntry, err error) error {
@@ -232,6 +251,11 @@ func (l *loaded) decode() {
 		qs, d := decodeExamples(name, l.files[name])
 		l.examples = append(l.examples, qs...)
 		l.exD = append(l.exD, d)
+	}
+	for _, name := range l.monNames {
+		m, d := decodeMonitor(name, l.files[name])
+		l.monitors = append(l.monitors, m)
+		l.monD = append(l.monD, d)
 	}
 	for _, p := range l.noteNames {
 		l.notes = append(l.notes, Note{Name: strings.TrimPrefix(p, NotesDir+"/"), Text: string(l.files[p])})
@@ -287,6 +311,9 @@ func (l *loaded) build() (*Folder, []Problem) {
 	for _, d := range l.exD {
 		problems = append(problems, d.problems...)
 	}
+	for _, d := range l.monD {
+		problems = append(problems, d.problems...)
+	}
 	// Cross-references are checked even when some fields were malformed,
 	// so that one run shows every problem; but not when a file could not be
 	// parsed at all, which would make everything it defines look unknown.
@@ -308,6 +335,11 @@ func (l *loaded) build() (*Folder, []Problem) {
 		Notes:      l.notes,
 		Policy:     l.policy,
 		Candidates: candidates,
+	}
+	for _, m := range l.monitors {
+		if m != nil {
+			f.Monitors = append(f.Monitors, *m)
+		}
 	}
 	f.Files, f.Hash = l.hash()
 	return f, problems

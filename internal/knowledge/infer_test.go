@@ -158,6 +158,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("restricted:\n  - column: a.b\n    reason: r\n"))
 	f.Add([]byte("- question: q\n  sql: |\n    SELECT 1\n  verified_at: 2026-01-01\n"))
 	f.Add([]byte("a: &x [1]\nb: *x\n--- \nc: !!str d\n"))
+	f.Add([]byte("metric: orders\ndimensions: [channel]\nfilters:\n  - {field: country, value: France}\ngrain: week\nschedule: every Monday at 9\nthreshold: 4.5\nmin_volume: 10\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		check := func(ps []Problem) {
 			for _, p := range ps {
@@ -171,6 +172,8 @@ func FuzzDecode(f *testing.F) {
 		_, d := decodePolicy(src)
 		check(d.problems)
 		_, d = decodeExamples("examples/x.yaml", src)
+		check(d.problems)
+		_, d = decodeMonitor("monitors/x.yaml", src)
 		check(d.problems)
 	})
 }

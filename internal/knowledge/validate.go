@@ -61,6 +61,7 @@ func (v *validator) all() {
 	v.metricsCheck()
 	v.dimensionsCheck()
 	v.examplesCheck()
+	v.monitorsCheck()
 }
 
 func (v *validator) entitiesCheck() {

@@ -348,6 +348,7 @@ database without losing what people wrote.
 | policy.yaml | restricted columns, with a reason each | people |
 | examples/*.yaml | verified questions with their SQL | people |
 | examples/_pending/ | suggested examples not yet checked | quarry; people approve them |
+| monitors/*.yaml | monitors: what to watch, when, who to tell | people, ` + "`quarry watch add`" + ` |
 | notes/*.md | free notes: definitions, caveats, history | people |
 
 After editing, check the folder with ` + "`quarry doctor`" + `: every problem is

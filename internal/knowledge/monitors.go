@@ -1,0 +1,287 @@
+package knowledge
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/watch"
+	"github.com/quarrydata/quarry/internal/watch/schedule"
+	"github.com/quarrydata/quarry/internal/yamlnode"
+)
+
+// MonitorsDir holds one monitor per YAML file (docs/watch.md).
+const MonitorsDir = "monitors"
+
+// monitorName is what a monitor may be called: it names its file and is
+// typed on the command line.
+var monitorName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// MonitorFile is the file, relative to the knowledge folder, that holds
+// the monitor called name.
+func MonitorFile(name string) string { return MonitorsDir + "/" + name + ".yaml" }
+
+// ValidMonitorName says what is wrong with a monitor's name, or "" when
+// nothing is.
+func ValidMonitorName(name string) string {
+	if !monitorName.MatchString(name) {
+		return fmt.Sprintf("a monitor's name is lower-case letters, digits, - and _ (it names its file), not %q", name)
+	}
+	return ""
+}
+
+// decodeMonitor decodes one monitors/*.yaml file.
+func decodeMonitor(file string, src []byte) (*watch.Monitor, *decoder) {
+	d := newDecoder(file)
+	root := d.parse(src)
+	if root == nil {
+		if !d.broken {
+			d.errf(0, "", "the file is empty; write a monitor (docs/watch.md) or remove the file")
+		}
+		return nil, d
+	}
+	m := &watch.Monitor{File: file, Line: yamlnode.Line(root)}
+	var threshold, minVolume string
+	d.mapping(root, "", "a monitor", []field{
+		{"name", func(v ast.Node, p string) { m.Name = d.str(v, p) }},
+		{"description", func(v ast.Node, p string) { m.Description = d.str(v, p) }},
+		{"metric", func(v ast.Node, p string) { m.Metric = d.str(v, p) }},
+		{"dimensions", func(v ast.Node, p string) { m.Dimensions = d.strs(v, p) }},
+		{"filters", func(v ast.Node, p string) { m.Filters = d.monitorFilters(v, p) }},
+		{"query", func(v ast.Node, p string) { m.Query = d.str(v, p) }},
+		{"grain", func(v ast.Node, p string) { m.Grain = semantic.Grain(d.str(v, p)) }},
+		{"schedule", func(v ast.Node, p string) { m.Schedule = d.str(v, p) }},
+		{"detector", func(v ast.Node, p string) { m.Detector = watch.Detector(d.str(v, p)) }},
+		{"sensitivity", func(v ast.Node, p string) { m.Sensitivity = d.str(v, p) }},
+		{"threshold", func(v ast.Node, p string) { threshold = d.str(v, p) }},
+		{"direction", func(v ast.Node, p string) { m.Direction = watch.Direction(d.str(v, p)) }},
+		{"min_volume", func(v ast.Node, p string) { minVolume = d.str(v, p) }},
+		{"min_history", func(v ast.Node, p string) {
+			if n := d.integer(v, p); n < 0 {
+				d.errf(yamlnode.Line(v), p, "want a number of periods of at least 0, found %d", n)
+			} else {
+				m.MinHistory = int(n)
+			}
+		}},
+		{"notify", func(v ast.Node, p string) { m.Notify = d.strs(v, p) }},
+		{"muted_until", func(v ast.Node, p string) { m.MutedUntil = d.str(v, p) }},
+	})
+	if m.Name == "" {
+		m.Name = strings.TrimSuffix(path.Base(file), path.Ext(file))
+	}
+	if m.Detector == "" {
+		m.Detector = watch.ZScore
+	}
+	if m.Sensitivity == "" {
+		m.Sensitivity = watch.DefaultSensitivity
+	}
+	if m.Direction == "" {
+		m.Direction = watch.Both
+	}
+	m.Threshold = d.positive(threshold, "threshold", true)
+	m.MinVolume = d.positive(minVolume, "min_volume", false)
+	return m, d
+}
+
+// positive reads a number written as text; strict says it must be above
+// zero (rather than at least zero).
+func (d *decoder) positive(s, p string, strict bool) float64 {
+	if s == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || (strict && f == 0) {
+		what := "a number of at least 0"
+		if strict {
+			what = "a number above 0"
+		}
+		d.errf(d.line(p), p, "want %s, found %q", what, s)
+		return 0
+	}
+	return f
+}
+
+func (d *decoder) monitorFilters(n ast.Node, path string) []watch.Filter {
+	var out []watch.Filter
+	d.seq(n, path, "filters", func(_ int, v ast.Node, p string) {
+		var f watch.Filter
+		var value string
+		d.mapping(v, p, "a filter (field, op, values)", []field{
+			{"field", func(v ast.Node, p string) { f.Field = d.str(v, p) }},
+			{"op", func(v ast.Node, p string) { f.Op = d.str(v, p) }},
+			{"value", func(v ast.Node, p string) { value = d.str(v, p) }},
+			{"values", func(v ast.Node, p string) { f.Values = d.strs(v, p) }},
+		})
+		if value != "" {
+			if len(f.Values) > 0 {
+				d.errf(d.line(p+".value"), p+".value", "write value or values, not both")
+			}
+			f.Values = []string{value}
+		}
+		if f.Op == "" {
+			f.Op = "="
+			if len(f.Values) > 1 {
+				f.Op = "in"
+			}
+		}
+		out = append(out, f)
+	})
+	return out
+}
+
+// monitorsCheck validates the monitors against the model and the
+// verified queries.
+func (v *validator) monitorsCheck() {
+	seen := map[string]string{}
+	for i, m := range v.l.monitors {
+		d := v.l.monD[i]
+		if m == nil {
+			continue
+		}
+		if msg := ValidMonitorName(m.Name); msg != "" {
+			v.errf(d, "name", "%s", msg)
+		} else if other, dup := seen[m.Name]; dup {
+			v.errf(d, "name", "the monitor %q is also defined in %s; names are unique", m.Name, other)
+		}
+		seen[m.Name] = m.File
+		v.monitorTarget(d, m)
+		switch m.Grain {
+		case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth:
+		case "":
+			v.errf(d, "grain", "missing; write day, week or month")
+		default:
+			v.errf(d, "grain", "want day, week or month, found %q", m.Grain)
+		}
+		if strings.TrimSpace(m.Schedule) == "" {
+			v.errf(d, "schedule", "missing; write when to run it: a cron expression (\"0 9 * * 1\") or a phrase (\"every Monday at 9\")")
+		} else if s, err := schedule.Parse(m.Schedule); err != nil {
+			v.errf(d, "schedule", "%s", quarry.Message(err))
+		} else {
+			m.Cron = s.Cron
+		}
+		th, ok := watch.Threshold(m.Detector, m.Sensitivity)
+		switch {
+		case !oneOf(string(m.Detector), []string{string(watch.ZScore), string(watch.PercentChange)}):
+			v.errf(d, "detector", "want zscore or percent_change, found %q%s", m.Detector, didYouMean(string(m.Detector), []string{"zscore", "percent_change"}))
+		case !ok:
+			v.errf(d, "sensitivity", "want low, medium or high, found %q", m.Sensitivity)
+		case m.Threshold == 0:
+			m.Threshold = th
+		}
+		if !oneOf(string(m.Direction), []string{"both", "up", "down"}) {
+			v.errf(d, "direction", "want both, up or down, found %q", m.Direction)
+		}
+		if m.MutedUntil != "" {
+			if _, err := time.Parse(time.DateOnly, m.MutedUntil); err != nil {
+				v.errf(d, "muted_until", "want a date YYYY-MM-DD, found %q", m.MutedUntil)
+			}
+		}
+	}
+}
+
+// monitorTarget checks what a monitor watches: a metric with its
+// dimensions and filters, or a verified query.
+func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
+	switch {
+	case m.Metric == "" && m.Query == "":
+		v.errf(d, "metric", "missing; name the metric to watch (or query: the question of a verified query)")
+		return
+	case m.Metric != "" && m.Query != "":
+		v.errf(d, "query", "write metric or query, not both")
+		return
+	case m.Query != "":
+		for _, q := range v.l.examples {
+			if strings.EqualFold(strings.TrimSpace(q.Question), strings.TrimSpace(m.Query)) {
+				return
+			}
+		}
+		var known []string
+		for _, q := range v.l.examples {
+			known = append(known, q.Question)
+		}
+		v.errf(d, "query", "no verified query asks %q; known: %s", m.Query, knownList(m.Query, known))
+		if len(m.Dimensions) > 0 || len(m.Filters) > 0 {
+			v.errf(d, "dimensions", "a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters")
+		}
+		return
+	}
+	before := len(v.problems)
+	mt := v.m.Metric(m.Metric)
+	if mt == nil {
+		var names []string
+		for _, x := range v.m.Metrics {
+			names = append(names, x.Name)
+		}
+		v.errf(d, "metric", "unknown metric %q; known: %s", m.Metric, knownList(m.Metric, names))
+	} else {
+		m.Metric = mt.Name
+		if mt.Derived == "" && v.m.MetricTime(mt) == "" {
+			v.errf(d, "metric", "metric %s has no time axis, so it cannot be watched period by period; set time on the metric", mt.Name)
+		}
+	}
+	var dims []string
+	for _, x := range v.m.Dimensions {
+		if x.Type != "time" {
+			dims = append(dims, x.Name)
+		}
+	}
+	for i, name := range m.Dimensions {
+		p := fmt.Sprintf("dimensions[%d]", i)
+		x := v.m.Dimension(name)
+		switch {
+		case x == nil:
+			v.errf(d, p, "unknown dimension %q; known: %s", name, knownList(name, dims))
+		case x.Type == "time":
+			v.errf(d, p, "%s is a time dimension; the monitor's grain says how time is cut", name)
+		case mt != nil && !watch.Splits(v.m, mt.Name, x.Name):
+			v.errf(d, p, "%s does not split %s: a row of %s has no single %s (the dimension is on %s, not reached from it through many-to-one relationships)", x.Name, mt.Name, strings.Join(entitiesOf(v.m, mt), ", "), x.Name, x.Entity)
+		default:
+			m.Dimensions[i] = x.Name
+		}
+	}
+	for i, f := range m.Filters {
+		p := fmt.Sprintf("filters[%d]", i)
+		if f.Field == "" {
+			v.errf(d, p+".field", "missing; name the dimension to filter on")
+		} else if e, c, ok := strings.Cut(f.Field, "."); ok {
+			if ent := v.entity(d, p+".field", e); ent != nil {
+				v.column(d, p+".field", ent, c)
+			}
+		} else if v.m.Dimension(f.Field) == nil {
+			v.errf(d, p+".field", "unknown dimension %q; known: %s", f.Field, knownList(f.Field, dims))
+		}
+		if !oneOf(f.Op, watch.FilterOps()) {
+			v.errf(d, p+".op", "want one of %s, found %q", strings.Join(watch.FilterOps(), ", "), f.Op)
+		}
+		if len(f.Values) == 0 {
+			v.errf(d, p+".values", "missing; write the value (value: web) or values (values: [web, mobile])")
+		}
+	}
+	switch {
+	case mt == nil || len(v.problems) > before:
+		return
+	case m.Grain != semantic.GrainDay && m.Grain != semantic.GrainWeek && m.Grain != semantic.GrainMonth:
+		return // the grain's own problem says it
+	}
+	// What the names alone cannot tell: whether the metric can be cut by
+	// the dimensions and filters (a path through the relationships, no
+	// fan-out). The semantic layer says it the same way for every dialect.
+	if _, err := semantic.Compile(v.m, m.SemanticQuery(time.Time{}, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)), quarry.DialectSQLite); err != nil {
+		v.errf(d, "metric", "%s cannot be watched this way: %s", m.Metric, quarry.Message(err))
+	}
+}
+
+// entitiesOf names the entities a metric counts rows of.
+func entitiesOf(m *semantic.Model, mt *semantic.Metric) []string {
+	if mt.Derived == "" {
+		return []string{mt.Entity}
+	}
+	return []string{"its parts"}
+}

@@ -1,0 +1,233 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/suggest"
+	"github.com/quarrydata/quarry/internal/watch"
+	"github.com/quarrydata/quarry/internal/watch/watchfile"
+)
+
+// monitorRows caps the rows a monitor's query reads: years of periods
+// times its segments.
+const monitorRows = 200_000
+
+// Monitors are the knowledge folder's monitors, by file name.
+func (r *Runtime) Monitors() ([]watch.Monitor, error) {
+	f, err := r.Folder()
+	if err != nil {
+		return nil, err
+	}
+	return f.Monitors, nil
+}
+
+// Monitor is the monitor called name.
+func (r *Runtime) Monitor(name string) (watch.Monitor, error) {
+	ms, err := r.Monitors()
+	if err != nil {
+		return watch.Monitor{}, err
+	}
+	var names []string
+	for _, m := range ms {
+		if m.Name == name {
+			return m, nil
+		}
+		names = append(names, m.Name)
+	}
+	if len(names) == 0 {
+		return watch.Monitor{}, quarry.Errorf(quarry.KindNotFound, "no monitor %q: the knowledge folder has no monitors yet; write one with quarry watch add \"weekly orders\"", name)
+	}
+	hint := ""
+	if best, d := suggest.Closest(name, names); best != "" && d <= 3 {
+		hint = fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return watch.Monitor{}, quarry.Errorf(quarry.KindNotFound, "no monitor %q%s; quarry watch list shows them", name, hint)
+}
+
+// WatchFiles are where monitors' alerts and memory are kept: beside the
+// state database (or in .quarry/ of the project when the state is a
+// PostgreSQL URL).
+func WatchFiles(cfg *config.Config) (alerts, state string) {
+	dir := filepath.Dir(cfg.State)
+	if config.StateIsURL(cfg.State) {
+		dir = filepath.Join(cfg.Dir, ".quarry")
+	}
+	return filepath.Join(dir, "alerts.jsonl"), filepath.Join(dir, "watch.json")
+}
+
+// WatchRunner is the runner of the project's monitors on the default
+// connection: their queries run through the analyst pipeline (compiled
+// by the semantic layer, checked by the connection's guard and column
+// policy, executed under its limits, recorded as runs), alerts go to the
+// alerts file, and its memory to the state file. The returned func
+// releases the connection's guard.
+func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Runner, func(), error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := r.Folder()
+	if err != nil {
+		return nil, nil, err
+	}
+	an, release, err := r.Analyst(ctx, "", monitorRows)
+	if err != nil {
+		return nil, nil, err
+	}
+	verified := map[string]string{}
+	for _, v := range f.Verified {
+		verified[strings.ToLower(strings.TrimSpace(v.Question))] = v.SQL
+	}
+	alerts, state := WatchFiles(cfg)
+	return &watch.Runner{
+		Model:       f.Model,
+		Verified:    verified,
+		Source:      &watchSource{r: r, an: an, model: f.Model},
+		Notifier:    watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		State:       watchfile.State{Path: state},
+		Investigate: investigate,
+	}, release, nil
+}
+
+// watchSource runs monitors' queries as recorded runs of the analyst.
+type watchSource struct {
+	r     *Runtime
+	an    *analyst.Analyst
+	model *semantic.Model
+}
+
+func (s *watchSource) Metric(ctx context.Context, label string, q semantic.Query) (*quarry.Table, string, error) {
+	c, err := semantic.Compile(s.model, q, s.an.Conn.Dialect())
+	if err != nil {
+		return nil, "", err
+	}
+	return s.SQL(ctx, label, c.SQL)
+}
+
+// SQL runs sql as a recorded run, its first line a comment naming the
+// monitor that asked, and collects its rows.
+func (s *watchSource) SQL(ctx context.Context, label, sql string) (*quarry.Table, string, error) {
+	rec, err := s.r.Recorder(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	sink := &tableSink{max: monitorRows}
+	out, err := s.an.Run(ctx, rec, "-- quarry watch: "+oneLineLabel(label)+"\n"+sql, sink)
+	var id string
+	if out != nil {
+		id = out.RunID
+		sink.t.Truncated = out.Truncated
+	}
+	if err != nil {
+		return nil, id, err
+	}
+	return &sink.t, id, nil
+}
+
+func oneLineLabel(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// tableSink keeps the rows of a streamed result.
+type tableSink struct {
+	t   quarry.Table
+	max int
+}
+
+func (s *tableSink) Begin(cols []quarry.Column) error {
+	s.t.Columns = cols
+	return nil
+}
+
+func (s *tableSink) Row(vals []any) error {
+	if len(s.t.Rows) >= s.max {
+		s.t.Truncated = true
+		return nil
+	}
+	s.t.Rows = append(s.t.Rows, append([]any(nil), vals...))
+	return nil
+}
+
+// MuteMonitor writes muted_until into the monitor's file (until empty:
+// removes it), then reads the knowledge folder again.
+func (r *Runtime) MuteMonitor(name, until string) (watch.Monitor, error) {
+	m, err := r.Monitor(name)
+	if err != nil {
+		return m, err
+	}
+	cfg, err := r.Config()
+	if err != nil {
+		return m, err
+	}
+	path := filepath.Join(cfg.Knowledge, filepath.FromSlash(m.File))
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return m, quarry.Wrap(quarry.KindInternal, err, "cannot read %s", path)
+	}
+	out := setTopLevel(string(src), "muted_until", until)
+	if err := WriteFileAtomic(path, []byte(out), 0o644); err != nil {
+		return m, quarry.Wrap(quarry.KindInternal, err, "cannot write %s", path)
+	}
+	r.Reload()
+	m, err = r.Monitor(name)
+	if err != nil {
+		// The edit broke the folder: put the file back as it was.
+		_ = WriteFileAtomic(path, src, 0o644)
+		r.Reload()
+	}
+	return m, err
+}
+
+// setTopLevel sets (or, with value empty, removes) the top-level key of a
+// YAML mapping written one key a line, keeping every other line.
+func setTopLevel(src, key, value string) string {
+	lines := strings.SplitAfter(src, "\n")
+	var out []string
+	done := false
+	for _, l := range lines {
+		if strings.HasPrefix(l, key+":") {
+			if value != "" && !done {
+				out = append(out, key+": "+value+"\n")
+				done = true
+			}
+			continue
+		}
+		out = append(out, l)
+	}
+	s := strings.Join(out, "")
+	if value != "" && !done {
+		if s != "" && !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		s += key + ": " + value + "\n"
+	}
+	return s
+}
+
+// monitorPath is the file of the monitor called name.
+func (r *Runtime) monitorPath(name string) (string, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cfg.Knowledge, filepath.FromSlash(knowledge.MonitorFile(name))), nil
+}
+
+// WatchState is what the monitors' runner remembers (their last runs).
+func (r *Runtime) WatchState(ctx context.Context) (watch.State, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return watch.State{}, err
+	}
+	_, state := WatchFiles(cfg)
+	return watchfile.State{Path: state}.Load(ctx)
+}

@@ -1,0 +1,143 @@
+package watch
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// The kinds of alert.
+const (
+	// KindAlert opens an incident: the first anomalous period.
+	KindAlert = "alert"
+	// KindRecovery closes it: the first normal period after it.
+	KindRecovery = "recovery"
+)
+
+// Alert is one notice about a monitor: an incident began, or ended.
+type Alert struct {
+	Monitor string `json:"monitor"`
+	Kind    string `json:"kind"`              // KindAlert or KindRecovery
+	Segment string `json:"segment,omitempty"` // "channel=web"; empty for the whole
+	// PeriodStart and PeriodEnd are the first and last day of the period
+	// (ISO dates, both included).
+	PeriodStart string  `json:"period_start"`
+	PeriodEnd   string  `json:"period_end"`
+	Value       float64 `json:"value"`
+	Baseline    float64 `json:"baseline"`
+	Change      float64 `json:"change"` // value / baseline - 1
+	Score       float64 `json:"score"`  // the detector's measure (z, or the change)
+	Detector    string  `json:"detector"`
+	Threshold   float64 `json:"threshold"`
+	Direction   string  `json:"direction"` // "up" or "down"
+	Method      string  `json:"baseline_method"`
+	// IncidentStart is the first day of the incident's first period.
+	IncidentStart string   `json:"incident_start"`
+	Message       string   `json:"message"`
+	Notify        []string `json:"notify,omitempty"`
+	// Investigation, when an alert was investigated: the segments that
+	// moved most between the period and its baseline period.
+	Investigation *Investigation `json:"investigation,omitempty"`
+}
+
+// Incidents turns a segment's readings into notices: an alert at the
+// first anomalous period of an incident, nothing while it lasts (the same
+// direction, period after period), and a recovery at the first normal
+// period after it. A period that was not judged (too little history or
+// volume) neither opens nor closes an incident. A change of direction
+// while an incident is open opens a new one.
+func Incidents(m Monitor, segment string, rs []Reading) []Alert {
+	var out []Alert
+	open, dir, since := false, "", ""
+	for _, r := range rs {
+		if !r.Judged {
+			continue
+		}
+		if !r.Anomalous {
+			if open {
+				out = append(out, notice(m, segment, r, KindRecovery, dir, since))
+				open = false
+			}
+			continue
+		}
+		d := "up"
+		if r.Score < 0 {
+			d = "down"
+		}
+		if open && d == dir {
+			continue
+		}
+		open, dir, since = true, d, r.Start.Format(time.DateOnly)
+		out = append(out, notice(m, segment, r, KindAlert, d, since))
+	}
+	return out
+}
+
+func notice(m Monitor, segment string, r Reading, kind, dir, since string) Alert {
+	a := Alert{
+		Monitor: m.Name, Kind: kind, Segment: segment,
+		PeriodStart: r.Start.Format(time.DateOnly), PeriodEnd: r.End.AddDate(0, 0, -1).Format(time.DateOnly),
+		Value: r.Value, Baseline: round(r.Baseline), Change: round(r.Change), Score: round(r.Score),
+		Detector: string(detectorOr(m.Detector)), Threshold: m.Threshold, Direction: dir, Method: r.Method,
+		IncidentStart: since, Notify: m.Notify,
+	}
+	a.Message = message(m, a)
+	return a
+}
+
+func detectorOr(d Detector) Detector {
+	if d == "" {
+		return ZScore
+	}
+	return d
+}
+
+// round keeps six significant digits, so that the JSON reads cleanly.
+func round(f float64) float64 {
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return f
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 6, 64), 64)
+	return v
+}
+
+func message(m Monitor, a Alert) string {
+	what := m.Metric
+	if what == "" {
+		what = m.Name
+	}
+	if a.Segment != "" {
+		what += " (" + a.Segment + ")"
+	}
+	period := fmt.Sprintf("the %s of %s", m.Grain, a.PeriodStart)
+	if m.Grain == "day" {
+		period = a.PeriodStart
+	}
+	if a.Kind == KindRecovery {
+		return fmt.Sprintf("%s is back within its expected range in %s: %s against a baseline of %s (the incident began %s)",
+			what, period, num(a.Value), num(a.Baseline), a.IncidentStart)
+	}
+	verb := "rose"
+	if a.Direction == "down" {
+		verb = "fell"
+	}
+	score := fmt.Sprintf("z = %.1f, threshold %g", a.Score, a.Threshold)
+	if a.Detector == string(PercentChange) {
+		score = fmt.Sprintf("threshold %.0f%%", a.Threshold*100)
+	}
+	return fmt.Sprintf("%s %s %.0f%% in %s: %s against a baseline of %s (%s; baseline: %s)",
+		what, verb, math.Abs(a.Change)*100, period, num(a.Value), num(a.Baseline), score, a.Method)
+}
+
+// num writes a figure with up to four significant digits, whole numbers
+// as they are.
+func num(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	if math.Abs(f) >= 100 {
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', 4, 64)
+}

@@ -1,0 +1,289 @@
+package watch
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/watch/schedule"
+)
+
+// Source reads a monitor's data through the pipeline every answer goes
+// through: the guard, the connection's limits, a recorded run.
+type Source interface {
+	// Metric compiles a semantic query, runs it and returns its rows and
+	// the id of the run that read them; label says which monitor asked.
+	Metric(ctx context.Context, label string, q semantic.Query) (*quarry.Table, string, error)
+	// SQL runs a verified query's statement the same way.
+	SQL(ctx context.Context, label, sql string) (*quarry.Table, string, error)
+}
+
+// Notifier tells people about an alert; to names their channels.
+type Notifier interface {
+	Notify(ctx context.Context, to []string, a Alert) error
+}
+
+// StateStore keeps what the runner must remember between runs.
+type StateStore interface {
+	Load(ctx context.Context) (State, error)
+	Save(ctx context.Context, s State) error
+}
+
+// State is what the runner remembers.
+type State struct {
+	Monitors map[string]MonitorState `json:"monitors"`
+}
+
+// MonitorState is one monitor's memory: when it last ran and, per
+// segment, the first day of the last period whose notices were handled
+// (so that a period is never notified twice).
+type MonitorState struct {
+	LastRun time.Time         `json:"last_run"`
+	Handled map[string]string `json:"handled,omitempty"`
+}
+
+// Runner runs monitors.
+type Runner struct {
+	Model *semantic.Model
+	// Verified are the verified queries' SQL by question.
+	Verified map[string]string
+	Source   Source
+	Notifier Notifier
+	State    StateStore
+	// Investigate, when set, breaks each new alert of a metric monitor
+	// down by the model's dimensions (see Investigation).
+	Investigate bool
+}
+
+// Checked is a monitor's series, judged.
+type Checked struct {
+	Monitor  Monitor          `json:"monitor"`
+	Runs     []string         `json:"runs,omitempty"`
+	AsOf     string           `json:"as_of"`
+	Segments []CheckedSegment `json:"segments"`
+}
+
+// CheckedSegment is one segment's readings and notices.
+type CheckedSegment struct {
+	Segment  string    `json:"segment,omitempty"`
+	Key      []string  `json:"-"` // the segment's dimension values`
+	Readings []Reading `json:"-"`
+	Alerts   []Alert   `json:"-"`
+	// Latest is the last complete period's reading.
+	Latest *Reading `json:"latest,omitempty"`
+}
+
+// lookback is how far back a check reads: enough for three seasons, the
+// rolling window and the spread of changes.
+func lookback(g semantic.Grain, asOf time.Time) time.Time {
+	switch g {
+	case semantic.GrainDay:
+		return asOf.AddDate(0, 0, -200)
+	case semantic.GrainMonth:
+		return asOf.AddDate(-5, 0, 0)
+	}
+	return asOf.AddDate(-4, 0, 0)
+}
+
+// Check reads the monitor's series from from (the zero time: as far back
+// as it needs) up to the last complete period before asOf and judges it.
+func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*Checked, error) {
+	if from.IsZero() {
+		from = lookback(m.Grain, asOf)
+	}
+	var t *quarry.Table
+	var run string
+	var err error
+	fill := false
+	if m.Query != "" {
+		sql, ok := r.Verified[strings.ToLower(strings.TrimSpace(m.Query))]
+		if !ok {
+			return nil, quarry.Errorf(quarry.KindConfig, "monitor %s watches the verified query %q, which is gone; fix %s", m.Name, m.Query, m.File)
+		}
+		t, run, err = r.Source.SQL(ctx, "monitor "+m.Name, sql)
+	} else {
+		fill = Additive(r.Model, m.Metric)
+		t, run, err = r.Source.Metric(ctx, "monitor "+m.Name, m.SemanticQuery(from, asOf))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t != nil && t.Truncated {
+		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s read more rows than the row cap allows; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
+	}
+	series, err := SeriesOf(t)
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInput, err, "monitor %s cannot read its query's result", m.Name)
+	}
+	out := &Checked{Monitor: m, AsOf: asOf.Format(time.DateOnly)}
+	if run != "" {
+		out.Runs = append(out.Runs, run)
+	}
+	for _, s := range series {
+		rs, err := Judge(s.Points, m.Config(fill), asOf)
+		if err != nil {
+			return nil, err
+		}
+		cs := CheckedSegment{Segment: s.Segment, Key: s.Key, Readings: rs, Alerts: Incidents(m, s.Segment, rs)}
+		if len(rs) > 0 {
+			cs.Latest = &rs[len(rs)-1]
+		}
+		out.Segments = append(out.Segments, cs)
+	}
+	return out, nil
+}
+
+// Backfill replays the monitor's history and returns the notices it
+// would have sent for periods that start on or after since (history
+// before since still makes the baselines), in period order. Recoveries
+// are left out unless recoveries is set.
+func (r *Runner) Backfill(ctx context.Context, m Monitor, since, asOf time.Time, recoveries bool) ([]Alert, *Checked, error) {
+	c, err := r.Check(ctx, m, lookback(m.Grain, since), asOf)
+	if err != nil {
+		return nil, nil, err
+	}
+	day := since.Format(time.DateOnly)
+	var out []Alert
+	for _, s := range c.Segments {
+		for _, a := range s.Alerts {
+			if a.PeriodStart >= day && (recoveries || a.Kind == KindAlert) {
+				out = append(out, a)
+			}
+		}
+	}
+	sortAlerts(out)
+	return out, c, nil
+}
+
+func sortAlerts(as []Alert) {
+	sort.SliceStable(as, func(i, j int) bool {
+		if as[i].PeriodStart != as[j].PeriodStart {
+			return as[i].PeriodStart < as[j].PeriodStart
+		}
+		return as[i].Segment < as[j].Segment
+	})
+}
+
+// Outcome is what running one monitor did.
+type Outcome struct {
+	Monitor string `json:"monitor"`
+	// Status: "ran", "muted" (ran, told no one), "not_due", "failed".
+	Status string   `json:"status"`
+	Runs   []string `json:"runs,omitempty"`
+	// Alerts are the new notices (sent unless muted).
+	Alerts []Alert `json:"alerts"`
+	Next   string  `json:"next,omitempty"` // when it is due next
+	Error  string  `json:"error,omitempty"`
+}
+
+// Run runs monitors at now: those named (all of them, with force), or
+// else the ones whose schedule came due since they last ran. New notices
+// (periods not handled before) go to the notifier unless the monitor is
+// muted; the first run of a monitor only tells of an incident still open
+// in its latest period. The state records each run.
+func (r *Runner) Run(ctx context.Context, monitors []Monitor, now time.Time, force bool) ([]Outcome, error) {
+	st, err := r.State.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.Monitors == nil {
+		st.Monitors = map[string]MonitorState{}
+	}
+	var out []Outcome
+	for _, m := range monitors {
+		if err := ctx.Err(); err != nil {
+			return out, quarry.Wrap(quarry.KindCanceled, err, "the monitors were interrupted")
+		}
+		ms := st.Monitors[m.Name]
+		sched, err := schedule.Parse(m.Schedule)
+		if err != nil {
+			return out, err
+		}
+		if !force && !ms.LastRun.IsZero() {
+			if next := sched.Next(ms.LastRun); next.IsZero() || next.After(now) {
+				out = append(out, Outcome{Monitor: m.Name, Status: "not_due", Alerts: []Alert{}, Next: formatNext(next)})
+				continue
+			}
+		}
+		o := r.runOne(ctx, m, &ms, now)
+		o.Next = formatNext(sched.Next(now))
+		out = append(out, o)
+		if o.Status == "failed" {
+			// Not remembered: the next run tries again (and may tell
+			// again what this one told before it failed).
+			continue
+		}
+		ms.LastRun = now
+		st.Monitors[m.Name] = ms
+		if err := r.State.Save(ctx, st); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func formatNext(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}
+
+func (r *Runner) runOne(ctx context.Context, m Monitor, ms *MonitorState, now time.Time) Outcome {
+	o := Outcome{Monitor: m.Name, Status: "ran", Alerts: []Alert{}}
+	c, err := r.Check(ctx, m, time.Time{}, now)
+	if err != nil {
+		o.Status, o.Error = "failed", quarry.Message(err)
+		return o
+	}
+	o.Runs = c.Runs
+	if ms.Handled == nil {
+		ms.Handled = map[string]string{}
+	}
+	fresh := []Alert{}
+	keys := map[string][]string{}
+	for _, s := range c.Segments {
+		keys[s.Segment] = s.Key
+		if s.Latest == nil {
+			continue
+		}
+		latest := s.Latest.Start.Format(time.DateOnly)
+		handled, seen := ms.Handled[s.Segment]
+		switch {
+		case !seen:
+			// First run: only an incident still open now.
+			if n := len(s.Alerts); n > 0 && s.Alerts[n-1].Kind == KindAlert && s.Latest.Anomalous {
+				fresh = append(fresh, s.Alerts[n-1])
+			}
+		default:
+			for _, a := range s.Alerts {
+				if a.PeriodStart > handled {
+					fresh = append(fresh, a)
+				}
+			}
+		}
+		ms.Handled[s.Segment] = latest
+	}
+	sortAlerts(fresh)
+	muted := m.Muted(now)
+	if muted {
+		o.Status = "muted"
+	}
+	for i := range fresh {
+		if r.Investigate && fresh[i].Kind == KindAlert && m.Metric != "" {
+			inv := r.investigate(ctx, m, fresh[i], keys[fresh[i].Segment])
+			fresh[i].Investigation = inv
+			o.Runs = append(o.Runs, inv.Runs...)
+		}
+		if !muted && r.Notifier != nil {
+			if err := r.Notifier.Notify(ctx, m.Notify, fresh[i]); err != nil {
+				o.Status, o.Error = "failed", "could not notify: "+quarry.Message(err)
+			}
+		}
+	}
+	o.Alerts = fresh
+	return o
+}

@@ -1,0 +1,113 @@
+// Package watchfile keeps monitors' alerts and memory in files under the
+// project's state folder: a notifier that appends each alert as one JSON
+// line (alerts.jsonl), so that alerts are visible before any delivery is
+// configured, and the runner's state as one JSON file written atomically.
+package watchfile
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/watch"
+)
+
+// Notifier appends alerts to a JSON-lines file.
+type Notifier struct {
+	Path string
+	// Now stamps each line with when it was written.
+	Now func() time.Time
+}
+
+// line is one alert as written: who it was for and when.
+type line struct {
+	At string   `json:"at"`
+	To []string `json:"to"`
+	watch.Alert
+}
+
+// Notify appends the alert, addressed to to, as one line.
+func (n Notifier) Notify(ctx context.Context, to []string, a watch.Alert) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if to == nil {
+		to = []string{}
+	}
+	b, err := json.Marshal(line{At: n.Now().UTC().Format(time.RFC3339), To: to, Alert: a})
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the alert")
+	}
+	if err := os.MkdirAll(filepath.Dir(n.Path), 0o755); err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot create %s", filepath.Dir(n.Path))
+	}
+	f, err := os.OpenFile(n.Path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot open %s to write the alert", n.Path)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the alert to %s", n.Path)
+	}
+	return f.Close()
+}
+
+// State keeps the runner's state in a JSON file.
+type State struct {
+	Path string
+}
+
+// Load reads the state; a missing file is an empty state.
+func (s State) Load(ctx context.Context) (watch.State, error) {
+	var st watch.State
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	b, err := os.ReadFile(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, quarry.Wrap(quarry.KindInternal, err, "cannot read the monitors' state %s", s.Path)
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return st, quarry.Wrap(quarry.KindInput, err, "the monitors' state %s is damaged; remove it (each monitor's next run then starts afresh)", s.Path)
+	}
+	return st, nil
+}
+
+// Save writes the state atomically (a temporary file, then a rename).
+func (s State) Save(ctx context.Context, st watch.State) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot encode the monitors' state")
+	}
+	dir := filepath.Dir(s.Path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot create %s", dir)
+	}
+	tmp, err := os.CreateTemp(dir, ".watch-state-*")
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state in %s", dir)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state")
+	}
+	if err := tmp.Close(); err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state")
+	}
+	if err := os.Rename(tmp.Name(), s.Path); err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state %s", s.Path)
+	}
+	return nil
+}

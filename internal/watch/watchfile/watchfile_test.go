@@ -1,0 +1,69 @@
+package watchfile
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/watch"
+)
+
+func TestNotifierAppendsLines(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state", "alerts.jsonl")
+	n := Notifier{Path: path, Now: func() time.Time { return time.Date(2026, 7, 6, 9, 0, 0, 0, time.UTC) }}
+	for _, p := range []string{"2026-04-20", "2026-04-27"} {
+		if err := n.Notify(ctx, []string{"ops"}, watch.Alert{Monitor: "orders", Kind: watch.KindAlert, PeriodStart: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2:\n%s", len(lines), b)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(lines[1]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["at"] != "2026-07-06T09:00:00Z" || got["period_start"] != "2026-04-27" || got["monitor"] != "orders" {
+		t.Errorf("line %s", lines[1])
+	}
+}
+
+func TestStateRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s := State{Path: filepath.Join(t.TempDir(), "watch.json")}
+	empty, err := s.Load(ctx)
+	if err != nil || empty.Monitors != nil {
+		t.Fatalf("a missing file: %v, %v", empty, err)
+	}
+	want := watch.State{Monitors: map[string]watch.MonitorState{
+		"orders": {LastRun: time.Date(2026, 7, 6, 9, 0, 0, 0, time.UTC), Handled: map[string]string{"": "2026-06-29"}},
+	}}
+	if err := s.Save(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("state (-want +got):\n%s", d)
+	}
+	if err := os.WriteFile(s.Path, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx); err == nil {
+		t.Error("a damaged file loaded")
+	}
+}
