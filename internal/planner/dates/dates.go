@@ -116,6 +116,16 @@ func FindAll(s string, asOf time.Time) []Range {
 	p := parser{toks: tokenize(s), today: day(asOf), raw: s}
 	var out []Range
 	for i := 0; i < len(p.toks); {
+		if n := p.sameLastYear(i); n > 0 && len(out) > 0 {
+			// "revenue last month vs the same month last year": the
+			// period before it, a year earlier.
+			if r, ok := yearEarlier(out[len(out)-1]); ok {
+				r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
+				out = append(out, r)
+				i += n
+				continue
+			}
+		}
 		r, n := p.longest(i)
 		if n == 0 {
 			i++
@@ -143,6 +153,58 @@ func Parse(s string, asOf time.Time) (Range, error) {
 	}
 	r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
 	return r, nil
+}
+
+// sameLastYear reads "same month last year", "same period a year ago",
+// "same time last year" at i, and returns how many words it took, or 0.
+func (p *parser) sameLastYear(i int) int {
+	if p.tok(i) != "same" {
+		return 0
+	}
+	switch p.tok(i + 1) {
+	case "day", "week", "month", "quarter", "period", "time", "days", "weeks", "months":
+	default:
+		return 0
+	}
+	switch {
+	case p.tok(i+2) == "last" && p.tok(i+3) == "year":
+		return 4
+	case (p.tok(i+2) == "a" || p.tok(i+2) == "one") && p.tok(i+3) == "year" && p.tok(i+4) == "ago":
+		return 5
+	case p.tok(i+2) == "the" && p.tok(i+3) == "year" && p.tok(i+4) == "before":
+		return 5
+	}
+	return 0
+}
+
+// yearEarlier is r a year earlier: by 52 weeks for a week, so that the
+// weekdays line up, else by a calendar year.
+func yearEarlier(r Range) (Range, bool) {
+	from, err1 := time.Parse(layout, r.From)
+	to, err2 := time.Parse(layout, r.To)
+	if err1 != nil || err2 != nil {
+		return Range{}, false
+	}
+	if r.Grain == "week" {
+		from, to = from.AddDate(0, 0, -364), to.AddDate(0, 0, -364)
+	} else {
+		from, to = from.AddDate(-1, 0, 0), to.AddDate(-1, 0, 0)
+	}
+	last := to.AddDate(0, 0, -1)
+	var label string
+	switch {
+	case r.Grain == "month" && from.Day() == 1 && to.Equal(from.AddDate(0, 1, 0)):
+		label = from.Format("January 2006")
+	case r.Grain == "quarter" && from.Day() == 1 && to.Equal(from.AddDate(0, 3, 0)):
+		label = fmt.Sprintf("Q%d %d", (int(from.Month())-1)/3+1, from.Year())
+	case r.Grain == "week":
+		label = "week of " + from.Format(layout)
+	case last.Equal(from):
+		label = from.Format(layout)
+	default:
+		label = from.Format(layout) + " to " + last.Format(layout)
+	}
+	return Range{From: from.Format(layout), To: to.Format(layout), Label: "the same period a year earlier (" + label + ")", Grain: r.Grain}, true
 }
 
 var fillers = map[string]bool{"in": true, "on": true, "during": true, "for": true, "the": true, "over": true}

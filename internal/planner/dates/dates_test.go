@@ -198,3 +198,24 @@ func TestMayAsAName(t *testing.T) {
 		}
 	}
 }
+
+// TestSameLastYear: "the same month last year" is the period before it a
+// year earlier (found from outside: "same, month" were not understood); a
+// week moves by 52 weeks, so that its weekdays line up.
+func TestSameLastYear(t *testing.T) {
+	for q, want := range map[string][2]string{
+		"revenue last month vs same month last year":        {"2025-05-01", "2025-06-01"},
+		"orders this quarter vs the same quarter last year": {"2025-04-01", "2025-07-01"},
+		"revenue last week vs same week last year":          {"2025-06-23", "2025-06-30"},
+		"sessions in March 2026 vs same month a year ago":   {"2025-03-01", "2025-04-01"},
+	} {
+		got := FindAll(q, asOf)
+		if len(got) != 2 || got[1].From != want[0] || got[1].To != want[1] {
+			t.Errorf("%q: %+v, want a second range %v", q, got, want)
+		}
+	}
+	if got := FindAll("the same month last year", asOf); len(got) != 1 || got[0].From != "2025-01-01" {
+		// With no period before it, "last year" is read on its own.
+		t.Errorf("no period before: %+v", got)
+	}
+}
