@@ -204,6 +204,10 @@ func (r *pgReader) msg(m protoreflect.Message, q *Query) {
 			r.fail("it calls %s(), which returns a definition as written, whose literals can copy restricted values", name[len(name)-1].GetString_().GetSval())
 			return
 		}
+		if name := n.GetFuncname(); len(name) > 0 && CountsRows(name[len(name)-1].GetString_().GetSval()) {
+			r.fail("it calls %s(), whose sizes and counters count the rows of a relation, and a partial index or a partition on a restricted column counts the rows that meet a condition on it", name[len(name)-1].GetString_().GetSval())
+			return
+		}
 	case *pg_query.RangeVar, *pg_query.JoinExpr, *pg_query.RangeSubselect, *pg_query.RangeFunction:
 		r.fail("a table reference appears where quarry expects an expression")
 		return
