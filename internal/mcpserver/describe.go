@@ -64,14 +64,18 @@ type DescDimension struct {
 type DescribeInput struct{}
 
 func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ DescribeInput) (*mcp.CallToolResult, *Description, error) {
-	m := s.cfg.Knowledge.Model
+	proj, _, err := s.project(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := proj.Knowledge.Model
 	if m == nil {
 		m = &semantic.Model{}
 	}
 	d := &Description{
 		Connection: DescConnection{Name: s.cfg.Connection, Dialect: s.cfg.Dialect},
 		Tables:     []DescTable{}, Metrics: []DescMetric{}, Dimensions: []DescDimension{}, Verified: []Verified{},
-		Knowledge: s.cfg.Knowledge.Hash,
+		Knowledge: proj.Knowledge.Hash,
 	}
 	entity := func(table string) *semantic.Entity {
 		for i := range m.Entities {
@@ -90,7 +94,7 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 			}
 			for _, c := range t.Columns {
 				dc := DescColumn{Name: c.Name, Type: c.Type, Description: c.Comment,
-					Restricted: m.IsRestricted(t.Name, c.Name) || s.cfg.Withheld[strings.ToLower(t.Name)]}
+					Restricted: m.IsRestricted(t.Name, c.Name) || proj.Withheld[strings.ToLower(t.Name)]}
 				if e != nil {
 					if ec := e.Column(c.Name); ec != nil && ec.Description != "" {
 						dc.Description = ec.Description
@@ -119,6 +123,6 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 		}
 		d.Dimensions = append(d.Dimensions, dd)
 	}
-	d.Verified = append(d.Verified, s.cfg.Verified...)
+	d.Verified = append(d.Verified, proj.Verified...)
 	return nil, d, nil
 }
