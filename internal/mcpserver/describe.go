@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -123,6 +124,12 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 		}
 		d.Dimensions = append(d.Dimensions, dd)
 	}
-	d.Verified = append(d.Verified, proj.Verified...)
+	// The verified queries' text is knowledge text: it goes out through
+	// the scrubber the agent applies to everything it sends a model, so
+	// that an MCP client (usually a model) reads the same.
+	sc := policy.NewScrubber(m)
+	for _, v := range proj.Verified {
+		d.Verified = append(d.Verified, Verified{Question: sc.Scrub(v.Question), SQL: sc.Scrub(v.SQL)})
+	}
 	return nil, d, nil
 }
