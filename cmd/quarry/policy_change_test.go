@@ -75,8 +75,15 @@ func TestPolicyChangeTakesEffectWithoutRestart(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &run); err != nil || code != 200 || run.ResultID == "" || !strings.Contains(body, "Germany") {
 		t.Fatalf("before the change, POST /api/run: %d %s", code, body)
 	}
-	if code, body := post("/ask", `{"question":"customers by country"}`); code != 200 || !strings.Contains(body, "Germany") {
+	code, body = post("/ask", `{"question":"customers by country"}`)
+	var asked struct {
+		RunID string `json:"run_id"`
+	}
+	if err := json.Unmarshal([]byte(body), &asked); err != nil || code != 200 || asked.RunID == "" || !strings.Contains(body, "Germany") {
 		t.Fatalf("before the change, POST /ask: %d %s", code, body)
+	}
+	if _, run := get(base, "/api/runs/"+asked.RunID); !strings.Contains(run, "Germany") {
+		t.Fatalf("before the change, the answer's run does not show its cells: %s", short(run, 600))
 	}
 	mcp := mcpInProcess(t, nil, "-C", dir, "mcp")
 	res, out := callJSON(t, mcp.cs, "run_query", map[string]any{"sql": "select id, country from customers order by id"})
@@ -129,9 +136,17 @@ func TestPolicyChangeTakesEffectWithoutRestart(t *testing.T) {
 	}
 	code, body = get(base, "/api/runs/"+run.RunID+"/export")
 	check("GET /api/runs/{id}/export", code, body)
+	// An answer recorded with the result's first rows: its cells and the
+	// values in its text are redacted too.
+	code, body = get(base, "/api/runs/"+asked.RunID)
+	check("GET /api/runs/{id} of an answer", code, body)
+	code, body = get(base, "/api/runs/"+asked.RunID+"/export")
+	check("GET /api/runs/{id}/export of an answer", code, body)
+	r := quarryCmd(t, "", "-C", dir, "runs", "export", asked.RunID, "--format", "md")
+	check("quarry runs export --format md of an answer", map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)
 	res, page := callJSON(t, mcp.cs, "get_result", map[string]any{"result_id": mcpResult})
 	check("MCP get_result", 200, textOf(res)+string(must(json.Marshal(page))))
-	r := quarryCmd(t, "", "-C", dir, "runs", "export", run.RunID)
+	r = quarryCmd(t, "", "-C", dir, "runs", "export", run.RunID)
 	check("quarry runs export", map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)
 	r = quarryCmd(t, "", "-C", dir, "runs", "export", run.RunID, "--format", "md")
 	check("quarry runs export --format md", map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)

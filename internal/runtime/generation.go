@@ -10,9 +10,7 @@ import (
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/knowledge"
-	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/store"
 )
 
 // generation is what a server built from one state of the knowledge
@@ -120,35 +118,4 @@ func (gs *generations) close() {
 	if g := gs.cur; g != nil && g.release != nil {
 		g.release()
 	}
-}
-
-// readRedacted is the state store whose results are read back redacted
-// by the column policy in force at the time of the read (policy.Redact, as
-// results are redacted before they are kept): a result kept before a
-// column was restricted is not shown in clear after, whatever the surface
-// (the HTTP API's results and exports, MCP's get_result, quarry runs
-// export).
-type readRedacted struct {
-	store.State
-	policy func(ctx context.Context) (*policy.Policy, error)
-}
-
-func (s readRedacted) Result(ctx context.Context, id string) (*quarry.Table, error) {
-	t, err := s.State.Result(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.policy(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p.Redact(t)
-	return t, nil
-}
-
-// ReadRedacted returns st with every result it reads back redacted by the
-// project's column policy (quarry runs export): the surfaces agree on what
-// a stored result shows.
-func (r *Runtime) ReadRedacted(st store.State) store.State {
-	return readRedacted{State: st, policy: func(context.Context) (*policy.Policy, error) { return r.Policy() }}
 }
