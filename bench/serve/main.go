@@ -149,7 +149,7 @@ func run(streams, rounds, workers int, cold bool) error {
 			ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
 			return ag.Ask(ctx, rec, q, asOf, opts)
 		},
-		Knowledge: k, Store: st, Addr: ln.Addr().String(), Clock: time.Now, Version: "bench",
+		Knowledge: func(context.Context) (*analyst.Knowledge, error) { return k, nil }, Store: st, Addr: ln.Addr().String(), Clock: time.Now, Version: "bench",
 		NewID: func(p string) string {
 			idMu.Lock()
 			defer idMu.Unlock()

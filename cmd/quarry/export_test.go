@@ -84,4 +84,15 @@ func TestRunsExportAndRerun(t *testing.T) {
 	if r := quarryCmd(t, "", "-C", dir, "runs", "rerun", runs[0].RunID); r.code != quarry.ExitInput || !strings.Contains(r.stderr, "nothing to re-execute") {
 		t.Errorf("rerun of a rejected run: exit %d %s", r.code, r.stderr)
 	}
+	// A run with the policy off kept no result, on purpose: the message
+	// says that, not that nothing ran.
+	if r := quarryCmd(t, "", "-C", dir, "run", "--no-policy", "SELECT count(*) FROM orders"); r.code != 0 {
+		t.Fatalf("run --no-policy: exit %d %s", r.code, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "runs", "list", "--json", "-n", "1")
+	json.Unmarshal([]byte(r.stdout), &runs)
+	r = quarryCmd(t, "", "-C", dir, "runs", "rerun", runs[0].RunID)
+	if r.code != quarry.ExitInput || !strings.Contains(r.stderr, "--no-policy") || !strings.Contains(r.stderr, "not kept") || strings.Contains(r.stderr, "executed no SQL") {
+		t.Errorf("rerun of a --no-policy run: exit %d %s", r.code, r.stderr)
+	}
 }

@@ -58,6 +58,7 @@ var leakSchemaPostgres = []string{
 	"CREATE VIEW v_row AS SELECT c.id, c AS whole FROM customers c",
 	"CREATE VIEW v_json AS SELECT c.id, row_to_json(c)::text AS j FROM customers c",
 	"CREATE VIEW v_err AS SELECT DISTINCT id, name, email::int AS e FROM customers",
+	"CREATE VIEW class_rows AS SELECT relname, reltuples FROM pg_class",
 }
 
 const leakPolicy = `restricted:

@@ -83,7 +83,6 @@ error.`,
 // planner, as `quarry ask` and `quarry serve` send them.
 func (a *app) mcpConfig(srv *runtime.Server) mcpserver.Config {
 	mc := mcpserver.Config{
-		Knowledge:  srv.Knowledge,
 		Store:      srv.Store,
 		Clock:      srv.Clock,
 		NewID:      srv.NewID,
@@ -91,19 +90,27 @@ func (a *app) mcpConfig(srv *runtime.Server) mcpserver.Config {
 		Dialect:    srv.Dialect,
 		Connection: srv.Connection,
 		Catalog:    srv.Catalog,
-		Withheld:   srv.Withheld,
 	}
 	if srv.CatalogErr != nil {
 		fmt.Fprintf(a.stderr, "quarry: describe lists the knowledge folder's tables: the schema could not be read (%s)\n", oneLine(quarry.Message(srv.CatalogErr)))
 	}
-	for _, v := range srv.Verified {
-		mc.Verified = append(mc.Verified, mcpserver.Verified{Question: v.Question, SQL: v.SQL})
-	}
-	mc.Run = func(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error) {
-		an, err := srv.Start(ctx)
+	mc.Project = func(ctx context.Context) (*mcpserver.Project, error) {
+		p, err := srv.Project(ctx)
 		if err != nil {
 			return nil, err
 		}
+		mp := &mcpserver.Project{Knowledge: p.Knowledge, Policy: p.Policy, Withheld: p.Withheld}
+		for _, v := range p.Verified {
+			mp.Verified = append(mp.Verified, mcpserver.Verified{Question: v.Question, SQL: v.SQL})
+		}
+		return mp, nil
+	}
+	mc.Run = func(ctx context.Context, rec *event.Recorder, sql string, sink analyst.RowSink) (*analyst.RunOutcome, error) {
+		an, done, err := srv.Start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
 		return an.Run(ctx, rec, sql, sink)
 	}
 	mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrydata/quarry/internal/agent"
+	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/httpserve"
@@ -148,23 +148,23 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	}
 	c := httpapi.Config{
 		Start: func(ctx context.Context) (httpapi.Runner, func(), error) {
-			an, err := srv.Start(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			return an, func() {}, nil
+			return srv.Start(ctx)
 		},
-		Ask:          srv.Ask,
-		Knowledge:    srv.Knowledge,
+		Ask: srv.Ask,
+		Knowledge: func(ctx context.Context) (*analyst.Knowledge, error) {
+			p, err := srv.Project(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return p.Knowledge, nil
+		},
 		KnowledgeDir: srv.KnowledgeDir,
 		Store:        srv.Store,
 		Clock:        srv.Clock,
 		NewID:        srv.NewID,
 		Version:      a.version.Version,
 		Assets:       httpapi.Assets(),
-	}
-	if srv.Agent != nil {
-		c.Agent = func(context.Context) (*agent.Agent, func(), error) { return srv.Agent(), func() {}, nil }
+		Agent:        srv.Agent,
 	}
 	return c, srv, release, nil
 }

@@ -77,6 +77,11 @@ func columnNames(cols []quarry.Column) []string {
 // keeping as many rows as the run did, so that the new run's result hash
 // can be compared with the old one's.
 func (a *Analyst) Rerun(ctx context.Context, rec *event.Recorder, orig event.RunState) (*RunOutcome, error) {
+	if orig.PolicyOff && orig.SQL != "" {
+		// quarry run --no-policy keeps no result and records no hash, on
+		// purpose: there is nothing to compare a new run with.
+		return nil, quarry.Errorf(quarry.KindInput, "run %s ran with --no-policy, so its result was deliberately not kept and there is no result hash to compare with; run the statement again with quarry run instead", orig.RunID)
+	}
 	if orig.SQL == "" || orig.ResultHash == "" {
 		return nil, quarry.Errorf(quarry.KindInput, "run %s executed no SQL with a recorded result (status %s); there is nothing to re-execute", orig.RunID, orig.Status)
 	}

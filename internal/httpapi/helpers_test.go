@@ -180,7 +180,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		Agent:        agentFn,
 		Start:        start,
 		Ask:          ask,
-		Knowledge:    k,
+		Knowledge:    func(context.Context) (*analyst.Knowledge, error) { return k, nil },
 		KnowledgeDir: sh.knowledge,
 		Store:        st,
 		Addr:         ln.Addr().String(),

@@ -48,8 +48,13 @@ func (s *Server) rerunRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer closeRun()
+		k, e := s.cfg.Knowledge(ctx)
+		if e != nil {
+			err = e
+			return
+		}
 		rec := event.NewRecorder(s.cfg.NewID("r"), s.cfg.Clock, s.cfg.Store)
-		judged, err = runner.RerunJudged(ctx, rec, s.cfg.Store, s.cfg.Knowledge, r.PathValue("id"))
+		judged, err = runner.RerunJudged(ctx, rec, s.cfg.Store, k, r.PathValue("id"))
 	})
 	if !ran {
 		return

@@ -54,8 +54,10 @@ type AskFunc func(ctx context.Context, rec *event.Recorder, question string, asO
 // Config is what a Server is built from. Start, Ask, Knowledge, Store,
 // Addr, Clock and NewID are required.
 type Config struct {
-	Start        StartFunc
-	Knowledge    *analyst.Knowledge
+	Start StartFunc
+	// Knowledge returns the knowledge folder as it is now (a server reads
+	// it again when its files change), for judging reruns.
+	Knowledge    func(ctx context.Context) (*analyst.Knowledge, error)
 	KnowledgeDir string // the knowledge folder, for pending verified queries
 	Store        Store
 	Addr         string           // the bound address, host:port, as the listener reports it

@@ -69,11 +69,13 @@ func apiServer(t *testing.T) string {
 		Ask: func(context.Context, *event.Recorder, string, time.Time, agent.AskOptions) (*analyst.AskOutcome, error) {
 			return nil, quarry.Errorf(quarry.KindConfig, "no connection in this test")
 		},
-		Knowledge: &analyst.Knowledge{Model: model, Planner: planner.New(model, nil)},
-		Store:     st,
-		Addr:      ln.Addr().String(),
-		Clock:     time.Now,
-		NewID:     func(p string) string { return p + "1" },
+		Knowledge: func(context.Context) (*analyst.Knowledge, error) {
+			return &analyst.Knowledge{Model: model, Planner: planner.New(model, nil)}, nil
+		},
+		Store: st,
+		Addr:  ln.Addr().String(),
+		Clock: time.Now,
+		NewID: func(p string) string { return p + "1" },
 	})
 	if err != nil {
 		t.Fatal(err)

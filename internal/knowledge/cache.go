@@ -27,6 +27,12 @@ type cached struct {
 	Folder *Folder
 }
 
+// checksVersion names the rules a cached folder passed. A folder cached
+// by a binary with fewer checks must be validated again by one with more,
+// so a change to the checks (a new problem Load reports) bumps it.
+// 2: a verified query that reads a restricted column is a problem.
+const checksVersion = "2"
+
 // cacheKey is the key of a folder whose files hash to hash, or "" when
 // Folder cannot be cached (a type gob would not carry whole).
 func cacheKey(hash string) string {
@@ -34,7 +40,7 @@ func cacheKey(hash string) string {
 	if fp == "" {
 		return ""
 	}
-	return hash + "/" + fp
+	return hash + "/" + fp + "/" + checksVersion
 }
 
 // readCache returns the cached folder of dir when its key is key, or nil.

@@ -78,6 +78,26 @@ func Load(dir string) (*Folder, error) {
 	return f, err
 }
 
+// Fingerprint returns the hash Load would give the folder dir (Folder.Hash:
+// the SHA-256 over the names and contents of the files it reads), without
+// decoding them, or "" when there is no folder. A server compares it before
+// each request to pick up an edited folder (a new policy.yaml) at once.
+func Fingerprint(dir string) (string, error) {
+	st, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil || !st.IsDir() {
+		return "", readError(dir, err)
+	}
+	l := &loaded{files: map[string][]byte{}}
+	if err := l.gather(os.DirFS(dir)); err != nil {
+		return "", readError(dir, err)
+	}
+	_, hash := l.hash()
+	return hash, nil
+}
+
 // LoadFS is Load over any file system (an embedded folder, for instance),
 // without the cache; dir is only used to name files in messages and as
 // Folder.Dir.

@@ -426,6 +426,8 @@ func (v *validator) examplesCheck() {
 			}
 			if strings.TrimSpace(q.SQL) == "" {
 				v.errf(d, p+".sql", "missing; write the SQL that answers the question")
+			} else if col := v.restrictedRead(q.SQL); col != "" {
+				v.errf(d, p+".sql", "reads restricted column %s (policy.yaml); restricted columns cannot appear in verified queries, which the guard would refuse and whose text reaches a model — leave the column out, or move the query to examples/_pending/", col)
 			}
 			if strings.TrimSpace(q.VerifiedBy) == "" {
 				v.errf(d, p+".verified_by", "missing; say who checked this query (move unchecked ones to examples/_pending/)")

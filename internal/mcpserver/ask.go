@@ -66,6 +66,10 @@ func (s *server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (
 		}
 		day = t
 	}
+	_, pol, err := s.project(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
 	defer cancel()
 	rec := s.recorder()
@@ -81,12 +85,12 @@ func (s *server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (
 		}
 	}
 	o := analyst.OutcomeOf(out, err)
-	return textResult(askMarkdown(o)), s.askResult(o), nil
+	return textResult(askMarkdown(o)), askResult(o, pol), nil
 }
 
 // askResult is the outcome as ask returns it (analyst.Outcome, as every
 // surface gives it); restricted columns of the preview are redacted.
-func (s *server) askResult(o analyst.Outcome) *AskResult {
+func askResult(o analyst.Outcome, pol restricted) *AskResult {
 	r := &AskResult{RunID: o.RunID, Status: string(o.Status), Question: o.Question, AsOf: o.AsOf, SQL: o.SQL,
 		RowCount: o.RowCount, Truncated: o.Truncated, ResultID: o.ResultID, Message: o.Message,
 		Understood: o.Understood, Unknown: o.Unknown, Suggestions: o.Suggestions, DidYouMean: o.DidYouMean, Clarify: o.Clarify, Options: o.Options,
@@ -97,12 +101,12 @@ func (s *server) askResult(o analyst.Outcome) *AskResult {
 	}
 	if t := o.Table; t != nil {
 		r.Columns = columns(t.Columns)
-		hide := s.policy.columns(t.Columns)
+		hide := pol.columns(t.Columns)
 		for i, row := range t.Rows {
 			if i == previewRows {
 				break
 			}
-			r.Rows = append(r.Rows, s.policy.redact(jsonRow(row), hide))
+			r.Rows = append(r.Rows, pol.redact(jsonRow(row), hide))
 		}
 	}
 	return r

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -64,14 +65,18 @@ type DescDimension struct {
 type DescribeInput struct{}
 
 func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ DescribeInput) (*mcp.CallToolResult, *Description, error) {
-	m := s.cfg.Knowledge.Model
+	proj, _, err := s.project(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := proj.Knowledge.Model
 	if m == nil {
 		m = &semantic.Model{}
 	}
 	d := &Description{
 		Connection: DescConnection{Name: s.cfg.Connection, Dialect: s.cfg.Dialect},
 		Tables:     []DescTable{}, Metrics: []DescMetric{}, Dimensions: []DescDimension{}, Verified: []Verified{},
-		Knowledge: s.cfg.Knowledge.Hash,
+		Knowledge: proj.Knowledge.Hash,
 	}
 	entity := func(table string) *semantic.Entity {
 		for i := range m.Entities {
@@ -90,7 +95,7 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 			}
 			for _, c := range t.Columns {
 				dc := DescColumn{Name: c.Name, Type: c.Type, Description: c.Comment,
-					Restricted: m.IsRestricted(t.Name, c.Name) || s.cfg.Withheld[strings.ToLower(t.Name)]}
+					Restricted: m.IsRestricted(t.Name, c.Name) || proj.Withheld[strings.ToLower(t.Name)]}
 				if e != nil {
 					if ec := e.Column(c.Name); ec != nil && ec.Description != "" {
 						dc.Description = ec.Description
@@ -119,6 +124,12 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 		}
 		d.Dimensions = append(d.Dimensions, dd)
 	}
-	d.Verified = append(d.Verified, s.cfg.Verified...)
+	// The verified queries' text is knowledge text: it goes out through
+	// the scrubber the agent applies to everything it sends a model, so
+	// that an MCP client (usually a model) reads the same.
+	sc := policy.NewScrubber(m)
+	for _, v := range proj.Verified {
+		d.Verified = append(d.Verified, Verified{Question: sc.Scrub(v.Question), SQL: sc.Scrub(v.SQL)})
+	}
 	return nil, d, nil
 }

@@ -133,9 +133,10 @@ func newProject(t *testing.T) *project {
 		Ask: func(ctx context.Context, rec *event.Recorder, q string, day time.Time) (*analyst.AskOutcome, error) {
 			return an.Ask(ctx, rec, k, q, day)
 		},
-		Run:        an.Run,
-		Knowledge:  k,
-		Verified:   verified,
+		Run: an.Run,
+		Project: func(context.Context) (*Project, error) {
+			return &Project{Knowledge: k, Verified: verified, Policy: policy.FromModel(f.Model)}, nil
+		},
 		Catalog:    cat,
 		Connection: "shop",
 		Dialect:    quarry.DialectSQLite,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
-	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Column is a result column as tools return it.
@@ -89,10 +88,6 @@ const redactedValue = "[restricted]"
 // like a restricted one is still hidden here, by name, as the last line.
 type restricted struct {
 	p *policy.Policy
-}
-
-func newRestricted(m *semantic.Model) restricted {
-	return restricted{p: policy.FromModel(m)}
 }
 
 // columns returns the indexes of the restricted columns of a result.

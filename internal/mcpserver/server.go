@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -35,20 +36,33 @@ type Verified struct {
 	SQL      string `json:"sql"`
 }
 
-// Config is what a project server is built from. Ask, Run, Knowledge,
-// Store, Clock and NewID are required.
-type Config struct {
-	Ask       AskFunc
-	Run       RunFunc
+// Project is what the knowledge folder says at one moment.
+type Project struct {
 	Knowledge *analyst.Knowledge
 	Verified  []Verified
-	// Catalog is the connection's live schema, when known; describe falls
-	// back to the knowledge folder's entities.
-	Catalog *quarry.Catalog
+	// Policy is the column policy: results are redacted by it, by name,
+	// as the last line behind the guard.
+	Policy *policy.Policy
 	// Withheld lists the catalog's relations the column policy refuses as
 	// a whole (views over restricted columns), by lower-case name; describe
 	// marks their columns restricted.
-	Withheld   map[string]bool
+	Withheld map[string]bool
+}
+
+// ProjectFunc returns what the knowledge folder says now: the runtime
+// reads it again when its files change, so every tool call runs under the
+// policy of the moment it starts.
+type ProjectFunc func(ctx context.Context) (*Project, error)
+
+// Config is what a project server is built from. Ask, Run, Project,
+// Store, Clock and NewID are required.
+type Config struct {
+	Ask     AskFunc
+	Run     RunFunc
+	Project ProjectFunc
+	// Catalog is the connection's live schema, when known; describe falls
+	// back to the knowledge folder's entities.
+	Catalog    *quarry.Catalog
 	Connection string // the connection's name
 	Dialect    quarry.Dialect
 	Store      Store
@@ -68,20 +82,29 @@ const (
 
 // server is the project server's state.
 type server struct {
-	cfg    Config
-	policy restricted
+	cfg Config
+}
+
+// project returns what the knowledge folder says now, and its policy as
+// the tools apply it.
+func (s *server) project(ctx context.Context) (*Project, restricted, error) {
+	p, err := s.cfg.Project(ctx)
+	if err != nil {
+		return nil, restricted{}, fail(err)
+	}
+	return p, restricted{p: p.Policy}, nil
 }
 
 // New returns the project server: ask, run_query, describe and get_result
 // over the runtime in cfg.
 func New(cfg Config) (*mcp.Server, error) {
-	if cfg.Ask == nil || cfg.Run == nil || cfg.Knowledge == nil || cfg.Store == nil || cfg.Clock == nil || cfg.NewID == nil {
-		return nil, quarry.Errorf(quarry.KindInternal, "mcpserver: Ask, Run, Knowledge, Store, Clock and NewID are required")
+	if cfg.Ask == nil || cfg.Run == nil || cfg.Project == nil || cfg.Store == nil || cfg.Clock == nil || cfg.NewID == nil {
+		return nil, quarry.Errorf(quarry.KindInternal, "mcpserver: Ask, Run, Project, Store, Clock and NewID are required")
 	}
 	if cfg.RunTimeout <= 0 {
 		cfg.RunTimeout = DefaultRunTimeout
 	}
-	s := &server{cfg: cfg, policy: newRestricted(cfg.Knowledge.Model)}
+	s := &server{cfg: cfg}
 	name := cfg.Connection
 	if name == "" {
 		name = "the project's connection"
@@ -152,8 +175,12 @@ func (s *server) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in RunInp
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
 	defer cancel()
+	_, pol, err := s.project(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	rec := s.recorder()
-	sink := &collector{keep: keep, policy: s.policy}
+	sink := &collector{keep: keep, policy: pol}
 	out, err := s.cfg.Run(ctx, rec, sql, sink)
 	if err != nil {
 		return nil, nil, failf(quarry.Message(err) + " (run " + rec.RunID() + ")")
@@ -213,6 +240,10 @@ func (s *server) getResult(ctx context.Context, _ *mcp.CallToolRequest, in Resul
 	if strings.HasPrefix(id, "r_") {
 		id = "res_" + id
 	}
+	_, pol, err := s.project(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	t, err := s.cfg.Store.Result(ctx, id)
 	if quarry.KindOf(err) == quarry.KindNotFound {
 		return nil, nil, failf(fmt.Sprintf("no result %q; ids come from ask or run_query", id))
@@ -221,10 +252,10 @@ func (s *server) getResult(ctx context.Context, _ *mcp.CallToolRequest, in Resul
 		return nil, nil, fail(err)
 	}
 	p := &Page{ResultID: id, Columns: columns(t.Columns), Rows: [][]any{}, Offset: in.Offset, Total: len(t.Rows), Truncated: t.Truncated}
-	hide := s.policy.columns(t.Columns)
+	hide := pol.columns(t.Columns)
 	end := min(len(t.Rows), in.Offset+limit)
 	for i := in.Offset; i < end; i++ {
-		p.Rows = append(p.Rows, s.policy.redact(jsonRow(t.Rows[i]), hide))
+		p.Rows = append(p.Rows, pol.redact(jsonRow(t.Rows[i]), hide))
 	}
 	if end < len(t.Rows) {
 		p.NextOffset = &end

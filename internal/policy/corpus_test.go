@@ -75,13 +75,20 @@ func leakCatalog(d quarry.Dialect) *quarry.Catalog {
 		countries.Definition = " SELECT customers.name,\n    customers.country\n   FROM customers;"
 		gmail.Definition = " SELECT customers.name\n   FROM customers\n  WHERE customers.email::text ~~ '%@gmail.example'::text;"
 	}
-	return &quarry.Catalog{Dialect: d, Tables: []quarry.TableInfo{
+	tables := []quarry.TableInfo{
 		{Name: "customers", Columns: cols("id", "name", "email", "country")},
 		{Name: "employees", Columns: cols("id", "name", "title", "salary")},
 		{Name: "orders", Columns: cols("id", "customer_id", "total")},
 		{Name: "leads", Columns: cols("id", "email", "source")},
 		contacts, countries, gmail,
-	}}
+	}
+	if d == quarry.DialectPostgres {
+		// A view over pg_class's row estimates: pg_depend records no
+		// reads of a system catalog, so its definition decides.
+		tables = append(tables, quarry.TableInfo{Name: "class_rows", View: true, Columns: cols("relname", "reltuples"),
+			ReadsKnown: true, Definition: " SELECT pg_class.relname,\n    pg_class.reltuples\n   FROM pg_class;"})
+	}
+	return &quarry.Catalog{Dialect: d, Tables: tables}
 }
 
 // TestLeakCorpus runs the corpus through the parse + catalog decision of

@@ -535,8 +535,14 @@ func (c *Checker) systemRelation(rel *relation, table string, pos int, k *checke
 	for _, col := range c.sys.textColumns(table) {
 		rel.cols[col] = table + "." + col + " (definitions whose literals can copy restricted values)"
 	}
+	for _, col := range c.sys.countColumns(table) {
+		rel.cols[col] = table + "." + col + " (row and page counts: a partial index or a partition on a restricted column counts the rows that meet a condition on it)"
+	}
 	if c.sys.exposesValues(table) {
 		k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "the statement reads " + table + ", whose statistics hold sample values of every column, restricted ones included; quarry does not read it while the policy restricts columns"})
+	}
+	if c.sys.countsRows(table) {
+		k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "the statement reads " + table + ", whose counters count rows and pages of each relation, and a partial index or a partition on a restricted column counts the rows that meet a condition on it; quarry does not read the statistics views while the policy restricts columns"})
 	}
 	return rel
 }

@@ -196,6 +196,25 @@ func (r *myReader) selectStmt(s *ast.SelectStmt) *Query {
 	for i := range s.WindowSpecs {
 		r.expr(q, &s.WindowSpecs[i])
 	}
+	if s.OrderBy != nil && s.Fields != nil {
+		// ORDER BY name is the select list's column of that alias when
+		// there is one (MySQL searches the select list first): that
+		// column's reads are the select list's, read above.
+		out := map[string]bool{}
+		for _, f := range s.Fields.Fields {
+			if f.AsName.L != "" {
+				out[f.AsName.L] = true
+			}
+		}
+		for _, it := range s.OrderBy.Items {
+			if c, ok := it.Expr.(*ast.ColumnNameExpr); ok && c.Name.Table.L == "" && out[c.Name.Name.L] {
+				continue
+			}
+			r.expr(q, it)
+		}
+		r.orderLimit(q, nil, s.Limit)
+		return q
+	}
 	r.orderLimit(q, s.OrderBy, s.Limit)
 	return q
 }

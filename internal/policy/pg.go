@@ -85,11 +85,38 @@ func (r *pgReader) selectStmt(s *pg_query.SelectStmt) *Query {
 		switch fd.Name() {
 		case "with_clause", "from_clause", "larg", "rarg":
 			return true
+		case "sort_clause":
+			r.sortClause(s, q)
+			return true
 		}
 		r.field(fd, v, q)
 		return true
 	})
 	return q
+}
+
+// sortClause reads a SELECT's ORDER BY. A bare name there that is the
+// name of an output column (AS name) is that column, as PostgreSQL
+// resolves it even when a FROM item or an input column has the same name:
+// its reads are the select list's. Everything else is read as any
+// expression.
+func (r *pgReader) sortClause(s *pg_query.SelectStmt, q *Query) {
+	out := map[string]bool{}
+	if s.GetOp() == pg_query.SetOperation_SETOP_NONE || s.GetOp() == pg_query.SetOperation_SET_OPERATION_UNDEFINED {
+		for _, t := range s.GetTargetList() {
+			if n := t.GetResTarget().GetName(); n != "" {
+				out[n] = true
+			}
+		}
+	}
+	for _, sb := range s.GetSortClause() {
+		if cr := sb.GetSortBy().GetNode().GetColumnRef(); cr != nil && len(cr.GetFields()) == 1 {
+			if name := cr.GetFields()[0].GetString_().GetSval(); name != "" && out[name] {
+				continue
+			}
+		}
+		r.msg(sb.ProtoReflect(), q)
+	}
 }
 
 // from reads one FROM item into q's sources, and returns how many it
@@ -202,6 +229,10 @@ func (r *pgReader) msg(m protoreflect.Message, q *Query) {
 	case *pg_query.FuncCall:
 		if name := n.GetFuncname(); len(name) > 0 && RevealsDefinitions(name[len(name)-1].GetString_().GetSval()) {
 			r.fail("it calls %s(), which returns a definition as written, whose literals can copy restricted values", name[len(name)-1].GetString_().GetSval())
+			return
+		}
+		if name := n.GetFuncname(); len(name) > 0 && CountsRows(name[len(name)-1].GetString_().GetSval()) {
+			r.fail("it calls %s(), whose sizes and counters count the rows of a relation, and a partial index or a partition on a restricted column counts the rows that meet a condition on it", name[len(name)-1].GetString_().GetSval())
 			return
 		}
 	case *pg_query.RangeVar, *pg_query.JoinExpr, *pg_query.RangeSubselect, *pg_query.RangeFunction:

@@ -167,6 +167,20 @@ func RevealsDefinitions(fn string) bool {
 	return false
 }
 
+// CountsRows reports whether a function returns a relation's size or its
+// cumulative statistics (pg_relation_size, pg_stat_get_live_tuples): the
+// size of a partial index or of a partition on a restricted column counts
+// the rows that meet a condition on it. The policy refuses calls of them
+// while it restricts columns.
+func CountsRows(fn string) bool {
+	fn = strings.ToLower(fn)
+	switch fn {
+	case "pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size":
+		return true
+	}
+	return strings.HasPrefix(fn, "pg_stat_get_") || strings.HasPrefix(fn, "pg_statio_")
+}
+
 // Refusal is the policy's decision against a statement: the restricted
 // column it reads (or could read), where, and what to do instead.
 type Refusal struct {

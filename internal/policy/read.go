@@ -30,6 +30,15 @@ type systemRelations struct {
 	// constraint, a partition bound, an index expression), whose literals
 	// can be copies of restricted values.
 	text map[string][]string
+	// counts names columns that count a relation's rows or pages: the row
+	// estimate of a partial index (WHERE salary > 200000) or of a
+	// partition of a table partitioned by a restricted column counts the
+	// rows that meet a condition on that column.
+	counts map[string][]string
+	// counters are name prefixes of relations whose every row is a
+	// counter of that kind (PostgreSQL's cumulative statistics,
+	// pg_stat_* and pg_statio_*): refused whole.
+	counters []string
 }
 
 func systemFor(d quarry.Dialect) systemRelations {
@@ -41,7 +50,10 @@ func systemFor(d quarry.Dialect) systemRelations {
 				"innodb_ft_index_cache": true, "innodb_ft_deleted": true, "innodb_ft_being_deleted": true,
 				// Partition bounds with their row counts, and index
 				// cardinalities: counts of restricted values.
-				"partitions": true, "index_stats": true},
+				"partitions": true, "index_stats": true,
+				// InnoDB's persistent statistics keep a row per partition
+				// (employees#p#p_hi) with its row and page counts.
+				"innodb_table_stats": true, "innodb_index_stats": true, "innodb_tablestats": true},
 			text: map[string][]string{"views": {"view_definition"}, "check_constraints": {"check_clause"},
 				"routines": {"routine_definition"}, "statistics": {"cardinality"}, "events": {"event_definition"},
 				"triggers": {"action_statement"}},
@@ -64,6 +76,8 @@ func systemFor(d quarry.Dialect) systemRelations {
 			"pg_rules": {"definition"}, "pg_policies": {"qual", "with_check"},
 			"views": {"view_definition"}, "check_constraints": {"check_clause"}, "routines": {"routine_definition"},
 		},
+		counts:   map[string][]string{"pg_class": {"reltuples", "relpages", "relallvisible", "relallfrozen"}},
+		counters: []string{"pg_stat_", "pg_statio_"},
 	}
 }
 
@@ -78,6 +92,21 @@ func (s systemRelations) system(schema, table string) bool {
 // textColumns returns a system relation's definition columns.
 func (s systemRelations) textColumns(table string) []string { return s.text[strings.ToLower(table)] }
 
+// countColumns returns a system relation's row and page counts.
+func (s systemRelations) countColumns(table string) []string { return s.counts[strings.ToLower(table)] }
+
 // exposesValues reports whether a system relation holds values of user
 // columns.
 func (s systemRelations) exposesValues(table string) bool { return s.values[strings.ToLower(table)] }
+
+// countsRows reports whether a system relation is made of row, page, scan or
+// I/O counters of relations (pg_stat_user_tables, pg_statio_all_indexes).
+func (s systemRelations) countsRows(table string) bool {
+	lt := strings.ToLower(table)
+	for _, p := range s.counters {
+		if strings.HasPrefix(lt, p) {
+			return true
+		}
+	}
+	return false
+}

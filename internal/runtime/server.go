@@ -12,6 +12,8 @@ import (
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/store"
@@ -19,36 +21,52 @@ import (
 
 // Server is what a server (quarry serve, quarry mcp) shares between the
 // requests it answers at once: one connection made safe for concurrent
-// runs, one guard, one result cache, the knowledge folder, the store, and
-// the model when one is configured. Every request gets a fresh analyst
+// runs, the store, the connection's schema, and the model when one is
+// configured. What the knowledge folder decides — the knowledge, its
+// verified queries, the column policy and so the guard, the relations it
+// withholds and the result cache — is read again whenever the folder's
+// files change (Project): every request runs under the policy.yaml of the
+// moment it starts, without a restart. Every request gets a fresh analyst
 // (Start) or agent (Agent) over them: the same pipeline as the CLI's.
 type Server struct {
-	Knowledge    *analyst.Knowledge
 	KnowledgeDir string
-	Verified     []agent.Verified
-	Store        store.State
+	// Store is the state database; the results it reads back are redacted
+	// by the column policy in force at the time of the read, so a result
+	// kept before a column was restricted is not shown in clear after.
+	Store store.State
 	// Connection and Dialect name the connection ("" in manual mode);
-	// Catalog and Withheld are its schema, read once, and the relations
-	// the column policy withholds as a whole (nil when unknown).
+	// Catalog is its schema, read once (nil when unknown).
 	Connection string
 	Dialect    quarry.Dialect
 	Catalog    *quarry.Catalog
 	CatalogErr error // why the schema could not be read
-	Withheld   map[string]bool
-	// Start returns the analyst of one run; in manual mode (no
-	// connection) it refuses.
-	Start func(ctx context.Context) (*analyst.Analyst, error)
+	// Project returns what the knowledge folder says now.
+	Project func(ctx context.Context) (*Project, error)
+	// Start returns the analyst of one run and the func that ends it; in
+	// manual mode (no connection) it refuses.
+	Start func(ctx context.Context) (*analyst.Analyst, func(), error)
 	// Ask answers a question of a conversation (opts has its session and
 	// earlier turns): with the configured model (the builtin planner's
 	// answer when it maps the question exactly), with the builtin planner
 	// when there is no model, and in manual mode with a proposed query.
 	Ask func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
-	// Agent returns the agent of one run: the fixer of a user's failed
-	// statement, or in manual mode the proposer of queries whose results
-	// are pasted. nil: neither.
-	Agent func() *agent.Agent
+	// Agent returns the agent of one run and the func that ends it: the
+	// fixer of a user's failed statement, or in manual mode the proposer
+	// of queries whose results are pasted.
+	Agent func(ctx context.Context) (*agent.Agent, func(), error)
 	Clock func() time.Time
 	NewID func(prefix string) string
+}
+
+// Project is what the knowledge folder says at one moment: the knowledge
+// and the builtin planner over it, its verified queries, the column
+// policy, and the relations of the catalog that policy withholds as a
+// whole (views over restricted columns; nil when unknown).
+type Project struct {
+	Knowledge *analyst.Knowledge
+	Verified  []agent.Verified
+	Policy    *policy.Policy
+	Withheld  map[string]bool
 }
 
 // sqlitePool is how many connections to a SQLite database a server reads
@@ -71,148 +89,252 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := &Server{KnowledgeDir: cfg.Knowledge, Store: st, Clock: r.o.Now, NewID: r.NewID, Dialect: quarry.DialectGeneric}
-	if cfg.Manual(connName) {
-		return r.manualServer(cfg, m, srv)
-	}
-	if srv.Knowledge, err = r.serverKnowledge(cfg); err != nil {
-		return nil, nil, err
-	}
-	if _, srv.Verified, err = r.agentKnowledge(cfg); err != nil {
-		return nil, nil, err
-	}
-	conn, cc, err := r.Conn(ctx, connName)
-	if err != nil {
-		return nil, nil, err
-	}
-	srv.Connection, srv.Dialect = cc.Name, conn.Dialect()
-	// The live schema, read once before runs share the connection.
-	if cat, err := r.Catalog(ctx, conn); err == nil {
-		srv.Catalog = cat
-		if srv.Withheld, err = r.WithheldViews(ctx, conn, cat); err != nil {
+	srv := &Server{KnowledgeDir: cfg.Knowledge, Clock: r.o.Now, NewID: r.NewID, Dialect: quarry.DialectGeneric}
+	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m)}
+	if !cfg.Manual(connName) {
+		conn, cc, err := r.Conn(ctx, connName)
+		if err != nil {
 			return nil, nil, err
 		}
-	} else {
-		srv.CatalogErr = err
+		b.conn, b.cc = conn, cc
+		srv.Connection, srv.Dialect = cc.Name, conn.Dialect()
+		// The live schema, read once before runs share the connection.
+		if b.cat, err = r.Catalog(ctx, conn); err != nil {
+			srv.CatalogErr, b.cat = err, nil
+		}
+		srv.Catalog = b.cat
+		b.privileged = r.privilegedRole(cc.Name) // read once: runs start concurrently
 	}
-	g, closeGuard, err := r.ConnGuard(ctx, conn)
+	gens := &generations{dir: cfg.Knowledge, build: b.build}
+	first, err := gens.current(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now)
-	label := ConnectionLabel(cc.Name, conn)
-	privileged := r.privilegedRole(cc.Name) // read once: runs start concurrently
-	q, closeConns, err := r.sharedConn(ctx, cfg, cc, conn)
+	if b.gw != nil && b.conn != nil {
+		tmpl := first.tmpl
+		if err := r.checkModelOnce(ctx, cfg, m, &tmpl); err != nil {
+			gens.close()
+			return nil, nil, err
+		}
+	}
+	srv.Store = readRedacted{State: st, policy: func(ctx context.Context) (*policy.Policy, error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return g.proj.Policy, nil
+	}}
+	srv.Project = func(ctx context.Context) (*Project, error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return g.proj, nil
+	}
+	srv.Start = func(ctx context.Context) (*analyst.Analyst, func(), error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		an, err := g.start()
+		if err != nil {
+			done()
+			return nil, nil, err
+		}
+		return an, done, nil
+	}
+	srv.Agent = func(ctx context.Context) (*agent.Agent, func(), error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		c := g.fixer
+		return &c, done, nil
+	}
+	srv.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return g.ask(ctx, rec, question, asOf, opts)
+	}
+	return srv, gens.close, nil
+}
+
+// builder builds a server's generations: what the knowledge folder
+// decides, over what the server keeps for its life.
+type builder struct {
+	r          *Runtime
+	cfg        *config.Config
+	st         store.State
+	gw         *llm.Gateway
+	conn       connector.Conn // nil in manual mode
+	cc         *config.Connection
+	cat        *quarry.Catalog
+	privileged string
+	built      int
+}
+
+// build reads the knowledge folder and builds what depends on it. The
+// first generation shares the connection the runtime opened; later ones
+// read the folder again (Reload) and, on SQLite, open connections of
+// their own, whose authorizer holds the new policy.
+func (b *builder) build(ctx context.Context) (*generation, error) {
+	r, cfg := b.r, b.cfg
+	fresh := b.built > 0
+	if fresh {
+		r.Reload()
+	}
+	b.built++
+	if b.conn == nil {
+		return b.manual()
+	}
+	g := &generation{proj: &Project{}}
+	var err error
+	if g.proj.Knowledge, err = r.serverKnowledge(cfg); err != nil {
+		return nil, err
+	}
+	if _, g.proj.Verified, err = r.agentKnowledge(cfg); err != nil {
+		return nil, err
+	}
+	if g.proj.Policy, err = r.Policy(); err != nil {
+		return nil, err
+	}
+	if r.kf != nil {
+		g.values = r.kf.values
+	}
+	if b.cat != nil {
+		if g.proj.Withheld, err = r.WithheldViews(ctx, b.conn, b.cat); err != nil {
+			return nil, err
+		}
+	}
+	gd, closeGuard, err := r.ConnGuard(ctx, b.conn)
+	if err != nil {
+		return nil, err
+	}
+	q, closeConns, err := r.sharedConn(ctx, cfg, b.cc, b.conn, fresh)
 	if err != nil {
 		closeGuard()
-		return nil, nil, err
+		return nil, err
 	}
-	release := func() { closeConns(); closeGuard() }
-	results := r.Results(st)
-	srv.Start = func(context.Context) (*analyst.Analyst, error) {
+	g.release = func() { closeConns(); closeGuard() }
+	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now)
+	label := ConnectionLabel(b.cc.Name, b.conn)
+	results := r.Results(b.st)
+	g.start = func() (*analyst.Analyst, error) {
 		return &analyst.Analyst{
-			Conn: q, Guard: g, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
-			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: privileged,
+			Conn: q, Guard: gd, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
+			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: b.privileged,
 		}, nil
 	}
-	gw := r.Gateway(m)
 	// The fixer of POST /api/run; it is shown the SQL and the error only.
-	fixer := agent.Agent{Conn: q, Guard: g, Knowledge: srv.Knowledge, Connection: label, Clock: r.o.Now}
-	if gw != nil {
-		fixer.Gateway = gw
+	g.fixer = agent.Agent{Conn: q, Guard: gd, Knowledge: g.proj.Knowledge, Connection: label, Clock: r.o.Now}
+	if b.gw != nil {
+		g.fixer.Gateway = b.gw
 	}
-	srv.Agent = func() *agent.Agent { c := fixer; return &c }
 	// Questions: the model when one is configured, with the builtin
 	// planner's answer for those it maps exactly; else the builtin
 	// planner, follow-ups made whole.
-	tmpl := agent.Agent{Knowledge: srv.Knowledge, Verified: srv.Verified, KnowledgeDir: cfg.Knowledge, Clock: r.o.Now,
-		Limits: AgentLimits(cfg), Catalog: srv.Catalog, Withheld: srv.Withheld,
-		Schema: &agent.SchemaIndex{}} // the server's questions share one schema index
-	if gw != nil {
+	g.tmpl = agent.Agent{Knowledge: g.proj.Knowledge, Verified: g.proj.Verified, KnowledgeDir: cfg.Knowledge, Clock: r.o.Now,
+		Limits: AgentLimits(cfg), Catalog: b.cat, Withheld: g.proj.Withheld,
+		Schema: &agent.SchemaIndex{}} // the generation's questions share one schema index
+	if b.gw != nil {
 		k, _, err := r.agentKnowledge(cfg)
 		if err != nil {
-			release()
-			return nil, nil, err
+			g.release()
+			return nil, err
 		}
-		tmpl.Knowledge, tmpl.Gateway = k, gw
-		if err := r.checkModelOnce(ctx, cfg, m, &tmpl); err != nil {
-			release()
-			return nil, nil, err
-		}
+		g.tmpl.Knowledge, g.tmpl.Gateway = k, b.gw
 	}
 	var noKnowledge error
-	if gw == nil {
+	if b.gw == nil {
 		// Without a model the builtin planner answers, and it needs the
 		// knowledge folder: every surface says so as quarry ask does.
 		if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
 			_, noKnowledge = r.Knowledge()
 		}
 	}
-	srv.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+	g.ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
 		if noKnowledge != nil {
 			return nil, noKnowledge
 		}
-		an, err := srv.Start(ctx)
+		an, err := g.start()
 		if err != nil {
 			return nil, err
 		}
-		ag := tmpl
+		ag := g.tmpl
 		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
 		ag.PrivilegedRole = an.PrivilegedRole
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}
-	return srv, release, nil
+	return g, nil
 }
 
-// manualServer serves a project with no connection: questions get a
-// proposed query (manual mode, as `quarry ask` without a connection) and
-// a later turn with the pasted result continues the run; nothing runs SQL.
-func (r *Runtime) manualServer(cfg *config.Config, m ModelChoice, srv *Server) (*Server, func(), error) {
+// manual builds a generation of a project with no connection: questions
+// get a proposed query (manual mode, as `quarry ask` without a
+// connection) and a later turn with the pasted result continues the run;
+// nothing runs SQL.
+func (b *builder) manual() (*generation, error) {
+	r, cfg := b.r, b.cfg
 	k, verified, err := r.agentKnowledge(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	g, closeGuard, err := r.NewGuard(quarry.DialectGeneric)
+	p, err := r.Policy()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	srv.Knowledge, srv.Verified = k, verified
-	ag := agent.Agent{
+	gd, closeGuard, err := r.NewGuard(quarry.DialectGeneric)
+	if err != nil {
+		return nil, err
+	}
+	g := &generation{proj: &Project{Knowledge: k, Verified: verified, Policy: p}, release: closeGuard}
+	if r.kf != nil {
+		g.values = r.kf.values
+	}
+	g.fixer = agent.Agent{
 		Knowledge: k, Verified: verified, KnowledgeDir: cfg.Knowledge, Clock: r.o.Now,
-		Guard: g, Results: srv.Store, Dialect: quarry.DialectGeneric, Connection: manualConnection,
+		Guard: gd, Results: b.st, Dialect: quarry.DialectGeneric, Connection: manualConnection,
 		Limits: AgentLimits(cfg),
 	}
-	if gw := r.Gateway(m); gw != nil {
-		ag.Gateway = gw
+	if b.gw != nil {
+		g.fixer.Gateway = b.gw
 	}
-	srv.Agent = func() *agent.Agent { c := ag; return &c }
-	srv.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
-		c := ag
+	g.tmpl = g.fixer
+	g.ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
+		c := g.fixer
 		return c.Ask(ctx, rec, question, asOf, opts)
 	}
-	srv.Start = func(context.Context) (*analyst.Analyst, error) {
+	g.start = func() (*analyst.Analyst, error) {
 		return nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry runs no SQL here; ask a question to get a query to run on your database yourself, or add a connection to quarry.yaml")
 	}
-	return srv, closeGuard, nil
+	return g, nil
 }
 
 // sharedConn makes conn safe for concurrent runs. PostgreSQL and MySQL
 // connections are pools already. A SQLite connection runs one query at a
-// time, so the server opens a few more to the same file and shares them;
-// any other driver's connection is shared one query at a time.
-func (r *Runtime) sharedConn(ctx context.Context, cfg *config.Config, cc *config.Connection, conn connector.Conn) (analyst.Querier, func(), error) {
+// time, so the server opens a few more to the same file and shares them
+// (fresh: only new ones, under the policy of now, leaving conn out); any
+// other driver's connection is shared one query at a time.
+func (r *Runtime) sharedConn(ctx context.Context, cfg *config.Config, cc *config.Connection, conn connector.Conn, fresh bool) (analyst.Querier, func(), error) {
 	switch cc.Driver {
 	case config.DriverPostgres, config.DriverMySQL:
 		return conn, func() {}, nil
 	case config.DriverSQLite:
-		qs := []analyst.Querier{conn}
+		var qs []analyst.Querier
+		if !fresh {
+			qs = append(qs, conn)
+		}
 		var extra []connector.Conn
 		closeAll := func() {
 			for _, c := range extra {
 				c.Close()
 			}
 		}
-		for range min(sqlitePool, goruntime.NumCPU()) - 1 {
+		for len(qs) < min(sqlitePool, goruntime.NumCPU()) || len(qs) == 0 {
 			c, err := r.openSQLite(ctx, cfg, cc)
 			if err != nil {
 				closeAll()

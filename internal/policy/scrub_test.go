@@ -1,0 +1,28 @@
+package policy
+
+import (
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+func TestScrubber(t *testing.T) {
+	m := &semantic.Model{
+		Entities:   []semantic.Entity{{Name: "people", Table: "customers"}},
+		Restricted: []string{"people.email"},
+	}
+	s := NewScrubber(m)
+	s.Remember("Ada Lovelace")
+	s.Remember("ab") // too short to search for
+	got := s.Scrub("Ada Lovelace wrote to ada@mail.example.com; see CUSTOMERS.email and people.email, ab.")
+	want := "[restricted] wrote to [restricted]; see [restricted column] and [restricted column], ab."
+	if got != want {
+		t.Errorf("Scrub:\n got %q\nwant %q", got, want)
+	}
+	if s.Leak("hello Ada Lovelace") != "Ada Lovelace" || s.Leak("hello") != "" {
+		t.Error("Leak does not find the remembered value")
+	}
+	if clean := NewScrubber(&semantic.Model{}).Scrub("ada@mail.example.com"); clean != "ada@mail.example.com" {
+		t.Errorf("without restricted columns: %q", clean)
+	}
+}
