@@ -10,6 +10,7 @@ package watchdeliver
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -139,6 +140,14 @@ func contribution(c watch.Contribution) string {
 	return fmt.Sprintf("%s=%s: %s against %s a period (%s%s)", c.Dimension, c.Value, num(c.Current), num(c.Baseline), delta, share)
 }
 
+// num writes a figure as watch run prints it: whole numbers whole, four
+// significant digits below 100, one decimal above.
 func num(f float64) string {
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	switch {
+	case f == math.Trunc(f) && math.Abs(f) < 1e15:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case math.Abs(f) >= 100:
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', 4, 64)
 }
