@@ -244,6 +244,10 @@ channels:
 	if err := os.WriteFile(file, mon, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if r := quarryCmd(t, "", "-C", dir, "doctor"); !strings.Contains(r.stdout, "1 monitor; channels: hook (webhook to http://127.0.0.1:") ||
+		strings.Contains(r.stdout, hookToken) || strings.Contains(r.stdout, hook.URL+"/quarry") {
+		t.Errorf("doctor's watch line:\n%s", r.stdout)
+	}
 
 	// The alert reaches the webhook and the mailbox, investigated, linked
 	// to its run.

@@ -148,6 +148,9 @@ func watchFindings(cfg *config.Config, ms []watch.Monitor, add func(Finding)) {
 		chans = append(chans, name+" ("+cfg.Channels[name].ChannelLabel()+")")
 	}
 	detail := fmt.Sprintf("%d monitors", len(ms))
+	if len(ms) == 1 {
+		detail = "1 monitor"
+	}
 	if len(chans) > 0 {
 		detail += "; channels: " + strings.Join(chans, ", ")
 	} else {
