@@ -360,8 +360,15 @@ is told of once: an alert when an incident begins, a recovery when it ends.
 A new alert of a metric monitor is investigated: the metric is broken down
 by each dimension for the alert's period against the weeks (days, months)
 before it, and the segments that moved most are named. Alerts are appended
-to alerts.jsonl beside quarry's state database; a muted monitor runs and
-tells no one. Run it from cron or a scheduler, e.g. every few minutes.`,
+to alerts.jsonl beside quarry's state database, then delivered to the
+channels the monitor's notify: names (channels: in quarry.yaml), each
+delivery recorded in deliveries.jsonl; a muted monitor runs and tells no
+one. Run it from cron or a scheduler, e.g. every few minutes.
+
+Exit status: 0 when every monitor ran and every alert was delivered; 1
+when a monitor failed (it runs again next time); 4 when every monitor ran
+but an alert could not be delivered to a channel (one line each above;
+the alert is kept in alerts.jsonl and is not sent again).`,
 		Example: `  quarry watch run
   quarry watch run weekly_orders --json`,
 	}
@@ -410,10 +417,21 @@ tells no one. Run it from cron or a scheduler, e.g. every few minutes.`,
 				return errSilent
 			}
 		}
+		if failed := watch.Undelivered(out); len(failed) > 0 {
+			if cfg, err := a.config(); err == nil {
+				alerts, _ := runtime.WatchFiles(cfg)
+				fmt.Fprintf(a.stderr, "quarry: %d alert deliveries failed; the alerts are kept in %s, every attempt in %s\n", len(failed), alerts, runtime.DeliveriesFile(cfg))
+			}
+			return errUndelivered
+		}
 		return nil
 	})
 	return cmd
 }
+
+// errUndelivered ends quarry watch run with exit code 4 when every
+// monitor ran but an alert could not be delivered to a channel.
+const errUndelivered = silentError(quarry.ExitConnection)
 
 func (a *app) printOutcomes(out []watch.Outcome) {
 	if len(out) == 0 {
@@ -449,12 +467,32 @@ func (a *app) printOutcomes(out []watch.Outcome) {
 					fmt.Fprintf(a.stdout, "    %s=%s: %s against %s a period (%s%s)\n", c.Dimension, c.Value, fig(c.Current), fig(c.Baseline), signed(c.Delta), share)
 				}
 			}
+			for _, d := range o.Deliveries {
+				if d.Kind != al.Kind || d.Segment != al.Segment || d.PeriodStart != al.PeriodStart {
+					continue
+				}
+				if d.OK {
+					fmt.Fprintf(a.stdout, "  -> %s: delivered (%s)\n", d.Channel, tries(d.Tries))
+				} else {
+					fmt.Fprintf(a.stdout, "  -> %s: NOT DELIVERED (%s): %s\n", d.Channel, tries(d.Tries), oneLine(d.Error))
+				}
+			}
 		}
 	}
 	if cfg != nil {
 		alerts, _ := runtime.WatchFiles(cfg)
 		fmt.Fprintf(a.stdout, "Alerts are kept in %s\n", alerts)
+		if len(cfg.ChannelNames) > 0 {
+			fmt.Fprintf(a.stdout, "Deliveries are recorded in %s\n", runtime.DeliveriesFile(cfg))
+		}
 	}
+}
+
+func tries(n int) string {
+	if n == 1 {
+		return "1 try"
+	}
+	return fmt.Sprintf("%d tries", n)
 }
 
 func signed(f float64) string {

@@ -143,6 +143,10 @@ type Config struct {
 	Limits    Limits
 	Server    Server
 	Guard     Guard
+	// Channels are where monitors' alerts are delivered, by name;
+	// ChannelNames lists them in file order.
+	Channels     map[string]*Channel
+	ChannelNames []string
 	// Warnings are one-line notes that do not stop quarry, such as a secret
 	// written into the file instead of referenced as ${VAR}.
 	Warnings []string
@@ -276,6 +280,9 @@ type Server struct {
 	// SessionIdleTimeout closes an MCP session that has had no request
 	// for this long.
 	SessionIdleTimeout time.Duration
+	// PublicURL is where people reach quarry serve (https://quarry.example),
+	// for links in alerts; "" means alerts carry no link.
+	PublicURL string
 }
 
 // DefaultServer returns the server bounds quarry uses when quarry.yaml
@@ -628,8 +635,10 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 				{"max_header_bytes", d.intField(&sv.MaxHeaderBytes, 1024)},
 				{"max_sessions", d.intField(&sv.MaxSessions, 1)},
 				{"session_idle_timeout", d.duration(&sv.SessionIdleTimeout, false)},
+				{"public_url", d.str(&sv.PublicURL)},
 			})
 		}},
+		{"channels", func(n ast.Node, p string) error { return d.channels(cfg, n, p) }},
 		{"guard", func(n ast.Node, p string) error {
 			m, err := d.mapping(n, p)
 			if err != nil {
@@ -650,6 +659,9 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 		return d.errAt(d.lines["version"], "version", "%d is not a version this quarry reads; write `version: 1`", version)
 	}
 	cfg.Version = 1
+	if err := d.validatePublicURL(cfg); err != nil {
+		return err
+	}
 	if err := d.validateConnections(cfg, conns); err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ type (
 		Limits      viewLimits       `json:"limits" yaml:"limits"`
 		Server      viewServer       `json:"server" yaml:"server"`
 		Guard       viewGuard        `json:"guard" yaml:"guard"`
+		Channels    []viewChannel    `json:"channels,omitempty" yaml:"channels,omitempty"`
 		Warnings    []string         `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 	}
 	viewRetention struct {
@@ -86,6 +87,22 @@ type (
 		MaxHeaderBytes     int    `json:"max_header_bytes" yaml:"max_header_bytes"`
 		MaxSessions        int    `json:"max_sessions" yaml:"max_sessions"`
 		SessionIdleTimeout string `json:"session_idle_timeout" yaml:"session_idle_timeout"`
+		PublicURL          string `json:"public_url,omitempty" yaml:"public_url,omitempty"`
+	}
+	// viewChannel is a delivery channel: the URL, header values and SMTP
+	// credentials are redacted.
+	viewChannel struct {
+		Name     string            `json:"name" yaml:"name"`
+		Kind     string            `json:"kind" yaml:"kind"`
+		URL      string            `json:"url,omitempty" yaml:"url,omitempty"`
+		Headers  map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"`
+		SMTPHost string            `json:"smtp_host,omitempty" yaml:"smtp_host,omitempty"`
+		SMTPPort int               `json:"smtp_port,omitempty" yaml:"smtp_port,omitempty"`
+		SMTPUser string            `json:"smtp_username,omitempty" yaml:"smtp_username,omitempty"`
+		SMTPPass string            `json:"smtp_password,omitempty" yaml:"smtp_password,omitempty"`
+		TLS      string            `json:"tls,omitempty" yaml:"tls,omitempty"`
+		From     string            `json:"from,omitempty" yaml:"from,omitempty"`
+		To       []string          `json:"to,omitempty" yaml:"to,omitempty"`
 	}
 	viewGuard struct {
 		ExtraFunctions []string `json:"extra_functions" yaml:"extra_functions"`
@@ -141,6 +158,7 @@ func (c *Config) view() viewConfig {
 			MaxHeaderBytes:     c.Server.MaxHeaderBytes,
 			MaxSessions:        c.Server.MaxSessions,
 			SessionIdleTimeout: c.Server.SessionIdleTimeout.String(),
+			PublicURL:          c.Server.PublicURL,
 		},
 		Guard:       viewGuard{ExtraFunctions: append([]string{}, c.Guard.ExtraFunctions...)},
 		Warnings:    c.Warnings,
@@ -181,6 +199,25 @@ func (c *Config) view() viewConfig {
 			}
 		}
 		v.Connections = append(v.Connections, vc)
+	}
+	for _, name := range c.ChannelNames {
+		ch := c.Channels[name]
+		vc := viewChannel{Name: ch.Name, Kind: ch.Kind}
+		if ch.Kind == "email" {
+			vc.SMTPHost, vc.SMTPPort, vc.TLS, vc.From, vc.To = ch.SMTP.Host, ch.SMTP.Port, ch.SMTP.TLS, ch.From, ch.To
+			if ch.SMTP.Username.IsSet() {
+				vc.SMTPUser, vc.SMTPPass = redactSecret(ch.SMTP.Username), redactSecret(ch.SMTP.Password)
+			}
+		} else {
+			vc.URL = redactSecret(ch.URL)
+		}
+		if len(ch.Headers) > 0 {
+			vc.Headers = map[string]string{}
+			for k, h := range ch.Headers {
+				vc.Headers[k] = redactSecret(h)
+			}
+		}
+		v.Channels = append(v.Channels, vc)
 	}
 	return v
 }

@@ -131,3 +131,27 @@ func TestTemplateExampleUncomments(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateChannelsUncomment checks that the template's example
+// channels load once uncommented, with their variables set.
+func TestTemplateChannelsUncomment(t *testing.T) {
+	text := string(Template(TemplateOptions{DBPath: "demo.db"}))
+	i := strings.Index(text, "# channels:")
+	if i < 0 {
+		t.Fatal("the template has no channels example")
+	}
+	lines := strings.Split(text[i:], "\n")
+	for j, l := range lines {
+		lines[j] = strings.TrimPrefix(l, "# ")
+	}
+	edited := text[:i] + strings.Join(lines, "\n")
+	path := filepath.Join(t.TempDir(), FileName)
+	writeFile(t, path, edited)
+	cfg, err := Load(path, testEnv(map[string]string{"SLACK_WEBHOOK_URL": "https://hooks.slack.com/services/x", "PAGER_TOKEN": "t", "SMTP_PASSWORD": "p"}))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, edited)
+	}
+	if diff := cmp.Diff([]string{"ops-alerts", "pager", "team-mail"}, cfg.ChannelNames); diff != "" {
+		t.Errorf("channels (-want +got):\n%s", diff)
+	}
+}

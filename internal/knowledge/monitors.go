@@ -70,7 +70,7 @@ func decodeMonitor(file string, src []byte) (*watch.Monitor, *decoder) {
 				m.MinHistory = int(n)
 			}
 		}},
-		{"notify", func(v ast.Node, p string) { m.Notify = d.strs(v, p) }},
+		{"notify", func(v ast.Node, p string) { m.Notify, m.NotifyLine = d.strs(v, p), d.line(p) }},
 		{"muted_until", func(v ast.Node, p string) { m.MutedUntil = d.str(v, p) }},
 	})
 	if m.Name == "" {

@@ -57,7 +57,7 @@ muted_until: 2026-07-15
 		Filters: []watch.Filter{{Field: "country", Op: "in", Values: []string{"Germany", "France"}}},
 		Grain:   "week", Schedule: "every Monday at 9", Cron: "0 9 * * 1",
 		Detector: watch.ZScore, Sensitivity: "medium", Threshold: 4, Direction: watch.Both,
-		MinVolume: 20, MinHistory: 53, Notify: []string{"ops"}, MutedUntil: "2026-07-15",
+		MinVolume: 20, MinHistory: 53, Notify: []string{"ops"}, NotifyLine: 11, MutedUntil: "2026-07-15",
 		File: "monitors/weekly_orders.yaml", Line: 2,
 	}}
 	if d := cmp.Diff(want, f.Monitors); d != "" {

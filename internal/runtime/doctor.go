@@ -17,6 +17,7 @@ import (
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/valueindex"
+	"github.com/quarrydata/quarry/internal/watch"
 )
 
 // Finding is one line of the doctor's report.
@@ -110,6 +111,7 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		add(Finding{Status: "ok", Area: "knowledge", Detail: fmt.Sprintf("%s: %d tables, %d metrics, %d verified queries, %d notes",
 			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes))})
 		add(valuesFinding(ctx, cfg.Knowledge))
+		watchFindings(cfg, k.Monitors, add)
 	}
 
 	switch cfg.Model.Provider {
@@ -126,6 +128,36 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		r.preflight(ctx, cfg, add)
 	}
 	return out
+}
+
+// watchFindings checks that every channel a monitor notifies is defined
+// in quarry.yaml, and lists the channels (without their secrets).
+func watchFindings(cfg *config.Config, ms []watch.Monitor, add func(Finding)) {
+	if len(ms) == 0 && len(cfg.ChannelNames) == 0 {
+		return
+	}
+	ps := NotifyProblems(cfg, ms)
+	for _, p := range ps {
+		add(Finding{"fail", "watch", p, "add the channel under channels: in quarry.yaml, or fix the monitor's notify:", ""})
+	}
+	if len(ps) > 0 {
+		return
+	}
+	var chans []string
+	for _, name := range cfg.ChannelNames {
+		chans = append(chans, name+" ("+cfg.Channels[name].ChannelLabel()+")")
+	}
+	detail := fmt.Sprintf("%d monitors", len(ms))
+	if len(ms) == 1 {
+		detail = "1 monitor"
+	}
+	if len(chans) > 0 {
+		detail += "; channels: " + strings.Join(chans, ", ")
+	} else {
+		alerts, _ := WatchFiles(cfg)
+		detail += "; no channels: alerts are kept in " + alerts + " only"
+	}
+	add(Finding{Status: "ok", Area: "watch", Detail: detail})
 }
 
 // addConnectionFix says how to add a first connection to the quarry.yaml

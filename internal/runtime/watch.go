@@ -3,17 +3,20 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/deliver"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/suggest"
 	"github.com/quarrydata/quarry/internal/watch"
+	"github.com/quarrydata/quarry/internal/watch/watchdeliver"
 	"github.com/quarrydata/quarry/internal/watch/watchfile"
 )
 
@@ -21,13 +24,57 @@ import (
 // times its segments.
 const monitorRows = 200_000
 
-// Monitors are the knowledge folder's monitors, by file name.
+// Monitors are the knowledge folder's monitors, by file name. A monitor
+// whose notify: names a channel that quarry.yaml does not define is a
+// config error (the first one, with its file and line).
 func (r *Runtime) Monitors() ([]watch.Monitor, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, err
+	}
 	f, err := r.Folder()
 	if err != nil {
 		return nil, err
 	}
+	if ps := NotifyProblems(cfg, f.Monitors); len(ps) > 0 {
+		msg := ps[0]
+		if len(ps) > 1 {
+			msg += fmt.Sprintf(" (and %d more problems)", len(ps)-1)
+		}
+		return nil, quarry.Errorf(quarry.KindConfig, "%s", msg)
+	}
 	return f.Monitors, nil
+}
+
+// NotifyProblems says, one line each with the monitor's file and line,
+// which names in the monitors' notify: lists are not channels of
+// quarry.yaml.
+func NotifyProblems(cfg *config.Config, ms []watch.Monitor) []string {
+	var out []string
+	dir, err := filepath.Rel(cfg.Dir, cfg.Knowledge)
+	if err != nil || strings.HasPrefix(dir, "..") {
+		dir = cfg.Knowledge
+	}
+	for _, m := range ms {
+		for _, name := range m.Notify {
+			if _, ok := cfg.Channels[name]; ok {
+				continue
+			}
+			where := filepath.Join(dir, filepath.FromSlash(m.File))
+			if m.NotifyLine > 0 {
+				where += fmt.Sprintf(":%d", m.NotifyLine)
+			}
+			fix := "define it under channels: in " + filepath.Base(cfg.Path) + " (docs/watch.md), or remove it from notify:"
+			if len(cfg.ChannelNames) > 0 {
+				fix = "the channels are " + strings.Join(cfg.ChannelNames, ", ") + "; " + fix
+				if best, d := suggest.Closest(name, cfg.ChannelNames); best != "" && d <= 2 {
+					fix = fmt.Sprintf("did you mean %q? ", best) + fix
+				}
+			}
+			out = append(out, fmt.Sprintf("%s: notify: no channel named %q in %s; %s", where, name, filepath.Base(cfg.Path), fix))
+		}
+	}
+	return out
 }
 
 // Monitor is the monitor called name.
@@ -64,12 +111,29 @@ func WatchFiles(cfg *config.Config) (alerts, state string) {
 	return filepath.Join(dir, "alerts.jsonl"), filepath.Join(dir, "watch.json")
 }
 
+// DeliveriesFile is where every delivery of an alert to a channel is
+// recorded, with its attempts: deliveries.jsonl beside alerts.jsonl.
+func DeliveriesFile(cfg *config.Config) string {
+	alerts, _ := WatchFiles(cfg)
+	return filepath.Join(filepath.Dir(alerts), "deliveries.jsonl")
+}
+
+// RunLink is the address of a run's provenance bundle on quarry serve at
+// server.public_url; "" when it is not set.
+func RunLink(cfg *config.Config, run string) string {
+	if cfg.Server.PublicURL == "" || run == "" {
+		return ""
+	}
+	return cfg.Server.PublicURL + "/api/runs/" + url.PathEscape(run) + "/export"
+}
+
 // WatchRunner is the runner of the project's monitors on the default
 // connection: their queries run through the analyst pipeline (compiled
 // by the semantic layer, checked by the connection's guard and column
 // policy, executed under its limits, recorded as runs), alerts go to the
-// alerts file, and its memory to the state file. The returned func
-// releases the connection's guard.
+// alerts file and then to the channels of each monitor's notify:
+// (watchdeliver, recorded in the deliveries file), and its memory to the
+// state file. The returned func releases the connection's guard.
 func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Runner, func(), error) {
 	cfg, err := r.Config()
 	if err != nil {
@@ -77,6 +141,9 @@ func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Run
 	}
 	f, err := r.Folder()
 	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := r.Monitors(); err != nil {
 		return nil, nil, err
 	}
 	an, release, err := r.Analyst(ctx, "", monitorRows)
@@ -88,11 +155,22 @@ func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Run
 		verified[strings.ToLower(strings.TrimSpace(v.Question))] = v.SQL
 	}
 	alerts, state := WatchFiles(cfg)
+	channels := make(map[string]deliver.Channel, len(cfg.Channels))
+	for name, ch := range cfg.Channels {
+		channels[name] = ch.Deliver()
+	}
+	notifier := &watchdeliver.Notifier{
+		Keep:     watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Channels: channels,
+		Sender:   &deliver.Sender{Clock: r.o.Now},
+		Log:      watchfile.Deliveries{Path: DeliveriesFile(cfg), Now: r.o.Now},
+		Link:     func(run string) string { return RunLink(cfg, run) },
+	}
 	return &watch.Runner{
 		Model:       f.Model,
 		Verified:    verified,
 		Source:      &watchSource{r: r, an: an, model: f.Model},
-		Notifier:    watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Notifier:    notifier,
 		State:       watchfile.State{Path: state},
 		Investigate: investigate,
 	}, release, nil

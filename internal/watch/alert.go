@@ -36,6 +36,9 @@ type Alert struct {
 	IncidentStart string   `json:"incident_start"`
 	Message       string   `json:"message"`
 	Notify        []string `json:"notify,omitempty"`
+	// Run is the recorded run that read the series the alert was judged
+	// on (set when the runner tells of it).
+	Run string `json:"run,omitempty"`
 	// Investigation, when an alert was investigated: the segments that
 	// moved most between the period and its baseline period.
 	Investigation *Investigation `json:"investigation,omitempty"`

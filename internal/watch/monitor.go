@@ -41,6 +41,8 @@ type Monitor struct {
 	// Notify names the channels to tell (names only; delivery is
 	// configured elsewhere).
 	Notify []string `json:"notify,omitempty"`
+	// NotifyLine is the line of notify: in the file; 0 when absent.
+	NotifyLine int `json:"-"`
 	// MutedUntil, "YYYY-MM-DD", silences the monitor up to and including
 	// that day.
 	MutedUntil string `json:"muted_until,omitempty"`

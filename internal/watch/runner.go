@@ -21,9 +21,26 @@ type Source interface {
 	SQL(ctx context.Context, label, sql string) (*quarry.Table, string, error)
 }
 
-// Notifier tells people about an alert; to names their channels.
+// Notifier tells people about an alert; to names their channels. It
+// returns how the delivery to each channel went; the error is for an
+// alert that could not be kept at all (then the run fails and the next
+// one tells again). A channel that failed is a Delivery, not an error: the
+// alert is kept and the other channels are still told.
 type Notifier interface {
-	Notify(ctx context.Context, to []string, a Alert) error
+	Notify(ctx context.Context, to []string, a Alert) ([]Delivery, error)
+}
+
+// Delivery is how telling one channel of one alert went.
+type Delivery struct {
+	Channel string `json:"channel"`
+	// Segment and PeriodStart say which alert it was.
+	Segment     string `json:"segment,omitempty"`
+	PeriodStart string `json:"period_start"`
+	Kind        string `json:"kind"` // the alert's kind
+	OK          bool   `json:"ok"`
+	Tries       int    `json:"tries"`
+	// Error says why it failed, in one line without a secret.
+	Error string `json:"error,omitempty"`
 }
 
 // StateStore keeps what the runner must remember between runs.
@@ -175,8 +192,10 @@ type Outcome struct {
 	Runs   []string `json:"runs,omitempty"`
 	// Alerts are the new notices (sent unless muted).
 	Alerts []Alert `json:"alerts"`
-	Next   string  `json:"next,omitempty"` // when it is due next
-	Error  string  `json:"error,omitempty"`
+	// Deliveries are how each alert's channels were told.
+	Deliveries []Delivery `json:"deliveries,omitempty"`
+	Next       string     `json:"next,omitempty"` // when it is due next
+	Error      string     `json:"error,omitempty"`
 }
 
 // Run runs monitors at now: those named (all of them, with force), or
@@ -223,6 +242,19 @@ func (r *Runner) Run(ctx context.Context, monitors []Monitor, now time.Time, for
 		}
 	}
 	return out, nil
+}
+
+// Undelivered are the deliveries of outcomes that failed.
+func Undelivered(out []Outcome) []Delivery {
+	var ds []Delivery
+	for _, o := range out {
+		for _, d := range o.Deliveries {
+			if !d.OK {
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds
 }
 
 func formatNext(t time.Time) string {
@@ -273,13 +305,18 @@ func (r *Runner) runOne(ctx context.Context, m Monitor, ms *MonitorState, now ti
 		o.Status = "muted"
 	}
 	for i := range fresh {
+		if len(c.Runs) > 0 {
+			fresh[i].Run = c.Runs[0]
+		}
 		if r.Investigate && fresh[i].Kind == KindAlert && m.Metric != "" {
 			inv := r.investigate(ctx, m, fresh[i], keys[fresh[i].Segment])
 			fresh[i].Investigation = inv
 			o.Runs = append(o.Runs, inv.Runs...)
 		}
 		if !muted && r.Notifier != nil {
-			if err := r.Notifier.Notify(ctx, m.Notify, fresh[i]); err != nil {
+			ds, err := r.Notifier.Notify(ctx, m.Notify, fresh[i])
+			o.Deliveries = append(o.Deliveries, ds...)
+			if err != nil {
 				o.Status, o.Error = "failed", "could not notify: "+quarry.Message(err)
 			}
 		}

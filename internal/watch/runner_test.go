@@ -46,9 +46,9 @@ func (m *memState) Save(_ context.Context, s State) error {
 
 type told struct{ alerts []Alert }
 
-func (t *told) Notify(_ context.Context, _ []string, a Alert) error {
+func (t *told) Notify(_ context.Context, _ []string, a Alert) ([]Delivery, error) {
 	t.alerts = append(t.alerts, a)
-	return nil
+	return nil, nil
 }
 
 func weeklyOrders() Monitor {
@@ -82,6 +82,47 @@ func TestRunTellsOncePerIncident(t *testing.T) {
 	}
 	if len(tell.alerts) != 2 {
 		t.Errorf("told %d times, want 2", len(tell.alerts))
+	}
+}
+
+// undelivering tells every channel and fails for the one called "down".
+type undelivering struct{}
+
+func (undelivering) Notify(_ context.Context, to []string, a Alert) ([]Delivery, error) {
+	var ds []Delivery
+	for _, ch := range to {
+		d := Delivery{Channel: ch, PeriodStart: a.PeriodStart, Kind: a.Kind, OK: ch != "down", Tries: 1}
+		if !d.OK {
+			d.Error = "no answer"
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
+// TestRunKeepsAnUndeliveredAlert: a channel that fails does not fail the
+// monitor: the alert is told of, remembered (the next run does not tell
+// again) and its deliveries are in the outcome, the failed one among the
+// undelivered.
+func TestRunKeepsAnUndeliveredAlert(t *testing.T) {
+	ctx := context.Background()
+	r := &Runner{Model: demoModel(), Source: &csvSource{t: t, file: "demo_weekly_orders.csv"}, Notifier: undelivering{}, State: &memState{}}
+	m := weeklyOrders()
+	m.Notify = []string{"down", "up"}
+	out, err := r.Run(ctx, []Monitor{m}, day("2026-04-27").Add(9*time.Hour), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Status != "ran" || len(out[0].Alerts) != 1 || out[0].Alerts[0].Run != "r-test" || len(out[0].Deliveries) != 2 {
+		t.Fatalf("run: %+v", out[0])
+	}
+	want := []Delivery{{Channel: "down", PeriodStart: "2026-04-20", Kind: KindAlert, Tries: 1, Error: "no answer"}}
+	if d := cmp.Diff(want, Undelivered(out)); d != "" {
+		t.Errorf("undelivered (-want +got):\n%s", d)
+	}
+	out, err = r.Run(ctx, []Monitor{m}, day("2026-04-27").Add(10*time.Hour), true)
+	if err != nil || len(out[0].Alerts) != 0 {
+		t.Errorf("the next run told again: %+v %v", out, err)
 	}
 }
 

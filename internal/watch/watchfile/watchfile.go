@@ -1,7 +1,9 @@
 // Package watchfile keeps monitors' alerts and memory in files under the
 // project's state folder: a notifier that appends each alert as one JSON
 // line (alerts.jsonl), so that alerts are visible before any delivery is
-// configured, and the runner's state as one JSON file written atomically.
+// configured; the record of every delivery to a channel, one JSON line
+// each with its attempts (deliveries.jsonl); and the runner's state as
+// one JSON file written atomically.
 package watchfile
 
 import (
@@ -13,6 +15,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/deliver"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/watch"
 )
@@ -31,28 +34,73 @@ type line struct {
 	watch.Alert
 }
 
-// Notify appends the alert, addressed to to, as one line.
-func (n Notifier) Notify(ctx context.Context, to []string, a watch.Alert) error {
+// Notify appends the alert, addressed to to, as one line. It delivers to
+// no channel, so it returns no Delivery.
+func (n Notifier) Notify(ctx context.Context, to []string, a watch.Alert) ([]watch.Delivery, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	if to == nil {
 		to = []string{}
 	}
-	b, err := json.Marshal(line{At: n.Now().UTC().Format(time.RFC3339), To: to, Alert: a})
-	if err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot write the alert")
+	return nil, appendLine(n.Path, "alert", line{At: n.Now().UTC().Format(time.RFC3339), To: to, Alert: a})
+}
+
+// Delivery is one line of deliveries.jsonl: one alert told to one
+// channel, with every attempt. It holds no secret: an attempt's target is
+// the URL's scheme and host, or the SMTP server.
+type Delivery struct {
+	At          string `json:"at"`
+	Monitor     string `json:"monitor"`
+	Kind        string `json:"kind"` // the alert's: alert or recovery
+	Segment     string `json:"segment,omitempty"`
+	PeriodStart string `json:"period_start"`
+	PeriodEnd   string `json:"period_end"`
+	Run         string `json:"run,omitempty"`
+	Channel     string `json:"channel"`
+	// ChannelKind is webhook, slack or email; "" for a channel that is
+	// not configured.
+	ChannelKind string            `json:"channel_kind,omitempty"`
+	OK          bool              `json:"ok"`
+	Error       string            `json:"error,omitempty"`
+	Attempts    []deliver.Attempt `json:"attempts"`
+}
+
+// Deliveries appends deliveries to a JSON-lines file.
+type Deliveries struct {
+	Path string
+	// Now stamps each line with when it was written.
+	Now func() time.Time
+}
+
+// Append writes d as one line, stamped with the time.
+func (l Deliveries) Append(ctx context.Context, d Delivery) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(n.Path), 0o755); err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot create %s", filepath.Dir(n.Path))
+	d.At = l.Now().UTC().Format(time.RFC3339)
+	if d.Attempts == nil {
+		d.Attempts = []deliver.Attempt{}
 	}
-	f, err := os.OpenFile(n.Path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	return appendLine(l.Path, "delivery", d)
+}
+
+// appendLine appends v as one JSON line to the file at path.
+func appendLine(path, what string, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot open %s to write the alert", n.Path)
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the %s", what)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot create %s", filepath.Dir(path))
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return quarry.Wrap(quarry.KindInternal, err, "cannot open %s to write the %s", path, what)
 	}
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		f.Close()
-		return quarry.Wrap(quarry.KindInternal, err, "cannot write the alert to %s", n.Path)
+		return quarry.Wrap(quarry.KindInternal, err, "cannot write the %s to %s", what, path)
 	}
 	return f.Close()
 }

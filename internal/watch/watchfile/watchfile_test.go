@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/deliver"
 	"github.com/quarrydata/quarry/internal/watch"
 )
 
@@ -19,8 +20,8 @@ func TestNotifierAppendsLines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "alerts.jsonl")
 	n := Notifier{Path: path, Now: func() time.Time { return time.Date(2026, 7, 6, 9, 0, 0, 0, time.UTC) }}
 	for _, p := range []string{"2026-04-20", "2026-04-27"} {
-		if err := n.Notify(ctx, []string{"ops"}, watch.Alert{Monitor: "orders", Kind: watch.KindAlert, PeriodStart: p}); err != nil {
-			t.Fatal(err)
+		if ds, err := n.Notify(ctx, []string{"ops"}, watch.Alert{Monitor: "orders", Kind: watch.KindAlert, PeriodStart: p}); err != nil || ds != nil {
+			t.Fatal(ds, err)
 		}
 	}
 	b, err := os.ReadFile(path)
@@ -37,6 +38,39 @@ func TestNotifierAppendsLines(t *testing.T) {
 	}
 	if got["at"] != "2026-07-06T09:00:00Z" || got["period_start"] != "2026-04-27" || got["monitor"] != "orders" {
 		t.Errorf("line %s", lines[1])
+	}
+}
+
+func TestDeliveriesAppendLines(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state", "deliveries.jsonl")
+	l := Deliveries{Path: path, Now: func() time.Time { return time.Date(2026, 7, 6, 9, 0, 0, 0, time.UTC) }}
+	at := time.Date(2026, 7, 6, 8, 59, 0, 0, time.UTC)
+	want := []Delivery{
+		{Monitor: "orders", Kind: "alert", PeriodStart: "2026-04-20", PeriodEnd: "2026-04-26", Channel: "ops", ChannelKind: "webhook", OK: true,
+			Attempts: []deliver.Attempt{{Channel: "ops", Kind: deliver.Webhook, Target: "https://example.com/…", Try: 1, At: at, OK: true, Status: 200}}},
+		{Monitor: "orders", Kind: "alert", PeriodStart: "2026-04-20", PeriodEnd: "2026-04-26", Channel: "nowhere", Error: "no channel"},
+	}
+	for _, d := range want {
+		if err := l.Append(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Delivery
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var d Delivery
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, d)
+	}
+	want[0].At, want[1].At, want[1].Attempts = "2026-07-06T09:00:00Z", "2026-07-06T09:00:00Z", []deliver.Attempt{}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("deliveries (-want +got):\n%s", d)
 	}
 }
 
