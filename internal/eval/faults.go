@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/analyst"
@@ -332,18 +333,18 @@ func wrongGrain(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic.
 	return m, q, false
 }
 
-var countExpr = regexp.MustCompile(`(?i)^\s*count\s*\(`)
+var countExpr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*count\s*\(`) })
 
 // countForSum measures an amount metric's rows instead: its entity's
 // count metric when the knowledge has one, else an ad-hoc count.
 func countForSum(m *semantic.Model, q semantic.Query) (*semantic.Model, semantic.Query, bool) {
 	for i, name := range q.Metrics {
 		mt := m.Metric(name)
-		if mt == nil || mt.Expr == "" || countExpr.MatchString(mt.Expr) || mt.Entity == "" {
+		if mt == nil || mt.Expr == "" || countExpr().MatchString(mt.Expr) || mt.Entity == "" {
 			continue
 		}
 		for _, other := range m.Metrics {
-			if other.Entity == mt.Entity && countExpr.MatchString(other.Expr) && len(other.Filters) == 0 {
+			if other.Entity == mt.Entity && countExpr().MatchString(other.Expr) && len(other.Filters) == 0 {
 				q.Metrics[i] = other.Name
 				renameOrder(&q, name, other.Name)
 				return m, q, true

@@ -255,7 +255,7 @@ func goldOf(sql string, cat *quarry.Catalog) (tables, columns []string) {
 			if k+1 < len(toks) && strings.EqualFold(toks[k+1], "AS") {
 				k++
 			}
-			if k+1 < len(toks) && isIdent(toks[k+1]) && !sqlKeyword[strings.ToUpper(toks[k+1])] {
+			if k+1 < len(toks) && isIdent(toks[k+1]) && !sqlKeyword(strings.ToUpper(toks[k+1])) {
 				alias[strings.ToLower(toks[k+1])] = t.Name
 				k++
 			}
@@ -331,9 +331,13 @@ func isIdentByte(c byte) bool {
 
 func isIdent(s string) bool { return s != "" && isIdentByte(s[0]) && !(s[0] >= '0' && s[0] <= '9') }
 
-// sqlKeyword are words that may follow a table name and are no alias.
-var sqlKeyword = map[string]bool{
-	"WHERE": true, "JOIN": true, "ON": true, "GROUP": true, "ORDER": true, "LIMIT": true, "UNION": true,
-	"INTERSECT": true, "EXCEPT": true, "INNER": true, "LEFT": true, "RIGHT": true, "OUTER": true,
-	"CROSS": true, "NATURAL": true, "HAVING": true, "AS": true, "USING": true, "FULL": true,
+// sqlKeyword reports whether w is a word that may follow a table name and
+// is no alias.
+func sqlKeyword(w string) bool {
+	switch w {
+	case "WHERE", "JOIN", "ON", "GROUP", "ORDER", "LIMIT", "UNION", "INTERSECT", "EXCEPT", "INNER", "LEFT",
+		"RIGHT", "OUTER", "CROSS", "NATURAL", "HAVING", "AS", "USING", "FULL":
+		return true
+	}
+	return false
 }

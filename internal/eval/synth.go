@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -50,150 +51,154 @@ func synthSpec(spec string) synthEntity {
 	return ent
 }
 
-var synthDomains = []synthDomain{
-	{"sales", []synthEntity{
-		synthSpec("customers/clients: name, email, country, segment, signup_date"),
-		synthSpec("orders/purchases: customer_id>customers, order_date, status, total_amount, channel"),
-		synthSpec("order_items/order lines: order_id>orders, product_id>products, quantity, unit_price, discount"),
-		synthSpec("products/merchandise: name, category, list_price, sku, brand"),
-		synthSpec("returns/refunds: order_id>orders, reason, refund_amount, returned_at"),
-		synthSpec("promotions: code, discount_pct, starts_at, ends_at"),
-		synthSpec("sales_reps/account managers: name, region, quota, hired_at"),
-	}},
-	{"hr", []synthEntity{
-		synthSpec("employees/staff: first_name, last_name, department_id>departments, job_title, hire_date, salary"),
-		synthSpec("departments/teams: name, cost_center, head_count"),
-		synthSpec("salaries/pay: employee_id>employees, amount, effective_date"),
-		synthSpec("leave_requests/absences: employee_id>employees, leave_type, start_date, end_date, status"),
-		synthSpec("performance_reviews/appraisals: employee_id>employees, rating, review_date"),
-		synthSpec("job_postings/vacancies: title, department_id>departments, posted_at, status"),
-		synthSpec("candidates/applicants: name, email, job_posting_id>job_postings, stage"),
-	}},
-	{"finance", []synthEntity{
-		synthSpec("accounts: account_number, account_type, currency, opened_at"),
-		synthSpec("transactions: account_id>accounts, amount, posted_at, category"),
-		synthSpec("invoices/bills: customer_ref, issued_at, due_at, amount_due, status"),
-		synthSpec("payments/remittances: invoice_id>invoices, paid_at, amount_paid, method"),
-		synthSpec("budgets: cost_center, fiscal_year, planned_amount"),
-		synthSpec("expenses/expense claims: employee_ref, amount, category, submitted_at, approved"),
-		synthSpec("ledger_entries/journal: account_id>accounts, debit, credit, entry_date"),
-	}},
-	{"logistics", []synthEntity{
-		synthSpec("warehouses/depots: name, city, capacity"),
-		synthSpec("carriers/hauliers: name, mode, rating"),
-		synthSpec("shipments/consignments: warehouse_id>warehouses, carrier_id>carriers, shipped_at, delivered_at, weight_kg, status"),
-		synthSpec("inventory/stock levels: warehouse_id>warehouses, sku, quantity_on_hand, reorder_level"),
-		synthSpec("routes/lanes: origin, destination, distance_km"),
-		synthSpec("deliveries/drops: shipment_id>shipments, route_id>routes, attempted_at, outcome"),
-	}},
-	{"marketing", []synthEntity{
-		synthSpec("campaigns: name, channel, budget, start_date, end_date"),
-		synthSpec("ad_impressions/ad views: campaign_id>campaigns, shown_at, placement, cost"),
-		synthSpec("clicks: campaign_id>campaigns, clicked_at, device"),
-		synthSpec("leads/prospects: campaign_id>campaigns, email, source, score, created_at"),
-		synthSpec("email_sends/mailings: campaign_id>campaigns, sent_at, opened, bounced"),
-		synthSpec("landing_pages: url, campaign_id>campaigns, conversions"),
-	}},
-	{"support", []synthEntity{
-		synthSpec("agents/support staff: name, team, hired_at"),
-		synthSpec("tickets/cases: customer_ref, agent_id>agents, opened_at, closed_at, priority, status, subject"),
-		synthSpec("ticket_comments/replies: ticket_id>tickets, author, body, posted_at"),
-		synthSpec("sla_policies: priority, response_hours, resolution_hours"),
-		synthSpec("satisfaction_surveys/csat: ticket_id>tickets, score, answered_at"),
-		synthSpec("knowledge_articles/help pages: title, views, updated_at"),
-	}},
-	{"manufacturing", []synthEntity{
-		synthSpec("plants/factories: name, country, opened_at"),
-		synthSpec("production_lines: plant_id>plants, name, capacity_per_hour"),
-		synthSpec("work_orders/jobs: line_id>production_lines, product_code, quantity, started_at, finished_at"),
-		synthSpec("machines: line_id>production_lines, model, installed_at"),
-		synthSpec("downtime_events/stoppages: machine_id>machines, started_at, minutes, cause"),
-		synthSpec("quality_inspections/qc checks: work_order_id>work_orders, inspected_at, defects, passed"),
-	}},
-	{"clinical", []synthEntity{
-		synthSpec("clinics/practices: name, city, beds"),
-		synthSpec("doctors/physicians: name, specialty, clinic_id>clinics"),
-		synthSpec("patients: first_name, last_name, birth_date, gender, insurance_id"),
-		synthSpec("visits/appointments: patient_id>patients, doctor_id>doctors, visit_date, reason"),
-		synthSpec("prescriptions: visit_id>visits, drug_name, dosage, days"),
-		synthSpec("lab_results/test results: visit_id>visits, test_name, result_value, unit"),
-	}},
-	{"education", []synthEntity{
-		synthSpec("programs/degrees: name, degree, duration_years"),
-		synthSpec("students/pupils: first_name, last_name, enrolled_at, program_id>programs"),
-		synthSpec("courses/classes: title, credits, department"),
-		synthSpec("enrollments/registrations: student_id>students, course_id>courses, term, grade"),
-		synthSpec("exams: course_id>courses, exam_date, max_score"),
-		synthSpec("exam_results/marks: exam_id>exams, student_id>students, score"),
-	}},
-	{"property", []synthEntity{
-		synthSpec("properties/homes: address, city, bedrooms, area_sqm, listed_price"),
-		synthSpec("listings: property_id>properties, agent_name, listed_at, status"),
-		synthSpec("viewings/showings: listing_id>listings, viewed_at, visitor"),
-		synthSpec("offers/bids: listing_id>listings, amount, offered_at, accepted"),
-		synthSpec("leases/tenancies: property_id>properties, tenant_name, start_date, monthly_rent"),
-	}},
-	{"travel", []synthEntity{
-		synthSpec("airlines/carriers: name, country, alliance"),
-		synthSpec("flights: airline_id>airlines, origin_airport, destination_airport, departure_time, arrival_time"),
-		synthSpec("passengers/travellers: name, nationality, frequent_flyer_number"),
-		synthSpec("bookings/reservations: flight_id>flights, passenger_id>passengers, booked_at, fare, cabin_class"),
-		synthSpec("hotels: name, city, stars"),
-		synthSpec("hotel_stays: hotel_id>hotels, guest_name, check_in, check_out, nightly_rate"),
-	}},
-	{"media", []synthEntity{
-		synthSpec("artists/musicians: name, country, genre"),
-		synthSpec("albums/records: artist_id>artists, title, released_on"),
-		synthSpec("tracks/songs: album_id>albums, title, duration_seconds"),
-		synthSpec("streams/plays: track_id>tracks, listener_ref, streamed_at, seconds_played"),
-		synthSpec("playlists: name, owner_ref, created_at"),
-		synthSpec("subscriptions/memberships: listener_ref, plan, started_at, cancelled_at, monthly_fee"),
-	}},
-	{"energy", []synthEntity{
-		synthSpec("sites/power stations: name, region, capacity_mw"),
-		synthSpec("meters: serial, site_id>sites, installed_at"),
-		synthSpec("meter_readings/readings: meter_id>meters, read_at, kwh"),
-		synthSpec("tariffs/rates: name, price_per_kwh, valid_from"),
-		synthSpec("outages/blackouts: site_id>sites, started_at, duration_minutes, cause"),
-		synthSpec("generation/output: site_id>sites, day, mwh, source_type"),
-	}},
-	{"insurance", []synthEntity{
-		synthSpec("policies/contracts: policy_number, holder_name, product_line, premium, start_date"),
-		synthSpec("claims: policy_id>policies, claim_date, claimed_amount, status"),
-		synthSpec("brokers/intermediaries: name, agency, commission_rate"),
-		synthSpec("quotes: broker_id>brokers, product_line, quoted_premium, quoted_at"),
-		synthSpec("underwriting_decisions: quote_id>quotes, decision, decided_at, risk_score"),
-	}},
-	{"stores", []synthEntity{
-		synthSpec("shops/outlets: name, city, opened_at, square_meters"),
-		synthSpec("cashiers/tellers: name, shop_id>shops, hired_at"),
-		synthSpec("pos_transactions/till receipts: shop_id>shops, cashier_id>cashiers, sold_at, total"),
-		synthSpec("loyalty_members/cardholders: card_number, name, tier, joined_at"),
-		synthSpec("gift_cards/vouchers: code, balance, issued_at"),
-		synthSpec("footfall/visitor counts: shop_id>shops, day, visitors"),
-	}},
-	{"itops", []synthEntity{
-		synthSpec("servers/hosts: hostname, datacenter, os, cpu_cores, memory_gb"),
-		synthSpec("incidents/outage reports: server_id>servers, severity, opened_at, resolved_at, summary"),
-		synthSpec("deployments/releases: service_name, version, deployed_at, status"),
-		synthSpec("alerts/alarms: server_id>servers, metric, threshold, fired_at"),
-		synthSpec("on_call_shifts/rotas: engineer, starts_at, ends_at"),
-	}},
-	{"farming", []synthEntity{
-		synthSpec("farms: name, region, hectares"),
-		synthSpec("fields/plots: farm_id>farms, crop, area_hectares"),
-		synthSpec("harvests/yields: field_id>fields, harvested_on, tonnes"),
-		synthSpec("weather_observations/weather: farm_id>farms, observed_at, rainfall_mm, temperature_c"),
-		synthSpec("fertilizer_applications/fertiliser use: field_id>fields, applied_on, product, kg"),
-	}},
-	{"civic", []synthEntity{
-		synthSpec("districts/wards: name, population, region"),
-		synthSpec("citizens/residents: national_id, birth_date, district_id>districts"),
-		synthSpec("permits/licences: citizen_id>citizens, permit_type, issued_on, expires_on"),
-		synthSpec("tax_returns/tax filings: citizen_id>citizens, tax_year, income, tax_due"),
-		synthSpec("service_requests/requests: citizen_id>citizens, service, requested_at, status"),
-	}},
-}
+// synthDomains are the domains of the synthetic catalog, parsed on first
+// use (every quarry command links this package).
+var synthDomains = sync.OnceValue(func() []synthDomain {
+	return []synthDomain{
+		{"sales", []synthEntity{
+			synthSpec("customers/clients: name, email, country, segment, signup_date"),
+			synthSpec("orders/purchases: customer_id>customers, order_date, status, total_amount, channel"),
+			synthSpec("order_items/order lines: order_id>orders, product_id>products, quantity, unit_price, discount"),
+			synthSpec("products/merchandise: name, category, list_price, sku, brand"),
+			synthSpec("returns/refunds: order_id>orders, reason, refund_amount, returned_at"),
+			synthSpec("promotions: code, discount_pct, starts_at, ends_at"),
+			synthSpec("sales_reps/account managers: name, region, quota, hired_at"),
+		}},
+		{"hr", []synthEntity{
+			synthSpec("employees/staff: first_name, last_name, department_id>departments, job_title, hire_date, salary"),
+			synthSpec("departments/teams: name, cost_center, head_count"),
+			synthSpec("salaries/pay: employee_id>employees, amount, effective_date"),
+			synthSpec("leave_requests/absences: employee_id>employees, leave_type, start_date, end_date, status"),
+			synthSpec("performance_reviews/appraisals: employee_id>employees, rating, review_date"),
+			synthSpec("job_postings/vacancies: title, department_id>departments, posted_at, status"),
+			synthSpec("candidates/applicants: name, email, job_posting_id>job_postings, stage"),
+		}},
+		{"finance", []synthEntity{
+			synthSpec("accounts: account_number, account_type, currency, opened_at"),
+			synthSpec("transactions: account_id>accounts, amount, posted_at, category"),
+			synthSpec("invoices/bills: customer_ref, issued_at, due_at, amount_due, status"),
+			synthSpec("payments/remittances: invoice_id>invoices, paid_at, amount_paid, method"),
+			synthSpec("budgets: cost_center, fiscal_year, planned_amount"),
+			synthSpec("expenses/expense claims: employee_ref, amount, category, submitted_at, approved"),
+			synthSpec("ledger_entries/journal: account_id>accounts, debit, credit, entry_date"),
+		}},
+		{"logistics", []synthEntity{
+			synthSpec("warehouses/depots: name, city, capacity"),
+			synthSpec("carriers/hauliers: name, mode, rating"),
+			synthSpec("shipments/consignments: warehouse_id>warehouses, carrier_id>carriers, shipped_at, delivered_at, weight_kg, status"),
+			synthSpec("inventory/stock levels: warehouse_id>warehouses, sku, quantity_on_hand, reorder_level"),
+			synthSpec("routes/lanes: origin, destination, distance_km"),
+			synthSpec("deliveries/drops: shipment_id>shipments, route_id>routes, attempted_at, outcome"),
+		}},
+		{"marketing", []synthEntity{
+			synthSpec("campaigns: name, channel, budget, start_date, end_date"),
+			synthSpec("ad_impressions/ad views: campaign_id>campaigns, shown_at, placement, cost"),
+			synthSpec("clicks: campaign_id>campaigns, clicked_at, device"),
+			synthSpec("leads/prospects: campaign_id>campaigns, email, source, score, created_at"),
+			synthSpec("email_sends/mailings: campaign_id>campaigns, sent_at, opened, bounced"),
+			synthSpec("landing_pages: url, campaign_id>campaigns, conversions"),
+		}},
+		{"support", []synthEntity{
+			synthSpec("agents/support staff: name, team, hired_at"),
+			synthSpec("tickets/cases: customer_ref, agent_id>agents, opened_at, closed_at, priority, status, subject"),
+			synthSpec("ticket_comments/replies: ticket_id>tickets, author, body, posted_at"),
+			synthSpec("sla_policies: priority, response_hours, resolution_hours"),
+			synthSpec("satisfaction_surveys/csat: ticket_id>tickets, score, answered_at"),
+			synthSpec("knowledge_articles/help pages: title, views, updated_at"),
+		}},
+		{"manufacturing", []synthEntity{
+			synthSpec("plants/factories: name, country, opened_at"),
+			synthSpec("production_lines: plant_id>plants, name, capacity_per_hour"),
+			synthSpec("work_orders/jobs: line_id>production_lines, product_code, quantity, started_at, finished_at"),
+			synthSpec("machines: line_id>production_lines, model, installed_at"),
+			synthSpec("downtime_events/stoppages: machine_id>machines, started_at, minutes, cause"),
+			synthSpec("quality_inspections/qc checks: work_order_id>work_orders, inspected_at, defects, passed"),
+		}},
+		{"clinical", []synthEntity{
+			synthSpec("clinics/practices: name, city, beds"),
+			synthSpec("doctors/physicians: name, specialty, clinic_id>clinics"),
+			synthSpec("patients: first_name, last_name, birth_date, gender, insurance_id"),
+			synthSpec("visits/appointments: patient_id>patients, doctor_id>doctors, visit_date, reason"),
+			synthSpec("prescriptions: visit_id>visits, drug_name, dosage, days"),
+			synthSpec("lab_results/test results: visit_id>visits, test_name, result_value, unit"),
+		}},
+		{"education", []synthEntity{
+			synthSpec("programs/degrees: name, degree, duration_years"),
+			synthSpec("students/pupils: first_name, last_name, enrolled_at, program_id>programs"),
+			synthSpec("courses/classes: title, credits, department"),
+			synthSpec("enrollments/registrations: student_id>students, course_id>courses, term, grade"),
+			synthSpec("exams: course_id>courses, exam_date, max_score"),
+			synthSpec("exam_results/marks: exam_id>exams, student_id>students, score"),
+		}},
+		{"property", []synthEntity{
+			synthSpec("properties/homes: address, city, bedrooms, area_sqm, listed_price"),
+			synthSpec("listings: property_id>properties, agent_name, listed_at, status"),
+			synthSpec("viewings/showings: listing_id>listings, viewed_at, visitor"),
+			synthSpec("offers/bids: listing_id>listings, amount, offered_at, accepted"),
+			synthSpec("leases/tenancies: property_id>properties, tenant_name, start_date, monthly_rent"),
+		}},
+		{"travel", []synthEntity{
+			synthSpec("airlines/carriers: name, country, alliance"),
+			synthSpec("flights: airline_id>airlines, origin_airport, destination_airport, departure_time, arrival_time"),
+			synthSpec("passengers/travellers: name, nationality, frequent_flyer_number"),
+			synthSpec("bookings/reservations: flight_id>flights, passenger_id>passengers, booked_at, fare, cabin_class"),
+			synthSpec("hotels: name, city, stars"),
+			synthSpec("hotel_stays: hotel_id>hotels, guest_name, check_in, check_out, nightly_rate"),
+		}},
+		{"media", []synthEntity{
+			synthSpec("artists/musicians: name, country, genre"),
+			synthSpec("albums/records: artist_id>artists, title, released_on"),
+			synthSpec("tracks/songs: album_id>albums, title, duration_seconds"),
+			synthSpec("streams/plays: track_id>tracks, listener_ref, streamed_at, seconds_played"),
+			synthSpec("playlists: name, owner_ref, created_at"),
+			synthSpec("subscriptions/memberships: listener_ref, plan, started_at, cancelled_at, monthly_fee"),
+		}},
+		{"energy", []synthEntity{
+			synthSpec("sites/power stations: name, region, capacity_mw"),
+			synthSpec("meters: serial, site_id>sites, installed_at"),
+			synthSpec("meter_readings/readings: meter_id>meters, read_at, kwh"),
+			synthSpec("tariffs/rates: name, price_per_kwh, valid_from"),
+			synthSpec("outages/blackouts: site_id>sites, started_at, duration_minutes, cause"),
+			synthSpec("generation/output: site_id>sites, day, mwh, source_type"),
+		}},
+		{"insurance", []synthEntity{
+			synthSpec("policies/contracts: policy_number, holder_name, product_line, premium, start_date"),
+			synthSpec("claims: policy_id>policies, claim_date, claimed_amount, status"),
+			synthSpec("brokers/intermediaries: name, agency, commission_rate"),
+			synthSpec("quotes: broker_id>brokers, product_line, quoted_premium, quoted_at"),
+			synthSpec("underwriting_decisions: quote_id>quotes, decision, decided_at, risk_score"),
+		}},
+		{"stores", []synthEntity{
+			synthSpec("shops/outlets: name, city, opened_at, square_meters"),
+			synthSpec("cashiers/tellers: name, shop_id>shops, hired_at"),
+			synthSpec("pos_transactions/till receipts: shop_id>shops, cashier_id>cashiers, sold_at, total"),
+			synthSpec("loyalty_members/cardholders: card_number, name, tier, joined_at"),
+			synthSpec("gift_cards/vouchers: code, balance, issued_at"),
+			synthSpec("footfall/visitor counts: shop_id>shops, day, visitors"),
+		}},
+		{"itops", []synthEntity{
+			synthSpec("servers/hosts: hostname, datacenter, os, cpu_cores, memory_gb"),
+			synthSpec("incidents/outage reports: server_id>servers, severity, opened_at, resolved_at, summary"),
+			synthSpec("deployments/releases: service_name, version, deployed_at, status"),
+			synthSpec("alerts/alarms: server_id>servers, metric, threshold, fired_at"),
+			synthSpec("on_call_shifts/rotas: engineer, starts_at, ends_at"),
+		}},
+		{"farming", []synthEntity{
+			synthSpec("farms: name, region, hectares"),
+			synthSpec("fields/plots: farm_id>farms, crop, area_hectares"),
+			synthSpec("harvests/yields: field_id>fields, harvested_on, tonnes"),
+			synthSpec("weather_observations/weather: farm_id>farms, observed_at, rainfall_mm, temperature_c"),
+			synthSpec("fertilizer_applications/fertiliser use: field_id>fields, applied_on, product, kg"),
+		}},
+		{"civic", []synthEntity{
+			synthSpec("districts/wards: name, population, region"),
+			synthSpec("citizens/residents: national_id, birth_date, district_id>districts"),
+			synthSpec("permits/licences: citizen_id>citizens, permit_type, issued_on, expires_on"),
+			synthSpec("tax_returns/tax filings: citizen_id>citizens, tax_year, income, tax_due"),
+			synthSpec("service_requests/requests: citizen_id>citizens, service, requested_at, status"),
+		}},
+	}
+})
 
 // synthUnits are the business units; each has its own schema per domain.
 var synthUnits = []string{"emea", "apac", "latam", "nordics", "iberia", "benelux", "dach", "anz", "mena", "canada", "mexico", "india", "japan", "korea", "brazil", "africa"}
@@ -217,7 +222,7 @@ func SyntheticCatalog(n, questions int, seed uint64) (*quarry.Catalog, []Retriev
 	}
 	var all []spec
 	for _, u := range synthUnits {
-		for _, d := range synthDomains {
+		for _, d := range synthDomains() {
 			for _, en := range d.entities {
 				for v := range synthVariants {
 					all = append(all, spec{u, d.name, en, v})

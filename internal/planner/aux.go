@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // auxRE is do-support: the auxiliary that puts the verb at the end of a
 // question ("how many tickets did Germany customers open").
-var auxRE = regexp.MustCompile(`\b(did|do|does|didn't|don't|doesn't)\b`)
+var auxRE = lazyRE(`\b(did|do|does|didn't|don't|doesn't)\b`)
 
 // auxVerb refuses a known state word or measure used as the verb of a
 // question with do-support: "how many tickets did Germany customers open"
@@ -18,7 +19,7 @@ var auxRE = regexp.MustCompile(`\b(did|do|does|didn't|don't|doesn't)\b`)
 // introduces; "what did revenue do" has no verb term.
 func (p *Planner) auxVerb(question string, items []item) *Plan {
 	low := strings.ToLower(question)
-	aux := auxRE.FindStringIndex(low)
+	aux := auxRE().FindStringIndex(low)
 	if aux == nil {
 		return nil
 	}
@@ -137,15 +138,19 @@ func (p *Planner) measureList(pl *Plan, toks []token) bool {
 
 // abbreviations are the short forms people type for words of analysis,
 // read as the word unless the knowledge knows the short form itself.
-var abbreviations = []struct {
+var abbreviations = sync.OnceValue(func() []abbreviation {
+	return []abbreviation{
+		{regexp.MustCompile(`(?i)\bavg\b\.?`), "avg", "average"},
+		{regexp.MustCompile(`(?i)\bpct\b\.?`), "pct", "percent"},
+		{regexp.MustCompile(`(?i)\bqty\b\.?`), "qty", "quantity"},
+		{regexp.MustCompile(`(?i)\bamt\b\.?`), "amt", "amount"},
+	}
+})
+
+type abbreviation struct {
 	re   *regexp.Regexp
 	abbr string
 	word string
-}{
-	{regexp.MustCompile(`(?i)\bavg\b\.?`), "avg", "average"},
-	{regexp.MustCompile(`(?i)\bpct\b\.?`), "pct", "percent"},
-	{regexp.MustCompile(`(?i)\bqty\b\.?`), "qty", "quantity"},
-	{regexp.MustCompile(`(?i)\bamt\b\.?`), "amt", "amount"},
 }
 
 // expandAbbreviations writes out the short forms of words the knowledge
@@ -153,7 +158,7 @@ var abbreviations = []struct {
 // says which it read so.
 func (p *Planner) expandAbbreviations(q string) (string, []string) {
 	var read []string
-	for _, a := range abbreviations {
+	for _, a := range abbreviations() {
 		if len(p.lex.known[a.abbr]) > 0 || !a.re.MatchString(q) {
 			continue
 		}

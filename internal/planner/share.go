@@ -24,7 +24,7 @@ func (b *builder) shares() *Plan {
 		if !ok {
 			return b.fail("quarry could not tell whether the share is each group's part of the total or a condition's part within each group; say “mobile share of orders by year” or “share of orders by channel for business customers”")
 		}
-		if len(cases) == 0 && asShareRE.MatchString(strings.ToLower(b.st.raw)) {
+		if len(cases) == 0 && asShareRE().MatchString(strings.ToLower(b.st.raw)) {
 			// "cancelled orders as a share of all orders by channel": one
 			// measure over another, not each group's part of the total.
 			return b.fail("quarry cannot take one measure as a share of another yet; ask for the condition's share, as in “what percentage of orders were cancelled by channel”")

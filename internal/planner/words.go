@@ -138,7 +138,7 @@ func filterTitle(f semantic.Filter) string {
 
 // copulaRE is the verb that separates the rows a share is of from its
 // condition: "what share of UK orders were refunded".
-var copulaRE = regexp.MustCompile(`\b(were|are|is|was|have been|has been|got|get)\b`)
+var copulaRE = lazyRE(`\b(were|are|is|was|have been|has been|got|get)\b`)
 
 // splitShare splits a share's filters into its condition (the numerator:
 // after the verb, "were refunded") and the rows it is a share of (both
@@ -147,7 +147,7 @@ var copulaRE = regexp.MustCompile(`\b(were|are|is|was|have been|has been|got|get
 // cannot tell.
 func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, ok bool) {
 	low := strings.ToLower(b.st.raw)
-	loc := copulaRE.FindStringIndex(low)
+	loc := copulaRE().FindStringIndex(low)
 	if loc == nil {
 		return fs, nil, len(fs) == 1
 	}
@@ -181,11 +181,11 @@ func (b *builder) groupedShare(fs []semantic.Filter) ([]semantic.Filter, bool) {
 		return nil, true
 	}
 	low := strings.ToLower(b.st.raw)
-	shareAt := shareWordRE.FindStringIndex(low)
+	shareAt := shareWordRE().FindStringIndex(low)
 	if shareAt == nil {
 		return nil, false
 	}
-	copula := copulaRE.FindStringIndex(low[shareAt[1]:])
+	copula := copulaRE().FindStringIndex(low[shareAt[1]:])
 	var cases []semantic.Filter
 	for _, f := range fs {
 		at := filterPos(low, f)
@@ -223,7 +223,7 @@ func (b *builder) subsetBeforeShare(metric string) bool {
 		return false
 	}
 	low := strings.ToLower(b.st.raw)
-	share := shareWordRE.FindStringIndex(low)
+	share := shareWordRE().FindStringIndex(low)
 	if share == nil {
 		return false
 	}
@@ -248,10 +248,10 @@ func hasMetric(ss []sense, name string) bool {
 }
 
 // asShareRE is "X as a share of Y".
-var asShareRE = regexp.MustCompile(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)
+var asShareRE = lazyRE(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)
 
 // shareWordRE is a word that asks for a share.
-var shareWordRE = regexp.MustCompile(`\b(share|percentage|percent|proportion|fraction|part)\b|%`)
+var shareWordRE = lazyRE(`\b(share|percentage|percent|proportion|fraction|part)\b|%`)
 
 // lastWord is the last word of s.
 func lastWord(s string) string {
