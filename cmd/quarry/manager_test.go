@@ -197,6 +197,21 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "satisfaction score for urgent tickets", refuse: "without asking for a list or a figure"},
 		{q: "store share of revenue by month this year", rows: "SELECT strftime('%Y-%m-01', o.ordered_at), sum(CASE WHEN o.channel = 'store' THEN oi.quantity * oi.unit_price * (1 - oi.discount) ELSE 0 END) / sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01' GROUP BY 1 ORDER BY 1"},
 		{q: "refund % by channel", refuse: "rate in each group or each group's part"},
+		// An eighth outside test: shares of what does not add up across
+		// groups, of a condition outside the measure's rows, rankings by
+		// an ambiguous share, "X %" of a named measure, "across all
+		// years", the top rows' share together, "%" as a word, and the
+		// same period last year like for like.
+		{q: "share of buying customers by channel", refuse: "not a sum or a count of rows"},
+		{q: "share of conversion rate by device", refuse: "not a sum or a count of rows"},
+		{q: "refunded share of revenue", refuse: "outside the rows"},
+		{q: "which channel has the highest share of refunded orders", refuse: "ranks the groups"},
+		{q: "gross margin % by channel", rows: "SELECT o.channel, sum(oi.quantity * (oi.unit_price * (1 - oi.discount) - p.unit_cost)) / sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN products p ON p.id = oi.product_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1"},
+		{q: "gross profit % by channel", refuse: "a rate in each group"},
+		{q: "revenue by channel across all years", rows: "SELECT o.channel, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1"},
+		{q: "share of revenue from the top 10 products", refuse: "top or bottom rows"},
+		{q: "what % of orders are mobile", want: "SELECT avg(channel = 'mobile') FROM orders"},
+		{q: "orders this year vs the same period last year", rows: "SELECT CASE WHEN ordered_at < '2026-01-01' THEN 'the same period a year earlier (2025-01-01 to 2025-06-30)' ELSE 'this year (2026)' END, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2025-07-01' OR ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01' GROUP BY 1 ORDER BY 1", cols: "period,orders"},
 		{q: "avg order value by channel", rows: "SELECT o.channel, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / count(DISTINCT o.id) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1"},
 		{q: "revenue last month vs same month last year", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'the same period a year earlier (May 2025)' ELSE 'last month (May 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.ordered_at >= '2025-05-01' AND o.ordered_at < '2025-06-01' OR o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01') GROUP BY 1 ORDER BY 1", cols: "period,revenue"},
 		{q: "revenue the same month last year", refuse: "not understood"},

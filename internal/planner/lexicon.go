@@ -322,6 +322,11 @@ func buildLexicon(m *semantic.Model) lexicon {
 			s2.strength = strSynonym
 			l.addForms(syn, s2)
 			terms[lower(syn)] = true
+			// "gross margin percentage" is also said "gross margin
+			// percent" and "gross margin %" (read as percent).
+			for _, v := range percentForms(syn) {
+				l.addForms(v, s2)
+			}
 		}
 	}
 	// "on tablets": the plural of a one-word value, where the plural means
@@ -483,4 +488,26 @@ func flagValue(c semantic.Column) any {
 func (l *lexicon) senses(phrase string) []sense {
 	s, _ := l.get(phrase)
 	return s
+}
+
+// percentForms are the other ways to say a phrase that ends in percent,
+// percentage or pct.
+func percentForms(phrase string) []string {
+	ws := words(phrase)
+	if len(ws) < 2 {
+		return nil
+	}
+	last, head := ws[len(ws)-1], strings.Join(ws[:len(ws)-1], " ")
+	switch last {
+	case "percent", "percentage", "pct":
+	default:
+		return nil
+	}
+	var out []string
+	for _, w := range []string{"percent", "percentage"} {
+		if w != last {
+			out = append(out, head+" "+w)
+		}
+	}
+	return out
 }

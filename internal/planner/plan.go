@@ -214,7 +214,11 @@ func (p *Planner) walk(items []item, st *state) {
 		if it.kind == itKw {
 			kw = it.kw
 			if overAll {
-				overAll = false
+				// "across all years", "across all time": no grouping.
+				overAll = i+1 < len(mean) && mean[i+1].kind == itKw && strings.HasPrefix(mean[i+1].kw, "unit:") && it.kw != "unit:"
+				if strings.HasPrefix(kw, "unit:") {
+					overAll = false
+				}
 				continue
 			}
 			if kw == "filler" {
@@ -346,7 +350,7 @@ func (p *Planner) walk(items []item, st *state) {
 			case it.text == "across" && i+1 < len(mean) && mean[i+1].kind == itKw && (mean[i+1].text == "all" || mean[i+1].text == "every"):
 				// "the average earnings across all poker players": the rows
 				// the aggregate is over, not a grouping.
-				overAll = true
+				overAll, byMode = true, false
 				continue
 			case kw == "by" && sortVerb:
 				// "sort employee names by their age": a sort, not a group.

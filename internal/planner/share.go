@@ -13,6 +13,11 @@ import (
 // total) and "what percentage of orders were refunded" (a ratio).
 func (b *builder) shares() *Plan {
 	q := &b.q
+	if q.Limit > 0 && topShareRE().MatchString(strings.ToLower(b.st.raw)) {
+		// "share of revenue from the top 10 products" is one figure, the
+		// ten together; quarry does not add up a ranking's rows yet.
+		return b.fail("quarry cannot add up the share of the top or bottom rows of a ranking yet; ask for the shares by the grouping (“share of revenue by product”) and add the top rows")
+	}
 	var grouped []semantic.Filter // the condition of a share in each group
 	if len(q.Dimensions) > 0 {
 		// "share of revenue by channel" is each channel's part of the
@@ -33,9 +38,21 @@ func (b *builder) shares() *Plan {
 			// "refund % by channel": the refund rate in each channel, or
 			// each channel's part of all refunds?
 			m := display(q.Metrics[0])
-			return b.fail(fmt.Sprintf("quarry could not tell whether this is the rate in each group or each group's part of all %s; ask for the rate with “what percentage of … were …”, or for the parts with “share of %s by …”", m, m))
+			return b.fail(fmt.Sprintf("quarry could not tell whether this is a rate in each group or each group's part of all %s; ask for the rate by its name or with “what percentage of … were …”, or for the parts with “share of %s by …”", m, m))
 		}
 		if len(cases) == 0 {
+			for _, m := range q.Metrics {
+				// Each group's part of the total adds up only for a sum or
+				// a count of rows: the parts of an average, a ratio or a
+				// distinct count (a customer buys in several channels)
+				// are no shares of anything (found from outside).
+				if !b.additive(m) {
+					return b.fail(fmt.Sprintf("quarry cannot take each group's share of %s: it is not a sum or a count of rows, so the groups' parts do not add up to a total; ask for %s by one of its dimensions", display(m), display(m)))
+				}
+			}
+			if b.rankedShareOfSome() {
+				return b.fail("quarry could not tell whether this ranks the groups by their part of the total or by the condition's rate in each; ask “which channel has the highest refund rate” or “which channel has the most refunded orders”")
+			}
 			q.Share = true
 			b.und("share of total")
 			return nil
@@ -90,6 +107,15 @@ func (b *builder) shares() *Plan {
 		c, ok := b.condSQL(f)
 		if !ok {
 			return b.fail("quarry can only take shares over values of plain columns")
+		}
+		// "refunded share of revenue", where revenue counts completed
+		// orders only: the condition is outside the measure's rows, and
+		// the share would be 0 (found from outside).
+		col, _, _ := strings.Cut(c, " ")
+		for _, mf := range filters {
+			if strings.Contains(strings.ToLower(mf), strings.ToLower(col)) {
+				return b.fail(fmt.Sprintf("%s is outside the rows %s counts (%s), so its share of %s is not defined; ask for the share of a measure that includes them", shareText([]semantic.Filter{f}), display(base), mf, display(base)))
+			}
 		}
 		conds = append(conds, c)
 	}
@@ -147,4 +173,46 @@ func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 		return col + " NOT IN (" + strings.Join(lits, ", ") + ")", true
 	}
 	return "", false
+}
+
+// additive reports whether a metric adds up across groups: a plain sum, or
+// a count of rows that is not distinct.
+func (b *builder) additive(name string) bool {
+	expr := ""
+	for _, a := range b.adhoc {
+		if a.Name == name {
+			expr = a.Expr
+		}
+	}
+	if m := b.p.m.Metric(name); m != nil {
+		if m.Derived != "" {
+			return false
+		}
+		expr = m.Expr
+	}
+	x := strings.ToUpper(strings.TrimSpace(expr))
+	switch {
+	case strings.HasPrefix(x, "SUM(") && strings.HasSuffix(x, ")"):
+		return true
+	case strings.HasPrefix(x, "COUNT(") && strings.HasSuffix(x, ")"):
+		return !strings.HasPrefix(strings.TrimSpace(x[6:]), "DISTINCT")
+	}
+	return false
+}
+
+// rankedShareOfSome reports whether a ranking of groups is by a share of
+// some rows ("which channel has the highest share of refunded orders"):
+// by each group's part of all refunds, or by its refund rate?
+func (b *builder) rankedShareOfSome() bool {
+	if len(b.q.Order) == 0 && b.q.Limit == 0 {
+		return false
+	}
+	if len(b.q.Filters) > 0 {
+		return true
+	}
+	if len(b.q.Metrics) != 1 {
+		return false
+	}
+	m := b.p.m.Metric(b.q.Metrics[0])
+	return m != nil && len(m.Filters) > 0 && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(m.Expr)), "COUNT(")
 }

@@ -213,13 +213,13 @@ func (b *builder) groupedShare(fs []semantic.Filter) ([]semantic.Filter, bool) {
 	return cases, true
 }
 
-// subsetBeforeShare reports whether the metric is a count of some of its
-// table's rows (a metric with filters: refunded orders) named before the
-// share word ("refund % by channel"), where a share may be the rate in each
-// group as well as each group's part of the total.
+// subsetBeforeShare reports whether the metric is named before the share
+// word ("refund % by channel", "gross profit % by channel"), where the
+// share may be a rate in each group (refunds of orders, profit of revenue)
+// as well as each group's part of the total; "share of refunds by channel"
+// names the parts.
 func (b *builder) subsetBeforeShare(metric string) bool {
-	m := b.p.m.Metric(metric)
-	if m == nil || len(m.Filters) == 0 || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(m.Expr)), "COUNT(") {
+	if b.p.m.Metric(metric) == nil {
 		return false
 	}
 	low := strings.ToLower(b.st.raw)
@@ -246,6 +246,9 @@ func hasMetric(ss []sense, name string) bool {
 	}
 	return false
 }
+
+// topShareRE is a share taken of a ranking's top rows together.
+var topShareRE = lazyRE(`\b(from|of|by|for) (the )?(top|bottom|first|last|largest|biggest|smallest) \d+\b`)
 
 // asShareRE is "X as a share of Y".
 var asShareRE = lazyRE(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)

@@ -81,6 +81,9 @@ type cover struct {
 // thousandsRE is a thousands separator inside a number.
 var thousandsRE = lazyRE(`(\d),(\d{3})\b`)
 
+// pctWordRE is a % sign that is not a number's.
+var pctWordRE = lazyRE(`(^|[^\p{N}.%])%`)
+
 var wordRE = lazyRE(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
 
 func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
@@ -91,6 +94,9 @@ func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	for thousandsRE().MatchString(question) {
 		question = thousandsRE().ReplaceAllString(question, "$1$2")
 	}
+	// "what % of orders", "margin %": the word, as the planner reads it
+	// ("50%" stays a number).
+	question = pctWordRE().ReplaceAllString(question, "$1 percent")
 	var words []string
 	for _, w := range wordRE().FindAllString(strings.ToLower(question), -1) {
 		words = append(words, strings.TrimRight(w, ".-'’"))

@@ -119,7 +119,15 @@ func FindAll(s string, asOf time.Time) []Range {
 		if n := p.sameLastYear(i); n > 0 && len(out) > 0 {
 			// "revenue last month vs the same month last year": the
 			// period before it, a year earlier.
-			if r, ok := yearEarlier(out[len(out)-1]); ok {
+			// A period that holds the as-of day ends with it (as the
+			// planner reads it), and so does the same period a year
+			// earlier: like for like.
+			prev := out[len(out)-1]
+			day, next := p.today.Format(layout), p.today.AddDate(0, 0, 1).Format(layout)
+			if prev.From != "" && prev.To != "" && prev.From <= day && day < prev.To && next < prev.To {
+				prev.To = next
+			}
+			if r, ok := yearEarlier(prev); ok {
 				r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
 				out = append(out, r)
 				i += n

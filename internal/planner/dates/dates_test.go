@@ -214,6 +214,10 @@ func TestSameLastYear(t *testing.T) {
 			t.Errorf("%q: %+v, want a second range %v", q, got, want)
 		}
 	}
+	// A period that holds the as-of day is compared like for like.
+	if got := FindAll("orders this year vs the same period last year", asOf); len(got) != 2 || got[1].From != "2025-01-01" || got[1].To != "2025-07-01" {
+		t.Errorf("this year vs the same period last year: %+v, want 2025-01-01 to 2025-07-01", got)
+	}
 	if got := FindAll("the same month last year", asOf); len(got) != 1 || got[0].From != "2025-01-01" {
 		// With no period before it, "last year" is read on its own.
 		t.Errorf("no period before: %+v", got)
