@@ -66,6 +66,11 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 			a.restricted = name3rd
 			return sqlite3.AUTH_DENY
 		}
+		if !a.policy.Empty() && strings.EqualFold(name3rd, "sqlite_sequence") && strings.EqualFold(name4th, "seq") {
+			a.denied = "reading sqlite_sequence.seq, the largest value an AUTOINCREMENT key (which may be restricted) has had"
+			a.restricted = "sqlite_sequence.seq"
+			return sqlite3.AUTH_DENY
+		}
 		if !a.policy.Empty() && strings.EqualFold(name3rd, "sqlite_stat1") && strings.EqualFold(name4th, "stat") {
 			a.denied = "reading sqlite_stat1.stat, whose row counts count conditions on restricted columns (a partial index's)"
 			a.restricted = "sqlite_stat1.stat"

@@ -36,6 +36,11 @@ CREATE VIEW emp_pub AS SELECT id, name FROM employees WHERE salary > 150000;
 CREATE TABLE orders (id INTEGER PRIMARY KEY, acct_no INTEGER, total REAL);
 CREATE INDEX employees_salary ON employees(salary);
 CREATE TABLE tokens (tok TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID;
+CREATE TABLE pay (pid INTEGER PRIMARY KEY, amt INTEGER, note INTEGER GENERATED ALWAYS AS (amt * 2) VIRTUAL, half INTEGER GENERATED ALWAYS AS (amt / 2) STORED, memo TEXT);
+CREATE INDEX pay_note ON pay(note);
+INSERT INTO pay (pid, amt, memo) VALUES (1, 5, 'a'), (2, 777, 'b');
+CREATE TABLE badge (bno INTEGER PRIMARY KEY AUTOINCREMENT, holder TEXT);
+INSERT INTO badge VALUES (31337, 'x');
 INSERT INTO tokens VALUES ('t1', 'x');
 INSERT INTO orders VALUES (1, 12345, 10), (2, 90211, 20);
 ANALYZE;`)
@@ -43,7 +48,7 @@ ANALYZE;`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := policy.New([]string{"accounts.acct_no", "employees.salary", "tokens.tok"})
+	p := policy.New([]string{"accounts.acct_no", "employees.salary", "tokens.tok", "pay.amt", "badge.bno"})
 	c := open(t, path, Options{Policy: p})
 	ctx := context.Background()
 	refused := []string{
@@ -66,6 +71,18 @@ ANALYZE;`)
 		`SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'employees'`,
 		`SELECT * FROM sqlite_stat1`,
 		`SELECT count(*) FROM sqlite_stat1 JOIN (SELECT '3 1' AS stat) USING (stat)`,
+		// Generated columns computed from a restricted one: a VIRTUAL
+		// column's index keeps its values, a STORED column keeps them in
+		// the row (found from outside, round 2).
+		`SELECT note FROM pay INDEXED BY pay_note`,
+		`SELECT min(note) FROM pay`,
+		`SELECT pid FROM pay ORDER BY note`,
+		`SELECT pid, half FROM pay`,
+		`SELECT half * 2 AS x FROM pay`,
+		// The largest value an AUTOINCREMENT key (restricted) has had.
+		`SELECT name, seq FROM sqlite_sequence`,
+		`SELECT count(*) FROM sqlite_sequence WHERE seq > 30000`,
+		`SELECT name FROM sqlite_sequence JOIN (SELECT 31337 AS seq) USING (seq)`,
 	}
 	if hasTable(t, c, "sqlite_stat4") {
 		refused = append(refused,
@@ -105,6 +122,8 @@ ANALYZE;`)
 		`SELECT name, type FROM sqlite_master`,
 		`SELECT tbl, idx FROM sqlite_stat1`,
 		`SELECT total FROM orders`,
+		`SELECT pid, memo FROM pay NOT INDEXED`,
+		`SELECT name FROM sqlite_sequence`,
 	} {
 		rows, err := c.Query(ctx, sql, connector.QueryOptions{})
 		if err != nil {

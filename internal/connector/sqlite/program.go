@@ -227,10 +227,16 @@ func (c *Conn) readTrees() (map[int64]*btree, error) {
 		return nil, err
 	}
 	ipks := map[string]string{}
+	generated := map[string]map[string]bool{}
 	for _, o := range objs {
 		if o.kind != "table" {
 			continue
 		}
+		g, err := c.generatedColumns(o.table)
+		if err != nil {
+			return nil, err
+		}
+		generated[o.table] = g
 		col, err := c.integerKey(o.table)
 		if err != nil {
 			return nil, err
@@ -250,8 +256,15 @@ func (c *Conn) readTrees() (map[int64]*btree, error) {
 			return nil, err
 		}
 		for i, col := range t.cols {
-			if col != "" && c.auth.policy.Denies(o.table, col) {
+			switch {
+			case col == "":
+			case c.auth.policy.Denies(o.table, col):
 				t.denied[i] = o.table + "." + col
+			case generated[o.table][strings.ToLower(col)]:
+				// A generated column of a table with restricted columns
+				// may be computed from one (amt * 2), and SQLite keeps its
+				// value (STORED) or indexes it without reading the source.
+				t.denied[i] = o.table + "." + col + " (a generated column of a table with restricted columns)"
 			}
 		}
 		trees[o.root] = t
@@ -265,6 +278,9 @@ func statTree(name string) *btree {
 	switch strings.ToLower(name) {
 	case "sqlite_stat1":
 		return &btree{table: name, cols: []string{"tbl", "idx", "stat"}, denied: map[int]string{2: "sqlite_stat1.stat"}}
+	case "sqlite_sequence":
+		// The largest value an AUTOINCREMENT key has had.
+		return &btree{table: name, cols: []string{"name", "seq"}, denied: map[int]string{1: "sqlite_sequence.seq"}}
 	case "sqlite_stat3", "sqlite_stat4":
 		t := &btree{table: name, denied: map[int]string{}}
 		for i := range 6 {
@@ -273,6 +289,24 @@ func statTree(name string) *btree {
 		return t
 	}
 	return nil
+}
+
+// generatedColumns returns the generated columns of a table (VIRTUAL or
+// STORED), lower case.
+func (c *Conn) generatedColumns(table string) (map[string]bool, error) {
+	stmt, _, err := c.db.Prepare(`SELECT name FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	if err := stmt.BindText(1, table); err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for stmt.Step() {
+		out[strings.ToLower(stmt.ColumnText(0))] = true
+	}
+	return out, stmt.Err()
 }
 
 // integerKey returns a rowid table's INTEGER PRIMARY KEY, the column that
