@@ -1,5 +1,7 @@
 package semantic
 
+import "encoding/json"
+
 // Query is a metric query: the planner's (or a model's) structured request,
 // which Compile turns into SQL for one dialect.
 //
@@ -36,6 +38,24 @@ type Query struct {
 type DimRef struct {
 	Name  string `json:"name"`
 	Grain Grain  `json:"grain,omitempty"`
+}
+
+// UnmarshalJSON reads a dimension as an object ({"name": "channel",
+// "grain": "month"}) or as its name alone ("channel"), as a model may
+// write it.
+func (d *DimRef) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err == nil {
+		*d = DimRef{Name: name}
+		return nil
+	}
+	type plain DimRef
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*d = DimRef(p)
+	return nil
 }
 
 // Op is a filter operator.
