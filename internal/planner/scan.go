@@ -173,7 +173,7 @@ func keywords() map[string]string {
 	set("unit:year", "year", "years")
 	set("trend", "trend", "trends", "over time", "evolution", "history", "time series", "trajectory", "trend of", "trending", "development")
 	set("compare", "vs", "versus", "compare", "compared to", "compared with", "against", "comparison", "comparison of", "compare to", "compare with", "vs.", "relative to")
-	set("share", "share", "share of", "percentage", "percentage of", "percent", "percent of", "%", "proportion", "proportion of", "fraction", "fraction of", "what part of", "breakdown")
+	set("share", "share", "share of", "percentage", "percentage of", "percent", "percent of", "%", "proportion", "proportion of", "fraction", "fraction of", "what part of", "breakdown", "mix", "mix of", "split of", "percentage split of")
 	set("gt", "more than", "greater than", "over", "above", "exceeding", "higher than", "larger than", "bigger than", "at least", "or more", "no less than")
 	set("lt", "less than", "fewer than", "under", "below", "lower than", "smaller than", "cheaper than", "at most", "or less", "no more than")
 	set("not", "not", "excluding", "except", "other than", "apart from", "aside from", "besides", "non", "outside", "outside of", "but not", "exclude")
@@ -220,7 +220,7 @@ func stopwords() map[string]bool {
 		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
 		located based situated give given did ones still yet during through take took taken receive received
 		contain contains containing include includes his her hers its corresponding correspond corresponds
-		named called listed`) {
+		named called listed among within`) {
 		m[w] = true
 	}
 	return m
