@@ -615,6 +615,11 @@ func (p *Planner) writeRequest(toks []token) string {
 			switch toks[i+1].s {
 			case "rate", "rates", "ratio", "trend", "trends", "count", "counts", "total", "totals", "per", "vs", "versus":
 				continue
+			case "as":
+				// "store as a share of revenue"
+				if i+3 < len(toks) && (toks[i+2].s == "a" || toks[i+2].s == "an") && p.kws[toks[i+3].s] == "share" {
+					continue
+				}
 			}
 		}
 		if t.s == "write" && i+1 < len(toks) && !writesSomewhere(toks[i+1:]) {
