@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // auxRE is do-support: the auxiliary that puts the verb at the end of a
@@ -17,7 +18,7 @@ var auxRE = lazyRE(`\b(did|do|does|didn't|don't|doesn't)\b`)
 // from outside: it counted the open tickets). The word is the last term
 // of the question, after the auxiliary and after the subject the auxiliary
 // introduces; "what did revenue do" has no verb term.
-func (p *Planner) auxVerb(question string, items []item) *Plan {
+func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	low := strings.ToLower(question)
 	aux := auxRE().FindStringIndex(low)
 	if aux == nil {
@@ -47,23 +48,76 @@ func (p *Planner) auxVerb(question string, items []item) *Plan {
 	if prev := items[last-1]; prev.kind != itTerm || prev.verb || after[len(after)-2] != last-1 {
 		return nil
 	}
+	if strings.Contains(it.text, " ") || it.verb {
+		return nil
+	}
+	// refuse: the word would be read as a state or a measure ("tickets …
+	// open" as the metric "open tickets", "open" as a status), which the
+	// verb is not; otherwise the word is only read as a verb if that
+	// reading is answered.
+	refuse := true
 	if it.kind == itUnknown {
-		// "tickets … open" would be read as the metric "open tickets"
-		// (reorder): here it is the verb.
-		if !p.namesMetricWith(it.text, items) {
-			return nil
-		}
+		refuse = p.namesMetricWith(it.text, items)
 	} else {
-		if strings.Contains(it.text, " ") || it.verb || len(it.senses) == 0 {
-			return nil
-		}
 		for _, s := range it.senses {
-			if s.kind != sValue && s.kind != sMetric {
-				return nil
-			}
+			refuse = refuse && (s.kind == sValue || s.kind == sMetric)
 		}
 	}
-	return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("“%s” at the end of the question is a verb (what was done), not the state or measure quarry knows by that name; ask with the measure's own words, such as “tickets opened”", it.text)}
+	reason := fmt.Sprintf("“%s” at the end of the question is a verb (what was done), not the state or measure quarry knows by that name; ask with the measure's own words, such as “tickets opened”", it.text)
+	// "how many tickets did German customers open" is "how many tickets
+	// German customers opened": read it so, and answer if that reading
+	// is answered.
+	if past := pastOf(it.text); past != "" {
+		at := wordAt(low, it.text, aux[1])
+		re := question[:aux[0]] + question[aux[1]:at] + past + question[at+len(it.text):]
+		if pl := p.plan(re, asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", question[aux[0]:aux[1]]+" … "+it.text, past))
+			return pl
+		}
+	}
+	if !refuse {
+		return nil
+	}
+	return &Plan{Kind: KindUnanswered, Reason: reason}
+}
+
+// pastOf is the past form of a bare verb, or "" when quarry does not know
+// how to write it.
+func pastOf(w string) string {
+	switch w {
+	case "pay":
+		return "paid"
+	case "buy":
+		return "bought"
+	case "sell":
+		return "sold"
+	case "make":
+		return "made"
+	case "send":
+		return "sent"
+	case "spend":
+		return "spent"
+	case "win":
+		return "won"
+	case "lose":
+		return "lost"
+	case "build":
+		return "built"
+	case "cancel":
+		return "cancelled"
+	}
+	if len(w) < 3 || !isAlpha(w) {
+		return ""
+	}
+	switch {
+	case strings.HasSuffix(w, "e"):
+		return w + "d"
+	case strings.HasSuffix(w, "y") && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return w[:len(w)-1] + "ied"
+	case len(w) <= 4 && !strings.ContainsRune("aeiouwxy", rune(w[len(w)-1])) && strings.ContainsRune("aeiou", rune(w[len(w)-2])) && !strings.ContainsRune("aeiou", rune(w[len(w)-3])):
+		return w + string(w[len(w)-1]) + "ed" // ship → shipped, stop → stopped
+	}
+	return w + "ed"
 }
 
 // wordAt is the index of the whole word w in s at or after from, or -1.

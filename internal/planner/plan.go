@@ -91,7 +91,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
 	}
 	items := p.scan(question, toks, asOf)
-	if pl := p.auxVerb(question, items); pl != nil {
+	if pl := p.auxVerb(question, items, asOf); pl != nil {
 		return pl
 	}
 	for i := range items {

@@ -99,7 +99,8 @@ func TestGroupedShareReadings(t *testing.T) {
 
 // TestVerbAfterDid: a state word at the end of a question with "did" is
 // the verb ("how many tickets did German customers open": opened, not open
-// now); found from outside, where it counted the open tickets.
+// now); found from outside, where it counted the open tickets. It is read
+// in the past form when that reading is answered, and refused otherwise.
 func TestVerbAfterDid(t *testing.T) {
 	m := testModel()
 	p := New(m, nil)
@@ -115,5 +116,14 @@ func TestVerbAfterDid(t *testing.T) {
 	}
 	if pl := p.Plan("how many refunded orders did we have", asOf); pl.Kind != KindMetric {
 		t.Errorf("a state before its rows is the state: %s %q", pl.Kind, pl.Reason)
+	}
+}
+
+func TestPastOf(t *testing.T) {
+	for base, want := range map[string]string{"open": "opened", "place": "placed", "close": "closed", "ship": "shipped",
+		"cancel": "cancelled", "pay": "paid", "sell": "sold", "buy": "bought", "carry": "carried", "order": "ordered", "join": "joined"} {
+		if got := pastOf(base); got != want {
+			t.Errorf("pastOf(%q) = %q, want %q", base, got, want)
+		}
 	}
 }
