@@ -114,8 +114,9 @@ func pastOf(w string) string {
 		return w + "d"
 	case strings.HasSuffix(w, "y") && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
 		return w[:len(w)-1] + "ied"
-	case len(w) <= 4 && !strings.ContainsRune("aeiouwxy", rune(w[len(w)-1])) && strings.ContainsRune("aeiou", rune(w[len(w)-2])) && !strings.ContainsRune("aeiou", rune(w[len(w)-3])):
-		return w + string(w[len(w)-1]) + "ed" // ship → shipped, stop → stopped
+	case len(w) <= 4 && strings.IndexAny(w, "aeiou") == len(w)-2 &&
+		!strings.ContainsRune("aeiouwxy", rune(w[len(w)-1])):
+		return w + string(w[len(w)-1]) + "ed" // one syllable: ship → shipped, stop → stopped
 	}
 	return w + "ed"
 }
