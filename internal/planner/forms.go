@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -260,15 +261,19 @@ func (l *lexicon) buildForms() {
 	l.forms = map[string]formHit{}
 	l.verbs = map[string]formHit{}
 	l.known = map[string][]sense{}
+	inKnown := map[senseID]bool{}
 	for phrase, ss := range l.phrases {
 		for _, w := range strings.Fields(phrase) {
 			for _, s := range ss {
-				if !s.own && !hasSense(l.known[w], s) {
+				id := senseID{w, s.kind, s.name, s.entity, s.column, s.value, false}
+				if !s.own && !inKnown[id] {
+					inKnown[id] = true
 					l.known[w] = append(l.known[w], s)
 				}
 			}
 		}
 	}
+	inForms := map[senseID]bool{}
 	add := func(key, phrase string, ss []sense) {
 		if key == "" {
 			return
@@ -277,7 +282,9 @@ func (l *lexicon) buildForms() {
 			if old.phrase != phrase {
 				// Two phrases with one stem: the forms of both.
 				for _, s := range ss {
-					if !hasSense(old.senses, s) {
+					id := senseID{key, s.kind, s.name, s.entity, s.column, s.value, false}
+					if !inForms[id] {
+						inForms[id] = true
 						old.senses = append(old.senses, s)
 					}
 				}
@@ -285,7 +292,10 @@ func (l *lexicon) buildForms() {
 			}
 			return
 		}
-		l.forms[key] = formHit{phrase: phrase, senses: ss}
+		for _, s := range ss {
+			inForms[senseID{key, s.kind, s.name, s.entity, s.column, s.value, false}] = true
+		}
+		l.forms[key] = formHit{phrase: phrase, senses: slices.Clip(ss)} // appending never writes into phrases
 	}
 	phrases := make([]string, 0, len(l.phrases))
 	for phrase := range l.phrases {

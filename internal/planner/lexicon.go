@@ -64,6 +64,19 @@ type lexicon struct {
 	verbs  map[string]formHit
 	maxLen int      // the most words in a phrase
 	terms  []string // known terms, for suggestions
+	// added holds what add has put in phrases, so that a phrase ten
+	// thousand tables share ("id", "name") is not compared with each of
+	// its meanings again (building the lexicon of a wide schema was
+	// quadratic).
+	added map[senseID]bool
+}
+
+// senseID identifies a meaning of a phrase.
+type senseID struct {
+	phrase                      string
+	kind                        senseKind
+	name, entity, column, value string
+	own                         bool
 }
 
 // get returns the meanings of a phrase: the knowledge's, or else the
@@ -81,11 +94,14 @@ func (l *lexicon) add(phrase string, s sense) {
 	if phrase == "" {
 		return
 	}
-	for _, old := range l.phrases[phrase] {
-		if old.kind == s.kind && old.name == s.name && old.entity == s.entity && old.column == s.column && old.value == s.value && old.own == s.own {
-			return
-		}
+	id := senseID{phrase, s.kind, s.name, s.entity, s.column, s.value, s.own}
+	if l.added == nil {
+		l.added = map[senseID]bool{}
 	}
+	if l.added[id] {
+		return
+	}
+	l.added[id] = true
 	l.phrases[phrase] = append(l.phrases[phrase], s)
 	if n := strings.Count(phrase, " ") + 1; n > l.maxLen {
 		l.maxLen = n
