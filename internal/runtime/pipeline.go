@@ -59,7 +59,7 @@ func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (
 	if err != nil {
 		return nil, nil, err
 	}
-	g, closeGuard, err := r.ConnGuard(ctx, conn)
+	g, closeGuard, err := r.connGuard(ctx, conn, true)
 	if err != nil {
 		return nil, nil, err
 	}

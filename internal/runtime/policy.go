@@ -84,6 +84,14 @@ func (r *Runtime) openSQLite(ctx context.Context, cfg *config.Config, cc *config
 // other connections the policy decides from the statement's parse and the
 // connection's catalog.
 func (r *Runtime) ConnGuard(ctx context.Context, conn connector.Conn) (analyst.Guard, func(), error) {
+	return r.connGuard(ctx, conn, false)
+}
+
+// connGuard is ConnGuard; shared checks statements on a SQLite conn itself
+// instead of a second connection, for one command at a time (Analyst),
+// which never checks a statement while a query streams: it saves reading
+// the schema a second time (half a second on 10,000 tables).
+func (r *Runtime) connGuard(ctx context.Context, conn connector.Conn, shared bool) (analyst.Guard, func(), error) {
 	p, err := r.Policy()
 	if err != nil {
 		return nil, nil, err
@@ -104,6 +112,9 @@ func (r *Runtime) ConnGuard(ctx context.Context, conn connector.Conn) (analyst.G
 	g, err := r.BaseGuard(conn.Dialect(), cat)
 	if err != nil {
 		return nil, nil, err
+	}
+	if sc, ok := conn.(*sqlite.Conn); ok && shared {
+		return g.OnConn(sc), func() { g.Close() }, nil
 	}
 	if sc, ok := conn.(*sqlite.Conn); ok {
 		cfg, err := r.Config()
