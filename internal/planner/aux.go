@@ -12,12 +12,15 @@ import (
 // question ("how many tickets did Germany customers open").
 var auxRE = lazyRE(`\b(did|do|does|didn't|don't|doesn't)\b`)
 
-// auxVerb refuses a known state word or measure used as the verb of a
-// question with do-support: "how many tickets did Germany customers open"
-// asks how many they opened, not how many of theirs are open now (found
-// from outside: it counted the open tickets). The word is the last term
-// of the question, after the auxiliary and after the subject the auxiliary
-// introduces; "what did revenue do" has no verb term.
+// auxVerb reads the verb of a question with do-support: "how many tickets
+// did Germany customers open" asks how many they opened, not how many of
+// theirs are open now (found from outside: it counted the open tickets).
+// The verb is the last term of the question, straight after the subject
+// the auxiliary introduces; "what did revenue do" has none. The question
+// is planned again with the auxiliary dropped and the verb in its past
+// form ("… Germany customers opened"); if that is not answered, a verb
+// that would otherwise be read as a state or a measure is refused, and
+// any other word is left to the rest of the planner.
 func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	low := strings.ToLower(question)
 	aux := auxRE().FindStringIndex(low)
