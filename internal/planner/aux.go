@@ -30,7 +30,9 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	var after []int // the terms after the auxiliary, in order
 	pos := aux[1]
 	for i, it := range items {
-		if it.kind != itTerm && it.kind != itUnknown {
+		// A word read past ("return", "receive") may be the verb too.
+		stop := it.kind == itStop && !p.function[it.text] && !auxRE().MatchString(it.text) && !lightVerb(it.text)
+		if it.kind != itTerm && it.kind != itUnknown && !stop {
 			continue
 		}
 		at := wordAt(low, it.text, pos)
@@ -59,7 +61,12 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	// verb is not; otherwise the word is only read as a verb if that
 	// reading is answered.
 	refuse := true
-	if it.kind == itUnknown {
+	if it.kind == itStop {
+		// read past, the verb would be dropped: "how many orders did
+		// German customers return" counted every order (found from
+		// outside).
+		refuse = true
+	} else if it.kind == itUnknown {
 		refuse = p.namesMetricWith(it.text, items)
 	} else {
 		for _, s := range it.senses {
@@ -70,7 +77,7 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	// "how many tickets did German customers open" is "how many tickets
 	// German customers opened": read it so, and answer if that reading
 	// is answered.
-	if past := pastOf(it.text); past != "" {
+	if past := pastOf(it.text); past != "" && it.kind != itStop {
 		at := wordAt(low, it.text, aux[1])
 		re := question[:aux[0]] + question[aux[1]:at] + past + question[at+len(it.text):]
 		if pl := p.plan(re, asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
@@ -224,4 +231,35 @@ func (p *Planner) expandAbbreviations(q string) (string, []string) {
 		read = append(read, fmt.Sprintf("%q read as %q", a.abbr, a.word))
 	}
 	return q, read
+}
+
+// lightVerb reports whether w is a verb that says nothing the rows do not
+// ("where do our customers come from", "how many orders did we get").
+func lightVerb(w string) bool {
+	switch w {
+	case "come", "get", "have", "make", "use", "exist", "happen", "occur", "belong", "live", "work", "take", "give", "see", "need", "want":
+		return true
+	}
+	return false
+}
+
+// pairedPeriods refuses two periods each said with its own value or
+// measure ("revenue in Germany in 2025 and France in 2024", "refunded
+// orders in 2025 and cancelled orders in 2024"): quarry compares periods
+// over the same rows and measures, and would put both values in both
+// periods (found from outside).
+func (b *builder) pairedPeriods() *Plan {
+	st := b.st
+	if len(st.datePos) != 2 {
+		return nil
+	}
+	for _, t := range st.terms {
+		if t.pos <= st.datePos[0] || t.pos >= st.datePos[1] {
+			continue
+		}
+		if len(only(t.cands, sValue, sMetric)) > 0 {
+			return b.fail(fmt.Sprintf("quarry compares two periods over the same rows and measures; “%s” between them pairs a value or a measure with one period; ask for each period on its own", t.it.text))
+		}
+	}
+	return nil
 }

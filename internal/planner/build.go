@@ -29,6 +29,9 @@ type builder struct {
 
 func (p *Planner) build(st *state) *Plan {
 	b := &builder{p: p, st: st}
+	if pl := b.pairedPeriods(); pl != nil {
+		return pl
+	}
 	if pl := b.ownContext(); pl != nil {
 		return pl
 	}

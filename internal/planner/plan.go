@@ -34,6 +34,7 @@ type term struct {
 type state struct {
 	terms      []*term
 	dates      []dates.Range
+	datePos    []int // where each date phrase is among the meaningful items
 	grains     []semantic.Grain
 	rowsLead   bool
 	share      bool
@@ -202,7 +203,7 @@ func (p *Planner) walk(items []item, st *state) {
 	var pendingAggs []string
 	pendingNot, byMode, pendingTop := false, false, false
 	pendingNone := "" // the words of a negation of having, until what follows it
-	pendingSort, sortVerb := false, false
+	pendingSort, sortVerb, rankDesc := false, false, false
 	pendingOp := ""
 	var pendingNum *item
 	var last *term
@@ -279,6 +280,7 @@ func (p *Planner) walk(items []item, st *state) {
 			st.unknown = append(st.unknown, it.text)
 		case itDate:
 			st.dates = append(st.dates, it.rng)
+			st.datePos = append(st.datePos, i)
 			// "by category last month for discontinued products": the
 			// period ends the groups; what follows it qualifies.
 			byMode = false
@@ -412,11 +414,16 @@ func (p *Planner) walk(items []item, st *state) {
 				st.when = true
 			case kw == "sortverb":
 				sortVerb = true
+				// "rank categories by revenue": the highest first, as a
+				// ranking is read, unless the question says otherwise
+				// (found from outside: ascending).
+				rankDesc = rankDesc || strings.HasPrefix(it.text, "rank")
 			case strings.HasPrefix(kw, "sortby"):
 				pendingSort = true
 				if d, ok := strings.CutPrefix(kw, "sortby:"); ok {
 					st.sortDir = d
 				}
+				rankDesc = rankDesc || it.text == "ranked by"
 				byMode = false
 			case strings.HasPrefix(kw, "dir:"):
 				if st.sortDir != "" && st.sortDir != kw[4:] {
@@ -565,6 +572,9 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 	if len(mean) > 0 && mean[len(mean)-1].kind == itKw && mean[len(mean)-1].kw == "by" && (mean[len(mean)-1].text == "for each" || mean[len(mean)-1].text == "each" || mean[len(mean)-1].text == "for every" || mean[len(mean)-1].text == "in each") {
 		st.eachAfter = true
+	}
+	if rankDesc && st.sortDir == "" {
+		st.sortDir = "desc"
 	}
 	if pendingSort || sortVerb {
 		st.unknown = append(st.unknown, "a sort without a column to sort by")

@@ -392,8 +392,16 @@ func (b *builder) roles() *Plan {
 				(!b.rows && b.namesOther(s.entity) || b.valueAfter(t)):
 				// "which customer placed the most orders", "students
 				// enrolled in Biology": the verb of the event's date says
-				// the rows happened, nothing more.
+				// the rows happened; where that date is not the one every
+				// row has ("tickets they closed": closed_at), that it is
+				// set (found from outside: the closed condition was lost).
 				t.role = "context"
+				if ent := b.p.m.Entity(s.entity); ent != nil && !strings.EqualFold(ent.TimeColumn, s.column) {
+					b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+					t.role = "filter"
+					b.und("%q read as the %s rows' own event: filter %s is set", t.it.text, s.entity, s.field)
+					break
+				}
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.flag != nil && !t.hasNum:
 				// "discontinued products": a yes/no column used as an adjective.

@@ -50,6 +50,13 @@ func (b *builder) shares() *Plan {
 					return b.fail(fmt.Sprintf("quarry cannot take each group's share of %s: it is not a sum or a count of rows, so the groups' parts do not add up to a total; ask for %s by one of its dimensions", display(m), display(m)))
 				}
 			}
+			if nonTime := b.nonTimeDimensions(); nonTime > 1 {
+				// "share of revenue by category within each channel": of
+				// the total, or of each channel's? quarry takes a share
+				// within each group only by a time grain (found from
+				// outside: it was of the total).
+				return b.fail("quarry takes each group's share within a larger group only by a time grain (“share of revenue by category by quarter”); ask for one grouping, with the other as a filter (“share of revenue by category for mobile”)")
+			}
 			if b.rankedShareOfSome() {
 				return b.fail("quarry could not tell whether this ranks the groups by their part of the total or by the condition's rate in each; ask “which channel has the highest refund rate” or “which channel has the most refunded orders”")
 			}
@@ -215,4 +222,25 @@ func (b *builder) rankedShareOfSome() bool {
 	}
 	m := b.p.m.Metric(b.q.Metrics[0])
 	return m != nil && len(m.Filters) > 0 && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(m.Expr)), "COUNT(")
+}
+
+// nonTimeDimensions counts the query's dimensions that are not a time
+// grain.
+func (b *builder) nonTimeDimensions() int {
+	n := 0
+	for _, d := range b.q.Dimensions {
+		if d.Grain == "" && !isTimeDim(d.Name) {
+			n++
+		}
+	}
+	return n
+}
+
+// isTimeDim reports whether a dimension reference is the time axis.
+func isTimeDim(name string) bool {
+	switch semantic.Grain(name) {
+	case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear:
+		return true
+	}
+	return name == "time"
 }

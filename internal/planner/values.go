@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -10,7 +11,7 @@ import (
 // column written "A and B" or "A or B" into one IN filter.
 func (b *builder) valueFilters() *Plan {
 	var last *semantic.Filter
-	var lastField string
+	var lastField, lastText string
 	for _, t := range b.st.terms {
 		if t.role != "value" {
 			continue
@@ -32,6 +33,11 @@ func (b *builder) valueFilters() *Plan {
 			op = semantic.OpNe
 		}
 		if last != nil && t.conj && lastField == s.field && last.Op == op {
+			if op == semantic.OpEq && b.bothValues(lastText, t.it.text) {
+				// "orders that were refunded and cancelled": no row is
+				// both (found from outside: it was read as either).
+				return b.fail(fmt.Sprintf("a row has one value of %s, so it cannot be both %s and %s; say “%s or %s” for either", s.field, lastText, t.it.text, lastText, t.it.text))
+			}
 			last.Values = append(last.Values, s.value)
 			b.und("or %s = %s", s.field, s.value)
 			continue
@@ -55,7 +61,7 @@ func (b *builder) valueFilters() *Plan {
 			}
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{s.value}})
-		last, lastField = &b.q.Filters[len(b.q.Filters)-1], s.field
+		last, lastField, lastText = &b.q.Filters[len(b.q.Filters)-1], s.field, t.it.text
 		b.und("filter %s %s %s", s.field, op, s.value)
 	}
 	return nil
@@ -78,6 +84,27 @@ func (b *builder) compareValues(s sense, op semantic.Op) bool {
 			b.und("compare %s %v", s.field, f.Values)
 			return true
 		}
+	}
+	return false
+}
+
+// bothValues reports whether two values of one column are said of the same
+// rows at once: joined by "and" after "both" or straight after a copula
+// ("that were refunded and cancelled", "who are business and consumer"),
+// not listed as either ("customers in Germany and France").
+func (b *builder) bothValues(first, second string) bool {
+	low := strings.ToLower(b.st.raw)
+	i := wordAt(low, first, 0)
+	if i < 0 {
+		return false
+	}
+	j := wordAt(low, second, i+len(first))
+	if j < 0 || !strings.Contains(" "+low[i+len(first):j]+" ", " and ") {
+		return false
+	}
+	switch lastWord(low[:i]) {
+	case "both", "were", "are", "is", "was", "been", "be":
+		return true
 	}
 	return false
 }

@@ -139,6 +139,18 @@ func FindAll(s string, asOf time.Time) []Range {
 			i++
 			continue
 		}
+		// "this month last year", "ytd last year", "May a year ago": the
+		// period a year earlier (found from outside: compared with all of
+		// last year).
+		// Only a period named relative to today: "December last year" is
+		// last year's December, which the month name and "last year" name
+		// on their own (and overlap, which the planner refuses).
+		if k := p.yearAgo(i + n); k > 0 && r.Grain != "year" && p.relativeAt(i, n) {
+			if e, ok := yearEarlier(r); ok {
+				e.Label = r.Label + ", a year earlier"
+				r, n = e, n+k
+			}
+		}
 		r.Start = p.toks[i].start
 		r.End = p.toks[i+n-1].end
 		out = append(out, r)
@@ -181,6 +193,33 @@ func (p *parser) sameLastYear(i int) int {
 		return 5
 	case p.tok(i+2) == "the" && p.tok(i+3) == "year" && p.tok(i+4) == "before":
 		return 5
+	}
+	return 0
+}
+
+// relativeAt reports whether the n words at i name a period relative to
+// today: "this month", "last quarter", "ytd", "month to date".
+func (p *parser) relativeAt(i, n int) bool {
+	switch p.tok(i) {
+	case "this", "last", "previous", "prior", "past", "current", "ytd", "mtd", "qtd", "wtd":
+		return true
+	}
+	for k := i; k < i+n; k++ {
+		if p.tok(k) == "date" && p.tok(k-1) == "to" {
+			return true
+		}
+	}
+	return false
+}
+
+// yearAgo reads "last year", "a year ago" or "one year ago" at i after a
+// period, and returns how many words it took, or 0.
+func (p *parser) yearAgo(i int) int {
+	switch {
+	case p.tok(i) == "last" && p.tok(i+1) == "year":
+		return 2
+	case (p.tok(i) == "a" || p.tok(i) == "one") && p.tok(i+1) == "year" && p.tok(i+2) == "ago":
+		return 3
 	}
 	return 0
 }
