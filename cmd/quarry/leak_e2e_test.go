@@ -59,6 +59,22 @@ var leakSchemaPostgres = []string{
 	"CREATE VIEW v_json AS SELECT c.id, row_to_json(c)::text AS j FROM customers c",
 	"CREATE VIEW v_err AS SELECT DISTINCT id, name, email::int AS e FROM customers",
 	"CREATE VIEW class_rows AS SELECT relname, reltuples FROM pg_class",
+	// Definitions that carry literals: a publication's row filter, an
+	// extended statistics object's expression, a trigger's WHEN condition.
+	"CREATE PUBLICATION pub_mail FOR TABLE customers WHERE (email = 'x7q-1@" + leakMailMarker + ".example')",
+	"CREATE STATISTICS st_pay ON (salary > " + leakSalaryMarker + "0), name FROM employees",
+	"CREATE FUNCTION trg_noop() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END'",
+	"CREATE TRIGGER t_mail BEFORE UPDATE ON customers FOR EACH ROW WHEN (NEW.email = 'x7q-2@" + leakMailMarker + ".example') EXECUTE FUNCTION trg_noop()",
+	// A sequence that fills the restricted column: its last value is the
+	// largest salary.
+	"CREATE SEQUENCE salary_seq OWNED BY employees.salary",
+	"SELECT setval('salary_seq', " + leakSalaryMarker + "2)",
+}
+
+// leakSchemaMariaDB makes the restricted column an AUTO_INCREMENT one:
+// information_schema.TABLES.AUTO_INCREMENT is then its maximum plus one.
+var leakSchemaMariaDB = []string{
+	"ALTER TABLE employees MODIFY salary INT NOT NULL AUTO_INCREMENT",
 }
 
 const leakPolicy = `restricted:
@@ -244,7 +260,7 @@ func leakMariaDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, s := range leakSchema {
+	for _, s := range append(leakSchema, leakSchemaMariaDB...) {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

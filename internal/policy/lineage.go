@@ -538,6 +538,9 @@ func (c *Checker) systemRelation(rel *relation, table string, pos int, k *checke
 	for _, col := range c.sys.countColumns(table) {
 		rel.cols[col] = table + "." + col + " (row and page counts: a partial index or a partition on a restricted column counts the rows that meet a condition on it)"
 	}
+	for _, col := range c.sys.keyColumns(table) {
+		rel.cols[col] = table + "." + col + " (the last value a sequence or an AUTO_INCREMENT counter handed out: the largest value of its key, which can be a restricted column)"
+	}
 	if c.sys.exposesValues(table) {
 		k.fail(&Refusal{Column: table + ".*", Pos: pos, Msg: "the statement reads " + table + ", whose statistics hold sample values of every column, restricted ones included; quarry does not read it while the policy restricts columns"})
 	}
