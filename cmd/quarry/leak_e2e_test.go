@@ -295,6 +295,9 @@ func TestNoRestrictedValueLeaks(t *testing.T) {
 			t.Run("mcp", func(t *testing.T) { leakMCP(t, dir, cases) })
 			t.Run("agent", func(t *testing.T) { leakAgent(t, dir, cases) })
 			t.Run("connector", func(t *testing.T) { leakConnector(t, dir, d, cases) })
+			if d != quarry.DialectSQLite {
+				t.Run("governor", func(t *testing.T) { leakGovernor(t, dir) })
+			}
 			// Nothing unredacted was ever written to the state database.
 			files, _ := filepath.Glob(filepath.Join(dir, ".quarry", "*"))
 			if len(files) == 0 {
@@ -478,5 +481,40 @@ func leakAgent(t *testing.T, dir string, cases []leakCase) {
 	}
 	if !sawRefusal {
 		t.Error("the model was never told that a statement was refused for a restricted column")
+	}
+}
+
+// leakGovernor checks that the cost governor's own EXPLAIN still runs
+// while the policy refuses a user's EXPLAIN: a clean statement runs under
+// a generous ceiling and is refused as too costly under a tiny one.
+func leakGovernor(t *testing.T, dir string) {
+	path := filepath.Join(dir, "quarry.yaml")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.WriteFile(path, orig, 0o644) })
+	const clean = "SELECT id, name FROM customers ORDER BY id"
+	for _, c := range []struct {
+		limits string
+		ok     bool
+	}{
+		{"limits:\n  max_cost: 1000000000\n  max_estimated_rows: 1000000000\n", true},
+		{"limits:\n  max_estimated_rows: 1\n", false},
+	} {
+		if err := os.WriteFile(path, append(append([]byte(nil), orig...), c.limits...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := quarryCmd(t, "", "-C", dir, "run", "--format", "csv", clean)
+		noLeak(t, "governor", r.stdout+r.stderr)
+		switch {
+		case c.ok && r.code != 0:
+			t.Errorf("%q under %q: exit %d, want it run\n%s", clean, c.limits, r.code, r.stderr)
+		case !c.ok && (r.code == 0 || !strings.Contains(r.stderr, "max_estimated_rows")):
+			t.Errorf("%q under %q: exit %d, want refused as too costly\n%s", clean, c.limits, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "not allowed: EXPLAIN") {
+			t.Errorf("the governor's EXPLAIN went through the policy: %s", r.stderr)
+		}
 	}
 }
