@@ -69,6 +69,11 @@ var leakSchemaPostgres = []string{
 	// largest salary.
 	"CREATE SEQUENCE salary_seq OWNED BY employees.salary",
 	"SELECT setval('salary_seq', " + leakSalaryMarker + "2)",
+	// A materialized view over the restricted column: its row count (in
+	// pg_class.reltuples once analyzed) counts the employees paid over a
+	// bound; describe must not list it, nor learn record its row count.
+	"CREATE MATERIALIZED VIEW mrich AS SELECT id, name FROM employees WHERE salary > 1000",
+	"ANALYZE mrich",
 }
 
 // leakSchemaMariaDB makes the restricted column an AUTO_INCREMENT one:
@@ -180,6 +185,17 @@ func leakProject(t *testing.T, d quarry.Dialect) string {
 			t.Fatal(err)
 		}
 		noLeak(t, "knowledge file "+filepath.Base(f), string(b))
+	}
+	if d == quarry.DialectPostgres {
+		// The row count of a relation the policy withholds whole counts
+		// the rows that meet a condition on a restricted column.
+		b, err := os.ReadFile(filepath.Join(dir, "knowledge", "model.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc := entityRowCount(string(b), "mrich"); rc != "" {
+			t.Errorf("learn recorded the row count of mrich, a withheld materialized view: %s", rc)
+		}
 	}
 	return dir
 }
@@ -383,12 +399,14 @@ func leakMCP(t *testing.T, dir string, cases []leakCase) {
 	}
 	res, desc := callJSON(t, p.cs, "describe", nil)
 	noLeak(t, "describe", textOf(res))
-	// A view over a restricted column is marked restricted column by
-	// column, clean views are not.
-	marked := map[string]bool{}
+	// A view over a restricted column is withheld whole: not listed (its
+	// row count counts the rows that meet its condition); restricted
+	// columns of tables are marked, clean views are listed.
+	marked, listed := map[string]bool{}, map[string]bool{}
 	tables, _ := desc["tables"].([]any)
 	for _, tb := range tables {
 		tm, _ := tb.(map[string]any)
+		listed[tm["name"].(string)] = true
 		cols, _ := tm["columns"].([]any)
 		for _, c := range cols {
 			cm, _ := c.(map[string]any)
@@ -397,10 +415,18 @@ func leakMCP(t *testing.T, dir string, cases []leakCase) {
 			}
 		}
 	}
-	for _, want := range []string{"customers.email", "employees.salary", "customer_contacts.name", "gmail_customers.name"} {
+	for _, want := range []string{"customers.email", "employees.salary"} {
 		if !marked[want] {
 			t.Errorf("describe does not mark %s restricted (marked: %v)", want, marked)
 		}
+	}
+	for _, withheld := range []string{"customer_contacts", "gmail_customers", "v_row", "mrich"} {
+		if listed[withheld] {
+			t.Errorf("describe lists %s, a relation the policy withholds whole", withheld)
+		}
+	}
+	if !listed["customer_countries"] || !listed["customers"] {
+		t.Errorf("describe leaves out clean relations: %v", listed)
 	}
 	if marked["customer_countries.name"] || marked["customers.name"] {
 		t.Errorf("describe marks clean columns restricted: %v", marked)
@@ -517,4 +543,20 @@ func leakGovernor(t *testing.T, dir string) {
 			t.Errorf("the governor's EXPLAIN went through the policy: %s", r.stderr)
 		}
 	}
+}
+
+// entityRowCount returns the row_count line of the entity called name in a
+// model.yaml, or "".
+func entityRowCount(model, name string) string {
+	in := false
+	for _, line := range strings.Split(model, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "- name:") {
+			in = strings.TrimSpace(strings.TrimPrefix(trimmed, "- name:")) == name
+		}
+		if in && strings.HasPrefix(trimmed, "row_count:") {
+			return trimmed
+		}
+	}
+	return ""
 }
