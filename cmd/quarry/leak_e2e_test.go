@@ -74,12 +74,17 @@ var leakSchemaPostgres = []string{
 	// bound; describe must not list it, nor learn record its row count.
 	"CREATE MATERIALIZED VIEW mrich AS SELECT id, name FROM employees WHERE salary > 1000",
 	"ANALYZE mrich",
+	// A generated column computed from the restricted one.
+	"ALTER TABLE employees ADD sal2 text GENERATED ALWAYS AS (salary::text || '-g') STORED",
+	"ALTER TABLE orders ADD total2 numeric GENERATED ALWAYS AS (total * 2) STORED",
 }
 
 // leakSchemaMariaDB makes the restricted column an AUTO_INCREMENT one:
 // information_schema.TABLES.AUTO_INCREMENT is then its maximum plus one.
 var leakSchemaMariaDB = []string{
 	"ALTER TABLE employees MODIFY salary INT NOT NULL AUTO_INCREMENT",
+	// A generated column computed from the restricted one.
+	"ALTER TABLE employees ADD sal2 VARCHAR(20) AS (CONCAT(salary, '-g')) VIRTUAL",
 }
 
 const leakPolicy = `restricted:

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -433,6 +434,30 @@ func (c *Checker) relation(schema, table string, aliases []string, pos int, k *c
 		for _, parent := range c.ancestors(t) {
 			for lc, s := range c.p.cols[strings.ToLower(parent)] {
 				rel.cols[lc] = s
+			}
+		}
+	}
+	// A generated column computed from a restricted column carries its
+	// values (salary * 2): it is restricted too. Without the columns its
+	// expression reads, a generated column of a table with restricted
+	// columns counts as reading them.
+	if len(rel.cols) > 0 {
+		base := maps.Clone(rel.cols)
+		for _, t := range cands {
+			for _, col := range t.Columns {
+				if !col.Generated {
+					continue
+				}
+				from := col.GeneratedFrom
+				if from == nil {
+					from = slices.Sorted(maps.Keys(base))
+				}
+				for _, f := range from {
+					if s := base[strings.ToLower(f)]; s != "" {
+						rel.cols[strings.ToLower(col.Name)] = t.Name + "." + col.Name + ", generated from " + s
+						break
+					}
+				}
 			}
 		}
 	}
