@@ -17,6 +17,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/connector/connectortest"
@@ -45,6 +46,8 @@ var leakSchema = []string{
 	"CREATE VIEW customer_contacts AS SELECT name, email FROM customers",
 	"CREATE VIEW customer_countries AS SELECT name, country FROM customers",
 	"CREATE VIEW gmail_customers AS SELECT name FROM customers WHERE email LIKE '%@gmail.example'",
+	// A view whose definition copies a restricted value as a literal.
+	"CREATE VIEW one_customer AS SELECT name FROM customers WHERE email = 'x7q-3@" + leakMailMarker + ".example'",
 	"INSERT INTO customers VALUES (1, 'Ada', 'x7q-1@" + leakMailMarker + ".example', 'DE'), (2, 'Linus', 'x7q-2@" + leakMailMarker + ".example', 'FI'), (3, 'Grace', 'x7q-3@" + leakMailMarker + ".example', 'US')",
 	"INSERT INTO employees VALUES (1, 'Ken', 'engineer', " + leakSalaryMarker + "1), (2, 'Barbara', 'manager', " + leakSalaryMarker + "2)",
 	"INSERT INTO orders VALUES (1, 1, 12.50), (2, 1, 30.00), (3, 2, 7.25), (4, 3, 99.99)",
@@ -454,6 +457,23 @@ func leakConnector(t *testing.T, dir string, d quarry.Dialect, cases []leakCase)
 		args = append(args, "--allow-privileged-role")
 	}
 	p := mcpInProcess(t, env, args...)
+	// The schema it serves: no view definition (its literals can copy
+	// restricted values), no relation the policy withholds whole.
+	for _, uri := range []string{"quarry://schema", "quarry://schema/one_customer", "quarry://schema/customers"} {
+		r, err := p.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		var text string
+		if err != nil {
+			text = err.Error()
+		} else {
+			for _, c := range r.Contents {
+				text += c.Text
+			}
+		}
+		noLeak(t, "connector "+uri, text)
+		if strings.Contains(text, "one_customer") && uri != "quarry://schema/one_customer" {
+			t.Errorf("connector %s lists one_customer, a view the policy withholds: %s", uri, short(text, 400))
+		}
+	}
 	for _, c := range cases {
 		res, _ := callJSON(t, p.cs, "run_query", map[string]any{"sql": c.sql})
 		noLeak(t, c.where+" connector run_query", textOf(res))
