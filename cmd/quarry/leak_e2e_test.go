@@ -17,6 +17,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/connector/connectortest"
@@ -45,6 +46,8 @@ var leakSchema = []string{
 	"CREATE VIEW customer_contacts AS SELECT name, email FROM customers",
 	"CREATE VIEW customer_countries AS SELECT name, country FROM customers",
 	"CREATE VIEW gmail_customers AS SELECT name FROM customers WHERE email LIKE '%@gmail.example'",
+	// A view whose definition copies a restricted value as a literal.
+	"CREATE VIEW one_customer AS SELECT name FROM customers WHERE email = 'x7q-3@" + leakMailMarker + ".example'",
 	"INSERT INTO customers VALUES (1, 'Ada', 'x7q-1@" + leakMailMarker + ".example', 'DE'), (2, 'Linus', 'x7q-2@" + leakMailMarker + ".example', 'FI'), (3, 'Grace', 'x7q-3@" + leakMailMarker + ".example', 'US')",
 	"INSERT INTO employees VALUES (1, 'Ken', 'engineer', " + leakSalaryMarker + "1), (2, 'Barbara', 'manager', " + leakSalaryMarker + "2)",
 	"INSERT INTO orders VALUES (1, 1, 12.50), (2, 1, 30.00), (3, 2, 7.25), (4, 3, 99.99)",
@@ -59,6 +62,32 @@ var leakSchemaPostgres = []string{
 	"CREATE VIEW v_json AS SELECT c.id, row_to_json(c)::text AS j FROM customers c",
 	"CREATE VIEW v_err AS SELECT DISTINCT id, name, email::int AS e FROM customers",
 	"CREATE VIEW class_rows AS SELECT relname, reltuples FROM pg_class",
+	// Definitions that carry literals: a publication's row filter, an
+	// extended statistics object's expression, a trigger's WHEN condition.
+	"CREATE PUBLICATION pub_mail FOR TABLE customers WHERE (email = 'x7q-1@" + leakMailMarker + ".example')",
+	"CREATE STATISTICS st_pay ON (salary > " + leakSalaryMarker + "0), name FROM employees",
+	"CREATE FUNCTION trg_noop() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END'",
+	"CREATE TRIGGER t_mail BEFORE UPDATE ON customers FOR EACH ROW WHEN (NEW.email = 'x7q-2@" + leakMailMarker + ".example') EXECUTE FUNCTION trg_noop()",
+	// A sequence that fills the restricted column: its last value is the
+	// largest salary.
+	"CREATE SEQUENCE salary_seq OWNED BY employees.salary",
+	"SELECT setval('salary_seq', " + leakSalaryMarker + "2)",
+	// A materialized view over the restricted column: its row count (in
+	// pg_class.reltuples once analyzed) counts the employees paid over a
+	// bound; describe must not list it, nor learn record its row count.
+	"CREATE MATERIALIZED VIEW mrich AS SELECT id, name FROM employees WHERE salary > 1000",
+	"ANALYZE mrich",
+	// A generated column computed from the restricted one.
+	"ALTER TABLE employees ADD sal2 text GENERATED ALWAYS AS (salary::text || '-g') STORED",
+	"ALTER TABLE orders ADD total2 numeric GENERATED ALWAYS AS (total * 2) STORED",
+}
+
+// leakSchemaMariaDB makes the restricted column an AUTO_INCREMENT one:
+// information_schema.TABLES.AUTO_INCREMENT is then its maximum plus one.
+var leakSchemaMariaDB = []string{
+	"ALTER TABLE employees MODIFY salary INT NOT NULL AUTO_INCREMENT",
+	// A generated column computed from the restricted one.
+	"ALTER TABLE employees ADD sal2 VARCHAR(20) AS (CONCAT(salary, '-g')) VIRTUAL",
 }
 
 const leakPolicy = `restricted:
@@ -165,6 +194,17 @@ func leakProject(t *testing.T, d quarry.Dialect) string {
 		}
 		noLeak(t, "knowledge file "+filepath.Base(f), string(b))
 	}
+	if d == quarry.DialectPostgres {
+		// The row count of a relation the policy withholds whole counts
+		// the rows that meet a condition on a restricted column.
+		b, err := os.ReadFile(filepath.Join(dir, "knowledge", "model.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc := entityRowCount(string(b), "mrich"); rc != "" {
+			t.Errorf("learn recorded the row count of mrich, a withheld materialized view: %s", rc)
+		}
+	}
 	return dir
 }
 
@@ -244,7 +284,7 @@ func leakMariaDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, s := range leakSchema {
+	for _, s := range append(leakSchema, leakSchemaMariaDB...) {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
@@ -279,6 +319,9 @@ func TestNoRestrictedValueLeaks(t *testing.T) {
 			t.Run("mcp", func(t *testing.T) { leakMCP(t, dir, cases) })
 			t.Run("agent", func(t *testing.T) { leakAgent(t, dir, cases) })
 			t.Run("connector", func(t *testing.T) { leakConnector(t, dir, d, cases) })
+			if d != quarry.DialectSQLite {
+				t.Run("governor", func(t *testing.T) { leakGovernor(t, dir) })
+			}
 			// Nothing unredacted was ever written to the state database.
 			files, _ := filepath.Glob(filepath.Join(dir, ".quarry", "*"))
 			if len(files) == 0 {
@@ -364,12 +407,14 @@ func leakMCP(t *testing.T, dir string, cases []leakCase) {
 	}
 	res, desc := callJSON(t, p.cs, "describe", nil)
 	noLeak(t, "describe", textOf(res))
-	// A view over a restricted column is marked restricted column by
-	// column, clean views are not.
-	marked := map[string]bool{}
+	// A view over a restricted column is withheld whole: not listed (its
+	// row count counts the rows that meet its condition); restricted
+	// columns of tables are marked, clean views are listed.
+	marked, listed := map[string]bool{}, map[string]bool{}
 	tables, _ := desc["tables"].([]any)
 	for _, tb := range tables {
 		tm, _ := tb.(map[string]any)
+		listed[tm["name"].(string)] = true
 		cols, _ := tm["columns"].([]any)
 		for _, c := range cols {
 			cm, _ := c.(map[string]any)
@@ -378,10 +423,18 @@ func leakMCP(t *testing.T, dir string, cases []leakCase) {
 			}
 		}
 	}
-	for _, want := range []string{"customers.email", "employees.salary", "customer_contacts.name", "gmail_customers.name"} {
+	for _, want := range []string{"customers.email", "employees.salary"} {
 		if !marked[want] {
 			t.Errorf("describe does not mark %s restricted (marked: %v)", want, marked)
 		}
+	}
+	for _, withheld := range []string{"customer_contacts", "gmail_customers", "v_row", "mrich"} {
+		if listed[withheld] {
+			t.Errorf("describe lists %s, a relation the policy withholds whole", withheld)
+		}
+	}
+	if !listed["customer_countries"] || !listed["customers"] {
+		t.Errorf("describe leaves out clean relations: %v", listed)
 	}
 	if marked["customer_countries.name"] || marked["customers.name"] {
 		t.Errorf("describe marks clean columns restricted: %v", marked)
@@ -404,6 +457,23 @@ func leakConnector(t *testing.T, dir string, d quarry.Dialect, cases []leakCase)
 		args = append(args, "--allow-privileged-role")
 	}
 	p := mcpInProcess(t, env, args...)
+	// The schema it serves: no view definition (its literals can copy
+	// restricted values), no relation the policy withholds whole.
+	for _, uri := range []string{"quarry://schema", "quarry://schema/one_customer", "quarry://schema/customers"} {
+		r, err := p.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		var text string
+		if err != nil {
+			text = err.Error()
+		} else {
+			for _, c := range r.Contents {
+				text += c.Text
+			}
+		}
+		noLeak(t, "connector "+uri, text)
+		if strings.Contains(text, "one_customer") && uri != "quarry://schema/one_customer" {
+			t.Errorf("connector %s lists one_customer, a view the policy withholds: %s", uri, short(text, 400))
+		}
+	}
 	for _, c := range cases {
 		res, _ := callJSON(t, p.cs, "run_query", map[string]any{"sql": c.sql})
 		noLeak(t, c.where+" connector run_query", textOf(res))
@@ -463,4 +533,55 @@ func leakAgent(t *testing.T, dir string, cases []leakCase) {
 	if !sawRefusal {
 		t.Error("the model was never told that a statement was refused for a restricted column")
 	}
+}
+
+// leakGovernor checks that the cost governor's own EXPLAIN still runs
+// while the policy refuses a user's EXPLAIN: a clean statement runs under
+// a generous ceiling and is refused as too costly under a tiny one.
+func leakGovernor(t *testing.T, dir string) {
+	path := filepath.Join(dir, "quarry.yaml")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.WriteFile(path, orig, 0o644) })
+	const clean = "SELECT id, name FROM customers ORDER BY id"
+	for _, c := range []struct {
+		limits string
+		ok     bool
+	}{
+		{"limits:\n  max_cost: 1000000000\n  max_estimated_rows: 1000000000\n", true},
+		{"limits:\n  max_estimated_rows: 1\n", false},
+	} {
+		if err := os.WriteFile(path, append(append([]byte(nil), orig...), c.limits...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := quarryCmd(t, "", "-C", dir, "run", "--format", "csv", clean)
+		noLeak(t, "governor", r.stdout+r.stderr)
+		switch {
+		case c.ok && r.code != 0:
+			t.Errorf("%q under %q: exit %d, want it run\n%s", clean, c.limits, r.code, r.stderr)
+		case !c.ok && (r.code == 0 || !strings.Contains(r.stderr, "max_estimated_rows")):
+			t.Errorf("%q under %q: exit %d, want refused as too costly\n%s", clean, c.limits, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "not allowed: EXPLAIN") {
+			t.Errorf("the governor's EXPLAIN went through the policy: %s", r.stderr)
+		}
+	}
+}
+
+// entityRowCount returns the row_count line of the entity called name in a
+// model.yaml, or "".
+func entityRowCount(model, name string) string {
+	in := false
+	for _, line := range strings.Split(model, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "- name:") {
+			in = strings.TrimSpace(strings.TrimPrefix(trimmed, "- name:")) == name
+		}
+		if in && strings.HasPrefix(trimmed, "row_count:") {
+			return trimmed
+		}
+	}
+	return ""
 }

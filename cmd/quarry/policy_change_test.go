@@ -163,3 +163,94 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// TestPolicyChangeRedactsAliasedColumns: a result kept before a column was
+// restricted, whose columns carry the column's values under other names
+// (country AS place, upper(country)), is read back by lineage: its run's
+// SQL is checked with the policy of the moment, and a result whose SQL
+// reads the column comes back with every cell redacted, from every surface
+// that reads it. A result whose SQL reads no restricted column is shown as
+// it was kept.
+func TestPolicyChangeRedactsAliasedColumns(t *testing.T) {
+	dir := project(t)
+	if r := quarryCmd(t, "", "-C", dir, "learn", "--quiet"); r.code != 0 {
+		t.Fatalf("learn: exit %d\n%s", r.code, r.stderr)
+	}
+	base := serveForTest(t, dir, nil)
+	post := func(body string) (string, string) {
+		t.Helper()
+		res, err := http.Post(base+"/api/run", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		var run struct {
+			RunID    string `json:"run_id"`
+			ResultID string `json:"result_id"`
+		}
+		if err := json.Unmarshal(b, &run); err != nil || res.StatusCode != 200 || run.ResultID == "" {
+			t.Fatalf("POST /api/run %s: %d %s", body, res.StatusCode, b)
+		}
+		return run.RunID, run.ResultID
+	}
+	get := func(base, path string) (int, string) {
+		t.Helper()
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	const aliased = "select id, country AS place, upper(country) AS c2, lower(country) AS country_lc from customers order by id"
+	runID, resultID := post(`{"sql":"` + aliased + `"}`)
+	cleanRun, cleanResult := post(`{"sql":"select id, name from customers order by id"}`)
+	if _, body := get(base, "/api/results/"+resultID+"?format=csv"); !strings.Contains(body, "Germany") {
+		t.Fatalf("before the change, the aliased result does not show the countries: %s", short(body, 600))
+	}
+	mcp := mcpInProcess(t, nil, "-C", dir, "mcp")
+	res, out := callJSON(t, mcp.cs, "run_query", map[string]any{"sql": aliased})
+	mcpResult, _ := out["result_id"].(string)
+	if res.IsError || mcpResult == "" {
+		t.Fatalf("before the change, MCP run_query: %s %v", textOf(res), out)
+	}
+
+	restrictCountry(t, dir)
+
+	check := func(where string, code int, text string) {
+		t.Helper()
+		noCountry(t, where, text)
+		for _, c := range []string{"GERMANY", "germany", "FINLAND"} {
+			if strings.Contains(text, c) {
+				t.Errorf("%s: a value derived from the restricted column (%q) is shown:\n%s", where, c, short(text, 600))
+			}
+		}
+		if code != 200 || !strings.Contains(text, "[restricted]") {
+			t.Errorf("%s: %d, the kept result is not shown redacted:\n%s", where, code, short(text, 600))
+		}
+	}
+	for _, f := range []string{"csv", "json"} {
+		code, body := get(base, "/api/results/"+resultID+"?format="+f)
+		check("GET /api/results ("+f+")", code, body)
+	}
+	code, body := get(base, "/api/runs/"+runID+"/export")
+	check("GET /api/runs/{id}/export", code, body)
+	res, page := callJSON(t, mcp.cs, "get_result", map[string]any{"result_id": mcpResult})
+	check("MCP get_result", 200, textOf(res)+string(must(json.Marshal(page))))
+	r := quarryCmd(t, "", "-C", dir, "runs", "export", runID)
+	check("quarry runs export", map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)
+	r = quarryCmd(t, "", "-C", dir, "runs", "export", runID, "--format", "md")
+	noCountry(t, "quarry runs export --format md", r.stdout+r.stderr)
+
+	// A result whose SQL reads no restricted column is shown as kept.
+	code, body = get(base, "/api/results/"+cleanResult+"?format=csv")
+	if code != 200 || strings.Contains(body, "[restricted]") || !strings.Contains(body, "id,name") {
+		t.Errorf("a clean result after the change: %d %s", code, short(body, 600))
+	}
+	r = quarryCmd(t, "", "-C", dir, "runs", "export", cleanRun)
+	if r.code != 0 || strings.Contains(r.stdout, "[restricted]") {
+		t.Errorf("quarry runs export of a clean run: exit %d\n%s%s", r.code, short(r.stdout, 600), r.stderr)
+	}
+}

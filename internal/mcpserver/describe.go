@@ -88,14 +88,20 @@ func (s *server) describe(ctx context.Context, _ *mcp.CallToolRequest, _ Describ
 	}
 	if cat := s.cfg.Catalog; cat != nil {
 		for _, t := range cat.Tables {
+			if proj.Withheld[strings.ToLower(t.Name)] {
+				// A relation the policy withholds whole (a view over a
+				// restricted column) is not listed, as the agent's schema
+				// leaves it out: even its row count counts the rows that
+				// meet a condition on the column.
+				continue
+			}
 			dt := DescTable{Name: t.Name, Description: t.Comment, RowCount: max(t.RowCount, 0), Columns: []DescColumn{}}
 			e := entity(t.Name)
 			if e != nil && e.Description != "" {
 				dt.Description = e.Description
 			}
 			for _, c := range t.Columns {
-				dc := DescColumn{Name: c.Name, Type: c.Type, Description: c.Comment,
-					Restricted: m.IsRestricted(t.Name, c.Name) || proj.Withheld[strings.ToLower(t.Name)]}
+				dc := DescColumn{Name: c.Name, Type: c.Type, Description: c.Comment, Restricted: m.IsRestricted(t.Name, c.Name)}
 				if e != nil {
 					if ec := e.Column(c.Name); ec != nil && ec.Description != "" {
 						dc.Description = ec.Description

@@ -58,6 +58,15 @@ func leakCatalog(d quarry.Dialect) *quarry.Catalog {
 		}
 		return out
 	}
+	// sal2 is generated from salary: PostgreSQL's catalog names the
+	// columns its expression reads (pg_depend), MySQL's only that it is
+	// generated.
+	sal2 := quarry.ColumnInfo{Name: "sal2", Generated: true}
+	orders := cols("id", "customer_id", "total")
+	if d == quarry.DialectPostgres {
+		sal2.GeneratedFrom = []string{"salary"}
+		orders = append(orders, quarry.ColumnInfo{Name: "total2", Generated: true, GeneratedFrom: []string{"total"}})
+	}
 	contacts := quarry.TableInfo{Name: "customer_contacts", View: true, Columns: cols("name", "email")}
 	countries := quarry.TableInfo{Name: "customer_countries", View: true, Columns: cols("name", "country")}
 	gmail := quarry.TableInfo{Name: "gmail_customers", View: true, Columns: cols("name")}
@@ -77,8 +86,8 @@ func leakCatalog(d quarry.Dialect) *quarry.Catalog {
 	}
 	tables := []quarry.TableInfo{
 		{Name: "customers", Columns: cols("id", "name", "email", "country")},
-		{Name: "employees", Columns: cols("id", "name", "title", "salary")},
-		{Name: "orders", Columns: cols("id", "customer_id", "total")},
+		{Name: "employees", Columns: append(cols("id", "name", "title", "salary"), sal2)},
+		{Name: "orders", Columns: orders},
 		{Name: "leads", Columns: cols("id", "email", "source")},
 		contacts, countries, gmail,
 	}

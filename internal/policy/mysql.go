@@ -75,7 +75,9 @@ func (r *myReader) stmt(s ast.StmtNode) *Query {
 			r.fail("it explains no query")
 			return &Query{}
 		}
-		return r.stmt(x.Stmt)
+		q := r.stmt(x.Stmt)
+		q.Explain = true
+		return q
 	}
 	r.fail("it is not a query (%s)", myNodeName(s))
 	return &Query{}

@@ -51,7 +51,9 @@ func (r *pgReader) stmt(n *pg_query.Node) *Query {
 	case *pg_query.Node_SelectStmt:
 		return r.selectStmt(s.SelectStmt)
 	case *pg_query.Node_ExplainStmt:
-		return r.stmt(s.ExplainStmt.GetQuery())
+		q := r.stmt(s.ExplainStmt.GetQuery())
+		q.Explain = true
+		return q
 	}
 	r.fail("it is not a query")
 	return &Query{}

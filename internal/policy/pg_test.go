@@ -85,6 +85,7 @@ func TestPostgresRefused(t *testing.T) {
 		`SELECT most_common_vals FROM pg_stats WHERE attname = 'email'`,
 		`SELECT * FROM pg_catalog.pg_statistic`,
 		`EXPLAIN SELECT name FROM customers WHERE email = 'x@example.com'`,
+		`EXPLAIN SELECT id FROM customers`, // every EXPLAIN: its estimates count rows per partition
 		`SELECT ARRAY(SELECT email FROM customers)`,
 		`SELECT CASE WHEN salary > 1 THEN 1 END FROM employees`,
 		`SELECT name FROM customers WHERE (email, name) = ('a', 'b')`,
@@ -125,7 +126,6 @@ func TestPostgresAllowed(t *testing.T) {
 		`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public'`,
 		`SELECT n FROM generate_series(1, 3) AS g(n)`,
 		`SELECT c.id FROM customers c WHERE c.id IN (SELECT customer_id FROM orders WHERE total > 10)`,
-		`EXPLAIN SELECT id FROM customers`,
 		`SELECT 1`,
 		`VALUES (1, 2)`,
 		`SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)`,

@@ -35,6 +35,10 @@ type systemRelations struct {
 	// partition of a table partitioned by a restricted column counts the
 	// rows that meet a condition on that column.
 	counts map[string][]string
+	// keys names columns that hold the last value a sequence or an
+	// AUTO_INCREMENT counter handed out: the largest value of the key it
+	// fills, which can be a restricted column.
+	keys map[string][]string
 	// counters are name prefixes of relations whose every row is a
 	// counter of that kind (PostgreSQL's cumulative statistics,
 	// pg_stat_* and pg_statio_*): refused whole.
@@ -56,7 +60,10 @@ func systemFor(d quarry.Dialect) systemRelations {
 				"innodb_table_stats": true, "innodb_index_stats": true, "innodb_tablestats": true},
 			text: map[string][]string{"views": {"view_definition"}, "check_constraints": {"check_clause"},
 				"routines": {"routine_definition"}, "statistics": {"cardinality"}, "events": {"event_definition"},
-				"triggers": {"action_statement"}},
+				"triggers": {"action_statement", "action_condition"}},
+			// The next AUTO_INCREMENT value is the largest key handed out
+			// plus one: the maximum of a restricted AUTO_INCREMENT column.
+			keys: map[string][]string{"tables": {"auto_increment"}},
 		}
 	case quarry.DialectSQLite:
 		return systemRelations{prefix: "sqlite_", values: map[string]bool{"sqlite_stat3": true, "sqlite_stat4": true},
@@ -75,8 +82,15 @@ func systemFor(d quarry.Dialect) systemRelations {
 			"pg_views": {"definition"}, "pg_matviews": {"definition"}, "pg_indexes": {"indexdef"},
 			"pg_rules": {"definition"}, "pg_policies": {"qual", "with_check"},
 			"views": {"view_definition"}, "check_constraints": {"check_clause"}, "routines": {"routine_definition"},
+			// A publication's row filter, an extended statistics object's
+			// expressions, a trigger's WHEN condition.
+			"pg_publication_tables": {"rowfilter"}, "pg_publication_rel": {"prqual"},
+			"pg_statistic_ext": {"stxexprs"}, "triggers": {"action_condition", "action_statement"},
 		},
-		counts:   map[string][]string{"pg_class": {"reltuples", "relpages", "relallvisible", "relallfrozen"}},
+		counts: map[string][]string{"pg_class": {"reltuples", "relpages", "relallvisible", "relallfrozen"}},
+		// A sequence's last value is the largest key it handed out: the
+		// maximum of a restricted serial or identity column.
+		keys:     map[string][]string{"pg_sequences": {"last_value"}},
 		counters: []string{"pg_stat_", "pg_statio_"},
 	}
 }
@@ -94,6 +108,9 @@ func (s systemRelations) textColumns(table string) []string { return s.text[stri
 
 // countColumns returns a system relation's row and page counts.
 func (s systemRelations) countColumns(table string) []string { return s.counts[strings.ToLower(table)] }
+
+// keyColumns returns a system relation's sequence positions.
+func (s systemRelations) keyColumns(table string) []string { return s.keys[strings.ToLower(table)] }
 
 // exposesValues reports whether a system relation holds values of user
 // columns.

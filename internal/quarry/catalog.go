@@ -106,6 +106,13 @@ type ColumnInfo struct {
 	Type     Type   `json:"type"`
 	Nullable bool   `json:"nullable"`
 	Comment  string `json:"comment,omitempty"`
+	// Generated: the column is computed from other columns of its row
+	// (GENERATED ALWAYS AS, a virtual or stored column). GeneratedFrom
+	// names the columns its expression reads when the catalog says
+	// (PostgreSQL's pg_depend); nil when it does not, and then the column
+	// counts as reading every column of its table.
+	Generated     bool     `json:"generated,omitempty"`
+	GeneratedFrom []string `json:"generated_from,omitempty"`
 }
 
 // ForeignKey is a reference from Columns of the owning table to RefColumns

@@ -102,6 +102,9 @@ func (r *Runtime) serve(ctx context.Context, conn connector.Conn, what string, w
 			return nil, err
 		}
 		db.Guard, db.close = g, func() { closeGuard(); conn.Close() }
+		if p, err := r.Policy(); err == nil && !p.Empty() {
+			db.Conn = policyCatalog{Conn: conn, guard: g}
+		}
 		return db, nil
 	}
 	g, err := r.BaseGuard(conn.Dialect(), nil)
@@ -164,4 +167,35 @@ func secretScrubber(raw string) func(string) string {
 		}
 		return s
 	}
+}
+
+// policyCatalog is a connection whose catalog is shown as the column
+// policy lets it be (quarry connector --config, quarry://schema): no view
+// definitions, whose literals can copy restricted values (WHERE email =
+// '…'), and no relation the policy withholds whole (a view over a
+// restricted column: its row count counts the rows that meet its
+// condition), as the agent's schema and quarry mcp's describe leave them
+// out. The guard, built from the full catalog before, still decides every
+// statement.
+type policyCatalog struct {
+	connector.Conn
+	guard analyst.Guard
+}
+
+func (c policyCatalog) Catalog(ctx context.Context) (*quarry.Catalog, error) {
+	cat, err := c.Conn.Catalog(ctx)
+	if err != nil || cat == nil {
+		return cat, err
+	}
+	withheld := withheldBy(ctx, c.guard, c.Conn.Dialect(), cat)
+	out := *cat
+	out.Tables = make([]quarry.TableInfo, 0, len(cat.Tables))
+	for _, t := range cat.Tables {
+		if withheld[strings.ToLower(t.Name)] {
+			continue
+		}
+		t.Definition, t.Reads, t.ReadsKnown = "", nil, false
+		out.Tables = append(out.Tables, t)
+	}
+	return &out, nil
 }

@@ -24,8 +24,10 @@ type generation struct {
 	fixer   agent.Agent
 	tmpl    agent.Agent // the agent of questions, before its run's analyst
 	ask     func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
-	release func()    // closes its guard and connections
-	values  io.Closer // its value index; the runtime closes the last one
+	release func()        // closes its guard and connections
+	guard   analyst.Guard // the guard of the served connection, with its policy; nil in manual mode
+	conn    string        // the served connection's name, as runs record it before " (dialect: target)"
+	values  io.Closer     // its value index; the runtime closes the last one
 
 	refs    int
 	retired bool

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector"
@@ -70,6 +72,29 @@ func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge
 type learnSource struct {
 	connector.Conn
 	guard analyst.Guard
+}
+
+// Catalog is the connection's catalog without the row counts of the
+// relations the column policy withholds whole: the row count of a
+// materialized view over a restricted column counts the rows that meet
+// its condition on the column (learn would write it to model.yaml).
+func (s learnSource) Catalog(ctx context.Context) (*quarry.Catalog, error) {
+	cat, err := s.Conn.Catalog(ctx)
+	if err != nil || cat == nil {
+		return cat, err
+	}
+	withheld := withheldBy(ctx, s.guard, s.Conn.Dialect(), cat)
+	if len(withheld) == 0 {
+		return cat, nil
+	}
+	out := *cat
+	out.Tables = slices.Clone(cat.Tables)
+	for i := range out.Tables {
+		if withheld[strings.ToLower(out.Tables[i].Name)] {
+			out.Tables[i].RowCount = -1
+		}
+	}
+	return &out, nil
 }
 
 func (s learnSource) Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error) {

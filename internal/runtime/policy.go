@@ -178,8 +178,14 @@ func (r *Runtime) WithheldViews(ctx context.Context, conn connector.Conn, cat *q
 		return nil, err
 	}
 	defer closeGuard()
+	return withheldBy(ctx, g, conn.Dialect(), cat), nil
+}
+
+// withheldBy returns the views of cat that the guard g refuses as a whole
+// under the column policy, by lower-case name.
+func withheldBy(ctx context.Context, g analyst.Guard, d quarry.Dialect, cat *quarry.Catalog) map[string]bool {
 	open, close := `"`, `"`
-	if conn.Dialect() == quarry.DialectMySQL {
+	if d == quarry.DialectMySQL {
 		open, close = "`", "`"
 	}
 	out := map[string]bool{}
@@ -194,7 +200,7 @@ func (r *Runtime) WithheldViews(ctx context.Context, conn connector.Conn, cat *q
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // PolicyOff turns the column policy off for this runtime's command: quarry

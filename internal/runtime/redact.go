@@ -3,6 +3,11 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/quarrydata/quarry/internal/analyst"
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/policy"
@@ -11,24 +16,155 @@ import (
 )
 
 // readRedacted is the state store whose results are read back redacted
-// by the column policy in force at the time of the read (policy.Redact, as
-// results are redacted before they are kept): a result kept before a
-// column was restricted is not shown in clear after, whatever the surface
-// (the HTTP API's results, runs, history and exports, MCP's get_result,
-// quarry runs export). An answer recorded with the result's first rows
-// (answer.rendered's cells and text) is redacted the same way: the cells of
-// a restricted column become [restricted], and their values are scrubbed
-// from the answer's text (policy.Scrubber).
+// by the column policy in force at the time of the read: a result kept
+// before a column was restricted is not shown in clear after, whatever the
+// surface (the HTTP API's results, runs, history and exports, MCP's
+// get_result, quarry runs export).
+//
+// It decides by lineage first: the run's recorded SQL is checked with the
+// policy of the moment, by the same check the guard makes for the run's
+// connection (on SQLite the connection's own engine check). When a
+// statement of the run reads a restricted column, or the check cannot
+// tell, every cell of the result is redacted: the columns may carry the
+// values under other names (email AS contact, upper(email)). Otherwise
+// columns called like a restricted column are redacted (policy.Redact), as
+// results are before they are kept. An answer recorded with the result's
+// first rows (answer.rendered's cells and text) is redacted the same way:
+// the cells become [restricted], and their values are scrubbed from the
+// answer's text (policy.Scrubber).
 type readRedacted struct {
 	store.State
-	policy func(ctx context.Context) (*policy.Policy, error)
+	// policy returns the policy of the moment, the lineage check under it,
+	// and the release of both.
+	policy func(ctx context.Context) (*policy.Policy, lineage, func(), error)
 }
+
+// lineage reports whether a stored run's SQL reads a column the policy
+// restricts, or may: true when the check cannot show it does not.
+type lineage func(ctx context.Context, run event.RunState) bool
 
 // ReadRedacted returns st with every result and answer it reads back
 // redacted by the project's column policy (quarry runs export): the
-// surfaces agree on what a stored result shows.
+// surfaces agree on what a stored result shows. The lineage check opens
+// the run's connection, by its name, when the policy restricts columns.
 func (r *Runtime) ReadRedacted(st store.State) store.State {
-	return readRedacted{State: st, policy: func(context.Context) (*policy.Policy, error) { return r.Policy() }}
+	gs := &runGuards{r: r, guards: map[string]analyst.Guard{}}
+	return readRedacted{State: st, policy: func(ctx context.Context) (*policy.Policy, lineage, func(), error) {
+		p, err := r.Policy()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return p, runLineage(p, gs.guard), func() {}, nil
+	}}
+}
+
+// runGuards opens, once per connection name, the guard of the
+// connections runs were made on (quarry runs export). They stay open for
+// the command.
+type runGuards struct {
+	r      *Runtime
+	mu     sync.Mutex
+	guards map[string]analyst.Guard // nil: the connection could not be opened
+}
+
+func (gs *runGuards) guard(ctx context.Context, connection string) analyst.Guard {
+	name, _, _ := strings.Cut(connection, " (")
+	gs.mu.Lock()
+	defer gs.mu.Unlock()
+	if g, ok := gs.guards[name]; ok {
+		return g
+	}
+	gs.guards[name] = nil
+	cfg, err := gs.r.Config()
+	if err != nil || name == "" || cfg.Manual(name) {
+		return nil
+	}
+	conn, _, err := gs.r.Conn(ctx, name)
+	if err != nil {
+		return nil
+	}
+	g, _, err := gs.r.ConnGuard(ctx, conn)
+	if err != nil {
+		return nil
+	}
+	gs.guards[name] = g
+	return g
+}
+
+// runLineage is the lineage check under p: each SQL the run recorded goes
+// through the guard of its connection (guardFor, by the run's connection
+// label; nil when there is none); without one, through the policy's own
+// check for the run's dialect without a catalog, which refuses every
+// statement that reads a relation it cannot see into. A run without SQL
+// (a pasted result) is decided by name alone, as it was when it was kept.
+func runLineage(p *policy.Policy, guardFor func(ctx context.Context, connection string) analyst.Guard) lineage {
+	return func(ctx context.Context, run event.RunState) bool {
+		if p.Empty() {
+			return false
+		}
+		sqls := runSQLs(run)
+		if len(sqls) == 0 {
+			return false
+		}
+		var g analyst.Guard
+		if guardFor != nil && run.Connection != "" {
+			g = guardFor(ctx, run.Connection)
+		}
+		d := quarry.Dialect(run.Dialect)
+		for _, sql := range sqls {
+			if g != nil {
+				if v := g.Check(ctx, sql); !v.Allowed {
+					return true // refused now, by the policy or otherwise: nothing shows it clean
+				}
+				continue
+			}
+			if p.For(d, nil).Check(d, sql) != nil {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// runSQLs returns every statement a run recorded, once each.
+func runSQLs(run event.RunState) []string {
+	var out []string
+	for _, s := range append(slices.Clone(run.SQLs), run.SQL) {
+		if strings.TrimSpace(s) != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// resultReads reports whether the run of result id reads a restricted
+// column under the lineage check; a result whose run cannot be found
+// counts as reading one.
+func (s readRedacted) resultReads(ctx context.Context, id string, reads lineage) bool {
+	found := false
+	for _, runID := range store.ResultRunIDs(id) {
+		run, err := s.State.Run(ctx, runID)
+		if err != nil || run.RunID != runID {
+			continue
+		}
+		found = true
+		if reads(ctx, run) {
+			return true
+		}
+	}
+	return !found
+}
+
+// redactAll replaces every cell of t by policy.Redacted.
+func redactAll(t *quarry.Table) {
+	for i := range t.Columns {
+		t.Columns[i].Type = quarry.TypeText
+	}
+	for _, row := range t.Rows {
+		for i := range row {
+			row[i] = policy.Redacted
+		}
+	}
 }
 
 func (s readRedacted) Result(ctx context.Context, id string) (*quarry.Table, error) {
@@ -36,9 +172,17 @@ func (s readRedacted) Result(ctx context.Context, id string) (*quarry.Table, err
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.policy(ctx)
+	p, reads, done, err := s.policy(ctx)
 	if err != nil {
 		return nil, err
+	}
+	defer done()
+	if p.Empty() {
+		return t, nil
+	}
+	if s.resultReads(ctx, id, reads) {
+		redactAll(t)
+		return t, nil
 	}
 	p.Redact(t)
 	return t, nil
@@ -49,11 +193,12 @@ func (s readRedacted) Run(ctx context.Context, runID string) (event.RunState, er
 	if err != nil {
 		return st, err
 	}
-	p, err := s.policy(ctx)
+	p, reads, done, err := s.policy(ctx)
 	if err != nil {
 		return event.RunState{}, err
 	}
-	redactAnswer(p, st.Columns, &st.Answer, st.Cells)
+	defer done()
+	redactAnswer(p, st.Columns, &st.Answer, st.Cells, len(st.Cells) > 0 && reads(ctx, st))
 	return st, nil
 }
 
@@ -62,12 +207,13 @@ func (s readRedacted) Runs(ctx context.Context, f store.RunFilter) ([]event.RunS
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.policy(ctx)
+	p, reads, done, err := s.policy(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	for i := range runs {
-		redactAnswer(p, runs[i].Columns, &runs[i].Answer, runs[i].Cells)
+		redactAnswer(p, runs[i].Columns, &runs[i].Answer, runs[i].Cells, len(runs[i].Cells) > 0 && reads(ctx, runs[i]))
 	}
 	return runs, nil
 }
@@ -77,10 +223,15 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.policy(ctx)
+	p, reads, done, err := s.policy(ctx)
 	if err != nil || p.Empty() {
+		if done != nil {
+			done()
+		}
 		return evs, err
 	}
+	defer done()
+	all, decided := false, false
 	var cols []string
 	for i, e := range evs {
 		switch e.Type {
@@ -94,7 +245,12 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
-			if !redactAnswer(p, cols, &d.Markdown, d.Cells) {
+			if len(d.Cells) > 0 && !decided {
+				decided = true
+				run, err := s.State.Run(ctx, e.RunID)
+				all = err != nil || reads(ctx, run)
+			}
+			if !redactAnswer(p, cols, &d.Markdown, d.Cells, all) {
 				continue
 			}
 			b, err := json.Marshal(&d)
@@ -108,16 +264,21 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 }
 
 // redactAnswer replaces, in place, the cells of an answer's restricted
-// columns (by the result's column names, as policy.Redact decides) and
-// scrubs their values from its text. It reports whether it changed
-// anything.
-func redactAnswer(p *policy.Policy, cols []string, markdown *string, cells [][]string) bool {
+// columns (by the result's column names, as policy.Redact decides; every
+// column when all, the lineage check's verdict) and scrubs their values
+// from its text. It reports whether it changed anything.
+func redactAnswer(p *policy.Policy, cols []string, markdown *string, cells [][]string, all bool) bool {
 	if p.Empty() || len(cells) == 0 {
 		return false
 	}
 	var idx []int
 	for i, c := range cols {
-		if p.Name(c) {
+		if all || p.Name(c) {
+			idx = append(idx, i)
+		}
+	}
+	if all {
+		for i := len(cols); i < len(cells[0]); i++ {
 			idx = append(idx, i)
 		}
 	}

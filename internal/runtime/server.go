@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	goruntime "runtime"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/agent"
@@ -117,13 +118,21 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 			return nil, nil, err
 		}
 	}
-	srv.Store = readRedacted{State: st, policy: func(ctx context.Context) (*policy.Policy, error) {
+	// Stored results are read back under the policy of the moment, by
+	// lineage: a run on the served connection (by name) is checked by the
+	// generation's guard; a run on another through the policy's own
+	// check of its dialect without a catalog.
+	srv.Store = readRedacted{State: st, policy: func(ctx context.Context) (*policy.Policy, lineage, func(), error) {
 		g, done, err := gens.acquire(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		defer done()
-		return g.proj.Policy, nil
+		return g.proj.Policy, runLineage(g.proj.Policy, func(_ context.Context, connection string) analyst.Guard {
+			if name, _, _ := strings.Cut(connection, " ("); g.guard != nil && name == g.conn {
+				return g.guard
+			}
+			return nil
+		}), done, nil
 	}}
 	srv.Project = func(ctx context.Context) (*Project, error) {
 		g, done, err := gens.acquire(ctx)
@@ -223,6 +232,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 	g.release = func() { closeConns(); closeGuard() }
 	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now)
 	label := ConnectionLabel(b.cc.Name, b.conn)
+	g.guard, g.conn = gd, b.cc.Name
 	results := r.Results(b.st)
 	g.start = func() (*analyst.Analyst, error) {
 		return &analyst.Analyst{

@@ -79,7 +79,8 @@ func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
 		return nil, err
 	}
 
-	err = c.each(ctx, conn, `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, COALESCE(COLUMN_COMMENT, '')
+	err = c.each(ctx, conn, `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, COALESCE(COLUMN_COMMENT, ''),
+			COALESCE(EXTRA, '')
 		FROM information_schema.COLUMNS
 		WHERE `+filter("TABLE_SCHEMA")+`
 		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, func(v []sql.NullString) {
@@ -93,6 +94,10 @@ func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
 			Type:     declaredType(v[3].String, v[4].String),
 			Nullable: v[5].String == "YES",
 			Comment:  v[6].String,
+			// EXTRA says VIRTUAL GENERATED, STORED GENERATED (MySQL,
+			// MariaDB) or PERSISTENT GENERATED (MariaDB); not which
+			// columns the expression reads (GeneratedFrom stays nil).
+			Generated: generatedExtra(v[7].String),
 		})
 	})
 	if err != nil {
@@ -321,4 +326,12 @@ func parseInt(s string, def int64) int64 {
 		n = n*10 + int64(s[i]-'0')
 	}
 	return n
+}
+
+// generatedExtra reports whether information_schema.COLUMNS.EXTRA marks a
+// generated column (MySQL's DEFAULT_GENERATED is a default expression, not
+// one).
+func generatedExtra(extra string) bool {
+	e := strings.ToUpper(extra)
+	return strings.Contains(e, "VIRTUAL GENERATED") || strings.Contains(e, "STORED GENERATED") || strings.Contains(e, "PERSISTENT GENERATED")
 }

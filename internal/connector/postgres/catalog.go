@@ -46,7 +46,14 @@ ORDER BY n.nspname, c.relname`
 const catalogColumns = `
 SELECT a.attrelid, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
        coalesce(col_description(a.attrelid, a.attnum), ''),
-       coalesce(bt.oid, t.oid)::int8, coalesce(bt.typcategory, t.typcategory)::text
+       coalesce(bt.oid, t.oid)::int8, coalesce(bt.typcategory, t.typcategory)::text,
+       coalesce(to_jsonb(a)->>'attgenerated', '') <> '',
+       array(SELECT ra.attname::text FROM pg_attrdef ad
+             JOIN pg_depend d ON d.classid = 'pg_attrdef'::regclass AND d.objid = ad.oid
+                             AND d.refclassid = 'pg_class'::regclass AND d.refobjid = ad.adrelid
+                             AND d.refobjsubid > 0 AND d.refobjsubid <> ad.adnum
+             JOIN pg_attribute ra ON ra.attrelid = d.refobjid AND ra.attnum = d.refobjsubid
+             WHERE ad.adrelid = a.attrelid AND ad.adnum = a.attnum ORDER BY 1)
 FROM pg_attribute a
 JOIN pg_type t ON t.oid = a.atttypid
 LEFT JOIN pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
@@ -119,12 +126,18 @@ func (c *Conn) catalog(ctx context.Context, tx pgx.Tx) (*quarry.Catalog, error) 
 		var notNull bool
 		var baseOID int64
 		var category string
-		if err := rows.Scan(&rel, &col.Name, &col.DeclType, &notNull, &col.Comment, &baseOID, &category); err != nil {
+		var from []string
+		if err := rows.Scan(&rel, &col.Name, &col.DeclType, &notNull, &col.Comment, &baseOID, &category, &col.Generated, &from); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		col.Nullable = !notNull
 		col.Type = declaredType(uint32(baseOID), category)
+		if col.Generated {
+			// The columns the expression reads, as PostgreSQL records
+			// the dependencies of the column's default (pg_attrdef).
+			col.GeneratedFrom = append([]string{}, from...)
+		}
 		t := &cat.Tables[index[rel]]
 		t.Columns = append(t.Columns, col)
 	}
