@@ -215,6 +215,17 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "what % of orders are mobile", want: "SELECT avg(channel = 'mobile') FROM orders"},
 		{q: "orders this year vs the same period last year", rows: "SELECT CASE WHEN ordered_at < '2026-01-01' THEN 'the same period a year earlier (2025-01-01 to 2025-06-30)' ELSE 'this year (2026)' END, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2025-07-01' OR ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01' GROUP BY 1 ORDER BY 1", cols: "period,orders"},
 		{q: "share of revenue by category within Germany", rows: "WITH r AS (SELECT p.category c, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) v FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers cu ON cu.id = o.customer_id JOIN products p ON p.id = oi.product_id WHERE o.status = 'completed' AND cu.country = 'Germany' GROUP BY 1) SELECT c, v / (SELECT sum(v) FROM r) FROM r ORDER BY 1", cols: "category,revenue_share"},
+		// A ninth outside test: the verb after "did" dropped or its
+		// condition lost, shares within groups of the grand total, two
+		// periods each with its own value, values no row has both of,
+		// rankings from the lowest, and a period last year.
+		{q: "how many orders did German customers return", refuse: "is a verb"},
+		{q: "how many tickets did German customers close", want: "SELECT count(*) FROM support_tickets t JOIN customers c ON c.id = t.customer_id WHERE c.country = 'Germany' AND t.closed_at IS NOT NULL"},
+		{q: "share of revenue by category within each channel", refuse: "only by a time grain"},
+		{q: "revenue in Germany in 2025 and France in 2024", refuse: "pairs a value or a measure with one period"},
+		{q: "how many orders were both refunded and cancelled", refuse: "cannot be both"},
+		{q: "rank categories by revenue", rows: "SELECT p.category, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN products p ON p.id = oi.product_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 2 DESC"},
+		{q: "orders ytd last year", want: "SELECT count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2025-07-01'"},
 		{q: "avg order value by channel", rows: "SELECT o.channel, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / count(DISTINCT o.id) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1"},
 		{q: "revenue last month vs same month last year", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'the same period a year earlier (May 2025)' ELSE 'last month (May 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.ordered_at >= '2025-05-01' AND o.ordered_at < '2025-06-01' OR o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01') GROUP BY 1 ORDER BY 1", cols: "period,revenue"},
 		{q: "revenue the same month last year", refuse: "not understood"},
