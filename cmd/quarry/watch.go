@@ -275,15 +275,7 @@ and nothing is remembered; the queries are recorded as runs.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&asOf, "as-of", "", "judge as on the day after this one, YYYY-MM-DD (default: now)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		m, err := a.rt.Monitor(args[0])
-		if err != nil {
-			return err
-		}
-		now, err := a.asOfFlag(asOf)
-		if err != nil {
-			return err
-		}
-		r, release, err := a.rt.WatchRunner(ctx, false)
+		m, now, r, release, err := a.monitorRunner(ctx, args[0], asOf)
 		if err != nil {
 			return err
 		}
@@ -530,15 +522,7 @@ baseline, change, score and the message.`,
 		if err != nil {
 			return err
 		}
-		m, err := a.rt.Monitor(args[0])
-		if err != nil {
-			return err
-		}
-		now, err := a.asOfFlag(asOf)
-		if err != nil {
-			return err
-		}
-		r, release, err := a.rt.WatchRunner(ctx, false)
+		m, now, r, release, err := a.monitorRunner(ctx, args[0], asOf)
 		if err != nil {
 			return err
 		}
@@ -633,4 +617,23 @@ monitor runs and remembers what it saw, and tells no one. --off removes it.`,
 		return nil
 	})
 	return cmd
+}
+
+// monitorRunner reads one monitor, the day it is judged as of (--as-of)
+// and a runner that does not investigate: what watch test and watch
+// backfill both start from.
+func (a *app) monitorRunner(ctx context.Context, name, asOf string) (watch.Monitor, time.Time, *watch.Runner, func(), error) {
+	m, err := a.rt.Monitor(name)
+	if err != nil {
+		return watch.Monitor{}, time.Time{}, nil, nil, err
+	}
+	now, err := a.asOfFlag(asOf)
+	if err != nil {
+		return watch.Monitor{}, time.Time{}, nil, nil, err
+	}
+	r, release, err := a.rt.WatchRunner(ctx, false)
+	if err != nil {
+		return watch.Monitor{}, time.Time{}, nil, nil, err
+	}
+	return m, now, r, release, nil
 }
