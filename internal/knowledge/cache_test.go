@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/quarrydata/quarry/internal/demo"
@@ -126,5 +127,33 @@ func TestLoadCacheReadOnly(t *testing.T) {
 		if _, err := knowledge.Load(dir); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestStamp: the stamp changes when a file is written (and while it was
+// written just now), and not when nothing was.
+func TestStamp(t *testing.T) {
+	dir := copyDemo(t)
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	a, err := knowledge.Stamp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := knowledge.Stamp(dir); b != a {
+		t.Fatal("the stamp changed with nothing written")
+	}
+	policy := filepath.Join(dir, knowledge.PolicyFile)
+	src, _ := os.ReadFile(policy)
+	if err := os.WriteFile(policy, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := knowledge.Stamp(dir); b == a {
+		t.Fatal("the stamp did not change when policy.yaml was written")
 	}
 }

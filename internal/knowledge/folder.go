@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -76,6 +78,45 @@ func Load(dir string) (*Folder, error) {
 		writeCache(dir, key, f)
 	}
 	return f, err
+}
+
+// Stamp describes the files of the folder dir by their names, sizes and
+// modification times, without reading them ("" when there is no folder).
+// An equal stamp means the files were not written since: a server takes
+// the folder's Fingerprint, which reads every file, only when the stamp
+// changed. Dot folders (.cache) are left out.
+func Stamp(dir string) (string, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if p != dir && strings.HasPrefix(e.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		st, err := e.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, st.Size(), st.ModTime().UnixNano())
+		if time.Since(st.ModTime()) < 2*time.Second {
+			// Written just now: a file system with coarse times could
+			// write it again within the same time, so the stamp says
+			// nothing until it has settled.
+			fmt.Fprintf(h, "now %d\x00", time.Now().UnixNano())
+		}
+		return nil
+	})
+	if err != nil {
+		return "", readError(dir, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Fingerprint returns the hash Load would give the folder dir (Folder.Hash:

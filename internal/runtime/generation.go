@@ -45,6 +45,7 @@ type generations struct {
 
 	mu     sync.Mutex // also serialises the builds, which use the runtime
 	cur    *generation
+	stamp  string // the folder's Stamp when cur was last checked
 	closed bool
 }
 
@@ -63,16 +64,30 @@ func (gs *generations) current(ctx context.Context) (*generation, error) {
 
 // acquire returns the current generation, held until done is called.
 func (gs *generations) acquire(ctx context.Context) (*generation, func(), error) {
-	hash, err := knowledge.Fingerprint(gs.dir)
+	// The files' names, sizes and times first: only when they changed are
+	// the files read and hashed (a wide folder is megabytes).
+	stamp, err := knowledge.Stamp(gs.dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	gs.mu.Lock()
+	same := gs.cur != nil && stamp == gs.stamp
+	gs.mu.Unlock()
+	hash := ""
+	if !same {
+		if hash, err = knowledge.Fingerprint(gs.dir); err != nil {
+			return nil, nil, err
+		}
 	}
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
 	if gs.closed {
 		return nil, nil, quarry.Errorf(quarry.KindCanceled, "the server is stopping")
 	}
-	if gs.cur == nil || gs.cur.hash != hash {
+	if !same {
+		gs.stamp = stamp
+	}
+	if gs.cur == nil || !same && gs.cur.hash != hash {
 		g, err := gs.build(ctx)
 		if err != nil {
 			return nil, nil, err
