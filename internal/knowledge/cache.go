@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"sync"
 )
 
@@ -17,8 +18,10 @@ import (
 // command (most of a one-row `quarry run`); reading this file back costs a
 // fraction of that. It is used only when its key matches: the SHA-256 of
 // every file of the folder (the same bytes Load would read, so an edit is
-// never missed) and a fingerprint of the Go types it decodes into (so a
-// binary whose Folder differs never reads another binary's file).
+// never missed), a fingerprint of the Go types it decodes into (so a
+// binary whose Folder differs never reads another binary's file), and the
+// commit the binary was built from (so another build's checks never vouch
+// for it).
 const FolderCacheFile = CacheDir + "/folder.gob"
 
 // cached is what FolderCacheFile holds.
@@ -36,12 +39,39 @@ const checksVersion = "2"
 // cacheKey is the key of a folder whose files hash to hash, or "" when
 // Folder cannot be cached (a type gob would not carry whole).
 func cacheKey(hash string) string {
-	fp := folderFingerprint()
-	if fp == "" {
+	fp, build := folderFingerprint(), buildOf()
+	if fp == "" || build == "" {
 		return ""
 	}
-	return hash + "/" + fp + "/" + checksVersion
+	return hash + "/" + fp + "/" + checksVersion + "/" + build
 }
+
+// buildOf names the code that validated a cached folder: the commit a
+// binary was built from, so that another build's checks never vouch for
+// a folder (checksVersion covers builds without one, such as tests); ""
+// for a build with uncommitted changes, which never caches.
+var buildOf = sync.OnceValue(func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, modified := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	switch {
+	case modified:
+		return ""
+	case rev != "":
+		return rev
+	}
+	return "dev"
+})
 
 // readCache returns the cached folder of dir when its key is key, or nil.
 func readCache(dir, key string) *Folder {
