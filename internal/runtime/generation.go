@@ -64,42 +64,45 @@ func (gs *generations) current(ctx context.Context) (*generation, error) {
 
 // acquire returns the current generation, held until done is called.
 func (gs *generations) acquire(ctx context.Context) (*generation, func(), error) {
-	// The files' names, sizes and times first: only when they changed are
-	// the files read and hashed (a wide folder is megabytes).
-	stamp, err := knowledge.Stamp(gs.dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	gs.mu.Lock()
-	same := gs.cur != nil && stamp == gs.stamp
-	gs.mu.Unlock()
-	hash := ""
-	if !same {
-		if hash, err = knowledge.Fingerprint(gs.dir); err != nil {
-			return nil, nil, err
-		}
-	}
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
 	if gs.closed {
 		return nil, nil, quarry.Errorf(quarry.KindCanceled, "the server is stopping")
 	}
-	if !same {
-		gs.stamp = stamp
+	// The files' names, sizes and times first: only when they changed are
+	// the files read and hashed (a wide folder is megabytes). Both are
+	// taken under the lock, so that no request labels a generation with
+	// what another saw.
+	stamp, err := knowledge.Stamp(gs.dir)
+	if err != nil {
+		return nil, nil, err
 	}
-	if gs.cur == nil || !same && gs.cur.hash != hash {
-		g, err := gs.build(ctx)
+	if gs.cur == nil || stamp != gs.stamp {
+		hash, err := knowledge.Fingerprint(gs.dir)
 		if err != nil {
 			return nil, nil, err
 		}
-		g.hash = hash
-		if old := gs.cur; old != nil {
-			old.retired = true
-			if old.refs == 0 {
-				old.close()
+		if gs.cur == nil || gs.cur.hash != hash {
+			g, err := gs.build(ctx)
+			if err != nil {
+				return nil, nil, err
 			}
+			// A file written while the generation was built: what it
+			// read is not what was hashed, so the next request builds
+			// again.
+			if after, err := knowledge.Fingerprint(gs.dir); err != nil || after != hash {
+				hash, stamp = "", ""
+			}
+			g.hash = hash
+			if old := gs.cur; old != nil {
+				old.retired = true
+				if old.refs == 0 {
+					old.close()
+				}
+			}
+			gs.cur = g
 		}
-		gs.cur = g
+		gs.stamp = stamp
 	}
 	g := gs.cur
 	g.refs++
