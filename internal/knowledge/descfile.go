@@ -250,21 +250,21 @@ func squash(s string) string {
 //	      email: {description: …, synonyms: […], values: […]}
 func readDescYAML(ds *descriptions, path string, b []byte) error {
 	d := newDecoder(path)
-	root := d.parse([]byte(decodeText(b)))
+	root := d.Parse([]byte(decodeText(b)))
 	if root != nil {
-		d.mapping(root, "", "the descriptions", []field{{"tables", func(v ast.Node, p string) {
+		d.Mapping(root, "", "the descriptions", []field{{"tables", func(v ast.Node, p string) {
 			d.entries(v, p, "tables by name", func(tname string, v ast.Node, p string) {
 				td := ds.table(tname)
-				d.mapping(v, p, "a table's descriptions", []field{
-					{"description", func(v ast.Node, p string) { fill(&td.description, oneLine(d.str(v, p))) }},
-					{"synonyms", func(v ast.Node, p string) { td.synonyms = orStrs(td.synonyms, d.strs(v, p)) }},
+				d.Mapping(v, p, "a table's descriptions", []field{
+					{"description", func(v ast.Node, p string) { fill(&td.description, oneLine(d.Str(v, p))) }},
+					{"synonyms", func(v ast.Node, p string) { td.synonyms = orStrs(td.synonyms, d.Strs(v, p)) }},
 					{"columns", func(v ast.Node, p string) {
 						d.entries(v, p, "columns by name", func(cname string, v ast.Node, p string) {
 							cd := td.column(cname)
-							d.mapping(v, p, "a column's descriptions", []field{
-								{"description", func(v ast.Node, p string) { fill(&cd.description, oneLine(d.str(v, p))) }},
-								{"synonyms", func(v ast.Node, p string) { cd.synonyms = orStrs(cd.synonyms, d.strs(v, p)) }},
-								{"values", func(v ast.Node, p string) { cd.values = orStrs(cd.values, d.strs(v, p)) }},
+							d.Mapping(v, p, "a column's descriptions", []field{
+								{"description", func(v ast.Node, p string) { fill(&cd.description, oneLine(d.Str(v, p))) }},
+								{"synonyms", func(v ast.Node, p string) { cd.synonyms = orStrs(cd.synonyms, d.Strs(v, p)) }},
+								{"values", func(v ast.Node, p string) { cd.values = orStrs(cd.values, d.Strs(v, p)) }},
 							})
 						})
 					}},
@@ -272,8 +272,8 @@ func readDescYAML(ds *descriptions, path string, b []byte) error {
 			})
 		}}})
 	}
-	if len(d.problems) > 0 {
-		return &quarry.Error{Kind: quarry.KindInput, Msg: d.problems[0].Format(""), Err: Problems(d.problems)}
+	if len(d.Problems) > 0 {
+		return &quarry.Error{Kind: quarry.KindInput, Msg: d.Problems[0].Format(""), Err: Problems(d.Problems)}
 	}
 	return nil
 }
@@ -299,19 +299,19 @@ func (d *decoder) entries(n ast.Node, path, what string, each func(key string, v
 	case *ast.MappingValueNode:
 		list = []*ast.MappingValueNode{x}
 	default:
-		d.errf(yamlnode.Line(n), path, "want %s (a mapping of name: …), found %s", what, describe(n))
+		d.Errf(yamlnode.Line(n), path, "want %s (a mapping of name: …), found %s", what, yamlnode.Describe(n))
 		return
 	}
 	seen := map[string]bool{}
 	for _, e := range list {
-		key := scalarText(e.Key)
-		sub := joinPath(path, key)
+		key := yamlnode.Scalar(e.Key)
+		sub := yamlnode.JoinPath(path, key)
 		if seen[strings.ToLower(key)] {
-			d.errf(yamlnode.Line(e.Key), sub, "%q is described twice; keep one", key)
+			d.Errf(yamlnode.Line(e.Key), sub, "%q is described twice; keep one", key)
 			continue
 		}
 		seen[strings.ToLower(key)] = true
-		d.lines[sub] = yamlnode.Line(e.Key)
+		d.Lines[sub] = yamlnode.Line(e.Key)
 		each(key, yamlnode.Unwrap(e.Value), sub)
 	}
 }

@@ -61,12 +61,12 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 	for i, e := range merged.Entities {
 		p := fmt.Sprintf("entities[%d]", i)
 		if why := gone(e.Name, ""); why != "" {
-			add(ModelFile, md.line(p), "entity "+e.Name, "%s; remove the entity or set table: to its new name", why)
+			add(ModelFile, md.LineOf(p), "entity "+e.Name, "%s; remove the entity or set table: to its new name", why)
 			continue
 		}
 		for j, c := range e.Columns {
 			if why := gone(e.Name, c.Name); why != "" {
-				add(ModelFile, md.line(fmt.Sprintf("%s.columns[%d]", p, j)), "column "+e.Name+"."+c.Name, "%s; remove it or rename it", why)
+				add(ModelFile, md.LineOf(fmt.Sprintf("%s.columns[%d]", p, j)), "column "+e.Name+"."+c.Name, "%s; remove it or rename it", why)
 			}
 		}
 	}
@@ -78,7 +78,7 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 			why = gone(r.To, r.ToColumn)
 		}
 		if why != "" {
-			add(ModelFile, md.line(p), what, "%s; fix or remove the relationship", why)
+			add(ModelFile, md.LineOf(p), what, "%s; fix or remove the relationship", why)
 		}
 	}
 
@@ -106,7 +106,7 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 			why = refsGone(append([]string{m.Expr, m.Time}, m.Filters...)...)
 		}
 		if why != "" {
-			add(MetricsFile, xd.line(p), "metric "+m.Name, "%s; update the metric", why)
+			add(MetricsFile, xd.LineOf(p), "metric "+m.Name, "%s; update the metric", why)
 		}
 	}
 	for i, x := range old.metrics.Dimensions {
@@ -118,7 +118,7 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 			why = refsGone(x.Expr)
 		}
 		if why != "" {
-			add(MetricsFile, xd.line(p), "dimension "+x.Name, "%s; update the dimension", why)
+			add(MetricsFile, xd.LineOf(p), "dimension "+x.Name, "%s; update the dimension", why)
 		}
 	}
 

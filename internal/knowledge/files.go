@@ -51,28 +51,28 @@ func lowerKey(entity, column string) colKey {
 func decodeModel(src []byte) *modelDoc {
 	d := newDecoder(ModelFile)
 	m := &modelDoc{dbTypes: map[colKey]string{}, comments: map[string][]string{}, d: d}
-	root := d.parse(src)
+	root := d.Parse(src)
 	if root == nil {
 		return m
 	}
 	defer m.collectComments(src)
-	d.mapping(root, "", "the model", []field{
+	d.Mapping(root, "", "the model", []field{
 		{"entities", func(v ast.Node, p string) {
-			d.seq(v, p, "entities", func(_ int, v ast.Node, p string) {
+			d.Seq(v, p, "entities", func(_ int, v ast.Node, p string) {
 				m.Entities = append(m.Entities, decodeEntity(d, m, v, p))
 			})
 		}},
 		{"relationships", func(v ast.Node, p string) {
-			d.seq(v, p, "relationships", func(_ int, v ast.Node, p string) {
+			d.Seq(v, p, "relationships", func(_ int, v ast.Node, p string) {
 				var r semantic.Relationship
-				d.mapping(v, p, "a relationship", []field{
-					{"name", func(v ast.Node, p string) { r.Name = d.str(v, p) }},
-					{"from", func(v ast.Node, p string) { r.From = d.str(v, p) }},
-					{"from_column", func(v ast.Node, p string) { r.FromColumn = d.str(v, p) }},
-					{"to", func(v ast.Node, p string) { r.To = d.str(v, p) }},
-					{"to_column", func(v ast.Node, p string) { r.ToColumn = d.str(v, p) }},
-					{"cardinality", func(v ast.Node, p string) { r.Cardinality = semantic.Cardinality(d.str(v, p)) }},
-					{"verbs", func(v ast.Node, p string) { r.Verbs = d.strs(v, p) }},
+				d.Mapping(v, p, "a relationship", []field{
+					{"name", func(v ast.Node, p string) { r.Name = d.Str(v, p) }},
+					{"from", func(v ast.Node, p string) { r.From = d.Str(v, p) }},
+					{"from_column", func(v ast.Node, p string) { r.FromColumn = d.Str(v, p) }},
+					{"to", func(v ast.Node, p string) { r.To = d.Str(v, p) }},
+					{"to_column", func(v ast.Node, p string) { r.ToColumn = d.Str(v, p) }},
+					{"cardinality", func(v ast.Node, p string) { r.Cardinality = semantic.Cardinality(d.Str(v, p)) }},
+					{"verbs", func(v ast.Node, p string) { r.Verbs = d.Strs(v, p) }},
 				})
 				m.Relationships = append(m.Relationships, r)
 			})
@@ -84,28 +84,28 @@ func decodeModel(src []byte) *modelDoc {
 func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity {
 	var e semantic.Entity
 	dbTypes := map[string]string{}
-	d.mapping(v, p, "an entity", []field{
-		{"name", func(v ast.Node, p string) { e.Name = d.str(v, p) }},
-		{"table", func(v ast.Node, p string) { e.Table = d.str(v, p) }},
-		{"description", func(v ast.Node, p string) { e.Description = d.str(v, p) }},
-		{"synonyms", func(v ast.Node, p string) { e.Synonyms = d.strs(v, p) }},
-		{"primary_key", func(v ast.Node, p string) { e.PrimaryKey = d.str(v, p) }},
-		{"time_column", func(v ast.Node, p string) { e.TimeColumn = d.str(v, p) }},
-		{"label", func(v ast.Node, p string) { e.Label = d.str(v, p) }},
-		{"row_count", func(v ast.Node, p string) { e.RowCount = d.integer(v, p) }},
+	d.Mapping(v, p, "an entity", []field{
+		{"name", func(v ast.Node, p string) { e.Name = d.Str(v, p) }},
+		{"table", func(v ast.Node, p string) { e.Table = d.Str(v, p) }},
+		{"description", func(v ast.Node, p string) { e.Description = d.Str(v, p) }},
+		{"synonyms", func(v ast.Node, p string) { e.Synonyms = d.Strs(v, p) }},
+		{"primary_key", func(v ast.Node, p string) { e.PrimaryKey = d.Str(v, p) }},
+		{"time_column", func(v ast.Node, p string) { e.TimeColumn = d.Str(v, p) }},
+		{"label", func(v ast.Node, p string) { e.Label = d.Str(v, p) }},
+		{"row_count", func(v ast.Node, p string) { e.RowCount = d.Integer(v, p) }},
 		{"columns", func(v ast.Node, p string) {
-			d.seq(v, p, "columns", func(_ int, v ast.Node, p string) {
+			d.Seq(v, p, "columns", func(_ int, v ast.Node, p string) {
 				var c semantic.Column
 				var dbType string
-				d.mapping(v, p, "a column", []field{
-					{"name", func(v ast.Node, p string) { c.Name = d.str(v, p) }},
-					{"type", func(v ast.Node, p string) { c.Type = quarry.Type(d.str(v, p)) }},
-					{"db_type", func(v ast.Node, p string) { dbType = d.str(v, p) }},
-					{"description", func(v ast.Node, p string) { c.Description = d.str(v, p) }},
-					{"synonyms", func(v ast.Node, p string) { c.Synonyms = d.strs(v, p) }},
-					{"unit", func(v ast.Node, p string) { c.Unit = d.str(v, p) }},
-					{"values", func(v ast.Node, p string) { c.Values = d.strs(v, p) }},
-					{"time_role", func(v ast.Node, p string) { c.TimeRole = d.str(v, p) }},
+				d.Mapping(v, p, "a column", []field{
+					{"name", func(v ast.Node, p string) { c.Name = d.Str(v, p) }},
+					{"type", func(v ast.Node, p string) { c.Type = quarry.Type(d.Str(v, p)) }},
+					{"db_type", func(v ast.Node, p string) { dbType = d.Str(v, p) }},
+					{"description", func(v ast.Node, p string) { c.Description = d.Str(v, p) }},
+					{"synonyms", func(v ast.Node, p string) { c.Synonyms = d.Strs(v, p) }},
+					{"unit", func(v ast.Node, p string) { c.Unit = d.Str(v, p) }},
+					{"values", func(v ast.Node, p string) { c.Values = d.Strs(v, p) }},
+					{"time_role", func(v ast.Node, p string) { c.TimeRole = d.Str(v, p) }},
 				})
 				e.Columns = append(e.Columns, c)
 				if dbType != "" {
@@ -131,35 +131,35 @@ type metricsDoc struct {
 func decodeMetrics(src []byte) *metricsDoc {
 	d := newDecoder(MetricsFile)
 	m := &metricsDoc{d: d}
-	root := d.parse(src)
+	root := d.Parse(src)
 	if root == nil {
 		return m
 	}
 	metricList := func(dst *[]semantic.Metric) func(ast.Node, string) {
 		return func(v ast.Node, p string) {
-			d.seq(v, p, "metrics", func(_ int, v ast.Node, p string) {
+			d.Seq(v, p, "metrics", func(_ int, v ast.Node, p string) {
 				*dst = append(*dst, decodeMetric(d, v, p))
 			})
 		}
 	}
-	d.mapping(root, "", "metrics and dimensions", []field{
+	d.Mapping(root, "", "metrics and dimensions", []field{
 		{"metrics", metricList(&m.Metrics)},
 		{"dimensions", func(v ast.Node, p string) {
-			d.seq(v, p, "dimensions", func(_ int, v ast.Node, p string) {
+			d.Seq(v, p, "dimensions", func(_ int, v ast.Node, p string) {
 				var x semantic.Dimension
-				d.mapping(v, p, "a dimension", []field{
-					{"name", func(v ast.Node, p string) { x.Name = d.str(v, p) }},
-					{"entity", func(v ast.Node, p string) { x.Entity = d.str(v, p) }},
-					{"expr", func(v ast.Node, p string) { x.Expr = d.str(v, p) }},
-					{"type", func(v ast.Node, p string) { x.Type = d.str(v, p) }},
+				d.Mapping(v, p, "a dimension", []field{
+					{"name", func(v ast.Node, p string) { x.Name = d.Str(v, p) }},
+					{"entity", func(v ast.Node, p string) { x.Entity = d.Str(v, p) }},
+					{"expr", func(v ast.Node, p string) { x.Expr = d.Str(v, p) }},
+					{"type", func(v ast.Node, p string) { x.Type = d.Str(v, p) }},
 					{"grains", func(v ast.Node, p string) {
-						for _, g := range d.strs(v, p) {
+						for _, g := range d.Strs(v, p) {
 							x.Grains = append(x.Grains, semantic.Grain(g))
 						}
 					}},
-					{"description", func(v ast.Node, p string) { x.Description = d.str(v, p) }},
-					{"synonyms", func(v ast.Node, p string) { x.Synonyms = d.strs(v, p) }},
-					{"values", func(v ast.Node, p string) { x.Values = d.strs(v, p) }},
+					{"description", func(v ast.Node, p string) { x.Description = d.Str(v, p) }},
+					{"synonyms", func(v ast.Node, p string) { x.Synonyms = d.Strs(v, p) }},
+					{"values", func(v ast.Node, p string) { x.Values = d.Strs(v, p) }},
 				})
 				m.Dimensions = append(m.Dimensions, x)
 			})
@@ -171,17 +171,17 @@ func decodeMetrics(src []byte) *metricsDoc {
 
 func decodeMetric(d *decoder, v ast.Node, p string) semantic.Metric {
 	var x semantic.Metric
-	d.mapping(v, p, "a metric", []field{
-		{"name", func(v ast.Node, p string) { x.Name = d.str(v, p) }},
-		{"description", func(v ast.Node, p string) { x.Description = d.str(v, p) }},
-		{"synonyms", func(v ast.Node, p string) { x.Synonyms = d.strs(v, p) }},
-		{"entity", func(v ast.Node, p string) { x.Entity = d.str(v, p) }},
-		{"expr", func(v ast.Node, p string) { x.Expr = d.str(v, p) }},
-		{"derived", func(v ast.Node, p string) { x.Derived = d.str(v, p) }},
-		{"filters", func(v ast.Node, p string) { x.Filters = d.strs(v, p) }},
-		{"time", func(v ast.Node, p string) { x.Time = d.str(v, p) }},
-		{"format", func(v ast.Node, p string) { x.Format = d.str(v, p) }},
-		{"unit", func(v ast.Node, p string) { x.Unit = d.str(v, p) }},
+	d.Mapping(v, p, "a metric", []field{
+		{"name", func(v ast.Node, p string) { x.Name = d.Str(v, p) }},
+		{"description", func(v ast.Node, p string) { x.Description = d.Str(v, p) }},
+		{"synonyms", func(v ast.Node, p string) { x.Synonyms = d.Strs(v, p) }},
+		{"entity", func(v ast.Node, p string) { x.Entity = d.Str(v, p) }},
+		{"expr", func(v ast.Node, p string) { x.Expr = d.Str(v, p) }},
+		{"derived", func(v ast.Node, p string) { x.Derived = d.Str(v, p) }},
+		{"filters", func(v ast.Node, p string) { x.Filters = d.Strs(v, p) }},
+		{"time", func(v ast.Node, p string) { x.Time = d.Str(v, p) }},
+		{"format", func(v ast.Node, p string) { x.Format = d.Str(v, p) }},
+		{"unit", func(v ast.Node, p string) { x.Unit = d.Str(v, p) }},
 	})
 	return x
 }
@@ -197,17 +197,17 @@ type PolicyRule struct {
 func decodePolicy(src []byte) ([]PolicyRule, *decoder) {
 	d := newDecoder(PolicyFile)
 	var rules []PolicyRule
-	root := d.parse(src)
+	root := d.Parse(src)
 	if root == nil {
 		return nil, d
 	}
-	d.mapping(root, "", "the policy", []field{
+	d.Mapping(root, "", "the policy", []field{
 		{"restricted", func(v ast.Node, p string) {
-			d.seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
+			d.Seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
 				r := PolicyRule{File: PolicyFile, Line: yamlnode.Line(v)}
-				if d.mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
-					{"column", func(v ast.Node, p string) { r.Column = d.str(v, p) }},
-					{"reason", func(v ast.Node, p string) { r.Reason = d.str(v, p) }},
+				if d.Mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
+					{"column", func(v ast.Node, p string) { r.Column = d.Str(v, p) }},
+					{"reason", func(v ast.Node, p string) { r.Reason = d.Str(v, p) }},
 				}) {
 					rules = append(rules, r)
 				}
@@ -231,18 +231,18 @@ type VerifiedQuery struct {
 func decodeExamples(file string, src []byte) ([]VerifiedQuery, *decoder) {
 	d := newDecoder(file)
 	var out []VerifiedQuery
-	root := d.parse(src)
+	root := d.Parse(src)
 	if root == nil {
 		return nil, d
 	}
-	d.seq(root, "", "verified queries", func(_ int, v ast.Node, p string) {
+	d.Seq(root, "", "verified queries", func(_ int, v ast.Node, p string) {
 		q := VerifiedQuery{File: file, Line: yamlnode.Line(v)}
-		d.mapping(v, p, "a verified query", []field{
-			{"question", func(v ast.Node, p string) { q.Question = d.str(v, p) }},
-			{"sql", func(v ast.Node, p string) { q.SQL = d.str(v, p) }},
-			{"verified_by", func(v ast.Node, p string) { q.VerifiedBy = d.str(v, p) }},
-			{"verified_at", func(v ast.Node, p string) { q.VerifiedAt = d.str(v, p) }},
-			{"notes", func(v ast.Node, p string) { q.Notes = d.str(v, p) }},
+		d.Mapping(v, p, "a verified query", []field{
+			{"question", func(v ast.Node, p string) { q.Question = d.Str(v, p) }},
+			{"sql", func(v ast.Node, p string) { q.SQL = d.Str(v, p) }},
+			{"verified_by", func(v ast.Node, p string) { q.VerifiedBy = d.Str(v, p) }},
+			{"verified_at", func(v ast.Node, p string) { q.VerifiedAt = d.Str(v, p) }},
+			{"notes", func(v ast.Node, p string) { q.Notes = d.Str(v, p) }},
 		})
 		out = append(out, q)
 	})
@@ -280,7 +280,7 @@ func fileComments(src []byte, d *decoder, paths []string) ([]string, map[string]
 	}
 	comments := map[string][]string{}
 	for _, path := range paths {
-		l := d.lines[path]
+		l := d.Lines[path]
 		if l <= len(header)+1 {
 			continue
 		}
@@ -308,8 +308,8 @@ func LoadPolicy(dir string) ([]string, error) {
 		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", filepath.Join(dir, PolicyFile))
 	}
 	rules, d := decodePolicy(src)
-	if len(d.problems) > 0 {
-		return nil, &quarry.Error{Kind: quarry.KindConfig, Msg: d.problems[0].Format(dir), Err: Problems(d.problems)}
+	if len(d.Problems) > 0 {
+		return nil, &quarry.Error{Kind: quarry.KindConfig, Msg: d.Problems[0].Format(dir), Err: Problems(d.Problems)}
 	}
 	out := make([]string, 0, len(rules))
 	for _, r := range rules {

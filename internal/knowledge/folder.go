@@ -366,19 +366,19 @@ func (l *loaded) build() (*Folder, []Problem) {
 	}
 	var problems []Problem
 	problems = append(problems, l.missing...)
-	problems = append(problems, l.model.d.problems...)
-	problems = append(problems, l.metrics.d.problems...)
-	problems = append(problems, l.policyD.problems...)
+	problems = append(problems, l.model.d.Problems...)
+	problems = append(problems, l.metrics.d.Problems...)
+	problems = append(problems, l.policyD.Problems...)
 	for _, d := range l.exD {
-		problems = append(problems, d.problems...)
+		problems = append(problems, d.Problems...)
 	}
 	for _, d := range l.monD {
-		problems = append(problems, d.problems...)
+		problems = append(problems, d.Problems...)
 	}
 	// Cross-references are checked even when some fields were malformed,
 	// so that one run shows every problem; but not when a file could not be
 	// parsed at all, which would make everything it defines look unknown.
-	broken := len(l.missing) > 0 || l.model.d.broken || l.metrics.d.broken || l.policyD.broken
+	broken := len(l.missing) > 0 || l.model.d.Broken || l.metrics.d.Broken || l.policyD.Broken
 	candidates := l.metrics.Candidates
 	if !broken {
 		v := newValidator(m, l)
@@ -455,7 +455,7 @@ func semanticValidate(m *semantic.Model, l *loaded) []Problem {
 		file, path, d := locate(m, l, sp.Path)
 		p := Problem{File: file, Path: path, Msg: sp.Message}
 		if d != nil {
-			p.Line = d.line(path)
+			p.Line = d.LineOf(path)
 		}
 		out = append(out, p)
 	}

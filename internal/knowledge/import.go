@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 // Imported is a semantic model written for another tool (dbt MetricFlow,
@@ -440,12 +441,12 @@ func readPending(dir, name string) ([]VerifiedQuery, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", joinDisplay(dir, name))
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", yamlnode.JoinDisplay(dir, name))
 	}
 	qs, d := decodeExamples(name, b)
-	if len(d.problems) > 0 {
-		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: Problems(d.problems),
-			Msg: d.problems[0].Format(dir) + "; fix it before importing again (import will not overwrite a file it cannot read)"}
+	if len(d.Problems) > 0 {
+		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: Problems(d.Problems),
+			Msg: d.Problems[0].Format(dir) + "; fix it before importing again (import will not overwrite a file it cannot read)"}
 	}
 	return qs, nil
 }

@@ -140,8 +140,8 @@ func TestYAMLScalarRoundTrip(t *testing.T) {
 		src := fmt.Sprintf("entities:\n  - name: e\n    synonyms: [%s]\n    columns:\n      - name: %s\n        values:\n          - %s\n",
 			yamlScalar(s, true), yamlScalar(s, false), yamlScalar(s, false))
 		m := decodeModel([]byte(src))
-		if len(m.d.problems) > 0 {
-			t.Fatalf("%q: %v\n%s", s, m.d.problems, src)
+		if len(m.d.Problems) > 0 {
+			t.Fatalf("%q: %v\n%s", s, m.d.Problems, src)
 		}
 		e := m.Entities[0]
 		if len(e.Synonyms) != 1 || e.Synonyms[0] != s || e.Columns[0].Name != s || e.Columns[0].Values[0] != s {
@@ -167,13 +167,13 @@ func FuzzDecode(f *testing.F) {
 				}
 			}
 		}
-		check(decodeModel(src).d.problems)
-		check(decodeMetrics(src).d.problems)
+		check(decodeModel(src).d.Problems)
+		check(decodeMetrics(src).d.Problems)
 		_, d := decodePolicy(src)
-		check(d.problems)
+		check(d.Problems)
 		_, d = decodeExamples("examples/x.yaml", src)
-		check(d.problems)
+		check(d.Problems)
 		_, d = decodeMonitor("monitors/x.yaml", src)
-		check(d.problems)
+		check(d.Problems)
 	})
 }

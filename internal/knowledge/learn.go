@@ -17,6 +17,7 @@ import (
 	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 // Source is what Learn needs from a database: its catalog and read-only
@@ -144,8 +145,8 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 		return nil, err
 	}
 	newModel := decodeModel(modelSrc)
-	if len(newModel.d.problems) > 0 {
-		return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a model.yaml it cannot read back: %s", newModel.d.problems[0].Format(dir))
+	if len(newModel.d.Problems) > 0 {
+		return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a model.yaml it cannot read back: %s", newModel.d.Problems[0].Format(dir))
 	}
 	metricsSrc, warn := renderMetrics(old.metricsSrc, old.metrics, lr.candidates)
 	if warn != "" {
@@ -189,17 +190,17 @@ func readExisting(dir string) (*existing, error) {
 			return nil, nil
 		}
 		if err != nil {
-			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", joinDisplay(dir, name))
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", yamlnode.JoinDisplay(dir, name))
 		}
 		return b, nil
 	}
 	fail := func(d *decoder) error {
-		if len(d.problems) == 0 {
+		if len(d.Problems) == 0 {
 			return nil
 		}
 		return &quarry.Error{Kind: quarry.KindConfig,
-			Msg: d.problems[0].Format(dir) + "; fix it before running learn again (learn keeps what people wrote and will not overwrite a file it cannot read)",
-			Err: Problems(d.problems)}
+			Msg: d.Problems[0].Format(dir) + "; fix it before running learn again (learn keeps what people wrote and will not overwrite a file it cannot read)",
+			Err: Problems(d.Problems)}
 	}
 	src, err := read(ModelFile)
 	if err != nil {
@@ -227,7 +228,7 @@ func readExisting(dir string) (*existing, error) {
 	if st, err := os.Stat(dir); err == nil && st.IsDir() {
 		names, err := globSorted(os.DirFS(dir), ExamplesDir, ".yaml", ".yml")
 		if err != nil {
-			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot list %s", joinDisplay(dir, ExamplesDir))
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot list %s", yamlnode.JoinDisplay(dir, ExamplesDir))
 		}
 		for _, name := range names {
 			b, err := read(name)
@@ -414,18 +415,18 @@ func writeIfChanged(dir, name string, b []byte, rep *LearnReport) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return quarry.Wrap(quarry.KindConfig, err, "cannot write %s; check the folder's permissions", joinDisplay(dir, name))
+		return quarry.Wrap(quarry.KindConfig, err, "cannot write %s; check the folder's permissions", yamlnode.JoinDisplay(dir, name))
 	}
 	_, werr := tmp.Write(b)
 	serr := tmp.Sync()
 	cerr := tmp.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(tmp.Name())
-		return quarry.Wrap(quarry.KindConfig, err, "cannot write %s; check the free disk space", joinDisplay(dir, name))
+		return quarry.Wrap(quarry.KindConfig, err, "cannot write %s; check the free disk space", yamlnode.JoinDisplay(dir, name))
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return quarry.Wrap(quarry.KindConfig, err, "cannot replace %s; check the folder's permissions", joinDisplay(dir, name))
+		return quarry.Wrap(quarry.KindConfig, err, "cannot replace %s; check the folder's permissions", yamlnode.JoinDisplay(dir, name))
 	}
 	rep.Files = append(rep.Files, name)
 	return nil

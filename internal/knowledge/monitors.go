@@ -40,38 +40,38 @@ func ValidMonitorName(name string) string {
 // decodeMonitor decodes one monitors/*.yaml file.
 func decodeMonitor(file string, src []byte) (*watch.Monitor, *decoder) {
 	d := newDecoder(file)
-	root := d.parse(src)
+	root := d.Parse(src)
 	if root == nil {
-		if !d.broken {
-			d.errf(0, "", "the file is empty; write a monitor (docs/watch.md) or remove the file")
+		if !d.Broken {
+			d.Errf(0, "", "the file is empty; write a monitor (docs/watch.md) or remove the file")
 		}
 		return nil, d
 	}
 	m := &watch.Monitor{File: file, Line: yamlnode.Line(root)}
 	var threshold, minVolume string
-	d.mapping(root, "", "a monitor", []field{
-		{"name", func(v ast.Node, p string) { m.Name = d.str(v, p) }},
-		{"description", func(v ast.Node, p string) { m.Description = d.str(v, p) }},
-		{"metric", func(v ast.Node, p string) { m.Metric = d.str(v, p) }},
-		{"dimensions", func(v ast.Node, p string) { m.Dimensions = d.strs(v, p) }},
+	d.Mapping(root, "", "a monitor", []field{
+		{"name", func(v ast.Node, p string) { m.Name = d.Str(v, p) }},
+		{"description", func(v ast.Node, p string) { m.Description = d.Str(v, p) }},
+		{"metric", func(v ast.Node, p string) { m.Metric = d.Str(v, p) }},
+		{"dimensions", func(v ast.Node, p string) { m.Dimensions = d.Strs(v, p) }},
 		{"filters", func(v ast.Node, p string) { m.Filters = d.monitorFilters(v, p) }},
-		{"query", func(v ast.Node, p string) { m.Query = d.str(v, p) }},
-		{"grain", func(v ast.Node, p string) { m.Grain = semantic.Grain(d.str(v, p)) }},
-		{"schedule", func(v ast.Node, p string) { m.Schedule = d.str(v, p) }},
-		{"detector", func(v ast.Node, p string) { m.Detector = watch.Detector(d.str(v, p)) }},
-		{"sensitivity", func(v ast.Node, p string) { m.Sensitivity = d.str(v, p) }},
-		{"threshold", func(v ast.Node, p string) { threshold = d.str(v, p) }},
-		{"direction", func(v ast.Node, p string) { m.Direction = watch.Direction(d.str(v, p)) }},
-		{"min_volume", func(v ast.Node, p string) { minVolume = d.str(v, p) }},
+		{"query", func(v ast.Node, p string) { m.Query = d.Str(v, p) }},
+		{"grain", func(v ast.Node, p string) { m.Grain = semantic.Grain(d.Str(v, p)) }},
+		{"schedule", func(v ast.Node, p string) { m.Schedule = d.Str(v, p) }},
+		{"detector", func(v ast.Node, p string) { m.Detector = watch.Detector(d.Str(v, p)) }},
+		{"sensitivity", func(v ast.Node, p string) { m.Sensitivity = d.Str(v, p) }},
+		{"threshold", func(v ast.Node, p string) { threshold = d.Str(v, p) }},
+		{"direction", func(v ast.Node, p string) { m.Direction = watch.Direction(d.Str(v, p)) }},
+		{"min_volume", func(v ast.Node, p string) { minVolume = d.Str(v, p) }},
 		{"min_history", func(v ast.Node, p string) {
-			if n := d.integer(v, p); n < 0 {
-				d.errf(yamlnode.Line(v), p, "want a number of periods of at least 0, found %d", n)
+			if n := d.Integer(v, p); n < 0 {
+				d.Errf(yamlnode.Line(v), p, "want a number of periods of at least 0, found %d", n)
 			} else {
 				m.MinHistory = int(n)
 			}
 		}},
-		{"notify", func(v ast.Node, p string) { m.Notify, m.NotifyLine = d.strs(v, p), d.line(p) }},
-		{"muted_until", func(v ast.Node, p string) { m.MutedUntil = d.str(v, p) }},
+		{"notify", func(v ast.Node, p string) { m.Notify, m.NotifyLine = d.Strs(v, p), d.LineOf(p) }},
+		{"muted_until", func(v ast.Node, p string) { m.MutedUntil = d.Str(v, p) }},
 	})
 	if m.Name == "" {
 		m.Name = strings.TrimSuffix(path.Base(file), path.Ext(file))
@@ -102,7 +102,7 @@ func (d *decoder) positive(s, p string, strict bool) float64 {
 		if strict {
 			what = "a number above 0"
 		}
-		d.errf(d.line(p), p, "want %s, found %q", what, s)
+		d.Errf(d.LineOf(p), p, "want %s, found %q", what, s)
 		return 0
 	}
 	return f
@@ -110,18 +110,18 @@ func (d *decoder) positive(s, p string, strict bool) float64 {
 
 func (d *decoder) monitorFilters(n ast.Node, path string) []watch.Filter {
 	var out []watch.Filter
-	d.seq(n, path, "filters", func(_ int, v ast.Node, p string) {
+	d.Seq(n, path, "filters", func(_ int, v ast.Node, p string) {
 		var f watch.Filter
 		var value string
-		d.mapping(v, p, "a filter (field, op, values)", []field{
-			{"field", func(v ast.Node, p string) { f.Field = d.str(v, p) }},
-			{"op", func(v ast.Node, p string) { f.Op = d.str(v, p) }},
-			{"value", func(v ast.Node, p string) { value = d.str(v, p) }},
-			{"values", func(v ast.Node, p string) { f.Values = d.strs(v, p) }},
+		d.Mapping(v, p, "a filter (field, op, values)", []field{
+			{"field", func(v ast.Node, p string) { f.Field = d.Str(v, p) }},
+			{"op", func(v ast.Node, p string) { f.Op = d.Str(v, p) }},
+			{"value", func(v ast.Node, p string) { value = d.Str(v, p) }},
+			{"values", func(v ast.Node, p string) { f.Values = d.Strs(v, p) }},
 		})
 		if value != "" {
 			if len(f.Values) > 0 {
-				d.errf(d.line(p+".value"), p+".value", "write value or values, not both")
+				d.Errf(d.LineOf(p+".value"), p+".value", "write value or values, not both")
 			}
 			f.Values = []string{value}
 		}

@@ -42,7 +42,7 @@ func newValidator(m *semantic.Model, l *loaded) *validator {
 }
 
 func (v *validator) errf(d *decoder, path, format string, args ...any) {
-	v.problems = append(v.problems, Problem{File: d.file, Line: d.line(path), Path: path, Msg: fmt.Sprintf(format, args...)})
+	v.problems = append(v.problems, Problem{File: d.File, Line: d.LineOf(path), Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 func oneOf(s string, allowed []string) bool {
@@ -416,7 +416,7 @@ func (v *validator) examplesCheck() {
 	for _, d := range v.l.exD {
 		i := 0
 		for _, q := range v.l.examples {
-			if q.File != d.file {
+			if q.File != d.File {
 				continue
 			}
 			p := fmt.Sprintf("[%d]", i)

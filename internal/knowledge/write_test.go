@@ -33,8 +33,8 @@ func TestRenderMetricsRewritesOnlyCandidates(t *testing.T) {
 			if !strings.HasPrefix(warn, tt.warn) || (tt.warn == "") != (warn == "") {
 				t.Errorf("warning %q, want %q", warn, tt.warn)
 			}
-			if m := decodeMetrics(got); len(m.d.problems) > 0 {
-				t.Errorf("result does not decode: %v", m.d.problems)
+			if m := decodeMetrics(got); len(m.d.Problems) > 0 {
+				t.Errorf("result does not decode: %v", m.d.Problems)
 			}
 		})
 	}
