@@ -103,6 +103,16 @@ func Decode(e Event) (Payload, error) {
 		p = &AgentFailedData{}
 	case SchemaShown:
 		p = &SchemaShownData{}
+	case WorkflowStarted:
+		p = &WorkflowStartedData{}
+	case WorkflowNodeStarted:
+		p = &WorkflowNodeStartedData{}
+	case WorkflowNodeFinished:
+		p = &WorkflowNodeFinishedData{}
+	case WorkflowWaiting:
+		p = &WorkflowWaitingData{}
+	case WorkflowResumed:
+		p = &WorkflowResumedData{}
 	default:
 		return nil, nil
 	}

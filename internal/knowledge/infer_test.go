@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 func col(name, decl string) quarry.ColumnInfo {
@@ -138,7 +139,7 @@ func TestYAMLScalarRoundTrip(t *testing.T) {
 			return // blank entries are rejected by validation, and learn never writes them
 		}
 		src := fmt.Sprintf("entities:\n  - name: e\n    synonyms: [%s]\n    columns:\n      - name: %s\n        values:\n          - %s\n",
-			yamlScalar(s, true), yamlScalar(s, false), yamlScalar(s, false))
+			yamlnode.Quote(s, true), yamlnode.Quote(s, false), yamlnode.Quote(s, false))
 		m := decodeModel([]byte(src))
 		if len(m.d.Problems) > 0 {
 			t.Fatalf("%q: %v\n%s", s, m.d.Problems, src)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 // yamlWriter renders the files learn writes, in a fixed, readable layout.
@@ -23,7 +24,7 @@ func (w *yamlWriter) line(indent int, format string, args ...any) {
 // kv writes "key: value" when value is not empty.
 func (w *yamlWriter) kv(indent int, key, value string) {
 	if value != "" {
-		w.line(indent, "%s: %s", key, yamlScalar(value, false))
+		w.line(indent, "%s: %s", key, yamlnode.Quote(value, false))
 	}
 }
 
@@ -36,7 +37,7 @@ func (w *yamlWriter) list(indent int, key string, items []string) {
 	parts := make([]string, len(items))
 	n := indent + len(key) + 4
 	for i, s := range items {
-		parts[i] = yamlScalar(s, true)
+		parts[i] = yamlnode.Quote(s, true)
 		n += len(parts[i]) + 2
 	}
 	if n <= 100 {
@@ -45,47 +46,8 @@ func (w *yamlWriter) list(indent int, key string, items []string) {
 	}
 	w.line(indent, "%s:", key)
 	for _, s := range items {
-		w.line(indent+2, "- %s", yamlScalar(s, false))
+		w.line(indent+2, "- %s", yamlnode.Quote(s, false))
 	}
-}
-
-// yamlScalar writes s as a plain scalar when YAML reads it back as the
-// same string, and double-quoted otherwise.
-func yamlScalar(s string, flow bool) string {
-	if plainSafe(s, flow) {
-		return s
-	}
-	return strconv.Quote(s)
-}
-
-func plainSafe(s string, flow bool) bool {
-	if s == "" || strings.TrimSpace(s) != s {
-		return false
-	}
-	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "nan", ".nan", ".inf", "-.inf", "+.inf":
-		return false
-	}
-	c := s[0]
-	if !(c == '_' || c == '(' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')) {
-		return false
-	}
-	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if b < 0x20 || b >= 0x7f || b == '"' || b == '\'' || b == '\\' || b == '`' || b == '#' && i == 0 {
-			return false
-		}
-		if flow && strings.IndexByte(",[]{}", b) >= 0 {
-			return false
-		}
-		if strings.IndexByte("{}[]&*!|>%@", b) >= 0 && i == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 const learnedPrefix = "# Last learned from the database on"
@@ -127,7 +89,7 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 			w.WriteByte('\n')
 		}
 		comments(2, fmt.Sprintf("entities[%d]", i))
-		w.line(2, "- name: %s", yamlScalar(e.Name, false))
+		w.line(2, "- name: %s", yamlnode.Quote(e.Name, false))
 		w.kv(4, "table", e.Table)
 		w.kv(4, "description", e.Description)
 		w.list(4, "synonyms", e.Synonyms)
@@ -140,7 +102,7 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 		w.line(4, "columns:")
 		for j, c := range e.Columns {
 			comments(6, fmt.Sprintf("entities[%d].columns[%d]", i, j))
-			w.line(6, "- name: %s", yamlScalar(c.Name, false))
+			w.line(6, "- name: %s", yamlnode.Quote(c.Name, false))
 			if c.Type != "" && c.Type != quarry.TypeUnknown {
 				w.kv(8, "type", string(c.Type))
 			}
@@ -157,10 +119,10 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 		for i, r := range m.Relationships {
 			comments(2, fmt.Sprintf("relationships[%d]", i))
 			if r.Name != "" {
-				w.line(2, "- name: %s", yamlScalar(r.Name, false))
+				w.line(2, "- name: %s", yamlnode.Quote(r.Name, false))
 				w.kv(4, "from", r.From)
 			} else {
-				w.line(2, "- from: %s", yamlScalar(r.From, false))
+				w.line(2, "- from: %s", yamlnode.Quote(r.From, false))
 			}
 			w.kv(4, "from_column", r.FromColumn)
 			w.kv(4, "to", r.To)
@@ -226,7 +188,7 @@ func renderCandidates(cands []semantic.Metric) []byte {
 // metric writes one metric as an item of a list, its fields in the
 // order metrics.yaml documents them; empty ones are left out.
 func (w *yamlWriter) metric(m semantic.Metric) {
-	w.line(2, "- name: %s", yamlScalar(m.Name, false))
+	w.line(2, "- name: %s", yamlnode.Quote(m.Name, false))
 	w.kv(4, "description", m.Description)
 	w.list(4, "synonyms", m.Synonyms)
 	w.kv(4, "entity", m.Entity)
@@ -403,7 +365,7 @@ func renderMetricsFile(header []string, comments map[string][]string, old *metri
 		for _, c := range above["dimension "+strings.ToLower(d.Name)] {
 			w.line(2, "%s", c)
 		}
-		w.line(2, "- name: %s", yamlScalar(d.Name, false))
+		w.line(2, "- name: %s", yamlnode.Quote(d.Name, false))
 		w.kv(4, "entity", d.Entity)
 		w.kv(4, "expr", d.Expr)
 		w.kv(4, "type", d.Type)
@@ -432,7 +394,7 @@ func renderExamples(qs []VerifiedQuery) []byte {
 		if i > 0 {
 			w.WriteByte('\n')
 		}
-		w.line(0, "- question: %s", yamlScalar(q.Question, false))
+		w.line(0, "- question: %s", yamlnode.Quote(q.Question, false))
 		if lines, ok := blockLines(q.SQL); ok {
 			w.line(2, "sql: |")
 			for _, l := range lines {

@@ -1,0 +1,236 @@
+package workflow
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/quarrydata/quarry/internal/narrate"
+)
+
+// AnswerOutput is the output of an ask or query node: the figure of a
+// one-row answer (Value, from the first numeric cell: its column and row
+// are in Cell), the first numeric column of every row (Values), the
+// number of rows, the answer's confidence, its headline and its run.
+type AnswerOutput struct {
+	Value      float64   `expr:"value" json:"value"`
+	HasValue   bool      `expr:"has_value" json:"has_value"`
+	Values     []float64 `expr:"values" json:"values,omitempty"`
+	Rows       float64   `expr:"rows" json:"rows"`
+	Confidence float64   `expr:"confidence" json:"confidence"`
+	Headline   string    `expr:"headline" json:"headline,omitempty"`
+	RunID      string    `expr:"run" json:"run,omitempty"`
+	ResultID   string    `expr:"result" json:"result,omitempty"`
+	// Cell names the result cell Value was read from ("revenue", row 1).
+	Column string `expr:"-" json:"column,omitempty"`
+}
+
+// NumberOutput, BoolOutput and TextOutput are a compute node's output,
+// by the type of its expression.
+type NumberOutput struct {
+	Value float64 `expr:"value" json:"value"`
+}
+
+// BoolOutput is a compute node's true-or-false output.
+type BoolOutput struct {
+	Value bool `expr:"value" json:"value"`
+}
+
+// TextOutput is a compute node's text output.
+type TextOutput struct {
+	Value string `expr:"value" json:"value"`
+}
+
+// BranchOutput says which way a branch went: "then" or "else".
+type BranchOutput struct {
+	Taken string `expr:"taken" json:"taken"`
+}
+
+// WaitOutput is how a wait ended: approved (or the time came), by whom,
+// with what note.
+type WaitOutput struct {
+	Approved bool   `expr:"approved" json:"approved"`
+	By       string `expr:"by" json:"by,omitempty"`
+	Note     string `expr:"note" json:"note,omitempty"`
+}
+
+// NotifyOutput counts the channels a message reached and did not.
+type NotifyOutput struct {
+	Delivered float64 `expr:"delivered" json:"delivered"`
+	Failed    float64 `expr:"failed" json:"failed"`
+	Message   string  `expr:"message" json:"message"`
+}
+
+// ValueType is the type of a compute node's value.
+type ValueType string
+
+// The value types of a compute node.
+const (
+	NumberValue ValueType = "number"
+	BoolValue   ValueType = "bool"
+	TextValue   ValueType = "text"
+)
+
+// outputFor is the zero output of a node, the type its references are
+// checked against. vt is a compute node's value type.
+func outputFor(k Kind, vt ValueType) any {
+	switch k {
+	case Ask, Query:
+		return AnswerOutput{}
+	case Compute:
+		switch vt {
+		case BoolValue:
+			return BoolOutput{}
+		case TextValue:
+			return TextOutput{}
+		}
+		return NumberOutput{}
+	case Branch:
+		return BranchOutput{}
+	case Wait:
+		return WaitOutput{}
+	case Notify:
+		return NotifyOutput{}
+	}
+	return nil
+}
+
+// builtins are the expression language's functions a workflow may call:
+// arithmetic, rounding, text and length. Everything else (the clock, JSON,
+// unbounded list functions) is disabled.
+var builtins = []string{"abs", "ceil", "floor", "round", "max", "min", "sum", "mean", "int", "float", "string", "upper", "lower", "trim", "len"}
+
+// options are the expr options of every workflow expression over env.
+func options(env map[string]any) []expr.Option {
+	opts := []expr.Option{expr.Env(env), expr.DisableAllBuiltins(), expr.MaxNodes(maxNodes)}
+	for _, b := range builtins {
+		opts = append(opts, expr.EnableBuiltin(b))
+	}
+	return append(opts,
+		expr.Function("pct_change", func(p ...any) (any, error) {
+			now, before := p[0].(float64), p[1].(float64)
+			if before == 0 {
+				return nil, fmt.Errorf("pct_change: the earlier value is 0, so there is no percentage change")
+			}
+			return (now - before) / math.Abs(before), nil
+		}, new(func(float64, float64) float64)),
+		expr.Function("percent", func(p ...any) (any, error) {
+			return narrate.Number(p[0].(float64), narrate.FormatPercent, ""), nil
+		}, new(func(float64) string)),
+	)
+}
+
+// maxNodes bounds an expression's size.
+const maxNodes = 200
+
+// compiled is an expression checked against its environment.
+type compiled struct {
+	prog *vm.Program
+	typ  ValueType // "" for a placeholder (any printable value)
+}
+
+// compile checks src over env. want says what it must be: BoolValue for a
+// branch's condition, "" for a compute node (number, true/false or text)
+// or a placeholder (also a list of numbers).
+func compile(src string, env map[string]any, want ValueType, placeholder bool) (compiled, error) {
+	opts := options(env)
+	if want == BoolValue {
+		opts = append(opts, expr.AsBool())
+	}
+	prog, err := expr.Compile(src, opts...)
+	if err != nil {
+		return compiled{}, exprError(err)
+	}
+	t := prog.Node().Type()
+	vt := typeOf(t)
+	switch {
+	case vt != "":
+	case placeholder && t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Float64:
+		vt = NumberValue
+	case t == nil || t.Kind() == reflect.Interface:
+		return compiled{}, fmt.Errorf("cannot tell what %q is; write an expression of numbers, true/false or text", src)
+	default:
+		return compiled{}, fmt.Errorf("%q is %s; want a number, true/false or text", src, describeType(t))
+	}
+	return compiled{prog: prog, typ: vt}, nil
+}
+
+func typeOf(t reflect.Type) ValueType {
+	if t == nil {
+		return ""
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return BoolValue
+	case reflect.String:
+		return TextValue
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
+		return NumberValue
+	}
+	return ""
+}
+
+func describeType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice:
+		return "a list"
+	case reflect.Struct:
+		return "a node's whole output (name one of its fields, e.g. .value)"
+	case reflect.Map:
+		return "a mapping"
+	}
+	return t.String()
+}
+
+// exprError is expr's message on one line: its first line, with the
+// position it gives.
+func exprError(err error) error {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// eval runs c over env and returns its value, refusing what is not a
+// finite number, true/false or text.
+func (c compiled) eval(env map[string]any) (any, error) {
+	v, err := expr.Run(c.prog, env)
+	if err != nil {
+		return nil, exprError(err)
+	}
+	switch x := v.(type) {
+	case int:
+		return float64(x), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%s is not a number (a division by zero?)", c.prog.Source().String())
+		}
+		return x, nil
+	}
+	return v, nil
+}
+
+// show writes a placeholder's value as a person reads it.
+func show(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return narrate.Number(x, narrate.FormatNumber, "")
+	case []float64:
+		parts := make([]string, len(x))
+		for i, f := range x {
+			parts[i] = narrate.Number(f, narrate.FormatNumber, "")
+		}
+		return strings.Join(parts, ", ")
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	}
+	return fmt.Sprint(v)
+}
