@@ -158,14 +158,24 @@ func ParseParam(p Param, s string) (any, error) {
 }
 
 // kindFields says which fields each kind takes (beyond id, kind, title).
-var kindFields = map[Kind][]string{
-	Ask:     {"question", "min_confidence", "retries", "next"},
-	Query:   {"verified", "sql", "min_confidence", "retries", "next"},
-	Compute: {"expr", "next"},
-	Branch:  {"if", "then", "else"},
-	Wait:    {"for", "until", "approval", "next"},
-	Notify:  {"channels", "message", "next"},
-	End:     {"status", "message"},
+func kindFields(k Kind) ([]string, bool) {
+	switch k {
+	case Ask:
+		return []string{"question", "min_confidence", "retries", "next"}, true
+	case Query:
+		return []string{"verified", "sql", "min_confidence", "retries", "next"}, true
+	case Compute:
+		return []string{"expr", "next"}, true
+	case Branch:
+		return []string{"if", "then", "else"}, true
+	case Wait:
+		return []string{"for", "until", "approval", "next"}, true
+	case Notify:
+		return []string{"channels", "message", "next"}, true
+	case End:
+		return []string{"status", "message"}, true
+	}
+	return nil, false
 }
 
 // set lists the fields of n that are set, by their YAML names.
@@ -197,7 +207,7 @@ func set(n *Node) []string {
 
 // fields checks the fields of one node against its kind.
 func (v *validator) fields(path string, n *Node) {
-	allowed, ok := kindFields[n.Kind]
+	allowed, ok := kindFields(n.Kind)
 	if !ok {
 		var kinds []string
 		for _, k := range Kinds() {
