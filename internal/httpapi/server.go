@@ -70,7 +70,9 @@ type Config struct {
 	// has a language model. nil: neither.
 	Agent AgentFunc
 	// Ask answers the questions of the chat and of POST /ask.
-	Ask        AskFunc
+	Ask AskFunc
+	// Workflows serves the workflow editor; nil: the server has none.
+	Workflows  Workflows
 	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
