@@ -363,7 +363,8 @@ func nodeSummary(n workflow.NodeState) string {
 			if h, _ := out["headline"].(string); h != "" {
 				parts = append(parts, oneLine(h))
 			} else if has, _ := out["has_value"].(bool); has {
-				parts = append(parts, fmt.Sprint(out["value"]))
+				f, _ := out["value"].(float64)
+				parts = append(parts, narrate.Number(f, narrate.FormatNumber, ""))
 			}
 		case string(workflow.Compute):
 			if f, ok := out["value"].(float64); ok {

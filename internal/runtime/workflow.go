@@ -117,13 +117,16 @@ func (w *workflowKnown) CheckQuestion(q string) string {
 		return quarry.Message(err)
 	}
 	switch pl.Kind {
-	case planner.KindRefuse:
+	case planner.KindRefuse, planner.KindUnanswered:
 		msg := strings.TrimSpace(pl.Reason)
 		if len(pl.Unknown) > 0 {
 			msg = "the builtin planner does not know " + strings.Join(pl.Unknown, ", ")
 			if pl.DidYouMean != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", pl.DidYouMean)
 			}
+		}
+		if msg == "" {
+			msg = "the builtin planner cannot read it"
 		}
 		return msg
 	case planner.KindClarify:
