@@ -81,12 +81,9 @@ func (a *app) checkedWorkflows() ([]workflowListing, error) {
 	out := make([]workflowListing, 0, len(srcs))
 	for _, s := range srcs {
 		l := workflowListing{Name: s.Name, File: s.File}
-		w, probs := workflow.Decode(s.File, s.Source)
+		w, _, probs := workflow.Check(s.File, s.Source, known)
 		if w != nil {
 			l.Name, l.Description, l.Nodes, l.Schedule = w.Name, w.Description, len(w.Nodes), w.Schedule
-			if len(probs) == 0 {
-				_, probs = workflow.Validate(w, known)
-			}
 		}
 		l.Problems, l.Valid = probs, len(probs) == 0
 		out = append(out, l)
@@ -229,14 +226,11 @@ func (a *app) pickWorkflows(ls []workflowListing, args []string) ([]workflowList
 			return nil, quarry.Errorf(quarry.KindNotFound, "no workflow or file %q", arg)
 		}
 		l := workflowListing{Name: arg, File: arg}
-		w, probs := workflow.Decode(arg, src)
-		if w != nil && len(probs) == 0 {
-			known, err := a.rt.WorkflowKnown()
-			if err != nil {
-				return nil, err
-			}
-			_, probs = workflow.Validate(w, known)
+		known, err := a.rt.WorkflowKnown()
+		if err != nil {
+			return nil, err
 		}
+		w, _, probs := workflow.Check(arg, src, known)
 		if w != nil {
 			l.Name, l.Nodes = w.Name, len(w.Nodes)
 		}

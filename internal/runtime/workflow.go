@@ -161,15 +161,11 @@ func (r *Runtime) Workflow(name string) (*workflow.Workflow, workflow.Graph, err
 
 // CheckWorkflow decodes and validates one workflow file's text.
 func (r *Runtime) CheckWorkflow(file string, src []byte) (*workflow.Workflow, workflow.Graph, error) {
-	w, probs := workflow.Decode(file, src)
-	var g workflow.Graph
-	if w != nil && len(probs) == 0 {
-		known, err := r.WorkflowKnown()
-		if err != nil {
-			return nil, g, err
-		}
-		g, probs = workflow.Validate(w, known)
+	known, err := r.WorkflowKnown()
+	if err != nil {
+		return nil, workflow.Graph{}, err
 	}
+	w, g, probs := workflow.Check(file, src, known)
 	if len(probs) > 0 {
 		return w, g, r.problemsError(probs)
 	}
@@ -313,11 +309,7 @@ func (r *Runtime) WorkflowRuns(ctx context.Context, limit int) ([]workflow.State
 // recorded is the definition a run recorded, checked again (without the
 // knowledge: a run goes on with what it started with).
 func (r *Runtime) recorded(ws workflow.State) (*workflow.Workflow, workflow.Graph, error) {
-	w, probs := workflow.Decode(ws.File, []byte(ws.Definition))
-	var g workflow.Graph
-	if w != nil && len(probs) == 0 {
-		g, probs = workflow.Validate(w, nil)
-	}
+	w, g, probs := workflow.Check(ws.File, []byte(ws.Definition), nil)
 	if len(probs) > 0 {
 		return nil, g, quarry.Errorf(quarry.KindInternal, "the definition run %s recorded does not validate: %s", ws.RunID, probs[0].Msg)
 	}
@@ -514,7 +506,6 @@ func (s *workflowSteps) Notify(ctx context.Context, channels []string, title, me
 	}
 	return ok, failed, nil
 }
-
 
 // WorkflowReport lays a workflow run out as one document: each step with
 // its figures bound to result cells, the SQL and a chart of each answer

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -197,7 +199,47 @@ func exprError(err error) error {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
+	// The checker names Go types; say it in the workflow's terms.
+	if m := noField().FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("no output %q; the outputs of this kind of node: %s", m[2], strings.Join(outputNames(m[1]), ", ")) + m[3]
+	}
 	return fmt.Errorf("%s", msg)
+}
+
+var noField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^type workflow\.(\w+) has no field (\w+)(.*)$`)
+})
+
+// outputNames lists the fields of an output type by their names in
+// expressions.
+func outputNames(typ string) []string {
+	var v any
+	switch typ {
+	case "AnswerOutput":
+		v = AnswerOutput{}
+	case "NumberOutput":
+		v = NumberOutput{}
+	case "BoolOutput":
+		v = BoolOutput{}
+	case "TextOutput":
+		v = TextOutput{}
+	case "BranchOutput":
+		v = BranchOutput{}
+	case "WaitOutput":
+		v = WaitOutput{}
+	case "NotifyOutput":
+		v = NotifyOutput{}
+	default:
+		return nil
+	}
+	t := reflect.TypeOf(v)
+	var out []string
+	for i := range t.NumField() {
+		if name := t.Field(i).Tag.Get("expr"); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // eval runs c over env and returns its value, refusing what is not a

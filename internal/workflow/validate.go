@@ -32,6 +32,24 @@ type Graph struct {
 	Types map[string]ValueType
 }
 
+// Check is what every surface does with a workflow file: Decode, then
+// Validate what decoded (also when some fields were malformed, so that one
+// pass shows every problem), with the problems in line order. w is nil
+// when the file could not be read as a workflow at all.
+func Check(file string, src []byte, k Known) (*Workflow, Graph, []Problem) {
+	w, probs := Decode(file, src)
+	if w == nil {
+		return nil, Graph{}, probs
+	}
+	g, more := Validate(w, k)
+	probs = append(probs, more...)
+	sort.SliceStable(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
+	if len(probs) > 0 {
+		g = Graph{}
+	}
+	return w, g, probs
+}
+
 // Validate checks what w means: its parameters, every node's fields for
 // its kind, the graph (one entry, the first node; every successor named;
 // no cycles; every node reachable), every expression and placeholder
