@@ -46,7 +46,7 @@ a run that was interrupted or is waiting goes on with quarry workflow resume.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(a.workflowListCmd(), a.workflowValidateCmd(), a.workflowShowCmd(), a.workflowRunCmd(),
-		a.workflowResumeCmd(), a.workflowApproveCmd(), a.workflowRunsCmd(), a.workflowFmtCmd(), a.workflowReportCmd())
+		a.workflowResumeCmd(), a.workflowApproveCmd(), a.workflowRunsCmd(), a.workflowFmtCmd(), a.workflowReportCmd(), a.workflowTickCmd())
 	return cmd
 }
 

@@ -216,3 +216,58 @@ several rows (HTML), and each step's provenance.`,
 	})
 	return cmd
 }
+
+func (a *app) workflowTickCmd() *cobra.Command {
+	var asJSON bool
+	var asOf string
+	cmd := &cobra.Command{
+		Use:   "tick",
+		Short: "Start the workflows whose schedule came due and go on with waits whose time came (run it from cron)",
+		Long: `The scheduler's step, to run from cron or a timer beside quarry watch run
+(e.g. every few minutes): every workflow with a schedule: that came due since
+its last run (the state store holds the runs) starts, and every run waiting
+until a time that has come goes on. A workflow that never ran starts at the
+first tick.
+
+Exit status: 0 when everything it started or resumed ran (completed, stopped
+or waiting); 5 when one failed (one line each; the next tick tries again).`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&asOf, "as-of", "", "tick as on the day after this one, YYYY-MM-DD (default: now)")
+	cmd.RunE = a.action(func(ctx context.Context, _ *cobra.Command, _ []string) error {
+		now, err := a.asOfFlag(asOf)
+		if err != nil {
+			return err
+		}
+		out, err := a.rt.WorkflowTick(ctx, now, now)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			if err := writeJSON(a.stdout, out); err != nil {
+				return err
+			}
+		}
+		failed := false
+		for _, o := range out {
+			failed = failed || o.Action == "failed"
+			if asJSON {
+				continue
+			}
+			switch o.Action {
+			case "not_due":
+				fmt.Fprintf(a.stdout, "%s: not due (next %s)\n", o.Workflow, o.Next)
+			case "failed":
+				fmt.Fprintf(a.stdout, "%s: failed: %s\n", o.Workflow, o.Error)
+			default:
+				fmt.Fprintf(a.stdout, "%s: %s %s, %s\n", o.Workflow, o.Action, o.RunID, o.Status)
+			}
+		}
+		if failed {
+			return errFailed
+		}
+		return nil
+	})
+	return cmd
+}

@@ -238,3 +238,26 @@ nodes:
 		t.Errorf("the end: %+v", end)
 	}
 }
+
+// TestWorkflowTick starts a scheduled workflow on the first tick (and
+// not again until its schedule comes due), and goes on with a run whose
+// wait's time has come.
+func TestWorkflowTick(t *testing.T) {
+	until := time.Now().UTC().Add(2 * time.Second).Truncate(time.Second).Add(time.Second).Format(time.RFC3339)
+	pause := "name: pause\nschedule: every Monday at 8\nnodes:\n- id: a\n  kind: ask\n  question: orders last week\n  next: hold\n- id: hold\n  kind: wait\n  until: \"" + until + "\"\n  next: done\n- id: done\n  kind: end\n  message: \"{{ a.value }} orders\"\n"
+	dir := workflowProject(t, demoProject(t), map[string]string{"workflows/pause.yaml": pause})
+	r := quarryCmd(t, "", "-C", dir, "workflow", "tick", "--json")
+	if r.code != 0 || strings.Count(r.stdout, `"action": "started"`) != 2 || !strings.Contains(r.stdout, `"status": "waiting"`) {
+		t.Fatalf("first tick: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "workflow", "tick")
+	if r.code != 0 || !strings.Contains(r.stdout, "pause: not due") || strings.Contains(r.stdout, "resumed") {
+		t.Fatalf("second tick: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	deadline, _ := time.Parse(time.RFC3339, until)
+	time.Sleep(time.Until(deadline) + 100*time.Millisecond)
+	r = quarryCmd(t, "", "-C", dir, "workflow", "tick")
+	if r.code != 0 || !strings.Contains(r.stdout, "pause: resumed") || !strings.Contains(r.stdout, ", completed") {
+		t.Fatalf("tick after the wait: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
