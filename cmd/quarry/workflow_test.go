@@ -99,7 +99,7 @@ func TestWorkflowDemo(t *testing.T) {
 	}
 
 	r = quarryCmd(t, "", "-C", dir, "workflow", "report", waiting, "--html")
-	for _, want := range []string{"<svg", "total.value", "result res_r_", "column revenue, row 1", "by_channel.values[2]", "signed off by finance", "approved: true, by finance: ledger agrees"} {
+	for _, want := range []string{"data:image/svg+xml;base64,", "total.value", "result res_r_", "column revenue, row 1", "by_channel.values[2]", "signed off by finance", "approved: true, by finance: ledger agrees"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report --html lacks %q", want)
 		}
