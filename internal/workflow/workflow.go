@@ -191,10 +191,6 @@ func ValidName(name string) string {
 	return ""
 }
 
-// File is the file, relative to the knowledge folder, of the workflow
-// called name.
-func File(name string) string { return Dir + "/" + name + ".yaml" }
-
 // reserved are names a node or parameter may not take: the expression
 // language's own words and builtins.
 func reserved(name string) bool {
