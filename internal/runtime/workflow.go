@@ -77,7 +77,7 @@ func (r *Runtime) WorkflowKnown() (workflow.Known, error) {
 	if err != nil {
 		return nil, err
 	}
-	kn := &workflowKnown{now: r.o.Now()}
+	kn := &workflowKnown{now: r.o.Now(), r: r, channels: cfg.ChannelNames, cfgFile: filepath.Base(cfg.Path)}
 	for _, v := range f.Verified {
 		kn.verified = append(kn.verified, v.Question)
 	}
@@ -95,6 +95,44 @@ type workflowKnown struct {
 	verified []string
 	k        *analyst.Knowledge // nil: a model reads the questions
 	now      time.Time
+	r        *Runtime
+	channels []string
+	cfgFile  string
+}
+
+// CheckSQL is the guard's verdict on a query node's SQL, on the default
+// connection under the column policy, as the run would check it.
+func (w *workflowKnown) CheckSQL(sql string) string {
+	ctx := context.Background()
+	conn, _, err := w.r.Conn(ctx, "")
+	if err != nil {
+		return ""
+	}
+	g, release, err := w.r.ConnGuard(ctx, conn)
+	if err != nil {
+		return ""
+	}
+	defer release()
+	v := g.Check(ctx, sql)
+	if v.Allowed {
+		return ""
+	}
+	return "the guard refuses it: " + quarry.Message(v.Err())
+}
+
+// CheckChannel says whether quarry.yaml defines the channel.
+func (w *workflowKnown) CheckChannel(name string) string {
+	if slices.Contains(w.channels, name) {
+		return ""
+	}
+	fix := "define it under channels: in " + w.cfgFile + " (docs/deliver.md), or remove it"
+	if len(w.channels) > 0 {
+		fix = "the channels are " + strings.Join(w.channels, ", ") + "; " + fix
+		if best, d := suggest.Closest(name, w.channels); best != "" && d <= 2 {
+			fix = fmt.Sprintf("did you mean %q? ", best) + fix
+		}
+	}
+	return fmt.Sprintf("no channel named %q in %s; %s", name, w.cfgFile, fix)
 }
 
 func (w *workflowKnown) Verified(q string) (string, []string) {

@@ -5,10 +5,13 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/quarrydata/quarry/internal/narrate"
@@ -107,8 +110,12 @@ func outputFor(k Kind, vt ValueType) any {
 // arithmetic, rounding, text and length. Everything else (the clock, JSON,
 // unbounded list functions) is disabled.
 func builtins() []string {
-	return []string{"abs", "ceil", "floor", "round", "max", "min", "sum", "mean", "int", "float", "string", "upper", "lower", "trim", "len"}
+	return []string{"abs", "ceil", "floor", "round", "int", "float", "string", "upper", "lower", "trim", "len"}
 }
+
+// functions are quarry's own: typed, so that an expression's type is
+// known before it runs.
+func functions() []string { return []string{"max", "min", "sum", "mean", "pct_change", "percent"} }
 
 // options are the expr options of every workflow expression over env.
 func options(env map[string]any) []expr.Option {
@@ -117,6 +124,26 @@ func options(env map[string]any) []expr.Option {
 		opts = append(opts, expr.EnableBuiltin(b))
 	}
 	return append(opts,
+		expr.Function("max", func(p ...any) (any, error) { return fold(p, "max", math.Max) }, new(func(...float64) float64), new(func([]float64) float64)),
+		expr.Function("min", func(p ...any) (any, error) { return fold(p, "min", math.Min) }, new(func(...float64) float64), new(func([]float64) float64)),
+		expr.Function("sum", func(p ...any) (any, error) {
+			total := 0.0
+			for _, f := range floats(p) {
+				total += f
+			}
+			return total, nil
+		}, new(func([]float64) float64)),
+		expr.Function("mean", func(p ...any) (any, error) {
+			fs := floats(p)
+			if len(fs) == 0 {
+				return nil, fmt.Errorf("mean of no values")
+			}
+			total := 0.0
+			for _, f := range fs {
+				total += f
+			}
+			return total / float64(len(fs)), nil
+		}, new(func([]float64) float64)),
 		expr.Function("pct_change", func(p ...any) (any, error) {
 			now, before := p[0].(float64), p[1].(float64)
 			if before == 0 {
@@ -133,6 +160,80 @@ func options(env map[string]any) []expr.Option {
 // maxNodes bounds an expression's size.
 const maxNodes = 200
 
+// floats is the numbers of a call: its arguments, or the list it was
+// given.
+func floats(p []any) []float64 {
+	if len(p) == 1 {
+		if fs, ok := p[0].([]float64); ok {
+			return fs
+		}
+	}
+	out := make([]float64, 0, len(p))
+	for _, v := range p {
+		switch x := v.(type) {
+		case float64:
+			out = append(out, x)
+		case int:
+			out = append(out, float64(x))
+		}
+	}
+	return out
+}
+
+// fold is max or min over a call's numbers.
+func fold(p []any, name string, f func(a, b float64) float64) (any, error) {
+	fs := floats(p)
+	if len(fs) == 0 {
+		return nil, fmt.Errorf("%s of no values", name)
+	}
+	out := fs[0]
+	for _, x := range fs[1:] {
+		out = f(out, x)
+	}
+	return out, nil
+}
+
+// MaxText bounds the text an expression, a message or an approval may
+// make, and what of an answer's text cells an output keeps.
+const MaxText = 64 << 10
+
+// restrict refuses what the workflow language leaves out of expr: named
+// variables (let), predicates and closures (filter, map, all, count…),
+// pointers, ranges, maps, sequences, regular expressions, and integers too
+// large to be exact.
+func restrict(root ast.Node) error {
+	var bad error
+	ast.Find(root, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.VariableDeclaratorNode:
+			bad = fmt.Errorf("let is not part of a workflow's expressions; compute the value in a node of its own")
+		case *ast.BuiltinNode:
+			if !slices.Contains(builtins(), x.Name) && !slices.Contains(functions(), x.Name) {
+				bad = fmt.Errorf("%s is not a function of a workflow's expressions; the functions are %s", x.Name, strings.Join(append(builtins(), functions()...), ", "))
+			}
+		case *ast.PredicateNode, *ast.PointerNode:
+			bad = fmt.Errorf("list functions with predicates (filter, map, all, count…) are not part of a workflow's expressions; the functions are %s", strings.Join(append(builtins(), functions()...), ", "))
+		case *ast.MapNode, *ast.PairNode:
+			bad = fmt.Errorf("mappings are not part of a workflow's expressions")
+		case *ast.SequenceNode:
+			bad = fmt.Errorf("one expression per field; ';' is not part of a workflow's expressions")
+		case *ast.BinaryNode:
+			switch x.Operator {
+			case "..":
+				bad = fmt.Errorf("ranges (..) are not part of a workflow's expressions")
+			case "matches":
+				bad = fmt.Errorf("regular expressions (matches) are not part of a workflow's expressions; use contains, startsWith or endsWith")
+			}
+		case *ast.IntegerNode:
+			if x.Value > 1<<53 || x.Value < -(1<<53) {
+				bad = fmt.Errorf("%d is too large to be exact; write it as a decimal (%d.0)", x.Value, x.Value)
+			}
+		}
+		return bad != nil
+	})
+	return bad
+}
+
 // compiled is an expression checked against its environment.
 type compiled struct {
 	prog *vm.Program
@@ -147,12 +248,22 @@ func compile(src string, env map[string]any, want ValueType, placeholder bool) (
 	if want == BoolValue {
 		opts = append(opts, expr.AsBool())
 	}
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return compiled{}, exprError(err)
+	}
+	if err := restrict(tree.Node); err != nil {
+		return compiled{}, err
+	}
 	prog, err := expr.Compile(src, opts...)
 	if err != nil {
 		return compiled{}, exprError(err)
 	}
 	t := prog.Node().Type()
 	vt := typeOf(t)
+	if vt == "" {
+		vt = inferType(prog.Node())
+	}
 	switch {
 	case vt != "":
 	case placeholder && t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Float64:
@@ -163,6 +274,33 @@ func compile(src string, env map[string]any, want ValueType, placeholder bool) (
 		return compiled{}, fmt.Errorf("%q is %s; want a number, true/false or text", src, describeType(t))
 	}
 	return compiled{prog: prog, typ: vt}, nil
+}
+
+// inferType is the type of what the checker leaves open: a choice
+// between two values of one type (a ? 1 : 0.5), arithmetic over such.
+func inferType(n ast.Node) ValueType {
+	switch x := n.(type) {
+	case *ast.ConditionalNode:
+		a, b := typeOrInfer(x.Exp1), typeOrInfer(x.Exp2)
+		if a == b {
+			return a
+		}
+	case *ast.BinaryNode:
+		switch x.Operator {
+		case "+", "-", "*", "/", "%", "**", "^":
+			if typeOrInfer(x.Left) == NumberValue && typeOrInfer(x.Right) == NumberValue {
+				return NumberValue
+			}
+		}
+	}
+	return ""
+}
+
+func typeOrInfer(n ast.Node) ValueType {
+	if vt := typeOf(n.Type()); vt != "" {
+		return vt
+	}
+	return inferType(n)
 }
 
 func typeOf(t reflect.Type) ValueType {
@@ -203,7 +341,29 @@ func exprError(err error) error {
 	if m := noField().FindStringSubmatch(msg); m != nil {
 		msg = fmt.Sprintf("no output %q; the outputs of this kind of node: %s", m[2], strings.Join(outputNames(m[1]), ", ")) + m[3]
 	}
-	return fmt.Errorf("%s", msg)
+	return fmt.Errorf("%s", goTypes().ReplaceAllStringFunc(msg, goType))
+}
+
+// goTypes finds the checker's Go type names, to say them as a workflow
+// names them (goType).
+var goTypes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\[\]float64|\[\]string|\bfloat64\b|\bint\b|\bstring\b|\bbool\b|interface \{\}`)
+})
+
+func goType(t string) string {
+	switch t {
+	case "[]float64":
+		return "a list of numbers"
+	case "[]string":
+		return "a list of text"
+	case "float64", "int":
+		return "number"
+	case "string":
+		return "text"
+	case "bool":
+		return "true/false"
+	}
+	return "a value of unknown type"
 }
 
 var noField = sync.OnceValue(func() *regexp.Regexp {
@@ -254,9 +414,12 @@ func (c compiled) eval(env map[string]any) (any, error) {
 		return float64(x), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%s is not a number (a division by zero?)", c.prog.Source().String())
+			return nil, fmt.Errorf("%s is not a finite number (a division by zero, or a number too large)", c.prog.Source().String())
 		}
 		return x, nil
+	}
+	if t, ok := v.(string); ok && len(t) > MaxText {
+		return nil, fmt.Errorf("the text it makes is %d bytes; at most %d", len(t), MaxText)
 	}
 	return v, nil
 }

@@ -84,7 +84,7 @@ func TestRoundTripGenerated(t *testing.T) {
 			t.Fatalf("generated workflow %d is invalid: %v\n%s", i, probs, Encode(w))
 		}
 		first := Encode(w)
-		back, _, probs := Check("gen.yaml", first, nil)
+		back, _, probs := Check(w.Name+".yaml", first, nil)
 		if len(probs) > 0 {
 			t.Fatalf("workflow %d: its encoding does not check: %v\n%s", i, probs, first)
 		}

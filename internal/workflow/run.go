@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
@@ -507,7 +508,7 @@ func Due(st State, now time.Time) bool {
 
 // answerOutput is an ask or query node's output from its run.
 func answerOutput(res StepResult) AnswerOutput {
-	out := AnswerOutput{Confidence: res.Confidence, Headline: res.Headline, RunID: res.RunID, ResultID: res.ResultID}
+	out := AnswerOutput{Confidence: res.Confidence, Headline: clip(res.Headline, maxLabel*4), RunID: res.RunID, ResultID: res.ResultID}
 	t := res.Table
 	if t == nil {
 		return out
@@ -547,13 +548,27 @@ func answerOutput(res StepResult) AnswerOutput {
 		out.Values = append(out.Values, f)
 		if label >= 0 {
 			s, _ := row[label].(string)
-			out.Labels = append(out.Labels, s)
+			out.Labels = append(out.Labels, clip(s, maxLabel))
 		}
 	}
 	if len(t.Rows) == 1 && len(out.Values) == 1 {
 		out.Value, out.HasValue = out.Values[0], true
 	}
 	return out
+}
+
+// maxLabel bounds one label an output keeps (a text cell).
+const maxLabel = 1024
+
+// clip cuts s to at most n bytes, on a character boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func number(v any) (float64, bool) {
@@ -625,6 +640,9 @@ func render(text string, env map[string]any) (string, string) {
 	})
 	if !ok && bad == "" {
 		bad = "a placeholder is not closed"
+	}
+	if bad == "" && len(out) > MaxText {
+		bad = fmt.Sprintf("the text is %d bytes once its placeholders are filled; at most %d", len(out), MaxText)
 	}
 	return out, bad
 }

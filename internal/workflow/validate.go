@@ -2,6 +2,8 @@ package workflow
 
 import (
 	"fmt"
+	"math"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,6 +24,19 @@ import (
 type Known interface {
 	Verified(question string) (canonical string, known []string)
 	CheckQuestion(question string) string
+}
+
+// SQLChecker is a Known that can also say whether the guard would refuse
+// a statement ("" when it would not), so that validation refuses what a
+// run would.
+type SQLChecker interface {
+	CheckSQL(sql string) string
+}
+
+// ChannelChecker is a Known that knows the delivery channels: "" when
+// name is one, or what to do.
+type ChannelChecker interface {
+	CheckChannel(name string) string
 }
 
 // Graph is what Validate found out about a valid workflow: the nodes in
@@ -77,10 +92,17 @@ func (v *validator) run() Graph {
 	w := v.w
 	if msg := ValidName(w.Name); msg != "" {
 		v.errf("name", "%s", msg)
+	} else if base := strings.TrimSuffix(path.Base(w.File), path.Ext(w.File)); w.File != "" && base != w.Name {
+		v.errf("name", "%q, but the file is %s; a workflow is called by its file's name (rename the file, or write name: %s)", w.Name, path.Base(w.File), base)
 	}
 	if strings.TrimSpace(w.Schedule) != "" {
 		if _, err := schedule.Parse(w.Schedule); err != nil {
 			v.errf("schedule", "%s", quarry.Message(err))
+		}
+		for i, p := range w.Params {
+			if p.Required || p.Default == "" && p.Type != Text {
+				v.errf(fmt.Sprintf("params[%d]", i), "a scheduled workflow runs with its parameters' defaults; give %s a default", p.Name)
+			}
 		}
 	}
 	names := map[string]string{} // name → what it is, for duplicates
@@ -90,6 +112,10 @@ func (v *validator) run() Graph {
 	}
 	if len(w.Nodes) == 0 {
 		v.errf("nodes", "missing; a workflow has at least one node (docs/workflows.md)")
+		return Graph{}
+	}
+	if len(w.Nodes) > MaxNodes {
+		v.errf("nodes", "%d nodes; a workflow has at most %d (split it: one workflow's end can be another's start)", len(w.Nodes), MaxNodes)
 		return Graph{}
 	}
 	ids := make([]string, 0, len(w.Nodes))
@@ -158,10 +184,13 @@ func (v *validator) param(path string, p Param, names map[string]string) {
 
 // ParseParam reads a parameter's value from text.
 func ParseParam(p Param, s string) (any, error) {
+	if len(s) > MaxParam {
+		return nil, fmt.Errorf("%s is %d bytes; a parameter is at most %d", p.Name, len(s), MaxParam)
+	}
 	switch p.Type {
 	case Number:
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("%s is a number; %q is not one", p.Name, s)
 		}
 		return f, nil
@@ -260,6 +289,12 @@ func (v *validator) fields(path string, n *Node) {
 			if c, known := v.k.Verified(n.Verified); c == "" {
 				v.errf(path+".verified", "no verified query asks %q; known: %s", n.Verified, yamlnode.KnownList(n.Verified, known))
 			}
+		case n.SQL != "":
+			if sc, ok := v.k.(SQLChecker); ok {
+				if msg := sc.CheckSQL(n.SQL); msg != "" {
+					v.errf(path+".sql", "%s", msg)
+				}
+			}
 		}
 	case Compute:
 		if strings.TrimSpace(n.Expr) == "" {
@@ -281,6 +316,13 @@ func (v *validator) fields(path string, n *Node) {
 		if strings.TrimSpace(n.Message) == "" {
 			v.errf(path+".message", "missing; write the message (placeholders: {{ revenue.value }})")
 		}
+		if cc, ok := v.k.(ChannelChecker); ok {
+			for _, c := range n.Channels {
+				if msg := cc.CheckChannel(c); msg != "" {
+					v.errf(path+".channels", "%s", msg)
+				}
+			}
+		}
 	case End:
 		if n.Status != "" && n.Status != Completed && n.Status != Stopped {
 			v.errf(path+".status", "want completed or stopped, found %q", n.Status)
@@ -297,6 +339,12 @@ func article(k Kind) string {
 	}
 	return ""
 }
+
+// MaxParam bounds a parameter's text, MaxNodes a workflow's nodes.
+const (
+	MaxParam = 4 << 10
+	MaxNodes = 500
+)
 
 // MaxWait bounds how long a wait node may hold a run.
 const MaxWait = 31 * 24 * time.Hour
@@ -389,9 +437,9 @@ func (v *validator) index(id string) int {
 	return -1
 }
 
-// Dominators maps each node to the nodes that run before it on every path
-// from the first node (itself excluded). order is topological.
-func Dominators(w *Workflow, order []string) map[string][]string {
+// Dominators maps each node to the set of nodes that run before it on
+// every path from the first node (itself excluded). order is topological.
+func Dominators(w *Workflow, order []string) map[string]map[string]bool {
 	preds := map[string][]string{}
 	for _, id := range order {
 		for _, s := range w.Node(id).Successors() {
@@ -404,19 +452,16 @@ func Dominators(w *Workflow, order []string) map[string][]string {
 	for i, id := range order {
 		d := map[string]bool{}
 		if i > 0 {
-			first := true
-			for _, p := range preds[id] {
-				pd := dom[p]
-				if first {
-					for x := range pd {
+			for j, p := range preds[id] {
+				if j == 0 {
+					for x := range dom[p] {
 						d[x] = true
 					}
 					d[p] = true
-					first = false
 					continue
 				}
 				for x := range d {
-					if x != p && !pd[x] {
+					if x != p && !dom[p][x] {
 						delete(d, x)
 					}
 				}
@@ -424,17 +469,7 @@ func Dominators(w *Workflow, order []string) map[string][]string {
 		}
 		dom[id] = d
 	}
-	out := map[string][]string{}
-	for _, id := range order {
-		var ds []string
-		for _, x := range order {
-			if dom[id][x] {
-				ds = append(ds, x)
-			}
-		}
-		out[id] = ds
-	}
-	return out
+	return dom
 }
 
 // expressions checks every expression and placeholder over the names in
@@ -446,13 +481,13 @@ func (v *validator) expressions(order []string) map[string]ValueType {
 	for _, id := range order {
 		i := v.index(id)
 		n := &w.Nodes[i]
-		env := v.env(dom[id], types)
 		check := func(field, src string, want ValueType, placeholder bool) ValueType {
-			if msg := v.scope(src, id, dom[id]); msg != "" {
+			used, msg := v.scope(src, id, dom[id])
+			if msg != "" {
 				v.errf(nodePath(i, field), "%s", msg)
 				return ""
 			}
-			c, err := compile(src, env, want, placeholder)
+			c, err := compile(src, v.env(used, types), want, placeholder)
 			if err != nil {
 				v.errf(nodePath(i, field), "%s", err)
 				return ""
@@ -493,16 +528,17 @@ func (v *validator) expressions(order []string) map[string]ValueType {
 	return types
 }
 
-// env is the typed environment of a node: the parameters and the outputs
-// of the nodes that run before it on every path.
-func (v *validator) env(before []string, types map[string]ValueType) map[string]any {
+// env is the typed environment of an expression: the parameters and
+// outputs of nodes it names (scope has checked they are in scope).
+func (v *validator) env(names []string, types map[string]ValueType) map[string]any {
 	env := map[string]any{}
-	for _, p := range v.w.Params {
-		env[p.Name] = zeroOf(p.Type)
-	}
-	for _, id := range before {
-		if out := outputFor(v.w.Node(id).Kind, types[id]); out != nil {
-			env[id] = out
+	for _, name := range names {
+		if p := v.w.Param(name); p != nil {
+			env[name] = zeroOf(p.Type)
+		} else if n := v.w.Node(name); n != nil {
+			if out := outputFor(n.Kind, types[name]); out != nil {
+				env[name] = out
+			}
 		}
 	}
 	return env
@@ -518,25 +554,27 @@ func zeroOf(t ParamType) any {
 	return ""
 }
 
-// scope says what is wrong with the names src uses at node id, or "".
-func (v *validator) scope(src, id string, before []string) string {
+// scope returns the names src uses, and what is wrong with them at node
+// id ("" when nothing is).
+func (v *validator) scope(src, id string, before map[string]bool) ([]string, string) {
 	tree, err := parser.Parse(src)
 	if err != nil {
-		return exprError(err).Error()
+		return nil, exprError(err).Error()
 	}
-	for _, name := range names(tree.Node) {
+	used := names(tree.Node)
+	for _, name := range used {
 		switch {
-		case v.w.Param(name) != nil, slices.Contains(before, name):
+		case v.w.Param(name) != nil, before[name]:
 		case name == id:
-			return fmt.Sprintf("%s is this node; it has no output yet", name)
+			return nil, fmt.Sprintf("%s is this node; it has no output yet", name)
 		case v.w.Node(name) != nil:
 			if n := v.w.Node(name); n.Kind == End {
-				return fmt.Sprintf("%s is an end node; it has no output", name)
+				return nil, fmt.Sprintf("%s is an end node; it has no output", name)
 			}
-			return fmt.Sprintf("%s may not have run before %s (it is not on every path from the first node to here)", name, id)
+			return nil, fmt.Sprintf("%s may not have run before %s (it is not on every path from the first node to here)", name, id)
 		}
 	}
-	return ""
+	return used, ""
 }
 
 // names lists the identifiers an expression reads.

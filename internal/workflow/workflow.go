@@ -191,10 +191,10 @@ func ValidName(name string) string {
 func reserved(name string) bool {
 	switch name {
 	case "true", "false", "nil", "and", "or", "not", "in", "matches", "contains", "startsWith", "endsWith", "let", "if", "else",
-		"pct_change", "percent", "params":
+		"params":
 		return true
 	}
-	return slices.Contains(builtins(), name)
+	return slices.Contains(builtins(), name) || slices.Contains(functions(), name)
 }
 
 // validID says what is wrong with a node's or parameter's name.
