@@ -38,7 +38,7 @@ func (a *app) workflowShowCmd() *cobra.Command {
 		if quarry.KindOf(werr) != quarry.KindNotFound {
 			return werr
 		}
-		st, _, err := a.rt.WorkflowRun(ctx, args[0])
+		st, err := a.rt.WorkflowRun(ctx, args[0])
 		if err != nil {
 			if quarry.KindOf(err) == quarry.KindNotFound {
 				return werr

@@ -261,3 +261,59 @@ func TestWorkflowTick(t *testing.T) {
 		t.Fatalf("tick after the wait: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestWorkflowRedactsWhatBecameRestricted runs a workflow that reads
+// employees' names, restricts the column while it waits, and holds every
+// surface to the policy of now: show, runs, the report and its HTML carry
+// no name, and the run cannot go on to write one into a new message.
+func TestWorkflowRedactsWhatBecameRestricted(t *testing.T) {
+	leak := `name: leak
+nodes:
+- id: staff
+  kind: query
+  sql: SELECT name, id AS n FROM employees ORDER BY id LIMIT 3
+  next: say
+- id: say
+  kind: notify
+  message: "First hire: {{ staff.labels[0] }}"
+  next: gate
+- id: gate
+  kind: wait
+  approval: "Send the list starting with {{ staff.labels[0] }}?"
+  next: e
+- id: e
+  kind: end
+  message: "{{ staff.labels[1] }}"
+`
+	demo := demoProject(t)
+	dir := workflowProject(t, demo, map[string]string{"workflows/leak.yaml": leak})
+	r := quarryCmd(t, "", "-C", dir, "workflow", "run", "leak", "--json")
+	var st workflow.State
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || r.code != 10 {
+		t.Fatalf("run: exit %d %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	var said struct{ Message string }
+	_ = json.Unmarshal(st.Node("say").Output, &said)
+	name := strings.TrimPrefix(said.Message, "First hire: ")
+	if name == "" || !strings.Contains(st.Waiting.Approval, name) {
+		t.Fatalf("the name read: %q; approval %q", name, st.Waiting.Approval)
+	}
+	policyFile := filepath.Join(dir, "knowledge", "policy.yaml")
+	src, err := os.ReadFile(policyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(policyFile, append(src, []byte("  - column: employees.name\n    reason: test\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"show", st.RunID}, {"show", st.RunID, "--json"}, {"runs", "--json"}, {"report", st.RunID}, {"report", st.RunID, "--html"}} {
+		r := quarryCmd(t, "", append([]string{"-C", dir, "workflow"}, args...)...)
+		if r.code != 0 || strings.Contains(r.stdout, name) || !strings.Contains(r.stdout, "[restricted]") {
+			t.Errorf("workflow %v after the restriction: exit %d, shows %q: %v\n%s", args, r.code, name, strings.Contains(r.stdout, name), r.stderr)
+		}
+	}
+	r = quarryCmd(t, "", "-C", dir, "workflow", "approve", st.RunID)
+	if r.code != 1 || !strings.Contains(r.stderr, "now restricts") || strings.Contains(r.stdout+r.stderr, name) {
+		t.Errorf("approve after the restriction: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

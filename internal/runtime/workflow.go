@@ -303,24 +303,43 @@ func (r *Runtime) RunWorkflow(ctx context.Context, w *workflow.Workflow, g workf
 	return run.Start(ctx, r.NewID("w"), req.Params, event.RunStartedData{AsOf: req.AsOf.Format(time.DateOnly), Knowledge: k.Hash, Owner: req.By})
 }
 
-// WorkflowRun is a workflow run's log and state.
-func (r *Runtime) WorkflowRun(ctx context.Context, runID string) (workflow.State, []event.Event, error) {
+// workflowRun is a workflow run's state and log as recorded.
+func (r *Runtime) workflowRun(ctx context.Context, runID string) (workflow.State, []event.Event, store.State, error) {
 	st, err := r.Store(ctx)
 	if err != nil {
-		return workflow.State{}, nil, err
+		return workflow.State{}, nil, nil, err
 	}
 	evs, err := st.Events(ctx, runID)
 	if err != nil {
-		return workflow.State{}, nil, err
+		return workflow.State{}, nil, nil, err
 	}
 	ws, err := workflow.Fold(evs)
 	if err != nil {
-		return workflow.State{}, nil, err
+		return workflow.State{}, nil, nil, err
 	}
 	if ws.Workflow == "" {
-		return ws, nil, quarry.Errorf(quarry.KindNotFound, "run %s is not a workflow run; quarry runs show %s shows it", ws.RunID, ws.RunID)
+		return ws, nil, nil, quarry.Errorf(quarry.KindNotFound, "run %s is not a workflow run; quarry runs show %s shows it", ws.RunID, ws.RunID)
 	}
-	return ws, evs, nil
+	return ws, evs, st, nil
+}
+
+// WorkflowRun is a workflow run's state as it may be shown now: what its
+// nodes gave, with what the column policy of now restricts replaced by
+// its mark (restrictedNodes).
+func (r *Runtime) WorkflowRun(ctx context.Context, runID string) (workflow.State, error) {
+	ws, _, st, err := r.workflowRun(ctx, runID)
+	if err != nil {
+		return ws, err
+	}
+	w, _, err := r.recorded(ws)
+	if err != nil {
+		return ws, err
+	}
+	restricted, err := r.restrictedNodes(ctx, st, w, ws)
+	if err != nil {
+		return ws, err
+	}
+	return redactRun(ws, restricted), nil
 }
 
 // WorkflowRuns lists workflow runs, newest first (limit <= 0: all).
@@ -335,7 +354,7 @@ func (r *Runtime) WorkflowRuns(ctx context.Context, limit int) ([]workflow.State
 	}
 	out := make([]workflow.State, 0, len(runs))
 	for _, run := range runs {
-		ws, _, err := r.WorkflowRun(ctx, run.RunID)
+		ws, err := r.WorkflowRun(ctx, run.RunID)
 		if err != nil {
 			return nil, err
 		}
@@ -357,13 +376,22 @@ func (r *Runtime) recorded(ws workflow.State) (*workflow.Workflow, workflow.Grap
 // ResumeWorkflow goes on with a run from its log (workflow.Runner.Resume);
 // approve, when not nil, first approves or refuses the wait that holds it.
 func (r *Runtime) ResumeWorkflow(ctx context.Context, runID string, approve *bool, note string, req WorkflowRequest) (workflow.State, error) {
-	ws, evs, err := r.WorkflowRun(ctx, runID)
+	ws, evs, st, err := r.workflowRun(ctx, runID)
 	if err != nil {
 		return workflow.State{}, err
 	}
 	w, g, err := r.recorded(ws)
 	if err != nil {
 		return ws, err
+	}
+	if !ws.Final() {
+		restricted, err := r.restrictedNodes(ctx, st, w, ws)
+		if err != nil {
+			return ws, err
+		}
+		if err := refuseRestricted(ws, restricted); err != nil {
+			return redactRun(ws, restricted), err
+		}
 	}
 	if ws.AsOf != "" && req.AsOf.IsZero() {
 		req.AsOf, _ = time.Parse(time.DateOnly, ws.AsOf)
@@ -545,7 +573,7 @@ func (r *Runtime) WorkflowReport(ctx context.Context, runID string) (workflow.Re
 	if err != nil {
 		return workflow.Report{}, err
 	}
-	ws, _, err := r.WorkflowRun(ctx, runID)
+	ws, err := r.WorkflowRun(ctx, runID)
 	if err != nil {
 		return workflow.Report{}, err
 	}

@@ -88,6 +88,11 @@ func NewReport(w *Workflow, st State, details map[string]StepDetail) Report {
 				sec.Source = "wait " + n.For + n.Until
 			}
 		}
+		if mark, ok := out["restricted"].(string); ok {
+			sec.Text = mark + " (the column policy restricts what this step read, or what it was made from)"
+			rep.Sections = append(rep.Sections, sec)
+			continue
+		}
 		switch n.Kind {
 		case Ask, Query:
 			sec.Text = sec.Detail.Headline

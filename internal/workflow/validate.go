@@ -625,3 +625,30 @@ func renderWith(s string, value func(e string) (string, error)) (string, bool) {
 		s = s[i+j+2:]
 	}
 }
+
+// Reads lists the names a node's expression, question, message and
+// approval read: parameters and nodes, once each.
+func Reads(n *Node) []string {
+	var out []string
+	add := func(src string) {
+		tree, err := parser.Parse(src)
+		if err != nil {
+			return
+		}
+		for _, name := range names(tree.Node) {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	if n.Expr != "" {
+		add(n.Expr)
+	}
+	for _, text := range []string{n.Question, n.Message, n.Approval} {
+		exprs, _ := placeholders(text)
+		for _, e := range exprs {
+			add(e)
+		}
+	}
+	return out
+}
