@@ -75,6 +75,10 @@ type Config struct {
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
 	MaxBody    int64         // request body limit in bytes; 0 = DefaultMaxBody
+	// Workflows, when set, is the knowledge folder's workflows for the
+	// web editor (GET /api/workflows, POST /api/workflows/check and
+	// /api/workflows/run); nil: those answer 404.
+	Workflows Workflows
 }
 
 // Defaults for Config.
@@ -138,6 +142,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/sessions", s.listSessions)
 	m.HandleFunc("GET /api/sessions/{id}", s.getSession)
 	m.HandleFunc("POST /api/feedback", s.feedback)
+	m.HandleFunc("GET /api/workflows", s.listWorkflows)
+	m.HandleFunc("POST /api/workflows/check", s.checkWorkflow)
+	m.HandleFunc("POST /api/workflows/run", s.runWorkflow)
 	m.HandleFunc("GET /api/health", s.health)
 	m.HandleFunc("/", s.fallback)
 	s.mux = m
