@@ -155,3 +155,6 @@ else
 fi
 go test -run '^$' -bench 'BenchmarkRetrieval' -benchmem -cpu 1 ./internal/eval/ | grep -E '^Benchmark' | sed 's/^/  /'
 echo "  one search of the 10,000-table catalog, and building its index (the agent builds one per run)"
+
+echo "9. workflows: a 50-node workflow on the demo (10 questions, 40 computations, branches and notifications) vs the same 10 questions as 10 quarry ask commands, in process (target: < 10 ms of the workflow's own overhead per node)"
+go test -run '^$' -bench 'BenchmarkWorkflow50' -benchtime 5x ./cmd/quarry/ | grep -E '^Benchmark' | sed 's/^/  /'

@@ -58,6 +58,7 @@ func (a *app) commands() []*cobra.Command {
 		a.mcpCmd(),
 		a.connectorCmd(),
 		a.watchCmd(),
+		a.workflowCmd(),
 	}
 }
 

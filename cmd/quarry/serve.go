@@ -165,6 +165,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Version:      a.version.Version,
 		Assets:       httpapi.Assets(),
 		Agent:        srv.Agent,
+		Workflows:    &serveWorkflows{rt: a.rt, now: a.now},
 	}
 	return c, srv, release, nil
 }

@@ -70,15 +70,15 @@ type Config struct {
 	// has a language model. nil: neither.
 	Agent AgentFunc
 	// Ask answers the questions of the chat and of POST /ask.
-	Ask        AskFunc
+	Ask AskFunc
+	// Workflows serves the workflow editor (GET /api/workflows, POST
+	// /api/workflows/check and /api/workflows/run); nil: the server has
+	// none, and those answer 404.
+	Workflows  Workflows
 	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
 	MaxBody    int64         // request body limit in bytes; 0 = DefaultMaxBody
-	// Workflows, when set, is the knowledge folder's workflows for the
-	// web editor (GET /api/workflows, POST /api/workflows/check and
-	// /api/workflows/run); nil: those answer 404.
-	Workflows Workflows
 }
 
 // Defaults for Config.

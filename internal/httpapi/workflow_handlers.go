@@ -166,11 +166,11 @@ func (s *Server) check(ctx context.Context, wf Workflows, req definitionRequest)
 		return out, nil
 	}
 	src := []byte(*req.YAML)
-	file := workflow.File(untitled)
+	file := fileFor(untitled)
 	def, probs := checkSource(file, src, known)
-	if def != nil && workflow.ValidName(def.Name) == "" && workflow.File(def.Name) != file {
+	if def != nil && fileFor(def.Name) != file {
 		// The file the definition names itself by, as it would be saved.
-		def, probs = checkSource(workflow.File(def.Name), src, known)
+		def, probs = checkSource(fileFor(def.Name), src, known)
 	}
 	out.Workflow, out.Problems = def, probs
 	if def != nil {
@@ -179,26 +179,23 @@ func (s *Server) check(ctx context.Context, wf Workflows, req definitionRequest)
 	return out, nil
 }
 
-// checkSource decodes one workflow file and validates what decoded: its
-// problems of form, then those of meaning, each in line order.
+// checkSource is workflow.Check, the one check every surface makes of a
+// file, with the problems always a list.
 func checkSource(file string, src []byte, known workflow.Known) (*workflow.Workflow, []workflow.Problem) {
-	def, probs := workflow.Decode(file, src)
-	if def != nil {
-		_, more := workflow.Validate(def, known)
-		probs = append(probs, more...)
-	}
+	def, _, probs := workflow.Check(file, src, known)
 	if probs == nil {
 		probs = []workflow.Problem{}
 	}
 	return def, probs
 }
 
-// fileFor is the file a workflow called name is saved as.
+// fileFor is the file, relative to the knowledge folder, that a workflow
+// called name is saved as.
 func fileFor(name string) string {
-	if workflow.ValidName(name) == "" {
-		return workflow.File(name)
+	if workflow.ValidName(name) != "" {
+		name = untitled
 	}
-	return workflow.File(untitled)
+	return workflow.Dir + "/" + name + ".yaml"
 }
 
 // runWorkflow checks a definition, refuses it with its problems when it

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +46,7 @@ func demoWorkflows(t *testing.T) *fakeWorkflows {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(p), ".yaml")
-		f.files = append(f.files, WorkflowFile{Name: name, File: workflow.File(name), Source: string(src)})
+		f.files = append(f.files, WorkflowFile{Name: name, File: file(name), Source: string(src)})
 	}
 	return f
 }
@@ -175,16 +176,21 @@ func (s *testServer) check(t *testing.T, body any) checkedResult {
 	return c
 }
 
-// decodeAndValidate is what the CLI says of a file: its problems of form,
-// then those of meaning.
+// decodeAndValidate is what the CLI says of a file, from workflow's own
+// Decode and Validate: the problems of its form and of its meaning, in
+// line order (as workflow.Check puts them).
 func decodeAndValidate(file string, src []byte) []workflow.Problem {
 	w, probs := workflow.Decode(file, src)
 	if w != nil {
 		_, more := workflow.Validate(w, fakeKnown{})
 		probs = append(probs, more...)
 	}
+	sort.SliceStable(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
 	return probs
 }
+
+// file is the file of the workflow called name.
+func file(name string) string { return workflow.Dir + "/" + name + ".yaml" }
 
 func TestWorkflowEndpointsNeedWorkflows(t *testing.T) {
 	s := serve(t, newShop(t), options{})
@@ -337,17 +343,17 @@ func TestWorkflowCheckSaysWhatValidateSays(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			w, probs := workflow.Decode(workflow.File("weekly-review"), []byte(weekly))
+			w, probs := workflow.Decode(file("weekly-review"), []byte(weekly))
 			if len(probs) > 0 {
 				t.Fatal(probs)
 			}
 			c.edit(w)
 			src := workflow.Encode(w)
-			file := workflow.File(w.Name)
-			if workflow.ValidName(w.Name) != "" {
-				file = workflow.File("untitled")
+			name := w.Name
+			if workflow.ValidName(name) != "" {
+				name = "untitled"
 			}
-			want := decodeAndValidate(file, src)
+			want := decodeAndValidate(file(name), src)
 			if len(want) == 0 || !strings.Contains(fmt.Sprint(want), c.says) {
 				t.Fatalf("the case is not what it says: Validate gives %v, not %q", want, c.says)
 			}

@@ -34,6 +34,4 @@ func (d *decoder) Mapping(n ast.Node, path, what string, fields []field) bool {
 
 func didYouMean(word string, known []string) string { return yamlnode.DidYouMean(word, known) }
 
-func closest(word string, known []string, n int) []string { return yamlnode.Closest(word, known, n) }
-
 func knownList(word string, known []string) string { return yamlnode.KnownList(word, known) }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
@@ -13,13 +15,15 @@ import (
 )
 
 // AnswerOutput is the output of an ask or query node: the figure of a
-// one-row answer (Value, from the first numeric cell: its column and row
-// are in Cell), the first numeric column of every row (Values), the
-// number of rows, the answer's confidence, its headline and its run.
+// one-row answer (Value, from the measure's column, or the last numeric
+// one: named in Column), that column row by row (Values) with the first
+// text column beside it (Labels), the number of rows, the answer's
+// confidence, its headline, its run and its stored result.
 type AnswerOutput struct {
 	Value      float64   `expr:"value" json:"value"`
 	HasValue   bool      `expr:"has_value" json:"has_value"`
 	Values     []float64 `expr:"values" json:"values,omitempty"`
+	Labels     []string  `expr:"labels" json:"labels,omitempty"` // the first text column, row by row`
 	Rows       float64   `expr:"rows" json:"rows"`
 	Confidence float64   `expr:"confidence" json:"confidence"`
 	Headline   string    `expr:"headline" json:"headline,omitempty"`
@@ -102,12 +106,14 @@ func outputFor(k Kind, vt ValueType) any {
 // builtins are the expression language's functions a workflow may call:
 // arithmetic, rounding, text and length. Everything else (the clock, JSON,
 // unbounded list functions) is disabled.
-var builtins = []string{"abs", "ceil", "floor", "round", "max", "min", "sum", "mean", "int", "float", "string", "upper", "lower", "trim", "len"}
+func builtins() []string {
+	return []string{"abs", "ceil", "floor", "round", "max", "min", "sum", "mean", "int", "float", "string", "upper", "lower", "trim", "len"}
+}
 
 // options are the expr options of every workflow expression over env.
 func options(env map[string]any) []expr.Option {
 	opts := []expr.Option{expr.Env(env), expr.DisableAllBuiltins(), expr.MaxNodes(maxNodes)}
-	for _, b := range builtins {
+	for _, b := range builtins() {
 		opts = append(opts, expr.EnableBuiltin(b))
 	}
 	return append(opts,
@@ -193,7 +199,47 @@ func exprError(err error) error {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
+	// The checker names Go types; say it in the workflow's terms.
+	if m := noField().FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("no output %q; the outputs of this kind of node: %s", m[2], strings.Join(outputNames(m[1]), ", ")) + m[3]
+	}
 	return fmt.Errorf("%s", msg)
+}
+
+var noField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^type workflow\.(\w+) has no field (\w+)(.*)$`)
+})
+
+// outputNames lists the fields of an output type by their names in
+// expressions.
+func outputNames(typ string) []string {
+	var v any
+	switch typ {
+	case "AnswerOutput":
+		v = AnswerOutput{}
+	case "NumberOutput":
+		v = NumberOutput{}
+	case "BoolOutput":
+		v = BoolOutput{}
+	case "TextOutput":
+		v = TextOutput{}
+	case "BranchOutput":
+		v = BranchOutput{}
+	case "WaitOutput":
+		v = WaitOutput{}
+	case "NotifyOutput":
+		v = NotifyOutput{}
+	default:
+		return nil
+	}
+	t := reflect.TypeOf(v)
+	var out []string
+	for i := range t.NumField() {
+		if name := t.Field(i).Tag.Get("expr"); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // eval runs c over env and returns its value, refusing what is not a

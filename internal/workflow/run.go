@@ -177,7 +177,7 @@ func (r *Runner) Approve(ctx context.Context, events []event.Event, approved boo
 		if st.Status == StatusWaiting {
 			what = "waiting until " + st.Waiting.Until
 		}
-		return st, quarry.Errorf(quarry.KindConflict, "run %s is not waiting for an approval (it is %s)", st.RunID, what)
+		return st, quarry.Errorf(quarry.KindInput, "run %s is not waiting for an approval (it is %s)", st.RunID, what)
 	}
 	l := &runLog{next: r.Sink, events: append([]event.Event(nil), events...)}
 	rec := event.ContinueRecorder(events, r.Clock, l)
@@ -532,9 +532,22 @@ func answerOutput(res StepResult) AnswerOutput {
 		return out
 	}
 	out.Column = t.Columns[col].Name
+	label := -1
+	for i, c := range t.Columns {
+		if c.Type == quarry.TypeText {
+			label = i
+			break
+		}
+	}
 	for _, row := range t.Rows {
-		if f, ok := number(row[col]); ok {
-			out.Values = append(out.Values, f)
+		f, ok := number(row[col])
+		if !ok {
+			continue
+		}
+		out.Values = append(out.Values, f)
+		if label >= 0 {
+			s, _ := row[label].(string)
+			out.Labels = append(out.Labels, s)
 		}
 	}
 	if len(t.Rows) == 1 && len(out.Values) == 1 {

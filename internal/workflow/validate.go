@@ -32,6 +32,24 @@ type Graph struct {
 	Types map[string]ValueType
 }
 
+// Check is what every surface does with a workflow file: Decode, then
+// Validate what decoded (also when some fields were malformed, so that one
+// pass shows every problem), with the problems in line order. w is nil
+// when the file could not be read as a workflow at all.
+func Check(file string, src []byte, k Known) (*Workflow, Graph, []Problem) {
+	w, probs := Decode(file, src)
+	if w == nil {
+		return nil, Graph{}, probs
+	}
+	g, more := Validate(w, k)
+	probs = append(probs, more...)
+	sort.SliceStable(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
+	if len(probs) > 0 {
+		g = Graph{}
+	}
+	return w, g, probs
+}
+
 // Validate checks what w means: its parameters, every node's fields for
 // its kind, the graph (one entry, the first node; every successor named;
 // no cycles; every node reachable), every expression and placeholder
@@ -158,14 +176,24 @@ func ParseParam(p Param, s string) (any, error) {
 }
 
 // kindFields says which fields each kind takes (beyond id, kind, title).
-var kindFields = map[Kind][]string{
-	Ask:     {"question", "min_confidence", "retries", "next"},
-	Query:   {"verified", "sql", "min_confidence", "retries", "next"},
-	Compute: {"expr", "next"},
-	Branch:  {"if", "then", "else"},
-	Wait:    {"for", "until", "approval", "next"},
-	Notify:  {"channels", "message", "next"},
-	End:     {"status", "message"},
+func kindFields(k Kind) ([]string, bool) {
+	switch k {
+	case Ask:
+		return []string{"question", "min_confidence", "retries", "next"}, true
+	case Query:
+		return []string{"verified", "sql", "min_confidence", "retries", "next"}, true
+	case Compute:
+		return []string{"expr", "next"}, true
+	case Branch:
+		return []string{"if", "then", "else"}, true
+	case Wait:
+		return []string{"for", "until", "approval", "next"}, true
+	case Notify:
+		return []string{"channels", "message", "next"}, true
+	case End:
+		return []string{"status", "message"}, true
+	}
+	return nil, false
 }
 
 // set lists the fields of n that are set, by their YAML names.
@@ -197,7 +225,7 @@ func set(n *Node) []string {
 
 // fields checks the fields of one node against its kind.
 func (v *validator) fields(path string, n *Node) {
-	allowed, ok := kindFields[n.Kind]
+	allowed, ok := kindFields(n.Kind)
 	if !ok {
 		var kinds []string
 		for _, k := range Kinds() {

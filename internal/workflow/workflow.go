@@ -18,7 +18,9 @@ package workflow
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Dir is the folder of the knowledge folder that holds workflows.
@@ -175,31 +177,29 @@ func (w *Workflow) Param(name string) *Param {
 
 // nameRE is what a workflow, a node and a parameter may be called: they
 // name files, appear in expressions and are typed on the command line.
-var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 
 // workflowNameRE is a workflow's name: also - (it names its file).
-var workflowNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var workflowNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 
 // ValidName says what is wrong with a workflow's name, or "" when nothing
 // is.
 func ValidName(name string) string {
-	if !workflowNameRE.MatchString(name) {
+	if !workflowNameRE().MatchString(name) {
 		return fmt.Sprintf("a workflow's name is lower-case letters, digits, - and _ (it names its file), not %q", name)
 	}
 	return ""
 }
 
-// File is the file, relative to the knowledge folder, of the workflow
-// called name.
-func File(name string) string { return Dir + "/" + name + ".yaml" }
-
 // reserved are names a node or parameter may not take: the expression
 // language's own words and builtins.
-var reserved = map[string]bool{
-	"true": true, "false": true, "nil": true, "and": true, "or": true, "not": true, "in": true,
-	"matches": true, "contains": true, "startsWith": true, "endsWith": true, "let": true, "if": true, "else": true,
-	"abs": true, "ceil": true, "floor": true, "round": true, "max": true, "min": true, "int": true, "float": true,
-	"sum": true, "mean": true, "string": true, "upper": true, "lower": true, "trim": true, "len": true, "pct_change": true, "params": true,
+func reserved(name string) bool {
+	switch name {
+	case "true", "false", "nil", "and", "or", "not", "in", "matches", "contains", "startsWith", "endsWith", "let", "if", "else",
+		"pct_change", "percent", "params":
+		return true
+	}
+	return slices.Contains(builtins(), name)
 }
 
 // validID says what is wrong with a node's or parameter's name.
@@ -207,9 +207,9 @@ func validID(what, id string) string {
 	switch {
 	case id == "":
 		return fmt.Sprintf("missing; name the %s (lower-case letters, digits and _)", what)
-	case !nameRE.MatchString(id):
+	case !nameRE().MatchString(id):
 		return fmt.Sprintf("a %s's name is lower-case letters, digits and _, starting with a letter (it is used in expressions), not %q", what, id)
-	case reserved[id]:
+	case reserved(id):
 		return fmt.Sprintf("%q is a word of the expression language; choose another name", id)
 	}
 	return ""
