@@ -276,12 +276,21 @@ func (s *Server) runWorkflow(w http.ResponseWriter, r *http.Request) {
 	if runErr != nil {
 		ev := workflowErrorEvent{Error: errorBody(runErr)}
 		if final.RunID != "" {
+			final = withNodes(final)
 			ev.State = &final
 		}
 		sse.send("error", "", ev)
 		return
 	}
-	sse.send("done", "", final)
+	sse.send("done", "", withNodes(final))
+}
+
+// withNodes is st with its nodes a list also before the first has run.
+func withNodes(st workflow.State) workflow.State {
+	if st.Nodes == nil {
+		st.Nodes = []workflow.NodeState{}
+	}
+	return st
 }
 
 // refusal is the error of a run refused for its problems: how many, and
@@ -314,6 +323,7 @@ type stateFeed struct {
 }
 
 func (f *stateFeed) add(st workflow.State) {
+	st = withNodes(st)
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -420,6 +420,9 @@ func TestWorkflowRunStreams(t *testing.T) {
 		if err := json.Unmarshal(e.data, &st); err != nil {
 			t.Fatal(err)
 		}
+		if st.Nodes == nil {
+			t.Errorf("state %d: nodes is not a list: %s", i, e.data)
+		}
 		if len(st.Nodes) < nodes {
 			t.Errorf("state %d has %d nodes, fewer than before (%d)", i, len(st.Nodes), nodes)
 		}
