@@ -36,6 +36,7 @@ const wf = {
   loaded: false,
   run: null, // {status, nodes: Map(id → node state), message}
   running: false,
+  runToken: 0, // bumped when another workflow is opened: a run's events no longer show
   linkSnapshot: null, // while a node's id is edited: the links that name it
   reveal: false, // the next drawing scrolls the selected node into view
 };
@@ -130,9 +131,14 @@ function newWorkflow() {
 function begin() {
   wf.selected = -1;
   wf.run = null;
+  wf.runToken++;
+  $("#wf-run-status").textContent = "";
+  delete $("#wf-run-status").dataset.status;
   wf.version++;
   wf.shape++;
   wf.checked = { version: -1, shape: -1, yaml: "", problems: [], error: "" };
+  $("#wf-canvas").scrollTop = 0;
+  $("#wf-canvas").scrollLeft = 0;
   renderPicker();
 }
 
@@ -362,7 +368,7 @@ const BOX_W = 184;
 const BOX_H = 58;
 const GAP_X = 40;
 const GAP_Y = 58;
-const PAD = 28;
+const PAD = 44;
 
 function svgEl(tag, attrs = {}, children = []) {
   const n = document.createElementNS(SVG, tag);
@@ -473,7 +479,22 @@ function renderGraph() {
         return;
       }
       const b = L.pos[j];
-      if (L.row[j] > L.row[i]) {
+      if (L.row[j] > L.row[i] + 1) {
+        // Past the rows between: round them, then on the left, else on
+        // the right, so that the arrow crosses no box.
+        const between = nodes.map((_, k) => k).filter((k) => L.row[k] > L.row[i] && L.row[k] < L.row[j]);
+        const left = f === "then";
+        const side = left
+          ? Math.min(sx, ...between.map((k) => L.pos[k].x)) - 18
+          : Math.max(sx, ...between.map((k) => L.pos[k].x + BOX_W)) + 18;
+        const tx = b.x + BOX_W / 2;
+        const ty = b.y;
+        const y1 = sy + GAP_Y / 2;
+        const y2 = ty - GAP_Y / 2;
+        d = `M${sx},${sy} C${sx},${y1} ${side},${sy} ${side},${y1} L${side},${y2} C${side},${ty} ${tx},${y2} ${tx},${ty}`;
+        lx = left ? side - 34 : side;
+        ly = (y1 + y2) / 2;
+      } else if (L.row[j] > L.row[i]) {
         const tx = b.x + BOX_W / 2;
         const ty = b.y;
         const dy = Math.max(24, (ty - sy) / 2);
@@ -752,7 +773,8 @@ function renderRunNodes() {
 function showState(st, final) {
   wf.run = { status: st.status, message: st.message || "", nodes: new Map((st.nodes || []).map((n) => [n.id, n])), runId: st.run_id };
   const status = $("#wf-run-status");
-  const what = final ? `Finished: ${st.status}` : `Running: ${st.status}`;
+  let what = `Finished: ${st.status}`;
+  if (!final) what = st.status === "running" ? `Running${st.next ? ` ${st.next}` : ""}…` : `Now ${st.status}`;
   status.textContent = [what, st.message, st.run_id ? `run ${st.run_id}` : ""].filter(Boolean).join(" · ");
   status.dataset.status = final ? st.status : "running";
   renderRunNodes();
@@ -764,15 +786,19 @@ async function runWorkflow() {
   const params = {};
   for (const i of $("#wf-run-params").querySelectorAll("input[data-param]")) if (i.value !== "") params[i.dataset.param] = i.value;
   wf.running = true;
+  const token = ++wf.runToken;
+  const shown = () => token === wf.runToken;
   $("#wf-run").disabled = true;
   wf.run = null;
   renderRunNodes();
+  renderGraph();
   const status = $("#wf-run-status");
   status.textContent = "Starting…";
   status.dataset.status = "starting";
   let ended = false;
   try {
     await streamSSE("/api/workflows/run", { workflow: wf.graph, params }, (ev) => {
+      if (!shown()) return;
       if (ev.event === "state") showState(ev.data, false);
       else if (ev.event === "done") { ended = true; showState(ev.data, true); }
       else if (ev.event === "error") {
@@ -782,11 +808,12 @@ async function runWorkflow() {
         status.dataset.status = "error";
       }
     });
-    if (!ended) {
+    if (!ended && shown()) {
       status.textContent = "The stream ended before the run did; its record is in quarry runs.";
       status.dataset.status = "error";
     }
   } catch (e) {
+    if (!shown()) return;
     // Refused: the definition has problems (the check's own answer).
     if (e.body && Array.isArray(e.body.problems)) {
       wf.checked = { version: wf.version, shape: wf.shape, yaml: e.body.yaml || "", problems: e.body.problems, error: "" };
