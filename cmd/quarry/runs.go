@@ -164,7 +164,9 @@ func (a *app) printRun(r event.RunState) {
 	if r.SessionID != "" {
 		fmt.Fprintf(w, "Session  %s\n", r.SessionID)
 	}
-	if r.Question != "" {
+	if r.Kind == "workflow" {
+		fmt.Fprintf(w, "Workflow  %s (its steps: quarry workflow show %s)\n", r.Question, r.RunID)
+	} else if r.Question != "" {
 		fmt.Fprintf(w, "Question  %s\n", r.Question)
 	}
 	if r.Reading != nil && r.Reading.Text != "" {

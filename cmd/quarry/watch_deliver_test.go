@@ -342,4 +342,31 @@ channels:
 			t.Errorf("a secret was written or printed:\n%s", f)
 		}
 	}
+
+	// The failed delivery is pending; sent again while the channel is
+	// still down it fails again (exit 4); once quarry.yaml's channel is
+	// fixed it is delivered, once, and nothing else is sent again.
+	r = quarryCmd(t, "", "-C", dir, "watch", "redeliver", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "weekly_conversion_rate alert "+dipStart+" → broken (1 failed deliveries)") || !strings.Contains(r.stdout, "1 pending") {
+		t.Errorf("redeliver --dry-run: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "redeliver"); r.code != 4 || !strings.Contains(r.stdout, "→ broken: failed") {
+		t.Errorf("redeliver to a channel still down: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	fixed := strings.Replace(env, "BROKEN_URL="+broken.URL+"/gone", "BROKEN_URL="+hook.URL+"/fixed", 1)
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(fixed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "redeliver"); r.code != 0 || !strings.Contains(r.stdout, "→ broken: delivered") {
+		t.Errorf("redeliver once fixed: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if bodies, _ := hook.got(); len(bodies) != 3 || bodies[2]["alert"].(map[string]any)["monitor"] != "weekly_conversion_rate" {
+		t.Errorf("after the redelivery the webhook has %d posts, want 3", len(bodies))
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "redeliver"); r.code != 0 || !strings.Contains(r.stdout, "nothing to send") {
+		t.Errorf("a second redeliver: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if bodies, _ := hook.got(); len(bodies) != 3 {
+		t.Errorf("a second redeliver sent again: %d posts", len(bodies))
+	}
 }

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
-	"github.com/goccy/go-yaml/parser"
-	"github.com/goccy/go-yaml/token"
 	"github.com/quarrydata/quarry/internal/yamlnode"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -110,31 +107,13 @@ func (d *gdec) errf(line int, format string, args ...any) {
 
 func (d *gdec) decode(src []byte) *Set {
 	set := &Set{}
-	f, err := parser.ParseBytes(src, 0)
-	if err != nil {
-		line, msg := 0, err.Error()
-		var ye interface {
-			GetToken() *token.Token
-			GetMessage() string
-		}
-		if errors.As(err, &ye) {
-			msg = ye.GetMessage()
-			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
-				line = tk.Position.Line
-			}
-		}
-		d.errf(line, "invalid YAML: %s", msg)
-		return set
+	yd := yamlnode.NewDecoder(d.file)
+	body := yd.Parse(src)
+	for _, p := range yd.Problems {
+		d.errf(p.Line, "%s", p.Msg)
 	}
-	var body ast.Node
-	for _, doc := range f.Docs {
-		if doc != nil && doc.Body != nil {
-			if body != nil {
-				d.errf(yamlnode.Line(doc.Body), "the file holds more than one YAML document; keep one")
-				break
-			}
-			body = yamlnode.Unwrap(doc.Body)
-		}
+	if yd.Broken {
+		return set
 	}
 	if body == nil || yamlnode.IsNull(body) {
 		d.errf(0, "the file is empty; write a cases: list")

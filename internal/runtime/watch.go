@@ -154,18 +154,8 @@ func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Run
 	for _, v := range f.Verified {
 		verified[strings.ToLower(strings.TrimSpace(v.Question))] = v.SQL
 	}
-	alerts, state := WatchFiles(cfg)
-	channels := make(map[string]deliver.Channel, len(cfg.Channels))
-	for name, ch := range cfg.Channels {
-		channels[name] = ch.Deliver()
-	}
-	notifier := &watchdeliver.Notifier{
-		Keep:     watchfile.Notifier{Path: alerts, Now: r.o.Now},
-		Channels: channels,
-		Sender:   &deliver.Sender{Clock: r.o.Now},
-		Log:      watchfile.Deliveries{Path: DeliveriesFile(cfg), Now: r.o.Now},
-		Link:     func(run string) string { return RunLink(cfg, run) },
-	}
+	_, state := WatchFiles(cfg)
+	notifier := r.notifier(cfg)
 	return &watch.Runner{
 		Model:       f.Model,
 		Verified:    verified,
@@ -174,6 +164,52 @@ func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Run
 		State:       watchfile.State{Path: state},
 		Investigate: investigate,
 	}, release, nil
+}
+
+// notifier keeps each alert in the alerts file, then delivers it to the
+// channels of quarry.yaml, recording each delivery.
+func (r *Runtime) notifier(cfg *config.Config) *watchdeliver.Notifier {
+	alerts, _ := WatchFiles(cfg)
+	channels := make(map[string]deliver.Channel, len(cfg.Channels))
+	for name, ch := range cfg.Channels {
+		channels[name] = ch.Deliver()
+	}
+	return &watchdeliver.Notifier{
+		Keep:     watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Channels: channels,
+		Sender:   &deliver.Sender{Clock: r.o.Now},
+		Log:      watchfile.Deliveries{Path: DeliveriesFile(cfg), Now: r.o.Now},
+		Link:     func(run string) string { return RunLink(cfg, run) },
+	}
+}
+
+// Undelivered lists the kept alerts that some channel of theirs never
+// got (deliveries.jsonl records only failures for it, or nothing).
+func (r *Runtime) Undelivered() ([]watchdeliver.Pending, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, err
+	}
+	alerts, _ := WatchFiles(cfg)
+	kept, err := watchfile.ReadAlerts(alerts)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := watchfile.ReadDeliveries(DeliveriesFile(cfg))
+	if err != nil {
+		return nil, err
+	}
+	return watchdeliver.Undelivered(kept, ds), nil
+}
+
+// Redeliver tells each pending alert to its channel again, with the
+// channels as quarry.yaml defines them now, recording every delivery.
+func (r *Runtime) Redeliver(ctx context.Context, pending []watchdeliver.Pending) ([]watch.Delivery, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, err
+	}
+	return r.notifier(cfg).Redeliver(ctx, pending)
 }
 
 // watchSource runs monitors' queries as recorded runs of the analyst.

@@ -406,23 +406,6 @@ func (s *workflowSteps) Ask(ctx context.Context, question string) (workflow.Step
 // question onto it exactly) or SQL (through the guard and the column
 // policy, as quarry run does).
 func (s *workflowSteps) Query(ctx context.Context, verified, sql string) (workflow.StepResult, error) {
-	if verified != "" {
-		k, err := s.r.Knowledge()
-		if err != nil {
-			return workflow.StepResult{}, err
-		}
-		an, release, err := s.r.Analyst(ctx, "", min(s.cfg.Limits.MaxRows, workflowRowCap))
-		if err != nil {
-			return workflow.StepResult{}, err
-		}
-		defer release()
-		rec, err := s.r.Recorder(ctx)
-		if err != nil {
-			return workflow.StepResult{}, err
-		}
-		out, err := an.Ask(ctx, rec, k, verified, s.asOf)
-		return s.result(ctx, out, err)
-	}
 	an, release, err := s.r.Analyst(ctx, "", min(s.cfg.Limits.MaxRows, workflowRowCap))
 	if err != nil {
 		return workflow.StepResult{}, err
@@ -431,6 +414,14 @@ func (s *workflowSteps) Query(ctx context.Context, verified, sql string) (workfl
 	rec, err := s.r.Recorder(ctx)
 	if err != nil {
 		return workflow.StepResult{}, err
+	}
+	if verified != "" {
+		k, err := s.r.Knowledge()
+		if err != nil {
+			return workflow.StepResult{}, err
+		}
+		out, err := an.Ask(ctx, rec, k, verified, s.asOf)
+		return s.result(ctx, out, err)
 	}
 	sink := &tableSink{max: workflowRowCap}
 	out, err := an.Run(ctx, rec, sql, sink)

@@ -21,6 +21,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 // Dir is the folder of the knowledge folder that holds workflows.
@@ -70,15 +72,8 @@ type Workflow struct {
 
 // lineOf is the line of the field at path, or of its nearest parent.
 func (w *Workflow) lineOf(path string) int {
-	for path != "" {
-		if l, ok := w.lines[path]; ok {
-			return l
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			break
-		}
-		path = path[:i]
+	if l := yamlnode.LineIn(w.lines, path); l > 0 {
+		return l
 	}
 	return w.Line
 }

@@ -68,9 +68,13 @@ func (d *Decoder) Errf(line int, path, format string, args ...any) {
 }
 
 // LineOf returns the line recorded for path, or for its nearest parent.
-func (d *Decoder) LineOf(path string) int {
+func (d *Decoder) LineOf(path string) int { return LineIn(d.Lines, path) }
+
+// LineIn returns the line lines records for path, or for its nearest
+// parent; 0 when none.
+func LineIn(lines map[string]int, path string) int {
 	for path != "" {
-		if l, ok := d.Lines[path]; ok {
+		if l, ok := lines[path]; ok {
 			return l
 		}
 		i := strings.LastIndexAny(path, ".[")

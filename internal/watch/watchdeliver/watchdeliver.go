@@ -151,3 +151,58 @@ func num(f float64) string {
 	}
 	return strconv.FormatFloat(f, 'g', 4, 64)
 }
+
+// Pending is one alert not yet told to one of its channels.
+type Pending struct {
+	Alert   watch.Alert
+	Channel string
+	// Tries is how many deliveries to the channel were recorded, all
+	// failed (0: none was recorded, e.g. the process stopped first).
+	Tries int
+}
+
+// Undelivered lists, alert by alert in the order they were kept, each
+// channel of an alert's notify: that no recorded delivery reached: every
+// attempt failed, or none was made.
+func Undelivered(kept []watchfile.Kept, deliveries []watchfile.Delivery) []Pending {
+	type key struct{ monitor, kind, segment, period, channel string }
+	ok := map[key]bool{}
+	tries := map[key]int{}
+	for _, d := range deliveries {
+		k := key{d.Monitor, d.Kind, d.Segment, d.PeriodStart, d.Channel}
+		tries[k]++
+		ok[k] = ok[k] || d.OK
+	}
+	var out []Pending
+	seen := map[key]bool{}
+	for _, a := range kept {
+		for _, ch := range a.To {
+			k := key{a.Monitor, a.Kind, a.Segment, a.PeriodStart, ch}
+			if ok[k] || seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, Pending{Alert: a.Alert, Channel: ch, Tries: tries[k]})
+		}
+	}
+	return out
+}
+
+// Redeliver tells the pending alerts to their channels again, recording
+// each delivery as Notify does, without keeping the alerts again.
+func (n *Notifier) Redeliver(ctx context.Context, pending []Pending) ([]watch.Delivery, error) {
+	again := *n
+	again.Keep = nil
+	var out []watch.Delivery
+	for _, p := range pending {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		ds, err := again.Notify(ctx, []string{p.Channel}, p.Alert)
+		out = append(out, ds...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

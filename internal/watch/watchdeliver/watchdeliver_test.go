@@ -92,3 +92,25 @@ func TestMessage(t *testing.T) {
 		t.Errorf("recovery %+v", r)
 	}
 }
+
+func TestUndelivered(t *testing.T) {
+	a1 := watch.Alert{Monitor: "m", Kind: watch.KindAlert, PeriodStart: "2026-01-05"}
+	a2 := watch.Alert{Monitor: "m", Kind: watch.KindRecovery, PeriodStart: "2026-01-12"}
+	kept := []watchfile.Kept{{To: []string{"hook", "mail"}, Alert: a1}, {To: []string{"hook"}, Alert: a2}, {To: []string{"hook", "mail"}, Alert: a1}}
+	ds := []watchfile.Delivery{
+		{Monitor: "m", Kind: watch.KindAlert, PeriodStart: "2026-01-05", Channel: "hook", OK: true},
+		{Monitor: "m", Kind: watch.KindAlert, PeriodStart: "2026-01-05", Channel: "mail"},
+		{Monitor: "m", Kind: watch.KindAlert, PeriodStart: "2026-01-05", Channel: "mail"},
+	}
+	got := Undelivered(kept, ds)
+	want := []Pending{{Alert: a1, Channel: "mail", Tries: 2}, {Alert: a2, Channel: "hook", Tries: 0}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Undelivered (-want +got):\n%s", d)
+	}
+	// Once the mail got through, only the recovery that was never sent
+	// is pending.
+	ds = append(ds, watchfile.Delivery{Monitor: "m", Kind: watch.KindAlert, PeriodStart: "2026-01-05", Channel: "mail", OK: true})
+	if got := Undelivered(kept, ds); len(got) != 1 || got[0].Alert.Kind != watch.KindRecovery {
+		t.Errorf("after the mail got through: %+v", got)
+	}
+}

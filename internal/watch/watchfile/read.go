@@ -1,0 +1,78 @@
+package watchfile
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/watch"
+)
+
+// Kept is one alert as the alerts file holds it: when it was kept, the
+// channels it was for, and the alert.
+type Kept struct {
+	At string
+	To []string
+	watch.Alert
+}
+
+// ReadAlerts reads the alerts file; a missing file holds none.
+func ReadAlerts(path string) ([]Kept, error) {
+	var out []Kept
+	err := readLines(path, "alerts", func(b []byte) error {
+		var l line
+		if err := json.Unmarshal(b, &l); err != nil {
+			return err
+		}
+		out = append(out, Kept{At: l.At, To: l.To, Alert: l.Alert})
+		return nil
+	})
+	return out, err
+}
+
+// ReadDeliveries reads the deliveries file; a missing file holds none.
+func ReadDeliveries(path string) ([]Delivery, error) {
+	var out []Delivery
+	err := readLines(path, "deliveries", func(b []byte) error {
+		var d Delivery
+		if err := json.Unmarshal(b, &d); err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// readLines calls each with every non-empty line of a JSON-lines file. A
+// line that does not decode is an error naming the file and line: the
+// files are quarry's own, so a bad line is damage to look at, not to skip.
+func readLines(path, what string, each func([]byte) error) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return quarry.Wrap(quarry.KindInput, err, "cannot read the %s file %s", what, path)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		if err := each(sc.Bytes()); err != nil {
+			return quarry.Wrap(quarry.KindInput, err, "%s:%d is not a line quarry wrote; move the file aside or fix that line", path, n)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return quarry.Wrap(quarry.KindInput, err, "cannot read the %s file %s", what, path)
+	}
+	return nil
+}
