@@ -78,6 +78,8 @@ type options struct {
 	// model, when set, is the language model of the agent (the fixer of
 	// /api/run).
 	model agent.Gateway
+	// workflows, when set, is what the workflow editor's endpoints serve.
+	workflows Workflows
 }
 
 // testServer is a running server over a shop.
@@ -189,6 +191,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		Version:      "test",
 		MaxStreams:   o.maxStreams,
 		Assets:       o.assets,
+		Workflows:    o.workflows,
 	})
 	if err != nil {
 		t.Fatal(err)

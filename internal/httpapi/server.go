@@ -71,7 +71,9 @@ type Config struct {
 	Agent AgentFunc
 	// Ask answers the questions of the chat and of POST /ask.
 	Ask AskFunc
-	// Workflows serves the workflow editor; nil: the server has none.
+	// Workflows serves the workflow editor (GET /api/workflows, POST
+	// /api/workflows/check and /api/workflows/run); nil: the server has
+	// none, and those answer 404.
 	Workflows  Workflows
 	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
@@ -140,6 +142,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/sessions", s.listSessions)
 	m.HandleFunc("GET /api/sessions/{id}", s.getSession)
 	m.HandleFunc("POST /api/feedback", s.feedback)
+	m.HandleFunc("GET /api/workflows", s.listWorkflows)
+	m.HandleFunc("POST /api/workflows/check", s.checkWorkflow)
+	m.HandleFunc("POST /api/workflows/run", s.runWorkflow)
 	m.HandleFunc("GET /api/health", s.health)
 	m.HandleFunc("/", s.fallback)
 	s.mux = m

@@ -1,4 +1,5 @@
 // quarry web chat. Plain ES module, no build step, no remote requests.
+// workflows.js (the workflow editor) imports the helpers exported here.
 //
 // Only two server fields are ever inserted as markup: done.answer.html (the
 // server renders and sanitises the Markdown) and done.answer.chart_svg (the
@@ -26,7 +27,7 @@ const state = {
 
 // ---------------------------------------------------------------- helpers
 
-function el(tag, opts = {}, children = []) {
+export function el(tag, opts = {}, children = []) {
   const n = document.createElement(tag);
   if (opts.class) n.className = opts.class;
   if (opts.text != null) n.textContent = String(opts.text);
@@ -80,7 +81,7 @@ function humanize(name) {
 }
 
 let toastTimer = 0;
-function toast(msg) {
+export function toast(msg) {
   const t = $("#toast");
   t.textContent = msg;
   t.hidden = false;
@@ -100,7 +101,7 @@ function load(key) {
 
 // ---------------------------------------------------------------- API
 
-class APIError extends Error {
+export class APIError extends Error {
   constructor(status, kind, message) {
     super(message);
     this.status = status;
@@ -124,7 +125,7 @@ async function errorOf(res) {
   return e;
 }
 
-async function api(path, opts = {}) {
+export async function api(path, opts = {}) {
   const init = { method: opts.method || "GET", headers: { Accept: "application/json" }, signal: opts.signal };
   if (opts.body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -144,7 +145,7 @@ async function api(path, opts = {}) {
 // streamSSE posts body to path and calls onEvent({event, id, data}) for each
 // server-sent event. EventSource cannot POST, so the stream is read and
 // parsed here.
-async function streamSSE(path, body, onEvent, signal) {
+export async function streamSSE(path, body, onEvent, signal) {
   let res;
   try {
     res = await fetch(path, {
@@ -1353,7 +1354,7 @@ function init() {
   document.addEventListener("keydown", (e) => {
     const t = e.target;
     const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable);
-    if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey && !$("#conversation").hidden) {
       e.preventDefault();
       input.focus();
     } else if (e.key === "Escape") {
