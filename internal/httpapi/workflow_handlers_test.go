@@ -321,7 +321,7 @@ func TestWorkflowCheckSaysWhatValidateSays(t *testing.T) {
 		{"an unknown next", func(w *workflow.Workflow) { w.Node("orders").Next = "nowhere" }, `no node is called "nowhere"`},
 		{"a node not on every path", func(w *workflow.Workflow) { w.Node("done").Message = "sent {{ note.delivered }}" },
 			"note may not have run before done (it is not on every path"},
-		{"a type error", func(w *workflow.Workflow) { w.Node("change").Expr = `revenue.value > "x"` }, "mismatched types float64 and string"},
+		{"a type error", func(w *workflow.Workflow) { w.Node("change").Expr = `revenue.value > "x"` }, "mismatched types number and text"},
 		{"a compute over a later node", func(w *workflow.Workflow) { w.Node("change").Expr = "moved.taken" }, "moved may not have run before change"},
 		{"a field of another kind", func(w *workflow.Workflow) { w.Node("change").Question = "revenue" }, "question is not a field of a compute node; its fields: expr, next"},
 		{"a branch without else", func(w *workflow.Workflow) { w.Node("moved").Else = "" }, "missing; name the node that follows when it does not"},
