@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrydata/quarry/internal/format"
 	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
@@ -60,6 +62,8 @@ type workflowListing struct {
 	Valid       bool               `json:"valid"`
 	Problems    []workflow.Problem `json:"problems,omitempty"`
 	LastRun     *workflowRunView   `json:"last_run,omitempty"`
+	// outside says File is a path of its own, not in the knowledge folder.
+	outside bool
 }
 
 type workflowRunView struct {
@@ -140,6 +144,14 @@ func (a *app) workflowListCmd() *cobra.Command {
 	return cmd
 }
 
+// plural is "1 workflow", "2 workflows".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -182,19 +194,22 @@ code is 3 when there is any.`,
 				return err
 			}
 		} else {
-			dir := a.knowledgeDisplay()
 			for _, l := range ls {
+				dir := a.knowledgeDisplay()
+				if l.outside {
+					dir = ""
+				}
 				for _, p := range l.Problems {
-					fmt.Fprintln(a.stdout, p.Format(dir))
+					fmt.Fprintln(a.stdout, format.DisplayText(p.Format(dir)))
 				}
 			}
 			if bad == 0 {
-				fmt.Fprintf(a.stdout, "%d workflows, no problems\n", len(ls))
+				fmt.Fprintf(a.stdout, "%s, no problems\n", plural(len(ls), "workflow"))
 			}
 		}
 		if bad > 0 {
 			if !asJSON {
-				fmt.Fprintf(a.stderr, "%d problems in %d workflows\n", bad, len(ls))
+				fmt.Fprintf(a.stderr, "%s in %s\n", plural(bad, "problem"), plural(len(ls), "workflow"))
 			}
 			return silentError(quarry.ExitConfig)
 		}
@@ -218,14 +233,17 @@ func (a *app) pickWorkflows(ls []workflowListing, args []string) ([]workflowList
 		if found {
 			continue
 		}
-		src, err := os.ReadFile(arg)
-		if err != nil {
+		if _, err := os.Stat(arg); err != nil {
 			if _, _, err := a.rt.Workflow(arg); err != nil {
 				return nil, err
 			}
 			return nil, quarry.Errorf(quarry.KindNotFound, "no workflow or file %q", arg)
 		}
-		l := workflowListing{Name: arg, File: arg}
+		src, err := readWorkflowFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		l := workflowListing{Name: arg, File: arg, outside: true}
 		known, err := a.rt.WorkflowKnown()
 		if err != nil {
 			return nil, err
@@ -325,6 +343,11 @@ func (a *app) workflowRequest(asOf, by string, asJSON bool) (runtime.WorkflowReq
 	if req.By == "" {
 		req.By = os.Getenv("USER")
 	}
+	if req.By == "" {
+		if u, err := user.Current(); err == nil {
+			req.By = u.Username
+		}
+	}
 	if !asJSON {
 		printed := map[string]bool{}
 		req.Progress = func(st workflow.State) {
@@ -344,7 +367,7 @@ func (a *app) workflowRequest(asOf, by string, asJSON bool) (runtime.WorkflowReq
 // printNode writes one node's line: its status, id, kind and what it gave.
 func printNode(w io.Writer, n workflow.NodeState) {
 	mark := map[string]string{workflow.NodeSucceeded: "✓", workflow.NodeFailed: "✗", workflow.NodeStopped: "■", workflow.NodeWaiting: "…"}[n.Status]
-	fmt.Fprintf(w, "%s %-16s %-8s %s\n", mark, n.ID, n.Kind, nodeSummary(n))
+	fmt.Fprintf(w, "%s %-16s %-8s %s\n", mark, n.ID, n.Kind, format.DisplayText(nodeSummary(n)))
 }
 
 // nodeSummary is one line of what a node gave.
@@ -370,8 +393,18 @@ func nodeSummary(n workflow.NodeState) string {
 			parts = append(parts, fmt.Sprintf("→ %v", out["taken"]))
 		case string(workflow.Notify):
 			parts = append(parts, fmt.Sprint(out["message"]))
+			if errs, _ := out["errors"].([]any); len(errs) > 0 {
+				msgs := make([]string, len(errs))
+				for i, e := range errs {
+					msgs[i] = fmt.Sprint(e)
+				}
+				parts = append(parts, "[NOT DELIVERED: "+strings.Join(msgs, "; ")+"]")
+			}
 		case string(workflow.Wait):
-			parts = append(parts, fmt.Sprintf("approved: %v %v", out["approved"], out["by"]))
+			parts = append(parts, waitSummary(out))
+		}
+		if mark, ok := out["restricted"].(string); ok {
+			parts = append(parts, mark)
 		}
 	}
 	if n.Message != "" {
@@ -387,6 +420,27 @@ func nodeSummary(n workflow.NodeState) string {
 		parts = append(parts, fmt.Sprintf("[attempt %d]", n.Attempts))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// waitSummary says how a wait ended: approved or refused, by whom, with
+// what note; or that its time came.
+func waitSummary(out map[string]any) string {
+	note, _ := out["note"].(string)
+	by, _ := out["by"].(string)
+	if note == "the time came" && by == "" {
+		return "the time came"
+	}
+	s := "refused"
+	if ok, _ := out["approved"].(bool); ok {
+		s = "approved"
+	}
+	if by != "" {
+		s += " by " + by
+	}
+	if note != "" {
+		s += ": " + note
+	}
+	return s
 }
 
 // workflowDone prints how a run ended and maps it to the exit code.
@@ -421,17 +475,23 @@ func (a *app) workflowDone(st workflow.State, err error, asJSON bool) error {
 }
 
 func (a *app) printWorkflowEnd(st workflow.State) {
+	st.Message = format.DisplayText(st.Message)
+	if st.Waiting != nil {
+		w := *st.Waiting
+		w.Approval = format.DisplayText(w.Approval)
+		st.Waiting = &w
+	}
 	switch st.Status {
 	case workflow.StatusCompleted:
 		fmt.Fprintf(a.stdout, "\n%s completed in %s (%s).", st.Workflow, st.Duration.Round(time.Millisecond), st.RunID)
 		if end := st.Node(st.Last); end != nil && end.Message != "" {
-			fmt.Fprintf(a.stdout, " %s", end.Message)
+			fmt.Fprintf(a.stdout, " %s", format.DisplayText(end.Message))
 		}
 		fmt.Fprintln(a.stdout)
 	case workflow.StatusStopped:
 		fmt.Fprintf(a.stdout, "\n%s stopped: %s (%s)\n", st.Workflow, st.Message, st.RunID)
 	case workflow.StatusFailed:
-		fmt.Fprintf(a.stdout, "\n%s failed: %s (%s)\nAfter fixing the cause: quarry workflow resume %s\n", st.Workflow, st.Message, st.RunID, st.RunID)
+		fmt.Fprintf(a.stdout, "\n%s failed: %s (%s)\nA failed run is over; after fixing the cause, run the workflow again.\n", st.Workflow, st.Message, st.RunID)
 	case workflow.StatusWaiting:
 		if st.Waiting.Approval != "" {
 			fmt.Fprintf(a.stdout, "\n%s waits for an approval at %s: %s\nApprove: quarry workflow approve %s   ·   refuse: quarry workflow approve %s --reject\n",

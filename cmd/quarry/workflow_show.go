@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"slices"
 	"text/tabwriter"
 
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/token"
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -151,9 +156,9 @@ func (a *app) workflowFmtCmd() *cobra.Command {
 				path, file = s.Path, s.File
 			}
 		}
-		src, err := os.ReadFile(path)
+		src, err := readWorkflowFile(path)
 		if err != nil {
-			return quarry.Errorf(quarry.KindNotFound, "no workflow or file %q; quarry workflow list shows the workflows", args[0])
+			return err
 		}
 		w, probs := workflow.Decode(file, src)
 		if len(probs) > 0 || w == nil {
@@ -170,13 +175,59 @@ func (a *app) workflowFmtCmd() *cobra.Command {
 		if string(out) == string(src) {
 			return nil
 		}
+		if hasComments(src) {
+			return quarry.Errorf(quarry.KindInput, "%s has comments, which the canonical form does not keep; move what they say into description: or a node's title:, then run fmt --write again", path)
+		}
 		if err := runtime.WriteFileAtomic(path, out, 0o644); err != nil {
-			return err
+			return quarry.Wrap(quarry.KindInput, err, "cannot write %s (%s)", path, errText(err))
 		}
 		fmt.Fprintf(a.stderr, "rewrote %s\n", path)
 		return nil
 	})
 	return cmd
+}
+
+// maxWorkflowFile bounds the workflow files quarry reads.
+const maxWorkflowFile = 1 << 20
+
+// readWorkflowFile reads a workflow file of at most maxWorkflowFile bytes.
+func readWorkflowFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, quarry.Errorf(quarry.KindNotFound, "no workflow or file %q; quarry workflow list shows the workflows", path)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, quarry.Errorf(quarry.KindInput, "%s is not a regular file; name a workflow's YAML file", path)
+	}
+	src, err := io.ReadAll(io.LimitReader(f, maxWorkflowFile+1))
+	if err != nil {
+		return nil, quarry.Wrap(quarry.KindInput, err, "cannot read %s", path)
+	}
+	if len(src) > maxWorkflowFile {
+		return nil, quarry.Errorf(quarry.KindInput, "%s is over %d bytes; a workflow file is at most 1 MB", path, maxWorkflowFile)
+	}
+	return src, nil
+}
+
+// hasComments says whether a YAML file holds a comment, by YAML's own
+// tokens (a # inside a quoted string is not one).
+func hasComments(src []byte) bool {
+	for _, tk := range lexer.Tokenize(string(src)) {
+		if tk.Type == token.CommentType {
+			return true
+		}
+	}
+	return false
+}
+
+// errText is the cause of a file error without its path.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func (a *app) workflowReportCmd() *cobra.Command {
@@ -209,7 +260,7 @@ several rows (HTML), and each step's provenance.`,
 			return err
 		}
 		if err := runtime.WriteFileAtomic(outFile, []byte(text), 0o644); err != nil {
-			return err
+			return quarry.Wrap(quarry.KindInput, err, "cannot write %s (%s); name a file in a folder that exists", outFile, errText(err))
 		}
 		fmt.Fprintf(a.stderr, "wrote %s\n", outFile)
 		return nil

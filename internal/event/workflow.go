@@ -32,6 +32,9 @@ type WorkflowNodeStartedData struct {
 	Node    string `json:"node"`
 	Kind    string `json:"kind"`
 	Attempt int    `json:"attempt"`
+	// Holder names the process running the node (host:pid), so that
+	// another process does not run it again while it is alive.
+	Holder string `json:"holder,omitempty"`
 }
 
 // WorkflowNodeFinishedData records how a node ended: succeeded, failed (it

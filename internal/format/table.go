@@ -343,3 +343,8 @@ func cut(s string, width int) string {
 	}
 	return s
 }
+
+// DisplayText is s made safe to print in a terminal (displayText): no
+// control characters, escape sequences or bidirectional overrides reach
+// it from data.
+func DisplayText(s string) string { return displayText([]byte(s)) }

@@ -128,8 +128,8 @@ func (s fakeSteps) Query(ctx context.Context, verified, sql string) (workflow.St
 	return s.Ask(ctx, verified+sql)
 }
 
-func (fakeSteps) Notify(context.Context, []string, string, string) (int, int, error) {
-	return 0, 0, nil
+func (fakeSteps) Notify(context.Context, []string, string, string) (int, []string, error) {
+	return 0, nil, nil
 }
 
 // listJSON is GET /api/workflows as a client reads it.

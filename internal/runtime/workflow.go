@@ -34,6 +34,9 @@ type WorkflowSource struct {
 	Source []byte
 }
 
+// maxWorkflowFile bounds a workflow file.
+const maxWorkflowFile = 1 << 20
+
 // WorkflowSources lists the knowledge folder's workflows/*.yaml files,
 // sorted by name. A missing folder is none.
 func (r *Runtime) WorkflowSources() ([]WorkflowSource, error) {
@@ -56,6 +59,9 @@ func (r *Runtime) WorkflowSources() ([]WorkflowSource, error) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
+		if info, err := e.Info(); err == nil && info.Size() > maxWorkflowFile {
+			return nil, quarry.Errorf(quarry.KindInput, "%s is %d bytes; a workflow file is at most 1 MB", p, info.Size())
+		}
 		src, err := os.ReadFile(p)
 		if err != nil {
 			return nil, quarry.Wrap(quarry.KindInput, err, "read %s", p)
@@ -286,7 +292,7 @@ func (r *Runtime) runner(ctx context.Context, w *workflow.Workflow, g workflow.G
 	if req.Progress != nil {
 		sink = &progressSink{next: st, progress: req.Progress, log: slices.Clone(prior)}
 	}
-	return &workflow.Runner{Workflow: w, Graph: g, Steps: steps, Sink: sink, Clock: r.o.Now, By: req.By}, release, nil
+	return &workflow.Runner{Workflow: w, Graph: g, Steps: steps, Sink: sink, Clock: r.o.Now, By: req.By, Holder: holder()}, release, nil
 }
 
 // RunWorkflow starts a run of w (valid: Workflow or CheckWorkflow).
@@ -384,6 +390,9 @@ func (r *Runtime) ResumeWorkflow(ctx context.Context, runID string, approve *boo
 	if err != nil {
 		return ws, err
 	}
+	if err := refuseLive(ws); err != nil {
+		return ws, err
+	}
 	if !ws.Final() {
 		restricted, err := r.restrictedNodes(ctx, st, w, ws)
 		if err != nil {
@@ -401,10 +410,18 @@ func (r *Runtime) ResumeWorkflow(ctx context.Context, runID string, approve *boo
 		return ws, err
 	}
 	defer release()
+	var out workflow.State
 	if approve != nil {
-		return run.Approve(ctx, evs, *approve, note)
+		out, err = run.Approve(ctx, evs, *approve, note)
+	} else {
+		out, err = run.Resume(ctx, evs)
 	}
-	return run.Resume(ctx, evs)
+	if quarry.KindOf(err) == quarry.KindConflict {
+		// Another process appended to the run first (an approval, a
+		// resume): its record stands.
+		err = quarry.Wrap(quarry.KindInput, err, "another quarry process went on with run %s at the same time, and its record stands; quarry workflow show %s says where the run is", runID, runID)
+	}
+	return out, err
 }
 
 // workflowChannels says which channels of the workflow's notify nodes
@@ -499,6 +516,10 @@ func (s *workflowSteps) Query(ctx context.Context, verified, sql string) (workfl
 		res.Message, res.Transient = quarry.Message(err), transient(err)
 		return res, nil
 	}
+	if out != nil && out.Truncated {
+		res.Message = fmt.Sprintf("the query returned more than %d rows, the most a workflow step reads; aggregate in the SQL (GROUP BY, LIMIT) so the step reads the answer itself", workflowRowCap)
+		return res, nil
+	}
 	// SQL has no reading to be confident about: its confidence is what the
 	// guard and the engine vouch for, the rows as they came.
 	res.Answered, res.Confidence = true, 1
@@ -526,6 +547,7 @@ func (s *workflowSteps) result(ctx context.Context, out *analyst.AskOutcome, err
 	}
 	if o.Reading != nil && len(o.Reading.Measures) > 0 {
 		res.Measure = o.Reading.Measures[0].Name
+		res.Measures = len(o.Reading.Measures)
 	}
 	if o.RunID != "" {
 		if st, e := s.r.Store(ctx); e == nil {
@@ -545,23 +567,22 @@ func transient(err error) bool {
 // Notify delivers a message to the channels named (checked when the run
 // began), recording nothing beyond the run's own event: the workflow's
 // log is the record.
-func (s *workflowSteps) Notify(ctx context.Context, channels []string, title, message string) (int, int, error) {
+func (s *workflowSteps) Notify(ctx context.Context, channels []string, title, message string) (int, []string, error) {
 	sender := &deliver.Sender{Clock: s.r.o.Now}
-	var ok, failed int
+	var ok int
 	var errs []string
 	for _, name := range channels {
 		ch := s.cfg.Channels[name]
 		if _, err := sender.Send(ctx, ch.Deliver(), deliver.Message{Title: title, Text: message}); err != nil {
-			failed++
 			errs = append(errs, name+": "+quarry.Message(err))
 			continue
 		}
 		ok++
 	}
-	if ok == 0 && failed > 0 {
-		return ok, failed, quarry.Errorf(quarry.KindConnection, "no channel took the message: %s", strings.Join(errs, "; "))
+	if ok == 0 && len(errs) > 0 {
+		return ok, errs, quarry.Errorf(quarry.KindConnection, "no channel took the message: %s", strings.Join(errs, "; "))
 	}
-	return ok, failed, nil
+	return ok, errs, nil
 }
 
 // WorkflowReport lays a workflow run out as one document: each step with
@@ -591,13 +612,13 @@ func (r *Runtime) WorkflowReport(ctx context.Context, runID string) (workflow.Re
 		if n.RunID == "" {
 			continue
 		}
-		d := workflow.StepDetail{Link: RunLink(cfg, n.RunID)}
-		if d.Link == "" {
-			d.Link = "quarry runs export " + n.RunID
-		}
+		d := workflow.StepDetail{Link: RunLink(cfg, n.RunID), Command: "quarry runs export " + n.RunID}
 		rs, err := st.Run(ctx, n.RunID)
 		if err == nil {
 			d.SQL = rs.SQL
+			if rs.Kind == "ask" && !strings.Contains(string(n.Output), `"restricted"`) {
+				d.Asked = rs.Question
+			}
 		}
 		var out workflow.AnswerOutput
 		if json.Unmarshal(n.Output, &out) == nil {

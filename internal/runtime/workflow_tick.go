@@ -28,6 +28,15 @@ type TickOutcome struct {
 // until a time that has come goes on. Relative dates are read against
 // asOf.
 func (r *Runtime) WorkflowTick(ctx context.Context, now, asOf time.Time) ([]TickOutcome, error) {
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := tickLock(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	srcs, err := r.WorkflowSources()
 	if err != nil {
 		return nil, err
@@ -38,7 +47,8 @@ func (r *Runtime) WorkflowTick(ctx context.Context, now, asOf time.Time) ([]Tick
 	}
 	var out []TickOutcome
 	for _, run := range runs {
-		if !workflow.Due(run, now) {
+		// A wait is until a time by the clock, whatever --as-of says.
+		if !workflow.Due(run, r.o.Now()) {
 			continue
 		}
 		st, err := r.ResumeWorkflow(ctx, run.RunID, nil, "", WorkflowRequest{})

@@ -30,6 +30,7 @@ type AnswerOutput struct {
 	Rows       float64   `expr:"rows" json:"rows"`
 	Confidence float64   `expr:"confidence" json:"confidence"`
 	Headline   string    `expr:"headline" json:"headline,omitempty"`
+	Measures   float64   `expr:"measures" json:"measures,omitempty"`
 	RunID      string    `expr:"run" json:"run,omitempty"`
 	ResultID   string    `expr:"result" json:"result,omitempty"`
 	// Cell names the result cell Value was read from ("revenue", row 1).
@@ -70,6 +71,8 @@ type NotifyOutput struct {
 	Delivered float64 `expr:"delivered" json:"delivered"`
 	Failed    float64 `expr:"failed" json:"failed"`
 	Message   string  `expr:"message" json:"message"`
+	// Errors say, channel by channel, why a delivery failed.
+	Errors []string `expr:"-" json:"errors,omitempty"`
 }
 
 // ValueType is the type of a compute node's value.

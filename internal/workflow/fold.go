@@ -66,6 +66,8 @@ type NodeState struct {
 	Message    string          `json:"message,omitempty"`
 	Next       string          `json:"next,omitempty"`
 	DurationMS float64         `json:"duration_ms"`
+	// Holder is the process that started the node's last attempt.
+	Holder string `json:"holder,omitempty"`
 	// Resumed is what ended a wait node's wait, once something did.
 	Resumed *event.WorkflowResumedData `json:"resumed,omitempty"`
 }
@@ -113,7 +115,7 @@ func (s *State) apply(e event.Event) error {
 			s.Nodes = append(s.Nodes, NodeState{ID: d.Node, Kind: d.Kind})
 			n = &s.Nodes[len(s.Nodes)-1]
 		}
-		n.Status, n.Attempts = NodeRunning, d.Attempt
+		n.Status, n.Attempts, n.Holder = NodeRunning, d.Attempt, d.Holder
 		s.Next, s.Status, s.Waiting = d.Node, StatusRunning, nil
 	case *event.WorkflowNodeFinishedData:
 		n := s.Node(d.Node)

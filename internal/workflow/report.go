@@ -15,13 +15,16 @@ import (
 )
 
 // StepDetail is what a report shows of an ask or query node's run beyond
-// its output: the SQL, the answer's headline, a chart of the result (SVG),
-// and where its provenance is (a URL, or the command that exports it).
+// its output: the question as asked, the SQL, the answer's headline, a
+// chart of the result (SVG), and where its provenance is (a URL when the
+// server has a public address, and the command that exports it).
 type StepDetail struct {
+	Asked    string
 	SQL      string
 	Headline string
 	ChartSVG []byte
-	Link     string
+	Link     string // an http(s) URL, or ""
+	Command  string
 }
 
 // Section is one node of a report.
@@ -73,6 +76,9 @@ func NewReport(w *Workflow, st State, details map[string]StepDetail) Report {
 		switch n.Kind {
 		case Ask:
 			sec.Source = n.Question
+			if sec.Detail.Asked != "" {
+				sec.Source = sec.Detail.Asked // as asked, placeholders filled
+			}
 		case Query:
 			sec.Source = n.Verified
 			if n.SQL != "" {
@@ -117,11 +123,23 @@ func NewReport(w *Workflow, st State, details map[string]StepDetail) Report {
 		case Notify:
 			sec.Text, _ = out["message"].(string)
 		case Wait:
-			if by, _ := out["by"].(string); by != "" {
-				sec.Text = fmt.Sprintf("approved: %v, by %s", out["approved"], by)
-				if note, _ := out["note"].(string); note != "" {
-					sec.Text += ": " + note
+			if out != nil {
+				verdict := "refused"
+				if ok, _ := out["approved"].(bool); ok {
+					verdict = "approved"
 				}
+				by, _ := out["by"].(string)
+				note, _ := out["note"].(string)
+				switch {
+				case by == "" && note == "the time came":
+					verdict = "the time came"
+				case by != "":
+					verdict += " by " + by
+				}
+				if note != "" && note != "the time came" {
+					verdict += ": " + note
+				}
+				sec.Text = verdict
 			}
 		case End:
 			sec.Text = ns.Message
@@ -138,12 +156,14 @@ func figure(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Markdown writes the report as Markdown.
+// Markdown writes the report as Markdown. Every text that came from a
+// file, a parameter, a person or the data is escaped (md, cellText), so
+// none of it becomes markup, a link, a heading or a table row.
 func (r Report) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", r.Workflow)
+	fmt.Fprintf(&b, "# %s\n\n", md(r.Workflow))
 	if r.Description != "" {
-		fmt.Fprintf(&b, "%s\n\n", r.Description)
+		fmt.Fprintf(&b, "%s\n\n", md(r.Description))
 	}
 	fmt.Fprintf(&b, "Run `%s`, %s", r.RunID, r.Status)
 	if r.AsOf != "" {
@@ -151,41 +171,71 @@ func (r Report) Markdown() string {
 	}
 	b.WriteString(".")
 	if r.Message != "" {
-		fmt.Fprintf(&b, " %s", r.Message)
+		fmt.Fprintf(&b, " %s", md(r.Message))
 	}
 	b.WriteString("\n")
 	for _, k := range sortedKeys(r.Params) {
-		fmt.Fprintf(&b, "\n- parameter `%s` = %s", k, r.Params[k])
+		fmt.Fprintf(&b, "\n- parameter %s = %s", md(k), md(r.Params[k]))
 	}
 	b.WriteString("\n")
 	for _, s := range r.Sections {
-		fmt.Fprintf(&b, "\n## %s\n\n", s.Title)
+		fmt.Fprintf(&b, "\n## %s\n\n", md(s.Title))
 		fmt.Fprintf(&b, "*%s node `%s`, %s*", s.Kind, s.ID, s.Status)
 		if s.RunID != "" {
 			fmt.Fprintf(&b, " · run `%s`", s.RunID)
 		}
 		if s.Detail.Link != "" {
-			fmt.Fprintf(&b, " · provenance: %s", s.Detail.Link)
+			fmt.Fprintf(&b, " · provenance: <%s>", s.Detail.Link)
+		} else if s.Detail.Command != "" {
+			fmt.Fprintf(&b, " · provenance: `%s`", s.Detail.Command)
 		}
 		b.WriteString("\n\n")
 		if s.Source != "" {
-			fmt.Fprintf(&b, "> %s\n\n", strings.ReplaceAll(strings.TrimSpace(s.Source), "\n", "\n> "))
+			for _, l := range strings.Split(strings.TrimSpace(s.Source), "\n") {
+				fmt.Fprintf(&b, "> %s\n", md(l))
+			}
+			b.WriteString("\n")
 		}
 		if s.Text != "" {
-			fmt.Fprintf(&b, "%s\n\n", s.Text)
+			fmt.Fprintf(&b, "%s\n\n", md(s.Text))
 		}
 		if s.Message != "" && s.Kind != string(End) {
-			fmt.Fprintf(&b, "**%s**\n\n", s.Message)
+			fmt.Fprintf(&b, "**%s**\n\n", md(s.Message))
 		}
 		if len(s.Figures) > 0 {
 			b.WriteString("| figure | value | from |\n|---|---:|---|\n")
 			for _, f := range s.Figures {
-				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.Value, strings.ReplaceAll(f.Source, "|", "\\|"))
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, md(f.Value), md(f.Source))
 			}
 			b.WriteString("\n")
 		}
 		if s.Detail.SQL != "" {
-			fmt.Fprintf(&b, "```sql\n%s\n```\n", strings.TrimSpace(s.Detail.SQL))
+			fmt.Fprintf(&b, "```sql\n%s\n```\n", strings.ReplaceAll(strings.TrimSpace(s.Detail.SQL), "```", "` ` `"))
+		}
+	}
+	return b.String()
+}
+
+// md is text as Markdown shows it literally, on one line: markup
+// characters escaped, line breaks as spaces, HTML's angle brackets as
+// entities.
+func md(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\n', '\r':
+			b.WriteByte(' ')
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '[', ']', '(', ')', '#', '|', '!', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
 		}
 	}
 	return b.String()
@@ -215,7 +265,7 @@ figure img{max-width:100%;height:auto}
 {{range $k, $v := .Params}}<p class="meta">parameter <code>{{$k}}</code> = {{$v}}</p>{{end}}
 {{range .Sections}}<section id="{{.ID}}">
 <h2>{{.Title}}</h2>
-<p class="meta">{{.Kind}} node <code>{{.ID}}</code>, <span class="{{.Status}}">{{.Status}}</span>{{with .RunID}} · run <code>{{.}}</code>{{end}}{{with .Detail.Link}} · <a href="{{.}}">provenance</a>{{end}}</p>
+<p class="meta">{{.Kind}} node <code>{{.ID}}</code>, <span class="{{.Status}}">{{.Status}}</span>{{with .RunID}} · run <code>{{.}}</code>{{end}}{{if .Detail.Link}} · <a href="{{.Detail.Link}}">provenance</a>{{else}}{{with .Detail.Command}} · provenance: <code>{{.}}</code>{{end}}{{end}}</p>
 {{with .Source}}<blockquote>{{.}}</blockquote>{{end}}
 {{with .Text}}<p>{{.}}</p>{{end}}
 {{if and .Message (ne .Kind "end")}}<p><strong>{{.Message}}</strong></p>{{end}}

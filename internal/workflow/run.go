@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,7 +28,9 @@ const runStopped = StatusStopped
 type Steps interface {
 	Ask(ctx context.Context, question string) (StepResult, error)
 	Query(ctx context.Context, verified, sql string) (StepResult, error)
-	Notify(ctx context.Context, channels []string, title, message string) (delivered, failed int, err error)
+	// Notify returns how many channels took the message and, for each that
+	// did not, "channel: why".
+	Notify(ctx context.Context, channels []string, title, message string) (delivered int, failed []string, err error)
 }
 
 // StepResult is what an ask or query node's run gave.
@@ -42,9 +45,11 @@ type StepResult struct {
 	Table        *quarry.Table
 	ResultID     string
 	// Measure is the column of the answer's measure, when the reading
-	// names one; the value is read from it.
-	Measure string
-	CostUSD int64
+	// names one; the value is read from it. Measures counts the reading's
+	// measures: an answer of two has no single value.
+	Measure  string
+	Measures int
+	CostUSD  int64
 	// Transient says a failure may pass when tried again (a timeout, a
 	// lost connection), so a node's retries apply.
 	Transient bool
@@ -60,6 +65,8 @@ type Runner struct {
 	Clock    func() time.Time
 	// By names who acts (approvals), for the record.
 	By string
+	// Holder names this process in each node it starts (host:pid).
+	Holder string
 }
 
 // Start begins a new run: run.started and workflow.started, then the
@@ -231,7 +238,7 @@ func (r *Runner) loop(ctx context.Context, rec *event.Recorder, l *runLog, cur s
 		}
 		if resumed == nil {
 			attempts[cur]++
-			if err := rec.Emit(ctx, &event.WorkflowNodeStartedData{Node: cur, Kind: string(node.Kind), Attempt: attempts[cur]}); err != nil {
+			if err := rec.Emit(ctx, &event.WorkflowNodeStartedData{Node: cur, Kind: string(node.Kind), Attempt: attempts[cur], Holder: r.Holder}); err != nil {
 				return State{}, err
 			}
 		}
@@ -369,7 +376,7 @@ func (r *Runner) node(ctx context.Context, n *Node, vals map[string]any, outputs
 		var res StepResult
 		var err error
 		if n.Kind == Ask {
-			q, msg := render(n.Question, env)
+			q, msg := render(n.Question, env, true)
 			if msg != "" {
 				return failed(msg)
 			}
@@ -431,7 +438,7 @@ func (r *Runner) node(ctx context.Context, n *Node, vals map[string]any, outputs
 		return failed(fmt.Sprintf("%s gave %T; want a number, true/false or text", n.Expr, v))
 	case Wait:
 		if resumed == nil && n.Approval != "" {
-			text, bad := render(n.Approval, env)
+			text, bad := render(n.Approval, env, false)
 			if bad != "" {
 				return failed(bad)
 			}
@@ -439,7 +446,7 @@ func (r *Runner) node(ctx context.Context, n *Node, vals map[string]any, outputs
 		}
 		return r.wait(n, resumed)
 	case Notify:
-		msg, bad := render(n.Message, env)
+		msg, bad := render(n.Message, env, false)
 		if bad != "" {
 			return failed(bad)
 		}
@@ -453,14 +460,14 @@ func (r *Runner) node(ctx context.Context, n *Node, vals map[string]any, outputs
 			if err != nil {
 				return failed(quarry.Message(err))
 			}
-			out.Delivered, out.Failed = float64(d), float64(f)
+			out.Delivered, out.Failed, out.Errors = float64(d), float64(len(f)), f
 		}
 		return result{status: NodeSucceeded, output: out, next: n.Next}
 	case End:
 		msg := ""
 		if n.Message != "" {
 			var bad string
-			if msg, bad = render(n.Message, env); bad != "" {
+			if msg, bad = render(n.Message, env, false); bad != "" {
 				return failed(bad)
 			}
 		}
@@ -551,9 +558,10 @@ func answerOutput(res StepResult) AnswerOutput {
 			out.Labels = append(out.Labels, clip(s, maxLabel))
 		}
 	}
-	if len(t.Rows) == 1 && len(out.Values) == 1 {
+	if len(t.Rows) == 1 && len(out.Values) == 1 && res.Measures <= 1 {
 		out.Value, out.HasValue = out.Values[0], true
 	}
+	out.Measures = float64(max(res.Measures, 1))
 	return out
 }
 
@@ -602,7 +610,7 @@ func missingValue(src string, env map[string]any) string {
 			return false
 		}
 		if a, ok := env[id.Value].(AnswerOutput); ok && !a.HasValue {
-			msg = fmt.Sprintf("%s.value: the answer of %s has %s, so no single value; ask for one figure, or use %s.values", id.Value, id.Value, rowsText(a.Rows), id.Value)
+			msg = fmt.Sprintf("%s.value: the answer of %s has %s, so no single value; ask for one figure, or use %s.values", id.Value, id.Value, rowsText(a), id.Value)
 			return true
 		}
 		return false
@@ -610,15 +618,20 @@ func missingValue(src string, env map[string]any) string {
 	return msg
 }
 
-func rowsText(n float64) string {
-	if n == 1 {
+func rowsText(a AnswerOutput) string {
+	switch {
+	case a.Measures > 1:
+		return fmt.Sprintf("%d measures (%s is %s)", int(a.Measures), "the column it reads", a.Column)
+	case a.Rows == 1:
 		return "no number"
 	}
-	return fmt.Sprintf("%d rows", int(n))
+	return fmt.Sprintf("%d rows", int(a.Rows))
 }
 
-// render fills a text's placeholders; the message says what failed.
-func render(text string, env map[string]any) (string, string) {
+// render fills a text's placeholders; the message says what failed. A
+// question gets its numbers plain (2025, 0.15), as a person types them to
+// the planner; a message gets them as quarry writes figures (1,234.5).
+func render(text string, env map[string]any, plain bool) (string, string) {
 	var bad string
 	out, ok := renderWith(text, func(e string) (string, error) {
 		c, err := compile(e, env, "", true)
@@ -635,6 +648,9 @@ func render(text string, env map[string]any) (string, string) {
 		if err != nil {
 			bad = fmt.Sprintf("{{ %s }}: %s", e, err)
 			return "", err
+		}
+		if f, ok := v.(float64); ok && plain {
+			return strconv.FormatFloat(f, 'f', -1, 64), nil
 		}
 		return show(v), nil
 	})

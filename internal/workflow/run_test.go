@@ -45,9 +45,9 @@ func (f *fakeSteps) Query(ctx context.Context, verified, sql string) (StepResult
 	return f.Ask(ctx, verified+sql)
 }
 
-func (f *fakeSteps) Notify(_ context.Context, channels []string, title, msg string) (int, int, error) {
+func (f *fakeSteps) Notify(_ context.Context, channels []string, title, msg string) (int, []string, error) {
 	f.sent = append(f.sent, msg)
-	return len(channels), 0, nil
+	return len(channels), nil, nil
 }
 
 // memSink is the store: the events appended, in order. failAfter makes

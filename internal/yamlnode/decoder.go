@@ -102,6 +102,9 @@ func (d *Decoder) Parse(src []byte) ast.Node {
 				line = tk.Position.Line
 			}
 		}
+		if len(msg) > 200 {
+			msg = msg[:200] + "…"
+		}
 		d.Errf(line, "", "invalid YAML: %s", msg)
 		d.Broken = true
 		return nil
