@@ -126,7 +126,7 @@ func (c *cover) partial() (Check, bool) {
 	}
 	var grain semantic.Grain
 	for _, d := range c.q.Dimensions {
-		if d.Grain != "" {
+		if d.Grain != "" && !d.Grain.Cyclic() {
 			grain = d.Grain
 		}
 	}
