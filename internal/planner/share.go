@@ -239,7 +239,7 @@ func (b *builder) nonTimeDimensions() int {
 // isTimeDim reports whether a dimension reference is the time axis.
 func isTimeDim(name string) bool {
 	switch semantic.Grain(name) {
-	case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear:
+	case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear, semantic.GrainDayOfWeek:
 		return true
 	}
 	return name == "time"

@@ -477,7 +477,7 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 		// each category's part of its quarter).
 		var within []string
 		for i, ds := range dims {
-			if ds.periods != nil || ds.out.Grain != "" && !ds.out.Grain.Cyclic() && len(dims) > 1 {
+			if ds.periods != nil || ds.out.Grain != "" && len(dims) > 1 {
 				within = append(within, dimOut[i])
 			}
 		}
