@@ -242,6 +242,16 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "orders on weekdays", refuse: "not terms quarry knows"},
 		{q: "orders on a weekday", refuse: "not terms quarry knows"},
 		{q: "revenue on weekends by channel", refuse: "not terms quarry knows"},
+		// A share of some rows by a grouping: the rate within each group
+		// or each group's part of those rows? Asked, with both readings as
+		// questions; answered where the words settle it.
+		{q: "percentage of refunded orders by channel", refuse: "share of orders that were refunded within each channel, or each channel's part of all refunded orders"},
+		{q: "share of refunded orders by channel in 2025", refuse: "within each channel"},
+		{q: "percentage of mobile orders by country", refuse: "part of all mobile orders"},
+		{q: "what percentage of orders were refunded by channel", rows: "SELECT channel, avg(status = 'refunded') FROM orders GROUP BY 1 ORDER BY 1"},
+		{q: "percentage split of refunded orders by channel", rows: "SELECT channel, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'refunded') FROM orders WHERE status = 'refunded' GROUP BY 1 ORDER BY 1", cols: "channel,refunded_orders_share"},
+		{q: "which channel has the largest share of refunded orders", rows: "SELECT channel, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'refunded') FROM orders WHERE status = 'refunded' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", cols: "channel,refunded_orders_share"},
+		{q: "what percentage of orders were refunded by channel in 2025", rows: "SELECT channel, avg(status = 'refunded') FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
