@@ -252,6 +252,14 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "percentage split of refunded orders by channel", rows: "SELECT channel, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'refunded') FROM orders WHERE status = 'refunded' GROUP BY 1 ORDER BY 1", cols: "channel,refunded_orders_share"},
 		{q: "which channel has the largest share of refunded orders", rows: "SELECT channel, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'refunded') FROM orders WHERE status = 'refunded' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", cols: "channel,refunded_orders_share"},
 		{q: "what percentage of orders were refunded by channel in 2025", rows: "SELECT channel, avg(status = 'refunded') FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
+		// Growth: the change between two periods (the comparison states
+		// it), "the quarter before" the period before; growth by period
+		// or by group refused, never the series instead.
+		{q: "revenue growth last quarter vs the quarter before", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'the quarter before (Q4 2025)' ELSE 'last quarter (Q1 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2025-10-01' AND o.ordered_at < '2026-04-01' GROUP BY 1 ORDER BY 1 DESC", cols: "period,revenue"},
+		{q: "orders growth 2024 vs 2025", rows: "SELECT substr(ordered_at, 1, 4), count(*) FROM orders WHERE ordered_at >= '2024-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
+		{q: "year over year revenue growth by month", refuse: "does not compute growth by period or by group"},
+		{q: "revenue growth rate by channel", refuse: "does not compute growth by period or by group"},
+		{q: "how much did revenue grow last year", refuse: "change between two periods"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -39,6 +39,7 @@ type state struct {
 	rowsLead   bool
 	share      bool
 	compare    bool
+	growth     bool // "revenue growth": the change between two periods
 	trend      bool
 	count      bool
 	distinct   bool
@@ -404,6 +405,8 @@ func (p *Planner) walk(items []item, st *state) {
 				st.share = true
 			case kw == "compare":
 				st.compare = true
+			case kw == "growth":
+				st.growth = true
 			case kw == "trend":
 				st.trend = true
 			case kw == "agegt" || kw == "agelt":

@@ -174,6 +174,9 @@ func keywords() map[string]string {
 	// The day of the week: a grouping after "by", "per", "each" or
 	// "which"; "weekdays" (a filter: "on weekdays") is not one.
 	set("unit:day_of_week", "day of week", "day of the week", "days of the week", "days of week", "weekday", "week day", "day-of-week")
+	// Growth is read only as the change between two compared periods
+	// (finish.go), which a comparison's answer states.
+	set("growth", "growth", "growth rate", "grow", "grew", "grown", "growing")
 	set("trend", "trend", "trends", "over time", "evolution", "history", "time series", "trajectory", "trend of", "trending", "development")
 	set("compare", "vs", "versus", "compare", "compared to", "compared with", "against", "comparison", "comparison of", "compare to", "compare with", "vs.", "relative to")
 	set("share", "share", "share of", "percentage", "percentage of", "percent", "percent of", "%", "proportion", "proportion of", "fraction", "fraction of", "what part of", "breakdown", "mix", "mix of", "split of", "percentage split of")
