@@ -230,6 +230,36 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "revenue last month vs same month last year", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'the same period a year earlier (May 2025)' ELSE 'last month (May 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.ordered_at >= '2025-05-01' AND o.ordered_at < '2025-06-01' OR o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01') GROUP BY 1 ORDER BY 1", cols: "period,revenue"},
 		{q: "revenue the same month last year", refuse: "not understood"},
 		{q: "how many tickets were opened in may", want: "SELECT count(*) FROM support_tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
+		// The day of the week: named, Monday first, with the period
+		// when one is given; "weekly" stays the week; "on weekdays" is a
+		// filter quarry does not read, never a grouping.
+		{q: "orders by day of week", rows: "SELECT CASE strftime('%w', ordered_at) WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday' ELSE 'Sunday' END, count(*) FROM orders GROUP BY (CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7 ORDER BY (CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7"},
+		{q: "orders per day of the week in 2025", rows: "SELECT CASE strftime('%w', ordered_at) WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday' ELSE 'Sunday' END, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY (CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7 ORDER BY (CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7"},
+		{q: "revenue by weekday last year", rows: "SELECT CASE strftime('%w', o.ordered_at) WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday' ELSE 'Sunday' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01' GROUP BY (CAST(strftime('%w', o.ordered_at) AS INTEGER) + 6) % 7 ORDER BY (CAST(strftime('%w', o.ordered_at) AS INTEGER) + 6) % 7"},
+		{q: "which day of the week has the most orders", rows: "SELECT CASE strftime('%w', ordered_at) WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday' ELSE 'Sunday' END, CASE strftime('%w', ordered_at) WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday' ELSE 'Sunday' END FROM orders GROUP BY 1 ORDER BY count(*) DESC LIMIT 1", cols: "day_of_week,day_of_week"},
+		{q: "share of orders by day of week", rows: "SELECT CASE strftime('%w', ordered_at) WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday' ELSE 'Sunday' END, count(*) * 1.0 / (SELECT count(*) FROM orders) FROM orders GROUP BY (CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7 ORDER BY (CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7", cols: "day_of_week,orders_share"},
+		{q: "orders per week in 2025", rows: "SELECT date(ordered_at, '-' || ((CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7) || ' days'), count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
+		{q: "orders on weekdays", refuse: "not terms quarry knows"},
+		{q: "orders on a weekday", refuse: "not terms quarry knows"},
+		{q: "revenue on weekends by channel", refuse: "not terms quarry knows"},
+		// A share of some rows by a grouping: the rate within each group
+		// or each group's part of those rows? Asked, with both readings as
+		// questions; answered where the words settle it.
+		{q: "percentage of refunded orders by channel", refuse: "share of orders that were refunded within each channel, or each channel's part of all refunded orders"},
+		{q: "share of refunded orders by channel in 2025", refuse: "within each channel"},
+		{q: "percentage of mobile orders by country", refuse: "part of all mobile orders"},
+		{q: "what percentage of orders were refunded by channel", rows: "SELECT channel, avg(status = 'refunded') FROM orders GROUP BY 1 ORDER BY 1"},
+		{q: "percentage split of refunded orders by channel", rows: "SELECT channel, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'refunded') FROM orders WHERE status = 'refunded' GROUP BY 1 ORDER BY 1", cols: "channel,refunded_orders_share"},
+		{q: "which channel has the largest share of refunded orders", rows: "SELECT channel, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'refunded') FROM orders WHERE status = 'refunded' GROUP BY 1 ORDER BY 2 DESC LIMIT 1", cols: "channel,refunded_orders_share"},
+		{q: "what percentage of orders were refunded by channel in 2025", rows: "SELECT channel, avg(status = 'refunded') FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
+		// Growth: the change between two periods (the comparison states
+		// it), "the quarter before" the period before; growth by period
+		// or by group refused, never the series instead.
+		{q: "revenue growth last quarter vs the quarter before", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'the quarter before (Q4 2025)' ELSE 'last quarter (Q1 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2025-10-01' AND o.ordered_at < '2026-04-01' GROUP BY 1 ORDER BY 1 DESC", cols: "period,revenue"},
+		{q: "orders growth 2024 vs 2025", rows: "SELECT substr(ordered_at, 1, 4), count(*) FROM orders WHERE ordered_at >= '2024-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
+		{q: "year over year revenue growth by month", refuse: "does not compute growth by period or by group"},
+		{q: "revenue growth rate by channel", refuse: "does not compute growth by period or by group"},
+		{q: "how much did revenue grow last year", refuse: "change between two periods"},
 		{q: "store revenue last quarter", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.channel = 'store' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -53,6 +53,9 @@ type Dialect interface {
 	// value that reads and sorts as 'YYYY-MM-DD'; weeks start on Monday.
 	// It reports false for a grain it does not know.
 	Grain(g Grain, x string) (string, bool)
+	// DayOfWeek renders the ISO day of the week of x as an integer:
+	// 1 for Monday through 7 for Sunday.
+	DayOfWeek(x string) string
 	// FoldsNames reports whether unquoted names are case-insensitive, so
 	// that two statements differing only in their case read the same
 	// tables (not so on MySQL, where table names can be case-sensitive).

@@ -71,7 +71,9 @@ func resolve(t *quarry.Table, infos []ColumnInfo) []column {
 		case RolePeriod:
 			c.label = true
 		case RoleDimension:
-			c.time = c.Grain != "" || c.Format == FormatDate || tc.Type.IsTemporal() || allDates(t, i)
+			// The day of the week is a cycle, not a time line: its groups
+			// are compared, not read as a trend from Monday to Sunday.
+			c.time = c.Grain != "" && !semantic.Grain(c.Grain).Cyclic() || c.Format == FormatDate || tc.Type.IsTemporal() || allDates(t, i)
 		default:
 			c.numeric = tc.Type.IsNumeric() || (tc.Type == "" || tc.Type == quarry.TypeUnknown) && allNumbers(t, i)
 			c.time = !c.numeric && (tc.Type.IsTemporal() || allDates(t, i))

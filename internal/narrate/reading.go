@@ -108,7 +108,7 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 		}
 		s := d.Name
 		if g.Grain != "" {
-			s = g.Grain + " of " + g.Column
+			s = d.Grain.Words() + " of " + g.Column
 		} else if g.Column != "" && g.Column != d.Name {
 			s += " (" + g.Column + ")"
 		}

@@ -111,6 +111,15 @@ func (b *builder) finish() *Plan {
 	if st.compare && len(st.dates) < 2 {
 		return b.fail("a comparison needs two periods, such as “this month vs last month”")
 	}
+	if st.growth && (len(st.dates) != 2 || len(st.grains) > 0 || st.trend || len(b.groups) > 0 || b.rows || len(q.Metrics) != 1) {
+		// "year over year revenue growth by month", "revenue growth by
+		// channel": a growth rate per period or per group, which quarry
+		// does not compute; never the series or the totals instead.
+		return b.fail("quarry reads growth only as the change between two periods of one measure (“revenue growth this year vs last year”, “revenue last quarter vs the quarter before”), which the comparison's answer states; it does not compute growth by period or by group yet: ask for the comparison, or for the series (“revenue by month”)")
+	}
+	if st.growth {
+		b.und("growth: the change from %s to %s", st.dates[0].Label, st.dates[1].Label)
+	}
 	if len(st.grains) > 1 {
 		return b.fail("quarry reads one time grain at a time, such as “by month” or “by week”")
 	}

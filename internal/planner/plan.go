@@ -39,6 +39,7 @@ type state struct {
 	rowsLead   bool
 	share      bool
 	compare    bool
+	growth     bool // "revenue growth": the change between two periods
 	trend      bool
 	count      bool
 	distinct   bool
@@ -72,6 +73,7 @@ type state struct {
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
 	raw        string        // the question as asked
+	asOf       time.Time     // the day the question is read as of
 	mode       int           // "the most common nationality": 1 + the position of "most common"; 0 when none (mode.go)
 	modeBack   bool          // "the nationality that is most common": "that" right before it
 }
@@ -104,7 +106,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return pl
 	}
 	p.reorder(items)
-	st := &state{text: join(toks), raw: question}
+	st := &state{text: join(toks), raw: question, asOf: asOf}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
 		return p.unanswered(st, "some words of the question are not terms quarry knows")
@@ -403,6 +405,8 @@ func (p *Planner) walk(items []item, st *state) {
 				st.share = true
 			case kw == "compare":
 				st.compare = true
+			case kw == "growth":
+				st.growth = true
 			case kw == "trend":
 				st.trend = true
 			case kw == "agegt" || kw == "agelt":

@@ -171,6 +171,12 @@ func keywords() map[string]string {
 	set("unit:month", "month", "months")
 	set("unit:quarter", "quarter", "quarters")
 	set("unit:year", "year", "years")
+	// The day of the week: a grouping after "by", "per", "each" or
+	// "which"; "weekdays" (a filter: "on weekdays") is not one.
+	set("unit:day_of_week", "day of week", "day of the week", "days of the week", "days of week", "weekday", "week day", "day-of-week")
+	// Growth is read only as the change between two compared periods
+	// (finish.go), which a comparison's answer states.
+	set("growth", "growth", "growth rate", "grow", "grew", "grown", "growing")
 	set("trend", "trend", "trends", "over time", "evolution", "history", "time series", "trajectory", "trend of", "trending", "development")
 	set("compare", "vs", "versus", "compare", "compared to", "compared with", "against", "comparison", "comparison of", "compare to", "compare with", "vs.", "relative to")
 	set("share", "share", "share of", "percentage", "percentage of", "percent", "percent of", "%", "proportion", "proportion of", "fraction", "fraction of", "what part of", "breakdown", "mix", "mix of", "split of", "percentage split of")
@@ -226,6 +232,12 @@ func stopwords() map[string]bool {
 	return m
 }
 
+// ofWeek reports whether toks start with "of week" or "of the week".
+func ofWeek(toks []token) bool {
+	return len(toks) >= 2 && toks[0].s == "of" && toks[1].s == "week" ||
+		len(toks) >= 3 && toks[0].s == "of" && toks[1].s == "the" && toks[2].s == "week"
+}
+
 // maxKwLen is the most words in a keyword phrase.
 const maxKwLen = 4
 
@@ -278,6 +290,13 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 				bestK, kw = n, k
 				break
 			}
+		}
+		// "which day of the week", "per day of the week": the day is the
+		// day of the week's, not the keyword's ("which day" asks when,
+		// "per day" is daily).
+		if bestK > 1 && toks[i+bestK-1].s == "day" && ofWeek(toks[i+bestK:]) {
+			bestK--
+			kw = p.kws[join(toks[i:i+bestK])]
 		}
 		// Another form of a known name ("superheroes", "sold", "high
 		// schoolers"), where it says more than what is known as written

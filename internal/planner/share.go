@@ -57,7 +57,10 @@ func (b *builder) shares() *Plan {
 				// outside: it was of the total).
 				return b.fail("quarry takes each group's share within a larger group only by a time grain (“share of revenue by category by quarter”); ask for one grouping, with the other as a filter (“share of revenue by category for mobile”)")
 			}
-			if b.rankedShareOfSome() {
+			if pl := b.ambiguousShare(); pl != nil {
+				return pl
+			}
+			if b.rankedShareOfSome() && !distShareRE().MatchString(strings.ToLower(b.st.raw)) {
 				return b.fail("quarry could not tell whether this ranks the groups by their part of the total or by the condition's rate in each; ask “which channel has the highest refund rate” or “which channel has the most refunded orders”")
 			}
 			q.Share = true
@@ -239,7 +242,7 @@ func (b *builder) nonTimeDimensions() int {
 // isTimeDim reports whether a dimension reference is the time axis.
 func isTimeDim(name string) bool {
 	switch semantic.Grain(name) {
-	case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear:
+	case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear, semantic.GrainDayOfWeek:
 		return true
 	}
 	return name == "time"

@@ -45,7 +45,11 @@ type OutColumn struct {
 
 // compiler holds the state of one Compile call.
 type compiler struct {
-	m       *Model
+	m *Model
+	// noOrder holds the ORDER BY back while a grouping by the day of the
+	// week is built: its order is over the output column, which only an
+	// outer query can name in an expression on every engine.
+	noOrder bool
 	d       dialect
 	adj     map[string][]edge
 	trees   map[string]*joinTree
@@ -344,10 +348,19 @@ func (c *compiler) fieldExpr(f Field) (string, []colRef, error) {
 
 func isGrain(s string) bool {
 	switch Grain(s) {
-	case GrainDay, GrainWeek, GrainMonth, GrainQuarter, GrainYear:
+	case GrainDay, GrainWeek, GrainMonth, GrainQuarter, GrainYear, GrainDayOfWeek:
 		return true
 	}
 	return false
+}
+
+// grainColumn is the output column of a grouping at grain g: a date, or
+// for the day of the week its name.
+func grainColumn(name string, g Grain) OutColumn {
+	if g.Cyclic() {
+		return OutColumn{Name: name, Role: RoleDimension, Grain: g}
+	}
+	return OutColumn{Name: name, Role: RoleDimension, Format: "date", Grain: g}
 }
 
 // dims resolves the requested dimensions.
@@ -363,7 +376,7 @@ func (c *compiler) dims(q Query) ([]dimSpec, error) {
 	}
 	for _, dr := range q.Dimensions {
 		if dr.Grain != "" && !isGrain(string(dr.Grain)) {
-			return nil, quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter or year", dr.Grain)
+			return nil, quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter, year or day_of_week", dr.Grain)
 		}
 		name := dr.Name
 		if (name == "" || name == "time" || isGrain(name)) && c.m.Dimension(name) == nil {
@@ -374,7 +387,7 @@ func (c *compiler) dims(q Query) ([]dimSpec, error) {
 			if !isGrain(string(g)) {
 				return nil, quarry.Errorf(quarry.KindInput, "a time dimension needs a grain: day, week, month, quarter or year")
 			}
-			out = append(out, dimSpec{out: OutColumn{Name: string(g), Role: RoleDimension, Format: "date", Grain: g}, perMetric: true, ref: name})
+			out = append(out, dimSpec{out: grainColumn(string(g), g), perMetric: true, ref: name})
 			continue
 		}
 		f, err := c.m.ResolveField(name)
@@ -401,7 +414,7 @@ func (c *compiler) dims(q Query) ([]dimSpec, error) {
 			if x, err = c.d.grain(dr.Grain, x); err != nil {
 				return nil, err
 			}
-			oc.Grain, oc.Format = dr.Grain, "date"
+			oc.Grain, oc.Format = dr.Grain, grainColumn("", dr.Grain).Format
 		}
 		out = append(out, dimSpec{out: oc, expr: x, refs: refs, alt: alt, ref: name})
 	}

@@ -71,6 +71,12 @@ func TestDemoDatabase(t *testing.T) {
 		{"orders by week", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "week"}}, TimeRange: &TimeRange{From: "2026-03-01", To: "2026-05-01"}},
 			`SELECT date(ordered_at, '-' || ((CAST(strftime('%w', ordered_at) AS INTEGER) + 6) % 7) || ' days') AS w, COUNT(*) FROM orders
 			  WHERE ordered_at >= '2026-03-01' AND ordered_at < '2026-05-01' GROUP BY w ORDER BY w`},
+		{"orders by day of week", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "day_of_week"}}, TimeRange: &TimeRange{From: "2025-01-01", To: "2026-01-01"}},
+			`SELECT CASE strftime('%w', ordered_at) WHEN '0' THEN 'Sunday' WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' ELSE 'Saturday' END, COUNT(*) FROM orders
+			  WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY strftime('%w', ordered_at) ORDER BY (strftime('%w', ordered_at) + 6) % 7`},
+		{"top day of week by revenue", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "day_of_week"}}, Order: []Order{{Field: "revenue", Desc: true}}, Limit: 2},
+			`SELECT CASE strftime('%w', o.ordered_at) WHEN '0' THEN 'Sunday' WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday' WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' ELSE 'Saturday' END, SUM(i.quantity * i.unit_price * (1 - i.discount)) AS v
+			   FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY v DESC LIMIT 2`},
 		{"subscribers and mrr by plan", Query{Metrics: []string{"active_subscribers", "mrr"}, Dimensions: []DimRef{{Name: "plan"}}},
 			`SELECT p.name, COUNT(DISTINCT s.customer_id), SUM(p.monthly_price) FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.status = 'active' GROUP BY p.name ORDER BY p.name`},
 		{"conversion rate by device", Query{Metrics: []string{"conversion_rate"}, Dimensions: []DimRef{{Name: "device"}}},

@@ -74,11 +74,33 @@ func (d dialect) divisor(x string) string { return d.d.Divisor(x) }
 
 // grain renders the start of the period of grain g containing x, as a value
 // that reads and sorts as 'YYYY-MM-DD'. Weeks start on Monday.
+// The day of the week is its name, from the engine's ISO day number.
 func (d dialect) grain(g Grain, x string) (string, error) {
+	if g == GrainDayOfWeek {
+		var b strings.Builder
+		b.WriteString("CASE " + d.d.DayOfWeek(x))
+		for i, n := range DayNames {
+			fmt.Fprintf(&b, " WHEN %d THEN %s", i+1, d.str(n))
+		}
+		b.WriteString(" END")
+		return b.String(), nil
+	}
 	if s, ok := d.d.Grain(sqldialect.Grain(g), x); ok {
 		return s, nil
 	}
 	return "", quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter or year", g)
+}
+
+// dayOrder renders the place (1 to 7) of a day name in x, to sort a
+// day-of-week grouping Monday first.
+func (d dialect) dayOrder(x string) string {
+	var b strings.Builder
+	b.WriteString("CASE " + x)
+	for i, n := range DayNames {
+		fmt.Fprintf(&b, " WHEN %s THEN %d", d.str(n), i+1)
+	}
+	b.WriteString(" END")
+	return b.String()
 }
 
 // likeContains renders a case-insensitive "contains" test of x for s.

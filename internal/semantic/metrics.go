@@ -270,6 +270,9 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	for _, h := range havingMetrics {
 		plain = plain && h == outputs[0]
 	}
+	for _, ds := range dims {
+		c.noOrder = c.noOrder || ds.out.Grain.Cyclic()
+	}
 	var sql string
 	if plain {
 		sql = parts[0].sql
@@ -293,6 +296,24 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		if sql, err = c.assemble(q, dims, parts, outputs, having, cols); err != nil {
 			return nil, err
 		}
+	}
+	if c.noOrder {
+		c.noOrder = false
+		order, err := c.orderBy(q, dims, cols, func(ds dimSpec) string {
+			parts := make([]string, len(ds.periods))
+			for i, p := range ds.periods {
+				parts[i] = "WHEN " + c.d.str(p.Label) + " THEN " + itoa(i+1)
+			}
+			return "CASE " + c.d.ident(ds.out.Name) + " " + strings.Join(parts, " ") + " END"
+		})
+		if err != nil {
+			return nil, err
+		}
+		sel := make([]string, len(cols))
+		for i, col := range cols {
+			sel[i] = c.d.ident(col.Name)
+		}
+		sql = "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + c.d.ident("q") + order
 	}
 	if q.Limit > 0 {
 		sql += "\nLIMIT " + itoa(q.Limit)
@@ -503,10 +524,16 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 // orderBy renders the ORDER BY clause: the query's order, or the
 // dimensions in order. periodOrder renders the order of compare periods.
 func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrder func(dimSpec) string) (string, error) {
+	if c.noOrder {
+		return "", nil
+	}
 	var terms []string
 	term := func(ds dimSpec) string {
 		if ds.periods != nil {
 			return periodOrder(ds)
+		}
+		if ds.out.Grain.Cyclic() {
+			return c.d.dayOrder(c.d.ident(ds.out.Name))
 		}
 		return c.d.ident(ds.out.Name)
 	}

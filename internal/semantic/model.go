@@ -1,6 +1,10 @@
 package semantic
 
-import "github.com/quarrydata/quarry/internal/quarry"
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
 
 // Model is the semantic layer over one database: what the tables mean, how
 // they join, and the business metrics and dimensions people ask about. The
@@ -123,6 +127,17 @@ type Dimension struct {
 // Grain is a time granularity.
 type Grain string
 
+// Cyclic reports whether g is a part of a cycle (the day of the week)
+// rather than a period whose start is a date.
+func (g Grain) Cyclic() bool { return g == GrainDayOfWeek }
+
+// Words is the grain as it is read: "day of week".
+func (g Grain) Words() string { return strings.ReplaceAll(string(g), "_", " ") }
+
+// DayNames are the days of the week as a day-of-week grouping returns them,
+// in its order.
+var DayNames = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
 // The time grains.
 const (
 	GrainDay     Grain = "day"
@@ -130,4 +145,8 @@ const (
 	GrainMonth   Grain = "month"
 	GrainQuarter Grain = "quarter"
 	GrainYear    Grain = "year"
+	// GrainDayOfWeek groups by the day of the week, Monday to Sunday: a
+	// cycle the periods repeat, not a period, so its values are the days'
+	// names, sorted Monday first, and never a date.
+	GrainDayOfWeek Grain = "day_of_week"
 )

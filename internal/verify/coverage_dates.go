@@ -121,12 +121,15 @@ func (c *cover) partial() (Check, bool) {
 	if ch, ok := c.unevenCompare(); ok {
 		return ch, true
 	}
+	if ch, ok := c.unevenWeekdays(); ok {
+		return ch, true
+	}
 	if c.asOf.IsZero() || len(c.q.Order) == 0 || c.q.TimeRange == nil || c.q.TimeRange.To == "" {
 		return Check{}, false
 	}
 	var grain semantic.Grain
 	for _, d := range c.q.Dimensions {
-		if d.Grain != "" {
+		if d.Grain != "" && !d.Grain.Cyclic() {
 			grain = d.Grain
 		}
 	}
@@ -138,6 +141,38 @@ func (c *cover) partial() (Check, bool) {
 		return Check{}, false
 	}
 	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the %s of %s is not over (the range runs to %s), yet it is ranked with the whole ones", grain, c.asOf.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02"))}, true
+}
+
+// unevenWeekdays: "which weekday had the most revenue last month" over
+// May 2026 counts five Fridays, Saturdays and Sundays and four of each
+// other day, so the days' totals are not like for like. A grouping by the
+// day of the week over a range that is not whole weeks warns, naming the
+// days it holds more of, where one more day weighs over 5% (under 20
+// weeks: a year's one extra day does not).
+func (c *cover) unevenWeekdays() (Check, bool) {
+	tr := c.q.TimeRange
+	if tr == nil || tr.From == "" || tr.To == "" || len(c.q.Compare) > 0 {
+		return Check{}, false
+	}
+	cyclic := false
+	for _, d := range c.q.Dimensions {
+		cyclic = cyclic || d.Grain.Cyclic()
+	}
+	from, err1 := time.Parse("2006-01-02", tr.From)
+	to, err2 := time.Parse("2006-01-02", tr.To)
+	if !cyclic || err1 != nil || err2 != nil || !to.After(from) {
+		return Check{}, false
+	}
+	days := int(to.Sub(from).Hours()/24 + 0.5)
+	if days%7 == 0 || days/7 >= 20 {
+		return Check{}, false
+	}
+	// The first days%7 weekdays from the range's start occur once more.
+	var more []string
+	for i := range days % 7 {
+		more = append(more, from.AddDate(0, 0, i).Weekday().String())
+	}
+	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the range (%d days) is not whole weeks: it holds %d each of %s and %d of every other day, so the days' totals are not like for like", days, days/7+1, strings.Join(more, ", "), days/7)}, true
 }
 
 // unevenCompare: "revenue ytd vs last year" set half a year against a

@@ -495,7 +495,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		}
 		when := "in a period"
 		if tr == nil {
-			when = "by " + string(grain)
+			when = "by " + grain.Words()
 		}
 		_, col, _ := strings.Cut(own, ".")
 		if e := c.m.Entity(mt.Entity); e != nil {

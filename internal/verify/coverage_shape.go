@@ -294,6 +294,9 @@ func (c *cover) filtersOn(d semantic.Dimension) bool {
 // a synonym, its column's or entity's name, or, for a time grain, a word
 // of time.
 func (c *cover) asksFor(d semantic.DimRef) bool {
+	if d.Grain.Cyclic() {
+		return c.asksDayOfWeek()
+	}
 	if d.Grain != "" {
 		if c.has(string(d.Grain)) || c.has(string(d.Grain)+"s") {
 			return true
@@ -590,11 +593,27 @@ var grainWords = map[string]semantic.Grain{
 	"yearly": semantic.GrainYear, "annually": semantic.GrainYear, "by year": semantic.GrainYear, "per year": semantic.GrainYear, "each year": semantic.GrainYear, "year by year": semantic.GrainYear,
 }
 
+// asksDayOfWeek reports whether the question names the day of the week
+// ("by day of week", "per weekday", "which day of the week").
+func (c *cover) asksDayOfWeek() bool {
+	for _, w := range []string{"day of week", "day of the week", "days of the week", "days of week", "weekday", "week day", "day-of-week"} {
+		if c.has(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // grain: a grain the question names is the grain of a grouping.
 func (c *cover) grain() (Check, bool) {
 	var want []semantic.Grain
+	dow := c.asksDayOfWeek()
+	if dow {
+		// "by day of week" asks for the day of the week, not for each day.
+		want = append(want, semantic.GrainDayOfWeek)
+	}
 	for phrase, g := range grainWords {
-		if c.has(phrase) && !c.inName(phrase) {
+		if c.has(phrase) && !c.inName(phrase) && !(dow && g == semantic.GrainDay) {
 			want = append(want, g)
 		}
 	}
@@ -606,18 +625,18 @@ func (c *cover) grain() (Check, bool) {
 		for _, g := range want {
 			// A grain, or a column that holds the period itself ("Year").
 			if d.Grain == g || d.Grain == "" && strings.Contains(strings.ToLower(d.Name), string(g)) {
-				return Check{Name: CheckGrain, Status: Pass, Detail: "grouped by " + string(g) + ", as asked"}, true
+				return Check{Name: CheckGrain, Status: Pass, Detail: "grouped by " + g.Words() + ", as asked"}, true
 			}
 		}
 		if d.Grain != "" {
-			got = append(got, string(d.Grain))
+			got = append(got, d.Grain.Words())
 		}
 	}
 	what := "no time grouping"
 	if len(got) > 0 {
 		what = "a grouping by " + strings.Join(got, ", ")
 	}
-	return Check{Name: CheckGrain, Status: Fail, Detail: fmt.Sprintf("the question asks for each %s, but the query has %s", want[0], what)}, true
+	return Check{Name: CheckGrain, Status: Fail, Detail: fmt.Sprintf("the question asks for each %s, but the query has %s", want[0].Words(), what)}, true
 }
 
 // orderKind says whether the ranking's first order is by a date or by a

@@ -35,6 +35,9 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 	return postgres.DateTrunc(g, x)
 }
 
+// DayOfWeek is EXTRACT(ISODOW), as on Postgres.
+func (Dialect) DayOfWeek(x string) string { return postgres.ISODayOfWeek(x) }
+
 // FoldsNames: DuckDB's names are case-insensitive.
 func (Dialect) FoldsNames() bool { return true }
 

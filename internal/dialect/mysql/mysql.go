@@ -51,6 +51,9 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 	return "", false
 }
 
+// DayOfWeek is WEEKDAY (0 for Monday) plus one.
+func (Dialect) DayOfWeek(x string) string { return "(WEEKDAY(" + x + ") + 1)" }
+
 // FoldsNames: table names can be case-sensitive (lower_case_table_names).
 func (Dialect) FoldsNames() bool { return false }
 

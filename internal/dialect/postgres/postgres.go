@@ -47,6 +47,15 @@ func DateTrunc(g dialect.Grain, x string) (string, bool) {
 	return "", false
 }
 
+// DayOfWeek is EXTRACT(ISODOW), 1 for Monday through 7 for Sunday.
+func (Dialect) DayOfWeek(x string) string { return ISODayOfWeek(x) }
+
+// ISODayOfWeek is CAST(EXTRACT(ISODOW FROM x) AS INTEGER), shared with
+// DuckDB.
+func ISODayOfWeek(x string) string {
+	return "CAST(EXTRACT(ISODOW FROM " + x + ") AS INTEGER)"
+}
+
 // FoldsNames: unquoted names fold to lower case.
 func (Dialect) FoldsNames() bool { return true }
 

@@ -22,6 +22,9 @@ func TestEveryDialect(t *testing.T) {
 					t.Errorf("grain %s = %q, %v", g, s, ok)
 				}
 			}
+			if s := d.DayOfWeek("t.at"); !strings.Contains(s, "t.at") {
+				t.Errorf("DayOfWeek = %q", s)
+			}
 			if _, ok := d.Grain("fortnight", "t.at"); ok {
 				t.Error("an unknown grain was rendered")
 			}

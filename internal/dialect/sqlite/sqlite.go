@@ -48,6 +48,12 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 	return "", false
 }
 
+// DayOfWeek moves strftime('%w') (0 for Sunday) to ISO's 1 for Monday
+// through 7 for Sunday.
+func (Dialect) DayOfWeek(x string) string {
+	return "((CAST(strftime('%w', " + x + ") AS INTEGER) + 6) % 7 + 1)"
+}
+
 // FoldsNames: SQLite's names are case-insensitive.
 func (Dialect) FoldsNames() bool { return true }
 

@@ -134,6 +134,16 @@ func FindAll(s string, asOf time.Time) []Range {
 				continue
 			}
 		}
+		if n := p.unitBefore(i); n > 0 && len(out) > 0 {
+			// "revenue last quarter vs the quarter before": the whole
+			// period of the same length just before it.
+			if r, ok := periodBefore(out[len(out)-1], p.tok(i+n-2)); ok {
+				r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
+				out = append(out, r)
+				i += n
+				continue
+			}
+		}
 		r, n := p.longest(i)
 		if n == 0 {
 			i++
@@ -195,6 +205,81 @@ func (p *parser) sameLastYear(i int) int {
 		return 5
 	}
 	return 0
+}
+
+// unitBefore reads "the quarter before" (day, week, month, quarter, year;
+// "the" optional) at i, and returns how many words it took, or 0.
+func (p *parser) unitBefore(i int) int {
+	k := i
+	if p.tok(k) == "the" {
+		k++
+	}
+	switch p.tok(k) {
+	case "day", "week", "month", "quarter", "year":
+	default:
+		return 0
+	}
+	if p.tok(k+1) != "before" {
+		return 0
+	}
+	return k + 2 - i
+}
+
+// periodBefore is the whole period of grain unit just before r, when r is
+// one whole period of that grain ("last quarter": Q1 2026, so Q4 2025);
+// it reports false otherwise ("the quarter before" 2025 or a day range
+// says no one period).
+func periodBefore(r Range, unit string) (Range, bool) {
+	from, err1 := time.Parse(layout, r.From)
+	to, err2 := time.Parse(layout, r.To)
+	if err1 != nil || err2 != nil || r.Grain != unit {
+		return Range{}, false
+	}
+	var prev time.Time
+	switch unit {
+	case "day":
+		prev = from.AddDate(0, 0, -1)
+	case "week":
+		prev = from.AddDate(0, 0, -7)
+	case "month":
+		prev = from.AddDate(0, -1, 0)
+	case "quarter":
+		prev = from.AddDate(0, -3, 0)
+	case "year":
+		prev = from.AddDate(-1, 0, 0)
+	}
+	// r must be one whole period: the period after prev ends where r does
+	// (or r is cut at the as-of day, within it).
+	var next time.Time
+	switch unit {
+	case "day":
+		next = from.AddDate(0, 0, 1)
+	case "week":
+		next = from.AddDate(0, 0, 7)
+	case "month":
+		next = from.AddDate(0, 1, 0)
+	case "quarter":
+		next = from.AddDate(0, 3, 0)
+	case "year":
+		next = from.AddDate(1, 0, 0)
+	}
+	if to.After(next) || !to.After(from) {
+		return Range{}, false
+	}
+	var label string
+	switch unit {
+	case "day":
+		label = prev.Format(layout)
+	case "week":
+		label = "week of " + prev.Format(layout)
+	case "month":
+		label = prev.Format("January 2006")
+	case "quarter":
+		label = fmt.Sprintf("Q%d %d", (int(prev.Month())-1)/3+1, prev.Year())
+	case "year":
+		label = prev.Format("2006")
+	}
+	return Range{From: prev.Format(layout), To: from.Format(layout), Label: "the " + unit + " before (" + label + ")", Grain: unit}, true
 }
 
 // relativeAt reports whether the n words at i name a period relative to

@@ -223,3 +223,33 @@ func TestSameLastYear(t *testing.T) {
 		t.Errorf("no period before: %+v", got)
 	}
 }
+
+// TestUnitBefore: "the quarter before" after a period is the whole period
+// of that grain just before it, and nothing where the period before is not
+// one whole period of that grain.
+func TestUnitBefore(t *testing.T) {
+	for _, tt := range []struct {
+		q          string
+		from, to   string // the second range; "" when there is none
+		wantRanges int
+	}{
+		{"revenue last quarter vs the quarter before", "2025-10-01", "2026-01-01", 2},
+		{"orders this month vs the month before", "2026-05-01", "2026-06-01", 2},
+		{"orders in 2025 vs the year before", "2024-01-01", "2025-01-01", 2},
+		{"orders last week vs week before", "2026-06-15", "2026-06-22", 2},
+		{"orders on 2026-03-01 vs the day before", "2026-02-28", "2026-03-01", 2},
+		{"orders in Q1 2026 vs the quarter before", "2025-10-01", "2026-01-01", 2},
+		{"revenue last quarter vs the month before", "", "", 1}, // not one month
+		{"revenue in H1 2025 vs the quarter before", "", "", 1},
+		{"the quarter before", "", "", 0}, // nothing before it
+	} {
+		got := FindAll(tt.q, asOf)
+		if len(got) != tt.wantRanges {
+			t.Errorf("FindAll(%q) = %+v; want %d ranges", tt.q, got, tt.wantRanges)
+			continue
+		}
+		if tt.from != "" && (got[1].From != tt.from || got[1].To != tt.to) {
+			t.Errorf("FindAll(%q)[1] = %+v; want [%s, %s)", tt.q, got[1], tt.from, tt.to)
+		}
+	}
+}
