@@ -27,7 +27,7 @@ func ReadAlerts(path string) ([]Kept, error) {
 		if err := json.Unmarshal(b, &l); err != nil {
 			return err
 		}
-		out = append(out, Kept{At: l.At, To: l.To, Alert: l.Alert})
+		out = append(out, Kept(l))
 		return nil
 	})
 	return out, err
