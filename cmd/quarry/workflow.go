@@ -108,7 +108,7 @@ func (a *app) workflowListCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		runs, err := a.rt.WorkflowRuns(ctx, 0)
+		runs, err := a.rt.WorkflowRunStatuses(ctx, 0)
 		if err != nil {
 			return err
 		}

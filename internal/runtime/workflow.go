@@ -348,8 +348,33 @@ func (r *Runtime) WorkflowRun(ctx context.Context, runID string) (workflow.State
 	return redactRun(ws, restricted), nil
 }
 
-// WorkflowRuns lists workflow runs, newest first (limit <= 0: all).
+// WorkflowRuns lists workflow runs, newest first (limit <= 0: all), each
+// as WorkflowRun shows it.
 func (r *Runtime) WorkflowRuns(ctx context.Context, limit int) ([]workflow.State, error) {
+	return r.workflowRuns(ctx, limit, r.WorkflowRun)
+}
+
+// WorkflowRunStatuses lists workflow runs, newest first (limit <= 0:
+// all), with where each stands (status, start, wait) but none of what its
+// nodes gave: enough to list workflows and to schedule, without reading
+// every node back under the policy.
+func (r *Runtime) WorkflowRunStatuses(ctx context.Context, limit int) ([]workflow.State, error) {
+	return r.workflowRuns(ctx, limit, func(ctx context.Context, runID string) (workflow.State, error) {
+		ws, _, _, err := r.workflowRun(ctx, runID)
+		for i := range ws.Nodes {
+			ws.Nodes[i].Output, ws.Nodes[i].Message, ws.Nodes[i].Resumed = nil, "", nil
+		}
+		ws.Message = ""
+		if ws.Waiting != nil {
+			wt := *ws.Waiting
+			wt.Approval = ""
+			ws.Waiting = &wt
+		}
+		return ws, err
+	})
+}
+
+func (r *Runtime) workflowRuns(ctx context.Context, limit int, read func(context.Context, string) (workflow.State, error)) ([]workflow.State, error) {
 	st, err := r.Store(ctx)
 	if err != nil {
 		return nil, err
@@ -360,7 +385,7 @@ func (r *Runtime) WorkflowRuns(ctx context.Context, limit int) ([]workflow.State
 	}
 	out := make([]workflow.State, 0, len(runs))
 	for _, run := range runs {
-		ws, err := r.WorkflowRun(ctx, run.RunID)
+		ws, err := read(ctx, run.RunID)
 		if err != nil {
 			return nil, err
 		}

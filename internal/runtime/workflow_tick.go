@@ -41,7 +41,7 @@ func (r *Runtime) WorkflowTick(ctx context.Context, now, asOf time.Time) ([]Tick
 	if err != nil {
 		return nil, err
 	}
-	runs, err := r.WorkflowRuns(ctx, 0)
+	runs, err := r.WorkflowRunStatuses(ctx, 0)
 	if err != nil {
 		return nil, err
 	}
