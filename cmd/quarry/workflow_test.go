@@ -99,7 +99,7 @@ func TestWorkflowDemo(t *testing.T) {
 	}
 
 	r = quarryCmd(t, "", "-C", dir, "workflow", "report", waiting, "--html")
-	for _, want := range []string{"data:image/svg+xml;base64,", "total.value", "result res_r_", "column revenue, row 1", "by_channel.values[2]", "signed off by finance", "approved by finance: ledger agrees"} {
+	for _, want := range []string{"data:image/svg+xml;base64,", "total.value", "result res_r_", "column revenue, row 1", "by_channel.values[2]", "signed off by finance", "approved by finance: ledger agrees", "Revenue for last month is 316,888.38"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("report --html lacks %q", want)
 		}

@@ -362,7 +362,7 @@ func (r *Runtime) WorkflowRunStatuses(ctx context.Context, limit int) ([]workflo
 	return r.workflowRuns(ctx, limit, func(ctx context.Context, runID string) (workflow.State, error) {
 		ws, _, _, err := r.workflowRun(ctx, runID)
 		for i := range ws.Nodes {
-			ws.Nodes[i].Output, ws.Nodes[i].Message, ws.Nodes[i].Resumed = nil, "", nil
+			ws.Nodes[i].Output, ws.Nodes[i].Message, ws.Nodes[i].Resumed, ws.Nodes[i].Approval = nil, "", nil, ""
 		}
 		ws.Message = ""
 		if ws.Waiting != nil {

@@ -77,6 +77,9 @@ func redactRun(ws workflow.State, restricted map[string]bool) workflow.State {
 		if nodes[i].Message != "" {
 			nodes[i].Message = policy.Redacted
 		}
+		if nodes[i].Approval != "" {
+			nodes[i].Approval = policy.Redacted
+		}
 		if nodes[i].Resumed != nil {
 			res := *nodes[i].Resumed
 			res.Note = policy.Redacted

@@ -66,6 +66,9 @@ type NodeState struct {
 	Message    string          `json:"message,omitempty"`
 	Next       string          `json:"next,omitempty"`
 	DurationMS float64         `json:"duration_ms"`
+	// Approval is the text a wait node showed the person it waited for,
+	// its placeholders filled.
+	Approval string `json:"approval,omitempty"`
 	// Holder is the process that started the node's last attempt.
 	Holder string `json:"holder,omitempty"`
 	// Resumed is what ended a wait node's wait, once something did.
@@ -142,7 +145,7 @@ func (s *State) apply(e event.Event) error {
 		w := *d
 		s.Status, s.Waiting, s.Next = StatusWaiting, &w, d.Node
 		if n := s.Node(d.Node); n != nil {
-			n.Status = NodeWaiting
+			n.Status, n.Approval = NodeWaiting, d.Approval
 		}
 	case *event.WorkflowResumedData:
 		s.Status, s.Waiting = StatusRunning, nil

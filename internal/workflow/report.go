@@ -90,6 +90,9 @@ func NewReport(w *Workflow, st State, details map[string]StepDetail) Report {
 			sec.Source = n.Message
 		case Wait:
 			sec.Source = n.Approval
+			if ns.Approval != "" {
+				sec.Source = ns.Approval // as shown, placeholders filled
+			}
 			if sec.Source == "" {
 				sec.Source = "wait " + n.For + n.Until
 			}
