@@ -127,12 +127,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	s.runs.Add(1) // before the first byte, so that Wait sees this run
 
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	sse := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	sse := startSSE(w)
 	sse.send("session", "", sessionEvent{SessionID: turn.sessionID, RunID: turn.runID})
 
 	finished := make(chan struct{})
@@ -294,6 +289,17 @@ func batched(next event.Sink) event.Sink {
 		}
 		return nil
 	})
+}
+
+// startSSE answers 200 with the headers of an event stream (no caching,
+// no proxy buffering) and returns its writer.
+func startSSE(w http.ResponseWriter) *sseWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
 }
 
 // sseWriter writes server-sent events and flushes each one. Once a write

@@ -227,12 +227,7 @@ func (s *Server) runWorkflow(w http.ResponseWriter, r *http.Request) {
 	}
 	s.runs.Add(1) // before the first byte, so that Wait sees this run
 
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	sse := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	sse := startSSE(w)
 
 	states := &stateFeed{ready: make(chan struct{}, 1)}
 	finished := make(chan struct{})

@@ -185,9 +185,9 @@ func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 	return "", false
 }
 
-// additive reports whether a metric adds up across groups: a plain sum, or
-// a count of rows that is not distinct.
-func (b *builder) additive(name string) bool {
+// aggregateOf is the upper-cased expression of a metric or an ad hoc
+// measure; false for a derived metric (a formula over others).
+func (b *builder) aggregateOf(name string) (string, bool) {
 	expr := ""
 	for _, a := range b.adhoc {
 		if a.Name == name {
@@ -196,11 +196,20 @@ func (b *builder) additive(name string) bool {
 	}
 	if m := b.p.m.Metric(name); m != nil {
 		if m.Derived != "" {
-			return false
+			return "", false
 		}
 		expr = m.Expr
 	}
-	x := strings.ToUpper(strings.TrimSpace(expr))
+	return strings.ToUpper(strings.TrimSpace(expr)), true
+}
+
+// additive reports whether a metric adds up across groups: a plain sum, or
+// a count of rows that is not distinct.
+func (b *builder) additive(name string) bool {
+	x, ok := b.aggregateOf(name)
+	if !ok {
+		return false
+	}
 	switch {
 	case strings.HasPrefix(x, "SUM(") && strings.HasSuffix(x, ")"):
 		return true

@@ -161,20 +161,8 @@ func (b *builder) valueRightAfter(low string, at int) bool {
 // the measure whose parts add up to its total, of which a rate can be
 // taken.
 func (b *builder) countsRows(name string) bool {
-	expr := ""
-	for _, a := range b.adhoc {
-		if a.Name == name {
-			expr = a.Expr
-		}
-	}
-	if m := b.p.m.Metric(name); m != nil {
-		if m.Derived != "" {
-			return false
-		}
-		expr = m.Expr
-	}
-	x := strings.ToUpper(strings.TrimSpace(expr))
-	return strings.HasPrefix(x, "COUNT(") && strings.HasSuffix(x, ")") && !strings.HasPrefix(strings.TrimSpace(x[6:]), "DISTINCT")
+	x, ok := b.aggregateOf(name)
+	return ok && strings.HasPrefix(x, "COUNT(") && strings.HasSuffix(x, ")") && !strings.HasPrefix(strings.TrimSpace(x[6:]), "DISTINCT")
 }
 
 // groupWords names a query's groupings as a reader says them: "channel",
