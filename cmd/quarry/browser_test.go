@@ -47,28 +47,15 @@ type servedQuarry struct {
 	stop func()   // stops the process and waits for it
 }
 
-// serveDemoProcess builds the quarry binary, creates the demo project with
-// it and starts `quarry serve` on a free loopback port as a real process,
+// serveDemoProcess copies the pristine demo project (builtBinary) and
+// starts `quarry serve` in it on a free loopback port as a real process,
 // stopped when the test ends.
 func serveDemoProcess(t *testing.T) *servedQuarry {
 	t.Helper()
-	if raceEnabled {
-		t.Skip("building the demo database is too slow under the race detector; the plain test pass runs this test")
-	}
-	if testing.Short() {
-		t.Skip("builds the binary and the demo database; skipped with -short")
-	}
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "quarry")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	dir := filepath.Join(tmp, "demo")
-	initCmd := exec.Command(bin, "init", "--demo", "--anchor", "2026-06-30", dir)
-	initCmd.Env = keylessEnv()
-	if out, err := initCmd.CombinedOutput(); err != nil {
-		t.Fatalf("quarry init --demo: %v\n%s", err, out)
+	bin, pristine := builtBinary(t)
+	dir := filepath.Join(t.TempDir(), "demo")
+	if err := os.CopyFS(dir, os.DirFS(pristine)); err != nil {
+		t.Fatal(err)
 	}
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")

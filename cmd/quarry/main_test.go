@@ -102,6 +102,9 @@ func TestMain(m *testing.M) {
 	if demoOnce.dir != "" {
 		os.RemoveAll(filepath.Dir(demoOnce.dir))
 	}
+	if builtOnce.dir != "" {
+		os.RemoveAll(builtOnce.dir)
+	}
 	os.Exit(code)
 }
 

@@ -34,14 +34,24 @@ import (
 
 var builtOnce struct {
 	sync.Once
-	dir, bin, demo string
-	err            error
+	dir, bin, pristine, demo string
+	err                      error
 }
 
 // builtDemo builds the quarry binary and a demo project with it, once per
 // test binary. The project must not be changed by tests: copy what you
 // change.
 func builtDemo(t *testing.T) (bin, demo string) {
+	t.Helper()
+	bin, _ = builtBinary(t)
+	return bin, builtOnce.demo
+}
+
+// builtBinary builds the quarry binary and a pristine demo project once per
+// test binary: linking quarry takes tens of seconds, so every test that runs
+// it as a process shares one. Nothing ever runs in the pristine project;
+// copy it (os.CopyFS) for a project of your own.
+func builtBinary(t *testing.T) (bin, pristine string) {
 	t.Helper()
 	if raceEnabled {
 		t.Skip("building the demo database is too slow under the race detector; the plain test pass runs this test")
@@ -61,17 +71,20 @@ func builtDemo(t *testing.T) (bin, demo string) {
 			builtOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
 			return
 		}
-		builtOnce.demo = filepath.Join(dir, "demo")
-		c := exec.Command(builtOnce.bin, "init", "--demo", "--anchor", "2026-06-30", builtOnce.demo)
+		builtOnce.pristine = filepath.Join(dir, "pristine")
+		c := exec.Command(builtOnce.bin, "init", "--demo", "--anchor", "2026-06-30", builtOnce.pristine)
 		c.Env = keylessEnv()
 		if out, err := c.CombinedOutput(); err != nil {
 			builtOnce.err = fmt.Errorf("quarry init --demo: %v\n%s", err, out)
+			return
 		}
+		builtOnce.demo = filepath.Join(dir, "demo")
+		builtOnce.err = os.CopyFS(builtOnce.demo, os.DirFS(builtOnce.pristine))
 	})
 	if builtOnce.err != nil {
 		t.Fatal(builtOnce.err)
 	}
-	return builtOnce.bin, builtOnce.demo
+	return builtOnce.bin, builtOnce.pristine
 }
 
 // procResult is what one quarry process did.

@@ -53,14 +53,15 @@ func TestRestrictedValuesNeverReachTheModel(t *testing.T) {
 					t.Fatalf("the model was called %d times, want 11", n)
 				}
 				emails := e.emails(t)
+				var needles []string
 				for _, m := range emails {
-					if calls := fake.Find(m); len(calls) > 0 {
-						t.Fatalf("the restricted value %q reached the model in calls %v", m, calls)
+					needles = append(needles, m)
+					if local, _, _ := strings.Cut(m, "@"); len(local) > 6 {
+						needles = append(needles, local+"@")
 					}
-					local, _, _ := strings.Cut(m, "@")
-					if len(local) > 6 && len(fake.Find(local+"@")) > 0 {
-						t.Fatalf("part of the restricted value %q reached the model", m)
-					}
+				}
+				for s, calls := range fake.FindEach(needles) {
+					t.Fatalf("the restricted value (or part of it) %q reached the model in calls %v", s, calls)
 				}
 				// The model did see the other columns, and was told why email was refused.
 				if len(fake.Find("restricted")) == 0 {

@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,12 +15,38 @@ import (
 	"github.com/quarrydata/quarry/internal/store"
 )
 
-// demoRuntime is a runtime over a fresh demo project.
+// demoTemplate is a demo project built once per test binary: under the
+// race detector a build takes well over a minute, so each test copies it.
+var demoTemplate struct {
+	sync.Once
+	dir string
+	err error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demoTemplate.dir != "" {
+		_ = os.RemoveAll(demoTemplate.dir)
+	}
+	os.Exit(code)
+}
+
+// demoRuntime is a runtime over a fresh copy of the demo project.
 func demoRuntime(t *testing.T) *Runtime {
 	t.Helper()
-	dir := t.TempDir()
-	anchor := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
-	if _, err := Init(context.Background(), dir, InitOptions{Demo: true, Anchor: anchor, Seed: 1, Now: time.Now}); err != nil {
+	demoTemplate.Do(func() {
+		demoTemplate.dir, demoTemplate.err = os.MkdirTemp("", "quarry-runtime-demo-")
+		if demoTemplate.err != nil {
+			return
+		}
+		anchor := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+		_, demoTemplate.err = Init(context.Background(), filepath.Join(demoTemplate.dir, "demo"), InitOptions{Demo: true, Anchor: anchor, Seed: 1, Now: time.Now})
+	})
+	if demoTemplate.err != nil {
+		t.Fatal(demoTemplate.err)
+	}
+	dir := filepath.Join(t.TempDir(), "demo")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(demoTemplate.dir, "demo"))); err != nil {
 		t.Fatal(err)
 	}
 	r := New(Options{

@@ -131,10 +131,23 @@ func (p *Provider) Remaining() int {
 // value never reached the model. It searches the JSON body and the plain
 // texts, so escaping cannot hide a match.
 func (p *Provider) Find(s string) []int {
-	var out []int
+	return p.FindEach([]string{s})[s]
+}
+
+// FindEach is Find for many strings at once: the indexes of the calls
+// that contain each string found anywhere, keyed by the string. Each
+// request's texts are read once, so thousands of values cost little.
+func (p *Provider) FindEach(strs []string) map[string][]int {
+	out := map[string][]int{}
 	for i, c := range p.Calls() {
-		if strings.Contains(string(c.Body), s) || strings.Contains(string(c.Wire), s) || strings.Contains(plainText(c.Request), s) {
-			out = append(out, i)
+		texts := []string{string(c.Body), string(c.Wire), plainText(c.Request)}
+		for _, s := range strs {
+			for _, t := range texts {
+				if strings.Contains(t, s) {
+					out[s] = append(out[s], i)
+					break
+				}
+			}
 		}
 	}
 	return out
