@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,22 +43,53 @@ type shop struct {
 	dir, db, knowledge, state string
 }
 
+// shopDB is the shop's database, built once per test binary: filling
+// 50,000 rows takes seconds under the race detector, copying the file none.
+var shopDB struct {
+	sync.Once
+	dir string
+	err error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shopDB.dir != "" {
+		_ = os.RemoveAll(shopDB.dir)
+	}
+	os.Exit(code)
+}
+
 func newShop(t *testing.T) *shop {
 	t.Helper()
-	dir := t.TempDir()
-	s := &shop{dir: dir, db: filepath.Join(dir, "shop.db"), knowledge: filepath.Join(dir, "knowledge"), state: filepath.Join(dir, "state.db")}
-	db, err := sqlite3.Open(s.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Exec(`
+	shopDB.Do(func() {
+		if shopDB.dir, shopDB.err = os.MkdirTemp("", "quarry-httpapi-shop-"); shopDB.err != nil {
+			return
+		}
+		db, err := sqlite3.Open(filepath.Join(shopDB.dir, "shop.db"))
+		if err != nil {
+			shopDB.err = err
+			return
+		}
+		shopDB.err = db.Exec(`
 CREATE TABLE orders (id INTEGER PRIMARY KEY, ordered_at TIMESTAMP, amount REAL, status TEXT, country TEXT);
 WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 50000)
 INSERT INTO orders SELECT x, datetime('2025-01-01', '+' || (x % 365) || ' days'), round(x % 997 * 1.5, 2),
   CASE x % 4 WHEN 0 THEN 'refunded' ELSE 'completed' END,
   CASE x % 3 WHEN 0 THEN 'Finland' WHEN 1 THEN 'Germany' ELSE 'Spain' END FROM s;`)
-	db.Close()
+		if err := db.Close(); shopDB.err == nil {
+			shopDB.err = err
+		}
+	})
+	if shopDB.err != nil {
+		t.Fatal(shopDB.err)
+	}
+	dir := t.TempDir()
+	s := &shop{dir: dir, db: filepath.Join(dir, "shop.db"), knowledge: filepath.Join(dir, "knowledge"), state: filepath.Join(dir, "state.db")}
+	b, err := os.ReadFile(filepath.Join(shopDB.dir, "shop.db"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.db, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.CopyFS(s.knowledge, os.DirFS("testdata/knowledge")); err != nil {
