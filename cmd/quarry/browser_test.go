@@ -59,11 +59,7 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 		t.Skip("builds the binary and the demo database; skipped with -short")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "quarry")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := quarryBinary(t)
 	dir := filepath.Join(tmp, "demo")
 	initCmd := exec.Command(bin, "init", "--demo", "--anchor", "2026-06-30", dir)
 	initCmd.Env = keylessEnv()
@@ -87,6 +83,32 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 	})
 	s.start(t)
 	return s
+}
+
+var binOnce struct {
+	sync.Once
+	dir string
+	err error
+}
+
+// quarryBinary builds the quarry binary once per test binary (TestMain
+// removes it) and returns its path.
+func quarryBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binOnce.dir, binOnce.err = os.MkdirTemp("", "quarry-bin-")
+		if binOnce.err != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binOnce.dir, "quarry"), ".").CombinedOutput()
+		if err != nil {
+			binOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binOnce.err != nil {
+		t.Fatal(binOnce.err)
+	}
+	return filepath.Join(binOnce.dir, "quarry")
 }
 
 // start starts `quarry serve` and waits until it answers /api/health.

@@ -102,6 +102,9 @@ func TestMain(m *testing.M) {
 	if demoOnce.dir != "" {
 		os.RemoveAll(filepath.Dir(demoOnce.dir))
 	}
+	if binOnce.dir != "" {
+		os.RemoveAll(binOnce.dir)
+	}
 	os.Exit(code)
 }
 
