@@ -60,7 +60,9 @@ type monitorJSON struct {
 	Muted   bool   `json:"muted"`
 	LastRun string `json:"last_run,omitempty"`
 	NextRun string `json:"next_run,omitempty"`
-	Status  string `json:"status"`
+	// Status is decided from a check of the series (judged); a monitor
+	// answered without one (POST .../mute) has none unless it is muted.
+	Status string `json:"status,omitempty"`
 	// Problem says why the series cannot be read (status failing).
 	Problem string `json:"problem,omitempty"`
 	// AsOf is the last day whose periods count as complete.
@@ -111,7 +113,7 @@ type seriesJSON struct {
 // viewOf is m's definition, schedule and memory as the page shows them;
 // today decides whether it is muted and when it runs next.
 func viewOf(m watch.Monitor, st watch.State, today time.Time) monitorJSON {
-	v := monitorJSON{Monitor: m, Watches: m.Watches(), Muted: m.Muted(today), Status: statusOK}
+	v := monitorJSON{Monitor: m, Watches: m.Watches(), Muted: m.Muted(today)}
 	last := st.Monitors[m.Name].LastRun
 	if !last.IsZero() {
 		v.LastRun = last.Format(time.RFC3339)
@@ -162,6 +164,8 @@ func judged(v *monitorJSON, c *watch.Checked, err error) int {
 		v.Status = statusAlerting
 	case v.LastRun == "":
 		v.Status = statusNotRun
+	default:
+		v.Status = statusOK
 	}
 	return best
 }
