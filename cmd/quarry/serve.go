@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	goruntime "runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -146,6 +147,9 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	if err != nil {
 		return httpapi.Config{}, nil, nil, err
 	}
+	// The workflows and the monitors use the runtime's own connection,
+	// one at a time.
+	own := &sync.Mutex{}
 	c := httpapi.Config{
 		Start: func(ctx context.Context) (httpapi.Runner, func(), error) {
 			return srv.Start(ctx)
@@ -165,7 +169,8 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Version:      a.version.Version,
 		Assets:       httpapi.Assets(),
 		Agent:        srv.Agent,
-		Workflows:    &serveWorkflows{rt: a.rt, now: a.now},
+		Workflows:    &serveWorkflows{rt: a.rt, now: a.now, mu: own},
+		Monitors:     &serveMonitors{rt: a.rt, mu: own},
 	}
 	return c, srv, release, nil
 }

@@ -14,11 +14,11 @@ import (
 // serveWorkflows hands the web editor the project's workflows: the files
 // of the knowledge folder, what they are validated against, and runs,
 // one at a time (a workflow's steps use the runtime's own connection,
-// apart from the server's).
+// apart from the server's; mu is shared with the Monitors page).
 type serveWorkflows struct {
 	rt  *runtime.Runtime
 	now func() time.Time
-	mu  sync.Mutex
+	mu  *sync.Mutex
 }
 
 func (s *serveWorkflows) List(context.Context) ([]httpapi.WorkflowFile, error) {

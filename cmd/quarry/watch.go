@@ -134,28 +134,13 @@ func viewOf(m watch.Monitor, st watch.State, now time.Time) monitorView {
 	return v
 }
 
-// watches says what a monitor watches: "orders by channel, weekly".
-func watches(m watch.Monitor) string {
-	s := m.Metric
-	if m.Query != "" {
-		s = "verified query " + strconv.Quote(m.Query)
-	}
-	if len(m.Dimensions) > 0 {
-		s += " by " + strings.Join(m.Dimensions, ", ")
-	}
-	for _, f := range m.Filters {
-		s += fmt.Sprintf(" where %s %s %s", f.Field, f.Op, strings.Join(f.Values, ", "))
-	}
-	return s + ", " + map[string]string{"day": "daily", "week": "weekly", "month": "monthly"}[string(m.Grain)]
-}
-
 func printMonitor(w io.Writer, m watch.Monitor, now time.Time) {
 	v := viewOf(m, watch.State{}, now)
 	fmt.Fprintf(w, "Monitor   %s  (%s)\n", m.Name, m.File)
 	if m.Description != "" {
 		fmt.Fprintf(w, "About     %s\n", m.Description)
 	}
-	fmt.Fprintf(w, "Watches   %s\n", watches(m))
+	fmt.Fprintf(w, "Watches   %s\n", m.Watches())
 	fmt.Fprintf(w, "Schedule  %s, read as %s\n", m.Schedule, v.Reads)
 	detector := fmt.Sprintf("%s, %s sensitivity (threshold %g), %s", m.Detector, m.Sensitivity, m.Threshold, m.Direction)
 	if m.MinVolume > 0 {
@@ -210,7 +195,7 @@ func (a *app) watchListCmd() *cobra.Command {
 			if v.LastRun != "" {
 				last = v.LastRun
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\n", v.Name, watches(v.Monitor), v.Schedule, v.Detector, v.Sensitivity, last, state)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s\t%s\t%s\n", v.Name, v.Monitor.Watches(), v.Schedule, v.Detector, v.Sensitivity, last, state)
 		}
 		return tw.Flush()
 	})
@@ -296,7 +281,7 @@ and nothing is remembered; the queries are recorded as runs.`,
 		if asJSON {
 			return writeJSON(a.stdout, map[string]any{"monitor": m.Name, "as_of": c.AsOf, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views})
 		}
-		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, watches(m), c.AsOf, strings.Join(c.Runs, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, m.Watches(), c.AsOf, strings.Join(c.Runs, ", "))
 		if len(views) == 0 {
 			fmt.Fprintln(a.stdout, "No complete period yet.")
 			return nil
@@ -548,7 +533,7 @@ baseline, change, score and the message.`,
 				}
 			}
 		}
-		fmt.Fprintf(a.stdout, "%s: %s; %d periods judged from %s to %s (run %s)\n", m.Name, watches(m), periods, since, c.AsOf, strings.Join(c.Runs, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s; %d periods judged from %s to %s (run %s)\n", m.Name, m.Watches(), periods, since, c.AsOf, strings.Join(c.Runs, ", "))
 		if len(alerts) == 0 {
 			fmt.Fprintln(a.stdout, "No alerts.")
 			return nil

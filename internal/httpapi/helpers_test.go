@@ -112,6 +112,9 @@ type options struct {
 	model agent.Gateway
 	// workflows, when set, is what the workflow editor's endpoints serve.
 	workflows Workflows
+	// monitors, when set, makes what the Monitors page's endpoints serve,
+	// over the server's own analyst and knowledge.
+	monitors func(start StartFunc, k *analyst.Knowledge, st Store) Monitors
 }
 
 // testServer is a running server over a shop.
@@ -210,7 +213,12 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
 		return ag.Ask(ctx, rec, q, asOf, opts)
 	}
+	var mons Monitors
+	if o.monitors != nil {
+		mons = o.monitors(start, k, st)
+	}
 	srv, err := New(Config{
+		Monitors:     mons,
 		Agent:        agentFn,
 		Start:        start,
 		Ask:          ask,

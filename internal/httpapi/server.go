@@ -74,7 +74,10 @@ type Config struct {
 	// Workflows serves the workflow editor (GET /api/workflows, POST
 	// /api/workflows/check and /api/workflows/run); nil: the server has
 	// none, and those answer 404.
-	Workflows  Workflows
+	Workflows Workflows
+	// Monitors serves the Monitors page (GET /api/monitors and the routes
+	// under it); nil: the server has none, and those answer 404.
+	Monitors   Monitors
 	MaxStreams int           // runs in progress (streaming or queued); 0 = DefaultMaxStreams
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
@@ -145,6 +148,11 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/workflows", s.listWorkflows)
 	m.HandleFunc("POST /api/workflows/check", s.checkWorkflow)
 	m.HandleFunc("POST /api/workflows/run", s.runWorkflow)
+	m.HandleFunc("GET /api/monitors", s.listMonitors)
+	m.HandleFunc("GET /api/monitors/{name}/series", s.monitorSeries)
+	m.HandleFunc("GET /api/monitors/{name}/alerts", s.monitorAlerts)
+	m.HandleFunc("POST /api/monitors/{name}/mute", s.muteMonitor)
+	m.HandleFunc("POST /api/monitors/{name}/test", s.testMonitor)
 	m.HandleFunc("GET /api/health", s.health)
 	m.HandleFunc("/", s.fallback)
 	s.mux = m

@@ -103,6 +103,11 @@ type Reading struct {
 	// it: the z-score, or the change itself.
 	Change, Score float64
 	Anomalous     bool
+	// Low and High bound the values the detector judges normal for the
+	// period: the baseline and the band its threshold allows around it
+	// (a value at or beyond either is anomalous). A side the monitor's
+	// direction does not watch is an infinity. Set when Judged.
+	Low, High float64
 	// Method says how the baseline was made: "same week of year, 2
 	// years" or "rolling 8 weeks".
 	Method string
@@ -237,10 +242,12 @@ func Judge(points []Point, cfg Config, asOf time.Time) ([]Reading, error) {
 		switch cfg.Detector {
 		case PercentChange:
 			r.Score = r.Change
+			scale = 1
 		default:
 			r.Score = r.Change / scale
 		}
 		r.Anomalous = exceeds(r.Score, cfg.Threshold, cfg.Direction)
+		r.Low, r.High = band(r.Baseline, cfg.Threshold*scale, cfg.Direction)
 		if r.Anomalous && years > 0 {
 			// Judged against the same period of earlier seasons, an
 			// anomaly is no part of the season. Judged against the
@@ -273,6 +280,25 @@ func method(s season, years int) string {
 		what += "s"
 	}
 	return fmt.Sprintf("%s, %d %s, times rolling %d %ss", s.name, years, what, s.window, s.unit)
+}
+
+// band is the range of values whose change from base stays within
+// width (a fraction of base) in the watched direction: what the
+// detector's threshold allows. The change of a value from a zero
+// baseline is always the bound of relChange, so a zero baseline allows
+// only zero unless the width reaches that bound.
+func band(base, width float64, d Direction) (low, high float64) {
+	low, high = math.Inf(-1), math.Inf(1)
+	if width < 10 {
+		dev := width * math.Abs(base)
+		if d != Up {
+			low = base - dev
+		}
+		if d != Down {
+			high = base + dev
+		}
+	}
+	return low, high
 }
 
 func exceeds(score, threshold float64, d Direction) bool {

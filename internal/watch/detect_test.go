@@ -2,6 +2,7 @@ package watch
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"strconv"
 	"testing"
@@ -83,6 +84,59 @@ func TestDemoDip(t *testing.T) {
 			}
 			if len(after) != 1 || after[0].PeriodStart != "2026-04-20" || after[0].Direction != "down" {
 				t.Errorf("%s, %s: alerts after the first year %v, want only the dip of the week of 2026-04-20", tt.file, d, after)
+			}
+		}
+	}
+}
+
+// TestBandIsTheJudgement: a judged period is anomalous exactly when its
+// value reaches the band Judge records, for every detector, sensitivity
+// and direction, on the demo's series: the band a chart shades is the
+// detector's own.
+func TestBandIsTheJudgement(t *testing.T) {
+	for _, tt := range []struct {
+		file  string
+		grain semantic.Grain
+		fill  bool
+	}{
+		{"demo_weekly_orders.csv", semantic.GrainWeek, true},
+		{"demo_weekly_conversion.csv", semantic.GrainWeek, false},
+		{"demo_daily_orders.csv", semantic.GrainDay, true},
+	} {
+		for _, d := range Detectors() {
+			for _, sens := range Sensitivities() {
+				for _, dir := range []Direction{Both, Up, Down} {
+					th, _ := Threshold(d, sens)
+					cfg := Config{Grain: tt.grain, Detector: d, Threshold: th, Direction: dir, FillZero: tt.fill}
+					rs, err := Judge(readCSV(t, tt.file), cfg, day("2026-07-01"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					judged, anomalous := 0, 0
+					for _, r := range rs {
+						if !r.Judged {
+							if r.Low != 0 || r.High != 0 {
+								t.Errorf("%s %s: an unjudged period has a band", tt.file, r.Start.Format(time.DateOnly))
+							}
+							continue
+						}
+						judged++
+						if !(r.Low <= r.Baseline && r.Baseline <= r.High) {
+							t.Errorf("%s %s %s %s %s: the band [%g, %g] leaves out the baseline %g", tt.file, d, sens, dir, r.Start.Format(time.DateOnly), r.Low, r.High, r.Baseline)
+						}
+						// Within a part in a million of an edge, rounding decides.
+						eps := 1e-6 * math.Max(1, math.Abs(r.Baseline))
+						if r.Anomalous && r.Value > r.Low+eps && r.Value < r.High-eps || !r.Anomalous && (r.Value < r.Low-eps || r.Value > r.High+eps) {
+							t.Errorf("%s %s %s %s %s: value %g, band [%g, %g], anomalous %v", tt.file, d, sens, dir, r.Start.Format(time.DateOnly), r.Value, r.Low, r.High, r.Anomalous)
+						}
+						if r.Anomalous {
+							anomalous++
+						}
+					}
+					if judged == 0 || anomalous == 0 && dir != Up {
+						t.Errorf("%s %s %s %s: %d periods judged, %d anomalous", tt.file, d, sens, dir, judged, anomalous)
+					}
+				}
 			}
 		}
 	}

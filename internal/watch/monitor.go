@@ -78,6 +78,22 @@ func (m Monitor) Muted(now time.Time) bool {
 	return m.MutedUntil != "" && now.Format(time.DateOnly) <= m.MutedUntil
 }
 
+// Watches says what the monitor watches, in a line: "orders by
+// channel where country in Germany, France, weekly".
+func (m Monitor) Watches() string {
+	s := m.Metric
+	if m.Query != "" {
+		s = "verified query " + strconv.Quote(m.Query)
+	}
+	if len(m.Dimensions) > 0 {
+		s += " by " + strings.Join(m.Dimensions, ", ")
+	}
+	for _, f := range m.Filters {
+		s += fmt.Sprintf(" where %s %s %s", f.Field, f.Op, strings.Join(f.Values, ", "))
+	}
+	return s + ", " + map[semantic.Grain]string{semantic.GrainDay: "daily", semantic.GrainWeek: "weekly", semantic.GrainMonth: "monthly"}[m.Grain]
+}
+
 // Config is how the monitor judges its series; fillZero says whether a
 // missing period is a zero (see Config.FillZero).
 func (m Monitor) Config(fillZero bool) Config {

@@ -99,6 +99,27 @@ function load(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
 
+// currentView names the view the address shows: "workflows" (#workflows),
+// "monitors" (#monitors, or #monitors/NAME for one monitor) or "chat".
+export function currentView() {
+  const h = location.hash;
+  if (h === "#workflows") return "workflows";
+  if (h === "#monitors" || h.startsWith("#monitors/")) return "monitors";
+  return "chat";
+}
+
+// showChatParts shows the chat's own parts (its conversation, composer and
+// title) only when the chat is the view; each view's module calls it.
+export function showChatParts() {
+  const chat = currentView() === "chat";
+  $("#conversation").hidden = !chat;
+  $(".composer-wrap").hidden = !chat;
+  $("#conv-title").hidden = !chat;
+  for (const link of document.querySelectorAll(".views .view-link")) {
+    link.setAttribute("aria-current", link.id === `view-${currentView()}` ? "page" : "false");
+  }
+}
+
 // ---------------------------------------------------------------- API
 
 export class APIError extends Error {

@@ -7,7 +7,7 @@
 // and every problem, worded as `quarry workflow validate` words it. Which
 // fields a node of each kind has comes from GET /api/workflows too.
 
-import { el, api, streamSSE, toast } from "./app.js";
+import { el, api, streamSSE, toast, currentView, showChatParts } from "./app.js";
 import { BOX_W, BOX_H, GAP_X, GAP_Y, PAD, LINKS, svgEl, clip, layout } from "./workflowgraph.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -43,21 +43,20 @@ const wf = {
 // ---------------------------------------------------------------- view
 
 function showView() {
-  const on = location.hash === "#workflows";
-  $("#conversation").hidden = on;
-  $(".composer-wrap").hidden = on;
+  const on = currentView() === "workflows";
+  showChatParts();
   $("#workflows").hidden = !on;
-  $("#conv-title").hidden = on;
   $("#wf-title").hidden = !on;
-  $("#view-chat").setAttribute("aria-current", on ? "false" : "page");
-  $("#view-workflows").setAttribute("aria-current", on ? "page" : "false");
   if (on && !wf.loaded) load();
 }
 
+// toChat leaves another view for the chat (a new conversation, or one
+// from the history). pushState fires no event of its own: every view's
+// module hears the popstate sent here and shows or hides itself.
 function toChat() {
-  if (location.hash !== "#workflows") return;
+  if (currentView() === "chat") return;
   history.pushState(null, "", location.pathname + location.search);
-  showView();
+  window.dispatchEvent(new PopStateEvent("popstate"));
 }
 
 // ---------------------------------------------------------------- loading
