@@ -2,7 +2,9 @@
 # The whole test suite, as README.md gives it and .ci/run calls it.
 # It installs what the tests need when it is missing (the sqlite3 shell,
 # Chromium, PostgreSQL and MariaDB), starts the database servers, checks
-# formatting and that go.mod is tidy, runs go vet, staticcheck and deadcode (pinned in go.mod), and runs every
+# formatting and that go.mod is tidy, runs go vet, staticcheck and deadcode
+# (pinned in go.mod), builds the demo project once for the tests that copy
+# it (QUARRY_TEST_DEMO_PROJECT), and runs every
 # test without and with the race detector, then the DuckDB build. Run it from
 # the repository root.
 set -euo pipefail
@@ -59,6 +61,18 @@ if [ -n "$dead" ]; then
 	echo "these functions are reachable from neither quarry nor its tests: delete them" >&2
 	exit 1
 fi
+
+# The demo project, built once from this checkout for the tests that would
+# otherwise build it under the race detector (minutes each); they copy it.
+say "the demo project"
+test_tmp=$(mktemp -d)
+trap 'scripts/services.sh stop; rm -rf "$test_tmp"' EXIT
+go run ./cmd/quarry init --demo --anchor 2026-06-30 "$test_tmp/demo" >/dev/null 2>&1 || {
+	echo "quarry init --demo failed:" >&2
+	go run ./cmd/quarry init --demo --anchor 2026-06-30 "$test_tmp/demo2" >&2
+	exit 1
+}
+export QUARRY_TEST_DEMO_PROJECT="$test_tmp/demo"
 
 # Every test without the race detector first: a few tests (building the
 # full demo database, grading the demo golden set) take minutes of CPU under
