@@ -151,6 +151,30 @@ func (s *Server) monitorNamed(ctx context.Context, w http.ResponseWriter, r *htt
 	return watch.Monitor{}, st, false
 }
 
+// checkNamed judges the monitor the path names as of day (as_of; "" for
+// the clock's yesterday) in a run slot, as `quarry watch test` does. When
+// it says false it has written the error.
+func (s *Server) checkNamed(w http.ResponseWriter, r *http.Request, mons Monitors, day string) (watch.Monitor, watch.State, *watch.Checked, string, bool) {
+	judge, asOf, err := s.judgeDay(day)
+	if err != nil {
+		writeError(w, err)
+		return watch.Monitor{}, watch.State{}, nil, "", false
+	}
+	m, st, ok := s.monitorNamed(r.Context(), w, r, mons)
+	if !ok {
+		return watch.Monitor{}, watch.State{}, nil, "", false
+	}
+	var c *watch.Checked
+	if !s.inSlot(w, r, func(ctx context.Context) { c, err = mons.Check(ctx, m, judge) }) {
+		return watch.Monitor{}, watch.State{}, nil, "", false
+	}
+	if err != nil {
+		writeError(w, err)
+		return watch.Monitor{}, watch.State{}, nil, "", false
+	}
+	return m, st, c, asOf, true
+}
+
 // monitorSeries answers one monitor's recent complete periods, every
 // segment's, each with its value, baseline and band, and the notices of
 // its incidents among them. A series that cannot be read (the guard, the
@@ -160,26 +184,13 @@ func (s *Server) monitorSeries(w http.ResponseWriter, r *http.Request) {
 	if mons == nil {
 		return
 	}
-	judge, asOf, err := s.judgeDay(r.URL.Query().Get("as_of"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
 	n, err := periodsParam(r, seriesPeriods)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	m, st, ok := s.monitorNamed(r.Context(), w, r, mons)
+	m, st, c, asOf, ok := s.checkNamed(w, r, mons, r.URL.Query().Get("as_of"))
 	if !ok {
-		return
-	}
-	var c *watch.Checked
-	if !s.inSlot(w, r, func(ctx context.Context) { c, err = mons.Check(ctx, m, judge) }) {
-		return
-	}
-	if err != nil {
-		writeError(w, err)
 		return
 	}
 	out := seriesJSON{Monitor: viewOf(m, st, s.cfg.Clock()), Segments: []segmentJSON{}}
@@ -282,21 +293,8 @@ func (s *Server) testMonitor(w http.ResponseWriter, r *http.Request) {
 		writeErrorStatus(w, st, err)
 		return
 	}
-	judge, asOf, err := s.judgeDay(req.AsOf)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	m, _, ok := s.monitorNamed(r.Context(), w, r, mons)
+	m, _, c, asOf, ok := s.checkNamed(w, r, mons, req.AsOf)
 	if !ok {
-		return
-	}
-	var c *watch.Checked
-	if !s.inSlot(w, r, func(ctx context.Context) { c, err = mons.Check(ctx, m, judge) }) {
-		return
-	}
-	if err != nil {
-		writeError(w, err)
 		return
 	}
 	out := testJSON{Monitor: m.Name, AsOf: asOf, Runs: c.Runs, Detector: m.Detector, Threshold: m.Threshold, Segments: []pointJSON{}}
