@@ -103,6 +103,8 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 			return err
 		}
 		if !noWatch {
+			// From here on the monitors' worker writes to stderr too.
+			a.stderr = &lineWriter{w: a.stderr}
 			defer a.startWatchWorker(ctx)()
 		}
 		if err := serveUntil(ctx, hs, ln); err != nil {

@@ -43,7 +43,7 @@ again on a worker) and exits.`,
 	cmd.Flags().BoolVar(&noInvestigate, "no-investigate", false, "do not break alerts down by dimension")
 	cmd.Flags().StringVar(&asOf, "as-of", "", "run as on the day after this one, YYYY-MM-DD (default: now)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		o := runtime.WatchWorkerOptions{Investigate: !noInvestigate, Log: &lineWriter{w: a.stderr}}
+		o := runtime.WatchWorkerOptions{Investigate: !noInvestigate, Log: a.workerLog()}
 		if asOf != "" {
 			t, err := a.asOfFlag(asOf)
 			if err != nil {
@@ -72,7 +72,7 @@ again on a worker) and exits.`,
 // serves without it.
 func (a *app) startWatchWorker(ctx context.Context) (stop func()) {
 	rt := a.newRuntime()
-	w, err := rt.WatchWorker(ctx, runtime.WatchWorkerOptions{Investigate: true, Log: &lineWriter{w: a.stderr}})
+	w, err := rt.WatchWorker(ctx, runtime.WatchWorkerOptions{Investigate: true, Log: a.workerLog()})
 	if err == nil {
 		err = w.Start(context.WithoutCancel(ctx))
 	}
@@ -89,18 +89,25 @@ func (a *app) startWatchWorker(ctx context.Context) (stop func()) {
 	}
 }
 
-// lineWriter prefixes each line a worker logs with "quarry: watch: " and
-// writes it whole, so that lines from several goroutines never mix.
+// lineWriter writes each line it is given whole, after its prefix, one
+// write at a time, so that lines from several goroutines never mix.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	prefix string
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, err := l.w.Write(append([]byte("quarry: watch: "), p...)); err != nil {
+	if _, err := l.w.Write(append([]byte(l.prefix), p...)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// workerLog is where a monitors' worker logs: stderr, each line after
+// "quarry: watch: ".
+func (a *app) workerLog() io.Writer {
+	return &lineWriter{w: a.stderr, prefix: "quarry: watch: "}
 }
