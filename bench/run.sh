@@ -17,6 +17,9 @@
 #   8. schema retrieval: recall of the gold tables, what is shown against the
 #      whole schema, and search latency, on pooled Spider (SPIDER, default
 #      ../shared/data/spider, when present) and a synthetic 10,000-table catalog
+#   9. workflows: a 50-node workflow vs its questions asked one by one
+#  10. monitors on the job queue (River): 1,000 due at once on one worker,
+#      on the SQLite state and on PostgreSQL
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${ROWS:-1000000}
@@ -158,3 +161,11 @@ echo "  one search of the 10,000-table catalog, and building its index (the agen
 
 echo "9. workflows: a 50-node workflow on the demo (10 questions, 40 computations, branches and notifications) vs the same 10 questions as 10 quarry ask commands, in process (target: < 10 ms of the workflow's own overhead per node)"
 go test -run '^$' -bench 'BenchmarkWorkflow50' -benchtime 5x ./cmd/quarry/ | grep -E '^Benchmark' | sed 's/^/  /'
+
+echo "10. monitors on the job queue: 1,000 monitors due at once on one worker, a run costing nothing (the queue alone), one at a time as quarry watch serve runs them and 20 at a time (target: all within 60 s, the shortest period a schedule has; the SQLite state vs PostgreSQL)"
+go test -run '^$' -bench 'BenchmarkThousandMonitors/sqlite' -benchtime 1x ./internal/watch/watchqueue/ | grep -E '^Benchmark' | sed 's/^/  /'
+if [ -n "${QUARRY_TEST_POSTGRES_URL:-}" ]; then
+	go test -run '^$' -bench 'BenchmarkThousandMonitors/postgres' -benchtime 1x ./internal/watch/watchqueue/ | grep -E '^Benchmark' | sed 's/^/  /'
+else
+	echo "  postgres  skipped: QUARRY_TEST_POSTGRES_URL is not set (source scripts/services.sh start)"
+fi

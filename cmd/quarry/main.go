@@ -68,14 +68,21 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, env func(string) (string,
 	return a
 }
 
+// newRuntime builds quarry from the project's configuration; nothing is
+// opened until used. quarry serve builds a second one for its monitors'
+// worker, which runs beside the requests.
+func (a *app) newRuntime() *runtime.Runtime {
+	return runtime.New(runtime.Options{
+		Load: a.loadConfig, Env: a.env, Now: a.now, Random: a.random, Version: a.version.Version,
+		Notes: a.stderr, Interactive: a.stderrTTY(),
+	})
+}
+
 // execute runs one command until it ends or ctx is canceled, and returns
 // the exit code.
 func (a *app) execute(ctx context.Context, args []string) int {
 	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
-	a.rt = runtime.New(runtime.Options{
-		Load: a.loadConfig, Env: a.env, Now: a.now, Random: a.random, Version: a.version.Version,
-		Notes: stderr, Interactive: a.stderrTTY(),
-	})
+	a.rt = a.newRuntime()
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)

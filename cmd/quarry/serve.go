@@ -27,7 +27,7 @@ const shutdownWait = 30 * time.Second
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr, connName string
-	var open, allowRemote bool
+	var open, allowRemote, noWatch bool
 	var maxStreams int
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -42,6 +42,10 @@ or localhost, refuses cross-origin requests, and sends a strict
 Content-Security-Policy. quarry has no authentication yet: binding another
 address prints a warning and needs --allow-remote.
 
+It also runs the project's monitors as they come due, like quarry watch
+serve (docs/watch.md), logging one line per monitor's run on stderr;
+--no-watch leaves them to other workers or to quarry watch run.
+
 Ctrl-C stops taking requests, lets the runs in progress finish (at most
 30 seconds), and exits.`,
 		Example: `  quarry serve
@@ -54,6 +58,7 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --addr (quarry has no authentication yet)")
 	cmd.Flags().IntVar(&maxStreams, "max-streams", httpapi.DefaultMaxStreams, "the most runs in progress at once; more get 429")
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
+	cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not run the monitors (quarry watch serve does, elsewhere)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
@@ -97,6 +102,11 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if err := a.rt.Retain(ctx); err != nil {
 			ln.Close()
 			return err
+		}
+		if !noWatch {
+			// From here on the monitors' worker writes to stderr too.
+			a.stderr = &lineWriter{w: a.stderr}
+			defer a.startWatchWorker(ctx)()
 		}
 		if err := serveUntil(ctx, hs, ln); err != nil {
 			return err

@@ -35,7 +35,7 @@ beside quarry's state database.`,
   quarry watch run`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(a.watchAddCmd(), a.watchListCmd(), a.watchShowCmd(), a.watchTestCmd(), a.watchRunCmd(), a.watchBackfillCmd(), a.watchMuteCmd(), a.watchRedeliverCmd())
+	cmd.AddCommand(a.watchAddCmd(), a.watchListCmd(), a.watchShowCmd(), a.watchTestCmd(), a.watchRunCmd(), a.watchServeCmd(), a.watchBackfillCmd(), a.watchMuteCmd(), a.watchRedeliverCmd())
 	return cmd
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/quarrydata/quarry/internal/store"
 	pgstate "github.com/quarrydata/quarry/internal/store/postgres"
 	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
+	"github.com/quarrydata/quarry/internal/watch/watchqueue"
 )
 
 // Options are what the runtime takes from the process: read once by the
@@ -58,6 +59,7 @@ type Runtime struct {
 	loaded bool
 
 	st    store.State
+	wq    *watchqueue.Store
 	conns map[string]connector.Conn
 	cats  map[connector.Conn]catalogRead
 	pol   policyState
@@ -207,6 +209,9 @@ func (r *Runtime) Close() {
 	}
 	if r.st != nil {
 		r.st.Close()
+	}
+	if r.wq != nil {
+		r.wq.Close()
 	}
 }
 

@@ -133,7 +133,8 @@ func RunLink(cfg *config.Config, run string) string {
 // policy, executed under its limits, recorded as runs), alerts go to the
 // alerts file and then to the channels of each monitor's notify:
 // (watchdeliver, recorded in the deliveries file), and its memory to the
-// state file. The returned func releases the connection's guard.
+// monitors' memory in the state database (WatchStore). The returned func
+// releases the connection's guard.
 func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Runner, func(), error) {
 	cfg, err := r.Config()
 	if err != nil {
@@ -154,14 +155,18 @@ func (r *Runtime) WatchRunner(ctx context.Context, investigate bool) (*watch.Run
 	for _, v := range f.Verified {
 		verified[strings.ToLower(strings.TrimSpace(v.Question))] = v.SQL
 	}
-	_, state := WatchFiles(cfg)
+	wq, err := r.WatchStore(ctx)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
 	notifier := r.notifier(cfg)
 	return &watch.Runner{
 		Model:       f.Model,
 		Verified:    verified,
 		Source:      &watchSource{r: r, an: an, model: f.Model},
 		Notifier:    notifier,
-		State:       watchfile.State{Path: state},
+		State:       wq.Memory(""),
 		Investigate: investigate,
 	}, release, nil
 }
@@ -338,10 +343,9 @@ func (r *Runtime) monitorPath(name string) (string, error) {
 
 // WatchState is what the monitors' runner remembers (their last runs).
 func (r *Runtime) WatchState(ctx context.Context) (watch.State, error) {
-	cfg, err := r.Config()
+	wq, err := r.WatchStore(ctx)
 	if err != nil {
 		return watch.State{}, err
 	}
-	_, state := WatchFiles(cfg)
-	return watchfile.State{Path: state}.Load(ctx)
+	return wq.Memory("").Load(ctx)
 }

@@ -46,6 +46,9 @@ type Delivery struct {
 // StateStore keeps what the runner must remember between runs.
 type StateStore interface {
 	Load(ctx context.Context) (State, error)
+	// Save records the memory of each monitor in s and leaves the other
+	// monitors' as they are, so that runners of different monitors (two
+	// workers of a queue) never undo each other's.
 	Save(ctx context.Context, s State) error
 }
 
@@ -237,7 +240,7 @@ func (r *Runner) Run(ctx context.Context, monitors []Monitor, now time.Time, for
 		}
 		ms.LastRun = now
 		st.Monitors[m.Name] = ms
-		if err := r.State.Save(ctx, st); err != nil {
+		if err := r.State.Save(ctx, State{Monitors: map[string]MonitorState{m.Name: ms}}); err != nil {
 			return out, err
 		}
 	}

@@ -40,7 +40,12 @@ type memState struct{ st State }
 
 func (m *memState) Load(context.Context) (State, error) { return m.st, nil }
 func (m *memState) Save(_ context.Context, s State) error {
-	m.st = s
+	if m.st.Monitors == nil {
+		m.st.Monitors = map[string]MonitorState{}
+	}
+	for name, ms := range s.Monitors {
+		m.st.Monitors[name] = ms
+	}
 	return nil
 }
 

@@ -2,8 +2,8 @@
 // project's state folder: a notifier that appends each alert as one JSON
 // line (alerts.jsonl), so that alerts are visible before any delivery is
 // configured; the record of every delivery to a channel, one JSON line
-// each with its attempts (deliveries.jsonl); and the runner's state as
-// one JSON file written atomically.
+// each with its attempts (deliveries.jsonl); and the reader of the
+// runner's memory as older versions kept it (watch.json).
 package watchfile
 
 import (
@@ -105,7 +105,9 @@ func appendLine(path, what string, v any) error {
 	return f.Close()
 }
 
-// State keeps the runner's state in a JSON file.
+// State is the runner's memory as older quarry versions kept it, in a
+// JSON file (watch.json); the memory now lives in the state database
+// (watchqueue), which imports this file once.
 type State struct {
 	Path string
 }
@@ -127,35 +129,4 @@ func (s State) Load(ctx context.Context) (watch.State, error) {
 		return st, quarry.Wrap(quarry.KindInput, err, "the monitors' state %s is damaged; remove it (each monitor's next run then starts afresh)", s.Path)
 	}
 	return st, nil
-}
-
-// Save writes the state atomically (a temporary file, then a rename).
-func (s State) Save(ctx context.Context, st watch.State) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot encode the monitors' state")
-	}
-	dir := filepath.Dir(s.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot create %s", dir)
-	}
-	tmp, err := os.CreateTemp(dir, ".watch-state-*")
-	if err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state in %s", dir)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state")
-	}
-	if err := tmp.Close(); err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state")
-	}
-	if err := os.Rename(tmp.Name(), s.Path); err != nil {
-		return quarry.Wrap(quarry.KindInternal, err, "cannot write the monitors' state %s", s.Path)
-	}
-	return nil
 }

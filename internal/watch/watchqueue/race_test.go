@@ -1,0 +1,5 @@
+//go:build race
+
+package watchqueue
+
+const raceEnabled = true
