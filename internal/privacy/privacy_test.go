@@ -52,6 +52,10 @@ var shapes = []struct{ sql, refused string }{
 	{"SELECT [name], count(*) FROM people GROUP BY [name]", "parser"},
 }
 
+// shapesCatalog gives the tables of shapes their primary keys, which the
+// MySQL companion needs (MySQL has no row identity of its own).
+var shapesCatalog = &quarry.Catalog{Tables: []quarry.TableInfo{{Name: "people", PrimaryKey: []string{"id"}}, {Name: "orders", PrimaryKey: []string{"id"}}, {Name: "t", PrimaryKey: []string{"id"}}}}
+
 func TestAggregated(t *testing.T) {
 	for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres} {
 		for _, tc := range shapes {
@@ -66,6 +70,14 @@ func TestAggregated(t *testing.T) {
 			case err != nil && quarry.KindOf(err) != quarry.KindForbidden:
 				t.Errorf("%s: %s: error kind %s", d, tc.sql, quarry.KindOf(err))
 			}
+		}
+	}
+	// The MySQL grammar: the same verdicts (the refusals of PostgreSQL's
+	// own syntax for the grammar's reasons).
+	for _, tc := range shapes {
+		_, err := Aggregated(quarry.DialectMySQL, tc.sql, shapesCatalog)
+		if (err == nil) != (tc.refused == "") {
+			t.Errorf("mysql: %s: error %v, want a refusal: %v", tc.sql, err, tc.refused != "")
 		}
 	}
 	if _, err := Aggregated(quarry.DialectGeneric, "SELECT count(*) FROM t", nil); err == nil {
@@ -136,14 +148,14 @@ func FuzzAggregated(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, sql string) {
 		for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL} {
-			p, err := Aggregated(d, sql, nil)
+			p, err := Aggregated(d, sql, shapesCatalog)
 			if err != nil {
 				if quarry.KindOf(err) != quarry.KindForbidden {
 					t.Fatalf("%s: %q: error of kind %s", d, sql, quarry.KindOf(err))
 				}
 				continue
 			}
-			again, err := Aggregated(d, p.Companion, nil)
+			again, err := Aggregated(d, p.Companion, shapesCatalog)
 			if err != nil {
 				t.Fatalf("%s: %q: its companion %q is refused: %v", d, sql, p.Companion, err)
 			}
