@@ -27,14 +27,14 @@ var engineCases = []struct {
 	{"SELECT country AS c, count(*) AS n, avg(salary) AS mean FROM qp_people p GROUP BY 1 HAVING count(*) >= 5 ORDER BY n DESC", true},
 	{"SELECT count(*), sum(salary) FROM qp_people WHERE country = 'Atlantis'", true},
 	{"SELECT p.country, count(*) AS orders FROM qp_orders o JOIN qp_people p ON p.id = o.person_id GROUP BY p.country HAVING count(DISTINCT p.id) >= 5", true},
-	{"SELECT country, count(*) FROM qp_people GROUP BY country", false},                                        // Hyperborea is a group of one
-	{"SELECT country, count(*) FROM qp_people GROUP BY country ORDER BY count(*) LIMIT 1", false},              // the smallest group
-	{"SELECT country, count(*) FROM qp_people GROUP BY country ORDER BY count(*) DESC LIMIT 1", true},          // the largest
-	{"SELECT country FROM qp_people GROUP BY country, email", false},                                           // a unique key beside
-	{"SELECT email, count(*) FROM qp_people GROUP BY email HAVING count(*) >= 1", false},                       // groups of one
-	{"SELECT p.email, count(*) FROM qp_people p, qp_people q GROUP BY p.email", false},                         // one row repeated
+	{"SELECT country, count(*) FROM qp_people GROUP BY country", false},                                          // Hyperborea is a group of one
+	{"SELECT country, count(*) FROM qp_people GROUP BY country ORDER BY count(*) LIMIT 1", false},                // the smallest group
+	{"SELECT country, count(*) FROM qp_people GROUP BY country ORDER BY count(*) DESC LIMIT 1", true},            // the largest
+	{"SELECT country FROM qp_people GROUP BY country, email", false},                                             // a unique key beside
+	{"SELECT email, count(*) FROM qp_people GROUP BY email HAVING count(*) >= 1", false},                         // groups of one
+	{"SELECT p.email, count(*) FROM qp_people p, qp_people q GROUP BY p.email", false},                           // one row repeated
 	{"SELECT p.email, count(*) FROM qp_people p JOIN qp_orders o ON o.person_id = p.id GROUP BY p.email", false}, // one row fanned out
-	{"SELECT count(*) FROM qp_people WHERE salary > 900000", false},                                            // a filter down to one row
+	{"SELECT count(*) FROM qp_people WHERE salary > 900000", false},                                              // a filter down to one row
 	{"SELECT country, max(email) FROM qp_people GROUP BY country HAVING count(*) = 1", false},
 }
 
