@@ -197,7 +197,9 @@ func TestPrivacyTiers(t *testing.T) {
 			a.Conn = echoingConn{Conn: e.conn, value: p.emails[4]}
 			a.Privacy = tier
 			a.Limits.MaxSteps, a.Limits.RepairAttempts = 40, 20
-			history := []agent.Turn{{Question: "who earns most?", SQL: "SELECT name FROM people ORDER BY salary DESC LIMIT 1",
+			// An earlier turn of the builtin planner, whose SQL holds the
+			// value the value index matched.
+			history := []agent.Turn{{Question: "what does Zeb earn?", SQL: "SELECT salary FROM people WHERE name = '" + p.names[0] + "'",
 				Answer: p.names[11] + " earns the most (" + p.salaries[11] + ")", Status: event.StatusSucceeded}}
 			out, err := a.Ask(context.Background(), e.recorder(), "which countries have the most people?", clock(), agent.AskOptions{History: history})
 			if err != nil {

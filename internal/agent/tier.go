@@ -114,14 +114,16 @@ func (r *run) errorFor(err error) (text string, withheld bool) {
 }
 
 // turns are the earlier turns as the model may see them: under a
-// restricted tier without their answers, which quote results.
+// restricted tier their questions only. Answers quote results, and the
+// builtin planner's SQL can hold a value the value index matched (the
+// question said "Zeb", the SQL filters on the stored "Zebulon Quist").
 func (a *Agent) turns(history []Turn) []Turn {
 	if !a.restricted() {
 		return history
 	}
 	out := make([]Turn, len(history))
 	for i, t := range history {
-		t.Answer = ""
+		t.Answer, t.SQL = "", ""
 		out[i] = t
 	}
 	return out
