@@ -22,6 +22,12 @@ var listAggregates = sync.OnceValue(func() map[string]bool {
 		"first_value", "last_value", "nth_value", "any_value", "first", "last", "arbitrary", "mode", "percentile_disc", "histogram", "string_agg_distinct")
 })
 
+// Where an expression stands.
+const (
+	ctxOutput = iota // what the statement returns, HAVING, ORDER BY
+	ctxKey           // a GROUP BY expression
+)
+
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {

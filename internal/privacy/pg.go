@@ -164,13 +164,6 @@ func (c *pgClassifier) from(n *pg_query.Node) error {
 	return refuse("it reads from something other than tables (a subquery, a function or VALUES); aggregate over the tables themselves")
 }
 
-// Where an expression stands.
-const (
-	ctxOutput = iota // what the statement returns, HAVING, ORDER BY
-	ctxKey           // a GROUP BY expression
-	ctxAgg           // the argument of an aggregate
-)
-
 // expr checks one expression: every column outside an aggregate is a
 // GROUP BY key, every aggregate is one that copies at most one value of
 // one column, and nothing else (subqueries, windows, unknown nodes)
@@ -257,8 +250,6 @@ func (c *pgClassifier) call(f *pg_query.FuncCall, where int) error {
 	special := f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 || f.AggWithinGroup || f.FuncVariadic
 	if aggregate(name) && (len(f.Args) == 1 || f.AggStar && name == "count" && len(f.Args) == 0) {
 		switch {
-		case where == ctxAgg:
-			return refuse("it nests the aggregate %s inside another", name)
 		case where == ctxKey:
 			return refuse("it groups by an aggregate")
 		case f.AggFilter != nil || len(f.AggOrder) > 0 || f.AggWithinGroup || f.FuncVariadic:
