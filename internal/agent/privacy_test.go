@@ -295,3 +295,28 @@ func TestSampleValuesNotOffered(t *testing.T) {
 		t.Error("the prompt's tools still offer sample_values, or do not say the tier")
 	}
 }
+
+// TestFixerUnderATier: the fixer of quarry run is shown the SQL and,
+// under a restricted tier, only the class of the error, which a database
+// may write with a row's value in it.
+func TestFixerUnderATier(t *testing.T) {
+	e, p := peopleEnv(t)
+	const sql = "SELECT CAST(email AS integer) FROM people"
+	errText := `ERROR: invalid input syntax for type integer: "` + p.emails[2] + `" (SQLSTATE 22P02)`
+	for _, tier := range quarry.Privacies() {
+		fake := llmtest.NewProviderOver(t, llmtest.Wires()[0], llmtest.Reply(llmtest.Text("```sql\nSELECT count(*) FROM people\n```")))
+		a := e.agent(fake, false)
+		a.Privacy = tier
+		f, err := a.Fix(context.Background(), e.recorder(), sql, errText)
+		if err != nil || f.SQL != "SELECT count(*) FROM people" {
+			t.Fatalf("%s: fix %+v, %v", tier, f, err)
+		}
+		shown := len(fake.Find(p.emails[2])) > 0
+		if want := tier == quarry.PrivacyFull; shown != want {
+			t.Errorf("%s: the error's value reached the fixer: %v, want %v", tier, shown, want)
+		}
+		if tier != quarry.PrivacyFull && len(fake.Find(agent.ClassTypeMismatch)) == 0 {
+			t.Errorf("%s: the fixer was not told the error's class", tier)
+		}
+	}
+}
