@@ -140,6 +140,8 @@ var attacks = []struct{ why, sql string }{
 	{"group_concat", `SELECT country, group_concat(email) FROM people GROUP BY country`},
 	{"json_group_array", `SELECT country, json_group_array(name) FROM people GROUP BY country`},
 	{"min and max of a group of one", `SELECT country, max(email), min(born) FROM people GROUP BY country HAVING count(*) = 1`},
+	{"max of a large group, still one row's", `SELECT country, max(name), max(salary) FROM people GROUP BY country HAVING count(*) >= 5`},
+	{"HAVING count(*) = 1", `SELECT country, count(*) FROM people GROUP BY country HAVING count(*) = 1`},
 	{"count distinct in small groups", `SELECT country, count(DISTINCT salary) FROM people GROUP BY country HAVING count(*) < 5`},
 	{"CASE on a single row", `SELECT sum(CASE WHEN id = 3 THEN salary END) AS s FROM people`},
 	{"arithmetic on a single row", `SELECT sum(salary * (id = 3)) AS s FROM people`},

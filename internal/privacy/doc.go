@@ -8,11 +8,11 @@
 //     for PostgreSQL, SQLite and DuckDB; the TiDB grammar for MySQL and
 //     MariaDB): one SELECT over base tables, no set operation, CTE,
 //     window or subquery in what it returns; every output is a GROUP BY
-//     key or an expression over keys and aggregates that cannot copy more
-//     than one row's value (count, sum, avg, min, max and the spread
-//     functions, each over one column or *); list aggregates (group_concat,
-//     string_agg, array_agg, json_agg, …) and expressions inside an
-//     aggregate (the CASE that picks out one row) are refused.
+//     key or an expression over keys and aggregates of the group (count,
+//     sum, avg and the spread functions, each over one column or *);
+//     aggregates that return rows' values as they are (min, max,
+//     group_concat, string_agg, array_agg, json_agg, …) and expressions
+//     inside an aggregate (the CASE that picks out one row) are refused.
 //  2. The data: Aggregated writes the companion statement, the statement
 //     itself with counts appended to its output (the rows behind each
 //     group, and the distinct rows of every table occurrence it reads, by

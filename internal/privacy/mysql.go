@@ -123,7 +123,7 @@ func (c *myClassifier) read() error {
 		}
 	}
 	if s.GroupBy == nil && !c.agg {
-		return refuse("it does not aggregate: it has no GROUP BY and no aggregate (count, sum, avg, min, max) in what it returns")
+		return refuse("it does not aggregate: it has no GROUP BY and no aggregate (count, sum, avg) in what it returns")
 	}
 	return nil
 }
@@ -228,6 +228,8 @@ func (c *myClassifier) aggregate(x *ast.AggregateFuncExpr, where int) error {
 		return refuse("it calls %s, which returns the values of the rows it aggregates or is not an aggregate quarry knows", name)
 	case where == ctxKey:
 		return refuse("it groups by an aggregate")
+	case copiesOne(name):
+		return refuse("it calls %s, which returns one row's value as it is, however large the group", name)
 	case x.Order != nil || len(x.Args) != 1:
 		return refuse("%s has an ORDER BY or more than one argument; aggregate one column over the group's rows", name)
 	}

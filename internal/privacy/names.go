@@ -6,9 +6,9 @@ import (
 	"sync"
 )
 
-// aggregates are the aggregates that, over one column, return a figure of
-// the group or at most one row's value (min, max): shown when every group
-// is at least k rows.
+// aggregates are the aggregates quarry reads, over one column: a figure of
+// the group, shown when every group is at least k rows, or (min, max,
+// copiesOne) one row's value, refused whatever the group's size.
 var aggregates = sync.OnceValue(func() map[string]bool {
 	return set("count", "sum", "avg", "total", "min", "max",
 		"stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "std")
@@ -37,6 +37,17 @@ func set(names ...string) map[string]bool {
 }
 
 func aggregate(name string) bool { return aggregates()[strings.ToLower(name)] }
+
+// copiesOne reports whether the aggregate returns one row's value as it
+// is: the largest salary of a group of a hundred is still one person's
+// salary, and the largest name one person's name.
+func copiesOne(name string) bool {
+	switch strings.ToLower(name) {
+	case "min", "max":
+		return true
+	}
+	return false
+}
 
 func copiesList(name string) bool { return listAggregates()[strings.ToLower(name)] }
 

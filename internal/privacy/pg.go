@@ -140,7 +140,7 @@ func (c *pgClassifier) read() error {
 		}
 	}
 	if len(s.GroupClause) == 0 && !c.agg {
-		return refuse("it does not aggregate: it has no GROUP BY and no aggregate (count, sum, avg, min, max) in what it returns")
+		return refuse("it does not aggregate: it has no GROUP BY and no aggregate (count, sum, avg) in what it returns")
 	}
 	return nil
 }
@@ -252,6 +252,8 @@ func (c *pgClassifier) call(f *pg_query.FuncCall, where int) error {
 		switch {
 		case where == ctxKey:
 			return refuse("it groups by an aggregate")
+		case copiesOne(name):
+			return refuse("it calls %s, which returns one row's value as it is, however large the group", name)
 		case f.AggFilter != nil || len(f.AggOrder) > 0 || f.AggWithinGroup || f.FuncVariadic:
 			return refuse("%s has a FILTER, ORDER BY or WITHIN GROUP clause; aggregate a column over the group's rows", name)
 		}
