@@ -299,8 +299,11 @@ func (c *pgClassifier) plan() (*Plan, error) {
 	return p, nil
 }
 
-// identity is what tells one row of a table occurrence from another: its
-// primary key (the catalog's), else the engine's row identity.
+// identity is what tells one row of a table occurrence from another, and
+// is never NULL: on SQLite and DuckDB the row identity (a SQLite primary
+// key other than INTEGER PRIMARY KEY may hold NULLs, which count(DISTINCT)
+// would not count), by a name of it no column of the table takes; on
+// PostgreSQL the primary key, else ctid.
 func (c *pgClassifier) identity(t *pg_query.RangeVar) (*pg_query.Node, error) {
 	qual := []*pg_query.Node{}
 	switch {
@@ -315,13 +318,23 @@ func (c *pgClassifier) identity(t *pg_query.RangeVar) (*pg_query.Node, error) {
 		return pg_query.MakeColumnRefNode(append(append([]*pg_query.Node{}, qual...), pg_query.MakeStrNode(name)), 0)
 	}
 	var pk []string
+	var info *quarry.TableInfo
 	if c.cat != nil && t.Catalogname == "" {
 		if ts := c.cat.Lookup(t.Schemaname, t.Relname); len(ts) == 1 {
-			pk = ts[0].PrimaryKey
+			info = ts[0]
+			pk = info.PrimaryKey
 		}
 	}
+	if c.d == quarry.DialectSQLite || c.d == quarry.DialectDuckDB {
+		for _, name := range []string{"rowid", "_rowid_", "oid"} {
+			if info == nil || !hasColumn(info, name) {
+				return col(name), nil
+			}
+		}
+		return nil, refuse("quarry cannot tell the rows of %s apart (its columns take every name of the row identity)", tableName(t))
+	}
 	switch {
-	case len(pk) == 1:
+	case len(pk) == 1 && c.d == quarry.DialectPostgres:
 		return col(pk[0]), nil
 	case len(pk) > 1 && c.d == quarry.DialectPostgres:
 		var args []*pg_query.Node
@@ -331,8 +344,6 @@ func (c *pgClassifier) identity(t *pg_query.RangeVar) (*pg_query.Node, error) {
 		return &pg_query.Node{Node: &pg_query.Node_RowExpr{RowExpr: &pg_query.RowExpr{Args: args, RowFormat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL}}}, nil
 	case c.d == quarry.DialectPostgres:
 		return col("ctid"), nil
-	case c.d == quarry.DialectSQLite, c.d == quarry.DialectDuckDB:
-		return col("rowid"), nil
 	}
 	return nil, refuse("quarry cannot tell the rows of %s apart (it has no primary key)", tableName(t))
 }
@@ -426,4 +437,13 @@ func tableName(t *pg_query.RangeVar) string {
 
 func nodeName(n *pg_query.Node) string {
 	return string(n.ProtoReflect().WhichOneof(n.ProtoReflect().Descriptor().Oneofs().Get(0)).Name())
+}
+
+func hasColumn(t *quarry.TableInfo, name string) bool {
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, name) {
+			return true
+		}
+	}
+	return false
 }

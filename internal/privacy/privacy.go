@@ -32,8 +32,8 @@ func refuse(format string, args ...any) error {
 // Aggregated reads sql with the parser of dialect d and returns the plan
 // that proves its result aggregated, or a KindForbidden error that says
 // why the result may not reach the model. cat, when known, gives each
-// table's primary key; without one a table is counted by the engine's
-// row identity (rowid, ctid), and a table with neither is refused.
+// table's primary key (PostgreSQL, MySQL) and columns (so that SQLite's
+// rowid is named by an alias no column takes).
 func Aggregated(d quarry.Dialect, sql string, cat *quarry.Catalog) (*Plan, error) {
 	switch d {
 	case quarry.DialectMySQL:

@@ -87,16 +87,19 @@ func TestAggregated(t *testing.T) {
 	}
 }
 
-// TestCompanionIdentity: rows are told apart by the catalog's primary key
-// where it has one, else by the engine's row identity; a table with
-// neither is refused.
+// TestCompanionIdentity: rows are told apart by SQLite's and DuckDB's row
+// identity (by a name no column takes), by PostgreSQL's primary key where
+// the catalog has one, else ctid; MySQL needs a primary key.
 func TestCompanionIdentity(t *testing.T) {
-	cat := &quarry.Catalog{Tables: []quarry.TableInfo{{Name: "people", PrimaryKey: []string{"id"}}, {Name: "lines", PrimaryKey: []string{"order_id", "n"}}}}
+	cat := &quarry.Catalog{Tables: []quarry.TableInfo{{Name: "people", PrimaryKey: []string{"id"}}, {Name: "lines", PrimaryKey: []string{"order_id", "n"}},
+		{Name: "shadow", Columns: []quarry.ColumnInfo{{Name: "rowid"}, {Name: "x"}}}}}
 	for _, tc := range []struct {
 		d         quarry.Dialect
 		sql, want string
 	}{
-		{quarry.DialectSQLite, "SELECT count(*) FROM people p", "count(DISTINCT p.id) AS quarry_t1"},
+		{quarry.DialectSQLite, "SELECT count(*) FROM people p", "count(DISTINCT p.rowid) AS quarry_t1"},
+		{quarry.DialectSQLite, "SELECT count(*) FROM shadow", "count(DISTINCT shadow._rowid_)"},
+		{quarry.DialectPostgres, "SELECT count(*) FROM people p", "count(DISTINCT p.id) AS quarry_t1"},
 		{quarry.DialectSQLite, "SELECT count(*) FROM lines", "count(DISTINCT lines.rowid)"},
 		{quarry.DialectSQLite, "SELECT count(*) FROM main.other", "count(DISTINCT main.other.rowid)"},
 		{quarry.DialectPostgres, "SELECT count(*) FROM lines l", "count(DISTINCT ROW(l.order_id, l.n))"},
