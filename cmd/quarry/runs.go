@@ -158,6 +158,12 @@ func (a *app) printRun(r event.RunState) {
 	if r.Connection != "" {
 		fmt.Fprintf(w, "Connection  %s\n", r.Connection)
 	}
+	if r.Privacy != "" {
+		fmt.Fprintf(w, "Privacy  %s\n", privacyLine(r))
+	}
+	for _, wh := range r.Withheld {
+		fmt.Fprintf(w, "Withheld from the model  %s\n", wh)
+	}
 	if r.PolicyOff {
 		fmt.Fprintln(w, "Policy  off (quarry run --no-policy): restricted columns could be read; the result was not kept")
 	}
@@ -257,4 +263,17 @@ func (a *app) runEvents(ctx context.Context, id string) ([]event.Event, error) {
 		return nil, err
 	}
 	return st.Events(ctx, id)
+}
+
+// privacyLine says what the run's privacy tier let reach a model.
+func privacyLine(r event.RunState) string {
+	switch quarry.Privacy(r.Privacy) {
+	case quarry.PrivacySchema:
+		return "schema-only: no value of a row may reach a model"
+	case quarry.PrivacyAggregates:
+		return fmt.Sprintf("aggregates-only: a model may see only aggregated results of groups of at least %d rows", r.MinGroupSize)
+	case quarry.PrivacyFull:
+		return "full: a model may see previews of results"
+	}
+	return r.Privacy
 }

@@ -128,7 +128,12 @@ type Agent struct {
 	// PrivilegedRole, when set, says that the connection's role can do
 	// more than read and the configuration allowed it (run.started).
 	PrivilegedRole string
-	Clock          func() time.Time
+	// Privacy is what of the connection's data may reach the model (full
+	// when not set); MinGroupSize is the smallest group it shows under
+	// aggregates-only (quarry.DefaultMinGroupSize when not set).
+	Privacy      quarry.Privacy
+	MinGroupSize int
+	Clock        func() time.Time
 }
 
 // Turn is an earlier question of the same session, for follow-ups.
@@ -201,6 +206,9 @@ type run struct {
 	out     *analyst.AskOutcome
 	asOf    time.Time
 	q       string
+	// withheld is what of the current tool call's output the privacy
+	// tier kept from the model, recorded on its tool.called event.
+	withheld string
 	// The retrieval index of what the model may see, and the tokens of
 	// schema shown so far against the run's budget.
 	index        *retrieval.Index
@@ -245,7 +253,8 @@ func (a *Agent) Ask(ctx context.Context, rec *event.Recorder, question string, a
 	r := &run{a: a, em: analyst.NewEmitter(rec), policy: newPolicy(a.model()), byTool: map[string]int{}, asOf: asOf, q: question,
 		out: &analyst.AskOutcome{RunID: rec.RunID(), Question: question, AsOf: day}}
 	r.emit(ctx, &event.RunStartedData{Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.dialect()),
-		Planner: a.PlannerName(), AsOf: day, SessionID: opts.SessionID, Knowledge: a.knowledgeHash(), PrivilegedRole: a.PrivilegedRole})
+		Planner: a.PlannerName(), AsOf: day, SessionID: opts.SessionID, Knowledge: a.knowledgeHash(), PrivilegedRole: a.PrivilegedRole,
+		Privacy: string(a.tier()), MinGroupSize: a.groupSizeRecorded()})
 	var err error
 	switch {
 	case a.Gateway == nil && a.Conn == nil:
@@ -323,17 +332,21 @@ func (r *run) loop(ctx context.Context, question string, history []Turn) error {
 	r.emit(ctx, &event.PlanMadeData{Source: "model", Plan: planJSON})
 
 	r.index, r.schemaBudget = a.schemaIndex(r.policy), l.schemaBudget()
-	schema, shown := a.schemaContext(r.policy, r.index, question, a.values(ctx, r.policy, question), r.schemaBudget/2)
+	var values []retrieval.Value
+	if !a.restricted() {
+		values = a.values(ctx, r.policy, question)
+	}
+	schema, shown := a.schemaContext(r.policy, r.index, question, values, r.schemaBudget/2)
 	schema = r.policy.scrub(schema)
 	r.spend(ctx, "prompt", question, schema, shown)
 	req := llm.Request{
 		System: []llm.SystemBlock{
-			{Text: prompt(string(a.dialect()), a.Manual())},
+			{Text: a.prompt()},
 			{Text: schema, Cache: true},
 		},
 		Tools: a.tools(),
 	}
-	req.Messages = []llm.Message{llm.UserText(r.policy.scrub(userMessage(question, r.out.AsOf, history)))}
+	req.Messages = []llm.Message{llm.UserText(r.policy.scrub(userMessage(question, r.out.AsOf, a.turns(history))))}
 	textOnly := 0 // replies in a row that called no tool
 	for r.step = 1; r.step <= l.maxSteps(); r.step++ {
 		if v := r.policy.leaks(requestText(req)); v != "" {

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -40,6 +42,11 @@ func (a *Agent) Fix(ctx context.Context, rec *event.Recorder, sql, errText strin
 	}
 	r := &run{a: a, em: analyst.NewEmitter(rec), policy: newPolicy(a.model())}
 	errText = r.policy.scrub(errText)
+	if a.restricted() {
+		// The caller's error text may be the database's, which can quote
+		// a row's value: only its class is shown under a restricted tier.
+		errText = fmt.Sprintf("the statement failed (%s); the error's words are withheld under this connection's privacy tier (%s)", Classify(errors.New(errText)), a.tier())
+	}
 	m := a.Gateway.Run(llm.Budget{MaxCalls: 2}, func(d *event.ModelCalledData) { r.emit(ctx, d) })
 	req := llm.Request{
 		Tier:   llm.TierCheap,

@@ -32,7 +32,7 @@ const modelFile = "model.yaml"
 // policy withholds whole (a view over a restricted column, whose values
 // would tell what it filters on).
 func (a *Agent) readKnowledge(p *policy, name string) (string, error) {
-	if strings.EqualFold(strings.TrimSpace(name), modelFile) && a.Knowledge != nil && a.Knowledge.Model != nil {
+	if (strings.EqualFold(strings.TrimSpace(name), modelFile) || a.restricted() && a.modelFileAlias(name)) && a.Knowledge != nil && a.Knowledge.Model != nil {
 		if _, err := readKnowledge(a.KnowledgeDir, modelFile); err != nil {
 			return "", err
 		}
@@ -60,6 +60,13 @@ func (a *Agent) shownModel(p *policy) (string, error) {
 			continue
 		}
 		e.Columns = slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool { return p.column(e.Name, c.Name) || p.column(e.TableName(), c.Name) })
+		if a.restricted() {
+			// Known values are rows' values, kept from the model under a
+			// restricted privacy tier.
+			for i := range e.Columns {
+				e.Columns[i].Values = nil
+			}
+		}
 		out.Entities = append(out.Entities, e)
 	}
 	for _, r := range m.Relationships {

@@ -42,6 +42,16 @@ func prompt(dialect string, manual bool) string {
 	return p
 }
 
+// prompt is this agent's system prompt: its mode's, with what its
+// connection's privacy tier keeps from the model.
+func (a *Agent) prompt() string {
+	p := prompt(string(a.dialect()), a.Manual())
+	if a.restricted() {
+		p = strings.Replace(p, " sample_values,", "", 1) + a.tierNote()
+	}
+	return p
+}
+
 // fence wraps data in a tag, so that the model reads it as data. Text that
 // could close the tag early is defused.
 func fence(tag, attrs, text string) string {

@@ -301,7 +301,7 @@ func (a *Agent) PromptText() string {
 	p := newPolicy(a.model())
 	schema, _ := a.schemaContext(p, a.index(p), "", nil, a.Limits.schemaBudget()/2)
 	var b strings.Builder
-	b.WriteString(prompt(string(a.dialect()), a.Manual()) + "\n\n" + p.scrub(schema))
+	b.WriteString(a.prompt() + "\n\n" + p.scrub(schema))
 	for _, t := range a.tools() {
 		b.WriteString("\n" + t.Name + ": " + t.Description + " " + string(t.InputSchema))
 	}

@@ -74,7 +74,13 @@ type Analyst struct {
 	// this run at the user's own terminal (quarry run --no-policy); the
 	// run records it, and its result is not kept.
 	PolicyOff bool
-	Clock     func() time.Time
+	// Privacy is the connection's privacy tier (what of its data may
+	// reach a language model) and MinGroupSize its smallest group under
+	// aggregates-only; every run records them on run.started, and a model
+	// that plans on this connection is held to them.
+	Privacy      quarry.Privacy
+	MinGroupSize int
+	Clock        func() time.Time
 	// Cache, when set, serves recent identical statements on the same
 	// connection without running them again.
 	Cache *resultcache.Cache

@@ -71,6 +71,7 @@ func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, qu
 	em.Emit(ctx, &event.RunStartedData{
 		Kind: "ask", Question: question, Connection: a.Connection, Dialect: string(a.Conn.Dialect()),
 		Planner: "builtin", AsOf: day, Knowledge: k.Hash, PrivilegedRole: a.PrivilegedRole,
+		Privacy: string(a.Privacy.Or()), MinGroupSize: a.MinGroupSize,
 	})
 	err := a.ask(ctx, em, k, question, asOf, out)
 	switch {

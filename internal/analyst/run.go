@@ -35,7 +35,8 @@ type RunOutcome struct {
 func (a *Analyst) Run(ctx context.Context, rec *event.Recorder, sql string, sink RowSink) (*RunOutcome, error) {
 	em := NewEmitter(rec)
 	out := &RunOutcome{RunID: rec.RunID()}
-	em.Emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole, PolicyOff: a.PolicyOff})
+	em.Emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole, PolicyOff: a.PolicyOff,
+		Privacy: string(a.Privacy.Or()), MinGroupSize: a.MinGroupSize})
 	err := a.run(ctx, em, sql, sink, out)
 	if err != nil {
 		em.finish(ctx, statusOf(err), err)

@@ -203,6 +203,12 @@ type Connection struct {
 	// of its queries sets ("": the connector's default, 64MB).
 	PoolSize int
 	WorkMem  string
+	// Privacy is what of this connection's data may reach a language
+	// model (quarry.PrivacyFull when not given); MinGroupSize is the
+	// smallest group an aggregates-only connection shows the model
+	// (quarry.DefaultMinGroupSize when not given).
+	Privacy      quarry.Privacy
+	MinGroupSize int
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -541,6 +547,9 @@ type connDraft struct {
 	allowPrivilegedRole bool   // postgres and mysql
 	poolSize            int    // postgres
 	workMem             string // postgres
+
+	privacy      string
+	minGroupSize int
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

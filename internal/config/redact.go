@@ -55,6 +55,10 @@ type (
 		StartTimeout string `json:"start_timeout,omitempty" yaml:"start_timeout,omitempty"`
 		// postgres and mysql connections: run on a privileged role anyway.
 		AllowPrivilegedRole bool `json:"allow_privileged_role,omitempty" yaml:"allow_privileged_role,omitempty"`
+		// What of the connection's data may reach a model, and the
+		// smallest group an aggregates-only connection shows it.
+		Privacy      string `json:"privacy,omitempty" yaml:"privacy,omitempty"`
+		MinGroupSize int    `json:"min_group_size,omitempty" yaml:"min_group_size,omitempty"`
 	}
 	viewModel struct {
 		Provider     string  `json:"provider" yaml:"provider"`
@@ -166,7 +170,11 @@ func (c *Config) view() viewConfig {
 	}
 	for _, name := range c.ConnectionNames {
 		conn := c.Connections[name]
-		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path, AllowPrivilegedRole: conn.AllowPrivilegedRole}
+		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path, AllowPrivilegedRole: conn.AllowPrivilegedRole,
+			MinGroupSize: conn.MinGroupSize}
+		if conn.Privacy.Or() != quarry.PrivacyFull {
+			vc.Privacy = string(conn.Privacy)
+		}
 		if conn.Path == "" && conn.Command == "" {
 			vc.URL = redactSecret(conn.URL)
 		}

@@ -114,6 +114,8 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"allow_privileged_role", d.boolean(&c.allowPrivilegedRole)},
 			{"pool_size", d.intField(&c.poolSize, 1)},
 			{"work_mem", d.str(&c.workMem)},
+			{"privacy", d.str(&c.privacy)},
+			{"min_group_size", d.intField(&c.minGroupSize, 2)},
 		})
 		if err != nil {
 			return nil, err
@@ -180,6 +182,9 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 		conn.PoolSize, conn.WorkMem = c.poolSize, strings.TrimSpace(c.workMem)
 		if conn.WorkMem != "" && !validWorkMem(conn.WorkMem) {
 			return d.errAt(d.lines[p+".work_mem"], p+".work_mem", "%q is not a work_mem PostgreSQL takes; write a size from 64kB to 2TB with its unit, like 64MB, 512kB or 1GB", shorten(conn.WorkMem))
+		}
+		if err := d.privacy(c, conn); err != nil {
+			return err
 		}
 		if driver != DriverMCP {
 			for _, f := range mcpFields {

@@ -27,6 +27,9 @@ type ToolCalledData struct {
 	OK         bool    `json:"ok"`
 	Error      string  `json:"error,omitempty"`
 	DurationMS float64 `json:"duration_ms,omitempty"`
+	// Withheld says what of the tool's output the connection's privacy
+	// tier kept from the model, and why; empty when nothing.
+	Withheld string `json:"withheld,omitempty"`
 }
 
 // RepairAttemptedData records a failed query handed back to the model with

@@ -144,6 +144,12 @@ type RunStartedData struct {
 	// PolicyOff is set when the user ran their own statement at their
 	// terminal with the column policy turned off (quarry run --no-policy).
 	PolicyOff bool `json:"policy_off,omitempty"`
+	// Privacy is the connection's privacy tier when a language model
+	// planned the run: what of its data may reach the model (full,
+	// aggregates-only or schema-only); MinGroupSize is the smallest group
+	// an aggregates-only run shows the model.
+	Privacy      string `json:"privacy,omitempty"`
+	MinGroupSize int    `json:"min_group_size,omitempty"`
 }
 
 // QuestionParsedData records what the planner understood and did not.

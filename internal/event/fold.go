@@ -49,6 +49,12 @@ type RunState struct {
 	// --no-policy, at the user's own terminal).
 	PolicyOff  bool   `json:"policy_off,omitempty"`
 	PlanSource string `json:"plan_source,omitempty"`
+	// Privacy is the connection's privacy tier of a run a model planned,
+	// MinGroupSize its minimum group under aggregates-only, and Withheld
+	// what the tier kept from the model, one entry per tool call.
+	Privacy      string   `json:"privacy,omitempty"`
+	MinGroupSize int      `json:"min_group_size,omitempty"`
+	Withheld     []string `json:"withheld,omitempty"`
 
 	Allowed    *bool       `json:"allowed,omitempty"` // the guard's verdict on SQL; nil until checked
 	Violations []Violation `json:"violations,omitempty"`
@@ -215,6 +221,7 @@ func apply(st *RunState, e Event) error {
 		st.Knowledge = d.Knowledge
 		st.PrivilegedRole = d.PrivilegedRole
 		st.PolicyOff = d.PolicyOff
+		st.Privacy, st.MinGroupSize = d.Privacy, d.MinGroupSize
 		st.StartedAt = e.At
 	case *QuestionParsedData:
 		st.Understood = slices.Clone(d.Understood)
@@ -267,6 +274,9 @@ func apply(st *RunState, e Event) error {
 		st.CacheWriteTokens += d.CacheWriteTokens
 	case *ToolCalledData:
 		st.ToolCalls++
+		if d.Withheld != "" {
+			st.Withheld = append(st.Withheld, d.Tool+": "+d.Withheld)
+		}
 	case *RepairAttemptedData:
 		st.Repairs++
 	case *QueryProposedData:

@@ -157,6 +157,7 @@ func Markdown(b *Bundle) string {
 		{"Connection", r.Connection},
 		{"Dialect", r.Dialect},
 		{"Planner", r.Planner},
+		{"Privacy (what a model may see)", privacy(r)},
 		{"Plan", b.Interpretation.PlanSource},
 		{"Knowledge digest", r.Knowledge},
 		{"Result", r.ResultID},
@@ -167,6 +168,9 @@ func Markdown(b *Bundle) string {
 		if kv[1] != "" {
 			fmt.Fprintf(&w, "- **%s:** %s\n", kv[0], kv[1])
 		}
+	}
+	for _, wh := range r.Withheld {
+		fmt.Fprintf(&w, "- **Withheld from the model:** %s\n", oneLine(wh))
 	}
 	if b.Result != nil && len(b.Result.Columns) > 0 {
 		w.WriteString("\n## Result\n\n")
@@ -200,4 +204,13 @@ func formatTime(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// privacy is the run's privacy tier as the bundle states it, with its
+// minimum group under aggregates-only.
+func privacy(r event.RunState) string {
+	if r.MinGroupSize > 0 {
+		return fmt.Sprintf("%s (groups of at least %d rows)", r.Privacy, r.MinGroupSize)
+	}
+	return r.Privacy
 }

@@ -74,6 +74,7 @@ func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (
 		Cache:      resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now),
 		// Set only when allow_privileged_role let a privileged role run.
 		PrivilegedRole: r.privilegedRole(cc.Name),
+		Privacy:        cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize,
 	}
 	return an, closeGuard, nil
 }
@@ -146,7 +147,7 @@ func (r *Runtime) Agent(ctx context.Context, m ModelChoice, connName string, pre
 		return nil, nil, nil, err
 	}
 	ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
-	ag.PrivilegedRole = an.PrivilegedRole
+	ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
 	if c, _, err := r.Conn(ctx, connName); err == nil {
 		if cat, err := r.Catalog(ctx, c); err == nil {
 			ag.Catalog = cat
@@ -177,5 +178,5 @@ func (r *Runtime) Fixer(m ModelChoice, an *analyst.Analyst) *agent.Agent {
 			k = kk
 		}
 	}
-	return &agent.Agent{Gateway: gw, Conn: an.Conn, Guard: an.Guard, Knowledge: k, Clock: r.o.Now}
+	return &agent.Agent{Gateway: gw, Conn: an.Conn, Guard: an.Guard, Knowledge: k, Clock: r.o.Now, Privacy: an.Privacy, MinGroupSize: an.MinGroupSize}
 }

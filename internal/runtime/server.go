@@ -238,10 +238,12 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		return &analyst.Analyst{
 			Conn: q, Guard: gd, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
 			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: b.privileged,
+			Privacy: b.cc.Privacy.Or(), MinGroupSize: b.cc.MinGroupSize,
 		}, nil
 	}
 	// The fixer of POST /api/run; it is shown the SQL and the error only.
-	g.fixer = agent.Agent{Conn: q, Guard: gd, Knowledge: g.proj.Knowledge, Connection: label, Clock: r.o.Now}
+	g.fixer = agent.Agent{Conn: q, Guard: gd, Knowledge: g.proj.Knowledge, Connection: label, Clock: r.o.Now,
+		Privacy: b.cc.Privacy.Or(), MinGroupSize: b.cc.MinGroupSize}
 	if b.gw != nil {
 		g.fixer.Gateway = b.gw
 	}
@@ -277,7 +279,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		}
 		ag := g.tmpl
 		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
-		ag.PrivilegedRole = an.PrivilegedRole
+		ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}
 	return g, nil

@@ -628,7 +628,8 @@ const STAGE_OF = {
 function eventDetail(type, d) {
   d = d || {};
   switch (type) {
-    case "run.started": return [d.question || d.sql, d.planner && `planner ${d.planner}`, d.as_of && `as of ${d.as_of}`].filter(Boolean).join(" · ");
+    case "run.started": return [d.question || d.sql, d.planner && `planner ${d.planner}`, d.as_of && `as of ${d.as_of}`, d.privacy && `privacy ${privacyText(d)}`].filter(Boolean).join(" · ");
+    case "tool.called": return [d.tool, d.error, d.withheld && `withheld from the model: ${d.withheld}`].filter(Boolean).join(" · ");
     case "question.parsed": return [d.understood && d.understood.length && `understood: ${d.understood.join("; ")}`, d.unknown && d.unknown.length && `not understood: ${d.unknown.join(", ")}`].filter(Boolean).join(" · ");
     case "plan.made": return d.source ? `from ${d.source.replace(/_/g, " ")}` : "";
     case "question.read": return d.text || "";
@@ -707,7 +708,25 @@ class Progress {
     const summary = STAGES.filter(([k]) => this.status.has(k)).map(([k]) => this.label(k)).join(" · ");
     this.line.remove();
     this.root.prepend(traceDetails(summary, this.events));
+    const note = privacyNote(this.events);
+    if (note) this.root.prepend(note);
   }
+}
+
+// privacyText names a run's privacy tier as run.started records it.
+function privacyText(d) {
+  return d.privacy === "aggregates-only" && d.min_group_size ? `aggregates-only (groups of at least ${d.min_group_size} rows)` : d.privacy;
+}
+
+// privacyNote says, above a run's trace, what its connection's privacy
+// tier let reach the model and what it withheld; nothing under full.
+function privacyNote(events) {
+  const started = events.find((e) => e && e.type === "run.started");
+  const d = (started && started.data) || {};
+  if (!d.privacy || d.privacy === "full") return null;
+  const withheld = events.filter((e) => e && e.type === "tool.called" && e.data && e.data.withheld).length;
+  const what = d.privacy === "schema-only" ? "no value of a row reached the model" : "only aggregated results of large enough groups reached the model";
+  return el("p", { class: "privacy muted small-text", text: `Privacy: ${privacyText(d)}: ${what}${withheld ? `; ${withheld} tool ${withheld === 1 ? "result was" : "results were"} withheld from it` : ""}. You see the full result.` });
 }
 
 function traceDetails(summary, events, loadEvents) {

@@ -1,0 +1,33 @@
+package config
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// privacy reads a connection's privacy tier and minimum group size into
+// conn: one of quarry.Privacies (full when not given), and a group size
+// only where the tier is aggregates-only.
+func (d *decoder) privacy(c *connDraft, conn *Connection) error {
+	p := c.path0
+	tier := quarry.Privacy(strings.ToLower(strings.TrimSpace(c.privacy))).Or()
+	if !tier.Valid() {
+		var names []string
+		for _, t := range quarry.Privacies() {
+			names = append(names, string(t))
+		}
+		return d.errAt(d.lines[p+".privacy"], p+".privacy", "unknown privacy tier %q (%s); write full, aggregates-only or schema-only", shorten(c.privacy), hint(string(tier), names))
+	}
+	if tier != quarry.PrivacyFull {
+		conn.Privacy = tier // "" stays the default, full
+	}
+	if line := d.lines[p+".min_group_size"]; line != 0 && tier != quarry.PrivacyAggregates {
+		return d.errAt(line, p+".min_group_size", "is only for connections with `privacy: aggregates-only`; remove it or set that tier")
+	}
+	conn.MinGroupSize = c.minGroupSize
+	if tier == quarry.PrivacyAggregates && conn.MinGroupSize == 0 {
+		conn.MinGroupSize = quarry.DefaultMinGroupSize
+	}
+	return nil
+}
