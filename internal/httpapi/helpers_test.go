@@ -80,6 +80,9 @@ type options struct {
 	model agent.Gateway
 	// workflows, when set, is what the workflow editor's endpoints serve.
 	workflows Workflows
+	// around, when set, gives the store the server uses and the wrapper
+	// of its routes (sign-in and roles), as quarry serve sets them.
+	around func(st *sqlitestate.Store) (Store, func(http.Handler) http.Handler)
 }
 
 // testServer is a running server over a shop.
@@ -178,13 +181,21 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
 		return ag.Ask(ctx, rec, q, asOf, opts)
 	}
+	var (
+		served Store = st
+		wrap   func(http.Handler) http.Handler
+	)
+	if o.around != nil {
+		served, wrap = o.around(st)
+	}
 	srv, err := New(Config{
+		Wrap:         wrap,
 		Agent:        agentFn,
 		Start:        start,
 		Ask:          ask,
 		Knowledge:    func(context.Context) (*analyst.Knowledge, error) { return k, nil },
 		KnowledgeDir: sh.knowledge,
-		Store:        st,
+		Store:        served,
 		Addr:         ln.Addr().String(),
 		Clock:        time.Now,
 		NewID:        func(p string) string { return ids.New(p, time.Now(), rand.Reader) },
