@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -10,6 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -122,6 +127,9 @@ func TestServeAllowRemoteWithTokens(t *testing.T) {
 	if code, b := call("GET", "/api/runs/"+run.RunID, "", vic); code != 404 {
 		t.Errorf("the viewer reads the admin's run: %d %s; want 404", code, b)
 	}
+	t.Run("the web UI signs in with a token and out", func(t *testing.T) {
+		browserSignIn(t, s, ann)
+	})
 	// Revoking a token works at once, on the running server.
 	var annID string
 	for _, tk := range toks {
@@ -150,4 +158,44 @@ func TestServeAllowRemoteWithTokens(t *testing.T) {
 			t.Errorf("a token's secret is in the state database or the server's log")
 		}
 	}
+}
+
+// browserSignIn: the web UI of a server with sign-in on shows the sign-in
+// form, refuses a wrong token, signs in with a good one into a cookie that
+// page scripts cannot read, and signs out.
+func browserSignIn(t *testing.T, s *servedQuarry, token string) {
+	ctx := newBrowser(t)
+	uiDo(t, ctx, "open the web chat", chromedp.Navigate(s.base+"/"))
+	uiWaitFor(t, ctx, "the sign-in form", `document.querySelector("#signin-token") !== null`)
+	uiDo(t, ctx, "send a wrong token", chromedp.SendKeys(chromedp.CSS("#signin-token"), "qry_wrong"+kb.Enter))
+	uiWaitFor(t, ctx, "the refusal", `document.querySelector("#signin-error").textContent.includes("not valid")`)
+	uiDo(t, ctx, "send the token",
+		chromedp.Clear(chromedp.CSS("#signin-token")),
+		chromedp.SendKeys(chromedp.CSS("#signin-token"), token+kb.Enter))
+	uiAfterReload(t, ctx, "signed in", `document.querySelector("#signout") !== null && document.querySelector("#signin") === null`)
+	if got := uiEval[string](t, ctx, `document.querySelector("#signout").textContent`); !strings.Contains(got, "ann (admin)") {
+		t.Errorf("the sign-out button says %q", got)
+	}
+	if c := uiEval[string](t, ctx, `document.cookie`); c != "" {
+		t.Errorf("page scripts can read the cookies %q", c)
+	}
+	watchPage(t, ctx)
+	uiAsk(t, ctx, "number of orders")
+	pageProblems(t, ctx)
+	uiDo(t, ctx, "sign out", chromedp.Click(chromedp.CSS("#signout")))
+	uiAfterReload(t, ctx, "the sign-in form again", `document.querySelector("#signin-token") !== null`)
+}
+
+// uiAfterReload waits for a predicate across the page reloading itself
+// (signing in and out reload the page), which interrupts a poll.
+func uiAfterReload(t *testing.T, ctx context.Context, what, predicate string) {
+	t.Helper()
+	var err error
+	for range 20 {
+		if _, err = chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(10*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("waiting for %s (%s): %v", what, predicate, err)
 }

@@ -100,6 +100,9 @@ func (a *app) knownConnections(names []string) error {
 		return err
 	}
 	for _, n := range names {
+		if len(cfg.ConnectionNames) == 0 {
+			return quarry.Errorf(quarry.KindUsage, "--connection %s: quarry.yaml has no connections yet; add it there first, or leave --connection out", n)
+		}
 		if _, ok := cfg.Connections[n]; !ok {
 			return quarry.Errorf(quarry.KindUsage, "no connection %q in quarry.yaml; the connections are: %s", n, strings.Join(cfg.ConnectionNames, ", "))
 		}
@@ -131,7 +134,7 @@ func (a *app) usersListCmd() *cobra.Command {
 			return writeJSON(a.stdout, us)
 		}
 		if len(us) == 0 {
-			fmt.Fprintln(a.stderr, "No people yet: quarry serve needs no sign-in on this machine. Add one with quarry users add NAME --role admin.")
+			fmt.Fprintln(a.stderr, "No people yet: quarry serve asks nobody to sign in on this machine. Add one with quarry users add NAME --role admin.")
 			return nil
 		}
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
