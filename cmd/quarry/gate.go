@@ -43,7 +43,8 @@ func (a *app) gate(ctx context.Context, srv *runtime.Server, what string, remote
 // through the SDK's own check: a request that names a session opened by
 // someone else is refused (403), so one person's session ID cannot act
 // as them for another. It goes behind the gate, which put the person in
-// the request's context.
+// the request's context; with sign-in off (no person) requests pass as
+// they are.
 func bindMCPSessions(h http.Handler) http.Handler {
 	verify := func(ctx context.Context, _ string, _ *http.Request) (*mcpauth.TokenInfo, error) {
 		p, ok := auth.From(ctx)
@@ -52,5 +53,12 @@ func bindMCPSessions(h http.Handler) http.Handler {
 		}
 		return &mcpauth.TokenInfo{UserID: p.Name}, nil
 	}
-	return mcpauth.RequireBearerToken(verify, &mcpauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	bound := mcpauth.RequireBearerToken(verify, &mcpauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := auth.From(r.Context()); ok {
+			bound.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
