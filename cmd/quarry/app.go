@@ -59,6 +59,8 @@ func (a *app) commands() []*cobra.Command {
 		a.connectorCmd(),
 		a.watchCmd(),
 		a.workflowCmd(),
+		a.usersCmd(),
+		a.tokensCmd(),
 	}
 }
 

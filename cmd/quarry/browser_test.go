@@ -44,6 +44,7 @@ type servedQuarry struct {
 	dir  string // the demo project
 	log  *bytes.Buffer
 	env  []string // the process's environment; nil for keylessEnv()
+	args []string // more flags of quarry serve
 	stop func()   // stops the process and waits for it
 }
 
@@ -79,7 +80,7 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 // start starts `quarry serve` and waits until it answers /api/health.
 func (s *servedQuarry) start(t *testing.T) {
 	t.Helper()
-	cmd := exec.Command(s.bin, "serve", "--addr", s.host)
+	cmd := exec.Command(s.bin, append([]string{"serve", "--addr", s.host}, s.args...)...)
 	cmd.Dir = s.dir
 	cmd.Env = keylessEnv()
 	if s.env != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/auth"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/mcpserver"
@@ -40,8 +41,12 @@ rows of an earlier result, a page at a time). Restricted columns are never
 shown to the client. See docs/mcp.md for client configuration.
 
 With --http, quarry binds the loopback address unless --allow-remote is
-given (it has no authentication yet), refuses requests whose Host header
-is not its own address or localhost, and refuses cross-origin requests.
+given, refuses requests whose Host header is not its own address or
+localhost, and refuses cross-origin requests. Once the state has people
+(quarry users add), and always with --allow-remote, every request needs an
+API token of an admin or an analyst who may use the connection
+(Authorization: Bearer qry_…, docs/auth.md); --no-auth turns that off
+(dangerous).
 Nothing but MCP is written to standard output; messages go to standard
 error.`,
 		Example: `  quarry mcp
@@ -51,6 +56,7 @@ error.`,
 	}
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
 	hf.add(cmd, "quarry mcp")
+	hf.addAuth(cmd)
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if err := hf.check(a); err != nil {
 			return err
@@ -61,6 +67,15 @@ error.`,
 		}
 		defer release()
 		mcfg := a.mcpConfig(rs)
+		if hf.addr != "" {
+			host, _, _ := net.SplitHostPort(hf.addr)
+			if hf.gate, err = a.gate(ctx, rs, hf.addr, !loopback(host), hf.allowRemote, hf.noAuth); err != nil {
+				return err
+			}
+			if hf.gate != nil {
+				mcfg.Store = auth.Scope(rs.Store)
+			}
+		}
 		srv, err := mcpserver.New(mcfg)
 		if err != nil {
 			return err
@@ -125,12 +140,23 @@ type mcpHTTPFlags struct {
 	addr        string
 	allowRemote bool
 	maxSessions int // 0: server.max_sessions or its default
+	// signIn: the command checks who is asking (quarry mcp), with
+	// --no-auth to turn it off; gate is what checks, once built.
+	signIn bool
+	noAuth bool
+	gate   *auth.Gate
 }
 
 func (f *mcpHTTPFlags) add(cmd *cobra.Command, name string) {
 	cmd.Flags().StringVar(&f.addr, "http", "", "serve streamable HTTP on ADDR (host:port, e.g. 127.0.0.1:8765) at "+mcpserver.HTTPPath+" instead of standard input and output")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow a non-loopback --http address ("+name+" has no authentication yet)")
 	cmd.Flags().IntVar(&f.maxSessions, "max-sessions", 0, fmt.Sprintf("with --http: the most MCP sessions open at once (default %d, or server.max_sessions in quarry.yaml)", config.DefaultMaxSessions))
+}
+
+// addAuth adds --no-auth to a command that checks who is asking.
+func (f *mcpHTTPFlags) addAuth(cmd *cobra.Command) {
+	f.signIn = true
+	cmd.Flags().BoolVar(&f.noAuth, "no-auth", false, "with --http, DANGEROUS: ask nobody who they are, even with --allow-remote or with people in the state")
 }
 
 // check applies quarry serve's policy to --http: loopback only, unless
@@ -140,8 +166,8 @@ func (f *mcpHTTPFlags) check(a *app) error {
 		return quarry.Errorf(quarry.KindUsage, "--max-sessions must be at least 1")
 	}
 	if f.addr == "" {
-		if f.allowRemote {
-			return quarry.Errorf(quarry.KindUsage, "--allow-remote goes with --http; standard input and output are local already")
+		if f.allowRemote || f.noAuth {
+			return quarry.Errorf(quarry.KindUsage, "--allow-remote and --no-auth go with --http; standard input and output are local already")
 		}
 		return nil
 	}
@@ -150,7 +176,9 @@ func (f *mcpHTTPFlags) check(a *app) error {
 		return quarry.Errorf(quarry.KindUsage, "--http %q is not host:port (for example 127.0.0.1:8765)", f.addr)
 	}
 	if !loopback(host) {
-		fmt.Fprintf(a.stderr, "quarry: warning: %s is reachable from other machines and quarry has no authentication yet; anyone who can reach it can query your database\n", f.addr)
+		if !f.signIn {
+			fmt.Fprintf(a.stderr, "quarry: warning: %s is reachable from other machines and this server has no authentication; anyone who can reach it can query your database\n", f.addr)
+		}
 		if !f.allowRemote {
 			return quarry.Errorf(quarry.KindUsage, "refusing to serve on %s without --allow-remote; use 127.0.0.1 to stay on this machine", f.addr)
 		}
@@ -183,6 +211,9 @@ func (a *app) serveMCP(ctx context.Context, srv *mcp.Server, f mcpHTTPFlags, wha
 	if err != nil {
 		ln.Close()
 		return err
+	}
+	if f.gate != nil {
+		h = f.gate.WrapMCP(bindMCPSessions(h))
 	}
 	hs := httpServer(h, sv)
 	fmt.Fprintf(a.stderr, "quarry: serving MCP on http://%s%s for %s (Ctrl-C to stop)\n", ln.Addr(), mcpserver.HTTPPath, what)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/auth"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/httpserve"
@@ -27,7 +28,7 @@ const shutdownWait = 30 * time.Second
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr, connName string
-	var open, allowRemote, noWatch bool
+	var open, allowRemote, noWatch, noAuth bool
 	var maxStreams int
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -39,8 +40,12 @@ database. Every answer is a recorded run.
 quarry serve binds the loopback address by default, so only this machine
 can reach it. It refuses requests whose Host header is not its own address
 or localhost, refuses cross-origin requests, and sends a strict
-Content-Security-Policy. quarry has no authentication yet: binding another
-address prints a warning and needs --allow-remote.
+Content-Security-Policy. Once the state has people (quarry users add), every
+API request needs one of their API tokens or a browser signed in with one
+(docs/auth.md). Binding another address needs --allow-remote, which
+requires sign-in even before anyone was added, and so refuses to start until
+someone has been; --no-auth turns sign-in off (dangerous: anyone who can
+reach the address can query your database).
 
 It also runs the project's monitors as they come due, like quarry watch
 serve (docs/watch.md), logging one line per monitor's run on stderr;
@@ -55,7 +60,8 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8000", "the address to listen on, host:port")
 	cmd.Flags().BoolVar(&open, "open", false, "open the web chat in the system browser")
-	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --addr (quarry has no authentication yet)")
+	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --addr; every request then needs a token or a sign-in (docs/auth.md)")
+	cmd.Flags().BoolVar(&noAuth, "no-auth", false, "DANGEROUS: ask nobody who they are, even with --allow-remote or with people in the state")
 	cmd.Flags().IntVar(&maxStreams, "max-streams", httpapi.DefaultMaxStreams, "the most runs in progress at once; more get 429")
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
 	cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not run the monitors (quarry watch serve does, elsewhere)")
@@ -64,20 +70,25 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if err != nil {
 			return quarry.Errorf(quarry.KindUsage, "--addr %q is not host:port (for example 127.0.0.1:8000)", addr)
 		}
-		if !loopback(host) {
-			fmt.Fprintf(a.stderr, "quarry: warning: %s is reachable from other machines and quarry has no authentication yet; anyone who can reach it can ask questions of your database\n", addr)
-			if !allowRemote {
-				return quarry.Errorf(quarry.KindUsage, "refusing to serve on %s without --allow-remote; use 127.0.0.1 to stay on this machine", addr)
-			}
+		remote := !loopback(host)
+		if remote && !allowRemote {
+			return quarry.Errorf(quarry.KindUsage, "refusing to serve on %s without --allow-remote (which requires sign-in, docs/auth.md); use 127.0.0.1 to stay on this machine", addr)
 		}
 		if maxStreams < 1 {
 			return quarry.Errorf(quarry.KindUsage, "--max-streams must be at least 1")
 		}
-		srvCfg, _, closeGuard, err := a.serverConfig(ctx, connName)
+		srvCfg, rs, closeGuard, err := a.serverConfig(ctx, connName)
 		if err != nil {
 			return err
 		}
 		defer closeGuard()
+		g, err := a.gate(ctx, rs, addr, remote, allowRemote, noAuth)
+		if err != nil {
+			return err
+		}
+		if g != nil {
+			srvCfg.Wrap, srvCfg.Store = g.Wrap, auth.Scope(rs.Store)
+		}
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return quarry.Wrap(quarry.KindUsage, err, "cannot listen on %s (%v); choose another --addr", addr, errors.Unwrap(err))

@@ -17,9 +17,10 @@ import (
 func TestServeRefusesARemoteAddressWithoutAllowRemote(t *testing.T) {
 	dir := project(t)
 	r := quarryCmd(t, "", "-C", dir, "serve", "--addr", "0.0.0.0:0")
-	if r.code != 2 || !strings.Contains(r.stderr, "no authentication") || !strings.Contains(r.stderr, "--allow-remote") {
+	if r.code != 2 || !strings.Contains(r.stderr, "sign-in") || !strings.Contains(r.stderr, "--allow-remote") {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
+	oneLineError(t, r)
 }
 
 func TestServeAnswersOnTheCLIRuntimeAndStops(t *testing.T) {

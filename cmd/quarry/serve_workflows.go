@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/auth"
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
@@ -48,5 +49,9 @@ func (s *serveWorkflows) Run(ctx context.Context, w *workflow.Workflow, params m
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.rt.RunWorkflow(ctx, w, g, runtime.WorkflowRequest{Params: params, AsOf: s.now(), Progress: progress})
+	by := "" // sign-in off: nobody in particular, as on the CLI
+	if p, ok := auth.From(ctx); ok {
+		by = p.Name
+	}
+	return s.rt.RunWorkflow(ctx, w, g, runtime.WorkflowRequest{Params: params, AsOf: s.now(), Progress: progress, By: by})
 }

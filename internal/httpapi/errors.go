@@ -22,6 +22,8 @@ func Status(k quarry.Kind) int {
 		return http.StatusBadRequest
 	case quarry.KindNotFound:
 		return http.StatusNotFound
+	case quarry.KindUnauthenticated:
+		return http.StatusUnauthorized
 	case quarry.KindExpired:
 		return http.StatusGone
 	case quarry.KindRejected, quarry.KindForbidden, quarry.KindTooCostly, quarry.KindUnanswered, quarry.KindQuery:

@@ -115,6 +115,9 @@ type options struct {
 	// monitors, when set, makes what the Monitors page's endpoints serve,
 	// over the server's own analyst and knowledge.
 	monitors func(start StartFunc, k *analyst.Knowledge, st Store) Monitors
+	// around, when set, gives the store the server uses and the wrapper
+	// of its routes (sign-in and roles), as quarry serve sets them.
+	around func(st *sqlitestate.Store) (Store, func(http.Handler) http.Handler)
 }
 
 // testServer is a running server over a shop.
@@ -217,14 +220,22 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 	if o.monitors != nil {
 		mons = o.monitors(start, k, st)
 	}
+	var (
+		served Store = st
+		wrap   func(http.Handler) http.Handler
+	)
+	if o.around != nil {
+		served, wrap = o.around(st)
+	}
 	srv, err := New(Config{
+		Wrap:         wrap,
 		Monitors:     mons,
 		Agent:        agentFn,
 		Start:        start,
 		Ask:          ask,
 		Knowledge:    func(context.Context) (*analyst.Knowledge, error) { return k, nil },
 		KnowledgeDir: sh.knowledge,
-		Store:        st,
+		Store:        served,
 		Addr:         ln.Addr().String(),
 		Clock:        time.Now,
 		NewID:        func(p string) string { return ids.New(p, time.Now(), rand.Reader) },

@@ -82,6 +82,9 @@ type Config struct {
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
 	MaxBody    int64         // request body limit in bytes; 0 = DefaultMaxBody
+	// Wrap, when set, wraps the routes behind the safety checks (Host,
+	// cross-origin, body limit): sign-in and roles (internal/auth's Gate).
+	Wrap func(http.Handler) http.Handler
 }
 
 // Defaults for Config.
@@ -101,6 +104,7 @@ type Server struct {
 	work   chan struct{} // one per run doing work
 	runs   sync.WaitGroup
 	mux    *http.ServeMux
+	routed http.Handler // mux, wrapped by Config.Wrap
 	md     *markdown
 	charts svgCache
 }
@@ -128,6 +132,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: hosts, md: newMarkdown(), cop: http.NewCrossOriginProtection()}
 	s.routes()
+	s.routed = s.mux
+	if cfg.Wrap != nil {
+		s.routed = cfg.Wrap(s.mux)
+	}
 	return s, nil
 }
 
@@ -223,7 +231,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeErrorStatus(w, http.StatusRequestEntityTooLarge, quarry.Errorf(quarry.KindInput, "the body is over the limit of %d bytes", s.cfg.MaxBody))
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.routed.ServeHTTP(w, r)
 }
 
 // crossSiteRead says why a safe-method request to the API comes from

@@ -31,6 +31,9 @@ const (
 	KindExpired     Kind = "expired"     // a result that existed but is gone
 	KindModel       Kind = "model"       // the language model failed or misbehaved
 	KindConflict    Kind = "conflict"    // the state changed underneath the request
+	// KindUnauthenticated: a shared server does not know who is asking
+	// (no API token or sign-in, or one that is not valid).
+	KindUnauthenticated Kind = "unauthenticated"
 )
 
 // Error is quarry's one error type. Msg is safe to show to a user and says
@@ -113,7 +116,7 @@ func ExitCode(err error) int {
 // KindExitCode is the one table from kinds to process exit codes.
 func KindExitCode(k Kind) int {
 	switch k {
-	case KindUsage, KindUnsupported:
+	case KindUsage, KindUnsupported, KindUnauthenticated:
 		return ExitUsage
 	case KindConfig:
 		return ExitConfig

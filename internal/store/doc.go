@@ -1,7 +1,8 @@
 // Package store is the contract of quarry's own state: the State interface
 // (the append-only event logs of runs, an index of runs derived from them,
-// stored results and chat sessions, and retention), the domain types it
-// speaks (RunFilter, Session, PruneOptions), and what every backend shares:
+// stored results, chat sessions, retention, and the people who may use a
+// shared quarry with their hashed tokens and sign-ins), the domain types it
+// speaks (RunFilter, Session, PruneOptions, User, Token, SignIn), and what every backend shares:
 // the canonical encoding and hash of a result, event validation, the run
 // index entry folded from a run's events, and the wording of its errors.
 //

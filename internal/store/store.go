@@ -15,7 +15,7 @@ import (
 )
 
 // State is quarry's state store: the event logs of runs, an index of runs,
-// stored results and chat sessions. Every backend (sqlite, postgres) passes
+// stored results, chat sessions, and people with their tokens. Every backend (sqlite, postgres) passes
 // the conformance suite in storetest. It is safe for concurrent use.
 type State interface {
 	// Append stores events, all of them or none. Appending an event that
@@ -54,6 +54,9 @@ type State interface {
 	// Prune deletes finished runs whole (events, index entry, results),
 	// handing each to o.Archive first, and sessions left without runs.
 	Prune(ctx context.Context, o PruneOptions) (PruneReport, error)
+
+	// People: who may use a shared quarry, their tokens and sign-ins.
+	People
 
 	// Where names the store for messages: a file path, or a URL without
 	// its password.

@@ -5,6 +5,8 @@
 // server renders and sanitises the Markdown) and done.answer.chart_svg (the
 // server's own chart renderer). Everything else goes in as text.
 
+import { showSignIn } from "./signin.js";
+
 const $ = (sel, root = document) => root.querySelector(sel);
 
 const STORE_SESSION = "quarry.session";
@@ -143,6 +145,7 @@ async function errorOf(res) {
   } catch { /* not JSON */ }
   const e = new APIError(res.status, kind, message);
   e.body = body;
+  if (res.status === 401) showSignIn(message);
   return e;
 }
 

@@ -121,12 +121,43 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only: this run was pruned'); END;
 		{5, "the question a session continues", `
 ALTER TABLE sessions ADD COLUMN from_run_id TEXT NOT NULL DEFAULT '';
 `},
+		{6, "people, tokens and sign-ins", `
+-- People who may use a shared quarry. connections: a JSON array of the
+-- connections they may use; [] is all of them.
+CREATE TABLE users (
+	name        TEXT NOT NULL PRIMARY KEY CHECK (name <> ''),
+	role        TEXT NOT NULL CHECK (role IN ('admin', 'analyst', 'viewer')),
+	connections TEXT NOT NULL DEFAULT '[]',
+	created_at  TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- API tokens: the SHA-256 of the secret, never the secret.
+CREATE TABLE tokens (
+	id         TEXT NOT NULL PRIMARY KEY,
+	user_name  TEXT NOT NULL,
+	label      TEXT NOT NULL DEFAULT '',
+	hash       TEXT NOT NULL UNIQUE,
+	created_at TEXT NOT NULL,
+	last_used  TEXT NOT NULL DEFAULT '',
+	revoked_at TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+
+-- Browser sign-ins: the SHA-256 of the cookie's secret.
+CREATE TABLE sign_ins (
+	hash       TEXT NOT NULL PRIMARY KEY,
+	user_name  TEXT NOT NULL,
+	token_id   TEXT NOT NULL DEFAULT '',
+	created_at TEXT NOT NULL,
+	expires_at TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sign_ins_by_user ON sign_ins (user_name);
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

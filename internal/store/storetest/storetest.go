@@ -1,7 +1,7 @@
 // Package storetest is the conformance suite every state backend passes
 // (store.State), like connectortest for connectors: append-only logs,
-// idempotent appends, prefixes, filters, results, sessions, retention and
-// cancellation, the same assertions on every backend. Backends add their own
+// idempotent appends, prefixes, filters, results, sessions, retention,
+// people and their tokens, and cancellation, the same assertions on every backend. Backends add their own
 // tests for what only they have (files, triggers seen through raw SQL,
 // migrations).
 package storetest
@@ -56,6 +56,8 @@ func Run(t *testing.T, open Opener) {
 		{"PruneArchiveFailureKeepsRuns", testPruneArchiveFailureKeepsRuns},
 		{"PruneDryRun", testPruneDryRun},
 		{"PruneKeepsRunsWaitingForResults", testPruneKeepsRunsWaitingForResults},
+		{"People", testPeople},
+		{"Tokens", testTokens},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	mcpauth "github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/quarrydata/quarry/internal/auth"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/runtime"
+)
+
+// gate decides how a server (serve, mcp --http) checks who is asking
+// (docs/auth.md): nil with --no-auth (everyone who can reach it is let
+// in); otherwise a gate that requires a token or a sign-in once the state
+// has any person, and always with --allow-remote, which refuses to start
+// while the state has no person to sign in as. remote: the address is
+// reachable from other machines, so the sign-in cookie is Secure (TLS is
+// expected in front).
+func (a *app) gate(ctx context.Context, srv *runtime.Server, what string, remote, allowRemote, noAuth bool) (*auth.Gate, error) {
+	if noAuth {
+		if remote || allowRemote {
+			fmt.Fprintf(a.stderr, "quarry: warning: --no-auth: %s asks nobody who they are; anyone who can reach it can query your database\n", what)
+		}
+		return nil, nil
+	}
+	us, err := srv.Store.Users(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if allowRemote && len(us) == 0 {
+		return nil, quarry.Errorf(quarry.KindUsage, "--allow-remote needs sign-in: add a person and a token first (quarry users add NAME --role admin; quarry tokens create --user NAME), or pass --no-auth to let in everyone who can reach it (dangerous)")
+	}
+	if remote {
+		fmt.Fprintf(a.stderr, "quarry: %s is reachable from other machines; every request needs an API token or a sign-in (docs/auth.md); put TLS in front of it\n", what)
+	}
+	return &auth.Gate{People: srv.Store, Clock: srv.Clock, Rand: a.random, Always: allowRemote, Secure: remote, Connection: srv.Connection}, nil
+}
+
+// bindMCPSessions ties each MCP session to the person who opened it,
+// through the SDK's own check: a request that names a session opened by
+// someone else is refused (403), so one person's session ID cannot act
+// as them for another. It goes behind the gate, which put the person in
+// the request's context; with sign-in off (no person) requests pass as
+// they are.
+func bindMCPSessions(h http.Handler) http.Handler {
+	verify := func(ctx context.Context, _ string, _ *http.Request) (*mcpauth.TokenInfo, error) {
+		p, ok := auth.From(ctx)
+		if !ok {
+			return nil, mcpauth.ErrInvalidToken
+		}
+		return &mcpauth.TokenInfo{UserID: p.Name}, nil
+	}
+	bound := mcpauth.RequireBearerToken(verify, &mcpauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := auth.From(r.Context()); ok {
+			bound.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

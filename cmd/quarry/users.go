@@ -1,0 +1,319 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrydata/quarry/internal/auth"
+	"github.com/quarrydata/quarry/internal/ids"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// userName is what a person's name may be: letters, digits and . _ @ -,
+// so that it reads the same in a log, a URL and a shell.
+var userName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$`)
+})
+
+func (a *app) usersCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "users",
+		Short: "Add, list and remove the people who may use this quarry, and their roles",
+		Long: `People who may use a shared quarry (docs/auth.md). Once the state has any
+person, quarry serve and quarry mcp --http answer only requests that carry
+one of their API tokens (quarry tokens create) or a browser signed in with one.
+
+Roles: admin (everything, every run), analyst (asks, runs SQL and workflows
+on the connections they may use, sees their own runs), viewer (reads their
+own runs, starts none). --connection limits a person to some connections;
+without it they may use all.`,
+		Example: `  quarry users add ann --role admin
+  quarry users add bob --role analyst --connection warehouse
+  quarry users list --json
+  quarry users set-role bob viewer
+  quarry users remove bob`,
+	}
+	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd())
+	return cmd
+}
+
+func (a *app) usersAddCmd() *cobra.Command {
+	var role string
+	var conns []string
+	cmd := &cobra.Command{
+		Use:   "add NAME --role admin|analyst|viewer",
+		Short: "Add a person with a role",
+		Args:  exactArgs(1, "give the person's name: quarry users add NAME --role analyst"),
+	}
+	cmd.Flags().StringVar(&role, "role", "", "admin, analyst or viewer (required)")
+	cmd.Flags().StringArrayVar(&conns, "connection", nil, "a connection the person may use (repeat for several; default: all)")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		name := args[0]
+		if !userName().MatchString(name) {
+			return quarry.Errorf(quarry.KindUsage, "%q is not a name quarry takes: use letters, digits and . _ @ - (at most 100)", name)
+		}
+		if role == "" {
+			return quarry.Errorf(quarry.KindUsage, "give a role: --role admin, analyst or viewer")
+		}
+		r, err := auth.ParseRole(role)
+		if err != nil {
+			return err
+		}
+		if err := a.knownConnections(conns); err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, CreatedAt: a.now()})
+		if quarry.KindOf(err) == quarry.KindConflict {
+			return quarry.Errorf(quarry.KindUsage, "%s", quarry.Message(err))
+		}
+		if err != nil {
+			return err
+		}
+		which := "every connection"
+		if len(conns) > 0 {
+			which = "connections " + strings.Join(conns, ", ")
+		}
+		fmt.Fprintf(a.stdout, "Added %s (%s, %s). Give them a token: quarry tokens create --user %s\n", name, r, which, name)
+		return nil
+	})
+	return cmd
+}
+
+// knownConnections refuses connection names quarry.yaml does not have.
+func (a *app) knownConnections(names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if len(cfg.ConnectionNames) == 0 {
+			return quarry.Errorf(quarry.KindUsage, "--connection %s: quarry.yaml has no connections yet; add it there first, or leave --connection out", n)
+		}
+		if _, ok := cfg.Connections[n]; !ok {
+			return quarry.Errorf(quarry.KindUsage, "no connection %q in quarry.yaml; the connections are: %s", n, strings.Join(cfg.ConnectionNames, ", "))
+		}
+	}
+	return nil
+}
+
+func (a *app) usersListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the people, their roles and connections",
+		Args:  cobra.NoArgs,
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		us, err := st.Users(ctx)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			if us == nil {
+				us = []store.User{}
+			}
+			return writeJSON(a.stdout, us)
+		}
+		if len(us) == 0 {
+			fmt.Fprintln(a.stderr, "No people yet: quarry serve asks nobody to sign in on this machine. Add one with quarry users add NAME --role admin.")
+			return nil
+		}
+		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tCREATED")
+		for _, u := range us {
+			conns := "all"
+			if len(u.Connections) > 0 {
+				conns = strings.Join(u.Connections, ",")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, u.CreatedAt.UTC().Format("2006-01-02 15:04"))
+		}
+		return tw.Flush()
+	})
+	return cmd
+}
+
+func (a *app) usersRemoveCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove a person: their tokens stop working at once; their runs stay",
+		Args:  exactArgs(1, "give the person's name: quarry users remove NAME"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.RemoveUser(ctx, args[0], a.now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "Removed %s; their tokens are revoked and their browsers signed out.\n", args[0])
+		return nil
+	})
+	return cmd
+}
+
+func (a *app) usersSetRoleCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "set-role NAME admin|analyst|viewer",
+		Short: "Change a person's role",
+		Args:  exactArgs(2, "give the name and the role: quarry users set-role NAME viewer"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		r, err := auth.ParseRole(args[1])
+		if err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.SetRole(ctx, args[0], string(r)); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "%s is now %s.\n", args[0], r)
+		return nil
+	})
+	return cmd
+}
+
+func (a *app) tokensCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tokens",
+		Short: "Create, list and revoke API tokens",
+		Long: `API tokens of the people of quarry users (docs/auth.md). A token is shown once,
+when it is made; quarry keeps only its SHA-256. Send it as
+Authorization: Bearer qry_… to quarry serve or quarry mcp --http, or paste
+it into the web chat's sign-in form.`,
+		Example: `  quarry tokens create --user bob --label laptop
+  quarry tokens list
+  quarry tokens revoke tok_01…`,
+	}
+	cmd.AddCommand(a.tokensCreateCmd(), a.tokensListCmd(), a.tokensRevokeCmd())
+	return cmd
+}
+
+func (a *app) tokensCreateCmd() *cobra.Command {
+	var user, label string
+	cmd := &cobra.Command{
+		Use:   "create --user NAME [--label TEXT]",
+		Short: "Make a token for a person and print it once",
+		Args:  cobra.NoArgs,
+	}
+	cmd.Flags().StringVar(&user, "user", "", "the person the token signs in as (required)")
+	cmd.Flags().StringVar(&label, "label", "", "a note saying where the token is used")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		if user == "" {
+			return quarry.Errorf(quarry.KindUsage, "say whose token it is: quarry tokens create --user NAME")
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		secret, hash, err := auth.NewToken(a.random)
+		if err != nil {
+			return err
+		}
+		t := store.Token{ID: ids.New("tok", a.now(), a.random), User: user, Label: label, Hash: hash, CreatedAt: a.now()}
+		if err := st.CreateToken(ctx, t); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.stdout, secret)
+		fmt.Fprintf(a.stderr, "quarry: token %s for %s. This is the only time it is shown: keep it now (quarry stores only its hash). Revoke it with quarry tokens revoke %s.\n", t.ID, user, t.ID)
+		return nil
+	})
+	return cmd
+}
+
+func (a *app) tokensListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the tokens (never their secrets)",
+		Args:  cobra.NoArgs,
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		ts, err := st.Tokens(ctx)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			if ts == nil {
+				ts = []store.Token{}
+			}
+			return writeJSON(a.stdout, ts) // Token's JSON has no hash, and there is no secret
+		}
+		if len(ts) == 0 {
+			fmt.Fprintln(a.stderr, "No tokens yet. Make one with quarry tokens create --user NAME.")
+			return nil
+		}
+		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tUSER\tLABEL\tCREATED\tLAST USED\tSTATE")
+		for _, t := range ts {
+			used, state := "never", "active"
+			if !t.LastUsed.IsZero() {
+				used = t.LastUsed.UTC().Format("2006-01-02 15:04")
+			}
+			if !t.RevokedAt.IsZero() {
+				state = "revoked " + t.RevokedAt.UTC().Format("2006-01-02 15:04")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.User, t.Label, t.CreatedAt.UTC().Format("2006-01-02 15:04"), used, state)
+		}
+		return tw.Flush()
+	})
+	return cmd
+}
+
+func (a *app) tokensRevokeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "revoke ID",
+		Short: "Revoke a token: it stops working at once, and so do the browsers signed in with it",
+		Args:  exactArgs(1, "give the token's ID (quarry tokens list): quarry tokens revoke ID"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.RevokeToken(ctx, args[0], a.now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "Revoked %s.\n", args[0])
+		return nil
+	})
+	return cmd
+}
+
+// exactArgs accepts n arguments and otherwise says how to call the
+// command.
+func exactArgs(n int, how string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return quarry.Errorf(quarry.KindUsage, "%s", how)
+		}
+		return nil
+	}
+}
