@@ -20,15 +20,17 @@ import (
 // reachable from other machines, so the sign-in cookie is Secure (TLS is
 // expected in front).
 func (a *app) gate(ctx context.Context, srv *runtime.Server, what string, remote, allowRemote, noAuth bool) (*auth.Gate, error) {
-	if noAuth {
-		if remote || allowRemote {
-			fmt.Fprintf(a.stderr, "quarry: warning: --no-auth: %s asks nobody who they are; anyone who can reach it can query your database\n", what)
-		}
-		return nil, nil
-	}
 	us, err := srv.Store.Users(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if noAuth {
+		if remote || allowRemote {
+			fmt.Fprintf(a.stderr, "quarry: warning: --no-auth: %s asks nobody who they are; anyone who can reach it can query your database\n", what)
+		} else if len(us) > 0 {
+			fmt.Fprintf(a.stderr, "quarry: warning: --no-auth: %s asks nobody who they are, though %d people are set up to sign in; anyone on this machine can query your database and read every run\n", what, len(us))
+		}
+		return nil, nil
 	}
 	if allowRemote && len(us) == 0 {
 		return nil, quarry.Errorf(quarry.KindUsage, "--allow-remote needs sign-in: add a person and a token first (quarry users add NAME --role admin; quarry tokens create --user NAME), or pass --no-auth to let in everyone who can reach it (dangerous)")

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -72,6 +74,19 @@ func (a *app) usersAddCmd() *cobra.Command {
 		st, err := a.rt.Store(ctx)
 		if err != nil {
 			return err
+		}
+		// Runs are kept under their owner's name: a new person under the
+		// name of one removed would read everything that person asked.
+		if us, err := st.Users(ctx); err != nil {
+			return err
+		} else if !slices.ContainsFunc(us, func(u store.User) bool { return u.Name == name }) {
+			owned, err := st.Runs(ctx, store.RunFilter{Owner: name, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(owned) > 0 {
+				return quarry.Errorf(quarry.KindUsage, "runs are recorded under %q, a person removed earlier; give the new person another name, so that those runs stay theirs", name)
+			}
 		}
 		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, CreatedAt: a.now()})
 		if quarry.KindOf(err) == quarry.KindConflict {
@@ -162,10 +177,16 @@ func (a *app) usersRemoveCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		if err := lastAdmin(ctx, st, args[0], ""); err != nil {
+			return err
+		}
 		if err := st.RemoveUser(ctx, args[0], a.now()); err != nil {
 			return err
 		}
 		fmt.Fprintf(a.stdout, "Removed %s; their tokens are revoked and their browsers signed out.\n", args[0])
+		if us, err := st.Users(ctx); err == nil && len(us) == 0 {
+			fmt.Fprintln(a.stderr, "quarry: nobody is left: sign-in is off again on loopback (quarry serve --allow-remote refuses to start without people)")
+		}
 		return nil
 	})
 	return cmd
@@ -184,6 +205,9 @@ func (a *app) usersSetRoleCmd() *cobra.Command {
 		}
 		st, err := a.rt.Store(ctx)
 		if err != nil {
+			return err
+		}
+		if err := lastAdmin(ctx, st, args[0], r); err != nil {
 			return err
 		}
 		if err := st.SetRole(ctx, args[0], string(r)); err != nil {
@@ -223,6 +247,9 @@ func (a *app) tokensCreateCmd() *cobra.Command {
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		if user == "" {
 			return quarry.Errorf(quarry.KindUsage, "say whose token it is: quarry tokens create --user NAME")
+		}
+		if len(label) > 100 || strings.ContainsFunc(label, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			return quarry.Errorf(quarry.KindUsage, "a label is at most 100 printable characters (no tabs, new lines or escapes)")
 		}
 		st, err := a.rt.Store(ctx)
 		if err != nil {
@@ -316,4 +343,30 @@ func exactArgs(n int, how string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// peopleStore is what lastAdmin reads.
+type peopleStore interface {
+	Users(ctx context.Context) ([]store.User, error)
+}
+
+// lastAdmin refuses to remove (role "") or demote the only admin while
+// other people remain: nobody would be left to see every run or to
+// manage the people. Removing the last person of all is allowed.
+func lastAdmin(ctx context.Context, st peopleStore, name string, role auth.Role) error {
+	us, err := st.Users(ctx)
+	if err != nil {
+		return err
+	}
+	admins, target := 0, false
+	for _, u := range us {
+		if u.Role == string(auth.Admin) {
+			admins++
+			target = target || u.Name == name
+		}
+	}
+	if !target || admins > 1 || role == auth.Admin || (role == "" && len(us) == 1) {
+		return nil
+	}
+	return quarry.Errorf(quarry.KindUsage, "%s is the only admin; make someone else admin first (quarry users set-role NAME admin)", name)
 }

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
@@ -88,9 +89,10 @@ func (p Person) SeesAll() bool { return p.Role == Admin }
 
 type personKey struct{}
 
-// NewContext returns ctx carrying the person who is asking.
+// NewContext returns ctx carrying the person who is asking; the runs
+// recorded under it name them as the owner (event.WithOwner).
 func NewContext(ctx context.Context, p Person) context.Context {
-	return context.WithValue(ctx, personKey{}, p)
+	return event.WithOwner(context.WithValue(ctx, personKey{}, p), p.Name)
 }
 
 // From returns the person who is asking, when a gate put one in ctx.

@@ -118,7 +118,13 @@ func (g *Gate) guard(w http.ResponseWriter, r *http.Request, next http.Handler, 
 // workflow's text, which runs nothing. Everything else starts work or
 // writes (asks, runs, reruns, workflow runs, feedback files), and any
 // route added later is held to that too until it is listed here.
+//
+// Reading a monitor (/api/monitors and below, GET included) runs its
+// query on the connection, so it is held to the same rule as a run.
 func reads(r *http.Request) bool {
+	if r.URL.Path == "/api/monitors" || strings.HasPrefix(r.URL.Path, "/api/monitors/") {
+		return false
+	}
 	return r.Method == http.MethodGet || r.Method == http.MethodHead ||
 		(r.Method == http.MethodPost && r.URL.Path == "/api/workflows/check")
 }
@@ -148,8 +154,11 @@ func errBadToken() error {
 // (with cookies) by its sign-in cookie, and the sign-in's hash.
 func (g *Gate) authenticate(r *http.Request, cookies bool) (Person, string, error) {
 	ctx := r.Context()
-	if h := r.Header.Get("Authorization"); h != "" {
-		scheme, secret, _ := strings.Cut(h, " ")
+	if hs := r.Header.Values("Authorization"); len(hs) > 0 {
+		if len(hs) > 1 {
+			return Person{}, "", quarry.Errorf(quarry.KindUnauthenticated, "send one Authorization header, not %d", len(hs))
+		}
+		scheme, secret, _ := strings.Cut(hs[0], " ")
 		if !strings.EqualFold(scheme, "Bearer") {
 			return Person{}, "", quarry.Errorf(quarry.KindUnauthenticated, "the Authorization header must be `Bearer qry_…`")
 		}
@@ -159,10 +168,14 @@ func (g *Gate) authenticate(r *http.Request, cookies bool) (Person, string, erro
 	if !cookies {
 		return Person{}, "", errNoCredentials()
 	}
-	c, err := r.Cookie(cookieName(g.Secure))
-	if err != nil || c.Value == "" {
+	cs := r.CookiesNamed(cookieName(g.Secure))
+	if len(cs) > 1 {
+		return Person{}, "", quarry.Errorf(quarry.KindUnauthenticated, "the request has %d sign-in cookies; sign out and sign in again", len(cs))
+	}
+	if len(cs) == 0 || cs[0].Value == "" {
 		return Person{}, "", errNoCredentials()
 	}
+	c := cs[0]
 	hash := Hash(c.Value)
 	si, err := g.People.SignInByHash(ctx, hash)
 	if err != nil || !sameHash(si.Hash, hash) {
@@ -280,6 +293,10 @@ func (g *Gate) signIn(w http.ResponseWriter, r *http.Request, on bool) {
 	ctx := r.Context()
 	var req struct {
 		Token string `json:"token"`
+	}
+	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "application/json") {
+		writeError(w, http.StatusUnsupportedMediaType, quarry.Errorf(quarry.KindInput, "send {\"token\": \"qry_…\"} with Content-Type: application/json"))
+		return
 	}
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()

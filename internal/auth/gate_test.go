@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/store"
 	"github.com/quarrydata/quarry/internal/store/sqlite"
 )
@@ -87,5 +89,76 @@ func TestWrapMCP(t *testing.T) {
 	}
 	if _, err := st.SignInByHash(ctx, Hash("old")); err == nil {
 		t.Error("an expired sign-in was kept")
+	}
+}
+
+// TestWrapRefusesWhatAnOutsiderTried: the cases an outside tester found
+// open. Reading a monitor runs its query on the connection, so a person
+// who may not start runs there reads none; a request with two
+// credentials of one kind is ambiguous and refused; a sign-in is JSON
+// only; and a run recorded under the request names the person.
+func TestWrapRefusesWhatAnOutsiderTried(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	tokens := map[string]string{}
+	for _, u := range []store.User{{Name: "bob", Role: "analyst"}, {Name: "vic", Role: "viewer"}, {Name: "carol", Role: "analyst", Connections: []string{"other"}}} {
+		u.CreatedAt = now
+		if err := st.AddUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		secret, hash, err := NewToken(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateToken(ctx, store.Token{ID: "tok_" + u.Name, User: u.Name, Hash: hash, CreatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+		tokens[u.Name] = secret
+	}
+	for _, c := range []string{"one", "two"} {
+		if err := st.CreateSignIn(ctx, store.SignIn{Hash: Hash(c), User: "bob", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &Gate{People: st, Clock: func() time.Time { return now }, Rand: rand.Reader, Connection: "shop"}
+	var owner string
+	h := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		owner = event.OwnerOf(r.Context())
+	}))
+	bearer := func(name string) []string { return []string{"Authorization", "Bearer " + tokens[name]} }
+	for _, tt := range []struct {
+		name, method, path string
+		headers            []string
+		body               string
+		want               int
+	}{
+		{"a viewer reads a monitor's series", "GET", "/api/monitors/orders/series", bearer("vic"), "", 403},
+		{"a viewer lists the monitors", "GET", "/api/monitors", bearer("vic"), "", 403},
+		{"another connection's analyst reads the alerts", "GET", "/api/monitors/orders/alerts", bearer("carol"), "", 403},
+		{"an analyst reads a monitor", "GET", "/api/monitors/orders/series", bearer("bob"), "", 200},
+		{"a viewer reads runs", "GET", "/api/runs", bearer("vic"), "", 200},
+		{"two Authorization headers", "GET", "/api/runs", append(bearer("vic"), bearer("bob")...), "", 401},
+		{"two sign-in cookies", "GET", "/api/runs", []string{"Cookie", "quarry_session=one", "Cookie", "quarry_session=two"}, "", 401},
+		{"one sign-in cookie", "GET", "/api/runs", []string{"Cookie", "quarry_session=one"}, "", 200},
+		{"a sign-in as text/plain", "POST", "/api/session", []string{"Content-Type", "text/plain"}, `{"token":"` + tokens["bob"] + `"}`, 415},
+	} {
+		owner = ""
+		req := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
+		for i := 0; i < len(tt.headers); i += 2 {
+			req.Header.Add(tt.headers[i], tt.headers[i+1])
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tt.want {
+			t.Errorf("%s: %d, want %d: %s", tt.name, rec.Code, tt.want, rec.Body)
+		}
+		if tt.want == 200 && tt.path != "/api/session" && owner == "" {
+			t.Errorf("%s: the handler's context names no owner for the runs it records", tt.name)
+		}
 	}
 }

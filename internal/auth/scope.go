@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -31,29 +30,9 @@ func limited(ctx context.Context) (Person, bool) {
 // no owner.
 func (s scoped) Append(ctx context.Context, events ...event.Event) error {
 	if p, ok := From(ctx); ok {
-		events = withOwner(p.Name, events)
+		events = event.StampOwner(p.Name, events)
 	}
 	return s.State.Append(ctx, events...)
-}
-
-// withOwner returns events with owner in each run.started that has none,
-// leaving the caller's slice as it was.
-func withOwner(owner string, events []event.Event) []event.Event {
-	for i, e := range events {
-		if e.Type != event.RunStarted {
-			continue
-		}
-		var d event.RunStartedData
-		if json.Unmarshal(e.Data, &d) != nil || d.Owner != "" {
-			continue
-		}
-		d.Owner = owner
-		if data, err := json.Marshal(&d); err == nil {
-			events = append([]event.Event(nil), events...)
-			events[i].Data = data
-		}
-	}
-	return events
 }
 
 // Run returns a run the person may read. A prefix that is ambiguous

@@ -102,7 +102,7 @@ func (r *Recorder) Emit(ctx context.Context, p Payload) error {
 		r.pending = append(r.pending, e)
 		return nil
 	}
-	return r.sink.Append(ctx, e)
+	return r.sink.Append(ctx, StampOwner(OwnerOf(ctx), []Event{e})...)
 }
 
 // Hold makes Emit keep events until the next Flush, which hands them to
@@ -126,7 +126,7 @@ func (r *Recorder) Flush(ctx context.Context) error {
 	}
 	evs := r.pending
 	r.pending = nil
-	return r.sink.Append(ctx, evs...)
+	return r.sink.Append(ctx, StampOwner(OwnerOf(ctx), evs)...)
 }
 
 // WithSession returns a Sink that stamps sessionID into run.started on
