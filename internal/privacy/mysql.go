@@ -43,6 +43,7 @@ type myClassifier struct {
 	aliases map[string]bool
 	tables  []*ast.TableSource
 	inputs  []ast.ExprNode // the columns aggregated, once each
+	regroup []func()       // GROUP BY items read as an output's alias: set to its expression
 	agg     bool
 }
 
@@ -122,6 +123,11 @@ func (c *myClassifier) read() error {
 						return refuse("GROUP BY %s names both an output (AS %s) and what may be a column of the tables it reads; the engine groups by the column, so that output would be one row's value: name the output otherwise, or group by its expression", cn.Name.Name.O, f.AsName.O)
 					}
 					c.keys[restore(f.Expr)] = true
+					if !sameColumnMy(f.Expr, cn.Name.Name.L) {
+						// The companion groups by the expression itself (see
+						// the PostgreSQL reading).
+						c.regroup = append(c.regroup, func() { it.Expr = f.Expr })
+					}
 				}
 			}
 			if err := c.expr(it.Expr, ctxKey); err != nil {
@@ -292,6 +298,9 @@ func (c *myClassifier) aggregate(x *ast.AggregateFuncExpr, where int) error {
 // plan appends the counts to the statement's select list and restores it.
 func (c *myClassifier) plan() (*Plan, error) {
 	p := &Plan{Columns: len(c.sel.Fields.Fields)}
+	for _, set := range c.regroup {
+		set()
+	}
 	counts := []string{"COUNT(*) AS quarry_rows"}
 	for i, t := range c.tables {
 		tn := t.Source.(*ast.TableName)

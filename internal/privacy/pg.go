@@ -44,8 +44,9 @@ type pgClassifier struct {
 	keys    map[string]bool // the GROUP BY expressions, canonical
 	aliases map[string]bool // the output names, lower case
 	tables  []*pg_query.RangeVar
-	inputs  []*pg_query.Node // the columns aggregated, once each
-	agg     bool             // an aggregate was read in the output
+	inputs  []*pg_query.Node       // the columns aggregated, once each
+	regroup map[int]*pg_query.Node // GROUP BY items read as an output's alias: its expression
+	agg     bool                   // an aggregate was read in the output
 	version int32
 }
 
@@ -84,7 +85,8 @@ func (c *pgClassifier) read() error {
 		}
 	}
 	c.keys = map[string]bool{}
-	for _, g := range s.GroupClause {
+	c.regroup = map[int]*pg_query.Node{}
+	for i, g := range s.GroupClause {
 		if g.GetGroupingSet() != nil {
 			return refuse("it uses GROUPING SETS, ROLLUP or CUBE")
 		}
@@ -109,6 +111,13 @@ func (c *pgClassifier) read() error {
 					return refuse("GROUP BY %s names both an output (AS %s) and what may be a column of the tables it reads; the engine groups by the column, so that output would be one row's value: name the output otherwise, or group by its expression", name, rt.Name)
 				}
 				c.keys[canon(rt.Val)] = true
+				if !sameColumn(rt.Val, name) {
+					// The companion groups by the expression itself: were the
+					// engine to read the name as a column after all (a catalog
+					// out of date), its groups, and so its rows, would differ
+					// from the result's, and Judge refuses.
+					c.regroup[i] = rt.Val
+				}
 			}
 		}
 		if err := c.expr(g, ctxKey); err != nil {
@@ -291,6 +300,9 @@ func (c *pgClassifier) call(f *pg_query.FuncCall, where int) error {
 // plan writes the companion: the statement with count columns appended.
 func (c *pgClassifier) plan() (*Plan, error) {
 	comp := proto.Clone(c.sel).(*pg_query.SelectStmt)
+	for i, n := range c.regroup {
+		comp.GroupClause[i] = proto.Clone(n).(*pg_query.Node)
+	}
 	p := &Plan{Columns: len(comp.TargetList)}
 	comp.TargetList = append(comp.TargetList, pg_query.MakeResTargetNodeWithNameAndVal("quarry_rows",
 		&pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("count")}, AggStar: true, Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL}}}, 0))

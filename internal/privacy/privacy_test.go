@@ -200,6 +200,23 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestCompanionRegroups: a GROUP BY name read as an output's alias is
+// grouped by the output's expression in the companion, so that an engine
+// that reads the name as a column (a catalog out of date) groups otherwise
+// and returns other rows.
+func TestCompanionRegroups(t *testing.T) {
+	const sql = "SELECT name AS nick, count(*) FROM people GROUP BY nick HAVING count(*) >= 5"
+	for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL} {
+		p, err := Aggregated(d, sql, shapesCatalog)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if c := strings.ToLower(p.Companion); !strings.Contains(c, "group by name") && !strings.Contains(c, "group by `name`") {
+			t.Errorf("%s: companion %s", d, p.Companion)
+		}
+	}
+}
+
 // TestCompanionInputs: the companion counts the values that are not NULL
 // of every column aggregated, once each.
 func TestCompanionInputs(t *testing.T) {
