@@ -50,13 +50,17 @@ func peopleData() people {
 // restricted tier: every cell of people and orders except the countries
 // of groups of at least 5, which aggregates-only may show as keys.
 func (p people) forbidden() []string {
-	out := append(append(append(append(append([]string{"Hyperborea"}, p.names...), p.emails...), p.salaries...), p.born...), p.amounts...)
+	out := append(append(append(append(append([]string{"Hyperborea", referral}, p.names...), p.emails...), p.salaries...), p.born...), p.amounts...)
 	for _, n := range p.names {
 		_, last, _ := strings.Cut(n, " ")
 		out = append(out, last)
 	}
 	return out
 }
+
+// referral is the one referred_by that is not NULL among Atlantis's first
+// five people: a sum over the five that NULLs pad is this one value.
+const referral = "918273"
 
 func peopleEnv(t *testing.T) (*env, people) {
 	t.Helper()
@@ -68,7 +72,7 @@ func peopleEnv(t *testing.T) (*env, people) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, country TEXT NOT NULL, salary INTEGER NOT NULL, born TEXT NOT NULL);
+	b.WriteString(`CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, country TEXT NOT NULL, salary INTEGER NOT NULL, born TEXT NOT NULL, referred_by INTEGER);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, person_id INTEGER REFERENCES people(id), amount REAL);
 `)
 	for i := range p.names {
@@ -79,7 +83,11 @@ CREATE TABLE orders (id INTEGER PRIMARY KEY, person_id INTEGER REFERENCES people
 		case i >= 6:
 			country = "Lemuria"
 		}
-		fmt.Fprintf(&b, "INSERT INTO people VALUES (%d, '%s', '%s', '%s', %s, '%s');\n", i+1, p.names[i], p.emails[i], country, p.salaries[i], p.born[i])
+		referred := "NULL"
+		if i == 2 {
+			referred = referral
+		}
+		fmt.Fprintf(&b, "INSERT INTO people VALUES (%d, '%s', '%s', '%s', %s, '%s', %s);\n", i+1, p.names[i], p.emails[i], country, p.salaries[i], p.born[i], referred)
 	}
 	for i, a := range p.amounts {
 		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, %s);\n", i+1, min(i+1, 12), a)
@@ -157,6 +165,20 @@ var attacks = []struct{ why, sql string }{
 	{"bare column beside an aggregate", `SELECT name, max(salary) FROM people`},
 	{"derived table", `SELECT e, count(*) FROM (SELECT email AS e FROM people) GROUP BY e`},
 	{"an error that quotes a value", `SELECT CAST(email AS integer) FROM people`},
+	// An output named as the column grouped by: SQLite groups by the
+	// column, and the output is one row's value (F1).
+	{"an output named as the grouped column", `SELECT name AS country, count(*) FROM people GROUP BY country HAVING count(*) >= 5`},
+	{"the same in other case", `SELECT name AS Country, count(*) FROM people GROUP BY COUNTRY HAVING count(*) >= 5`},
+	{"a concatenation named as the grouped column", `SELECT name || ' / ' || born AS country, count(*) FROM people GROUP BY country HAVING count(*) >= 5`},
+	{"the same over a join", `SELECT c.name AS country, count(*) FROM people c JOIN orders o ON o.person_id = c.id GROUP BY country HAVING count(DISTINCT c.id) >= 5`},
+	// A sum over five rows of which four are NULL (F4).
+	{"NULLs pad a sum", `SELECT country, count(*), sum(referred_by), count(referred_by) FROM people WHERE id IN (1, 2, 3, 4, 5) GROUP BY country`},
+	// How many groups are shown says whether a row's value passes (F6).
+	{"a LIMIT that reads a row", `SELECT country, count(*) FROM people GROUP BY country HAVING count(*) >= 5 ORDER BY country LIMIT (SELECT CASE WHEN salary > 700000 THEN 1 ELSE 2 END FROM people WHERE id = 1)`},
+	// A withheld result's shape: on SQLite a column's type follows its
+	// value, and the row count is a count of the filter (F3).
+	{"types that follow a value", `SELECT CASE WHEN salary > 700000 THEN 1 ELSE 'x' END AS bitprobe, CASE WHEN salary > 900000 THEN 1 END AS nullprobe FROM people WHERE id = 1`},
+	{"a row count that counts a filter", `SELECT id AS countprobe FROM people WHERE salary > 800000`},
 	{"a value through the metric tool", ``},
 }
 
@@ -253,6 +275,16 @@ func TestPrivacyTiers(t *testing.T) {
 					for _, w := range st.Withheld {
 						t.Log("withheld: " + w)
 					}
+				}
+				// A withheld result is the names of its columns: no type,
+				// no NULL-ness, no row count.
+				for _, leak := range []string{"bitprobe int", "bitprobe text", "nullprobe unknown", "nullprobe int", "countprobe int", "3 rows", "12 rows"} {
+					if calls := fake.Find(leak); len(calls) > 0 {
+						t.Errorf("a withheld result's shape carries %q (calls %v)", leak, calls)
+					}
+				}
+				if len(fake.Find("- bitprobe")) == 0 {
+					t.Error("the withheld result's columns were not named")
 				}
 				if len(fake.Find("Privacy tier "+string(tier))) == 0 {
 					t.Error("the model was never told why rows are withheld")

@@ -37,9 +37,9 @@ func (a *Agent) minGroup() int {
 func (a *Agent) tierNote() string {
 	switch a.tier() {
 	case quarry.PrivacySchema:
-		return "\n\nPrivacy tier schema-only: this connection's owner does not let any value of a row reach you. Query results reach you as their shape only (the row count, the columns and their types); sample_values is not offered and a failed query's database message is withheld (its class is given). Write the query that answers the question and submit it: the user sees the full result, and quarry writes the figures into the answer from it. Do not try to get values another way."
+		return "\n\nPrivacy tier schema-only: this connection's owner does not let any value of a row reach you. Query results reach you as the names of their columns only (not their rows, their number or their types); sample_values is not offered and a failed query's database message is withheld (its class is given). Write the query that answers the question and submit it: the user sees the full result, and quarry writes the figures into the answer from it. Do not try to get values another way."
 	case quarry.PrivacyAggregates:
-		return fmt.Sprintf("\n\nPrivacy tier aggregates-only: only aggregated results reach you. A result is shown when the query is one SELECT over tables (no WITH, UNION, subquery in what it returns, or window function) whose every output is a GROUP BY key or an aggregate (count, sum, avg, stddev, variance) of one column, and every group stands on at least %d rows of every table it reads; anything else reaches you as its shape only, with the reason. min and max (one row's value), group_concat, string_agg, array_agg and json aggregates are refused. sample_values is not offered and a failed query's database message is withheld (its class is given). Group by columns of the table you count, and add HAVING count(*) >= %d when small groups are possible. The user sees the full result either way.", a.minGroup(), a.minGroup())
+		return fmt.Sprintf("\n\nPrivacy tier aggregates-only: only aggregated results reach you. A result is shown when the query is one SELECT over tables (no WITH, UNION, subquery in what it returns, or window function) whose every output is a GROUP BY key or an aggregate (count, sum, avg, stddev, variance) of one column, and every group stands on at least %d rows of every table it reads; anything else reaches you as the names of its columns only (not its rows, their number or the columns' types), with the reason. min and max (one row's value), group_concat, string_agg, array_agg and json aggregates are refused, and so are an output named after a column you group by, a LIMIT or OFFSET that is not a number, and an aggregate of a column with fewer than %d values that are not NULL in a group. sample_values is not offered and a failed query's database message is withheld (its class is given). Group by columns of the table you count, and add HAVING count(*) >= %d when small groups are possible. The user sees the full result either way.", a.minGroup(), a.minGroup(), a.minGroup())
 	}
 	return ""
 }
@@ -81,17 +81,17 @@ func (r *run) aggregated(ctx context.Context, res *result) string {
 	return privacy.Judge(p, res.Table, t, r.a.minGroup())
 }
 
-// shape is a result without its rows: the row count, the columns and
-// their types.
+// shape is a result without its rows: the names of its columns, and
+// nothing that depends on the rows' values. Not the columns' types: on
+// SQLite a column's type follows its first value that is not NULL (CASE
+// WHEN … THEN 1 ELSE 'x' END is a bit per column, and a NULL another),
+// and not the row count, a count of whatever the statement filters
+// (SELECT id FROM people WHERE salary > X) under no group size at all.
 func (r *run) shape(res *result, note string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d rows", res.Rows)
-	if res.Truncated {
-		b.WriteString(" (more exist; the row cap stopped reading)")
-	}
-	b.WriteString("\ncolumns:\n")
+	b.WriteString("rows withheld (their number too)\ncolumns:\n")
 	for _, c := range res.Table.Columns {
-		fmt.Fprintf(&b, "- %s %s\n", c.Name, c.Type)
+		fmt.Fprintf(&b, "- %s\n", c.Name)
 	}
 	b.WriteString(note)
 	return fence("result", `privacy="`+string(r.a.tier())+`"`, b.String())

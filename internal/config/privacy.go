@@ -7,10 +7,16 @@ import (
 )
 
 // privacy reads a connection's privacy tier and minimum group size into
-// conn: one of quarry.Privacies (full when not given), and a group size
+// conn: one of quarry.Privacies (full when the key is absent; an empty
+// value is an error), and a group size
 // only where the tier is aggregates-only.
 func (d *decoder) privacy(c *connDraft, conn *Connection) error {
 	p := c.path0
+	if line := d.lines[p+".privacy"]; line != 0 && strings.TrimSpace(c.privacy) == "" {
+		// Written but empty (privacy: "", or a variable that expands to
+		// nothing): not silently full.
+		return d.errAt(line, p+".privacy", "is empty; write one of full, aggregates-only, schema-only (leave the key out for full)")
+	}
 	tier := quarry.Privacy(strings.ToLower(strings.TrimSpace(c.privacy))).Or()
 	if !tier.Valid() {
 		var names []string

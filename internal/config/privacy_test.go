@@ -13,7 +13,7 @@ func TestPrivacy(t *testing.T) {
 		t.Helper()
 		path := filepath.Join(t.TempDir(), "quarry.yaml")
 		writeFile(t, path, "version: 1\nconnection: a\nconnections:\n"+conns)
-		return Load(path, testEnv(map[string]string{"TIER": "schema-only"}))
+		return Load(path, testEnv(map[string]string{"TIER": "schema-only", "EMPTY": ""}))
 	}
 	for _, tc := range []struct {
 		name, conns string
@@ -49,6 +49,9 @@ func TestPrivacy(t *testing.T) {
 	for _, tc := range []struct{ name, conns, want string }{
 		{"unknown tier", "  a:\n    driver: sqlite\n    path: a.db\n    privacy: schema_only\n", `connections.a.privacy: unknown privacy tier "schema_only" (did you mean "schema-only"?); write full, aggregates-only or schema-only`},
 		{"group size without the tier", "  a:\n    driver: sqlite\n    path: a.db\n    min_group_size: 10\n", "connections.a.min_group_size: is only for connections with `privacy: aggregates-only`"},
+		{"empty tier", "  a:\n    driver: sqlite\n    path: a.db\n    privacy: \"\"\n", `connections.a.privacy: is empty; write one of full, aggregates-only, schema-only`},
+		{"no value", "  a:\n    driver: sqlite\n    path: a.db\n    privacy:\n", `connections.a.privacy: is empty; write one of full, aggregates-only, schema-only`},
+		{"a variable set empty", "  a:\n    driver: sqlite\n    path: a.db\n    privacy: ${EMPTY}\n", `connections.a.privacy: is empty; write one of full, aggregates-only, schema-only`},
 		{"group size of one", "  a:\n    driver: sqlite\n    path: a.db\n    privacy: aggregates-only\n    min_group_size: 1\n", "connections.a.min_group_size"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

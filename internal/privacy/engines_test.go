@@ -36,13 +36,18 @@ var engineCases = []struct {
 	{"SELECT p.email, count(*) FROM qp_people p JOIN qp_orders o ON o.person_id = p.id GROUP BY p.email", false}, // one row fanned out
 	{"SELECT count(*) FROM qp_people WHERE salary > 900000", false},                                              // a filter down to one row
 	{"SELECT country, max(email) FROM qp_people GROUP BY country HAVING count(*) = 1", false},
+	// F1: the engine groups by the column country; name is one row's.
+	{"SELECT name AS country, count(*) FROM qp_people GROUP BY country HAVING count(*) >= 5", false},
+	// F4: a group of 5 rows whose sum rests on one value, NULLs beside.
+	{"SELECT country, count(*), sum(referred_by), count(referred_by) FROM qp_people WHERE id IN (1, 2, 3, 4, 5) GROUP BY country", false},
+	{"SELECT country, count(*), sum(salary) FROM qp_people WHERE id IN (1, 2, 3, 4, 5) GROUP BY country", true},
 }
 
 const engineRows = 12
 
 func engineSetup(pk string) []string {
 	stmts := []string{
-		"CREATE TABLE qp_people (id INTEGER " + pk + ", name VARCHAR(40), email VARCHAR(60), country VARCHAR(20), salary INTEGER)",
+		"CREATE TABLE qp_people (id INTEGER " + pk + ", name VARCHAR(40), email VARCHAR(60), country VARCHAR(20), salary INTEGER, referred_by INTEGER)",
 		"CREATE TABLE qp_orders (id INTEGER " + pk + ", person_id INTEGER, amount DECIMAL(10,2))",
 	}
 	for i := 1; i <= engineRows; i++ {
@@ -50,7 +55,11 @@ func engineSetup(pk string) []string {
 		if i == engineRows {
 			country = "Hyperborea"
 		}
-		stmts = append(stmts, fmt.Sprintf("INSERT INTO qp_people VALUES (%d, 'n%d', 'e%d@example.test', '%s', %d)", i, i, i, country, 500000+i*7919))
+		referred := "NULL"
+		if i == 3 {
+			referred = "448" // the one referral of Atlantis's first five
+		}
+		stmts = append(stmts, fmt.Sprintf("INSERT INTO qp_people VALUES (%d, 'n%d', 'e%d@example.test', '%s', %d, %s)", i, i, i, country, 500000+i*7919, referred))
 	}
 	for i := 1; i <= 17; i++ {
 		stmts = append(stmts, fmt.Sprintf("INSERT INTO qp_orders VALUES (%d, %d, %d.25)", i, min(i, engineRows), 100+i))

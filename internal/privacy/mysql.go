@@ -42,7 +42,32 @@ type myClassifier struct {
 	keys    map[string]bool
 	aliases map[string]bool
 	tables  []*ast.TableSource
+	inputs  []ast.ExprNode // the columns aggregated, once each
+	regroup []func()       // GROUP BY items read as an output's alias: set to its expression
 	agg     bool
+}
+
+// mayBeColumn reports whether name (lower case) may be a column of a
+// table the statement reads (a table the catalog does not know may have
+// any).
+func (c *myClassifier) mayBeColumn(name string) bool {
+	if systemColumn(quarry.DialectMySQL, name) || c.cat == nil {
+		return true
+	}
+	for _, t := range c.tables {
+		tn := t.Source.(*ast.TableName)
+		ts := c.cat.Lookup(tn.Schema.O, tn.Name.O)
+		if len(ts) != 1 || len(ts[0].Columns) == 0 || hasColumn(ts[0], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameColumnMy reports whether n is a reference to a column called name.
+func sameColumnMy(n ast.ExprNode, name string) bool {
+	cn, ok := n.(*ast.ColumnNameExpr)
+	return ok && cn.Name.Name.L == name
 }
 
 func (c *myClassifier) read() error {
@@ -87,9 +112,21 @@ func (c *myClassifier) read() error {
 				continue
 			}
 			if cn, ok := it.Expr.(*ast.ColumnNameExpr); ok && cn.Name.Table.L == "" {
+				// MySQL looks a GROUP BY name up among the columns of the
+				// tables first, then the outputs: an output is a key only
+				// when no column can take its name, or it is that column.
 				for _, f := range s.Fields.Fields {
-					if f.AsName.L == cn.Name.Name.L {
-						c.keys[restore(f.Expr)] = true
+					if f.AsName.L != cn.Name.Name.L {
+						continue
+					}
+					if !sameColumnMy(f.Expr, cn.Name.Name.L) && c.mayBeColumn(cn.Name.Name.L) {
+						return refuse("GROUP BY %s names both an output (AS %s) and what may be a column of the tables it reads; the engine groups by the column, so that output would be one row's value: name the output otherwise, or group by its expression", cn.Name.Name.O, f.AsName.O)
+					}
+					c.keys[restore(f.Expr)] = true
+					if !sameColumnMy(f.Expr, cn.Name.Name.L) {
+						// The companion groups by the expression itself (see
+						// the PostgreSQL reading).
+						c.regroup = append(c.regroup, func() { it.Expr = f.Expr })
 					}
 				}
 			}
@@ -119,6 +156,13 @@ func (c *myClassifier) read() error {
 			}
 			if err := c.expr(it.Expr, ctxOutput); err != nil {
 				return err
+			}
+		}
+	}
+	if l := s.Limit; l != nil {
+		for _, n := range []ast.ExprNode{l.Count, l.Offset} {
+			if _, ok := n.(ast.ValueExpr); n != nil && !ok {
+				return refuse("its LIMIT or OFFSET is not a number written out (a subquery or an expression there can depend on a row's value)")
 			}
 		}
 	}
@@ -236,6 +280,12 @@ func (c *myClassifier) aggregate(x *ast.AggregateFuncExpr, where int) error {
 	c.agg = true
 	switch x.Args[0].(type) {
 	case *ast.ColumnNameExpr:
+		for _, in := range c.inputs {
+			if restore(in) == restore(x.Args[0]) {
+				return nil
+			}
+		}
+		c.inputs = append(c.inputs, x.Args[0])
 		return nil
 	case ast.ValueExpr:
 		if name == "count" && !x.Distinct {
@@ -248,6 +298,9 @@ func (c *myClassifier) aggregate(x *ast.AggregateFuncExpr, where int) error {
 // plan appends the counts to the statement's select list and restores it.
 func (c *myClassifier) plan() (*Plan, error) {
 	p := &Plan{Columns: len(c.sel.Fields.Fields)}
+	for _, set := range c.regroup {
+		set()
+	}
 	counts := []string{"COUNT(*) AS quarry_rows"}
 	for i, t := range c.tables {
 		tn := t.Source.(*ast.TableName)
@@ -280,6 +333,14 @@ func (c *myClassifier) plan() (*Plan, error) {
 			name += " " + t.AsName.O
 		}
 		p.Tables = append(p.Tables, name)
+	}
+	for i, in := range c.inputs {
+		var b strings.Builder
+		if err := in.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &b)); err != nil {
+			return nil, refuse("quarry cannot write the count of rows behind each group (%s)", firstLine(err.Error()))
+		}
+		counts = append(counts, fmt.Sprintf("COUNT(%s) AS quarry_a%d", b.String(), i+1))
+		p.Inputs = append(p.Inputs, in.(*ast.ColumnNameExpr).Name.OrigColName())
 	}
 	tmpl, err := mysqlparse.Parse("SELECT "+strings.Join(counts, ", ")+" FROM t", mysqlparse.DefaultSQLMode)
 	if err != nil || len(tmpl.Stmts) != 1 {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // aggregates are the aggregates quarry reads, over one column: a figure of
@@ -50,6 +52,18 @@ func copiesOne(name string) bool {
 }
 
 func copiesList(name string) bool { return listAggregates()[strings.ToLower(name)] }
+
+// systemColumn reports whether name is a column every table of the
+// engine has without declaring it.
+func systemColumn(d quarry.Dialect, name string) bool {
+	switch strings.ToLower(name) {
+	case "rowid", "_rowid_", "_rowid", "oid":
+		return true
+	case "ctid", "xmin", "xmax", "cmin", "cmax", "tableoid":
+		return d == quarry.DialectPostgres
+	}
+	return false
+}
 
 func itoa(i int) string { return strconv.Itoa(i) }
 

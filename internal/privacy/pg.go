@@ -44,7 +44,9 @@ type pgClassifier struct {
 	keys    map[string]bool // the GROUP BY expressions, canonical
 	aliases map[string]bool // the output names, lower case
 	tables  []*pg_query.RangeVar
-	agg     bool // an aggregate was read in the output
+	inputs  []*pg_query.Node       // the columns aggregated, once each
+	regroup map[int]*pg_query.Node // GROUP BY items read as an output's alias: its expression
+	agg     bool                   // an aggregate was read in the output
 	version int32
 }
 
@@ -83,7 +85,8 @@ func (c *pgClassifier) read() error {
 		}
 	}
 	c.keys = map[string]bool{}
-	for _, g := range s.GroupClause {
+	c.regroup = map[int]*pg_query.Node{}
+	for i, g := range s.GroupClause {
 		if g.GetGroupingSet() != nil {
 			return refuse("it uses GROUPING SETS, ROLLUP or CUBE")
 		}
@@ -95,12 +98,25 @@ func (c *pgClassifier) read() error {
 			continue
 		}
 		if name, ok := bareName(g); ok {
-			// An output's name: the engine may read it as the output or
-			// as a column of the same name; both count as keys, and the
-			// companion measures the engine's own grouping either way.
+			// An output's name. SQLite and PostgreSQL group by a column
+			// of the tables read when one has that name, and by the
+			// output only when none does: the output is a key only when
+			// no column can take the name (or it is that column itself).
 			for _, t := range s.TargetList {
-				if rt := t.GetResTarget(); strings.EqualFold(rt.Name, name) {
-					c.keys[canon(rt.Val)] = true
+				rt := t.GetResTarget()
+				if !strings.EqualFold(rt.Name, name) {
+					continue
+				}
+				if !sameColumn(rt.Val, name) && c.mayBeColumn(name) {
+					return refuse("GROUP BY %s names both an output (AS %s) and what may be a column of the tables it reads; the engine groups by the column, so that output would be one row's value: name the output otherwise, or group by its expression", name, rt.Name)
+				}
+				c.keys[canon(rt.Val)] = true
+				if !sameColumn(rt.Val, name) {
+					// The companion groups by the expression itself: were the
+					// engine to read the name as a column after all (a catalog
+					// out of date), its groups, and so its rows, would differ
+					// from the result's, and Judge refuses.
+					c.regroup[i] = rt.Val
 				}
 			}
 		}
@@ -132,6 +148,11 @@ func (c *pgClassifier) read() error {
 		}
 		if err := c.expr(sb.Node, ctxOutput); err != nil {
 			return err
+		}
+	}
+	for _, n := range []*pg_query.Node{s.LimitCount, s.LimitOffset} {
+		if n != nil && n.GetAConst() == nil {
+			return refuse("its LIMIT or OFFSET is not a number written out (a subquery or an expression there can depend on a row's value)")
 		}
 	}
 	for _, n := range s.DistinctClause {
@@ -265,6 +286,7 @@ func (c *pgClassifier) call(f *pg_query.FuncCall, where int) error {
 		if cr == nil || star(cr) {
 			return refuse("%s aggregates an expression; aggregate one column (an expression such as CASE can pick out a single row's value)", name)
 		}
+		c.input(f.Args[0])
 		return nil
 	}
 	if special {
@@ -278,6 +300,9 @@ func (c *pgClassifier) call(f *pg_query.FuncCall, where int) error {
 // plan writes the companion: the statement with count columns appended.
 func (c *pgClassifier) plan() (*Plan, error) {
 	comp := proto.Clone(c.sel).(*pg_query.SelectStmt)
+	for i, n := range c.regroup {
+		comp.GroupClause[i] = proto.Clone(n).(*pg_query.Node)
+	}
 	p := &Plan{Columns: len(comp.TargetList)}
 	comp.TargetList = append(comp.TargetList, pg_query.MakeResTargetNodeWithNameAndVal("quarry_rows",
 		&pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("count")}, AggStar: true, Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL}}}, 0))
@@ -291,12 +316,59 @@ func (c *pgClassifier) plan() (*Plan, error) {
 		comp.TargetList = append(comp.TargetList, pg_query.MakeResTargetNodeWithNameAndVal("quarry_t"+itoa(i+1), count, 0))
 		p.Tables = append(p.Tables, tableName(t))
 	}
+	for i, in := range c.inputs {
+		count := &pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("count")},
+			Args: []*pg_query.Node{proto.Clone(in).(*pg_query.Node)}, Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL}}}
+		comp.TargetList = append(comp.TargetList, pg_query.MakeResTargetNodeWithNameAndVal("quarry_a"+itoa(i+1), count, 0))
+		p.Inputs = append(p.Inputs, colName(in.GetColumnRef()))
+	}
 	out, err := pg_query.Deparse(&pg_query.ParseResult{Version: c.version, Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: comp}}}}})
 	if err != nil {
 		return nil, refuse("quarry cannot write the count of rows behind each group (%s)", firstLine(err.Error()))
 	}
 	p.Companion = out
 	return p, nil
+}
+
+// input records a column an aggregate reads, once.
+func (c *pgClassifier) input(n *pg_query.Node) {
+	for _, in := range c.inputs {
+		if canon(in) == canon(n) {
+			return
+		}
+	}
+	c.inputs = append(c.inputs, n)
+}
+
+// mayBeColumn reports whether name may be a column of a table the
+// statement reads: a column the catalog lists, a system column of the
+// engine, or any name of a table the catalog does not know.
+func (c *pgClassifier) mayBeColumn(name string) bool {
+	if systemColumn(c.d, name) || c.cat == nil {
+		return true
+	}
+	for _, t := range c.tables {
+		if t.Catalogname != "" {
+			return true
+		}
+		ts := c.cat.Lookup(t.Schemaname, t.Relname)
+		if len(ts) != 1 || len(ts[0].Columns) == 0 || hasColumn(ts[0], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameColumn reports whether n is a reference to a column called name,
+// so that grouping by the name reads the same whether the engine takes
+// it as the output or as the column.
+func sameColumn(n *pg_query.Node, name string) bool {
+	cr := n.GetColumnRef()
+	if cr == nil || len(cr.Fields) == 0 {
+		return false
+	}
+	last := cr.Fields[len(cr.Fields)-1].GetString_()
+	return last != nil && strings.EqualFold(last.Sval, name)
 }
 
 // identity is what tells one row of a table occurrence from another, and

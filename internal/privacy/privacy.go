@@ -22,6 +22,10 @@ type Plan struct {
 	// Tables names the table occurrences counted, in the order of the
 	// companion's count columns after the first.
 	Tables []string
+	// Inputs names the columns the statement aggregates, in the order of
+	// the companion's last count columns: the non-NULL values of each in
+	// the group (count(column)), which NULLs cannot pad.
+	Inputs []string
 }
 
 // refuse is the error of a statement that is not shown to be aggregated.
@@ -46,21 +50,22 @@ func Aggregated(d quarry.Dialect, sql string, cat *quarry.Catalog) (*Plan, error
 
 // Judge decides whether result may reach the model: companion (the
 // plan's companion statement, run on the same connection) returned exactly
-// the rows of result, and behind each there are at least k rows, and of
-// every table occurrence none or at least k distinct rows. It returns ""
+// the rows of result, and behind each there are at least k rows, of
+// every table occurrence none or at least k distinct rows, and of every
+// column aggregated none or at least k values that are not NULL. It returns ""
 // when the result may be shown, otherwise why not.
 func Judge(p *Plan, result, companion *quarry.Table, k int) string {
 	if result == nil || companion == nil {
 		return "the group sizes could not be read"
 	}
-	counts := 1 + len(p.Tables)
+	counts := 1 + len(p.Tables) + len(p.Inputs)
 	if len(companion.Columns) != p.Columns+counts || len(result.Columns) != p.Columns {
 		return "the count of rows behind each group did not return the result's columns"
 	}
 	if len(companion.Rows) != len(result.Rows) {
 		return fmt.Sprintf("the count of rows behind each group returned %d groups, the result %d rows: the result is not one row per group", len(companion.Rows), len(result.Rows))
 	}
-	small := 0
+	small, sparse := 0, 0
 	var own []string
 	for _, row := range companion.Rows {
 		own = append(own, key(row[:p.Columns]))
@@ -69,8 +74,10 @@ func Judge(p *Plan, result, companion *quarry.Table, k int) string {
 			switch {
 			case !ok:
 				return "the count of rows behind a group is not a number"
-			case i == 0 && n < float64(k), i > 0 && n > 0 && n < float64(k):
+			case i == 0 && n < float64(k), i > 0 && i <= len(p.Tables) && n > 0 && n < float64(k):
 				small++
+			case i > len(p.Tables) && n > 0 && n < float64(k):
+				sparse++
 			}
 		}
 	}
@@ -82,6 +89,9 @@ func Judge(p *Plan, result, companion *quarry.Table, k int) string {
 	slices.Sort(got)
 	if !slices.Equal(own, got) {
 		return "the count of rows behind each group returned other groups than the result (the groups are not one per row)"
+	}
+	if sparse > 0 {
+		return fmt.Sprintf("an aggregate of a group rests on fewer than %d values that are not NULL (of %s): the other rows pad it, and its value could be a single row's", k, strings.Join(p.Inputs, ", "))
 	}
 	if small > 0 {
 		return fmt.Sprintf("a group stands on fewer than %d rows (of %s): its values could be a single row's", k, strings.Join(append([]string{"the result"}, p.Tables...), ", "))

@@ -52,16 +52,43 @@ var shapes = []struct{ sql, refused string }{
 	{"SELECT count(*) FROM people; SELECT 1", "exactly one"},
 	{"DELETE FROM people", "not a SELECT"},
 	{"SELECT [name], count(*) FROM people GROUP BY [name]", "parser"},
+
+	// An output named as a column: the engine groups by the column, and
+	// the output is one row's value (F1).
+	{"SELECT name AS country, count(*) FROM people GROUP BY country", "names both an output"},
+	{"SELECT name AS Country, count(*) FROM people GROUP BY COUNTRY", "names both an output"},
+	{"SELECT name || ' / ' || id AS country, count(*) FROM people GROUP BY country", "names both an output"},
+	{"SELECT c.name AS country, count(*) FROM people c JOIN orders o ON o.person_id = c.id GROUP BY country HAVING count(DISTINCT c.id) >= 5", "names both an output"},
+	{"SELECT name AS rowid, count(*) FROM people GROUP BY rowid", "names both an output"},
+	{"SELECT name AS y, count(*) FROM mystery GROUP BY y", "names both an output"},
+	{"SELECT country AS country, count(*) FROM people GROUP BY country", ""},
+	{"SELECT p.country AS country, count(*) FROM people p GROUP BY country", ""},
+	// LIMIT and OFFSET are numbers written out (F6).
+	{"SELECT country, count(*) FROM people GROUP BY country LIMIT (SELECT salary FROM people LIMIT 1)", "LIMIT or OFFSET"},
+	{"SELECT country, count(*) FROM people GROUP BY country LIMIT 3 OFFSET (SELECT count(*) FROM people WHERE salary > 700000)", "LIMIT or OFFSET"},
+	{"SELECT country, count(*) FROM people GROUP BY country LIMIT 1 + 1", "LIMIT or OFFSET"},
+	{"SELECT country, count(*) FROM people GROUP BY country LIMIT 3 OFFSET 1", ""},
 }
 
 // shapesCatalog gives the tables of shapes their primary keys, which the
 // MySQL companion needs (MySQL has no row identity of its own).
-var shapesCatalog = &quarry.Catalog{Tables: []quarry.TableInfo{{Name: "people", PrimaryKey: []string{"id"}}, {Name: "orders", PrimaryKey: []string{"id"}}, {Name: "t", PrimaryKey: []string{"id"}}}}
+var shapesCatalog = &quarry.Catalog{Tables: []quarry.TableInfo{
+	{Name: "people", PrimaryKey: []string{"id"}, Columns: columns("id", "name", "email", "country", "salary", "born", "referred_by")},
+	{Name: "orders", PrimaryKey: []string{"id"}, Columns: columns("id", "person_id", "amount")},
+	{Name: "t", PrimaryKey: []string{"id"}}, {Name: "mystery", PrimaryKey: []string{"id"}}}}
+
+func columns(names ...string) []quarry.ColumnInfo {
+	var out []quarry.ColumnInfo
+	for _, n := range names {
+		out = append(out, quarry.ColumnInfo{Name: n})
+	}
+	return out
+}
 
 func TestAggregated(t *testing.T) {
 	for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres} {
 		for _, tc := range shapes {
-			p, err := Aggregated(d, tc.sql, nil)
+			p, err := Aggregated(d, tc.sql, shapesCatalog)
 			switch {
 			case tc.refused == "" && err != nil:
 				t.Errorf("%s: %s: refused: %v", d, tc.sql, err)
@@ -80,6 +107,16 @@ func TestAggregated(t *testing.T) {
 		_, err := Aggregated(quarry.DialectMySQL, tc.sql, shapesCatalog)
 		if (err == nil) != (tc.refused == "") {
 			t.Errorf("mysql: %s: error %v, want a refusal: %v", tc.sql, err, tc.refused != "")
+		}
+	}
+	// Without the catalog, any name may be a column: an output's name in
+	// GROUP BY is refused unless the output is that column.
+	for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL} {
+		if _, err := Aggregated(d, "SELECT strftime('%Y', born) AS y, count(*) FROM people GROUP BY y", nil); err == nil || !strings.Contains(quarry.Message(err), "names both an output") {
+			t.Errorf("%s: an output's name in GROUP BY without a catalog: %v", d, err)
+		}
+		if _, err := Aggregated(d, "SELECT country AS country, count(*) FROM people GROUP BY country", nil); err != nil && d != quarry.DialectMySQL {
+			t.Errorf("%s: a column grouped by its own name without a catalog: %v", d, err)
 		}
 	}
 	if _, err := Aggregated(quarry.DialectGeneric, "SELECT count(*) FROM t", nil); err == nil {
@@ -142,6 +179,57 @@ func TestJudge(t *testing.T) {
 	if got := Judge(p, result, &quarry.Table{Columns: cols(4)}, 5); got == "" {
 		t.Error("a companion without the count columns was judged aggregated")
 	}
+	// NULL padding (F4): a group of 5 rows whose sum rests on one value
+	// that is not NULL is one row's value.
+	p = &Plan{Columns: 2, Tables: []string{"people"}, Inputs: []string{"referred_by"}}
+	for _, tc := range []struct {
+		name  string
+		count int64
+		want  string
+	}{
+		{"one value padded by NULLs", 1, "fewer than 5 values that are not NULL"},
+		{"four values", 4, "fewer than 5 values that are not NULL"},
+		{"no value at all", 0, ""},
+		{"five values", 5, ""},
+	} {
+		companion := [][]any{{"Lemuria", int64(5), int64(5), int64(5), tc.count}, {"Atlantis", int64(6), int64(6), int64(6), int64(6)}}
+		got := Judge(p, result, &quarry.Table{Columns: cols(5), Rows: companion}, 5)
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCompanionRegroups: a GROUP BY name read as an output's alias is
+// grouped by the output's expression in the companion, so that an engine
+// that reads the name as a column (a catalog out of date) groups otherwise
+// and returns other rows.
+func TestCompanionRegroups(t *testing.T) {
+	const sql = "SELECT name AS nick, count(*) FROM people GROUP BY nick HAVING count(*) >= 5"
+	for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL} {
+		p, err := Aggregated(d, sql, shapesCatalog)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if c := strings.ToLower(p.Companion); !strings.Contains(c, "group by name") && !strings.Contains(c, "group by `name`") {
+			t.Errorf("%s: companion %s", d, p.Companion)
+		}
+	}
+}
+
+// TestCompanionInputs: the companion counts the values that are not NULL
+// of every column aggregated, once each.
+func TestCompanionInputs(t *testing.T) {
+	const sql = "SELECT country, count(*), sum(referred_by), count(referred_by), avg(salary) FROM people GROUP BY country HAVING sum(salary) > 0"
+	for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL} {
+		p, err := Aggregated(d, sql, shapesCatalog)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if len(p.Inputs) != 2 || !strings.Contains(strings.ToLower(p.Companion), "count(referred_by) as quarry_a1") && !strings.Contains(strings.ToLower(p.Companion), "count(`referred_by`) as `quarry_a1`") {
+			t.Errorf("%s: inputs %v, companion %s", d, p.Inputs, p.Companion)
+		}
+	}
 }
 
 // FuzzAggregated: reading never panics; a plan's companion is itself read
@@ -164,8 +252,8 @@ func FuzzAggregated(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: %q: its companion %q is refused: %v", d, sql, p.Companion, err)
 			}
-			if again.Columns != p.Columns+1+len(p.Tables) {
-				t.Fatalf("%s: %q: companion of %d columns, want %d", d, sql, again.Columns, p.Columns+1+len(p.Tables))
+			if want := p.Columns + 1 + len(p.Tables) + len(p.Inputs); again.Columns != want {
+				t.Fatalf("%s: %q: companion of %d columns, want %d", d, sql, again.Columns, want)
 			}
 		}
 	})

@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +45,10 @@ type generation struct {
 type generations struct {
 	dir   string
 	build func(ctx context.Context) (*generation, error)
+	// files are more files whose change builds a new generation (the
+	// project's quarry.yaml and .env: a connection's privacy tier); their
+	// names, sizes and times are taken with the folder's.
+	files []string
 
 	mu     sync.Mutex // also serialises the builds, which use the runtime
 	cur    *generation
@@ -77,11 +84,14 @@ func (gs *generations) acquire(ctx context.Context) (*generation, func(), error)
 	if err != nil {
 		return nil, nil, err
 	}
+	files := filesStamp(gs.files)
+	stamp += files
 	if gs.cur == nil || stamp != gs.stamp {
 		hash, err := knowledge.Fingerprint(gs.dir)
 		if err != nil {
 			return nil, nil, err
 		}
+		hash += files
 		if gs.cur == nil || gs.cur.hash != hash {
 			g, err := gs.build(ctx)
 			if err != nil {
@@ -90,7 +100,7 @@ func (gs *generations) acquire(ctx context.Context) (*generation, func(), error)
 			// A file written while the generation was built: what it
 			// read is not what was hashed, so the next request builds
 			// again.
-			if after, err := knowledge.Fingerprint(gs.dir); err != nil || after != hash {
+			if after, err := knowledge.Fingerprint(gs.dir); err != nil || after+filesStamp(gs.files) != hash {
 				hash, stamp = "", ""
 			}
 			g.hash = hash
@@ -127,6 +137,21 @@ func (g *generation) close() {
 	if g.values != nil {
 		g.values.Close()
 	}
+}
+
+// filesStamp is the names, sizes and modification times of files ("-"
+// for one that is missing).
+func filesStamp(files []string) string {
+	var b strings.Builder
+	for _, f := range files {
+		b.WriteString("\x00" + f)
+		if info, err := os.Stat(f); err == nil {
+			fmt.Fprintf(&b, "\x00%d\x00%d", info.Size(), info.ModTime().UnixNano())
+		} else {
+			b.WriteString("\x00-")
+		}
+	}
+	return b.String()
 }
 
 // close releases the current generation once the server has stopped (its

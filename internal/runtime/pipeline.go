@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"math"
+	"path/filepath"
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
@@ -59,6 +60,9 @@ func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := r.tierUnchanged(cc); err != nil {
+		return nil, nil, err
+	}
 	g, closeGuard, err := r.connGuard(ctx, conn, true)
 	if err != nil {
 		return nil, nil, err
@@ -77,6 +81,32 @@ func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (
 		Privacy:        cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize,
 	}
 	return an, closeGuard, nil
+}
+
+// tierUnchanged reads quarry.yaml again and refuses to go on when it now
+// gives the connection another privacy tier or group size than this
+// process read at its start. A long-running process (quarry serve: its
+// workflows and monitors run through Analyst, outside the server's
+// generations, which re-read the tier themselves) would otherwise apply a
+// tier the file no longer says; a quarry.yaml that no longer loads is
+// refused for the same reason.
+func (r *Runtime) tierUnchanged(cc *config.Connection) error {
+	if r.o.Load == nil {
+		return nil
+	}
+	cfg, err := r.o.Load()
+	if err != nil {
+		return err
+	}
+	now, err := cfg.Conn(cc.Name)
+	if err != nil {
+		return err
+	}
+	if now.Privacy.Or() != cc.Privacy.Or() || now.MinGroupSize != cc.MinGroupSize {
+		return quarry.Errorf(quarry.KindConfig, "the privacy of connection %s changed in %s (now %s) since this process read it (%s); restart quarry serve to apply it",
+			cc.Name, filepath.Base(cfg.Path), now.Privacy.Or(), cc.Privacy.Or())
+	}
+	return nil
 }
 
 // AgentLimits are the agent's bounds from quarry.yaml: its steps and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"strings"
 	"time"
@@ -106,7 +107,7 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		srv.Catalog = b.cat
 		b.privileged = r.privilegedRole(cc.Name) // read once: runs start concurrently
 	}
-	gens := &generations{dir: cfg.Knowledge, build: b.build}
+	gens := &generations{dir: cfg.Knowledge, build: b.build, files: []string{cfg.Path, filepath.Join(cfg.Dir, config.DotEnvName)}}
 	first, err := gens.current(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -201,6 +202,11 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 	if b.conn == nil {
 		return b.manual()
 	}
+	if fresh {
+		if err := b.reloadTier(); err != nil {
+			return nil, err
+		}
+	}
 	g := &generation{proj: &Project{}}
 	var err error
 	if g.proj.Knowledge, err = r.serverKnowledge(cfg); err != nil {
@@ -283,6 +289,29 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}
 	return g, nil
+}
+
+// reloadTier reads quarry.yaml again for the served connection's privacy
+// tier and minimum group size, which a server applies from its next
+// request on (the rest of the connection is read once, at start). A
+// quarry.yaml that no longer loads fails every request, as a knowledge
+// folder that no longer loads does: quarry cannot tell what to withhold.
+func (b *builder) reloadTier() error {
+	if b.r.o.Load == nil {
+		return nil
+	}
+	cfg, err := b.r.o.Load()
+	if err != nil {
+		return err
+	}
+	cc, err := cfg.Conn(b.cc.Name)
+	if err != nil {
+		return err
+	}
+	c := *b.cc
+	c.Privacy, c.MinGroupSize = cc.Privacy, cc.MinGroupSize
+	b.cc = &c
+	return nil
 }
 
 // manual builds a generation of a project with no connection: questions

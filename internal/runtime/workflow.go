@@ -83,7 +83,7 @@ func (r *Runtime) WorkflowKnown() (workflow.Known, error) {
 	if err != nil {
 		return nil, err
 	}
-	kn := &workflowKnown{now: r.o.Now(), r: r, channels: cfg.ChannelNames, cfgFile: filepath.Base(cfg.Path)}
+	kn := &workflowKnown{now: r.o.Now(), r: r, cfg: cfg, channels: cfg.ChannelNames, cfgFile: filepath.Base(cfg.Path)}
 	for _, v := range f.Verified {
 		kn.verified = append(kn.verified, v.Question)
 	}
@@ -102,6 +102,7 @@ type workflowKnown struct {
 	k        *analyst.Knowledge // nil: a model reads the questions
 	now      time.Time
 	r        *Runtime
+	cfg      *config.Config
 	channels []string
 	cfgFile  string
 }
@@ -124,6 +125,25 @@ func (w *workflowKnown) CheckSQL(sql string) string {
 		return ""
 	}
 	return "the guard refuses it: " + quarry.Message(v.Err())
+}
+
+// Privacy is the tier of the default connection, which a workflow's
+// questions run on ("" when there is none).
+func (w *workflowKnown) Privacy() quarry.Privacy {
+	return defaultPrivacy(w.cfg)
+}
+
+// defaultPrivacy is the privacy tier of cfg's default connection, "" when
+// it has none (manual mode).
+func defaultPrivacy(cfg *config.Config) quarry.Privacy {
+	if cfg.Manual("") {
+		return ""
+	}
+	cc, err := cfg.Conn("")
+	if err != nil {
+		return ""
+	}
+	return cc.Privacy.Or()
 }
 
 // CheckChannel says whether quarry.yaml defines the channel.
@@ -292,7 +312,7 @@ func (r *Runtime) runner(ctx context.Context, w *workflow.Workflow, g workflow.G
 	if req.Progress != nil {
 		sink = &progressSink{next: st, progress: req.Progress, log: slices.Clone(prior)}
 	}
-	return &workflow.Runner{Workflow: w, Graph: g, Steps: steps, Sink: sink, Clock: r.o.Now, By: req.By, Holder: holder()}, release, nil
+	return &workflow.Runner{Workflow: w, Graph: g, Steps: steps, Sink: sink, Clock: r.o.Now, By: req.By, Holder: holder(), Privacy: defaultPrivacy(cfg)}, release, nil
 }
 
 // RunWorkflow starts a run of w (valid: Workflow or CheckWorkflow).

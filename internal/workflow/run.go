@@ -67,6 +67,10 @@ type Runner struct {
 	By string
 	// Holder names this process in each node it starts (host:pid).
 	Holder string
+	// Privacy is the tier of the connection the questions run on: under a
+	// restricted tier an ask node whose question reads an earlier node's
+	// output is refused (RowsInQuestion), whatever validation said.
+	Privacy quarry.Privacy
 }
 
 // Start begins a new run: run.started and workflow.started, then the
@@ -376,6 +380,9 @@ func (r *Runner) node(ctx context.Context, n *Node, vals map[string]any, outputs
 		var res StepResult
 		var err error
 		if n.Kind == Ask {
+			if msg := RowsInQuestion(r.Workflow, n, r.Privacy); msg != "" {
+				return result{status: NodeStopped, message: msg}
+			}
 			q, msg := render(n.Question, env, true)
 			if msg != "" {
 				return failed(msg)

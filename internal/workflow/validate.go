@@ -39,6 +39,12 @@ type ChannelChecker interface {
 	CheckChannel(name string) string
 }
 
+// PrivacyChecker is a Known that knows the privacy tier of the connection
+// a workflow's questions run on (quarry.PrivacyFull, or "" when unknown).
+type PrivacyChecker interface {
+	Privacy() quarry.Privacy
+}
+
 // Graph is what Validate found out about a valid workflow: the nodes in
 // an order in which each comes after every node that may precede it, and
 // each compute node's value type.
@@ -517,6 +523,11 @@ func (v *validator) expressions(order []string) map[string]ValueType {
 				check(t.field, e, "", true)
 			}
 		}
+		if pc, ok := v.k.(PrivacyChecker); ok && n.Kind == Ask {
+			if msg := RowsInQuestion(w, n, pc.Privacy()); msg != "" {
+				v.errf(nodePath(i, "question"), "%s", msg)
+			}
+		}
 		if n.Kind == Ask && v.k != nil && n.Question != "" {
 			if q, ok := v.withDefaults(n.Question); ok {
 				if msg := v.k.CheckQuestion(q); msg != "" {
@@ -624,6 +635,37 @@ func renderWith(s string, value func(e string) (string, error)) (string, bool) {
 		b.WriteString(r)
 		s = s[i+j+2:]
 	}
+}
+
+// RowsInQuestion says why an ask node may not run under the privacy tier
+// ("" when it may): under a restricted tier a question may read the
+// workflow's parameters (what the user typed) only. Any other name is an
+// earlier node's output, and those rest on rows (an answer's labels and
+// values, a computation or a condition over them, a message that quotes
+// them): filled into the question, they would reach the language model
+// that the tier keeps them from.
+func RowsInQuestion(w *Workflow, n *Node, tier quarry.Privacy) string {
+	if n.Kind != Ask || tier == "" || tier == quarry.PrivacyFull {
+		return ""
+	}
+	var nodes []string
+	exprs, _ := placeholders(n.Question)
+	for _, e := range exprs {
+		tree, err := parser.Parse(e)
+		if err != nil {
+			continue // the expression's own problem, reported where it is checked
+		}
+		for _, name := range names(tree.Node) {
+			if w.Param(name) == nil && w.Node(name) != nil && !slices.Contains(nodes, name) {
+				nodes = append(nodes, name)
+			}
+		}
+	}
+	if len(nodes) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("under the connection's privacy tier %s, a question may fill in parameters only: %s %s an earlier step's output, values of rows that would reach the language model in the question; ask for what you need in one question, or use a parameter",
+		tier, strings.Join(nodes, ", "), map[bool]string{true: "is", false: "are"}[len(nodes) == 1])
 }
 
 // Reads lists the names a node's expression, question, message and
