@@ -178,6 +178,13 @@ func (v *validator) monitorsCheck() {
 		if !oneOf(string(m.Direction), []string{"both", "up", "down"}) {
 			v.errf(d, "direction", "want both, up or down, found %q", m.Direction)
 		}
+		named := map[string]bool{}
+		for _, ch := range m.Notify {
+			if named[ch] {
+				v.errf(d, "notify", "%q is named twice; name each channel once", ch)
+			}
+			named[ch] = true
+		}
 		if m.MutedUntil != "" {
 			if _, err := time.Parse(time.DateOnly, m.MutedUntil); err != nil {
 				v.errf(d, "muted_until", "want a date YYYY-MM-DD, found %q", m.MutedUntil)
@@ -197,6 +204,15 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 		v.errf(d, "query", "write metric or query, not both")
 		return
 	case m.Query != "":
+		// The query's SQL runs as it is: dimensions and filters would be
+		// silently ignored, so they are a problem, not a no-op.
+		const own = "a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters"
+		if len(m.Dimensions) > 0 {
+			v.errf(d, "dimensions", own)
+		}
+		if len(m.Filters) > 0 {
+			v.errf(d, "filters", own)
+		}
 		for _, q := range v.l.examples {
 			if strings.EqualFold(strings.TrimSpace(q.Question), strings.TrimSpace(m.Query)) {
 				return
@@ -207,9 +223,6 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 			known = append(known, q.Question)
 		}
 		v.errf(d, "query", "no verified query asks %q; known: %s", m.Query, knownList(m.Query, known))
-		if len(m.Dimensions) > 0 || len(m.Filters) > 0 {
-			v.errf(d, "dimensions", "a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters")
-		}
 		return
 	}
 	before := len(v.problems)

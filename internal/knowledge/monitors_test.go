@@ -108,3 +108,26 @@ colour: red
 		t.Errorf("problems (-want +got):\n%s", d)
 	}
 }
+
+func TestMonitorOfAVerifiedQueryTakesNoDimensions(t *testing.T) {
+	_, problems, err := knowledge.Check(demoWith(t, map[string]string{
+		"monitors/vq.yaml": "query: Revenue by month in 2025\ndimensions: [channel]\ngrain: month\nschedule: monthly\n",
+		"monitors/vqf.yaml": "query: Revenue by month in 2025\nfilters:\n  - field: country\n    values: [France]\ngrain: month\nschedule: monthly\n",
+		"monitors/hooks.yaml": "metric: orders\ngrain: week\nschedule: weekly\nnotify: [ops, team, ops]\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Format("knowledge"))
+	}
+	want := []string{
+		`knowledge/monitors/hooks.yaml:4: notify: "ops" is named twice; name each channel once`,
+		`knowledge/monitors/vq.yaml:2: dimensions: a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters`,
+		`knowledge/monitors/vqf.yaml:2: filters: a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
