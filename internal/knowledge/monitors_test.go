@@ -111,8 +111,8 @@ colour: red
 
 func TestMonitorOfAVerifiedQueryTakesNoDimensions(t *testing.T) {
 	_, problems, err := knowledge.Check(demoWith(t, map[string]string{
-		"monitors/vq.yaml": "query: Revenue by month in 2025\ndimensions: [channel]\ngrain: month\nschedule: monthly\n",
-		"monitors/vqf.yaml": "query: Revenue by month in 2025\nfilters:\n  - field: country\n    values: [France]\ngrain: month\nschedule: monthly\n",
+		"monitors/vq.yaml":    "query: Revenue by month in 2025\ndimensions: [channel]\ngrain: month\nschedule: monthly\n",
+		"monitors/vqf.yaml":   "query: Revenue by month in 2025\nfilters:\n  - field: country\n    values: [France]\ngrain: month\nschedule: monthly\n",
 		"monitors/hooks.yaml": "metric: orders\ngrain: week\nschedule: weekly\nnotify: [ops, team, ops]\n",
 	}))
 	if err != nil {

@@ -132,11 +132,13 @@ func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*C
 		return nil, err
 	}
 	if t != nil && t.Truncated {
-		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s read more rows than the row cap allows; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
+		// Judged on part of its rows, a series would show a made-up drop.
+		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s: its query returned more rows than max_rows allows, and a series cut short is not judged; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
 	}
-	series, err := SeriesOf(t)
+	series, err := SeriesOf(t, m.Grain)
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindInput, err, "monitor %s cannot read its query's result", m.Name)
+		// The reason is the message: a surface shows Message, not the cause.
+		return nil, quarry.Errorf(quarry.KindOf(err), "monitor %s cannot judge its query's result: %s", m.Name, quarry.Message(err))
 	}
 	out := &Checked{Monitor: m, AsOf: asOf.Format(time.DateOnly)}
 	if run != "" {
