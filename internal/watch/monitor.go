@@ -33,7 +33,9 @@ type Monitor struct {
 	Sensitivity string    `json:"sensitivity"`
 	Threshold   float64   `json:"threshold"` // from Sensitivity unless written
 	Direction   Direction `json:"direction"`
-	MinVolume   float64   `json:"min_volume,omitempty"`
+	// MinVolume: periods whose value and baseline are both below it are
+	// not judged; DefaultMinVolume for a count or a sum that names none.
+	MinVolume float64 `json:"min_volume,omitempty"`
 	// MinHistory is how many periods of history a period needs before it
 	// is judged (0: the detector's own minimum); 53 weeks keeps a weekly
 	// monitor quiet until it has seen a whole year.
@@ -127,6 +129,14 @@ func (m Monitor) semanticFilters() []semantic.Filter {
 	}
 	return out
 }
+
+// DefaultMinVolume is the min_volume of a monitor of a count or a sum
+// that sets none: a count below 10 moves by a third or more by chance
+// alone (a count's natural spread is its square root), so a segment of
+// a few orders a period would alert on noise, and a monitor by customer
+// would alert on thousands of them. Averages, ratios and verified
+// queries (whose unit quarry does not know) have none by default.
+const DefaultMinVolume = 10
 
 // Additive reports whether a missing period of the metric is a zero: a
 // count or a sum, not an average or a ratio.
