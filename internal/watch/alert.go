@@ -143,12 +143,13 @@ func message(m Monitor, a Alert) string {
 	if a.Segment != "" {
 		what += " (" + a.Segment + ")"
 	}
-	period := fmt.Sprintf("the %s of %s", m.Grain, a.PeriodStart)
+	period := fmt.Sprintf("in the %s of %s", m.Grain, a.PeriodStart)
 	if m.Grain == "day" {
-		period = a.PeriodStart
+		period = "on " + a.PeriodStart
 	}
 	if a.Kind == KindRecovery {
-		return fmt.Sprintf("%s is back within its expected range in %s: %s against a baseline of %s (the incident began %s)",
+		// "returned to the", not "is back within its": a metric's name is often a plural.
+		return fmt.Sprintf("%s returned to the expected range %s: %s against a baseline of %s (the incident began %s)",
 			what, period, num(a.Value), num(a.Baseline), a.IncidentStart)
 	}
 	verb := "rose"
@@ -159,7 +160,7 @@ func message(m Monitor, a Alert) string {
 	if a.Detector == string(PercentChange) {
 		score = fmt.Sprintf("threshold %.0f%%", a.Threshold*100)
 	}
-	return fmt.Sprintf("%s %s %.0f%% in %s: %s against a baseline of %s (%s; baseline: %s)",
+	return fmt.Sprintf("%s %s %.0f%% %s: %s against a baseline of %s (%s; baseline: %s)",
 		what, verb, math.Abs(a.Change)*100, period, num(a.Value), num(a.Baseline), score, a.Method)
 }
 

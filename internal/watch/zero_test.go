@@ -139,3 +139,23 @@ func TestCheckSaysNoData(t *testing.T) {
 		}
 	}
 }
+
+func TestMessages(t *testing.T) {
+	tests := []struct {
+		grain semantic.Grain
+		kind  string
+		want  string
+	}{
+		{semantic.GrainDay, KindAlert, "orders fell 63% on 2026-04-20: 37 against a baseline of 100"},
+		{semantic.GrainWeek, KindAlert, "orders fell 63% in the week of 2026-04-20: 37 against"},
+		{semantic.GrainDay, KindRecovery, "orders returned to the expected range on 2026-04-20: 37 against"},
+		{semantic.GrainMonth, KindRecovery, "orders returned to the expected range in the month of 2026-04-20: 37"},
+	}
+	for _, tt := range tests {
+		m := Monitor{Name: "m", Metric: "orders", Grain: tt.grain, Threshold: 4}
+		a := Alert{Kind: tt.kind, PeriodStart: "2026-04-20", Value: 37, Baseline: 100, Change: -0.63, Direction: "down", IncidentStart: "2026-04-13"}
+		if got := message(m, a); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s %s: %q, want it to start %q", tt.grain, tt.kind, got, tt.want)
+		}
+	}
+}
