@@ -329,8 +329,10 @@ func (r *Runner) runOne(ctx context.Context, m Monitor, ms *MonitorState, now ti
 		handled, seen := ms.Handled[s.Segment]
 		switch {
 		case !seen:
-			// First run: only an incident still open now.
-			if n := len(s.Alerts); n > 0 && s.Alerts[n-1].Kind == KindAlert && s.Latest.Anomalous {
+			// First run: only an incident still open now (its latest
+			// period anomalous, or not judged: a count that stopped
+			// has a baseline of 0 by now).
+			if n := len(s.Alerts); n > 0 && s.Alerts[n-1].Kind == KindAlert && (s.Latest.Anomalous || !s.Latest.Judged) {
 				fresh = append(fresh, s.Alerts[n-1])
 			}
 		default:

@@ -159,3 +159,18 @@ func TestMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstRunTellsOfAStop: a monitor first run long after its rows
+// stopped tells of the incident still open (its latest periods are not
+// judged: their baseline has fallen to 0), not of nothing.
+func TestFirstRunTellsOfAStop(t *testing.T) {
+	tell := &told{}
+	r := &Runner{Model: demoModel(), Source: &csvSource{t: t, file: "demo_weekly_orders.csv"}, Notifier: tell, State: &memState{}}
+	out, err := r.Run(context.Background(), []Monitor{weeklyOrders()}, day("2026-12-02").Add(9*time.Hour), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out[0].Alerts) != 1 || out[0].Alerts[0].Kind != KindAlert || out[0].Alerts[0].PeriodStart != "2026-06-29" {
+		t.Errorf("first run tells %+v, want the alert of the week of 2026-06-29", out[0].Alerts)
+	}
+}
