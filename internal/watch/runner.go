@@ -140,7 +140,7 @@ func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*C
 	}
 	if t != nil && t.Truncated {
 		// Judged on part of its rows, a series would show a made-up drop.
-		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s: its query returned more rows than max_rows allows, and a series cut short is not judged; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
+		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s: its query returned more rows than the row cap (max_rows) lets a monitor read, and a series cut short is not judged; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
 	}
 	series, err := SeriesOf(t, m.Grain)
 	if err != nil {

@@ -53,7 +53,7 @@ func TestSeriesRefused(t *testing.T) {
 		{"Sundays under a week", semantic.GrainWeek, rows("2026-01-04", 7, 60, 1), "(a Monday); row 1 holds 2026-01-04"},
 		{"Mondays under a week", semantic.GrainWeek, rows("2026-01-05", 7, 60, 1), ""},
 		{"any day under a day", semantic.GrainDay, rows("2026-01-01", 1, 60, 1), ""},
-		{"cut at the row cap", semantic.GrainWeek, truncated, "returned more rows than max_rows allows"},
+		{"cut at the row cap", semantic.GrainWeek, truncated, "returned more rows than the row cap (max_rows) lets a monitor read"},
 		{"too many segments", semantic.GrainWeek, rows("2026-01-05", 7, 3, MaxSegments+1), fmt.Sprintf("more than %d segments", MaxSegments)},
 		{"as many segments as allowed", semantic.GrainWeek, rows("2026-01-05", 7, 3, MaxSegments), ""},
 	}
