@@ -241,6 +241,7 @@ type testView struct {
 	Change      float64 `json:"change"`
 	Score       float64 `json:"score"`
 	Judged      bool    `json:"judged"`
+	NotJudged   string  `json:"not_judged,omitempty"` // why not
 	Anomalous   bool    `json:"anomalous"`
 	Method      string  `json:"baseline_method,omitempty"`
 }
@@ -276,12 +277,19 @@ and nothing is remembered; the queries are recorded as runs.`,
 			}
 			l := s.Latest
 			views = append(views, testView{Segment: s.Segment, PeriodStart: l.Start.Format(time.DateOnly), PeriodEnd: l.End.AddDate(0, 0, -1).Format(time.DateOnly),
-				Value: l.Value, Baseline: round4(l.Baseline), Change: round4(l.Change), Score: round4(l.Score), Judged: l.Judged, Anomalous: l.Anomalous, Method: l.Method})
+				Value: l.Value, Baseline: round4(l.Baseline), Change: round4(l.Change), Score: round4(l.Score), Judged: l.Judged, NotJudged: l.NotJudged, Anomalous: l.Anomalous, Method: l.Method})
 		}
 		if asJSON {
-			return writeJSON(a.stdout, map[string]any{"monitor": m.Name, "as_of": c.AsOf, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views})
+			out := map[string]any{"monitor": m.Name, "as_of": c.AsOf, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views}
+			if c.NoData != "" {
+				out["no_data_since"], out["no_data"] = c.NoDataSince, c.NoData
+			}
+			return writeJSON(a.stdout, out)
 		}
 		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, m.Watches(), c.AsOf, strings.Join(c.Runs, ", "))
+		if c.NoData != "" {
+			fmt.Fprintf(a.stdout, "NO DATA: %s\n", c.NoData)
+		}
 		if len(views) == 0 {
 			fmt.Fprintln(a.stdout, "No complete period yet.")
 			return nil
@@ -292,7 +300,7 @@ and nothing is remembered; the queries are recorded as runs.`,
 			verdict := "normal"
 			switch {
 			case !v.Judged:
-				verdict = "not judged (too little history or volume)"
+				verdict = "not judged (" + v.NotJudged + ")"
 			case v.Anomalous:
 				verdict = fmt.Sprintf("ALERT (threshold %g)", m.Threshold)
 			}

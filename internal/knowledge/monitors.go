@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +88,9 @@ func decodeMonitor(file string, src []byte) (*watch.Monitor, *decoder) {
 	}
 	m.Threshold = d.positive(threshold, "threshold", true)
 	m.MinVolume = d.positive(minVolume, "min_volume", false)
+	if minVolume == "" {
+		m.MinVolume = -1 // unset: monitorsCheck gives the default
+	}
 	return m, d
 }
 
@@ -152,6 +156,12 @@ func (v *validator) monitorsCheck() {
 		}
 		seen[m.Name] = m.File
 		v.monitorTarget(d, m)
+		if m.MinVolume < 0 {
+			m.MinVolume = 0
+			if m.Metric != "" && watch.Additive(v.m, m.Metric) {
+				m.MinVolume = watch.DefaultMinVolume
+			}
+		}
 		switch m.Grain {
 		case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth:
 		case "":
@@ -178,6 +188,13 @@ func (v *validator) monitorsCheck() {
 		if !oneOf(string(m.Direction), []string{"both", "up", "down"}) {
 			v.errf(d, "direction", "want both, up or down, found %q", m.Direction)
 		}
+		named := map[string]bool{}
+		for _, ch := range m.Notify {
+			if named[ch] {
+				v.errf(d, "notify", "%q is named twice; name each channel once", ch)
+			}
+			named[ch] = true
+		}
 		if m.MutedUntil != "" {
 			if _, err := time.Parse(time.DateOnly, m.MutedUntil); err != nil {
 				v.errf(d, "muted_until", "want a date YYYY-MM-DD, found %q", m.MutedUntil)
@@ -197,6 +214,15 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 		v.errf(d, "query", "write metric or query, not both")
 		return
 	case m.Query != "":
+		// The query's SQL runs as it is: dimensions and filters would be
+		// silently ignored, so they are a problem, not a no-op.
+		const own = "a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters"
+		if len(m.Dimensions) > 0 {
+			v.errf(d, "dimensions", own)
+		}
+		if len(m.Filters) > 0 {
+			v.errf(d, "filters", own)
+		}
 		for _, q := range v.l.examples {
 			if strings.EqualFold(strings.TrimSpace(q.Question), strings.TrimSpace(m.Query)) {
 				return
@@ -207,9 +233,6 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 			known = append(known, q.Question)
 		}
 		v.errf(d, "query", "no verified query asks %q; known: %s", m.Query, knownList(m.Query, known))
-		if len(m.Dimensions) > 0 || len(m.Filters) > 0 {
-			v.errf(d, "dimensions", "a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters")
-		}
 		return
 	}
 	before := len(v.problems)
@@ -237,7 +260,7 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 		x := v.m.Dimension(name)
 		switch {
 		case x == nil:
-			v.errf(d, p, "unknown dimension %q; known: %s", name, knownList(name, dims))
+			v.errf(d, p, "unknown dimension %q; known: %s", name, sortedKnown(name, dims))
 		case x.Type == "time":
 			v.errf(d, p, "%s is a time dimension; the monitor's grain says how time is cut", name)
 		case mt != nil && !watch.Splits(v.m, mt.Name, x.Name):
@@ -255,7 +278,7 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 				v.column(d, p+".field", ent, c)
 			}
 		} else if v.m.Dimension(f.Field) == nil {
-			v.errf(d, p+".field", "unknown dimension %q; known: %s", f.Field, knownList(f.Field, dims))
+			v.errf(d, p+".field", "unknown dimension %q; known: %s", f.Field, sortedKnown(f.Field, dims))
 		}
 		if !oneOf(f.Op, watch.FilterOps()) {
 			v.errf(d, p+".op", "want one of %s, found %q", strings.Join(watch.FilterOps(), ", "), f.Op)
@@ -276,6 +299,22 @@ func (v *validator) monitorTarget(d *decoder, m *watch.Monitor) {
 	if _, err := semantic.Compile(v.m, m.SemanticQuery(time.Time{}, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)), quarry.DialectSQLite); err != nil {
 		v.errf(d, "metric", "%s cannot be watched this way: %s", m.Metric, quarry.Message(err))
 	}
+}
+
+// sortedKnown lists the known names closest to word, as knownList does,
+// in alphabetical order: a list of dimensions read in the model's order
+// looks random.
+func sortedKnown(word string, known []string) string {
+	if len(known) == 0 {
+		return "none defined"
+	}
+	c := yamlnode.Closest(word, known, 8)
+	sort.Strings(c)
+	s := strings.Join(c, ", ")
+	if len(known) > len(c) {
+		s += fmt.Sprintf(", … (%d in all)", len(known))
+	}
+	return s
 }
 
 // entitiesOf names the entities a metric counts rows of.

@@ -91,7 +91,7 @@ colour: red
 	}
 	want := []string{
 		`knowledge/monitors/bad.yaml:1: metric: unknown metric "ordrs"; known: orders, mrr, products, customers, tickets, revenue, sessions, conversions, … (26 in all)`,
-		`knowledge/monitors/bad.yaml:2: dimensions[0]: unknown dimension "chanel"; known: channel, plan, country, city, segment, customer, category, source, … (17 in all)`,
+		`knowledge/monitors/bad.yaml:2: dimensions[0]: unknown dimension "chanel"; known: category, channel, city, country, customer, plan, segment, source, … (17 in all)`,
 		`knowledge/monitors/bad.yaml:2: dimensions[1]: order_date is a time dimension; the monitor's grain says how time is cut`,
 		`knowledge/monitors/bad.yaml:4: filters[0].values: missing; write the value (value: web) or values (values: [web, mobile])`,
 		`knowledge/monitors/bad.yaml:5: filters[0].op: want one of =, !=, in, not_in, <, <=, >, >=, like, found "between"`,
@@ -106,5 +106,51 @@ colour: red
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
+
+func TestMonitorOfAVerifiedQueryTakesNoDimensions(t *testing.T) {
+	_, problems, err := knowledge.Check(demoWith(t, map[string]string{
+		"monitors/vq.yaml":    "query: Revenue by month in 2025\ndimensions: [channel]\ngrain: month\nschedule: monthly\n",
+		"monitors/vqf.yaml":   "query: Revenue by month in 2025\nfilters:\n  - field: country\n    values: [France]\ngrain: month\nschedule: monthly\n",
+		"monitors/hooks.yaml": "metric: orders\ngrain: week\nschedule: weekly\nnotify: [ops, team, ops]\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Format("knowledge"))
+	}
+	want := []string{
+		`knowledge/monitors/hooks.yaml:4: notify: "ops" is named twice; name each channel once`,
+		`knowledge/monitors/vq.yaml:2: dimensions: a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters`,
+		`knowledge/monitors/vqf.yaml:2: filters: a monitor of a verified query takes its segments from the query's columns; remove dimensions and filters`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
+
+// TestMonitorMinVolumeDefault: a count or a sum that sets no min_volume
+// gets watch.DefaultMinVolume, so tiny segments are not judged; one
+// written (even 0) is kept, and an average or ratio gets none.
+func TestMonitorMinVolumeDefault(t *testing.T) {
+	f, err := knowledge.LoadFS(demoWith(t, map[string]string{
+		"monitors/a_unset.yaml": "metric: orders\ngrain: week\nschedule: weekly\n",
+		"monitors/b_zero.yaml":  "metric: orders\ngrain: week\nschedule: weekly\nmin_volume: 0\n",
+		"monitors/c_set.yaml":   "metric: orders\ngrain: week\nschedule: weekly\nmin_volume: 3\n",
+		"monitors/d_ratio.yaml": "metric: average_order_value\ngrain: week\nschedule: weekly\n",
+	}), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, m := range f.Monitors {
+		got[m.Name] = m.MinVolume
+	}
+	want := map[string]float64{"a_unset": watch.DefaultMinVolume, "b_zero": 0, "c_set": 3, "d_ratio": 0}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("min_volume (-want +got):\n%s", d)
 	}
 }

@@ -244,7 +244,7 @@ func (s *watchSource) SQL(ctx context.Context, label, sql string) (*quarry.Table
 	var id string
 	if out != nil {
 		id = out.RunID
-		sink.t.Truncated = out.Truncated
+		sink.t.Truncated = sink.t.Truncated || out.Truncated
 	}
 	if err != nil {
 		return nil, id, err

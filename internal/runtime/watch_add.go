@@ -298,7 +298,12 @@ func monitorYAML(m watch.Monitor, question string) string {
 	fmt.Fprintf(&b, "schedule: %s   # cron %s\n", yamlString(m.Schedule), m.Cron)
 	fmt.Fprintf(&b, "detector: %s   # zscore | percent_change\n", m.Detector)
 	fmt.Fprintf(&b, "sensitivity: %s   # low | medium | high\n", m.Sensitivity)
-	fmt.Fprintf(&b, "min_volume: %s   # periods whose value and baseline are both below it are not judged\n", strconv.FormatFloat(m.MinVolume, 'f', -1, 64))
+	if m.MinVolume > 0 {
+		fmt.Fprintf(&b, "min_volume: %s   # periods whose value and baseline are both below it are not judged\n", strconv.FormatFloat(m.MinVolume, 'f', -1, 64))
+	} else {
+		// Unset, so that a count or a sum gets watch.DefaultMinVolume.
+		fmt.Fprintf(&b, "# min_volume: %d   # the default for a count or sum: periods whose value and baseline are both below it are not judged\n", watch.DefaultMinVolume)
+	}
 	if m.MinHistory > 0 {
 		fmt.Fprintf(&b, "min_history: %d   # periods of history before a period is judged\n", m.MinHistory)
 	}

@@ -46,21 +46,38 @@ type Alert struct {
 
 // Incidents turns a segment's readings into notices: an alert at the
 // first anomalous period of an incident, nothing while it lasts (the same
-// direction, period after period), and a recovery at the first normal
-// period after it. A period that was not judged (too little history or
-// volume) neither opens nor closes an incident. A change of direction
-// while an incident is open opens a new one.
+// direction, period after period), and a recovery at the first period
+// after it whose value is back in the range the baseline allowed when the
+// incident began. After a few anomalous periods the baseline takes the
+// new values as the series' level, so a period judged normal against it
+// is no recovery by itself: a count that fell to 0 and stays there, or to
+// half and stays there, has not recovered. A period back in that range
+// recovers even when the drifted baseline calls it anomalous the other
+// way, and such periods open no incident of their own until one is
+// judged normal. A period that was not judged (too little history or
+// volume, a baseline of 0) neither opens nor closes an incident. A change
+// of direction while an incident is open opens a new one.
 func Incidents(m Monitor, segment string, rs []Reading) []Alert {
 	var out []Alert
 	open, dir, since := false, "", ""
+	var start Reading   // the incident's first period
+	var settle *Reading // the band of the incident just recovered from
 	for _, r := range rs {
 		if !r.Judged {
 			continue
 		}
-		if !r.Anomalous {
-			if open {
+		back := open && backIn(r.Value, start)
+		if !r.Anomalous || back {
+			if open && back {
 				out = append(out, notice(m, segment, r, KindRecovery, dir, since))
 				open = false
+				if r.Anomalous {
+					s := start
+					settle = &s
+				}
+			}
+			if !r.Anomalous {
+				settle = nil
 			}
 			continue
 		}
@@ -68,13 +85,26 @@ func Incidents(m Monitor, segment string, rs []Reading) []Alert {
 		if r.Score < 0 {
 			d = "down"
 		}
+		if settle != nil && backIn(r.Value, *settle) {
+			continue // the baseline still learning the old level again
+		}
+		settle = nil
 		if open && d == dir {
 			continue
 		}
-		open, dir, since = true, d, r.Start.Format(time.DateOnly)
+		open, dir, since, start = true, d, r.Start.Format(time.DateOnly), r
 		out = append(out, notice(m, segment, r, KindAlert, d, since))
 	}
 	return out
+}
+
+// backIn reports whether v is in the range the baseline of the
+// incident's first period allowed (a zero that began it is never back).
+func backIn(v float64, start Reading) bool {
+	if start.Value == 0 && v == 0 {
+		return false
+	}
+	return v > start.Low && v < start.High
 }
 
 func notice(m Monitor, segment string, r Reading, kind, dir, since string) Alert {
@@ -113,12 +143,13 @@ func message(m Monitor, a Alert) string {
 	if a.Segment != "" {
 		what += " (" + a.Segment + ")"
 	}
-	period := fmt.Sprintf("the %s of %s", m.Grain, a.PeriodStart)
+	period := fmt.Sprintf("in the %s of %s", m.Grain, a.PeriodStart)
 	if m.Grain == "day" {
-		period = a.PeriodStart
+		period = "on " + a.PeriodStart
 	}
 	if a.Kind == KindRecovery {
-		return fmt.Sprintf("%s is back within its expected range in %s: %s against a baseline of %s (the incident began %s)",
+		// "returned to the", not "is back within its": a metric's name is often a plural.
+		return fmt.Sprintf("%s returned to the expected range %s: %s against a baseline of %s (the incident began %s)",
 			what, period, num(a.Value), num(a.Baseline), a.IncidentStart)
 	}
 	verb := "rose"
@@ -129,7 +160,7 @@ func message(m Monitor, a Alert) string {
 	if a.Detector == string(PercentChange) {
 		score = fmt.Sprintf("threshold %.0f%%", a.Threshold*100)
 	}
-	return fmt.Sprintf("%s %s %.0f%% in %s: %s against a baseline of %s (%s; baseline: %s)",
+	return fmt.Sprintf("%s %s %.0f%% %s: %s against a baseline of %s (%s; baseline: %s)",
 		what, verb, math.Abs(a.Change)*100, period, num(a.Value), num(a.Baseline), score, a.Method)
 }
 

@@ -117,7 +117,7 @@ func TestSeriesOf(t *testing.T) {
 			{"2026-04-20", "web", int64(100)}, {"2026-04-20", "store", nil},
 		},
 	}
-	got, err := SeriesOf(tab)
+	got, err := SeriesOf(tab, semantic.GrainWeek)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestSeriesOf(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("series (-want +got):\n%s", d)
 	}
-	if _, err := SeriesOf(&quarry.Table{Columns: tab.Columns, Rows: [][]any{{"soon", "web", 1}}}); err == nil {
+	if _, err := SeriesOf(&quarry.Table{Columns: tab.Columns, Rows: [][]any{{"soon", "web", 1}}}, semantic.GrainWeek); err == nil {
 		t.Error("a period that is not a date was read")
 	}
 }

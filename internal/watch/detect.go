@@ -96,9 +96,13 @@ type Reading struct {
 	Start, End time.Time // the period: [Start, End)
 	Value      float64
 	// Baseline is the value expected from the history before the period;
-	// Judged is false when there was too little history or volume.
+	// Judged is false when the period could not be judged (NotJudged).
 	Baseline float64
 	Judged   bool
+	// NotJudged says why a period was not judged: too little history, too
+	// little volume, a baseline of 0 (a change from nothing has no size)
+	// or, for the z-score, a history that never moved (a spread of 0).
+	NotJudged string `json:",omitempty"`
 	// Change is Value/Baseline - 1; Score is the detector's measure of
 	// it: the z-score, or the change itself.
 	Change, Score float64
@@ -200,6 +204,7 @@ func Judge(points []Point, cfg Config, asOf time.Time) ([]Reading, error) {
 		out[t] = Reading{Start: p.Start, End: PeriodEnd(p.Start, cfg.Grain), Value: p.Value}
 		clean[t], season[t] = p.Value, p.Value
 		if t < s.window {
+			out[t].NotJudged = "too little history"
 			continue
 		}
 		// The same period of earlier seasons, each scaled by how the
@@ -226,26 +231,43 @@ func Judge(points []Point, cfg Config, asOf time.Time) ([]Reading, error) {
 		r.Baseline = baseline
 		r.Method = method(s, years)
 		r.Change = relChange(p.Value, r.Baseline)
+		if r.Baseline == 0 {
+			// No percent change and no z-score from nothing: a made-up
+			// score (2 against 0 "rose 1000%") is worse than none. Nor
+			// is it a change the spread should learn from.
+			r.NotJudged = "its baseline is 0, so a change from it has no size"
+			continue
+		}
 		if len(changes) < s.minLive || t < cfg.MinHistory {
+			r.NotJudged = "too little history"
 			changes = append(changes, r.Change)
 			continue
 		}
 		if math.Max(math.Abs(p.Value), math.Abs(r.Baseline)) < cfg.MinVolume {
+			r.NotJudged = fmt.Sprintf("the value and its baseline are below min_volume (%g)", cfg.MinVolume)
 			continue
 		}
-		r.Judged = true
 		spreadOf := changes
 		if len(spreadOf) > s.spread {
 			spreadOf = spreadOf[len(spreadOf)-s.spread:]
 		}
-		scale := math.Max(1.4826*mad(spreadOf), 0.01)
+		spread := 1.4826 * mad(spreadOf)
+		scale := math.Max(spread, 0.01)
 		switch cfg.Detector {
 		case PercentChange:
 			r.Score = r.Change
 			scale = 1
 		default:
+			if spread == 0 {
+				// A series that has not moved has no spread to divide
+				// by: any change would score without bound.
+				r.NotJudged = "the series has not moved in its history (a spread of 0), so a z-score has no size; percent_change judges such a series"
+				changes = append(changes, r.Change)
+				continue
+			}
 			r.Score = r.Change / scale
 		}
+		r.Judged = true
 		r.Anomalous = exceeds(r.Score, cfg.Threshold, cfg.Direction)
 		r.Low, r.High = band(r.Baseline, cfg.Threshold*scale, cfg.Direction)
 		if r.Anomalous && years > 0 {

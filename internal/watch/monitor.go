@@ -33,7 +33,9 @@ type Monitor struct {
 	Sensitivity string    `json:"sensitivity"`
 	Threshold   float64   `json:"threshold"` // from Sensitivity unless written
 	Direction   Direction `json:"direction"`
-	MinVolume   float64   `json:"min_volume,omitempty"`
+	// MinVolume: periods whose value and baseline are both below it are
+	// not judged; DefaultMinVolume for a count or a sum that names none.
+	MinVolume float64 `json:"min_volume,omitempty"`
 	// MinHistory is how many periods of history a period needs before it
 	// is judged (0: the detector's own minimum); 53 weeks keeps a weekly
 	// monitor quiet until it has seen a whole year.
@@ -128,6 +130,14 @@ func (m Monitor) semanticFilters() []semantic.Filter {
 	return out
 }
 
+// DefaultMinVolume is the min_volume of a monitor of a count or a sum
+// that sets none: a count below 10 moves by a third or more by chance
+// alone (a count's natural spread is its square root), so a segment of
+// a few orders a period would alert on noise, and a monitor by customer
+// would alert on thousands of them. Averages, ratios and verified
+// queries (whose unit quarry does not know) have none by default.
+const DefaultMinVolume = 10
+
 // Additive reports whether a missing period of the metric is a zero: a
 // count or a sum, not an average or a ratio.
 func Additive(model *semantic.Model, metric string) bool {
@@ -149,11 +159,21 @@ type Series struct {
 	Points  []Point
 }
 
-// SeriesOf reads a result into series: its first column is the period's
-// first day, its last the value, and the columns between name the
-// segment. Rows with no period are left out; a value that is NULL is a
-// zero.
-func SeriesOf(t *quarry.Table) ([]Series, error) {
+// MaxSegments is the most segments a monitor may watch: each is a
+// series judged on its own, kept in memory and told of, and a monitor by
+// customer or by customer and product (thousands of tiny series) costs
+// gigabytes and raises alerts no one can read.
+const MaxSegments = 200
+
+// SeriesOf reads a result into series at the grain g: its first column
+// is the period's first day, its last the value, and the columns between
+// name the segment. Rows with no period are left out; a value that is
+// NULL is a zero. A period that is not the first day of a period of g
+// (a Monday for weeks, the 1st for months) is refused rather than
+// re-bucketed: daily rows read as months would give one day's value as
+// the month's. More than MaxSegments segments are refused, as soon as the
+// one too many is read.
+func SeriesOf(t *quarry.Table, g semantic.Grain) ([]Series, error) {
 	if t == nil || len(t.Columns) < 2 {
 		return nil, quarry.Errorf(quarry.KindInput, "a monitor's query must return a period column first and a value column last")
 	}
@@ -171,6 +191,10 @@ func SeriesOf(t *quarry.Table) ([]Series, error) {
 			}
 			return nil, quarry.Errorf(quarry.KindInput, "the first column %s must hold dates; row %d holds %v", t.Columns[0].Name, i+1, row[0])
 		}
+		if !PeriodStart(start, g).Equal(start) {
+			return nil, quarry.Errorf(quarry.KindInput, "the first column %s must hold each period's first day at the %s grain (%s); row %d holds %s, a %s: group the query by %s, or change the monitor's grain",
+				t.Columns[0].Name, g, firstDay(g), i+1, start.Format(time.DateOnly), start.Weekday(), g)
+		}
 		v, ok := numberOf(row[last])
 		if !ok {
 			return nil, quarry.Errorf(quarry.KindInput, "the last column %s must hold numbers; row %d holds %v", t.Columns[last].Name, i+1, row[last])
@@ -183,6 +207,9 @@ func SeriesOf(t *quarry.Table) ([]Series, error) {
 		seg := strings.Join(parts, ", ")
 		s := bySeg[seg]
 		if s == nil {
+			if len(order) == MaxSegments {
+				return nil, quarry.Errorf(quarry.KindTooCostly, "the query has more than %d segments (%s); watch a coarser dimension, or add filters", MaxSegments, segmentColumns(t))
+			}
 			s = &Series{Segment: seg, Key: key}
 			bySeg[seg] = s
 			order = append(order, seg)
@@ -195,6 +222,26 @@ func SeriesOf(t *quarry.Table) ([]Series, error) {
 		out[i] = *bySeg[seg]
 	}
 	return out, nil
+}
+
+// firstDay says which days start a period of g.
+func firstDay(g semantic.Grain) string {
+	switch g {
+	case semantic.GrainWeek:
+		return "a Monday"
+	case semantic.GrainMonth:
+		return "the 1st of a month"
+	}
+	return "any day"
+}
+
+// segmentColumns names the columns that make a result's segments.
+func segmentColumns(t *quarry.Table) string {
+	var names []string
+	for _, c := range t.Columns[1 : len(t.Columns)-1] {
+		names = append(names, c.Name)
+	}
+	return "one per distinct " + strings.Join(names, ", ")
 }
 
 func dateOf(v any) (time.Time, bool) {

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -84,6 +85,12 @@ type Checked struct {
 	Runs     []string         `json:"runs,omitempty"`
 	AsOf     string           `json:"as_of"`
 	Segments []CheckedSegment `json:"segments"`
+	// NoDataSince, when set, is the first day after the last period any
+	// segment has a row for, when the latest complete period has none:
+	// the metric stopped, or its data stopped coming. Its zeros are not
+	// "normal"; NoData says so in a line surfaces can show.
+	NoDataSince string `json:"no_data_since,omitempty"`
+	NoData      string `json:"no_data,omitempty"`
 }
 
 // CheckedSegment is one segment's readings and notices.
@@ -132,13 +139,16 @@ func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*C
 		return nil, err
 	}
 	if t != nil && t.Truncated {
-		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s read more rows than the row cap allows; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
+		// Judged on part of its rows, a series would show a made-up drop.
+		return nil, quarry.Errorf(quarry.KindTooCostly, "monitor %s: its query returned more rows than the row cap (max_rows) lets a monitor read, and a series cut short is not judged; watch fewer segments (dimensions, filters) or a coarser grain", m.Name)
 	}
-	series, err := SeriesOf(t)
+	series, err := SeriesOf(t, m.Grain)
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindInput, err, "monitor %s cannot read its query's result", m.Name)
+		// The reason is the message: a surface shows Message, not the cause.
+		return nil, quarry.Errorf(quarry.KindOf(err), "monitor %s cannot judge its query's result: %s", m.Name, quarry.Message(err))
 	}
 	out := &Checked{Monitor: m, AsOf: asOf.Format(time.DateOnly)}
+	out.NoDataSince, out.NoData = noData(series, m.Grain, asOf)
 	if run != "" {
 		out.Runs = append(out.Runs, run)
 	}
@@ -154,6 +164,36 @@ func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*C
 		out.Segments = append(out.Segments, cs)
 	}
 	return out, nil
+}
+
+// noData says since when no segment has a row, when the latest complete
+// period before asOf has none after earlier ones had some ("" when rows
+// reach it): "no data since 2026-07-06: no rows in any segment for the
+// last 21 complete weeks".
+func noData(series []Series, g semantic.Grain, asOf time.Time) (since, note string) {
+	var last time.Time
+	for _, s := range series {
+		for _, p := range s.Points {
+			if p.Start.After(last) {
+				last = p.Start
+			}
+		}
+	}
+	latest := PeriodStart(PeriodStart(asOf, g).AddDate(0, 0, -1), g) // the last complete period
+	if last.IsZero() || !last.Before(latest) {
+		return "", ""
+	}
+	next := PeriodEnd(last, g)
+	n := 0
+	for p := next; !p.After(latest); p = PeriodEnd(p, g) {
+		n++
+	}
+	what := fmt.Sprintf("the last complete %s", g)
+	if n > 1 {
+		what = fmt.Sprintf("the last %d complete %ss", n, g)
+	}
+	since = next.Format(time.DateOnly)
+	return since, fmt.Sprintf("no data since %s: no rows in any segment for %s; its zeros are not judged as normal", since, what)
 }
 
 // Backfill replays the monitor's history and returns the notices it
@@ -289,8 +329,10 @@ func (r *Runner) runOne(ctx context.Context, m Monitor, ms *MonitorState, now ti
 		handled, seen := ms.Handled[s.Segment]
 		switch {
 		case !seen:
-			// First run: only an incident still open now.
-			if n := len(s.Alerts); n > 0 && s.Alerts[n-1].Kind == KindAlert && s.Latest.Anomalous {
+			// First run: only an incident still open now (its latest
+			// period anomalous, or not judged: a count that stopped
+			// has a baseline of 0 by now).
+			if n := len(s.Alerts); n > 0 && s.Alerts[n-1].Kind == KindAlert && (s.Latest.Anomalous || !s.Latest.Judged) {
 				fresh = append(fresh, s.Alerts[n-1])
 			}
 		default:

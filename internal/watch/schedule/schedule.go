@@ -80,10 +80,32 @@ func Parse(text string) (Schedule, error) {
 	return ParsePlain(text)
 }
 
+// MinEvery is the shortest interval an "@every" schedule may have: a
+// monitor judges days at the finest, and each run is a recorded query.
+const MinEvery = time.Minute
+
+// neverRef is the fixed time from which a cron expression must fire
+// within five years (robfig/cron's own horizon) to be accepted: every
+// expression that fires at all does (a 29 February comes every four
+// years from it).
+var neverRef = time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func parseCron(text, expr string) (Schedule, error) {
+	if rest, ok := strings.CutPrefix(expr, "@every"); ok && strings.TrimSpace(rest) != "" {
+		d, err := time.ParseDuration(strings.TrimSpace(rest))
+		if err != nil {
+			return Schedule{}, quarry.Errorf(quarry.KindInput, "cannot read the interval of %q; write a duration such as \"@every 15m\" or \"@every 6h\"", expr)
+		}
+		if d < MinEvery {
+			return Schedule{}, quarry.Errorf(quarry.KindInput, "the schedule %q runs too often: an interval must be at least 1m (\"@every 15m\")", expr)
+		}
+	}
 	spec, err := cron.ParseStandard(expr)
 	if err != nil {
 		return Schedule{}, quarry.Wrap(quarry.KindInput, err, "cannot read the cron expression %q; write five fields: minute hour day-of-month month day-of-week", expr)
+	}
+	if spec.Next(neverRef).IsZero() {
+		return Schedule{}, quarry.Errorf(quarry.KindInput, "the cron expression %q never fires: no such day comes within five years; check the day of the month against the month", expr)
 	}
 	return Schedule{Text: text, Cron: expr, spec: spec}, nil
 }

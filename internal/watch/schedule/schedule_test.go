@@ -65,6 +65,33 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
+func TestParseRefusesNeverOrTooOften(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"0 9 31 2 *", "never fires"},
+		{"0 9 30 2 *", "never fires"},
+		{"@every 1ms", "at least 1m"},
+		{"@every 0s", "at least 1m"},
+		{"@every -5m", "at least 1m"},
+		{"@every 59s", "at least 1m"},
+		{"@every soon", "cannot read"},
+	}
+	for _, tt := range tests {
+		s, err := Parse(tt.text)
+		if err == nil {
+			t.Errorf("Parse(%q) = %q, want an error", tt.text, s.Cron)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, tt.want) || strings.Contains(msg, "\n") {
+			t.Errorf("Parse(%q): %q, want one line saying %q", tt.text, msg, tt.want)
+		}
+	}
+	for _, ok := range []string{"@every 1m", "@every 2h", "0 9 29 2 *", "@yearly"} {
+		if _, err := Parse(ok); err != nil {
+			t.Errorf("Parse(%q): %v", ok, err)
+		}
+	}
+}
+
 func TestNext(t *testing.T) {
 	utc := func(s string) time.Time {
 		v, err := time.Parse("2006-01-02 15:04", s)
