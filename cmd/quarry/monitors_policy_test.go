@@ -1,0 +1,151 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// deviceProject is a project over a copy of the demo database with a view
+// of web_sessions' device (v_dev), a verified query that reads it and a
+// monitor of that query (dev2), before any policy restricts the device.
+func deviceProject(t *testing.T) string {
+	t.Helper()
+	demo := demoProject(t)
+	dir := workflowProject(t, demo, nil)
+	if err := os.MkdirAll(filepath.Join(dir, "knowledge", "monitors"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "knowledge", "monitors", "dev2.yaml"), []byte("name: dev2\nquery: Monthly sessions by device\ngrain: month\nschedule: daily\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(demo, "demo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "demo.db")
+	if err := os.WriteFile(db, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sqlite3.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(`CREATE VIEW v_dev AS SELECT started_at, device, converted FROM web_sessions`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	yaml := "version: 1\nconnection: demo\nconnections:\n  demo:\n    driver: sqlite\n    path: demo.db\n"
+	if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, filepath.Join(dir, "knowledge", "examples", "verified.yaml"), `
+- question: Monthly sessions by device
+  sql: |
+    SELECT date(started_at,'start of month') AS period, device, COUNT(*) AS sessions FROM v_dev GROUP BY 1,2 ORDER BY 1
+  verified_by: test
+  verified_at: 2026-06-30
+`)
+	return dir
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, text...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// restrictDevice restricts web_sessions.device, and takes out of the
+// knowledge what reads it in the clear (the device dimension, the
+// verified example by device), as a person would.
+func restrictDevice(t *testing.T, dir string) {
+	t.Helper()
+	k := filepath.Join(dir, "knowledge")
+	appendFile(t, filepath.Join(k, "policy.yaml"), "  - column: web_sessions.device\n    reason: test\n")
+	cut := func(file, from, to string) {
+		t.Helper()
+		p := filepath.Join(k, file)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		i := strings.Index(s, from)
+		j := strings.Index(s[i+1:], to)
+		if i < 0 || j < 0 {
+			t.Fatalf("%s has no %q … %q", file, from, to)
+		}
+		if err := os.WriteFile(p, []byte(s[:i]+s[i+1+j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut("metrics.yaml", "  - name: device\n", "\n  # support")
+	cut(filepath.Join("examples", "verified.yaml"), "- question: Sessions and conversion rate by device\n", "\n- question:")
+}
+
+// TestMonitorsFollowPolicyChange: the Monitors page's endpoints of a
+// running quarry serve take the column policy of the moment each request
+// starts, as POST /api/run does: once web_sessions.device is restricted,
+// a monitor whose verified query reads it through a view is refused by
+// the list, the series and "test now", as quarry watch test refuses it,
+// without a restart.
+func TestMonitorsFollowPolicyChange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo database")
+	}
+	dir := deviceProject(t)
+	base := serveForTest(t, dir, nil)
+	call := func(method, path, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	devices := []string{"desktop", "mobile", "tablet"}
+	if code, body := call("GET", "/api/monitors/dev2/series?as_of=2026-06-30", ""); code != 200 || !strings.Contains(body, "mobile") {
+		t.Fatalf("before the change, the series: %d %s", code, short(body, 600))
+	}
+
+	restrictDevice(t, dir)
+	if r := quarryCmd(t, "", "-C", dir, "watch", "test", "dev2", "--as-of", "2026-06-30"); r.code == 0 || !strings.Contains(r.stderr, "web_sessions.device") {
+		t.Errorf("watch test after the change: %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/api/monitors/dev2/series?as_of=2026-06-30", ""},
+		{"POST", "/api/monitors/dev2/test", `{"as_of":"2026-06-30"}`},
+		{"GET", "/api/monitors?as_of=2026-06-30", ""},
+	} {
+		code, body := call(c.method, c.path, c.body)
+		for _, d := range devices {
+			if strings.Contains(body, d) {
+				t.Errorf("%s %s after the change shows %q: %d %s", c.method, c.path, d, code, short(body, 600))
+			}
+		}
+		if c.path == "/api/monitors?as_of=2026-06-30" {
+			if code != 200 || !strings.Contains(body, `"status":"failing"`) {
+				t.Errorf("the list after the change: %d %s", code, short(body, 600))
+			}
+		} else if code != 422 {
+			t.Errorf("%s %s after the change: %d %s", c.method, c.path, code, short(body, 600))
+		}
+	}
+}
