@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -147,5 +148,56 @@ func TestMonitorsFollowPolicyChange(t *testing.T) {
 		} else if code != 422 {
 			t.Errorf("%s %s after the change: %d %s", c.method, c.path, code, short(body, 600))
 		}
+	}
+}
+
+// TestRedeliverWithholdsUnderPolicyOfNow: quarry watch redeliver tells a
+// kept alert under the column policy of now, as GET
+// /api/monitors/{name}/alerts shows it: an alert of a monitor whose query
+// reads a column restricted since it was kept reaches its webhook with no
+// segment, figure or message of the data, saying why, and is not sent
+// again after.
+func TestRedeliverWithholdsUnderPolicyOfNow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo database")
+	}
+	dir := deviceProject(t)
+	hook := startHook(t, http.StatusOK)
+	appendFile(t, filepath.Join(dir, "quarry.yaml"), "channels:\n  hook:\n    kind: webhook\n    url: "+hook.URL+"/quarry\n")
+	appendFile(t, filepath.Join(dir, "knowledge", "monitors", "dev2.yaml"), "notify: [hook]\n")
+	kept := `{"at":"2026-06-01T09:00:00Z","to":["hook"],"monitor":"dev2","kind":"alert","segment":"device=mobile","period_start":"2026-05-01","period_end":"2026-05-31","value":5620.5,"baseline":4321.5,"message":"dev2 for device=mobile rose to 5620.5","investigation":{"baseline_start":"2026-02-01","baseline_end":"2026-04-30","contributors":[{"dimension":"device","value":"tablet","current":777.5,"baseline":555.5}]}}` + "\n"
+	if err := os.MkdirAll(filepath.Join(dir, ".quarry"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".quarry", "alerts.jsonl"), []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restrictDevice(t, dir)
+	secrets := []string{"mobile", "tablet", "5620", "4321", "777", "555"}
+	r := quarryCmd(t, "", "-C", dir, "watch", "redeliver", "--dry-run", "--json")
+	for _, s := range secrets {
+		if strings.Contains(r.stdout, s) {
+			t.Errorf("redeliver --dry-run --json shows %q:\n%s", s, r.stdout)
+		}
+	}
+	r = quarryCmd(t, "", "-C", dir, "watch", "redeliver")
+	if r.code != 0 || !strings.Contains(r.stdout, "→ hook: delivered") {
+		t.Fatalf("redeliver: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	bodies, _ := hook.got()
+	if len(bodies) != 1 {
+		t.Fatalf("the webhook got %d posts", len(bodies))
+	}
+	b, _ := json.Marshal(bodies[0])
+	for _, s := range secrets {
+		if strings.Contains(string(b)+r.stdout, s) {
+			t.Errorf("the redelivered alert tells %q:\n%s\n%s", s, b, r.stdout)
+		}
+	}
+	if !strings.Contains(string(b), "withheld") {
+		t.Errorf("the redelivered alert does not say its figures are withheld:\n%s", b)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "redeliver"); r.code != 0 || !strings.Contains(r.stdout, "nothing to send") {
+		t.Errorf("a second redeliver: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
