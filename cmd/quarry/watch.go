@@ -49,13 +49,21 @@ func day(flag, s string) (time.Time, error) {
 }
 
 // asOfFlag is now, or the day after --as-of: periods ending on or before
-// it are complete.
+// it are complete. A day after today (by the clock) is refused: its
+// periods have not happened, and a run as of it would be remembered as
+// the monitors' last run.
 func (a *app) asOfFlag(s string) (time.Time, error) {
 	if s == "" {
 		return a.now(), nil
 	}
 	t, err := day("as-of", s)
-	return t.AddDate(0, 0, 1), err
+	if err != nil {
+		return t, err
+	}
+	if today := a.now().Format(time.DateOnly); s > today {
+		return t, quarry.Errorf(quarry.KindUsage, "--as-of %s is after today (%s): its periods have not happened yet; give a day up to today", s, today)
+	}
+	return t.AddDate(0, 0, 1), nil
 }
 
 func (a *app) watchAddCmd() *cobra.Command {

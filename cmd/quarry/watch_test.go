@@ -208,3 +208,34 @@ func TestWatchRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchRefusesFutureAsOf: an --as-of after today judges periods that
+// have not happened, and watch run would remember it as the last run;
+// every command that takes one refuses it as a usage error, one line.
+func TestWatchRefusesFutureAsOf(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo database")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(demoProject(t))); err != nil {
+		t.Fatal(err)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders"); r.code != 0 {
+		t.Fatalf("watch add: %d %s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"watch", "test", "weekly_orders", "--as-of", "2030-01-01"},
+		{"watch", "run", "--as-of", "2030-01-01"},
+		{"watch", "run", "weekly_orders", "--as-of", "2030-01-01"},
+		{"watch", "backfill", "weekly_orders", "--since", "2026-01-01", "--as-of", "2030-01-01"},
+		{"watch", "serve", "--as-of", "2030-01-01"},
+	} {
+		r := quarryCmd(t, "", append([]string{"-C", dir}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--as-of 2030-01-01 is after today") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "list"); strings.Contains(r.stdout, "2030") {
+		t.Errorf("a refused run was remembered:\n%s", r.stdout)
+	}
+}

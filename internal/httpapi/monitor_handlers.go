@@ -61,15 +61,19 @@ func (s *Server) monitorsOf(w http.ResponseWriter) Monitors {
 // judgeDay reads as_of, the last day whose periods count as complete,
 // as `quarry watch test --as-of` does: periods are judged as on the day
 // after it. Without it, as on today (the server's clock). It returns
-// that day and as_of as answered.
+// that day and as_of as answered. A day after today is refused: its
+// periods have not happened.
 func (s *Server) judgeDay(day string) (time.Time, string, error) {
+	now := s.cfg.Clock()
 	if day == "" {
-		now := s.cfg.Clock()
 		return now, now.AddDate(0, 0, -1).Format(time.DateOnly), nil
 	}
 	t, err := s.asOf(day)
 	if err != nil {
 		return time.Time{}, "", err
+	}
+	if today := now.Format(time.DateOnly); t.Format(time.DateOnly) > today {
+		return time.Time{}, "", errf("as_of %s is after today (%s): its periods have not happened yet; give a day up to today", day, today)
 	}
 	return t.AddDate(0, 0, 1), day, nil
 }

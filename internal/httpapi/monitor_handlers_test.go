@@ -396,6 +396,9 @@ func monitorRoutesRefuse(t *testing.T, s *testServer) {
 		{"mute until no date", "POST", "/api/monitors/weekly_orders/mute", `{"until":"soon"}`, 400, "input", "YYYY-MM-DD"},
 		{"mute for too long", "POST", "/api/monitors/weekly_orders/mute", `{"days":100000}`, 400, "input", "days"},
 		{"mute with an unknown field", "POST", "/api/monitors/weekly_orders/mute", `{"for":"2w"}`, 400, "input", `unknown field "for"`},
+		{"a future as_of", "GET", "/api/monitors?as_of=9999-12-31", "", 400, "input", "after today"},
+		{"a future series", "GET", "/api/monitors/weekly_orders/series?as_of=2999-01-01", "", 400, "input", "after today"},
+		{"test of a future day", "POST", "/api/monitors/weekly_orders/test", `{"as_of":"9999-12-31"}`, 400, "input", "after today"},
 		{"test with a bad day", "POST", "/api/monitors/weekly_orders/test", `{"as_of":"2025-13-01"}`, 400, "input", "YYYY-MM-DD"},
 		{"GET mute", "GET", "/api/monitors/weekly_orders/mute", "", 404, "not_found", "no API route"},
 	} {
