@@ -212,6 +212,8 @@ func TestWatchRefuses(t *testing.T) {
 // TestWatchRefusesFutureAsOf: an --as-of after today judges periods that
 // have not happened, and watch run would remember it as the last run;
 // every command that takes one refuses it as a usage error, one line.
+// So are watch add of a monitor that exists and a name over 64
+// characters.
 func TestWatchRefusesFutureAsOf(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the demo database")
@@ -234,6 +236,16 @@ func TestWatchRefusesFutureAsOf(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, "--as-of 2030-01-01 is after today") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
+	}
+	// A monitor that exists, and a name too long for a file: usage
+	// errors, not quarry's own failure.
+	r := quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders")
+	if r.code != 2 || !strings.Contains(r.stderr, "a monitor weekly_orders exists") || !strings.Contains(r.stderr, "pass --name to choose another") {
+		t.Errorf("add an existing monitor: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders", "--name", strings.Repeat("a", 250))
+	if r.code != 2 || !strings.Contains(r.stderr, "at most 64 characters") {
+		t.Errorf("add with a 250-character name: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r := quarryCmd(t, "", "-C", dir, "watch", "list"); strings.Contains(r.stdout, "2030") {
 		t.Errorf("a refused run was remembered:\n%s", r.stdout)
