@@ -66,6 +66,12 @@ func (a *app) asOfFlag(s string) (time.Time, error) {
 	return t.AddDate(0, 0, 1), nil
 }
 
+// lastComplete is the last day whose periods count as complete when they
+// are judged as of now: the --as-of day as given, yesterday without one.
+func lastComplete(now time.Time) string {
+	return now.AddDate(0, 0, -1).Format(time.DateOnly)
+}
+
 func (a *app) watchAddCmd() *cobra.Command {
 	var spec runtime.MonitorSpec
 	var notify string
@@ -286,10 +292,13 @@ and nothing is remembered; the queries are recorded as runs.`,
 			views = append(views, testView{Segment: s.Segment, PeriodStart: l.Start.Format(time.DateOnly), PeriodEnd: l.End.AddDate(0, 0, -1).Format(time.DateOnly),
 				Value: l.Value, Baseline: round4(l.Baseline), Change: round4(l.Change), Score: round4(l.Score), Judged: l.Judged, Anomalous: l.Anomalous, Method: l.Method})
 		}
+		// The last complete day, as the user gave it and the API echoes it
+		// (c.AsOf is the day the periods are judged on, the day after).
+		day := lastComplete(now)
 		if asJSON {
-			return writeJSON(a.stdout, map[string]any{"monitor": m.Name, "as_of": c.AsOf, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views})
+			return writeJSON(a.stdout, map[string]any{"monitor": m.Name, "as_of": day, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views})
 		}
-		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, m.Watches(), c.AsOf, strings.Join(c.Runs, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, m.Watches(), day, strings.Join(c.Runs, ", "))
 		if len(views) == 0 {
 			fmt.Fprintln(a.stdout, "No complete period yet.")
 			return nil
@@ -541,7 +550,7 @@ baseline, change, score and the message.`,
 				}
 			}
 		}
-		fmt.Fprintf(a.stdout, "%s: %s; %d periods judged from %s to %s (run %s)\n", m.Name, m.Watches(), periods, since, c.AsOf, strings.Join(c.Runs, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s; %d periods judged from %s to %s (run %s)\n", m.Name, m.Watches(), periods, since, lastComplete(now), strings.Join(c.Runs, ", "))
 		if len(alerts) == 0 {
 			fmt.Fprintln(a.stdout, "No alerts.")
 			return nil

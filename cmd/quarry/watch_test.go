@@ -237,6 +237,15 @@ func TestWatchRefusesFutureAsOf(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
+	// The as-of said back is the day given (the last complete day), as
+	// the API echoes it.
+	if r := quarryCmd(t, "", "-C", dir, "watch", "test", "weekly_orders", "--as-of", "2026-04-26"); r.code != 0 || !strings.Contains(r.stdout, "as of 2026-04-26 ") {
+		t.Errorf("watch test --as-of 2026-04-26: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "test", "weekly_orders", "--as-of", "2026-04-26", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"as_of": "2026-04-26"`) && !strings.Contains(r.stdout, `"as_of":"2026-04-26"`) {
+		t.Errorf("watch test --as-of 2026-04-26 --json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	// A monitor that exists, and a name too long for a file: usage
 	// errors, not quarry's own failure.
 	r := quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders")
