@@ -40,16 +40,16 @@ func (s *serveMonitors) Check(ctx context.Context, m watch.Monitor, asOf time.Ti
 	return r.Check(ctx, m, time.Time{}, asOf)
 }
 
-func (s *serveMonitors) Alerts(ctx context.Context, name string) ([]httpapi.KeptAlert, error) {
-	kept, err := s.mons.Alerts(ctx, name)
+func (s *serveMonitors) Alerts(ctx context.Context, name string, page httpapi.AlertsPage) ([]httpapi.KeptAlert, bool, error) {
+	kept, more, err := s.mons.Alerts(ctx, name, page.Before, page.Limit)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	out := make([]httpapi.KeptAlert, len(kept))
 	for i, k := range kept {
-		out[i] = httpapi.KeptAlert{At: k.At, To: k.To, Alert: k.Alert, Withheld: k.Withheld}
+		out[i] = httpapi.KeptAlert{Seq: k.Seq, At: k.At, To: k.To, Alert: k.Alert, Withheld: k.Withheld}
 	}
-	return out, nil
+	return out, more, nil
 }
 
 func (s *serveMonitors) Mute(ctx context.Context, name, until string) (watch.Monitor, error) {

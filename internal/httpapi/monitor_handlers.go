@@ -206,8 +206,36 @@ func (s *Server) monitorSeries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// monitorAlerts answers the alerts kept for a monitor, newest first,
-// with their investigations, as the column policy of now shows them.
+// Pages of kept alerts: how many by default, and at most.
+const (
+	alertsLimit    = 50
+	alertsLimitMax = 500
+)
+
+// alertsPage reads ?limit= and ?before= of GET .../alerts.
+func alertsPage(r *http.Request) (AlertsPage, error) {
+	p := AlertsPage{Limit: alertsLimit}
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > alertsLimitMax {
+			return p, errf("limit %q: give a number of alerts from 1 to %d", v, alertsLimitMax)
+		}
+		p.Limit = n
+	}
+	if v := q.Get("before"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return p, errf("before %q: give the next_before of the previous page (a number of at least 1)", v)
+		}
+		p.Before = n
+	}
+	return p, nil
+}
+
+// monitorAlerts answers a page of the alerts kept for a monitor, newest
+// first, with their investigations, as the column policy of now shows
+// them, and next_before when older ones remain.
 func (s *Server) monitorAlerts(w http.ResponseWriter, r *http.Request) {
 	mons := s.monitorsOf(w)
 	if mons == nil {
@@ -217,7 +245,12 @@ func (s *Server) monitorAlerts(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	as, err := mons.Alerts(r.Context(), m.Name)
+	page, err := alertsPage(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	as, more, err := mons.Alerts(r.Context(), m.Name, page)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -225,8 +258,11 @@ func (s *Server) monitorAlerts(w http.ResponseWriter, r *http.Request) {
 	if as == nil {
 		as = []KeptAlert{}
 	}
-	newestFirst(as)
-	writeJSON(w, http.StatusOK, map[string]any{"monitor": m.Name, "alerts": as})
+	out := map[string]any{"monitor": m.Name, "alerts": as}
+	if more && len(as) > 0 {
+		out["next_before"] = as[len(as)-1].Seq
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // muteMonitor mutes a monitor up to a day, for some days from today, or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,14 +52,20 @@ func (s *shopMonitors) Check(ctx context.Context, m watch.Monitor, asOf time.Tim
 	return r.Check(ctx, m, time.Time{}, asOf)
 }
 
-func (s *shopMonitors) Alerts(_ context.Context, name string) ([]KeptAlert, error) {
+func (s *shopMonitors) Alerts(_ context.Context, name string, page AlertsPage) ([]KeptAlert, bool, error) {
 	var out []KeptAlert
-	for _, a := range s.alerts {
-		if a.Monitor == name {
-			out = append(out, a)
+	for i := len(s.alerts) - 1; i >= 0; i-- {
+		a := s.alerts[i]
+		a.Seq = i + 1
+		if a.Monitor != name || (page.Before > 0 && a.Seq >= page.Before) {
+			continue
 		}
+		if len(out) == page.Limit {
+			return out, true, nil
+		}
+		out = append(out, a)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 func (s *shopMonitors) Mute(_ context.Context, name, until string) (watch.Monitor, error) {
@@ -323,6 +330,22 @@ func monitorAlertsNewestFirst(t *testing.T, s *testServer) {
 	if got.Alerts == nil || len(got.Alerts) != 0 {
 		t.Errorf("a monitor without alerts: %#v", got.Alerts)
 	}
+
+	// Pages: limit, and next_before while older ones remain.
+	var page struct {
+		Alerts     []KeptAlert `json:"alerts"`
+		NextBefore int         `json:"next_before"`
+	}
+	s.getJSON(t, "/api/monitors/weekly_orders/alerts?limit=1", 200, &page)
+	if len(page.Alerts) != 1 || page.Alerts[0].Kind != "recovery" || page.NextBefore != page.Alerts[0].Seq || page.NextBefore == 0 {
+		t.Fatalf("the first page: %+v", page)
+	}
+	next := page.NextBefore
+	page.NextBefore = 0
+	s.getJSON(t, "/api/monitors/weekly_orders/alerts?limit=1&before="+strconv.Itoa(next), 200, &page)
+	if len(page.Alerts) != 1 || page.Alerts[0].Kind != "alert" || page.NextBefore != 0 {
+		t.Errorf("the last page: %+v", page)
+	}
 }
 
 // monitorMuteAndTest leaves weekly_orders unmuted, as it found it.
@@ -400,6 +423,9 @@ func monitorRoutesRefuse(t *testing.T, s *testServer) {
 		{"a future series", "GET", "/api/monitors/weekly_orders/series?as_of=2999-01-01", "", 400, "input", "after today"},
 		{"test of a future day", "POST", "/api/monitors/weekly_orders/test", `{"as_of":"9999-12-31"}`, 400, "input", "after today"},
 		{"test with a bad day", "POST", "/api/monitors/weekly_orders/test", `{"as_of":"2025-13-01"}`, 400, "input", "YYYY-MM-DD"},
+		{"alerts: limit 0", "GET", "/api/monitors/weekly_orders/alerts?limit=0", "", 400, "input", "from 1 to 500"},
+		{"alerts: limit over 500", "GET", "/api/monitors/weekly_orders/alerts?limit=501", "", 400, "input", "from 1 to 500"},
+		{"alerts: before no number", "GET", "/api/monitors/weekly_orders/alerts?before=abc", "", 400, "input", "next_before"},
 		{"GET mute", "GET", "/api/monitors/weekly_orders/mute", "", 404, "not_found", "no API route"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

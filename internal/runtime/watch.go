@@ -191,7 +191,7 @@ func (r *Runtime) notifier(cfg *config.Config) *watchdeliver.Notifier {
 // Undelivered lists the kept alerts that some channel of theirs never
 // got (deliveries.jsonl records only failures for it, or nothing), as
 // the column policy of now lets them be told: an alert withheld by
-// MonitorAlerts' rules is sent with no figure, segment or breakdown of
+// the rules of the Monitors page's alerts (ServedMonitors.Alerts) is sent with no figure, segment or breakdown of
 // the data, its message saying why.
 func (r *Runtime) Undelivered(ctx context.Context) ([]watchdeliver.Pending, error) {
 	cfg, err := r.Config()

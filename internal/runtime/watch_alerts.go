@@ -22,51 +22,14 @@ import (
 type KeptAlert struct {
 	watchfile.Kept
 	Withheld string
+	// Seq is its number in the alerts file (1 for the first kept), where
+	// a page of them is cut; 0 when not read from it.
+	Seq int
 }
 
 // withheldWhy is what a withheld alert or investigation says instead of
 // its figures.
 const withheldWhy = "withheld: it was read from a column the policy restricts (policy.yaml)"
-
-// MonitorAlerts returns the kept alerts of the monitor called name, in
-// the order they were kept, under the column policy of now. An alert is
-// withheld whole when the monitor's own query is refused by the guard of
-// the default connection now, or when the run that read its series reads
-// a restricted column now (the lineage check `quarry runs export`
-// makes); its investigation alone is withheld when one of the
-// investigation's runs does.
-func (r *Runtime) MonitorAlerts(ctx context.Context, name string) ([]KeptAlert, error) {
-	if _, err := r.Monitor(name); err != nil {
-		return nil, err
-	}
-	cfg, err := r.Config()
-	if err != nil {
-		return nil, err
-	}
-	path, _ := WatchFiles(cfg)
-	all, err := watchfile.ReadAlerts(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []KeptAlert
-	for _, k := range all {
-		if k.Monitor == name {
-			out = append(out, KeptAlert{Kept: k})
-		}
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	sc, release, err := r.alertScope(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	if err := sc.apply(ctx, out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
 
 // alertScope is what decides, under the column policy of now, how kept
 // alerts may show: the policy, the monitors and the SQL each would run,
@@ -124,7 +87,7 @@ func (r *Runtime) alertScope(ctx context.Context) (*alertScope, func(), error) {
 }
 
 // apply withholds, in place, what the policy of now does not let the
-// alerts show (MonitorAlerts says what). Every surface that shows or
+// alerts show (ServedMonitors.Alerts says what). Every surface that shows or
 // sends a kept alert again goes through it: GET
 // /api/monitors/{name}/alerts and quarry watch redeliver.
 func (sc *alertScope) apply(ctx context.Context, out []KeptAlert) error {

@@ -79,33 +79,37 @@ func verifiedSQL(p *Project) map[string]string {
 	return out
 }
 
-// Alerts returns the kept alerts of the monitor called name, in the order
-// they were kept, as MonitorAlerts does under the current generation's
-// policy and guard.
-func (s *ServedMonitors) Alerts(ctx context.Context, name string) ([]KeptAlert, error) {
+// Alerts returns a page of the kept alerts of the monitor called name,
+// newest first (the reverse of the order kept): at most limit of those
+// numbered below before (0: from the newest); more says older ones
+// remain. They show under the current generation's column policy: an
+// alert is withheld whole when the monitor's own query is refused by the
+// guard of the default connection now, or when the run that read its
+// series reads a restricted column now (the lineage check `quarry runs
+// export` makes); its investigation alone is withheld when one of the
+// investigation's runs does. Only the page's alerts are checked.
+func (s *ServedMonitors) Alerts(ctx context.Context, name string, before, limit int) ([]KeptAlert, bool, error) {
 	path, _ := WatchFiles(s.cfg)
-	all, err := watchfile.ReadAlerts(path)
+	page, more, err := watchfile.ReadAlertsPage(path, name, before, limit)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var out []KeptAlert
-	for _, k := range all {
-		if k.Monitor == name {
-			out = append(out, KeptAlert{Kept: k})
-		}
+	out := make([]KeptAlert, len(page))
+	for i, k := range page {
+		out[i] = KeptAlert{Kept: k.Kept, Seq: k.Seq}
 	}
 	if len(out) == 0 {
-		return out, nil
+		return out, more, nil
 	}
 	sc, done, err := s.scope(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer done()
 	if err := sc.apply(ctx, out); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return out, nil
+	return out, more, nil
 }
 
 // scope is the alertScope of the current generation, held until done.
