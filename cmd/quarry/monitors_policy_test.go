@@ -201,3 +201,32 @@ func TestRedeliverWithholdsUnderPolicyOfNow(t *testing.T) {
 		t.Errorf("a second redeliver: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestWatchSaysTheShapeExpected: a verified-query monitor whose result
+// has the wrong shape says which column and row failed and what shape a
+// monitor's query returns.
+func TestWatchSaysTheShapeExpected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo database")
+	}
+	dir := workflowProject(t, demoProject(t), nil)
+	appendFile(t, filepath.Join(dir, "knowledge", "examples", "verified.yaml"), `
+- question: Sessions per device
+  sql: |
+    SELECT device, COUNT(*) AS sessions FROM web_sessions GROUP BY 1
+  verified_by: test
+  verified_at: 2026-06-30
+`)
+	if err := os.MkdirAll(filepath.Join(dir, "knowledge", "monitors"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "knowledge", "monitors", "b1.yaml"), []byte("name: b1\nquery: Sessions per device\ngrain: month\nschedule: daily\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := quarryCmd(t, "", "-C", dir, "watch", "test", "b1", "--as-of", "2026-06-30")
+	for _, want := range []string{"the first column device must hold dates; row 1", "first day (YYYY-MM-DD) in its first column", "a number in its last", "name a segment", "monitors/b1.yaml"} {
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("watch test of a query with the wrong shape: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+		}
+	}
+}

@@ -136,7 +136,7 @@ func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*C
 	}
 	series, err := SeriesOf(t)
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindInput, err, "monitor %s cannot read its query's result", m.Name)
+		return nil, quarry.Wrap(quarry.KindInput, err, "monitor %s cannot read its query's result: %s; a monitor's query returns each period's first day (YYYY-MM-DD) in its first column, a number in its last, and any columns between name a segment; fix the query or %s", m.Name, quarry.Message(err), m.File)
 	}
 	out := &Checked{Monitor: m, AsOf: asOf.Format(time.DateOnly)}
 	if run != "" {
