@@ -180,7 +180,10 @@ func (r *Runtime) notifier(cfg *config.Config) *watchdeliver.Notifier {
 		channels[name] = ch.Deliver()
 	}
 	return &watchdeliver.Notifier{
-		Keep:     watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Keep: watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Told: func(_ context.Context, a watch.Alert) (bool, error) {
+			return watchfile.ToldAlert(alerts, a)
+		},
 		Channels: channels,
 		Sender:   &deliver.Sender{Clock: r.o.Now},
 		Log:      watchfile.Deliveries{Path: DeliveriesFile(cfg), Now: r.o.Now},

@@ -35,6 +35,11 @@ type Notifier struct {
 	// Keep records every alert before anything is sent (the alerts
 	// file); nil keeps nothing.
 	Keep watch.Notifier
+	// Told reports whether the alert that opened a recovery's incident
+	// was told (kept); a recovery of one that was not (it came while the
+	// monitor was muted) is neither kept nor told. Nil tells every
+	// recovery.
+	Told func(ctx context.Context, recovery watch.Alert) (bool, error)
 	// Channels are the configured channels by name.
 	Channels map[string]deliver.Channel
 	Sender   Sender
@@ -50,6 +55,15 @@ type Notifier struct {
 // could not be recorded; a channel that fails (or is not configured) is a
 // Delivery with OK false.
 func (n *Notifier) Notify(ctx context.Context, to []string, a watch.Alert) ([]watch.Delivery, error) {
+	if a.Kind == watch.KindRecovery && n.Told != nil {
+		told, err := n.Told(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		if !told {
+			return nil, nil
+		}
+	}
 	if n.Keep != nil {
 		if _, err := n.Keep.Notify(ctx, to, a); err != nil {
 			return nil, err

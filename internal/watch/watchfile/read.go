@@ -124,3 +124,22 @@ func ReadAlertsPage(path, monitor string, before, limit int) (page []Numbered, m
 	}
 	return page, more, nil
 }
+
+// ToldAlert reports whether the alerts file keeps an alert of the
+// incident a recovery ends: the same monitor, segment and incident start.
+func ToldAlert(path string, recovery watch.Alert) (bool, error) {
+	mark := []byte(strconv.Quote(recovery.IncidentStart))
+	found := false
+	err := readLines(path, "alerts", func(b []byte) error {
+		if found || !bytes.Contains(b, mark) {
+			return nil
+		}
+		var l line
+		if err := json.Unmarshal(b, &l); err != nil {
+			return err
+		}
+		found = l.Kind == watch.KindAlert && l.Monitor == recovery.Monitor && l.Segment == recovery.Segment && l.IncidentStart == recovery.IncidentStart
+		return nil
+	})
+	return found, err
+}
