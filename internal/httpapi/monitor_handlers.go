@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -29,8 +30,8 @@ const (
 // until (the last muted day), days (from today) or off.
 type muteRequest struct {
 	Until string `json:"until,omitempty"`
-	Days  int    `json:"days,omitempty"`
-	Off   bool   `json:"off,omitempty"`
+	Days  *int   `json:"days,omitempty"`
+	Off   *bool  `json:"off,omitempty"`
 }
 
 // testRequest is the body of POST /api/monitors/{name}/test.
@@ -277,14 +278,25 @@ func (s *Server) muteMonitor(w http.ResponseWriter, r *http.Request) {
 		writeErrorStatus(w, st, err)
 		return
 	}
-	given := 0
-	for _, b := range []bool{req.Until != "", req.Days != 0, req.Off} {
-		if b {
-			given++
-		}
+	var given []string
+	if req.Until != "" {
+		given = append(given, `"until"`)
 	}
-	if given != 1 {
+	if req.Days != nil {
+		given = append(given, `"days"`)
+	}
+	if req.Off != nil {
+		given = append(given, `"off"`)
+	}
+	switch {
+	case len(given) == 0:
 		writeError(w, errf(`say how long, with one of "until" (YYYY-MM-DD), "days" or "off"`))
+		return
+	case len(given) > 1:
+		writeError(w, errf("give one of %s, not both", strings.Join(given, " and ")))
+		return
+	case req.Off != nil && !*req.Off:
+		writeError(w, errf(`"off" unmutes, so it can only be true; to mute, give "until" or "days"`))
 		return
 	}
 	today := s.cfg.Clock()
@@ -296,13 +308,17 @@ func (s *Server) muteMonitor(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errf("until %q is not a date; write it as YYYY-MM-DD", req.Until))
 			return
 		}
-		until = t.Format(time.DateOnly)
-	case req.Days != 0:
-		if req.Days < 1 || req.Days > maxMuteDays {
-			writeError(w, errf("days is %d; mute for 1 to %d days", req.Days, maxMuteDays))
+		if req.Until < today.Format(time.DateOnly) {
+			writeError(w, errf("until %s is in the past; give today or a later day", req.Until))
 			return
 		}
-		until = today.AddDate(0, 0, req.Days).Format(time.DateOnly)
+		until = t.Format(time.DateOnly)
+	case req.Days != nil:
+		if *req.Days < 1 || *req.Days > maxMuteDays {
+			writeError(w, errf("days is %d; mute for 1 to %d days", *req.Days, maxMuteDays))
+			return
+		}
+		until = today.AddDate(0, 0, *req.Days).Format(time.DateOnly)
 	}
 	m, st, ok := s.monitorNamed(r.Context(), w, r, mons)
 	if !ok {

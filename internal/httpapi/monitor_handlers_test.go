@@ -355,7 +355,7 @@ func monitorMuteAndTest(t *testing.T, s *testServer, mons *shopMonitors) {
 		name, body string
 		wantMuted  string // muted_until after
 	}{
-		{"until a day", `{"until":"2026-01-15"}`, "2026-01-15"},
+		{"until a day", `{"until":"2999-01-15"}`, "2999-01-15"},
 		{"for some days", `{"days":7}`, today.AddDate(0, 0, 7).Format(time.DateOnly)},
 		{"off", `{"off":true}`, ""},
 	} {
@@ -415,7 +415,12 @@ func monitorRoutesRefuse(t *testing.T, s *testServer) {
 		{"unknown monitor tested", "POST", "/api/monitors/nope/test", `{}`, 404, "not_found", `no monitor "nope"`},
 		{"a series that cannot be read", "GET", "/api/monitors/gone/series", "", 400, "config", "is gone"},
 		{"mute without a length", "POST", "/api/monitors/weekly_orders/mute", `{}`, 400, "input", "say how long"},
-		{"mute two ways", "POST", "/api/monitors/weekly_orders/mute", `{"days":3,"off":true}`, 400, "input", "say how long"},
+		{"mute two ways", "POST", "/api/monitors/weekly_orders/mute", `{"days":3,"off":true}`, 400, "input", `give one of "days" and "off", not both`},
+		{"mute for 0 days", "POST", "/api/monitors/weekly_orders/mute", `{"days":0}`, 400, "input", "days is 0; mute for 1 to 3660 days"},
+		{"mute off false", "POST", "/api/monitors/weekly_orders/mute", `{"off":false}`, 400, "input", `"off" unmutes`},
+		{"mute until a past day", "POST", "/api/monitors/weekly_orders/mute", `{"until":"2001-01-01"}`, 400, "input", "in the past"},
+		{"mute with an array", "POST", "/api/monitors/weekly_orders/mute", `[1]`, 400, "input", "the body must be a JSON object, not a JSON array"},
+		{"mute with days a string", "POST", "/api/monitors/weekly_orders/mute", `{"days":"3"}`, 400, "input", `field "days" must be a whole number, not a JSON string`},
 		{"mute until no date", "POST", "/api/monitors/weekly_orders/mute", `{"until":"soon"}`, 400, "input", "YYYY-MM-DD"},
 		{"mute for too long", "POST", "/api/monitors/weekly_orders/mute", `{"days":100000}`, 400, "input", "days"},
 		{"mute with an unknown field", "POST", "/api/monitors/weekly_orders/mute", `{"for":"2w"}`, 400, "input", `unknown field "for"`},
