@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
 	"github.com/quarrydata/quarry/internal/watch"
@@ -524,6 +525,14 @@ baseline, change, score and the message.`,
 		if err != nil {
 			return err
 		}
+		if last := lastComplete(a.now()); asOf != "" {
+			last = asOf
+			if since > last {
+				return quarry.Errorf(quarry.KindUsage, "--since %s is after --as-of %s: no period lies between them", since, asOf)
+			}
+		} else if since > last {
+			return quarry.Errorf(quarry.KindUsage, "--since %s is after the last complete day (%s): no period lies between them", since, last)
+		}
 		m, now, r, release, err := a.monitorRunner(ctx, args[0], asOf)
 		if err != nil {
 			return err
@@ -581,26 +590,39 @@ monitor runs and remembers what it saw, and tells no one. --off removes it.`,
 	cmd.Flags().BoolVar(&off, "off", false, "unmute")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		given := 0
-		for _, b := range []bool{until != "", forAge != "", off} {
-			if b {
-				given++
+		var given []string
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"--until", until != ""}, {"--for", forAge != ""}, {"--off", off}} {
+			if f.set {
+				given = append(given, f.name)
 			}
 		}
-		if given != 1 {
+		switch {
+		case len(given) == 0:
 			return quarry.Errorf(quarry.KindUsage, "say how long: --until YYYY-MM-DD, --for 2w, or --off")
+		case len(given) > 1:
+			return quarry.Errorf(quarry.KindUsage, "%s: pick one", strings.Join(given, " and "))
 		}
 		value := ""
+		today := a.now().Format(time.DateOnly)
 		switch {
 		case until != "":
 			if _, err := day("until", until); err != nil {
 				return err
+			}
+			if until < today {
+				return quarry.Errorf(quarry.KindUsage, "--until %s is in the past; give today (%s) or a later day", until, today)
 			}
 			value = until
 		case forAge != "":
 			age, err := config.ParseAge(forAge)
 			if err != nil || age <= 0 {
 				return quarry.Errorf(quarry.KindUsage, "--for %q: give a length such as 3d or 2w", forAge)
+			}
+			if age > time.Duration(httpapi.MaxMuteDays)*24*time.Hour {
+				return quarry.Errorf(quarry.KindUsage, "--for %s: mute for at most %d days (10 years), or use --until", forAge, httpapi.MaxMuteDays)
 			}
 			value = a.now().Add(age).Format(time.DateOnly)
 		}

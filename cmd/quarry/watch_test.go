@@ -246,6 +246,22 @@ func TestWatchRefusesFutureAsOf(t *testing.T) {
 		t.Errorf("watch test --as-of 2026-04-26 --json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
+	// Mute and backfill flags that contradict each other, or a past day.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"watch", "mute", "weekly_orders", "--for", "2w", "--off"}, "--for and --off: pick one"},
+		{[]string{"watch", "mute", "weekly_orders", "--until", "2001-01-01"}, "--until 2001-01-01 is in the past"},
+		{[]string{"watch", "mute", "weekly_orders", "--for", "100y"}, "at most 3660 days"},
+		{[]string{"watch", "backfill", "weekly_orders", "--since", "2026-05-01", "--as-of", "2026-04-01"}, "--since 2026-05-01 is after --as-of 2026-04-01"},
+	} {
+		r := quarryCmd(t, "", append([]string{"-C", dir}, tt.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+
 	// A monitor that exists, and a name too long for a file: usage
 	// errors, not quarry's own failure.
 	r := quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders")

@@ -23,7 +23,9 @@ const (
 	sparkPeriods  = 26  // GET /api/monitors: the sparkline's periods
 	seriesPeriods = 52  // GET /api/monitors/{name}/series
 	maxPeriods    = 520 // ten years of weeks
-	maxMuteDays   = 3660
+	// MaxMuteDays is the longest a monitor is muted for at once (POST
+	// .../mute's days, quarry watch mute --for): ten years.
+	MaxMuteDays = 3660
 )
 
 // muteRequest is the body of POST /api/monitors/{name}/mute: one of
@@ -314,8 +316,8 @@ func (s *Server) muteMonitor(w http.ResponseWriter, r *http.Request) {
 		}
 		until = t.Format(time.DateOnly)
 	case req.Days != nil:
-		if *req.Days < 1 || *req.Days > maxMuteDays {
-			writeError(w, errf("days is %d; mute for 1 to %d days", *req.Days, maxMuteDays))
+		if *req.Days < 1 || *req.Days > MaxMuteDays {
+			writeError(w, errf("days is %d; mute for 1 to %d days", *req.Days, MaxMuteDays))
 			return
 		}
 		until = today.AddDate(0, 0, *req.Days).Format(time.DateOnly)
