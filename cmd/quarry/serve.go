@@ -168,8 +168,12 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 	if err != nil {
 		return httpapi.Config{}, nil, nil, err
 	}
-	// The workflows and the monitors use the runtime's own connection,
-	// one at a time.
+	// The monitors' memory, opened once before requests share it.
+	if _, err := a.rt.WatchStore(ctx); err != nil {
+		release()
+		return httpapi.Config{}, nil, nil, err
+	}
+	// The workflows use the runtime's own connection, one at a time.
 	own := &sync.Mutex{}
 	c := httpapi.Config{
 		Start: func(ctx context.Context) (httpapi.Runner, func(), error) {
@@ -191,7 +195,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Assets:       httpapi.Assets(),
 		Agent:        srv.Agent,
 		Workflows:    &serveWorkflows{rt: a.rt, now: a.now, mu: own},
-		Monitors:     &serveMonitors{rt: a.rt, mu: own},
+		Monitors:     &serveMonitors{mons: srv.Monitors, rt: a.rt},
 	}
 	return c, srv, release, nil
 }

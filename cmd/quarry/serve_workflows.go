@@ -15,7 +15,7 @@ import (
 // serveWorkflows hands the web editor the project's workflows: the files
 // of the knowledge folder, what they are validated against, and runs,
 // one at a time (a workflow's steps use the runtime's own connection,
-// apart from the server's; mu is shared with the Monitors page).
+// apart from the server's).
 type serveWorkflows struct {
 	rt  *runtime.Runtime
 	now func() time.Time

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
 	"github.com/quarrydata/quarry/internal/watch"
@@ -49,13 +50,27 @@ func day(flag, s string) (time.Time, error) {
 }
 
 // asOfFlag is now, or the day after --as-of: periods ending on or before
-// it are complete.
+// it are complete. A day after today (by the clock) is refused: its
+// periods have not happened, and a run as of it would be remembered as
+// the monitors' last run.
 func (a *app) asOfFlag(s string) (time.Time, error) {
 	if s == "" {
 		return a.now(), nil
 	}
 	t, err := day("as-of", s)
-	return t.AddDate(0, 0, 1), err
+	if err != nil {
+		return t, err
+	}
+	if today := a.now().Format(time.DateOnly); s > today {
+		return t, quarry.Errorf(quarry.KindUsage, "--as-of %s is after today (%s): its periods have not happened yet; give a day up to today", s, today)
+	}
+	return t.AddDate(0, 0, 1), nil
+}
+
+// lastComplete is the last day whose periods count as complete when they
+// are judged as of now: the --as-of day as given, yesterday without one.
+func lastComplete(now time.Time) string {
+	return now.AddDate(0, 0, -1).Format(time.DateOnly)
 }
 
 func (a *app) watchAddCmd() *cobra.Command {
@@ -279,14 +294,17 @@ and nothing is remembered; the queries are recorded as runs.`,
 			views = append(views, testView{Segment: s.Segment, PeriodStart: l.Start.Format(time.DateOnly), PeriodEnd: l.End.AddDate(0, 0, -1).Format(time.DateOnly),
 				Value: l.Value, Baseline: round4(l.Baseline), Change: round4(l.Change), Score: round4(l.Score), Judged: l.Judged, NotJudged: l.NotJudged, Anomalous: l.Anomalous, Method: l.Method})
 		}
+		// The last complete day, as the user gave it and the API echoes it
+		// (c.AsOf is the day the periods are judged on, the day after).
+		day := lastComplete(now)
 		if asJSON {
-			out := map[string]any{"monitor": m.Name, "as_of": c.AsOf, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views}
+			out := map[string]any{"monitor": m.Name, "as_of": day, "runs": c.Runs, "threshold": m.Threshold, "detector": m.Detector, "segments": views}
 			if c.NoData != "" {
 				out["no_data_since"], out["no_data"] = c.NoDataSince, c.NoData
 			}
 			return writeJSON(a.stdout, out)
 		}
-		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, m.Watches(), c.AsOf, strings.Join(c.Runs, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s, as of %s (runs %s)\n", m.Name, m.Watches(), day, strings.Join(c.Runs, ", "))
 		if c.NoData != "" {
 			fmt.Fprintf(a.stdout, "NO DATA: %s\n", c.NoData)
 		}
@@ -515,6 +533,14 @@ baseline, change, score and the message.`,
 		if err != nil {
 			return err
 		}
+		if last := lastComplete(a.now()); asOf != "" {
+			last = asOf
+			if since > last {
+				return quarry.Errorf(quarry.KindUsage, "--since %s is after --as-of %s: no period lies between them", since, asOf)
+			}
+		} else if since > last {
+			return quarry.Errorf(quarry.KindUsage, "--since %s is after the last complete day (%s): no period lies between them", since, last)
+		}
 		m, now, r, release, err := a.monitorRunner(ctx, args[0], asOf)
 		if err != nil {
 			return err
@@ -541,7 +567,7 @@ baseline, change, score and the message.`,
 				}
 			}
 		}
-		fmt.Fprintf(a.stdout, "%s: %s; %d periods judged from %s to %s (run %s)\n", m.Name, m.Watches(), periods, since, c.AsOf, strings.Join(c.Runs, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s; %d periods judged from %s to %s (run %s)\n", m.Name, m.Watches(), periods, since, lastComplete(now), strings.Join(c.Runs, ", "))
 		if len(alerts) == 0 {
 			fmt.Fprintln(a.stdout, "No alerts.")
 			return nil
@@ -572,26 +598,39 @@ monitor runs and remembers what it saw, and tells no one. --off removes it.`,
 	cmd.Flags().BoolVar(&off, "off", false, "unmute")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		given := 0
-		for _, b := range []bool{until != "", forAge != "", off} {
-			if b {
-				given++
+		var given []string
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"--until", until != ""}, {"--for", forAge != ""}, {"--off", off}} {
+			if f.set {
+				given = append(given, f.name)
 			}
 		}
-		if given != 1 {
+		switch {
+		case len(given) == 0:
 			return quarry.Errorf(quarry.KindUsage, "say how long: --until YYYY-MM-DD, --for 2w, or --off")
+		case len(given) > 1:
+			return quarry.Errorf(quarry.KindUsage, "%s: pick one", strings.Join(given, " and "))
 		}
 		value := ""
+		today := a.now().Format(time.DateOnly)
 		switch {
 		case until != "":
 			if _, err := day("until", until); err != nil {
 				return err
+			}
+			if until < today {
+				return quarry.Errorf(quarry.KindUsage, "--until %s is in the past; give today (%s) or a later day", until, today)
 			}
 			value = until
 		case forAge != "":
 			age, err := config.ParseAge(forAge)
 			if err != nil || age <= 0 {
 				return quarry.Errorf(quarry.KindUsage, "--for %q: give a length such as 3d or 2w", forAge)
+			}
+			if age > time.Duration(httpapi.MaxMuteDays)*24*time.Hour {
+				return quarry.Errorf(quarry.KindUsage, "--for %s: mute for at most %d days (10 years), or use --until", forAge, httpapi.MaxMuteDays)
 			}
 			value = a.now().Add(age).Format(time.DateOnly)
 		}

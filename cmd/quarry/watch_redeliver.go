@@ -21,7 +21,9 @@ notify: that no delivery reached: every attempt failed (the endpoint was
 down, a password was wrong), or none was made (quarry stopped first). The
 channels are taken as quarry.yaml defines them now, so a fixed URL or
 password applies. Each delivery is recorded as quarry watch run records it;
-an alert that reached a channel is never sent to it again.
+an alert that reached a channel is never sent to it again. An alert read
+from a column the policy restricts now is sent with its figures and
+segment withheld, saying so (docs/watch.md).
 
 Exit status: 0 when every pending alert was delivered (or none was
 pending); 4 when one still failed.`,
@@ -32,7 +34,7 @@ pending); 4 when one still failed.`,
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be sent, send nothing")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.RunE = a.action(func(ctx context.Context, _ *cobra.Command, _ []string) error {
-		pending, err := a.rt.Undelivered()
+		pending, err := a.rt.Undelivered(ctx)
 		if err != nil {
 			return err
 		}
@@ -44,7 +46,11 @@ pending); 4 when one still failed.`,
 				return writeJSON(a.stdout, pending)
 			}
 			for _, p := range pending {
-				fmt.Fprintf(a.stdout, "%s %s %s → %s (%d failed deliveries)\n", p.Alert.Monitor, p.Alert.Kind, p.Alert.PeriodStart, p.Channel, p.Tries)
+				withheld := ""
+				if p.Withheld {
+					withheld = "; its figures withheld by the column policy"
+				}
+				fmt.Fprintf(a.stdout, "%s %s %s → %s (%d failed deliveries%s)\n", p.Alert.Monitor, p.Alert.Kind, p.Alert.PeriodStart, p.Channel, p.Tries, withheld)
 			}
 			fmt.Fprintf(a.stdout, "%d pending\n", len(pending))
 			return nil

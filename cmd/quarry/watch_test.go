@@ -208,3 +208,71 @@ func TestWatchRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchRefusesFutureAsOf: an --as-of after today judges periods that
+// have not happened, and watch run would remember it as the last run;
+// every command that takes one refuses it as a usage error, one line.
+// So are watch add of a monitor that exists and a name over 64
+// characters.
+func TestWatchRefusesFutureAsOf(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo database")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(demoProject(t))); err != nil {
+		t.Fatal(err)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders"); r.code != 0 {
+		t.Fatalf("watch add: %d %s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"watch", "test", "weekly_orders", "--as-of", "2030-01-01"},
+		{"watch", "run", "--as-of", "2030-01-01"},
+		{"watch", "run", "weekly_orders", "--as-of", "2030-01-01"},
+		{"watch", "backfill", "weekly_orders", "--since", "2026-01-01", "--as-of", "2030-01-01"},
+		{"watch", "serve", "--as-of", "2030-01-01"},
+	} {
+		r := quarryCmd(t, "", append([]string{"-C", dir}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--as-of 2030-01-01 is after today") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	// The as-of said back is the day given (the last complete day), as
+	// the API echoes it.
+	if r := quarryCmd(t, "", "-C", dir, "watch", "test", "weekly_orders", "--as-of", "2026-04-26"); r.code != 0 || !strings.Contains(r.stdout, "as of 2026-04-26 ") {
+		t.Errorf("watch test --as-of 2026-04-26: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "test", "weekly_orders", "--as-of", "2026-04-26", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"as_of": "2026-04-26"`) && !strings.Contains(r.stdout, `"as_of":"2026-04-26"`) {
+		t.Errorf("watch test --as-of 2026-04-26 --json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// Mute and backfill flags that contradict each other, or a past day.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"watch", "mute", "weekly_orders", "--for", "2w", "--off"}, "--for and --off: pick one"},
+		{[]string{"watch", "mute", "weekly_orders", "--until", "2001-01-01"}, "--until 2001-01-01 is in the past"},
+		{[]string{"watch", "mute", "weekly_orders", "--for", "100y"}, "at most 3660 days"},
+		{[]string{"watch", "backfill", "weekly_orders", "--since", "2026-05-01", "--as-of", "2026-04-01"}, "--since 2026-05-01 is after --as-of 2026-04-01"},
+	} {
+		r := quarryCmd(t, "", append([]string{"-C", dir}, tt.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+
+	// A monitor that exists, and a name too long for a file: usage
+	// errors, not quarry's own failure.
+	r := quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders")
+	if r.code != 2 || !strings.Contains(r.stderr, "a monitor weekly_orders exists") || !strings.Contains(r.stderr, "pass --name to choose another") {
+		t.Errorf("add an existing monitor: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "watch", "add", "weekly orders", "--name", strings.Repeat("a", 250))
+	if r.code != 2 || !strings.Contains(r.stderr, "at most 64 characters") {
+		t.Errorf("add with a 250-character name: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "watch", "list"); strings.Contains(r.stdout, "2030") {
+		t.Errorf("a refused run was remembered:\n%s", r.stdout)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -115,7 +116,10 @@ func bodyError(err error) (int, error) {
 	case errors.As(err, &syn):
 		return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "the body is not valid JSON at byte %d: %s", syn.Offset, syn.Error())
 	case errors.As(err, &typ):
-		return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "field %q must be %s, not a JSON %s", typ.Field, typ.Type.String(), typ.Value)
+		if typ.Field == "" {
+			return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "the body must be %s, not a JSON %s", jsonKind(typ.Type), typ.Value)
+		}
+		return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "field %q must be %s, not a JSON %s", typ.Field, jsonKind(typ.Type), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
 		return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "unknown field %s; the fields are listed in docs/api.md", field)
@@ -123,6 +127,28 @@ func bodyError(err error) (int, error) {
 		return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "the body ends in the middle of a JSON value")
 	}
 	return http.StatusBadRequest, quarry.Errorf(quarry.KindInput, "the body cannot be read as JSON: %s", err.Error())
+}
+
+// jsonKind says in JSON's words what a Go type is decoded from, never
+// the Go type's name.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "a JSON object"
 }
 
 // errf is shorthand for a KindInput error about a field.

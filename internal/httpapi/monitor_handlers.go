@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -22,15 +23,17 @@ const (
 	sparkPeriods  = 26  // GET /api/monitors: the sparkline's periods
 	seriesPeriods = 52  // GET /api/monitors/{name}/series
 	maxPeriods    = 520 // ten years of weeks
-	maxMuteDays   = 3660
+	// MaxMuteDays is the longest a monitor is muted for at once (POST
+	// .../mute's days, quarry watch mute --for): ten years.
+	MaxMuteDays = 3660
 )
 
 // muteRequest is the body of POST /api/monitors/{name}/mute: one of
 // until (the last muted day), days (from today) or off.
 type muteRequest struct {
 	Until string `json:"until,omitempty"`
-	Days  int    `json:"days,omitempty"`
-	Off   bool   `json:"off,omitempty"`
+	Days  *int   `json:"days,omitempty"`
+	Off   *bool  `json:"off,omitempty"`
 }
 
 // testRequest is the body of POST /api/monitors/{name}/test.
@@ -61,15 +64,19 @@ func (s *Server) monitorsOf(w http.ResponseWriter) Monitors {
 // judgeDay reads as_of, the last day whose periods count as complete,
 // as `quarry watch test --as-of` does: periods are judged as on the day
 // after it. Without it, as on today (the server's clock). It returns
-// that day and as_of as answered.
+// that day and as_of as answered. A day after today is refused: its
+// periods have not happened.
 func (s *Server) judgeDay(day string) (time.Time, string, error) {
+	now := s.cfg.Clock()
 	if day == "" {
-		now := s.cfg.Clock()
 		return now, now.AddDate(0, 0, -1).Format(time.DateOnly), nil
 	}
 	t, err := s.asOf(day)
 	if err != nil {
 		return time.Time{}, "", err
+	}
+	if today := now.Format(time.DateOnly); t.Format(time.DateOnly) > today {
+		return time.Time{}, "", errf("as_of %s is after today (%s): its periods have not happened yet; give a day up to today", day, today)
 	}
 	return t.AddDate(0, 0, 1), day, nil
 }
@@ -202,8 +209,36 @@ func (s *Server) monitorSeries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// monitorAlerts answers the alerts kept for a monitor, newest first,
-// with their investigations, as the column policy of now shows them.
+// Pages of kept alerts: how many by default, and at most.
+const (
+	alertsLimit    = 50
+	alertsLimitMax = 500
+)
+
+// alertsPage reads ?limit= and ?before= of GET .../alerts.
+func alertsPage(r *http.Request) (AlertsPage, error) {
+	p := AlertsPage{Limit: alertsLimit}
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > alertsLimitMax {
+			return p, errf("limit %q: give a number of alerts from 1 to %d", v, alertsLimitMax)
+		}
+		p.Limit = n
+	}
+	if v := q.Get("before"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return p, errf("before %q: give the next_before of the previous page (a number of at least 1)", v)
+		}
+		p.Before = n
+	}
+	return p, nil
+}
+
+// monitorAlerts answers a page of the alerts kept for a monitor, newest
+// first, with their investigations, as the column policy of now shows
+// them, and next_before when older ones remain.
 func (s *Server) monitorAlerts(w http.ResponseWriter, r *http.Request) {
 	mons := s.monitorsOf(w)
 	if mons == nil {
@@ -213,7 +248,12 @@ func (s *Server) monitorAlerts(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	as, err := mons.Alerts(r.Context(), m.Name)
+	page, err := alertsPage(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	as, more, err := mons.Alerts(r.Context(), m.Name, page)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -221,8 +261,11 @@ func (s *Server) monitorAlerts(w http.ResponseWriter, r *http.Request) {
 	if as == nil {
 		as = []KeptAlert{}
 	}
-	newestFirst(as)
-	writeJSON(w, http.StatusOK, map[string]any{"monitor": m.Name, "alerts": as})
+	out := map[string]any{"monitor": m.Name, "alerts": as}
+	if more && len(as) > 0 {
+		out["next_before"] = as[len(as)-1].Seq
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // muteMonitor mutes a monitor up to a day, for some days from today, or
@@ -237,14 +280,25 @@ func (s *Server) muteMonitor(w http.ResponseWriter, r *http.Request) {
 		writeErrorStatus(w, st, err)
 		return
 	}
-	given := 0
-	for _, b := range []bool{req.Until != "", req.Days != 0, req.Off} {
-		if b {
-			given++
-		}
+	var given []string
+	if req.Until != "" {
+		given = append(given, `"until"`)
 	}
-	if given != 1 {
+	if req.Days != nil {
+		given = append(given, `"days"`)
+	}
+	if req.Off != nil {
+		given = append(given, `"off"`)
+	}
+	switch {
+	case len(given) == 0:
 		writeError(w, errf(`say how long, with one of "until" (YYYY-MM-DD), "days" or "off"`))
+		return
+	case len(given) > 1:
+		writeError(w, errf("give one of %s, not both", strings.Join(given, " and ")))
+		return
+	case req.Off != nil && !*req.Off:
+		writeError(w, errf(`"off" unmutes, so it can only be true; to mute, give "until" or "days"`))
 		return
 	}
 	today := s.cfg.Clock()
@@ -256,13 +310,17 @@ func (s *Server) muteMonitor(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errf("until %q is not a date; write it as YYYY-MM-DD", req.Until))
 			return
 		}
-		until = t.Format(time.DateOnly)
-	case req.Days != 0:
-		if req.Days < 1 || req.Days > maxMuteDays {
-			writeError(w, errf("days is %d; mute for 1 to %d days", req.Days, maxMuteDays))
+		if req.Until < today.Format(time.DateOnly) {
+			writeError(w, errf("until %s is in the past; give today or a later day", req.Until))
 			return
 		}
-		until = today.AddDate(0, 0, req.Days).Format(time.DateOnly)
+		until = t.Format(time.DateOnly)
+	case req.Days != nil:
+		if *req.Days < 1 || *req.Days > MaxMuteDays {
+			writeError(w, errf("days is %d; mute for 1 to %d days", *req.Days, MaxMuteDays))
+			return
+		}
+		until = today.AddDate(0, 0, *req.Days).Format(time.DateOnly)
 	}
 	m, st, ok := s.monitorNamed(r.Context(), w, r, mons)
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,14 +52,20 @@ func (s *shopMonitors) Check(ctx context.Context, m watch.Monitor, asOf time.Tim
 	return r.Check(ctx, m, time.Time{}, asOf)
 }
 
-func (s *shopMonitors) Alerts(_ context.Context, name string) ([]KeptAlert, error) {
+func (s *shopMonitors) Alerts(_ context.Context, name string, page AlertsPage) ([]KeptAlert, bool, error) {
 	var out []KeptAlert
-	for _, a := range s.alerts {
-		if a.Monitor == name {
-			out = append(out, a)
+	for i := len(s.alerts) - 1; i >= 0; i-- {
+		a := s.alerts[i]
+		a.Seq = i + 1
+		if a.Monitor != name || (page.Before > 0 && a.Seq >= page.Before) {
+			continue
 		}
+		if len(out) == page.Limit {
+			return out, true, nil
+		}
+		out = append(out, a)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 func (s *shopMonitors) Mute(_ context.Context, name, until string) (watch.Monitor, error) {
@@ -327,6 +334,22 @@ func monitorAlertsNewestFirst(t *testing.T, s *testServer) {
 	if got.Alerts == nil || len(got.Alerts) != 0 {
 		t.Errorf("a monitor without alerts: %#v", got.Alerts)
 	}
+
+	// Pages: limit, and next_before while older ones remain.
+	var page struct {
+		Alerts     []KeptAlert `json:"alerts"`
+		NextBefore int         `json:"next_before"`
+	}
+	s.getJSON(t, "/api/monitors/weekly_orders/alerts?limit=1", 200, &page)
+	if len(page.Alerts) != 1 || page.Alerts[0].Kind != "recovery" || page.NextBefore != page.Alerts[0].Seq || page.NextBefore == 0 {
+		t.Fatalf("the first page: %+v", page)
+	}
+	next := page.NextBefore
+	page.NextBefore = 0
+	s.getJSON(t, "/api/monitors/weekly_orders/alerts?limit=1&before="+strconv.Itoa(next), 200, &page)
+	if len(page.Alerts) != 1 || page.Alerts[0].Kind != "alert" || page.NextBefore != 0 {
+		t.Errorf("the last page: %+v", page)
+	}
 }
 
 // monitorMuteAndTest leaves weekly_orders unmuted, as it found it.
@@ -336,7 +359,7 @@ func monitorMuteAndTest(t *testing.T, s *testServer, mons *shopMonitors) {
 		name, body string
 		wantMuted  string // muted_until after
 	}{
-		{"until a day", `{"until":"2026-01-15"}`, "2026-01-15"},
+		{"until a day", `{"until":"2999-01-15"}`, "2999-01-15"},
 		{"for some days", `{"days":7}`, today.AddDate(0, 0, 7).Format(time.DateOnly)},
 		{"off", `{"off":true}`, ""},
 	} {
@@ -396,11 +419,22 @@ func monitorRoutesRefuse(t *testing.T, s *testServer) {
 		{"unknown monitor tested", "POST", "/api/monitors/nope/test", `{}`, 404, "not_found", `no monitor "nope"`},
 		{"a series that cannot be read", "GET", "/api/monitors/gone/series", "", 400, "config", "is gone"},
 		{"mute without a length", "POST", "/api/monitors/weekly_orders/mute", `{}`, 400, "input", "say how long"},
-		{"mute two ways", "POST", "/api/monitors/weekly_orders/mute", `{"days":3,"off":true}`, 400, "input", "say how long"},
+		{"mute two ways", "POST", "/api/monitors/weekly_orders/mute", `{"days":3,"off":true}`, 400, "input", `give one of "days" and "off", not both`},
+		{"mute for 0 days", "POST", "/api/monitors/weekly_orders/mute", `{"days":0}`, 400, "input", "days is 0; mute for 1 to 3660 days"},
+		{"mute off false", "POST", "/api/monitors/weekly_orders/mute", `{"off":false}`, 400, "input", `"off" unmutes`},
+		{"mute until a past day", "POST", "/api/monitors/weekly_orders/mute", `{"until":"2001-01-01"}`, 400, "input", "in the past"},
+		{"mute with an array", "POST", "/api/monitors/weekly_orders/mute", `[1]`, 400, "input", "the body must be a JSON object, not a JSON array"},
+		{"mute with days a string", "POST", "/api/monitors/weekly_orders/mute", `{"days":"3"}`, 400, "input", `field "days" must be a whole number, not a JSON string`},
 		{"mute until no date", "POST", "/api/monitors/weekly_orders/mute", `{"until":"soon"}`, 400, "input", "YYYY-MM-DD"},
 		{"mute for too long", "POST", "/api/monitors/weekly_orders/mute", `{"days":100000}`, 400, "input", "days"},
 		{"mute with an unknown field", "POST", "/api/monitors/weekly_orders/mute", `{"for":"2w"}`, 400, "input", `unknown field "for"`},
+		{"a future as_of", "GET", "/api/monitors?as_of=9999-12-31", "", 400, "input", "after today"},
+		{"a future series", "GET", "/api/monitors/weekly_orders/series?as_of=2999-01-01", "", 400, "input", "after today"},
+		{"test of a future day", "POST", "/api/monitors/weekly_orders/test", `{"as_of":"9999-12-31"}`, 400, "input", "after today"},
 		{"test with a bad day", "POST", "/api/monitors/weekly_orders/test", `{"as_of":"2025-13-01"}`, 400, "input", "YYYY-MM-DD"},
+		{"alerts: limit 0", "GET", "/api/monitors/weekly_orders/alerts?limit=0", "", 400, "input", "from 1 to 500"},
+		{"alerts: limit over 500", "GET", "/api/monitors/weekly_orders/alerts?limit=501", "", 400, "input", "from 1 to 500"},
+		{"alerts: before no number", "GET", "/api/monitors/weekly_orders/alerts?before=abc", "", 400, "input", "next_before"},
 		{"GET mute", "GET", "/api/monitors/weekly_orders/mute", "", 404, "not_found", "no API route"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -23,20 +22,29 @@ type Monitors interface {
 	// policy and the limits of the default connection (a recorded run)
 	// and judges its periods complete before asOf, telling no one.
 	Check(ctx context.Context, m watch.Monitor, asOf time.Time) (*watch.Checked, error)
-	// Alerts returns the alerts kept for the monitor called name, in the
-	// order they were kept, as the column policy of now lets them show.
-	Alerts(ctx context.Context, name string) ([]KeptAlert, error)
+	// Alerts returns a page of the alerts kept for the monitor called
+	// name, newest first (the reverse of the order kept), as the column
+	// policy of now lets them show; more says older ones remain.
+	Alerts(ctx context.Context, name string, page AlertsPage) (alerts []KeptAlert, more bool, err error)
 	// Mute writes muted_until into the monitor's file (until "": removes
 	// it) and returns the monitor as read back.
 	Mute(ctx context.Context, name, until string) (watch.Monitor, error)
 }
 
-// KeptAlert is one line of the alerts file: when it was kept, the
-// channels it was for, and the alert. Withheld, when set, says why its
-// figures are not shown (the column policy).
+// AlertsPage is a page of a monitor's kept alerts: at most Limit of
+// those numbered below Before (0: from the newest).
+type AlertsPage struct {
+	Before, Limit int
+}
+
+// KeptAlert is one line of the alerts file: its number in the file (the
+// cursor of the next page), when it was kept, the channels it was for,
+// and the alert. Withheld, when set, says why its figures are not shown
+// (the column policy).
 type KeptAlert struct {
-	At string   `json:"at"`
-	To []string `json:"to"`
+	Seq int      `json:"seq"`
+	At  string   `json:"at"`
+	To  []string `json:"to"`
 	watch.Alert
 	Withheld string `json:"withheld,omitempty"`
 }
@@ -232,15 +240,4 @@ func round6(f float64) float64 {
 	}
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 6, 64), 64)
 	return v
-}
-
-// newestFirst orders kept alerts newest first: by the day they were
-// kept, then by their period.
-func newestFirst(as []KeptAlert) {
-	sort.SliceStable(as, func(i, j int) bool {
-		if as[i].At != as[j].At {
-			return as[i].At > as[j].At
-		}
-		return as[i].PeriodStart > as[j].PeriodStart
-	})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
 	"github.com/quarrydata/quarry/internal/store"
+	"github.com/quarrydata/quarry/internal/watch"
 )
 
 // Server is what a server (quarry serve, quarry mcp) shares between the
@@ -56,8 +57,11 @@ type Server struct {
 	// fixer of a user's failed statement, or in manual mode the proposer
 	// of queries whose results are pasted.
 	Agent func(ctx context.Context) (*agent.Agent, func(), error)
-	Clock func() time.Time
-	NewID func(prefix string) string
+	// Monitors are the project's monitors as they are now, read, run and
+	// shown under the generation of each request (ServedMonitors).
+	Monitors *ServedMonitors
+	Clock    func() time.Time
+	NewID    func(prefix string) string
 }
 
 // Project is what the knowledge folder says at one moment: the knowledge
@@ -69,6 +73,10 @@ type Project struct {
 	Verified  []agent.Verified
 	Policy    *policy.Policy
 	Withheld  map[string]bool
+	// Monitors are the folder's monitors; MonitorsErr says why they
+	// cannot be read (a notify: naming no channel, a broken file).
+	Monitors    []watch.Monitor
+	MonitorsErr error
 }
 
 // sqlitePool is how many connections to a SQLite database a server reads
@@ -171,6 +179,7 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		defer done()
 		return g.ask(ctx, rec, question, asOf, opts)
 	}
+	srv.Monitors = &ServedMonitors{r: r, cfg: cfg, gens: gens, st: st}
 	return srv, gens.close, nil
 }
 
@@ -218,6 +227,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 	if g.proj.Policy, err = r.Policy(); err != nil {
 		return nil, err
 	}
+	g.proj.Monitors, g.proj.MonitorsErr = r.Monitors()
 	if r.kf != nil {
 		g.values = r.kf.values
 	}
@@ -333,6 +343,7 @@ func (b *builder) manual() (*generation, error) {
 		return nil, err
 	}
 	g := &generation{proj: &Project{Knowledge: k, Verified: verified, Policy: p}, release: closeGuard}
+	g.proj.Monitors, g.proj.MonitorsErr = r.Monitors()
 	if r.kf != nil {
 		g.values = r.kf.values
 	}

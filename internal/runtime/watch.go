@@ -180,7 +180,10 @@ func (r *Runtime) notifier(cfg *config.Config) *watchdeliver.Notifier {
 		channels[name] = ch.Deliver()
 	}
 	return &watchdeliver.Notifier{
-		Keep:     watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Keep: watchfile.Notifier{Path: alerts, Now: r.o.Now},
+		Told: func(_ context.Context, a watch.Alert) (bool, error) {
+			return watchfile.ToldAlert(alerts, a)
+		},
 		Channels: channels,
 		Sender:   &deliver.Sender{Clock: r.o.Now},
 		Log:      watchfile.Deliveries{Path: DeliveriesFile(cfg), Now: r.o.Now},
@@ -189,8 +192,11 @@ func (r *Runtime) notifier(cfg *config.Config) *watchdeliver.Notifier {
 }
 
 // Undelivered lists the kept alerts that some channel of theirs never
-// got (deliveries.jsonl records only failures for it, or nothing).
-func (r *Runtime) Undelivered() ([]watchdeliver.Pending, error) {
+// got (deliveries.jsonl records only failures for it, or nothing), as
+// the column policy of now lets them be told: an alert withheld by
+// the rules of the Monitors page's alerts (ServedMonitors.Alerts) is sent with no figure, segment or breakdown of
+// the data, its message saying why.
+func (r *Runtime) Undelivered(ctx context.Context) ([]watchdeliver.Pending, error) {
 	cfg, err := r.Config()
 	if err != nil {
 		return nil, err
@@ -204,11 +210,37 @@ func (r *Runtime) Undelivered() ([]watchdeliver.Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	return watchdeliver.Undelivered(kept, ds), nil
+	pending := watchdeliver.Undelivered(kept, ds)
+	if len(pending) == 0 {
+		return pending, nil
+	}
+	shown := make([]KeptAlert, len(pending))
+	for i, p := range pending {
+		shown[i] = KeptAlert{Kept: watchfile.Kept{Alert: p.Alert}}
+	}
+	sc, release, err := r.alertScope(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := sc.apply(ctx, shown); err != nil {
+		return nil, err
+	}
+	for i, k := range shown {
+		if k.Withheld != "" {
+			pending[i].Withheld, pending[i].KeptSegment = true, pending[i].Alert.Segment
+		}
+		pending[i].Alert = k.Alert
+		if k.Withheld != "" {
+			pending[i].Alert.Message = fmt.Sprintf("%s: %s for %s to %s; its figures are %s", k.Monitor, k.Kind, k.PeriodStart, k.PeriodEnd, k.Withheld)
+		}
+	}
+	return pending, nil
 }
 
-// Redeliver tells each pending alert to its channel again, with the
-// channels as quarry.yaml defines them now, recording every delivery.
+// Redeliver tells each pending alert (from Undelivered, so under the
+// column policy of now) to its channel again, with the channels as
+// quarry.yaml defines them now, recording every delivery.
 func (r *Runtime) Redeliver(ctx context.Context, pending []watchdeliver.Pending) ([]watch.Delivery, error) {
 	cfg, err := r.Config()
 	if err != nil {

@@ -19,6 +19,9 @@ import (
 	"github.com/quarrydata/quarry/internal/watch/schedule"
 )
 
+// MaxMonitorName is the longest name quarry watch add gives a monitor.
+const MaxMonitorName = 64
+
 // MonitorSpec is what `quarry watch add` takes beside the question; empty
 // fields take their defaults.
 type MonitorSpec struct {
@@ -84,7 +87,9 @@ func (r *Runtime) AddMonitor(ctx context.Context, question string, spec MonitorS
 		return added, err
 	}
 	if _, err := os.Stat(path); err == nil && !spec.Force {
-		return added, quarry.Errorf(quarry.KindConflict, "a monitor called %s exists (%s); name this one with --name, or replace it with --force", m.Name, path)
+		// A usage error (exit 2), not the state changing underneath: the
+		// user picks another name.
+		return added, quarry.Errorf(quarry.KindUsage, "a monitor %s exists (%s); pass --name to choose another, or --force to replace it", m.Name, path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return added, quarry.Wrap(quarry.KindInternal, err, "cannot create %s", filepath.Dir(path))
@@ -237,6 +242,9 @@ func applySpec(m *watch.Monitor, spec MonitorSpec) error {
 	if spec.Name != "" {
 		if msg := knowledge.ValidMonitorName(spec.Name); msg != "" {
 			return quarry.Errorf(quarry.KindUsage, "--name: %s", msg)
+		}
+		if len(spec.Name) > MaxMonitorName {
+			return quarry.Errorf(quarry.KindUsage, "--name: a monitor's name is at most %d characters (it names its file); this one has %d", MaxMonitorName, len(spec.Name))
 		}
 		m.Name = spec.Name
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/store"
 	"github.com/quarrydata/quarry/internal/watch"
 	"github.com/quarrydata/quarry/internal/watch/watchfile"
 )
@@ -21,64 +22,84 @@ import (
 type KeptAlert struct {
 	watchfile.Kept
 	Withheld string
+	// Seq is its number in the alerts file (1 for the first kept), where
+	// a page of them is cut; 0 when not read from it.
+	Seq int
 }
 
 // withheldWhy is what a withheld alert or investigation says instead of
 // its figures.
 const withheldWhy = "withheld: it was read from a column the policy restricts (policy.yaml)"
 
-// MonitorAlerts returns the kept alerts of the monitor called name, in
-// the order they were kept, under the column policy of now. An alert is
-// withheld whole when the monitor's own query is refused by the guard of
-// the default connection now, or when the run that read its series reads
-// a restricted column now (the lineage check `quarry runs export`
-// makes); its investigation alone is withheld when one of the
-// investigation's runs does.
-func (r *Runtime) MonitorAlerts(ctx context.Context, name string) ([]KeptAlert, error) {
-	m, err := r.Monitor(name)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := r.Config()
-	if err != nil {
-		return nil, err
-	}
-	path, _ := WatchFiles(cfg)
-	all, err := watchfile.ReadAlerts(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []KeptAlert
-	for _, k := range all {
-		if k.Monitor == name {
-			out = append(out, KeptAlert{Kept: k})
-		}
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
+// alertScope is what decides, under the column policy of now, how kept
+// alerts may show: the policy, the monitors and the SQL each would run,
+// the guard of the default connection, and the guard of each connection
+// a run was made on. The CLI builds one from the runtime (alertScope), a
+// server from its current generation (ServedMonitors).
+type alertScope struct {
+	policy   *policy.Policy
+	monitors []watch.Monitor
+	// refused reports whether the guard of the default connection refuses
+	// the monitor's query now.
+	refused func(ctx context.Context, m watch.Monitor) (bool, error)
+	// guardFor is the guard of the connection a run was made on (nil:
+	// the policy's own check of its dialect).
+	guardFor func(ctx context.Context, connection string) analyst.Guard
+	store    store.State
+}
+
+// alertScope is the runtime's alertScope: the folder and policy as read
+// now, the default connection's guard opened once, when the policy
+// restricts anything.
+func (r *Runtime) alertScope(ctx context.Context) (*alertScope, func(), error) {
 	p, err := r.Policy()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	sc := &alertScope{policy: p}
 	if p.Empty() {
-		return out, nil
+		return sc, func() {}, nil
 	}
-	refused, err := r.monitorRefused(ctx, m)
-	if err != nil {
-		return nil, err
+	if sc.monitors, err = r.Monitors(); err != nil {
+		return nil, nil, err
 	}
-	st, err := r.Store(ctx)
+	f, err := r.Folder()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if sc.store, err = r.Store(ctx); err != nil {
+		return nil, nil, err
+	}
+	an, release, err := r.Analyst(ctx, "", monitorRows)
+	if err != nil {
+		return nil, nil, err
+	}
+	verified := map[string]string{}
+	for _, v := range f.Verified {
+		verified[strings.ToLower(strings.TrimSpace(v.Question))] = v.SQL
+	}
+	sc.refused = func(ctx context.Context, m watch.Monitor) (bool, error) {
+		return monitorRefused(ctx, an.Guard, f.Model, verified, an.Conn.Dialect(), m, r.o.Now())
 	}
 	gs := &runGuards{r: r, guards: map[string]analyst.Guard{}}
-	reads := runLineage(p, gs.guard)
+	sc.guardFor = gs.guard
+	return sc, release, nil
+}
+
+// apply withholds, in place, what the policy of now does not let the
+// alerts show (ServedMonitors.Alerts says what). Every surface that shows or
+// sends a kept alert again goes through it: GET
+// /api/monitors/{name}/alerts and quarry watch redeliver.
+func (sc *alertScope) apply(ctx context.Context, out []KeptAlert) error {
+	if len(out) == 0 || sc.policy.Empty() {
+		return nil
+	}
+	reads := runLineage(sc.policy, sc.guardFor)
 	readsRestricted := func(id string) bool {
 		if id == "" {
 			return false
 		}
-		run, err := st.Run(ctx, id)
+		run, err := sc.store.Run(ctx, id)
 		if err != nil {
 			// A run that cannot be read back (pruned) cannot show it
 			// does not.
@@ -86,9 +107,24 @@ func (r *Runtime) MonitorAlerts(ctx context.Context, name string) ([]KeptAlert, 
 		}
 		return reads(ctx, run)
 	}
+	refused := map[string]bool{}
 	for i := range out {
 		a := &out[i]
-		if refused || readsRestricted(a.Run) {
+		ref, seen := refused[a.Monitor]
+		if !seen {
+			ref = true // a monitor no longer defined: nothing shows its query is allowed
+			for _, m := range sc.monitors {
+				if m.Name == a.Monitor {
+					var err error
+					if ref, err = sc.refused(ctx, m); err != nil {
+						return err
+					}
+					break
+				}
+			}
+			refused[a.Monitor] = ref
+		}
+		if ref || readsRestricted(a.Run) {
 			a.Kept = withhold(a.Kept)
 			a.Withheld = withheldWhy
 			continue
@@ -102,7 +138,7 @@ func (r *Runtime) MonitorAlerts(ctx context.Context, name string) ([]KeptAlert, 
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // withhold keeps what says which alert it was (the monitor, its kind, the
@@ -124,35 +160,23 @@ func withhold(k watchfile.Kept) watchfile.Kept {
 	return watchfile.Kept{At: k.At, To: k.To, Alert: out}
 }
 
-// monitorRefused reports whether the guard of the default connection,
+// monitorRefused reports whether g, the guard of the default connection
 // with the column policy of now, refuses the monitor's query: what its
-// next run would be told. It compiles the query without running it.
-func (r *Runtime) monitorRefused(ctx context.Context, m watch.Monitor) (bool, error) {
-	f, err := r.Folder()
-	if err != nil {
-		return false, err
-	}
-	an, release, err := r.Analyst(ctx, "", monitorRows)
-	if err != nil {
-		return false, err
-	}
-	defer release()
-	sql := ""
+// next run would be told. It compiles the query without running it; a
+// verified query that no longer exists counts as refused.
+func monitorRefused(ctx context.Context, g analyst.Guard, model *semantic.Model, verified map[string]string, d quarry.Dialect, m watch.Monitor, now time.Time) (bool, error) {
+	var sql string
 	if m.Query != "" {
-		for _, v := range f.Verified {
-			if strings.EqualFold(strings.TrimSpace(v.Question), strings.TrimSpace(m.Query)) {
-				sql = v.SQL
-			}
-		}
-		if sql == "" {
+		var ok bool
+		if sql, ok = verified[strings.ToLower(strings.TrimSpace(m.Query))]; !ok {
 			return true, nil
 		}
 	} else {
-		c, err := semantic.Compile(f.Model, m.SemanticQuery(time.Time{}, r.o.Now()), an.Conn.Dialect())
+		c, err := semantic.Compile(model, m.SemanticQuery(time.Time{}, now), d)
 		if err != nil {
 			return false, quarry.Wrap(quarry.KindConfig, err, "monitor %s does not compile; fix %s", m.Name, m.File)
 		}
 		sql = c.SQL
 	}
-	return !an.Guard.Check(ctx, sql).Allowed, nil
+	return !g.Check(ctx, sql).Allowed, nil
 }

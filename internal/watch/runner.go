@@ -145,7 +145,10 @@ func (r *Runner) Check(ctx context.Context, m Monitor, from, asOf time.Time) (*C
 	series, err := SeriesOf(t, m.Grain)
 	if err != nil {
 		// The reason is the message: a surface shows Message, not the cause.
-		return nil, quarry.Errorf(quarry.KindOf(err), "monitor %s cannot judge its query's result: %s", m.Name, quarry.Message(err))
+		if quarry.KindOf(err) != quarry.KindInput {
+			return nil, quarry.Errorf(quarry.KindOf(err), "monitor %s cannot judge its query's result: %s", m.Name, quarry.Message(err))
+		}
+		return nil, quarry.Wrap(quarry.KindInput, err, "monitor %s cannot read its query's result: %s; a monitor's query returns each period's first day (YYYY-MM-DD) in its first column, a number in its last, and any columns between name a segment; fix the query or %s", m.Name, quarry.Message(err), m.File)
 	}
 	out := &Checked{Monitor: m, AsOf: asOf.Format(time.DateOnly)}
 	out.NoDataSince, out.NoData = noData(series, m.Grain, asOf)

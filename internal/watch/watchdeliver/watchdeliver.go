@@ -35,6 +35,11 @@ type Notifier struct {
 	// Keep records every alert before anything is sent (the alerts
 	// file); nil keeps nothing.
 	Keep watch.Notifier
+	// Told reports whether the alert that opened a recovery's incident
+	// was told (kept); a recovery of one that was not (it came while the
+	// monitor was muted) is neither kept nor told. Nil tells every
+	// recovery.
+	Told func(ctx context.Context, recovery watch.Alert) (bool, error)
 	// Channels are the configured channels by name.
 	Channels map[string]deliver.Channel
 	Sender   Sender
@@ -50,11 +55,26 @@ type Notifier struct {
 // could not be recorded; a channel that fails (or is not configured) is a
 // Delivery with OK false.
 func (n *Notifier) Notify(ctx context.Context, to []string, a watch.Alert) ([]watch.Delivery, error) {
+	if a.Kind == watch.KindRecovery && n.Told != nil {
+		told, err := n.Told(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		if !told {
+			return nil, nil
+		}
+	}
 	if n.Keep != nil {
 		if _, err := n.Keep.Notify(ctx, to, a); err != nil {
 			return nil, err
 		}
 	}
+	return n.tell(ctx, to, a, a.Segment)
+}
+
+// tell sends a to each channel of to, recording each delivery as of the
+// kept alert whose segment is kept (a's own may be withheld).
+func (n *Notifier) tell(ctx context.Context, to []string, a watch.Alert, kept string) ([]watch.Delivery, error) {
 	link := ""
 	if n.Link != nil && a.Run != "" {
 		link = n.Link(a.Run)
@@ -64,7 +84,7 @@ func (n *Notifier) Notify(ctx context.Context, to []string, a watch.Alert) ([]wa
 	var logErr error
 	for _, name := range to {
 		d := watch.Delivery{Channel: name, Segment: a.Segment, PeriodStart: a.PeriodStart, Kind: a.Kind}
-		rec := watchfile.Delivery{Monitor: a.Monitor, Kind: a.Kind, Segment: a.Segment, PeriodStart: a.PeriodStart, PeriodEnd: a.PeriodEnd, Run: a.Run, Channel: name}
+		rec := watchfile.Delivery{Monitor: a.Monitor, Kind: a.Kind, Segment: kept, PeriodStart: a.PeriodStart, PeriodEnd: a.PeriodEnd, Run: a.Run, Channel: name}
 		ch, ok := n.Channels[name]
 		if !ok {
 			d.Error = fmt.Sprintf("no channel %q is configured; add it under channels: in quarry.yaml, or remove it from the monitor's notify:", name)
@@ -159,6 +179,12 @@ type Pending struct {
 	// Tries is how many deliveries to the channel were recorded, all
 	// failed (0: none was recorded, e.g. the process stopped first).
 	Tries int
+	// Withheld says the alert's figures and segment were taken out (the
+	// column policy restricts what it was read from); KeptSegment is
+	// then its segment as kept, which only the record of its delivery
+	// names, so that it is not sent again.
+	Withheld    bool   `json:",omitempty"`
+	KeptSegment string `json:"-"`
 }
 
 // Undelivered lists, alert by alert in the order they were kept, each
@@ -191,14 +217,16 @@ func Undelivered(kept []watchfile.Kept, deliveries []watchfile.Delivery) []Pendi
 // Redeliver tells the pending alerts to their channels again, recording
 // each delivery as Notify does, without keeping the alerts again.
 func (n *Notifier) Redeliver(ctx context.Context, pending []Pending) ([]watch.Delivery, error) {
-	again := *n
-	again.Keep = nil
 	var out []watch.Delivery
 	for _, p := range pending {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		ds, err := again.Notify(ctx, []string{p.Channel}, p.Alert)
+		kept := p.Alert.Segment
+		if p.Withheld {
+			kept = p.KeptSegment
+		}
+		ds, err := n.tell(ctx, []string{p.Channel}, p.Alert, kept)
 		out = append(out, ds...)
 		if err != nil {
 			return out, err

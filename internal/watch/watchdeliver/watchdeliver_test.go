@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -112,5 +113,34 @@ func TestUndelivered(t *testing.T) {
 	ds = append(ds, watchfile.Delivery{Monitor: "m", Kind: watch.KindAlert, PeriodStart: "2026-01-05", Channel: "mail", OK: true})
 	if got := Undelivered(kept, ds); len(got) != 1 || got[0].Alert.Kind != watch.KindRecovery {
 		t.Errorf("after the mail got through: %+v", got)
+	}
+}
+
+// TestRecoveryOfAnUntoldAlert: a recovery whose incident's alert was
+// never told (it came while the monitor was muted) is neither kept nor
+// told; one whose alert was told is both.
+func TestRecoveryOfAnUntoldAlert(t *testing.T) {
+	ctx := context.Background()
+	s, k := &sender{}, &kept{}
+	path := t.TempDir() + "/alerts.jsonl"
+	told := watch.Alert{Monitor: "orders", Kind: watch.KindAlert, Segment: "x", PeriodStart: "2026-04-20", IncidentStart: "2026-04-20"}
+	if _, err := (watchfile.Notifier{Path: path, Now: func() time.Time { return time.Unix(0, 0) }}).Notify(ctx, []string{"ops"}, told); err != nil {
+		t.Fatal(err)
+	}
+	n := &Notifier{Keep: k, Sender: s, Channels: map[string]deliver.Channel{"ops": {Name: "ops"}},
+		Told: func(_ context.Context, a watch.Alert) (bool, error) { return watchfile.ToldAlert(path, a) }}
+	untold := watch.Alert{Monitor: "orders", Kind: watch.KindRecovery, Segment: "x", PeriodStart: "2026-05-04", IncidentStart: "2026-03-02"}
+	if ds, err := n.Notify(ctx, []string{"ops"}, untold); err != nil || len(ds) != 0 || len(k.alerts) != 0 || len(s.sent) != 0 {
+		t.Errorf("the recovery of an untold alert: %v %v, kept %d, sent %q", ds, err, len(k.alerts), s.sent)
+	}
+	other := untold
+	other.IncidentStart, other.Segment = "2026-04-20", "y"
+	if ds, _ := n.Notify(ctx, []string{"ops"}, other); len(ds) != 0 {
+		t.Errorf("the recovery of another segment's incident was told: %v", ds)
+	}
+	recovered := untold
+	recovered.IncidentStart = "2026-04-20"
+	if ds, err := n.Notify(ctx, []string{"ops"}, recovered); err != nil || len(ds) != 1 || !ds[0].OK || len(k.alerts) != 1 {
+		t.Errorf("the recovery of a told alert: %v %v, kept %d", ds, err, len(k.alerts))
 	}
 }

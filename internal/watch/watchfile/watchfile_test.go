@@ -101,3 +101,54 @@ func TestStateLoad(t *testing.T) {
 		t.Error("a damaged file loaded")
 	}
 }
+
+// TestReadAlertsPage pages one monitor's alerts newest first, cut at
+// their numbers in the file, among another monitor's (one whose name
+// contains the first's).
+func TestReadAlertsPage(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "alerts.jsonl")
+	n := Notifier{Path: path, Now: func() time.Time { return time.Date(2026, 7, 6, 9, 0, 0, 0, time.UTC) }}
+	for i := 1; i <= 10; i++ {
+		name := "orders"
+		if i%2 == 0 {
+			name = "orders_by_country"
+		}
+		if _, err := n.Notify(ctx, nil, watch.Alert{Monitor: name, Kind: watch.KindAlert, PeriodStart: time.Date(2026, 1, i, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), Message: "orders"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seqs := func(p []Numbered) []int {
+		var out []int
+		for _, k := range p {
+			if k.Monitor != "orders" {
+				t.Errorf("%d is %s's", k.Seq, k.Monitor)
+			}
+			out = append(out, k.Seq)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		before, limit int
+		want          []int
+		more          bool
+	}{
+		{0, 2, []int{9, 7}, true},
+		{7, 2, []int{5, 3}, true},
+		{3, 2, []int{1}, false},
+		{0, 5, []int{9, 7, 5, 3, 1}, false},
+		{0, 500, []int{9, 7, 5, 3, 1}, false},
+		{1, 5, nil, false},
+	} {
+		p, more, err := ReadAlertsPage(path, "orders", tt.before, tt.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, seqs(p)); diff != "" || more != tt.more {
+			t.Errorf("before %d limit %d: more %v, (-want +got):\n%s", tt.before, tt.limit, more, diff)
+		}
+	}
+	if p, more, err := ReadAlertsPage(filepath.Join(t.TempDir(), "none.jsonl"), "orders", 0, 5); err != nil || len(p) != 0 || more {
+		t.Errorf("a missing file: %v %v %v", p, more, err)
+	}
+}
