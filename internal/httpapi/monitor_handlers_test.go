@@ -464,3 +464,20 @@ func monitorRoutesRefuse(t *testing.T, s *testServer) {
 		t.Errorf("no monitors: %d %s", res.StatusCode, b)
 	}
 }
+
+// TestStatusOfAStoppedMetric: a monitor whose metric stopped (no rows in
+// any segment for its latest complete periods) is "no_data" with the
+// reason, not "ok" at zero against a zero; a muted one stays muted.
+func TestStatusOfAStoppedMetric(t *testing.T) {
+	c := &watch.Checked{NoDataSince: "2026-07-06", NoData: "no data since 2026-07-06"}
+	for _, tt := range []struct {
+		muted       bool
+		status, why string
+	}{{false, statusNoData, "no data since 2026-07-06"}, {true, statusMuted, ""}} {
+		v := monitorJSON{Muted: tt.muted, LastRun: "2026-12-01"}
+		judged(&v, c, nil)
+		if v.Status != tt.status || v.Problem != tt.why {
+			t.Errorf("muted %v: status %q, problem %q; want %q, %q", tt.muted, v.Status, v.Problem, tt.status, tt.why)
+		}
+	}
+}

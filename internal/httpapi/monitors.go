@@ -56,6 +56,7 @@ const (
 	statusMuted    = "muted"
 	statusNotRun   = "not_run" // quarry watch run has never run it
 	statusFailing  = "failing" // its series cannot be read now
+	statusNoData   = "no_data" // no segment has had a row for its latest complete periods
 )
 
 // monitorJSON is a monitor as the page shows it: its definition, when
@@ -168,6 +169,9 @@ func judged(v *monitorJSON, c *watch.Checked, err error) int {
 	switch {
 	case v.Muted:
 		v.Status = statusMuted
+	case c.NoData != "":
+		// A metric that stopped is not "ok" at zero against a zero.
+		v.Status, v.Problem = statusNoData, c.NoData
 	case v.Latest != nil && v.Latest.Anomalous:
 		v.Status = statusAlerting
 	case v.LastRun == "":

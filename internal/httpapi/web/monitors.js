@@ -18,6 +18,7 @@ const STATUS = {
   muted: "Muted",
   not_run: "Not yet run",
   failing: "Failing",
+  no_data: "No data",
 };
 
 const mon = {
@@ -215,7 +216,7 @@ function row(m) {
     sched,
     el("td", { class: "mon-judgement" }, [
       latest ? el("span", { class: "mon-latest" }, [el("strong", { text: fmt(latest.value) }), " ", judgement(latest)]) : null,
-      m.status === "failing" ? judge : el("span", { class: "muted small-text mon-period", text: latest ? period(latest) : "no complete period yet" }),
+      m.status === "failing" || m.status === "no_data" ? judge : el("span", { class: "muted small-text mon-period", text: latest ? period(latest) : "no complete period yet" }),
     ]),
     el("td", { class: "mon-spark-cell" }, spark),
   ]);
@@ -242,10 +243,12 @@ async function load() {
   $("#mon-legend").hidden = list.monitors.length === 0;
   const alerting = list.monitors.filter((m) => m.status === "alerting").length;
   const failing = list.monitors.filter((m) => m.status === "failing").length;
+  const noData = list.monitors.filter((m) => m.status === "no_data").length;
   const bits = [`${list.monitors.length} monitor${list.monitors.length === 1 ? "" : "s"} as of ${list.as_of}`];
   if (alerting) bits.push(`${alerting} alerting`);
   if (failing) bits.push(`${failing} failing`);
-  setStatus(bits.join(" · "), failing ? "bad" : "");
+  if (noData) bits.push(`${noData} without data`);
+  setStatus(bits.join(" · "), failing || noData ? "bad" : "");
 }
 
 // ---------------------------------------------------------------- detail
