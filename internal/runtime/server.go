@@ -216,6 +216,10 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 			return nil, err
 		}
 	}
+	// The generation keeps the connection's settings as they are now:
+	// its closures run while a later generation may be reading them
+	// again.
+	cc := b.cc
 	g := &generation{proj: &Project{}}
 	var err error
 	if g.proj.Knowledge, err = r.serverKnowledge(cfg); err != nil {
@@ -240,26 +244,26 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, closeConns, err := r.sharedConn(ctx, cfg, b.cc, b.conn, fresh)
+	q, closeConns, err := r.sharedConn(ctx, cfg, cc, b.conn, fresh)
 	if err != nil {
 		closeGuard()
 		return nil, err
 	}
 	g.release = func() { closeConns(); closeGuard() }
 	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now)
-	label := ConnectionLabel(b.cc.Name, b.conn)
-	g.guard, g.conn = gd, b.cc.Name
+	label := ConnectionLabel(cc.Name, b.conn)
+	g.guard, g.conn = gd, cc.Name
 	results := r.Results(b.st)
 	g.start = func() (*analyst.Analyst, error) {
 		return &analyst.Analyst{
 			Conn: q, Guard: gd, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
 			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: b.privileged,
-			Privacy: b.cc.Privacy.Or(), MinGroupSize: b.cc.MinGroupSize,
+			Privacy: cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize,
 		}, nil
 	}
 	// The fixer of POST /api/run; it is shown the SQL and the error only.
 	g.fixer = agent.Agent{Conn: q, Guard: gd, Knowledge: g.proj.Knowledge, Connection: label, Clock: r.o.Now,
-		Privacy: b.cc.Privacy.Or(), MinGroupSize: b.cc.MinGroupSize}
+		Privacy: cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize}
 	if b.gw != nil {
 		g.fixer.Gateway = b.gw
 	}
