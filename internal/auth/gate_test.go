@@ -20,27 +20,7 @@ import (
 // is asking.
 func TestWrapMCP(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	tokens := map[string]string{}
-	for _, u := range []store.User{{Name: "bob", Role: "analyst"}, {Name: "vic", Role: "viewer"}, {Name: "carol", Role: "analyst", Connections: []string{"other"}}} {
-		u.CreatedAt = now
-		if err := st.AddUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-		secret, hash, err := NewToken(rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.CreateToken(ctx, store.Token{ID: "tok_" + u.Name, User: u.Name, Hash: hash, CreatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-		tokens[u.Name] = secret
-	}
+	st, now, tokens := people(t)
 	if err := st.CreateSignIn(ctx, store.SignIn{Hash: Hash("cookie"), User: "bob", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
@@ -99,27 +79,7 @@ func TestWrapMCP(t *testing.T) {
 // only; and a run recorded under the request names the person.
 func TestWrapRefusesWhatAnOutsiderTried(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	tokens := map[string]string{}
-	for _, u := range []store.User{{Name: "bob", Role: "analyst"}, {Name: "vic", Role: "viewer"}, {Name: "carol", Role: "analyst", Connections: []string{"other"}}} {
-		u.CreatedAt = now
-		if err := st.AddUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-		secret, hash, err := NewToken(rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.CreateToken(ctx, store.Token{ID: "tok_" + u.Name, User: u.Name, Hash: hash, CreatedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-		tokens[u.Name] = secret
-	}
+	st, now, tokens := people(t)
 	for _, c := range []string{"one", "two"} {
 		if err := st.CreateSignIn(ctx, store.SignIn{Hash: Hash(c), User: "bob", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
@@ -161,4 +121,34 @@ func TestWrapRefusesWhatAnOutsiderTried(t *testing.T) {
 			t.Errorf("%s: the handler's context names no owner for the runs it records", tt.name)
 		}
 	}
+}
+
+// people is a state with bob (analyst), vic (viewer) and carol (analyst
+// of connection "other" only), each with a token, whose secrets it
+// returns by name, and the clock's time.
+func people(t *testing.T) (*sqlite.Store, time.Time, map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	tokens := map[string]string{}
+	for _, u := range []store.User{{Name: "bob", Role: "analyst"}, {Name: "vic", Role: "viewer"}, {Name: "carol", Role: "analyst", Connections: []string{"other"}}} {
+		u.CreatedAt = now
+		if err := st.AddUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		secret, hash, err := NewToken(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateToken(ctx, store.Token{ID: "tok_" + u.Name, User: u.Name, Hash: hash, CreatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+		tokens[u.Name] = secret
+	}
+	return st, now, tokens
 }
