@@ -75,9 +75,13 @@ type Token struct {
 // SignIn is a browser's signed-in session: the cookie holds its secret,
 // the state the secret's hash.
 type SignIn struct {
-	Hash      string
-	User      string
-	TokenID   string // the token it was made with
+	Hash    string
+	User    string
+	TokenID string // the token it was made with; "" for OpenID Connect
+	// Groups are the groups the identity provider said the person is in
+	// when they signed in with OpenID Connect (auth.oidc.groups_claim);
+	// nil when it said none or the sign-in was made with a token.
+	Groups    []string
 	CreatedAt time.Time
 	ExpiresAt time.Time
 }
@@ -90,7 +94,8 @@ func CheckUser(u User) error {
 	return nil
 }
 
-// EncodeConnections is how both backends store a person's connections.
+// EncodeConnections is how both backends store a list of names: a
+// person's connections, and the groups of a sign-in.
 func EncodeConnections(cs []string) string {
 	if len(cs) == 0 {
 		return "[]"

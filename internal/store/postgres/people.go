@@ -178,8 +178,8 @@ func (s *Store) CreateSignIn(ctx context.Context, si store.SignIn) error {
 	if si.Hash == "" || si.User == "" || si.CreatedAt.IsZero() || si.ExpiresAt.IsZero() {
 		return quarry.Errorf(quarry.KindInternal, "a sign-in needs a hash, a person, a creation and an expiry time")
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO sign_ins (hash, user_name, token_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-		si.Hash, si.User, si.TokenID, store.FormatTime(si.CreatedAt), store.FormatTime(si.ExpiresAt))
+	_, err := s.pool.Exec(ctx, `INSERT INTO sign_ins (hash, user_name, token_id, groups, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		si.Hash, si.User, si.TokenID, store.EncodeConnections(si.Groups), store.FormatTime(si.CreatedAt), store.FormatTime(si.ExpiresAt))
 	if err != nil {
 		return s.dbErr(ctx, err, "store a sign-in of %s", si.User)
 	}
@@ -189,15 +189,17 @@ func (s *Store) CreateSignIn(ctx context.Context, si store.SignIn) error {
 // SignInByHash returns the sign-in whose secret hashes to hash.
 func (s *Store) SignInByHash(ctx context.Context, hash string) (store.SignIn, error) {
 	var si store.SignIn
-	var created, expires string
-	err := s.pool.QueryRow(ctx, `SELECT hash, user_name, token_id, created_at, expires_at FROM sign_ins WHERE hash = $1`, hash).
-		Scan(&si.Hash, &si.User, &si.TokenID, &created, &expires)
+	var groups, created, expires string
+	err := s.pool.QueryRow(ctx, `SELECT hash, user_name, token_id, groups, created_at, expires_at FROM sign_ins WHERE hash = $1`, hash).
+		Scan(&si.Hash, &si.User, &si.TokenID, &groups, &created, &expires)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.SignIn{}, store.NoSignIn()
 	}
 	if err == nil {
 		if si.CreatedAt, err = store.ParseTime(created); err == nil {
-			si.ExpiresAt, err = store.ParseTime(expires)
+			if si.ExpiresAt, err = store.ParseTime(expires); err == nil {
+				si.Groups, err = store.DecodeConnections(groups)
+			}
 		}
 	}
 	if err != nil {

@@ -152,12 +152,16 @@ CREATE TABLE sign_ins (
 ) WITHOUT ROWID;
 CREATE INDEX sign_ins_by_user ON sign_ins (user_name);
 `},
+		{7, "the groups of an OpenID Connect sign-in", `
+-- A JSON array of the groups the identity provider named; [] for none.
+ALTER TABLE sign_ins ADD COLUMN groups TEXT NOT NULL DEFAULT '[]';
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

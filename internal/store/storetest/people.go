@@ -113,7 +113,10 @@ func testTokens(t *testing.T, s store.State) {
 	}
 	si := store.SignIn{Hash: "sha256:s1", User: "ann", TokenID: "tok_1", CreatedAt: T0, ExpiresAt: T0.Add(time.Hour)}
 	other := store.SignIn{Hash: "sha256:s2", User: "ann", TokenID: "tok_2", CreatedAt: T0, ExpiresAt: T0.Add(time.Hour)}
-	for _, x := range []store.SignIn{si, other} {
+	// A sign-in with OpenID Connect has no token and keeps the groups the
+	// identity provider named.
+	oidc := store.SignIn{Hash: "sha256:s3", User: "ann", Groups: []string{"analysts", "eu"}, CreatedAt: T0, ExpiresAt: T0.Add(time.Hour)}
+	for _, x := range []store.SignIn{si, other, oidc} {
 		if err := s.CreateSignIn(ctx, x); err != nil {
 			t.Fatal(err)
 		}
@@ -136,6 +139,11 @@ func testTokens(t *testing.T, s store.State) {
 	if got, err := s.SignInByHash(ctx, other.Hash); err != nil {
 		t.Errorf("the other token's sign-in: %v", err)
 	} else if diff := cmp.Diff(other, got); diff != "" {
+		t.Errorf("SignInByHash (-want +got):\n%s", diff)
+	}
+	if got, err := s.SignInByHash(ctx, oidc.Hash); err != nil {
+		t.Errorf("the OpenID Connect sign-in: %v", err)
+	} else if diff := cmp.Diff(oidc, got); diff != "" {
 		t.Errorf("SignInByHash (-want +got):\n%s", diff)
 	}
 	if err := s.DeleteSignIn(ctx, other.Hash); err != nil {
