@@ -143,6 +143,8 @@ type Config struct {
 	Limits    Limits
 	Server    Server
 	Guard     Guard
+	// Auth is how people sign in to quarry serve besides API tokens.
+	Auth Auth
 	// Channels are where monitors' alerts are delivered, by name;
 	// ChannelNames lists them in file order.
 	Channels     map[string]*Channel
@@ -558,6 +560,7 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 		hasVer   bool
 		provider string
 		conns    []*connDraft
+		oidc     *oidcDraft
 	)
 	cfg.Limits = Limits{
 		MaxRows:           DefaultMaxRows,
@@ -648,6 +651,7 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 			})
 		}},
 		{"channels", func(n ast.Node, p string) error { return d.channels(cfg, n, p) }},
+		{"auth", func(n ast.Node, p string) error { return d.auth(n, p, &oidc) }},
 		{"guard", func(n ast.Node, p string) error {
 			m, err := d.mapping(n, p)
 			if err != nil {
@@ -669,6 +673,9 @@ func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {
 	}
 	cfg.Version = 1
 	if err := d.validatePublicURL(cfg); err != nil {
+		return err
+	}
+	if err := d.validateOIDC(cfg, oidc); err != nil {
 		return err
 	}
 	if err := d.validateConnections(cfg, conns); err != nil {

@@ -27,6 +27,7 @@ type (
 		Server      viewServer       `json:"server" yaml:"server"`
 		Guard       viewGuard        `json:"guard" yaml:"guard"`
 		Channels    []viewChannel    `json:"channels,omitempty" yaml:"channels,omitempty"`
+		Auth        *viewAuth        `json:"auth,omitempty" yaml:"auth,omitempty"`
 		Warnings    []string         `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 	}
 	viewRetention struct {
@@ -108,6 +109,20 @@ type (
 		From     string            `json:"from,omitempty" yaml:"from,omitempty"`
 		To       []string          `json:"to,omitempty" yaml:"to,omitempty"`
 	}
+	viewAuth struct {
+		OIDC viewOIDC `json:"oidc" yaml:"oidc"`
+	}
+	// viewOIDC is auth.oidc: the client secret is redacted.
+	viewOIDC struct {
+		Name         string   `json:"name" yaml:"name"`
+		Issuer       string   `json:"issuer" yaml:"issuer"`
+		ClientID     string   `json:"client_id" yaml:"client_id"`
+		ClientSecret string   `json:"client_secret" yaml:"client_secret"`
+		RedirectURL  string   `json:"redirect_url" yaml:"redirect_url"`
+		Scopes       []string `json:"scopes" yaml:"scopes"`
+		Claim        string   `json:"claim,omitempty" yaml:"claim,omitempty"`
+		GroupsClaim  string   `json:"groups_claim,omitempty" yaml:"groups_claim,omitempty"`
+	}
 	viewGuard struct {
 		ExtraFunctions []string `json:"extra_functions" yaml:"extra_functions"`
 	}
@@ -167,6 +182,10 @@ func (c *Config) view() viewConfig {
 		Guard:       viewGuard{ExtraFunctions: append([]string{}, c.Guard.ExtraFunctions...)},
 		Warnings:    c.Warnings,
 		Connections: []viewConnection{},
+	}
+	if o := c.Auth.OIDC; o != nil {
+		v.Auth = &viewAuth{OIDC: viewOIDC{Name: o.Name, Issuer: o.Issuer, ClientID: o.ClientID, ClientSecret: redactSecret(o.ClientSecret),
+			RedirectURL: o.RedirectURL, Scopes: o.Scopes, Claim: o.Claim, GroupsClaim: o.GroupsClaim}}
 	}
 	for _, name := range c.ConnectionNames {
 		conn := c.Connections[name]
