@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	mcpauth "github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/quarrydata/quarry/internal/auth"
+	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
@@ -63,4 +65,19 @@ func bindMCPSessions(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// oidcTimeout bounds each request quarry makes of an OpenID Connect
+// provider (discovery, its keys, the code exchange).
+const oidcTimeout = 15 * time.Second
+
+// oidcSignIn is the sign-in through the provider of quarry.yaml's
+// auth.oidc (docs/auth.md), or nil when there is none.
+func oidcSignIn(o *config.OIDC) *auth.OIDC {
+	if o == nil {
+		return nil
+	}
+	return auth.NewOIDC(auth.OIDCConfig{Name: o.Name, Issuer: o.Issuer, ClientID: o.ClientID, ClientSecret: o.ClientSecret.Value(),
+		RedirectURL: o.RedirectURL, Scopes: o.Scopes, Claim: o.Claim, GroupsClaim: o.GroupsClaim,
+		Client: &http.Client{Timeout: oidcTimeout}})
 }

@@ -41,7 +41,8 @@ quarry serve binds the loopback address by default, so only this machine
 can reach it. It refuses requests whose Host header is not its own address
 or localhost, refuses cross-origin requests, and sends a strict
 Content-Security-Policy. Once the state has people (quarry users add), every
-API request needs one of their API tokens or a browser signed in with one
+API request needs one of their API tokens or a browser signed in with one,
+or through the OpenID Connect provider of quarry.yaml's auth.oidc
 (docs/auth.md). Binding another address needs --allow-remote, which
 requires sign-in even before anyone was added, and so refuses to start until
 someone has been; --no-auth turns sign-in off (dangerous: anyone who can
@@ -86,7 +87,12 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if err != nil {
 			return err
 		}
+		cfg, err := a.config()
+		if err != nil {
+			return err
+		}
 		if g != nil {
+			g.OIDC = oidcSignIn(cfg.Auth.OIDC)
 			srvCfg.Wrap, srvCfg.Store = g.Wrap, auth.Scope(rs.Store)
 		}
 		ln, err := net.Listen("tcp", addr)
@@ -95,11 +101,6 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		}
 		srvCfg.Addr, srvCfg.MaxStreams = ln.Addr().String(), maxStreams
 		srv, err := httpapi.New(srvCfg)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		cfg, err := a.config()
 		if err != nil {
 			ln.Close()
 			return err

@@ -1,8 +1,9 @@
 // Package auth says who is asking a shared quarry and what they may do:
 // people with a role (admin, analyst, viewer) and the connections they may
 // use, API tokens made from randomness the caller hands in and kept only
-// as their SHA-256, browser sign-ins made with a token (a cookie holding a
-// random secret, also kept hashed, with an expiry), the HTTP gate that
+// as their SHA-256, browser sign-ins made with a token or through an
+// OpenID Connect provider (a cookie holding a random secret, also kept
+// hashed, with an expiry), the HTTP gate that
 // checks them in front of quarry serve's routes and quarry mcp --http, and
 // a view of the state store that shows each person only their own runs
 // and sessions and records them as the owner of the runs they start.
@@ -60,6 +61,11 @@ type Person struct {
 	Role Role
 	// Connections the person may use; empty: all of them.
 	Connections []string
+	// Groups are the groups the identity provider named when the person
+	// signed in with OpenID Connect (auth.oidc.groups_claim), as it wrote
+	// them; nil with a token. Nothing decides by them yet: they are here
+	// for the policies that will.
+	Groups []string
 }
 
 // PersonOf is the Person a stored user is.

@@ -55,6 +55,9 @@ type Gate struct {
 	Connection string
 	// SignInFor is how long a sign-in lasts; 0: DefaultSignIn.
 	SignInFor time.Duration
+	// OIDC, when set, signs browsers in through an OpenID Connect
+	// provider too (LoginPath, CallbackPath).
+	OIDC *OIDC
 }
 
 // Wrap guards quarry serve's routes. It goes behind the server's own
@@ -67,6 +70,10 @@ func (g *Gate) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == SessionPath {
 			g.session(w, r)
+			return
+		}
+		if g.OIDC != nil && (r.URL.Path == LoginPath || r.URL.Path == CallbackPath) {
+			g.oidcRoute(w, r)
 			return
 		}
 		api := strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/ask"
@@ -189,6 +196,7 @@ func (g *Gate) authenticate(r *http.Request, cookies bool) (Person, string, erro
 		return Person{}, "", quarry.Errorf(quarry.KindUnauthenticated, "this sign-in expired; sign in again")
 	}
 	p, err := g.person(ctx, si.User)
+	p.Groups = si.Groups
 	return p, hash, err
 }
 
@@ -247,6 +255,14 @@ type whoami struct {
 	User        string   `json:"user,omitempty"`
 	Role        Role     `json:"role,omitempty"`
 	Connections []string `json:"connections,omitempty"`
+	Groups      []string `json:"groups,omitempty"`
+}
+
+// signInOffer is what a browser that is not signed in may sign in with,
+// beside a token: the body of GET /api/session's 401 carries it.
+type signInOffer struct {
+	Provider string `json:"provider"` // the OpenID Connect provider's name
+	URL      string `json:"url"`      // LoginPath
 }
 
 // session answers /api/session: GET says whether sign-in is on and who
@@ -266,10 +282,10 @@ func (g *Gate) session(w http.ResponseWriter, r *http.Request) {
 		}
 		p, _, err := g.authenticate(r, true)
 		if err != nil {
-			unauthorized(w, err)
+			g.unauthorizedSession(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, whoami{Required: true, User: p.Name, Role: p.Role, Connections: p.Connections})
+		writeJSON(w, http.StatusOK, whoami{Required: true, User: p.Name, Role: p.Role, Connections: p.Connections, Groups: p.Groups})
 	case http.MethodPost:
 		g.signIn(w, r, on)
 	case http.MethodDelete:
@@ -313,22 +329,31 @@ func (g *Gate) signIn(w http.ResponseWriter, r *http.Request, on bool) {
 		unauthorized(w, err)
 		return
 	}
-	secret, err := newSecret(g.Rand)
-	if err != nil {
+	if err := g.newSignIn(ctx, w, store.SignIn{User: p.Name, TokenID: t.ID}); err != nil {
 		writeError(w, http.StatusInternalServerError, err)
 		return
 	}
-	now := g.Clock()
+	writeJSON(w, http.StatusOK, whoami{Required: true, User: p.Name, Role: p.Role, Connections: p.Connections})
+}
+
+// newSignIn stores si (its user, token and groups) with a new secret,
+// made now and lasting SignInFor, and sets the cookie holding the secret.
+func (g *Gate) newSignIn(ctx context.Context, w http.ResponseWriter, si store.SignIn) error {
+	secret, err := newSecret(g.Rand)
+	if err != nil {
+		return err
+	}
 	life := g.SignInFor
 	if life <= 0 {
 		life = DefaultSignIn
 	}
-	if err := g.People.CreateSignIn(ctx, store.SignIn{Hash: Hash(secret), User: p.Name, TokenID: t.ID, CreatedAt: now, ExpiresAt: now.Add(life)}); err != nil {
-		writeError(w, http.StatusInternalServerError, err)
-		return
+	si.Hash, si.CreatedAt = Hash(secret), g.Clock()
+	si.ExpiresAt = si.CreatedAt.Add(life)
+	if err := g.People.CreateSignIn(ctx, si); err != nil {
+		return err
 	}
 	http.SetCookie(w, g.cookie(secret, int(life/time.Second)))
-	writeJSON(w, http.StatusOK, whoami{Required: true, User: p.Name, Role: p.Role, Connections: p.Connections})
+	return nil
 }
 
 // cookie is the sign-in cookie holding secret for maxAge seconds (-1:
@@ -346,6 +371,20 @@ func unauthorized(w http.ResponseWriter, err error) {
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="quarry"`)
 	writeError(w, http.StatusUnauthorized, err)
+}
+
+// unauthorizedSession answers GET /api/session's 401: as unauthorized
+// does, with what else the browser may sign in with.
+func (g *Gate) unauthorizedSession(w http.ResponseWriter, err error) {
+	if g.OIDC == nil || quarry.KindOf(err) != quarry.KindUnauthenticated {
+		unauthorized(w, err)
+		return
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="quarry"`)
+	writeJSON(w, http.StatusUnauthorized, map[string]any{
+		"error":   map[string]string{"kind": string(quarry.KindOf(err)), "message": quarry.Message(err)},
+		"sign_in": signInOffer{Provider: g.OIDC.Name(), URL: LoginPath},
+	})
 }
 
 // writeError writes err as quarry's API writes errors:

@@ -1,8 +1,11 @@
 // Sign-in to a shared quarry (docs/auth.md). When the API answers 401, a
 // form asks for an API token (quarry tokens create); POST /api/session
 // turns it into an HttpOnly cookie and the page reloads signed in. The
-// token itself is never kept by the page. A signed-in page gets a
-// "Sign out" button, which ends the sign-in (DELETE /api/session).
+// token itself is never kept by the page. When the server has an OpenID
+// Connect provider (the 401 of GET /api/session offers it as sign_in),
+// the form leads with "Sign in with <provider>", a link to /auth/login
+// that comes back to this page. A signed-in page gets a "Sign out"
+// button, which ends the sign-in (DELETE /api/session).
 
 let shown = false;
 
@@ -16,8 +19,19 @@ function node(tag, attrs = {}, children = []) {
   return n;
 }
 
-// showSignIn covers the page with the sign-in form, once.
-export function showSignIn(message) {
+// offerProvider puts "Sign in with <provider>" at the top of the form, when
+// offer (GET /api/session's sign_in) names one.
+function offerProvider(form, offer) {
+  if (!offer || !offer.provider || !offer.url || form.querySelector(".signin-provider")) return;
+  const back = encodeURIComponent(location.pathname + location.search);
+  const link = node("a", { class: "btn btn-primary signin-provider", href: `${offer.url}?return_to=${back}`, text: `Sign in with ${offer.provider}` });
+  const or = node("p", { class: "muted small", text: "Or paste an API token:" });
+  form.querySelector("h2").after(link, or);
+}
+
+// showSignIn covers the page with the sign-in form, once. offer is what
+// else GET /api/session offers (undefined: ask it).
+export function showSignIn(message, offer) {
   if (shown) return;
   shown = true;
   const input = node("input", { id: "signin-token", type: "password", autocomplete: "off", spellcheck: "false", placeholder: "qry_…", required: "" });
@@ -58,6 +72,14 @@ export function showSignIn(message) {
   const dialog = node("div", { class: "signin", id: "signin", role: "dialog", "aria-modal": "true", "aria-labelledby": "signin-title" }, [form]);
   document.body.append(dialog);
   input.focus();
+  if (offer !== undefined) {
+    offerProvider(form, offer);
+    return;
+  }
+  fetch("/api/session", { headers: { Accept: "application/json" } })
+    .then((res) => (res.status === 401 ? res.json() : null))
+    .then((body) => offerProvider(form, body && body.sign_in))
+    .catch(() => {});
 }
 
 // whoami asks who is signed in: the form when nobody is and sign-in is on,
@@ -71,7 +93,7 @@ async function whoami() {
   }
   if (res.status === 401) {
     const body = await res.json().catch(() => null);
-    showSignIn(body && body.error && body.error.message);
+    showSignIn(body && body.error && body.error.message, (body && body.sign_in) || null);
     return;
   }
   if (!res.ok) return;
