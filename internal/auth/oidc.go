@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -166,7 +167,7 @@ func (g *Gate) loginCookie(value string, maxAge int) *http.Cookie {
 
 // oidcRoute answers LoginPath and CallbackPath.
 func (g *Gate) oidcRoute(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", "GET")
 		refuse(w, http.StatusMethodNotAllowed, "open "+r.URL.Path+" in the browser (GET)")
 		return
@@ -251,7 +252,12 @@ func (g *Gate) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	cctx := g.OIDC.clientContext(ctx)
 	tok, err := g.OIDC.oauth2(p).Exchange(cctx, code, oauth2.VerifierOption(s.verifier))
-	if err != nil {
+	var re *oauth2.RetrieveError
+	switch {
+	case errors.As(err, &re) && (re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client"):
+		refuse(w, http.StatusBadGateway, "the sign-in provider does not accept quarry's client ID and secret; ask an admin to check auth.oidc in quarry.yaml")
+		return
+	case err != nil:
 		refuse(w, http.StatusUnauthorized, "the sign-in provider did not accept the code (used already, expired, or not for this sign-in); sign in again")
 		return
 	}

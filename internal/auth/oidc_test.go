@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,13 @@ type oidcFixture struct {
 
 func newOIDCFixture(t *testing.T) *oidcFixture {
 	t.Helper()
+	return newOIDCFixtureWith(t, func(*OIDCConfig) {})
+}
+
+// newOIDCFixtureWith is newOIDCFixture with quarry's side of the
+// configuration changed by change.
+func newOIDCFixtureWith(t *testing.T, change func(*OIDCConfig)) *oidcFixture {
+	t.Helper()
 	st, now, _ := people(t)
 	if err := st.AddUser(context.Background(), store.User{Name: "ann@example.com", Role: "analyst", CreatedAt: now}); err != nil {
 		t.Fatal(err)
@@ -48,10 +56,11 @@ func newOIDCFixture(t *testing.T) *oidcFixture {
 		"sub": "u-ann", "email": "ann@example.com", "email_verified": true, "groups": []any{"analysts", "eu", "analysts"}}})
 	idp.AddUser("eve", oidctest.User{Password: "pw", Claims: map[string]any{"sub": "u-eve", "email": "eve@example.com", "email_verified": true}})
 	idp.AddUser("una", oidctest.User{Password: "pw", Claims: map[string]any{"sub": "u-una", "email": "ann@example.com", "email_verified": false}})
-	g := &Gate{People: st, Clock: time.Now, Rand: rand.Reader, Connection: "shop",
-		OIDC: NewOIDC(OIDCConfig{Name: "Acme ID", Issuer: idp.Issuer, ClientID: "quarry", ClientSecret: "s3cret",
-			RedirectURL: base + CallbackPath, Scopes: []string{"email", "groups"}, GroupsClaim: "groups",
-			Client: &http.Client{Timeout: 10 * time.Second}})}
+	oc := OIDCConfig{Name: "Acme ID", Issuer: idp.Issuer, ClientID: "quarry", ClientSecret: "s3cret",
+		RedirectURL: base + CallbackPath, Scopes: []string{"email", "groups"}, GroupsClaim: "groups",
+		Client: &http.Client{Timeout: 10 * time.Second}}
+	change(&oc)
+	g := &Gate{People: st, Clock: time.Now, Rand: rand.Reader, Connection: "shop", OIDC: NewOIDC(oc)}
 	srv.Config.Handler = g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, _ := From(r.Context())
 		w.Header().Set("Content-Type", "application/json")
@@ -312,4 +321,45 @@ func TestOIDCLoginCookieWhenSecure(t *testing.T) {
 	if c.Name != "__Host-quarry_oidc" || !c.Secure || c.Path != "/" || c.Domain != "" || c.SameSite != http.SameSiteLaxMode || !c.HttpOnly {
 		t.Errorf("login cookie = %+v", c)
 	}
+}
+
+// TestOIDCMisconfigured: a wrong client secret, a provider that cannot be
+// reached, a server with nobody to sign in as, and a POST each get one
+// line saying so.
+func TestOIDCMisconfigured(t *testing.T) {
+	t.Run("wrong client secret", func(t *testing.T) {
+		f := newOIDCFixtureWith(t, func(c *OIDCConfig) { c.ClientSecret = "not-it" })
+		b := oidctest.NewBrowser(t)
+		back := f.login(t, b, "ann", "/")
+		b.StopAt = ""
+		f.refused(t, b, b.Follow(back, back.Header.Get("Location")), 502, "does not accept quarry's client ID and secret; ask an admin to check auth.oidc")
+	})
+	t.Run("provider down", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		down := "http://" + l.Addr().String()
+		l.Close()
+		f := newOIDCFixtureWith(t, func(c *OIDCConfig) { c.Issuer = down })
+		b := oidctest.NewBrowser(t)
+		home := b.Open(f.base + "/")
+		f.refused(t, b, b.Follow(home, LoginPath), 502, "cannot reach the sign-in provider "+down)
+	})
+	t.Run("nobody to sign in as", func(t *testing.T) {
+		st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		g := &Gate{People: st, Clock: time.Now, Rand: rand.Reader, OIDC: NewOIDC(OIDCConfig{Name: "Acme ID"})}
+		for _, m := range []string{"GET", "POST"} {
+			rec := httptest.NewRecorder()
+			g.Wrap(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest(m, LoginPath, nil))
+			want := map[string]int{"GET": 400, "POST": 405}[m]
+			if rec.Code != want || !strings.Contains(rec.Body.String(), "Sign-in refused: ") {
+				t.Errorf("%s %s with nobody: %d %s", m, LoginPath, rec.Code, rec.Body)
+			}
+		}
+	})
 }

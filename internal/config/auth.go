@@ -116,7 +116,7 @@ func (d *decoder) validateOIDC(cfg *Config, od *oidcDraft) error {
 		return d.errAt(at("client_secret"), p+".client_secret", "missing; write client_secret: ${QUARRY_OIDC_CLIENT_SECRET} and set the variable in .env")
 	}
 	o.RedirectURL = strings.TrimSpace(o.RedirectURL)
-	if !webURL(o.RedirectURL) || !strings.HasSuffix(o.RedirectURL, "/auth/callback") {
+	if u, err := url.Parse(o.RedirectURL); err != nil || !webURL(o.RedirectURL) || u.Path != "/auth/callback" {
 		return d.errAt(at("redirect_url"), p+".redirect_url", "expected quarry's callback as registered with the provider, like https://quarry.example.com/auth/callback (http:// only on this machine)")
 	}
 	var scopes []string
