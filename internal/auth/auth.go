@@ -60,11 +60,21 @@ type Person struct {
 	Role Role
 	// Connections the person may use; empty: all of them.
 	Connections []string
+	// Groups the person is in; the project's policy.yaml says what their
+	// members may not read (runtime.Options.Groups).
+	Groups []string
 }
 
 // PersonOf is the Person a stored user is.
 func PersonOf(u store.User) Person {
-	return Person{Name: u.Name, Role: Role(u.Role), Connections: u.Connections}
+	return Person{Name: u.Name, Role: Role(u.Role), Connections: u.Connections, Groups: u.Groups}
+}
+
+// GroupsOf returns the groups of the person a request is made for (none
+// when nobody signed in).
+func GroupsOf(ctx context.Context) []string {
+	p, _ := From(ctx)
+	return p.Groups
 }
 
 // MayStart reports whether the person may start runs (ask, run SQL,

@@ -152,12 +152,16 @@ CREATE TABLE sign_ins (
 ) WITHOUT ROWID;
 CREATE INDEX sign_ins_by_user ON sign_ins (user_name);
 `},
+		{7, "the groups people are in", `
+-- group_names: a JSON array of the groups a person is in.
+ALTER TABLE users ADD COLUMN group_names TEXT NOT NULL DEFAULT '[]';
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it
