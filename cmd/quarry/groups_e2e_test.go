@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -60,13 +61,15 @@ func TestServeGroupPolicy(t *testing.T) {
 	}
 	ann, bob := token("ann"), token("bob")
 	s.start(t)
-	run := func(secret, sql string) (int, string) {
+	call := func(method, path, body, secret string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest("POST", s.base+"/api/run", strings.NewReader(`{"sql":"`+sql+`"}`))
+		req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("Content-Type", "application/json")
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		req.Header.Set("Authorization", "Bearer "+secret)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -76,9 +79,18 @@ func TestServeGroupPolicy(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(b)
 	}
+	run := func(secret, sql string) (int, string) {
+		t.Helper()
+		return call("POST", "/api/run", `{"sql":"`+sql+`"}`, secret)
+	}
 	const city = "SELECT city, count(*) AS n FROM customers GROUP BY city"
-	if code, b := run(ann, city); code != 200 {
-		t.Errorf("ann reads cities: %d %s", code, b)
+	code, b := run(ann, city)
+	var annRun struct {
+		RunID    string `json:"run_id"`
+		ResultID string `json:"result_id"`
+	}
+	if code != 200 || json.Unmarshal([]byte(b), &annRun) != nil || annRun.ResultID == "" {
+		t.Fatalf("ann reads cities: %d %s", code, b)
 	}
 	if code, b := run(bob, city); code == 200 || !strings.Contains(b, "city") || strings.Contains(b, "Berlin") {
 		t.Errorf("bob (support) reads cities: %d %s", code, b)
@@ -86,6 +98,42 @@ func TestServeGroupPolicy(t *testing.T) {
 	if code, b := run(bob, "SELECT count(*) AS n FROM customers"); code != 200 {
 		t.Errorf("bob counts customers: %d %s", code, b)
 	}
+
+	// Sharing: ann's run is bob's to read once shared with his group, its
+	// result redacted as his group's policy says; only ann (or an admin)
+	// shares it, with people who exist.
+	runPath, resultPath := "/api/runs/"+annRun.RunID, "/api/results/"+annRun.ResultID
+	if code, b := call("GET", runPath, "", bob); code != 404 {
+		t.Errorf("bob reads ann's run before it is shared: %d %s", code, b)
+	}
+	if code, b := call("POST", runPath+"/shares", `{"with":["group:Support"]}`, ann); code != 200 || !strings.Contains(b, `"with":"group:support"`) || !strings.Contains(b, `"by":"ann"`) {
+		t.Errorf("ann shares with support: %d %s", code, b)
+	}
+	if code, b := call("POST", runPath+"/shares", `{"with":["nobody"]}`, ann); code != 400 || !strings.Contains(b, "nobody") {
+		t.Errorf("sharing with nobody: %d %s", code, b)
+	}
+	if code, b := call("GET", runPath, "", bob); code != 200 {
+		t.Errorf("bob reads the run shared with his group: %d %s", code, b)
+	}
+	if code, b := call("GET", "/api/runs", "", bob); code != 200 || !strings.Contains(b, annRun.RunID) {
+		t.Errorf("bob's list lacks the run shared with him: %d %s", code, b)
+	}
+	if code, b := call("GET", resultPath, "", bob); code != 200 || !strings.Contains(b, "[restricted]") || strings.Contains(b, "Berlin") {
+		t.Errorf("bob reads the shared result: %d %.300s", code, b)
+	}
+	if code, b := call("GET", resultPath, "", ann); code != 200 || strings.Contains(b, "[restricted]") {
+		t.Errorf("ann reads her result: %d %.300s", code, b)
+	}
+	if code, b := call("POST", runPath+"/shares", `{"with":["cat"]}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {
+		t.Errorf("bob shares ann's run: %d %s", code, b)
+	}
+	if code, b := call("DELETE", runPath+"/shares/group:support", "", ann); code != 200 || b != "[]\n" {
+		t.Errorf("ann takes the share back: %d %q", code, b)
+	}
+	if code, b := call("GET", resultPath, "", bob); code != 404 {
+		t.Errorf("bob reads the result after the share was taken back: %d %.200s", code, b)
+	}
+
 	if r := quarryProc(t, s.bin, s.dir, "users", "set-groups", "bob"); r.code != 0 || !strings.Contains(r.stdout, "no group") {
 		t.Fatalf("set-groups bob: exit %d\n%s", r.code, r.stderr)
 	}

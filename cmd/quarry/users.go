@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"unicode"
 
@@ -17,12 +15,6 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
-
-// userName is what a person's name may be: letters, digits and . _ @ -,
-// so that it reads the same in a log, a URL and a shell.
-var userName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$`)
-})
 
 func (a *app) usersCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -62,7 +54,7 @@ func (a *app) usersAddCmd() *cobra.Command {
 		if err := a.checkGroups(groups); err != nil {
 			return err
 		}
-		if !userName().MatchString(name) {
+		if !auth.ValidName(name) {
 			return quarry.Errorf(quarry.KindUsage, "%q is not a name quarry takes: use letters, digits and . _ @ - (at most 100)", name)
 		}
 		if role == "" {
@@ -262,7 +254,7 @@ func (a *app) usersSetGroupsCmd() *cobra.Command {
 // (their members read what everyone reads, until it does).
 func (a *app) checkGroups(groups []string) error {
 	for _, g := range groups {
-		if !userName().MatchString(g) {
+		if !auth.ValidName(g) {
 			return quarry.Errorf(quarry.KindUsage, "%q is not a group name quarry takes: use letters, digits and . _ @ - (at most 100)", g)
 		}
 	}

@@ -256,8 +256,9 @@ func validGroupName(name string) bool {
 	if name == "" || len(name) > 100 {
 		return false
 	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._@-", c)) {
+	for i, c := range name {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
 			return false
 		}
 	}

@@ -152,9 +152,20 @@ CREATE TABLE sign_ins (
 ) WITHOUT ROWID;
 CREATE INDEX sign_ins_by_user ON sign_ins (user_name);
 `},
-		{7, "the groups people are in", `
+		{7, "groups, and runs shared", `
 -- group_names: a JSON array of the groups a person is in.
 ALTER TABLE users ADD COLUMN group_names TEXT NOT NULL DEFAULT '[]';
+
+-- Runs shared with people (grantee: a name) or groups ("group:" and a
+-- name), besides their owner.
+CREATE TABLE shares (
+	run_id  TEXT NOT NULL,
+	grantee TEXT NOT NULL CHECK (grantee <> ''),
+	by_name TEXT NOT NULL DEFAULT '',
+	at      TEXT NOT NULL,
+	PRIMARY KEY (run_id, grantee)
+) WITHOUT ROWID;
+CREATE INDEX shares_by_grantee ON shares (grantee, run_id);
 `},
 	}
 }
