@@ -98,6 +98,20 @@ func TestServeGroupPolicy(t *testing.T) {
 	if code, b := run(bob, "SELECT count(*) AS n FROM customers"); code != 200 {
 		t.Errorf("bob counts customers: %d %s", code, b)
 	}
+	// A workflow's steps run under the policy of the person who runs it.
+	for _, node := range []string{
+		`{"id":"q","kind":"query","sql":"SELECT city AS town, count(*) AS n FROM customers GROUP BY city ORDER BY n DESC LIMIT 5","next":"done"}`,
+		`{"id":"q","kind":"ask","question":"number of customers by city","next":"done"}`,
+	} {
+		wf := `{"workflow":{"name":"t","nodes":[` + node + `,{"id":"done","kind":"end","message":"ok"}]}}`
+		code, b := call("POST", "/api/workflows/run", wf, bob)
+		if strings.Contains(b, "Denver") || strings.Contains(b, "Chicago") || strings.Contains(b, `"status":"completed"`) {
+			t.Errorf("bob's workflow read cities: %d %.400s", code, b)
+		}
+		if code, b := call("POST", "/api/workflows/run", wf, ann); code != 200 || !strings.Contains(b, "Denver") {
+			t.Errorf("ann's workflow: %d %.300s", code, b)
+		}
+	}
 
 	// Sharing: ann's run is bob's to read once shared with his group, its
 	// result redacted as his group's policy says; only ann (or an admin)
