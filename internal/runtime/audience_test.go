@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
 )
 
 type groupsKey struct{}
@@ -131,6 +133,26 @@ func TestGroupRestrictedColumns(t *testing.T) {
 	for i := range seen.Rows {
 		if seen.Rows[i][1] != "[restricted]" || full.Rows[i][1] == "[restricted]" {
 			t.Errorf("row %d: support sees %v, others %v", i, seen.Rows[i], full.Rows[i])
+		}
+	}
+	// The hash of the rows in clear would confirm a guess at them: a
+	// member reads the run without it, in its state and in its log.
+	if st, err := srv.Store.Run(ctx, res.RunID); err != nil || st.ResultHash == "" {
+		t.Errorf("the run's hash for everyone else: %q, %v", st.ResultHash, err)
+	}
+	if st, err := srv.Store.Run(support, res.RunID); err != nil || st.ResultHash != "" {
+		t.Errorf("support reads the run's hash %q, %v", st.ResultHash, err)
+	}
+	if runs, err := srv.Store.Runs(support, store.RunFilter{Limit: 5}); err != nil || slices.ContainsFunc(runs, func(r event.RunState) bool { return r.RunID == res.RunID && r.ResultHash != "" }) {
+		t.Errorf("support lists the run's hash: %v", err)
+	}
+	evs, err := srv.Store.Events(support, res.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		if strings.Contains(string(e.Data), "sha256:") {
+			t.Errorf("support reads a hash in the log: %s %s", e.Type, e.Data)
 		}
 	}
 
