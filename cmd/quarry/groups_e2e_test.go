@@ -40,6 +40,9 @@ func TestServeGroupPolicy(t *testing.T) {
 		{[]string{"users", "set-groups", "nobody", "support"}, quarry.ExitInput, ""},
 		{[]string{"users", "set-groups"}, quarry.ExitUsage, ""},
 		{[]string{"users", "list"}, 0, "support"},
+		{[]string{"users", "set-connections", "bob", "nope"}, quarry.ExitUsage, ""},
+		{[]string{"users", "set-connections", "bob", "demo"}, 0, "bob may use demo"},
+		{[]string{"users", "set-connections", "bob"}, 0, "every connection"},
 	} {
 		r := quarryProc(t, s.bin, s.dir, c.args...)
 		if r.code != c.code || !strings.Contains(r.stdout, c.out) {

@@ -34,7 +34,7 @@ without it they may use all.`,
   quarry users set-role bob viewer
   quarry users remove bob`,
 	}
-	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd(), a.usersSetGroupsCmd())
+	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd(), a.usersSetGroupsCmd(), a.usersSetConnectionsCmd())
 	return cmd
 }
 
@@ -244,6 +244,34 @@ func (a *app) usersSetGroupsCmd() *cobra.Command {
 			return nil
 		}
 		fmt.Fprintf(a.stdout, "%s is in %s now.\n", args[0], strings.Join(groups, ", "))
+		return nil
+	})
+	return cmd
+}
+
+func (a *app) usersSetConnectionsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "set-connections NAME [CONNECTION ...]",
+		Short: "Replace the connections a person may use (none: all)",
+		Args:  minArgs(1, "give the name and the connections: quarry users set-connections NAME warehouse"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		conns := args[1:]
+		if err := a.knownConnections(conns); err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.SetConnections(ctx, args[0], conns); err != nil {
+			return err
+		}
+		if len(conns) == 0 {
+			fmt.Fprintf(a.stdout, "%s may use every connection now.\n", args[0])
+			return nil
+		}
+		fmt.Fprintf(a.stdout, "%s may use %s now.\n", args[0], strings.Join(conns, ", "))
 		return nil
 	})
 	return cmd

@@ -89,7 +89,7 @@ func (p Person) MayStart(connection string) (bool, string) {
 		if len(p.Connections) == 0 || slices.Contains(p.Connections, connection) {
 			return true, ""
 		}
-		return false, p.Name + " may not use connection " + connection + "; ask an admin to add it with `quarry users add --connection`"
+		return false, p.Name + " may not use connection " + connection + "; ask an admin to add it with `quarry users set-connections`"
 	}
 	return false, p.Name + " is a viewer: viewers read runs but start none; ask an admin for the analyst role"
 }

@@ -235,6 +235,7 @@ func (s scoped) ShareRun(ctx context.Context, sh store.Share) error {
 		sh.By = p.Name
 	}
 	if g, ok := strings.CutPrefix(sh.With, store.GroupGrantee); ok {
+		g = strings.TrimSpace(g)
 		if !ValidName(g) {
 			return quarry.Errorf(quarry.KindInput, "%q is not a group name quarry takes: use letters, digits and . _ @ -", g)
 		}
@@ -256,7 +257,7 @@ func (s scoped) UnshareRun(ctx context.Context, runID, with string) error {
 		return err
 	}
 	if g, ok := strings.CutPrefix(with, store.GroupGrantee); ok {
-		with = GroupGrantee(g)
+		with = GroupGrantee(strings.TrimSpace(g))
 	}
 	return s.State.UnshareRun(ctx, st.RunID, with)
 }

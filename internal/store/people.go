@@ -27,6 +27,9 @@ type People interface {
 	SetRole(ctx context.Context, name, role string) error
 	// SetGroups replaces the groups a person is in.
 	SetGroups(ctx context.Context, name string, groups []string) error
+	// SetConnections replaces the connections a person may use (none:
+	// all).
+	SetConnections(ctx context.Context, name string, conns []string) error
 
 	// CreateToken stores a new token (its hash, never its secret) of an
 	// existing person; an unknown person is KindNotFound.

@@ -113,6 +113,18 @@ func (s *Store) SetGroups(ctx context.Context, name string, groups []string) err
 	return nil
 }
 
+// SetConnections replaces the connections a person may use.
+func (s *Store) SetConnections(ctx context.Context, name string, conns []string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeConnections(conns), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the connections of %s", name)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
 // CreateToken stores a new token of an existing person.
 func (s *Store) CreateToken(ctx context.Context, t store.Token) error {
 	if t.ID == "" || t.Hash == "" || t.CreatedAt.IsZero() {
