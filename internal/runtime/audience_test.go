@@ -2,9 +2,9 @@ package runtime
 
 import (
 	"context"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
