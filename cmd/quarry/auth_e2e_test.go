@@ -181,6 +181,17 @@ func browserSignIn(t *testing.T, s *servedQuarry, token string) {
 	}
 	watchPage(t, ctx)
 	uiAsk(t, ctx, "number of orders")
+	// Share the answer's run with a person, and with someone who is not.
+	uiDo(t, ctx, "open sharing", chromedp.Click(chromedp.CSS(".share-toggle")))
+	uiWaitFor(t, ctx, "not shared yet", `document.querySelector(".share-status").textContent === "Not shared."`)
+	uiDo(t, ctx, "share with nobody", chromedp.SendKeys(chromedp.CSS(".share-with"), "nobody"+kb.Enter))
+	uiWaitFor(t, ctx, "the refusal", `document.querySelector(".share-status").textContent.includes("no person")`)
+	uiDo(t, ctx, "share with vic and a group",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector(".share-with").value = ""`),
+		chromedp.SendKeys(chromedp.CSS(".share-with"), "vic, group:Support"+kb.Enter))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`document.querySelector(".share-status").textContent === "Shared with group:support, vic."`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("sharing says %q, with the field holding %q", uiEval[string](t, ctx, `document.querySelector(".share-status").textContent`), uiEval[string](t, ctx, `document.querySelector(".share-with").value`))
+	}
 	pageProblems(t, ctx)
 	uiDo(t, ctx, "sign out", chromedp.Click(chromedp.CSS("#signout")))
 	uiAfterReload(t, ctx, "the sign-in form again", `document.querySelector("#signin-token") !== null`)

@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/quarrydata/quarry/internal/auth"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
@@ -74,7 +75,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, env func(string) (string,
 func (a *app) newRuntime() *runtime.Runtime {
 	return runtime.New(runtime.Options{
 		Load: a.loadConfig, Env: a.env, Now: a.now, Random: a.random, Version: a.version.Version,
-		Notes: a.stderr, Interactive: a.stderrTTY(),
+		Notes: a.stderr, Interactive: a.stderrTTY(), Groups: auth.GroupsOf,
 	})
 }
 

@@ -195,7 +195,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Version:      a.version.Version,
 		Assets:       httpapi.Assets(),
 		Agent:        srv.Agent,
-		Workflows:    &serveWorkflows{rt: a.rt, now: a.now, mu: own},
+		Workflows:    &serveWorkflows{rt: a.rt, srv: srv, now: a.now, mu: own},
 		Monitors:     &serveMonitors{mons: srv.Monitors, rt: a.rt},
 	}
 	return c, srv, release, nil

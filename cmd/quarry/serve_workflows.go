@@ -14,10 +14,11 @@ import (
 
 // serveWorkflows hands the web editor the project's workflows: the files
 // of the knowledge folder, what they are validated against, and runs,
-// one at a time (a workflow's steps use the runtime's own connection,
-// apart from the server's).
+// one at a time, their steps through the server's generation as the
+// request's person is served (their groups' policy).
 type serveWorkflows struct {
 	rt  *runtime.Runtime
+	srv *runtime.Server
 	now func() time.Time
 	mu  *sync.Mutex
 }
@@ -53,5 +54,5 @@ func (s *serveWorkflows) Run(ctx context.Context, w *workflow.Workflow, params m
 	if p, ok := auth.From(ctx); ok {
 		by = p.Name
 	}
-	return s.rt.RunWorkflow(ctx, w, g, runtime.WorkflowRequest{Params: params, AsOf: s.now(), Progress: progress, By: by})
+	return s.rt.RunWorkflow(ctx, w, g, runtime.WorkflowRequest{Params: params, AsOf: s.now(), Progress: progress, By: by, Server: s.srv})
 }

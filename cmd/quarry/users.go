@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"unicode"
 
@@ -17,12 +15,6 @@ import (
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
-
-// userName is what a person's name may be: letters, digits and . _ @ -,
-// so that it reads the same in a log, a URL and a shell.
-var userName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$`)
-})
 
 func (a *app) usersCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -42,13 +34,13 @@ without it they may use all.`,
   quarry users set-role bob viewer
   quarry users remove bob`,
 	}
-	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd())
+	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd(), a.usersSetGroupsCmd(), a.usersSetConnectionsCmd())
 	return cmd
 }
 
 func (a *app) usersAddCmd() *cobra.Command {
 	var role string
-	var conns []string
+	var conns, groups []string
 	cmd := &cobra.Command{
 		Use:   "add NAME --role admin|analyst|viewer",
 		Short: "Add a person with a role",
@@ -56,9 +48,13 @@ func (a *app) usersAddCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&role, "role", "", "admin, analyst or viewer (required)")
 	cmd.Flags().StringArrayVar(&conns, "connection", nil, "a connection the person may use (repeat for several; default: all)")
+	cmd.Flags().StringArrayVar(&groups, "group", nil, "a group the person is in (repeat for several); knowledge/policy.yaml says what its members may not read")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		name := args[0]
-		if !userName().MatchString(name) {
+		if err := a.checkGroups(groups); err != nil {
+			return err
+		}
+		if !auth.ValidName(name) {
 			return quarry.Errorf(quarry.KindUsage, "%q is not a name quarry takes: use letters, digits and . _ @ - (at most 100)", name)
 		}
 		if role == "" {
@@ -88,7 +84,7 @@ func (a *app) usersAddCmd() *cobra.Command {
 				return quarry.Errorf(quarry.KindUsage, "runs are recorded under %q, a person removed earlier; give the new person another name, so that those runs stay theirs", name)
 			}
 		}
-		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, CreatedAt: a.now()})
+		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, Groups: groups, CreatedAt: a.now()})
 		if quarry.KindOf(err) == quarry.KindConflict {
 			return quarry.Errorf(quarry.KindUsage, "%s", quarry.Message(err))
 		}
@@ -98,6 +94,9 @@ func (a *app) usersAddCmd() *cobra.Command {
 		which := "every connection"
 		if len(conns) > 0 {
 			which = "connections " + strings.Join(conns, ", ")
+		}
+		if len(groups) > 0 {
+			which += "; groups " + strings.Join(groups, ", ")
 		}
 		fmt.Fprintf(a.stdout, "Added %s (%s, %s). Give them a token: quarry tokens create --user %s\n", name, r, which, name)
 		return nil
@@ -153,13 +152,16 @@ func (a *app) usersListCmd() *cobra.Command {
 			return nil
 		}
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tCREATED")
+		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tGROUPS\tCREATED")
 		for _, u := range us {
-			conns := "all"
+			conns, groups := "all", "-"
 			if len(u.Connections) > 0 {
 				conns = strings.Join(u.Connections, ",")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, u.CreatedAt.UTC().Format("2006-01-02 15:04"))
+			if len(u.Groups) > 0 {
+				groups = strings.Join(u.Groups, ",")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, groups, u.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		}
 		return tw.Flush()
 	})
@@ -217,6 +219,86 @@ func (a *app) usersSetRoleCmd() *cobra.Command {
 		return nil
 	})
 	return cmd
+}
+
+func (a *app) usersSetGroupsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "set-groups NAME [GROUP ...]",
+		Short: "Replace the groups a person is in (none: no group)",
+		Args:  minArgs(1, "give the name and the groups: quarry users set-groups NAME support emea"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		groups := args[1:]
+		if err := a.checkGroups(groups); err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.SetGroups(ctx, args[0], groups); err != nil {
+			return err
+		}
+		if len(groups) == 0 {
+			fmt.Fprintf(a.stdout, "%s is in no group now.\n", args[0])
+			return nil
+		}
+		fmt.Fprintf(a.stdout, "%s is in %s now.\n", args[0], strings.Join(groups, ", "))
+		return nil
+	})
+	return cmd
+}
+
+func (a *app) usersSetConnectionsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "set-connections NAME [CONNECTION ...]",
+		Short: "Replace the connections a person may use (none: all)",
+		Args:  minArgs(1, "give the name and the connections: quarry users set-connections NAME warehouse"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		conns := args[1:]
+		if err := a.knownConnections(conns); err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.SetConnections(ctx, args[0], conns); err != nil {
+			return err
+		}
+		if len(conns) == 0 {
+			fmt.Fprintf(a.stdout, "%s may use every connection now.\n", args[0])
+			return nil
+		}
+		fmt.Fprintf(a.stdout, "%s may use %s now.\n", args[0], strings.Join(conns, ", "))
+		return nil
+	})
+	return cmd
+}
+
+// checkGroups refuses group names quarry does not take, and says on
+// standard error which groups knowledge/policy.yaml does not mention
+// (their members read what everyone reads, until it does).
+func (a *app) checkGroups(groups []string) error {
+	for _, g := range groups {
+		if !auth.ValidName(g) {
+			return quarry.Errorf(quarry.KindUsage, "%q is not a group name quarry takes: use letters, digits and . _ @ - (at most 100)", g)
+		}
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	known, err := a.rt.PolicyGroups()
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		if !slices.ContainsFunc(known, func(k string) bool { return strings.EqualFold(k, g) }) {
+			fmt.Fprintf(a.stderr, "quarry: knowledge/policy.yaml has no group %q yet: its members read what everyone else reads until it has\n", g)
+		}
+	}
+	return nil
 }
 
 func (a *app) tokensCmd() *cobra.Command {
@@ -339,6 +421,17 @@ func (a *app) tokensRevokeCmd() *cobra.Command {
 func exactArgs(n int, how string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
+			return quarry.Errorf(quarry.KindUsage, "%s", how)
+		}
+		return nil
+	}
+}
+
+// minArgs accepts n arguments or more and otherwise says how to call the
+// command.
+func minArgs(n int, how string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
 			return quarry.Errorf(quarry.KindUsage, "%s", how)
 		}
 		return nil

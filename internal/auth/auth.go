@@ -61,16 +61,23 @@ type Person struct {
 	Role Role
 	// Connections the person may use; empty: all of them.
 	Connections []string
-	// Groups are the groups the identity provider named when the person
-	// signed in with OpenID Connect (auth.oidc.groups_claim), as it wrote
-	// them; nil with a token. Nothing decides by them yet: they are here
-	// for the policies that will.
+	// Groups the person is in: those quarry users gave them, and those
+	// the identity provider named when they signed in with OpenID Connect
+	// (auth.oidc.groups_claim). The project's policy.yaml says what their
+	// members may not read (runtime.Options.Groups).
 	Groups []string
 }
 
 // PersonOf is the Person a stored user is.
 func PersonOf(u store.User) Person {
-	return Person{Name: u.Name, Role: Role(u.Role), Connections: u.Connections}
+	return Person{Name: u.Name, Role: Role(u.Role), Connections: u.Connections, Groups: u.Groups}
+}
+
+// GroupsOf returns the groups of the person a request is made for (none
+// when nobody signed in).
+func GroupsOf(ctx context.Context) []string {
+	p, _ := From(ctx)
+	return p.Groups
 }
 
 // MayStart reports whether the person may start runs (ask, run SQL,
@@ -85,7 +92,7 @@ func (p Person) MayStart(connection string) (bool, string) {
 		if len(p.Connections) == 0 || slices.Contains(p.Connections, connection) {
 			return true, ""
 		}
-		return false, p.Name + " may not use connection " + connection + "; ask an admin to add it with `quarry users add --connection`"
+		return false, p.Name + " may not use connection " + connection + "; ask an admin to add it with `quarry users set-connections`"
 	}
 	return false, p.Name + " is a viewer: viewers read runs but start none; ask an admin for the analyst role"
 }
@@ -161,4 +168,19 @@ func wellFormed(s string) bool {
 // they differ.
 func sameHash(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// ValidName reports whether s can name a person or a group: letters,
+// digits and . _ @ -, starting with a letter or digit, at most 100.
+func ValidName(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for i, c := range s {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
+			return false
+		}
+	}
+	return true
 }

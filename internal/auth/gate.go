@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -196,7 +197,12 @@ func (g *Gate) authenticate(r *http.Request, cookies bool) (Person, string, erro
 		return Person{}, "", quarry.Errorf(quarry.KindUnauthenticated, "this sign-in expired; sign in again")
 	}
 	p, err := g.person(ctx, si.User)
-	p.Groups = si.Groups
+	// The groups quarry users gave them, and those the provider named.
+	for _, gr := range si.Groups {
+		if !slices.ContainsFunc(p.Groups, func(h string) bool { return strings.EqualFold(h, gr) }) {
+			p.Groups = append(p.Groups, gr)
+		}
+	}
 	return p, hash, err
 }
 

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -12,7 +13,8 @@ import (
 // Scope returns st as the person in each call's context sees it (From):
 // the runs they start record them as the owner (run.started's Owner, and
 // the sessions they open), and a person who is not an admin reads only
-// their own runs, events, results and sessions. Someone else's run, result
+// their own runs, events, results and sessions, and the runs (with their
+// events and results) shared with them or a group they are in. Someone else's run, result
 // or session is "not found", exactly as one that does not exist, so that
 // its ID is not confirmed. A context with no person (sign-in off, the
 // CLI) reads and writes as st does.
@@ -67,9 +69,42 @@ func (s scoped) Run(ctx context.Context, runID string) (event.RunState, error) {
 		return st, err
 	}
 	if st.Owner != p.Name {
-		return event.RunState{}, store.NoRun(runID)
+		shared, err := s.sharedWith(ctx, p, st.RunID)
+		if err != nil {
+			return event.RunState{}, err
+		}
+		if !shared {
+			return event.RunState{}, store.NoRun(runID)
+		}
 	}
 	return st, nil
+}
+
+// Grantees are the names under which runs are shared with p: their own,
+// and each of their groups' (store.GroupGrantee, lower case).
+func (p Person) Grantees() []string {
+	out := []string{p.Name}
+	for _, g := range p.Groups {
+		out = append(out, GroupGrantee(g))
+	}
+	return out
+}
+
+// GroupGrantee is how a share names the group g.
+func GroupGrantee(g string) string { return store.GroupGrantee + strings.ToLower(g) }
+
+// sharedWith reports whether runID is shared with p or a group of theirs.
+func (s scoped) sharedWith(ctx context.Context, p Person, runID string) (bool, error) {
+	shares, err := s.State.RunShares(ctx, runID)
+	if err != nil {
+		return false, err
+	}
+	for _, sh := range shares {
+		if slices.Contains(p.Grantees(), sh.With) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Events returns the log of a run the person may read.
@@ -84,10 +119,11 @@ func (s scoped) Events(ctx context.Context, runID string) ([]event.Event, error)
 	return s.State.Events(ctx, runID)
 }
 
-// Runs lists only the person's own runs, unless they see all.
+// Runs lists only the person's own runs and those shared with them,
+// unless they see all.
 func (s scoped) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error) {
 	if p, ok := limited(ctx); ok {
-		f.Owner = p.Name
+		f.Owner, f.SharedWith = p.Name, p.Grantees()
 	}
 	return s.State.Runs(ctx, f)
 }
@@ -98,7 +134,16 @@ func (s scoped) Result(ctx context.Context, id string) (*quarry.Table, error) {
 		mine := false
 		for _, runID := range store.ResultRunIDs(id) {
 			st, err := s.State.Run(ctx, runID)
-			if err == nil && st.RunID == runID && st.Owner == p.Name {
+			if err != nil || st.RunID != runID {
+				continue
+			}
+			if st.Owner == p.Name {
+				mine = true
+				break
+			}
+			if shared, err := s.sharedWith(ctx, p, runID); err != nil {
+				return nil, err
+			} else if shared {
 				mine = true
 				break
 			}
@@ -174,4 +219,67 @@ func (s scoped) Sessions(ctx context.Context, limit int) ([]store.Session, error
 		}
 	}
 	return out, nil
+}
+
+// ShareRun shares a run the person owns (any run, for an admin) with a
+// person of the state or a group ("group:NAME"), recording them as the
+// one who shared it. Someone else's run is "not found" when they cannot
+// read it, and forbidden when it was shared with them.
+func (s scoped) ShareRun(ctx context.Context, sh store.Share) error {
+	st, err := s.mayShare(ctx, sh.RunID)
+	if err != nil {
+		return err
+	}
+	sh.RunID = st.RunID
+	if p, ok := From(ctx); ok {
+		sh.By = p.Name
+	}
+	if g, ok := strings.CutPrefix(sh.With, store.GroupGrantee); ok {
+		g = strings.TrimSpace(g)
+		if !ValidName(g) {
+			return quarry.Errorf(quarry.KindInput, "%q is not a group name quarry takes: use letters, digits and . _ @ -", g)
+		}
+		sh.With = GroupGrantee(g)
+	} else if _, err := s.State.User(ctx, sh.With); err != nil {
+		if quarry.KindOf(err) == quarry.KindNotFound {
+			return quarry.Errorf(quarry.KindInput, "no person %q to share with; give a person's name, or group:NAME for a group", sh.With)
+		}
+		return err
+	}
+	return s.State.ShareRun(ctx, sh)
+}
+
+// UnshareRun takes back a share of a run the person owns (any run, for
+// an admin).
+func (s scoped) UnshareRun(ctx context.Context, runID, with string) error {
+	st, err := s.mayShare(ctx, runID)
+	if err != nil {
+		return err
+	}
+	if g, ok := strings.CutPrefix(with, store.GroupGrantee); ok {
+		with = GroupGrantee(strings.TrimSpace(g))
+	}
+	return s.State.UnshareRun(ctx, st.RunID, with)
+}
+
+// RunShares returns whom a run the person may read is shared with.
+func (s scoped) RunShares(ctx context.Context, runID string) ([]store.Share, error) {
+	st, err := s.Run(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	return s.State.RunShares(ctx, st.RunID)
+}
+
+// mayShare returns the run when the person may change whom it is shared
+// with: its owner, an admin, or anyone when nobody signed in.
+func (s scoped) mayShare(ctx context.Context, runID string) (event.RunState, error) {
+	st, err := s.Run(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	if p, ok := limited(ctx); ok && st.Owner != p.Name {
+		return event.RunState{}, quarry.Errorf(quarry.KindForbidden, "only the person who asked (%s) or an admin shares run %s", st.Owner, st.RunID)
+	}
+	return st, nil
 }

@@ -43,6 +43,9 @@ type Store interface {
 	Session(ctx context.Context, id string) (store.Session, error)
 	Sessions(ctx context.Context, limit int) ([]store.Session, error)
 	TouchSession(ctx context.Context, id, runID, title string, at time.Time) error
+	ShareRun(ctx context.Context, sh store.Share) error
+	UnshareRun(ctx context.Context, runID, with string) error
+	RunShares(ctx context.Context, runID string) ([]store.Share, error)
 }
 
 // AskFunc answers a question, recording the run through rec, with the
@@ -149,6 +152,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/runs/{id}/events", s.getEvents)
 	m.HandleFunc("GET /api/runs/{id}/export", s.exportRun)
 	m.HandleFunc("POST /api/runs/{id}/rerun", s.rerunRun)
+	m.HandleFunc("GET /api/runs/{id}/shares", s.listShares)
+	m.HandleFunc("POST /api/runs/{id}/shares", s.shareRun)
+	m.HandleFunc("DELETE /api/runs/{id}/shares/{with}", s.unshareRun)
 	m.HandleFunc("GET /api/results/{id}", s.getResult)
 	m.HandleFunc("GET /api/sessions", s.listSessions)
 	m.HandleFunc("GET /api/sessions/{id}", s.getSession)

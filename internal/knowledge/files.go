@@ -194,27 +194,75 @@ type PolicyRule struct {
 	Line   int    `json:"line"`
 }
 
-func decodePolicy(src []byte) ([]PolicyRule, *decoder) {
+// PolicyGroup is what policy.yaml's groups: says of one group of people
+// (docs/auth.md): the columns restricted for its members on top of the
+// project's, and the connections they may use (empty: all).
+type PolicyGroup struct {
+	Name        string       `json:"name"`
+	Restricted  []PolicyRule `json:"restricted,omitempty"`
+	Connections []string     `json:"connections,omitempty"`
+	Line        int          `json:"line"`
+}
+
+// policyDoc is policy.yaml decoded.
+type policyDoc struct {
+	rules  []PolicyRule
+	groups []PolicyGroup
+}
+
+func decodePolicy(src []byte) (policyDoc, *decoder) {
 	d := newDecoder(PolicyFile)
-	var rules []PolicyRule
+	var doc policyDoc
 	root := d.Parse(src)
 	if root == nil {
-		return nil, d
+		return doc, d
+	}
+	rules := func(v ast.Node, p string) []PolicyRule {
+		var out []PolicyRule
+		d.Seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
+			r := PolicyRule{File: PolicyFile, Line: yamlnode.Line(v)}
+			if d.Mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
+				{"column", func(v ast.Node, p string) { r.Column = d.Str(v, p) }},
+				{"reason", func(v ast.Node, p string) { r.Reason = d.Str(v, p) }},
+			}) {
+				out = append(out, r)
+			}
+		})
+		return out
 	}
 	d.Mapping(root, "", "the policy", []field{
-		{"restricted", func(v ast.Node, p string) {
-			d.Seq(v, p, "restricted columns", func(_ int, v ast.Node, p string) {
-				r := PolicyRule{File: PolicyFile, Line: yamlnode.Line(v)}
-				if d.Mapping(v, p, "a restricted column (column: table.column, reason: why)", []field{
-					{"column", func(v ast.Node, p string) { r.Column = d.Str(v, p) }},
-					{"reason", func(v ast.Node, p string) { r.Reason = d.Str(v, p) }},
-				}) {
-					rules = append(rules, r)
+		{"restricted", func(v ast.Node, p string) { doc.rules = rules(v, p) }},
+		{"groups", func(v ast.Node, p string) {
+			d.entries(v, p, "groups", func(name string, v ast.Node, p string) {
+				g := PolicyGroup{Name: name, Line: yamlnode.Line(v)}
+				if !validGroupName(name) {
+					d.Errf(yamlnode.Line(v), p, "group name %q: use letters, digits and . _ @ - only", name)
 				}
+				d.Mapping(v, p, "a group (restricted: […], connections: […])", []field{
+					{"restricted", func(v ast.Node, p string) { g.Restricted = rules(v, p) }},
+					{"connections", func(v ast.Node, p string) { g.Connections = d.Strs(v, p) }},
+				})
+				doc.groups = append(doc.groups, g)
 			})
 		}},
 	})
-	return rules, d
+	return doc, d
+}
+
+// validGroupName reports whether name can name a group: what a person's
+// name may hold (internal/auth), so that groups from a sign-in provider
+// and from quarry users read alike.
+func validGroupName(name string) bool {
+	if name == "" || len(name) > 100 {
+		return false
+	}
+	for i, c := range name {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // VerifiedQuery is a question with SQL a person has checked.
@@ -296,24 +344,24 @@ func fileComments(src []byte, d *decoder, paths []string) ([]string, map[string]
 }
 
 // LoadPolicy reads only the folder's policy.yaml and returns its restricted
-// columns as written ("table.column" or "entity.column"); none when the
-// file or the folder is absent. It serves a folder whose model.yaml does
+// columns as written ("table.column" or "entity.column") and its groups;
+// none when the file or the folder is absent. It serves a folder whose model.yaml does
 // not exist yet (before the first learn), where Load fails.
-func LoadPolicy(dir string) ([]string, error) {
+func LoadPolicy(dir string) ([]string, []PolicyGroup, error) {
 	src, err := os.ReadFile(filepath.Join(dir, PolicyFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", filepath.Join(dir, PolicyFile))
+		return nil, nil, quarry.Wrap(quarry.KindConfig, err, "cannot read %s", filepath.Join(dir, PolicyFile))
 	}
-	rules, d := decodePolicy(src)
+	doc, d := decodePolicy(src)
 	if len(d.Problems) > 0 {
-		return nil, &quarry.Error{Kind: quarry.KindConfig, Msg: d.Problems[0].Format(dir), Err: Problems(d.Problems)}
+		return nil, nil, &quarry.Error{Kind: quarry.KindConfig, Msg: d.Problems[0].Format(dir), Err: Problems(d.Problems)}
 	}
-	out := make([]string, 0, len(rules))
-	for _, r := range rules {
+	out := make([]string, 0, len(doc.rules))
+	for _, r := range doc.rules {
 		out = append(out, r.Column)
 	}
-	return out, nil
+	return out, doc.groups, nil
 }

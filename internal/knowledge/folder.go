@@ -28,6 +28,9 @@ type Folder struct {
 	Verified []VerifiedQuery
 	Notes    []Note
 	Policy   []PolicyRule
+	// Groups are policy.yaml's groups: columns restricted for some
+	// people on top of Policy, and the connections they may use.
+	Groups []PolicyGroup
 	// Candidates are the measures learn suggests (the candidates: section of
 	// metrics.yaml). They are not metrics until a person moves them.
 	Candidates []semantic.Metric
@@ -205,6 +208,7 @@ type loaded struct {
 	model    *modelDoc
 	metrics  *metricsDoc
 	policy   []PolicyRule
+	groups   []PolicyGroup
 	policyD  *decoder
 	examples []VerifiedQuery
 	exD      []*decoder
@@ -307,7 +311,9 @@ func (l *loaded) gather(fsys fs.FS) error {
 func (l *loaded) decode() {
 	l.model = decodeModel(l.files[ModelFile])
 	l.metrics = decodeMetrics(l.files[MetricsFile])
-	l.policy, l.policyD = decodePolicy(l.files[PolicyFile])
+	var pdoc policyDoc
+	pdoc, l.policyD = decodePolicy(l.files[PolicyFile])
+	l.policy, l.groups = pdoc.rules, pdoc.groups
 	for _, name := range l.exNames {
 		qs, d := decodeExamples(name, l.files[name])
 		l.examples = append(l.examples, qs...)
@@ -395,6 +401,7 @@ func (l *loaded) build() (*Folder, []Problem) {
 		Verified:   l.examples,
 		Notes:      l.notes,
 		Policy:     l.policy,
+		Groups:     l.groups,
 		Candidates: candidates,
 	}
 	for _, m := range l.monitors {

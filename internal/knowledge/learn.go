@@ -221,7 +221,9 @@ func readExisting(dir string) (*existing, error) {
 		return nil, err
 	}
 	var pd *decoder
-	old.policy, pd = decodePolicy(old.policySrc)
+	var pdoc policyDoc
+	pdoc, pd = decodePolicy(old.policySrc)
+	old.policy = pdoc.rules
 	if err := fail(pd); err != nil {
 		return nil, err
 	}

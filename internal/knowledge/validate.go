@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
 var (
@@ -226,10 +227,22 @@ func lettersOnly(words []string) bool {
 }
 
 func (v *validator) policyCheck() {
+	for _, e := range v.rulesCheck("restricted", v.l.policy) {
+		v.restrict[e] = true
+	}
+	for _, g := range v.l.groups {
+		v.rulesCheck(yamlnode.JoinPath(yamlnode.JoinPath("groups", g.Name), "restricted"), g.Restricted)
+	}
+}
+
+// rulesCheck checks restricted columns of policy.yaml listed at path, and
+// returns each as "table.column" and "entity.column", lower case.
+func (v *validator) rulesCheck(path string, rules []PolicyRule) []string {
 	d := v.l.policyD
 	seen := map[string]bool{}
-	for i, r := range v.l.policy {
-		p := fmt.Sprintf("restricted[%d]", i)
+	var out []string
+	for i, r := range rules {
+		p := fmt.Sprintf("%s[%d]", path, i)
 		t, c, ok := strings.Cut(r.Column, ".")
 		if !ok || t == "" || c == "" {
 			v.errf(d, p+".column", "want table.column, found %q", r.Column)
@@ -257,9 +270,9 @@ func (v *validator) policyCheck() {
 			v.errf(d, p+".column", "%s is listed twice; keep one", r.Column)
 		}
 		seen[key] = true
-		v.restrict[strings.ToLower(e.Table)+"."+strings.ToLower(c)] = true
-		v.restrict[strings.ToLower(e.Name)+"."+strings.ToLower(c)] = true
+		out = append(out, strings.ToLower(e.Table)+"."+strings.ToLower(c), strings.ToLower(e.Name)+"."+strings.ToLower(c))
 	}
+	return out
 }
 
 func (v *validator) metricsCheck() {

@@ -229,3 +229,17 @@ func FromModel(m *semantic.Model) *Policy {
 	}
 	return New(all)
 }
+
+// With returns a policy that restricts what p does and the columns cols
+// ("table.column") as well. p is unchanged.
+func (p *Policy) With(cols ...string) *Policy {
+	var all []string
+	if p != nil {
+		for _, cs := range p.cols {
+			for _, c := range cs {
+				all = append(all, c)
+			}
+		}
+	}
+	return New(append(all, cols...))
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -31,6 +32,16 @@ type generation struct {
 	guard   analyst.Guard // the guard of the served connection, with its policy; nil in manual mode
 	conn    string        // the served connection's name, as runs record it before " (dialect: target)"
 	values  io.Closer     // its value index; the runtime closes the last one
+	cc      *config.Connection
+	// noKnowledge says why questions cannot be answered (no folder and
+	// no model); refused why nothing may run (a group of the person
+	// asking may not use the connection).
+	noKnowledge, refused error
+
+	// variants are this generation under the policy of some people's
+	// groups (audience), by audience key, built on first use; they share
+	// the generation's life.
+	variants map[string]*generation
 
 	refs    int
 	retired bool
@@ -45,6 +56,10 @@ type generation struct {
 type generations struct {
 	dir   string
 	build func(ctx context.Context) (*generation, error)
+	// variant builds a generation under an audience's policy; member
+	// returns the groups of the person a request is made for (nil: none).
+	variant func(ctx context.Context, base *generation, a audience) (*generation, error)
+	member  func(ctx context.Context) []string
 	// files are more files whose change builds a new generation (the
 	// project's quarry.yaml and .env: a connection's privacy tier); their
 	// names, sizes and times are taken with the folder's.
@@ -115,9 +130,13 @@ func (gs *generations) acquire(ctx context.Context) (*generation, func(), error)
 		gs.stamp = stamp
 	}
 	g := gs.cur
+	v, err := gs.variantOf(ctx, g)
+	if err != nil {
+		return nil, nil, err
+	}
 	g.refs++
 	var once sync.Once
-	return g, func() {
+	return v, func() {
 		once.Do(func() {
 			gs.mu.Lock()
 			defer gs.mu.Unlock()
@@ -129,8 +148,36 @@ func (gs *generations) acquire(ctx context.Context) (*generation, func(), error)
 	}, nil
 }
 
+// variantOf returns g as the person of ctx is served: g itself, or its
+// variant under the policy of their groups, built on first use (under
+// gs.mu, as builds are).
+func (gs *generations) variantOf(ctx context.Context, g *generation) (*generation, error) {
+	if gs.member == nil || gs.variant == nil || g.guard == nil {
+		return g, nil
+	}
+	a := audienceOf(g.proj.Groups, gs.member(ctx), g.conn)
+	if a.key == "" {
+		return g, nil
+	}
+	if v := g.variants[a.key]; v != nil {
+		return v, nil
+	}
+	v, err := gs.variant(ctx, g, a)
+	if err != nil {
+		return nil, err
+	}
+	if g.variants == nil {
+		g.variants = map[string]*generation{}
+	}
+	g.variants[a.key] = v
+	return v, nil
+}
+
 // close closes a retired generation's own resources.
 func (g *generation) close() {
+	for _, v := range g.variants {
+		v.release()
+	}
 	if g.release != nil {
 		g.release()
 	}
@@ -160,7 +207,12 @@ func (gs *generations) close() {
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
 	gs.closed = true
-	if g := gs.cur; g != nil && g.release != nil {
-		g.release()
+	if g := gs.cur; g != nil {
+		for _, v := range g.variants {
+			v.release()
+		}
+		if g.release != nil {
+			g.release()
+		}
 	}
 }

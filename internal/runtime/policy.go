@@ -22,6 +22,7 @@ import (
 type policyState struct {
 	loaded bool
 	p      *policy.Policy
+	groups []knowledge.PolicyGroup // policy.yaml's groups
 	err    error
 	off    bool // quarry run --no-policy: the user's own terminal, on request
 }
@@ -49,12 +50,12 @@ func (r *Runtime) Policy() (*policy.Policy, error) {
 	}
 	if _, err := os.Stat(filepath.Join(cfg.Knowledge, knowledge.ModelFile)); errors.Is(err, os.ErrNotExist) {
 		// Before the first learn: policy.yaml alone, if a person wrote one.
-		rules, err := knowledge.LoadPolicy(cfg.Knowledge)
+		rules, groups, err := knowledge.LoadPolicy(cfg.Knowledge)
 		if err != nil {
 			r.pol.err = err
 			return nil, err
 		}
-		r.pol.p = policy.New(rules)
+		r.pol.p, r.pol.groups = policy.New(rules), groups
 		return r.pol.p, nil
 	}
 	f, err := r.folder(cfg)
@@ -62,7 +63,7 @@ func (r *Runtime) Policy() (*policy.Policy, error) {
 		r.pol.err = quarry.Wrap(quarry.KindOf(err), err, "%s; quarry reads the restricted columns from the knowledge folder, so it runs nothing until the folder loads", quarry.Message(err))
 		return nil, r.pol.err
 	}
-	r.pol.p = policy.FromModel(f.Model)
+	r.pol.p, r.pol.groups = policy.FromModel(f.Model), f.Groups
 	return r.pol.p, nil
 }
 
@@ -73,6 +74,12 @@ func (r *Runtime) openSQLite(ctx context.Context, cfg *config.Config, cc *config
 	if err != nil {
 		return nil, err
 	}
+	return openSQLiteWith(ctx, cfg, cc, p)
+}
+
+// openSQLiteWith opens a SQLite connection of the project with the column
+// policy p in its authorizer.
+func openSQLiteWith(ctx context.Context, cfg *config.Config, cc *config.Connection, p *policy.Policy) (*sqlite.Conn, error) {
 	return sqlite.Open(ctx, cc.Path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: cc.Name, Policy: p})
 }
 
@@ -96,6 +103,12 @@ func (r *Runtime) connGuard(ctx context.Context, conn connector.Conn, shared boo
 	if err != nil {
 		return nil, nil, err
 	}
+	return r.connGuardWith(ctx, conn, shared, p)
+}
+
+// connGuardWith is connGuard under the column policy p.
+func (r *Runtime) connGuardWith(ctx context.Context, conn connector.Conn, shared bool, p *policy.Policy) (analyst.Guard, func(), error) {
+	var err error
 	// The catalog: for the policy, and on PostgreSQL for the guard, which
 	// tells a column t.f from the function call f(t) with it. Without it
 	// every relation would be unknown to the policy and every statement
@@ -123,7 +136,7 @@ func (r *Runtime) connGuard(ctx context.Context, conn connector.Conn, shared boo
 			return nil, nil, err
 		}
 		cc := &config.Connection{Path: sc.Path(), Name: sc.Identity().Name}
-		check, err := r.openSQLite(ctx, cfg, cc)
+		check, err := openSQLiteWith(ctx, cfg, cc, p)
 		if err != nil {
 			g.Close()
 			return nil, nil, err
@@ -156,6 +169,12 @@ func (r *Runtime) Results(st analyst.Results) analyst.Results {
 		return nil
 	}
 	p, _ := r.Policy()
+	return resultsWith(st, p)
+}
+
+// resultsWith is where runs keep their results under the policy p: st,
+// behind redaction.
+func resultsWith(st analyst.Results, p *policy.Policy) analyst.Results {
 	if p.Empty() {
 		return st
 	}

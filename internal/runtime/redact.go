@@ -198,8 +198,23 @@ func (s readRedacted) Run(ctx context.Context, runID string) (event.RunState, er
 		return event.RunState{}, err
 	}
 	defer done()
-	redactAnswer(p, st.Columns, &st.Answer, st.Cells, len(st.Cells) > 0 && reads(ctx, st))
+	redactRunState(ctx, p, reads, &st)
 	return st, nil
+}
+
+// redactRunState redacts a folded run's answer under p, and withholds its
+// result's hash when the reader sees any of the result redacted: the hash
+// of the rows in clear would let them confirm a guess at what was
+// withheld (hash their own SELECT of the guessed value and compare).
+func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *event.RunState) {
+	if p.Empty() {
+		return
+	}
+	all := reads(ctx, *st)
+	redactAnswer(p, st.Columns, &st.Answer, st.Cells, len(st.Cells) > 0 && all)
+	if all || slices.ContainsFunc(st.Columns, p.Name) {
+		st.ResultHash = ""
+	}
 }
 
 func (s readRedacted) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error) {
@@ -213,7 +228,7 @@ func (s readRedacted) Runs(ctx context.Context, f store.RunFilter) ([]event.RunS
 	}
 	defer done()
 	for i := range runs {
-		redactAnswer(p, runs[i].Columns, &runs[i].Answer, runs[i].Cells, len(runs[i].Cells) > 0 && reads(ctx, runs[i]))
+		redactRunState(ctx, p, reads, &runs[i])
 	}
 	return runs, nil
 }
@@ -232,6 +247,16 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 	}
 	defer done()
 	all, decided := false, false
+	// The run as the reader sees it decides whether its result's hash is
+	// withheld (redactRunState).
+	hashless := sync.OnceValue(func() bool {
+		run, err := s.State.Run(ctx, runID)
+		if err != nil {
+			return true
+		}
+		redactRunState(ctx, p, reads, &run)
+		return run.ResultHash == ""
+	})
 	var cols []string
 	for i, e := range evs {
 		switch e.Type {
@@ -239,6 +264,24 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			var d event.QueryExecutedData
 			if json.Unmarshal(e.Data, &d) == nil {
 				cols = d.Columns
+				if d.ResultHash != "" && hashless() {
+					d.ResultHash = ""
+					b, err := json.Marshal(&d)
+					if err != nil {
+						return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
+					}
+					evs[i].Data = b
+				}
+			}
+		case event.ResultsPasted:
+			var d event.ResultsPastedData
+			if json.Unmarshal(e.Data, &d) == nil && d.ResultHash != "" && hashless() {
+				d.ResultHash = ""
+				b, err := json.Marshal(&d)
+				if err != nil {
+					return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
+				}
+				evs[i].Data = b
 			}
 		case event.AnswerRendered:
 			var d event.AnswerRenderedData

@@ -43,6 +43,10 @@ type Options struct {
 	// (stderr is a terminal): notes only they need are written then.
 	Notes       io.Writer
 	Interactive bool
+	// Groups returns the groups of the person a server's request is made
+	// for (the sign-in's); a server serves members of policy.yaml's
+	// groups under their groups' policy. Nil: nobody is in a group.
+	Groups func(ctx context.Context) []string
 }
 
 // Runtime is quarry built from one project's configuration. It opens each

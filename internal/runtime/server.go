@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -73,6 +74,9 @@ type Project struct {
 	Verified  []agent.Verified
 	Policy    *policy.Policy
 	Withheld  map[string]bool
+	// Groups are policy.yaml's groups; a request made for a member of
+	// one is served under Policy and the group's restricted columns.
+	Groups []knowledge.PolicyGroup
 	// Monitors are the folder's monitors; MonitorsErr says why they
 	// cannot be read (a notify: naming no channel, a broken file).
 	Monitors    []watch.Monitor
@@ -115,7 +119,8 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		srv.Catalog = b.cat
 		b.privileged = r.privilegedRole(cc.Name) // read once: runs start concurrently
 	}
-	gens := &generations{dir: cfg.Knowledge, build: b.build, files: []string{cfg.Path, filepath.Join(cfg.Dir, config.DotEnvName)}}
+	gens := &generations{dir: cfg.Knowledge, build: b.build, variant: b.variant, member: r.o.Groups,
+		files: []string{cfg.Path, filepath.Join(cfg.Dir, config.DotEnvName)}}
 	first, err := gens.current(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -168,6 +173,10 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		if err != nil {
 			return nil, nil, err
 		}
+		if g.refused != nil {
+			done()
+			return nil, nil, g.refused
+		}
 		c := g.fixer
 		return &c, done, nil
 	}
@@ -219,8 +228,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 	// The generation keeps the connection's settings as they are now:
 	// its closures run while a later generation may be reading them
 	// again.
-	cc := b.cc
-	g := &generation{proj: &Project{}}
+	g := &generation{proj: &Project{}, cc: b.cc}
 	var err error
 	if g.proj.Knowledge, err = r.serverKnowledge(cfg); err != nil {
 		return nil, err
@@ -231,30 +239,60 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 	if g.proj.Policy, err = r.Policy(); err != nil {
 		return nil, err
 	}
+	g.proj.Groups = r.pol.groups
 	g.proj.Monitors, g.proj.MonitorsErr = r.Monitors()
 	if r.kf != nil {
 		g.values = r.kf.values
 	}
-	if b.cat != nil {
-		if g.proj.Withheld, err = r.WithheldViews(ctx, b.conn, b.cat); err != nil {
+	agentK := g.proj.Knowledge
+	if b.gw != nil {
+		if agentK, _, err = r.agentKnowledge(cfg); err != nil {
 			return nil, err
 		}
 	}
-	gd, closeGuard, err := r.ConnGuard(ctx, b.conn)
-	if err != nil {
+	var noKnowledge error
+	if b.gw == nil {
+		// Without a model the builtin planner answers, and it needs the
+		// knowledge folder: every surface says so as quarry ask does.
+		if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
+			_, noKnowledge = r.Knowledge()
+		}
+	}
+	g.noKnowledge = noKnowledge
+	if err := b.assemble(ctx, g, agentK, fresh); err != nil {
 		return nil, err
 	}
-	q, closeConns, err := r.sharedConn(ctx, cfg, cc, b.conn, fresh)
+	return g, nil
+}
+
+// assemble builds what runs under g's column policy: the guard, the
+// connections (on SQLite, ones whose authorizer holds the policy; fresh:
+// only new ones), the views the policy withholds, and the analyst and
+// agents of its requests. agentK is the knowledge a model is shown.
+func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.Knowledge, fresh bool) error {
+	r, cfg, cc, p := b.r, b.cfg, g.cc, g.proj.Policy
+	var err error
+	gd, closeGuard, err := r.connGuardWith(ctx, b.conn, false, p)
+	if err != nil {
+		return err
+	}
+	if b.cat != nil && !p.Empty() {
+		g.proj.Withheld = withheldBy(ctx, gd, b.conn.Dialect(), b.cat)
+	}
+	q, closeConns, err := r.sharedConn(ctx, cfg, cc, b.conn, fresh, p)
 	if err != nil {
 		closeGuard()
-		return nil, err
+		return err
 	}
 	g.release = func() { closeConns(); closeGuard() }
 	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now)
 	label := ConnectionLabel(cc.Name, b.conn)
 	g.guard, g.conn = gd, cc.Name
-	results := r.Results(b.st)
+	results := resultsWith(b.st, p)
 	g.start = func() (*analyst.Analyst, error) {
+		if g.refused != nil {
+			return nil, g.refused
+		}
 		return &analyst.Analyst{
 			Conn: q, Guard: gd, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
 			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: b.privileged,
@@ -274,24 +312,11 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		Limits: AgentLimits(cfg), Catalog: b.cat, Withheld: g.proj.Withheld,
 		Schema: &agent.SchemaIndex{}} // the generation's questions share one schema index
 	if b.gw != nil {
-		k, _, err := r.agentKnowledge(cfg)
-		if err != nil {
-			g.release()
-			return nil, err
-		}
-		g.tmpl.Knowledge, g.tmpl.Gateway = k, b.gw
-	}
-	var noKnowledge error
-	if b.gw == nil {
-		// Without a model the builtin planner answers, and it needs the
-		// knowledge folder: every surface says so as quarry ask does.
-		if _, err := os.Stat(cfg.Knowledge); errors.Is(err, os.ErrNotExist) {
-			_, noKnowledge = r.Knowledge()
-		}
+		g.tmpl.Knowledge, g.tmpl.Gateway = agentK, b.gw
 	}
 	g.ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
-		if noKnowledge != nil {
-			return nil, noKnowledge
+		if g.noKnowledge != nil {
+			return nil, g.noKnowledge
 		}
 		an, err := g.start()
 		if err != nil {
@@ -302,7 +327,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}
-	return g, nil
+	return nil
 }
 
 // reloadTier reads quarry.yaml again for the served connection's privacy
@@ -373,9 +398,9 @@ func (b *builder) manual() (*generation, error) {
 // sharedConn makes conn safe for concurrent runs. PostgreSQL and MySQL
 // connections are pools already. A SQLite connection runs one query at a
 // time, so the server opens a few more to the same file and shares them
-// (fresh: only new ones, under the policy of now, leaving conn out); any
+// (fresh: only new ones, under the policy p, leaving conn out); any
 // other driver's connection is shared one query at a time.
-func (r *Runtime) sharedConn(ctx context.Context, cfg *config.Config, cc *config.Connection, conn connector.Conn, fresh bool) (analyst.Querier, func(), error) {
+func (r *Runtime) sharedConn(ctx context.Context, cfg *config.Config, cc *config.Connection, conn connector.Conn, fresh bool, p *policy.Policy) (analyst.Querier, func(), error) {
 	switch cc.Driver {
 	case config.DriverPostgres, config.DriverMySQL:
 		return conn, func() {}, nil
@@ -391,7 +416,7 @@ func (r *Runtime) sharedConn(ctx context.Context, cfg *config.Config, cc *config
 			}
 		}
 		for len(qs) < min(sqlitePool, goruntime.NumCPU()) || len(qs) == 0 {
-			c, err := r.openSQLite(ctx, cfg, cc)
+			c, err := openSQLiteWith(ctx, cfg, cc, p)
 			if err != nil {
 				closeAll()
 				return nil, nil, err

@@ -272,6 +272,11 @@ type WorkflowRequest struct {
 	AsOf     time.Time
 	By       string
 	Progress func(workflow.State)
+	// Server, when a server runs the workflow for a request, is where its
+	// steps ask and query: the server's generation as the person of the
+	// request is served (their groups' policy and connections), not the
+	// runtime's own connection.
+	Server *Server
 }
 
 // workflowRowCap bounds the rows one step of a workflow reads.
@@ -295,9 +300,9 @@ func (r *Runtime) runner(ctx context.Context, w *workflow.Workflow, g workflow.G
 	if err != nil {
 		return nil, nil, err
 	}
-	steps := &workflowSteps{r: r, cfg: cfg, asOf: req.AsOf}
+	steps := &workflowSteps{r: r, cfg: cfg, asOf: req.AsOf, srv: req.Server}
 	release := func() {}
-	if m.Provider == config.ProviderBuiltin && !cfg.Manual("") {
+	if m.Provider == config.ProviderBuiltin && !cfg.Manual("") && req.Server == nil {
 		k, err := r.Knowledge()
 		if err != nil {
 			return nil, nil, err
@@ -513,11 +518,20 @@ type workflowSteps struct {
 	asOf time.Time
 	an   *analyst.Analyst   // the builtin planner's analyst; nil when a model asks
 	k    *analyst.Knowledge // its knowledge
+	srv  *Server            // the server the steps run through, when a server runs it
 }
 
 // Ask asks one question: the builtin planner directly (one analyst for
 // the whole workflow), or through Ask (a model) otherwise.
 func (s *workflowSteps) Ask(ctx context.Context, question string) (workflow.StepResult, error) {
+	if s.srv != nil {
+		rec, err := s.r.Recorder(ctx)
+		if err != nil {
+			return workflow.StepResult{}, err
+		}
+		out, err := s.srv.Ask(ctx, rec, question, s.asOf, agent.AskOptions{})
+		return s.result(ctx, out, err)
+	}
 	if s.an != nil {
 		rec, err := s.r.Recorder(ctx)
 		if err != nil {
@@ -534,7 +548,7 @@ func (s *workflowSteps) Ask(ctx context.Context, question string) (workflow.Step
 // question onto it exactly) or SQL (through the guard and the column
 // policy, as quarry run does).
 func (s *workflowSteps) Query(ctx context.Context, verified, sql string) (workflow.StepResult, error) {
-	an, release, err := s.r.Analyst(ctx, "", min(s.cfg.Limits.MaxRows, workflowRowCap))
+	an, k, release, err := s.analyst(ctx, verified != "")
 	if err != nil {
 		return workflow.StepResult{}, err
 	}
@@ -544,10 +558,6 @@ func (s *workflowSteps) Query(ctx context.Context, verified, sql string) (workfl
 		return workflow.StepResult{}, err
 	}
 	if verified != "" {
-		k, err := s.r.Knowledge()
-		if err != nil {
-			return workflow.StepResult{}, err
-		}
 		out, err := an.Ask(ctx, rec, k, verified, s.asOf)
 		return s.result(ctx, out, err)
 	}
@@ -569,6 +579,42 @@ func (s *workflowSteps) Query(ctx context.Context, verified, sql string) (workfl
 	// guard and the engine vouch for, the rows as they came.
 	res.Answered, res.Confidence = true, 1
 	return res, nil
+}
+
+// analyst returns the analyst of one query step, and with knowledge the
+// knowledge its verified query is looked up in: the server's, as the
+// request's person is served, when a server runs the workflow.
+func (s *workflowSteps) analyst(ctx context.Context, knowledge bool) (*analyst.Analyst, *analyst.Knowledge, func(), error) {
+	rows := min(s.cfg.Limits.MaxRows, workflowRowCap)
+	if s.srv != nil {
+		an, done, err := s.srv.Start(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		an.Limits = limits(s.cfg, rows)
+		var k *analyst.Knowledge
+		if knowledge {
+			p, err := s.srv.Project(ctx)
+			if err != nil {
+				done()
+				return nil, nil, nil, err
+			}
+			k = p.Knowledge
+		}
+		return an, k, done, nil
+	}
+	an, release, err := s.r.Analyst(ctx, "", rows)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var k *analyst.Knowledge
+	if knowledge {
+		if k, err = s.r.Knowledge(); err != nil {
+			release()
+			return nil, nil, nil, err
+		}
+	}
+	return an, k, release, nil
 }
 
 func (s *workflowSteps) result(ctx context.Context, out *analyst.AskOutcome, err error) (workflow.StepResult, error) {

@@ -25,6 +25,11 @@ type People interface {
 	RemoveUser(ctx context.Context, name string, at time.Time) error
 	// SetRole changes a person's role.
 	SetRole(ctx context.Context, name, role string) error
+	// SetGroups replaces the groups a person is in.
+	SetGroups(ctx context.Context, name string, groups []string) error
+	// SetConnections replaces the connections a person may use (none:
+	// all).
+	SetConnections(ctx context.Context, name string, conns []string) error
 
 	// CreateToken stores a new token (its hash, never its secret) of an
 	// existing person; an unknown person is KindNotFound.
@@ -56,8 +61,11 @@ type User struct {
 	// Role is "admin", "analyst" or "viewer" (internal/auth).
 	Role string `json:"role"`
 	// Connections are the connections the person may use; empty: all.
-	Connections []string  `json:"connections,omitempty"`
-	CreatedAt   time.Time `json:"created_at"`
+	Connections []string `json:"connections,omitempty"`
+	// Groups are the groups the person is in (policy.yaml's groups:
+	// restrict what their members read).
+	Groups    []string  `json:"groups,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Token is an API token of a person. Hash is the SHA-256 of its secret;
@@ -95,7 +103,7 @@ func CheckUser(u User) error {
 }
 
 // EncodeConnections is how both backends store a list of names: a
-// person's connections, and the groups of a sign-in.
+// person's connections and groups, and the groups of a sign-in.
 func EncodeConnections(cs []string) string {
 	if len(cs) == 0 {
 		return "[]"

@@ -51,6 +51,15 @@ type State interface {
 	// keeps title when the session has none yet.
 	TouchSession(ctx context.Context, id, runID, title string, at time.Time) error
 
+	// ShareRun lets the people and groups of sh.With read a run (its
+	// events and results); sharing again with the same is no error.
+	ShareRun(ctx context.Context, sh Share) error
+	// UnshareRun takes a run's share with one person or group back; one
+	// that does not exist is no error.
+	UnshareRun(ctx context.Context, runID, with string) error
+	// RunShares returns whom a run is shared with, in the order shared.
+	RunShares(ctx context.Context, runID string) ([]Share, error)
+
 	// Prune deletes finished runs whole (events, index entry, results),
 	// handing each to o.Archive first, and sessions left without runs.
 	Prune(ctx context.Context, o PruneOptions) (PruneReport, error)
@@ -71,7 +80,23 @@ type RunFilter struct {
 	SessionID string // only runs of this chat session; "": any
 	Owner     string // only runs of this owner; "": any
 	Tenant    string // only runs of this tenant; "": any
+	// SharedWith, with Owner, adds the runs shared with any of these
+	// (ShareRun's With: a person's name, or "group:" and a group's).
+	SharedWith []string
 }
+
+// Share says that a run may be read by a person (With is their name) or
+// the members of a group (With is "group:" and its name), besides its
+// owner; By shared it at At.
+type Share struct {
+	RunID string    `json:"run_id"`
+	With  string    `json:"with"`
+	By    string    `json:"by"`
+	At    time.Time `json:"at"`
+}
+
+// GroupGrantee is how a share names a group.
+const GroupGrantee = "group:"
 
 // Session is a chat session: a conversation whose runs share context. Its
 // runs carry its ID in run.started (RunFilter.SessionID lists them).
@@ -297,10 +322,20 @@ func RunsQuery(f RunFilter, ph func(n int) string) (string, []any) {
 	var where []string
 	var args []any
 	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}} {
-		if c.v != "" {
-			args = append(args, c.v)
-			where = append(where, c.col+" = "+ph(len(args)))
+		if c.v == "" {
+			continue
 		}
+		args = append(args, c.v)
+		cond := c.col + " = " + ph(len(args))
+		if c.col == "owner" && len(f.SharedWith) > 0 {
+			var in []string
+			for _, w := range f.SharedWith {
+				args = append(args, w)
+				in = append(in, ph(len(args)))
+			}
+			cond = "(" + cond + " OR run_id IN (SELECT run_id FROM shares WHERE grantee IN (" + strings.Join(in, ", ") + ")))"
+		}
+		where = append(where, cond)
 	}
 	q := `SELECT run_id, started_at FROM runs`
 	if len(where) > 0 {

@@ -6,6 +6,7 @@
 // server's own chart renderer). Everything else goes in as text.
 
 import { showSignIn } from "./signin.js";
+import { shareControl } from "./share.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -825,7 +826,7 @@ function provenanceBar(runId) {
     "Provenance: ",
     el("a", { text: "JSON", attrs: { href: `${base}/export?format=json`, download: "" } }), " · ",
     el("a", { text: "Markdown", attrs: { href: `${base}/export?format=md`, download: "" } }), " ",
-    btn, " ", out,
+    btn, " ", out, " ", shareControl(runId),
   ]);
 }
 

@@ -16,8 +16,8 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	if err := store.CheckUser(u); err != nil {
 		return err
 	}
-	tag, err := s.pool.Exec(ctx, `INSERT INTO users (name, role, connections, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING`,
-		u.Name, u.Role, store.EncodeConnections(u.Connections), store.FormatTime(u.CreatedAt))
+	tag, err := s.pool.Exec(ctx, `INSERT INTO users (name, role, connections, group_names, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING`,
+		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt))
 	if err != nil {
 		return s.dbErr(ctx, err, "add person %s", u.Name)
 	}
@@ -27,7 +27,7 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	return nil
 }
 
-const userCols = `name, role, connections, created_at`
+const userCols = `name, role, connections, group_names, created_at`
 
 // User returns a person by exact name.
 func (s *Store) User(ctx context.Context, name string) (store.User, error) {
@@ -88,6 +88,30 @@ func (s *Store) SetRole(ctx context.Context, name, role string) error {
 	tag, err := s.pool.Exec(ctx, `UPDATE users SET role = $1 WHERE name = $2`, role, name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the role of %s", name)
+	}
+	if tag.RowsAffected() == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
+// SetGroups replaces the groups a person is in.
+func (s *Store) SetGroups(ctx context.Context, name string, groups []string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET group_names = $1 WHERE name = $2`, store.EncodeConnections(groups), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the groups of %s", name)
+	}
+	if tag.RowsAffected() == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
+// SetConnections replaces the connections a person may use.
+func (s *Store) SetConnections(ctx context.Context, name string, conns []string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET connections = $1 WHERE name = $2`, store.EncodeConnections(conns), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the connections of %s", name)
 	}
 	if tag.RowsAffected() == 0 {
 		return store.NoUser(name)
@@ -218,12 +242,15 @@ func (s *Store) DeleteSignIn(ctx context.Context, hash string) error {
 
 func scanUser(row pgx.CollectableRow) (store.User, error) {
 	var u store.User
-	var conns, created string
-	if err := row.Scan(&u.Name, &u.Role, &conns, &created); err != nil {
+	var conns, groups, created string
+	if err := row.Scan(&u.Name, &u.Role, &conns, &groups, &created); err != nil {
 		return store.User{}, err
 	}
 	var err error
 	if u.Connections, err = store.DecodeConnections(conns); err != nil {
+		return store.User{}, err
+	}
+	if u.Groups, err = store.DecodeConnections(groups); err != nil {
 		return store.User{}, err
 	}
 	if u.CreatedAt, err = store.ParseTime(created); err != nil {

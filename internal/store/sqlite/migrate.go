@@ -156,12 +156,27 @@ CREATE INDEX sign_ins_by_user ON sign_ins (user_name);
 -- A JSON array of the groups the identity provider named; [] for none.
 ALTER TABLE sign_ins ADD COLUMN groups TEXT NOT NULL DEFAULT '[]';
 `},
+		{8, "groups, and runs shared", `
+-- group_names: a JSON array of the groups a person is in.
+ALTER TABLE users ADD COLUMN group_names TEXT NOT NULL DEFAULT '[]';
+
+-- Runs shared with people (grantee: a name) or groups ("group:" and a
+-- name), besides their owner.
+CREATE TABLE shares (
+	run_id  TEXT NOT NULL,
+	grantee TEXT NOT NULL CHECK (grantee <> ''),
+	by_name TEXT NOT NULL DEFAULT '',
+	at      TEXT NOT NULL,
+	PRIMARY KEY (run_id, grantee)
+) WITHOUT ROWID;
+CREATE INDEX shares_by_grantee ON shares (grantee, run_id);
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

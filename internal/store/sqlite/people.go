@@ -15,8 +15,8 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	if err := store.CheckUser(u); err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO users (name, role, connections, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-		u.Name, u.Role, store.EncodeConnections(u.Connections), store.FormatTime(u.CreatedAt))
+	res, err := s.db.ExecContext(ctx, `INSERT INTO users (name, role, connections, group_names, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt))
 	if err != nil {
 		return s.dbErr(ctx, err, "add person %s", u.Name)
 	}
@@ -26,7 +26,7 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	return nil
 }
 
-const userCols = `name, role, connections, created_at`
+const userCols = `name, role, connections, group_names, created_at`
 
 // User returns a person by exact name.
 func (s *Store) User(ctx context.Context, name string) (store.User, error) {
@@ -94,6 +94,30 @@ func (s *Store) SetRole(ctx context.Context, name, role string) error {
 	res, err := s.db.ExecContext(ctx, `UPDATE users SET role = ? WHERE name = ?`, role, name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the role of %s", name)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
+// SetGroups replaces the groups a person is in.
+func (s *Store) SetGroups(ctx context.Context, name string, groups []string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET group_names = ? WHERE name = ?`, store.EncodeConnections(groups), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the groups of %s", name)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
+// SetConnections replaces the connections a person may use.
+func (s *Store) SetConnections(ctx context.Context, name string, conns []string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeConnections(conns), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the connections of %s", name)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return store.NoUser(name)
@@ -241,12 +265,15 @@ func (s *Store) DeleteSignIn(ctx context.Context, hash string) error {
 
 func scanUser(row scanner) (store.User, error) {
 	var u store.User
-	var conns, created string
-	if err := row.Scan(&u.Name, &u.Role, &conns, &created); err != nil {
+	var conns, groups, created string
+	if err := row.Scan(&u.Name, &u.Role, &conns, &groups, &created); err != nil {
 		return store.User{}, err
 	}
 	var err error
 	if u.Connections, err = store.DecodeConnections(conns); err != nil {
+		return store.User{}, err
+	}
+	if u.Groups, err = store.DecodeConnections(groups); err != nil {
 		return store.User{}, err
 	}
 	if u.CreatedAt, err = store.ParseTime(created); err != nil {

@@ -56,6 +56,7 @@ ORDER BY finished_at, run_id LIMIT ?`, before, after, after, afterID, pruneBatch
 					`INSERT INTO pruned_runs (run_id) VALUES (?)`,
 					`DELETE FROM events WHERE run_id = ?`,
 					`DELETE FROM results WHERE run_id = ?`,
+					`DELETE FROM shares WHERE run_id = ?`,
 					`DELETE FROM runs WHERE run_id = ?`,
 				} {
 					if _, err := tx.ExecContext(ctx, stmt, id); err != nil {

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,6 +43,32 @@ func testPeople(t *testing.T, s store.State) {
 		t.Errorf("bob after SetRole = %+v, %v", u, err)
 	}
 	WantKind(t, s.SetRole(ctx, "carol", "viewer"), quarry.KindNotFound)
+	if err := s.SetGroups(ctx, "bob", []string{"support", "emea"}); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "bob"); err != nil || !slices.Equal(u.Groups, []string{"support", "emea"}) || u.Role != "viewer" {
+		t.Errorf("bob after SetGroups = %+v, %v", u, err)
+	}
+	if err := s.SetGroups(ctx, "bob", nil); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "bob"); err != nil || u.Groups != nil {
+		t.Errorf("bob after SetGroups(nil) = %+v, %v", u, err)
+	}
+	WantKind(t, s.SetGroups(ctx, "carol", []string{"x"}), quarry.KindNotFound)
+	if err := s.SetConnections(ctx, "bob", []string{"demo"}); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "bob"); err != nil || !slices.Equal(u.Connections, []string{"demo"}) {
+		t.Errorf("bob after SetConnections = %+v, %v", u, err)
+	}
+	if err := s.SetConnections(ctx, "bob", nil); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "bob"); err != nil || u.Connections != nil {
+		t.Errorf("bob after SetConnections(nil) = %+v, %v", u, err)
+	}
+	WantKind(t, s.SetConnections(ctx, "carol", []string{"x"}), quarry.KindNotFound)
 	_, err = s.User(ctx, "carol")
 	WantKind(t, err, quarry.KindNotFound)
 

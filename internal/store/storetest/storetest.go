@@ -57,6 +57,7 @@ func Run(t *testing.T, open Opener) {
 		{"PruneKeepsRunsWaitingForResults", testPruneKeepsRunsWaitingForResults},
 		{"People", testPeople},
 		{"Tokens", testTokens},
+		{"Shares", testShares},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// TestServeGroupPolicy runs quarry serve as a real process with people in
+// groups (quarry users add --group, set-groups) and a policy.yaml whose
+// groups restrict a column: a member's statements that read it are
+// refused by the server, everyone else's run, and a change of someone's
+// groups holds from their next request, without a restart.
+func TestServeGroupPolicy(t *testing.T) {
+	s := serveDemoProcess(t)
+	s.stop()
+	policy := filepath.Join(s.dir, "knowledge", "policy.yaml")
+	orig, err := os.ReadFile(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := "\ngroups:\n  support:\n    restricted:\n      - column: customers.city\n        reason: support reads no addresses\n"
+	if err := os.WriteFile(policy, append(orig, groups...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"users", "add", "ann", "--role", "admin"}, 0, ""},
+		{[]string{"users", "add", "bob", "--role", "analyst", "--group", "support"}, 0, "groups support"},
+		{[]string{"users", "add", "eve", "--role", "analyst", "--group", "no good"}, quarry.ExitUsage, ""},
+		{[]string{"users", "set-groups", "nobody", "support"}, quarry.ExitInput, ""},
+		{[]string{"users", "set-groups"}, quarry.ExitUsage, ""},
+		{[]string{"users", "list"}, 0, "support"},
+		{[]string{"users", "set-connections", "bob", "nope"}, quarry.ExitUsage, ""},
+		{[]string{"users", "set-connections", "bob", "demo"}, 0, "bob may use demo"},
+		{[]string{"users", "set-connections", "bob"}, 0, "every connection"},
+	} {
+		r := quarryProc(t, s.bin, s.dir, c.args...)
+		if r.code != c.code || !strings.Contains(r.stdout, c.out) {
+			t.Errorf("quarry %s: exit %d, want %d\n%s%s", strings.Join(c.args, " "), r.code, c.code, r.stdout, r.stderr)
+		}
+		if c.code != 0 {
+			oneLineError(t, result{stderr: r.stderr})
+		}
+	}
+	if r := quarryProc(t, s.bin, s.dir, "users", "add", "cat", "--role", "analyst", "--group", "finance"); r.code != 0 || !strings.Contains(r.stderr, `no group "finance"`) {
+		t.Errorf("a group policy.yaml does not name: exit %d\n%s", r.code, r.stderr)
+	}
+	token := func(user string) string {
+		r := quarryProc(t, s.bin, s.dir, "tokens", "create", "--user", user)
+		if r.code != 0 {
+			t.Fatalf("tokens create: %s", r.stderr)
+		}
+		return strings.TrimSpace(r.stdout)
+	}
+	ann, bob := token("ann"), token("bob")
+	s.start(t)
+	call := func(method, path, body, secret string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		req.Header.Set("Authorization", "Bearer "+secret)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	run := func(secret, sql string) (int, string) {
+		t.Helper()
+		return call("POST", "/api/run", `{"sql":"`+sql+`"}`, secret)
+	}
+	const city = "SELECT city, count(*) AS n FROM customers GROUP BY city"
+	code, b := run(ann, city)
+	var annRun struct {
+		RunID    string `json:"run_id"`
+		ResultID string `json:"result_id"`
+	}
+	if code != 200 || json.Unmarshal([]byte(b), &annRun) != nil || annRun.ResultID == "" {
+		t.Fatalf("ann reads cities: %d %s", code, b)
+	}
+	if code, b := run(bob, city); code == 200 || !strings.Contains(b, "city") || strings.Contains(b, "Berlin") {
+		t.Errorf("bob (support) reads cities: %d %s", code, b)
+	}
+	if code, b := run(bob, "SELECT count(*) AS n FROM customers"); code != 200 {
+		t.Errorf("bob counts customers: %d %s", code, b)
+	}
+	// A workflow's steps run under the policy of the person who runs it.
+	for _, node := range []string{
+		`{"id":"q","kind":"query","sql":"SELECT city AS town, count(*) AS n FROM customers GROUP BY city ORDER BY n DESC LIMIT 5","next":"done"}`,
+		`{"id":"q","kind":"ask","question":"number of customers by city","next":"done"}`,
+	} {
+		wf := `{"workflow":{"name":"t","nodes":[` + node + `,{"id":"done","kind":"end","message":"ok"}]}}`
+		code, b := call("POST", "/api/workflows/run", wf, bob)
+		if strings.Contains(b, "Denver") || strings.Contains(b, "Chicago") || strings.Contains(b, `"status":"completed"`) {
+			t.Errorf("bob's workflow read cities: %d %.400s", code, b)
+		}
+		if code, b := call("POST", "/api/workflows/run", wf, ann); code != 200 || !strings.Contains(b, "Denver") {
+			t.Errorf("ann's workflow: %d %.300s", code, b)
+		}
+	}
+
+	// Sharing: ann's run is bob's to read once shared with his group, its
+	// result redacted as his group's policy says; only ann (or an admin)
+	// shares it, with people who exist.
+	runPath, resultPath := "/api/runs/"+annRun.RunID, "/api/results/"+annRun.ResultID
+	if code, b := call("GET", runPath, "", bob); code != 404 {
+		t.Errorf("bob reads ann's run before it is shared: %d %s", code, b)
+	}
+	if code, b := call("POST", runPath+"/shares", `{"with":["group:Support"]}`, ann); code != 200 || !strings.Contains(b, `"with":"group:support"`) || !strings.Contains(b, `"by":"ann"`) {
+		t.Errorf("ann shares with support: %d %s", code, b)
+	}
+	if code, b := call("POST", runPath+"/shares", `{"with":["nobody"]}`, ann); code != 400 || !strings.Contains(b, "nobody") {
+		t.Errorf("sharing with nobody: %d %s", code, b)
+	}
+	if code, b := call("GET", runPath, "", bob); code != 200 {
+		t.Errorf("bob reads the run shared with his group: %d %s", code, b)
+	}
+	if code, b := call("GET", "/api/runs", "", bob); code != 200 || !strings.Contains(b, annRun.RunID) {
+		t.Errorf("bob's list lacks the run shared with him: %d %s", code, b)
+	}
+	if code, b := call("GET", resultPath, "", bob); code != 200 || !strings.Contains(b, "[restricted]") || strings.Contains(b, "Berlin") {
+		t.Errorf("bob reads the shared result: %d %.300s", code, b)
+	}
+	if code, b := call("GET", resultPath, "", ann); code != 200 || strings.Contains(b, "[restricted]") {
+		t.Errorf("ann reads her result: %d %.300s", code, b)
+	}
+	if code, b := call("POST", runPath+"/shares", `{"with":["cat"]}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {
+		t.Errorf("bob shares ann's run: %d %s", code, b)
+	}
+	if code, b := call("DELETE", runPath+"/shares/group:support", "", ann); code != 200 || b != "[]\n" {
+		t.Errorf("ann takes the share back: %d %q", code, b)
+	}
+	if code, b := call("GET", resultPath, "", bob); code != 404 {
+		t.Errorf("bob reads the result after the share was taken back: %d %.200s", code, b)
+	}
+
+	if r := quarryProc(t, s.bin, s.dir, "users", "set-groups", "bob"); r.code != 0 || !strings.Contains(r.stdout, "no group") {
+		t.Fatalf("set-groups bob: exit %d\n%s", r.code, r.stderr)
+	}
+	if code, b := run(bob, city); code != 200 {
+		t.Errorf("bob, in no group now, reads cities: %d %s", code, b)
+	}
+}

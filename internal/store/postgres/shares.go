@@ -1,0 +1,54 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// ShareRun lets sh.With read the run.
+func (s *Store) ShareRun(ctx context.Context, sh store.Share) error {
+	if sh.RunID == "" || sh.With == "" || sh.At.IsZero() {
+		return quarry.Errorf(quarry.KindInternal, "a share needs a run, a grantee and a time")
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO shares (run_id, grantee, by_name, at) VALUES ($1, $2, $3, $4) ON CONFLICT (run_id, grantee) DO NOTHING`,
+		sh.RunID, sh.With, sh.By, store.FormatTime(sh.At))
+	if err != nil {
+		return s.dbErr(ctx, err, "share run %s", sh.RunID)
+	}
+	return nil
+}
+
+// UnshareRun takes a share back.
+func (s *Store) UnshareRun(ctx context.Context, runID, with string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM shares WHERE run_id = $1 AND grantee = $2`, runID, with); err != nil {
+		return s.dbErr(ctx, err, "unshare run %s", runID)
+	}
+	return nil
+}
+
+// RunShares returns whom a run is shared with.
+func (s *Store) RunShares(ctx context.Context, runID string) ([]store.Share, error) {
+	rows, err := s.pool.Query(ctx, `SELECT run_id, grantee, by_name, at FROM shares WHERE run_id = $1 ORDER BY at, grantee`, runID)
+	if err != nil {
+		return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
+	}
+	defer rows.Close()
+	var out []store.Share
+	for rows.Next() {
+		var sh store.Share
+		var at string
+		if err := rows.Scan(&sh.RunID, &sh.With, &sh.By, &at); err != nil {
+			return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
+		}
+		if sh.At, err = store.ParseTime(at); err != nil {
+			return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
+		}
+		out = append(out, sh)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
+	}
+	return out, nil
+}
