@@ -40,7 +40,8 @@ func (a *app) gate(ctx context.Context, srv *runtime.Server, what string, remote
 	if remote {
 		fmt.Fprintf(a.stderr, "quarry: %s is reachable from other machines; every request needs an API token or a sign-in (docs/auth.md); put TLS in front of it\n", what)
 	}
-	return &auth.Gate{People: srv.Store, Clock: srv.Clock, Rand: a.random, Always: allowRemote, Secure: remote, Connection: srv.Connection}, nil
+	return &auth.Gate{People: srv.Store, Clock: srv.Clock, Rand: a.random, Always: allowRemote, Secure: remote, Connection: srv.Connection,
+		MayUse: func(ctx context.Context, p auth.Person) error { return srv.MayUse(ctx, p.Groups) }}, nil
 }
 
 // bindMCPSessions ties each MCP session to the person who opened it,

@@ -25,7 +25,7 @@ func TestServeGroupPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups := "\ngroups:\n  support:\n    restricted:\n      - column: customers.city\n        reason: support reads no addresses\n"
+	groups := "\ngroups:\n  support:\n    restricted:\n      - column: customers.city\n        reason: support reads no addresses\n  contractors:\n    connections: [warehouse]\n"
 	if err := os.WriteFile(policy, append(orig, groups...), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,10 @@ func TestServeGroupPolicy(t *testing.T) {
 		}
 		return strings.TrimSpace(r.stdout)
 	}
-	ann, bob := token("ann"), token("bob")
+	if r := quarryProc(t, s.bin, s.dir, "users", "add", "carl", "--role", "analyst", "--group", "contractors"); r.code != 0 {
+		t.Fatalf("users add carl: %s", r.stderr)
+	}
+	ann, bob, carl := token("ann"), token("bob"), token("carl")
 	s.start(t)
 	call := func(method, path, body, secret string) (int, string) {
 		t.Helper()
@@ -100,6 +103,20 @@ func TestServeGroupPolicy(t *testing.T) {
 	}
 	if code, b := run(bob, "SELECT count(*) AS n FROM customers"); code != 200 {
 		t.Errorf("bob counts customers: %d %s", code, b)
+	}
+	// A group limited to other connections starts nothing here, on any
+	// route, and still reads.
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", "/api/run", `{"sql":"SELECT 1"}`},
+		{"POST", "/ask", `{"question":"number of orders"}`},
+		{"GET", "/api/monitors", ""},
+	} {
+		if code, b := call(c.method, c.path, c.body, carl); code != 403 || !strings.Contains(b, "contractors") || !strings.Contains(b, "warehouse") {
+			t.Errorf("carl (contractors) %s %s: %d %s", c.method, c.path, code, b)
+		}
+	}
+	if code, b := call("GET", "/api/runs", "", carl); code != 200 {
+		t.Errorf("carl lists his runs: %d %s", code, b)
 	}
 	// A workflow's steps run under the policy of the person who runs it.
 	for _, node := range []string{

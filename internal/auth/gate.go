@@ -59,6 +59,11 @@ type Gate struct {
 	// OIDC, when set, signs browsers in through an OpenID Connect
 	// provider too (LoginPath, CallbackPath).
 	OIDC *OIDC
+	// MayUse, when set, says whether the person may start runs on
+	// Connection beyond what their role and connections allow (the
+	// project's groups limit their members to some connections); the
+	// error says why not.
+	MayUse func(ctx context.Context, p Person) error
 }
 
 // Wrap guards quarry serve's routes. It goes behind the server's own
@@ -117,6 +122,12 @@ func (g *Gate) guard(w http.ResponseWriter, r *http.Request, next http.Handler, 
 		if ok, why := p.MayStart(g.Connection); !ok {
 			writeError(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden, "%s", why))
 			return
+		}
+		if g.MayUse != nil {
+			if err := g.MayUse(ctx, p); err != nil {
+				writeError(w, http.StatusForbidden, err)
+				return
+			}
 		}
 	}
 	next.ServeHTTP(w, r.WithContext(NewContext(ctx, p)))

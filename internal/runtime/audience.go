@@ -52,6 +52,18 @@ func audienceOf(groups []knowledge.PolicyGroup, member []string, conn string) au
 	return a
 }
 
+// MayUse says whether members of groups may use the server's connection
+// (policy.yaml's groups may limit them to others): nil when they may,
+// else a KindForbidden error that says why. A server in manual mode runs
+// nothing, so it limits nobody.
+func (s *Server) MayUse(ctx context.Context, groups []string) error {
+	g, err := s.gens.current(ctx)
+	if err != nil || g.guard == nil {
+		return err
+	}
+	return audienceOf(g.proj.Groups, groups, g.conn).refused
+}
+
 // PolicyGroups returns the names of policy.yaml's groups (none when
 // the project has no knowledge folder yet).
 func (r *Runtime) PolicyGroups() ([]string, error) {

@@ -63,6 +63,8 @@ type Server struct {
 	Monitors *ServedMonitors
 	Clock    func() time.Time
 	NewID    func(prefix string) string
+
+	gens *generations
 }
 
 // Project is what the knowledge folder says at one moment: the knowledge
@@ -189,6 +191,7 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		return g.ask(ctx, rec, question, asOf, opts)
 	}
 	srv.Monitors = &ServedMonitors{r: r, cfg: cfg, gens: gens, st: st}
+	srv.gens = gens
 	return srv, gens.close, nil
 }
 
