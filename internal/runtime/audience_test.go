@@ -150,6 +150,28 @@ func TestGroupRestrictedColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A question by a city someone else asked: what its checks say of the
+	// data is withheld from support.
+	rec = event.NewRecorder(srv.NewID("r"), srv.Clock, srv.Store)
+	asked, err := srv.Ask(ctx, rec, "how many customers in Berlin", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC), agent.AskOptions{})
+	if err != nil || asked.Status != event.StatusSucceeded {
+		t.Fatalf("asking by a city: %v %+v", err, asked)
+	}
+	if st, err := srv.Store.Run(support, asked.RunID); err != nil || len(st.Checks) == 0 || slices.ContainsFunc(st.Checks, func(c event.Check) bool { return strings.Contains(c.Detail, "Berlin") }) {
+		t.Errorf("support reads the checks %+v, %v", st.Checks, err)
+	}
+	if st, err := srv.Store.Run(ctx, asked.RunID); err != nil || !slices.ContainsFunc(st.Checks, func(c event.Check) bool { return strings.Contains(c.Detail, "Berlin") }) {
+		t.Errorf("the checks as everyone reads them name no city: %+v, %v", st.Checks, err)
+	}
+	if evs, err := srv.Store.Events(support, asked.RunID); err != nil {
+		t.Fatal(err)
+	} else {
+		for _, e := range evs {
+			if e.Type == event.ChecksRan && strings.Contains(string(e.Data), "Berlin") {
+				t.Errorf("support reads the checks in the log: %s", e.Data)
+			}
+		}
+	}
 	for _, e := range evs {
 		if strings.Contains(string(e.Data), "sha256:") {
 			t.Errorf("support reads a hash in the log: %s %s", e.Type, e.Data)

@@ -215,6 +215,20 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 	if all || slices.ContainsFunc(st.Columns, p.Name) {
 		st.ResultHash = ""
 	}
+	if all {
+		redactChecks(st.Checks)
+	}
+}
+
+// redactChecks withholds what the checks of a run that reads a restricted
+// column say of its data ("Hamburg is a known value of city"): their names
+// and verdicts stay.
+func redactChecks(cs []event.Check) {
+	for i := range cs {
+		if cs[i].Detail != "" {
+			cs[i].Detail = policy.Redacted
+		}
+	}
 }
 
 func (s readRedacted) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error) {
@@ -249,6 +263,10 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 	all, decided := false, false
 	// The run as the reader sees it decides whether its result's hash is
 	// withheld (redactRunState).
+	readsAll := sync.OnceValue(func() bool {
+		run, err := s.State.Run(ctx, runID)
+		return err != nil || reads(ctx, run)
+	})
 	hashless := sync.OnceValue(func() bool {
 		run, err := s.State.Run(ctx, runID)
 		if err != nil {
@@ -273,6 +291,17 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 					evs[i].Data = b
 				}
 			}
+		case event.ChecksRan:
+			var d event.ChecksRanData
+			if json.Unmarshal(e.Data, &d) != nil || !readsAll() {
+				continue
+			}
+			redactChecks(d.Checks)
+			b, err := json.Marshal(&d)
+			if err != nil {
+				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
+			}
+			evs[i].Data = b
 		case event.ResultsPasted:
 			var d event.ResultsPastedData
 			if json.Unmarshal(e.Data, &d) == nil && d.ResultHash != "" && hashless() {
