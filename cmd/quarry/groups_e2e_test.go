@@ -29,6 +29,13 @@ func TestServeGroupPolicy(t *testing.T) {
 	if err := os.WriteFile(policy, append(orig, groups...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	monitor := "metric: orders\ndimensions: [city]\ngrain: week\nschedule: every Monday at 9\n"
+	if err := os.MkdirAll(filepath.Join(s.dir, "knowledge", "monitors"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, "knowledge", "monitors", "orders_by_city.yaml"), []byte(monitor), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -117,6 +124,14 @@ func TestServeGroupPolicy(t *testing.T) {
 	}
 	if code, b := call("GET", "/api/runs", "", carl); code != 200 {
 		t.Errorf("carl lists his runs: %d %s", code, b)
+	}
+	// A monitor by a column bob's group may not read: withheld from him,
+	// not an error of the monitor's file.
+	if code, b := call("GET", "/api/monitors/orders_by_city/alerts", "", bob); code >= 500 || code == 400 || strings.Contains(b, "does not compile") {
+		t.Errorf("bob reads the alerts of a monitor by city: %d %s", code, b)
+	}
+	if code, b := call("GET", "/api/monitors/orders_by_city/alerts", "", ann); code != 200 {
+		t.Errorf("ann reads its alerts: %d %s", code, b)
 	}
 	// A workflow's steps run under the policy of the person who runs it.
 	for _, node := range []string{

@@ -10,9 +10,13 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/agent"
+	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/sqlguard"
 	"github.com/quarrydata/quarry/internal/store"
+	"github.com/quarrydata/quarry/internal/watch"
 )
 
 type groupsKey struct{}
@@ -209,5 +213,25 @@ func TestGroupRestrictedColumns(t *testing.T) {
 	}
 	if p, _ := srv.Project(ctx); p.Policy.Restricted("customers", "city") {
 		t.Errorf("everyone's policy restricts city")
+	}
+}
+
+// TestMonitorRefusedForAGroup: a monitor by a column a group restricts is
+// refused to its members as its run would be, not a broken monitor file.
+func TestMonitorRefusedForAGroup(t *testing.T) {
+	r := demoRuntime(t)
+	k, err := r.Knowledge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := watch.Monitor{Name: "orders_by_city", Metric: "orders", Dimensions: []string{"city"}, Grain: semantic.GrainWeek}
+	now := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	allow := analyst.GuardFunc(func(context.Context, string) sqlguard.Verdict { return sqlguard.Verdict{Allowed: true} })
+	if refused, err := monitorRefused(context.Background(), allow, k.Model, nil, quarry.DialectSQLite, m, now); err != nil || refused {
+		t.Fatalf("for everyone: refused %v, %v", refused, err)
+	}
+	restricted := restrictKnowledge(k, nil, []string{"customers.city"})
+	if refused, err := monitorRefused(context.Background(), allow, restricted.Model, nil, quarry.DialectSQLite, m, now); err != nil || !refused {
+		t.Errorf("for a group that may not read cities: refused %v, %v", refused, err)
 	}
 }
