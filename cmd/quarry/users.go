@@ -35,29 +35,37 @@ one of their API tokens (quarry tokens create) or a browser signed in with one.
 Roles: admin (everything, every run), analyst (asks, runs SQL and workflows
 on the connections they may use, sees their own runs), viewer (reads their
 own runs, starts none). --connection limits a person to some connections;
-without it they may use all.`,
+without it they may use all. --approval required makes every statement a
+language model proposes for the person wait for an admin's approval in the
+web UI before it runs (docs/approval.md); set-approval changes it.`,
 		Example: `  quarry users add ann --role admin
   quarry users add bob --role analyst --connection warehouse
   quarry users list --json
   quarry users set-role bob viewer
+  quarry users set-approval bob required
   quarry users remove bob`,
 	}
-	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd())
+	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd(), a.usersSetApprovalCmd())
 	return cmd
 }
 
 func (a *app) usersAddCmd() *cobra.Command {
-	var role string
+	var role, approval string
 	var conns []string
 	cmd := &cobra.Command{
-		Use:   "add NAME --role admin|analyst|viewer",
+		Use:   "add NAME --role admin|analyst|viewer [--approval required]",
 		Short: "Add a person with a role",
 		Args:  exactArgs(1, "give the person's name: quarry users add NAME --role analyst"),
 	}
 	cmd.Flags().StringVar(&role, "role", "", "admin, analyst or viewer (required)")
 	cmd.Flags().StringArrayVar(&conns, "connection", nil, "a connection the person may use (repeat for several; default: all)")
+	cmd.Flags().StringVar(&approval, "approval", "off", "required: a model's statements for this person wait for an admin's approval (docs/approval.md)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		name := args[0]
+		needs, err := parseApproval(approval)
+		if err != nil {
+			return err
+		}
 		if !userName().MatchString(name) {
 			return quarry.Errorf(quarry.KindUsage, "%q is not a name quarry takes: use letters, digits and . _ @ - (at most 100)", name)
 		}
@@ -88,7 +96,7 @@ func (a *app) usersAddCmd() *cobra.Command {
 				return quarry.Errorf(quarry.KindUsage, "runs are recorded under %q, a person removed earlier; give the new person another name, so that those runs stay theirs", name)
 			}
 		}
-		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, CreatedAt: a.now()})
+		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, Approval: needs, CreatedAt: a.now()})
 		if quarry.KindOf(err) == quarry.KindConflict {
 			return quarry.Errorf(quarry.KindUsage, "%s", quarry.Message(err))
 		}
@@ -98,6 +106,9 @@ func (a *app) usersAddCmd() *cobra.Command {
 		which := "every connection"
 		if len(conns) > 0 {
 			which = "connections " + strings.Join(conns, ", ")
+		}
+		if needs {
+			which += ", approval required"
 		}
 		fmt.Fprintf(a.stdout, "Added %s (%s, %s). Give them a token: quarry tokens create --user %s\n", name, r, which, name)
 		return nil
@@ -153,13 +164,13 @@ func (a *app) usersListCmd() *cobra.Command {
 			return nil
 		}
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tCREATED")
+		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tAPPROVAL\tCREATED")
 		for _, u := range us {
 			conns := "all"
 			if len(u.Connections) > 0 {
 				conns = strings.Join(u.Connections, ",")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, u.CreatedAt.UTC().Format("2006-01-02 15:04"))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, approvalWord(u.Approval), u.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		}
 		return tw.Flush()
 	})
@@ -217,6 +228,52 @@ func (a *app) usersSetRoleCmd() *cobra.Command {
 		return nil
 	})
 	return cmd
+}
+
+func (a *app) usersSetApprovalCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "set-approval NAME required|off",
+		Short: "Make a model's statements for a person wait for an admin's approval, or not",
+		Args:  exactArgs(2, "give the name and the mode: quarry users set-approval NAME required"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		on, err := parseApproval(args[1])
+		if err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.SetApproval(ctx, args[0], on); err != nil {
+			return err
+		}
+		if on {
+			fmt.Fprintf(a.stdout, "Every statement a model proposes for %s now waits for an admin's approval.\n", args[0])
+		} else {
+			fmt.Fprintf(a.stdout, "%s's statements no longer wait for approval (a connection with approval: required still holds them).\n", args[0])
+		}
+		return nil
+	})
+	return cmd
+}
+
+// parseApproval reads an approval mode: required or off.
+func parseApproval(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "required":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, quarry.Errorf(quarry.KindUsage, "no approval mode %q; give required or off", s)
+}
+
+func approvalWord(on bool) string {
+	if on {
+		return "required"
+	}
+	return "off"
 }
 
 func (a *app) tokensCmd() *cobra.Command {

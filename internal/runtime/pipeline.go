@@ -178,7 +178,16 @@ func (r *Runtime) Agent(ctx context.Context, m ModelChoice, connName string, pre
 	}
 	ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
 	ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
-	if c, _, err := r.Conn(ctx, connName); err == nil {
+	c, cc, err := r.Conn(ctx, connName)
+	if err == nil {
+		st, err := r.Store(ctx)
+		if err == nil {
+			ag.Approval, err = approvalFor(ctx, st, cc)
+		}
+		if err != nil {
+			closeRun()
+			return nil, nil, nil, err
+		}
 		if cat, err := r.Catalog(ctx, c); err == nil {
 			ag.Catalog = cat
 			if ag.Withheld, err = r.WithheldViews(ctx, c, cat); err != nil {

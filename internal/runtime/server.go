@@ -60,8 +60,13 @@ type Server struct {
 	// Monitors are the project's monitors as they are now, read, run and
 	// shown under the generation of each request (ServedMonitors).
 	Monitors *ServedMonitors
-	Clock    func() time.Time
-	NewID    func(prefix string) string
+	// ApprovalWait is the longest a question's run may wait for a
+	// person's approval (docs/approval.md): the connection's
+	// approval_timeout when it or a person of the state requires
+	// approval at start, else 0.
+	ApprovalWait time.Duration
+	Clock        func() time.Time
+	NewID        func(prefix string) string
 }
 
 // Project is what the knowledge folder says at one moment: the knowledge
@@ -108,6 +113,9 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		}
 		b.conn, b.cc = conn, cc
 		srv.Connection, srv.Dialect = cc.Name, conn.Dialect()
+		if srv.ApprovalWait, err = approvalWait(ctx, st, cc); err != nil {
+			return nil, nil, err
+		}
 		// The live schema, read once before runs share the connection.
 		if b.cat, err = r.Catalog(ctx, conn); err != nil {
 			srv.CatalogErr, b.cat = err, nil
@@ -300,6 +308,9 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		ag := g.tmpl
 		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
 		ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
+		if ag.Approval, err = approvalFor(ctx, b.st, cc); err != nil {
+			return nil, err
+		}
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}
 	return g, nil
@@ -324,6 +335,7 @@ func (b *builder) reloadTier() error {
 	}
 	c := *b.cc
 	c.Privacy, c.MinGroupSize = cc.Privacy, cc.MinGroupSize
+	c.Approval, c.ApprovalTimeout = cc.Approval, cc.ApprovalTimeout
 	b.cc = &c
 	return nil
 }

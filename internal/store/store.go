@@ -155,7 +155,7 @@ func CheckResult(id, stored string, body []byte, executed []event.Event) error {
 // (in progress, or stopped by a crash) nor waiting for pasted results.
 func sealed(events []event.Event) bool {
 	st, err := event.Fold(events)
-	return err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingResults
+	return err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingResults && st.Status != event.StatusAwaitingApproval
 }
 
 // PruneBatch decides one batch of candidate runs, inside a backend's
