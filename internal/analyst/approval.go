@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/sqlguard"
@@ -25,13 +26,6 @@ import (
 type ApprovalLog interface {
 	Events(ctx context.Context, runID string) ([]event.Event, error)
 	Append(ctx context.Context, events ...event.Event) error
-}
-
-// Estimator gives the database planner's estimate of a statement without
-// running it; a connector that can EXPLAIN may implement it, and the
-// estimate is shown to the person who decides.
-type Estimator interface {
-	Estimate(ctx context.Context, sql string) (event.CostEstimate, error)
 }
 
 // Defaults of Approval.
@@ -94,12 +88,13 @@ func (a *Analyst) await(ctx context.Context, em *Emitter, sql string, v sqlguard
 		Guard:   event.GuardCheckedData{Allowed: v.Allowed, Dialect: string(v.Dialect), Violations: violations(v)},
 		AskedBy: ap.AskedBy, Why: ap.Why, Deadline: deadline.UTC(),
 	}
-	if est, ok := a.Conn.(Estimator); ok {
+	// The estimate, where the connector gives one (connector.Estimator).
+	if est, ok := a.Conn.(connector.Estimator); ok {
 		e, err := est.Estimate(ctx, sql)
 		if err != nil {
 			req.EstimateError = quarry.Message(err)
 		} else {
-			req.Estimate = &e
+			req.Estimate = &event.CostEstimate{Cost: e.Cost, Rows: e.Rows}
 		}
 	}
 	em.Emit(ctx, req)
