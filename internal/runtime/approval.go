@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -62,4 +64,21 @@ func approvalWait(ctx context.Context, st store.State, cc *config.Connection) (t
 		return cc.ApprovalTimeout, nil
 	}
 	return analyst.DefaultApprovalTimeout, nil
+}
+
+// approvalNotes tells the person at the terminal that a statement of
+// their run waits for approval, and where it is decided: the run's events
+// pass it on their way to the store.
+func (r *Runtime) approvalNotes() event.Sink {
+	return event.SinkFunc(func(_ context.Context, evs ...event.Event) error {
+		for _, e := range evs {
+			var d event.ApprovalRequestedData
+			if e.Type != event.ApprovalRequested || json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			r.note(fmt.Sprintf("statement %s of run %s waits for approval until %s: an admin approves or refuses it in the web UI of quarry serve on this state (or POST /api/runs/%s/approve)",
+				d.Statement, e.RunID, d.Deadline.Local().Format("15:04"), e.RunID))
+		}
+		return nil
+	})
 }

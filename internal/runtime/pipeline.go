@@ -33,13 +33,14 @@ func limits(cfg *config.Config, maxRows int64) analyst.Limits {
 }
 
 // Recorder returns a recorder for a new run into the state store, holding
-// its events for a few durable writes per run rather than one per event.
+// its events for a few durable writes per run rather than one per event;
+// a statement that waits for approval is told of on the notes too.
 func (r *Runtime) Recorder(ctx context.Context) (*event.Recorder, error) {
 	st, err := r.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rec := event.NewRecorder(r.NewID("r"), r.o.Now, st)
+	rec := event.NewRecorder(r.NewID("r"), r.o.Now, event.MultiSink(st, r.approvalNotes()))
 	rec.Hold()
 	return rec, nil
 }
