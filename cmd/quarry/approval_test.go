@@ -74,3 +74,70 @@ func TestAskWaitsForApproval(t *testing.T) {
 		t.Errorf("run %s: approvals %+v", st.RunID, st.Approvals)
 	}
 }
+
+// decideNext finds the statement that comes to wait on the project's
+// state database with sql, and decides it as a person on another server
+// would; it returns the run's ID.
+func decideNext(t *testing.T, dir, sql string, d event.ApprovalDecidedData) <-chan string {
+	out := make(chan string, 1)
+	go func() {
+		ctx := context.Background()
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+			st, err := sqlitestate.Open(ctx, filepath.Join(dir, ".quarry", "state.db"))
+			if err != nil {
+				continue
+			}
+			runs, _ := st.Runs(ctx, store.RunFilter{})
+			for _, r := range runs {
+				if p := r.Pending(); p != nil && p.SQL == sql {
+					_, err := analyst.Decide(ctx, st, r.RunID, p.Statement, d, time.Now())
+					st.Close()
+					if err != nil {
+						out <- "error: " + err.Error()
+					} else {
+						out <- r.RunID
+					}
+					return
+				}
+			}
+			st.Close()
+		}
+		out <- "error: nothing came to wait"
+	}()
+	return out
+}
+
+// TestMCPRunQueryWaitsForApproval: an MCP client's run_query is a model's
+// statement as it wrote it: on a connection with approval: required it
+// waits; refused, nothing runs and the client reads why; approved, it runs.
+func TestMCPRunQueryWaitsForApproval(t *testing.T) {
+	dir := project(t)
+	requireApproval(t, filepath.Join(dir, "quarry.yaml"))
+	p := mcpInProcess(t, nil, "-C", dir, "mcp")
+
+	const sql = "SELECT name FROM customers ORDER BY id"
+	decided := decideNext(t, dir, sql, event.ApprovalDecidedData{Approved: false, By: "ann", Reason: "names are private"})
+	res, _ := callJSON(t, p.cs, "run_query", map[string]any{"sql": sql})
+	refused := <-decided
+	if strings.HasPrefix(refused, "error:") {
+		t.Fatal(refused)
+	}
+	if !res.IsError || !strings.Contains(textOf(res), "refused by ann: names are private; nothing ran") {
+		t.Fatalf("a refused run_query: %s", textOf(res))
+	}
+	st := lastRun(t, dir)
+	if st.RunID != refused || st.Status != event.StatusRejected || st.ResultID != "" || st.Rows != 0 || len(st.Approvals) != 1 {
+		t.Errorf("the refused run: %s %s result %q approvals %+v", st.RunID, st.Status, st.ResultID, st.Approvals)
+	}
+
+	decided = decideNext(t, dir, sql, event.ApprovalDecidedData{Approved: true, By: "ann"})
+	res, rq := callJSON(t, p.cs, "run_query", map[string]any{"sql": sql})
+	if id := <-decided; strings.HasPrefix(id, "error:") {
+		t.Fatal(id)
+	}
+	if res.IsError || len(rq["rows"].([]any)) != 3 {
+		t.Fatalf("an approved run_query: %s", textOf(res))
+	}
+}

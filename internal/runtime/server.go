@@ -57,6 +57,11 @@ type Server struct {
 	// fixer of a user's failed statement, or in manual mode the proposer
 	// of queries whose results are pasted.
 	Agent func(ctx context.Context) (*agent.Agent, func(), error)
+	// Approval is approval mode for a statement a model sends as it is
+	// (quarry mcp's run_query) on the served connection, for the person
+	// ctx acts for: the connection's setting, else the person's; nil when
+	// neither requires it (docs/approval.md).
+	Approval func(ctx context.Context) (*analyst.Approval, error)
 	// Monitors are the project's monitors as they are now, read, run and
 	// shown under the generation of each request (ServedMonitors).
 	Monitors *ServedMonitors
@@ -170,6 +175,14 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 			return nil, nil, err
 		}
 		return an, done, nil
+	}
+	srv.Approval = func(ctx context.Context) (*analyst.Approval, error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return g.approval(ctx)
 	}
 	srv.Agent = func(ctx context.Context) (*agent.Agent, func(), error) {
 		g, done, err := gens.acquire(ctx)
@@ -297,6 +310,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 			_, noKnowledge = r.Knowledge()
 		}
 	}
+	g.approval = func(ctx context.Context) (*analyst.Approval, error) { return approvalFor(ctx, b.st, cc) }
 	g.ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
 		if noKnowledge != nil {
 			return nil, noKnowledge
@@ -308,7 +322,7 @@ func (b *builder) build(ctx context.Context) (*generation, error) {
 		ag := g.tmpl
 		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
 		ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
-		if ag.Approval, err = approvalFor(ctx, b.st, cc); err != nil {
+		if ag.Approval, err = g.approval(ctx); err != nil {
 			return nil, err
 		}
 		return ag.Ask(ctx, rec, question, asOf, opts)
@@ -376,6 +390,7 @@ func (b *builder) manual() (*generation, error) {
 		c := g.fixer
 		return c.Ask(ctx, rec, question, asOf, opts)
 	}
+	g.approval = func(context.Context) (*analyst.Approval, error) { return nil, nil } // nothing runs
 	g.start = func() (*analyst.Analyst, error) {
 		return nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry runs no SQL here; ask a question to get a query to run on your database yourself, or add a connection to quarry.yaml")
 	}
