@@ -187,8 +187,9 @@ func decision(st event.RunState, id string) *event.ApprovalDecidedData {
 
 // Decide records a person's decision on the statement that waits in run
 // runID, at time at, and returns the run's state after it. A run with no
-// such statement waiting is KindNotFound; one already decided (or a run
-// that ended) is KindConflict: a statement is decided once. Who may
+// such statement waiting is KindNotFound; one already decided, a run that
+// ended or a wait past its deadline is KindConflict: a statement is
+// decided once, while it waits. Who may
 // decide is the caller's to check.
 func Decide(ctx context.Context, log ApprovalLog, runID, statement string, d event.ApprovalDecidedData, at time.Time) (event.RunState, error) {
 	d.Statement = statement
@@ -214,6 +215,10 @@ func Decide(ctx context.Context, log ApprovalLog, runID, statement string, d eve
 			return st, quarry.Errorf(quarry.KindConflict, "statement %s of run %s was already %s by %s; a statement is decided once", statement, st.RunID, verdict(found.Decided), found.Decided.By)
 		case !st.FinishedAt.IsZero():
 			return st, quarry.Errorf(quarry.KindConflict, "run %s has ended; its statement %s can no longer be decided", st.RunID, statement)
+		case !found.Deadline.IsZero() && at.After(found.Deadline):
+			// The run records the timeout itself; one whose process died
+			// waiting is never decided.
+			return st, quarry.Errorf(quarry.KindConflict, "the wait for approval of statement %s of run %s ended at %s; nothing ran — ask again", statement, st.RunID, found.Deadline.Format(time.RFC3339))
 		}
 		e, err := event.New(st.RunID, st.LastSeq+1, at, &d)
 		if err != nil {

@@ -65,7 +65,7 @@ func waitFor(t *testing.T, log *memLog, id string, d event.ApprovalDecidedData) 
 			}
 			time.Sleep(time.Millisecond)
 		}
-		_, err := Decide(context.Background(), log, "r_1", id, d, time.Date(2026, 6, 30, 13, 0, 0, 0, time.UTC))
+		_, err := Decide(context.Background(), log, "r_1", id, d, time.Date(2026, 6, 30, 12, 0, 5, 0, time.UTC))
 		done <- err
 	}()
 	return done
@@ -175,5 +175,24 @@ func TestDecideOnce(t *testing.T) {
 	}
 	if _, err := Decide(ctx, log, "r_1", "", event.ApprovalDecidedData{}, time.Now()); quarry.KindOf(err) != quarry.KindNotFound {
 		t.Errorf("no statement: %v", err)
+	}
+}
+
+// TestDecideAfterTheDeadline: a wait past its deadline (its run records
+// the timeout; a run whose process died never goes on) is not decided.
+func TestDecideAfterTheDeadline(t *testing.T) {
+	log := &memLog{}
+	t0 := time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
+	rec := event.NewRecorder("r_1", func() time.Time { return t0 }, log)
+	for _, p := range []event.Payload{&event.RunStartedData{Kind: "ask"}, &event.ApprovalRequestedData{Statement: "s1", SQL: "SELECT 1", Deadline: t0.Add(time.Minute)}} {
+		if err := rec.Emit(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Decide(t.Context(), log, "r_1", "s1", event.ApprovalDecidedData{Approved: true, By: "ann"}, t0.Add(2*time.Minute)); quarry.KindOf(err) != quarry.KindConflict {
+		t.Errorf("a decision after the deadline: %v", err)
+	}
+	if _, err := Decide(t.Context(), log, "r_1", "s1", event.ApprovalDecidedData{Approved: true, By: "ann"}, t0.Add(30*time.Second)); err != nil {
+		t.Errorf("a decision in time: %v", err)
 	}
 }

@@ -21,9 +21,7 @@ import (
 // or refuse a statement that waits, and the reason when not.
 type MayApproveFunc func(ctx context.Context) (bool, string)
 
-// approvalsScan bounds the recent runs GET /api/approvals reads for
-// statements that wait: a wait ends within its timeout, so a waiting run
-// is among the newest.
+// approvalsScan bounds the runs GET /api/approvals lists.
 const approvalsScan = 500
 
 // approvalJSON is one statement that waits, as GET /api/approvals lists it.
@@ -55,21 +53,21 @@ func (s *Server) mayApprove(ctx context.Context) (bool, string) {
 }
 
 // listApprovals answers the statements that wait for approval among the
-// runs the person asking may read: an admin's, everyone's; anyone
-// else's, their own (their waiting notice).
+// runs the person asking may read (an admin's, everyone's; anyone else's,
+// their own: their waiting notice), from the runs index.
 func (s *Server) listApprovals(w http.ResponseWriter, r *http.Request) {
-	runs, err := s.cfg.Store.Runs(r.Context(), store.RunFilter{Kind: "ask", Limit: approvalsScan})
+	runs, err := s.cfg.Store.Runs(r.Context(), store.RunFilter{Status: event.StatusAwaitingApproval, Limit: approvalsScan})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	may, _ := s.mayApprove(r.Context())
+	now := s.cfg.Clock()
 	out := []approvalJSON{}
 	for _, st := range runs {
-		if st.Status != event.StatusAwaitingApproval {
-			continue
-		}
-		if p := st.Pending(); p != nil {
+		// A wait past its deadline has ended, or its process died
+		// waiting: nobody can decide it any more.
+		if p := st.Pending(); p != nil && st.Status == event.StatusAwaitingApproval && now.Before(p.Deadline) {
 			out = append(out, approvalJSON{RunID: st.RunID, Connection: st.Connection, ApprovalRequestedData: p.ApprovalRequestedData,
 				RequestedAt: p.RequestedAt, MayDecide: may})
 		}

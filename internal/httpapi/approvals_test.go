@@ -232,3 +232,23 @@ func mustGet(t *testing.T, tm *team, path, secret string) []byte {
 	}
 	return b
 }
+
+// TestApprovalsLeaveOutDeadWaits: a statement whose wait passed its
+// deadline without a decision (its process died waiting) is not listed,
+// and cannot be decided.
+func TestApprovalsLeaveOutDeadWaits(t *testing.T) {
+	s := serve(t, newShop(t), options{})
+	past := time.Now().Add(-time.Hour)
+	rec := event.NewRecorder("r_dead", func() time.Time { return past }, s.st)
+	for _, p := range []event.Payload{
+		&event.RunStartedData{Kind: "ask", Question: "how many orders?"},
+		&event.ApprovalRequestedData{Statement: "s1", SQL: "SELECT 1", Deadline: past.Add(time.Minute)},
+	} {
+		if err := rec.Emit(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.pending(t, 0)
+	res, b := s.do(t, "POST", "/api/runs/r_dead/approve", `{"statement":"s1"}`)
+	wantError(t, res, b, http.StatusConflict, "conflict")
+}

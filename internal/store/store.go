@@ -71,6 +71,9 @@ type RunFilter struct {
 	SessionID string // only runs of this chat session; "": any
 	Owner     string // only runs of this owner; "": any
 	Tenant    string // only runs of this tenant; "": any
+	// Status: only runs whose index says this status ("awaiting_approval");
+	// "": any. A run stopped by a crash is indexed as it was last folded.
+	Status string
 }
 
 // Session is a chat session: a conversation whose runs share context. Its
@@ -289,6 +292,18 @@ func ParseTime(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, s)
 }
 
+// Refolds reports whether an event of type t re-folds its run's index
+// entry when it is appended: those that change what the index keeps
+// beyond its counters (kind, session, owner, start, end, status). Other
+// events only bump the counters.
+func Refolds(t event.Type) bool {
+	switch t {
+	case event.RunStarted, event.RunFinished, event.ApprovalRequested, event.ApprovalDecided:
+		return true
+	}
+	return false
+}
+
 // RunsQuery is the SQL that lists the events of the runs f selects,
 // newest run first (by start time, then by ID), each run's events in
 // sequence order, as (run_id, seq, type, version, at, data) — the same on
@@ -296,7 +311,7 @@ func ParseTime(s string) (time.Time, error) {
 func RunsQuery(f RunFilter, ph func(n int) string) (string, []any) {
 	var where []string
 	var args []any
-	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}} {
+	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}, {"status", f.Status}} {
 		if c.v != "" {
 			args = append(args, c.v)
 			where = append(where, c.col+" = "+ph(len(args)))
