@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +73,52 @@ func TestApprovalFor(t *testing.T) {
 	}
 	if d, err := approvalWait(ctx, st, off); err != nil || d != 0 {
 		t.Errorf("approvalWait(off, nobody requires it) = %v, %v", d, err)
+	}
+}
+
+// TestServerRereadsApproval: a server applies the connection's approval
+// mode as quarry.yaml says it at each request, as it does the privacy tier.
+func TestServerRereadsApproval(t *testing.T) {
+	r := demoRuntime(t)
+	ctx := context.Background()
+	srv, release, err := r.Server(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if srv.ApprovalWait != 0 {
+		t.Errorf("ApprovalWait %v with approval off", srv.ApprovalWait)
+	}
+	cfg, err := r.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(cfg.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "    driver: sqlite\n"
+	if !strings.Contains(string(orig), at) {
+		t.Fatalf("the demo's quarry.yaml has no %q", at)
+	}
+	for _, step := range []struct {
+		add     string
+		on      bool
+		timeout time.Duration
+	}{
+		{"", false, 0},
+		{"    approval: required\n    approval_timeout: 2m\n", true, 2 * time.Minute},
+		{"    approval: off\n", false, 0},
+	} {
+		if err := os.WriteFile(cfg.Path, []byte(strings.Replace(string(orig), at, at+step.add, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ap, err := srv.Approval(ctx)
+		if err != nil {
+			t.Fatalf("%q: %v", step.add, err)
+		}
+		if (ap != nil) != step.on || ap != nil && (ap.Timeout != step.timeout || ap.Why != "connection") {
+			t.Errorf("%q: approval %+v; want on %v, timeout %v", step.add, ap, step.on, step.timeout)
+		}
 	}
 }
