@@ -110,16 +110,16 @@ func (a *Analyst) await(ctx context.Context, em *Emitter, sql string, v sqlguard
 		return nil, err
 	}
 	if !d.Approved {
-		return d, Refusal(d)
+		return d, refusal(d)
 	}
 	return d, nil
 }
 
-// Refusal is the error of a refused statement, as the model and the user
+// refusal is the error of a refused statement, as the model and the user
 // read it.
-func Refusal(d *event.ApprovalDecidedData) error {
+func refusal(d *event.ApprovalDecidedData) error {
 	if d.TimedOut {
-		return quarry.Errorf(quarry.KindRejected, "the statement waited for approval and nobody decided in time (%s); nothing ran — ask someone who may approve to watch the Approvals list, or ask again", d.Reason)
+		return quarry.Errorf(quarry.KindRejected, "the statement waited for approval and nobody decided in time (%s); nothing ran — ask an admin to watch the statements waiting for approval in the web UI, or ask again", d.Reason)
 	}
 	msg := "the statement was refused by " + d.By
 	if d.By == "" {
