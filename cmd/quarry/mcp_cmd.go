@@ -126,6 +126,11 @@ func (a *app) mcpConfig(srv *runtime.Server) mcpserver.Config {
 			return nil, err
 		}
 		defer done()
+		// An MCP client's statement is a model's, as it wrote it: in
+		// approval mode it waits for a person (docs/approval.md).
+		if an.Approval, err = srv.Approval(ctx); err != nil {
+			return nil, err
+		}
 		return an.Run(ctx, rec, sql, sink)
 	}
 	mc.Ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time) (*analyst.AskOutcome, error) {

@@ -94,6 +94,7 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if g != nil {
 			g.OIDC = oidcSignIn(cfg.Auth.OIDC)
 			srvCfg.Wrap, srvCfg.Store = g.Wrap, auth.Scope(rs.Store)
+			srvCfg.MayApprove = mayApprove
 		}
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
@@ -190,6 +191,7 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		},
 		KnowledgeDir: srv.KnowledgeDir,
 		Store:        srv.Store,
+		ApprovalWait: srv.ApprovalWait,
 		Clock:        srv.Clock,
 		NewID:        srv.NewID,
 		Version:      a.version.Version,
@@ -199,6 +201,17 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Monitors:     &serveMonitors{mons: srv.Monitors, rt: a.rt},
 	}
 	return c, srv, release, nil
+}
+
+// mayApprove is who may decide a statement that waits for approval:
+// with sign-in on, admins (auth.Person.MayApprove); with no person in the
+// request (nobody was added yet), the local user.
+func mayApprove(ctx context.Context) (bool, string) {
+	p, ok := auth.From(ctx)
+	if !ok {
+		return true, ""
+	}
+	return p.MayApprove()
 }
 
 // loopback reports whether host names this machine only.

@@ -27,31 +27,39 @@ one of their API tokens (quarry tokens create) or a browser signed in with one.
 Roles: admin (everything, every run), analyst (asks, runs SQL and workflows
 on the connections they may use, sees their own runs), viewer (reads their
 own runs, starts none). --connection limits a person to some connections;
-without it they may use all.`,
+without it they may use all. --approval required makes every statement a
+language model proposes for the person wait for an admin's approval in the
+web UI before it runs (docs/approval.md); set-approval changes it.`,
 		Example: `  quarry users add ann --role admin
   quarry users add bob --role analyst --connection warehouse
   quarry users list --json
   quarry users set-role bob viewer
+  quarry users set-approval bob required
   quarry users remove bob`,
 	}
-	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd(), a.usersSetGroupsCmd(), a.usersSetConnectionsCmd())
+	cmd.AddCommand(a.usersAddCmd(), a.usersListCmd(), a.usersRemoveCmd(), a.usersSetRoleCmd(), a.usersSetGroupsCmd(), a.usersSetConnectionsCmd(), a.usersSetApprovalCmd())
 	return cmd
 }
 
 func (a *app) usersAddCmd() *cobra.Command {
-	var role string
+	var role, approval string
 	var conns, groups []string
 	cmd := &cobra.Command{
-		Use:   "add NAME --role admin|analyst|viewer",
+		Use:   "add NAME --role admin|analyst|viewer [--approval required]",
 		Short: "Add a person with a role",
 		Args:  exactArgs(1, "give the person's name: quarry users add NAME --role analyst"),
 	}
 	cmd.Flags().StringVar(&role, "role", "", "admin, analyst or viewer (required)")
 	cmd.Flags().StringArrayVar(&conns, "connection", nil, "a connection the person may use (repeat for several; default: all)")
 	cmd.Flags().StringArrayVar(&groups, "group", nil, "a group the person is in (repeat for several); knowledge/policy.yaml says what its members may not read")
+	cmd.Flags().StringVar(&approval, "approval", "off", "required: a model's statements for this person wait for an admin's approval (docs/approval.md)")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		name := args[0]
 		if err := a.checkGroups(groups); err != nil {
+			return err
+		}
+		needs, err := parseApproval(approval)
+		if err != nil {
 			return err
 		}
 		if !auth.ValidName(name) {
@@ -84,7 +92,7 @@ func (a *app) usersAddCmd() *cobra.Command {
 				return quarry.Errorf(quarry.KindUsage, "runs are recorded under %q, a person removed earlier; give the new person another name, so that those runs stay theirs", name)
 			}
 		}
-		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, Groups: groups, CreatedAt: a.now()})
+		err = st.AddUser(ctx, store.User{Name: name, Role: string(r), Connections: conns, Groups: groups, Approval: needs, CreatedAt: a.now()})
 		if quarry.KindOf(err) == quarry.KindConflict {
 			return quarry.Errorf(quarry.KindUsage, "%s", quarry.Message(err))
 		}
@@ -97,6 +105,9 @@ func (a *app) usersAddCmd() *cobra.Command {
 		}
 		if len(groups) > 0 {
 			which += "; groups " + strings.Join(groups, ", ")
+		}
+		if needs {
+			which += ", approval required"
 		}
 		fmt.Fprintf(a.stdout, "Added %s (%s, %s). Give them a token: quarry tokens create --user %s\n", name, r, which, name)
 		return nil
@@ -152,7 +163,7 @@ func (a *app) usersListCmd() *cobra.Command {
 			return nil
 		}
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tGROUPS\tCREATED")
+		fmt.Fprintln(tw, "NAME\tROLE\tCONNECTIONS\tGROUPS\tAPPROVAL\tCREATED")
 		for _, u := range us {
 			conns, groups := "all", "-"
 			if len(u.Connections) > 0 {
@@ -161,7 +172,7 @@ func (a *app) usersListCmd() *cobra.Command {
 			if len(u.Groups) > 0 {
 				groups = strings.Join(u.Groups, ",")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, groups, u.CreatedAt.UTC().Format("2006-01-02 15:04"))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", u.Name, u.Role, conns, groups, approvalWord(u.Approval), u.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		}
 		return tw.Flush()
 	})
@@ -249,6 +260,34 @@ func (a *app) usersSetGroupsCmd() *cobra.Command {
 	return cmd
 }
 
+func (a *app) usersSetApprovalCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "set-approval NAME required|off",
+		Short: "Make a model's statements for a person wait for an admin's approval, or not",
+		Args:  exactArgs(2, "give the name and the mode: quarry users set-approval NAME required"),
+	}
+	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		on, err := parseApproval(args[1])
+		if err != nil {
+			return err
+		}
+		st, err := a.rt.Store(ctx)
+		if err != nil {
+			return err
+		}
+		if err := st.SetApproval(ctx, args[0], on); err != nil {
+			return err
+		}
+		if on {
+			fmt.Fprintf(a.stdout, "Every statement a model proposes for %s now waits for an admin's approval.\n", args[0])
+		} else {
+			fmt.Fprintf(a.stdout, "%s's statements no longer wait for approval (a connection with approval: required still holds them).\n", args[0])
+		}
+		return nil
+	})
+	return cmd
+}
+
 func (a *app) usersSetConnectionsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "set-connections NAME [CONNECTION ...]",
@@ -299,6 +338,24 @@ func (a *app) checkGroups(groups []string) error {
 		}
 	}
 	return nil
+}
+
+// parseApproval reads an approval mode: required or off.
+func parseApproval(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "required":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, quarry.Errorf(quarry.KindUsage, "no approval mode %q; give required or off", s)
+}
+
+func approvalWord(on bool) string {
+	if on {
+		return "required"
+	}
+	return "off"
 }
 
 func (a *app) tokensCmd() *cobra.Command {

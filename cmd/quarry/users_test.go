@@ -48,3 +48,45 @@ func TestPeopleCommandsRefuseWhatAnOutsiderTried(t *testing.T) {
 	refused("at most 100", "tokens", "create", "--user", "bob", "--label", strings.Repeat("L", 101))
 	must("tokens", "create", "--user", "bob", "--label", "laptop")
 }
+
+// TestUsersApproval: a person's approval mode is set when they are added
+// and changed with set-approval; a mode quarry does not know is refused.
+func TestUsersApproval(t *testing.T) {
+	dir := project(t)
+	run := func(args ...string) result {
+		t.Helper()
+		return quarryCmd(t, "", append([]string{"-C", dir}, args...)...)
+	}
+	if r := run("users", "add", "ann", "--role", "admin"); r.code != 0 {
+		t.Fatalf("add ann: %d %s", r.code, r.stderr)
+	}
+	if r := run("users", "add", "bob", "--role", "analyst", "--approval", "required"); r.code != 0 || !strings.Contains(r.stdout, "approval required") {
+		t.Fatalf("add bob: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run("users", "add", "cat", "--role", "analyst", "--approval", "sometimes"); r.code != 2 || !strings.Contains(r.stderr, "give required or off") {
+		t.Errorf("add with an unknown mode: %d %s", r.code, r.stderr)
+	}
+	list := func() string {
+		t.Helper()
+		r := run("users", "list", "--json")
+		if r.code != 0 {
+			t.Fatalf("list: %d %s", r.code, r.stderr)
+		}
+		return r.stdout
+	}
+	if out := list(); !strings.Contains(out, `"name": "bob"`) || strings.Count(out, `"approval": true`) != 1 {
+		t.Errorf("list after add:\n%s", out)
+	}
+	if r := run("users", "set-approval", "bob", "off"); r.code != 0 {
+		t.Fatalf("set-approval off: %d %s", r.code, r.stderr)
+	}
+	if r := run("users", "set-approval", "ann", "required"); r.code != 0 {
+		t.Fatalf("set-approval required: %d %s", r.code, r.stderr)
+	}
+	if out := list(); !strings.Contains(out, `"approval": true`) || strings.Count(out, `"approval": true`) != 1 || strings.Index(out, `"approval": true`) > strings.Index(out, `"bob"`) {
+		t.Errorf("list after set-approval:\n%s", out)
+	}
+	if r := run("users", "set-approval", "nobody", "required"); r.code == 0 {
+		t.Errorf("set-approval of nobody: exit 0")
+	}
+}

@@ -133,7 +133,11 @@ type Agent struct {
 	// aggregates-only (quarry.DefaultMinGroupSize when not set).
 	Privacy      quarry.Privacy
 	MinGroupSize int
-	Clock        func() time.Time
+	// Approval, when set, makes every statement the model has run (its
+	// run_query and query_metric) wait for a person's approval before it
+	// reaches the database (docs/approval.md); nil: approval is off.
+	Approval *analyst.Approval
+	Clock    func() time.Time
 }
 
 // Turn is an earlier question of the same session, for follow-ups.

@@ -120,12 +120,19 @@ func (r *run) check(ctx context.Context, sql string) (sqlguard.Verdict, error) {
 // guarded, executed, restricted values redacted before anything else sees
 // the rows, kept and recorded. Failures are recorded as query.failed (or
 // a refused guard.checked) and returned.
-func (r *run) execute(ctx context.Context, sql, source string) (*result, error) {
-	res, err := r.a.pipeline().Exec(ctx, r.em, sql, analyst.Exec{Source: source, Redact: r.policy.redact, NoCache: true})
-	if err != nil {
-		return nil, err
+//
+// In approval mode the statement waits, once the guard allowed it, for a
+// person's decision (analyst.Approval); what it is shown as meaning is
+// interpretation.
+func (r *run) execute(ctx context.Context, sql, source, interpretation string) (*result, error) {
+	x := analyst.Exec{Source: source, Redact: r.policy.redact, NoCache: true}
+	if ap := r.a.Approval; ap != nil {
+		c := *ap
+		c.Question = r.q
+		x.Approval, x.Interpretation = &c, interpretation
 	}
-	return &result{Result: res}, nil
+	res, err := r.a.pipeline().Exec(ctx, r.em, sql, x)
+	return &result{Result: res}, err
 }
 
 // errorText is the error as the model (or the fixer) is shown it: quarry's

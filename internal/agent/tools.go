@@ -11,6 +11,7 @@ import (
 	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/llm"
+	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -205,10 +206,19 @@ func (r *run) runSQL(ctx context.Context, sql string, mq *metricQuery) (string, 
 	if r.repairs > 0 && len(r.results) == 0 {
 		source = "repair"
 	}
-	res, err := r.execute(ctx, sql, source)
+	interpretation := "SQL the model wrote itself, not a defined metric: read the SQL to check it"
+	if mq != nil {
+		interpretation = narrate.Read(r.a.model(), &mq.query, "model").Text
+	}
+	res, err := r.execute(ctx, sql, source, interpretation)
 	if err != nil {
 		if quarry.KindOf(err) == quarry.KindCanceled || quarry.KindOf(err) == quarry.KindInternal {
 			return "", false, false, err
+		}
+		if res != nil && res.Approval != nil && res.Approval.TimedOut {
+			// Nobody decided: the run ends, rather than the model asking
+			// again into the same silence.
+			return "", false, false, &failure{reason: "approval_timeout", err: err}
 		}
 		return r.repair(ctx, sql, err)
 	}

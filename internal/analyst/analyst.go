@@ -74,6 +74,10 @@ type Analyst struct {
 	// this run at the user's own terminal (quarry run --no-policy); the
 	// run records it, and its result is not kept.
 	PolicyOff bool
+	// Approval, when set, makes the statement Run executes wait for a
+	// person's approval (approval mode, for a statement a model sent as
+	// it is: quarry mcp's run_query); nil for a person's own SQL.
+	Approval *Approval
 	// Privacy is the connection's privacy tier (what of its data may
 	// reach a language model) and MinGroupSize its smallest group under
 	// aggregates-only; every run records them on run.started, and a model

@@ -97,6 +97,24 @@ func (p Person) MayStart(connection string) (bool, string) {
 	return false, p.Name + " is a viewer: viewers read runs but start none; ask an admin for the analyst role"
 }
 
+// MayApprove reports whether the person may approve or refuse a
+// statement that waits for approval (docs/approval.md): admins, their own
+// statements too (an admin may run anything anyway); nobody else, the
+// person who asked included. It returns the reason when not.
+func (p Person) MayApprove() (bool, string) {
+	if p.Role == Admin {
+		return true, ""
+	}
+	return false, p.Name + " is " + article(p.Role) + ": only an admin approves or refuses a statement that waits for approval"
+}
+
+func article(r Role) string {
+	if strings.HasPrefix(string(r), "a") {
+		return "an " + string(r)
+	}
+	return "a " + string(r)
+}
+
 // SeesAll reports whether the person sees every run, not only their own.
 func (p Person) SeesAll() bool { return p.Role == Admin }
 

@@ -211,6 +211,12 @@ type Connection struct {
 	// (quarry.DefaultMinGroupSize when not given).
 	Privacy      quarry.Privacy
 	MinGroupSize int
+	// Approval requires a person's approval of every statement a language
+	// model proposes on this connection before it runs (`approval:
+	// required`; off when not given), waiting at most ApprovalTimeout (0:
+	// the default, 30 minutes). docs/approval.md.
+	Approval        bool
+	ApprovalTimeout time.Duration
 }
 
 // Dialect returns the SQL dialect of the connection's driver.
@@ -552,6 +558,9 @@ type connDraft struct {
 
 	privacy      string
 	minGroupSize int
+
+	approval        string
+	approvalTimeout time.Duration
 }
 
 func (d *decoder) decodeTop(cfg *Config, top *ast.MappingNode) error {

@@ -37,3 +37,25 @@ func (d *decoder) privacy(c *connDraft, conn *Connection) error {
 	}
 	return nil
 }
+
+// approval reads a connection's approval mode (required or off; off when
+// the key is absent) and how long a statement waits for a decision.
+func (d *decoder) approval(c *connDraft, conn *Connection) error {
+	p := c.path0
+	switch strings.ToLower(strings.TrimSpace(c.approval)) {
+	case "required":
+		conn.Approval = true
+	case "off":
+	case "":
+		if line := d.lines[p+".approval"]; line != 0 {
+			return d.errAt(line, p+".approval", "is empty; write required or off (leave the key out for off)")
+		}
+	default:
+		return d.errAt(d.lines[p+".approval"], p+".approval", "unknown approval mode %q; write required or off", shorten(c.approval))
+	}
+	if line := d.lines[p+".approval_timeout"]; line != 0 && !conn.Approval {
+		return d.errAt(line, p+".approval_timeout", "is only for connections with `approval: required`; remove it or set that mode")
+	}
+	conn.ApprovalTimeout = c.approvalTimeout
+	return nil
+}

@@ -60,6 +60,10 @@ type (
 		// smallest group an aggregates-only connection shows it.
 		Privacy      string `json:"privacy,omitempty" yaml:"privacy,omitempty"`
 		MinGroupSize int    `json:"min_group_size,omitempty" yaml:"min_group_size,omitempty"`
+		// Whether a model's statements wait for a person's approval, and
+		// for how long.
+		Approval        string `json:"approval,omitempty" yaml:"approval,omitempty"`
+		ApprovalTimeout string `json:"approval_timeout,omitempty" yaml:"approval_timeout,omitempty"`
 	}
 	viewModel struct {
 		Provider     string  `json:"provider" yaml:"provider"`
@@ -193,6 +197,12 @@ func (c *Config) view() viewConfig {
 			MinGroupSize: conn.MinGroupSize}
 		if conn.Privacy.Or() != quarry.PrivacyFull {
 			vc.Privacy = string(conn.Privacy)
+		}
+		if conn.Approval {
+			vc.Approval = "required"
+			if conn.ApprovalTimeout > 0 {
+				vc.ApprovalTimeout = conn.ApprovalTimeout.String()
+			}
 		}
 		if conn.Path == "" && conn.Command == "" {
 			vc.URL = redactSecret(conn.URL)

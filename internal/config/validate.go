@@ -116,6 +116,8 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"work_mem", d.str(&c.workMem)},
 			{"privacy", d.str(&c.privacy)},
 			{"min_group_size", d.intField(&c.minGroupSize, 2)},
+			{"approval", d.str(&c.approval)},
+			{"approval_timeout", d.duration(&c.approvalTimeout, false)},
 		})
 		if err != nil {
 			return nil, err
@@ -184,6 +186,9 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			return d.errAt(d.lines[p+".work_mem"], p+".work_mem", "%q is not a work_mem PostgreSQL takes; write a size from 64kB to 2TB with its unit, like 64MB, 512kB or 1GB", shorten(conn.WorkMem))
 		}
 		if err := d.privacy(c, conn); err != nil {
+			return err
+		}
+		if err := d.approval(c, conn); err != nil {
 			return err
 		}
 		if driver != DriverMCP {

@@ -61,6 +61,21 @@ type Pinger interface {
 	Ping(ctx context.Context) (string, error)
 }
 
+// Estimator is implemented by connectors whose database estimates a
+// statement without running it (EXPLAIN, never ANALYZE): approval mode
+// shows the estimate to the person who decides whether it runs.
+type Estimator interface {
+	Estimate(ctx context.Context, sql string) (Estimate, error)
+}
+
+// Estimate is a database planner's estimate of a statement: its total
+// cost, in the planner's own units, and the most rows any step of the
+// plan handles.
+type Estimate struct {
+	Cost float64
+	Rows float64
+}
+
 // Truncator is implemented by Rows that know whether a row cap cut them short.
 type Truncator interface {
 	Truncated() bool

@@ -113,6 +113,10 @@ func Decode(e Event) (Payload, error) {
 		p = &WorkflowWaitingData{}
 	case WorkflowResumed:
 		p = &WorkflowResumedData{}
+	case ApprovalRequested:
+		p = &ApprovalRequestedData{}
+	case ApprovalDecided:
+		p = &ApprovalDecidedData{}
 	default:
 		return nil, nil
 	}

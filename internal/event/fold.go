@@ -102,6 +102,10 @@ type RunState struct {
 	RunByUser     bool   `json:"run_by_user,omitempty"`
 	FailureReason string `json:"failure_reason,omitempty"`
 
+	// Approvals are the statements that waited for a person's approval
+	// (approval mode), in order, with their decisions.
+	Approvals []Approval `json:"approvals,omitempty"`
+
 	Events  int   `json:"events"`   // distinct events folded, unknown types included
 	LastSeq int64 `json:"last_seq"` // the highest sequence number seen
 }
@@ -289,6 +293,21 @@ func apply(st *RunState, e Event) error {
 		st.ResultHash = d.ResultHash
 	case *AgentFailedData:
 		st.FailureReason = d.Reason
+	case *ApprovalRequestedData:
+		st.Approvals = append(st.Approvals, Approval{ApprovalRequestedData: *d, RequestedAt: e.At})
+		if st.FinishedAt.IsZero() {
+			st.Status = StatusAwaitingApproval
+		}
+	case *ApprovalDecidedData:
+		for i := range st.Approvals {
+			if a := &st.Approvals[i]; a.Statement == d.Statement && a.Decided == nil {
+				a.Decided, a.DecidedAt = d, e.At
+				if st.Status == StatusAwaitingApproval && st.Pending() == nil {
+					st.Status = StatusRunning
+				}
+				break
+			}
+		}
 	case *RunFinishedData:
 		if d.Status != "" {
 			st.Status = d.Status
@@ -323,6 +342,7 @@ func (st RunState) clone() RunState {
 	c.Checks = slices.Clone(st.Checks)
 	c.Understood = slices.Clone(st.Understood)
 	c.Unknown = slices.Clone(st.Unknown)
+	c.Approvals = slices.Clone(st.Approvals)
 	if st.Allowed != nil {
 		a := *st.Allowed
 		c.Allowed = &a

@@ -49,6 +49,12 @@ func payloadGen() *rapid.Generator[Payload] {
 			return &ChecksRanData{Checks: []Check{{Name: word.Draw(t, "name"), Status: "pass"}}, Confidence: rapid.Float64Range(0, 1).Draw(t, "conf")}
 		}),
 		rapid.Custom(func(t *rapid.T) Payload {
+			return &ApprovalRequestedData{Statement: rapid.SampledFrom([]string{"s1", "s2"}).Draw(t, "st"), SQL: sql.Draw(t, "sql"), AskedBy: word.Draw(t, "who")}
+		}),
+		rapid.Custom(func(t *rapid.T) Payload {
+			return &ApprovalDecidedData{Statement: rapid.SampledFrom([]string{"s1", "s2"}).Draw(t, "st"), Approved: rapid.Bool().Draw(t, "ok"), By: word.Draw(t, "by")}
+		}),
+		rapid.Custom(func(t *rapid.T) Payload {
 			return &AnswerRenderedData{Markdown: word.Draw(t, "md"), Chart: rapid.SampledFrom([]string{"", "line", "bar"}).Draw(t, "chart")}
 		}),
 	)

@@ -105,6 +105,16 @@ func (r *Recorder) Emit(ctx context.Context, p Payload) error {
 	return r.sink.Append(ctx, StampOwner(OwnerOf(ctx), []Event{e})...)
 }
 
+// Advance makes the next event follow seq when another writer appended
+// events to the run's log up to seq (a person's approval.decided, made on
+// any replica): the recorder never reuses a sequence number it did not
+// write. It does nothing when the recorder is past seq already.
+func (r *Recorder) Advance(seq int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq = max(r.seq, seq)
+}
+
 // Hold makes Emit keep events until the next Flush, which hands them to
 // the sink in one Append. A producer holds events between the points where
 // the log must be durable (before a query runs, when the run ends), so a

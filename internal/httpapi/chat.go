@@ -274,14 +274,16 @@ func (f *feed) take() []event.Event {
 // batched returns a sink that hands events to next in a few writes per
 // run instead of one per event, at the points where the analyst makes the
 // log durable when it holds events itself: once the guard has decided
-// (before a statement reaches the database) and when the run ends. The
+// (before a statement reaches the database), when a statement starts to
+// wait for approval (the person who decides reads it from the store) and
+// when the run ends. The
 // live stream is not batched: it gets each event as it is made.
 func batched(next event.Sink) event.Sink {
 	var pending []event.Event
 	return event.SinkFunc(func(ctx context.Context, events ...event.Event) error {
 		pending = append(pending, events...)
 		for _, e := range events {
-			if e.Type == event.GuardChecked || e.Type == event.RunFinished {
+			if e.Type == event.GuardChecked || e.Type == event.ApprovalRequested || e.Type == event.RunFinished {
 				evs := pending
 				pending = nil
 				return next.Append(ctx, evs...)

@@ -118,6 +118,11 @@ type options struct {
 	// around, when set, gives the store the server uses and the wrapper
 	// of its routes (sign-in and roles), as quarry serve sets them.
 	around func(st *sqlitestate.Store) (Store, func(http.Handler) http.Handler)
+	// approval, when set, is the language model that answers questions,
+	// every statement it has run waiting for a person's approval (polling
+	// the state database); mayApprove is who may decide.
+	approval   agent.Gateway
+	mayApprove MayApproveFunc
 }
 
 // testServer is a running server over a shop.
@@ -214,6 +219,11 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		defer done()
 		an := r.(*analyst.Analyst)
 		ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
+		if o.approval != nil {
+			ag.Gateway, ag.PreferModel = o.approval, true
+			ag.Limits.RepairAttempts = 2
+			ag.Approval = &analyst.Approval{Log: st, AskedBy: event.OwnerOf(ctx), Why: "connection", Poll: 5 * time.Millisecond}
+		}
 		return ag.Ask(ctx, rec, q, asOf, opts)
 	}
 	var mons Monitors
@@ -243,6 +253,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		MaxStreams:   o.maxStreams,
 		Assets:       o.assets,
 		Workflows:    o.workflows,
+		MayApprove:   o.mayApprove,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -85,6 +85,13 @@ type Config struct {
 	Workers    int           // runs doing work at once, the rest queue; 0 = one per CPU, at least 2
 	RunTimeout time.Duration // how long one run may take; 0 = DefaultRunTimeout
 	MaxBody    int64         // request body limit in bytes; 0 = DefaultMaxBody
+	// MayApprove says whether the person asking may approve or refuse a
+	// statement that waits for approval (internal/auth's rule: admins);
+	// nil: no sign-in, and the local user decides.
+	MayApprove MayApproveFunc
+	// ApprovalWait is the longest a run may wait for approval, added to
+	// RunTimeout for every run; 0: none.
+	ApprovalWait time.Duration
 	// Wrap, when set, wraps the routes behind the safety checks (Host,
 	// cross-origin, body limit): sign-in and roles (internal/auth's Gate).
 	Wrap func(http.Handler) http.Handler
@@ -155,6 +162,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/runs/{id}/shares", s.listShares)
 	m.HandleFunc("POST /api/runs/{id}/shares", s.shareRun)
 	m.HandleFunc("DELETE /api/runs/{id}/shares/{with}", s.unshareRun)
+	m.HandleFunc("POST /api/runs/{id}/approve", s.approveRun)
+	m.HandleFunc("POST /api/runs/{id}/refuse", s.refuseRun)
+	m.HandleFunc("GET /api/approvals", s.listApprovals)
 	m.HandleFunc("GET /api/results/{id}", s.getResult)
 	m.HandleFunc("GET /api/sessions", s.listSessions)
 	m.HandleFunc("GET /api/sessions/{id}", s.getSession)
@@ -359,5 +369,5 @@ func exists(fsys fs.FS, p string) bool {
 // runContext returns the context a run goes on: detached from the request,
 // so that a client going away stops only its stream, with its own timeout.
 func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(r.Context()), s.cfg.RunTimeout)
+	return context.WithTimeout(context.WithoutCancel(r.Context()), s.cfg.RunTimeout+s.cfg.ApprovalWait)
 }

@@ -480,7 +480,7 @@ func TestStatusTable(t *testing.T) {
 
 func TestTheWebUIIsServedFromTheBinary(t *testing.T) {
 	s := serve(t, newShop(t), options{assets: Assets()})
-	for _, p := range []string{"/", "/assets/app.js", "/assets/app.css", "/assets/workflows.js", "/assets/workflowgraph.js", "/assets/monitors.js", "/assets/signin.js"} {
+	for _, p := range []string{"/", "/assets/app.js", "/assets/app.css", "/assets/workflows.js", "/assets/workflowgraph.js", "/assets/monitors.js", "/assets/signin.js", "/assets/approvals.js"} {
 		res, b := s.do(t, "GET", p, "")
 		if res.StatusCode != 200 || len(b) == 0 || res.Header.Get("Content-Security-Policy") == "" {
 			t.Errorf("GET %s: %d, %d bytes", p, res.StatusCode, len(b))

@@ -22,17 +22,20 @@ import (
 // its policy. Requests hold it while they run; one replaced by a newer
 // generation is closed when the last of them ends.
 type generation struct {
-	hash    string // the folder's Fingerprint it was built from
-	proj    *Project
-	start   func() (*analyst.Analyst, error)
-	fixer   agent.Agent
-	tmpl    agent.Agent // the agent of questions, before its run's analyst
-	ask     func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
-	release func()        // closes its guard and connections
-	guard   analyst.Guard // the guard of the served connection, with its policy; nil in manual mode
-	conn    string        // the served connection's name, as runs record it before " (dialect: target)"
-	values  io.Closer     // its value index; the runtime closes the last one
-	cc      *config.Connection
+	hash  string // the folder's Fingerprint it was built from
+	proj  *Project
+	start func() (*analyst.Analyst, error)
+	fixer agent.Agent
+	tmpl  agent.Agent // the agent of questions, before its run's analyst
+	ask   func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
+	// approval is approval mode for the person ctx acts for on the
+	// served connection, as the generation read it; nil: off.
+	approval func(ctx context.Context) (*analyst.Approval, error)
+	release  func()        // closes its guard and connections
+	guard    analyst.Guard // the guard of the served connection, with its policy; nil in manual mode
+	conn     string        // the served connection's name, as runs record it before " (dialect: target)"
+	values   io.Closer     // its value index; the runtime closes the last one
+	cc       *config.Connection
 	// noKnowledge says why questions cannot be answered (no folder and
 	// no model); refused why nothing may run (a group of the person
 	// asking may not use the connection).

@@ -33,13 +33,14 @@ func limits(cfg *config.Config, maxRows int64) analyst.Limits {
 }
 
 // Recorder returns a recorder for a new run into the state store, holding
-// its events for a few durable writes per run rather than one per event.
+// its events for a few durable writes per run rather than one per event;
+// a statement that waits for approval is told of on the notes too.
 func (r *Runtime) Recorder(ctx context.Context) (*event.Recorder, error) {
 	st, err := r.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rec := event.NewRecorder(r.NewID("r"), r.o.Now, st)
+	rec := event.NewRecorder(r.NewID("r"), r.o.Now, event.MultiSink(st, r.approvalNotes()))
 	rec.Hold()
 	return rec, nil
 }
@@ -178,7 +179,16 @@ func (r *Runtime) Agent(ctx context.Context, m ModelChoice, connName string, pre
 	}
 	ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
 	ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
-	if c, _, err := r.Conn(ctx, connName); err == nil {
+	c, cc, err := r.Conn(ctx, connName)
+	if err == nil {
+		st, err := r.Store(ctx)
+		if err == nil {
+			ag.Approval, err = approvalFor(ctx, st, cc)
+		}
+		if err != nil {
+			closeRun()
+			return nil, nil, nil, err
+		}
 		if cat, err := r.Catalog(ctx, c); err == nil {
 			ag.Catalog = cat
 			if ag.Withheld, err = r.WithheldViews(ctx, c, cat); err != nil {

@@ -58,11 +58,21 @@ type Server struct {
 	// fixer of a user's failed statement, or in manual mode the proposer
 	// of queries whose results are pasted.
 	Agent func(ctx context.Context) (*agent.Agent, func(), error)
+	// Approval is approval mode for a statement a model sends as it is
+	// (quarry mcp's run_query) on the served connection, for the person
+	// ctx acts for: the connection's setting, else the person's; nil when
+	// neither requires it (docs/approval.md).
+	Approval func(ctx context.Context) (*analyst.Approval, error)
 	// Monitors are the project's monitors as they are now, read, run and
 	// shown under the generation of each request (ServedMonitors).
 	Monitors *ServedMonitors
-	Clock    func() time.Time
-	NewID    func(prefix string) string
+	// ApprovalWait is the longest a question's run may wait for a
+	// person's approval (docs/approval.md): the connection's
+	// approval_timeout when it or a person of the state requires
+	// approval at start, else 0.
+	ApprovalWait time.Duration
+	Clock        func() time.Time
+	NewID        func(prefix string) string
 
 	gens *generations
 }
@@ -114,6 +124,9 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		}
 		b.conn, b.cc = conn, cc
 		srv.Connection, srv.Dialect = cc.Name, conn.Dialect()
+		if srv.ApprovalWait, err = approvalWait(ctx, st, cc); err != nil {
+			return nil, nil, err
+		}
 		// The live schema, read once before runs share the connection.
 		if b.cat, err = r.Catalog(ctx, conn); err != nil {
 			srv.CatalogErr, b.cat = err, nil
@@ -169,6 +182,14 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 			return nil, nil, err
 		}
 		return an, done, nil
+	}
+	srv.Approval = func(ctx context.Context) (*analyst.Approval, error) {
+		g, done, err := gens.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		return g.approval(ctx)
 	}
 	srv.Agent = func(ctx context.Context) (*agent.Agent, func(), error) {
 		g, done, err := gens.acquire(ctx)
@@ -317,6 +338,7 @@ func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.K
 	if b.gw != nil {
 		g.tmpl.Knowledge, g.tmpl.Gateway = agentK, b.gw
 	}
+	g.approval = func(ctx context.Context) (*analyst.Approval, error) { return approvalFor(ctx, b.st, cc) }
 	g.ask = func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error) {
 		if g.noKnowledge != nil {
 			return nil, g.noKnowledge
@@ -328,6 +350,9 @@ func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.K
 		ag := g.tmpl
 		ag.Conn, ag.Guard, ag.Results, ag.Connection, ag.Builtin = an.Conn, an.Guard, an.Results, an.Connection, an
 		ag.PrivilegedRole, ag.Privacy, ag.MinGroupSize = an.PrivilegedRole, an.Privacy, an.MinGroupSize
+		if ag.Approval, err = g.approval(ctx); err != nil {
+			return nil, err
+		}
 		return ag.Ask(ctx, rec, question, asOf, opts)
 	}
 	return nil
@@ -352,6 +377,7 @@ func (b *builder) reloadTier() error {
 	}
 	c := *b.cc
 	c.Privacy, c.MinGroupSize = cc.Privacy, cc.MinGroupSize
+	c.Approval, c.ApprovalTimeout = cc.Approval, cc.ApprovalTimeout
 	b.cc = &c
 	return nil
 }
@@ -392,6 +418,7 @@ func (b *builder) manual() (*generation, error) {
 		c := g.fixer
 		return c.Ask(ctx, rec, question, asOf, opts)
 	}
+	g.approval = func(context.Context) (*analyst.Approval, error) { return nil, nil } // nothing runs
 	g.start = func() (*analyst.Analyst, error) {
 		return nil, quarry.Errorf(quarry.KindConfig, "no connection is configured, so quarry runs no SQL here; ask a question to get a query to run on your database yourself, or add a connection to quarry.yaml")
 	}

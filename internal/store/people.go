@@ -30,6 +30,10 @@ type People interface {
 	// SetConnections replaces the connections a person may use (none:
 	// all).
 	SetConnections(ctx context.Context, name string, conns []string) error
+	// SetApproval turns approval mode on or off for a person: every
+	// statement a language model proposes for them waits for an admin's
+	// approval (docs/approval.md).
+	SetApproval(ctx context.Context, name string, on bool) error
 
 	// CreateToken stores a new token (its hash, never its secret) of an
 	// existing person; an unknown person is KindNotFound.
@@ -66,6 +70,9 @@ type User struct {
 	// restrict what their members read).
 	Groups    []string  `json:"groups,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+	// Approval: every statement a language model proposes for this
+	// person waits for an admin's approval before it runs.
+	Approval bool `json:"approval,omitempty"`
 }
 
 // Token is an API token of a person. Hash is the SHA-256 of its secret;
@@ -100,6 +107,14 @@ func CheckUser(u User) error {
 		return quarry.Errorf(quarry.KindInternal, "a person needs a name, a role and a creation time")
 	}
 	return nil
+}
+
+// Flag is how both backends store a yes or no: 1 or 0.
+func Flag(on bool) int {
+	if on {
+		return 1
+	}
+	return 0
 }
 
 // EncodeConnections is how both backends store a list of names: a

@@ -83,6 +83,9 @@ type RunFilter struct {
 	// SharedWith, with Owner, adds the runs shared with any of these
 	// (ShareRun's With: a person's name, or "group:" and a group's).
 	SharedWith []string
+	// Status: only runs whose index says this status ("awaiting_approval");
+	// "": any. A run stopped by a crash is indexed as it was last folded.
+	Status string
 }
 
 // Share says that a run may be read by a person (With is their name) or
@@ -180,7 +183,7 @@ func CheckResult(id, stored string, body []byte, executed []event.Event) error {
 // (in progress, or stopped by a crash) nor waiting for pasted results.
 func sealed(events []event.Event) bool {
 	st, err := event.Fold(events)
-	return err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingResults
+	return err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingResults && st.Status != event.StatusAwaitingApproval
 }
 
 // PruneBatch decides one batch of candidate runs, inside a backend's
@@ -314,6 +317,18 @@ func ParseTime(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, s)
 }
 
+// Refolds reports whether an event of type t re-folds its run's index
+// entry when it is appended: those that change what the index keeps
+// beyond its counters (kind, session, owner, start, end, status). Other
+// events only bump the counters.
+func Refolds(t event.Type) bool {
+	switch t {
+	case event.RunStarted, event.RunFinished, event.ApprovalRequested, event.ApprovalDecided:
+		return true
+	}
+	return false
+}
+
 // RunsQuery is the SQL that lists the events of the runs f selects,
 // newest run first (by start time, then by ID), each run's events in
 // sequence order, as (run_id, seq, type, version, at, data) — the same on
@@ -321,7 +336,7 @@ func ParseTime(s string) (time.Time, error) {
 func RunsQuery(f RunFilter, ph func(n int) string) (string, []any) {
 	var where []string
 	var args []any
-	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}} {
+	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}, {"status", f.Status}} {
 		if c.v == "" {
 			continue
 		}

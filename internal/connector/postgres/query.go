@@ -177,21 +177,13 @@ func (c *Conn) end(t *txn, discard bool) {
 // of its own and nothing is appended after it, so a trailing comment in
 // it cannot swallow anything.
 func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connector.QueryOptions) error {
-	var plan []byte
-	if err := tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON)\n"+sql).Scan(&plan); err != nil {
+	p, err := plan(ctx, tx, sql)
+	if err != nil {
 		if firstWord(sql) == "EXPLAIN" {
 			return &quarry.Error{Kind: quarry.KindRejected, Msg: "an EXPLAIN statement cannot be checked against the cost ceiling; run the query itself, or run EXPLAIN without limits.max_cost and limits.max_estimated_rows", Err: err}
 		}
 		return err
 	}
-	var out []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(plan, &out); err != nil || len(out) != 1 {
-		return quarry.Errorf(quarry.KindInternal, "cannot read PostgreSQL's EXPLAIN output; run the query without a cost ceiling")
-	}
-	p := out[0].Plan
-	p.PlanRows = p.maxRows()
 	if opts.MaxEstimatedRows > 0 && p.PlanRows > float64(opts.MaxEstimatedRows) {
 		return quarry.Errorf(quarry.KindTooCostly, "estimated %s rows > limits.max_estimated_rows %s; add filters or a LIMIT, or raise the limit",
 			groupDigits(p.PlanRows), groupDigits(float64(opts.MaxEstimatedRows)))
@@ -201,6 +193,49 @@ func (c *Conn) explain(ctx context.Context, tx pgx.Tx, sql string, opts connecto
 			groupDigits(p.TotalCost), groupDigits(opts.MaxCost))
 	}
 	return nil
+}
+
+// plan is the top node of the statement's plan (EXPLAIN (FORMAT JSON),
+// never ANALYZE) with PlanRows the largest row estimate of any node.
+func plan(ctx context.Context, tx pgx.Tx, sql string) (planNode, error) {
+	var raw []byte
+	if err := tx.QueryRow(ctx, "EXPLAIN (FORMAT JSON)\n"+sql).Scan(&raw); err != nil {
+		return planNode{}, err
+	}
+	var out []struct {
+		Plan planNode `json:"Plan"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || len(out) != 1 {
+		return planNode{}, quarry.Errorf(quarry.KindInternal, "cannot read PostgreSQL's EXPLAIN output; run the query without a cost ceiling")
+	}
+	p := out[0].Plan
+	p.PlanRows = p.maxRows()
+	return p, nil
+}
+
+// estimateTimeout bounds Estimate's EXPLAIN.
+const estimateTimeout = 30 * time.Second
+
+// Estimate is the planner's estimate of a statement, without running it:
+// EXPLAIN (FORMAT JSON) in a READ ONLY transaction with the executor's
+// settings, rolled back as Query's are. It implements
+// connector.Estimator.
+func (c *Conn) Estimate(ctx context.Context, sql string) (connector.Estimate, error) {
+	if strings.TrimSpace(sql) == "" {
+		return connector.Estimate{}, quarry.Errorf(quarry.KindInput, "the statement is empty; write one SELECT statement")
+	}
+	ctx, cancel := context.WithTimeout(ctx, estimateTimeout)
+	defer cancel()
+	t, err := c.begin(ctx, estimateTimeout)
+	if err != nil {
+		return connector.Estimate{}, c.queryError(ctx, err, estimateTimeout)
+	}
+	p, err := plan(ctx, t.tx, sql)
+	c.end(t, err != nil)
+	if err != nil {
+		return connector.Estimate{}, c.queryError(ctx, err, estimateTimeout)
+	}
+	return connector.Estimate{Cost: p.TotalCost, Rows: p.PlanRows}, nil
 }
 
 // firstWord is the first keyword of sql in upper case, past white space

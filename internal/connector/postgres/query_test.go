@@ -469,3 +469,29 @@ func BenchmarkSmallQuery(b *testing.B) {
 		rows.Close()
 	}
 }
+
+// TestEstimate: the planner's estimate of a statement, without running it;
+// a write is refused by the read-only transaction (EXPLAIN of an INSERT
+// plans it, and nothing is inserted); two statements are refused.
+func TestEstimate(t *testing.T) {
+	c := openConn(t, testURL(t), Options{})
+	var _ connector.Estimator = c
+	ctx := context.Background()
+	e, err := c.Estimate(ctx, "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Rows != 1e10 || e.Cost <= 1e6 {
+		t.Errorf("estimate %+v; want 10,000,000,000 rows at its widest step and a large cost", e)
+	}
+	if _, err := c.Estimate(ctx, "SELECT 1; SELECT 2"); err == nil {
+		t.Error("two statements were estimated")
+	}
+	if _, err := c.Estimate(ctx, "  "); quarry.KindOf(err) != quarry.KindInput {
+		t.Errorf("an empty statement: %v", err)
+	}
+	// The pool still works after a refused estimate.
+	if e, err := c.Estimate(ctx, "SELECT 1"); err != nil || e.Rows != 1 {
+		t.Errorf("after a refusal: %+v, %v", e, err)
+	}
+}

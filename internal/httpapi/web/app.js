@@ -321,7 +321,7 @@ export function tokenizeSQL(src) {
   return out;
 }
 
-function highlightSQL(sql) {
+export function highlightSQL(sql) {
   const code = el("code", { class: "language-sql" });
   for (const [kind, text] of tokenizeSQL(sql)) {
     if (kind === "space") code.append(text);
@@ -623,6 +623,7 @@ const STAGE_OF = {
   "question.read": ["plan", "sql"],
   "sql.generated": ["sql", "guard"],
   "guard.checked": ["guard", "run"],
+  "approval.requested": ["guard", "run"],
   "query.executed": ["run", "check"],
   "query.failed": ["run", null],
   "checks.ran": ["check", "explain"],
@@ -642,6 +643,8 @@ function eventDetail(type, d) {
     case "guard.checked": return d.allowed ? `allowed (${d.dialect || "sql"})` : `refused: ${(d.violations || []).map((v) => v.message || v.code).join("; ")}`;
     case "query.executed": return `${Number(d.rows || 0).toLocaleString("en-US")} ${Number(d.rows) === 1 ? "row" : "rows"} in ${Math.round(d.duration_ms || 0)} ms${d.cached ? " (cached)" : ""}`;
     case "query.failed": return d.message || d.kind || "";
+    case "approval.requested": return `${d.statement} waits for approval${d.asked_by ? ` (asked by ${d.asked_by})` : ""}`;
+    case "approval.decided": return `${d.statement} ${d.approved ? "approved" : "refused"}${d.by ? ` by ${d.by}` : ""}${d.reason ? `: ${d.reason}` : ""}`;
     case "checks.ran": return `${(d.checks || []).length} checks · confidence ${typeof d.confidence === "number" ? d.confidence.toFixed(2) : "?"}`;
     case "answer.rendered": return d.chart ? `chart: ${d.chart}` : "";
     case "run.finished": return [d.status, d.error].filter(Boolean).join(": ");
@@ -699,6 +702,7 @@ class Progress {
     if (type === "query.failed") bad = true;
     let note;
     if (type === "query.executed") note = `${Number(d.rows || 0).toLocaleString("en-US")} ${Number(d.rows) === 1 ? "row" : "rows"}`;
+    if (type === "approval.requested") { this.set("guard", "done"); this.set("run", "current", "waiting for approval"); return; }
     if (type === "clarification") note = "needs a choice";
     this.set(done, bad ? "bad" : "done", note);
     if (next && !bad) this.set(next, "current");
@@ -1066,6 +1070,8 @@ async function sendMessage(text, opts = {}) {
       } else {
         const env = ev.data && typeof ev.data === "object" ? ev.data : { type: ev.event, data: {} };
         progress.onEvent(env.type || ev.event, env);
+        // approvals.js shows a statement that waits for approval.
+        body.dispatchEvent(new CustomEvent("quarry-run-event", { bubbles: true, detail: { runId: li.dataset.runId, type: env.type || ev.event, data: env.data } }));
       }
       scrollToBottom();
     }, ctrl.signal);

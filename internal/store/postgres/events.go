@@ -17,8 +17,9 @@ import (
 
 // Append stores events in one transaction: all of them or none (see
 // store.State). The inserts and the refresh of each run's counters go to
-// the server in one batch; a run is re-folded only when run.started or
-// run.finished arrives or the run is not indexed yet.
+// the server in one batch; a run is re-folded only when an event that
+// changes its index entry arrives (store.Refolds) or the run is not
+// indexed yet.
 func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 	if len(events) == 0 {
 		return nil
@@ -28,7 +29,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 			return err
 		}
 	}
-	if !slices.ContainsFunc(events, func(e event.Event) bool { return e.Type == event.RunStarted || e.Type == event.RunFinished }) {
+	if !slices.ContainsFunc(events, func(e event.Event) bool { return store.Refolds(e.Type) }) {
 		done, err := s.appendFast(ctx, events)
 		if done || err != nil {
 			return s.appendErr(ctx, err, events)
@@ -86,7 +87,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 			}
 		}
 		for _, e := range events {
-			if (e.Type == event.RunStarted || e.Type == event.RunFinished) && !slices.Contains(touched, e.RunID) {
+			if store.Refolds(e.Type) && !slices.Contains(touched, e.RunID) {
 				touched = append(touched, e.RunID)
 			}
 		}

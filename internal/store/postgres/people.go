@@ -16,8 +16,8 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	if err := store.CheckUser(u); err != nil {
 		return err
 	}
-	tag, err := s.pool.Exec(ctx, `INSERT INTO users (name, role, connections, group_names, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING`,
-		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt))
+	tag, err := s.pool.Exec(ctx, `INSERT INTO users (name, role, connections, group_names, created_at, approval) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING`,
+		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt), store.Flag(u.Approval))
 	if err != nil {
 		return s.dbErr(ctx, err, "add person %s", u.Name)
 	}
@@ -27,7 +27,7 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	return nil
 }
 
-const userCols = `name, role, connections, group_names, created_at`
+const userCols = `name, role, connections, group_names, created_at, approval`
 
 // User returns a person by exact name.
 func (s *Store) User(ctx context.Context, name string) (store.User, error) {
@@ -112,6 +112,18 @@ func (s *Store) SetConnections(ctx context.Context, name string, conns []string)
 	tag, err := s.pool.Exec(ctx, `UPDATE users SET connections = $1 WHERE name = $2`, store.EncodeConnections(conns), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the connections of %s", name)
+	}
+	if tag.RowsAffected() == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
+// SetApproval turns approval mode on or off for a person.
+func (s *Store) SetApproval(ctx context.Context, name string, on bool) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET approval = $1 WHERE name = $2`, store.Flag(on), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the approval mode of %s", name)
 	}
 	if tag.RowsAffected() == 0 {
 		return store.NoUser(name)
@@ -243,9 +255,11 @@ func (s *Store) DeleteSignIn(ctx context.Context, hash string) error {
 func scanUser(row pgx.CollectableRow) (store.User, error) {
 	var u store.User
 	var conns, groups, created string
-	if err := row.Scan(&u.Name, &u.Role, &conns, &groups, &created); err != nil {
+	var approval int
+	if err := row.Scan(&u.Name, &u.Role, &conns, &groups, &created, &approval); err != nil {
 		return store.User{}, err
 	}
+	u.Approval = approval == 1
 	var err error
 	if u.Connections, err = store.DecodeConnections(conns); err != nil {
 		return store.User{}, err

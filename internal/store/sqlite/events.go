@@ -29,8 +29,8 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 	}
 	var conflict error
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		// The runs index holds what only run.started and run.finished
-		// change (kind, session, start, end, status) plus counters, so a
+		// The runs index holds what only a few events change (kind,
+		// session, start, end, status: store.Refolds) plus counters, so a
 		// run is re-folded only when one of those arrives or the run is
 		// not indexed yet; other events bump the counters.
 		var touched, bumped []string
@@ -53,7 +53,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 				}
 				fresh = append(fresh, e)
 				switch {
-				case e.Type == event.RunStarted || e.Type == event.RunFinished:
+				case store.Refolds(e.Type):
 					if !slices.Contains(touched, e.RunID) {
 						touched = append(touched, e.RunID)
 					}

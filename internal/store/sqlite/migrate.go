@@ -171,12 +171,17 @@ CREATE TABLE shares (
 ) WITHOUT ROWID;
 CREATE INDEX shares_by_grantee ON shares (grantee, run_id);
 `},
+		{9, "approval mode per person", `
+-- 1 when every statement a language model proposes for this person waits
+-- for an admin's approval (docs/approval.md).
+ALTER TABLE users ADD COLUMN approval INTEGER NOT NULL DEFAULT 0 CHECK (approval IN (0, 1));
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

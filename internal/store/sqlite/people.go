@@ -15,8 +15,8 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	if err := store.CheckUser(u); err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO users (name, role, connections, group_names, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt))
+	res, err := s.db.ExecContext(ctx, `INSERT INTO users (name, role, connections, group_names, created_at, approval) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt), store.Flag(u.Approval))
 	if err != nil {
 		return s.dbErr(ctx, err, "add person %s", u.Name)
 	}
@@ -26,7 +26,7 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	return nil
 }
 
-const userCols = `name, role, connections, group_names, created_at`
+const userCols = `name, role, connections, group_names, created_at, approval`
 
 // User returns a person by exact name.
 func (s *Store) User(ctx context.Context, name string) (store.User, error) {
@@ -118,6 +118,18 @@ func (s *Store) SetConnections(ctx context.Context, name string, conns []string)
 	res, err := s.db.ExecContext(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeConnections(conns), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the connections of %s", name)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return store.NoUser(name)
+	}
+	return nil
+}
+
+// SetApproval turns approval mode on or off for a person.
+func (s *Store) SetApproval(ctx context.Context, name string, on bool) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET approval = ? WHERE name = ?`, store.Flag(on), name)
+	if err != nil {
+		return s.dbErr(ctx, err, "set the approval mode of %s", name)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return store.NoUser(name)
@@ -266,9 +278,11 @@ func (s *Store) DeleteSignIn(ctx context.Context, hash string) error {
 func scanUser(row scanner) (store.User, error) {
 	var u store.User
 	var conns, groups, created string
-	if err := row.Scan(&u.Name, &u.Role, &conns, &groups, &created); err != nil {
+	var approval int
+	if err := row.Scan(&u.Name, &u.Role, &conns, &groups, &created, &approval); err != nil {
 		return store.User{}, err
 	}
+	u.Approval = approval == 1
 	var err error
 	if u.Connections, err = store.DecodeConnections(conns); err != nil {
 		return store.User{}, err

@@ -69,6 +69,26 @@ func testPeople(t *testing.T, s store.State) {
 		t.Errorf("bob after SetConnections(nil) = %+v, %v", u, err)
 	}
 	WantKind(t, s.SetConnections(ctx, "carol", []string{"x"}), quarry.KindNotFound)
+	if err := s.SetApproval(ctx, "bob", true); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "bob"); err != nil || !u.Approval || u.Role != "viewer" {
+		t.Errorf("bob after SetApproval(true) = %+v, %v", u, err)
+	}
+	if err := s.SetApproval(ctx, "bob", false); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "bob"); err != nil || u.Approval {
+		t.Errorf("bob after SetApproval(false) = %+v, %v", u, err)
+	}
+	WantKind(t, s.SetApproval(ctx, "carol", true), quarry.KindNotFound)
+	dan := store.User{Name: "dan", Role: "analyst", Approval: true, CreatedAt: T0}
+	if err := s.AddUser(ctx, dan); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.User(ctx, "dan"); err != nil || !cmp.Equal(u, dan) {
+		t.Errorf("dan = %+v, %v; want %+v", u, err, dan)
+	}
 	_, err = s.User(ctx, "carol")
 	WantKind(t, err, quarry.KindNotFound)
 

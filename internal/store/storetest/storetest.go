@@ -43,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 		{"RunIDPrefixes", testRunIDPrefixes},
 		{"RunsFilterOrderAndInterruptedRuns", testRunsFilterOrderAndInterruptedRuns},
 		{"OwnersAndTenants", testOwnersAndTenants},
+		{"RunsWaitingForApproval", testRunsWaitingForApproval},
 		{"Reindex", testReindex},
 		{"CanceledContext", testCanceledContext},
 		{"ResultsRoundTripEveryValueType", testResultsRoundTripEveryValueType},
@@ -663,4 +664,55 @@ func Bench(b *testing.B, open Opener) {
 			}
 		}
 	})
+}
+
+// testRunsWaitingForApproval: the index follows a run into and out of
+// awaiting_approval, so that the statements waiting are listed from it;
+// a second event under the decision's sequence number is a conflict.
+func testRunsWaitingForApproval(t *testing.T, s store.State) {
+	ctx := context.Background()
+	if _, err := recordAs(s, "r_done", "ask", T0, true, &event.RunStartedData{Kind: "ask", Question: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	rec := event.NewRecorder("r_wait", Clock(T0.Add(time.Minute)), s)
+	for _, p := range []event.Payload{
+		&event.RunStartedData{Kind: "ask", Question: "q", Owner: "bob"},
+		&event.ApprovalRequestedData{Statement: "s1", SQL: "SELECT 1", AskedBy: "bob"},
+	} {
+		if err := rec.Emit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waiting := func() []string {
+		t.Helper()
+		runs, err := s.Runs(ctx, store.RunFilter{Status: event.StatusAwaitingApproval})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range runs {
+			out = append(out, r.RunID)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"r_wait"}, waiting()); diff != "" {
+		t.Errorf("waiting (-want +got):\n%s", diff)
+	}
+	decided := func(by string) event.Event {
+		e, err := event.New("r_wait", 3, T0.Add(2*time.Minute), &event.ApprovalDecidedData{Statement: "s1", Approved: true, By: by})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	if err := s.Append(ctx, decided("ann")); err != nil {
+		t.Fatal(err)
+	}
+	WantKind(t, s.Append(ctx, decided("cat")), quarry.KindConflict)
+	if got := waiting(); len(got) != 0 {
+		t.Errorf("still waiting after the decision: %v", got)
+	}
+	if runs, err := s.Runs(ctx, store.RunFilter{Status: event.StatusRunning}); err != nil || len(runs) != 1 || runs[0].RunID != "r_wait" || runs[0].Approvals[0].Decided.By != "ann" {
+		t.Errorf("running: %+v, %v", runs, err)
+	}
 }
