@@ -71,6 +71,7 @@ type RunFilter struct {
 	SessionID string // only runs of this chat session; "": any
 	Owner     string // only runs of this owner; "": any
 	Tenant    string // only runs of this tenant; "": any
+	Status    string // only runs whose index says this status ("running"); "": any
 }
 
 // Session is a chat session: a conversation whose runs share context. Its
@@ -296,7 +297,7 @@ func ParseTime(s string) (time.Time, error) {
 func RunsQuery(f RunFilter, ph func(n int) string) (string, []any) {
 	var where []string
 	var args []any
-	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}} {
+	for _, c := range []struct{ col, v string }{{"kind", f.Kind}, {"session_id", f.SessionID}, {"owner", f.Owner}, {"tenant", f.Tenant}, {"status", f.Status}} {
 		if c.v != "" {
 			args = append(args, c.v)
 			where = append(where, c.col+" = "+ph(len(args)))

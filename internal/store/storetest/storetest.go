@@ -57,6 +57,9 @@ func Run(t *testing.T, open Opener) {
 		{"PruneKeepsRunsWaitingForResults", testPruneKeepsRunsWaitingForResults},
 		{"People", testPeople},
 		{"Tokens", testTokens},
+		{"Replicas", testReplicas},
+		{"RunsByStatus", testRunsByStatus},
+		{"OneFinishPerSeq", testOneFinishPerSeq},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
