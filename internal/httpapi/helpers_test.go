@@ -118,6 +118,8 @@ type options struct {
 	// around, when set, gives the store the server uses and the wrapper
 	// of its routes (sign-in and roles), as quarry serve sets them.
 	around func(st *sqlitestate.Store) (Store, func(http.Handler) http.Handler)
+	// ready, when set, is the server's readiness check (GET /readyz).
+	ready func(ctx context.Context) error
 }
 
 // testServer is a running server over a shop.
@@ -243,6 +245,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		MaxStreams:   o.maxStreams,
 		Assets:       o.assets,
 		Workflows:    o.workflows,
+		Ready:        o.ready,
 	})
 	if err != nil {
 		t.Fatal(err)
