@@ -122,13 +122,13 @@ failed, and quarry exits 0.`,
 		if err != nil {
 			return quarry.Wrap(quarry.KindUsage, err, "cannot listen on %s (%v); choose another --addr", addr, errors.Unwrap(err))
 		}
-		srvCfg.Addr, srvCfg.MaxStreams = ln.Addr().String(), maxStreams
-		srv, err := httpapi.New(srvCfg)
+		cfg, err := a.config()
 		if err != nil {
 			ln.Close()
 			return err
 		}
-		cfg, err := a.config()
+		srvCfg.Addr, srvCfg.MaxStreams, srvCfg.PublicURL = ln.Addr().String(), maxStreams, cfg.Server.PublicURL
+		srv, err := httpapi.New(srvCfg)
 		if err != nil {
 			ln.Close()
 			return err

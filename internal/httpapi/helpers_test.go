@@ -120,6 +120,8 @@ type options struct {
 	around func(st *sqlitestate.Store) (Store, func(http.Handler) http.Handler)
 	// ready, when set, is the server's readiness check (GET /readyz).
 	ready func(ctx context.Context) error
+	// publicURL is server.public_url.
+	publicURL string
 }
 
 // testServer is a running server over a shop.
@@ -246,6 +248,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		Assets:       o.assets,
 		Workflows:    o.workflows,
 		Ready:        o.ready,
+		PublicURL:    o.publicURL,
 	})
 	if err != nil {
 		t.Fatal(err)

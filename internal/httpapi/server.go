@@ -86,6 +86,10 @@ type Config struct {
 	// Wrap, when set, wraps the routes behind the safety checks (Host,
 	// cross-origin, body limit): sign-in and roles (internal/auth's Gate).
 	Wrap func(http.Handler) http.Handler
+	// PublicURL is where people open the server (server.public_url), behind
+	// a proxy that terminates TLS and passes their Host on: its host is
+	// answered as the server's own. "": only the bound address.
+	PublicURL string
 	// Tail wakes the streams of GET /api/runs/{id}/stream when a run's log
 	// may have grown; nil: they poll the store.
 	Tail Tailer
@@ -134,6 +138,9 @@ func New(cfg Config) (*Server, error) {
 	hosts, ok := httpserve.NewHosts(cfg.Addr)
 	if !ok {
 		return nil, quarry.Errorf(quarry.KindUsage, "httpapi: the bound address %q is not host:port", cfg.Addr)
+	}
+	if cfg.PublicURL != "" {
+		hosts = hosts.WithPublic(cfg.PublicURL)
 	}
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = DefaultMaxStreams

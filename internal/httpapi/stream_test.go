@@ -235,3 +235,26 @@ func TestProbesNeedNoSignInAndSayOneWord(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicURLIsAnsweredBehindAProxy: a TLS-terminating proxy passes the
+// public host on; the server answers it, same-origin requests from it
+// included, and still refuses every other name.
+func TestPublicURLIsAnsweredBehindAProxy(t *testing.T) {
+	s := serve(t, newShop(t), options{publicURL: "https://quarry.example.com"})
+	if res, b := s.do(t, "GET", "/api/runs", "", "Host", "quarry.example.com"); res.StatusCode != 200 {
+		t.Errorf("the public host: %d %s", res.StatusCode, b)
+	}
+	res, b := s.do(t, "POST", "/ask", `{"question":"revenue by country"}`, "Host", "quarry.example.com",
+		"Origin", "https://quarry.example.com", "Sec-Fetch-Site", "same-origin")
+	if res.StatusCode != 200 {
+		t.Errorf("a same-origin POST through the proxy: %d %s", res.StatusCode, b)
+	}
+	if res, _ := s.do(t, "GET", "/api/runs", "", "Host", "evil.example.com"); res.StatusCode != 403 {
+		t.Errorf("another host: %d", res.StatusCode)
+	}
+	res, _ = s.do(t, "POST", "/ask", `{"question":"revenue"}`, "Host", "quarry.example.com",
+		"Origin", "https://evil.example.com", "Sec-Fetch-Site", "cross-site")
+	if res.StatusCode != 403 {
+		t.Errorf("a cross-site POST through the proxy: %d", res.StatusCode)
+	}
+}
