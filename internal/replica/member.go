@@ -19,7 +19,6 @@ const DefaultBound = 30 * time.Second
 type MemberStore interface {
 	SweepStore
 	Heartbeat(ctx context.Context, id string, at time.Time) error
-	Leave(ctx context.Context, id string) error
 }
 
 // Member is one replica: its heartbeat, and the sweep of the runs of

@@ -71,6 +71,9 @@ func TestSweepersRaceFinishEachRunOnce(t *testing.T) {
 	if err := st.Heartbeat(ctx, "alive", t0); err != nil {
 		t.Fatal(err)
 	}
+	if err := st.Heartbeat(ctx, "long-dead", t0.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range []string{"r_1", "r_2", "r_3"} {
 		start(t, st, id, "dead")
 	}
@@ -92,6 +95,13 @@ func TestSweepersRaceFinishEachRunOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	beats, err := st.Replicas(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := beats["long-dead"]; ok || len(beats) != 2 {
+		t.Errorf("replicas after the sweeps: %v; the one silent for an hour should be gone", beats)
+	}
 	count := map[string]int{}
 	for _, done := range finished {
 		for _, id := range done {

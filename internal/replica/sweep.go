@@ -69,10 +69,18 @@ type SweepStore interface {
 	event.Sink
 	Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, error)
 	Replicas(ctx context.Context) (map[string]time.Time, error)
+	Leave(ctx context.Context, id string) error
 }
 
+// forgetAfter: a replica silent for this many bounds is removed from the
+// replicas, its runs long swept (a run that still names it is then one of
+// a replica that left, and is swept all the same).
+const forgetAfter = 10
+
 // Sweep finishes as failed the running runs of replicas gone at now
-// (Stale with bound) and returns the IDs of those it finished itself.
+// (Stale with bound) and returns the IDs of those it finished itself. It
+// removes the replicas silent for forgetAfter bounds, so that the table
+// does not keep every process that ever died.
 func Sweep(ctx context.Context, st SweepStore, now time.Time, bound time.Duration) ([]string, error) {
 	runs, err := st.Runs(ctx, store.RunFilter{Status: event.StatusRunning})
 	if err != nil {
@@ -90,6 +98,13 @@ func Sweep(ctx context.Context, st SweepStore, now time.Time, bound time.Duratio
 		}
 		if ok {
 			done = append(done, r.RunID)
+		}
+	}
+	for id, seen := range beats {
+		if now.Sub(seen) > forgetAfter*bound {
+			if err := st.Leave(ctx, id); err != nil {
+				return done, err
+			}
 		}
 	}
 	return done, nil
