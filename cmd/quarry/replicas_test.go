@@ -327,7 +327,7 @@ func firsts(out []chatOutcome) []time.Duration {
 // not asserted (BenchmarkReplicas measures it).
 func TestReplicasFailover(t *testing.T) {
 	const streams = 200
-	reps := startReplicas(t, 2, "--max-streams", "400", "--replica-timeout", "2s", "--drain-timeout", "5s")
+	reps := startReplicas(t, 2, "--max-streams", "400", "--replica-timeout", "3s", "--drain-timeout", "5s")
 	for _, r := range reps { // one warm-up question each
 		if o := chatAcross(http.DefaultClient, []string{r.base, r.base}, 0, replicaQuestions[0], func() {}); o.status != "succeeded" {
 			t.Fatalf("warm-up on %s: %+v", r.base, o)
