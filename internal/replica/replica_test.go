@@ -2,15 +2,22 @@ package replica
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 
+	"github.com/quarrydata/quarry/internal/connector/connectortest"
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/store"
+	pgstate "github.com/quarrydata/quarry/internal/store/postgres"
 	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
@@ -62,8 +69,53 @@ func start(t *testing.T, st store.State, runID, replica string) {
 	}
 }
 
+// sharedStore is a state several replicas can share: both backends'.
+type sharedStore interface {
+	store.State
+	store.Replicas
+}
+
+// openPostgres opens a fresh state on the PostgreSQL test server, in a
+// schema of its own; the test skips outside CI when there is none.
+func openPostgres(t *testing.T) sharedStore {
+	t.Helper()
+	base := connectortest.URL(t, "QUARRY_TEST_POSTGRES_URL", os.LookupEnv)
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "qreplica_" + hex.EncodeToString(b)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	st, err := pgstate.Open(context.Background(), base+sep+"search_path="+schema, pgstate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		st.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if conn, err := pgx.Connect(ctx, base); err == nil {
+			conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
+			conn.Close(ctx)
+		}
+	})
+	return st
+}
+
 func TestSweepersRaceFinishEachRunOnce(t *testing.T) {
-	st := open(t)
+	for _, b := range []struct {
+		name string
+		open func(t *testing.T) sharedStore
+	}{
+		{"sqlite", func(t *testing.T) sharedStore { return open(t) }},
+		{"postgres", openPostgres},
+	} {
+		t.Run(b.name, func(t *testing.T) { testSweepersRace(t, b.open(t)) })
+	}
+}
+
+func testSweepersRace(t *testing.T, st sharedStore) {
 	ctx := context.Background()
 	if err := st.Heartbeat(ctx, "dead", t0.Add(-time.Minute)); err != nil {
 		t.Fatal(err)
