@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -30,10 +29,7 @@ type Member struct {
 	// Bound: a replica silent for longer is gone (DefaultBound when 0).
 	// The heartbeat and the sweep run every Bound/6.
 	Bound time.Duration
-	Log   io.Writer // one line per sweep that finished runs; nil: none
-
-	mu   sync.Mutex
-	last error // the last heartbeat's error
+	Log   io.Writer // one line per run a sweep finished; nil: none
 }
 
 func (m *Member) bound() time.Duration {
@@ -50,22 +46,12 @@ func (m *Member) Join(ctx context.Context) error {
 }
 
 func (m *Member) beat(ctx context.Context) error {
-	err := m.Store.Heartbeat(ctx, m.ID, m.Clock())
-	m.mu.Lock()
-	m.last = err
-	m.mu.Unlock()
-	return err
+	return m.Store.Heartbeat(ctx, m.ID, m.Clock())
 }
 
-// Healthy returns the last heartbeat's error: nil when the state took it.
-func (m *Member) Healthy() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.last
-}
-
-// Run beats and sweeps every Bound/6 until ctx ends. Failures are kept
-// for Healthy and tried again at the next tick.
+// Run beats and sweeps every Bound/6 until ctx ends. A failed heartbeat
+// is tried again at the next tick, and the sweep waits for one that
+// succeeds (the state may be unreachable); a failed sweep is logged.
 func (m *Member) Run(ctx context.Context) {
 	every := m.bound() / 6
 	t := time.NewTicker(every)
