@@ -9,7 +9,8 @@
 #   3. on the demo, the SQL of "revenue by month last year": quarry run and
 #      a whole quarry ask vs the sqlite3 shell running the same SQL
 #   4. Go benchmarks: the guard, the compiler, the planner
-#   5. quarry serve under 200 concurrent chat streams
+#   5. quarry serve under 200 concurrent chat streams; 5b. the same across
+#      two replicas on a PostgreSQL state (when QUARRY_TEST_POSTGRES_URL is set)
 #   6. through MCP: driver: mcp starting `quarry connector sqlite` vs
 #      driver: sqlite, one row and 100,000 rows, whole process
 #   7. the state store: appends on the SQLite file vs PostgreSQL (the
@@ -117,6 +118,13 @@ go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkPolicyCheck$' -benchmem -cpu 
 	./internal/policy/ ./internal/connector/sqlite/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'
 
 echo "5. quarry serve: 200 concurrent chat streams on the demo (targets: 0 errors, p99 first event < 100 ms)"; go run ./bench/serve -streams 200 | sed "s/^/  /"
+
+echo "5b. two quarry serve replicas on one PostgreSQL state: 200 concurrent chat streams split between them (target: 0 errors, p99 first event < 150 ms)"
+if [ -n "${QUARRY_TEST_POSTGRES_URL:-}" ]; then
+	go test -run '^$' -bench 'BenchmarkReplicas$' -benchtime 3x ./cmd/quarry/ | grep -E '^Benchmark' | sed 's/^/  /'
+else
+	echo "  skipped: QUARRY_TEST_POSTGRES_URL is not set (source scripts/services.sh start)"
+fi
 
 echo "6. through MCP: driver: mcp starting \`quarry connector sqlite\` (stdio) vs driver: sqlite, whole process ($runs runs each)"
 mkdir -p "$work/mcp"

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,10 +43,20 @@ type servedQuarry struct {
 	host string // 127.0.0.1:PORT
 	bin  string // the quarry binary
 	dir  string // the demo project
-	log  *bytes.Buffer
+	log  logBuffer
 	env  []string // the process's environment; nil for keylessEnv()
 	args []string // more flags of quarry serve
 	stop func()   // stops the process and waits for it
+	kill func()   // kills it (SIGKILL) and waits for it
+	// terminate sends it SIGTERM, waits for it and returns how it
+	// exited (nil: status 0).
+	terminate func() error
+}
+
+// logBuffer is where a served process's output goes.
+type logBuffer interface {
+	io.Writer
+	String() string
 }
 
 // serveDemoProcess copies the pristine demo project (builtBinary) and
@@ -78,7 +89,7 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 }
 
 // start starts `quarry serve` and waits until it answers /api/health.
-func (s *servedQuarry) start(t *testing.T) {
+func (s *servedQuarry) start(t testing.TB) {
 	t.Helper()
 	cmd := exec.Command(s.bin, append([]string{"serve", "--addr", s.host}, s.args...)...)
 	cmd.Dir = s.dir
@@ -93,17 +104,22 @@ func (s *servedQuarry) start(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	var once sync.Once
-	s.stop = func() {
+	var exit error
+	end := func(sig os.Signal) error {
 		once.Do(func() {
-			cmd.Process.Signal(os.Interrupt)
+			cmd.Process.Signal(sig)
 			select {
-			case <-exited:
+			case exit = <-exited:
 			case <-time.After(10 * time.Second):
 				cmd.Process.Kill()
-				<-exited
+				exit = <-exited
 			}
 		})
+		return exit
 	}
+	s.stop = func() { end(os.Interrupt) }
+	s.kill = func() { end(os.Kill) }
+	s.terminate = func() error { return end(syscall.SIGTERM) }
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		res, err := http.Get(s.base + "/api/health")

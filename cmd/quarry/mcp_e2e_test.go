@@ -56,6 +56,14 @@ func builtBinary(t *testing.T) (bin, pristine string) {
 	if raceEnabled {
 		t.Skip("building the demo database is too slow under the race detector; the plain test pass runs this test")
 	}
+	return buildQuarry(t)
+}
+
+// buildQuarry is builtBinary, under the race detector too, for the tests
+// whose own goroutines are worth its checks while quarry runs as a plain
+// process; and for benchmarks.
+func buildQuarry(t testing.TB) (bin, pristine string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary and the demo database; skipped with -short")
 	}

@@ -20,16 +20,19 @@ import (
 	"github.com/quarrydata/quarry/internal/httpapi"
 	"github.com/quarrydata/quarry/internal/httpserve"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/replica"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
 
-// shutdownWait bounds how long Ctrl-C waits for in-flight runs.
-const shutdownWait = 30 * time.Second
+// closeWait bounds how long a drained server waits for its last
+// responses before it closes their connections.
+const closeWait = 2 * time.Second
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr, connName string
 	var open, allowRemote, noWatch, noAuth bool
 	var maxStreams int
+	var drainTimeout, replicaTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the web chat and the HTTP API on this machine",
@@ -52,8 +55,15 @@ It also runs the project's monitors as they come due, like quarry watch
 serve (docs/watch.md), logging one line per monitor's run on stderr;
 --no-watch leaves them to other workers or to quarry watch run.
 
-Ctrl-C stops taking requests, lets the runs in progress finish (at most
-30 seconds), and exits.`,
+Several quarry serve processes (replicas) can share one PostgreSQL state
+behind a load balancer (docs/deploy.md): a run started on one can be
+streamed from any (GET /api/runs/{id}/stream), and the runs of a replica
+that stops saying it is alive for --replica-timeout are finished as failed
+by the others. GET /healthz and GET /readyz answer the load balancer.
+
+Ctrl-C or SIGTERM drains: new runs get 503 and /readyz fails, the runs in
+progress get --drain-timeout to finish, whatever is left is finished as
+failed, and quarry exits 0.`,
 		Example: `  quarry serve
   quarry serve --open
   quarry serve --addr 127.0.0.1:9000`,
@@ -66,6 +76,8 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 	cmd.Flags().IntVar(&maxStreams, "max-streams", httpapi.DefaultMaxStreams, "the most runs in progress at once; more get 429")
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to use (default: the project's default)")
 	cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not run the monitors (quarry watch serve does, elsewhere)")
+	cmd.Flags().DurationVar(&drainTimeout, "drain-timeout", 30*time.Second, "on Ctrl-C or SIGTERM, how long the runs in progress get to finish before they are finished as failed")
+	cmd.Flags().DurationVar(&replicaTimeout, "replica-timeout", replica.DefaultBound, "how long a replica sharing the state may go without a heartbeat before the others finish its runs as failed")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
@@ -78,6 +90,9 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if maxStreams < 1 {
 			return quarry.Errorf(quarry.KindUsage, "--max-streams must be at least 1")
 		}
+		if drainTimeout < 0 || replicaTimeout < time.Second {
+			return quarry.Errorf(quarry.KindUsage, "--drain-timeout must not be negative and --replica-timeout must be at least 1s")
+		}
 		srvCfg, rs, closeGuard, err := a.serverConfig(ctx, connName)
 		if err != nil {
 			return err
@@ -87,20 +102,39 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 		if err != nil {
 			return err
 		}
-		cfg, err := a.config()
+		// From here on other goroutines (the replica's sweeps, the
+		// monitors' worker) write to stderr too.
+		a.stderr = &lineWriter{w: a.stderr}
+		rep, err := a.joinReplicas(ctx, rs.NewID, rs.Clock, replicaTimeout)
 		if err != nil {
 			return err
 		}
+		left := false
+		defer func() {
+			if !left {
+				rep.leave(context.WithoutCancel(ctx), a)
+			}
+		}()
+		srvCfg.Store, srvCfg.Tail, srvCfg.Ready = replica.Stamp(rs.Store, rep.member.ID), rep.tail, rep.ready
 		if g != nil {
+			cfg, err := a.config()
+			if err != nil {
+				return err
+			}
 			g.OIDC = oidcSignIn(cfg.Auth.OIDC)
-			srvCfg.Wrap, srvCfg.Store = g.Wrap, auth.Scope(rs.Store)
+			srvCfg.Wrap, srvCfg.Store = g.Wrap, auth.Scope(replica.Stamp(rs.Store, rep.member.ID))
 			srvCfg.MayApprove = mayApprove
 		}
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return quarry.Wrap(quarry.KindUsage, err, "cannot listen on %s (%v); choose another --addr", addr, errors.Unwrap(err))
 		}
-		srvCfg.Addr, srvCfg.MaxStreams = ln.Addr().String(), maxStreams
+		cfg, err := a.config()
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		srvCfg.Addr, srvCfg.MaxStreams, srvCfg.PublicURL = ln.Addr().String(), maxStreams, cfg.Server.PublicURL
 		srv, err := httpapi.New(srvCfg)
 		if err != nil {
 			ln.Close()
@@ -117,22 +151,27 @@ Ctrl-C stops taking requests, lets the runs in progress finish (at most
 			return err
 		}
 		if !noWatch {
-			// From here on the monitors' worker writes to stderr too.
-			a.stderr = &lineWriter{w: a.stderr}
 			defer a.startWatchWorker(ctx)()
 		}
 		if err := serveUntil(ctx, hs, ln); err != nil {
 			return err
 		}
-		fmt.Fprintln(a.stderr, "quarry: stopping; waiting for the runs in progress")
-		wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownWait)
+		// Drain: no new runs, unready; the server goes on answering (reads,
+		// streams, probes) while the runs in progress finish.
+		srv.Drain()
+		fmt.Fprintf(a.stderr, "quarry: draining; waiting up to %s for the runs in progress\n", drainTimeout)
+		bg := context.WithoutCancel(ctx)
+		wait, cancel := context.WithTimeout(bg, drainTimeout)
 		defer cancel()
-		err = hs.Shutdown(wait)
-		if werr := srv.Wait(wait); err == nil {
-			err = werr
+		if errors.Is(srv.Wait(wait), context.DeadlineExceeded) {
+			fmt.Fprintf(a.stderr, "quarry: some runs were still in progress after %s; they are finished as failed\n", drainTimeout)
 		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			fmt.Fprintln(a.stderr, "quarry: some runs were still in progress after 30s; they are recorded as running")
+		rep.leave(bg, a)
+		left = true
+		closing, cancelClose := context.WithTimeout(bg, closeWait)
+		defer cancelClose()
+		if hs.Shutdown(closing) != nil {
+			hs.Close()
 		}
 		return nil
 	})

@@ -154,6 +154,10 @@ type RunStartedData struct {
 	// an aggregates-only run shows the model.
 	Privacy      string `json:"privacy,omitempty"`
 	MinGroupSize int    `json:"min_group_size,omitempty"`
+	// Replica is the quarry serve process that runs it, when several
+	// share the state: if that process stops saying it is alive, another
+	// finishes the run as failed.
+	Replica string `json:"replica,omitempty"`
 }
 
 // QuestionParsedData records what the planner understood and did not.

@@ -40,6 +40,7 @@ type RunState struct {
 	SessionID  string `json:"session_id,omitempty"`
 	Owner      string `json:"owner,omitempty"`
 	Tenant     string `json:"tenant,omitempty"`
+	Replica    string `json:"replica,omitempty"` // the serve process that ran it (run.started)
 	AsOf       string `json:"as_of,omitempty"`
 	Knowledge  string `json:"knowledge,omitempty"`
 	// PrivilegedRole says the run was made on a role that can do more than
@@ -222,6 +223,7 @@ func apply(st *RunState, e Event) error {
 		st.SessionID = d.SessionID
 		st.Owner = d.Owner
 		st.Tenant = d.Tenant
+		st.Replica = d.Replica
 		st.Knowledge = d.Knowledge
 		st.PrivilegedRole = d.PrivilegedRole
 		st.PolicyOff = d.PolicyOff

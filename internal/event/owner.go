@@ -29,16 +29,28 @@ func StampOwner(owner string, events []Event) []Event {
 	if owner == "" {
 		return events
 	}
+	return stampStarted(events, func(d *RunStartedData) bool {
+		if d.Owner != "" {
+			return false
+		}
+		d.Owner = owner
+		return true
+	})
+}
+
+// stampStarted returns events with each run.started's payload changed by
+// set, which reports whether it changed it, leaving the caller's slice as
+// it was.
+func stampStarted(events []Event, set func(d *RunStartedData) bool) []Event {
 	copied := false
 	for i, e := range events {
 		if e.Type != RunStarted {
 			continue
 		}
 		var d RunStartedData
-		if json.Unmarshal(e.Data, &d) != nil || d.Owner != "" {
+		if json.Unmarshal(e.Data, &d) != nil || !set(&d) {
 			continue
 		}
-		d.Owner = owner
 		data, err := json.Marshal(&d)
 		if err != nil {
 			continue

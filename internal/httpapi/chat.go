@@ -117,8 +117,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	} else if pastedEvents == nil {
 		turn.sessionID, turn.newSession, turn.title = s.cfg.NewID("s"), true, title(question)
 	}
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
+	if !s.admit(w) {
 		return
 	}
 	turn.runID = s.cfg.NewID("r")
@@ -128,7 +127,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.runs.Add(1) // before the first byte, so that Wait sees this run
 
 	sse := startSSE(w)
-	sse.send("session", "", sessionEvent{SessionID: turn.sessionID, RunID: turn.runID})
+	// The session event says the run is recorded: a client that reads it
+	// can find the run on any replica sharing the state, whatever happens
+	// to this one. A new run is recorded with its first event (batched
+	// stores run.started before the feed sees it); a continued one is.
+	sessionSent := false
+	session := func() {
+		if !sessionSent {
+			sse.send("session", "", sessionEvent{SessionID: turn.sessionID, RunID: turn.runID})
+			sessionSent = true
+		}
+	}
+	if pastedEvents != nil {
+		session()
+	}
 
 	finished := make(chan struct{})
 	ctx, cancel := s.runContext(r)
@@ -151,7 +163,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-turn.feed.ready:
-			for _, e := range turn.feed.take() {
+			evs := turn.feed.take()
+			if len(evs) > 0 {
+				session()
+			}
+			for _, e := range evs {
 				sse.sendEvent(e)
 			}
 			continue
@@ -159,6 +175,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 		break
 	}
+	session()
 	for _, e := range turn.feed.take() {
 		sse.sendEvent(e)
 	}
@@ -275,15 +292,16 @@ func (f *feed) take() []event.Event {
 // run instead of one per event, at the points where the analyst makes the
 // log durable when it holds events itself: once the guard has decided
 // (before a statement reaches the database), when a statement starts to
-// wait for approval (the person who decides reads it from the store) and
-// when the run ends. The
-// live stream is not batched: it gets each event as it is made.
+// wait for approval (the person who decides reads it from the store), when
+// the run ends; and when it starts, so that a run the chat has named to its
+// client exists in the state even if this server dies. The live stream is
+// not batched: it gets each event as it is made.
 func batched(next event.Sink) event.Sink {
 	var pending []event.Event
 	return event.SinkFunc(func(ctx context.Context, events ...event.Event) error {
 		pending = append(pending, events...)
 		for _, e := range events {
-			if e.Type == event.GuardChecked || e.Type == event.ApprovalRequested || e.Type == event.RunFinished {
+			if e.Type == event.RunStarted || e.Type == event.GuardChecked || e.Type == event.ApprovalRequested || e.Type == event.RunFinished {
 				evs := pending
 				pending = nil
 				return next.Append(ctx, evs...)
@@ -301,7 +319,11 @@ func startSSE(w http.ResponseWriter) *sseWriter {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	if err := sw.rc.Flush(); err != nil {
+		sw.failed = true
+	}
+	return sw
 }
 
 // sseWriter writes server-sent events and flushes each one. Once a write
@@ -314,6 +336,20 @@ type sseWriter struct {
 
 func (s *sseWriter) sendEvent(e event.Event) {
 	s.send(string(e.Type), fmt.Sprint(e.Seq), e)
+}
+
+// comment writes an SSE comment, which clients ignore: a keep-alive.
+func (s *sseWriter) comment(text string) {
+	if s.failed {
+		return
+	}
+	if _, err := s.w.Write([]byte(": " + text + "\n\n")); err != nil {
+		s.failed = true
+		return
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.failed = true
+	}
 }
 
 func (s *sseWriter) send(name, id string, v any) {

@@ -123,6 +123,10 @@ type options struct {
 	// the state database); mayApprove is who may decide.
 	approval   agent.Gateway
 	mayApprove MayApproveFunc
+	// ready, when set, is the server's readiness check (GET /readyz).
+	ready func(ctx context.Context) error
+	// publicURL is server.public_url.
+	publicURL string
 }
 
 // testServer is a running server over a shop.
@@ -254,6 +258,8 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		Assets:       o.assets,
 		Workflows:    o.workflows,
 		MayApprove:   o.mayApprove,
+		Ready:        o.ready,
+		PublicURL:    o.publicURL,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -87,8 +87,7 @@ func (s *Server) runOfResult(ctx context.Context, id string) (event.RunState, er
 
 // rerun reads a result again from its run's SQL and streams it.
 func (s *Server) rerun(w http.ResponseWriter, r *http.Request, id, format string, st event.RunState) {
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
+	if !s.admit(w) {
 		return
 	}
 	defer s.release()

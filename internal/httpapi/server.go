@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/agent"
@@ -95,6 +96,24 @@ type Config struct {
 	// Wrap, when set, wraps the routes behind the safety checks (Host,
 	// cross-origin, body limit): sign-in and roles (internal/auth's Gate).
 	Wrap func(http.Handler) http.Handler
+	// PublicURL is where people open the server (server.public_url), behind
+	// a proxy that terminates TLS and passes their Host on: its host is
+	// answered as the server's own. "": only the bound address.
+	PublicURL string
+	// Tail wakes the streams of GET /api/runs/{id}/stream when a run's log
+	// may have grown; nil: they poll the store.
+	Tail Tailer
+	// Ready reports whether the server can do its work (the state database
+	// answers), for GET /readyz; nil: always.
+	Ready func(ctx context.Context) error
+}
+
+// Tailer tells a stream when a run's log may have grown, whoever recorded
+// it: PostgreSQL's notifications, or polling.
+type Tailer interface {
+	// Watch returns a channel that receives when runID's log may have
+	// new events, and a func that stops watching.
+	Watch(runID string) (<-chan struct{}, func())
 }
 
 // Defaults for Config.
@@ -117,6 +136,8 @@ type Server struct {
 	routed http.Handler // mux, wrapped by Config.Wrap
 	md     *markdown
 	charts svgCache
+	// draining: the server takes no new runs (Drain).
+	draining atomic.Bool
 }
 
 // New returns a Server for cfg.
@@ -127,6 +148,9 @@ func New(cfg Config) (*Server, error) {
 	hosts, ok := httpserve.NewHosts(cfg.Addr)
 	if !ok {
 		return nil, quarry.Errorf(quarry.KindUsage, "httpapi: the bound address %q is not host:port", cfg.Addr)
+	}
+	if cfg.PublicURL != "" {
+		hosts = hosts.WithPublic(cfg.PublicURL)
 	}
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = DefaultMaxStreams
@@ -157,6 +181,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/runs", s.listRuns)
 	m.HandleFunc("GET /api/runs/{id}", s.getRun)
 	m.HandleFunc("GET /api/runs/{id}/events", s.getEvents)
+	m.HandleFunc("GET /api/runs/{id}/stream", s.streamRun)
 	m.HandleFunc("GET /api/runs/{id}/export", s.exportRun)
 	m.HandleFunc("POST /api/runs/{id}/rerun", s.rerunRun)
 	m.HandleFunc("GET /api/runs/{id}/shares", s.listShares)
@@ -215,6 +240,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	for _, kv := range securityHeaders {
 		h.Set(kv[0], kv[1])
 	}
+	// A load balancer's probes come by address, without a Host this
+	// server knows and without sign-in; they learn one word.
+	if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+		s.probe(w, r)
+		return
+	}
 	if !s.hosts.Allowed(r.Host) {
 		writeErrorStatus(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden,
 			"Host %q is not this server; quarry answers only on its own address and localhost (DNS rebinding protection)", r.Host))
@@ -266,10 +297,10 @@ func crossSiteRead(r *http.Request) string {
 
 // inSlot runs fn in a run slot, on the request's run context (detached
 // from the client, bounded by RunTimeout) and counted for Wait. When every
-// slot is in use it answers 429 and reports false without running fn.
+// slot is in use it answers 429, and while the server drains 503, and
+// reports false without running fn.
 func (s *Server) inSlot(w http.ResponseWriter, r *http.Request, fn func(ctx context.Context)) bool {
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
+	if !s.admit(w) {
 		return false
 	}
 	ctx, cancel := s.runContext(r)
@@ -278,6 +309,20 @@ func (s *Server) inSlot(w http.ResponseWriter, r *http.Request, fn func(ctx cont
 	defer s.release()
 	defer cancel()
 	fn(ctx)
+	return true
+}
+
+// admit takes a run slot for a new run, or answers 503 while the server
+// drains and 429 when every slot is in use, and reports false.
+func (s *Server) admit(w http.ResponseWriter) bool {
+	if s.draining.Load() {
+		draining(w)
+		return false
+	}
+	if !s.acquire() {
+		tooBusy(w, s.cfg.MaxStreams)
+		return false
+	}
 	return true
 }
 

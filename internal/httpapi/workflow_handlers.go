@@ -221,8 +221,7 @@ func (s *Server) runWorkflow(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, refusedRunJSON{Error: errorBody(refusal(c.Problems)), checkedJSON: c})
 		return
 	}
-	if !s.acquire() {
-		tooBusy(w, s.cfg.MaxStreams)
+	if !s.admit(w) {
 		return
 	}
 	s.runs.Add(1) // before the first byte, so that Wait sees this run

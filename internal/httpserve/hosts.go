@@ -2,6 +2,7 @@ package httpserve
 
 import (
 	"net"
+	"net/url"
 	"strings"
 )
 
@@ -44,4 +45,30 @@ func (h Hosts) Allowed(host string) bool {
 	}
 	name, port, err := net.SplitHostPort(host)
 	return err == nil && port == h.port && net.ParseIP(strings.Trim(name, "[]")) != nil
+}
+
+// WithPublic returns h that also answers to the host of publicURL
+// (http:// or https://, as server.public_url gives it): the name people
+// open the server at behind a TLS-terminating proxy that passes their Host
+// on. A URL with no host changes nothing.
+func (h Hosts) WithPublic(publicURL string) Hosts {
+	u, err := url.Parse(publicURL)
+	if err != nil || u.Hostname() == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return h
+	}
+	names := make(map[string]bool, len(h.names)+2)
+	for n := range h.names {
+		names[n] = true
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+		if u.Scheme == "http" {
+			port = "80"
+		}
+		names[strings.ToLower(u.Hostname())] = true
+	}
+	names[strings.ToLower(net.JoinHostPort(u.Hostname(), port))] = true
+	h.names = names
+	return h
 }

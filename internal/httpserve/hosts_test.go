@@ -42,3 +42,31 @@ func TestHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestHostsWithPublic: behind a TLS proxy the server also answers to the
+// host of its public URL, with or without the scheme's port, and to
+// nothing else.
+func TestHostsWithPublic(t *testing.T) {
+	h, _ := httpserve.NewHosts("0.0.0.0:8000")
+	for _, tc := range []struct {
+		public, host string
+		want         bool
+	}{
+		{"https://quarry.example.com", "quarry.example.com", true},
+		{"https://quarry.example.com", "Quarry.Example.com:443", true},
+		{"https://quarry.example.com", "quarry.example.com:8000", false},
+		{"https://quarry.example.com", "evil.example.com", false},
+		{"http://quarry.lan:8080", "quarry.lan:8080", true},
+		{"http://quarry.lan:8080", "quarry.lan", false},
+		{"https://quarry.example.com", "10.0.0.7:8000", true}, // still its own address
+		{"not a url", "not a url", false},
+		{"ftp://quarry.example.com", "quarry.example.com", false},
+	} {
+		if got := h.WithPublic(tc.public).Allowed(tc.host); got != tc.want {
+			t.Errorf("public %s, Host %s: allowed %v, want %v", tc.public, tc.host, got, tc.want)
+		}
+	}
+	if h.Allowed("quarry.example.com") {
+		t.Error("WithPublic changed the Hosts it was called on")
+	}
+}

@@ -83,8 +83,8 @@ type RunFilter struct {
 	// SharedWith, with Owner, adds the runs shared with any of these
 	// (ShareRun's With: a person's name, or "group:" and a group's).
 	SharedWith []string
-	// Status: only runs whose index says this status ("awaiting_approval");
-	// "": any. A run stopped by a crash is indexed as it was last folded.
+	// Status: only runs whose index says this status ("running",
+	// "awaiting_approval"); "": any. A run stopped by a crash is indexed as it was last folded.
 	Status string
 }
 

@@ -173,7 +173,8 @@ export async function api(path, opts = {}) {
 export async function streamSSE(path, body, onEvent, signal) {
   let res;
   try {
-    res = await fetch(path, {
+    // A body is POSTed; without one (a run's stream, resumed) it is a GET.
+    res = await fetch(path, body == null ? { headers: { Accept: "text/event-stream" }, signal } : {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
       body: JSON.stringify(body),
@@ -1058,11 +1059,14 @@ async function sendMessage(text, opts = {}) {
   if (awaiting) req.run_id = awaiting.runId;
   if (opts.asOf) req.as_of = opts.asOf;
   let done = null;
+  let runId = "";
+  let lastId = "";
   try {
-    await streamSSE("/api/chat", req, (ev) => {
+    const onEvent = (ev) => {
+      if (ev.id) lastId = ev.id;
       if (ev.event === "session") {
         if (ev.data && ev.data.session_id) setSession(ev.data.session_id);
-        if (ev.data && ev.data.run_id) li.dataset.runId = ev.data.run_id;
+        if (ev.data && ev.data.run_id) li.dataset.runId = runId = ev.data.run_id;
       } else if (ev.event === "done") {
         done = ev.data || {};
       } else if (ev.event === "error") {
@@ -1074,7 +1078,24 @@ async function sendMessage(text, opts = {}) {
         body.dispatchEvent(new CustomEvent("quarry-run-event", { bubbles: true, detail: { runId: li.dataset.runId, type: env.type || ev.event, data: env.data } }));
       }
       scrollToBottom();
-    }, ctrl.signal);
+    };
+    try {
+      await streamSSE("/api/chat", req, onEvent, ctrl.signal);
+    } catch (e) {
+      if (e.name === "AbortError" || !runId) throw e;
+    }
+    // The stream broke after the run was recorded: the server may have
+    // stopped. Resume the run's stream where it broke; another server
+    // sharing the state answers, and finishes with the same done event.
+    for (let i = 0; !done && runId && i < 5; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 1000 * i));
+      const after = lastId ? `?after=${encodeURIComponent(lastId)}` : "";
+      try {
+        await streamSSE(`/api/runs/${encodeURIComponent(runId)}/stream${after}`, null, onEvent, ctrl.signal);
+      } catch (e) {
+        if (e.name === "AbortError") throw e;
+      }
+    }
     if (!done) done = { status: "failed", error: { kind: "connection", message: "The stream ended before the answer arrived. The run may still have finished: reopen this conversation from the history." } };
   } catch (e) {
     if (e.name === "AbortError") { done = { status: "canceled", error: { kind: "canceled", message: "You left this conversation before the answer arrived; it is still recorded." } }; }

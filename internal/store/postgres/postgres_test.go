@@ -316,3 +316,40 @@ func TestForgedResultIsRefused(t *testing.T) {
 		t.Errorf("message = %v", err)
 	}
 }
+
+// TestListenHearsEveryAppend: a listener hears the run of each event
+// stored, by whichever store on the state stored it.
+func TestListenHearsEveryAppend(t *testing.T) {
+	url, _ := schemaURL(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stores [2]*Store
+	for i := range stores {
+		s, err := Open(ctx, url, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
+	}
+	heard := make(chan string, 16)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		stores[0].Listen(ctx, func(runID string) { heard <- runID })
+	}()
+	if got := <-heard; got != "" {
+		t.Fatalf("first call %q, want \"\" (listening)", got)
+	}
+	storetest.Record(t, stores[1], "r_heard", "ask", storetest.T0, true)
+	select {
+	case got := <-heard:
+		if got != "r_heard" {
+			t.Fatalf("heard %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification")
+	}
+	cancel()
+	<-done
+}

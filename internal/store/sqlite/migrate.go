@@ -176,12 +176,23 @@ CREATE INDEX shares_by_grantee ON shares (grantee, run_id);
 -- for an admin's approval (docs/approval.md).
 ALTER TABLE users ADD COLUMN approval INTEGER NOT NULL DEFAULT 0 CHECK (approval IN (0, 1));
 `},
+		{10, "replicas", `
+-- The quarry serve processes sharing this state, each with the last time
+-- it said it was alive. A run a replica started names it in run.started;
+-- a replica whose heartbeat is too old has its running runs finished as
+-- failed by the others.
+CREATE TABLE replicas (
+	id         TEXT NOT NULL PRIMARY KEY CHECK (id <> ''),
+	started_at TEXT NOT NULL,
+	seen_at    TEXT NOT NULL
+) WITHOUT ROWID;
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

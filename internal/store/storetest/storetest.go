@@ -59,6 +59,9 @@ func Run(t *testing.T, open Opener) {
 		{"People", testPeople},
 		{"Tokens", testTokens},
 		{"Shares", testShares},
+		{"Replicas", testReplicas},
+		{"RunsByStatus", testRunsByStatus},
+		{"OneFinishPerSeq", testOneFinishPerSeq},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,106 @@
+package storetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/store"
+)
+
+// The replicas part of the suite: heartbeats, running runs by status, and
+// the one finish a run gets however many sweepers race to record it.
+
+func testReplicas(t *testing.T, s store.State) {
+	ctx := context.Background()
+	r, ok := s.(store.Replicas)
+	if !ok {
+		t.Fatalf("%T does not implement store.Replicas", s)
+	}
+	if err := r.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []struct {
+		id string
+		at time.Time
+	}{{"rep_a", T0}, {"rep_b", T0.Add(time.Second)}, {"rep_a", T0.Add(5 * time.Second)}} {
+		if err := r.Heartbeat(ctx, b.id, b.at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := r.Replicas(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]time.Time{"rep_a": T0.Add(5 * time.Second), "rep_b": T0.Add(time.Second)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("replicas (-want +got):\n%s", diff)
+	}
+	if err := r.Leave(ctx, "rep_a"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = r.Replicas(ctx); err != nil || len(got) != 1 || got["rep_b"].IsZero() {
+		t.Errorf("after rep_a left: %v %v", got, err)
+	}
+}
+
+func testRunsByStatus(t *testing.T, s store.State) {
+	Record(t, s, "r_done", "ask", T0, true)
+	Record(t, s, "r_live", "ask", T0.Add(time.Hour), false)
+	runs, err := s.Runs(context.Background(), store.RunFilter{Status: event.StatusRunning})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range runs {
+		ids = append(ids, r.RunID)
+	}
+	if diff := cmp.Diff([]string{"r_live"}, ids); diff != "" {
+		t.Errorf("running runs (-want +got):\n%s", diff)
+	}
+}
+
+// testOneFinishPerSeq: several writers append a different run.finished
+// at the same sequence number at once; exactly one is stored, the others
+// get KindConflict.
+func testOneFinishPerSeq(t *testing.T, s store.State) {
+	evs := Record(t, s, "r_live", "ask", T0, false)
+	next := evs[len(evs)-1].Seq + 1
+	const writers = 8
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := event.New("r_live", next, T0.Add(time.Duration(i+1)*time.Millisecond), &event.RunFinishedData{Status: event.StatusFailed, Error: "gone"})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = s.Append(context.Background(), e)
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case quarry.KindOf(err) != quarry.KindConflict:
+			t.Errorf("a losing writer got %v, want a conflict", err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d writers stored run.finished, want 1", won)
+	}
+	st, err := s.Run(context.Background(), "r_live")
+	if err != nil || st.Status != event.StatusFailed || st.Events != len(evs)+1 {
+		t.Errorf("the run: %+v %v", st, err)
+	}
+}
