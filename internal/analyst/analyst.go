@@ -88,6 +88,26 @@ type Analyst struct {
 	// Cache, when set, serves recent identical statements on the same
 	// connection without running them again.
 	Cache *resultcache.Cache
+	// Admit, when set, holds a run after it is recorded as started until
+	// the server has room for its work (a server's runs share a few slots,
+	// so that hundreds at once do not starve the requests that start
+	// them); release frees the slot. Nil: at once.
+	Admit func(ctx context.Context) (release func(), err error)
+}
+
+// admitted does work once Admit lets it. A run that may wait for a
+// person's approval is not held to a slot: it would keep it while it
+// waits.
+func (a *Analyst) admitted(ctx context.Context, work func() error) error {
+	if a.Admit == nil || a.Approval != nil {
+		return work()
+	}
+	release, err := a.Admit(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return work()
 }
 
 func statusOf(err error) string {

@@ -73,7 +73,7 @@ func (a *Analyst) Ask(ctx context.Context, rec *event.Recorder, k *Knowledge, qu
 		Planner: "builtin", AsOf: day, Knowledge: k.Hash, PrivilegedRole: a.PrivilegedRole,
 		Privacy: string(a.Privacy.Or()), MinGroupSize: a.MinGroupSize,
 	})
-	err := a.ask(ctx, em, k, question, asOf, out)
+	err := a.admitted(ctx, func() error { return a.ask(ctx, em, k, question, asOf, out) })
 	switch {
 	case err == nil:
 		out.Status = event.StatusSucceeded

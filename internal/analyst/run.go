@@ -37,7 +37,7 @@ func (a *Analyst) Run(ctx context.Context, rec *event.Recorder, sql string, sink
 	out := &RunOutcome{RunID: rec.RunID()}
 	em.Emit(ctx, &event.RunStartedData{Kind: "run", SQL: sql, Connection: a.Connection, Dialect: string(a.Conn.Dialect()), PrivilegedRole: a.PrivilegedRole, PolicyOff: a.PolicyOff,
 		Privacy: string(a.Privacy.Or()), MinGroupSize: a.MinGroupSize})
-	err := a.run(ctx, em, sql, sink, out)
+	err := a.admitted(ctx, func() error { return a.run(ctx, em, sql, sink, out) })
 	if err != nil {
 		em.finish(ctx, statusOf(err), err)
 	} else {

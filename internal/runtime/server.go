@@ -116,7 +116,7 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		return nil, nil, err
 	}
 	srv := &Server{KnowledgeDir: cfg.Knowledge, Clock: r.o.Now, NewID: r.NewID, Dialect: quarry.DialectGeneric}
-	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m)}
+	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m), slots: make(chan struct{}, serverSlots())}
 	if !cfg.Manual(connName) {
 		conn, cc, err := r.Conn(ctx, connName)
 		if err != nil {
@@ -228,6 +228,25 @@ type builder struct {
 	cat        *quarry.Catalog
 	privileged string
 	built      int
+	slots      chan struct{} // the server's run slots (admit)
+}
+
+// serverSlots is how many runs of the builtin planner or a person's own
+// SQL a server works on at once: twice the processors. Their work is
+// planning, checking and writing the answer on the processor, and the
+// query on a database that serves a few at a time; more at once only
+// makes each slower, and starves the requests that start new runs of the
+// processor they need to record them (the first event of a chat).
+func serverSlots() int { return max(2, 2*goruntime.GOMAXPROCS(0)) }
+
+// admit waits for one of the server's run slots.
+func (b *builder) admit(ctx context.Context) (func(), error) {
+	select {
+	case b.slots <- struct{}{}:
+		return func() { <-b.slots }, nil
+	case <-ctx.Done():
+		return nil, quarry.Wrap(quarry.KindCanceled, ctx.Err(), "the run was stopped while it waited for the server")
+	}
 }
 
 // build reads the knowledge folder and builds what depends on it. The
@@ -320,7 +339,7 @@ func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.K
 		return &analyst.Analyst{
 			Conn: q, Guard: gd, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
 			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: b.privileged,
-			Privacy: cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize,
+			Privacy: cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize, Admit: b.admit,
 		}, nil
 	}
 	// The fixer of POST /api/run; it is shown the SQL and the error only.
