@@ -211,6 +211,11 @@ type Connection struct {
 	// (quarry.DefaultMinGroupSize when not given).
 	Privacy      quarry.Privacy
 	MinGroupSize int
+	// GroupRoles are the database roles the members of groups read as, by
+	// lower-case group name (postgres: the role is set in each query's
+	// transaction, so that the database's own grants and row-level
+	// security decide what they read; docs/auth.md).
+	GroupRoles map[string]string
 	// Approval requires a person's approval of every statement a language
 	// model proposes on this connection before it runs (`approval:
 	// required`; off when not given), waiting at most ApprovalTimeout (0:
@@ -558,6 +563,7 @@ type connDraft struct {
 
 	privacy      string
 	minGroupSize int
+	groupRoles   map[string]string // postgres
 
 	approval        string
 	approvalTimeout time.Duration

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -58,4 +60,67 @@ func (d *decoder) approval(c *connDraft, conn *Connection) error {
 	}
 	conn.ApprovalTimeout = c.approvalTimeout
 	return nil
+}
+
+// groupRoles reads a postgres connection's group_roles: group name to
+// the database role its members read as.
+func (d *decoder) groupRoles(n ast.Node, path string, c *connDraft) error {
+	m, err := d.mapping(n, path)
+	if err != nil || m == nil {
+		return err
+	}
+	c.groupRoles = map[string]string{}
+	for _, mv := range m.Values {
+		group, err := d.keyText(mv.Key, path)
+		if err != nil {
+			return err
+		}
+		gp := path + "." + group
+		if !validGroup(group) {
+			return d.errAt(lineOf(mv.Key), shorten(gp), "%q is not a group name quarry takes: use letters, digits and . _ @ -", shorten(group))
+		}
+		s, err := d.text(mv.Value, gp)
+		if err != nil {
+			return err
+		}
+		role := strings.TrimSpace(s.value)
+		if !validRole(role) {
+			return d.errAt(s.line, shorten(gp), "%q is not a role name: write the role as PostgreSQL names it (letters, digits, _ and $, at most 63)", shorten(role))
+		}
+		key := strings.ToLower(group)
+		if _, dup := c.groupRoles[key]; dup {
+			return d.errAt(lineOf(mv.Key), shorten(gp), "group %q is given a role twice; keep one", shorten(group))
+		}
+		c.groupRoles[key] = role
+	}
+	return nil
+}
+
+// validGroup reports whether s can name a group (as internal/auth takes).
+func validGroup(s string) bool {
+	if s == "" || len(s) > 100 {
+		return false
+	}
+	for i, c := range s {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// validRole reports whether s is a PostgreSQL role name quarry sets: an
+// unquoted identifier's characters, at most 63 bytes.
+func validRole(s string) bool {
+	if s == "" || len(s) > 63 {
+		return false
+	}
+	for i, c := range s {
+		ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '$')
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -62,3 +62,42 @@ func TestPrivacy(t *testing.T) {
 		})
 	}
 }
+
+func TestGroupRoles(t *testing.T) {
+	load := func(t *testing.T, extra string) (*Config, error) {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "quarry.yaml")
+		writeFile(t, path, "version: 1\nconnection: a\nconnections:\n  a:\n    driver: postgres\n    url: ${DATABASE_URL}\n"+extra)
+		return Load(path, testEnv(map[string]string{"DATABASE_URL": "postgres://u@h/db"}))
+	}
+	cfg, err := load(t, "    group_roles:\n      Support: support_ro\n      emea: emea$ro\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Connections["a"].GroupRoles; len(got) != 2 || got["support"] != "support_ro" || got["emea"] != "emea$ro" {
+		t.Errorf("group roles = %v", got)
+	}
+	for _, tc := range []struct{ name, extra, want string }{
+		{"not a role", "    group_roles:\n      support: \"x; DROP ROLE y\"\n", `connections.a.group_roles.support: "x; DROP ROLE y" is not a role name`},
+		{"empty role", "    group_roles:\n      support: \"\"\n", `connections.a.group_roles.support: "" is not a role name`},
+		{"bad group", "    group_roles:\n      \"no good\": r\n", `connections.a.group_roles.no good: "no good" is not a group name`},
+		{"twice", "    group_roles:\n      support: r\n      SUPPORT: s\n", `given a role twice`},
+		{"not postgres", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "not postgres" {
+				path := filepath.Join(t.TempDir(), "quarry.yaml")
+				writeFile(t, path, "version: 1\nconnection: a\nconnections:\n  a:\n    driver: sqlite\n    path: a.db\n    group_roles:\n      support: r\n")
+				_, err := Load(path, testEnv(nil))
+				if err == nil || !strings.Contains(err.Error(), "connections.a.group_roles: is only for `driver: postgres`") {
+					t.Errorf("error = %v", err)
+				}
+				return
+			}
+			_, err := load(t, tc.extra)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error = %v, want one line containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -64,6 +64,8 @@ type (
 		// for how long.
 		Approval        string `json:"approval,omitempty" yaml:"approval,omitempty"`
 		ApprovalTimeout string `json:"approval_timeout,omitempty" yaml:"approval_timeout,omitempty"`
+		// postgres: the role each group's members read as.
+		GroupRoles map[string]string `json:"group_roles,omitempty" yaml:"group_roles,omitempty"`
 	}
 	viewModel struct {
 		Provider     string  `json:"provider" yaml:"provider"`
@@ -194,7 +196,7 @@ func (c *Config) view() viewConfig {
 	for _, name := range c.ConnectionNames {
 		conn := c.Connections[name]
 		vc := viewConnection{Name: conn.Name, Driver: conn.Driver, Path: conn.Path, AllowPrivilegedRole: conn.AllowPrivilegedRole,
-			MinGroupSize: conn.MinGroupSize}
+			MinGroupSize: conn.MinGroupSize, GroupRoles: conn.GroupRoles}
 		if conn.Privacy.Or() != quarry.PrivacyFull {
 			vc.Privacy = string(conn.Privacy)
 		}

@@ -116,6 +116,7 @@ func (d *decoder) connections(n ast.Node, path string) ([]*connDraft, error) {
 			{"work_mem", d.str(&c.workMem)},
 			{"privacy", d.str(&c.privacy)},
 			{"min_group_size", d.intField(&c.minGroupSize, 2)},
+			{"group_roles", func(n ast.Node, fp string) error { return d.groupRoles(n, fp, c) }},
 			{"approval", d.str(&c.approval)},
 			{"approval_timeout", d.duration(&c.approvalTimeout, false)},
 		})
@@ -182,6 +183,10 @@ func (d *decoder) validateConnections(cfg *Config, drafts []*connDraft) error {
 			}
 		}
 		conn.PoolSize, conn.WorkMem = c.poolSize, strings.TrimSpace(c.workMem)
+		if line := d.lines[p+".group_roles"]; line != 0 && driver != DriverPostgres {
+			return d.errAt(line, p+".group_roles", "is only for `driver: postgres` connections (quarry sets the role in each query's transaction); for another database, give a group a connection of its own")
+		}
+		conn.GroupRoles = c.groupRoles
 		if conn.WorkMem != "" && !validWorkMem(conn.WorkMem) {
 			return d.errAt(d.lines[p+".work_mem"], p+".work_mem", "%q is not a work_mem PostgreSQL takes; write a size from 64kB to 2TB with its unit, like 64MB, 512kB or 1GB", shorten(conn.WorkMem))
 		}

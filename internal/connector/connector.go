@@ -50,6 +50,12 @@ type QueryOptions struct {
 	// that hold the whole result in memory; a streamed export leaves it
 	// 0 (no bound). Both are checked as rows are read (SizeLimit).
 	MaxResultBytes int64
+	// Role, when set, is the database role the statement runs as (a
+	// group's role, config's group_roles, which only postgres connections
+	// take): PostgreSQL's connector sets it for the statement's
+	// transaction alone (SET LOCAL ROLE), so that the database's grants
+	// and row-level security of that role decide what it reads.
+	Role string
 }
 
 // Pinger is implemented by connectors that open lazily (a server quarry

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -25,6 +26,9 @@ type audience struct {
 	columns []string
 	// refused says why they may not use the connection; nil when they may.
 	refused error
+	// role is the database role they read as (the connection's
+	// group_roles); "": the connection's own.
+	role string
 }
 
 // audienceOf is the audience of a member of groups member (as the sign-in
@@ -32,9 +36,24 @@ type audience struct {
 // on the connection conn. A group restricts, never grants: the person's
 // restricted columns are the union of their groups', and where a group
 // lists connections its members may use those only.
-func audienceOf(groups []knowledge.PolicyGroup, member []string, conn string) audience {
+func audienceOf(groups []knowledge.PolicyGroup, roles map[string]string, member []string, conn string) audience {
 	var a audience
 	var names []string
+	// The roles of the connection's group_roles: one at most, or none of
+	// them (two groups reading as two roles cannot both be had).
+	var withRole []string
+	for _, m := range member {
+		if r, ok := roles[strings.ToLower(m)]; ok {
+			if a.role != "" && a.role != r && a.refused == nil {
+				a.refused = quarry.Errorf(quarry.KindForbidden, "groups %s and %s read %s as different database roles (%s, %s); ask an admin to keep one of them (quarry users set-groups)", withRole[0], m, conn, a.role, r)
+			}
+			if a.role == "" {
+				a.role = r
+			}
+			withRole = append(withRole, m)
+			names = append(names, strings.ToLower(m)+"="+r)
+		}
+	}
 	for _, g := range groups {
 		if !slices.ContainsFunc(member, func(m string) bool { return strings.EqualFold(m, g.Name) }) {
 			continue
@@ -61,7 +80,7 @@ func (s *Server) MayUse(ctx context.Context, groups []string) error {
 	if err != nil || g.guard == nil {
 		return err
 	}
-	return audienceOf(g.proj.Groups, groups, g.conn).refused
+	return audienceOf(g.proj.Groups, g.cc.GroupRoles, groups, g.conn).refused
 }
 
 // PolicyGroups returns the names of policy.yaml's groups (none when
@@ -103,7 +122,7 @@ func (b *builder) variant(ctx context.Context, base *generation, a audience) (*g
 	if b.gw != nil && base.tmpl.Knowledge != base.proj.Knowledge {
 		agentK = restrictKnowledge(base.tmpl.Knowledge, proj.Verified, a.columns)
 	}
-	g := &generation{proj: &proj, cc: base.cc, hash: base.hash, noKnowledge: base.noKnowledge, refused: a.refused}
+	g := &generation{proj: &proj, cc: base.cc, hash: base.hash, noKnowledge: base.noKnowledge, refused: a.refused, role: a.role}
 	if err := b.assemble(ctx, g, agentK, true); err != nil {
 		return nil, err
 	}
@@ -126,4 +145,15 @@ func restrictKnowledge(k *analyst.Knowledge, verified []agent.Verified, cols []s
 	}
 	out.Planner = planner.New(&m, pv)
 	return &out
+}
+
+// asRole runs every statement as a database role (a group's).
+type asRole struct {
+	analyst.Querier
+	role string
+}
+
+func (q asRole) Query(ctx context.Context, sql string, opts connector.QueryOptions) (quarry.Rows, error) {
+	opts.Role = q.role
+	return q.Querier.Query(ctx, sql, opts)
 }

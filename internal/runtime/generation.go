@@ -40,6 +40,9 @@ type generation struct {
 	// no model); refused why nothing may run (a group of the person
 	// asking may not use the connection).
 	noKnowledge, refused error
+	// role is the database role its queries read as (a group's); "": the
+	// connection's own.
+	role string
 
 	// variants are this generation under the policy of some people's
 	// groups (audience), by audience key, built on first use; they share
@@ -158,7 +161,7 @@ func (gs *generations) variantOf(ctx context.Context, g *generation) (*generatio
 	if gs.member == nil || gs.variant == nil || g.guard == nil {
 		return g, nil
 	}
-	a := audienceOf(g.proj.Groups, gs.member(ctx), g.conn)
+	a := audienceOf(g.proj.Groups, g.cc.GroupRoles, gs.member(ctx), g.conn)
 	if a.key == "" {
 		return g, nil
 	}

@@ -327,6 +327,9 @@ func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.K
 		closeGuard()
 		return err
 	}
+	if g.role != "" {
+		q = asRole{Querier: q, role: g.role}
+	}
 	g.release = func() { closeConns(); closeGuard() }
 	cache := resultcache.New(cfg.Limits.CacheTTL, resultCacheCells, r.o.Now)
 	label := ConnectionLabel(cc.Name, b.conn)

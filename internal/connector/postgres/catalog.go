@@ -16,7 +16,7 @@ import (
 // estimates (pg_class.reltuples; -1 when the table was never analyzed).
 // It reads the system catalogs in one READ ONLY transaction.
 func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
-	t, err := c.begin(ctx, 0)
+	t, err := c.begin(ctx, 0, "")
 	if err != nil {
 		return nil, c.queryError(ctx, err, 0)
 	}

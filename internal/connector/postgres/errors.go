@@ -136,3 +136,12 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+// pgMessage is what PostgreSQL said of err, or err's text.
+func pgMessage(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Message
+	}
+	return err.Error()
+}

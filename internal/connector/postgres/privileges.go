@@ -70,7 +70,7 @@ var unsafeFunctions = []string{
 //
 // A superuser is reported as such without the rest: it may do anything.
 func (c *Conn) Privileges(ctx context.Context) (connector.RoleReport, error) {
-	t, err := c.begin(ctx, privilegesTimeout)
+	t, err := c.begin(ctx, privilegesTimeout, "")
 	if err != nil {
 		return connector.RoleReport{}, c.queryError(ctx, err, privilegesTimeout)
 	}

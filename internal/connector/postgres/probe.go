@@ -141,7 +141,7 @@ func (c *Conn) ProbeReadOnly(ctx context.Context) ([]connector.ProbeResult, erro
 // Query uses.
 func (c *Conn) probeExecutorTx(ctx context.Context) (connector.ProbeResult, error) {
 	r := connector.ProbeResult{Name: "READ ONLY transaction", SQL: "SHOW transaction_read_only"}
-	t, err := c.begin(ctx, 0)
+	t, err := c.begin(ctx, 0, "")
 	if err != nil {
 		if quarry.KindOf(err) == quarry.KindConnection && strings.Contains(err.Error(), "transaction_read_only") {
 			r.Detail = quarry.Message(err)

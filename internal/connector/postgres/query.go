@@ -55,7 +55,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		// A backstop: the server's statement_timeout normally fires first.
 		qctx, cancel = context.WithTimeout(ctx, opts.Timeout+cancelGrace)
 	}
-	t, err := c.begin(qctx, stmtTimeout)
+	t, err := c.begin(qctx, stmtTimeout, opts.Role)
 	if err != nil {
 		cancel()
 		return nil, c.queryError(qctx, err, opts.Timeout)
@@ -93,7 +93,7 @@ type txn struct {
 // begin takes a connection, starts the READ ONLY transaction and applies
 // the executor's settings. A reused connection that fails to begin is
 // replaced by a fresh one, once.
-func (c *Conn) begin(ctx context.Context, stmtTimeout time.Duration) (*txn, error) {
+func (c *Conn) begin(ctx context.Context, stmtTimeout time.Duration, role string) (*txn, error) {
 	for attempt := 0; ; attempt++ {
 		pc, err := c.pool.acquire(ctx)
 		if err != nil {
@@ -108,7 +108,7 @@ func (c *Conn) begin(ctx context.Context, stmtTimeout time.Duration) (*txn, erro
 			return nil, err
 		}
 		t := &txn{pc: pc, tx: tx}
-		if err := c.settings(ctx, tx, stmtTimeout); err != nil {
+		if err := c.settings(ctx, tx, stmtTimeout, role); err != nil {
 			c.end(t, true)
 			return nil, err
 		}
@@ -119,7 +119,7 @@ func (c *Conn) begin(ctx context.Context, stmtTimeout time.Duration) (*txn, erro
 // settings sets the transaction's limits with set_config(..., true), the
 // function form of SET LOCAL, from values the executor formats itself,
 // and checks that the transaction is read-only.
-func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duration) error {
+func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duration, role string) error {
 	var timeout *string
 	idle := idleInTx
 	if stmtTimeout > 0 {
@@ -138,6 +138,14 @@ func (c *Conn) settings(ctx context.Context, tx pgx.Tx, stmtTimeout time.Duratio
 		timeout, strconv.FormatInt(idle.Milliseconds(), 10), c.workMem, c.tempFileLimit).Scan(nil, nil, nil, nil, &readOnly, &conforming)
 	if err != nil {
 		return err
+	}
+	if role != "" {
+		// SET LOCAL ROLE, as a function: it ends with the transaction,
+		// and the guard refuses set_config in a statement, so the
+		// statement cannot set it back.
+		if _, err := tx.Exec(ctx, `SELECT set_config('role', $1, true)`, role); err != nil {
+			return quarry.Wrap(quarry.KindConnection, err, "PostgreSQL at %s would not let quarry read as role %s (%v); grant it to quarry's role (GRANT %s TO …) or fix group_roles in quarry.yaml", c.target, role, pgMessage(err), role)
+		}
 	}
 	if readOnly != "on" {
 		return quarry.Errorf(quarry.KindConnection, "PostgreSQL at %s did not start a read-only transaction (transaction_read_only is %s); connect quarry to the server directly, not through a pooler or proxy that changes transactions", c.target, readOnly)
@@ -226,7 +234,7 @@ func (c *Conn) Estimate(ctx context.Context, sql string) (connector.Estimate, er
 	}
 	ctx, cancel := context.WithTimeout(ctx, estimateTimeout)
 	defer cancel()
-	t, err := c.begin(ctx, estimateTimeout)
+	t, err := c.begin(ctx, estimateTimeout, "")
 	if err != nil {
 		return connector.Estimate{}, c.queryError(ctx, err, estimateTimeout)
 	}
