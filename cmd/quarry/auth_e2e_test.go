@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,23 +87,7 @@ func TestServeAllowRemoteWithTokens(t *testing.T) {
 	s.start(t)
 	call := func(method, path, body, secret string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if secret != "" {
-			req.Header.Set("Authorization", "Bearer "+secret)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+		return s.call(t, method, path, body, secret)
 	}
 	const sql = `{"sql":"SELECT count(*) AS n FROM orders"}`
 	if code, b := call("POST", "/api/run", sql, ""); code != 401 {

@@ -69,7 +69,14 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 	if err := os.CopyFS(dir, os.DirFS(pristine)); err != nil {
 		t.Fatal(err)
 	}
+	return serveProcess(t, bin, dir)
+}
 
+// serveProcess starts `quarry serve` (the binary bin) in the project dir
+// on a free loopback port as a real process, stopped when the test ends;
+// its output is logged when the test fails.
+func serveProcess(t *testing.T, bin, dir string) *servedQuarry {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +95,30 @@ func serveDemoProcess(t *testing.T) *servedQuarry {
 	return s
 }
 
-// start starts `quarry serve` and waits until it answers /api/health.
+// call sends one request to the served quarry as the holder of the API
+// token secret ("": none), with body as JSON when there is one, and
+// returns the status and the body.
+func (s *servedQuarry) call(t testing.TB, method, path, body, secret string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
 func (s *servedQuarry) start(t testing.TB) {
 	t.Helper()
 	cmd := exec.Command(s.bin, append([]string{"serve", "--addr", s.host}, s.args...)...)

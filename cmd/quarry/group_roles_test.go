@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,35 +68,10 @@ CREATE POLICY completed_only ON cmd_orders FOR SELECT TO `+role+` USING (status 
 		return strings.TrimSpace(r.stdout)
 	}
 	ann, bob := token("ann"), token("bob")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := l.Addr().String()
-	l.Close()
-	s := &servedQuarry{base: "http://" + host, host: host, bin: bin, dir: dir, log: &bytes.Buffer{}}
-	t.Cleanup(func() {
-		s.stop()
-		if t.Failed() {
-			t.Logf("quarry serve output:\n%s", s.log.String())
-		}
-	})
-	s.start(t)
+	s := serveProcess(t, bin, dir)
 	run := func(secret, sql string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest("POST", s.base+"/api/run", strings.NewReader(`{"sql":"`+sql+`"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+secret)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+		return s.call(t, "POST", "/api/run", `{"sql":"`+sql+`"}`, secret)
 	}
 	const count = "SELECT count(*) AS n FROM cmd_orders"
 	if code, b := run(ann, count); code != 200 || !strings.Contains(b, "[100]") {

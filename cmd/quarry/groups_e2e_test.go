@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,21 +74,7 @@ func TestServeGroupPolicy(t *testing.T) {
 	s.start(t)
 	call := func(method, path, body, secret string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		req.Header.Set("Authorization", "Bearer "+secret)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+		return s.call(t, method, path, body, secret)
 	}
 	run := func(secret, sql string) (int, string) {
 		t.Helper()

@@ -62,7 +62,7 @@ func (a *app) usersAddCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if !auth.ValidName(name) {
+		if !quarry.PersonName(name) {
 			return quarry.Errorf(quarry.KindUsage, "%q is not a name quarry takes: use letters, digits and . _ @ - (at most 100)", name)
 		}
 		if role == "" {
@@ -205,123 +205,12 @@ func (a *app) usersRemoveCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) usersSetRoleCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "set-role NAME admin|analyst|viewer",
-		Short: "Change a person's role",
-		Args:  exactArgs(2, "give the name and the role: quarry users set-role NAME viewer"),
-	}
-	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		r, err := auth.ParseRole(args[1])
-		if err != nil {
-			return err
-		}
-		st, err := a.rt.Store(ctx)
-		if err != nil {
-			return err
-		}
-		if err := lastAdmin(ctx, st, args[0], r); err != nil {
-			return err
-		}
-		if err := st.SetRole(ctx, args[0], string(r)); err != nil {
-			return err
-		}
-		fmt.Fprintf(a.stdout, "%s is now %s.\n", args[0], r)
-		return nil
-	})
-	return cmd
-}
-
-func (a *app) usersSetGroupsCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "set-groups NAME [GROUP ...]",
-		Short: "Replace the groups a person is in (none: no group)",
-		Args:  minArgs(1, "give the name and the groups: quarry users set-groups NAME support emea"),
-	}
-	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		groups := args[1:]
-		if err := a.checkGroups(groups); err != nil {
-			return err
-		}
-		st, err := a.rt.Store(ctx)
-		if err != nil {
-			return err
-		}
-		if err := st.SetGroups(ctx, args[0], groups); err != nil {
-			return err
-		}
-		if len(groups) == 0 {
-			fmt.Fprintf(a.stdout, "%s is in no group now.\n", args[0])
-			return nil
-		}
-		fmt.Fprintf(a.stdout, "%s is in %s now.\n", args[0], strings.Join(groups, ", "))
-		return nil
-	})
-	return cmd
-}
-
-func (a *app) usersSetApprovalCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "set-approval NAME required|off",
-		Short: "Make a model's statements for a person wait for an admin's approval, or not",
-		Args:  exactArgs(2, "give the name and the mode: quarry users set-approval NAME required"),
-	}
-	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		on, err := parseApproval(args[1])
-		if err != nil {
-			return err
-		}
-		st, err := a.rt.Store(ctx)
-		if err != nil {
-			return err
-		}
-		if err := st.SetApproval(ctx, args[0], on); err != nil {
-			return err
-		}
-		if on {
-			fmt.Fprintf(a.stdout, "Every statement a model proposes for %s now waits for an admin's approval.\n", args[0])
-		} else {
-			fmt.Fprintf(a.stdout, "%s's statements no longer wait for approval (a connection with approval: required still holds them).\n", args[0])
-		}
-		return nil
-	})
-	return cmd
-}
-
-func (a *app) usersSetConnectionsCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "set-connections NAME [CONNECTION ...]",
-		Short: "Replace the connections a person may use (none: all)",
-		Args:  minArgs(1, "give the name and the connections: quarry users set-connections NAME warehouse"),
-	}
-	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
-		conns := args[1:]
-		if err := a.knownConnections(conns); err != nil {
-			return err
-		}
-		st, err := a.rt.Store(ctx)
-		if err != nil {
-			return err
-		}
-		if err := st.SetConnections(ctx, args[0], conns); err != nil {
-			return err
-		}
-		if len(conns) == 0 {
-			fmt.Fprintf(a.stdout, "%s may use every connection now.\n", args[0])
-			return nil
-		}
-		fmt.Fprintf(a.stdout, "%s may use %s now.\n", args[0], strings.Join(conns, ", "))
-		return nil
-	})
-	return cmd
-}
-
 // checkGroups refuses group names quarry does not take, and says on
 // standard error which groups knowledge/policy.yaml does not mention
 // (their members read what everyone reads, until it does).
 func (a *app) checkGroups(groups []string) error {
 	for _, g := range groups {
-		if !auth.ValidName(g) {
+		if !quarry.PersonName(g) {
 			return quarry.Errorf(quarry.KindUsage, "%q is not a group name quarry takes: use letters, digits and . _ @ - (at most 100)", g)
 		}
 	}

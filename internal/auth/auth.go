@@ -187,18 +187,3 @@ func wellFormed(s string) bool {
 func sameHash(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
-
-// ValidName reports whether s can name a person or a group: letters,
-// digits and . _ @ -, starting with a letter or digit, at most 100.
-func ValidName(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for i, c := range s {
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
-			return false
-		}
-	}
-	return true
-}

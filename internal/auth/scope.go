@@ -236,7 +236,7 @@ func (s scoped) ShareRun(ctx context.Context, sh store.Share) error {
 	}
 	if g, ok := strings.CutPrefix(sh.With, store.GroupGrantee); ok {
 		g = strings.TrimSpace(g)
-		if !ValidName(g) {
+		if !quarry.PersonName(g) {
 			return quarry.Errorf(quarry.KindInput, "%q is not a group name quarry takes: use letters, digits and . _ @ -", g)
 		}
 		sh.With = GroupGrantee(g)

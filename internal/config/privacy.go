@@ -76,7 +76,7 @@ func (d *decoder) groupRoles(n ast.Node, path string, c *connDraft) error {
 			return err
 		}
 		gp := path + "." + group
-		if !validGroup(group) {
+		if !quarry.PersonName(group) {
 			return d.errAt(lineOf(mv.Key), shorten(gp), "%q is not a group name quarry takes: use letters, digits and . _ @ -", shorten(group))
 		}
 		s, err := d.text(mv.Value, gp)
@@ -94,20 +94,6 @@ func (d *decoder) groupRoles(n ast.Node, path string, c *connDraft) error {
 		c.groupRoles[key] = role
 	}
 	return nil
-}
-
-// validGroup reports whether s can name a group (as internal/auth takes).
-func validGroup(s string) bool {
-	if s == "" || len(s) > 100 {
-		return false
-	}
-	for i, c := range s {
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
-			return false
-		}
-	}
-	return true
 }
 
 // validRole reports whether s is a PostgreSQL role name quarry sets: an

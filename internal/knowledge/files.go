@@ -235,7 +235,7 @@ func decodePolicy(src []byte) (policyDoc, *decoder) {
 		{"groups", func(v ast.Node, p string) {
 			d.entries(v, p, "groups", func(name string, v ast.Node, p string) {
 				g := PolicyGroup{Name: name, Line: yamlnode.Line(v)}
-				if !validGroupName(name) {
+				if !quarry.PersonName(name) {
 					d.Errf(yamlnode.Line(v), p, "group name %q: use letters, digits and . _ @ - only", name)
 				}
 				d.Mapping(v, p, "a group (restricted: […], connections: […])", []field{
@@ -247,22 +247,6 @@ func decodePolicy(src []byte) (policyDoc, *decoder) {
 		}},
 	})
 	return doc, d
-}
-
-// validGroupName reports whether name can name a group: what a person's
-// name may hold (internal/auth), so that groups from a sign-in provider
-// and from quarry users read alike.
-func validGroupName(name string) bool {
-	if name == "" || len(name) > 100 {
-		return false
-	}
-	for i, c := range name {
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || !strings.ContainsRune("._@-", c)) {
-			return false
-		}
-	}
-	return true
 }
 
 // VerifiedQuery is a question with SQL a person has checked.
