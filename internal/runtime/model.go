@@ -110,7 +110,7 @@ func (r *Runtime) NoteBuiltin(cfg *config.Config) {
 	if !r.o.Interactive {
 		return
 	}
-	mark := filepath.Join(filepath.Dir(cfg.State), "builtin-noted")
+	mark := filepath.Join(localDir(cfg), "builtin-noted")
 	if _, err := os.Stat(mark); err == nil {
 		return
 	}

@@ -109,10 +109,10 @@ func (r *Runtime) checkModelOnce(ctx context.Context, cfg *config.Config, m Mode
 	return nil
 }
 
-// checkedFile lists the models this project has checked, next to its
-// state database.
+// checkedFile lists the models this project has checked, in its local
+// folder (localDir).
 func checkedFile(cfg *config.Config) string {
-	return filepath.Join(filepath.Dir(cfg.State), "models-checked.json")
+	return filepath.Join(localDir(cfg), "models-checked.json")
 }
 
 // checkedEntry is one model that passed the pre-flight check.

@@ -104,10 +104,7 @@ func (r *Runtime) Monitor(name string) (watch.Monitor, error) {
 // state database (or in .quarry/ of the project when the state is a
 // PostgreSQL URL).
 func WatchFiles(cfg *config.Config) (alerts, state string) {
-	dir := filepath.Dir(cfg.State)
-	if config.StateIsURL(cfg.State) {
-		dir = filepath.Join(cfg.Dir, ".quarry")
-	}
+	dir := localDir(cfg)
 	return filepath.Join(dir, "alerts.jsonl"), filepath.Join(dir, "watch.json")
 }
 

@@ -47,14 +47,22 @@ func refuseLive(ws workflow.State) error {
 	return quarry.Errorf(quarry.KindInput, "run %s is running node %s in process %s; wait for it to end, or stop that process first", ws.RunID, n.ID, pid)
 }
 
+// localDir is where the project keeps this machine's own files (locks,
+// marks, the models it checked): next to the state database when that is
+// a file, else the project's .quarry folder — never a path made of the
+// state's URL, which holds its password.
+func localDir(cfg *config.Config) string {
+	if config.StateIsURL(cfg.State) {
+		return filepath.Join(cfg.Dir, ".quarry")
+	}
+	return filepath.Dir(cfg.State)
+}
+
 // tickLock holds the project's workflow-tick lock file while one tick
 // runs, so that ticks started together run one after the other (the
 // second then finds the runs the first started); release unlocks it.
 func tickLock(cfg *config.Config) (release func(), err error) {
-	dir := filepath.Dir(cfg.State)
-	if config.StateIsURL(cfg.State) {
-		dir = filepath.Join(cfg.Dir, ".quarry")
-	}
+	dir := localDir(cfg)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, quarry.Wrap(quarry.KindInput, err, "cannot create %s", dir)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
@@ -85,7 +87,7 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 	b := &sqliteBackend{db: db, path: abs}
 	if err := b.migrate(ctx); err != nil {
 		db.Close()
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create the job queue's tables in the state database %s", abs)
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create the job queue's tables in the state database %s: %v", abs, err)
 	}
 	return &Store{b: b, where: abs}, nil
 }
@@ -117,7 +119,7 @@ func OpenPostgres(ctx context.Context, rawURL string) (*Store, error) {
 	b := &pgBackend{pool: pool, schema: schema, url: rawURL}
 	if err := b.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, quarry.Wrap(quarry.KindConnection, err, "cannot create the job queue's tables in the state %s (schema %s)", where, schema)
+		return nil, quarry.Wrap(quarry.KindConnection, err, "cannot create the job queue's tables in the state %s (schema %s): %v", where, schema, pgReason(err))
 	}
 	return &Store{b: b, where: where}, nil
 }
@@ -321,8 +323,17 @@ func (b *pgBackend) migrate(ctx context.Context) error {
 		return err
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, key)
-	if _, err := conn.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{b.schema}.Sanitize()); err != nil {
+	// A schema that exists is used as it is: PostgreSQL checks the right
+	// to create one before IF NOT EXISTS, and the state's role may own its
+	// schema without the right to create others (docs/deploy.md).
+	var exists bool
+	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, b.schema).Scan(&exists); err != nil {
 		return err
+	}
+	if !exists {
+		if _, err := conn.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{b.schema}.Sanitize()); err != nil {
+			return err
+		}
 	}
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+b.table()+` (monitor text PRIMARY KEY, memory text NOT NULL)`); err != nil {
 		return err
@@ -390,3 +401,13 @@ func (b *pgBackend) worker(s *Store, body Body, o Options) (*Worker, error) {
 }
 
 func (b *pgBackend) close() { b.pool.Close() }
+
+// pgReason is what PostgreSQL said of err, or err's text: the cause an
+// operator needs (a missing grant), without the connection's URL.
+func pgReason(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Message
+	}
+	return err.Error()
+}
