@@ -106,7 +106,7 @@ func (g *Gate) guard(w http.ResponseWriter, r *http.Request, next http.Handler, 
 	ctx := r.Context()
 	on, err := g.required(ctx)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err)
+		stateFailed(w, err)
 		return
 	}
 	if !on {
@@ -288,7 +288,7 @@ func (g *Gate) session(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	on, err := g.required(ctx)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err)
+		stateFailed(w, err)
 		return
 	}
 	switch r.Method {
@@ -308,7 +308,7 @@ func (g *Gate) session(w http.ResponseWriter, r *http.Request) {
 	case http.MethodDelete:
 		if c, err := r.Cookie(cookieName(g.Secure)); err == nil && c.Value != "" {
 			if err := g.People.DeleteSignIn(ctx, Hash(c.Value)); err != nil {
-				writeError(w, http.StatusInternalServerError, err)
+				stateFailed(w, err)
 				return
 			}
 		}
@@ -347,7 +347,7 @@ func (g *Gate) signIn(w http.ResponseWriter, r *http.Request, on bool) {
 		return
 	}
 	if err := g.newSignIn(ctx, w, store.SignIn{User: p.Name, TokenID: t.ID}); err != nil {
-		writeError(w, http.StatusInternalServerError, err)
+		stateFailed(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, whoami{Required: true, User: p.Name, Role: p.Role, Connections: p.Connections})
@@ -383,7 +383,7 @@ func (g *Gate) cookie(secret string, maxAge int) *http.Cookie {
 // unauthorized answers 401 with err, or 500 when err is not a refusal.
 func unauthorized(w http.ResponseWriter, err error) {
 	if quarry.KindOf(err) != quarry.KindUnauthenticated {
-		writeError(w, http.StatusInternalServerError, err)
+		stateFailed(w, err)
 		return
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="quarry"`)
@@ -406,6 +406,20 @@ func (g *Gate) unauthorizedSession(w http.ResponseWriter, err error) {
 
 // writeError writes err as quarry's API writes errors:
 // {"error": {"kind", "message"}}, never with the internal cause.
+// stateFailed answers a request the gate could not decide because the
+// state failed under it: 503 (with Retry-After) when the state cannot be
+// reached, else 500, and never the state's address or the cause's text:
+// the one asking may not have signed in.
+func stateFailed(w http.ResponseWriter, err error) {
+	status, kind := http.StatusInternalServerError, quarry.KindOf(err)
+	if kind == quarry.KindConnection || kind == quarry.KindTimeout {
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", "5")
+	}
+	writeJSON(w, status, map[string]any{"error": map[string]string{"kind": string(kind),
+		"message": "quarry cannot check who is asking: its state database did not answer; try again shortly"}})
+}
+
 func writeError(w http.ResponseWriter, status int, err error) {
 	kind := quarry.KindOf(err)
 	msg := quarry.Message(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 	"github.com/quarrydata/quarry/internal/store/sqlite"
 )
@@ -151,4 +152,37 @@ func people(t *testing.T) (*sqlite.Store, time.Time, map[string]string) {
 		tokens[u.Name] = secret
 	}
 	return st, now, tokens
+}
+
+// downPeople is a state that cannot be reached, whose errors name it.
+type downPeople struct{ People }
+
+func (downPeople) down() error {
+	return quarry.Errorf(quarry.KindConnection, "state postgres://quarry:xxxxx@db.internal:5432/quarry?search_path=q cannot be reached")
+}
+func (d downPeople) TokenByHash(context.Context, string) (store.Token, error) {
+	return store.Token{}, d.down()
+}
+func (d downPeople) SignInByHash(context.Context, string) (store.SignIn, error) {
+	return store.SignIn{}, d.down()
+}
+
+// TestGateStateDownSaysNothingOfTheState: when the state cannot be
+// reached, someone who has not signed in gets 503 and a retry, never the
+// state's address.
+func TestGateStateDownSaysNothingOfTheState(t *testing.T) {
+	st, now, tokens := people(t)
+	g := &Gate{People: downPeople{st}, Clock: func() time.Time { return now }, Rand: rand.Reader, Always: true, Connection: "shop"}
+	h := g.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("reached the route") }))
+	for _, req := range []*http.Request{
+		httptest.NewRequest("GET", "/api/runs", nil),
+		httptest.NewRequest("GET", "/api/session", nil),
+	} {
+		req.Header.Set("Authorization", "Bearer "+tokens["bob"])
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" || strings.Contains(rec.Body.String(), "db.internal") || strings.Contains(rec.Body.String(), "postgres") {
+			t.Errorf("%s with the state down: %d %s", req.URL.Path, rec.Code, rec.Body)
+		}
+	}
 }
