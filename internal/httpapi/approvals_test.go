@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"strconv"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -195,9 +196,28 @@ func TestRefusedStatementNeverRuns(t *testing.T) {
 	if res, b := s.do(t, "POST", "/api/runs/"+w.RunID+"/approve", `{"statement":"s2"}`); res.StatusCode != 200 {
 		t.Fatalf("approve: %d %s", res.StatusCode, b)
 	}
-	d := doneOf(t, <-stream)
+	streamed := <-stream
+	d := doneOf(t, streamed)
 	if d.Status != event.StatusSucceeded {
 		t.Fatalf("done = %+v, error %+v", d, d.Error)
+	}
+	// The decisions, recorded by another writer, are in the chat's stream
+	// too: every sequence number once, in order.
+	got := seqs(t, streamed)
+	for i, sq := range got {
+		if sq != strconv.Itoa(i+1) {
+			t.Errorf("the chat streamed %v; want every event in order", got)
+			break
+		}
+	}
+	decisions := 0
+	for _, e := range streamed {
+		if e.name == string(event.ApprovalDecided) {
+			decisions++
+		}
+	}
+	if decisions != 2 {
+		t.Errorf("the chat streamed %d decisions, want 2", decisions)
 	}
 	evs, err := s.st.Events(t.Context(), w.RunID)
 	if err != nil {

@@ -142,6 +142,26 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		session()
 	}
 
+	// The run's own events come through its feed; one another writer
+	// recorded in between (a decision on its approval, made on any
+	// replica) is read from the log, so that the stream misses none.
+	var sent int64
+	sendAll := func(evs []event.Event) {
+		for _, e := range evs {
+			if sent > 0 && e.Seq > sent+1 {
+				if logged, err := s.cfg.Store.Events(r.Context(), turn.runID); err == nil {
+					for _, l := range logged {
+						if l.Seq > sent && l.Seq < e.Seq {
+							sse.sendEvent(l)
+						}
+					}
+				}
+			}
+			sse.sendEvent(e)
+			sent = max(sent, e.Seq)
+		}
+	}
+
 	finished := make(chan struct{})
 	ctx, cancel := s.runContext(r)
 	go func() {
@@ -167,18 +187,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			if len(evs) > 0 {
 				session()
 			}
-			for _, e := range evs {
-				sse.sendEvent(e)
-			}
+			sendAll(evs)
 			continue
 		case <-finished:
 		}
 		break
 	}
 	session()
-	for _, e := range turn.feed.take() {
-		sse.sendEvent(e)
-	}
+	sendAll(turn.feed.take())
 	sse.send("done", "", s.done(turn))
 }
 

@@ -73,8 +73,10 @@ func (s *Server) streamRun(w http.ResponseWriter, r *http.Request) {
 				after = e.Seq
 			}
 		}
+		// A run waiting for a person's approval goes on once someone
+		// decides: it is followed, as a running one is.
 		st, err := event.Fold(evs)
-		if err == nil && st.Status != event.StatusRunning {
+		if err == nil && st.Status != event.StatusRunning && st.Status != event.StatusAwaitingApproval {
 			sse.send("done", "", s.doneOf(ctx, st))
 			return
 		}

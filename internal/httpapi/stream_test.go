@@ -175,6 +175,60 @@ func TestStreamTailsARunRecordedElsewhere(t *testing.T) {
 	}
 }
 
+// TestStreamFollowsARunWaitingForApproval: a run whose statement waits
+// for a person's approval has not ended; its stream goes on to the
+// decision and the end.
+func TestStreamFollowsARunWaitingForApproval(t *testing.T) {
+	s := serve(t, newShop(t), options{})
+	ctx := context.Background()
+	at := time.Now()
+	rec := event.NewRecorder("r_waits", func() time.Time { return at }, s.st)
+	for _, p := range []event.Payload{
+		&event.RunStartedData{Kind: "ask", Question: "revenue", SessionID: "s_1"},
+		&event.ApprovalRequestedData{Statement: "s1", SQL: "SELECT 1", Guard: event.GuardCheckedData{Allowed: true}},
+	} {
+		if err := rec.Emit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make(chan []sseEvent, 1)
+	go func() {
+		res, err := http.Get(s.base + "/api/runs/r_waits/stream")
+		if err != nil {
+			t.Error(err)
+			got <- nil
+			return
+		}
+		defer res.Body.Close()
+		got <- readSSE(t, res.Body)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case evs := <-got:
+		t.Fatalf("the stream ended while the statement waited: %v", seqs(t, evs))
+	default:
+	}
+	for _, p := range []event.Payload{
+		&event.ApprovalDecidedData{Statement: "s1", Approved: false, By: "ann", Reason: "not now"},
+		&event.RunFinishedData{Status: event.StatusRejected, Error: "refused", Kind: "rejected"},
+	} {
+		if err := rec.Emit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case evs := <-got:
+		if diff := cmp.Diff([]string{"1", "2", "3", "4"}, seqs(t, evs)); diff != "" {
+			t.Errorf("events (-want +got):\n%s", diff)
+		}
+		if d := doneOf(t, evs); d.Status != event.StatusRejected {
+			t.Errorf("done: %+v", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end after run.finished")
+	}
+}
+
 func TestDrainRefusesNewRunsAndGoesUnready(t *testing.T) {
 	var stateDown atomic.Bool
 	s := serve(t, newShop(t), options{ready: func(context.Context) error {
