@@ -157,6 +157,9 @@ func TestServeGroupPolicy(t *testing.T) {
 	if code, b := call("GET", resultPath, "", ann); code != 200 || strings.Contains(b, "[restricted]") {
 		t.Errorf("ann reads her result: %d %.300s", code, b)
 	}
+	if code, b := call("POST", "/api/feedback", `{"run_id":"`+annRun.RunID+`","vote":"down","comment":"mine now"}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {
+		t.Errorf("bob votes on ann's run: %d %s", code, b)
+	}
 	if code, b := call("POST", runPath+"/shares", `{"with":["cat"]}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {
 		t.Errorf("bob shares ann's run: %d %s", code, b)
 	}

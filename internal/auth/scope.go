@@ -47,7 +47,10 @@ func (s scoped) Run(ctx context.Context, runID string) (event.RunState, error) {
 		return st, err
 	}
 	if quarry.KindOf(err) == quarry.KindInput {
-		mine, lerr := s.State.Runs(ctx, store.RunFilter{Owner: p.Name})
+		// Among the runs they may read only (their own and those shared
+		// with them), so that whether a prefix is taken by someone
+		// else's run never shows.
+		mine, lerr := s.State.Runs(ctx, store.RunFilter{Owner: p.Name, SharedWith: p.Grantees()})
 		if lerr != nil {
 			return event.RunState{}, lerr
 		}
@@ -256,6 +259,7 @@ func (s scoped) UnshareRun(ctx context.Context, runID, with string) error {
 	if err != nil {
 		return err
 	}
+	with = strings.TrimSpace(with)
 	if g, ok := strings.CutPrefix(with, store.GroupGrantee); ok {
 		with = GroupGrantee(strings.TrimSpace(g))
 	}
@@ -269,6 +273,14 @@ func (s scoped) RunShares(ctx context.Context, runID string) ([]store.Share, err
 		return nil, err
 	}
 	return s.State.RunShares(ctx, st.RunID)
+}
+
+// Owned returns a run the person may act on as its owner (share it, vote
+// on its answer): their own, any for an admin, any when nobody signed
+// in. A run shared with them they read but do not act on (KindForbidden);
+// one they cannot read is not found.
+func (s scoped) Owned(ctx context.Context, runID string) (event.RunState, error) {
+	return s.mayShare(ctx, runID)
 }
 
 // mayShare returns the run when the person may change whom it is shared

@@ -1,12 +1,12 @@
 package httpapi
 
 import (
-	"strconv"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,12 +168,21 @@ func TestGroupRestrictedColumns(t *testing.T) {
 	if st, err := srv.Store.Run(ctx, asked.RunID); err != nil || !slices.ContainsFunc(st.Checks, func(c event.Check) bool { return strings.Contains(c.Detail, "Berlin") }) {
 		t.Errorf("the checks as everyone reads them name no city: %+v, %v", st.Checks, err)
 	}
+	// Its answer is withheld whole: a figure too short to be told from
+	// other text ("93 customers") is in none of it.
+	if st, err := srv.Store.Run(support, asked.RunID); err != nil || st.Answer != withheldAnswer {
+		t.Errorf("support reads the answer %q, %v", st.Answer, err)
+	}
 	if evs, err := srv.Store.Events(support, asked.RunID); err != nil {
 		t.Fatal(err)
 	} else {
 		for _, e := range evs {
 			if e.Type == event.ChecksRan && strings.Contains(string(e.Data), "Berlin") {
 				t.Errorf("support reads the checks in the log: %s", e.Data)
+			}
+			var d event.AnswerRenderedData
+			if e.Type == event.AnswerRendered && (json.Unmarshal(e.Data, &d) != nil || d.Markdown != withheldAnswer) {
+				t.Errorf("support reads the answer in the log: %s", e.Data)
 			}
 		}
 	}

@@ -211,7 +211,7 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 		return
 	}
 	all := reads(ctx, *st)
-	redactAnswer(p, st.Columns, &st.Answer, st.Cells, len(st.Cells) > 0 && all)
+	redactAnswer(p, st.Columns, &st.Answer, st.Cells, all)
 	if all || slices.ContainsFunc(st.Columns, p.Name) {
 		st.ResultHash = ""
 	}
@@ -317,7 +317,7 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
-			if len(d.Cells) > 0 && !decided {
+			if !decided {
 				decided = true
 				run, err := s.State.Run(ctx, e.RunID)
 				all = err != nil || reads(ctx, run)
@@ -336,21 +336,35 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 }
 
 // redactAnswer replaces, in place, the cells of an answer's restricted
-// columns (by the result's column names, as policy.Redact decides; every
-// column when all, the lineage check's verdict) and scrubs their values
-// from its text. It reports whether it changed anything.
+// columns (by the result's column names, as policy.Redact decides) and
+// scrubs their values from its text; when all (the lineage check's
+// verdict: its query reads a restricted column) every cell and the whole
+// text. It reports whether it changed anything.
 func redactAnswer(p *policy.Policy, cols []string, markdown *string, cells [][]string, all bool) bool {
-	if p.Empty() || len(cells) == 0 {
+	if p.Empty() {
+		return false
+	}
+	if all {
+		// Every figure of the answer comes from what the reader may not
+		// read: none of its text is shown, not even a value too short to
+		// be told from other text.
+		for _, row := range cells {
+			for i := range row {
+				row[i] = policy.Redacted
+			}
+		}
+		if *markdown == "" {
+			return len(cells) > 0
+		}
+		*markdown = withheldAnswer
+		return true
+	}
+	if len(cells) == 0 {
 		return false
 	}
 	var idx []int
 	for i, c := range cols {
-		if all || p.Name(c) {
-			idx = append(idx, i)
-		}
-	}
-	if all {
-		for i := len(cols); i < len(cells[0]); i++ {
+		if p.Name(c) {
 			idx = append(idx, i)
 		}
 	}
@@ -369,3 +383,7 @@ func redactAnswer(p *policy.Policy, cols []string, markdown *string, cells [][]s
 	*markdown = sc.Scrub(*markdown)
 	return true
 }
+
+// withheldAnswer is the text of an answer whose query reads a column the
+// reader's column policy restricts.
+const withheldAnswer = policy.Redacted + " This answer reads a column the column policy withholds from you; its text and figures are not shown."

@@ -71,6 +71,11 @@ func (s *Store) RemoveUser(ctx context.Context, name string, at time.Time) error
 		if _, err := tx.Exec(ctx, `UPDATE tokens SET revoked_at = $1 WHERE user_name = $2 AND revoked_at = ''`, store.FormatTime(at), name); err != nil {
 			return err
 		}
+		// What was shared with them goes with them: someone given their
+		// name later must not read it.
+		if _, err := tx.Exec(ctx, `DELETE FROM shares WHERE grantee = $1`, name); err != nil {
+			return err
+		}
 		_, err = tx.Exec(ctx, `DELETE FROM sign_ins WHERE user_name = $1`, name)
 		return err
 	})

@@ -77,6 +77,11 @@ func (s *Store) RemoveUser(ctx context.Context, name string, at time.Time) error
 		if _, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = ? WHERE user_name = ? AND revoked_at = ''`, store.FormatTime(at), name); err != nil {
 			return err
 		}
+		// What was shared with them goes with them: someone given their
+		// name later must not read it.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM shares WHERE grantee = ?`, name); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM sign_ins WHERE user_name = ?`, name)
 		return err
 	})

@@ -100,9 +100,15 @@ func testPeople(t *testing.T, s store.State) {
 	if err := s.CreateSignIn(ctx, si); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.ShareRun(ctx, store.Share{RunID: "r_shared", With: "bob", By: "ann", At: T0}); err != nil {
+		t.Fatal(err)
+	}
 	at := T0.Add(time.Minute)
 	if err := s.RemoveUser(ctx, "bob", at); err != nil {
 		t.Fatal(err)
+	}
+	if shares, err := s.RunShares(ctx, "r_shared"); err != nil || len(shares) != 0 {
+		t.Errorf("what was shared with bob outlives him: %v, %v", shares, err)
 	}
 	WantKind(t, s.RemoveUser(ctx, "bob", at), quarry.KindNotFound)
 	_, err = s.User(ctx, "bob")
