@@ -280,7 +280,14 @@ func (s scoped) RunShares(ctx context.Context, runID string) ([]store.Share, err
 // in. A run shared with them they read but do not act on (KindForbidden);
 // one they cannot read is not found.
 func (s scoped) Owned(ctx context.Context, runID string) (event.RunState, error) {
-	return s.mayShare(ctx, runID)
+	st, err := s.Run(ctx, runID)
+	if err != nil {
+		return st, err
+	}
+	if p, ok := limited(ctx); ok && st.Owner != p.Name {
+		return event.RunState{}, quarry.Errorf(quarry.KindForbidden, "run %s is %s's: it was shared with you to read; only they or an admin act on it", st.RunID, st.Owner)
+	}
+	return st, nil
 }
 
 // mayShare returns the run when the person may change whom it is shared

@@ -137,6 +137,29 @@ func restrictKnowledge(k *analyst.Knowledge, verified []agent.Verified, cols []s
 	}
 	m := *k.Model
 	m.Restricted = append(slices.Clone(m.Restricted), cols...)
+	// The columns' known values are not the group's to use, and not kept
+	// to scrub from text either: a question's word turned [restricted]
+	// would tell a member it is one of them (the project's own restricted
+	// columns are never profiled, so they have none).
+	m.Entities = slices.Clone(m.Entities)
+	for _, c := range cols {
+		t, col, ok := strings.Cut(c, ".")
+		if !ok {
+			continue
+		}
+		for i := range m.Entities {
+			e := &m.Entities[i]
+			if !strings.EqualFold(e.Name, t) && !strings.EqualFold(e.TableName(), t) {
+				continue
+			}
+			e.Columns = slices.Clone(e.Columns)
+			for j := range e.Columns {
+				if strings.EqualFold(e.Columns[j].Name, col) {
+					e.Columns[j].Values = nil
+				}
+			}
+		}
+	}
 	out := *k
 	out.Model = &m
 	pv := make([]planner.Verified, len(verified))

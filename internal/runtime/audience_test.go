@@ -13,6 +13,7 @@ import (
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/sqlguard"
@@ -223,6 +224,20 @@ func TestGroupRestrictedColumns(t *testing.T) {
 	}
 	if p, _ := srv.Project(ctx); p.Policy.Restricted("customers", "city") {
 		t.Errorf("everyone's policy restricts city")
+	}
+	// A member's question is not scrubbed of the group's column values:
+	// which of its words turned [restricted] would say which are values.
+	everyone, _ := srv.Project(ctx)
+	known := everyone.Knowledge.Model.Entity("customers").Column("city").Values
+	if len(known) == 0 {
+		t.Fatal("the demo knows no city values")
+	}
+	q := "tell me about " + known[0] + " and Atlantis"
+	if got := policy.NewScrubber(p.Knowledge.Model).Scrub(q); got != q {
+		t.Errorf("support's question %q is sent as %q", q, got)
+	}
+	if vs := p.Knowledge.Model.Entity("customers").Column("city").Values; len(vs) != 0 {
+		t.Errorf("support's knowledge keeps the city values %v", vs)
 	}
 }
 
