@@ -71,6 +71,12 @@ func TestServeGroupPolicy(t *testing.T) {
 		t.Fatalf("users add carl: %s", r.stderr)
 	}
 	ann, bob, carl := token("ann"), token("bob"), token("carl")
+	if r := quarryProc(t, s.bin, s.dir, "doctor"); r.code == 0 || !strings.Contains(r.stdout, `group contractors of policy.yaml may use connection "warehouse"`) {
+		t.Errorf("doctor on a group limited to a connection quarry.yaml lacks: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := quarryProc(t, s.bin, s.dir, "users", "set-groups", "nobody", "finance"); r.code != quarry.ExitInput || strings.Contains(r.stderr, "finance") {
+		t.Errorf("set-groups for nobody: exit %d\n%s", r.code, r.stderr)
+	}
 	s.start(t)
 	call := func(method, path, body, secret string) (int, string) {
 		t.Helper()

@@ -50,6 +50,9 @@ func (a *app) usersSetGroupsCmd() *cobra.Command {
 	return a.usersSetCmd("set-groups NAME [GROUP ...]", "Replace the groups a person is in (none: no group)",
 		minArgs(1, "give the name and the groups: quarry users set-groups NAME support emea"),
 		func(ctx context.Context, st store.State, name string, groups []string) (string, error) {
+			if _, err := st.User(ctx, name); err != nil {
+				return "", err
+			}
 			if err := a.checkGroups(groups); err != nil {
 				return "", err
 			}

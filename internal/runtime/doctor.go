@@ -112,6 +112,7 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 			cfg.Knowledge, len(k.Model.Entities), len(k.Model.Metrics), len(k.Verified), len(k.Notes))})
 		add(valuesFinding(ctx, cfg.Knowledge))
 		watchFindings(cfg, k.Monitors, add)
+		groupFindings(cfg, k.Groups, add)
 	}
 
 	switch cfg.Model.Provider {
@@ -128,6 +129,20 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		r.preflight(ctx, cfg, add)
 	}
 	return out
+}
+
+// groupFindings checks that every connection a group of policy.yaml is
+// limited to is one of quarry.yaml: a misspelt one would keep the group's
+// members off every connection (they would get 403 everywhere).
+func groupFindings(cfg *config.Config, groups []knowledge.PolicyGroup, add func(Finding)) {
+	for _, g := range groups {
+		for _, c := range g.Connections {
+			if _, ok := cfg.Connections[c]; !ok {
+				add(Finding{"fail", "policy", fmt.Sprintf("group %s of policy.yaml may use connection %q, which quarry.yaml does not have", g.Name, c),
+					"name a connection of quarry.yaml (" + strings.Join(cfg.ConnectionNames, ", ") + ") under groups." + g.Name + ".connections", ""})
+			}
+		}
+	}
 }
 
 // watchFindings checks that every channel a monitor notifies is defined
