@@ -473,6 +473,15 @@ func (w writer) trend(d, m column) (string, string) {
 	if len(ps) == 1 {
 		return subj + " was **" + first.text + "** in " + first.label + ".", ""
 	}
+	if w.unfinished() {
+		// The last period is not over: its figure is part of one, and
+		// neither the change to it nor a low in it says anything yet.
+		s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label + ", which is not over yet"
+		if hi.value > math.Max(first.value, last.value) {
+			s += "; the peak was **" + hi.text + "** in " + hi.label
+		}
+		return s + ".", ""
+	}
 	s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label
 	var extremes []string
 	if hi.value > math.Max(first.value, last.value) {
@@ -485,6 +494,17 @@ func (w writer) trend(d, m column) (string, string) {
 		s += "; " + joinWords(extremes)
 	}
 	return s + ".", w.change(first.value, last.value, m, "first and last "+periodNoun(d))
+}
+
+// unfinished reports whether the checks found that the answer's last
+// period is not over (verify's partial_period).
+func (w writer) unfinished() bool {
+	for _, c := range w.in.Report.Checks {
+		if c.Name == verify.CheckPartial && c.Status == verify.Warn && strings.Contains(c.Detail, "not over") {
+			return true
+		}
+	}
+	return false
 }
 
 func periodNoun(d column) string {

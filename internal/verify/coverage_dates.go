@@ -124,6 +124,9 @@ func (c *cover) partial() (Check, bool) {
 	if ch, ok := c.unevenWeekdays(); ok {
 		return ch, true
 	}
+	if ch, ok := c.unfinishedSeries(); ok {
+		return ch, true
+	}
 	if c.asOf.IsZero() || len(c.q.Order) == 0 || c.q.TimeRange == nil || c.q.TimeRange.To == "" {
 		return Check{}, false
 	}
@@ -141,6 +144,47 @@ func (c *cover) partial() (Check, bool) {
 		return Check{}, false
 	}
 	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the %s of %s is not over (the range runs to %s), yet it is ranked with the whole ones", grain, c.asOf.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02"))}, true
+}
+
+// unfinishedSeries: "revenue by month this year" on December 2nd ends
+// with a December of two days, which the series sets beside whole months
+// ("went from $223,907 in January to $9,576 in December"). A series by a
+// calendar grain (not ranked: a ranking is told below) whose range reaches
+// the as-of day, when that day does not end its period, warns that its
+// last period is not over.
+func (c *cover) unfinishedSeries() (Check, bool) {
+	tr := c.q.TimeRange
+	if c.asOf.IsZero() || len(c.q.Order) > 0 || len(c.q.Compare) > 0 || tr == nil || tr.To == "" {
+		return Check{}, false
+	}
+	var grain semantic.Grain
+	for _, d := range c.q.Dimensions {
+		if d.Grain != "" && !d.Grain.Cyclic() {
+			grain = d.Grain
+		}
+	}
+	to, err := time.Parse("2006-01-02", tr.To)
+	next := c.asOf.AddDate(0, 0, 1)
+	if grain == "" || grain == semantic.GrainDay || err != nil || to.Before(next) || startsPeriod(next, grain) {
+		return Check{}, false
+	}
+	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", grain, c.asOf.Format("2006-01-02"))}, true
+}
+
+// startsPeriod reports whether day is the first of a period of grain
+// (weeks start on Monday): the as-of day before it ends a whole one.
+func startsPeriod(day time.Time, grain semantic.Grain) bool {
+	switch grain {
+	case semantic.GrainWeek:
+		return day.Weekday() == time.Monday
+	case semantic.GrainMonth:
+		return day.Day() == 1
+	case semantic.GrainQuarter:
+		return day.Day() == 1 && (day.Month()-1)%3 == 0
+	case semantic.GrainYear:
+		return day.YearDay() == 1
+	}
+	return true
 }
 
 // unevenWeekdays: "which weekday had the most revenue last month" over

@@ -194,6 +194,52 @@ func TestPartialPeriod(t *testing.T) {
 	}
 }
 
+// TestUnfinishedSeries: a series by month of this year on December 2nd
+// ends with a December of two days, and warns; on the last day of a month,
+// or over last year, or by day, it does not.
+func TestUnfinishedSeries(t *testing.T) {
+	m := coverageModel()
+	q := semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}},
+		TimeRange: &semantic.TimeRange{From: "2026-01-01", To: "2027-01-01"}}
+	partial := func(question, asOf string, q semantic.Query) *Check {
+		for _, c := range Coverage(question, asOf, m, &q) {
+			if c.Name == CheckPartial {
+				return &c
+			}
+		}
+		return nil
+	}
+	if c := partial("revenue by month this year", "2026-12-02", q); c == nil || c.Status != Warn || !strings.Contains(c.Detail, "month") || !strings.Contains(c.Detail, "2026-12-02") {
+		t.Errorf("this year by month on December 2nd: %+v", c)
+	}
+	clipped := q // the planner ends "this year" at the as-of day
+	clipped.TimeRange = &semantic.TimeRange{From: "2026-01-01", To: "2026-12-03"}
+	if c := partial("revenue by month this year", "2026-12-02", clipped); c == nil {
+		t.Error("this year to December 2nd by month did not warn")
+	}
+	if c := partial("revenue by month this year", "2026-06-30", q); c != nil {
+		t.Errorf("on the last day of June, June is whole: %+v", c)
+	}
+	week := q
+	week.Dimensions = []semantic.DimRef{{Name: "week", Grain: semantic.GrainWeek}}
+	if c := partial("revenue by week this year", "2026-12-06", week); c != nil { // a Sunday
+		t.Errorf("on a Sunday the week is whole: %+v", c)
+	}
+	if c := partial("revenue by week this year", "2026-12-02", week); c == nil {
+		t.Error("on a Wednesday the week is not over")
+	}
+	last := q
+	last.TimeRange = &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}
+	if c := partial("revenue by month last year", "2026-12-02", last); c != nil {
+		t.Errorf("last year by month: %+v", c)
+	}
+	day := q
+	day.Dimensions = []semantic.DimRef{{Name: "day", Grain: semantic.GrainDay}}
+	if c := partial("revenue by day this month", "2026-12-02", day); c != nil {
+		t.Errorf("by day: %+v", c)
+	}
+}
+
 // TestUnevenCompare: half a year set against a whole one warns; two
 // months of different lengths do not.
 func TestUnevenCompare(t *testing.T) {
