@@ -487,3 +487,23 @@ func NoResult(id string) error {
 func Pruned(runID string) error {
 	return quarry.Errorf(quarry.KindConflict, "run %s was pruned; its log is closed", runID)
 }
+
+// ReadShares reads rows of (run_id, grantee, by_name, at), as both
+// backends store shares. The caller closes rows.
+func ReadShares(rows EventRows) ([]Share, error) {
+	var out []Share
+	for rows.Next() {
+		var sh Share
+		var at string
+		if err := rows.Scan(&sh.RunID, &sh.With, &sh.By, &at); err != nil {
+			return nil, err
+		}
+		t, err := ParseTime(at)
+		if err != nil {
+			return nil, err
+		}
+		sh.At = t
+		out = append(out, sh)
+	}
+	return out, rows.Err()
+}

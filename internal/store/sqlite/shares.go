@@ -35,19 +35,8 @@ func (s *Store) RunShares(ctx context.Context, runID string) ([]store.Share, err
 		return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
 	}
 	defer rows.Close()
-	var out []store.Share
-	for rows.Next() {
-		var sh store.Share
-		var at string
-		if err := rows.Scan(&sh.RunID, &sh.With, &sh.By, &at); err != nil {
-			return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
-		}
-		if sh.At, err = store.ParseTime(at); err != nil {
-			return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
-		}
-		out = append(out, sh)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := store.ReadShares(rows)
+	if err != nil {
 		return nil, s.dbErr(ctx, err, "read the shares of run %s", runID)
 	}
 	return out, nil
