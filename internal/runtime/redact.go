@@ -212,12 +212,19 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 	}
 	all := reads(ctx, *st)
 	redactAnswer(p, st.Columns, &st.Answer, st.Cells, all)
-	if all || slices.ContainsFunc(st.Columns, p.Name) {
+	if withholdsHash(p, st.Columns, all) {
 		st.ResultHash = ""
 	}
 	if all {
 		redactChecks(st.Checks)
 	}
+}
+
+// withholdsHash reports whether a reader sees a result's hash withheld:
+// when its SQL reads a restricted column (all), or a column of it is
+// called like one, since its cells are then redacted.
+func withholdsHash(p *policy.Policy, cols []string, all bool) bool {
+	return all || slices.ContainsFunc(cols, p.Name)
 }
 
 // redactChecks withholds what the checks of a run that reads a restricted
@@ -260,21 +267,12 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 		return evs, err
 	}
 	defer done()
-	all, decided := false, false
-	// The run as the reader sees it decides whether its result's hash is
-	// withheld (redactRunState).
-	readsAll := sync.OnceValue(func() bool {
-		run, err := s.State.Run(ctx, runID)
-		return err != nil || reads(ctx, run)
-	})
-	hashless := sync.OnceValue(func() bool {
-		run, err := s.State.Run(ctx, runID)
-		if err != nil {
-			return true
-		}
-		redactRunState(ctx, p, reads, &run)
-		return run.ResultHash == ""
-	})
+	// The run, folded from this log, decides what the reader sees of it
+	// (redactRunState): whether its SQL reads a restricted column, checked
+	// once and only when an event needs it.
+	run, ferr := event.Fold(evs)
+	readsAll := sync.OnceValue(func() bool { return ferr != nil || reads(ctx, run) })
+	hashless := func() bool { return withholdsHash(p, run.Columns, readsAll()) }
 	var cols []string
 	for i, e := range evs {
 		switch e.Type {
@@ -317,12 +315,7 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
-			if !decided {
-				decided = true
-				run, err := s.State.Run(ctx, e.RunID)
-				all = err != nil || reads(ctx, run)
-			}
-			if !redactAnswer(p, cols, &d.Markdown, d.Cells, all) {
+			if !redactAnswer(p, cols, &d.Markdown, d.Cells, readsAll()) {
 				continue
 			}
 			b, err := json.Marshal(&d)
