@@ -117,9 +117,9 @@ func Flag(on bool) int {
 	return 0
 }
 
-// EncodeConnections is how both backends store a list of names: a
+// EncodeNames is how both backends store a list of names: a
 // person's connections and groups, and the groups of a sign-in.
-func EncodeConnections(cs []string) string {
+func EncodeNames(cs []string) string {
 	if len(cs) == 0 {
 		return "[]"
 	}
@@ -127,8 +127,8 @@ func EncodeConnections(cs []string) string {
 	return string(b)
 }
 
-// DecodeConnections reads what EncodeConnections wrote.
-func DecodeConnections(s string) ([]string, error) {
+// DecodeNames reads what EncodeNames wrote.
+func DecodeNames(s string) ([]string, error) {
 	var cs []string
 	if err := json.Unmarshal([]byte(s), &cs); err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 		return err
 	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO users (name, role, connections, group_names, created_at, approval) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-		u.Name, u.Role, store.EncodeConnections(u.Connections), store.EncodeConnections(u.Groups), store.FormatTime(u.CreatedAt), store.Flag(u.Approval))
+		u.Name, u.Role, store.EncodeNames(u.Connections), store.EncodeNames(u.Groups), store.FormatTime(u.CreatedAt), store.Flag(u.Approval))
 	if err != nil {
 		return s.dbErr(ctx, err, "add person %s", u.Name)
 	}
@@ -108,7 +108,7 @@ func (s *Store) SetRole(ctx context.Context, name, role string) error {
 
 // SetGroups replaces the groups a person is in.
 func (s *Store) SetGroups(ctx context.Context, name string, groups []string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET group_names = ? WHERE name = ?`, store.EncodeConnections(groups), name)
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET group_names = ? WHERE name = ?`, store.EncodeNames(groups), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the groups of %s", name)
 	}
@@ -120,7 +120,7 @@ func (s *Store) SetGroups(ctx context.Context, name string, groups []string) err
 
 // SetConnections replaces the connections a person may use.
 func (s *Store) SetConnections(ctx context.Context, name string, conns []string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeConnections(conns), name)
+	res, err := s.db.ExecContext(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeNames(conns), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the connections of %s", name)
 	}
@@ -243,7 +243,7 @@ func (s *Store) CreateSignIn(ctx context.Context, si store.SignIn) error {
 		return quarry.Errorf(quarry.KindInternal, "a sign-in needs a hash, a person, a creation and an expiry time")
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO sign_ins (hash, user_name, token_id, groups, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		si.Hash, si.User, si.TokenID, store.EncodeConnections(si.Groups), store.FormatTime(si.CreatedAt), store.FormatTime(si.ExpiresAt))
+		si.Hash, si.User, si.TokenID, store.EncodeNames(si.Groups), store.FormatTime(si.CreatedAt), store.FormatTime(si.ExpiresAt))
 	if err != nil {
 		return s.dbErr(ctx, err, "store a sign-in of %s", si.User)
 	}
@@ -262,7 +262,7 @@ func (s *Store) SignInByHash(ctx context.Context, hash string) (store.SignIn, er
 	if err == nil {
 		if si.CreatedAt, err = store.ParseTime(created); err == nil {
 			if si.ExpiresAt, err = store.ParseTime(expires); err == nil {
-				si.Groups, err = store.DecodeConnections(groups)
+				si.Groups, err = store.DecodeNames(groups)
 			}
 		}
 	}
@@ -289,10 +289,10 @@ func scanUser(row scanner) (store.User, error) {
 	}
 	u.Approval = approval == 1
 	var err error
-	if u.Connections, err = store.DecodeConnections(conns); err != nil {
+	if u.Connections, err = store.DecodeNames(conns); err != nil {
 		return store.User{}, err
 	}
-	if u.Groups, err = store.DecodeConnections(groups); err != nil {
+	if u.Groups, err = store.DecodeNames(groups); err != nil {
 		return store.User{}, err
 	}
 	if u.CreatedAt, err = store.ParseTime(created); err != nil {
