@@ -28,7 +28,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 		}
 	}
 	var conflict error
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 		// The runs index holds what only a few events change (kind,
 		// session, start, end, status: store.Refolds) plus counters, so a
 		// run is re-folded only when one of those arrives or the run is
@@ -113,7 +113,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 }
 
 // index refreshes the runs index entry of runID from its events.
-func index(ctx context.Context, tx *sql.Tx, runID string) error {
+func index(ctx context.Context, tx *txn, runID string) error {
 	events, err := readEvents(ctx, tx, runID)
 	if err != nil {
 		return err
@@ -195,7 +195,7 @@ func (s *Store) Runs(ctx context.Context, f store.RunFilter) ([]event.RunState, 
 // Reindex rebuilds the runs index from the events, in one transaction.
 // The index is only a cache of the log, so this is always safe.
 func (s *Store) Reindex(ctx context.Context) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM runs`); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
@@ -211,7 +210,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		return s.dbErr(ctx, err, "read the state database")
 	}
 	if tables == 0 {
-		err := s.inTx(ctx, func(tx *sql.Tx) error {
+		err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 			_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 	version    INTEGER NOT NULL PRIMARY KEY,
 	name       TEXT    NOT NULL,
@@ -234,7 +233,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if m.version <= current {
 			continue
 		}
-		err := s.inTx(ctx, func(tx *sql.Tx) error {
+		err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 			var done int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil {
 				return err

@@ -15,7 +15,7 @@ func (s *Store) AddUser(ctx context.Context, u store.User) error {
 	if err := store.CheckUser(u); err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO users (name, role, connections, group_names, created_at, approval) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+	res, err := s.exec(ctx, `INSERT INTO users (name, role, connections, group_names, created_at, approval) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
 		u.Name, u.Role, store.EncodeNames(u.Connections), store.EncodeNames(u.Groups), store.FormatTime(u.CreatedAt), store.Flag(u.Approval))
 	if err != nil {
 		return s.dbErr(ctx, err, "add person %s", u.Name)
@@ -65,7 +65,7 @@ func (s *Store) Users(ctx context.Context) ([]store.User, error) {
 // sign-ins, in one transaction.
 func (s *Store) RemoveUser(ctx context.Context, name string, at time.Time) error {
 	found := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM users WHERE name = ?`, name)
 		if err != nil {
 			return err
@@ -96,7 +96,7 @@ func (s *Store) RemoveUser(ctx context.Context, name string, at time.Time) error
 
 // SetRole changes a person's role.
 func (s *Store) SetRole(ctx context.Context, name, role string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET role = ? WHERE name = ?`, role, name)
+	res, err := s.exec(ctx, `UPDATE users SET role = ? WHERE name = ?`, role, name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the role of %s", name)
 	}
@@ -108,7 +108,7 @@ func (s *Store) SetRole(ctx context.Context, name, role string) error {
 
 // SetGroups replaces the groups a person is in.
 func (s *Store) SetGroups(ctx context.Context, name string, groups []string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET group_names = ? WHERE name = ?`, store.EncodeNames(groups), name)
+	res, err := s.exec(ctx, `UPDATE users SET group_names = ? WHERE name = ?`, store.EncodeNames(groups), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the groups of %s", name)
 	}
@@ -120,7 +120,7 @@ func (s *Store) SetGroups(ctx context.Context, name string, groups []string) err
 
 // SetConnections replaces the connections a person may use.
 func (s *Store) SetConnections(ctx context.Context, name string, conns []string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeNames(conns), name)
+	res, err := s.exec(ctx, `UPDATE users SET connections = ? WHERE name = ?`, store.EncodeNames(conns), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the connections of %s", name)
 	}
@@ -132,7 +132,7 @@ func (s *Store) SetConnections(ctx context.Context, name string, conns []string)
 
 // SetApproval turns approval mode on or off for a person.
 func (s *Store) SetApproval(ctx context.Context, name string, on bool) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE users SET approval = ? WHERE name = ?`, store.Flag(on), name)
+	res, err := s.exec(ctx, `UPDATE users SET approval = ? WHERE name = ?`, store.Flag(on), name)
 	if err != nil {
 		return s.dbErr(ctx, err, "set the approval mode of %s", name)
 	}
@@ -147,7 +147,7 @@ func (s *Store) CreateToken(ctx context.Context, t store.Token) error {
 	if t.ID == "" || t.Hash == "" || t.CreatedAt.IsZero() {
 		return quarry.Errorf(quarry.KindInternal, "a token needs an ID, a hash and a creation time")
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE name = ?`, t.User).Scan(&n); err != nil {
 			return err
@@ -208,7 +208,7 @@ func (s *Store) TokenByHash(ctx context.Context, hash string) (store.Token, erro
 // it; revoking it again keeps the first time.
 func (s *Store) RevokeToken(ctx context.Context, id string, at time.Time) error {
 	found := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = CASE WHEN revoked_at = '' THEN ? ELSE revoked_at END WHERE id = ?`, store.FormatTime(at), id)
 		if err != nil {
 			return err
@@ -231,7 +231,7 @@ func (s *Store) RevokeToken(ctx context.Context, id string, at time.Time) error 
 
 // TouchToken records that a token was used at time at.
 func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
-	if _, err := s.db.ExecContext(ctx, `UPDATE tokens SET last_used = ? WHERE id = ?`, store.FormatTime(at), id); err != nil {
+	if _, err := s.exec(ctx, `UPDATE tokens SET last_used = ? WHERE id = ?`, store.FormatTime(at), id); err != nil {
 		return s.dbErr(ctx, err, "record the use of token %s", id)
 	}
 	return nil
@@ -242,7 +242,7 @@ func (s *Store) CreateSignIn(ctx context.Context, si store.SignIn) error {
 	if si.Hash == "" || si.User == "" || si.CreatedAt.IsZero() || si.ExpiresAt.IsZero() {
 		return quarry.Errorf(quarry.KindInternal, "a sign-in needs a hash, a person, a creation and an expiry time")
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO sign_ins (hash, user_name, token_id, groups, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	_, err := s.exec(ctx, `INSERT INTO sign_ins (hash, user_name, token_id, groups, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		si.Hash, si.User, si.TokenID, store.EncodeNames(si.Groups), store.FormatTime(si.CreatedAt), store.FormatTime(si.ExpiresAt))
 	if err != nil {
 		return s.dbErr(ctx, err, "store a sign-in of %s", si.User)
@@ -274,7 +274,7 @@ func (s *Store) SignInByHash(ctx context.Context, hash string) (store.SignIn, er
 
 // DeleteSignIn deletes a sign-in.
 func (s *Store) DeleteSignIn(ctx context.Context, hash string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM sign_ins WHERE hash = ?`, hash); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM sign_ins WHERE hash = ?`, hash); err != nil {
 		return s.dbErr(ctx, err, "sign out")
 	}
 	return nil

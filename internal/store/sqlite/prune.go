@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -28,7 +27,7 @@ func (s *Store) Prune(ctx context.Context, o store.PruneOptions) (store.PruneRep
 	afterID := ""
 	for {
 		var n int
-		err := s.inTx(ctx, func(tx *sql.Tx) error {
+		err := s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 			rows, err := tx.QueryContext(ctx, `SELECT run_id, finished_at FROM runs
 WHERE finished_at <> '' AND status <> 'awaiting_results' AND finished_at < ? AND (finished_at > ? OR (finished_at = ? AND run_id > ?))
 ORDER BY finished_at, run_id LIMIT ?`, before, after, after, afterID, pruneBatch)
@@ -81,7 +80,7 @@ AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND (runs
 		}
 		return rep, nil
 	}
-	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE updated_at < ?
+	res, err := s.exec(ctx, `DELETE FROM sessions WHERE updated_at < ?
 AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id)`, before)
 	if err != nil {
 		return rep, s.dbErr(ctx, err, "prune sessions")

@@ -10,7 +10,7 @@ import (
 // Heartbeat records that replica id is alive at at (store.Replicas).
 func (s *Store) Heartbeat(ctx context.Context, id string, at time.Time) error {
 	now := store.FormatTime(at)
-	_, err := s.db.ExecContext(ctx, `INSERT INTO replicas (id, started_at, seen_at) VALUES (?, ?, ?)
+	_, err := s.exec(ctx, `INSERT INTO replicas (id, started_at, seen_at) VALUES (?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at`, id, now, now)
 	if err != nil {
 		return s.dbErr(ctx, err, "record that replica %s is alive", id)
@@ -34,7 +34,7 @@ func (s *Store) Replicas(ctx context.Context) (map[string]time.Time, error) {
 
 // Leave removes replica id (store.Replicas).
 func (s *Store) Leave(ctx context.Context, id string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM replicas WHERE id = ?`, id); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM replicas WHERE id = ?`, id); err != nil {
 		return s.dbErr(ctx, err, "remove replica %s", id)
 	}
 	return nil

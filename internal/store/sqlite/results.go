@@ -24,7 +24,7 @@ func (s *Store) SaveResult(ctx context.Context, runID string, t *quarry.Table) (
 	if err != nil {
 		return "", "", err
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx *txn) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE run_id = ?`, runID).Scan(&n); err != nil {
 			return err

@@ -18,7 +18,7 @@ func (s *Store) CreateSession(ctx context.Context, sess store.Session) error {
 	if sess.UpdatedAt.IsZero() {
 		sess.UpdatedAt = sess.CreatedAt
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id, title, last_run_id, from_run_id, owner, tenant, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := s.exec(ctx, `INSERT INTO sessions (id, title, last_run_id, from_run_id, owner, tenant, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		sess.ID, sess.Title, sess.LastRunID, sess.FromRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt))
 	if err != nil {
 		var n int
@@ -84,7 +84,7 @@ func (s *Store) Sessions(ctx context.Context, limit int) ([]store.Session, error
 // non-empty and the session has none yet, is kept (the first question
 // usually names a chat).
 func (s *Store) TouchSession(ctx context.Context, id, runID, title string, at time.Time) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET last_run_id = ?, updated_at = ?,
+	res, err := s.exec(ctx, `UPDATE sessions SET last_run_id = ?, updated_at = ?,
 	title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?`, runID, store.FormatTime(at), title, id)
 	if err != nil {
 		return s.dbErr(ctx, err, "update session %s", id)

@@ -12,7 +12,7 @@ func (s *Store) ShareRun(ctx context.Context, sh store.Share) error {
 	if sh.RunID == "" || sh.With == "" || sh.At.IsZero() {
 		return quarry.Errorf(quarry.KindInternal, "a share needs a run, a grantee and a time")
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO shares (run_id, grantee, by_name, at) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, grantee) DO NOTHING`,
+	_, err := s.exec(ctx, `INSERT INTO shares (run_id, grantee, by_name, at) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, grantee) DO NOTHING`,
 		sh.RunID, sh.With, sh.By, store.FormatTime(sh.At))
 	if err != nil {
 		return s.dbErr(ctx, err, "share run %s", sh.RunID)
@@ -22,7 +22,7 @@ func (s *Store) ShareRun(ctx context.Context, sh store.Share) error {
 
 // UnshareRun takes a share back.
 func (s *Store) UnshareRun(ctx context.Context, runID, with string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM shares WHERE run_id = ? AND grantee = ?`, runID, with); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM shares WHERE run_id = ? AND grantee = ?`, runID, with); err != nil {
 		return s.dbErr(ctx, err, "unshare run %s", runID)
 	}
 	return nil

@@ -23,8 +23,10 @@ const busyTimeout = 10 * time.Second
 
 // Store is quarry's state database. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db    *sql.DB
+	path  string
+	w     writer
+	stmts stmtCache
 }
 
 // Open opens the state database at path, creating its folder (mode 0700)
@@ -88,7 +90,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
-	s := &Store{db: db, path: abs}
+	s := &Store{db: db, path: abs, w: writer{turn: make(chan struct{}, 1)}, stmts: stmtCache{db: db}}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -104,6 +106,7 @@ func (s *Store) Where() string { return s.path }
 
 // Close closes the database. The store must not be used afterwards.
 func (s *Store) Close() error {
+	s.stmts.close()
 	if err := s.db.Close(); err != nil {
 		return quarry.Wrap(quarry.KindInternal, err, "close the state database %s", s.path)
 	}
@@ -125,20 +128,6 @@ func (s *Store) dbErr(ctx context.Context, err error, doing string, args ...any)
 		return quarry.Wrap(quarry.KindConfig, err, "%s: %s is not a readable quarry state database; move it aside and run again", what, s.path)
 	}
 	return quarry.Wrap(quarry.KindInternal, err, "%s: state database %s failed; run `quarry doctor`", what, s.path)
-}
-
-// inTx runs fn in one write transaction and commits it, or rolls it back
-// when fn fails.
-func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // uriEscape percent-encodes a path for a SQLite file: URI: everything but

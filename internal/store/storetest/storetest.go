@@ -13,6 +13,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -657,6 +658,27 @@ func Bench(b *testing.B, open Opener) {
 			}
 		}
 		b.ReportMetric(float64(b.N*10)/b.Elapsed().Seconds(), "events/s")
+	})
+	// StartRuns: many runs recording their first event at once, as a
+	// server's chats do when a burst of questions arrives; the time to
+	// the first event waits on this.
+	b.Run("StartRuns", func(b *testing.B) {
+		s := open(b)
+		ctx := context.Background()
+		var n atomic.Int64
+		b.SetParallelism(50)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				id := fmt.Sprintf("r_%09d", n.Add(1))
+				r := event.NewRecorder(id, Clock(T0), s)
+				if err := r.Emit(ctx, &event.RunStartedData{Kind: "ask", Question: "revenue by month"}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 	})
 	b.Run("RecordRun", func(b *testing.B) {
 		s := open(b)
