@@ -63,7 +63,7 @@ func main() {
 	streams := flag.Int("streams", 200, "concurrent chat streams")
 	rounds := flag.Int("rounds", 1, "rounds of streams, one after the other")
 	cold := flag.Bool("cold", false, "open a new connection for every request (no keep-alive)")
-	workers := flag.Int("workers", 0, "runs doing work at once (0: the server's default)")
+	workers := flag.Int("workers", 0, "runs doing work at once (0: the server's default, twice the processors)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured rounds to FILE")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -135,9 +135,11 @@ func run(streams, rounds, workers int, cold bool) error {
 		return err
 	}
 	var idMu sync.Mutex
+	// As quarry serve does: runs take one of the server's run slots.
+	admit := qruntime.RunSlots(workers)
 	newAnalyst := func() *analyst.Analyst {
 		return &analyst.Analyst{Conn: conn, Guard: g, Results: st, Limits: analyst.Limits{MaxRows: 100_000},
-			Connection: "demo", Clock: time.Now, Cache: cache}
+			Connection: "demo", Clock: time.Now, Cache: cache, Admit: admit}
 	}
 	srv, err := httpapi.New(httpapi.Config{
 		Start: func(context.Context) (httpapi.Runner, func(), error) {

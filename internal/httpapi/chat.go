@@ -212,18 +212,51 @@ func (s *Server) askRun(ctx context.Context, t *askTurn) {
 		}
 		history = agent.History(runs)
 	}
+	// A new session is stored while the run records its first event, so
+	// that both go to the state in one commit; the feed, and so the
+	// stream, sees the run's events once both are stored.
+	created := &sessionStored{}
 	if t.newSession {
-		now := s.cfg.Clock()
-		if err := s.cfg.Store.CreateSession(ctx, store.Session{ID: t.sessionID, Title: t.title, CreatedAt: now}); err != nil {
-			t.err = err
-			return
-		}
+		ch := make(chan error, 1)
+		sess := store.Session{ID: t.sessionID, Title: t.title, CreatedAt: s.cfg.Clock()}
+		go func() { ch <- s.cfg.Store.CreateSession(ctx, sess) }()
+		created.ch = ch
 	}
-	rec := event.NewRecorder(t.runID, s.cfg.Clock, event.WithSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), t.feed, &t.proposed)))
+	rec := event.NewRecorder(t.runID, s.cfg.Clock, event.WithSession(t.sessionID, event.MultiSink(batched(s.cfg.Store), created, t.feed, &t.proposed)))
 	t.out, t.err = s.cfg.Ask(ctx, rec, t.question, t.asOf, agent.AskOptions{SessionID: t.sessionID, History: history})
+	if err := created.wait(ctx); err != nil && t.err == nil {
+		t.err = err
+	}
 	if err := s.cfg.Store.TouchSession(ctx, t.sessionID, t.runID, title(t.question), s.cfg.Clock()); err != nil && t.err == nil {
 		t.err = err
 	}
+}
+
+// sessionStored is a sink that holds a run's events until the run's new
+// session is stored, and fails them when it could not be.
+type sessionStored struct {
+	ch   <-chan error // nil: the session was stored before
+	once sync.Once
+	err  error
+}
+
+func (c *sessionStored) Append(ctx context.Context, _ ...event.Event) error {
+	return c.wait(ctx)
+}
+
+// wait returns once the session is stored, with the error storing it.
+func (c *sessionStored) wait(ctx context.Context) error {
+	if c.ch == nil {
+		return nil
+	}
+	c.once.Do(func() {
+		select {
+		case c.err = <-c.ch:
+		case <-ctx.Done():
+			c.err = ctx.Err()
+		}
+	})
+	return c.err
 }
 
 // done builds the last event of a turn from its outcome.

@@ -116,7 +116,7 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		return nil, nil, err
 	}
 	srv := &Server{KnowledgeDir: cfg.Knowledge, Clock: r.o.Now, NewID: r.NewID, Dialect: quarry.DialectGeneric}
-	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m), slots: make(chan struct{}, serverSlots())}
+	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m), admit: RunSlots(0)}
 	if !cfg.Manual(connName) {
 		conn, cc, err := r.Conn(ctx, connName)
 		if err != nil {
@@ -228,24 +228,27 @@ type builder struct {
 	cat        *quarry.Catalog
 	privileged string
 	built      int
-	slots      chan struct{} // the server's run slots (admit)
+	admit      func(context.Context) (func(), error) // the server's run slots
 }
 
-// serverSlots is how many runs of the builtin planner or a person's own
-// SQL a server works on at once: twice the processors. Their work is
+// RunSlots returns an analyst.Admit that lets n runs work at once; n ≤ 0
+// means the server's default, twice the processors. A run's work is
 // planning, checking and writing the answer on the processor, and the
 // query on a database that serves a few at a time; more at once only
 // makes each slower, and starves the requests that start new runs of the
 // processor they need to record them (the first event of a chat).
-func serverSlots() int { return max(2, 2*goruntime.GOMAXPROCS(0)) }
-
-// admit waits for one of the server's run slots.
-func (b *builder) admit(ctx context.Context) (func(), error) {
-	select {
-	case b.slots <- struct{}{}:
-		return func() { <-b.slots }, nil
-	case <-ctx.Done():
-		return nil, quarry.Wrap(quarry.KindCanceled, ctx.Err(), "the run was stopped while it waited for the server")
+func RunSlots(n int) func(context.Context) (func(), error) {
+	if n <= 0 {
+		n = max(2, 2*goruntime.GOMAXPROCS(0))
+	}
+	slots := make(chan struct{}, n)
+	return func(ctx context.Context) (func(), error) {
+		select {
+		case slots <- struct{}{}:
+			return func() { <-slots }, nil
+		case <-ctx.Done():
+			return nil, quarry.Wrap(quarry.KindCanceled, ctx.Err(), "the run was stopped while it waited for the server")
+		}
 	}
 }
 
