@@ -353,6 +353,7 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 	in := verify.InputFor(ev.Model, ev.Query, ev.Compiled, res.Table, res.Rows, res.Truncated)
 	in.ZeroGroupsControl = ev.ZeroGroupsControl
 	in.Coverage = verify.Coverage(ev.Question, ev.AsOf, ev.Model, ev.Query)
+	in.AsOf, _ = time.Parse("2006-01-02", ev.AsOf)
 	rep := verify.Run(in)
 	extra := false
 	for _, c := range ev.Extra {

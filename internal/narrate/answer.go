@@ -533,7 +533,23 @@ func (w writer) compare(d, m column) (string, string) {
 	if len(ps) < 2 {
 		return s, ""
 	}
+	if w.uneven() {
+		// A period cut at the as-of day against a whole one: the
+		// difference would be mostly the missing days.
+		return s + " The periods differ in length, so no change between them is given.", ""
+	}
 	return s, w.change(ps[0].value, ps[len(ps)-1].value, m, ps[0].label+" and "+ps[len(ps)-1].label)
+}
+
+// uneven reports whether the checks found the compared periods not like
+// for like (verify's partial_period).
+func (w writer) uneven() bool {
+	for _, c := range w.in.Report.Checks {
+		if c.Name == verify.CheckPartial && c.Status == verify.Warn {
+			return true
+		}
+	}
+	return false
 }
 
 // change states the difference between two cells, marked as computed.

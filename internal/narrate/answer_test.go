@@ -199,6 +199,18 @@ func answerCases() []answerCase {
 			shape:  ShapeCompare, chart: ChartBar,
 		},
 		{
+			// This year cut at the as-of day against a whole year: the
+			// figures are given, no change between them.
+			name: "compare_uneven",
+			in: AnswerInput{Question: "revenue this year vs last year", Title: "Revenue", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("period", quarry.TypeText), col("revenue", quarry.TypeFloat)},
+					Rows: [][]any{{"last year (2025)", 3139915.48}, {"this year (2026)", 1467269.70}}},
+				Columns: []ColumnInfo{{Name: "period", Role: RolePeriod}, metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"period"}, ExpectRows: &verify.Range{Min: 2, Max: 2},
+				Coverage: []verify.Check{{Name: verify.CheckPartial, Status: verify.Warn, Detail: "this year (2026) is not over: it holds the days up to 2026-06-15 only (166 days), against 365 days, so the figures are not like for like; compare the same days of the other period"}}},
+			shape: ShapeCompare, chart: ChartBar,
+		},
+		{
 			name: "share",
 			in: AnswerInput{Question: "share of revenue by channel in 2025", Period: "2025", Currency: "$",
 				Table: &quarry.Table{Columns: []quarry.Column{col("channel", quarry.TypeText), col("revenue", quarry.TypeFloat), col("revenue_share", quarry.TypeFloat)},

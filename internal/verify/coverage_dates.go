@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -171,6 +172,77 @@ func (c *cover) unfinishedSeries() (Check, bool) {
 	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", grain, c.asOf.Format("2006-01-02"))}, true
 }
 
+// unfinishedRows: "revenue by year" asked on June 30th names no period,
+// so the query has no range for unfinishedSeries to read, yet its last
+// row is a half year set beside whole ones ("+50.2% between the first and
+// last year"). Read from the result: when the latest period of a calendar
+// grain in the rows is the one holding the as-of day, and that day does
+// not end it, the series warns as unfinishedSeries does. Rows that end
+// before the as-of day's period (a database whose data stopped years
+// ago) do not.
+func unfinishedRows(in Input) (Check, bool) {
+	if in.AsOf.IsZero() || in.Table == nil || slices.ContainsFunc(in.Coverage, func(c Check) bool { return c.Name == CheckPartial }) {
+		return Check{}, false
+	}
+	for _, col := range in.Columns {
+		g := col.Grain
+		if g == "" || g == semantic.GrainDay || g.Cyclic() {
+			continue
+		}
+		i := columnIndex(in.Table, col.Name)
+		if i < 0 {
+			continue
+		}
+		var last time.Time
+		for _, row := range in.Table.Rows {
+			if d, ok := dayOf(row[i]); ok && d.After(last) {
+				last = d
+			}
+		}
+		next := in.AsOf.AddDate(0, 0, 1)
+		if last.IsZero() || last.After(in.AsOf) || !periodEnd(last, g).After(next) {
+			continue
+		}
+		return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", g, in.AsOf.Format("2006-01-02"))}, true
+	}
+	return Check{}, false
+}
+
+// periodEnd is the first day after the period of grain that starts on
+// start.
+func periodEnd(start time.Time, g semantic.Grain) time.Time {
+	switch g {
+	case semantic.GrainWeek:
+		return start.AddDate(0, 0, 7)
+	case semantic.GrainMonth:
+		return start.AddDate(0, 1, 0)
+	case semantic.GrainQuarter:
+		return start.AddDate(0, 3, 0)
+	case semantic.GrainYear:
+		return start.AddDate(1, 0, 0)
+	}
+	return start.AddDate(0, 0, 1)
+}
+
+// dayOf reads a period cell as the day it starts: a time, or text that
+// starts with YYYY-MM-DD (SQLite's strftime) or is YYYY-MM.
+func dayOf(v any) (time.Time, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC), true
+	case string:
+		if len(x) >= 10 {
+			if d, err := time.Parse("2006-01-02", x[:10]); err == nil {
+				return d, true
+			}
+		}
+		if d, err := time.Parse("2006-01", x); err == nil {
+			return d, true
+		}
+	}
+	return time.Time{}, false
+}
+
 // startsPeriod reports whether day is the first of a period of grain
 // (weeks start on Monday): the as-of day before it ends a whole one.
 func startsPeriod(day time.Time, grain semantic.Grain) bool {
@@ -221,28 +293,63 @@ func (c *cover) unevenWeekdays() (Check, bool) {
 
 // unevenCompare: "revenue ytd vs last year" set half a year against a
 // whole one. Compared periods whose lengths differ by more than months do
-// (15%) warn.
+// (15%) warn; so does a period not over on the as-of day ("this year" on
+// December 2nd: 336 days) set against one of another length (last year's
+// 365), which the 15% would let pass. The same days of last year, or a
+// whole month against another, do not.
 func (c *cover) unevenCompare() (Check, bool) {
-	days := func(p semantic.Period) float64 {
+	type span struct {
+		from, to time.Time
+		days     float64
+	}
+	read := func(p semantic.Period) (span, bool) {
 		from, err1 := time.Parse("2006-01-02", p.From)
 		to, err2 := time.Parse("2006-01-02", p.To)
-		if err1 != nil || err2 != nil {
-			return 0
+		if err1 != nil || err2 != nil || !to.After(from) {
+			return span{}, false
 		}
-		return to.Sub(from).Hours() / 24
+		return span{from, to, to.Sub(from).Hours() / 24}, true
 	}
 	for i, a := range c.q.Compare {
 		for _, b := range c.q.Compare[i+1:] {
-			da, db := days(a), days(b)
-			if da <= 0 || db <= 0 {
+			sa, ok1 := read(a)
+			sb, ok2 := read(b)
+			if !ok1 || !ok2 {
 				continue
 			}
+			da, db := sa.days, sb.days
 			if max(da, db)/min(da, db) > 1.15 {
 				return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("%s (%.0f days) and %s (%.0f days) differ in length, so their figures are not like for like", a.Label, da, b.Label, db)}, true
+			}
+			if math.Abs(da-db) <= 1 {
+				continue
+			}
+			for _, o := range []struct {
+				p semantic.Period
+				s span
+			}{{a, sa}, {b, sb}} {
+				if c.open(o.s.from, o.s.to) {
+					return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("%s is not over: it holds the days up to %s only (%.0f days), against %.0f days, so the figures are not like for like; compare the same days of the other period", o.p.Label, c.asOf.Format("2006-01-02"), o.s.days, da+db-o.s.days)}, true
+				}
 			}
 		}
 	}
 	return Check{}, false
+}
+
+// open reports whether the range [from, to) holds the as-of day and is
+// not a whole calendar week, month, quarter or year: a period cut at the
+// as-of day, not over yet.
+func (c *cover) open(from, to time.Time) bool {
+	if c.asOf.IsZero() || c.asOf.Before(from) || !c.asOf.Before(to) {
+		return false
+	}
+	for _, g := range []semantic.Grain{semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear} {
+		if startsPeriod(from, g) && periodEnd(from, g).Equal(to) {
+			return false
+		}
+	}
+	return true
 }
 
 // otherDateBefore is the date column named right before a grain word in

@@ -258,6 +258,38 @@ func TestUnevenCompare(t *testing.T) {
 			t.Errorf("February vs March: %+v", c)
 		}
 	}
+	// This year on December 2nd (336 days) against last year (365): 8%
+	// shorter, not over, so not like for like.
+	partial := func(question, asOf string, periods ...semantic.Period) *Check {
+		q := semantic.Query{Metrics: []string{"revenue"}, Compare: periods}
+		for _, c := range Coverage(question, asOf, m, &q) {
+			if c.Name == CheckPartial {
+				return &c
+			}
+		}
+		return nil
+	}
+	lastYear := semantic.Period{Label: "last year", From: "2025-01-01", To: "2026-01-01"}
+	if c := partial("revenue this year vs last year", "2026-12-02", semantic.Period{Label: "this year", From: "2026-01-01", To: "2026-12-03"}, lastYear); c == nil || !strings.Contains(c.Detail, "this year is not over") {
+		t.Errorf("this year on December 2nd vs last year: %+v", c)
+	}
+	if c := partial("revenue this year vs last year", "2026-12-31", semantic.Period{Label: "this year", From: "2026-01-01", To: "2027-01-01"}, lastYear); c != nil {
+		t.Errorf("on the year's last day: %+v", c)
+	}
+	if c := partial("revenue this year vs the same days last year", "2026-12-02", semantic.Period{Label: "this year", From: "2026-01-01", To: "2026-12-03"},
+		semantic.Period{Label: "the same days last year", From: "2025-01-01", To: "2025-12-03"}); c != nil {
+		t.Errorf("the same days of last year: %+v", c)
+	}
+	// March is over on March 31st; three days more than February is a
+	// month's length, not a cut.
+	if c := partial("revenue this month vs last month", "2026-03-31", semantic.Period{Label: "this month", From: "2026-03-01", To: "2026-04-01"},
+		semantic.Period{Label: "last month", From: "2026-02-01", To: "2026-03-01"}); c != nil {
+		t.Errorf("March on its last day vs February: %+v", c)
+	}
+	if c := partial("revenue this quarter vs last quarter", "2026-06-25", semantic.Period{Label: "this quarter", From: "2026-04-01", To: "2026-06-26"},
+		semantic.Period{Label: "last quarter", From: "2026-01-01", To: "2026-04-01"}); c == nil {
+		t.Error("a quarter five days short of its end vs a whole one did not warn")
+	}
 }
 
 // TestWhenEvent: "when was the last order refunded" is the date of the

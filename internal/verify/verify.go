@@ -54,12 +54,13 @@ type FilterLiteral struct {
 
 // Input is what the checks look at.
 type Input struct {
-	Table            *quarry.Table // the rows read (maybe a preview)
-	TotalRows        int64         // rows in the whole result; 0 when unknown
-	Truncated        bool          // more rows existed than were read
-	MetricColumns    []string      // columns that are measures
-	DimensionColumns []string      // columns that group the measures
-	ExpectRows       *Range        // plausible row counts; nil when unknown
+	Table            *quarry.Table        // the rows read (maybe a preview)
+	TotalRows        int64                // rows in the whole result; 0 when unknown
+	Truncated        bool                 // more rows existed than were read
+	Columns          []semantic.OutColumn // the compiled query's columns (their grains); nil for SQL written by hand
+	MetricColumns    []string             // columns that are measures
+	DimensionColumns []string             // columns that group the measures
+	ExpectRows       *Range               // plausible row counts; nil when unknown
 	Filters          []FilterLiteral
 	FanOutGuarded    bool // measures aggregated at their own grain before joining
 	// Contradictions say why no row can match the query's filters
@@ -80,6 +81,10 @@ type Input struct {
 	// Coverage are the checks of the query against the question it
 	// answers (Coverage).
 	Coverage []Check
+	// AsOf is the day the question was asked as of; zero when unknown.
+	// A series whose last period holds it, before that period's last
+	// day, warns (unfinishedRows).
+	AsOf time.Time
 	// OneRowEach says the result is a semantic list of one entity's rows:
 	// the compiler joins only to one row each, so two equal rows are two
 	// records with the same values (two customers of one name), not a
@@ -114,6 +119,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	if c == nil {
 		return in
 	}
+	in.Columns = c.Columns
 	in.MetricColumns, in.DimensionColumns = ColumnsByRole(c.Columns)
 	in.FanOutGuarded = c.FanOutGuarded
 	if q == nil {
@@ -231,6 +237,9 @@ func Run(in Input) Report {
 		checks = append(checks, Check{Name: CheckZeroGroups, Status: Fail, Detail: strings.Join(why, "; ")})
 	}
 	checks = append(checks, in.Coverage...)
+	if c, ok := unfinishedRows(in); ok {
+		checks = append(checks, c)
+	}
 	switch {
 	case len(in.FanOuts) > 0:
 		checks = append(checks, Check{Name: CheckFanOut, Status: Fail, Detail: strings.Join(in.FanOuts, "; ")})

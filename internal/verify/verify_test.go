@@ -3,6 +3,7 @@ package verify
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/quarrydata/quarry/internal/event"
@@ -285,5 +286,65 @@ func TestPlaceholderLabels(t *testing.T) {
 	rep = Run(Input{Table: tbl, MetricColumns: []string{"fines"}, DimensionColumns: []string{"name"}})
 	if rep.Confidence >= 0.9 {
 		t.Errorf("a NULL first place: %+v", rep.Checks)
+	}
+}
+
+// TestUnfinishedRows: a series with no range ("revenue by year") whose
+// last row is the period holding the as-of day warns, read from the rows;
+// one whose data stopped earlier, or asked on its period's last day, or by
+// day, does not; a warning the question's range already gave is not
+// given twice.
+func TestUnfinishedRows(t *testing.T) {
+	years := func(last any) *quarry.Table {
+		return &quarry.Table{Columns: []quarry.Column{{Name: "year"}, {Name: "revenue"}},
+			Rows: [][]any{{"2024-01-01", 10.0}, {last, 5.0}, {"2025-01-01", 12.0}}}
+	}
+	cols := []semantic.OutColumn{{Name: "year", Role: "dimension", Grain: semantic.GrainYear}, {Name: "revenue", Role: "metric"}}
+	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
+	partial := func(in Input) *Check {
+		for _, c := range Run(in).Checks {
+			if c.Name == CheckPartial {
+				return &c
+			}
+		}
+		return nil
+	}
+	in := Input{Table: years("2026-01-01"), Columns: cols, MetricColumns: []string{"revenue"}, DimensionColumns: []string{"year"}, AsOf: day("2026-06-30")}
+	if c := partial(in); c == nil || c.Status != Warn || !strings.Contains(c.Detail, "not over") || !strings.Contains(c.Detail, "2026-06-30") {
+		t.Errorf("2026 by year on June 30th: %+v", c)
+	}
+	in.Table = years(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) // PostgreSQL's date_trunc
+	if partial(in) == nil {
+		t.Error("a period read as a time did not warn")
+	}
+	in.AsOf = day("2026-12-31")
+	if c := partial(in); c != nil {
+		t.Errorf("on the year's last day: %+v", c)
+	}
+	in.AsOf = day("2026-06-30")
+	in.Table = years("2010-01-01")
+	if c := partial(in); c != nil {
+		t.Errorf("data that stopped in 2025: %+v", c)
+	}
+	in.Table = years("2026-01-01")
+	in.AsOf = time.Time{}
+	if c := partial(in); c != nil {
+		t.Errorf("no as-of day: %+v", c)
+	}
+	in.AsOf = day("2026-06-30")
+	in.Columns = []semantic.OutColumn{{Name: "year", Role: "dimension", Grain: semantic.GrainDay}, {Name: "revenue", Role: "metric"}}
+	if c := partial(in); c != nil {
+		t.Errorf("by day: %+v", c)
+	}
+	in.Columns = cols
+	in.Coverage = []Check{{Name: CheckPartial, Status: Warn, Detail: "the last year of the series is not over"}}
+	n := 0
+	for _, c := range Run(in).Checks {
+		if c.Name == CheckPartial {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d partial_period checks, want the one coverage gave", n)
 	}
 }
