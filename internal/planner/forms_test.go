@@ -114,6 +114,12 @@ func TestVerbs(t *testing.T) {
 		{q: "which channel sold the most in 2025", metric: "units_sold"},
 		{q: "how much did we sell in 2025"},
 		{q: "how many customers did we sell to"}, // whose measure: not said
+		// What a group brings, generates or drives is what it has.
+		{q: "which channel brings the most revenue", metric: "revenue", ignored: "brings"},
+		{q: "which channel brings in the most revenue in 2025", metric: "revenue", ignored: "brings"},
+		{q: "which country generates the most revenue", metric: "revenue", ignored: "generates"},
+		{q: "which channel drives the most orders", metric: "orders", ignored: "drives"},
+		{q: "which channel brings the most wombats"}, // an unknown measure is still not guessed
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
