@@ -39,7 +39,7 @@ func TestRunsExportAndRerun(t *testing.T) {
 	if b.Format != export.Format || b.Run.RunID != id || len(b.Events) < 5 || b.Result == nil || len(b.Result.Rows) != 2 {
 		t.Fatalf("bundle = %+v", b)
 	}
-	body, err := store.EncodeTable(&quarry.Table{Columns: b.Result.Columns, Rows: [][]any{{"completed", int64(3750)}, {"refunded", int64(1250)}}})
+	body, err := quarry.EncodeTable(&quarry.Table{Columns: b.Result.Columns, Rows: [][]any{{"completed", int64(3750)}, {"refunded", int64(1250)}}})
 	if err != nil || store.Hash(body) != b.Run.ResultHash {
 		t.Errorf("the bundle's rows do not hash to its recorded hash %s (%v)", b.Run.ResultHash, err)
 	}

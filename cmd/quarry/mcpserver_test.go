@@ -7,12 +7,14 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/llm/llmtest"
 )
 
@@ -93,8 +95,13 @@ func TestConnectorSQLiteServesMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 1 || tools.Tools[0].Name != "run_query" {
-		t.Errorf("tools = %v, want run_query", tools.Tools)
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"run_query", connector.BinaryQueryTool}) {
+		t.Errorf("tools = %v, want run_query and its binary twin", names)
 	}
 	res, m := callJSON(t, p.cs, "run_query", map[string]any{"sql": "SELECT name FROM customers ORDER BY id"})
 	if res.IsError || m["row_count"] != 3.0 || m["truncated"] != false {

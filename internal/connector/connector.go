@@ -149,3 +149,16 @@ func (r RoleReport) Summary() string {
 	}
 	return fmt.Sprintf("%s; and %d more", strings.Join(r.Problems[:show], "; "), len(r.Problems)-show)
 }
+
+// The binary result tool: quarry's own connector servers (`quarry
+// connector sqlite|postgres|mysql`) offer, beside run_query, a tool that
+// answers the same statement with the result in quarry's binary encoding
+// (quarry.EncodeTable), compressed with DEFLATE (RFC 1951), instead of
+// JSON, as one embedded resource of type ResultMIME whose _meta holds
+// "truncated" and "row_count". quarry's MCP
+// client uses it when a server lists it: a large result is decoded in a
+// fraction of the time JSON takes. Other clients keep using run_query.
+const (
+	BinaryQueryTool = "run_query_binary"
+	ResultMIME      = "application/vnd.quarry.result"
+)

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/json"
 	"errors"
@@ -122,6 +124,13 @@ func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
 		InputSchema:  in,
 		OutputSchema: out,
 	}, c.runQueryRaw)
+	srv.AddTool(&mcp.Tool{
+		Name: connector.BinaryQueryTool,
+		Description: "run_query for quarry's own client: the same statement under the same guard, its result in quarry's binary encoding (" +
+			connector.ResultMIME + ") as an embedded resource instead of JSON. Other clients use run_query.",
+		Annotations: readOnly("Run a read-only query (binary result)"),
+		InputSchema: in,
+	}, c.runQueryBinary)
 	srv.AddResource(&mcp.Resource{
 		URI: SchemaURI, Name: "schema", Title: "Database schema",
 		Description: "The tables and views with their columns, types, keys and row counts, as JSON.",
@@ -145,7 +154,7 @@ func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) 
 			return errorResult(failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))), nil
 		}
 	}
-	_, res, err := c.runQuery(ctx, req, in)
+	res, err := c.runQuery(ctx, in, false)
 	if err != nil {
 		return errorResult(err), nil
 	}
@@ -164,6 +173,43 @@ func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) 
 	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }
 
+// runQueryBinary is run_query with the result in quarry's binary encoding
+// (connector.BinaryQueryTool): the values as the connector read them,
+// times and all, with no JSON to write or read.
+func (c *connServer) runQueryBinary(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in QueryInput
+	if len(req.Params.Arguments) > 0 {
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+			return errorResult(failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))), nil
+		}
+	}
+	res, err := c.runQuery(ctx, in, true)
+	if err != nil {
+		return errorResult(err), nil
+	}
+	cols := make([]quarry.Column, len(res.Columns))
+	for i, c := range res.Columns {
+		cols[i] = quarry.Column{Name: c.Name, Type: c.Type, DBType: c.DBType}
+	}
+	enc, err := quarry.EncodeTable(&quarry.Table{Columns: cols, Rows: res.Rows})
+	if err != nil {
+		return errorResult(fail(err)), nil
+	}
+	// Compressed: every byte is base64 and then JSON to write and read
+	// again, and a result's values repeat.
+	var z bytes.Buffer
+	fw, _ := flate.NewWriter(&z, flate.BestSpeed) // the level is valid
+	fw.Write(enc)
+	if err := fw.Close(); err != nil {
+		return errorResult(fail(err)), nil
+	}
+	body := z.Bytes()
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+		URI: "quarry://result", MIMEType: connector.ResultMIME, Blob: body,
+		Meta: mcp.Meta{"truncated": res.Truncated, "row_count": res.RowCount},
+	}}}}, nil
+}
+
 // maxTextCopy is the largest result a connector server also sends as text.
 const maxTextCopy = 1 << 20
 
@@ -175,26 +221,28 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &res
 }
 
-func (c *connServer) runQuery(ctx context.Context, _ *mcp.CallToolRequest, in QueryInput) (*mcp.CallToolResult, *Result, error) {
+func (c *connServer) runQuery(ctx context.Context, in QueryInput, raw bool) (*Result, error) {
 	sql := strings.TrimSpace(in.SQL)
 	if sql == "" {
-		return nil, nil, failf(`sql is empty; send one SELECT statement as "sql"`)
+		return nil, failf(`sql is empty; send one SELECT statement as "sql"`)
 	}
 	if v := c.cfg.Guard.Check(ctx, sql); !v.Allowed {
-		return nil, nil, fail(v.Err())
+		return nil, fail(v.Err())
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	res, err := c.query(ctx, sql)
+	res, err := c.query(ctx, sql, raw)
 	if err != nil {
-		return nil, nil, failf(c.scrub(c.queryMessage(ctx, err)))
+		return nil, failf(c.scrub(c.queryMessage(ctx, err)))
 	}
-	return nil, res, nil
+	return res, nil
 }
 
-func (c *connServer) query(ctx context.Context, sql string) (*Result, error) {
+// query runs sql and keeps its rows as JSON values, or raw, as the
+// connector read them.
+func (c *connServer) query(ctx context.Context, sql string, raw bool) (*Result, error) {
 	rows, err := c.cfg.Exec.Query(ctx, sql, connector.QueryOptions{
 		MaxRows: c.cfg.MaxRows, Timeout: c.cfg.Timeout,
 		MaxValueBytes: c.cfg.MaxValueBytes, MaxResultBytes: c.cfg.MaxResultBytes,
@@ -203,7 +251,7 @@ func (c *connServer) query(ctx context.Context, sql string) (*Result, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	col := &collector{keep: int(c.cfg.MaxRows)}
+	col := &collector{keep: int(c.cfg.MaxRows), raw: raw}
 	col.Begin(rows.Columns())
 	for rows.Next() {
 		col.Row(rows.Values())

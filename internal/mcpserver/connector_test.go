@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -24,7 +28,7 @@ func newConnector(t *testing.T, maxRows int64, scrub func(string) string) *mcp.C
 	return connect(t, srv)
 }
 
-func TestConnectorListsOneGuardedTool(t *testing.T) {
+func TestConnectorListsItsGuardedTools(t *testing.T) {
 	cs := newConnector(t, 0, nil)
 	init := cs.InitializeResult()
 	if !strings.Contains(init.Instructions, "read-only") || !strings.Contains(init.Instructions, SchemaURI) {
@@ -34,10 +38,18 @@ func TestConnectorListsOneGuardedTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 1 || tools.Tools[0].Name != "run_query" {
-		t.Fatalf("tools = %+v, want run_query only", tools.Tools)
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if tl.Annotations == nil || !tl.Annotations.ReadOnlyHint {
+			t.Errorf("%s is not marked read-only", tl.Name)
+		}
 	}
-	tool := tools.Tools[0]
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"run_query", connector.BinaryQueryTool}) {
+		t.Fatalf("tools = %v, want run_query and its binary twin", names)
+	}
+	tool := tools.Tools[slices.IndexFunc(tools.Tools, func(tl *mcp.Tool) bool { return tl.Name == "run_query" })]
 	schema, _ := json.Marshal(tool.InputSchema)
 	var in struct {
 		Required   []string                  `json:"required"`
@@ -196,4 +208,49 @@ func TestConnectorSendsALargeResultOnce(t *testing.T) {
 	if text := small.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, `"rows":[[1]]`) {
 		t.Errorf("the text of a small result is not its JSON: %q", text)
 	}
+}
+
+// binaryResult decodes a binary twin's answer (connector.BinaryQueryTool).
+func binaryResult(t *testing.T, res *mcp.CallToolResult) (*quarry.Table, mcp.Meta) {
+	t.Helper()
+	if res.IsError || len(res.Content) != 1 {
+		t.Fatalf("answer %s: want one embedded resource", text(res))
+	}
+	er, ok := res.Content[0].(*mcp.EmbeddedResource)
+	if !ok || er.Resource.MIMEType != connector.ResultMIME {
+		t.Fatalf("content %#v: want a resource of type %s", res.Content[0], connector.ResultMIME)
+	}
+	enc, err := io.ReadAll(flate.NewReader(bytes.NewReader(er.Resource.Blob)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := quarry.DecodeTable(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, er.Resource.Meta
+}
+
+// TestConnectorBinaryTwin: the binary twin answers run_query's statement
+// with the same rows, its values as the connector read them (a count an
+// integer, not a JSON number), under the same guard and the same cap.
+func TestConnectorBinaryTwin(t *testing.T) {
+	cs := newConnector(t, 2, nil)
+	sql := "SELECT country, count(*) AS n, min(ordered_at) AS first FROM orders GROUP BY country ORDER BY country"
+	tab, meta := binaryResult(t, call(t, cs, connector.BinaryQueryTool, map[string]any{"sql": sql}))
+	want := [][]any{{"Finland", int64(1000), "2025-01-01 00:00:00"}, {"Germany", int64(1000), "2025-01-01 00:00:00"}}
+	if diff := cmp.Diff(want, tab.Rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	js := decode[Result](t, call(t, cs, "run_query", map[string]any{"sql": sql}))
+	if diff := cmp.Diff(js.Columns, columns(tab.Columns)); diff != "" {
+		t.Errorf("columns differ from run_query's (-json +binary):\n%s", diff)
+	}
+	if meta["truncated"] != js.Truncated || meta["row_count"] != float64(js.RowCount) || !js.Truncated {
+		t.Errorf("meta %v; run_query says truncated %v, row_count %d", meta, js.Truncated, js.RowCount)
+	}
+	for _, sql := range []string{"DELETE FROM orders", "SELECT 1; DROP TABLE orders", "WITH x AS (DELETE FROM orders RETURNING id) SELECT * FROM x"} {
+		wantToolError(t, call(t, cs, connector.BinaryQueryTool, map[string]any{"sql": sql}), "the guard rejected the statement")
+	}
+	wantToolError(t, call(t, cs, connector.BinaryQueryTool, map[string]any{"sql": " "}), "sql is empty")
 }

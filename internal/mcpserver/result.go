@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,10 +46,12 @@ func jsonRow(r []any) []any {
 	return vals
 }
 
-// collector is a RowSink that keeps the first keep rows as JSON values,
-// with restricted columns redacted, and counts them all.
+// collector is a RowSink that keeps the first keep rows as JSON values
+// (or, raw, as the connector gave them), with restricted columns
+// redacted, and counts them all.
 type collector struct {
 	keep   int
+	raw    bool
 	policy restricted
 	cols   []quarry.Column
 	hide   []int // indexes of restricted columns
@@ -65,7 +68,13 @@ func (c *collector) Begin(cols []quarry.Column) error {
 func (c *collector) Row(vals []any) error {
 	c.n++
 	if len(c.rows) < c.keep {
-		c.rows = append(c.rows, c.policy.redact(jsonRow(vals), c.hide))
+		var row []any
+		if c.raw {
+			row = slices.Clone(vals)
+		} else {
+			row = jsonRow(vals)
+		}
+		c.rows = append(c.rows, c.policy.redact(row, c.hide))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/goldentest"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 	"github.com/quarrydata/quarry/internal/store/storetest"
 )
@@ -13,7 +14,7 @@ import (
 // TestResultHashIsStable pins the canonical encoding: the hash of a fixed
 // result never changes, since hashes are recorded in events.
 func TestResultHashIsStable(t *testing.T) {
-	body, err := store.EncodeTable(storetest.AllTypes())
+	body, err := quarry.EncodeTable(storetest.AllTypes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,43 +37,43 @@ func TestResultHashIsStable(t *testing.T) {
 	other := storetest.AllTypes()
 	other.Truncated = false
 	other.Rows[1][6] = other.Rows[1][6].(time.Time).UTC()
-	b2, _ := store.EncodeTable(other)
+	b2, _ := quarry.EncodeTable(other)
 	if store.Hash(b2)+"\n" != got {
 		t.Error("hash depends on Truncated or on a time's location")
 	}
 	other.Rows[0][2] = int64(43)
-	b3, _ := store.EncodeTable(other)
+	b3, _ := quarry.EncodeTable(other)
 	if store.Hash(b3)+"\n" == got {
 		t.Error("hash ignores a changed value")
 	}
 	other = storetest.AllTypes()
 	other.Columns[0].Name = "renamed"
-	b4, _ := store.EncodeTable(other)
+	b4, _ := quarry.EncodeTable(other)
 	if store.Hash(b4)+"\n" == got {
 		t.Error("hash ignores a column name")
 	}
 }
 
 func FuzzDecodeTable(f *testing.F) {
-	body, _ := store.EncodeTable(storetest.AllTypes())
+	body, _ := quarry.EncodeTable(storetest.AllTypes())
 	f.Add(body)
 	f.Add([]byte("quarry-result/1\n"))
 	f.Add([]byte("quarry-result/1\n\x01\x01a\x00\x00\xff\xff\xff\xff\x0f"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab, err := store.DecodeTable(data)
+		tab, err := quarry.DecodeTable(data)
 		if err != nil {
 			return
 		}
 		// Whatever decodes re-encodes, and that encoding is a fixed point.
-		once, err := store.EncodeTable(tab)
+		once, err := quarry.EncodeTable(tab)
 		if err != nil {
 			t.Fatalf("decoded table does not re-encode: %v", err)
 		}
-		tab2, err := store.DecodeTable(once)
+		tab2, err := quarry.DecodeTable(once)
 		if err != nil {
 			t.Fatalf("re-encoding does not decode: %v", err)
 		}
-		twice, err := store.EncodeTable(tab2)
+		twice, err := quarry.EncodeTable(tab2)
 		if err != nil || string(twice) != string(once) {
 			t.Fatalf("encoding is not stable: %v", err)
 		}

@@ -246,7 +246,7 @@ func EncodeResult(runID string, t *quarry.Table) (body []byte, hash, columns str
 	if t == nil {
 		return nil, "", "", quarry.Errorf(quarry.KindInternal, "no result to store for run %s", runID)
 	}
-	if body, err = EncodeTable(t); err != nil {
+	if body, err = quarry.EncodeTable(t); err != nil {
 		return nil, "", "", err
 	}
 	cols, err := json.Marshal(t.Columns)

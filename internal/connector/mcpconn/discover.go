@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -96,7 +97,9 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 	} else {
 		var candidates []*mcp.Tool
 		for _, t := range tools {
-			if schemaOf(t).sqlArg() != "" {
+			// The binary tool answers run_query's statements for quarry
+			// alone; it is used beside run_query, never instead.
+			if schemaOf(t).sqlArg() != "" && t.Name != connector.BinaryQueryTool {
 				candidates = append(candidates, t)
 			}
 		}
@@ -128,6 +131,13 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 		s.sqlArg = schemaOf(chosen).sqlArg()
 		if s.sqlArg == "" {
 			return quarry.Errorf(quarry.KindConfig, "connection %q: tool %q has no argument named sql, query, statement or sql_query; set sql_argument: to the one that takes the SQL", name, short(chosen.Name))
+		}
+	}
+	// A quarry connector server's run_query has a binary twin.
+	if chosen.Name == "run_query" {
+		i := slices.IndexFunc(tools, func(t *mcp.Tool) bool { return t.Name == connector.BinaryQueryTool })
+		if i >= 0 && schemaOf(tools[i]).sqlArg() == s.sqlArg {
+			s.binary = connector.BinaryQueryTool
 		}
 	}
 	return nil

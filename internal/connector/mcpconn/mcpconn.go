@@ -88,6 +88,7 @@ type session struct {
 	http      *httpGuard
 	tool      string
 	sqlArg    string
+	binary    string // the binary twin of tool (connector.BinaryQueryTool), or ""
 	resources bool
 	tools     []*mcp.Tool // what tools/list answered, for the catalog
 	dropOnce  sync.Once
@@ -321,7 +322,12 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		args[k] = v
 	}
 	args[s.sqlArg] = sql
-	t, err := c.call(callCtx, s, s.tool, args, opts.Timeout)
+	var t *quarry.Table
+	if s.binary != "" {
+		t, err = c.callBinary(callCtx, s, args, opts.Timeout)
+	} else {
+		t, err = c.call(callCtx, s, s.tool, args, opts.Timeout)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -243,3 +243,29 @@ func httpSQLite(t *testing.T, tool, arg string) *mcp.Server {
 	addSQLTool(s, tool, arg, connTool(db))
 	return s
 }
+
+// TestBinaryTwin: a server that offers run_query and its binary twin is
+// asked through the twin, whose values keep their types (a time stays a
+// time) and whose truncation is kept; a twin whose answer would inflate
+// past the size a result may have is refused, not read.
+func TestBinaryTwin(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, child(t, "binary"))
+	rs, err := c.Query(ctx, "SELECT 1", connector.QueryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := rs.(connector.Truncator)
+	cols, rows := readAll(t, rs)
+	if len(rows) != 1 || rows[0][0] != "binary" || len(cols) != 2 {
+		t.Fatalf("columns %v rows %v, want the binary tool's one row", cols, rows)
+	}
+	if at, ok := rows[0][1].(time.Time); !ok || !at.Equal(time.Date(2026, 6, 30, 9, 30, 0, 0, time.UTC)) {
+		t.Errorf("at = %#v, want the time itself", rows[0][1])
+	}
+	if tr == nil || !tr.Truncated() {
+		t.Error("the result's truncation was lost")
+	}
+	_, err = open(t, child(t, "binary-bomb")).Query(ctx, "SELECT 1", connector.QueryOptions{})
+	expectErr(t, err, quarry.KindQuery, "larger than")
+}

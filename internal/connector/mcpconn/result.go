@@ -1,14 +1,20 @@
 package mcpconn
 
 import (
+	"bytes"
+	"compress/flate"
+	"context"
 	"encoding/json"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/normalize"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -66,6 +72,41 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is not a result table: %s", name, c.red.clean(msg))
 	}
 	return t, nil
+}
+
+// callBinary calls the binary twin of run_query and decodes its result
+// (connector.BinaryQueryTool).
+func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, timeout time.Duration) (*quarry.Table, error) {
+	res, err := c.callRaw(ctx, s, s.binary, args, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return c.table(res, s.binary)
+	}
+	name := c.opts.Name
+	for _, ct := range res.Content {
+		er, ok := ct.(*mcp.EmbeddedResource)
+		if !ok || er.Resource == nil || er.Resource.MIMEType != connector.ResultMIME {
+			continue
+		}
+		// Read at most MaxBytes of it, as of a JSON answer: a small blob
+		// may inflate without end.
+		enc, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(er.Resource.Blob)), normalize.MaxBytes+1))
+		if err != nil {
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be read: %s", name, sanitize(err.Error()))
+		}
+		if len(enc) > normalize.MaxBytes {
+			return nil, tooLarge(name)
+		}
+		t, err := quarry.DecodeTable(enc)
+		if err != nil {
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be read: %s", name, sanitize(err.Error()))
+		}
+		t.Truncated, _ = er.Resource.Meta["truncated"].(bool)
+		return t, nil
+	}
+	return nil, quarry.Errorf(quarry.KindQuery, "connection %q: tool %q answered no result of type %s", name, short(s.binary), connector.ResultMIME)
 }
 
 func tooLarge(name string) error {

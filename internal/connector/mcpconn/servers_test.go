@@ -1,6 +1,8 @@
 package mcpconn
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,6 +92,26 @@ func runChild(kind string) int {
 		addSQLTool(s, "run_query", "sql", func(string) (*mcp.CallToolResult, error) {
 			time.Sleep(time.Hour)
 			return nil, nil
+		})
+	case "binary", "binary-bomb":
+		// quarry's connector pair: run_query answers JSON, its binary
+		// twin the encoded result; the JSON one says so, so that a test
+		// can tell which answered.
+		addSQLTool(s, "run_query", "sql", textTool("source\njson\n"))
+		addSQLTool(s, connector.BinaryQueryTool, "sql", func(string) (*mcp.CallToolResult, error) {
+			enc, _ := quarry.EncodeTable(&quarry.Table{Columns: []quarry.Column{{Name: "source", Type: quarry.TypeText}, {Name: "at", Type: quarry.TypeTimestamp}},
+				Rows: [][]any{{"binary", time.Date(2026, 6, 30, 9, 30, 0, 0, time.UTC)}}})
+			if kind == "binary-bomb" {
+				// Zeros past the size a result may have inflate from a
+				// blob of a few kilobytes.
+				enc = make([]byte, 40<<20)
+			}
+			var z bytes.Buffer
+			fw, _ := flate.NewWriter(&z, flate.BestCompression)
+			fw.Write(enc)
+			fw.Close()
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+				URI: "quarry://result", MIMEType: connector.ResultMIME, Blob: z.Bytes(), Meta: mcp.Meta{"truncated": true}}}}}, nil
 		})
 	case "two-tools":
 		addSQLTool(s, "pg_sql", "sql", textTool("n\n1\n"))

@@ -67,7 +67,7 @@ func (s *Store) Result(ctx context.Context, id string) (*quarry.Table, error) {
 	if err := store.CheckResult(id, hash, body, executed); err != nil {
 		return nil, err
 	}
-	t, err := store.DecodeTable(body)
+	t, err := quarry.DecodeTable(body)
 	if err != nil {
 		return nil, quarry.Wrap(quarry.KindInternal, err, "result %s cannot be read; run the query again", id)
 	}

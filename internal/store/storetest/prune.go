@@ -75,7 +75,7 @@ func testPruneDeletesWholeFinishedRuns(t *testing.T, s store.State) {
 		if store.Hash(r.Body) != r.Hash {
 			t.Errorf("archived result %s: body does not match its hash", r.ID)
 		}
-		if _, err := store.DecodeTable(r.Body); err != nil {
+		if _, err := quarry.DecodeTable(r.Body); err != nil {
 			t.Errorf("archived result %s does not decode: %v", r.ID, err)
 		}
 	}

@@ -600,7 +600,7 @@ func testReindex(t *testing.T, s store.State) {
 }
 
 func testResultHashIsTheEncodingHash(t *testing.T, s store.State) {
-	body, err := store.EncodeTable(AllTypes())
+	body, err := quarry.EncodeTable(AllTypes())
 	if err != nil {
 		t.Fatal(err)
 	}

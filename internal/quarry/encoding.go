@@ -1,0 +1,268 @@
+package quarry
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// The canonical encoding of a result, version 1 (EncodeTable, DecodeTable):
+//
+//	"quarry-result/1\n"
+//	uvarint(#columns), then per column: str(name) str(type) str(db_type)
+//	uvarint(#rows), then per row, per column, one value:
+//	  'n'                          nil
+//	  't' | 'f'                    bool
+//	  'i' 8 bytes big-endian       int64
+//	  'r' 8 bytes big-endian       float64 bits (NaN canonical)
+//	  's' str                      string
+//	  'x' str                      []byte
+//	  'T' 8 bytes seconds, 4 nanos time.Time as a UTC instant
+//	  'j' str                      json.RawMessage
+//
+// where str is uvarint(length) followed by the bytes. Every row has exactly
+// as many values as there are columns. The encoding is stored as is and
+// hashed, so it never changes; a new layout gets a new header.
+const resultHeader = "quarry-result/1\n"
+
+// EncodeTable returns the canonical encoding of t's columns and rows.
+// Values must be nil, bool, int64, float64, string, []byte, time.Time or
+// json.RawMessage; other Go integers and float32 are normalised to int64
+// and float64 first.
+func EncodeTable(t *Table) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(resultHeader) + 64 + len(t.Rows)*len(t.Columns)*10)
+	b.WriteString(resultHeader)
+	putUvarint(&b, uint64(len(t.Columns)))
+	for _, c := range t.Columns {
+		putString(&b, c.Name)
+		putString(&b, string(c.Type))
+		putString(&b, c.DBType)
+	}
+	putUvarint(&b, uint64(len(t.Rows)))
+	for i, row := range t.Rows {
+		if len(row) != len(t.Columns) {
+			return nil, Errorf(KindInternal, "result row %d has %d values for %d columns", i+1, len(row), len(t.Columns))
+		}
+		for j, v := range row {
+			if err := putValue(&b, v); err != nil {
+				return nil, Wrap(KindInternal, err, "result row %d, column %q", i+1, t.Columns[j].Name)
+			}
+		}
+	}
+	return b.Bytes(), nil
+}
+
+func putUvarint(b *bytes.Buffer, n uint64) {
+	var x [binary.MaxVarintLen64]byte
+	b.Write(x[:binary.PutUvarint(x[:], n)])
+}
+
+// put64 writes n as 8 bytes, big-endian.
+func put64(b *bytes.Buffer, n uint64) {
+	var x [8]byte
+	binary.BigEndian.PutUint64(x[:], n)
+	b.Write(x[:])
+}
+
+func putString(b *bytes.Buffer, s string) {
+	putUvarint(b, uint64(len(s)))
+	b.WriteString(s)
+}
+
+func putInt(b *bytes.Buffer, n int64) {
+	b.WriteByte('i')
+	put64(b, uint64(n))
+}
+
+func putValue(b *bytes.Buffer, v any) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteByte('n')
+	case bool:
+		if x {
+			b.WriteByte('t')
+		} else {
+			b.WriteByte('f')
+		}
+	case int64:
+		putInt(b, x)
+	case int:
+		putInt(b, int64(x))
+	case int32:
+		putInt(b, int64(x))
+	case int16:
+		putInt(b, int64(x))
+	case int8:
+		putInt(b, int64(x))
+	case uint32:
+		putInt(b, int64(x))
+	case uint16:
+		putInt(b, int64(x))
+	case uint8:
+		putInt(b, int64(x))
+	case uint64:
+		if x > math.MaxInt64 {
+			return fmt.Errorf("unsigned value %d does not fit in int64; connectors pass such values as strings", x)
+		}
+		putInt(b, int64(x))
+	case uint:
+		if uint64(x) > math.MaxInt64 {
+			return fmt.Errorf("unsigned value %d does not fit in int64; connectors pass such values as strings", x)
+		}
+		putInt(b, int64(x))
+	case float64:
+		putFloat(b, x)
+	case float32:
+		putFloat(b, float64(x))
+	case string:
+		b.WriteByte('s')
+		putString(b, x)
+	case []byte:
+		b.WriteByte('x')
+		putString(b, string(x))
+	case json.RawMessage:
+		b.WriteByte('j')
+		putString(b, string(x))
+	case time.Time:
+		b.WriteByte('T')
+		put64(b, uint64(x.Unix()))
+		var ns [4]byte
+		binary.BigEndian.PutUint32(ns[:], uint32(x.Nanosecond()))
+		b.Write(ns[:])
+	default:
+		return fmt.Errorf("values of type %T cannot be stored", v)
+	}
+	return nil
+}
+
+func putFloat(b *bytes.Buffer, f float64) {
+	if math.IsNaN(f) {
+		f = math.NaN()
+	}
+	b.WriteByte('r')
+	put64(b, math.Float64bits(f))
+}
+
+// reader decodes the canonical encoding; the first error sticks.
+type reader struct {
+	buf []byte
+	err error
+}
+
+func (r *reader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (r *reader) take(n uint64) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.buf)) {
+		r.fail("encoding ends early")
+		return nil
+	}
+	out := r.buf[:n]
+	r.buf = r.buf[n:]
+	return out
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	n, size := binary.Uvarint(r.buf)
+	if size <= 0 {
+		r.fail("bad length")
+		return 0
+	}
+	r.buf = r.buf[size:]
+	return n
+}
+
+func (r *reader) str() string { return string(r.take(r.uvarint())) }
+
+func (r *reader) u64() uint64 {
+	b := r.take(8)
+	if b == nil {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b)
+}
+
+// DecodeTable reads an encoding made by EncodeTable. Truncated is not part
+// of the encoding; the caller restores it.
+func DecodeTable(body []byte) (*Table, error) {
+	r := &reader{buf: body}
+	if string(r.take(uint64(len(resultHeader)))) != resultHeader {
+		return nil, errors.New("not a quarry result encoding")
+	}
+	ncols := r.uvarint()
+	if ncols > uint64(len(r.buf)) {
+		r.fail("bad column count")
+	}
+	t := &Table{Columns: make([]Column, 0, min(ncols, 1<<16))}
+	for i := uint64(0); i < ncols && r.err == nil; i++ {
+		t.Columns = append(t.Columns, Column{Name: r.str(), Type: Type(r.str()), DBType: r.str()})
+	}
+	nrows := r.uvarint()
+	if nrows > uint64(len(r.buf)) && ncols > 0 {
+		r.fail("bad row count")
+	}
+	t.Rows = make([][]any, 0, min(nrows, 1<<16))
+	for i := uint64(0); i < nrows && r.err == nil; i++ {
+		row := make([]any, ncols)
+		for j := range row {
+			row[j] = r.value()
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if r.err == nil && len(r.buf) > 0 {
+		r.fail("%d bytes after the last row", len(r.buf))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return t, nil
+}
+
+func (r *reader) value() any {
+	tag := r.take(1)
+	if tag == nil {
+		return nil
+	}
+	switch tag[0] {
+	case 'n':
+		return nil
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'i':
+		return int64(r.u64())
+	case 'r':
+		return math.Float64frombits(r.u64())
+	case 's':
+		return r.str()
+	case 'x':
+		return []byte(r.str())
+	case 'j':
+		return json.RawMessage(r.str())
+	case 'T':
+		sec := int64(r.u64())
+		b := r.take(4)
+		if b == nil {
+			return nil
+		}
+		return time.Unix(sec, int64(binary.BigEndian.Uint32(b))).UTC()
+	default:
+		r.fail("unknown value tag %q", tag[0])
+		return nil
+	}
+}
