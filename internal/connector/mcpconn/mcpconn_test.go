@@ -269,3 +269,22 @@ func TestBinaryTwin(t *testing.T) {
 	_, err = open(t, child(t, "binary-bomb")).Query(ctx, "SELECT 1", connector.QueryOptions{})
 	expectErr(t, err, quarry.KindQuery, "larger than")
 }
+
+// TestCheckDecoded: a binary result from a server that is not quarry's
+// is held to what quarry's encoder writes.
+func TestCheckDecoded(t *testing.T) {
+	for _, tc := range []struct {
+		cols []quarry.Column
+		ok   bool
+	}{
+		{[]quarry.Column{{Name: "n", Type: quarry.TypeInt}, {Name: "?column?", Type: quarry.TypeText}}, true},
+		{[]quarry.Column{{Name: "n", Type: "int; DROP"}}, false},
+		{[]quarry.Column{{Name: "n\x1b[31m", Type: quarry.TypeInt}}, false},
+		{[]quarry.Column{{Name: "n\xff", Type: quarry.TypeInt}}, false},
+	} {
+		err := checkDecoded(&quarry.Table{Columns: tc.cols})
+		if (err == nil) != tc.ok {
+			t.Errorf("%+v: error %v, want ok %v", tc.cols, err, tc.ok)
+		}
+	}
+}

@@ -5,11 +5,13 @@ import (
 	"compress/flate"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -103,6 +105,9 @@ func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, 
 		if err != nil {
 			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be read: %s", name, sanitize(err.Error()))
 		}
+		if err := checkDecoded(t); err != nil {
+			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be used: %s", name, sanitize(err.Error()))
+		}
 		t.Truncated, _ = er.Resource.Meta["truncated"].(bool)
 		return t, nil
 	}
@@ -176,3 +181,29 @@ func sanitize(s string) string { return quarry.Clean(s, maxMessage) }
 
 // short is sanitize for names quarry repeats (tools, commands, headers).
 func short(s string) string { return sanitize(s) }
+
+// checkDecoded holds a decoded result to what quarry's own encoder
+// writes, since any server may list the binary tool: column names that
+// are text without control characters, and types quarry knows. Its values are already of the
+// kinds any connector gives (DecodeTable reads no others), and a value
+// need not match its column's type: SQLite's need not either.
+func checkDecoded(t *quarry.Table) error {
+	for i, c := range t.Columns {
+		if !utf8.ValidString(c.Name) || strings.ContainsFunc(c.Name, unicode.IsControl) {
+			return fmt.Errorf("column %d has a name that is not printable text", i+1)
+		}
+		if !knownType(c.Type) {
+			return fmt.Errorf("column %q has the unknown type %q", c.Name, short(string(c.Type)))
+		}
+	}
+	return nil
+}
+
+func knownType(t quarry.Type) bool {
+	switch t {
+	case quarry.TypeUnknown, quarry.TypeBool, quarry.TypeInt, quarry.TypeBigInt, quarry.TypeDecimal, quarry.TypeFloat, quarry.TypeText,
+		quarry.TypeBytes, quarry.TypeDate, quarry.TypeTimestamp, quarry.TypeTime, quarry.TypeInterval, quarry.TypeJSON, quarry.TypeArray:
+		return true
+	}
+	return false
+}
