@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/connector/connectortest"
@@ -589,6 +590,60 @@ func TestMCPConnectorOnPostgres(t *testing.T) {
 	r = quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT count(*) FROM cmd_orders")
 	if r.stdout != "count\n100\n" {
 		t.Errorf("rows changed: %q", r.stdout)
+	}
+}
+
+// TestMCPConnectorKeepsPostgresTypes: a result of PostgreSQL's kinds of
+// value (exact decimals, the largest bigint, NaN, dates, times with and
+// without zone, intervals, JSON, arrays, bytes) reads the same through
+// `quarry connector postgres` (its binary tool) as directly, and both
+// runs keep their result (an array once could not be stored).
+func TestMCPConnectorKeepsPostgresTypes(t *testing.T) {
+	bin, _ := builtDemo(t)
+	_, url := pgProject(t)
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	table := fmt.Sprintf("cmd_types_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(context.Background(), `CREATE TABLE `+table+` (id int primary key, n numeric(12,3), big bigint, f double precision,
+	d date, ts timestamp, tz timestamptz, iv interval, j jsonb, arr int[], words text[], b bytea, t text, ok boolean, tm time);
+INSERT INTO `+table+` VALUES (1, 12345.678, 9223372036854775807, 1.5, '2026-06-30', '2026-06-30 09:30:00.123456', '2026-06-30 09:30:00+02',
+	'1 day 02:00:00', '{"a": [1,2]}', '{1,NULL,3}', '{"b c",d}', '\xdeadbeef', 'héllo, "world"', true, '13:45:00'),
+	(2, NULL, NULL, 'NaN', NULL, NULL, NULL, NULL, 'null', '{}', NULL, NULL, '', false, NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Exec(context.Background(), `DROP TABLE `+table) })
+	dirs := map[string]string{}
+	for name, conf := range map[string]string{
+		"direct": "    driver: postgres\n    url: ${PG_URL}\n    allow_privileged_role: true\n",
+		"mcp":    "    driver: mcp\n    command: quarry\n    args: [connector, postgres, --allow-privileged-role]\n    env:\n      DATABASE_URL: ${PG_URL}\n    dialect: postgres\n",
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "quarry.yaml"), []byte("version: 1\nknowledge: knowledge\nconnections:\n  pg:\n"+conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("PG_URL="+url+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		dirs[name] = dir
+	}
+	out := map[string]string{}
+	for name, dir := range dirs {
+		r := quarryProc(t, bin, dir, "run", "--format", "csv", "SELECT * FROM "+table+" ORDER BY id")
+		if r.code != 0 || strings.Contains(r.stderr, "cannot keep") {
+			t.Fatalf("%s: exit %d\n%s", name, r.code, r.stderr)
+		}
+		out[name] = r.stdout
+	}
+	if diff := cmp.Diff(out["direct"], out["mcp"]); diff != "" {
+		t.Errorf("through MCP the result differs (-direct +mcp):\n%s", diff)
+	}
+	for _, want := range []string{"9223372036854775807", `"[1,null,3]"`, `"[""b c"",""d""]"`, `\xdeadbeef`, "2026-06-30T07:30:00Z"} {
+		if !strings.Contains(out["direct"], want) {
+			t.Errorf("the result lacks %s:\n%s", want, out["direct"])
+		}
 	}
 }
 

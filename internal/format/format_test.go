@@ -313,3 +313,14 @@ func BenchmarkCSVRow(b *testing.B) {
 		w.Row(row)
 	}
 }
+
+// TestArraysAsJSON: an array or struct cell is written as JSON in CSV,
+// not as Go prints it.
+func TestArraysAsJSON(t *testing.T) {
+	if got := string(appendText(nil, []any{int64(1), "b c", nil}, "")); got != `[1,"b c",null]` {
+		t.Errorf("array = %s", got)
+	}
+	if got := string(appendText(nil, map[string]any{"a": int64(1)}, "")); got != `{"a":1}` {
+		t.Errorf("struct = %s", got)
+	}
+}

@@ -63,6 +63,11 @@ func appendText(b []byte, v any, null string) []byte {
 		return appendFloat(b, float64(x))
 	case json.RawMessage:
 		return append(b, x...)
+	case []any, map[string]any:
+		// Arrays and structs as JSON: [1,2,null], not Go's [1 2 <nil>].
+		if j, err := json.Marshal(x); err == nil {
+			return append(b, j...)
+		}
 	}
 	return fmt.Append(b, v)
 }

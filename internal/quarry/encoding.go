@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -23,11 +24,16 @@ import (
 //	  'x' str                      []byte
 //	  'T' 8 bytes seconds, 4 nanos time.Time as a UTC instant
 //	  'j' str                      json.RawMessage
+//	  'a' str                      []any or map[string]any (arrays, structs), as JSON
 //
 // where str is uvarint(length) followed by the bytes. Every row has exactly
 // as many values as there are columns. The encoding is stored as is and
 // hashed, so it never changes; a new layout gets a new header.
 const resultHeader = "quarry-result/1\n"
+
+// maxEmptyRows bounds the rows of a result without columns, which no
+// query returns; a longer count is a damaged or hostile encoding.
+const maxEmptyRows = 1 << 16
 
 // EncodeTable returns the canonical encoding of t's columns and rows.
 // Values must be nil, bool, int64, float64, string, []byte, time.Time or
@@ -128,6 +134,15 @@ func putValue(b *bytes.Buffer, v any) error {
 	case json.RawMessage:
 		b.WriteByte('j')
 		putString(b, string(x))
+	case []any, map[string]any:
+		// Connectors give arrays (PostgreSQL, DuckDB) and structs
+		// (DuckDB) as JSON-safe Go values.
+		j, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Errorf("an array or struct value cannot be stored: %w", err)
+		}
+		b.WriteByte('a')
+		putString(b, string(j))
 	case time.Time:
 		b.WriteByte('T')
 		put64(b, uint64(x.Unix()))
@@ -212,7 +227,12 @@ func DecodeTable(body []byte) (*Table, error) {
 		t.Columns = append(t.Columns, Column{Name: r.str(), Type: Type(r.str()), DBType: r.str()})
 	}
 	nrows := r.uvarint()
-	if nrows > uint64(len(r.buf)) && ncols > 0 {
+	switch {
+	case nrows > uint64(len(r.buf)) && ncols > 0:
+		r.fail("bad row count")
+	case ncols == 0 && nrows > maxEmptyRows:
+		// Rows of no columns take no bytes: their count alone could
+		// ask for any amount of memory.
 		r.fail("bad row count")
 	}
 	t.Rows = make([][]any, 0, min(nrows, 1<<16))
@@ -254,6 +274,12 @@ func (r *reader) value() any {
 		return []byte(r.str())
 	case 'j':
 		return json.RawMessage(r.str())
+	case 'a':
+		v, err := decodeComposite(r.str())
+		if err != nil {
+			r.fail("bad array or struct: %v", err)
+		}
+		return v
 	case 'T':
 		sec := int64(r.u64())
 		b := r.take(4)
@@ -265,4 +291,45 @@ func (r *reader) value() any {
 		r.fail("unknown value tag %q", tag[0])
 		return nil
 	}
+}
+
+// decodeComposite reads an array or struct stored as JSON back into the Go
+// values connectors give: []any or map[string]any, numbers as int64 when
+// they are integers and float64 otherwise.
+func decodeComposite(s string) (any, error) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, errors.New("more than one value")
+	}
+	switch v.(type) {
+	case []any, map[string]any:
+		return numbers(v), nil
+	}
+	return nil, errors.New("not an array or an object")
+}
+
+// numbers replaces json.Numbers in v with int64 or float64.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = numbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = numbers(x[k])
+		}
+	}
+	return v
 }
