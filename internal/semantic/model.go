@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -130,6 +131,25 @@ type Grain string
 // Cyclic reports whether g is a part of a cycle (the day of the week)
 // rather than a period whose start is a date.
 func (g Grain) Cyclic() bool { return g == GrainDayOfWeek }
+
+// End is the first day after the period of g that starts on start (weeks
+// are seven days); start itself for a grain that is not a calendar period
+// (the day of the week).
+func (g Grain) End(start time.Time) time.Time {
+	switch g {
+	case GrainDay:
+		return start.AddDate(0, 0, 1)
+	case GrainWeek:
+		return start.AddDate(0, 0, 7)
+	case GrainMonth:
+		return start.AddDate(0, 1, 0)
+	case GrainQuarter:
+		return start.AddDate(0, 3, 0)
+	case GrainYear:
+		return start.AddDate(1, 0, 0)
+	}
+	return start
+}
 
 // Words is the grain as it is read: "day of week".
 func (g Grain) Words() string { return strings.ReplaceAll(string(g), "_", " ") }

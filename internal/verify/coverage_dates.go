@@ -200,28 +200,12 @@ func unfinishedRows(in Input) (Check, bool) {
 			}
 		}
 		next := in.AsOf.AddDate(0, 0, 1)
-		if last.IsZero() || last.After(in.AsOf) || !periodEnd(last, g).After(next) {
+		if last.IsZero() || last.After(in.AsOf) || !g.End(last).After(next) {
 			continue
 		}
 		return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", g, in.AsOf.Format("2006-01-02"))}, true
 	}
 	return Check{}, false
-}
-
-// periodEnd is the first day after the period of grain that starts on
-// start.
-func periodEnd(start time.Time, g semantic.Grain) time.Time {
-	switch g {
-	case semantic.GrainWeek:
-		return start.AddDate(0, 0, 7)
-	case semantic.GrainMonth:
-		return start.AddDate(0, 1, 0)
-	case semantic.GrainQuarter:
-		return start.AddDate(0, 3, 0)
-	case semantic.GrainYear:
-		return start.AddDate(1, 0, 0)
-	}
-	return start.AddDate(0, 0, 1)
 }
 
 // dayOf reads a period cell as the day it starts: a time, or text that
@@ -345,7 +329,7 @@ func (c *cover) open(from, to time.Time) bool {
 		return false
 	}
 	for _, g := range []semantic.Grain{semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear} {
-		if startsPeriod(from, g) && periodEnd(from, g).Equal(to) {
+		if startsPeriod(from, g) && g.End(from).Equal(to) {
 			return false
 		}
 	}

@@ -141,17 +141,7 @@ func seasonOf(g semantic.Grain) (season, error) {
 }
 
 // PeriodEnd is the first day after the period that starts on start.
-func PeriodEnd(start time.Time, g semantic.Grain) time.Time {
-	switch g {
-	case semantic.GrainDay:
-		return start.AddDate(0, 0, 1)
-	case semantic.GrainWeek:
-		return start.AddDate(0, 0, 7)
-	case semantic.GrainMonth:
-		return start.AddDate(0, 1, 0)
-	}
-	return start
-}
+func PeriodEnd(start time.Time, g semantic.Grain) time.Time { return g.End(start) }
 
 // PeriodStart is the first day of the period holding t: the day, the
 // Monday of its week, the first of its month.
