@@ -251,6 +251,11 @@ func (r *rows) next() bool {
 		r.finish()
 		return false
 	}
+	// The driver appends a BLOB into the []byte it finds in its slot:
+	// left there, the last row's blob would be overwritten, under any
+	// caller that kept that row (a result kept in the state, an MCP
+	// answer). Each row gets new ones.
+	clear(r.buf)
 	if err := r.stmt.Columns(r.buf...); err != nil {
 		r.err = r.stepError(err)
 		r.finish()

@@ -11,6 +11,7 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/connectortest"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -281,4 +282,17 @@ func TestStreamingMemory(t *testing.T) {
 		t.Errorf("heap in use reached %d MB while streaming; rows are being buffered", peak>>20)
 	}
 	t.Logf("peak heap in use while streaming %d rows: %.1f MB", total, float64(peak)/(1<<20))
+}
+
+// TestKeptRowsKeepTheirBlobs: a caller that keeps rows (the state keeps
+// results, MCP answers whole ones) keeps each row's own blob, not the
+// bytes the next row wrote over it.
+func TestKeptRowsKeepTheirBlobs(t *testing.T) {
+	c := open(t, makeDB(t, `CREATE TABLE b (n INTEGER, v BLOB);
+INSERT INTO b VALUES (1, X'00'), (2, X'01'), (3, X'0001'), (4, X'0108'), (5, NULL), (6, X'FFFF')`), Options{})
+	tab := connectortest.Collect(t, c, "SELECT v FROM b ORDER BY n", connector.QueryOptions{})
+	want := [][]any{{[]byte{0}}, {[]byte{1}}, {[]byte{0, 1}}, {[]byte{1, 8}}, {nil}, {[]byte{0xff, 0xff}}}
+	if diff := cmp.Diff(want, tab.Rows); diff != "" {
+		t.Errorf("kept rows (-want +got):\n%s", diff)
+	}
 }
