@@ -165,8 +165,9 @@ func putFloat(b *bytes.Buffer, f float64) {
 
 // reader decodes the canonical encoding; the first error sticks.
 type reader struct {
-	buf []byte
-	err error
+	buf    []byte
+	err    error
+	nested int64 // bytes of arrays and structs still allowed; 0: no bound
 }
 
 func (r *reader) fail(format string, args ...any) {
@@ -213,14 +214,30 @@ func (r *reader) u64() uint64 {
 
 // DecodeTable reads an encoding made by EncodeTable. Truncated is not part
 // of the encoding; the caller restores it.
-func DecodeTable(body []byte) (*Table, error) {
-	r := &reader{buf: body}
+func DecodeTable(body []byte) (*Table, error) { return DecodeTableWithin(body, DecodeLimits{}) }
+
+// DecodeLimits bound what DecodeTableWithin makes of an encoding that may
+// be hostile (an MCP server's answer): every byte of the encoding can
+// cost tens of bytes of memory once decoded. Zero means no bound.
+type DecodeLimits struct {
+	MaxRows        int64 // rows read; the rest are left and the table is marked truncated
+	MaxColumns     int64 // more columns are refused
+	MaxCells       int64 // more values in the rows read are refused
+	MaxNestedBytes int64 // more bytes of arrays and structs, all told, are refused
+}
+
+// DecodeTableWithin is DecodeTable within lim.
+func DecodeTableWithin(body []byte, lim DecodeLimits) (*Table, error) {
+	r := &reader{buf: body, nested: lim.MaxNestedBytes}
 	if string(r.take(uint64(len(resultHeader)))) != resultHeader {
 		return nil, errors.New("not a quarry result encoding")
 	}
 	ncols := r.uvarint()
-	if ncols > uint64(len(r.buf)) {
+	switch {
+	case ncols > uint64(len(r.buf)):
 		r.fail("bad column count")
+	case lim.MaxColumns > 0 && ncols > uint64(lim.MaxColumns):
+		r.fail("more than %d columns", lim.MaxColumns)
 	}
 	t := &Table{Columns: make([]Column, 0, min(ncols, 1<<16))}
 	for i := uint64(0); i < ncols && r.err == nil; i++ {
@@ -235,15 +252,22 @@ func DecodeTable(body []byte) (*Table, error) {
 		// ask for any amount of memory.
 		r.fail("bad row count")
 	}
-	t.Rows = make([][]any, 0, min(nrows, 1<<16))
-	for i := uint64(0); i < nrows && r.err == nil; i++ {
+	read := nrows
+	if lim.MaxRows > 0 && read > uint64(lim.MaxRows) {
+		read, t.Truncated = uint64(lim.MaxRows), true
+	}
+	if lim.MaxCells > 0 && ncols > 0 && read > uint64(lim.MaxCells)/ncols {
+		r.fail("more than %d values", lim.MaxCells)
+	}
+	t.Rows = make([][]any, 0, min(read, 1<<16))
+	for i := uint64(0); i < read && r.err == nil; i++ {
 		row := make([]any, ncols)
 		for j := range row {
 			row[j] = r.value()
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	if r.err == nil && len(r.buf) > 0 {
+	if r.err == nil && len(r.buf) > 0 && !t.Truncated {
 		r.fail("%d bytes after the last row", len(r.buf))
 	}
 	if r.err != nil {
@@ -275,7 +299,15 @@ func (r *reader) value() any {
 	case 'j':
 		return json.RawMessage(r.str())
 	case 'a':
-		v, err := decodeComposite(r.str())
+		j := r.str()
+		if r.nested > 0 {
+			if int64(len(j)) > r.nested {
+				r.fail("arrays and structs over the bound")
+				return nil
+			}
+			r.nested -= int64(len(j))
+		}
+		v, err := decodeComposite(j)
 		if err != nil {
 			r.fail("bad array or struct: %v", err)
 		}

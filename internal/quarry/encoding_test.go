@@ -40,3 +40,33 @@ func TestEncodeArraysAndStructs(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeWithin: an encoding that may be hostile is read within
+// bounds: rows past MaxRows are left (the table is truncated), and too
+// many columns, values or bytes of arrays are refused.
+func TestDecodeWithin(t *testing.T) {
+	rows := make([][]any, 1000)
+	for i := range rows {
+		rows[i] = []any{nil, []any{int64(i)}}
+	}
+	body, err := EncodeTable(&Table{Columns: []Column{{Name: "n", Type: TypeInt}, {Name: "a", Type: TypeArray}}, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := DecodeTableWithin(body, DecodeLimits{MaxRows: 10})
+	if err != nil || len(tab.Rows) != 10 || !tab.Truncated {
+		t.Errorf("MaxRows 10: %v rows, truncated %v, %v", len(tab.Rows), tab != nil && tab.Truncated, err)
+	}
+	if tab, err := DecodeTableWithin(body, DecodeLimits{MaxRows: 1000}); err != nil || len(tab.Rows) != 1000 || tab.Truncated {
+		t.Errorf("MaxRows 1000 of 1000: %v", err)
+	}
+	for name, lim := range map[string]DecodeLimits{
+		"columns": {MaxColumns: 1},
+		"cells":   {MaxCells: 1999},
+		"nested":  {MaxNestedBytes: 100},
+	} {
+		if _, err := DecodeTableWithin(body, lim); err == nil {
+			t.Errorf("%s: over its bound, decoded", name)
+		}
+	}
+}

@@ -324,7 +324,7 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 	args[s.sqlArg] = sql
 	var t *quarry.Table
 	if s.binary != "" {
-		t, err = c.callBinary(callCtx, s, args, opts.Timeout)
+		t, err = c.callBinary(callCtx, s, args, opts)
 	} else {
 		t, err = c.call(callCtx, s, s.tool, args, opts.Timeout)
 	}

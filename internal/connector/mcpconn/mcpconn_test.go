@@ -268,6 +268,19 @@ func TestBinaryTwin(t *testing.T) {
 	}
 	_, err = open(t, child(t, "binary-bomb")).Query(ctx, "SELECT 1", connector.QueryOptions{})
 	expectErr(t, err, quarry.KindQuery, "larger than")
+	// Thirty million NULLs: the rows a query may return are read, the
+	// rest left; with no cap, the values are too many.
+	nulls := open(t, child(t, "binary-nulls"))
+	rs, err = nulls.Query(ctx, "SELECT 1", connector.QueryOptions{MaxRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ = rs.(connector.Truncator)
+	if _, rows := readAll(t, rs); len(rows) != 100 || !tr.Truncated() {
+		t.Errorf("%d rows, want 100 and truncated", len(rows))
+	}
+	_, err = nulls.Query(ctx, "SELECT 1", connector.QueryOptions{})
+	expectErr(t, err, quarry.KindQuery, "more than")
 }
 
 // TestCheckDecoded: a binary result from a server that is not quarry's
@@ -277,7 +290,7 @@ func TestCheckDecoded(t *testing.T) {
 		cols []quarry.Column
 		ok   bool
 	}{
-		{[]quarry.Column{{Name: "n", Type: quarry.TypeInt}, {Name: "?column?", Type: quarry.TypeText}}, true},
+		{[]quarry.Column{{Name: "n", Type: quarry.TypeInt}, {Name: "?column?", Type: quarry.TypeText}, {Name: "tab\tx\nnl", Type: quarry.TypeText}}, true},
 		{[]quarry.Column{{Name: "n", Type: "int; DROP"}}, false},
 		{[]quarry.Column{{Name: "n\x1b[31m", Type: quarry.TypeInt}}, false},
 		{[]quarry.Column{{Name: "n\xff", Type: quarry.TypeInt}}, false},

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -78,7 +77,8 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 
 // callBinary calls the binary twin of run_query and decodes its result
 // (connector.BinaryQueryTool).
-func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, timeout time.Duration) (*quarry.Table, error) {
+func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, opts connector.QueryOptions) (*quarry.Table, error) {
+	timeout := opts.Timeout
 	res, err := c.callRaw(ctx, s, s.binary, args, timeout)
 	if err != nil {
 		return nil, err
@@ -101,18 +101,33 @@ func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, 
 		if len(enc) > normalize.MaxBytes {
 			return nil, tooLarge(name)
 		}
-		t, err := quarry.DecodeTable(enc)
+		// Within what a result may hold, so that a few kilobytes of
+		// values that take no bytes (NULLs) cannot ask for gigabytes.
+		t, err := quarry.DecodeTableWithin(enc, quarry.DecodeLimits{MaxRows: opts.MaxRows, MaxColumns: maxColumns, MaxCells: maxCells, MaxNestedBytes: maxNestedBytes})
 		if err != nil {
 			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be read: %s", name, sanitize(err.Error()))
 		}
 		if err := checkDecoded(t); err != nil {
 			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be used: %s", name, sanitize(err.Error()))
 		}
-		t.Truncated, _ = er.Resource.Meta["truncated"].(bool)
+		if more, _ := er.Resource.Meta["truncated"].(bool); more {
+			t.Truncated = true
+		}
 		return t, nil
 	}
 	return nil, quarry.Errorf(quarry.KindQuery, "connection %q: tool %q answered no result of type %s", name, short(s.binary), connector.ResultMIME)
 }
+
+// Bounds of a binary result beyond its row cap: more columns than any
+// database returns (PostgreSQL stops at 1,664, SQLite by default at
+// 2,000), more values than 100,000 rows of 80 columns, and arrays and
+// structs of more than 8 MiB of JSON (each of whose bytes costs tens once
+// decoded).
+const (
+	maxColumns     = 32_767
+	maxCells       = 8 << 20
+	maxNestedBytes = 8 << 20
+)
 
 func tooLarge(name string) error {
 	return quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is larger than %s; add a LIMIT or aggregate", name, size(normalize.MaxBytes))
@@ -184,12 +199,13 @@ func short(s string) string { return sanitize(s) }
 
 // checkDecoded holds a decoded result to what quarry's own encoder
 // writes, since any server may list the binary tool: column names that
-// are text without control characters, and types quarry knows. Its values are already of the
+// are text without control characters but for whitespace (SQLite gives
+// an alias with a tab as it is), and types quarry knows. Its values are already of the
 // kinds any connector gives (DecodeTable reads no others), and a value
 // need not match its column's type: SQLite's need not either.
 func checkDecoded(t *quarry.Table) error {
 	for i, c := range t.Columns {
-		if !utf8.ValidString(c.Name) || strings.ContainsFunc(c.Name, unicode.IsControl) {
+		if !utf8.ValidString(c.Name) || strings.ContainsFunc(c.Name, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' }) {
 			return fmt.Errorf("column %d has a name that is not printable text", i+1)
 		}
 		if !knownType(c.Type) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -93,7 +94,7 @@ func runChild(kind string) int {
 			time.Sleep(time.Hour)
 			return nil, nil
 		})
-	case "binary", "binary-bomb":
+	case "binary", "binary-bomb", "binary-nulls":
 		// quarry's connector pair: run_query answers JSON, its binary
 		// twin the encoded result; the JSON one says so, so that a test
 		// can tell which answered.
@@ -101,6 +102,15 @@ func runChild(kind string) int {
 		addSQLTool(s, connector.BinaryQueryTool, "sql", func(string) (*mcp.CallToolResult, error) {
 			enc, _ := quarry.EncodeTable(&quarry.Table{Columns: []quarry.Column{{Name: "source", Type: quarry.TypeText}, {Name: "at", Type: quarry.TypeTimestamp}},
 				Rows: [][]any{{"binary", time.Date(2026, 6, 30, 9, 30, 0, 0, time.UTC)}}})
+			if kind == "binary-nulls" {
+				// 30 million NULLs of one column: 30 MB, a few kilobytes
+				// compressed, gigabytes if all were decoded.
+				var b bytes.Buffer
+				b.WriteString("quarry-result/1\n\x01\x01n\x03int\x00")
+				b.Write(binary.AppendUvarint(nil, 30_000_000))
+				b.Write(bytes.Repeat([]byte{'n'}, 30_000_000))
+				enc = b.Bytes()
+			}
 			if kind == "binary-bomb" {
 				// Zeros past the size a result may have inflate from a
 				// blob of a few kilobytes.
