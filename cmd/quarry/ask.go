@@ -225,28 +225,31 @@ func (a *app) printAnswer(out *analyst.AskOutcome, askErr error) {
 		fmt.Fprint(w, analyst.OutcomeOf(out, askErr).Explain()+"Run "+out.RunID+"\n")
 		return
 	}
-	md := out.Answer.Markdown
+	// Values from the database are in the answer, its reading, its SQL
+	// (a literal) and the chart's labels: none reaches the terminal as a
+	// control sequence.
+	md := narrate.Safe(out.Answer.Markdown)
 	if out.Reading != nil && out.Reading.Text != "" {
 		// How the question was read comes first: a misreading shows here
 		// before anyone reads a number.
 		if a.tty {
-			fmt.Fprintf(w, "\x1b[2mRead as: %s\x1b[0m\n\n", out.Reading.Text)
+			fmt.Fprintf(w, "\x1b[2mRead as: %s\x1b[0m\n\n", narrate.Safe(out.Reading.Text))
 		} else {
-			fmt.Fprintf(w, "Read as: %s\n\n", out.Reading.Text)
+			fmt.Fprintf(w, "Read as: %s\n\n", narrate.Safe(out.Reading.Text))
 		}
 	}
 	if !a.tty {
 		fmt.Fprintln(w, strings.TrimRight(md, "\n"))
 		fmt.Fprintf(w, "\n```sql\n%s\n```\n\nRun %s · %s · %s · as of %s\n",
-			strings.TrimSpace(out.SQL), out.RunID, narrate.Rows(out.Rows), shortDuration(out.Duration), out.AsOf)
+			narrate.Safe(strings.TrimSpace(out.SQL)), out.RunID, narrate.Rows(out.Rows), shortDuration(out.Duration), out.AsOf)
 		return
 	}
 	fmt.Fprint(w, narrate.Terminal(md, true))
 	if out.Answer.Chart.Kind != "" && out.Answer.Chart.Kind != narrate.ChartNone {
 		fmt.Fprintln(w)
-		fmt.Fprint(w, chart.RenderTerminal(out.Answer.Chart, min(a.width, 100)))
+		fmt.Fprint(w, narrate.Safe(chart.RenderTerminal(out.Answer.Chart, min(a.width, 100))))
 	}
-	fmt.Fprintf(w, "\nSQL\n%s\n", terminalSQL(out.SQL))
+	fmt.Fprintf(w, "\nSQL\n%s\n", terminalSQL(narrate.Safe(out.SQL)))
 	fmt.Fprintf(w, "\x1b[2mRun %s · %s · %s · as of %s\x1b[0m\n", out.RunID, narrate.Rows(out.Rows), shortDuration(out.Duration), out.AsOf)
 }
 

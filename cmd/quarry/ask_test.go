@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -9,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -342,5 +346,37 @@ func TestEvalRetrieval(t *testing.T) {
 	}
 	if r := quarryCmd(t, "", "eval", "--retrieval", "--tables", "0"); r.code != quarry.ExitUsage {
 		t.Errorf("eval --retrieval with no catalog: exit %d", r.code)
+	}
+}
+
+// TestAskPrintsNoEscapesFromTheData: a database value holding terminal
+// escape sequences (a clipboard write, a clear screen, a carriage return)
+// is shown inert in the answer, its table and its chart.
+func TestAskPrintsNoEscapesFromTheData(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	if err := os.CopyFS(dir, os.DirFS(demoProject(t))); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite3.Open(filepath.Join(dir, "demo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Exec(`UPDATE orders SET channel = char(27) || ']52;c;cHduZWQ=' || char(7) || char(27) || '[2J' || channel || char(13) WHERE channel = 'web'`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-C", dir, "ask", "--as-of", "2026-06-30", "revenue by channel last year"}, nil, &out, &errb, func(string) (string, bool) { return "", false })
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, c := range []string{"\x1b", "\x07", "\r"} {
+		if strings.Contains(out.String()+errb.String(), c) {
+			t.Errorf("the output holds %q:\n%q", c, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "\ufffd[2Jweb") {
+		t.Errorf("the value is not shown inert:\n%s", out.String())
 	}
 }

@@ -17,9 +17,10 @@ const (
 func Plain(md string) string { return Terminal(md, false) }
 
 // Terminal renders the Markdown of an answer for a terminal. With color,
-// bold text is ANSI bold; without, it is plain.
+// bold text is ANSI bold; without, it is plain. What the data put in the
+// answer cannot reach the terminal as control sequences (Safe).
 func Terminal(md string, color bool) string {
-	lines := strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n")
+	lines := strings.Split(Safe(strings.ReplaceAll(md, "\r\n", "\n")), "\n")
 	var b strings.Builder
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
@@ -195,4 +196,35 @@ func SQLBlock(sql string) string {
 	}
 	fence := strings.Repeat("`", max(3, longest+1))
 	return fence + "sql\n" + body + "\n" + fence + "\n"
+}
+
+// Safe makes text that holds values from a database safe to print to a
+// terminal: line breaks and tabs stay; other control characters (an
+// escape sequence could write the clipboard, clear the screen or move the
+// cursor), carriage returns, bidirectional overrides and invalid UTF-8
+// become U+FFFD.
+func Safe(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c >= utf8.RuneSelf {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"), r < 0x20, r >= 0x7f && r < 0xa0,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

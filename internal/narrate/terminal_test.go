@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,26 @@ func TestSQLBlock(t *testing.T) {
 		if got := SQLBlock(tt.sql); got != tt.want {
 			t.Errorf("SQLBlock(%q) = %q, want %q", tt.sql, got, tt.want)
 		}
+	}
+}
+
+// TestSafe: escape sequences, bells, carriage returns, bidirectional
+// overrides and invalid UTF-8 from the data never reach a terminal; line
+// breaks, tabs, accents and a real U+FFFD stay.
+func TestSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"web":                                "web",
+		"\x1b]52;c;cHduZWQ=\x07\x1b[2Jweb\r": "\ufffd]52;c;cHduZWQ=\ufffd\ufffd[2Jweb\ufffd",
+		"a\tb\nc":                            "a\tb\nc",
+		"Zoë \u202eevil\u202c":               "Zoë \ufffdevil\ufffd",
+		"bad \xff byte, real \ufffd":         "bad \ufffd byte, real \ufffd",
+		"nul\x00 c1\u009b":                   "nul\ufffd c1\ufffd",
+	} {
+		if got := Safe(in); got != want {
+			t.Errorf("Safe(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Terminal("| channel | n |\n| --- | ---: |\n| \x1b[2Jweb | 1 |\n", true); strings.Contains(got, "\x1b[2J") {
+		t.Errorf("Terminal kept the data's escape: %q", got)
 	}
 }
