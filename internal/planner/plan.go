@@ -70,6 +70,8 @@ type state struct {
 	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
 	supLinked  bool          // a superlative of a column said after a verb of a link
 	both       bool          // "both cats and dogs": each value on its own, all required
+	breakdown  bool          // "break down …": a grouping must be named
+	howDoing   bool          // "how are we doing on …": a metric must be named
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
 	raw        string        // the question as asked
@@ -227,6 +229,14 @@ func (p *Planner) walk(items []item, st *state) {
 			if kw == "filler" {
 				continue
 			}
+			if kw == "breakverb" {
+				st.breakdown = true
+				continue
+			}
+			if kw == "howdoing" {
+				st.howDoing = true
+				continue
+			}
 		}
 		if pendingNone != "" && it.kind != itKw {
 			// "never ordered", "no orders", "without any tickets"
@@ -370,9 +380,11 @@ func (p *Planner) walk(items []item, st *state) {
 			case strings.HasPrefix(kw, "grain:"):
 				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
 			case strings.HasPrefix(kw, "unit:"):
-				if byMode || prevKw == "rows" {
+				// "best month for revenue", "worst week": one period, ranked.
+				ranked := (prevKw == "top" || prevKw == "bottom") && singular(it.text) == it.text
+				if byMode || prevKw == "rows" || ranked {
 					st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "unit:")))
-					if prevKw == "rows" && singular(it.text) == it.text {
+					if (prevKw == "rows" || ranked) && singular(it.text) == it.text {
 						st.oneGrain = true // "which month had the highest revenue"
 					}
 				} else {

@@ -195,6 +195,12 @@ func keywords() map[string]string {
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
 	set("filler", "signed up", "sign up", "signing up", "set up", "either")
+	// "break down orders by channel": the grouping the "by" names; with
+	// none, refused (finish.go).
+	set("breakverb", "break down", "break out", "split out")
+	// "how are we doing on revenue": the measure named, read as asked;
+	// without one, refused (finish.go).
+	set("howdoing", "doing", "looking", "tracking", "performing")
 	set("both", "both")
 	set("when", "when", "what date", "which date", "what day", "which day")
 	set("sortby", "ordered by", "sorted by", "sort by", "sorted on", "in order of", "ordered according to", "sorted according to", "arranged by", "ranked by", "order them by", "sort them by", "order the results by", "sort the results by")
@@ -228,7 +234,7 @@ func stopwords() map[string]bool {
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within
 		bring brings bringing generate generates generating earn earns earning drive drives driving
-		makes making`) {
+		makes making gets getting`) {
 		m[w] = true
 	}
 	return m
@@ -335,6 +341,12 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 				continue
 			}
 		}
+		// "average satisfaction score": an aggregate word and the longer
+		// term after it ("satisfaction score"), not a measure named with
+		// the word ("average satisfaction") and a word left over.
+		if bestK > 0 && bestL > bestK && aggregateKw(kw) && p.termEndsAfter(toks[:i+limit], i+bestK, i+bestL) {
+			bestL = 0
+		}
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
@@ -363,6 +375,22 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		}
 	}
 	return p.bindNamed(p.absorbVerbs(mergeAliases(items)))
+}
+
+// aggregateKw reports whether kw is a keyword of an aggregate.
+func aggregateKw(kw string) bool {
+	return kw == "count" || kw == "sum" || kw == "avg" || kw == "min" || kw == "max"
+}
+
+// termEndsAfter reports whether a known term starts at from and ends past
+// end.
+func (p *Planner) termEndsAfter(toks []token, from, end int) bool {
+	for n := min(len(toks)-from, p.lex.maxLen); n >= 1 && from+n > end; n-- {
+		if s, ok := p.lex.get(join(toks[from : from+n])); ok && !ownOnly(s) {
+			return true
+		}
+	}
+	return false
 }
 
 func howMuch(toks []token) bool {

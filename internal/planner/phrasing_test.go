@@ -1,0 +1,76 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
+)
+
+// TestEverydayPhrasing: the ways a manager words a question around its
+// measure ("how are we doing on revenue", "break down orders by channel",
+// "the best month for revenue", "average satisfaction score") are read as
+// the measure asked, and each stays refused where the words leave out what
+// to measure or group by.
+func TestEverydayPhrasing(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for _, tc := range []struct {
+		q      string
+		want   []string // fragments of the plan (query and SQL)
+		refuse string   // a fragment of the refusal, when refused
+	}{
+		// "How … doing / looking / tracking / performing" with a metric
+		// named: that metric, as the rest of the question qualifies it.
+		{q: "how are we doing on revenue this quarter", want: []string{`"metrics":["revenue"]`, `"from":"2026-04-01","to":"2026-07-01"`}},
+		{q: "how is revenue looking this year", want: []string{`"metrics":["revenue"]`, `"from":"2026-01-01"`}},
+		{q: "how is the store channel performing on revenue this year", want: []string{`"metrics":["revenue"]`, `"values":["store"]`}},
+		{q: "how are we tracking on new customers this month", want: []string{`"metrics":["customers"]`, `"from":"2026-06-01"`}},
+		// Without a metric, how well is no count of rows.
+		{q: "how are our products doing", refuse: "without naming a measure"},
+		{q: "how are we doing in Germany", refuse: "without naming a measure"},
+		{q: "how is the web channel doing", refuse: "without naming a measure"},
+		{q: "how are customers doing", refuse: "without naming a measure"},
+		{q: "how are tickets looking", refuse: "without naming a measure"},
+		// "break down … by": the grouping the "by" names; none named,
+		// refused rather than answered as a total.
+		{q: "break down orders by channel for last year", want: []string{`"metrics":["orders"]`, `"dimensions":[{"name":"channel"}]`, `"from":"2025-01-01"`}},
+		{q: "break out tickets by priority", want: []string{`"dimensions":[{"name":"priority"}]`}},
+		{q: "break down orders", refuse: "needs what to break it down by"},
+		{q: "break down revenue this year", refuse: "needs what to break it down by"},
+		// "gets" as "get": a verb that carries nothing here.
+		{q: "which ticket category gets the most complaints", want: []string{`"metrics":["tickets"]`, `"limit":1`, `"desc":true`}},
+		// "the best month for revenue": one period, ranked by the measure.
+		{q: "best month for revenue this year", want: []string{`"grain":"month"`, `"limit":1`, `"desc":true`, `"metrics":["revenue"]`}},
+		{q: "best week for revenue last month", want: []string{`"grain":"week"`, `"limit":1`}},
+		{q: "what was our best month this year", refuse: "what to rank by"},
+		{q: "best months for revenue", refuse: "not terms quarry knows"},
+		// An aggregate word and the longer term after it.
+		{q: "average satisfaction score by ticket category", want: []string{"AVG(support_tickets.satisfaction)", `"dimensions":[{"name":"ticket_category"}]`}},
+		{q: "average satisfaction score", want: []string{"AVG(support_tickets.satisfaction)"}},
+		{q: "number of orders placed last month", want: []string{`"metrics":["orders"]`, `"from":"2026-05-01"`}},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			text := planText(f.Model, tc.q, pl)
+			if tc.refuse != "" {
+				if pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, tc.refuse) {
+					t.Errorf("want a refusal saying %q, got\n%s", tc.refuse, text)
+				}
+				return
+			}
+			if pl.Kind != KindMetric {
+				t.Fatalf("want a metric plan, got\n%s", text)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("want %s in\n%s", w, text)
+				}
+			}
+		})
+	}
+}
