@@ -53,6 +53,21 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "average satisfaction score by ticket category", want: []string{"AVG(support_tickets.satisfaction)", `"dimensions":[{"name":"ticket_category"}]`}},
 		{q: "average satisfaction score", want: []string{"AVG(support_tickets.satisfaction)"}},
 		{q: "number of orders placed last month", want: []string{`"metrics":["orders"]`, `"from":"2026-05-01"`}},
+		// A verb of bringing in money after "did", with a measure of money
+		// named: read past, as it is after the subject.
+		{q: "how much revenue did the web channel bring in last month", want: []string{`"metrics":["revenue"]`, `"values":["web"]`, `"from":"2026-05-01"`}},
+		{q: "how much revenue did Germany generate this year", want: []string{`"values":["Germany"]`}},
+		{q: "how much did the web channel bring in last month", refuse: "is a verb"},
+		{q: "how many orders did the web channel bring in", refuse: "is a verb"},
+		{q: "how much revenue did German customers return", refuse: "is a verb"},
+		// "with a", "have a", "used a" before a text column: the rows
+		// whose column is set, never the column listed for every row.
+		{q: "how many orders used a discount code", want: []string{`{"field":"discount_code","op":"is_not_null"}`}},
+		{q: "how many orders had a coupon in 2025", want: []string{`"op":"is_not_null"`, `"from":"2025-01-01"`}},
+		{q: "revenue from orders with a discount code this year", want: []string{`"metrics":["revenue"]`, `"op":"is_not_null"`}},
+		{q: "orders with a discount code by channel", want: []string{`"dimensions":[{"name":"channel"}]`, `"op":"is_not_null"`}},
+		{q: "orders with a discount code of WELCOME10", want: []string{`"values":["WELCOME10"]`}},
+		{q: "how many customers with a discount code", refuse: "not a single related row"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
@@ -63,7 +78,7 @@ func TestEverydayPhrasing(t *testing.T) {
 				}
 				return
 			}
-			if pl.Kind != KindMetric {
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
 				t.Fatalf("want a metric plan, got\n%s", text)
 			}
 			for _, w := range tc.want {
@@ -72,5 +87,20 @@ func TestEverydayPhrasing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWithAList: "orders with a promo code" lists the orders that have
+// one; it listed every order's code, most of them empty (a wrong answer
+// at full confidence).
+func TestWithAList(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := New(f.Model, nil).Plan("orders with a promo code last month", asOf)
+	text := planText(f.Model, "orders with a promo code last month", pl)
+	if pl.Kind != KindRows || !strings.Contains(text, "orders.discount_code IS NOT NULL") {
+		t.Errorf("want the orders whose discount code is set, got\n%s", text)
 	}
 }

@@ -28,6 +28,9 @@ type term struct {
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
 	against string
+	// withA marks a column named after "with a", "have a" or "used a":
+	// the rows that have one ("orders with a promo code").
+	withA bool
 }
 
 // state is what one pass over the question collected.
@@ -169,6 +172,7 @@ func (p *Planner) walk(items []item, st *state) {
 	// customers in Berlin" says whose, not how to group.
 	agent := map[*item]bool{}
 	prevStop, made := "", false
+	withA := afterWithA(items)
 	for i := range items {
 		for _, w := range strings.Fields(items[i].text) {
 			if creationVerbs[w] && w != "have" && w != "had" && w != "get" && w != "got" {
@@ -514,7 +518,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == ""}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj = true
 			}
