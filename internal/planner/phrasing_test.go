@@ -68,6 +68,12 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "orders with a discount code by channel", want: []string{`"dimensions":[{"name":"channel"}]`, `"op":"is_not_null"`}},
 		{q: "orders with a discount code of WELCOME10", want: []string{`"values":["WELCOME10"]`}},
 		{q: "how many customers with a discount code", refuse: "not a single related row"},
+		// The most common (or most used) value is a value: the rows
+		// without one are no group of it (most orders have no code, and
+		// the answer was NULL).
+		{q: "most used promo code", want: []string{`"dimensions":[{"name":"discount_code"}]`, `{"field":"discount_code","op":"is_not_null"}`, `"limit":1`}},
+		{q: "what's the most common discount code", want: []string{`"op":"is_not_null"`, `"limit":1`}},
+		{q: "most used product", refuse: "which rows make a products common"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
