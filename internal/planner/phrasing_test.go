@@ -74,6 +74,14 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "most used promo code", want: []string{`"dimensions":[{"name":"discount_code"}]`, `{"field":"discount_code","op":"is_not_null"}`, `"limit":1`}},
 		{q: "what's the most common discount code", want: []string{`"op":"is_not_null"`, `"limit":1`}},
 		{q: "most used product", refuse: "which rows make a products common"},
+		// "best selling": the measure the verb names (units sold, as
+		// "products selling the most" reads it); the ranking for a plural,
+		// the one first for a singular.
+		{q: "best selling products this year", want: []string{`"metrics":["units_sold"]`, `"desc":true`, `"from":"2026-01-01"`}},
+		{q: "what are our top selling categories", want: []string{`"metrics":["units_sold"]`, `"dimensions":[{"name":"category"}]`, `"desc":true`}},
+		{q: "best selling category last month", want: []string{`"metrics":["units_sold"]`, `"limit":1`}},
+		{q: "top 3 best selling categories in 2025", want: []string{`"metrics":["units_sold"]`, `"limit":3`}},
+		{q: "best selling product in each category", refuse: "within each group"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
@@ -108,5 +116,14 @@ func TestWithAList(t *testing.T) {
 	text := planText(f.Model, "orders with a promo code last month", pl)
 	if pl.Kind != KindRows || !strings.Contains(text, "orders.discount_code IS NOT NULL") {
 		t.Errorf("want the orders whose discount code is set, got\n%s", text)
+	}
+}
+
+// TestBestSellingNoVerb: without one measure named by the verb, "best
+// selling" has nothing to rank by and stays refused.
+func TestBestSellingNoVerb(t *testing.T) {
+	pl := New(formsModel(), nil).Plan("best selling companies", asOf)
+	if pl.Kind == KindMetric || pl.Kind == KindRows {
+		t.Errorf("want a refusal, got %s: %s", pl.Kind, planText(formsModel(), "best selling companies", pl))
 	}
 }

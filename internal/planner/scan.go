@@ -351,6 +351,21 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
 			i += bestL
+		case bestK > 0 && kw == "max" && strings.HasSuffix(join(toks[i:i+bestK]), "selling"):
+			// "best selling products": the most of the measure the verb
+			// names, as "products selling the most" reads it; with no one
+			// such measure, nothing to rank by.
+			// "best selling products" ranks them all (as "top"), "the best
+			// selling product" names one (as "most").
+			text, k := join(toks[i:i+bestK]), "top"
+			if i+bestK < len(toks) && singular(toks[i+bestK].s) == toks[i+bestK].s {
+				k = "max"
+			}
+			items = append(items, item{kind: itKw, kw: k, text: strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(text, "selling"), "-"))})
+			if h, ok := p.verb(token{s: "selling"}); ok {
+				items = append(items, item{kind: itTerm, text: "selling", senses: h.senses, via: h.phrase, verb: true})
+			}
+			i += bestK
 		case bestK > 0:
 			items = append(items, item{kind: itKw, kw: kw, text: join(toks[i : i+bestK])})
 			i += bestK
