@@ -82,6 +82,12 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "best selling category last month", want: []string{`"metrics":["units_sold"]`, `"limit":1`}},
 		{q: "top 3 best selling categories in 2025", want: []string{`"metrics":["units_sold"]`, `"limit":3`}},
 		{q: "best selling product in each category", refuse: "within each group"},
+		// "tickets are unresolved": the metric "unresolved tickets"; a
+		// word with a meaning of its own keeps it, and a state in a
+		// period stays refused.
+		{q: "how many tickets are unresolved", want: []string{`"metrics":["open_tickets"]`}},
+		{q: "how many tickets are still unresolved", want: []string{`"metrics":["open_tickets"]`}},
+		{q: "how many customers are active", want: []string{`"field":"subscriptions"`, `"values":["active"]`}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
