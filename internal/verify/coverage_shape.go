@@ -306,7 +306,7 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 				return true
 			}
 		}
-		for _, w := range []string{"trend", "over time", "timeline", "evolution", "history", "per period"} {
+		for _, w := range []string{"trend", "trends", "trending", "over time", "timeline", "evolution", "history", "per period", "trajectory", "time series"} {
 			if c.has(w) {
 				return true
 			}
@@ -493,7 +493,7 @@ func (c *cover) direction() (ok, bad []string) {
 }
 
 // breakdown words ask for a table of groups.
-var breakdownRE = lazyRE(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
+var breakdownRE = lazyRE(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|cheapest|priciest|largest|smallest|biggest|newest|oldest|youngest|rank|ranking|compared?|vs|versus) `)
 
 // breakdown reports whether the question asks for groups. In a question
 // that asks for one number, "by" before the rows that did it ("orders
