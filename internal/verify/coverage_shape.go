@@ -338,8 +338,20 @@ func (c *cover) comparesValues(dim string) bool {
 	if len(kept) < 2 {
 		return false
 	}
+	// Each value as the question says it: itself or its plural
+	// ("consumers vs businesses").
+	said := map[string]string{}
 	for _, v := range kept {
-		if !c.has(v) || !containsFold(known, v) {
+		if !containsFold(known, v) {
+			return false
+		}
+		for _, f := range []string{v, v + "s", v + "es"} {
+			if c.has(f) {
+				said[v] = f
+				break
+			}
+		}
+		if said[v] == "" {
 			return false
 		}
 	}
@@ -347,7 +359,7 @@ func (c *cover) comparesValues(dim string) bool {
 	for _, w := range []string{"vs", "vs.", "versus", "compared to", "compared with", "against"} {
 		for _, a := range kept {
 			for _, b := range kept {
-				if a != b && c.has(a+" "+w+" "+b) {
+				if a != b && c.has(said[a]+" "+w+" "+said[b]) {
 					return true
 				}
 			}

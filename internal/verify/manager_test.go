@@ -4,11 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // TestCoverageManagerWords: words a manager uses for what the query does
-// (a superlative after "what's our", "trending", "percentage of") are
+// (a superlative after "what's our", "trending", "percentage of", values
+// in their plural set against each other) are
 // read as the query's shape and measure, and the same words do not let a
 // misreading pass.
 func TestCoverageManagerWords(t *testing.T) {
@@ -16,6 +18,10 @@ func TestCoverageManagerWords(t *testing.T) {
 	m.Metrics = append(m.Metrics, semantic.Metric{Name: "share_of_revenue", Entity: "orders",
 		Expr:    "SUM(CASE WHEN orders.channel = 'web' THEN orders.total ELSE 0 END) * 1.0 / NULLIF(SUM(orders.total), 0)",
 		Filters: []string{"orders.status = 'completed'"}, Format: "percent"})
+	m.Entities[0].Columns = append(m.Entities[0].Columns, semantic.Column{Name: "segment", Type: quarry.TypeText, Values: []string{"consumer", "business"}})
+	m.Dimensions = append(m.Dimensions, semantic.Dimension{Name: "segment", Entity: "customers", Expr: "customers.segment"})
+	segments := semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "segment"}},
+		Filters: []semantic.Filter{{Field: "segment", Op: semantic.OpIn, Values: []any{"consumer", "business"}}}}
 	y2026 := &semantic.TimeRange{From: "2026-01-01", To: "2026-07-01"}
 	for _, tc := range []struct {
 		question string
@@ -29,6 +35,9 @@ func TestCoverageManagerWords(t *testing.T) {
 		{"how is revenue this year", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}, TimeRange: y2026}, "does not ask for"},
 		{"what percentage of revenue comes from web", semantic.Query{Metrics: []string{"share_of_revenue"}}, ""},
 		{"what percentage of revenue comes from web", semantic.Query{Metrics: []string{"orders"}}, "revenue"},
+		// Values set against each other in their plural.
+		{"revenue from consumers vs businesses", segments, ""},
+		{"revenue from consumers and businesses", segments, "does not ask for"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			var failed []string
