@@ -284,6 +284,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "what's our cheapest product", want: "SELECT name FROM products ORDER BY unit_price LIMIT 1"},
 		{q: "how are signups trending this year", rows: "SELECT strftime('%Y-%m-01', signup_date), count(*) FROM customers WHERE signup_date >= '2026-01-01' AND signup_date < '2026-07-01' GROUP BY 1 ORDER BY 1"},
 		{q: "revenue from consumers vs businesses", rows: "SELECT c.segment, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' GROUP BY 1", cols: "segment,revenue"},
+		// Answered grouped by discontinued as well (its 0 and 1 rows, at
+		// full confidence).
+		{q: "how many products in each category are discontinued", rows: "SELECT category, count(*) FROM products WHERE discontinued = 1 GROUP BY 1 ORDER BY 1"},
 		{q: "how many tickets are unresolved", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL"},
 		{q: "how many tickets were unresolved in May", refuse: "in that state during the period"},
 		{q: "what's the average basket size", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / count(DISTINCT o.id) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'"},

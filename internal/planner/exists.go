@@ -218,3 +218,25 @@ func afterWithA(items []item) map[*item]bool {
 	}
 	return withA
 }
+
+// afterBe marks the items right after "is", "are", "was" or "were".
+func afterBe(items []item) map[*item]bool {
+	out := map[*item]bool{}
+	for i := 1; i < len(items); i++ {
+		switch items[i-1].text {
+		case "is", "are", "was", "were":
+			out[&items[i]] = items[i-1].kind == itStop && items[i].kind != itStop
+		}
+	}
+	return out
+}
+
+// hasFlag reports whether a meaning is a yes/no column's.
+func hasFlag(ss []sense) bool {
+	for _, s := range ss {
+		if s.flag != nil {
+			return true
+		}
+	}
+	return false
+}

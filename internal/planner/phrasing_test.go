@@ -87,6 +87,10 @@ func TestEverydayPhrasing(t *testing.T) {
 		// period stays refused.
 		{q: "how many tickets are unresolved", want: []string{`"metrics":["open_tickets"]`}},
 		{q: "how many tickets are still unresolved", want: []string{`"metrics":["open_tickets"]`}},
+		// A yes/no column said of the grouped rows after "are" is a
+		// filter, not a second grouping; after "and" it still groups.
+		{q: "how many products in each category are discontinued", want: []string{`"dimensions":[{"name":"category"}]`, `{"field":"products.discontinued","op":"=","values":[1]}`}},
+		{q: "number of products by category and discontinued", want: []string{`"dimensions":[{"name":"category"},{"name":"products.discontinued"}]`}},
 		{q: "how many customers are active", want: []string{`"field":"subscriptions"`, `"values":["active"]`}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {

@@ -172,7 +172,7 @@ func (p *Planner) walk(items []item, st *state) {
 	// customers in Berlin" says whose, not how to group.
 	agent := map[*item]bool{}
 	prevStop, made := "", false
-	withA := afterWithA(items)
+	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
 		for _, w := range strings.Fields(items[i].text) {
 			if creationVerbs[w] && w != "have" && w != "had" && w != "get" && w != "got" {
@@ -508,7 +508,9 @@ func (p *Planner) walk(items []item, st *state) {
 					continue // "… across all cities": the rows of the column's own table
 				}
 			}
-			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses)) {
+			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses) || be[it] && hasFlag(it.senses)) {
+				// "… in each category are discontinued": a state said of
+				// the rows, not a second grouping.
 				// "by channel for business customers", "by channel,
 				// business customers only": what follows qualifies.
 				byMode = false
