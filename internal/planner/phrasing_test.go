@@ -91,6 +91,10 @@ func TestEverydayPhrasing(t *testing.T) {
 		// filter, not a second grouping; after "and" it still groups.
 		{q: "how many products in each category are discontinued", want: []string{`"dimensions":[{"name":"category"}]`, `{"field":"products.discontinued","op":"=","values":[1]}`}},
 		{q: "number of products by category and discontinued", want: []string{`"dimensions":[{"name":"category"},{"name":"products.discontinued"}]`}},
+		// A value and the last word of its column's name or synonym.
+		{q: "orders using the WELCOME10 code this year", want: []string{`{"field":"discount_code","op":"=","values":["WELCOME10"]}`, `"from":"2026-01-01"`}},
+		{q: "orders with WELCOME10 coupon last month", want: []string{`"values":["WELCOME10"]`}},
+		{q: "WELCOME10 codes", refuse: "not terms quarry knows"},
 		{q: "how many customers are active", want: []string{`"field":"subscriptions"`, `"values":["active"]`}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {

@@ -389,62 +389,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(p.predicates(mergeAliases(items))))
-}
-
-// predicates reads a table said with a word after "is"/"are" as the
-// measure that word and the table name together ("how many tickets are
-// unresolved": the metric "unresolved tickets"), where that phrase names
-// only metrics.
-func (p *Planner) predicates(items []item) []item {
-	for i := 0; i < len(items); i++ {
-		if items[i].kind != itTerm || len(only(items[i].senses, sEntity, sMetric)) == 0 {
-			continue
-		}
-		j, be := i+1, false
-		for ; j < len(items) && items[j].kind == itStop; j++ {
-			switch items[j].text {
-			case "is", "are", "was", "were":
-				be = true
-				continue
-			case "still", "currently", "now":
-				continue
-			}
-			break
-		}
-		if !be || j >= len(items) || strings.Contains(items[j].text, " ") {
-			continue
-		}
-		// A word with a meaning of its own keeps it ("customers are
-		// active": a subscription status).
-		if w := items[j]; w.kind != itUnknown && (w.kind != itTerm || len(only(w.senses, sMetric)) != len(w.senses)) {
-			continue
-		}
-		phrase := items[j].text + " " + items[i].text
-		ss := p.lex.senses(phrase)
-		if len(ss) == 0 || len(only(ss, sMetric)) != len(ss) {
-			continue
-		}
-		items[i].senses, items[i].via = ss, phrase
-		items = append(items[:j], items[j+1:]...)
-	}
-	return items
-}
-
-// aggregateKw reports whether kw is a keyword of an aggregate.
-func aggregateKw(kw string) bool {
-	return kw == "count" || kw == "sum" || kw == "avg" || kw == "min" || kw == "max"
-}
-
-// termEndsAfter reports whether a known term starts at from and ends past
-// end.
-func (p *Planner) termEndsAfter(toks []token, from, end int) bool {
-	for n := min(len(toks)-from, p.lex.maxLen); n >= 1 && from+n > end; n-- {
-		if s, ok := p.lex.get(join(toks[from : from+n])); ok && !ownOnly(s) {
-			return true
-		}
-	}
-	return false
+	return p.bindNamed(p.absorbVerbs(p.predicates(p.valueNouns(mergeAliases(items)))))
 }
 
 func howMuch(toks []token) bool {
