@@ -101,3 +101,18 @@ func (p *Planner) termEndsAfter(toks []token, from, end int) bool {
 	}
 	return false
 }
+
+// rankedBy reports whether the superlative at i is followed by a term
+// that is not a number and then "by" ("the biggest channel by revenue"):
+// the term is ranked by what follows, not aggregated.
+func rankedBy(mean []*item, i int) bool {
+	if i+2 >= len(mean) || mean[i+1].kind != itTerm || mean[i+2].kind != itKw || mean[i+2].kw != "by" || mean[i+2].text != "by" {
+		return false
+	}
+	for _, s := range mean[i+1].senses {
+		if s.numeric || s.temporal || s.kind == sMetric || s.kind == sValue {
+			return false
+		}
+	}
+	return len(mean[i+1].senses) > 0
+}

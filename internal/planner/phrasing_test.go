@@ -95,6 +95,11 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "orders using the WELCOME10 code this year", want: []string{`{"field":"discount_code","op":"=","values":["WELCOME10"]}`, `"from":"2026-01-01"`}},
 		{q: "orders with WELCOME10 coupon last month", want: []string{`"values":["WELCOME10"]`}},
 		{q: "WELCOME10 codes", refuse: "not terms quarry knows"},
+		// A superlative before a column that is not a number and "by":
+		// a ranking, as "top"; before a number it is still its maximum.
+		{q: "what's our biggest channel by revenue", want: []string{`"dimensions":[{"name":"channel"}]`, `"desc":true`, `"limit":1`}},
+		{q: "the smallest category by units sold", want: []string{`"metrics":["units_sold"]`, `"limit":1`}},
+		{q: "highest price by category", want: []string{"MAX(products.unit_price)", `"dimensions":[{"name":"category"}]`}},
 		{q: "how many customers are active", want: []string{`"field":"subscriptions"`, `"values":["active"]`}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {

@@ -400,6 +400,11 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "sum" || kw == "avg":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
+			case (kw == "max" || kw == "min") && rankedBy(mean, i):
+				// "the biggest channel by revenue": a ranking of the
+				// channels, as "the top channel by revenue".
+				st.order = map[string]string{"max": "desc", "min": "asc"}[kw]
+				pendingTop = true
 			case kw == "max" || kw == "min":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
