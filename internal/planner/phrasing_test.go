@@ -36,6 +36,9 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "how is the web channel doing", refuse: "without naming a measure"},
 		{q: "how are customers doing", refuse: "without naming a measure"},
 		{q: "how are tickets looking", refuse: "without naming a measure"},
+		// Not after "how": no question of how well.
+		{q: "what are we doing about refunds", refuse: "not terms quarry knows"},
+		{q: "looking for revenue in 2025", refuse: "not terms quarry knows"},
 		// "break down … by": the grouping the "by" names; none named,
 		// refused rather than answered as a total.
 		{q: "break down orders by channel for last year", want: []string{`"metrics":["orders"]`, `"dimensions":[{"name":"channel"}]`, `"from":"2025-01-01"`}},

@@ -238,6 +238,11 @@ func (p *Planner) walk(items []item, st *state) {
 				continue
 			}
 			if kw == "howdoing" {
+				// Only in "how … doing": "what are we doing about
+				// refunds" asks for no figure.
+				if h := strings.Index(" "+st.text+" ", " how"); h < 0 || h > strings.Index(" "+st.text+" ", " "+it.text+" ") {
+					st.unknown = append(st.unknown, it.text)
+				}
 				st.howDoing = true
 				continue
 			}
