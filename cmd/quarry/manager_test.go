@@ -289,6 +289,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many products in each category are discontinued", rows: "SELECT category, count(*) FROM products WHERE discontinued = 1 GROUP BY 1 ORDER BY 1"},
 		{q: "orders using the WELCOME10 code this year", want: "SELECT count(*) FROM orders WHERE discount_code = 'WELCOME10' AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
 		{q: "what's our biggest channel by revenue", rows: "SELECT o.channel, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' GROUP BY 1 ORDER BY 2 DESC LIMIT 1"},
+		// Answered with two figures before (all urgent tickets beside the
+		// open ones), at full confidence.
+		{q: "how many tickets are urgent and unresolved", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND closed_at IS NULL"},
 		{q: "how many tickets are unresolved", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL"},
 		{q: "how many tickets were unresolved in May", refuse: "in that state during the period"},
 		{q: "what's the average basket size", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / count(DISTINCT o.id) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'"},

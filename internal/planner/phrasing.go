@@ -67,6 +67,15 @@ func (p *Planner) predicates(items []item) []item {
 			}
 			break
 		}
+		// "tickets are urgent and unresolved": values of the table and
+		// "and" before the word.
+		k := j
+		for k < len(items) && (items[k].kind == itTerm && len(items[k].senses) > 0 && len(only(items[k].senses, sValue)) == len(items[k].senses) || items[k].kind == itKw && items[k].text == "and") {
+			k++
+		}
+		if k > j && k < len(items) && items[k-1].kind == itKw {
+			j = k
+		}
 		if !be || j >= len(items) || strings.Contains(items[j].text, " ") {
 			continue
 		}
@@ -81,6 +90,10 @@ func (p *Planner) predicates(items []item) []item {
 			continue
 		}
 		items[i].senses, items[i].via = ss, phrase
+		if j > 0 && items[j-1].kind == itKw && items[j-1].text == "and" {
+			items = append(items[:j-1], items[j+1:]...) // "urgent and unresolved": the value stays
+			continue
+		}
 		items = append(items[:j], items[j+1:]...)
 	}
 	return items

@@ -103,6 +103,13 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "what's our biggest channel by revenue", want: []string{`"dimensions":[{"name":"channel"}]`, `"desc":true`, `"limit":1`}},
 		{q: "the smallest category by units sold", want: []string{`"metrics":["units_sold"]`, `"limit":1`}},
 		{q: "highest price by category", want: []string{"MAX(products.unit_price)", `"dimensions":[{"name":"category"}]`}},
+		// Values and "and" before the word: the value stays a filter, and
+		// the count is not set beside the metric as a second measure.
+		{q: "how many tickets are urgent and unresolved", want: []string{`"metrics":["open_tickets"]`, `"values":["urgent"]`}},
+		{q: "how many tickets are urgent and high", refuse: "cannot be both"},
+		// "best selling … by" a measure: ranked by that measure.
+		{q: "best selling products by revenue", want: []string{`"metrics":["revenue"]`, `"desc":true`}},
+		{q: "best selling products by category", refuse: "what to rank by"},
 		{q: "how many customers are active", want: []string{`"field":"subscriptions"`, `"values":["active"]`}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {

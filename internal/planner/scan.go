@@ -362,7 +362,11 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 				k = "max"
 			}
 			items = append(items, item{kind: itKw, kw: k, text: strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(text, "selling"), "-"))})
-			if h, ok := p.verb(token{s: "selling"}); ok {
+			by := false // "best selling products by revenue": ranked by what "by" names
+			for _, t := range toks[i+bestK:] {
+				by = by || t.s == "by"
+			}
+			if h, ok := p.verb(token{s: "selling"}); ok && !by {
 				items = append(items, item{kind: itTerm, text: "selling", senses: h.senses, via: h.phrase, verb: true})
 			}
 			i += bestK
