@@ -292,6 +292,8 @@ func TestManagerQuestions(t *testing.T) {
 		// Answered with two figures before (all urgent tickets beside the
 		// open ones), at full confidence.
 		{q: "how many tickets are urgent and unresolved", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND closed_at IS NULL"},
+		// Answered 0 at 0.85 before: "refunded" was read as a discount code.
+		{q: "how many orders with a discount code were refunded", want: "SELECT count(*) FROM orders WHERE discount_code IS NOT NULL AND status = 'refunded'"},
 		{q: "how many tickets are unresolved", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL"},
 		{q: "how many tickets were unresolved in May", refuse: "in that state during the period"},
 		{q: "what's the average basket size", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / count(DISTINCT o.id) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'"},

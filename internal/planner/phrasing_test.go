@@ -71,6 +71,10 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "orders with a discount code by channel", want: []string{`"dimensions":[{"name":"channel"}]`, `"op":"is_not_null"`}},
 		{q: "orders with a discount code of WELCOME10", want: []string{`"values":["WELCOME10"]`}},
 		{q: "how many customers with a discount code", refuse: "not a single related row"},
+		// "with a X were V": V is said of the rows, not read as X's value
+		// (it counted orders whose code was "refunded": 0).
+		{q: "how many orders with a discount code were refunded", want: []string{`"op":"is_not_null"`, "orders.status = 'refunded'"}},
+		{q: "products with a product name of Books", want: []string{`"values":["Books"]`}},
 		// The most common (or most used) value is a value: the rows
 		// without one are no group of it (most orders have no code, and
 		// the answer was NULL).
