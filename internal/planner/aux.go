@@ -31,7 +31,8 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	pos := aux[1]
 	for i, it := range items {
 		// A word read past ("return", "receive") may be the verb too.
-		stop := it.kind == itStop && !p.function[it.text] && !auxRE().MatchString(it.text) && !lightVerb(it.text)
+		stop := it.kind == itStop && !p.function[it.text] && !auxRE().MatchString(it.text) && !lightVerb(it.text) &&
+			!(earnVerb(it.text) && p.namesMoney(items))
 		if it.kind != itTerm && it.kind != itUnknown && !stop {
 			continue
 		}
@@ -239,6 +240,33 @@ func lightVerb(w string) bool {
 	switch w {
 	case "come", "get", "have", "make", "use", "exist", "happen", "occur", "belong", "live", "work", "take", "give", "see", "need", "want":
 		return true
+	}
+	return false
+}
+
+// earnVerb reports whether w is a verb of bringing in money ("how much
+// revenue did the web channel bring in"), which says nothing a measure of
+// money does not.
+func earnVerb(w string) bool {
+	switch w {
+	case "bring", "generate", "earn", "drive", "make":
+		return true
+	}
+	return false
+}
+
+// namesMoney reports whether a term of the question names only metrics,
+// one of them of money (format currency).
+func (p *Planner) namesMoney(items []item) bool {
+	for _, it := range items {
+		if it.kind != itTerm || len(it.senses) == 0 || len(only(it.senses, sMetric)) != len(it.senses) {
+			continue
+		}
+		for _, s := range it.senses {
+			if m := p.m.Metric(s.name); m != nil && m.Format == "currency" {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -33,6 +33,11 @@ func (p *Planner) bindNamed(items []item) []item {
 		if k < 0 || items[k].kind != itKw || items[k].kw != "with" {
 			continue
 		}
+		if indefinite(items[k+1:i]) && onlyBe(items[i+1:j]) {
+			// "orders with a discount code were refunded": what follows
+			// "were" is said of the orders, which have a code.
+			continue
+		}
 		if j >= len(items) || items[j].kind != itTerm || len(items[j].senses) == 0 || len(only(items[j].senses, sValue)) != len(items[j].senses) {
 			continue
 		}
@@ -96,4 +101,22 @@ func fieldsOf(ss []sense) string {
 		}
 	}
 	return strings.Join(out, " or ")
+}
+
+// indefinite reports whether the stopwords end with "a" or "an".
+func indefinite(stops []item) bool {
+	n := len(stops)
+	return n > 0 && (stops[n-1].text == "a" || stops[n-1].text == "an")
+}
+
+// onlyBe reports whether the words are forms of "be" and nothing else.
+func onlyBe(ws []item) bool {
+	for _, w := range ws {
+		switch w.text {
+		case "is", "are", "was", "were":
+		default:
+			return false
+		}
+	}
+	return len(ws) > 0
 }

@@ -133,7 +133,7 @@ var demoQuestions = []struct {
 	{"Revenue for Premium members", KindUnanswered},
 	{"Which customers spent the most in 2025?", KindUnanswered},
 	{"Revenue growth month over month", KindUnanswered},
-	{"How many orders used a discount code?", KindUnanswered},
+	{"How many orders used a discount code?", KindMetric},
 	// Refused, unanswered and clarified.
 	{"", KindUnanswered},
 	{"asdf qwer zxcv", KindUnanswered},

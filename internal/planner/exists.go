@@ -185,3 +185,58 @@ func whereText(ws []semantic.Filter) string {
 	}
 	return strings.Join(out, " and ")
 }
+
+// withWord reports whether a "with" keyword says the rows have something
+// ("with", "that have", "having"), not which ones ("where", "whose").
+func withWord(text string) bool {
+	switch text {
+	case "with", "that have", "who have", "having", "that has", "which have", "which has":
+		return true
+	}
+	return false
+}
+
+// afterWithA marks the items right after "with a", "have a" or "used a"
+// ("orders with a promo code", "how many orders used a discount code").
+func afterWithA(items []item) map[*item]bool {
+	withA := map[*item]bool{}
+	var stops []string // the stopwords since the last meaningful item
+	var prev *item
+	for i := range items {
+		if items[i].kind == itStop {
+			stops = append(stops, items[i].text)
+			continue
+		}
+		if n := len(stops); n > 0 && (stops[n-1] == "a" || stops[n-1] == "an") {
+			with := prev != nil && prev.kind == itKw && prev.kw == "with" && withWord(prev.text)
+			for _, w := range stops[:n-1] {
+				with = with || w == "have" || w == "has" || w == "had" || w == "use" || w == "used" || w == "uses"
+			}
+			withA[&items[i]] = with
+		}
+		stops, prev = nil, &items[i]
+	}
+	return withA
+}
+
+// afterBe marks the items right after "is", "are", "was" or "were".
+func afterBe(items []item) map[*item]bool {
+	out := map[*item]bool{}
+	for i := 1; i < len(items); i++ {
+		switch items[i-1].text {
+		case "is", "are", "was", "were":
+			out[&items[i]] = items[i-1].kind == itStop && items[i].kind != itStop
+		}
+	}
+	return out
+}
+
+// hasFlag reports whether a meaning is a yes/no column's.
+func hasFlag(ss []sense) bool {
+	for _, s := range ss {
+		if s.flag != nil {
+			return true
+		}
+	}
+	return false
+}

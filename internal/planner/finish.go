@@ -159,6 +159,14 @@ func (b *builder) finish() *Plan {
 	for _, g := range b.groups {
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: g})
 	}
+	if st.breakdown && len(q.Dimensions) == 0 {
+		return b.fail("“break down” needs what to break it down by, such as “by channel” or “by month”")
+	}
+	if st.howDoing && !namesMetric(st.terms) {
+		// "how are our products doing": how well, by what measure? A
+		// count of the rows is no answer to it.
+		return b.fail("the question asks how something is doing without naming a measure; name one, such as “how is revenue doing this month”")
+	}
 	// Order and limit.
 	switch {
 	case b.rows && b.colSort != nil:
@@ -690,4 +698,14 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// namesMetric reports whether a term names a metric and nothing else.
+func namesMetric(terms []*term) bool {
+	for _, t := range terms {
+		if len(t.it.senses) > 0 && len(only(t.it.senses, sMetric)) == len(t.it.senses) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // The most common value. "What is the most common nationality of
@@ -89,5 +91,13 @@ func (b *builder) modeCount() *Plan {
 	}
 	b.addMetric(b.countMetric(b.subject))
 	b.und("count of %s", b.subject)
+	for _, t := range b.st.terms {
+		if t.mode && t.cands[0].kind == sColumn {
+			// "the most common promo code": a value of the column, not
+			// the rows without one (most orders have no code).
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: t.cands[0].field, Op: semantic.OpNotNull})
+			b.und("filter %s is set", t.cands[0].field)
+		}
+	}
 	return nil
 }

@@ -28,6 +28,9 @@ type term struct {
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
 	against string
+	// withA marks a column named after "with a", "have a" or "used a":
+	// the rows that have one ("orders with a promo code").
+	withA bool
 }
 
 // state is what one pass over the question collected.
@@ -70,6 +73,8 @@ type state struct {
 	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
 	supLinked  bool          // a superlative of a column said after a verb of a link
 	both       bool          // "both cats and dogs": each value on its own, all required
+	breakdown  bool          // "break down …": a grouping must be named
+	howDoing   bool          // "how are we doing on …": a metric must be named
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
 	nulls      []sense       // "orders with no discount code": columns that must be empty
 	raw        string        // the question as asked
@@ -167,6 +172,7 @@ func (p *Planner) walk(items []item, st *state) {
 	// customers in Berlin" says whose, not how to group.
 	agent := map[*item]bool{}
 	prevStop, made := "", false
+	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
 		for _, w := range strings.Fields(items[i].text) {
 			if creationVerbs[w] && w != "have" && w != "had" && w != "get" && w != "got" {
@@ -225,6 +231,19 @@ func (p *Planner) walk(items []item, st *state) {
 				continue
 			}
 			if kw == "filler" {
+				continue
+			}
+			if kw == "breakverb" {
+				st.breakdown = true
+				continue
+			}
+			if kw == "howdoing" {
+				// Only in "how … doing": "what are we doing about
+				// refunds" asks for no figure.
+				if h := strings.Index(" "+st.text+" ", " how"); h < 0 || h > strings.Index(" "+st.text+" ", " "+it.text+" ") {
+					st.unknown = append(st.unknown, it.text)
+				}
+				st.howDoing = true
 				continue
 			}
 		}
@@ -370,9 +389,11 @@ func (p *Planner) walk(items []item, st *state) {
 			case strings.HasPrefix(kw, "grain:"):
 				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
 			case strings.HasPrefix(kw, "unit:"):
-				if byMode || prevKw == "rows" {
+				// "best month for revenue", "worst week": one period, ranked.
+				ranked := (prevKw == "top" || prevKw == "bottom") && singular(it.text) == it.text
+				if byMode || prevKw == "rows" || ranked {
 					st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "unit:")))
-					if prevKw == "rows" && singular(it.text) == it.text {
+					if (prevKw == "rows" || ranked) && singular(it.text) == it.text {
 						st.oneGrain = true // "which month had the highest revenue"
 					}
 				} else {
@@ -384,6 +405,11 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "sum" || kw == "avg":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
+			case (kw == "max" || kw == "min") && rankedBy(mean, i):
+				// "the biggest channel by revenue": a ranking of the
+				// channels, as "the top channel by revenue".
+				st.order = map[string]string{"max": "desc", "min": "asc"}[kw]
+				pendingTop = true
 			case kw == "max" || kw == "min":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
@@ -492,7 +518,9 @@ func (p *Planner) walk(items []item, st *state) {
 					continue // "… across all cities": the rows of the column's own table
 				}
 			}
-			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses)) {
+			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses) || be[it] && hasFlag(it.senses)) {
+				// "… in each category are discontinued": a state said of
+				// the rows, not a second grouping.
 				// "by channel for business customers", "by channel,
 				// business customers only": what follows qualifies.
 				byMode = false
@@ -502,7 +530,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == ""}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj = true
 			}

@@ -413,6 +413,13 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{v}})
 				b.und("filter %s %s %v", s.field, op, v)
 				t.role = "filter"
+			case t.withA && s.kind == sColumn && !s.numeric && !s.temporal && !s.key && len(t.aggs) == 0 && !t.sortBy && !b.besideValue(t) && b.rank(s.entity, nil) <= 2:
+				// "orders with a promo code", "how many orders used a
+				// discount code": the rows whose column is set, not the
+				// column listed for every row.
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+				b.und("filter %s is set", s.field)
+				t.role = "filter"
 			case b.besideValue(t):
 				t.role = "context"
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:

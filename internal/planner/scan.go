@@ -195,6 +195,12 @@ func keywords() map[string]string {
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
 	set("filler", "signed up", "sign up", "signing up", "set up", "either")
+	// "break down orders by channel": the grouping the "by" names; with
+	// none, refused (finish.go).
+	set("breakverb", "break down", "break out", "split out")
+	// "how are we doing on revenue": the measure named, read as asked;
+	// without one, refused (finish.go).
+	set("howdoing", "doing", "looking", "tracking", "performing")
 	set("both", "both")
 	set("when", "when", "what date", "which date", "what day", "which day")
 	set("sortby", "ordered by", "sorted by", "sort by", "sorted on", "in order of", "ordered according to", "sorted according to", "arranged by", "ranked by", "order them by", "sort them by", "order the results by", "sort the results by")
@@ -209,7 +215,7 @@ func keywords() map[string]string {
 	set("old", "oldest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")
-	set("mode", "most common", "most frequent", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")
+	set("mode", "most common", "most frequent", "most used", "the most used", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")
 	return k
 }
 
@@ -228,7 +234,7 @@ func stopwords() map[string]bool {
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within
 		bring brings bringing generate generates generating earn earns earning drive drives driving
-		makes making`) {
+		makes making gets getting`) {
 		m[w] = true
 	}
 	return m
@@ -335,10 +341,35 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 				continue
 			}
 		}
+		// "average satisfaction score": an aggregate word and the longer
+		// term after it ("satisfaction score"), not a measure named with
+		// the word ("average satisfaction") and a word left over.
+		if bestK > 0 && bestL > bestK && aggregateKw(kw) && p.termEndsAfter(toks[:i+limit], i+bestK, i+bestL) {
+			bestL = 0
+		}
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
 			i += bestL
+		case bestK > 0 && kw == "max" && strings.HasSuffix(join(toks[i:i+bestK]), "selling"):
+			// "best selling products": the most of the measure the verb
+			// names, as "products selling the most" reads it; with no one
+			// such measure, nothing to rank by.
+			// "best selling products" ranks them all (as "top"), "the best
+			// selling product" names one (as "most").
+			text, k := join(toks[i:i+bestK]), "top"
+			if i+bestK < len(toks) && singular(toks[i+bestK].s) == toks[i+bestK].s {
+				k = "max"
+			}
+			items = append(items, item{kind: itKw, kw: k, text: strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(text, "selling"), "-"))})
+			by := false // "best selling products by revenue": ranked by what "by" names
+			for _, t := range toks[i+bestK:] {
+				by = by || t.s == "by"
+			}
+			if h, ok := p.verb(token{s: "selling"}); ok && !by {
+				items = append(items, item{kind: itTerm, text: "selling", senses: h.senses, via: h.phrase, verb: true})
+			}
+			i += bestK
 		case bestK > 0:
 			items = append(items, item{kind: itKw, kw: kw, text: join(toks[i : i+bestK])})
 			i += bestK
@@ -362,7 +393,7 @@ func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(mergeAliases(items)))
+	return p.bindNamed(p.absorbVerbs(p.predicates(p.valueNouns(mergeAliases(items)))))
 }
 
 func howMuch(toks []token) bool {

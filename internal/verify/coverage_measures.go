@@ -325,7 +325,9 @@ func (c *cover) measures() (ok, bad []string) {
 	// A measure the question names that the query measures, itself or
 	// under another name of the same definition.
 	measured := func(x named) bool {
-		return used[strings.ToLower(x.mt.Name)] || c.namedByUsed(x.said) || c.sameAsUsed(&x.mt)
+		// "what percentage of revenue": a share of the measure measures
+		// it too.
+		return used[strings.ToLower(x.mt.Name)] || used["share_of_"+strings.ToLower(x.mt.Name)] || c.namedByUsed(x.said) || c.sameAsUsed(&x.mt)
 	}
 	anyMeasured := c.namesUsedColumn() || measureWordRE().MatchString(c.text)
 	for _, x := range all {

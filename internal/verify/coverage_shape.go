@@ -306,7 +306,7 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 				return true
 			}
 		}
-		for _, w := range []string{"trend", "over time", "timeline", "evolution", "history", "per period"} {
+		for _, w := range []string{"trend", "trends", "trending", "over time", "timeline", "evolution", "history", "per period", "trajectory", "time series"} {
 			if c.has(w) {
 				return true
 			}
@@ -338,8 +338,20 @@ func (c *cover) comparesValues(dim string) bool {
 	if len(kept) < 2 {
 		return false
 	}
+	// Each value as the question says it: itself or its plural
+	// ("consumers vs businesses").
+	said := map[string]string{}
 	for _, v := range kept {
-		if !c.has(v) || !containsFold(known, v) {
+		if !containsFold(known, v) {
+			return false
+		}
+		for _, f := range []string{v, v + "s", v + "es"} {
+			if c.has(f) {
+				said[v] = f
+				break
+			}
+		}
+		if said[v] == "" {
 			return false
 		}
 	}
@@ -347,7 +359,7 @@ func (c *cover) comparesValues(dim string) bool {
 	for _, w := range []string{"vs", "vs.", "versus", "compared to", "compared with", "against"} {
 		for _, a := range kept {
 			for _, b := range kept {
-				if a != b && c.has(a+" "+w+" "+b) {
+				if a != b && c.has(said[a]+" "+w+" "+said[b]) {
 					return true
 				}
 			}
@@ -493,7 +505,7 @@ func (c *cover) direction() (ok, bad []string) {
 }
 
 // breakdown words ask for a table of groups.
-var breakdownRE = lazyRE(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|rank|ranking|compared?|vs|versus) `)
+var breakdownRE = lazyRE(` (by|per|each|every|across|broken down|split by|for each|breakdown|trend|over time|monthly|weekly|daily|quarterly|yearly|annually|which|what are the|list|top|bottom|most|least|highest|lowest|best|worst|cheapest|priciest|largest|smallest|biggest|newest|oldest|youngest|rank|ranking|compared?|vs|versus) `)
 
 // breakdown reports whether the question asks for groups. In a question
 // that asks for one number, "by" before the rows that did it ("orders
