@@ -199,11 +199,12 @@ func SQLBlock(sql string) string {
 }
 
 // Safe makes text that holds values from a database safe to print to a
-// terminal: line breaks and tabs stay; other control characters (an
-// escape sequence could write the clipboard, clear the screen or move the
-// cursor), carriage returns, bidirectional overrides and invalid UTF-8
-// become U+FFFD.
+// terminal: line breaks (a CRLF becomes one) and tabs stay; other control
+// characters (an escape sequence could write the clipboard, clear the
+// screen or move the cursor), lone carriage returns, bidirectional
+// overrides and invalid UTF-8 become U+FFFD.
 func Safe(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
 	clean := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c >= utf8.RuneSelf {
