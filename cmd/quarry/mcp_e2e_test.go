@@ -221,6 +221,36 @@ func TestMCPConnectorOverStdio(t *testing.T) {
 		}
 	})
 
+	// The column policy reads a statement to a SQLite database behind the
+	// server with SQLite itself, on an empty copy of the schema: SQL only
+	// SQLite reads is answered (it was refused as PostgreSQL could not
+	// parse it), and restricted columns stay refused however they are
+	// reached.
+	t.Run("the column policy reads SQLite's own SQL", func(t *testing.T) {
+		q := "average order value by month in 2025"
+		if diff := cmp.Diff(askMCPJSON(t, bin, demo, q), askMCPJSON(t, bin, dir, q)); diff != "" {
+			t.Errorf("%s through MCP (-direct +mcp):\n%s", q, diff)
+		}
+		if r := quarryProc(t, bin, dir, "run", "--format", "csv", `SELECT 1 AS "", a.id IS b.id AS same FROM customers a JOIN customers b ON a.id IS b.id LIMIT 1`); r.code != 0 {
+			t.Errorf("SQLite's IS and an empty alias: exit %d\n%s", r.code, r.stderr)
+		}
+		for _, sql := range []string{
+			"SELECT email FROM customers",
+			"SELECT * FROM customers",
+			"SELECT c.EMAIL AS x FROM customers AS c",
+			"SELECT count(*) FROM customers WHERE email LIKE 'a%'",
+			"SELECT id FROM customers ORDER BY email",
+			"SELECT (SELECT max(email) FROM customers) AS m",
+			"WITH x AS (SELECT email AS e FROM customers) SELECT length(e) FROM x",
+			`SELECT "email" FROM "customers"`,
+		} {
+			r := quarryProc(t, bin, dir, "run", "--format", "csv", sql)
+			if r.code != 1 || !strings.Contains(r.stderr, "restricted") {
+				t.Errorf("%s: exit %d, want refused as restricted\n%s%s", sql, r.code, r.stdout, r.stderr)
+			}
+		}
+	})
+
 	t.Run("writes are refused before they reach the server", func(t *testing.T) {
 		for _, sql := range []string{"DELETE FROM customers", "CREATE TABLE x (a INT)", "SELECT 1; DROP TABLE customers"} {
 			r := quarryProc(t, bin, dir, "run", sql)

@@ -143,6 +143,23 @@ func (r *Runtime) connGuardWith(ctx context.Context, conn connector.Conn, shared
 		}
 		return g.OnConn(check), func() { check.Close(); g.Close() }, nil
 	}
+	if !p.Empty() && conn.Dialect() == quarry.DialectSQLite && cat != nil {
+		// A SQLite database behind another program: SQLite's own reading
+		// of the statement, on an empty copy of its schema.
+		cfg, err := r.Config()
+		if err != nil {
+			g.Close()
+			return nil, nil, err
+		}
+		check, closeShadow, ok, err := sqliteShadow(ctx, cfg, "schema", cat, p)
+		if err != nil {
+			g.Close()
+			return nil, nil, err
+		}
+		if ok {
+			return g.OnConn(check), func() { closeShadow(); g.Close() }, nil
+		}
+	}
 	if !p.Empty() {
 		g = g.WithPolicy(p.For(conn.Dialect(), cat))
 	}
