@@ -129,3 +129,37 @@ func rankedBy(mean []*item, i int) bool {
 	}
 	return len(mean[i+1].senses) > 0
 }
+
+// aggregateLead reports whether a term's words begin with an aggregate
+// ("number of tickets", "average order value").
+func aggregateLead(text string) bool {
+	for _, lead := range []string{"number of ", "count of ", "total ", "average ", "sum of "} {
+		if strings.HasPrefix(text, lead) {
+			return true
+		}
+	}
+	return false
+}
+
+// ourFigure reports whether a question asks "what is our …": a figure of
+// the business, not a list of rows.
+func ourFigure(text string) bool {
+	for _, p := range []string{"what our ", "what s our ", "whats our ", "what is our ", "what was our "} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// termSoon reports whether a term follows at i, possibly after one
+// superlative word ("the 5 cheapest products").
+func termSoon(mean []*item, i int) bool {
+	if i < len(mean) && mean[i].kind == itKw {
+		switch mean[i].kw {
+		case "expensive", "cheap", "young", "old", "new", "early", "max", "min":
+			i++
+		}
+	}
+	return i < len(mean) && mean[i].kind == itTerm
+}

@@ -659,18 +659,6 @@ func clarify(question string, options ...string) *Plan {
 	return &Plan{Kind: KindClarify, Question: question, Options: options}
 }
 
-// termSoon reports whether a term follows at i, possibly after one
-// superlative word ("the 5 cheapest products").
-func termSoon(mean []*item, i int) bool {
-	if i < len(mean) && mean[i].kind == itKw {
-		switch mean[i].kw {
-		case "expensive", "cheap", "young", "old", "new", "early", "max", "min":
-			i++
-		}
-	}
-	return i < len(mean) && mean[i].kind == itTerm
-}
-
 // restricted refuses a question that names a restricted column. A word
 // that is also a known value ("email" as a traffic source) is read as the
 // value when the question names the value's table or metric.
@@ -730,28 +718,6 @@ func (p *Planner) reorder(items []item) {
 			}
 		}
 	}
-}
-
-// aggregateLead reports whether a term's words begin with an aggregate
-// ("number of tickets", "average order value").
-func aggregateLead(text string) bool {
-	for _, lead := range []string{"number of ", "count of ", "total ", "average ", "sum of "} {
-		if strings.HasPrefix(text, lead) {
-			return true
-		}
-	}
-	return false
-}
-
-// ourFigure reports whether a question asks "what is our …": a figure of
-// the business, not a list of rows.
-func ourFigure(text string) bool {
-	for _, p := range []string{"what our ", "what s our ", "whats our ", "what is our ", "what was our "} {
-		if strings.HasPrefix(text, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // sameField reports whether two terms can name the same column.
