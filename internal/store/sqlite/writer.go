@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -30,6 +31,27 @@ type write struct {
 	done chan error
 }
 
+// run runs the write's body, turning a panic into a panicked error that
+// inTx raises again in the caller's goroutine.
+func (w *write) run(ctx context.Context, tx *txn) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicked{r}
+		}
+	}()
+	return w.fn(ctx, tx)
+}
+
+// panicked carries a write's panic to its caller.
+type panicked struct{ value any }
+
+func (p panicked) Error() string { return fmt.Sprintf("a write panicked: %v", p.value) }
+
+// answer tells the caller how its write ended.
+func (w *write) answer(err error) {
+	w.done <- err
+}
+
 // inTx runs fn in a write transaction, committed with the writes waiting
 // with it, and returns fn's error or the commit's. fn runs at most once,
 // and is given a context that is not canceled while its batch is written:
@@ -44,22 +66,31 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx *txn) 
 	for {
 		select {
 		case err := <-w.done:
+			if p, ok := err.(panicked); ok {
+				panic(p.value)
+			}
 			return err
 		case s.w.turn <- struct{}{}:
 			// The goroutine holding the turn goes on writing what arrived
 			// meanwhile: handing the turn to a waiter would wait for the
 			// scheduler to run it, behind everything runnable.
-			for range maxRounds {
-				if !s.commitPending(ctx) {
-					break
+			func() {
+				defer func() { <-s.w.turn }() // even if a write panics
+				for range maxRounds {
+					if !s.commitPending(ctx) {
+						break
+					}
 				}
-			}
-			<-s.w.turn
+			}()
 		case <-ctx.Done():
 			if s.w.withdraw(w) {
 				return ctx.Err()
 			}
-			return <-w.done
+			err := <-w.done
+			if p, ok := err.(panicked); ok {
+				panic(p.value)
+			}
+			return err
 		}
 	}
 }
@@ -94,7 +125,7 @@ func (s *Store) commitPending(ctx context.Context) bool {
 	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		for _, w := range batch {
-			w.done <- err
+			w.answer(err)
 		}
 		return true
 	}
@@ -102,13 +133,13 @@ func (s *Store) commitPending(ctx context.Context) bool {
 	var applied []*write
 	for i, w := range batch {
 		if err := w.ctx.Err(); err != nil {
-			w.done <- err
+			w.answer(err)
 			continue
 		}
 		if len(batch) == 1 {
-			if err := w.fn(ctx, tx); err != nil {
+			if err := w.run(ctx, tx); err != nil {
 				_ = tx.Rollback()
-				w.done <- err
+				w.answer(err)
 				return true
 			}
 			applied = append(applied, w)
@@ -118,16 +149,25 @@ func (s *Store) commitPending(ctx context.Context) bool {
 			fail(tx, append(applied, batch[i:]...), err)
 			return true
 		}
-		if err := w.fn(ctx, tx); err != nil {
+		err := w.run(ctx, tx)
+		if p, ok := err.(panicked); ok {
+			// A write that panicked leaves the transaction as it was
+			// then: nothing of the batch is committed, and the panic goes
+			// on in its caller's goroutine, not in this one.
+			w.answer(p)
+			fail(tx, append(applied, batch[i+1:]...), fmt.Errorf("a write committed with this one failed (%v); try again", p.value))
+			return true
+		}
+		if err != nil {
 			// Rolling back to the savepoint undoes this write alone. Should
 			// SQLite have ended the whole transaction (a full disk, an I/O
 			// error), the savepoint is gone: then nothing is committed.
 			if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO write; RELEASE write`); rerr != nil {
-				w.done <- err
+				w.answer(err)
 				fail(tx, append(applied, batch[i+1:]...), rerr)
 				return true
 			}
-			w.done <- err
+			w.answer(err)
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `RELEASE write`); err != nil {
@@ -138,7 +178,7 @@ func (s *Store) commitPending(ctx context.Context) bool {
 	}
 	err = tx.Commit()
 	for _, w := range applied {
-		w.done <- err
+		w.answer(err)
 	}
 	return true
 }
@@ -147,7 +187,7 @@ func (s *Store) commitPending(ctx context.Context) bool {
 func fail(tx *txn, ws []*write, err error) {
 	_ = tx.Rollback()
 	for _, w := range ws {
-		w.done <- err
+		w.answer(err)
 	}
 }
 

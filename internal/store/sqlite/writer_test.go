@@ -125,3 +125,37 @@ func TestAWriteGivenUpBeforeItsTurnIsNotWritten(t *testing.T) {
 		t.Errorf("%d writes left queued", len(s.w.pending))
 	}
 }
+
+// TestAPanickingWriteFailsItsBatchOnly: a write that panics panics in its
+// own caller's goroutine, whichever goroutine wrote the batch; the writes
+// batched with it are answered (failed, nothing committed), and the
+// writer is free for the next ones.
+func TestAPanickingWriteFailsItsBatchOnly(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	s.w.turn <- struct{}{}
+	other := make(chan error, 1)
+	go func() { other <- s.Append(ctx, started("r_beside", 1, "q")) }()
+	pendingWrites(t, s, 1)
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() { panicked <- recover() }()
+		s.inTx(ctx, func(context.Context, *txn) error { panic("boom") })
+	}()
+	pendingWrites(t, s, 2)
+	<-s.w.turn
+	if r := <-panicked; r == nil {
+		t.Fatal("the panic was swallowed")
+	}
+	select {
+	case err := <-other:
+		if err == nil {
+			t.Log("the write beside it was committed in an earlier batch")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the write batched with the panic was never answered")
+	}
+	if err := s.Append(ctx, started("r_after", 1, "q")); err != nil {
+		t.Fatalf("a write after the panic: %v", err)
+	}
+}
