@@ -25,8 +25,10 @@ import (
 //
 // A view is a table of its columns there: what it reads is not in the
 // catalog, so every column of it is restricted while p restricts anything,
-// as the lineage check counts a view it cannot see into. close removes the
-// file. ok is false when the catalog cannot be written as SQLite tables;
+// as the lineage check counts a view it cannot see into. A statement that
+// does not prepare on the copy is refused: the real database may hold
+// what the copy lacks (an index named in INDEXED BY, SQLite's statistics
+// tables), and would run it unchecked. close removes the file. ok is false when the catalog cannot be written as SQLite tables;
 // the caller keeps the lineage check then.
 func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *quarry.Catalog, p *policy.Policy) (conn *sqlite.Conn, close func(), ok bool, err error) {
 	dir, err := os.MkdirTemp("", "quarry-schema-")
@@ -41,7 +43,7 @@ func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *qua
 		return nil, nil, false, nil
 	}
 	shadow := p.With(views...)
-	conn, err = openSQLiteWith(ctx, cfg, &config.Connection{Path: path, Name: name}, shadow)
+	conn, err = sqlite.Open(ctx, path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: name, Policy: shadow, CopyOfSchema: true})
 	if err != nil {
 		remove()
 		return nil, nil, false, err

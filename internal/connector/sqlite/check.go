@@ -44,6 +44,9 @@ func (c *Conn) Check(ctx context.Context, sql string, _ sqlguard.Options) sqlgua
 		case quarry.KindOf(err) == quarry.KindRejected || quarry.KindOf(err) == quarry.KindForbidden:
 			return reject(sqlitecheck.CodeEngineDenied, quarry.Message(err))
 		}
+		if c.copy {
+			return reject(sqlitecheck.CodeEngineUnchecked, "quarry cannot check this statement on its copy of the database's schema ("+quarry.Message(err)+"), so it does not run; name only the tables and columns the schema lists")
+		}
 		// An error of the statement itself (no such column, a syntax
 		// error): it cannot run at all, and Query reports the same
 		// error as the database's when it prepares it under the same

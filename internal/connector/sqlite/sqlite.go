@@ -29,6 +29,13 @@ type Options struct {
 	// restricted columns); SQLite's authorizer refuses every read of one.
 	// nil restricts nothing.
 	Policy *policy.Policy
+	// CopyOfSchema says the file is an empty copy of another database's
+	// schema, on which Check decides for statements run elsewhere (a
+	// SQLite database behind an MCP server). A statement that does not
+	// prepare on it is then refused: the real database may hold what the
+	// copy lacks (an index, SQLite's statistics tables), and a statement
+	// that reads it would run unchecked.
+	CopyOfSchema bool
 }
 
 // Limits the connector sets on every connection.
@@ -44,6 +51,7 @@ type Conn struct {
 	name string
 	db   *sqlite3.Conn
 	auth *authorizer
+	copy bool // Options.CopyOfSchema
 
 	// The b-trees of the tables with restricted columns, as of the schema
 	// version they were read at (program.go).
@@ -78,7 +86,7 @@ func Open(ctx context.Context, path string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	c := &Conn{path: abs, name: opts.Name, db: db, auth: newAuthorizer(opts.ExtraFunctions, opts.Policy)}
+	c := &Conn{path: abs, name: opts.Name, db: db, auth: newAuthorizer(opts.ExtraFunctions, opts.Policy), copy: opts.CopyOfSchema}
 	if err := c.harden(ctx); err != nil {
 		db.Close()
 		return nil, err
