@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
+	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/policy"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -60,6 +61,7 @@ func writeShadow(path string, cat *quarry.Catalog, views *[]string) bool {
 		return false
 	}
 	defer db.Close()
+	q := registry.Of(quarry.DialectSQLite).QuoteIdent
 	var ddl strings.Builder
 	ddl.WriteString("BEGIN;\n")
 	for _, t := range cat.Tables {
@@ -68,16 +70,13 @@ func writeShadow(path string, cat *quarry.Catalog, views *[]string) bool {
 		}
 		cols := make([]string, len(t.Columns))
 		for i, c := range t.Columns {
-			cols[i] = quoteIdent(c.Name)
+			cols[i] = q(c.Name)
 			if t.View {
 				*views = append(*views, t.Name+"."+c.Name)
 			}
 		}
-		fmt.Fprintf(&ddl, "CREATE TABLE %s (%s);\n", quoteIdent(t.Name), strings.Join(cols, ", "))
+		fmt.Fprintf(&ddl, "CREATE TABLE %s (%s);\n", q(t.Name), strings.Join(cols, ", "))
 	}
 	ddl.WriteString("COMMIT;")
 	return db.Exec(ddl.String()) == nil
 }
-
-// quoteIdent quotes a SQLite identifier.
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
