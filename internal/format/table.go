@@ -290,8 +290,7 @@ func displayText(b []byte) string {
 			sb.WriteString(`\n`)
 		case r == '\r':
 			sb.WriteString(`\r`)
-		case r == utf8.RuneError && size == 1, r < 0x20, r >= 0x7f && r < 0xa0,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+		case r == utf8.RuneError && size == 1, quarry.Unprintable(r):
 			sb.WriteRune(utf8.RuneError)
 		default:
 			sb.WriteRune(r)

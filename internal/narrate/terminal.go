@@ -3,6 +3,8 @@ package narrate
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // ANSI escapes used when a terminal renderer is asked for color.
@@ -220,8 +222,7 @@ func Safe(s string) string {
 		switch {
 		case r == '\n' || r == '\t':
 			b.WriteRune(r)
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"), r < 0x20, r >= 0x7f && r < 0xa0,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"), quarry.Unprintable(r):
 			b.WriteRune(utf8.RuneError)
 		default:
 			b.WriteRune(r)

@@ -141,6 +141,14 @@ func KindExitCode(k Kind) int {
 	}
 }
 
+// Unprintable reports whether r must not reach a terminal or a cell as
+// written: a control character (C0, DEL, C1: an escape sequence can write
+// the clipboard or clear the screen) or a bidirectional override or mark,
+// which reorders what follows it.
+func Unprintable(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f
+}
+
 // Clean makes text from outside quarry (a server's message, a child
 // process's stderr) safe to repeat in a one-line message: valid UTF-8,
 // control characters and runs of white space folded to one space, and at
