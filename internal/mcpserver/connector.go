@@ -148,13 +148,7 @@ func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
 // result once encoded: as structured content and, for clients that read
 // only text, as the same JSON in text.
 func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in QueryInput
-	if len(req.Params.Arguments) > 0 {
-		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-			return errorResult(failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))), nil
-		}
-	}
-	res, err := c.runQuery(ctx, in, false)
+	res, err := c.runQuery(ctx, req.Params.Arguments, false)
 	if err != nil {
 		return errorResult(err), nil
 	}
@@ -177,13 +171,7 @@ func (c *connServer) runQueryRaw(ctx context.Context, req *mcp.CallToolRequest) 
 // (connector.BinaryQueryTool): the values as the connector read them,
 // times and all, with no JSON to write or read.
 func (c *connServer) runQueryBinary(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in QueryInput
-	if len(req.Params.Arguments) > 0 {
-		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-			return errorResult(failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))), nil
-		}
-	}
-	res, err := c.runQuery(ctx, in, true)
+	res, err := c.runQuery(ctx, req.Params.Arguments, true)
 	if err != nil {
 		return errorResult(err), nil
 	}
@@ -221,7 +209,16 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &res
 }
 
-func (c *connServer) runQuery(ctx context.Context, in QueryInput, raw bool) (*Result, error) {
+// runQuery reads the tool's arguments, checks the statement with the
+// guard and runs it, keeping its rows as JSON values or, raw, as the
+// connector read them.
+func (c *connServer) runQuery(ctx context.Context, args json.RawMessage, raw bool) (*Result, error) {
+	var in QueryInput
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &in); err != nil {
+			return nil, failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))
+		}
+	}
 	sql := strings.TrimSpace(in.SQL)
 	if sql == "" {
 		return nil, failf(`sql is empty; send one SELECT statement as "sql"`)
