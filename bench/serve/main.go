@@ -48,16 +48,7 @@ import (
 
 // questions are asked in turn; the demo answers each with the builtin
 // planner.
-var questions = []string{
-	"revenue by month last year",
-	"top 5 products by revenue in 2025",
-	"revenue by country",
-	"number of orders by channel",
-	"average order value by month in 2025",
-	"revenue by category last year",
-	"how many customers in Germany",
-	"revenue last 30 days",
-}
+var questions = demo.LoadQuestions()
 
 func main() {
 	streams := flag.Int("streams", 200, "concurrent chat streams")

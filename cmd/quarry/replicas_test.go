@@ -22,21 +22,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/quarrydata/quarry/internal/connector/connectortest"
+	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/event"
 )
 
 // replicaQuestions are asked in turn; the demo's builtin planner answers
 // each.
-var replicaQuestions = []string{
-	"revenue by month last year",
-	"top 5 products by revenue in 2025",
-	"revenue by country",
-	"number of orders by channel",
-	"average order value by month in 2025",
-	"revenue by category last year",
-	"how many customers in Germany",
-	"revenue last 30 days",
-}
+var replicaQuestions = demo.LoadQuestions()
 
 // startReplicas starts n `quarry serve` processes of the demo project, each
 // on a copy of its own, sharing one PostgreSQL state in a schema of its
