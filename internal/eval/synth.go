@@ -264,7 +264,11 @@ func SyntheticCatalog(n, questions int, seed uint64) (*quarry.Catalog, []Retriev
 				t.ForeignKeys = append(t.ForeignKeys, quarry.ForeignKey{Columns: []string{c}, RefSchema: schema, RefTable: ref, RefColumns: []string{"id"}})
 			}
 		}
-		t.Columns = append(t.Columns, quarry.ColumnInfo{Name: "created_at", Type: quarry.TypeTimestamp}, quarry.ColumnInfo{Name: "updated_at", Type: quarry.TypeTimestamp})
+		for _, c := range []string{"created_at", "updated_at"} {
+			if !slices.Contains(s.ent.cols, c) {
+				t.Columns = append(t.Columns, quarry.ColumnInfo{Name: c, Type: quarry.TypeTimestamp})
+			}
+		}
 		cat.Tables = append(cat.Tables, t)
 	}
 	return cat, synthQuestions(rng, cat, questions)

@@ -81,7 +81,7 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	if past := pastOf(it.text); past != "" && it.kind != itStop {
 		at := wordAt(low, it.text, aux[1])
 		re := question[:aux[0]] + question[aux[1]:at] + past + question[at+len(it.text):]
-		if pl := p.plan(re, asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+		if pl := p.replan(re, asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", question[aux[0]:aux[1]]+" … "+it.text, past))
 			return pl
 		}

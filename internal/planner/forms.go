@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -17,6 +18,122 @@ import (
 // match is explained in the plan ("superheroes" read as "superhero"), and
 // it never overrides a known phrase or a structural word.
 
+// irregularForms are the irregular forms: each line a base, then the
+// forms that mean it.
+type irregularForms struct {
+	plural, past map[string]string   // form → base
+	forms        map[string][]string // base → its forms, plural and past
+}
+
+// irregulars is the one table of irregular forms, read once.
+var irregulars = sync.OnceValue(func() irregularForms {
+	t := irregularForms{plural: map[string]string{}, past: map[string]string{}, forms: map[string][]string{}}
+	read := func(into map[string]string, table string) {
+		for _, line := range strings.Split(strings.TrimSpace(table), "\n") {
+			base, forms, _ := strings.Cut(strings.TrimSpace(line), ":")
+			for _, f := range strings.Fields(forms) {
+				into[f] = base
+				t.forms[base] = append(t.forms[base], f)
+			}
+		}
+	}
+	read(t.plural, `
+		person: people persons
+		child: children
+		man: men
+		woman: women
+		mouse: mice
+		goose: geese
+		tooth: teeth
+		foot: feet
+		ox: oxen
+		criterion: criteria
+		phenomenon: phenomena
+		analysis: analyses
+		thesis: theses
+		index: indices
+		matrix: matrices
+		vertex: vertices
+		leaf: leaves
+		wife: wives
+		life: lives
+		knife: knives
+		half: halves
+		shelf: shelves
+		wolf: wolves
+		thief: thieves
+		self: selves`)
+	read(t.past, `
+		sell: sold
+		buy: bought
+		pay: paid
+		make: made
+		hold: held
+		win: won
+		lose: lost
+		run: ran
+		begin: began begun
+		fly: flew flown
+		drive: drove driven
+		give: gave given
+		take: took taken
+		go: went gone
+		leave: left
+		meet: met
+		build: built
+		send: sent
+		spend: spent
+		lead: led
+		find: found
+		choose: chose chosen
+		grow: grew grown
+		know: knew known
+		ride: rode ridden
+		sing: sang sung
+		speak: spoke spoken
+		teach: taught
+		write: wrote written
+		catch: caught
+		bring: brought
+		think: thought
+		fight: fought
+		seek: sought
+		keep: kept
+		sleep: slept
+		feel: felt
+		deal: dealt
+		mean: meant
+		stand: stood
+		understand: understood
+		tell: told
+		become: became
+		come: came
+		see: saw seen
+		eat: ate eaten
+		draw: drew drawn
+		throw: threw thrown
+		break: broke broken
+		hide: hid hidden
+		fall: fell fallen
+		shoot: shot
+		breed: bred
+		feed: fed
+		shake: shook shaken
+		wake: woke
+		steal: stole stolen
+		freeze: froze frozen
+		swim: swam swum
+		wear: wore worn
+		tear: tore torn
+		bear: bore born
+		lend: lent
+		bend: bent
+		dig: dug
+		hang: hung
+		strike: struck`)
+	return t
+})
+
 // irregular maps irregular English forms to the form the stemmer treats
 // like the rest: plurals the suffix rules miss and past forms of common
 // verbs.
@@ -29,198 +146,16 @@ func irregular(w string) string {
 
 // irregularPlural is the singular of a plural the suffix rules miss.
 func irregularPlural(w string) string {
-	switch w {
-	case "people", "persons":
-		return "person"
-	case "children":
-		return "child"
-	case "men":
-		return "man"
-	case "women":
-		return "woman"
-	case "mice":
-		return "mouse"
-	case "geese":
-		return "goose"
-	case "teeth":
-		return "tooth"
-	case "feet":
-		return "foot"
-	case "oxen":
-		return "ox"
-	case "criteria":
-		return "criterion"
-	case "phenomena":
-		return "phenomenon"
-	case "analyses":
-		return "analysis"
-	case "theses":
-		return "thesis"
-	case "indices":
-		return "index"
-	case "matrices":
-		return "matrix"
-	case "vertices":
-		return "vertex"
-	case "leaves":
-		return "leaf"
-	case "wives":
-		return "wife"
-	case "lives":
-		return "life"
-	case "knives":
-		return "knife"
-	case "halves":
-		return "half"
-	case "shelves":
-		return "shelf"
-	case "wolves":
-		return "wolf"
-	case "thieves":
-		return "thief"
-	case "selves":
-		return "self"
+	if b, ok := irregulars().plural[w]; ok {
+		return b
 	}
 	return w
 }
 
 // irregularPast is the base of an irregular past form of a common verb.
 func irregularPast(w string) string {
-	switch w {
-	case "sold":
-		return "sell"
-	case "bought":
-		return "buy"
-	case "paid":
-		return "pay"
-	case "made":
-		return "make"
-	case "held":
-		return "hold"
-	case "won":
-		return "win"
-	case "lost":
-		return "lose"
-	case "ran":
-		return "run"
-	case "began", "begun":
-		return "begin"
-	case "flew", "flown":
-		return "fly"
-	case "drove", "driven":
-		return "drive"
-	case "gave", "given":
-		return "give"
-	case "took", "taken":
-		return "take"
-	case "went", "gone":
-		return "go"
-	case "left":
-		return "leave"
-	case "met":
-		return "meet"
-	case "built":
-		return "build"
-	case "sent":
-		return "send"
-	case "spent":
-		return "spend"
-	case "led":
-		return "lead"
-	case "found":
-		return "find"
-	case "chose", "chosen":
-		return "choose"
-	case "grew", "grown":
-		return "grow"
-	case "knew", "known":
-		return "know"
-	case "rode", "ridden":
-		return "ride"
-	case "sang", "sung":
-		return "sing"
-	case "spoke", "spoken":
-		return "speak"
-	case "taught":
-		return "teach"
-	case "wrote", "written":
-		return "write"
-	case "caught":
-		return "catch"
-	case "brought":
-		return "bring"
-	case "thought":
-		return "think"
-	case "fought":
-		return "fight"
-	case "sought":
-		return "seek"
-	case "kept":
-		return "keep"
-	case "slept":
-		return "sleep"
-	case "felt":
-		return "feel"
-	case "dealt":
-		return "deal"
-	case "meant":
-		return "mean"
-	case "stood":
-		return "stand"
-	case "understood":
-		return "understand"
-	case "told":
-		return "tell"
-	case "became":
-		return "become"
-	case "came":
-		return "come"
-	case "saw", "seen":
-		return "see"
-	case "ate", "eaten":
-		return "eat"
-	case "drew", "drawn":
-		return "draw"
-	case "threw", "thrown":
-		return "throw"
-	case "broke", "broken":
-		return "break"
-	case "hid", "hidden":
-		return "hide"
-	case "fell", "fallen":
-		return "fall"
-	case "shot":
-		return "shoot"
-	case "bred":
-		return "breed"
-	case "fed":
-		return "feed"
-	case "shook", "shaken":
-		return "shake"
-	case "woke":
-		return "wake"
-	case "stole", "stolen":
-		return "steal"
-	case "froze", "frozen":
-		return "freeze"
-	case "swam", "swum":
-		return "swim"
-	case "wore", "worn":
-		return "wear"
-	case "tore", "torn":
-		return "tear"
-	case "bore", "born":
-		return "bear"
-	case "lent":
-		return "lend"
-	case "bent":
-		return "bend"
-	case "dug":
-		return "dig"
-	case "hung":
-		return "hang"
-	case "struck":
-		return "strike"
+	if b, ok := irregulars().past[w]; ok {
+		return b
 	}
 	return w
 }
@@ -264,6 +199,9 @@ func (l *lexicon) buildForms() {
 	inKnown := map[senseID]bool{}
 	for phrase, ss := range l.phrases {
 		for _, w := range strings.Fields(phrase) {
+			if l.asked != nil && !l.asked[w] {
+				continue // looked up by the question's words alone
+			}
 			for _, s := range ss {
 				id := senseID{w, s.kind, s.name, s.entity, s.column, s.value, false}
 				if !s.own && !inKnown[id] {
@@ -273,7 +211,9 @@ func (l *lexicon) buildForms() {
 			}
 		}
 	}
-	inForms := map[senseID]bool{}
+	// merged holds the meanings of a key two phrases share, from the
+	// second phrase on.
+	merged := map[string]map[senseID]bool{}
 	add := func(key, phrase string, ss []sense) {
 		if key == "" {
 			return
@@ -281,19 +221,24 @@ func (l *lexicon) buildForms() {
 		if old, ok := l.forms[key]; ok {
 			if old.phrase != phrase {
 				// Two phrases with one stem: the forms of both.
+				in := merged[key]
+				if in == nil {
+					in = map[senseID]bool{}
+					for _, s := range old.senses {
+						in[senseID{"", s.kind, s.name, s.entity, s.column, s.value, false}] = true
+					}
+					merged[key] = in
+				}
 				for _, s := range ss {
-					id := senseID{key, s.kind, s.name, s.entity, s.column, s.value, false}
-					if !inForms[id] {
-						inForms[id] = true
+					id := senseID{"", s.kind, s.name, s.entity, s.column, s.value, false}
+					if !in[id] {
+						in[id] = true
 						old.senses = append(old.senses, s)
 					}
 				}
 				l.forms[key] = old
 			}
 			return
-		}
-		for _, s := range ss {
-			inForms[senseID{key, s.kind, s.name, s.entity, s.column, s.value, false}] = true
 		}
 		l.forms[key] = formHit{phrase: phrase, senses: slices.Clip(ss)} // appending never writes into phrases
 	}

@@ -64,11 +64,12 @@ type lexicon struct {
 	verbs  map[string]formHit
 	maxLen int      // the most words in a phrase
 	terms  []string // known terms, for suggestions
-	// added holds what add has put in phrases, so that a phrase ten
-	// thousand tables share ("id", "name") is not compared with each of
-	// its meanings again (building the lexicon of a wide schema was
-	// quadratic).
-	added map[senseID]bool
+	// added holds, for a phrase of many meanings, the meanings add has
+	// put in phrases (the phrase left empty).
+	added map[string]map[senseID]bool
+	// asked, in a question's scope, are its words: known holds only
+	// those, the only words it is read by.
+	asked map[string]bool
 }
 
 // senseID identifies a meaning of a phrase.
@@ -94,15 +95,35 @@ func (l *lexicon) add(phrase string, s sense) {
 	if phrase == "" {
 		return
 	}
-	id := senseID{phrase, s.kind, s.name, s.entity, s.column, s.value, s.own}
-	if l.added == nil {
-		l.added = map[senseID]bool{}
+	id := senseID{"", s.kind, s.name, s.entity, s.column, s.value, s.own}
+	ss := l.phrases[phrase]
+	if set := l.added[phrase]; set != nil {
+		if set[id] {
+			return
+		}
+		set[id] = true
+	} else {
+		for _, o := range ss {
+			if (senseID{"", o.kind, o.name, o.entity, o.column, o.value, o.own}) == id {
+				return
+			}
+		}
+		if len(ss) >= 16 {
+			// Compared one by one, the meanings of a phrase that ten
+			// thousand tables share ("id", "name") made building the
+			// lexicon quadratic: a set from here on.
+			set := make(map[senseID]bool, 2*len(ss))
+			for _, o := range ss {
+				set[senseID{"", o.kind, o.name, o.entity, o.column, o.value, o.own}] = true
+			}
+			set[id] = true
+			if l.added == nil {
+				l.added = map[string]map[senseID]bool{}
+			}
+			l.added[phrase] = set
+		}
 	}
-	if l.added[id] {
-		return
-	}
-	l.added[id] = true
-	l.phrases[phrase] = append(l.phrases[phrase], s)
+	l.phrases[phrase] = append(ss, s)
 	if n := strings.Count(phrase, " ") + 1; n > l.maxLen {
 		l.maxLen = n
 	}
@@ -158,9 +179,16 @@ func genericWord(w string) bool {
 	return false
 }
 
-func buildLexicon(m *semantic.Model) lexicon {
+// buildLexicon reads the model's names, synonyms and known values into
+// phrases. scope, when not nil, keeps only the names a question's words
+// could meet, and collects no terms (scope.go).
+func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	l := lexicon{phrases: map[string][]sense{}}
+	if scope != nil {
+		l.asked = scope.words
+	}
 	terms := map[string]bool{}
+	collect := scope == nil
 	type pendingValue struct {
 		v string
 		s sense
@@ -190,9 +218,14 @@ func buildLexicon(m *semantic.Model) lexicon {
 	for i := range m.Entities {
 		e := &m.Entities[i]
 		es := sense{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}
-		l.addForms(e.Name, es)
-		terms[strings.Join(words(e.Name), " ")] = true
-		if ws := words(e.Name); len(ws) > 1 {
+		entityIn := scope.admitsAny(e.Name, e.Synonyms)
+		if entityIn {
+			l.addForms(e.Name, es)
+		}
+		if collect {
+			terms[strings.Join(words(e.Name), " ")] = true
+		}
+		if ws := words(e.Name); entityIn && len(ws) > 1 {
 			// "template types" for Ref_Template_Types: every ending of
 			// a compound name.
 			a := es
@@ -207,14 +240,28 @@ func buildLexicon(m *semantic.Model) lexicon {
 			}
 		}
 		for _, syn := range e.Synonyms {
+			if !entityIn {
+				break
+			}
 			s := es
 			s.strength = strSynonym
 			l.addForms(syn, s)
-			terms[lower(syn)] = true
+			if collect {
+				terms[lower(syn)] = true
+			}
 		}
 		for _, c := range e.Columns {
 			ref := e.Name + "." + c.Name
+			// A column the question cannot name may still hold a value
+			// it names.
+			colIn := scope.admitsAny(c.Name, c.Synonyms)
+			if !colIn && !scope.admitsSome(c.Values) {
+				continue
+			}
 			if isRestricted(e, c.Name) {
+				if !colIn {
+					continue
+				}
 				rs := sense{kind: sRestricted, entity: e.Name, column: c.Name, field: ref, strength: strName}
 				l.addForms(c.Name, rs)
 				for _, syn := range c.Synonyms {
@@ -229,7 +276,7 @@ func buildLexicon(m *semantic.Model) lexicon {
 			cs := sense{kind: sColumn, entity: e.Name, column: c.Name, field: field, strength: strName,
 				numeric: c.Type.IsNumeric(), temporal: c.Type.IsTemporal(), flag: flagValue(c)}
 			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(ref)]
-			if isKey {
+			if isKey && colIn {
 				// Keys by their whole name only ("student id", "ids"):
 				// listed or filtered, never guessed from a part of the name.
 				ks := cs
@@ -254,14 +301,18 @@ func buildLexicon(m *semantic.Model) lexicon {
 				}
 				l.addOwn(e, c, ks)
 			}
-			if !isKey {
+			if !isKey && colIn {
 				l.addForms(c.Name, cs)
-				terms[strings.Join(words(c.Name), " ")] = true
+				if collect {
+					terms[strings.Join(words(c.Name), " ")] = true
+				}
 				for _, syn := range c.Synonyms {
 					s := cs
 					s.strength = strSynonym
 					l.addForms(syn, s)
-					terms[lower(syn)] = true
+					if collect {
+						terms[lower(syn)] = true
+					}
 				}
 				if ws := words(c.Name); len(ws) > 1 {
 					for _, w := range ws {
@@ -281,13 +332,15 @@ func buildLexicon(m *semantic.Model) lexicon {
 				l.addOwn(e, c, cs)
 			}
 			for _, v := range c.Values {
-				if isNumber(v) {
+				if isNumber(v) || !scope.admits(v) {
 					continue // numbers are read as numbers
 				}
 				vs := sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName}
 				l.add(v, vs)
 				pluralValues = append(pluralValues, pendingValue{v, vs})
-				terms[lower(v)] = true
+				if collect {
+					terms[lower(v)] = true
+				}
 			}
 		}
 	}
@@ -310,34 +363,53 @@ func buildLexicon(m *semantic.Model) lexicon {
 		} else {
 			s = sense{kind: sDim, name: d.Name, entity: d.Entity, field: d.Name, strength: strName, temporal: d.Type == "time"}
 		}
-		l.addForms(d.Name, s)
-		terms[strings.Join(words(d.Name), " ")] = true
+		dimIn := scope.admitsAny(d.Name, d.Synonyms)
+		if dimIn {
+			l.addForms(d.Name, s)
+		}
+		if collect {
+			terms[strings.Join(words(d.Name), " ")] = true
+		}
 		for _, syn := range d.Synonyms {
+			if !dimIn {
+				break
+			}
 			s2 := s
 			s2.strength = strSynonym
 			l.addForms(syn, s2)
-			terms[lower(syn)] = true
+			if collect {
+				terms[lower(syn)] = true
+			}
 		}
 		for _, v := range d.Values {
-			if isNumber(v) {
+			if isNumber(v) || !scope.admits(v) {
 				continue
 			}
 			vs := sense{kind: sValue, entity: s.entity, column: s.column, field: d.Name, value: v, strength: strName}
 			l.add(v, vs)
 			pluralValues = append(pluralValues, pendingValue{v, vs})
-			terms[lower(v)] = true
+			if collect {
+				terms[lower(v)] = true
+			}
 		}
 	}
 	for i := range m.Metrics {
 		mt := &m.Metrics[i]
 		s := sense{kind: sMetric, name: mt.Name, entity: mt.Entity, strength: strName}
+		if !scope.admitsAny(mt.Name, mt.Synonyms) {
+			continue
+		}
 		l.addForms(mt.Name, s)
-		terms[strings.Join(words(mt.Name), " ")] = true
+		if collect {
+			terms[strings.Join(words(mt.Name), " ")] = true
+		}
 		for _, syn := range mt.Synonyms {
 			s2 := s
 			s2.strength = strSynonym
 			l.addForms(syn, s2)
-			terms[lower(syn)] = true
+			if collect {
+				terms[lower(syn)] = true
+			}
 			// "gross margin percentage" is also said "gross margin
 			// percent" and "gross margin %" (read as percent).
 			for _, v := range percentForms(syn) {

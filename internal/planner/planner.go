@@ -14,6 +14,7 @@ package planner
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -98,10 +99,21 @@ type Planner struct {
 	// linkVerbs are the stems of the verbs read as a link between two
 	// tables (links.go): genericVerbs and the knowledge's.
 	linkVerbs, genericVerbs map[string]bool
+	// wide marks a model whose lexicon is built per question (scope.go);
+	// allTerms are then its terms, built when first asked for.
+	wide     bool
+	allTerms func() []string
+	formLen  int // the longest phrase of a wide model, up to three words
 }
 
 // New builds a planner over m and the verified queries.
 func New(m *semantic.Model, verified []Verified) *Planner {
+	return newPlanner(m, verified, wideEntities)
+}
+
+// newPlanner is New with the number of entities above which the lexicon
+// is built per question.
+func newPlanner(m *semantic.Model, verified []Verified, wideAt int) *Planner {
 	p := &Planner{m: m, verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), function: functionWords(), writes: writeVerbs()}
 	for _, v := range verified {
 		k := normalise(v.Question)
@@ -111,7 +123,13 @@ func New(m *semantic.Model, verified []Verified) *Planner {
 			}
 		}
 	}
-	p.lex = buildLexicon(m)
+	if len(m.Entities) > wideAt {
+		p.wide = true
+		p.formLen = longestPhrase(m, 3)
+		p.allTerms = sync.OnceValue(func() []string { return modelTerms(m) })
+	} else {
+		p.lex = buildLexicon(m, nil)
+	}
 	p.buildLinkVerbs()
 	p.graph = map[string][]string{}
 	direct := map[string][]string{}
@@ -169,9 +187,10 @@ func lower(s string) string { return strings.ToLower(s) }
 
 // Plan plans one question as of the given day.
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
-	pl := p.plan(question, asOf)
+	s := p.scopedTo(question)
+	pl := s.plan(question, asOf)
 	if pl.Kind == KindUnanswered {
-		pl.DidYouMean = p.correct(question, pl.Unknown, asOf)
+		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}
 	if pl.Kind == KindClarify && pl.Reason == "" {
 		pl.Reason = "two meanings fit the question"

@@ -186,6 +186,20 @@ func BenchmarkPlanWide(b *testing.B) {
 	planLoop(b, p, m, qs)
 }
 
+// BenchmarkPlanTenThousand plans the same questions over a 10,000-table
+// schema, where the lexicon is built per question (scope.go), and
+// reports what New takes beside the 95th percentile per question. Every
+// table's name shares the word "widget" with every question, the worst
+// case of a scope: each question admits every table.
+func BenchmarkPlanTenThousand(b *testing.B) {
+	m := wideModel(10000)
+	t0 := time.Now()
+	p := New(m, nil)
+	b.ReportMetric(float64(time.Since(t0).Microseconds())/1000, "ms-new")
+	qs := []string{"how many widget 500 rows", "average amount of widget 17 by category", "top 5 widget 300 by amount"}
+	planLoop(b, p, m, qs)
+}
+
 // wideModel is a schema of n tables named "widget_<i>".
 func wideModel(n int) *semantic.Model {
 	m := &semantic.Model{}

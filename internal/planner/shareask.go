@@ -125,7 +125,7 @@ func (b *builder) ambiguousShare() *Plan {
 // readsAs reports whether question is answered as a share: each group's
 // part of the total (parts) or a condition's rate within each group.
 func (b *builder) readsAs(question string, parts bool) bool {
-	pl := b.p.plan(question, b.st.asOf)
+	pl := b.p.replan(question, b.st.asOf)
 	if pl.Kind != KindMetric || pl.Query == nil {
 		return false
 	}

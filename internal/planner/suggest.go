@@ -24,7 +24,7 @@ func (p *Planner) suggest(unknown []string) []string {
 		}
 		var cands []scored
 		limit := max(1, len(u)/3)
-		for _, t := range p.lex.terms {
+		for _, t := range p.terms() {
 			// An edit distance is at least the difference in length:
 			// pairs too far apart for the limit are not measured (a
 			// schema of a thousand tables holds thousands of terms).
@@ -111,7 +111,7 @@ func (p *Planner) correct(question string, unknown []string, asOf time.Time) str
 		}
 		out = re.ReplaceAllLiteralString(out, term)
 	}
-	switch p.plan(out, asOf).Kind {
+	switch p.replan(out, asOf).Kind {
 	case KindMetric, KindRows, KindVerified:
 		return out
 	}
@@ -124,7 +124,7 @@ func (p *Planner) correct(question string, unknown []string, asOf time.Time) str
 func (p *Planner) closest(u string) string {
 	u = strings.ToLower(u)
 	best, bestD, tie := "", max(1, len(u)/3)+1, false
-	for _, t := range p.lex.terms {
+	for _, t := range p.terms() {
 		if strings.Contains(t, " ") {
 			continue
 		}

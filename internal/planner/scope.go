@@ -1,0 +1,377 @@
+package planner
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Wide models. The lexicon of a model holds every form of every name,
+// synonym and known value; on a warehouse of ten thousand tables that is
+// hundreds of thousands of meanings, and building it took seconds, more
+// than the rest of a command together. A question, though, can only meet
+// the names that share a word with it. So for a model of more than
+// wideEntities entities the planner builds no lexicon up front: each
+// question gets the lexicon of the names its words could match (scope),
+// built by the same code from the same model, and the model itself, its
+// join graph and its verified queries stay whole.
+//
+// What "could match" means is a superset, never a guess: a name is kept
+// when, with its separators removed and its letters lower-cased and
+// without accents, it contains one of the question's words or another
+// form of one (singular, an irregular form, the stem without its last
+// letters, as the stemmer may change them), or holds one of the question's
+// short function words ("it", "a") as a whole word. Every phrase, stem and
+// joined form the planner looks up for the question is a form of such a
+// word, so each of its meanings comes from a name kept: the plan is the
+// one the whole lexicon gives (TestScopedPlansAsWhole). Suggestions for
+// unknown words read the terms of the whole model, built when first
+// needed.
+
+// wideEntities is the number of entities above which the lexicon is built
+// per question. Below it, building the whole lexicon once is cheaper than
+// a scope per question (a model of 1,000 entities builds in about 0.2 s).
+const wideEntities = 2000
+
+// probe is what a question's words can match in a name.
+type probe struct {
+	subs  [][]byte        // content words and their forms, anywhere in the squashed name
+	whole [][]byte        // function words, as whole words of the lower-cased name
+	words map[string]bool // the question's words, as tokenize reads them
+	buf   []byte
+	low   []byte
+}
+
+// probeOf is the probe of a question's words.
+func (p *Planner) probeOf(question string) *probe {
+	pr := &probe{words: map[string]bool{}}
+	seen := map[string]bool{}
+	sub := func(s string) {
+		if len(s) >= 2 && !seen[s] {
+			seen[s] = true
+			pr.subs = append(pr.subs, []byte(s))
+		}
+	}
+	for _, t := range tokenize(question) {
+		pr.words[t.s] = true
+		w := string(squash(nil, t.s))
+		if w == "" {
+			continue
+		}
+		if p.function[w] || len(w) < 2 {
+			if !seen[" "+w] {
+				seen[" "+w] = true
+				pr.whole = append(pr.whole, []byte(w))
+			}
+			continue
+		}
+		sub(w)
+		sub(singular(w))
+		for _, b := range []string{irregular(w), stemWord(w), stemWord(singular(w))} {
+			sub(b)
+			sub(stemPrefix(b))
+			for _, f := range irregulars().forms[b] {
+				sub(f)
+			}
+		}
+	}
+	return pr
+}
+
+// stemPrefix is a stem without the letters a stemmer may have changed
+// ("happi" of happy and happiness): all but its last two, at least three.
+func stemPrefix(s string) string {
+	if len(s) <= 3 {
+		return s
+	}
+	return s[:max(3, len(s)-2)]
+}
+
+// squash appends s lower-cased, without accents and with letters and
+// digits only to dst.
+func squash(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return squashFolded(dst, foldAccents(strings.ToLower(s)))
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			dst = append(dst, c+'a'-'A')
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func squashFolded(dst []byte, s string) []byte {
+	for _, r := range s {
+		if r >= utf8.RuneSelf || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}
+
+// admits reports whether a name could meet the question: nil admits all.
+func (pr *probe) admits(name string) bool {
+	if pr == nil {
+		return true
+	}
+	pr.buf = squash(pr.buf[:0], name)
+	for _, s := range pr.subs {
+		if bytes.Contains(pr.buf, s) {
+			return true
+		}
+	}
+	if len(pr.whole) == 0 {
+		return false
+	}
+	pr.low = lowerInto(pr.low[:0], name)
+	for _, w := range pr.whole {
+		if hasWord(pr.low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// admitsAny reports whether the name or one of its other names could
+// meet the question.
+func (pr *probe) admitsAny(name string, others []string) bool {
+	if pr == nil || pr.admits(name) {
+		return true
+	}
+	for _, o := range others {
+		if pr.admits(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// admitsSome reports whether one of the values could meet the question.
+func (pr *probe) admitsSome(values []string) bool {
+	for _, v := range values {
+		if pr.admits(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerInto appends name lower-cased to dst.
+func lowerInto(dst []byte, name string) []byte {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return append(dst, strings.ToLower(name)...)
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// hasWord reports whether w is a whole word of low: between its ends and
+// characters other than letters and digits.
+func hasWord(low []byte, w []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(low[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isWordByte(low[j-1])) && (end == len(low) || !isWordByte(low[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// scopedTo is the planner to plan question with: p itself for a model
+// that is not wide, otherwise a copy whose lexicon holds the names the
+// question could meet (and the values found for it).
+func (p *Planner) scopedTo(question string) *Planner {
+	if !p.wide {
+		return p
+	}
+	// The words plan reads are also those it writes in: the values an
+	// alias names ("French": France) and the abbreviations written out.
+	text := question + " " + semantic.ExpandAliases(question, p.m.HasValue)
+	for _, a := range abbreviations() {
+		if a.re.MatchString(question) {
+			text += " " + a.word
+		}
+	}
+	q := *p
+	q.lex = buildLexicon(p.m, p.probeOf(text))
+	q.lex.extra = p.lex.extra
+	// Phrases longer than the scope's may be read by another form of
+	// their words ("high schoolers" for Highschooler) up to three words,
+	// as the whole lexicon's longest phrase allows.
+	q.lex.maxLen = max(q.lex.maxLen, p.lex.maxLen, p.formLen)
+	return &q
+}
+
+// longestPhrase is the number of words of the model's longest phrase, up
+// to limit: what the whole lexicon's maxLen would be, read without
+// building it (it stops at the first phrase as long as limit).
+func longestPhrase(m *semantic.Model, limit int) int {
+	n := 0
+	see := func(s string) bool {
+		n = max(n, len(tokenize(s)))
+		return n >= limit
+	}
+	keys := map[string]bool{}
+	for _, r := range m.Relationships {
+		keys[lower(r.From+"."+r.FromColumn)] = true
+	}
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		if see(e.Name) || anyOf(e.Synonyms, see) {
+			return n
+		}
+		for _, c := range e.Columns {
+			if see(c.Name) || anyOf(c.Synonyms, see) {
+				return n
+			}
+			// "StuID": the words of a key's name written together.
+			if strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(e.Name+"."+c.Name)] {
+				if nw := nameWords(c.Name); len(tokenize(c.Name)) == 1 && len(nw) > 1 && nw[len(nw)-1] == "id" {
+					if n = max(n, len(nw)); n >= limit {
+						return n
+					}
+				}
+			}
+			for _, v := range c.Values {
+				if !isNumber(v) && see(v) {
+					return n
+				}
+			}
+		}
+	}
+	for _, d := range m.Dimensions {
+		if see(d.Name) || anyOf(d.Synonyms, see) {
+			return n
+		}
+		for _, v := range d.Values {
+			if !isNumber(v) && see(v) {
+				return n
+			}
+		}
+	}
+	for _, mt := range m.Metrics {
+		if see(mt.Name) || anyOf(mt.Synonyms, see) {
+			return n
+		}
+		for _, syn := range mt.Synonyms {
+			if anyOf(percentForms(syn), see) {
+				return n
+			}
+		}
+	}
+	return n
+}
+
+// modelTerms are the terms the whole lexicon lists for suggestions
+// (buildLexicon's terms), read without building it: the names, synonyms
+// and known values of what is neither a key nor restricted.
+func modelTerms(m *semantic.Model) []string {
+	terms := map[string]bool{}
+	name := func(s string) { terms[strings.Join(words(s), " ")] = true }
+	synonyms := func(ss []string) {
+		for _, s := range ss {
+			terms[lower(s)] = true
+		}
+	}
+	values := func(vs []string) {
+		for _, v := range vs {
+			if !isNumber(v) {
+				terms[lower(v)] = true
+			}
+		}
+	}
+	restricted := map[string]bool{}
+	for _, r := range m.Restricted {
+		restricted[lower(r)] = true
+	}
+	isRestricted := func(e *semantic.Entity, c string) bool {
+		return restricted[lower(e.Name+"."+c)] || restricted[lower(e.TableName()+"."+c)]
+	}
+	keys := map[string]bool{}
+	for _, r := range m.Relationships {
+		keys[lower(r.From+"."+r.FromColumn)] = true
+	}
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		name(e.Name)
+		synonyms(e.Synonyms)
+		for _, c := range e.Columns {
+			if isRestricted(e, c.Name) {
+				continue
+			}
+			if !strings.EqualFold(c.Name, e.PrimaryKey) && !keys[lower(e.Name+"."+c.Name)] {
+				name(c.Name)
+				synonyms(c.Synonyms)
+			}
+			values(c.Values)
+		}
+	}
+	for _, d := range m.Dimensions {
+		if e, c, simple := simpleRef(d.Expr); simple {
+			if ent := m.Entity(e); ent != nil && isRestricted(ent, c) {
+				continue
+			}
+		}
+		name(d.Name)
+		synonyms(d.Synonyms)
+		values(d.Values)
+	}
+	for _, mt := range m.Metrics {
+		name(mt.Name)
+		synonyms(mt.Synonyms)
+	}
+	delete(terms, "")
+	out := make([]string, 0, len(terms))
+	for t := range terms {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func anyOf(ss []string, f func(string) bool) bool {
+	for _, s := range ss {
+		if f(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// replan plans another wording of a question: in the scope of its own
+// words.
+func (p *Planner) replan(question string, asOf time.Time) *Plan {
+	return p.scopedTo(question).plan(question, asOf)
+}
+
+// terms are the known terms of the whole model, for suggestions.
+func (p *Planner) terms() []string {
+	if p.allTerms != nil {
+		return p.allTerms()
+	}
+	return p.lex.terms
+}

@@ -1,0 +1,128 @@
+package planner
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// goldenQuestions are the questions of every golden file of plans.
+func goldenQuestions(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*plans.golden"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden plans: %v", err)
+	}
+	var qs []string
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			if q, ok := strings.CutPrefix(sc.Text(), "### "); ok {
+				qs = append(qs, q)
+			}
+		}
+		r.Close()
+	}
+	return qs
+}
+
+// scopeModels are the test models: the demo's knowledge and the models
+// written for the planner's tests.
+func scopeModels(t *testing.T) map[string]*semantic.Model {
+	t.Helper()
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*semantic.Model{
+		"demo": f.Model, "test": testModel(), "learned": learnedModel(), "links": linksModel(),
+		"pets": petsModel(), "world": worldModel(), "forms": formsModel(), "documents": documentsModel(),
+		"share": shareModel(),
+	}
+}
+
+// TestScopedPlansAsWhole plans every golden question (each against every
+// model, so that most meet names they do not know: unknown words,
+// suggestions and corrected questions included) with the whole lexicon
+// and with the lexicon of the question's scope, as a wide model is
+// planned: the plans are the same.
+func TestScopedPlansAsWhole(t *testing.T) {
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	qs := append(goldenQuestions(t),
+		"French singers", "orders in the UK", "avg order value by channel", "how many people are there",
+		"units sold by product", "what did customers buy", "high schoolers by grade", "is official languages",
+		"revnue by chanel", "customers in zürich", "how many employees work in IT")
+	for name, m := range scopeModels(t) {
+		whole, scoped := newPlanner(m, nil, len(m.Entities)), newPlanner(m, nil, -1)
+		if whole.wide || !scoped.wide {
+			t.Fatalf("%s: wide %v and %v", name, whole.wide, scoped.wide)
+		}
+		for _, q := range qs {
+			want, got := whole.Plan(q, asOf), scoped.Plan(q, asOf)
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("%s: %q planned otherwise in scope (-whole +scoped):\n%s", name, q, d)
+			}
+			vals := []Value{{Entity: "customers", Column: "city", Value: "Springfield"}}
+			want, got = whole.PlanValues(q+" in Springfield", asOf, vals), scoped.PlanValues(q+" in Springfield", asOf, vals)
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("%s: %q with a found value planned otherwise in scope (-whole +scoped):\n%s", name, q, d)
+			}
+		}
+	}
+}
+
+// TestModelTerms: the terms read without a lexicon are the lexicon's.
+func TestModelTerms(t *testing.T) {
+	for name, m := range scopeModels(t) {
+		if d := cmp.Diff(buildLexicon(m, nil).terms, modelTerms(m), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-lexicon +modelTerms):\n%s", name, d)
+		}
+		if got, want := longestPhrase(m, 3), min(buildLexicon(m, nil).maxLen, 3); got != want {
+			t.Errorf("%s: longest phrase %d, the lexicon's %d", name, got, want)
+		}
+	}
+}
+
+// TestProbe: what a question's words admit, by every form the planner
+// reads a word in.
+func TestProbe(t *testing.T) {
+	p := newPlanner(testModel(), nil, -1)
+	for _, tc := range []struct {
+		question, name string
+		want           bool
+	}{
+		{"how many people", "person", true},             // irregular plural
+		{"how many persons", "People", true},            // and back
+		{"units sold", "sell_count", true},              // irregular past
+		{"what sells best", "units_sold", true},         // its base
+		{"happiness by city", "happy_score", true},      // a stem the stemmer changed
+		{"categories", "category", true},                // a plural
+		{"category", "Categories", true},                // a singular
+		{"high schoolers", "Highschooler", true},        // words written together
+		{"life expectancy", "LifeExpectancy", true},     // in an identifier
+		{"customers in zurich", "Zürich", true},         // accents
+		{"customers in zürich", "zurich", true},         // either way
+		{"staff in it", "IT", true},                     // a short word, whole
+		{"staff in it", "bitrate", false},               // not inside another
+		{"revenue by channel", "warehouse_bins", false}, // nothing shared
+		{"orders of 1,000 units", "1000", true},         // a number's separators
+	} {
+		if got := p.probeOf(tc.question).admits(tc.name); got != tc.want {
+			t.Errorf("probe of %q admits %q: %v, want %v", tc.question, tc.name, got, tc.want)
+		}
+	}
+}
