@@ -23,6 +23,14 @@ const (
 // be read keeps its candidate: candidates are suggestions a person reviews.
 func notYears(ctx context.Context, src Source, lr *learned, opts LearnOptions) []semantic.Metric {
 	years := map[colKey]bool{}
+	// The columns the candidates read, once: asked per column of a wide
+	// schema, reading every candidate again was quadratic.
+	read := map[colKey]bool{}
+	for _, m := range lr.candidates {
+		for _, r := range qualifiedRefs(m.Expr) {
+			read[lowerKey(r.entity, r.column)] = true
+		}
+	}
 	d := src.Dialect()
 	for i, e := range lr.entities {
 		t := lr.tables[i]
@@ -30,7 +38,7 @@ func notYears(ctx context.Context, src Source, lr *learned, opts LearnOptions) [
 			continue
 		}
 		for _, c := range e.Columns {
-			if !measureColumn(lr, e, c) || lr.withheld[lowerKey(e.Name, c.Name)] || !used(lr.candidates, e.Name, c.Name) {
+			if !measureColumn(lr, e, c) || lr.withheld[lowerKey(e.Name, c.Name)] || !read[lowerKey(e.Name, c.Name)] {
 				continue
 			}
 			if ctx.Err() != nil {
@@ -56,18 +64,6 @@ func notYears(ctx context.Context, src Source, lr *learned, opts LearnOptions) [
 		}
 	}
 	return out
-}
-
-// used reports whether a candidate measure reads entity.column.
-func used(cands []semantic.Metric, entity, column string) bool {
-	for _, m := range cands {
-		for _, r := range qualifiedRefs(m.Expr) {
-			if strings.EqualFold(r.entity, entity) && strings.EqualFold(r.column, column) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // yearValues runs sql, which reads a column's least and greatest value and
