@@ -312,8 +312,13 @@ func TestLearnPerEntityRefreshKeepsEdits(t *testing.T) {
 	db := makeDB(t, shopSchema)
 	dir := filepath.Join(t.TempDir(), "knowledge")
 	learn(t, db, dir, knowledge.LearnOptions{})
+	before := load(t, dir)
 	if _, err := knowledge.Migrate(dir); err != nil {
 		t.Fatal(err)
+	}
+	after := load(t, dir)
+	if diff := cmp.Diff(knowledge.SortedModel(before.Model), knowledge.SortedModel(after.Model)); diff != "" {
+		t.Errorf("migrating the learned folder changed its model (-before +after):\n%s", diff)
 	}
 	path := filepath.Join(dir, "entities", "customers.yaml")
 	src := readFile(t, path)
