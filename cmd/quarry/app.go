@@ -53,6 +53,7 @@ func (a *app) commands() []*cobra.Command {
 		a.askCmd(),
 		a.learnCmd(),
 		a.importCmd(),
+		a.knowledgeCmd(),
 		a.evalCmd(),
 		a.serveCmd(),
 		a.mcpCmd(),

@@ -25,7 +25,9 @@ func (a *app) learnCmd() *cobra.Command {
 counts) and the known values of low-cardinality text columns, and write the
 knowledge folder: model.yaml with entities and relationships (from foreign
 keys, and from naming where keys are missing), candidate measures in
-metrics.yaml, and a policy.yaml to fill in.
+metrics.yaml, and a policy.yaml to fill in. A folder with an entities/
+folder gets one file per entity there, and so does a new folder for a
+database of more than 100 tables.
 
 Run again, it refreshes: it keeps every edit you made, adds what is new, and
 reports drift: metrics, dimensions, policy rules or verified queries that
@@ -106,6 +108,9 @@ for one.`,
 		}
 		w := a.stdout
 		fmt.Fprintf(w, "Knowledge folder %s\n", cfg.Knowledge)
+		if rep.EntityFiles {
+			fmt.Fprintf(w, "  the database has more than %d tables: each entity has its own file in %s/ (docs/knowledge.md)\n", knowledge.SplitTables, knowledge.EntitiesDir)
+		}
 		list := func(label string, items []string) {
 			if len(items) > 0 {
 				fmt.Fprintf(w, "  %s (%d): %s\n", label, len(items), clip(strings.Join(items, ", "), 200))

@@ -32,18 +32,38 @@ const modelFile = "model.yaml"
 // policy withholds whole (a view over a restricted column, whose values
 // would tell what it filters on).
 func (a *Agent) readKnowledge(p *policy, name string) (string, error) {
-	if (strings.EqualFold(strings.TrimSpace(name), modelFile) || a.restricted() && a.modelFileAlias(name)) && a.Knowledge != nil && a.Knowledge.Model != nil {
+	if a.Knowledge == nil || a.Knowledge.Model == nil {
+		return readKnowledge(a.KnowledgeDir, name)
+	}
+	if strings.EqualFold(strings.TrimSpace(name), modelFile) || a.restricted() && a.modelFileAlias(name) {
 		if _, err := readKnowledge(a.KnowledgeDir, modelFile); err != nil {
 			return "", err
 		}
-		return a.shownModel(p)
+		return a.shownModel(p, "")
+	}
+	if file, ok := a.entityFile(name); ok {
+		// An entity file is the model too: shown as model.yaml is, for the
+		// one entity it holds.
+		src, err := readKnowledge(a.KnowledgeDir, file)
+		if err != nil {
+			return "", err
+		}
+		return a.shownModel(p, entityNameIn(src))
+	}
+	if n := strings.TrimSpace(name); n == "" || n == "." || n == "/" {
+		list, err := readKnowledge(a.KnowledgeDir, name)
+		if err != nil {
+			return "", err
+		}
+		return a.shownList(p, list), nil
 	}
 	return readKnowledge(a.KnowledgeDir, name)
 }
 
 // shownModel writes the model's entities and relationships as JSON (which
-// is also YAML), leaving out what the policy keeps from the model.
-func (a *Agent) shownModel(p *policy) (string, error) {
+// is also YAML), leaving out what the policy keeps from the model; only
+// the entity named only and the relationships from it when only is set.
+func (a *Agent) shownModel(p *policy, only string) (string, error) {
 	m := a.model()
 	tables := map[string]bool{}
 	for _, t := range a.tables(p) {
@@ -56,7 +76,7 @@ func (a *Agent) shownModel(p *policy) (string, error) {
 		Relationships []semantic.Relationship `json:"relationships,omitempty"`
 	}{Note: "model.yaml as the column policy lets it be shown: restricted columns and withheld tables are left out"}
 	for _, e := range m.Entities {
-		if !shown(e.TableName()) {
+		if !shown(e.TableName()) || only != "" && !strings.EqualFold(e.Name, only) {
 			continue
 		}
 		e.Columns = slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool { return p.column(e.Name, c.Name) || p.column(e.TableName(), c.Name) })
@@ -71,6 +91,9 @@ func (a *Agent) shownModel(p *policy) (string, error) {
 	}
 	for _, r := range m.Relationships {
 		from, to := m.Entity(r.From), m.Entity(r.To)
+		if only != "" && !strings.EqualFold(r.From, only) {
+			continue
+		}
 		if from == nil || to == nil || !shown(from.TableName()) || !shown(to.TableName()) ||
 			p.column(r.From, r.FromColumn) || p.column(r.To, r.ToColumn) {
 			continue

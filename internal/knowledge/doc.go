@@ -1,5 +1,6 @@
 // Package knowledge reads, validates and writes the knowledge folder: the
-// semantic model of a database (model.yaml), its business metrics and
+// semantic model of a database (model.yaml, or one file per entity in
+// entities/, or both), its business metrics and
 // dimensions (metrics.yaml), the column policy (policy.yaml), verified
 // queries (examples/*.yaml), monitors (monitors/*.yaml, decoded into
 // watch.Monitor) and free notes (notes/*.md).
@@ -8,7 +9,7 @@
 // wrong in it. Learn builds the folder from a database catalog and, run
 // again, refreshes it: it keeps every human edit, adds what is new and
 // reports drift, that is knowledge that refers to tables or columns the
-// database no longer has.
+// database no longer has. Migrate splits model.yaml into entities/.
 //
 // The package reads and writes files and queries the database only through
 // the small Source interface; it never writes to the database.

@@ -56,29 +56,40 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 		return ""
 	}
 
-	// model.yaml: entities, columns, relationships
-	md := nm.d
-	for i, e := range merged.Entities {
-		p := fmt.Sprintf("entities[%d]", i)
+	// model.yaml and entities/: entities, columns, relationships, at
+	// their places in the files just written (nm).
+	entPlace := make(map[string]place, len(nm.Entities))
+	for i, e := range nm.Entities {
+		entPlace[strings.ToLower(e.Name)] = nm.ents[i]
+	}
+	relPlace := make(map[string]place, len(nm.Relationships))
+	relKey := func(r semantic.Relationship) string {
+		return strings.ToLower(r.From + "\x00" + r.FromColumn + "\x00" + r.To + "\x00" + r.ToColumn)
+	}
+	for i, r := range nm.Relationships {
+		relPlace[relKey(r)] = nm.rels[i]
+	}
+	for _, e := range merged.Entities {
+		pl := entPlace[strings.ToLower(e.Name)]
 		if why := gone(e.Name, ""); why != "" {
-			add(ModelFile, md.LineOf(p), "entity "+e.Name, "%s; remove the entity or set table: to its new name", why)
+			add(pl.file, pl.line(""), "entity "+e.Name, "%s; remove the entity or set table: to its new name", why)
 			continue
 		}
 		for j, c := range e.Columns {
 			if why := gone(e.Name, c.Name); why != "" {
-				add(ModelFile, md.LineOf(fmt.Sprintf("%s.columns[%d]", p, j)), "column "+e.Name+"."+c.Name, "%s; remove it or rename it", why)
+				add(pl.file, pl.line(fmt.Sprintf("columns[%d]", j)), "column "+e.Name+"."+c.Name, "%s; remove it or rename it", why)
 			}
 		}
 	}
-	for i, r := range merged.Relationships {
-		p := fmt.Sprintf("relationships[%d]", i)
+	for _, r := range merged.Relationships {
+		pl := relPlace[relKey(r)]
 		what := fmt.Sprintf("relationship %s.%s -> %s.%s", r.From, r.FromColumn, r.To, r.ToColumn)
 		why := gone(r.From, r.FromColumn)
 		if why == "" {
 			why = gone(r.To, r.ToColumn)
 		}
 		if why != "" {
-			add(ModelFile, md.LineOf(p), what, "%s; fix or remove the relationship", why)
+			add(pl.file, pl.line(""), what, "%s; fix or remove the relationship", why)
 		}
 	}
 

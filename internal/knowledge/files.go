@@ -39,7 +39,14 @@ type modelDoc struct {
 	// its path ("entities[2].columns[0]"). Learn writes both back.
 	header   []string
 	comments map[string][]string
-	d        *decoder
+	d        *decoder // model.yaml's
+	// ents and rels say where each entity and relationship is written
+	// (model.yaml or a file of entities/); files are the entity files
+	// read, in name order; hasModel says model.yaml exists.
+	ents     []place
+	rels     []place
+	files    []*entityFile
+	hasModel bool
 }
 
 type colKey struct{ entity, column string }
@@ -60,21 +67,13 @@ func decodeModel(src []byte) *modelDoc {
 		{"entities", func(v ast.Node, p string) {
 			d.Seq(v, p, "entities", func(_ int, v ast.Node, p string) {
 				m.Entities = append(m.Entities, decodeEntity(d, m, v, p))
+				m.ents = append(m.ents, place{file: ModelFile, d: d, path: p})
 			})
 		}},
 		{"relationships", func(v ast.Node, p string) {
 			d.Seq(v, p, "relationships", func(_ int, v ast.Node, p string) {
-				var r semantic.Relationship
-				d.Mapping(v, p, "a relationship", []field{
-					{"name", func(v ast.Node, p string) { r.Name = d.Str(v, p) }},
-					{"from", func(v ast.Node, p string) { r.From = d.Str(v, p) }},
-					{"from_column", func(v ast.Node, p string) { r.FromColumn = d.Str(v, p) }},
-					{"to", func(v ast.Node, p string) { r.To = d.Str(v, p) }},
-					{"to_column", func(v ast.Node, p string) { r.ToColumn = d.Str(v, p) }},
-					{"cardinality", func(v ast.Node, p string) { r.Cardinality = semantic.Cardinality(d.Str(v, p)) }},
-					{"verbs", func(v ast.Node, p string) { r.Verbs = d.Strs(v, p) }},
-				})
-				m.Relationships = append(m.Relationships, r)
+				m.Relationships = append(m.Relationships, decodeRelationship(d, v, p))
+				m.rels = append(m.rels, place{file: ModelFile, d: d, path: p})
 			})
 		}},
 	})
@@ -84,7 +83,17 @@ func decodeModel(src []byte) *modelDoc {
 func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity {
 	var e semantic.Entity
 	dbTypes := map[string]string{}
-	d.Mapping(v, p, "an entity", []field{
+	d.Mapping(v, p, "an entity", entityFields(d, &e, dbTypes))
+	for c, t := range dbTypes {
+		m.dbTypes[lowerKey(e.Name, c)] = t
+	}
+	return e
+}
+
+// entityFields are the fields of an entity, decoded into e; each
+// column's db_type goes into dbTypes by column name.
+func entityFields(d *decoder, e *semantic.Entity, dbTypes map[string]string) []field {
+	return []field{
 		{"name", func(v ast.Node, p string) { e.Name = d.Str(v, p) }},
 		{"table", func(v ast.Node, p string) { e.Table = d.Str(v, p) }},
 		{"description", func(v ast.Node, p string) { e.Description = d.Str(v, p) }},
@@ -113,11 +122,7 @@ func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity
 				}
 			})
 		}},
-	})
-	for c, t := range dbTypes {
-		m.dbTypes[lowerKey(e.Name, c)] = t
 	}
-	return e
 }
 
 // metricsDoc is metrics.yaml decoded.

@@ -220,6 +220,8 @@ type loaded struct {
 	// in the order they are decoded.
 	exNames, noteNames []string
 	monNames           []string
+	// entNames are the files of entities/, in name order.
+	entNames []string
 }
 
 func readOptional(fsys fs.FS, name string) ([]byte, bool, error) {
@@ -240,17 +242,33 @@ func (l *loaded) read(fsys fs.FS) error {
 }
 
 // gather reads every file the folder is made of into l.files: model.yaml
-// (an empty entry when it is missing), metrics.yaml, policy.yaml,
+// (an empty entry when it is missing and entities/ holds no entity
+// file), entities/*.yaml, metrics.yaml, policy.yaml,
 // examples/*.yaml, monitors/*.yaml and notes/**/*.md. Nothing is decoded.
 func (l *loaded) gather(fsys fs.FS) error {
 	src, ok, err := readOptional(fsys, ModelFile)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		l.missing = append(l.missing, Problem{File: ModelFile, Msg: "missing; run `quarry learn` to write it from your database"})
+	ents, err := entityFileNames(fsys)
+	if err != nil {
+		return err
 	}
-	l.files[ModelFile] = src
+	for _, name := range ents {
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		l.files[name] = src
+		l.entNames = append(l.entNames, name)
+	}
+	switch {
+	case ok:
+		l.files[ModelFile] = src
+	case len(ents) == 0:
+		l.missing = append(l.missing, Problem{File: ModelFile, Msg: "missing; run `quarry learn` to write it from your database"})
+		l.files[ModelFile] = nil
+	}
 	for _, name := range []string{MetricsFile, PolicyFile} {
 		src, ok, err := readOptional(fsys, name)
 		if err != nil {
@@ -309,7 +327,7 @@ func (l *loaded) gather(fsys fs.FS) error {
 
 // decode decodes the gathered files.
 func (l *loaded) decode() {
-	l.model = decodeModel(l.files[ModelFile])
+	l.model = decodeFolderModel(l.files[ModelFile], l.entNames, l.files)
 	l.metrics = decodeMetrics(l.files[MetricsFile])
 	var pdoc policyDoc
 	pdoc, l.policyD = decodePolicy(l.files[PolicyFile])
@@ -372,7 +390,9 @@ func (l *loaded) build() (*Folder, []Problem) {
 	}
 	var problems []Problem
 	problems = append(problems, l.missing...)
-	problems = append(problems, l.model.d.Problems...)
+	for _, d := range l.model.decoders() {
+		problems = append(problems, d.Problems...)
+	}
 	problems = append(problems, l.metrics.d.Problems...)
 	problems = append(problems, l.policyD.Problems...)
 	for _, d := range l.exD {
@@ -384,7 +404,7 @@ func (l *loaded) build() (*Folder, []Problem) {
 	// Cross-references are checked even when some fields were malformed,
 	// so that one run shows every problem; but not when a file could not be
 	// parsed at all, which would make everything it defines look unknown.
-	broken := len(l.missing) > 0 || l.model.d.Broken || l.metrics.d.Broken || l.policyD.Broken
+	broken := len(l.missing) > 0 || l.model.broken() || l.metrics.d.Broken || l.policyD.Broken
 	candidates := l.metrics.Candidates
 	if !broken {
 		v := newValidator(m, l)
@@ -435,11 +455,14 @@ func sortProblems(ps []Problem) {
 		case ModelFile:
 			return 0
 		case MetricsFile:
-			return 1
-		case PolicyFile:
 			return 2
+		case PolicyFile:
+			return 3
 		}
-		return 3
+		if strings.HasPrefix(f, EntitiesDir+"/") {
+			return 1
+		}
+		return 4
 	}
 	sort.SliceStable(ps, func(i, j int) bool {
 		a, b := ps[i], ps[j]
@@ -495,12 +518,22 @@ func locate(m *semantic.Model, l *loaded, spath string) (string, string, *decode
 	var file string
 	var d *decoder
 	switch kind {
-	case "entities":
-		file, d = ModelFile, l.model.d
-		find(len(m.Entities), func(i int) string { return m.Entities[i].Name })
-	case "relationships":
-		file, d = ModelFile, l.model.d
-		find(len(m.Relationships), func(i int) string { return m.Relationships[i].Name })
+	case "entities", "relationships":
+		places := l.model.ents
+		if kind == "entities" {
+			find(len(m.Entities), func(i int) string { return m.Entities[i].Name })
+		} else {
+			places = l.model.rels
+			find(len(m.Relationships), func(i int) string { return m.Relationships[i].Name })
+		}
+		if idx < 0 || idx >= len(places) {
+			return ModelFile, spath, l.model.d
+		}
+		pl := places[idx]
+		if rest = strings.TrimPrefix(rest, "."); rest != "" {
+			return pl.file, pl.at(rest), pl.d
+		}
+		return pl.file, pl.path, pl.d
 	case "metrics":
 		file, d = MetricsFile, l.metrics.d
 		find(len(m.Metrics), func(i int) string { return m.Metrics[i].Name })

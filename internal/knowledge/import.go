@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing/fstest"
@@ -123,9 +124,13 @@ func Import(ctx context.Context, dir string, in *Imported) (*ImportReport, error
 	}
 	metrics, dims := renameEntities(in.Metrics, in.Dimensions, rename)
 
-	modelSrc := renderModel(merged, time.Time{})
+	files := renderLayout(merged, time.Time{}, old.perEntity)
+	modelNames := make([]string, 0, len(files))
+	for name := range files {
+		modelNames = append(modelNames, name)
+	}
+	sort.Strings(modelNames)
 	header, comments := fileComments(old.metricsSrc, old.metrics.d, metricPaths(old.metrics))
-	files := map[string][]byte{ModelFile: modelSrc}
 	exName := importFileName(in.Name)
 	exFile, pendFile := ExamplesDir+"/"+exName+".yaml", PendingDir+"/"+exName+".yaml"
 	pendOld, err := readPending(dir, pendFile)
@@ -216,7 +221,12 @@ func Import(ctx context.Context, dir string, in *Imported) (*ImportReport, error
 		files[ReadmeFile] = []byte(readmeText)
 	}
 	wrep := &LearnReport{}
-	for _, name := range []string{ModelFile, MetricsFile, PolicyFile, exFile, pendFile, ReadmeFile} {
+	if old.perEntity {
+		if err := os.MkdirAll(filepath.Join(dir, EntitiesDir), 0o755); err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", EntitiesDir, dir)
+		}
+	}
+	for _, name := range append(modelNames, MetricsFile, PolicyFile, exFile, pendFile, ReadmeFile) {
 		if b, ok := files[name]; ok {
 			if err := writeIfChanged(dir, name, b, wrep); err != nil {
 				return nil, err

@@ -63,6 +63,10 @@ type LearnReport struct {
 	Drift              []Drift       `json:"drift"`
 	Files              []string      `json:"files"`    // files written, relative to the folder
 	Warnings           []string      `json:"warnings"` // things learn skipped, e.g. a profile query that failed
+	// EntityFiles says learn wrote a new folder in the per-entity layout
+	// (entities/, one file per entity) because the schema has more than
+	// SplitTables tables.
+	EntityFiles bool `json:"entity_files,omitempty"`
 }
 
 // Drift is knowledge that refers to a table or column the database no
@@ -140,13 +144,17 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", sub, dir)
 		}
 	}
-	modelSrc := renderModel(merged, opts.Now)
-	if err := writeIfChanged(dir, ModelFile, modelSrc, rep); err != nil {
+	perEntity := old.perEntity
+	if !perEntity && !old.model.hasModel && len(lr.entities) > SplitTables {
+		perEntity = true
+		rep.EntityFiles = true
+	}
+	newModel, err := writeModelFiles(dir, merged, opts.Now, perEntity, rep)
+	if err != nil {
 		return nil, err
 	}
-	newModel := decodeModel(modelSrc)
-	if len(newModel.d.Problems) > 0 {
-		return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a model.yaml it cannot read back: %s", newModel.d.Problems[0].Format(dir))
+	if !perEntity && len(merged.Entities) > SplitTables {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("model.yaml holds %d entities; `quarry knowledge migrate` splits it into one file per entity (entities/), which is easier to review and to merge", len(merged.Entities)))
 	}
 	metricsSrc, warn := renderMetrics(old.metricsSrc, old.metrics, lr.candidates)
 	if warn != "" {
@@ -172,6 +180,40 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	return rep, nil
 }
 
+// writeModelFiles renders the model's files (renderLayout) and writes
+// those that changed, in name order; it returns them decoded again, for
+// the lines drift reports.
+func writeModelFiles(dir string, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
+	files := renderLayout(merged, now, perEntity)
+	names := make([]string, 0, len(files))
+	var entNames []string
+	for name := range files {
+		names = append(names, name)
+		if name != ModelFile {
+			entNames = append(entNames, name)
+		}
+	}
+	sort.Strings(names)
+	sort.Strings(entNames)
+	if len(entNames) > 0 {
+		if err := os.MkdirAll(filepath.Join(dir, EntitiesDir), 0o755); err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", EntitiesDir, dir)
+		}
+	}
+	for _, name := range names {
+		if err := writeIfChanged(dir, name, files[name], rep); err != nil {
+			return nil, err
+		}
+	}
+	nm := decodeFolderModel(files[ModelFile], entNames, files)
+	for _, d := range nm.decoders() {
+		if len(d.Problems) > 0 {
+			return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a %s it cannot read back: %s", d.File, d.Problems[0].Format(dir))
+		}
+	}
+	return nm, nil
+}
+
 // existing is what a folder held before learn ran.
 type existing struct {
 	model      *modelDoc
@@ -180,6 +222,9 @@ type existing struct {
 	policy     []PolicyRule
 	policySrc  []byte
 	examples   []VerifiedQuery
+	// perEntity says the folder has entities/: learn writes new entities
+	// there, one file each.
+	perEntity bool
 }
 
 func readExisting(dir string) (*existing, error) {
@@ -206,9 +251,24 @@ func readExisting(dir string) (*existing, error) {
 	if err != nil {
 		return nil, err
 	}
-	old.model = decodeModel(src)
-	if err := fail(old.model.d); err != nil {
-		return nil, err
+	var entNames []string
+	entFiles := map[string][]byte{}
+	if st, err := os.Stat(filepath.Join(dir, EntitiesDir)); err == nil && st.IsDir() {
+		old.perEntity = true
+		if entNames, err = entityFileNames(os.DirFS(dir)); err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot list %s", yamlnode.JoinDisplay(dir, EntitiesDir))
+		}
+		for _, name := range entNames {
+			if entFiles[name], err = read(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	old.model = decodeFolderModel(src, entNames, entFiles)
+	for _, d := range old.model.decoders() {
+		if err := fail(d); err != nil {
+			return nil, err
+		}
 	}
 	if old.metricsSrc, err = read(MetricsFile); err != nil {
 		return nil, err
@@ -439,27 +499,24 @@ func writeIfChanged(dir, name string, b []byte, rep *LearnReport) error {
 // refreshed, new columns, values and relationships are appended, and
 // nothing is removed.
 func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
-	out := &modelDoc{dbTypes: map[colKey]string{}, header: old.header, comments: old.comments}
+	out := &modelDoc{dbTypes: map[colKey]string{}, header: old.header, comments: old.comments,
+		ents: append([]place(nil), old.ents...), rels: append([]place(nil), old.rels...), files: old.files, hasModel: old.hasModel}
 	for k, v := range old.dbTypes {
 		out.dbTypes[k] = v
 	}
 	out.Entities = append(out.Entities, cloneEntities(old.Entities)...)
 	first := len(old.Entities) == 0
+	// lower-cased table → index of its first entity
+	byTable := make(map[string]int, len(out.Entities))
+	for i := range out.Entities {
+		if t := strings.ToLower(tableOf(out.Entities[i])); byTable[t] == 0 {
+			byTable[t] = i + 1
+		}
+	}
 	// learned entity name → merged entity name (a person may have renamed it)
 	rename := map[string]string{}
 	for _, le := range lr.entities {
-		idx := -1
-		for i := range out.Entities {
-			oe := &out.Entities[i]
-			t := oe.Table
-			if t == "" {
-				t = oe.Name
-			}
-			if strings.EqualFold(t, le.Table) {
-				idx = i
-				break
-			}
-		}
+		idx := byTable[strings.ToLower(le.Table)] - 1
 		if idx < 0 {
 			out.Entities = append(out.Entities, le)
 			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok && le.Label != "" {
@@ -472,6 +529,9 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 				}
 			}
 			rename[strings.ToLower(le.Name)] = le.Name
+			if t := strings.ToLower(le.Table); byTable[t] == 0 {
+				byTable[t] = len(out.Entities)
+			}
 			if !first {
 				rep.TablesAdded = append(rep.TablesAdded, le.Name)
 			}
@@ -532,21 +592,23 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		}
 	}
 	out.Relationships = append(out.Relationships, old.Relationships...)
+	type relKey struct{ from, column string }
+	rels := make(map[relKey]int, len(out.Relationships)) // index + 1 of the first
+	for k, o := range out.Relationships {
+		if key := (relKey{strings.ToLower(o.From), strings.ToLower(o.FromColumn)}); rels[key] == 0 {
+			rels[key] = k + 1
+		}
+	}
 	for _, r := range lr.relationships {
 		r.From = renamed(rename, r.From)
 		r.To = renamed(rename, r.To)
-		dup := false
-		for k := range out.Relationships {
-			if o := &out.Relationships[k]; strings.EqualFold(o.From, r.From) && strings.EqualFold(o.FromColumn, r.FromColumn) {
-				fillList(&o.Verbs, r.Verbs)
-				dup = true
-				break
-			}
-		}
-		if dup {
+		key := relKey{strings.ToLower(r.From), strings.ToLower(r.FromColumn)}
+		if k := rels[key]; k > 0 {
+			fillList(&out.Relationships[k-1].Verbs, r.Verbs)
 			continue
 		}
 		out.Relationships = append(out.Relationships, r)
+		rels[key] = len(out.Relationships)
 		if !first {
 			rep.RelationshipsAdded = append(rep.RelationshipsAdded, fmt.Sprintf("%s.%s -> %s.%s", r.From, r.FromColumn, r.To, r.ToColumn))
 		}

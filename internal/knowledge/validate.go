@@ -35,15 +35,23 @@ type validator struct {
 	names    []string
 	metrics  map[string]*semantic.Metric
 	restrict map[string]bool // lower "table.column" and "entity.column"
+	// tables and named are the index of the first entity of each
+	// lower-cased table and name.
+	tables, named map[string]int
+	lineage       *lineage // built on the first verified query
 }
 
 func newValidator(m *semantic.Model, l *loaded) *validator {
-	v := &validator{m: m, l: l, entities: map[string]*semantic.Entity{}, metrics: map[string]*semantic.Metric{}, restrict: map[string]bool{}}
+	v := &validator{m: m, l: l, entities: map[string]*semantic.Entity{}, metrics: map[string]*semantic.Metric{}, restrict: map[string]bool{}, tables: map[string]int{}, named: map[string]int{}}
 	return v
 }
 
 func (v *validator) errf(d *decoder, path, format string, args ...any) {
-	v.problems = append(v.problems, Problem{File: d.File, Line: d.LineOf(path), Path: path, Msg: fmt.Sprintf(format, args...)})
+	line := d.LineOf(path)
+	if path == "" {
+		line = d.Lines[""] // the file's mapping: an entity file's entity
+	}
+	v.problems = append(v.problems, Problem{File: d.File, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 func oneOf(s string, allowed []string) bool {
@@ -66,27 +74,40 @@ func (v *validator) all() {
 }
 
 func (v *validator) entitiesCheck() {
-	d := v.l.model.d
+	places := v.l.model.ents
+	first := map[string]int{} // lower-cased name → index of its first definition
 	for i := range v.m.Entities {
 		e := &v.m.Entities[i]
-		p := fmt.Sprintf("entities[%d]", i)
+		pl := places[i]
+		d, p := pl.d, pl.path
+		if t := strings.ToLower(e.Table); t != "" {
+			if _, ok := v.tables[t]; !ok {
+				v.tables[t] = i
+			}
+		}
+		if n := strings.ToLower(e.Name); n != "" {
+			if _, ok := v.named[n]; !ok {
+				v.named[n] = i
+			}
+		}
 		if strings.TrimSpace(e.Name) == "" {
 			v.errf(d, p, "entity without a name; add name: (the word people use, e.g. the table name)")
 			continue
 		}
 		key := strings.ToLower(e.Name)
-		if _, dup := v.entities[key]; dup {
-			v.errf(d, p+".name", "entity %q is defined twice; keep one", e.Name)
+		if j, dup := first[key]; dup {
+			v.errf(d, pl.at("name"), "entity %q is defined twice, here and at %s; keep one", e.Name, places[j].where("name"))
 			continue
 		}
+		first[key] = i
 		v.entities[key] = e
 		v.names = append(v.names, e.Name)
 		if len(e.Columns) == 0 {
-			v.errf(d, p+".columns", "entity %q lists no columns; list its columns (run `quarry learn` to fill them)", e.Name)
+			v.errf(d, pl.at("columns"), "entity %q lists no columns; list its columns (run `quarry learn` to fill them)", e.Name)
 		}
-		cols := map[string]bool{}
+		cols := make(map[string]bool, len(e.Columns))
 		for j, c := range e.Columns {
-			cp := fmt.Sprintf("%s.columns[%d]", p, j)
+			cp := pl.at(fmt.Sprintf("columns[%d]", j))
 			if strings.TrimSpace(c.Name) == "" {
 				v.errf(d, cp, "column without a name; add name:")
 				continue
@@ -104,7 +125,7 @@ func (v *validator) entitiesCheck() {
 		}
 		for _, f := range []struct{ key, val string }{{"primary_key", e.PrimaryKey}, {"time_column", e.TimeColumn}, {"label", e.Label}} {
 			if f.val != "" && len(e.Columns) > 0 && !cols[strings.ToLower(f.val)] {
-				v.errf(d, p+"."+f.key, "unknown column %q in entity %q; known: %s", f.val, e.Name, knownList(f.val, columnNames(e)))
+				v.errf(d, pl.at(f.key), "unknown column %q in entity %q; known: %s", f.val, e.Name, knownList(f.val, columnNames(e)))
 			}
 		}
 	}
@@ -113,7 +134,7 @@ func (v *validator) entitiesCheck() {
 	for i, e := range v.m.Entities {
 		for j, s := range e.Synonyms {
 			if o, ok := v.entities[strings.ToLower(s)]; ok && o.Name != e.Name {
-				v.errf(d, fmt.Sprintf("entities[%d].synonyms[%d]", i, j), "synonym %q of entity %q is the name of entity %q; remove it from one of them", s, e.Name, o.Name)
+				v.errf(places[i].d, places[i].at(fmt.Sprintf("synonyms[%d]", j)), "synonym %q of entity %q is the name of entity %q; remove it from one of them", s, e.Name, o.Name)
 			}
 		}
 	}
@@ -186,9 +207,8 @@ func (v *validator) isRestricted(e *semantic.Entity, col string) bool {
 }
 
 func (v *validator) relationshipsCheck() {
-	d := v.l.model.d
 	for i, r := range v.m.Relationships {
-		p := fmt.Sprintf("relationships[%d]", i)
+		d, p := v.l.model.rels[i].d, v.l.model.rels[i].path
 		if from := v.entity(d, p+".from", r.From); from != nil {
 			v.column(d, p+".from_column", from, r.FromColumn)
 		}
@@ -252,11 +272,13 @@ func (v *validator) rulesCheck(path string, rules []PolicyRule) []string {
 			v.errf(d, p+".reason", "missing; say why %s is restricted", r.Column)
 		}
 		var e *semantic.Entity
-		for j := range v.m.Entities {
-			if strings.EqualFold(v.m.Entities[j].Table, t) || strings.EqualFold(v.m.Entities[j].Name, t) {
-				e = &v.m.Entities[j]
-				break
-			}
+		ti, okT := v.tables[strings.ToLower(t)]
+		ni, okN := v.named[strings.ToLower(t)]
+		switch {
+		case okT && (!okN || ti < ni):
+			e = &v.m.Entities[ti]
+		case okN:
+			e = &v.m.Entities[ni]
 		}
 		if e == nil {
 			v.errf(d, p+".column", "unknown table %q; known: %s", t, knownList(t, v.names))

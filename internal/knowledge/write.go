@@ -89,49 +89,81 @@ func renderModel(m *modelDoc, now time.Time) []byte {
 			w.WriteByte('\n')
 		}
 		comments(2, fmt.Sprintf("entities[%d]", i))
-		w.line(2, "- name: %s", yamlnode.Quote(e.Name, false))
-		w.kv(4, "table", e.Table)
-		w.kv(4, "description", e.Description)
-		w.list(4, "synonyms", e.Synonyms)
-		w.kv(4, "primary_key", e.PrimaryKey)
-		w.kv(4, "time_column", e.TimeColumn)
-		w.kv(4, "label", e.Label)
-		if e.RowCount > 0 {
-			w.line(4, "row_count: %d", e.RowCount)
-		}
-		w.line(4, "columns:")
-		for j, c := range e.Columns {
-			comments(6, fmt.Sprintf("entities[%d].columns[%d]", i, j))
-			w.line(6, "- name: %s", yamlnode.Quote(c.Name, false))
-			if c.Type != "" && c.Type != quarry.TypeUnknown {
-				w.kv(8, "type", string(c.Type))
-			}
-			w.kv(8, "db_type", m.dbTypes[lowerKey(e.Name, c.Name)])
-			w.kv(8, "description", c.Description)
-			w.list(8, "synonyms", c.Synonyms)
-			w.kv(8, "unit", c.Unit)
-			w.list(8, "values", c.Values)
-			w.kv(8, "time_role", c.TimeRole)
-		}
+		w.entity(e, m.dbTypes, 4, comments, func(j int) string { return fmt.Sprintf("entities[%d].columns[%d]", i, j) })
 	}
 	if len(m.Relationships) > 0 {
 		w.WriteString("\nrelationships:\n")
 		for i, r := range m.Relationships {
 			comments(2, fmt.Sprintf("relationships[%d]", i))
-			if r.Name != "" {
-				w.line(2, "- name: %s", yamlnode.Quote(r.Name, false))
-				w.kv(4, "from", r.From)
-			} else {
-				w.line(2, "- from: %s", yamlnode.Quote(r.From, false))
-			}
-			w.kv(4, "from_column", r.FromColumn)
-			w.kv(4, "to", r.To)
-			w.kv(4, "to_column", r.ToColumn)
-			w.kv(4, "cardinality", string(r.Cardinality))
-			w.list(4, "verbs", r.Verbs)
+			w.relationship(r, true)
 		}
 	}
 	return w.Bytes()
+}
+
+// entity writes one entity with its fields at indent: an item of a list
+// ("- name: …") when indent is above 0, the whole of an entity file
+// otherwise. comments writes the comment lines of a path; colPath is the
+// path of column j.
+func (w *yamlWriter) entity(e semantic.Entity, dbTypes map[colKey]string, indent int, comments func(int, string), colPath func(int) string) {
+	if indent > 0 {
+		w.line(indent-2, "- name: %s", yamlnode.Quote(e.Name, false))
+	} else {
+		w.line(0, "name: %s", yamlnode.Quote(e.Name, false))
+	}
+	w.kv(indent, "table", e.Table)
+	w.kv(indent, "description", e.Description)
+	w.list(indent, "synonyms", e.Synonyms)
+	w.kv(indent, "primary_key", e.PrimaryKey)
+	w.kv(indent, "time_column", e.TimeColumn)
+	w.kv(indent, "label", e.Label)
+	if e.RowCount > 0 {
+		w.line(indent, "row_count: %d", e.RowCount)
+	}
+	w.line(indent, "columns:")
+	for j, c := range e.Columns {
+		comments(indent+2, colPath(j))
+		w.line(indent+2, "- name: %s", yamlnode.Quote(c.Name, false))
+		if c.Type != "" && c.Type != quarry.TypeUnknown {
+			w.kv(indent+4, "type", string(c.Type))
+		}
+		w.kv(indent+4, "db_type", dbTypes[lowerKey(e.Name, c.Name)])
+		w.kv(indent+4, "description", c.Description)
+		w.list(indent+4, "synonyms", c.Synonyms)
+		w.kv(indent+4, "unit", c.Unit)
+		w.list(indent+4, "values", c.Values)
+		w.kv(indent+4, "time_role", c.TimeRole)
+	}
+}
+
+// relationship writes one relationship as an item of a list; withFrom
+// false leaves out from: (an entity file, where it is the file's entity).
+func (w *yamlWriter) relationship(r semantic.Relationship, withFrom bool) {
+	first := true
+	kv := func(key, value string) {
+		if value == "" {
+			return
+		}
+		if first {
+			w.line(2, "- %s: %s", key, yamlnode.Quote(value, false))
+			first = false
+			return
+		}
+		w.kv(4, key, value)
+	}
+	kv("name", r.Name)
+	if withFrom {
+		kv("from", r.From)
+	}
+	kv("from_column", r.FromColumn)
+	kv("to", r.To)
+	kv("to_column", r.ToColumn)
+	kv("cardinality", string(r.Cardinality))
+	if first {
+		w.line(2, "- {}")
+		return
+	}
+	w.list(4, "verbs", r.Verbs)
 }
 
 const metricsIntro = `# metrics.yaml: the business metrics and dimensions people ask about.
@@ -306,6 +338,7 @@ database without losing what people wrote.
 | file | what it holds | who writes it |
 |---|---|---|
 | model.yaml | tables (entities), columns, known values, joins | ` + "`quarry learn`" + `, then people |
+| entities/*.yaml | or: one table (entity) per file, with its joins | ` + "`quarry learn`" + `, then people |
 | metrics.yaml | business metrics and dimensions | people (learn rewrites only ` + "`candidates:`" + `) |
 | policy.yaml | restricted columns, with a reason each | people |
 | examples/*.yaml | verified questions with their SQL | people |

@@ -88,8 +88,8 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		add(Finding{Status: "ok", Area: "state", Detail: st.Where() + " opens"})
 	}
 
-	_, noModel := os.Stat(filepath.Join(cfg.Knowledge, knowledge.ModelFile))
-	if _, err := os.Stat(cfg.Knowledge); err != nil || noModel != nil {
+	noModel := !knowledge.HasModel(cfg.Knowledge)
+	if _, err := os.Stat(cfg.Knowledge); err != nil || noModel {
 		// Nothing but learn writes model.yaml, and learn needs a
 		// connection: without one, the connection's finding says what to
 		// do, and this one only what is missing.

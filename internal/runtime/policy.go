@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/analyst"
@@ -48,7 +47,7 @@ func (r *Runtime) Policy() (*policy.Policy, error) {
 		r.pol.p = policy.New(nil)
 		return r.pol.p, nil
 	}
-	if _, err := os.Stat(filepath.Join(cfg.Knowledge, knowledge.ModelFile)); errors.Is(err, os.ErrNotExist) {
+	if !knowledge.HasModel(cfg.Knowledge) {
 		// Before the first learn: policy.yaml alone, if a person wrote one.
 		rules, groups, err := knowledge.LoadPolicy(cfg.Knowledge)
 		if err != nil {

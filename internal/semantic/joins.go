@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -80,25 +79,8 @@ func fanOutOf(c Cardinality, forward bool) bool {
 // order. Self-references are left out: an entity never joins itself.
 func (m *Model) edges() map[string][]edge {
 	adj := make(map[string][]edge, len(m.Entities))
-	// Entity by name in one pass, not a scan per relationship: the exact
-	// name first, then without regard to case, as Entity does.
-	exact := make(map[string]*Entity, len(m.Entities))
-	folded := make(map[string]*Entity, len(m.Entities))
-	for i := range m.Entities {
-		e := &m.Entities[i]
-		if exact[e.Name] == nil {
-			exact[e.Name] = e
-		}
-		if k := strings.ToLower(e.Name); folded[k] == nil {
-			folded[k] = e
-		}
-	}
-	entity := func(name string) *Entity {
-		if e := exact[name]; e != nil {
-			return e
-		}
-		return folded[strings.ToLower(name)]
-	}
+	// Entity by name in one pass, not a scan per relationship.
+	entity := m.entityIndex().get
 	for i, r := range m.Relationships {
 		from, to := entity(r.From), entity(r.To)
 		if from == nil || to == nil || from.Name == to.Name {

@@ -22,6 +22,33 @@ func (m *Model) Entity(name string) *Entity {
 	return nil
 }
 
+// entityIndex finds entities by name as Entity does (the exact name
+// first, then without regard to case) with one map look-up: a loop over
+// every entity or relationship builds one rather than calling Entity,
+// which scans the entities, once per name.
+type entityIndex struct{ exact, folded map[string]*Entity }
+
+func (m *Model) entityIndex() entityIndex {
+	x := entityIndex{exact: make(map[string]*Entity, len(m.Entities)), folded: make(map[string]*Entity, len(m.Entities))}
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		if x.exact[e.Name] == nil {
+			x.exact[e.Name] = e
+		}
+		if k := strings.ToLower(e.Name); x.folded[k] == nil {
+			x.folded[k] = e
+		}
+	}
+	return x
+}
+
+func (x entityIndex) get(name string) *Entity {
+	if e := x.exact[name]; e != nil {
+		return e
+	}
+	return x.folded[strings.ToLower(name)]
+}
+
 // Metric returns the metric with the given name (exact, then
 // case-insensitive), or nil.
 func (m *Model) Metric(name string) *Metric {

@@ -24,13 +24,17 @@ func (m *Model) Validate() []Problem {
 		ps = append(ps, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 	}
 	anyIdent := func(string) bool { return true }
+	// One index for every look-up: m.Entity scans the entities, and the
+	// loops below run over all of them.
+	ix := m.entityIndex()
+	var adj map[string][]edge
 	checkExpr := func(path, expr string) {
 		if strings.Contains(expr, ";") || strings.Contains(expr, "--") || strings.Contains(expr, "/*") {
 			add(path, "an expression may not contain ';' or comments")
 		}
 		_, refs := rewriteRefs(expr, anyIdent, nil)
 		for _, r := range refs {
-			e := m.Entity(r.Entity)
+			e := ix.get(r.Entity)
 			if e == nil {
 				add(path, "%s refers to %q, which is not an entity", r, r.Entity)
 			} else if e.Column(r.Column) == nil {
@@ -42,7 +46,7 @@ func (m *Model) Validate() []Problem {
 		if col == "" {
 			return
 		}
-		e := m.Entity(entity)
+		e := ix.get(entity)
 		if e != nil && e.Column(col) == nil {
 			add(path, "%s %q is not a column of %s", what, col, e.Name)
 		}
@@ -68,7 +72,7 @@ func (m *Model) Validate() []Problem {
 			path = fmt.Sprintf("relationships[%s]", r.Name)
 		}
 		for _, side := range []struct{ ent, col, what string }{{r.From, r.FromColumn, "from"}, {r.To, r.ToColumn, "to"}} {
-			if m.Entity(side.ent) == nil {
+			if ix.get(side.ent) == nil {
 				add(path+"."+side.what, "%q is not an entity", side.ent)
 			} else if side.col == "" {
 				add(path+"."+side.what+"_column", "the join column is missing")
@@ -94,7 +98,7 @@ func (m *Model) Validate() []Problem {
 		case mt.Expr == "" && mt.Derived == "":
 			add(path, "a metric needs an expr (an aggregate) or derived (an expression over other metrics)")
 		}
-		if mt.Entity != "" && m.Entity(mt.Entity) == nil {
+		if mt.Entity != "" && ix.get(mt.Entity) == nil {
 			add(path+".entity", "%q is not an entity", mt.Entity)
 		}
 		if mt.Expr != "" {
@@ -107,7 +111,7 @@ func (m *Model) Validate() []Problem {
 			e, c, ok := strings.Cut(mt.Time, ".")
 			if !ok || strings.Contains(c, ".") {
 				add(path+".time", "time must be written entity.column")
-			} else if m.Entity(e) == nil {
+			} else if ix.get(e) == nil {
 				add(path+".time", "%q is not an entity", e)
 			} else {
 				checkCol(path+".time", e, c, "time")
@@ -119,7 +123,10 @@ func (m *Model) Validate() []Problem {
 			}
 		}
 		if mt.Expr != "" {
-			m.checkReach(mt, path, add)
+			if adj == nil {
+				adj = m.edges()
+			}
+			m.checkReach(mt, path, ix, adj, add)
 		}
 	}
 	for _, mt := range m.Metrics {
@@ -133,7 +140,7 @@ func (m *Model) Validate() []Problem {
 			add(path, "dimension %s is defined twice", d.Name)
 		}
 		names["d:"+strings.ToLower(d.Name)] = d.Name
-		if d.Entity != "" && m.Entity(d.Entity) == nil {
+		if d.Entity != "" && ix.get(d.Entity) == nil {
 			add(path+".entity", "%q is not an entity", d.Entity)
 		}
 		if d.Expr == "" {
@@ -152,7 +159,7 @@ func (m *Model) Validate() []Problem {
 			add(fmt.Sprintf("restricted[%d]", i), "%q must be written table.column", r)
 			continue
 		}
-		if e := m.Entity(t); e != nil && e.Column(c) == nil {
+		if e := ix.get(t); e != nil && e.Column(c) == nil {
 			add(fmt.Sprintf("restricted[%d]", i), "%s has no column %q", e.Name, c)
 		}
 	}
@@ -162,8 +169,8 @@ func (m *Model) Validate() []Problem {
 // checkReach reports entities a metric reads that no relationship joins to
 // the metric's entity, and inputs reached only by fan-out joins (the
 // metric then belongs to the other entity).
-func (m *Model) checkReach(mt Metric, path string, add func(string, string, ...any)) {
-	c := &compiler{m: m, adj: m.edges(), trees: map[string]*joinTree{}}
+func (m *Model) checkReach(mt Metric, path string, ix entityIndex, adj map[string][]edge, add func(string, string, ...any)) {
+	c := &compiler{m: m, adj: adj, trees: map[string]*joinTree{}}
 	root, err := c.metricEntity(&mt)
 	if err != nil {
 		return
@@ -171,9 +178,9 @@ func (m *Model) checkReach(mt Metric, path string, add func(string, string, ...a
 	t := c.tree(root)
 	exprs := append([]string{mt.Expr}, mt.Filters...)
 	for _, x := range exprs {
-		_, refs := rewriteRefs(x, func(s string) bool { return m.Entity(s) != nil }, nil)
+		_, refs := rewriteRefs(x, func(s string) bool { return ix.get(s) != nil }, nil)
 		for _, r := range refs {
-			e := m.Entity(r.Entity).Name
+			e := ix.get(r.Entity).Name
 			if e == root {
 				continue
 			}
