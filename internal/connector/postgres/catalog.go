@@ -271,3 +271,44 @@ func viewReads(ctx context.Context, tx pgx.Tx, cat *quarry.Catalog, index map[ui
 	}
 	return rows.Err()
 }
+
+// catalogVersion reads, in one round trip, what the catalog depends on:
+// who reads it (role, database, server, search_path) and, for each system
+// catalog Catalog reads or that decides what the role may see, its row
+// count and newest row version (xmin). DDL, COMMENT, GRANT and REVOKE
+// (on a table, a column or a schema), role membership and CREATE OR
+// REPLACE VIEW each insert or update rows there, under a transaction id
+// newer than every earlier one. Row estimates (reltuples) are updated in
+// place by ANALYZE and do not change the version.
+const catalogVersion = `
+SELECT current_user || '@' || coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0)
+       || '/' || current_database() || '?search_path=' || current_setting('search_path'),
+       concat_ws(' ',
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_namespace),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_class),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_attribute),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_attrdef),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_constraint),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_description),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_rewrite),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_depend),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_type),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_auth_members))`
+
+// CatalogVersion says who reads the catalog (the role, database, server
+// and search_path) and a version of it that changes whenever what Catalog
+// returns may have, bar row estimates: quarry keeps the catalog of a wide
+// schema under it (knowledge.ReadCatalog) instead of reading it whole for
+// every command.
+func (c *Conn) CatalogVersion(ctx context.Context) (reader, version string, err error) {
+	t, err := c.begin(ctx, 0, "")
+	if err != nil {
+		return "", "", c.queryError(ctx, err, 0)
+	}
+	err = t.tx.QueryRow(ctx, catalogVersion).Scan(&reader, &version)
+	c.end(t, err != nil)
+	if err != nil {
+		return "", "", c.queryError(ctx, err, 0)
+	}
+	return reader, version, nil
+}

@@ -1,0 +1,99 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestCatalogVersion: every change that can change what Catalog returns
+// changes the version quarry keeps a wide schema's catalog under, for
+// the role that reads it; rows and statistics do not.
+func TestCatalogVersion(t *testing.T) {
+	url := probeDatabase(t)
+	ctx := context.Background()
+	dc, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Close(ctx)
+	reader := uniqueName("qcat")
+	exec(t, dc, "CREATE ROLE "+reader+" LOGIN PASSWORD 'cat-pw'",
+		"GRANT USAGE ON SCHEMA public TO "+reader, "GRANT SELECT ON public.accounts TO "+reader,
+		"CREATE TABLE public.secrets (id int PRIMARY KEY, code text)")
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if c, err := pgx.Connect(ctx, url); err == nil {
+			c.Exec(ctx, "DROP OWNED BY "+reader)
+			c.Close(ctx)
+		}
+		if c, err := pgx.Connect(ctx, testURL(t)); err == nil {
+			c.Exec(ctx, "DROP ROLE IF EXISTS "+reader)
+			c.Close(ctx)
+		}
+	})
+	rc := openConn(t, withUser(url, reader, "cat-pw"), Options{})
+	su := openConn(t, url, Options{})
+
+	version := func(c *Conn) (string, string) {
+		t.Helper()
+		who, v, err := c.CatalogVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return who, v
+	}
+	// steady reads the version twice in a row that agree (role
+	// memberships are cluster-wide: another test may change them).
+	steady := func(c *Conn) string {
+		t.Helper()
+		for range 5 {
+			_, a := version(c)
+			if _, b := version(c); a == b {
+				return a
+			}
+		}
+		t.Fatal("the catalog version never held still")
+		return ""
+	}
+	who, _ := version(rc)
+	if !strings.HasPrefix(who, reader+"@") || !strings.Contains(who, "/qprobe_") {
+		t.Errorf("reader %q: want the role and the database", who)
+	}
+	if w2, _ := version(su); w2 == who {
+		t.Errorf("two roles read as one: %q", who)
+	}
+
+	before := steady(rc)
+	exec(t, dc, "INSERT INTO public.accounts (owner, balance) VALUES ('cy', 30)", "ANALYZE public.accounts")
+	if after := steady(rc); after != before {
+		t.Errorf("rows and ANALYZE changed the version: %q → %q", before, after)
+	}
+	for _, change := range []string{
+		"GRANT SELECT ON public.secrets TO " + reader, // the role sees another table
+		"REVOKE SELECT ON public.secrets FROM " + reader,
+		"GRANT SELECT (code) ON public.secrets TO " + reader, // one column
+		"ALTER TABLE public.accounts ADD COLUMN note text",
+		"ALTER TABLE public.accounts ALTER COLUMN note TYPE varchar(20)",
+		"ALTER TABLE public.accounts DROP COLUMN note",
+		"COMMENT ON COLUMN public.accounts.owner IS 'who holds it'",
+		"COMMENT ON TABLE public.accounts IS 'money'",
+		"CREATE VIEW public.owners AS SELECT owner FROM public.accounts",
+		"CREATE OR REPLACE VIEW public.owners AS SELECT owner, balance FROM public.accounts",
+		"ALTER TABLE public.secrets ADD COLUMN account int REFERENCES public.accounts (id)",
+		"DROP VIEW public.owners",
+		"CREATE SCHEMA other",
+		"GRANT USAGE ON SCHEMA other TO " + reader,
+	} {
+		exec(t, dc, change)
+		after := steady(rc)
+		if after == before {
+			t.Errorf("%s: the version did not change (%s)", change, after)
+		}
+		before = after
+	}
+}
