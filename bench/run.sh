@@ -21,6 +21,9 @@
 #   9. workflows: a 50-node workflow vs its questions asked one by one
 #  10. monitors on the job queue (River): 1,000 due at once on one worker,
 #      on the SQLite state and on PostgreSQL
+#  11. a wide schema (10,000 tables, go run ./bench/wide): learn and ask on
+#      a SQLite file and on PostgreSQL (the latter when
+#      QUARRY_TEST_POSTGRES_URL is set), vs the database's own shell
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${ROWS:-1000000}
@@ -174,6 +177,33 @@ echo "10. monitors on the job queue: 1,000 monitors due at once on one worker, a
 go test -run '^$' -bench 'BenchmarkThousandMonitors/sqlite' -benchtime 1x ./internal/watch/watchqueue/ | grep -E '^Benchmark' | sed 's/^/  /'
 if [ -n "${QUARRY_TEST_POSTGRES_URL:-}" ]; then
 	go test -run '^$' -bench 'BenchmarkThousandMonitors/postgres' -benchtime 1x ./internal/watch/watchqueue/ | grep -E '^Benchmark' | sed 's/^/  /'
+else
+	echo "  postgres  skipped: QUARRY_TEST_POSTGRES_URL is not set (source scripts/services.sh start)"
+fi
+
+echo "11. a wide schema: the synthetic 10,000-table catalog (go run ./bench/wide) as a SQLite file and, with QUARRY_TEST_POSTGRES_URL, a PostgreSQL database; quarry learn once, then quarry ask whole process ($runs runs) vs the database's own shell running one query on it (targets: learn < 60 s and < 500 MB; ask < 200 ms)"
+go build -o "$work/wide-gen" ./bench/wide
+mkdir -p "$work/wide"
+"$work/wide-gen" -tables 10000 -dialect sqlite | sqlite3 "$work/wide/wide.db"
+wideq="how many nordics travel passengers"
+(cd "$work/wide" && "$q" init >/dev/null && runs=1 timeit wide-learn-sqlite "$q" learn --url "sqlite://$work/wide/wide.db")
+(cd "$work/wide" && timeit wide-ask-sqlite "$q" ask "$wideq")
+timeit wide-shell-sqlite sqlite3 "$work/wide/wide.db" 'SELECT count(*) FROM "nordics_travel__passengers"'
+echo "  ask / sqlite3 shell (median): $(ratio wide-ask-sqlite wide-shell-sqlite)×  (the shell's first query parses the whole schema too)"
+if [ -n "${QUARRY_TEST_POSTGRES_URL:-}" ] && command -v psql >/dev/null; then
+	wdb=qwide_$$
+	admin=${QUARRY_TEST_POSTGRES_URL/\/quarry_test//postgres}
+	psql -q "$admin" -c "CREATE DATABASE $wdb" -c "DROP ROLE IF EXISTS ${wdb}_reader" -c "CREATE ROLE ${wdb}_reader LOGIN"
+	wurl=${QUARRY_TEST_POSTGRES_URL/\/quarry_test//$wdb}
+	"$work/wide-gen" -tables 10000 -dialect postgres | psql -q "$wurl"
+	psql -q "$wurl" -c "DO \$\$ DECLARE s text; BEGIN FOR s IN SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' AND nspname <> 'information_schema' LOOP EXECUTE format('GRANT USAGE ON SCHEMA %I TO ${wdb}_reader', s); EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO ${wdb}_reader', s); END LOOP; END \$\$" -c "ANALYZE"
+	rurl=$(echo "$wurl" | sed "s#://[^@]*@#://${wdb}_reader@#")
+	mkdir -p "$work/widepg"
+	(cd "$work/widepg" && "$q" init >/dev/null && runs=1 timeit wide-learn-postgres "$q" learn --url "$rurl")
+	(cd "$work/widepg" && timeit wide-ask-postgres "$q" ask "$wideq")
+	timeit wide-psql psql -qAt "$rurl" -c 'SELECT count(*) FROM nordics_travel.passengers'
+	echo "  ask / psql (median): $(ratio wide-ask-postgres wide-psql)×  (the first ask reads the catalog; the others its version)"
+	psql -q "$admin" -c "DROP DATABASE $wdb WITH (FORCE)" -c "DROP ROLE ${wdb}_reader"
 else
 	echo "  postgres  skipped: QUARRY_TEST_POSTGRES_URL is not set (source scripts/services.sh start)"
 fi
