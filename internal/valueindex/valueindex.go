@@ -47,7 +47,7 @@ type Index struct {
 	loaded   bool
 	loadErr  error
 	maxWords int
-	cols     map[int64]column
+	cols     map[int64]column // the columns read so far (columns)
 	stats    Stats
 }
 
@@ -128,7 +128,12 @@ func (ix *Index) load(ctx context.Context) error {
 	if err := json.Unmarshal([]byte(meta["stats"]), &ix.stats); err != nil {
 		return err
 	}
-	rows, err = ix.db.QueryContext(ctx, `SELECT id, entity, col, kind, names FROM columns`)
+	return nil
+}
+
+// readColumns reads the columns of ids into ix.cols; ix.mu is held.
+func (ix *Index) readColumns(ctx context.Context, ids []any) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, entity, col, kind, names FROM columns WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
 	if err != nil {
 		return err
 	}
@@ -146,6 +151,36 @@ func (ix *Index) load(ctx context.Context) error {
 		ix.cols[id] = c
 	}
 	return rows.Err()
+}
+
+// columns returns the columns of the given ids, read once each: a wide
+// schema's index describes tens of thousands of columns, of which a
+// question's values name a few.
+func (ix *Index) columns(ctx context.Context, ids []int64) (map[int64]column, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var missing []any
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if _, ok := ix.cols[id]; !ok && !seen[id] {
+			seen[id] = true
+			missing = append(missing, id)
+		}
+	}
+	for len(missing) > 0 {
+		batch := missing[:min(len(missing), 500)] // SQLite's bound on parameters is far above
+		missing = missing[len(batch):]
+		if err := ix.readColumns(ctx, batch); err != nil {
+			return nil, err
+		}
+	}
+	out := make(map[int64]column, len(ids))
+	for _, id := range ids {
+		if c, ok := ix.cols[id]; ok {
+			out[id] = c
+		}
+	}
+	return out, nil
 }
 
 // Close closes the index.
@@ -283,15 +318,33 @@ func (ix *Index) words(ctx context.Context, ws []word) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var hits []Hit
+	type row struct {
+		value, which string
+		col          int64
+	}
+	var found []row
+	var ids []int64
 	for rows.Next() {
-		var v, which string
-		var col int64
-		if err := rows.Scan(&v, &col, &which); err != nil {
+		var r row
+		if err := rows.Scan(&r.value, &r.col, &r.which); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		c, ok := ix.cols[col]
+		found = append(found, r)
+		ids = append(ids, r.col)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	cols, err := ix.columns(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	for _, f := range found {
+		v, which := f.value, f.which
+		c, ok := cols[f.col]
 		if !ok {
 			continue
 		}
@@ -304,7 +357,7 @@ func (ix *Index) words(ctx context.Context, ws []word) ([]Hit, error) {
 			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: v}, Start: r.start, End: r.start + r.n, Names: c.names})
 		}
 	}
-	return hits, rows.Err()
+	return hits, nil
 }
 
 // phrasesOf is the FTS5 function qv_phrases: the numbers of the query's
@@ -365,23 +418,40 @@ func (ix *Index) ids(ctx context.Context, q string, ws []word) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var hits []Hit
+	type row struct {
+		key, value string
+		col        int64
+	}
+	var found []row
+	var ids []int64
 	for rows.Next() {
-		var k, v string
-		var col int64
-		if err := rows.Scan(&k, &v, &col); err != nil {
+		var r row
+		if err := rows.Scan(&r.key, &r.value, &r.col); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		c, ok := ix.cols[col]
+		found = append(found, r)
+		ids = append(ids, r.col)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	cols, err := ix.columns(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	for _, f := range found {
+		c, ok := cols[f.col]
 		if !ok {
 			continue
 		}
-		for _, a := range where[k] {
-			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: v}, Start: a.start, End: a.end, Names: c.names})
+		for _, a := range where[f.key] {
+			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: f.value}, Start: a.start, End: a.end, Names: c.names})
 		}
 	}
-	return hits, rows.Err()
+	return hits, nil
 }
 
 // longest keeps, where found values overlap, those of the longest run of

@@ -61,7 +61,11 @@ func (c *cover) groupings() (ok, bad []string) {
 			if col.Type.IsNumeric() || col.Type.IsTemporal() || strings.EqualFold(col.Name, e.PrimaryKey) {
 				continue
 			}
-			dims = append(dims, semantic.Dimension{Name: e.Name + "." + col.Name, Entity: e.Name, Expr: e.Name + "." + col.Name, Synonyms: append([]string{strings.Join(splitName(col.Name), " ")}, col.Synonyms...)})
+			name := strings.Join(splitName(col.Name), " ")
+			if !c.mayName(e.Name+"."+col.Name) && !c.mayName(name) && !slices.ContainsFunc(col.Synonyms, c.mayName) {
+				continue // a schema of ten thousand tables: most columns are not in the question
+			}
+			dims = append(dims, semantic.Dimension{Name: e.Name + "." + col.Name, Entity: e.Name, Expr: e.Name + "." + col.Name, Synonyms: append([]string{name}, col.Synonyms...)})
 		}
 		// The entity itself ("in each stadium"), grouped by its key or
 		// label.
@@ -71,6 +75,9 @@ func (c *cover) groupings() (ok, bad []string) {
 		}
 		if key != "" {
 			names := []string{strings.ToLower(singularOf(strings.Join(splitName(e.Name), " ")))}
+			if !c.mayName(e.Name+"."+key) && !c.mayName(names[0]) && !slices.ContainsFunc(e.Synonyms, c.mayName) {
+				continue
+			}
 			dims = append(dims, semantic.Dimension{Name: e.Name + "." + key, Entity: e.Name, Expr: e.Name + "." + key, Synonyms: append(names, e.Synonyms...)})
 		}
 	}
@@ -239,6 +246,15 @@ func (c *cover) measuresNamed(phrase string) bool {
 const firstRequestLead = 6
 
 // singularOf drops a plural's s ("stadiums", "countries").
+// mayName reports whether the question could name n as groupings reads
+// it (n, its plural, its -ies plural): whether the question holds n
+// without a last y, lower-cased and with underscores as spaces. It only
+// rules names out.
+func (c *cover) mayName(n string) bool {
+	p := strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(n, "_", " "))), " ")
+	return p != "" && strings.Contains(c.text, strings.TrimSuffix(p, "y"))
+}
+
 func singularOf(s string) string {
 	switch {
 	case strings.HasSuffix(s, "ies") && len(s) > 4:
