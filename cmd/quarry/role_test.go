@@ -143,6 +143,33 @@ func TestPrivilegedRoleOnPostgres(t *testing.T) {
 	if !strings.Contains(r.stdout, "ok    role") || !strings.Contains(r.stdout, "can only read") {
 		t.Errorf("doctor as a read-only role:\n%s", r.stdout)
 	}
+
+	// With a knowledge folder the check is kept under the catalog's
+	// version (docs/connectors.md): a grant made since is seen at once.
+	if err := os.MkdirAll(filepath.Join(dir, "knowledge"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if r = quarryCmd(t, "", "-C", dir, "run", "--format", "csv", q); r.code != 0 {
+			t.Fatalf("run as a read-only role with a knowledge folder: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	}
+	if kept, _ := filepath.Glob(filepath.Join(dir, "knowledge", ".cache", "roles", "*.gob")); len(kept) != 1 {
+		t.Fatalf("the role check was not kept: %v", kept)
+	}
+	if _, err := admin.Exec(ctx, "GRANT INSERT ON cmd_orders TO "+reader); err != nil {
+		t.Fatal(err)
+	}
+	r = quarryCmd(t, "", "-C", dir, "run", "--format", "csv", q)
+	if r.code != quarry.ExitRejected || !strings.Contains(r.stderr, "INSERT") {
+		t.Fatalf("run after GRANT INSERT: exit %d, want %d\n%s%s", r.code, quarry.ExitRejected, r.stdout, r.stderr)
+	}
+	if _, err := admin.Exec(ctx, "REVOKE INSERT ON cmd_orders FROM "+reader); err != nil {
+		t.Fatal(err)
+	}
+	if r = quarryCmd(t, "", "-C", dir, "run", "--format", "csv", q); r.code != 0 {
+		t.Fatalf("run after REVOKE: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // TestPrivilegedRoleOnMariaDB: an account with INSERT is refused, one with

@@ -8,93 +8,92 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
-// CatalogCacheDir keeps, inside CacheDir, the catalogs of connections
-// whose database says cheaply whether its schema changed (a connector's
-// catalog version: on PostgreSQL, the system catalogs' row counts and
-// newest transaction ids, for the role). Reading the catalog of ten
-// thousand tables from PostgreSQL takes seconds; its version, tens of
-// milliseconds. A catalog is read back only under the key it was written
-// with: the connection, its version, the Go types it decodes into and the
-// build, so that a schema change, another role, or another binary's idea
-// of a catalog is never served from here.
-const CatalogCacheDir = CacheDir + "/catalogs"
+// Versioned caches keep, inside CacheDir, what quarry reads from a
+// database that can say cheaply whether it changed: a connector's
+// catalog version (on PostgreSQL, the system catalogs' row counts and
+// newest transaction ids, and the role's attributes and memberships).
+// Reading the catalog of ten thousand tables from PostgreSQL takes
+// seconds, checking the role's privileges on each of them a quarter of
+// one; their version, tens of milliseconds. A value is read back only
+// under the key it was written with: the reader (role, server,
+// database), the version, the Go type it decodes into and the build, so
+// that a change to the schema or to a privilege, another role, or another
+// binary's idea of the value is never served from here.
+const (
+	// CatalogCacheDir keeps a connection's catalog.
+	CatalogCacheDir = CacheDir + "/catalogs"
+	// RoleCacheDir keeps a connection's role check.
+	RoleCacheDir = CacheDir + "/roles"
+)
 
-// catalogFingerprint is the hex SHA-256 of quarry.Catalog's type tree,
-// or "" when gob would not carry it whole.
-var catalogFingerprint = sync.OnceValue(func() string {
+// versionedKey is the key of a T read by reader at version, or "" when
+// this build cannot cache a T.
+func versionedKey[T any](reader, version string) string {
 	h := sha256.New()
-	if !fingerprint(h, reflect.TypeFor[quarry.Catalog](), map[reflect.Type]bool{}) {
+	if !fingerprint(h, reflect.TypeFor[T](), map[reflect.Type]bool{}) {
 		return ""
 	}
+	build := buildOf()
+	if build == "" || version == "" {
+		return ""
+	}
+	h.Write([]byte("\x00" + reader + "\x00" + version + "\x00" + build))
 	return hex.EncodeToString(h.Sum(nil))
-})
-
-// catalogKey is the key of connection's catalog at version, or "" when
-// catalogs cannot be cached by this build.
-func catalogKey(connection, version string) string {
-	fp, build := catalogFingerprint(), buildOf()
-	if fp == "" || build == "" || version == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(connection + "\x00" + version + "\x00" + fp + "\x00" + build))
-	return hex.EncodeToString(sum[:])
 }
 
-// catalogFile is where connection's catalog is kept: one file per
-// connection, replaced when its schema changes.
-func catalogFile(dir, connection string) string {
-	sum := sha256.Sum256([]byte(connection))
-	return filepath.Join(dir, filepath.FromSlash(CatalogCacheDir), hex.EncodeToString(sum[:16])+".gob")
+// versionedFile is where sub keeps reader's value: one file per reader,
+// replaced when the version changes.
+func versionedFile(dir, sub, reader string) string {
+	sum := sha256.Sum256([]byte(reader))
+	return filepath.Join(dir, filepath.FromSlash(sub), hex.EncodeToString(sum[:16])+".gob")
 }
 
-type cachedCatalog struct {
-	Key     string
-	Catalog *quarry.Catalog
+type versioned[T any] struct {
+	Key   string
+	Value *T
 }
 
-// ReadCatalog returns the catalog cached in the knowledge folder dir for
-// connection (a name and what identifies its database and role) at
-// version, or nil.
-func ReadCatalog(dir, connection, version string) *quarry.Catalog {
-	key := catalogKey(connection, version)
+// ReadVersioned returns the T cached in the knowledge folder dir, under
+// sub, for reader at version, or nil.
+func ReadVersioned[T any](dir, sub, reader, version string) *T {
+	key := versionedKey[T](reader, version)
 	if key == "" {
 		return nil
 	}
-	b, err := os.ReadFile(catalogFile(dir, connection))
+	b, err := os.ReadFile(versionedFile(dir, sub, reader))
 	if err != nil {
 		return nil
 	}
-	var c cachedCatalog
-	if gob.NewDecoder(bytes.NewReader(b)).Decode(&c) != nil || c.Key != key || c.Catalog == nil {
+	var c versioned[T]
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&c) != nil || c.Key != key || c.Value == nil {
 		return nil
 	}
-	return c.Catalog
+	return c.Value
 }
 
-// WriteCatalog caches cat for connection at version, atomically; a folder
-// that cannot be written is simply not a cache.
-func WriteCatalog(dir, connection, version string, cat *quarry.Catalog) {
-	key := catalogKey(connection, version)
-	if key == "" || cat == nil {
+// WriteVersioned caches v for reader at version, atomically; a folder that
+// cannot be written is simply not a cache.
+func WriteVersioned[T any](dir, sub, reader, version string, v *T) {
+	key := versionedKey[T](reader, version)
+	if key == "" || v == nil {
 		return
 	}
 	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(cachedCatalog{Key: key, Catalog: cat}) != nil {
+	if gob.NewEncoder(&buf).Encode(versioned[T]{Key: key, Value: v}) != nil {
 		return
 	}
 	if EnsureCache(dir) != nil {
 		return
 	}
-	cdir := filepath.Join(dir, filepath.FromSlash(CatalogCacheDir))
-	if os.MkdirAll(cdir, 0o700) != nil {
+	path := versionedFile(dir, sub, reader)
+	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(cdir, ".catalog-*.gob")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".versioned-*.gob")
 	if err != nil {
 		return
 	}
@@ -103,9 +102,19 @@ func WriteCatalog(dir, connection, version string, cat *quarry.Catalog) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), catalogFile(dir, connection))
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// ReadCatalog returns the catalog cached for reader at version, or nil.
+func ReadCatalog(dir, reader, version string) *quarry.Catalog {
+	return ReadVersioned[quarry.Catalog](dir, CatalogCacheDir, reader, version)
+}
+
+// WriteCatalog caches cat for reader at version.
+func WriteCatalog(dir, reader, version string, cat *quarry.Catalog) {
+	WriteVersioned(dir, CatalogCacheDir, reader, version, cat)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -41,7 +42,20 @@ func (r *Runtime) Role(ctx context.Context, name string, conn connector.Conn) *R
 	c := &RoleCheck{}
 	if rc, ok := conn.(connector.RoleChecker); ok {
 		c.Has = true
-		c.Report, c.Err = rc.Privileges(ctx)
+		// A report kept under the catalog version, which changes with
+		// every grant, revoke, membership and role attribute the check
+		// reads (knowledge.RoleCacheDir): checking each of ten thousand
+		// tables for every command took a quarter of a second.
+		dir, reader, version := r.versionOf(ctx, conn)
+		var kept *connector.RoleReport
+		if dir != "" {
+			kept = knowledge.ReadVersioned[connector.RoleReport](dir, knowledge.RoleCacheDir, reader, version)
+		}
+		if kept != nil {
+			c.Report = *kept
+		} else if c.Report, c.Err = rc.Privileges(ctx); c.Err == nil && dir != "" {
+			knowledge.WriteVersioned(dir, knowledge.RoleCacheDir, reader, version, &c.Report)
+		}
 	}
 	if r.roles == nil {
 		r.roles = map[string]*RoleCheck{}

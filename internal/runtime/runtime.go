@@ -67,9 +67,11 @@ type Runtime struct {
 	wq    *watchqueue.Store
 	conns map[string]connector.Conn
 	cats  map[connector.Conn]catalogRead
-	pol   policyState
-	kf    *folderRead
-	roles map[string]*RoleCheck
+	// versions are the connections' catalog versions (versionOf).
+	versions map[connector.Conn][3]string
+	pol      policyState
+	kf       *folderRead
+	roles    map[string]*RoleCheck
 
 	idMu sync.Mutex // NewID may be called from concurrent requests
 }
@@ -207,26 +209,46 @@ type catalogVersioner interface {
 // (knowledge.CatalogCacheDir): on a schema of ten thousand tables the
 // version is read in tens of milliseconds, the catalog in seconds.
 func (r *Runtime) readCatalog(ctx context.Context, conn connector.Conn) (*quarry.Catalog, error) {
-	v, ok := conn.(catalogVersioner)
-	cfg, cerr := r.Config()
-	if !ok || cerr != nil || cfg.Knowledge == "" {
+	dir, reader, version := r.versionOf(ctx, conn)
+	if dir == "" {
 		return conn.Catalog(ctx)
 	}
-	if st, err := os.Stat(cfg.Knowledge); err != nil || !st.IsDir() {
-		return conn.Catalog(ctx) // no folder to keep it in: learn makes one
-	}
-	reader, version, err := v.CatalogVersion(ctx)
-	if err != nil {
-		return conn.Catalog(ctx)
-	}
-	if cat := knowledge.ReadCatalog(cfg.Knowledge, reader, version); cat != nil {
+	if cat := knowledge.ReadCatalog(dir, reader, version); cat != nil {
 		return cat, nil
 	}
 	cat, err := conn.Catalog(ctx)
 	if err == nil {
-		knowledge.WriteCatalog(cfg.Knowledge, reader, version, cat)
+		knowledge.WriteCatalog(dir, reader, version, cat)
 	}
 	return cat, err
+}
+
+// versionOf is conn's catalog version and the knowledge folder to keep
+// what it versions in, read once per connection; dir is "" when there is
+// none (a connector without versions, no folder yet, a failed read).
+func (r *Runtime) versionOf(ctx context.Context, conn connector.Conn) (dir, reader, version string) {
+	if v, ok := r.versions[conn]; ok {
+		return v[0], v[1], v[2]
+	}
+	defer func() {
+		if r.versions == nil {
+			r.versions = map[connector.Conn][3]string{}
+		}
+		r.versions[conn] = [3]string{dir, reader, version}
+	}()
+	v, ok := conn.(catalogVersioner)
+	cfg, err := r.Config()
+	if !ok || err != nil || cfg.Knowledge == "" {
+		return "", "", ""
+	}
+	if st, err := os.Stat(cfg.Knowledge); err != nil || !st.IsDir() {
+		return "", "", "" // no folder to keep it in: learn makes one
+	}
+	reader, version, err = v.CatalogVersion(ctx)
+	if err != nil {
+		return "", "", ""
+	}
+	return cfg.Knowledge, reader, version
 }
 
 // NewID returns a fresh sortable ID with the given prefix; safe for

@@ -272,14 +272,20 @@ func viewReads(ctx context.Context, tx pgx.Tx, cat *quarry.Catalog, index map[ui
 	return rows.Err()
 }
 
-// catalogVersion reads, in one round trip, what the catalog depends on:
-// who reads it (role, database, server, search_path) and, for each system
-// catalog Catalog reads or that decides what the role may see, its row
-// count and newest row version (xmin). DDL, COMMENT, GRANT and REVOKE
-// (on a table, a column or a schema), role membership and CREATE OR
-// REPLACE VIEW each insert or update rows there, under a transaction id
-// newer than every earlier one. Row estimates (reltuples) are updated in
-// place by ANALYZE and do not change the version.
+// catalogVersion reads, in one round trip, what the catalog and the
+// role check (Privileges) depend on: who reads them (role, database,
+// server, search_path) and, for each system catalog Catalog reads or that
+// decides what the role may see or do, its row count and newest row
+// version (xmin); and, by value, the attributes of the roles the reader
+// is a member of (pg_authid's row versions are hidden from other roles)
+// and the server's version. DDL, COMMENT, GRANT and REVOKE (on a table, a
+// column, a schema, the database, a function, a foreign server), role
+// membership and CREATE OR REPLACE VIEW each insert or update rows there,
+// under a transaction id newer than every earlier one (pg_depend, which
+// records what a view reads, changes only with pg_rewrite, and is not
+// read: it is the largest there is after pg_attribute). Row estimates
+// (reltuples) are updated in place by ANALYZE and do not change the
+// version.
 const catalogVersion = `
 SELECT current_user || '@' || coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0)
        || '/' || current_database() || '?search_path=' || current_setting('search_path'),
@@ -291,15 +297,22 @@ SELECT current_user || '@' || coalesce(host(inet_server_addr()), 'local') || ':'
          (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_constraint),
          (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_description),
          (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_rewrite),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_depend),
          (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_type),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_auth_members))`
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_auth_members),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_database),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_proc),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_foreign_data_wrapper),
+         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_foreign_server),
+         current_setting('server_version_num'),
+         (SELECT string_agg(quote_ident(rolname) || ':' || rolsuper || rolcreaterole || rolcreatedb || rolbypassrls || rolreplication
+                            || rolinherit || rolcanlogin, ',' ORDER BY rolname)
+          FROM pg_roles WHERE pg_has_role(session_user, oid, 'MEMBER') OR pg_has_role(current_user, oid, 'MEMBER')))`
 
 // CatalogVersion says who reads the catalog (the role, database, server
 // and search_path) and a version of it that changes whenever what Catalog
-// returns may have, bar row estimates: quarry keeps the catalog of a wide
-// schema under it (knowledge.ReadCatalog) instead of reading it whole for
-// every command.
+// or Privileges returns may have, bar row estimates: quarry keeps both
+// under it (knowledge.ReadVersioned) instead of reading them again for
+// every command on a wide schema.
 func (c *Conn) CatalogVersion(ctx context.Context) (reader, version string, err error) {
 	t, err := c.begin(ctx, 0, "")
 	if err != nil {
@@ -310,5 +323,10 @@ func (c *Conn) CatalogVersion(ctx context.Context) (reader, version string, err 
 	if err != nil {
 		return "", "", c.queryError(ctx, err, 0)
 	}
-	return reader, version, nil
+	return reader, readsVersion + " " + version, nil
 }
+
+// readsVersion names what Catalog and Privileges read and check: a
+// change to either bumps it, so that no build serves what another build
+// read (a development build has no commit to tell them apart by).
+const readsVersion = "r1"

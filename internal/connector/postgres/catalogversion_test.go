@@ -32,10 +32,15 @@ func TestCatalogVersion(t *testing.T) {
 			c.Close(ctx)
 		}
 		if c, err := pgx.Connect(ctx, testURL(t)); err == nil {
+			c.Exec(ctx, "REVOKE pg_write_all_data FROM "+reader)
 			c.Exec(ctx, "DROP ROLE IF EXISTS "+reader)
 			c.Close(ctx)
 		}
 	})
+	var db string
+	if err := dc.QueryRow(ctx, "SELECT current_database()").Scan(&db); err != nil {
+		t.Fatal(err)
+	}
 	rc := openConn(t, withUser(url, reader, "cat-pw"), Options{})
 	su := openConn(t, url, Options{})
 
@@ -88,6 +93,17 @@ func TestCatalogVersion(t *testing.T) {
 		"DROP VIEW public.owners",
 		"CREATE SCHEMA other",
 		"GRANT USAGE ON SCHEMA other TO " + reader,
+		// What the role check reads: a privilege to write anywhere it
+		// looks, a membership, an attribute.
+		"GRANT INSERT ON public.accounts TO " + reader,
+		"GRANT UPDATE (owner) ON public.accounts TO " + reader,
+		"GRANT CREATE ON SCHEMA other TO " + reader,
+		"GRANT CREATE ON DATABASE " + db + " TO " + reader,
+		"GRANT USAGE ON SEQUENCE public.invoice_no TO " + reader,
+		"CREATE FUNCTION public.f() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+		"GRANT pg_write_all_data TO " + reader,
+		"ALTER ROLE " + reader + " CREATEDB",
+		"ALTER ROLE " + reader + " BYPASSRLS",
 	} {
 		exec(t, dc, change)
 		after := steady(rc)
