@@ -62,12 +62,14 @@ func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Che
 
 // cover is one question read against one query.
 type cover struct {
-	asOf  time.Time // the day relative periods are read against; zero when unknown
-	raw   string    // the question as written
-	q     *semantic.Query
-	m     *semantic.Model
-	text  string   // the question, lower case, words separated by single spaces
-	words []string // its words
+	asOf time.Time // the day relative periods are read against; zero when unknown
+	raw  string    // the question as written
+	q    *semantic.Query
+	m    *semantic.Model
+	text string // the question, lower case, words separated by single spaces
+	// scratch is mayName's buffer, textb the text it searches.
+	scratch, textb []byte
+	words          []string // its words
 	// names are the phrases of the knowledge (entities, metrics,
 	// dimensions, columns, their synonyms), lower case: a value inside one
 	// ("web" in "web sessions") is part of a name, not a filter.
@@ -104,22 +106,31 @@ func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	c := &cover{q: q, m: m, raw: question, words: words, text: " " + strings.Join(words, " ") + " "}
 	// add puts a name and its synonyms in names, and, for a term (a
 	// measure, a set of rows or a grouping), in terms.
+	// names only matter where the question holds them (inName), so a
+	// column name it does not hold is not kept: a schema of ten thousand
+	// tables has eighty thousand.
 	add := func(isTerm bool, names ...string) {
 		for _, n := range names {
 			n = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(n, "_", " ")))
 			if n == "" {
 				continue
 			}
-			c.names = append(c.names, n)
+			if strings.Contains(c.text, n) {
+				c.names = append(c.names, n)
+			}
 			if isTerm {
 				c.terms = append(c.terms, n)
 			}
 		}
 	}
 	for _, e := range m.Entities {
-		add(true, append([]string{e.Name}, e.Synonyms...)...)
+		add(true, e.Name)
+		add(true, e.Synonyms...)
 		for _, col := range e.Columns {
-			add(false, append([]string{col.Name}, col.Synonyms...)...)
+			if c.mayName(col.Name) || len(col.Synonyms) > 0 {
+				add(false, col.Name)
+				add(false, col.Synonyms...)
+			}
 		}
 	}
 	for _, mt := range m.Metrics {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -251,8 +252,49 @@ const firstRequestLead = 6
 // without a last y, lower-cased and with underscores as spaces. It only
 // rules names out.
 func (c *cover) mayName(n string) bool {
-	p := strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(n, "_", " "))), " ")
-	return p != "" && strings.Contains(c.text, strings.TrimSuffix(p, "y"))
+	if !isASCII(n) {
+		p := strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(n, "_", " "))), " ")
+		return p != "" && strings.Contains(c.text, strings.TrimSuffix(p, "y"))
+	}
+	// The same without allocating, for the ASCII names of most schemas:
+	// lower case, underscores and runs of spaces as one space, trimmed.
+	b := c.scratch[:0]
+	space := false
+	for i := 0; i < len(n); i++ {
+		ch := n[i]
+		switch {
+		case ch == '_' || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f':
+			space = len(b) > 0
+			continue
+		case ch >= 'A' && ch <= 'Z':
+			ch += 'a' - 'A'
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, ch)
+	}
+	c.scratch = b
+	if len(b) == 0 {
+		return false
+	}
+	if b[len(b)-1] == 'y' {
+		b = b[:len(b)-1]
+	}
+	if c.textb == nil {
+		c.textb = []byte(c.text)
+	}
+	return bytes.Contains(c.textb, b)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func singularOf(s string) string {
