@@ -170,6 +170,7 @@ func lower(s string) string { return strings.ToLower(s) }
 // Plan plans one question as of the given day.
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	pl := p.plan(question, asOf)
+	p.rankings(pl)
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = p.correct(question, pl.Unknown, asOf)
 	}
