@@ -1,0 +1,176 @@
+package narrate
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// maxKnownGroups bounds the values a reading lists for a grouping: past
+// it, the knowledge's list is no list a reader checks by eye.
+const maxKnownGroups = 50
+
+var countOrSum = regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
+
+// knownGroups are the values the knowledge lists for the one grouping of
+// a count or a sum that lists every group (no limit, no filter on the
+// grouping itself): the values the answer must account for, since a group
+// with nothing to count has no row. Nil when there is no such list.
+func knownGroups(m *semantic.Model, q *semantic.Query) []string {
+	if len(q.Dimensions) != 1 || q.Limit > 0 || len(q.Compare) > 0 || q.Dimensions[0].Grain != "" || len(q.Metrics) == 0 {
+		return nil
+	}
+	d := q.Dimensions[0].Name
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Derived != "" || !countOrSum.MatchString(mt.Expr) {
+			return nil
+		}
+	}
+	f, err := m.ResolveField(d)
+	if err != nil {
+		return nil
+	}
+	var vals []string
+	col := d
+	switch f.Kind {
+	case semantic.FieldDimension:
+		vals = f.Dimension.Values
+		col = f.Dimension.Expr
+	case semantic.FieldColumn:
+		vals = f.Column.Values
+		col = f.Entity.Name + "." + f.Column.Name
+	}
+	if len(vals) == 0 || len(vals) > maxKnownGroups {
+		return nil
+	}
+	for _, g := range q.Filters {
+		// "orders from Germany vs France by country": the filter picks
+		// the groups.
+		if strings.EqualFold(g.Field, d) || strings.EqualFold(g.Field, col) || strings.EqualFold(columnOf(m, g.Field), col) {
+			return nil
+		}
+	}
+	return vals
+}
+
+// missingGroups says which of the grouping's known values have no row:
+// "Toys has none (0): a group with nothing to count has no row …". Empty when every known
+// value has a row, or the reading lists none.
+func (w writer) missingGroups(dims []column) string {
+	rd := w.in.Reading
+	if rd == nil || len(rd.KnownGroups) == 0 || len(dims) != 1 || w.in.Truncated || w.in.Table == nil {
+		return ""
+	}
+	d := dims[0]
+	have := map[string]bool{}
+	for _, r := range w.in.Table.Rows {
+		if d.cell(r) != nil {
+			have[strings.ToLower(strings.TrimSpace(w.fmtCell(d, r)))] = true
+		}
+	}
+	var missing []string
+	for _, v := range rd.KnownGroups {
+		if !have[strings.ToLower(strings.TrimSpace(v))] {
+			missing = append(missing, v)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	names := joinWords(missing[:min(len(missing), 8)])
+	if len(missing) > 8 {
+		names = strings.Join(missing[:8], ", ") + " and " + plural(int64(len(missing)-8), "other")
+	}
+	verb := "has"
+	if len(missing) > 1 {
+		verb = "have"
+	}
+	return names + " " + verb + " none (0): a group with nothing to count has no row of " + d.Name + " in the list."
+}
+
+// tie states a ranking whose first place is shared: "Customer Support
+// and Engineering tie with **15** each." Either the query kept every tied
+// row (the reading says so, and every row has the same figure), or it
+// kept one and the ties check found the others (AnswerInput.Tied): then
+// the sentence names them too, and says the table shows the first.
+func (w writer) tie(subj string, ps []point) (string, bool) {
+	if len(ps) == 1 && len(w.in.Tied) > 0 {
+		names := append([]string{ps[0].label}, w.in.Tied...)
+		return subj + ": a tie — " + joinWords(names) + " have **" + ps[0].text + "** each; the limit of 1 shows " + ps[0].label + " alone.", true
+	}
+	rd := w.in.Reading
+	if rd == nil || !rd.Ties || len(ps) < 2 {
+		return "", false
+	}
+	labels := make([]string, len(ps))
+	for i, p := range ps {
+		if p.value != ps[0].value {
+			return "", false
+		}
+		labels[i] = p.label
+	}
+	return subj + ": a tie — " + joinWords(labels) + " have **" + ps[0].text + "** each.", true
+}
+
+// tiedList states a one-row answer whose first place is shared, where the
+// measure is not shown: "A tie: Customer Support and Engineering share the
+// first place."
+func (w writer) tiedList(c column) (string, bool) {
+	t := w.in.Table
+	if t == nil || w.in.Truncated || len(t.Rows) == 0 {
+		return "", false
+	}
+	if len(t.Rows) == 1 && len(w.in.Tied) > 0 {
+		first := w.fmtCell(c, t.Rows[0])
+		return "A tie: " + joinWords(append([]string{first}, w.in.Tied...)) + " share the first place" + periodSuffix(w.in.Period) + "; the limit of 1 shows " + first + " alone.", true
+	}
+	rd := w.in.Reading
+	if rd == nil || !rd.Ties || len(t.Rows) < 2 || len(t.Rows) > 10 {
+		return "", false
+	}
+	vals := make([]string, len(t.Rows))
+	for i, r := range t.Rows {
+		vals[i] = w.fmtCell(c, r)
+	}
+	return "A tie: " + joinWords(vals) + " share the first place" + periodSuffix(w.in.Period) + ".", true
+}
+
+// tiedNote says, for a ranking of several rows, which rows past its limit
+// tie the last one shown: "Sales ties the last row shown, beyond the limit
+// of 3." Empty when none do or one row is shown (tie says it then).
+func (w writer) tiedNote() string {
+	t := w.in.Table
+	if len(w.in.Tied) == 0 || t == nil || len(t.Rows) < 2 {
+		return ""
+	}
+	verb := "ties"
+	if len(w.in.Tied) > 1 {
+		verb = "tie"
+	}
+	return joinWords(w.in.Tied) + " " + verb + " the last row shown, beyond the limit of " + plural(int64(len(t.Rows)), "row") + "."
+}
+
+func periodSuffix(p string) string {
+	if pp := periodPhrase(p); pp != "" {
+		return " " + pp
+	}
+	return ""
+}
+
+// notes adds to the sentence after the headline what the rows alone do
+// not say: the known groups with no row, the rows past a limit that tie
+// its last.
+func (w writer) notes(derived string) string {
+	if w.shape() == ShapeEmpty {
+		return derived
+	}
+	dims, _ := w.split()
+	for _, s := range []string{w.missingGroups(dims), w.tiedNote()} {
+		if s != "" {
+			derived = strings.TrimSpace(derived + " " + s)
+		}
+	}
+	return derived
+}
