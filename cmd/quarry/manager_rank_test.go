@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // TestManagerRankings asks the demo the rankings and breakdowns a manager
@@ -80,6 +83,65 @@ func TestManagerRankings(t *testing.T) {
 				if strings.Contains(text, a) {
 					t.Errorf("the answer says %q:\n%s", a, text)
 				}
+			}
+		})
+	}
+}
+
+// TestManagerCountsWithPeriod: a condition on how many rows each row has
+// in a period counts each row's rows in that period, none counting as 0
+// (issue 15: "fewer than 2", "at most 1"); refused before. Adversarial: a
+// period on another date, two periods, a sum stay refused.
+func TestManagerCountsWithPeriod(t *testing.T) {
+	demo := demoProject(t)
+	db, err := sqlite3.Open(filepath.Join(demo, "demo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	scalar := func(sql string) string {
+		st, _, err := db.Prepare(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		defer st.Close()
+		if !st.Step() {
+			t.Fatalf("%s: no row", sql)
+		}
+		return st.ColumnText(0)
+	}
+	for _, tt := range []struct {
+		q, want, refuse string
+	}{
+		{q: "how many customers had fewer than 2 orders in 2025", want: "SELECT count(*) FROM customers c WHERE (SELECT count(*) FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01') < 2"},
+		{q: "how many customers have at most 1 order last month", want: "SELECT count(*) FROM customers c WHERE (SELECT count(*) FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01') <= 1"},
+		{q: "how many customers have more than 2 refunded orders in 2025", want: "SELECT count(*) FROM customers c WHERE (SELECT count(*) FROM orders o WHERE o.customer_id = c.id AND o.status = 'refunded' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01') > 2"},
+		{q: "how many employees have fewer than 3 tickets last month", want: "SELECT count(*) FROM employees e WHERE (SELECT count(*) FROM support_tickets t WHERE t.assignee_id = e.id AND t.opened_at >= '2026-05-01' AND t.opened_at < '2026-06-01') < 3"},
+		{q: "customers who signed up in 2025 with fewer than 2 orders", refuse: "would be missing"},
+		{q: "customers with fewer than 2 orders in 2025 vs 2024", refuse: "would be missing"},
+		{q: "products with fewer than 10 units sold in May 2026", refuse: "would be missing"},
+		{q: "cities with fewer than 3 signups this month", refuse: "would be missing"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
+			var out struct {
+				Status  string  `json:"status"`
+				Message string  `json:"message"`
+				SQL     string  `json:"sql"`
+				Rows    [][]any `json:"rows"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+			}
+			if tt.refuse != "" {
+				if out.Status != "unanswered" && out.Status != "clarify" || !strings.Contains(out.Message, tt.refuse) {
+					t.Errorf("status %s, message %q, SQL %s; want a refusal saying %q", out.Status, out.Message, out.SQL, tt.refuse)
+				}
+				return
+			}
+			want := scalar(tt.want)
+			if out.Status != "succeeded" || len(out.Rows) != 1 || len(out.Rows[0]) != 1 || fmt.Sprint(out.Rows[0][0]) != want {
+				t.Errorf("status %s, rows %v, SQL %s; want the one figure %s", out.Status, out.Rows, out.SQL, want)
 			}
 		})
 	}

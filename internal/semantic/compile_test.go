@@ -146,6 +146,11 @@ func compileCases() []compileCase {
 			[][]string{{"France", "140"}}},
 		{"rows_customers_last_country_ties", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"name"}}, Order: []Order{{Field: "country", Desc: true}}, Limit: 1, Ties: true},
 			[][]string{{"Ann"}, {"Cid"}}},
+		// Counts per row in a period, none counting 0: only Ann has no
+		// order in February 2025.
+		{"rows_customers_without_orders_in_february", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"name"}}, Filters: []Filter{{Field: "orders", Op: OpLt, Values: []any{int64(1)}, Count: true, Where: []Filter{
+			{Field: "orders.ordered_at", Op: OpGe, Values: str("2025-02-01")}, {Field: "orders.ordered_at", Op: OpLt, Values: str("2025-03-01")}}}}},
+			[][]string{{"Ann"}}},
 		{"channels_with_more_than_one_order_hidden", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "channel"}}, Filters: []Filter{{Field: "orders", Op: OpGt, Values: []any{int64(1)}}}, Hidden: []string{"orders"}},
 			[][]string{{"mobile"}, {"web"}}},
 		{"revenue_in_germany", Query{Metrics: []string{"revenue"}, Filters: []Filter{{Field: "country", Op: OpEq, Values: str("Germany")}}},
