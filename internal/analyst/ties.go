@@ -118,7 +118,10 @@ func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 	// engine picked which of them the limit kept, and the control lists
 	// them in an order of its own. Without the answer's rows, the
 	// control's own first ones stand for them.
-	kept := name(rows[q.Limit-1])
+	kept := "the last one kept"
+	if label >= 0 {
+		kept = name(rows[q.Limit-1])
+	}
 	var tied []string
 	if on := shown(answer, c, label); len(on) > 0 {
 		kept = ""
@@ -142,19 +145,34 @@ func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 			}
 		}
 	}
-	if len(tied) == 0 {
-		tied, label = []string{"another row"}, -1
+	full := res.Table.Truncated || len(rows) >= q.Limit+maxTied
+	who := ""
+	switch {
+	case label < 0 || len(tied) == 0:
+		// Rows with nothing to name them by: how many.
+		n := max(len(tied), 1)
+		who, label = fmt.Sprintf("%d other rows", n), -1
+		if n == 1 {
+			who = "another row"
+		}
+		if full {
+			who = fmt.Sprintf("at least %d other rows", n)
+		}
+	case len(tied) > maxNamed || full:
+		shownNames := tied[:min(len(tied), maxNamed)]
+		who = strings.Join(shownNames, ", ") + " and more"
+	default:
+		who = joinNames(tied)
 	}
-	extra := ""
-	if res.Table.Truncated || len(rows) >= q.Limit+maxTied {
-		extra = " and more"
+	verb := "tie"
+	if who == "another row" || label >= 0 && len(tied) == 1 && !full {
+		verb = "ties"
 	}
-	verb := "ties"
-	if len(tied) > 1 || extra != "" {
-		verb = "tie"
-	}
-	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s%s %s %s at %s on %s; the limit of %d kept only the first (control query: %s)", joinNames(tied), extra, verb, kept, boundary, q.Order[0].Field, q.Limit, c.SQL)}, names(label, tied)
+	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s %s %s at %s on %s; the limit of %d kept only the first (control query: %s)", who, verb, kept, boundary, q.Order[0].Field, q.Limit, c.SQL)}, names(label, tied, full, who)
 }
+
+// maxNamed bounds the tied rows a check or an answer names one by one.
+const maxNamed = 10
 
 // shown are the labels of the answer's rows, read from its column of the
 // same name as the control's label column; none when it has no such
@@ -179,10 +197,15 @@ func shown(answer *Result, c *semantic.Compiled, label int) map[string]bool {
 	return out
 }
 
-// names are the tied rows' names, or none when the rows have no label.
-func names(label int, tied []string) []string {
+// names are the tied rows' names for the answer: at most maxNamed, then
+// "more" (more than that tie, or the control stopped reading); where the
+// rows have no label, how many there are ("37 other rows").
+func names(label int, tied []string, full bool, who string) []string {
 	if label < 0 {
-		return nil
+		return []string{who}
+	}
+	if len(tied) > maxNamed || full {
+		return append(append([]string(nil), tied[:min(len(tied), maxNamed)]...), "more")
 	}
 	return tied
 }

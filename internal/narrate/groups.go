@@ -96,6 +96,9 @@ func (w writer) missingGroups(dims []column) string {
 // kept one and the ties check found the others (AnswerInput.Tied): then
 // the sentence names them too, and says the table shows the first.
 func (w writer) tie(subj string, ps []point) (string, bool) {
+	if len(ps) == 1 && unnamed(w.in.Tied) {
+		return subj + ": " + ps[0].label + ", **" + ps[0].text + "**, a tie — " + w.in.Tied[0] + " have **" + ps[0].text + "** too; the limit of 1 shows one.", true
+	}
 	if len(ps) == 1 && len(w.in.Tied) > 0 {
 		names := append([]string{ps[0].label}, w.in.Tied...)
 		return subj + ": a tie — " + joinWords(names) + " have **" + ps[0].text + "** each; the limit of 1 shows " + ps[0].label + " alone.", true
@@ -121,6 +124,9 @@ func (w writer) tiedList(c column) (string, bool) {
 	t := w.in.Table
 	if t == nil || w.in.Truncated || len(t.Rows) == 0 {
 		return "", false
+	}
+	if len(t.Rows) == 1 && unnamed(w.in.Tied) {
+		return "A tie: " + w.in.Tied[0] + " share the first place with the one shown" + periodSuffix(w.in.Period) + "; the limit of 1 shows one.", true
 	}
 	if len(t.Rows) == 1 && len(w.in.Tied) > 0 {
 		first := w.fmtCell(c, t.Rows[0])
@@ -173,4 +179,10 @@ func (w writer) notes(derived string) string {
 		}
 	}
 	return derived
+}
+
+// unnamed reports whether the tied rows are only counted ("37 other
+// rows"): the rows have nothing the check could name them by.
+func unnamed(tied []string) bool {
+	return len(tied) == 1 && (tied[0] == "another row" || strings.HasSuffix(tied[0], " other rows"))
 }

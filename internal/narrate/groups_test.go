@@ -35,6 +35,10 @@ func TestComposeTies(t *testing.T) {
 			"a tie — Customer Support and Engineering have **15** each."},
 		{"kept_but_different", AnswerInput{Title: "Headcount by department", Table: deptTable([]any{"Customer Support", int64(15)}, []any{"Engineering", int64(14)}), Columns: deptInfos, Reading: &event.ReadingData{Ties: true, Order: "top 2 by headcount"}},
 			""},
+		{"counted", AnswerInput{Table: &quarry.Table{Columns: []quarry.Column{col("priority", quarry.TypeText), col("category", quarry.TypeText)}, Rows: [][]any{{"high", "Shipping"}}}, Tied: []string{"at least 50 other rows"}},
+			"A tie: at least 50 other rows share the first place with the one shown; the limit of 1 shows one."},
+		{"many", AnswerInput{Title: "Headcount by department, top 1", Table: deptTable([]any{"Engineering", int64(15)}), Columns: deptInfos, Tied: []string{"A", "B", "more"}},
+			"a tie — Engineering, A, B and more have **15** each"},
 		{"no_tie", AnswerInput{Title: "Headcount by department, top 1", Table: deptTable([]any{"Engineering", int64(15)}), Columns: deptInfos},
 			""},
 	} {

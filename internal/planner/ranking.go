@@ -13,7 +13,8 @@ import (
 // first. Those rows are no group to rank, so a ranking of a column gets
 // is_not_null on it (or, for a table grouped by its key and label, on the
 // key), as "the most common" already does. A breakdown with no limit keeps
-// its empty group, as a row of its own.
+// its empty group, as a row of its own. A list sorted and cut ("the
+// youngest singer") leaves out the rows with no value of its sort column.
 //
 // A tie at the limit is not widened here: the answer keeps the rows the
 // limit asks for, and the ties check names every row that ties the last
@@ -30,6 +31,16 @@ func (p *Planner) rankings(pl *Plan) {
 		for _, f := range p.nullGroups(q) {
 			q.Filters = append(q.Filters, semantic.Filter{Field: f, Op: semantic.OpNotNull})
 			pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (the rows with no %s are no group to rank)", f, display(fieldColumn(f))))
+		}
+	}
+	if q.Rows != nil {
+		// "the youngest singer", "the cheapest product": a row with no
+		// value is not the one at an end (SQLite sorts it first, Postgres
+		// last, so the answer would depend on the engine).
+		f := q.Order[0].Field
+		if !filtered(q, f) {
+			q.Filters = append(q.Filters, semantic.Filter{Field: f, Op: semantic.OpNotNull})
+			pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (a row with no %s is at no end of the list)", f, display(fieldColumn(f))))
 		}
 	}
 }
