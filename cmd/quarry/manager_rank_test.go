@@ -42,6 +42,11 @@ func TestManagerRankings(t *testing.T) {
 		{q: "top 2 departments by headcount", answer: []string{"Customer Support", "Engineering"}, not: []string{"a tie"}},
 		// "a discount code" says the orders have one; "web" is a channel.
 		{q: "revenue from orders with a discount code web", answer: []string{"filter channel = web", "filter discount_code is set"}},
+		// Held to the column named, and titled with it: never "0 orders
+		// (web)", which reads as the web channel; "Sales" is a department
+		// and a name of revenue, and after "whose title is" a title.
+		{q: "orders with discount code web", answer: []string{"(discount code web)", "it is one of orders.channel"}, not: []string{"(web)"}},
+		{q: "employees whose title is Sales", rows: "0", answer: []string{"(job title Sales)"}},
 		// A breakdown by a column whose values the knowledge lists says
 		// which had none; one filtered to some values does not.
 		{q: "urgent tickets by category yesterday", answer: []string{"Account, Billing, Product question and Returns have none (0)"}},

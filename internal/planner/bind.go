@@ -41,8 +41,16 @@ func (p *Planner) bindNamed(items []item) []item {
 			// after it is not held to the column.
 			continue
 		}
-		if j >= len(items) || items[j].kind != itTerm || len(items[j].senses) == 0 || len(only(items[j].senses, sValue)) != len(items[j].senses) {
+		// A value that is also a name ("Sales": a department and a
+		// synonym of revenue) is still a value after "whose title is".
+		if j >= len(items) || items[j].kind != itTerm || len(only(items[j].senses, sValue)) == 0 {
 			continue
+		}
+		if len(only(items[j].senses, sValue)) != len(items[j].senses) {
+			if j == i+1 {
+				continue // "with discount code sales": no "is" says it is the code
+			}
+			items[j].senses = only(items[j].senses, sValue)
 		}
 		v := &items[j]
 		switch a := &items[i]; {

@@ -98,3 +98,25 @@ func TestWithAColumnThenValue(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldTitle: a value held to a column that does not list it is
+// titled with the column ("discount code web"), so the answer never reads
+// as the value where it is known (the web channel). Adversarial: a known
+// value keeps its short title.
+func TestHeldTitle(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for q, want := range map[string]string{
+		"orders with discount code web":  "(discount code web)",
+		"orders with the WELCOME10 code": "(WELCOME10)",
+		"orders from the web channel":    "(web)",
+		"employees whose title is Sales": "(job title Sales)",
+	} {
+		if pl := p.Plan(q, asOf); !strings.Contains(pl.Title, want) {
+			t.Errorf("%q: title %q, want it to say %q", q, pl.Title, want)
+		}
+	}
+}
