@@ -1,9 +1,11 @@
 package narrate
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -66,8 +68,10 @@ func (w writer) missingGroups(dims []column) string {
 	d := dims[0]
 	have := map[string]bool{}
 	for _, r := range w.in.Table.Rows {
-		if d.cell(r) != nil {
+		if v := d.cell(r); v != nil {
+			// As shown and as stored: a year 2014 may be shown 2,014.
 			have[strings.ToLower(strings.TrimSpace(w.fmtCell(d, r)))] = true
+			have[strings.ToLower(strings.TrimSpace(fmt.Sprint(quarry.JSONValue(v))))] = true
 		}
 	}
 	var missing []string

@@ -77,6 +77,8 @@ func TestComposeMissingGroups(t *testing.T) {
 		{"two", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read("Books", "Garden", "Home", "Toys")}, "Garden and Toys have none (0)", ""},
 		{"all", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read("Books", "Home")}, "", "none (0)"},
 		{"truncated", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Truncated: true, Reading: read("Books", "Home", "Toys")}, "", "none (0)"},
+		{"numbers", AnswerInput{Title: "Concerts by year", Table: &quarry.Table{Columns: []quarry.Column{col("year", quarry.TypeInt), col("orders", quarry.TypeInt)}, Rows: [][]any{{int64(2014), int64(3)}}},
+			Columns: []ColumnInfo{{Name: "year", Role: RoleDimension, Format: FormatInteger}, {Name: "orders", Role: RoleMetric, Format: FormatInteger}}, Reading: read("2014", "2015")}, "2015 has none (0)", "2014 has none"},
 		{"no_list", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read()}, "", "none (0)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
