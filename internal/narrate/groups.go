@@ -177,7 +177,7 @@ func (w writer) notes(derived string) string {
 		return derived
 	}
 	dims, _ := w.split()
-	for _, s := range []string{w.missingGroups(dims), w.tiedNote()} {
+	for _, s := range []string{w.missingGroups(dims), w.unlisted(), w.tiedNote()} {
 		if s != "" {
 			derived = strings.TrimSpace(derived + " " + s)
 		}
@@ -189,4 +189,16 @@ func (w writer) notes(derived string) string {
 // rows"): the rows have nothing the check could name them by.
 func unnamed(tied []string) bool {
 	return len(tied) == 1 && (tied[0] == "another row" || strings.HasSuffix(tied[0], " other rows"))
+}
+
+// unlisted says, for a breakdown over a period or a filter whose groups
+// the knowledge does not list (customers, cities), that the groups with
+// nothing to count are not in it: "Only groups with at least one orders
+// row are listed." — so that "1,736 rows" never reads as every customer.
+func (w writer) unlisted() string {
+	rd := w.in.Reading
+	if rd == nil || rd.Population == "" || len(rd.KnownGroups) > 0 || rd.Order != "" || rd.Period == nil && len(rd.Filters) == 0 {
+		return ""
+	}
+	return capitalize(rd.Population) + "."
 }

@@ -79,6 +79,8 @@ func TestComposeMissingGroups(t *testing.T) {
 		{"truncated", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Truncated: true, Reading: read("Books", "Home", "Toys")}, "", "none (0)"},
 		{"numbers", AnswerInput{Title: "Concerts by year", Table: &quarry.Table{Columns: []quarry.Column{col("year", quarry.TypeInt), col("orders", quarry.TypeInt)}, Rows: [][]any{{int64(2014), int64(3)}}},
 			Columns: []ColumnInfo{{Name: "year", Role: RoleDimension, Format: FormatInteger}, {Name: "orders", Role: RoleMetric, Format: FormatInteger}}, Reading: read("2014", "2015")}, "2015 has none (0)", "2014 has none"},
+		{"unlisted", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: &event.ReadingData{Measures: []event.ReadMeasure{{Name: "orders"}}, Population: "only groups with at least one orders row are listed", Period: &event.ReadPeriod{From: "2026-05-01", To: "2026-05-31"}}}, "Only groups with at least one orders row are listed.", ""},
+		{"unlisted_no_period", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: &event.ReadingData{Measures: []event.ReadMeasure{{Name: "orders"}}, Population: "only groups with at least one orders row are listed"}}, "", "are listed"},
 		{"no_list", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read()}, "", "none (0)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
