@@ -67,7 +67,8 @@ func (r *run) answer(ctx context.Context, text string, res *result) {
 			// The builtin planner's control for groups with nothing to
 			// count, so that the same query gets the same checks.
 			ev.ZeroGroupsControl = r.a.pipeline().ControlZeroGroups(ctx, ev.Model, ev.Query)
-			ev.Extra = append(ev.Extra, r.a.pipeline().ControlChecks(ctx, ev.Model, ev.Query, res.Result, ev.Compiled)...)
+			extra, tied := r.a.pipeline().ControlChecksTied(ctx, ev.Model, ev.Query, res.Result, ev.Compiled)
+			ev.Extra, ev.Tied = append(ev.Extra, extra...), tied
 		}
 	}
 	// How the question was read: the model's semantic query in business

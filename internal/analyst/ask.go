@@ -187,12 +187,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	} else {
 		out.Columns = metricColumns(k.Model, res.Table) // a verified query's
 	}
+	extra, tied := a.ControlChecksTied(ctx, pl.Model(k.Model), pl.Query, res, compiled)
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
 		Columns:  out.Columns,
 		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
-		Extra: a.ControlChecks(ctx, pl.Model(k.Model), pl.Query, res, compiled),
+		Extra: extra, Tied: tied,
 	})
 	return nil
 }

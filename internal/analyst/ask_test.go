@@ -125,8 +125,16 @@ func TestTieCheck(t *testing.T) {
 	if c.Status != "warn" || !strings.Contains(c.Detail, "store ties web at 5") {
 		t.Errorf("a tie cut by the limit: %+v", c)
 	}
-	if len(tied.calls) != 1 || !strings.Contains(tied.calls[0], "LIMIT 2") {
-		t.Errorf("the control reads one row past the limit: %q", tied.calls)
+	if len(tied.calls) != 1 || !strings.Contains(tied.calls[0], "quarry_rank <= 1") {
+		t.Errorf("the control reads every row that ties the last one kept: %q", tied.calls)
+	}
+	// Several rows tie; the answer showed one of them, and the others
+	// are named whatever order the control lists them in.
+	three := &fakeConn{table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"mobile", int64(5)}, {"store", int64(5)}, {"web", int64(5)}}}}
+	shownWeb := &Result{Table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"web", int64(5)}}}}
+	c, names := newAnalyst(three).tieCheck(context.Background(), k.Model, q, shownWeb)
+	if c.Status != "warn" || !strings.Contains(c.Detail, "mobile and store tie web at 5") || strings.Join(names, ",") != "mobile,store" {
+		t.Errorf("three tied, web shown: %+v %v", c, names)
 	}
 	// The control query reaches the user's database, so the run's record
 	// names it, whatever it found.

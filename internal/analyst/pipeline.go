@@ -339,6 +339,9 @@ type Evidence struct {
 	// Extra are checks of the planner's own (a model's numbers held to the
 	// result's cells, a pasted result's shape), added to verify's.
 	Extra []verify.Check
+	// Tied names the rows a ranking's limit cut that tie the last one
+	// kept (ControlChecksTied), for the answer to say so.
+	Tied []string
 	// Lead is the planner's own text, put above the answer; Note, a last
 	// paragraph.
 	Lead, Note  string
@@ -373,7 +376,7 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 		Question: ev.Question, Title: ev.Title, SQL: res.SQL, Table: res.Table,
 		TotalRows: res.Rows, Truncated: res.Truncated, Columns: cols,
 		Report: rep, AsOf: ev.AsOf, Currency: ev.Currency, PreviewRows: ev.PreviewRows,
-		Period: ev.Period, Reading: ev.Reading,
+		Period: ev.Period, Reading: ev.Reading, Tied: ev.Tied,
 	})
 	if lead := strings.TrimSpace(ev.Lead); lead != "" {
 		ans.Markdown = lead + "\n\n" + ans.Markdown

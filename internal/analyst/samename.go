@@ -16,7 +16,16 @@ import (
 // share the name picked. Every surface that answers with a semantic query
 // runs the same ones.
 func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) []verify.Check {
-	return []verify.Check{a.TieCheck(ctx, m, q), a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q)}
+	checks, _ := a.ControlChecksTied(ctx, m, q, res, compiled)
+	return checks
+}
+
+// ControlChecksTied is ControlChecks, with the names of the rows a
+// ranking's limit cut that tie the last one kept (the ties check's), for
+// the answer to name (Evidence.Tied).
+func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) ([]verify.Check, []string) {
+	tie, tied := a.tieCheck(ctx, m, q, res)
+	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q)}, tied
 }
 
 // CheckSameName is the check that a row picked by its name is one row.

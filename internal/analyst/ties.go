@@ -34,18 +34,34 @@ func (a *Analyst) control(ctx context.Context, m *semantic.Model, q semantic.Que
 // CheckTies is the check that a ranking's limit did not cut a tie.
 const CheckTies = "ties"
 
-// TieCheck reads one row past a ranking's limit (the same semantic query
-// with limit + 1, through the guard) and warns when that row ties the
-// last one kept: "which department has the most employees" answered
-// Engineering while Customer Support has as many. The check names the
-// control query, which reached the database. It returns an empty
-// check when the query is not a ranking or the control cannot run.
+// maxTied bounds the tied rows a tie check reads and names.
+const maxTied = 50
+
+// TieCheck reads every row that ties the last one a ranking's limit kept
+// (the same semantic query kept with its ties, semantic.Query.Ties,
+// through the guard) and warns when there is one past the limit: "which
+// department has the most employees" answered Engineering while Customer
+// Support has as many. The check names the control query, which reached
+// the database, and the tied rows, which the answer names.
+// It returns an empty check when the query is not a ranking or the
+// control cannot run. A query kept with its ties passes: it cut none.
 func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
+	c, _ := a.tieCheck(ctx, m, q, nil)
+	return c
+}
+
+// tieCheck is TieCheck, with the names of the rows the limit cut that
+// tie the last one kept; answer is the result the limit cut (nil when
+// unknown: the rows then named are the control's after the limit's).
+func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Query, answer *Result) (verify.Check, []string) {
 	if q == nil || q.Limit == 0 || q.Limit > 1000 || len(q.Order) == 0 || len(q.Compare) > 0 || a.Conn == nil {
-		return verify.Check{}
+		return verify.Check{}, nil
+	}
+	if q.Ties {
+		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("the query keeps every row that ties the last of the first %d (RANK() over its order), so no tie is cut", q.Limit)}, nil
 	}
 	more := *q
-	more.Limit++
+	more.Ties = true
 	more.Hidden = nil // the measure ranked by, to compare
 	if q.Rows != nil {
 		// A list sorted and cut ("the 5 cheapest products"): the sort
@@ -58,9 +74,9 @@ func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 		}
 		more.Rows = &rows
 	}
-	res, c, ok := a.control(ctx, m, more, more.Limit)
+	res, c, ok := a.control(ctx, m, more, q.Limit+maxTied)
 	if !ok {
-		return verify.Check{}
+		return verify.Check{}, nil
 	}
 	measure, label := -1, -1
 	_, sortCol, _ := strings.Cut(q.Order[0].Field, ".")
@@ -71,23 +87,146 @@ func (a *Analyst) TieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 		if q.Rows != nil && col.Role == semantic.RoleColumn && label < 0 && col.Name != sortCol {
 			label = i
 		}
-		if col.Role == semantic.RoleDimension && label < 0 {
+		// A dimension the answer shows (a table's name, not its hidden
+		// key) names the rows.
+		if col.Role == semantic.RoleDimension && (label < 0 || !answerHas(answer, c.Columns[label].Name) && answerHas(answer, col.Name)) {
 			label = i
 		}
 	}
 	rows := res.Table.Rows
-	if measure < 0 {
-		return verify.Check{}
+	if measure < 0 || len(rows) < q.Limit {
+		return verify.Check{}, nil
 	}
-	if len(rows) <= q.Limit || fmt.Sprint(quarry.JSONValue(rows[q.Limit-1][measure])) != fmt.Sprint(quarry.JSONValue(rows[q.Limit][measure])) {
-		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one (control query: %s)", q.Limit, c.SQL)}
+	value := func(r []any) string { return fmt.Sprint(quarry.JSONValue(r[measure])) }
+	boundary := value(rows[q.Limit-1])
+	past := 0
+	for _, r := range rows[q.Limit:] {
+		if value(r) == boundary {
+			past++
+		}
 	}
-	last, next := rows[q.Limit-1], rows[q.Limit]
+	if past == 0 {
+		return verify.Check{Name: CheckTies, Status: verify.Pass, Detail: fmt.Sprintf("no row past the limit of %d ties the last one (control query: %s)", q.Limit, c.SQL)}, nil
+	}
 	name := func(r []any) string {
 		if label < 0 {
 			return "another row"
 		}
 		return fmt.Sprint(quarry.JSONValue(r[label]))
 	}
-	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s ties %s at %v on %s; the limit of %d kept only the first (control query: %s)", name(next), name(last), quarry.JSONValue(last[measure]), q.Order[0].Field, q.Limit, c.SQL)}
+	// The rows that tie at the boundary, less those the answer shows: the
+	// engine picked which of them the limit kept, and the control lists
+	// them in an order of its own. Without the answer's rows, the
+	// control's own first ones stand for them.
+	kept := "the last one kept"
+	if label >= 0 {
+		kept = name(rows[q.Limit-1])
+	}
+	var tied []string
+	if on := shown(answer, c, label); len(on) > 0 {
+		kept = ""
+		for _, r := range rows {
+			n := name(r)
+			switch {
+			case value(r) != boundary:
+			case on[n] && kept == "":
+				kept = n
+			case !on[n]:
+				tied = append(tied, n)
+			}
+		}
+		if kept == "" {
+			kept = "the last one kept"
+		}
+	} else {
+		for _, r := range rows[q.Limit:] {
+			if value(r) == boundary {
+				tied = append(tied, name(r))
+			}
+		}
+	}
+	full := res.Table.Truncated || len(rows) >= q.Limit+maxTied
+	who := ""
+	switch {
+	case label < 0 || len(tied) == 0:
+		// Rows with nothing to name them by: how many.
+		n := max(len(tied), 1)
+		who, label = fmt.Sprintf("%d other rows", n), -1
+		if n == 1 {
+			who = "another row"
+		}
+		if full {
+			who = fmt.Sprintf("at least %d other rows", n)
+		}
+	case len(tied) > maxNamed || full:
+		shownNames := tied[:min(len(tied), maxNamed)]
+		who = strings.Join(shownNames, ", ") + " and more"
+	default:
+		who = joinNames(tied)
+	}
+	verb := "tie"
+	if who == "another row" || label >= 0 && len(tied) == 1 && !full {
+		verb = "ties"
+	}
+	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s %s %s at %s on %s; the limit of %d kept only the first (control query: %s)", who, verb, kept, boundary, q.Order[0].Field, q.Limit, c.SQL)}, names(label, tied, full, who)
+}
+
+// maxNamed bounds the tied rows a check or an answer names one by one.
+const maxNamed = 10
+
+// shown are the labels of the answer's rows, read from its column of the
+// same name as the control's label column; none when it has no such
+// column.
+func shown(answer *Result, c *semantic.Compiled, label int) map[string]bool {
+	out := map[string]bool{}
+	if answer == nil || answer.Table == nil || label < 0 {
+		return out
+	}
+	col := -1
+	for i, ac := range answer.Table.Columns {
+		if ac.Name == c.Columns[label].Name {
+			col = i
+		}
+	}
+	if col < 0 {
+		return out
+	}
+	for _, r := range answer.Table.Rows {
+		out[fmt.Sprint(quarry.JSONValue(r[col]))] = true
+	}
+	return out
+}
+
+// names are the tied rows' names for the answer: at most maxNamed, then
+// "more" (more than that tie, or the control stopped reading); where the
+// rows have no label, how many there are ("37 other rows").
+func names(label int, tied []string, full bool, who string) []string {
+	if label < 0 {
+		return []string{who}
+	}
+	if len(tied) > maxNamed || full {
+		return append(append([]string(nil), tied[:min(len(tied), maxNamed)]...), "more")
+	}
+	return tied
+}
+
+// joinNames joins names as a sentence does: "a", "a and b", "a, b and c".
+func joinNames(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// answerHas reports whether the answer's result has a column of the name.
+func answerHas(answer *Result, name string) bool {
+	if answer == nil || answer.Table == nil {
+		return false
+	}
+	for _, c := range answer.Table.Columns {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }

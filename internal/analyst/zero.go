@@ -47,10 +47,10 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 	// the lowest: with a period or other filters, a group can have rows
 	// and still none that count.
 	var metric string
-	switch {
-	case len(q.Filters) == 1 && len(zs) == 1:
-		metric = q.Filters[0].Field
-	case len(q.Filters) == 0 && len(zs) == 1 && len(q.Order) > 0:
+	switch conds := verify.Conditions(q); {
+	case len(conds) == 1 && len(zs) == 1:
+		metric = conds[0].Field
+	case len(conds) == 0 && len(zs) == 1 && len(q.Order) > 0:
 		metric = q.Order[0].Field
 	}
 	if metric == "" || q.TimeRange != nil || len(q.Compare) > 0 {

@@ -188,6 +188,13 @@ type ReadingData struct {
 	Compare  []string       `json:"compare,omitempty"` // compared periods, by label
 	GroupBy  []ReadGrouping `json:"group_by,omitempty"`
 	Order    string         `json:"order,omitempty"`
+	// Ties says that the order's limit keeps every row that ties the
+	// last one kept, so several rows may share the first place.
+	Ties bool `json:"ties,omitempty"`
+	// KnownGroups are the values the knowledge lists for the one
+	// grouping of a count or a sum, when it lists them: a value missing
+	// from the result had nothing to count, and the answer says so.
+	KnownGroups []string `json:"known_groups,omitempty"`
 	// Population says which rows a count or sum runs over, and that
 	// groups with none are left out, where that matters.
 	Population string `json:"population,omitempty"`

@@ -34,6 +34,9 @@ type AnswerInput struct {
 	// figure is stated from it ("22,807 orders in 2025") rather than from
 	// the question.
 	Reading *event.ReadingData
+	// Tied names the rows a ranking's limit cut that tie its last row
+	// (the ties check's control query found them), for the answer to name.
+	Tied []string
 }
 
 // Answer is the text a person reads and the chart that goes with it.
@@ -72,6 +75,7 @@ func Compose(in AnswerInput) Answer {
 	}
 	w := writer{in: in, cols: cols, total: total}
 	headline, derived := w.headline()
+	derived = w.notes(derived)
 	var b strings.Builder
 	b.WriteString(headline)
 	if derived != "" {
@@ -348,6 +352,9 @@ func (w writer) ranking(d, m column) string {
 	if len(ps) == 0 {
 		return subj + ": " + humanize(m.Name) + " is NULL in every row."
 	}
+	if s, ok := w.tie(subj, ps); ok {
+		return s
+	}
 	if len(ps) == 1 {
 		return subj + ": " + ps[0].label + ", **" + ps[0].text + "**."
 	}
@@ -623,6 +630,11 @@ func (w writer) list(dims []column) string {
 			break
 		}
 	}
+	if top == "" {
+		if s, ok := w.tiedList(c); ok {
+			return s
+		}
+	}
 	var vals []string
 	seen := map[string]bool{}
 	for _, r := range t.Rows {
@@ -726,53 +738,6 @@ func escapeCell(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", " ")
 	s = strings.ReplaceAll(s, "\n", " ")
 	return strings.ReplaceAll(s, "\r", " ")
-}
-
-// Status symbols of checks.
-const (
-	SymbolPass = "✓"
-	SymbolWarn = "⚠"
-	SymbolFail = "✗"
-)
-
-func symbol(status string) string {
-	switch status {
-	case verify.Pass:
-		return SymbolPass
-	case verify.Warn:
-		return SymbolWarn
-	}
-	return SymbolFail
-}
-
-// checksBlock is the checks line, one bullet per warning or failure, and
-// the confidence.
-func checksBlock(r verify.Report, asOf string) string {
-	var b strings.Builder
-	if len(r.Checks) == 0 {
-		// no checks ran, so there is no confidence to state
-		b.WriteString("Checks: none ran.\n")
-		if asOf != "" {
-			b.WriteString("\nAs of " + asOf + ".\n")
-		}
-		return b.String()
-	}
-	parts := make([]string, len(r.Checks))
-	for i, c := range r.Checks {
-		parts[i] = symbol(c.Status) + " " + c.Name
-	}
-	b.WriteString("Checks: " + strings.Join(parts, " · ") + "\n")
-	for _, c := range r.Checks {
-		if c.Status != verify.Pass {
-			b.WriteString("- " + symbol(c.Status) + " " + c.Name + ": " + c.Detail + "\n")
-		}
-	}
-	b.WriteString("\nConfidence: " + strconv.FormatFloat(r.Confidence, 'f', 2, 64))
-	if asOf != "" {
-		b.WriteString(" · as of " + asOf)
-	}
-	b.WriteString("\n")
-	return b.String()
 }
 
 func joinWords(s []string) string {

@@ -119,12 +119,19 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 	}
 	if o := orderText(q); o != "" {
 		r.Order = o
+		if q.Ties {
+			o += " with ties"
+			r.Ties = true
+		}
 		parts = append(parts, o)
 	}
 	if q.Share {
 		parts = append(parts, "as a share of the total")
 	}
 	r.Population = population(m, q)
+	if r.Population != "" {
+		r.KnownGroups = knownGroups(m, q)
+	}
 	r.Text = strings.Join(parts, ", ")
 	return r
 }

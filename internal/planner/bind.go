@@ -33,13 +33,24 @@ func (p *Planner) bindNamed(items []item) []item {
 		if k < 0 || items[k].kind != itKw || items[k].kw != "with" {
 			continue
 		}
-		if indefinite(items[k+1:i]) && onlyBe(items[i+1:j]) {
+		if indefinite(items[k+1:i]) && (onlyBe(items[i+1:j]) || j == i+1) {
 			// "orders with a discount code were refunded": what follows
-			// "were" is said of the orders, which have a code.
+			// "were" is said of the orders, which have a code. "orders
+			// with a discount code web": "a" says the orders have some
+			// code, not which (that is "the code X"), so a value right
+			// after it is not held to the column.
 			continue
 		}
-		if j >= len(items) || items[j].kind != itTerm || len(items[j].senses) == 0 || len(only(items[j].senses, sValue)) != len(items[j].senses) {
+		// A value that is also a name ("Sales": a department and a
+		// synonym of revenue) is still a value after "whose title is".
+		if j >= len(items) || items[j].kind != itTerm || len(only(items[j].senses, sValue)) == 0 {
 			continue
+		}
+		if len(only(items[j].senses, sValue)) != len(items[j].senses) {
+			if j == i+1 {
+				continue // "with discount code sales": no "is" says it is the code
+			}
+			items[j].senses = only(items[j].senses, sValue)
 		}
 		v := &items[j]
 		switch a := &items[i]; {

@@ -15,12 +15,13 @@ import (
 // "fewer than"). It applies where the counted table is joined directly to
 // the rows, the count is a count of its rows (those meeting a measure's
 // conditions on their own columns become the filter's Where), and nothing else of
-// the question needs the grouped count: no period, no ranking, no other
-// measure, no filter on the counted table's own columns. Otherwise the
-// plan stays as it was. It returns the plan when the question lists rows.
+// the question needs the grouped count: no ranking, no other
+// measure, no filter on the counted table's own columns; one period is
+// read on the counted rows' own date (countPeriod). Otherwise the plan
+// stays as it was. It returns the plan when the question lists rows.
 func (b *builder) perRowCounts() *Plan {
 	q := &b.q
-	if len(b.st.dates) > 0 || len(b.st.grains) > 0 || b.st.order != "" || b.st.limit > 0 || b.st.share || b.st.compare || b.st.trend {
+	if len(b.st.dates) > 1 || len(b.st.grains) > 0 || b.st.order != "" || b.st.limit > 0 || b.st.share || b.st.compare || b.st.trend {
 		return nil
 	}
 	// The one metric only filtered by: the condition's count.
@@ -61,7 +62,20 @@ func (b *builder) perRowCounts() *Plan {
 	if cond == nil || len(cond.Values) != 1 {
 		return nil
 	}
+	period := len(b.st.dates) > 0
+	if period {
+		// "customers with fewer than 2 orders in 2025": the period is on
+		// the counted rows, each customer's orders in 2025.
+		w, ok := b.countPeriod(counted, m)
+		if !ok {
+			return nil
+		}
+		where = append(append([]semantic.Filter(nil), where...), w...)
+	}
 	count := func() {
+		if period {
+			b.usePeriod()
+		}
 		*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true, Where: where}
 		b.und("rows of %s counted for each %s, none counting as 0", counted, b.subject)
 	}

@@ -27,8 +27,14 @@ func TestPerRowCounts(t *testing.T) {
 		{"which customers have at most 1 order", KindRows, []semantic.Filter{count(semantic.OpLe, 1)}},
 		{"how many customers have more than 5 orders", KindMetric, []semantic.Filter{count(semantic.OpGt, 5)}},
 		{"customers in Germany with fewer than 2 orders", KindRows, []semantic.Filter{count(semantic.OpLt, 2), {Field: "country", Op: semantic.OpEq, Values: []any{"Germany"}}}},
-		// The period is the orders': a count filter cannot carry it.
-		{"customers with more than 5 orders in 2025", KindMetric, nil},
+		// The period is the orders': on their own date, in the count
+		// filter, so that customers with none in 2025 count as 0.
+		{"customers with more than 5 orders in 2025", KindRows, []semantic.Filter{inPeriod(count(semantic.OpGt, 5), "2025-01-01", "2026-01-01")}},
+		{"customers with fewer than 2 orders last month", KindRows, []semantic.Filter{inPeriod(count(semantic.OpLt, 2), "2026-05-01", "2026-06-01")}},
+		// Adversarial: two periods, or a period on a date the question
+		// names (the customers' signup), are no period of the orders.
+		{"customers with fewer than 2 orders in 2025 vs 2024", KindMetric, nil},
+		{"customers who signed up in 2025 with fewer than 2 orders", KindMetric, nil},
 		// The count is asked for, and named twice: not rewritten.
 		{"number of orders by customer for customers with more than 5 orders", KindUnanswered, nil},
 	} {
@@ -56,4 +62,13 @@ func TestPerRowCounts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inPeriod puts a period on a count filter's rows, by the orders' date.
+func inPeriod(f semantic.Filter, from, to string) semantic.Filter {
+	f.Where = []semantic.Filter{
+		{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{from}},
+		{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{to}},
+	}
+	return f
 }

@@ -666,7 +666,7 @@ func (b *builder) makeTitle() string {
 	}
 	var fs []string
 	for _, f := range q.Filters {
-		fs = append(fs, filterTitle(f))
+		fs = append(fs, b.p.heldTitle(f))
 	}
 	if len(fs) > 0 {
 		s += " (" + strings.Join(fs, ", ") + ")"

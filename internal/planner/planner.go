@@ -189,6 +189,7 @@ func lower(s string) string { return strings.ToLower(s) }
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	s := p.scopedTo(question)
 	pl := s.plan(question, asOf)
+	s.rankings(pl)
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}

@@ -49,6 +49,9 @@ func filterTitle(f semantic.Filter) string {
 		what := display(f.Field)
 		var conds []string
 		for _, w := range f.Where {
+			if (w.Op == semantic.OpGe || w.Op == semantic.OpLt) && len(w.Values) == 1 && isDateValue(w.Values[0]) {
+				continue // the period, which the title names on its own
+			}
 			conds = append(conds, filterTitle(w))
 		}
 		if len(conds) > 0 {

@@ -88,6 +88,9 @@ func Compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
 	if q.Limit < 0 {
 		return nil, quarry.Errorf(quarry.KindInput, "the limit must not be negative")
 	}
+	if err := checkTies(&q); err != nil {
+		return nil, err
+	}
 	// Compared periods label each row with the first period it falls in;
 	// overlapping ones would lose the rows of the later to the earlier.
 	for i, a := range q.Compare {

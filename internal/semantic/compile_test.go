@@ -136,6 +136,21 @@ func compileCases() []compileCase {
 			[][]string{{"Germany", "190"}}},
 		{"top_country_by_revenue_hidden", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "country"}}, Order: []Order{{Field: "revenue", Desc: true}}, Limit: 1, Hidden: []string{"revenue"}},
 			[][]string{{"Germany"}}},
+		// Ties: every category has 3 orders, so the one with the most is
+		// all three; the one with the least revenue is Home alone.
+		{"top_category_by_orders_ties", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "category"}}, Order: []Order{{Field: "orders", Desc: true}}, Limit: 1, Ties: true},
+			[][]string{{"Books", "3"}, {"Home", "3"}, {"Toys", "3"}}},
+		{"top_category_by_orders_ties_hidden", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "category"}}, Order: []Order{{Field: "orders", Desc: true}}, Limit: 1, Ties: true, Hidden: []string{"orders"}},
+			[][]string{{"Books"}, {"Home"}, {"Toys"}}},
+		{"bottom_country_by_revenue_ties", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "country"}}, Order: []Order{{Field: "revenue"}}, Limit: 1, Ties: true},
+			[][]string{{"France", "140"}}},
+		{"rows_customers_last_country_ties", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"name"}}, Order: []Order{{Field: "country", Desc: true}}, Limit: 1, Ties: true},
+			[][]string{{"Ann"}, {"Cid"}}},
+		// Counts per row in a period, none counting 0: only Ann has no
+		// order in February 2025.
+		{"rows_customers_without_orders_in_february", Query{Rows: &RowsQuery{Entity: "customers", Columns: []string{"name"}}, Filters: []Filter{{Field: "orders", Op: OpLt, Values: []any{int64(1)}, Count: true, Where: []Filter{
+			{Field: "orders.ordered_at", Op: OpGe, Values: str("2025-02-01")}, {Field: "orders.ordered_at", Op: OpLt, Values: str("2025-03-01")}}}}},
+			[][]string{{"Ann"}}},
 		{"channels_with_more_than_one_order_hidden", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "channel"}}, Filters: []Filter{{Field: "orders", Op: OpGt, Values: []any{int64(1)}}}, Hidden: []string{"orders"}},
 			[][]string{{"mobile"}, {"web"}}},
 		{"revenue_in_germany", Query{Metrics: []string{"revenue"}, Filters: []Filter{{Field: "country", Op: OpEq, Values: str("Germany")}}},

@@ -315,7 +315,14 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		}
 		sql = "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + c.d.ident("q") + order
 	}
-	if q.Limit > 0 {
+	switch {
+	case q.Ties:
+		order, err := c.orderBy(q, dims, cols, func(dimSpec) string { return "" })
+		if err != nil {
+			return nil, err
+		}
+		sql = c.withTies(q, sql, cols, []string{strings.TrimPrefix(order, "\nORDER BY ")}, order+c.tieBreak(q, cols))
+	case q.Limit > 0:
 		sql += "\nLIMIT " + itoa(q.Limit)
 	}
 	if len(q.Hidden) > 0 {
@@ -366,6 +373,9 @@ func (c *compiler) hide(q Query, sql string, dims []dimSpec, cols []OutColumn) (
 		return nil, err
 	}
 	inner := c.d.ident("q")
+	if order != "" {
+		order += c.tieBreak(q, vis)
+	}
 	out := "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + inner + order
 	return &Compiled{SQL: out, Columns: vis, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
 }

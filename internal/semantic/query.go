@@ -14,6 +14,11 @@ type Query struct {
 	TimeRange  *TimeRange `json:"time_range,omitempty"`
 	Order      []Order    `json:"order,omitempty"`
 	Limit      int        `json:"limit,omitempty"`
+	// Ties keeps, beside the first Limit rows, every row that ties the
+	// last of them on the whole order: "which department has the most
+	// employees" answers every department with the most, not one of them
+	// picked by the engine. It needs Limit and Order; not with Compare.
+	Ties bool `json:"ties,omitempty"`
 	// Compare asks for the metrics over two or more labelled periods, one
 	// result row per period (and per dimension value), plus the change
 	// between the first two when the compiler can express it.

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -153,13 +154,18 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 			conds = append(conds, x+" < "+c.d.str(tr.To))
 		}
 	}
-	var order []string
+	var order, rank []string
 	for _, o := range q.Order {
 		x, refs, name, err := c.rowsField(e, o.Field)
 		if err != nil {
 			return nil, err
 		}
 		addNeed(refs)
+		if o.Desc {
+			rank = append(rank, x+" DESC")
+		} else {
+			rank = append(rank, x)
+		}
 		if seen[name] {
 			x = c.d.ident(name)
 		} else if q.Rows.Distinct {
@@ -199,6 +205,12 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	if q.Rows.Distinct {
 		distinct = "DISTINCT "
 	}
+	if q.Ties {
+		// The rank beside the columns, over the sort's own expressions
+		// (a column's name is no expression inside the same SELECT).
+		sel = append(slices.Clone(sel), "RANK() OVER (ORDER BY "+strings.Join(rank, ", ")+") AS "+c.d.ident(rankColumn))
+		order = nil
+	}
 	b.WriteString("SELECT " + distinct + strings.Join(sel, ", ") + "\nFROM " + c.tableRef(e.Name))
 	for _, s := range plan.steps {
 		fmt.Fprintf(&b, "\nLEFT JOIN %s ON %s = %s", c.tableRef(s.to), c.col(colRef{s.to, s.toCol}), c.col(colRef{s.from, s.fromCol}))
@@ -209,8 +221,18 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	if len(order) > 0 {
 		b.WriteString("\nORDER BY " + strings.Join(order, ", "))
 	}
-	if q.Limit > 0 {
-		b.WriteString("\nLIMIT " + itoa(q.Limit))
+	sql := b.String()
+	switch {
+	case q.Ties:
+		names := make([]string, len(cols))
+		for i, col := range cols {
+			names[i] = c.d.ident(col.Name)
+		}
+		rk := c.d.ident(rankColumn)
+		sql = "SELECT " + strings.Join(names, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + c.d.ident("q") +
+			"\nWHERE " + rk + " <= " + itoa(q.Limit) + "\nORDER BY " + rk + ", " + strings.Join(names, ", ")
+	case q.Limit > 0:
+		sql += "\nLIMIT " + itoa(q.Limit)
 	}
-	return &Compiled{SQL: b.String(), Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
+	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
 }

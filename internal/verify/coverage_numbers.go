@@ -151,7 +151,8 @@ func limitWord(w string) bool {
 // "yesterday", "last quarter") is computed here again, from the as-of
 // day, and the query's period must lie within it.
 func (c *cover) relative() (ok, bad []string) {
-	if c.asOf.IsZero() || c.q.TimeRange == nil || c.q.TimeRange.From == "" || c.q.TimeRange.To == "" || len(c.q.Compare) > 0 {
+	tr := c.timeRange()
+	if c.asOf.IsZero() || tr == nil || tr.From == "" || tr.To == "" || len(c.q.Compare) > 0 {
 		return nil, nil
 	}
 	d := c.asOf
@@ -195,7 +196,7 @@ func (c *cover) relative() (ok, bad []string) {
 			from, to time.Time
 		}{{strings.TrimSpace(m[0]), f, t}}, spans...)
 	}
-	from, to := c.q.TimeRange.From, c.q.TimeRange.To
+	from, to := tr.From, tr.To
 	for _, s := range spans {
 		if !c.has(s.phrase) {
 			continue
@@ -357,7 +358,7 @@ func (c *cover) spans(w string) bool {
 		from, to = w+"-01", w+"-28"
 	}
 	in := func(f, t string) bool { return f != "" && t != "" && f <= to && t > from }
-	if tr := c.q.TimeRange; tr != nil && in(tr.From, tr.To) {
+	if tr := c.timeRange(); tr != nil && in(tr.From, tr.To) {
 		return true
 	}
 	for _, p := range c.q.Compare {
@@ -397,7 +398,7 @@ func (c *cover) period() (ok, bad []string) {
 	if len(named) == 0 {
 		return nil, nil
 	}
-	if c.q.TimeRange != nil || len(c.q.Compare) > 0 || c.timeFilter() {
+	if c.timeRange() != nil || len(c.q.Compare) > 0 || c.timeFilter() {
 		return named, nil
 	}
 	return nil, []string{"the period \"" + named[0] + "\" is not applied"}
@@ -565,4 +566,37 @@ func (c *cover) referenced(ent string) bool {
 		}
 	}
 	return false
+}
+
+// timeRange is the query's period: its time range, or the period a
+// condition on how many related rows each row has puts on those rows'
+// date ("customers with fewer than 2 orders in 2025": each customer's
+// orders from 2025-01-01 to 2026-01-01), when the query has no other.
+func (c *cover) timeRange() *semantic.TimeRange {
+	if c.q.TimeRange != nil {
+		return c.q.TimeRange
+	}
+	for _, f := range c.q.Filters {
+		if !f.OnRelated() {
+			continue
+		}
+		tr := &semantic.TimeRange{}
+		for _, w := range f.Where {
+			fl, err := c.m.ResolveField(w.Field)
+			if err != nil || fl.Kind != semantic.FieldColumn || !fl.Column.Type.IsTemporal() || len(w.Values) != 1 {
+				continue
+			}
+			v, _ := w.Values[0].(string)
+			switch w.Op {
+			case semantic.OpGe:
+				tr.Field, tr.From = w.Field, v
+			case semantic.OpLt:
+				tr.Field, tr.To = w.Field, v
+			}
+		}
+		if tr.From != "" || tr.To != "" {
+			return tr
+		}
+	}
+	return nil
 }

@@ -141,6 +141,12 @@ func TestCoverage(t *testing.T) {
 		{"open orders placed last month", semantic.Query{Metrics: []string{"open_orders"}, TimeRange: &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}}, ""},
 		{"how many new customers in 2025", semantic.Query{Metrics: []string{"customers"}, TimeRange: y2025}, ""},
 		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, ""},
+		// A period on the rows a count filter counts is the query's
+		// period; a wrong one, or none, still fails.
+		{"how many customers had fewer than 2 orders last year", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{countIn("2025-01-01", "2026-01-01")}}, ""},
+		{"how many customers had fewer than 2 orders in 2025", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{countIn("2025-01-01", "2026-01-01")}}, ""},
+		{"how many customers had fewer than 2 orders last year", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{countIn("2024-01-01", "2025-01-01")}}, CheckCoverage + ":last year"},
+		{"how many customers had fewer than 2 orders in 2025", semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpLt, Values: []any{int64(2)}, Count: true}}}, CheckCoverage + ":2025"},
 		// Age words rank by what is ranked: the oldest order has the
 		// earliest date.
 		{"the date of the oldest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},
@@ -346,4 +352,12 @@ func TestCoverageOwnColumn(t *testing.T) {
 			t.Errorf("%q with %s: failed = %v, want %v (%+v)", tc.question, tc.metric, failed, tc.fail, checks)
 		}
 	}
+}
+
+// countIn is "fewer than 2 orders" counted over the orders of a period.
+func countIn(from, to string) semantic.Filter {
+	return semantic.Filter{Field: "orders", Op: semantic.OpLt, Values: []any{int64(2)}, Count: true, Where: []semantic.Filter{
+		{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{from}},
+		{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{to}},
+	}}
 }

@@ -321,7 +321,7 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 				// out ("the channel with the fewest orders today", "cities
 				// with fewer than 3 signups this month").
 				others := 0
-				for _, g := range q.Filters {
+				for _, g := range Conditions(q) {
 					if m.Metric(g.Field) == nil {
 						others++
 					}
@@ -354,6 +354,30 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 		}
 	}
 	return out
+}
+
+// Conditions are the query's filters less those that only keep a
+// grouping's missing value out of a ranking (is_not_null on a field it
+// groups by: "which discount code has the most orders" ranks codes, not
+// the orders with none): they leave every group of a value as it is.
+func Conditions(q *semantic.Query) []semantic.Filter {
+	var out []semantic.Filter
+	for _, f := range q.Filters {
+		if f.Op == semantic.OpNotNull && groupsBy(q, f.Field) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func groupsBy(q *semantic.Query, field string) bool {
+	for _, d := range q.Dimensions {
+		if strings.EqualFold(d.Name, field) {
+			return true
+		}
+	}
+	return false
 }
 
 // metricLabel names a metric in a sentence: its description when that is
@@ -514,4 +538,19 @@ func truthy(vals []any) bool {
 		}
 	}
 	return false
+}
+
+// knownElsewhere names the columns (entity.column) whose known values
+// hold v, without regard to case: where a value filtered on a column
+// that does not list it is known.
+func knownElsewhere(m *semantic.Model, v string) []string {
+	var out []string
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			if containsFold(c.Values, v) {
+				out = append(out, e.Name+"."+c.Name)
+			}
+		}
+	}
+	return out
 }

@@ -50,6 +50,10 @@ type FilterLiteral struct {
 	Value string `json:"value"`
 	// Known reports whether Value is among the column's known values.
 	Known bool `json:"known"`
+	// KnownIn names the other columns (entity.column) that list Value
+	// when the filtered one does not: "web" filtered as a discount code
+	// is a channel.
+	KnownIn []string `json:"known_in,omitempty"`
 }
 
 // Input is what the checks look at.
@@ -129,6 +133,9 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	switch {
 	case q.Rows == nil && len(q.Dimensions) == 0 && len(q.Compare) == 0:
 		in.ExpectRows = &Range{Min: 1, Max: 1}
+	case q.Limit > 0 && q.Ties:
+		// Every row that ties the last one kept: as many as tie.
+		in.ExpectRows = &Range{Min: 1}
 	case q.Limit > 0:
 		in.ExpectRows = &Range{Min: 1, Max: int64(q.Limit)}
 	case len(q.Compare) > 0 && len(q.Dimensions) == 0:
@@ -154,7 +161,11 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 			if !ok {
 				continue
 			}
-			in.Filters = append(in.Filters, FilterLiteral{Field: f.Field, Value: s, Known: containsFold(known, s)})
+			lit := FilterLiteral{Field: f.Field, Value: s, Known: containsFold(known, s)}
+			if !lit.Known {
+				lit.KnownIn = knownElsewhere(m, s)
+			}
+			in.Filters = append(in.Filters, lit)
 		}
 	}
 	return in
@@ -525,7 +536,11 @@ func checkFilters(in Input) (Check, bool) {
 	var unknown []string
 	for _, f := range in.Filters {
 		if !f.Known {
-			unknown = append(unknown, fmt.Sprintf("%q is not a known value of %s", f.Value, f.Field))
+			u := fmt.Sprintf("%q is not a known value of %s", f.Value, f.Field)
+			if len(f.KnownIn) > 0 {
+				u += fmt.Sprintf(" (it is one of %s)", strings.Join(f.KnownIn, ", "))
+			}
+			unknown = append(unknown, u)
 		}
 	}
 	if len(unknown) > 0 {

@@ -1,0 +1,127 @@
+package narrate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+func deptTable(rows ...[]any) *quarry.Table {
+	return &quarry.Table{Columns: []quarry.Column{col("department", quarry.TypeText), col("headcount", quarry.TypeInt)}, Rows: rows}
+}
+
+var deptInfos = []ColumnInfo{{Name: "department", Role: RoleDimension}, {Name: "headcount", Role: RoleMetric, Format: FormatInteger}}
+
+// TestComposeTies: a one-row ranking whose first place is shared names
+// every tied row, not the one the limit kept alone; a top N says which
+// rows past the limit tie its last; a query that kept its ties says they
+// tie. Adversarial: rows that differ, or no tie found, say nothing of one.
+func TestComposeTies(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		in   AnswerInput
+		want string // in the Markdown; "" for no tie sentence
+	}{
+		{"cut", AnswerInput{Title: "Headcount by department, top 1", Table: deptTable([]any{"Engineering", int64(15)}), Columns: deptInfos, Tied: []string{"Customer Support"}},
+			"a tie — Engineering and Customer Support have **15** each; the limit of 1 shows Engineering alone."},
+		{"cut_hidden", AnswerInput{Table: &quarry.Table{Columns: []quarry.Column{col("department", quarry.TypeText)}, Rows: [][]any{{"Engineering"}}}, Columns: deptInfos[:1], Tied: []string{"Customer Support", "Sales"}},
+			"A tie: Engineering, Customer Support and Sales share the first place; the limit of 1 shows Engineering alone."},
+		{"top_n", AnswerInput{Title: "Headcount by department, top 2", Table: deptTable([]any{"Engineering", int64(15)}, []any{"Sales", int64(9)}), Columns: deptInfos, Tied: []string{"Finance"}},
+			"Finance ties the last row shown, beyond the limit of 2 rows."},
+		{"kept", AnswerInput{Title: "Headcount by department", Table: deptTable([]any{"Customer Support", int64(15)}, []any{"Engineering", int64(15)}), Columns: deptInfos, Reading: &event.ReadingData{Ties: true, Order: "top 1 by headcount"}},
+			"a tie — Customer Support and Engineering have **15** each."},
+		{"kept_but_different", AnswerInput{Title: "Headcount by department", Table: deptTable([]any{"Customer Support", int64(15)}, []any{"Engineering", int64(14)}), Columns: deptInfos, Reading: &event.ReadingData{Ties: true, Order: "top 2 by headcount"}},
+			""},
+		{"counted", AnswerInput{Table: &quarry.Table{Columns: []quarry.Column{col("priority", quarry.TypeText), col("category", quarry.TypeText)}, Rows: [][]any{{"high", "Shipping"}}}, Tied: []string{"at least 50 other rows"}},
+			"A tie: at least 50 other rows share the first place with the one shown; the limit of 1 shows one."},
+		{"many", AnswerInput{Title: "Headcount by department, top 1", Table: deptTable([]any{"Engineering", int64(15)}), Columns: deptInfos, Tied: []string{"A", "B", "more"}},
+			"a tie — Engineering, A, B and more have **15** each"},
+		{"no_tie", AnswerInput{Title: "Headcount by department, top 1", Table: deptTable([]any{"Engineering", int64(15)}), Columns: deptInfos},
+			""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Compose(tt.in)
+			if tt.want == "" {
+				if strings.Contains(strings.ToLower(a.Markdown), "a tie") || strings.Contains(a.Markdown, "ties the last") {
+					t.Errorf("a tie is stated where there is none:\n%s", a.Markdown)
+				}
+				return
+			}
+			if !strings.Contains(a.Markdown, tt.want) {
+				t.Errorf("the answer lacks %q:\n%s", tt.want, a.Markdown)
+			}
+		})
+	}
+}
+
+// TestComposeMissingGroups: a breakdown of a count whose grouping's values
+// the knowledge lists says which values have no row. Adversarial: every
+// value present, a truncated result, a value in another case, a reading
+// with no list say nothing.
+func TestComposeMissingGroups(t *testing.T) {
+	tbl := &quarry.Table{Columns: []quarry.Column{col("category", quarry.TypeText), col("orders", quarry.TypeInt)},
+		Rows: [][]any{{"Books", int64(3)}, {"home", int64(2)}}}
+	infos := []ColumnInfo{{Name: "category", Role: RoleDimension}, {Name: "orders", Role: RoleMetric, Format: FormatInteger}}
+	read := func(known ...string) *event.ReadingData {
+		return &event.ReadingData{Measures: []event.ReadMeasure{{Name: "orders"}}, KnownGroups: known}
+	}
+	for _, tt := range []struct {
+		name      string
+		in        AnswerInput
+		want, not string
+	}{
+		{"one", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read("Books", "Home", "Toys")}, "Toys has none (0)", ""},
+		{"two", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read("Books", "Garden", "Home", "Toys")}, "Garden and Toys have none (0)", ""},
+		{"all", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read("Books", "Home")}, "", "none (0)"},
+		{"truncated", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Truncated: true, Reading: read("Books", "Home", "Toys")}, "", "none (0)"},
+		{"numbers", AnswerInput{Title: "Concerts by year", Table: &quarry.Table{Columns: []quarry.Column{col("year", quarry.TypeInt), col("orders", quarry.TypeInt)}, Rows: [][]any{{int64(2014), int64(3)}}},
+			Columns: []ColumnInfo{{Name: "year", Role: RoleDimension, Format: FormatInteger}, {Name: "orders", Role: RoleMetric, Format: FormatInteger}}, Reading: read("2014", "2015")}, "2015 has none (0)", "2014 has none"},
+		{"unlisted", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: &event.ReadingData{Measures: []event.ReadMeasure{{Name: "orders"}}, Population: "only groups with at least one orders row are listed", Period: &event.ReadPeriod{From: "2026-05-01", To: "2026-05-31"}}}, "Only groups with at least one orders row are listed.", ""},
+		{"unlisted_no_period", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: &event.ReadingData{Measures: []event.ReadMeasure{{Name: "orders"}}, Population: "only groups with at least one orders row are listed"}}, "", "are listed"},
+		{"no_list", AnswerInput{Title: "Orders by category", Table: tbl, Columns: infos, Reading: read()}, "", "none (0)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Compose(tt.in)
+			if tt.want != "" && !strings.Contains(a.Markdown, tt.want) {
+				t.Errorf("the answer lacks %q:\n%s", tt.want, a.Markdown)
+			}
+			if tt.not != "" && strings.Contains(a.Markdown, tt.not) {
+				t.Errorf("the answer says %q:\n%s", tt.not, a.Markdown)
+			}
+		})
+	}
+}
+
+// TestKnownGroups: the reading lists a grouping's known values only for
+// counts and sums of every group. Adversarial: a limit, a filter on the
+// grouping, an average, a time grain.
+func TestKnownGroups(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}},
+			{Name: "amount", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}, TimeColumn: "ordered_at"}},
+		Metrics: []semantic.Metric{
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+			{Name: "avg_amount", Entity: "orders", Expr: "AVG(orders.amount)"},
+		},
+	}
+	by := []semantic.DimRef{{Name: "orders.channel"}}
+	for _, tt := range []struct {
+		name string
+		q    semantic.Query
+		want int
+	}{
+		{"count", semantic.Query{Metrics: []string{"orders"}, Dimensions: by}, 2},
+		{"limit", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Order: []semantic.Order{{Field: "orders"}}, Limit: 1}, 0},
+		{"filtered", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpEq, Values: []any{"web"}}}}, 0},
+		{"average", semantic.Query{Metrics: []string{"avg_amount"}, Dimensions: by}, 0},
+		{"grain", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "orders.ordered_at", Grain: semantic.GrainMonth}}}, 0},
+	} {
+		if got := knownGroups(m, &tt.q); len(got) != tt.want {
+			t.Errorf("%s: %v, want %d values", tt.name, got, tt.want)
+		}
+	}
+}
