@@ -217,7 +217,25 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 	}
 	if all {
 		redactChecks(st.Checks)
+		redactReading(st.Reading)
 	}
+}
+
+// redactReading withholds what the reading of a run that reads a
+// restricted column says of its data: the values of its filters, in its
+// text and each filter's, and the known values of its grouping. What
+// kind of reading it was, its measures and groupings stay.
+func redactReading(r *event.ReadingData) {
+	if r == nil {
+		return
+	}
+	if len(r.Filters) > 0 {
+		r.Text = policy.Redacted
+	}
+	for i := range r.Filters {
+		r.Filters[i].Text = policy.Redacted
+	}
+	r.KnownGroups = nil
 }
 
 // withholdsHash reports whether a reader sees a result's hash withheld:
@@ -310,6 +328,17 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 				}
 				evs[i].Data = b
 			}
+		case event.QuestionRead:
+			var d event.ReadingData
+			if json.Unmarshal(e.Data, &d) != nil || !readsAll() {
+				continue
+			}
+			redactReading(&d)
+			b, err := json.Marshal(&d)
+			if err != nil {
+				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's reading", runID)
+			}
+			evs[i].Data = b
 		case event.AnswerRendered:
 			var d event.AnswerRenderedData
 			if json.Unmarshal(e.Data, &d) != nil {
