@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -226,6 +227,13 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			terms[strings.Join(words(e.Name), " ")] = true
 		}
 		if ws := words(e.Name); entityIn && len(ws) > 1 {
+			// "customers" for crm_customers, the table crm.customers
+			// learn named after its schema because another schema's
+			// table is called customers too: the table's own name, as
+			// strong as the other's, so that the question asks which.
+			if own := schemaTableWords(e); len(own) > 0 && len(own) < len(ws) && slices.Equal(ws[len(ws)-len(own):], own) {
+				l.addForms(strings.Join(own, " "), es)
+			}
 			// "template types" for Ref_Template_Types: every ending of
 			// a compound name.
 			a := es
@@ -450,6 +458,16 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	sort.Strings(l.terms)
 	l.buildForms()
 	return l
+}
+
+// schemaTableWords are the words of an entity's table name when the
+// table is named with its schema ("crm.customers": customers), else nil.
+func schemaTableWords(e *semantic.Entity) []string {
+	sch, tbl, ok := strings.Cut(e.TableName(), ".")
+	if !ok || sch == "" || tbl == "" || strings.Contains(tbl, ".") {
+		return nil
+	}
+	return words(tbl)
 }
 
 // simpleRef reports whether expr is a bare "entity.column" reference.

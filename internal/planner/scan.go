@@ -253,7 +253,7 @@ const maxKwLen = 4
 // known term or keyword at each position, numbers, stopwords and unknown
 // words.
 func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
-	rngs := dates.FindAll(q, asOf)
+	rngs := notDates(q, dates.FindAll(q, asOf))
 	// As of a day, nothing after it has happened yet: a period that holds
 	// the day ends with it ("this year" as of 2026-03-15 is 2026-01-01 to
 	// 2026-03-15, not the rest of the year's rows, which a replay as of an
