@@ -124,16 +124,31 @@ func infer(cat *quarry.Catalog) *learned {
 		names[strings.ToLower(cat.Tables[i].Name)]++
 	}
 	entityOf := map[*quarry.TableInfo]string{}
+	nameOf := func(t *quarry.TableInfo) string {
+		if names[strings.ToLower(t.Name)] > 1 && !defaultSchemas[strings.ToLower(t.Schema)] {
+			return t.Schema + "_" + t.Name
+		}
+		return t.Name
+	}
+	// Entity names are matched without regard to case, so two tables
+	// whose names differ only in case (PostgreSQL's "Orders" and orders)
+	// would be one entity: the first keeps its name, the others get a
+	// number no other table's name has.
+	taken, used := map[string]bool{}, map[string]int{}
+	for i := range cat.Tables {
+		used[strings.ToLower(nameOf(&cat.Tables[i]))]++
+	}
 	for i := range cat.Tables {
 		t := &cat.Tables[i]
 		if len(t.Columns) == 0 {
 			l.skipped = append(l.skipped, tableRef(t))
 			continue
 		}
-		name := t.Name
-		if names[strings.ToLower(t.Name)] > 1 && !defaultSchemas[strings.ToLower(t.Schema)] {
-			name = t.Schema + "_" + t.Name
+		name := nameOf(t)
+		for base, n := name, 2; taken[strings.ToLower(name)] || name != base && used[strings.ToLower(name)] > 0; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
 		}
+		taken[strings.ToLower(name)] = true
 		entityOf[t] = name
 		e := semantic.Entity{
 			Name:        name,

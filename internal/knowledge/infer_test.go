@@ -178,3 +178,27 @@ func FuzzDecode(f *testing.F) {
 		check(d.Problems)
 	})
 }
+
+// TestInferNamesDifferingInCase: PostgreSQL's "Orders" and orders are two
+// tables; entity names are matched without regard to case, so they must
+// not become one entity (an outside tester saw their columns merged).
+func TestInferNamesDifferingInCase(t *testing.T) {
+	cat := &quarry.Catalog{Tables: []quarry.TableInfo{
+		{Name: "Orders", Schema: "public", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("amount", "INTEGER")}},
+		{Name: "orders", Schema: "public", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER"), col("total", "INTEGER")}},
+		{Name: "orders_2", Schema: "public", PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER")}},
+	}}
+	l := infer(cat)
+	var got []string
+	for _, e := range l.entities {
+		var cols []string
+		for _, c := range e.Columns {
+			cols = append(cols, c.Name)
+		}
+		got = append(got, e.Name+" "+e.TableName()+" "+strings.Join(cols, ","))
+	}
+	want := []string{"Orders Orders id,amount", "orders_3 orders id,total", "orders_2 orders_2 id"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entities (-want +got):\n%s", diff)
+	}
+}
