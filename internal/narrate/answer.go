@@ -364,10 +364,7 @@ func (w writer) ranking(d, m column) string {
 		// an alphabetical first row is never read as the top.
 		ps = slices.Clone(ps)
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].value > ps[j].value })
-		s := subj + ": " + ps[0].label + " is largest with **" + ps[0].text + "**"
-		if n := min(3, len(ps)); n > 1 {
-			s += ", then " + joinWords(entries(ps[1:n]))
-		}
+		s := lead(subj, ps, "is largest with", "tie for the largest with")
 		if w.total > int64(min(3, len(ps))) {
 			s += "; " + plural(w.total, "row") + " in all"
 		}
@@ -382,14 +379,14 @@ func (w writer) ranking(d, m column) string {
 	var s string
 	switch {
 	case desc && !asc:
-		s = subj + ": " + ps[0].label + " leads with **" + ps[0].text + "**"
-		if n > 1 {
-			s += ", then " + joinWords(entries(ps[1:n]))
-		}
+		s = lead(subj, ps, "leads with", "tie for the lead with")
 	case asc && !desc:
-		s = subj + ": " + ps[0].label + " is lowest with **" + ps[0].text + "**"
-		if n > 1 {
-			s += ", then " + joinWords(entries(ps[1:n]))
+		// With known groups that have no row, the lowest row is not the
+		// lowest group: those have none.
+		if dims, _ := w.split(); w.missingGroups(dims) != "" {
+			s = lead(subj, ps, "is lowest of the groups with any, with", "tie for the lowest of the groups with any, with")
+		} else {
+			s = lead(subj, ps, "is lowest with", "tie for the lowest with")
 		}
 	default:
 		s = subj + ": " + joinWords(entries(ps[:n]))
@@ -398,6 +395,34 @@ func (w writer) ranking(d, m column) string {
 		s += "; " + plural(w.total, "row") + " in all"
 	}
 	return s + "."
+}
+
+// lead names the first of ordered points and the next up to three in
+// all: "A leads with **15**, then B **12**". Points that share the first
+// value are named together, never one before the other as if it led:
+// "A and B tie for the lead with **15** each, then C **9**".
+func lead(subj string, ps []point, one, tied string) string {
+	k := 1
+	for k < len(ps) && ps[k].value == ps[0].value {
+		k++
+	}
+	var s string
+	if k == 1 {
+		s = subj + ": " + ps[0].label + " " + one + " **" + ps[0].text + "**"
+	} else {
+		labels := make([]string, min(k, 8))
+		for i := range labels {
+			labels[i] = ps[i].label
+		}
+		if k > 8 {
+			labels = append(labels[:7], plural(int64(k-7), "other"))
+		}
+		s = subj + ": " + joinWords(labels) + " " + tied + " **" + ps[0].text + "** each"
+	}
+	if n := min(max(3, k+1), len(ps)); n > k {
+		s += ", then " + joinWords(entries(ps[k:min(n, k+2)]))
+	}
+	return s
 }
 
 func entries(ps []point) []string {

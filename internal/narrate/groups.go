@@ -53,6 +53,15 @@ func knownGroups(m *semantic.Model, q *semantic.Query) []string {
 		if strings.EqualFold(g.Field, d) || strings.EqualFold(g.Field, col) || strings.EqualFold(columnOf(m, g.Field), col) {
 			return nil
 		}
+		// "countries with more than 500 customers": a condition on a
+		// measure (HAVING) drops groups that have rows; only conditions
+		// on the rows themselves leave a group with nothing to count.
+		if m.Metric(g.Field) != nil || g.Count || g.Against != "" {
+			return nil
+		}
+		if _, err := m.ResolveField(g.Field); err != nil {
+			return nil
+		}
 	}
 	return vals
 }

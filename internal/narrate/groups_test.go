@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -119,9 +120,33 @@ func TestKnownGroups(t *testing.T) {
 		{"filtered", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "orders.channel", Op: semantic.OpEq, Values: []any{"web"}}}}, 0},
 		{"average", semantic.Query{Metrics: []string{"avg_amount"}, Dimensions: by}, 0},
 		{"grain", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "orders.ordered_at", Grain: semantic.GrainMonth}}}, 0},
+		// "channels with more than 500 orders": the groups left out have
+		// orders (an outside tester read "have none (0)" of 416).
+		{"condition on the measure", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpGt, Values: []any{500}}}}, 0},
+		{"condition on the rows", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "orders.amount", Op: semantic.OpGt, Values: []any{500}}}}, 2},
 	} {
 		if got := knownGroups(m, &tt.q); len(got) != tt.want {
 			t.Errorf("%s: %v, want %d values", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestLeadNamesTies: groups that share the first value are named
+// together, never one as if it led (an outside tester read "Engineering
+// leads with 15, then Customer Support 15").
+func TestLeadNamesTies(t *testing.T) {
+	p := func(label string, v float64) point { return point{label: label, value: v, text: fmt.Sprint(v)} }
+	for _, tt := range []struct {
+		ps   []point
+		want string
+	}{
+		{[]point{p("A", 15), p("B", 12), p("C", 9), p("D", 1)}, "X: A leads with **15**, then B **12** and C **9**"},
+		{[]point{p("A", 15), p("B", 15), p("C", 9)}, "X: A and B tie for the lead with **15** each, then C **9**"},
+		{[]point{p("A", 4), p("B", 4), p("C", 4), p("D", 2)}, "X: A, B and C tie for the lead with **4** each, then D **2**"},
+		{[]point{p("A", 4), p("B", 4)}, "X: A and B tie for the lead with **4** each"},
+	} {
+		if got := lead("X", tt.ps, "leads with", "tie for the lead with"); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
 		}
 	}
 }
