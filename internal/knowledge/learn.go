@@ -49,6 +49,12 @@ type LearnOptions struct {
 	// or a folder of CSV files, for any database; it wins over the files
 	// found next to DatabaseFile.
 	Descriptions string
+	// Only limits learn to the tables that match one of these globs
+	// (path.Match, without regard to case) on "schema.table" or on the
+	// table's name alone; the folder's other entities are kept as they
+	// are. A pattern that matches no table is an error of kind usage.
+	// Empty means every table.
+	Only []string
 }
 
 // LearnReport says what a Learn run changed and what needs a person.
@@ -67,6 +73,9 @@ type LearnReport struct {
 	// (entities/, one file per entity) because the schema has more than
 	// SplitTables tables.
 	EntityFiles bool `json:"entity_files,omitempty"`
+	// Matched is how many tables LearnOptions.Only selected; 0 when it
+	// was empty (every table).
+	Matched int `json:"matched,omitempty"`
 }
 
 // Drift is knowledge that refers to a table or column the database no
@@ -113,6 +122,16 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	}
 	rep := &LearnReport{}
 	lr := infer(cat)
+	if len(opts.Only) > 0 {
+		n, err := selectOnly(lr, opts.Only)
+		if err != nil {
+			return nil, err
+		}
+		rep.Matched = n
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "learn: %d of %d tables match --only %s\n", n, len(lr.entities), strings.Join(opts.Only, ","))
+		}
+	}
 	for _, t := range lr.skipped {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s has no columns the database can describe (a broken view?); skipped", t))
 	}
@@ -135,6 +154,7 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	merged := merge(old.model, lr, rep)
 	lr.candidates = unrestricted(lr.candidates, restricted)
 	lr.candidates = notYears(ctx, src, lr, opts)
+	lr.candidates = keepCandidates(lr, lr.candidates, old.metrics.Candidates)
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
@@ -309,9 +329,15 @@ func readExisting(dir string) (*existing, error) {
 // set (labelled: lower-cased tables) and chooses its label.
 func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, opts LearnOptions, rep *LearnReport) error {
 	total := len(lr.entities)
+	if lr.selected != nil {
+		total = rep.Matched
+	}
 	d := src.Dialect()
-	withheld := 0
+	withheld, done := 0, 0
 	for i := range lr.entities {
+		if !lr.in(i) {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; run it again to finish (files are only written at the end)")
 		}
@@ -356,8 +382,9 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 				return err
 			}
 		}
-		if opts.Progress != nil && total >= opts.ProgressEvery && ((i+1)%opts.ProgressEvery == 0 || i+1 == total) {
-			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", i+1, total)
+		done++
+		if opts.Progress != nil && total >= opts.ProgressEvery && (done%opts.ProgressEvery == 0 || done == total) {
+			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", done, total)
 		}
 	}
 	if withheld > 0 {
@@ -515,8 +542,18 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 	}
 	// learned entity name → merged entity name (a person may have renamed it)
 	rename := map[string]string{}
-	for _, le := range lr.entities {
+	chosen := map[string]bool{} // learned entities merged, lower-cased
+	for li, le := range lr.entities {
 		idx := byTable[strings.ToLower(le.Table)] - 1
+		if !lr.in(li) {
+			// Outside --only: kept as it is; its name is known to the
+			// relationships of the entities learn refreshes.
+			if idx >= 0 {
+				rename[strings.ToLower(le.Name)] = out.Entities[idx].Name
+			}
+			continue
+		}
+		chosen[strings.ToLower(le.Name)] = true
 		if idx < 0 {
 			out.Entities = append(out.Entities, le)
 			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok && le.Label != "" {
@@ -600,6 +637,13 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		}
 	}
 	for _, r := range lr.relationships {
+		if lr.selected != nil {
+			// From an entity --only left out: its entity is kept as it
+			// is. To one the folder does not have: it would not load.
+			if _, known := rename[strings.ToLower(r.To)]; !chosen[strings.ToLower(r.From)] || !known {
+				continue
+			}
+		}
 		r.From = renamed(rename, r.From)
 		r.To = renamed(rename, r.To)
 		key := relKey{strings.ToLower(r.From), strings.ToLower(r.FromColumn)}
@@ -613,6 +657,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 			rep.RelationshipsAdded = append(rep.RelationshipsAdded, fmt.Sprintf("%s.%s -> %s.%s", r.From, r.FromColumn, r.To, r.ToColumn))
 		}
 	}
+	lr.names = rename
 	return out
 }
 
