@@ -116,6 +116,10 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 		}
 		return nil, quarry.Wrap(quarry.KindConnection, err, "cannot read the database catalog; check the connection with `quarry doctor`")
 	}
+	// A run killed while it put its files in place is finished first.
+	if _, err := finishPending(dir); err != nil {
+		return nil, err
+	}
 	old, err := readExisting(dir)
 	if err != nil {
 		return nil, err
@@ -155,6 +159,9 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	lr.candidates = unrestricted(lr.candidates, restricted)
 	lr.candidates = notYears(ctx, src, lr, opts)
 	lr.candidates = keepCandidates(lr, lr.candidates, old.metrics.Candidates)
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
@@ -169,7 +176,8 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 		perEntity = true
 		rep.EntityFiles = true
 	}
-	newModel, err := writeModelFiles(dir, merged, opts.Now, perEntity, rep)
+	files := newFileSet(dir)
+	newModel, err := writeModelFiles(files, merged, opts.Now, perEntity, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -180,34 +188,32 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	if warn != "" {
 		rep.Warnings = append(rep.Warnings, warn)
 	}
-	if err := writeIfChanged(dir, MetricsFile, metricsSrc, rep); err != nil {
-		return nil, err
-	}
+	files.add(MetricsFile, metricsSrc, rep)
 	if old.policySrc == nil {
-		if err := writeIfChanged(dir, PolicyFile, renderPolicy(cat, merged), rep); err != nil {
-			return nil, err
-		}
+		files.add(PolicyFile, renderPolicy(cat, merged), rep)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ReadmeFile)); errors.Is(err, os.ErrNotExist) {
-		if err := writeIfChanged(dir, ReadmeFile, []byte(readmeText), rep); err != nil {
-			return nil, err
-		}
+		files.add(ReadmeFile, []byte(readmeText), rep)
 	}
 	rep.Drift = findDrift(cat, old, merged, newModel)
+	if err := files.commit(ctx); err != nil {
+		return nil, err
+	}
 	if err := EnsureCache(dir); err != nil {
 		return nil, err
 	}
 	return rep, nil
 }
 
-// writeModelFiles renders the model's files (renderLayout) and writes
-// those that changed, in name order; it returns them decoded again, for
-// the lines drift reports.
-func writeModelFiles(dir string, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
-	files := renderLayout(merged, now, perEntity)
-	names := make([]string, 0, len(files))
+// writeModelFiles renders the model's files (renderLayout) and adds
+// those that changed to files, in name order; it returns them decoded
+// again, for the lines drift reports.
+func writeModelFiles(files *fileSet, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
+	dir := files.dir
+	out, rendered := files, renderLayout(merged, now, perEntity)
+	names := make([]string, 0, len(rendered))
 	var entNames []string
-	for name := range files {
+	for name := range rendered {
 		names = append(names, name)
 		if name != ModelFile {
 			entNames = append(entNames, name)
@@ -221,11 +227,9 @@ func writeModelFiles(dir string, merged *modelDoc, now time.Time, perEntity bool
 		}
 	}
 	for _, name := range names {
-		if err := writeIfChanged(dir, name, files[name], rep); err != nil {
-			return nil, err
-		}
+		out.add(name, rendered[name], rep)
 	}
-	nm := decodeFolderModel(files[ModelFile], entNames, files)
+	nm := decodeFolderModel(rendered[ModelFile], entNames, rendered)
 	for _, d := range nm.decoders() {
 		if len(d.Problems) > 0 {
 			return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a %s it cannot read back: %s", d.File, d.Problems[0].Format(dir))
@@ -339,7 +343,7 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; run it again to finish (files are only written at the end)")
+			return interrupted(err)
 		}
 		t := lr.tables[i]
 		e := &lr.entities[i]
@@ -357,7 +361,7 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
 				if err != nil {
 					if ctx.Err() != nil {
-						return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+						return interrupted(ctx.Err())
 					}
 					if quarry.KindOf(err) == quarry.KindForbidden {
 						// The column policy withholds the column (a view
@@ -404,7 +408,7 @@ func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricte
 		stats, err = sampleLabels(ctx, src, t, cands, opts)
 		if err != nil {
 			if ctx.Err() != nil {
-				return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+				return interrupted(ctx.Err())
 			}
 			if quarry.KindOf(err) != quarry.KindForbidden {
 				rep.Warnings = append(rep.Warnings, fmt.Sprintf("label of %s not measured (chosen by name): %s", e.Name, quarry.Message(err)))
