@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 
@@ -113,7 +114,7 @@ for one.`,
 				}
 			}
 		}
-		opts := knowledge.LearnOptions{Now: a.now(), Descriptions: descriptions, Only: patterns}
+		opts := knowledge.LearnOptions{Now: a.now(), Descriptions: descriptions, Only: patterns, Source: learnSourceName(cc)}
 		if cc.Driver == config.DriverSQLite || cc.Driver == config.DriverDuckDB {
 			opts.DatabaseFile = cc.Path
 		}
@@ -139,6 +140,9 @@ for one.`,
 		}
 		if rep.Matched > 0 {
 			fmt.Fprintf(w, "  tables learned (--only %s): %d; the other entities were left as they are\n", strings.Join(patterns, ","), rep.Matched)
+		}
+		if rep.Resumed > 0 {
+			fmt.Fprintf(w, "  resumed: %d tables read by an interrupted run were not read again\n", rep.Resumed)
 		}
 		list("tables added", rep.TablesAdded)
 		list("columns added", rep.ColumnsAdded)
@@ -171,6 +175,21 @@ for one.`,
 		return nil
 	})
 	return cmd
+}
+
+// learnSourceName names the database learn reads, for its progress file
+// (knowledge.LearnOptions.Source): the connection's name and driver, and
+// its file or its URL without password or query. It holds no secret.
+func learnSourceName(cc *config.Connection) string {
+	where := cc.Path
+	if u, err := url.Parse(cc.URL.Value()); err == nil && cc.URL.IsSet() {
+		user := ""
+		if u.User != nil {
+			user = u.User.Username() + "@"
+		}
+		where = u.Scheme + "://" + user + u.Host + u.Path
+	}
+	return cc.Name + "\x00" + cc.Driver + "\x00" + where
 }
 
 // learnTarget adds the database that learn should read when it is named

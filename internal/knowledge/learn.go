@@ -55,6 +55,15 @@ type LearnOptions struct {
 	// are. A pattern that matches no table is an error of kind usage.
 	// Empty means every table.
 	Only []string
+	// Source names the database for LearnProgressFile (a connection's
+	// name, driver and file or host; never a secret): an interrupted run's
+	// answers are reused only for the same Source. Empty means
+	// DatabaseFile; both empty, learn does not resume.
+	Source string
+	// KeepProgress leaves LearnProgressFile in place when learn finishes,
+	// for a caller with more to do (the runtime's value index) to remove
+	// with ForgetProgress once it is done.
+	KeepProgress bool
 }
 
 // LearnReport says what a Learn run changed and what needs a person.
@@ -76,6 +85,9 @@ type LearnReport struct {
 	// Matched is how many tables LearnOptions.Only selected; 0 when it
 	// was empty (every table).
 	Matched int `json:"matched,omitempty"`
+	// Resumed is how many tables learn did not read again: an
+	// interrupted run had read them (LearnProgressFile).
+	Resumed int `json:"resumed,omitempty"`
 }
 
 // Drift is knowledge that refers to a table or column the database no
@@ -127,7 +139,7 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	rep := &LearnReport{}
 	lr := infer(cat)
 	if len(opts.Only) > 0 {
-		n, err := selectOnly(lr, opts.Only)
+		n, err := selectOnly(lr, opts.Only, src.Dialect())
 		if err != nil {
 			return nil, err
 		}
@@ -151,26 +163,24 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	}
 	rep.Descriptions = descs.files
 	rep.Warnings = append(rep.Warnings, descs.apply(lr, restricted)...)
+	prog := loadProgress(dir, progressKey(cmp.Or(opts.Source, opts.DatabaseFile), src.Dialect(), opts, old.policy), opts.Now)
+	if n := len(prog.data.Tables); n > 0 && opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "learn: resuming: an interrupted run read %d tables; those unchanged are not read again\n", n)
+	}
 	valueKeys(ctx, src, lr, restricted, opts)
-	if err := profile(ctx, src, lr, restricted, labelled, opts, rep); err != nil {
+	if err := profile(ctx, src, lr, restricted, labelled, prog, opts, rep); err != nil {
 		return nil, err
 	}
+	rep.Resumed = len(prog.reused)
 	merged := merge(old.model, lr, rep)
 	lr.candidates = unrestricted(lr.candidates, restricted)
 	lr.candidates = notYears(ctx, src, lr, opts)
 	lr.candidates = keepCandidates(lr, lr.candidates, old.metrics.Candidates)
 	if err := ctx.Err(); err != nil {
+		prog.save()
 		return nil, interrupted(err)
 	}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
-	}
-	for _, sub := range []string{ExamplesDir, NotesDir} {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
-			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", sub, dir)
-		}
-	}
 	perEntity := old.perEntity
 	if !perEntity && !old.model.hasModel && len(lr.entities) > SplitTables {
 		perEntity = true
@@ -196,8 +206,24 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 		files.add(ReadmeFile, []byte(readmeText), rep)
 	}
 	rep.Drift = findDrift(cat, old, merged, newModel)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
+	}
 	if err := files.commit(ctx); err != nil {
+		if quarry.KindOf(err) == quarry.KindCanceled {
+			prog.save()
+		}
 		return nil, err
+	}
+	for _, sub := range []string{ExamplesDir, NotesDir} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", sub, dir)
+		}
+	}
+	if opts.KeepProgress {
+		prog.save()
+	} else {
+		ForgetProgress(dir)
 	}
 	if err := EnsureCache(dir); err != nil {
 		return nil, err
@@ -221,11 +247,7 @@ func writeModelFiles(files *fileSet, merged *modelDoc, now time.Time, perEntity 
 	}
 	sort.Strings(names)
 	sort.Strings(entNames)
-	if len(entNames) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, EntitiesDir), 0o755); err != nil {
-			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", EntitiesDir, dir)
-		}
-	}
+
 	for _, name := range names {
 		out.add(name, rendered[name], rep)
 	}
@@ -331,7 +353,7 @@ func readExisting(dir string) (*existing, error) {
 // profile records the known values of low-cardinality text columns.
 // It measures the label candidates of every entity whose label no person
 // set (labelled: lower-cased tables) and chooses its label.
-func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, opts LearnOptions, rep *LearnReport) error {
+func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, prog *progress, opts LearnOptions, rep *LearnReport) error {
 	total := len(lr.entities)
 	if lr.selected != nil {
 		total = rep.Matched
@@ -343,6 +365,7 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 			continue
 		}
 		if err := ctx.Err(); err != nil {
+			prog.save()
 			return interrupted(err)
 		}
 		t := lr.tables[i]
@@ -358,9 +381,10 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 					c.Values = nil
 					continue
 				}
-				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
+				vals, err := readValues(ctx, src, d, t, c.Name, prog, opts)
 				if err != nil {
 					if ctx.Err() != nil {
+						prog.save()
 						return interrupted(ctx.Err())
 					}
 					if quarry.KindOf(err) == quarry.KindForbidden {
@@ -382,10 +406,12 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 			}
 		}
 		if !labelled[strings.ToLower(e.Table)] {
-			if err := measureLabel(ctx, src, lr, i, restricted, opts, rep); err != nil {
+			if err := measureLabel(ctx, src, lr, i, restricted, prog, opts, rep); err != nil {
+				prog.save()
 				return err
 			}
 		}
+		prog.tableDone()
 		done++
 		if opts.Progress != nil && total >= opts.ProgressEvery && (done%opts.ProgressEvery == 0 || done == total) {
 			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", done, total)
@@ -399,13 +425,13 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 
 // measureLabel samples the label candidates of entity i and chooses its
 // label from what they hold.
-func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, prog *progress, opts LearnOptions, rep *LearnReport) error {
 	e, t := &lr.entities[i], lr.tables[i]
 	cands := lr.labelCandidates(i, restricted)
 	var stats map[string]labelStats
 	if t.RowCount != 0 && len(cands) > 0 {
 		var err error
-		stats, err = sampleLabels(ctx, src, t, cands, opts)
+		stats, err = readLabels(ctx, src, t, cands, prog, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return interrupted(ctx.Err())

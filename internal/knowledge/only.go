@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"sort"
@@ -27,12 +28,13 @@ func OnlyPatterns(values []string) []string {
 
 // matchesOnly says whether table t matches one of the patterns (lower
 // case): a pattern matches when path.Match accepts it for the table's
-// lower-cased "schema.table" or its lower-cased name alone.
-func matchesOnly(patterns []string, t *quarry.TableInfo, hits []int) bool {
+// lower-cased "schema.table" or its lower-cased name alone. A table
+// whose catalog entry has no schema is in defaultSchema (SQLite's main).
+func matchesOnly(patterns []string, t *quarry.TableInfo, defaultSchema string, hits []int) bool {
 	name := strings.ToLower(t.Name)
 	full := ""
-	if t.Schema != "" {
-		full = strings.ToLower(t.Schema + "." + t.Name)
+	if s := cmp.Or(t.Schema, defaultSchema); s != "" {
+		full = strings.ToLower(s + "." + t.Name)
 	}
 	ok := false
 	for k, p := range patterns {
@@ -52,7 +54,11 @@ func matchesOnly(patterns []string, t *quarry.TableInfo, hits []int) bool {
 // patterns (LearnOptions.Only); the others are left as the folder has
 // them. It returns how many tables matched, or an error of kind usage
 // for a pattern that is not a valid glob or matches no table.
-func selectOnly(lr *learned, patterns []string) (int, error) {
+func selectOnly(lr *learned, patterns []string, d quarry.Dialect) (int, error) {
+	defaultSchema := ""
+	if d == quarry.DialectSQLite {
+		defaultSchema = "main"
+	}
 	lower := make([]string, len(patterns))
 	for k, p := range patterns {
 		lower[k] = strings.ToLower(p)
@@ -64,7 +70,7 @@ func selectOnly(lr *learned, patterns []string) (int, error) {
 	lr.selected = make([]bool, len(lr.entities))
 	n := 0
 	for i, t := range lr.tables {
-		if matchesOnly(lower, t, hits) {
+		if matchesOnly(lower, t, defaultSchema, hits) {
 			lr.selected[i] = true
 			n++
 		}
