@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -183,6 +184,11 @@ func (s *stopAfter) Query(ctx context.Context, sql string, opts connector.QueryO
 
 func learnStopping(t *testing.T, dbPath, dir string, n int) (*stopAfter, *knowledge.LearnReport, error) {
 	t.Helper()
+	return learnStoppingAt(t, dbPath, dir, n, learnNow)
+}
+
+func learnStoppingAt(t *testing.T, dbPath, dir string, n int, now time.Time) (*stopAfter, *knowledge.LearnReport, error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	conn, err := sqlite.Open(ctx, dbPath, sqlite.Options{})
@@ -191,7 +197,7 @@ func learnStopping(t *testing.T, dbPath, dir string, n int) (*stopAfter, *knowle
 	}
 	defer conn.Close()
 	src := &stopAfter{Source: conn, n: n, cancel: cancel}
-	rep, err := knowledge.Learn(ctx, src, dir, knowledge.LearnOptions{Now: learnNow, DatabaseFile: dbPath})
+	rep, err := knowledge.Learn(ctx, src, dir, knowledge.LearnOptions{Now: now, DatabaseFile: dbPath})
 	return src, rep, err
 }
 
@@ -283,5 +289,28 @@ func TestLearnResumeNeedsTheSameTable(t *testing.T) {
 	}
 	if got := f.Model.Entity("customers").Column("country").Values; !cmp.Equal(got, []string{"France", "Germany", "Italy", "Spain"}) {
 		t.Errorf("customers.country values %v: read from the interrupted run's answers", got)
+	}
+}
+
+// TestLearnResumeOnlyWithinADay: the answers of a run interrupted more
+// than ProgressMaxAge ago, or of another database, are read again.
+func TestLearnResumeOnlyWithinADay(t *testing.T) {
+	db := makeDB(t, shopSchema)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	if _, _, err := learnStopping(t, db, dir, 8); quarry.KindOf(err) != quarry.KindCanceled {
+		t.Fatalf("interrupted learn: %v", err)
+	}
+	// Another file with the same tables: nothing is reused.
+	other := filepath.Join(t.TempDir(), "copy.db")
+	execDB(t, other, shopSchema)
+	if _, rep, err := learnStopping(t, other, dir, 0); err != nil || rep.Resumed != 0 {
+		t.Errorf("learn of another database resumed %d tables (%v)", rep.Resumed, err)
+	}
+	dir = filepath.Join(t.TempDir(), "knowledge")
+	if _, _, err := learnStopping(t, db, dir, 8); quarry.KindOf(err) != quarry.KindCanceled {
+		t.Fatalf("interrupted learn: %v", err)
+	}
+	if _, rep, err := learnStoppingAt(t, db, dir, 0, learnNow.Add(knowledge.ProgressMaxAge+time.Minute)); err != nil || rep.Resumed != 0 {
+		t.Errorf("learn a day later resumed %d tables (%v)", rep.Resumed, err)
 	}
 }

@@ -96,7 +96,9 @@ func loadProgress(dir, key string, now time.Time) *progress {
 	if age := now.Sub(d.Written); age < 0 || age > ProgressMaxAge {
 		return p
 	}
-	p.data.Tables = d.Tables
+	// The age that counts is the oldest answer's: a run interrupted
+	// again does not make the first run's answers younger.
+	p.data.Tables, p.data.Written = d.Tables, d.Written
 	return p
 }
 
