@@ -232,11 +232,10 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 }
 
 // writeModelFiles renders the model's files (renderLayout) and adds
-// those that changed to files, in name order; it returns them decoded
+// those that changed to set, in name order; it returns them decoded
 // again, for the lines drift reports.
-func writeModelFiles(files *fileSet, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
-	dir := files.dir
-	out, rendered := files, renderLayout(merged, now, perEntity)
+func writeModelFiles(set *fileSet, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
+	rendered := renderLayout(merged, now, perEntity)
 	names := make([]string, 0, len(rendered))
 	var entNames []string
 	for name := range rendered {
@@ -247,14 +246,13 @@ func writeModelFiles(files *fileSet, merged *modelDoc, now time.Time, perEntity 
 	}
 	sort.Strings(names)
 	sort.Strings(entNames)
-
 	for _, name := range names {
-		out.add(name, rendered[name], rep)
+		set.add(name, rendered[name], rep)
 	}
 	nm := decodeFolderModel(rendered[ModelFile], entNames, rendered)
 	for _, d := range nm.decoders() {
 		if len(d.Problems) > 0 {
-			return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a %s it cannot read back: %s", d.File, d.Problems[0].Format(dir))
+			return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a %s it cannot read back: %s", d.File, d.Problems[0].Format(set.dir))
 		}
 	}
 	return nm, nil
