@@ -43,7 +43,7 @@ folder of CSV files), or, for a SQLite file, database_description/<table>.csv,
 <file>.descriptions.yaml or descriptions.yaml next to it.
 
 --only PATTERN learns only the tables whose name matches the pattern: a
-glob (* any characters, ? one, [a-z] a class; no case) on schema.table or
+glob (* any characters, ? one, [a-z] a class; case ignored) on schema.table or
 on the table name alone, so sales.* is every table of the schema sales,
 *orders* every table whose name holds "orders", and public.customers one
 table. Repeat the flag or separate patterns with commas; a table matching
@@ -71,7 +71,7 @@ for one.`,
 	cmd.Flags().StringVar(&descriptions, "descriptions", "", "a descriptions file (YAML or CSV) or a folder of CSV files to read descriptions from")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
-	cmd.Flags().StringArrayVar(&only, "only", nil, "learn only the tables matching this glob on schema.table or table (repeatable, or comma-separated)")
+	cmd.Flags().StringArrayVar(&only, "only", nil, "learn only the tables this glob `PATTERN` matches, on schema.table or table (repeatable, or comma-separated)")
 	cmd.Flags().StringVar(&dbURL, "url", "", "add this database first: a postgres:// or mysql:// URL (kept in .env), or a SQLite or DuckDB file")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
 		patterns := knowledge.OnlyPatterns(only)
