@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 
@@ -18,6 +19,7 @@ func (a *app) learnCmd() *cobra.Command {
 	var connName, descriptions string
 	var asJSON, quiet bool
 	var dbURL string
+	var only []string
 	cmd := &cobra.Command{
 		Use:   "learn",
 		Short: "Build or refresh the knowledge folder from the database's catalog",
@@ -40,6 +42,19 @@ from a descriptions file: --descriptions PATH (YAML, a BIRD-style CSV, or a
 folder of CSV files), or, for a SQLite file, database_description/<table>.csv,
 <file>.descriptions.yaml or descriptions.yaml next to it.
 
+--only PATTERN learns only the tables whose name matches the pattern: a
+glob (* any characters, ? one, [a-z] a class; case ignored) on schema.table or
+on the table name alone, so sales.* is every table of the schema sales,
+*orders* every table whose name holds "orders", and public.customers one
+table. Repeat the flag or separate patterns with commas; a table matching
+any of them is learned. The folder's other entities stay exactly as they
+are, and so do their relationships; a pattern that matches no table is an
+error that names close table names.
+
+Interrupted (Ctrl-C), learn leaves the folder as it was, or, if it was
+already replacing files, finishes that first; run it again and it resumes:
+the tables it had read are not read again (docs/knowledge.md).
+
 --url first adds a database to quarry.yaml as a new connection and learns
 it: a postgres:// or mysql:// URL goes into .env (mode 0600, git-ignored)
 and quarry.yaml refers to it as ${DATABASE_URL}; a SQLite or DuckDB file is
@@ -47,15 +62,22 @@ written by its path. In a terminal, a project with no connection is asked
 for one.`,
 		Example: `  quarry learn
   quarry learn --url 'postgres://reader:secret@db.internal:5432/shop'
-  quarry learn --url data/shop.db`,
+  quarry learn --url data/shop.db
+  quarry learn --only 'sales.*' --only '*orders*'
+  quarry learn --only public.customers,public.orders`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&connName, "connection", "", "the connection to learn (default: the project's default)")
 	cmd.Flags().StringVar(&descriptions, "descriptions", "", "a descriptions file (YAML or CSV) or a folder of CSV files to read descriptions from")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
+	cmd.Flags().StringArrayVar(&only, "only", nil, "learn only the tables this glob `PATTERN` matches, on schema.table or table (repeatable, or comma-separated)")
 	cmd.Flags().StringVar(&dbURL, "url", "", "add this database first: a postgres:// or mysql:// URL (kept in .env), or a SQLite or DuckDB file")
 	cmd.RunE = a.action(func(ctx context.Context, cmd *cobra.Command, args []string) error {
+		patterns := knowledge.OnlyPatterns(only)
+		if len(only) > 0 && len(patterns) == 0 {
+			return quarry.Errorf(quarry.KindUsage, "--only needs a pattern, such as sales.* or *orders*")
+		}
 		added, err := a.learnTarget(dbURL, connName)
 		if err != nil {
 			return err
@@ -92,7 +114,7 @@ for one.`,
 				}
 			}
 		}
-		opts := knowledge.LearnOptions{Now: a.now(), Descriptions: descriptions}
+		opts := knowledge.LearnOptions{Now: a.now(), Descriptions: descriptions, Only: patterns, Source: learnSourceName(cc)}
 		if cc.Driver == config.DriverSQLite || cc.Driver == config.DriverDuckDB {
 			opts.DatabaseFile = cc.Path
 		}
@@ -115,6 +137,12 @@ for one.`,
 			if len(items) > 0 {
 				fmt.Fprintf(w, "  %s (%d): %s\n", label, len(items), clip(strings.Join(items, ", "), 200))
 			}
+		}
+		if rep.Matched > 0 {
+			fmt.Fprintf(w, "  tables learned (--only %s): %d; the other entities were left as they are\n", strings.Join(patterns, ","), rep.Matched)
+		}
+		if rep.Resumed > 0 {
+			fmt.Fprintf(w, "  resumed: %d tables read by an interrupted run were not read again\n", rep.Resumed)
 		}
 		list("tables added", rep.TablesAdded)
 		list("columns added", rep.ColumnsAdded)
@@ -147,6 +175,21 @@ for one.`,
 		return nil
 	})
 	return cmd
+}
+
+// learnSourceName names the database learn reads, for its progress file
+// (knowledge.LearnOptions.Source): the connection's name and driver, and
+// its file or its URL without password or query. It holds no secret.
+func learnSourceName(cc *config.Connection) string {
+	where := cc.Path
+	if u, err := url.Parse(cc.URL.Value()); err == nil && cc.URL.IsSet() {
+		user := ""
+		if u.User != nil {
+			user = u.User.Username() + "@"
+		}
+		where = u.Scheme + "://" + user + u.Host + u.Path
+	}
+	return cc.Name + "\x00" + cc.Driver + "\x00" + where
 }
 
 // learnTarget adds the database that learn should read when it is named

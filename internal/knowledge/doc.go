@@ -9,7 +9,10 @@
 // wrong in it. Learn builds the folder from a database catalog and, run
 // again, refreshes it: it keeps every human edit, adds what is new and
 // reports drift, that is knowledge that refers to tables or columns the
-// database no longer has. Migrate splits model.yaml into entities/.
+// database no longer has; LearnOptions.Only limits it to the tables some
+// globs match. Learn writes its files all together or not at all, and an
+// interrupted run leaves what it read for the next one to resume from.
+// Migrate splits model.yaml into entities/.
 //
 // The package reads and writes files and queries the database only through
 // the small Source interface; it never writes to the database.

@@ -61,6 +61,9 @@ func Load(dir string) (*Folder, error) {
 		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
 			Msg: fmt.Sprintf("knowledge folder %s not found; run `quarry learn` to build it from your database", dir)}
 	}
+	if err := pendingError(dir); err != nil {
+		return nil, err
+	}
 	l := &loaded{files: map[string][]byte{}}
 	if err := l.gather(os.DirFS(dir)); err != nil {
 		return nil, readError(dir, err)

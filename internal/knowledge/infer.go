@@ -95,6 +95,12 @@ type learned struct {
 	keyCols       map[colKey]bool        // primary and foreign key columns, by entity
 	withheld      map[colKey]bool        // columns the policy withholds: no known values, old ones removed
 	labels        map[string]LabelChoice // lower-cased entity name → the label learn measured and chose
+	// selected marks the entities --only chose (LearnOptions.Only); nil
+	// means all. The others are read for names and relationships only.
+	selected []bool
+	// names maps lower-cased learned entity names to the folder's names
+	// for them (a person may have renamed one); merge fills it.
+	names map[string]string
 }
 
 // labelCandidates lists the columns of entity i that could be its label;

@@ -49,6 +49,21 @@ type LearnOptions struct {
 	// or a folder of CSV files, for any database; it wins over the files
 	// found next to DatabaseFile.
 	Descriptions string
+	// Only limits learn to the tables that match one of these globs
+	// (path.Match, without regard to case) on "schema.table" or on the
+	// table's name alone; the folder's other entities are kept as they
+	// are. A pattern that matches no table is an error of kind usage.
+	// Empty means every table.
+	Only []string
+	// Source names the database for LearnProgressFile (a connection's
+	// name, driver and file or host; never a secret): an interrupted run's
+	// answers are reused only for the same Source. Empty means
+	// DatabaseFile; both empty, learn does not resume.
+	Source string
+	// KeepProgress leaves LearnProgressFile in place when learn finishes,
+	// for a caller with more to do (the runtime's value index) to remove
+	// with ForgetProgress once it is done.
+	KeepProgress bool
 }
 
 // LearnReport says what a Learn run changed and what needs a person.
@@ -67,6 +82,12 @@ type LearnReport struct {
 	// (entities/, one file per entity) because the schema has more than
 	// SplitTables tables.
 	EntityFiles bool `json:"entity_files,omitempty"`
+	// Matched is how many tables LearnOptions.Only selected; 0 when it
+	// was empty (every table).
+	Matched int `json:"matched,omitempty"`
+	// Resumed is how many tables learn did not read again: an
+	// interrupted run had read them (LearnProgressFile).
+	Resumed int `json:"resumed,omitempty"`
 }
 
 // Drift is knowledge that refers to a table or column the database no
@@ -107,12 +128,26 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 		}
 		return nil, quarry.Wrap(quarry.KindConnection, err, "cannot read the database catalog; check the connection with `quarry doctor`")
 	}
+	// A run killed while it put its files in place is finished first.
+	if _, err := finishPending(dir); err != nil {
+		return nil, err
+	}
 	old, err := readExisting(dir)
 	if err != nil {
 		return nil, err
 	}
 	rep := &LearnReport{}
 	lr := infer(cat)
+	if len(opts.Only) > 0 {
+		n, err := selectOnly(lr, opts.Only, src.Dialect())
+		if err != nil {
+			return nil, err
+		}
+		rep.Matched = n
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "learn: %d of %d tables match --only %s\n", n, len(lr.entities), strings.Join(opts.Only, ","))
+		}
+	}
 	for _, t := range lr.skipped {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s has no columns the database can describe (a broken view?); skipped", t))
 	}
@@ -128,28 +163,31 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	}
 	rep.Descriptions = descs.files
 	rep.Warnings = append(rep.Warnings, descs.apply(lr, restricted)...)
+	prog := loadProgress(dir, progressKey(cmp.Or(opts.Source, opts.DatabaseFile), src.Dialect(), opts, old.policy), opts.Now)
+	if n := len(prog.data.Tables); n > 0 && opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "learn: resuming: an interrupted run read %d tables; those unchanged are not read again\n", n)
+	}
 	valueKeys(ctx, src, lr, restricted, opts)
-	if err := profile(ctx, src, lr, restricted, labelled, opts, rep); err != nil {
+	if err := profile(ctx, src, lr, restricted, labelled, prog, opts, rep); err != nil {
 		return nil, err
 	}
+	rep.Resumed = len(prog.reused)
 	merged := merge(old.model, lr, rep)
 	lr.candidates = unrestricted(lr.candidates, restricted)
 	lr.candidates = notYears(ctx, src, lr, opts)
+	lr.candidates = keepCandidates(lr, lr.candidates, old.metrics.Candidates)
+	if err := ctx.Err(); err != nil {
+		prog.save()
+		return nil, interrupted(err)
+	}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
-	}
-	for _, sub := range []string{ExamplesDir, NotesDir} {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
-			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", sub, dir)
-		}
-	}
 	perEntity := old.perEntity
 	if !perEntity && !old.model.hasModel && len(lr.entities) > SplitTables {
 		perEntity = true
 		rep.EntityFiles = true
 	}
-	newModel, err := writeModelFiles(dir, merged, opts.Now, perEntity, rep)
+	files := newFileSet(dir)
+	newModel, err := writeModelFiles(files, merged, opts.Now, perEntity, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -160,34 +198,47 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	if warn != "" {
 		rep.Warnings = append(rep.Warnings, warn)
 	}
-	if err := writeIfChanged(dir, MetricsFile, metricsSrc, rep); err != nil {
-		return nil, err
-	}
+	files.add(MetricsFile, metricsSrc, rep)
 	if old.policySrc == nil {
-		if err := writeIfChanged(dir, PolicyFile, renderPolicy(cat, merged), rep); err != nil {
-			return nil, err
-		}
+		files.add(PolicyFile, renderPolicy(cat, merged), rep)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ReadmeFile)); errors.Is(err, os.ErrNotExist) {
-		if err := writeIfChanged(dir, ReadmeFile, []byte(readmeText), rep); err != nil {
-			return nil, err
-		}
+		files.add(ReadmeFile, []byte(readmeText), rep)
 	}
 	rep.Drift = findDrift(cat, old, merged, newModel)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create knowledge folder %s", dir)
+	}
+	if err := files.commit(ctx); err != nil {
+		if quarry.KindOf(err) == quarry.KindCanceled {
+			prog.save()
+		}
+		return nil, err
+	}
+	for _, sub := range []string{ExamplesDir, NotesDir} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
+			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", sub, dir)
+		}
+	}
+	if opts.KeepProgress {
+		prog.save()
+	} else {
+		ForgetProgress(dir)
+	}
 	if err := EnsureCache(dir); err != nil {
 		return nil, err
 	}
 	return rep, nil
 }
 
-// writeModelFiles renders the model's files (renderLayout) and writes
-// those that changed, in name order; it returns them decoded again, for
-// the lines drift reports.
-func writeModelFiles(dir string, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
-	files := renderLayout(merged, now, perEntity)
-	names := make([]string, 0, len(files))
+// writeModelFiles renders the model's files (renderLayout) and adds
+// those that changed to set, in name order; it returns them decoded
+// again, for the lines drift reports.
+func writeModelFiles(set *fileSet, merged *modelDoc, now time.Time, perEntity bool, rep *LearnReport) (*modelDoc, error) {
+	rendered := renderLayout(merged, now, perEntity)
+	names := make([]string, 0, len(rendered))
 	var entNames []string
-	for name := range files {
+	for name := range rendered {
 		names = append(names, name)
 		if name != ModelFile {
 			entNames = append(entNames, name)
@@ -195,20 +246,13 @@ func writeModelFiles(dir string, merged *modelDoc, now time.Time, perEntity bool
 	}
 	sort.Strings(names)
 	sort.Strings(entNames)
-	if len(entNames) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, EntitiesDir), 0o755); err != nil {
-			return nil, quarry.Wrap(quarry.KindConfig, err, "cannot create %s in %s", EntitiesDir, dir)
-		}
-	}
 	for _, name := range names {
-		if err := writeIfChanged(dir, name, files[name], rep); err != nil {
-			return nil, err
-		}
+		set.add(name, rendered[name], rep)
 	}
-	nm := decodeFolderModel(files[ModelFile], entNames, files)
+	nm := decodeFolderModel(rendered[ModelFile], entNames, rendered)
 	for _, d := range nm.decoders() {
 		if len(d.Problems) > 0 {
-			return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a %s it cannot read back: %s", d.File, d.Problems[0].Format(dir))
+			return nil, quarry.Errorf(quarry.KindInternal, "learn wrote a %s it cannot read back: %s", d.File, d.Problems[0].Format(set.dir))
 		}
 	}
 	return nm, nil
@@ -307,13 +351,20 @@ func readExisting(dir string) (*existing, error) {
 // profile records the known values of low-cardinality text columns.
 // It measures the label candidates of every entity whose label no person
 // set (labelled: lower-cased tables) and chooses its label.
-func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, opts LearnOptions, rep *LearnReport) error {
+func profile(ctx context.Context, src Source, lr *learned, restricted, labelled map[string]bool, prog *progress, opts LearnOptions, rep *LearnReport) error {
 	total := len(lr.entities)
+	if lr.selected != nil {
+		total = rep.Matched
+	}
 	d := src.Dialect()
-	withheld := 0
+	withheld, done := 0, 0
 	for i := range lr.entities {
+		if !lr.in(i) {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
-			return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; run it again to finish (files are only written at the end)")
+			prog.save()
+			return interrupted(err)
 		}
 		t := lr.tables[i]
 		e := &lr.entities[i]
@@ -328,10 +379,11 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 					c.Values = nil
 					continue
 				}
-				vals, err := distinctValues(ctx, src, d, t, c.Name, opts)
+				vals, err := readValues(ctx, src, d, t, c.Name, prog, opts)
 				if err != nil {
 					if ctx.Err() != nil {
-						return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+						prog.save()
+						return interrupted(ctx.Err())
 					}
 					if quarry.KindOf(err) == quarry.KindForbidden {
 						// The column policy withholds the column (a view
@@ -352,12 +404,15 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 			}
 		}
 		if !labelled[strings.ToLower(e.Table)] {
-			if err := measureLabel(ctx, src, lr, i, restricted, opts, rep); err != nil {
+			if err := measureLabel(ctx, src, lr, i, restricted, prog, opts, rep); err != nil {
+				prog.save()
 				return err
 			}
 		}
-		if opts.Progress != nil && total >= opts.ProgressEvery && ((i+1)%opts.ProgressEvery == 0 || i+1 == total) {
-			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", i+1, total)
+		prog.tableDone()
+		done++
+		if opts.Progress != nil && total >= opts.ProgressEvery && (done%opts.ProgressEvery == 0 || done == total) {
+			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", done, total)
 		}
 	}
 	if withheld > 0 {
@@ -368,16 +423,16 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 
 // measureLabel samples the label candidates of entity i and chooses its
 // label from what they hold.
-func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, opts LearnOptions, rep *LearnReport) error {
+func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, prog *progress, opts LearnOptions, rep *LearnReport) error {
 	e, t := &lr.entities[i], lr.tables[i]
 	cands := lr.labelCandidates(i, restricted)
 	var stats map[string]labelStats
 	if t.RowCount != 0 && len(cands) > 0 {
 		var err error
-		stats, err = sampleLabels(ctx, src, t, cands, opts)
+		stats, err = readLabels(ctx, src, t, cands, prog, opts)
 		if err != nil {
 			if ctx.Err() != nil {
-				return quarry.Wrap(quarry.KindCanceled, ctx.Err(), "learn was interrupted; run it again to finish (files are only written at the end)")
+				return interrupted(ctx.Err())
 			}
 			if quarry.KindOf(err) != quarry.KindForbidden {
 				rep.Warnings = append(rep.Warnings, fmt.Sprintf("label of %s not measured (chosen by name): %s", e.Name, quarry.Message(err)))
@@ -515,8 +570,18 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 	}
 	// learned entity name → merged entity name (a person may have renamed it)
 	rename := map[string]string{}
-	for _, le := range lr.entities {
+	chosen := map[string]bool{} // learned entities merged, lower-cased
+	for li, le := range lr.entities {
 		idx := byTable[strings.ToLower(le.Table)] - 1
+		if !lr.in(li) {
+			// Outside --only: kept as it is; its name is known to the
+			// relationships of the entities learn refreshes.
+			if idx >= 0 {
+				rename[strings.ToLower(le.Name)] = out.Entities[idx].Name
+			}
+			continue
+		}
+		chosen[strings.ToLower(le.Name)] = true
 		if idx < 0 {
 			out.Entities = append(out.Entities, le)
 			if ch, ok := lr.labels[strings.ToLower(le.Name)]; ok && le.Label != "" {
@@ -600,6 +665,13 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 		}
 	}
 	for _, r := range lr.relationships {
+		if lr.selected != nil {
+			// From an entity --only left out: its entity is kept as it
+			// is. To one the folder does not have: it would not load.
+			if _, known := rename[strings.ToLower(r.To)]; !chosen[strings.ToLower(r.From)] || !known {
+				continue
+			}
+		}
 		r.From = renamed(rename, r.From)
 		r.To = renamed(rename, r.To)
 		key := relKey{strings.ToLower(r.From), strings.ToLower(r.FromColumn)}
@@ -613,6 +685,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 			rep.RelationshipsAdded = append(rep.RelationshipsAdded, fmt.Sprintf("%s.%s -> %s.%s", r.From, r.FromColumn, r.To, r.ToColumn))
 		}
 	}
+	lr.names = rename
 	return out
 }
 

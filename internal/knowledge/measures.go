@@ -34,7 +34,7 @@ func notYears(ctx context.Context, src Source, lr *learned, opts LearnOptions) [
 	d := src.Dialect()
 	for i, e := range lr.entities {
 		t := lr.tables[i]
-		if t.RowCount == 0 {
+		if t.RowCount == 0 || !lr.in(i) {
 			continue
 		}
 		for _, c := range e.Columns {

@@ -31,6 +31,9 @@ func valueKeys(ctx context.Context, src Source, lr *learned, restricted map[stri
 	}
 	found := false
 	for i, e := range lr.entities {
+		if !lr.in(i) {
+			continue
+		}
 		t := lr.tables[i]
 		for _, c := range e.Columns {
 			k := lowerKey(e.Name, c.Name)

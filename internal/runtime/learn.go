@@ -39,6 +39,10 @@ func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge
 	}
 	defer closeGuard()
 	src := learnSource{Conn: conn, guard: g}
+	// What learn read stays in the folder's progress file until the
+	// value index is built too: a run interrupted while building it
+	// resumes without reading the tables again.
+	opts.KeepProgress = true
 	rep, err := knowledge.Learn(ctx, src, cfg.Knowledge, opts)
 	r.Reload()
 	if err != nil {
@@ -48,6 +52,7 @@ func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge
 	f, err := r.Folder()
 	if err != nil {
 		rep.Warnings = append(rep.Warnings, "value index not written: the knowledge folder does not load: "+quarry.Message(err))
+		knowledge.ForgetProgress(cfg.Knowledge)
 		return out, nil
 	}
 	st, err := valueindex.Build(ctx, src, f.Model, filepath.Join(cfg.Knowledge, filepath.FromSlash(knowledge.ValuesFile)), valueindex.Limits{Now: opts.Now})
@@ -62,6 +67,7 @@ func (r *Runtime) Learn(ctx context.Context, conn connector.Conn, opts knowledge
 	default:
 		rep.Warnings = append(rep.Warnings, "value index not written: "+quarry.Message(err))
 	}
+	knowledge.ForgetProgress(cfg.Knowledge)
 	r.Reload()
 	return out, nil
 }
