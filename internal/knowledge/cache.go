@@ -34,7 +34,8 @@ type cached struct {
 // by a binary with fewer checks must be validated again by one with more,
 // so a change to the checks (a new problem Load reports) bumps it.
 // 2: a verified query that reads a restricted column is a problem.
-const checksVersion = "2"
+// 3: a metric's better is higher or lower.
+const checksVersion = "3"
 
 // cacheKey is the key of a folder whose files hash to hash, or "" when
 // Folder cannot be cached (a type gob would not carry whole).

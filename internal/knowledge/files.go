@@ -187,6 +187,7 @@ func decodeMetric(d *decoder, v ast.Node, p string) semantic.Metric {
 		{"time", func(v ast.Node, p string) { x.Time = d.Str(v, p) }},
 		{"format", func(v ast.Node, p string) { x.Format = d.Str(v, p) }},
 		{"unit", func(v ast.Node, p string) { x.Unit = d.Str(v, p) }},
+		{"better", func(v ast.Node, p string) { x.Better = d.Str(v, p) }},
 	})
 	return x
 }

@@ -370,6 +370,9 @@ func (v *validator) metric(d *decoder, p string, m *semantic.Metric, names []str
 			v.column(d, p+".time", te, col)
 		}
 	}
+	if m.Better != "" && m.Better != "higher" && m.Better != "lower" {
+		v.errf(d, p+".better", "better must be higher or lower (which way the measure is good), not %q", m.Better)
+	}
 	if m.Format != "" && !oneOf(m.Format, validFormats) {
 		v.errf(d, p+".format", "unknown format %q%s; use one of: %s", m.Format, didYouMean(m.Format, validFormats), strings.Join(validFormats, ", "))
 	}

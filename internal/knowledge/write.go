@@ -230,6 +230,7 @@ func (w *yamlWriter) metric(m semantic.Metric) {
 	w.kv(4, "time", m.Time)
 	w.kv(4, "format", m.Format)
 	w.kv(4, "unit", m.Unit)
+	w.kv(4, "better", m.Better)
 }
 
 // renderMetrics returns metrics.yaml: a fresh file when there is none, or

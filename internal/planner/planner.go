@@ -190,6 +190,9 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	s := p.scopedTo(question)
 	pl := s.plan(question, asOf)
 	s.rankings(pl)
+	if j := s.judged(question, pl); j != nil {
+		pl = j
+	}
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}

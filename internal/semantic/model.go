@@ -110,6 +110,11 @@ type Metric struct {
 	// Format says how to show values: "number", "integer", "currency", "percent".
 	Format string `json:"format,omitempty" yaml:"format,omitempty"`
 	Unit   string `json:"unit,omitempty" yaml:"unit,omitempty"`
+	// Better says which way the measure is good, for "best" and
+	// "worst": "higher" (revenue) or "lower" (a refund rate, hours to
+	// resolve). Empty when the knowledge does not say; then a question
+	// asking for the best or worst is asked which way is meant.
+	Better string `json:"better,omitempty" yaml:"better,omitempty"`
 }
 
 // Dimension is a named way to slice metrics. Expr is a SQL expression over

@@ -548,6 +548,16 @@ func (c *cover) direction() (ok, bad []string) {
 			}
 		}
 	}
+	// "The best refund rate" is the lowest: a metric whose knowledge
+	// says lower is better turns best and worst round.
+	if mt := c.m.Metric(c.q.Order[0].Field); mt != nil && mt.Better == "lower" {
+		switch {
+		case high == "best" && low == "":
+			high, low = "", "best"
+		case low == "worst" && high == "":
+			high, low = "worst", ""
+		}
+	}
 	if (high == "") == (low == "") {
 		return nil, nil // neither, or both: the question does not say one way
 	}

@@ -21,7 +21,7 @@ func coverageModel() *semantic.Model {
 			{Name: "revenue", Synonyms: []string{"sales"}, Entity: "orders", Expr: "SUM(orders.total)", Format: "currency", Filters: []string{"orders.status = 'completed'"}},
 			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
 			{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"},
-			{Name: "open_orders", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.shipped_at IS NULL"}},
+			{Name: "open_orders", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.shipped_at IS NULL"}, Better: "lower"},
 		},
 		Dimensions: []semantic.Dimension{
 			{Name: "country", Entity: "customers", Expr: "customers.country"},
@@ -68,6 +68,12 @@ func TestCoverage(t *testing.T) {
 		{"revenue last month", semantic.Query{Metrics: []string{"revenue"}, TimeRange: &semantic.TimeRange{From: "2025-05-01", To: "2025-06-01"}}, CheckCoverage + ":last month"},
 		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: &semantic.TimeRange{Field: "customers.signed_up_at", From: "2025-01-01", To: "2026-01-01"}}, CheckCoverage + ":signed_up_at"},
 		{"the 3 cheapest orders", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 3}, CheckCoverage + ":cheapest"},
+		// Open orders are better fewer (better: lower): the best channel
+		// has the fewest, the worst the most.
+		{"the best channel for open orders", semantic.Query{Metrics: []string{"open_orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "open_orders"}}, Limit: 1}, ""},
+		{"the worst channel for open orders", semantic.Query{Metrics: []string{"open_orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "open_orders", Desc: true}}, Limit: 1}, ""},
+		{"the best channel for open orders", semantic.Query{Metrics: []string{"open_orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "open_orders", Desc: true}}, Limit: 1}, CheckCoverage + ":best"},
+		{"the best channel for revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "revenue"}}, Limit: 1}, CheckCoverage + ":best"},
 		{"average weight of orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":weight"},
 		// Spider's phrasings, from the fault benchmark.
 		{"countries with more than one customer", semantic.Query{Metrics: []string{"customers"}, Dimensions: []semantic.DimRef{{Name: "country"}}}, CheckCoverage + ":more than one"},

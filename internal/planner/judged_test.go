@@ -1,0 +1,65 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestBestAndWorst: "best" and "worst" rank by which way the metric is
+// good (an outside tester got the best refund rate as the highest, at
+// confidence 1); where the knowledge does not say, the question is asked.
+func TestBestAndWorst(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}},
+			{Name: "amount", Type: quarry.TypeFloat}, {Name: "refunded", Type: quarry.TypeBool}, {Name: "score", Type: quarry.TypeFloat}}}},
+		Metrics: []semantic.Metric{
+			{Name: "revenue", Entity: "orders", Expr: "SUM(orders.amount)", Better: "higher"},
+			{Name: "refunds", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.refunded"}, Better: "lower"},
+			{Name: "score", Entity: "orders", Expr: "AVG(orders.score)"},
+		},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct {
+		q     string
+		kind  Kind
+		desc  bool
+		title string
+	}{
+		{q: "which channel has the best revenue", kind: KindMetric, desc: true, title: "best 1"},
+		{q: "which channel has the worst revenue", kind: KindMetric, desc: false, title: "worst 1"},
+		{q: "which channel has the best refunds", kind: KindMetric, desc: false, title: "best 1"},
+		{q: "worst channel for refunds", kind: KindMetric, desc: true, title: "worst 1"},
+		{q: "which channel has the most refunds", kind: KindMetric, desc: true},    // said its direction
+		{q: "which channel has the fewest refunds", kind: KindMetric, desc: false}, //
+		{q: "which channel has the best score", kind: KindClarify},
+		{q: "worst channel by score", kind: KindClarify},
+	} {
+		pl := p.Plan(tc.q, asOf)
+		if pl.Kind != tc.kind {
+			t.Errorf("%q: %s %s %v, want %s", tc.q, pl.Kind, pl.Reason, pl.Understood, tc.kind)
+			continue
+		}
+		switch pl.Kind {
+		case KindMetric:
+			if len(pl.Query.Order) != 1 || pl.Query.Order[0].Desc != tc.desc {
+				t.Errorf("%q: order %+v, want desc %v", tc.q, pl.Query.Order, tc.desc)
+			}
+			if !strings.Contains(pl.Title, tc.title) {
+				t.Errorf("%q: title %q, want %q in it", tc.q, pl.Title, tc.title)
+			}
+		case KindClarify:
+			if len(pl.Options) != 2 || !strings.Contains(pl.Options[0], "highest") || !strings.Contains(pl.Options[1], "lowest") {
+				t.Errorf("%q: options %q", tc.q, pl.Options)
+			}
+			for _, o := range pl.Options {
+				if k := p.Plan(o, asOf).Kind; k != KindMetric {
+					t.Errorf("%q: the option %q plans as %s", tc.q, o, k)
+				}
+			}
+		}
+	}
+}
