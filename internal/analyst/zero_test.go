@@ -200,6 +200,22 @@ func TestZeroGroupsInRankings(t *testing.T) {
 		{"most, by course", rank(true, "courses.id", "courses.name"), false},
 		{"fewest, by department", rank(false, "courses.dept"), true},
 		{"fewest, no limit", func() *semantic.Query { q := rank(false, "courses.id"); q.Limit = 0; return q }(), false},
+		// "which month had the fewest sections last year": a month with
+		// none has no row (an outside tester got the one month that had
+		// any, the most, as the fewest).
+		{"fewest, by month in a period", func() *semantic.Query {
+			q := &semantic.Query{Metrics: []string{"sections"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}},
+				TimeRange: &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}, Order: []semantic.Order{{Field: "sections"}}, Limit: 1}
+			return q
+		}(), true},
+		// "worst selling products last month": a whole list lowest first
+		// over a period (an outside tester read "lowest with 1" while 18
+		// products sold none).
+		{"fewest, no limit, in a period", func() *semantic.Query {
+			q := rank(false, "courses.id")
+			q.Limit, q.TimeRange = 0, &semantic.TimeRange{From: "2025-01-01", To: "2025-02-01"}
+			return q
+		}(), true},
 	} {
 		zs := verify.ZeroGroupsMissing(m, tt.q)
 		if got := len(zs) > 0; got != tt.want {

@@ -296,8 +296,11 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 	var out []ZeroGroup
 	conds := q.Filters
 	// "the customer with the fewest orders", "bottom 3 products by units
-	// sold": ranking up from the smallest counts would start at zero.
-	if q.Limit > 0 {
+	// sold": ranking up from the smallest counts would start at zero. So
+	// would a whole list lowest first over a period or a filter ("worst
+	// selling products last month"), whose first row is read as the
+	// lowest; a whole list of every row's count is a listing.
+	if q.Limit > 0 || q.TimeRange != nil || len(Conditions(q)) > 0 {
 		for _, o := range q.Order {
 			if !o.Desc {
 				conds = append(conds, semantic.Filter{Field: o.Field, Op: semantic.OpLe, Values: []any{int64(0)}})
@@ -312,6 +315,11 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 		}
 		for _, d := range q.Dimensions {
 			ent := dimensionEntity(m, d.Name)
+			if ent == "" && d.Grain != "" {
+				// "which month had the fewest …": a period of the counted
+				// rows' own date, whose buckets with none have no row.
+				ent = mt.Entity
+			}
 			if ent == "" {
 				continue
 			}
