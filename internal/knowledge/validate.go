@@ -98,7 +98,11 @@ func (v *validator) entitiesCheck() {
 		}
 		key := strings.ToLower(e.Name)
 		if j, dup := first[key]; dup {
-			v.errf(d, pl.at("name"), "entity %q is defined twice, here and at %s; keep one", e.Name, places[j].where("name"))
+			hint := ""
+			if places[j].file == ModelFile && pl.file != ModelFile {
+				hint = " (or, if `quarry knowledge migrate` was stopped, run it again: it finishes)"
+			}
+			v.errf(d, pl.at("name"), "entity %q is defined twice, here and at %s; keep one%s", e.Name, places[j].where("name"), hint)
 			continue
 		}
 		first[key] = i
