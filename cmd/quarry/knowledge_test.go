@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -20,7 +21,7 @@ func TestKnowledgeMigrate(t *testing.T) {
 		t.Fatalf("learn: exit %d %s", r.code, r.stderr)
 	}
 	r := quarryCmd(t, "", "-C", dir, "knowledge", "migrate")
-	if r.code != 0 || !strings.Contains(r.stdout, "moved 2 entities and 1 relationships from model.yaml to entities/") || !strings.Contains(r.stdout, "model.yaml held nothing else and was removed") {
+	if r.code != 0 || !strings.Contains(r.stdout, "moved 2 entities and 1 relationship from model.yaml to entities/") || !strings.Contains(r.stdout, "model.yaml held nothing else and was removed") {
 		t.Fatalf("migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	k := filepath.Join(dir, "knowledge")
@@ -46,8 +47,49 @@ func TestKnowledgeMigrate(t *testing.T) {
 		t.Errorf("learn wrote model.yaml again: %v", err)
 	}
 	r = quarryCmd(t, "", "-C", dir, "knowledge", "migrate")
-	if r.code != 0 || !strings.Contains(r.stdout, "nothing to migrate") {
+	if r.code != 0 || !strings.Contains(r.stdout, "nothing to migrate; it is already split (no model.yaml") {
 		t.Errorf("second migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = quarryCmd(t, "", "-C", dir, "knowledge", "migrate", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"files": []`) || !strings.Contains(r.stdout, `"no_model": true`) {
+		t.Errorf("second migrate --json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestKnowledgeMigrateOneEntity: counts of one are singular.
+func TestKnowledgeMigrateOneEntity(t *testing.T) {
+	k := filepath.Join(t.TempDir(), "knowledge")
+	if err := os.MkdirAll(k, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k, "model.yaml"), []byte("entities:\n  - name: plans\n    columns:\n      - name: id\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := quarryCmd(t, "", "knowledge", "migrate", "--knowledge", k)
+	if r.code != 0 || !strings.Contains(r.stdout, "moved 1 entity and 0 relationships from model.yaml") || !strings.Contains(r.stdout, "files written (1): entities/plans.yaml") {
+		t.Errorf("migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestKnowledgeMigrateInterrupted: an interrupt (Ctrl-C, SIGTERM: the
+// context canceled) stops migrate with exit 130 and the folder as it
+// was.
+func TestKnowledgeMigrateInterrupted(t *testing.T) {
+	k := filepath.Join(t.TempDir(), "knowledge")
+	if err := os.CopyFS(k, demo.Knowledge()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := quarryCtx(t, ctx, "", "knowledge", "migrate", "--knowledge", k)
+	if r.code != quarry.ExitCanceled || !strings.Contains(r.stderr, "interrupted") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("exit %d, want %d\n%s%s", r.code, quarry.ExitCanceled, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(k, "entities")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("entities/ was written: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(k, "model.yaml")); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -3,11 +3,13 @@ package knowledge
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -342,14 +344,45 @@ func HasModel(dir string) bool {
 
 // entityFileNames lists the entity files of a folder: entities/*.yaml
 // and *.yml, sorted, leaving out hidden files (an editor's or a
-// system's, and learn's own temporary files).
+// system's, and learn's own temporary files), symbolic links and
+// folders (entityFiles).
 func entityFileNames(fsys fs.FS) ([]string, error) {
-	names, err := globSorted(fsys, EntitiesDir, ".yaml", ".yml")
-	out := names[:0]
-	for _, n := range names {
-		if !strings.HasPrefix(path.Base(n), ".") {
-			out = append(out, n)
+	names, _, err := entityFiles(fsys)
+	return names, err
+}
+
+// entityFiles lists the entity files of a folder (entityFileNames) and
+// what in entities/ cannot be read as one: a folder inside it, whose
+// entities would silently be missing, and a symbolic link, which could
+// lead anywhere (and whose target would be quoted in messages). Hidden
+// entries are left out.
+func entityFiles(fsys fs.FS) ([]string, []Problem, error) {
+	entries, err := fs.ReadDir(fsys, EntitiesDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	var problems []Problem
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		name := EntitiesDir + "/" + e.Name()
+		yaml := strings.EqualFold(path.Ext(name), ".yaml") || strings.EqualFold(path.Ext(name), ".yml")
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			if yaml {
+				problems = append(problems, Problem{File: name, Msg: "is a symbolic link, and entities/ holds only plain files; replace the link with the file it points to"})
+			}
+		case e.IsDir():
+			problems = append(problems, Problem{File: name, Msg: "is a folder, and entities/ is not read below its top level; move its files up into entities/ (one entity per file)"})
+		case yaml:
+			names = append(names, name)
 		}
 	}
-	return out, err
+	sort.Strings(names)
+	return names, problems, nil
 }

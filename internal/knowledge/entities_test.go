@@ -58,13 +58,13 @@ func load(t *testing.T, dir string) *knowledge.Folder {
 func TestLoadEntityLayouts(t *testing.T) {
 	single := copyFS(t, demo.Knowledge())
 	split := copyFS(t, demo.Knowledge())
-	if _, err := knowledge.Migrate(split); err != nil {
+	if _, err := knowledge.Migrate(t.Context(), split); err != nil {
 		t.Fatal(err)
 	}
 	// mixed: two entities back in a model.yaml, with one relationship
 	// that starts from an entity of a file
 	mixed := copyFS(t, demo.Knowledge())
-	if _, err := knowledge.Migrate(mixed); err != nil {
+	if _, err := knowledge.Migrate(t.Context(), mixed); err != nil {
 		t.Fatal(err)
 	}
 	var model strings.Builder
@@ -179,7 +179,7 @@ func TestEntityFileNames(t *testing.T) {
 		model += fmt.Sprintf("  - name: %q\n    columns:\n      - name: id\n", n)
 	}
 	writeAll(t, filepath.Join(dir, "model.yaml"), model)
-	rep, err := knowledge.Migrate(dir)
+	rep, err := knowledge.Migrate(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestMigrate(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "model.yaml"), src)
 	before := load(t, dir)
 
-	rep, err := knowledge.Migrate(dir)
+	rep, err := knowledge.Migrate(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestMigrate(t *testing.T) {
 
 	// twice: nothing to do, nothing touched
 	files := snapshot(t, dir)
-	rep, err = knowledge.Migrate(dir)
+	rep, err = knowledge.Migrate(t.Context(), dir)
 	if err != nil || !rep.Done {
 		t.Fatalf("second run: %+v, %v", rep, err)
 	}
@@ -277,7 +277,7 @@ relationships:
 `)
 	writeAll(t, filepath.Join(dir, "entities", "orders.yaml"), "name: orders\ncolumns:\n  - name: id\n  - name: customer_id\n")
 	before := load(t, dir)
-	rep, err := knowledge.Migrate(dir)
+	rep, err := knowledge.Migrate(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func TestMigrateRefusesAFolderThatDoesNotLoad(t *testing.T) {
 	customers := "name: customers\ncolumns:\n  - name: id\n"
 	writeAll(t, filepath.Join(dir, "entities", "customers.yaml"), customers)
 	files := snapshot(t, dir)
-	_, err := knowledge.Migrate(dir)
+	_, err := knowledge.Migrate(t.Context(), dir)
 	if err == nil || quarry.KindOf(err) != quarry.KindConfig || !strings.Contains(quarry.Message(err), "is defined twice") {
 		t.Fatalf("err = %v", err)
 	}
@@ -313,7 +313,7 @@ func TestLearnPerEntityRefreshKeepsEdits(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "knowledge")
 	learn(t, db, dir, knowledge.LearnOptions{})
 	before := load(t, dir)
-	if _, err := knowledge.Migrate(dir); err != nil {
+	if _, err := knowledge.Migrate(t.Context(), dir); err != nil {
 		t.Fatal(err)
 	}
 	after := load(t, dir)
@@ -423,7 +423,7 @@ func TestLearnSplitsALargeSchema(t *testing.T) {
 // file.
 func TestLoadCacheEntityLayout(t *testing.T) {
 	dir := copyFS(t, demo.Knowledge())
-	if _, err := knowledge.Migrate(dir); err != nil {
+	if _, err := knowledge.Migrate(t.Context(), dir); err != nil {
 		t.Fatal(err)
 	}
 	first := load(t, dir)
@@ -515,7 +515,7 @@ func BenchmarkLoad10000Entities(b *testing.B) {
 // folder to its own file, and fills an existing entity's file.
 func TestImportIntoEntityFiles(t *testing.T) {
 	dir := copyFS(t, demo.Knowledge())
-	if _, err := knowledge.Migrate(dir); err != nil {
+	if _, err := knowledge.Migrate(t.Context(), dir); err != nil {
 		t.Fatal(err)
 	}
 	in := &knowledge.Imported{

@@ -307,7 +307,7 @@ func (m *modelDoc) collectComments(src []byte) {
 // lines directly above each of the items at paths (as the decoder
 // recorded their lines), keyed by path.
 func fileComments(src []byte, d *decoder, paths []string) ([]string, map[string][]string) {
-	lines := strings.Split(string(src), "\n")
+	lines := strings.Split(string(yamlnode.Normalize(src)), "\n")
 	isComment := func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "#") }
 	var header []string
 	for _, l := range lines {

@@ -253,10 +253,11 @@ func (l *loaded) gather(fsys fs.FS) error {
 	if err != nil {
 		return err
 	}
-	ents, err := entityFileNames(fsys)
+	ents, problems, err := entityFiles(fsys)
 	if err != nil {
 		return err
 	}
+	l.missing = append(l.missing, problems...)
 	for _, name := range ents {
 		src, err := fs.ReadFile(fsys, name)
 		if err != nil {
@@ -448,6 +449,11 @@ func (l *loaded) hash() ([]string, string) {
 	for _, name := range names {
 		fmt.Fprintf(h, "%s\x00%d\x00", name, len(l.files[name]))
 		h.Write(l.files[name])
+	}
+	// what could not be read changes the hash too, so that a server that
+	// compares Fingerprint sees a folder put into entities/
+	for _, p := range l.missing {
+		fmt.Fprintf(h, "missing\x00%s\x00%s\x00", p.File, p.Msg)
 	}
 	return names, hex.EncodeToString(h.Sum(nil))
 }

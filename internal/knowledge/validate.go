@@ -48,8 +48,10 @@ func newValidator(m *semantic.Model, l *loaded) *validator {
 
 func (v *validator) errf(d *decoder, path, format string, args ...any) {
 	line := d.LineOf(path)
-	if path == "" {
-		line = d.Lines[""] // the file's mapping: an entity file's entity
+	if line == 0 {
+		// the file's mapping (an entity file's entity), also when the
+		// field is missing from it ("columns" of an entity file)
+		line = d.Lines[""]
 	}
 	v.problems = append(v.problems, Problem{File: d.File, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
@@ -96,7 +98,11 @@ func (v *validator) entitiesCheck() {
 		}
 		key := strings.ToLower(e.Name)
 		if j, dup := first[key]; dup {
-			v.errf(d, pl.at("name"), "entity %q is defined twice, here and at %s; keep one", e.Name, places[j].where("name"))
+			hint := ""
+			if places[j].file == ModelFile && pl.file != ModelFile {
+				hint = " (or, if `quarry knowledge migrate` was stopped, run it again: it finishes)"
+			}
+			v.errf(d, pl.at("name"), "entity %q is defined twice, here and at %s; keep one%s", e.Name, places[j].where("name"), hint)
 			continue
 		}
 		first[key] = i

@@ -1,11 +1,16 @@
 package runtime
 
-import "github.com/quarrydata/quarry/internal/knowledge"
+import (
+	"context"
+
+	"github.com/quarrydata/quarry/internal/knowledge"
+)
 
 // MigrateKnowledge splits the model.yaml of the knowledge folder dir (""
 // for the project's) into one file per entity in entities/
-// (knowledge.Migrate), and returns the folder it migrated.
-func (r *Runtime) MigrateKnowledge(dir string) (*knowledge.MigrateReport, string, error) {
+// (knowledge.Migrate), and returns the folder it migrated. Canceling ctx
+// before the migration's commit point leaves the folder as it was.
+func (r *Runtime) MigrateKnowledge(ctx context.Context, dir string) (*knowledge.MigrateReport, string, error) {
 	if dir == "" {
 		cfg, err := r.Config()
 		if err != nil {
@@ -13,7 +18,7 @@ func (r *Runtime) MigrateKnowledge(dir string) (*knowledge.MigrateReport, string
 		}
 		dir = cfg.Knowledge
 	}
-	rep, err := knowledge.Migrate(dir)
+	rep, err := knowledge.Migrate(ctx, dir)
 	r.Reload()
 	return rep, dir, err
 }

@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -87,9 +88,11 @@ func LineIn(lines map[string]int, path string) int {
 }
 
 // Parse parses src and returns the body of its single document, or nil
-// when the file is empty.
+// when the file is empty. A leading UTF-8 byte order mark is dropped and
+// CRLF line breaks are read as LF (Normalize), as YAML says, so that a
+// file saved on Windows decodes to the same values and line numbers.
 func (d *Decoder) Parse(src []byte) ast.Node {
-	f, err := parser.ParseBytes(src, 0)
+	f, err := parser.ParseBytes(Normalize(src), 0)
 	if err != nil {
 		line, msg := 0, err.Error()
 		var ye interface {
@@ -124,6 +127,21 @@ func (d *Decoder) Parse(src []byte) ast.Node {
 		d.Errf(Line(bodies[1]), "", "the file holds %d YAML documents; keep one (remove the extra ---)", len(bodies))
 		return Unwrap(bodies[0])
 	}
+}
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Normalize returns src without a leading UTF-8 byte order mark and with
+// every CRLF line break written as LF: YAML reads both as a line break,
+// and the parser counts lines and keeps block scalars right only for LF.
+// The number of lines is unchanged. src itself is not modified.
+func Normalize(src []byte) []byte {
+	src = bytes.TrimPrefix(src, bom)
+	if bytes.Contains(src, []byte("\r\n")) {
+		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	}
+	return src
 }
 
 // Field is one allowed key of a mapping and what to do with its value.
