@@ -95,7 +95,7 @@ func migrate(ctx context.Context, dir string, rename func(from, to string) error
 	before, problems := l.build()
 	var present map[string]bool // files of an interrupted run, to keep
 	if len(problems) > 0 {
-		l2, done := interrupted(ctx, dir, l, taken)
+		l2, done := interruptedMigration(ctx, dir, l, taken)
 		if ctx.Err() != nil {
 			return nil, canceled(ctx)
 		}
@@ -153,14 +153,14 @@ func migrate(ctx context.Context, dir string, rename func(from, to string) error
 	return rep, nil
 }
 
-// interrupted recognizes a migration that was killed after placing
+// interruptedMigration recognizes a migration that was killed after placing
 // files in entities/ but before replacing model.yaml: the folder l does
 // not load only because entities of model.yaml are defined again in
 // entity files, each of which holds byte for byte what migrating the
 // folder without them would write to it. It returns the folder without
 // those files and the files (to leave in place), or nil when l is not
 // such a folder.
-func interrupted(ctx context.Context, dir string, l *loaded, taken map[string]bool) (*loaded, map[string]bool) {
+func interruptedMigration(ctx context.Context, dir string, l *loaded, taken map[string]bool) (*loaded, map[string]bool) {
 	if len(l.missing) > 0 || l.model.broken() {
 		return nil, nil
 	}
@@ -531,14 +531,14 @@ func (p *migration) write(ctx context.Context, dir string, rename func(from, to 
 		if ctx.Err() != nil {
 			return canceled(ctx)
 		}
-		if err := writeSynced(filepath.Join(tmp, path.Base(name)), p.files[name], mode); err != nil {
+		if err := writeNewSynced(filepath.Join(tmp, path.Base(name)), p.files[name], mode); err != nil {
 			return fail(err, "cannot write %s", yamlnode.JoinDisplay(dir, name))
 		}
 	}
 	newModel := ""
 	if p.model != nil {
 		newModel = filepath.Join(tmp, ModelFile)
-		if err := writeSynced(newModel, p.model, mode); err != nil {
+		if err := writeNewSynced(newModel, p.model, mode); err != nil {
 			return fail(err, "cannot write %s", yamlnode.JoinDisplay(dir, ModelFile))
 		}
 		// out of the folder that becomes entities/
@@ -595,9 +595,9 @@ func (p *migration) write(ctx context.Context, dir string, rename func(from, to 
 	return nil
 }
 
-// writeSynced writes b to the new file name with the permissions perm
+// writeNewSynced writes b to the new file name with the permissions perm
 // (whatever the umask) and flushes it to disk.
-func writeSynced(name string, b []byte, perm fs.FileMode) error {
+func writeNewSynced(name string, b []byte, perm fs.FileMode) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
@@ -606,16 +606,6 @@ func writeSynced(name string, b []byte, perm fs.FileMode) error {
 	merr := f.Chmod(perm)
 	serr := f.Sync()
 	return errors.Join(werr, merr, serr, f.Close())
-}
-
-// syncDir flushes a folder's entries (the names renamed into it) to
-// disk, where the system allows it (not on Windows, nor on some file
-// systems): a best effort, like every tool that renames into place.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // sameModel reports whether two models hold the same entities and
