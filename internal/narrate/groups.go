@@ -139,7 +139,11 @@ func (w writer) tiedList(c column) (string, bool) {
 		return "", false
 	}
 	if len(t.Rows) == 1 && unnamed(w.in.Tied) {
-		return "A tie: " + w.in.Tied[0] + " share the first place with the one shown" + periodSuffix(w.in.Period) + "; the limit of 1 shows one.", true
+		verb := " share"
+		if w.in.Tied[0] == "another row" {
+			verb = " shares"
+		}
+		return "A tie: " + w.in.Tied[0] + verb + " the first place with the one shown" + periodSuffix(w.in.Period) + "; the limit of 1 shows one.", true
 	}
 	if len(t.Rows) == 1 && len(w.in.Tied) > 0 {
 		first := w.fmtCell(c, t.Rows[0])

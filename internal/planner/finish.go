@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -604,6 +605,19 @@ func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
 		return sense{}, false
 	}
 	timeCol := func() (sense, bool) {
+		// "which subscription ended first": the date the question names
+		// (ended_on), not the table's own (started_on).
+		var named []sense
+		for _, t := range b.st.terms {
+			for _, c := range t.cands {
+				if c.kind == sColumn && c.temporal && strings.EqualFold(c.entity, ent.Name) && !slices.ContainsFunc(named, func(o sense) bool { return strings.EqualFold(o.column, c.column) }) {
+					named = append(named, c)
+				}
+			}
+		}
+		if len(named) == 1 {
+			return named[0], true
+		}
 		if ent.TimeColumn == "" {
 			return sense{}, false
 		}

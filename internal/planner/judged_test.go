@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -60,6 +62,28 @@ func TestBestAndWorst(t *testing.T) {
 					t.Errorf("%q: the option %q plans as %s", tc.q, o, k)
 				}
 			}
+		}
+	}
+}
+
+// TestFirstByTheNamedDate: "which subscription ended first" ranks by the
+// end date the question names, not the table's own start date (an outside
+// tester got the end of the first subscription to start, at confidence 1).
+func TestFirstByTheNamedDate(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for q, want := range map[string]string{
+		"which subscription ended first":   "subscriptions.ended_on",
+		"which subscription ended last":    "subscriptions.ended_on",
+		"which subscription started first": "subscriptions.started_on",
+		"which subscription came first":    "subscriptions.started_on",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Order) != 1 || pl.Query.Order[0].Field != want {
+			t.Errorf("%q: %s %v, want ordered by %s", q, pl.Kind, pl.Understood, want)
 		}
 	}
 }
