@@ -341,7 +341,13 @@ func (w writer) points(d, m column) []point {
 		if !ok {
 			continue
 		}
-		ps = append(ps, point{label: w.fmtCell(d, r), value: f, text: w.fmtCell(m, r)})
+		label := w.fmtCell(d, r)
+		if d.cell(r) == nil {
+			// The rows with no value are a group, never "NULL" leading a
+			// breakdown: "(no discount code) leads with 51,882".
+			label = "(no " + humanize(d.Name) + ")"
+		}
+		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r)})
 	}
 	return ps
 }
