@@ -587,9 +587,15 @@ func (c *cover) breakdown() bool {
 		}
 		rest := strings.Fields(c.text[loc[3]:])
 		agent := false
-		for j := 0; j < len(rest) && j < 2; j++ {
-			if c.isEntityWord(rest[j]) {
-				agent = true
+		// As in asksForGroups: a table after "by" is who did it only
+		// after a verb ("placed by customers"), else a grouping
+		// ("number of tickets by employee").
+		before := strings.Fields(c.text[:loc[2]])
+		if word == "per" || len(before) > 0 && participle(before[len(before)-1]) {
+			for j := 0; j < len(rest) && j < 2; j++ {
+				if c.isEntityWord(rest[j]) {
+					agent = true
+				}
 			}
 		}
 		if !agent {
@@ -613,9 +619,14 @@ func (c *cover) asksForGroups() bool {
 	for _, loc := range byRE().FindAllStringIndex(c.text, -1) {
 		rest := strings.Fields(c.text[loc[1]:])
 		agent := false
-		for j := 0; j < len(rest) && j < 2; j++ {
-			if c.isEntityWord(rest[j]) {
-				agent = true
+		// "placed by customers" says who did it; "tickets by employee"
+		// groups: a table after "by" is the agent only after a verb.
+		before := strings.Fields(c.text[:loc[0]])
+		if len(before) > 0 && participle(before[len(before)-1]) {
+			for j := 0; j < len(rest) && j < 2; j++ {
+				if c.isEntityWord(rest[j]) {
+					agent = true
+				}
 			}
 		}
 		// "written by Joseph Kuhr": by whom, a value filtered on.
@@ -634,6 +645,20 @@ func (c *cover) asksForGroups() bool {
 }
 
 var byRE = lazyRE(` by `)
+
+// participle reports whether w is a verb's past participle ("placed",
+// "written", "sold"), the word before a "by" that names who did it.
+func participle(w string) bool {
+	if len(w) > 3 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) {
+		return true
+	}
+	switch w {
+	case "made", "sold", "held", "run", "led", "paid", "bought", "won", "lost", "sent", "built", "taught", "caught",
+		"brought", "done", "owned", "kept", "set", "put", "read", "told", "found", "hit", "shot", "fed", "bred", "met", "dealt":
+		return true
+	}
+	return false
+}
 
 // oneNumber words ask for a single figure.
 var oneNumberRE = lazyRE(`^ (in |for |of |across )?(how many|how much|what is the total|what was the total|what's the total|total|what is our|what was our|what's our|whats our|what are our total|count|number of|sum of) `)

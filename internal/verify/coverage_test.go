@@ -68,6 +68,10 @@ func TestCoverage(t *testing.T) {
 		{"revenue last month", semantic.Query{Metrics: []string{"revenue"}, TimeRange: &semantic.TimeRange{From: "2025-05-01", To: "2025-06-01"}}, CheckCoverage + ":last month"},
 		{"how many orders in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: &semantic.TimeRange{Field: "customers.signed_up_at", From: "2025-01-01", To: "2026-01-01"}}, CheckCoverage + ":signed_up_at"},
 		{"the 3 cheapest orders", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 3}, CheckCoverage + ":cheapest"},
+		// "by" a table groups unless a verb says who did it (an outside
+		// tester's "number of stores by region" was refused as one figure).
+		{"number of orders by customer", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}}, ""},
+		{"how many orders placed by customers", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}}, CheckShape + ":one figure"},
 		// Open orders are better fewer (better: lower): the best channel
 		// has the fewest, the worst the most.
 		{"the best channel for open orders", semantic.Query{Metrics: []string{"open_orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "open_orders"}}, Limit: 1}, ""},
