@@ -87,3 +87,35 @@ func TestFirstByTheNamedDate(t *testing.T) {
 		}
 	}
 }
+
+// TestRankingLeavesOutEmptyMeasures: a group whose average has no value
+// is at no end of a ranking (an outside tester got "high | NULL" as the
+// lowest average satisfaction, the group with no scored ticket).
+func TestRankingLeavesOutEmptyMeasures(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for q, want := range map[string]bool{
+		"which priority has the lowest average satisfaction": true,
+		"top 3 channels by refund rate":                      true,
+		"which channel has the most orders":                  false, // a count has a value in every group
+		"average satisfaction by priority":                   false, // a breakdown keeps every group
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
+			continue
+		}
+		got := false
+		for _, fl := range pl.Query.Filters {
+			if fl.Op == semantic.OpNotNull && len(pl.Query.Order) > 0 && fl.Field == pl.Query.Order[0].Field {
+				got = true
+			}
+		}
+		if got != want {
+			t.Errorf("%q: the ranked measure filtered to values %v, want %v (%v)", q, got, want, pl.Understood)
+		}
+	}
+}
