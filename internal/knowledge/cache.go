@@ -97,12 +97,20 @@ func writeCache(dir, key string, f *Folder) {
 	if EnsureCache(dir) != nil {
 		return
 	}
-	path := filepath.Join(dir, filepath.FromSlash(FolderCacheFile))
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".folder-*.gob")
+	replaceFile(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)), buf.Bytes())
+}
+
+// replaceFile writes b to path through a temporary file in its folder,
+// renamed into place: a reader sees the old file or the new one, never
+// part of one. What derives from the folder is simply not kept when it
+// cannot be written (read-only, full), so the error is the caller's to
+// ignore.
+func replaceFile(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
-		return
+		return err
 	}
-	_, err = tmp.Write(buf.Bytes())
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -112,6 +120,7 @@ func writeCache(dir, key string, f *Folder) {
 	if err != nil {
 		os.Remove(tmp.Name())
 	}
+	return err
 }
 
 // folderFingerprint is the hex SHA-256 of Folder's type tree (every

@@ -93,20 +93,7 @@ func WriteVersioned[T any](dir, sub, reader, version string, v *T) {
 	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".versioned-*.gob")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	replaceFile(path, buf.Bytes())
 }
 
 // ReadCatalog returns the catalog cached for reader at version, or nil.

@@ -235,21 +235,7 @@ func (p *progress) save() {
 	if gob.NewEncoder(&buf).Encode(p.data) != nil || EnsureCache(p.dir) != nil {
 		return
 	}
-	path := filepath.Join(p.dir, filepath.FromSlash(LearnProgressFile))
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".learn-progress-*.gob")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	replaceFile(filepath.Join(p.dir, filepath.FromSlash(LearnProgressFile)), buf.Bytes())
 }
 
 // readValues is distinctValues, answered from prog when an interrupted
