@@ -50,6 +50,13 @@ func (p *Planner) judged(question string, pl *Plan) *Plan {
 			was := fmt.Sprintf(", %s %d", map[bool]string{true: "top", false: "bottom"}[o.Desc], pl.Query.Limit)
 			pl.Title = strings.Replace(pl.Title, was, fmt.Sprintf(", %s %d", word, pl.Query.Limit), 1)
 		}
+		// The reading said the order before it was turned round.
+		was, now := "order by "+o.Field+" "+map[bool]string{true: "desc", false: "asc"}[o.Desc], "order by "+o.Field+" "+map[bool]string{true: "desc", false: "asc"}[desc]
+		for i, u := range pl.Understood {
+			if u == was {
+				pl.Understood[i] = now
+			}
+		}
 		o.Desc = desc
 		dir := map[bool]string{true: "highest", false: "lowest"}[desc]
 		pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as the %s %s (%s is better)", word, dir, o.Field, better))

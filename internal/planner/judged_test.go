@@ -53,6 +53,15 @@ func TestBestAndWorst(t *testing.T) {
 			if !strings.Contains(pl.Title, tc.title) {
 				t.Errorf("%q: title %q, want %q in it", tc.q, pl.Title, tc.title)
 			}
+			// The reading says the order the query has (an outside
+			// tester read "order by refunded_orders asc" beside
+			// "worst read as the highest").
+			dir := map[bool]string{true: "desc", false: "asc"}[tc.desc]
+			for _, u := range pl.Understood {
+				if strings.HasPrefix(u, "order by ") && !strings.HasSuffix(u, " "+dir) {
+					t.Errorf("%q: the reading says %q, the query orders %s", tc.q, u, dir)
+				}
+			}
 		case KindClarify:
 			if len(pl.Options) != 2 || !strings.Contains(pl.Options[0], "highest") || !strings.Contains(pl.Options[1], "lowest") {
 				t.Errorf("%q: options %q", tc.q, pl.Options)

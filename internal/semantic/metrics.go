@@ -460,10 +460,19 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 			from.WriteString("\nLEFT JOIN " + cte[p.mt.Name] + " ON " + strings.Join(on, " AND "))
 		}
 	}
+	// Joined on the groups, a group with none of a count's or a sum's
+	// rows has no row of its part: its count is 0, not NULL ("refund rate
+	// by channel": a channel with no refund has a rate of 0%, which a NULL
+	// would leave out of a ranking or show as no value).
+	joined := len(parts) > 1 && len(dims) > 0
 	var metricX func(mt *Metric, depth int) string
 	metricX = func(mt *Metric, depth int) string {
 		if mt.Derived == "" {
-			return cte[mt.Name] + "." + c.d.ident(mt.Name)
+			x := cte[mt.Name] + "." + c.d.ident(mt.Name)
+			if joined && countOrSumRE().MatchString(mt.Expr) {
+				x = "COALESCE(" + x + ", 0)"
+			}
+			return x
 		}
 		return renderDerived(mt.Derived, func(n string) string {
 			ref := c.m.Metric(n)

@@ -109,3 +109,9 @@ func literal(s string) (any, bool) {
 	}
 	return nil, false
 }
+
+// countOrSumRE matches the expression of a count or a sum, which is 0
+// over no rows in a business sense.
+var countOrSumRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
+})

@@ -17,7 +17,7 @@ m_completed_orders AS (
   ) AS orders
   GROUP BY category
 )
-SELECT COALESCE(m_revenue.category, m_completed_orders.category) AS category, m_revenue.revenue / NULLIF(m_completed_orders.completed_orders, 0) AS average_order_value
+SELECT COALESCE(m_revenue.category, m_completed_orders.category) AS category, COALESCE(m_revenue.revenue, 0) / NULLIF(COALESCE(m_completed_orders.completed_orders, 0), 0) AS average_order_value
 FROM m_revenue
 FULL JOIN m_completed_orders ON m_completed_orders.category IS NOT DISTINCT FROM m_revenue.category
 ORDER BY category

@@ -22,7 +22,7 @@ dim_keys AS (
   UNION
   SELECT category FROM m_completed_orders
 )
-SELECT dim_keys.category AS category, m_revenue.revenue / NULLIF(m_completed_orders.completed_orders, 0) AS average_order_value
+SELECT dim_keys.category AS category, COALESCE(m_revenue.revenue, 0) / NULLIF(COALESCE(m_completed_orders.completed_orders, 0), 0) AS average_order_value
 FROM dim_keys
 LEFT JOIN m_revenue ON m_revenue.category <=> dim_keys.category
 LEFT JOIN m_completed_orders ON m_completed_orders.category <=> dim_keys.category

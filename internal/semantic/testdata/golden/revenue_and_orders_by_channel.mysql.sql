@@ -15,7 +15,7 @@ dim_keys AS (
   UNION
   SELECT channel FROM m_orders
 )
-SELECT dim_keys.channel AS channel, m_revenue.revenue AS revenue, m_orders.orders AS orders
+SELECT dim_keys.channel AS channel, COALESCE(m_revenue.revenue, 0) AS revenue, COALESCE(m_orders.orders, 0) AS orders
 FROM dim_keys
 LEFT JOIN m_revenue ON m_revenue.channel <=> dim_keys.channel
 LEFT JOIN m_orders ON m_orders.channel <=> dim_keys.channel

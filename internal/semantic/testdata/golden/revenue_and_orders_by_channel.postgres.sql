@@ -10,7 +10,7 @@ m_orders AS (
   FROM orders
   GROUP BY orders.channel
 )
-SELECT COALESCE(m_revenue.channel, m_orders.channel) AS channel, m_revenue.revenue AS revenue, m_orders.orders AS orders
+SELECT COALESCE(m_revenue.channel, m_orders.channel) AS channel, COALESCE(m_revenue.revenue, 0) AS revenue, COALESCE(m_orders.orders, 0) AS orders
 FROM m_revenue
 FULL JOIN m_orders ON m_orders.channel IS NOT DISTINCT FROM m_revenue.channel
 ORDER BY channel

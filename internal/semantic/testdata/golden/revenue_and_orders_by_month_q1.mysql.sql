@@ -19,7 +19,7 @@ dim_keys AS (
   UNION
   SELECT month FROM m_orders
 )
-SELECT dim_keys.month AS month, m_revenue.revenue AS revenue, m_orders.orders AS orders
+SELECT dim_keys.month AS month, COALESCE(m_revenue.revenue, 0) AS revenue, COALESCE(m_orders.orders, 0) AS orders
 FROM dim_keys
 LEFT JOIN m_revenue ON m_revenue.month <=> dim_keys.month
 LEFT JOIN m_orders ON m_orders.month <=> dim_keys.month

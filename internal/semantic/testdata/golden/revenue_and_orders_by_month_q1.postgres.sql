@@ -14,7 +14,7 @@ m_orders AS (
     AND orders.ordered_at < '2025-04-01'
   GROUP BY CAST(date_trunc('month', orders.ordered_at) AS DATE)
 )
-SELECT COALESCE(m_revenue.month, m_orders.month) AS month, m_revenue.revenue AS revenue, m_orders.orders AS orders
+SELECT COALESCE(m_revenue.month, m_orders.month) AS month, COALESCE(m_revenue.revenue, 0) AS revenue, COALESCE(m_orders.orders, 0) AS orders
 FROM m_revenue
 FULL JOIN m_orders ON m_orders.month IS NOT DISTINCT FROM m_revenue.month
 ORDER BY month

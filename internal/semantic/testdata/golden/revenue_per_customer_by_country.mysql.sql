@@ -16,7 +16,7 @@ dim_keys AS (
   UNION
   SELECT country FROM m_customers
 )
-SELECT dim_keys.country AS country, m_revenue.revenue / NULLIF(m_customers.customers, 0) AS revenue_per_customer
+SELECT dim_keys.country AS country, COALESCE(m_revenue.revenue, 0) / NULLIF(COALESCE(m_customers.customers, 0), 0) AS revenue_per_customer
 FROM dim_keys
 LEFT JOIN m_revenue ON m_revenue.country <=> dim_keys.country
 LEFT JOIN m_customers ON m_customers.country <=> dim_keys.country

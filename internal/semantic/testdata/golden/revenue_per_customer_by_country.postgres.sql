@@ -11,7 +11,7 @@ m_customers AS (
   FROM customers
   GROUP BY customers.country
 )
-SELECT COALESCE(m_revenue.country, m_customers.country) AS country, m_revenue.revenue / NULLIF(CAST(m_customers.customers AS DOUBLE PRECISION), 0) AS revenue_per_customer
+SELECT COALESCE(m_revenue.country, m_customers.country) AS country, COALESCE(m_revenue.revenue, 0) / NULLIF(CAST(COALESCE(m_customers.customers, 0) AS DOUBLE PRECISION), 0) AS revenue_per_customer
 FROM m_revenue
 FULL JOIN m_customers ON m_customers.country IS NOT DISTINCT FROM m_revenue.country
 ORDER BY country

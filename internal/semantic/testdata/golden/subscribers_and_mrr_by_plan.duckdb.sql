@@ -12,7 +12,7 @@ m_mrr AS (
   WHERE subscriptions.status = 'active'
   GROUP BY plans.name
 )
-SELECT COALESCE(m_active_subscribers.plan, m_mrr.plan) AS plan, m_active_subscribers.active_subscribers AS active_subscribers, m_mrr.mrr AS mrr
+SELECT COALESCE(m_active_subscribers.plan, m_mrr.plan) AS plan, COALESCE(m_active_subscribers.active_subscribers, 0) AS active_subscribers, COALESCE(m_mrr.mrr, 0) AS mrr
 FROM m_active_subscribers
 FULL JOIN m_mrr ON m_mrr.plan IS NOT DISTINCT FROM m_active_subscribers.plan
 ORDER BY plan

@@ -17,7 +17,7 @@ dim_keys AS (
   UNION
   SELECT plan FROM m_mrr
 )
-SELECT dim_keys.plan AS plan, m_active_subscribers.active_subscribers AS active_subscribers, m_mrr.mrr AS mrr
+SELECT dim_keys.plan AS plan, COALESCE(m_active_subscribers.active_subscribers, 0) AS active_subscribers, COALESCE(m_mrr.mrr, 0) AS mrr
 FROM dim_keys
 LEFT JOIN m_active_subscribers ON m_active_subscribers.plan <=> dim_keys.plan
 LEFT JOIN m_mrr ON m_mrr.plan <=> dim_keys.plan

@@ -15,7 +15,7 @@ dim_keys AS (
   UNION
   SELECT department FROM m_avg_satisfaction
 )
-SELECT dim_keys.department AS department, m_tickets.tickets AS tickets, m_avg_satisfaction.avg_satisfaction AS avg_satisfaction
+SELECT dim_keys.department AS department, COALESCE(m_tickets.tickets, 0) AS tickets, m_avg_satisfaction.avg_satisfaction AS avg_satisfaction
 FROM dim_keys
 LEFT JOIN m_tickets ON m_tickets.department <=> dim_keys.department
 LEFT JOIN m_avg_satisfaction ON m_avg_satisfaction.department <=> dim_keys.department

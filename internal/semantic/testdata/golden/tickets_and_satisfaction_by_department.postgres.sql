@@ -10,7 +10,7 @@ m_avg_satisfaction AS (
   LEFT JOIN employees ON employees.id = support_tickets.assignee_id
   GROUP BY employees.department
 )
-SELECT COALESCE(m_tickets.department, m_avg_satisfaction.department) AS department, m_tickets.tickets AS tickets, m_avg_satisfaction.avg_satisfaction AS avg_satisfaction
+SELECT COALESCE(m_tickets.department, m_avg_satisfaction.department) AS department, COALESCE(m_tickets.tickets, 0) AS tickets, m_avg_satisfaction.avg_satisfaction AS avg_satisfaction
 FROM m_tickets
 FULL JOIN m_avg_satisfaction ON m_avg_satisfaction.department IS NOT DISTINCT FROM m_tickets.department
 ORDER BY department
