@@ -128,3 +128,33 @@ func TestRankingLeavesOutEmptyMeasures(t *testing.T) {
 		}
 	}
 }
+
+// TestValueOfAnotherColumn: "employees with the title Sales" was read as
+// the Sales department at confidence 1 (an outside tester's case): a
+// value left to another column than the one named right before it is
+// refused, with what it is; a value held to the named column is read
+// literally (TestBindNamedColumn), and a value after a grouping is a
+// filter of its own.
+func TestValueOfAnotherColumn(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for q, want := range map[string]Kind{
+		"employees with the title Sales":               KindUnanswered,
+		"employees with the title Data Analyst":        KindMetric,
+		"employees whose title is Sales":               KindMetric,
+		"revenue by channel, business customers only":  KindMetric,
+		"revenue from orders with a discount code web": KindMetric,
+		"employees in Sales":                           KindMetric,
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != want {
+			t.Errorf("%q: %s %s, want %s", q, pl.Kind, pl.Reason, want)
+		}
+		if want == KindUnanswered && strings.Contains(q, "title") && !strings.Contains(pl.Reason, "department") {
+			t.Errorf("%q: %q does not say whose value it is", q, pl.Reason)
+		}
+	}
+}

@@ -110,6 +110,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 			return pl
 		}
 	}
+	if pl := p.valueOfAnother(items); pl != nil {
+		return pl
+	}
 	if pl := p.readLinks(items); pl != nil {
 		return pl
 	}
