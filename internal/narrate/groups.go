@@ -2,7 +2,6 @@ package narrate
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -12,8 +11,6 @@ import (
 // maxKnownGroups bounds the values a reading lists for a grouping: past
 // it, the knowledge's list is no list a reader checks by eye.
 const maxKnownGroups = 50
-
-var countOrSum = regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
 
 // knownGroups are the values the knowledge lists for the one grouping of
 // a count or a sum that lists every group (no limit, no filter on the
@@ -26,7 +23,7 @@ func knownGroups(m *semantic.Model, q *semantic.Query) []string {
 	d := q.Dimensions[0].Name
 	for _, name := range q.Metrics {
 		mt := m.Metric(name)
-		if mt == nil || mt.Derived != "" || !countOrSum.MatchString(mt.Expr) {
+		if mt == nil || !mt.Additive() {
 			return nil
 		}
 	}

@@ -37,7 +37,7 @@ func (p *Planner) rankings(pl *Plan) {
 		// end of the ranking; SQLite sorts it first, Postgres first when
 		// descending. A count has a value in every group.
 		mt := pl.Model(p.m).Metric(q.Order[0].Field)
-		if mt != nil && !countOrSumExpr(mt.Expr) && !filtered(q, mt.Name) {
+		if mt != nil && !mt.Additive() && !filtered(q, mt.Name) {
 			q.Filters = append(q.Filters, semantic.Filter{Field: mt.Name, Op: semantic.OpNotNull})
 			pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (a group with no %s is at no end of the ranking)", mt.Name, display(mt.Name)))
 		}
@@ -123,12 +123,4 @@ func fieldColumn(f string) string {
 		return c
 	}
 	return f
-}
-
-// countOrSumExpr reports whether a metric's expression is a COUNT or a
-// SUM, which has a value in every group it returns (a sum of no value at
-// all aside); a metric with no expression (a formula over others) is not.
-func countOrSumExpr(expr string) bool {
-	e := strings.ToUpper(strings.TrimSpace(expr))
-	return strings.HasPrefix(e, "COUNT(") || strings.HasPrefix(e, "SUM(")
 }

@@ -469,7 +469,7 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 	metricX = func(mt *Metric, depth int) string {
 		if mt.Derived == "" {
 			x := cte[mt.Name] + "." + c.d.ident(mt.Name)
-			if joined && countOrSumRE().MatchString(mt.Expr) {
+			if joined && mt.Additive() {
 				x = "COALESCE(" + x + ", 0)"
 			}
 			return x

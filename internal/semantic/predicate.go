@@ -110,8 +110,14 @@ func literal(s string) (any, bool) {
 	return nil, false
 }
 
-// countOrSumRE matches the expression of a count or a sum, which is 0
-// over no rows in a business sense.
+// countOrSumRE matches the expression of a count or a sum.
 var countOrSumRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*(count|sum)\s*\(`)
 })
+
+// Additive reports whether the metric is a count or a sum of its rows: a
+// group or a period with none of them counts 0, where an average, a
+// minimum or a formula over other metrics has no value.
+func (m *Metric) Additive() bool {
+	return m.Derived == "" && countOrSumRE().MatchString(m.Expr)
+}

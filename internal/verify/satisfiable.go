@@ -273,8 +273,6 @@ func parsePredicate(expr string) (key string, op semantic.Op, vals []any, ok boo
 // groups that have none.
 const CheckZeroGroups = "zero_groups"
 
-var countExpr = lazyRE(`(?i)^\s*(count|sum)\s*\(`)
-
 // ZeroGroup is a filter on a count that admits zero over a grouping by
 // another entity: Group's rows with no Counted row are missing from such a
 // result, unless none exist.
@@ -310,7 +308,7 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 	for i, f := range conds {
 		ranking := i >= len(q.Filters)
 		mt := m.Metric(f.Field)
-		if mt == nil || f.OnRelated() || !countExpr().MatchString(mt.Expr) || !admitsZero(f) {
+		if mt == nil || f.OnRelated() || !mt.Additive() || !admitsZero(f) {
 			continue
 		}
 		for _, d := range q.Dimensions {

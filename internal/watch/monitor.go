@@ -142,11 +142,7 @@ const DefaultMinVolume = 10
 // count or a sum, not an average or a ratio.
 func Additive(model *semantic.Model, metric string) bool {
 	mt := model.Metric(metric)
-	if mt == nil || mt.Derived != "" {
-		return false
-	}
-	e := strings.ToUpper(strings.TrimSpace(mt.Expr))
-	return strings.HasPrefix(e, "COUNT(") || strings.HasPrefix(e, "SUM(")
+	return mt != nil && mt.Additive()
 }
 
 // Series is one segment's points: all of them when the monitor has no
