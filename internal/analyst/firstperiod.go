@@ -46,7 +46,7 @@ func (a *Analyst) FirstPeriodCheck(ctx context.Context, m *semantic.Model, q *se
 	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
 		return verify.Check{}
 	}
-	first, ok := dayOf(res.Table.Rows[0][0])
+	first, ok := verify.DayOf(res.Table.Rows[0][0])
 	if !ok {
 		return verify.Check{}
 	}
@@ -55,7 +55,7 @@ func (a *Analyst) FirstPeriodCheck(ctx context.Context, m *semantic.Model, q *se
 			return verify.Check{} // the range starts after the data: another check's
 		}
 	}
-	start := periodStart(d.Grain, first)
+	start := d.Grain.Start(first)
 	if !first.After(start) {
 		return verify.Check{}
 	}
@@ -64,49 +64,10 @@ func (a *Analyst) FirstPeriodCheck(ctx context.Context, m *semantic.Model, q *se
 		return verify.Check{}
 	}
 	for _, r := range answer.Table.Rows {
-		if day, ok := dayOf(r[col]); ok && day.Equal(start) {
+		if day, ok := verify.DayOf(r[col]); ok && day.Equal(start) {
 			return verify.Check{Name: verify.CheckPartial, Status: verify.Warn, Detail: fmt.Sprintf("the first %s of the data, %s, starts on %s, not on its first day, so it is ranked as if it were whole (control query: %s)",
 				d.Grain.Words(), start.Format("2006-01-02"), first.Format("2006-01-02"), c.SQL)}
 		}
 	}
 	return verify.Check{}
-}
-
-// periodStart is the first day of the period of grain g that holds day.
-func periodStart(g semantic.Grain, day time.Time) time.Time {
-	y, mo, dd := day.Date()
-	switch g {
-	case semantic.GrainWeek:
-		return time.Date(y, mo, dd-(int(day.Weekday())+6)%7, 0, 0, 0, 0, time.UTC)
-	case semantic.GrainMonth:
-		return time.Date(y, mo, 1, 0, 0, 0, 0, time.UTC)
-	case semantic.GrainQuarter:
-		return time.Date(y, (mo-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
-	case semantic.GrainYear:
-		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
-	}
-	return time.Date(y, mo, dd, 0, 0, 0, 0, time.UTC)
-}
-
-// dayOf reads a cell as a day: a time, or text that starts YYYY-MM-DD or
-// is YYYY-MM or YYYY.
-func dayOf(v any) (time.Time, bool) {
-	switch x := v.(type) {
-	case time.Time:
-		y, mo, d := x.Date()
-		return time.Date(y, mo, d, 0, 0, 0, 0, time.UTC), true
-	case string:
-		for _, layout := range []string{"2006-01-02", "2006-01", "2006"} {
-			if len(x) >= len(layout) {
-				if t, err := time.Parse(layout, x[:len(layout)]); err == nil && (len(x) == len(layout) || layout == "2006-01-02") {
-					return t, true
-				}
-			}
-		}
-	case int64:
-		if x >= 1000 && x <= 9999 {
-			return time.Date(int(x), 1, 1, 0, 0, 0, 0, time.UTC), true
-		}
-	}
-	return time.Time{}, false
 }

@@ -156,6 +156,23 @@ func (g Grain) End(start time.Time) time.Time {
 	return start
 }
 
+// Start is the first day of the period of the grain that holds day
+// (weeks start on Monday, as the compiler's do).
+func (g Grain) Start(day time.Time) time.Time {
+	y, mo, d := day.Date()
+	switch g {
+	case GrainWeek:
+		return time.Date(y, mo, d-(int(day.Weekday())+6)%7, 0, 0, 0, 0, time.UTC)
+	case GrainMonth:
+		return time.Date(y, mo, 1, 0, 0, 0, 0, time.UTC)
+	case GrainQuarter:
+		return time.Date(y, (mo-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
+	case GrainYear:
+		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
+}
+
 // Words is the grain as it is read: "day of week".
 func (g Grain) Words() string { return strings.ReplaceAll(string(g), "_", " ") }
 

@@ -195,7 +195,7 @@ func unfinishedRows(in Input) (Check, bool) {
 		}
 		var last time.Time
 		for _, row := range in.Table.Rows {
-			if d, ok := dayOf(row[i]); ok && d.After(last) {
+			if d, ok := DayOf(row[i]); ok && d.After(last) {
 				last = d
 			}
 		}
@@ -208,9 +208,10 @@ func unfinishedRows(in Input) (Check, bool) {
 	return Check{}, false
 }
 
-// dayOf reads a period cell as the day it starts: a time, or text that
-// starts with YYYY-MM-DD (SQLite's strftime) or is YYYY-MM.
-func dayOf(v any) (time.Time, bool) {
+// DayOf reads a period cell as the day it starts: a time, text that
+// starts with YYYY-MM-DD (SQLite's strftime) or is YYYY-MM or YYYY, or a
+// year as a number.
+func DayOf(v any) (time.Time, bool) {
 	switch x := v.(type) {
 	case time.Time:
 		return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC), true
@@ -220,8 +221,14 @@ func dayOf(v any) (time.Time, bool) {
 				return d, true
 			}
 		}
-		if d, err := time.Parse("2006-01", x); err == nil {
-			return d, true
+		for _, layout := range []string{"2006-01", "2006"} {
+			if d, err := time.Parse(layout, x); err == nil {
+				return d, true
+			}
+		}
+	case int64:
+		if x >= 1000 && x <= 9999 {
+			return time.Date(int(x), 1, 1, 0, 0, 0, 0, time.UTC), true
 		}
 	}
 	return time.Time{}, false
