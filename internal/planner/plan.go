@@ -98,10 +98,11 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if verb := p.writeRequest(toks); verb != "" {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
 	}
-	if pl := p.yearOrTable(question, toks, notDates(question, dates.FindAll(question, asOf))); pl != nil {
+	rngs := notDates(question, dates.FindAll(question, asOf))
+	if pl := p.yearOrTable(question, toks, rngs); pl != nil {
 		return pl
 	}
-	items := p.scan(question, toks, asOf)
+	items := p.scan(question, toks, rngs, asOf)
 	if pl := p.auxVerb(question, items, asOf); pl != nil {
 		return pl
 	}

@@ -251,9 +251,10 @@ const maxKwLen = 4
 
 // scan reads the question into items: date phrases first, then the longest
 // known term or keyword at each position, numbers, stopwords and unknown
-// words.
-func (p *Planner) scan(q string, toks []token, asOf time.Time) []item {
-	rngs := notDates(q, dates.FindAll(q, asOf))
+// words. rngs are the question's date phrases (dates.FindAll, less those
+// inside a name: notDates); scan ends a period that holds the as-of day
+// with it.
+func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Time) []item {
 	// As of a day, nothing after it has happened yet: a period that holds
 	// the day ends with it ("this year" as of 2026-03-15 is 2026-01-01 to
 	// 2026-03-15, not the rest of the year's rows, which a replay as of an
