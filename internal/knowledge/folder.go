@@ -44,6 +44,17 @@ type Folder struct {
 	Files []string
 }
 
+// isFolder is nil when dir is a folder, else the error that says to learn
+// one.
+func isFolder(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return &quarry.Error{Kind: quarry.KindConfig, Err: err,
+			Msg: fmt.Sprintf("knowledge folder %s not found; run `quarry learn` to build it from your database", dir)}
+	}
+	return nil
+}
+
 // Note is one Markdown file of notes/.
 type Note struct {
 	Name string `json:"name"` // relative to notes/, e.g. "fiscal-year.md"
@@ -56,10 +67,8 @@ type Note struct {
 // A folder whose files are byte for byte the ones last loaded is read back
 // from FolderCacheFile instead of being decoded and validated again.
 func Load(dir string) (*Folder, error) {
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
-			Msg: fmt.Sprintf("knowledge folder %s not found; run `quarry learn` to build it from your database", dir)}
+	if err := isFolder(dir); err != nil {
+		return nil, err
 	}
 	if err := pendingError(dir); err != nil {
 		return nil, err

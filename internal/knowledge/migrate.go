@@ -75,10 +75,8 @@ func Migrate(ctx context.Context, dir string) (*MigrateReport, error) {
 
 // migrate is Migrate with the rename it uses (tests make it fail).
 func migrate(ctx context.Context, dir string, rename func(from, to string) error) (*MigrateReport, error) {
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return nil, &quarry.Error{Kind: quarry.KindConfig, Err: err,
-			Msg: fmt.Sprintf("knowledge folder %s not found; run `quarry learn` to build it from your database", dir)}
+	if err := isFolder(dir); err != nil {
+		return nil, err
 	}
 	if err := removeStale(dir); err != nil {
 		return nil, err
