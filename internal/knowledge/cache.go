@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
@@ -21,13 +22,17 @@ import (
 // never missed), a fingerprint of the Go types it decodes into (so a
 // binary whose Folder differs never reads another binary's file), and the
 // commit the binary was built from (so another build's checks never vouch
-// for it).
+// for it). It also holds the folder's Stamp when it was written: while the
+// stamp is unchanged, Load trusts the key without reading and hashing the
+// files again, which on a folder of ten thousand entity files is most of
+// its time.
 const FolderCacheFile = CacheDir + "/folder.gob"
 
-// cached is what FolderCacheFile holds.
-type cached struct {
-	Key    string
-	Folder *Folder
+// cacheHead is the first value of FolderCacheFile; the folder follows it,
+// so a cache that does not match is left without decoding the folder.
+type cacheHead struct {
+	Key   string // the files' hash, then cacheTail
+	Stamp string // the folder's Stamp before its files were read
 }
 
 // checksVersion names the rules a cached folder passed. A folder cached
@@ -37,14 +42,15 @@ type cached struct {
 // 3: a metric's better is higher or lower.
 const checksVersion = "3"
 
-// cacheKey is the key of a folder whose files hash to hash, or "" when
-// Folder cannot be cached (a type gob would not carry whole).
-func cacheKey(hash string) string {
+// cacheTail is what a cache key holds besides the files' hash: the
+// fingerprint of Folder's types, the checks and the build; "" when Folder
+// cannot be cached (a type gob would not carry whole, a modified build).
+func cacheTail() string {
 	fp, build := folderFingerprint(), buildOf()
 	if fp == "" || build == "" {
 		return ""
 	}
-	return hash + "/" + fp + "/" + checksVersion + "/" + build
+	return fp + "/" + checksVersion + "/" + build
 }
 
 // buildOf names the code that validated a cached folder: the commit a
@@ -74,24 +80,35 @@ var buildOf = sync.OnceValue(func() string {
 	return "dev"
 })
 
-// readCache returns the cached folder of dir when its key is key, or nil.
-func readCache(dir, key string) *Folder {
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)))
+// readCache returns the cached folder of dir when the cache's head is
+// one match accepts, or nil.
+func readCache(dir string, match func(cacheHead) bool) *Folder {
+	r, err := os.Open(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)))
 	if err != nil {
 		return nil
 	}
-	var c cached
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil || c.Key != key || c.Folder == nil || c.Folder.Model == nil {
+	defer r.Close()
+	dec := gob.NewDecoder(bufio.NewReaderSize(r, 1<<16))
+	var h cacheHead
+	if err := dec.Decode(&h); err != nil || !match(h) {
 		return nil
 	}
-	return c.Folder
+	var f Folder
+	if err := dec.Decode(&f); err != nil || f.Model == nil {
+		return nil
+	}
+	return &f
 }
 
-// writeCache stores f under key, atomically. A folder that cannot be
+// writeCache stores f under h, atomically. A folder that cannot be
 // written (read-only, full) is simply not cached.
-func writeCache(dir, key string, f *Folder) {
+func writeCache(dir string, h cacheHead, f *Folder) {
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cached{Key: key, Folder: f}); err != nil {
+	enc := gob.NewEncoder(&buf)
+	if err := enc.Encode(h); err != nil {
+		return
+	}
+	if err := enc.Encode(f); err != nil {
 		return
 	}
 	if EnsureCache(dir) != nil {

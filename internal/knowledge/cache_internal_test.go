@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestFolderFingerprint: every type under Folder is one gob carries whole;
@@ -29,17 +30,27 @@ func TestLoadReadsTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, filepath.FromSlash(FolderCacheFile))
-	b, err := os.ReadFile(path)
+	r, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c cached
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil {
+	dec := gob.NewDecoder(r)
+	var h cacheHead
+	var c Folder
+	if err := dec.Decode(&h); err != nil {
 		t.Fatal(err)
 	}
-	c.Folder.Notes = []Note{{Name: "planted.md", Text: "from the cache"}}
+	if err := dec.Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	c.Notes = []Note{{Name: "planted.md", Text: "from the cache"}}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(c); err != nil {
+	enc := gob.NewEncoder(&buf)
+	if err := enc.Encode(h); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode(&c); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -54,5 +65,43 @@ func TestLoadReadsTheCache(t *testing.T) {
 	}
 	if g.Dir != dir || g.Hash != f.Hash {
 		t.Fatalf("cached folder: dir %q hash %q, want %q %q", g.Dir, g.Hash, dir, f.Hash)
+	}
+}
+
+// TestLoadTrustsTheStamp: a settled folder whose stamp is the cache's is
+// read back without its files being read: a cache planted under the right
+// stamp and a key no file hashes to is what Load returns.
+func TestLoadTrustsTheStamp(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, ModelFile)
+	if err := os.WriteFile(model, []byte("entities:\n  - name: t\n    columns:\n      - name: id\n        type: int\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(model, old, old); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp, err := Stamp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := *f
+	planted.Notes = []Note{{Name: "planted.md", Text: "from the stamp"}}
+	writeCache(dir, cacheHead{Key: "not-the-files/" + cacheTail(), Stamp: stamp}, &planted)
+	g, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Notes) != 1 || g.Notes[0].Text != "from the stamp" {
+		t.Fatalf("a settled folder was read again instead of trusted by its stamp: notes %v", g.Notes)
+	}
+	// Another build's cache is not trusted, stamp or not.
+	writeCache(dir, cacheHead{Key: "not-the-files/another-build", Stamp: stamp}, &planted)
+	if g, err := Load(dir); err != nil || len(g.Notes) != 0 {
+		t.Fatalf("another build's cache was trusted: %v %v", g.Notes, err)
 	}
 }

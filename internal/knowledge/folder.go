@@ -65,7 +65,8 @@ type Note struct {
 // *quarry.Error of kind KindConfig whose message names the file, line and
 // field ("knowledge/metrics.yaml:12: metrics[2].entity: unknown entity …").
 // A folder whose files are byte for byte the ones last loaded is read back
-// from FolderCacheFile instead of being decoded and validated again.
+// from FolderCacheFile instead of being decoded and validated again; one
+// whose Stamp is the cache's is read back without reading its files.
 func Load(dir string) (*Folder, error) {
 	if err := isFolder(dir); err != nil {
 		return nil, err
@@ -73,58 +74,85 @@ func Load(dir string) (*Folder, error) {
 	if err := pendingError(dir); err != nil {
 		return nil, err
 	}
+	// The stamp is taken before the files are read: a file written after
+	// it changes the next stamp, so the cache never outlives an edit.
+	stamp, _ := Stamp(dir)
+	tail := cacheTail()
+	if stamp != "" && tail != "" {
+		if f := readCache(dir, func(h cacheHead) bool { return h.Stamp == stamp && strings.HasSuffix(h.Key, "/"+tail) }); f != nil {
+			f.Dir = dir
+			return f, nil
+		}
+	}
 	l := &loaded{files: map[string][]byte{}}
 	if err := l.gather(os.DirFS(dir)); err != nil {
 		return nil, readError(dir, err)
 	}
 	var key string
-	if len(l.missing) == 0 {
+	if len(l.missing) == 0 && tail != "" {
 		_, hash := l.hash()
-		if key = cacheKey(hash); key != "" {
-			if f := readCache(dir, key); f != nil {
-				f.Dir = dir
-				return f, nil
-			}
+		key = hash + "/" + tail
+		if f := readCache(dir, func(h cacheHead) bool { return h.Key == key }); f != nil {
+			// The same bytes under new times (a checkout, a copy): kept
+			// under the new stamp, so the next Load reads no file.
+			writeCache(dir, cacheHead{Key: key, Stamp: stamp}, f)
+			f.Dir = dir
+			return f, nil
 		}
 	}
 	l.decode()
 	f, err := built(l, dir)
 	if err == nil && key != "" {
-		writeCache(dir, key, f)
+		writeCache(dir, cacheHead{Key: key, Stamp: stamp}, f)
 	}
 	return f, err
 }
 
-// Stamp describes the files of the folder dir by their names, sizes and
-// modification times, without reading them ("" when there is no folder).
-// An equal stamp means the files were not written since: a server takes
-// the folder's Fingerprint, which reads every file, only when the stamp
-// changed. Dot folders (.cache) are left out.
+// Stamp describes the files of the folder dir by their names, sizes,
+// modification times and (on Linux) inodes and status change times,
+// without reading them ("" when there is no folder). An equal stamp means
+// the files were not written since: a server takes the folder's
+// Fingerprint, which reads every file, only when the stamp changed, and
+// Load reads its cache without reading the files. A stamp taken while a
+// file was written just now, or of a folder holding a symbolic link (whose
+// target the stamp cannot see), never equals another. Dot folders
+// (.cache) are left out.
 func Stamp(dir string) (string, error) {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+	root := dir
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		root = r
+	} else if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
 	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+	now := time.Now()
+	unique := func() { fmt.Fprintf(h, "now %d\x00", now.UnixNano()) }
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if e.IsDir() {
-			if p != dir && strings.HasPrefix(e.Name(), ".") {
+			if p != root && strings.HasPrefix(e.Name(), ".") {
 				return filepath.SkipDir
 			}
+			fmt.Fprintf(h, "%s/\x00", p) // an empty folder in entities/ is a problem
 			return nil
 		}
 		st, err := e.Info()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, st.Size(), st.ModTime().UnixNano())
-		if time.Since(st.ModTime()) < 2*time.Second {
+		if !st.Mode().IsRegular() {
+			unique()
+			return nil
+		}
+		ino, ctime := changeOf(st)
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00%d\x00", p, st.Size(), st.ModTime().UnixNano(), ino, ctime)
+		if now.Sub(st.ModTime()) < 2*time.Second {
 			// Written just now: a file system with coarse times could
 			// write it again within the same time, so the stamp says
 			// nothing until it has settled.
-			fmt.Fprintf(h, "now %d\x00", time.Now().UnixNano())
+			unique()
 		}
 		return nil
 	})
