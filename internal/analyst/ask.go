@@ -105,6 +105,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 
 	var sql, source, zeroControl string
 	var compiled *semantic.Compiled
+	var cov []verify.Check // the coverage checks, once run: Explain reports them
 	switch pl.Kind {
 	case planner.KindClarify:
 		out.Status = "clarify"
@@ -135,7 +136,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.
-		if cov := verify.Coverage(read, asOf.Format("2006-01-02"), pl.Model(k.Model), pl.Query); failed(cov) != "" {
+		if cov = append([]verify.Check{}, verify.Coverage(read, out.AsOf, pl.Model(k.Model), pl.Query)...); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
 			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
 		}
@@ -193,7 +194,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
 		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
-		Extra: extra, Tied: tied,
+		Extra: extra, Tied: tied, Coverage: cov,
 	})
 	return nil
 }
