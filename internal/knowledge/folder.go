@@ -8,11 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -106,60 +104,6 @@ func Load(dir string) (*Folder, error) {
 		writeCache(dir, cacheHead{Key: key, Stamp: stamp}, f)
 	}
 	return f, err
-}
-
-// Stamp describes the files of the folder dir by their names, sizes,
-// modification times and (on Linux) inodes and status change times,
-// without reading them ("" when there is no folder). An equal stamp means
-// the files were not written since: a server takes the folder's
-// Fingerprint, which reads every file, only when the stamp changed, and
-// Load reads its cache without reading the files. A stamp taken while a
-// file was written just now, or of a folder holding a symbolic link (whose
-// target the stamp cannot see), never equals another. Dot folders
-// (.cache) are left out.
-func Stamp(dir string) (string, error) {
-	root := dir
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		root = r
-	} else if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	h := sha256.New()
-	now := time.Now()
-	unique := func() { fmt.Fprintf(h, "now %d\x00", now.UnixNano()) }
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if p != root && strings.HasPrefix(e.Name(), ".") {
-				return filepath.SkipDir
-			}
-			fmt.Fprintf(h, "%s/\x00", p) // an empty folder in entities/ is a problem
-			return nil
-		}
-		st, err := e.Info()
-		if err != nil {
-			return err
-		}
-		if !st.Mode().IsRegular() {
-			unique()
-			return nil
-		}
-		ino, ctime := changeOf(st)
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00%d\x00", p, st.Size(), st.ModTime().UnixNano(), ino, ctime)
-		if now.Sub(st.ModTime()) < 2*time.Second {
-			// Written just now: a file system with coarse times could
-			// write it again within the same time, so the stamp says
-			// nothing until it has settled.
-			unique()
-		}
-		return nil
-	})
-	if err != nil {
-		return "", readError(dir, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Fingerprint returns the hash Load would give the folder dir (Folder.Hash:
