@@ -67,9 +67,9 @@ type cover struct {
 	q    *semantic.Query
 	m    *semantic.Model
 	text string // the question, lower case, words separated by single spaces
-	// scratch is mayName's buffer, textb the text it searches.
-	scratch, textb []byte
-	words          []string // its words
+	// scratch and split are mayName's buffers, textb the text it searches.
+	scratch, split, textb []byte
+	words                 []string // its words
 	// names are the phrases of the knowledge (entities, metrics,
 	// dimensions, columns, their synonyms), lower case: a value inside one
 	// ("web" in "web sessions") is part of a name, not a filter.
@@ -237,7 +237,10 @@ var literalRE = lazyRE(`'((?:[^']|'')*)'`)
 func (c *cover) values() (ok, bad []string) {
 	have := c.filterValues()
 	seen := map[string]bool{}
-	check := func(v, where string) {
+	check := func(v string, where func() string) {
+		if !c.mayName(v) {
+			return // cheaply ruled out: the question does not hold v, or v+"s"
+		}
 		lv := strings.ToLower(strings.TrimSpace(v))
 		if len(lv) < 2 || seen[lv] {
 			return
@@ -260,18 +263,18 @@ func (c *cover) values() (ok, bad []string) {
 		}
 		// A value that names a grouping's column or a listed column is
 		// what the question groups or lists by, not a filter.
-		bad = append(bad, fmt.Sprintf("'%s' (a value of %s) is not filtered on", v, where))
+		bad = append(bad, fmt.Sprintf("'%s' (a value of %s) is not filtered on", v, where()))
 	}
 	for _, e := range c.m.Entities {
 		for _, col := range e.Columns {
 			for _, v := range col.Values {
-				check(v, e.Name+"."+col.Name)
+				check(v, func() string { return e.Name + "." + col.Name })
 			}
 		}
 	}
 	for _, d := range c.m.Dimensions {
 		for _, v := range d.Values {
-			check(v, d.Expr)
+			check(v, func() string { return d.Expr })
 		}
 	}
 	return ok, bad
