@@ -338,8 +338,31 @@ func HasModel(dir string) bool {
 	if _, err := os.Stat(filepath.Join(dir, ModelFile)); err == nil {
 		return true
 	}
-	names, err := entityFileNames(os.DirFS(dir))
-	return err == nil && len(names) > 0
+	// The first entity file will do: entities/ may hold ten thousand.
+	d, err := os.Open(filepath.Join(dir, EntitiesDir))
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	for {
+		batch, err := d.ReadDir(256)
+		for _, e := range batch {
+			if isEntityFile(e) {
+				return true
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// isEntityFile reports whether an entry of entities/ is an entity file
+// (entityFiles): a plain *.yaml or *.yml file, not hidden.
+func isEntityFile(e fs.DirEntry) bool {
+	ext := path.Ext(e.Name())
+	return !strings.HasPrefix(e.Name(), ".") && e.Type()&fs.ModeSymlink == 0 && !e.IsDir() &&
+		(strings.EqualFold(ext, ".yaml") || strings.EqualFold(ext, ".yml"))
 }
 
 // entityFileNames lists the entity files of a folder: entities/*.yaml

@@ -1,6 +1,7 @@
 package knowledge_test
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -147,4 +148,28 @@ func hasReason(f *knowledge.Folder, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestHasModel: a folder has a model with model.yaml, or with one entity
+// file among whatever else entities/ holds; hidden files, folders, links
+// and other extensions are not one.
+func TestHasModel(t *testing.T) {
+	dir := t.TempDir()
+	ents := filepath.Join(dir, knowledge.EntitiesDir)
+	if knowledge.HasModel(dir) {
+		t.Fatal("an empty folder has a model")
+	}
+	os.MkdirAll(filepath.Join(ents, "sub.yaml"), 0o755)
+	for i := range 600 {
+		os.WriteFile(filepath.Join(ents, fmt.Sprintf(".hidden-%03d.yaml", i)), nil, 0o644)
+	}
+	os.WriteFile(filepath.Join(ents, "notes.txt"), nil, 0o644)
+	os.Symlink(filepath.Join(dir, "elsewhere.yaml"), filepath.Join(ents, "link.yaml"))
+	if knowledge.HasModel(dir) {
+		t.Fatal("hidden files, a folder, a link and a .txt made a model")
+	}
+	os.WriteFile(filepath.Join(ents, "zz-last.YML"), []byte("name: t\n"), 0o644)
+	if !knowledge.HasModel(dir) {
+		t.Fatal("an entity file after 600 others was not found")
+	}
 }
