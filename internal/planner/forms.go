@@ -183,6 +183,29 @@ func stemKey(phrase string) string {
 	return strings.Join(ws, " ")
 }
 
+// stems remembers the stems of the words it was asked: the names of a
+// wide schema share their words (ten thousand tables, a few hundred
+// words), and each word is stemmed once.
+type stems map[string]string
+
+func (st stems) word(w string) string {
+	s, ok := st[w]
+	if !ok {
+		s = stemWord(w)
+		st[w] = s
+	}
+	return s
+}
+
+// key is stemKey through st.
+func (st stems) key(phrase string) string {
+	ws := strings.Fields(phrase)
+	for i, w := range ws {
+		ws[i] = st.word(w)
+	}
+	return strings.Join(ws, " ")
+}
+
 // formHit is a knowledge phrase found by another form of its words.
 type formHit struct {
 	phrase string // the knowledge's phrase ("superhero")
@@ -250,6 +273,7 @@ func (l *lexicon) buildForms() {
 		}
 	}
 	sort.Strings(phrases) // the shorter of two forms names the match
+	st := stems{}
 	for _, phrase := range phrases {
 		ss := l.phrases[phrase]
 		var named []sense
@@ -261,7 +285,7 @@ func (l *lexicon) buildForms() {
 		if len(named) == 0 {
 			continue
 		}
-		add(stemKey(phrase), phrase, named)
+		add(st.key(phrase), phrase, named)
 		// The verb in a measure's name ("units sold", "orders placed",
 		// "tickets opened"): another form of it names the measure.
 		for _, w := range strings.Fields(phrase) {
@@ -272,16 +296,16 @@ func (l *lexicon) buildForms() {
 				if s.kind != sMetric {
 					continue
 				}
-				h := l.verbs[stemWord(w)]
+				h := l.verbs[st.word(w)]
 				if !hasSense(h.senses, s) {
 					h.phrase = phrase
 					h.senses = append(h.senses, s)
-					l.verbs[stemWord(w)] = h
+					l.verbs[st.word(w)] = h
 				}
 			}
 		}
 		if !strings.Contains(phrase, " ") {
-			add("+"+stemWord(phrase), phrase, named) // "highschooler", "lifeexpectancy"
+			add("+"+st.word(phrase), phrase, named) // "highschooler", "lifeexpectancy"
 		}
 	}
 }
