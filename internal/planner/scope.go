@@ -44,6 +44,25 @@ type probe struct {
 	words map[string]bool // the question's words, as tokenize reads them
 	buf   []byte
 	low   []byte
+	// pairs holds the first two bytes of every sub: a name with none of
+	// them at any place holds no sub, which rules out most of a wide
+	// schema's names without searching for each sub.
+	pairs [1 << 16 / 64]uint64
+}
+
+// pairOf is the index in pairs of the two bytes a, b.
+func pairOf(a, b byte) uint16 { return uint16(a)<<8 | uint16(b) }
+
+// mayHoldSub reports whether b has, somewhere, the first two bytes of a
+// sub.
+func (pr *probe) mayHoldSub(b []byte) bool {
+	for i := 0; i+1 < len(b); i++ {
+		k := pairOf(b[i], b[i+1])
+		if pr.pairs[k/64]&(1<<(k%64)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // probeOf is the probe of a question's words.
@@ -54,6 +73,8 @@ func (p *Planner) probeOf(question string) *probe {
 		if len(s) >= 2 && !seen[s] {
 			seen[s] = true
 			pr.subs = append(pr.subs, []byte(s))
+			k := pairOf(s[0], s[1])
+			pr.pairs[k/64] |= 1 << (k % 64)
 		}
 	}
 	for _, t := range tokenize(question) {
@@ -126,9 +147,11 @@ func (pr *probe) admits(name string) bool {
 		return true
 	}
 	pr.buf = squash(pr.buf[:0], name)
-	for _, s := range pr.subs {
-		if bytes.Contains(pr.buf, s) {
-			return true
+	if pr.mayHoldSub(pr.buf) {
+		for _, s := range pr.subs {
+			if bytes.Contains(pr.buf, s) {
+				return true
+			}
 		}
 	}
 	if len(pr.whole) == 0 {
