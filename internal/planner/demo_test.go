@@ -191,6 +191,11 @@ var demoQuestions = []struct {
 	{"best selling product in each category", KindUnanswered},
 	{"top 2 channels by orders per month", KindUnanswered},
 	{"the maximum unit price of each category", KindMetric},
+	// A count that admits zero, kept to a period, counts only the rows
+	// that existed by its end (their start date).
+	{"How many customers have fewer than 2 orders in 2025", KindMetric},
+	{"customers with at most 1 order last year", KindRows},
+	{"how many employees have fewer than 3 tickets in 2025", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {
