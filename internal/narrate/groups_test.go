@@ -150,3 +150,32 @@ func TestLeadNamesTies(t *testing.T) {
 		}
 	}
 }
+
+// TestComposePeriodRanking: the period a ranking of periods answers with
+// ("which year had the lowest revenue") is stated with its figure, as a
+// group's is, whatever the grain.
+func TestComposePeriodRanking(t *testing.T) {
+	for _, tt := range []struct {
+		name, title, grain string
+		period             any
+		value              any
+		format             string
+		want               []string
+	}{
+		{"year", "Revenue by year, bottom 1", "year", "2024-01-01", 1234567.5, FormatCurrency, []string{"2024", "$1,234,567.50"}},
+		{"month", "Orders by month, top 1", "month", "2025-12-01", int64(3194), FormatInteger, []string{"2025-12", "3,194"}},
+		{"quarter", "Customers by quarter, bottom 1", "quarter", "2023-07-01", int64(12), FormatInteger, []string{"12"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := AnswerInput{Title: tt.title, Currency: "$",
+				Table:   &quarry.Table{Columns: []quarry.Column{col(tt.grain, quarry.TypeText), col("measure", quarry.TypeFloat)}, Rows: [][]any{{tt.period, tt.value}}},
+				Columns: []ColumnInfo{{Name: tt.grain, Role: RoleDimension, Grain: tt.grain}, {Name: "measure", Role: RoleMetric, Format: tt.format}}}
+			a := Compose(in)
+			for _, w := range tt.want {
+				if !strings.Contains(a.Headline, w) {
+					t.Errorf("headline %q lacks %q", a.Headline, w)
+				}
+			}
+		})
+	}
+}

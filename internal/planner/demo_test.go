@@ -196,6 +196,12 @@ var demoQuestions = []struct {
 	{"How many customers have fewer than 2 orders in 2025", KindMetric},
 	{"customers with at most 1 order last year", KindRows},
 	{"how many employees have fewer than 3 tickets in 2025", KindMetric},
+	// The period a ranking of periods answers with is shown with its
+	// figure.
+	{"Which year had the highest revenue", KindMetric},
+	{"what month had the most orders", KindMetric},
+	{"which quarter had the fewest new customers", KindMetric},
+	{"which year had the lowest revenue", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {
