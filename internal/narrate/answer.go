@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -661,6 +662,25 @@ func (w writer) list(dims []column) string {
 			break
 		}
 	}
+	// A list of rows is named by the column that names them (the
+	// entity's label, or its key), not by the first text column: a
+	// ticket is "id 7839", not its priority.
+	name := func(r []any) string { return w.fmtCell(c, r) }
+	for _, x := range w.cols {
+		if x.Names && top == "" {
+			c = x
+			if x.numeric {
+				// A key is no quantity: "id 7839", as written.
+				name = func(r []any) string {
+					if v := x.cell(r); v != nil {
+						return x.Name + " " + fmt.Sprint(v)
+					}
+					return w.fmtCell(x, r)
+				}
+			}
+			break
+		}
+	}
 	if top == "" {
 		if s, ok := w.tiedList(c); ok {
 			return s
@@ -669,7 +689,7 @@ func (w writer) list(dims []column) string {
 	var vals []string
 	seen := map[string]bool{}
 	for _, r := range t.Rows {
-		v := w.fmtCell(c, r)
+		v := name(r)
 		if !seen[v] {
 			seen[v] = true
 			vals = append(vals, v)

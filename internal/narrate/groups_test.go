@@ -179,3 +179,47 @@ func TestComposePeriodRanking(t *testing.T) {
 		})
 	}
 }
+
+// TestComposeListNames: a list of rows names each row by the column the
+// compiler marks as naming it — the entity's label, or its key where it
+// has none — not by whatever text column comes first ("1 row: low" for a
+// ticket, its priority).
+func TestComposeListNames(t *testing.T) {
+	ticket := &quarry.Table{
+		Columns: []quarry.Column{col("id", quarry.TypeInt), col("opened_at", quarry.TypeTimestamp), col("closed_at", quarry.TypeTimestamp), col("priority", quarry.TypeText), col("category", quarry.TypeText)},
+		Rows:    [][]any{{int64(7839), "2026-06-14 09:44:00", "2026-06-22 02:07:00", "low", "Shipping"}},
+	}
+	ticketCols := []ColumnInfo{{Name: "id", Role: RoleColumn, Names: true}, {Name: "opened_at", Role: RoleColumn}, {Name: "closed_at", Role: RoleColumn}, {Name: "priority", Role: RoleColumn}, {Name: "category", Role: RoleColumn}}
+	twoTickets := &quarry.Table{Columns: []quarry.Column{col("id", quarry.TypeInt), col("priority", quarry.TypeText)}, Rows: [][]any{{int64(12), "low"}, {int64(7839), "low"}}}
+	people := &quarry.Table{
+		Columns: []quarry.Column{col("country", quarry.TypeText), col("name", quarry.TypeText)},
+		Rows:    [][]any{{"Germany", "Ada Lovelace"}, {"Germany", "Alan Turing"}},
+	}
+	for _, tt := range []struct {
+		name     string
+		in       AnswerInput
+		want     []string
+		dontWant []string
+	}{
+		{"key", AnswerInput{Table: ticket, Columns: ticketCols}, []string{"id 7839"}, []string{"low", "7,839"}},
+		{"keys", AnswerInput{Table: twoTickets, Columns: []ColumnInfo{{Name: "id", Role: RoleColumn, Names: true}, {Name: "priority", Role: RoleColumn}}}, []string{"id 12", "id 7839"}, []string{"all with priority"}},
+		{"label", AnswerInput{Table: people, Columns: []ColumnInfo{{Name: "country", Role: RoleColumn}, {Name: "name", Role: RoleColumn, Names: true}}}, []string{"Ada Lovelace", "Alan Turing"}, []string{"all with country"}},
+		// Adversarial: nothing marked names the rows: as before, the
+		// first text column.
+		{"unmarked", AnswerInput{Table: people, Columns: []ColumnInfo{{Name: "country", Role: RoleColumn}, {Name: "name", Role: RoleColumn}}}, []string{"country Germany"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Compose(tt.in)
+			for _, w := range tt.want {
+				if !strings.Contains(a.Headline, w) {
+					t.Errorf("headline %q lacks %q", a.Headline, w)
+				}
+			}
+			for _, w := range tt.dontWant {
+				if strings.Contains(a.Headline, w) {
+					t.Errorf("headline %q has %q", a.Headline, w)
+				}
+			}
+		})
+	}
+}
