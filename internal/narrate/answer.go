@@ -635,8 +635,15 @@ func (w writer) list(dims []column) string {
 			top = w.highest(dims, m)
 		}
 	}
+	// A list of rows with a column that names them is named by it below,
+	// not summed up by the span of its first date (the tickets' opening
+	// dates, for "the last 2 tickets closed yesterday").
+	named := false
+	for _, x := range w.cols {
+		named = named || x.Names && top == ""
+	}
 	for _, d := range dims {
-		if d.time {
+		if d.time && !named {
 			lo, hi := "", ""
 			for _, r := range t.Rows {
 				if d.cell(r) == nil {

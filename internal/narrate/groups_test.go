@@ -202,6 +202,8 @@ func TestComposeListNames(t *testing.T) {
 		dontWant []string
 	}{
 		{"key", AnswerInput{Table: ticket, Columns: ticketCols}, []string{"id 7839"}, []string{"low", "7,839"}},
+		{"keys_with_dates", AnswerInput{Table: &quarry.Table{Columns: ticket.Columns, Rows: [][]any{{int64(7938), "2026-06-24 15:16:00", "2026-06-29 21:54:00", "normal", "Account"}, ticket.Rows[0]}}, Columns: ticketCols},
+			[]string{"id 7938", "id 7839"}, []string{"from 2026-06-14", "from 2026-06-24"}},
 		{"keys", AnswerInput{Table: twoTickets, Columns: []ColumnInfo{{Name: "id", Role: RoleColumn, Names: true}, {Name: "priority", Role: RoleColumn}}}, []string{"id 12", "id 7839"}, []string{"all with priority"}},
 		{"label", AnswerInput{Table: people, Columns: []ColumnInfo{{Name: "country", Role: RoleColumn}, {Name: "name", Role: RoleColumn, Names: true}}}, []string{"Ada Lovelace", "Alan Turing"}, []string{"all with country"}},
 		// Adversarial: nothing marked names the rows: as before, the
