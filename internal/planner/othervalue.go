@@ -36,9 +36,29 @@ func (p *Planner) valueOfAnother(items []item) *Plan {
 				continue
 			}
 		}
+		// "high priority Shipping tickets": the column names the kind of
+		// the value before it, a value of its own; what follows is not
+		// said of it.
+		if i > 0 && items[i-1].kind == itTerm && valueOfColumn(items[i-1].senses, col) {
+			continue
+		}
 		// Right after it: "which continent is Anguilla in" asks for the
-		// continent of Anguilla.
-		v := items[i+1]
+		// continent of Anguilla. Or after a negation ("priority is not
+		// Shipping", "priority not Shipping"): the value is still said of
+		// the column, and read as its own column's it would answer
+		// another question.
+		j, negated := i+1, false
+		for j < len(items) && (items[j].kind == itStop && bindingWord(items[j].text) || items[j].kind == itKw && items[j].kw == "not") {
+			negated = negated || items[j].kind == itKw
+			j++
+		}
+		if !negated {
+			j = i + 1
+		}
+		if j >= len(items) {
+			continue
+		}
+		v := items[j]
 		if v.kind != itTerm || col.numeric || col.temporal {
 			continue
 		}
@@ -74,6 +94,16 @@ func (p *Planner) valueOfAnother(items []item) *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: notAValueOf(value, col.column, []string{other}, known)}
 	}
 	return nil
+}
+
+// valueOfColumn reports whether one of senses is a value of col's column.
+func valueOfColumn(senses []sense, col sense) bool {
+	for _, s := range senses {
+		if s.kind == sValue && strings.EqualFold(s.entity+"."+s.column, col.entity+"."+col.column) {
+			return true
+		}
+	}
+	return false
 }
 
 // notAValueOf says that value is not one of column's known values but one

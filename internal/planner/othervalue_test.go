@@ -72,7 +72,15 @@ func TestHeldValueOfAnotherColumnDemo(t *testing.T) {
 		{"orders with discount code web", "orders.channel"},
 		{"employees whose title is Sales", "employees.department"},
 		{"revenue from orders whose channel is Germany", "customers.country"},
+		// Negated, the value left to its own column listed the tickets'
+		// priorities where the category is not Shipping, at 1.00.
+		{"tickets whose priority is not Shipping", "support_tickets.category"},
+		{"tickets with priority not Billing last month", "support_tickets.category"},
 		{"Tickets with priority high last week", ""},
+		// "high priority" names a priority; the category follows it.
+		{"high priority Shipping tickets last week", ""},
+		{"how many urgent priority Billing tickets", ""},
+		{"tickets whose priority is not high", ""},
 		{"tickets whose category is Shipping", ""},
 		{"revenue from orders with a discount code web", ""},
 		{"orders with the WELCOME10 code", ""},
