@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -634,8 +635,15 @@ func (w writer) list(dims []column) string {
 			top = w.highest(dims, m)
 		}
 	}
+	// A list of rows with a column that names them is named by it below,
+	// not summed up by the span of its first date (the tickets' opening
+	// dates, for "the last 2 tickets closed yesterday").
+	named := false
+	for _, x := range w.cols {
+		named = named || x.Names && top == ""
+	}
 	for _, d := range dims {
-		if d.time {
+		if d.time && !named {
 			lo, hi := "", ""
 			for _, r := range t.Rows {
 				if d.cell(r) == nil {
@@ -661,6 +669,25 @@ func (w writer) list(dims []column) string {
 			break
 		}
 	}
+	// A list of rows is named by the column that names them (the
+	// entity's label, or its key), not by the first text column: a
+	// ticket is "id 7839", not its priority.
+	name := func(r []any) string { return w.fmtCell(c, r) }
+	for _, x := range w.cols {
+		if x.Names && top == "" {
+			c = x
+			if x.numeric {
+				// A key is no quantity: "id 7839", as written.
+				name = func(r []any) string {
+					if v := x.cell(r); v != nil {
+						return x.Name + " " + fmt.Sprint(v)
+					}
+					return w.fmtCell(x, r)
+				}
+			}
+			break
+		}
+	}
 	if top == "" {
 		if s, ok := w.tiedList(c); ok {
 			return s
@@ -669,7 +696,7 @@ func (w writer) list(dims []column) string {
 	var vals []string
 	seen := map[string]bool{}
 	for _, r := range t.Rows {
-		v := w.fmtCell(c, r)
+		v := name(r)
 		if !seen[v] {
 			seen[v] = true
 			vals = append(vals, v)

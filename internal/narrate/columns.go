@@ -25,13 +25,16 @@ type ColumnInfo struct {
 	Role   string `json:"role,omitempty"`
 	Format string `json:"format,omitempty"`
 	Grain  string `json:"grain,omitempty"`
+	// Names marks the column that names each row of a list (an entity's
+	// label, or its key): the answer names the rows by it.
+	Names bool `json:"names,omitempty"`
 }
 
 // ColumnsFrom converts the compiler's column descriptions.
 func ColumnsFrom(out []semantic.OutColumn) []ColumnInfo {
 	cols := make([]ColumnInfo, len(out))
 	for i, o := range out {
-		cols[i] = ColumnInfo{Name: o.Name, Role: o.Role, Format: o.Format, Grain: string(o.Grain)}
+		cols[i] = ColumnInfo{Name: o.Name, Role: o.Role, Format: o.Format, Grain: string(o.Grain), Names: o.Names}
 	}
 	return cols
 }

@@ -150,3 +150,78 @@ func TestLeadNamesTies(t *testing.T) {
 		}
 	}
 }
+
+// TestComposePeriodRanking: the period a ranking of periods answers with
+// ("which year had the lowest revenue") is stated with its figure, as a
+// group's is, whatever the grain.
+func TestComposePeriodRanking(t *testing.T) {
+	for _, tt := range []struct {
+		name, title, grain string
+		period             any
+		value              any
+		format             string
+		want               []string
+	}{
+		{"year", "Revenue by year, bottom 1", "year", "2024-01-01", 1234567.5, FormatCurrency, []string{"2024", "$1,234,567.50"}},
+		{"month", "Orders by month, top 1", "month", "2025-12-01", int64(3194), FormatInteger, []string{"2025-12", "3,194"}},
+		{"quarter", "Customers by quarter, bottom 1", "quarter", "2023-07-01", int64(12), FormatInteger, []string{"12"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := AnswerInput{Title: tt.title, Currency: "$",
+				Table:   &quarry.Table{Columns: []quarry.Column{col(tt.grain, quarry.TypeText), col("measure", quarry.TypeFloat)}, Rows: [][]any{{tt.period, tt.value}}},
+				Columns: []ColumnInfo{{Name: tt.grain, Role: RoleDimension, Grain: tt.grain}, {Name: "measure", Role: RoleMetric, Format: tt.format}}}
+			a := Compose(in)
+			for _, w := range tt.want {
+				if !strings.Contains(a.Headline, w) {
+					t.Errorf("headline %q lacks %q", a.Headline, w)
+				}
+			}
+		})
+	}
+}
+
+// TestComposeListNames: a list of rows names each row by the column the
+// compiler marks as naming it — the entity's label, or its key where it
+// has none — not by whatever text column comes first ("1 row: low" for a
+// ticket, its priority).
+func TestComposeListNames(t *testing.T) {
+	ticket := &quarry.Table{
+		Columns: []quarry.Column{col("id", quarry.TypeInt), col("opened_at", quarry.TypeTimestamp), col("closed_at", quarry.TypeTimestamp), col("priority", quarry.TypeText), col("category", quarry.TypeText)},
+		Rows:    [][]any{{int64(7839), "2026-06-14 09:44:00", "2026-06-22 02:07:00", "low", "Shipping"}},
+	}
+	ticketCols := []ColumnInfo{{Name: "id", Role: RoleColumn, Names: true}, {Name: "opened_at", Role: RoleColumn}, {Name: "closed_at", Role: RoleColumn}, {Name: "priority", Role: RoleColumn}, {Name: "category", Role: RoleColumn}}
+	twoTickets := &quarry.Table{Columns: []quarry.Column{col("id", quarry.TypeInt), col("priority", quarry.TypeText)}, Rows: [][]any{{int64(12), "low"}, {int64(7839), "low"}}}
+	people := &quarry.Table{
+		Columns: []quarry.Column{col("country", quarry.TypeText), col("name", quarry.TypeText)},
+		Rows:    [][]any{{"Germany", "Ada Lovelace"}, {"Germany", "Alan Turing"}},
+	}
+	for _, tt := range []struct {
+		name     string
+		in       AnswerInput
+		want     []string
+		dontWant []string
+	}{
+		{"key", AnswerInput{Table: ticket, Columns: ticketCols}, []string{"id 7839"}, []string{"low", "7,839"}},
+		{"keys_with_dates", AnswerInput{Table: &quarry.Table{Columns: ticket.Columns, Rows: [][]any{{int64(7938), "2026-06-24 15:16:00", "2026-06-29 21:54:00", "normal", "Account"}, ticket.Rows[0]}}, Columns: ticketCols},
+			[]string{"id 7938", "id 7839"}, []string{"from 2026-06-14", "from 2026-06-24"}},
+		{"keys", AnswerInput{Table: twoTickets, Columns: []ColumnInfo{{Name: "id", Role: RoleColumn, Names: true}, {Name: "priority", Role: RoleColumn}}}, []string{"id 12", "id 7839"}, []string{"all with priority"}},
+		{"label", AnswerInput{Table: people, Columns: []ColumnInfo{{Name: "country", Role: RoleColumn}, {Name: "name", Role: RoleColumn, Names: true}}}, []string{"Ada Lovelace", "Alan Turing"}, []string{"all with country"}},
+		// Adversarial: nothing marked names the rows: as before, the
+		// first text column.
+		{"unmarked", AnswerInput{Table: people, Columns: []ColumnInfo{{Name: "country", Role: RoleColumn}, {Name: "name", Role: RoleColumn}}}, []string{"country Germany"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Compose(tt.in)
+			for _, w := range tt.want {
+				if !strings.Contains(a.Headline, w) {
+					t.Errorf("headline %q lacks %q", a.Headline, w)
+				}
+			}
+			for _, w := range tt.dontWant {
+				if strings.Contains(a.Headline, w) {
+					t.Errorf("headline %q has %q", a.Headline, w)
+				}
+			}
+		})
+	}
+}

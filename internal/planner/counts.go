@@ -73,11 +73,14 @@ func (b *builder) perRowCounts() *Plan {
 		where = append(append([]semantic.Filter(nil), where...), w...)
 	}
 	count := func() {
+		var end string
 		if period {
+			end = b.st.dates[0].To
 			b.usePeriod()
 		}
 		*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true, Where: where}
 		b.und("rows of %s counted for each %s, none counting as 0", counted, b.subject)
+		b.startedBy(*cond, end)
 	}
 	switch {
 	case len(b.groups) > 0 && other == "":
@@ -120,6 +123,26 @@ func (b *builder) perRowCounts() *Plan {
 		count()
 	}
 	return nil
+}
+
+// startedBy keeps to the rows of the subject that existed before end,
+// the end of the period a count filter that admits zero is restricted to
+// ("customers with fewer than 2 orders in 2025"): a customer who signed
+// up in 2026 had no orders in 2025 because it was not a customer yet, and
+// is not one of the customers the question asks about. The subject's
+// start is its column with time role "start" (semantic.StartColumn);
+// without one the plan stays as it is, and the start_date check says
+// that such rows are counted.
+func (b *builder) startedBy(cond semantic.Filter, end string) {
+	if end == "" || !semantic.CountAdmitsZero(cond) {
+		return
+	}
+	start := b.p.m.StartColumn(b.subject)
+	if start == "" {
+		return
+	}
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: start, Op: semantic.OpLt, Values: []any{end}})
+	b.und("only %s whose %s is before %s", b.subject, start, end)
 }
 
 // countedEntity is the table whose rows metric m plainly counts, or "".

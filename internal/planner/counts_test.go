@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -71,4 +72,55 @@ func inPeriod(f semantic.Filter, from, to string) semantic.Filter {
 		{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{to}},
 	}
 	return f
+}
+
+// TestPerRowCountsStart: a count filter that admits zero and is kept to a
+// period counts only the rows of the subject that existed before the
+// period's end — by the subject's start date (time role "start") — so
+// that customers who signed up after 2025 are not counted as customers
+// with fewer than 2 orders in 2025. A condition that 0 does not meet
+// needs no such filter, and a period without an end none either.
+func TestPerRowCountsStart(t *testing.T) {
+	m := testModel()
+	m.Entity("customers").Column("signup_date").TimeRole = semantic.TimeRoleStart
+	p := New(m, nil)
+	started := func(before string) semantic.Filter {
+		return semantic.Filter{Field: "customers.signup_date", Op: semantic.OpLt, Values: []any{before}}
+	}
+	count := func(op semantic.Op, n float64) semantic.Filter {
+		return semantic.Filter{Field: "orders", Op: op, Values: []any{fmtNum(n)}, Count: true}
+	}
+	for _, tc := range []struct {
+		q       string
+		kind    Kind
+		filters []semantic.Filter
+	}{
+		{"How many customers have fewer than 2 orders in 2025", KindMetric, []semantic.Filter{inPeriod(count(semantic.OpLt, 2), "2025-01-01", "2026-01-01"), started("2026-01-01")}},
+		{"customers with fewer than 2 orders last month", KindRows, []semantic.Filter{inPeriod(count(semantic.OpLt, 2), "2026-05-01", "2026-06-01"), started("2026-06-01")}},
+		// Paraphrases: a synonym of the subject, "at most", "no more than".
+		{"how many clients have at most 1 order in 2025", KindMetric, []semantic.Filter{inPeriod(count(semantic.OpLe, 1), "2025-01-01", "2026-01-01"), started("2026-01-01")}},
+		{"which buyers have fewer than 3 orders in March 2026", KindRows, []semantic.Filter{inPeriod(count(semantic.OpLt, 3), "2026-03-01", "2026-04-01"), started("2026-04-01")}},
+		// 0 does not meet the condition: a customer who did not exist has
+		// none and is not counted anyway.
+		{"customers with more than 5 orders in 2025", KindRows, []semantic.Filter{inPeriod(count(semantic.OpGt, 5), "2025-01-01", "2026-01-01")}},
+		// No period: every customer there is.
+		{"customers with fewer than 2 orders", KindRows, []semantic.Filter{count(semantic.OpLt, 2)}},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if pl.Kind != tc.kind {
+				t.Fatalf("%s (%s), want %s", pl.Kind, pl.Reason, tc.kind)
+			}
+			if diff := cmp.Diff(tc.filters, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			if want := len(tc.filters) == 2 && !tc.filters[1].Count; want != strings.Contains(c.SQL, "signup_date <") {
+				t.Errorf("SQL %s: want a signup filter %v", c.SQL, want)
+			}
+		})
+	}
 }

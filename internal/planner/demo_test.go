@@ -191,6 +191,21 @@ var demoQuestions = []struct {
 	{"best selling product in each category", KindUnanswered},
 	{"top 2 channels by orders per month", KindUnanswered},
 	{"the maximum unit price of each category", KindMetric},
+	// A count that admits zero, kept to a period, counts only the rows
+	// that existed by its end (their start date).
+	{"How many customers have fewer than 2 orders in 2025", KindMetric},
+	{"customers with at most 1 order last year", KindRows},
+	{"how many employees have fewer than 3 tickets in 2025", KindMetric},
+	// The period a ranking of periods answers with is shown with its
+	// figure.
+	{"Which year had the highest revenue", KindMetric},
+	{"what month had the most orders", KindMetric},
+	{"which quarter had the fewest new customers", KindMetric},
+	{"which year had the lowest revenue", KindMetric},
+	// A literal held to a column that lists its values without it, but
+	// known in another column, is refused with where it is.
+	{"Tickets with priority Shipping last week", KindUnanswered},
+	{"orders whose channel is Germany", KindUnanswered},
 }
 
 func TestDemoPlans(t *testing.T) {

@@ -475,7 +475,9 @@ func (b *builder) hide() {
 		// alone leaves the reader to trust a figure they cannot see. A
 		// question that says what to return ("the name of the country
 		// with the most car makers", "list the country name") gets that.
-		showRanked := ranked && b.asksWhich() && !b.st.wantLabel
+		// A period ranked ("what month had the most orders") is always
+		// shown with its figure: the period alone is no answer to check.
+		showRanked := ranked && (b.asksWhich() || b.st.oneGrain) && !b.st.wantLabel
 		if !b.shown[m] && !showRanked && (!b.isColAgg(m) || ranked) && !b.st.count {
 			hidden = append(hidden, m)
 		}

@@ -193,6 +193,9 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}
+	if r := p.heldElsewhere(pl); r != nil {
+		pl = r
+	}
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}

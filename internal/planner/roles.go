@@ -432,7 +432,10 @@ func (b *builder) roles() *Plan {
 		}
 	}
 	if st.oneGrain && groupTerm == nil && st.limit == 0 && st.order != "" {
+		// "which year had the lowest revenue": the one period that ranks
+		// first, shown with its figure as a group's is.
 		st.limit = 1
+		b.argmax = st.sup
 	}
 	if groupTerm != nil && st.limit == 0 && st.order != "" && (singular(groupTerm.it.text) == groupTerm.it.text && groupTerm.rowsQ || st.sup && !groupTerm.byMode) {
 		// "the country with the most car makers", "which year has the

@@ -120,6 +120,24 @@ func filterTitle(f semantic.Filter) string {
 	default:
 		op = string(f.Op) + " "
 	}
+	if dated := len(f.Values) > 0; dated {
+		// A bound on a date reads as one: "signup date before 2026-01-01".
+		for _, v := range f.Values {
+			dated = dated && isDateValue(v)
+		}
+		if dated {
+			switch f.Op {
+			case semantic.OpGt:
+				op = "after "
+			case semantic.OpGe:
+				op = "on or after "
+			case semantic.OpLt:
+				op = "before "
+			case semantic.OpLe:
+				op = "on or before "
+			}
+		}
+	}
 	switch {
 	case yes && (f.Op == semantic.OpEq || f.Op == semantic.OpNe || f.Op == semantic.OpIn || f.Op == semantic.OpNotIn):
 		return display(col)

@@ -41,6 +41,10 @@ type OutColumn struct {
 	Role   string `json:"role"`
 	Format string `json:"format,omitempty"` // the metric's format, "date" for time grains, "percent" for shares
 	Grain  Grain  `json:"grain,omitempty"`
+	// Names marks the column that names each row of a list of one
+	// entity's rows: the entity's label, or its key where it has no label
+	// listed. An answer names the rows by it.
+	Names bool `json:"names,omitempty"`
 }
 
 // compiler holds the state of one Compile call.

@@ -204,3 +204,21 @@ func (m *Model) MetricTime(mt *Metric) string {
 	}
 	return ""
 }
+
+// StartColumn is the column that says when a row of entity came to be —
+// the one the knowledge marks with time role "start" (a customer's
+// signup date, an employee's hire date) — as "entity.column", or "" when
+// the entity has none or is unknown. A row whose start is after a period
+// did not exist in it.
+func (m *Model) StartColumn(entity string) string {
+	e := m.Entity(entity)
+	if e == nil {
+		return ""
+	}
+	for _, c := range e.Columns {
+		if c.TimeRole == TimeRoleStart && !m.IsRestricted(e.Name, c.Name) {
+			return e.Name + "." + c.Name
+		}
+	}
+	return ""
+}

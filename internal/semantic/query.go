@@ -1,6 +1,10 @@
 package semantic
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
 
 // Query is a metric query: the planner's (or a model's) structured request,
 // which Compile turns into SQL for one dialect.
@@ -158,4 +162,47 @@ type Period struct {
 	Label string `json:"label"`
 	From  string `json:"from"`
 	To    string `json:"to"`
+}
+
+// CountAdmitsZero reports whether a count (or a sum) of 0 satisfies
+// condition f: "fewer than 2", "at most 1", "= 0".
+func CountAdmitsZero(f Filter) bool {
+	for _, v := range f.Values {
+		n, ok := numberOf(v)
+		if !ok {
+			if s, isText := v.(string); isText {
+				var err error
+				if n, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+					continue
+				}
+			} else {
+				continue
+			}
+		}
+		switch f.Op {
+		case OpLt:
+			return n > 0
+		case OpLe:
+			return n >= 0
+		case OpEq, OpIn:
+			if n == 0 {
+				return true
+			}
+		case OpNe:
+			return n != 0
+		}
+	}
+	return false
+}
+
+func numberOf(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
 }

@@ -95,6 +95,7 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	}
 	var sel []string
 	var cols []OutColumn
+	label, key := -1, -1
 	seen := map[string]bool{}
 	for _, n := range names {
 		x, refs, name, err := c.rowsField(e, n)
@@ -112,6 +113,21 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 			sel = append(sel, x+" AS "+c.d.ident(name))
 		}
 		cols = append(cols, OutColumn{Name: name, Role: RoleColumn})
+		if len(refs) == 1 && refs[0].Entity == e.Name {
+			switch {
+			case e.Label != "" && strings.EqualFold(refs[0].Column, e.Label):
+				label = len(cols) - 1
+			case strings.EqualFold(refs[0].Column, e.PrimaryKey):
+				key = len(cols) - 1
+			}
+		}
+	}
+	// The column that names each row: the label, else the key.
+	switch {
+	case label >= 0:
+		cols[label].Names = true
+	case key >= 0:
+		cols[key].Names = true
 	}
 	var conds []string
 	for _, f := range q.Filters {

@@ -404,34 +404,7 @@ func valuesText(vals []any) string {
 }
 
 // admitsZero reports whether a count of 0 satisfies f.
-func admitsZero(f semantic.Filter) bool {
-	for _, v := range f.Values {
-		n, ok := numberOf(v)
-		if !ok {
-			if s, isText := v.(string); isText {
-				var err error
-				if n, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
-					continue
-				}
-			} else {
-				continue
-			}
-		}
-		switch f.Op {
-		case semantic.OpLt:
-			return n > 0
-		case semantic.OpLe:
-			return n >= 0
-		case semantic.OpEq, semantic.OpIn:
-			if n == 0 {
-				return true
-			}
-		case semantic.OpNe:
-			return n != 0
-		}
-	}
-	return false
-}
+func admitsZero(f semantic.Filter) bool { return semantic.CountAdmitsZero(f) }
 
 // dimensionEntity returns the entity a query dimension groups by.
 func dimensionEntity(m *semantic.Model, name string) string {

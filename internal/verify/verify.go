@@ -82,6 +82,9 @@ type Input struct {
 	// PeriodDate says why the period may be on the wrong date (PeriodDate).
 	PeriodDate string
 	Period     string // human label of the filtered time range, for hints
+	// NotYetStarted says why rows that did not exist in a count's period
+	// may be counted with 0 (NotYetStarted).
+	NotYetStarted string
 	// Coverage are the checks of the query against the question it
 	// answers (Coverage).
 	Coverage []Check
@@ -147,6 +150,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	in.Contradictions = Contradictions(m, q)
 	in.ZeroGroups = ZeroGroupsMissing(m, q)
 	in.PeriodDate = PeriodDate(m, q)
+	in.NotYetStarted = NotYetStarted(m, q)
 	in.FanOuts = FanOuts(m, q)
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
@@ -236,6 +240,9 @@ func Run(in Input) Report {
 	}
 	if in.PeriodDate != "" {
 		checks = append(checks, Check{Name: CheckPeriodDate, Status: Warn, Detail: in.PeriodDate})
+	}
+	if in.NotYetStarted != "" {
+		checks = append(checks, Check{Name: CheckStartDate, Status: Warn, Detail: in.NotYetStarted})
 	}
 	switch {
 	case len(in.ZeroGroups) > 0 && in.ZeroGroupsControl != "":
