@@ -30,6 +30,8 @@ type Knowledge struct {
 	// Values is the value index of the knowledge folder; nil when it has
 	// none (the planner reads only the knowledge's own values).
 	Values ValueIndex
+	// planned is a plan made ahead of Plan (WithPlanned).
+	planned *Planned
 }
 
 // AskOutcome is everything a surface shows about an answered (or refused)

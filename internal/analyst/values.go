@@ -27,6 +27,9 @@ type valuePlanner interface {
 // or with one that cannot be read (quarry doctor says so), it plans as
 // the knowledge alone allows.
 func (k *Knowledge) Plan(ctx context.Context, question string, asOf time.Time) (*planner.Plan, string, error) {
+	if p := k.planned; p != nil && p.question == question && p.asOf.Equal(asOf) {
+		return p.plan, p.read, p.err
+	}
 	vp, ok := k.Planner.(valuePlanner)
 	if k.Values == nil || !ok {
 		return k.Planner.Plan(question, asOf), question, nil
@@ -57,4 +60,31 @@ func (p plannerNow) Plan(question string, asOf time.Time) *planner.Plan {
 		return &planner.Plan{Kind: planner.KindUnanswered, Reason: quarry.Message(err)}
 	}
 	return pl
+}
+
+// Planned is a plan made before it was asked for (PlanNow).
+type Planned struct {
+	question string
+	asOf     time.Time
+	plan     *planner.Plan
+	read     string
+	err      error
+}
+
+// PlanNow plans question at asOf as Plan would, for a later Ask through
+// WithPlanned: a caller plans while it opens the connection.
+func (k *Knowledge) PlanNow(ctx context.Context, question string, asOf time.Time) *Planned {
+	pl, read, err := k.Plan(ctx, question, asOf)
+	return &Planned{question: question, asOf: asOf, plan: pl, read: read, err: err}
+}
+
+// WithPlanned is k answering Plan of p's question and time with p; k
+// itself is unchanged. A nil p is k.
+func (k *Knowledge) WithPlanned(p *Planned) *Knowledge {
+	if p == nil {
+		return k
+	}
+	kk := *k
+	kk.planned = p
+	return &kk
 }

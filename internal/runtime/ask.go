@@ -95,15 +95,19 @@ func (r *Runtime) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 	manual := cfg.Manual(req.Connection)
 	if m.Provider == config.ProviderBuiltin && !manual && !req.Continue && req.Session == "" {
 		r.NoteBuiltin(cfg)
-		k, err := r.Knowledge()
-		if err != nil {
-			return Answer{}, err
-		}
+		// The folder, its planner and the plan are made while the
+		// connection opens (planAhead).
+		r.planAhead(ctx, cfg, req.Question, req.AsOf)
 		an, release, err := r.Analyst(ctx, req.Connection, cfg.Limits.MaxRows)
 		if err != nil {
 			return Answer{}, err
 		}
 		defer release()
+		k, err := r.Knowledge()
+		if err != nil {
+			return Answer{}, err
+		}
+		k = k.WithPlanned(r.planned())
 		rec, err := r.Recorder(ctx)
 		if err != nil {
 			return Answer{}, err

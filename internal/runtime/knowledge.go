@@ -1,12 +1,14 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/agent"
 	"github.com/quarrydata/quarry/internal/analyst"
@@ -29,6 +31,10 @@ type folderRead struct {
 // folder loads the knowledge folder once: the planner, the agent, the
 // column policy and the servers all read this one copy.
 func (r *Runtime) folder(cfg *config.Config) (*knowledge.Folder, error) {
+	if r.kf == nil && r.ahead != nil {
+		fr := <-r.ahead.folder
+		r.kf = &fr
+	}
 	if r.kf == nil {
 		f, err := knowledge.Load(cfg.Knowledge)
 		r.kf = &folderRead{f: f, err: err}
@@ -49,6 +55,7 @@ func (r *Runtime) Folder() (*knowledge.Folder, error) {
 // so that the next request reads them again (after quarry learn, or an
 // edit). What was built from the old copy keeps it.
 func (r *Runtime) Reload() {
+	r.settleAhead()
 	r.kf = nil
 	off := r.pol.off
 	r.pol = policyState{off: off}
@@ -65,9 +72,20 @@ func (r *Runtime) Knowledge() (*analyst.Knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.kf.k != nil {
-		return r.kf.k, nil
+	if r.kf.k == nil && r.ahead != nil {
+		b := <-r.ahead.built
+		r.ahead.plan = b.plan
+		r.kf.k, r.kf.values = b.k, b.values
 	}
+	if r.kf.k == nil {
+		r.kf.k, r.kf.values = newKnowledge(f)
+	}
+	return r.kf.k, nil
+}
+
+// newKnowledge builds the builtin planner over the folder f, with its
+// value index when it has one (the io.Closer to close it).
+func newKnowledge(f *knowledge.Folder) (*analyst.Knowledge, io.Closer) {
 	verified := make([]planner.Verified, len(f.Verified))
 	for i, v := range f.Verified {
 		verified[i] = planner.Verified{Question: v.Question, SQL: v.SQL}
@@ -76,8 +94,9 @@ func (r *Runtime) Knowledge() (*analyst.Knowledge, error) {
 	// The value index is a cache: without one (or with one that cannot be
 	// opened, which quarry doctor reports) the planner reads the knowledge
 	// alone.
+	var values io.Closer
 	if ix, err := valueindex.Open(filepath.Join(f.Dir, filepath.FromSlash(knowledge.ValuesFile))); err == nil {
-		k.Values, r.kf.values = ix, ix
+		k.Values, values = ix, ix
 	}
 	for _, m := range f.Model.Metrics {
 		if strings.EqualFold(m.Unit, "USD") {
@@ -85,8 +104,72 @@ func (r *Runtime) Knowledge() (*analyst.Knowledge, error) {
 			break
 		}
 	}
-	r.kf.k = k
-	return k, nil
+	return k, values
+}
+
+// ahead is the knowledge folder, its planner and one question's plan,
+// made in a goroutine while the connection opens (planAhead). Only that
+// goroutine writes to the channels; only the runtime's own goroutine
+// reads them, once each, and the plan.
+type ahead struct {
+	folder chan folderRead // the folder, as folder would load it
+	built  chan builtAhead // then its knowledge and the plan
+	plan   *analyst.Planned
+}
+
+type builtAhead struct {
+	k      *analyst.Knowledge
+	values io.Closer
+	plan   *analyst.Planned
+}
+
+// planAhead starts loading the knowledge folder, building its planner
+// and planning question at asOf, for the builtin planner's Ask, when
+// nothing of the folder was read yet. On a schema of ten thousand tables
+// the folder and the plan take about as long as opening the connection,
+// reading its catalog and building its guard, which go on meanwhile.
+func (r *Runtime) planAhead(ctx context.Context, cfg *config.Config, question string, asOf time.Time) {
+	if r.kf != nil || r.ahead != nil {
+		return
+	}
+	a := &ahead{folder: make(chan folderRead, 1), built: make(chan builtAhead, 1)}
+	r.ahead = a
+	go func() {
+		f, err := knowledge.Load(cfg.Knowledge)
+		a.folder <- folderRead{f: f, err: err}
+		if err != nil {
+			a.built <- builtAhead{}
+			return
+		}
+		k, values := newKnowledge(f)
+		a.built <- builtAhead{k: k, values: values, plan: k.PlanNow(ctx, question, asOf)}
+	}()
+}
+
+// planned is the plan planAhead made, or nil; it is handed out once.
+func (r *Runtime) planned() *analyst.Planned {
+	if r.ahead == nil {
+		return nil
+	}
+	p := r.ahead.plan
+	r.ahead = nil
+	return p
+}
+
+// settleAhead waits for what planAhead started and keeps it, so that
+// nothing it opened is left behind.
+func (r *Runtime) settleAhead() {
+	if r.ahead == nil {
+		return
+	}
+	cfg, err := r.Config()
+	if err == nil {
+		r.folder(cfg)
+	}
+	if r.kf != nil && r.kf.err == nil {
+		r.Knowledge()
+	}
+	r.ahead = nil
 }
 
 // Verified is the knowledge folder's approved questions and their SQL, as

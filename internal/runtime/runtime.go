@@ -71,6 +71,7 @@ type Runtime struct {
 	versions map[connector.Conn][3]string
 	pol      policyState
 	kf       *folderRead
+	ahead    *ahead // the folder and a plan on their way (planAhead)
 	roles    map[string]*RoleCheck
 
 	idMu sync.Mutex // NewID may be called from concurrent requests
@@ -261,6 +262,7 @@ func (r *Runtime) NewID(prefix string) string {
 
 // Close closes what the runtime opened.
 func (r *Runtime) Close() {
+	r.settleAhead()
 	if r.kf != nil && r.kf.values != nil {
 		r.kf.values.Close()
 	}
