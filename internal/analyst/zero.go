@@ -43,6 +43,21 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 		}
 		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
 	}
+	// A grouping by periods: the periods a range (or the data) spans are
+	// known, and the same query without its order, limit and conditions
+	// on measures shows which have something to count.
+	if c, missing, ok := a.periodsControl(ctx, m, q, zs); ok {
+		if len(missing) == 0 {
+			return c, nil
+		}
+		check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (" + c + ")"}
+		em.Emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
+		names := strings.Join(missing[:min(len(missing), 5)], ", ")
+		if len(missing) > 5 {
+			names += ", …"
+		}
+		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
+	}
 	// Only the count's own condition — a filter on it, or a ranking from
 	// the lowest: with a period or other filters, a group can have rows
 	// and still none that count.
