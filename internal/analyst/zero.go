@@ -115,13 +115,13 @@ func (a *Analyst) countOf(ctx context.Context, sql string) int64 {
 	return -1
 }
 
-// knownValuesControl runs a ranking from the lowest again without its
-// order and limit and compares its groups with the values the knowledge
+// knownValuesControl runs a ranking from the lowest (or a whole list
+// lowest first) again without its order and limit and compares its groups with the values the knowledge
 // lists for the grouping: the values missing from it have nothing to
 // count, and belong at the bottom. It reports ok = false when it cannot
 // tell (not a ranking, no listed values, the control cannot run).
 func (a *Analyst) knownValuesControl(ctx context.Context, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, missing []string, ok bool) {
-	if len(zs) != 1 || q.Limit == 0 || len(q.Order) == 0 || q.Order[0].Desc || len(q.Dimensions) != 1 || len(q.Compare) > 0 {
+	if len(zs) != 1 || len(q.Order) == 0 || q.Order[0].Desc || len(q.Dimensions) != 1 || len(q.Compare) > 0 {
 		return "", nil, false
 	}
 	dim := zs[0].Dimension

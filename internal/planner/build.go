@@ -23,6 +23,7 @@ type builder struct {
 	hidden    []string        // dimensions grouped by but not returned (a table's key)
 	argmax    bool            // "the X with the most Y": the X alone
 	sortField string          // a metric query sorted by this field ("order by document id")
+	dirOnly   bool            // the order is a direction said alone ("revenue by channel, lowest first")
 	sortPos   int             // the position of the term a list is sorted by
 	title     []string
 }

@@ -191,6 +191,12 @@ var demoQuestions = []struct {
 	{"best selling product in each category", KindUnanswered},
 	{"top 2 channels by orders per month", KindUnanswered},
 	{"the maximum unit price of each category", KindMetric},
+	// A direction said alone sorts a breakdown by its measure; not one
+	// by periods (which may mean in time order), nor alphabetically.
+	{"Show revenue by country, lowest first", KindMetric},
+	{"support tickets by priority last month in ascending order", KindMetric},
+	{"revenue by month, lowest first", KindUnanswered},
+	{"revenue by channel alphabetically", KindUnanswered},
 }
 
 func TestDemoPlans(t *testing.T) {

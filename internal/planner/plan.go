@@ -64,6 +64,7 @@ type state struct {
 	text       string        // the question's words, lower case, single spaces
 	when       bool          // "when was the first order placed"
 	sortDir    string        // "asc" or "desc" from "ordered by … descending"
+	sortDirBy  string        // what a direction said alone may sort by: "measure" ("lowest first", "ascending"), "" ("alphabetically")
 	sortTerms  int           // terms sorted by
 	eachAfter  bool          // "the codes and the number of templates for each": a group named before
 	none       []string      // tables the subject must have no row of ("never ordered")
@@ -467,6 +468,7 @@ func (p *Planner) walk(items []item, st *state) {
 					st.unknown = append(st.unknown, "two sort directions")
 				}
 				st.sortDir = kw[4:]
+				st.sortDirBy = dirSorts(it.text)
 			case kw == "gt" || kw == "lt":
 				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
 					op := map[string]string{"gt": ">=", "lt": "<="}[kw]
@@ -790,4 +792,14 @@ func emptyColumn(it *item) (sense, bool) {
 		return sense{}, false
 	}
 	return it.senses[0], true
+}
+
+// dirSorts says what a sort direction said without a column may sort:
+// "measure" for any but an order of names ("alphabetically"), which
+// sorts by a name, not by a measure.
+func dirSorts(text string) string {
+	if strings.Contains(text, "alphabetic") {
+		return ""
+	}
+	return "measure"
 }

@@ -238,7 +238,7 @@ func (b *builder) roles() *Plan {
 		}
 	}
 	if aggregate && len(b.q.Metrics) == 0 {
-		if st.order != "" && !st.count {
+		if st.order != "" && !st.count && !b.dirOnly {
 			return b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
 		}
 		if b.subject == "" {
@@ -723,6 +723,12 @@ func (b *builder) namedElsewhere(h *term, e string) bool {
 func (b *builder) sortTerms() *Plan {
 	st := b.st
 	if st.sortTerms == 0 {
+		if st.sortDir != "" && !b.rows && st.order == "" && st.sortDirBy != "" {
+			// "revenue by channel, lowest first": groups sorted by the
+			// measure (finish checks there is one, and groups).
+			st.order, b.dirOnly = st.sortDir, true
+			return nil
+		}
 		if st.sortDir != "" {
 			return b.fail("quarry could not tell what to sort " + map[string]string{"asc": "in ascending", "desc": "in descending"}[st.sortDir] + " order")
 		}

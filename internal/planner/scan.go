@@ -206,8 +206,10 @@ func keywords() map[string]string {
 	set("sortby", "ordered by", "sorted by", "sort by", "sorted on", "in order of", "ordered according to", "sorted according to", "arranged by", "ranked by", "order them by", "sort them by", "order the results by", "sort the results by")
 	set("sortby:desc", "in descending order of", "in descending order by", "sorted descending by", "ordered descending by", "in decreasing order of", "descending order of")
 	set("sortby:asc", "in ascending order of", "in ascending order by", "sorted ascending by", "ordered ascending by", "in increasing order of", "ascending order of", "in alphabetical order of", "in alphabetical order by", "alphabetical order of")
-	set("dir:desc", "descending", "in descending order", "desc", "decreasing", "in decreasing order", "from high to low", "from highest to lowest", "high to low", "highest to lowest", "from largest to smallest", "largest to smallest", "descending order")
-	set("dir:asc", "ascending", "in ascending order", "asc", "increasing", "in increasing order", "from low to high", "from lowest to highest", "low to high", "lowest to highest", "from smallest to largest", "smallest to largest", "alphabetically", "in alphabetical order", "alphabetical order", "ascending order", "in ascending alphabetical order", "ascending alphabetical order")
+	set("dir:desc", "descending", "in descending order", "desc", "decreasing", "in decreasing order", "from high to low", "from highest to lowest", "high to low", "highest to lowest", "from largest to smallest", "largest to smallest", "descending order",
+		"highest first", "largest first", "biggest first", "most first")
+	set("dir:asc", "ascending", "in ascending order", "asc", "increasing", "in increasing order", "from low to high", "from lowest to highest", "low to high", "lowest to highest", "from smallest to largest", "smallest to largest", "alphabetically", "in alphabetical order", "alphabetical order", "ascending order", "in ascending alphabetical order", "ascending alphabetical order",
+		"lowest first", "smallest first", "fewest first", "least first")
 	set("sortverb", "sort", "order", "rank")
 	set("young", "youngest")
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
