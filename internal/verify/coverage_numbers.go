@@ -503,7 +503,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			// The question names the date: it counts what was made then.
 			// For a state, a word of the measure's own name ("open" of
 			// open tickets) is the state, not the date.
-			if cc := e.Column(col); cc != nil && (!active && c.namesColumn(e.Name, cc) || active && c.namesDateBeyond(mt, cc)) {
+			if cc := e.Column(col); cc != nil && (!active && (c.namesColumn(e.Name, cc) || c.namesEvent(e, cc)) || active && c.namesDateBeyond(mt, cc)) {
 				continue
 			}
 		}
@@ -516,6 +516,33 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		}
 	}
 	return nil, nil
+}
+
+// namesEvent reports whether the question names, by one of its synonyms,
+// a table named after the event its own date records ("purchases" for
+// orders, whose date is ordered_at): its rows are those events, so a
+// count of them in a period counts those that happened then, as "orders"
+// itself does (namesColumn).
+func (c *cover) namesEvent(e *semantic.Entity, col *semantic.Column) bool {
+	name := strings.ToLower(e.Name)
+	if len(name) < 4 {
+		return false
+	}
+	event := false
+	for _, w := range splitName(col.Name) {
+		if len(w) >= 4 && !genericWords[w] && w[:4] == name[:4] {
+			event = true
+		}
+	}
+	if !event {
+		return false
+	}
+	for _, s := range e.Synonyms {
+		if c.has(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // stateWords are values of a status that hold for a while and then end.

@@ -371,3 +371,40 @@ func countIn(from, to string) semantic.Filter {
 		{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{to}},
 	}}
 }
+
+// TestCoverageEventSynonym: a table named after the event its own date
+// records (orders, ordered_at) counts events, whichever of its names the
+// question uses ("purchases" is a synonym of orders): a count of them in
+// a period is of those made then. A table whose date is of another event
+// (customers, signed_up_at) is still asked about: how many there were, or
+// how many signed up?
+func TestCoverageEventSynonym(t *testing.T) {
+	m := coverageModel()
+	m.Entities[0].Synonyms = []string{"clients"}
+	m.Entities[1].Synonyms = []string{"purchases", "sales orders"}
+	m.Entities = append(m.Entities, semantic.Entity{Name: "order_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}}})
+	m.Relationships = append(m.Relationships, semantic.Relationship{From: "order_items", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne})
+	may := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
+	for _, tc := range []struct {
+		question string
+		metric   string
+		fail     bool
+	}{
+		{"how many orders last month", "orders", false},
+		{"How many purchases last month", "orders", false},
+		{"number of sales orders last month", "orders", false},
+		{"how many customers last month", "customers", true},
+		{"how many clients did we have last month", "customers", true},
+	} {
+		checks := Coverage(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, TimeRange: may})
+		failed := ""
+		for _, c := range checks {
+			if c.Status == Fail {
+				failed += c.Name + ": " + c.Detail
+			}
+		}
+		if tc.fail != strings.Contains(failed, "how many there were") {
+			t.Errorf("%q: failed %q; want a refusal: %v", tc.question, failed, tc.fail)
+		}
+	}
+}
