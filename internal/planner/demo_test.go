@@ -169,9 +169,14 @@ var demoQuestions = []struct {
 	{"how many people", KindUnanswered},
 	{"number of accounts", KindUnanswered},
 	{"how many people opened tickets last month", KindUnanswered},
-	{"number of people in each department", KindUnanswered},
+	{"number of people in each department", KindMetric},
 	{"how many high priority", KindUnanswered},
 	{"how many employees in People", KindMetric},
+	// "people" counted by the department it is a value of: the employees,
+	// whose table is of persons; tickets are not.
+	{"which department has the most people", KindMetric},
+	{"which department has the fewest people", KindMetric},
+	{"how many people in each ticket category", KindUnanswered},
 	// A count before qualifiers counts the noun they qualify.
 	{"how many high priority tickets", KindMetric},
 	{"how many web channel orders", KindMetric},

@@ -408,3 +408,40 @@ func TestCoverageEventSynonym(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageCountedInOwnGroups: "people", an ordinary word that is also
+// the People department, is what "which department has the most people"
+// counts by department, not a filter left out; written as the value is,
+// or with a measure that does not count the department's rows, it is
+// still one.
+func TestCoverageCountedInOwnGroups(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "employees", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "salary", Type: quarry.TypeFloat}, {Name: "department", Type: quarry.TypeText, Values: []string{"Engineering", "People", "Sales"}}}}},
+		Metrics: []semantic.Metric{
+			{Name: "headcount", Entity: "employees", Expr: "COUNT(employees.id)"},
+			{Name: "payroll", Entity: "employees", Expr: "SUM(employees.salary)"},
+		},
+		Dimensions: []semantic.Dimension{{Name: "department", Entity: "employees", Expr: "employees.department"}},
+	}
+	byDept := func(metric string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{metric}, Dimensions: []semantic.DimRef{{Name: "department"}}, Order: []semantic.Order{{Field: metric, Desc: true}}, Limit: 1}
+	}
+	for _, tc := range []struct {
+		question, metric string
+		fail             bool
+	}{
+		{"which department has the most people", "headcount", false},
+		{"which department has the most People", "headcount", true},
+		{"which department pays the most people", "payroll", true},
+	} {
+		failed := ""
+		for _, c := range Coverage(tc.question, "2026-06-30", m, byDept(tc.metric)) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if tc.fail != strings.Contains(failed, "'People' (a value of employees.department) is not filtered on") {
+			t.Errorf("%q: failed %q; want the value left out: %v", tc.question, failed, tc.fail)
+		}
+	}
+}
