@@ -196,6 +196,10 @@ var demoQuestions = []struct {
 	{"best selling product in each category", KindUnanswered},
 	{"top 2 channels by orders per month", KindUnanswered},
 	{"the maximum unit price of each category", KindMetric},
+	// "who" and the verb of a link its column's description gives ("The
+	// employee handling the ticket"): the table of persons that does it.
+	{"who handled the most tickets last month", KindMetric},
+	{"who handled the most urgent tickets this year", KindMetric},
 	// A direction said alone sorts a breakdown by its measure; not one
 	// by periods (which may mean in time order), nor alphabetically.
 	{"Show revenue by country, lowest first", KindMetric},

@@ -115,6 +115,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if pl := p.valueOfAnother(items); pl != nil {
 		return pl
 	}
+	items = p.whoDoes(items)
 	if pl := p.readLinks(items); pl != nil {
 		return pl
 	}

@@ -445,3 +445,33 @@ func TestCoverageCountedInOwnGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageWhoDoes: "who handled the most tickets" asks for the
+// employees a ticket's assignee column refers to, whose description says
+// what they do ("The employee handling the ticket"); a verb it does not
+// say ("opened") asks for someone else.
+func TestCoverageWhoDoes(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "tickets", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "assignee_id", Type: quarry.TypeInt, Description: "The employee handling the ticket; empty while unassigned."}}},
+		},
+		Relationships: []semantic.Relationship{{From: "tickets", FromColumn: "assignee_id", To: "employees", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "tickets", Entity: "tickets", Expr: "COUNT(tickets.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"tickets"}, Dimensions: []semantic.DimRef{{Name: "employees.id"}, {Name: "employees.name"}}, Order: []semantic.Order{{Field: "tickets", Desc: true}}, Limit: 1}
+	for question, fail := range map[string]bool{
+		"who handled the most tickets": false,
+		"who opened the most tickets":  true,
+	} {
+		failed := ""
+		for _, c := range Coverage(question, "2026-06-30", m, q) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if fail != strings.Contains(failed, "groups by employees.name, which the question does not ask for") {
+			t.Errorf("%q: failed %q; want the grouping not asked for: %v", question, failed, fail)
+		}
+	}
+}
