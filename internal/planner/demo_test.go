@@ -200,6 +200,10 @@ var demoQuestions = []struct {
 	// employee handling the ticket"): the table of persons that does it.
 	{"who handled the most tickets last month", KindMetric},
 	{"who handled the most urgent tickets this year", KindMetric},
+	// A percent compares a rate, as the fraction it holds.
+	{"Channels with a refund rate above 5%", KindMetric},
+	{"which countries have a refund rate below 4.5 percent", KindMetric},
+	{"channels with revenue above 5%", KindUnanswered},
 	// A direction said alone sorts a breakdown by its measure; not one
 	// by periods (which may mean in time order), nor alphabetically.
 	{"Show revenue by country, lowest first", KindMetric},

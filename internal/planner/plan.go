@@ -24,6 +24,7 @@ type term struct {
 	rowsQ  bool // came right after "which"/"what"/"list"
 	op     string
 	num    float64
+	pct    bool // num was written as a percent
 	hasNum bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
@@ -323,6 +324,10 @@ func (p *Planner) walk(items []item, st *state) {
 				st.unknown = append(st.unknown, "not "+it.text)
 				pendingNot = false
 			}
+			if it.pct && pendingOp == "" {
+				// A percent compares a rate: "a refund rate above 5%".
+				st.unknown = append(st.unknown, it.text+" compared with nothing")
+			}
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
@@ -331,12 +336,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// ("price over 100 in Electronics"): a value is never what
 				// a number counts (found from outside: the number went to
 				// the value and vanished, and the price became a grouping)
-				last.op, last.num, last.hasNum = pendingOp, it.num, true
+				last.op, last.num, last.hasNum, last.pct = pendingOp, it.num, true, it.pct
 				pendingOp = ""
 			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && i > 1 && mean[i-2] == last.it && len(only(last.cands, sMetric)) == len(last.cands) && prevKw != "":
 				// "customers with revenue over 10000": a condition on the
 				// measure just named
-				last.op, last.num, last.hasNum = pendingOp, it.num, true
+				last.op, last.num, last.hasNum, last.pct = pendingOp, it.num, true, it.pct
 				st.having = append(st.having, last)
 				pendingOp = ""
 			case pendingOp != "":
@@ -574,7 +579,7 @@ func (p *Planner) walk(items []item, st *state) {
 				t.aggs, pendingAggs = pendingAggs, nil
 			}
 			if pendingNum != nil && pendingOp != "" {
-				t.op, t.num, t.hasNum = pendingOp, pendingNum.num, true
+				t.op, t.num, t.hasNum, t.pct = pendingOp, pendingNum.num, true, pendingNum.pct
 				pendingNum, pendingOp = nil, ""
 				st.having = append(st.having, t)
 			}

@@ -219,8 +219,16 @@ func (b *builder) roles() *Plan {
 			continue
 		}
 		b.addMetric(name)
-		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: name, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
-		b.und("condition %s %s %s", name, t.op, numText(t.num))
+		num, unit := t.num, ""
+		if t.pct {
+			// "a refund rate above 5%": a rate is a fraction of one.
+			if mt := b.p.m.Metric(name); mt == nil || mt.Format != "percent" {
+				return b.fail(fmt.Sprintf("%s is not a percentage, so quarry cannot compare it with %s%%", display(name), numText(t.num)))
+			}
+			num, unit = t.num/100, "%"
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: name, Op: semantic.Op(t.op), Values: []any{fmtNum(num)}})
+		b.und("condition %s %s %s%s", name, t.op, numText(t.num), unit)
 		t.role = "having"
 		if pl := b.havingOwner(t); pl != nil {
 			return pl
@@ -377,6 +385,10 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Against: t.against})
 				b.und("filter %s %s the %s of all %s", s.field, t.op, semantic.AgainstName(t.against), s.entity)
 				t.role = "filter"
+			case t.hasNum && s.numeric && t.pct:
+				// "a discount above 10%": stored as 10 or as 0.1? quarry
+				// does not guess.
+				return b.fail(fmt.Sprintf("quarry cannot tell whether %s holds percentages or fractions, so it cannot compare it with %s%%", s.field, numText(t.num)))
 			case t.hasNum && s.numeric:
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
 				b.und("filter %s %s %s", s.field, t.op, numText(t.num))

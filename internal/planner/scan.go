@@ -139,6 +139,7 @@ type item struct {
 	senses    []sense
 	kw        string
 	num       float64
+	pct       bool // a number written as a percent ("5%", "5 percent")
 	rng       dates.Range
 }
 
@@ -382,6 +383,10 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			h, _ := p.verb(toks[i])
 			items = append(items, item{kind: itTerm, text: toks[i].s, senses: h.senses, via: h.phrase, verb: true})
 			i++
+		case isNumber(toks[i].s) && i+1 < len(toks) && toks[i+1].s == "percent" && (i+2 == len(toks) || toks[i+2].s != "of"):
+			// "above 5%": a number in hundredths (not "5% of orders").
+			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), pct: true})
+			i += 2
 		case isNumber(toks[i].s):
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: toks[i].s})
 			i++
