@@ -200,6 +200,11 @@ var demoQuestions = []struct {
 	// employee handling the ticket"): the table of persons that does it.
 	{"who handled the most tickets last month", KindMetric},
 	{"who handled the most urgent tickets this year", KindMetric},
+	// An age word with a count of a table's rows that meet conditions on
+	// its own columns: the newest or oldest of those rows.
+	{"Most recent cancellation", KindRows},
+	{"the oldest open ticket", KindRows},
+	{"how many recent cancellations", KindUnanswered},
 	// A percent compares a rate, as the fraction it holds.
 	{"Channels with a refund rate above 5%", KindMetric},
 	{"which countries have a refund rate below 4.5 percent", KindMetric},

@@ -184,6 +184,28 @@ func (b *builder) roles() *Plan {
 			}
 		}
 	}
+	// "the most recent cancellation", "the oldest open ticket": an age
+	// word with a count of a table's rows that meet plain conditions on
+	// its own columns asks for the newest (or oldest) of those rows.
+	if (st.colSup == "new" || st.colSup == "old" || st.colSup == "early") && !st.when && len(b.q.Metrics) == 1 && len(b.adhoc) == 0 && len(st.grains) == 0 &&
+		!st.trend && !st.share && !st.compare && !st.count && len(st.having) == 0 && len(st.dates) == 0 && st.order == "" && !b.hasGroupTerm() && !b.hasAggTerm() {
+		name := b.q.Metrics[0]
+		if e, where, ok := b.p.filteredCount(name); ok && len(where) > 0 {
+			b.q.Metrics, b.shown = nil, nil
+			b.q.Filters = append(b.q.Filters, where...)
+			b.subject = e
+			st.understood = nil
+			for _, f := range where {
+				b.und("filter %s %s %v (the rows %s counts)", f.Field, f.Op, f.Values, name)
+			}
+			for _, t := range st.terms {
+				if t.role == "metric" && t.cands[0].kind == sMetric && t.cands[0].name == name {
+					t.role = "subject"
+				}
+			}
+			aggregate = false
+		}
+	}
 	// "when was the first order placed": the earliest (or latest) date of
 	// the table's time column.
 	if st.when {
@@ -797,4 +819,15 @@ func (b *builder) sortTerms() *Plan {
 		b.und("sort by %s %s", t.it.text, dir)
 	}
 	return nil
+}
+
+// hasAggTerm reports whether a term is counted, summed or ranked ("how
+// many recent cancellations").
+func (b *builder) hasAggTerm() bool {
+	for _, t := range b.st.terms {
+		if len(t.aggs) > 0 {
+			return true
+		}
+	}
+	return false
 }
