@@ -200,6 +200,10 @@ var demoQuestions = []struct {
 	// employee handling the ticket"): the table of persons that does it.
 	{"who handled the most tickets last month", KindMetric},
 	{"who handled the most urgent tickets this year", KindMetric},
+	// A measure after a negation of having: the rows it adds up, missing.
+	{"products with no sales", KindMetric},
+	{"which products have no sales", KindRows},
+	{"customers with no revenue", KindUnanswered},
 	// An age word with a count of a table's rows that meet conditions on
 	// its own columns: the newest or oldest of those rows.
 	{"Most recent cancellation", KindRows},

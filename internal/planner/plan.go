@@ -275,6 +275,13 @@ func (p *Planner) walk(items []item, st *state) {
 				st.related = append(st.related, rr)
 				continue
 			}
+			if rr, ok := p.measureRows(it, st); ok {
+				// "products with no sales": no order line of a
+				// completed order.
+				rr.neg = true
+				st.related = append(st.related, rr)
+				continue
+			}
 			if f, ok := emptyColumn(it); ok && (strings.HasPrefix(aux, "no") || strings.HasPrefix(aux, "without") || strings.HasSuffix(aux, "no")) {
 				// "orders with no discount code", "employees without a
 				// manager": the column is empty.
