@@ -494,6 +494,12 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		if flow && (!active || c.creationWordSaid()) {
 			continue
 		}
+		// "how many refunds last month": rows in an event's state
+		// (refunded, cancelled) are events, dated, as PeriodDate reads
+		// them, by the table's one date.
+		if !active && eventCount(c.m, mt, own) {
+			continue
+		}
 		when := "in a period"
 		if tr == nil {
 			when = "by " + grain.Words()
@@ -516,6 +522,39 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		}
 	}
 	return nil, nil
+}
+
+// eventCount reports whether mt counts the rows of its table that are in
+// the state an event left them in (status = 'refunded', 'cancelled'),
+// and own is the table's only date: what it counts in a period are
+// events, not things there were.
+func eventCount(m *semantic.Model, mt *semantic.Metric, own string) bool {
+	e := m.Entity(mt.Entity)
+	ent, col, _ := strings.Cut(own, ".")
+	if e == nil || !strings.EqualFold(ent, e.Name) || !countsRows(mt.Expr) {
+		return false
+	}
+	for _, c := range e.Columns {
+		if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col) {
+			return false // the event may have a date of its own
+		}
+	}
+	event := false
+	for _, expr := range mt.Filters {
+		f, ok := semantic.ParsePredicate(expr)
+		key := strings.ToLower(f.Field)
+		if !ok || (f.Op != semantic.OpEq && f.Op != semantic.OpIn) || !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn().MatchString(key) {
+			return false
+		}
+		for _, v := range f.Values {
+			s, isText := v.(string)
+			if !isText || !strings.HasSuffix(strings.ToLower(s), "ed") {
+				return false
+			}
+		}
+		event = true
+	}
+	return event
 }
 
 // namesEvent reports whether the question names, by one of its synonyms,

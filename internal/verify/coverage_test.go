@@ -475,3 +475,35 @@ func TestCoverageWhoDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageEventCount: a measure that counts the rows in an event's
+// state ("refunds": orders whose status is 'refunded') counts events, as
+// a period on the table's one date reads them (PeriodDate): "how many
+// refunds last month" is not a question of how many there were. A count
+// of a lasting kind of thing still is.
+func TestCoverageEventCount(t *testing.T) {
+	m := coverageModel()
+	m.Entities = append(m.Entities, semantic.Entity{Name: "order_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}}})
+	m.Relationships = append(m.Relationships, semantic.Relationship{From: "order_items", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne})
+	m.Metrics = append(m.Metrics,
+		semantic.Metric{Name: "refunded_orders", Synonyms: []string{"refunds"}, Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.status = 'refunded'"}},
+		semantic.Metric{Name: "german_customers", Entity: "customers", Expr: "COUNT(customers.id)", Filters: []string{"customers.country = 'Germany'"}})
+	may := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
+	for _, tc := range []struct {
+		question, metric string
+		fail             bool
+	}{
+		{"how many refunds last month", "refunded_orders", false},
+		{"how many German customers did we have last month", "german_customers", true},
+	} {
+		failed := ""
+		for _, c := range Coverage(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, TimeRange: may}) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if tc.fail != strings.Contains(failed, "how many there were") {
+			t.Errorf("%q: failed %q; want the stock reading asked about: %v", tc.question, failed, tc.fail)
+		}
+	}
+}
