@@ -43,6 +43,21 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 		}
 		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
 	}
+	// A grouping by periods: the periods a range (or the data) spans are
+	// known, and the same query without its order, limit and conditions
+	// on measures shows which have something to count.
+	if c, missing, ok := a.periodsControl(ctx, m, q, zs); ok {
+		if len(missing) == 0 {
+			return c, nil
+		}
+		check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (" + c + ")"}
+		em.Emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
+		names := strings.Join(missing[:min(len(missing), 5)], ", ")
+		if len(missing) > 5 {
+			names += ", …"
+		}
+		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
+	}
 	// Only the count's own condition — a filter on it, or a ranking from
 	// the lowest: with a period or other filters, a group can have rows
 	// and still none that count.
@@ -100,13 +115,13 @@ func (a *Analyst) countOf(ctx context.Context, sql string) int64 {
 	return -1
 }
 
-// knownValuesControl runs a ranking from the lowest again without its
-// order and limit and compares its groups with the values the knowledge
+// knownValuesControl runs a ranking from the lowest (or a whole list
+// lowest first) again without its order and limit and compares its groups with the values the knowledge
 // lists for the grouping: the values missing from it have nothing to
 // count, and belong at the bottom. It reports ok = false when it cannot
 // tell (not a ranking, no listed values, the control cannot run).
 func (a *Analyst) knownValuesControl(ctx context.Context, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (control string, missing []string, ok bool) {
-	if len(zs) != 1 || q.Limit == 0 || len(q.Order) == 0 || q.Order[0].Desc || len(q.Dimensions) != 1 || len(q.Compare) > 0 {
+	if len(zs) != 1 || len(q.Order) == 0 || q.Order[0].Desc || len(q.Dimensions) != 1 || len(q.Compare) > 0 {
 		return "", nil, false
 	}
 	dim := zs[0].Dimension

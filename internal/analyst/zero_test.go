@@ -137,6 +137,17 @@ func TestKnownValuesControl(t *testing.T) {
 	if len(sink.events) != 1 || len(conn.calls) != 1 || json.Unmarshal(sink.events[0].Data, &ran) != nil || len(ran.Checks) != 1 || !strings.Contains(ran.Checks[0].Detail, "control query: "+conn.calls[0]) {
 		t.Errorf("recorded %+v; want the failed zero_groups check with the control query %q", ran, conn.calls)
 	}
+	// A whole list lowest first under a condition ("fall sections by
+	// course, fewest first") is decided the same way.
+	list := *q
+	list.Limit, list.Filters = 0, []semantic.Filter{{Field: "sections.term", Op: semantic.OpEq, Values: []any{"fall"}}}
+	if zs := verify.ZeroGroupsMissing(m, &list); len(zs) != 1 {
+		t.Fatalf("ZeroGroupsMissing(list) = %+v", zs)
+	}
+	conn = groups("Art", "Biology")
+	if _, err := (&Analyst{Conn: conn, Guard: allow}).zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_z", fixedClock(), &memSink{})), m, &list, verify.ZeroGroupsMissing(m, &list)); err != nil || len(conn.calls) != 1 {
+		t.Errorf("a whole list where every course has sections: %v, sent %q", err, conn.calls)
+	}
 }
 
 // TestZeroGroupsMissing: only a count grouped by another entity with a

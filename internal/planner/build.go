@@ -23,6 +23,7 @@ type builder struct {
 	hidden    []string        // dimensions grouped by but not returned (a table's key)
 	argmax    bool            // "the X with the most Y": the X alone
 	sortField string          // a metric query sorted by this field ("order by document id")
+	dirOnly   bool            // the order is a direction said alone ("revenue by channel, lowest first")
 	sortPos   int             // the position of the term a list is sorted by
 	title     []string
 }
@@ -352,6 +353,14 @@ func (b *builder) implausibleValues() *Plan {
 		if !oneField {
 			continue // a value of several columns is asked about first
 		}
+		// "which department has the most people", "number of people in
+		// each department": "people" is counted, and grouped by its own
+		// column (the People department by department is no question):
+		// the rows of a table of persons that the grouping is of.
+		if len(t.aggs) > 0 && stemWord(strings.ToLower(t.it.text)) == "person" && b.p.ofPersons(v.entity) && b.namesField(t, v.field) {
+			t.cands = []sense{{kind: sEntity, name: b.p.m.Entity(v.entity).Name, entity: b.p.m.Entity(v.entity).Name, strength: v.strength}}
+			continue
+		}
 		// "customer support tickets": the value Customer Support (a
 		// department) before the tickets it shares a word with may be part
 		// of the table's own name, the support tickets.
@@ -384,6 +393,46 @@ func (b *builder) implausibleValues() *Plan {
 		}
 	}
 	return nil
+}
+
+// namesField reports whether a term other than t names field (a column or
+// a dimension).
+func (b *builder) namesField(t *term, field string) bool {
+	for _, u := range b.st.terms {
+		if u == t {
+			continue
+		}
+		for _, c := range u.cands {
+			if (c.kind == sColumn || c.kind == sDim) && strings.EqualFold(c.field, field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// personNouns name people in a table's name or synonyms.
+var personNouns = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"person", "employee", "staff", "worker", "personnel", "team member", "member", "customer", "client", "user", "student", "teacher", "patient", "player"} {
+		m[stemKey(n)] = true
+	}
+	return m
+}()
+
+// ofPersons reports whether a table's rows are people: its name or a
+// synonym is a noun for persons ("employees", "staff").
+func (p *Planner) ofPersons(entity string) bool {
+	e := p.m.Entity(entity)
+	if e == nil {
+		return false
+	}
+	for _, n := range append([]string{e.Name}, e.Synonyms...) {
+		if personNouns[stemKey(strings.ToLower(strings.ReplaceAll(n, "_", " ")))] {
+			return true
+		}
+	}
+	return false
 }
 
 // rankedItems reports whether the question names things to rank: a table

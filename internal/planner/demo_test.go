@@ -169,9 +169,14 @@ var demoQuestions = []struct {
 	{"how many people", KindUnanswered},
 	{"number of accounts", KindUnanswered},
 	{"how many people opened tickets last month", KindUnanswered},
-	{"number of people in each department", KindUnanswered},
+	{"number of people in each department", KindMetric},
 	{"how many high priority", KindUnanswered},
 	{"how many employees in People", KindMetric},
+	// "people" counted by the department it is a value of: the employees,
+	// whose table is of persons; tickets are not.
+	{"which department has the most people", KindMetric},
+	{"which department has the fewest people", KindMetric},
+	{"how many people in each ticket category", KindUnanswered},
 	// A count before qualifiers counts the noun they qualify.
 	{"how many high priority tickets", KindMetric},
 	{"how many web channel orders", KindMetric},
@@ -206,6 +211,29 @@ var demoQuestions = []struct {
 	// known in another column, is refused with where it is.
 	{"Tickets with priority Shipping last week", KindUnanswered},
 	{"orders whose channel is Germany", KindUnanswered},
+	// "who" and the verb of a link its column's description gives ("The
+	// employee handling the ticket"): the table of persons that does it.
+	{"who handled the most tickets last month", KindMetric},
+	{"who handled the most urgent tickets this year", KindMetric},
+	// A measure after a negation of having: the rows it adds up, missing.
+	{"products with no sales", KindMetric},
+	{"which products have no sales", KindRows},
+	{"customers with no revenue", KindUnanswered},
+	// An age word with a count of a table's rows that meet conditions on
+	// its own columns: the newest or oldest of those rows.
+	{"Most recent cancellation", KindRows},
+	{"the oldest open ticket", KindRows},
+	{"how many recent cancellations", KindUnanswered},
+	// A percent compares a rate, as the fraction it holds.
+	{"Channels with a refund rate above 5%", KindMetric},
+	{"which countries have a refund rate below 4.5 percent", KindMetric},
+	{"channels with revenue above 5%", KindUnanswered},
+	// A direction said alone sorts a breakdown by its measure; not one
+	// by periods (which may mean in time order), nor alphabetically.
+	{"Show revenue by country, lowest first", KindMetric},
+	{"support tickets by priority last month in ascending order", KindMetric},
+	{"revenue by month, lowest first", KindUnanswered},
+	{"revenue by channel alphabetically", KindUnanswered},
 }
 
 func TestDemoPlans(t *testing.T) {

@@ -178,6 +178,65 @@ func (p *Planner) relatedMeasure(it *item, st *state, afterWith bool) (relatedRo
 	return relatedRows{entity: e, where: where, text: it.text}, true
 }
 
+// measureRows reads a count or a sum named after a negation of having
+// ("products with no sales") as the rows it adds up, which must be
+// missing: its table's rows that meet its conditions, on that table's
+// columns or on those of the one row each refers to (the order of an
+// order line). A word that is also a value ("sales", the Sales
+// department) is the measure here: a value is no rows to lack.
+func (p *Planner) measureRows(it *item, st *state) (relatedRows, bool) {
+	ms := only(it.senses, sMetric)
+	if len(ms) != 1 || len(ms)+len(only(it.senses, sValue)) != len(it.senses) {
+		return relatedRows{}, false
+	}
+	m := p.m.Metric(ms[0].name)
+	if m == nil || m.Entity == "" || m.Derived != "" || p.m.Entity(m.Entity) == nil {
+		return relatedRows{}, false
+	}
+	e := p.m.Entity(m.Entity).Name
+	x := strings.ToUpper(strings.Join(strings.Fields(m.Expr), ""))
+	if strings.Count(x, "(") == 0 || !strings.HasSuffix(x, ")") || strings.Contains(x, "DISTINCT") ||
+		!(strings.HasPrefix(x, "SUM(") || strings.HasPrefix(x, "COUNT(")) || strings.Count(x, "SUM(")+strings.Count(x, "COUNT(") != 1 {
+		return relatedRows{}, false
+	}
+	var where []semantic.Filter
+	for _, expr := range m.Filters {
+		f, ok := semantic.ParsePredicate(expr)
+		ent, _, _ := strings.Cut(f.Field, ".")
+		if !ok || !strings.EqualFold(ent, e) && !p.refersToOne(e, ent) {
+			return relatedRows{}, false
+		}
+		where = append(where, f)
+	}
+	named := false
+	for _, t := range st.terms {
+		for _, s := range t.cands {
+			named = named || s.kind == sEntity && !strings.EqualFold(s.name, e)
+		}
+	}
+	if !named {
+		return relatedRows{}, false
+	}
+	return relatedRows{entity: e, where: where, text: it.text}, true
+}
+
+// refersToOne reports whether each row of child refers to one row of
+// parent, through the one relationship between them, by parent's key.
+func (p *Planner) refersToOne(child, parent string) bool {
+	n, ok := 0, false
+	for _, r := range p.m.Relationships {
+		switch {
+		case strings.EqualFold(r.From, child) && strings.EqualFold(r.To, parent):
+			pe := p.m.Entity(r.To)
+			ok = (r.Cardinality == semantic.ManyToOne || r.Cardinality == "") && pe != nil && strings.EqualFold(pe.PrimaryKey, r.ToColumn)
+			n++
+		case strings.EqualFold(r.From, parent) && strings.EqualFold(r.To, child):
+			n++
+		}
+	}
+	return n == 1 && ok && !strings.EqualFold(child, parent)
+}
+
 func whereText(ws []semantic.Filter) string {
 	var out []string
 	for _, w := range ws {

@@ -180,6 +180,15 @@ func (b *builder) finish() *Plan {
 			return b.fail(fmt.Sprintf("quarry can sort groups only by what it groups by or by the measure, not by %s", b.sortField))
 		}
 		q.Order = []semantic.Order{{Field: b.sortField, Desc: st.order == "desc"}}
+	case b.dirOnly:
+		// A direction said alone sorts a breakdown of one measure by it;
+		// not one by periods, which may mean in time order ("ascending")
+		// and whose answer reads its rows as a series.
+		if len(q.Metrics) != 1 || len(q.Dimensions) == 0 || st.limit > 0 || len(b.groups) != len(q.Dimensions) {
+			return b.fail("quarry could not tell what to sort " + map[string]string{"asc": "in ascending", "desc": "in descending"}[st.sortDir] + " order")
+		}
+		q.Order = []semantic.Order{{Field: q.Metrics[0], Desc: st.order == "desc"}}
+		b.und("order by %s %s", q.Metrics[0], st.order)
 	case st.order != "":
 		if len(q.Dimensions) == 0 {
 			return b.fail("“highest” or “top” needs something to rank, such as “by country” or “by month”")

@@ -81,11 +81,52 @@ func (p *Planner) buildLinkVerbs() {
 		p.linkVerbs[stemKey(v)] = true
 		p.genericVerbs[stemKey(v)] = true
 	}
-	for _, r := range p.m.Relationships {
+	p.relVerbs = map[*semantic.Relationship][]string{}
+	for k := range p.m.Relationships {
+		r := &p.m.Relationships[k]
 		for _, v := range r.Verbs {
-			p.linkVerbs[stemKey(strings.ToLower(v))] = true
+			p.relVerbs[r] = append(p.relVerbs[r], stemKey(strings.ToLower(v)))
+		}
+		if v := p.describedVerb(r); v != "" {
+			p.relVerbs[r] = append(p.relVerbs[r], v)
+		}
+		for _, v := range p.relVerbs[r] {
+			p.linkVerbs[v] = true
 		}
 	}
+}
+
+// describedVerbRE reads a column's description that says what the row it
+// refers to does: "The employee handling the ticket".
+var describedVerbRE = lazyRE(`^(?i)the ([a-z]+(?: [a-z]+)?) ([a-z]+ing) (?:the|this|each)\b`)
+
+// describedVerb is the stem of the verb that a relationship's column's
+// description gives the row it refers to ("assignee_id: The employee
+// handling the ticket": employees handle tickets), or "". The noun must
+// name the table referred to, and the verb be no form of be or have.
+func (p *Planner) describedVerb(r *semantic.Relationship) string {
+	from, to := p.m.Entity(r.From), p.m.Entity(r.To)
+	if from == nil || to == nil || strings.EqualFold(r.From, r.To) {
+		return ""
+	}
+	col := from.Column(r.FromColumn)
+	if col == nil {
+		return ""
+	}
+	m := describedVerbRE().FindStringSubmatch(strings.TrimSpace(col.Description))
+	if m == nil {
+		return ""
+	}
+	noun := stemKey(strings.ToLower(m[1]))
+	names := false
+	for _, n := range append([]string{to.Name}, to.Synonyms...) {
+		names = names || stemKey(strings.ToLower(strings.ReplaceAll(n, "_", " "))) == noun
+	}
+	verb := strings.ToLower(m[2])
+	if !names || verb == "being" || verb == "having" || verb == "doing" || p.stop[verb] || p.kws[verb] != "" {
+		return ""
+	}
+	return stemWord(verb)
 }
 
 // readLinks reads each verb of a link found by the scan between the
@@ -158,6 +199,33 @@ func (p *Planner) readLinks(items []item) *Plan {
 		}
 	}
 	return nil
+}
+
+// whoDoes reads "who handled the most tickets" as "which employees
+// handled …": a question that starts with "who" and the verb of a link
+// asks for the rows of the table that does it, the one the relationship
+// with that verb refers to, when that is one table of persons.
+func (p *Planner) whoDoes(items []item) []item {
+	if len(items) < 3 || items[0].text != "who" || items[1].linkVerb == "" {
+		return items
+	}
+	agent := ""
+	for r, vs := range p.relVerbs {
+		if !slices.Contains(vs, items[1].linkVerb) {
+			continue
+		}
+		if agent != "" && !strings.EqualFold(agent, r.To) {
+			return items // the verb of links to several tables
+		}
+		agent = r.To
+	}
+	e := p.m.Entity(agent)
+	if e == nil || !p.ofPersons(e.Name) {
+		return items
+	}
+	which := item{kind: itKw, kw: "rows", text: "which"}
+	doer := item{kind: itTerm, text: strings.ReplaceAll(strings.ToLower(e.Name), "_", " "), senses: []sense{{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}}}
+	return append([]item{which, doer}, items[1:]...)
 }
 
 // qualifiedAgent reports whether the items from j are a table followed by
@@ -294,24 +362,15 @@ func (p *Planner) linkPaths(a, b, verb string, generic bool) [][]pathStep {
 		}
 	}
 	walk(a, map[string]bool{lower(a): true}, nil)
-	if len(all) == 1 && !generic && !pathHasVerb(all[0], verb) {
+	if len(all) == 1 && !generic && !p.pathHasVerb(all[0], verb) {
 		return nil // a listed verb of another link
 	}
 	return all
 }
 
-func pathHasVerb(path []pathStep, verb string) bool {
+func (p *Planner) pathHasVerb(path []pathStep, verb string) bool {
 	for _, s := range path {
-		if relHasVerb(s.rel, verb) {
-			return true
-		}
-	}
-	return false
-}
-
-func relHasVerb(r *semantic.Relationship, verb string) bool {
-	for _, v := range r.Verbs {
-		if stemKey(strings.ToLower(v)) == verb {
+		if slices.Contains(p.relVerbs[s.rel], verb) {
 			return true
 		}
 	}

@@ -24,6 +24,7 @@ type term struct {
 	rowsQ  bool // came right after "which"/"what"/"list"
 	op     string
 	num    float64
+	pct    bool // num was written as a percent
 	hasNum bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
@@ -64,6 +65,7 @@ type state struct {
 	text       string        // the question's words, lower case, single spaces
 	when       bool          // "when was the first order placed"
 	sortDir    string        // "asc" or "desc" from "ordered by … descending"
+	sortDirBy  string        // what a direction said alone may sort by: "measure" ("lowest first", "ascending"), "" ("alphabetically")
 	sortTerms  int           // terms sorted by
 	eachAfter  bool          // "the codes and the number of templates for each": a group named before
 	none       []string      // tables the subject must have no row of ("never ordered")
@@ -114,6 +116,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if pl := p.valueOfAnother(items); pl != nil {
 		return pl
 	}
+	items = p.whoDoes(items)
 	if pl := p.readLinks(items); pl != nil {
 		return pl
 	}
@@ -272,6 +275,13 @@ func (p *Planner) walk(items []item, st *state) {
 				st.related = append(st.related, rr)
 				continue
 			}
+			if rr, ok := p.measureRows(it, st); ok {
+				// "products with no sales": no order line of a
+				// completed order.
+				rr.neg = true
+				st.related = append(st.related, rr)
+				continue
+			}
 			if f, ok := emptyColumn(it); ok && (strings.HasPrefix(aux, "no") || strings.HasPrefix(aux, "without") || strings.HasSuffix(aux, "no")) {
 				// "orders with no discount code", "employees without a
 				// manager": the column is empty.
@@ -321,6 +331,10 @@ func (p *Planner) walk(items []item, st *state) {
 				st.unknown = append(st.unknown, "not "+it.text)
 				pendingNot = false
 			}
+			if it.pct && pendingOp == "" {
+				// A percent compares a rate: "a refund rate above 5%".
+				st.unknown = append(st.unknown, it.text+" compared with nothing")
+			}
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
@@ -329,12 +343,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// ("price over 100 in Electronics"): a value is never what
 				// a number counts (found from outside: the number went to
 				// the value and vanished, and the price became a grouping)
-				last.op, last.num, last.hasNum = pendingOp, it.num, true
+				last.op, last.num, last.hasNum, last.pct = pendingOp, it.num, true, it.pct
 				pendingOp = ""
 			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && i > 1 && mean[i-2] == last.it && len(only(last.cands, sMetric)) == len(last.cands) && prevKw != "":
 				// "customers with revenue over 10000": a condition on the
 				// measure just named
-				last.op, last.num, last.hasNum = pendingOp, it.num, true
+				last.op, last.num, last.hasNum, last.pct = pendingOp, it.num, true, it.pct
 				st.having = append(st.having, last)
 				pendingOp = ""
 			case pendingOp != "":
@@ -467,6 +481,7 @@ func (p *Planner) walk(items []item, st *state) {
 					st.unknown = append(st.unknown, "two sort directions")
 				}
 				st.sortDir = kw[4:]
+				st.sortDirBy = dirSorts(it.text)
 			case kw == "gt" || kw == "lt":
 				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
 					op := map[string]string{"gt": ">=", "lt": "<="}[kw]
@@ -571,7 +586,7 @@ func (p *Planner) walk(items []item, st *state) {
 				t.aggs, pendingAggs = pendingAggs, nil
 			}
 			if pendingNum != nil && pendingOp != "" {
-				t.op, t.num, t.hasNum = pendingOp, pendingNum.num, true
+				t.op, t.num, t.hasNum, t.pct = pendingOp, pendingNum.num, true, pendingNum.pct
 				pendingNum, pendingOp = nil, ""
 				st.having = append(st.having, t)
 			}
@@ -790,4 +805,14 @@ func emptyColumn(it *item) (sense, bool) {
 		return sense{}, false
 	}
 	return it.senses[0], true
+}
+
+// dirSorts says what a sort direction said without a column may sort:
+// "measure" for any but an order of names ("alphabetically"), which
+// sorts by a name, not by a measure.
+func dirSorts(text string) string {
+	if strings.Contains(text, "alphabetic") {
+		return ""
+	}
+	return "measure"
 }

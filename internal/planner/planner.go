@@ -99,6 +99,9 @@ type Planner struct {
 	// linkVerbs are the stems of the verbs read as a link between two
 	// tables (links.go): genericVerbs and the knowledge's.
 	linkVerbs, genericVerbs map[string]bool
+	// relVerbs are the stems of each relationship's verbs: those the
+	// knowledge lists and the one its column's description gives.
+	relVerbs map[*semantic.Relationship][]string
 	// wide marks a model whose lexicon is built per question (scope.go);
 	// allTerms are then its terms, built when first asked for.
 	wide     bool

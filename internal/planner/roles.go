@@ -184,6 +184,28 @@ func (b *builder) roles() *Plan {
 			}
 		}
 	}
+	// "the most recent cancellation", "the oldest open ticket": an age
+	// word with a count of a table's rows that meet plain conditions on
+	// its own columns asks for the newest (or oldest) of those rows.
+	if (st.colSup == "new" || st.colSup == "old" || st.colSup == "early") && !st.when && len(b.q.Metrics) == 1 && len(b.adhoc) == 0 && len(st.grains) == 0 &&
+		!st.trend && !st.share && !st.compare && !st.count && len(st.having) == 0 && len(st.dates) == 0 && st.order == "" && !b.hasGroupTerm() && !b.hasAggTerm() {
+		name := b.q.Metrics[0]
+		if e, where, ok := b.p.filteredCount(name); ok && len(where) > 0 {
+			b.q.Metrics, b.shown = nil, nil
+			b.q.Filters = append(b.q.Filters, where...)
+			b.subject = e
+			st.understood = nil
+			for _, f := range where {
+				b.und("filter %s %s %v (the rows %s counts)", f.Field, f.Op, f.Values, name)
+			}
+			for _, t := range st.terms {
+				if t.role == "metric" && t.cands[0].kind == sMetric && t.cands[0].name == name {
+					t.role = "subject"
+				}
+			}
+			aggregate = false
+		}
+	}
 	// "when was the first order placed": the earliest (or latest) date of
 	// the table's time column.
 	if st.when {
@@ -219,8 +241,16 @@ func (b *builder) roles() *Plan {
 			continue
 		}
 		b.addMetric(name)
-		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: name, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
-		b.und("condition %s %s %s", name, t.op, numText(t.num))
+		num, unit := t.num, ""
+		if t.pct {
+			// "a refund rate above 5%": a rate is a fraction of one.
+			if mt := b.p.m.Metric(name); mt == nil || mt.Format != "percent" {
+				return b.fail(fmt.Sprintf("%s is not a percentage, so quarry cannot compare it with %s%%", display(name), numText(t.num)))
+			}
+			num, unit = t.num/100, "%"
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: name, Op: semantic.Op(t.op), Values: []any{fmtNum(num)}})
+		b.und("condition %s %s %s%s", name, t.op, numText(t.num), unit)
 		t.role = "having"
 		if pl := b.havingOwner(t); pl != nil {
 			return pl
@@ -238,7 +268,7 @@ func (b *builder) roles() *Plan {
 		}
 	}
 	if aggregate && len(b.q.Metrics) == 0 {
-		if st.order != "" && !st.count {
+		if st.order != "" && !st.count && !b.dirOnly {
 			return b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
 		}
 		if b.subject == "" {
@@ -377,6 +407,10 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Against: t.against})
 				b.und("filter %s %s the %s of all %s", s.field, t.op, semantic.AgainstName(t.against), s.entity)
 				t.role = "filter"
+			case t.hasNum && s.numeric && t.pct:
+				// "a discount above 10%": stored as 10 or as 0.1? quarry
+				// does not guess.
+				return b.fail(fmt.Sprintf("quarry cannot tell whether %s holds percentages or fractions, so it cannot compare it with %s%%", s.field, numText(t.num)))
 			case t.hasNum && s.numeric:
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
 				b.und("filter %s %s %s", s.field, t.op, numText(t.num))
@@ -726,6 +760,12 @@ func (b *builder) namedElsewhere(h *term, e string) bool {
 func (b *builder) sortTerms() *Plan {
 	st := b.st
 	if st.sortTerms == 0 {
+		if st.sortDir != "" && !b.rows && st.order == "" && st.sortDirBy != "" {
+			// "revenue by channel, lowest first": groups sorted by the
+			// measure (finish checks there is one, and groups).
+			st.order, b.dirOnly = st.sortDir, true
+			return nil
+		}
 		if st.sortDir != "" {
 			return b.fail("quarry could not tell what to sort " + map[string]string{"asc": "in ascending", "desc": "in descending"}[st.sortDir] + " order")
 		}
@@ -782,4 +822,15 @@ func (b *builder) sortTerms() *Plan {
 		b.und("sort by %s %s", t.it.text, dir)
 	}
 	return nil
+}
+
+// hasAggTerm reports whether a term is counted, summed or ranked ("how
+// many recent cancellations").
+func (b *builder) hasAggTerm() bool {
+	for _, t := range b.st.terms {
+		if len(t.aggs) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -139,6 +139,7 @@ type item struct {
 	senses    []sense
 	kw        string
 	num       float64
+	pct       bool // a number written as a percent ("5%", "5 percent")
 	rng       dates.Range
 }
 
@@ -206,8 +207,10 @@ func keywords() map[string]string {
 	set("sortby", "ordered by", "sorted by", "sort by", "sorted on", "in order of", "ordered according to", "sorted according to", "arranged by", "ranked by", "order them by", "sort them by", "order the results by", "sort the results by")
 	set("sortby:desc", "in descending order of", "in descending order by", "sorted descending by", "ordered descending by", "in decreasing order of", "descending order of")
 	set("sortby:asc", "in ascending order of", "in ascending order by", "sorted ascending by", "ordered ascending by", "in increasing order of", "ascending order of", "in alphabetical order of", "in alphabetical order by", "alphabetical order of")
-	set("dir:desc", "descending", "in descending order", "desc", "decreasing", "in decreasing order", "from high to low", "from highest to lowest", "high to low", "highest to lowest", "from largest to smallest", "largest to smallest", "descending order")
-	set("dir:asc", "ascending", "in ascending order", "asc", "increasing", "in increasing order", "from low to high", "from lowest to highest", "low to high", "lowest to highest", "from smallest to largest", "smallest to largest", "alphabetically", "in alphabetical order", "alphabetical order", "ascending order", "in ascending alphabetical order", "ascending alphabetical order")
+	set("dir:desc", "descending", "in descending order", "desc", "decreasing", "in decreasing order", "from high to low", "from highest to lowest", "high to low", "highest to lowest", "from largest to smallest", "largest to smallest", "descending order",
+		"highest first", "largest first", "biggest first", "most first")
+	set("dir:asc", "ascending", "in ascending order", "asc", "increasing", "in increasing order", "from low to high", "from lowest to highest", "low to high", "lowest to highest", "from smallest to largest", "smallest to largest", "alphabetically", "in alphabetical order", "alphabetical order", "ascending order", "in ascending alphabetical order", "ascending alphabetical order",
+		"lowest first", "smallest first", "fewest first", "least first")
 	set("sortverb", "sort", "order", "rank")
 	set("young", "youngest")
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
@@ -380,6 +383,10 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			h, _ := p.verb(toks[i])
 			items = append(items, item{kind: itTerm, text: toks[i].s, senses: h.senses, via: h.phrase, verb: true})
 			i++
+		case isNumber(toks[i].s) && i+1 < len(toks) && toks[i+1].s == "percent" && (i+2 == len(toks) || toks[i+2].s != "of"):
+			// "above 5%": a number in hundredths (not "5% of orders").
+			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), pct: true})
+			i += 2
 		case isNumber(toks[i].s):
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: toks[i].s})
 			i++

@@ -101,10 +101,21 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 		return "", colRef{}, err
 	}
 	conds := []string{link}
+	joined := map[string]bool{}
 	for _, w := range f.Where {
-		s, err := c.whereOn(r.Name, w)
+		s, via, err := c.whereOn(r.Name, w)
 		if err != nil {
 			return "", colRef{}, err
+		}
+		if via != "" && !joined[strings.ToLower(via)] {
+			// "products with no sales": the order lines of completed
+			// orders, the one order each line refers to.
+			j, err := c.parentJoin(r.Name, via)
+			if err != nil {
+				return "", colRef{}, err
+			}
+			from += j
+			joined[strings.ToLower(via)] = true
 		}
 		conds = append(conds, s)
 	}
@@ -193,26 +204,61 @@ func (c *compiler) checkCols(refs ...colRef) error {
 }
 
 // whereOn renders a condition of a related filter: a plain filter on a
-// column of the related entity (or a dimension over its columns alone).
-func (c *compiler) whereOn(related string, w Filter) (string, error) {
+// column of the related entity (or a dimension over its columns alone),
+// or on the columns of the one row of another entity each related row
+// refers to (via: that entity, which the subquery joins: parentJoin).
+func (c *compiler) whereOn(related string, w Filter) (sql, via string, err error) {
 	if relatedFilter(w) || w.Against != "" {
-		return "", quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
+		return "", "", quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
 	}
 	fd, err := c.m.ResolveField(w.Field)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	x, refs, err := c.fieldExpr(fd)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	for _, r := range refs {
-		if !strings.EqualFold(r.Entity, related) {
-			return "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
+		switch {
+		case strings.EqualFold(r.Entity, related):
+		case via == "" || strings.EqualFold(r.Entity, via):
+			if _, err := c.parentJoin(related, r.Entity); err != nil {
+				return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
+			}
+			via = r.Entity
+		default:
+			return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
 		}
 	}
 	if len(refs) == 0 {
-		return "", quarry.Errorf(quarry.KindInput, "the condition on %s reads no column of %s", w.Field, related)
+		return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s reads no column of %s", w.Field, related)
 	}
-	return c.filterSQL(x, refs, w)
+	sql, err = c.filterSQL(x, refs, w)
+	return sql, via, err
+}
+
+// parentJoin is " JOIN parent ON …": the one row of parent that each row
+// of child refers to, through the one many-to-one relationship between
+// them; an error when there is not exactly one.
+func (c *compiler) parentJoin(child, parent string) (string, error) {
+	var found *Relationship
+	n := 0
+	for i := range c.m.Relationships {
+		r := &c.m.Relationships[i]
+		if strings.EqualFold(r.From, child) && strings.EqualFold(r.To, parent) || strings.EqualFold(r.From, parent) && strings.EqualFold(r.To, child) {
+			found, n = r, n+1
+		}
+	}
+	if n != 1 || strings.EqualFold(child, parent) || !strings.EqualFold(found.From, child) || found.Cardinality != ManyToOne && found.Cardinality != "" {
+		return "", quarry.Errorf(quarry.KindUnsupported, "each %s row does not refer to one %s row", child, parent)
+	}
+	if pe := c.m.Entity(found.To); pe == nil || !strings.EqualFold(pe.PrimaryKey, found.ToColumn) {
+		return "", quarry.Errorf(quarry.KindUnsupported, "each %s row does not refer to one %s row by its key", child, parent)
+	}
+	p, k := colRef{found.To, found.ToColumn}, colRef{found.From, found.FromColumn}
+	if err := c.checkCols(p, k); err != nil {
+		return "", err
+	}
+	return " JOIN " + c.tableRef(found.To) + " ON " + c.col(p) + " = " + c.col(k), nil
 }

@@ -35,8 +35,17 @@ INSERT INTO products (id, name, category) VALUES (99, 'Unsold', 'Books');`); err
 			"SELECT COUNT(*) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL)"},
 		{"products never sold", Query{Rows: &RowsQuery{Entity: "products", Columns: []string{"id"}}, Filters: []Filter{{Field: "order_items", Op: OpNone}}},
 			"SELECT id FROM products WHERE id NOT IN (SELECT product_id FROM order_items WHERE product_id IS NOT NULL) ORDER BY id"},
+		// A condition on the one order each order line refers to: the
+		// subquery joins it.
+		{"products with no sales of completed orders", Query{Rows: &RowsQuery{Entity: "products", Columns: []string{"id"}}, Filters: []Filter{{Field: "order_items", Op: OpNone, Where: []Filter{{Field: "orders.status", Op: OpEq, Values: []any{"completed"}}}}}},
+			"SELECT id FROM products WHERE id NOT IN (SELECT i.product_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed' AND i.product_id IS NOT NULL) ORDER BY id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "EXISTS (SELECT 1 FROM ") })
+	}
+	// A condition on a table the related rows do not each refer to once
+	// (customers have many orders) is refused.
+	if _, err := Compile(m, Query{Rows: &RowsQuery{Entity: "customers"}, Filters: []Filter{{Field: "orders", Op: OpNone, Where: []Filter{{Field: "order_items.quantity", Op: OpGt, Values: []any{int64(1)}}}}}}, quarry.DialectSQLite); err == nil {
+		t.Errorf("customers without orders of order lines: compiled")
 	}
 	// Only an entity joined directly to the subject.
 	if _, err := Compile(m, Query{Rows: &RowsQuery{Entity: "customers"}, Filters: []Filter{{Field: "order_items", Op: OpNone}}}, quarry.DialectSQLite); err == nil || !strings.Contains(err.Error(), "not joined directly") {

@@ -261,6 +261,9 @@ func (c *cover) values() (ok, bad []string) {
 				return // part of a longer value filtered on ("JetBlue" in "JetBlue Airways")
 			}
 		}
+		if c.countedInOwnGroups(v, where()) {
+			return
+		}
 		// A value that names a grouping's column or a listed column is
 		// what the question groups or lists by, not a filter.
 		bad = append(bad, fmt.Sprintf("'%s' (a value of %s) is not filtered on", v, where()))
@@ -278,6 +281,36 @@ func (c *cover) values() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// countedInOwnGroups reports whether value v of column where (entity.column)
+// is an ordinary word for the rows the query counts by that same column:
+// "which department has the most people" counts employees by department,
+// and the People department by department is no question. The word must
+// be written in lower case where the value is capitalized, the query
+// group by the column and count the rows of its table.
+func (c *cover) countedInOwnGroups(v, where string) bool {
+	if strings.ToLower(v) == v || strings.Contains(c.raw, v) {
+		return false
+	}
+	ent, _, _ := strings.Cut(where, ".")
+	grouped := false
+	for _, d := range c.q.Dimensions {
+		expr := d.Name
+		if dm := c.m.Dimension(d.Name); dm != nil {
+			expr = dm.Expr
+		}
+		grouped = grouped || d.Grain == "" && strings.EqualFold(strings.TrimSpace(expr), where)
+	}
+	if !grouped {
+		return false
+	}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && countsRows(mt.Expr) && len(mt.Filters) == 0 && strings.EqualFold(mt.Entity, ent) {
+			return true
+		}
+	}
+	return false
 }
 
 // idioms are phrases in which a word that may be a category value is an

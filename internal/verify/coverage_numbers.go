@@ -494,6 +494,12 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		if flow && (!active || c.creationWordSaid()) {
 			continue
 		}
+		// "how many refunds last month": rows in an event's state
+		// (refunded, cancelled) are events, dated, as PeriodDate reads
+		// them, by the table's one date.
+		if !active && eventCount(c.m, mt, own) {
+			continue
+		}
 		when := "in a period"
 		if tr == nil {
 			when = "by " + grain.Words()
@@ -503,7 +509,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			// The question names the date: it counts what was made then.
 			// For a state, a word of the measure's own name ("open" of
 			// open tickets) is the state, not the date.
-			if cc := e.Column(col); cc != nil && (!active && c.namesColumn(e.Name, cc) || active && c.namesDateBeyond(mt, cc)) {
+			if cc := e.Column(col); cc != nil && (!active && (c.namesColumn(e.Name, cc) || c.namesEvent(e, cc)) || active && c.namesDateBeyond(mt, cc)) {
 				continue
 			}
 		}
@@ -516,6 +522,66 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		}
 	}
 	return nil, nil
+}
+
+// eventCount reports whether mt counts the rows of its table that are in
+// the state an event left them in (status = 'refunded', 'cancelled'),
+// and own is the table's only date: what it counts in a period are
+// events, not things there were.
+func eventCount(m *semantic.Model, mt *semantic.Metric, own string) bool {
+	e := m.Entity(mt.Entity)
+	ent, col, _ := strings.Cut(own, ".")
+	if e == nil || !strings.EqualFold(ent, e.Name) || !countsRows(mt.Expr) {
+		return false
+	}
+	for _, c := range e.Columns {
+		if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col) {
+			return false // the event may have a date of its own
+		}
+	}
+	event := false
+	for _, expr := range mt.Filters {
+		f, ok := semantic.ParsePredicate(expr)
+		key := strings.ToLower(f.Field)
+		if !ok || (f.Op != semantic.OpEq && f.Op != semantic.OpIn) || !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn().MatchString(key) {
+			return false
+		}
+		for _, v := range f.Values {
+			s, isText := v.(string)
+			if !isText || !strings.HasSuffix(strings.ToLower(s), "ed") {
+				return false
+			}
+		}
+		event = true
+	}
+	return event
+}
+
+// namesEvent reports whether the question names, by one of its synonyms,
+// a table named after the event its own date records ("purchases" for
+// orders, whose date is ordered_at): its rows are those events, so a
+// count of them in a period counts those that happened then, as "orders"
+// itself does (namesColumn).
+func (c *cover) namesEvent(e *semantic.Entity, col *semantic.Column) bool {
+	name := strings.ToLower(e.Name)
+	if len(name) < 4 {
+		return false
+	}
+	event := false
+	for _, w := range splitName(col.Name) {
+		if len(w) >= 4 && !genericWords[w] && w[:4] == name[:4] {
+			event = true
+		}
+	}
+	if !event {
+		return false
+	}
+	for _, s := range e.Synonyms {
+		if c.has(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // stateWords are values of a status that hold for a while and then end.

@@ -453,12 +453,61 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 		}
 		return false
 	}
+	if c.whoDoes(d) {
+		return true
+	}
 	for _, p := range c.candidates(d) {
 		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
 			return true
 		}
 	}
 	return c.comparesValues(d.Name)
+}
+
+// whoDoes reports whether "who <verb> …" asks for the rows of the table
+// that d is the key or the label of: a relationship from a measure's rows
+// to that table has a column whose description or synonyms say the verb
+// ("who handled the most tickets": support_tickets.assignee_id, "The
+// employee handling the ticket").
+func (c *cover) whoDoes(d semantic.DimRef) bool {
+	if len(c.words) < 2 || c.words[0] != "who" || len(c.words[1]) < 4 || d.Grain != "" {
+		return false
+	}
+	ent, col, ok := strings.Cut(d.Name, ".")
+	e := c.m.Entity(ent)
+	if !ok || e == nil || !strings.EqualFold(col, e.PrimaryKey) && !strings.EqualFold(col, e.Label) {
+		return false
+	}
+	verb := c.words[1][:4]
+	for _, r := range c.m.Relationships {
+		if !strings.EqualFold(r.To, e.Name) || strings.EqualFold(r.From, r.To) || !c.measuresOver(r.From) {
+			continue
+		}
+		from := c.m.Entity(r.From)
+		if from == nil {
+			continue
+		}
+		fc := from.Column(r.FromColumn)
+		if fc == nil {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(fc.Description+" "+strings.Join(fc.Synonyms, " ")), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if len(w) >= 4 && w[:4] == verb {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// measuresOver reports whether a metric of the query is over entity's rows.
+func (c *cover) measuresOver(entity string) bool {
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && strings.EqualFold(mt.Entity, entity) {
+			return true
+		}
+	}
+	return false
 }
 
 // comparesValues reports whether the question sets two values of a

@@ -371,3 +371,139 @@ func countIn(from, to string) semantic.Filter {
 		{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{to}},
 	}}
 }
+
+// TestCoverageEventSynonym: a table named after the event its own date
+// records (orders, ordered_at) counts events, whichever of its names the
+// question uses ("purchases" is a synonym of orders): a count of them in
+// a period is of those made then. A table whose date is of another event
+// (customers, signed_up_at) is still asked about: how many there were, or
+// how many signed up?
+func TestCoverageEventSynonym(t *testing.T) {
+	m := coverageModel()
+	m.Entities[0].Synonyms = []string{"clients"}
+	m.Entities[1].Synonyms = []string{"purchases", "sales orders"}
+	m.Entities = append(m.Entities, semantic.Entity{Name: "order_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}}})
+	m.Relationships = append(m.Relationships, semantic.Relationship{From: "order_items", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne})
+	may := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
+	for _, tc := range []struct {
+		question string
+		metric   string
+		fail     bool
+	}{
+		{"how many orders last month", "orders", false},
+		{"How many purchases last month", "orders", false},
+		{"number of sales orders last month", "orders", false},
+		{"how many customers last month", "customers", true},
+		{"how many clients did we have last month", "customers", true},
+	} {
+		checks := Coverage(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, TimeRange: may})
+		failed := ""
+		for _, c := range checks {
+			if c.Status == Fail {
+				failed += c.Name + ": " + c.Detail
+			}
+		}
+		if tc.fail != strings.Contains(failed, "how many there were") {
+			t.Errorf("%q: failed %q; want a refusal: %v", tc.question, failed, tc.fail)
+		}
+	}
+}
+
+// TestCoverageCountedInOwnGroups: "people", an ordinary word that is also
+// the People department, is what "which department has the most people"
+// counts by department, not a filter left out; written as the value is,
+// or with a measure that does not count the department's rows, it is
+// still one.
+func TestCoverageCountedInOwnGroups(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "employees", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "salary", Type: quarry.TypeFloat}, {Name: "department", Type: quarry.TypeText, Values: []string{"Engineering", "People", "Sales"}}}}},
+		Metrics: []semantic.Metric{
+			{Name: "headcount", Entity: "employees", Expr: "COUNT(employees.id)"},
+			{Name: "payroll", Entity: "employees", Expr: "SUM(employees.salary)"},
+		},
+		Dimensions: []semantic.Dimension{{Name: "department", Entity: "employees", Expr: "employees.department"}},
+	}
+	byDept := func(metric string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{metric}, Dimensions: []semantic.DimRef{{Name: "department"}}, Order: []semantic.Order{{Field: metric, Desc: true}}, Limit: 1}
+	}
+	for _, tc := range []struct {
+		question, metric string
+		fail             bool
+	}{
+		{"which department has the most people", "headcount", false},
+		{"which department has the most People", "headcount", true},
+		{"which department pays the most people", "payroll", true},
+	} {
+		failed := ""
+		for _, c := range Coverage(tc.question, "2026-06-30", m, byDept(tc.metric)) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if tc.fail != strings.Contains(failed, "'People' (a value of employees.department) is not filtered on") {
+			t.Errorf("%q: failed %q; want the value left out: %v", tc.question, failed, tc.fail)
+		}
+	}
+}
+
+// TestCoverageWhoDoes: "who handled the most tickets" asks for the
+// employees a ticket's assignee column refers to, whose description says
+// what they do ("The employee handling the ticket"); a verb it does not
+// say ("opened") asks for someone else.
+func TestCoverageWhoDoes(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "tickets", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "assignee_id", Type: quarry.TypeInt, Description: "The employee handling the ticket; empty while unassigned."}}},
+		},
+		Relationships: []semantic.Relationship{{From: "tickets", FromColumn: "assignee_id", To: "employees", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "tickets", Entity: "tickets", Expr: "COUNT(tickets.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"tickets"}, Dimensions: []semantic.DimRef{{Name: "employees.id"}, {Name: "employees.name"}}, Order: []semantic.Order{{Field: "tickets", Desc: true}}, Limit: 1}
+	for question, fail := range map[string]bool{
+		"who handled the most tickets": false,
+		"who opened the most tickets":  true,
+	} {
+		failed := ""
+		for _, c := range Coverage(question, "2026-06-30", m, q) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if fail != strings.Contains(failed, "groups by employees.name, which the question does not ask for") {
+			t.Errorf("%q: failed %q; want the grouping not asked for: %v", question, failed, fail)
+		}
+	}
+}
+
+// TestCoverageEventCount: a measure that counts the rows in an event's
+// state ("refunds": orders whose status is 'refunded') counts events, as
+// a period on the table's one date reads them (PeriodDate): "how many
+// refunds last month" is not a question of how many there were. A count
+// of a lasting kind of thing still is.
+func TestCoverageEventCount(t *testing.T) {
+	m := coverageModel()
+	m.Entities = append(m.Entities, semantic.Entity{Name: "order_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}}})
+	m.Relationships = append(m.Relationships, semantic.Relationship{From: "order_items", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne})
+	m.Metrics = append(m.Metrics,
+		semantic.Metric{Name: "refunded_orders", Synonyms: []string{"refunds"}, Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.status = 'refunded'"}},
+		semantic.Metric{Name: "german_customers", Entity: "customers", Expr: "COUNT(customers.id)", Filters: []string{"customers.country = 'Germany'"}})
+	may := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
+	for _, tc := range []struct {
+		question, metric string
+		fail             bool
+	}{
+		{"how many refunds last month", "refunded_orders", false},
+		{"how many German customers did we have last month", "german_customers", true},
+	} {
+		failed := ""
+		for _, c := range Coverage(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, TimeRange: may}) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if tc.fail != strings.Contains(failed, "how many there were") {
+			t.Errorf("%q: failed %q; want the stock reading asked about: %v", tc.question, failed, tc.fail)
+		}
+	}
+}

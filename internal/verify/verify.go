@@ -414,6 +414,12 @@ func checkLabels(in Input) (Check, bool) {
 			default:
 				text = false // a column of numbers or mixed values names nothing here
 			case nil:
+				if list {
+					// A list of whole rows shows each row's columns: an
+					// optional one left empty (an order's discount code)
+					// names no row, and leaves the others as they are.
+					continue
+				}
 				bad++
 				if example == "" {
 					example = "NULL"

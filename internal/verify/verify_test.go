@@ -281,6 +281,20 @@ func TestPlaceholderLabels(t *testing.T) {
 			t.Errorf("real names: %+v", c)
 		}
 	}
+	// A list of whole rows with an optional column left empty ("the most
+	// recent cancellation": an order with no discount code) still names
+	// its rows; a placeholder in it does not.
+	rows := &quarry.Table{Columns: []quarry.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "discount_code", Type: quarry.TypeText}},
+		Rows: [][]any{{int64(7), "cancelled", nil}}}
+	for _, c := range Run(Input{Table: rows}).Checks {
+		if c.Name == CheckLabels {
+			t.Errorf("an empty optional column in a list: %+v", c)
+		}
+	}
+	rows.Rows[0][2] = "-"
+	if rep := Run(Input{Table: rows}); rep.Confidence >= 0.9 {
+		t.Errorf("a placeholder in a list: %+v", rep.Checks)
+	}
 	// A ranking whose first place is the rows with no country.
 	tbl.Rows[0][0] = nil
 	rep = Run(Input{Table: tbl, MetricColumns: []string{"fines"}, DimensionColumns: []string{"name"}})
