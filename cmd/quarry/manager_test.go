@@ -60,7 +60,7 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many people", refuse: "cannot count a value"},
 		{q: "number of accounts", refuse: "cannot count a value"},
 		{q: "how many people opened tickets last month", refuse: "cannot count a value"},
-		{q: "number of people in each department", refuse: "reads as the value"},
+		{q: "number of people in each department", rows: "SELECT department, count(*) FROM employees GROUP BY department", cols: "department,headcount"},
 		{q: "how many employees in People", want: "SELECT count(*) FROM employees WHERE department = 'People'"},
 		{q: "how many products have a price above 100 in Books", want: "SELECT count(*) FROM products WHERE unit_price > 100 AND category = 'Books'"},
 		{q: "top 3 products by units sold in each category", refuse: "within each group"},
