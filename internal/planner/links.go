@@ -82,12 +82,13 @@ func (p *Planner) buildLinkVerbs() {
 		p.genericVerbs[stemKey(v)] = true
 	}
 	p.relVerbs = map[*semantic.Relationship][]string{}
+	ix := p.m.EntityIndex()
 	for k := range p.m.Relationships {
 		r := &p.m.Relationships[k]
 		for _, v := range r.Verbs {
 			p.relVerbs[r] = append(p.relVerbs[r], stemKey(strings.ToLower(v)))
 		}
-		if v := p.describedVerb(r); v != "" {
+		if v := p.describedVerb(ix, r); v != "" {
 			p.relVerbs[r] = append(p.relVerbs[r], v)
 		}
 		for _, v := range p.relVerbs[r] {
@@ -104,8 +105,8 @@ var describedVerbRE = lazyRE(`^(?i)the ([a-z]+(?: [a-z]+)?) ([a-z]+ing) (?:the|t
 // description gives the row it refers to ("assignee_id: The employee
 // handling the ticket": employees handle tickets), or "". The noun must
 // name the table referred to, and the verb be no form of be or have.
-func (p *Planner) describedVerb(r *semantic.Relationship) string {
-	from, to := p.m.Entity(r.From), p.m.Entity(r.To)
+func (p *Planner) describedVerb(ix semantic.EntityIndex, r *semantic.Relationship) string {
+	from, to := ix.Get(r.From), ix.Get(r.To)
 	if from == nil || to == nil || strings.EqualFold(r.From, r.To) {
 		return ""
 	}

@@ -80,7 +80,7 @@ func fanOutOf(c Cardinality, forward bool) bool {
 func (m *Model) edges() map[string][]edge {
 	adj := make(map[string][]edge, len(m.Entities))
 	// Entity by name in one pass, not a scan per relationship.
-	entity := m.entityIndex().get
+	entity := m.EntityIndex().Get
 	for i, r := range m.Relationships {
 		from, to := entity(r.From), entity(r.To)
 		if from == nil || to == nil || from.Name == to.Name {

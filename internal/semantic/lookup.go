@@ -22,14 +22,15 @@ func (m *Model) Entity(name string) *Entity {
 	return nil
 }
 
-// entityIndex finds entities by name as Entity does (the exact name
+// EntityIndex finds entities by name as Entity does (the exact name
 // first, then without regard to case) with one map look-up: a loop over
 // every entity or relationship builds one rather than calling Entity,
 // which scans the entities, once per name.
-type entityIndex struct{ exact, folded map[string]*Entity }
+type EntityIndex struct{ exact, folded map[string]*Entity }
 
-func (m *Model) entityIndex() entityIndex {
-	x := entityIndex{exact: make(map[string]*Entity, len(m.Entities)), folded: make(map[string]*Entity, len(m.Entities))}
+// EntityIndex indexes m's entities by name.
+func (m *Model) EntityIndex() EntityIndex {
+	x := EntityIndex{exact: make(map[string]*Entity, len(m.Entities)), folded: make(map[string]*Entity, len(m.Entities))}
 	for i := range m.Entities {
 		e := &m.Entities[i]
 		if x.exact[e.Name] == nil {
@@ -42,7 +43,8 @@ func (m *Model) entityIndex() entityIndex {
 	return x
 }
 
-func (x entityIndex) get(name string) *Entity {
+// Get is the entity named name, as Entity finds it, or nil.
+func (x EntityIndex) Get(name string) *Entity {
 	if e := x.exact[name]; e != nil {
 		return e
 	}

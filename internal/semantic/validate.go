@@ -26,7 +26,7 @@ func (m *Model) Validate() []Problem {
 	anyIdent := func(string) bool { return true }
 	// One index for every look-up: m.Entity scans the entities, and the
 	// loops below run over all of them.
-	ix := m.entityIndex()
+	ix := m.EntityIndex()
 	var adj map[string][]edge
 	checkExpr := func(path, expr string) {
 		if strings.Contains(expr, ";") || strings.Contains(expr, "--") || strings.Contains(expr, "/*") {
@@ -34,7 +34,7 @@ func (m *Model) Validate() []Problem {
 		}
 		_, refs := rewriteRefs(expr, anyIdent, nil)
 		for _, r := range refs {
-			e := ix.get(r.Entity)
+			e := ix.Get(r.Entity)
 			if e == nil {
 				add(path, "%s refers to %q, which is not an entity", r, r.Entity)
 			} else if e.Column(r.Column) == nil {
@@ -46,7 +46,7 @@ func (m *Model) Validate() []Problem {
 		if col == "" {
 			return
 		}
-		e := ix.get(entity)
+		e := ix.Get(entity)
 		if e != nil && e.Column(col) == nil {
 			add(path, "%s %q is not a column of %s", what, col, e.Name)
 		}
@@ -72,7 +72,7 @@ func (m *Model) Validate() []Problem {
 			path = fmt.Sprintf("relationships[%s]", r.Name)
 		}
 		for _, side := range []struct{ ent, col, what string }{{r.From, r.FromColumn, "from"}, {r.To, r.ToColumn, "to"}} {
-			if ix.get(side.ent) == nil {
+			if ix.Get(side.ent) == nil {
 				add(path+"."+side.what, "%q is not an entity", side.ent)
 			} else if side.col == "" {
 				add(path+"."+side.what+"_column", "the join column is missing")
@@ -98,7 +98,7 @@ func (m *Model) Validate() []Problem {
 		case mt.Expr == "" && mt.Derived == "":
 			add(path, "a metric needs an expr (an aggregate) or derived (an expression over other metrics)")
 		}
-		if mt.Entity != "" && ix.get(mt.Entity) == nil {
+		if mt.Entity != "" && ix.Get(mt.Entity) == nil {
 			add(path+".entity", "%q is not an entity", mt.Entity)
 		}
 		if mt.Expr != "" {
@@ -111,7 +111,7 @@ func (m *Model) Validate() []Problem {
 			e, c, ok := strings.Cut(mt.Time, ".")
 			if !ok || strings.Contains(c, ".") {
 				add(path+".time", "time must be written entity.column")
-			} else if ix.get(e) == nil {
+			} else if ix.Get(e) == nil {
 				add(path+".time", "%q is not an entity", e)
 			} else {
 				checkCol(path+".time", e, c, "time")
@@ -140,7 +140,7 @@ func (m *Model) Validate() []Problem {
 			add(path, "dimension %s is defined twice", d.Name)
 		}
 		names["d:"+strings.ToLower(d.Name)] = d.Name
-		if d.Entity != "" && ix.get(d.Entity) == nil {
+		if d.Entity != "" && ix.Get(d.Entity) == nil {
 			add(path+".entity", "%q is not an entity", d.Entity)
 		}
 		if d.Expr == "" {
@@ -159,7 +159,7 @@ func (m *Model) Validate() []Problem {
 			add(fmt.Sprintf("restricted[%d]", i), "%q must be written table.column", r)
 			continue
 		}
-		if e := ix.get(t); e != nil && e.Column(c) == nil {
+		if e := ix.Get(t); e != nil && e.Column(c) == nil {
 			add(fmt.Sprintf("restricted[%d]", i), "%s has no column %q", e.Name, c)
 		}
 	}
@@ -169,7 +169,7 @@ func (m *Model) Validate() []Problem {
 // checkReach reports entities a metric reads that no relationship joins to
 // the metric's entity, and inputs reached only by fan-out joins (the
 // metric then belongs to the other entity).
-func (m *Model) checkReach(mt Metric, path string, ix entityIndex, adj map[string][]edge, add func(string, string, ...any)) {
+func (m *Model) checkReach(mt Metric, path string, ix EntityIndex, adj map[string][]edge, add func(string, string, ...any)) {
 	c := &compiler{m: m, adj: adj, trees: map[string]*joinTree{}}
 	root, err := c.metricEntity(&mt)
 	if err != nil {
@@ -178,9 +178,9 @@ func (m *Model) checkReach(mt Metric, path string, ix entityIndex, adj map[strin
 	t := c.tree(root)
 	exprs := append([]string{mt.Expr}, mt.Filters...)
 	for _, x := range exprs {
-		_, refs := rewriteRefs(x, func(s string) bool { return ix.get(s) != nil }, nil)
+		_, refs := rewriteRefs(x, func(s string) bool { return ix.Get(s) != nil }, nil)
 		for _, r := range refs {
-			e := ix.get(r.Entity).Name
+			e := ix.Get(r.Entity).Name
 			if e == root {
 				continue
 			}
