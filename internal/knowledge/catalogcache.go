@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -104,4 +105,53 @@ func ReadCatalog(dir, reader, version string) *quarry.Catalog {
 // WriteCatalog caches cat for reader at version.
 func WriteCatalog(dir, reader, version string, cat *quarry.Catalog) {
 	WriteVersioned(dir, CatalogCacheDir, reader, version, cat)
+}
+
+// CatalogAhead starts decoding the catalog the folder dir keeps, when it
+// keeps exactly one, before the connection has said its version: on a
+// schema of ten thousand tables decoding it takes about as long as the
+// version query, which runs meanwhile. The func it returns gives that
+// catalog only when it is the one ReadCatalog would give for reader at
+// version, else nil; it is nil itself when there is nothing to decode.
+// Only one goroutine may call it.
+func CatalogAhead(dir string) func(reader, version string) *quarry.Catalog {
+	sub := filepath.Join(dir, filepath.FromSlash(CatalogCacheDir))
+	ents, err := os.ReadDir(sub)
+	if err != nil {
+		return nil
+	}
+	var path string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".gob") && e.Type().IsRegular() {
+			if path != "" {
+				return nil // several readers: which is unknown yet
+			}
+			path = filepath.Join(sub, e.Name())
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	ch := make(chan versioned[quarry.Catalog], 1)
+	go func() {
+		var c versioned[quarry.Catalog]
+		if b, err := os.ReadFile(path); err == nil {
+			if gob.NewDecoder(bytes.NewReader(b)).Decode(&c) != nil {
+				c = versioned[quarry.Catalog]{}
+			}
+		}
+		ch <- c
+	}()
+	var got *versioned[quarry.Catalog]
+	return func(reader, version string) *quarry.Catalog {
+		if got == nil {
+			c := <-ch
+			got = &c
+		}
+		key := versionedKey[quarry.Catalog](reader, version)
+		if key == "" || got.Key != key || got.Value == nil || versionedFile(dir, CatalogCacheDir, reader) != path {
+			return nil
+		}
+		return got.Value
+	}
 }

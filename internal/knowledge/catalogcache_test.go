@@ -45,3 +45,31 @@ func TestCatalogCache(t *testing.T) {
 		t.Error("a damaged file read as a catalog")
 	}
 }
+
+// TestCatalogAhead: the catalog decoded ahead is given only to its own
+// reader at its own version, and only where the folder keeps one.
+func TestCatalogAhead(t *testing.T) {
+	dir := t.TempDir()
+	if CatalogAhead(dir) != nil {
+		t.Fatal("a folder without catalogs decodes one ahead")
+	}
+	cat := &quarry.Catalog{Dialect: quarry.DialectPostgres, Tables: []quarry.TableInfo{{Schema: "sales", Name: "orders",
+		Columns: []quarry.ColumnInfo{{Name: "id", Type: quarry.TypeInt}}}}}
+	WriteCatalog(dir, "ann@db", "v1", cat)
+	for _, miss := range [][2]string{{"ann@db", "v2"}, {"bob@db", "v1"}, {"ann@db", ""}} {
+		if got := CatalogAhead(dir)(miss[0], miss[1]); got != nil {
+			t.Errorf("%s at %q was given the catalog of ann@db at v1", miss[0], miss[1])
+		}
+	}
+	ahead := CatalogAhead(dir)
+	if d := cmp.Diff(cat, ahead("ann@db", "v1")); d != "" {
+		t.Errorf("decoded ahead (-written +read):\n%s", d)
+	}
+	if ahead("bob@db", "v1") != nil {
+		t.Error("a second reader was given the first one's catalog")
+	}
+	WriteCatalog(dir, "bob@db", "v1", cat)
+	if CatalogAhead(dir) != nil {
+		t.Error("a folder with two readers' catalogs decodes one ahead")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/config"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/llm"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
@@ -56,6 +57,11 @@ func (r *Runtime) Analyst(ctx context.Context, connName string, maxRows int64) (
 	st, err := r.Store(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cc, err := cfg.Conn(connName); err == nil && cc.Driver == config.DriverPostgres && len(r.cats) == 0 && cfg.Knowledge != "" {
+		// The cached catalog is decoded while the connection opens and
+		// says its version (knowledge.CatalogAhead).
+		r.catAhead = knowledge.CatalogAhead(cfg.Knowledge)
 	}
 	conn, cc, err := r.Conn(ctx, connName)
 	if err != nil {

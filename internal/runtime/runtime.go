@@ -72,6 +72,9 @@ type Runtime struct {
 	pol      policyState
 	kf       *folderRead
 	ahead    *ahead // the folder and a plan on their way (planAhead)
+	// catAhead is the folder's cached catalog on its way
+	// (knowledge.CatalogAhead), for the next connection's readCatalog.
+	catAhead func(reader, version string) *quarry.Catalog
 	roles    map[string]*RoleCheck
 
 	idMu sync.Mutex // NewID may be called from concurrent requests
@@ -213,6 +216,13 @@ func (r *Runtime) readCatalog(ctx context.Context, conn connector.Conn) (*quarry
 	dir, reader, version := r.versionOf(ctx, conn)
 	if dir == "" {
 		return conn.Catalog(ctx)
+	}
+	if r.catAhead != nil {
+		cat := r.catAhead(reader, version)
+		r.catAhead = nil
+		if cat != nil {
+			return cat, nil
+		}
 	}
 	if cat := knowledge.ReadCatalog(dir, reader, version); cat != nil {
 		return cat, nil
