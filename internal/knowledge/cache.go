@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -80,24 +81,32 @@ var buildOf = sync.OnceValue(func() string {
 	return "dev"
 })
 
-// readCache returns the cached folder of dir when the cache's head is
-// one match accepts, or nil.
-func readCache(dir string, match func(cacheHead) bool) *Folder {
+// cachedFolder is what FolderCacheFile holds: its head and the folder,
+// nil when there is none this build may read.
+type cachedFolder struct {
+	head cacheHead
+	f    *Folder
+}
+
+// readCache reads the cached folder of dir when its key ends in tail (this
+// build's), without deciding whether the files are still those it was
+// made from: Load does, by the head's stamp or key.
+func readCache(dir, tail string) cachedFolder {
 	r, err := os.Open(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)))
 	if err != nil {
-		return nil
+		return cachedFolder{}
 	}
 	defer r.Close()
 	dec := gob.NewDecoder(bufio.NewReaderSize(r, 1<<16))
 	var h cacheHead
-	if err := dec.Decode(&h); err != nil || !match(h) {
-		return nil
+	if err := dec.Decode(&h); err != nil || !strings.HasSuffix(h.Key, "/"+tail) {
+		return cachedFolder{}
 	}
 	var f Folder
 	if err := dec.Decode(&f); err != nil || f.Model == nil {
-		return nil
+		return cachedFolder{}
 	}
-	return &f
+	return cachedFolder{h, &f}
 }
 
 // writeCache stores f under h, atomically. A folder that cannot be

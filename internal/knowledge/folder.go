@@ -72,15 +72,25 @@ func Load(dir string) (*Folder, error) {
 	if err := pendingError(dir); err != nil {
 		return nil, err
 	}
+	// The cache is decoded while the folder is stamped: one waits on
+	// the CPU, the other on the file system. Which of the two the cache
+	// is good for is decided once both are done.
+	tail := cacheTail()
+	var cache chan cachedFolder
+	if tail != "" {
+		cache = make(chan cachedFolder, 1)
+		go func() { cache <- readCache(dir, tail) }()
+	}
 	// The stamp is taken before the files are read: a file written after
 	// it changes the next stamp, so the cache never outlives an edit.
 	stamp, _ := Stamp(dir)
-	tail := cacheTail()
-	if stamp != "" && tail != "" {
-		if f := readCache(dir, func(h cacheHead) bool { return h.Stamp == stamp && strings.HasSuffix(h.Key, "/"+tail) }); f != nil {
-			f.Dir = dir
-			return f, nil
-		}
+	var c cachedFolder
+	if cache != nil {
+		c = <-cache
+	}
+	if c.f != nil && stamp != "" && c.head.Stamp == stamp {
+		c.f.Dir = dir
+		return c.f, nil
 	}
 	l := &loaded{files: map[string][]byte{}}
 	if err := l.gather(os.DirFS(dir)); err != nil {
@@ -90,12 +100,12 @@ func Load(dir string) (*Folder, error) {
 	if len(l.missing) == 0 && tail != "" {
 		_, hash := l.hash()
 		key = hash + "/" + tail
-		if f := readCache(dir, func(h cacheHead) bool { return h.Key == key }); f != nil {
+		if c.f != nil && c.head.Key == key {
 			// The same bytes under new times (a checkout, a copy): kept
 			// under the new stamp, so the next Load reads no file.
-			writeCache(dir, cacheHead{Key: key, Stamp: stamp}, f)
-			f.Dir = dir
-			return f, nil
+			writeCache(dir, cacheHead{Key: key, Stamp: stamp}, c.f)
+			c.f.Dir = dir
+			return c.f, nil
 		}
 	}
 	l.decode()
