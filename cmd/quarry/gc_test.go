@@ -11,7 +11,10 @@ func TestShortLived(t *testing.T) {
 	for args, want := range map[string]bool{
 		"ask|how many orders":    true,
 		"--json|ask|x":           true,
-		"run|select 1":           true,
+		"-C|/tmp/p|ask|x":        true,
+		"--config|ask|serve":     false,
+		"--config=x|ask":         true,
+		"run|select 1":           false,
 		"serve":                  false,
 		"serve|--addr|ask":       false,
 		"mcp":                    false,

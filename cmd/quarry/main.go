@@ -44,14 +44,18 @@ func main() {
 }
 
 // shortLived reports whether args run a command that answers one
-// question or statement and exits (ask, run), by its first word that is
-// not a flag.
+// question and exits (ask), by its first word that is not a flag. run is
+// not one: it may stream a million rows, whose garbage the default pace
+// keeps small.
 func shortLived(args []string) bool {
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			continue
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "--config":
+			i++ // the one global flag, and its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == "ask"
 		}
-		return a == "ask" || a == "run"
 	}
 	return false
 }
