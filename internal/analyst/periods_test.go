@@ -55,27 +55,27 @@ func TestPeriodsControl(t *testing.T) {
 	if len(zs) != 1 {
 		t.Fatalf("ZeroGroupsMissing = %+v", zs)
 	}
-	run := func(conn *firstLastConn, q *semantic.Query) (string, error, *memSink) {
+	run := func(conn *firstLastConn, q *semantic.Query) (string, *memSink, error) {
 		sink := &memSink{}
 		a := newAnalyst(&conn.fakeConn)
 		a.Conn = conn
 		c, err := a.zeroGroupsControl(context.Background(), NewEmitter(event.NewRecorder("r_p", fixedClock(), sink)), m, q, verify.ZeroGroupsMissing(m, q))
-		return c, err, sink
+		return c, sink, err
 	}
 	conn := &firstLastConn{fakeConn: fakeConn{table: months(year...)}}
-	control, err, _ := run(conn, lastYear)
+	control, _, err := run(conn, lastYear)
 	if err != nil || len(conn.calls) != 1 || strings.Contains(conn.calls[0], "LIMIT") || !strings.Contains(control, "12 of the 12 months from 2025-01-01 to 2025-12-31") || !strings.Contains(control, "control query: "+conn.calls[0]) {
 		t.Fatalf("every month has orders: control %q, err %v, sent %q", control, err, conn.calls)
 	}
 	conn = &firstLastConn{fakeConn: fakeConn{table: months(append(year[:3:3], year[4:]...)...)}}
-	_, err, sink := run(conn, lastYear)
+	_, sink, err := run(conn, lastYear)
 	if quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(err.Error(), "1 have none: 2025-04-01") || len(sink.events) != 1 {
 		t.Errorf("April has none: %v (%d events)", err, len(sink.events))
 	}
 	// A period it does not expect (another grain, another range): it
 	// cannot tell, and refuses.
 	conn = &firstLastConn{fakeConn: fakeConn{table: months(append(year, "2024-12-01")...)}}
-	if _, err, _ := run(conn, lastYear); quarry.KindOf(err) != quarry.KindUnanswered {
+	if _, _, err := run(conn, lastYear); quarry.KindOf(err) != quarry.KindUnanswered {
 		t.Errorf("an unexpected period: %v", err)
 	}
 
@@ -86,12 +86,12 @@ func TestPeriodsControl(t *testing.T) {
 	years := &quarry.Table{Columns: []quarry.Column{{Name: "year", Type: quarry.TypeText}, {Name: "completed_orders", Type: quarry.TypeInt}},
 		Rows: [][]any{{"2023-01-01", int64(1)}, {"2024-01-01", int64(2)}, {"2025-01-01", int64(3)}}}
 	conn = &firstLastConn{fakeConn: fakeConn{table: years}, first: "2023-07-01 09:00:00", last: "2025-06-30 23:00:00"}
-	control, err, _ = run(conn, worstYear)
+	control, _, err = run(conn, worstYear)
 	if err != nil || len(conn.calls) != 2 || !strings.Contains(control, "3 of the 3 years from the data's first day of orders.ordered_at, 2023-07-01, to its last, 2025-06-30") {
 		t.Fatalf("every year has completed orders: control %q, err %v, sent %q", control, err, conn.calls)
 	}
 	conn = &firstLastConn{fakeConn: fakeConn{table: years}, first: "2023-07-01", last: "2026-01-02"}
-	if _, err, _ := run(conn, worstYear); quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(err.Error(), "2026-01-01") {
+	if _, _, err := run(conn, worstYear); quarry.KindOf(err) != quarry.KindUnanswered || !strings.Contains(err.Error(), "2026-01-01") {
 		t.Errorf("2026 has orders but no completed one: %v", err)
 	}
 }
