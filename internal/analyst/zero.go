@@ -31,7 +31,9 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 	// A ranking from the lowest grouped by a dimension whose values the
 	// knowledge lists: the same query without its limit shows whether
 	// every value has something to count in the period and filters.
-	if c, missing, ok := a.knownValuesControl(ctx, m, q, zs); ok {
+	// settle answers with a control query's finding c, or refuses,
+	// naming the groups it found with nothing to count.
+	settle := func(c string, missing []string) (string, error) {
 		if len(missing) == 0 {
 			return c, nil
 		}
@@ -43,20 +45,14 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 		}
 		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
 	}
+	if c, missing, ok := a.knownValuesControl(ctx, m, q, zs); ok {
+		return settle(c, missing)
+	}
 	// A grouping by periods: the periods a range (or the data) spans are
 	// known, and the same query without its order, limit and conditions
 	// on measures shows which have something to count.
 	if c, missing, ok := a.periodsControl(ctx, m, q, zs); ok {
-		if len(missing) == 0 {
-			return c, nil
-		}
-		check := event.Check{Name: verify.CheckZeroGroups, Status: verify.Fail, Detail: strings.Join(why, "; ") + " (" + c + ")"}
-		em.Emit(ctx, &event.ChecksRanData{Checks: []event.Check{check}, Confidence: verify.FailFactor})
-		names := strings.Join(missing[:min(len(missing), 5)], ", ")
-		if len(missing) > 5 {
-			names += ", …"
-		}
-		return "", refuse(fmt.Sprintf(" (%d have none: %s)", len(missing), names))
+		return settle(c, missing)
 	}
 	// Only the count's own condition — a filter on it, or a ranking from
 	// the lowest: with a period or other filters, a group can have rows

@@ -168,7 +168,7 @@ type Period struct {
 // condition f: "fewer than 2", "at most 1", "= 0".
 func CountAdmitsZero(f Filter) bool {
 	for _, v := range f.Values {
-		n, ok := numberOf(v)
+		n, ok := NumberOf(v)
 		if !ok {
 			if s, isText := v.(string); isText {
 				var err error
@@ -195,7 +195,9 @@ func CountAdmitsZero(f Filter) bool {
 	return false
 }
 
-func numberOf(v any) (float64, bool) {
+// NumberOf is v as a float64 when it is a number a filter holds (an
+// int, int64 or float64).
+func NumberOf(v any) (float64, bool) {
 	switch x := v.(type) {
 	case int:
 		return float64(x), true

@@ -340,7 +340,7 @@ func (c *cover) numericFilter(n string) bool {
 	}
 	for _, f := range c.q.Filters {
 		for _, v := range f.Values {
-			if x, ok := numberOf(v); ok && (x == want || x == want/100) {
+			if x, ok := semantic.NumberOf(v); ok && (x == want || x == want/100) {
 				return true
 			}
 		}

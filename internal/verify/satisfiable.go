@@ -182,7 +182,7 @@ func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, val
 		}
 		c.where = append(c.where, strings.Join(shown, " or ")+" ("+from+")")
 		for _, v := range vals {
-			if f, ok := numberOf(v); ok {
+			if f, ok := semantic.NumberOf(v); ok {
 				c.number(semantic.OpGe, f)
 				c.number(semantic.OpLe, f)
 				break
@@ -190,7 +190,7 @@ func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, val
 		}
 	case semantic.OpLt, semantic.OpLe, semantic.OpGt, semantic.OpGe:
 		if len(vals) == 1 {
-			if f, ok := numberOf(vals[0]); ok {
+			if f, ok := semantic.NumberOf(vals[0]); ok {
 				c.number(op, f)
 				c.where = append(c.where, string(op)+" "+valueText(vals[0])+" ("+from+")")
 			}
@@ -228,7 +228,7 @@ func (c *constraint) empty() string {
 // number is that number (engines compare a number column with '30' as
 // 30).
 func valueKey(v any) string {
-	if f, ok := numberOf(v); ok {
+	if f, ok := semantic.NumberOf(v); ok {
 		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	if s, ok := v.(string); ok {
@@ -245,18 +245,6 @@ func valueText(v any) string {
 		return "'" + s + "'"
 	}
 	return fmt.Sprint(v)
-}
-
-func numberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, false
 }
 
 // parsePredicate reads a metric filter in its plain forms
