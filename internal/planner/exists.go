@@ -166,13 +166,7 @@ func (p *Planner) relatedMeasure(it *item, st *state, afterWith bool) (relatedRo
 	if !ok || len(where) == 0 {
 		return relatedRows{}, false
 	}
-	named := false
-	for _, t := range st.terms {
-		for _, s := range t.cands {
-			named = named || s.kind == sEntity && !strings.EqualFold(s.name, e)
-		}
-	}
-	if !named {
+	if !namesOther(st, e) {
 		return relatedRows{}, false
 	}
 	return relatedRows{entity: e, where: where, text: it.text}, true
@@ -208,16 +202,23 @@ func (p *Planner) measureRows(it *item, st *state) (relatedRows, bool) {
 		}
 		where = append(where, f)
 	}
-	named := false
-	for _, t := range st.terms {
-		for _, s := range t.cands {
-			named = named || s.kind == sEntity && !strings.EqualFold(s.name, e)
-		}
-	}
-	if !named {
+	if !namesOther(st, e) {
 		return relatedRows{}, false
 	}
 	return relatedRows{entity: e, where: where, text: it.text}, true
+}
+
+// namesOther reports whether the question names a table other than e,
+// the rows that lack or have e's rows.
+func namesOther(st *state, e string) bool {
+	for _, t := range st.terms {
+		for _, s := range t.cands {
+			if s.kind == sEntity && !strings.EqualFold(s.name, e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refersToOne reports whether each row of child refers to one row of
