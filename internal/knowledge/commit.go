@@ -184,8 +184,10 @@ func interrupted(err error) error {
 	return quarry.Wrap(quarry.KindCanceled, err, "learn was interrupted; the knowledge folder is as it was; run it again to resume (the tables it read are not read again)")
 }
 
+// writeSynced writes a knowledge file 0600 (it may hold a column's known
+// values) and syncs it before it is renamed into place.
 func writeSynced(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}

@@ -314,3 +314,27 @@ func TestLearnResumeOnlyWithinADay(t *testing.T) {
 		t.Errorf("learn a day later resumed %d tables (%v)", rep.Resumed, err)
 	}
 }
+
+// TestLearnWritesPrivateFiles: the files learn writes hold known values
+// of the database's columns, and only their owner may read them.
+func TestLearnWritesPrivateFiles(t *testing.T) {
+	db := makeDB(t, shopSchema)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	if _, _, err := learnStopping(t, db, dir, 0); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || strings.Contains(p, knowledge.CacheDir) || filepath.Ext(p) != ".yaml" {
+			return err
+		}
+		n++
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s: mode %v, want readable by its owner alone", p, st.Mode().Perm())
+		}
+		return nil
+	})
+	if n == 0 {
+		t.Fatal("learn wrote no YAML file")
+	}
+}
