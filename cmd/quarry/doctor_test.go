@@ -97,3 +97,60 @@ func noRepeats(t *testing.T, fs []runtime.Finding) {
 		}
 	}
 }
+
+// TestDoctorBrokenKnowledge: a knowledge folder that does not load stops
+// every connection (the column policy is read from it); doctor says the
+// folder's error once, under knowledge, and sends each connection there.
+func TestDoctorBrokenKnowledge(t *testing.T) {
+	dir := t.TempDir()
+	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
+		t.Fatalf("init: exit %d %s", r.code, r.stderr)
+	}
+	db, err := sqlite3.Open(filepath.Join(dir, "data.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", filepath.Join(dir, "data.db")); r.code != 0 {
+		t.Fatalf("learn: exit %d %s", r.code, r.stderr)
+	}
+	cfg := filepath.Join(dir, "quarry.yaml")
+	src, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "\nconnections:\n") {
+		t.Fatalf("quarry.yaml after learn has no connections: block:\n%s", src)
+	}
+	src = []byte(strings.Replace(string(src), "\nconnections:\n", "\nconnections:\n  second:\n    driver: sqlite\n    path: data.db\n", 1))
+	if err := os.WriteFile(cfg, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "knowledge", "model.yaml")
+	f, err := os.OpenFile(model, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("entities: [\n")
+	f.Close()
+	code, fs := doctorFindings(t, dir)
+	var conns int
+	for _, f := range fs {
+		if f.Area == "connection" && !strings.HasPrefix(f.Detail, "no default connection") {
+			conns++
+			if f.Status != "fail" || !strings.Contains(f.Detail, "the knowledge folder does not load") || f.Fix != "fix the knowledge folder first" || strings.Contains(f.Detail, "model.yaml") {
+				t.Errorf("connection finding %+v: want it sent to the knowledge finding", f)
+			}
+		}
+		if f.Area == "knowledge" && (f.Status != "fail" || !strings.Contains(f.Detail, "model.yaml")) {
+			t.Errorf("knowledge finding %+v: want the folder's error", f)
+		}
+	}
+	if conns != 2 || code == 0 {
+		t.Errorf("doctor: exit %d, %d connection findings, want a failure and 2", code, conns)
+	}
+	noRepeats(t, fs)
+}

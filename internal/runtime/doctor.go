@@ -52,11 +52,18 @@ func (r *Runtime) Diagnose(ctx context.Context) []Finding {
 		add(Finding{"warn", "connection", fmt.Sprintf("no default connection: commands that read a database need --connection (one of %s)", strings.Join(cfg.ConnectionNames, ", ")),
 			fmt.Sprintf("add `connection: %s` to %s", cfg.ConnectionNames[0], cfg.Path), ""})
 	}
+	// A knowledge folder that does not load stops every connection (the
+	// column policy is read from it): said once, under knowledge.
+	_, folderErr := r.Folder()
 	for _, name := range cfg.ConnectionNames {
 		conn, _, err := r.Conn(ctx, name)
 		if err != nil && r.Opened(name) != nil {
 			// Opened, but its role was refused: roleFinding says why.
 			conn, err = r.Opened(name), nil
+		}
+		if err != nil && folderErr != nil && errors.Is(err, folderErr) {
+			add(Finding{"fail", "connection", name + ": not opened, because the knowledge folder does not load (see knowledge below)", "fix the knowledge folder first", ""})
+			continue
 		}
 		if err != nil {
 			add(Finding{"fail", "connection", name + ": " + oneLine(err.Error()), "check the connection's path or URL in quarry.yaml", ""})
