@@ -310,6 +310,32 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many urgent tickets are open", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND closed_at IS NULL"},
 		{q: "what's our conversion rate on mobile", want: "SELECT avg(converted) FROM web_sessions WHERE device = 'mobile'"},
 		{q: "MRR by plan", rows: "SELECT p.name, sum(p.monthly_price) FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.status = 'active' GROUP BY 1 ORDER BY 1"},
+		// An outside tester's wrong answers, all at confidence 1.00
+		// before. A ranking of periods over a range that cuts its first
+		// or last period compared part of a week or month with whole
+		// ones, and the part won.
+		{q: "which week had the fewest orders in 2025", refuse: "cuts the week"},
+		{q: "which quarter had the lowest revenue in the past 6 months", refuse: "cuts the quarter"},
+		{q: "which month had the fewest orders in the last 45 days", refuse: "cuts the month"},
+		{q: "which month had the lowest revenue since March 15", refuse: "cuts the month"},
+		{q: "which quarter had the most orders in 2025", rows: "SELECT printf('%s-%02d-01', strftime('%Y', ordered_at), (CAST(strftime('%m', ordered_at) AS INTEGER) - 1) / 3 * 3 + 1), count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 2 DESC LIMIT 1"},
+		// A count asked of an amount: "count of sales" summed revenue.
+		{q: "count of sales by channel", refuse: "asks for a count"},
+		{q: "sales count by month in 2025", refuse: "asks for a count"},
+		{q: "tally of sales by category", refuse: "asks for a count"},
+		// The different dates of a column, or its latest in each period,
+		// read for a number of events.
+		{q: "how many hires in 2024", refuse: "different dates"},
+		{q: "how many subscription starts in 2025", refuse: "different dates"},
+		{q: "which month had the most hires", refuse: "latest employees.hired_on"},
+		{q: "how many employees joined in 2024", want: "SELECT count(*) FROM employees WHERE hired_on >= '2024-01-01' AND hired_on < '2025-01-01'"},
+		// Sorted by the start date while the question asks when they
+		// were cancelled, which has a date of its own.
+		{q: "which subscription was cancelled most recently", refuse: "sorted by subscriptions.started_on"},
+		// Both ends asked, one given.
+		{q: "best and worst month for revenue in 2025", refuse: "both ends"},
+		{q: "top and bottom channel by refunds", refuse: "both ends"},
+		{q: "which months had the highest and lowest revenue in 2025", refuse: "both ends"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)

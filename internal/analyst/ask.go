@@ -135,6 +135,20 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if pd := verify.PeriodDate(pl.Model(k.Model), pl.Query); pd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
 		}
+		// Likewise the order of a list ("cancelled most recently").
+		if od := verify.OrderDate(pl.Model(k.Model), pl.Query); od != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", od)
+		}
+		// A ranking of weeks or months over a range that cuts the first
+		// or last of them would rank part of a period with whole ones.
+		if cut := verify.CutPeriods(pl.Model(k.Model), pl.Query); cut != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", cut)
+		}
+		// The different dates of a column, or its latest one in each
+		// period, read for a number of events ("how many hires").
+		if why := verify.DateAggregates(read, pl.Model(k.Model), pl.Query); why != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
+		}
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.

@@ -515,32 +515,49 @@ func (c *cover) existsOn(ent string) bool {
 // with revenue (a sum of amounts, whose synonym "sales" is) it gives
 // dollars for a number of sales.
 func (c *cover) countOfAmount() (ok, bad []string) {
-	lead := "how many"
-	i := strings.Index(c.text, " how many ")
-	if i < 0 {
-		if lead, i = "number of", strings.Index(c.text, " number of "); i < 0 {
-			return nil, nil
-		}
-	}
-	after := strings.Fields(c.text[i:])
-	if len(after) > 6 {
-		after = after[:6]
-	}
-	window := " " + strings.Join(after, " ") + " "
+	var amounts []*semantic.Metric
 	for _, name := range c.q.Metrics {
 		mt := c.m.Metric(name)
 		if mt == nil || Additive(mt.Expr) != "sum" || mt.Format != "currency" && mt.Unit == "" {
 			continue // a sum of quantities (units sold) is a count
 		}
+		amounts = append(amounts, mt)
+	}
+	if len(amounts) == 0 {
+		return nil, nil
+	}
+	for _, loc := range countLeadRE().FindAllStringSubmatchIndex(c.text, -1) {
+		lead := c.text[loc[2]:loc[3]]
+		after := strings.Fields(c.text[loc[1]:])
+		if len(after) > 5 {
+			after = after[:5]
+		}
+		window := " " + strings.Join(after, " ") + " "
+		for _, mt := range amounts {
+			for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
+				p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
+				if strings.Contains(window, " "+p+" ") {
+					return nil, []string{fmt.Sprintf("%q asks for a count, but %s is an amount (%s)", lead+" "+p, mt.Name, mt.Expr)}
+				}
+			}
+		}
+	}
+	// "sales count by month": the count after the name.
+	for _, mt := range amounts {
 		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
 			p := strings.ReplaceAll(strings.ToLower(n), "_", " ")
-			if strings.Contains(window, " "+p+" ") {
-				return nil, []string{fmt.Sprintf("%q asks for a count, but %s is an amount (%s)", lead+" "+p, mt.Name, mt.Expr)}
+			for _, tail := range []string{" count ", " counts "} {
+				if strings.Contains(c.text, " "+p+tail) {
+					return nil, []string{fmt.Sprintf("%q asks for a count, but %s is an amount (%s)", p+tail[:len(tail)-1], mt.Name, mt.Expr)}
+				}
 			}
 		}
 	}
 	return nil, nil
 }
+
+// countLeadRE is a phrase that asks for a count of what follows it.
+var countLeadRE = lazyRE(` (how many|number of|numbers of|count of|counts of|tally of|total count of) `)
 
 // negationRE is a negation of having: "never", "no", "without", "not …
 // any", "did not".

@@ -642,6 +642,19 @@ var (
 // direction: a ranking runs from the end the question names ("top",
 // "cheapest").
 func (c *cover) direction() (ok, bad []string) {
+	// "best and worst", "top and bottom": both ends, which one ranking
+	// cut by a limit does not give, nor a sorted list without its figure.
+	if len(c.q.Order) > 0 && (c.q.Limit > 0 || len(c.q.Hidden) > 0) {
+		for _, h := range highWords {
+			for _, l := range lowWords {
+				for _, join := range []string{" and ", " or ", " & ", " vs ", " versus "} {
+					if c.has(h+join+l) || c.has(l+join+h) {
+						return nil, []string{"\"" + strings.TrimSpace(h+join+l) + "\" asks for both ends, but the query ranks from one"}
+					}
+				}
+			}
+		}
+	}
 	if len(c.q.Order) == 0 || c.q.Limit == 0 {
 		return nil, nil
 	}

@@ -442,33 +442,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 				others = append(others, c.Name)
 			}
 		}
-		var states []string
-		flagged := false
-		for _, f := range q.Filters {
-			if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
-				continue
-			}
-			key, _ := columnOf(m, f.Field)
-			// A flag named for an event ("discontinued", "churned",
-			// "cancelled") that holds: the event happened on a date of
-			// its own.
-			if _, col, ok := strings.Cut(key, "."); ok && strings.HasPrefix(key, strings.ToLower(e.Name)+".") && strings.HasSuffix(col, "ed") && truthy(f.Values) {
-				states = append(states, col)
-				flagged = true
-				continue
-			}
-			if !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn().MatchString(key) {
-				continue
-			}
-			// A state that is an event ("cancelled", "closed", "shipped"),
-			// which happened on a date of its own; "active" did not.
-			for _, v := range f.Values {
-				if s, ok := v.(string); ok && strings.HasSuffix(strings.ToLower(s), "ed") {
-					states = append(states, valuesText(f.Values))
-					break
-				}
-			}
-		}
+		states, flagged := eventStates(m, e, q.Filters)
 		if len(states) == 0 {
 			continue
 		}
@@ -482,6 +456,75 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		}
 		return fmt.Sprintf("the period was applied to %s.%s, but the question picks %s rows that are %s and %s also has %s; if the period is when that happened, name that date",
 			e.Name, col, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
+	}
+	return ""
+}
+
+// eventStates are the states of e's rows that filters pick that are
+// events, which happened on a date of their own: a status column's
+// "cancelled", "closed", "shipped" ("active" did not happen), or a flag
+// named for an event ("discontinued", "churned") that holds (flagged).
+func eventStates(m *semantic.Model, e *semantic.Entity, filters []semantic.Filter) (states []string, flagged bool) {
+	for _, f := range filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		key, _ := columnOf(m, f.Field)
+		if _, col, ok := strings.Cut(key, "."); ok && strings.HasPrefix(key, strings.ToLower(e.Name)+".") && strings.HasSuffix(col, "ed") && truthy(f.Values) {
+			states = append(states, col)
+			flagged = true
+			continue
+		}
+		if !strings.HasPrefix(key, strings.ToLower(e.Name)+".") || !stateColumn().MatchString(key) {
+			continue
+		}
+		for _, v := range f.Values {
+			if s, ok := v.(string); ok && strings.HasSuffix(strings.ToLower(s), "ed") {
+				states = append(states, valuesText(f.Values))
+				break
+			}
+		}
+	}
+	return states, flagged
+}
+
+// OrderDate says when a list of rows is sorted by one of its table's
+// dates while the question picks the rows by a state that is an event
+// and the table has other dates that could be when it happened: "which
+// subscription was cancelled most recently" sorted by the start date.
+// It returns "" when the table has no other date.
+func OrderDate(m *semantic.Model, q *semantic.Query) string {
+	if m == nil || q == nil || q.Rows == nil || len(q.Order) == 0 {
+		return ""
+	}
+	e := m.Entity(q.Rows.Entity)
+	if e == nil {
+		return ""
+	}
+	for _, o := range q.Order {
+		field := o.Field
+		if !strings.Contains(field, ".") {
+			field = e.Name + "." + field
+		}
+		key, _ := columnOf(m, field)
+		ent, colName, ok := strings.Cut(key, ".")
+		if !ok || !strings.EqualFold(ent, e.Name) {
+			continue
+		}
+		col := e.Column(colName)
+		if col == nil || !col.Type.IsTemporal() {
+			continue
+		}
+		var others []string
+		for _, c := range e.Columns {
+			if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col.Name) && !m.IsRestricted(e.Name, c.Name) {
+				others = append(others, c.Name)
+			}
+		}
+		if states, _ := eventStates(m, e, q.Filters); len(states) > 0 && len(others) > 0 {
+			return fmt.Sprintf("the rows were sorted by %s.%s, but the question picks %s rows that are %s and %s also has %s; if the order is by when that happened, name that date",
+				e.Name, col.Name, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
+		}
 	}
 	return ""
 }
