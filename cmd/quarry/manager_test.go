@@ -336,6 +336,11 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "best and worst month for revenue in 2025", refuse: "both ends"},
 		{q: "top and bottom channel by refunds", refuse: "both ends"},
 		{q: "which months had the highest and lowest revenue in 2025", refuse: "both ends"},
+		// A value set beside another column's name, filtered in its own.
+		{q: "tickets in category urgent", refuse: "puts \"urgent\" in category"},
+		{q: "orders in status mobile", refuse: "puts \"mobile\" in status"},
+		{q: "tickets in the Billing priority", refuse: "puts \"Billing\" in priority"},
+		{q: "urgent tickets in the Billing category", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND category = 'Billing'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
