@@ -340,6 +340,14 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "tickets in category urgent", refuse: "puts \"urgent\" in category"},
 		{q: "orders in status mobile", refuse: "puts \"mobile\" in status"},
 		{q: "tickets in the Billing priority", refuse: "puts \"Billing\" in priority"},
+		// A second tester: compared periods of a measure of a state
+		// counted the rows made in each that are in the state now.
+		{q: "mrr this month vs last month", refuse: "in each period compared"},
+		{q: "open tickets this month vs last month", refuse: "in each period compared"},
+		{q: "headcount 2025 vs 2024", refuse: "in each period compared"},
+		{q: "how many customers did we have in 2025 vs 2024", refuse: "in each period compared"},
+		// A comma in a list that ends with "and" dropped the first item.
+		{q: "orders, refunds and refund rate by channel in 2025", rows: "SELECT channel, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},
 		{q: "urgent tickets in the Billing category", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND category = 'Billing'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,6 +70,26 @@ func TestConditionAfterMeasure(t *testing.T) {
 		pl := p.Plan(q, asOf)
 		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "revenue" || pl.Query.Filters[0].Op != ">" || len(pl.Query.Dimensions) == 0 {
 			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}
+
+// TestListComma: a comma in a list that ends with "and" joins as "and"
+// does ("orders, refunds and refund rate"); other commas are read past.
+func TestListComma(t *testing.T) {
+	for s, want := range map[string]string{
+		"orders, refunds and refund rate by channel":              "orders and refunds and refund rate by channel",
+		"tickets, open tickets, and satisfaction":                 "tickets and open tickets and satisfaction",
+		"revenue by month, lowest first":                          "revenue by month lowest first",
+		"revenue by channel, for customers in germany and france": "revenue by channel for customers in germany and france",
+		"a,b and 1,23": "a b and 1 23",
+	} {
+		var got []string
+		for _, tk := range tokenize(s) {
+			got = append(got, tk.s)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("tokenize(%q) = %q, want %q", s, strings.Join(got, " "), want)
 		}
 	}
 }

@@ -41,6 +41,27 @@ func thousands(s string, i, j int) bool {
 	return j+4 == len(s) || !isDigit(s[j+4])
 }
 
+// listComma reports whether a comma, followed by rest, separates items
+// of a list that ends with "and": the words up to the next comma are at
+// most three and hold "and" ("refunds and refund rate"), or are one or
+// two words before another comma ("tickets, open tickets, and …").
+func listComma(rest string) bool {
+	seg, more := rest, false
+	if k := strings.IndexByte(rest, ','); k >= 0 {
+		seg, more = rest[:k], true
+	}
+	ws := strings.Fields(strings.ToLower(seg))
+	if len(ws) == 0 {
+		return false
+	}
+	for i, w := range ws {
+		if w == "and" && i > 0 && i <= 3 {
+			return true
+		}
+	}
+	return more && len(ws) <= 2 && strings.Contains(" "+strings.ToLower(rest)+" ", " and ")
+}
+
 func tokenize(s string) []token {
 	var toks []token
 	i := 0
@@ -54,6 +75,11 @@ func tokenize(s string) []token {
 			continue
 		}
 		if !isWordByte(c) {
+			if c == ',' && i+1 < len(s) && s[i+1] == ' ' && listComma(s[i+1:]) {
+				// "orders, refunds and refund rate": a comma in a list
+				// that ends with "and" joins as "and" does.
+				toks = append(toks, token{"and", i, i + 1})
+			}
 			i++
 			continue
 		}

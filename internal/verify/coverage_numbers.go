@@ -457,7 +457,9 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 	// A time grain on the measure's own date ("MRR by month", "headcount
 	// by year") dates each row by when it was made, as a period does.
 	grain := OwnGrain(c.m, c.q)
-	if tr == nil && grain == "" || len(c.q.Compare) > 0 {
+	// Compared periods ("MRR this month vs last month") date the rows as
+	// a period does, each.
+	if tr == nil && grain == "" && len(c.q.Compare) == 0 {
 		return nil, nil
 	}
 	flow := false
@@ -501,7 +503,10 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			continue
 		}
 		when := "in a period"
-		if tr == nil {
+		switch {
+		case tr == nil && len(c.q.Compare) > 0:
+			when = "in each period compared"
+		case tr == nil:
 			when = "by " + grain.Words()
 		}
 		_, col, _ := strings.Cut(own, ".")
