@@ -346,6 +346,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "open tickets this month vs last month", refuse: "in each period compared"},
 		{q: "headcount 2025 vs 2024", refuse: "in each period compared"},
 		{q: "how many customers did we have in 2025 vs 2024", refuse: "in each period compared"},
+		// Sorted by the customers' signup date for when their
+		// subscriptions were cancelled.
+		{q: "5 customers who cancelled their subscriptions most recently", refuse: "sorted by customers.signup_date"},
 		// A comma in a list that ends with "and" dropped the first item.
 		{q: "orders, refunds and refund rate by channel in 2025", rows: "SELECT channel, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},
 		{q: "urgent tickets in the Billing category", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND category = 'Billing'"},

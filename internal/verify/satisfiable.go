@@ -525,6 +525,28 @@ func OrderDate(m *semantic.Model, q *semantic.Query) string {
 			return fmt.Sprintf("the rows were sorted by %s.%s, but the question picks %s rows that are %s and %s also has %s; if the order is by when that happened, name that date",
 				e.Name, col.Name, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
 		}
+		// "customers who cancelled their subscriptions most recently":
+		// the rows are picked by an event of another table's rows, which
+		// has a date of its own there; sorted by the list's own date.
+		for _, f := range q.Filters {
+			if f.Op != semantic.OpSome {
+				continue
+			}
+			re := m.Entity(f.Field)
+			if re == nil {
+				continue
+			}
+			var dates []string
+			for _, c := range re.Columns {
+				if c.Type.IsTemporal() && !m.IsRestricted(re.Name, c.Name) {
+					dates = append(dates, c.Name)
+				}
+			}
+			if states, _ := eventStates(m, re, f.Where); len(states) > 0 && len(dates) > 0 {
+				return fmt.Sprintf("the rows were sorted by %s.%s, but the question picks %s by %s rows that are %s, which have dates of their own (%s); if the order is by when that happened, ask for the %s themselves",
+					e.Name, col.Name, e.Name, re.Name, strings.Join(states, ", "), strings.Join(dates, ", "), re.Name)
+			}
+		}
 	}
 	return ""
 }
