@@ -340,8 +340,10 @@ func TestOIDCMisconfigured(t *testing.T) {
 			t.Fatal(err)
 		}
 		down := "http://" + l.Addr().String()
-		l.Close()
+		// Held while the fixture starts its own provider and server, so
+		// that neither is given this port; closed before the login.
 		f := newOIDCFixtureWith(t, func(c *OIDCConfig) { c.Issuer = down })
+		l.Close()
 		b := oidctest.NewBrowser(t)
 		home := b.Open(f.base + "/")
 		f.refused(t, b, b.Follow(home, LoginPath), 502, "cannot reach the sign-in provider "+down)
