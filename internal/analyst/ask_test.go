@@ -136,6 +136,16 @@ func TestTieCheck(t *testing.T) {
 	if c.Status != "warn" || !strings.Contains(c.Detail, "mobile and store tie web at 5") || strings.Join(names, ",") != "mobile,store" {
 		t.Errorf("three tied, web shown: %+v %v", c, names)
 	}
+	// Several rows the answer shows share the boundary with rows it
+	// leaves out ("the newest 5 customers", 7 of whom signed up on the
+	// last day): no one row shown is named as the one tied.
+	four := &fakeConn{table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"app", int64(5)}, {"mobile", int64(5)}, {"store", int64(5)}, {"web", int64(5)}}}}
+	shownTwo := &Result{Table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"web", int64(5)}, {"app", int64(5)}}}}
+	two := *q
+	two.Limit = 2
+	if c4, names := newAnalyst(four).tieCheck(context.Background(), k.Model, &two, shownTwo); c4.Status != "warn" || !strings.Contains(c4.Detail, "mobile and store also have 5 on orders, as do 2 of the rows shown; the limit of 2 left them out") || strings.Join(names, ",") != "mobile,store" {
+		t.Errorf("four tied, two shown: %+v %v", c4, names)
+	}
 	// The control query reaches the user's database, so the run's record
 	// names it, whatever it found.
 	if len(tied.calls) == 1 && !strings.Contains(c.Detail, "control query: "+tied.calls[0]) {

@@ -123,14 +123,18 @@ func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 		kept = name(rows[q.Limit-1])
 	}
 	var tied []string
+	keptAt := 1 // how many rows the answer shows at the boundary
 	if on := shown(answer, c, label); len(on) > 0 {
-		kept = ""
+		kept, keptAt = "", 0
 		for _, r := range rows {
 			n := name(r)
 			switch {
 			case value(r) != boundary:
-			case on[n] && kept == "":
-				kept = n
+			case on[n]:
+				if kept == "" {
+					kept = n
+				}
+				keptAt++
 			case !on[n]:
 				tied = append(tied, n)
 			}
@@ -165,8 +169,19 @@ func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 		who = joinNames(tied)
 	}
 	verb := "tie"
-	if who == "another row" || label >= 0 && len(tied) == 1 && !full {
+	one := who == "another row" || label >= 0 && len(tied) == 1 && !full
+	if one {
 		verb = "ties"
+	}
+	if keptAt > 1 {
+		// Several rows shown share the boundary ("the newest 5 customers",
+		// 7 of whom signed up on the last day): naming one of them as the
+		// row tied would say it alone holds that value.
+		verb = "also have"
+		if one {
+			verb = "also has"
+		}
+		return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s %s %s on %s, as do %d of the rows shown; the limit of %d left them out (control query: %s)", who, verb, boundary, q.Order[0].Field, keptAt, q.Limit, c.SQL)}, names(label, tied, full, who)
 	}
 	return verify.Check{Name: CheckTies, Status: verify.Warn, Detail: fmt.Sprintf("%s %s %s at %s on %s; the limit of %d kept only the first (control query: %s)", who, verb, kept, boundary, q.Order[0].Field, q.Limit, c.SQL)}, names(label, tied, full, who)
 }
