@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
 )
 
@@ -175,12 +176,30 @@ func (w writer) shape() string {
 	switch {
 	case d.label && len(t.Rows) >= 2:
 		return ShapeCompare
-	case d.time && len(t.Rows) >= 2:
+	case d.time && len(t.Rows) >= 2 && !w.sortedBy(measures):
 		return ShapeTrend
 	case d.Role == RoleColumn && len(measures) > 0 && measures[0].Role == RoleColumn && len(t.Rows) > 1:
 		return ShapeList
 	}
 	return ShapeRanking
+}
+
+// sortedBy reports whether the reading sorts the rows by one of the
+// measures ("revenue by month, lowest first"): periods so sorted are a
+// ranking, not a series read from first to last.
+func (w writer) sortedBy(measures []column) bool {
+	rd := w.in.Reading
+	if rd == nil || rd.Order == "" {
+		return false
+	}
+	for _, m := range measures {
+		for _, f := range strings.Fields(rd.Order) {
+			if f == m.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // title is what the figures measure.
@@ -333,6 +352,7 @@ type point struct {
 	label string
 	value float64
 	text  string
+	cell  any // the grouping's value
 }
 
 func (w writer) points(d, m column) []point {
@@ -348,7 +368,7 @@ func (w writer) points(d, m column) []point {
 			// breakdown: "(no discount code) leads with 51,882".
 			label = "(no " + humanize(d.Name) + ")"
 		}
-		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r)})
+		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r), cell: d.cell(r)})
 	}
 	return ps
 }
@@ -500,8 +520,28 @@ func (w writer) trend(d, m column) (string, string) {
 		return subj + ": " + humanize(m.Name) + " is NULL in every row.", ""
 	}
 	first, last := ps[0], ps[len(ps)-1]
-	hi, lo := ps[0], ps[0]
-	for _, p := range ps[1:] {
+	if len(ps) == 1 {
+		return subj + " was **" + first.text + "** in " + first.label + ".", ""
+	}
+	// A period that holds only part of its days (cut by the period asked
+	// for, or not over yet) is shown, but neither the change nor a peak
+	// or low is read from it: its figure is part of one.
+	cut := w.partial(d)
+	var whole []point
+	for _, p := range ps {
+		if !cut(p) {
+			whole = append(whole, p)
+		}
+	}
+	s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label
+	if cut(last) && w.unfinished() {
+		s += ", which is not over yet"
+	}
+	if len(whole) == 0 {
+		return s + ".", ""
+	}
+	hi, lo := whole[0], whole[0]
+	for _, p := range whole[1:] {
 		if p.value > hi.value {
 			hi = p
 		}
@@ -509,30 +549,53 @@ func (w writer) trend(d, m column) (string, string) {
 			lo = p
 		}
 	}
-	if len(ps) == 1 {
-		return subj + " was **" + first.text + "** in " + first.label + ".", ""
-	}
-	if w.unfinished() {
-		// The last period is not over: its figure is part of one, and
-		// neither the change to it nor a low in it says anything yet.
-		s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label + ", which is not over yet"
-		if hi.value > math.Max(first.value, last.value) {
-			s += "; the peak was **" + hi.text + "** in " + hi.label
-		}
-		return s + ".", ""
-	}
-	s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label
+	a, b := whole[0], whole[len(whole)-1]
 	var extremes []string
-	if hi.value > math.Max(first.value, last.value) {
+	if hi.value > math.Max(a.value, b.value) {
 		extremes = append(extremes, "the peak was **"+hi.text+"** in "+hi.label)
 	}
-	if lo.value < math.Min(first.value, last.value) {
+	if lo.value < math.Min(a.value, b.value) && len(whole) == len(ps) {
 		extremes = append(extremes, "the low was **"+lo.text+"** in "+lo.label)
 	}
 	if len(extremes) > 0 {
 		s += "; " + joinWords(extremes)
 	}
-	return s + ".", w.change(first.value, last.value, m, "first and last "+periodNoun(d))
+	s += "."
+	if len(whole) == len(ps) {
+		return s, w.change(first.value, last.value, m, "first and last "+periodNoun(d))
+	}
+	var parts []string
+	for _, p := range ps {
+		if cut(p) {
+			parts = append(parts, p.label)
+		}
+	}
+	noun := periodNoun(d)
+	s += " " + joinWords(parts) + " " + map[bool]string{true: "holds", false: "hold"}[len(parts) == 1] + " only part of " + map[bool]string{true: "a " + noun, false: "their " + noun + "s"}[len(parts) == 1]
+	if len(whole) < 2 {
+		return s + ", so no change is given.", ""
+	}
+	s += ", so the change leaves " + map[bool]string{true: "it", false: "them"}[len(parts) == 1] + " out."
+	return s, w.change(a.value, b.value, m, "first and last whole "+noun+"s ("+a.label+" and "+b.label+")")
+}
+
+// partial tells the periods of a series that hold only part of their
+// days, by the partial_period warnings (verify.PartialDays).
+func (w writer) partial(d column) func(point) bool {
+	days := verify.PartialDays(w.in.Report.Checks)
+	g := semantic.Grain(d.Grain)
+	return func(p point) bool {
+		day, ok := verify.DayOf(p.cell)
+		if !ok || g == "" {
+			return false
+		}
+		for _, x := range days {
+			if g.Start(x).Equal(g.Start(day)) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // unfinished reports whether the checks found that the answer's last
@@ -577,14 +640,31 @@ func (w writer) compare(d, m column) (string, string) {
 		// difference would be mostly the missing days.
 		return s + " The periods differ in length, so no change between them is given.", ""
 	}
+	if cut := verify.CutCompared(w.in.Report.Checks); len(cut) > 0 {
+		// A period that starts before the data holds only part of its
+		// days: the change is read between the whole ones, if two are.
+		var whole []point
+		for _, p := range ps {
+			if !slices.Contains(cut, p.label) {
+				whole = append(whole, p)
+			}
+		}
+		s += " " + joinWords(cut) + " " + map[bool]string{true: "starts", false: "start"}[len(cut) == 1] + " before the data does, so its figure holds only part of its days"
+		if len(whole) < 2 {
+			return s + "; no change is given.", ""
+		}
+		a, b := whole[0], whole[len(whole)-1]
+		return s + "; the change is given between " + a.label + " and " + b.label + ".", w.change(a.value, b.value, m, a.label+" and "+b.label)
+	}
 	return s, w.change(ps[0].value, ps[len(ps)-1].value, m, ps[0].label+" and "+ps[len(ps)-1].label)
 }
 
-// uneven reports whether the checks found the compared periods not like
-// for like (verify's partial_period).
+// uneven reports whether the checks found the compared periods of
+// unequal length (verify's partial_period, but for a period that starts
+// before the data, which compare leaves out of the change).
 func (w writer) uneven() bool {
 	for _, c := range w.in.Report.Checks {
-		if c.Name == verify.CheckPartial && c.Status == verify.Warn {
+		if c.Name == verify.CheckPartial && c.Status == verify.Warn && len(verify.CutCompared([]verify.Check{c})) == 0 {
 			return true
 		}
 	}

@@ -814,5 +814,10 @@ func dirSorts(text string) string {
 	if strings.Contains(text, "alphabetic") {
 		return ""
 	}
+	for _, w := range []string{"high", "low", "larg", "small", "big", "most", "fewest", "least"} {
+		if strings.Contains(text, w) {
+			return "value" // "lowest first": the measure's values, even of periods
+		}
+	}
 	return "measure"
 }
