@@ -184,6 +184,10 @@ func (b *builder) finish() *Plan {
 		// count of the rows is no answer to it.
 		return b.fail("the question asks how something is doing without naming a measure; name one, such as “how is revenue doing this month”")
 	}
+	if st.whichDay && st.order == "" {
+		// "which day were orders placed" asks when, not for a ranking.
+		return b.fail("quarry reads “which day” as the day ranked first by a measure (“which day had the most orders last month”), or “when” as the date of the first or last row of a table, such as “when was the first order placed”")
+	}
 	// Order and limit.
 	switch {
 	case b.rows && b.colSort != nil:
