@@ -175,12 +175,30 @@ func (w writer) shape() string {
 	switch {
 	case d.label && len(t.Rows) >= 2:
 		return ShapeCompare
-	case d.time && len(t.Rows) >= 2:
+	case d.time && len(t.Rows) >= 2 && !w.sortedBy(measures):
 		return ShapeTrend
 	case d.Role == RoleColumn && len(measures) > 0 && measures[0].Role == RoleColumn && len(t.Rows) > 1:
 		return ShapeList
 	}
 	return ShapeRanking
+}
+
+// sortedBy reports whether the reading sorts the rows by one of the
+// measures ("revenue by month, lowest first"): periods so sorted are a
+// ranking, not a series read from first to last.
+func (w writer) sortedBy(measures []column) bool {
+	rd := w.in.Reading
+	if rd == nil || rd.Order == "" {
+		return false
+	}
+	for _, m := range measures {
+		for _, f := range strings.Fields(rd.Order) {
+			if f == m.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // title is what the figures measure.
@@ -333,6 +351,7 @@ type point struct {
 	label string
 	value float64
 	text  string
+	cell  any // the grouping's value
 }
 
 func (w writer) points(d, m column) []point {
@@ -348,7 +367,7 @@ func (w writer) points(d, m column) []point {
 			// breakdown: "(no discount code) leads with 51,882".
 			label = "(no " + humanize(d.Name) + ")"
 		}
-		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r)})
+		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r), cell: d.cell(r)})
 	}
 	return ps
 }
@@ -491,104 +510,6 @@ func (w writer) share(d column, nums []column) string {
 		s += "; " + plural(int64(len(rows)), "row") + " in all"
 	}
 	return s + "."
-}
-
-func (w writer) trend(d, m column) (string, string) {
-	ps := w.points(d, m)
-	subj := w.subject(w.metricTitle(m))
-	if len(ps) == 0 {
-		return subj + ": " + humanize(m.Name) + " is NULL in every row.", ""
-	}
-	first, last := ps[0], ps[len(ps)-1]
-	hi, lo := ps[0], ps[0]
-	for _, p := range ps[1:] {
-		if p.value > hi.value {
-			hi = p
-		}
-		if p.value < lo.value {
-			lo = p
-		}
-	}
-	if len(ps) == 1 {
-		return subj + " was **" + first.text + "** in " + first.label + ".", ""
-	}
-	if w.unfinished() {
-		// The last period is not over: its figure is part of one, and
-		// neither the change to it nor a low in it says anything yet.
-		s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label + ", which is not over yet"
-		if hi.value > math.Max(first.value, last.value) {
-			s += "; the peak was **" + hi.text + "** in " + hi.label
-		}
-		return s + ".", ""
-	}
-	s := subj + " went from **" + first.text + "** in " + first.label + " to **" + last.text + "** in " + last.label
-	var extremes []string
-	if hi.value > math.Max(first.value, last.value) {
-		extremes = append(extremes, "the peak was **"+hi.text+"** in "+hi.label)
-	}
-	if lo.value < math.Min(first.value, last.value) {
-		extremes = append(extremes, "the low was **"+lo.text+"** in "+lo.label)
-	}
-	if len(extremes) > 0 {
-		s += "; " + joinWords(extremes)
-	}
-	return s + ".", w.change(first.value, last.value, m, "first and last "+periodNoun(d))
-}
-
-// unfinished reports whether the checks found that the answer's last
-// period is not over (verify's partial_period).
-func (w writer) unfinished() bool {
-	for _, c := range w.in.Report.Checks {
-		if c.Name == verify.CheckPartial && c.Status == verify.Warn && strings.Contains(c.Detail, "not over") {
-			return true
-		}
-	}
-	return false
-}
-
-func periodNoun(d column) string {
-	if d.Grain != "" {
-		return d.Grain
-	}
-	return "period"
-}
-
-func (w writer) compare(d, m column) (string, string) {
-	ps := w.points(d, m)
-	subj := w.metricTitle(m)
-	if len(ps) == 0 {
-		return subj + ": " + humanize(m.Name) + " is NULL in every row.", ""
-	}
-	parts := make([]string, len(ps))
-	for i, p := range ps {
-		parts[i] = "**" + p.text + "** " + periodPhrase(p.label)
-	}
-	s := subj + " was " + joinWords(parts) + "."
-	if rd := w.in.Reading; rd != nil && len(rd.Measures) == 1 && isCount(rd.Measures[0].How) {
-		// A count: "1,640 orders in April 2026 and 2,201 in May 2026".
-		parts[0] = "**" + ps[0].text + "** " + lowerFirst(subj) + " " + periodPhrase(ps[0].label)
-		s = joinWords(parts) + "."
-	}
-	if len(ps) < 2 {
-		return s, ""
-	}
-	if w.uneven() {
-		// A period cut at the as-of day against a whole one: the
-		// difference would be mostly the missing days.
-		return s + " The periods differ in length, so no change between them is given.", ""
-	}
-	return s, w.change(ps[0].value, ps[len(ps)-1].value, m, ps[0].label+" and "+ps[len(ps)-1].label)
-}
-
-// uneven reports whether the checks found the compared periods not like
-// for like (verify's partial_period).
-func (w writer) uneven() bool {
-	for _, c := range w.in.Report.Checks {
-		if c.Name == verify.CheckPartial && c.Status == verify.Warn {
-			return true
-		}
-	}
-	return false
 }
 
 // change states the difference between two cells, marked as computed.

@@ -211,6 +211,30 @@ func answerCases() []answerCase {
 			shape: ShapeCompare, chart: ChartBar,
 		},
 		{
+			// A range that cuts the first month: the change is read
+			// between the whole months, and the cut one is named.
+			name: "trend_cut",
+			in: AnswerInput{Question: "revenue by month since January 15", Title: "Revenue by month", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("month", quarry.TypeText), col("revenue", quarry.TypeFloat)},
+					Rows: [][]any{{"2026-01-01", 129969.87}, {"2026-02-01", 239886.21}, {"2026-03-01", 286333.85}}},
+				Columns: []ColumnInfo{{Name: "month", Role: RoleDimension, Format: FormatDate, Grain: "month"}, metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"month"},
+				Coverage: []verify.Check{{Name: verify.CheckPartial, Status: verify.Warn, Detail: "the first month of the series (2026-01-01) starts before the period asked for: it holds the days from 2026-01-15 only, so it is not like the whole ones after it"}}},
+			shape: ShapeTrend, chart: ChartLine,
+		},
+		{
+			// 2023 starts before the data: the change is given between
+			// the whole years.
+			name: "compare_before_data",
+			in: AnswerInput{Question: "revenue 2023 vs 2024 vs 2025", Title: "Revenue", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("period", quarry.TypeText), col("revenue", quarry.TypeFloat)},
+					Rows: [][]any{{"2023", 1058202.56}, {"2024", 2411993.27}, {"2025", 3139915.48}}},
+				Columns: []ColumnInfo{{Name: "period", Role: RolePeriod}, metric("revenue", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"revenue"}, DimensionColumns: []string{"period"}, ExpectRows: &verify.Range{Min: 3, Max: 3},
+				Coverage: []verify.Check{{Name: verify.CheckPartial, Status: verify.Warn, Detail: "2023 " + verify.StartsBeforeData + " 2023-07-01: it holds the days from then only, so the figures are not like for like (control query: SELECT MIN(orders.ordered_at) AS quarry_first_day FROM orders)"}}},
+			shape: ShapeCompare, chart: ChartBar,
+		},
+		{
 			name: "share",
 			in: AnswerInput{Question: "share of revenue by channel in 2025", Period: "2025", Currency: "$",
 				Table: &quarry.Table{Columns: []quarry.Column{col("channel", quarry.TypeText), col("revenue", quarry.TypeFloat), col("revenue_share", quarry.TypeFloat)},

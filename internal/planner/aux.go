@@ -281,6 +281,18 @@ func (b *builder) pairedPeriods() *Plan {
 	if len(st.datePos) != 2 {
 		return nil
 	}
+	// The one measure of the question, between the periods and with no
+	// value anywhere, is the measure of both: "year to date revenue vs
+	// last year to date".
+	var named []*term
+	for _, t := range st.terms {
+		if len(only(t.cands, sValue, sMetric)) > 0 {
+			named = append(named, t)
+		}
+	}
+	if len(named) == 1 && len(only(named[0].cands, sValue)) == 0 {
+		return nil
+	}
 	for _, t := range st.terms {
 		if t.pos <= st.datePos[0] || t.pos >= st.datePos[1] {
 			continue

@@ -232,7 +232,10 @@ var demoQuestions = []struct {
 	// by periods (which may mean in time order), nor alphabetically.
 	{"Show revenue by country, lowest first", KindMetric},
 	{"support tickets by priority last month in ascending order", KindMetric},
-	{"revenue by month, lowest first", KindUnanswered},
+	{"revenue by month, lowest first", KindMetric},
+	{"revenue by month, ascending", KindUnanswered},
+	{"which day had the most orders last month", KindMetric},
+	{"which day were orders placed", KindUnanswered},
 	{"revenue by channel alphabetically", KindUnanswered},
 }
 

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/planner/dates"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -73,6 +74,13 @@ func (b *builder) finish() *Plan {
 			}
 		}
 	}
+	if st.growth && len(st.dates) == 1 && len(st.grains) == 0 && !st.trend {
+		// "how much did revenue grow last quarter": the change from the
+		// period before, of the same length.
+		if prev, ok := dates.Before(st.dates[0]); ok {
+			st.dates = []dates.Range{prev, st.dates[0]}
+		}
+	}
 	switch {
 	case len(st.dates) >= 2:
 		if b.rows {
@@ -119,7 +127,15 @@ func (b *builder) finish() *Plan {
 		return b.fail("quarry reads growth only as the change between two periods of one measure (“revenue growth this year vs last year”, “revenue last quarter vs the quarter before”), which the comparison's answer states; it does not compute growth by period or by group yet: ask for the comparison, or for the series (“revenue by month”)")
 	}
 	if st.growth {
-		b.und("growth: the change from %s to %s", st.dates[0].Label, st.dates[1].Label)
+		a, c := q.Compare[0], q.Compare[1]
+		da, dc := (dates.Range{From: a.From, To: a.To}).Days(), (dates.Range{From: c.From, To: c.To}).Days()
+		whole := dates.Whole(st.dates[0]) && dates.Whole(st.dates[1]) && st.dates[0].Grain == st.dates[1].Grain
+		if da > 0 && dc > 0 && (float64(max(da, dc))/float64(min(da, dc)) > 1.15 || !whole && max(da, dc)-min(da, dc) > 1) {
+			// "revenue growth this year vs last year" on June 30th: half a
+			// year against a whole one is no growth.
+			return b.fail(fmt.Sprintf("growth compares like with like, but %s holds %d days and %s %d, since a period that holds today ends with it; ask for the same days of each (“revenue growth this year vs the same period last year”) or for whole periods", a.Label, da, c.Label, dc))
+		}
+		b.und("growth: the change from %s to %s", a.Label, c.Label)
 	}
 	if len(st.grains) > 1 {
 		return b.fail("quarry reads one time grain at a time, such as “by month” or “by week”")
@@ -168,6 +184,10 @@ func (b *builder) finish() *Plan {
 		// count of the rows is no answer to it.
 		return b.fail("the question asks how something is doing without naming a measure; name one, such as “how is revenue doing this month”")
 	}
+	if st.whichDay && st.order == "" {
+		// "which day were orders placed" asks when, not for a ranking.
+		return b.fail("quarry reads “which day” as the day ranked first by a measure (“which day had the most orders last month”), or “when” as the date of the first or last row of a table, such as “when was the first order placed”")
+	}
 	// Order and limit.
 	switch {
 	case b.rows && b.colSort != nil:
@@ -183,8 +203,9 @@ func (b *builder) finish() *Plan {
 	case b.dirOnly:
 		// A direction said alone sorts a breakdown of one measure by it;
 		// not one by periods, which may mean in time order ("ascending")
-		// and whose answer reads its rows as a series.
-		if len(q.Metrics) != 1 || len(q.Dimensions) == 0 || st.limit > 0 || len(b.groups) != len(q.Dimensions) {
+		// and whose answer reads its rows as a series, unless it names
+		// the values ("revenue by month lowest first").
+		if len(q.Metrics) != 1 || len(q.Dimensions) == 0 || st.limit > 0 || len(b.groups) != len(q.Dimensions) && st.sortDirBy != "value" {
 			return b.fail("quarry could not tell what to sort " + map[string]string{"asc": "in ascending", "desc": "in descending"}[st.sortDir] + " order")
 		}
 		q.Order = []semantic.Order{{Field: q.Metrics[0], Desc: st.order == "desc"}}

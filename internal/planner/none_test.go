@@ -62,9 +62,15 @@ func TestNone(t *testing.T) {
 // counted in the first only (found from outside). They are refused.
 func TestOverlappingPeriods(t *testing.T) {
 	p := New(testModel(), nil)
-	for _, q := range []string{"orders in December last year", "orders in 2025 vs December 2025", "revenue Q1 this year", "orders yesterday vs this week"} {
+	for _, q := range []string{"orders in December 2025 last year", "orders in 2025 vs December 2025", "revenue Q1 2026 this year", "orders yesterday vs this week"} {
 		if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "overlap") {
 			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+		}
+	}
+	// A month or quarter named without its year, then the year: one period.
+	for q, from := range map[string]string{"orders in December last year": "2025-12-01", "revenue Q1 this year": "2026-01-01", "revenue in Q3 last year": "2025-07-01"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindMetric || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != from {
+			t.Errorf("%q: %s %q; want the one period from %s", q, pl.Kind, pl.Reason, from)
 		}
 	}
 	if pl := p.Plan("orders in 2025 vs 2024", asOf); pl.Kind != KindMetric || len(pl.Query.Compare) != 2 {

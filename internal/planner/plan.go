@@ -44,6 +44,7 @@ type state struct {
 	share      bool
 	compare    bool
 	growth     bool // "revenue growth": the change between two periods
+	whichDay   bool // "which day" read as one day of a ranking, not "when"
 	trend      bool
 	count      bool
 	distinct   bool
@@ -461,6 +462,11 @@ func (p *Planner) walk(items []item, st *state) {
 				st.ageOf = lastLinked(st) // "pets owned by students older than 20": the students' age
 			case (kw == "gt" || kw == "lt") && (it.text == "over" || it.text == "under") && i+1 < len(mean) && mean[i+1].kind == itDate:
 				// "over the last 4 weeks": a period, not a comparison.
+			case kw == "when" && (it.text == "which day" || it.text == "what day") && (i+1 >= len(mean) || mean[i+1].text != "of"):
+				// "which day had the most orders last month": one day,
+				// ranked, as "which month had the most orders".
+				st.grains = append(st.grains, semantic.GrainDay)
+				st.oneGrain, st.whichDay = true, true
 			case kw == "when":
 				st.when = true
 			case kw == "sortverb":
@@ -813,6 +819,11 @@ func emptyColumn(it *item) (sense, bool) {
 func dirSorts(text string) string {
 	if strings.Contains(text, "alphabetic") {
 		return ""
+	}
+	for _, w := range []string{"high", "low", "larg", "small", "big", "most", "fewest", "least"} {
+		if strings.Contains(text, w) {
+			return "value" // "lowest first": the measure's values, even of periods
+		}
 	}
 	return "measure"
 }

@@ -152,10 +152,14 @@ func (c *cover) partial() (Check, bool) {
 // ("went from $223,907 in January to $9,576 in December"). A series by a
 // calendar grain (not ranked: a ranking is told below) whose range reaches
 // the as-of day, when that day does not end its period, warns that its
-// last period is not over.
+// last period is not over. So does a series whose range starts or ends
+// inside a period ("revenue by month since January 15": a January of 17
+// days; "orders by week in 2025": weeks of five and three days at either
+// end), naming the period cut; the answer leaves such periods out of the
+// change it states (PartialEnds).
 func (c *cover) unfinishedSeries() (Check, bool) {
 	tr := c.q.TimeRange
-	if c.asOf.IsZero() || len(c.q.Order) > 0 || len(c.q.Compare) > 0 || tr == nil || tr.To == "" {
+	if len(c.q.Order) > 0 || len(c.q.Compare) > 0 || tr == nil {
 		return Check{}, false
 	}
 	var grain semantic.Grain
@@ -164,12 +168,80 @@ func (c *cover) unfinishedSeries() (Check, bool) {
 			grain = d.Grain
 		}
 	}
-	to, err := time.Parse("2006-01-02", tr.To)
-	next := c.asOf.AddDate(0, 0, 1)
-	if grain == "" || grain == semantic.GrainDay || err != nil || to.Before(next) || startsPeriod(next, grain) {
+	if grain == "" || grain == semantic.GrainDay {
 		return Check{}, false
 	}
-	return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", grain, c.asOf.Format("2006-01-02"))}, true
+	var parts []string
+	if from, err := time.Parse("2006-01-02", tr.From); err == nil && !startsPeriod(from, grain) {
+		parts = append(parts, fmt.Sprintf("the first %s of the series (%s) starts before the period asked for: it holds the days from %s only, so it is not like the whole ones after it", grain, grain.Start(from).Format("2006-01-02"), from.Format("2006-01-02")))
+	}
+	to, err := time.Parse("2006-01-02", tr.To)
+	next := c.asOf.AddDate(0, 0, 1)
+	switch {
+	case err != nil:
+	case !c.asOf.IsZero() && !to.Before(next) && !startsPeriod(next, grain):
+		parts = append(parts, fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", grain, c.asOf.Format("2006-01-02")))
+	case (c.asOf.IsZero() || !to.After(next)) && !startsPeriod(to, grain):
+		last := to.AddDate(0, 0, -1)
+		parts = append(parts, fmt.Sprintf("the last %s of the series (%s) ends after the period asked for: it holds the days up to %s only, so it is not like the whole ones before it", grain, grain.Start(last).Format("2006-01-02"), last.Format("2006-01-02")))
+	}
+	if len(parts) == 0 {
+		return Check{}, false
+	}
+	return Check{Name: CheckPartial, Status: Warn, Detail: strings.Join(parts, "; ")}, true
+}
+
+// StartsBeforeData and EndsBeforeData say, in a partial_period warning
+// of compared periods, that a period starts before the first day of the
+// measure's data, or ends before it (CutCompared reads them back).
+const (
+	StartsBeforeData = "starts before the data, whose first day is"
+	EndsBeforeData   = "ends before the data starts"
+)
+
+// CutCompared reads the labels of the compared periods that a
+// partial_period warning says start or end before the data.
+func CutCompared(checks []Check) []string {
+	var labels []string
+	for _, c := range checks {
+		if c.Name != CheckPartial || c.Status != Warn {
+			continue
+		}
+		for _, part := range strings.Split(c.Detail, "; ") {
+			for _, lead := range []string{" " + StartsBeforeData, " " + EndsBeforeData} {
+				if label, _, ok := strings.Cut(part, lead); ok {
+					labels = append(labels, label)
+				}
+			}
+		}
+	}
+	return labels
+}
+
+// PartialDays reads the partial_period warnings of a series: a day of
+// each of its periods that holds only part of its days (cut by the period
+// asked for, or not over on the as-of day), so that an answer leaves those
+// periods out of the change it states.
+func PartialDays(checks []Check) []time.Time {
+	var days []time.Time
+	for _, c := range checks {
+		if c.Name != CheckPartial || c.Status != Warn {
+			continue
+		}
+		for _, part := range strings.Split(c.Detail, "; ") {
+			if !strings.Contains(part, " of the series") {
+				continue
+			}
+			for _, lead := range []string{"holds the days from ", "holds the days up to "} {
+				if _, rest, ok := strings.Cut(part, lead); ok && len(rest) >= 10 {
+					if d, err := time.Parse("2006-01-02", rest[:10]); err == nil {
+						days = append(days, d)
+					}
+				}
+			}
+		}
+	}
+	return days
 }
 
 // unfinishedRows: "revenue by year" asked on June 30th names no period,

@@ -238,6 +238,7 @@ func TestUnfinishedSeries(t *testing.T) {
 	}
 	week := q
 	week.Dimensions = []semantic.DimRef{{Name: "week", Grain: semantic.GrainWeek}}
+	week.TimeRange = &semantic.TimeRange{From: "2026-01-05", To: q.TimeRange.To} // from a Monday
 	if c := partial("revenue by week this year", "2026-12-06", week); c != nil { // a Sunday
 		t.Errorf("on a Sunday the week is whole: %+v", c)
 	}
@@ -505,5 +506,56 @@ func TestCoverageEventCount(t *testing.T) {
 		if tc.fail != strings.Contains(failed, "how many there were") {
 			t.Errorf("%q: failed %q; want the stock reading asked about: %v", tc.question, failed, tc.fail)
 		}
+	}
+}
+
+// TestCutSeries: a series whose range starts or ends inside a period
+// ("revenue by month since January 15", "orders by week in 2025") warns,
+// naming the periods cut, and PartialDays reads them back for the answer
+// to leave out of the change it states (found from outside: +114% from
+// half a January).
+func TestCutSeries(t *testing.T) {
+	m := coverageModel()
+	series := func(g semantic.Grain, from, to string) semantic.Query {
+		return semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: string(g), Grain: g}},
+			TimeRange: &semantic.TimeRange{From: from, To: to}}
+	}
+	for _, tt := range []struct {
+		question string
+		q        semantic.Query
+		days     []string // the days PartialDays reads back; none when it must not warn
+	}{
+		{"revenue by month since January 15", series(semantic.GrainMonth, "2026-01-15", "2026-07-01"), []string{"2026-01-15"}},
+		{"orders by week in 2025", series(semantic.GrainWeek, "2025-01-01", "2026-01-01"), []string{"2025-01-01", "2025-12-31"}},
+		{"revenue by month in 2025", series(semantic.GrainMonth, "2025-01-01", "2026-01-01"), nil},
+		{"revenue by day in 2025", series(semantic.GrainDay, "2025-01-01", "2026-01-01"), nil},
+		{"revenue by quarter since February", series(semantic.GrainQuarter, "2026-02-01", "2026-07-01"), []string{"2026-02-01"}},
+	} {
+		var got []string
+		for _, d := range PartialDays(Coverage(tt.question, "2026-06-30", m, &tt.q)) {
+			got = append(got, d.Format("2006-01-02"))
+		}
+		if strings.Join(got, " ") != strings.Join(tt.days, " ") {
+			t.Errorf("%s: partial days %v; want %v", tt.question, got, tt.days)
+		}
+	}
+	// Ranked or compared, other checks tell it.
+	ranked := series(semantic.GrainWeek, "2025-01-01", "2026-01-01")
+	ranked.Order = []semantic.Order{{Field: "revenue"}}
+	if d := PartialDays(Coverage("revenue by week in 2025 lowest first", "2026-06-30", m, &ranked)); len(d) != 0 {
+		t.Errorf("a ranking: %v", d)
+	}
+}
+
+// TestCutCompared reads back the compared periods a warning says start
+// or end before the data.
+func TestCutCompared(t *testing.T) {
+	c := Check{Name: CheckPartial, Status: Warn, Detail: "2022 " + EndsBeforeData + "; last year (2023) " + StartsBeforeData + " 2023-07-01: it holds the days from then only, so the figures are not like for like (control query: SELECT 1)"}
+	if got := CutCompared([]Check{c}); strings.Join(got, "|") != "2022|last year (2023)" {
+		t.Errorf("CutCompared = %q", got)
+	}
+	c.Status = Pass
+	if got := CutCompared([]Check{c}); len(got) != 0 {
+		t.Errorf("a passed check: %q", got)
 	}
 }

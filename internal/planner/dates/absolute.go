@@ -187,7 +187,7 @@ func (p *parser) monthPhrase(i int, m time.Month) (Range, int) {
 	bareOK := len(w) > 3
 	// "in May", written as a name, after a word that introduces a period.
 	switch p.tok(i - 1) {
-	case "in", "during", "for", "since", "of", "until", "through", "and":
+	case "in", "during", "for", "since", "of", "until", "through", "and", "or", "to", "vs", "versus", "v", "than", "with":
 		// In lower case too when nothing follows it: "opened in may"
 		// (a modal verb is followed by its verb).
 		bareOK = bareOK || w == "may" && (p.capital(i) || p.tok(i+1) == "")

@@ -161,12 +161,58 @@ func FindAll(s string, asOf time.Time) []Range {
 				r, n = e, n+k
 			}
 		}
+		// "Q3 last year", "March last year", "June this year": a month or
+		// quarter named without a year is the one of that year, not the
+		// latest one set beside the whole year (found from outside:
+		// "revenue in March last year" compared March 2026 with 2025).
+		if y, k := p.ofYear(i + n); k > 0 && p.bare(i, n, r) {
+			if e, ok := inYear(r, y); ok && e.From <= p.today.Format(layout) {
+				r, n = e, n+k
+			}
+		}
 		r.Start = p.toks[i].start
 		r.End = p.toks[i+n-1].end
 		out = append(out, r)
 		i += n
 	}
 	return out
+}
+
+// ofYear reads "last year", "a year ago" or "this year" at i, after a
+// month or quarter named without a year, and returns the year it names
+// and how many words it took, or 0.
+func (p *parser) ofYear(i int) (int, int) {
+	if k := p.yearAgo(i); k > 0 {
+		return p.today.Year() - 1, k
+	}
+	if (p.tok(i) == "this" || p.tok(i) == "current") && p.tok(i+1) == "year" {
+		return p.today.Year(), 2
+	}
+	return 0, 0
+}
+
+// bare reports whether the n words at i are one month name or quarter
+// ("March", "Q3") with no year: r is then the latest one that has started.
+func (p *parser) bare(i, n int, r Range) bool {
+	if n != 1 || (r.Grain != "month" && r.Grain != "quarter") {
+		return false
+	}
+	_, month := months[p.tok(i)]
+	_, quarter := quarterTok(p.tok(i))
+	return month || quarter
+}
+
+// inYear is the month or quarter r in year y.
+func inYear(r Range, y int) (Range, bool) {
+	from, err := time.Parse(layout, r.From)
+	if err != nil {
+		return Range{}, false
+	}
+	s := time.Date(y, from.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if r.Grain == "quarter" {
+		return Range{From: s.Format(layout), To: s.AddDate(0, 3, 0).Format(layout), Label: fmt.Sprintf("Q%d %d", (int(s.Month())-1)/3+1, y), Grain: "quarter"}, true
+	}
+	return Range{From: s.Format(layout), To: s.AddDate(0, 1, 0).Format(layout), Label: s.Format("January 2006"), Grain: "month"}, true
 }
 
 // Parse reads s as exactly one date phrase (surrounding "in", "on",
@@ -223,6 +269,27 @@ func (p *parser) unitBefore(i int) int {
 		return 0
 	}
 	return k + 2 - i
+}
+
+// Before is the whole period just before r, of r's own grain, when r is
+// one whole period of it (or one cut at the as-of day): "last quarter"
+// (Q1 2026) gives Q4 2025. It reports false for a span of several periods.
+func Before(r Range) (Range, bool) {
+	if r.Grain == "" {
+		return Range{}, false
+	}
+	return periodBefore(r, r.Grain)
+}
+
+// Whole reports whether r is one whole calendar period of its grain: not
+// cut at the as-of day, nor a span of several.
+func Whole(r Range) bool {
+	from, err1 := time.Parse(layout, r.From)
+	to, err2 := time.Parse(layout, r.To)
+	if err1 != nil || err2 != nil || r.Grain == "" || !start(from, r.Grain).Equal(from) {
+		return false
+	}
+	return add(from, r.Grain, 1).Equal(to)
 }
 
 // periodBefore is the whole period of grain unit just before r, when r is
@@ -497,6 +564,11 @@ func (p *parser) period(i int) (Range, int) {
 		if r, n := p.quarterWords(i); n > 0 { // "last quarter of 2024"
 			return r, n
 		}
+		if u := units[p.tok(i+1)]; u != "" && u != "day" && p.tok(i+2) == "to" && p.tok(i+3) == "date" {
+			// "last year to date": the same days of the period before,
+			// like for like with "year to date".
+			return p.toDateBefore(u), 4
+		}
 		j := i + 1
 		if m, ok := months[p.tok(j)]; ok && p.tok(j) != "may" {
 			// "last November": the latest November before this month.
@@ -542,6 +614,26 @@ func (p *parser) toDate(u string) Range {
 	s := start(p.today, u)
 	end := p.today.AddDate(0, 0, 1)
 	return p.span(s, end, fmt.Sprintf("%s to date (%s – %s)", u, s.Format(layout), p.today.Format(layout)), "")
+}
+
+// toDateBefore is the period before the one holding today, from its
+// start through the same day: "last year to date" on 2026-06-30 is
+// 2025-01-01 – 2025-06-30. The last day of a month is the last day of
+// the other's ("last quarter to date" on June 30th is all of Q1), and so
+// is a day it does not have (March 30th in February).
+func (p *parser) toDateBefore(u string) Range {
+	s := add(start(p.today, u), u, -1)
+	end := p.today.AddDate(0, 0, -6)
+	if u != "week" {
+		y, m, d := p.today.Date()
+		first := add(time.Date(y, m, 1, 0, 0, 0, 0, time.UTC), u, -1)
+		last := first.AddDate(0, 1, -1).Day()
+		if p.today.AddDate(0, 0, 1).Day() == 1 {
+			d = last // the last day of a month: the last of the other
+		}
+		end = time.Date(first.Year(), first.Month(), min(d, last), 0, 0, 0, 0, time.UTC).AddDate(0, 0, 1)
+	}
+	return p.span(s, end, fmt.Sprintf("the same days last %s (%s – %s)", u, s.Format(layout), end.AddDate(0, 0, -1).Format(layout)), "")
 }
 
 func (p *parser) span(from, to time.Time, label, grain string) Range {

@@ -253,3 +253,76 @@ func TestUnitBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestMonthOfYear: a month or quarter named without a year, then "last
+// year" or "this year", is that one period of the year (found from
+// outside: "revenue in March last year" compared March 2026 with all of
+// 2025, and "Q3 last year" was refused as two overlapping periods). A
+// period named with its year keeps "last year" apart, and a period not
+// started yet is not read into this year.
+func TestMonthOfYear(t *testing.T) {
+	for _, tt := range []struct {
+		q      string
+		ranges []string // From–To of each range found
+	}{
+		{"revenue in Q3 last year", []string{"2025-07-01–2025-10-01"}},
+		{"revenue in March last year", []string{"2025-03-01–2025-04-01"}},
+		{"orders in December last year", []string{"2025-12-01–2026-01-01"}},
+		{"revenue in Q1 a year ago", []string{"2025-01-01–2025-04-01"}},
+		{"revenue in March this year", []string{"2026-03-01–2026-04-01"}},
+		{"revenue in Q2 this year", []string{"2026-04-01–2026-07-01"}},
+		// Not started yet as of 2026-06-30: read as before.
+		{"revenue in Q3 this year", []string{"2025-07-01–2025-10-01", "2026-01-01–2027-01-01"}},
+		{"revenue in Q3 2024 last year", []string{"2024-07-01–2024-10-01", "2025-01-01–2026-01-01"}},
+		{"revenue in Q3 vs last year", []string{"2025-07-01–2025-10-01", "2025-01-01–2026-01-01"}},
+		{"revenue last quarter last year", []string{"2025-01-01–2025-04-01"}},
+	} {
+		var got []string
+		for _, r := range FindAll(tt.q, asOf) {
+			got = append(got, r.From+"–"+r.To)
+		}
+		if strings.Join(got, " ") != strings.Join(tt.ranges, " ") {
+			t.Errorf("FindAll(%q) = %v; want %v", tt.q, got, tt.ranges)
+		}
+	}
+}
+
+// TestToDateBefore: "last year to date" is the same days of last year as
+// "year to date" holds of this one, like for like.
+func TestToDateBefore(t *testing.T) {
+	for _, tt := range []struct {
+		asOf        time.Time
+		q, from, to string
+	}{
+		{asOf, "last year to date", "2025-01-01", "2025-07-01"},
+		{asOf, "previous quarter to date", "2026-01-01", "2026-04-01"},
+		{asOf, "last month to date", "2026-05-01", "2026-06-01"},
+		{time.Date(2026, 6, 15, 0, 0, 0, 0, time.UTC), "last month to date", "2026-05-01", "2026-05-16"},
+		{asOf, "last week to date", "2026-06-22", "2026-06-24"},
+		{time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC), "last year to date", "2023-01-01", "2023-03-01"},
+		{time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC), "last month to date", "2026-02-01", "2026-03-01"},
+	} {
+		got := FindAll(tt.q, tt.asOf)
+		if len(got) != 1 || got[0].From != tt.from || got[0].To != tt.to {
+			t.Errorf("%s as of %s: %+v; want [%s, %s)", tt.q, tt.asOf.Format(layout), got, tt.from, tt.to)
+		}
+	}
+	got := FindAll("year to date revenue vs last year to date", asOf)
+	if len(got) != 2 || got[0].Days() != got[1].Days() {
+		t.Errorf("year to date vs last year to date: %+v; want two ranges of as many days", got)
+	}
+}
+
+// TestMayAfterVs: "June vs May" names two months.
+func TestMayAfterVs(t *testing.T) {
+	for q, n := range map[string]int{
+		"signups June vs May":        2,
+		"signups in June vs may":     2,
+		"revenue in June versus May": 2,
+		"revenue in June vs may be":  1,
+	} {
+		if got := FindAll(q, asOf); len(got) != n {
+			t.Errorf("FindAll(%q) = %+v; want %d ranges", q, got, n)
+		}
+	}
+}
