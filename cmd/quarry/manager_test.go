@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -352,6 +353,23 @@ func TestManagerQuestions(t *testing.T) {
 		// A comma in a list that ends with "and" dropped the first item.
 		{q: "orders, refunds and refund rate by channel in 2025", rows: "SELECT channel, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY channel", cols: "channel,orders"},
 		{q: "urgent tickets in the Billing category", want: "SELECT count(*) FROM support_tickets WHERE priority = 'urgent' AND category = 'Billing'"},
+		// Averages per entity (every row of it counted, those with none
+		// as 0) and per day or month of a period that is over.
+		{q: "average revenue per customer", want: "SELECT (SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed') / (SELECT count(*) FROM customers)"},
+		{q: "mean revenue per customer", want: "SELECT (SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed') / (SELECT count(*) FROM customers)"},
+		{q: "orders per customer on average", want: "SELECT (SELECT count(*) FROM orders) * 1.0 / (SELECT count(*) FROM customers)"},
+		{q: "avg tickets per customer", want: "SELECT (SELECT count(*) FROM support_tickets) * 1.0 / (SELECT count(*) FROM customers)"},
+		{q: "average units sold per product", want: "SELECT (SELECT sum(i.quantity) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed') * 1.0 / (SELECT count(*) FROM products)"},
+		{q: "average orders per day last month", want: "SELECT count(*) / 31.0 FROM orders WHERE ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "average number of orders per day last month", want: "SELECT count(*) / 31.0 FROM orders WHERE ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "average revenue per month in 2025", want: "SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) / 12 FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01'"},
+		{q: "average revenue per customer last year", refuse: "which customers are counted"},
+		{q: "average web revenue per customer", refuse: "which customers are counted"},
+		{q: "average revenue per employee", refuse: "cannot spread it per employee"},
+		{q: "average orders per day this month", refuse: "is not over"},
+		{q: "average revenue per day", refuse: "needs a period that has ended"},
+		{q: "average order value per customer", refuse: "per customer"},
+		{q: "revenue per customer", refuse: "may mean the average per customer"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
@@ -420,9 +438,24 @@ func TestManagerQuestions(t *testing.T) {
 				return
 			}
 			want := scalar(tt.want)
-			if out.Status != "succeeded" || len(out.Rows) != 1 || len(out.Rows[0]) != 1 || fmt.Sprint(out.Rows[0][0]) != want {
+			if out.Status != "succeeded" || len(out.Rows) != 1 || len(out.Rows[0]) != 1 || !sameFigure(fmt.Sprint(out.Rows[0][0]), want) {
 				t.Errorf("status %s, rows %v, SQL %s; want the one figure %s", out.Status, out.Rows, out.SQL, want)
 			}
 		})
 	}
+}
+
+// sameFigure compares a figure of the answer with an independent query's:
+// equal as written, or as numbers to nine significant digits (the two
+// sides add in different orders and print fractions differently).
+func sameFigure(got, want string) bool {
+	if got == want {
+		return true
+	}
+	g, err1 := strconv.ParseFloat(got, 64)
+	w, err2 := strconv.ParseFloat(want, 64)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return math.Abs(g-w) <= 1e-9*math.Max(1, math.Abs(w))
 }

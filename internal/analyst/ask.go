@@ -187,6 +187,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	if pl.Kind == planner.KindVerified {
 		out.Reading.Text = "the verified query approved for this question (" + pl.Title + ")"
 	}
+	if len(pl.Notes) > 0 {
+		out.Reading.Text += "; " + strings.Join(pl.Notes, "; ")
+	}
 	if len(pl.Ignored) > 0 {
 		out.Reading.Ignored = pl.Ignored
 		out.Reading.Text += "; ignored: " + strings.Join(pl.Ignored, ", ")

@@ -58,6 +58,10 @@ type Plan struct {
 	// the query needs ("placed", "still", "total"), shown with the answer
 	// so that a reader can tell whether one mattered.
 	Ignored []string `json:"ignored,omitempty"`
+	// Notes say how the answer reads what the query alone does not show
+	// ("every customer counted, those with no orders as 0"), shown with
+	// the reading.
+	Notes []string `json:"notes,omitempty"`
 	// Unknown lists the words or phrases that did not map.
 	Unknown []string `json:"unknown,omitempty"`
 	// Suggestions are the closest known terms to the unknown words.
@@ -192,6 +196,9 @@ func lower(s string) string { return strings.ToLower(s) }
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	s := p.scopedTo(question)
 	pl := s.plan(question, asOf)
+	if pl.Kind == KindUnanswered {
+		pl = s.otherShapes(question, asOf, pl)
+	}
 	s.rankings(pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
