@@ -370,6 +370,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "average revenue per day", refuse: "needs a period that has ended"},
 		{q: "average order value per customer", refuse: "per customer"},
 		{q: "revenue per customer", refuse: "may mean the average per customer"},
+		// A list named in the plural is several rows, in the singular one.
+		{q: "most recent cancelled orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 10", cols: "id,ordered_at"},
+		{q: "most recent cancelled order", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 1", cols: "id,ordered_at"},
+		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
