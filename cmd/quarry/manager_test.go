@@ -373,6 +373,11 @@ func TestManagerQuestions(t *testing.T) {
 		// A list named in the plural is several rows, in the singular one.
 		{q: "most recent cancelled orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 10", cols: "id,ordered_at"},
 		{q: "most recent cancelled order", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 1", cols: "id,ordered_at"},
+		// A list of names sorted by a column shows that column; the
+		// oldest of people is by age, which no column holds.
+		{q: "5 most expensive products", rows: "SELECT name, unit_price FROM products ORDER BY unit_price DESC LIMIT 5", cols: "name,unit_price"},
+		{q: "the oldest employee", refuse: "which column of employees"},
+		{q: "list the 3 oldest employees", refuse: "which column of employees"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
