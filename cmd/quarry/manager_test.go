@@ -373,6 +373,14 @@ func TestManagerQuestions(t *testing.T) {
 		// A list named in the plural is several rows, in the singular one.
 		{q: "most recent cancelled orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 10", cols: "id,ordered_at"},
 		{q: "most recent cancelled order", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 1", cols: "id,ordered_at"},
+		// A role that names the one link to another table ("assignee":
+		// support_tickets.assignee_id) is read as that table; unassigned
+		// tickets are a row of their own (no name).
+		{q: "tickets by assignee", rows: "SELECT ifnull(e.name, '<nil>'), count(*) FROM support_tickets t LEFT JOIN employees e ON e.id = t.assignee_id GROUP BY t.assignee_id", cols: "name,tickets"},
+		{q: "tickets by agent last month", rows: "SELECT ifnull(e.name, '<nil>'), count(*) FROM support_tickets t LEFT JOIN employees e ON e.id = t.assignee_id WHERE t.opened_at >= '2026-05-01' AND t.opened_at < '2026-06-01' GROUP BY t.assignee_id", cols: "name,tickets"},
+		{q: "which assignee has the most open tickets", rows: "SELECT e.name, count(*) FROM support_tickets t JOIN employees e ON e.id = t.assignee_id WHERE t.closed_at IS NULL GROUP BY e.id ORDER BY 2 DESC LIMIT 1"},
+		{q: "revenue by assignee", refuse: "assignee"},
+		{q: "customers by referrer", refuse: "referrer"},
 		// A list of names sorted by a column shows that column; the
 		// oldest of people is by age, which no column holds.
 		{q: "5 most expensive products", rows: "SELECT name, unit_price FROM products ORDER BY unit_price DESC LIMIT 5", cols: "name,unit_price"},

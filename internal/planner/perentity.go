@@ -272,6 +272,9 @@ func (p *Planner) otherShapes(question string, asOf time.Time, pl *Plan) *Plan {
 	if a := p.averagePer(question, asOf); a != nil {
 		return a
 	}
+	if r := p.byRole(question, asOf, pl.Unknown); r != nil {
+		return r
+	}
 	return pl
 }
 

@@ -58,6 +58,12 @@ type Plan struct {
 	// the query needs ("placed", "still", "total"), shown with the answer
 	// so that a reader can tell whether one mattered.
 	Ignored []string `json:"ignored,omitempty"`
+	// Read is the question as the plan answers it, when the planner
+	// wrote it in other words of the knowledge ("tickets by assignee" as
+	// "tickets by employee", the role named as the table it points at);
+	// the checks hold the plan to it. Empty when the question is read as
+	// asked.
+	Read string `json:"read,omitempty"`
 	// Notes say how the answer reads what the query alone does not show
 	// ("every customer counted, those with no orders as 0"), shown with
 	// the reading.
