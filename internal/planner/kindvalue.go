@@ -19,14 +19,20 @@ import (
 // no kind of row ("how many stores" is not the orders of the store
 // channel), and stays refused.
 
-// kindColumnWords name a column that says what kind of thing a row is.
-var kindColumnWords = map[string]bool{
-	"title": true, "role": true, "position": true, "job": true, "occupation": true,
-	"profession": true, "rank": true, "type": true, "kind": true, "species": true, "breed": true,
+// kindColumnWord names a column that says what kind of thing a row is.
+func kindColumnWord(w string) bool {
+	switch w {
+	case "title", "role", "position", "job", "occupation", "profession", "rank", "type", "kind", "species", "breed":
+		return true
+	}
+	return false
 }
 
-// countLeads are the words before what a question counts.
-var countLeads = [][]string{{"how", "many"}, {"number", "of"}, {"count", "of"}}
+// countLead reports whether a and b are the words before what a
+// question counts: "how many", "number of", "count of".
+func countLead(a, b string) bool {
+	return a == "how" && b == "many" || a == "number" && b == "of" || a == "count" && b == "of"
+}
 
 // kindCount replans a count of a plural value of a kind column as a
 // count of the rows that have that value; nil when the question has no
@@ -34,13 +40,9 @@ var countLeads = [][]string{{"how", "many"}, {"number", "of"}, {"count", "of"}}
 func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 	toks := tokenize(question)
 	at := -1
-	for i := range toks {
-		for _, l := range countLeads {
-			if i+len(l) < len(toks) && toks[i].s == l[0] && toks[i+1].s == l[1] {
-				at = i + len(l)
-			}
-		}
-		if at >= 0 {
+	for i := 0; i+2 < len(toks); i++ {
+		if countLead(toks[i].s, toks[i+1].s) {
+			at = i + 2
 			break
 		}
 	}
@@ -109,7 +111,7 @@ func (p *Planner) kindColumn(entity, column string) bool {
 	}
 	for _, n := range append([]string{c.Name}, c.Synonyms...) {
 		for _, w := range nameWords(n) {
-			if kindColumnWords[w] {
+			if kindColumnWord(w) {
 				return true
 			}
 		}

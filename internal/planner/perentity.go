@@ -28,11 +28,20 @@ import (
 // The reading says which. The shape is tried only where the question is
 // otherwise not answered.
 
-// averageWords start or end an average spread over something.
-var averageWords = map[string]bool{"average": true, "avg": true, "mean": true}
+// averageWord starts an average spread over something.
+func averageWord(w string) bool { return w == "average" || w == "avg" || w == "mean" }
 
-// perUnits are the period units an average may be spread over.
-var perUnits = map[string]string{"day": "day", "days": "day", "month": "month", "months": "month"}
+// perUnit is the period unit an average may be spread over that w
+// names: "day" or "month"; "" for any other word.
+func perUnit(w string) string {
+	switch w {
+	case "day", "days":
+		return "day"
+	case "month", "months":
+		return "month"
+	}
+	return ""
+}
 
 // averagePer plans question as an average per entity or per period
 // unit; nil when the question does not have that shape.
@@ -45,7 +54,7 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 			per = i
 		case t.s == "on" && i+1 < len(toks) && toks[i+1].s == "average" && avgAt < 0:
 			avgAt, avgLen = i, 2
-		case averageWords[t.s] && avgAt < 0:
+		case averageWord(t.s) && avgAt < 0:
 			avgAt, avgLen = i, 1
 			// "average number of orders per day": the number is what is
 			// averaged.
@@ -66,7 +75,7 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 			}
 		}
 	}
-	unit, unitLen := perUnits[toks[per+1].s], 1
+	unit, unitLen := perUnit(toks[per+1].s), 1
 	ent := ""
 	if unit == "" {
 		ent, unitLen = p.perEntity(toks[per+1:])
