@@ -103,6 +103,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		return err
 	}
 	out.Plan = pl
+	// The checks hold the plan to the question in the words it was
+	// answered in, where the planner rewrote a word ("assignee" as the
+	// employee it names); the reading says so.
+	checked := read
+	if pl.Read != "" {
+		checked = pl.Read
+	}
 	em.Emit(ctx, &event.QuestionParsedData{Understood: pl.Understood, Unknown: pl.Unknown, Alternatives: pl.Suggestions, DidYouMean: pl.DidYouMean})
 
 	var sql, source, zeroControl string
@@ -146,13 +153,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// The different dates of a column, or its latest one in each
 		// period, read for a number of events ("how many hires").
-		if why := verify.DateAggregates(read, pl.Model(k.Model), pl.Query); why != "" {
+		if why := verify.DateAggregates(checked, pl.Model(k.Model), pl.Query); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.
-		if cov = append([]verify.Check{}, verify.Coverage(read, out.AsOf, pl.Model(k.Model), pl.Query)...); failed(cov) != "" {
+		if cov = append([]verify.Check{}, verify.Coverage(checked, out.AsOf, pl.Model(k.Model), pl.Query)...); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
 			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
 		}
@@ -186,6 +193,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	out.Reading = narrate.Read(pl.Model(k.Model), pl.Query, source)
 	if pl.Kind == planner.KindVerified {
 		out.Reading.Text = "the verified query approved for this question (" + pl.Title + ")"
+	}
+	if len(pl.Notes) > 0 {
+		out.Reading.Text += "; " + strings.Join(pl.Notes, "; ")
 	}
 	if len(pl.Ignored) > 0 {
 		out.Reading.Ignored = pl.Ignored

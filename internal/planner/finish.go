@@ -262,8 +262,10 @@ func (b *builder) finish() *Plan {
 			b.und("every column of %s", ent.Name)
 		}
 		if ent := b.p.m.Entity(b.subject); len(q.Rows.Columns) == 0 && !st.allInfo && ent != nil && b.p.label(ent) != "" {
-			// A list that names no column names its rows: the label.
+			// A list that names no column names its rows: the label,
+			// and what it is sorted by.
 			st.wantLabel = true
+			b.showSortColumn(q.Rows)
 		}
 		if st.distinct {
 			q.Rows.Distinct = true
@@ -625,6 +627,11 @@ func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
 		var hits []sense
 		for _, c := range ent.Columns {
 			for _, part := range parts {
+				// "age" is a word of the name (pet_age), not any
+				// name that holds the letters (manager_id).
+				if part == "age" && !slices.Contains(nameWords(c.Name), part) {
+					continue
+				}
 				if strings.Contains(lower(c.Name), part) && c.Type.IsNumeric() && !b.p.m.IsRestricted(ent.Name, c.Name) {
 					hits = append(hits, sense{kind: sColumn, entity: ent.Name, column: c.Name, field: ent.Name + "." + c.Name, numeric: true})
 					break
@@ -665,6 +672,11 @@ func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
 	case "young", "old":
 		if s, ok := find("age"); ok {
 			return s, adj == "old", true
+		}
+		if b.p.ofPersons(ent.Name) {
+			// The oldest of people is by age, which no column holds:
+			// not the first hired.
+			return sense{}, false, false
 		}
 		s, ok := timeCol()
 		return s, false, ok && adj == "old"

@@ -1,6 +1,10 @@
 package planner
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
 
 // What a question lists when it measures nothing: the rows of one table
 // and the columns it names.
@@ -60,4 +64,25 @@ func eachAndIts(text string) bool {
 	}
 	rest := text[i:]
 	return strings.Contains(rest, " and its ") || strings.Contains(rest, " and their ")
+}
+
+// showSortColumn adds to a list of an entity's label the column of its
+// own that the list is sorted by: "the 5 most expensive products" shows
+// each product's price beside its name, so that the reader sees why
+// those rows are first.
+func (b *builder) showSortColumn(r *semantic.RowsQuery) {
+	cs := b.colSort
+	if cs == nil || !strings.EqualFold(cs.entity, r.Entity) || hasString(r.Columns, cs.column) {
+		return
+	}
+	// "the name of the youngest singer" asks for the name alone.
+	if ent := b.p.m.Entity(r.Entity); ent != nil {
+		text := " " + b.st.text + " "
+		for _, w := range nameWords(b.p.label(ent)) {
+			if strings.Contains(text, " "+w+" ") || strings.Contains(text, " "+plural(w)+" ") {
+				return
+			}
+		}
+	}
+	r.Columns = append(r.Columns, cs.column)
 }

@@ -58,6 +58,16 @@ type Plan struct {
 	// the query needs ("placed", "still", "total"), shown with the answer
 	// so that a reader can tell whether one mattered.
 	Ignored []string `json:"ignored,omitempty"`
+	// Read is the question as the plan answers it, when the planner
+	// wrote it in other words of the knowledge ("tickets by assignee" as
+	// "tickets by employee", the role named as the table it points at);
+	// the checks hold the plan to it. Empty when the question is read as
+	// asked.
+	Read string `json:"read,omitempty"`
+	// Notes say how the answer reads what the query alone does not show
+	// ("every customer counted, those with no orders as 0"), shown with
+	// the reading.
+	Notes []string `json:"notes,omitempty"`
 	// Unknown lists the words or phrases that did not map.
 	Unknown []string `json:"unknown,omitempty"`
 	// Suggestions are the closest known terms to the unknown words.
@@ -192,6 +202,9 @@ func lower(s string) string { return strings.ToLower(s) }
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	s := p.scopedTo(question)
 	pl := s.plan(question, asOf)
+	if pl.Kind == KindUnanswered {
+		pl = s.otherShapes(question, asOf, pl)
+	}
 	s.rankings(pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j

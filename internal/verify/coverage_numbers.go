@@ -117,7 +117,31 @@ func (c *cover) oneAtTheEnd() bool {
 			return false
 		}
 	}
-	return true
+	return !c.listsPlural()
+}
+
+// listsPlural reports whether a list names its rows in the plural only
+// ("the most recent cancelled orders"): several rows, not the one at the
+// top ("the most recent cancelled order").
+func (c *cover) listsPlural() bool {
+	if c.q.Rows == nil {
+		return false
+	}
+	e := c.m.Entity(c.q.Rows.Entity)
+	if e == nil {
+		return false
+	}
+	many, one := false, false
+	for _, n := range append([]string{e.Name}, e.Synonyms...) {
+		n = strings.ToLower(strings.Join(splitName(n), " "))
+		sing := singularOf(n)
+		if sing == n {
+			n = n + "s"
+		}
+		one = one || c.has(sing)
+		many = many || c.has(n)
+	}
+	return many && !one
 }
 
 var (

@@ -161,6 +161,10 @@ func TestCoverage(t *testing.T) {
 		// earliest date.
 		{"the date of the oldest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at"}}, Limit: 1}, ""},
 		{"the date of the oldest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders", Columns: []string{"ordered_at"}}, Order: []semantic.Order{{Field: "orders.ordered_at", Desc: true}}, Limit: 1}, CheckCoverage + ":oldest"},
+		// The rows named in the plural are several, in the singular one.
+		{"latest orders", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}, Order: []semantic.Order{{Field: "orders.ordered_at", Desc: true}}, Limit: 10}, ""},
+		{"latest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}, Order: []semantic.Order{{Field: "orders.ordered_at", Desc: true}}, Limit: 10}, CheckCoverage + ":one at the top"},
+		{"latest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}, Order: []semantic.Order{{Field: "orders.ordered_at", Desc: true}}, Limit: 1}, ""},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			checks := Coverage(tc.question, "2026-06-30", m, &tc.q)

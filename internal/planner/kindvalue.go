@@ -1,0 +1,120 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A kind of row named by a value in the plural: "how many accountants",
+// "number of support agents in Finance", where a job title (or a role,
+// a type, a kind …) of the rows holds the value Accountant. The plural
+// names rows of that kind, so the question counts the rows of the
+// value's table that have it ("how many Accountant employees"). Only a
+// value of a column that says what kind of thing a row is (its name or a
+// synonym is a word such as title, role, position, type or kind), written
+// in the plural where the value is singular, right after "how many" or
+// "number of": a category (Books), a place or a status in the plural is
+// no kind of row ("how many stores" is not the orders of the store
+// channel), and stays refused.
+
+// kindColumnWord names a column that says what kind of thing a row is.
+func kindColumnWord(w string) bool {
+	switch w {
+	case "title", "role", "position", "job", "occupation", "profession", "rank", "type", "kind", "species", "breed":
+		return true
+	}
+	return false
+}
+
+// countLead reports whether a and b are the words before what a
+// question counts: "how many", "number of", "count of".
+func countLead(a, b string) bool {
+	return a == "how" && b == "many" || a == "number" && b == "of" || a == "count" && b == "of"
+}
+
+// kindCount replans a count of a plural value of a kind column as a
+// count of the rows that have that value; nil when the question has no
+// such count.
+func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
+	toks := tokenize(question)
+	at := -1
+	for i := 0; i+2 < len(toks); i++ {
+		if countLead(toks[i].s, toks[i+1].s) {
+			at = i + 2
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	for n := min(3, len(toks)-at); n >= 1; n-- {
+		ws := wordsOf(toks[at : at+n])
+		last := ws[n-1]
+		one := singular(last)
+		if one == last {
+			continue
+		}
+		ws[n-1] = one
+		ss, ok := p.lex.get(strings.Join(ws, " "))
+		if !ok || len(ss) == 0 {
+			continue
+		}
+		v := ss[0]
+		for _, s := range ss {
+			if s.kind != sValue || s.field != v.field || s.value != v.value {
+				return nil
+			}
+		}
+		vw := words(v.value)
+		if len(vw) == 0 || vw[len(vw)-1] != one || !p.kindColumn(v.entity, v.column) {
+			return nil
+		}
+		ent := p.m.Entity(v.entity)
+		if ent == nil {
+			return nil
+		}
+		read := question[:toks[at].start] + v.value + " " + strings.ToLower(display(ent.Name)) + question[toks[at+n-1].end:]
+		pl := p.Plan(read, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || !strings.EqualFold(p.metricEntity(pl.Query.Metrics[0], pl.AdHoc), ent.Name) {
+			return nil
+		}
+		filtered := false
+		for _, f := range pl.Query.Filters {
+			filtered = filtered || slices.ContainsFunc(f.Values, func(x any) bool { return fmt.Sprint(x) == v.value })
+		}
+		if !filtered {
+			return nil
+		}
+		note := fmt.Sprintf("%q read as %s whose %s is %s", join(toks[at:at+n]), display(ent.Name), v.column, v.value)
+		pl.Understood = append(pl.Understood, note)
+		pl.Notes = append(pl.Notes, note)
+		if pl.Read == "" {
+			pl.Read = read
+		}
+		return pl
+	}
+	return nil
+}
+
+// kindColumn reports whether a column says what kind of thing its row
+// is: a word of its name or of a synonym is a kind word.
+func (p *Planner) kindColumn(entity, column string) bool {
+	e := p.m.Entity(entity)
+	if e == nil {
+		return false
+	}
+	c := e.Column(column)
+	if c == nil || c.Type.IsNumeric() || c.Type.IsTemporal() {
+		return false
+	}
+	for _, n := range append([]string{c.Name}, c.Synonyms...) {
+		for _, w := range nameWords(n) {
+			if kindColumnWord(w) {
+				return true
+			}
+		}
+	}
+	return false
+}

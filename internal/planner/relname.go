@@ -1,0 +1,131 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// A relationship named by its role: "tickets by assignee", "orders per
+// agent". The knowledge names a many-to-one link by its role
+// (relationship name "assignee", or a synonym of its key column), and
+// the rows it points at are a table with a label: the role is read as
+// that table ("tickets by employee"), grouped by its key and label. Only
+// where the link is the one link between the two tables, so that the
+// join the compiler takes is the one the role names; a link of a table
+// to itself ("referrer", "manager") is not read so, as its rows are
+// the question's own.
+
+// roleLink is a many-to-one link named by a role and the table it points
+// at.
+type roleLink struct {
+	rel  *semantic.Relationship
+	word string // the role as the question wrote it
+}
+
+// byRole replans question with each role that names a link written as
+// the table the link points at; nil when no unknown word names one, or
+// the question so read is not about the link's rows.
+func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Plan {
+	if len(unknown) == 0 {
+		return nil
+	}
+	toks := tokenize(question)
+	var links []roleLink
+	var b strings.Builder
+	last := 0
+	for _, t := range toks {
+		if !hasString(unknown, t.s) {
+			continue
+		}
+		r := p.roleOf(t.s)
+		if r == nil {
+			return nil
+		}
+		to := p.m.Entity(r.To)
+		name := strings.ToLower(display(to.Name))
+		if singular(t.s) == t.s {
+			name = singular(name)
+		}
+		b.WriteString(question[last:t.start])
+		b.WriteString(name)
+		last = t.end
+		links = append(links, roleLink{rel: r, word: t.s})
+	}
+	if len(links) == 0 || len(links) != len(unknown) {
+		return nil
+	}
+	b.WriteString(question[last:])
+	read := b.String()
+	pl := p.Plan(read, asOf)
+	if pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query == nil {
+		return nil
+	}
+	// The rows measured or listed must be those the link starts from.
+	from := ""
+	if pl.Query.Rows != nil {
+		from = pl.Query.Rows.Entity
+	} else if len(pl.Query.Metrics) > 0 {
+		from = p.metricEntity(pl.Query.Metrics[0], pl.AdHoc)
+	}
+	if pl.Read == "" {
+		pl.Read = read
+	}
+	for _, l := range links {
+		if !strings.EqualFold(from, l.rel.From) {
+			return nil
+		}
+		note := fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
+		pl.Understood = append(pl.Understood, note)
+		pl.Notes = append(pl.Notes, note)
+	}
+	return pl
+}
+
+// roleOf is the one many-to-one link that word names by its role (the
+// relationship's name or a synonym of its key column), between two
+// different tables that no other link joins, pointing at a table with a
+// label; nil otherwise.
+func (p *Planner) roleOf(word string) *semantic.Relationship {
+	var hit *semantic.Relationship
+	for i := range p.m.Relationships {
+		r := &p.m.Relationships[i]
+		if r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany || strings.EqualFold(r.From, r.To) {
+			continue
+		}
+		names := []string{r.Name}
+		if e := p.m.Entity(r.From); e != nil {
+			if c := e.Column(r.FromColumn); c != nil {
+				names = append(names, c.Synonyms...)
+			}
+		}
+		named := false
+		for _, n := range names {
+			n = strings.Join(words(n), " ")
+			named = named || n != "" && (n == word || n == singular(word))
+		}
+		if !named {
+			continue
+		}
+		if hit != nil && hit != r {
+			return nil
+		}
+		hit = r
+	}
+	if hit == nil {
+		return nil
+	}
+	to := p.m.Entity(hit.To)
+	if to == nil || p.label(to) == "" || p.m.Entity(hit.From) == nil {
+		return nil
+	}
+	for i := range p.m.Relationships {
+		r := &p.m.Relationships[i]
+		if r != hit && (strings.EqualFold(r.From, hit.From) && strings.EqualFold(r.To, hit.To) || strings.EqualFold(r.From, hit.To) && strings.EqualFold(r.To, hit.From)) {
+			return nil
+		}
+	}
+	return hit
+}

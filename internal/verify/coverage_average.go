@@ -1,0 +1,32 @@
+package verify
+
+import "strings"
+
+// averagedOver reports whether the question asks for an average and the
+// query's one metric is a sum divided by the number of rows of entity
+// ("average revenue per customer": revenue over every customer), so that
+// "per customer" is answered without a row per customer.
+func (c *cover) averagedOver(entity string) bool {
+	if !averageRE().MatchString(c.text) || len(c.q.Metrics) != 1 || len(c.q.Dimensions) > 0 {
+		return false
+	}
+	mt := c.m.Metric(c.q.Metrics[0])
+	if mt == nil || mt.Derived == "" {
+		return false
+	}
+	_, den, ok := strings.Cut(mt.Derived, "/")
+	if !ok {
+		return false
+	}
+	den = strings.Trim(strings.TrimSpace(den), "{}")
+	d := c.m.Metric(den)
+	if d == nil || !strings.EqualFold(d.Entity, entity) || len(d.Filters) > 0 {
+		return false
+	}
+	e := c.m.Entity(entity)
+	x := strings.ToUpper(strings.Join(strings.Fields(d.Expr), ""))
+	return e != nil && (x == "COUNT(*)" || x == strings.ToUpper("COUNT("+e.Name+"."+e.PrimaryKey+")"))
+}
+
+// averageRE says a question asks for an average.
+var averageRE = lazyRE(` (average|avg|mean|on average) `)
