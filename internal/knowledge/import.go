@@ -237,12 +237,8 @@ func Import(ctx context.Context, dir string, in *Imported) (*ImportReport, error
 	return rep, nil
 }
 
-func tableOf(e semantic.Entity) string {
-	if e.Table != "" {
-		return e.Table
-	}
-	return e.Name
-}
+// tableOf is the key of e's relation: its (schema, table) pair.
+func tableOf(e semantic.Entity) string { return entityKey(&e) }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
