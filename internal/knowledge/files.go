@@ -84,6 +84,7 @@ func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity
 	var e semantic.Entity
 	dbTypes := map[string]string{}
 	d.Mapping(v, p, "an entity", entityFields(d, &e, dbTypes))
+	e.Schema, e.Table = readTable(e.Schema, e.Table)
 	for c, t := range dbTypes {
 		m.dbTypes[lowerKey(e.Name, c)] = t
 	}

@@ -377,8 +377,6 @@ func (l *loaded) build() (*Folder, []Problem) {
 		e := &m.Entities[i]
 		if e.Table == "" {
 			e.Table = e.Name
-		} else {
-			e.Schema, e.Table = readTable(e.Schema, e.Table)
 		}
 	}
 	for _, r := range l.policy {

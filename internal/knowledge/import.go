@@ -86,7 +86,12 @@ func Import(ctx context.Context, dir string, in *Imported) (*ImportReport, error
 		return nil, err
 	}
 	rep := &ImportReport{Skipped: append([]Skipped(nil), in.Skipped...), Warnings: append([]string(nil), in.Warnings...)}
-	lr := &learned{entities: cloneEntities(in.Entities), relationships: append([]semantic.Relationship(nil), in.Relationships...),
+	ents := cloneEntities(in.Entities)
+	for i := range ents {
+		// another tool names a relation as learn's table: field does
+		ents[i].Schema, ents[i].Table = readTable(ents[i].Schema, ents[i].Table)
+	}
+	lr := &learned{entities: ents, relationships: append([]semantic.Relationship(nil), in.Relationships...),
 		dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}, withheld: map[colKey]bool{}}
 	for k, t := range in.DBTypes {
 		e, c, _ := strings.Cut(k, ".")
