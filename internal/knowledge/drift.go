@@ -20,6 +20,14 @@ func newLiveSchema(cat *quarry.Catalog) *liveSchema {
 
 func (s *liveSchema) table(name string) *quarry.TableInfo { return s.tables[strings.ToLower(name)] }
 
+// entity is the live table of e's relation, by its (schema, table) pair.
+func (s *liveSchema) entity(e *semantic.Entity) *quarry.TableInfo {
+	if t := s.tables[entityKey(e)]; t != nil {
+		return t
+	}
+	return s.tables[strings.ToLower(e.TableName())]
+}
+
 // findDrift reports knowledge that refers to tables or columns that the
 // catalog no longer has. Lines of model.yaml come from the file just
 // written (nm); the other files were not rewritten above their candidates.
@@ -33,12 +41,7 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 	for i := range merged.Entities {
 		entities[strings.ToLower(merged.Entities[i].Name)] = &merged.Entities[i]
 	}
-	tableOf := func(e *semantic.Entity) string {
-		if e.Table != "" {
-			return e.Table
-		}
-		return e.Name
-	}
+	tableOf := func(e *semantic.Entity) string { return e.QualifiedName() }
 	// gone describes why entity.column does not resolve against the
 	// database, or "" when it does or when the entity is not in the model.
 	gone := func(entity, column string) string {
@@ -46,7 +49,7 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 		if e == nil {
 			return ""
 		}
-		t := live.table(tableOf(e))
+		t := live.entity(e)
 		if t == nil {
 			return fmt.Sprintf("table %s no longer exists", tableOf(e))
 		}
@@ -135,15 +138,23 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 
 	// policy.yaml
 	for _, r := range old.policy {
-		t, c, ok := strings.Cut(r.Column, ".")
-		if !ok {
+		// Any reading of the rule that names a live column keeps it.
+		readings := semantic.RestrictedReadings(r.Column)
+		if len(readings) == 0 {
 			continue
 		}
-		lt := live.table(t)
-		if lt == nil {
-			// the policy may name an entity rather than a table
-			if e := entities[strings.ToLower(t)]; e != nil {
-				lt = live.table(tableOf(e))
+		t, c := readings[0][0], readings[0][1]
+		var lt *quarry.TableInfo
+		for _, tc := range readings {
+			l := live.table(tc[0])
+			if l == nil {
+				// the policy may name an entity rather than a table
+				if e := entities[strings.ToLower(tc[0])]; e != nil {
+					l = live.entity(e)
+				}
+			}
+			if l != nil && (lt == nil || l.Column(tc[1]) != nil) {
+				t, c, lt = tc[0], tc[1], l
 			}
 		}
 		switch {
@@ -160,7 +171,7 @@ func findDrift(cat *quarry.Catalog, old *existing, merged *modelDoc, nm *modelDo
 	lostCols := map[string][]string{} // lower column → lower tables that lost it
 	for _, e := range old.model.Entities {
 		t := tableOf(&e)
-		lt := live.table(t)
+		lt := live.entity(&e)
 		if lt == nil {
 			lostTables[strings.ToLower(lastPart(t))] = true
 			continue

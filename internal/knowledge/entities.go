@@ -113,6 +113,7 @@ func (m *modelDoc) addEntityFile(name string, src []byte) {
 	if !d.Mapping(root, "", "an entity (name:, table:, columns:, …)", fields) {
 		return
 	}
+	e.Schema, e.Table = readTable(e.Schema, e.Table)
 	for c, t := range dbTypes {
 		m.dbTypes[lowerKey(e.Name, c)] = t
 	}

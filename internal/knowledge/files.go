@@ -84,6 +84,7 @@ func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity
 	var e semantic.Entity
 	dbTypes := map[string]string{}
 	d.Mapping(v, p, "an entity", entityFields(d, &e, dbTypes))
+	e.Schema, e.Table = readTable(e.Schema, e.Table)
 	for c, t := range dbTypes {
 		m.dbTypes[lowerKey(e.Name, c)] = t
 	}
@@ -95,6 +96,7 @@ func decodeEntity(d *decoder, m *modelDoc, v ast.Node, p string) semantic.Entity
 func entityFields(d *decoder, e *semantic.Entity, dbTypes map[string]string) []field {
 	return []field{
 		{"name", func(v ast.Node, p string) { e.Name = d.Str(v, p) }},
+		{"schema", func(v ast.Node, p string) { e.Schema = d.Str(v, p) }},
 		{"table", func(v ast.Node, p string) { e.Table = d.Str(v, p) }},
 		{"description", func(v ast.Node, p string) { e.Description = d.Str(v, p) }},
 		{"synonyms", func(v ast.Node, p string) { e.Synonyms = d.Strs(v, p) }},

@@ -374,8 +374,9 @@ func (l *loaded) build() (*Folder, []Problem) {
 		Dimensions:    l.metrics.Dimensions,
 	}
 	for i := range m.Entities {
-		if m.Entities[i].Table == "" {
-			m.Entities[i].Table = m.Entities[i].Name
+		e := &m.Entities[i]
+		if e.Table == "" {
+			e.Table = e.Name
 		}
 	}
 	for _, r := range l.policy {

@@ -86,7 +86,12 @@ func Import(ctx context.Context, dir string, in *Imported) (*ImportReport, error
 		return nil, err
 	}
 	rep := &ImportReport{Skipped: append([]Skipped(nil), in.Skipped...), Warnings: append([]string(nil), in.Warnings...)}
-	lr := &learned{entities: cloneEntities(in.Entities), relationships: append([]semantic.Relationship(nil), in.Relationships...),
+	ents := cloneEntities(in.Entities)
+	for i := range ents {
+		// another tool names a relation as learn's table: field does
+		ents[i].Schema, ents[i].Table = readTable(ents[i].Schema, ents[i].Table)
+	}
+	lr := &learned{entities: ents, relationships: append([]semantic.Relationship(nil), in.Relationships...),
 		dbTypes: map[colKey]string{}, keyCols: map[colKey]bool{}, withheld: map[colKey]bool{}}
 	for k, t := range in.DBTypes {
 		e, c, _ := strings.Cut(k, ".")
@@ -237,12 +242,8 @@ func Import(ctx context.Context, dir string, in *Imported) (*ImportReport, error
 	return rep, nil
 }
 
-func tableOf(e semantic.Entity) string {
-	if e.Table != "" {
-		return e.Table
-	}
-	return e.Name
-}
+// tableOf is the key of e's relation: its (schema, table) pair.
+func tableOf(e semantic.Entity) string { return entityKey(&e) }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 

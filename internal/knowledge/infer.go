@@ -67,14 +67,31 @@ func tableRef(t *quarry.TableInfo) string {
 	return t.Schema + "." + t.Name
 }
 
-// tablesByName indexes tables by lower-cased "schema.name" and "name"; a
-// plain name goes to the table in the default schema when several share it.
+// relKey is the key of the relation (schema, table) in tablesByName's
+// index: the pair, never joined with a dot, so that a table named
+// "sales.orders" and table orders of schema sales stay apart.
+func relKey(schema, table string) string {
+	return strings.ToLower(schema) + "\x00" + strings.ToLower(table)
+}
+
+// entityKey is relKey of e's relation.
+func entityKey(e *semantic.Entity) string { return relKey(e.Relation()) }
+
+// tablesByName indexes tables by lower-cased "schema.name" and "name" (as
+// people write them), and by relKey; a plain name goes to the table in
+// the default schema when several share it.
 func tablesByName(cat *quarry.Catalog) map[string]*quarry.TableInfo {
 	m := map[string]*quarry.TableInfo{}
 	for i := range cat.Tables {
 		t := &cat.Tables[i]
+		m[relKey(t.Schema, t.Name)] = t
+		if defaultSchemas[strings.ToLower(t.Schema)] {
+			m[relKey("", t.Name)] = t
+		}
 		if t.Schema != "" {
-			m[strings.ToLower(t.Schema+"."+t.Name)] = t
+			if k := strings.ToLower(t.Schema + "." + t.Name); m[k] == nil {
+				m[k] = t
+			}
 		}
 		n := strings.ToLower(t.Name)
 		if prev, ok := m[n]; !ok || (!defaultSchemas[strings.ToLower(prev.Schema)] && defaultSchemas[strings.ToLower(t.Schema)]) {
@@ -82,6 +99,29 @@ func tablesByName(cat *quarry.Catalog) map[string]*quarry.TableInfo {
 		}
 	}
 	return m
+}
+
+// schemaOf is the schema an entity of t names: "" in a default schema.
+func schemaOf(t *quarry.TableInfo) string {
+	if defaultSchemas[strings.ToLower(t.Schema)] {
+		return ""
+	}
+	return t.Schema
+}
+
+// entityName is the name learn gives the entity of a table called name:
+// the name itself, with every dot made an underscore (a field reference
+// is "entity.column", so an entity's name holds no dot) and leading and
+// trailing underscores that makes dropped; "table" when nothing is left.
+func entityName(name string) string {
+	if !strings.Contains(name, ".") {
+		return name
+	}
+	n := strings.Trim(strings.ReplaceAll(name, ".", "_"), "_")
+	if n == "" {
+		return "table"
+	}
+	return n
 }
 
 // learned is what learn reads from a catalog, before merging.
@@ -111,7 +151,7 @@ func (l *learned) labelCandidates(i int, restricted map[string]bool) []labelCand
 	return labelCandidates(l.tables[i],
 		func(c string) bool { return l.keyCols[lowerKey(e.Name, c)] },
 		func(c string) bool {
-			return restricted[strings.ToLower(e.Table+"."+c)] || restricted[strings.ToLower(e.Name+"."+c)]
+			return restricted[strings.ToLower(e.Table+"."+c)] || restricted[strings.ToLower(e.QualifiedName()+"."+c)] || restricted[strings.ToLower(e.Name+"."+c)]
 		},
 		func(c string) []string {
 			if col := e.Column(c); col != nil {
@@ -132,9 +172,9 @@ func infer(cat *quarry.Catalog) *learned {
 	entityOf := map[*quarry.TableInfo]string{}
 	nameOf := func(t *quarry.TableInfo) string {
 		if names[strings.ToLower(t.Name)] > 1 && !defaultSchemas[strings.ToLower(t.Schema)] {
-			return t.Schema + "_" + t.Name
+			return entityName(t.Schema + "_" + t.Name)
 		}
-		return t.Name
+		return entityName(t.Name)
 	}
 	// Entity names are matched without regard to case, so two tables
 	// whose names differ only in case (PostgreSQL's "Orders" and orders)
@@ -158,7 +198,8 @@ func infer(cat *quarry.Catalog) *learned {
 		entityOf[t] = name
 		e := semantic.Entity{
 			Name:        name,
-			Table:       tableRef(t),
+			Schema:      schemaOf(t),
+			Table:       t.Name,
 			Description: strings.TrimSpace(t.Comment),
 		}
 		if t.RowCount >= 0 {
@@ -257,9 +298,12 @@ func inferRelationships(cat *quarry.Catalog, entityOf map[*quarry.TableInfo]stri
 			if len(fk.Columns) != 1 {
 				continue // composite keys cannot be expressed as one join column
 			}
-			ref := byName[strings.ToLower(fk.RefTable)]
-			if fk.RefSchema != "" && byName[strings.ToLower(fk.RefSchema+"."+fk.RefTable)] != nil {
-				ref = byName[strings.ToLower(fk.RefSchema+"."+fk.RefTable)]
+			ref := byName[relKey("", fk.RefTable)]
+			if ref == nil {
+				ref = byName[strings.ToLower(fk.RefTable)]
+			}
+			if fk.RefSchema != "" && byName[relKey(fk.RefSchema, fk.RefTable)] != nil {
+				ref = byName[relKey(fk.RefSchema, fk.RefTable)]
 			}
 			if ref == nil {
 				continue

@@ -48,12 +48,12 @@ func TestInferRelationshipsByNaming(t *testing.T) {
 	var names, tables []string
 	for _, e := range l.entities {
 		names = append(names, e.Name)
-		tables = append(tables, e.Table)
+		tables = append(tables, e.QualifiedName())
 	}
 	if diff := cmp.Diff([]string{"categories", "products", "box", "boxes", "employees", "Customer", "orders", "archive_orders"}, names); diff != "" {
 		t.Errorf("entity names (-want +got):\n%s", diff)
 	}
-	if tables[7] != "archive.orders" || tables[6] != "orders" {
+	if tables[7] != "archive.orders" || tables[6] != "orders" || l.entities[7].Schema != "archive" || l.entities[7].Table != "orders" {
 		t.Errorf("tables %v: want the schema only outside the default one", tables)
 	}
 	if l.entities[5].PrimaryKey != "id" || l.entities[5].Label != "name" || l.entities[0].Label != "title" {

@@ -564,7 +564,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 	// lower-cased table → index of its first entity
 	byTable := make(map[string]int, len(out.Entities))
 	for i := range out.Entities {
-		if t := strings.ToLower(tableOf(out.Entities[i])); byTable[t] == 0 {
+		if t := tableOf(out.Entities[i]); byTable[t] == 0 {
 			byTable[t] = i + 1
 		}
 	}
@@ -572,7 +572,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 	rename := map[string]string{}
 	chosen := map[string]bool{} // learned entities merged, lower-cased
 	for li, le := range lr.entities {
-		idx := byTable[strings.ToLower(le.Table)] - 1
+		idx := byTable[tableOf(le)] - 1
 		if !lr.in(li) {
 			// Outside --only: kept as it is; its name is known to the
 			// relationships of the entities learn refreshes.
@@ -594,7 +594,7 @@ func merge(old *modelDoc, lr *learned, rep *LearnReport) *modelDoc {
 				}
 			}
 			rename[strings.ToLower(le.Name)] = le.Name
-			if t := strings.ToLower(le.Table); byTable[t] == 0 {
+			if t := tableOf(le); byTable[t] == 0 {
 				byTable[t] = len(out.Entities)
 			}
 			if !first {

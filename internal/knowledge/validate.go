@@ -82,8 +82,8 @@ func (v *validator) entitiesCheck() {
 		e := &v.m.Entities[i]
 		pl := places[i]
 		d, p := pl.d, pl.path
-		if t := strings.ToLower(e.Table); t != "" {
-			if _, ok := v.tables[t]; !ok {
+		for _, t := range []string{strings.ToLower(e.Table), strings.ToLower(e.QualifiedName())} {
+			if _, ok := v.tables[t]; !ok && t != "" {
 				v.tables[t] = i
 			}
 		}
@@ -269,10 +269,21 @@ func (v *validator) rulesCheck(path string, rules []PolicyRule) []string {
 	var out []string
 	for i, r := range rules {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		t, c, ok := strings.Cut(r.Column, ".")
-		if !ok || t == "" || c == "" {
+		// The rule's table may hold a dot ("sales.orders.secret"): the
+		// reading whose table and column are known is the one checked.
+		readings := semantic.RestrictedReadings(r.Column)
+		if len(readings) == 0 || readings[0][0] == "" || readings[0][1] == "" {
 			v.errf(d, p+".column", "want table.column, found %q", r.Column)
 			continue
+		}
+		t, c := readings[0][0], readings[0][1]
+		for _, tc := range readings {
+			ti, okT := v.tables[strings.ToLower(tc[0])]
+			ni, okN := v.named[strings.ToLower(tc[0])]
+			if okT && v.m.Entities[ti].Column(tc[1]) != nil || okN && v.m.Entities[ni].Column(tc[1]) != nil {
+				t, c = tc[0], tc[1]
+				break
+			}
 		}
 		if strings.TrimSpace(r.Reason) == "" {
 			v.errf(d, p+".reason", "missing; say why %s is restricted", r.Column)

@@ -111,7 +111,9 @@ func (w *yamlWriter) entity(e semantic.Entity, dbTypes map[colKey]string, indent
 	} else {
 		w.line(0, "name: %s", yamlnode.Quote(e.Name, false))
 	}
-	w.kv(indent, "table", e.Table)
+	schema, table := writeTable(e)
+	w.kv(indent, "schema", schema)
+	w.kv(indent, "table", table)
 	w.kv(indent, "description", e.Description)
 	w.list(indent, "synonyms", e.Synonyms)
 	w.kv(indent, "primary_key", e.PrimaryKey)

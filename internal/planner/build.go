@@ -694,7 +694,7 @@ func (b *builder) countMetric(e string) string {
 	ent := b.p.m.Entity(e)
 	expr := "COUNT(*)"
 	if ent != nil && ent.PrimaryKey != "" {
-		expr = "COUNT(" + ent.Name + "." + ent.PrimaryKey + ")"
+		expr = "COUNT(" + semantic.Ref(ent.Name, ent.PrimaryKey) + ")"
 	}
 	name := "count_" + e
 	for _, a := range b.adhoc {

@@ -150,7 +150,7 @@ func (b *builder) countedEntity(m string) string {
 	for _, a := range b.adhoc {
 		if a.Name == m {
 			e := b.p.m.Entity(a.Entity)
-			if e != nil && len(a.Filters) == 0 && (a.Expr == "COUNT("+e.Name+"."+e.PrimaryKey+")" || e.PrimaryKey == "" && a.Expr == "COUNT(*)") {
+			if e != nil && len(a.Filters) == 0 && ((a.Expr == "COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+")" || a.Expr == "COUNT("+e.Name+"."+e.PrimaryKey+")") || e.PrimaryKey == "" && a.Expr == "COUNT(*)") {
 				return e.Name
 			}
 			return ""

@@ -198,9 +198,12 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	restricted := map[string]bool{}
 	for _, r := range m.Restricted {
 		restricted[lower(r)] = true
+		for _, tc := range semantic.RestrictedReadings(r) {
+			restricted[lower(tc[0]+"."+tc[1])] = true
+		}
 	}
 	isRestricted := func(e *semantic.Entity, c string) bool {
-		return restricted[lower(e.Name+"."+c)] || restricted[lower(e.TableName()+"."+c)]
+		return restricted[lower(e.Name+"."+c)] || restricted[lower(e.TableName()+"."+c)] || restricted[lower(e.QualifiedName()+"."+c)]
 	}
 	keys := map[string]bool{} // entity.column of keys
 	for _, r := range m.Relationships {
@@ -463,11 +466,10 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 // schemaTableWords are the words of an entity's table name when the
 // table is named with its schema ("crm.customers": customers), else nil.
 func schemaTableWords(e *semantic.Entity) []string {
-	sch, tbl, ok := strings.Cut(e.TableName(), ".")
-	if !ok || sch == "" || tbl == "" || strings.Contains(tbl, ".") {
+	if e.Schema == "" {
 		return nil
 	}
-	return words(tbl)
+	return words(e.TableName())
 }
 
 // simpleRef reports whether expr is a bare "entity.column" reference.

@@ -15,8 +15,8 @@ func schemasModel() *semantic.Model {
 	}
 	return &semantic.Model{Entities: []semantic.Entity{
 		{Name: "customers", Table: "customers", PrimaryKey: "id", Label: "name", Columns: cols()},
-		{Name: "crm_customers", Table: "crm.customers", PrimaryKey: "id", Label: "name", Columns: cols()},
-		{Name: "sales_orders", Table: "sales.orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "total", Type: quarry.TypeFloat}}},
+		{Name: "crm_customers", Schema: "crm", Table: "customers", PrimaryKey: "id", Label: "name", Columns: cols()},
+		{Name: "sales_orders", Schema: "sales", Table: "orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "total", Type: quarry.TypeFloat}}},
 	}}
 }
 

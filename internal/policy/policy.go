@@ -46,16 +46,20 @@ type Policy struct {
 func New(restricted []string) *Policy {
 	p := &Policy{cols: map[string]map[string]string{}, bare: map[string]bool{}}
 	for _, r := range restricted {
-		t, c, ok := strings.Cut(r, ".")
-		if !ok || t == "" || c == "" {
-			continue
+		// Every table and column the entry can mean: a table's own name
+		// may hold a dot, and the policy fails closed.
+		for _, tc := range semantic.RestrictedReadings(r) {
+			t, c := tc[0], tc[1]
+			if t == "" || c == "" {
+				continue
+			}
+			lt, lc := strings.ToLower(t), strings.ToLower(c)
+			if p.cols[lt] == nil {
+				p.cols[lt] = map[string]string{}
+			}
+			p.cols[lt][lc] = r
+			p.bare[lc] = true
 		}
-		lt, lc := strings.ToLower(t), strings.ToLower(c)
-		if p.cols[lt] == nil {
-			p.cols[lt] = map[string]string{}
-		}
-		p.cols[lt][lc] = t + "." + c
-		p.bare[lc] = true
 	}
 	return p
 }

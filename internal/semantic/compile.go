@@ -61,6 +61,16 @@ type compiler struct {
 	choices []JoinChoice
 	// fanOutGuarded: a measure was aggregated over distinct rows.
 	fanOutGuarded bool
+	refs          *refNames // the entities' names for expressions, built on first use
+}
+
+// names is the index rewriteRefs reads the model's references with.
+func (c *compiler) names() refNames {
+	if c.refs == nil {
+		r := refNamesOf(c.m, c.m.Entity)
+		c.refs = &r
+	}
+	return *c.refs
 }
 
 // cond is a predicate over entity columns.
@@ -146,7 +156,7 @@ func (c *compiler) col(r colRef) string {
 // every reference against the model and the column policy.
 func (c *compiler) render(expr, where string) (string, []colRef, error) {
 	var bad error
-	out, refs := rewriteRefs(expr, func(s string) bool { return c.m.Entity(s) != nil }, func(r colRef) string {
+	out, refs := rewriteRefs(expr, c.names(), false, func(r colRef) string {
 		e := c.m.Entity(r.Entity)
 		col := e.Column(r.Column)
 		if col == nil {
@@ -187,7 +197,7 @@ func (c *compiler) metricEntity(mt *Metric) (string, error) {
 		}
 		return e.Name, nil
 	}
-	_, refs := rewriteRefs(mt.Expr, func(s string) bool { return c.m.Entity(s) != nil }, nil)
+	_, refs := rewriteRefs(mt.Expr, c.names(), false, nil)
 	if len(refs) == 0 {
 		return "", quarry.Errorf(quarry.KindConfig, "metric %s names no entity and its expression reads no entity.column; set its entity", mt.Name)
 	}
@@ -200,7 +210,7 @@ func (c *compiler) timeRef(mt *Metric) (colRef, error) {
 	if e == "" {
 		return colRef{}, quarry.Errorf(quarry.KindInput, "metric %s has no time dimension, so it cannot be cut by time or by period; set time on the metric or time_column on its entity", mt.Name)
 	}
-	_, refs, err := c.render(e+"."+col, "the time dimension of metric "+mt.Name)
+	_, refs, err := c.render(Ref(e, col), "the time dimension of metric "+mt.Name)
 	if err != nil {
 		return colRef{}, err
 	}

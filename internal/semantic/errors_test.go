@@ -72,7 +72,7 @@ func TestRestrictedAggregate(t *testing.T) {
 
 func TestSchemaQualifiedTable(t *testing.T) {
 	m := &Model{
-		Entities: []Entity{{Name: "orders", Table: "sales.Orders", Columns: []Column{{Name: "id"}}}},
+		Entities: []Entity{{Name: "orders", Schema: "sales", Table: "Orders", Columns: []Column{{Name: "id"}}}},
 		Metrics:  []Metric{{Name: "n", Expr: "COUNT(orders.id)"}},
 	}
 	c, err := Compile(m, Query{Metrics: []string{"n"}}, quarry.DialectPostgres)
@@ -80,6 +80,14 @@ func TestSchemaQualifiedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := "SELECT COUNT(orders.id) AS n\nFROM sales.\"Orders\" AS orders"; c.SQL != want {
+		t.Errorf("got %q, want %q", c.SQL, want)
+	}
+	// A table whose own name holds a dot is one name, never a schema.
+	m.Entities[0].Schema, m.Entities[0].Table = "", "sales.Orders"
+	if c, err = Compile(m, Query{Metrics: []string{"n"}}, quarry.DialectPostgres); err != nil {
+		t.Fatal(err)
+	}
+	if want := "SELECT COUNT(orders.id) AS n\nFROM \"sales.Orders\" AS orders"; c.SQL != want {
 		t.Errorf("got %q, want %q", c.SQL, want)
 	}
 }
@@ -201,8 +209,9 @@ func TestQuotingAndLiterals(t *testing.T) {
 }
 
 func TestRewriteRefsSkipsLiterals(t *testing.T) {
-	isEnt := func(s string) bool { return s == "orders" }
-	got, refs := rewriteRefs("CASE WHEN orders.status = 'orders.status' THEN 1.5 ELSE x.y END + orders.id", isEnt, func(r colRef) string { return "[" + r.String() + "]" })
+	m := &Model{Entities: []Entity{{Name: "orders", Columns: []Column{{Name: "status"}, {Name: "id"}}}}}
+	isEnt := refNamesOf(m, m.Entity)
+	got, refs := rewriteRefs("CASE WHEN orders.status = 'orders.status' THEN 1.5 ELSE x.y END + orders.id", isEnt, false, func(r colRef) string { return "[" + r.String() + "]" })
 	want := "CASE WHEN [orders.status] = 'orders.status' THEN 1.5 ELSE x.y END + [orders.id]"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -210,7 +219,7 @@ func TestRewriteRefsSkipsLiterals(t *testing.T) {
 	if diff := cmp.Diff([]colRef{{"orders", "status"}, {"orders", "id"}}, refs); diff != "" {
 		t.Errorf("refs (-want +got):\n%s", diff)
 	}
-	got, _ = rewriteRefs("'it''s orders.id' || orders.id", isEnt, func(r colRef) string { return "X" })
+	got, _ = rewriteRefs("'it''s orders.id' || orders.id", isEnt, false, func(r colRef) string { return "X" })
 	if want := "'it''s orders.id' || X"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}

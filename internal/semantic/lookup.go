@@ -107,6 +107,21 @@ func (e *Entity) TableName() string {
 	return e.Name
 }
 
+// Relation is the physical relation of e as a (schema, table) pair:
+// Schema ("" for the connection's default) and TableName. Code that
+// writes SQL quotes each part by itself and never splits either at a dot.
+func (e *Entity) Relation() (schema, table string) { return e.Schema, e.TableName() }
+
+// QualifiedName is how e's relation is shown to people and to a model,
+// and matched against a catalog's "schema.table": TableName, after
+// Schema and a dot when e has a schema.
+func (e *Entity) QualifiedName() string {
+	if e.Schema == "" {
+		return e.TableName()
+	}
+	return e.Schema + "." + e.TableName()
+}
+
 // FieldKind says what a field reference names.
 type FieldKind string
 
@@ -150,7 +165,7 @@ func (m *Model) ResolveField(ref string) (Field, error) {
 	if d := m.Dimension(ref); d != nil {
 		return Field{Kind: FieldDimension, Dimension: d}, nil
 	}
-	if ent, col, ok := strings.Cut(ref, "."); ok {
+	if ent, col, ok := m.SplitField(ref); ok {
 		e := m.Entity(ent)
 		if e == nil {
 			return Field{}, quarry.Errorf(quarry.KindInput, "unknown field %q: there is no entity %q in the semantic model", ref, ent)
@@ -164,21 +179,111 @@ func (m *Model) ResolveField(ref string) (Field, error) {
 	return Field{}, quarry.Errorf(quarry.KindInput, "unknown field %q: not a metric, a dimension or an entity.column of the semantic model", ref)
 }
 
+// SplitField reads a column reference, "entity.column", as its entity
+// and column names: written as Ref writes it (quoted parts), or plain,
+// where the dot that separates them is the first one after which an
+// entity of the model has the column named by the rest (so that
+// "sales.orders.sales.total" is column sales.total of entity
+// sales.orders when the model has it), else the first dot.
+func (m *Model) SplitField(ref string) (entity, column string, ok bool) {
+	if strings.HasPrefix(ref, `"`) {
+		if e, i, ok := scanName(ref, 0); ok && i < len(ref) && ref[i] == '.' {
+			if c, j, ok := scanName(ref, i+1); ok && j == len(ref) {
+				return e, c, true
+			}
+		}
+	}
+	for i := 0; i < len(ref); i++ {
+		if ref[i] != '.' {
+			continue
+		}
+		if e := m.Entity(ref[:i]); e != nil {
+			if c := ref[i+1:]; e.Column(c) != nil || strings.HasPrefix(c, `"`) {
+				if strings.HasPrefix(c, `"`) {
+					if n, j, ok := scanName(c, 0); ok && j == len(c) {
+						c = n
+					}
+				}
+				return ref[:i], c, true
+			}
+		}
+	}
+	return strings.Cut(ref, ".")
+}
+
+// RestrictedReadings is every (table, column) an entry of the column
+// policy can mean. An entry is "table.column", optionally after a
+// schema ("schema.table.column"; tables are matched whatever their
+// schema), each part bare or double-quoted as Ref writes it. A bare
+// entry with more than one dot is ambiguous — "sales.orders.secret" is
+// column secret of a table named "sales.orders", or of table orders in
+// schema sales, or column "orders.secret" of table sales — and the
+// policy fails closed: it means all of them.
+func RestrictedReadings(entry string) [][2]string {
+	if strings.Contains(entry, `"`) {
+		var parts []string
+		for i := 0; i < len(entry); {
+			n, j, ok := scanName(entry, i)
+			if !ok || entry[i] != '"' && strings.ContainsAny(n, `"`) {
+				parts = nil
+				break
+			}
+			if entry[i] != '"' {
+				// a bare part runs to the next dot
+				j = i + strings.IndexByte(entry[i:]+".", '.')
+				n = entry[i:j]
+			}
+			parts = append(parts, n)
+			if j == len(entry) {
+				break
+			}
+			if entry[j] != '.' {
+				parts = nil
+				break
+			}
+			i = j + 1
+		}
+		if len(parts) == 2 || len(parts) == 3 {
+			return [][2]string{{parts[len(parts)-2], parts[len(parts)-1]}}
+		}
+	}
+	var dots []int
+	for i := 0; i < len(entry); i++ {
+		if entry[i] == '.' {
+			dots = append(dots, i)
+		}
+	}
+	var out [][2]string
+	for a := -1; a < len(dots); a++ {
+		start := 0
+		if a >= 0 {
+			start = dots[a] + 1
+		}
+		for _, d := range dots {
+			if d > start {
+				out = append(out, [2]string{entry[start:d], entry[d+1:]})
+			}
+		}
+	}
+	return out
+}
+
 // IsRestricted reports whether the column policy restricts table.column.
 // table may be an entity name or its physical table; matching ignores case.
 func (m *Model) IsRestricted(table, column string) bool {
 	names := []string{table}
 	if e := m.Entity(table); e != nil {
-		names = append(names, e.Name, e.TableName())
+		names = append(names, e.Name, e.TableName(), e.QualifiedName())
 	}
 	for _, r := range m.Restricted {
-		t, c, ok := strings.Cut(r, ".")
-		if !ok || !strings.EqualFold(c, column) {
-			continue
-		}
-		for _, n := range names {
-			if strings.EqualFold(t, n) {
-				return true
+		for _, tc := range RestrictedReadings(r) {
+			if !strings.EqualFold(tc[1], column) {
+				continue
+			}
+			for _, n := range names {
+				if strings.EqualFold(tc[0], n) {
+					return true
+				}
 			}
 		}
 	}
@@ -189,7 +294,7 @@ func (m *Model) IsRestricted(table, column string) bool {
 // strings when it has none.
 func (m *Model) timeColumn(mt *Metric) (string, string) {
 	if mt.Time != "" {
-		e, c, _ := strings.Cut(mt.Time, ".")
+		e, c, _ := m.SplitField(mt.Time)
 		return e, c
 	}
 	if e := m.Entity(mt.Entity); e != nil && e.TimeColumn != "" {

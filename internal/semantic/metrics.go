@@ -21,15 +21,17 @@ func indent(s, pre string) string {
 
 func (c *compiler) tableRef(entity string) string {
 	e := c.m.Entity(entity)
-	if t := e.TableName(); t != e.Name {
-		// A schema-qualified table ("sales.orders") is quoted part by part.
-		parts := strings.Split(t, ".")
-		for i, p := range parts {
-			parts[i] = c.d.ident(p)
-		}
-		return strings.Join(parts, ".") + " AS " + c.d.ident(e.Name)
+	schema, table := e.Relation()
+	if schema == "" && table == e.Name {
+		return c.d.ident(e.Name)
 	}
-	return c.d.ident(e.Name)
+	// The relation is a (schema, table) pair, each part quoted whole: a
+	// dot inside a name is part of the name.
+	ref := c.d.ident(table)
+	if schema != "" {
+		ref = c.d.ident(schema) + "." + ref
+	}
+	return ref + " AS " + c.d.ident(e.Name)
 }
 
 func needsParens(s string) bool {
@@ -157,7 +159,7 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 			inner = append(inner, c.col(r)+" AS "+c.d.ident(n))
 		}
 	}
-	agg, _ := rewriteRefs(mt.Expr, func(s string) bool { return c.m.Entity(s) != nil }, func(r colRef) string {
+	agg, _ := rewriteRefs(mt.Expr, c.names(), false, func(r colRef) string {
 		en := c.m.Entity(r.Entity)
 		return c.d.ident(inputName(colRef{en.Name, en.Column(r.Column).Name}))
 	})

@@ -23,8 +23,12 @@ type Model struct {
 
 // Entity is a table (or view) with its business meaning.
 type Entity struct {
-	Name        string   `json:"name" yaml:"name"`   // the name used in metrics and questions, e.g. "customers"
-	Table       string   `json:"table" yaml:"table"` // the physical table; defaults to Name
+	Name string `json:"name" yaml:"name"` // the name used in metrics and questions, e.g. "customers"
+	// Schema is the schema that holds Table, or "" for the connection's
+	// default (search path, current database). The pair (Schema, Table)
+	// names the relation; neither is ever split at a dot.
+	Schema      string   `json:"schema,omitempty" yaml:"schema,omitempty"`
+	Table       string   `json:"table" yaml:"table"` // the physical table, exactly as the engine names it; defaults to Name
 	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
 	Synonyms    []string `json:"synonyms,omitempty" yaml:"synonyms,omitempty"` // e.g. "clients"
 	PrimaryKey  string   `json:"primary_key,omitempty" yaml:"primary_key,omitempty"`

@@ -23,16 +23,16 @@ func (m *Model) Validate() []Problem {
 	add := func(path, format string, args ...any) {
 		ps = append(ps, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 	}
-	anyIdent := func(string) bool { return true }
 	// One index for every look-up: m.Entity scans the entities, and the
 	// loops below run over all of them.
 	ix := m.EntityIndex()
+	refs := refNamesOf(m, ix.Get)
 	var adj map[string][]edge
 	checkExpr := func(path, expr string) {
 		if strings.Contains(expr, ";") || strings.Contains(expr, "--") || strings.Contains(expr, "/*") {
 			add(path, "an expression may not contain ';' or comments")
 		}
-		_, refs := rewriteRefs(expr, anyIdent, nil)
+		_, refs := rewriteRefs(expr, refs, true, nil)
 		for _, r := range refs {
 			e := ix.Get(r.Entity)
 			if e == nil {
@@ -126,7 +126,7 @@ func (m *Model) Validate() []Problem {
 			if adj == nil {
 				adj = m.edges()
 			}
-			m.checkReach(mt, path, ix, adj, add)
+			m.checkReach(mt, path, ix, refs, adj, add)
 		}
 	}
 	for _, mt := range m.Metrics {
@@ -169,7 +169,7 @@ func (m *Model) Validate() []Problem {
 // checkReach reports entities a metric reads that no relationship joins to
 // the metric's entity, and inputs reached only by fan-out joins (the
 // metric then belongs to the other entity).
-func (m *Model) checkReach(mt Metric, path string, ix EntityIndex, adj map[string][]edge, add func(string, string, ...any)) {
+func (m *Model) checkReach(mt Metric, path string, ix EntityIndex, names refNames, adj map[string][]edge, add func(string, string, ...any)) {
 	c := &compiler{m: m, adj: adj, trees: map[string]*joinTree{}}
 	root, err := c.metricEntity(&mt)
 	if err != nil {
@@ -178,7 +178,7 @@ func (m *Model) checkReach(mt Metric, path string, ix EntityIndex, adj map[strin
 	t := c.tree(root)
 	exprs := append([]string{mt.Expr}, mt.Filters...)
 	for _, x := range exprs {
-		_, refs := rewriteRefs(x, func(s string) bool { return ix.Get(s) != nil }, nil)
+		_, refs := rewriteRefs(x, names, false, nil)
 		for _, r := range refs {
 			e := ix.Get(r.Entity).Name
 			if e == root {

@@ -98,6 +98,7 @@ const endMark = "qqvxend"
 // column is one column Build reads.
 type column struct {
 	entity, column, table string
+	schema                string // the table's schema; "" for the default
 	kind                  string // "text" or "id"
 	names                 Names
 }
@@ -300,7 +301,7 @@ func indexedColumns(m *semantic.Model) []column {
 			if c.Type != quarry.TypeText && c.Type != quarry.TypeUnknown && c.Type != "" {
 				continue
 			}
-			if restricted[strings.ToLower(e.Name+"."+c.Name)] || restricted[strings.ToLower(e.TableName()+"."+c.Name)] {
+			if restricted[strings.ToLower(e.Name+"."+c.Name)] || restricted[strings.ToLower(e.TableName()+"."+c.Name)] || restricted[strings.ToLower(e.QualifiedName()+"."+c.Name)] {
 				continue
 			}
 			kind := "text"
@@ -308,7 +309,7 @@ func indexedColumns(m *semantic.Model) []column {
 				kind = "id"
 			}
 			out = append(out, column{
-				entity: e.Name, column: c.Name, table: e.TableName(), kind: kind,
+				entity: e.Name, column: c.Name, table: e.TableName(), schema: e.Schema, kind: kind,
 				names: Names{Entity: append([]string{e.Name, e.TableName()}, e.Synonyms...), Column: append([]string{c.Name}, c.Synonyms...),
 					Label: strings.EqualFold(e.Label, c.Name)},
 			})
@@ -337,11 +338,10 @@ func idName(name string) bool {
 func readColumn(ctx context.Context, src Source, c column, limit int, timeout time.Duration) ([]string, bool, error) {
 	d := registry.Of(src.Dialect())
 	qc := d.QuoteIdent(c.column)
-	var qt string
-	if schema, table, ok := strings.Cut(c.table, "."); ok {
-		qt = d.QuoteIdent(schema) + "." + d.QuoteIdent(table)
-	} else {
-		qt = d.QuoteIdent(c.table)
+	// (schema, table) quoted part by part; a dot in a name is the name's.
+	qt := d.QuoteIdent(c.table)
+	if c.schema != "" {
+		qt = d.QuoteIdent(c.schema) + "." + qt
 	}
 	q := fmt.Sprintf("SELECT %s, COUNT(*) FROM %s WHERE %s IS NOT NULL GROUP BY %s ORDER BY COUNT(*) DESC, %s LIMIT %d", qc, qt, qc, qc, qc, limit+1)
 	if c.kind == "id" {

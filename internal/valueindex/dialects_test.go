@@ -22,8 +22,8 @@ import (
 // dialectModel is the table of every dialect test: a mixed-case column
 // name, a value with an accent, a value padded with spaces, and a key
 // column of identifiers.
-func dialectModel(table string) *semantic.Model {
-	return &semantic.Model{Entities: []semantic.Entity{{Name: "shops", Table: table, PrimaryKey: "Ref",
+func dialectModel(schema, table string) *semantic.Model {
+	return &semantic.Model{Entities: []semantic.Entity{{Name: "shops", Schema: schema, Table: table, PrimaryKey: "Ref",
 		Columns: []semantic.Column{textCol("Ref"), textCol("Home City")}}}}
 }
 
@@ -85,7 +85,7 @@ func TestBuildPostgres(t *testing.T) {
 	if c.Dialect() != quarry.DialectPostgres {
 		t.Fatalf("dialect %s", c.Dialect())
 	}
-	checkDialect(t, c, dialectModel("qv_test.shops"))
+	checkDialect(t, c, dialectModel("qv_test", "shops"))
 }
 
 func TestBuildMySQL(t *testing.T) {
@@ -110,5 +110,5 @@ func TestBuildMySQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	checkDialect(t, c, dialectModel("qv_shops"))
+	checkDialect(t, c, dialectModel("", "qv_shops"))
 }
