@@ -433,6 +433,18 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "5 most expensive products", rows: "SELECT name, unit_price FROM products ORDER BY unit_price DESC LIMIT 5", cols: "name,unit_price"},
 		{q: "the oldest employee", refuse: "which column of employees"},
 		{q: "list the 3 oldest employees", refuse: "which column of employees"},
+		// "How much" answered with a count, and a total of a column of
+		// shares (an outside tester: 274 refunded orders for "how much
+		// did we refund"; SUM of a 0–0.5 discount rate as the discount
+		// given).
+		{q: "how much did we refund last quarter", refuse: "“how much” asks for an amount"},
+		{q: "how many refunds last quarter", want: "SELECT count(*) FROM orders WHERE status = 'refunded' AND ordered_at >= '2026-01-01' AND ordered_at < '2026-04-01'"},
+		{q: "total discount given", refuse: "a total of shares means nothing"},
+		{q: "sum of discount by category", refuse: "a total of shares means nothing"},
+		{q: "average discount", want: "SELECT avg(discount) FROM order_items"},
+		// A noun after a verb that changes data is not an order to change it.
+		{q: "refund amount last quarter", refuse: "not understood: amount"},
+		{q: "please refund the amount of order 42", refuse: "asks to change data"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
@@ -500,7 +512,7 @@ func TestManagerQuestions(t *testing.T) {
 				return
 			}
 			if tt.want == "" {
-				if out.Status != "unanswered" && out.Status != "clarify" || !strings.Contains(out.Message, tt.refuse) {
+				if out.Status != "unanswered" && out.Status != "clarify" && out.Status != "rejected" || !strings.Contains(out.Message, tt.refuse) {
 					t.Errorf("status %s, message %q, SQL %s; want a refusal saying %q", out.Status, out.Message, out.SQL, tt.refuse)
 				}
 				return

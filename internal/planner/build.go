@@ -568,6 +568,11 @@ func (b *builder) columnAggs(t *term) *Plan {
 		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
 			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
 		}
+		if a == "sum" {
+			if u := b.p.shareUnit(s.entity, s.column); u != "" {
+				return b.fail(fmt.Sprintf("%s.%s holds a share of something (unit: %s), and a total of shares means nothing; ask for its average, or name the amount to add up", s.entity, s.column, u))
+			}
+		}
 		ref := s.entity + "." + s.column
 		name := a + "_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
 		if a == "count" {

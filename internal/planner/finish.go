@@ -23,6 +23,9 @@ func (b *builder) finish() *Plan {
 	if pl := b.perRowCounts(); pl != nil {
 		return pl
 	}
+	if pl := b.howMuchCount(); pl != nil {
+		return pl
+	}
 	if st.hasAge {
 		whose := b.subject
 		if st.ageOf != "" {

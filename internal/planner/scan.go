@@ -699,7 +699,10 @@ func (p *Planner) writeRequest(toks []token) string {
 				continue
 			}
 			switch toks[i+1].s {
-			case "rate", "rates", "ratio", "trend", "trends", "count", "counts", "total", "totals", "per", "vs", "versus":
+			case "rate", "rates", "ratio", "trend", "trends", "count", "counts", "total", "totals", "per", "vs", "versus",
+				"amount", "amounts", "value", "values", "sum", "sums", "number", "numbers", "figure", "figures":
+				// "refund amount last quarter": a noun before what is
+				// asked of it.
 				continue
 			case "as":
 				// "store as a share of revenue"
