@@ -134,6 +134,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
 		pl.Ignored = p.ignored(items)
 		pl.Understood = append(pl.Understood, abbrevs...)
+		if len(abbrevs) > 0 && pl.Read == "" {
+			pl.Read = question // "by qtr": the checks read "by quarter"
+		}
 	}
 	for _, it := range items {
 		if it.via != "" && it.via != it.text {

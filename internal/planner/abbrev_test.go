@@ -1,0 +1,43 @@
+package planner
+
+import (
+	"testing"
+	"time"
+)
+
+// TestPeriodAbbreviations: "yr", "mth", "qtr", "wk" and the months' short
+// names read as the words, with the checks holding the plan to the words
+// (Read); a short form the knowledge knows as a value stays that value.
+func TestPeriodAbbreviations(t *testing.T) {
+	p := New(testModel(), nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"revenue in jan":            "2026-01-01",
+		"revenue last yr":           "2025-01-01",
+		"orders last mth":           "2026-05-01",
+		"revenue in sept 2025":      "2025-09-01",
+		"orders in Dec. 2025":       "2025-12-01",
+		"revenue by qtr in 2025":    "2025-01-01",
+		"orders per wk in jan 2026": "2026-01-01",
+	} {
+		pl := p.Plan(q, at)
+		if pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != want {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+			continue
+		}
+		if pl.Read == "" || pl.Read == q {
+			t.Errorf("%q: read as %q, want the words written out", q, pl.Read)
+		}
+	}
+	m := testModel()
+	for i := range m.Entities {
+		for j := range m.Entities[i].Columns {
+			if m.Entities[i].Columns[j].Name == "channel" {
+				m.Entities[i].Columns[j].Values = append(m.Entities[i].Columns[j].Values, "Jan")
+			}
+		}
+	}
+	if pl := New(m, nil).Plan("orders from Jan", at); pl.Query == nil || pl.Query.TimeRange != nil || len(pl.Query.Filters) != 1 {
+		t.Errorf("Jan, a channel: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
