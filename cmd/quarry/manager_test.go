@@ -116,7 +116,6 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "number of orders from customers who signed up in 2025", refuse: "asks for a number"},
 		{q: "how many members joined last month", refuse: "the measure's own"},
 		{q: "how many products were discontinued last year", refuse: "no date of that"},
-		{q: "subscriptions cancelled last month", refuse: "ended_on"},
 		{q: "which department has the fewest tickets", refuse: "6 have none: "},
 		{q: "which country had the fewest orders today", refuse: "have none: "},
 		// A third outside test: a count of a kind of thing in a period was
@@ -442,6 +441,13 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "total discount given", refuse: "a total of shares means nothing"},
 		{q: "sum of discount by category", refuse: "a total of shares means nothing"},
 		{q: "average discount", want: "SELECT avg(discount) FROM order_items"},
+		// A period on rows picked by a state goes on the one date that
+		// says when rows came to be in it ("Last day of a cancelled
+		// subscription"); refused before as applied to the start date.
+		{q: "how many subscriptions were cancelled this year", want: "SELECT count(*) FROM subscriptions WHERE status = 'cancelled' AND ended_on >= '2026-01-01' AND ended_on < '2026-07-01'"},
+		{q: "subscriptions cancelled last month", want: "SELECT count(*) FROM subscriptions WHERE status = 'cancelled' AND ended_on >= '2026-05-01' AND ended_on < '2026-06-01'"},
+		{q: "how many paused subscriptions last month", refuse: "if the period is when that happened"},
+		{q: "cancelled subscriptions by month in 2025", refuse: "if the period is when that happened"},
 		// A noun after a verb that changes data is not an order to change it.
 		{q: "refund amount last quarter", refuse: "not understood: amount"},
 		{q: "please refund the amount of order 42", refuse: "asks to change data"},

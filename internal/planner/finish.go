@@ -120,6 +120,9 @@ func (b *builder) finish() *Plan {
 			}
 		}
 	}
+	if q.TimeRange != nil && q.TimeRange.Field == "" && len(grainsOf(st)) == 0 {
+		b.periodOnState()
+	}
 	if st.compare && len(st.dates) < 2 {
 		return b.fail("a comparison needs two periods, such as “this month vs last month”")
 	}

@@ -324,7 +324,7 @@ func (c *cover) periodDate() (ok, bad []string) {
 			return nil, nil // the measure's own date
 		}
 	}
-	if !c.namesColumn(ent, col) {
+	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) {
 		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
 	}
 	// The measure's own date, named too ("members joined": the club's
@@ -694,4 +694,41 @@ func (c *cover) timeRange() *semantic.TimeRange {
 		}
 	}
 	return nil
+}
+
+// stateDate reports whether col is the date its table's rows came to be
+// in a state the question names and the query picks: "subscriptions
+// cancelled last month" filtered on status 'cancelled' and dated by
+// ended_on, "Last day of a cancelled subscription". The state's word
+// must be in the question, in the query's filter on that table, and in
+// the date's name, synonyms or description.
+func (c *cover) stateDate(ent string, col *semantic.Column) bool {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(strings.Join(append([]string{col.Name, col.Description}, col.Synonyms...), " ")), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r > 127)
+	}) {
+		words[w] = true
+	}
+	for _, f := range c.q.Filters {
+		if f.Op != semantic.OpEq || len(f.Values) != 1 || f.Count {
+			continue
+		}
+		v, ok := f.Values[0].(string)
+		if !ok || !words[strings.ToLower(v)] || !c.has(strings.ToLower(v)) {
+			continue
+		}
+		rf, err := c.m.ResolveField(f.Field)
+		if err != nil {
+			continue
+		}
+		if rf.Kind == semantic.FieldDimension {
+			if rf, err = c.m.ResolveField(rf.Dimension.Expr); err != nil {
+				continue
+			}
+		}
+		if rf.Kind == semantic.FieldColumn && rf.Entity.Name == ent && !rf.Column.Type.IsTemporal() {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,122 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// stateDate is the date of entity that says when its rows came to be in
+// the state a filter picks ("subscriptions cancelled this year": ended_on,
+// "Last day of a cancelled subscription"), for a period the question does
+// not give a date of its own; "" when not exactly one other date of the
+// table names that state in its name, synonyms or description. Without
+// it the period lands on the table's own date (when the subscription
+// started), and the checks refuse the answer (verify.PeriodDate).
+func (b *builder) stateDate(entity, dflt string) string {
+	e := b.p.m.Entity(entity)
+	if e == nil {
+		return ""
+	}
+	_, dcol, _ := strings.Cut(dflt, ".")
+	var states []string
+	for _, f := range b.q.Filters {
+		if (f.Op != semantic.OpEq) || len(f.Values) != 1 || f.Count {
+			continue
+		}
+		v, ok := f.Values[0].(string)
+		if !ok || strings.Contains(v, " ") {
+			continue
+		}
+		ent, col, ok := strings.Cut(f.Field, ".")
+		if d := b.p.m.Dimension(f.Field); !ok && d != nil {
+			// A dimension on a plain column ("subscription_status":
+			// subscriptions.status).
+			ent, col, ok = strings.Cut(strings.TrimSpace(d.Expr), ".")
+			if !ok || d.Entity != ent || strings.ContainsAny(col, " ()") {
+				continue
+			}
+		} else if !ok {
+			ent, col = entity, f.Field
+		}
+		if ent != entity || e.Column(col) == nil || e.Column(col).Type.IsTemporal() {
+			continue
+		}
+		states = append(states, stemWord(strings.ToLower(v)))
+	}
+	if len(states) == 0 {
+		return ""
+	}
+	found := ""
+	for _, c := range e.Columns {
+		if !c.Type.IsTemporal() || strings.EqualFold(c.Name, dcol) || b.p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		text := strings.Join(append([]string{strings.ReplaceAll(c.Name, "_", " "), c.Description}, c.Synonyms...), " ")
+		if !namesStem(text, states) {
+			continue
+		}
+		if found != "" {
+			return "" // two dates could say it
+		}
+		found = e.Name + "." + c.Name
+	}
+	return found
+}
+
+// namesStem reports whether text has a word whose stem is one of stems.
+func namesStem(text string, stems []string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlphaRune(r) }) {
+		s := stemWord(w)
+		for _, st := range stems {
+			if s == st {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isAlphaRune(r rune) bool { return r >= 'a' && r <= 'z' || r > 127 }
+
+// applyStateDate moves a period given without a date to the date of the
+// state the question picks, and says so.
+func (b *builder) applyStateDate(entity, dflt string) {
+	tr := b.q.TimeRange
+	if tr == nil || tr.Field != "" {
+		return
+	}
+	if f := b.stateDate(entity, dflt); f != "" {
+		tr.Field = f
+		b.und("time by %s, the date the rows came to be in the state the question picks", f)
+	}
+}
+
+// grainsOf are the time grains the question names.
+func grainsOf(st *state) []semantic.Grain { return st.grains }
+
+// periodOnState applies stateDate to a list of rows, or to one measure
+// counted or summed over one table, dated by that table's own date.
+func (b *builder) periodOnState() {
+	entity, dflt := "", ""
+	switch {
+	case b.rows:
+		entity = b.subject
+	case len(b.q.Metrics) == 1:
+		m := b.metric(b.q.Metrics[0])
+		if m == nil || m.Derived != "" {
+			return
+		}
+		entity, dflt = m.Entity, m.Time
+	default:
+		return
+	}
+	e := b.p.m.Entity(entity)
+	if e == nil {
+		return
+	}
+	if dflt == "" {
+		dflt = e.Name + "." + e.TimeColumn
+	}
+	b.applyStateDate(entity, dflt)
+}
