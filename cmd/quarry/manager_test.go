@@ -448,6 +448,14 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "subscriptions cancelled last month", want: "SELECT count(*) FROM subscriptions WHERE status = 'cancelled' AND ended_on >= '2026-05-01' AND ended_on < '2026-06-01'"},
 		{q: "how many paused subscriptions last month", refuse: "if the period is when that happened"},
 		{q: "cancelled subscriptions by month in 2025", refuse: "if the period is when that happened"},
+		// "new" before a table in a period: the rows made then; not
+		// before a measure of a state ("new subscribers" counted as those
+		// active now) or of money ("new revenue").
+		{q: "new products this year", want: "SELECT count(*) FROM products WHERE launched_on >= '2026-01-01' AND launched_on < '2026-07-01'"},
+		{q: "how many new employees in 2025", want: "SELECT count(*) FROM employees WHERE hired_on >= '2025-01-01' AND hired_on < '2026-01-01'"},
+		{q: "how many new web orders last month", want: "SELECT count(*) FROM orders WHERE channel = 'web' AND ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "how many new subscribers last month", refuse: "not understood: new"},
+		{q: "new revenue last month", refuse: "not understood: new"},
 		// A noun after a verb that changes data is not an order to change it.
 		{q: "refund amount last quarter", refuse: "not understood: amount"},
 		{q: "please refund the amount of order 42", refuse: "asks to change data"},

@@ -427,7 +427,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(p.predicates(p.valueNouns(mergeAliases(items)))))
+	return p.bindNamed(p.absorbVerbs(p.predicates(p.valueNouns(mergeAliases(p.newRows(items))))))
 }
 
 func howMuch(toks []token) bool {

@@ -120,3 +120,47 @@ func (b *builder) periodOnState() {
 	}
 	b.applyStateDate(entity, dflt)
 }
+
+// newRows reads "new" before a table in a question with a period ("new
+// products this year", "how many new employees in 2025") as the rows
+// made in the period, which is how a period on a table's own date reads:
+// the word is read past, and the checks still see it ("new" says made
+// then). Only before a table, or a plain count of one: "new
+// subscribers" counted by a metric of those active now would leave out
+// those who started and left, and "new revenue" may mean revenue from
+// new customers; both stay unknown.
+func (p *Planner) newRows(items []item) []item {
+	dated := false
+	for _, it := range items {
+		dated = dated || it.kind == itDate
+	}
+	if !dated {
+		return items
+	}
+	for i := 0; i+1 < len(items); i++ {
+		if items[i].kind != itUnknown || items[i].text != "new" {
+			continue
+		}
+		j := i + 1 // past values: "new web orders"
+		for j < len(items) && items[j].kind == itTerm && len(items[j].senses) > 0 && len(only(items[j].senses, sValue)) == len(items[j].senses) {
+			j++
+		}
+		if j == len(items) || items[j].kind != itTerm {
+			continue
+		}
+		table, plain := false, true
+		for _, s := range items[j].senses {
+			switch s.kind {
+			case sEntity:
+				table = true
+			case sMetric:
+				m := p.m.Metric(s.name)
+				plain = plain && m != nil && isCount(m) && len(m.Filters) == 0
+			}
+		}
+		if table && plain {
+			items[i].kind = itStop
+		}
+	}
+	return items
+}
