@@ -238,11 +238,23 @@ type abbreviation struct {
 	word string
 }
 
+// periodWith reads "the month with the most orders" as "which month had
+// the most orders": a period ranked by a measure, which the planner reads
+// in that form.
+var periodWith = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:(?:what|which) (?:was|is) )?(?:the )?(day|week|month|quarter|year) with the (most|highest|fewest|lowest|least|biggest|largest|smallest)\b`)
+})
+
 // expandAbbreviations writes out the short forms of words the knowledge
 // does not know as such ("avg order value" → "average order value"), and
 // says which it read so.
 func (p *Planner) expandAbbreviations(q string) (string, []string) {
 	var read []string
+	if m := periodWith().FindStringSubmatch(q); m != nil {
+		w := strings.ToLower(m[1])
+		q = periodWith().ReplaceAllString(q, "which $1 had the $2")
+		read = append(read, fmt.Sprintf("%q read as %q", strings.TrimSpace(m[0]), "which "+w+" had the "+strings.ToLower(m[2])))
+	}
 	for _, a := range abbreviations() {
 		if len(p.lex.known[a.abbr]) > 0 || !a.re.MatchString(q) {
 			continue
