@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/planner/dates"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // sameOfYear reads a comparison of a period shorter than a year with a
@@ -138,4 +139,27 @@ func yearPhrase(raw string, r dates.Range) (text string, rel bool, y int, ok boo
 		return text, false, n, true
 	}
 	return "", false, 0, false
+}
+
+// lengthFree reports whether every measure of the query is an average or
+// a ratio (semantic.Model.Intensive, ad-hoc metrics included), whose
+// figures over periods of different lengths still compare: "aov growth
+// this year vs last year" is answered, "revenue growth this year vs last
+// year" is not.
+func (b *builder) lengthFree() bool {
+	if len(b.q.Metrics) == 0 {
+		return false
+	}
+	m := b.p.m
+	if len(b.adhoc) > 0 {
+		c := *b.p.m
+		c.Metrics = append(append([]semantic.Metric{}, b.p.m.Metrics...), b.adhoc...)
+		m = &c
+	}
+	for _, name := range b.q.Metrics {
+		if !m.Intensive(name) {
+			return false
+		}
+	}
+	return true
 }
