@@ -514,12 +514,14 @@ func (w writer) share(d column, nums []column) string {
 
 // change states the difference between two cells, marked as computed.
 func (w writer) change(from, to float64, m column, between string) string {
-	if m.Format == FormatPercent {
-		d := (to - from) * 100
-		return "Change between the " + between + ", computed from those cells: " + signed(d, FormatNumber, "") + " percentage points."
-	}
 	if strings.HasPrefix(between, "first") {
 		between = "the " + between
+	}
+	if m.Format == FormatPercent {
+		// "between last year (2025) and this year (2026)", never "the
+		// last year" nor "the the same period".
+		d := (to - from) * 100
+		return "Change between " + between + ", computed from those cells: " + signed(d, FormatNumber, "") + " percentage points."
 	}
 	s := "Change between " + between + ", computed from those cells: " + signed(to-from, m.Format, w.in.Currency)
 	if from != 0 {

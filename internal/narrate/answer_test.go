@@ -211,6 +211,18 @@ func answerCases() []answerCase {
 			shape: ShapeCompare, chart: ChartBar,
 		},
 		{
+			// An average over half a year against one over a whole
+			// year: the change is given, with the note on the lengths.
+			name: "compare_uneven_rate",
+			in: AnswerInput{Question: "aov this year vs last year", Title: "Average order value", Currency: "$",
+				Table: &quarry.Table{Columns: []quarry.Column{col("period", quarry.TypeText), col("average_order_value", quarry.TypeFloat)},
+					Rows: [][]any{{"last year (2025)", 151.110038}, {"this year (2026)", 158.034591}}},
+				Columns: []ColumnInfo{{Name: "period", Role: RolePeriod}, metric("average_order_value", FormatCurrency)}},
+			verify: verify.Input{MetricColumns: []string{"average_order_value"}, DimensionColumns: []string{"period"}, ExpectRows: &verify.Range{Min: 2, Max: 2},
+				Coverage: []verify.Check{{Name: verify.CheckPartial, Status: verify.Warn, Detail: "last year (2025) (365 days) and this year (2026) (181 days) differ in length; average order value is an average or a ratio, which " + verify.LengthFree}}},
+			shape: ShapeCompare, chart: ChartBar,
+		},
+		{
 			// A range that cuts the first month: the change is read
 			// between the whole months, and the cut one is named.
 			name: "trend_cut",

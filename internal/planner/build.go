@@ -33,6 +33,9 @@ func (p *Planner) build(st *state) *Plan {
 	if pl := b.pairedPeriods(); pl != nil {
 		return pl
 	}
+	if pl := b.sameOfYear(); pl != nil {
+		return pl
+	}
 	if pl := b.ownContext(); pl != nil {
 		return pl
 	}

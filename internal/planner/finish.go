@@ -136,7 +136,7 @@ func (b *builder) finish() *Plan {
 		a, c := q.Compare[0], q.Compare[1]
 		da, dc := (dates.Range{From: a.From, To: a.To}).Days(), (dates.Range{From: c.From, To: c.To}).Days()
 		whole := dates.Whole(st.dates[0]) && dates.Whole(st.dates[1]) && st.dates[0].Grain == st.dates[1].Grain
-		if da > 0 && dc > 0 && (float64(max(da, dc))/float64(min(da, dc)) > 1.15 || !whole && max(da, dc)-min(da, dc) > 1) {
+		if da > 0 && dc > 0 && !b.lengthFree() && (float64(max(da, dc))/float64(min(da, dc)) > 1.15 || !whole && max(da, dc)-min(da, dc) > 1) {
 			// "revenue growth this year vs last year" on June 30th: half a
 			// year against a whole one is no growth.
 			return b.fail(fmt.Sprintf("growth compares like with like, but %s holds %d days and %s %d, since a period that holds today ends with it; ask for the same days of each (“revenue growth this year vs the same period last year”) or for whole periods", a.Label, da, c.Label, dc))

@@ -19,6 +19,8 @@ func TestGrowth(t *testing.T) {
 		// This year is not over: half a year against a whole one.
 		{"revenue growth this year vs last year", ""},
 		{"revenue growth this year", ""},
+		// An average over half a year is like one over a whole year.
+		{"aov growth this year vs last year", "2025-01-01"},
 		{"revenue growth this year vs the same period last year", "2025-01-01"},
 		{"revenue growth year to date vs last year to date", "2025-01-01"},
 		{"revenue growth in 2025 vs 2024", "2024-01-01"},

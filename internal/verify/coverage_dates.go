@@ -381,6 +381,11 @@ func (c *cover) unevenCompare() (Check, bool) {
 				continue
 			}
 			da, db := sa.days, sb.days
+			if rate := c.lengthFree(); rate != "" && math.Abs(da-db) > 1 {
+				// "aov this year vs last year": an average over half a
+				// year is like an average over a whole one.
+				return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("%s (%.0f days) and %s (%.0f days) differ in length; %s", a.Label, da, b.Label, db, rate)}, true
+			}
 			if max(da, db)/min(da, db) > 1.15 {
 				return Check{Name: CheckPartial, Status: Warn, Detail: fmt.Sprintf("%s (%.0f days) and %s (%.0f days) differ in length, so their figures are not like for like", a.Label, da, b.Label, db)}, true
 			}
@@ -398,6 +403,40 @@ func (c *cover) unevenCompare() (Check, bool) {
 		}
 	}
 	return Check{}, false
+}
+
+// LengthFree ends the partial_period detail of compared periods of
+// different lengths whose measures do not grow with the number of days
+// (averages, ratios): their change is given (LengthFreeCompare reads it
+// back).
+const LengthFree = "does not grow with the number of days, so the figures compare and the change between them is given"
+
+// lengthFree is the end of the detail of compared periods of different
+// lengths when every measure of the query is an average or a ratio
+// (semantic.Model.Intensive), "" otherwise.
+func (c *cover) lengthFree() string {
+	if c.m == nil || len(c.q.Metrics) == 0 {
+		return ""
+	}
+	names := make([]string, len(c.q.Metrics))
+	for i, name := range c.q.Metrics {
+		if !c.m.Intensive(name) {
+			return ""
+		}
+		names[i] = strings.ReplaceAll(name, "_", " ")
+	}
+	verb := "is an average or a ratio, which"
+	if len(names) > 1 {
+		verb = "are averages or ratios, which"
+	}
+	return strings.Join(names, " and ") + " " + verb + " " + LengthFree
+}
+
+// LengthFreeCompare reports whether a partial_period warning is one of
+// compared periods of different lengths whose measures do not grow with
+// the number of days: the answer gives their change.
+func LengthFreeCompare(c Check) bool {
+	return c.Name == CheckPartial && strings.HasSuffix(c.Detail, LengthFree)
 }
 
 // open reports whether the range [from, to) holds the as-of day and is

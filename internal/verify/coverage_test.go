@@ -273,6 +273,30 @@ func TestUnevenCompare(t *testing.T) {
 	if !warned {
 		t.Error("ytd vs a whole year did not warn")
 	}
+	// An average over half a year compares with one over a whole year:
+	// the warning says the lengths differ and that the change is given.
+	m.Metrics = append(m.Metrics, semantic.Metric{Name: "average_order", Entity: "orders", Expr: "AVG(orders.total)"},
+		semantic.Metric{Name: "revenue_per_order", Derived: "{revenue} / {orders}"})
+	for _, name := range []string{"average_order", "revenue_per_order"} {
+		aq := q
+		aq.Metrics = []string{name}
+		var c Check
+		for _, ch := range Coverage(name+" ytd vs last year", "2026-06-30", m, &aq) {
+			if ch.Name == CheckPartial {
+				c = ch
+			}
+		}
+		if c.Status != Warn || !LengthFreeCompare(c) || !strings.Contains(c.Detail, "differ in length") {
+			t.Errorf("%s ytd vs last year: %+v; want a warning that gives the change", name, c)
+		}
+	}
+	aq := q
+	aq.Metrics = []string{"average_order", "revenue"}
+	for _, ch := range Coverage("average order and revenue ytd vs last year", "2026-06-30", m, &aq) {
+		if LengthFreeCompare(ch) {
+			t.Errorf("a sum with an average: %+v; want no change given", ch)
+		}
+	}
 	q.Compare = []semantic.Period{{Label: "February", From: "2026-02-01", To: "2026-03-01"}, {Label: "March", From: "2026-03-01", To: "2026-04-01"}}
 	for _, c := range Coverage("orders in February vs March", "2026-06-30", m, &q) {
 		if c.Name == CheckPartial {

@@ -122,12 +122,7 @@ func FindAll(s string, asOf time.Time) []Range {
 			// A period that holds the as-of day ends with it (as the
 			// planner reads it), and so does the same period a year
 			// earlier: like for like.
-			prev := out[len(out)-1]
-			day, next := p.today.Format(layout), p.today.AddDate(0, 0, 1).Format(layout)
-			if prev.From != "" && prev.To != "" && prev.From <= day && day < prev.To && next < prev.To {
-				prev.To = next
-			}
-			if r, ok := yearEarlier(prev); ok {
+			if r, ok := yearEarlier(p.cutAt(out[len(out)-1])); ok {
 				r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
 				out = append(out, r)
 				i += n
@@ -142,6 +137,18 @@ func FindAll(s string, asOf time.Time) []Range {
 				out = append(out, r)
 				i += n
 				continue
+			}
+			// "revenue in June vs the year before": a period shorter
+			// than a year, a year earlier (the year before June is no
+			// one period).
+			if prev := out[len(out)-1]; p.tok(i+n-2) == "year" && shorter(prev) {
+				if r, ok := Shift(p.cutAt(prev), -1); ok {
+					r.Label = SameLabel(prev, r, "the year before")
+					r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
+					out = append(out, r)
+					i += n
+					continue
+				}
 			}
 		}
 		r, n := p.longest(i)
@@ -379,31 +386,12 @@ func (p *parser) yearAgo(i int) int {
 // yearEarlier is r a year earlier: by 52 weeks for a week, so that the
 // weekdays line up, else by a calendar year.
 func yearEarlier(r Range) (Range, bool) {
-	from, err1 := time.Parse(layout, r.From)
-	to, err2 := time.Parse(layout, r.To)
-	if err1 != nil || err2 != nil {
+	e, ok := Shift(r, -1)
+	if !ok {
 		return Range{}, false
 	}
-	if r.Grain == "week" {
-		from, to = from.AddDate(0, 0, -364), to.AddDate(0, 0, -364)
-	} else {
-		from, to = from.AddDate(-1, 0, 0), to.AddDate(-1, 0, 0)
-	}
-	last := to.AddDate(0, 0, -1)
-	var label string
-	switch {
-	case r.Grain == "month" && from.Day() == 1 && to.Equal(from.AddDate(0, 1, 0)):
-		label = from.Format("January 2006")
-	case r.Grain == "quarter" && from.Day() == 1 && to.Equal(from.AddDate(0, 3, 0)):
-		label = fmt.Sprintf("Q%d %d", (int(from.Month())-1)/3+1, from.Year())
-	case r.Grain == "week":
-		label = "week of " + from.Format(layout)
-	case last.Equal(from):
-		label = from.Format(layout)
-	default:
-		label = from.Format(layout) + " to " + last.Format(layout)
-	}
-	return Range{From: from.Format(layout), To: to.Format(layout), Label: "the same period a year earlier (" + label + ")", Grain: r.Grain}, true
+	e.Label = "the same period a year earlier (" + e.Label + ")"
+	return e, true
 }
 
 var fillers = map[string]bool{"in": true, "on": true, "during": true, "for": true, "the": true, "over": true}

@@ -239,6 +239,9 @@ func TestUnitBefore(t *testing.T) {
 		{"orders last week vs week before", "2026-06-15", "2026-06-22", 2},
 		{"orders on 2026-03-01 vs the day before", "2026-02-28", "2026-03-01", 2},
 		{"orders in Q1 2026 vs the quarter before", "2025-10-01", "2026-01-01", 2},
+		// A period shorter than a year: the same one a year earlier.
+		{"revenue in June vs the year before", "2025-06-01", "2025-07-01", 2},
+		{"orders in Q1 2026 vs the year before", "2025-01-01", "2025-04-01", 2},
 		{"revenue last quarter vs the month before", "", "", 1}, // not one month
 		{"revenue in H1 2025 vs the quarter before", "", "", 1},
 		{"the quarter before", "", "", 0}, // nothing before it
@@ -323,6 +326,27 @@ func TestMayAfterVs(t *testing.T) {
 	} {
 		if got := FindAll(q, asOf); len(got) != n {
 			t.Errorf("FindAll(%q) = %+v; want %d ranges", q, got, n)
+		}
+	}
+}
+
+// TestShift: a period moved by whole years, named as the period it is; a
+// week by 52 weeks, and a week cut at the as-of day is not named a week.
+func TestShift(t *testing.T) {
+	for _, tt := range []struct {
+		r     Range
+		years int
+		want  string
+	}{
+		{Range{From: "2026-06-01", To: "2026-07-01", Grain: "month"}, -1, "2025-06-01 2025-07-01 June 2025"},
+		{Range{From: "2026-01-01", To: "2026-04-01", Grain: "quarter"}, -2, "2024-01-01 2024-04-01 Q1 2024"},
+		{Range{From: "2026-06-29", To: "2026-07-06", Grain: "week"}, -1, "2025-06-30 2025-07-07 week of 2025-06-30"},
+		{Range{From: "2026-06-29", To: "2026-07-01", Grain: "week"}, -1, "2025-06-30 2025-07-02 2025-06-30 to 2025-07-01"},
+		{Range{From: "2026-06-01", To: "2026-06-16", Grain: "month"}, 1, "2027-06-01 2027-06-16 2027-06-01 to 2027-06-15"},
+	} {
+		e, ok := Shift(tt.r, tt.years)
+		if got := e.From + " " + e.To + " " + e.Label; !ok || got != tt.want {
+			t.Errorf("Shift(%+v, %d) = %q; want %q", tt.r, tt.years, got, tt.want)
 		}
 	}
 }
