@@ -520,8 +520,17 @@ func (w writer) change(from, to float64, m column, between string) string {
 	if m.Format == FormatPercent {
 		// "between last year (2025) and this year (2026)", never "the
 		// last year" nor "the the same period".
-		d := (to - from) * 100
-		return "Change between " + between + ", computed from those cells: " + signed(d, FormatNumber, "") + " percentage points."
+		// One decimal, as the percents beside it are written (4.7%,
+		// 4.1%: -0.6 points, not -0.5857).
+		d := math.Round((to-from)*1000) / 10
+		if d == 0 {
+			d = 0
+		}
+		pts := strconv.FormatFloat(d, 'f', 1, 64)
+		if d > 0 {
+			pts = "+" + pts
+		}
+		return "Change between " + between + ", computed from those cells: " + pts + " percentage points."
 	}
 	s := "Change between " + between + ", computed from those cells: " + signed(to-from, m.Format, w.in.Currency)
 	if from != 0 {
