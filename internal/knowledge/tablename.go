@@ -19,11 +19,11 @@ func readTable(schema, table string) (string, string) {
 		return schema, table
 	}
 	if strings.HasPrefix(table, `"`) {
-		if n, rest, ok := unquoteName(table); ok {
+		if n, rest, ok := semantic.UnquoteName(table); ok {
 			if rest == "" {
 				return "", n
 			}
-			if t, more, ok := unquoteName(strings.TrimPrefix(rest, ".")); ok && strings.HasPrefix(rest, ".") && more == "" {
+			if t, more, ok := semantic.UnquoteName(strings.TrimPrefix(rest, ".")); ok && strings.HasPrefix(rest, ".") && more == "" {
 				return n, t
 			}
 		}
@@ -31,7 +31,7 @@ func readTable(schema, table string) (string, string) {
 	}
 	if s, t, ok := strings.Cut(table, "."); ok && s != "" && t != "" {
 		if strings.HasPrefix(t, `"`) {
-			if n, rest, ok := unquoteName(t); ok && rest == "" {
+			if n, rest, ok := semantic.UnquoteName(t); ok && rest == "" {
 				return s, n
 			}
 		}
@@ -40,28 +40,6 @@ func readTable(schema, table string) (string, string) {
 		}
 	}
 	return "", table
-}
-
-// unquoteName reads a double-quoted name at the start of s, with
-// embedded quotes doubled, and returns it and what follows.
-func unquoteName(s string) (string, string, bool) {
-	if !strings.HasPrefix(s, `"`) {
-		return "", s, false
-	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		if s[i] != '"' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '"' {
-			b.WriteByte('"')
-			i++
-			continue
-		}
-		return b.String(), s[i+1:], b.Len() > 0
-	}
-	return "", s, false
 }
 
 // writeTable is what learn writes in an entity's schema: and table:

@@ -31,6 +31,20 @@ func scanIdent(s string, i int) int {
 	return i
 }
 
+// UnquoteName reads a double-quoted name at the start of s, with
+// embedded quotes doubled, and returns it and what follows; ok is false
+// when s does not start with one.
+func UnquoteName(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", s, false
+	}
+	name, end, ok := scanName(s, 0)
+	if !ok {
+		return "", s, false
+	}
+	return name, s[end:], true
+}
+
 // scanName reads one name of a reference starting at i: a bare
 // identifier, or a double-quoted one with embedded quotes doubled. It
 // returns the name (unquoted) and its end, or ok false when none starts
