@@ -480,6 +480,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "day with the most orders last week", rows: "SELECT date(ordered_at), count(*) FROM orders WHERE ordered_at >= '2026-06-22' AND ordered_at < '2026-06-29' GROUP BY 1 ORDER BY 2 DESC LIMIT 1"},
 		{q: "what was the quarter with the lowest revenue in 2025", rows: "SELECT printf('2025-%02d-01', (cast(strftime('%m', o.ordered_at) AS int) - 1) / 3 * 3 + 1), sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 2 LIMIT 1"},
 		{q: "month with the most", refuse: "what to rank by"},
+		// "n't" read as "not".
+		{q: "how many customers haven't placed an order", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
+		{q: "customers who haven't ordered since March", refuse: "missing to a period"},
 		// A noun after a verb that changes data is not an order to change it.
 		{q: "refund amount last quarter", refuse: "not understood: amount"},
 		{q: "please refund the amount of order 42", refuse: "asks to change data"},

@@ -3,6 +3,8 @@ package planner
 import (
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestPeriodAbbreviations: "yr", "mth", "qtr", "wk" and the months' short
@@ -39,5 +41,22 @@ func TestPeriodAbbreviations(t *testing.T) {
 	}
 	if pl := New(m, nil).Plan("orders from Jan", at); pl.Query == nil || pl.Query.TimeRange != nil || len(pl.Query.Filters) != 1 {
 		t.Errorf("Jan, a channel: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
+
+// TestContractions: "n't" reads as "not", in any case and with either
+// apostrophe, as the words written out would.
+func TestContractions(t *testing.T) {
+	p := New(testModel(), nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	want := p.Plan("customers who did not order", at)
+	if want.Query == nil {
+		t.Fatalf("customers who did not order: %s %q", want.Kind, want.Reason)
+	}
+	for _, q := range []string{"customers who didn't order", "customers who didn’t order", "Customers who DIDN'T order", "Customers who Didn't order"} {
+		pl := p.Plan(q, at)
+		if pl.Query == nil || !cmp.Equal(pl.Query, want.Query) || pl.Read == "" {
+			t.Errorf("%q: %s %q %+v, read %q", q, pl.Kind, pl.Reason, pl.Query, pl.Read)
+		}
 	}
 }

@@ -245,11 +245,30 @@ var periodWith = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*(?:(?:what|which) (?:was|is) )?(?:the )?(day|week|month|quarter|year) with the (most|highest|fewest|lowest|least|biggest|largest|smallest)\b`)
 })
 
+// contractions writes out "n't" ("customers who haven't ordered" →
+// "have not ordered"), with either apostrophe, so that the negation is
+// read as the words are.
+var contractions = sync.OnceValue(func() *strings.Replacer {
+	var pairs []string
+	for _, w := range []string{"do", "does", "did", "have", "has", "had", "is", "are", "was", "were", "could", "would", "should", "must", "need"} {
+		for _, a := range []string{"'", "’"} {
+			for _, c := range []string{w, strings.ToUpper(w[:1]) + w[1:], strings.ToUpper(w)} {
+				pairs = append(pairs, c+"n"+a+"t", c+" not", c+"N"+a+"T", c+" NOT")
+			}
+		}
+	}
+	for _, a := range []string{"'", "’"} {
+		pairs = append(pairs, "can"+a+"t", "cannot", "Can"+a+"t", "Cannot", "won"+a+"t", "will not", "Won"+a+"t", "Will not")
+	}
+	return strings.NewReplacer(pairs...)
+})
+
 // expandAbbreviations writes out the short forms of words the knowledge
 // does not know as such ("avg order value" → "average order value"), and
 // says which it read so.
 func (p *Planner) expandAbbreviations(q string) (string, []string) {
 	var read []string
+	q = contractions().Replace(q)
 	if m := periodWith().FindStringSubmatch(q); m != nil {
 		w := strings.ToLower(m[1])
 		q = periodWith().ReplaceAllString(q, "which $1 had the $2")

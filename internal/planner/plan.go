@@ -96,6 +96,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	}
 	// "the US", "German customers": the values they name.
 	question = semantic.ExpandAliases(question, p.m.HasValue)
+	aliased := question
 	question, abbrevs := p.expandAbbreviations(question)
 	toks := tokenize(question)
 	if verb := p.writeRequest(toks); verb != "" {
@@ -134,7 +135,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
 		pl.Ignored = p.ignored(items)
 		pl.Understood = append(pl.Understood, abbrevs...)
-		if len(abbrevs) > 0 && pl.Read == "" {
+		if question != aliased && pl.Read == "" {
 			pl.Read = question // "by qtr": the checks read "by quarter"
 		}
 	}
