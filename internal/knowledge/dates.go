@@ -29,10 +29,13 @@ var (
 		"onboarded", "activated", "since", "first", "subscribed", "inserted", "added"}
 	eventWords = []string{"ordered", "order", "placed", "purchased", "purchase", "paid", "payment", "booked", "booking",
 		"transaction", "occurred", "happened", "event", "sale", "invoiced", "invoice", "visited", "visit", "sent",
-		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued"}
+		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued",
+		"borrowed", "borrow", "loaned", "lent", "rented", "rental", "checkout", "appointment", "appt", "scheduled",
+		"shipped", "dispatched", "delivered", "admitted", "treated", "measured", "reading"}
 	endWords = []string{"closed", "close", "ended", "end", "ends", "cancelled", "canceled", "cancellation", "cancel",
 		"terminated", "termination", "finished", "finish", "completed", "resolved", "expired", "expires", "expiry",
-		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due"}
+		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due",
+		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "fulfilled"}
 	// Dates that are neither the start nor the event, and a poor default
 	// time axis: changes after the fact.
 	laterWords = []string{"updated", "update", "modified", "modify", "changed", "last", "refreshed", "synced"}

@@ -285,7 +285,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 				field = d.Name
 			}
 			cs := sense{kind: sColumn, entity: e.Name, column: c.Name, field: field, strength: strName,
-				numeric: c.Type.IsNumeric(), temporal: c.Type.IsTemporal(), flag: flagValue(c)}
+				numeric: c.Type.IsNumeric(), temporal: c.Temporal(), flag: flagValue(c)}
 			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(ref)]
 			if isKey && colIn {
 				// Keys by their whole name only ("student id", "ids"):
@@ -365,7 +365,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 				s.entity = ent.Name
 				if col := ent.Column(c); col != nil {
 					s.column = col.Name
-					s.numeric, s.temporal = col.Type.IsNumeric(), col.Type.IsTemporal() || d.Type == "time"
+					s.numeric, s.temporal = col.Type.IsNumeric(), col.Temporal() || d.Type == "time"
 				}
 				if isRestricted(ent, c) {
 					continue

@@ -89,7 +89,7 @@ func (p *Planner) nullGroups(q *semantic.Query) []string {
 		}
 		switch f.Kind {
 		case semantic.FieldColumn:
-			if f.Column.Type.IsTemporal() {
+			if f.Column.Temporal() {
 				continue
 			}
 			if keyed[strings.ToLower(f.Entity.Name)] && !strings.EqualFold(f.Entity.PrimaryKey, f.Column.Name) {

@@ -39,7 +39,7 @@ func (b *builder) stateDate(entity, dflt string) string {
 		} else if !ok {
 			ent, col = entity, f.Field
 		}
-		if ent != entity || e.Column(col) == nil || e.Column(col).Type.IsTemporal() {
+		if ent != entity || e.Column(col) == nil || e.Column(col).Temporal() {
 			continue
 		}
 		states = append(states, stemWord(strings.ToLower(v)))
@@ -49,7 +49,7 @@ func (b *builder) stateDate(entity, dflt string) string {
 	}
 	found := ""
 	for _, c := range e.Columns {
-		if !c.Type.IsTemporal() || strings.EqualFold(c.Name, dcol) || b.p.m.IsRestricted(e.Name, c.Name) {
+		if !c.Temporal() || strings.EqualFold(c.Name, dcol) || b.p.m.IsRestricted(e.Name, c.Name) {
 			continue
 		}
 		text := strings.Join(append([]string{strings.ReplaceAll(c.Name, "_", " "), c.Description}, c.Synonyms...), " ")

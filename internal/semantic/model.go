@@ -58,6 +58,11 @@ type Column struct {
 	TimeRole string `json:"time_role,omitempty" yaml:"time_role,omitempty"`
 }
 
+// Temporal reports whether the column holds dates or times: a date or
+// time type, or a time role (a SQLite TEXT column of ISO dates that
+// learn gave one, such as paid_on).
+func (c *Column) Temporal() bool { return c.Type.IsTemporal() || c.TimeRole != "" }
+
 // The time roles of a column.
 const (
 	TimeRoleStart = "start"

@@ -29,7 +29,7 @@ func (c *cover) when() (ok, bad []string) {
 		if err != nil {
 			return false
 		}
-		return f.Kind == semantic.FieldColumn && f.Column.Type.IsTemporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
+		return f.Kind == semantic.FieldColumn && f.Column.Temporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
 	}
 	for _, d := range c.q.Dimensions {
 		if d.Grain != "" || temporal(d.Name) {
@@ -474,7 +474,7 @@ func (c *cover) otherDateBefore(grain string) string {
 		}
 		for _, e := range c.m.Entities {
 			for _, col := range e.Columns {
-				if !col.Type.IsTemporal() {
+				if !col.Temporal() {
 					continue
 				}
 				first := splitName(col.Name)[0]
@@ -494,5 +494,5 @@ func (c *cover) rawDate(name string) bool {
 	if err != nil {
 		return false
 	}
-	return f.Kind == semantic.FieldColumn && f.Column.Type.IsTemporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
+	return f.Kind == semantic.FieldColumn && f.Column.Temporal() || f.Kind == semantic.FieldDimension && f.Dimension.Type == "time"
 }

@@ -435,7 +435,7 @@ func (c *cover) timeFilter() bool {
 		if err != nil {
 			continue
 		}
-		if fl.Kind == semantic.FieldDimension && fl.Dimension.Type == "time" || fl.Kind == semantic.FieldColumn && fl.Column.Type.IsTemporal() {
+		if fl.Kind == semantic.FieldDimension && fl.Dimension.Type == "time" || fl.Kind == semantic.FieldColumn && fl.Column.Temporal() {
 			return true
 		}
 	}
@@ -534,6 +534,14 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			when = "by " + grain.Words()
 		}
 		_, col, _ := strings.Cut(own, ".")
+		if e := c.m.Entity(mt.Entity); e != nil && !active {
+			// A table dated by the event each row records (ordered_at,
+			// borrowed_on: time_role event) holds events; counted in a
+			// period, they happened then.
+			if cc := e.Column(col); cc != nil && cc.TimeRole == semantic.TimeRoleEvent && countsRows(mt.Expr) {
+				continue
+			}
+		}
 		if e := c.m.Entity(mt.Entity); e != nil {
 			// The question names the date: it counts what was made then.
 			// For a state, a word of the measure's own name ("open" of
@@ -564,7 +572,7 @@ func eventCount(m *semantic.Model, mt *semantic.Metric, own string) bool {
 		return false
 	}
 	for _, c := range e.Columns {
-		if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col) {
+		if c.Temporal() && !strings.EqualFold(c.Name, col) {
 			return false // the event may have a date of its own
 		}
 	}
@@ -678,7 +686,7 @@ func (c *cover) timeRange() *semantic.TimeRange {
 		tr := &semantic.TimeRange{}
 		for _, w := range f.Where {
 			fl, err := c.m.ResolveField(w.Field)
-			if err != nil || fl.Kind != semantic.FieldColumn || !fl.Column.Type.IsTemporal() || len(w.Values) != 1 {
+			if err != nil || fl.Kind != semantic.FieldColumn || !fl.Column.Temporal() || len(w.Values) != 1 {
 				continue
 			}
 			v, _ := w.Values[0].(string)
@@ -726,7 +734,7 @@ func (c *cover) stateDate(ent string, col *semantic.Column) bool {
 				continue
 			}
 		}
-		if rf.Kind == semantic.FieldColumn && rf.Entity.Name == ent && !rf.Column.Type.IsTemporal() {
+		if rf.Kind == semantic.FieldColumn && rf.Entity.Name == ent && !rf.Column.Temporal() {
 			return true
 		}
 	}

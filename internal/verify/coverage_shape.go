@@ -59,7 +59,7 @@ func (c *cover) groupings() (ok, bad []string) {
 	// as dimensions over themselves.
 	for _, e := range c.m.Entities {
 		for _, col := range e.Columns {
-			if col.Type.IsNumeric() || col.Type.IsTemporal() || strings.EqualFold(col.Name, e.PrimaryKey) {
+			if col.Type.IsNumeric() || col.Temporal() || strings.EqualFold(col.Name, e.PrimaryKey) {
 				continue
 			}
 			if !c.mayNameOf(e.Name, ".", col.Name) && !c.maySplitName(col.Name) && !slices.ContainsFunc(col.Synonyms, c.mayName) {
@@ -900,7 +900,7 @@ func (c *cover) orderKind() (temporal, numeric bool) {
 	}
 	switch f.Kind {
 	case semantic.FieldColumn:
-		return f.Column.Type.IsTemporal(), f.Column.Type.IsNumeric()
+		return f.Column.Temporal(), f.Column.Type.IsNumeric()
 	case semantic.FieldDimension:
 		return f.Dimension.Type == "time", false
 	case semantic.FieldMetric:

@@ -44,7 +44,7 @@ func DateAggregates(question string, m *semantic.Model, q *semantic.Query) strin
 			continue
 		}
 		col := e.Column(g[3])
-		if col == nil || !col.Type.IsTemporal() {
+		if col == nil || !col.Temporal() {
 			continue
 		}
 		ref := e.Name + "." + col.Name

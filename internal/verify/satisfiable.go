@@ -438,7 +438,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		}
 		var others []string
 		for _, c := range e.Columns {
-			if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) {
+			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) {
 				others = append(others, c.Name)
 			}
 		}
@@ -512,12 +512,12 @@ func OrderDate(m *semantic.Model, q *semantic.Query) string {
 			continue
 		}
 		col := e.Column(colName)
-		if col == nil || !col.Type.IsTemporal() {
+		if col == nil || !col.Temporal() {
 			continue
 		}
 		var others []string
 		for _, c := range e.Columns {
-			if c.Type.IsTemporal() && !strings.EqualFold(c.Name, col.Name) && !m.IsRestricted(e.Name, c.Name) {
+			if c.Temporal() && !strings.EqualFold(c.Name, col.Name) && !m.IsRestricted(e.Name, c.Name) {
 				others = append(others, c.Name)
 			}
 		}
@@ -538,7 +538,7 @@ func OrderDate(m *semantic.Model, q *semantic.Query) string {
 			}
 			var dates []string
 			for _, c := range re.Columns {
-				if c.Type.IsTemporal() && !m.IsRestricted(re.Name, c.Name) {
+				if c.Temporal() && !m.IsRestricted(re.Name, c.Name) {
 					dates = append(dates, c.Name)
 				}
 			}
