@@ -202,10 +202,48 @@ func (b *builder) ownContext() *Plan {
 			}
 		}
 	}
+	b.tableBeforeColumn()
 	if len(b.st.unknown) > 0 {
 		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
 	}
 	return nil
+}
+
+// tableBeforeColumn reads "loans by member city" as loans by the
+// members' city: a table named right before one of its own columns, both
+// after "by", says whose column it is, and the column is the group (found
+// from outside: it grouped by each member and the city, one row per
+// member); so is a table its rows point at, one each ("revenue by
+// account plan"). A key column keeps both ("by customer id" is the
+// customers), and so does "and" between them ("by member and city").
+func (b *builder) tableBeforeColumn() {
+	for _, u := range b.st.terms {
+		e, table := b.termTable(u)
+		if !u.byMode || !table || len(u.aggs) > 0 {
+			continue
+		}
+		for _, t := range b.st.terms {
+			if t.pos != u.pos+1 || !t.byMode || t.conj || len(t.aggs) > 0 || len(t.cands) == 0 {
+				continue
+			}
+			if e2, table2 := b.termTable(t); table2 && b.p.up[lower(e)][lower(e2)] {
+				// "revenue by account plan": the plan each account
+				// points at, one per account.
+				u.byMode, u.role = false, "context"
+				continue
+			}
+			if !b.sameTable(t.cands, e) {
+				continue
+			}
+			cols := true
+			for _, s := range t.cands {
+				cols = cols && (s.kind == sColumn || s.kind == sDim) && !s.key
+			}
+			if cols {
+				u.byMode = false
+			}
+		}
+	}
 }
 
 // termTable is the one table a term's strongest meanings (other than own
