@@ -483,6 +483,12 @@ func TestManagerQuestions(t *testing.T) {
 		// "n't" read as "not".
 		{q: "how many customers haven't placed an order", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
 		{q: "customers who haven't ordered since March", refuse: "missing to a period"},
+		// A date of rows that belong to the subject's, named as what they
+		// did, in a period: those with such a row then. Not through a
+		// role (an employee is a ticket's assignee, not its opener).
+		{q: "how many customers ordered last month", want: "SELECT count(DISTINCT customer_id) FROM orders WHERE ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "how many customers opened a ticket last month", want: "SELECT count(DISTINCT customer_id) FROM support_tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
+		{q: "how many employees opened a ticket last month", refuse: "not a single related row"},
 		// A noun after a verb that changes data is not an order to change it.
 		{q: "refund amount last quarter", refuse: "not understood: amount"},
 		{q: "please refund the amount of order 42", refuse: "asks to change data"},

@@ -61,6 +61,9 @@ func (b *builder) resolveColumns() *Plan {
 			if k == sValue && b.existsValue(t) {
 				continue // "students who have a dog": rows with a related row of that value
 			}
+			if k == sColumn && b.verbDate(t) {
+				continue // "customers who ordered last month": rows with a related row then
+			}
 			return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
 		}
 		var keep []sense

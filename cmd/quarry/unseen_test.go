@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// TestUnseenLibrary asks a database quarry has never seen, with
+// knowledge from learn alone, what an outside tester found answered
+// wrong at confidence 1.00: a breakdown by "member city" grouped by each
+// member as well; "fines paid in 2024" and "loans returned in May 2025"
+// dated by the date the rows were made, where the dates are SQLite TEXT
+// columns; and "how many loans in 2024" refused although loans are
+// events. Each answer must hold the figures an independent query gives,
+// or be refused with the fragment given.
+func TestUnseenLibrary(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "library.db")
+	db, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE members (member_ID INTEGER PRIMARY KEY, full_name TEXT, city TEXT, joined_on TEXT);
+CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_ID INTEGER REFERENCES members(member_ID), borrowed_on TEXT, due_on TEXT, returned_on TEXT, status TEXT);
+CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loans(loan_id), amount REAL, issued_on TEXT, paid_on TEXT);
+`)
+	cities := []string{"Lakeside", "Hillview", "Riverton"}
+	for m := 1; m <= 30; m++ {
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %d', '%s', '2023-%02d-01');\n", m, m, cities[m%3], m%12+1)
+	}
+	for l := 1; l <= 400; l++ {
+		// Borrowed across 2024 and 2025; returned 10 to 40 days later,
+		// often in the next month; every fifth still out.
+		month, day := l%24, l%28+1
+		borrowed := fmt.Sprintf("%d-%02d-%02d", 2024+month/12, month%12+1, day)
+		returned, status := "NULL", "'out'"
+		if l%5 != 0 {
+			rm := month + (day+10+l%30)/28
+			returned, status = fmt.Sprintf("'%d-%02d-%02d'", 2024+rm/12, rm%12+1, (day+10+l%30)%28+1), "'returned'"
+		}
+		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, '%s', date('%s', '+21 days'), %s, %s);\n", l, l%30+1, borrowed, borrowed, returned, status)
+		if l%3 == 0 {
+			paid := "NULL"
+			if l%2 == 0 {
+				paid = fmt.Sprintf("date('%s', '+%d days')", borrowed, 30+l%60)
+			}
+			fmt.Fprintf(&b, "INSERT INTO fines VALUES (%d, %d, %d.25, date('%s', '+25 days'), %s);\n", l, l, l%7+1, borrowed, paid)
+		}
+	}
+	if err := db.Exec(b.String()); err != nil {
+		t.Fatal(err)
+	}
+	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
+		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
+		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
+	}
+	rows := func(sql string) []string {
+		st, _, err := db.Prepare(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		defer st.Close()
+		var out []string
+		for st.Step() {
+			var cells []string
+			for i := range st.ColumnCount() {
+				cells = append(cells, st.ColumnText(i))
+			}
+			out = append(out, strings.Join(cells, "|"))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		q      string
+		want   string // an independent query for every row
+		refuse string
+	}{
+		{q: "loans by member city", want: "SELECT m.city, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID GROUP BY m.city ORDER BY m.city"},
+		{q: "how many fines paid in 2024", want: "SELECT count(*) FROM fines WHERE paid_on >= '2024-01-01' AND paid_on < '2025-01-01'"},
+		{q: "how many loans returned in May 2025", want: "SELECT count(*) FROM loans WHERE status = 'returned' AND returned_on >= '2025-05-01' AND returned_on < '2025-06-01'"},
+		{q: "how many loans in 2024", want: "SELECT count(*) FROM loans WHERE borrowed_on >= '2024-01-01' AND borrowed_on < '2025-01-01'"},
+		{q: "how many members borrowed last month", want: "SELECT count(DISTINCT member_ID) FROM loans WHERE borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01'"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2025-12-31", "--json", tt.q)
+			var out struct {
+				Status  string  `json:"status"`
+				Message string  `json:"message"`
+				SQL     string  `json:"sql"`
+				Rows    [][]any `json:"rows"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+			}
+			if tt.want == "" {
+				if tt.refuse != "" && (out.Status == "succeeded" || !strings.Contains(out.Message, tt.refuse)) {
+					t.Errorf("status %s %q; want a refusal saying %q", out.Status, out.Message, tt.refuse)
+				}
+				return
+			}
+			var got []string
+			for _, row := range out.Rows {
+				var cells []string
+				for _, c := range row {
+					cells = append(cells, fmt.Sprint(c))
+				}
+				got = append(got, strings.Join(cells, "|"))
+			}
+			if want := rows(tt.want); out.Status != "succeeded" || strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,81 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// verbDate reads the date of another table named as what the subject's
+// rows did ("how many customers ordered last month": orders.ordered_at)
+// as rows that have at least one row of that table, in the period on
+// that date: EXISTS over the one relationship, as "customers with an
+// order last month" is. Only for a count or a list of the subject's
+// rows, with one period, nothing negated, and a table whose rows belong
+// to the subject's (owns: orders.customer_id, not a role such as
+// tickets.assignee_id, where "employees who opened a ticket" would read
+// the assignee as the one who opened it); otherwise the term is refused
+// as before (a date of rows that are not one per subject row).
+func (b *builder) verbDate(t *term) bool {
+	st := b.st
+	s := t.cands[0]
+	if len(t.cands) != 1 || s.kind != sColumn || !s.temporal || t.neg || b.subject == "" ||
+		!(b.rows || b.countsSubject()) || len(st.dates) > 1 || len(st.grains) > 0 || st.compare || st.trend || st.share ||
+		!b.p.linked(b.subject, s.entity) || b.p.m.IsRestricted(s.entity, s.column) {
+		return false
+	}
+	for _, u := range st.terms {
+		if u != t && u.role == "time" {
+			return false
+		}
+	}
+	if len(st.dates) != 1 || !b.p.owns(b.subject, s.entity) {
+		return false
+	}
+	r := st.dates[0]
+	if r.From == "" && r.To == "" {
+		return false
+	}
+	field := s.entity + "." + s.column
+	var where []semantic.Filter
+	if r.From != "" {
+		where = append(where, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
+	}
+	if r.To != "" {
+		where = append(where, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
+	}
+	b.usePeriod()
+	st.related = append(st.related, relatedRows{entity: s.entity, where: where, text: strings.TrimSpace(t.it.text)})
+	t.role = "context"
+	return true
+}
+
+// owns reports whether child's rows point at parent's by exactly one
+// foreign key, named after the parent table itself (orders.customer_id
+// for customers): the rows are the parent's own, so the parent did what
+// the child's date says. A key named for a role (assignee_id, opened_by)
+// says the parent plays a part, not which.
+func (p *Planner) owns(parent, child string) bool {
+	var col string
+	n := 0
+	for _, rel := range p.m.Relationships {
+		if strings.EqualFold(rel.From, child) && strings.EqualFold(rel.To, parent) && rel.Cardinality != semantic.OneToMany && rel.Cardinality != semantic.ManyToMany {
+			col, n = rel.FromColumn, n+1
+		}
+	}
+	if n != 1 {
+		return false
+	}
+	e := p.m.Entity(parent)
+	if e == nil {
+		return false
+	}
+	flat := func(s string) string { return strings.NewReplacer("_", "", " ", "", "-", "").Replace(lower(s)) }
+	key := flat(strings.TrimSuffix(strings.TrimSuffix(lower(col), "_id"), "id"))
+	for _, name := range []string{e.Name, e.Table} {
+		if n := flat(name); n != "" && (key == n || key == singular(n)) {
+			return true
+		}
+	}
+	return false
+}
