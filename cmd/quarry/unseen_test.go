@@ -15,8 +15,8 @@ import (
 // wrong at confidence 1.00: a breakdown by "member city" grouped by each
 // member as well; "fines paid in 2024" and "loans returned in May 2025"
 // dated by the date the rows were made, where the dates are SQLite TEXT
-// columns; and "how many loans in 2024" refused although loans are
-// events. Each answer must hold the figures an independent query gives,
+// columns; "how many loans in 2024" refused although loans are events;
+// and "amount" not understood for amount_usd. Each answer must hold the figures an independent query gives,
 // or be refused with the fragment given.
 func TestUnseenLibrary(t *testing.T) {
 	dir := t.TempDir()
@@ -29,7 +29,7 @@ func TestUnseenLibrary(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE members (member_ID INTEGER PRIMARY KEY, full_name TEXT, city TEXT, joined_on TEXT);
 CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_ID INTEGER REFERENCES members(member_ID), borrowed_on TEXT, due_on TEXT, returned_on TEXT, status TEXT);
-CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loans(loan_id), amount REAL, issued_on TEXT, paid_on TEXT);
+CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loans(loan_id), amount_usd REAL, issued_on TEXT, paid_on TEXT);
 `)
 	cities := []string{"Lakeside", "Hillview", "Riverton"}
 	for m := 1; m <= 30; m++ {
@@ -88,6 +88,8 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		{q: "how many fines paid in 2024", want: "SELECT count(*) FROM fines WHERE paid_on >= '2024-01-01' AND paid_on < '2025-01-01'"},
 		{q: "how many loans returned in May 2025", want: "SELECT count(*) FROM loans WHERE status = 'returned' AND returned_on >= '2025-05-01' AND returned_on < '2025-06-01'"},
 		{q: "how many loans in 2024", want: "SELECT count(*) FROM loans WHERE borrowed_on >= '2024-01-01' AND borrowed_on < '2025-01-01'"},
+		// A unit at the end of a column's name: "amount" is amount_usd.
+		{q: "total fine amount in 2024", want: "SELECT sum(amount_usd) FROM fines WHERE issued_on >= '2024-01-01' AND issued_on < '2025-01-01'"},
 		{q: "how many members borrowed last month", want: "SELECT count(DISTINCT member_ID) FROM loans WHERE borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -214,6 +214,7 @@ func infer(cat *quarry.Catalog) *learned {
 			if dateLike(c) {
 				col.TimeRole = timeRole(c.Name)
 			}
+			withNameUnit(&col, c, t)
 			e.Columns = append(e.Columns, col)
 			if c.DeclType != "" {
 				l.dbTypes[lowerKey(name, c.Name)] = c.DeclType
