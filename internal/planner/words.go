@@ -89,10 +89,18 @@ func filterTitle(f semantic.Filter) string {
 	for i, v := range f.Values {
 		vals[i] = fmt.Sprint(v)
 		switch strings.ToLower(vals[i]) {
-		case "true", "t", "y", "yes":
+		case "true", "yes":
 			no = false
-		case "false", "f", "n", "no":
+		case "false", "no":
 			yes = false
+		case "t", "y":
+			// A letter is a flag's only where the column is named as one
+			// ("sex = 'F'" is not "not sex").
+			no = false
+			yes = yes && flagName(f.Field)
+		case "f", "n":
+			yes = false
+			no = no && flagName(f.Field)
 		case "1":
 			no = false
 			yes = yes && flagName(f.Field)
@@ -350,8 +358,13 @@ func flagName(field string) bool {
 	if !ok {
 		col = field
 	}
-	col = strings.ToLower(col)
-	return strings.HasSuffix(col, "ed") || strings.HasPrefix(col, "is_") || strings.HasPrefix(col, "has_") || strings.HasSuffix(col, "able")
+	ws := nameWords(col) // "IsOfficial": is, official
+	if len(ws) == 0 {
+		return false
+	}
+	first, last := ws[0], ws[len(ws)-1]
+	return strings.HasSuffix(last, "ed") || strings.HasSuffix(last, "able") ||
+		len(ws) > 1 && (first == "is" || first == "has" || first == "can")
 }
 
 // sharesWord reports whether a phrase and an entity's name have a word of
