@@ -20,8 +20,9 @@ func TestDidYouMean(t *testing.T) {
 		{"revnue by chanel", "revenue by channel"},
 		{"Revnue in Germny", "revenue in germany"},
 		{"ordres last month", "orders last month"},
-		{"xyzzy by channel", ""},   // nothing near
-		{"revenue by channel", ""}, // answered: nothing to correct
+		{"xyzzy by channel", ""},                // nothing near
+		{"how many inactive subscriptions", ""}, // never the opposite: "active"
+		{"revenue by channel", ""},              // answered: nothing to correct
 		{"which customers placed more than 20 orders in 2025 by country", ""},
 	}
 	for _, tt := range tests {

@@ -131,6 +131,9 @@ func (p *Planner) closest(u string) string {
 		if len(t) > 64 {
 			continue
 		}
+		if negates(u, t) {
+			continue // "unpaid" is not a misspelt "paid"
+		}
 		switch d := suggest.Typos(u, t); {
 		case d == 0:
 			return ""
@@ -144,4 +147,16 @@ func (p *Planner) closest(u string) string {
 		return ""
 	}
 	return best
+}
+
+// negates reports whether word is term with a prefix that negates it
+// ("unpaid", "inactive", "nonprofit", "disabled" of "abled"), or the
+// other way round: a correction must never turn a word into its opposite.
+func negates(word, term string) bool {
+	for _, pre := range []string{"un", "in", "im", "il", "ir", "non", "non-", "dis", "not"} {
+		if strings.TrimPrefix(word, pre) == term && word != term || strings.TrimPrefix(term, pre) == word && word != term {
+			return true
+		}
+	}
+	return false
 }
