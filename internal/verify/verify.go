@@ -65,6 +65,7 @@ type Input struct {
 	MetricColumns    []string             // columns that are measures
 	DimensionColumns []string             // columns that group the measures
 	ExpectRows       *Range               // plausible row counts; nil when unknown
+	MissingPeriods   []string             // compared periods with no row in the result
 	Filters          []FilterLiteral
 	FanOutGuarded    bool // measures aggregated at their own grain before joining
 	// Contradictions say why no row can match the query's filters
@@ -142,7 +143,12 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	case q.Limit > 0:
 		in.ExpectRows = &Range{Min: 1, Max: int64(q.Limit)}
 	case len(q.Compare) > 0 && len(q.Dimensions) == 0:
-		in.ExpectRows = &Range{Min: 1, Max: int64(len(q.Compare))}
+		// One row per period compared: a period with no rows would drop
+		// out of the comparison without a word (found from outside:
+		// "loans last quarter vs the quarter before" showed the quarter
+		// before alone, at 1.00, the data ending in June).
+		in.ExpectRows = &Range{Min: int64(len(q.Compare)), Max: int64(len(q.Compare))}
+		in.MissingPeriods = missingPeriods(t, q.Compare)
 	}
 	if m == nil {
 		return in
@@ -523,6 +529,10 @@ func checkRowCount(in Input, rows int64) (Check, bool) {
 	if in.Truncated {
 		got = "at least " + got
 	}
+	if rows < r.Min && len(in.MissingPeriods) > 0 {
+		return Check{Name: CheckRowCount, Status: Warn,
+			Detail: "expected " + want + unit + ", got " + got + ": " + strings.Join(in.MissingPeriods, " and ") + " has no rows to measure, so the comparison is not made"}, true
+	}
 	if rows < r.Min || (r.Max > 0 && rows > r.Max) {
 		return Check{Name: CheckRowCount, Status: Warn,
 			Detail: "expected " + want + unit + ", got " + got}, true
@@ -646,4 +656,32 @@ func ColumnsByRole(out []semantic.OutColumn) (metrics, dimensions []string) {
 		}
 	}
 	return metrics, dimensions
+}
+
+// missingPeriods are the labels of compared periods that no row of t
+// holds in its period column.
+func missingPeriods(t *quarry.Table, periods []semantic.Period) []string {
+	if t == nil {
+		return nil
+	}
+	col := -1
+	for i, c := range t.Columns {
+		if c.Name == "period" {
+			col = i
+		}
+	}
+	if col < 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, r := range t.Rows {
+		have[fmt.Sprint(r[col])] = true
+	}
+	var out []string
+	for _, p := range periods {
+		if !have[p.Label] {
+			out = append(out, p.Label)
+		}
+	}
+	return out
 }
