@@ -27,13 +27,15 @@ func TestUnseenLibrary(t *testing.T) {
 	}
 	defer db.Close()
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE members (member_ID INTEGER PRIMARY KEY, full_name TEXT, city TEXT, joined_on TEXT);
+	b.WriteString(`CREATE TABLE branches (branch_id INTEGER PRIMARY KEY, branch_name TEXT);
+INSERT INTO branches VALUES (1, 'North'), (2, 'South');
+CREATE TABLE members (member_ID INTEGER PRIMARY KEY, full_name TEXT, city TEXT, joined_on TEXT, branch_id INTEGER REFERENCES branches(branch_id));
 CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_ID INTEGER REFERENCES members(member_ID), borrowed_on TEXT, due_on TEXT, returned_on TEXT, status TEXT);
 CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loans(loan_id), amount_usd REAL, issued_on TEXT, paid_on TEXT);
 `)
 	cities := []string{"Lakeside", "Hillview", "Riverton"}
 	for m := 1; m <= 30; m++ {
-		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %d', '%s', '2023-%02d-01');\n", m, m, cities[m%3], m%12+1)
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %d', '%s', '2023-%02d-01', %d);\n", m, m, cities[m%3], m%12+1, m%2+1)
 	}
 	for l := 1; l <= 400; l++ {
 		// Borrowed across 2024 and 2025; returned 10 to 40 days later,
@@ -85,6 +87,7 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		refuse string
 	}{
 		{q: "loans by member city", want: "SELECT m.city, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID GROUP BY m.city ORDER BY m.city"},
+		{q: "loans by member branch", want: "SELECT b.branch_name, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID JOIN branches b ON b.branch_id = m.branch_id GROUP BY b.branch_id ORDER BY b.branch_id"},
 		{q: "how many fines paid in 2024", want: "SELECT count(*) FROM fines WHERE paid_on >= '2024-01-01' AND paid_on < '2025-01-01'"},
 		{q: "how many loans returned in May 2025", want: "SELECT count(*) FROM loans WHERE status = 'returned' AND returned_on >= '2025-05-01' AND returned_on < '2025-06-01'"},
 		{q: "how many loans in 2024", want: "SELECT count(*) FROM loans WHERE borrowed_on >= '2024-01-01' AND borrowed_on < '2025-01-01'"},

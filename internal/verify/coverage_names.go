@@ -139,6 +139,8 @@ func singularOf(s string) string {
 	switch {
 	case strings.HasSuffix(s, "ies") && len(s) > 4:
 		return s[:len(s)-3] + "y"
+	case len(s) > 4 && (strings.HasSuffix(s, "ches") || strings.HasSuffix(s, "shes") || strings.HasSuffix(s, "sses") || strings.HasSuffix(s, "xes") || strings.HasSuffix(s, "zes")):
+		return s[:len(s)-2] // branches, boxes, addresses
 	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && len(s) > 3:
 		return s[:len(s)-1]
 	}

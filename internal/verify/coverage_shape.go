@@ -122,6 +122,9 @@ func (c *cover) groupings() (ok, bad []string) {
 				if strings.EqualFold(qd.Name, d.Name) || strings.EqualFold(qd.Name, d.Expr) || namedBy(c.candidates(qd), p) || c.namedAfter(p, c.candidates(qd)) || c.startsName(p, c.candidates(qd)) {
 					grouped = true
 				}
+				if c.ownerOf(d.Entity, p, qd) {
+					grouped = true // "revenue by account plan": the plan of each account
+				}
 				// "what is the name of the breed …" asks for a name, which
 				// breeds.breed_name is.
 				if request && strings.Contains(" "+strings.ReplaceAll(strings.ToLower(qd.Name), "_", " ")+" ", " "+p+" ") {
@@ -322,7 +325,7 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 		return true
 	}
 	for _, p := range c.candidates(d) {
-		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
+		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(singularOf(p)) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
 			return true
 		}
 	}
@@ -769,4 +772,32 @@ func (c *cover) orderKind() (temporal, numeric bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// ownerOf reports whether the question names the grouping qd right
+// after p, the name of a table whose rows point at qd's table, one each
+// ("by account plan": the plan each account points at): p only says
+// whose plan.
+func (c *cover) ownerOf(entity, p string, qd semantic.DimRef) bool {
+	target := dimensionEntity(c.m, qd.Name)
+	if target == "" || strings.EqualFold(target, entity) {
+		return false
+	}
+	oneEach := false
+	for _, r := range c.m.Relationships {
+		if strings.EqualFold(r.From, entity) && strings.EqualFold(r.To, target) && (r.Cardinality == semantic.ManyToOne || r.Cardinality == semantic.OneToOne || r.Cardinality == "") {
+			oneEach = true
+		}
+	}
+	if !oneEach {
+		return false
+	}
+	for _, lead := range []string{"by", "per", "for each", "each"} {
+		for _, cand := range c.candidates(qd) {
+			if c.has(lead+" "+p+" "+cand) || c.has(lead+" "+p+" "+cand+"s") || c.has(lead+" "+p+" "+singularOf(cand)) {
+				return true
+			}
+		}
+	}
+	return false
 }
