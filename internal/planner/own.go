@@ -214,7 +214,7 @@ func (b *builder) ownContext() *Plan {
 // after "by", says whose column it is, and the column is the group (found
 // from outside: it grouped by each member and the city, one row per
 // member); so is a table its rows point at, one each ("revenue by
-// account plan"). A key column keeps both ("by customer id" is the
+// account plan": by the plan of each account). A key column keeps both ("by customer id" is the
 // customers), and so does "and" between them ("by member and city").
 func (b *builder) tableBeforeColumn() {
 	for _, u := range b.st.terms {
