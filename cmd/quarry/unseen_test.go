@@ -93,6 +93,7 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		{q: "how many loans in 2024", want: "SELECT count(*) FROM loans WHERE borrowed_on >= '2024-01-01' AND borrowed_on < '2025-01-01'"},
 		// A unit at the end of a column's name: "amount" is amount_usd.
 		{q: "total fine amount in 2024", want: "SELECT sum(amount_usd) FROM fines WHERE issued_on >= '2024-01-01' AND issued_on < '2025-01-01'"},
+		{q: "which members borrowed last month", want: "SELECT full_name FROM members m WHERE EXISTS (SELECT 1 FROM loans l WHERE l.member_ID = m.member_ID AND borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01') ORDER BY member_ID"},
 		{q: "how many members borrowed last month", want: "SELECT count(DISTINCT member_ID) FROM loans WHERE borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -11,7 +11,8 @@ import (
 // as rows that have at least one row of that table, in the period on
 // that date: EXISTS over the one relationship, as "customers with an
 // order last month" is. Only for a count or a list of the subject's
-// rows, with one period, nothing negated, and a table whose rows belong
+// rows, with one period and no condition on a count ("more than 20
+// orders" keeps its own reading), nothing negated, and a table whose rows belong
 // to the subject's (owns: orders.customer_id, not a role such as
 // tickets.assignee_id, where "employees who opened a ticket" would read
 // the assignee as the one who opened it); otherwise the term is refused
@@ -20,7 +21,7 @@ func (b *builder) verbDate(t *term) bool {
 	st := b.st
 	s := t.cands[0]
 	if len(t.cands) != 1 || s.kind != sColumn || !s.temporal || t.neg || b.subject == "" ||
-		!(b.rows || b.countsSubject()) || len(st.dates) > 1 || len(st.grains) > 0 || st.compare || st.trend || st.share ||
+		!(b.rows || b.countsSubject() || len(b.q.Metrics) == 0) || len(st.having) > 0 || len(st.dates) > 1 || len(st.grains) > 0 || st.compare || st.trend || st.share ||
 		!b.p.linked(b.subject, s.entity) || b.p.m.IsRestricted(s.entity, s.column) {
 		return false
 	}
