@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -51,19 +50,9 @@ func TestManagerRankings(t *testing.T) {
 		{q: "tickets by priority last month", not: []string{"have none", "has none"}},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
-			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
-			var out struct {
-				Status     string   `json:"status"`
-				Answer     string   `json:"answer"`
-				Understood []string `json:"understood"`
-				SQL        string   `json:"sql"`
-				Rows       [][]any  `json:"rows"`
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
-			}
+			out := askAt(t, demo, "2026-06-30", tt.q)
 			if out.Status != "succeeded" {
-				t.Fatalf("status %s: %s%s", out.Status, r.stdout, r.stderr)
+				t.Fatalf("status %s: %s %s", out.Status, out.Message, out.SQL)
 			}
 			text := out.Answer + "\n" + strings.Join(out.Understood, "\n")
 			if tt.rows != "" {
@@ -130,16 +119,7 @@ func TestManagerCountsWithPeriod(t *testing.T) {
 		{q: "cities with fewer than 3 signups this month", refuse: "would be missing"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
-			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
-			var out struct {
-				Status  string  `json:"status"`
-				Message string  `json:"message"`
-				SQL     string  `json:"sql"`
-				Rows    [][]any `json:"rows"`
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
-			}
+			out := askAt(t, demo, "2026-06-30", tt.q)
 			if tt.refuse != "" {
 				if out.Status != "unanswered" && out.Status != "clarify" || !strings.Contains(out.Message, tt.refuse) {
 					t.Errorf("status %s, message %q, SQL %s; want a refusal saying %q", out.Status, out.Message, out.SQL, tt.refuse)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -495,20 +494,7 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
-			r := quarryCmd(t, "", "-C", demo, "ask", "--as-of", "2026-06-30", "--json", tt.q)
-			var out struct {
-				Status  string  `json:"status"`
-				Answer  string  `json:"answer"`
-				Message string  `json:"message"`
-				SQL     string  `json:"sql"`
-				Rows    [][]any `json:"rows"`
-				Columns []struct {
-					Name string `json:"name"`
-				} `json:"columns"`
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
-			}
+			out := askAt(t, demo, "2026-06-30", tt.q)
 			if tt.rows != "" {
 				st, _, err := db.Prepare(tt.rows)
 				if err != nil {

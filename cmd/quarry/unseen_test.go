@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -97,16 +96,7 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		{q: "how many members borrowed last month", want: "SELECT count(DISTINCT member_ID) FROM loans WHERE borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
-			r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2025-12-31", "--json", tt.q)
-			var out struct {
-				Status  string  `json:"status"`
-				Message string  `json:"message"`
-				SQL     string  `json:"sql"`
-				Rows    [][]any `json:"rows"`
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-				t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
-			}
+			out := askAt(t, dir, "2025-12-31", tt.q)
 			if tt.want == "" {
 				if tt.refuse != "" && (out.Status == "succeeded" || !strings.Contains(out.Message, tt.refuse)) {
 					t.Errorf("status %s %q; want a refusal saying %q", out.Status, out.Message, tt.refuse)

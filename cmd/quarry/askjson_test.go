@@ -1,0 +1,32 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// askOut is what `quarry ask --json` writes, as far as the question
+// tests read it.
+type askOut struct {
+	Status     string   `json:"status"`
+	Answer     string   `json:"answer"`
+	Message    string   `json:"message"`
+	Understood []string `json:"understood"`
+	SQL        string   `json:"sql"`
+	Rows       [][]any  `json:"rows"`
+	Columns    []struct {
+		Name string `json:"name"`
+	} `json:"columns"`
+}
+
+// askAt asks the project in dir question q as of the day asOf, with
+// --json, and decodes the answer; output that is not JSON fails the test.
+func askAt(t *testing.T, dir, asOf, q string) askOut {
+	t.Helper()
+	r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", asOf, "--json", q)
+	var out askOut
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	return out
+}
