@@ -488,6 +488,16 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers ordered last month", want: "SELECT count(DISTINCT customer_id) FROM orders WHERE ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
 		{q: "how many customers opened a ticket last month", want: "SELECT count(DISTINCT customer_id) FROM support_tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
 		{q: "how many employees opened a ticket last month", refuse: "not a single related row"},
+		// A third tester: a value of the same table read apart from the
+		// period (499 customers "ordered with FREESHIP last month"; 57
+		// did), "new" dropped beside the verb, and "all of last year" read
+		// as the same month.
+		{q: "how many customers ordered with FREESHIP last month", refuse: "not a single related row"},
+		{q: "how many customers ordered on the web last month", refuse: "not a single related row"},
+		{q: "how many customers opened billing tickets last month", refuse: "not a single related row"},
+		{q: "how many new customers ordered last month", refuse: "not a single related row"},
+		{q: "revenue this month compared to all of last year", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'last year (2025)' ELSE 'this month (June 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01' OR o.ordered_at >= '2026-06-01' AND o.ordered_at < '2026-07-01') GROUP BY 1 ORDER BY min(o.ordered_at)"},
+		{q: "orders ytd vs all of last year", rows: "SELECT CASE WHEN ordered_at < '2026-01-01' THEN 'last year (2025)' ELSE 'year to date (2026-01-01 – 2026-06-30)' END, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-07-01' GROUP BY 1 ORDER BY min(ordered_at)"},
 		// A noun after a verb that changes data is not an order to change it.
 		{q: "refund amount last quarter", refuse: "not understood: amount"},
 		{q: "please refund the amount of order 42", refuse: "asks to change data"},

@@ -129,8 +129,20 @@ func yearPhrase(raw string, r dates.Range) (text string, rel bool, y int, ok boo
 	if strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’") {
 		return "", false, 0, false
 	}
+	// "all of last year", "the whole of 2025", "the full year": the
+	// year itself, as said (found from outside: it was shifted too).
+	before := strings.Fields(strings.ToLower(raw[:r.Start]))
+	if n := len(before); n > 0 && (before[n-1] == "all" || before[n-1] == "whole" || before[n-1] == "entire" || before[n-1] == "full" ||
+		before[n-1] == "of" && n > 1 && (before[n-2] == "all" || before[n-2] == "whole" || before[n-2] == "entirety")) {
+		return "", false, 0, false
+	}
 	w := strings.Join(strings.Fields(strings.ToLower(text)), " ")
 	w = strings.TrimPrefix(w, "the ")
+	for _, all := range []string{"whole ", "entire ", "full "} {
+		if strings.HasPrefix(w, all) {
+			return "", false, 0, false
+		}
+	}
 	switch w {
 	case "last year", "previous year", "prior year", "a year ago", "one year ago", "1 year ago":
 		return text, true, 0, dates.Whole(r)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -29,6 +30,20 @@ func (b *builder) verbDate(t *term) bool {
 		if u != t && u.role == "time" {
 			return false
 		}
+		// A value or column of the same table ("customers who ordered
+		// with FREESHIP last month") must hold on the same row as the
+		// period, which this reading does not say: refused, as before
+		// (found from outside: the two were read apart).
+		if u != t && slices.ContainsFunc(u.cands, func(c sense) bool {
+			return c.kind != sEntity && c.kind != sMetric && strings.EqualFold(c.entity, s.entity)
+		}) {
+			return false
+		}
+	}
+	// "how many new customers ordered last month": whose period, the
+	// signup's or the order's? Not read.
+	if strings.Contains(" "+st.text+" ", " new ") {
+		return false
 	}
 	if len(st.dates) != 1 || !b.p.owns(b.subject, s.entity) {
 		return false
