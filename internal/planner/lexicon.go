@@ -195,16 +195,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 		s sense
 	}
 	var pluralValues []pendingValue
-	restricted := map[string]bool{}
-	for _, r := range m.Restricted {
-		restricted[lower(r)] = true
-		for _, tc := range semantic.RestrictedReadings(r) {
-			restricted[lower(tc[0]+"."+tc[1])] = true
-		}
-	}
-	isRestricted := func(e *semantic.Entity, c string) bool {
-		return restricted[lower(e.Name+"."+c)] || restricted[lower(e.TableName()+"."+c)] || restricted[lower(e.QualifiedName()+"."+c)]
-	}
+	isRestricted := m.RestrictedCheck()
 	keys := map[string]bool{} // entity.column of keys
 	for _, r := range m.Relationships {
 		keys[lower(r.From+"."+r.FromColumn)] = true

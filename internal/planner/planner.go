@@ -297,10 +297,8 @@ func (p *Planner) valueSense(v Value) (sense, bool) {
 	if c == nil || c.Type.IsNumeric() || c.Type.IsTemporal() {
 		return sense{}, false
 	}
-	for _, r := range p.m.Restricted {
-		if strings.EqualFold(r, e.Name+"."+c.Name) || strings.EqualFold(r, e.TableName()+"."+c.Name) {
-			return sense{}, false
-		}
+	if p.m.IsRestricted(e.Name, c.Name) {
+		return sense{}, false
 	}
 	field := e.Name + "." + c.Name
 	for i := range p.m.Dimensions {

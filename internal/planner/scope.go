@@ -327,16 +327,7 @@ func modelTerms(m *semantic.Model) []string {
 			}
 		}
 	}
-	restricted := map[string]bool{}
-	for _, r := range m.Restricted {
-		restricted[lower(r)] = true
-		for _, tc := range semantic.RestrictedReadings(r) {
-			restricted[lower(tc[0]+"."+tc[1])] = true
-		}
-	}
-	isRestricted := func(e *semantic.Entity, c string) bool {
-		return restricted[lower(e.Name+"."+c)] || restricted[lower(e.TableName()+"."+c)] || restricted[lower(e.QualifiedName()+"."+c)]
-	}
+	isRestricted := m.RestrictedCheck()
 	keys := map[string]bool{}
 	for _, r := range m.Relationships {
 		keys[lower(r.From+"."+r.FromColumn)] = true

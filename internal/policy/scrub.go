@@ -31,20 +31,22 @@ func NewScrubber(m *semantic.Model) *Scrubber {
 	if m == nil {
 		return s
 	}
-	for _, r := range m.Restricted {
-		t, c, ok := strings.Cut(strings.ToLower(r), ".")
-		if !ok {
-			continue
-		}
-		if e := m.Entity(t); e != nil {
-			s.refs = append(s.refs, strings.ToLower(e.Name)+"."+c, strings.ToLower(e.TableName())+"."+c)
+	// Every column any reading of any entry restricts (a table's own name
+	// may hold a dot), as the model resolves them.
+	restricted := m.RestrictedCheck()
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		for _, col := range e.Columns {
+			if !restricted(e, col.Name) {
+				continue
+			}
+			c := strings.ToLower(col.Name)
+			s.refs = append(s.refs, strings.ToLower(e.Name)+"."+c, strings.ToLower(e.TableName())+"."+c, strings.ToLower(e.QualifiedName())+"."+c)
 			// Values learn wrote before the column was restricted are
 			// scrubbed from every text, as redacted values are.
-			if col := e.Column(c); col != nil {
-				for _, v := range col.Values {
-					if v = strings.TrimSpace(v); len(v) >= 3 {
-						s.seen[v] = true
-					}
+			for _, v := range col.Values {
+				if v = strings.TrimSpace(v); len(v) >= 3 {
+					s.seen[v] = true
 				}
 			}
 		}

@@ -26,3 +26,21 @@ func TestScrubber(t *testing.T) {
 		t.Errorf("without restricted columns: %q", clean)
 	}
 }
+
+// TestScrubberOddNames: the values learn wrote of a restricted column are
+// scrubbed however the entry names its table: the entity, a table whose
+// own name holds a dot (quoted), or schema and table.
+func TestScrubberOddNames(t *testing.T) {
+	for _, entry := range []string{"sales_orders.secret", `"sales.orders".secret`, "crm.people.secret"} {
+		m := &semantic.Model{
+			Entities: []semantic.Entity{
+				{Name: "sales_orders", Table: "sales.orders", Columns: []semantic.Column{{Name: "secret", Values: []string{"Orchid Key"}}}},
+				{Name: "crm_people", Schema: "crm", Table: "people", Columns: []semantic.Column{{Name: "secret", Values: []string{"Orchid Key"}}}},
+			},
+			Restricted: []string{entry},
+		}
+		if got := NewScrubber(m).Scrub("the code is Orchid Key"); got != "the code is [restricted]" {
+			t.Errorf("%s: %q", entry, got)
+		}
+	}
+}

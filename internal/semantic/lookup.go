@@ -268,6 +268,25 @@ func RestrictedReadings(entry string) [][2]string {
 	return out
 }
 
+// RestrictedCheck returns IsRestricted for an entity's column with every
+// entry's readings read once: the form for loops over every column of a
+// wide model.
+func (m *Model) RestrictedCheck() func(e *Entity, column string) bool {
+	restricted := map[string]bool{}
+	for _, r := range m.Restricted {
+		for _, tc := range RestrictedReadings(r) {
+			restricted[strings.ToLower(tc[0]+"\x00"+tc[1])] = true
+		}
+	}
+	return func(e *Entity, column string) bool {
+		if len(restricted) == 0 {
+			return false
+		}
+		c := "\x00" + strings.ToLower(column)
+		return restricted[strings.ToLower(e.Name)+c] || restricted[strings.ToLower(e.TableName())+c] || restricted[strings.ToLower(e.QualifiedName())+c]
+	}
+}
+
 // IsRestricted reports whether the column policy restricts table.column.
 // table may be an entity name or its physical table; matching ignores case.
 func (m *Model) IsRestricted(table, column string) bool {

@@ -281,10 +281,7 @@ func syncFile(path string) error {
 // not restricted; keys (primary keys, both ends of relationships) and
 // columns named as identifiers or codes are of kind "id".
 func indexedColumns(m *semantic.Model) []column {
-	restricted := map[string]bool{}
-	for _, r := range m.Restricted {
-		restricted[strings.ToLower(r)] = true
-	}
+	isRestricted := m.RestrictedCheck()
 	keys := map[string]bool{}
 	for _, e := range m.Entities {
 		if e.PrimaryKey != "" {
@@ -301,8 +298,8 @@ func indexedColumns(m *semantic.Model) []column {
 			if c.Type != quarry.TypeText && c.Type != quarry.TypeUnknown && c.Type != "" {
 				continue
 			}
-			if restricted[strings.ToLower(e.Name+"."+c.Name)] || restricted[strings.ToLower(e.TableName()+"."+c.Name)] || restricted[strings.ToLower(e.QualifiedName()+"."+c.Name)] {
-				continue
+			if isRestricted(&e, c.Name) {
+				continue // every reading of every entry, as the policy reads them
 			}
 			kind := "text"
 			if keys[strings.ToLower(e.Name+"."+c.Name)] || idName(c.Name) {
