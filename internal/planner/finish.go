@@ -120,7 +120,7 @@ func (b *builder) finish() *Plan {
 			}
 		}
 	}
-	if q.TimeRange != nil && q.TimeRange.Field == "" && len(grainsOf(st)) == 0 {
+	if q.TimeRange != nil && q.TimeRange.Field == "" && len(st.grains) == 0 {
 		b.periodOnState()
 	}
 	if st.compare && len(st.dates) < 2 {

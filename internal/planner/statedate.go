@@ -28,18 +28,12 @@ func (b *builder) stateDate(entity, dflt string) string {
 		if !ok || strings.Contains(v, " ") {
 			continue
 		}
-		ent, col, ok := strings.Cut(f.Field, ".")
-		if d := b.p.m.Dimension(f.Field); !ok && d != nil {
-			// A dimension on a plain column ("subscription_status":
-			// subscriptions.status).
-			ent, col, ok = strings.Cut(strings.TrimSpace(d.Expr), ".")
-			if !ok || d.Entity != ent || strings.ContainsAny(col, " ()") {
-				continue
-			}
-		} else if !ok {
-			ent, col = entity, f.Field
+		rf, err := b.p.m.ResolveField(f.Field)
+		if err == nil && rf.Kind == semantic.FieldDimension {
+			// a dimension on a plain column ("subscription_status")
+			rf, err = b.p.m.ResolveField(rf.Dimension.Expr)
 		}
-		if ent != entity || e.Column(col) == nil || e.Column(col).Temporal() {
+		if err != nil || rf.Kind != semantic.FieldColumn || !strings.EqualFold(rf.Entity.Name, entity) || rf.Column.Temporal() {
 			continue
 		}
 		states = append(states, stemWord(strings.ToLower(v)))
@@ -91,9 +85,6 @@ func (b *builder) applyStateDate(entity, dflt string) {
 		b.und("time by %s, the date the rows came to be in the state the question picks", f)
 	}
 }
-
-// grainsOf are the time grains the question names.
-func grainsOf(st *state) []semantic.Grain { return st.grains }
 
 // periodOnState applies stateDate to a list of rows, or to one measure
 // counted or summed over one table, dated by that table's own date.
