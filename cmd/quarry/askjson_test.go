@@ -17,6 +17,14 @@ type askOut struct {
 	Columns    []struct {
 		Name string `json:"name"`
 	} `json:"columns"`
+	Checks []checkOut `json:"checks"`
+}
+
+// checkOut is one check of an answer.
+type checkOut struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
 }
 
 // askAt asks the project in dir question q as of the day asOf, with

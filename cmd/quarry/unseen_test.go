@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +37,8 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 	for m := 1; m <= 30; m++ {
 		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'Member %d', '%s', '2023-%02d-01', %d);\n", m, m, cities[m%3], m%12+1, m%2+1)
 	}
+	// Two members with no city, who never borrowed.
+	b.WriteString("INSERT INTO members VALUES (31, 'Member 31', NULL, '2023-05-01', 1), (32, 'Member 32', NULL, '2023-06-01', 2);\n")
 	for l := 1; l <= 400; l++ {
 		// Borrowed across 2024 and 2025; returned 10 to 40 days later,
 		// often in the next month; every fifth still out.
@@ -84,6 +87,7 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		q      string
 		want   string // an independent query for every row
 		refuse string
+		warn   string // a check that must warn, with this in its detail
 	}{
 		{q: "loans by member city", want: "SELECT m.city, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID GROUP BY m.city ORDER BY m.city"},
 		{q: "loans by member branch", want: "SELECT b.branch_name, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID JOIN branches b ON b.branch_id = m.branch_id GROUP BY b.branch_id ORDER BY b.branch_id"},
@@ -94,6 +98,8 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		{q: "total fine amount in 2024", want: "SELECT sum(amount_usd) FROM fines WHERE issued_on >= '2024-01-01' AND issued_on < '2025-01-01'"},
 		{q: "which members borrowed last month", want: "SELECT full_name FROM members m WHERE EXISTS (SELECT 1 FROM loans l WHERE l.member_ID = m.member_ID AND borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01') ORDER BY member_ID"},
 		{q: "how many members borrowed last month", want: "SELECT count(DISTINCT member_ID) FROM loans WHERE borrowed_on >= '2025-11-01' AND borrowed_on < '2025-12-01'"},
+		// "<>" drops the members with no city; the answer says so.
+		{q: "how many members aren't in Lakeside", want: "SELECT count(*) FROM members WHERE city <> 'Lakeside'", warn: "2 members have no city recorded"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			out := askAt(t, dir, "2025-12-31", tt.q)
@@ -113,6 +119,9 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 			}
 			if want := rows(tt.want); out.Status != "succeeded" || strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, want)
+			}
+			if tt.warn != "" && !slices.ContainsFunc(out.Checks, func(c checkOut) bool { return c.Status == "warn" && strings.Contains(c.Detail, tt.warn) }) {
+				t.Errorf("no check warns %q: %+v", tt.warn, out.Checks)
 			}
 		})
 	}

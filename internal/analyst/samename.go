@@ -12,8 +12,9 @@ import (
 
 // ControlChecks are the checks that run control queries on a semantic
 // query's result, in the order they are shown: ties at a ranking's limit,
-// groups reconciled with the total, the other join path, and rows that
-// share the name picked. Every surface that answers with a semantic query
+// groups reconciled with the total, the other join path, rows that
+// share the name picked, rows a "not" filter leaves out for having no
+// value, and periods cut by the data's first day. Every surface that answers with a semantic query
 // runs the same ones.
 func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) []verify.Check {
 	checks, _ := a.ControlChecksTied(ctx, m, q, res, compiled)
@@ -25,7 +26,7 @@ func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *seman
 // the answer to name (Evidence.Tied).
 func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) ([]verify.Check, []string) {
 	tie, tied := a.tieCheck(ctx, m, q, res)
-	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res)}, tied
+	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res)}, tied
 }
 
 // CheckSameName is the check that a row picked by its name is one row.

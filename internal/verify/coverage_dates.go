@@ -84,7 +84,7 @@ func (c *cover) eventOtherThan(date string) string {
 	}
 	if cc := e.Column(col); cc != nil {
 		for _, w := range c.namingWords(e.Name, cc) {
-			if singularOf(w) == singularOf(strings.ToLower(strings.ReplaceAll(e.Name, "_", " "))) || strings.Contains(strings.ToLower(e.Name), singularOf(w)) {
+			if Singular(w) == Singular(strings.ToLower(strings.ReplaceAll(e.Name, "_", " "))) || strings.Contains(strings.ToLower(e.Name), Singular(w)) {
 				continue // "order" of orders is the rows, not ordered_at
 			}
 			return "" // the question names the date ("… opened", "… started")
@@ -465,7 +465,7 @@ func (c *cover) otherDateBefore(grain string) string {
 		}
 	}
 	for i, w := range c.words {
-		if i == 0 || singularOf(w) != grain {
+		if i == 0 || Singular(w) != grain {
 			continue
 		}
 		prev := c.words[i-1]

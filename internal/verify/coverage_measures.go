@@ -86,7 +86,7 @@ func (c *cover) saysOwn(table, column string) string {
 	if len(tw) == 0 || len(cw) < 2 {
 		return ""
 	}
-	sg := append(append([]string(nil), tw[:len(tw)-1]...), singularOf(tw[len(tw)-1]))
+	sg := append(append([]string(nil), tw[:len(tw)-1]...), Singular(tw[len(tw)-1]))
 	for _, t := range [][]string{tw, sg} {
 		if len(cw) <= len(t) {
 			continue
@@ -608,12 +608,12 @@ func (c *cover) negation() (ok, bad []string) {
 // the singular or plural, or as a verb whose stem names it ("ordered") —
 // or "".
 func (c *cover) entityOfWord(w string) string {
-	forms := []string{w, singularOf(w), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "d")}
+	forms := []string{w, Singular(w), strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "d")}
 	for _, e := range c.m.Entities {
 		for _, n := range append([]string{e.Name}, e.Synonyms...) {
 			n = strings.ToLower(strings.ReplaceAll(n, "_", " "))
 			for _, f := range forms {
-				if len(f) >= 3 && (f == n || f == singularOf(n) || f+"s" == n) {
+				if len(f) >= 3 && (f == n || f == Singular(n) || f+"s" == n) {
 					return e.Name
 				}
 			}

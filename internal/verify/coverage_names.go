@@ -135,7 +135,9 @@ func isASCII(s string) bool {
 	return true
 }
 
-func singularOf(s string) string {
+// Singular is a plural name's singular, by the common English endings:
+// "branches" → "branch", "categories" → "category".
+func Singular(s string) string {
 	switch {
 	case strings.HasSuffix(s, "ies") && len(s) > 4:
 		return s[:len(s)-3] + "y"

@@ -134,7 +134,7 @@ func (c *cover) listsPlural() bool {
 	many, one := false, false
 	for _, n := range append([]string{e.Name}, e.Synonyms...) {
 		n = strings.ToLower(strings.Join(splitName(n), " "))
-		sing := singularOf(n)
+		sing := Singular(n)
 		if sing == n {
 			n = n + "s"
 		}

@@ -80,7 +80,7 @@ func (c *cover) groupings() (ok, bad []string) {
 			if !c.mayNameOf(e.Name, ".", key) && !c.maySplitName(e.Name) && !c.maySingular(e.Name) && !slices.ContainsFunc(e.Synonyms, c.mayName) {
 				continue
 			}
-			names := []string{strings.ToLower(singularOf(strings.Join(splitName(e.Name), " ")))}
+			names := []string{strings.ToLower(Singular(strings.Join(splitName(e.Name), " ")))}
 			if !c.mayNameOf(e.Name, ".", key) && !c.mayName(names[0]) && !slices.ContainsFunc(e.Synonyms, c.mayName) {
 				continue
 			}
@@ -190,7 +190,7 @@ func (c *cover) perEntity() (ok, bad []string) {
 			continue
 		}
 		for _, n := range append([]string{e.Name}, e.Synonyms...) {
-			p := singularOf(strings.ToLower(strings.ReplaceAll(n, "_", " ")))
+			p := Singular(strings.ToLower(strings.ReplaceAll(n, "_", " ")))
 			if !c.has("per " + p) {
 				continue
 			}
@@ -246,7 +246,7 @@ func (c *cover) measuresNamed(phrase string) bool {
 		}
 		for _, n := range append([]string{mt.Name}, mt.Synonyms...) {
 			n = strings.ToLower(strings.ReplaceAll(n, "_", " "))
-			if n == phrase || n == phrase+"s" || singularOf(n) == phrase {
+			if n == phrase || n == phrase+"s" || Singular(n) == phrase {
 				return true
 			}
 		}
@@ -325,7 +325,7 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 		return true
 	}
 	for _, p := range c.candidates(d) {
-		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(singularOf(p)) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
+		if c.has(p) || c.has(strings.TrimSuffix(p, "s")) || c.has(Singular(p)) || c.has(p+"s") || c.has(strings.TrimSuffix(p, "ies")+"y") || (strings.HasSuffix(p, "y") && c.has(strings.TrimSuffix(p, "y")+"ies")) || c.hasWords(p) {
 			return true
 		}
 	}
@@ -794,7 +794,7 @@ func (c *cover) ownerOf(entity, p string, qd semantic.DimRef) bool {
 	}
 	for _, lead := range []string{"by", "per", "for each", "each"} {
 		for _, cand := range c.candidates(qd) {
-			if c.has(lead+" "+p+" "+cand) || c.has(lead+" "+p+" "+cand+"s") || c.has(lead+" "+p+" "+singularOf(cand)) {
+			if c.has(lead+" "+p+" "+cand) || c.has(lead+" "+p+" "+cand+"s") || c.has(lead+" "+p+" "+Singular(cand)) {
 				return true
 			}
 		}

@@ -29,7 +29,7 @@ func TestMayNameWithoutBuilding(t *testing.T) {
 		if got, want := c.maySplitName(a), c.mayName(strings.Join(splitName(a), " ")); got != want {
 			t.Errorf("maySplitName(%q) = %v, mayName of its words %v", a, got, want)
 		}
-		if c.mayName(strings.ToLower(singularOf(strings.Join(splitName(a), " ")))) && !c.maySingular(a) {
+		if c.mayName(strings.ToLower(Singular(strings.Join(splitName(a), " ")))) && !c.maySingular(a) {
 			t.Errorf("maySingular(%q) rules out a name mayName keeps", a)
 		}
 		for _, b := range names[:40] {

@@ -111,7 +111,7 @@ func isDay(s string) bool {
 func singular(name string) string {
 	name = strings.ReplaceAll(name, "_", " ")
 	if strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss") {
-		return name[:len(name)-1]
+		return Singular(name)
 	}
 	return name
 }

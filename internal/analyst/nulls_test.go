@@ -1,0 +1,61 @@
+package analyst
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// TestNullCheck: "accounts that aren't in NA" drops the accounts with no
+// region, which a reader counts among those not in NA (an outside
+// tester's case); the check warns with how many, passes when every row
+// has a value, and stays out of answers grouped by the field (the NULL
+// group is a row of its own) and of filters that are not a "not".
+func TestNullCheck(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE accounts (id INTEGER PRIMARY KEY, region TEXT, plan TEXT);
+CREATE TABLE users (id INTEGER PRIMARY KEY, account_id INTEGER);
+INSERT INTO accounts VALUES (1, 'NA', 'pro'), (2, 'EU', 'pro'), (3, NULL, 'free'), (4, 'APAC', 'free'), (5, NULL, NULL);
+INSERT INTO users VALUES (1, 1), (2, 2), (3, 3), (4, 3), (5, 4), (6, 5);`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "accounts", Table: "accounts", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "region", Type: quarry.TypeText}, {Name: "plan", Type: quarry.TypeText}}},
+			{Name: "users", Table: "users", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "account_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "users", FromColumn: "account_id", To: "accounts", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "accounts", Entity: "accounts", Expr: "COUNT(accounts.id)"}, {Name: "users", Entity: "users", Expr: "COUNT(users.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q semantic.Query) verify.Check {
+		return runCheck(t, a, m, q, func(ctx context.Context, m *semantic.Model, q *semantic.Query, _ *Result, _ *semantic.Compiled) verify.Check {
+			return a.NullCheck(ctx, m, q)
+		})
+	}
+	notNA := []semantic.Filter{{Field: "accounts.region", Op: semantic.OpNe, Values: []any{"NA"}}}
+	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Filters: notNA}); ch.Status != verify.Warn || !strings.Contains(ch.Detail, `2 accounts have no region recorded and are left out of "not NA"`) {
+		t.Errorf("accounts not in NA: %s %q", ch.Status, ch.Detail)
+	}
+	// The users of those accounts: three users' accounts have no region.
+	if ch := check(semantic.Query{Metrics: []string{"users"}, Filters: notNA}); ch.Status != verify.Warn || !strings.HasPrefix(ch.Detail, "3 users have no region") {
+		t.Errorf("users not in NA: %s %q", ch.Status, ch.Detail)
+	}
+	// NOT IN, listed rows, and one row: "has", "is".
+	notIn := []semantic.Filter{{Field: "accounts.region", Op: semantic.OpNotIn, Values: []any{"NA", "EU"}}, {Field: "accounts.plan", Op: semantic.OpEq, Values: []any{"free"}}}
+	if ch := check(semantic.Query{Rows: &semantic.RowsQuery{Entity: "accounts", Columns: []string{"id"}}, Filters: notIn}); ch.Status != verify.Warn || !strings.HasPrefix(ch.Detail, `1 account has no region recorded and is left out of "not NA or EU"`) {
+		t.Errorf("free accounts not in NA or EU: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Filters: []semantic.Filter{{Field: "accounts.plan", Op: semantic.OpNe, Values: []any{"pro"}}, {Field: "accounts.region", Op: semantic.OpEq, Values: []any{"APAC"}}}}); ch.Status != verify.Pass {
+		t.Errorf("every APAC account has a plan: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Dimensions: []semantic.DimRef{{Name: "accounts.region"}}, Filters: notNA}); ch.Status != "" {
+		t.Errorf("grouped by region: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Filters: []semantic.Filter{{Field: "accounts.region", Op: semantic.OpEq, Values: []any{"NA"}}}}); ch.Status != "" {
+		t.Errorf("in NA: %s %q", ch.Status, ch.Detail)
+	}
+}
