@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -202,7 +203,9 @@ func (b *builder) ownContext() *Plan {
 			}
 		}
 	}
-	b.tableBeforeColumn()
+	if reason := b.tableBeforeColumn(); reason != "" {
+		return &Plan{Kind: KindUnanswered, Reason: reason, Understood: b.st.understood}
+	}
 	if len(b.st.unknown) > 0 {
 		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
 	}
@@ -216,14 +219,32 @@ func (b *builder) ownContext() *Plan {
 // member); so is a table its rows point at, one each ("revenue by
 // account plan": by the plan of each account). A key column keeps both ("by customer id" is the
 // customers), and so does "and" between them ("by member and city").
-func (b *builder) tableBeforeColumn() {
+// A column of a third table, which the question names nowhere else and
+// the named table does not point at, is refused ("tickets by assignee
+// country": employees have no country; customers do, and grouping by the
+// employee and the customer's country was an answer to another question).
+func (b *builder) tableBeforeColumn() string {
 	for _, u := range b.st.terms {
 		e, table := b.termTable(u)
-		if !u.byMode || !table || len(u.aggs) > 0 {
+		if !u.byMode || e == "" || len(u.aggs) > 0 {
+			continue
+		}
+		// "by product country": the word names the table, among other
+		// meanings (its name column).
+		names := table || slices.ContainsFunc(u.cands, func(s sense) bool { return s.kind == sEntity && strings.EqualFold(s.name, e) })
+		if !names {
 			continue
 		}
 		for _, t := range b.st.terms {
 			if t.pos != u.pos+1 || !t.byMode || t.conj || len(t.aggs) > 0 || len(t.cands) == 0 {
+				continue
+			}
+			if !b.sameTable(t.cands, e) {
+				if r := b.notItsColumn(u, t, e); r != "" {
+					return r
+				}
+			}
+			if !table {
 				continue
 			}
 			if e2, table2 := b.termTable(t); table2 && b.p.up[lower(e)][lower(e2)] {
@@ -244,6 +265,48 @@ func (b *builder) tableBeforeColumn() {
 			}
 		}
 	}
+	return ""
+}
+
+// notItsColumn is the refusal of "<table> <column>" after "by" where the
+// column belongs to none of: the table, a table it points at, a table
+// named by another word of the question. It returns "" otherwise.
+func (b *builder) notItsColumn(u, t *term, e string) string {
+	var owners []string
+	for _, s := range t.cands {
+		if s.own || s.key || (s.kind != sColumn && s.kind != sDim) || s.entity == "" {
+			return ""
+		}
+		o := lower(s.entity)
+		if o == lower(e) || b.p.up[lower(e)][o] {
+			return ""
+		}
+		if !slices.Contains(owners, s.entity) {
+			owners = append(owners, s.entity)
+		}
+	}
+	for _, v := range b.st.terms {
+		if v == t || v == u {
+			continue
+		}
+		for _, s := range v.cands {
+			te := s.entity
+			switch s.kind {
+			case sEntity:
+				te = s.name
+			case sMetric:
+				te = b.p.metricEntity(s.name, nil)
+			}
+			if slices.ContainsFunc(owners, func(o string) bool { return strings.EqualFold(o, te) }) {
+				return ""
+			}
+		}
+	}
+	if len(owners) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s: %s has no %s column, and %s is a column of %s, which the question does not name; ask by %s alone, or by the %s of %s",
+		u.it.text, t.it.text, display(e), t.it.text, t.it.text, displayJoin(owners), display(e), t.it.text, display(owners[0]))
 }
 
 // termTable is the one table a term's strongest meanings (other than own
@@ -317,4 +380,13 @@ func (b *builder) absorbs(u, t *term) bool {
 	}
 	t.cands, t.role = u.cands, "context"
 	return true
+}
+
+// displayJoin is names shown and joined with "and".
+func displayJoin(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = display(n)
+	}
+	return strings.Join(out, " and ")
 }

@@ -60,6 +60,15 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 	b.WriteString(question[last:])
 	read := b.String()
 	pl := p.Plan(read, asOf)
+	if pl.Kind == KindUnanswered && len(pl.Unknown) == 0 && pl.Reason != "" {
+		// "tickets by assignee country": every word read with the role,
+		// and refused for what that reading says (employees have no
+		// country), which tells more than the role's word not known.
+		for _, l := range links {
+			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn))
+		}
+		return pl
+	}
 	if pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query == nil {
 		return nil
 	}
