@@ -221,7 +221,10 @@ func keywords() map[string]string {
 	set("with", "with", "that have", "who have", "having", "that has", "which have", "which has", "with the", "where", "whose", "who", "that")
 	set("expensive", "expensive", "most expensive", "priciest", "pricey", "costliest", "most costly")
 	set("cheap", "cheapest", "least expensive", "cheap", "inexpensive", "least costly")
-	set("filler", "signed up", "sign up", "signing up", "set up", "either")
+	set("filler", "signed up", "sign up", "signing up", "set up", "either",
+		// A manager's preamble: "quick one:", "can you pull …", "split
+		// revenue by country", "top customers, all time" (no period).
+		"quick one", "quick question", "pull", "pull up", "split", "all time", "of all time", "all-time", "ever")
 	// "break down orders by channel": the grouping the "by" names; with
 	// none, refused (finish.go).
 	set("breakverb", "break down", "break out", "split out")

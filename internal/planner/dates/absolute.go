@@ -111,7 +111,10 @@ func (p *parser) absolute(i int) (Range, int) {
 		if y, ok := year(p.tok(j)); ok {
 			return p.half(y, h), j + 1 - i
 		}
-		return Range{}, 0
+		if y, k := p.thisOrLastYear(j); k > 0 {
+			return p.half(y, h), j + k - i
+		}
+		return p.latestHalf(h), 1
 	}
 	return p.quarterWords(i)
 }
@@ -131,8 +134,21 @@ func (p *parser) quarterWords(i int) (Range, int) {
 		j++
 	}
 	y, ok := year(p.tok(j))
+	k := 1
 	if !ok {
-		return Range{}, 0
+		k = 0
+		// "the first half of this year", "first half": the one of this
+		// year or last, or the latest that has started.
+		of := p.tok(j-1) == "of" || p.tok(j-1) == "in"
+		if p.tok(i) != "last" || of {
+			y, k = p.thisOrLastYear(j)
+		}
+		if k == 0 {
+			if kind != "half" || o > 2 || of {
+				return Range{}, 0
+			}
+			return p.latestHalf(o), 2
+		}
 	}
 	if kind == "half" {
 		if o > 2 {
@@ -141,9 +157,33 @@ func (p *parser) quarterWords(i int) (Range, int) {
 			}
 			o = 2
 		}
-		return p.half(y, o), j + 1 - i
+		return p.half(y, o), j + k - i
 	}
-	return p.quarter(y, o), j + 1 - i
+	return p.quarter(y, o), j + k - i
+}
+
+// thisOrLastYear reads "this year" or "last year" at i: the year and
+// how many words it took, or 0.
+func (p *parser) thisOrLastYear(i int) (int, int) {
+	if p.tok(i+1) != "year" {
+		return 0, 0
+	}
+	switch p.tok(i) {
+	case "this", "current":
+		return p.today.Year(), 2
+	case "last", "previous", "prior":
+		return p.today.Year() - 1, 2
+	}
+	return 0, 0
+}
+
+// latestHalf is half h of the latest year in which it has started.
+func (p *parser) latestHalf(h int) Range {
+	y := p.today.Year()
+	if time.Month(6*(h-1)+1) > p.today.Month() {
+		y--
+	}
+	return p.half(y, h)
 }
 
 func quarterTok(s string) (int, bool) {

@@ -156,6 +156,13 @@ func FindAll(s string, asOf time.Time) []Range {
 			i++
 			continue
 		}
+		// "revenue last 7 days vs the previous 7 days": the same span
+		// read twice is the second one's span just before the first.
+		if len(out) > 0 && lastWords[p.tok(i)] && p.tok(i) != "last" && out[len(out)-1].From == r.From && out[len(out)-1].To == r.To {
+			if b, ok := spanBefore(r); ok {
+				r = b
+			}
+		}
 		// "this month last year", "ytd last year", "May a year ago": the
 		// period a year earlier (found from outside: compared with all of
 		// last year).
@@ -354,6 +361,25 @@ func periodBefore(r Range, unit string) (Range, bool) {
 		label = prev.Format("2006")
 	}
 	return Range{From: prev.Format(layout), To: from.Format(layout), Label: "the " + unit + " before (" + label + ")", Grain: unit}, true
+}
+
+// spanBefore is the span of r's length just before it: whole months
+// (quarters, years) by the calendar, else by days; labelled with its
+// days.
+func spanBefore(r Range) (Range, bool) {
+	from, err1 := time.Parse(layout, r.From)
+	to, err2 := time.Parse(layout, r.To)
+	if err1 != nil || err2 != nil || !to.After(from) {
+		return Range{}, false
+	}
+	var prev time.Time
+	if from.Day() == 1 && to.Day() == 1 {
+		months := (to.Year()-from.Year())*12 + int(to.Month()-from.Month())
+		prev = from.AddDate(0, -months, 0)
+	} else {
+		prev = from.AddDate(0, 0, -int(to.Sub(from).Hours()/24))
+	}
+	return Range{From: prev.Format(layout), To: r.From, Label: fmt.Sprintf("the period before (%s – %s)", prev.Format(layout), from.AddDate(0, 0, -1).Format(layout))}, true
 }
 
 // relativeAt reports whether the n words at i name a period relative to

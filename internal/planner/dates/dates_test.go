@@ -279,6 +279,18 @@ func TestMonthOfYear(t *testing.T) {
 		{"revenue in Q3 2024 last year", []string{"2024-07-01–2024-10-01", "2025-01-01–2026-01-01"}},
 		{"revenue in Q3 vs last year", []string{"2025-07-01–2025-10-01", "2025-01-01–2026-01-01"}},
 		{"revenue last quarter last year", []string{"2025-01-01–2025-04-01"}},
+		// Halves without a year (a manager's "H1"): the latest that has
+		// started, or the one of the year named.
+		{"revenue in H1", []string{"2026-01-01–2026-07-01"}},
+		{"revenue in H2", []string{"2025-07-01–2026-01-01"}},
+		{"orders in the first half", []string{"2026-01-01–2026-07-01"}},
+		{"orders in the second half of last year", []string{"2025-07-01–2026-01-01"}},
+		{"revenue H1 this year", []string{"2026-01-01–2026-07-01"}},
+		{"revenue in the first half of 2025", []string{"2025-01-01–2025-07-01"}},
+		// The same span twice, the second named "previous": the span
+		// just before the first.
+		{"revenue last 7 days vs the previous 7 days", []string{"2026-06-23–2026-06-30", "2026-06-16–2026-06-23"}},
+		{"orders last 3 months vs the prior 3 months", []string{"2026-03-01–2026-06-01", "2025-12-01–2026-03-01"}},
 	} {
 		var got []string
 		for _, r := range FindAll(tt.q, asOf) {
