@@ -284,6 +284,9 @@ func (p *Planner) otherShapes(question string, asOf time.Time, pl *Plan) *Plan {
 	if r := p.byRole(question, asOf, pl.Unknown); r != nil {
 		return r
 	}
+	if r := p.byMissingRole(question, asOf, pl.Unknown); r != nil {
+		return r
+	}
 	if k := p.kindCount(question, asOf); k != nil {
 		return k
 	}
