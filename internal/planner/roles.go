@@ -479,6 +479,12 @@ func (b *builder) roles() *Plan {
 		// most concerts": the one group that ranks first.
 		st.limit = 1
 		b.argmax = st.sup && !groupTerm.byMode || groupTerm.mode
+		if w := lastWordOf(groupTerm.it.text); st.sup && !groupTerm.byMode && !groupTerm.mode && singular(w) != w && strings.Contains(" "+st.text+" ", " "+w+" ") {
+			// "which cities have the most customers": the groups that
+			// rank first, plural; the top few, not one (found from
+			// outside: the second city was 3% behind the one shown).
+			st.limit = pluralTop
+		}
 	}
 	return nil
 }
@@ -836,4 +842,17 @@ func (b *builder) hasAggTerm() bool {
 		}
 	}
 	return false
+}
+
+// pluralTop is how many groups a plural superlative shows ("which cities
+// have the most customers").
+const pluralTop = 5
+
+// lastWordOf is the last word of s.
+func lastWordOf(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
 }

@@ -120,28 +120,70 @@ func (c *cover) oneAtTheEnd() bool {
 	return !c.listsPlural()
 }
 
-// listsPlural reports whether a list names its rows in the plural only
-// ("the most recent cancelled orders"): several rows, not the one at the
-// top ("the most recent cancelled order").
+// listsPlural reports whether a list names its rows, or a ranking its
+// one grouping, in the plural only ("the most recent cancelled orders",
+// "which cities have the most customers"): several rows, not the one at
+// the top ("the most recent cancelled order").
 func (c *cover) listsPlural() bool {
-	if c.q.Rows == nil {
-		return false
-	}
-	e := c.m.Entity(c.q.Rows.Entity)
-	if e == nil {
+	var names []string
+	switch {
+	case c.q.Rows != nil:
+		e := c.m.Entity(c.q.Rows.Entity)
+		if e == nil {
+			return false
+		}
+		names = append([]string{e.Name}, e.Synonyms...)
+	case len(shownDims(c.q)) == 1:
+		// "which cities have the most customers": the groups, plural.
+		d := shownDims(c.q)[0]
+		if ent, col, ok := strings.Cut(d, "."); ok {
+			if e := c.m.Entity(ent); e != nil && (strings.EqualFold(col, e.Label) || strings.EqualFold(col, e.PrimaryKey)) {
+				names = append([]string{e.Name}, e.Synonyms...)
+			} else {
+				names = []string{col}
+			}
+		} else if dim := c.m.Dimension(d); dim != nil {
+			names = append([]string{dim.Name}, dim.Synonyms...)
+		} else {
+			names = []string{d}
+		}
+	default:
 		return false
 	}
 	many, one := false, false
-	for _, n := range append([]string{e.Name}, e.Synonyms...) {
+	for _, n := range names {
 		n = strings.ToLower(strings.Join(splitName(n), " "))
 		sing := Singular(n)
 		if sing == n {
-			n = n + "s"
+			n = pluralOf(n)
 		}
 		one = one || c.has(sing)
 		many = many || c.has(n)
 	}
 	return many && !one
+}
+
+// shownDims are the names of q's dimensions that are shown (not hidden
+// keys).
+func shownDims(q *semantic.Query) []string {
+	var out []string
+	for _, d := range q.Dimensions {
+		if !slices.ContainsFunc(q.Hidden, func(h string) bool { return strings.EqualFold(h, d.Name) }) {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// pluralOf is a singular noun's plural by the common English endings.
+func pluralOf(n string) string {
+	switch {
+	case len(n) > 2 && strings.HasSuffix(n, "y") && !strings.ContainsRune("aeiou", rune(n[len(n)-2])):
+		return n[:len(n)-1] + "ies"
+	case strings.HasSuffix(n, "s") || strings.HasSuffix(n, "x") || strings.HasSuffix(n, "ch") || strings.HasSuffix(n, "sh"):
+		return n + "es"
+	}
+	return n + "s"
 }
 
 var (

@@ -72,6 +72,10 @@ func TestCoverage(t *testing.T) {
 		// tester's "number of stores by region" was refused as one figure).
 		{"number of orders by customer", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}}, ""},
 		{"how many orders placed by customers", semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}}, CheckShape + ":one figure"},
+		// A plural superlative lists the top few; a singular one asks
+		// for the one at the top.
+		{"which channels have the most revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 5}, ""},
+		{"which channel has the most revenue", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "revenue", Desc: true}}, Limit: 5}, CheckCoverage + ":one at the top"},
 		// Open orders are better fewer (better: lower): the best channel
 		// has the fewest, the worst the most.
 		{"the best channel for open orders", semantic.Query{Metrics: []string{"open_orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "open_orders"}}, Limit: 1}, ""},
