@@ -250,6 +250,19 @@ func (b *builder) measures() *Plan {
 			t.role = "metric"
 			b.und("metric %s", s.name)
 		case sEntity:
+			if c, ok := b.amountOf(t, s.name); ok {
+				if end := b.p.validUntil(s.name); end != "" {
+					return b.fail(fmt.Sprintf("each row of %s holds for a period that ends at %s, so the %s of %s.%s would mix past and current rows; quarry does not guess which are meant — ask for those whose %s is empty, or by period", display(s.name), end, map[string]string{"sum": "total", "avg": "average"}[t.aggs[0]], s.name, c.column, end))
+				}
+				// "total fines", "average salary": the table's one
+				// amount, added up or averaged.
+				b.und("%q read as the %s of %s.%s", t.it.text, map[string]string{"sum": "total", "avg": "average"}[t.aggs[0]], s.name, c.column)
+				t.cands = []sense{c}
+				if pl := b.columnAggs(t); pl != nil {
+					return pl
+				}
+				continue
+			}
 			counted := len(t.aggs) > 0 || t.byMode && b.st.order != "" && !t.mode // "by number of orders"
 			// "revenue and orders by channel", "orders and revenue": a
 			// table joined by and/or to a metric is a second measure, its

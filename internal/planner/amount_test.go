@@ -1,0 +1,73 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestAmountOfTable: "total fines" and "average payment" are of the
+// table's one amount column (found from outside: "total fines" was the
+// number of fines, "total payments by method" their count); "total
+// orders" stays a count; a table of versions (salaries valid until a
+// date) is refused; a restricted amount is never picked, nor one of two.
+func TestAmountOfTable(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "members", Table: "members", PrimaryKey: "member_id", Columns: []semantic.Column{col("member_id", quarry.TypeInt), col("city", quarry.TypeText)}},
+			{Name: "fines", Table: "fines", PrimaryKey: "fine_id", TimeColumn: "issued_on", Columns: []semantic.Column{col("fine_id", quarry.TypeInt), col("member_id", quarry.TypeInt), {Name: "amount_usd", Type: quarry.TypeFloat, Unit: "USD"}, col("issued_on", quarry.TypeDate)}},
+			{Name: "payments", Table: "payments", PrimaryKey: "payment_id", Columns: []semantic.Column{col("payment_id", quarry.TypeInt), col("amount", quarry.TypeFloat), {Name: "method", Type: quarry.TypeText, Values: []string{"card", "cash"}}}},
+			{Name: "orders", Table: "orders", PrimaryKey: "order_id", Columns: []semantic.Column{col("order_id", quarry.TypeInt), col("total_amount", quarry.TypeFloat)}},
+			{Name: "salaries", Table: "salaries", PrimaryKey: "salary_id", Columns: []semantic.Column{col("salary_id", quarry.TypeInt), col("amount", quarry.TypeFloat), col("effective_from", quarry.TypeDate), col("effective_to", quarry.TypeDate)}},
+			{Name: "tips", Table: "tips", PrimaryKey: "tip_id", Columns: []semantic.Column{col("tip_id", quarry.TypeInt), col("amount", quarry.TypeFloat)}},
+			{Name: "fees", Table: "fees", PrimaryKey: "fee_id", Columns: []semantic.Column{col("fee_id", quarry.TypeInt), col("amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
+		},
+		Relationships: []semantic.Relationship{{From: "fines", FromColumn: "member_id", To: "members", ToColumn: "member_id", Cardinality: semantic.ManyToOne}},
+		Restricted:    []string{"tips.amount"},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		q, expr string // expr "": refused
+	}{
+		{"total fines in 2024", "SUM(fines.amount_usd)"},
+		{"total fines by member city", "SUM(fines.amount_usd)"},
+		{"total payments by method", "SUM(payments.amount)"},
+		{"average payment", "AVG(payments.amount)"},
+		{"total orders", "COUNT(orders.order_id)"},
+		{"average order", "AVG(orders.total_amount)"},
+		{"average salary", ""},
+		// A restricted amount is never picked unasked, nor one of two.
+		{"total tips", "COUNT(tips.tip_id)"},
+		{"total fees", "COUNT(fees.fee_id)"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			if tt.expr == "" {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
+				}
+				return
+			}
+			if pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 {
+				t.Fatalf("kind %s (%s) %+v; want one metric %s", pl.Kind, pl.Reason, pl.Query, tt.expr)
+			}
+			got := pl.Query.Metrics[0]
+			for _, a := range pl.AdHoc {
+				if a.Name == got {
+					got = a.Expr
+				}
+			}
+			if !strings.EqualFold(got, tt.expr) {
+				t.Errorf("metric %s; want %s", got, tt.expr)
+			}
+		})
+	}
+}
