@@ -41,7 +41,15 @@ func (a *Analyst) NullCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	}
 	var passes []string
 	for i, f := range q.Filters {
-		if f.OnRelated() || f.Against != "" || (f.Op != semantic.OpNe && f.Op != semantic.OpNotIn) {
+		if f.OnRelated() || f.Against != "" {
+			continue
+		}
+		notWhat := valuesWords(f.Values)
+		switch {
+		case f.Op == semantic.OpNe || f.Op == semantic.OpNotIn:
+		case flagNo(f) != "":
+			notWhat = flagNo(f) // "unresolved exceptions": resolved = 0
+		default:
 			continue
 		}
 		if grouped(q, f.Field) {
@@ -70,14 +78,34 @@ func (a *Analyst) NullCheck(ctx context.Context, m *semantic.Model, q *semantic.
 				what = verify.Singular(subject.Name)
 			}
 			return verify.Check{Name: CheckUnknownValues, Status: verify.Warn, Detail: fmt.Sprintf("%d %s %s no %s recorded and %s left out of \"not %s\": an unknown %s is neither %s nor not; the figure would differ if %s counted (control query: %s)",
-				int64(n), what, hasHave(n), field, isAre(n), valuesWords(f.Values), field, valuesWords(f.Values), itThey(n), c.SQL)}
+				int64(n), what, hasHave(n), field, isAre(n), notWhat, field, notWhat, itThey(n), c.SQL)}
 		}
-		passes = append(passes, fmt.Sprintf("every %s counted has a %s recorded, so \"not %s\" leaves none out (control query: %s)", verify.Singular(subject.Name), field, valuesWords(f.Values), c.SQL))
+		passes = append(passes, fmt.Sprintf("every %s counted has a %s recorded, so \"not %s\" leaves none out (control query: %s)", verify.Singular(subject.Name), field, notWhat, c.SQL))
 	}
 	if len(passes) == 0 {
 		return verify.Check{}
 	}
 	return verify.Check{Name: CheckUnknownValues, Status: verify.Pass, Detail: strings.Join(passes, "; ")}
+}
+
+// flagNo is the word of a yes/no column that a filter keeps the rows
+// without ("active" for is_active = 0, "resolved" for resolved = 0: the
+// planner's "inactive", "not resolved"), or "" for any other filter. As
+// with "<>", a row whose flag is NULL is left out of "not active".
+func flagNo(f semantic.Filter) string {
+	_, col, ok := strings.Cut(f.Field, ".")
+	if f.Op != semantic.OpEq || len(f.Values) != 1 || !ok || !semantic.FlagName(col) {
+		return ""
+	}
+	switch strings.ToLower(fmt.Sprint(f.Values[0])) {
+	case "0", "false":
+	default:
+		return ""
+	}
+	if adj := semantic.FlagAdjective(col); adj != "" {
+		return adj
+	}
+	return fieldWords(f.Field)
 }
 
 // nullSubject is the entity whose rows q lists or counts: the listed

@@ -16,13 +16,13 @@ import (
 // has a value, and stays out of answers grouped by the field (the NULL
 // group is a row of its own) and of filters that are not a "not".
 func TestNullCheck(t *testing.T) {
-	a := sqliteAnalyst(t, `CREATE TABLE accounts (id INTEGER PRIMARY KEY, region TEXT, plan TEXT);
+	a := sqliteAnalyst(t, `CREATE TABLE accounts (id INTEGER PRIMARY KEY, region TEXT, plan TEXT, is_active INTEGER);
 CREATE TABLE users (id INTEGER PRIMARY KEY, account_id INTEGER);
-INSERT INTO accounts VALUES (1, 'NA', 'pro'), (2, 'EU', 'pro'), (3, NULL, 'free'), (4, 'APAC', 'free'), (5, NULL, NULL);
+INSERT INTO accounts VALUES (1, 'NA', 'pro', 1), (2, 'EU', 'pro', 0), (3, NULL, 'free', 0), (4, 'APAC', 'free', 1), (5, NULL, NULL, NULL);
 INSERT INTO users VALUES (1, 1), (2, 2), (3, 3), (4, 3), (5, 4), (6, 5);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
-			{Name: "accounts", Table: "accounts", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "region", Type: quarry.TypeText}, {Name: "plan", Type: quarry.TypeText}}},
+			{Name: "accounts", Table: "accounts", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "region", Type: quarry.TypeText}, {Name: "plan", Type: quarry.TypeText}, {Name: "is_active", Type: quarry.TypeInt}}},
 			{Name: "users", Table: "users", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "account_id", Type: quarry.TypeInt}}},
 		},
 		Relationships: []semantic.Relationship{{From: "users", FromColumn: "account_id", To: "accounts", ToColumn: "id", Cardinality: semantic.ManyToOne}},
@@ -57,5 +57,14 @@ INSERT INTO users VALUES (1, 1), (2, 2), (3, 3), (4, 3), (5, 4), (6, 5);`)
 	}
 	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Filters: []semantic.Filter{{Field: "accounts.region", Op: semantic.OpEq, Values: []any{"NA"}}}}); ch.Status != "" {
 		t.Errorf("in NA: %s %q", ch.Status, ch.Detail)
+	}
+	// "inactive accounts" (is_active = 0) leaves out those whose flag is
+	// unknown as "<>" does; "active" (= 1) is no "not".
+	inactive := []semantic.Filter{{Field: "accounts.is_active", Op: semantic.OpEq, Values: []any{int64(0)}}}
+	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Filters: inactive}); ch.Status != verify.Warn || !strings.Contains(ch.Detail, `1 account has no is active recorded and is left out of "not active"`) {
+		t.Errorf("inactive accounts: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := check(semantic.Query{Metrics: []string{"accounts"}, Filters: []semantic.Filter{{Field: "accounts.is_active", Op: semantic.OpEq, Values: []any{int64(1)}}}}); ch.Status != "" {
+		t.Errorf("active accounts: %s %q", ch.Status, ch.Detail)
 	}
 }

@@ -371,7 +371,8 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 		if t.RowCount != 0 {
 			for j := range e.Columns {
 				c := &e.Columns[j]
-				if !textual(c.Type) || lr.keyCols[lowerKey(e.Name, c.Name)] {
+				flag := flagCandidate(*c)
+				if !textual(c.Type) && !flag || lr.keyCols[lowerKey(e.Name, c.Name)] {
 					continue
 				}
 				if restricted[strings.ToLower(e.Table+"."+c.Name)] || restricted[strings.ToLower(e.Name+"."+c.Name)] {
@@ -396,6 +397,9 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 					rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %s.%s not read: %s", e.Name, c.Name, quarry.Message(err)))
 					continue
 				}
+				if flag && !yesNo(vals) {
+					continue // a number named as a flag that holds more than 0 and 1
+				}
 				for _, v := range vals { // after the values a descriptions file gave
 					if !containsStr(c.Values, v) {
 						c.Values = append(c.Values, v)
@@ -419,6 +423,28 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("values of %d columns not read: the column policy withholds them (views over restricted columns); their known values are not recorded", withheld))
 	}
 	return nil
+}
+
+// flagCandidate reports whether a column that is not text may be a
+// yes/no flag whose values learn reads: a boolean, or an integer named as
+// a flag (is_active, refunded). Its values are kept only when they are
+// yes and no (yesNo), so that the planner reads "active employees" as
+// is_active = 1; a quantity holding only 0 and 1 is never read.
+func flagCandidate(c semantic.Column) bool {
+	return c.Type == quarry.TypeBool || c.Type == quarry.TypeInt && semantic.FlagName(c.Name)
+}
+
+// yesNo reports whether values are those of a yes/no column: some of 0
+// and 1, or of true and false.
+func yesNo(vals []string) bool {
+	for _, v := range vals {
+		switch strings.ToLower(v) {
+		case "0", "1", "true", "false":
+		default:
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // measureLabel samples the label candidates of entity i and chooses its

@@ -492,44 +492,6 @@ func (b *builder) hasGroupTerm() bool {
 	return false
 }
 
-// qualifies reports whether terms[i] can only qualify a noun that follows
-// it: a value, a yes/no column, or a column right after a value of its own
-// ("high priority").
-func (b *builder) qualifies(terms []*term, i int) bool {
-	t := terms[i]
-	if len(only(t.cands, sValue)) > 0 && len(only(t.cands, sEntity, sMetric)) == 0 {
-		return true
-	}
-	allFlags := len(t.cands) > 0
-	for _, c := range t.cands {
-		allFlags = allFlags && c.kind == sColumn && c.flag != nil
-	}
-	if allFlags {
-		return true
-	}
-	if i > 0 && terms[i-1].pos == t.pos-1 {
-		for _, v := range only(terms[i-1].cands, sValue) {
-			for _, c := range t.cands {
-				if (c.kind == sColumn || c.kind == sDim) && c.field == v.field {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// flagOfColumn reports whether q is a yes/no column of the one table of
-// column t, used as its adjective: "how many official languages"
-// (IsOfficial, Language) counts the languages that are official.
-func flagOfColumn(q, t *term) bool {
-	if len(q.cands) != 1 || q.cands[0].kind != sColumn || q.cands[0].flag == nil || len(t.cands) != 1 {
-		return false
-	}
-	c := t.cands[0]
-	return c.kind == sColumn && !c.key && c.flag == nil && strings.EqualFold(c.entity, q.cands[0].entity)
-}
-
 func (b *builder) anyColAgg() bool {
 	for _, t := range b.st.terms {
 		if t.role == "colagg" {
@@ -537,72 +499,6 @@ func (b *builder) anyColAgg() bool {
 		}
 	}
 	return false
-}
-
-// columnAggs defines ad-hoc aggregates of a column ("average age",
-// "how many countries").
-func (b *builder) columnAggs(t *term) *Plan {
-	cs := t.cands
-	if len(cs) > 1 {
-		// Resolved later against the subject; choose now only if one entity is named.
-		if picked := b.pickByNamedEntity(cs); len(picked) == 1 {
-			cs = picked
-		} else {
-			return b.clarifyColumn(t.it.text, cs)
-		}
-	}
-	s := cs[0]
-	if s.kind == sDim {
-		return b.fail(fmt.Sprintf("%s is a computed dimension; quarry can group by it but not aggregate it", s.name))
-	}
-	t.cands = cs
-	other := false
-	for _, a := range t.aggs {
-		other = other || a != "count"
-	}
-	if other && hasString(t.aggs, "count") {
-		return b.fail(fmt.Sprintf("quarry could not tell whether %q asks for a count or for another aggregate of %s", t.it.text, display(s.column)))
-	}
-	for i, a := range t.aggs {
-		if i > 0 && hasString(t.aggs[:i], a) {
-			continue
-		}
-		var fn, label string
-		switch a {
-		case "count":
-			fn, label = "COUNT(DISTINCT %s)", "number of distinct "
-		case "sum":
-			fn, label = "SUM(%s)", "total "
-		case "avg":
-			fn, label = "AVG(%s)", "average "
-		case "max":
-			fn, label = "MAX(%s)", "maximum "
-		case "min":
-			fn, label = "MIN(%s)", "minimum "
-		}
-		label += display(s.column) + " of " + display(s.entity)
-		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
-			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
-		}
-		if a == "sum" {
-			if u := b.p.shareUnit(s.entity, s.column); u != "" {
-				return b.fail(fmt.Sprintf("%s.%s holds a share of something (unit: %s), and a total of shares means nothing; ask for its average, or name the amount to add up", s.entity, s.column, u))
-			}
-		}
-		ref := s.entity + "." + s.column
-		name := a + "_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
-		if a == "count" {
-			name = "distinct_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
-		}
-		format := "number"
-		if a == "count" {
-			format = "integer"
-		}
-		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label})
-		b.und("%s (%s)", label, fmt.Sprintf(fn, ref))
-	}
-	t.role = "colagg"
-	return nil
 }
 
 // pickByNamedEntity keeps the senses whose entity the question names.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -268,4 +269,76 @@ func (p *Planner) countsRows(m *semantic.Metric, e string) bool {
 		}
 	}
 	return false
+}
+
+// columnAggs defines ad-hoc aggregates of a column ("average age",
+// "how many countries").
+func (b *builder) columnAggs(t *term) *Plan {
+	cs := t.cands
+	if len(cs) > 1 {
+		// Resolved later against the subject; choose now only if one entity is named.
+		if picked := b.pickByNamedEntity(cs); len(picked) == 1 {
+			cs = picked
+		} else {
+			return b.clarifyColumn(t.it.text, cs)
+		}
+	}
+	s := cs[0]
+	if s.kind == sDim {
+		return b.fail(fmt.Sprintf("%s is a computed dimension; quarry can group by it but not aggregate it", s.name))
+	}
+	t.cands = cs
+	other := false
+	for _, a := range t.aggs {
+		other = other || a != "count"
+	}
+	if other && hasString(t.aggs, "count") {
+		return b.fail(fmt.Sprintf("quarry could not tell whether %q asks for a count or for another aggregate of %s", t.it.text, display(s.column)))
+	}
+	for i, a := range t.aggs {
+		if i > 0 && hasString(t.aggs[:i], a) {
+			continue
+		}
+		var fn, label string
+		switch a {
+		case "count":
+			if s.numeric && flagName(s.column) {
+				// "how many escalated tickets" (escalated, an integer
+				// with no values known): its distinct values (2) are
+				// never the answer, and which value means yes is unknown.
+				return b.fail(fmt.Sprintf("%s.%s reads as a yes/no column, but its values are not known, so quarry cannot tell which rows it marks; list its values (0 and 1) in the knowledge, or ask “by %s”", s.entity, s.column, display(s.column)))
+			}
+			fn, label = "COUNT(DISTINCT %s)", "number of distinct "
+		case "sum":
+			fn, label = "SUM(%s)", "total "
+		case "avg":
+			fn, label = "AVG(%s)", "average "
+		case "max":
+			fn, label = "MAX(%s)", "maximum "
+		case "min":
+			fn, label = "MIN(%s)", "minimum "
+		}
+		label += display(s.column) + " of " + display(s.entity)
+		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
+			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
+		}
+		if a == "sum" {
+			if u := b.p.shareUnit(s.entity, s.column); u != "" {
+				return b.fail(fmt.Sprintf("%s.%s holds a share of something (unit: %s), and a total of shares means nothing; ask for its average, or name the amount to add up", s.entity, s.column, u))
+			}
+		}
+		ref := s.entity + "." + s.column
+		name := a + "_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
+		if a == "count" {
+			name = "distinct_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
+		}
+		format := "number"
+		if a == "count" {
+			format = "integer"
+		}
+		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label})
+		b.und("%s (%s)", label, fmt.Sprintf(fn, ref))
+	}
+	t.role = "colagg"
+	return nil
 }

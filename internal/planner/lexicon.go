@@ -40,6 +40,7 @@ type sense struct {
 	numeric  bool
 	temporal bool
 	flag     any  // for a yes/no column: the value that means yes
+	flagNo   any  // and the value that means no
 	key      bool // a primary or foreign key column
 	// own marks a column read by the rest of its name after its table's
 	// name ("type" for Pets.PetType): it counts only where the question
@@ -276,7 +277,8 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 				field = d.Name
 			}
 			cs := sense{kind: sColumn, entity: e.Name, column: c.Name, field: field, strength: strName,
-				numeric: c.Type.IsNumeric(), temporal: c.Temporal(), flag: flagValue(c)}
+				numeric: c.Type.IsNumeric(), temporal: c.Temporal()}
+			cs.flag, cs.flagNo = flagValue(c)
 			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(ref)]
 			if isKey && colIn {
 				// Keys by their whole name only ("student id", "ids"):
@@ -324,13 +326,14 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 							l.addForms(w, a)
 						}
 					}
-				} else if adj := flagAdjective(c.Name); adj != "" && cs.flag != nil {
+				} else if adj := semantic.FlagAdjective(c.Name); adj != "" && adj != lower(c.Name) && cs.flag != nil {
 					// "official languages" for IsOfficial ('T' or 'F'):
 					// the adjective of a yes/no column named in one piece.
 					a := cs
 					a.strength = strAlias
 					l.addForms(adj, a)
 				}
+				l.addFlagNegations(c.Name, cs)
 				l.addOwn(e, c, cs)
 			}
 			for _, v := range c.Values {
@@ -541,46 +544,6 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
-}
-
-// flagAdjective is the adjective of a yes/no column's name written in one
-// piece: "official" of IsOfficial, "active" of HasActive… "" otherwise.
-func flagAdjective(name string) string {
-	for _, prefix := range []string{"Is", "Has"} {
-		if rest, ok := strings.CutPrefix(name, prefix); ok && len(rest) > 2 && rest[0] >= 'A' && rest[0] <= 'Z' {
-			for i := 1; i < len(rest); i++ {
-				if rest[i] < 'a' || rest[i] > 'z' {
-					return "" // more than one word
-				}
-			}
-			return lower(rest)
-		}
-	}
-	return ""
-}
-
-// flagValue returns the value meaning "yes" of a column whose known values
-// are a yes/no pair (0/1, true/false, t/f, y/n, yes/no), or nil.
-func flagValue(c semantic.Column) any {
-	if len(c.Values) != 2 {
-		return nil
-	}
-	a, b := lower(c.Values[0]), lower(c.Values[1])
-	for _, pair := range [][2]string{{"0", "1"}, {"false", "true"}, {"f", "t"}, {"n", "y"}, {"no", "yes"}} {
-		for _, vs := range [][2]string{{a, b}, {b, a}} {
-			if vs[0] == pair[0] && vs[1] == pair[1] {
-				yes := c.Values[0]
-				if lower(yes) != pair[1] {
-					yes = c.Values[1]
-				}
-				if pair[1] == "1" {
-					return int64(1)
-				}
-				return yes
-			}
-		}
-	}
-	return nil
 }
 
 // senses returns the meanings of a phrase, or none.

@@ -441,15 +441,7 @@ func (b *builder) roles() *Plan {
 				}
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.flag != nil && !t.hasNum:
-				// "discontinued products": a yes/no column used as an adjective.
-				v := s.flag
-				op := semantic.OpEq
-				if t.neg {
-					op = semantic.OpNe
-				}
-				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{v}})
-				b.und("filter %s %s %v", s.field, op, v)
-				t.role = "filter"
+				b.flagFilter(t, s)
 			case t.withA && s.kind == sColumn && !s.numeric && !s.temporal && !s.key && len(t.aggs) == 0 && !t.sortBy && !b.besideValue(t) && b.rank(s.entity, nil) <= 2:
 				// "orders with a promo code", "how many orders used a
 				// discount code": the rows whose column is set, not the

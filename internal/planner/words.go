@@ -358,13 +358,7 @@ func flagName(field string) bool {
 	if !ok {
 		col = field
 	}
-	ws := nameWords(col) // "IsOfficial": is, official
-	if len(ws) == 0 {
-		return false
-	}
-	first, last := ws[0], ws[len(ws)-1]
-	return strings.HasSuffix(last, "ed") || strings.HasSuffix(last, "able") ||
-		len(ws) > 1 && (first == "is" || first == "has" || first == "can")
+	return semantic.FlagName(col)
 }
 
 // sharesWord reports whether a phrase and an entity's name have a word of

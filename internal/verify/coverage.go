@@ -207,6 +207,13 @@ func (c *cover) isName(phrase string) bool {
 func (c *cover) filterValues() map[string]bool {
 	out := map[string]bool{}
 	for _, f := range c.q.Filters {
+		if _, col, ok := strings.Cut(f.Field, "."); ok && semantic.FlagName(col) {
+			// "active employees" is is_active = 1: the word "active"
+			// is filtered on, whatever other column holds it as text.
+			if adj := semantic.FlagAdjective(col); adj != "" {
+				out[adj] = true
+			}
+		}
 		for _, v := range f.Values {
 			out[strings.ToLower(strings.TrimSpace(fmt.Sprint(v)))] = true
 		}

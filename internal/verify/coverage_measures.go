@@ -41,7 +41,14 @@ func (c *cover) columns() (ok, bad []string) {
 			groups[said] = append(groups[said], e.Name+"."+col.Name)
 		}
 	}
+	have := c.filterValues()
 	for _, said := range order {
+		if have[said] {
+			// "active order lines" is status = 'active', not a
+			// number named is_active elsewhere.
+			ok = append(ok, said)
+			continue
+		}
 		cols := groups[said]
 		var usedCol string
 		for _, col := range cols {

@@ -1,0 +1,125 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// flagsModel is a learned schema with yes/no columns written as schemas
+// write them: is_active with its 0/1 known, is_active with only its type
+// and name, single-word participles (refunded, resolved), and columns that
+// hold 0/1 without being yes/no (quantity) or hold a state as text.
+func flagsModel() *semantic.Model {
+	col := func(name string, t quarry.Type, values ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: t, Values: values}
+	}
+	const (
+		i = quarry.TypeInt
+		s = quarry.TypeText
+	)
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "departments", PrimaryKey: "dept_id", Label: "dept_name",
+				Columns: []semantic.Column{col("dept_id", i), col("dept_name", s)}},
+			{Name: "employees", PrimaryKey: "emp_id", Label: "full_name",
+				Columns: []semantic.Column{col("emp_id", i), col("full_name", s), col("dept_id", i), col("is_active", i, "0", "1")}},
+			{Name: "warehouses", PrimaryKey: "warehouse_id", Label: "warehouse_name",
+				Columns: []semantic.Column{col("warehouse_id", i), col("warehouse_name", s), col("is_active", i)}},
+			{Name: "shipments", PrimaryKey: "shipment_id",
+				Columns: []semantic.Column{col("shipment_id", i), col("warehouse_id", i), col("weight_kg", quarry.TypeFloat)}},
+			{Name: "delivery_exceptions", PrimaryKey: "exception_id", Synonyms: []string{"exceptions"},
+				Columns: []semantic.Column{col("exception_id", i), col("shipment_id", i), col("resolved", i, "0", "1")}},
+			{Name: "payments", PrimaryKey: "payment_id",
+				Columns: []semantic.Column{col("payment_id", i), col("amount", quarry.TypeFloat), col("refunded", i, "0", "1")}},
+			{Name: "order_lines", PrimaryKey: "line_id",
+				Columns: []semantic.Column{col("line_id", i), col("quantity", i, "0", "1"), col("status", s, "active", "closed")}},
+			{Name: "invoices", PrimaryKey: "invoice_id",
+				Columns: []semantic.Column{col("invoice_id", i), col("paid_on", quarry.TypeDate), col("total", quarry.TypeFloat)}},
+			{Name: "tickets", PrimaryKey: "ticket_id",
+				Columns: []semantic.Column{col("ticket_id", i), col("escalated", i)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "employees", FromColumn: "dept_id", To: "departments", ToColumn: "dept_id", Cardinality: semantic.ManyToOne},
+			{From: "shipments", FromColumn: "warehouse_id", To: "warehouses", ToColumn: "warehouse_id", Cardinality: semantic.ManyToOne},
+			{From: "delivery_exceptions", FromColumn: "shipment_id", To: "shipments", ToColumn: "shipment_id", Cardinality: semantic.ManyToOne},
+		},
+	}
+}
+
+// TestFlagAdjectives: a yes/no column is a condition where the question
+// uses its word as an adjective or a state of the rows ("active
+// employees", "inactive warehouses", "exceptions are unresolved"), never a
+// count of its distinct values; the reading states the condition. Un- and
+// in- negate only a flag's word, and 0/1 in a column that is no yes/no
+// (quantity) is no adjective.
+func TestFlagAdjectives(t *testing.T) {
+	p := New(flagsModel(), nil)
+	for _, tc := range []struct {
+		q      string
+		want   []string // in the SQL, quotes removed
+		reads  string   // in the plan's reading
+		not    []string // never in the SQL
+		refuse bool
+	}{
+		{q: "how many active employees", want: []string{"COUNT(employees.emp_id)", "employees.is_active = 1"}, reads: "employees.is_active = 1"},
+		{q: "how many inactive employees", want: []string{"employees.is_active = 0"}, reads: "employees.is_active = 0"},
+		{q: "how many employees are not active", want: []string{"employees.is_active = 0"}},
+		{q: "how many employees are active", want: []string{"employees.is_active = 1"}},
+		{q: "how many employees", want: []string{"COUNT(employees.emp_id)"}, not: []string{"is_active"}},
+		{q: "active employees by department", want: []string{"employees.is_active = 1", "GROUP BY"}},
+		// is_active known only by its type and name.
+		{q: "how many active warehouses", want: []string{"COUNT(warehouses.warehouse_id)", "warehouses.is_active = 1"}},
+		{q: "how many shipments from inactive warehouses", want: []string{"COUNT(shipments.shipment_id)", "warehouses.is_active = 0"}},
+		{q: "how many refunded payments", want: []string{"COUNT(payments.payment_id)", "payments.refunded = 1"}, reads: "payments.refunded = 1"},
+		{q: "how many payments were refunded", want: []string{"payments.refunded = 1"}},
+		{q: "how many exceptions are unresolved", want: []string{"delivery_exceptions.resolved = 0"}},
+		{q: "how many unresolved exceptions", want: []string{"delivery_exceptions.resolved = 0"}},
+		{q: "how many exceptions are not resolved", want: []string{"delivery_exceptions.resolved = 0"}},
+		{q: "how many resolved exceptions", want: []string{"delivery_exceptions.resolved = 1"}},
+		// A text state keeps its value; 0/1 quantities are no adjective.
+		{q: "how many active order lines", want: []string{"order_lines.status = 'active'"}},
+		{q: "how many inactive order lines", refuse: true},
+		{q: "total quantity of order lines", want: []string{"SUM(order_lines.quantity)"}, not: []string{"quantity = 1"}},
+		// A state whose values are not known is not counted by them.
+		{q: "how many escalated tickets", refuse: true},
+		// "unpaid" is no flag's negation: there is no paid flag.
+		{q: "how many unpaid invoices", refuse: true},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if tc.refuse {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v (understood %v), want no answer", pl.Query, pl.Understood)
+				}
+				return
+			}
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			c, err := semantic.Compile(pl.Model(flagsModel()), *pl.Query, "sqlite")
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			sql := strings.ReplaceAll(c.SQL, `"`, "")
+			if strings.Contains(sql, "DISTINCT") {
+				t.Errorf("counts distinct values:\n%s", sql)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(sql, w) {
+					t.Errorf("SQL lacks %q:\n%s", w, sql)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(sql, w) {
+					t.Errorf("SQL has %q:\n%s", w, sql)
+				}
+			}
+			if tc.reads != "" && !strings.Contains(strings.Join(pl.Understood, "; "), tc.reads) {
+				t.Errorf("understood %q, want %q in it", pl.Understood, tc.reads)
+			}
+		})
+	}
+}
