@@ -232,6 +232,11 @@ func (b *builder) tableBeforeColumn() {
 				u.byMode, u.role = false, "context"
 				continue
 			}
+			if b.p.m.RoleOf(e) != nil {
+				// "by origin warehouse city": the city of the role's
+				// table, not the table's own nor another role's.
+				narrowTo(t, e)
+			}
 			if !b.sameTable(t.cands, e) {
 				continue
 			}
@@ -243,6 +248,20 @@ func (b *builder) tableBeforeColumn() {
 				u.byMode = false
 			}
 		}
+	}
+}
+
+// narrowTo keeps the meanings of t that belong to table e, when there
+// are some.
+func narrowTo(t *term, e string) {
+	var keep []sense
+	for _, s := range t.cands {
+		if strings.EqualFold(s.entity, e) {
+			keep = append(keep, s)
+		}
+	}
+	if len(keep) > 0 {
+		t.cands = keep
 	}
 }
 
