@@ -253,6 +253,11 @@ func (b *builder) tableBeforeColumn() string {
 				u.byMode, u.role = false, "context"
 				continue
 			}
+			if b.p.m.RoleOf(e) != nil {
+				// "by origin warehouse city": the city of the role's
+				// table, not the table's own nor another role's.
+				narrowTo(t, e)
+			}
 			if !b.sameTable(t.cands, e) {
 				continue
 			}
@@ -307,6 +312,20 @@ func (b *builder) notItsColumn(u, t *term, e string) string {
 	}
 	return fmt.Sprintf("%s %s: %s has no %s column, and %s is a column of %s, which the question does not name; ask by %s alone, or by the %s of %s",
 		u.it.text, t.it.text, display(e), t.it.text, t.it.text, displayJoin(owners), display(e), t.it.text, display(owners[0]))
+}
+
+// narrowTo keeps the meanings of t that belong to table e, when there
+// are some.
+func narrowTo(t *term, e string) {
+	var keep []sense
+	for _, s := range t.cands {
+		if strings.EqualFold(s.entity, e) {
+			keep = append(keep, s)
+		}
+	}
+	if len(keep) > 0 {
+		t.cands = keep
+	}
 }
 
 // termTable is the one table a term's strongest meanings (other than own

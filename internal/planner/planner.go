@@ -81,10 +81,11 @@ type Plan struct {
 	Reason     string   `json:"reason,omitempty"`   // for KindRefuse and KindUnanswered
 }
 
-// Model returns a copy of base with the plan's ad-hoc metrics added. base
-// is not modified.
+// Model returns a copy of base with the role entities the planner reads
+// (semantic.WithRoles) and the plan's ad-hoc metrics added. base is not
+// modified.
 func (pl *Plan) Model(base *semantic.Model) *semantic.Model {
-	m := *base
+	m := *semantic.WithRoles(base)
 	if len(pl.AdHoc) == 0 {
 		return &m
 	}
@@ -127,6 +128,11 @@ func New(m *semantic.Model, verified []Verified) *Planner {
 // newPlanner is New with the number of entities above which the lexicon
 // is built per question.
 func newPlanner(m *semantic.Model, verified []Verified, wideAt int) *Planner {
+	// A table reached through one of several links is an entity of its
+	// own, named by the link ("origin_warehouse"): semantic.WithRoles.
+	// Wide is said of the tables the knowledge holds.
+	tables := len(m.Entities)
+	m = semantic.WithRoles(m)
 	p := &Planner{m: m, verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), function: functionWords(), writes: writeVerbs()}
 	for _, v := range verified {
 		k := normalise(v.Question)
@@ -136,7 +142,7 @@ func newPlanner(m *semantic.Model, verified []Verified, wideAt int) *Planner {
 			}
 		}
 	}
-	if len(m.Entities) > wideAt {
+	if tables > wideAt {
 		p.wide = true
 		p.formLen = longestPhrase(m, 3)
 		p.allTerms = sync.OnceValue(func() []string { return modelTerms(m) })
@@ -212,6 +218,7 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	if r := p.heldElsewhere(pl); r != nil {
 		pl = r
 	}
+	pl = p.roleReading(pl)
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}

@@ -581,61 +581,6 @@ func (p *Planner) fieldEntity(f string) string {
 	return ""
 }
 
-// ambiguousJoin returns the two relationships of a pair of tables on the
-// shortest path from a to b when that pair is joined by more than one
-// relationship (two foreign keys to the same table): which of them the
-// question means is not said, so quarry asks.
-func (p *Planner) ambiguousJoin(a, b string) []string {
-	a, b = lower(a), lower(b)
-	if a == b || a == "" || b == "" {
-		return nil
-	}
-	prev := map[string]string{a: ""}
-	queue := []string{a}
-	for len(queue) > 0 && prev[b] == "" {
-		x := queue[0]
-		queue = queue[1:]
-		for _, y := range p.graph[x] {
-			if _, seen := prev[y]; !seen {
-				prev[y] = x
-				queue = append(queue, y)
-			}
-		}
-	}
-	if _, ok := prev[b]; !ok {
-		return nil
-	}
-	for y := b; y != a; y = prev[y] {
-		x := prev[y]
-		var rels []string
-		for _, r := range p.m.Relationships {
-			f, t := lower(r.From), lower(r.To)
-			if f == t {
-				continue
-			}
-			if f == x && t == y || f == y && t == x {
-				rels = append(rels, r.From+"."+r.FromColumn+" = "+r.To+"."+r.ToColumn)
-			}
-		}
-		if len(rels) > 1 {
-			return rels
-		}
-	}
-	return nil
-}
-
-// checkJoins asks which relationship is meant when a field of the query is
-// reached from base through a pair of tables joined in two ways.
-func (b *builder) checkJoins(base string, fields []string) *Plan {
-	for _, f := range fields {
-		e := b.p.fieldEntity(f)
-		if rels := b.p.ambiguousJoin(base, e); rels != nil {
-			return clarify(fmt.Sprintf("%s and %s are joined in more than one way (%s); which one does the question mean?", display(base), display(e), strings.Join(rels, " or ")), rels...)
-		}
-	}
-	return nil
-}
-
 // havingOwner refuses a condition on a count that the question puts on
 // rows of a table other than the groups: "the years in which orchestras
 // that have given more than one performance are founded" asks about each

@@ -39,6 +39,10 @@ type Entity struct {
 	Label    string   `json:"label,omitempty" yaml:"label,omitempty"`
 	RowCount int64    `json:"row_count,omitempty" yaml:"row_count,omitempty"`
 	Columns  []Column `json:"columns" yaml:"columns"`
+	// Role is set on an entity WithRoles derives: the table of another
+	// entity reached through one link of several (roles.go). Never read
+	// from or written to the knowledge folder.
+	Role *Role `json:"role,omitempty" yaml:"-"`
 }
 
 // Column is one column of an entity.

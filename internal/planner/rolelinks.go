@@ -1,0 +1,163 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tables reached through one link of several. A table with two links to
+// another (shipments' origin and destination warehouse) reaches it in
+// two ways; semantic.WithRoles makes each link an entity of its own,
+// named by the link ("origin_warehouse", "origin" for short), which the
+// planner reads as any table ("shipments by origin warehouse city") and
+// the compiler joins as an alias of the table through that link alone.
+// The table's own name still joins it in either way, and is asked back
+// in the links' words ("origin warehouse or destination warehouse?").
+// A role is what the rows of another table point at, so it is never
+// the rows counted or listed: "how many origin warehouses" is not
+// answered as a count of every warehouse.
+
+// roleOptions are the words of the role entities of the links rels
+// (written as ambiguousJoin writes them), in their order; nil unless
+// every link has one.
+func (p *Planner) roleOptions(rels []string) []string {
+	var out []string
+	for _, r := range rels {
+		left, _, _ := strings.Cut(r, " = ")
+		var hit string
+		for i := range p.m.Entities {
+			if ro := p.m.Entities[i].Role; ro != nil && strings.EqualFold(ro.Via(), left) {
+				hit = strings.ToLower(display(p.m.Entities[i].Name))
+			}
+		}
+		if hit == "" {
+			return nil
+		}
+		out = append(out, hit)
+	}
+	return out
+}
+
+// joinedTwice asks which link a field of e reached from base means.
+func (b *builder) joinedTwice(base, e string, rels []string) *Plan {
+	if opts := b.p.roleOptions(rels); opts != nil {
+		var keys []string
+		for _, r := range rels {
+			left, _, _ := strings.Cut(r, " = ")
+			keys = append(keys, left)
+		}
+		return clarify(fmt.Sprintf("%s reach %s in more than one way (%s); which do you mean: %s?", display(base), display(e), strings.Join(keys, " or "), strings.Join(opts, " or ")), opts...)
+	}
+	return clarify(fmt.Sprintf("%s and %s are joined in more than one way (%s); which one does the question mean?", display(base), display(e), strings.Join(rels, " or ")), rels...)
+}
+
+// roleReading says, for a plan that reads a table through a link, which
+// link it is, and refuses one whose rows counted or listed are a role's.
+func (p *Planner) roleReading(pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	q := pl.Query
+	var roots []string
+	if q.Rows != nil {
+		roots = append(roots, q.Rows.Entity)
+	}
+	for _, m := range q.Metrics {
+		roots = append(roots, p.metricEntity(m, pl.AdHoc))
+	}
+	for _, r := range roots {
+		if ro := p.m.RoleOf(r); ro != nil {
+			name := strings.ToLower(display(r))
+			return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: fmt.Sprintf(
+				"%s is %s reached through %s: quarry reads it as what %s rows point at (“%s by %s”), not as rows of its own; ask about %s to count or list every one",
+				name, ro.Of, ro.Via(), singular(strings.ToLower(display(ro.From))), strings.ToLower(display(ro.From)), name, strings.ToLower(display(ro.Of)))}
+		}
+	}
+	// The fields and the measures' expressions, for the roles they read.
+	var text strings.Builder
+	for _, d := range q.Dimensions {
+		text.WriteString(" " + d.Name)
+	}
+	for _, f := range q.Filters {
+		text.WriteString(" " + f.Field)
+	}
+	for _, o := range q.Order {
+		text.WriteString(" " + o.Field)
+	}
+	if q.Rows != nil {
+		text.WriteString(" " + strings.Join(q.Rows.Columns, " "))
+	}
+	for _, a := range pl.AdHoc {
+		text.WriteString(" " + a.Expr + " " + strings.Join(a.Filters, " "))
+	}
+	for _, m := range q.Metrics {
+		if mt := p.m.Metric(m); mt != nil {
+			text.WriteString(" " + mt.Expr + " " + strings.Join(mt.Filters, " "))
+		}
+	}
+	read := strings.ToLower(text.String())
+	for i := range p.m.Entities {
+		e := &p.m.Entities[i]
+		if e.Role == nil || !strings.Contains(read, strings.ToLower(e.Name)+".") {
+			continue
+		}
+		note := fmt.Sprintf("%s: the %s reached through %s", strings.ToLower(display(e.Name)), singular(strings.ToLower(display(e.Role.Of))), e.Role.Via())
+		pl.Notes = append(pl.Notes, note)
+	}
+	return pl
+}
+
+// ambiguousJoin returns the two relationships of a pair of tables on the
+// shortest path from a to b when that pair is joined by more than one
+// relationship (two foreign keys to the same table): which of them the
+// question means is not said, so quarry asks.
+func (p *Planner) ambiguousJoin(a, b string) []string {
+	a, b = lower(a), lower(b)
+	if a == b || a == "" || b == "" {
+		return nil
+	}
+	prev := map[string]string{a: ""}
+	queue := []string{a}
+	for len(queue) > 0 && prev[b] == "" {
+		x := queue[0]
+		queue = queue[1:]
+		for _, y := range p.graph[x] {
+			if _, seen := prev[y]; !seen {
+				prev[y] = x
+				queue = append(queue, y)
+			}
+		}
+	}
+	if _, ok := prev[b]; !ok {
+		return nil
+	}
+	for y := b; y != a; y = prev[y] {
+		x := prev[y]
+		var rels []string
+		for _, r := range p.m.Relationships {
+			f, t := lower(r.From), lower(r.To)
+			if f == t {
+				continue
+			}
+			if f == x && t == y || f == y && t == x {
+				rels = append(rels, r.From+"."+r.FromColumn+" = "+r.To+"."+r.ToColumn)
+			}
+		}
+		if len(rels) > 1 {
+			return rels
+		}
+	}
+	return nil
+}
+
+// checkJoins asks which relationship is meant when a field of the query is
+// reached from base through a pair of tables joined in two ways.
+func (b *builder) checkJoins(base string, fields []string) *Plan {
+	for _, f := range fields {
+		e := b.p.fieldEntity(f)
+		if rels := b.p.ambiguousJoin(base, e); rels != nil {
+			return b.joinedTwice(base, e, rels)
+		}
+	}
+	return nil
+}

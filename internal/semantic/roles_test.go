@@ -1,0 +1,109 @@
+package semantic
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// shipModel is a table with two links to the same table.
+func shipModel() *Model {
+	return &Model{
+		Entities: []Entity{
+			{Name: "shipments", Table: "shipments", PrimaryKey: "shipment_id", Columns: []Column{
+				{Name: "shipment_id", Type: quarry.TypeInt}, {Name: "origin_warehouse_id", Type: quarry.TypeInt},
+				{Name: "destination_warehouse_id", Type: quarry.TypeInt}, {Name: "weight", Type: quarry.TypeFloat},
+			}},
+			{Name: "warehouses", Table: "warehouses", PrimaryKey: "warehouse_id", Label: "name", Columns: []Column{
+				{Name: "warehouse_id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "city", Type: quarry.TypeText, Values: []string{"Chicago", "Rotterdam"}}, {Name: "secret_code", Type: quarry.TypeText},
+			}},
+		},
+		Relationships: []Relationship{
+			{Name: "destination_warehouse", From: "shipments", FromColumn: "destination_warehouse_id", To: "warehouses", ToColumn: "warehouse_id", Cardinality: ManyToOne},
+			{Name: "origin_warehouse", From: "shipments", FromColumn: "origin_warehouse_id", To: "warehouses", ToColumn: "warehouse_id", Cardinality: ManyToOne},
+		},
+		Metrics:    []Metric{{Name: "shipment_count", Entity: "shipments", Expr: "COUNT(*)"}},
+		Restricted: []string{"warehouses.secret_code"},
+	}
+}
+
+func TestWithRolesDerivesOnePerLink(t *testing.T) {
+	m := WithRoles(shipModel())
+	for _, c := range []struct{ name, word, col string }{{"origin_warehouse", "origin", "origin_warehouse_id"}, {"destination_warehouse", "destination", "destination_warehouse_id"}} {
+		r := m.RoleOf(c.name)
+		if r == nil || r.Word != c.word || r.Of != "warehouses" || r.FromColumn != c.col || r.From != "shipments" {
+			t.Fatalf("role %s = %+v", c.name, r)
+		}
+		if e := m.Entity(c.name); e.TableName() != "warehouses" || e.Column("city") == nil {
+			t.Fatalf("role entity %s reads table %s", c.name, e.TableName())
+		}
+	}
+	if probs := m.Validate(); len(probs) > 0 {
+		t.Fatalf("the model with roles does not validate: %v", probs)
+	}
+	if again := WithRoles(m); len(again.Entities) != len(m.Entities) || len(again.Relationships) != len(m.Relationships) {
+		t.Fatalf("WithRoles twice added %d entities", len(again.Entities)-len(m.Entities))
+	}
+	// One link, a link to itself, or one key declared twice: no roles.
+	one := shipModel()
+	one.Relationships = one.Relationships[:1]
+	if got := WithRoles(one); len(got.Entities) != 2 {
+		t.Fatalf("one link got role entities: %d", len(got.Entities))
+	}
+	twice := shipModel()
+	twice.Relationships[1].FromColumn = "destination_warehouse_id"
+	if got := WithRoles(twice); len(got.Entities) != 2 {
+		t.Fatalf("one key declared twice got role entities: %d", len(got.Entities))
+	}
+}
+
+func TestRoleCompilesToAliasedJoin(t *testing.T) {
+	m := WithRoles(shipModel())
+	q := Query{Metrics: []string{"shipment_count"}, Dimensions: []DimRef{{Name: "origin_warehouse.city"}, {Name: "destination_warehouse.city"}}}
+	c, err := Compile(m, q, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"JOIN warehouses AS origin_warehouse ON origin_warehouse.warehouse_id = shipments.origin_warehouse_id",
+		"JOIN warehouses AS destination_warehouse ON destination_warehouse.warehouse_id = shipments.destination_warehouse_id",
+		"origin_warehouse.city", "destination_warehouse.city",
+	} {
+		if !strings.Contains(c.SQL, want) {
+			t.Errorf("SQL lacks %q:\n%s", want, c.SQL)
+		}
+	}
+	if len(c.Choices) > 0 {
+		t.Errorf("a role's join is no choice: %v", c.Choices)
+	}
+}
+
+// The attack: a restricted column of warehouses stays refused when it is
+// reached through a role, in every place a query can name it.
+func TestRoleKeepsRestrictedColumns(t *testing.T) {
+	m := WithRoles(shipModel())
+	for _, q := range []Query{
+		{Metrics: []string{"shipment_count"}, Dimensions: []DimRef{{Name: "origin_warehouse.secret_code"}}},
+		{Metrics: []string{"shipment_count"}, Filters: []Filter{{Field: "destination_warehouse.secret_code", Op: OpEq, Values: []any{"x"}}}},
+		{Rows: &RowsQuery{Entity: "origin_warehouse", Columns: []string{"origin_warehouse.secret_code"}}},
+		{Rows: &RowsQuery{Entity: "shipments", Columns: []string{"origin_warehouse.secret_code"}}},
+	} {
+		_, err := Compile(m, q, quarry.DialectSQLite)
+		var qe *quarry.Error
+		if !errors.As(err, &qe) || qe.Kind != quarry.KindForbidden {
+			t.Errorf("%+v compiled (err %v); want it refused by the column policy", q, err)
+		}
+	}
+	if !m.IsRestricted("origin_warehouse", "secret_code") || !m.RestrictedCheck()(m.Entity("destination_warehouse"), "secret_code") {
+		t.Error("the policy does not read a role entity as its table")
+	}
+	// A role entity's default columns leave the restricted one out.
+	for _, c := range m.defaultColumns(m.Entity("origin_warehouse")) {
+		if strings.Contains(c, "secret") {
+			t.Errorf("default columns of a role show %s", c)
+		}
+	}
+}
