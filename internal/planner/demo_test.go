@@ -254,6 +254,12 @@ var demoQuestions = []struct {
 	// Halves without a year, the span before a span.
 	{"can you split revenue by country for H1", KindMetric},
 	{"revenue last 7 days vs the previous 7 days", KindMetric},
+	// The counted rows' own verb before a count condition; a manager's
+	// "anything", "busiest", "quietest".
+	{"how many customers have placed more than 5 orders", KindMetric},
+	{"how many customers have never ordered anything", KindMetric},
+	{"busiest day of the week for orders", KindMetric},
+	{"quietest month for revenue last year", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

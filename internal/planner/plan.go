@@ -416,7 +416,9 @@ func (p *Planner) walk(items []item, st *state) {
 				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
 			case strings.HasPrefix(kw, "unit:"):
 				// "best month for revenue", "worst week": one period, ranked.
-				ranked := (prevKw == "top" || prevKw == "bottom") && singular(it.text) == it.text
+				// "busiest day of the week", "quietest month": a
+				// superlative before the period too.
+				ranked := (prevKw == "top" || prevKw == "bottom" || prevKw == "max" || prevKw == "min") && singular(it.text) == it.text
 				if byMode || prevKw == "rows" || ranked {
 					st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "unit:")))
 					if (prevKw == "rows" || ranked) && singular(it.text) == it.text {

@@ -64,6 +64,10 @@ func (b *builder) resolveColumns() *Plan {
 			if k == sColumn && b.verbDate(t) {
 				continue // "customers who ordered last month": rows with a related row then
 			}
+			if k == sColumn && b.verbOfCounted(t) {
+				t.role = "context"
+				continue // "customers who placed more than 5 orders": the orders' own verb
+			}
 			return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
 		}
 		var keep []sense

@@ -180,8 +180,8 @@ func keywords() map[string]string {
 	set("count", "how many", "number of", "count of", "count", "the number of", "total number of", "tally of", "numbers of", "the numbers of")
 	set("sum", "total", "sum of", "sum", "overall", "combined", "in total", "altogether", "all together")
 	set("avg", "average", "avg", "mean", "typical")
-	set("min", "minimum", "min", "lowest", "smallest", "least", "fewest", "lowest number of", "least number of")
-	set("max", "maximum", "max", "highest", "largest", "biggest", "most", "greatest", "highest number of", "largest number of", "top-selling", "best-selling", "best selling", "top selling")
+	set("min", "minimum", "min", "lowest", "smallest", "least", "fewest", "lowest number of", "least number of", "quietest")
+	set("max", "maximum", "max", "highest", "largest", "biggest", "most", "greatest", "highest number of", "largest number of", "top-selling", "best-selling", "best selling", "top selling", "busiest")
 	set("distinct", "distinct", "unique", "different", "separate")
 	set("top", "top", "best")
 	set("bottom", "bottom", "worst")
@@ -266,7 +266,7 @@ func stopwords() map[string]bool {
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within
 		bring brings bringing generate generates generating earn earns earning drive drives driving
-		makes making gets getting`) {
+		makes making gets getting anything something anyone someone anybody somebody drove driven`) {
 		m[w] = true
 	}
 	return m

@@ -95,3 +95,38 @@ func (p *Planner) owns(parent, child string) bool {
 	}
 	return false
 }
+
+// verbOfCounted reports whether t is the verb of the rows a count
+// condition right after it counts: "customers who placed more than 5
+// orders", "customers who opened more than 3 tickets" — the date column
+// of the orders ("placed") says only that they are the customer's
+// orders, which the count already says. The date plays no part; a
+// period, if any, still applies to the counted rows as it does without
+// the verb.
+func (b *builder) verbOfCounted(t *term) bool {
+	if len(t.cands) == 0 || t.neg || len(t.aggs) > 0 || len(b.st.grains) > 0 {
+		return false
+	}
+	for _, u := range b.st.terms {
+		if u.byMode {
+			return false // "… by country": whose count, per what, is not read
+		}
+	}
+	e := t.cands[0].entity
+	for _, s := range t.cands {
+		if s.kind != sColumn || !s.temporal || !strings.EqualFold(s.entity, e) {
+			return false
+		}
+	}
+	for i, u := range b.st.terms {
+		if u != t {
+			continue
+		}
+		if i+1 >= len(b.st.terms) {
+			return false
+		}
+		n := b.st.terms[i+1]
+		return n.hasNum && n.cands[0].kind == sEntity && strings.EqualFold(n.cands[0].name, e)
+	}
+	return false
+}
