@@ -260,6 +260,11 @@ var demoQuestions = []struct {
 	{"how many customers have never ordered anything", KindMetric},
 	{"busiest day of the week for orders", KindMetric},
 	{"quietest month for revenue last year", KindMetric},
+	// The rows' own age: before the as-of day less the span, on their
+	// start or time column; a person's age is never their signup's.
+	{"open tickets older than 30 days", KindMetric},
+	{"pending orders older than a week – how many?", KindMetric},
+	{"customers older than 40 years", KindUnanswered},
 }
 
 func TestDemoPlans(t *testing.T) {

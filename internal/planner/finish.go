@@ -26,7 +26,17 @@ func (b *builder) finish() *Plan {
 	if pl := b.howMuchCount(); pl != nil {
 		return pl
 	}
-	if st.hasAge {
+	if st.hasAge && st.ageUnit == "year" {
+		// "employees older than 40 years": their age column, if any.
+		if s, _, ok := b.supColumnOf(b.subject, "young"); ok && s.numeric {
+			st.ageUnit = ""
+		}
+	}
+	if st.hasAge && st.ageUnit != "" {
+		if pl := b.rowAge(); pl != nil {
+			return pl
+		}
+	} else if st.hasAge {
 		whose := b.subject
 		if st.ageOf != "" {
 			whose = st.ageOf // a condition on the linked rows (withSome)

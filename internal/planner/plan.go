@@ -58,6 +58,7 @@ type state struct {
 	ageOp      string
 	ageNum     float64
 	hasAge     bool // "older than 30"
+	ageUnit    string // "older than 30 days": the rows' own age, in days, weeks, months or years
 	wantLabel  bool // "names" where no column is called name: the label
 	sup        bool // a superlative word ("most", "highest", "least") set order
 	perGroup   bool // a group named with each/per/every ("in each category")
@@ -414,6 +415,13 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 			case strings.HasPrefix(kw, "grain:"):
 				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
+			case strings.HasPrefix(kw, "unit:") && st.ageOp != "" && st.ageUnit == "" && (prevKw == "agegt" || prevKw == "agelt" || st.hasAge && i > 0 && mean[i-1].kind == itNum):
+				// "open tickets older than 30 days", "older than a week":
+				// how long ago the rows began.
+				if !st.hasAge {
+					st.ageNum, st.hasAge = 1, true
+				}
+				st.ageUnit = strings.TrimPrefix(kw, "unit:")
 			case strings.HasPrefix(kw, "unit:"):
 				// "best month for revenue", "worst week": one period, ranked.
 				// "busiest day of the week", "quietest month": a

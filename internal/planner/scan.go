@@ -266,7 +266,7 @@ func stopwords() map[string]bool {
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within
 		bring brings bringing generate generates generating earn earns earning drive drives driving
-		makes making gets getting anything something anyone someone anybody somebody drove driven`) {
+		makes making gets getting anything something anyone someone anybody somebody drove driven – —`) {
 		m[w] = true
 	}
 	return m

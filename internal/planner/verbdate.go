@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -129,4 +130,66 @@ func (b *builder) verbOfCounted(t *term) bool {
 		return n.hasNum && n.cands[0].kind == sEntity && strings.EqualFold(n.cands[0].name, e)
 	}
 	return false
+}
+
+// rowAge filters the subject's rows by how long ago they began: "open
+// tickets older than 30 days" are those opened before the as-of day less
+// 30 days; "newer than a week", on or after it. The date is the
+// subject's start date (time role start), else its time column; the
+// reading names it and the day. A person's age is from their birth date
+// (time role birth), where there is one.
+func (b *builder) rowAge() *Plan {
+	st := b.st
+	n := int(st.ageNum)
+	if float64(n) != st.ageNum || n <= 0 {
+		return b.fail(fmt.Sprintf("quarry reads an age of whole %ss only", st.ageUnit))
+	}
+	// A person's age is from their birth date; a row's from its start.
+	field := ""
+	if e := b.p.m.Entity(b.subject); e != nil {
+		for _, c := range e.Columns {
+			if c.TimeRole == semantic.TimeRoleBirth && !b.p.m.IsRestricted(e.Name, c.Name) {
+				field = e.Name + "." + c.Name
+			}
+		}
+	}
+	if field == "" && b.p.ofPersons(b.subject) {
+		// "customers older than 40": their age, which no column holds;
+		// not how long ago they signed up.
+		return b.fail(fmt.Sprintf("%s have no birth date or age in the knowledge, so quarry cannot tell how old they are; ask by the date they joined (\"signed up before …\")", display(b.subject)))
+	}
+	if field == "" {
+		field = b.p.m.StartColumn(b.subject)
+	}
+	if field == "" {
+		if e := b.p.m.Entity(b.subject); e != nil && e.TimeColumn != "" && !b.p.m.IsRestricted(e.Name, e.TimeColumn) {
+			field = e.Name + "." + e.TimeColumn
+		}
+	}
+	if field == "" {
+		return b.fail(fmt.Sprintf("%s has no date to tell how old its rows are", display(b.subject)))
+	}
+	day := st.asOf
+	switch st.ageUnit {
+	case "day":
+		day = day.AddDate(0, 0, -n)
+	case "week":
+		day = day.AddDate(0, 0, -7*n)
+	case "month":
+		day = day.AddDate(0, -n, 0)
+	case "quarter":
+		day = day.AddDate(0, -3*n, 0)
+	case "year":
+		day = day.AddDate(-n, 0, 0)
+	default:
+		return b.fail(fmt.Sprintf("quarry could not tell how old %q means", st.ageUnit))
+	}
+	op, word := semantic.OpLt, "before"
+	if st.ageOp == "<" {
+		op, word = semantic.OpGe, "on or after"
+	}
+	cut := day.Format("2006-01-02")
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: op, Values: []any{cut}})
+	b.und("filter %s %s %s (%d %s(s) before %s)", field, word, cut, n, st.ageUnit, st.asOf.Format("2006-01-02"))
+	return nil
 }

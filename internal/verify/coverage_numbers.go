@@ -73,7 +73,7 @@ func (c *cover) numbers() (ok, bad []string) {
 		case periodWords[next] || periodWords[strings.TrimSuffix(next, "s")] || monthNames[next] || monthNames[prev]:
 			// "last 30 days", "3 months ago", "March 5": a relative or
 			// calendar period, read into the time range.
-			if c.q.TimeRange != nil || len(c.q.Compare) > 0 {
+			if c.q.TimeRange != nil || len(c.q.Compare) > 0 || c.ageOf(prev, w, next) {
 				ok = append(ok, w+" "+next)
 			} else {
 				bad = append(bad, "the period \""+strings.TrimSpace(w+" "+next)+"\" is not applied")
@@ -781,4 +781,32 @@ func (c *cover) stateDate(ent string, col *semantic.Column) bool {
 		}
 	}
 	return false
+}
+
+// ageOf reports whether "than N units" ("older than 30 days") is a
+// filter on a date at N units before the as-of day: the rows' age.
+func (c *cover) ageOf(prev, num, unit string) bool {
+	n, err := strconv.Atoi(num)
+	if prev != "than" || err != nil || c.asOf.IsZero() {
+		return false
+	}
+	day := c.asOf
+	switch strings.TrimSuffix(unit, "s") {
+	case "day":
+		day = day.AddDate(0, 0, -n)
+	case "week":
+		day = day.AddDate(0, 0, -7*n)
+	case "month":
+		day = day.AddDate(0, -n, 0)
+	case "quarter":
+		day = day.AddDate(0, -3*n, 0)
+	case "year":
+		day = day.AddDate(-n, 0, 0)
+	default:
+		return false
+	}
+	cut := day.Format("2006-01-02")
+	return slices.ContainsFunc(c.q.Filters, func(f semantic.Filter) bool {
+		return (f.Op == semantic.OpLt || f.Op == semantic.OpGe) && len(f.Values) == 1 && f.Values[0] == any(cut)
+	})
 }
