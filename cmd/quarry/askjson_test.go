@@ -17,7 +17,10 @@ type askOut struct {
 	Columns    []struct {
 		Name string `json:"name"`
 	} `json:"columns"`
-	Checks []checkOut `json:"checks"`
+	Checks         []checkOut `json:"checks"`
+	Interpretation struct {
+		Text string `json:"text"`
+	} `json:"interpretation"`
 }
 
 // checkOut is one check of an answer.
