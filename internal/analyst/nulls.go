@@ -143,9 +143,14 @@ func fieldWords(field string) string {
 
 // valuesWords are a filter's values joined with "or".
 func valuesWords(vs []any) string {
-	parts := make([]string, len(vs))
+	js := make([]any, len(vs))
 	for i, v := range vs {
-		parts[i] = fmt.Sprint(quarry.JSONValue(v))
+		js[i] = quarry.JSONValue(v)
+	}
+	// A value in several spellings ('NA', 'na') is named once.
+	var parts []string
+	for _, g := range semantic.SpellingsOf(js) {
+		parts = append(parts, g.Value)
 	}
 	return strings.Join(parts, " or ")
 }

@@ -68,3 +68,11 @@ INSERT INTO users VALUES (1, 1), (2, 2), (3, 3), (4, 3), (5, 4), (6, 5);`)
 		t.Errorf("active accounts: %s %q", ch.Status, ch.Detail)
 	}
 }
+
+// TestValuesWordsSpellings: a "not" filter on one value in several
+// spellings names the value once.
+func TestValuesWordsSpellings(t *testing.T) {
+	if got, want := valuesWords([]any{"NA", "na ", "EU"}), "na or EU"; got != want {
+		t.Errorf("valuesWords = %q, want %q", got, want)
+	}
+}

@@ -167,13 +167,14 @@ func columnOf(m *semantic.Model, field string) string {
 }
 
 func filterText(f semantic.Filter) string {
-	vals := make([]string, len(f.Values))
-	for i, v := range f.Values {
-		if s, ok := v.(string); ok {
-			vals[i] = "'" + s + "'"
-		} else {
-			vals[i] = fmt.Sprint(v)
-		}
+	// A value the column holds in several spellings, which the filter
+	// takes all of, is one value, its spellings named: "category =
+	// 'electronics' (3 spellings: 'ELECTRONICS', 'Electronics',
+	// 'electronics')".
+	spelled := semantic.SpellingsOf(f.Values)
+	vals := make([]string, len(spelled))
+	for i, g := range spelled {
+		vals[i] = spelledText(g)
 	}
 	one := strings.Join(vals, ", ")
 	if f.Against != "" {
@@ -195,8 +196,14 @@ func filterText(f semantic.Filter) string {
 	}
 	switch f.Op {
 	case semantic.OpIn:
+		if len(vals) == 1 {
+			return f.Field + " = " + one
+		}
 		return f.Field + " is one of " + one
 	case semantic.OpNotIn:
+		if len(vals) == 1 {
+			return f.Field + " ≠ " + one
+		}
 		return f.Field + " is none of " + one
 	case semantic.OpLike:
 		return f.Field + " contains " + one
@@ -205,9 +212,28 @@ func filterText(f semantic.Filter) string {
 	case semantic.OpNotNull:
 		return f.Field + " is not empty"
 	case semantic.OpNe:
+		if len(vals) > 1 {
+			return f.Field + " is none of " + one
+		}
 		return f.Field + " ≠ " + one
 	}
 	return f.Field + " " + string(f.Op) + " " + one
+}
+
+// spelledText is one value of a filter as the reading writes it: text
+// quoted, and a value in several spellings with each of them.
+func spelledText(g semantic.Spelled) string {
+	switch len(g.Spellings) {
+	case 0:
+		return g.Value
+	case 1:
+		return "'" + g.Spellings[0] + "'"
+	}
+	q := make([]string, len(g.Spellings))
+	for i, s := range g.Spellings {
+		q[i] = "'" + s + "'"
+	}
+	return fmt.Sprintf("'%s' (%d spellings: %s)", g.Value, len(g.Spellings), strings.Join(q, ", "))
 }
 
 // lastDay turns an exclusive end "YYYY-MM-DD" into the last day included.

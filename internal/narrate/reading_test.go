@@ -60,6 +60,12 @@ func TestRead(t *testing.T) {
 		{"a list names its entity and columns",
 			semantic.Query{Rows: &semantic.RowsQuery{Entity: "customers", Columns: []string{"country"}}, Filters: []semantic.Filter{{Field: "customers.country", Op: semantic.OpEq, Values: []any{"Germany"}}}},
 			[]string{"a list of customers: country", "where customers.country = 'Germany'"}},
+		{"a value in several spellings is one value, its spellings named",
+			semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "customers.country", Op: semantic.OpEq, Values: []any{"GERMANY", "Germany", "germany "}}}},
+			[]string{"where customers.country = 'germany' (3 spellings: 'GERMANY', 'Germany', 'germany ')"}},
+		{"spellings of two values, and a value that differs in more than case",
+			semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "customers.country", Op: semantic.OpNe, Values: []any{"France", "france", "Franc"}}}},
+			[]string{"where customers.country is none of 'france' (2 spellings: 'France', 'france'), 'Franc'"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Read(m, &tc.q, "metric")

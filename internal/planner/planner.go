@@ -212,6 +212,7 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 		pl = s.otherShapes(question, asOf, pl)
 	}
 	s.rankings(pl)
+	s.spellAll(pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}

@@ -16,7 +16,10 @@ func (b *builder) valueFilters() *Plan {
 		if t.role != "value" {
 			continue
 		}
-		s := t.cands[0]
+		s, pl := b.spelledAs(t)
+		if pl != nil {
+			return pl
+		}
 		if t.hasNum {
 			// A comparison landed on a value ("over 100 Electronics"):
 			// say so rather than drop the number.

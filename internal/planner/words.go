@@ -84,10 +84,13 @@ func filterTitle(f semantic.Filter) string {
 		}
 		return "with " + display(col)
 	}
-	vals := make([]string, len(f.Values))
+	// A value held in several spellings ('ELECTRONICS', 'Electronics',
+	// 'electronics') is named once.
+	spelled := semantic.SpellingsOf(f.Values)
+	vals := make([]string, len(spelled))
 	yes, no := len(f.Values) > 0, len(f.Values) > 0
-	for i, v := range f.Values {
-		vals[i] = fmt.Sprint(v)
+	for i, v := range spelled {
+		vals[i] = v.Value
 		switch strings.ToLower(vals[i]) {
 		case "true", "yes":
 			no = false

@@ -387,10 +387,11 @@ func wordValues(vals []string, maxAvg int) ([]string, bool) {
 			long++
 			continue
 		}
-		// A value with spaces around it ("Aberdeen ") is dirty data: a
-		// filter on it would count on the padding.
+		// A value with spaces around it ("food ") is kept: its rows are
+		// found only by its own spelling, which a filter takes beside
+		// the others of the value ('Food'; planner.PlanValues).
 		ws := tokenize(v)
-		if len(ws) == 0 || len(ws) > maxWords || isNumber(wordsOf(v)) || strings.TrimSpace(v) != v {
+		if len(ws) == 0 || len(ws) > maxWords || isNumber(wordsOf(v)) {
 			continue
 		}
 		mark := false

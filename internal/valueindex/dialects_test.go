@@ -34,7 +34,7 @@ func checkDialect(t *testing.T, src Source, m *semantic.Model) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Values != 2 || st.IDs != 3 || len(st.Failed) != 0 {
+	if st.Values != 3 || st.IDs != 3 || len(st.Failed) != 0 {
 		t.Errorf("stats: %+v", st)
 	}
 	ix, err := Open(ixPath)
@@ -45,7 +45,7 @@ func checkDialect(t *testing.T, src Source, m *semantic.Model) {
 	for q, want := range map[string][]planner.Value{
 		"shops in zurich":      {{Entity: "shops", Column: "Home City", Value: "Zürich"}},
 		"shops in Saint Louis": {{Entity: "shops", Column: "Home City", Value: "Saint Louis"}},
-		"shops in Aberdeen":    nil,
+		"shops in Aberdeen":    {{Entity: "shops", Column: "Home City", Value: "Aberdeen "}},
 		"shop S-2":             {{Entity: "shops", Column: "Ref", Value: "S-2"}},
 	} {
 		f, err := ix.Lookup(context.Background(), q)

@@ -19,6 +19,9 @@ type Hit struct {
 	Value      planner.Value
 	Start, End int
 	Names      Names
+	// ID marks a value of a key or code column, matched exactly but for
+	// case: its spellings are different rows.
+	ID bool
 }
 
 // Narrow keeps, of the hits found at one place of the question in several

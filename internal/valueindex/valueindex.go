@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -209,8 +210,10 @@ type Found struct {
 	// ("zurich" → "Zürich"). It is the question itself when nothing was
 	// rewritten.
 	Question string
-	// Values are the stored values the question names, at most one per
-	// column at each place; a place with values of several columns is
+	// Values are the stored values the question names, one value per
+	// column at each place, in every spelling the column holds it in
+	// (case, surrounding spaces; an identifier's as written, where one
+	// is); a place with values of several columns is
 	// ambiguous (the planner asks which is meant).
 	Values []planner.Value
 }
@@ -448,7 +451,7 @@ func (ix *Index) ids(ctx context.Context, q string, ws []word) ([]Hit, error) {
 			continue
 		}
 		for _, a := range where[f.key] {
-			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: f.value}, Start: a.start, End: a.end, Names: c.names})
+			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: f.value}, Start: a.start, End: a.end, Names: c.names, ID: true})
 		}
 	}
 	return hits, nil
@@ -483,7 +486,7 @@ func longest(hits []Hit) []Hit {
 }
 
 // written is what a question names once its found values are written as
-// stored: at each place, one value per column; where no value found there
+// stored: at each place, one value per column, in each of its spellings; where no value found there
 // is written as the question writes it (but for case), the place is
 // rewritten as the first value, and values written otherwise are dropped.
 func written(q string, ws []word, hits []Hit) Found {
@@ -510,14 +513,36 @@ func written(q string, ws []word, hits []Hit) Found {
 			b.WriteString(q[last:start] + group[0].Value.Value)
 			last = end
 		}
-		seen := map[[2]string]bool{}
+		// Per column, every spelling of the value kept: one value stored
+		// as 'Electronics', 'electronics' and 'ELECTRONICS' is in the
+		// rows of all three. An identifier's spellings name different
+		// rows: the one written exactly, where the question writes one.
+		var cols [][2]string
+		byCol := map[[2]string][]planner.Value{}
+		id := map[[2]string]bool{}
 		for _, h := range group {
 			k := [2]string{h.Value.Entity, h.Value.Column}
-			if seen[k] || wordsOf(h.Value.Value) != text {
+			vs := byCol[k]
+			if wordsOf(h.Value.Value) != text || len(vs) > 0 && !semantic.SameSpelling(vs[0].Value, h.Value.Value) || slices.Contains(vs, h.Value) {
 				continue
 			}
-			seen[k] = true
-			vals = append(vals, h.Value)
+			if len(vs) == 0 {
+				cols = append(cols, k)
+			}
+			byCol[k] = append(vs, h.Value)
+			id[k] = id[k] || h.ID
+		}
+		for _, k := range cols {
+			vs := byCol[k]
+			if id[k] && len(vs) > 1 {
+				for _, v := range vs {
+					if v.Value == q[start:end] {
+						vs = []planner.Value{v}
+						break
+					}
+				}
+			}
+			vals = append(vals, vs...)
 		}
 	}
 	b.WriteString(q[last:])

@@ -255,6 +255,9 @@ func (c *cover) values() (ok, bad []string) {
 		if !c.has(lv) && (len(lv) < 4 || !c.has(lv+"s")) {
 			return // neither the value nor its plural ("tablets")
 		}
+		if !c.has(lv) && have[lv+"s"] {
+			return // "books" is the value Books filtered on, not a plural of Book
+		}
 		if c.inName(lv) || c.isName(lv) || c.ordinaryUse(v) {
 			return
 		}

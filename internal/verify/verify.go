@@ -54,6 +54,11 @@ type FilterLiteral struct {
 	// when the filtered one does not: "web" filtered as a discount code
 	// is a channel.
 	KnownIn []string `json:"known_in,omitempty"`
+	// Unspelled are the other spellings of Value, equal but for case or
+	// surrounding spaces, that the column is known to hold and the filter
+	// leaves out: their rows hold the same value (never of a key, whose
+	// spellings are different rows).
+	Unspelled []string `json:"unspelled,omitempty"`
 }
 
 // Input is what the checks look at.
@@ -98,6 +103,10 @@ type Input struct {
 	// records with the same values (two customers of one name), not a
 	// duplicate a join made, and duplicate_rows does not run.
 	OneRowEach bool
+	// KeyedColumns are grouping columns that name rows of a table the
+	// query also groups by its key: two of their values that differ only
+	// in case are two rows, and spelling_variants does not compare them.
+	KeyedColumns []string
 }
 
 // Check is the outcome of one check.
@@ -158,6 +167,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	in.PeriodDate = PeriodDate(m, q)
 	in.NotYetStarted = NotYetStarted(m, q)
 	in.FanOuts = FanOuts(m, q)
+	in.KeyedColumns = keyedColumns(m, q)
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 			continue
@@ -175,6 +185,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 			if !lit.Known {
 				lit.KnownIn = knownElsewhere(m, s)
 			}
+			lit.Unspelled = unspelled(m, f, s, known)
 			in.Filters = append(in.Filters, lit)
 		}
 	}
@@ -231,6 +242,9 @@ func Run(in Input) Report {
 			checks = append(checks, c)
 		}
 		if c, ok := checkLabels(in); ok {
+			checks = append(checks, c)
+		}
+		if c, ok := checkSpellings(in); ok {
 			checks = append(checks, c)
 		}
 		if c, ok := checkRowCount(in, rows); ok {
@@ -558,6 +572,9 @@ func checkFilters(in Input) (Check, bool) {
 	}
 	var unknown []string
 	for _, f := range in.Filters {
+		if len(f.Unspelled) > 0 {
+			unknown = append(unknown, leftOut(f))
+		}
 		if !f.Known {
 			u := fmt.Sprintf("%q is not a known value of %s", f.Value, f.Field)
 			if len(f.KnownIn) > 0 {
