@@ -59,7 +59,9 @@ func (p *Planner) byMissingRole(question string, asOf time.Time, unknown []strin
 				col, from = strings.Join(words(r.FromColumn), " "), r.From+"."+r.FromColumn
 			}
 		}
-		if col == "" {
+		if col == "" || strings.HasPrefix(question[t.start:], strings.TrimPrefix(col, "with no ")) {
+			// Written as the column already: read so once, never again
+			// (the replanned question would be rewritten without end).
 			continue
 		}
 		b.WriteString(question[last:t.start])

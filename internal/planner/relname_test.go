@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // TestRoleAndKindReadings: a role naming the one link to another table
@@ -48,5 +51,40 @@ func TestRoleAndKindReadings(t *testing.T) {
 				t.Fatalf("kind %s (%s), read %q, notes %q; want %q with %q", pl.Kind, pl.Reason, pl.Read, pl.Notes, tt.read, tt.note)
 			}
 		})
+	}
+}
+
+// TestMissingRoleEnds: a missing role whose column's words do not end
+// the unknown word is read once and refused, not rewritten without end
+// (Spider's "stadiums without any concerts" ran the planner out of
+// stack: "concerts" named singer_in_concert.concert_id, rewritten as
+// "concert id", and again).
+func TestMissingRoleEnds(t *testing.T) {
+	col := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "stadium", Table: "stadium", PrimaryKey: "Stadium_ID", Label: "Name", Columns: []semantic.Column{col("Stadium_ID"), {Name: "Name", Type: quarry.TypeText}}},
+			{Name: "concert", Table: "concert", PrimaryKey: "concert_ID", Columns: []semantic.Column{col("concert_ID"), col("Stadium_ID"), {Name: "Year", Type: quarry.TypeText}}},
+			{Name: "singer", Table: "singer", PrimaryKey: "Singer_ID", Columns: []semantic.Column{col("Singer_ID")}},
+			{Name: "singer_in_concert", Table: "singer_in_concert", Columns: []semantic.Column{col("concert_ID"), col("Singer_ID")}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "concert", FromColumn: "Stadium_ID", To: "stadium", ToColumn: "Stadium_ID", Cardinality: semantic.ManyToOne},
+			{From: "singer_in_concert", FromColumn: "concert_ID", To: "concert", ToColumn: "concert_ID", Cardinality: semantic.ManyToOne},
+			{From: "singer_in_concert", FromColumn: "Singer_ID", To: "singer", ToColumn: "Singer_ID", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	done := make(chan *Plan, 1)
+	go func() {
+		done <- p.Plan("What are the names of the stadiums without any concerts?", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the planner did not return")
 	}
 }
