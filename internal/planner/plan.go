@@ -108,6 +108,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return pl
 	}
 	items := p.scan(question, toks, rngs, asOf)
+	p.dropUnnamedRoles(items)
 	if pl := p.auxVerb(question, items, asOf); pl != nil {
 		return pl
 	}

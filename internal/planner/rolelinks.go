@@ -161,3 +161,47 @@ func (b *builder) checkJoins(base string, fields []string) *Plan {
 	}
 	return nil
 }
+
+// dropUnnamedRoles keeps a role's columns and values out of the items
+// when no word of the question names the role: "hires by month" over
+// employees is their hire date, not that of the employee a review's
+// reviewer_id points at, and "employees with no email" their email
+// (found on a learned HR database: it asked which of three hire dates,
+// and refused the email). An item left with role senses only keeps them.
+func (p *Planner) dropUnnamedRoles(items []item) {
+	named := map[string]bool{}
+	for i, it := range items {
+		// The table's own word ("warehouses") names it, not its roles.
+		plain := map[string]bool{}
+		for _, s := range it.senses {
+			if s.kind == sEntity && p.m.RoleOf(s.name) == nil {
+				plain[lower(s.name)] = true
+			}
+		}
+		var keep []sense
+		for _, s := range it.senses {
+			if s.kind == sEntity {
+				if ro := p.m.RoleOf(s.name); ro != nil {
+					if plain[lower(ro.Of)] {
+						continue
+					}
+					named[lower(s.name)] = true
+				}
+			}
+			keep = append(keep, s)
+		}
+		items[i].senses = keep
+	}
+	for i := range items {
+		var keep []sense
+		for _, s := range items[i].senses {
+			if s.kind != sEntity && s.kind != sMetric && s.entity != "" && p.m.RoleOf(s.entity) != nil && !named[lower(s.entity)] {
+				continue
+			}
+			keep = append(keep, s)
+		}
+		if len(keep) > 0 {
+			items[i].senses = keep
+		}
+	}
+}

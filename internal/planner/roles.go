@@ -475,7 +475,7 @@ func (b *builder) roles() *Plan {
 		// most concerts": the one group that ranks first.
 		st.limit = 1
 		b.argmax = st.sup && !groupTerm.byMode || groupTerm.mode
-		if w := lastWordOf(groupTerm.it.text); st.sup && !groupTerm.byMode && !groupTerm.mode && singular(w) != w && strings.Contains(" "+st.text+" ", " "+w+" ") {
+		if w := lastWordOf(groupTerm.it.text); st.sup && !groupTerm.byMode && !groupTerm.mode && singular(w) != w && pluralAsked(st.text, w) {
 			// "which cities have the most customers": the groups that
 			// rank first, plural; the top few, not one (found from
 			// outside: the second city was 3% behind the one shown).
@@ -668,7 +668,9 @@ func (p *Planner) keyTarget(s sense) *semantic.Entity {
 	}
 	var target *semantic.Entity
 	for _, r := range p.m.Relationships {
-		if strings.EqualFold(r.From, ent.Name) && strings.EqualFold(r.FromColumn, s.column) {
+		if strings.EqualFold(r.From, ent.Name) && strings.EqualFold(r.FromColumn, s.column) && p.m.RoleOf(r.To) == nil {
+			// A role's link is the table's own, seen as the role: the
+			// rows identified are the table's.
 			t := p.m.Entity(r.To)
 			if t == nil || !strings.EqualFold(r.ToColumn, t.PrimaryKey) || target != nil {
 				return nil
@@ -796,4 +798,29 @@ func lastWordOf(s string) string {
 		return ""
 	}
 	return f[len(f)-1]
+}
+
+// pluralVerbs are the verbs of a plural subject that say a "which …"
+// question asks for several groups.
+var pluralVerbs = map[string]bool{"have": true, "had": true, "are": true, "were": true, "do": true, "did": true,
+	"get": true, "got": true, "make": true, "made": true, "bring": true, "brought": true, "generate": true, "generated": true, "sell": true, "sold": true, "see": true, "saw": true}
+
+// pluralAsked reports whether text asks "which <plural> <verb>": "which
+// cities have the most customers", "which product categories made the
+// most money"; not "which of the countries has the most car makers" nor
+// "what are the languages used by the fewest channels", which ask for
+// one.
+func pluralAsked(text, plural string) bool {
+	ws := strings.Fields(text)
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i] != "which" && ws[i] != "what" {
+			continue
+		}
+		for j := i + 1; j <= i+2 && j+1 < len(ws); j++ {
+			if ws[j] == plural {
+				return pluralVerbs[ws[j+1]]
+			}
+		}
+	}
+	return false
 }
