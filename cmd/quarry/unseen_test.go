@@ -90,6 +90,7 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 		warn   string // a check that must warn, with this in its detail
 	}{
 		{q: "loans by member city", want: "SELECT m.city, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID GROUP BY m.city ORDER BY m.city"},
+		{q: "loans by city of member", want: "SELECT m.city, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID GROUP BY m.city ORDER BY m.city"},
 		{q: "loans by member branch", want: "SELECT b.branch_name, count(*) FROM loans l JOIN members m ON m.member_ID = l.member_ID JOIN branches b ON b.branch_id = m.branch_id GROUP BY b.branch_id ORDER BY b.branch_id"},
 		{q: "how many fines paid in 2024", want: "SELECT count(*) FROM fines WHERE paid_on >= '2024-01-01' AND paid_on < '2025-01-01'"},
 		{q: "how many loans returned in May 2025", want: "SELECT count(*) FROM loans WHERE status = 'returned' AND returned_on >= '2025-05-01' AND returned_on < '2025-06-01'"},

@@ -265,6 +265,8 @@ var demoQuestions = []struct {
 	{"open tickets older than 30 days", KindMetric},
 	{"pending orders older than a week – how many?", KindMetric},
 	{"customers older than 40 years", KindUnanswered},
+	// "<column> of <table>" after "by": the table's column, one group.
+	{"revenue by country of customer", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

@@ -224,6 +224,7 @@ func (b *builder) ownContext() *Plan {
 // country": employees have no country; customers do, and grouping by the
 // employee and the customer's country was an answer to another question).
 func (b *builder) tableBeforeColumn() string {
+	b.columnOfTable()
 	for _, u := range b.st.terms {
 		e, table := b.termTable(u)
 		if !u.byMode || e == "" || len(u.aggs) > 0 {
@@ -408,4 +409,51 @@ func displayJoin(names []string) string {
 		out[i] = display(n)
 	}
 	return strings.Join(out, " and ")
+}
+
+// columnOfTable reads "bookings by country of guest" as bookings by the
+// guests' country: a table named right after "<column> of", both after
+// "by", says whose column it is, and the column is the group (found from
+// outside: it grouped by each guest and the country, one row per guest).
+// A key column keeps both.
+func (b *builder) columnOfTable() {
+	for _, t := range b.st.terms {
+		if !t.byMode || len(t.aggs) > 0 || len(t.cands) == 0 {
+			continue
+		}
+		for _, u := range b.st.terms {
+			if u.pos != t.pos+1 || !u.byMode || u.conj || len(u.aggs) > 0 {
+				continue
+			}
+			// The word names the table among other meanings ("guest":
+			// guests, and bookings.num_guests); the column is that
+			// table's ("country" of guests, not of hotels).
+			var own []sense
+			for _, s := range u.cands {
+				if s.kind != sEntity {
+					continue
+				}
+				for _, c := range t.cands {
+					if strings.EqualFold(c.entity, s.name) {
+						own = append(own, c)
+					}
+				}
+			}
+			if len(own) == 0 {
+				continue
+			}
+			of := " " + t.it.text + " of "
+			if !strings.Contains(" "+b.st.text+" ", of+u.it.text+" ") && !strings.Contains(" "+b.st.text+" ", of+"the "+u.it.text+" ") && !strings.Contains(" "+b.st.text+" ", of+"each "+u.it.text+" ") {
+				continue
+			}
+			cols := true
+			for _, s := range own {
+				cols = cols && (s.kind == sColumn || s.kind == sDim) && !s.key
+			}
+			if cols {
+				t.cands = own
+				u.byMode, u.role = false, "context"
+			}
+		}
+	}
 }
