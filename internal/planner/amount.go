@@ -99,3 +99,88 @@ func (p *Planner) validUntil(entity string) string {
 	}
 	return ""
 }
+
+// metricOfColumn reads a column's word as the metric that aggregates
+// that column where the question measures it by groups or ranks by it:
+// "satisfaction by ticket category", "the category with the worst
+// satisfaction" are the average satisfaction metric, not the column
+// (found from outside: refused, while "average satisfaction by …" was
+// answered). A column compared with a number, listed, or aggregated in
+// the question's own words keeps its column meaning.
+func (b *builder) metricOfColumn(t *term) {
+	if t.hasNum || t.byMode || len(t.aggs) > 0 {
+		return
+	}
+	grouped := b.st.order != "" || b.st.sup
+	for _, u := range b.st.terms {
+		grouped = grouped || u != t && u.byMode
+	}
+	if !grouped {
+		return
+	}
+	var keep []sense
+	for _, m := range only(t.cands, sMetric) {
+		mt := b.p.m.Metric(m.name)
+		if mt == nil {
+			continue
+		}
+		x := strings.ToUpper(strings.ReplaceAll(mt.Expr, " ", ""))
+		for _, c := range only(t.cands, sColumn) {
+			f := strings.ToUpper(c.entity + "." + c.column)
+			if x == "AVG("+f+")" || x == "SUM("+f+")" {
+				keep = append(keep, m)
+				break
+			}
+		}
+	}
+	if len(keep) > 0 {
+		t.cands = keep
+	}
+}
+
+// countedBy is the title of a count of rows by periods of a date that
+// names what happened to them ("Employees hired" for a headcount by year
+// of hired_on: a reader took "Headcount by year, 15 in 2023" for the
+// staff then), or "".
+func (b *builder) countedBy() string {
+	q := &b.q
+	if len(q.Metrics) != 1 || len(q.Dimensions) != 1 || q.Dimensions[0].Grain == "" {
+		return ""
+	}
+	mt := b.p.m.Metric(q.Metrics[0])
+	if mt == nil {
+		for i := range b.adhoc {
+			if b.adhoc[i].Name == q.Metrics[0] {
+				mt = &b.adhoc[i]
+			}
+		}
+	}
+	if mt == nil || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(DISTINCT") || len(mt.Filters) > 0 {
+		return ""
+	}
+	e := b.p.m.Entity(mt.Entity)
+	if e == nil {
+		return ""
+	}
+	tc := mt.Time
+	if tc == "" && e.TimeColumn != "" {
+		tc = e.Name + "." + e.TimeColumn
+	}
+	ent, col, ok := strings.Cut(tc, ".")
+	d := q.Dimensions[0]
+	onTime := strings.EqualFold(d.Name, tc) || strings.EqualFold(d.Name, col) || strings.EqualFold(d.Name, string(d.Grain)) // "year": the metric's own time
+	if !ok || !strings.EqualFold(ent, e.Name) || !onTime {
+		return ""
+	}
+	w := strings.ToLower(strings.Split(col, "_")[0])
+	switch {
+	case len(w) < 5 || !strings.HasSuffix(w, "ed"):
+		return ""
+	case w == "started" || w == "created" || w == "opened" || w == "added" || w == "inserted" || w == "recorded" || w == "logged" || w == "registered" || w == "submitted":
+		return "" // the rows' own making: their count says as much
+	}
+	if stem := strings.TrimSuffix(strings.TrimSuffix(w, "ed"), "e"); len(stem) >= 3 && strings.HasPrefix(strings.ToLower(e.Name), stem[:3]) {
+		return "" // "orders ordered"
+	}
+	return capital(display(e.Name)) + " " + w
+}

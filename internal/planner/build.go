@@ -86,6 +86,7 @@ func (b *builder) resolveKinds() *Plan {
 			}
 			continue
 		}
+		b.metricOfColumn(t)
 		cs := strongest(nonKey(only(t.cands, sMetric, sEntity, sColumn, sDim)))
 		if len(only(cs, sMetric, sEntity)) == 0 {
 			// A table's own key column may still win over another

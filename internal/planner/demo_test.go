@@ -267,6 +267,13 @@ var demoQuestions = []struct {
 	{"customers older than 40 years", KindUnanswered},
 	// "<column> of <table>" after "by": the table's column, one group.
 	{"revenue by country of customer", KindMetric},
+	// A column's word measured by groups is the metric over it; a count
+	// by periods of a date naming what happened is titled by it; churn.
+	{"satisfaction by ticket category", KindMetric},
+	{"which support category has the worst satisfaction?", KindMetric},
+	{"hires per year", KindMetric},
+	{"how many memberships were cancelled last quarter", KindMetric},
+	{"how many members did we lose last month", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

@@ -718,6 +718,9 @@ func (b *builder) makeTitle() string {
 			names[i] = b.metricLabel(m)
 		}
 		s = capital(strings.Join(names, " and "))
+		if v := b.countedBy(); v != "" {
+			s = v // "Employees hired by year", not "Headcount by year"
+		}
 		if q.Share {
 			s = "Share of " + strings.Join(names, " and ")
 		}
