@@ -57,11 +57,11 @@ type state struct {
 	oneGrain   bool // "which month …": one period is asked for
 	ageOp      string
 	ageNum     float64
-	hasAge     bool // "older than 30"
+	hasAge     bool   // "older than 30"
 	ageUnit    string // "older than 30 days": the rows' own age, in days, weeks, months or years
-	wantLabel  bool // "names" where no column is called name: the label
-	sup        bool // a superlative word ("most", "highest", "least") set order
-	perGroup   bool // a group named with each/per/every ("in each category")
+	wantLabel  bool   // "names" where no column is called name: the label
+	sup        bool   // a superlative word ("most", "highest", "least") set order
+	perGroup   bool   // a group named with each/per/every ("in each category")
 	andPos     []int
 	allInfo    bool          // "all the information about": every column
 	text       string        // the question's words, lower case, single spaces
