@@ -274,6 +274,9 @@ var demoQuestions = []struct {
 	{"hires per year", KindMetric},
 	{"how many memberships were cancelled last quarter", KindMetric},
 	{"how many members did we lose last month", KindMetric},
+	// "biggest" ranks rows as "top" does, past values and a table whose
+	// count is also a metric.
+	{"who are our biggest business customers by revenue this year", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

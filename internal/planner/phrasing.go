@@ -119,11 +119,19 @@ func (p *Planner) termEndsAfter(toks []token, from, end int) bool {
 // that is not a number and then "by" ("the biggest channel by revenue"):
 // the term is ranked by what follows, not aggregated.
 func rankedBy(mean []*item, i int) bool {
+	// "the biggest business customers by revenue": values before the
+	// ranked rows qualify them.
+	for i+2 < len(mean) && mean[i+1].kind == itTerm && len(mean[i+1].senses) > 0 && len(only(mean[i+1].senses, sValue)) == len(mean[i+1].senses) {
+		i++
+	}
 	if i+2 >= len(mean) || mean[i+1].kind != itTerm || mean[i+2].kind != itKw || mean[i+2].kw != "by" || mean[i+2].text != "by" {
 		return false
 	}
+	// A table whose count is also a metric ("customers") is still the
+	// rows ranked.
+	table := len(only(mean[i+1].senses, sEntity)) > 0
 	for _, s := range mean[i+1].senses {
-		if s.numeric || s.temporal || s.kind == sMetric || s.kind == sValue {
+		if s.numeric || s.temporal || s.kind == sValue || s.kind == sMetric && !table {
 			return false
 		}
 	}
