@@ -90,7 +90,7 @@ colour: red
 		got = append(got, p.Format("knowledge"))
 	}
 	want := []string{
-		`knowledge/monitors/bad.yaml:1: metric: unknown metric "ordrs"; known: orders, mrr, products, customers, tickets, revenue, sessions, conversions, … (26 in all)`,
+		`knowledge/monitors/bad.yaml:1: metric: unknown metric "ordrs"; known: orders, mrr, products, customers, tickets, revenue, sessions, conversions, … (27 in all)`,
 		`knowledge/monitors/bad.yaml:2: dimensions[0]: unknown dimension "chanel"; known: category, channel, city, country, customer, plan, segment, source, … (17 in all)`,
 		`knowledge/monitors/bad.yaml:2: dimensions[1]: order_date is a time dimension; the monitor's grain says how time is cut`,
 		`knowledge/monitors/bad.yaml:4: filters[0].values: missing; write the value (value: web) or values (values: [web, mobile])`,

@@ -15,18 +15,26 @@ import (
 // read so, as an average of rows means nothing else; a total only of a
 // table whose name is a word of money, as "total orders" is a count.
 
-// moneyNouns are tables whose rows are each an amount of money.
-var moneyNouns = map[string]bool{
-	"payment": true, "fine": true, "fee": true, "charge": true, "refund": true, "donation": true,
-	"expense": true, "salary": true, "salarie": true, "wage": true, "cost": true, "bill": true, "deposit": true,
-	"withdrawal": true, "premium": true, "tip": true, "payout": true, "contribution": true, "reimbursement": true,
+// moneyNoun reports whether a table's word names rows that are each an
+// amount of money.
+func moneyNoun(w string) bool {
+	switch w {
+	case "payment", "fine", "fee", "charge", "refund", "donation", "expense", "salary", "salarie", "wage", "cost", "bill",
+		"deposit", "withdrawal", "premium", "tip", "payout", "contribution", "reimbursement":
+		return true
+	}
+	return false
 }
 
-// moneyWords are words of a column's name that say it holds money.
-var moneyWords = map[string]bool{
-	"amount": true, "price": true, "cost": true, "fee": true, "salary": true, "total": true, "value": true,
-	"charge": true, "paid": true, "payment": true, "balance": true, "wage": true, "pay": true, "fine": true,
-	"usd": true, "eur": true, "gbp": true, "sum": true,
+// moneyWord reports whether a word of a column's name says it holds
+// money.
+func moneyWord(w string) bool {
+	switch w {
+	case "amount", "price", "cost", "fee", "salary", "total", "value", "charge", "paid", "payment", "balance", "wage",
+		"pay", "fine", "usd", "eur", "gbp", "sum":
+		return true
+	}
+	return false
 }
 
 // amountOf is the sense of entity's one amount column when term t adds
@@ -35,7 +43,7 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	if len(t.aggs) != 1 || t.aggs[0] != "sum" && t.aggs[0] != "avg" {
 		return sense{}, false
 	}
-	if t.aggs[0] == "sum" && !moneyNouns[singular(lastWordOf(t.it.text))] {
+	if t.aggs[0] == "sum" && !moneyNoun(singular(lastWordOf(t.it.text))) {
 		return sense{}, false
 	}
 	e := b.p.m.Entity(entity)
@@ -49,7 +57,7 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		}
 		money := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
 		for _, w := range nameWords(c.Name) {
-			money = money || moneyWords[w]
+			money = money || moneyWord(w)
 		}
 		if !money {
 			continue

@@ -18,8 +18,8 @@ import (
 // twice (origin and destination) read so too, as the column says which
 // link is meant.
 
-// noneWords are the words before a role that say it is missing.
-var noneWords = map[string]bool{"no": true, "without": true}
+// noneWord reports whether a word before a role says it is missing.
+func noneWord(w string) bool { return w == "no" || w == "without" }
 
 // byMissingRole replans question with each missing role written as its
 // key column; nil when no unknown word is such a role, or the question
@@ -54,7 +54,7 @@ func (p *Planner) byMissingRole(question string, asOf time.Time, unknown []strin
 					break
 				}
 			}
-		case i > 0 && (noneWords[toks[i-1].s] || i > 1 && noneWords[toks[i-2].s] && isArticle(toks[i-1].s)):
+		case i > 0 && (noneWord(toks[i-1].s) || i > 1 && noneWord(toks[i-2].s) && isArticle(toks[i-1].s)):
 			if r := p.roleColumn(t.s); r != nil {
 				col, from = strings.Join(words(r.FromColumn), " "), r.From+"."+r.FromColumn
 			}

@@ -65,7 +65,9 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		// and refused for what that reading says (employees have no
 		// country), which tells more than the role's word not known.
 		for _, l := range links {
-			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn))
+			note := fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
+			pl.Understood = append(pl.Understood, note)
+			pl.Reason = note + ": " + pl.Reason
 		}
 		return pl
 	}

@@ -800,10 +800,15 @@ func lastWordOf(s string) string {
 	return f[len(f)-1]
 }
 
-// pluralVerbs are the verbs of a plural subject that say a "which …"
-// question asks for several groups.
-var pluralVerbs = map[string]bool{"have": true, "had": true, "are": true, "were": true, "do": true, "did": true,
-	"get": true, "got": true, "make": true, "made": true, "bring": true, "brought": true, "generate": true, "generated": true, "sell": true, "sold": true, "see": true, "saw": true}
+// pluralVerb reports whether w is a verb of a plural subject that says
+// a "which …" question asks for several groups.
+func pluralVerb(w string) bool {
+	switch w {
+	case "have", "had", "are", "were", "do", "did", "get", "got", "make", "made", "bring", "brought", "generate", "generated", "sell", "sold", "see", "saw":
+		return true
+	}
+	return false
+}
 
 // pluralAsked reports whether text asks "which <plural> <verb>": "which
 // cities have the most customers", "which product categories made the
@@ -818,7 +823,7 @@ func pluralAsked(text, plural string) bool {
 		}
 		for j := i + 1; j <= i+2 && j+1 < len(ws); j++ {
 			if ws[j] == plural {
-				return pluralVerbs[ws[j+1]]
+				return pluralVerb(ws[j+1])
 			}
 		}
 	}
