@@ -23,22 +23,53 @@ func (p *Planner) noneEntity(it *item) (string, bool) {
 		if es := only(it.senses, sEntity); len(es) == 1 && len(only(it.senses, sValue)) == 0 {
 			return es[0].name, true
 		}
+		if e := p.madeOn(it.senses); e != "" && !creationVerbs[it.text] {
+			return e, true // "guests who never booked": bookings.booked_at
+		}
 	}
 	if it.kind != itTerm && it.kind != itUnknown && it.kind != itStop || strings.Contains(it.text, " ") {
 		return "", false
 	}
 	w := it.text
-	for _, stem := range []string{strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ing"), strings.TrimSuffix(w, "ing") + "e"} {
+	stems := []string{strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "d"), strings.TrimSuffix(w, "ing"), strings.TrimSuffix(w, "ing") + "e"}
+	if s := strings.TrimSuffix(w, "ed"); len(s) > 3 && s != w && s[len(s)-1] == s[len(s)-2] {
+		stems = append(stems, s[:len(s)-1]) // "shipped" → ship
+	}
+	for _, stem := range stems {
 		if stem == w || len(stem) < 3 {
 			continue
 		}
-		for _, form := range []string{stem, stem + "s"} {
+		// "booked" → bookings, "shipped" → shipments.
+		for _, form := range []string{stem, stem + "s", stem + "ing", stem + "ings", stem + "ment", stem + "ments"} {
 			if es := only(p.lex.senses(form), sEntity); len(es) == 1 {
 				return es[0].name, true
 			}
 		}
 	}
 	return "", false
+}
+
+// madeOn is the table whose rows are made on the date all senses name
+// (its time column, or its start date): "booked" for bookings.booked_at;
+// not a date of something else that happens to the rows ("closed" for
+// support_tickets.closed_at), which says more than that a row exists.
+func (p *Planner) madeOn(ss []sense) string {
+	e := ""
+	for _, s := range ss {
+		if s.kind != sColumn || !s.temporal || e != "" && !strings.EqualFold(e, s.entity) {
+			return ""
+		}
+		ent := p.m.Entity(s.entity)
+		if ent == nil {
+			return ""
+		}
+		c := ent.Column(s.column)
+		if !strings.EqualFold(ent.TimeColumn, s.column) && (c == nil || c.TimeRole != semantic.TimeRoleStart) {
+			return ""
+		}
+		e = ent.Name
+	}
+	return e
 }
 
 // creationVerbs say that a row was made, and nothing more: "never placed
