@@ -326,6 +326,21 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 				break
 			}
 		}
+		if bestL == 1 && (p.stop[toks[i].s] || p.function[toks[i].s]) && len(only(lexSenses, sValue)) == len(lexSenses) {
+			// "flights in 2025", "students in a grade": a function word
+			// is a value ('IN', grade 'A') only as the value is written
+			// (found from outside: "in" filtered on nationality IN).
+			raw := q[toks[i].start:toks[i].end]
+			var kept []sense
+			for _, v := range lexSenses {
+				if v.value == raw {
+					kept = append(kept, v)
+				}
+			}
+			if lexSenses = kept; len(kept) == 0 {
+				bestL = 0
+			}
+		}
 		for n := min(limit, maxKwLen); n >= 1; n-- {
 			if k, ok := p.kws[join(toks[i:i+n])]; ok {
 				bestK, kw = n, k

@@ -258,7 +258,7 @@ func (c *cover) values() (ok, bad []string) {
 		if !c.has(lv) && have[lv+"s"] {
 			return // "books" is the value Books filtered on, not a plural of Book
 		}
-		if c.inName(lv) || c.isName(lv) || c.ordinaryUse(v) {
+		if c.inName(lv) || c.isName(lv) || c.ordinaryUse(v) || functionWord(lv) && !c.writes(v) {
 			return
 		}
 		seen[lv] = true
@@ -434,4 +434,23 @@ func splitName(name string) []string {
 	}
 	flush()
 	return out
+}
+
+// functionWord reports whether w is a word of grammar that a value may
+// also spell ('IN' for India, grade 'A', 'OR' for Oregon): in a question
+// it is the word, unless written as the value is.
+func functionWord(w string) bool {
+	switch w {
+	case "in", "on", "at", "to", "of", "or", "and", "is", "it", "us", "me", "we", "by", "as", "be", "do", "no", "so",
+		"up", "if", "my", "an", "for", "the", "all", "any", "per", "our", "not", "are", "was", "has", "had", "who", "how":
+		return true
+	}
+	return false
+}
+
+// writes reports whether the question holds v as written, a word of its
+// own.
+func (c *cover) writes(v string) bool {
+	re, err := regexp.Compile(`\b` + regexp.QuoteMeta(v) + `\b`)
+	return err == nil && re.MatchString(c.raw)
 }

@@ -591,3 +591,24 @@ func TestCutCompared(t *testing.T) {
 		t.Errorf("a passed check: %q", got)
 	}
 }
+
+// TestCoverageFunctionWordValue: "in" is no mention of the value 'IN'
+// (India) unless written so.
+func TestCoverageFunctionWordValue(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "passengers", Table: "passengers", PrimaryKey: "id",
+		Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "nationality", Type: quarry.TypeText, Values: []string{"IN", "US"}}}}},
+		Metrics: []semantic.Metric{{Name: "passengers", Entity: "passengers", Expr: "COUNT(passengers.id)"}}}
+	q := &semantic.Query{Metrics: []string{"passengers"}, TimeRange: &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}}
+	for _, c := range Coverage("how many passengers in 2025", "2025-12-31", m, q) {
+		if c.Status == Fail {
+			t.Errorf("%s: %s", c.Name, c.Detail)
+		}
+	}
+	found := false
+	for _, c := range Coverage("how many passengers from IN", "2025-12-31", m, &semantic.Query{Metrics: []string{"passengers"}}) {
+		found = found || c.Status == Fail && strings.Contains(c.Detail, "'IN'")
+	}
+	if !found {
+		t.Error("'IN' written as the value and not filtered on passed")
+	}
+}
