@@ -107,7 +107,18 @@ func (r *Runtime) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 		if err != nil {
 			return Answer{}, err
 		}
-		k = k.WithPlanned(r.planned())
+		conn, _, err := r.Conn(ctx, req.Connection)
+		if err != nil {
+			return Answer{}, err
+		}
+		k, rebuilt, err := r.withViewPolicy(ctx, conn, an.Guard, k)
+		if err != nil {
+			return Answer{}, err
+		}
+		if !rebuilt {
+			// The plan made ahead read the knowledge as it is.
+			k = k.WithPlanned(r.planned())
+		}
 		rec, err := r.Recorder(ctx)
 		if err != nil {
 			return Answer{}, err

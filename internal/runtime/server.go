@@ -324,6 +324,17 @@ func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.K
 	}
 	if b.cat != nil && !p.Empty() {
 		g.proj.Withheld = withheldBy(ctx, gd, b.conn.Dialect(), b.cat)
+		// What the knowledge recorded of views over restricted columns
+		// is restricted too (viewpolicy.go).
+		extra := refusedViewColumns(ctx, gd, b.conn.Dialect(), b.cat)
+		if g.proj.Knowledge, _, err = r.restricting(g.proj.Knowledge, extra); err != nil {
+			closeGuard()
+			return err
+		}
+		if agentK, _, err = r.restricting(agentK, extra); err != nil {
+			closeGuard()
+			return err
+		}
 	}
 	q, closeConns, err := r.sharedConn(ctx, cfg, cc, b.conn, fresh, p)
 	if err != nil {

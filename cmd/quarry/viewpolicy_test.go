@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// TestViewOverRestrictedColumn: knowledge learned before the policy named
+// a column keeps what it recorded of the views that read it (their
+// values, the value index); none of it may reach an answer once the
+// policy stands (an attacker's case: every restricted tier through "acct
+// view by level", a did-you-mean of a restricted value, each user's VIP
+// flag through the views a name was found in).
+func TestViewOverRestrictedColumn(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bank.db")
+	db, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT, tier TEXT);
+INSERT INTO accounts VALUES (1, 'Ann', 'Gold'), (2, 'Bo', 'gold'), (3, 'Cy', 'Platinum'), (4, 'Di', 'Silver');
+CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, is_vip INTEGER);
+INSERT INTO users VALUES (1, 'Victor Vee', 1), (2, 'Rupert Arr', 0);
+CREATE VIEW acct_view AS SELECT id, name, tier AS level FROM accounts;
+CREATE VIEW vip_names AS SELECT id, name FROM users WHERE is_vip = 1;`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
+		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
+	}
+	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
+		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
+	}
+	// The policy, after learn, as a user adds it.
+	if err := os.WriteFile(filepath.Join(dir, "knowledge", "policy.yaml"), []byte("restricted:\n  - column: accounts.tier\n    reason: confidential\n  - column: users.is_vip\n    reason: confidential\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"acct view by level", "acct view with level gold", "platnum", "Victor Vee", "Rupert Arr", "how many vip names"} {
+		t.Run(q, func(t *testing.T) {
+			r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--json", q)
+			out := strings.ToLower(r.stdout + r.stderr)
+			for _, leak := range []string{"platinum", "silver", "'gold'", "\"gold\"", "vip_names"} {
+				if strings.Contains(out, leak) && !(leak == "vip_names" && strings.Contains(q, "vip")) {
+					t.Errorf("the answer holds %s:\n%s", leak, r.stdout)
+				}
+			}
+			if strings.Contains(q, "vip") && strings.Contains(out, "victor") {
+				t.Errorf("the answer names a VIP user:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
