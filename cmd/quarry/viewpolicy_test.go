@@ -56,4 +56,3 @@ CREATE VIEW vip_names AS SELECT id, name FROM users WHERE is_vip = 1;`); err != 
 		})
 	}
 }
-
