@@ -71,9 +71,13 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 			a.restricted = "sqlite_sequence.seq"
 			return sqlite3.AUTH_DENY
 		}
-		if !a.policy.Empty() && strings.EqualFold(name3rd, "sqlite_stat1") && strings.EqualFold(name4th, "stat") {
-			a.denied = "reading sqlite_stat1.stat, whose row counts count conditions on restricted columns (a partial index's)"
-			a.restricted = "sqlite_stat1.stat"
+		if !a.policy.Empty() && strings.EqualFold(name3rd, "sqlite_stat1") {
+			// Its counts count a partial index's condition, which may read
+			// a restricted column, and so does whether the index has a row
+			// at all (ANALYZE writes none for an index no row meets): the
+			// whole table, any column, the rowid too.
+			a.denied = "reading sqlite_stat1, whose rows and counts tell whether rows meet a partial index's condition (which may read restricted columns)"
+			a.restricted = "sqlite_stat1"
 			return sqlite3.AUTH_DENY
 		}
 	}

@@ -70,6 +70,11 @@ ANALYZE;`)
 		// condition, directly and through USING.
 		`SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'employees'`,
 		`SELECT * FROM sqlite_stat1`,
+		// Whether a partial index has a row at all says whether any row
+		// meets its condition (an attacker's case: tbl, idx read alone).
+		`SELECT tbl, idx FROM sqlite_stat1`,
+		`SELECT count(*) FROM sqlite_stat1 WHERE idx = 'acc_multimillionaires'`,
+		`SELECT count(*) FROM sqlite_stat1`,
 		`SELECT count(*) FROM sqlite_stat1 JOIN (SELECT '3 1' AS stat) USING (stat)`,
 		// Generated columns computed from a restricted one: a VIRTUAL
 		// column's index keeps its values, a STORED column keeps them in
@@ -120,7 +125,6 @@ ANALYZE;`)
 		`SELECT count(*) FROM accounts`,
 		`SELECT name FROM employees`,
 		`SELECT name, type FROM sqlite_master`,
-		`SELECT tbl, idx FROM sqlite_stat1`,
 		`SELECT total FROM orders`,
 		`SELECT pid, memo FROM pay NOT INDEXED`,
 		`SELECT name FROM sqlite_sequence`,

@@ -277,7 +277,7 @@ func (c *Conn) readTrees() (map[int64]*btree, error) {
 func statTree(name string) *btree {
 	switch strings.ToLower(name) {
 	case "sqlite_stat1":
-		return &btree{table: name, cols: []string{"tbl", "idx", "stat"}, denied: map[int]string{2: "sqlite_stat1.stat"}}
+		return &btree{table: name, cols: []string{"tbl", "idx", "stat"}, denied: map[int]string{0: "sqlite_stat1", 1: "sqlite_stat1", 2: "sqlite_stat1"}}
 	case "sqlite_sequence":
 		// The largest value an AUTOINCREMENT key has had.
 		return &btree{table: name, cols: []string{"name", "seq"}, denied: map[int]string{1: "sqlite_sequence.seq"}}
