@@ -277,6 +277,10 @@ var demoQuestions = []struct {
 	// "biggest" ranks rows as "top" does, past values and a table whose
 	// count is also a metric.
 	{"who are our biggest business customers by revenue this year", KindMetric},
+	// Two halves and one year: that year's; a half not started yet is
+	// no period to compare.
+	{"tickets H1 vs H2 last year", KindMetric},
+	{"signups second half vs first half of this year", KindUnanswered},
 }
 
 func TestDemoPlans(t *testing.T) {

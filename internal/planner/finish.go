@@ -103,6 +103,12 @@ func (b *builder) finish() *Plan {
 			if r.From == "" || r.To == "" {
 				return b.fail(fmt.Sprintf("%q is open-ended; compare closed periods such as months, quarters or years", r.Label))
 			}
+			if day := st.asOf.Format("2006-01-02"); r.From > day {
+				// "the second half of this year" on June 30th: no
+				// figure yet, which a comparison would show as a gap
+				// (found from outside).
+				return b.fail(fmt.Sprintf("%s has not started on %s; compare periods up to today", r.Label, day))
+			}
 			q.Compare = append(q.Compare, semantic.Period{Label: r.Label, From: r.From, To: r.To})
 		}
 		// Earlier periods first, however the question ordered them, so that

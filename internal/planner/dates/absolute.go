@@ -114,6 +114,9 @@ func (p *parser) absolute(i int) (Range, int) {
 		if y, k := p.thisOrLastYear(j); k > 0 {
 			return p.half(y, h), j + k - i
 		}
+		if y, ok := p.yearAhead(i + 1); ok {
+			return p.half(y, h), 1 // "H1 vs H2 last year": both of last year
+		}
 		return p.latestHalf(h), 1
 	}
 	return p.quarterWords(i)
@@ -146,6 +149,9 @@ func (p *parser) quarterWords(i int) (Range, int) {
 		if k == 0 {
 			if kind != "half" || o > 2 || of {
 				return Range{}, 0
+			}
+			if y, ok := p.yearAhead(i + 2); ok {
+				return p.half(y, o), 2 // "first half vs second half of 2025"
 			}
 			return p.latestHalf(o), 2
 		}
@@ -310,4 +316,26 @@ func (p *parser) iso(w string) (Range, bool) {
 		return Range{}, false
 	}
 	return p.date(y, time.Month(mo), d)
+}
+
+// yearAhead is the year named after a half compared with another half
+// ("H1 vs H2 last year", "first half vs second half of 2025"): read past
+// the words that join the halves, the year or "this/last year" that ends
+// them, which both halves share.
+func (p *parser) yearAhead(i int) (int, bool) {
+	for j := i; j < i+8 && j < len(p.toks); j++ {
+		w := p.tok(j)
+		if y, ok := year(w); ok {
+			return y, true
+		}
+		if y, k := p.thisOrLastYear(j); k > 0 {
+			return y, true
+		}
+		switch w {
+		case "vs", "versus", "and", "compared", "to", "with", "against", "the", "of", "in", "h1", "h2", "first", "second", "half", "halves", "or":
+			continue
+		}
+		return 0, false
+	}
+	return 0, false
 }

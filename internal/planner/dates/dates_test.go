@@ -287,6 +287,11 @@ func TestMonthOfYear(t *testing.T) {
 		{"orders in the second half of last year", []string{"2025-07-01–2026-01-01"}},
 		{"revenue H1 this year", []string{"2026-01-01–2026-07-01"}},
 		{"revenue in the first half of 2025", []string{"2025-01-01–2025-07-01"}},
+		// Two halves and one year after them: the year is both's (found
+		// from outside: H1 fell back to this year's).
+		{"tickets H1 vs H2 last year", []string{"2025-01-01–2025-07-01", "2025-07-01–2026-01-01"}},
+		{"orders first half vs second half of 2025", []string{"2025-01-01–2025-07-01", "2025-07-01–2026-01-01"}},
+		{"signups H1 vs H2 2024", []string{"2024-01-01–2024-07-01", "2024-07-01–2025-01-01"}},
 		// The same span twice, the second named "previous": the span
 		// just before the first.
 		{"revenue last 7 days vs the previous 7 days", []string{"2026-06-23–2026-06-30", "2026-06-16–2026-06-23"}},
