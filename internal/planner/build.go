@@ -386,6 +386,12 @@ func (b *builder) implausibleValues() *Plan {
 				return b.fail(fmt.Sprintf("“%s %s” may name the %s, or those of %s %s; say which (“%s where %s is %s”, or “all %s”)", t.it.text, terms[i+1].it.text, display(es[0].name), v.field, v.value, display(es[0].name), v.field, v.value, display(es[0].name)))
 			}
 		}
+		if len(t.aggs) > 0 && stemWord(strings.ToLower(t.it.text)) == "person" && !strings.Contains(b.st.raw, v.value) {
+			// "how many people did we hire": the persons counted, not
+			// the People department, written as a common word (found
+			// from outside: 0 hires of the People department).
+			return b.fail(fmt.Sprintf("%q may be the value %q of %s or the persons themselves; say “%s in %s”, or name whom to count (“how many %s …”, “how many customers …”)", t.it.text, v.value, v.field, display(v.entity), v.value, display(v.entity)))
+		}
 		if len(t.aggs) > 0 {
 			// The thing counted: the first word after the value that is
 			// not one of its qualifiers must name rows (a table or a

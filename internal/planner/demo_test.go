@@ -281,6 +281,9 @@ var demoQuestions = []struct {
 	// no period to compare.
 	{"tickets H1 vs H2 last year", KindMetric},
 	{"signups second half vs first half of this year", KindUnanswered},
+	// "people" written as a common word may be the persons counted, not
+	// the People department.
+	{"how many people did we hire in 2025", KindUnanswered},
 }
 
 func TestDemoPlans(t *testing.T) {
