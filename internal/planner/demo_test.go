@@ -284,6 +284,9 @@ var demoQuestions = []struct {
 	// "people" written as a common word may be the persons counted, not
 	// the People department.
 	{"how many people did we hire in 2025", KindUnanswered},
+	// A plural superlative ranking "by" a measure: the top few, without
+	// the empty group.
+	{"biggest discount codes by revenue", KindMetric},
 }
 
 func TestDemoPlans(t *testing.T) {

@@ -138,6 +138,19 @@ func rankedBy(mean []*item, i int) bool {
 	return len(mean[i+1].senses) > 0
 }
 
+// pluralRanked reports whether the rows a superlative at i ranks (past
+// the values that qualify them) are named in the plural.
+func pluralRanked(mean []*item, i int) bool {
+	for i+1 < len(mean) && mean[i+1].kind == itTerm && len(mean[i+1].senses) > 0 && len(only(mean[i+1].senses, sValue)) == len(mean[i+1].senses) {
+		i++
+	}
+	if i+1 >= len(mean) || mean[i+1].kind != itTerm {
+		return false
+	}
+	w := lastWordOf(mean[i+1].text)
+	return singular(w) != w
+}
+
 // aggregateLead reports whether a term's words begin with an aggregate
 // ("number of tickets", "average order value").
 func aggregateLead(text string) bool {

@@ -447,6 +447,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// channels, as "the top channel by revenue".
 				st.order = map[string]string{"max": "desc", "min": "asc"}[kw]
 				pendingTop = true
+				if st.limit == 0 && pluralRanked(mean, i) {
+					// "the biggest customers by revenue": the top few, not
+					// every customer (found from outside: 4,459 rows, and
+					// the rows with no discount code ranked first).
+					st.limit = pluralTop
+				}
 			case kw == "max" || kw == "min":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
