@@ -71,3 +71,29 @@ func TestAmountOfTable(t *testing.T) {
 		})
 	}
 }
+
+// TestTableBeforeItsColumn: "courses by classroom building" groups by the
+// classrooms' building alone, though teachers have a building too and
+// courses a classroom_id (found from outside: 28 rows, one per
+// classroom).
+func TestTableBeforeItsColumn(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "courses", Table: "courses", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("classroom_id", quarry.TypeInt), col("teacher_id", quarry.TypeInt)}},
+			{Name: "classrooms", Table: "classrooms", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("building", quarry.TypeText), col("room_number", quarry.TypeText)}},
+			{Name: "teachers", Table: "teachers", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("building", quarry.TypeText)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "courses", FromColumn: "classroom_id", To: "classrooms", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "courses", FromColumn: "teacher_id", To: "teachers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pl := New(m, nil).Plan("courses by classroom building", time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC))
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 1 || pl.Query.Dimensions[0].Name != "classrooms.building" {
+		t.Fatalf("kind %s (%s) %+v; want one grouping by classrooms.building", pl.Kind, pl.Reason, pl.Query)
+	}
+}

@@ -227,6 +227,9 @@ func (b *builder) tableBeforeColumn() string {
 	b.columnOfTable()
 	for _, u := range b.st.terms {
 		e, table := b.termTable(u)
+		if es := only(u.cands, sEntity); e == "" && len(es) == 1 {
+			e = es[0].name // "classroom": classrooms, and courses.classroom_id
+		}
 		if !u.byMode || e == "" || len(u.aggs) > 0 {
 			continue
 		}
@@ -245,20 +248,16 @@ func (b *builder) tableBeforeColumn() string {
 					return r
 				}
 			}
-			if !table {
-				continue
-			}
-			if e2, table2 := b.termTable(t); table2 && b.p.up[lower(e)][lower(e2)] {
+			if e2, table2 := b.termTable(t); table && table2 && b.p.up[lower(e)][lower(e2)] {
 				// "revenue by account plan": the plan each account
 				// points at, one per account.
 				u.byMode, u.role = false, "context"
 				continue
 			}
-			if b.p.m.RoleOf(e) != nil {
-				// "by origin warehouse city": the city of the role's
-				// table, not the table's own nor another role's.
-				narrowTo(t, e)
-			}
+			// "by origin warehouse city": the city of the role's table,
+			// not the table's own nor another role's; "by classroom
+			// building": the classrooms' building, not another table's.
+			narrowTo(t, e)
 			if !b.sameTable(t.cands, e) {
 				continue
 			}
@@ -268,6 +267,11 @@ func (b *builder) tableBeforeColumn() string {
 			}
 			if cols {
 				u.byMode = false
+				if !table {
+					// Only the table says whose column: not its key
+					// column on the rows measured (courses.classroom_id).
+					u.cands, u.role = only(u.cands, sEntity), "context"
+				}
 			}
 		}
 	}
