@@ -205,6 +205,26 @@ func (v *validator) exprRefs(d *decoder, path, expr string, allowRestricted bool
 			v.errf(d, path, "uses restricted column %s.%s (policy.yaml); restricted columns cannot appear in metrics or dimensions", r.entity, r.column)
 		}
 	}
+	if allowRestricted {
+		return
+	}
+	// A bare name ("IS_VIP" = 1, [tier]) reads the column of that name of
+	// whichever table the query puts first: one a restricted column has is
+	// refused as a reference to it would be (found by an attacker: quoted
+	// names passed, and only the guard refused them at question time).
+	toks := sqlTokens(expr)
+	for i, t := range toks {
+		if !t.ident || i > 0 && toks[i-1].text == "." || i+1 < len(toks) && toks[i+1].text == "." {
+			continue
+		}
+		for k := range v.m.Entities {
+			e := &v.m.Entities[k]
+			if hasColumn(e, t.text) && v.isRestricted(e, t.text) {
+				v.errf(d, path, "names %s, a restricted column of %s (policy.yaml); restricted columns cannot appear in metrics or dimensions", t.text, e.Name)
+				break
+			}
+		}
+	}
 }
 
 func (v *validator) isRestricted(e *semantic.Entity, col string) bool {
