@@ -174,7 +174,10 @@ func TestMonitorsPageLeaksNoRestrictedColumn(t *testing.T) {
 	for _, m := range list.Monitors {
 		switch m.Name {
 		case "payroll":
-			if m.Status != "failing" || !strings.Contains(m.Problem, "employees.salary") || !strings.Contains(m.Problem, "restricts") || m.Latest != nil || m.Spark != nil {
+			// Refused by the guard (employees.salary, read through the
+			// view), or before by the model, which restricts the view's
+			// column the guard refuses (runtime/viewpolicy.go).
+			if m.Status != "failing" || !strings.Contains(m.Problem, "employees.salary") && !strings.Contains(m.Problem, "staff_pay.amount") || !strings.Contains(m.Problem, "restrict") || m.Latest != nil || m.Spark != nil {
 				t.Errorf("payroll is listed %s (%q) with data %v %v", m.Status, m.Problem, m.Latest, m.Spark)
 			}
 		case "weekly_orders":
@@ -186,7 +189,7 @@ func TestMonitorsPageLeaksNoRestrictedColumn(t *testing.T) {
 	for _, path := range []string{"/api/monitors/payroll/series?as_of=2026-06-30&periods=520", "/api/monitors/payroll/series", "/api/monitors"} {
 		call("GET", path, "")
 	}
-	if a := call("GET", "/api/monitors/payroll/series?as_of=2026-06-30", ""); a.status != 422 || !strings.Contains(a.body, `"kind":"rejected"`) {
+	if a := call("GET", "/api/monitors/payroll/series?as_of=2026-06-30", ""); a.status != 422 || !strings.Contains(a.body, `"kind":"rejected"`) && !strings.Contains(a.body, `"kind":"forbidden"`) {
 		t.Errorf("payroll's series: %d %s", a.status, a.body)
 	}
 	if a := call("POST", "/api/monitors/payroll/test", `{"as_of":"2026-06-30"}`); a.status != 422 {
@@ -214,7 +217,9 @@ func TestMonitorsPageLeaksNoRestrictedColumn(t *testing.T) {
 		RunID string `json:"run_id"`
 	}
 	a = call("GET", "/api/runs?limit=100", "")
-	if err := json.Unmarshal([]byte(a.body), &runs); err != nil || len(runs) < 4 {
+	// weekly_orders' runs at least; payroll's are refused before they
+	// run where the model restricts the view's column.
+	if err := json.Unmarshal([]byte(a.body), &runs); err != nil || len(runs) < 3 {
 		t.Fatalf("the runs: %v %s", err, a.body)
 	}
 	for _, r := range runs {
