@@ -26,6 +26,8 @@ func TestViewOverRestrictedColumn(t *testing.T) {
 INSERT INTO accounts VALUES (1, 'Ann', 'Gold'), (2, 'Bo', 'gold'), (3, 'Cy', 'Platinum'), (4, 'Di', 'Silver');
 CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, is_vip INTEGER);
 INSERT INTO users VALUES (1, 'Victor Vee', 1), (2, 'Rupert Arr', 0);
+WITH RECURSIVE n(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM n WHERE i < 80)
+INSERT INTO users SELECT i, 'Member ' || i, i % 5 = 0 FROM n;
 CREATE VIEW acct_view AS SELECT id, name, tier AS level FROM accounts;
 CREATE VIEW vip_names AS SELECT id, name FROM users WHERE is_vip = 1;`); err != nil {
 		t.Fatal(err)
@@ -40,6 +42,23 @@ CREATE VIEW vip_names AS SELECT id, name FROM users WHERE is_vip = 1;`); err != 
 	// The policy, after learn, as a user adds it.
 	if err := os.WriteFile(filepath.Join(dir, "knowledge", "policy.yaml"), []byte("restricted:\n  - column: accounts.tier\n    reason: confidential\n  - column: users.is_vip\n    reason: confidential\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// A name found in a view filtered on the restricted flag answers as a
+	// name found nowhere else does (an attacker told VIPs apart by it).
+	ask := func(q string) string {
+		r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--json", q)
+		out := strings.NewReplacer("victor vee", "NAME", "rupert arr", "NAME").Replace(strings.ToLower(r.stdout))
+		// Run ids and timings differ from run to run.
+		var keep []string
+		for _, line := range strings.Split(out, "\n") {
+			if !strings.Contains(line, "run_id") && !strings.Contains(line, "duration") && !strings.Contains(line, "result_id") {
+				keep = append(keep, line)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if vip, other := ask("how many vip_names named Member 10"), ask("how many vip_names named Member 11"); strings.ReplaceAll(vip, "member 10", "member 11") != other {
+		t.Errorf("a VIP's name answers otherwise than another's:\n%s\n---\n%s", vip, other)
 	}
 	for _, q := range []string{"acct view by level", "acct view with level gold", "platnum", "Victor Vee", "Rupert Arr", "how many vip names"} {
 		t.Run(q, func(t *testing.T) {

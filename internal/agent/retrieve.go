@@ -114,7 +114,7 @@ func (a *Agent) values(ctx context.Context, p *policy, question string) []retrie
 	if a.Knowledge == nil || a.Knowledge.Values == nil {
 		return nil
 	}
-	_, vals, err := a.Knowledge.Values.Read(ctx, question)
+	_, vals, err := a.Knowledge.Values.Read(ctx, question, a.Knowledge.Model.SkipRestricted())
 	if err != nil {
 		return nil
 	}

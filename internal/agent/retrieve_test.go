@@ -19,7 +19,7 @@ import (
 
 type fakeValues []planner.Value
 
-func (f fakeValues) Read(_ context.Context, q string) (string, []planner.Value, error) {
+func (f fakeValues) Read(_ context.Context, q string, _ func(entity, column string) bool) (string, []planner.Value, error) {
 	return q, f, nil
 }
 

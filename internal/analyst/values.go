@@ -11,9 +11,10 @@ import (
 // ValueIndex finds the stored values a question names in columns whose
 // values the knowledge does not list (internal/valueindex). Read returns
 // the question as the planner should read it (other names of values, and
-// values written without their accents, written as stored) and the values.
+// values written without their accents, written as stored) and the values,
+// of the columns skip does not name (those the column policy restricts).
 type ValueIndex interface {
-	Read(ctx context.Context, question string) (string, []planner.Value, error)
+	Read(ctx context.Context, question string, skip func(entity, column string) bool) (string, []planner.Value, error)
 }
 
 // valuePlanner is a planner that reads stored values (planner.Planner).
@@ -34,7 +35,7 @@ func (k *Knowledge) Plan(ctx context.Context, question string, asOf time.Time) (
 	if k.Values == nil || !ok {
 		return k.Planner.Plan(question, asOf), question, nil
 	}
-	read, vals, err := k.Values.Read(ctx, question)
+	read, vals, err := k.Values.Read(ctx, question, k.Model.SkipRestricted())
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, question, quarry.Wrap(quarry.KindCanceled, ctx.Err(), "the question was interrupted")

@@ -287,6 +287,22 @@ func (m *Model) RestrictedCheck() func(e *Entity, column string) bool {
 	}
 }
 
+// SkipRestricted returns whether the column policy restricts the column
+// of an entity named by its name or its table (nil for a nil model):
+// what a value index must leave out before it chooses anything.
+func (m *Model) SkipRestricted() func(entity, column string) bool {
+	if m == nil || len(m.Restricted) == 0 {
+		return nil
+	}
+	check := m.RestrictedCheck()
+	return func(entity, column string) bool {
+		if e := m.Entity(entity); e != nil {
+			return check(e, column)
+		}
+		return m.IsRestricted(entity, column)
+	}
+}
+
 // IsRestricted reports whether the column policy restricts table.column.
 // table may be an entity name or its physical table; matching ignores case.
 func (m *Model) IsRestricted(table, column string) bool {

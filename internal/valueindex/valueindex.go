@@ -197,8 +197,8 @@ func (ix *Index) Stats(ctx context.Context) (Stats, error) {
 
 // Read is Lookup for the planner's callers (analyst.ValueIndex): the
 // question as read and the values found in it.
-func (ix *Index) Read(ctx context.Context, question string) (string, []planner.Value, error) {
-	f, err := ix.Lookup(ctx, question)
+func (ix *Index) Read(ctx context.Context, question string, skip func(entity, column string) bool) (string, []planner.Value, error) {
+	f, err := ix.LookupSkipping(ctx, question, skip)
 	return f.Question, f.Values, err
 }
 
@@ -224,12 +224,22 @@ type Found struct {
 // "no") and a number are never a value; identifiers written in one piece
 // ("ORD-1042") are matched exactly against key and code columns.
 func (ix *Index) Lookup(ctx context.Context, question string) (Found, error) {
+	return ix.LookupSkipping(ctx, question, nil)
+}
+
+// LookupSkipping is Lookup over the columns skip does not name (nil:
+// every column): the columns the column policy restricts now, which an
+// index built before the policy named them still holds. They are left
+// out before anything is chosen or narrowed, so that what they hold
+// changes nothing of the answer (found by an attacker: a name found in a
+// view over a restricted flag narrowed the lookup to that view).
+func (ix *Index) LookupSkipping(ctx context.Context, question string, skip func(entity, column string) bool) (Found, error) {
 	if err := ix.ready(ctx); err != nil {
 		return Found{Question: question}, err
 	}
 	var aliasErr error
 	q := semantic.ExpandAliases(question, func(s string) bool {
-		ok, err := ix.has(ctx, s)
+		ok, err := ix.has(ctx, s, skip)
 		if err != nil && aliasErr == nil {
 			aliasErr = err
 		}
@@ -250,7 +260,17 @@ func (ix *Index) Lookup(ctx context.Context, question string) (Found, error) {
 	if err != nil {
 		return Found{Question: question}, ix.queryError(ctx, err)
 	}
-	hits = longest(append(hits, ids...))
+	hits = append(hits, ids...)
+	if skip != nil {
+		kept := hits[:0]
+		for _, h := range hits {
+			if !skip(h.Value.Entity, h.Value.Column) {
+				kept = append(kept, h)
+			}
+		}
+		hits = kept
+	}
+	hits = longest(hits)
 	lower := make([]string, len(ws))
 	for i, w := range ws {
 		lower[i] = w.s
@@ -268,17 +288,46 @@ func (ix *Index) queryError(ctx context.Context, err error) error {
 
 // has reports whether s is a stored value of a text column, without
 // regard to case or accents.
-func (ix *Index) has(ctx context.Context, s string) (bool, error) {
+func (ix *Index) has(ctx context.Context, s string, skip func(entity, column string) bool) (bool, error) {
 	w := wordsOf(s)
 	if w == "" {
 		return false, nil
 	}
-	var one int
-	err := ix.db.QueryRowContext(ctx, `SELECT 1 FROM vals WHERE vals MATCH ? LIMIT 1`, phrase(w)).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+	if skip == nil {
+		var one int
+		err := ix.db.QueryRowContext(ctx, `SELECT 1 FROM vals WHERE vals MATCH ? LIMIT 1`, phrase(w)).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
 	}
-	return err == nil, err
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT col FROM vals WHERE vals MATCH ?`, phrase(w))
+	if err != nil {
+		return false, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return false, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	cols, err := ix.columns(ctx, ids)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range ids {
+		if c, ok := cols[id]; ok && !skip(c.entity, c.column) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // phrase is the FTS5 query that matches a whole stored value whose words

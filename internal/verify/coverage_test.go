@@ -612,3 +612,21 @@ func TestCoverageFunctionWordValue(t *testing.T) {
 		t.Error("'IN' written as the value and not filtered on passed")
 	}
 }
+
+// TestCoverageReadsNoRestrictedValue: the values the knowledge holds of a
+// restricted column are never the question's (an attacker's case: "count
+// of warehouses" was refused naming 'of', a value of the restricted
+// warehouses.secret_code).
+func TestCoverageReadsNoRestrictedValue(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "warehouses", Table: "warehouses", PrimaryKey: "id",
+		Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "secret_code", Type: quarry.TypeText, Values: []string{"Of", "Zeta"}}}}},
+		Metrics:    []semantic.Metric{{Name: "warehouses", Entity: "warehouses", Expr: "COUNT(warehouses.id)"}},
+		Restricted: []string{"warehouses.secret_code"}}
+	for _, question := range []string{"count of warehouses", "warehouses Zeta"} {
+		for _, c := range Coverage(question, "2026-06-30", m, &semantic.Query{Metrics: []string{"warehouses"}}) {
+			if strings.Contains(c.Detail, "secret_code") || strings.Contains(c.Detail, "Zeta") {
+				t.Errorf("%q: %s %s: %s", question, c.Name, c.Status, c.Detail)
+			}
+		}
+	}
+}
