@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ncruces/go-sqlite3"
 )
 
 // TestLearnedFlags asks a database known by learn alone about its yes/no
@@ -19,13 +16,6 @@ import (
 // keeps its value. Each answer must hold the rows an independent query
 // gives.
 func TestLearnedFlags(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "flags.db")
-	db, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE departments (dept_id INTEGER PRIMARY KEY, dept_name TEXT);
 INSERT INTO departments VALUES (1, 'Sales'), (2, 'Engineering'), (3, 'Finance');
@@ -56,31 +46,7 @@ CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, quantity INTEGER, status 
 		fmt.Fprintf(&b, "INSERT INTO payments VALUES (%d, %d.25, %d);\n", p, p%50+5, p%7/6)
 		fmt.Fprintf(&b, "INSERT INTO order_lines VALUES (%d, %d, '%s');\n", p, p%2, []string{"active", "closed"}[p%3/2])
 	}
-	if err := db.Exec(b.String()); err != nil {
-		t.Fatal(err)
-	}
-	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
-		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
-	}
-	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
-		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
-	}
-	rows := func(sql string) []string {
-		st, _, err := db.Prepare(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer st.Close()
-		var out []string
-		for st.Step() {
-			var cells []string
-			for i := range st.ColumnCount() {
-				cells = append(cells, st.ColumnText(i))
-			}
-			out = append(out, strings.Join(cells, "|"))
-		}
-		return out
-	}
+	dir, rows := learnedDB(t, "flags.db", b.String(), "")
 	for _, tt := range []struct {
 		q      string
 		want   string // an independent query for every row, in any order

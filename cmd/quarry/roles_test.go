@@ -2,13 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ncruces/go-sqlite3"
 )
 
 // TestRoleLinks: a table with two links to the same table (shipments'
@@ -17,13 +13,6 @@ import (
 // name alone is asked back in the links' words, and a restricted column
 // of the table stays refused through either link.
 func TestRoleLinks(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "logistics.db")
-	db, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE warehouses (warehouse_id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, manager_phone TEXT);
 INSERT INTO warehouses VALUES (1, 'Northgate', 'Chicago', '555-1'), (2, 'Old Mill', 'Chicago', '555-2'), (3, 'Rhine', 'Rotterdam', '555-3'), (4, 'Harbor', 'Oakland', '555-4');
@@ -42,32 +31,9 @@ CREATE TABLE shipments (shipment_id INTEGER PRIMARY KEY, origin_warehouse_id INT
 		}
 		fmt.Fprintf(&b, "INSERT INTO shipments VALUES (%d, %d, %s, '2025-%02d-10', %d.5);\n", s, o, d, s%12+1, s%9+1)
 	}
-	if err := db.Exec(b.String()); err != nil {
-		t.Fatal(err)
-	}
-	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
-		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "knowledge", "policy.yaml"), []byte("restricted:\n  - column: warehouses.manager_phone\n    reason: personal\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
-		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
-	}
+	dir, query := learnedDB(t, "logistics.db", b.String(), "restricted:\n  - column: warehouses.manager_phone\n    reason: personal\n")
 	rows := func(sql string) []string {
-		st, _, err := db.Prepare(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer st.Close()
-		var out []string
-		for st.Step() {
-			var cells []string
-			for i := range st.ColumnCount() {
-				cells = append(cells, st.ColumnText(i))
-			}
-			out = append(out, strings.Join(cells, "|"))
-		}
+		out := query(sql)
 		slices.Sort(out)
 		return out
 	}

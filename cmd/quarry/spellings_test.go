@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ncruces/go-sqlite3"
 )
 
 // TestUnseenSpellings asks a learned database whose text columns hold one
@@ -23,13 +20,6 @@ import (
 // the one the question writes is taken alone. A breakdown still groups
 // by the values as stored, and a check names the spellings split apart.
 func TestUnseenSpellings(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "depot.db")
-	db, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE accounts (code TEXT PRIMARY KEY, holder TEXT);
 INSERT INTO accounts VALUES ('aB3', 'Ann'), ('Ab3', 'Bo'), ('zz9', 'Cy');
@@ -55,31 +45,7 @@ CREATE TABLE packages (package_id INTEGER PRIMARY KEY, account_code TEXT REFEREN
 		fmt.Fprintf(&b, "INSERT INTO packages VALUES (%d, '%s', %s, '%s', '%s', %d, '2025-%02d-%02d');\n",
 			p, accounts[p%3], category, statuses[p%len(statuses)], city, 1+p%17, 1+p%12, 1+p%28)
 	}
-	if err := db.Exec(b.String()); err != nil {
-		t.Fatal(err)
-	}
-	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
-		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
-	}
-	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
-		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
-	}
-	rows := func(sql string) []string {
-		st, _, err := db.Prepare(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer st.Close()
-		var out []string
-		for st.Step() {
-			var cells []string
-			for i := range st.ColumnCount() {
-				cells = append(cells, st.ColumnText(i))
-			}
-			out = append(out, strings.Join(cells, "|"))
-		}
-		return out
-	}
+	dir, rows := learnedDB(t, "depot.db", b.String(), "")
 	for _, tt := range []struct {
 		q    string
 		want string // an independent query for every row

@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ncruces/go-sqlite3"
 )
 
 // TestUnseenLibrary asks a database quarry has never seen, with
@@ -19,13 +16,6 @@ import (
 // and "amount" not understood for amount_usd. Each answer must hold the figures an independent query gives,
 // or be refused with the fragment given.
 func TestUnseenLibrary(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "library.db")
-	db, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE branches (branch_id INTEGER PRIMARY KEY, branch_name TEXT);
 INSERT INTO branches VALUES (1, 'North'), (2, 'South');
@@ -58,31 +48,7 @@ CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, loan_id INTEGER REFERENCES loan
 			fmt.Fprintf(&b, "INSERT INTO fines VALUES (%d, %d, %d.25, date('%s', '+25 days'), %s);\n", l, l, l%7+1, borrowed, paid)
 		}
 	}
-	if err := db.Exec(b.String()); err != nil {
-		t.Fatal(err)
-	}
-	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
-		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
-	}
-	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
-		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
-	}
-	rows := func(sql string) []string {
-		st, _, err := db.Prepare(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer st.Close()
-		var out []string
-		for st.Step() {
-			var cells []string
-			for i := range st.ColumnCount() {
-				cells = append(cells, st.ColumnText(i))
-			}
-			out = append(out, strings.Join(cells, "|"))
-		}
-		return out
-	}
+	dir, rows := learnedDB(t, "library.db", b.String(), "")
 	for _, tt := range []struct {
 		q      string
 		want   string // an independent query for every row

@@ -46,14 +46,3 @@ func SpellingsOf(vals []any) []Spelled {
 	}
 	return out
 }
-
-// Respelled reports whether a filter's list holds some value in more than
-// one spelling.
-func Respelled(vals []any) bool {
-	for _, g := range SpellingsOf(vals) {
-		if len(g.Spellings) > 1 {
-			return true
-		}
-	}
-	return false
-}

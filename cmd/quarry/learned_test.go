@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// learnedDB writes schema (SQL statements) into a new SQLite database
+// named file, makes a project of it with quarry init and learn (with
+// policy as knowledge/policy.yaml first, when not empty), and returns the
+// project's folder and a function that runs an independent query on the
+// database: one "cell|cell" string per row, in the query's order.
+func learnedDB(t *testing.T, file, schema, policy string) (string, func(sql string) []string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, file)
+	db, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	if r := quarryCmd(t, "", "init", dir); r.code != 0 {
+		t.Fatalf("init: exit %d: %s", r.code, r.stderr)
+	}
+	if policy != "" {
+		if err := os.WriteFile(filepath.Join(dir, "knowledge", "policy.yaml"), []byte(policy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := quarryCmd(t, "", "-C", dir, "learn", "--url", path, "-q"); r.code != 0 {
+		t.Fatalf("learn: exit %d: %s", r.code, r.stderr)
+	}
+	rows := func(sql string) []string {
+		t.Helper()
+		st, _, err := db.Prepare(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		defer st.Close()
+		var out []string
+		for st.Step() {
+			var cells []string
+			for i := range st.ColumnCount() {
+				cells = append(cells, st.ColumnText(i))
+			}
+			out = append(out, strings.Join(cells, "|"))
+		}
+		return out
+	}
+	return dir, rows
+}
