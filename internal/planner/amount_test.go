@@ -97,3 +97,4 @@ func TestTableBeforeItsColumn(t *testing.T) {
 		t.Fatalf("kind %s (%s) %+v; want one grouping by classrooms.building", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+

@@ -254,10 +254,19 @@ func (b *builder) tableBeforeColumn() string {
 				u.byMode, u.role = false, "context"
 				continue
 			}
-			// "by origin warehouse city": the city of the role's table,
-			// not the table's own nor another role's; "by classroom
-			// building": the classrooms' building, not another table's.
-			narrowTo(t, e)
+			switch {
+			case table && b.p.m.RoleOf(e) != nil:
+				// "by origin warehouse city": the city of the role's
+				// table, not the table's own nor another role's.
+				narrowTo(t, e)
+			case b.ownPlainColumn(t, e):
+				// "by classroom building": the classrooms' building, not
+				// another table's; not their name ("continent name",
+				// "dogs's name": the rows themselves) nor their key.
+				narrowTo(t, e)
+			case !table:
+				continue
+			}
 			if !b.sameTable(t.cands, e) {
 				continue
 			}
@@ -460,4 +469,24 @@ func (b *builder) columnOfTable() {
 			}
 		}
 	}
+}
+
+// ownPlainColumn reports whether some of t's meanings are columns of e,
+// and none of those is e's label or key.
+func (b *builder) ownPlainColumn(t *term, e string) bool {
+	ent := b.p.m.Entity(e)
+	if ent == nil {
+		return false
+	}
+	found := false
+	for _, s := range t.cands {
+		if !strings.EqualFold(s.entity, e) {
+			continue
+		}
+		if s.kind != sColumn || s.key || strings.EqualFold(s.column, ent.Label) || strings.EqualFold(s.column, ent.PrimaryKey) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
