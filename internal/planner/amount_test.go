@@ -97,4 +97,3 @@ func TestTableBeforeItsColumn(t *testing.T) {
 		t.Fatalf("kind %s (%s) %+v; want one grouping by classrooms.building", pl.Kind, pl.Reason, pl.Query)
 	}
 }
-
