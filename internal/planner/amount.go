@@ -99,7 +99,11 @@ func (p *Planner) validUntil(entity string) string {
 		}
 		switch ws[len(ws)-1] {
 		case "to", "until", "thru":
-			return c.Name
+			// A date (effective_to, valid_until), not an address
+			// (ship_to, reply_to).
+			if c.Temporal() || slices.ContainsFunc(ws, func(w string) bool { return w == "effective" || w == "valid" || w == "active" || w == "date" }) {
+				return c.Name
+			}
 		}
 		if ws[0] == "valid" && (ws[1] == "to" || ws[1] == "until") || ws[0] == "end" && (ws[1] == "date" || ws[1] == "on" || ws[1] == "at") {
 			return c.Name
