@@ -25,8 +25,8 @@ func noneWord(w string) bool { return w == "no" || w == "without" }
 // key column; nil when no unknown word is such a role, or the question
 // so read does not plan.
 func (p *Planner) byMissingRole(question string, asOf time.Time, unknown []string) *Plan {
-	if len(unknown) == 0 {
-		return nil
+	if len(unknown) == 0 || len(question) > maxRewritten {
+		return nil // a question rewritten past any length a person writes: stop
 	}
 	unknownWord := map[string]bool{}
 	for _, u := range unknown {
@@ -59,7 +59,7 @@ func (p *Planner) byMissingRole(question string, asOf time.Time, unknown []strin
 				col, from = strings.Join(words(r.FromColumn), " "), r.From+"."+r.FromColumn
 			}
 		}
-		if col == "" || strings.HasPrefix(question[t.start:], strings.TrimPrefix(col, "with no ")) {
+		if col == "" || strings.HasPrefix(strings.ToLower(question[t.start:]), strings.TrimPrefix(col, "with no ")) {
 			// Written as the column already: read so once, never again
 			// (the replanned question would be rewritten without end).
 			continue
@@ -85,6 +85,10 @@ func (p *Planner) byMissingRole(question string, asOf time.Time, unknown []strin
 	pl.Notes = append(pl.Notes, notes...)
 	return pl
 }
+
+// maxRewritten bounds the length of a question the planner rewrites in
+// other words of the knowledge.
+const maxRewritten = 2000
 
 func isArticle(w string) bool { return w == "a" || w == "an" || w == "any" }
 
