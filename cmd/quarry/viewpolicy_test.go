@@ -60,6 +60,12 @@ CREATE VIEW vip_names AS SELECT id, name FROM users WHERE is_vip = 1;`); err != 
 	if vip, other := ask("how many vip_names named Member 10"), ask("how many vip_names named Member 11"); strings.ReplaceAll(vip, "member 10", "member 11") != other {
 		t.Errorf("a VIP's name answers otherwise than another's:\n%s\n---\n%s", vip, other)
 	}
+	// A word naming a withheld view column and a column the policy allows
+	// is read as the allowed one, not refused (found from outside:
+	// "transfers by status" refused for a view's status).
+	if out := askAt(t, dir, "2026-06-30", "number of accounts by name"); out.Status != "succeeded" || !strings.Contains(out.SQL, "accounts.name") {
+		t.Errorf("accounts by name: %s %q %s", out.Status, out.Message, out.SQL)
+	}
 	for _, q := range []string{"acct view by level", "acct view with level gold", "platnum", "Victor Vee", "Rupert Arr", "how many vip names"} {
 		t.Run(q, func(t *testing.T) {
 			r := quarryCmd(t, "", "-C", dir, "ask", "--as-of", "2026-06-30", "--json", q)

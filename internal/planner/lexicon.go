@@ -42,6 +42,9 @@ type sense struct {
 	flag     any  // for a yes/no column: the value that means yes
 	flagNo   any  // and the value that means no
 	key      bool // a primary or foreign key column
+	// withheld marks a restricted sense the guard refuses though the
+	// policy does not name it (a view's column over a restricted one).
+	withheld bool
 	// own marks a column read by the rest of its name after its table's
 	// name ("type" for Pets.PetType): it counts only where the question
 	// names that table otherwise (own.go).
@@ -265,7 +268,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 				if !colIn {
 					continue
 				}
-				rs := sense{kind: sRestricted, entity: e.Name, column: c.Name, field: ref, strength: strName}
+				rs := sense{kind: sRestricted, entity: e.Name, column: c.Name, field: ref, strength: strName, withheld: m.IsWithheld(e, c.Name)}
 				l.addForms(c.Name, rs)
 				for _, syn := range c.Synonyms {
 					l.addForms(syn, rs)

@@ -74,7 +74,8 @@ func (r *Runtime) withViewPolicy(ctx context.Context, conn connector.Conn, g ana
 	return r.restricting(k, refusedViewColumns(ctx, g, conn.Dialect(), cat))
 }
 
-// restricting returns k with the columns extra restricted in its model
+// restricting returns k with the columns extra withheld in its model
+// (restricted as the policy's own are, semantic.Model.Withheld)
 // and its planner built again over that model (with the folder's
 // verified questions); k itself, and false, when extra is empty.
 func (r *Runtime) restricting(k *analyst.Knowledge, extra []string) (*analyst.Knowledge, bool, error) {
@@ -82,7 +83,7 @@ func (r *Runtime) restricting(k *analyst.Knowledge, extra []string) (*analyst.Kn
 		return k, false, nil
 	}
 	m := *k.Model
-	m.Restricted = append(slices.Clip(m.Restricted), extra...)
+	m.Withheld = append(slices.Clip(m.Withheld), extra...)
 	var verified []planner.Verified
 	if cfg, err := r.Config(); err == nil {
 		if f, err := r.folder(cfg); err == nil {

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -273,7 +274,7 @@ func RestrictedReadings(entry string) [][2]string {
 // wide model.
 func (m *Model) RestrictedCheck() func(e *Entity, column string) bool {
 	restricted := map[string]bool{}
-	for _, r := range m.Restricted {
+	for _, r := range slices.Concat(m.Restricted, m.Withheld) {
 		for _, tc := range RestrictedReadings(r) {
 			restricted[strings.ToLower(tc[0]+"\x00"+tc[1])] = true
 		}
@@ -291,7 +292,7 @@ func (m *Model) RestrictedCheck() func(e *Entity, column string) bool {
 // of an entity named by its name or its table (nil for a nil model):
 // what a value index must leave out before it chooses anything.
 func (m *Model) SkipRestricted() func(entity, column string) bool {
-	if m == nil || len(m.Restricted) == 0 {
+	if m == nil || len(m.Restricted) == 0 && len(m.Withheld) == 0 {
 		return nil
 	}
 	check := m.RestrictedCheck()
@@ -303,6 +304,17 @@ func (m *Model) SkipRestricted() func(entity, column string) bool {
 	}
 }
 
+// IsWithheld reports whether e's column is restricted only because the
+// guard refuses to read it (Withheld), not by the policy's own entries.
+func (m *Model) IsWithheld(e *Entity, column string) bool {
+	if len(m.Withheld) == 0 {
+		return false
+	}
+	only := Model{Withheld: m.Withheld}
+	policy := Model{Restricted: m.Restricted}
+	return only.RestrictedCheck()(e, column) && !policy.RestrictedCheck()(e, column)
+}
+
 // IsRestricted reports whether the column policy restricts table.column.
 // table may be an entity name or its physical table; matching ignores case.
 func (m *Model) IsRestricted(table, column string) bool {
@@ -310,7 +322,7 @@ func (m *Model) IsRestricted(table, column string) bool {
 	if e := m.Entity(table); e != nil {
 		names = append(names, e.Name, e.TableName(), e.QualifiedName())
 	}
-	for _, r := range m.Restricted {
+	for _, r := range slices.Concat(m.Restricted, m.Withheld) {
 		for _, tc := range RestrictedReadings(r) {
 			if !strings.EqualFold(tc[1], column) {
 				continue

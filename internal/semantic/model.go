@@ -19,6 +19,12 @@ type Model struct {
 	// Restricted lists columns ("table.column") that must never be selected,
 	// shown or sent to a model (the column policy).
 	Restricted []string `json:"restricted,omitempty" yaml:"restricted,omitempty"`
+	// Withheld lists columns ("table.column") the guard refuses to read
+	// though the policy does not name them: columns of views that read a
+	// restricted column. They are restricted as Restricted's are, but a
+	// word that also names a column the policy allows is read as that
+	// column rather than refused. Set at run time, never written.
+	Withheld []string `json:"-" yaml:"-"`
 }
 
 // Entity is a table (or view) with its business meaning.
