@@ -169,19 +169,8 @@ func (b *builder) rowAge() *Plan {
 	if field == "" {
 		return b.fail(fmt.Sprintf("%s has no date to tell how old its rows are", display(b.subject)))
 	}
-	day := st.asOf
-	switch st.ageUnit {
-	case "day":
-		day = day.AddDate(0, 0, -n)
-	case "week":
-		day = day.AddDate(0, 0, -7*n)
-	case "month":
-		day = day.AddDate(0, -n, 0)
-	case "quarter":
-		day = day.AddDate(0, -3*n, 0)
-	case "year":
-		day = day.AddDate(-n, 0, 0)
-	default:
+	day := semantic.Grain(st.ageUnit).Add(st.asOf, -n)
+	if day.Equal(st.asOf) {
 		return b.fail(fmt.Sprintf("quarry could not tell how old %q means", st.ageUnit))
 	}
 	op, word := semantic.OpLt, "before"

@@ -159,20 +159,24 @@ func (g Grain) Cyclic() bool { return g == GrainDayOfWeek }
 // End is the first day after the period of g that starts on start (weeks
 // are seven days); start itself for a grain that is not a calendar period
 // (the day of the week).
-func (g Grain) End(start time.Time) time.Time {
+func (g Grain) End(start time.Time) time.Time { return g.Add(start, 1) }
+
+// Add moves t by n periods of g (weeks are seven days; n may be
+// negative); t itself for a grain that is not a calendar period.
+func (g Grain) Add(t time.Time, n int) time.Time {
 	switch g {
 	case GrainDay:
-		return start.AddDate(0, 0, 1)
+		return t.AddDate(0, 0, n)
 	case GrainWeek:
-		return start.AddDate(0, 0, 7)
+		return t.AddDate(0, 0, 7*n)
 	case GrainMonth:
-		return start.AddDate(0, 1, 0)
+		return t.AddDate(0, n, 0)
 	case GrainQuarter:
-		return start.AddDate(0, 3, 0)
+		return t.AddDate(0, 3*n, 0)
 	case GrainYear:
-		return start.AddDate(1, 0, 0)
+		return t.AddDate(n, 0, 0)
 	}
-	return start
+	return t
 }
 
 // Start is the first day of the period of the grain that holds day

@@ -790,19 +790,8 @@ func (c *cover) ageOf(prev, num, unit string) bool {
 	if prev != "than" || err != nil || c.asOf.IsZero() {
 		return false
 	}
-	day := c.asOf
-	switch strings.TrimSuffix(unit, "s") {
-	case "day":
-		day = day.AddDate(0, 0, -n)
-	case "week":
-		day = day.AddDate(0, 0, -7*n)
-	case "month":
-		day = day.AddDate(0, -n, 0)
-	case "quarter":
-		day = day.AddDate(0, -3*n, 0)
-	case "year":
-		day = day.AddDate(-n, 0, 0)
-	default:
+	day := semantic.Grain(strings.TrimSuffix(unit, "s")).Add(c.asOf, -n)
+	if day.Equal(c.asOf) {
 		return false
 	}
 	cut := day.Format("2006-01-02")
