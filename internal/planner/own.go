@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -21,36 +20,13 @@ import (
 // itself, one of its columns or values, or a measure over it — and that
 // is dropped otherwise, leaving the word unknown.
 
-// nameWords splits a column or table name into lower-case words at
-// underscores and other separators, and inside a word where a lower-case
-// letter or digit is followed by an upper-case one ("PetType": pet, type)
-// or an upper-case run meets a capitalised word ("StuID": stu, id;
-// "GNPOld": gnp, old).
+// nameWords are a column or table name's words (semantic.NameWords:
+// "PetType": pet, type; "StuID": stu, id), without accents.
 func nameWords(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, foldAccents(strings.ToLower(string(cur))))
-			cur = cur[:0]
-		}
+	out := semantic.NameWords(s)
+	for i, w := range out {
+		out[i] = foldAccents(w)
 	}
-	rs := []rune(s)
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			continue
-		}
-		if i > 0 && unicode.IsUpper(r) && len(cur) > 0 {
-			prev := rs[i-1]
-			next := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && next {
-				flush()
-			}
-		}
-		cur = append(cur, r)
-	}
-	flush()
 	return out
 }
 

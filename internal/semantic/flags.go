@@ -26,7 +26,7 @@ var flagStates = map[string]bool{"paid": true, "open": true, "valid": true, "liv
 // or one before flag ("refund_flag"). "quantity" does not, even holding
 // only 0 and 1.
 func FlagName(name string) bool {
-	ws := flagWords(name)
+	ws := NameWords(name)
 	if len(ws) == 0 {
 		return false
 	}
@@ -38,7 +38,7 @@ func FlagName(name string) bool {
 // and another word ("is_active"): a yes/no column by its name alone,
 // whatever values are known.
 func FlagPrefixed(name string) bool {
-	ws := flagWords(name)
+	ws := NameWords(name)
 	return len(ws) > 1 && flagPrefixes[ws[0]]
 }
 
@@ -46,7 +46,7 @@ func FlagPrefixed(name string) bool {
 // rows: "active" of is_active and IsActive, "refunded" of refunded; ""
 // where the name says it in more words or is no flag's.
 func FlagAdjective(name string) string {
-	ws := flagWords(name)
+	ws := NameWords(name)
 	switch {
 	case len(ws) == 2 && flagPrefixes[ws[0]] && len(ws[1]) > 2:
 		return ws[1]
@@ -75,9 +75,13 @@ func flagState(w string) bool {
 	return false
 }
 
-// flagWords splits a column's name into lower-case words at underscores,
-// spaces, digits' edges and case changes ("IsOfficial": is, official).
-func flagWords(name string) []string {
+// NameWords splits a column or table name into lower-case words at
+// underscores and other separators, and inside a word where a lower-case
+// letter or digit is followed by an upper-case one ("IsOfficial": is,
+// official) or an upper-case run meets a capitalised word ("StuID": stu,
+// id; "GNPOld": gnp, old). The planner, learn and the checks read names
+// alike through it.
+func NameWords(name string) []string {
 	var out []string
 	var cur []rune
 	flush := func() {
