@@ -504,6 +504,11 @@ func TestManagerQuestions(t *testing.T) {
 		// A noun after a verb that changes data is not an order to change it.
 		{q: "refund amount last quarter", refuse: "not understood: amount"},
 		{q: "please refund the amount of order 42", refuse: "asks to change data"},
+		// How often: a verb of the orders' date and a number of times.
+		{q: "how many customers ordered more than once this year", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01' GROUP BY customer_id HAVING count(*) > 1)"},
+		{q: "how many customers ordered at least twice in 2025", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY customer_id HAVING count(*) >= 2)"},
+		{q: "how many customers ordered only once", want: "SELECT count(*) FROM (SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) = 1)", says: "exactly 1 order"},
+		{q: "how many customers have exactly 1 refunded order", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE status = 'refunded' GROUP BY customer_id HAVING count(*) = 1)"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -521,6 +521,8 @@ func (p *Planner) walk(items []item, st *state) {
 						pendingOp = "<="
 					}
 				}
+			case kw == "eq":
+				pendingOp = "=" // "exactly 2 orders"
 			case kw == "not":
 				pendingNot = true
 			case kw == "none":

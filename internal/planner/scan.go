@@ -208,6 +208,7 @@ func keywords() map[string]string {
 	set("compare", "vs", "versus", "compare", "compared to", "compared with", "against", "comparison", "comparison of", "compare to", "compare with", "vs.", "relative to")
 	set("share", "share", "share of", "percentage", "percentage of", "percent", "percent of", "%", "proportion", "proportion of", "fraction", "fraction of", "what part of", "breakdown", "mix", "mix of", "split of", "percentage split of")
 	set("gt", "more than", "greater than", "over", "above", "exceeding", "higher than", "larger than", "bigger than", "at least", "or more", "no less than")
+	set("eq", "exactly", "precisely")
 	set("lt", "less than", "fewer than", "under", "below", "lower than", "smaller than", "cheaper than", "at most", "or less", "no more than")
 	set("not", "not", "excluding", "except", "other than", "apart from", "aside from", "besides", "non", "outside", "outside of", "but not", "exclude")
 	set("none", "never", "no", "without", "without any", "with no", "has no", "have no", "had no", "not any", "never any",
@@ -316,6 +317,9 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		var lexSenses []sense
 		var kw string
 		for n := min(limit, p.lex.maxLen); n >= 1; n-- {
+			if splitsAtLeast(toks, i+n) {
+				continue // "ordered at least twice": not the column ordered_at
+			}
 			if s, ok := p.lex.get(join(toks[i : i+n])); ok {
 				if ownOnly(s) && (p.kws[join(toks[i:i+n])] != "" || n == 1 && p.stop[toks[i].s]) {
 					// "names", "number": the rest of a column's name
@@ -359,7 +363,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		// and more than a structural word.
 		via := ""
 		for n := min(limit, p.lex.maxLen, 3); n > max(bestL, bestK); n-- {
-			if n > 1 && p.allKnown(toks[i:i+n]) {
+			if n > 1 && p.allKnown(toks[i:i+n]) || splitsAtLeast(toks, i+n) {
 				continue // "orders status": two known words, read each as known
 			}
 			if h, ok := p.form(toks[i : i+n]); ok {
@@ -445,7 +449,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(p.predicates(p.valueNouns(mergeAliases(p.newRows(items))))))
+	return p.bindNamed(p.absorbVerbs(p.readTimes(p.predicates(p.valueNouns(mergeAliases(p.newRows(items)))))))
 }
 
 func howMuch(toks []token) bool {
@@ -542,11 +546,17 @@ func afterAggregate(items []item) bool {
 // strongKw are keywords that win over a known term of the same length.
 func strongKw(kw string) bool {
 	switch kw {
-	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "top", "bottom", "avg", "sum", "max", "min", "agegt", "agelt",
+	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "eq", "top", "bottom", "avg", "sum", "max", "min", "agegt", "agelt",
 		"sortby", "sortby:desc", "sortby:asc", "dir:desc", "dir:asc":
 		return true
 	}
 	return false
+}
+
+// splitsAtLeast reports whether a phrase ending before toks[end] would
+// take the "at" of "at least" or "at most".
+func splitsAtLeast(toks []token, end int) bool {
+	return end > 0 && end < len(toks) && toks[end-1].s == "at" && (toks[end].s == "least" || toks[end].s == "most")
 }
 
 func dateAt(rngs []dates.Range, toks []token, i int) (dates.Range, int, bool) {

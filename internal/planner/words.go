@@ -58,6 +58,13 @@ func filterTitle(f semantic.Filter) string {
 			what = strings.Join(conds, ", ") + " " + what
 		}
 		switch {
+		case f.Count && f.Op == semantic.OpEq && len(f.Values) == 1:
+			if n, ok := semantic.NumberOf(f.Values[0]); ok && n == 1 {
+				if i := strings.LastIndex(what, " ") + 1; singular(what[i:]) != "" {
+					what = what[:i] + singular(what[i:])
+				}
+			}
+			return fmt.Sprintf("exactly %v %s", f.Values[0], what) // not "orders 2"
 		case f.Count:
 			g := f
 			g.Count, g.Where, g.Field = false, nil, what

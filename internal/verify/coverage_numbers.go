@@ -51,6 +51,16 @@ func (c *cover) numbers() (ok, bad []string) {
 			bad = append(bad, "\""+m[1]+" "+m[2]+"\" is not in the query")
 		}
 	}
+	// "ordered twice": a count of rows of 2, as "exactly 2 orders".
+	if !comparedWordRE().MatchString(c.text) {
+		for _, m := range timesRE().FindAllStringSubmatch(c.text, -1) {
+			if n := strconv.Itoa(numberWords[m[1]]); have[n] || c.numericFilter(n) {
+				ok = append(ok, m[1])
+			} else {
+				bad = append(bad, "\""+m[1]+"\" is not in the query")
+			}
+		}
+	}
 	for i, w := range c.words {
 		if !numberRE().MatchString(w) && !dateRE().MatchString(w) {
 			continue
@@ -96,9 +106,12 @@ var oneOfRE = lazyRE(`^ (what|which|who) (is|was) the (most|least|highest|lowest
 
 // numberWords are numbers written in words.
 var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "once": 1, "twice": 2, "thrice": 3}
 
-var comparedWordRE = lazyRE(` (more than|less than|fewer than|at least|at most|greater than|over|under|exactly) (zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty) `)
+var comparedWordRE = lazyRE(` (more than|less than|fewer than|at least|at most|greater than|over|under|exactly) (zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|once|twice|thrice) `)
+
+// timesRE is how often, with no comparison: "ordered twice".
+var timesRE = lazyRE(` (once|twice|thrice) `)
 
 var superlativeRE = lazyRE(` (most|least|highest|lowest|fewest|largest|smallest|cheapest|best|worst|biggest|greatest|oldest|youngest|newest|latest|earliest) `)
 

@@ -1,0 +1,105 @@
+package planner
+
+import "strings"
+
+// How often: "customers who ordered more than once", "who bought at
+// least 3 times", "ordered twice in 2025". A verb that names one table's
+// date ("ordered": orders.ordered_at) followed by a count of times is a
+// count of that table's rows, as "customers who placed more than 1
+// order" reads it (counts.go). "once", "twice" and "thrice" are counts
+// of 1, 2 and 3 times; "N times" takes the number before it.
+
+// timesWord is the number of times a word says, 0 for none.
+func timesWord(w string) int {
+	switch w {
+	case "once":
+		return 1
+	case "twice":
+		return 2
+	case "thrice":
+		return 3
+	}
+	return 0
+}
+
+// readTimes rewrites, after a verb of one table's date, "N times" and
+// "once"/"twice"/"thrice" (after an optional comparison) into a number
+// and the table's name, so that the count reads as a count of its rows.
+// Elsewhere ("three times the revenue", "at once") nothing changes, and
+// the words stay unknown as before.
+func (p *Planner) readTimes(items []item) []item {
+	var out []item
+	verb := "" // the table of the last verb of a date, up to a comparison and a number
+	compared := false
+	// count is the number and the table's name; "ordered twice", with no
+	// comparison before it, is exactly twice.
+	count := func(n item, via string) {
+		if !compared {
+			out = append(out, item{kind: itKw, kw: "eq", text: "exactly"})
+		}
+		out = append(out, n, item{kind: itTerm, text: verb, senses: p.entitySenses(verb), via: via})
+		verb, compared = "", false
+	}
+	for i := 0; i < len(items); i++ {
+		it := items[i]
+		switch {
+		case it.kind == itTerm:
+			verb, compared = dateVerbEntity(it), false
+			if verb != "" && len(p.entitySenses(verb)) == 0 {
+				verb = ""
+			}
+			out = append(out, it)
+			continue
+		case verb != "" && it.kind == itKw && (it.kw == "gt" || it.kw == "lt" || it.kw == "eq"):
+			compared = true // "ordered more than once": the verb holds
+			out = append(out, it)
+			continue
+		case verb != "" && it.kind == itStop && (it.text == "only" || it.text == "just"):
+			out = append(out, it)
+			continue
+		}
+		if verb != "" {
+			if n := timesWord(it.text); it.kind == itUnknown && n > 0 {
+				count(item{kind: itNum, num: float64(n), text: it.text}, it.text)
+				continue
+			}
+			if it.kind == itNum && i+1 < len(items) && items[i+1].kind == itUnknown && (items[i+1].text == "times" || items[i+1].text == "time") {
+				count(it, it.text+" "+items[i+1].text)
+				i++
+				continue
+			}
+		}
+		verb, compared = "", false
+		out = append(out, it)
+	}
+	return out
+}
+
+// dateVerbEntity is the table whose date a verb names ("ordered": orders),
+// "" where the item is not a verb of one table's dates.
+func dateVerbEntity(it item) string {
+	if len(it.senses) == 0 {
+		return ""
+	}
+	e := it.senses[0].entity
+	for _, s := range it.senses {
+		if s.kind != sColumn || !s.temporal || s.entity != e {
+			return ""
+		}
+	}
+	return e
+}
+
+// entitySenses is the lexicon's reading of a table's name as the table.
+func (p *Planner) entitySenses(entity string) []sense {
+	e := p.m.Entity(entity)
+	if e == nil {
+		return nil
+	}
+	for _, s := range p.lex.senses(strings.Join(words(e.Name), " ")) {
+		if s.kind == sEntity && s.name == e.Name {
+			return []sense{s}
+		}
+	}
+	return []sense{{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}}
+}

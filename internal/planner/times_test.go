@@ -1,0 +1,57 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestHowOften: "ordered more than once", "at least twice", "3 times":
+// a verb of one table's date and a number of times is a count of that
+// table's rows, as "placed more than 1 order" is; with no comparison,
+// exactly that many. Elsewhere the words stay unknown and the question
+// is refused, as before.
+func TestHowOften(t *testing.T) {
+	p := New(testModel(), nil)
+	count := func(op semantic.Op, n float64) semantic.Filter {
+		return semantic.Filter{Field: "orders", Op: op, Values: []any{fmtNum(n)}, Count: true}
+	}
+	for _, tc := range []struct {
+		q       string
+		kind    Kind
+		filters []semantic.Filter // nil: not checked
+	}{
+		{"how many customers ordered more than once", KindMetric, []semantic.Filter{count(semantic.OpGt, 1)}},
+		{"customers who ordered more than 3 times", KindRows, []semantic.Filter{count(semantic.OpGt, 3)}},
+		{"how many customers ordered at least twice", KindMetric, []semantic.Filter{count(semantic.OpGe, 2)}},
+		{"how many customers ordered at least 2 times", KindMetric, []semantic.Filter{count(semantic.OpGe, 2)}},
+		{"how many customers ordered at most once in 2025", KindMetric, nil},
+		{"how many customers ordered twice", KindMetric, []semantic.Filter{count(semantic.OpEq, 2)}},
+		{"how many customers ordered only once", KindMetric, []semantic.Filter{count(semantic.OpEq, 1)}},
+		{"customers who ordered exactly 3 times in 2025", KindRows, []semantic.Filter{inPeriod(count(semantic.OpEq, 3), "2025-01-01", "2026-01-01")}},
+		{"how many customers have exactly one order", KindMetric, []semantic.Filter{count(semantic.OpEq, 1)}},
+		// Adversarial: times of a measure, or "once" with no verb of a
+		// date before it, are not counts of rows.
+		{"three times the revenue of 2024", KindUnanswered, nil},
+		{"revenue once a month", KindUnanswered, nil},
+		{"how many customers once ordered", KindUnanswered, nil},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if pl.Kind != tc.kind {
+				t.Fatalf("%s (%s), want %s", pl.Kind, pl.Reason, tc.kind)
+			}
+			if tc.filters == nil {
+				return
+			}
+			if diff := cmp.Diff(tc.filters, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+			if _, err := semantic.Compile(pl.Model(testModel()), *pl.Query, "sqlite"); err != nil {
+				t.Errorf("compile: %v", err)
+			}
+		})
+	}
+}
