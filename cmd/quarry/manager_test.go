@@ -110,7 +110,7 @@ func TestManagerQuestions(t *testing.T) {
 		// "joined" read as the shop's signup date, a period on the launch
 		// date for "discontinued", the groups with none left out of a
 		// "fewest".
-		{q: "how many orders were placed by customers who signed up in 2025", refuse: "leaves part of it out"},
+		{q: "how many orders were placed by customers who signed up in 2025", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01'", says: "from customers with signup date in 2025"},
 		{q: "how many tickets were opened by business customers last month", want: "SELECT count(*) FROM support_tickets t JOIN customers c ON c.id = t.customer_id WHERE c.segment = 'business' AND t.opened_at >= '2026-05-01' AND t.opened_at < '2026-06-01'"},
 		{q: "number of orders from customers who signed up in 2025", refuse: "asks for a number"},
 		{q: "how many members joined last month", refuse: "the measure's own"},
@@ -509,6 +509,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers ordered at least twice in 2025", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY customer_id HAVING count(*) >= 2)"},
 		{q: "how many customers ordered only once", want: "SELECT count(*) FROM (SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) = 1)", says: "exactly 1 order"},
 		{q: "how many customers have exactly 1 refunded order", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE status = 'refunded' GROUP BY customer_id HAVING count(*) = 1)"},
+		// A period on the date of the rows a measure is made by.
+		{q: "revenue from customers who signed up in 2025", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01'", says: "from customers with signup date in 2025"},
+		{q: "how many orders were placed by customers who joined this year", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01'"},
+		{q: "revenue last year from customers who joined this year", refuse: "compares two periods"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

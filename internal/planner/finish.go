@@ -124,7 +124,7 @@ func (b *builder) finish() *Plan {
 		r := st.dates[0]
 		q.TimeRange = &semantic.TimeRange{Field: timeField, From: r.From, To: r.To}
 		b.und("time %s [%s, %s)", r.Label, r.From, r.To)
-		b.title = append(b.title, r.Label)
+		b.title = append(b.title, b.otherRowsPeriod(timeField, r.Label))
 		if timeField == "" {
 			if b.rows && !b.p.entityTime(b.subject) {
 				return b.fail(fmt.Sprintf("%s has no date column to apply %q to", display(b.subject), r.Label))

@@ -449,7 +449,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(p.readTimes(p.predicates(p.valueNouns(mergeAliases(p.newRows(items)))))))
+	return p.bindNamed(p.absorbVerbs(p.readTimes(byWhom(p.predicates(p.valueNouns(mergeAliases(p.newRows(items))))))))
 }
 
 func howMuch(toks []token) bool {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -154,4 +155,30 @@ func (p *Planner) newRows(items []item) []item {
 		}
 	}
 	return items
+}
+
+// otherRowsPeriod is the title of a period on a date of other rows than
+// those measured: "revenue from customers who signed up in 2025" is
+// titled "from customers with signup date in 2025", never "2025", which
+// reads as the revenue's own period.
+func (b *builder) otherRowsPeriod(field, label string) string {
+	if field == "" || b.rows {
+		return label
+	}
+	f, err := b.p.m.ResolveField(field)
+	if err == nil && f.Kind == semantic.FieldDimension {
+		f, err = b.p.m.ResolveField(f.Dimension.Expr)
+	}
+	if err != nil || f.Kind != semantic.FieldColumn {
+		return label
+	}
+	for _, m := range b.q.Metrics {
+		if mt := b.metric(m); mt == nil || mt.Derived == "" && strings.EqualFold(mt.Entity, f.Entity.Name) || strings.EqualFold(b.p.m.MetricTime(mt), f.Entity.Name+"."+f.Column.Name) {
+			return label
+		}
+	}
+	if l := lower(label); l != "" && (l[0] >= '0' && l[0] <= '9' || !strings.HasPrefix(l, "this ") && !strings.HasPrefix(l, "last ") && !strings.HasPrefix(l, "since ") && !strings.HasPrefix(l, "before ") && !strings.HasPrefix(l, "after ")) {
+		label = "in " + label
+	}
+	return fmt.Sprintf("from %s with %s %s", display(f.Entity.Name), display(f.Column.Name), label)
 }

@@ -103,3 +103,32 @@ func (p *Planner) entitySenses(entity string) []sense {
 	}
 	return []sense{{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}}
 }
+
+// byWhom reads "by" between a past participle and a table with a clause
+// after it as whose rows, not a grouping: "orders placed by customers
+// who signed up in 2025" counts those customers' orders, as "orders from
+// customers who …" does; "orders by customer" still groups.
+func byWhom(items []item) []item {
+	for i := 1; i+2 < len(items); i++ {
+		prev, by, who, clause := items[i-1], items[i], items[i+1], items[i+2]
+		if by.kind != itKw || by.kw != "by" || by.text != "by" || !strings.HasSuffix(prev.text, "ed") {
+			continue
+		}
+		if who.kind != itTerm || !hasKind(who.senses, sEntity) {
+			continue
+		}
+		if clause.kind == itKw && clause.kw == "with" && (clause.text == "who" || clause.text == "that" || clause.text == "which") {
+			items[i] = item{kind: itStop, text: by.text}
+		}
+	}
+	return items
+}
+
+func hasKind(ss []sense, k senseKind) bool {
+	for _, s := range ss {
+		if s.kind == k {
+			return true
+		}
+	}
+	return false
+}

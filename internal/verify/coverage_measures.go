@@ -356,6 +356,11 @@ func (c *cover) measures() (ok, bad []string) {
 		case c.existsOn(x.mt.Entity):
 			// "customers with no orders": the rows each row must lack
 			ok = append(ok, x.said)
+		case c.periodOn(x.mt.Entity):
+			// "revenue from customers who signed up in 2025": the rows
+			// whose date the period is on, which periodDate checks the
+			// question names
+			ok = append(ok, x.said)
 		case filtered[x.said]:
 			// "employees in Sales": the word is the value filtered on
 			// (a department), not the measure it also names
@@ -516,6 +521,33 @@ func (c *cover) existsOn(ent string) bool {
 		}
 	}
 	return false
+}
+
+// periodOn reports whether the query's period is on a date of entity
+// ent that is not the date of any measure it asks for.
+func (c *cover) periodOn(ent string) bool {
+	tr := c.q.TimeRange
+	if ent == "" || tr == nil || tr.Field == "" {
+		return false
+	}
+	f, err := c.m.ResolveField(tr.Field)
+	if err != nil {
+		return false
+	}
+	if f.Kind == semantic.FieldDimension {
+		if f, err = c.m.ResolveField(f.Dimension.Expr); err != nil {
+			return false
+		}
+	}
+	if f.Kind != semantic.FieldColumn || !strings.EqualFold(f.Entity.Name, ent) {
+		return false
+	}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && strings.EqualFold(c.m.MetricTime(mt), f.Entity.Name+"."+f.Column.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // countOfAmount: "how many sales last week" asks for a count; answered
