@@ -513,6 +513,12 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "revenue from customers who signed up in 2025", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01'", says: "from customers with signup date in 2025"},
 		{q: "how many orders were placed by customers who joined this year", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01'"},
 		{q: "revenue last year from customers who joined this year", refuse: "compares two periods"},
+		// "people" in lower case: the persons of the one table of
+		// persons the other words name, never the People department.
+		{q: "how many people did we hire in 2025", want: "SELECT count(*) FROM employees WHERE hired_on >= '2025-01-01' AND hired_on < '2026-01-01'"},
+		{q: "how many people work in engineering", want: "SELECT count(*) FROM employees WHERE department = 'Engineering'"},
+		{q: "how many people signed up last month", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-05-01' AND signup_date < '2026-06-01'"},
+		{q: "how many people live in Germany", want: "SELECT count(*) FROM customers WHERE country = 'Germany'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -387,6 +387,13 @@ func (b *builder) implausibleValues() *Plan {
 			}
 		}
 		if len(t.aggs) > 0 && stemWord(strings.ToLower(t.it.text)) == "person" && !strings.Contains(b.st.raw, v.value) {
+			// "how many people work in Engineering", "how many people
+			// did we hire": the persons of the one table of persons the
+			// question's other words are of.
+			if e := b.personsNamed(t); e != "" {
+				t.cands = []sense{{kind: sEntity, name: e, entity: e, strength: v.strength}}
+				continue
+			}
 			// "how many people did we hire": the persons counted, not
 			// the People department, written as a common word (found
 			// from outside: 0 hires of the People department).
@@ -416,6 +423,33 @@ func (b *builder) implausibleValues() *Plan {
 		}
 	}
 	return nil
+}
+
+// personsNamed is the one table of persons whose columns, values or
+// dates the question's terms other than t name ("Engineering", a
+// department of employees; "hire", the employees' hire date); "" when
+// none or several.
+func (b *builder) personsNamed(t *term) string {
+	found := ""
+	for _, u := range b.st.terms {
+		if u == t {
+			continue
+		}
+		for _, c := range u.cands {
+			if c.kind != sColumn && c.kind != sValue && c.kind != sDim && c.kind != sEntity || c.entity == "" || !b.p.ofPersons(c.entity) {
+				continue
+			}
+			e := b.p.m.Entity(c.entity)
+			if e == nil {
+				continue
+			}
+			if found != "" && found != e.Name {
+				return ""
+			}
+			found = e.Name
+		}
+	}
+	return found
 }
 
 // namesField reports whether a term other than t names field (a column or

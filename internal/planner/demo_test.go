@@ -282,8 +282,12 @@ var demoQuestions = []struct {
 	{"tickets H1 vs H2 last year", KindMetric},
 	{"signups second half vs first half of this year", KindUnanswered},
 	// "people" written as a common word may be the persons counted, not
-	// the People department.
-	{"how many people did we hire in 2025", KindUnanswered},
+	// the People department: those of the one table of persons the
+	// other words name (hires are employees), else refused.
+	{"how many people did we hire in 2025", KindMetric},
+	{"how many people work in engineering", KindMetric},
+	{"how many people signed up last month", KindMetric},
+	{"how many people joined the club this year", KindUnanswered},
 	// A plural superlative ranking "by" a measure: the top few, without
 	// the empty group.
 	{"biggest discount codes by revenue", KindMetric},

@@ -271,7 +271,7 @@ func (c *cover) values() (ok, bad []string) {
 				return // part of a longer value filtered on ("JetBlue" in "JetBlue Airways")
 			}
 		}
-		if c.countedInOwnGroups(v, where()) {
+		if c.countedInOwnGroups(v, where()) || c.personsCounted(v) {
 			return
 		}
 		// A value that names a grouping's column or a listed column is
@@ -343,6 +343,26 @@ func (c *cover) countedInOwnGroups(v, where string) bool {
 	}
 	for _, name := range c.q.Metrics {
 		if mt := c.m.Metric(name); mt != nil && countsRows(mt.Expr) && len(mt.Filters) == 0 && strings.EqualFold(mt.Entity, ent) {
+			return true
+		}
+	}
+	return false
+}
+
+// personsCounted reports whether v is a value named like persons
+// ("People", a department) that the question writes as the common word
+// ("how many people work in Engineering") while the query counts or
+// lists rows: the persons themselves, not the value.
+func (c *cover) personsCounted(v string) bool {
+	switch lv := strings.ToLower(v); {
+	case lv != "people" && lv != "persons" && lv != "person", strings.Contains(c.raw, v):
+		return false
+	}
+	if c.q.Rows != nil {
+		return true
+	}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && countsRows(mt.Expr) {
 			return true
 		}
 	}
