@@ -28,10 +28,11 @@ const CheckReconcile = "reconcile"
 // (Compiled.FanOutGuarded: an order with a book and a toy counts once under
 // each category). It returns an empty check when there is nothing to reconcile: no grouping,
 // a limit or a filter on a measure (the result is a part of the whole), a
-// truncated result, or no additive measure.
+// truncated result, no additive measure, or a median (medians of groups
+// do not add up to anything).
 func (a *Analyst) ReconcileCheck(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) verify.Check {
 	if q == nil || compiled == nil || res == nil || res.Table == nil || res.Truncated || a.Conn == nil ||
-		len(q.Dimensions) == 0 || q.Limit > 0 || len(q.Compare) > 0 || q.Share || q.Rows != nil || len(res.Table.Rows) < 2 {
+		len(q.Dimensions) == 0 || q.Limit > 0 || len(q.Compare) > 0 || q.Share || q.Rows != nil || q.Percentile != 0 || len(res.Table.Rows) < 2 {
 		return verify.Check{}
 	}
 	for _, f := range q.Filters {

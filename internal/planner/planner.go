@@ -207,6 +207,9 @@ func lower(s string) string { return strings.ToLower(s) }
 // Plan plans one question as of the given day.
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	s := p.scopedTo(question)
+	if m := s.percentilePlan(question, asOf); m != nil {
+		return m
+	}
 	pl := s.plan(question, asOf)
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)

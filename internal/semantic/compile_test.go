@@ -194,6 +194,19 @@ func compileCases() []compileCase {
 			[][]string{{"5", "2025-03-01 08:00:00", "completed", "store", "SPRING"}}},
 		{"orders_by_order_date_default_day", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "order_date"}}, TimeRange: &TimeRange{Field: "order_date", From: "2025-03-01", To: "2025-04-01"}},
 			[][]string{{"2025-03-01", "1"}, {"2025-03-30", "1"}}},
+		// Medians: pages 3, 1, 5, 2 (even: 2 and 3), satisfaction 5,
+		// NULL, 3 (the NULL left out), per group odd and even.
+		{"median_pages_per_session", Query{Metrics: []string{"pages_per_session"}, Percentile: 50}, [][]string{{"2.5"}}},
+		{"median_pages_by_device", Query{Metrics: []string{"pages_per_session"}, Dimensions: []DimRef{{Name: "device"}}, Percentile: 50},
+			[][]string{{"desktop", "4"}, {"mobile", "1.5"}}},
+		{"median_pages_top_month", Query{Metrics: []string{"pages_per_session"}, Dimensions: []DimRef{{Name: "month"}}, Order: []Order{{Field: "pages_per_session", Desc: true}}, Limit: 1, Percentile: 50},
+			[][]string{{"2025-01-01", "3"}}},
+		{"median_satisfaction_january", Query{Metrics: []string{"avg_satisfaction"}, TimeRange: &TimeRange{From: "2025-01-01", To: "2025-02-01"}, Percentile: 50},
+			[][]string{{"5"}}},
+		{"median_satisfaction_by_category_fanout", Query{Metrics: []string{"avg_satisfaction"}, Dimensions: []DimRef{{Name: "category"}}, Percentile: 50},
+			[][]string{{"Books", "4"}, {"Home", "5"}, {"Toys", "4"}}},
+		// 90th percentile of 1, 2, 3, 5: rank 1 + 0.9·3 = 3.7, so 3 + 0.7·2.
+		{"p90_pages_per_session", Query{Metrics: []string{"pages_per_session"}, Percentile: 90}, [][]string{{"4.4"}}},
 		{"items_sold_by_category_and_segment", Query{Metrics: []string{"items_sold"}, Dimensions: []DimRef{{Name: "category"}, {Name: "segment"}}, Filters: []Filter{{Field: "category", Op: OpNe, Values: str("Home")}}},
 			[][]string{{"Books", "business", "5"}, {"Books", "consumer", "3"}, {"Toys", "business", "4"}, {"Toys", "consumer", "1"}}},
 	}

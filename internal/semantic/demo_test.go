@@ -106,3 +106,80 @@ func TestDemoDatabase(t *testing.T) {
 		})
 	}
 }
+
+// TestDemoMedians checks medians and a percentile compiled over the demo
+// database against the same figures computed in Go from the raw rows.
+func TestDemoMedians(t *testing.T) {
+	if raceEnabled {
+		t.Skip("runs in the plain test pass")
+	}
+	path := filepath.Join(t.TempDir(), "demo.db")
+	anchor := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if _, err := demo.Build(context.Background(), path, demo.Options{Anchor: anchor}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	m := loadModel(t)
+	cases := []struct {
+		name string
+		q    Query
+		raw  string // group, value
+	}{
+		{"median pages per session", Query{Metrics: []string{"pages_per_session"}, Percentile: 50},
+			`SELECT '', pages FROM web_sessions`},
+		{"median pages by device", Query{Metrics: []string{"pages_per_session"}, Dimensions: []DimRef{{Name: "device"}}, Percentile: 50},
+			`SELECT device, pages FROM web_sessions`},
+		{"median pages by month of 2025", Query{Metrics: []string{"pages_per_session"}, Dimensions: []DimRef{{Name: "month"}}, TimeRange: &TimeRange{From: "2025-01-01", To: "2026-01-01"}, Percentile: 50},
+			`SELECT substr(started_at, 1, 7) || '-01', pages FROM web_sessions WHERE started_at >= '2025-01-01' AND started_at < '2026-01-01'`},
+		{"median satisfaction by priority", Query{Metrics: []string{"avg_satisfaction"}, Dimensions: []DimRef{{Name: "priority"}}, Percentile: 50},
+			`SELECT priority, satisfaction FROM support_tickets`},
+		{"90th percentile of satisfaction by priority", Query{Metrics: []string{"avg_satisfaction"}, Dimensions: []DimRef{{Name: "priority"}}, Percentile: 90},
+			`SELECT priority, satisfaction FROM support_tickets`},
+	}
+	odd, even, nulls := false, false, false
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			values := map[string][]float64{}
+			for _, r := range query(t, conn, tc.raw) {
+				if r[1] == "NULL" {
+					nulls = true
+					continue
+				}
+				v, err := strconv.ParseFloat(r[1], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				values[r[0]] = append(values[r[0]], v)
+			}
+			c, err := Compile(m, tc.q, quarry.DialectSQLite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := query(t, conn, c.SQL)
+			if len(got) != len(values) {
+				t.Fatalf("%d rows, want %d groups:\n%s", len(got), len(values), c.SQL)
+			}
+			for _, r := range got {
+				key, cell := "", r[0]
+				if len(r) == 2 {
+					key, cell = r[0], r[1]
+				}
+				xs, ok := values[key]
+				if !ok {
+					t.Fatalf("group %q is not in the raw rows", key)
+				}
+				odd, even = odd || len(xs)%2 == 1, even || len(xs)%2 == 0
+				if want := percentileOf(xs, tc.q.Percentile); !near(cell, want) {
+					t.Errorf("%s: %s, want %v", key, cell, want)
+				}
+			}
+		})
+	}
+	if !odd || !even || !nulls {
+		t.Errorf("the cases must take medians of odd counts (%v), even counts (%v) and over NULLs (%v)", odd, even, nulls)
+	}
+}

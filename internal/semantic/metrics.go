@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -38,21 +39,108 @@ func needsParens(s string) bool {
 	return strings.Contains(strings.ToUpper(s), " OR ")
 }
 
+// metricSource is where base metric mt's rows come from: its table, the
+// joins, the conditions, and expr (the metric's expression or one of its
+// row values) and the dimensions rendered over them.
+type metricSource struct {
+	root     string
+	expr     string
+	exprRefs []colRef
+	dimX     []string
+	from     string // FROM … LEFT JOIN … WHERE …
+	fanOut   bool
+	steps    []joinStep
+}
+
 // metricSelect builds the SELECT for base metric mt.
 func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Query) (metricPart, error) {
-	root, err := c.metricEntity(mt)
+	src, err := c.metricSource(mt, mt.Expr, dims, where, q)
 	if err != nil {
 		return metricPart{}, err
 	}
-	expr, exprRefs, err := c.render(mt.Expr, "metric "+mt.Name)
+	metricName := c.d.ident(mt.Name)
+	if !src.fanOut {
+		sel := make([]string, 0, len(dims)+1)
+		for i, ds := range dims {
+			sel = append(sel, src.dimX[i]+" AS "+c.d.ident(ds.out.Name))
+		}
+		sel = append(sel, src.expr+" AS "+metricName)
+		s := "SELECT " + strings.Join(sel, ", ") + "\n" + src.from
+		if len(dims) > 0 {
+			s += "\nGROUP BY " + strings.Join(src.dimX, ", ")
+		}
+		return metricPart{mt: mt, sql: s, agg: src.expr}, nil
+	}
+	from, agg, group, err := c.distinctRows(mt, src, mt.Expr, dims)
 	if err != nil {
 		return metricPart{}, err
+	}
+	outer := append(append([]string{}, group...), agg+" AS "+metricName)
+	s := "SELECT " + strings.Join(outer, ", ") + "\n" + from
+	if len(group) > 0 {
+		s += "\nGROUP BY " + strings.Join(group, ", ")
+	}
+	return metricPart{mt: mt, sql: s, agg: agg}, nil
+}
+
+// distinctRows keeps, where a join repeats base metric mt's rows
+// (fan-out), one row per row of its entity: its key, the dimension values
+// and the inputs of exprText. It returns the FROM over those rows,
+// exprText over them, and the dimensions' names there.
+func (c *compiler) distinctRows(mt *Metric, src metricSource, exprText string, dims []dimSpec) (from, expr string, group []string, err error) {
+	root := src.root
+	e := c.m.Entity(root)
+	if e.PrimaryKey == "" {
+		return "", "", nil, quarry.Errorf(quarry.KindUnsupported, "metric %s cannot be cut this way safely: the join repeats %s rows and %s has no primary_key to de-duplicate them; set primary_key on the entity", mt.Name, root, root)
+	}
+	inputName := func(r colRef) string { return r.Entity + "_" + r.Column }
+	inner := []string{c.col(colRef{root, e.PrimaryKey}) + " AS " + c.d.ident(inputName(colRef{root, e.PrimaryKey}))}
+	have := map[string]bool{inputName(colRef{root, e.PrimaryKey}): true}
+	group = make([]string, 0, len(dims))
+	for i, ds := range dims {
+		n := c.d.ident(ds.out.Name)
+		inner = append(inner, src.dimX[i]+" AS "+n)
+		have[ds.out.Name] = true
+		group = append(group, n)
+	}
+	for _, r := range src.exprRefs {
+		if n := inputName(r); !have[n] {
+			have[n] = true
+			inner = append(inner, c.col(r)+" AS "+c.d.ident(n))
+		}
+	}
+	expr, _ = rewriteRefs(exprText, c.names(), false, func(r colRef) string {
+		en := c.m.Entity(r.Entity)
+		return c.d.ident(inputName(colRef{en.Name, en.Column(r.Column).Name}))
+	})
+	var fanned []string
+	for _, s := range src.steps {
+		if s.fanOut {
+			fanned = append(fanned, s.to)
+		}
+	}
+	c.note(fmt.Sprintf("%s: each %s row is counted once before aggregating, because joining %s would repeat it (fan-out)", mt.Name, root, strings.Join(fanned, ", ")))
+	c.fanOutGuarded = true
+	from = "FROM (\n" + indent("SELECT DISTINCT "+strings.Join(inner, ", ")+"\n"+src.from, "  ") + "\n) AS " + c.d.ident(root)
+	return from, expr, group, nil
+}
+
+// metricSource renders expr (over mt's rows) and the dimensions, and the
+// FROM, joins and WHERE that base metric mt reads its rows with.
+func (c *compiler) metricSource(mt *Metric, exprText string, dims []dimSpec, where []cond, q Query) (metricSource, error) {
+	root, err := c.metricEntity(mt)
+	if err != nil {
+		return metricSource{}, err
+	}
+	expr, exprRefs, err := c.render(exprText, "metric "+mt.Name)
+	if err != nil {
+		return metricSource{}, err
 	}
 	var conds []cond
 	for i, f := range mt.Filters {
 		s, refs, err := c.render(f, fmt.Sprintf("filter %d of metric %s", i+1, mt.Name))
 		if err != nil {
-			return metricPart{}, err
+			return metricSource{}, err
 		}
 		if needsParens(s) {
 			s = "(" + s + ")"
@@ -62,13 +150,13 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 	conds = append(conds, where...)
 	rc, err := c.rangeConds(mt, q.TimeRange)
 	if err != nil {
-		return metricPart{}, err
+		return metricSource{}, err
 	}
 	conds = append(conds, rc...)
 	if len(q.Compare) > 0 {
 		pc, err := c.periodsCond(mt, q.Compare)
 		if err != nil {
-			return metricPart{}, err
+			return metricSource{}, err
 		}
 		conds = append(conds, pc)
 	}
@@ -89,7 +177,7 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 	for i, ds := range dims {
 		x, refs, err := c.dimFor(ds, mt)
 		if err != nil {
-			return metricPart{}, err
+			return metricSource{}, err
 		}
 		dimX[i] = x
 		addNeed(refs)
@@ -99,7 +187,7 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 	}
 	plan, err := c.tree(root).plan(need)
 	if err != nil {
-		return metricPart{}, err
+		return metricSource{}, err
 	}
 	for _, n := range plan.notes {
 		c.note(n)
@@ -119,66 +207,7 @@ func (c *compiler) metricSelect(mt *Metric, dims []dimSpec, where []cond, q Quer
 			from.WriteString(cd.sql)
 		}
 	}
-	metricName := c.d.ident(mt.Name)
-
-	if !plan.fanOut {
-		sel := make([]string, 0, len(dims)+1)
-		for i, ds := range dims {
-			sel = append(sel, dimX[i]+" AS "+c.d.ident(ds.out.Name))
-		}
-		sel = append(sel, expr+" AS "+metricName)
-		s := "SELECT " + strings.Join(sel, ", ") + "\n" + from.String()
-		if len(dims) > 0 {
-			s += "\nGROUP BY " + strings.Join(dimX, ", ")
-		}
-		return metricPart{mt: mt, sql: s, agg: expr}, nil
-	}
-
-	// Fan-out: a join repeats the metric's rows. Keep one row per entity
-	// row (its key, the dimension values and the expression's inputs),
-	// then aggregate.
-	e := c.m.Entity(root)
-	if e.PrimaryKey == "" {
-		return metricPart{}, quarry.Errorf(quarry.KindUnsupported, "metric %s cannot be cut this way safely: the join repeats %s rows and %s has no primary_key to de-duplicate them; set primary_key on the entity", mt.Name, root, root)
-	}
-	inputName := func(r colRef) string { return r.Entity + "_" + r.Column }
-	inner := []string{c.col(colRef{root, e.PrimaryKey}) + " AS " + c.d.ident(inputName(colRef{root, e.PrimaryKey}))}
-	have := map[string]bool{inputName(colRef{root, e.PrimaryKey}): true}
-	outer := make([]string, 0, len(dims)+1)
-	group := make([]string, 0, len(dims))
-	for i, ds := range dims {
-		n := c.d.ident(ds.out.Name)
-		inner = append(inner, dimX[i]+" AS "+n)
-		have[ds.out.Name] = true
-		outer = append(outer, n)
-		group = append(group, n)
-	}
-	for _, r := range exprRefs {
-		if n := inputName(r); !have[n] {
-			have[n] = true
-			inner = append(inner, c.col(r)+" AS "+c.d.ident(n))
-		}
-	}
-	agg, _ := rewriteRefs(mt.Expr, c.names(), false, func(r colRef) string {
-		en := c.m.Entity(r.Entity)
-		return c.d.ident(inputName(colRef{en.Name, en.Column(r.Column).Name}))
-	})
-	outer = append(outer, agg+" AS "+metricName)
-	var fanned []string
-	for _, s := range plan.steps {
-		if s.fanOut {
-			fanned = append(fanned, s.to)
-		}
-	}
-	c.note(fmt.Sprintf("%s: each %s row is counted once before aggregating, because joining %s would repeat it (fan-out)", mt.Name, root, strings.Join(fanned, ", ")))
-	c.fanOutGuarded = true
-	s := "SELECT " + strings.Join(outer, ", ") + "\nFROM (\n" +
-		indent("SELECT DISTINCT "+strings.Join(inner, ", ")+"\n"+from.String(), "  ") +
-		"\n) AS " + c.d.ident(root)
-	if len(group) > 0 {
-		s += "\nGROUP BY " + strings.Join(group, ", ")
-	}
-	return metricPart{mt: mt, sql: s, agg: agg}, nil
+	return metricSource{root: root, expr: expr, exprRefs: exprRefs, dimX: dimX, from: from.String(), fanOut: plan.fanOut, steps: plan.steps}, nil
 }
 
 // compileMetrics compiles a metric query.
@@ -251,6 +280,9 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	}
 	parts := make([]metricPart, len(bases))
 	for i, b := range bases {
+		if q.Percentile != 0 {
+			break
+		}
 		if parts[i], err = c.metricSelect(b, dims, where, q); err != nil {
 			return nil, err
 		}
@@ -261,6 +293,23 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	}
 	for _, o := range outputs {
 		cols = append(cols, OutColumn{Name: o.Name, Role: RoleMetric, Format: o.Format})
+	}
+	if q.Percentile != 0 {
+		if err := checkPercentile(q, outputs, havingMetrics); err != nil {
+			return nil, err
+		}
+		name := PercentileName(outputs[0].Name, q.Percentile)
+		cols[len(cols)-1].Name = name
+		if parts[0], err = c.percentileSelect(outputs[0], name, dims, where, q); err != nil {
+			return nil, err
+		}
+		// Sorting by the metric sorts by its percentile.
+		q.Order = slices.Clone(q.Order)
+		for i, o := range q.Order {
+			if c.m.Metric(o.Field) == outputs[0] {
+				q.Order[i].Field = name
+			}
+		}
 	}
 	if q.Share {
 		for _, o := range outputs {

@@ -41,6 +41,13 @@ type Query struct {
 	// sorts by a count and returns the year alone. At least one column
 	// must stay visible; not with Compare or Share.
 	Hidden []string `json:"hidden,omitempty"`
+	// Percentile asks, instead of the one metric's average, for a
+	// percentile of the values it averages: 50 is the median. The metric
+	// must be AVG(x); the answer is the percentile of x over the same
+	// rows (its filters, its time column, its joins), NULLs left out, per
+	// group of the dimensions. Its column is named by PercentileName. Not
+	// with Compare, Share, Hidden or a filter on the metric.
+	Percentile int `json:"percentile,omitempty"`
 }
 
 // DimRef is a dimension in a query, with a grain for time dimensions.

@@ -1,0 +1,7 @@
+SELECT AVG(quarry_value) AS median_pages_per_session
+FROM (
+  SELECT web_sessions.pages AS quarry_value, ROW_NUMBER() OVER (ORDER BY web_sessions.pages) AS quarry_rn, COUNT(*) OVER () AS quarry_n
+  FROM web_sessions
+  WHERE web_sessions.pages IS NOT NULL
+) AS quarry_ranked
+WHERE 2 * quarry_rn IN (quarry_n, quarry_n + 1, quarry_n + 2)
