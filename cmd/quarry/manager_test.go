@@ -519,6 +519,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many people work in engineering", want: "SELECT count(*) FROM employees WHERE department = 'Engineering'"},
 		{q: "how many people signed up last month", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-05-01' AND signup_date < '2026-06-01'"},
 		{q: "how many people live in Germany", want: "SELECT count(*) FROM customers WHERE country = 'Germany'"},
+		{q: "how many customers are newer than 30 days", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-05-31'"},
+		{q: "signups newer than 2 weeks", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-16'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -265,6 +265,9 @@ var demoQuestions = []struct {
 	{"open tickets older than 30 days", KindMetric},
 	{"pending orders older than a week – how many?", KindMetric},
 	{"customers older than 40 years", KindUnanswered},
+	// "newer than" is the rows' own age, a person's too (signed up).
+	{"customers newer than 30 days", KindMetric},
+	{"orders newer than 7 days", KindMetric},
 	// "<column> of <table>" after "by": the table's column, one group.
 	{"revenue by country of customer", KindMetric},
 	// A column's word measured by groups is the metric over it; a count

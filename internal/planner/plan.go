@@ -59,6 +59,7 @@ type state struct {
 	ageNum     float64
 	hasAge     bool   // "older than 30"
 	ageUnit    string // "older than 30 days": the rows' own age, in days, weeks, months or years
+	rowsNewer  bool   // "newer than 30 days": the rows' age, never a person's
 	wantLabel  bool   // "names" where no column is called name: the label
 	sup        bool   // a superlative word ("most", "highest", "least") set order
 	perGroup   bool   // a group named with each/per/every ("in each category")
@@ -480,6 +481,7 @@ func (p *Planner) walk(items []item, st *state) {
 				st.trend = true
 			case kw == "agegt" || kw == "agelt":
 				st.ageOp = map[string]string{"agegt": ">", "agelt": "<"}[kw]
+				st.rowsNewer = strings.HasPrefix(it.text, "newer") || strings.HasPrefix(it.text, "more recent")
 				st.ageOf = lastLinked(st) // "pets owned by students older than 20": the students' age
 			case (kw == "gt" || kw == "lt") && (it.text == "over" || it.text == "under") && i+1 < len(mean) && mean[i+1].kind == itDate:
 				// "over the last 4 weeks": a period, not a comparison.

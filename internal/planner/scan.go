@@ -244,7 +244,7 @@ func keywords() map[string]string {
 	set("sortverb", "sort", "order", "rank")
 	set("young", "youngest")
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
-	set("agelt", "younger than", "under the age of", "aged under", "aged less than")
+	set("agelt", "younger than", "under the age of", "aged under", "aged less than", "newer than", "more recent than")
 	set("old", "oldest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")

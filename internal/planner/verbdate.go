@@ -146,14 +146,14 @@ func (b *builder) rowAge() *Plan {
 	}
 	// A person's age is from their birth date; a row's from its start.
 	field := ""
-	if e := b.p.m.Entity(b.subject); e != nil {
+	if e := b.p.m.Entity(b.subject); e != nil && !st.rowsNewer {
 		for _, c := range e.Columns {
 			if c.TimeRole == semantic.TimeRoleBirth && !b.p.m.IsRestricted(e.Name, c.Name) {
 				field = e.Name + "." + c.Name
 			}
 		}
 	}
-	if field == "" && b.p.ofPersons(b.subject) {
+	if field == "" && b.p.ofPersons(b.subject) && !st.rowsNewer {
 		// "customers older than 40": their age, which no column holds;
 		// not how long ago they signed up.
 		return b.fail(fmt.Sprintf("%s have no birth date or age in the knowledge, so quarry cannot tell how old they are; ask by the date they joined (\"signed up before …\")", display(b.subject)))
