@@ -62,6 +62,12 @@ func (w writer) figure(n column, r []any) (string, bool) {
 					noun += label[i:]
 				}
 				noun += " " + v
+				// "Tickets on weekdays": the days kept stay, after the
+				// verb ("support tickets opened on weekdays").
+				if i := strings.Index(label, " on "); i >= 0 {
+					on, _, _ := strings.Cut(label[i:], " (")
+					noun += on
+				}
 			}
 			if f, ok := quarry.Float(n.cell(r)); ok && f == 1 {
 				noun = singularNoun(noun)

@@ -55,6 +55,20 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 	}
 	for _, f := range q.Filters {
 		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f)}
+		if g, ok := m.CycleGrain(f); ok {
+			// "on weekends (Saturday and Sunday) of orders.ordered_at".
+			rf.Text = cycleText(f, g)
+			if m.OwnDate(f) {
+				rf.Column = strings.Join(times, ", ")
+			}
+			on := rf.Column
+			if on == "" {
+				on = "the date"
+			}
+			rf.Text = on + " falls " + rf.Text
+			r.Filters = append(r.Filters, rf)
+			continue
+		}
 		if f.Op == semantic.OpNone || f.Op == semantic.OpSome || f.Count {
 			rf.Column = f.Field // a table whose rows each row must have, or lack, or count
 		}
@@ -362,4 +376,23 @@ func whereText(ws []semantic.Filter) string {
 		parts = append(parts, filterText(w))
 	}
 	return " with " + strings.Join(parts, " and ")
+}
+
+// cycleText names the days a filter on the days of the week keeps: "on
+// weekends (Saturday and Sunday)", "on weekdays (Monday to Friday)", "on
+// Mondays"; the reading says whose date falls on them.
+func cycleText(f semantic.Filter, g semantic.Grain) string {
+	vals := semantic.CycleValues(f, g)
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		switch v {
+		case semantic.Weekend:
+			out[i] = "weekends (Saturday and Sunday)"
+		case semantic.Weekday:
+			out[i] = "weekdays (Monday to Friday)"
+		default:
+			out[i] = v + "s"
+		}
+	}
+	return "on " + strings.Join(out, " and ")
 }

@@ -206,6 +206,16 @@ func lower(s string) string { return strings.ToLower(s) }
 
 // Plan plans one question as of the given day.
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
+	read := func(q string) *Plan { return p.planQuestion(q, asOf) }
+	if pl := p.planWeekPart(question, asOf, read); pl != nil {
+		return pl
+	}
+	return read(question)
+}
+
+// planQuestion plans a question that says nothing of the part of the
+// week (planWeekPart reads that).
+func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	s := p.scopedTo(question)
 	if m := s.percentilePlan(question, asOf); m != nil {
 		return m

@@ -365,7 +365,7 @@ func (c *compiler) fieldExpr(f Field) (string, []colRef, error) {
 
 func isGrain(s string) bool {
 	switch Grain(s) {
-	case GrainDay, GrainWeek, GrainMonth, GrainQuarter, GrainYear, GrainDayOfWeek:
+	case GrainDay, GrainWeek, GrainMonth, GrainQuarter, GrainYear, GrainDayOfWeek, GrainPartOfWeek:
 		return true
 	}
 	return false
@@ -393,7 +393,7 @@ func (c *compiler) dims(q Query) ([]dimSpec, error) {
 	}
 	for _, dr := range q.Dimensions {
 		if dr.Grain != "" && !isGrain(string(dr.Grain)) {
-			return nil, quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter, year or day_of_week", dr.Grain)
+			return nil, quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter, year, day_of_week or part_of_week", dr.Grain)
 		}
 		name := dr.Name
 		if (name == "" || name == "time" || isGrain(name)) && c.m.Dimension(name) == nil {

@@ -105,7 +105,7 @@ var (
 )
 
 func compileCases() []compileCase {
-	return []compileCase{
+	return append(weekendCases(), []compileCase{
 		{"revenue_total", Query{Metrics: []string{"revenue"}}, [][]string{{"330"}}},
 		{"revenue_by_month", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "month"}}},
 			[][]string{{"2025-01-01", "90"}, {"2025-02-01", "110"}, {"2025-03-01", "30"}, {"2025-05-01", "100"}}},
@@ -209,7 +209,7 @@ func compileCases() []compileCase {
 		{"p90_pages_per_session", Query{Metrics: []string{"pages_per_session"}, Percentile: 90}, [][]string{{"4.4"}}},
 		{"items_sold_by_category_and_segment", Query{Metrics: []string{"items_sold"}, Dimensions: []DimRef{{Name: "category"}, {Name: "segment"}}, Filters: []Filter{{Field: "category", Op: OpNe, Values: str("Home")}}},
 			[][]string{{"Books", "business", "5"}, {"Books", "consumer", "3"}, {"Toys", "business", "4"}, {"Toys", "consumer", "1"}}},
-	}
+	}...)
 }
 
 func TestCompileGolden(t *testing.T) {

@@ -74,9 +74,12 @@ func (d dialect) divisor(x string) string { return d.d.Divisor(x) }
 
 // grain renders the start of the period of grain g containing x, as a value
 // that reads and sorts as 'YYYY-MM-DD'. Weeks start on Monday.
-// The day of the week is its name, from the engine's ISO day number.
+// The day of the week is its name, from the engine's ISO day number; the
+// part of the week is "weekday" or "weekend" from the same number (NULL
+// for a NULL date, as the day's name is).
 func (d dialect) grain(g Grain, x string) (string, error) {
-	if g == GrainDayOfWeek {
+	switch g {
+	case GrainDayOfWeek:
 		var b strings.Builder
 		b.WriteString("CASE " + d.d.DayOfWeek(x))
 		for i, n := range DayNames {
@@ -84,23 +87,41 @@ func (d dialect) grain(g Grain, x string) (string, error) {
 		}
 		b.WriteString(" END")
 		return b.String(), nil
+	case GrainPartOfWeek:
+		day := d.d.DayOfWeek(x)
+		return fmt.Sprintf("CASE WHEN %s >= 6 THEN %s WHEN %s >= 1 THEN %s END", day, d.str(Weekend), day, d.str(Weekday)), nil
 	}
 	if s, ok := d.d.Grain(sqldialect.Grain(g), x); ok {
 		return s, nil
 	}
-	return "", quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter or year", g)
+	return "", quarry.Errorf(quarry.KindInput, "unknown time grain %q; use day, week, month, quarter, year, day_of_week or part_of_week", g)
 }
 
-// dayOrder renders the place (1 to 7) of a day name in x, to sort a
-// day-of-week grouping Monday first.
-func (d dialect) dayOrder(x string) string {
+// cycleOrder renders the place (1, 2, …) of a cyclic grain's value in x,
+// to sort a grouping by it in the cycle's order (Monday first; weekday
+// before weekend).
+func (d dialect) cycleOrder(g Grain, x string) string {
 	var b strings.Builder
 	b.WriteString("CASE " + x)
-	for i, n := range DayNames {
+	for i, n := range g.Values() {
 		fmt.Fprintf(&b, " WHEN %s THEN %d", d.str(n), i+1)
 	}
 	b.WriteString(" END")
 	return b.String()
+}
+
+// cycleIn renders the test that x's ISO day of the week is one of days
+// (ascending, 1 to 7): "IN (6, 7)". A NULL date passes no test.
+func (d dialect) cycleIn(x string, days []int) string {
+	parts := make([]string, len(days))
+	for i, n := range days {
+		parts[i] = strconv.Itoa(n)
+	}
+	day := d.d.DayOfWeek(x)
+	if len(days) == 1 {
+		return day + " = " + parts[0]
+	}
+	return day + " IN (" + strings.Join(parts, ", ") + ")"
 }
 
 // likeContains renders a case-insensitive "contains" test of x for s.

@@ -153,6 +153,11 @@ func (c *compiler) metricSource(mt *Metric, exprText string, dims []dimSpec, whe
 		return metricSource{}, err
 	}
 	conds = append(conds, rc...)
+	cc, err := c.cycleConds(mt, q.Filters)
+	if err != nil {
+		return metricPart{}, err
+	}
+	conds = append(conds, cc...)
 	if len(q.Compare) > 0 {
 		pc, err := c.periodsCond(mt, q.Compare)
 		if err != nil {
@@ -242,6 +247,17 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 				return nil, err
 			}
 			where = append(where, cond{sql: s, refs: []colRef{ref}})
+			continue
+		}
+		if g, ok := c.m.CycleGrain(f); ok {
+			if c.m.OwnDate(f) {
+				continue // each metric's own date: metricSelect
+			}
+			cd, err := c.namedCycleCond(f, g)
+			if err != nil {
+				return nil, err
+			}
+			where = append(where, cd)
 			continue
 		}
 		fd, err := c.m.ResolveField(f.Field)
@@ -603,7 +619,7 @@ func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrde
 			return periodOrder(ds)
 		}
 		if ds.out.Grain.Cyclic() {
-			return c.d.dayOrder(c.d.ident(ds.out.Name))
+			return c.d.cycleOrder(ds.out.Grain, c.d.ident(ds.out.Name))
 		}
 		return c.d.ident(ds.out.Name)
 	}

@@ -152,9 +152,44 @@ type Dimension struct {
 // Grain is a time granularity.
 type Grain string
 
-// Cyclic reports whether g is a part of a cycle (the day of the week)
-// rather than a period whose start is a date.
-func (g Grain) Cyclic() bool { return g == GrainDayOfWeek }
+// Cyclic reports whether g is a part of a cycle (the day of the week,
+// the part of the week) rather than a period whose start is a date.
+func (g Grain) Cyclic() bool { return g == GrainDayOfWeek || g == GrainPartOfWeek }
+
+// Values are the values of a cyclic grain, in their order (the days
+// Monday to Sunday; weekday, weekend); nil for a period grain.
+func (g Grain) Values() []string {
+	switch g {
+	case GrainDayOfWeek:
+		d := DayNames
+		return d[:]
+	case GrainPartOfWeek:
+		return []string{Weekday, Weekend}
+	}
+	return nil
+}
+
+// Days are the ISO day numbers (1 for Monday through 7 for Sunday) that
+// value v of cyclic grain g holds, v read case-insensitively ("Saturday":
+// 6; "weekend": 6 and 7); nil when v is not one of g's values.
+func (g Grain) Days(v string) []int {
+	switch g {
+	case GrainDayOfWeek:
+		for i, n := range DayNames {
+			if strings.EqualFold(v, n) {
+				return []int{i + 1}
+			}
+		}
+	case GrainPartOfWeek:
+		switch {
+		case strings.EqualFold(v, Weekday):
+			return []int{1, 2, 3, 4, 5}
+		case strings.EqualFold(v, Weekend):
+			return []int{6, 7}
+		}
+	}
+	return nil
+}
 
 // End is the first day after the period of g that starts on start (weeks
 // are seven days); start itself for a grain that is not a calendar period
@@ -203,6 +238,13 @@ func (g Grain) Words() string { return strings.ReplaceAll(string(g), "_", " ") }
 // in its order.
 var DayNames = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
 
+// The values of the part of the week: Monday to Friday, and Saturday and
+// Sunday. Other weekend conventions (Friday and Saturday) are not handled.
+const (
+	Weekday = "weekday"
+	Weekend = "weekend"
+)
+
 // The time grains.
 const (
 	GrainDay     Grain = "day"
@@ -214,4 +256,8 @@ const (
 	// cycle the periods repeat, not a period, so its values are the days'
 	// names, sorted Monday first, and never a date.
 	GrainDayOfWeek Grain = "day_of_week"
+	// GrainPartOfWeek groups by the part of the week: "weekday" (Monday
+	// to Friday) or "weekend" (Saturday and Sunday), a cycle like the day
+	// of the week.
+	GrainPartOfWeek Grain = "part_of_week"
 )

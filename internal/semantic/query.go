@@ -121,6 +121,14 @@ type Filter struct {
 	// the related entity may be reached through the one entity that
 	// links the two (has_pet).
 	Where []Filter `json:"where,omitempty"`
+	// Grain makes the filter one on a part of a cycle of a date: with
+	// day_of_week its values are days ("Monday" … "Sunday"), with
+	// part_of_week "weekday" (Monday to Friday) or "weekend" (Saturday
+	// and Sunday); ops =, !=, in and not_in. Field names the date (a time
+	// column or time dimension), or is the grain's name, "time" or empty
+	// for each metric's own date. A Field named day_of_week or
+	// part_of_week (not a dimension of the model) implies the Grain.
+	Grain Grain `json:"grain,omitempty"`
 }
 
 // AgainstName is the word for a filter's Against aggregate: "average",

@@ -139,6 +139,26 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 			conds = append(conds, s)
 			continue
 		}
+		if g, ok := c.m.CycleGrain(f); ok {
+			field := f.Field
+			if c.m.OwnDate(f) {
+				if e.TimeColumn == "" {
+					return nil, quarry.Errorf(quarry.KindInput, "%s has no time column to restrict to days of the week; set time_column on the entity or name the field", e.Name)
+				}
+				field = e.TimeColumn
+			}
+			x, refs, _, err := c.rowsField(e, field)
+			if err != nil {
+				return nil, err
+			}
+			cd, err := c.cycleCond(x, refs, f, g)
+			if err != nil {
+				return nil, err
+			}
+			addNeed(refs)
+			conds = append(conds, cd.sql)
+			continue
+		}
 		x, refs, _, err := c.rowsField(e, f.Field)
 		if err != nil {
 			return nil, err

@@ -53,6 +53,9 @@ func (c *cover) groupings() (ok, bad []string) {
 			}
 		}
 	}
+	if m := c.weekMissing(); m != "" {
+		bad = append(bad, m)
+	}
 	dims := slices.Clone(c.m.Dimensions)
 	// The columns of the knowledge too ("each country": singer.Country),
 	// as dimensions over themselves.
@@ -305,8 +308,11 @@ func (c *cover) filtersOn(d semantic.Dimension) bool {
 // a synonym, its column's or entity's name, or, for a time grain, a word
 // of time.
 func (c *cover) asksFor(d semantic.DimRef) bool {
-	if d.Grain.Cyclic() {
+	switch d.Grain {
+	case semantic.GrainDayOfWeek:
 		return c.asksDayOfWeek()
+	case semantic.GrainPartOfWeek:
+		return c.asksPartOfWeek()
 	}
 	if d.Grain != "" {
 		if c.has(string(d.Grain)) || c.has(string(d.Grain)+"s") {
@@ -716,12 +722,12 @@ var grainWords = map[string]semantic.Grain{
 // asksDayOfWeek reports whether the question names the day of the week
 // ("by day of week", "per weekday", "which day of the week").
 func (c *cover) asksDayOfWeek() bool {
-	for _, w := range []string{"day of week", "day of the week", "days of the week", "days of week", "weekday", "week day", "day-of-week"} {
+	for _, w := range []string{"day of week", "day of the week", "days of the week", "days of week", "week day", "day-of-week"} {
 		if c.has(w) {
 			return true
 		}
 	}
-	return false
+	return c.dayOfWeekWord()
 }
 
 // grain: a grain the question names is the grain of a grouping.

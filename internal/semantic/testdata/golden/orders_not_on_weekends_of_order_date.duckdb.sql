@@ -1,0 +1,3 @@
+SELECT COUNT(orders.id) AS orders
+FROM orders
+WHERE CAST(EXTRACT(ISODOW FROM orders.ordered_at) AS INTEGER) IN (1, 2, 3, 4, 5)
