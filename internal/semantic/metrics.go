@@ -155,7 +155,7 @@ func (c *compiler) metricSource(mt *Metric, exprText string, dims []dimSpec, whe
 	conds = append(conds, rc...)
 	cc, err := c.cycleConds(mt, q.Filters)
 	if err != nil {
-		return metricPart{}, err
+		return metricSource{}, err
 	}
 	conds = append(conds, cc...)
 	if len(q.Compare) > 0 {
