@@ -44,7 +44,9 @@ type Dialect interface {
 	String(s string) string
 	// NullSafeEqual renders an equality that holds when both sides are NULL.
 	NullSafeEqual(a, b string) string
-	// FullJoin reports whether the engine has FULL OUTER JOIN.
+	// FullJoin reports whether the engine runs a FULL OUTER JOIN whose
+	// condition is NullSafeEqual (the compiler joins measures computed
+	// apart on their groups that way, a NULL group being one group).
 	FullJoin() bool
 	// Divisor wraps a denominator so that zero gives NULL and the division
 	// is done in floating point.

@@ -24,8 +24,11 @@ func (Dialect) String(s string) string { return dialect.SingleQuote(s) }
 // NullSafeEqual is IS NOT DISTINCT FROM.
 func (Dialect) NullSafeEqual(a, b string) string { return a + " IS NOT DISTINCT FROM " + b }
 
-// FullJoin: PostgreSQL has it.
-func (Dialect) FullJoin() bool { return true }
+// FullJoin: PostgreSQL has FULL JOIN, but only on merge- or hash-joinable
+// conditions, which IS NOT DISTINCT FROM is not ("FULL JOIN is only
+// supported with merge-joinable or hash-joinable join conditions"); the
+// compiler joins onto the union of the groups instead.
+func (Dialect) FullJoin() bool { return false }
 
 // Divisor casts to DOUBLE PRECISION, since PostgreSQL divides integers as
 // integers.

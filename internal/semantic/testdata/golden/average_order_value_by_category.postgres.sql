@@ -16,9 +16,15 @@ m_completed_orders AS (
     WHERE orders.status = 'completed'
   ) AS orders
   GROUP BY category
+),
+dim_keys AS (
+  SELECT category FROM m_revenue
+  UNION
+  SELECT category FROM m_completed_orders
 )
-SELECT COALESCE(m_revenue.category, m_completed_orders.category) AS category, COALESCE(m_revenue.revenue, 0) / NULLIF(CAST(COALESCE(m_completed_orders.completed_orders, 0) AS DOUBLE PRECISION), 0) AS average_order_value
-FROM m_revenue
-FULL JOIN m_completed_orders ON m_completed_orders.category IS NOT DISTINCT FROM m_revenue.category
+SELECT dim_keys.category AS category, COALESCE(m_revenue.revenue, 0) / NULLIF(CAST(COALESCE(m_completed_orders.completed_orders, 0) AS DOUBLE PRECISION), 0) AS average_order_value
+FROM dim_keys
+LEFT JOIN m_revenue ON m_revenue.category IS NOT DISTINCT FROM dim_keys.category
+LEFT JOIN m_completed_orders ON m_completed_orders.category IS NOT DISTINCT FROM dim_keys.category
 ORDER BY category
 -- note: completed_orders: each orders row is counted once before aggregating, because joining order_items would repeat it (fan-out)

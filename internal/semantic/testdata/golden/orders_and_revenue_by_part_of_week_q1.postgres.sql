@@ -15,9 +15,15 @@ FROM (
       AND orders.ordered_at >= '2025-01-01'
       AND orders.ordered_at < '2025-04-01'
     GROUP BY CASE WHEN CAST(EXTRACT(ISODOW FROM orders.ordered_at) AS INTEGER) >= 6 THEN 'weekend' WHEN CAST(EXTRACT(ISODOW FROM orders.ordered_at) AS INTEGER) >= 1 THEN 'weekday' END
+  ),
+  dim_keys AS (
+    SELECT part_of_week FROM m_orders
+    UNION
+    SELECT part_of_week FROM m_revenue
   )
-  SELECT COALESCE(m_orders.part_of_week, m_revenue.part_of_week) AS part_of_week, COALESCE(m_orders.orders, 0) AS orders, COALESCE(m_revenue.revenue, 0) AS revenue
-  FROM m_orders
-  FULL JOIN m_revenue ON m_revenue.part_of_week IS NOT DISTINCT FROM m_orders.part_of_week
+  SELECT dim_keys.part_of_week AS part_of_week, COALESCE(m_orders.orders, 0) AS orders, COALESCE(m_revenue.revenue, 0) AS revenue
+  FROM dim_keys
+  LEFT JOIN m_orders ON m_orders.part_of_week IS NOT DISTINCT FROM dim_keys.part_of_week
+  LEFT JOIN m_revenue ON m_revenue.part_of_week IS NOT DISTINCT FROM dim_keys.part_of_week
 ) AS q
 ORDER BY CASE part_of_week WHEN 'weekday' THEN 1 WHEN 'weekend' THEN 2 END

@@ -13,8 +13,14 @@ m_orders AS (
   WHERE orders.ordered_at >= '2025-01-01'
     AND orders.ordered_at < '2025-04-01'
   GROUP BY CAST(date_trunc('month', orders.ordered_at) AS DATE)
+),
+dim_keys AS (
+  SELECT month FROM m_revenue
+  UNION
+  SELECT month FROM m_orders
 )
-SELECT COALESCE(m_revenue.month, m_orders.month) AS month, COALESCE(m_revenue.revenue, 0) AS revenue, COALESCE(m_orders.orders, 0) AS orders
-FROM m_revenue
-FULL JOIN m_orders ON m_orders.month IS NOT DISTINCT FROM m_revenue.month
+SELECT dim_keys.month AS month, COALESCE(m_revenue.revenue, 0) AS revenue, COALESCE(m_orders.orders, 0) AS orders
+FROM dim_keys
+LEFT JOIN m_revenue ON m_revenue.month IS NOT DISTINCT FROM dim_keys.month
+LEFT JOIN m_orders ON m_orders.month IS NOT DISTINCT FROM dim_keys.month
 ORDER BY month

@@ -10,8 +10,14 @@ m_customers AS (
   SELECT customers.country AS country, COUNT(customers.id) AS customers
   FROM customers
   GROUP BY customers.country
+),
+dim_keys AS (
+  SELECT country FROM m_revenue
+  UNION
+  SELECT country FROM m_customers
 )
-SELECT COALESCE(m_revenue.country, m_customers.country) AS country, COALESCE(m_revenue.revenue, 0) / NULLIF(CAST(COALESCE(m_customers.customers, 0) AS DOUBLE PRECISION), 0) AS revenue_per_customer
-FROM m_revenue
-FULL JOIN m_customers ON m_customers.country IS NOT DISTINCT FROM m_revenue.country
+SELECT dim_keys.country AS country, COALESCE(m_revenue.revenue, 0) / NULLIF(CAST(COALESCE(m_customers.customers, 0) AS DOUBLE PRECISION), 0) AS revenue_per_customer
+FROM dim_keys
+LEFT JOIN m_revenue ON m_revenue.country IS NOT DISTINCT FROM dim_keys.country
+LEFT JOIN m_customers ON m_customers.country IS NOT DISTINCT FROM dim_keys.country
 ORDER BY country

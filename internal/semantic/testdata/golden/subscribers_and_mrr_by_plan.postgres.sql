@@ -11,8 +11,14 @@ m_mrr AS (
   LEFT JOIN plans ON plans.id = subscriptions.plan_id
   WHERE subscriptions.status = 'active'
   GROUP BY plans.name
+),
+dim_keys AS (
+  SELECT plan FROM m_active_subscribers
+  UNION
+  SELECT plan FROM m_mrr
 )
-SELECT COALESCE(m_active_subscribers.plan, m_mrr.plan) AS plan, COALESCE(m_active_subscribers.active_subscribers, 0) AS active_subscribers, COALESCE(m_mrr.mrr, 0) AS mrr
-FROM m_active_subscribers
-FULL JOIN m_mrr ON m_mrr.plan IS NOT DISTINCT FROM m_active_subscribers.plan
+SELECT dim_keys.plan AS plan, COALESCE(m_active_subscribers.active_subscribers, 0) AS active_subscribers, COALESCE(m_mrr.mrr, 0) AS mrr
+FROM dim_keys
+LEFT JOIN m_active_subscribers ON m_active_subscribers.plan IS NOT DISTINCT FROM dim_keys.plan
+LEFT JOIN m_mrr ON m_mrr.plan IS NOT DISTINCT FROM dim_keys.plan
 ORDER BY plan

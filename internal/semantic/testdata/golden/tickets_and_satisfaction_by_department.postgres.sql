@@ -9,8 +9,14 @@ m_avg_satisfaction AS (
   FROM support_tickets
   LEFT JOIN employees ON employees.id = support_tickets.assignee_id
   GROUP BY employees.department
+),
+dim_keys AS (
+  SELECT department FROM m_tickets
+  UNION
+  SELECT department FROM m_avg_satisfaction
 )
-SELECT COALESCE(m_tickets.department, m_avg_satisfaction.department) AS department, COALESCE(m_tickets.tickets, 0) AS tickets, m_avg_satisfaction.avg_satisfaction AS avg_satisfaction
-FROM m_tickets
-FULL JOIN m_avg_satisfaction ON m_avg_satisfaction.department IS NOT DISTINCT FROM m_tickets.department
+SELECT dim_keys.department AS department, COALESCE(m_tickets.tickets, 0) AS tickets, m_avg_satisfaction.avg_satisfaction AS avg_satisfaction
+FROM dim_keys
+LEFT JOIN m_tickets ON m_tickets.department IS NOT DISTINCT FROM dim_keys.department
+LEFT JOIN m_avg_satisfaction ON m_avg_satisfaction.department IS NOT DISTINCT FROM dim_keys.department
 ORDER BY department
