@@ -48,6 +48,12 @@ type Dialect interface {
 	// condition is NullSafeEqual (the compiler joins measures computed
 	// apart on their groups that way, a NULL group being one group).
 	FullJoin() bool
+	// NullsLast is what follows a sort term (after DESC, if any) so that
+	// rows whose value is NULL come last whichever the direction: a
+	// missing figure is never the top or the bottom of a ranking. "" where
+	// the engine has no such clause (MySQL, which already sorts NULLs
+	// last in descending order).
+	NullsLast() string
 	// Divisor wraps a denominator so that zero gives NULL and the division
 	// is done in floating point.
 	Divisor(x string) string

@@ -68,6 +68,15 @@ func (d dialect) notDistinct(a, b string) string { return d.d.NullSafeEqual(a, b
 // fullJoin reports whether the dialect has FULL OUTER JOIN.
 func (d dialect) fullJoin() bool { return d.d.FullJoin() }
 
+// sortTerm is x as a term of an asked-for order: descending if desc, its
+// NULLs last where the engine can say so.
+func (d dialect) sortTerm(x string, desc bool) string {
+	if desc {
+		x += " DESC"
+	}
+	return x + d.d.NullsLast()
+}
+
 // divisor wraps a denominator so that zero gives NULL and the division is
 // done in floating point.
 func (d dialect) divisor(x string) string { return d.d.Divisor(x) }

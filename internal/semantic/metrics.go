@@ -645,10 +645,7 @@ func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrde
 		if t == "" {
 			return "", quarry.Errorf(quarry.KindInput, "cannot sort by %s: it is not in the result; add it to the metrics or dimensions", o.Field)
 		}
-		if o.Desc {
-			t += " DESC"
-		}
-		terms = append(terms, t)
+		terms = append(terms, c.d.sortTerm(t, o.Desc))
 	}
 	if len(q.Order) == 0 {
 		for _, ds := range dims {

@@ -197,20 +197,13 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 			return nil, err
 		}
 		addNeed(refs)
-		if o.Desc {
-			rank = append(rank, x+" DESC")
-		} else {
-			rank = append(rank, x)
-		}
+		rank = append(rank, c.d.sortTerm(x, o.Desc))
 		if seen[name] {
 			x = c.d.ident(name)
 		} else if q.Rows.Distinct {
 			return nil, quarry.Errorf(quarry.KindInput, "a list of distinct rows can only be sorted by a column it lists; add %s to the columns", o.Field)
 		}
-		if o.Desc {
-			x += " DESC"
-		}
-		order = append(order, x)
+		order = append(order, c.d.sortTerm(x, o.Desc))
 	}
 	if len(order) == 0 {
 		// A list has an order of its own: without one the engine returns

@@ -27,6 +27,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " IS NOT DISTINCT 
 // FullJoin: DuckDB has it.
 func (Dialect) FullJoin() bool { return true }
 
+// NullsLast: DuckDB has NULLS LAST.
+func (Dialect) NullsLast() string { return " NULLS LAST" }
+
 // Divisor needs no cast: DuckDB divides in doubles.
 func (Dialect) Divisor(x string) string { return "NULLIF(" + x + ", 0)" }
 

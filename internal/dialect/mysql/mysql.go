@@ -31,6 +31,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " <=> " + b }
 // FullJoin: MySQL and MariaDB have no FULL OUTER JOIN.
 func (Dialect) FullJoin() bool { return false }
 
+// NullsLast: MySQL and MariaDB have no NULLS LAST; they sort NULLs last in descending order, first in ascending.
+func (Dialect) NullsLast() string { return "" }
+
 // Divisor needs no cast: MySQL divides in decimals.
 func (Dialect) Divisor(x string) string { return "NULLIF(" + x + ", 0)" }
 

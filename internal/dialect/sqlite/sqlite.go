@@ -26,6 +26,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " IS " + b }
 // FullJoin: SQLite has FULL OUTER JOIN since 3.39.
 func (Dialect) FullJoin() bool { return true }
 
+// NullsLast: SQLite has NULLS LAST since 3.30.
+func (Dialect) NullsLast() string { return " NULLS LAST" }
+
 // Divisor casts to REAL, since SQLite divides integers as integers.
 func (Dialect) Divisor(x string) string { return "NULLIF(CAST(" + x + " AS REAL), 0)" }
 

@@ -6,5 +6,5 @@ FROM (
 ) AS quarry_ranked
 WHERE 2 * quarry_rn IN (quarry_n, quarry_n + 1, quarry_n + 2)
 GROUP BY month
-ORDER BY median_pages_per_session DESC
+ORDER BY median_pages_per_session DESC NULLS LAST
 LIMIT 1

@@ -1,6 +1,6 @@
 SELECT name
 FROM (
-  SELECT customers.name, RANK() OVER (ORDER BY customers.country DESC) AS quarry_rank
+  SELECT customers.name, RANK() OVER (ORDER BY customers.country DESC NULLS LAST) AS quarry_rank
   FROM customers
 ) AS q
 WHERE quarry_rank <= 1

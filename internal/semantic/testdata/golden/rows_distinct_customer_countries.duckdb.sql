@@ -1,3 +1,3 @@
 SELECT DISTINCT customers.country
 FROM customers
-ORDER BY country
+ORDER BY country NULLS LAST

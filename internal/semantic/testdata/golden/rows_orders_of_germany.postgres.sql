@@ -3,5 +3,5 @@ FROM orders
 LEFT JOIN customers ON customers.id = orders.customer_id
 WHERE customers.country = 'Germany'
   AND orders.status <> 'pending'
-ORDER BY ordered_at DESC
+ORDER BY ordered_at DESC NULLS LAST
 LIMIT 2

@@ -2,7 +2,7 @@ SELECT category
 FROM (
   SELECT category, orders
   FROM (
-    SELECT category, orders, RANK() OVER (ORDER BY orders DESC) AS quarry_rank
+    SELECT category, orders, RANK() OVER (ORDER BY orders DESC NULLS LAST) AS quarry_rank
     FROM (
       SELECT category, COUNT(orders_id) AS orders
       FROM (
@@ -12,11 +12,11 @@ FROM (
         LEFT JOIN products ON products.id = order_items.product_id
       ) AS orders
       GROUP BY category
-      ORDER BY orders DESC
+      ORDER BY orders DESC NULLS LAST
     ) AS r
   ) AS q
   WHERE quarry_rank <= 1
-  ORDER BY orders DESC, category
+  ORDER BY orders DESC NULLS LAST, category
 ) AS q
-ORDER BY orders DESC, category
+ORDER BY orders DESC NULLS LAST, category
 -- note: orders: each orders row is counted once before aggregating, because joining order_items would repeat it (fan-out)

@@ -4,5 +4,5 @@ LEFT JOIN orders ON orders.id = order_items.order_id
 LEFT JOIN customers ON customers.id = orders.customer_id
 WHERE orders.status = 'completed'
 GROUP BY customers.country
-ORDER BY revenue DESC
+ORDER BY revenue DESC NULLS LAST
 LIMIT 1

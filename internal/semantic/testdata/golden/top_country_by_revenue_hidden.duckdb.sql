@@ -6,7 +6,7 @@ FROM (
   LEFT JOIN customers ON customers.id = orders.customer_id
   WHERE orders.status = 'completed'
   GROUP BY customers.country
-  ORDER BY revenue DESC
+  ORDER BY revenue DESC NULLS LAST
   LIMIT 1
 ) AS q
-ORDER BY revenue DESC
+ORDER BY revenue DESC NULLS LAST
