@@ -527,8 +527,15 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many people work in engineering", want: "SELECT count(*) FROM employees WHERE department = 'Engineering'"},
 		{q: "how many people signed up last month", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-05-01' AND signup_date < '2026-06-01'"},
 		{q: "how many people live in Germany", want: "SELECT count(*) FROM customers WHERE country = 'Germany'"},
-		{q: "how many customers are newer than 30 days", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-05-31'"},
-		{q: "signups newer than 2 weeks", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-16'"},
+		{q: "how many customers are newer than 30 days", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-01'"},
+		{q: "signups newer than 2 weeks", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-17'"},
+		// Found from outside: the days of the week went on the customers'
+		// signup date, or were dropped from a list.
+		{q: "revenue on weekends from customers who signed up in 2025", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01' AND strftime('%w', o.ordered_at) IN ('0', '6')"},
+		{q: "how many sessions on weekends from customers who signed up in 2025", want: "SELECT count(*) FROM web_sessions w JOIN customers c ON c.id = w.customer_id WHERE c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01' AND strftime('%w', w.started_at) IN ('0', '6')"},
+		{q: "orders on weekends from customers who signed up this year", rows: "SELECT o.id, o.ordered_at FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01' AND strftime('%w', o.ordered_at) IN ('0', '6') ORDER BY o.id", cols: "id,ordered_at"},
+		{q: "tickets closed on weekends in 2025", rows: "SELECT id, closed_at FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' AND strftime('%w', closed_at) IN ('0', '6') ORDER BY id", cols: "id,closed_at"},
+		{q: "customers who ordered more than once on weekends in 2025", refuse: "related rows"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

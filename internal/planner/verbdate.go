@@ -175,7 +175,10 @@ func (b *builder) rowAge() *Plan {
 	}
 	op, word := semantic.OpLt, "before"
 	if st.ageOp == "<" {
+		// "newer than 30 days": the last 30 days, as "the last 30 days"
+		// reads them (found from outside: the day N before counted too).
 		op, word = semantic.OpGe, "on or after"
+		day = day.AddDate(0, 0, 1)
 	}
 	cut := day.Format("2006-01-02")
 	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: op, Values: []any{cut}})

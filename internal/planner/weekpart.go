@@ -204,24 +204,43 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 		return unread("the question names no measure to cut by the days of the week")
 	}
 	pl := plan(rest)
-	if pl.Kind != KindMetric || pl.Query == nil {
+	switch {
+	case (pl.Kind == KindMetric || pl.Kind == KindRows) && pl.Query != nil:
+	case pl.Kind == KindUnanswered || pl.Kind == KindClarify || pl.Kind == KindRefuse:
 		if pl.Kind == KindUnanswered && pl.Reason == "" {
 			pl.Reason = "the rest of the question, " + fmt.Sprintf("%q", rest) + ", could not be mapped"
 		}
 		return pl
+	default:
+		// A verified query or anything else without a query to add the
+		// days to would answer without them (found from outside: a list
+		// of rows came back with the weekend dropped).
+		return unread("the rest of the question is answered by a query quarry cannot cut by the days of the week")
 	}
 	qq := pl.Query
 	if qq.Rows != nil && wp.values == nil {
 		return unread("a list of rows is not split into weekdays and weekends; ask for a count or a total")
 	}
+	for _, f := range qq.Filters {
+		if f.OnRelated() {
+			// "customers who ordered more than once on weekends": the
+			// days would be the counted rows', which the filter on them
+			// does not say (found from outside: they went on the
+			// customers' signup date).
+			return unread("the days of the week would apply to the related rows the question counts or requires, which quarry does not read; ask for the rows themselves on weekends")
+		}
+	}
 	field := wp.grain
 	date := string(field)
+	m := pl.Model(p.m)
 	if tr := qq.TimeRange; tr != nil && tr.Field != "" {
-		date = tr.Field
+		if p.dateOfMeasured(m, qq, tr.Field) {
+			date = tr.Field
+		}
 	} else if tr == nil && len(qq.Compare) == 0 && qq.Rows == nil {
 		// The date a period would be on: the question's own verb's
 		// ("tickets closed"), else the measure's.
-		if pr := plan(rest + " in " + asOf.Format("2006")); pr.Kind == KindMetric && pr.Query != nil && pr.Query.TimeRange != nil && pr.Query.TimeRange.Field != "" {
+		if pr := plan(rest + " in " + asOf.Format("2006")); pr.Kind == KindMetric && pr.Query != nil && pr.Query.TimeRange != nil && pr.Query.TimeRange.Field != "" && p.dateOfMeasured(m, qq, pr.Query.TimeRange.Field) {
 			date = pr.Query.TimeRange.Field
 		}
 	}
@@ -278,6 +297,38 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 		res.Title = weekTitle(pl.Title, "on "+onWords(wp))
 	}
 	return &res
+}
+
+// dateOfMeasured reports whether field is a date of the rows every
+// measure of q is made of ("tickets closed": support_tickets.closed_at),
+// not of other rows a period may be on ("revenue from customers who
+// signed up in 2025": customers.signup_date), where the days of the week
+// would cut the wrong rows (found from outside).
+func (p *Planner) dateOfMeasured(m *semantic.Model, q *semantic.Query, field string) bool {
+	f, err := m.ResolveField(field)
+	if err == nil && f.Kind == semantic.FieldDimension {
+		f, err = m.ResolveField(f.Dimension.Expr)
+	}
+	if err != nil || f.Kind != semantic.FieldColumn {
+		return false
+	}
+	if q.Rows != nil {
+		return strings.EqualFold(q.Rows.Entity, f.Entity.Name)
+	}
+	if len(q.Metrics) == 0 {
+		return false
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil {
+			return false
+		}
+		own, _, _ := strings.Cut(m.MetricTime(mt), ".")
+		if !strings.EqualFold(own, f.Entity.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // onWords names a filter's days as the title says them: "weekends",

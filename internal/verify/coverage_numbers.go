@@ -807,8 +807,10 @@ func (c *cover) ageOf(prev, num, unit string) bool {
 	if day.Equal(c.asOf) {
 		return false
 	}
-	cut := day.Format("2006-01-02")
+	// Older: before the day N before; newer: from the day after it (the
+	// last N days).
+	older, newer := day.Format("2006-01-02"), day.AddDate(0, 0, 1).Format("2006-01-02")
 	return slices.ContainsFunc(c.q.Filters, func(f semantic.Filter) bool {
-		return (f.Op == semantic.OpLt || f.Op == semantic.OpGe) && len(f.Values) == 1 && f.Values[0] == any(cut)
+		return len(f.Values) == 1 && (f.Op == semantic.OpLt && f.Values[0] == any(older) || f.Op == semantic.OpGe && f.Values[0] == any(newer))
 	})
 }
