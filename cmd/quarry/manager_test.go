@@ -536,6 +536,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "orders on weekends from customers who signed up this year", rows: "SELECT o.id, o.ordered_at FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01' AND strftime('%w', o.ordered_at) IN ('0', '6') ORDER BY o.id", cols: "id,ordered_at"},
 		{q: "tickets closed on weekends in 2025", rows: "SELECT id, closed_at FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' AND strftime('%w', closed_at) IN ('0', '6') ORDER BY id", cols: "id,closed_at"},
 		{q: "customers who ordered more than once on weekends in 2025", refuse: "related rows"},
+		// Found from outside: "not X" dropped the rows with no value.
+		{q: "orders didn't use WELCOME10 this year", want: "SELECT count(*) FROM orders WHERE (discount_code IS NULL OR discount_code <> 'WELCOME10') AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
+		{q: "orders not using FREESHIP last month", want: "SELECT count(*) FROM orders WHERE (discount_code IS NULL OR discount_code <> 'FREESHIP') AND ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "revenue excluding VIP20 this year", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.discount_code IS NULL OR o.discount_code <> 'VIP20') AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -19,14 +19,14 @@ const CheckUnknownValues = "unknown_values"
 // filter's field is NULL on.
 const nullCountName = "quarry_unknown_rows"
 
-// NullCheck counts, for each filter that keeps the rows whose field is
-// not a value ("accounts that aren't in NA": region <> 'NA', or NOT IN),
-// the rows of the query's subject that the filter drops because the
-// field is NULL: SQL's "<>" is neither true nor false on NULL, so an
-// account with no region is counted neither among those in NA nor among
-// those that are not, while a reader counts it among the latter (an
-// outside tester's case: 87 accounts where 91 have a region other than
-// NA or none). The control is the same query, with that filter turned
+// NullCheck counts, for each filter that keeps the rows whose yes/no
+// flag is 0 ("inactive accounts": is_active = 0), the rows of the
+// query's subject that the filter drops because the flag is NULL: an
+// account whose flag is unknown is counted neither among the active nor
+// among the inactive. ("not X", <> and NOT IN, keeps the rows whose
+// value is NULL: the compiler writes it so, since a reader counts an
+// account with no region among those not in NA — an outside tester's
+// case, 87 accounts where 91 have a region other than NA or none.) The control is the same query, with that filter turned
 // into "IS NULL" and a count of the subject's rows as its measure, through
 // the guard. Some rows warn, naming how many and the control; none
 // passes. It returns an empty check when no filter is a "not" or the
@@ -44,12 +44,10 @@ func (a *Analyst) NullCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		if f.OnRelated() || f.Against != "" {
 			continue
 		}
-		notWhat := valuesWords(f.Values)
-		switch {
-		case f.Op == semantic.OpNe || f.Op == semantic.OpNotIn:
-		case flagNo(f) != "":
-			notWhat = flagNo(f) // "unresolved exceptions": resolved = 0
-		default:
+		// "<>" and NOT IN keep the NULL rows (the compiler's orNull):
+		// only a flag's 0 still leaves an unknown flag out.
+		notWhat := flagNo(f) // "unresolved exceptions": resolved = 0
+		if notWhat == "" {
 			continue
 		}
 		if grouped(q, f.Field) {
@@ -90,8 +88,8 @@ func (a *Analyst) NullCheck(ctx context.Context, m *semantic.Model, q *semantic.
 
 // flagNo is the word of a yes/no column that a filter keeps the rows
 // without ("active" for is_active = 0, "resolved" for resolved = 0: the
-// planner's "inactive", "not resolved"), or "" for any other filter. As
-// with "<>", a row whose flag is NULL is left out of "not active".
+// planner's "inactive", "not resolved"), or "" for any other filter. A
+// row whose flag is NULL is left out of "not active".
 func flagNo(f semantic.Filter) string {
 	_, col, ok := strings.Cut(f.Field, ".")
 	if f.Op != semantic.OpEq || len(f.Values) != 1 || !ok || !semantic.FlagName(col) {

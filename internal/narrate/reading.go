@@ -180,6 +180,10 @@ func columnOf(m *semantic.Model, field string) string {
 	return field
 }
 
+// orEmpty follows a "not" filter's values in the reading: it keeps the
+// rows with no value too (the compiler's "<> … OR … IS NULL").
+const orEmpty = " (or empty)"
+
 func filterText(f semantic.Filter) string {
 	// A value the column holds in several spellings, which the filter
 	// takes all of, is one value, its spellings named: "category =
@@ -216,9 +220,9 @@ func filterText(f semantic.Filter) string {
 		return f.Field + " is one of " + one
 	case semantic.OpNotIn:
 		if len(vals) == 1 {
-			return f.Field + " ≠ " + one
+			return f.Field + " ≠ " + one + orEmpty
 		}
-		return f.Field + " is none of " + one
+		return f.Field + " is none of " + one + orEmpty
 	case semantic.OpLike:
 		return f.Field + " contains " + one
 	case semantic.OpNull:
@@ -227,9 +231,9 @@ func filterText(f semantic.Filter) string {
 		return f.Field + " is not empty"
 	case semantic.OpNe:
 		if len(vals) > 1 {
-			return f.Field + " is none of " + one
+			return f.Field + " is none of " + one + orEmpty
 		}
-		return f.Field + " ≠ " + one
+		return f.Field + " ≠ " + one + orEmpty
 	}
 	return f.Field + " " + string(f.Op) + " " + one
 }

@@ -207,6 +207,10 @@ func compileCases() []compileCase {
 			[][]string{{"Books", "4"}, {"Home", "5"}, {"Toys", "4"}}},
 		// 90th percentile of 1, 2, 3, 5: rank 1 + 0.9·3 = 3.7, so 3 + 0.7·2.
 		{"p90_pages_per_session", Query{Metrics: []string{"pages_per_session"}, Percentile: 90}, [][]string{{"4.4"}}},
+		// "not X" keeps the rows with no value: 5 of the 7 orders have no
+		// code, and are not WINTER (found from outside: <> dropped them).
+		{"orders_not_winter", Query{Metrics: []string{"orders"}, Filters: []Filter{{Field: "orders.discount_code", Op: OpNe, Values: str("WINTER")}}}, [][]string{{"6"}}},
+		{"orders_not_winter_or_spring", Query{Metrics: []string{"orders"}, Filters: []Filter{{Field: "orders.discount_code", Op: OpNotIn, Values: str("WINTER", "SPRING")}}}, [][]string{{"5"}}},
 		{"items_sold_by_category_and_segment", Query{Metrics: []string{"items_sold"}, Dimensions: []DimRef{{Name: "category"}, {Name: "segment"}}, Filters: []Filter{{Field: "category", Op: OpNe, Values: str("Home")}}},
 			[][]string{{"Books", "business", "5"}, {"Books", "consumer", "3"}, {"Toys", "business", "4"}, {"Toys", "consumer", "1"}}},
 	}...)

@@ -1,0 +1,3 @@
+SELECT COUNT(orders.id) AS orders
+FROM orders
+WHERE (orders.discount_code <> 'WINTER' OR orders.discount_code IS NULL)
