@@ -540,6 +540,12 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "orders didn't use WELCOME10 this year", want: "SELECT count(*) FROM orders WHERE (discount_code IS NULL OR discount_code <> 'WELCOME10') AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
 		{q: "orders not using FREESHIP last month", want: "SELECT count(*) FROM orders WHERE (discount_code IS NULL OR discount_code <> 'FREESHIP') AND ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
 		{q: "revenue excluding VIP20 this year", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.discount_code IS NULL OR o.discount_code <> 'VIP20') AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01'"},
+		// "at the end of a period": how many there were by then (found
+		// from outside: the subscriptions that ended in 2025); a state
+		// (MRR is now's) is refused.
+		{q: "how many customers did we have at the end of 2025", want: "SELECT count(*) FROM customers WHERE signup_date < '2026-01-01'", says: "by the end of 2025"},
+		{q: "how many products at the end of 2024", want: "SELECT count(*) FROM products WHERE launched_on < '2025-01-01'"},
+		{q: "MRR at the end of last year", refuse: "in that state now"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -436,7 +436,9 @@ func (c *cover) spans(w string) bool {
 	case 7:
 		from, to = w+"-01", w+"-28"
 	}
-	in := func(f, t string) bool { return f != "" && t != "" && f <= to && t > from }
+	// An open start ("until 2025", "by the end of 2025") spans what it
+	// ends in.
+	in := func(f, t string) bool { return t != "" && f <= to && t > from }
 	if tr := c.timeRange(); tr != nil && in(tr.From, tr.To) {
 		return true
 	}
@@ -579,6 +581,12 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		// (refunded, cancelled) are events, dated, as PeriodDate reads
 		// them, by the table's one date.
 		if !active && eventCount(c.m, mt, own) {
+			continue
+		}
+		// "how many customers did we have at the end of 2025": every
+		// row made up to the period's end is how many there were then,
+		// for things (not for a state, which is now's).
+		if !active && tr != nil && tr.From == "" && tr.To != "" && grain == "" && len(c.q.Compare) == 0 {
 			continue
 		}
 		when := "in a period"

@@ -499,6 +499,25 @@ func (p *parser) compound(i int) (Range, int) {
 			return Range{}, 0
 		}
 		return r, 1 + n
+	case "end", "at", "by", "as":
+		// "at the end of 2025", "by the end of last year", "as of the
+		// end of Q1", "end of 2025": everything up to the period's end,
+		// as "until" reads it (found from outside: "end" was read as a
+		// subscription's end date).
+		k := i
+		for _, lead := range []string{"as", "of", "at", "by", "the"} {
+			if p.tok(k) == lead && (lead != "of" || k > i) {
+				k++
+			}
+		}
+		if p.tok(k) != "end" || p.tok(k+1) != "of" {
+			return Range{}, 0
+		}
+		a, n := p.period(k + 2)
+		if n == 0 || a.To == "" {
+			return Range{}, 0
+		}
+		return Range{To: a.To, Label: "by the end of " + a.Label}, k - i + 2 + n
 	case "up":
 		if p.tok(i+1) != "to" {
 			return Range{}, 0

@@ -71,6 +71,12 @@ func TestParse(t *testing.T) {
 		{"after 2026-06-01", "2026-06-02", "2026-07-01", "after 2026-06-01"},
 		{"before 2024", "", "2024-01-01", "before 2024"},
 		{"until March 2024", "", "2024-04-01", "until March 2024"},
+		// The end of a period: everything up to it (found from outside:
+		// "end" was read as a subscription's end date).
+		{"at the end of 2025", "", "2026-01-01", "by the end of 2025"},
+		{"by the end of last year", "", "2026-01-01", "by the end of last year (2025)"},
+		{"as of the end of Q1", "", "2026-04-01", "by the end of Q1 2026"},
+		{"end of March 2025", "", "2025-04-01", "by the end of March 2025"},
 		{"on 2025-03-14", "2025-03-14", "2025-03-15", "2025-03-14"},
 		{"March 14, 2025", "2025-03-14", "2025-03-15", "2025-03-14"},
 		{"March 14th 2025", "2025-03-14", "2025-03-15", "2025-03-14"},
