@@ -120,7 +120,7 @@ func (p *Planner) percentilePlan(question string, asOf time.Time) *Plan {
 		if (i < at || i >= at+n) && (t.s == "average" || t.s == "avg" || t.s == "mean" || t.s == "averages") {
 			// "average and median resolution time": one answer holds one
 			// of them (found from outside: the average was dropped).
-			return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("quarry answers a %s or an average, not both at once; ask for each on its own", what)}
+			return refuse(nil, fmt.Sprintf("quarry answers a %s or an average, not both at once; ask for each on its own", what))
 		}
 	}
 	inner := p.Plan(strings.Join(rest, " "), asOf)
