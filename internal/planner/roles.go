@@ -422,6 +422,12 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
 				b.und("filter %s %s %s", s.field, t.op, numText(t.num))
 				t.role = "filter"
+			case s.temporal && len(st.dates) == 1 && t.it.countVerb:
+				// "signed up in 2025 and ordered more than once": the
+				// verb of the count says whose rows are counted, not the
+				// period's date (found from outside: the signup year went
+				// on the orders).
+				t.role = "context"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !t.neg && pastForm(t.it.text) && b.afterBe(t.it.text):

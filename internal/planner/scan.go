@@ -161,6 +161,9 @@ type item struct {
 	// clauseEnd: the verb of a link ends its clause ("the courses they
 	// teach.").
 	clauseEnd bool
+	// countVerb: a verb of a table's date that says how often ("ordered
+	// more than once"), the count's, never the date of a period.
+	countVerb bool
 	text      string // the words as written (lower case)
 	senses    []sense
 	kw        string

@@ -30,10 +30,12 @@ func timesWord(w string) int {
 func (p *Planner) readTimes(items []item) []item {
 	var out []item
 	verb := "" // the table of the last verb of a date, up to a comparison and a number
+	verbAt := -1
 	compared := false
 	// count is the number and the table's name; "ordered twice", with no
 	// comparison before it, is exactly twice.
 	count := func(n item, via string) {
+		out[verbAt].countVerb = true
 		if !compared {
 			out = append(out, item{kind: itKw, kw: "eq", text: "exactly"})
 		}
@@ -44,7 +46,7 @@ func (p *Planner) readTimes(items []item) []item {
 		it := items[i]
 		switch {
 		case it.kind == itTerm:
-			verb, compared = dateVerbEntity(it), false
+			verb, compared, verbAt = dateVerbEntity(it), false, len(out)
 			if verb != "" && len(p.entitySenses(verb)) == 0 {
 				verb = ""
 			}
