@@ -546,6 +546,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers did we have at the end of 2025", want: "SELECT count(*) FROM customers WHERE signup_date < '2026-01-01'", says: "by the end of 2025"},
 		{q: "how many products at the end of 2024", want: "SELECT count(*) FROM products WHERE launched_on < '2025-01-01'"},
 		{q: "MRR at the end of last year", refuse: "in that state now"},
+		{q: "how many customers bought more than once", want: "SELECT count(*) FROM (SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) > 1)"},
+		{q: "customers newer than thirty days", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-01'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -639,10 +639,24 @@ func numberWord(s string) int {
 		return 9
 	case "ten":
 		return 10
+	case "eleven":
+		return 11
+	case "twelve":
+		return 12
+	case "fifteen":
+		return 15
 	case "twenty":
 		return 20
+	case "thirty":
+		return 30
+	case "forty":
+		return 40
 	case "fifty":
 		return 50
+	case "sixty":
+		return 60
+	case "ninety":
+		return 90
 	case "hundred":
 		return 100
 	}

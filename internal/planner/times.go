@@ -70,6 +70,15 @@ func (p *Planner) readTimes(items []item) []item {
 				i++
 				continue
 			}
+			// "ordered 2 or more times": the comparison after the number.
+			if it.kind == itNum && i+2 < len(items) && items[i+1].kind == itKw && (items[i+1].text == "or more" || items[i+1].text == "or less") &&
+				items[i+2].kind == itUnknown && items[i+2].text == "times" {
+				compared = true
+				out = append(out, item{kind: itKw, kw: items[i+1].kw, text: map[string]string{"or more": "at least", "or less": "at most"}[items[i+1].text]})
+				count(it, it.text+" "+items[i+1].text+" "+items[i+2].text)
+				i += 2
+				continue
+			}
 		}
 		verb, compared = "", false
 		out = append(out, it)
