@@ -26,10 +26,15 @@ type builder struct {
 	dirOnly   bool            // the order is a direction said alone ("revenue by channel, lowest first")
 	sortPos   int             // the position of the term a list is sorted by
 	title     []string
+	// datedField and datedLabel: a period read as a condition on a date
+	// of other rows (cohort.go), its filters titled once, after the
+	// question's own period.
+	datedField, datedLabel string
 }
 
 func (p *Planner) build(st *state) *Plan {
 	b := &builder{p: p, st: st}
+	b.datedRows()
 	if pl := b.pairedPeriods(); pl != nil {
 		return pl
 	}

@@ -34,8 +34,13 @@ func TestPeriodOfOtherRows(t *testing.T) {
 		// The measure's own date keeps its plain period.
 		{"how many customers signed up in 2025", "signup_date", "2025", KindMetric, 0},
 		{"revenue in 2025", "", "2025", KindMetric, 0},
-		// Adversarial: two periods (whose is which?) are refused.
-		{"revenue in 2025 from customers who signed up in 2024", "", "", KindUnanswered, 0},
+		// Two periods, one right after a date of other rows: that one a
+		// condition on the date, the other the measure's own period.
+		{"revenue in 2025 from customers who signed up in 2024", "", "2025, from customers with signup date in 2024", KindMetric, 0},
+		{"revenue this year from customers who signed up last year", "", "this year (2026), from customers with signup date last year (2025)", KindMetric, 0},
+		{"how many tickets closed in May were opened in April", "ticket_date", "April 2026, with closed at in May 2026", KindMetric, 0},
+		// Adversarial: with no date word before either period ("joined"
+		// names none), whose period is which is not said: refused.
 		{"revenue last year from customers who joined this year", "", "", KindUnanswered, 0},
 	} {
 		t.Run(tc.q, func(t *testing.T) {

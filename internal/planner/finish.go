@@ -125,6 +125,14 @@ func (b *builder) finish() *Plan {
 		q.TimeRange = &semantic.TimeRange{Field: timeField, From: r.From, To: r.To}
 		b.und("time %s [%s, %s)", r.Label, r.From, r.To)
 		b.title = append(b.title, b.otherRowsPeriod(timeField, r.Label))
+		if b.datedField != "" {
+			if b.sameDate(b.datedField, timeField) {
+				// "revenue by order date in 2025 and 2024": two periods
+				// of one date, not a condition and a period.
+				return b.fail(fmt.Sprintf("%s and %s are both periods of %s; ask for each period on its own, or compare them (“… in %s vs %s”)", b.datedLabel, r.Label, display(fieldColumn(b.datedField)), b.datedLabel, r.Label))
+			}
+			b.title = append(b.title, b.datedRowsTitle(b.datedField, b.datedLabel))
+		}
 		if timeField == "" {
 			if b.rows && !b.p.entityTime(b.subject) {
 				return b.fail(fmt.Sprintf("%s has no date column to apply %q to", display(b.subject), r.Label))
@@ -749,6 +757,9 @@ func (b *builder) makeTitle() string {
 	}
 	var fs []string
 	for _, f := range q.Filters {
+		if b.datedField != "" && f.Field == b.datedField && (f.Op == semantic.OpGe || f.Op == semantic.OpLt) {
+			continue // titled with the period
+		}
 		fs = append(fs, b.p.heldTitle(f))
 	}
 	if len(fs) > 0 {

@@ -172,13 +172,22 @@ func (b *builder) otherRowsPeriod(field, label string) string {
 	if err != nil || f.Kind != semantic.FieldColumn {
 		return label
 	}
+	if len(b.q.Metrics) == 0 && strings.EqualFold(b.subject, f.Entity.Name) {
+		return label
+	}
 	for _, m := range b.q.Metrics {
 		if mt := b.metric(m); mt == nil || mt.Derived == "" && strings.EqualFold(mt.Entity, f.Entity.Name) || strings.EqualFold(b.p.m.MetricTime(mt), f.Entity.Name+"."+f.Column.Name) {
 			return label
 		}
 	}
-	if l := lower(label); l != "" && (l[0] >= '0' && l[0] <= '9' || !strings.HasPrefix(l, "this ") && !strings.HasPrefix(l, "last ") && !strings.HasPrefix(l, "since ") && !strings.HasPrefix(l, "before ") && !strings.HasPrefix(l, "after ")) {
-		label = "in " + label
+	return fmt.Sprintf("from %s with %s %s", display(f.Entity.Name), display(f.Column.Name), inLabel(label))
+}
+
+// inLabel is a period's label after a noun: "in 2025", "last month (May
+// 2026)".
+func inLabel(label string) string {
+	if l := lower(label); l != "" && (l[0] >= '0' && l[0] <= '9' || !strings.HasPrefix(l, "this ") && !strings.HasPrefix(l, "last ") && !strings.HasPrefix(l, "since ") && !strings.HasPrefix(l, "before ") && !strings.HasPrefix(l, "after ") && !strings.HasPrefix(l, "by ") && !strings.HasPrefix(l, "until ")) {
+		return "in " + label
 	}
-	return fmt.Sprintf("from %s with %s %s", display(f.Entity.Name), display(f.Column.Name), label)
+	return label
 }

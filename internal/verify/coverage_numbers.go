@@ -283,12 +283,52 @@ func (c *cover) relative() (ok, bad []string) {
 		f, t := s.from.Format("2006-01-02"), s.to.Format("2006-01-02")
 		if from >= f && to <= t && from < to {
 			ok = append(ok, s.phrase)
-			return ok, nil
+			if len(bad) == 0 {
+				return ok, nil
+			}
+			continue
 		}
-		return nil, []string{fmt.Sprintf("\"%s\" is %s to %s as of %s, but the query's period is %s to %s",
-			s.phrase, f, s.to.AddDate(0, 0, -1).Format("2006-01-02"), c.asOf.Format("2006-01-02"), from, lastDayOf(to))}
+		if c.dateFilterWithin(f, t) {
+			// "revenue this year from customers who signed up last
+			// year": the other period is a condition on another date.
+			ok = append(ok, s.phrase)
+			continue
+		}
+		bad = append(bad, fmt.Sprintf("\"%s\" is %s to %s as of %s, but the query's period is %s to %s",
+			s.phrase, f, s.to.AddDate(0, 0, -1).Format("2006-01-02"), c.asOf.Format("2006-01-02"), from, lastDayOf(to)))
 	}
-	return nil, nil
+	if len(bad) > 0 && len(ok) > 0 {
+		// One phrase is the period, another not it nor a condition.
+		return nil, bad
+	}
+	return ok, bad
+}
+
+// dateFilterWithin reports whether the query keeps a date field to a
+// range inside [from, to): a filter >= and a filter < on one field.
+func (c *cover) dateFilterWithin(from, to string) bool {
+	lo, hi := map[string]string{}, map[string]string{}
+	for _, f := range c.q.Filters {
+		if len(f.Values) != 1 {
+			continue
+		}
+		v, ok := f.Values[0].(string)
+		if !ok {
+			continue
+		}
+		switch f.Op {
+		case semantic.OpGe:
+			lo[f.Field] = v
+		case semantic.OpLt:
+			hi[f.Field] = v
+		}
+	}
+	for field, l := range lo {
+		if h, ok := hi[field]; ok && l >= from && h <= to && l < h {
+			return true
+		}
+	}
+	return false
 }
 
 var lastNRE = lazyRE(` (last|past|previous) (\d+) (days?|weeks?|months?|quarters?|years?) `)
