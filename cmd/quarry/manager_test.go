@@ -551,6 +551,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "MRR at the end of last year", refuse: "in that state now"},
 		{q: "how many customers bought more than once", want: "SELECT count(*) FROM (SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) > 1)"},
 		{q: "customers newer than thirty days", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-01'"},
+		// Two values compared with words after each (found from outside).
+		{q: "revenue from business customers vs consumers this year", rows: "SELECT c.segment, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01' GROUP BY c.segment ORDER BY 1"},
+		{q: "average satisfaction for urgent tickets vs low", rows: "SELECT priority, avg(satisfaction) FROM support_tickets WHERE priority IN ('urgent', 'low') GROUP BY priority ORDER BY 1"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -422,12 +422,16 @@ func (c *cover) comparesValues(dim string) bool {
 		}
 	}
 	// Not "and" or "or": "revenue from France and Spain" is one total.
-	for _, w := range []string{"vs", "vs.", "versus", "compared to", "compared with", "against"} {
-		for _, a := range kept {
-			for _, b := range kept {
-				if a != b && c.has(said[a]+" "+w+" "+said[b]) {
-					return true
-				}
+	// Up to two words may follow each value ("business customers vs
+	// consumers", "urgent tickets vs low").
+	for _, a := range kept {
+		for _, b := range kept {
+			if a == b {
+				continue
+			}
+			re, err := regexp.Compile(` ` + regexp.QuoteMeta(said[a]) + `( [a-z]+){0,2} (vs\.?|versus|compared to|compared with|against)( [a-z]+){0,2} ` + regexp.QuoteMeta(said[b]) + ` `)
+			if err == nil && re.MatchString(c.text) {
+				return true
 			}
 		}
 	}
