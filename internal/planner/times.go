@@ -118,11 +118,15 @@ func (p *Planner) entitySenses(entity string) []sense {
 // byWhom reads "by" between a past participle and a table with a clause
 // after it as whose rows, not a grouping: "orders placed by customers
 // who signed up in 2025" counts those customers' orders, as "orders from
-// customers who …" does; "orders by customer" still groups.
+// customers who …" does; so does a "how many" question ("how many orders
+// by customers who signed up in 2025"). "orders by customer" still
+// groups.
 func byWhom(items []item) []item {
+	count := false // "how many orders by customers who …": one number, whose
 	for i := 1; i+2 < len(items); i++ {
 		prev, by, who, clause := items[i-1], items[i], items[i+1], items[i+2]
-		if by.kind != itKw || by.kw != "by" || by.text != "by" || !strings.HasSuffix(prev.text, "ed") {
+		count = count || prev.kind == itKw && prev.kw == "count"
+		if by.kind != itKw || by.kw != "by" || by.text != "by" || !strings.HasSuffix(prev.text, "ed") && !count {
 			continue
 		}
 		if who.kind != itTerm || !hasKind(who.senses, sEntity) {

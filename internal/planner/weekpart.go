@@ -222,6 +222,12 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 		return unread("a list of rows is not split into weekdays and weekends; ask for a count or a total")
 	}
 	for _, f := range qq.Filters {
+		if pl.Model(p.m).Metric(f.Field) != nil {
+			// "revenue on weekends from customers who ordered only
+			// once": the condition's count would be cut to weekends too
+			// (found from outside).
+			return unread("the days of the week would also cut the measure the question's condition is on; ask for the condition without them")
+		}
 		if f.OnRelated() {
 			// "customers who ordered more than once on weekends": the
 			// days would be the counted rows', which the filter on them
