@@ -45,42 +45,6 @@ func fixtureFor(t *testing.T, d quarry.Dialect) []string {
 	return out
 }
 
-// engineRows runs stmt and writes its rows as the SQLite fixture test
-// does: NULL, integers, numbers rounded to six decimals, and a midnight
-// time as its day.
-func engineRows(t *testing.T, db *sql.DB, stmt string) [][]string {
-	t.Helper()
-	rows, err := db.Query(stmt)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stmt)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		row := make([]string, len(cols))
-		for i, v := range vals {
-			row[i] = engineText(v)
-		}
-		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func engineText(v any) string {
 	switch x := v.(type) {
 	case nil:

@@ -205,47 +205,6 @@ func openConn(t *testing.T, driver, dsn string) *sql.Conn {
 	return conn
 }
 
-// collect runs sql and returns its rows as text, NULL as "NULL".
-func collect(t *testing.T, conn *sql.Conn, q string) [][]string {
-	t.Helper()
-	rows, err := conn.QueryContext(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		row := make([]string, len(cols))
-		for i, v := range vals {
-			switch x := v.(type) {
-			case nil:
-				row[i] = "NULL"
-			case []byte:
-				row[i] = string(x)
-			default:
-				row[i] = fmt.Sprint(x)
-			}
-		}
-		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // nullFirst moves the rows whose first column is NULL to the front: the
 // engines sort NULL first (SQLite, MariaDB) or last (PostgreSQL, DuckDB).
 func nullFirst(rows [][]string) [][]string {
