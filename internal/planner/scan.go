@@ -251,7 +251,7 @@ func keywords() map[string]string {
 	set("old", "oldest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")
-	set("mode", "most common", "most frequent", "most used", "the most used", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")
+	set("mode", "most common", "most frequent", "most used", "the most used", "used most", "used the most", "used most often", "most often used", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")
 	return k
 }
 
