@@ -557,6 +557,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many orders on weekends by customers who signed up in 2025", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01' AND strftime('%w', o.ordered_at) IN ('0', '6')"},
 		{q: "revenue on weekend days from customers who ordered only once", refuse: "would also cut the measure"},
 		{q: "which discount code was used most in 2025", rows: "SELECT discount_code, count(*) FROM orders WHERE discount_code IS NOT NULL AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1 ORDER BY 2 DESC LIMIT 1"},
+		// A negated event's date is not set, as "are closed" is that it is.
+		{q: "how many tickets are not closed", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL", says: "not closed"},
+		{q: "how many high priority tickets aren't closed yet", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL AND priority = 'high'"},
+		{q: "how many tickets weren't closed in 2025", refuse: "not closed"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

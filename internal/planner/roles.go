@@ -304,6 +304,14 @@ func (b *builder) roles() *Plan {
 		if t.role != "" {
 			continue
 		}
+		if s := t.cands[0]; t.neg && s.kind == sColumn && s.temporal && len(t.cands) == 1 && len(st.dates) == 0 && pastForm(t.it.text) && len(t.aggs) == 0 && !t.byMode && !t.hasNum && !b.p.m.IsRestricted(s.entity, s.column) {
+			// "tickets that aren't closed", "orders not shipped": the
+			// event's date is not set, as "are closed" is that it is.
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
+			b.und("filter %s is not set", s.field)
+			t.role = "filter"
+			continue
+		}
 		if t.neg && t.cands[0].kind != sValue && t.cands[0].flag == nil {
 			return b.fail(fmt.Sprintf("quarry could not tell what “not %s” means; name a value to exclude", t.it.text))
 		}

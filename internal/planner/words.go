@@ -81,6 +81,12 @@ func filterTitle(f semantic.Filter) string {
 	}
 	switch f.Op {
 	case semantic.OpNull:
+		// "not closed" for closed_at, as OpNotNull's "closed"
+		for _, suffix := range []string{" at", " on", " date"} {
+			if d := display(col); strings.HasSuffix(d, suffix) && pastForm(strings.TrimSuffix(d, suffix)) {
+				return "not " + strings.TrimSuffix(d, suffix)
+			}
+		}
 		return "no " + display(col) // "orders (no discount code)"
 	case semantic.OpNotNull:
 		// "closed" for closed_at, "shipped" for shipped_on
