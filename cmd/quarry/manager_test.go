@@ -561,6 +561,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many tickets are not closed", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL", says: "not closed"},
 		{q: "how many high priority tickets aren't closed yet", want: "SELECT count(*) FROM support_tickets WHERE closed_at IS NULL AND priority = 'high'"},
 		{q: "how many tickets weren't closed in 2025", refuse: "not closed"},
+		// "<value> rate": the share of rows with the value (found from
+		// outside: "rate" was read as a column named hourly_rate).
+		{q: "urgent rate of tickets last month", want: "SELECT 1.0 * sum(priority = 'urgent') / count(*) FROM support_tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
+		{q: "what is the web rate of orders", want: "SELECT 1.0 * sum(channel = 'web') / count(*) FROM orders"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

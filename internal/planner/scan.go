@@ -452,7 +452,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(p.readTimes(byWhom(p.predicates(p.valueNouns(mergeAliases(p.newRows(items))))))))
+	return p.bindNamed(p.absorbVerbs(p.readTimes(byWhom(valueRate(p.predicates(p.valueNouns(mergeAliases(p.newRows(items)))))))))
 }
 
 func howMuch(toks []token) bool {

@@ -147,3 +147,22 @@ func hasKind(ss []sense, k senseKind) bool {
 	}
 	return false
 }
+
+// valueRate reads "<value> rate" as the share of rows with the value:
+// "the no-show rate for bookings in 2025" is the share of bookings whose
+// status is no-show, as "the no-show share of bookings" reads it, where
+// "rate" names no measure (found from outside: "rate" was read as
+// trainers.hourly_rate, and the answer listed 411 hourly rates).
+func valueRate(items []item) []item {
+	for i := 0; i+1 < len(items); i++ {
+		v, r := items[i], items[i+1]
+		if v.kind != itTerm || len(v.senses) == 0 || len(only(v.senses, sValue)) != len(v.senses) {
+			continue
+		}
+		if r.kind != itTerm || r.text != "rate" && r.text != "ratio" || hasKind(r.senses, sMetric) {
+			continue
+		}
+		items[i+1] = item{kind: itKw, kw: "share", text: "share"}
+	}
+	return items
+}
