@@ -565,6 +565,11 @@ func TestManagerQuestions(t *testing.T) {
 		// outside: "rate" was read as a column named hourly_rate).
 		{q: "urgent rate of tickets last month", want: "SELECT 1.0 * sum(priority = 'urgent') / count(*) FROM support_tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
 		{q: "what is the web rate of orders", want: "SELECT 1.0 * sum(channel = 'web') / count(*) FROM orders"},
+		// Found by the second attacker of this stop.
+		{q: "share of orders that did not use WELCOME10 this year", want: "SELECT 1.0 * sum(discount_code IS NULL OR discount_code <> 'WELCOME10') / count(*) FROM orders WHERE ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
+		{q: "orders with a coupon other than WELCOME10 this year", want: "SELECT count(*) FROM orders WHERE discount_code IS NOT NULL AND discount_code <> 'WELCOME10' AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
+		{q: "people not in the People department", refuse: "cannot all hold"},
+		{q: "orders by month from customers who joined this year", rows: "SELECT strftime('%Y-%m-01', o.ordered_at), count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01' GROUP BY 1 ORDER BY 1"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -44,7 +44,7 @@ func (a *Analyst) NullCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		if f.OnRelated() || f.Against != "" {
 			continue
 		}
-		// "<>" and NOT IN keep the NULL rows (the compiler's orNull):
+		// "<>" and NOT IN keep the NULL rows (the compiler's OrNull):
 		// only a flag's 0 still leaves an unknown flag out.
 		notWhat := flagNo(f) // "unresolved exceptions": resolved = 0
 		if notWhat == "" {

@@ -195,7 +195,10 @@ func (b *builder) finish() *Plan {
 		// A period on a named date ("tickets closed by month") is cut on
 		// that same date, not on the metric's own (found from outside:
 		// filtered on closed_at, grouped by the month opened).
-		if timeField != "" {
+		// A period on other rows' date ("orders by month from customers
+		// who joined this year") cuts the measure by its own date (found
+		// from outside: grouped by the signup month).
+		if timeField != "" && (q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.m, q, timeField)) {
 			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: timeField, Grain: g})
 			b.und("by %s of %s", g, timeField)
 			continue

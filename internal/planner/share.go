@@ -178,9 +178,12 @@ func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 	case f.Op == semantic.OpEq:
 		return col + " IN (" + strings.Join(lits, ", ") + ")", true
 	case f.Op == semantic.OpNe && len(lits) == 1:
-		return col + " <> " + lits[0], true
-	case f.Op == semantic.OpNe:
-		return col + " NOT IN (" + strings.Join(lits, ", ") + ")", true
+		// "not X" keeps the rows with no value, as the compiler's
+		// filters do (found from outside: the share of orders that did
+		// not use a code left out those with none, 9.7% for 97.5%).
+		return semantic.OrNull(col, col+" <> "+lits[0]), true
+	case f.Op == semantic.OpNe, f.Op == semantic.OpNotIn:
+		return semantic.OrNull(col, col+" NOT IN ("+strings.Join(lits, ", ")+")"), true
 	}
 	return "", false
 }

@@ -281,7 +281,7 @@ func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) 
 			return "", err
 		}
 		if f.Op == OpNe {
-			return orNull(x, x+" <> "+lits[0]), nil
+			return OrNull(x, x+" <> "+lits[0]), nil
 		}
 		return x + " = " + lits[0], nil
 	case OpLt, OpLe, OpGt, OpGe:
@@ -294,7 +294,7 @@ func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) 
 			return "", quarry.Errorf(quarry.KindInput, "filter on %s with %q needs at least one value", f.Field, f.Op)
 		}
 		if f.Op == OpNotIn {
-			return orNull(x, x+" NOT IN ("+strings.Join(lits, ", ")+")"), nil
+			return OrNull(x, x+" NOT IN ("+strings.Join(lits, ", ")+")"), nil
 		}
 		return x + " IN (" + strings.Join(lits, ", ") + ")", nil
 	case OpLike:
@@ -314,12 +314,12 @@ func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) 
 	return "", quarry.Errorf(quarry.KindInput, "unknown filter operator %q on %s", f.Op, f.Field)
 }
 
-// orNull keeps, beside the rows cond keeps, those whose x is NULL: "not
+// OrNull keeps, beside the rows cond keeps, those whose x is NULL: "not
 // X" is every row that is not X, an empty value included ("orders that
 // didn't use WELCOME10" are also those with no code), where SQL's <> and
 // NOT IN are neither true nor false on NULL and would drop them (found
 // from outside: 1,105 orders where 11,070 did not use the code).
-func orNull(x, cond string) string {
+func OrNull(x, cond string) string {
 	return "(" + cond + " OR " + x + " IS NULL)"
 }
 

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,10 @@ type constraint struct {
 	// isNull says where the column was required to be NULL; valued,
 	// where it was required to hold a value (any comparison, a period).
 	isNull, valued []string
+	// excluded are the values a "not" filter leaves out (which keeps the
+	// rows with no value), and where it came from.
+	excluded map[string]bool
+	notWhere []string
 }
 
 // Contradictions says why no row can match a semantic query: for each of
@@ -158,7 +163,21 @@ func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, val
 	case semantic.OpNotNull:
 		c.valued = append(c.valued, "set ("+from+")")
 		return
-	case semantic.OpNe, semantic.OpNotIn, semantic.OpLike:
+	case semantic.OpNe, semantic.OpNotIn:
+		// "not X" keeps the rows with no value (semantic.OrNull): no
+		// value is required, only X left out.
+		if c.excluded == nil {
+			c.excluded = map[string]bool{}
+		}
+		for _, v := range vals {
+			c.excluded[valueKey(v)] = true
+			if c.allowed != nil {
+				delete(c.allowed, valueKey(v))
+			}
+		}
+		c.notWhere = append(c.notWhere, "not "+valuesText(vals)+" ("+from+")")
+		return
+	case semantic.OpLike:
 		c.valued = append(c.valued, string(op)+" "+valuesText(vals)+" ("+from+")")
 		return
 	}
@@ -179,6 +198,9 @@ func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, val
 					delete(c.allowed, v)
 				}
 			}
+		}
+		for v := range c.excluded {
+			delete(c.allowed, v)
 		}
 		c.where = append(c.where, strings.Join(shown, " or ")+" ("+from+")")
 		for _, v := range vals {
@@ -218,7 +240,7 @@ func (c *constraint) empty() string {
 	}
 	numeric := c.lo > c.hi || c.lo == c.hi && !(c.loIncl && c.hiIncl)
 	if c.allowed != nil && len(c.allowed) == 0 || numeric && len(c.where) > 1 {
-		return fmt.Sprintf("%s must be %s at once; no row can match", c.label, strings.Join(c.where, " and "))
+		return fmt.Sprintf("%s must be %s at once; no row can match", c.label, strings.Join(append(slices.Clone(c.where), c.notWhere...), " and "))
 	}
 	return ""
 }

@@ -64,6 +64,12 @@ func TestContradictions(t *testing.T) {
 		{"a period on another date", semantic.Query{Metrics: []string{"current_members"}, TimeRange: &semantic.TimeRange{From: "2026-05-01"}}, ""},
 		{"empty and equal to a value", semantic.Query{Metrics: []string{"current_members"}, Filters: []semantic.Filter{eq("members.left_on", "2026-05-02")}}, "no row can match"},
 		{"the question's own is-null and a value", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpNull}, eq("status", "active")}}, "no row can match"},
+		// "not X" keeps the rows with no value (semantic.OrNull): equal
+		// to X and not X cannot hold (found from outside: "people not
+		// in the People department" answered 0); empty and not X can.
+		{"equal and not the same value", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("status", "active"), {Field: "members.status", Op: semantic.OpNe, Values: []any{"active"}}}}, "not 'active'"},
+		{"not the value, then equal to it", semantic.Query{Metrics: []string{"active_members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpNotIn, Values: []any{"active", "trial"}}}}, "no row can match"},
+		{"empty and not a value", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{{Field: "status", Op: semantic.OpNull}, {Field: "status", Op: semantic.OpNe, Values: []any{"active"}}}}, ""},
 		{"a number written as text is that number", semantic.Query{Metrics: []string{"members"}, Filters: []semantic.Filter{eq("members.age", "30"), eq("members.age", int64(30))}}, ""},
 	}
 	for _, tt := range tests {
