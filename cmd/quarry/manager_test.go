@@ -570,6 +570,7 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "orders with a coupon other than WELCOME10 this year", want: "SELECT count(*) FROM orders WHERE discount_code IS NOT NULL AND discount_code <> 'WELCOME10' AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
 		{q: "people not in the People department", refuse: "cannot all hold"},
 		{q: "orders by month from customers who joined this year", rows: "SELECT strftime('%Y-%m-01', o.ordered_at), count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01' GROUP BY 1 ORDER BY 1"},
+		{q: "top 3 discount codes by orders excluding WELCOME10", rows: "SELECT discount_code, count(*) FROM orders WHERE discount_code <> 'WELCOME10' GROUP BY 1 ORDER BY 2 DESC LIMIT 3"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -248,8 +248,21 @@ func (c *compiler) bases(names []string, out *[]*Metric, seen map[string]bool, d
 	return nil
 }
 
-// filterSQL renders "x op values", x being a field over refs.
+// filterSQL renders "x op values", x being a field over refs; "not X"
+// keeps the rows whose x is NULL (OrNull).
 func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) {
+	return c.filterSQLNulls(x, refs, f, true)
+}
+
+// filterSQLNulls is filterSQL, "not X" keeping the rows whose x is NULL
+// only if nulls.
+func (c *compiler) filterSQLNulls(x string, refs []colRef, f Filter, nulls bool) (string, error) {
+	orNull := func(cond string) string {
+		if nulls {
+			return OrNull(x, cond)
+		}
+		return cond
+	}
 	if f.Against != "" {
 		return c.againstSQL(x, refs, f)
 	}
@@ -275,13 +288,13 @@ func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) 
 			if f.Op == OpNe {
 				op = OpNotIn
 			}
-			return c.filterSQL(x, refs, Filter{Field: f.Field, Op: op, Values: f.Values})
+			return c.filterSQLNulls(x, refs, Filter{Field: f.Field, Op: op, Values: f.Values}, nulls)
 		}
 		if err := want(1); err != nil {
 			return "", err
 		}
 		if f.Op == OpNe {
-			return OrNull(x, x+" <> "+lits[0]), nil
+			return orNull(x + " <> " + lits[0]), nil
 		}
 		return x + " = " + lits[0], nil
 	case OpLt, OpLe, OpGt, OpGe:
@@ -294,7 +307,7 @@ func (c *compiler) filterSQL(x string, refs []colRef, f Filter) (string, error) 
 			return "", quarry.Errorf(quarry.KindInput, "filter on %s with %q needs at least one value", f.Field, f.Op)
 		}
 		if f.Op == OpNotIn {
-			return OrNull(x, x+" NOT IN ("+strings.Join(lits, ", ")+")"), nil
+			return orNull(x + " NOT IN (" + strings.Join(lits, ", ") + ")"), nil
 		}
 		return x + " IN (" + strings.Join(lits, ", ") + ")", nil
 	case OpLike:

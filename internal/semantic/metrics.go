@@ -273,7 +273,10 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.filterSQL(x, refs, f)
+		// "top 3 discount codes excluding WELCOME10": the groups are the
+		// other codes, not the rows with none, which "not X" alone keeps
+		// (found from outside: ranked first).
+		s, err := c.filterSQLNulls(x, refs, f, !groupsBy(c.m, q, f.Field))
 		if err != nil {
 			return nil, err
 		}
@@ -656,4 +659,21 @@ func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrde
 		return "", nil
 	}
 	return "\nORDER BY " + strings.Join(terms, ", "), nil
+}
+
+// groupsBy reports whether q groups by field itself (no time grain):
+// the dimension or the column it names.
+func groupsBy(m *Model, q Query, field string) bool {
+	expr := func(name string) string {
+		if d := m.Dimension(name); d != nil {
+			return strings.ToLower(strings.TrimSpace(d.Expr))
+		}
+		return strings.ToLower(name)
+	}
+	for _, d := range q.Dimensions {
+		if d.Grain == "" && expr(d.Name) == expr(field) {
+			return true
+		}
+	}
+	return false
 }

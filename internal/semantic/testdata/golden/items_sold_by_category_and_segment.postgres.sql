@@ -3,6 +3,6 @@ FROM order_items
 LEFT JOIN products ON products.id = order_items.product_id
 LEFT JOIN orders ON orders.id = order_items.order_id
 LEFT JOIN customers ON customers.id = orders.customer_id
-WHERE (products.category <> 'Home' OR products.category IS NULL)
+WHERE products.category <> 'Home'
 GROUP BY products.category, customers.segment
 ORDER BY category, segment
