@@ -630,3 +630,32 @@ func TestCoverageReadsNoRestrictedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageTableNamedLikeAValue: "interviews" is a table and the
+// plural of a stage value 'interview'; a question about the table
+// written in the plural does not ask for the value (found from outside
+// on a learned database), the singular still does.
+func TestCoverageTableNamedLikeAValue(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "applications", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "stage", Type: quarry.TypeText, Values: []string{"applied", "interview", "offer"}}}},
+			{Name: "interviews", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "rating", Type: quarry.TypeInt}}},
+		},
+		Metrics: []semantic.Metric{{Name: "average_rating", Entity: "interviews", Expr: "AVG(interviews.rating)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"average_rating"}}
+	for question, fail := range map[string]bool{
+		"average rating of interviews":          false,
+		"average rating at the interview stage": true,
+	} {
+		failed := ""
+		for _, c := range Coverage(question, "2026-06-30", m, q) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if fail != strings.Contains(failed, "'interview' (a value of applications.stage) is not filtered on") {
+			t.Errorf("%q: failed %q; want the value asked for: %v", question, failed, fail)
+		}
+	}
+}
