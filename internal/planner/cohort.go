@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/quarrydata/quarry/internal/semantic"
+import (
+	"slices"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
 
 // datedRows reads, of two periods, the one said right after a date of
 // other rows as a condition on that date: "revenue in 2025 from
@@ -95,4 +99,22 @@ func (b *builder) negatedValueOf(field string) bool {
 		}
 	}
 	return false
+}
+
+// amounts are the senses that are numeric columns and not yes/no flags
+// (a flag's name, or known values of 0 and 1 alone).
+func (b *builder) amounts(ss []sense) []sense {
+	var out []sense
+	for _, s := range ss {
+		if !s.numeric || s.flag != nil || s.key {
+			continue
+		}
+		if e := b.p.m.Entity(s.entity); e != nil {
+			if c := e.Column(s.column); c != nil && len(c.Values) > 0 && len(c.Values) <= 2 && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "0" && v != "1" }) {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
 }

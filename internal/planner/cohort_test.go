@@ -1,10 +1,13 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // TestPeriodOfOtherRows: a period on the date of the rows a measure is
@@ -61,5 +64,32 @@ func TestPeriodOfOtherRows(t *testing.T) {
 				t.Errorf("dimensions %v, want %d", pl.Query.Dimensions, tc.dims)
 			}
 		})
+	}
+}
+
+// TestTotalOfAnAmountNotAFlag: "total fees" sums the amount, not the 0/1
+// column beside it (found from outside on a learned recruiting
+// database, where it asked which); a count of fees still asks.
+func TestTotalOfAnAmountNotAFlag(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "placements", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "start_date", Type: quarry.TypeDate},
+		{Name: "fee_amount", Type: quarry.TypeFloat}, {Name: "fee_paid", Type: quarry.TypeInt, Values: []string{"0", "1"}},
+	}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string]Kind{"total fees in 2025": KindMetric, "average fee": KindMetric, "how many fees were paid": KindClarify} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != want {
+			t.Errorf("%q: %s (%s), want %s", q, pl.Kind, pl.Reason, want)
+			continue
+		}
+		if want == KindMetric {
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+			if err != nil || !strings.Contains(c.SQL, "placements.fee_amount") || strings.Contains(c.SQL, "fee_paid") {
+				t.Errorf("%q: %v\n%s", q, err, c.SQL)
+			}
+		}
 	}
 }

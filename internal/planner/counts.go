@@ -275,6 +275,11 @@ func (p *Planner) countsRows(m *semantic.Metric, e string) bool {
 // "how many countries").
 func (b *builder) columnAggs(t *term) *Plan {
 	cs := t.cands
+	if am := b.amounts(cs); len(cs) > 1 && len(am) > 0 && len(am) < len(cs) && (hasString(t.aggs, "sum") || hasString(t.aggs, "avg")) {
+		// "total fees": a sum or an average is of an amount, not of a
+		// yes/no flag beside it (fee_paid; found from outside).
+		cs = am
+	}
 	if len(cs) > 1 {
 		// Resolved later against the subject; choose now only if one entity is named.
 		if picked := b.pickByNamedEntity(cs); len(picked) == 1 {
