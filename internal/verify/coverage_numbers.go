@@ -378,11 +378,18 @@ func (c *cover) namingWords(ent string, col *semantic.Column) []string {
 		}
 	}
 	for _, w := range splitName(col.Name) {
-		if len(w) < 4 || genericWords[w] {
+		if len(w) < 3 || genericWords[w] {
 			continue
 		}
 		for _, qw := range c.words {
-			if len(qw) >= 4 && qw[:4] == w[:4] {
+			switch {
+			case len(w) == 3:
+				// "ended" names end_date: a short word only in its own
+				// forms (found from outside).
+				if qw == w+"ed" || qw == w+"s" || qw == w+"ing" {
+					out = append(out, qw)
+				}
+			case len(qw) >= 4 && qw[:4] == w[:4]:
 				out = append(out, qw)
 			}
 		}

@@ -659,3 +659,31 @@ func TestCoverageTableNamedLikeAValue(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageShortDateWord: "ended" names end_date, a short word in one
+// of its own forms (found from outside: "how many leases ended in 2025"
+// was refused as a period on a date the question does not name); "end"
+// inside another word does not.
+func TestCoverageShortDateWord(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "leases", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "start_date", Type: quarry.TypeDate}, {Name: "end_date", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "leases", Entity: "leases", Expr: "COUNT(leases.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"leases"}, TimeRange: &semantic.TimeRange{Field: "leases.end_date", From: "2025-01-01", To: "2026-01-01"}}
+	for question, fail := range map[string]bool{
+		"how many leases ended in 2025":         false,
+		"how many leases in 2025":               true,
+		"how many leases were endorsed in 2025": true,
+	} {
+		failed := ""
+		for _, c := range Coverage(question, "2026-06-30", m, q) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if fail != strings.Contains(failed, "a date the question does not name") {
+			t.Errorf("%q: failed %q; want the date not named: %v", question, failed, fail)
+		}
+	}
+}
