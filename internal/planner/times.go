@@ -35,7 +35,10 @@ func (p *Planner) readTimes(items []item) []item {
 	// count is the number and the table's name; "ordered twice", with no
 	// comparison before it, is exactly twice.
 	count := func(n item, via string) {
+		// The verb is the counted rows' date, not a value it also
+		// spells ("applied", a stage of applications).
 		out[verbAt].countVerb = true
+		out[verbAt].senses = only(out[verbAt].senses, sColumn)
 		if !compared {
 			out = append(out, item{kind: itKw, kw: "eq", text: "exactly"})
 		}
@@ -89,14 +92,23 @@ func (p *Planner) readTimes(items []item) []item {
 // dateVerbEntity is the table whose date a verb names ("ordered": orders),
 // "" where the item is not a verb of one table's dates.
 func dateVerbEntity(it item) string {
-	if len(it.senses) == 0 {
-		return ""
-	}
-	e := it.senses[0].entity
+	e, dated := "", false
 	for _, s := range it.senses {
-		if s.kind != sColumn || !s.temporal || s.entity != e {
+		switch {
+		case e != "" && s.entity != e:
+			return ""
+		case s.kind == sColumn && s.temporal:
+			dated = true
+		case s.kind == sValue:
+			// "applied": applications.applied_date, and the stage
+			// 'applied' of the same table.
+		default:
 			return ""
 		}
+		e = s.entity
+	}
+	if !dated {
+		return ""
 	}
 	return e
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -54,5 +55,33 @@ func TestHowOften(t *testing.T) {
 				t.Errorf("compile: %v", err)
 			}
 		})
+	}
+}
+
+// TestHowOftenVerbAlsoAValue: "applied" is the applications' date
+// (applied_date) and a stage value 'applied'; before "more than once" it
+// is the verb of the count, never the stage (found from outside: the
+// stage became a condition, 630 for 1,253).
+func TestHowOftenVerbAlsoAValue(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "candidates", PrimaryKey: "candidate_id", Columns: []semantic.Column{{Name: "candidate_id", Type: quarry.TypeInt}, {Name: "city", Type: quarry.TypeText}}},
+			{Name: "applications", PrimaryKey: "application_id", TimeColumn: "applied_date", Columns: []semantic.Column{
+				{Name: "application_id", Type: quarry.TypeInt}, {Name: "candidate_id", Type: quarry.TypeInt},
+				{Name: "applied_date", Type: quarry.TypeDate}, {Name: "stage", Type: quarry.TypeText, Values: []string{"applied", "interview", "offer"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "applications", FromColumn: "candidate_id", To: "candidates", ToColumn: "candidate_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	pl := p.Plan("how many candidates applied more than once", asOf)
+	if pl.Kind != KindMetric {
+		t.Fatalf("%s (%s), want metric", pl.Kind, pl.Reason)
+	}
+	want := []semantic.Filter{{Field: "applications", Op: semantic.OpGt, Values: []any{fmtNum(1)}, Count: true}}
+	if diff := cmp.Diff(want, pl.Query.Filters); diff != "" {
+		t.Errorf("filters (-want +got):\n%s", diff)
 	}
 }

@@ -258,6 +258,11 @@ func (c *cover) values() (ok, bad []string) {
 		if !c.has(lv) && have[lv+"s"] {
 			return // "books" is the value Books filtered on, not a plural of Book
 		}
+		if c.howOftenVerb(lv) {
+			// "candidates who applied more than once": the verb of the
+			// counted rows, not the stage 'applied'.
+			return
+		}
 		if !c.has(lv) && c.isName(lv+"s") {
 			// "average rating of interviews": the plural as written is a
 			// table's name, not the stage 'interview' (found from outside
@@ -353,6 +358,21 @@ func (c *cover) countedInOwnGroups(v, where string) bool {
 		}
 	}
 	return false
+}
+
+// howOftenVerb reports whether the question says how often right after
+// word ("applied more than once", "ordered twice", "bought 3 times") and
+// the query counts related rows per row.
+func (c *cover) howOftenVerb(word string) bool {
+	counted := false
+	for _, f := range c.q.Filters {
+		counted = counted || f.Count
+	}
+	if !counted {
+		return false
+	}
+	re, err := regexp.Compile(` ` + regexp.QuoteMeta(word) + ` ((more|fewer|less) than |at (least|most) |exactly |only |just )?(once|twice|thrice|[0-9]+ times|[0-9]+ or (more|less|fewer) times) `)
+	return err == nil && re.MatchString(c.text)
 }
 
 // personsCounted reports whether v is a value named like persons
