@@ -571,6 +571,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "people not in the People department", refuse: "cannot all hold"},
 		{q: "orders by month from customers who joined this year", rows: "SELECT strftime('%Y-%m-01', o.ordered_at), count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.signup_date >= '2026-01-01' AND c.signup_date < '2026-07-01' GROUP BY 1 ORDER BY 1"},
 		{q: "top 3 discount codes by orders excluding WELCOME10", rows: "SELECT discount_code, count(*) FROM orders WHERE discount_code <> 'WELCOME10' GROUP BY 1 ORDER BY 2 DESC LIMIT 3"},
+		{q: "how many products were not discontinued at the end of 2025", refuse: "no history of discontinued"},
+		{q: "how many customers who signed up in 2024 ordered exactly 3 times in 2025", want: "SELECT count(*) FROM customers c WHERE c.signup_date >= '2024-01-01' AND c.signup_date < '2025-01-01' AND (SELECT count(*) FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01') = 3", says: "signup date in 2024"},
+		{q: "median salary", refuse: "column policy restricts"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

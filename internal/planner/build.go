@@ -30,6 +30,7 @@ type builder struct {
 	// of other rows (cohort.go), its filters titled once, after the
 	// question's own period.
 	datedField, datedLabel string
+	datedTitled            bool
 }
 
 func (p *Planner) build(st *state) *Plan {

@@ -126,6 +126,7 @@ func (b *builder) finish() *Plan {
 		b.und("time %s [%s, %s)", r.Label, r.From, r.To)
 		b.title = append(b.title, b.otherRowsPeriod(timeField, r.Label))
 		if b.datedField != "" {
+			b.datedTitled = true
 			if b.sameDate(b.datedField, timeField) {
 				// "revenue by order date in 2025 and 2024": two periods
 				// of one date, not a condition and a period.
@@ -761,7 +762,14 @@ func (b *builder) makeTitle() string {
 	var fs []string
 	for _, f := range q.Filters {
 		if b.datedField != "" && f.Field == b.datedField && (f.Op == semantic.OpGe || f.Op == semantic.OpLt) {
-			continue // titled with the period
+			if !b.datedTitled && f.Op == semantic.OpGe {
+				// "customers who signed up in 2024 ordered exactly 3
+				// times in 2025": the period went on the counted rows, so
+				// the signup year is said here (found from outside: the
+				// headline dropped it).
+				fs = append(fs, display(fieldColumn(b.datedField))+" "+inLabel(b.datedLabel))
+			}
+			continue // else titled with the period
 		}
 		fs = append(fs, b.p.heldTitle(f))
 	}

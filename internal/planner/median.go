@@ -136,9 +136,12 @@ func (p *Planner) percentilePlan(question string, asOf time.Time) *Plan {
 				avg = append(avg, question[t.start:t.end])
 			}
 		}
-		if a := p.Plan(strings.Join(avg, " "), asOf); a.Kind == KindMetric {
+		if a := p.Plan(strings.Join(avg, " "), asOf); a.Kind == KindMetric || a.Kind == KindRefuse {
 			inner = a
 		}
+	}
+	if inner.Kind == KindRefuse {
+		return inner // "median salary": the column policy's refusal, as for its average
 	}
 	if inner.Kind != KindMetric || inner.Query == nil || inner.Query.Rows != nil || len(inner.Query.Metrics) != 1 {
 		return refuse(inner, fmt.Sprintf("quarry did not read %q as one figure averaged over rows", strings.Join(rest, " ")))

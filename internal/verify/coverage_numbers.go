@@ -632,8 +632,13 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		}
 		// "how many customers did we have at the end of 2025": every
 		// row made up to the period's end is how many there were then,
-		// for things (not for a state, which is now's).
+		// for things (not for a state, which is now's: a yes/no flag
+		// such as discontinued holds today's value, found from
+		// outside).
 		if !active && tr != nil && tr.From == "" && tr.To != "" && grain == "" && len(c.q.Compare) == 0 {
+			if flag := c.flagFilter(); flag != "" {
+				return nil, []string{fmt.Sprintf("%s by the end of a period is read as those made by then, with %s as it is now, but the question asks how it was then; quarry has no history of %s", mt.Name, flag, flag)}
+			}
 			continue
 		}
 		when := "in a period"
@@ -868,4 +873,15 @@ func (c *cover) ageOf(prev, num, unit string) bool {
 	return slices.ContainsFunc(c.q.Filters, func(f semantic.Filter) bool {
 		return len(f.Values) == 1 && (f.Op == semantic.OpLt && f.Values[0] == any(older) || f.Op == semantic.OpGe && f.Values[0] == any(newer))
 	})
+}
+
+// flagFilter is the column of a filter on a yes/no flag ("discontinued",
+// "is_active"), "" for none.
+func (c *cover) flagFilter() string {
+	for _, f := range c.q.Filters {
+		if _, col, ok := strings.Cut(f.Field, "."); ok && semantic.FlagName(col) {
+			return col
+		}
+	}
+	return ""
 }
