@@ -57,7 +57,8 @@ CREATE TABLE packages (package_id INTEGER PRIMARY KEY, account_code TEXT REFEREN
 			read: "packages.category = 'electronics' (3 spellings: 'ELECTRONICS', 'Electronics', 'electronics')"},
 		{q: "total weight of food packages", want: "SELECT sum(weight_kg) FROM packages WHERE lower(trim(category)) = 'food'",
 			read: "(2 spellings: 'Food', 'food ')"},
-		{q: "how many packages are not electronics", want: "SELECT count(*) FROM packages WHERE lower(trim(category)) <> 'electronics'"},
+		// "not X" keeps the packages with no category too.
+		{q: "how many packages are not electronics", want: "SELECT count(*) FROM packages WHERE category IS NULL OR lower(trim(category)) <> 'electronics'"},
 		{q: "how many delivered packages", want: "SELECT count(*) FROM packages WHERE lower(status) = 'delivered'"},
 		// 'Book' is another value than 'Books'.
 		{q: "how many books packages", want: "SELECT count(*) FROM packages WHERE category IN ('Books', 'BOOKS')"},
