@@ -196,3 +196,21 @@ func (b *builder) countedBy() string {
 	}
 	return capital(display(e.Name)) + " " + w
 }
+
+// amounts are the senses that are numeric columns and not yes/no flags
+// (a flag's name, or known values of 0 and 1 alone).
+func (b *builder) amounts(ss []sense) []sense {
+	var out []sense
+	for _, s := range ss {
+		if !s.numeric || s.flag != nil || s.key {
+			continue
+		}
+		if e := b.p.m.Entity(s.entity); e != nil {
+			if c := e.Column(s.column); c != nil && len(c.Values) > 0 && len(c.Values) <= 2 && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "0" && v != "1" }) {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,10 +1,6 @@
 package planner
 
-import (
-	"slices"
-
-	"github.com/quarrydata/quarry/internal/semantic"
-)
+import "github.com/quarrydata/quarry/internal/semantic"
 
 // datedRows reads, of two periods, the one said right after a date of
 // other rows as a condition on that date: "revenue in 2025 from
@@ -88,33 +84,4 @@ func (b *builder) sameDate(field, timeField string) bool {
 		}
 	}
 	return false
-}
-
-// negatedValueOf reports whether the question excludes a value of field
-// ("other than WELCOME10", "not Germany").
-func (b *builder) negatedValueOf(field string) bool {
-	for _, u := range b.st.terms {
-		if u.neg && len(u.cands) > 0 && u.cands[0].kind == sValue && u.cands[0].field == field {
-			return true
-		}
-	}
-	return false
-}
-
-// amounts are the senses that are numeric columns and not yes/no flags
-// (a flag's name, or known values of 0 and 1 alone).
-func (b *builder) amounts(ss []sense) []sense {
-	var out []sense
-	for _, s := range ss {
-		if !s.numeric || s.flag != nil || s.key {
-			continue
-		}
-		if e := b.p.m.Entity(s.entity); e != nil {
-			if c := e.Column(s.column); c != nil && len(c.Values) > 0 && len(c.Values) <= 2 && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "0" && v != "1" }) {
-				continue
-			}
-		}
-		out = append(out, s)
-	}
-	return out
 }

@@ -111,3 +111,14 @@ func (b *builder) bothValues(first, second string) bool {
 	}
 	return false
 }
+
+// negatedValueOf reports whether the question excludes a value of field
+// ("other than WELCOME10", "not Germany").
+func (b *builder) negatedValueOf(field string) bool {
+	for _, u := range b.st.terms {
+		if u.neg && len(u.cands) > 0 && u.cands[0].kind == sValue && u.cands[0].field == field {
+			return true
+		}
+	}
+	return false
+}
