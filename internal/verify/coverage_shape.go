@@ -505,6 +505,12 @@ func (c *cover) candidates(d semantic.DimRef) []string {
 				if strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, e.Label) || strings.EqualFold(col, "id") || strings.EqualFold(col, "name") {
 					cands = append(cands, ent)
 					cands = append(cands, e.Synonyms...)
+					// "which plan": membership_plans by its plan_name, the
+					// label's own word (found from outside on a learned
+					// database).
+					if w := splitName(col); len(w) == 2 && (w[1] == "name" || w[1] == "id") && len(w[0]) > 2 {
+						cands = append(cands, w[0])
+					}
 				}
 			}
 		}

@@ -687,3 +687,33 @@ func TestCoverageShortDateWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageLabelWord: "which plan" asks for the rows of a table named
+// membership_plans by its label plan_name (found from outside on a
+// learned gym database); "which trainer" does not.
+func TestCoverageLabelWord(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "membership_plans", PrimaryKey: "plan_id", Label: "plan_name", Columns: []semantic.Column{{Name: "plan_id", Type: quarry.TypeInt}, {Name: "plan_name", Type: quarry.TypeText}}},
+			{Name: "memberships", PrimaryKey: "membership_id", Columns: []semantic.Column{{Name: "membership_id", Type: quarry.TypeInt}, {Name: "plan_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "memberships", FromColumn: "plan_id", To: "membership_plans", ToColumn: "plan_id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "memberships", Entity: "memberships", Expr: "COUNT(memberships.membership_id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"memberships"}, Dimensions: []semantic.DimRef{{Name: "membership_plans.plan_id"}, {Name: "membership_plans.plan_name"}},
+		Order: []semantic.Order{{Field: "memberships", Desc: true}}, Limit: 1, Hidden: []string{"membership_plans.plan_id"}}
+	for question, fail := range map[string]bool{
+		"which plan has the most memberships":    false,
+		"which trainer has the most memberships": true,
+	} {
+		failed := ""
+		for _, c := range Coverage(question, "2026-06-30", m, q) {
+			if c.Status == Fail {
+				failed += c.Detail
+			}
+		}
+		if fail != strings.Contains(failed, "which the question does not ask for") {
+			t.Errorf("%q: failed %q; want the grouping not asked for: %v", question, failed, fail)
+		}
+	}
+}
