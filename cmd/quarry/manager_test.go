@@ -574,6 +574,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many products were not discontinued at the end of 2025", refuse: "no history of discontinued"},
 		{q: "how many customers who signed up in 2024 ordered exactly 3 times in 2025", want: "SELECT count(*) FROM customers c WHERE c.signup_date >= '2024-01-01' AND c.signup_date < '2025-01-01' AND (SELECT count(*) FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01') = 3", says: "signup date in 2024"},
 		{q: "median salary", refuse: "column policy restricts"},
+		{q: "sales the month before last", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-04-01' AND o.ordered_at < '2026-05-01'"},
+		{q: "orders since the beginning of the year", want: "SELECT count(*) FROM orders WHERE ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
+		{q: "orders this year but not refunded", want: "SELECT count(*) FROM orders WHERE status <> 'refunded' AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

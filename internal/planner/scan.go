@@ -228,7 +228,9 @@ func keywords() map[string]string {
 	set("filler", "signed up", "sign up", "signing up", "set up", "either",
 		// A manager's preamble: "quick one:", "can you pull …", "split
 		// revenue by country", "top customers, all time" (no period).
-		"quick one", "quick question", "pull", "pull up", "split", "all time", "of all time", "all-time", "ever")
+		"quick one", "quick question", "pull", "pull up", "split", "all time", "of all time", "all-time", "ever",
+		// "Q2 revenue so far": the period holding today ends with it.
+		"so far")
 	// "break down orders by channel": the grouping the "by" names; with
 	// none, refused (finish.go).
 	set("breakverb", "break down", "break out", "split out")
@@ -270,7 +272,7 @@ func stopwords() map[string]bool {
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within
 		bring brings bringing generate generates generating earn earns earning drive drives driving
-		makes making gets getting anything something anyone someone anybody somebody drove driven – —`) {
+		makes making gets getting anything something anyone someone anybody somebody drove driven – — but`) {
 		m[w] = true
 	}
 	return m

@@ -494,6 +494,9 @@ func (p *parser) compound(i int) (Range, int) {
 		if n == 0 {
 			return Range{}, 0
 		}
+		if w == "since" && a.To == tomorrow.Format(layout) {
+			return a, 1 + n // "since the beginning of the year": that period to date
+		}
 		r := p.open(a, w, tomorrow)
 		if r.From != "" && r.To != "" && r.From >= r.To {
 			return Range{}, 0
@@ -575,6 +578,20 @@ func (p *parser) period(i int) (Range, int) {
 				return p.toDate(u), 4
 			}
 		}
+	case "the":
+		// "since the beginning of the year", "the start of this month":
+		// the period holding today, to date.
+		if (p.tok(i+1) == "beginning" || p.tok(i+1) == "start") && p.tok(i+2) == "of" {
+			k := i + 3
+			if p.tok(k) == "the" || p.tok(k) == "this" {
+				k++
+			}
+			if u, ok := units[p.tok(k)]; ok && u != "day" {
+				r := p.toDate(u)
+				r.Label = "this " + u + " to date (" + r.From + " – " + p.today.Format(layout) + ")"
+				return r, k - i + 1
+			}
+		}
 	case "this", "current":
 		u, ok := units[p.tok(i+1)]
 		if !ok || u == "day" {
@@ -589,6 +606,11 @@ func (p *parser) period(i int) (Range, int) {
 		s := start(t, u)
 		r := p.span(s, add(s, u, 1), "this "+u+" ("+name(s, u)+")", u)
 		return r, 2
+	}
+	if u := units[w]; u != "" && u != "day" && p.tok(i+1) == "before" && p.tok(i+2) == "last" {
+		// "month before last", after a "the" read past
+		s := add(start(t, u), u, -2)
+		return p.span(s, add(s, u, 1), "the "+u+" before last ("+name(s, u)+")", u), 3
 	}
 	if units[w] != "" && p.tok(i+1) == "to" && p.tok(i+2) == "date" && w != "day" {
 		return p.toDate(units[w]), 3
