@@ -577,6 +577,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "sales the month before last", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-04-01' AND o.ordered_at < '2026-05-01'"},
 		{q: "orders since the beginning of the year", want: "SELECT count(*) FROM orders WHERE ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
 		{q: "orders this year but not refunded", want: "SELECT count(*) FROM orders WHERE status <> 'refunded' AND ordered_at >= '2026-01-01' AND ordered_at < '2026-07-01'"},
+		// "plus" with nothing to join before it is the Plus plan (found
+		// from outside: read as "and" and dropped, 1,159 at 1.00).
+		{q: "how many plus subscribers do we have", want: "SELECT count(DISTINCT s.customer_id) FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.status = 'active' AND p.name = 'Plus'"},
+		{q: "revenue plus orders", rows: "SELECT (SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'), (SELECT count(*) FROM orders)"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

@@ -291,6 +291,9 @@ var demoQuestions = []struct {
 	{"how many people work in engineering", KindMetric},
 	{"how many people signed up last month", KindMetric},
 	{"how many people joined the club this year", KindUnanswered},
+	// "plus" with nothing before it to join is the Plus plan.
+	{"how many plus subscribers do we have", KindMetric},
+	{"revenue plus orders", KindMetric},
 	// A plural superlative ranking "by" a measure: the top few, without
 	// the empty group.
 	{"biggest discount codes by revenue", KindMetric},

@@ -385,6 +385,10 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		// not "and"): capitalized in the question, a known value.
 		capitalValue := bestL > 0 && bestL >= bestK && toks[i].start < len(q) && q[toks[i].start] >= 'A' && q[toks[i].start] <= 'Z' && i > 0 &&
 			len(only(lexSenses, sValue)) == len(lexSenses)
+		// "how many plus subscribers": a joining word with nothing to
+		// join before it is the value it also spells (found from
+		// outside: "plus" was read as "and" and dropped).
+		capitalValue = capitalValue || kw == "and" && bestL > 0 && bestL >= bestK && len(lexSenses) > 0 && len(only(lexSenses, sValue)) == len(lexSenses) && !termBefore(items)
 		if bestL == 0 && bestK == 0 && !p.isVerb(toks[i]) {
 			if n, ok := p.linkVerbAt(toks, i); ok {
 				text := join(toks[i : i+n])
@@ -554,6 +558,17 @@ func strongKw(kw string) bool {
 	case "count", "by", "and", "not", "with", "rows", "compare", "gt", "lt", "eq", "top", "bottom", "avg", "sum", "max", "min", "agegt", "agelt",
 		"sortby", "sortby:desc", "sortby:asc", "dir:desc", "dir:asc":
 		return true
+	}
+	return false
+}
+
+// termBefore reports whether a term or a number was read before: what a
+// joining word ("and", "plus") could join.
+func termBefore(items []item) bool {
+	for _, it := range items {
+		if it.kind == itTerm || it.kind == itNum || it.kind == itDate {
+			return true
+		}
 	}
 	return false
 }

@@ -404,6 +404,11 @@ var idioms = []string{"at home", "at work", "at risk", "at cost", "on time", "in
 // values only as written ("the Plus plan").
 var joinWords = map[string]bool{"plus": true, "and": true, "or": true, "with": true, "minus": true, "versus": true}
 
+// nothingToJoin are the words after which a joining word joins nothing
+// ("how many plus subscribers", "on plus"): there it is the value.
+var nothingToJoin = map[string]bool{"": true, "many": true, "much": true, "what": true, "which": true, "the": true, "our": true,
+	"of": true, "for": true, "all": true, "are": true, "is": true, "on": true, "in": true, "with": true}
+
 // placeWords name columns whose values are places one is "at" ("at the
 // Berlin store").
 var placeWords = []string{"store", "shop", "branch", "city", "country", "location", "site", "office", "warehouse", "region", "venue", "stadium", "airport", "station", "campus", "school", "hospital"}
@@ -431,7 +436,7 @@ func (c *cover) ordinaryUse(v string) bool {
 		if m[2] >= 0 {
 			prev = strings.ToLower(strings.TrimSpace(c.raw[m[2]:m[3]]))
 		}
-		if !slices.Contains(idioms, prev+" "+lv) && prev != "at" && !joinWords[lv] {
+		if !slices.Contains(idioms, prev+" "+lv) && prev != "at" && !(joinWords[lv] && !nothingToJoin[prev]) {
 			return false
 		}
 		found = true
