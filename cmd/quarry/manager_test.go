@@ -581,6 +581,7 @@ func TestManagerQuestions(t *testing.T) {
 		// from outside: read as "and" and dropped, 1,159 at 1.00).
 		{q: "how many plus subscribers do we have", want: "SELECT count(DISTINCT s.customer_id) FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.status = 'active' AND p.name = 'Plus'"},
 		{q: "revenue plus orders", rows: "SELECT (SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'), (SELECT count(*) FROM orders)"},
+		{q: "how many employees were hired before 2024", want: "SELECT count(*) FROM employees WHERE hired_on < '2024-01-01'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {

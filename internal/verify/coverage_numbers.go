@@ -489,6 +489,11 @@ func (c *cover) spans(w string) bool {
 	if tr := c.timeRange(); tr != nil && in(tr.From, tr.To) {
 		return true
 	}
+	// "hired before 2024": a range that ends where the named period
+	// starts (found from outside: refused as not the query's period).
+	if tr := c.timeRange(); tr != nil && tr.From == "" && tr.To == from && c.has("before "+w) {
+		return true
+	}
 	for _, p := range c.q.Compare {
 		if in(p.From, p.To) {
 			return true
