@@ -60,3 +60,20 @@ func TestContractions(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthAbbreviations: "MoM", "QoQ" and "YoY" are month, quarter
+// and year over year: a series by that grain.
+func TestGrowthAbbreviations(t *testing.T) {
+	p := New(testModel(), nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"revenue MoM this year": "month",
+		"revenue QoQ":           "quarter",
+		"orders yoy":            "year",
+	} {
+		pl := p.Plan(q, at)
+		if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 1 || string(pl.Query.Dimensions[0].Grain) != want {
+			t.Errorf("%q: %s %q %+v, want by %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+}

@@ -192,9 +192,9 @@ func keywords() map[string]string {
 		"across", "each", "every", "in each", "within each", "by each", "broken out by", "segmented by", "for the different",
 		"for different", "for all the different", "for all different", "of each", "of every")
 	set("grain:day", "daily", "day by day", "per day")
-	set("grain:week", "weekly", "week by week", "per week")
+	set("grain:week", "weekly", "week by week", "week over week", "per week")
 	set("grain:month", "monthly", "month by month", "month over month", "per month")
-	set("grain:quarter", "quarterly", "quarter by quarter", "per quarter")
+	set("grain:quarter", "quarterly", "quarter by quarter", "quarter over quarter", "per quarter")
 	set("grain:year", "yearly", "annual", "annually", "year by year", "year over year", "per year")
 	set("unit:day", "day", "days")
 	set("unit:week", "week", "weeks")
