@@ -60,11 +60,8 @@ func (b *builder) datedRowsTitle(field, label string) string {
 // is on: timeField, or with none every measure's own time.
 func (b *builder) sameDate(field, timeField string) bool {
 	col := func(f string) string {
-		fl, err := b.p.m.ResolveField(f)
-		if err == nil && fl.Kind == semantic.FieldDimension {
-			fl, err = b.p.m.ResolveField(fl.Dimension.Expr)
-		}
-		if err != nil || fl.Kind != semantic.FieldColumn {
+		fl, ok := b.p.m.ColumnField(f)
+		if !ok {
 			return lower(f)
 		}
 		return lower(fl.Entity.Name + "." + fl.Column.Name)

@@ -165,11 +165,8 @@ func (b *builder) otherRowsPeriod(field, label string) string {
 	if field == "" || b.rows {
 		return label
 	}
-	f, err := b.p.m.ResolveField(field)
-	if err == nil && f.Kind == semantic.FieldDimension {
-		f, err = b.p.m.ResolveField(f.Dimension.Expr)
-	}
-	if err != nil || f.Kind != semantic.FieldColumn {
+	f, ok := b.p.m.ColumnField(field)
+	if !ok {
 		return label
 	}
 	if len(b.q.Metrics) == 0 && strings.EqualFold(b.subject, f.Entity.Name) {

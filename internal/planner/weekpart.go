@@ -311,11 +311,8 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 // signed up in 2025": customers.signup_date), where the days of the week
 // would cut the wrong rows (found from outside).
 func (p *Planner) dateOfMeasured(m *semantic.Model, q *semantic.Query, field string) bool {
-	f, err := m.ResolveField(field)
-	if err == nil && f.Kind == semantic.FieldDimension {
-		f, err = m.ResolveField(f.Dimension.Expr)
-	}
-	if err != nil || f.Kind != semantic.FieldColumn {
+	f, ok := m.ColumnField(field)
+	if !ok {
 		return false
 	}
 	if q.Rows != nil {

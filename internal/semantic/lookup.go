@@ -180,6 +180,17 @@ func (m *Model) ResolveField(ref string) (Field, error) {
 	return Field{}, quarry.Errorf(quarry.KindInput, "unknown field %q: not a metric, a dimension or an entity.column of the semantic model", ref)
 }
 
+// ColumnField is the column a field reads: an entity.column, or a
+// dimension over one plain column; false for a metric, a dimension over
+// an expression, or an unknown reference.
+func (m *Model) ColumnField(ref string) (Field, bool) {
+	f, err := m.ResolveField(ref)
+	if err == nil && f.Kind == FieldDimension {
+		f, err = m.ResolveField(strings.TrimSpace(f.Dimension.Expr))
+	}
+	return f, err == nil && f.Kind == FieldColumn
+}
+
 // SplitField reads a column reference, "entity.column", as its entity
 // and column names: written as Ref writes it (quoted parts), or plain,
 // where the dot that separates them is the first one after which an

@@ -530,16 +530,8 @@ func (c *cover) periodOn(ent string) bool {
 	if ent == "" || tr == nil || tr.Field == "" {
 		return false
 	}
-	f, err := c.m.ResolveField(tr.Field)
-	if err != nil {
-		return false
-	}
-	if f.Kind == semantic.FieldDimension {
-		if f, err = c.m.ResolveField(f.Dimension.Expr); err != nil {
-			return false
-		}
-	}
-	if f.Kind != semantic.FieldColumn || !strings.EqualFold(f.Entity.Name, ent) {
+	f, ok := c.m.ColumnField(tr.Field)
+	if !ok || !strings.EqualFold(f.Entity.Name, ent) {
 		return false
 	}
 	for _, name := range c.q.Metrics {
