@@ -141,7 +141,7 @@ func byWhom(items []item) []item {
 		if by.kind != itKw || by.kw != "by" || by.text != "by" || !strings.HasSuffix(prev.text, "ed") && !count {
 			continue
 		}
-		if who.kind != itTerm || !hasKind(who.senses, sEntity) {
+		if who.kind != itTerm || len(only(who.senses, sEntity)) == 0 {
 			continue
 		}
 		if clause.kind == itKw && clause.kw == "with" && (clause.text == "who" || clause.text == "that" || clause.text == "which") {
@@ -149,15 +149,6 @@ func byWhom(items []item) []item {
 		}
 	}
 	return items
-}
-
-func hasKind(ss []sense, k senseKind) bool {
-	for _, s := range ss {
-		if s.kind == k {
-			return true
-		}
-	}
-	return false
 }
 
 // valueRate reads "<value> rate" as the share of rows with the value:
@@ -171,7 +162,7 @@ func valueRate(items []item) []item {
 		if v.kind != itTerm || len(v.senses) == 0 || len(only(v.senses, sValue)) != len(v.senses) {
 			continue
 		}
-		if r.kind != itTerm || r.text != "rate" && r.text != "ratio" || hasKind(r.senses, sMetric) {
+		if r.kind != itTerm || r.text != "rate" && r.text != "ratio" || len(only(r.senses, sMetric)) > 0 {
 			continue
 		}
 		items[i+1] = item{kind: itKw, kw: "share", text: "share"}
