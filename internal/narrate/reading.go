@@ -54,7 +54,7 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 		parts = append(parts, "a list of "+r.List)
 	}
 	for _, f := range q.Filters {
-		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f)}
+		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f, semantic.KeepsEmpty(m, *q, f))}
 		if g, ok := m.CycleGrain(f); ok {
 			// "on weekends (Saturday and Sunday) of orders.ordered_at".
 			rf.Text = cycleText(f, g)
@@ -180,11 +180,15 @@ func columnOf(m *semantic.Model, field string) string {
 	return field
 }
 
-// orEmpty follows a "not" filter's values in the reading: it keeps the
+// orEmptyText follows a "not" filter's values in the reading: it keeps the
 // rows with no value too (the compiler's "<> … OR … IS NULL").
-const orEmpty = " (or empty)"
+const orEmptyText = " (or empty)"
 
-func filterText(f semantic.Filter) string {
+func filterText(f semantic.Filter, keepsEmpty bool) string {
+	orEmpty := ""
+	if keepsEmpty {
+		orEmpty = orEmptyText
+	}
 	// A value the column holds in several spellings, which the filter
 	// takes all of, is one value, its spellings named: "category =
 	// 'electronics' (3 spellings: 'ELECTRONICS', 'Electronics',
@@ -377,7 +381,7 @@ func whereText(ws []semantic.Filter) string {
 	}
 	var parts []string
 	for _, w := range ws {
-		parts = append(parts, filterText(w))
+		parts = append(parts, filterText(w, w.Op == semantic.OpNe || w.Op == semantic.OpNotIn)) // the related rows' own filters keep the empty
 	}
 	return " with " + strings.Join(parts, " and ")
 }

@@ -45,6 +45,14 @@ func TestRead(t *testing.T) {
 			semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "country", Op: semantic.OpIn, Values: []any{"Germany", "France"}}},
 				Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}},
 			[]string{"where country is one of 'Germany', 'France' (customers.country)", "by month of orders.ordered_at"}},
+		// "not X" keeps the empty values, and says so, but where the
+		// query groups by the same field, as the compiler writes it.
+		{"not X keeps the empty values",
+			semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "country", Op: semantic.OpNe, Values: []any{"Germany"}}}},
+			[]string{"where country ≠ 'Germany' (or empty) (customers.country)"}},
+		{"not X grouped by its field leaves the empty group out",
+			semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "country", Op: semantic.OpNe, Values: []any{"Germany"}}}, Dimensions: []semantic.DimRef{{Name: "country"}}},
+			[]string{"where country ≠ 'Germany' (customers.country)"}},
 		{"a grouping by the day of the week says so, in words",
 			semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "day_of_week", Grain: semantic.GrainDayOfWeek}}, TimeRange: &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}},
 			[]string{"from 2025-01-01 to 2025-12-31", "by day of week of orders.ordered_at"}},

@@ -273,10 +273,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		// "top 3 discount codes excluding WELCOME10": the groups are the
-		// other codes, not the rows with none, which "not X" alone keeps
-		// (found from outside: ranked first).
-		s, err := c.filterSQLNulls(x, refs, f, !groupsBy(c.m, q, f.Field))
+		s, err := c.filterSQLNulls(x, refs, f, KeepsEmpty(c.m, q, f))
 		if err != nil {
 			return nil, err
 		}
@@ -661,10 +658,25 @@ func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrde
 	return "\nORDER BY " + strings.Join(terms, ", "), nil
 }
 
+// KeepsEmpty reports whether a "not X" filter of q (!=, not_in) keeps
+// the rows whose value is empty (OrNull): always, but in a metric query
+// grouped by the same field ("top 3 discount codes excluding WELCOME10"
+// ranks the other codes, not the rows with none; found from outside).
+// The reading says what the compiler does.
+func KeepsEmpty(m *Model, q Query, f Filter) bool {
+	if f.Op != OpNe && f.Op != OpNotIn {
+		return false
+	}
+	return q.Rows != nil || !groupsBy(m, q, f.Field)
+}
+
 // groupsBy reports whether q groups by field itself (no time grain):
 // the dimension or the column it names.
 func groupsBy(m *Model, q Query, field string) bool {
 	expr := func(name string) string {
+		if m == nil {
+			return strings.ToLower(name)
+		}
 		if d := m.Dimension(name); d != nil {
 			return strings.ToLower(strings.TrimSpace(d.Expr))
 		}
