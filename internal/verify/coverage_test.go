@@ -467,12 +467,7 @@ func TestCoverageCountedInOwnGroups(t *testing.T) {
 		{"which department has the most People", "headcount", true},
 		{"which department pays the most people", "payroll", true},
 	} {
-		failed := ""
-		for _, c := range Coverage(tc.question, "2026-06-30", m, byDept(tc.metric)) {
-			if c.Status == Fail {
-				failed += c.Detail
-			}
-		}
+		failed := coverageFailures(tc.question, "2026-06-30", m, byDept(tc.metric))
 		if tc.fail != strings.Contains(failed, "'People' (a value of employees.department) is not filtered on") {
 			t.Errorf("%q: failed %q; want the value left out: %v", tc.question, failed, tc.fail)
 		}
@@ -497,12 +492,7 @@ func TestCoverageWhoDoes(t *testing.T) {
 		"who handled the most tickets": false,
 		"who opened the most tickets":  true,
 	} {
-		failed := ""
-		for _, c := range Coverage(question, "2026-06-30", m, q) {
-			if c.Status == Fail {
-				failed += c.Detail
-			}
-		}
+		failed := coverageFailures(question, "2026-06-30", m, q)
 		if fail != strings.Contains(failed, "groups by employees.name, which the question does not ask for") {
 			t.Errorf("%q: failed %q; want the grouping not asked for: %v", question, failed, fail)
 		}
@@ -529,12 +519,7 @@ func TestCoverageEventCount(t *testing.T) {
 		{"how many refunds last month", "refunded_orders", false},
 		{"how many German customers did we have last month", "german_customers", true},
 	} {
-		failed := ""
-		for _, c := range Coverage(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, TimeRange: may}) {
-			if c.Status == Fail {
-				failed += c.Detail
-			}
-		}
+		failed := coverageFailures(tc.question, "2026-06-30", m, &semantic.Query{Metrics: []string{tc.metric}, TimeRange: may})
 		if tc.fail != strings.Contains(failed, "how many there were") {
 			t.Errorf("%q: failed %q; want the stock reading asked about: %v", tc.question, failed, tc.fail)
 		}
@@ -648,12 +633,7 @@ func TestCoverageTableNamedLikeAValue(t *testing.T) {
 		"average rating of interviews":          false,
 		"average rating at the interview stage": true,
 	} {
-		failed := ""
-		for _, c := range Coverage(question, "2026-06-30", m, q) {
-			if c.Status == Fail {
-				failed += c.Detail
-			}
-		}
+		failed := coverageFailures(question, "2026-06-30", m, q)
 		if fail != strings.Contains(failed, "'interview' (a value of applications.stage) is not filtered on") {
 			t.Errorf("%q: failed %q; want the value asked for: %v", question, failed, fail)
 		}
@@ -676,12 +656,7 @@ func TestCoverageShortDateWord(t *testing.T) {
 		"how many leases in 2025":               true,
 		"how many leases were endorsed in 2025": true,
 	} {
-		failed := ""
-		for _, c := range Coverage(question, "2026-06-30", m, q) {
-			if c.Status == Fail {
-				failed += c.Detail
-			}
-		}
+		failed := coverageFailures(question, "2026-06-30", m, q)
 		if fail != strings.Contains(failed, "a date the question does not name") {
 			t.Errorf("%q: failed %q; want the date not named: %v", question, failed, fail)
 		}
@@ -706,14 +681,21 @@ func TestCoverageLabelWord(t *testing.T) {
 		"which plan has the most memberships":    false,
 		"which trainer has the most memberships": true,
 	} {
-		failed := ""
-		for _, c := range Coverage(question, "2026-06-30", m, q) {
-			if c.Status == Fail {
-				failed += c.Detail
-			}
-		}
+		failed := coverageFailures(question, "2026-06-30", m, q)
 		if fail != strings.Contains(failed, "which the question does not ask for") {
 			t.Errorf("%q: failed %q; want the grouping not asked for: %v", question, failed, fail)
 		}
 	}
+}
+
+// coverageFailures is the details of the coverage checks that fail, one
+// after another.
+func coverageFailures(question, asOf string, m *semantic.Model, q *semantic.Query) string {
+	failed := ""
+	for _, c := range Coverage(question, asOf, m, q) {
+		if c.Status == Fail {
+			failed += c.Detail
+		}
+	}
+	return failed
 }
