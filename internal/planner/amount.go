@@ -43,11 +43,14 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	if len(t.aggs) != 1 || t.aggs[0] != "sum" && t.aggs[0] != "avg" {
 		return sense{}, false
 	}
-	if t.aggs[0] == "sum" && !moneyNoun(singular(lastWordOf(t.it.text))) {
-		return sense{}, false
-	}
 	e := b.p.m.Entity(entity)
 	if e == nil {
+		return sense{}, false
+	}
+	if s, ok := b.namedAmount(t, e); ok {
+		return s, true
+	}
+	if t.aggs[0] == "sum" && !moneyNoun(singular(lastWordOf(t.it.text))) {
 		return sense{}, false
 	}
 	var hits []sense
@@ -71,6 +74,23 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		return sense{}, false
 	}
 	return hits[0], true
+}
+
+// namedAmount is the number column of e that the last word of the
+// table's name in t names: "total volunteer hours" adds up
+// volunteer_hours.hours, not the rows (found from outside: 648 time
+// sheets read as hours).
+func (b *builder) namedAmount(t *term, e *semantic.Entity) (sense, bool) {
+	last := lower(lastWordOf(t.it.text))
+	for _, c := range e.Columns {
+		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || b.p.isForeignKey(e.Name, c.Name) || b.p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		if n := lower(c.Name); n == last || n == singular(last) {
+			return sense{kind: sColumn, entity: e.Name, column: c.Name, field: e.Name + "." + c.Name, numeric: true, strength: strName}, true
+		}
+	}
+	return sense{}, false
 }
 
 // isForeignKey reports whether column of entity refers to another table.

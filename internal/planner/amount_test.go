@@ -97,3 +97,103 @@ func TestTableBeforeItsColumn(t *testing.T) {
 		t.Fatalf("kind %s (%s) %+v; want one grouping by classrooms.building", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestAmountOnItsOwnDate: a period on an amount named for one of its
+// table's dates falls on that date: "total amount due in December" is
+// the rent falling due in December, not the payments made then (found
+// from outside: filtered on paid_date, the table's time column). An
+// amount that names no date, or two, keeps the table's own.
+func TestAmountOnItsOwnDate(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "rent_payments", Table: "rent_payments", PrimaryKey: "payment_id", TimeColumn: "paid_date", Columns: []semantic.Column{
+				col("payment_id", quarry.TypeInt), col("due_date", quarry.TypeDate), col("paid_date", quarry.TypeDate),
+				col("amount_due", quarry.TypeFloat), col("amount_paid", quarry.TypeFloat), col("late_fee", quarry.TypeFloat)}},
+			{Name: "refunds", Table: "refunds", PrimaryKey: "refund_id", TimeColumn: "created_at", Columns: []semantic.Column{
+				col("refund_id", quarry.TypeInt), col("created_at", quarry.TypeTimestamp), col("refunded_at", quarry.TypeTimestamp),
+				col("refund_amount", quarry.TypeFloat)}},
+			{Name: "shipments", Table: "shipments", PrimaryKey: "shipment_id", TimeColumn: "created_at", Columns: []semantic.Column{
+				col("shipment_id", quarry.TypeInt), col("created_at", quarry.TypeTimestamp), col("ship_start", quarry.TypeDate), col("ship_end", quarry.TypeDate),
+				col("ship_cost", quarry.TypeFloat)}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, date string }{
+		{"total amount due in December 2025", "rent_payments.due_date >= '2025-12-01'"},
+		{"total amount due by month in 2025", "strftime('%Y-%m-01', rent_payments.due_date)"},
+		{"total amount paid in December 2025", "rent_payments.paid_date >= '2025-12-01'"},
+		{"total late fee in 2025", "rent_payments.paid_date >= '2025-01-01'"},
+		{"total refund amount in 2025", "refunds.refunded_at >= '2025-01-01'"},
+		// Two dates share "ship": neither is chosen over the table's own.
+		{"total ship cost in 2025", "shipments.created_at >= '2025-01-01'"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			if pl.Kind != KindMetric {
+				t.Fatalf("kind %s (%s); want a metric", pl.Kind, pl.Reason)
+			}
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(c.SQL, tt.date) {
+				t.Errorf("SQL does not hold %q:\n%s", tt.date, c.SQL)
+			}
+		})
+	}
+}
+
+// TestAmountsAsked: amounts asked in a manager's words on a schema with
+// no metrics (found from outside, on a charity's database): "the donation
+// total" adds up the amount, "volunteer hours" are the hours column
+// added up, not the time sheets; "how much was donated" with nothing to
+// add up, and money made with no measure of income, are refused, never
+// answered with a list or a count.
+func TestAmountsAsked(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "donations", Table: "donations", PrimaryKey: "donation_id", TimeColumn: "gift_dt", Columns: []semantic.Column{
+				col("donation_id", quarry.TypeInt), col("gift_dt", quarry.TypeDate), col("amount", quarry.TypeFloat),
+				{Name: "pmt_method", Type: quarry.TypeText, Values: []string{"Card", "Check", "Stock"}}}},
+			{Name: "volunteer_hours", Table: "volunteer_hours", PrimaryKey: "entry_id", TimeColumn: "work_dt", Columns: []semantic.Column{
+				col("entry_id", quarry.TypeInt), col("work_dt", quarry.TypeDate), col("hours", quarry.TypeFloat)}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, want string }{ // want "": refused
+		{"What was the donation total in Q4 2025?", "SUM(donations.amount)"},
+		{"donation total by year", "SUM(donations.amount)"},
+		{"Total volunteer hours in 2025", "SUM(volunteer_hours.hours)"},
+		{"how many volunteer hours in 2025", "SUM(volunteer_hours.hours)"},
+		{"How much was donated by stock in 2024?", ""},
+		{"how much did we make in 2025", ""},
+		{"what did we make last month", ""},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			if tt.want == "" {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
+				}
+				return
+			}
+			if pl.Kind != KindMetric {
+				t.Fatalf("kind %s (%s); want %s", pl.Kind, pl.Reason, tt.want)
+			}
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+			if err != nil || !strings.Contains(c.SQL, tt.want) {
+				t.Errorf("%v; SQL does not hold %q:\n%s", err, tt.want, c.SQL)
+			}
+		})
+	}
+}

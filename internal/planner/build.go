@@ -86,9 +86,15 @@ func (b *builder) resolveKinds() *Plan {
 	b.countPastQualifiers()
 	for i, t := range b.st.terms {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
+			aliased := len(only(t.cands, sMetric, sEntity, sColumn, sDim)) > 0
 			t.cands, t.role = vals, "value"
 			if len(t.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
 				b.st.terms[i+1].aggs, t.aggs = t.aggs, nil // "how many business customers"
+			} else if len(t.aggs) > 0 && i+1 == len(b.st.terms) && aliased {
+				// "how many cats": nothing after the value to count; a
+				// count of a kind of row is read as a whole (kindCount),
+				// never a list of the rows.
+				return b.fail(fmt.Sprintf("quarry could not tell what to count of the rows with %s", t.it.text))
 			}
 			continue
 		}
@@ -190,7 +196,9 @@ func (b *builder) countsAsEntity(ms []sense) []sense {
 // only when nothing else fits, or when the question also names the value's
 // table or column.
 func (b *builder) preferValue(t *term, vals []sense) bool {
-	if len(only(t.cands, sMetric, sEntity, sColumn, sDim)) == 0 {
+	if others := only(t.cands, sMetric, sEntity, sColumn, sDim); len(others) == 0 || onlyAliases(others) {
+		// "how many cats": the species Cat, not a word of the column
+		// treatment_cat (found from outside).
 		return true
 	}
 	for _, u := range b.st.terms {
@@ -257,6 +265,13 @@ func (b *builder) measures() *Plan {
 			t.role = "metric"
 			b.und("metric %s", s.name)
 		case sEntity:
+			if e := b.p.m.Entity(s.name); e != nil && len(t.aggs) == 1 && t.aggs[0] == "count" {
+				if _, ok := b.namedAmount(t, e); ok {
+					// "how many volunteer hours": the hours, added up,
+					// not the rows of volunteer_hours (found from outside).
+					t.aggs = []string{"sum"}
+				}
+			}
 			if c, ok := b.amountOf(t, s.name); ok {
 				if end := b.p.validUntil(s.name); end != "" {
 					return b.fail(fmt.Sprintf("each row of %s holds for a period that ends at %s, so the %s of %s.%s would mix past and current rows; quarry does not guess which are meant — ask for those whose %s is empty, or by period", display(s.name), end, map[string]string{"sum": "total", "avg": "average"}[t.aggs[0]], s.name, c.column, end))

@@ -341,9 +341,48 @@ func (b *builder) columnAggs(t *term) *Plan {
 		if a == "count" {
 			format = "integer"
 		}
-		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label})
+		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label, Time: b.p.ownDate(s.entity, s.column)})
 		b.und("%s (%s)", label, fmt.Sprintf(fn, ref))
 	}
 	t.role = "colagg"
 	return nil
+}
+
+// ownDate is the date column of entity that the measured column names by a
+// word they share (amount_due and due_date, refund_amount and
+// refunded_at), as entity.column, when that is one date other than the
+// entity's own time column: "total amount due in December" is the amount
+// falling due in December, not the amount of the payments made then
+// (found from outside). Empty when no date, or more than one, shares a
+// word with the column.
+func (p *Planner) ownDate(entity, column string) string {
+	ent := p.m.Entity(entity)
+	if ent == nil {
+		return ""
+	}
+	own := map[string]bool{}
+	for _, w := range words(column) {
+		if !genericWord(w) {
+			own[stemWord(w)] = true
+		}
+	}
+	found := ""
+	for i := range ent.Columns {
+		c := &ent.Columns[i]
+		if !c.Temporal() || strings.EqualFold(c.Name, column) {
+			continue
+		}
+		for _, w := range words(c.Name) {
+			if !genericWord(w) && own[stemWord(w)] {
+				if found != "" && found != c.Name {
+					return ""
+				}
+				found = c.Name
+			}
+		}
+	}
+	if found == "" || strings.EqualFold(found, ent.TimeColumn) {
+		return ""
+	}
+	return ent.Name + "." + found
 }

@@ -207,6 +207,7 @@ func (b *builder) finish() *Plan {
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: string(g), Grain: g})
 		b.und("by %s", g)
 	}
+	b.rankValueRows(len(grains))
 	for _, g := range b.groups {
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: g})
 	}

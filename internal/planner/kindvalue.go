@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // A kind of row named by a value in the plural: "how many accountants",
@@ -61,10 +63,14 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 		if !ok || len(ss) == 0 {
 			continue
 		}
-		v := ss[0]
-		for _, s := range ss {
-			if s.kind != sValue || s.field != v.field || s.value != v.value {
-				return nil
+		vals := only(ss, sValue)
+		if len(vals) == 0 || len(vals) < len(ss) && !onlyAliases(slices.DeleteFunc(slices.Clone(ss), func(s sense) bool { return s.kind == sValue })) {
+			return nil // "cats" is the species Cat before a word of treatment_cat
+		}
+		v := vals[0]
+		for _, s := range vals {
+			if s.field != v.field || !strings.EqualFold(s.value, v.value) {
+				return nil // spellings of one value differ only in case
 			}
 		}
 		vw := words(v.value)
@@ -117,4 +123,40 @@ func (p *Planner) kindColumn(entity, column string) bool {
 		}
 	}
 	return false
+}
+
+// rankValueRows reads "top 3 support agents by csat", a ranking of a
+// value said in the plural with nothing else to rank, as a ranking of the
+// rows of the table that holds the value, among those that hold it: the
+// employees whose title is Support Agent, by their tickets' satisfaction
+// (found from outside: read as every employee a ticket is assigned to,
+// engineers first).
+func (b *builder) rankValueRows(grains int) {
+	st := b.st
+	if st.order == "" || b.rows || len(b.groups) > 0 || grains > 0 || len(b.q.Metrics) != 1 {
+		return
+	}
+	var hit *semantic.Entity
+	for _, t := range st.terms {
+		if t.role != "value" || len(t.cands) == 0 || t.cands[0].kind != sValue {
+			continue
+		}
+		ws := strings.Fields(lower(t.it.text))
+		if len(ws) == 0 || singular(ws[len(ws)-1]) == ws[len(ws)-1] {
+			continue
+		}
+		e := b.p.m.Entity(t.cands[0].entity)
+		if e == nil || e.PrimaryKey == "" || hit != nil && hit != e {
+			return
+		}
+		hit = e
+	}
+	if hit == nil || strings.EqualFold(hit.Name, b.p.metricEntity(b.q.Metrics[0], b.adhoc)) {
+		return
+	}
+	b.groups = append(b.groups, hit.Name+"."+hit.PrimaryKey)
+	if l := b.p.label(hit); l != "" {
+		b.groups = append(b.groups, hit.Name+"."+l)
+	}
+	b.und("group by %s", hit.Name)
 }

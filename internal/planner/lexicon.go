@@ -431,6 +431,19 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	kws, stops := keywords(), stopwords()
 	for _, pv := range pluralValues {
 		ws := words(pv.v)
+		if len(ws) > 1 && isAlpha(ws[len(ws)-1]) {
+			// "support agents" for the title Support Agent: the plural
+			// of a value of several words, where it means nothing else.
+			last := ws[len(ws)-1]
+			if pl := plural(last); pl != last {
+				phrase := strings.Join(append(ws[:len(ws)-1:len(ws)-1], pl), " ")
+				if len(l.phrases[phrase]) == 0 || added[phrase] {
+					l.add(phrase, pv.s)
+					added[phrase] = true
+				}
+			}
+			continue
+		}
 		if len(ws) != 1 || !isAlpha(ws[0]) {
 			continue
 		}
@@ -444,7 +457,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 			continue
 		}
-		if len(l.phrases[pl]) > 0 && !added[pl] {
+		if len(l.phrases[pl]) > 0 && !added[pl] && !onlyAliases(l.phrases[pl]) {
 			continue // a plural shared by two values stays ambiguous
 		}
 		l.add(pl, pv.s)
@@ -575,4 +588,17 @@ func percentForms(phrase string) []string {
 		}
 	}
 	return out
+}
+
+// onlyAliases reports whether every sense is a word of a longer name
+// ("cat" of treatment_cat; not the adjective of a yes/no column), which the plural of a value ("cats" for the
+// species Cat) is read before (found from outside: "how many cats" was
+// the number of treatment categories).
+func onlyAliases(ss []sense) bool {
+	for _, s := range ss {
+		if s.strength > strAlias || s.kind == sValue || s.flag != nil {
+			return false
+		}
+	}
+	return len(ss) > 0
 }

@@ -224,6 +224,12 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)
 	}
+	if m := s.moneyMade(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.amountAsked(question, asOf, pl); m != nil {
+		return m
+	}
 	s.rankings(pl)
 	s.spellAll(pl)
 	if j := s.judged(question, pl); j != nil {

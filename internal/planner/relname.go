@@ -88,6 +88,9 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		if !strings.EqualFold(from, l.rel.From) {
 			return nil
 		}
+		if cl := p.linkValueClarify(l.word, l.rel.From, l.rel.FromColumn, p.m.Entity(l.rel.To), pl.Query, len(pl.Query.Order) > 0 || pl.Query.Limit > 0); cl != nil {
+			return cl
+		}
 		note := fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
 		pl.Understood = append(pl.Understood, note)
 		pl.Notes = append(pl.Notes, note)
@@ -139,4 +142,61 @@ func (p *Planner) roleOf(word string) *semantic.Relationship {
 		}
 	}
 	return hit
+}
+
+// linkWordIsValue asks which is meant when the word that names a link
+// ("agents", support_tickets.assignee_id) also ends a value of the
+// linked table ("Support Agent", a title of employees) that the question
+// does not say: every employee the tickets are assigned to, or the
+// support agents alone (found from outside: "top 3 agents by csat" ranked
+// engineers with a few escalated tickets first).
+func (b *builder) linkWordIsValue(t *term, s sense, target *semantic.Entity) *Plan {
+	if strings.EqualFold(s.entity, target.Name) {
+		return nil
+	}
+	return b.p.linkValueClarify(t.it.text, s.entity, s.column, target, &b.q, b.st.order != "" || b.st.limit > 0 || b.st.sup)
+}
+
+// linkValueClarify is linkWordIsValue for a plan's query q: nil unless the
+// question ranks (a breakdown shows every row it names, and who each
+// is), word is one word that ends exactly one value of a column of
+// target, and q keeps no condition on target's rows.
+func (p *Planner) linkValueClarify(word, from, column string, target *semantic.Entity, q *semantic.Query, ranked bool) *Plan {
+	ws := strings.Fields(lower(word))
+	if len(ws) != 1 || q == nil || !ranked {
+		return nil
+	}
+	w := singular(ws[0])
+	for _, f := range q.Filters {
+		if len(f.Values) > 0 && strings.EqualFold(p.fieldEntity(f.Field), target.Name) {
+			return nil // the question already says which of them
+		}
+	}
+	var hits []string
+	col := ""
+	for _, c := range target.Columns {
+		if p.m.IsRestricted(target.Name, c.Name) {
+			continue
+		}
+		for _, v := range c.Values {
+			if vw := words(v); len(vw) > 1 && vw[len(vw)-1] == w {
+				hits, col = append(hits, v), c.Name
+			}
+		}
+	}
+	if len(hits) != 1 {
+		return nil
+	}
+	link := words(column)
+	if len(link) > 1 && link[len(link)-1] == "id" {
+		link = link[:len(link)-1]
+	}
+	role, value := strings.Join(link, " "), lower(hits[0])
+	if rw := strings.Fields(value); len(rw) > 0 {
+		rw[len(rw)-1] = plural(rw[len(rw)-1])
+		value = strings.Join(rw, " ")
+	}
+	return clarify(fmt.Sprintf("By %q do you mean each %s named as the %s of a %s, or only the %s whose %s is %s?",
+		word, singular(lower(display(target.Name))), role, singular(lower(display(from))), lower(display(target.Name)), display(col), hits[0]),
+		plural(role), value)
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,73 @@ func TestMissingRoleEnds(t *testing.T) {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("the planner did not return")
+	}
+}
+
+// TestLinkWordIsValue: a word naming a link that also ends a value of
+// the linked table is asked back in a ranking (a breakdown shows who
+// each row is: "tickets by agent" stays answered) (found from outside: "top 3 agents by
+// csat" ranked engineers with three escalated tickets first); the value
+// said whole ranks the rows that hold it.
+func TestLinkWordIsValue(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"top 3 agents by csat", "which agent closed the most tickets", "the agent with the best csat"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindClarify || !slices.Equal(pl.Options, []string{"assignees", "support agents"}) {
+			t.Errorf("%q: kind %s (%s) options %q; want a clarification between assignees and support agents", q, pl.Kind, pl.Reason, pl.Options)
+		}
+	}
+	for q, want := range map[string]string{
+		"top 3 support agents by csat":             "employees.title = 'Support Agent'",
+		"top 3 assignees by csat":                  "GROUP BY employees.id, employees.name",
+		"average csat by agent for support agents": "employees.title = 'Support Agent'",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: kind %s (%s); want a metric", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(p.m), *pl.Query, "sqlite")
+		if err != nil || !strings.Contains(c.SQL, want) {
+			t.Errorf("%q: %v; SQL does not hold %q:\n%s", q, err, want, c.SQL)
+		}
+	}
+}
+
+// TestValueBeforeNamePart: "cats" is the species Cat (in both its
+// spellings), not the word "cat" of the column treatment_cat (found from
+// outside: "how many cats are registered" counted treatment categories).
+func TestValueBeforeNamePart(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "pets", Table: "pets", PrimaryKey: "pet_id", Columns: []semantic.Column{col("pet_id", quarry.TypeInt), col("pet_name", quarry.TypeText),
+				{Name: "species", Type: quarry.TypeText, Values: []string{"Bird", "Cat", "Dog", "cat"}}}},
+			{Name: "treatments", Table: "treatments", PrimaryKey: "treatment_id", Columns: []semantic.Column{col("treatment_id", quarry.TypeInt), col("treatment_name", quarry.TypeText),
+				{Name: "treatment_cat", Type: quarry.TypeText, Values: []string{"Dental", "Surgery"}}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"how many cats are registered", "number of cats", "how many dogs"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: kind %s (%s); want a count of pets", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+		if err != nil || !strings.Contains(c.SQL, "COUNT(pets.pet_id)") || !strings.Contains(c.SQL, "pets.species") || strings.Contains(c.SQL, "treatment_cat") {
+			t.Errorf("%q: %v\n%s", q, err, c.SQL)
+		}
+	}
+	if pl := p.Plan("number of treatment cats", asOf); pl.Kind == KindMetric {
+		c, _ := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+		if !strings.Contains(c.SQL, "treatment_cat") {
+			t.Errorf("the column said whole is still the column:\n%s", c.SQL)
+		}
 	}
 }

@@ -400,6 +400,9 @@ func (b *builder) roles() *Plan {
 					if target == nil || target.PrimaryKey == "" {
 						return b.fail(fmt.Sprintf("quarry could not tell which rows %q identifies", t.it.text))
 					}
+					if pl := b.linkWordIsValue(t, s, target); pl != nil {
+						return pl
+					}
 					if hasString(b.groups, target.Name+"."+target.PrimaryKey) {
 						// "each car maker … list the maker id": the rows
 						// already grouped by, not a second grouping.
@@ -414,6 +417,11 @@ func (b *builder) roles() *Plan {
 					b.und("group by %s", target.Name)
 					t.role, groupTerm = "group", t
 					break
+				}
+				if target := b.p.keyTarget(s); target != nil {
+					if pl := b.linkWordIsValue(t, s, target); pl != nil {
+						return pl
+					}
 				}
 				b.groups = append(b.groups, s.field)
 				b.und("group by %s", s.field)

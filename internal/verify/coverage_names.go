@@ -2,7 +2,10 @@ package verify
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // How coverage rules a name out quickly: whether the question could
@@ -147,4 +150,36 @@ func Singular(s string) string {
 		return s[:len(s)-1]
 	}
 	return s
+}
+
+// rowsOfValue reports whether a ranking names the rows of the table that d
+// is the key or the label of by a value they hold, which the query keeps:
+// "top 3 support agents by csat" ranks the employees whose title is
+// Support Agent.
+func (c *cover) rowsOfValue(d semantic.DimRef) bool {
+	ent, col, ok := strings.Cut(d.Name, ".")
+	e := c.m.Entity(ent)
+	if !ok || e == nil || len(c.q.Order) == 0 || !strings.EqualFold(col, e.PrimaryKey) && !strings.EqualFold(col, e.Label) {
+		return false
+	}
+	for _, f := range c.q.Filters {
+		fe, _, isCol := strings.Cut(f.Field, ".")
+		if dim := c.m.Dimension(f.Field); !isCol && dim != nil {
+			fe = dim.Entity
+		}
+		if !strings.EqualFold(fe, e.Name) || f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		for _, x := range f.Values {
+			// One value, in each of its spellings.
+			v := strings.ToLower(fmt.Sprint(x))
+			if v != strings.ToLower(fmt.Sprint(f.Values[0])) {
+				break
+			}
+			if c.has(v) || c.has(v+"s") || strings.HasSuffix(v, "y") && c.has(strings.TrimSuffix(v, "y")+"ies") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -345,7 +345,7 @@ func (c *cover) asksFor(d semantic.DimRef) bool {
 		}
 		return false
 	}
-	if c.whoDoes(d) {
+	if c.whoDoes(d) || c.rowsOfValue(d) {
 		return true
 	}
 	for _, p := range c.candidates(d) {

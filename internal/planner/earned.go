@@ -1,0 +1,191 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Money made: "what did we make from Electronics in 2025", "how much did
+// we bring in last month", "how much money did the web channel make".
+// The verb asks for the money taken in, which is the knowledge's one
+// measure of it: a currency metric named (or with a one-word synonym)
+// revenue, sales, income, turnover or earnings. The question is read
+// with that metric in the verb's place; without one such metric it is
+// refused, never read as a list or count of what the other words name
+// (found from outside: "what did we make from Electronics in 2025" listed
+// the Electronics products launched in 2025).
+
+// earnedVerb is the length of the verb of money made at toks[i] ("make",
+// "brought in"), 0 when there is none.
+func earnedVerb(toks []token, i int) int {
+	switch toks[i].s {
+	case "make", "made", "earn", "earned", "gross", "grossed", "net", "netted", "generate", "generated":
+		return 1
+	case "bring", "brought", "take", "took", "pull", "pulled", "rake", "raked":
+		if i+1 < len(toks) && toks[i+1].s == "in" {
+			return 2
+		}
+	}
+	return 0
+}
+
+// incomeWord reports whether w names the money a business takes in.
+func incomeWord(w string) bool {
+	switch w {
+	case "revenue", "sales", "income", "turnover", "earnings":
+		return true
+	}
+	return false
+}
+
+// moneyMetric is the one currency metric named as money taken in; "" when
+// none or several are.
+func (p *Planner) moneyMetric() string {
+	hit := ""
+	for _, m := range p.m.Metrics {
+		if m.Format != "currency" {
+			continue
+		}
+		named := incomeWord(lower(m.Name))
+		for _, s := range m.Synonyms {
+			named = named || incomeWord(lower(strings.TrimSpace(s)))
+		}
+		if !named {
+			continue
+		}
+		if hit != "" {
+			return ""
+		}
+		hit = m.Name
+	}
+	return hit
+}
+
+// moneyMade replans a question of money made with the money metric in the
+// verb's place; nil when the question asks no such thing, or already names
+// a measure the knowledge defines.
+func (p *Planner) moneyMade(question string, asOf time.Time, pl *Plan) *Plan {
+	toks := tokenize(question)
+	if len(toks) < 3 || !(toks[0].s == "what" && auxVerb(toks[1].s) || toks[0].s == "how" && toks[1].s == "much") {
+		return nil // "what products did we make" asks which
+	}
+	at, n := -1, 0
+	for i := 1; i < len(toks); i++ {
+		if n = earnedVerb(toks, i); n > 0 {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	if pl.Kind == KindMetric && pl.Query != nil {
+		for _, m := range pl.Query.Metrics {
+			if p.m.Metric(m) != nil {
+				return nil // "how much revenue did we make": named
+			}
+		}
+	}
+	verb := join(toks[at : at+n])
+	metric := p.moneyMetric()
+	if metric == "" {
+		return p.unanswered(&state{}, fmt.Sprintf("%q asks for money taken in, and the knowledge names no one measure of it (a currency metric called revenue or sales); name the amount to add up, or define it in metrics.yaml", verb))
+	}
+	// What the question says between its opening and the verb ("the web
+	// channel" in "how much did the web channel make"), and after it.
+	var before []string
+	for _, t := range toks[1:at] {
+		switch t.s {
+		case "much", "did", "do", "does", "have", "has", "had", "will", "we", "i", "you", "our", "us", "money", "cash", "dollars", "was", "were", "is", "are", "the":
+			continue
+		}
+		before = append(before, question[t.start:t.end])
+	}
+	read := strings.ReplaceAll(metric, "_", " ")
+	if len(before) > 0 {
+		read += " of " + strings.Join(before, " ")
+	}
+	read += question[toks[at+n-1].end:]
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric && again.Kind != KindClarify {
+		return again
+	}
+	note := fmt.Sprintf("%q read as %s", verb, strings.ReplaceAll(metric, "_", " "))
+	again.Understood = append(again.Understood, note)
+	again.Notes = append(again.Notes, note)
+	if again.Read == "" {
+		again.Read = read
+	}
+	return again
+}
+
+// auxVerb reports whether w is a helping verb after "what" in a question
+// of money made ("what did we make").
+func auxVerb(w string) bool {
+	switch w {
+	case "did", "do", "does", "have", "has", "had", "will", "would":
+		return true
+	}
+	return false
+}
+
+// amountAsked replans or refuses a list given to a question that asks for
+// an amount: "what was the donation total in Q4" (the total said after
+// what it adds up) is read as "the total donation"; "how much was donated
+// by stock" with nothing to add up is refused, never answered with the
+// rows (found from outside: both listed the donations). A list of the
+// column asked ("how much does the most recent treatment cost") is the
+// amount.
+func (p *Planner) amountAsked(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindRows && !p.countsOnly(pl) {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 1; i < len(toks); i++ {
+		if toks[i].s != "total" || toks[i-1].s == "the" || toks[i-1].s == "a" || i+1 < len(toks) && toks[i+1].s == "of" {
+			continue
+		}
+		if _, known := p.lex.get(toks[i-1].s + " total"); known {
+			continue // a name of its own ("order total")
+		}
+		if ss, known := p.lex.get(toks[i-1].s); !known || len(ss) == 0 {
+			continue // "in total", "grand total": no term before it
+		}
+		read := question[:toks[i-1].start] + "total " + question[toks[i-1].start:toks[i-1].end] + question[toks[i].end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind == KindMetric && !p.countsOnly(again) {
+			note := fmt.Sprintf("%q read as %q", join(toks[i-1:i+1]), "total "+toks[i-1].s)
+			again.Understood = append(again.Understood, note)
+			again.Notes = append(again.Notes, note)
+			if again.Read == "" {
+				again.Read = read
+			}
+			return again
+		}
+		return p.unanswered(&state{}, fmt.Sprintf("the question asks for a total of %s, which quarry could not read as an amount to add up; name it (“total amount of …”)", toks[i-1].s))
+	}
+	if pl.Kind == KindRows && pl.Query != nil && pl.Query.Rows != nil && len(pl.Query.Rows.Columns) == 0 && howMuch(toks) && !strings.Contains(" "+strings.ToLower(question)+" ", " how much of ") {
+		return p.unanswered(&state{}, "“how much” asks for an amount, but quarry read the question as a list of rows; name the amount to add up (“total amount of …”), or ask “how many …” for a count")
+	}
+	return nil
+}
+
+// countsOnly reports whether every measure of a plan counts rows.
+func (p *Planner) countsOnly(pl *Plan) bool {
+	if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) == 0 {
+		return false
+	}
+	for _, name := range pl.Query.Metrics {
+		m := p.m.Metric(name)
+		for i := range pl.AdHoc {
+			if pl.AdHoc[i].Name == name {
+				m = &pl.AdHoc[i]
+			}
+		}
+		if m == nil || !isCount(m) {
+			return false
+		}
+	}
+	return true
+}
