@@ -8,15 +8,16 @@ import (
 )
 
 // dateLike reports whether a column holds dates or times: a temporal type,
-// or a text column named like one (*_at, *_on, *date*, created,
-// timestamp), as SQLite schemas often declare them.
+// or a text column named like one (*_at, *_on, *_dt, *_ts, *date*,
+// created, timestamp), as SQLite schemas often declare them.
 func dateLike(c quarry.ColumnInfo) bool {
 	typ := columnType(c)
 	if typ.IsTemporal() {
 		return true
 	}
 	n := strings.ToLower(c.Name)
-	named := strings.HasSuffix(n, "_at") || strings.HasSuffix(n, "_on") || strings.Contains(n, "date") || n == "created" || n == "timestamp"
+	named := strings.HasSuffix(n, "_at") || strings.HasSuffix(n, "_on") || strings.HasSuffix(n, "_dt") || strings.HasSuffix(n, "_ts") ||
+		strings.Contains(n, "date") || n == "created" || n == "timestamp"
 	return named && (typ == quarry.TypeText || typ == quarry.TypeUnknown)
 }
 

@@ -86,6 +86,9 @@ func TestPickTimeColumn(t *testing.T) {
 		{[]quarry.ColumnInfo{col("cancelled_at", "TIMESTAMP"), col("signup_date", "DATE")}, "signup_date", "subscriptions"},
 		{[]quarry.ColumnInfo{col("last_login", "TIMESTAMP"), col("attendance_date", "DATE")}, "attendance_date", "visits"},
 		{[]quarry.ColumnInfo{col("placed", "TIMESTAMP"), col("closed_at", "TIMESTAMP")}, "placed", "orders"},
+		// Text columns named with a short form of date or timestamp.
+		{[]quarry.ColumnInfo{col("amount", "REAL"), col("gift_dt", "TEXT")}, "gift_dt", "donations"},
+		{[]quarry.ColumnInfo{col("order_ts", "TEXT"), col("note", "TEXT")}, "order_ts", "orders"},
 	}
 	for _, tt := range tests {
 		if tt.table == "" {

@@ -306,6 +306,19 @@ func (w writer) headline() (headline, derived string) {
 	case ShapeFigure:
 		r := t.Rows[0]
 		if len(nums) == 1 {
+			if nums[0].index < len(r) && r[nums[0].index] == nil {
+				// "Revenue was NULL in Q3 2026" said nothing of why: no
+				// rows fall in the period, which may not have begun
+				// (found from outside).
+				label := w.bareTitle()
+				if label == "" {
+					label = humanize(nums[0].Name)
+				}
+				if pp := periodPhrase(w.in.Period); pp != "" {
+					label += " " + pp
+				}
+				return capitalize(label) + " has no value: no rows were found to compute it from" + w.notBegun() + ".", ""
+			}
 			if s, ok := w.figure(nums[0], r); ok {
 				return s, ""
 			}
@@ -335,6 +348,16 @@ func (w writer) headline() (headline, derived string) {
 		return w.compare(dims[0], firstMeasure(nums))
 	}
 	return w.list(dims), ""
+}
+
+// notBegun is ", and the period starts after <as of>" when the reading's
+// period begins after the day the answer is as of; "" otherwise.
+func (w writer) notBegun() string {
+	rd := w.in.Reading
+	if rd == nil || rd.Period == nil || rd.Period.From == "" || len(w.in.AsOf) < 10 || rd.Period.From <= w.in.AsOf[:10] {
+		return ""
+	}
+	return "; the period starts after " + w.in.AsOf[:10]
 }
 
 func firstMeasure(nums []column) column {

@@ -419,3 +419,23 @@ func TestQuestionTitleHeadline(t *testing.T) {
 		t.Errorf("headline = %q", a.Headline)
 	}
 }
+
+// TestNullFigureSaysWhy: a figure with no value says that no rows were
+// found, and that the period starts after the day the answer is as of
+// where it does (found from outside: "Revenue was NULL in Q3 2026").
+func TestNullFigureSaysWhy(t *testing.T) {
+	in := func(from string) AnswerInput {
+		return AnswerInput{Question: "what was revenue in Q3 2026", Title: "Revenue", Period: "Q3 2026", AsOf: "2026-06-30", Currency: "$",
+			Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "revenue", How: "SUM(order_items.amount) over order_items"}}, Period: &event.ReadPeriod{From: from}},
+			Table:   &quarry.Table{Columns: []quarry.Column{{Name: "revenue", Type: quarry.TypeFloat}}, Rows: [][]any{{nil}}},
+			Columns: []ColumnInfo{{Name: "revenue", Role: RoleMetric, Format: FormatCurrency}}}
+	}
+	for from, want := range map[string]string{
+		"2026-07-01": "Revenue in Q3 2026 has no value: no rows were found to compute it from; the period starts after 2026-06-30.",
+		"2026-04-01": "Revenue in Q3 2026 has no value: no rows were found to compute it from.",
+	} {
+		if a := Compose(in(from)); a.Headline != want {
+			t.Errorf("from %s: headline %q; want %q", from, a.Headline, want)
+		}
+	}
+}

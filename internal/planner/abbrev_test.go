@@ -77,3 +77,31 @@ func TestGrowthAbbreviations(t *testing.T) {
 		}
 	}
 }
+
+// TestSpokenShortForms: a manager's short forms and fillers (found from
+// outside, each refused as an unknown word) read as the words they stand
+// for, and the reading says so.
+func TestSpokenShortForms(t *testing.T) {
+	p := demoPlanner(t)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, note := range map[string]string{
+		"whats the rev split by segment":                                    `"rev" read as "revenue"`,
+		"how many subs were cancelled last month":                           `"subs" read as "subscriptions"`,
+		"gimme the top 5 countries by sales ytd":                            `"gimme" read as "give me"`,
+		"um so how many orders did we do in march, roughly?":                `"um" read past`,
+		"How much did we bring in, revenue-wise, in the first half of 2026": `"revenue-wise" read as "revenue"`,
+	} {
+		pl := p.Plan(q, at)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s (%s); want it answered", q, pl.Kind, pl.Reason)
+			continue
+		}
+		found := false
+		for _, u := range pl.Understood {
+			found = found || u == note
+		}
+		if !found {
+			t.Errorf("%q: understood %q; want %s", q, pl.Understood, note)
+		}
+	}
+}

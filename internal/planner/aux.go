@@ -219,6 +219,15 @@ var abbreviations = sync.OnceValue(func() []abbreviation {
 		{regexp.MustCompile(`(?i)\bwks\b\.?`), "wks", "weeks"},
 		{regexp.MustCompile(`(?i)\bwk\b\.?`), "wk", "week"},
 		{regexp.MustCompile(`(?i)\byoy\b`), "yoy", "year over year"},
+		{regexp.MustCompile(`(?i)\by/y\b`), "y/y", "year over year"},
+		{regexp.MustCompile(`(?i)\bm/m\b`), "m/m", "month over month"},
+		{regexp.MustCompile(`(?i)\bq/q\b`), "q/q", "quarter over quarter"},
+		{regexp.MustCompile(`(?i)\brev\b\.?`), "rev", "revenue"},
+		{regexp.MustCompile(`(?i)\bsubs\b`), "subs", "subscriptions"},
+		{regexp.MustCompile(`(?i)\bgimme\b`), "gimme", "give me"},
+		{regexp.MustCompile(`(?i)\b(?:um+|uh+|erm)\b,?`), "um", ""},
+		// "revenue-wise": the word itself.
+		{regexp.MustCompile(`(?i)\b([a-z]+)-wise\b`), "-wise", "$1"},
 		{regexp.MustCompile(`(?i)\bmom\b`), "mom", "month over month"},
 		{regexp.MustCompile(`(?i)\bqoq\b`), "qoq", "quarter over quarter"},
 		{regexp.MustCompile(`(?i)\bjan\b\.?`), "jan", "january"},
@@ -281,8 +290,16 @@ func (p *Planner) expandAbbreviations(q string) (string, []string) {
 		if len(p.lex.known[a.abbr]) > 0 || !a.re.MatchString(q) {
 			continue
 		}
+		m := strings.TrimSpace(a.re.FindString(q))
 		q = a.re.ReplaceAllString(q, a.word)
-		read = append(read, fmt.Sprintf("%q read as %q", a.abbr, a.word))
+		switch to := strings.TrimSpace(a.re.ReplaceAllString(m, a.word)); {
+		case to == "":
+			read = append(read, fmt.Sprintf("%q read past", m))
+		case strings.Contains(a.word, "$"):
+			read = append(read, fmt.Sprintf("%q read as %q", strings.ToLower(m), strings.ToLower(to)))
+		default:
+			read = append(read, fmt.Sprintf("%q read as %q", a.abbr, a.word))
+		}
 	}
 	return q, read
 }

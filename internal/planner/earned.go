@@ -189,3 +189,146 @@ func (p *Planner) countsOnly(pl *Plan) bool {
 	}
 	return true
 }
+
+// additiveColumn reports whether every sense is a number column whose name
+// says it holds an amount that adds up (money, a quantity, hours), not a
+// rate, a price or a score.
+func (p *Planner) additiveColumn(ss []sense) bool {
+	for _, s := range ss {
+		if s.kind != sColumn || !s.numeric || s.key {
+			return false
+		}
+		add := false
+		for _, w := range nameWords(s.column) {
+			switch w {
+			case "amount", "amt", "total", "cost", "costs", "fee", "fees", "paid", "payment", "charge", "charged", "revenue", "sales",
+				"qty", "quantity", "units", "hours", "hrs", "minutes", "mins", "tip", "tips", "spend", "spent", "donated", "raised":
+				add = true
+			case "price", "rate", "ratio", "pct", "percent", "score", "rating", "avg", "average", "per", "unit":
+				return false
+			}
+		}
+		if !add {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// othersTotal replans a ranking refused because it is by an amount of
+// other rows ("top 5 volunteers by hours", "top 3 locations by total
+// amt") as a ranking by that amount's total over each one's rows, which
+// is how "top 5 volunteers by total hours" reads (found from outside:
+// refused). Only an amount that adds up; nil otherwise.
+func (p *Planner) othersTotal(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || pl.othersAmount == "" {
+		return nil
+	}
+	low := strings.ToLower(question)
+	i := strings.Index(low, pl.othersAmount)
+	if i < 0 {
+		return nil
+	}
+	read := question[:i] + "total " + question[i:]
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric {
+		return nil
+	}
+	note := fmt.Sprintf("%q read as their total", pl.othersAmount)
+	again.Understood = append(again.Understood, note)
+	again.Notes = append(again.Notes, note)
+	if again.Read == "" {
+		again.Read = read
+	}
+	return again
+}
+
+// comparisonWord reports whether w starts a comparison with a number.
+func comparisonWord(w string) bool {
+	switch w {
+	case "over", "above", "under", "below", "exceeding", "more", "less", "greater", "fewer", "least", "most":
+		return true
+	}
+	return false
+}
+
+// oneAmount is entity's one amount column (a number, not a key, named
+// for money or with a currency unit, and not restricted); "" when it has
+// none or several.
+func (p *Planner) oneAmount(entity string) string {
+	e := p.m.Entity(entity)
+	if e == nil {
+		return ""
+	}
+	hit := ""
+	for _, c := range e.Columns {
+		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || p.isForeignKey(e.Name, c.Name) {
+			continue
+		}
+		money := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
+		for _, w := range nameWords(c.Name) {
+			money = money || moneyWord(w)
+		}
+		if !money {
+			continue
+		}
+		if hit != "" || p.m.IsRestricted(e.Name, c.Name) {
+			return ""
+		}
+		hit = c.Name
+	}
+	return hit
+}
+
+// bareAmount replans a comparison with a number and nothing it compares
+// ("how many donations were over $1,000") as one of the one amount of the
+// one table the question names that has one ("… with an amount over
+// $1,000"); nil otherwise (found from outside: refused, while the same
+// question naming the amount was answered).
+func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || !pl.bareComparison {
+		return nil
+	}
+	toks := tokenize(question)
+	at := -1
+	for i, t := range toks {
+		if comparisonWord(t.s) {
+			at = i
+			if i > 0 && (toks[i-1].s == "at" || toks[i-1].s == "no") {
+				at = i - 1
+			}
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	entity, column := "", ""
+	for _, t := range toks[:at] {
+		ss, _ := p.lex.get(t.s)
+		for _, s := range only(ss, sEntity) {
+			if c := p.oneAmount(s.name); c != "" && s.name != entity {
+				if entity != "" {
+					return nil // two tables with an amount: which?
+				}
+				entity, column = s.name, c
+			}
+		}
+	}
+	if entity == "" {
+		return nil
+	}
+	words := strings.Join(nameWords(column), " ")
+	read := question[:toks[at].start] + "with an " + words + " " + question[toks[at].start:]
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric && again.Kind != KindRows {
+		return nil
+	}
+	note := fmt.Sprintf("the comparison read as one of %s.%s, the amount of each of %s", entity, column, display(entity))
+	again.Understood = append(again.Understood, note)
+	again.Notes = append(again.Notes, note)
+	if again.Read == "" {
+		again.Read = read
+	}
+	return again
+}

@@ -76,8 +76,14 @@ func (b *builder) qualifies(terms []*term, i int) bool {
 		return true
 	}
 	if i > 0 && terms[i-1].pos == t.pos-1 {
+		rows := len(only(t.cands, sEntity, sMetric)) > 0
 		for _, v := range only(terms[i-1].cands, sValue) {
 			for _, c := range t.cands {
+				if rows && c.strength <= strAlias {
+					// "cancelled orders": orders are the rows, not the
+					// "order" of order_status (found from outside).
+					continue
+				}
 				if (c.kind == sColumn || c.kind == sDim) && c.field == v.field {
 					return true
 				}

@@ -134,12 +134,23 @@ func (l *lexicon) add(phrase string, s sense) {
 	}
 }
 
-// addForms adds a phrase and its singular and plural forms.
+// addForms adds a phrase and its singular and plural forms, and those of
+// the phrase with the short forms of its words written out (hrs_worked
+// as "hours worked", appt_type as "appointment type").
 func (l *lexicon) addForms(phrase string, s sense) {
 	ws := words(phrase)
 	if len(ws) == 0 {
 		return
 	}
+	if long, ok := semantic.WrittenOut(ws); ok {
+		l.addWordForms(long, s)
+	}
+	l.addWordForms(ws, s)
+}
+
+// addWordForms adds the phrase of words ws and its singular and plural
+// forms.
+func (l *lexicon) addWordForms(ws []string, s sense) {
 	l.add(strings.Join(ws, " "), s)
 	last := ws[len(ws)-1]
 	for _, f := range []string{plural(last), singular(last)} {

@@ -79,6 +79,13 @@ type Plan struct {
 	Question   string   `json:"question,omitempty"` // for KindClarify: the one question to ask
 	Options    []string `json:"options,omitempty"`  // for KindClarify
 	Reason     string   `json:"reason,omitempty"`   // for KindRefuse and KindUnanswered
+	// othersAmount is, for a ranking refused because it is by an amount
+	// of other rows ("top 5 volunteers by hours"), the words of that
+	// amount, which childTotals reads as their total.
+	othersAmount string
+	// bareComparison: refused for a comparison with a number and nothing
+	// it compares ("donations over $1,000"), which bareAmount reads.
+	bareComparison bool
 }
 
 // Model returns a copy of base with the role entities the planner reads
@@ -223,6 +230,12 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	pl := s.plan(question, asOf)
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)
+	}
+	if m := s.bareAmount(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.othersTotal(question, asOf, pl); m != nil {
+		return m
 	}
 	if m := s.moneyMade(question, asOf, pl); m != nil {
 		return m

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -68,7 +69,12 @@ func (b *builder) resolveColumns() *Plan {
 				t.role = "context"
 				continue // "customers who placed more than 5 orders": the orders' own verb
 			}
-			return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
+			pl := b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
+			byGroup := slices.ContainsFunc(b.st.terms, func(u *term) bool { return u != t && u.byMode })
+			if k == sColumn && len(t.aggs) == 0 && (b.st.order != "" || b.st.limit > 0 || b.st.sup || byGroup) && b.p.additiveColumn(t.cands) {
+				pl.othersAmount = t.it.text
+			}
+			return pl
 		}
 		var keep []sense
 		for _, s := range t.cands {

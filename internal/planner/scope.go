@@ -239,6 +239,15 @@ func (p *Planner) scopedTo(question string) *Planner {
 			text += " " + a.word
 		}
 	}
+	// Names with short forms of the question's words ("hours" meets
+	// hrs_worked).
+	for _, t := range tokenize(question) {
+		for short, long := range semantic.NameShortForms() {
+			if t.s == long || t.s == plural(long) || t.s == singular(long) {
+				text += " " + short
+			}
+		}
+	}
 	q := *p
 	q.lex = buildLexicon(p.m, p.probeOf(text))
 	q.lex.extra = p.lex.extra

@@ -73,12 +73,12 @@ func TestScopedPlansAsWhole(t *testing.T) {
 		}
 		for _, q := range qs {
 			want, got := whole.Plan(q, asOf), scoped.Plan(q, asOf)
-			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmp.AllowUnexported(Plan{})); d != "" {
 				t.Errorf("%s: %q planned otherwise in scope (-whole +scoped):\n%s", name, q, d)
 			}
 			vals := []Value{{Entity: "customers", Column: "city", Value: "Springfield"}}
 			want, got = whole.PlanValues(q+" in Springfield", asOf, vals), scoped.PlanValues(q+" in Springfield", asOf, vals)
-			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmp.AllowUnexported(Plan{})); d != "" {
 				t.Errorf("%s: %q with a found value planned otherwise in scope (-whole +scoped):\n%s", name, q, d)
 			}
 		}

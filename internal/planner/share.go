@@ -114,6 +114,15 @@ func (b *builder) shares() *Plan {
 	}
 	var conds []string
 	for _, f := range cases {
+		// The condition in every spelling its column holds, as a filter
+		// is (found from outside: the share of invoices paid by
+		// insurance left out those whose status is spelled 'Paid').
+		f.Values = slices.Clone(f.Values)
+		if b.p.spell(&f) {
+			for _, n := range spelledNotes(f) {
+				b.und("%s", n)
+			}
+		}
 		c, ok := b.condSQL(f)
 		if !ok {
 			return b.fail("quarry can only take shares over values of plain columns")

@@ -515,8 +515,12 @@ func (c *cover) candidates(d semantic.DimRef) []string {
 			}
 		}
 		for _, cand := range cands {
-			if p := strings.Join(splitName(cand), " "); p != "" {
+			ws := splitName(cand)
+			if p := strings.Join(ws, " "); p != "" {
 				out = append(out, p)
+			}
+			if long, ok := semantic.WrittenOut(ws); ok {
+				out = append(out, strings.Join(long, " ")) // appt type: "appointment type"
 			}
 		}
 	}
