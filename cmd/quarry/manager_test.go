@@ -51,6 +51,11 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "What did we make from Electronics in 2025?", want: "SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o ON o.id = i.order_id JOIN products p ON p.id = i.product_id WHERE o.status = 'completed' AND p.category = 'Electronics' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01'"},
 		{q: "How much money did we make last month?", want: "SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'"},
 		{q: "what was the order total in 2025", refuse: "total of order"},
+		// Conditions on rows two tables away are one condition on the
+		// same rows: a Toys line of an order placed in Q1.
+		{q: "how many business customers bought Toys in Q1?", want: "SELECT count(DISTINCT c.id) FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.segment = 'business' AND p.category = 'Toys' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
+		{q: "Which customers in France ordered Electronics last month?", rows: "SELECT DISTINCT c.name, c.name FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.country = 'France' AND p.category = 'Electronics' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'", cols: "name,name"},
+		{q: "how many customers placed more than 2 orders with Toys", refuse: "same orders rows"},
 		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many subscriptions ended by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},

@@ -218,7 +218,9 @@ var demoQuestions = []struct {
 	// A measure after a negation of having: the rows it adds up, missing.
 	{"products with no sales", KindMetric},
 	{"which products have no sales", KindRows},
-	{"customers with no revenue", KindUnanswered},
+	// Through a chain of references: the customers with no order line
+	// of a completed order.
+	{"customers with no revenue", KindMetric},
 	// An age word with a count of a table's rows that meet conditions on
 	// its own columns: the newest or oldest of those rows.
 	{"Most recent cancellation", KindRows},

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -49,44 +50,24 @@ func (b *builder) countsSubject() bool {
 }
 
 // linked reports whether entity r is joined to e by one relationship, or
-// through exactly one entity whose rows refer to both — what the compiler
-// can say with EXISTS (semantic relatedFrom).
+// in the one way semantic.Model.Related finds (through the one entity
+// whose rows refer to both, or a chain of references to both) — what the
+// compiler can say with EXISTS (semantic relatedFrom).
 func (p *Planner) linked(e, r string) bool {
 	if strings.EqualFold(e, r) {
 		return false
 	}
-	direct := 0
+	n := 0
 	for _, rel := range p.m.Relationships {
 		if strings.EqualFold(rel.From, e) && strings.EqualFold(rel.To, r) || strings.EqualFold(rel.From, r) && strings.EqualFold(rel.To, e) {
-			direct++
+			n++
 		}
 	}
-	if direct > 0 {
-		return direct == 1
+	if n > 0 {
+		return n == 1
 	}
-	links := 0
-	for i := range p.m.Entities {
-		l := p.m.Entities[i].Name
-		if strings.EqualFold(l, e) || strings.EqualFold(l, r) {
-			continue
-		}
-		to, tr := 0, 0
-		for _, rel := range p.m.Relationships {
-			if !strings.EqualFold(rel.From, l) || rel.Cardinality == semantic.OneToMany || rel.Cardinality == semantic.ManyToMany {
-				continue
-			}
-			switch {
-			case strings.EqualFold(rel.To, e):
-				to++
-			case strings.EqualFold(rel.To, r):
-				tr++
-			}
-		}
-		if to == 1 && tr == 1 {
-			links++
-		}
-	}
-	return links == 1
+	_, ok := p.m.Related(e, r)
+	return ok
 }
 
 // existsFilters writes the filters of the "exists" terms: the values of
@@ -299,4 +280,38 @@ func hasFlag(ss []sense) bool {
 		}
 	}
 	return false
+}
+
+// mergeRelated makes one condition of two on related rows where the rows
+// of one lie on the other's way to the subject: "customers who bought
+// Toys in Q1" is an order of Q1 holding a Toys line, one EXISTS, not an
+// order in Q1 and a Toys line ever (two). Refused where the two cannot be
+// one condition (a count, or rows that have none).
+func (b *builder) mergeRelated() *Plan {
+	fs := b.q.Filters
+	for i := range fs {
+		f := fs[i]
+		if !f.OnRelated() {
+			continue
+		}
+		for j := range fs {
+			g := fs[j]
+			if i == j || !g.OnRelated() || strings.EqualFold(f.Field, g.Field) {
+				continue
+			}
+			path, ok := b.p.m.Related(b.subject, g.Field)
+			if !ok || !path.Passes(f.Field) {
+				continue
+			}
+			if f.Op != semantic.OpSome || g.Op != semantic.OpSome || f.Count || g.Count {
+				return b.fail(fmt.Sprintf("quarry cannot tell whether the conditions on %s and on %s are on the same %s rows; ask for one at a time", display(f.Field), display(g.Field), display(f.Field)))
+			}
+			g.Where = append(slices.Clone(g.Where), f.Where...)
+			fs[j] = g
+			b.q.Filters = slices.Delete(slices.Clone(fs), i, i+1)
+			b.und("the conditions on %s and %s read as one: %s rows of the same %s rows", f.Field, g.Field, g.Field, f.Field)
+			return b.mergeRelated()
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -96,14 +97,22 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 	if o == nil || r == nil {
 		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", outer, f.Field)
 	}
-	from, link, ref, err := c.relatedFrom(o.Name, r.Name)
+	from, link, ref, through, err := c.relatedFrom(o.Name, r.Name)
 	if err != nil {
 		return "", colRef{}, err
 	}
+	if f.Count && c.throughChain(o.Name, r.Name) {
+		// A count through other rows counts those rows (a customer's
+		// order lines, not the products they hold).
+		return "", colRef{}, quarry.Errorf(quarry.KindUnsupported, "quarry counts only the rows of %s that refer to each %s row directly, not through other tables", r.Name, o.Name)
+	}
 	conds := []string{link}
 	joined := map[string]bool{}
+	for _, e := range through {
+		joined[strings.ToLower(e)] = true // already in the FROM
+	}
 	for _, w := range f.Where {
-		s, via, err := c.whereOn(r.Name, w)
+		s, via, err := c.whereOn(r.Name, w, joined)
 		if err != nil {
 			return "", colRef{}, err
 		}
@@ -136,62 +145,49 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 
 // relatedFrom is the FROM of a subquery over related's rows and the
 // condition that ties them to outer's row: the one relationship between
-// them, or else the one entity whose rows refer to both (many of its rows
-// to one of each). Every column it joins on passes the column policy.
-func (c *compiler) relatedFrom(outer, related string) (from, link string, ref colRef, err error) {
+// them, or else the path Model.Related finds (an entity whose rows refer
+// to both, or a chain of references to both). joined are the entities the
+// FROM joins besides related. Every column it joins on passes the column
+// policy.
+func (c *compiler) relatedFrom(outer, related string) (from, link string, ref colRef, joined []string, err error) {
 	ocol, rcol, err := c.directJoin(outer, related)
 	if err == nil {
 		ref = colRef{outer, ocol}
 		if err := c.checkCols(ref, colRef{related, rcol}); err != nil {
-			return "", "", colRef{}, err
+			return "", "", colRef{}, nil, err
 		}
-		return c.tableRef(related), c.col(colRef{related, rcol}) + " = " + c.col(ref), ref, nil
+		return c.tableRef(related), c.col(colRef{related, rcol}) + " = " + c.col(ref), ref, nil, nil
 	}
-	if strings.EqualFold(outer, related) {
-		return "", "", colRef{}, err
+	if strings.EqualFold(outer, related) || c.m.joinedDirectly(outer, related) > 0 {
+		return "", "", colRef{}, nil, err // joined, but not by one relationship
 	}
-	for _, rel := range c.m.Relationships {
-		if strings.EqualFold(rel.From, outer) && strings.EqualFold(rel.To, related) || strings.EqualFold(rel.From, related) && strings.EqualFold(rel.To, outer) {
-			return "", "", colRef{}, err // joined, but not by one relationship
+	path, ok := c.m.Related(outer, related)
+	if !ok {
+		return "", "", colRef{}, nil, quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly or in exactly one way through the tables that refer to them", outer, related)
+	}
+	from = c.tableRef(path.Link)
+	if !strings.EqualFold(path.Link, related) {
+		joined = append(joined, path.Link)
+	}
+	// Up from the link to related, then to the last step before outer.
+	steps := append(slices.Clone(path.ToRelated), path.ToOuter[:len(path.ToOuter)-1]...)
+	for _, r := range steps {
+		p, k := colRef{r.To, r.ToColumn}, colRef{r.From, r.FromColumn}
+		if err := c.checkCols(p, k); err != nil {
+			return "", "", colRef{}, nil, err
 		}
-	}
-	type linking struct {
-		entity             string
-		toOuter, toRelated Relationship
-	}
-	var links []linking
-	for i := range c.m.Entities {
-		l := c.m.Entities[i].Name
-		if strings.EqualFold(l, outer) || strings.EqualFold(l, related) {
-			continue
-		}
-		var to, tr []Relationship
-		for _, rel := range c.m.Relationships {
-			if !strings.EqualFold(rel.From, l) || rel.Cardinality == OneToMany || rel.Cardinality == ManyToMany {
-				continue
-			}
-			switch {
-			case strings.EqualFold(rel.To, outer):
-				to = append(to, rel)
-			case strings.EqualFold(rel.To, related):
-				tr = append(tr, rel)
-			}
-		}
-		if len(to) == 1 && len(tr) == 1 {
-			links = append(links, linking{l, to[0], tr[0]})
+		from += " JOIN " + c.tableRef(r.To) + " ON " + c.col(p) + " = " + c.col(k)
+		if !strings.EqualFold(r.To, related) {
+			joined = append(joined, r.To)
 		}
 	}
-	if len(links) != 1 {
-		return "", "", colRef{}, quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly or through exactly one table that links them", outer, related)
+	last := path.ToOuter[len(path.ToOuter)-1]
+	ref = colRef{outer, last.ToColumn}
+	lo := colRef{last.From, last.FromColumn}
+	if err := c.checkCols(ref, lo); err != nil {
+		return "", "", colRef{}, nil, err
 	}
-	lk := links[0]
-	ref = colRef{outer, lk.toOuter.ToColumn}
-	lo, lr, rr := colRef{lk.entity, lk.toOuter.FromColumn}, colRef{lk.entity, lk.toRelated.FromColumn}, colRef{related, lk.toRelated.ToColumn}
-	if err := c.checkCols(ref, lo, lr, rr); err != nil {
-		return "", "", colRef{}, err
-	}
-	from = c.tableRef(lk.entity) + " JOIN " + c.tableRef(related) + " ON " + c.col(rr) + " = " + c.col(lr)
-	return from, c.col(lo) + " = " + c.col(ref), ref, nil
+	return from, c.col(lo) + " = " + c.col(ref), ref, joined, nil
 }
 
 func (c *compiler) checkCols(refs ...colRef) error {
@@ -205,9 +201,10 @@ func (c *compiler) checkCols(refs ...colRef) error {
 
 // whereOn renders a condition of a related filter: a plain filter on a
 // column of the related entity (or a dimension over its columns alone),
-// or on the columns of the one row of another entity each related row
-// refers to (via: that entity, which the subquery joins: parentJoin).
-func (c *compiler) whereOn(related string, w Filter) (sql, via string, err error) {
+// of an entity the subquery joins already (joined), or on the columns of
+// the one row of another entity each related row refers to (via: that
+// entity, which the subquery joins: parentJoin).
+func (c *compiler) whereOn(related string, w Filter, joined map[string]bool) (sql, via string, err error) {
 	if relatedFilter(w) || w.Against != "" {
 		return "", "", quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
 	}
@@ -222,6 +219,9 @@ func (c *compiler) whereOn(related string, w Filter) (sql, via string, err error
 	for _, r := range refs {
 		switch {
 		case strings.EqualFold(r.Entity, related):
+		case joined[strings.ToLower(r.Entity)] && via == "":
+			// A table the subquery already joins on its way to the
+			// outer row ("bought Toys in Q1": the order of each line).
 		case via == "" || strings.EqualFold(r.Entity, via):
 			if _, err := c.parentJoin(related, r.Entity); err != nil {
 				return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
@@ -261,4 +261,12 @@ func (c *compiler) parentJoin(child, parent string) (string, error) {
 		return "", err
 	}
 	return " JOIN " + c.tableRef(found.To) + " ON " + c.col(p) + " = " + c.col(k), nil
+}
+
+// throughChain reports whether related's rows reach outer's through a
+// chain of references longer than one linking table, whose rows a count
+// would count (a customer's order lines, not the products they hold).
+func (c *compiler) throughChain(outer, related string) bool {
+	p, ok := c.m.Related(outer, related)
+	return ok && (len(p.ToOuter) > 1 || len(p.ToRelated) > 1 || strings.EqualFold(p.Link, related))
 }
