@@ -56,6 +56,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many business customers bought Toys in Q1?", want: "SELECT count(DISTINCT c.id) FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.segment = 'business' AND p.category = 'Toys' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 		{q: "Which customers in France ordered Electronics last month?", rows: "SELECT DISTINCT c.name, c.name FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.country = 'France' AND p.category = 'Electronics' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'", cols: "name,name"},
 		{q: "how many customers placed more than 2 orders with Toys", refuse: "same orders rows"},
+		// A share of the rows where a column is set, or empty.
+		{q: "what share of orders used a promo code?", want: "SELECT avg(discount_code IS NOT NULL) FROM orders", says: "discount code is set"},
+		{q: "what share of tickets are unassigned", want: "SELECT avg(assignee_id IS NULL) FROM support_tickets"},
+		{q: "average number of order items per order", want: "SELECT count(*) * 1.0 / (SELECT count(*) FROM orders) FROM order_items"},
 		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many subscriptions ended by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many high priority tickets", want: "SELECT count(*) FROM support_tickets WHERE priority = 'high'"},

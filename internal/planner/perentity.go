@@ -86,7 +86,10 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 	// The question without its average and its "per …".
 	var rest []string
 	for i, t := range toks {
-		if i >= avgAt && i < avgAt+avgLen || i >= per && i <= per+unitLen {
+		// "average number of order items per order": the number of
+		// order items is what is averaged, a count however the table
+		// is named.
+		if avgLen == 3 && i == avgAt || avgLen != 3 && i >= avgAt && i < avgAt+avgLen || i >= per && i <= per+unitLen {
 			continue
 		}
 		rest = append(rest, question[t.start:t.end])

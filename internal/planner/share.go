@@ -158,7 +158,8 @@ func (b *builder) shares() *Plan {
 	return nil
 }
 
-// condSQL renders a value filter as a predicate over entity.column.
+// condSQL renders a value filter, or one on the column being set or
+// empty, as a predicate over entity.column.
 func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 	col := f.Field
 	if d := b.p.m.Dimension(f.Field); d != nil {
@@ -182,6 +183,11 @@ func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 		}
 	}
 	switch {
+	case f.Op == semantic.OpNotNull && len(lits) == 0:
+		// "the share of orders that used a discount code"
+		return col + " IS NOT NULL", true
+	case f.Op == semantic.OpNull && len(lits) == 0:
+		return col + " IS NULL", true
 	case f.Op == semantic.OpEq && len(lits) == 1:
 		return col + " = " + lits[0], true
 	case f.Op == semantic.OpEq:

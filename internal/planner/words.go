@@ -359,8 +359,13 @@ func shareText(fs []semantic.Filter) string {
 			col = f.Field
 		}
 		t := filterTitle(f)
-		if (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && t != display(col) {
+		switch {
+		case (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && t != display(col):
 			t = display(col) + " is " + t // "country is Germany"
+		case f.Op == semantic.OpNotNull:
+			t = display(col) + " is set" // "discount code is set"
+		case f.Op == semantic.OpNull:
+			t = display(col) + " is empty"
 		}
 		parts[i] = t
 	}
