@@ -105,3 +105,23 @@ func TestSpokenShortForms(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitSaid: a measure named in its own unit ("in hours") is read as
+// asked; in another unit, or one the knowledge does not give, refused
+// (found from outside: "hours" not understood).
+func TestUnitSaid(t *testing.T) {
+	p := demoPlanner(t)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, ok := range map[string]bool{
+		"avg resolution time in hours last month":   true,
+		"revenue in dollars last month":             true,
+		"avg resolution time in minutes last month": false,
+		"revenue in euros last month":               false,
+		"orders in hours":                           false,
+	} {
+		pl := p.Plan(q, at)
+		if got := pl.Kind == KindMetric; got != ok {
+			t.Errorf("%q: %s (%s); answered %v, want %v", q, pl.Kind, pl.Reason, got, ok)
+		}
+	}
+}

@@ -131,7 +131,7 @@ var demoQuestions = []struct {
 	{"Average discount by category", KindMetric},
 	{"What is the most expensive product in the Books category?", KindRows},
 	{"Revenue for Premium members", KindUnanswered},
-	{"Which customers spent the most in 2025?", KindUnanswered},
+	{"Which customers spent the most in 2025?", KindMetric}, // what they spent with us: revenue
 	{"Revenue growth month over month", KindUnanswered},
 	{"How many orders used a discount code?", KindMetric},
 	// Refused, unanswered and clarified.

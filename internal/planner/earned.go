@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -325,6 +326,131 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	note := fmt.Sprintf("the comparison read as one of %s.%s, the amount of each of %s", entity, column, display(entity))
+	again.Understood = append(again.Understood, note)
+	again.Notes = append(again.Notes, note)
+	if again.Read == "" {
+		again.Read = read
+	}
+	return again
+}
+
+// unitWords maps the units a question may name its measure in ("in
+// hours") to the unit the knowledge writes.
+var unitWords = map[string]string{
+	"hours": "hours", "hour": "hours", "hrs": "hours", "minutes": "minutes", "minute": "minutes", "mins": "minutes",
+	"days": "days", "day": "days", "seconds": "seconds", "secs": "seconds", "dollars": "usd", "usd": "usd",
+	"euros": "eur", "eur": "eur", "pounds": "gbp", "gbp": "gbp",
+}
+
+// unitSaid replans a question that names its measure's unit ("average
+// resolution time in hours last month") without it, where the measure is
+// in that unit; where it is in another, it is refused, as quarry does not
+// convert (found from outside: "hours" not understood).
+func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || len(pl.Unknown) != 1 {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 1; i < len(toks); i++ {
+		unit, ok := unitWords[toks[i].s]
+		if !ok || toks[i-1].s != "in" || toks[i].s != pl.Unknown[0] {
+			continue
+		}
+		read := strings.TrimSpace(question[:toks[i-1].start] + question[toks[i].end:])
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric || again.Query == nil || len(again.Query.Metrics) != 1 {
+			return nil
+		}
+		m := again.Model(p.m).Metric(again.Query.Metrics[0])
+		if m == nil {
+			return nil
+		}
+		has := strings.ToLower(strings.Fields(m.Unit + " ?")[0])
+		if m.Unit == "" {
+			return p.unanswered(&state{}, fmt.Sprintf("the knowledge gives %s no unit, so quarry cannot tell whether it is in %s; ask without “in %s”", display(m.Name), toks[i].s, toks[i].s))
+		}
+		if unitWords[has] != unit && has != unit {
+			return p.unanswered(&state{}, fmt.Sprintf("%s is not known to be in %s (its unit is %q), and quarry does not convert units; ask without “in %s”", display(m.Name), toks[i].s, m.Unit, toks[i].s))
+		}
+		note := fmt.Sprintf("%q: %s is in %s", "in "+toks[i].s, display(m.Name), m.Unit)
+		again.Understood = append(again.Understood, note)
+		again.Notes = append(again.Notes, note)
+		if again.Read == "" {
+			again.Read = read
+		}
+		return again
+	}
+	return nil
+}
+
+// spendWord reports whether w says what someone spent.
+func spendWord(w string) bool {
+	switch w {
+	case "spend", "spending", "spent", "spends":
+		return true
+	}
+	return false
+}
+
+// theirSpend replans what others spent with us ("top 10 customers by
+// lifetime spend", "how much did German customers spend last year") as
+// the money we took in from them, the knowledge's one income metric;
+// what we spent ("how much did we spend on ads") is never read so.
+// "lifetime" is all of the rows, no period.
+func (p *Planner) theirSpend(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || len(pl.Unknown) == 0 {
+		return nil
+	}
+	for _, u := range pl.Unknown {
+		for _, w := range strings.Fields(u) {
+			if !spendWord(w) && w != "lifetime" {
+				return nil
+			}
+		}
+	}
+	metric := p.moneyMetric()
+	if metric == "" {
+		return nil
+	}
+	toks := tokenize(question)
+	var b strings.Builder
+	last, at := 0, -1
+	for i, t := range toks {
+		switch {
+		case t.s == "we" || t.s == "our" || t.s == "us" || t.s == "i":
+			if at < 0 {
+				return nil // what we spent is not what others spent with us
+			}
+		case spendWord(t.s):
+			at = i
+			b.WriteString(question[last:t.start])
+			if noun := i > 0 && (toks[i-1].s == "by" || toks[i-1].s == "lifetime" || toks[i-1].s == "total" || averageWord(toks[i-1].s)); !noun {
+				// "which customers spent the most": a verb of the rows,
+				// which asks for the top few as "made" does.
+				b.WriteString("made ")
+			}
+			b.WriteString(strings.ReplaceAll(metric, "_", " "))
+			last = t.end
+		case t.s == "lifetime" || t.s == "total" && i+1 < len(toks) && spendWord(toks[i+1].s):
+			b.WriteString(question[last:t.start])
+			last = t.end
+		case auxVerb(t.s) && slices.ContainsFunc(toks[i+1:], func(u token) bool { return spendWord(u.s) }):
+			// "how much did German customers spend": the verb's helper
+			// goes with it.
+			b.WriteString(question[last:t.start])
+			last = t.end
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	b.WriteString(question[last:])
+	read := b.String()
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric {
+		return nil
+	}
+	note := fmt.Sprintf("%q read as %s", toks[at].s, strings.ReplaceAll(metric, "_", " "))
 	again.Understood = append(again.Understood, note)
 	again.Notes = append(again.Notes, note)
 	if again.Read == "" {

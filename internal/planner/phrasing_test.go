@@ -67,6 +67,11 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "What did we make from Electronics in 2025?", want: []string{`"metrics":["revenue"]`, `"values":["Electronics"]`, `"from":"2025-01-01"`}},
 		{q: "What did we make from Toys last quarter?", want: []string{`"metrics":["revenue"]`, `"values":["Toys"]`, `"from":"2026-01-01"`}},
 		{q: "how much money did we make in 2025", want: []string{`"metrics":["revenue"]`, `"from":"2025-01-01"`}},
+		// What others spent with us is our revenue from them; what we
+		// spent is never read so.
+		{q: "top 10 customers by lifetime spend", want: []string{`"metrics":["revenue"]`, `"limit":10`}},
+		{q: "how much did German customers spend last year", want: []string{`"metrics":["revenue"]`, `"values":["Germany"]`, `"from":"2025-01-01"`}},
+		{q: "how much did we spend on marketing", refuse: "not terms"},
 		// An amount asked of a count or a list is refused, not given.
 		{q: "what was the order total in 2025", refuse: "total of order"},
 		{q: "how many orders did the web channel bring in", refuse: "is a verb"},

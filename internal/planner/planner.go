@@ -231,6 +231,12 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)
 	}
+	if m := s.theirSpend(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.unitSaid(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.bareAmount(question, asOf, pl); m != nil {
 		return m
 	}
