@@ -56,6 +56,9 @@ CREATE TABLE donations (donation_id INTEGER PRIMARY KEY, gift_dt DATE, amount RE
 		q, want, refuse string // want: an independent query for every row
 	}{
 		{q: "How many cats are registered?", want: "SELECT count(*) FROM pets WHERE species IN ('Cat', 'cat')"},
+		// A grouping holds each value once, in all its spellings.
+		{q: "pets by species", want: "SELECT CASE WHEN species = 'cat' THEN 'Cat' ELSE species END AS s, count(*) FROM pets GROUP BY s ORDER BY s"},
+		{q: "which species has the most pets", want: "SELECT CASE WHEN species = 'cat' THEN 'Cat' ELSE species END AS s, count(*) FROM pets GROUP BY s ORDER BY count(*) DESC LIMIT 1"},
 		{q: "What is the most common appointment type?", want: "SELECT appt_type FROM appointments GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"},
 		{q: "treatments by category", want: "SELECT treatment_cat, count(*) FROM treatments GROUP BY 1 ORDER BY 1"},
 		{q: "What share of invoices were paid by insurance?", want: "SELECT sum(lower(inv_status) = 'paid' AND pay_method = 'insurance') * 1.0 / count(*) FROM invoices"},

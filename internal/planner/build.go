@@ -88,7 +88,13 @@ func (b *builder) resolveKinds() *Plan {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
 			aliased := len(only(t.cands, sMetric, sEntity, sColumn, sDim)) > 0
 			t.cands, t.role = vals, "value"
-			if len(t.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
+			if n := i + 1; len(t.aggs) > 0 && n < len(b.st.terms) && b.st.terms[n].afterStop {
+				// "how many cats had appointments", "how many dogs with
+				// surgery appointments": the cats are counted, not their
+				// appointments (found from outside: the appointments
+				// were); read as a kind of row (kindCount), or refused.
+				return b.fail(fmt.Sprintf("quarry could not tell whether to count the %s or what the question says of them (%s)", t.it.text, b.st.terms[n].it.text))
+			} else if len(t.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
 				b.st.terms[i+1].aggs, t.aggs = t.aggs, nil // "how many business customers"
 			} else if len(t.aggs) > 0 && i+1 == len(b.st.terms) && aliased {
 				// "how many cats": nothing after the value to count; a
@@ -356,7 +362,7 @@ func (b *builder) countPastQualifiers() {
 			continue
 		}
 		j := i
-		for j+1 < len(terms) && terms[j+1].pos == terms[j].pos+1 && len(terms[j+1].aggs) == 0 && b.qualifies(terms, j) {
+		for j+1 < len(terms) && terms[j+1].pos == terms[j].pos+1 && !terms[j+1].afterStop && len(terms[j+1].aggs) == 0 && b.qualifies(terms, j) {
 			j++
 			if !b.qualifies(terms, j) {
 				break

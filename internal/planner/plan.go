@@ -11,21 +11,24 @@ import (
 
 // term is a known term of the question with the meaning chosen for it.
 type term struct {
-	it     *item
-	pos    int     // index among the meaningful items
-	cands  []sense // the meanings still possible
-	role   string  // what the term does in the query; "" = not yet used
-	neg    bool    // a value after "not"
-	conj   bool    // joined to the previous value by "and"/"or"
-	byMode bool    // came after "by"
-	mode   bool    // the column whose most common value is asked for (mode.go)
-	sortBy bool    // came after "ordered by", "in descending order of"
-	aggs   []string
-	rowsQ  bool // came right after "which"/"what"/"list"
-	op     string
-	num    float64
-	pct    bool // num was written as a percent
-	hasNum bool
+	it  *item
+	pos int // index among the meaningful items
+	// afterStop: a stopword came right before it ("cats had
+	// appointments"), so it does not qualify the term before it.
+	afterStop bool
+	cands     []sense // the meanings still possible
+	role      string  // what the term does in the query; "" = not yet used
+	neg       bool    // a value after "not"
+	conj      bool    // joined to the previous value by "and"/"or"
+	byMode    bool    // came after "by"
+	mode      bool    // the column whose most common value is asked for (mode.go)
+	sortBy    bool    // came after "ordered by", "in descending order of"
+	aggs      []string
+	rowsQ     bool // came right after "which"/"what"/"list"
+	op        string
+	num       float64
+	pct       bool // num was written as a percent
+	hasNum    bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
 	against string
@@ -192,6 +195,9 @@ func (p *Planner) walk(items []item, st *state) {
 	// agent marks a "by" after a verb of making: "orders placed by
 	// customers in Berlin" says whose, not how to group.
 	agent := map[*item]bool{}
+	// afterStop marks the items with a stopword right before them ("cats
+	// had appointments": "had" before appointments).
+	afterStop := map[*item]bool{}
 	prevStop, made := "", false
 	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
@@ -203,6 +209,7 @@ func (p *Planner) walk(items []item, st *state) {
 		if items[i].kind != itStop {
 			mean = append(mean, &items[i])
 			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
+			afterStop[&items[i]] = prevStop != "" || i > 0 && items[i-1].kind == itKw && (items[i-1].text == "with" || items[i-1].text == "that" || items[i-1].text == "who")
 			if items[i].kind == itKw && items[i].text == "by" && made && i+1 < len(items) {
 				// The rows that follow, qualified by a value ("customers in
 				// Berlin", "business customers"), say whose; "orders placed
@@ -586,7 +593,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it]}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it], afterStop: afterStop[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj = true
 			}

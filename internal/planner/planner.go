@@ -251,6 +251,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	}
 	s.rankings(pl)
 	s.spellAll(pl)
+	s.spellGroups(pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}

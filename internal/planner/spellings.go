@@ -193,3 +193,85 @@ func (b *builder) spelledAs(t *term) (sense, *Plan) {
 	}
 	return s, clarify(fmt.Sprintf("%q is a value of %s in %d spellings that differ only in case, each its own row; which do you mean: %s?", t.it.text, s.field, len(same), strings.Join(opts, " or ")), opts...)
 }
+
+// spellGroups gives each grouping by a text column that the knowledge
+// knows holds one value in several spellings ('Chicago' and 'chicago')
+// those spellings as one group: SQL groups them apart, and a ranking cut
+// by its limit showed the larger spelling alone as the whole value (found
+// from outside: "which city has the most venues" was Chicago with 5 of
+// its 6). A key's spellings, and a label grouped with its key, stay
+// apart: they are rows of their own.
+func (p *Planner) spellGroups(pl *Plan) {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric {
+		return
+	}
+	q := pl.Query
+	keyed := map[string]bool{}
+	for _, d := range q.Dimensions {
+		if e, c, ok := strings.Cut(d.Name, "."); ok {
+			if ent := p.m.Entity(e); ent != nil && strings.EqualFold(ent.PrimaryKey, c) {
+				keyed[lower(ent.Name)] = true
+			}
+		}
+	}
+	for i := range q.Dimensions {
+		d := &q.Dimensions[i]
+		if d.Grain != "" || len(d.Spellings) > 0 || p.caseMatters(d.Name) {
+			continue
+		}
+		f, err := p.m.ResolveField(d.Name)
+		if err != nil {
+			continue
+		}
+		var vals []string
+		switch f.Kind {
+		case semantic.FieldColumn:
+			if keyed[lower(f.Entity.Name)] || f.Column.Type.IsNumeric() || f.Column.Type.IsTemporal() {
+				continue
+			}
+			vals = f.Column.Values
+		case semantic.FieldDimension:
+			vals = f.Dimension.Values
+		}
+		anys := make([]any, len(vals))
+		for j, v := range vals {
+			anys[j] = v
+		}
+		for _, g := range semantic.SpellingsOf(anys) {
+			if len(g.Spellings) > 1 {
+				g.Spellings = namedFirst(g.Spellings)
+				d.Spellings = append(d.Spellings, g.Spellings)
+				pl.Understood = append(pl.Understood, fmt.Sprintf("%s %s grouped as one in each of its %d spellings: %s", d.Name, g.Value, len(g.Spellings), strings.Join(g.Spellings, ", ")))
+			}
+		}
+	}
+}
+
+// namedFirst puts first the spelling that names a group of spellings:
+// the one written as a name ("Electronics", of ELECTRONICS, Electronics
+// and electronics), else the one in lower case, else the first; without
+// spaces around it where one is.
+func namedFirst(sp []string) []string {
+	score := func(v string) int {
+		n := 0
+		if v == strings.TrimSpace(v) {
+			n += 4
+		}
+		t := strings.TrimSpace(v)
+		switch {
+		case t != "" && t[:1] == strings.ToUpper(t[:1]) && t[1:] == strings.ToLower(t[1:]) && t != strings.ToLower(t):
+			n += 2
+		case t == strings.ToLower(t):
+			n++
+		}
+		return n
+	}
+	best := 0
+	for i, v := range sp {
+		if score(v) > score(sp[best]) {
+			best = i
+		}
+	}
+	out := append([]string{sp[best]}, sp[:best]...)
+	return append(out, sp[best+1:]...)
+}

@@ -117,3 +117,17 @@ func TestSpellingsTitle(t *testing.T) {
 		t.Errorf("understood %q, want %q among them", pl.Understood, want)
 	}
 }
+
+// TestNamedFirst: a group of spellings is named as a name is written.
+func TestNamedFirst(t *testing.T) {
+	for _, tt := range []struct{ in, want []string }{
+		{[]string{"ELECTRONICS", "Electronics", "electronics"}, []string{"Electronics", "ELECTRONICS", "electronics"}},
+		{[]string{"food ", "Food"}, []string{"Food", "food "}},
+		{[]string{"WEB", "web"}, []string{"web", "WEB"}},
+		{[]string{"Chicago", "chicago"}, []string{"Chicago", "chicago"}},
+	} {
+		if got := namedFirst(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("namedFirst(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -452,6 +452,10 @@ func (c *compiler) dims(q Query) ([]dimSpec, error) {
 				return nil, err
 			}
 			oc.Grain, oc.Format = dr.Grain, grainColumn("", dr.Grain).Format
+		} else if len(dr.Spellings) > 0 {
+			if x, err = c.spelledAsOne(x, dr.Spellings); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, dimSpec{out: oc, expr: x, refs: refs, alt: alt, ref: name})
 	}
@@ -544,3 +548,26 @@ func (c *compiler) rangeConds(mt *Metric, tr *TimeRange) ([]cond, error) {
 
 // itoa is strconv.Itoa, named for the SQL builders.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// spelledAsOne groups the spellings of each value as one: "CASE WHEN x IN
+// ('Chicago', 'chicago') THEN 'Chicago' … ELSE x END", in the SELECT and
+// the GROUP BY alike.
+func (c *compiler) spelledAsOne(x string, groups [][]string) (string, error) {
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, g := range groups {
+		if len(g) < 2 {
+			return "", quarry.Errorf(quarry.KindInput, "a group of spellings holds two or more values, got %q", g)
+		}
+		lits := make([]string, len(g))
+		for i, v := range g {
+			if !SameSpelling(v, g[0]) {
+				return "", quarry.Errorf(quarry.KindInput, "%q and %q are not one value in two spellings (they differ in more than case and the spaces around them)", g[0], v)
+			}
+			lits[i] = c.d.str(v)
+		}
+		fmt.Fprintf(&b, " WHEN %s IN (%s) THEN %s", x, strings.Join(lits, ", "), lits[0])
+	}
+	b.WriteString(" ELSE " + x + " END")
+	return b.String(), nil
+}

@@ -54,6 +54,11 @@ type Query struct {
 type DimRef struct {
 	Name  string `json:"name"`
 	Grain Grain  `json:"grain,omitempty"`
+	// Spellings are groups of a text grouping's values that are one value
+	// in several spellings (["Chicago", "chicago"]): each group is one
+	// group of the result, named by its first spelling, where SQL would
+	// split the value's rows between them.
+	Spellings [][]string `json:"spellings,omitempty"`
 }
 
 // UnmarshalJSON reads a dimension as an object ({"name": "channel",

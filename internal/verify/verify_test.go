@@ -301,6 +301,16 @@ func TestPlaceholderLabels(t *testing.T) {
 	if rep.Confidence >= 0.9 {
 		t.Errorf("a NULL first place: %+v", rep.Checks)
 	}
+	// A breakdown sorted by its groups, the group with none first by
+	// the sort: no ranking (found from outside: "orders by customer
+	// city" failed at 0.40).
+	byCity := &quarry.Table{Columns: []quarry.Column{{Name: "city", Type: quarry.TypeText}, {Name: "orders", Type: quarry.TypeInt}},
+		Rows: [][]any{{nil, int64(451)}, {"Austin", int64(402)}, {"Boston", int64(473)}, {"Chicago", int64(842)}}}
+	for _, c := range Run(Input{Table: byCity, MetricColumns: []string{"orders"}, DimensionColumns: []string{"city"}}).Checks {
+		if c.Name == CheckLabels {
+			t.Errorf("a breakdown in the order of its groups: %+v", c)
+		}
+	}
 }
 
 // TestUnfinishedRows: a series with no range ("revenue by year") whose
