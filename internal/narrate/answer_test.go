@@ -439,3 +439,20 @@ func TestNullFigureSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroCountNotBegun: a count of none in a period after the as-of day
+// says the period has not begun (found from outside: "0 orders in July
+// 2026", asked on June 30th, read as a fact).
+func TestZeroCountNotBegun(t *testing.T) {
+	in := AnswerInput{Question: "how many orders in July 2026", Title: "Orders, July 2026", Period: "July 2026", AsOf: "2026-06-30",
+		Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "orders", How: "COUNT(orders.id) over orders"}}, Period: &event.ReadPeriod{From: "2026-07-01"}},
+		Table:   &quarry.Table{Columns: []quarry.Column{{Name: "orders", Type: quarry.TypeInt}}, Rows: [][]any{{int64(0)}}},
+		Columns: []ColumnInfo{{Name: "orders", Role: RoleMetric, Format: FormatInteger}}}
+	if a := Compose(in); !strings.HasSuffix(a.Headline, "; the period starts after 2026-06-30.") {
+		t.Errorf("headline %q", a.Headline)
+	}
+	in.Reading.Period.From = "2026-06-01"
+	if a := Compose(in); strings.Contains(a.Headline, "starts after") {
+		t.Errorf("a period begun: headline %q", a.Headline)
+	}
+}

@@ -41,6 +41,11 @@ func (w writer) figure(n column, r []any) (string, bool) {
 	if when != "" {
 		tail = " " + when
 	}
+	if f, ok := quarry.Float(n.cell(r)); ok && f == 0 {
+		// "0 orders in July 2026", asked on June 30th: none yet, as the
+		// month has not begun (found from outside: said as a fact).
+		tail += w.notBegun()
+	}
 	switch {
 	case len(rd.Measures) == 1:
 		label := w.bareTitle()

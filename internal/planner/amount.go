@@ -60,7 +60,7 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		}
 		money := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
 		for _, w := range nameWords(c.Name) {
-			money = money || moneyWord(w)
+			money = money || moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) // amt
 		}
 		if !money {
 			continue

@@ -163,7 +163,12 @@ func TestAmountsAsked(t *testing.T) {
 				{Name: "pmt_method", Type: quarry.TypeText, Values: []string{"Card", "Check", "Stock"}}}},
 			{Name: "volunteer_hours", Table: "volunteer_hours", PrimaryKey: "entry_id", TimeColumn: "work_dt", Columns: []semantic.Column{
 				col("entry_id", quarry.TypeInt), col("work_dt", quarry.TypeDate), col("hours", quarry.TypeFloat)}},
+			{Name: "orders", Table: "orders", PrimaryKey: "order_id", TimeColumn: "order_ts", Columns: []semantic.Column{
+				col("order_id", quarry.TypeInt), col("order_ts", quarry.TypeTimestamp), col("total_amt", quarry.TypeFloat)}},
+			{Name: "order_lines", Table: "order_lines", PrimaryKey: "line_id", Columns: []semantic.Column{
+				col("line_id", quarry.TypeInt), col("order_id", quarry.TypeInt), col("line_amt", quarry.TypeFloat)}},
 		},
+		Relationships: []semantic.Relationship{{From: "order_lines", FromColumn: "order_id", To: "orders", ToColumn: "order_id", Cardinality: semantic.ManyToOne}},
 	}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
@@ -178,6 +183,10 @@ func TestAmountsAsked(t *testing.T) {
 		{"How many donations were over $1,000?", "donations.amount > 1000"},
 		{"how many donations over 5000 in 2024", "donations.amount > 5000"},
 		{"How much was donated by stock in 2024?", ""},
+		// The amount of the rows counted, never of another table named
+		// by a word of theirs (found from outside: each order's total).
+		{"how many order lines were over $30", "order_lines.line_amt > 30"},
+		{"how many orders were over $100", "orders.total_amt > 100"},
 		{"how much did we make in 2025", ""},
 		{"what did we make last month", ""},
 	} {

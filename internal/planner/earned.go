@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Money made: "what did we make from Electronics in 2025", "how much did
@@ -268,7 +270,7 @@ func (p *Planner) oneAmount(entity string) string {
 		}
 		money := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
 		for _, w := range nameWords(c.Name) {
-			money = money || moneyWord(w)
+			money = money || moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) // amt
 		}
 		if !money {
 			continue
@@ -304,9 +306,18 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	if at < 0 {
 		return nil
 	}
+	// The tables the question names before the comparison, each by its
+	// longest name ("order lines", not "order").
 	entity, column := "", ""
-	for _, t := range toks[:at] {
-		ss, _ := p.lex.get(t.s)
+	for i := 0; i < at; {
+		n := 1
+		var ss []sense
+		for k := min(3, at-i); k >= 1; k-- {
+			if got, ok := p.lex.get(join(toks[i : i+k])); ok && len(got) > 0 {
+				n, ss = k, got
+				break
+			}
+		}
 		for _, s := range only(ss, sEntity) {
 			if c := p.oneAmount(s.name); c != "" && s.name != entity {
 				if entity != "" {
@@ -315,6 +326,7 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 				entity, column = s.name, c
 			}
 		}
+		i += n
 	}
 	if entity == "" {
 		return nil
@@ -322,7 +334,19 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	words := strings.Join(nameWords(column), " ")
 	read := question[:toks[at].start] + "with an " + words + " " + question[toks[at].start:]
 	again := p.planQuestion(read, asOf)
-	if again.Kind != KindMetric && again.Kind != KindRows {
+	if again.Kind != KindMetric && again.Kind != KindRows || again.Query == nil {
+		return nil
+	}
+	// The amount must be of the rows counted or listed, not of another
+	// table the question names (found from outside: "order lines over
+	// $30" compared each order's total).
+	counted := ""
+	if again.Query.Rows != nil {
+		counted = again.Query.Rows.Entity
+	} else if len(again.Query.Metrics) == 1 {
+		counted = p.metricEntity(again.Query.Metrics[0], again.AdHoc)
+	}
+	if !strings.EqualFold(counted, entity) {
 		return nil
 	}
 	note := fmt.Sprintf("the comparison read as one of %s.%s, the amount of each of %s", entity, column, display(entity))
@@ -334,12 +358,26 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	return again
 }
 
-// unitWords maps the units a question may name its measure in ("in
-// hours") to the unit the knowledge writes.
-var unitWords = map[string]string{
-	"hours": "hours", "hour": "hours", "hrs": "hours", "minutes": "minutes", "minute": "minutes", "mins": "minutes",
-	"days": "days", "day": "days", "seconds": "seconds", "secs": "seconds", "dollars": "usd", "usd": "usd",
-	"euros": "eur", "eur": "eur", "pounds": "gbp", "gbp": "gbp",
+// unitWord is the unit the knowledge writes for a unit a question may
+// name its measure in ("in hours"), "" for another word.
+func unitWord(w string) string {
+	switch w {
+	case "hours", "hour", "hrs":
+		return "hours"
+	case "minutes", "minute", "mins":
+		return "minutes"
+	case "days", "day":
+		return "days"
+	case "seconds", "secs":
+		return "seconds"
+	case "dollars", "usd":
+		return "usd"
+	case "euros", "eur":
+		return "eur"
+	case "pounds", "gbp":
+		return "gbp"
+	}
+	return ""
 }
 
 // unitSaid replans a question that names its measure's unit ("average
@@ -352,8 +390,8 @@ func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	toks := tokenize(question)
 	for i := 1; i < len(toks); i++ {
-		unit, ok := unitWords[toks[i].s]
-		if !ok || toks[i-1].s != "in" || toks[i].s != pl.Unknown[0] {
+		unit := unitWord(toks[i].s)
+		if unit == "" || toks[i-1].s != "in" || toks[i].s != pl.Unknown[0] {
 			continue
 		}
 		read := strings.TrimSpace(question[:toks[i-1].start] + question[toks[i].end:])
@@ -369,7 +407,7 @@ func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
 		if m.Unit == "" {
 			return p.unanswered(&state{}, fmt.Sprintf("the knowledge gives %s no unit, so quarry cannot tell whether it is in %s; ask without “in %s”", display(m.Name), toks[i].s, toks[i].s))
 		}
-		if unitWords[has] != unit && has != unit {
+		if unitWord(has) != unit && has != unit {
 			return p.unanswered(&state{}, fmt.Sprintf("%s is not known to be in %s (its unit is %q), and quarry does not convert units; ask without “in %s”", display(m.Name), toks[i].s, m.Unit, toks[i].s))
 		}
 		note := fmt.Sprintf("%q: %s is in %s", "in "+toks[i].s, display(m.Name), m.Unit)

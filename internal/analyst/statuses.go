@@ -1,0 +1,124 @@
+package analyst
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// CheckStatuses is the check that a total or an average of money does not
+// silently take in rows whose status says the money never came: failed,
+// refunded, cancelled, void or pending ones.
+const CheckStatuses = "statuses_included"
+
+// undoneWords are the statuses of rows whose amount was not, or not yet,
+// taken in.
+var undoneWords = []string{"failed", "fail", "refunded", "refund", "cancelled", "canceled", "void", "voided", "pending",
+	"declined", "rejected", "reversed", "bounced", "chargeback", "unpaid", "returned", "abandoned", "expired"}
+
+// StatusCheck warns where a query adds up or averages an amount of a table
+// with a status column (a text column named status or state) whose known
+// values include some such state, and neither the query nor the measure
+// keeps any status out: "the donation total in Q4" summed failed, pending
+// and refunded gifts with no word (found from outside, at confidence 1.00).
+// It reads the model alone: no query runs. Empty when it does not warn.
+func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check {
+	if m == nil || q == nil || q.Rows != nil {
+		return verify.Check{}
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Derived != "" {
+			continue
+		}
+		x := strings.ToUpper(strings.TrimSpace(mt.Expr))
+		if !strings.HasPrefix(x, "SUM(") && !strings.HasPrefix(x, "AVG(") {
+			continue
+		}
+		e := m.Entity(mt.Entity)
+		if e == nil {
+			continue
+		}
+		for _, c := range e.Columns {
+			if !statusColumn(c.Name) || len(c.Values) == 0 {
+				continue
+			}
+			ref := e.Name + "." + c.Name
+			if keptOut(m, q, mt, ref, c.Name) {
+				continue
+			}
+			var undone []string
+			for _, v := range c.Values {
+				if slices.Contains(undoneWords, semantic.Fold(v)) && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) {
+					undone = append(undone, v)
+				}
+			}
+			if len(undone) == 0 {
+				continue
+			}
+			what := mt.Description
+			if what == "" {
+				what = fieldWords(mt.Name)
+			}
+			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
+				what, e.Name, fieldWords(c.Name), quoteList(undone))}
+		}
+	}
+	return verify.Check{}
+}
+
+// statusColumn reports whether a column's name says it holds a row's
+// status or state.
+func statusColumn(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+		if w == "status" || w == "state" || w == "stage" {
+			return true
+		}
+	}
+	return false
+}
+
+// keptOut reports whether the query or the measure puts a condition on
+// the status column (its field or a dimension over it), or groups by it.
+func keptOut(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, ref, col string) bool {
+	names := func(field string) bool {
+		if strings.EqualFold(field, ref) {
+			return true
+		}
+		if d := m.Dimension(field); d != nil && strings.EqualFold(strings.TrimSpace(d.Expr), ref) {
+			return true
+		}
+		return false
+	}
+	for _, f := range q.Filters {
+		if names(f.Field) || slices.ContainsFunc(f.Where, func(w semantic.Filter) bool { return names(w.Field) }) {
+			return true
+		}
+	}
+	for _, d := range q.Dimensions {
+		if names(d.Name) {
+			return true
+		}
+	}
+	for _, f := range mt.Filters {
+		if strings.Contains(strings.ToLower(f), strings.ToLower(col)) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteList writes values as 'A', 'B' or 'C'.
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = "'" + v + "'"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
