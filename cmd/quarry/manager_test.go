@@ -53,7 +53,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "what was the order total in 2025", refuse: "total of order"},
 		// Conditions on rows two tables away are one condition on the
 		// same rows: a Toys line of an order placed in Q1.
-		{q: "how many business customers bought Toys in Q1?", want: "SELECT count(DISTINCT c.id) FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.segment = 'business' AND p.category = 'Toys' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
+		// "bought" is a completed purchase (found from outside: cancelled
+		// and refunded orders counted); "ordered" any order.
+		{q: "how many business customers bought Toys in Q1?", want: "SELECT count(DISTINCT c.id) FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.segment = 'business' AND p.category = 'Toys' AND o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
+		{q: "how many business customers ordered Toys in Q1?", want: "SELECT count(DISTINCT c.id) FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.segment = 'business' AND p.category = 'Toys' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 		{q: "Which customers in France ordered Electronics last month?", rows: "SELECT DISTINCT c.name, c.name FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.country = 'France' AND p.category = 'Electronics' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'", cols: "name,name"},
 		{q: "how many customers placed more than 2 orders with Toys", refuse: "same orders rows"},
 		// A share of the rows where a column is set, or empty.

@@ -61,6 +61,14 @@ func (b *builder) verbDate(t *term) bool {
 	if r.To != "" {
 		where = append(where, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
 	}
+	if done, ok := b.p.completedState(s.entity); ok && buyVerb(t.it.text) {
+		// "customers who bought Toys in Q1": bought is a purchase
+		// completed, as the knowledge's buyers are, not an order
+		// cancelled (found from outside: cancelled and refunded orders
+		// counted as bought).
+		where = append(where, done)
+		b.und("%q read as %s rows whose %s is %v", t.it.text, s.entity, done.Field, done.Values[0])
+	}
 	b.usePeriod()
 	st.related = append(st.related, relatedRows{entity: s.entity, where: where, text: strings.TrimSpace(t.it.text)})
 	t.role = "context"
@@ -184,4 +192,45 @@ func (b *builder) rowAge() *Plan {
 	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: op, Values: []any{cut}})
 	b.und("filter %s %s %s (%d %s(s) before %s)", field, word, cut, n, st.ageUnit, st.asOf.Format("2006-01-02"))
 	return nil
+}
+
+// buyVerb reports whether w says a purchase was made.
+func buyVerb(w string) bool {
+	switch strings.TrimSpace(lower(w)) {
+	case "bought", "buy", "buys", "purchased", "purchase", "purchases":
+		return true
+	}
+	return false
+}
+
+// completedState is the condition that an entity's row is a purchase
+// completed: its status column (named status or state) holds the value
+// completed, complete, paid or fulfilled, the one such value; false
+// where it has none or several.
+func (p *Planner) completedState(entity string) (semantic.Filter, bool) {
+	e := p.m.Entity(entity)
+	if e == nil {
+		return semantic.Filter{}, false
+	}
+	var hit semantic.Filter
+	n := 0
+	for _, c := range e.Columns {
+		status := false
+		for _, w := range nameWords(c.Name) {
+			status = status || w == "status" || w == "state"
+		}
+		if !status || p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		for _, v := range c.Values {
+			switch semantic.Fold(v) {
+			case "completed", "complete", "paid", "fulfilled":
+				if n == 0 || !semantic.SameSpelling(fmt.Sprint(hit.Values[0]), v) {
+					n++
+				}
+				hit = semantic.Filter{Field: e.Name + "." + c.Name, Op: semantic.OpEq, Values: []any{v}}
+			}
+		}
+	}
+	return hit, n == 1
 }
