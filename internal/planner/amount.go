@@ -53,27 +53,20 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	if t.aggs[0] == "sum" && !moneyNoun(singular(lastWordOf(t.it.text))) {
 		return sense{}, false
 	}
-	var hits []sense
 	for _, c := range e.Columns {
-		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || b.p.isForeignKey(e.Name, c.Name) {
-			continue
+		if b.p.m.IsRestricted(e.Name, c.Name) && c.Type.IsNumeric() {
+			for _, w := range nameWords(c.Name) {
+				if moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) {
+					return sense{}, false // never picked unasked; the question is refused as before
+				}
+			}
 		}
-		money := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
-		for _, w := range nameWords(c.Name) {
-			money = money || moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) // amt
-		}
-		if !money {
-			continue
-		}
-		if b.p.m.IsRestricted(e.Name, c.Name) {
-			return sense{}, false // never picked unasked; the question is refused as before
-		}
-		hits = append(hits, sense{kind: sColumn, entity: e.Name, column: c.Name, field: e.Name + "." + c.Name, numeric: true, strength: strName})
 	}
-	if len(hits) != 1 {
+	c := b.p.oneAmount(e.Name)
+	if c == "" {
 		return sense{}, false
 	}
-	return hits[0], true
+	return sense{kind: sColumn, entity: e.Name, column: c, field: e.Name + "." + c, numeric: true, strength: strName}, true
 }
 
 // namedAmount is the number column of e that the last word of the

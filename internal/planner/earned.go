@@ -256,31 +256,42 @@ func comparisonWord(w string) bool {
 }
 
 // oneAmount is entity's one amount column (a number, not a key, named
-// for money or with a currency unit, and not restricted); "" when it has
-// none or several.
+// for money or with a currency unit, and not restricted), or of several
+// the one named a total; "" when it has none, or several and no one
+// total.
 func (p *Planner) oneAmount(entity string) string {
 	e := p.m.Entity(entity)
 	if e == nil {
 		return ""
 	}
-	hit := ""
+	var hits, totals []string
 	for _, c := range e.Columns {
 		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || p.isForeignKey(e.Name, c.Name) {
 			continue
 		}
-		money := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
+		money, total := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit, false
 		for _, w := range nameWords(c.Name) {
 			money = money || moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) // amt
+			total = total || w == "total"
 		}
 		if !money {
 			continue
 		}
-		if hit != "" || p.m.IsRestricted(e.Name, c.Name) {
+		if p.m.IsRestricted(e.Name, c.Name) {
 			return ""
 		}
-		hit = c.Name
+		hits = append(hits, c.Name)
+		if total {
+			totals = append(totals, c.Name)
+		}
 	}
-	return hit
+	switch {
+	case len(hits) == 1:
+		return hits[0]
+	case len(totals) == 1:
+		return totals[0] // an order's total_amt, not its tip_amt
+	}
+	return ""
 }
 
 // bareAmount replans a comparison with a number and nothing it compares
@@ -318,7 +329,7 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 				break
 			}
 		}
-		for _, s := range only(ss, sEntity) {
+		for _, s := range strongest(only(ss, sEntity)) {
 			if c := p.oneAmount(s.name); c != "" && s.name != entity {
 				if entity != "" {
 					return nil // two tables with an amount: which?

@@ -249,8 +249,8 @@ func (p *Planner) spellGroups(pl *Plan) {
 
 // namedFirst puts first the spelling that names a group of spellings:
 // the one written as a name ("Electronics", of ELECTRONICS, Electronics
-// and electronics), else the one in lower case, else the first; without
-// spaces around it where one is.
+// and electronics) or a short acronym ("SMB"), else the one in lower
+// case, else the first; without spaces around it where one is.
 func namedFirst(sp []string) []string {
 	score := func(v string) int {
 		n := 0
@@ -261,6 +261,8 @@ func namedFirst(sp []string) []string {
 		switch {
 		case t != "" && t[:1] == strings.ToUpper(t[:1]) && t[1:] == strings.ToLower(t[1:]) && t != strings.ToLower(t):
 			n += 2
+		case len(t) <= 4 && t == strings.ToUpper(t) && t != strings.ToLower(t):
+			n += 2 // an acronym: SMB, not smb
 		case t == strings.ToLower(t):
 			n++
 		}

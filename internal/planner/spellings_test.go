@@ -123,8 +123,9 @@ func TestNamedFirst(t *testing.T) {
 	for _, tt := range []struct{ in, want []string }{
 		{[]string{"ELECTRONICS", "Electronics", "electronics"}, []string{"Electronics", "ELECTRONICS", "electronics"}},
 		{[]string{"food ", "Food"}, []string{"Food", "food "}},
-		{[]string{"WEB", "web"}, []string{"web", "WEB"}},
+		{[]string{"GARDEN", "garden"}, []string{"garden", "GARDEN"}},
 		{[]string{"Chicago", "chicago"}, []string{"Chicago", "chicago"}},
+		{[]string{"smb", "SMB"}, []string{"SMB", "smb"}},
 	} {
 		if got := namedFirst(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("namedFirst(%q) = %q, want %q", tt.in, got, tt.want)
