@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // TestPeriodAbbreviations: "yr", "mth", "qtr", "wk" and the months' short
@@ -123,5 +126,22 @@ func TestUnitSaid(t *testing.T) {
 		if got := pl.Kind == KindMetric; got != ok {
 			t.Errorf("%q: %s (%s); answered %v, want %v", q, pl.Kind, pl.Reason, got, ok)
 		}
+	}
+}
+
+// TestUnitOfName: a column's name may say its unit (duration_min).
+func TestUnitOfName(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "appointments", Table: "appointments", PrimaryKey: "appt_id", Columns: []semantic.Column{
+		{Name: "appt_id", Type: quarry.TypeInt}, {Name: "duration_min", Type: quarry.TypeInt}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	at := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	if pl := p.Plan("average appointment duration in minutes", at); pl.Kind != KindMetric {
+		t.Errorf("in its unit: %s (%s)", pl.Kind, pl.Reason)
+	}
+	if pl := p.Plan("average appointment duration in hours", at); pl.Kind == KindMetric {
+		t.Errorf("in another unit: answered")
 	}
 }

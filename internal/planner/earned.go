@@ -416,12 +416,19 @@ func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 		has := strings.ToLower(strings.Fields(m.Unit + " ?")[0])
 		if m.Unit == "" {
+			has = nameUnit(m.Expr) // duration_min: minutes
+		}
+		if has == "" {
 			return p.unanswered(&state{}, fmt.Sprintf("the knowledge gives %s no unit, so quarry cannot tell whether it is in %s; ask without “in %s”", display(m.Name), toks[i].s, toks[i].s))
 		}
-		if unitWord(has) != unit && has != unit {
-			return p.unanswered(&state{}, fmt.Sprintf("%s is not known to be in %s (its unit is %q), and quarry does not convert units; ask without “in %s”", display(m.Name), toks[i].s, m.Unit, toks[i].s))
+		shown := m.Unit
+		if shown == "" {
+			shown = has
 		}
-		note := fmt.Sprintf("%q: %s is in %s", "in "+toks[i].s, display(m.Name), m.Unit)
+		if unitWord(has) != unit && has != unit {
+			return p.unanswered(&state{}, fmt.Sprintf("%s is not known to be in %s (it is in %s), and quarry does not convert units; ask without “in %s”", display(m.Name), toks[i].s, shown, toks[i].s))
+		}
+		note := fmt.Sprintf("%q: %s is in %s", "in "+toks[i].s, display(m.Name), shown)
 		again.Understood = append(again.Understood, note)
 		again.Notes = append(again.Notes, note)
 		if again.Read == "" {
@@ -506,4 +513,33 @@ func (p *Planner) theirSpend(question string, asOf time.Time, pl *Plan) *Plan {
 		again.Read = read
 	}
 	return again
+}
+
+// nameUnit is the unit the last word of the one column an expression
+// reads says it is in (appointments.duration_min: minutes), "" where it
+// says none.
+func nameUnit(expr string) string {
+	var col string
+	for _, tok := range strings.FieldsFunc(expr, func(r rune) bool {
+		return !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if _, c, ok := strings.Cut(tok, "."); ok {
+			if col != "" && !strings.EqualFold(col, c) {
+				return ""
+			}
+			col = c
+		}
+	}
+	ws := nameWords(col)
+	if len(ws) < 2 {
+		return ""
+	}
+	switch w := ws[len(ws)-1]; w {
+	case "min":
+		return "minutes"
+	case "sec":
+		return "seconds"
+	default:
+		return unitWord(w)
+	}
 }
