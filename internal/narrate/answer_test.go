@@ -456,3 +456,17 @@ func TestZeroCountNotBegun(t *testing.T) {
 		t.Errorf("a period begun: headline %q", a.Headline)
 	}
 }
+
+// TestDistinctCountNotRows: a count of a column's distinct values is not
+// stated as a count of the rows (found from outside: "61 work orders
+// created in 2025" for 61 customers).
+func TestDistinctCountNotRows(t *testing.T) {
+	in := AnswerInput{Question: "how many distinct customers had work orders in 2025", Title: "Number of distinct customer ref of work orders", Period: "2025", AsOf: "2025-12-31",
+		Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "distinct_work_orders_customer_ref", How: "COUNT(DISTINCT work_orders.customer_ref) over work_orders"}},
+			Period: &event.ReadPeriod{From: "2025-01-01", To: "2026-01-01", Column: "work_orders.created_dt"}},
+		Table:   &quarry.Table{Columns: []quarry.Column{{Name: "distinct_work_orders_customer_ref", Type: quarry.TypeInt}}, Rows: [][]any{{int64(61)}}},
+		Columns: []ColumnInfo{{Name: "distinct_work_orders_customer_ref", Role: RoleMetric, Format: FormatInteger}}}
+	if a := Compose(in); strings.Contains(a.Headline, "work orders created") {
+		t.Errorf("headline %q counts work orders", a.Headline)
+	}
+}
