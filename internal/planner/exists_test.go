@@ -1,10 +1,13 @@
 package planner
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -141,5 +144,39 @@ func TestEventSet(t *testing.T) {
 	}
 	if pl := p.Plan("how many companies opened", asOf); pl.Kind == KindMetric {
 		t.Errorf("without a form of be, the verb alone: %+v", pl.Query)
+	}
+}
+
+// TestNoRowsThroughAChain: "accounts that never made a payment" are those
+// with no payment of their invoices, through the shortest chain of
+// references (found from outside: refused, as payments do not refer to
+// accounts directly).
+func TestNoRowsThroughAChain(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "accounts", Table: "accounts", PrimaryKey: "account_id", Label: "account_name", Columns: []semantic.Column{col("account_id", quarry.TypeInt), col("account_name", quarry.TypeText)}},
+			{Name: "subscriptions", Table: "subscriptions", PrimaryKey: "sub_id", Columns: []semantic.Column{col("sub_id", quarry.TypeInt), col("account_id", quarry.TypeInt)}},
+			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{col("invoice_id", quarry.TypeInt), col("sub_id", quarry.TypeInt), col("account_id", quarry.TypeInt)}},
+			{Name: "payments", Table: "payments", PrimaryKey: "payment_id", Columns: []semantic.Column{col("payment_id", quarry.TypeInt), col("invoice_id", quarry.TypeInt)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "subscriptions", FromColumn: "account_id", To: "accounts", ToColumn: "account_id", Cardinality: semantic.ManyToOne},
+			{From: "invoices", FromColumn: "sub_id", To: "subscriptions", ToColumn: "sub_id", Cardinality: semantic.ManyToOne},
+			{From: "invoices", FromColumn: "account_id", To: "accounts", ToColumn: "account_id", Cardinality: semantic.ManyToOne},
+			{From: "payments", FromColumn: "invoice_id", To: "invoices", ToColumn: "invoice_id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	pl := p.Plan("how many accounts have no payments", time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC))
+	if pl.Kind != KindMetric {
+		t.Fatalf("kind %s (%s); want a count", pl.Kind, pl.Reason)
+	}
+	c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+	if err != nil || !strings.Contains(c.SQL, "NOT EXISTS (SELECT 1 FROM payments JOIN invoices ON invoices.invoice_id = payments.invoice_id WHERE invoices.account_id = accounts.account_id)") {
+		t.Errorf("%v\n%s", err, c.SQL)
 	}
 }

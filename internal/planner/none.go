@@ -104,6 +104,11 @@ func (b *builder) withNone(pl *Plan) *Plan {
 			// "products never ordered": no order_items row, the table that
 			// links each product to its orders.
 			via = b.p.bridge(subject, ent)
+			if _, chained := b.p.m.Related(subject, ent); via == "" && chained {
+				// "accounts that never made a payment": payments of their
+				// invoices, through the one chain of references.
+				via = ent
+			}
 			if via == "" {
 				return b.fail(fmt.Sprintf("quarry can tell which %s have no %s only when %s refer to %s directly", display(subject), display(ent), display(ent), display(subject)))
 			}

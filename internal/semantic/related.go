@@ -54,13 +54,15 @@ func (m *Model) Related(outer, related string) (RelatedPath, bool) {
 	}
 	// A chain of references: related's rows up to outer, or the rows of
 	// another entity up to both.
+	// The shortest chains win, as the shortest join path does: payments
+	// reach accounts through their invoice (two steps) before through the
+	// invoice's subscription (three); two of the shortest length are
+	// refused.
 	var chains []RelatedPath
 	avoid := map[string]bool{strings.ToLower(outer): true, strings.ToLower(related): true}
-	if ps := m.upPaths(related, outer, 3, avoid); len(ps) > 0 {
-		for _, p := range ps {
-			if len(p) > 1 {
-				chains = append(chains, RelatedPath{Link: related, ToOuter: p})
-			}
+	for _, p := range m.upPaths(related, outer, 3, avoid) {
+		if len(p) > 1 {
+			chains = append(chains, RelatedPath{Link: related, ToOuter: p})
 		}
 	}
 	for i := range m.Entities {
@@ -68,20 +70,51 @@ func (m *Model) Related(outer, related string) (RelatedPath, bool) {
 		if avoid[strings.ToLower(l)] {
 			continue
 		}
-		po, pr := m.upPaths(l, outer, 2, avoid), m.upPaths(l, related, 2, avoid)
+		po, pr := shortest(m.upPaths(l, outer, 2, avoid)), shortest(m.upPaths(l, related, 2, avoid))
 		if len(po) == 0 || len(pr) == 0 {
 			continue
 		}
-		if len(po) > 1 || len(pr) > 1 || len(po[0])+len(pr[0]) < 3 || shareEntity(po[0], pr[0]) {
+		if len(po) > 1 || len(pr) > 1 || shareEntity(po[0], pr[0]) {
 			chains = append(chains, RelatedPath{}, RelatedPath{}) // more than one way: refused
 			continue
 		}
-		chains = append(chains, RelatedPath{Link: l, ToRelated: pr[0], ToOuter: po[0]})
+		if len(po[0])+len(pr[0]) >= 3 {
+			chains = append(chains, RelatedPath{Link: l, ToRelated: pr[0], ToOuter: po[0]})
+		}
 	}
-	if len(chains) != 1 {
+	best := -1
+	for _, c := range chains {
+		if n := c.steps(); c.Link != "" && (best < 0 || n < best) {
+			best = n
+		}
+	}
+	var kept []RelatedPath
+	for _, c := range chains {
+		if c.Link == "" || c.steps() == best {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) != 1 || kept[0].Link == "" {
 		return RelatedPath{}, false
 	}
-	return chains[0], true
+	return kept[0], true
+}
+
+// steps is the number of references a path joins.
+func (p RelatedPath) steps() int { return len(p.ToRelated) + len(p.ToOuter) }
+
+// shortest keeps the shortest of paths.
+func shortest(paths [][]Relationship) [][]Relationship {
+	var out [][]Relationship
+	for _, p := range paths {
+		switch {
+		case len(out) == 0 || len(p) < len(out[0]):
+			out = [][]Relationship{p}
+		case len(p) == len(out[0]):
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // joinedDirectly counts the relationships between a and b.
