@@ -62,6 +62,10 @@ func TestManagerQuestions(t *testing.T) {
 		// A share of the rows where a column is set, or empty.
 		{q: "what share of orders used a promo code?", want: "SELECT avg(discount_code IS NOT NULL) FROM orders", says: "discount code is set"},
 		{q: "what share of tickets are unassigned", want: "SELECT avg(assignee_id IS NULL) FROM support_tickets"},
+		// "number of X per Y" over a few Ys is a row for each; over
+		// thousands (customers), an average, which is asked back.
+		{q: "number of subscriptions per plan", rows: "SELECT p.name, count(*) FROM subscriptions s JOIN plans p ON p.id = s.plan_id GROUP BY p.name ORDER BY p.name"},
+		{q: "number of orders per customer", refuse: "may mean the average per customer"},
 		{q: "average number of order items per order", want: "SELECT count(*) * 1.0 / (SELECT count(*) FROM orders) FROM order_items"},
 		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many subscriptions ended by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},

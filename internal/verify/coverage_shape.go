@@ -200,11 +200,49 @@ func (c *cover) perEntity() (ok, bad []string) {
 			if c.has("by "+p) || c.has("each "+p) || c.has("every "+p) || breakdownOther().MatchString(c.text) {
 				continue
 			}
+			if c.countPer(e) {
+				continue
+			}
 			return nil, []string{fmt.Sprintf("\"per %s\" may mean the average per %s, but the query gives each %s's figure; ask for the average per %s, or for the figure by %s", p, p, p, p, p)}
 		}
 	}
 	return nil, nil
 }
+
+// countPer reports whether the question asks for a count "per" the rows
+// of e, a table of a few rows (100 at most, as the knowledge records):
+// "number of subscriptions per plan" reads as a row for each plan (found
+// from outside: refused); "how many orders per customer", over thousands,
+// as an average, and so does any question that says average.
+func (c *cover) countPer(e *semantic.Entity) bool {
+	if e.RowCount <= 0 || e.RowCount > 100 || !countAsked().MatchString(c.text) || c.has("average") || c.has("avg") || c.has("mean") {
+		return false
+	}
+	for _, n := range append([]string{e.Name}, e.Synonyms...) {
+		if c.has("per " + Singular(strings.ToLower(strings.ReplaceAll(n, "_", " ")))) {
+			return true
+		}
+	}
+	return false
+}
+
+// countPerDims reports whether the query groups by the rows of a table
+// the question counts "per" (countPer).
+func (c *cover) countPerDims() bool {
+	for _, d := range c.q.Dimensions {
+		ent, _, ok := strings.Cut(d.Name, ".")
+		if dim := c.m.Dimension(d.Name); !ok && dim != nil {
+			ent = dim.Entity // "plan": a dimension over plans
+		}
+		if e := c.m.Entity(ent); e != nil && d.Grain == "" && c.countPer(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// countAsked opens a question that asks for a count.
+var countAsked = lazyRE(`^ (the )?(number of|count of|how many) `)
 
 // breakdownOther are the words that ask for a row per entity outright.
 var breakdownOther = lazyRE(` (top|bottom|list|show|which|each|every|rank|ranking|most|least|highest|lowest) `)
@@ -725,7 +763,7 @@ func (c *cover) shape() (Check, bool) {
 	if m := totalOfTopRE().FindStringSubmatch(c.text); m != nil && (len(c.q.Dimensions) > 0 || c.q.Rows != nil) {
 		return Check{Name: CheckShape, Status: Fail, Detail: fmt.Sprintf("the question asks for the %s of the %s %s, but the query lists them one by one", m[1], m[2], m[3])}, true
 	}
-	if !oneNumberRE().MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 {
+	if !oneNumberRE().MatchString(c.text) || c.breakdown() || len(c.q.Compare) > 0 || c.countPerDims() {
 		return Check{}, false
 	}
 	if c.q.Rows != nil {
