@@ -59,6 +59,14 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many business customers ordered Toys in Q1?", want: "SELECT count(DISTINCT c.id) FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.segment = 'business' AND p.category = 'Toys' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01'"},
 		{q: "Which customers in France ordered Electronics last month?", rows: "SELECT DISTINCT c.name, c.name FROM customers c JOIN orders o ON o.customer_id = c.id JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE c.country = 'France' AND p.category = 'Electronics' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'", cols: "name,name"},
 		{q: "how many customers placed more than 2 orders with Toys", refuse: "same orders rows"},
+		// Found from outside (stop 37, third tester): conditions on the
+		// same rows said together hold on one row; the verb's period and
+		// status go with every table on its way; "and" between two
+		// values of related rows is asked back.
+		{q: "how many customers have refunded mobile orders", want: "SELECT count(DISTINCT customer_id) FROM orders WHERE status = 'refunded' AND channel = 'mobile'"},
+		{q: "how many customers bought Toys but not Books in 2025", want: "SELECT count(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Toys' AND o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01') AND NOT EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Books' AND o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01')"},
+		{q: "how many customers bought both Toys and Books in Q1", want: "SELECT count(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Toys' AND o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01') AND EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Books' AND o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01')"},
+		{q: "how many customers ordered Beauty and Sports last quarter", refuse: "either"},
 		// A share of the rows where a column is set, or empty.
 		{q: "what share of orders used a promo code?", want: "SELECT avg(discount_code IS NOT NULL) FROM orders", says: "discount code is set"},
 		{q: "what share of tickets are unassigned", want: "SELECT avg(assignee_id IS NULL) FROM support_tickets"},

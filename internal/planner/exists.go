@@ -106,6 +106,12 @@ func (b *builder) existsFilters() *Plan {
 		if t.neg {
 			op = semantic.OpNone
 		}
+		if last != nil && t.conj && t.conjAnd && !b.st.both && last.Op == semantic.OpSome && op == semantic.OpSome && last.Where[0].Field == s.field {
+			// "customers who ordered Beauty and Sports": an order of
+			// either, or orders of both? (found from outside: read as
+			// either, where both was meant).
+			return b.fail(fmt.Sprintf("“%v and %s” may mean %s with either or %s with both; ask “… %v or %s” or “… both %v and %s”", last.Where[0].Values[len(last.Where[0].Values)-1], s.value, display(b.subject), display(b.subject), last.Where[0].Values[len(last.Where[0].Values)-1], s.value, last.Where[0].Values[len(last.Where[0].Values)-1], s.value))
+		}
 		if last != nil && t.conj && !b.st.both && last.Op == op && last.Where[0].Field == s.field {
 			w := &last.Where[0]
 			w.Op = semantic.OpIn
@@ -282,36 +288,91 @@ func hasFlag(ss []sense) bool {
 	return false
 }
 
-// mergeRelated makes one condition of two on related rows where the rows
-// of one lie on the other's way to the subject: "customers who bought
-// Toys in Q1" is an order of Q1 holding a Toys line, one EXISTS, not an
-// order in Q1 and a Toys line ever (two). Refused where the two cannot be
-// one condition (a count, or rows that have none).
-func (b *builder) mergeRelated() *Plan {
-	fs := b.q.Filters
-	for i := range fs {
-		f := fs[i]
-		if !f.OnRelated() {
-			continue
-		}
-		for j := range fs {
-			g := fs[j]
-			if i == j || !g.OnRelated() || strings.EqualFold(f.Field, g.Field) {
+// oneRowConditions makes one condition of those on related rows that
+// must hold on the same rows, in a planned query:
+//   - conditions on one table's rows said together ("customers who have
+//     refunded mobile orders": an order both refunded and mobile) are one
+//     EXISTS, where they are on different columns;
+//   - a verb's rows on the way to other related rows ("customers who
+//     bought Toys in Q1": an order of Q1 holding a Toys line) put their
+//     conditions (the period, a completed purchase) on each of those
+//     rows, with or without ("… but not Books in 2025": no Books line
+//     in 2025), never an order in Q1 and a Toys line ever;
+//   - a count with such rows, or rows missing on the way to others, is
+//     refused: quarry does not guess whether they are the same rows.
+//
+// Found from outside: each condition was checked on its own, and each met
+// by another row.
+func (p *Planner) oneRowConditions(pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	q := pl.Query
+	subject := ""
+	if q.Rows != nil {
+		subject = q.Rows.Entity
+	} else if len(q.Metrics) > 0 {
+		subject = p.metricEntity(q.Metrics[0], pl.AdHoc)
+	}
+	related := func(f semantic.Filter) bool { return f.OnRelated() && p.m.Entity(f.Field) != nil }
+	fs := slices.Clone(q.Filters)
+	// Conditions on the same rows said together.
+	for i := 0; i < len(fs); i++ {
+		for j := i + 1; j < len(fs); j++ {
+			f, g := fs[i], fs[j]
+			if !related(f) || !related(g) || !strings.EqualFold(f.Field, g.Field) || f.Op != semantic.OpSome || g.Op != semantic.OpSome || f.Count || g.Count || sharesField(f.Where, g.Where) {
 				continue
 			}
-			path, ok := b.p.m.Related(b.subject, g.Field)
-			if !ok || !path.Passes(f.Field) {
-				continue
-			}
-			if f.Op != semantic.OpSome || g.Op != semantic.OpSome || f.Count || g.Count {
-				return b.fail(fmt.Sprintf("quarry cannot tell whether the conditions on %s and on %s are on the same %s rows; ask for one at a time", display(f.Field), display(g.Field), display(f.Field)))
-			}
-			g.Where = append(slices.Clone(g.Where), f.Where...)
-			fs[j] = g
-			b.q.Filters = slices.Delete(slices.Clone(fs), i, i+1)
-			b.und("the conditions on %s and %s read as one: %s rows of the same %s rows", f.Field, g.Field, g.Field, f.Field)
-			return b.mergeRelated()
+			fs[i].Where = append(slices.Clone(f.Where), g.Where...)
+			fs = slices.Delete(fs, j, j+1)
+			pl.Understood = append(pl.Understood, fmt.Sprintf("the conditions on %s read as one: %s rows that meet both", f.Field, f.Field))
+			j--
 		}
 	}
-	return nil
+	// A verb's rows on the way to others.
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		if !related(f) {
+			continue
+		}
+		var on []int
+		for j, g := range fs {
+			if j == i || !related(g) || strings.EqualFold(f.Field, g.Field) {
+				continue
+			}
+			if path, ok := p.m.Related(subject, g.Field); ok && path.Passes(f.Field) {
+				on = append(on, j)
+			}
+		}
+		if len(on) == 0 {
+			continue
+		}
+		if f.Op != semantic.OpSome || f.Count {
+			return p.unanswered(&state{}, fmt.Sprintf("quarry cannot tell whether the conditions on %s and on the rows they hold are on the same %s rows; ask for one at a time", display(f.Field), display(f.Field)))
+		}
+		for _, j := range on {
+			if fs[j].Count {
+				return p.unanswered(&state{}, fmt.Sprintf("quarry cannot tell whether the conditions on %s and on %s are on the same %s rows; ask for one at a time", display(f.Field), display(fs[j].Field), display(f.Field)))
+			}
+			fs[j].Where = append(slices.Clone(fs[j].Where), f.Where...)
+			pl.Understood = append(pl.Understood, fmt.Sprintf("the conditions on %s and %s read as one: %s rows of the same %s rows", f.Field, fs[j].Field, fs[j].Field, f.Field))
+		}
+		fs = slices.Delete(fs, i, i+1)
+		i--
+	}
+	q.Filters = fs
+	return pl
+}
+
+// sharesField reports whether two lists of conditions name a field in
+// common ("Toys" and "Books", both categories: two rows, not one).
+func sharesField(a, b []semantic.Filter) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if strings.EqualFold(x.Field, y.Field) {
+				return true
+			}
+		}
+	}
+	return false
 }

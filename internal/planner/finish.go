@@ -265,9 +265,6 @@ func (b *builder) finish() *Plan {
 			return pl
 		}
 	}
-	if pl := b.mergeRelated(); pl != nil {
-		return pl
-	}
 	if b.rows {
 		q.Rows = &semantic.RowsQuery{Entity: b.subject}
 		for _, t := range st.terms {

@@ -20,6 +20,7 @@ type term struct {
 	role      string  // what the term does in the query; "" = not yet used
 	neg       bool    // a value after "not"
 	conj      bool    // joined to the previous value by "and"/"or"
+	conjAnd   bool    // … by "and" itself
 	byMode    bool    // came after "by"
 	mode      bool    // the column whose most common value is asked for (mode.go)
 	sortBy    bool    // came after "ordered by", "in descending order of"
@@ -595,7 +596,7 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it], afterStop: afterStop[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
-				t.conj = true
+				t.conj, t.conjAnd = true, strings.TrimSpace(mean[i-1].text) == "and"
 			}
 			if pendingNot {
 				// "customers not in orders" is a value's negation unless

@@ -252,6 +252,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	s.rankings(pl)
 	s.spellAll(pl)
 	s.spellGroups(pl)
+	pl = s.oneRowConditions(pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}
