@@ -26,7 +26,7 @@ func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *seman
 // the answer to name (Evidence.Tied).
 func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) ([]verify.Check, []string) {
 	tie, tied := a.tieCheck(ctx, m, q, res)
-	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.StatusCheck(m, q)}, tied
+	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.StatusCheck(m, q), a.CurrencyCheck(m, q)}, tied
 }
 
 // CheckSameName is the check that a row picked by its name is one row.

@@ -122,3 +122,74 @@ func quoteList(vs []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
+
+// CheckCurrencies is the check that a total or an average of money does
+// not add amounts in several currencies as one.
+const CheckCurrencies = "currencies_mixed"
+
+// CurrencyCheck warns where a total or an average of an amount adds rows
+// in several currencies: the amount's table, or a table each of its rows
+// refers to (a payment's invoice), has a currency column (named currency,
+// curr or ccy) whose known values are two or more, and neither the query
+// nor the measure keeps one, nor groups by it (found from outside: "total
+// payments received in 2025" added AUD, CAD, EUR, GBP and USD). It reads
+// the model alone. Empty when it does not warn.
+func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Check {
+	if m == nil || q == nil || q.Rows != nil {
+		return verify.Check{}
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Derived != "" || mt.Format == "percent" {
+			continue
+		}
+		x := strings.ToUpper(strings.TrimSpace(mt.Expr))
+		if !strings.HasPrefix(x, "SUM(") && !strings.HasPrefix(x, "AVG(") {
+			continue
+		}
+		e := m.Entity(mt.Entity)
+		if e == nil {
+			continue
+		}
+		tables := []*semantic.Entity{e}
+		for _, r := range m.Relationships {
+			if strings.EqualFold(r.From, e.Name) && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany {
+				if p := m.Entity(r.To); p != nil && p != e {
+					tables = append(tables, p)
+				}
+			}
+		}
+		for _, t := range tables {
+			if c := currencyMix(m, q, mt, t); c.Name != "" {
+				return c
+			}
+		}
+	}
+	return verify.Check{}
+}
+
+// currencyMix is CurrencyCheck for the currency column of table e.
+func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
+	for _, c := range e.Columns {
+		named := false
+		for _, w := range strings.FieldsFunc(strings.ToLower(c.Name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+			named = named || w == "currency" || w == "curr" || w == "ccy" || w == "currencies"
+		}
+		var kinds []string
+		for _, v := range c.Values {
+			if !slices.ContainsFunc(kinds, func(k string) bool { return semantic.SameSpelling(k, v) }) {
+				kinds = append(kinds, v)
+			}
+		}
+		if !named || len(kinds) < 2 || keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
+			continue
+		}
+		what := mt.Description
+		if what == "" {
+			what = fieldWords(mt.Name)
+		}
+		return verify.Check{Name: CheckCurrencies, Status: verify.Warn, Detail: fmt.Sprintf("the %s adds amounts in %d currencies as one (%s of %s: %s); ask for one currency, or by %s",
+			what, len(kinds), fieldWords(c.Name), e.Name, quoteList(kinds), fieldWords(c.Name))}
+	}
+	return verify.Check{}
+}

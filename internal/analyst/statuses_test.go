@@ -42,3 +42,33 @@ func TestStatusCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrencyCheck: a total of payments whose invoices are in several
+// currencies warns; one kept to a currency, or grouped by it, does not.
+func TestCurrencyCheck(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{
+				{Name: "invoice_id", Type: quarry.TypeInt}, {Name: "currency", Type: quarry.TypeText, Values: []string{"EUR", "USD"}}}},
+			{Name: "payments", Table: "payments", PrimaryKey: "payment_id", Columns: []semantic.Column{
+				{Name: "payment_id", Type: quarry.TypeInt}, {Name: "invoice_id", Type: quarry.TypeInt}, {Name: "amt", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{From: "payments", FromColumn: "invoice_id", To: "invoices", ToColumn: "invoice_id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "paid", Entity: "payments", Expr: "SUM(payments.amt)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a := &Analyst{}
+	if c := a.CurrencyCheck(m, &semantic.Query{Metrics: []string{"paid"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'EUR' or 'USD'") {
+		t.Errorf("two currencies: %+v", c)
+	}
+	for name, q := range map[string]*semantic.Query{
+		"kept to one": {Metrics: []string{"paid"}, Filters: []semantic.Filter{{Field: "invoices.currency", Op: semantic.OpEq, Values: []any{"EUR"}}}},
+		"grouped":     {Metrics: []string{"paid"}, Dimensions: []semantic.DimRef{{Name: "invoices.currency"}}},
+	} {
+		if c := a.CurrencyCheck(m, q); c.Name != "" {
+			t.Errorf("%s: %+v", name, c)
+		}
+	}
+}
