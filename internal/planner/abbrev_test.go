@@ -145,3 +145,31 @@ func TestUnitOfName(t *testing.T) {
 		t.Errorf("in another unit: answered")
 	}
 }
+
+// TestByAValue: "by" before a value is no grouping dropped for a filter
+// (found from outside: "average tip by server" was one figure for the
+// servers); "paid by insurance" and "orders by Priya Dawson" say how and
+// whose.
+func TestByAValue(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "staff", Table: "staff", PrimaryKey: "staff_id", Label: "staff_name", Columns: []semantic.Column{col("staff_id", quarry.TypeInt), col("staff_name", quarry.TypeText),
+				{Name: "role", Type: quarry.TypeText, Values: []string{"Cook", "Server"}}}},
+			{Name: "orders", Table: "orders", PrimaryKey: "order_id", Columns: []semantic.Column{col("order_id", quarry.TypeInt), col("server_id", quarry.TypeInt), col("tip_amt", quarry.TypeFloat),
+				{Name: "pay_method", Type: quarry.TypeText, Values: []string{"card", "insurance"}}, {Name: "status", Type: quarry.TypeText, Values: []string{"paid", "unpaid"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "server_id", To: "staff", ToColumn: "staff_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	at := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	if pl := p.Plan("average tip amt by server", at); pl.Kind == KindMetric && len(pl.Query.Dimensions) == 0 {
+		t.Errorf("one figure for a grouping asked: %+v", pl.Query)
+	}
+	if pl := p.Plan("how many orders were paid by insurance", at); pl.Kind != KindMetric {
+		t.Errorf("paid by insurance: %s (%s)", pl.Kind, pl.Reason)
+	}
+}

@@ -199,6 +199,9 @@ func (p *Planner) walk(items []item, st *state) {
 	// afterStop marks the items with a stopword right before them ("cats
 	// had appointments": "had" before appointments).
 	afterStop := map[*item]bool{}
+	// afterVerb marks a "by" right after a past form ("paid by
+	// insurance", "placed by …"): how or by whom, not a grouping.
+	afterVerb := map[*item]bool{}
 	prevStop, made := "", false
 	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
@@ -210,6 +213,7 @@ func (p *Planner) walk(items []item, st *state) {
 		if items[i].kind != itStop {
 			mean = append(mean, &items[i])
 			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
+			afterVerb[&items[i]] = i > 0 && pastForm(lastWord(items[i-1].text))
 			afterStop[&items[i]] = prevStop != "" || i > 0 && items[i-1].kind == itKw && (items[i-1].text == "with" || items[i-1].text == "that" || items[i-1].text == "who")
 			if items[i].kind == itKw && items[i].text == "by" && made && i+1 < len(items) {
 				// The rows that follow, qualified by a value ("customers in
@@ -582,6 +586,12 @@ func (p *Planner) walk(items []item, st *state) {
 					continue // "… across all cities": the rows of the column's own table
 				}
 			}
+			if byMode && i > 0 && mean[i-1].kind == itKw && strings.TrimSpace(mean[i-1].text) == "by" && !afterVerb[mean[i-1]] && len(it.senses) > 0 && len(only(it.senses, sValue)) == len(it.senses) && !(i+1 < len(mean) && mean[i+1].kind == itTerm) && !p.namesRows(it.senses) {
+				// "average tip by server": Server is a value (a role), not
+				// something to group by; the grouping is not dropped for a
+				// filter (found from outside: one figure for servers).
+				st.unknown = append(st.unknown, "by "+it.text+" (a value, not something to group by)")
+			}
 			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses) || be[it] && hasFlag(it.senses)) {
 				// "… in each category are discontinued": a state said of
 				// the rows, not a second grouping.
@@ -882,4 +892,15 @@ func dirSorts(text string) string {
 		}
 	}
 	return "measure"
+}
+
+// namesRows reports whether a value names rows by their label (a
+// customer's name): "orders by Priya Dawson" says whose.
+func (p *Planner) namesRows(ss []sense) bool {
+	for _, s := range ss {
+		if e := p.m.Entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
+			return true
+		}
+	}
+	return false
 }
