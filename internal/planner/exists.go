@@ -376,3 +376,59 @@ func sharesField(a, b []semantic.Filter) bool {
 	}
 	return false
 }
+
+// stateWord reports whether a value says a row is not done yet.
+func stateWord(v string) bool {
+	switch strings.ReplaceAll(semantic.Fold(v), "_", " ") {
+	case "in progress", "open", "active", "pending", "ongoing", "running", "started", "underway":
+		return true
+	}
+	return false
+}
+
+// othersState asks which is meant where a count or a list of a table's
+// rows is kept to a state of the rows they refer to ("how many production
+// runs are still in progress": work orders in progress), and the table
+// has an end date of its own, whose being empty would say the rows' own
+// state (found from outside: 69 runs of work orders in progress, where 35
+// runs had not ended).
+func (p *Planner) othersState(pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	q := pl.Query
+	subject := ""
+	switch {
+	case q.Rows != nil:
+		subject = q.Rows.Entity
+	case len(q.Metrics) == 1 && pl.isCountAdHoc(q.Metrics[0]):
+		subject = p.metricEntity(q.Metrics[0], pl.AdHoc)
+	}
+	e := p.m.Entity(subject)
+	if e == nil {
+		return pl
+	}
+	end := ""
+	for _, c := range e.Columns {
+		if c.TimeRole == semantic.TimeRoleEnd {
+			end = c.Name
+		}
+	}
+	if end == "" {
+		return pl
+	}
+	for _, f := range q.Filters {
+		if f.OnRelated() || f.Op != semantic.OpEq && f.Op != semantic.OpIn || len(f.Values) == 0 {
+			continue
+		}
+		owner := p.fieldEntity(f.Field)
+		v := fmt.Sprint(f.Values[0])
+		if owner == "" || strings.EqualFold(owner, e.Name) || !stateWord(v) {
+			continue
+		}
+		return clarify(fmt.Sprintf("%q is a state of %s, not of %s: do you mean %s of %s that are %s, or %s not yet ended (%s empty)?",
+			v, display(owner), display(e.Name), display(e.Name), display(owner), v, display(e.Name), end),
+			fmt.Sprintf("%s of %s %s", lower(display(e.Name)), v, lower(display(owner))), fmt.Sprintf("%s with no %s", lower(display(e.Name)), strings.ReplaceAll(end, "_", " ")))
+	}
+	return pl
+}

@@ -180,3 +180,27 @@ func TestNoRowsThroughAChain(t *testing.T) {
 		t.Errorf("%v\n%s", err, c.SQL)
 	}
 }
+
+// TestOthersState: a count of rows kept to the state of the rows they
+// refer to, where they have an end date of their own, is asked back
+// (found from outside: "production runs still in progress" counted the
+// runs of work orders in progress, 34 of them ended).
+func TestOthersState(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "work_orders", Table: "work_orders", PrimaryKey: "wo_id", Columns: []semantic.Column{col("wo_id", quarry.TypeInt),
+				{Name: "status", Type: quarry.TypeText, Values: []string{"completed", "in_progress"}}}},
+			{Name: "production_runs", Table: "production_runs", PrimaryKey: "run_id", Columns: []semantic.Column{col("run_id", quarry.TypeInt), col("wo_id", quarry.TypeInt),
+				{Name: "start_ts", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart}, {Name: "end_ts", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Relationships: []semantic.Relationship{{From: "production_runs", FromColumn: "wo_id", To: "work_orders", ToColumn: "wo_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pl := New(m, nil).Plan("how many production runs are in progress", time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC))
+	if pl.Kind != KindClarify || !strings.Contains(pl.Question, "end_ts empty") {
+		t.Errorf("%s %q %q; want a question back", pl.Kind, pl.Reason, pl.Question)
+	}
+}

@@ -253,6 +253,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	s.spellAll(pl)
 	s.spellGroups(pl)
 	pl = s.oneRowConditions(pl)
+	pl = s.othersState(pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}
