@@ -29,19 +29,8 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 	if m == nil || q == nil || q.Rows != nil {
 		return verify.Check{}
 	}
-	for _, name := range q.Metrics {
-		mt := m.Metric(name)
-		if mt == nil || mt.Derived != "" {
-			continue
-		}
-		x := strings.ToUpper(strings.TrimSpace(mt.Expr))
-		if !strings.HasPrefix(x, "SUM(") && !strings.HasPrefix(x, "AVG(") {
-			continue
-		}
+	for _, mt := range amountsOf(m, q) {
 		e := m.Entity(mt.Entity)
-		if e == nil {
-			continue
-		}
 		for _, c := range e.Columns {
 			if !statusColumn(c.Name) || len(c.Values) == 0 {
 				continue
@@ -138,19 +127,11 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 	if m == nil || q == nil || q.Rows != nil {
 		return verify.Check{}
 	}
-	for _, name := range q.Metrics {
-		mt := m.Metric(name)
-		if mt == nil || mt.Derived != "" || mt.Format == "percent" {
-			continue
-		}
-		x := strings.ToUpper(strings.TrimSpace(mt.Expr))
-		if !strings.HasPrefix(x, "SUM(") && !strings.HasPrefix(x, "AVG(") {
+	for _, mt := range amountsOf(m, q) {
+		if mt.Format == "percent" {
 			continue
 		}
 		e := m.Entity(mt.Entity)
-		if e == nil {
-			continue
-		}
 		tables := []*semantic.Entity{e}
 		for _, r := range m.Relationships {
 			if strings.EqualFold(r.From, e.Name) && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany {
@@ -192,4 +173,22 @@ func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *s
 			what, len(kinds), fieldWords(c.Name), e.Name, quoteList(kinds), fieldWords(c.Name))}
 	}
 	return verify.Check{}
+}
+
+// amountsOf are the query's measures that add up or average an amount of
+// one entity's rows (SUM or AVG over a known entity), not formulas of
+// other metrics.
+func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
+	var out []*semantic.Metric
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Derived != "" || m.Entity(mt.Entity) == nil {
+			continue
+		}
+		x := strings.ToUpper(strings.TrimSpace(mt.Expr))
+		if strings.HasPrefix(x, "SUM(") || strings.HasPrefix(x, "AVG(") {
+			out = append(out, mt)
+		}
+	}
+	return out
 }

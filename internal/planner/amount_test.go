@@ -190,22 +190,7 @@ func TestAmountsAsked(t *testing.T) {
 		{"how much did we make in 2025", ""},
 		{"what did we make last month", ""},
 	} {
-		t.Run(tt.q, func(t *testing.T) {
-			pl := p.Plan(tt.q, asOf)
-			if tt.want == "" {
-				if pl.Kind == KindMetric || pl.Kind == KindRows {
-					t.Fatalf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
-				}
-				return
-			}
-			if pl.Kind != KindMetric {
-				t.Fatalf("kind %s (%s); want %s", pl.Kind, pl.Reason, tt.want)
-			}
-			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
-			if err != nil || !strings.Contains(c.SQL, tt.want) {
-				t.Errorf("%v; SQL does not hold %q:\n%s", err, tt.want, c.SQL)
-			}
-		})
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
 	}
 }
 
@@ -265,21 +250,26 @@ func TestRankedByOthersAmount(t *testing.T) {
 		{"top 5 volunteers by rating", ""},
 		{"How many cancelled orders were there in 2024?", "orders.order_status = 'cancelled'"},
 	} {
-		t.Run(tt.q, func(t *testing.T) {
-			pl := p.Plan(tt.q, asOf)
-			if tt.want == "" {
-				if pl.Kind == KindMetric || pl.Kind == KindRows {
-					t.Fatalf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
-				}
-				return
-			}
-			if pl.Kind != KindMetric {
-				t.Fatalf("kind %s (%s); want %s", pl.Kind, pl.Reason, tt.want)
-			}
-			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
-			if err != nil || !strings.Contains(c.SQL, tt.want) {
-				t.Errorf("%v; SQL does not hold %q:\n%s", err, tt.want, c.SQL)
-			}
-		})
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
+	}
+}
+
+// metricHolds plans q and checks that its metric query's SQL holds want;
+// want "" checks that q is refused.
+func metricHolds(t *testing.T, p *Planner, m *semantic.Model, q, want string, asOf time.Time) {
+	t.Helper()
+	pl := p.Plan(q, asOf)
+	if want == "" {
+		if pl.Kind == KindMetric || pl.Kind == KindRows {
+			t.Fatalf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
+		}
+		return
+	}
+	if pl.Kind != KindMetric {
+		t.Fatalf("kind %s (%s); want %s", pl.Kind, pl.Reason, want)
+	}
+	c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+	if err != nil || !strings.Contains(c.SQL, want) {
+		t.Errorf("%v; SQL does not hold %q:\n%s", err, want, c.SQL)
 	}
 }

@@ -115,11 +115,7 @@ func (p *Planner) moneyMade(question string, asOf time.Time, pl *Plan) *Plan {
 		return again
 	}
 	note := fmt.Sprintf("%q read as %s", verb, strings.ReplaceAll(metric, "_", " "))
-	again.Understood = append(again.Understood, note)
-	again.Notes = append(again.Notes, note)
-	if again.Read == "" {
-		again.Read = read
-	}
+	again.readAs(read, note)
 	return again
 }
 
@@ -159,11 +155,7 @@ func (p *Planner) amountAsked(question string, asOf time.Time, pl *Plan) *Plan {
 		again := p.planQuestion(read, asOf)
 		if again.Kind == KindMetric && !p.countsOnly(again) {
 			note := fmt.Sprintf("%q read as %q", join(toks[i-1:i+1]), "total "+toks[i-1].s)
-			again.Understood = append(again.Understood, note)
-			again.Notes = append(again.Notes, note)
-			if again.Read == "" {
-				again.Read = read
-			}
+			again.readAs(read, note)
 			return again
 		}
 		return p.unanswered(&state{}, fmt.Sprintf("the question asks for a total of %s, which quarry could not read as an amount to add up; name it (“total amount of …”)", toks[i-1].s))
@@ -238,11 +230,7 @@ func (p *Planner) othersTotal(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	note := fmt.Sprintf("%q read as their total", pl.othersAmount)
-	again.Understood = append(again.Understood, note)
-	again.Notes = append(again.Notes, note)
-	if again.Read == "" {
-		again.Read = read
-	}
+	again.readAs(read, note)
 	return again
 }
 
@@ -361,11 +349,7 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	note := fmt.Sprintf("the comparison read as one of %s.%s, the amount of each of %s", entity, column, display(entity))
-	again.Understood = append(again.Understood, note)
-	again.Notes = append(again.Notes, note)
-	if again.Read == "" {
-		again.Read = read
-	}
+	again.readAs(read, note)
 	return again
 }
 
@@ -429,11 +413,7 @@ func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
 			return p.unanswered(&state{}, fmt.Sprintf("%s is not known to be in %s (it is in %s), and quarry does not convert units; ask without “in %s”", display(m.Name), toks[i].s, shown, toks[i].s))
 		}
 		note := fmt.Sprintf("%q: %s is in %s", "in "+toks[i].s, display(m.Name), shown)
-		again.Understood = append(again.Understood, note)
-		again.Notes = append(again.Notes, note)
-		if again.Read == "" {
-			again.Read = read
-		}
+		again.readAs(read, note)
 		return again
 	}
 	return nil
@@ -507,11 +487,7 @@ func (p *Planner) theirSpend(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	note := fmt.Sprintf("%q read as %s", toks[at].s, strings.ReplaceAll(metric, "_", " "))
-	again.Understood = append(again.Understood, note)
-	again.Notes = append(again.Notes, note)
-	if again.Read == "" {
-		again.Read = read
-	}
+	again.readAs(read, note)
 	return again
 }
 
@@ -541,5 +517,16 @@ func nameUnit(expr string) string {
 		return "seconds"
 	default:
 		return unitWord(w)
+	}
+}
+
+// readAs records on a plan made of the question in other words how it was
+// read: the note among what was understood and in the answer's notes, and
+// the words it answers, where no reading of its own says them.
+func (pl *Plan) readAs(read, note string) {
+	pl.Understood = append(pl.Understood, note)
+	pl.Notes = append(pl.Notes, note)
+	if pl.Read == "" {
+		pl.Read = read
 	}
 }

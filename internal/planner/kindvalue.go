@@ -94,11 +94,7 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 			return nil
 		}
 		note := fmt.Sprintf("%q read as %s whose %s is %s", join(toks[at:at+n]), display(ent.Name), v.column, v.value)
-		pl.Understood = append(pl.Understood, note)
-		pl.Notes = append(pl.Notes, note)
-		if pl.Read == "" {
-			pl.Read = read
-		}
+		pl.readAs(read, note)
 		return pl
 	}
 	return nil
