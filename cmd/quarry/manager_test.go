@@ -67,6 +67,11 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers bought Toys but not Books in 2025", want: "SELECT count(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Toys' AND o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01') AND NOT EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Books' AND o.status = 'completed' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01')"},
 		{q: "how many customers bought both Toys and Books in Q1", want: "SELECT count(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Toys' AND o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01') AND EXISTS (SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id JOIN products p ON p.id = i.product_id WHERE o.customer_id = c.id AND p.category = 'Books' AND o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-04-01')"},
 		{q: "how many customers ordered Beauty and Sports last quarter", refuse: "either"},
+		// Two kinds of rows said apart are two rows (fourth tester):
+		// a refunded order and a mobile one, maybe not the same; "or"
+		// between them is refused.
+		{q: "how many customers have a refunded order and a mobile order", want: "SELECT count(*) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.status = 'refunded') AND EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.channel = 'mobile')"},
+		{q: "customers with refunded orders or mobile orders", refuse: "either"},
 		// A share of the rows where a column is set, or empty.
 		{q: "what share of orders used a promo code?", want: "SELECT avg(discount_code IS NOT NULL) FROM orders", says: "discount code is set"},
 		{q: "what share of tickets are unassigned", want: "SELECT avg(assignee_id IS NULL) FROM support_tickets"},

@@ -30,31 +30,55 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 		return verify.Check{}
 	}
 	for _, mt := range amountsOf(m, q) {
-		e := m.Entity(mt.Entity)
-		for _, c := range e.Columns {
-			if !statusColumn(c.Name) || len(c.Values) == 0 {
-				continue
+		for _, e := range withParents(m, m.Entity(mt.Entity)) {
+			if c := statusMix(m, q, mt, e); c.Name != "" {
+				return c
 			}
-			ref := e.Name + "." + c.Name
-			if keptOut(m, q, mt, ref, c.Name) {
-				continue
-			}
-			var undone []string
-			for _, v := range c.Values {
-				if slices.Contains(undoneWords, semantic.Fold(v)) && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) {
-					undone = append(undone, v)
-				}
-			}
-			if len(undone) == 0 {
-				continue
-			}
-			what := mt.Description
-			if what == "" {
-				what = fieldWords(mt.Name)
-			}
-			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
-				what, e.Name, fieldWords(c.Name), quoteList(undone))}
 		}
+	}
+	return verify.Check{}
+}
+
+// withParents is e and the tables each of its rows refers to (an order
+// line's order, a payment's invoice).
+func withParents(m *semantic.Model, e *semantic.Entity) []*semantic.Entity {
+	out := []*semantic.Entity{e}
+	for _, r := range m.Relationships {
+		if strings.EqualFold(r.From, e.Name) && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany {
+			if p := m.Entity(r.To); p != nil && p != e {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// statusMix is StatusCheck for the status column of table e, which holds
+// the measure's rows or the rows they refer to (found from outside: order
+// lines of cancelled orders added up with no word).
+func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
+	for _, c := range e.Columns {
+		if !statusColumn(c.Name) || len(c.Values) == 0 {
+			continue
+		}
+		if keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
+			continue
+		}
+		var undone []string
+		for _, v := range c.Values {
+			if slices.Contains(undoneWords, semantic.Fold(v)) && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) {
+				undone = append(undone, v)
+			}
+		}
+		if len(undone) == 0 {
+			continue
+		}
+		what := mt.Description
+		if what == "" {
+			what = fieldWords(mt.Name)
+		}
+		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
+			what, e.Name, fieldWords(c.Name), quoteList(undone))}
 	}
 	return verify.Check{}
 }
@@ -131,16 +155,7 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 		if mt.Format == "percent" {
 			continue
 		}
-		e := m.Entity(mt.Entity)
-		tables := []*semantic.Entity{e}
-		for _, r := range m.Relationships {
-			if strings.EqualFold(r.From, e.Name) && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany {
-				if p := m.Entity(r.To); p != nil && p != e {
-					tables = append(tables, p)
-				}
-			}
-		}
-		for _, t := range tables {
+		for _, t := range withParents(m, m.Entity(mt.Entity)) {
 			if c := currencyMix(m, q, mt, t); c.Name != "" {
 				return c
 			}

@@ -72,3 +72,25 @@ func TestCurrencyCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusOfParent: a total of order lines warns where their orders'
+// status lists cancelled ones (found from outside: cancelled and refunded
+// orders' lines added up with no word).
+func TestStatusOfParent(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "orders", Table: "orders", PrimaryKey: "order_id", Columns: []semantic.Column{
+				{Name: "order_id", Type: quarry.TypeInt}, {Name: "order_status", Type: quarry.TypeText, Values: []string{"cancelled", "completed"}}}},
+			{Name: "order_lines", Table: "order_lines", PrimaryKey: "line_id", Columns: []semantic.Column{
+				{Name: "line_id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}, {Name: "line_amt", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{From: "order_lines", FromColumn: "order_id", To: "orders", ToColumn: "order_id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "sales", Entity: "order_lines", Expr: "SUM(order_lines.line_amt)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"sales"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
+		t.Errorf("%+v", c)
+	}
+}

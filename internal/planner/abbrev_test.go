@@ -169,6 +169,9 @@ func TestByAValue(t *testing.T) {
 	if pl := p.Plan("average tip amt by server", at); pl.Kind == KindMetric && len(pl.Query.Dimensions) == 0 {
 		t.Errorf("one figure for a grouping asked: %+v", pl.Query)
 	}
+	if pl := p.Plan("number of orders per server", at); pl.Kind == KindMetric && len(pl.Query.Dimensions) == 0 {
+		t.Errorf("per a value: one figure %+v", pl.Query)
+	}
 	if pl := p.Plan("how many orders were paid by insurance", at); pl.Kind != KindMetric {
 		t.Errorf("paid by insurance: %s (%s)", pl.Kind, pl.Reason)
 	}

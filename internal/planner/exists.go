@@ -94,10 +94,13 @@ func (b *builder) existsFilters() *Plan {
 		b.und("%s %s %s (a %s row where %s)", display(b.subject), verb, rr.text, rr.entity, whereText(rr.where))
 	}
 	var last *semantic.Filter
+	var lastTerm *term
 	for _, t := range b.st.terms {
 		if t.role != "exists" {
 			continue
 		}
+		prev := lastTerm
+		lastTerm = t
 		s := t.cands[0]
 		if t.hasNum {
 			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
@@ -105,6 +108,22 @@ func (b *builder) existsFilters() *Plan {
 		op := semantic.OpSome
 		if t.neg {
 			op = semantic.OpNone
+		}
+		if last != nil && prev != nil && t.pos == prev.pos+1 && !t.conj && !t.afterStop && op == semantic.OpSome && last.Op == semantic.OpSome &&
+			strings.EqualFold(last.Field, s.entity) && !slices.ContainsFunc(last.Where, func(w semantic.Filter) bool { return strings.EqualFold(w.Field, s.field) }) {
+			// "customers who have refunded mobile orders": values said
+			// together of one noun hold on one row (an order both
+			// refunded and mobile); "a refunded order and a mobile
+			// order" are two (found from outside, both ways).
+			last.Where = append(last.Where, semantic.Filter{Field: s.field, Op: semantic.OpEq, Values: []any{s.value}})
+			b.und("and %s = %s on the same %s row", s.field, s.value, s.entity)
+			continue
+		}
+		if last != nil && t.conj && !t.conjAnd && last.Where[0].Field != s.field {
+			// "customers with refunded orders or mobile orders": rows
+			// with either, which quarry does not write yet (found from
+			// outside: read as both on one row).
+			return b.fail(fmt.Sprintf("quarry cannot yet keep %s that have either of two conditions on different columns (%v or %s); ask for each", display(b.subject), last.Where[len(last.Where)-1].Values[0], s.value))
 		}
 		if last != nil && t.conj && t.conjAnd && !b.st.both && last.Op == semantic.OpSome && op == semantic.OpSome && last.Where[0].Field == s.field {
 			// "customers who ordered Beauty and Sports": an order of
@@ -290,9 +309,6 @@ func hasFlag(ss []sense) bool {
 
 // oneRowConditions makes one condition of those on related rows that
 // must hold on the same rows, in a planned query:
-//   - conditions on one table's rows said together ("customers who have
-//     refunded mobile orders": an order both refunded and mobile) are one
-//     EXISTS, where they are on different columns;
 //   - a verb's rows on the way to other related rows ("customers who
 //     bought Toys in Q1": an order of Q1 holding a Toys line) put their
 //     conditions (the period, a completed purchase) on each of those
@@ -316,19 +332,6 @@ func (p *Planner) oneRowConditions(pl *Plan) *Plan {
 	}
 	related := func(f semantic.Filter) bool { return f.OnRelated() && p.m.Entity(f.Field) != nil }
 	fs := slices.Clone(q.Filters)
-	// Conditions on the same rows said together.
-	for i := 0; i < len(fs); i++ {
-		for j := i + 1; j < len(fs); j++ {
-			f, g := fs[i], fs[j]
-			if !related(f) || !related(g) || !strings.EqualFold(f.Field, g.Field) || f.Op != semantic.OpSome || g.Op != semantic.OpSome || f.Count || g.Count || sharesField(f.Where, g.Where) {
-				continue
-			}
-			fs[i].Where = append(slices.Clone(f.Where), g.Where...)
-			fs = slices.Delete(fs, j, j+1)
-			pl.Understood = append(pl.Understood, fmt.Sprintf("the conditions on %s read as one: %s rows that meet both", f.Field, f.Field))
-			j--
-		}
-	}
 	// A verb's rows on the way to others.
 	for i := 0; i < len(fs); i++ {
 		f := fs[i]
@@ -364,18 +367,6 @@ func (p *Planner) oneRowConditions(pl *Plan) *Plan {
 	return pl
 }
 
-// sharesField reports whether two lists of conditions name a field in
-// common ("Toys" and "Books", both categories: two rows, not one).
-func sharesField(a, b []semantic.Filter) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if strings.EqualFold(x.Field, y.Field) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // stateWord reports whether a value says a row is not done yet.
 func stateWord(v string) bool {
@@ -431,4 +422,24 @@ func (p *Planner) othersState(pl *Plan) *Plan {
 			fmt.Sprintf("%s of %s %s", lower(display(e.Name)), v, lower(display(owner))), fmt.Sprintf("%s with no %s", lower(display(e.Name)), strings.ReplaceAll(end, "_", " ")))
 	}
 	return pl
+}
+
+// eitherRelated refuses a plan with two conditions on related rows where
+// the question joins them by "or" ("customers with refunded orders or
+// mobile orders"): rows with either, which quarry does not write yet
+// (found from outside: read as both).
+func (p *Planner) eitherRelated(question string, pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	n := 0
+	for _, f := range pl.Query.Filters {
+		if f.OnRelated() && f.Op == semantic.OpSome && !f.Count {
+			n++
+		}
+	}
+	if n < 2 || !slices.ContainsFunc(tokenize(question), func(t token) bool { return t.s == "or" || t.s == "either" }) {
+		return pl
+	}
+	return p.unanswered(&state{}, "quarry cannot yet keep the rows that have either of two kinds of related rows (“… or …”); ask for each")
 }

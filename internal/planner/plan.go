@@ -586,11 +586,11 @@ func (p *Planner) walk(items []item, st *state) {
 					continue // "… across all cities": the rows of the column's own table
 				}
 			}
-			if byMode && i > 0 && mean[i-1].kind == itKw && strings.TrimSpace(mean[i-1].text) == "by" && !afterVerb[mean[i-1]] && len(it.senses) > 0 && len(only(it.senses, sValue)) == len(it.senses) && !(i+1 < len(mean) && mean[i+1].kind == itTerm) && !p.namesRows(it.senses) {
+			if byMode && i > 0 && mean[i-1].kind == itKw && groupWord(mean[i-1].text) && !afterVerb[mean[i-1]] && len(it.senses) > 0 && len(only(it.senses, sValue)) == len(it.senses) && !(i+1 < len(mean) && mean[i+1].kind == itTerm) && !p.namesRows(it.senses) {
 				// "average tip by server": Server is a value (a role), not
 				// something to group by; the grouping is not dropped for a
 				// filter (found from outside: one figure for servers).
-				st.unknown = append(st.unknown, "by "+it.text+" (a value, not something to group by)")
+				st.unknown = append(st.unknown, strings.TrimSpace(mean[i-1].text)+" "+it.text+" (a value, not something to group by)")
 			}
 			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses) || be[it] && hasFlag(it.senses)) {
 				// "… in each category are discontinued": a state said of
@@ -901,6 +901,16 @@ func (p *Planner) namesRows(ss []sense) bool {
 		if e := p.m.Entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
 			return true
 		}
+	}
+	return false
+}
+
+// groupWord reports whether a keyword asks for a group per row of what
+// follows it: "by", "per", "for each".
+func groupWord(w string) bool {
+	switch strings.TrimSpace(w) {
+	case "by", "per", "each", "for each", "for every", "every":
+		return true
 	}
 	return false
 }
