@@ -119,20 +119,20 @@ func (b *builder) existsFilters() *Plan {
 			b.und("and %s = %s on the same %s row", s.field, s.value, s.entity)
 			continue
 		}
-		if last != nil && t.conj && !t.conjAnd && last.Where[0].Field != s.field {
+		if last != nil && t.conj && !t.conjAnd && last.Where[len(last.Where)-1].Field != s.field {
 			// "customers with refunded orders or mobile orders": rows
 			// with either, which quarry does not write yet (found from
 			// outside: read as both on one row).
 			return b.fail(fmt.Sprintf("quarry cannot yet keep %s that have either of two conditions on different columns (%v or %s); ask for each", display(b.subject), last.Where[len(last.Where)-1].Values[0], s.value))
 		}
-		if last != nil && t.conj && t.conjAnd && !b.st.both && last.Op == semantic.OpSome && op == semantic.OpSome && last.Where[0].Field == s.field {
+		if last != nil && t.conj && t.conjAnd && !b.st.both && last.Op == semantic.OpSome && op == semantic.OpSome && len(last.Where) == 1 && last.Where[0].Field == s.field {
 			// "customers who ordered Beauty and Sports": an order of
 			// either, or orders of both? (found from outside: read as
 			// either, where both was meant).
 			return b.fail(fmt.Sprintf("“%v and %s” may mean %s with either or %s with both; ask “… %v or %s” or “… both %v and %s”", last.Where[0].Values[len(last.Where[0].Values)-1], s.value, display(b.subject), display(b.subject), last.Where[0].Values[len(last.Where[0].Values)-1], s.value, last.Where[0].Values[len(last.Where[0].Values)-1], s.value))
 		}
-		if last != nil && t.conj && !b.st.both && last.Op == op && last.Where[0].Field == s.field {
-			w := &last.Where[0]
+		if last != nil && t.conj && !t.conjAnd && last.Op == op && last.Where[len(last.Where)-1].Field == s.field || last != nil && t.conj && !b.st.both && last.Op == op && len(last.Where) == 1 && last.Where[0].Field == s.field {
+			w := &last.Where[len(last.Where)-1]
 			w.Op = semantic.OpIn
 			w.Values = append(w.Values, s.value)
 			b.und("or %s = %s", s.field, s.value)
@@ -366,7 +366,6 @@ func (p *Planner) oneRowConditions(pl *Plan) *Plan {
 	q.Filters = fs
 	return pl
 }
-
 
 // stateWord reports whether a value says a row is not done yet.
 func stateWord(v string) bool {

@@ -26,6 +26,19 @@ func (b *builder) finish() *Plan {
 	if pl := b.howMuchCount(); pl != nil {
 		return pl
 	}
+	for _, v := range st.byValue {
+		// "average tip by server", "orders per server": a value of
+		// another table than the measured rows', no grouping to read
+		// past for a filter (found from outside: one figure); "average
+		// hourly rate per manager" is of the managers themselves.
+		measured := b.subject
+		if len(q.Metrics) > 0 {
+			measured = b.p.metricEntity(q.Metrics[0], b.adhoc)
+		}
+		if !strings.EqualFold(measured, v.entity) {
+			return b.fail(fmt.Sprintf("quarry could not tell what “%s” groups by: it names a value of %s, not a table or a column; ask “by %s” or for one value", v.words, display(v.entity), display(v.entity)))
+		}
+	}
 	if st.hasAge && st.ageUnit == "year" {
 		// "employees older than 40 years": their age column, if any.
 		if s, _, ok := b.supColumnOf(b.subject, "young"); ok && s.numeric {

@@ -40,6 +40,11 @@ type term struct {
 
 // state is what one pass over the question collected.
 type state struct {
+	// byValue are the values said right after "by" or "per" ("average tip
+	// by server", Server a role), no grouping: finish refuses them unless
+	// they are of the measured rows' own table ("average hourly rate per
+	// manager").
+	byValue []byValue
 	// bareComparison: a comparison with a number and nothing it compares
 	// ("donations over $1,000"), which bareAmount may read.
 	bareComparison bool
@@ -590,7 +595,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// "average tip by server": Server is a value (a role), not
 				// something to group by; the grouping is not dropped for a
 				// filter (found from outside: one figure for servers).
-				st.unknown = append(st.unknown, strings.TrimSpace(mean[i-1].text)+" "+it.text+" (a value, not something to group by)")
+				st.byValue = append(st.byValue, byValue{words: strings.TrimSpace(mean[i-1].text) + " " + it.text, entity: it.senses[0].entity})
 			}
 			if byMode && (qualifies[it] || len(only(it.senses, sValue)) == len(it.senses) || be[it] && hasFlag(it.senses)) {
 				// "… in each category are discontinued": a state said of
@@ -914,3 +919,6 @@ func groupWord(w string) bool {
 	}
 	return false
 }
+
+// byValue is a value said right after "by" or "per", and its table.
+type byValue struct{ words, entity string }
