@@ -49,6 +49,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "top 3 agents by csat", refuse: "Support Agent"},
 		{q: "top 3 support agents by csat", rows: "SELECT e.name, avg(t.satisfaction) FROM support_tickets t JOIN employees e ON e.id = t.assignee_id WHERE e.title = 'Support Agent' GROUP BY e.id HAVING avg(t.satisfaction) IS NOT NULL ORDER BY 2 DESC LIMIT 3", cols: "name,average_satisfaction"},
 		{q: "What did we make from Electronics in 2025?", want: "SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o ON o.id = i.order_id JOIN products p ON p.id = i.product_id WHERE o.status = 'completed' AND p.category = 'Electronics' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01'"},
+		// What a person is paid is no money taken in.
+		{q: "how much did Finn Costa make last year", refuse: "how much"},
 		{q: "How much money did we make last month?", want: "SELECT sum(i.quantity * i.unit_price * (1 - i.discount)) FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'"},
 		{q: "what was the order total in 2025", refuse: "total of order"},
 		// Conditions on rows two tables away are one condition on the

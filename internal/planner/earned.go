@@ -23,7 +23,7 @@ import (
 // "brought in"), 0 when there is none.
 func earnedVerb(toks []token, i int) int {
 	switch toks[i].s {
-	case "make", "made", "earn", "earned", "gross", "grossed", "net", "netted", "generate", "generated":
+	case "make", "made", "earn", "earned", "gross", "grossed", "generate", "generated":
 		return 1
 	case "bring", "brought", "take", "took", "pull", "pulled", "rake", "raked":
 		if i+1 < len(toks) && toks[i+1].s == "in" {
@@ -87,6 +87,16 @@ func (p *Planner) moneyMade(question string, asOf time.Time, pl *Plan) *Plan {
 		for _, m := range pl.Query.Metrics {
 			if p.m.Metric(m) != nil {
 				return nil // "how much revenue did we make": named
+			}
+		}
+	}
+	// "how much did Finn Costa make": what a person is paid, not money
+	// taken in; a person named by their name is never read so ("how much
+	// did the Widget make" still is).
+	for i := 1; i < at; i++ {
+		for k := min(3, at-i); k >= 1; k-- {
+			if ss, ok := p.lex.get(join(toks[i : i+k])); ok && p.namesPerson(only(ss, sValue)) {
+				return nil
 			}
 		}
 	}
@@ -529,4 +539,15 @@ func (pl *Plan) readAs(read, note string) {
 	if pl.Read == "" {
 		pl.Read = read
 	}
+}
+
+// namesPerson reports whether a value names a row of a table of persons by
+// its label (an employee's name).
+func (p *Planner) namesPerson(ss []sense) bool {
+	for _, s := range ss {
+		if p.namesRows([]sense{s}) && p.ofPersons(s.entity) {
+			return true
+		}
+	}
+	return false
 }
