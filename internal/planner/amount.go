@@ -56,7 +56,7 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	for _, c := range e.Columns {
 		if b.p.m.IsRestricted(e.Name, c.Name) && c.Type.IsNumeric() {
 			for _, w := range nameWords(c.Name) {
-				if moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) {
+				if moneyWord(w) || moneyWord(semantic.ShortForm(w)) {
 					return sense{}, false // never picked unasked; the question is refused as before
 				}
 			}

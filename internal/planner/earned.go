@@ -269,7 +269,7 @@ func (p *Planner) oneAmount(entity string) string {
 		}
 		money, total := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit, false
 		for _, w := range nameWords(c.Name) {
-			money = money || moneyWord(w) || moneyWord(semantic.NameShortForms()[w]) // amt
+			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w)) // amt
 			total = total || w == "total"
 		}
 		if !money {

@@ -242,11 +242,9 @@ func (p *Planner) scopedTo(question string) *Planner {
 	// Names with short forms of the question's words ("hours" meets
 	// hrs_worked).
 	for _, t := range tokenize(question) {
-		for short, long := range semantic.NameShortForms() {
-			if t.s == long || t.s == plural(long) || t.s == singular(long) {
-				text += " " + short
-			}
-		}
+		semantic.ShortFormsOf(t.s, func(long string) []string { return []string{long, plural(long), singular(long)} }, func(short string) {
+			text += " " + short
+		})
 	}
 	q := *p
 	q.lex = buildLexicon(p.m, p.probeOf(text))
