@@ -43,7 +43,7 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	if len(t.aggs) != 1 || t.aggs[0] != "sum" && t.aggs[0] != "avg" {
 		return sense{}, false
 	}
-	e := b.p.m.Entity(entity)
+	e := b.p.entity(entity)
 	if e == nil {
 		return sense{}, false
 	}
@@ -89,7 +89,7 @@ func (b *builder) namedAmount(t *term, e *semantic.Entity) (sense, bool) {
 // isForeignKey reports whether column of entity refers to another table.
 func (p *Planner) isForeignKey(entity, column string) bool {
 	return slices.ContainsFunc(p.m.Relationships, func(r semantic.Relationship) bool {
-		return strings.EqualFold(r.From, entity) && strings.EqualFold(r.FromColumn, column) || strings.EqualFold(r.To, entity) && strings.EqualFold(r.ToColumn, column) && !strings.EqualFold(column, p.m.Entity(entity).PrimaryKey)
+		return strings.EqualFold(r.From, entity) && strings.EqualFold(r.FromColumn, column) || strings.EqualFold(r.To, entity) && strings.EqualFold(r.ToColumn, column) && !strings.EqualFold(column, p.entity(entity).PrimaryKey)
 	})
 }
 
@@ -98,7 +98,7 @@ func (p *Planner) isForeignKey(entity, column string) bool {
 // valid_until, end_date), "" when none: its rows are versions over time
 // ("salaries" with effective_from and effective_to), not events.
 func (p *Planner) validUntil(entity string) string {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return ""
 	}
@@ -183,7 +183,7 @@ func (b *builder) countedBy() string {
 	if mt == nil || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(DISTINCT") || len(mt.Filters) > 0 {
 		return ""
 	}
-	e := b.p.m.Entity(mt.Entity)
+	e := b.p.entity(mt.Entity)
 	if e == nil {
 		return ""
 	}
@@ -218,7 +218,7 @@ func (b *builder) amounts(ss []sense) []sense {
 		if !s.numeric || s.flag != nil || s.key {
 			continue
 		}
-		if e := b.p.m.Entity(s.entity); e != nil {
+		if e := b.p.entity(s.entity); e != nil {
 			if c := e.Column(s.column); c != nil && len(c.Values) > 0 && len(c.Values) <= 2 && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "0" && v != "1" }) {
 				continue
 			}

@@ -189,7 +189,7 @@ func (p *Planner) measureList(pl *Plan, toks []token) bool {
 			return false
 		}
 	}
-	e := p.m.Entity(r.Entity)
+	e := p.entity(r.Entity)
 	if e == nil {
 		return false
 	}

@@ -57,7 +57,7 @@ func (p *Planner) bindNamed(items []item) []item {
 		case a.kind == itKw && a.kw == "label":
 			named := false
 			for _, s := range v.senses {
-				if e := p.m.Entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
+				if e := p.entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
 					named = true
 				}
 			}

@@ -271,7 +271,7 @@ func (b *builder) measures() *Plan {
 			t.role = "metric"
 			b.und("metric %s", s.name)
 		case sEntity:
-			if e := b.p.m.Entity(s.name); e != nil && len(t.aggs) == 1 && t.aggs[0] == "count" {
+			if e := b.p.entity(s.name); e != nil && len(t.aggs) == 1 && t.aggs[0] == "count" {
 				if _, ok := b.namedAmount(t, e); ok {
 					// "how many volunteer hours": the hours, added up,
 					// not the rows of volunteer_hours (found from outside).
@@ -402,7 +402,7 @@ func (b *builder) implausibleValues() *Plan {
 		// column (the People department by department is no question):
 		// the rows of a table of persons that the grouping is of.
 		if len(t.aggs) > 0 && stemWord(strings.ToLower(t.it.text)) == "person" && b.p.ofPersons(v.entity) && b.namesField(t, v.field) {
-			t.cands = []sense{{kind: sEntity, name: b.p.m.Entity(v.entity).Name, entity: b.p.m.Entity(v.entity).Name, strength: v.strength}}
+			t.cands = []sense{{kind: sEntity, name: b.p.entity(v.entity).Name, entity: b.p.entity(v.entity).Name, strength: v.strength}}
 			continue
 		}
 		// "customer support tickets": the value Customer Support (a
@@ -466,7 +466,7 @@ func (b *builder) personsNamed(t *term) string {
 			if c.kind != sColumn && c.kind != sValue && c.kind != sDim && c.kind != sEntity || c.entity == "" || !b.p.ofPersons(c.entity) {
 				continue
 			}
-			e := b.p.m.Entity(c.entity)
+			e := b.p.entity(c.entity)
 			if e == nil {
 				continue
 			}
@@ -507,7 +507,7 @@ var personNouns = func() map[string]bool {
 // ofPersons reports whether a table's rows are people: its name or a
 // synonym is a noun for persons ("employees", "staff").
 func (p *Planner) ofPersons(entity string) bool {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return false
 	}
@@ -676,7 +676,7 @@ func (b *builder) countMetric(e string) string {
 			return m.Name
 		}
 	}
-	ent := b.p.m.Entity(e)
+	ent := b.p.entity(e)
 	expr := "COUNT(*)"
 	if ent != nil && ent.PrimaryKey != "" {
 		expr = "COUNT(" + semantic.Ref(ent.Name, ent.PrimaryKey) + ")"
@@ -719,7 +719,7 @@ func (p *Planner) entityOfMetric(name string, depth int) string {
 		return ""
 	}
 	if m.Entity != "" {
-		if e := p.m.Entity(m.Entity); e != nil {
+		if e := p.entity(m.Entity); e != nil {
 			return e.Name
 		}
 	}
@@ -736,7 +736,7 @@ func (p *Planner) entityOfMetric(name string, depth int) string {
 		return !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) {
 		if e, _, ok := strings.Cut(tok, "."); ok {
-			if ent := p.m.Entity(e); ent != nil {
+			if ent := p.entity(e); ent != nil {
 				return ent.Name
 			}
 		}
@@ -751,7 +751,7 @@ func (p *Planner) metricHasTime(name string, adhoc []semantic.Metric) bool {
 			if a.Time != "" {
 				return true
 			}
-			e := p.m.Entity(a.Entity)
+			e := p.entity(a.Entity)
 			return e != nil && e.TimeColumn != ""
 		}
 	}
@@ -775,7 +775,7 @@ func (p *Planner) metricHasTime(name string, adhoc []semantic.Metric) bool {
 }
 
 func (p *Planner) entityTime(e string) bool {
-	ent := p.m.Entity(e)
+	ent := p.entity(e)
 	return ent != nil && ent.TimeColumn != ""
 }
 

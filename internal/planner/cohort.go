@@ -70,7 +70,7 @@ func (b *builder) sameDate(field, timeField string) bool {
 		return col(field) == col(timeField)
 	}
 	if b.rows {
-		if e := b.p.m.Entity(b.subject); e != nil && e.TimeColumn != "" {
+		if e := b.p.entity(b.subject); e != nil && e.TimeColumn != "" {
 			return col(field) == lower(e.Name+"."+e.TimeColumn)
 		}
 		return false

@@ -34,7 +34,7 @@ func (b *builder) countPeriod(counted, metric string) (where []semantic.Filter, 
 	field := ""
 	if mt := b.p.m.Metric(metric); mt != nil {
 		field = b.p.m.MetricTime(mt)
-	} else if e := b.p.m.Entity(counted); e != nil && e.TimeColumn != "" {
+	} else if e := b.p.entity(counted); e != nil && e.TimeColumn != "" {
 		field = e.Name + "." + e.TimeColumn
 	}
 	if ent, _, _ := strings.Cut(field, "."); field == "" || !strings.EqualFold(ent, counted) {

@@ -97,7 +97,7 @@ func (b *builder) perRowCounts() *Plan {
 			rows = e
 			cols = append(cols, c)
 		}
-		ent := b.p.m.Entity(rows)
+		ent := b.p.entity(rows)
 		if ent == nil || !b.onlyOn(ent.Name, m) || !b.directlyJoined(counted, ent.Name) {
 			return nil
 		}
@@ -150,7 +150,7 @@ func (b *builder) startedBy(cond semantic.Filter, end string) {
 func (b *builder) countedEntity(m string) string {
 	for _, a := range b.adhoc {
 		if a.Name == m {
-			e := b.p.m.Entity(a.Entity)
+			e := b.p.entity(a.Entity)
 			if e != nil && len(a.Filters) == 0 && ((a.Expr == "COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+")" || a.Expr == "COUNT("+e.Name+"."+e.PrimaryKey+")") || e.PrimaryKey == "" && a.Expr == "COUNT(*)") {
 				return e.Name
 			}
@@ -235,7 +235,7 @@ func (p *Planner) filteredCount(name string) (string, []semantic.Filter, bool) {
 	if m == nil || m.Entity == "" {
 		return "", nil, false
 	}
-	e := p.m.Entity(m.Entity)
+	e := p.entity(m.Entity)
 	if e == nil || !p.countsRows(m, e.Name) {
 		return "", nil, false
 	}
@@ -253,7 +253,7 @@ func (p *Planner) filteredCount(name string) (string, []semantic.Filter, bool) {
 
 // countsRows reports whether metric m's expression counts entity e's rows.
 func (p *Planner) countsRows(m *semantic.Metric, e string) bool {
-	ent := p.m.Entity(e)
+	ent := p.entity(e)
 	if ent == nil || m.Derived != "" {
 		return false
 	}
@@ -356,7 +356,7 @@ func (b *builder) columnAggs(t *term) *Plan {
 // (found from outside). Empty when no date, or more than one, shares a
 // word with the column.
 func (p *Planner) ownDate(entity, column string) string {
-	ent := p.m.Entity(entity)
+	ent := p.entity(entity)
 	if ent == nil {
 		return ""
 	}

@@ -258,7 +258,7 @@ func comparisonWord(w string) bool {
 // the one named a total; "" when it has none, or several and no one
 // total.
 func (p *Planner) oneAmount(entity string) string {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return ""
 	}

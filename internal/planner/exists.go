@@ -190,10 +190,10 @@ func (p *Planner) measureRows(it *item, st *state) (relatedRows, bool) {
 		return relatedRows{}, false
 	}
 	m := p.m.Metric(ms[0].name)
-	if m == nil || m.Entity == "" || m.Derived != "" || p.m.Entity(m.Entity) == nil {
+	if m == nil || m.Entity == "" || m.Derived != "" || p.entity(m.Entity) == nil {
 		return relatedRows{}, false
 	}
-	e := p.m.Entity(m.Entity).Name
+	e := p.entity(m.Entity).Name
 	x := strings.ToUpper(strings.Join(strings.Fields(m.Expr), ""))
 	if strings.Count(x, "(") == 0 || !strings.HasSuffix(x, ")") || strings.Contains(x, "DISTINCT") ||
 		!(strings.HasPrefix(x, "SUM(") || strings.HasPrefix(x, "COUNT(")) || strings.Count(x, "SUM(")+strings.Count(x, "COUNT(") != 1 {
@@ -234,7 +234,7 @@ func (p *Planner) refersToOne(child, parent string) bool {
 	for _, r := range p.m.Relationships {
 		switch {
 		case strings.EqualFold(r.From, child) && strings.EqualFold(r.To, parent):
-			pe := p.m.Entity(r.To)
+			pe := p.entity(r.To)
 			ok = (r.Cardinality == semantic.ManyToOne || r.Cardinality == "") && pe != nil && strings.EqualFold(pe.PrimaryKey, r.ToColumn)
 			n++
 		case strings.EqualFold(r.From, parent) && strings.EqualFold(r.To, child):
@@ -330,7 +330,7 @@ func (p *Planner) oneRowConditions(pl *Plan) *Plan {
 	} else if len(q.Metrics) > 0 {
 		subject = p.metricEntity(q.Metrics[0], pl.AdHoc)
 	}
-	related := func(f semantic.Filter) bool { return f.OnRelated() && p.m.Entity(f.Field) != nil }
+	related := func(f semantic.Filter) bool { return f.OnRelated() && p.entity(f.Field) != nil }
 	fs := slices.Clone(q.Filters)
 	// A verb's rows on the way to others.
 	for i := 0; i < len(fs); i++ {
@@ -394,7 +394,7 @@ func (p *Planner) othersState(pl *Plan) *Plan {
 	case len(q.Metrics) == 1 && pl.isCountAdHoc(q.Metrics[0]):
 		subject = p.metricEntity(q.Metrics[0], pl.AdHoc)
 	}
-	e := p.m.Entity(subject)
+	e := p.entity(subject)
 	if e == nil {
 		return pl
 	}

@@ -293,11 +293,11 @@ func (b *builder) finish() *Plan {
 		// "list the plans with their monthly price": the rows named
 		// first are listed, so they keep their label beside the columns
 		// asked for; "the ages of singers" asks for the ages alone.
-		if ent := b.p.m.Entity(b.subject); ent != nil && b.p.label(ent) != "" && len(q.Rows.Columns) > 0 && b.subjectBeforeColumns() {
+		if ent := b.p.entity(b.subject); ent != nil && b.p.label(ent) != "" && len(q.Rows.Columns) > 0 && b.subjectBeforeColumns() {
 			st.wantLabel = true
 		}
 		if st.allInfo {
-			ent := b.p.m.Entity(b.subject)
+			ent := b.p.entity(b.subject)
 			if ent == nil || len(q.Rows.Columns) > 0 {
 				return b.fail("quarry could not tell which columns to list")
 			}
@@ -309,7 +309,7 @@ func (b *builder) finish() *Plan {
 			}
 			b.und("every column of %s", ent.Name)
 		}
-		if ent := b.p.m.Entity(b.subject); len(q.Rows.Columns) == 0 && !st.allInfo && ent != nil && b.p.label(ent) != "" {
+		if ent := b.p.entity(b.subject); len(q.Rows.Columns) == 0 && !st.allInfo && ent != nil && b.p.label(ent) != "" {
 			// A list that names no column names its rows: the label,
 			// and what it is sorted by.
 			st.wantLabel = true
@@ -320,7 +320,7 @@ func (b *builder) finish() *Plan {
 			b.und("distinct rows")
 		}
 		if st.wantLabel && !st.allInfo {
-			ent := b.p.m.Entity(b.subject)
+			ent := b.p.entity(b.subject)
 			if ent == nil || b.p.label(ent) == "" {
 				return b.fail(fmt.Sprintf("%s has no label column to name its rows", display(b.subject)))
 			}
@@ -442,7 +442,7 @@ func (b *builder) yearColumn() *Plan {
 		}
 		years = append(years, r.From[:4])
 	}
-	ent := b.p.m.Entity(b.subject)
+	ent := b.p.entity(b.subject)
 	if ent == nil {
 		return nil
 	}
@@ -453,7 +453,7 @@ func (b *builder) yearColumn() *Plan {
 	if len(st.some) == 1 {
 		// "car makers who produced a car in 1970": the year of the rows
 		// the verb links the subject's to, when the subject has none.
-		linked := b.p.m.Entity(st.some[0])
+		linked := b.p.entity(st.some[0])
 		if linked != nil {
 			lcol, pl := b.yearOf(linked)
 			switch {
@@ -587,7 +587,7 @@ func (b *builder) groupsNamed() bool {
 			}
 			continue
 		}
-		ent := b.p.m.Entity(e)
+		ent := b.p.entity(e)
 		if ent == nil {
 			continue
 		}
@@ -667,7 +667,7 @@ func (b *builder) supColumn(adj string) (sense, bool, bool) {
 
 // supColumnOf is supColumn on the columns of another entity.
 func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
-	ent := b.p.m.Entity(entity)
+	ent := b.p.entity(entity)
 	if ent == nil {
 		return sense{}, false, false
 	}
@@ -762,7 +762,7 @@ func (b *builder) makeTitle() string {
 		n := d.Name
 		if e, c, ok := strings.Cut(n, "."); ok {
 			n = c
-			if ent := b.p.m.Entity(e); ent != nil && strings.EqualFold(ent.Label, c) {
+			if ent := b.p.entity(e); ent != nil && strings.EqualFold(ent.Label, c) {
 				n = e
 			} else if ent != nil && strings.EqualFold(ent.PrimaryKey, c) {
 				continue

@@ -48,7 +48,7 @@ func isCount(m *semantic.Metric) bool {
 // a share or a rate ("fraction", "percent", "ratio"), whose sum means
 // nothing: 0.1 off one line and 0.2 off another is not 0.3 of anything.
 func (p *Planner) shareUnit(entity, column string) string {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return ""
 	}

@@ -57,7 +57,7 @@ func (b *builder) contextKey(t *term, keep []sense, named map[string]bool) []sen
 	}
 	var own []sense
 	for _, s := range keep {
-		if e := b.p.m.Entity(s.entity); e != nil && strings.EqualFold(e.Name, b.subject) && strings.EqualFold(e.PrimaryKey, s.column) {
+		if e := b.p.entity(s.entity); e != nil && strings.EqualFold(e.Name, b.subject) && strings.EqualFold(e.PrimaryKey, s.column) {
 			own = append(own, s)
 		}
 	}

@@ -77,7 +77,7 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 		if len(vw) == 0 || vw[len(vw)-1] != one || !p.kindColumn(v.entity, v.column) {
 			return nil
 		}
-		ent := p.m.Entity(v.entity)
+		ent := p.entity(v.entity)
 		if ent == nil {
 			return nil
 		}
@@ -103,7 +103,7 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 // kindColumn reports whether a column says what kind of thing its row
 // is: a word of its name or of a synonym is a kind word.
 func (p *Planner) kindColumn(entity, column string) bool {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return false
 	}
@@ -141,7 +141,7 @@ func (b *builder) rankValueRows(grains int) {
 		if len(ws) == 0 || singular(ws[len(ws)-1]) == ws[len(ws)-1] {
 			continue
 		}
-		e := b.p.m.Entity(t.cands[0].entity)
+		e := b.p.entity(t.cands[0].entity)
 		if e == nil || e.PrimaryKey == "" || hit != nil && hit != e {
 			return
 		}

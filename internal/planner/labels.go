@@ -38,7 +38,7 @@ func (b *builder) hasColumnTerm() bool {
 }
 
 func (b *builder) labelOf(e string) string {
-	if ent := b.p.m.Entity(e); ent != nil {
+	if ent := b.p.entity(e); ent != nil {
 		return b.p.label(ent)
 	}
 	return ""

@@ -220,7 +220,7 @@ func (p *Planner) whoDoes(items []item) []item {
 		}
 		agent = r.To
 	}
-	e := p.m.Entity(agent)
+	e := p.entity(agent)
 	if e == nil || !p.ofPersons(e.Name) {
 		return items
 	}
@@ -496,7 +496,7 @@ func (b *builder) columnOfRows(subject string) bool {
 		if c.kind != sColumn || c.key || !strings.EqualFold(c.entity, subject) {
 			continue
 		}
-		if e := b.p.m.Entity(subject); e != nil && strings.EqualFold(b.p.label(e), c.column) {
+		if e := b.p.entity(subject); e != nil && strings.EqualFold(b.p.label(e), c.column) {
 			continue // "the names of channels": the rows themselves
 		}
 		for _, u := range b.st.terms {

@@ -76,7 +76,7 @@ func (b *builder) showSortColumn(r *semantic.RowsQuery) {
 		return
 	}
 	// "the name of the youngest singer" asks for the name alone.
-	if ent := b.p.m.Entity(r.Entity); ent != nil {
+	if ent := b.p.entity(r.Entity); ent != nil {
 		text := " " + b.st.text + " "
 		for _, w := range nameWords(b.p.label(ent)) {
 			if strings.Contains(text, " "+w+" ") || strings.Contains(text, " "+plural(w)+" ") {

@@ -59,7 +59,7 @@ func (p *Planner) madeOn(ss []sense) string {
 		if s.kind != sColumn || !s.temporal || e != "" && !strings.EqualFold(e, s.entity) {
 			return ""
 		}
-		ent := p.m.Entity(s.entity)
+		ent := p.entity(s.entity)
 		if ent == nil {
 			return ""
 		}

@@ -102,7 +102,7 @@ func (p *Planner) roleColumn(word string) *semantic.Relationship {
 		if r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany {
 			continue
 		}
-		e := p.m.Entity(r.From)
+		e := p.entity(r.From)
 		if e == nil || e.Column(r.FromColumn) == nil {
 			continue
 		}

@@ -183,10 +183,10 @@ func (p *Planner) filterColumn(field string) (ent, col string, ok bool) {
 		return fd.Entity.Name, fd.Column.Name, true
 	case semantic.FieldDimension:
 		e, c, ok := strings.Cut(strings.TrimSpace(fd.Dimension.Expr), ".")
-		if !ok || p.m.Entity(e) == nil || p.m.Entity(e).Column(c) == nil {
+		if !ok || p.entity(e) == nil || p.entity(e).Column(c) == nil {
 			return "", "", false
 		}
-		return p.m.Entity(e).Name, p.m.Entity(e).Column(c).Name, true
+		return p.entity(e).Name, p.entity(e).Column(c).Name, true
 	}
 	return "", "", false
 }

@@ -231,7 +231,7 @@ func (b *builder) tableBeforeColumn() string {
 				continue
 			}
 			switch {
-			case table && b.p.m.RoleOf(e) != nil:
+			case table && b.p.roleOfEntity(e) != nil:
 				// "by origin warehouse city": the city of the role's
 				// table, not the table's own nor another role's.
 				narrowTo(t, e)
@@ -450,7 +450,7 @@ func (b *builder) columnOfTable() {
 // ownPlainColumn reports whether some of t's meanings are columns of e,
 // and none of those is e's label or key.
 func (b *builder) ownPlainColumn(t *term, e string) bool {
-	ent := b.p.m.Entity(e)
+	ent := b.p.entity(e)
 	if ent == nil {
 		return false
 	}

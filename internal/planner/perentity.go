@@ -150,7 +150,7 @@ func (p *Planner) perEntity(toks []token) (string, int) {
 // of entity ent.
 func (p *Planner) perEntityAverage(inner *Plan, mt *semantic.Metric, ent, what string) *Plan {
 	q := inner.Query
-	e := p.m.Entity(ent)
+	e := p.entity(ent)
 	one := singular(strings.ToLower(display(e.Name)))
 	if len(q.Filters) > 0 || q.TimeRange != nil {
 		return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("an average of %s per %s with a period or a condition leaves open which %s are counted (those made then, those that existed, those with any %s); quarry answers it over all time and every %s only", what, one, display(e.Name), what, one)}

@@ -31,7 +31,7 @@ func (p *Planner) valueNouns(items []item) []item {
 // columnNoun reports whether w is the last word of the column's name or of
 // one of its synonyms.
 func (p *Planner) columnNoun(entity, column, w string) bool {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil || column == "" {
 		return false
 	}

@@ -903,7 +903,7 @@ func dirSorts(text string) string {
 // customer's name): "orders by Priya Dawson" says whose.
 func (p *Planner) namesRows(ss []sense) bool {
 	for _, s := range ss {
-		if e := p.m.Entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
+		if e := p.entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
 			return true
 		}
 	}

@@ -120,6 +120,10 @@ type Planner struct {
 	// relVerbs are the stems of each relationship's verbs: those the
 	// knowledge lists and the one its column's description gives.
 	relVerbs map[*semantic.Relationship][]string
+	// ents finds m's entities by name in one look-up: the planner asks
+	// for them by name many times a question, and a wide model has
+	// thousands.
+	ents semantic.EntityIndex
 	// wide marks a model whose lexicon is built per question (scope.go);
 	// allTerms are then its terms, built when first asked for.
 	wide     bool
@@ -140,7 +144,7 @@ func newPlanner(m *semantic.Model, verified []Verified, wideAt int) *Planner {
 	// Wide is said of the tables the knowledge holds.
 	tables := len(m.Entities)
 	m = semantic.WithRoles(m)
-	p := &Planner{m: m, verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), function: functionWords(), writes: writeVerbs()}
+	p := &Planner{m: m, ents: m.EntityIndex(), verified: map[string]Verified{}, kws: keywords(), stop: stopwords(), function: functionWords(), writes: writeVerbs()}
 	for _, v := range verified {
 		k := normalise(v.Question)
 		if k != "" && v.SQL != "" {
@@ -339,7 +343,7 @@ func (p *Planner) PlanValues(question string, asOf time.Time, vals []Value) *Pla
 // valueSense is the meaning of a stored value of a column: a value of the
 // column, or of the dimension defined over it.
 func (p *Planner) valueSense(v Value) (sense, bool) {
-	e := p.m.Entity(v.Entity)
+	e := p.entity(v.Entity)
 	if e == nil {
 		return sense{}, false
 	}
@@ -359,4 +363,17 @@ func (p *Planner) valueSense(v Value) (sense, bool) {
 		}
 	}
 	return sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v.Value, strength: strName}, true
+}
+
+// entity is the entity named name, as semantic.Model.Entity finds it,
+// or nil.
+func (p *Planner) entity(name string) *semantic.Entity { return p.ents.Get(name) }
+
+// roleOfEntity is the role the entity named name plays, as
+// semantic.Model.RoleOf says, or nil.
+func (p *Planner) roleOfEntity(name string) *semantic.Role {
+	if e := p.entity(name); e != nil {
+		return e.Role
+	}
+	return nil
 }

@@ -44,7 +44,7 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		if r == nil {
 			return nil
 		}
-		to := p.m.Entity(r.To)
+		to := p.entity(r.To)
 		name := strings.ToLower(display(to.Name))
 		if singular(t.s) == t.s {
 			name = singular(name)
@@ -88,7 +88,7 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		if !strings.EqualFold(from, l.rel.From) {
 			return nil
 		}
-		if cl := p.linkValueClarify(l.word, l.rel.From, l.rel.FromColumn, p.m.Entity(l.rel.To), pl.Query, len(pl.Query.Order) > 0 || pl.Query.Limit > 0); cl != nil {
+		if cl := p.linkValueClarify(l.word, l.rel.From, l.rel.FromColumn, p.entity(l.rel.To), pl.Query, len(pl.Query.Order) > 0 || pl.Query.Limit > 0); cl != nil {
 			return cl
 		}
 		note := fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
@@ -110,7 +110,7 @@ func (p *Planner) roleOf(word string) *semantic.Relationship {
 			continue
 		}
 		names := []string{r.Name}
-		if e := p.m.Entity(r.From); e != nil {
+		if e := p.entity(r.From); e != nil {
 			if c := e.Column(r.FromColumn); c != nil {
 				names = append(names, c.Synonyms...)
 			}
@@ -131,8 +131,8 @@ func (p *Planner) roleOf(word string) *semantic.Relationship {
 	if hit == nil {
 		return nil
 	}
-	to := p.m.Entity(hit.To)
-	if to == nil || p.label(to) == "" || p.m.Entity(hit.From) == nil {
+	to := p.entity(hit.To)
+	if to == nil || p.label(to) == "" || p.entity(hit.From) == nil {
 		return nil
 	}
 	for i := range p.m.Relationships {

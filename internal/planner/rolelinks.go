@@ -66,7 +66,7 @@ func (p *Planner) roleReading(pl *Plan) *Plan {
 		roots = append(roots, p.metricEntity(m, pl.AdHoc))
 	}
 	for _, r := range roots {
-		if ro := p.m.RoleOf(r); ro != nil {
+		if ro := p.roleOfEntity(r); ro != nil {
 			name := strings.ToLower(display(r))
 			return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: fmt.Sprintf(
 				"%s is %s reached through %s: quarry reads it as what %s rows point at (“%s by %s”), not as rows of its own; ask about %s to count or list every one",
@@ -174,14 +174,14 @@ func (p *Planner) dropUnnamedRoles(items []item) {
 		// The table's own word ("warehouses") names it, not its roles.
 		plain := map[string]bool{}
 		for _, s := range it.senses {
-			if s.kind == sEntity && p.m.RoleOf(s.name) == nil {
+			if s.kind == sEntity && p.roleOfEntity(s.name) == nil {
 				plain[lower(s.name)] = true
 			}
 		}
 		var keep []sense
 		for _, s := range it.senses {
 			if s.kind == sEntity {
-				if ro := p.m.RoleOf(s.name); ro != nil {
+				if ro := p.roleOfEntity(s.name); ro != nil {
 					if plain[lower(ro.Of)] {
 						continue
 					}
@@ -195,7 +195,7 @@ func (p *Planner) dropUnnamedRoles(items []item) {
 	for i := range items {
 		var keep []sense
 		for _, s := range items[i].senses {
-			if s.kind != sEntity && s.kind != sMetric && s.entity != "" && p.m.RoleOf(s.entity) != nil && !named[lower(s.entity)] {
+			if s.kind != sEntity && s.kind != sMetric && s.entity != "" && p.roleOfEntity(s.entity) != nil && !named[lower(s.entity)] {
 				continue
 			}
 			keep = append(keep, s)

@@ -344,7 +344,7 @@ func (b *builder) roles() *Plan {
 		case sValue:
 			t.role = "value"
 		case sEntity:
-			ent := b.p.m.Entity(s.name)
+			ent := b.p.entity(s.name)
 			switch {
 			case t.byMode && len(b.q.Metrics) == 1 && strings.EqualFold(s.name, b.subjectOfMetrics()) && b.p.isAverage(b.q.Metrics[0]):
 				// "average pages per session": an average over its own rows.
@@ -465,7 +465,7 @@ func (b *builder) roles() *Plan {
 				// row has ("tickets they closed": closed_at), that it is
 				// set (found from outside: the closed condition was lost).
 				t.role = "context"
-				if ent := b.p.m.Entity(s.entity); ent != nil && !strings.EqualFold(ent.TimeColumn, s.column) {
+				if ent := b.p.entity(s.entity); ent != nil && !strings.EqualFold(ent.TimeColumn, s.column) {
 					b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
 					t.role = "filter"
 					b.und("%q read as the %s rows' own event: filter %s is set", t.it.text, s.entity, s.field)
@@ -601,7 +601,7 @@ func (p *Planner) countedByMetric(e string) bool {
 
 // groupedBy reports whether the query already groups by entity e's label.
 func (b *builder) groupedBy(e string) bool {
-	ent := b.p.m.Entity(e)
+	ent := b.p.entity(e)
 	return ent != nil && b.p.label(ent) != "" && hasString(b.groups, ent.Name+"."+b.p.label(ent))
 }
 
@@ -614,8 +614,8 @@ func (p *Planner) fieldEntity(f string) string {
 		}
 		return d.Entity
 	}
-	if e, _, ok := strings.Cut(f, "."); ok && p.m.Entity(e) != nil {
-		return p.m.Entity(e).Name
+	if e, _, ok := strings.Cut(f, "."); ok && p.entity(e) != nil {
+		return p.entity(e).Name
 	}
 	return ""
 }
@@ -654,7 +654,7 @@ func (b *builder) whenQuestion() *Plan {
 	if len(b.q.Metrics) > 0 || b.subject == "" || st.colSup != "early" && st.colSup != "new" || st.order != "" || len(st.dates) > 0 {
 		return b.fail("quarry reads “when” only as the date of the first or last row of a table, such as “when was the first order placed”")
 	}
-	ent := b.p.m.Entity(b.subject)
+	ent := b.p.entity(b.subject)
 	if ent == nil || ent.TimeColumn == "" || b.p.m.IsRestricted(ent.Name, ent.TimeColumn) {
 		return b.fail(fmt.Sprintf("%s has no date column to say when", display(b.subject)))
 	}
@@ -687,14 +687,14 @@ func (b *builder) whenQuestion() *Plan {
 }
 
 func (b *builder) isPK(s sense) bool {
-	ent := b.p.m.Entity(s.entity)
+	ent := b.p.entity(s.entity)
 	return s.kind == sColumn && ent != nil && strings.EqualFold(s.column, ent.PrimaryKey)
 }
 
 // keyTarget is the table a key column identifies: its own table for a
 // primary key, the referenced table for a foreign key.
 func (p *Planner) keyTarget(s sense) *semantic.Entity {
-	ent := p.m.Entity(s.entity)
+	ent := p.entity(s.entity)
 	if ent == nil {
 		return nil
 	}
@@ -703,10 +703,10 @@ func (p *Planner) keyTarget(s sense) *semantic.Entity {
 	}
 	var target *semantic.Entity
 	for _, r := range p.m.Relationships {
-		if strings.EqualFold(r.From, ent.Name) && strings.EqualFold(r.FromColumn, s.column) && p.m.RoleOf(r.To) == nil {
+		if strings.EqualFold(r.From, ent.Name) && strings.EqualFold(r.FromColumn, s.column) && p.roleOfEntity(r.To) == nil {
 			// A role's link is the table's own, seen as the role: the
 			// rows identified are the table's.
-			t := p.m.Entity(r.To)
+			t := p.entity(r.To)
 			if t == nil || !strings.EqualFold(r.ToColumn, t.PrimaryKey) || target != nil {
 				return nil
 			}
@@ -788,9 +788,9 @@ func (b *builder) sortTerms() *Plan {
 		case (s.kind == sColumn || s.kind == sDim) && !b.rows:
 			b.sortField = s.field
 			t.role = "sortgroup" // checked against the groups in finish
-		case s.kind == sEntity && b.p.m.Entity(s.name) != nil && b.p.label(b.p.m.Entity(s.name)) != "":
+		case s.kind == sEntity && b.p.entity(s.name) != nil && b.p.label(b.p.entity(s.name)) != "":
 			// "ordered by stadium name": by the table's label.
-			ent := b.p.m.Entity(s.name)
+			ent := b.p.entity(s.name)
 			l := b.p.label(ent)
 			if b.rows {
 				if !strings.EqualFold(ent.Name, b.subject) {

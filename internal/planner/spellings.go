@@ -209,7 +209,7 @@ func (p *Planner) spellGroups(pl *Plan) {
 	keyed := map[string]bool{}
 	for _, d := range q.Dimensions {
 		if e, c, ok := strings.Cut(d.Name, "."); ok {
-			if ent := p.m.Entity(e); ent != nil && strings.EqualFold(ent.PrimaryKey, c) {
+			if ent := p.entity(e); ent != nil && strings.EqualFold(ent.PrimaryKey, c) {
 				keyed[lower(ent.Name)] = true
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // it the period lands on the table's own date (when the subscription
 // started), and the checks refuse the answer (verify.PeriodDate).
 func (b *builder) stateDate(entity, dflt string) string {
-	e := b.p.m.Entity(entity)
+	e := b.p.entity(entity)
 	if e == nil {
 		return ""
 	}
@@ -103,7 +103,7 @@ func (b *builder) periodOnState() {
 	default:
 		return
 	}
-	e := b.p.m.Entity(entity)
+	e := b.p.entity(entity)
 	if e == nil {
 		return
 	}

@@ -115,7 +115,7 @@ func dateVerbEntity(it item) string {
 
 // entitySenses is the lexicon's reading of a table's name as the table.
 func (p *Planner) entitySenses(entity string) []sense {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return nil
 	}

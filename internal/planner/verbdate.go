@@ -91,7 +91,7 @@ func (p *Planner) owns(parent, child string) bool {
 	if n != 1 {
 		return false
 	}
-	e := p.m.Entity(parent)
+	e := p.entity(parent)
 	if e == nil {
 		return false
 	}
@@ -154,7 +154,7 @@ func (b *builder) rowAge() *Plan {
 	}
 	// A person's age is from their birth date; a row's from its start.
 	field := ""
-	if e := b.p.m.Entity(b.subject); e != nil && !st.rowsNewer {
+	if e := b.p.entity(b.subject); e != nil && !st.rowsNewer {
 		for _, c := range e.Columns {
 			if c.TimeRole == semantic.TimeRoleBirth && !b.p.m.IsRestricted(e.Name, c.Name) {
 				field = e.Name + "." + c.Name
@@ -170,7 +170,7 @@ func (b *builder) rowAge() *Plan {
 		field = b.p.m.StartColumn(b.subject)
 	}
 	if field == "" {
-		if e := b.p.m.Entity(b.subject); e != nil && e.TimeColumn != "" && !b.p.m.IsRestricted(e.Name, e.TimeColumn) {
+		if e := b.p.entity(b.subject); e != nil && e.TimeColumn != "" && !b.p.m.IsRestricted(e.Name, e.TimeColumn) {
 			field = e.Name + "." + e.TimeColumn
 		}
 	}
@@ -208,7 +208,7 @@ func buyVerb(w string) bool {
 // completed, complete, paid or fulfilled, the one such value; false
 // where it has none or several.
 func (p *Planner) completedState(entity string) (semantic.Filter, bool) {
-	e := p.m.Entity(entity)
+	e := p.entity(entity)
 	if e == nil {
 		return semantic.Filter{}, false
 	}
