@@ -167,6 +167,8 @@ func TestAmountsAsked(t *testing.T) {
 				col("order_id", quarry.TypeInt), col("order_ts", quarry.TypeTimestamp), col("total_amt", quarry.TypeFloat)}},
 			{Name: "order_lines", Table: "order_lines", PrimaryKey: "line_id", Columns: []semantic.Column{
 				col("line_id", quarry.TypeInt), col("order_id", quarry.TypeInt), col("line_amt", quarry.TypeFloat)}},
+			{Name: "maintenance_events", Table: "maintenance_events", PrimaryKey: "maint_id", TimeColumn: "maint_dt", Columns: []semantic.Column{
+				col("maint_id", quarry.TypeInt), col("maint_dt", quarry.TypeDate), col("cost_amt", quarry.TypeFloat), col("downtime_hrs", quarry.TypeFloat)}},
 		},
 		Relationships: []semantic.Relationship{{From: "order_lines", FromColumn: "order_id", To: "orders", ToColumn: "order_id", Cardinality: semantic.ManyToOne}},
 	}
@@ -187,6 +189,12 @@ func TestAmountsAsked(t *testing.T) {
 		// by a word of theirs (found from outside: each order's total).
 		{"how many order lines were over $30", "order_lines.line_amt > 30"},
 		{"how many orders were over $100", "orders.total_amt > 100"},
+		// A number without money's sign, of rows with another number
+		// (found from outside: "maintenance events over 10" compared the
+		// cost; the downtime is in hours).
+		{"how many maintenance events over 10", ""},
+		{"how many maintenance events over $500", "maintenance_events.cost_amt > 500"},
+		{"how many maintenance events cost over 500", "maintenance_events.cost_amt > 500"},
 		{"how much did we make in 2025", ""},
 		{"what did we make last month", ""},
 	} {

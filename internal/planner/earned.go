@@ -337,7 +337,8 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 		i += n
 	}
-	if entity == "" {
+	if entity == "" || !moneySaid(question[toks[at].start:]) && p.otherNumber(entity, column) {
+		// "over 10" of rows with an amount and a number of hours: which?
 		return nil
 	}
 	words := strings.Join(nameWords(column), " ")
@@ -361,6 +362,36 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	note := fmt.Sprintf("the comparison read as one of %s.%s, the amount of each of %s", entity, column, display(entity))
 	again.readAs(read, note)
 	return again
+}
+
+// moneySaid reports whether the words of a comparison say its number is
+// money: a currency's sign or name.
+func moneySaid(text string) bool {
+	if strings.ContainsAny(text, "$€£¥") {
+		return true
+	}
+	for _, t := range tokenize(text) {
+		switch unitWord(t.s) {
+		case "usd", "eur", "gbp":
+			return true
+		}
+	}
+	return false
+}
+
+// otherNumber reports whether entity has a number besides column that a
+// bare number may be compared with: neither its key nor a reference.
+func (p *Planner) otherNumber(entity, column string) bool {
+	e := p.entity(entity)
+	if e == nil {
+		return false
+	}
+	for _, c := range e.Columns {
+		if c.Type.IsNumeric() && !strings.EqualFold(c.Name, column) && !strings.EqualFold(c.Name, e.PrimaryKey) && !p.isForeignKey(e.Name, c.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // unitWord is the unit the knowledge writes for a unit a question may

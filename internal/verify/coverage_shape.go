@@ -209,6 +209,55 @@ func (c *cover) perEntity() (ok, bad []string) {
 	return nil, nil
 }
 
+// perOther: "average donation per individual donor" is each donor's
+// total averaged over the donors; an average of the donations (one
+// figure, or groups of anything but the donors) answers another question.
+// A few words may stand between "per" and the table (a value of its:
+// "individual"), which is how the words came to be read as a filter.
+func (c *cover) perOther() (ok, bad []string) {
+	avgOf := map[string]bool{}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil && mt.Entity != "" && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "AVG(") {
+			avgOf[strings.ToLower(mt.Entity)] = true
+		}
+	}
+	if len(avgOf) == 0 || !c.has("per") {
+		return nil, nil
+	}
+	words := strings.Fields(c.text)
+	for i, w := range words {
+		if w != "per" {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+3; j++ {
+			e := c.entityOfWord(strings.Trim(words[j], ",.?!;:"))
+			if e == "" {
+				continue
+			}
+			if avgOf[strings.ToLower(e)] || c.groupsBy(e) {
+				break
+			}
+			p := Singular(words[j])
+			return nil, []string{fmt.Sprintf("\"per %s\" asks for each %s's total averaged over the %ss, but the query averages single rows of another table; ask for the total by %s", strings.Join(words[i+1:j+1], " "), p, p, p)}
+		}
+	}
+	return nil, nil
+}
+
+// groupsBy reports whether the query groups by a column of e.
+func (c *cover) groupsBy(e string) bool {
+	for _, d := range c.q.Dimensions {
+		ent, _, isCol := strings.Cut(d.Name, ".")
+		if dim := c.m.Dimension(d.Name); !isCol && dim != nil {
+			ent = dim.Entity
+		}
+		if strings.EqualFold(ent, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // countPer reports whether the question asks for a count "per" the rows
 // of e, a table of a few rows (100 at most, as the knowledge records):
 // "number of subscriptions per plan" reads as a row for each plan (found

@@ -171,28 +171,35 @@ func TestCoverage(t *testing.T) {
 		{"latest order", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}, Order: []semantic.Order{{Field: "orders.ordered_at", Desc: true}}, Limit: 1}, ""},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
-			checks := Coverage(tc.question, "2026-06-30", m, &tc.q)
-			var failed []string
-			for _, c := range checks {
-				if c.Status == Fail {
-					failed = append(failed, c.Name+":"+c.Detail)
-				}
-			}
-			if tc.fail == "" {
-				if len(failed) > 0 {
-					t.Errorf("a right reading failed: %v", failed)
-				}
-				return
-			}
-			name, word, _ := strings.Cut(tc.fail, ":")
-			for _, f := range failed {
-				if strings.HasPrefix(f, name+":") && strings.Contains(f, word) {
-					return
-				}
-			}
-			t.Errorf("the misreading passed; want %s naming %q, got %v (all checks %+v)", name, word, failed, checks)
+			assertCoverage(t, m, tc.question, tc.q, tc.fail)
 		})
 	}
+}
+
+// assertCoverage checks that the coverage checks of question read as q
+// pass when fail is "", and otherwise fail as fail says ("check:word").
+func assertCoverage(t *testing.T, m *semantic.Model, question string, q semantic.Query, fail string) {
+	t.Helper()
+	checks := Coverage(question, "2026-06-30", m, &q)
+	var failed []string
+	for _, c := range checks {
+		if c.Status == Fail {
+			failed = append(failed, c.Name+":"+c.Detail)
+		}
+	}
+	if fail == "" {
+		if len(failed) > 0 {
+			t.Errorf("a right reading failed: %v", failed)
+		}
+		return
+	}
+	name, word, _ := strings.Cut(fail, ":")
+	for _, f := range failed {
+		if strings.HasPrefix(f, name+":") && strings.Contains(f, word) {
+			return
+		}
+	}
+	t.Errorf("the misreading passed; want %s naming %q, got %v (all checks %+v)", name, word, failed, checks)
 }
 
 // TestPartialPeriod: a ranking of periods that includes the one of the
@@ -698,4 +705,29 @@ func coverageFailures(question, asOf string, m *semantic.Model, q *semantic.Quer
 		}
 	}
 	return failed
+}
+
+// TestCoveragePerOther: an average of single rows does not answer an
+// average "per" the rows they belong to, whatever words stand between
+// (an outside tester's "average donation amount per individual donor"
+// was the average gift of individual donors).
+func TestCoveragePerOther(t *testing.T) {
+	m := coverageModel()
+	m.Metrics = append(m.Metrics, semantic.Metric{Name: "avg_orders_total", Entity: "orders", Expr: "AVG(orders.total)"})
+	germany := semantic.Filter{Field: "country", Op: semantic.OpEq, Values: []any{"Germany"}}
+	for _, tc := range []struct {
+		question string
+		q        semantic.Query
+		fail     string
+	}{
+		{"average order total per German customer", semantic.Query{Metrics: []string{"avg_orders_total"}, Filters: []semantic.Filter{germany}}, CheckCoverage + ":each customer's total"},
+		{"average order total per customer", semantic.Query{Metrics: []string{"avg_orders_total"}}, CheckCoverage + ":total by customer"},
+		{"average order total", semantic.Query{Metrics: []string{"avg_orders_total"}}, ""},
+		{"average order total per country", semantic.Query{Metrics: []string{"avg_orders_total"}, Dimensions: []semantic.DimRef{{Name: "country"}}}, ""},
+		{"average order total of German customers", semantic.Query{Metrics: []string{"avg_orders_total"}, Filters: []semantic.Filter{germany}}, ""},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			assertCoverage(t, m, tc.question, tc.q, tc.fail)
+		})
+	}
 }
