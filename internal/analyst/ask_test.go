@@ -146,6 +146,14 @@ func TestTieCheck(t *testing.T) {
 	if c4, names := newAnalyst(four).tieCheck(context.Background(), k.Model, &two, shownTwo); c4.Status != "warn" || !strings.Contains(c4.Detail, "mobile and store also have 5 on orders, as do 2 of the rows shown; the limit of 2 left them out") || strings.Join(names, ",") != "mobile,store" {
 		t.Errorf("four tied, two shown: %+v %v", c4, names)
 	}
+	// Two rows share a name: the one shown above the boundary is not the
+	// one tied at it (found from outside: a second Reese Dunn, left out at
+	// 6, was taken for the Reese Dunn shown at 6.5).
+	named := &fakeConn{table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"reese", int64(7)}, {"drew", int64(5)}, {"reese", int64(5)}, {"kit", int64(5)}}}}
+	shownTop := &Result{Table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"reese", int64(7)}, {"drew", int64(5)}}}}
+	if c5, names := newAnalyst(named).tieCheck(context.Background(), k.Model, &two, shownTop); c5.Status != "warn" || !strings.Contains(c5.Detail, "reese and kit tie drew at 5") || strings.Join(names, ",") != "reese,kit" {
+		t.Errorf("a name shown above the boundary, tied below it: %+v %v", c5, names)
+	}
 	// The control query reaches the user's database, so the run's record
 	// names it, whatever it found.
 	if len(tied.calls) == 1 && !strings.Contains(c.Detail, "control query: "+tied.calls[0]) {

@@ -124,18 +124,19 @@ func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 	}
 	var tied []string
 	keptAt := 1 // how many rows the answer shows at the boundary
-	if on := shown(answer, c, label); len(on) > 0 {
+	if on := shown(answer, c, label, measure, boundary); len(on) > 0 {
 		kept, keptAt = "", 0
 		for _, r := range rows {
 			n := name(r)
 			switch {
 			case value(r) != boundary:
-			case on[n]:
+			case on[n] > 0:
+				on[n]-- // two rows may share a name
 				if kept == "" {
 					kept = n
 				}
 				keptAt++
-			case !on[n]:
+			default:
 				tied = append(tied, n)
 			}
 		}
@@ -189,25 +190,32 @@ func (a *Analyst) tieCheck(ctx context.Context, m *semantic.Model, q *semantic.Q
 // maxNamed bounds the tied rows a check or an answer names one by one.
 const maxNamed = 10
 
-// shown are the labels of the answer's rows, read from its column of the
-// same name as the control's label column; none when it has no such
-// column.
-func shown(answer *Result, c *semantic.Compiled, label int) map[string]bool {
-	out := map[string]bool{}
+// shown counts the labels of the answer's rows at the boundary value,
+// read from its columns of the same names as the control's label and
+// measure columns (every row when it does not show the measure): two
+// rows may share a name, one above the boundary and one at it. None when
+// the answer has no label column.
+func shown(answer *Result, c *semantic.Compiled, label, measure int, boundary string) map[string]int {
+	out := map[string]int{}
 	if answer == nil || answer.Table == nil || label < 0 {
 		return out
 	}
-	col := -1
+	col, at := -1, -1
 	for i, ac := range answer.Table.Columns {
-		if ac.Name == c.Columns[label].Name {
+		switch ac.Name {
+		case c.Columns[label].Name:
 			col = i
+		case c.Columns[measure].Name:
+			at = i
 		}
 	}
 	if col < 0 {
 		return out
 	}
 	for _, r := range answer.Table.Rows {
-		out[fmt.Sprint(quarry.JSONValue(r[col]))] = true
+		if at < 0 || fmt.Sprint(quarry.JSONValue(r[at])) == boundary {
+			out[fmt.Sprint(quarry.JSONValue(r[col]))]++
+		}
 	}
 	return out
 }
