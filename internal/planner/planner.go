@@ -258,6 +258,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	s.spellGroups(pl)
 	pl = s.oneRowConditions(pl)
 	pl = s.othersState(pl)
+	pl = s.heldNow(question, pl)
 	pl = s.eitherRelated(question, pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
