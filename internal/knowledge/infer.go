@@ -150,15 +150,19 @@ func (l *learned) labelCandidates(i int, restricted map[string]bool) []labelCand
 	e := &l.entities[i]
 	return labelCandidates(l.tables[i],
 		func(c string) bool { return l.keyCols[lowerKey(e.Name, c)] },
-		func(c string) bool {
-			return restricted[strings.ToLower(e.Table+"."+c)] || restricted[strings.ToLower(e.QualifiedName()+"."+c)] || restricted[strings.ToLower(e.Name+"."+c)]
-		},
+		func(c string) bool { return l.isRestricted(e, c, restricted) },
 		func(c string) []string {
 			if col := e.Column(c); col != nil {
 				return col.Synonyms
 			}
 			return nil
 		})
+}
+
+// isRestricted reports whether restricted names column c of e, by its
+// table, its qualified name or its entity's name.
+func (l *learned) isRestricted(e *semantic.Entity, c string, restricted map[string]bool) bool {
+	return restricted[strings.ToLower(e.Table+"."+c)] || restricted[strings.ToLower(e.QualifiedName()+"."+c)] || restricted[strings.ToLower(e.Name+"."+c)]
 }
 
 // infer builds entities, relationships and candidate measures from a

@@ -77,3 +77,34 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		t.Error("the label a person set was not kept")
 	}
 }
+
+// TestLearnDatesRowsByAFilledDate: of two dates of a row, the one that
+// dates it is filled in every row (found from outside: shipments dated by
+// delivered_dt, empty for those never delivered, so "shipments cancelled
+// in 2025" counted none). The date a person set is kept.
+func TestLearnDatesRowsByAFilledDate(t *testing.T) {
+	db := makeDB(t, `
+CREATE TABLE shipments (shipment_id INTEGER PRIMARY KEY, pickup_dt TEXT, delivered_dt TEXT, status TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+INSERT INTO shipments SELECT i, date('2024-01-01', '+' || i || ' days'),
+  CASE WHEN i % 5 = 0 THEN NULL ELSE date('2024-01-03', '+' || i || ' days') END,
+  CASE WHEN i % 5 = 0 THEN 'cancelled' ELSE 'delivered' END FROM n;
+CREATE TABLE parcels (parcel_id INTEGER PRIMARY KEY, pickup_dt TEXT, delivered_dt TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+INSERT INTO parcels SELECT i, date('2024-01-01', '+' || i || ' days'), date('2024-01-03', '+' || i || ' days') FROM n;
+`)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	learn(t, db, dir, knowledge.LearnOptions{})
+	f, err := knowledge.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range f.Model.Entities {
+		got[e.Name] = e.TimeColumn
+	}
+	// Both filled: the name decides, as before (delivered is an event).
+	if diff := cmp.Diff(map[string]string{"shipments": "pickup_dt", "parcels": "delivered_dt"}, got); diff != "" {
+		t.Errorf("time columns (-want +got):\n%s", diff)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -452,10 +453,21 @@ func yesNo(vals []string) bool {
 func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricted map[string]bool, prog *progress, opts LearnOptions, rep *LearnReport) error {
 	e, t := &lr.entities[i], lr.tables[i]
 	cands := lr.labelCandidates(i, restricted)
+	// The table's dates are sampled beside them, to choose the one
+	// that dates a row (measuredTimeColumn).
+	sampled := cands[:len(cands):len(cands)]
+	for _, d := range dateColumns(t, func(c string) bool { return !lr.isRestricted(e, c, restricted) }) {
+		if !slices.ContainsFunc(sampled, func(c labelCand) bool { return c.name == d }) {
+			sampled = append(sampled, labelCand{name: d, index: -1})
+		}
+	}
 	var stats map[string]labelStats
-	if t.RowCount != 0 && len(cands) > 0 {
+	if t.RowCount != 0 && len(sampled) > 0 {
 		var err error
-		stats, err = readLabels(ctx, src, t, cands, prog, opts)
+		stats, err = readLabels(ctx, src, t, sampled, prog, opts)
+		if err != nil && quarry.KindOf(err) == quarry.KindForbidden && len(sampled) > len(cands) && len(cands) > 0 && ctx.Err() == nil {
+			stats, err = readLabels(ctx, src, t, cands, prog, opts) // a date withheld: the labels alone
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return interrupted(ctx.Err())
@@ -466,6 +478,7 @@ func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricte
 			stats = nil
 		}
 	}
+	e.TimeColumn = measuredTimeColumn(t, e.TimeColumn, stats)
 	e.Label = ""
 	if ch, ok := chooseLabel(e, cands, stats); ok {
 		e.Label = ch.Column
