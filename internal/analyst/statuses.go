@@ -152,7 +152,7 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 		return verify.Check{}
 	}
 	for _, mt := range amountsOf(m, q) {
-		if mt.Format == "percent" {
+		if mt.Format == "percent" || !money(mt) {
 			continue
 		}
 		for _, t := range withParents(m, m.Entity(mt.Entity)) {
@@ -162,6 +162,30 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 		}
 	}
 	return verify.Check{}
+}
+
+// money reports whether a measure may be money: its format or unit says
+// so, or neither says otherwise and no column it reads is named in a unit
+// that is not money (overtime_hrs, weight_kg, qty).
+func money(mt *semantic.Metric) bool {
+	if mt.Format == "currency" {
+		return true
+	}
+	if u := strings.TrimSpace(mt.Unit); u != "" {
+		return len(u) == 3 && strings.ToUpper(u) == u // USD, EUR
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(mt.Expr), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}) {
+		switch w {
+		case "hours", "hrs", "hr", "hour", "minutes", "mins", "min", "seconds", "secs", "days", "weeks",
+			"kg", "kgs", "kilograms", "lbs", "grams", "tons", "tonnes", "weight", "km", "miles", "meters", "distance",
+			"qty", "quantity", "units", "pieces", "pcs", "count", "score", "rating", "points", "pct", "percent", "rate", "ratio",
+			"age", "duration", "headcount", "sqft", "footage", "bedrooms", "rooms", "seats", "capacity":
+			return false
+		}
+	}
+	return true
 }
 
 // currencyMix is CurrencyCheck for the currency column of table e.

@@ -51,10 +51,14 @@ func TestCurrencyCheck(t *testing.T) {
 			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{
 				{Name: "invoice_id", Type: quarry.TypeInt}, {Name: "currency", Type: quarry.TypeText, Values: []string{"EUR", "USD"}}}},
 			{Name: "payments", Table: "payments", PrimaryKey: "payment_id", Columns: []semantic.Column{
-				{Name: "payment_id", Type: quarry.TypeInt}, {Name: "invoice_id", Type: quarry.TypeInt}, {Name: "amt", Type: quarry.TypeFloat}}},
+				{Name: "payment_id", Type: quarry.TypeInt}, {Name: "invoice_id", Type: quarry.TypeInt}, {Name: "amt", Type: quarry.TypeFloat},
+				{Name: "overtime_hrs", Type: quarry.TypeFloat}, {Name: "weight_kg", Type: quarry.TypeFloat}}},
 		},
 		Relationships: []semantic.Relationship{{From: "payments", FromColumn: "invoice_id", To: "invoices", ToColumn: "invoice_id", Cardinality: semantic.ManyToOne}},
-		Metrics:       []semantic.Metric{{Name: "paid", Entity: "payments", Expr: "SUM(payments.amt)"}},
+		Metrics: []semantic.Metric{{Name: "paid", Entity: "payments", Expr: "SUM(payments.amt)"},
+			{Name: "overtime", Entity: "payments", Expr: "SUM(payments.overtime_hrs)"},
+			{Name: "weight", Entity: "payments", Expr: "AVG(payments.weight_kg)"},
+			{Name: "hours", Entity: "payments", Expr: "SUM(payments.amt)", Unit: "hours"}},
 	}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
@@ -66,6 +70,11 @@ func TestCurrencyCheck(t *testing.T) {
 	for name, q := range map[string]*semantic.Query{
 		"kept to one": {Metrics: []string{"paid"}, Filters: []semantic.Filter{{Field: "invoices.currency", Op: semantic.OpEq, Values: []any{"EUR"}}}},
 		"grouped":     {Metrics: []string{"paid"}, Dimensions: []semantic.DimRef{{Name: "invoices.currency"}}},
+		// Hours and kilograms are no money (found from outside: a warning
+		// of currencies on overtime hours and on a weight).
+		"hours":  {Metrics: []string{"overtime"}},
+		"weight": {Metrics: []string{"weight"}},
+		"unit":   {Metrics: []string{"hours"}},
 	} {
 		if c := a.CurrencyCheck(m, q); c.Name != "" {
 			t.Errorf("%s: %+v", name, c)
