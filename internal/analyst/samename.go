@@ -43,7 +43,26 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	if q == nil || a.Conn == nil {
 		return verify.Check{}
 	}
+	// The conditions on names: the query's own, and those on related
+	// rows ("departments where an employee named Maria Garcia works").
+	type named struct {
+		f       semantic.Filter
+		related bool
+	}
+	var conds []named
 	for _, f := range q.Filters {
+		if !f.OnRelated() {
+			conds = append(conds, named{f, false})
+			continue
+		}
+		if f.Op == semantic.OpSome && !f.Count {
+			for _, w := range f.Where {
+				conds = append(conds, named{w, true})
+			}
+		}
+	}
+	for _, nc := range conds {
+		f := nc.f
 		if f.OnRelated() || f.Op != semantic.OpEq || len(f.Values) != 1 {
 			continue
 		}
@@ -93,8 +112,12 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		if n > 5 {
 			n, keys, more = 5, keys[:5], " or more"
 		}
-		return verify.Check{Name: CheckSameName, Status: verify.Warn, Detail: fmt.Sprintf("%d%s rows of %s are named %v (%s %s); the answer adds them together — ask by %s to tell them apart (control query: %s)",
-			n, more, e.Name, f.Values[0], e.PrimaryKey, strings.Join(keys, ", "), e.Name, c.SQL)}
+		took := "adds them together"
+		if nc.related {
+			took = "takes in what is related to every one of them"
+		}
+		return verify.Check{Name: CheckSameName, Status: verify.Warn, Detail: fmt.Sprintf("%d%s rows of %s are named %v (%s %s); the answer %s — ask by %s to tell them apart (control query: %s)",
+			n, more, e.Name, f.Values[0], e.PrimaryKey, strings.Join(keys, ", "), took, e.Name, c.SQL)}
 	}
 	return verify.Check{}
 }

@@ -50,4 +50,11 @@ INSERT INTO loans VALUES (1, 1), (2, 1), (3, 2), (4, 3);`)
 	if ch := check(semantic.Query{Metrics: []string{"loans"}, Dimensions: []semantic.DimRef{{Name: "members.id"}, {Name: "members.full_name"}}, Filters: name("Wei García")}); ch.Status != "" {
 		t.Errorf("grouped by member: %s %q", ch.Status, ch.Detail)
 	}
+	// A name inside a condition on related rows (found from outside:
+	// "which department is Maria Garcia in" listed the departments of two
+	// employees of that name as hers, with no word).
+	related := []semantic.Filter{{Field: "members", Op: semantic.OpSome, Where: name("Wei García")}}
+	if ch := check(semantic.Query{Rows: &semantic.RowsQuery{Entity: "loans", Columns: []string{"id"}}, Filters: related}); ch.Status != verify.Warn || !strings.Contains(ch.Detail, "2 rows of members are named Wei García") || !strings.Contains(ch.Detail, "every one of them") {
+		t.Errorf("a name on related rows: %s %q", ch.Status, ch.Detail)
+	}
 }
