@@ -91,15 +91,21 @@ func TestStatusOfParent(t *testing.T) {
 			{Name: "orders", Table: "orders", PrimaryKey: "order_id", Columns: []semantic.Column{
 				{Name: "order_id", Type: quarry.TypeInt}, {Name: "order_status", Type: quarry.TypeText, Values: []string{"cancelled", "completed"}}}},
 			{Name: "order_lines", Table: "order_lines", PrimaryKey: "line_id", Columns: []semantic.Column{
-				{Name: "line_id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}, {Name: "line_amt", Type: quarry.TypeFloat}}},
+				{Name: "line_id", Type: quarry.TypeInt}, {Name: "order_id", Type: quarry.TypeInt}, {Name: "line_amt", Type: quarry.TypeFloat}, {Name: "weight_kg", Type: quarry.TypeFloat}}},
 		},
 		Relationships: []semantic.Relationship{{From: "order_lines", FromColumn: "order_id", To: "orders", ToColumn: "order_id", Cardinality: semantic.ManyToOne}},
-		Metrics:       []semantic.Metric{{Name: "sales", Entity: "order_lines", Expr: "SUM(order_lines.line_amt)"}},
+		Metrics: []semantic.Metric{{Name: "sales", Entity: "order_lines", Expr: "SUM(order_lines.line_amt)"},
+			{Name: "avg_weight", Entity: "order_lines", Expr: "AVG(order_lines.weight_kg)"}},
 	}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"sales"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
 		t.Errorf("%+v", c)
+	}
+	// An average weight is one of every line (found from outside: "what
+	// is the average shipment weight" warned).
+	if c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"avg_weight"}}); c.Name != "" {
+		t.Errorf("an average weight: %+v", c)
 	}
 }
