@@ -14,7 +14,8 @@ import (
 // row on record, or the active ones (found from outside: 2,500
 // subscriptions, cancelled and paused ones included, where a manager
 // meant those running). A count that says its status, a period, or "in
-// all" is left as it is. Each option is a question of its own.
+// all" is left as it is. Each option is the question, said plainly
+// either way ("… in all", "… that are active").
 func (p *Planner) heldNow(question string, pl *Plan) *Plan {
 	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 || pl.Query.TimeRange != nil || len(pl.Query.Compare) > 0 {
 		return pl
@@ -45,8 +46,9 @@ func (p *Planner) heldNow(question string, pl *Plan) *Plan {
 			continue
 		}
 		things := lower(display(e.Name))
+		asked := strings.TrimRight(strings.TrimSpace(question), "?.! ")
 		return clarify(fmt.Sprintf("Every one of the %s on record, whatever its %s, or only those whose %s is active?", things, display(c.Name), display(c.Name)),
-			"how many "+things+" in all", "how many active "+things)
+			asked+" in all", asked+" that are active")
 	}
 	return pl
 }

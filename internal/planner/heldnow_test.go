@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +21,8 @@ func TestHeldNow(t *testing.T) {
 		Entities: []semantic.Entity{
 			{Name: "subscriptions", Table: "subscriptions", PrimaryKey: "sub_id", TimeColumn: "start_dt", Columns: []semantic.Column{
 				col("sub_id", quarry.TypeInt), col("start_dt", quarry.TypeDate),
-				{Name: "status", Type: quarry.TypeText, Values: []string{"Active", "active", "cancelled", "paused"}}}},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"Active", "active", "cancelled", "paused"}},
+				{Name: "tier", Type: quarry.TypeText, Values: []string{"Gold", "Silver"}}}},
 			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", TimeColumn: "issued_dt", Columns: []semantic.Column{
 				col("invoice_id", quarry.TypeInt), col("issued_dt", quarry.TypeDate),
 				{Name: "inv_status", Type: quarry.TypeText, Values: []string{"paid", "void"}}}},
@@ -42,6 +45,10 @@ func TestHeldNow(t *testing.T) {
 		{"how many subscriptions did we have in 2024", KindMetric},
 		{"how many subscriptions started in 2025", KindMetric},
 		{"how many invoices do we have", KindMetric},
+		// A count of a value, replanned as a count of its rows, is asked
+		// of too, with the value kept in the options.
+		{"how many Paused subscriptions do we have", KindMetric},
+		{"how many Gold subscriptions do we have?", KindClarify},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)
@@ -50,8 +57,13 @@ func TestHeldNow(t *testing.T) {
 			}
 			if pl.Kind == KindClarify {
 				for _, o := range pl.Options {
-					if again := p.Plan(o, asOf); again.Kind != KindMetric {
+					again := p.Plan(o, asOf)
+					if again.Kind != KindMetric {
 						t.Errorf("the option %q is %s (%s), not an answer", o, again.Kind, again.Reason)
+						continue
+					}
+					if strings.Contains(tt.q, "Gold") && !slices.ContainsFunc(again.Query.Filters, func(f semantic.Filter) bool { return strings.HasSuffix(f.Field, "tier") }) {
+						t.Errorf("the option %q drops the tier: %+v", o, again.Query.Filters)
 					}
 				}
 			}

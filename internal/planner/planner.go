@@ -221,7 +221,9 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	if pl := p.planWeekPart(question, asOf, read); pl != nil {
 		return pl
 	}
-	return read(question)
+	// heldNow asks of the whole question's reading, never of a reading
+	// of its words rephrased (a count of a value replanned).
+	return p.heldNow(question, read(question))
 }
 
 // planQuestion plans a question that says nothing of the part of the
@@ -258,7 +260,6 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	s.spellGroups(pl)
 	pl = s.oneRowConditions(pl)
 	pl = s.othersState(pl)
-	pl = s.heldNow(question, pl)
 	pl = s.eitherRelated(question, pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
