@@ -82,7 +82,7 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 			return nil
 		}
 		read := question[:toks[at].start] + v.value + " " + strings.ToLower(display(ent.Name)) + question[toks[at+n-1].end:]
-		pl := p.Plan(read, asOf)
+		pl := p.planWhole(read, asOf)
 		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || !strings.EqualFold(p.metricEntity(pl.Query.Metrics[0], pl.AdHoc), ent.Name) {
 			return nil
 		}

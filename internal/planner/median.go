@@ -123,7 +123,7 @@ func (p *Planner) percentilePlan(question string, asOf time.Time) *Plan {
 			return refuse(nil, fmt.Sprintf("quarry answers a %s or an average, not both at once; ask for each on its own", what))
 		}
 	}
-	inner := p.Plan(strings.Join(rest, " "), asOf)
+	inner := p.planWhole(strings.Join(rest, " "), asOf)
 	if inner.Kind != KindMetric {
 		// "median order value", "median resolution hours by priority":
 		// the metric is named for its average.
@@ -136,7 +136,7 @@ func (p *Planner) percentilePlan(question string, asOf time.Time) *Plan {
 				avg = append(avg, question[t.start:t.end])
 			}
 		}
-		if a := p.Plan(strings.Join(avg, " "), asOf); a.Kind == KindMetric || a.Kind == KindRefuse {
+		if a := p.planWhole(strings.Join(avg, " "), asOf); a.Kind == KindMetric || a.Kind == KindRefuse {
 			inner = a
 		}
 	}

@@ -74,7 +74,7 @@ func (p *Planner) byMissingRole(question string, asOf time.Time, unknown []strin
 	}
 	b.WriteString(question[last:])
 	read := b.String()
-	pl := p.Plan(read, asOf)
+	pl := p.planWhole(read, asOf)
 	if pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query == nil {
 		return nil
 	}

@@ -97,7 +97,7 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 	if len(rest) == 0 {
 		return nil
 	}
-	inner := p.Plan(strings.Join(rest, " "), asOf)
+	inner := p.planWhole(strings.Join(rest, " "), asOf)
 	if inner.Kind != KindMetric || inner.Query == nil {
 		return nil
 	}

@@ -217,13 +217,19 @@ func lower(s string) string { return strings.ToLower(s) }
 
 // Plan plans one question as of the given day.
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
+	// heldNow asks of the whole question's reading, never of a reading
+	// of its words rephrased (a count of a value replanned).
+	return p.heldNow(question, p.planWhole(question, asOf))
+}
+
+// planWhole is Plan without the questions only the whole question asks
+// back: what the replans of a question's words call.
+func (p *Planner) planWhole(question string, asOf time.Time) *Plan {
 	read := func(q string) *Plan { return p.planQuestion(q, asOf) }
 	if pl := p.planWeekPart(question, asOf, read); pl != nil {
 		return pl
 	}
-	// heldNow asks of the whole question's reading, never of a reading
-	// of its words rephrased (a count of a value replanned).
-	return p.heldNow(question, read(question))
+	return read(question)
 }
 
 // planQuestion plans a question that says nothing of the part of the

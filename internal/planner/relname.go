@@ -59,7 +59,7 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 	}
 	b.WriteString(question[last:])
 	read := b.String()
-	pl := p.Plan(read, asOf)
+	pl := p.planWhole(read, asOf)
 	if pl.Kind == KindUnanswered && len(pl.Unknown) == 0 && pl.Reason != "" {
 		// "tickets by assignee country": every word read with the role,
 		// and refused for what that reading says (employees have no
