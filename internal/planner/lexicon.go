@@ -183,6 +183,22 @@ func tableWord(w string) bool {
 	return false
 }
 
+// recordWord reports whether w, the last word of a table's name, says
+// what kind of record each row is of the thing the words before it name:
+// "maintenance" for maintenance_requests, "performance" for
+// performance_reviews (found from outside: "maintenance cost" and
+// "performance rating" were refused). Events and items are not:
+// "delivery" for delivery_events would take "delivery time" from the
+// shipments; nor is a history, whose rows are versions of the thing
+// ("salary" is not every row of salary_history).
+func recordWord(w string) bool {
+	switch w {
+	case "requests", "request", "reviews", "review", "log", "logs":
+		return true
+	}
+	return false
+}
+
 // genericWords are parts of column names too vague to stand for the column
 // on their own.
 func genericWord(w string) bool {
@@ -252,7 +268,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 			// "cars" for cars_data, "models" for model_list: the name
 			// without a last word that only says it is a table.
-			if tableWord(ws[len(ws)-1]) {
+			if tableWord(ws[len(ws)-1]) || recordWord(ws[len(ws)-1]) {
 				l.addForms(strings.Join(ws[:len(ws)-1], " "), a)
 			}
 		}

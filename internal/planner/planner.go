@@ -261,6 +261,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.amountAsked(question, asOf, pl); m != nil {
 		return m
 	}
+	pl = s.datesAsEvents(question, pl)
 	s.rankings(pl)
 	s.spellAll(pl)
 	s.spellGroups(pl)

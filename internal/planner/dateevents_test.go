@@ -1,0 +1,39 @@
+package planner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestDatesAsEvents: "how many hires" names the rows by their hire date,
+// not the hire dates: a count of the employees hired, put in time by
+// hire_dt (found from outside: "number of hires by year" was read as the
+// number of different hire dates, and refused). A question that asks for
+// dates or days keeps counting them.
+func TestDatesAsEvents(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "employees", Table: "employees", PrimaryKey: "emp_id", TimeColumn: "hire_dt", Columns: []semantic.Column{
+				col("emp_id", quarry.TypeInt), col("name", quarry.TypeText),
+				{Name: "hire_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+				{Name: "term_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, want string }{
+		{"number of hires by year", "COUNT(employees.emp_id)"},
+		{"how many hires in 2024", "COUNT(employees.emp_id) AS"},
+		{"compare the number of hires in 2024 and 2025", "COUNT(employees.emp_id)"},
+		{"how many different hire dates are there", "COUNT(DISTINCT employees.hire_dt)"},
+	} {
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
+	}
+}
