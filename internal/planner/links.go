@@ -37,7 +37,7 @@ import (
 // must be listed in the knowledge (docs/knowledge.md).
 var genericLinkVerbs = []string{
 	"have", "own", "make", "produce", "create", "write", "direct", "use", "contain", "include",
-	"belong", "speak", "teach", "play", "go through", "receive", "take",
+	"belong", "speak", "teach", "play", "go through", "receive", "take", "handle", "process", "serve",
 }
 
 // maxLinkJoins is the longest path, in joins, that a verb is read as.

@@ -137,7 +137,7 @@ var linkQuestions = []struct {
 	{"Which customers liked an order?", KindUnanswered},
 	// Two ways to join the tables: ask which.
 	{"Which people produced books?", KindClarify},
-	{"Which airports serve flights?", KindUnanswered},
+	{"Which airports serve flights?", KindClarify}, // source or destination
 	// A verb that is a value keeps the value.
 	{"How many cars are built?", KindMetric},
 	// A period with a link: whose date it is is not guessed.
