@@ -107,6 +107,11 @@ func (b *builder) resolveColumns() *Plan {
 				keep, fields = vs, map[string]bool{vs[0].field: true}
 			}
 		}
+		if len(fields) > 1 && k == sColumn {
+			if ex := wholeName(t.it.text, keep); len(ex) > 0 {
+				keep, fields = ex, map[string]bool{ex[0].field: true}
+			}
+		}
 		if len(fields) > 1 {
 			if k == sValue {
 				var opts []string
@@ -120,6 +125,35 @@ func (b *builder) resolveColumns() *Plan {
 		t.cands = keep
 	}
 	return nil
+}
+
+// wholeName keeps, of columns a word names in part, the one column the
+// words name whole, a yes/no prefix aside: "late" is is_late, not
+// late_fee, whose name says more (found from outside: "how many payments
+// were late" asked which of the two). Nil unless exactly one column's
+// field is named so.
+func wholeName(text string, cs []sense) []sense {
+	said := strings.Join(words(text), " ")
+	var out []sense
+	field := ""
+	for _, s := range cs {
+		ws := words(s.column)
+		if len(ws) > 1 {
+			switch ws[0] {
+			case "is", "has", "was", "had":
+				ws = ws[1:]
+			}
+		}
+		if strings.Join(ws, " ") != said {
+			continue
+		}
+		if field != "" && field != s.field {
+			return nil
+		}
+		field = s.field
+		out = append(out, s)
+	}
+	return out
 }
 
 // roles gives every remaining term a part in the query, or fails.

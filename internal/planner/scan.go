@@ -270,7 +270,7 @@ func stopwords() map[string]bool {
 		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
 		located based situated give given did ones still yet during through take took taken receive received
 		contain contains containing include includes his her hers its corresponding correspond corresponds
-		named called listed among within
+		named called listed among within collect collects collected collecting
 		bring brings bringing generate generates generating earn earns earning drive drives driving
 		makes making gets getting anything something anyone someone anybody somebody drove driven – — but`) {
 		m[w] = true

@@ -13,7 +13,7 @@ var nameShortForms = [...][2]string{
 	{"emp", "employee"}, {"mgr", "manager"}, {"addr", "address"}, {"cat", "category"}, {"dt", "date"}, {"nm", "name"}, {"num", "number"},
 	{"txn", "transaction"}, {"trx", "transaction"}, {"inv", "invoice"}, {"prod", "product"}, {"qtr", "quarter"}, {"yr", "year"},
 	{"avg", "average"}, {"pct", "percent"}, {"cnt", "count"}, {"bal", "balance"}, {"svc", "service"}, {"loc", "location"},
-	{"org", "organization"}, {"disc", "discount"},
+	{"org", "organization"}, {"disc", "discount"}, {"dest", "destination"}, {"descr", "description"},
 }
 
 // ShortForm is the word a short form written in a name stands for
