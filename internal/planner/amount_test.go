@@ -164,7 +164,8 @@ func TestAmountsAsked(t *testing.T) {
 			{Name: "volunteer_hours", Table: "volunteer_hours", PrimaryKey: "entry_id", TimeColumn: "work_dt", Columns: []semantic.Column{
 				col("entry_id", quarry.TypeInt), col("work_dt", quarry.TypeDate), col("hours", quarry.TypeFloat)}},
 			{Name: "orders", Table: "orders", PrimaryKey: "order_id", TimeColumn: "order_ts", Columns: []semantic.Column{
-				col("order_id", quarry.TypeInt), col("order_ts", quarry.TypeTimestamp), col("total_amt", quarry.TypeFloat)}},
+				col("order_id", quarry.TypeInt), col("order_ts", quarry.TypeTimestamp), col("total_amt", quarry.TypeFloat),
+				col("tip_amt", quarry.TypeFloat), col("is_gift", quarry.TypeInt)}},
 			{Name: "order_lines", Table: "order_lines", PrimaryKey: "line_id", Columns: []semantic.Column{
 				col("line_id", quarry.TypeInt), col("order_id", quarry.TypeInt), col("line_amt", quarry.TypeFloat)}},
 			{Name: "maintenance_events", Table: "maintenance_events", PrimaryKey: "maint_id", TimeColumn: "maint_dt", Columns: []semantic.Column{
@@ -193,6 +194,10 @@ func TestAmountsAsked(t *testing.T) {
 		// (found from outside: "maintenance events over 10" compared the
 		// cost; the downtime is in hours).
 		{"how many maintenance events over 10", ""},
+		// Another amount of money, or a flag, is no other number: the
+		// bare number stays the total's (found from outside, as a
+		// regression of the rule above).
+		{"how many orders over 100", "orders.total_amt > 100"},
 		{"how many maintenance events over $500", "maintenance_events.cost_amt > 500"},
 		{"how many maintenance events cost over 500", "maintenance_events.cost_amt > 500"},
 		{"how much did we make in 2025", ""},

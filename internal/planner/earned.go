@@ -380,14 +380,26 @@ func moneySaid(text string) bool {
 }
 
 // otherNumber reports whether entity has a number besides column that a
-// bare number may be compared with: neither its key nor a reference.
+// bare number may be compared with: a measure in another unit (hours, a
+// quantity, a weight), neither its key, a reference, a yes/no flag nor
+// another amount of money (oneAmount has chosen among those).
 func (p *Planner) otherNumber(entity, column string) bool {
 	e := p.entity(entity)
 	if e == nil {
 		return false
 	}
 	for _, c := range e.Columns {
-		if c.Type.IsNumeric() && !strings.EqualFold(c.Name, column) && !strings.EqualFold(c.Name, e.PrimaryKey) && !p.isForeignKey(e.Name, c.Name) {
+		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, column) || strings.EqualFold(c.Name, e.PrimaryKey) || p.isForeignKey(e.Name, c.Name) || flagName(c.Name) {
+			continue
+		}
+		if len(c.Values) > 0 && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "0" && v != "1" }) {
+			continue // holds 0 and 1 alone
+		}
+		money := false
+		for _, w := range nameWords(c.Name) {
+			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w))
+		}
+		if !money {
 			return true
 		}
 	}
