@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -468,6 +469,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		if len(states) == 0 {
 			continue
 		}
+		others = datesOf(e, states, others)
 		if len(others) == 0 {
 			if !flagged {
 				continue
@@ -480,6 +482,53 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 			e.Name, col, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
 	}
 	return ""
+}
+
+// datesOf are the dates of e, among others, that may be when one of the
+// states came about: one whose name shares the start of a state's word
+// (cancelled: cancellation_date; delivered: delivery_dt; shipped:
+// ship_dt), or, for a state that ends the row (cancelled, closed,
+// terminated …), an end date. The end of a leave is not when it was
+// approved (found from outside: "days of approved leave in 2025" was
+// refused for end_dt).
+func datesOf(e *semantic.Entity, states, others []string) []string {
+	var words []string
+	for _, s := range states {
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if len(w) >= 4 {
+				words = append(words, w)
+			}
+		}
+	}
+	ends := slices.ContainsFunc(words, endingState)
+	var out []string
+	for _, name := range others {
+		c := e.Column(name)
+		keep := ends && c != nil && c.TimeRole == semantic.TimeRoleEnd
+		for _, cw := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if len(cw) < 4 {
+				continue
+			}
+			for _, w := range words {
+				keep = keep || cw[:4] == w[:4] || ends && endingState(cw)
+			}
+		}
+		if keep {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// endingState reports whether a word says a row's life ended: cancelled,
+// closed, terminated, expired, churned, resolved …
+func endingState(w string) bool {
+	for _, p := range []string{"cancel", "close", "terminat", "end", "expir", "churn", "finish", "complet", "resolv", "depart", "discontinu", "withdr", "lapse"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return w == "left" || w == "quit"
 }
 
 // eventStates are the states of e's rows that filters pick that are
@@ -543,7 +592,8 @@ func OrderDate(m *semantic.Model, q *semantic.Query) string {
 				others = append(others, c.Name)
 			}
 		}
-		if states, _ := eventStates(m, e, q.Filters); len(states) > 0 && len(others) > 0 {
+		if states, _ := eventStates(m, e, q.Filters); len(states) > 0 && len(datesOf(e, states, others)) > 0 {
+			others = datesOf(e, states, others)
 			return fmt.Sprintf("the rows were sorted by %s.%s, but the question picks %s rows that are %s and %s also has %s; if the order is by when that happened, name that date",
 				e.Name, col.Name, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
 		}

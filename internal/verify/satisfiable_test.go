@@ -118,10 +118,18 @@ func TestPeriodDate(t *testing.T) {
 				{Name: "started_on", Type: quarry.TypeDate}, {Name: "ended_on", Type: quarry.TypeDate}}},
 			{Name: "orders", TimeColumn: "ordered_at", Columns: []semantic.Column{
 				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}},
+			{Name: "leave_requests", TimeColumn: "start_dt", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "requested_dt", Type: quarry.TypeDate},
+				{Name: "start_dt", Type: quarry.TypeDate}, {Name: "end_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "shipments", TimeColumn: "ship_dt", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ship_dt", Type: quarry.TypeDate},
+				{Name: "delivery_dt", Type: quarry.TypeDate}}},
 		},
 		Metrics: []semantic.Metric{
 			{Name: "subscriptions", Entity: "subscriptions", Expr: "COUNT(subscriptions.id)"},
 			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+			{Name: "leave_requests", Entity: "leave_requests", Expr: "COUNT(leave_requests.id)"},
+			{Name: "shipments", Entity: "shipments", Expr: "COUNT(shipments.id)"},
 		},
 	}
 	period := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
@@ -139,6 +147,14 @@ func TestPeriodDate(t *testing.T) {
 		{"the date is named", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "cancelled"), TimeRange: &semantic.TimeRange{Field: "subscriptions.ended_on", From: "2026-05-01"}}, false},
 		{"one date only", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), TimeRange: period}, false},
 		{"no period", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "cancelled")}, false},
+		// Only a date that may be when the state came about: the end of a
+		// leave is not when it was approved (found from outside: "total
+		// days of approved leave in 2025" was refused), a delivery date is
+		// when a shipment was delivered.
+		{"approved, with an end date", semantic.Query{Metrics: []string{"leave_requests"}, Filters: f("leave_requests.status", "approved"), TimeRange: period}, false},
+		{"cancelled, with an end date", semantic.Query{Metrics: []string{"leave_requests"}, Filters: f("leave_requests.status", "cancelled"), TimeRange: period}, true},
+		{"delivered, with a delivery date", semantic.Query{Metrics: []string{"shipments"}, Filters: f("shipments.status", "delivered"), TimeRange: period}, true},
+		{"returned, with a delivery date", semantic.Query{Metrics: []string{"shipments"}, Filters: f("shipments.status", "returned"), TimeRange: period}, false},
 	} {
 		if got := PeriodDate(m, &tt.q) != ""; got != tt.want {
 			t.Errorf("%s: flagged %v, want %v (%q)", tt.name, got, tt.want, PeriodDate(m, &tt.q))
