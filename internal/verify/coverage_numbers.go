@@ -384,9 +384,9 @@ func (c *cover) namingWords(ent string, col *semantic.Column) []string {
 		for _, qw := range c.words {
 			switch {
 			case len(w) == 3:
-				// "ended" names end_date: a short word only in its own
-				// forms (found from outside).
-				if qw == w+"ed" || qw == w+"s" || qw == w+"ing" {
+				// "ended" and "end" name end_date: a short word only in
+				// its own forms (found from outside).
+				if qw == w || qw == w+"ed" || qw == w+"s" || qw == w+"ing" {
 					out = append(out, qw)
 				}
 			case len(qw) >= 4 && qw[:4] == w[:4]:

@@ -660,6 +660,7 @@ func TestCoverageShortDateWord(t *testing.T) {
 	q := &semantic.Query{Metrics: []string{"leases"}, TimeRange: &semantic.TimeRange{Field: "leases.end_date", From: "2025-01-01", To: "2026-01-01"}}
 	for question, fail := range map[string]bool{
 		"how many leases ended in 2025":         false,
+		"how many leases end in 2025":           false,
 		"how many leases in 2025":               true,
 		"how many leases were endorsed in 2025": true,
 	} {
