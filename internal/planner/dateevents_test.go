@@ -37,3 +37,31 @@ func TestDatesAsEvents(t *testing.T) {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
 	}
 }
+
+// TestPerOwnRow: an average of a column "per" one of its table's rows is
+// the average over them, not a figure for each (found from outside:
+// "average overtime hours per payslip" was read as each payslip's
+// figure, and refused); "by payslip" still groups.
+func TestPerOwnRow(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "payslips", Table: "payslips", PrimaryKey: "slip_id", TimeColumn: "pay_dt", Columns: []semantic.Column{
+				col("slip_id", quarry.TypeInt), col("pay_dt", quarry.TypeDate), col("overtime_hrs", quarry.TypeFloat),
+				{Name: "currency", Type: quarry.TypeText, Values: []string{"EUR", "USD"}}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("average overtime hours per payslip", asOf)
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 0 {
+		t.Fatalf("per payslip: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	pl = p.Plan("average overtime hours per payslip by currency", asOf)
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 1 {
+		t.Fatalf("per payslip by currency: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}

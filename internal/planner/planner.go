@@ -262,6 +262,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return m
 	}
 	pl = s.datesAsEvents(question, pl)
+	pl = s.perOwnRow(question, pl)
 	s.rankings(pl)
 	s.spellAll(pl)
 	s.spellGroups(pl)

@@ -28,5 +28,16 @@ func (c *cover) averagedOver(entity string) bool {
 	return e != nil && (x == "COUNT(*)" || x == strings.ToUpper("COUNT("+e.Name+"."+e.PrimaryKey+")"))
 }
 
+// averageOfRows reports whether the query's one measure is an average of
+// a column of entity's own rows ("average overtime hours per payslip"):
+// one per row already, so "per" that row asks for no grouping.
+func (c *cover) averageOfRows(entity string) bool {
+	if !averageRE().MatchString(c.text) || len(c.q.Metrics) != 1 {
+		return false
+	}
+	mt := c.m.Metric(c.q.Metrics[0])
+	return mt != nil && mt.Derived == "" && strings.EqualFold(mt.Entity, entity) && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "AVG(")
+}
+
 // averageRE says a question asks for an average.
 var averageRE = lazyRE(` (average|avg|mean|on average) `)

@@ -107,7 +107,7 @@ func (c *cover) groupings() (ok, bad []string) {
 				if lead == "by" && c.madeBy(p) {
 					continue // "orders placed by customers in Berlin": whose
 				}
-				if lead == "per" && c.averagedOver(d.Entity) {
+				if lead == "per" && (c.averagedOver(d.Entity) || c.averageOfRows(d.Entity)) {
 					continue // "average revenue per customer": divided by their number
 				}
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {

@@ -732,3 +732,14 @@ func TestCoveragePerOther(t *testing.T) {
 		})
 	}
 }
+
+// TestCoveragePerOwnRow: an average of a table's column "per" one of its
+// rows asks for no grouping (found from outside: "average overtime hours
+// per payslip" was refused as a figure asked for each payslip).
+func TestCoveragePerOwnRow(t *testing.T) {
+	m := coverageModel()
+	m.Metrics = append(m.Metrics, semantic.Metric{Name: "avg_orders_weight", Entity: "orders", Expr: "AVG(orders.weight)"})
+	assertCoverage(t, m, "average weight per order", semantic.Query{Metrics: []string{"avg_orders_weight"}}, "")
+	assertCoverage(t, m, "average weight per order by channel", semantic.Query{Metrics: []string{"avg_orders_weight"}, Dimensions: []semantic.DimRef{{Name: "channel"}}}, "")
+	assertCoverage(t, m, "total revenue per order", semantic.Query{Metrics: []string{"revenue"}}, CheckCoverage+":each order")
+}

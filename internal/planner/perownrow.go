@@ -1,0 +1,68 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// perOwnRow drops a grouping by the very rows an average is taken over
+// where the question asks the average "per" one of them ("average
+// overtime hours per payslip", "average freight cost per shipment by
+// carrier"): the average of a column of a table is already one per row,
+// and a figure for each row answers another question (found from outside:
+// read as each payslip's figure, and refused).
+func (p *Planner) perOwnRow(question string, pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 || len(pl.Query.Dimensions) == 0 || pl.Query.Limit > 0 {
+		return pl
+	}
+	name := pl.Query.Metrics[0]
+	entity := ""
+	for _, a := range pl.AdHoc {
+		if a.Name == name && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(a.Expr)), "AVG(") {
+			entity = a.Entity
+		}
+	}
+	e := p.entity(entity)
+	if e == nil {
+		return pl
+	}
+	text := " " + strings.Join(words(question), " ") + " "
+	one := singular(lower(display(e.Name)))
+	if !strings.Contains(text, " per "+one+" ") {
+		return pl
+	}
+	for _, w := range []string{" by ", " each ", " every "} {
+		if strings.Contains(text, w+one+" ") || strings.Contains(text, w+lower(display(e.Name))+" ") {
+			return pl
+		}
+	}
+	q := *pl.Query
+	q.Dimensions = nil
+	dropped := false
+	for _, d := range pl.Query.Dimensions {
+		if ent, c, ok := strings.Cut(d.Name, "."); ok && strings.EqualFold(ent, e.Name) && d.Grain == "" && (strings.EqualFold(c, e.PrimaryKey) || e.Label != "" && strings.EqualFold(c, e.Label)) {
+			dropped = true
+			continue
+		}
+		q.Dimensions = append(q.Dimensions, d)
+	}
+	if !dropped {
+		return pl
+	}
+	for _, h := range q.Hidden {
+		if ent, _, ok := strings.Cut(h, "."); ok && strings.EqualFold(ent, e.Name) {
+			return pl // a hidden key of those rows: another shape
+		}
+	}
+	again := *pl
+	again.Query = &q
+	again.Understood = nil
+	for _, u := range pl.Understood {
+		if !strings.HasPrefix(u, "group by "+e.Name+", by its") {
+			again.Understood = append(again.Understood, u)
+		}
+	}
+	again.Notes = append([]string(nil), pl.Notes...)
+	again.readAs("", fmt.Sprintf("\"per %s\" read as the average over each of %s, not a figure for each", one, display(e.Name)))
+	return &again
+}
