@@ -14,7 +14,8 @@ import (
 // query's result, in the order they are shown: ties at a ranking's limit,
 // groups reconciled with the total, the other join path, rows that
 // share the name picked, rows a "not" filter leaves out for having no
-// value, and periods cut by the data's first day. Every surface that answers with a semantic query
+// value, periods cut by the data's first day, and rows a period leaves
+// out for having no date. Every surface that answers with a semantic query
 // runs the same ones.
 func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) []verify.Check {
 	checks, _ := a.ControlChecksTied(ctx, m, q, res, compiled)
@@ -26,7 +27,7 @@ func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *seman
 // the answer to name (Evidence.Tied).
 func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) ([]verify.Check, []string) {
 	tie, tied := a.tieCheck(ctx, m, q, res)
-	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.StatusCheck(m, q), a.CurrencyCheck(m, q)}, tied
+	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.UndatedCheck(ctx, m, q), a.StatusCheck(m, q), a.CurrencyCheck(m, q)}, tied
 }
 
 // CheckSameName is the check that a row picked by its name is one row.

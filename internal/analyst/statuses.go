@@ -34,13 +34,25 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "AVG(") && !money(mt) {
 			continue // an average weight or age is one of every row, cancelled or not
 		}
-		for _, e := range withParents(m, m.Entity(mt.Entity)) {
+		for _, e := range statusTables(m, m.Entity(mt.Entity)) {
 			if c := statusMix(m, q, mt, e); c.Name != "" {
 				return c
 			}
 		}
 	}
 	return verify.Check{}
+}
+
+// statusTables are the tables whose status says whether e's rows count:
+// e, and the tables each of its rows refers to where e's rows have no
+// date of their own, as an order's lines are parts of it (found from
+// outside: check-ins and memberships warned of their members' status,
+// which says nothing of a check-in or a membership).
+func statusTables(m *semantic.Model, e *semantic.Entity) []*semantic.Entity {
+	if e.TimeColumn != "" {
+		return []*semantic.Entity{e}
+	}
+	return withParents(m, e)
 }
 
 // withParents is e and the tables each of its rows refers to (an order

@@ -1,6 +1,7 @@
 package analyst
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +103,16 @@ func TestStatusOfParent(t *testing.T) {
 	}
 	if c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"sales"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
 		t.Errorf("%+v", c)
+	}
+	// A table with a date of its own is no part of the row it refers
+	// to: a member's status says nothing of a check-in (found from
+	// outside).
+	dated := *m
+	dated.Entities = slices.Clone(m.Entities)
+	dated.Entities[1].TimeColumn = "shipped_at"
+	dated.Entities[1].Columns = append(slices.Clone(dated.Entities[1].Columns), semantic.Column{Name: "shipped_at", Type: quarry.TypeDate})
+	if c := (&Analyst{}).StatusCheck(&dated, &semantic.Query{Metrics: []string{"sales"}}); c.Name != "" {
+		t.Errorf("a dated table: %+v", c)
 	}
 	// An average weight is one of every line (found from outside: "what
 	// is the average shipment weight" warned).

@@ -104,6 +104,9 @@ func pickTimeColumnOf(t *quarry.TableInfo, ok func(string) bool) string {
 		}
 		words := nameWords(c.Name)
 		for _, w := range words {
+			if long := semantic.ShortForm(w); long != "" && score >= 20 && (long == own || long == strings.ToLower(t.Name)) {
+				score = 50 // in a short form: appointments.appt_dt
+			}
 			if (w == own || w == strings.ToLower(t.Name)) && score >= 20 {
 				score = 50 // the table's own date: orders.order_date
 			}

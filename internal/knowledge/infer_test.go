@@ -83,6 +83,10 @@ func TestPickTimeColumn(t *testing.T) {
 		{[]quarry.ColumnInfo{col("dob", "DATE"), col("DateOfBirth", "DATE"), col("joined", "DATE")}, "joined", "people"},
 		{[]quarry.ColumnInfo{col("created_at", "TIMESTAMP"), col("ordered_at", "TIMESTAMP")}, "ordered_at", "orders"},
 		{[]quarry.ColumnInfo{col("updated_at", "TIMESTAMP"), col("ship_date", "DATE"), col("order_date", "DATE")}, "order_date", "orders"},
+		// The table's own date in a short form beats another event's
+		// (found from outside: appointments dated by when they were
+		// booked, not when they took place).
+		{[]quarry.ColumnInfo{col("booked_dt", "TEXT"), col("appt_dt", "TEXT"), col("cancelled_dt", "TEXT")}, "appt_dt", "appointments"},
 		{[]quarry.ColumnInfo{col("cancelled_at", "TIMESTAMP"), col("signup_date", "DATE")}, "signup_date", "subscriptions"},
 		{[]quarry.ColumnInfo{col("last_login", "TIMESTAMP"), col("attendance_date", "DATE")}, "attendance_date", "visits"},
 		{[]quarry.ColumnInfo{col("placed", "TIMESTAMP"), col("closed_at", "TIMESTAMP")}, "placed", "orders"},
