@@ -470,3 +470,21 @@ func TestDistinctCountNotRows(t *testing.T) {
 		t.Errorf("headline %q counts work orders", a.Headline)
 	}
 }
+
+// TestTrendGap: a series with a period of no rows between its first and
+// last says so and names no low among the others (found from outside:
+// "the low was 103 in 2025-05" of check-ins by month, February missing).
+func TestTrendGap(t *testing.T) {
+	rows := [][]any{{"2025-01-01", int64(117)}, {"2025-03-01", int64(231)}, {"2025-04-01", int64(128)}, {"2025-05-01", int64(103)}, {"2025-06-01", int64(121)}}
+	in := AnswerInput{Question: "check-ins by month in 2025", Title: "Check-ins by month", Period: "2025",
+		Table:   &quarry.Table{Columns: []quarry.Column{{Name: "month", Type: quarry.TypeText}, {Name: "checkins", Type: quarry.TypeInt}}, Rows: rows},
+		Columns: []ColumnInfo{{Name: "month", Role: RoleDimension, Format: FormatDate, Grain: "month"}, {Name: "checkins", Role: RoleMetric, Format: FormatInteger}}}
+	a := Compose(in)
+	if strings.Contains(a.Headline, "the low was") || !strings.Contains(a.Headline, "2025-02 has no rows") {
+		t.Errorf("headline %q", a.Headline)
+	}
+	in.Table.Rows = append(rows[:1:1], append([][]any{{"2025-02-01", int64(90)}}, rows[1:]...)...)
+	if a := Compose(in); strings.Contains(a.Headline, "no rows") {
+		t.Errorf("no gap: headline %q", a.Headline)
+	}
+}

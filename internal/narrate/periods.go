@@ -1,9 +1,11 @@
 package narrate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
@@ -53,13 +55,20 @@ func (w writer) trend(d, m column) (string, string) {
 	if hi.value > math.Max(a.value, b.value) {
 		extremes = append(extremes, "the peak was **"+hi.text+"** in "+hi.label)
 	}
-	if lo.value < math.Min(a.value, b.value) && len(whole) == len(ps) {
+	gaps := w.gaps(d, ps)
+	if lo.value < math.Min(a.value, b.value) && len(whole) == len(ps) && len(gaps) == 0 {
 		extremes = append(extremes, "the low was **"+lo.text+"** in "+lo.label)
 	}
 	if len(extremes) > 0 {
 		s += "; " + joinWords(extremes)
 	}
 	s += "."
+	if len(gaps) > 0 {
+		// A period with no rows is no row of the result: its figure is
+		// none, not the lowest shown (found from outside: "the low was
+		// 103 in 2025-05" of a series without February).
+		s += " " + gapText(gaps) + " " + map[bool]string{true: "has", false: "have"}[len(gaps) == 1] + " no rows, so " + map[bool]string{true: "it is", false: "they are"}[len(gaps) == 1] + " not in the series."
+	}
 	if len(whole) == len(ps) {
 		return s, w.change(first.value, last.value, m, "first and last "+periodNoun(d))
 	}
@@ -77,6 +86,57 @@ func (w writer) trend(d, m column) (string, string) {
 	s += ", so the change leaves " + map[bool]string{true: "it", false: "them"}[len(parts) == 1] + " out."
 	return s, w.change(a.value, b.value, m, "first and last whole "+noun+"s ("+a.label+" and "+b.label+")")
 }
+
+// gaps are the periods between a series' first and last that it has no
+// row for, written as its labels are (at most maxGaps and then how many
+// more); none for a grouping that is no grain of time.
+func (w writer) gaps(d column, ps []point) []string {
+	g := semantic.Grain(d.Grain)
+	switch g {
+	case semantic.GrainDay, semantic.GrainWeek, semantic.GrainMonth, semantic.GrainQuarter, semantic.GrainYear:
+	default:
+		return nil
+	}
+	seen := map[time.Time]bool{}
+	var first, last time.Time
+	for i, p := range ps {
+		day, ok := verify.DayOf(p.cell)
+		if !ok {
+			return nil
+		}
+		start := g.Start(day)
+		seen[start] = true
+		if i == 0 || start.Before(first) {
+			first = start
+		}
+		if i == 0 || start.After(last) {
+			last = start
+		}
+	}
+	var out []string
+	n := 0
+	for t := first; t.Before(last) && n < 1000; t = g.Add(t, 1) {
+		n++
+		if seen[t] {
+			continue
+		}
+		label, ok := dateLabel(t, string(g))
+		if !ok {
+			return nil
+		}
+		out = append(out, label)
+	}
+	if len(out) > maxGaps {
+		out = append(out[:maxGaps], fmt.Sprintf("%d more", len(out)-maxGaps))
+	}
+	return out
+}
+
+// maxGaps bounds the empty periods a series' sentence names.
+const maxGaps = 6
+
+// gapText joins the empty periods' labels.
+func gapText(gaps []string) string { return joinWords(gaps) }
 
 // partial tells the periods of a series that hold only part of their
 // days, by the partial_period warnings (verify.PartialDays).
