@@ -504,13 +504,19 @@ func datesOf(e *semantic.Entity, states, others []string) []string {
 	var out []string
 	for _, name := range others {
 		c := e.Column(name)
-		keep := ends && c != nil && c.TimeRole == semantic.TimeRoleEnd
-		for _, cw := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		cws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) })
+		// An end date that names another way of ending (cancelled_dt,
+		// for "completed") is not when this one came about.
+		other := slices.ContainsFunc(cws, func(cw string) bool {
+			return endingState(cw) && !genericEnd(cw) && !slices.ContainsFunc(words, func(w string) bool { return cw[:4] == w[:4] })
+		})
+		keep := ends && !other && (c != nil && c.TimeRole == semantic.TimeRoleEnd || slices.ContainsFunc(cws, endingState))
+		for _, cw := range cws {
 			if len(cw) < 4 {
 				continue
 			}
 			for _, w := range words {
-				keep = keep || cw[:4] == w[:4] || ends && endingState(cw)
+				keep = keep || cw[:4] == w[:4]
 			}
 		}
 		if keep {
@@ -518,6 +524,17 @@ func datesOf(e *semantic.Entity, states, others []string) []string {
 		}
 	}
 	return out
+}
+
+// genericEnd reports whether a word of a date's name says the row ended
+// without saying how: end, ended, closed, finished.
+func genericEnd(w string) bool {
+	for _, p := range []string{"end", "close", "finish"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // endingState reports whether a word says a row's life ended: cancelled,
