@@ -598,6 +598,11 @@ func (c *cover) candidates(d semantic.DimRef) []string {
 					if w := splitName(col); len(w) == 2 && (w[1] == "name" || w[1] == "id") && len(w[0]) > 2 {
 						cands = append(cands, w[0])
 					}
+				} else if w := splitName(col); len(w) == 2 && w[1] == "name" && len(w[0]) > 2 {
+					// "top 3 drugs": prescriptions.drug_name, the name of
+					// a thing no table of its own holds (found from
+					// outside).
+					cands = append(cands, w[0])
 				}
 			}
 		}

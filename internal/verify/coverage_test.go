@@ -743,3 +743,17 @@ func TestCoveragePerOwnRow(t *testing.T) {
 	assertCoverage(t, m, "average weight per order by channel", semantic.Query{Metrics: []string{"avg_orders_weight"}, Dimensions: []semantic.DimRef{{Name: "channel"}}}, "")
 	assertCoverage(t, m, "total revenue per order", semantic.Query{Metrics: []string{"revenue"}}, CheckCoverage+":each order")
 }
+
+// TestCoverageNameColumn: "top 3 drugs" asks for a grouping by drug_name,
+// a name column of rows that are no drug themselves (found from outside:
+// refused as a grouping the question does not ask for).
+func TestCoverageNameColumn(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "prescriptions", PrimaryKey: "id", TimeColumn: "prescribed_dt", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "drug_name", Type: quarry.TypeText}, {Name: "prescribed_dt", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "prescriptions", Entity: "prescriptions", Expr: "COUNT(prescriptions.id)"}},
+	}
+	q := semantic.Query{Metrics: []string{"prescriptions"}, Dimensions: []semantic.DimRef{{Name: "prescriptions.drug_name"}}, Order: []semantic.Order{{Field: "prescriptions", Desc: true}}, Limit: 3}
+	assertCoverage(t, m, "top 3 drugs by number of prescriptions", q, "")
+	assertCoverage(t, m, "top 3 doctors by number of prescriptions", q, CheckCoverage+":drug_name")
+}
