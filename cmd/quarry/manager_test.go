@@ -395,7 +395,7 @@ func TestManagerQuestions(t *testing.T) {
 		// read for a number of events.
 		// Since then "hires" are the employees, by the date they were hired.
 		{q: "how many hires in 2024", want: "SELECT count(*) FROM employees WHERE hired_on >= '2024-01-01' AND hired_on < '2025-01-01'"},
-		{q: "how many subscription starts in 2025", refuse: "different dates"},
+		{q: "how many subscription starts in 2025", want: "SELECT count(*) FROM subscriptions WHERE started_on >= '2025-01-01' AND started_on < '2026-01-01'"},
 		{q: "which month had the most hires", rows: "SELECT strftime('%Y-%m-01', hired_on), count(*) FROM employees GROUP BY 1 ORDER BY 2 DESC LIMIT 1"},
 		{q: "how many employees joined in 2024", want: "SELECT count(*) FROM employees WHERE hired_on >= '2024-01-01' AND hired_on < '2025-01-01'"},
 		// Sorted by the start date while the question asks when they

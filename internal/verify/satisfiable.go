@@ -471,6 +471,12 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		}
 		others = datesOf(e, states, others)
 		if len(others) == 0 {
+			if c := e.Column(col); !flagged && c != nil && c.TimeRole == semantic.TimeRoleStart && laterState(states) {
+				// "paused subscriptions last month": in that state now,
+				// since a day no column holds; not those started then.
+				return fmt.Sprintf("the period was applied to %s.%s, the day each row began, but the question picks %s that are %s, which came about later; if the period is when that happened, %s has no date of it",
+					e.Name, col, e.Name, strings.Join(states, ", "), e.Name)
+			}
 			if !flagged {
 				continue
 			}
@@ -524,6 +530,24 @@ func datesOf(e *semantic.Entity, states, others []string) []string {
 		}
 	}
 	return out
+}
+
+// laterState reports whether one of the states is one a row comes to be in
+// after it began (paused, cancelled, expired), not a decision made on it
+// before (approved, rejected, scheduled, confirmed).
+func laterState(states []string) bool {
+	for _, s := range states {
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			switch w {
+			case "approved", "rejected", "denied", "declined", "accepted", "confirmed", "scheduled", "booked", "planned", "requested", "submitted":
+			default:
+				if strings.HasSuffix(w, "ed") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // genericEnd reports whether a word of a date's name says the row ended
