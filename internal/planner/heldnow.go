@@ -34,6 +34,13 @@ func (p *Planner) heldNow(question string, pl *Plan) *Plan {
 	if e == nil {
 		return pl
 	}
+	for _, f := range pl.Query.Filters {
+		// "how many patients are currently admitted": the state asked of
+		// is another's (an admission's), or a status the question names.
+		if f.OnRelated() || statusField(f.Field) {
+			return pl
+		}
+	}
 	for _, c := range e.Columns {
 		if !slices.ContainsFunc(c.Values, func(v string) bool { return strings.EqualFold(v, "active") }) || p.m.IsRestricted(e.Name, c.Name) {
 			continue
@@ -51,6 +58,18 @@ func (p *Planner) heldNow(question string, pl *Plan) *Plan {
 			asked+" in all", asked+" that are active")
 	}
 	return pl
+}
+
+// statusField reports whether a field is a status column by its name
+// (status, state, stage).
+func statusField(field string) bool {
+	for _, w := range words(field) {
+		switch w {
+		case "status", "state", "stage":
+			return true
+		}
+	}
+	return false
 }
 
 // heldNowSaid reports whether the words ask what is held now: "do we

@@ -25,8 +25,10 @@ func TestHeldNow(t *testing.T) {
 				{Name: "tier", Type: quarry.TypeText, Values: []string{"Gold", "Silver"}}}},
 			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", TimeColumn: "issued_dt", Columns: []semantic.Column{
 				col("invoice_id", quarry.TypeInt), col("issued_dt", quarry.TypeDate),
+				col("sub_id", quarry.TypeInt),
 				{Name: "inv_status", Type: quarry.TypeText, Values: []string{"paid", "void"}}}},
 		},
+		Relationships: []semantic.Relationship{{From: "invoices", FromColumn: "sub_id", To: "subscriptions", ToColumn: "sub_id", Cardinality: semantic.ManyToOne}},
 	}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
@@ -49,6 +51,10 @@ func TestHeldNow(t *testing.T) {
 		// of too, with the value kept in the options.
 		{"how many Paused subscriptions do we have", KindMetric},
 		{"how many Gold subscriptions do we have?", KindClarify},
+		// The state asked of now is another's (found from outside: "how
+		// many patients are currently admitted" asked all or active
+		// patients).
+		{"how many subscriptions currently have a void invoice", KindMetric},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)
