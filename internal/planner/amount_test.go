@@ -198,6 +198,12 @@ func TestAmountsAsked(t *testing.T) {
 		// bare number stays the total's (found from outside, as a
 		// regression of the rule above).
 		{"how many orders over 100", "orders.total_amt > 100"},
+		// An amount of money by periods or groups, with no aggregate
+		// said, is its total (found from outside: "maintenance cost by
+		// month" was refused); hours are not read so, nor a list.
+		{"maintenance events cost by month in 2025", "SUM(maintenance_events.cost_amt)"},
+		{"maintenance events cost 2024 vs 2025", "SUM(maintenance_events.cost_amt)"},
+		{"maintenance events downtime hrs by month in 2025", ""},
 		{"how many maintenance events over $500", "maintenance_events.cost_amt > 500"},
 		{"how many maintenance events cost over 500", "maintenance_events.cost_amt > 500"},
 		{"how much did we make in 2025", ""},

@@ -317,6 +317,13 @@ func (b *builder) measures() *Plan {
 				b.und("count of %s", s.name)
 			}
 		case sColumn, sDim:
+			if len(t.aggs) == 0 && b.impliedTotal(t) {
+				// "maintenance cost by month", "freight cost 2024 vs
+				// 2025": an amount of money by periods or groups is its
+				// total (found from outside: refused).
+				t.aggs = []string{"sum"}
+				b.und("%q read as its total", t.it.text)
+			}
 			if len(t.aggs) == 0 {
 				continue
 			}
@@ -346,6 +353,38 @@ func (b *builder) measures() *Plan {
 		}
 	}
 	return nil
+}
+
+// impliedTotal reports whether a column named with no aggregate is an
+// amount of money the question asks for by periods or groups, and so its
+// total: the column adds up (a cost, a fee, an amount; not a price or a
+// rate), the question names no other measure, does not ask for rows, and
+// names a period, a grain, a comparison or a grouping.
+func (b *builder) impliedTotal(t *term) bool {
+	st := b.st
+	if t.byMode || t.sortBy || t.hasNum || t.rowsQ || st.rowsLead || len(t.cands) == 0 || !b.p.additiveColumn(t.cands) {
+		return false
+	}
+	for _, s := range t.cands {
+		money := false
+		for _, w := range nameWords(s.column) {
+			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w))
+		}
+		if !money {
+			return false
+		}
+	}
+	grouped := len(st.dates) > 0 || len(st.grains) > 0 || st.compare
+	for _, u := range st.terms {
+		if u == t {
+			continue
+		}
+		if len(u.aggs) > 0 || u.cands[0].kind == sMetric && !u.byMode || u.rowsQ {
+			return false
+		}
+		grouped = grouped || u.byMode
+	}
+	return grouped
 }
 
 // countPastQualifiers moves a count asked before words that only qualify
