@@ -26,6 +26,17 @@ func moneyNoun(w string) bool {
 	return false
 }
 
+// moneyName reports whether a column's name says it holds money: a word
+// of it, or the word a short form of it stands for (amt), is money's.
+func moneyName(column string) bool {
+	for _, w := range nameWords(column) {
+		if moneyWord(w) || moneyWord(semantic.ShortForm(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 // moneyWord reports whether a word of a column's name says it holds
 // money.
 func moneyWord(w string) bool {
@@ -55,10 +66,8 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	}
 	for _, c := range e.Columns {
 		if b.p.m.IsRestricted(e.Name, c.Name) && c.Type.IsNumeric() {
-			for _, w := range nameWords(c.Name) {
-				if moneyWord(w) || moneyWord(semantic.ShortForm(w)) {
-					return sense{}, false // never picked unasked; the question is refused as before
-				}
+			if moneyName(c.Name) {
+				return sense{}, false // never picked unasked; the question is refused as before
 			}
 		}
 	}

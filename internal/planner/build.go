@@ -366,11 +366,7 @@ func (b *builder) impliedTotal(t *term) bool {
 		return false
 	}
 	for _, s := range t.cands {
-		money := false
-		for _, w := range nameWords(s.column) {
-			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w))
-		}
-		if !money {
+		if !moneyName(s.column) {
 			return false
 		}
 	}

@@ -395,11 +395,7 @@ func (p *Planner) otherNumber(entity, column string) bool {
 		if len(c.Values) > 0 && !slices.ContainsFunc(c.Values, func(v string) bool { return v != "0" && v != "1" }) {
 			continue // holds 0 and 1 alone
 		}
-		money := false
-		for _, w := range nameWords(c.Name) {
-			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w))
-		}
-		if !money {
+		if !moneyName(c.Name) {
 			return true
 		}
 	}
