@@ -2,6 +2,7 @@ package analyst
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,6 +54,16 @@ INSERT INTO loans VALUES (1, 1), (2, 1), (3, 2), (4, 3);`)
 	// A name inside a condition on related rows (found from outside:
 	// "which department is Maria Garcia in" listed the departments of two
 	// employees of that name as hers, with no word).
+	// A name column that is not the label (its names repeat too often
+	// for learn to choose it) names the rows too (found from outside).
+	unlabelled := *m
+	unlabelled.Entities = slices.Clone(m.Entities)
+	unlabelled.Entities[0].Label = ""
+	if ch := runCheck(t, a, &unlabelled, semantic.Query{Metrics: []string{"loans"}, Filters: name("Wei García")}, func(ctx context.Context, m *semantic.Model, q *semantic.Query, _ *Result, _ *semantic.Compiled) verify.Check {
+		return a.NameCheck(ctx, m, q)
+	}); ch.Status != verify.Warn {
+		t.Errorf("no label: %s %q", ch.Status, ch.Detail)
+	}
 	related := []semantic.Filter{{Field: "members", Op: semantic.OpSome, Where: name("Wei García")}}
 	if ch := check(semantic.Query{Rows: &semantic.RowsQuery{Entity: "loans", Columns: []string{"id"}}, Filters: related}); ch.Status != verify.Warn || !strings.Contains(ch.Detail, "2 rows of members are named Wei García") || !strings.Contains(ch.Detail, "every one of them") {
 		t.Errorf("a name on related rows: %s %q", ch.Status, ch.Detail)

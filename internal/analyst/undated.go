@@ -31,10 +31,12 @@ const undatedShare = 0.05
 // period is applied to that have no date at all: no period holds them, so
 // the figure leaves them out whatever the period (found from outside:
 // "how many class bookings were made in 2025" said 1,344 with no word,
-// where a third of the bookings had no booking date). The control counts
-// the table's rows and those with the date empty, through the guard. Over
-// 5% warns, naming how many and the control; fewer passes. Empty when no
-// period is asked or the control cannot run.
+// where a third of the bookings had no booking date). Only the date that
+// dates the table's rows (its time column) is read: another date is that
+// of something that happens to some rows. The control counts the rows
+// the query's filters pick and those of them with the date empty,
+// through the guard. Over 5% warns, naming how many and the control;
+// fewer passes. Empty when no period is asked or the control cannot run.
 func (a *Analyst) UndatedCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
 	if q == nil || a.Conn == nil || q.TimeRange == nil && len(q.Compare) == 0 || q.Rows != nil || len(q.Metrics) == 0 {
 		return verify.Check{}
@@ -55,12 +57,19 @@ func (a *Analyst) UndatedCheck(ctx context.Context, m *semantic.Model, q *semant
 		return verify.Check{}
 	}
 	e, col := fd.Entity, fd.Column
+	if !strings.EqualFold(e.TimeColumn, col.Name) {
+		// A date of something that happens to some rows (dropped_on,
+		// cancelled_at) is empty where it has not happened: those rows
+		// are not left out, they are not asked of (found from outside).
+		return verify.Check{}
+	}
 	ref := semantic.Ref(e.Name, col.Name)
 	mm := *m
 	mm.Metrics = append(slices.Clone(m.Metrics),
 		semantic.Metric{Name: undatedAll, Entity: e.Name, Expr: "COUNT(*)"},
 		semantic.Metric{Name: undatedNone, Entity: e.Name, Expr: "SUM(CASE WHEN " + ref + " IS NULL THEN 1 ELSE 0 END)"})
-	res, c, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{undatedAll, undatedNone}}, 1)
+	// The rows the question picks, in every period.
+	res, c, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{undatedAll, undatedNone}, Filters: slices.Clone(q.Filters)}, 1)
 	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 2 {
 		return verify.Check{}
 	}

@@ -15,15 +15,15 @@ import (
 // many class bookings were made in 2025" said 1,344 with no word, where
 // a third of the bookings had no booking date); a few pass.
 func TestUndatedCheck(t *testing.T) {
-	a := sqliteAnalyst(t, `CREATE TABLE bookings (id INTEGER PRIMARY KEY, booked_dt TEXT, status TEXT);
+	a := sqliteAnalyst(t, `CREATE TABLE bookings (id INTEGER PRIMARY KEY, booked_dt TEXT, status TEXT, cancelled_dt TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
-INSERT INTO bookings SELECT i, CASE WHEN i % 3 = 0 THEN NULL ELSE '2025-0' || (1 + i % 9) || '-15' END, 'ok' FROM n;
+INSERT INTO bookings SELECT i, CASE WHEN i % 3 = 0 THEN NULL ELSE '2025-0' || (1 + i % 9) || '-15' END, CASE WHEN i % 3 = 1 THEN 'cancelled' ELSE 'ok' END, CASE WHEN i % 3 = 1 THEN '2025-06-01' END FROM n;
 CREATE TABLE visits (id INTEGER PRIMARY KEY, visit_dt TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
 INSERT INTO visits SELECT i, CASE WHEN i = 7 THEN NULL ELSE '2025-0' || (1 + i % 9) || '-15' END FROM n;`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
-			{Name: "bookings", Table: "bookings", PrimaryKey: "id", TimeColumn: "booked_dt", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "booked_dt", Type: quarry.TypeDate}, {Name: "status", Type: quarry.TypeText}}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "id", TimeColumn: "booked_dt", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "booked_dt", Type: quarry.TypeDate}, {Name: "status", Type: quarry.TypeText}, {Name: "cancelled_dt", Type: quarry.TypeDate}}},
 			{Name: "visits", Table: "visits", PrimaryKey: "id", TimeColumn: "visit_dt", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "visit_dt", Type: quarry.TypeDate}}},
 		},
 		Metrics: []semantic.Metric{
@@ -48,5 +48,16 @@ INSERT INTO visits SELECT i, CASE WHEN i = 7 THEN NULL ELSE '2025-0' || (1 + i %
 	}
 	if c := check(semantic.Query{Metrics: []string{"bookings"}}); c.Name != "" {
 		t.Errorf("no period: %+v", c)
+	}
+	// The rows the question picks: every cancelled booking has a date
+	// (found from outside: the whole table's undated rows were counted).
+	cancelled := []semantic.Filter{{Field: "bookings.status", Op: semantic.OpEq, Values: []any{"cancelled"}}}
+	if c := check(semantic.Query{Metrics: []string{"bookings"}, Filters: cancelled, TimeRange: y2025}); c.Status == verify.Warn {
+		t.Errorf("the rows picked all dated: %s %q", c.Status, c.Detail)
+	}
+	// Another date than the rows' own is that of something that happens
+	// to some of them: not read.
+	if c := check(semantic.Query{Metrics: []string{"bookings"}, TimeRange: &semantic.TimeRange{Field: "bookings.cancelled_dt", From: "2025-01-01", To: "2026-01-01"}}); c.Name != "" {
+		t.Errorf("a date of what happens to some rows: %+v", c)
 	}
 }

@@ -42,6 +42,15 @@ func (p *Planner) datesAsEvents(question string, pl *Plan) *Plan {
 	if c == nil || !c.Type.IsTemporal() && c.TimeRole == "" && !strings.EqualFold(e.TimeColumn, c.Name) {
 		return pl
 	}
+	for _, w := range nameWords(c.Name) {
+		switch w {
+		case "last", "latest", "recent", "updated", "modified", "changed", "next":
+			// last_login is one date a row, the latest of many events:
+			// no count of them (found from outside: "how many logins
+			// last month" counted the students by their last login).
+			return pl
+		}
+	}
 	for _, t := range tokenize(question) {
 		switch t.s {
 		case "date", "dates", "day", "days", "different", "distinct", "unique", "times", "when":

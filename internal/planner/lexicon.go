@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -241,6 +242,19 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 		}
 	}
+	// values are the model's known values, lower case, read when first
+	// asked for.
+	values := sync.OnceValue(func() map[string]bool {
+		out := map[string]bool{}
+		for _, e := range m.Entities {
+			for _, c := range e.Columns {
+				for _, v := range c.Values {
+					out[strings.Join(words(v), " ")] = true
+				}
+			}
+		}
+		return out
+	})
 	for i := range m.Entities {
 		e := &m.Entities[i]
 		es := sense{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}
@@ -268,8 +282,12 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 			// "cars" for cars_data, "models" for model_list: the name
 			// without a last word that only says it is a table.
-			if tableWord(ws[len(ws)-1]) || recordWord(ws[len(ws)-1]) {
-				l.addForms(strings.Join(ws[:len(ws)-1], " "), a)
+			if head := strings.Join(ws[:len(ws)-1], " "); tableWord(ws[len(ws)-1]) || recordWord(ws[len(ws)-1]) && !values()[head] {
+				// A record's thing that is also a value ("maintenance",
+				// a car's status) stays the value alone (found from
+				// outside: "total maintenance cost" summed the log of
+				// the cars in maintenance now).
+				l.addForms(head, a)
 			}
 		}
 		for _, syn := range e.Synonyms {
