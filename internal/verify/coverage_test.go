@@ -757,3 +757,13 @@ func TestCoverageNameColumn(t *testing.T) {
 	assertCoverage(t, m, "top 3 drugs by number of prescriptions", q, "")
 	assertCoverage(t, m, "top 3 doctors by number of prescriptions", q, CheckCoverage+":drug_name")
 }
+
+// TestCoverageComparedYearLikeNumber: "over 2000" compared with an
+// amount is the filter's value, not a period the query lacks (found from
+// outside).
+func TestCoverageComparedYearLikeNumber(t *testing.T) {
+	m := coverageModel()
+	over := semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{{Field: "orders.total", Op: semantic.OpGt, Values: []any{int64(2000)}}}}
+	assertCoverage(t, m, "how many orders over 2000", over, "")
+	assertCoverage(t, m, "how many orders in 2000", over, CheckCoverage+":2000")
+}

@@ -146,6 +146,16 @@ func TestFindAll(t *testing.T) {
 	if r, ok := Find("how many customers are there", asOf); ok {
 		t.Errorf("Find found %+v in a question with no date", r)
 	}
+	// A number compared with an amount is no year (found from outside:
+	// "damage claims over 2000" read as the year 2000); "after" keeps it.
+	for _, q := range []string{"how many damage claims over 2000", "claims of more than 2000", "orders of at least 1999"} {
+		if r, ok := Find(q, asOf); ok {
+			t.Errorf("Find(%q) = %+v, want no period", q, r)
+		}
+	}
+	if _, ok := Find("orders after 2024", asOf); !ok {
+		t.Error("Find(\"orders after 2024\") found no period")
+	}
 }
 
 func TestDays(t *testing.T) {
