@@ -46,6 +46,11 @@ var (
 // "event", "end", or "" when the name does not say.
 func timeRole(name string) string {
 	words := nameWords(name)
+	for _, w := range words {
+		if long := semantic.ShortForm(w); long != "" {
+			words = append(words, long) // bkg_dt: "booking"
+		}
+	}
 	has := func(list []string) bool {
 		for _, w := range words {
 			for _, x := range list {

@@ -110,7 +110,7 @@ func TestTimeRole(t *testing.T) {
 		"ordered_at": "event", "placed": "event", "order_date": "event", "PaymentDate": "event",
 		"closed_at": "end", "ended": "end", "cancelled_at": "end", "canceled_on": "end", "EndDate": "end",
 		"birth_date": "birth", "dob": "birth", "DateOfBirth": "birth", "birthday": "birth",
-		"ship_date": "event", "dispatch_dt": "event", "updated_at": "", "date": "", "attendance_date": "",
+		"ship_date": "event", "dispatch_dt": "event", "bkg_dt": "event", "enr_dt": "start", "updated_at": "", "date": "", "attendance_date": "",
 	}
 	for name, want := range tests {
 		if got := timeRole(name); got != want {
