@@ -83,6 +83,7 @@ func (b *builder) resolveKinds() *Plan {
 	if (b.st.limit > 0 || b.st.order != "" || b.st.sup && !b.columnExtreme()) && b.rankedItems() && (b.st.perGroup || len(b.st.grains) > 0 && b.hasGroupTerm()) {
 		return b.fail("quarry cannot rank within each group yet; ask for one group at a time (“top 3 products by units sold in Books”), or for the whole ranking")
 	}
+	b.wholeFlags()
 	b.countPastQualifiers()
 	for i, t := range b.st.terms {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
@@ -381,6 +382,18 @@ func (b *builder) impliedTotal(t *term) bool {
 		grouped = grouped || u.byMode
 	}
 	return grouped
+}
+
+// wholeFlags keeps, of the columns a word names, the yes/no column it
+// names whole ("late": is_late, not late_fee), so that it qualifies the
+// rows counted as any flag does (found from outside: "how many late
+// rentals" asked which of the two).
+func (b *builder) wholeFlags() {
+	for _, t := range b.st.terms {
+		if ex := wholeName(t.it.text, t.cands); len(ex) > 0 && len(ex) < len(t.cands) && ex[0].flag != nil && len(only(t.cands, sEntity, sMetric)) == 0 {
+			t.cands = ex
+		}
+	}
 }
 
 // countPastQualifiers moves a count asked before words that only qualify

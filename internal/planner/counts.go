@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -284,6 +285,8 @@ func (b *builder) columnAggs(t *term) *Plan {
 		// Resolved later against the subject; choose now only if one entity is named.
 		if picked := b.pickByNamedEntity(cs); len(picked) == 1 {
 			cs = picked
+		} else if ex := wholeName(t.it.text, cs); len(ex) == 1 && (len(picked) == 0 || slices.ContainsFunc(picked, func(s sense) bool { return s.field == ex[0].field })) {
+			cs = ex // "late": is_late, not late_fee
 		} else {
 			return b.clarifyColumn(t.it.text, cs)
 		}

@@ -101,3 +101,36 @@ func TestRecordTableWord(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeFlagAndDirectLink: "late" and "paid" name the yes/no columns
+// is_late and is_paid whole, not late_fee or paid_dt (found from outside:
+// asked which); a verb between two tables one reference joins is read by
+// that reference, not asked against a way round through a third.
+func TestWholeFlagAndDirectLink(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	flag := func(name string) semantic.Column { return semantic.Column{Name: name, Type: quarry.TypeInt, Values: []string{"0", "1"}} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "departments", Table: "departments", PrimaryKey: "dept_id", Label: "dept_name", Columns: []semantic.Column{col("dept_id", quarry.TypeInt), col("dept_name", quarry.TypeText)}},
+			{Name: "instructors", Table: "instructors", PrimaryKey: "instructor_id", Columns: []semantic.Column{col("instructor_id", quarry.TypeInt), col("dept_id", quarry.TypeInt)}},
+			{Name: "courses", Table: "courses", PrimaryKey: "course_id", Columns: []semantic.Column{col("course_id", quarry.TypeInt), col("dept_id", quarry.TypeInt), col("instructor_id", quarry.TypeInt)}},
+			{Name: "rentals", Table: "rentals", PrimaryKey: "rental_id", Columns: []semantic.Column{col("rental_id", quarry.TypeInt), flag("is_late"), col("late_fee", quarry.TypeFloat)}},
+			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{col("invoice_id", quarry.TypeInt), flag("is_paid"), col("paid_amt", quarry.TypeFloat)}},
+			{Name: "claims", Table: "claims", PrimaryKey: "claim_id", Columns: []semantic.Column{col("claim_id", quarry.TypeInt), col("paid_dt", quarry.TypeDate)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "instructors", FromColumn: "dept_id", To: "departments", ToColumn: "dept_id", Cardinality: semantic.ManyToOne},
+			{From: "courses", FromColumn: "dept_id", To: "departments", ToColumn: "dept_id", Cardinality: semantic.ManyToOne},
+			{From: "courses", FromColumn: "instructor_id", To: "instructors", ToColumn: "instructor_id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	metricHolds(t, p, m, "how many late rentals", "rentals.is_late = 1", asOf)
+	metricHolds(t, p, m, "how many paid invoices", "invoices.is_paid = 1", asOf)
+	metricHolds(t, p, m, "total late fee", "SUM(rentals.late_fee)", asOf)
+	metricHolds(t, p, m, "which department handled the most courses", "JOIN departments ON departments.dept_id = courses.dept_id", asOf)
+}

@@ -130,6 +130,25 @@ func (p *Planner) describedVerb(ix semantic.EntityIndex, r *semantic.Relationshi
 	return stemWord(verb)
 }
 
+// directPath is the one path of a single join among paths of more, or nil
+// when there is none or more than one ("books by author_id or by
+// editor_id" stays a question).
+func directPath(paths [][]pathStep) []pathStep {
+	var d []pathStep
+	for _, p := range paths {
+		if len(p) == 1 {
+			if d != nil {
+				return nil
+			}
+			d = p
+		}
+	}
+	if len(paths) < 2 {
+		return nil
+	}
+	return d
+}
+
 // readLinks reads each verb of a link found by the scan between the
 // tables named on either side. A verb that reads as exactly one link
 // becomes a word read past (with the link noted); one that links the
@@ -161,6 +180,12 @@ func (p *Planner) readLinks(items []item) *Plan {
 					continue
 				}
 				paths := p.linkPaths(a, b, it.linkVerb, p.genericVerbs[it.linkVerb])
+				if d := directPath(paths); d != nil {
+					// "which department handled the most courses": the one
+					// reference between them, not a way round through a
+					// third table (found from outside: asked which).
+					paths = [][]pathStep{d}
+				}
 				switch {
 				case len(paths) == 1:
 					found = append(found, link{from: a, to: b})

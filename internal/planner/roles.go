@@ -131,17 +131,20 @@ func (b *builder) resolveColumns() *Plan {
 // words name whole, a yes/no prefix aside: "late" is is_late, not
 // late_fee, whose name says more (found from outside: "how many payments
 // were late" asked which of the two). Nil unless exactly one column's
-// field is named so.
+// field is named so, and, across tables, unless it is a yes/no column.
 func wholeName(text string, cs []sense) []sense {
 	said := strings.Join(words(text), " ")
 	var out []sense
-	field := ""
+	field, flagged := "", false
+	entities := map[string]bool{}
 	for _, s := range cs {
+		entities[lower(s.entity)] = true
 		ws := words(s.column)
+		prefixed := false
 		if len(ws) > 1 {
 			switch ws[0] {
 			case "is", "has", "was", "had":
-				ws = ws[1:]
+				ws, prefixed = ws[1:], true
 			}
 		}
 		if strings.Join(ws, " ") != said {
@@ -150,8 +153,11 @@ func wholeName(text string, cs []sense) []sense {
 		if field != "" && field != s.field {
 			return nil
 		}
-		field = s.field
+		field, flagged = s.field, prefixed
 		out = append(out, s)
+	}
+	if len(entities) > 1 && !flagged {
+		return nil // "age" of pets or of students: which table is asked
 	}
 	return out
 }
