@@ -108,7 +108,9 @@ func TestRecordTableWord(t *testing.T) {
 // that reference, not asked against a way round through a third.
 func TestWholeFlagAndDirectLink(t *testing.T) {
 	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
-	flag := func(name string) semantic.Column { return semantic.Column{Name: name, Type: quarry.TypeInt, Values: []string{"0", "1"}} }
+	flag := func(name string) semantic.Column {
+		return semantic.Column{Name: name, Type: quarry.TypeInt, Values: []string{"0", "1"}}
+	}
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "departments", Table: "departments", PrimaryKey: "dept_id", Label: "dept_name", Columns: []semantic.Column{col("dept_id", quarry.TypeInt), col("dept_name", quarry.TypeText)}},
