@@ -37,7 +37,7 @@ func (b *builder) stateDate(entity, dflt string) string {
 		if err != nil || rf.Kind != semantic.FieldColumn || !strings.EqualFold(rf.Entity.Name, entity) || rf.Column.Temporal() {
 			continue
 		}
-		states = append(states, stemWord(strings.ToLower(v)))
+		states = append(states, strings.ToLower(v))
 	}
 	if len(states) == 0 {
 		return ""
@@ -59,12 +59,15 @@ func (b *builder) stateDate(entity, dflt string) string {
 	return found
 }
 
-// namesStem reports whether text has a word whose stem is one of stems.
-func namesStem(text string, stems []string) bool {
+// namesStem reports whether text has a word of one of states: the same
+// stem, or, for words of four letters or more, the same first four
+// ("grad_date" of graduated, "delivery_dt" of delivered: found from
+// outside, refused for want of the date).
+func namesStem(text string, states []string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlphaRune(r) }) {
 		s := stemWord(w)
-		for _, st := range stems {
-			if s == st {
+		for _, st := range states {
+			if s == stemWord(st) || len(w) >= 4 && len(st) >= 4 && w[:4] == st[:4] {
 				return true
 			}
 		}
