@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -390,7 +391,10 @@ func (b *builder) impliedTotal(t *term) bool {
 // rentals" asked which of the two).
 func (b *builder) wholeFlags() {
 	for _, t := range b.st.terms {
-		if ex := wholeName(t.it.text, t.cands); len(ex) > 0 && len(ex) < len(t.cands) && ex[0].flag != nil && len(only(t.cands, sEntity, sMetric)) == 0 {
+		if len(only(t.cands, sColumn)) != len(t.cands) || slices.ContainsFunc(t.aggs, func(a string) bool { return a != "count" }) {
+			continue // a value too ("active": a status), or a total ("total paid": the amount)
+		}
+		if ex := wholeName(t.it.text, t.cands); len(ex) > 0 && len(ex) < len(t.cands) && ex[0].flag != nil {
 			t.cands = ex
 		}
 	}

@@ -119,11 +119,19 @@ func TestWholeFlagAndDirectLink(t *testing.T) {
 			{Name: "rentals", Table: "rentals", PrimaryKey: "rental_id", Columns: []semantic.Column{col("rental_id", quarry.TypeInt), flag("is_late"), col("late_fee", quarry.TypeFloat)}},
 			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{col("invoice_id", quarry.TypeInt), flag("is_paid"), col("paid_amt", quarry.TypeFloat)}},
 			{Name: "claims", Table: "claims", PrimaryKey: "claim_id", Columns: []semantic.Column{col("claim_id", quarry.TypeInt), col("paid_dt", quarry.TypeDate)}},
+			{Name: "members", Table: "members", PrimaryKey: "member_id", Columns: []semantic.Column{col("member_id", quarry.TypeInt), col("branch_id", quarry.TypeInt),
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "cancelled"}}}},
+			{Name: "trainers", Table: "trainers", PrimaryKey: "trainer_id", Columns: []semantic.Column{col("trainer_id", quarry.TypeInt), flag("is_active")}},
+			{Name: "branches", Table: "branches", PrimaryKey: "branch_id", Label: "branch_name", Columns: []semantic.Column{col("branch_id", quarry.TypeInt), col("branch_name", quarry.TypeText)}},
+			{Name: "visits", Table: "visits", PrimaryKey: "visit_id", Columns: []semantic.Column{col("visit_id", quarry.TypeInt), col("member_id", quarry.TypeInt), col("branch_id", quarry.TypeInt)}},
 		},
 		Relationships: []semantic.Relationship{
 			{From: "instructors", FromColumn: "dept_id", To: "departments", ToColumn: "dept_id", Cardinality: semantic.ManyToOne},
 			{From: "courses", FromColumn: "dept_id", To: "departments", ToColumn: "dept_id", Cardinality: semantic.ManyToOne},
 			{From: "courses", FromColumn: "instructor_id", To: "instructors", ToColumn: "instructor_id", Cardinality: semantic.ManyToOne},
+			{From: "members", FromColumn: "branch_id", To: "branches", ToColumn: "branch_id", Cardinality: semantic.ManyToOne},
+			{From: "visits", FromColumn: "member_id", To: "members", ToColumn: "member_id", Cardinality: semantic.ManyToOne},
+			{From: "visits", FromColumn: "branch_id", To: "branches", ToColumn: "branch_id", Cardinality: semantic.ManyToOne},
 		},
 	}
 	if err := m.Validate(); err != nil {
@@ -135,4 +143,12 @@ func TestWholeFlagAndDirectLink(t *testing.T) {
 	metricHolds(t, p, m, "how many paid invoices", "invoices.is_paid = 1", asOf)
 	metricHolds(t, p, m, "total late fee", "SUM(rentals.late_fee)", asOf)
 	metricHolds(t, p, m, "which department handled the most courses", "JOIN departments ON departments.dept_id = courses.dept_id", asOf)
+	// A value of the word stays read; a total is of the amount.
+	metricHolds(t, p, m, "how many active members do we have", "members.status = 'active'", asOf)
+	metricHolds(t, p, m, "total paid", "SUM(invoices.paid_amt)", asOf)
+	// A way round through rows that refer to both ends (a visit, to its
+	// member and its branch) is another reading: asked.
+	if pl := p.Plan("which branch served the most members", asOf); pl.Kind != KindClarify {
+		t.Errorf("through visits: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
 }

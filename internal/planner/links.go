@@ -132,7 +132,10 @@ func (p *Planner) describedVerb(ix semantic.EntityIndex, r *semantic.Relationshi
 
 // directPath is the one path of a single join among paths of more, or nil
 // when there is none or more than one ("books by author_id or by
-// editor_id" stays a question).
+// editor_id" stays a question), or when a longer path runs through rows
+// that refer to both ends (a rental refers to its customer and its
+// branch: "which branch served the most customers" may mean through
+// rentals, and is asked).
 func directPath(paths [][]pathStep) []pathStep {
 	var d []pathStep
 	for _, p := range paths {
@@ -141,6 +144,10 @@ func directPath(paths [][]pathStep) []pathStep {
 				return nil
 			}
 			d = p
+			continue
+		}
+		if len(p) == 2 && p[0].rel != nil && p[1].rel != nil && strings.EqualFold(p[0].rel.From, p[0].to) && strings.EqualFold(p[1].rel.From, p[1].from) {
+			return nil // the middle table refers to both
 		}
 	}
 	if len(paths) < 2 {
