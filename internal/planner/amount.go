@@ -111,6 +111,13 @@ func (p *Planner) validUntil(entity string) string {
 	if e == nil {
 		return ""
 	}
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
+		// Rows dated by the event each records (a rental booked on
+		// bkg_dt) are events, whatever ends some of them (cancelled_at):
+		// no row holds for a period (found from outside: "average
+		// rental cost" was refused).
+		return ""
+	}
 	for _, c := range e.Columns {
 		if c.TimeRole == semantic.TimeRoleEnd {
 			return c.Name

@@ -152,3 +152,16 @@ func TestWholeFlagAndDirectLink(t *testing.T) {
 		t.Errorf("through visits: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestEventRowsHoldNoPeriod: rows dated by the event each records are
+// events, whatever ends some of them: "average fine" of fines issued on
+// issued_dt and waived on waived_dt (an end) is the amount averaged, not
+// refused as a mix of past and current rows (found from outside: "average
+// rental cost" refused for cancelled_at).
+func TestEventRowsHoldNoPeriod(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "fines", Table: "fines", PrimaryKey: "fine_id", TimeColumn: "issued_dt", Columns: []semantic.Column{
+		{Name: "fine_id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat},
+		{Name: "issued_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+		{Name: "waived_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}}}}
+	metricHolds(t, New(m, nil), m, "average fine", "AVG(fines.amount)", time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC))
+}
