@@ -36,8 +36,8 @@ func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *s
 // outside: two students named Maria Lopez added together, no word).
 func nameColumn(column string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(column), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
-		if w == "name" {
-			return true
+		if w == "name" || semantic.ShortForm(w) == "name" {
+			return true // full_nm too
 		}
 	}
 	return false

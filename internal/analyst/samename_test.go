@@ -69,3 +69,13 @@ INSERT INTO loans VALUES (1, 1), (2, 1), (3, 2), (4, 3);`)
 		t.Errorf("a name on related rows: %s %q", ch.Status, ch.Detail)
 	}
 }
+
+// TestNameColumn: a column named as a name, in a short form too (full_nm,
+// found from outside), names rows; others do not.
+func TestNameColumn(t *testing.T) {
+	for col, want := range map[string]bool{"full_name": true, "full_nm": true, "customer_name": true, "username_hash": false, "plan": false} {
+		if got := nameColumn(col); got != want {
+			t.Errorf("nameColumn(%q) = %v, want %v", col, got, want)
+		}
+	}
+}

@@ -75,7 +75,11 @@ func labelCandidates(t *quarry.TableInfo, isKey, isRestricted func(string) bool,
 		cand := labelCand{name: c.Name, index: i}
 		// The column's own name, or a readable name a descriptions file
 		// gave it (A2 is "district_name").
-		for _, name := range append([]string{c.Name}, synonyms(c.Name)...) {
+		names := append([]string{c.Name}, synonyms(c.Name)...)
+		if long, ok := semantic.WrittenOut(words); ok {
+			names = append(names, strings.Join(long, "_")) // full_nm: full_name
+		}
+		for _, name := range names {
 			score, pref := nameScore(name, exact)
 			if score > cand.score || score == cand.score && score == 3 && pref < cand.pref {
 				cand.score, cand.pref = score, pref

@@ -26,6 +26,8 @@ INSERT INTO releases VALUES (1, '1.0', 'Aurora'), (2, '1.1', 'Borealis'), (3, '2
 CREATE TABLE authors (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, born DATE);
 CREATE TABLE people (id INTEGER PRIMARY KEY, full_name TEXT, name TEXT);
 INSERT INTO people VALUES (1, 'Ada Lovelace', 'Ada'), (2, 'Alan Turing', 'Alan');
+CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, full_nm TEXT, role TEXT);
+INSERT INTO crew VALUES (1, 'Sam Novak', 'lead'), (2, 'Ida Berg', 'lead');
 `
 
 func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
@@ -46,6 +48,7 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		"releases":  "release_name", // title holds version numbers
 		"authors":   "first_name",   // empty table: the name decides
 		"people":    "name",         // both filled and distinct: the plainer name
+		"crew":      "full_nm",      // a name in a short form (found from outside)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("labels (-want +got):\n%s", diff)
@@ -57,6 +60,7 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 	wantLines := []string{
 		"authors.first_name",
 		"companies.company_name (100% filled, 100% distinct in 200 rows); passed over name (90% empty)",
+		"crew.full_nm (100% filled, 100% distinct in 2 rows)",
 		"people.name (100% filled, 100% distinct in 2 rows)",
 		"releases.release_name (100% filled, 100% distinct in 3 rows); passed over title (numbers)",
 		"teams.team_title (100% filled, 100% distinct in 40 rows); passed over name (5% distinct)",
