@@ -171,7 +171,15 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 		if mt.Format == "percent" || !money(mt) {
 			continue
 		}
-		for _, t := range withParents(m, m.Entity(mt.Entity)) {
+		e := m.Entity(mt.Entity)
+		tables := withParents(m, e)
+		if currencyColumn(e) != "" {
+			// The amount's own currency says what it is in; a parent's
+			// is another amount's (found from outside: invoices kept to
+			// CAD warned of their installations' currencies).
+			tables = []*semantic.Entity{e}
+		}
+		for _, t := range tables {
 			if c := currencyMix(m, q, mt, t); c.Name != "" {
 				return c
 			}
@@ -204,13 +212,31 @@ func money(mt *semantic.Metric) bool {
 	return true
 }
 
+// currencyColumn is the name of e's currency column (named currency,
+// curr or ccy), or "".
+func currencyColumn(e *semantic.Entity) string {
+	for _, c := range e.Columns {
+		if currencyNamed(c.Name) {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+// currencyNamed reports whether a column's name says it holds a currency.
+func currencyNamed(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+		if w == "currency" || w == "curr" || w == "ccy" || w == "currencies" {
+			return true
+		}
+	}
+	return false
+}
+
 // currencyMix is CurrencyCheck for the currency column of table e.
 func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
 	for _, c := range e.Columns {
-		named := false
-		for _, w := range strings.FieldsFunc(strings.ToLower(c.Name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
-			named = named || w == "currency" || w == "curr" || w == "ccy" || w == "currencies"
-		}
+		named := currencyNamed(c.Name)
 		var kinds []string
 		for _, v := range c.Values {
 			if !slices.ContainsFunc(kinds, func(k string) bool { return semantic.SameSpelling(k, v) }) {

@@ -68,6 +68,14 @@ func TestCurrencyCheck(t *testing.T) {
 	if c := a.CurrencyCheck(m, &semantic.Query{Metrics: []string{"paid"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'EUR' or 'USD'") {
 		t.Errorf("two currencies: %+v", c)
 	}
+	// An amount with a currency of its own, kept to one, is in that one,
+	// whatever its invoice's (found from outside).
+	own := *m
+	own.Entities = slices.Clone(m.Entities)
+	own.Entities[1].Columns = append(slices.Clone(m.Entities[1].Columns), semantic.Column{Name: "ccy", Type: quarry.TypeText, Values: []string{"CAD", "USD"}})
+	if c := a.CurrencyCheck(&own, &semantic.Query{Metrics: []string{"paid"}, Filters: []semantic.Filter{{Field: "payments.ccy", Op: semantic.OpEq, Values: []any{"CAD"}}}}); c.Name != "" {
+		t.Errorf("its own currency kept to one: %+v", c)
+	}
 	for name, q := range map[string]*semantic.Query{
 		"kept to one": {Metrics: []string{"paid"}, Filters: []semantic.Filter{{Field: "invoices.currency", Op: semantic.OpEq, Values: []any{"EUR"}}}},
 		"grouped":     {Metrics: []string{"paid"}, Dimensions: []semantic.DimRef{{Name: "invoices.currency"}}},
