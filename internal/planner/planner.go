@@ -269,6 +269,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	pl = s.oneRowConditions(pl)
 	pl = s.othersState(pl)
 	pl = s.eitherRelated(question, pl)
+	pl = s.noneWithPeriod(question, pl)
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}
