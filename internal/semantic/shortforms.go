@@ -14,7 +14,7 @@ var nameShortForms = [...][2]string{
 	{"txn", "transaction"}, {"trx", "transaction"}, {"inv", "invoice"}, {"prod", "product"}, {"qtr", "quarter"}, {"yr", "year"},
 	{"avg", "average"}, {"pct", "percent"}, {"cnt", "count"}, {"bal", "balance"}, {"svc", "service"}, {"loc", "location"},
 	{"org", "organization"}, {"disc", "discount"}, {"dest", "destination"}, {"descr", "description"},
-	{"bkg", "booking"}, {"enr", "enrollment"}, {"reg", "registration"},
+	{"bkg", "booking"}, {"enr", "enrollment"}, {"reg", "registration"}, {"prio", "priority"},
 }
 
 // ShortForm is the word a short form written in a name stands for

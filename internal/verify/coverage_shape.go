@@ -598,7 +598,12 @@ func (c *cover) candidates(d semantic.DimRef) []string {
 					if w := splitName(col); len(w) == 2 && (w[1] == "name" || w[1] == "id") && len(w[0]) > 2 {
 						cands = append(cands, w[0])
 					}
-				} else if w := splitName(col); len(w) == 2 && w[1] == "name" && len(w[0]) > 2 {
+				} else if w := splitName(col); len(w) >= 2 && len(w[0]) >= 3 && strings.HasPrefix(strings.ToLower(strings.ReplaceAll(e.Name, "_", "")), w[0]) {
+					// "installations by status": inst_status, named by
+					// a short form of its table (found from outside).
+					cands = append(cands, strings.Join(w[1:], " "))
+				}
+				if w := splitName(col); len(w) == 2 && w[1] == "name" && len(w[0]) > 2 && !strings.EqualFold(col, e.Label) && !strings.EqualFold(col, e.PrimaryKey) {
 					// "top 3 drugs": prescriptions.drug_name, the name of
 					// a thing no table of its own holds (found from
 					// outside).

@@ -767,3 +767,18 @@ func TestCoverageComparedYearLikeNumber(t *testing.T) {
 	assertCoverage(t, m, "how many orders over 2000", over, "")
 	assertCoverage(t, m, "how many orders in 2000", over, CheckCoverage+":2000")
 }
+
+// TestCoverageTableShortFormColumn: "installations by status" asks for a
+// grouping by inst_status, a column named by a short form of its table
+// (found from outside: refused as a grouping the question does not ask
+// for).
+func TestCoverageTableShortFormColumn(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "installations", PrimaryKey: "inst_id", Columns: []semantic.Column{
+			{Name: "inst_id", Type: quarry.TypeInt}, {Name: "inst_status", Type: quarry.TypeText, Values: []string{"scheduled", "completed"}}}}},
+		Metrics: []semantic.Metric{{Name: "installations", Entity: "installations", Expr: "COUNT(installations.inst_id)"}},
+	}
+	q := semantic.Query{Metrics: []string{"installations"}, Dimensions: []semantic.DimRef{{Name: "installations.inst_status"}}}
+	assertCoverage(t, m, "installations by status", q, "")
+	assertCoverage(t, m, "installations by region", q, CheckCoverage+":inst_status")
+}
