@@ -30,15 +30,30 @@ func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *s
 	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.UndatedCheck(ctx, m, q), a.StatusCheck(m, q), a.CurrencyCheck(m, q)}, tied
 }
 
-// nameColumn reports whether a column is named as a name (name,
-// full_name, customer_name): a table whose names repeat too often for
-// learn to take one as its label still names its rows by it (found from
-// outside: two students named Maria Lopez added together, no word).
-func nameColumn(column string) bool {
+// nameColumn reports whether a column names the rows of its table: name,
+// full_name (full_nm), display_name, or <table>_name; not the name of a
+// thing the rows hold (a prescription's drug_name). A table whose names
+// repeat too often for learn to take one as its label still names its
+// rows by it (found from outside: two students named Maria Lopez added
+// together, no word).
+func nameColumn(table, column string) bool {
+	var ws []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(column), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
-		if w == "name" || semantic.ShortForm(w) == "name" {
-			return true // full_nm too
+		if long := semantic.ShortForm(w); long != "" {
+			w = long
 		}
+		ws = append(ws, w)
+	}
+	if len(ws) == 0 || ws[len(ws)-1] != "name" {
+		return false
+	}
+	if len(ws) == 1 {
+		return true
+	}
+	own := strings.TrimSuffix(strings.ToLower(table), "s")
+	switch ws[0] {
+	case "full", "display", own:
+		return len(ws) == 2
 	}
 	return false
 }
@@ -95,7 +110,7 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 				col = e.Column(c)
 			}
 		}
-		if e == nil || col == nil || e.PrimaryKey == "" || !strings.EqualFold(e.Label, col.Name) && !nameColumn(col.Name) || strings.EqualFold(e.PrimaryKey, col.Name) {
+		if e == nil || col == nil || e.PrimaryKey == "" || !strings.EqualFold(e.Label, col.Name) && !nameColumn(e.Name, col.Name) || strings.EqualFold(e.PrimaryKey, col.Name) {
 			continue
 		}
 		if q.Rows != nil && strings.EqualFold(q.Rows.Entity, e.Name) {
