@@ -488,3 +488,16 @@ func TestTrendGap(t *testing.T) {
 		t.Errorf("no gap: headline %q", a.Headline)
 	}
 }
+
+// TestSameNameNote: a figure for a name that several rows share says so
+// beside it, not only among the checks (found from outside).
+func TestSameNameNote(t *testing.T) {
+	in := AnswerInput{Question: "how many enrollments does Maria Lopez have", Title: "Enrollments (Maria Lopez)",
+		Table:   &quarry.Table{Columns: []quarry.Column{{Name: "enrollments", Type: quarry.TypeInt}}, Rows: [][]any{{int64(10)}}},
+		Columns: []ColumnInfo{{Name: "enrollments", Role: RoleMetric, Format: FormatInteger}},
+		Report: verify.Report{Checks: []verify.Check{{Name: "same_name", Status: verify.Warn,
+			Detail: "2 rows of students are named Maria Lopez (student_id 17, 842); the answer adds them together — ask by students to tell them apart (control query: SELECT …)"}}}}
+	if a := Compose(in); !strings.Contains(a.Markdown, "2 rows of students are named Maria Lopez: the answer takes them together.") {
+		t.Errorf("markdown %q", a.Markdown)
+	}
+}

@@ -2,6 +2,7 @@ package narrate
 
 import (
 	"fmt"
+	"github.com/quarrydata/quarry/internal/verify"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -187,12 +188,34 @@ func (w writer) notes(derived string) string {
 		return derived
 	}
 	dims, _ := w.split()
-	for _, s := range []string{w.missingGroups(dims), w.unlisted(), w.tiedNote()} {
+	for _, s := range []string{w.missingGroups(dims), w.unlisted(), w.tiedNote(), w.sameNameNote()} {
 		if s != "" {
 			derived = strings.TrimSpace(derived + " " + s)
 		}
 	}
 	return derived
+}
+
+// checkSameName is the analyst's check that a row picked by its name is
+// one row (analyst.CheckSameName).
+const checkSameName = "same_name"
+
+// sameNameNote says, where that check warns, that several rows share the
+// name the answer picked (found from outside: "how many enrollments does
+// Maria Lopez have" headlined 10, two students' together, and only the
+// checks' list said so).
+func (w writer) sameNameNote() string {
+	for _, c := range w.in.Report.Checks {
+		if c.Name != checkSameName || c.Status != verify.Warn {
+			continue
+		}
+		head, _, ok := strings.Cut(c.Detail, " (")
+		if !ok || !strings.Contains(head, " are named ") {
+			return ""
+		}
+		return capitalize(head) + ": the answer takes them together."
+	}
+	return ""
 }
 
 // unnamed reports whether the tied rows are only counted ("37 other
