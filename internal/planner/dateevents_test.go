@@ -165,3 +165,27 @@ func TestEventRowsHoldNoPeriod(t *testing.T) {
 		{Name: "waived_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}}}}
 	metricHolds(t, New(m, nil), m, "average fine", "AVG(fines.amount)", time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC))
 }
+
+// TestOutcomeValuePast: a value that names an outcome as a bare verb is
+// read in its past form ("failed" for fail; found from outside: refused);
+// "opened" is never the status open.
+func TestOutcomeValuePast(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "inspections", Table: "inspections", PrimaryKey: "insp_id", TimeColumn: "insp_dt", Columns: []semantic.Column{
+			{Name: "insp_id", Type: quarry.TypeInt}, {Name: "insp_dt", Type: quarry.TypeDate},
+			{Name: "result", Type: quarry.TypeText, Values: []string{"fail", "pass"}}}},
+		{Name: "tickets", Table: "tickets", PrimaryKey: "ticket_id", TimeColumn: "opened_dt", Columns: []semantic.Column{
+			{Name: "ticket_id", Type: quarry.TypeInt}, {Name: "opened_dt", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"open", "closed"}}}}}}
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	metricHolds(t, p, m, "how many inspections failed in 2025", "inspections.result = 'fail'", asOf)
+	pl := p.Plan("how many tickets opened in 2025", asOf)
+	if pl.Query != nil {
+		for _, f := range pl.Query.Filters {
+			if f.Field == "tickets.status" {
+				t.Errorf("\"opened\" read as the status open: %+v", pl.Query)
+			}
+		}
+	}
+}

@@ -492,6 +492,12 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 		if len(ws) != 1 || !isAlpha(ws[0]) {
 			continue
 		}
+		if past := outcomePast(ws[0]); past != "" && (len(l.phrases[past]) == 0 || added[past]) {
+			// "how many inspections failed": the value fail, in the past
+			// form the question says it in (found from outside: refused).
+			l.add(past, pv.s)
+			added[past] = true
+		}
 		pl := plural(ws[0])
 		if pl == ws[0] {
 			// "toy revenue" for the value Toys: the singular of a
@@ -516,6 +522,18 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	sort.Strings(l.terms)
 	l.buildForms()
 	return l
+}
+
+// outcomePast is the past form of a value that names an outcome as a bare
+// verb ("fail": "failed", "approve": "approved"), "" for any other word.
+// Not "open" nor "close": "opened" and "closed" say when, not which.
+func outcomePast(v string) string {
+	switch v {
+	case "fail", "pass", "approve", "reject", "deny", "decline", "accept", "confirm", "complete", "cancel",
+		"refund", "return", "expire", "default", "miss", "win", "lose", "void", "settle", "dispute", "resolve", "escalate":
+		return pastOf(v)
+	}
+	return ""
 }
 
 // schemaTableWords are the words of an entity's table name when the
