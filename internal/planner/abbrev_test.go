@@ -176,3 +176,16 @@ func TestByAValue(t *testing.T) {
 		t.Errorf("paid by insurance: %s (%s)", pl.Kind, pl.Reason)
 	}
 }
+
+// TestThisVsLast: "this year vs last" compares with last year, not the
+// latest rows (found from outside: refused as "new" with a metric).
+func TestThisVsLast(t *testing.T) {
+	m := testModel()
+	p := New(m, nil)
+	for _, q := range []string{"revenue this year vs last", "how are we doing on revenue this year versus last", "orders this month compared to last"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Compare) != 2 {
+			t.Errorf("%q: %s %s %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}

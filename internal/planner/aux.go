@@ -257,6 +257,13 @@ var periodWith = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*(?:(?:what|which) (?:was|is) )?(?:the )?(day|week|month|quarter|year) with the (most|highest|fewest|lowest|least|biggest|largest|smallest)\b`)
 })
 
+// thisVsLast finds "this year vs last" (or month, quarter, week; versus,
+// and, compared to or with, against): group 1 is the unit, group 3 ends at
+// "last", group 4 is a unit after it when one is said.
+var thisVsLast = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bthis (year|month|quarter|week)\b.*?\b(vs\.?|versus|and|compared (?:to|with)|against) (last)\b(\s+(?:year|month|quarter|week)s?\b)?`)
+})
+
 // contractions writes out "n't" ("customers who haven't ordered" →
 // "have not ordered"), with either apostrophe, so that the negation is
 // read as the words are.
@@ -285,6 +292,13 @@ func (p *Planner) expandAbbreviations(q string) (string, []string) {
 		w := strings.ToLower(m[1])
 		q = periodWith().ReplaceAllString(q, "which $1 had the $2")
 		read = append(read, fmt.Sprintf("%q read as %q", strings.TrimSpace(m[0]), "which "+w+" had the "+strings.ToLower(m[2])))
+	}
+	if m := thisVsLast().FindStringSubmatchIndex(q); m != nil && m[8] < 0 {
+		// "revenue this year vs last": last year, not the latest rows
+		// (found from outside: read as "new").
+		unit := strings.ToLower(q[m[2]:m[3]])
+		q = q[:m[7]] + " " + unit + q[m[7]:]
+		read = append(read, fmt.Sprintf("%q read as %q", "last", "last "+unit))
 	}
 	for _, a := range abbreviations() {
 		if len(p.lex.known[a.abbr]) > 0 || !a.re.MatchString(q) {
