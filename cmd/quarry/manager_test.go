@@ -520,6 +520,9 @@ func TestManagerQuestions(t *testing.T) {
 		// (found from outside: 0 products launched since April, where 12
 		// had no sale since then).
 		{q: "products with no sales since april", refuse: "cannot yet restrict to a period"},
+		// The verb of the rows' own date says only that they happened.
+		{q: "how many orders has Aiko Jansen placed", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.name = 'Aiko Jansen'"},
+		{q: "how many orders did Aiko Jansen place", want: "SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.name = 'Aiko Jansen'"},
 		{q: "cancelled subscriptions by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE status = 'cancelled' AND ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		// "new" before a table in a period: the rows made then; not
 		// before a measure of a state ("new subscribers" counted as those

@@ -127,6 +127,12 @@ func (b *builder) resolveColumns() *Plan {
 	return nil
 }
 
+// ownTimeColumn reports whether s is its table's own time column.
+func (b *builder) ownTimeColumn(s sense) bool {
+	e := b.p.entity(s.entity)
+	return e != nil && strings.EqualFold(e.TimeColumn, s.column)
+}
+
 // wholeName keeps, of columns a word names in part, the one column the
 // words name whole, a yes/no prefix aside: "late" is is_late, not
 // late_fee, whose name says more (found from outside: "how many payments
@@ -511,6 +517,13 @@ func (b *builder) roles() *Plan {
 					b.und("%q read as the %s rows' own event: filter %s is set", t.it.text, s.entity, s.field)
 					break
 				}
+				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
+			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
+				strings.EqualFold(s.entity, b.subject) && b.ownTimeColumn(s):
+				// "how many orders has Aiko Jansen placed": the date every
+				// order has, named by its verb, says only that the rows
+				// happened (found from outside: refused).
+				t.role = "context"
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.flag != nil && !t.hasNum:
 				b.flagFilter(t, s)
