@@ -15,12 +15,9 @@ import (
 // rows for having no date.
 const CheckUndated = "undated_rows"
 
-// The control's measures: the rows of the date's table, and those of them
-// whose date is empty.
-const (
-	undatedAll  = "quarry_all_rows"
-	undatedNone = "quarry_undated_rows"
-)
+// undatedShareName is the control's one measure: the share of the rows
+// whose date is empty, read in one pass over them.
+const undatedShareName = "quarry_undated_share"
 
 // undatedShare is the share of rows without a date above which a figure
 // for a period warns.
@@ -33,10 +30,10 @@ const undatedShare = 0.05
 // "how many class bookings were made in 2025" said 1,344 with no word,
 // where a third of the bookings had no booking date). Only the date that
 // dates the table's rows (its time column) is read: another date is that
-// of something that happens to some rows. The control counts the rows
-// the query's filters pick and those of them with the date empty,
-// through the guard. Over 5% warns, naming how many and the control;
-// fewer passes. Empty when no period is asked or the control cannot run.
+// of something that happens to some rows. The control reads, in one pass
+// through the guard, the share of the rows the query's filters pick whose
+// date is empty. Over 5% warns, naming the share and the control; less
+// passes. Empty when no period is asked or the control cannot run.
 func (a *Analyst) UndatedCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
 	if q == nil || a.Conn == nil || q.TimeRange == nil && len(q.Compare) == 0 || q.Rows != nil || len(q.Metrics) == 0 {
 		return verify.Check{}
@@ -66,22 +63,20 @@ func (a *Analyst) UndatedCheck(ctx context.Context, m *semantic.Model, q *semant
 	ref := semantic.Ref(e.Name, col.Name)
 	mm := *m
 	mm.Metrics = append(slices.Clone(m.Metrics),
-		semantic.Metric{Name: undatedAll, Entity: e.Name, Expr: "COUNT(*)"},
-		semantic.Metric{Name: undatedNone, Entity: e.Name, Expr: "SUM(CASE WHEN " + ref + " IS NULL THEN 1 ELSE 0 END)"})
+		semantic.Metric{Name: undatedShareName, Entity: e.Name, Expr: "AVG(CASE WHEN " + ref + " IS NULL THEN 1.0 ELSE 0.0 END)"})
 	// The rows the question picks, in every period.
-	res, c, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{undatedAll, undatedNone}, Filters: slices.Clone(q.Filters)}, 1)
-	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 2 {
+	res, c, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{undatedShareName}, Filters: slices.Clone(q.Filters)}, 1)
+	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
 		return verify.Check{}
 	}
-	all, ok1 := quarry.Float(res.Table.Rows[0][0])
-	none, ok2 := quarry.Float(res.Table.Rows[0][1])
-	if !ok1 || !ok2 || all == 0 {
-		return verify.Check{}
+	share, ok := quarry.Float(res.Table.Rows[0][0])
+	if !ok {
+		return verify.Check{} // no rows at all
 	}
 	date := strings.ReplaceAll(col.Name, "_", " ")
-	if none/all > undatedShare {
-		return verify.Check{Name: CheckUndated, Status: verify.Warn, Detail: fmt.Sprintf("%d of the %d %s (%.0f%%) have no %s, so no period holds them and the figure leaves them out (control query: %s)",
-			int64(none), int64(all), e.Name, 100*none/all, date, c.SQL)}
+	if share > undatedShare {
+		return verify.Check{Name: CheckUndated, Status: verify.Warn, Detail: fmt.Sprintf("%.0f%% of the %s have no %s, so no period holds them and the figure leaves them out (control query: %s)",
+			100*share, e.Name, date, c.SQL)}
 	}
-	return verify.Check{Name: CheckUndated, Status: verify.Pass, Detail: fmt.Sprintf("%d of the %d %s have no %s (control query: %s)", int64(none), int64(all), e.Name, date, c.SQL)}
+	return verify.Check{Name: CheckUndated, Status: verify.Pass, Detail: fmt.Sprintf("%.1f%% of the %s have no %s (control query: %s)", 100*share, e.Name, date, c.SQL)}
 }
