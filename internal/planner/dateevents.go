@@ -19,18 +19,13 @@ func (p *Planner) datesAsEvents(question string, pl *Plan) *Plan {
 		return pl
 	}
 	name := pl.Query.Metrics[0]
-	k := -1
-	for i := range pl.AdHoc {
-		if pl.AdHoc[i].Name == name {
-			k = i
-		}
-	}
+	k := pl.adHoc(name)
 	if k < 0 {
 		return pl
 	}
 	mt := pl.AdHoc[k]
 	x := strings.TrimSpace(mt.Expr)
-	if !strings.HasPrefix(strings.ToUpper(x), "COUNT(DISTINCT ") || !strings.HasSuffix(x, ")") || len(mt.Filters) > 0 {
+	if !exprStarts(x, "COUNT(DISTINCT ") || !strings.HasSuffix(x, ")") || len(mt.Filters) > 0 {
 		return pl
 	}
 	ent, colName, ok := strings.Cut(strings.TrimSpace(x[len("COUNT(DISTINCT "):len(x)-1]), ".")

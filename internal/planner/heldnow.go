@@ -22,12 +22,10 @@ func (p *Planner) heldNow(question string, pl *Plan) *Plan {
 	}
 	name := pl.Query.Metrics[0]
 	mt := p.m.Metric(name)
-	for i := range pl.AdHoc {
-		if pl.AdHoc[i].Name == name {
-			mt = &pl.AdHoc[i]
-		}
+	if k := pl.adHoc(name); k >= 0 {
+		mt = &pl.AdHoc[k]
 	}
-	if mt == nil || !isCount(mt) || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(DISTINCT") || !heldNowSaid(tokenize(question)) {
+	if mt == nil || !isCount(mt) || exprStarts(mt.Expr, "COUNT(DISTINCT") || !heldNowSaid(tokenize(question)) {
 		return pl
 	}
 	e := p.entity(mt.Entity)

@@ -299,11 +299,24 @@ func (p *Planner) otherShapes(question string, asOf time.Time, pl *Plan) *Plan {
 // isCountAdHoc reports whether name is a count the plan defined for the
 // question (the rows of a table that no metric counts).
 func (pl *Plan) isCountAdHoc(name string) bool {
-	for _, a := range pl.AdHoc {
-		if a.Name == name {
-			x := strings.ToUpper(a.Expr)
-			return strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT")
+	k := pl.adHoc(name)
+	return k >= 0 && exprStarts(pl.AdHoc[k].Expr, "COUNT(") && !exprStarts(pl.AdHoc[k].Expr, "COUNT(DISTINCT")
+}
+
+// adHoc is the index in AdHoc of the metric the plan defined under name,
+// or -1.
+func (pl *Plan) adHoc(name string) int {
+	for i := range pl.AdHoc {
+		if pl.AdHoc[i].Name == name {
+			return i
 		}
 	}
-	return false
+	return -1
+}
+
+// exprStarts reports whether a metric's expression starts with prefix,
+// written in upper case ("AVG(", "COUNT(DISTINCT"), whatever its case and
+// leading spaces.
+func exprStarts(expr, prefix string) bool {
+	return strings.HasPrefix(strings.ToUpper(strings.TrimSpace(expr)), prefix)
 }

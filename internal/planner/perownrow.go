@@ -15,14 +15,11 @@ func (p *Planner) perOwnRow(question string, pl *Plan) *Plan {
 	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 || len(pl.Query.Dimensions) == 0 || pl.Query.Limit > 0 {
 		return pl
 	}
-	name := pl.Query.Metrics[0]
-	entity := ""
-	for _, a := range pl.AdHoc {
-		if a.Name == name && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(a.Expr)), "AVG(") {
-			entity = a.Entity
-		}
+	k := pl.adHoc(pl.Query.Metrics[0])
+	if k < 0 || !exprStarts(pl.AdHoc[k].Expr, "AVG(") {
+		return pl
 	}
-	e := p.entity(entity)
+	e := p.entity(pl.AdHoc[k].Entity)
 	if e == nil {
 		return pl
 	}
