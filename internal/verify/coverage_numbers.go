@@ -74,7 +74,7 @@ func (c *cover) numbers() (ok, bad []string) {
 		}
 		n := strings.TrimSuffix(w, "%")
 		switch {
-		case yearRE().MatchString(w) && comparedBefore(prev) && (have[n] || c.numericFilter(n)):
+		case yearRE().MatchString(w) && semantic.ComparesNumber(prev) && (have[n] || c.numericFilter(n)):
 			// "claims over 2000": an amount compared, no year (found
 			// from outside: read as the year 2000).
 			ok = append(ok, w)
@@ -399,16 +399,6 @@ func (c *cover) namingWords(ent string, col *semantic.Column) []string {
 		}
 	}
 	return out
-}
-
-// comparedBefore reports whether the word before a number says it is
-// compared with an amount: "over", "more than", "at least".
-func comparedBefore(prev string) bool {
-	switch prev {
-	case "over", "above", "under", "below", "exceeding", "exceed", "exceeds", "than", "least", "most":
-		return true
-	}
-	return false
 }
 
 // periodDate: a period applied to a date other than the measure's own

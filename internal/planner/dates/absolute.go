@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 var months = map[string]time.Month{
@@ -16,19 +18,6 @@ var months = map[string]time.Month{
 
 var ordinals = map[string]int{
 	"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4,
-}
-
-// comparedNumber reports whether a word before a number says the number
-// is compared with an amount ("over 2000", "more than 2000", "at least
-// 1999"), so that it is no year (found from outside: "damage claims over
-// 2000" was read as the year 2000). "after", "before" and "since" keep
-// it a year.
-func comparedNumber(prev string) bool {
-	switch prev {
-	case "over", "above", "under", "below", "exceeding", "exceed", "exceeds", "than", "least", "most":
-		return true
-	}
-	return false
 }
 
 // year reads a four-digit year between 1900 and 2199.
@@ -95,7 +84,7 @@ func (p *parser) absolute(i int) (Range, int) {
 			}
 		}
 	}
-	if y, ok := year(w); ok && !comparedNumber(p.tok(i-1)) {
+	if y, ok := year(w); ok && !semantic.ComparesNumber(p.tok(i-1)) {
 		// "2024 Q3", "2024-Q3" is tokenised as "2024" "q3"
 		if q, ok := quarterTok(p.tok(i + 1)); ok {
 			return p.quarter(y, q), 2
