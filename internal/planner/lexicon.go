@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -242,19 +241,14 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 		}
 	}
-	// values are the model's known values, lower case, read when first
-	// asked for.
-	values := sync.OnceValue(func() map[string]bool {
-		out := map[string]bool{}
-		for _, e := range m.Entities {
-			for _, c := range e.Columns {
-				for _, v := range c.Values {
-					out[strings.Join(words(v), " ")] = true
-				}
-			}
-		}
-		return out
-	})
+	// records are the names of tables named for a kind of record of a
+	// thing ("maintenance" of maintenance_log), added once every value is
+	// in: a thing that is also a value stays the value alone.
+	type pendingAlias struct {
+		head string
+		s    sense
+	}
+	var records []pendingAlias
 	for i := range m.Entities {
 		e := &m.Entities[i]
 		es := sense{kind: sEntity, name: e.Name, entity: e.Name, strength: strName}
@@ -282,12 +276,11 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 			// "cars" for cars_data, "models" for model_list: the name
 			// without a last word that only says it is a table.
-			if head := strings.Join(ws[:len(ws)-1], " "); tableWord(ws[len(ws)-1]) || recordWord(ws[len(ws)-1]) && !values()[head] {
-				// A record's thing that is also a value ("maintenance",
-				// a car's status) stays the value alone (found from
-				// outside: "total maintenance cost" summed the log of
-				// the cars in maintenance now).
+			switch head := strings.Join(ws[:len(ws)-1], " "); {
+			case tableWord(ws[len(ws)-1]):
 				l.addForms(head, a)
+			case recordWord(ws[len(ws)-1]):
+				records = append(records, pendingAlias{head, a})
 			}
 		}
 		for _, syn := range e.Synonyms {
@@ -468,6 +461,16 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			for _, v := range percentForms(syn) {
 				l.addForms(v, s2)
 			}
+		}
+	}
+	for _, r := range records {
+		// A record's thing that is also a value ("maintenance", a car's
+		// status) stays the value alone (found from outside: "total
+		// maintenance cost" summed the log of the cars in maintenance
+		// now). A value the question does not hold is not in a scoped
+		// lexicon, nor can the question mean it.
+		if !slices.ContainsFunc(l.phrases[r.head], func(s sense) bool { return s.kind == sValue }) {
+			l.addForms(r.head, r.s)
 		}
 	}
 	// "on tablets": the plural of a one-word value, where the plural means
