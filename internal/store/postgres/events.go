@@ -29,7 +29,13 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 			return err
 		}
 	}
-	if !slices.ContainsFunc(events, func(e event.Event) bool { return store.Refolds(e.Type) }) {
+	switch {
+	case opensRun(events):
+		done, err := s.appendOpening(ctx, events)
+		if done || err != nil {
+			return s.appendErr(ctx, err, events)
+		}
+	case !slices.ContainsFunc(events, func(e event.Event) bool { return store.Refolds(e.Type) }):
 		done, err := s.appendFast(ctx, events)
 		if done || err != nil {
 			return s.appendErr(ctx, err, events)
@@ -102,6 +108,55 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 		return conflict
 	}
 	return s.appendErr(ctx, err, events)
+}
+
+// opensRun reports whether events are the whole start of one run's log:
+// run.started at sequence 1, then the next numbers in order.
+func opensRun(events []event.Event) bool {
+	if events[0].Type != event.RunStarted {
+		return false
+	}
+	for i, e := range events {
+		if e.RunID != events[0].RunID || e.Seq != int64(i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendOpening stores the first events of a new run and its index entry,
+// folded from those events alone, in one round trip: the inserts go as one
+// batch, which the server runs as one implicit transaction. A run's first
+// event is what a client waits for before it hears of the run, so it pays
+// one round trip, not five. It reports done = false, having changed
+// nothing, when an event or the run's entry is already stored (a retry, a
+// conflict, an entry made some other way): the careful path decides.
+func (s *Store) appendOpening(ctx context.Context, events []event.Event) (done bool, err error) {
+	runID := events[0].RunID
+	en, err := store.IndexEntry(runID, events)
+	if err != nil {
+		return false, err
+	}
+	b := &pgx.Batch{}
+	for _, e := range events {
+		b.Queue(`INSERT INTO events (run_id, seq, type, version, at, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+			e.RunID, e.Seq, string(e.Type), e.Version, store.FormatTime(e.At), string(store.CompactJSON(e.Data)))
+	}
+	b.Queue(insertRun, entryArgs(en)...)
+	br := s.pool.SendBatch(ctx, b)
+	for range b.Len() {
+		if _, err = br.Exec(); err != nil {
+			break
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // appendFast stores events that neither open nor close a run in one round
@@ -197,13 +252,20 @@ func index(ctx context.Context, tx pgx.Tx, runID string) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO runs (run_id, kind, status, session_id, owner, tenant, started_at, finished_at, last_seq, events)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+	_, err = tx.Exec(ctx, insertRun+`
 ON CONFLICT (run_id) DO UPDATE SET kind = excluded.kind, status = excluded.status, session_id = excluded.session_id,
 	owner = excluded.owner, tenant = excluded.tenant,
 	started_at = excluded.started_at, finished_at = excluded.finished_at, last_seq = excluded.last_seq, events = excluded.events`,
-		runID, en.Kind, en.Status, en.SessionID, en.Owner, en.Tenant, store.FormatTime(en.StartedAt), store.FormatTime(en.FinishedAt), en.LastSeq, en.Events)
+		entryArgs(en)...)
 	return err
+}
+
+// insertRun stores a run's index entry, whose values entryArgs gives.
+const insertRun = `INSERT INTO runs (run_id, kind, status, session_id, owner, tenant, started_at, finished_at, last_seq, events)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+
+func entryArgs(en store.Entry) []any {
+	return []any{en.RunID, en.Kind, en.Status, en.SessionID, en.Owner, en.Tenant, store.FormatTime(en.StartedAt), store.FormatTime(en.FinishedAt), en.LastSeq, en.Events}
 }
 
 // querier is what reading needs from the pool and from a transaction.

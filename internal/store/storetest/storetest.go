@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		{"OwnersAndTenants", testOwnersAndTenants},
 		{"RunsWaitingForApproval", testRunsWaitingForApproval},
 		{"Reindex", testReindex},
+		{"OpeningEvents", testOpeningEvents},
 		{"CanceledContext", testCanceledContext},
 		{"ResultsRoundTripEveryValueType", testResultsRoundTripEveryValueType},
 		{"ResultHashIsTheEncodingHash", testResultHashIsTheEncodingHash},
@@ -575,6 +576,67 @@ func testOwnersAndTenants(t *testing.T, s store.State) {
 		if sess.ID == "s_cont" && sess.FromRunID != "r_a1" {
 			t.Errorf("Sessions lists %+v; want from_run_id r_a1", sess)
 		}
+	}
+}
+
+// testOpeningEvents: a run's first events, stored alone or with its end
+// in one append, index the run as a later fold of its log does; a forged
+// first event is refused and changes nothing, and one sent again is
+// harmless.
+func testOpeningEvents(t *testing.T, s store.State) {
+	ctx := context.Background()
+	discard := event.SinkFunc(func(context.Context, ...event.Event) error { return nil })
+	all := Record(t, discard, "r_01OPEN", "ask", T0, true)
+	if err := s.Append(ctx, all[0]); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Run(ctx, "r_01OPEN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != event.StatusRunning || st.Events != 1 || st.Kind != "ask" {
+		t.Errorf("after its first event: %+v", st)
+	}
+	// The index, which filters read, says the same as the log.
+	running, err := s.Runs(ctx, store.RunFilter{Status: string(event.StatusRunning), Kind: "ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(running) != 1 || running[0].RunID != "r_01OPEN" {
+		t.Errorf("running asks after the first event: %+v", running)
+	}
+	forged := all[0]
+	forged.Data = []byte(`{"kind":"ask","question":"something else"}`)
+	WantKind(t, s.Append(ctx, forged), quarry.KindConflict)
+	if err := s.Append(ctx, all...); err != nil {
+		t.Fatalf("the whole log after its first event: %v", err)
+	}
+	Record(t, s, "r_01OPEN2", "run", T0.Add(time.Minute), true)
+	whole := Record(t, discard, "r_01OPEN3", "run", T0.Add(2*time.Minute), true)
+	if err := s.Append(ctx, whole...); err != nil {
+		t.Fatalf("a whole run in one append: %v", err)
+	}
+	before, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != 3 {
+		t.Fatalf("runs: %d, want 3", len(before))
+	}
+	for _, st := range before {
+		if st.Status != event.StatusSucceeded || st.Events != 5 {
+			t.Errorf("run %s: %+v", st.RunID, st)
+		}
+	}
+	if err := s.Reindex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("runs after Reindex (-before +after):\n%s", diff)
 	}
 }
 
