@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/internal/event"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/resultcache"
+	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
@@ -193,5 +194,55 @@ func TestNothingRunsUnrecorded(t *testing.T) {
 	}
 	if len(conn.calls) != 0 {
 		t.Errorf("the database was queried %d times with the run unrecorded", len(conn.calls))
+	}
+}
+
+// TestControlQueriesShareTheCache: a check's control query of a run whose
+// answer came from the result cache is answered from it too, as the
+// answer was: the checks then read what the answer was read from, and the
+// database is not asked again. A run whose answer was read fresh reads
+// its controls fresh (a total kept minutes ago is never held against rows
+// read now), and keeps them for the next time.
+func TestControlQueriesShareTheCache(t *testing.T) {
+	k := shopKnowledge()
+	k.Model.Dimensions = []semantic.Dimension{{Name: "channel", Entity: "orders", Expr: "orders.channel"}}
+	q := &semantic.Query{Metrics: []string{"orders"}, Dimensions: []semantic.DimRef{{Name: "channel"}}, Order: []semantic.Order{{Field: "orders", Desc: true}}, Limit: 1}
+	tied := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "channel", Type: quarry.TypeText}, {Name: "orders", Type: quarry.TypeInt}},
+		Rows: [][]any{{"web", int64(5)}, {"store", int64(5)}}}}
+	a := newAnalyst(tied)
+	a.Cache = resultcache.New(time.Minute, 1000, a.Clock)
+	ctx := context.Background()
+	controls := func() int {
+		n := 0
+		for _, c := range tied.calls {
+			if strings.Contains(c, "quarry_rank") {
+				n++
+			}
+		}
+		return n
+	}
+	answer := &Result{Table: &quarry.Table{Columns: tied.table.Columns, Rows: [][]any{{"web", int64(5)}}}, Rows: 1}
+	for i := range 2 {
+		checks, _ := a.ControlChecksTied(ctx, k.Model, q, answer, nil)
+		if checks[0].Status != "warn" || !strings.Contains(checks[0].Detail, "store ties web at 5") {
+			t.Errorf("fresh answer %d: %+v", i, checks[0])
+		}
+	}
+	if n := controls(); n != 2 {
+		t.Errorf("two fresh answers read the tie control %d times, want 2", n)
+	}
+	answer.Cached = true
+	checks, _ := a.ControlChecksTied(ctx, k.Model, q, answer, nil)
+	if checks[0].Status != "warn" || !strings.Contains(checks[0].Detail, "store ties web at 5") {
+		t.Errorf("cached answer: %+v", checks[0])
+	}
+	if n := controls(); n != 2 {
+		t.Errorf("a cached answer's tie control reached the database (%d reads, want 2)", n)
+	}
+	// Without a cache, every control reads the database.
+	a.Cache = nil
+	a.ControlChecksTied(ctx, k.Model, q, answer, nil)
+	if n := controls(); n != 3 {
+		t.Errorf("without a cache: %d reads, want 3", n)
 	}
 }

@@ -110,6 +110,7 @@ type Result struct {
 	Table     *quarry.Table // the kept rows (all of them unless Table.Truncated)
 	Rows      int64         // rows read
 	Truncated bool          // the row cap stopped reading
+	Cached    bool          // read from the result cache, not the database
 	Duration  time.Duration
 	ResultID  string
 	Redacted  []string
@@ -152,11 +153,10 @@ func (a *Analyst) execute(ctx context.Context, em *Emitter, sql string, x Exec) 
 		l.KeepRows = x.KeepRows
 	}
 	var key string
-	if a.Cache != nil && !x.NoCache {
-		key = resultcache.Key(a.Connection, a.Conn.Dialect(), sql, l.MaxRows)
-		if t, ok := a.Cache.Get(key); ok {
-			res := &Result{SQL: sql, Columns: t.Columns, Table: t, Rows: int64(len(t.Rows)), Truncated: t.Truncated}
-			if err := replay(t, x.Sink); err != nil {
+	if !x.NoCache {
+		key = a.cacheKey(sql, l)
+		if res, ok := a.cached(key, sql); ok {
+			if err := replay(res.Table, x.Sink); err != nil {
 				return res, err
 			}
 			return res, a.record(ctx, em, res, x, true)
@@ -173,10 +173,67 @@ func (a *Analyst) execute(ctx context.Context, em *Emitter, sql string, x Exec) 
 		em.Emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.Duration)})
 		return res, err
 	}
-	if key != "" && res.Rows == int64(len(res.Table.Rows)) {
+	a.keep(key, res)
+	return res, a.record(ctx, em, res, x, false)
+}
+
+// cacheKey is the result cache's key of sql read under l, or "" without a
+// cache.
+func (a *Analyst) cacheKey(sql string, l Limits) string {
+	if a.Cache == nil {
+		return ""
+	}
+	return resultcache.Key(a.Connection, a.Conn.Dialect(), sql, l.MaxRows)
+}
+
+// cached returns the result of sql kept under key, if one is.
+func (a *Analyst) cached(key, sql string) (*Result, bool) {
+	if key == "" {
+		return nil, false
+	}
+	t, ok := a.Cache.Get(key)
+	if !ok {
+		return nil, false
+	}
+	return &Result{SQL: sql, Columns: t.Columns, Table: t, Rows: int64(len(t.Rows)), Truncated: t.Truncated, Cached: true}, true
+}
+
+// keep puts a whole result in the cache under key; one whose rows were
+// not all kept is not.
+func (a *Analyst) keep(key string, res *Result) {
+	if key != "" && res.Table != nil && res.Rows == int64(len(res.Table.Rows)) {
 		a.Cache.Put(key, res.Table)
 	}
-	return res, a.record(ctx, em, res, x, false)
+}
+
+// cachedAnswer marks a context whose run's answer came from the result
+// cache.
+type cachedAnswer struct{}
+
+// fromCache marks ctx as a run's whose answer came from the result cache.
+func fromCache(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cachedAnswer{}, true)
+}
+
+// readCached reads an allowed statement that is not the run's answer (a
+// check's control query). Where the answer came from the result cache
+// (fromCache), the control may too: a question asked again within the
+// cache's lifetime has its checks read what its answer was read from, and
+// the database is not asked again. Where the answer was read fresh, so is
+// the control, lest a total kept minutes ago be held against rows read
+// now; what it reads is kept for the next time.
+func (a *Analyst) readCached(ctx context.Context, sql string, l Limits) (*Result, error) {
+	key := a.cacheKey(sql, l)
+	if ctx.Value(cachedAnswer{}) != nil {
+		if res, ok := a.cached(key, sql); ok {
+			return res, nil
+		}
+	}
+	res, err := a.read(ctx, sql, l, nil)
+	if err == nil {
+		a.keep(key, res)
+	}
+	return res, err
 }
 
 // read runs an allowed statement under the limits l, streams it to sink

@@ -26,6 +26,9 @@ func (a *Analyst) ControlChecks(ctx context.Context, m *semantic.Model, q *seman
 // ranking's limit cut that tie the last one kept (the ties check's), for
 // the answer to name (Evidence.Tied).
 func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) ([]verify.Check, []string) {
+	if res != nil && res.Cached {
+		ctx = fromCache(ctx)
+	}
 	tie, tied := a.tieCheck(ctx, m, q, res)
 	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.UndatedCheck(ctx, m, q), a.StatusCheck(m, q), a.CurrencyCheck(m, q)}, tied
 }

@@ -24,7 +24,7 @@ func (a *Analyst) control(ctx context.Context, m *semantic.Model, q semantic.Que
 	}
 	l := a.Limits
 	l.MaxRows, l.KeepRows = int64(maxRows), maxRows
-	res, err := a.read(ctx, c.SQL, l, nil)
+	res, err := a.readCached(ctx, c.SQL, l)
 	if err != nil || res.Table == nil {
 		return nil, nil, false
 	}

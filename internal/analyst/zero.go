@@ -98,7 +98,7 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 func (a *Analyst) countOf(ctx context.Context, sql string) int64 {
 	l := a.Limits
 	l.MaxRows, l.KeepRows = 1, 1
-	res, err := a.read(ctx, sql, l, nil)
+	res, err := a.readCached(ctx, sql, l)
 	if err != nil || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
 		return -1
 	}
