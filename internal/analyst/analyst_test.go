@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ type fakeConn struct {
 	table *quarry.Table
 	calls []string
 	err   error
+	hold  chan struct{} // when set, each query waits for it to close
 }
 
 func (f *fakeConn) Dialect() quarry.Dialect { return quarry.DialectSQLite }
@@ -33,6 +35,9 @@ func (f *fakeConn) Query(ctx context.Context, sql string, opts connector.QueryOp
 	f.mu.Lock()
 	f.calls = append(f.calls, sql)
 	f.mu.Unlock()
+	if f.hold != nil {
+		<-f.hold
+	}
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -244,5 +249,61 @@ func TestControlQueriesShareTheCache(t *testing.T) {
 	a.ControlChecksTied(ctx, k.Model, q, answer, nil)
 	if n := controls(); n != 3 {
 		t.Errorf("without a cache: %d reads, want 3", n)
+	}
+}
+
+// TestConcurrentRepeatsReadOnce: the same statement asked by several runs
+// at once reaches the database once; the runs that waited for that read
+// record their rows as cached, and every one gets them.
+func TestConcurrentRepeatsReadOnce(t *testing.T) {
+	conn := &fakeConn{table: table(), hold: make(chan struct{})}
+	a0 := newAnalyst(conn)
+	now := time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
+	a0.Cache = resultcache.New(time.Minute, 1000, func() time.Time { return now })
+	const runs = 6
+	var wg sync.WaitGroup
+	cached := make([]bool, runs)
+	rows := make([]int64, runs)
+	for i := range runs {
+		a := *a0 // one analyst per run sharing the cache, as a server makes them
+		a.Clock = fixedClock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sink := &memSink{}
+			res, err := a.Exec(context.Background(), NewEmitter(event.NewRecorder(fmt.Sprintf("r%d", i), a.Clock, sink)), "SELECT n FROM t", Exec{Source: "builtin"})
+			if err != nil {
+				t.Errorf("run %d: %v", i, err)
+				return
+			}
+			rows[i], cached[i] = res.Rows, res.Cached
+		}()
+	}
+	for {
+		conn.mu.Lock()
+		n := len(conn.calls)
+		conn.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	close(conn.hold)
+	wg.Wait()
+	if len(conn.calls) != 1 {
+		t.Errorf("the database ran %d statements for %d runs at once, want 1", len(conn.calls), runs)
+	}
+	fresh := 0
+	for i := range runs {
+		if rows[i] != 2 {
+			t.Errorf("run %d got %d rows, want 2", i, rows[i])
+		}
+		if !cached[i] {
+			fresh++
+		}
+	}
+	if fresh != 1 {
+		t.Errorf("%d runs say they read the database, want 1", fresh)
 	}
 }

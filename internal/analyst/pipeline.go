@@ -2,6 +2,7 @@ package analyst
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -168,13 +169,54 @@ func (a *Analyst) execute(ctx context.Context, em *Emitter, sql string, x Exec) 
 	if err := em.Err(); err != nil {
 		return &Result{SQL: sql}, quarry.Wrap(quarry.KindInternal, err, "quarry's state database cannot record the run, so the query was not run")
 	}
-	res, err := a.read(ctx, sql, l, x.Sink)
+	res, err := a.readShared(ctx, key, sql, l, x.Sink)
 	if err != nil {
 		em.Emit(ctx, &event.QueryFailedData{Kind: string(quarry.KindOf(err)), Message: quarry.Message(err), DurationMS: millis(res.Duration)})
 		return res, err
 	}
-	a.keep(key, res)
-	return res, a.record(ctx, em, res, x, false)
+	return res, a.record(ctx, em, res, x, res.Cached)
+}
+
+// errPartial tells the callers waiting on another's read that its result
+// was not kept whole, so that each reads for itself.
+var errPartial = errors.New("the result was not kept whole")
+
+// readShared reads sql under l and keeps the result under key. Where
+// nothing streams, the callers that read the same key at the same time
+// share one read (resultcache.Cache.Read): the result of one that waited
+// for another's is marked Cached, as it did not reach the database. One
+// that waited for a read that failed or was not kept whole reads for
+// itself.
+func (a *Analyst) readShared(ctx context.Context, key, sql string, l Limits, sink RowSink) (*Result, error) {
+	if key == "" || sink != nil {
+		res, err := a.read(ctx, sql, l, sink)
+		if err == nil {
+			a.keep(key, res)
+		}
+		return res, err
+	}
+	var mine *Result
+	t, shared, err := a.Cache.Read(key, func() (*quarry.Table, error) {
+		res, err := a.read(ctx, sql, l, nil)
+		mine = res
+		if err != nil {
+			return nil, err
+		}
+		if !a.keep(key, res) {
+			return nil, errPartial
+		}
+		return res.Table, nil
+	})
+	if !shared {
+		if errors.Is(err, errPartial) {
+			err = nil
+		}
+		return mine, err
+	}
+	if err != nil || t == nil {
+		return a.readShared(ctx, "", sql, l, nil)
+	}
+	return &Result{SQL: sql, Columns: t.Columns, Table: t, Rows: int64(len(t.Rows)), Truncated: t.Truncated, Cached: true}, nil
 }
 
 // cacheKey is the result cache's key of sql read under l, or "" without a
@@ -198,12 +240,14 @@ func (a *Analyst) cached(key, sql string) (*Result, bool) {
 	return &Result{SQL: sql, Columns: t.Columns, Table: t, Rows: int64(len(t.Rows)), Truncated: t.Truncated, Cached: true}, true
 }
 
-// keep puts a whole result in the cache under key; one whose rows were
-// not all kept is not.
-func (a *Analyst) keep(key string, res *Result) {
-	if key != "" && res.Table != nil && res.Rows == int64(len(res.Table.Rows)) {
+// keep puts a whole result in the cache under key and reports whether it
+// was whole; one whose rows were not all kept is not put.
+func (a *Analyst) keep(key string, res *Result) bool {
+	whole := res.Table != nil && res.Rows == int64(len(res.Table.Rows))
+	if key != "" && whole {
 		a.Cache.Put(key, res.Table)
 	}
+	return whole
 }
 
 // cachedAnswer marks a context whose run's answer came from the result
@@ -229,11 +273,7 @@ func (a *Analyst) readCached(ctx context.Context, sql string, l Limits) (*Result
 			return res, nil
 		}
 	}
-	res, err := a.read(ctx, sql, l, nil)
-	if err == nil {
-		a.keep(key, res)
-	}
-	return res, err
+	return a.readShared(ctx, key, sql, l, nil)
 }
 
 // read runs an allowed statement under the limits l, streams it to sink

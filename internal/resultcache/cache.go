@@ -1,7 +1,8 @@
 // Package resultcache keeps recent query results in memory, keyed by the
 // connection and the normalised SQL, with a time to live and a size bound,
 // so that a long-running surface (quarry serve, quarry mcp, an eval run)
-// does not run the same statement twice in a short time.
+// does not run the same statement twice in a short time, and so that
+// callers asking for the same statement at once share one read (Read).
 //
 // It is safe for concurrent use. The clock is passed in.
 package resultcache
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -22,6 +25,8 @@ type Cache struct {
 	ttl      time.Duration
 	maxCells int
 	clock    func() time.Time
+
+	flight singleflight.Group // reads of one key in progress
 
 	mu    sync.Mutex
 	cells int
@@ -144,6 +149,25 @@ func (c *Cache) Put(key string, t *quarry.Table) {
 	for c.cells > c.maxCells {
 		c.remove(c.order.Back())
 	}
+}
+
+// Read returns what read returns for key, calling it once for all the
+// callers that ask for the same key while it runs: a burst of the same
+// question reads the database once, and the others wait for that read.
+// shared reports that the table is another caller's read; read stores
+// what it reads itself (Put). A cache that keeps nothing shares nothing.
+func (c *Cache) Read(key string, read func() (*quarry.Table, error)) (t *quarry.Table, shared bool, err error) {
+	if c == nil || c.ttl <= 0 || c.maxCells <= 0 {
+		t, err = read()
+		return t, false, err
+	}
+	mine := false
+	v, err, _ := c.flight.Do(key, func() (any, error) {
+		mine = true
+		return read()
+	})
+	t, _ = v.(*quarry.Table)
+	return t, !mine, err
 }
 
 // Len returns the number of entries held.

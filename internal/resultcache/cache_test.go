@@ -125,3 +125,82 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("%d entries for 50 keys", cache.Len())
 	}
 }
+
+// TestReadSharesOneReadPerKey: callers that read one key while a read of
+// it runs wait for that read and share its table; another key reads on
+// its own, and a cache that keeps nothing shares nothing.
+func TestReadSharesOneReadPerKey(t *testing.T) {
+	c := New(time.Minute, 1000, time.Now)
+	var mu sync.Mutex
+	reads := map[string]int{}
+	release := make(chan struct{})
+	read := func(key string) func() (*quarry.Table, error) {
+		return func() (*quarry.Table, error) {
+			mu.Lock()
+			reads[key]++
+			mu.Unlock()
+			<-release
+			return &quarry.Table{Columns: []quarry.Column{{Name: key}}}, nil
+		}
+	}
+	var wg sync.WaitGroup
+	var sharedA, ownA, started int
+	var results sync.Map
+	for i := range 10 {
+		key := "a"
+		if i == 9 {
+			key = "b"
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			started++
+			mu.Unlock()
+			got, shared, err := c.Read(key, read(key))
+			if err != nil || got == nil || got.Columns[0].Name != key {
+				t.Errorf("read %s: %v %v", key, got, err)
+				return
+			}
+			mu.Lock()
+			if key == "a" {
+				if shared {
+					sharedA++
+				} else {
+					ownA++
+				}
+			}
+			mu.Unlock()
+			results.Store(i, got)
+		}()
+	}
+	// Let every caller reach the read before it ends.
+	for {
+		mu.Lock()
+		n, s := reads["a"]+reads["b"], started
+		mu.Unlock()
+		if n == 2 && s == 10 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if reads["a"] != 1 || reads["b"] != 1 {
+		t.Errorf("reads per key: %v, want one each", reads)
+	}
+	if ownA != 1 || sharedA != 8 {
+		t.Errorf("key a: %d read it, %d shared it; want 1 and 8", ownA, sharedA)
+	}
+	off := New(0, 1000, time.Now)
+	n := 0
+	for range 2 {
+		if _, shared, _ := off.Read("a", func() (*quarry.Table, error) { n++; return &quarry.Table{}, nil }); shared {
+			t.Error("a cache that keeps nothing shared a read")
+		}
+	}
+	if n != 2 {
+		t.Errorf("a cache that keeps nothing read %d times, want 2", n)
+	}
+}
