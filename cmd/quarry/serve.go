@@ -116,6 +116,9 @@ failed, and quarry exits 0.`,
 			}
 		}()
 		srvCfg.Store, srvCfg.Tail, srvCfg.Ready = replica.Stamp(rs.Store, rep.member.ID), rep.tail, rep.ready
+		// The runs the server records on its own (a workflow's steps)
+		// name the replica too.
+		a.rt.RecordAs(rep.member.ID)
 		if g != nil {
 			cfg, err := a.config()
 			if err != nil {
@@ -150,8 +153,10 @@ failed, and quarry exits 0.`,
 			ln.Close()
 			return err
 		}
+		stopWatch := func() {}
 		if !noWatch {
-			defer a.startWatchWorker(ctx)()
+			stopWatch = sync.OnceFunc(a.startWatchWorker(ctx, rep.member.ID))
+			defer stopWatch()
 		}
 		if err := serveUntil(ctx, hs, ln); err != nil {
 			return err
@@ -166,6 +171,9 @@ failed, and quarry exits 0.`,
 		if errors.Is(srv.Wait(wait), context.DeadlineExceeded) {
 			fmt.Fprintf(a.stderr, "quarry: some runs were still in progress after %s; they are finished as failed\n", drainTimeout)
 		}
+		// The monitors' runs name this replica too: they finish (or are
+		// given up) before leaving finishes what is left as failed.
+		stopWatch()
 		rep.leave(bg, a)
 		left = true
 		closing, cancelClose := context.WithTimeout(bg, closeWait)

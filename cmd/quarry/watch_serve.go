@@ -69,9 +69,10 @@ again on a worker) and exits.`,
 // runtime of its own (requests and jobs never share one); the returned
 // func stops it, letting runs finish for up to watchGrace. A worker that
 // cannot start (a monitor's file is broken) is a warning: the server
-// serves without it.
-func (a *app) startWatchWorker(ctx context.Context) (stop func()) {
+// serves without it. The runs it records name the server's replica.
+func (a *app) startWatchWorker(ctx context.Context, replicaID string) (stop func()) {
 	rt := a.newRuntime()
+	rt.RecordAs(replicaID)
 	w, err := rt.WatchWorker(ctx, runtime.WatchWorkerOptions{Investigate: true, Log: a.workerLog()})
 	if err == nil {
 		err = w.Start(context.WithoutCancel(ctx))

@@ -23,8 +23,9 @@ const (
 // is gone at now: one that left (no heartbeat in beats) or whose last
 // heartbeat is older than bound; a run waiting there for approval is
 // still in its hands, and stale with it. A run that names no replica (started by
-// the CLI, by a single server before replicas, or by a workflow or monitor
-// worker) is never stale: nothing proves its process gone, and it keeps the
+// the CLI, by quarry watch serve, by a single server before replicas, or a
+// workflow's own run, which may wait with no process holding it) is never
+// stale: nothing proves its process gone, and it keeps the
 // status its log gives it. Runs waiting for pasted results are not
 // running. The result is ordered by run ID.
 func Stale(runs []event.RunState, beats map[string]time.Time, now time.Time, bound time.Duration) []event.RunState {

@@ -41,10 +41,24 @@ func (r *Runtime) Recorder(ctx context.Context) (*event.Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := event.NewRecorder(r.NewID("r"), r.o.Now, event.MultiSink(st, r.approvalNotes()))
+	var sink event.Sink = st
+	if id := r.replica; id != "" {
+		sink = event.SinkFunc(func(ctx context.Context, events ...event.Event) error {
+			return st.Append(ctx, event.StampReplica(id, events)...)
+		})
+	}
+	rec := event.NewRecorder(r.NewID("r"), r.o.Now, event.MultiSink(sink, r.approvalNotes()))
 	rec.Hold()
 	return rec, nil
 }
+
+// RecordAs names replica id in every run Recorder records from now on, as
+// a server's requests name theirs: the runs a serve process starts on its
+// own (a monitor's check, a workflow's steps) are then finished as failed
+// by the replicas' sweep if the process dies, not left running. A
+// workflow's own run, which may wait with no process holding it, is not
+// recorded through Recorder. Call it once, before runs start.
+func (r *Runtime) RecordAs(id string) { r.replica = id }
 
 // Analyst opens what runs need on the named connection: the store, the
 // connection and its guard, the result cache. maxRows caps the rows a

@@ -76,6 +76,8 @@ type Runtime struct {
 	// (knowledge.CatalogAhead), for the next connection's readCatalog.
 	catAhead func(reader, version string) *quarry.Catalog
 	roles    map[string]*RoleCheck
+	// replica is the replica whose runs Recorder records (RecordAs).
+	replica string
 
 	idMu sync.Mutex // NewID may be called from concurrent requests
 }

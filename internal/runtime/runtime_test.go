@@ -127,3 +127,41 @@ func TestContinueNeedsAnEarlierQuestion(t *testing.T) {
 		t.Fatal("a continuation of nothing was answered")
 	}
 }
+
+// TestRecordAsNamesTheReplica: a serve process's own runs (a monitor's
+// check, a workflow's steps) name its replica once RecordAs is called, so
+// that the replicas' sweep finishes them if the process dies; before, and
+// in a runtime that never calls it (the CLI), they name none.
+func TestRecordAsNamesTheReplica(t *testing.T) {
+	ctx := context.Background()
+	r := demoRuntime(t)
+	record := func() event.RunState {
+		t.Helper()
+		rec, err := r.Recorder(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Emit(ctx, &event.RunStartedData{Kind: "watch", Question: "orders today"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st, err := r.Store(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := st.Run(ctx, rec.RunID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	if got := record().Replica; got != "" {
+		t.Errorf("a run before RecordAs names replica %q", got)
+	}
+	r.RecordAs("host-rep_1")
+	if got := record().Replica; got != "host-rep_1" {
+		t.Errorf("a run after RecordAs names replica %q, want host-rep_1", got)
+	}
+}
