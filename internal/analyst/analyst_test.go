@@ -307,3 +307,49 @@ func TestConcurrentRepeatsReadOnce(t *testing.T) {
 		t.Errorf("%d runs say they read the database, want 1", fresh)
 	}
 }
+
+// TestPathCheckReadsTheOtherRoute: claims reach regions through the
+// policy's agent and through its holder; the check's control query reads
+// the route not taken (it read the same SQL again, and said nothing,
+// while "claims in the Northeast" counted 128 by agents against 68 by
+// holders).
+func TestPathCheckReadsTheOtherRoute(t *testing.T) {
+	cols := func(names ...string) []semantic.Column {
+		out := make([]semantic.Column, len(names))
+		for i, n := range names {
+			out[i] = semantic.Column{Name: n}
+		}
+		return out
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "regions", Table: "regions", PrimaryKey: "region_id", Columns: cols("region_id", "region_name")},
+			{Name: "agents", Table: "agents", PrimaryKey: "agent_id", Columns: cols("agent_id", "region_id")},
+			{Name: "holders", Table: "holders", PrimaryKey: "holder_id", Columns: cols("holder_id", "region_id")},
+			{Name: "policies", Table: "policies", PrimaryKey: "policy_id", Columns: cols("policy_id", "agent_id", "holder_id")},
+			{Name: "claims", Table: "claims", PrimaryKey: "claim_id", Columns: cols("claim_id", "policy_id")},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "agents", FromColumn: "region_id", To: "regions", ToColumn: "region_id", Cardinality: semantic.ManyToOne},
+			{From: "claims", FromColumn: "policy_id", To: "policies", ToColumn: "policy_id", Cardinality: semantic.ManyToOne},
+			{From: "policies", FromColumn: "agent_id", To: "agents", ToColumn: "agent_id", Cardinality: semantic.ManyToOne},
+			{From: "policies", FromColumn: "holder_id", To: "holders", ToColumn: "holder_id", Cardinality: semantic.ManyToOne},
+			{From: "holders", FromColumn: "region_id", To: "regions", ToColumn: "region_id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "claims", Entity: "claims", Expr: "COUNT(claims.claim_id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"claims"}, Dimensions: []semantic.DimRef{{Name: "regions.region_name"}}}
+	compiled, err := semantic.Compile(m, *q, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := &fakeConn{table: &quarry.Table{Columns: []quarry.Column{{Name: "region_name", Type: quarry.TypeText}, {Name: "claims", Type: quarry.TypeInt}}, Rows: [][]any{{"Northeast", int64(128)}}}}
+	res := &Result{Table: conn.table, Rows: 1}
+	c := newAnalyst(conn).PathCheck(context.Background(), m, q, res, compiled)
+	if c.Name != CheckJoinPath || len(conn.calls) != 1 || !strings.Contains(conn.calls[0], "holders.region_id") || strings.Contains(conn.calls[0], "agents") {
+		t.Errorf("check %+v; control queries %q", c, conn.calls)
+	}
+	if !strings.Contains(c.Detail, "policies.holder_id = holders.holder_id and holders.region_id = regions.region_id") {
+		t.Errorf("the check names the other route's joins: %s", c.Detail)
+	}
+}

@@ -3,6 +3,8 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -28,19 +30,39 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	if ch.Used >= len(m.Relationships) || ch.Other >= len(m.Relationships) {
 		return verify.Check{}
 	}
-	other, c, ok := a.control(ctx, m.Preferring(ch.Other), *q, len(res.Table.Rows)+1)
+	route := ch.OtherPath
+	if len(route) == 0 {
+		route = []int{ch.Other}
+	}
+	other, c, ok := a.control(ctx, m.Preferring(route...), *q, len(res.Table.Rows)+1)
 	if !ok || c.SQL == compiled.SQL {
 		return verify.Check{}
 	}
-	used, alt := relText(m.Relationships[ch.Used]), relText(m.Relationships[ch.Other])
+	used, alt := routeText(m, ch.UsedPath, ch.OtherPath, ch.Used), routeText(m, ch.OtherPath, ch.UsedPath, ch.Other)
 	if sameRows(res.Table, other.Table) {
 		return verify.Check{Name: CheckJoinPath, Status: verify.Pass, Detail: fmt.Sprintf("joined through %s; through %s the result is the same (control query: %s)", used, alt, c.SQL)}
 	}
-	return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("joined through %s, the relationship declared first; through %s the result differs, so the answer depends on which one the question means (control query: %s)", used, alt, c.SQL)}
+	return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("joined through %s, the route declared first; through %s the result differs, so the answer depends on which one the question means (control query: %s)", used, alt, c.SQL)}
 }
 
 func relText(r semantic.Relationship) string {
 	return r.From + "." + r.FromColumn + " = " + r.To + "." + r.ToColumn
+}
+
+// routeText names the joins of route that the other route does not share
+// ("policies.holder_id = policyholders.holder_id and policyholders.region_id
+// = regions.region_id"); without routes, the relationship last entered.
+func routeText(m *semantic.Model, route, other []int, last int) string {
+	var parts []string
+	for _, rel := range route {
+		if !slices.Contains(other, rel) && rel < len(m.Relationships) {
+			parts = append(parts, relText(m.Relationships[rel]))
+		}
+	}
+	if len(parts) == 0 {
+		return relText(m.Relationships[last])
+	}
+	return strings.Join(parts, " and ")
 }
 
 // sameRows reports whether two tables hold the same values in the same

@@ -132,7 +132,7 @@ func (c *compiler) tree(root string) *joinTree {
 // choose records join choices, each once.
 func (c *compiler) choose(chs []JoinChoice) {
 	for _, ch := range chs {
-		if !slices.Contains(c.choices, ch) {
+		if !slices.ContainsFunc(c.choices, ch.same) {
 			c.choices = append(c.choices, ch)
 		}
 	}

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -32,12 +33,23 @@ type joinTree struct {
 	choices map[string]JoinChoice
 }
 
-// JoinChoice is a join the compiler chose between two relationships that
-// join the same entities equally well: Used (the one declared first) and
-// Other, by index in Model.Relationships.
+// JoinChoice is a join the compiler chose between two routes that reach
+// the same entity equally well: Used (the one declared first) and Other,
+// the relationships that enter it, by index in Model.Relationships, and
+// the whole routes from the query's entity (UsedPath, OtherPath, which end
+// with them): two routes may part before their last step (claims to
+// regions through the policy's agent or through its holder), and
+// preferring the other route is preferring every relationship on it.
 type JoinChoice struct {
-	Used  int `json:"used"`
-	Other int `json:"other"`
+	Used      int   `json:"used"`
+	Other     int   `json:"other"`
+	UsedPath  []int `json:"used_path,omitempty"`
+	OtherPath []int `json:"other_path,omitempty"`
+}
+
+// same reports whether two choices are the same choice.
+func (c JoinChoice) same(o JoinChoice) bool {
+	return c.Used == o.Used && c.Other == o.Other && slices.Equal(c.UsedPath, o.UsedPath) && slices.Equal(c.OtherPath, o.OtherPath)
 }
 
 type pathCost struct {
@@ -121,10 +133,10 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 					alt := m.Relationships[ed.rel]
 					if prev.FromColumn != alt.FromColumn || prev.ToColumn != alt.ToColumn || prev.From != alt.From || prev.To != alt.To {
 						winner, loser := prev, alt
-						choice := JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel}
+						choice := JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: c.key}
 						if c.less(old) {
 							winner, loser = alt, prev
-							choice = JoinChoice{Used: ed.rel, Other: t.steps[ed.to].rel}
+							choice = JoinChoice{Used: ed.rel, Other: t.steps[ed.to].rel, UsedPath: c.key, OtherPath: slices.Clone(old.key)}
 						}
 						t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the relationship declared first; %s would also join it", ed.to, relText(winner), relText(loser))
 						t.choices[ed.to] = choice
@@ -205,18 +217,26 @@ func (t *joinTree) plan(need []string) (joinPlan, error) {
 	return p, nil
 }
 
-// Preferring returns a copy of m whose relationship rel is declared
-// first, so that the compiler joins through it wherever it and another
-// join the same entities equally well: the other path of a JoinChoice.
-func (m *Model) Preferring(rel int) *Model {
+// Preferring returns a copy of m whose relationships rels are declared
+// first, in that order, so that the compiler joins through them wherever
+// another route is as good: the other route of a JoinChoice (OtherPath).
+func (m *Model) Preferring(rels ...int) *Model {
 	c := *m
-	if rel < 0 || rel >= len(m.Relationships) {
+	first := make([]int, 0, len(rels))
+	for _, rel := range rels {
+		if rel >= 0 && rel < len(m.Relationships) && !slices.Contains(first, rel) {
+			first = append(first, rel)
+		}
+	}
+	if len(first) == 0 {
 		return &c
 	}
 	c.Relationships = make([]Relationship, 0, len(m.Relationships))
-	c.Relationships = append(c.Relationships, m.Relationships[rel])
+	for _, rel := range first {
+		c.Relationships = append(c.Relationships, m.Relationships[rel])
+	}
 	for i, r := range m.Relationships {
-		if i != rel {
+		if !slices.Contains(first, i) {
 			c.Relationships = append(c.Relationships, r)
 		}
 	}
