@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -188,4 +189,32 @@ func TestOutcomeValuePast(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestValueNamingTheRowsOwnEvent: a status value that is the verb of the
+// date every row has ("booked", booked_at) names, beside a period, the
+// event that made the rows, not the rows still in that state (found from
+// outside: "how many reservations were booked last month" counted the 47
+// still 'booked' of 151 booked in May, at confidence 1.00). Without a
+// period, and for a value that is not that verb, the value stays a filter.
+func TestValueNamingTheRowsOwnEvent(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "reservations", Table: "reservations", PrimaryKey: "res_id", TimeColumn: "booked_at", Columns: []semantic.Column{
+			{Name: "res_id", Type: quarry.TypeInt}, {Name: "booked_at", Type: quarry.TypeDate, TimeRole: "event"}, {Name: "chk_in_dt", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "cancelled", "checked_out", "no_show"}}}}}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"how many reservations were booked last month", "reservations booked this month vs last month", "number of reservations booked in 2025"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+		if err != nil || strings.Contains(c.SQL, "status") || !strings.Contains(c.SQL, "booked_at >=") {
+			t.Errorf("%q: %v\n%s", q, err, c.SQL)
+		}
+	}
+	metricHolds(t, p, m, "how many booked reservations", "reservations.status = 'booked'", asOf)
+	metricHolds(t, p, m, "how many reservations were cancelled last month", "reservations.status = 'cancelled'", asOf)
 }

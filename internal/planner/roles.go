@@ -127,6 +127,24 @@ func (b *builder) resolveColumns() *Plan {
 	return nil
 }
 
+// valueIsOwnEvent reports whether a value, said beside a period in its
+// past form, is the verb of the date every row of its table has ("booked"
+// of booked_at): the period then dates that event, which made every row,
+// and the value is no state to keep the rows in ("reservations booked last
+// month" are the 151 booked in May, not the 47 of them still 'booked';
+// found from outside).
+func (b *builder) valueIsOwnEvent(t *term, s sense) bool {
+	if len(b.st.dates) == 0 || t.neg || !pastForm(lower(t.it.text)) || !strings.EqualFold(t.it.text, s.value) {
+		return false
+	}
+	e := b.p.entity(s.entity)
+	if e == nil || e.TimeColumn == "" || !strings.EqualFold(s.entity, b.subjectOfMetrics()) && !strings.EqualFold(s.entity, b.subject) {
+		return false
+	}
+	ws := words(e.TimeColumn)
+	return len(ws) == 2 && strings.EqualFold(ws[0], s.value)
+}
+
 // ownTimeColumn reports whether s is its table's own time column.
 func (b *builder) ownTimeColumn(s sense) bool {
 	e := b.p.entity(s.entity)

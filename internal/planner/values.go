@@ -28,6 +28,11 @@ func (b *builder) valueFilters() *Plan {
 		if b.subject == "" {
 			b.subject = s.entity
 		}
+		if b.valueIsOwnEvent(t, s) {
+			t.role = "context"
+			b.und("%q read as the %s rows' own event (%s.%s), not their %s %q", t.it.text, s.entity, s.entity, b.p.entity(s.entity).TimeColumn, s.column, s.value)
+			continue
+		}
 		if !b.p.reachable(b.subject, s.entity) {
 			return b.fail(fmt.Sprintf("%q is a value of %s.%s, which is not related to %s", t.it.text, s.entity, s.column, b.subject))
 		}

@@ -237,6 +237,31 @@ func (c *cover) filterValues() map[string]bool {
 	return out
 }
 
+// datesEvent reports whether v is the verb of the date the query's period
+// is on, a date named by its event and a suffix ("booked" of booked_at).
+func (c *cover) datesEvent(v string) bool {
+	if c.q.TimeRange == nil && len(c.q.Compare) == 0 {
+		return false
+	}
+	var fields []string
+	if tr := c.q.TimeRange; tr != nil && tr.Field != "" {
+		fields = append(fields, tr.Field)
+	} else {
+		for _, name := range c.q.Metrics {
+			if mt := c.m.Metric(name); mt != nil {
+				fields = append(fields, c.m.MetricTime(mt))
+			}
+		}
+	}
+	for _, f := range fields {
+		_, col, _ := strings.Cut(f, ".")
+		if ws := strings.Split(strings.ToLower(col), "_"); len(ws) == 2 && ws[0] == v {
+			return true
+		}
+	}
+	return false
+}
+
 var literalRE = lazyRE(`'((?:[^']|'')*)'`)
 
 // values: a known value of a column the question names is a filter value
@@ -257,6 +282,11 @@ func (c *cover) values() (ok, bad []string) {
 		}
 		if !c.has(lv) && have[lv+"s"] {
 			return // "books" is the value Books filtered on, not a plural of Book
+		}
+		if c.datesEvent(lv) {
+			// "reservations booked last month": the verb of the date the
+			// period is on, booked_at, not the status 'booked'.
+			return
 		}
 		if c.howOftenVerb(lv) {
 			// "candidates who applied more than once": the verb of the
