@@ -469,7 +469,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		if len(states) == 0 {
 			continue
 		}
-		others = datesOf(e, states, others)
+		others = datesOf(e, states, others, !begins(e.Column(col)))
 		if len(others) == 0 {
 			if c := e.Column(col); !flagged && c != nil && c.TimeRole == semantic.TimeRoleStart && laterState(states) {
 				// "paused subscriptions last month": in that state now,
@@ -497,7 +497,13 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 // terminated …), an end date. The end of a leave is not when it was
 // approved (found from outside: "days of approved leave in 2025" was
 // refused for end_dt).
-func datesOf(e *semantic.Entity, states, others []string) []string {
+//
+// A decision (approved, denied …) on rows dated by something that came
+// before it, not by their start (a claim by its incident), may be when
+// they were closed too: decided says so (found from outside: "approved
+// claims last month" were counted by incident date). A leave dated by
+// its start was approved before it, not when it ended.
+func datesOf(e *semantic.Entity, states, others []string, decided bool) []string {
 	var words []string
 	for _, s := range states {
 		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
@@ -506,7 +512,7 @@ func datesOf(e *semantic.Entity, states, others []string) []string {
 			}
 		}
 	}
-	ends := slices.ContainsFunc(words, endingState)
+	ends := slices.ContainsFunc(words, endingState) || decided && slices.ContainsFunc(words, decisionState)
 	var out []string
 	for _, name := range others {
 		c := e.Column(name)
@@ -545,6 +551,34 @@ func laterState(states []string) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// decisionState reports whether a word is a decision made on a row:
+// approved, rejected, denied, declined, accepted, settled.
+func decisionState(w string) bool {
+	for _, p := range []string{"approv", "reject", "deni", "declin", "accept", "settl"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// begins reports whether c is the day its rows begin: a start date by its
+// role or its name (start_dt, begin_date, effective_from).
+func begins(c *semantic.Column) bool {
+	if c == nil {
+		return false
+	}
+	if c.TimeRole == semantic.TimeRoleStart {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(c.Name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if strings.HasPrefix(w, "start") || strings.HasPrefix(w, "begin") || w == "effective" || w == "from" {
+			return true
 		}
 	}
 	return false
@@ -633,8 +667,8 @@ func OrderDate(m *semantic.Model, q *semantic.Query) string {
 				others = append(others, c.Name)
 			}
 		}
-		if states, _ := eventStates(m, e, q.Filters); len(states) > 0 && len(datesOf(e, states, others)) > 0 {
-			others = datesOf(e, states, others)
+		if states, _ := eventStates(m, e, q.Filters); len(states) > 0 && len(datesOf(e, states, others, !begins(col))) > 0 {
+			others = datesOf(e, states, others, !begins(col))
 			return fmt.Sprintf("the rows were sorted by %s.%s, but the question picks %s rows that are %s and %s also has %s; if the order is by when that happened, name that date",
 				e.Name, col.Name, e.Name, strings.Join(states, ", "), e.Name, strings.Join(others, ", "))
 		}
