@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -61,6 +62,32 @@ func nameColumn(table, column string) bool {
 	return false
 }
 
+// namePart reports whether a column holds a part of its rows' names:
+// first_name, last_name (first_nm, last_nm), given_name, family_name,
+// middle_name, surname, fname, lname.
+func namePart(column string) bool {
+	var ws []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(column), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+		if long := semantic.ShortForm(w); long != "" {
+			w = long
+		}
+		ws = append(ws, w)
+	}
+	switch len(ws) {
+	case 1:
+		switch ws[0] {
+		case "surname", "forename", "firstname", "lastname", "fname", "lname", "givenname", "familyname":
+			return true
+		}
+	case 2:
+		switch ws[0] {
+		case "first", "last", "given", "family", "middle", "sur":
+			return ws[1] == "name"
+		}
+	}
+	return false
+}
+
 // CheckSameName is the check that a row picked by its name is one row.
 const CheckSameName = "same_name"
 
@@ -93,6 +120,17 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 			}
 		}
 	}
+	// Each condition on a name, and the conditions on the parts of one
+	// name of one table ("Maria" on first_name and "Garcia" on
+	// last_name) taken together.
+	type group struct {
+		e       *semantic.Entity
+		filters []semantic.Filter
+		said    []string
+		related bool
+		parts   bool // of the parts of a name
+	}
+	var groups []*group
 	for _, nc := range conds {
 		f := nc.f
 		if f.OnRelated() || f.Op != semantic.OpEq || len(f.Values) != 1 {
@@ -113,28 +151,44 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 				col = e.Column(c)
 			}
 		}
-		if e == nil || col == nil || e.PrimaryKey == "" || !strings.EqualFold(e.Label, col.Name) && !nameColumn(e.Name, col.Name) || strings.EqualFold(e.PrimaryKey, col.Name) {
+		if e == nil || col == nil || e.PrimaryKey == "" || strings.EqualFold(e.PrimaryKey, col.Name) {
+			continue
+		}
+		whole := strings.EqualFold(e.Label, col.Name) || nameColumn(e.Name, col.Name)
+		part := !whole && namePart(col.Name)
+		if !whole && !part {
 			continue
 		}
 		if q.Rows != nil && strings.EqualFold(q.Rows.Entity, e.Name) {
 			continue // the rows are listed one by one
 		}
-		grouped := false
-		for _, d := range q.Dimensions {
-			grouped = grouped || strings.EqualFold(d.Name, e.Name+"."+e.PrimaryKey)
-		}
-		if grouped {
+		if slices.ContainsFunc(q.Dimensions, func(d semantic.DimRef) bool { return strings.EqualFold(d.Name, e.Name+"."+e.PrimaryKey) }) {
 			continue
 		}
-		ctl := semantic.Query{Rows: &semantic.RowsQuery{Entity: e.Name, Columns: []string{e.PrimaryKey}, Distinct: true},
-			Filters: []semantic.Filter{{Field: e.Name + "." + col.Name, Op: semantic.OpEq, Values: f.Values}}}
+		cond := semantic.Filter{Field: e.Name + "." + col.Name, Op: semantic.OpEq, Values: f.Values}
+		said := fmt.Sprint(f.Values[0])
+		if part {
+			i := slices.IndexFunc(groups, func(g *group) bool {
+				return g.parts && g.e == e && g.related == nc.related
+			})
+			if i >= 0 {
+				groups[i].filters = append(groups[i].filters, cond)
+				groups[i].said = append(groups[i].said, said)
+				continue
+			}
+		}
+		groups = append(groups, &group{e: e, filters: []semantic.Filter{cond}, said: []string{said}, related: nc.related, parts: part})
+	}
+	for _, g := range groups {
+		e, name := g.e, strings.Join(g.said, " ")
+		ctl := semantic.Query{Rows: &semantic.RowsQuery{Entity: e.Name, Columns: []string{e.PrimaryKey}, Distinct: true}, Filters: g.filters}
 		res, c, ok := a.control(ctx, m, ctl, 6)
 		if !ok {
 			continue
 		}
 		n := len(res.Table.Rows)
 		if n <= 1 {
-			return verify.Check{Name: CheckSameName, Status: verify.Pass, Detail: fmt.Sprintf("one %s row is named %v (control query: %s)", e.Name, f.Values[0], c.SQL)}
+			return verify.Check{Name: CheckSameName, Status: verify.Pass, Detail: fmt.Sprintf("one %s row is named %s (control query: %s)", e.Name, name, c.SQL)}
 		}
 		var keys []string
 		for _, r := range res.Table.Rows {
@@ -145,11 +199,11 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 			n, keys, more = 5, keys[:5], " or more"
 		}
 		took := "adds them together"
-		if nc.related {
+		if g.related {
 			took = "takes in what is related to every one of them"
 		}
-		return verify.Check{Name: CheckSameName, Status: verify.Warn, Detail: fmt.Sprintf("%d%s rows of %s are named %v (%s %s); the answer %s — ask by %s to tell them apart (control query: %s)",
-			n, more, e.Name, f.Values[0], e.PrimaryKey, strings.Join(keys, ", "), took, e.Name, c.SQL)}
+		return verify.Check{Name: CheckSameName, Status: verify.Warn, Detail: fmt.Sprintf("%d%s rows of %s are named %s (%s %s); the answer %s — ask by %s to tell them apart (control query: %s)",
+			n, more, e.Name, name, e.PrimaryKey, strings.Join(keys, ", "), took, e.Name, c.SQL)}
 	}
 	return verify.Check{}
 }
