@@ -137,7 +137,11 @@ func keptOut(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, ref, col
 			return true
 		}
 	}
-	return false
+	// A measure whose formula reads the status itself ("what percentage
+	// of reservations were cancelled": SUM(CASE WHEN status = 'cancelled'
+	// …) over COUNT) decides row by row what each status counts for
+	// (found from outside: it was told to leave the cancelled rows out).
+	return strings.Contains(strings.ToLower(mt.Expr), strings.ToLower(ref))
 }
 
 // quoteList writes values as 'A', 'B' or 'C'.
