@@ -45,7 +45,8 @@ var pure = []string{
 
 // pureThirdParty lists the only third-party modules a pure package may use:
 // computation with no I/O of its own.
-var pureThirdParty = []string{"github.com/go-analyze/charts", "github.com/oklog/ulid/v2", "github.com/kljensen/snowball", "golang.org/x/text", "github.com/robfig/cron/v3"}
+// singleflight is in-process: callers of one key wait for one call.
+var pureThirdParty = []string{"github.com/go-analyze/charts", "github.com/oklog/ulid/v2", "github.com/kljensen/snowball", "golang.org/x/text", "github.com/robfig/cron/v3", "golang.org/x/sync/singleflight"}
 
 // impure standard-library packages: databases, network, processes. Their
 // pure subpackages (URL and address parsing) are in pureStd.
