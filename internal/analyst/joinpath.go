@@ -39,10 +39,45 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		return verify.Check{}
 	}
 	used, alt := routeText(m, ch.UsedPath, ch.OtherPath, ch.Used), routeText(m, ch.OtherPath, ch.UsedPath, ch.Other)
+	target := m.Relationships[ch.Used].To
+	usedVia, altVia := via(m, ch.UsedPath, ch.OtherPath, target), via(m, ch.OtherPath, ch.UsedPath, target)
 	if sameRows(res.Table, other.Table) {
 		return verify.Check{Name: CheckJoinPath, Status: verify.Pass, Detail: fmt.Sprintf("joined through %s; through %s the result is the same (control query: %s)", used, alt, c.SQL)}
 	}
-	return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("joined through %s, the route declared first; through %s the result differs, so the answer depends on which one the question means (control query: %s)", used, alt, c.SQL)}
+	if usedVia != "" && altVia != "" {
+		// Two routes through other tables: named by those tables, as a
+		// reader would ask ("regions of the agents or of the holders?").
+		return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("%s reached through %s (%s), the route declared first; through %s (%s) the result differs, so the answer depends on which one the question means (control query: %s)", target, usedVia, used, altVia, alt, c.SQL)}
+	}
+	return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("joined through %s, the relationship declared first; through %s the result differs, so the answer depends on which one the question means (control query: %s)", used, alt, c.SQL)}
+}
+
+// via names the tables a route passes through where the other route does
+// not: those both entered and left by its own joins ("agents" of claims →
+// policies → agents → regions, against the route through the policies'
+// holders); "" for one relationship against another.
+func via(m *semantic.Model, route, other []int, target string) string {
+	seen := map[string]int{}
+	var order []string
+	for _, rel := range route {
+		if rel >= len(m.Relationships) || slices.Contains(other, rel) {
+			continue
+		}
+		r := m.Relationships[rel]
+		for _, e := range []string{r.From, r.To} {
+			if seen[e] == 0 {
+				order = append(order, e)
+			}
+			seen[e]++
+		}
+	}
+	var out []string
+	for _, e := range order {
+		if seen[e] > 1 && !strings.EqualFold(e, target) {
+			out = append(out, e)
+		}
+	}
+	return strings.Join(out, " and ")
 }
 
 func relText(r semantic.Relationship) string {

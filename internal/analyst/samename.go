@@ -154,8 +154,11 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		if e == nil || col == nil || e.PrimaryKey == "" || strings.EqualFold(e.PrimaryKey, col.Name) {
 			continue
 		}
-		whole := strings.EqualFold(e.Label, col.Name) || nameColumn(e.Name, col.Name)
-		part := !whole && namePart(col.Name)
+		// A part of a name is one even where learn took it for the label
+		// (found from outside: last_nm the label, "Wei Zhang" looked up
+		// as every Wei).
+		part := namePart(col.Name)
+		whole := !part && (strings.EqualFold(e.Label, col.Name) || nameColumn(e.Name, col.Name))
 		if !whole && !part {
 			continue
 		}

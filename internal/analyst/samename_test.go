@@ -124,4 +124,9 @@ INSERT INTO stays VALUES (1, 1043), (2, 1281), (3, 1281), (4, 7);`)
 	if ch := check(first("Maria")); ch.Status != verify.Warn {
 		t.Errorf("a first name three guests have: %s %q", ch.Status, ch.Detail)
 	}
+	// The last name learn took for the label is still a part of the name.
+	m.Entities[0].Label = "last_name"
+	if ch := check(first("Maria"), last("Lopez")); ch.Status != verify.Pass || !strings.Contains(ch.Detail, "named Maria Lopez") {
+		t.Errorf("one guest, the last name the label: %s %q", ch.Status, ch.Detail)
+	}
 }

@@ -32,6 +32,11 @@ type builder struct {
 	// question's own period.
 	datedField, datedLabel string
 	datedTitled            bool
+	// eventDate is the date named by a value read as the event that
+	// dated the rows ("appointments were booked last month":
+	// booked_at), where it is not the table's own date; a period given
+	// without a date goes on it (valueNamesEvent).
+	eventDate string
 }
 
 func (p *Planner) build(st *state) *Plan {

@@ -218,3 +218,53 @@ func TestValueNamingTheRowsOwnEvent(t *testing.T) {
 	metricHolds(t, p, m, "how many booked reservations", "reservations.status = 'booked'", asOf)
 	metricHolds(t, p, m, "how many reservations were cancelled last month", "reservations.status = 'cancelled'", asOf)
 }
+
+// TestValueNamingAnEventOfItsOwnDate: the event reading of a value holds
+// for a date that is not the table's own ("appointments were booked last
+// month": booked_at, where appointments are dated by appointment_date;
+// "orders were shipped last month": shipped_at), and not where the words
+// name a status or a state (found from outside: "orders with status
+// ordered were placed last month" dropped the status asked for).
+func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "appointments", Table: "appointments", PrimaryKey: "id", TimeColumn: "appointment_date", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "appointment_date", Type: quarry.TypeDate}, {Name: "booked_at", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "completed", "cancelled", "no_show"}}}},
+		{Name: "orders", Table: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "ordered_at", Type: quarry.TypeDate}, {Name: "shipped_at", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"ordered", "shipped", "delivered", "cancelled"}}}},
+		{Name: "tickets", Table: "tickets", PrimaryKey: "id", TimeColumn: "submitted_at", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "submitted_at", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"submitted", "open", "resolved"}}}}}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"how many appointments were booked last month": "appointments.booked_at >= '2026-05-01'",
+		"how many orders were shipped last month":      "orders.shipped_at >= '2026-05-01'",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+		if err != nil || strings.Contains(c.SQL, "status") || !strings.Contains(c.SQL, want) {
+			t.Errorf("%q: %v\n%s", q, err, c.SQL)
+		}
+	}
+	for q, want := range map[string]string{
+		"how many orders with status ordered were placed last month":       "orders.status = 'ordered'",
+		"how many tickets with status submitted were submitted last month": "tickets.status = 'submitted'",
+		"how many submitted tickets were submitted in 2025":                "tickets.status = 'submitted'",
+		"how many submitted tickets last month":                            "tickets.status = 'submitted'",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			continue // a refusal keeps the status too
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+		if err != nil || !strings.Contains(c.SQL, want) {
+			t.Errorf("%q: the status asked for is gone: %v\n%s", q, err, c.SQL)
+		}
+	}
+}

@@ -161,6 +161,12 @@ func (b *builder) finish() *Plan {
 	if q.TimeRange != nil && q.TimeRange.Field == "" && len(st.grains) == 0 {
 		b.periodOnState()
 	}
+	if b.eventDate != "" && (q.TimeRange == nil || !strings.EqualFold(q.TimeRange.Field, b.eventDate)) {
+		// The value was read as the event of that date; without the
+		// period on it, the rows would be neither in that state nor
+		// dated by that event.
+		return b.fail(fmt.Sprintf("quarry could not put the period on %s, the date of the event the question names; name the date", b.eventDate))
+	}
 	if st.compare && len(st.dates) < 2 {
 		return b.fail("a comparison needs two periods, such as “this month vs last month”")
 	}

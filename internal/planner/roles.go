@@ -127,22 +127,77 @@ func (b *builder) resolveColumns() *Plan {
 	return nil
 }
 
-// valueIsOwnEvent reports whether a value, said beside a period in its
-// past form, is the verb of the date every row of its table has ("booked"
-// of booked_at): the period then dates that event, which made every row,
-// and the value is no state to keep the rows in ("reservations booked last
-// month" are the 151 booked in May, not the 47 of them still 'booked';
-// found from outside).
-func (b *builder) valueIsOwnEvent(t *term, s sense) bool {
-	if len(b.st.dates) == 0 || t.neg || !pastForm(lower(t.it.text)) || !strings.EqualFold(t.it.text, s.value) {
-		return false
+// valueNamesEvent returns the date a value names as the event that dated
+// its rows, or "": a value said as a verb after was/were (or right after
+// its table's name) beside one period, whose past form is the first word
+// of a date of its table ("booked" of booked_at). "Reservations booked
+// last month" are the 151 booked in May, not the 47 of them still
+// 'booked'; "orders were shipped last month" the 99 with a May shipped_at,
+// not the 22 still in transit (found from outside). A status named as one
+// ("with status booked"), said twice ("submitted tickets were submitted"),
+// or as a state ("are booked") stays a filter.
+func (b *builder) valueNamesEvent(t *term, s sense) string {
+	v := lower(t.it.text)
+	if len(b.st.dates) == 0 || t.neg || !pastForm(v) || !strings.EqualFold(v, s.value) || strings.Contains(v, " ") {
+		return ""
 	}
 	e := b.p.entity(s.entity)
-	if e == nil || e.TimeColumn == "" || !strings.EqualFold(s.entity, b.subjectOfMetrics()) && !strings.EqualFold(s.entity, b.subject) {
-		return false
+	if e == nil || !strings.EqualFold(s.entity, b.subjectOfMetrics()) && !strings.EqualFold(s.entity, b.subject) {
+		return ""
 	}
-	ws := words(e.TimeColumn)
-	return len(ws) == 2 && strings.EqualFold(ws[0], s.value)
+	ws := strings.Fields(b.st.text)
+	at := -1
+	for i, w := range ws {
+		if w == v {
+			if at >= 0 {
+				return "" // said twice
+			}
+			at = i
+		}
+	}
+	if at < 1 {
+		return ""
+	}
+	for j := max(0, at-3); j < at; j++ {
+		if stateColumnWord(ws[j]) {
+			return "" // "with status booked"
+		}
+	}
+	prev := ws[at-1]
+	if prev == "already" && at >= 2 {
+		prev = ws[at-2]
+	}
+	switch prev {
+	case "was", "were", "been", "got", "get", "gets":
+	default:
+		if !slices.Contains(words(e.Name), prev) && !slices.Contains(words(e.Name), singular(prev)) {
+			return ""
+		}
+	}
+	date := ""
+	for _, c := range e.Columns {
+		cw := words(c.Name)
+		if !c.Temporal() || len(cw) != 2 || !strings.EqualFold(cw[0], v) || b.p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		if date != "" {
+			return "" // two dates of that name
+		}
+		date = c.Name
+	}
+	if date != "" && !strings.EqualFold(date, e.TimeColumn) && (len(b.st.dates) != 1 || b.st.compare) {
+		return "" // one period moves to another date; compared ones do not
+	}
+	return date
+}
+
+// stateColumnWord reports whether a word names a status column.
+func stateColumnWord(w string) bool {
+	switch w {
+	case "status", "state", "stage", "statuses", "states":
+		return true
+	}
+	return false
 }
 
 // ownTimeColumn reports whether s is its table's own time column.

@@ -84,6 +84,11 @@ func (b *builder) applyStateDate(entity, dflt string) {
 	if tr == nil || tr.Field != "" {
 		return
 	}
+	if f := b.eventDate; f != "" {
+		tr.Field = f
+		b.und("time by %s, the date of the event the question names", f)
+		return
+	}
 	if f := b.stateDate(entity, dflt); f != "" {
 		tr.Field = f
 		b.und("time by %s, the date the rows came to be in the state the question picks", f)

@@ -28,9 +28,12 @@ func (b *builder) valueFilters() *Plan {
 		if b.subject == "" {
 			b.subject = s.entity
 		}
-		if b.valueIsOwnEvent(t, s) {
+		if date := b.valueNamesEvent(t, s); date != "" {
 			t.role = "context"
-			b.und("%q read as the %s rows' own event (%s.%s), not their %s %q", t.it.text, s.entity, s.entity, b.p.entity(s.entity).TimeColumn, s.column, s.value)
+			if e := b.p.entity(s.entity); e == nil || !strings.EqualFold(e.TimeColumn, date) {
+				b.eventDate = s.entity + "." + date
+			}
+			b.und("%q read as the event that dated the %s rows (%s.%s), not their %s %q", t.it.text, s.entity, s.entity, date, s.column, s.value)
 			continue
 		}
 		if !b.p.reachable(b.subject, s.entity) {
