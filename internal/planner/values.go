@@ -66,10 +66,21 @@ func (b *builder) valueFilters() *Plan {
 		if merged := b.compareValues(s, op); merged {
 			continue
 		}
+		said := false
 		for _, f := range b.q.Filters {
 			if f.Field == s.field && f.Op == semantic.OpEq && op == semantic.OpEq {
+				if len(f.Values) == 1 && strings.EqualFold(fmt.Sprint(f.Values[0]), s.value) {
+					// "tickets with status submitted were submitted last
+					// month": the one value, said again.
+					said = true
+					break
+				}
 				return b.fail(fmt.Sprintf("the question names two values of %s (%v and %s); say “%v or %s” to include both", s.field, f.Values[0], s.value, f.Values[0], s.value))
 			}
+		}
+		if said {
+			t.role = "context"
+			continue
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{s.value}})
 		last, lastField, lastText = &b.q.Filters[len(b.q.Filters)-1], s.field, t.it.text
