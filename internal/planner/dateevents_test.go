@@ -269,3 +269,19 @@ func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
 		}
 	}
 }
+
+// TestStatePeriodToCome: a period still to come stays on the rows' own
+// date; the day a row came to be in its state has passed (found from
+// outside: "how many appointments are booked for July 2026", asked on
+// June 30th, answered 0 on booked_at, against 25 by appointment date).
+func TestStatePeriodToCome(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "appointments", Table: "appointments", PrimaryKey: "id", TimeColumn: "appointment_date", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "appointment_date", Type: quarry.TypeDate}, {Name: "booked_at", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "completed", "cancelled"}}}}}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	metricHolds(t, p, m, "how many appointments are booked for July 2026", "appointments.appointment_date >= '2026-07-01'", asOf)
+	metricHolds(t, p, m, "how many appointments are booked for July 2026", "appointments.status = 'booked'", asOf)
+	metricHolds(t, p, m, "how many booked appointments in May 2026", "appointments.booked_at >= '2026-05-01'", asOf)
+}

@@ -89,6 +89,12 @@ func (b *builder) applyStateDate(entity, dflt string) {
 		b.und("time by %s, the date of the event the question names", f)
 		return
 	}
+	if tr.From != "" && !b.st.asOf.IsZero() && tr.From > b.st.asOf.Format("2006-01-02") {
+		// "appointments booked for July" on June 30th: the day a row came
+		// to be in a state has passed, so a period to come is the rows'
+		// own date (found from outside: 0 on booked_at, against 25).
+		return
+	}
 	if f := b.stateDate(entity, dflt); f != "" {
 		tr.Field = f
 		b.und("time by %s, the date the rows came to be in the state the question picks", f)
