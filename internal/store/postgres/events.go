@@ -46,8 +46,7 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 		var runs []string
 		b := &pgx.Batch{}
 		for _, e := range events {
-			b.Queue(`INSERT INTO events (run_id, seq, type, version, at, data) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (run_id, seq) DO NOTHING`,
-				e.RunID, e.Seq, string(e.Type), e.Version, store.FormatTime(e.At), string(store.CompactJSON(e.Data)))
+			b.Queue(insertEvent+` ON CONFLICT (run_id, seq) DO NOTHING`, eventArgs(e)...)
 			if !slices.Contains(runs, e.RunID) {
 				runs = append(runs, e.RunID)
 			}
@@ -139,8 +138,7 @@ func (s *Store) appendOpening(ctx context.Context, events []event.Event) (done b
 	}
 	b := &pgx.Batch{}
 	for _, e := range events {
-		b.Queue(`INSERT INTO events (run_id, seq, type, version, at, data) VALUES ($1, $2, $3, $4, $5, $6)`,
-			e.RunID, e.Seq, string(e.Type), e.Version, store.FormatTime(e.At), string(store.CompactJSON(e.Data)))
+		b.Queue(insertEvent, eventArgs(e)...)
 	}
 	b.Queue(insertRun, entryArgs(en)...)
 	br := s.pool.SendBatch(ctx, b)
@@ -169,8 +167,7 @@ func (s *Store) appendFast(ctx context.Context, events []event.Event) (done bool
 	var runs []string
 	b := &pgx.Batch{}
 	for _, e := range events {
-		b.Queue(`INSERT INTO events (run_id, seq, type, version, at, data) VALUES ($1, $2, $3, $4, $5, $6)`,
-			e.RunID, e.Seq, string(e.Type), e.Version, store.FormatTime(e.At), string(store.CompactJSON(e.Data)))
+		b.Queue(insertEvent, eventArgs(e)...)
 		if !slices.Contains(runs, e.RunID) {
 			runs = append(runs, e.RunID)
 		}
@@ -258,6 +255,13 @@ ON CONFLICT (run_id) DO UPDATE SET kind = excluded.kind, status = excluded.statu
 	started_at = excluded.started_at, finished_at = excluded.finished_at, last_seq = excluded.last_seq, events = excluded.events`,
 		entryArgs(en)...)
 	return err
+}
+
+// insertEvent stores an event, whose values eventArgs gives.
+const insertEvent = `INSERT INTO events (run_id, seq, type, version, at, data) VALUES ($1, $2, $3, $4, $5, $6)`
+
+func eventArgs(e event.Event) []any {
+	return []any{e.RunID, e.Seq, string(e.Type), e.Version, store.FormatTime(e.At), string(store.CompactJSON(e.Data))}
 }
 
 // insertRun stores a run's index entry, whose values entryArgs gives.
