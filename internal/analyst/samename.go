@@ -41,13 +41,7 @@ func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *s
 // rows by it (found from outside: two students named Maria Lopez added
 // together, no word).
 func nameColumn(table, column string) bool {
-	var ws []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(column), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
-		if long := semantic.ShortForm(w); long != "" {
-			w = long
-		}
-		ws = append(ws, w)
-	}
+	ws := nameWords(column)
 	if len(ws) == 0 || ws[len(ws)-1] != "name" {
 		return false
 	}
@@ -62,10 +56,9 @@ func nameColumn(table, column string) bool {
 	return false
 }
 
-// namePart reports whether a column holds a part of its rows' names:
-// first_name, last_name (first_nm, last_nm), given_name, family_name,
-// middle_name, surname, fname, lname.
-func namePart(column string) bool {
+// nameWords are the words of a column's name, short forms written out
+// (full_nm: full, name).
+func nameWords(column string) []string {
 	var ws []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(column), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
 		if long := semantic.ShortForm(w); long != "" {
@@ -73,6 +66,14 @@ func namePart(column string) bool {
 		}
 		ws = append(ws, w)
 	}
+	return ws
+}
+
+// namePart reports whether a column holds a part of its rows' names:
+// first_name, last_name (first_nm, last_nm), given_name, family_name,
+// middle_name, surname, fname, lname.
+func namePart(column string) bool {
+	ws := nameWords(column)
 	switch len(ws) {
 	case 1:
 		switch ws[0] {
