@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -191,6 +192,19 @@ func TestOutcomeValuePast(t *testing.T) {
 	}
 }
 
+// metricSQL plans q as a metric and compiles it, or says why it is none.
+func metricSQL(p *Planner, m *semantic.Model, q string, asOf time.Time) (string, error) {
+	pl := p.Plan(q, asOf)
+	if pl.Kind != KindMetric {
+		return "", fmt.Errorf("kind %s: %s", pl.Kind, pl.Reason)
+	}
+	c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+	if err != nil {
+		return "", err
+	}
+	return c.SQL, nil
+}
+
 // TestValueNamingTheRowsOwnEvent: a status value that is the verb of the
 // date every row has ("booked", booked_at) names, beside a period, the
 // event that made the rows, not the rows still in that state (found from
@@ -205,14 +219,9 @@ func TestValueNamingTheRowsOwnEvent(t *testing.T) {
 	p := New(m, nil)
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 	for _, q := range []string{"how many reservations were booked last month", "reservations booked this month vs last month", "number of reservations booked in 2025"} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
-		if err != nil || strings.Contains(c.SQL, "status") || !strings.Contains(c.SQL, "booked_at >=") {
-			t.Errorf("%q: %v\n%s", q, err, c.SQL)
+		sql, err := metricSQL(p, m, q, asOf)
+		if err != nil || strings.Contains(sql, "status") || !strings.Contains(sql, "booked_at >=") {
+			t.Errorf("%q: %v\n%s", q, err, sql)
 		}
 	}
 	metricHolds(t, p, m, "how many booked reservations", "reservations.status = 'booked'", asOf)
@@ -242,14 +251,9 @@ func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
 		"how many appointments were booked last month": "appointments.booked_at >= '2026-05-01'",
 		"how many orders were shipped last month":      "orders.shipped_at >= '2026-05-01'",
 	} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
-		if err != nil || strings.Contains(c.SQL, "status") || !strings.Contains(c.SQL, want) {
-			t.Errorf("%q: %v\n%s", q, err, c.SQL)
+		sql, err := metricSQL(p, m, q, asOf)
+		if err != nil || strings.Contains(sql, "status") || !strings.Contains(sql, want) {
+			t.Errorf("%q: %v\n%s", q, err, sql)
 		}
 	}
 	for q, want := range map[string]string{
@@ -258,14 +262,9 @@ func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
 		"how many submitted tickets were submitted in 2025":                "tickets.status = 'submitted'",
 		"how many submitted tickets last month":                            "tickets.status = 'submitted'",
 	} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
-		if err != nil || !strings.Contains(c.SQL, want) || strings.Count(c.SQL, want) != 1 {
-			t.Errorf("%q: the status asked for is gone: %v\n%s", q, err, c.SQL)
+		sql, err := metricSQL(p, m, q, asOf)
+		if err != nil || strings.Count(sql, want) != 1 {
+			t.Errorf("%q: the status asked for is gone: %v\n%s", q, err, sql)
 		}
 	}
 }

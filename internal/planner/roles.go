@@ -129,7 +129,7 @@ func (b *builder) resolveColumns() *Plan {
 
 // valueNamesEvent returns the date a value names as the event that dated
 // its rows, or "": a value said as a verb after was/were (or right after
-// its table's name) beside one period, whose past form is the first word
+// its table's name) beside a period, whose past form is the first word
 // of a date of its table ("booked" of booked_at). "Reservations booked
 // last month" are the 151 booked in May, not the 47 of them still
 // 'booked'; "orders were shipped last month" the 99 with a May shipped_at,
@@ -159,7 +159,7 @@ func (b *builder) valueNamesEvent(t *term, s sense) string {
 		return ""
 	}
 	for j := max(0, at-3); j < at; j++ {
-		if stateColumnWord(ws[j]) {
+		if statusField(ws[j]) {
 			return "" // "with status booked"
 		}
 	}
@@ -189,15 +189,6 @@ func (b *builder) valueNamesEvent(t *term, s sense) string {
 		return "" // one period moves to another date; compared ones do not
 	}
 	return date
-}
-
-// stateColumnWord reports whether a word names a status column.
-func stateColumnWord(w string) bool {
-	switch w {
-	case "status", "state", "stage", "statuses", "states":
-		return true
-	}
-	return false
 }
 
 // ownTimeColumn reports whether s is its table's own time column.
