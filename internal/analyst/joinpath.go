@@ -19,8 +19,9 @@ const CheckJoinPath = "join_path"
 // compiler chose between two relationships that join the same entities
 // equally well (tickets to employees by assignee or by opener): the same
 // result passes; another warns, since the answer then rests on the
-// relationship declared first rather than on the question. The check
-// names its control query. It returns an empty check when the compiler
+// relationship declared first rather than on the question; where the
+// question named a table on the route taken (JoinChoice.Named) it passes
+// and says what the other route gives. The check names its control query. It returns an empty check when the compiler
 // made no such choice, or the control cannot run.
 func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled) verify.Check {
 	if q == nil || compiled == nil || len(compiled.Choices) == 0 || res == nil || res.Table == nil || res.Truncated || a.Conn == nil {
@@ -40,9 +41,16 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	}
 	used, alt := routeText(m, ch.UsedPath, ch.OtherPath, ch.Used), routeText(m, ch.OtherPath, ch.UsedPath, ch.Other)
 	target := m.Relationships[ch.Used].To
-	usedVia, altVia := via(m, ch.UsedPath, ch.OtherPath, target), via(m, ch.OtherPath, ch.UsedPath, target)
+	usedVia := strings.Join(m.Through(ch.UsedPath, ch.OtherPath, target), " and ")
+	altVia := strings.Join(m.Through(ch.OtherPath, ch.UsedPath, target), " and ")
 	if sameRows(res.Table, other.Table) {
 		return verify.Check{Name: CheckJoinPath, Status: verify.Pass, Detail: fmt.Sprintf("joined through %s; through %s the result is the same (control query: %s)", used, alt, c.SQL)}
+	}
+	if len(ch.Named) > 0 {
+		// The question named a table on the route taken and none on the
+		// other ("tickets handled by agents in the Billing team"): the
+		// answer follows the question; the other route is said.
+		return verify.Check{Name: CheckJoinPath, Status: verify.Pass, Detail: fmt.Sprintf("%s reached through %s (%s), which the question names; through %s (%s) the result differs (control query: %s)", target, usedVia, used, altVia, alt, c.SQL)}
 	}
 	if usedVia != "" && altVia != "" {
 		// Two routes through other tables: named by those tables, as a
@@ -50,34 +58,6 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("%s reached through %s (%s), the route declared first; through %s (%s) the result differs, so the answer depends on which one the question means (control query: %s)", target, usedVia, used, altVia, alt, c.SQL)}
 	}
 	return verify.Check{Name: CheckJoinPath, Status: verify.Warn, Detail: fmt.Sprintf("joined through %s, the relationship declared first; through %s the result differs, so the answer depends on which one the question means (control query: %s)", used, alt, c.SQL)}
-}
-
-// via names the tables a route passes through where the other route does
-// not: those both entered and left by its own joins ("agents" of claims →
-// policies → agents → regions, against the route through the policies'
-// holders); "" for one relationship against another.
-func via(m *semantic.Model, route, other []int, target string) string {
-	seen := map[string]int{}
-	var order []string
-	for _, rel := range route {
-		if rel >= len(m.Relationships) || slices.Contains(other, rel) {
-			continue
-		}
-		r := m.Relationships[rel]
-		for _, e := range []string{r.From, r.To} {
-			if seen[e] == 0 {
-				order = append(order, e)
-			}
-			seen[e]++
-		}
-	}
-	var out []string
-	for _, e := range order {
-		if seen[e] > 1 && !strings.EqualFold(e, target) {
-			out = append(out, e)
-		}
-	}
-	return strings.Join(out, " and ")
 }
 
 func relText(r semantic.Relationship) string {

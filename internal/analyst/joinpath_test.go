@@ -1,6 +1,7 @@
 package analyst
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -42,5 +43,72 @@ INSERT INTO tickets VALUES (1, 1, 2), (2, 1, 2), (3, 2, 2);`)
 	}
 	if status, detail := check(semantic.Query{Metrics: []string{"tickets"}}); status != "" {
 		t.Errorf("tickets in all, no join: %s %q", status, detail)
+	}
+}
+
+// TestPathCheckNamedRoute: tickets reach teams through their agent and
+// through their product. Asked through the agents ("tickets handled by
+// agents in the Billing team"; found from outside: counted by the
+// products' team, with a warning), the answer follows the route named and
+// the check passes, saying what the other route gives; asked without a
+// route, it still warns.
+func TestPathCheckNamedRoute(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE products (id INTEGER PRIMARY KEY, team_id INTEGER);
+CREATE TABLE agents (id INTEGER PRIMARY KEY, team_id INTEGER);
+CREATE TABLE tickets (id INTEGER PRIMARY KEY, product_id INTEGER, agent_id INTEGER);
+INSERT INTO teams VALUES (1, 'Billing'), (2, 'Mobile');
+INSERT INTO products VALUES (1, 1), (2, 2);
+INSERT INTO agents VALUES (1, 1), (2, 2);
+INSERT INTO tickets VALUES (1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 1, 1), (5, 2, 1);`)
+	cols := func(names ...string) []semantic.Column {
+		out := make([]semantic.Column, len(names))
+		for i, n := range names {
+			out[i] = semantic.Column{Name: n, Type: quarry.TypeInt}
+		}
+		return out
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "teams", Table: "teams", PrimaryKey: "id", Columns: append(cols("id"), semantic.Column{Name: "name", Type: quarry.TypeText})},
+			{Name: "products", Table: "products", PrimaryKey: "id", Columns: cols("id", "team_id")},
+			{Name: "agents", Table: "agents", PrimaryKey: "id", Columns: cols("id", "team_id")},
+			{Name: "tickets", Table: "tickets", PrimaryKey: "id", Columns: cols("id", "product_id", "agent_id")},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "tickets", FromColumn: "product_id", To: "products", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "products", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "tickets", FromColumn: "agent_id", To: "agents", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "agents", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "tickets", Entity: "tickets", Expr: "COUNT(tickets.id)"}},
+	}
+	billing := []semantic.Filter{{Field: "teams.name", Op: semantic.OpEq, Values: []any{"Billing"}}}
+	for _, tt := range []struct {
+		name   string
+		q      semantic.Query
+		count  int64
+		status string
+		says   string
+	}{
+		{"through the agents", semantic.Query{Metrics: []string{"tickets"}, Filters: billing, Via: []string{"agents"}}, 4, "pass", "teams reached through agents (tickets.agent_id = agents.id and agents.team_id = teams.id), which the question names; through products"},
+		{"through the products", semantic.Query{Metrics: []string{"tickets"}, Filters: billing, Via: []string{"products"}}, 3, "pass", "which the question names"},
+		{"no route named", semantic.Query{Metrics: []string{"tickets"}, Filters: billing}, 3, "warn", "the route declared first"},
+	} {
+		c, err := semantic.Compile(m, tt.q, quarry.DialectSQLite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.read(context.Background(), c.SQL, Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Table.Rows[0][0]; got != tt.count {
+			t.Errorf("%s: %v tickets, want %d\n%s", tt.name, got, tt.count, c.SQL)
+		}
+		ch := a.PathCheck(context.Background(), m, &tt.q, res, c)
+		if ch.Status != tt.status || !strings.Contains(ch.Detail, tt.says) {
+			t.Errorf("%s: %s %q", tt.name, ch.Status, ch.Detail)
+		}
 	}
 }

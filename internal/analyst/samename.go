@@ -69,26 +69,6 @@ func nameWords(column string) []string {
 	return ws
 }
 
-// namePart reports whether a column holds a part of its rows' names:
-// first_name, last_name (first_nm, last_nm), given_name, family_name,
-// middle_name, surname, fname, lname.
-func namePart(column string) bool {
-	ws := nameWords(column)
-	switch len(ws) {
-	case 1:
-		switch ws[0] {
-		case "surname", "forename", "firstname", "lastname", "fname", "lname", "givenname", "familyname":
-			return true
-		}
-	case 2:
-		switch ws[0] {
-		case "first", "last", "given", "family", "middle", "sur":
-			return ws[1] == "name"
-		}
-	}
-	return false
-}
-
 // CheckSameName is the check that a row picked by its name is one row.
 const CheckSameName = "same_name"
 
@@ -158,7 +138,7 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		// A part of a name is one even where learn took it for the label
 		// (found from outside: last_nm the label, "Wei Zhang" looked up
 		// as every Wei).
-		part := namePart(col.Name)
+		part := semantic.NamePart(col.Name)
 		whole := !part && (strings.EqualFold(e.Label, col.Name) || nameColumn(e.Name, col.Name))
 		if !whole && !part {
 			continue

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -71,6 +72,12 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 		refuse = p.namesMetricWith(it.text, items)
 	} else {
 		for _, s := range it.senses {
+			// A person's name ("which city does Maria Garcia live in",
+			// "did Alex Kim have") is no verb (found from outside: both
+			// refused, "garcia" read as one).
+			if s.kind == sValue && p.namesRows([]sense{s}) {
+				return nil
+			}
 			refuse = refuse && (s.kind == sValue || s.kind == sMetric)
 		}
 	}
@@ -80,6 +87,18 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 	// is answered.
 	if past := pastOf(it.text); past != "" && it.kind != itStop {
 		at := wordAt(low, it.text, aux[1])
+		// A verb whose past form is a state that names a date of the
+		// rows ("how many appointments did Maria Garcia book": booked,
+		// booked_at) is the event, as "… were booked by Maria Garcia"
+		// reads it: every one she booked, not those still 'booked'
+		// (found from outside: 3 of her 7).
+		if subj := strings.TrimSpace(question[aux[1]:at]); subj != "" {
+			passive := question[:aux[0]] + "were " + past + " by " + subj + question[at+len(it.text):]
+			if pl := p.replan(passive, asOf); (pl.Kind == KindMetric || pl.Kind == KindRows) && slices.ContainsFunc(pl.Understood, func(u string) bool { return strings.Contains(u, "read as the event") }) {
+				pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", question[aux[0]:aux[1]]+" … "+it.text, "were "+past+" by"))
+				return pl
+			}
+		}
 		re := question[:aux[0]] + question[aux[1]:at] + past + question[at+len(it.text):]
 		if pl := p.replan(re, asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", question[aux[0]:aux[1]]+" … "+it.text, past))

@@ -69,7 +69,30 @@ func (p *Planner) build(st *state) *Plan {
 	if pl := b.roles(); pl != nil {
 		return pl
 	}
+	b.via()
 	return b.withSome(b.withNone(b.finish()))
+}
+
+// via records the tables the question names on the way to another, read
+// as context ("tickets by agent team": agents) and neither grouped nor
+// filtered by (the compiler reads those itself), so that where two routes
+// reach that other table the compiler takes the one through them
+// (semantic.Query.Via).
+func (b *builder) via() {
+	for _, t := range b.st.terms {
+		if t.role != "context" || t.cands[0].kind != sEntity {
+			continue
+		}
+		name := t.cands[0].name
+		grouped := slices.ContainsFunc(b.groups, func(g string) bool {
+			d := b.p.m.Dimension(g)
+			return strings.HasPrefix(lower(g), lower(name)+".") || d != nil && strings.EqualFold(d.Entity, name)
+		})
+		if grouped || b.ownsFilter(name) || strings.EqualFold(name, b.subject) || strings.EqualFold(name, b.subjectOfMetrics()) || slices.ContainsFunc(b.q.Via, func(v string) bool { return strings.EqualFold(v, name) }) {
+			continue
+		}
+		b.q.Via = append(b.q.Via, name)
+	}
 }
 
 func (b *builder) und(format string, args ...any) {

@@ -238,13 +238,18 @@ func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
 	m := &semantic.Model{Entities: []semantic.Entity{
 		{Name: "appointments", Table: "appointments", PrimaryKey: "id", TimeColumn: "appointment_date", Columns: []semantic.Column{
 			{Name: "id", Type: quarry.TypeInt}, {Name: "appointment_date", Type: quarry.TypeDate}, {Name: "booked_at", Type: quarry.TypeDate},
+			{Name: "customer_id", Type: quarry.TypeInt},
 			{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "completed", "cancelled", "no_show"}}}},
+		{Name: "customers", Table: "customers", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "first_name", Type: quarry.TypeText, Values: []string{"Maria", "Diego"}},
+			{Name: "last_name", Type: quarry.TypeText, Values: []string{"Garcia", "Lopez"}}}},
 		{Name: "orders", Table: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{
 			{Name: "id", Type: quarry.TypeInt}, {Name: "ordered_at", Type: quarry.TypeDate}, {Name: "shipped_at", Type: quarry.TypeDate},
 			{Name: "status", Type: quarry.TypeText, Values: []string{"ordered", "shipped", "delivered", "cancelled"}}}},
 		{Name: "tickets", Table: "tickets", PrimaryKey: "id", TimeColumn: "submitted_at", Columns: []semantic.Column{
 			{Name: "id", Type: quarry.TypeInt}, {Name: "submitted_at", Type: quarry.TypeDate},
-			{Name: "status", Type: quarry.TypeText, Values: []string{"submitted", "open", "resolved"}}}}}}
+			{Name: "status", Type: quarry.TypeText, Values: []string{"submitted", "open", "resolved"}}}}},
+		Relationships: []semantic.Relationship{{From: "appointments", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}}}
 	p := New(m, nil)
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 	for q, want := range map[string]string{
@@ -253,6 +258,39 @@ func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
 	} {
 		sql, err := metricSQL(p, m, q, asOf)
 		if err != nil || strings.Contains(sql, "status") || !strings.Contains(sql, want) {
+			t.Errorf("%q: %v\n%s", q, err, sql)
+		}
+	}
+	// Without a period: the rows that had the event, whatever their
+	// state now (found from outside: "how many appointments did Maria
+	// Garcia book" counted the 3 of her 7 still 'booked').
+	for q, want := range map[string]string{
+		"how many orders were shipped":                         "orders.shipped_at IS NOT NULL",
+		"how many appointments were booked":                    "appointments.booked_at IS NOT NULL",
+		"how many appointments did Maria Garcia book":          "appointments.booked_at IS NOT NULL",
+		"how many appointments did Maria Garcia book in April": "appointments.booked_at >= '2026-04-01'",
+	} {
+		sql, err := metricSQL(p, m, q, asOf)
+		if err != nil || strings.Contains(sql, "status") || !strings.Contains(sql, want) {
+			t.Errorf("%q: %v\n%s", q, err, sql)
+		}
+	}
+	// A state said as one, or with a grouping by a period of no named
+	// date, stays the state.
+	for q, want := range map[string]string{
+		"how many orders are shipped":           "orders.status = 'shipped'",
+		"how many shipped orders":               "orders.status = 'shipped'",
+		"how many appointments are booked":      "appointments.status = 'booked'",
+		"how many orders were shipped by month": "",
+	} {
+		sql, err := metricSQL(p, m, q, asOf)
+		if want == "" {
+			if err == nil && !strings.Contains(sql, "status") {
+				t.Errorf("%q: by month of which date, the question does not say:\n%s", q, sql)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(sql, want) {
 			t.Errorf("%q: %v\n%s", q, err, sql)
 		}
 	}

@@ -900,10 +900,11 @@ func dirSorts(text string) string {
 }
 
 // namesRows reports whether a value names rows by their label (a
-// customer's name): "orders by Priya Dawson" says whose.
+// customer's name) or a part of their names (last_name, surname): "orders
+// by Priya Dawson" says whose.
 func (p *Planner) namesRows(ss []sense) bool {
 	for _, s := range ss {
-		if e := p.entity(s.entity); e != nil && strings.EqualFold(p.label(e), s.column) {
+		if e := p.entity(s.entity); e != nil && (strings.EqualFold(p.label(e), s.column) || semantic.NamePart(s.column)) {
 			return true
 		}
 	}

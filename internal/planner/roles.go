@@ -136,10 +136,19 @@ func (b *builder) resolveColumns() *Plan {
 // not the 22 still in transit (found from outside). A status named as one
 // ("with status booked"), said twice ("submitted tickets were submitted"),
 // or as a state ("are booked") stays a filter.
+//
+// Without a period it is read so only after was/were/been ("how many
+// orders were shipped": those with a shipped_at, delivered since or not;
+// "how many appointments did Maria Garcia book", read as "… were booked
+// by Maria Garcia": every one she booked, not the 3 of 7 still 'booked'),
+// and the rows are those with that date (values.go).
 func (b *builder) valueNamesEvent(t *term, s sense) string {
 	v := lower(t.it.text)
-	if len(b.st.dates) == 0 || t.neg || !pastForm(v) || !strings.EqualFold(v, s.value) || strings.Contains(v, " ") {
+	if t.neg || !pastForm(v) || !strings.EqualFold(v, s.value) || strings.Contains(v, " ") {
 		return ""
+	}
+	if len(b.st.dates) == 0 && (len(b.st.grains) > 0 || b.st.trend) {
+		return "" // by month: of which date, the question does not say
 	}
 	e := b.p.entity(s.entity)
 	if e == nil || !strings.EqualFold(s.entity, b.subjectOfMetrics()) && !strings.EqualFold(s.entity, b.subject) {
@@ -168,9 +177,13 @@ func (b *builder) valueNamesEvent(t *term, s sense) string {
 		prev = ws[at-2]
 	}
 	switch prev {
-	case "was", "were", "been", "got", "get", "gets":
+	case "was", "were", "been":
+	case "got", "get", "gets":
+		if len(b.st.dates) == 0 {
+			return ""
+		}
 	default:
-		if !slices.Contains(words(e.Name), prev) && !slices.Contains(words(e.Name), singular(prev)) {
+		if len(b.st.dates) == 0 || !slices.Contains(words(e.Name), prev) && !slices.Contains(words(e.Name), singular(prev)) {
 			return ""
 		}
 	}
@@ -185,7 +198,7 @@ func (b *builder) valueNamesEvent(t *term, s sense) string {
 		}
 		date = c.Name
 	}
-	if date != "" && !strings.EqualFold(date, e.TimeColumn) && (len(b.st.dates) != 1 || b.st.compare) {
+	if date != "" && !strings.EqualFold(date, e.TimeColumn) && (len(b.st.dates) > 1 || b.st.compare) {
 		return "" // one period moves to another date; compared ones do not
 	}
 	return date
@@ -498,6 +511,10 @@ func (b *builder) roles() *Plan {
 				t.role = "subject"
 			case b.ownsFilter(s.name) || b.p.reachable(b.subject, s.name) && b.mentionedColumnOf(s.name):
 				t.role = "context"
+			case b.leadsTo(t, s.name):
+				// "tickets for products of the Billing team": the way to
+				// the table named next (Query.Via).
+				t.role = "context"
 			default:
 				return b.fail(fmt.Sprintf("quarry could not tell how %s relates to the question; try “by %s” or a filter on one of its columns", display(s.name), display(s.name)))
 			}
@@ -693,6 +710,29 @@ func (b *builder) ownsFilter(e string) bool {
 		if t.cands[0].kind == sValue && strings.EqualFold(t.cands[0].entity, e) {
 			return true
 		}
+	}
+	return false
+}
+
+// leadsTo reports whether the table e, named by t, is the way from the
+// question's rows to the table of the term right after it: the rows of
+// e each have one row of that table ("orders from customers in Austin":
+// customers, each in one city; "tickets for products of the Billing
+// team"), and the question's rows reach e.
+func (b *builder) leadsTo(t *term, e string) bool {
+	if b.subject == "" || strings.EqualFold(b.subject, e) || !b.p.up[lower(b.subject)][lower(e)] {
+		return false
+	}
+	for i, n := range b.st.terms {
+		if n != t || i+1 >= len(b.st.terms) {
+			continue
+		}
+		next := b.st.terms[i+1].cands[0]
+		to := next.entity
+		if next.kind == sEntity {
+			to = next.name
+		}
+		return to != "" && !strings.EqualFold(to, e) && b.p.up[lower(e)][lower(to)]
 	}
 	return false
 }

@@ -30,6 +30,13 @@ func (b *builder) valueFilters() *Plan {
 		}
 		if date := b.valueNamesEvent(t, s); date != "" {
 			t.role = "context"
+			if len(b.st.dates) == 0 {
+				// No period: the rows that had the event, whatever
+				// their state now.
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.entity + "." + date, Op: semantic.OpNotNull})
+				b.und("%q read as the event of %s.%s: the %s rows that have one, not their %s %q", t.it.text, s.entity, date, s.entity, s.column, s.value)
+				continue
+			}
 			if e := b.p.entity(s.entity); e == nil || !strings.EqualFold(e.TimeColumn, date) {
 				b.eventDate = s.entity + "." + date
 			}

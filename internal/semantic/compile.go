@@ -20,8 +20,9 @@ type Compiled struct {
 	// FanOutGuarded says a measure was aggregated over distinct rows of its
 	// own table because a join would have repeated them.
 	FanOutGuarded bool `json:"fan_out_guarded,omitempty"`
-	// Choices are the joins picked between two equally good relationships
-	// (the one declared first); Model.Preferring compiles the other path.
+	// Choices are the joins picked between two equally good routes: the
+	// one through a table the query names (JoinChoice.Named), else the
+	// one declared first; Model.Preferring compiles the other path.
 	Choices []JoinChoice `json:"choices,omitempty"`
 }
 
@@ -94,6 +95,15 @@ type dimSpec struct {
 // It never guesses: an unknown field, a missing join path or a restricted
 // column is an error whose message says what to change.
 func Compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
+	out, err := compile(m, q, d)
+	if err != nil {
+		return nil, err
+	}
+	return byNamedRoutes(m, q, d, out), nil
+}
+
+// compile is Compile, every route as declared.
+func compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
 	dl, err := newDialect(d)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +64,60 @@ func TestPreferringTheOtherRoute(t *testing.T) {
 	same, err := Compile(m.Preferring(c.Choices[0].UsedPath...), q, quarry.DialectSQLite)
 	if err != nil || same.SQL != c.SQL {
 		t.Errorf("the route taken, preferred: %v\n%s", err, same.SQL)
+	}
+}
+
+// TestNamedRoute: where the question names a table on the route not
+// declared first and none on the other ("claims of policyholders in the
+// Northeast", "tickets handled by agents in the Billing team" — found
+// from outside: that one counted tickets by the products' team), the
+// compiler joins through it, says why, and records the choice with the
+// original indices; a table on both routes or on neither decides nothing,
+// and Preferring still reads the route asked for.
+func TestNamedRoute(t *testing.T) {
+	m := twoRoutesModel()
+	northeast := Filter{Field: "regions.region_name", Op: "=", Values: []any{"Northeast"}}
+	for _, tt := range []struct {
+		name   string
+		q      Query
+		holder bool     // joined through the policyholders
+		named  []string // JoinChoice.Named
+	}{
+		{"nothing named", Query{Metrics: []string{"count_claims"}, Filters: []Filter{northeast}}, false, nil},
+		{"via the holders", Query{Metrics: []string{"count_claims"}, Filters: []Filter{northeast}, Via: []string{"policyholders"}}, true, []string{"policyholders"}},
+		{"via the agents", Query{Metrics: []string{"count_claims"}, Filters: []Filter{northeast}, Via: []string{"agents"}}, false, []string{"agents"}},
+		{"filtered by a holder column", Query{Metrics: []string{"count_claims"}, Filters: []Filter{northeast, {Field: "policyholders.holder_id", Op: "=", Values: []any{7}}}}, true, []string{"policyholders"}},
+		{"grouped by a holder column", Query{Metrics: []string{"count_claims"}, Dimensions: []DimRef{{Name: "policyholders.holder_id"}, {Name: "regions.region_name"}}}, true, []string{"policyholders"}},
+		{"both named", Query{Metrics: []string{"count_claims"}, Filters: []Filter{northeast}, Via: []string{"agents", "policyholders"}}, false, nil},
+		{"only a table on both routes", Query{Metrics: []string{"count_claims"}, Filters: []Filter{northeast}, Via: []string{"policies"}}, false, nil},
+	} {
+		c, err := Compile(m, tt.q, quarry.DialectSQLite)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := strings.Contains(c.SQL, "regions.region_id = policyholders.region_id"); got != tt.holder {
+			t.Errorf("%s: through the holders %v, want %v:\n%s", tt.name, got, tt.holder, c.SQL)
+		}
+		if len(c.Choices) != 1 {
+			t.Fatalf("%s: choices %+v", tt.name, c.Choices)
+		}
+		ch := c.Choices[0]
+		if !slices.Equal(ch.Named, tt.named) {
+			t.Errorf("%s: named %v, want %v", tt.name, ch.Named, tt.named)
+		}
+		// The indices are m's: the route used ends with the relationship
+		// that enters regions from the table it came through.
+		if r := m.Relationships[ch.Used]; r.To != "regions" || (r.From == "policyholders") != tt.holder {
+			t.Errorf("%s: used %d (%+v)", tt.name, ch.Used, r)
+		}
+		declared := strings.Contains(strings.Join(c.Notes, "\n"), "declared first")
+		if declared != (tt.named == nil) || (tt.named != nil) != strings.Contains(strings.Join(c.Notes, "\n"), "which the question names") {
+			t.Errorf("%s: notes %q", tt.name, c.Notes)
+		}
+		// The control query of the join_path check reads the other route.
+		other, err := Compile(m.Preferring(ch.OtherPath...), tt.q, quarry.DialectSQLite)
+		if err != nil || other.SQL == c.SQL {
+			t.Errorf("%s: the other route: %v\n%s", tt.name, err, other.SQL)
+		}
 	}
 }

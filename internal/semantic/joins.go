@@ -34,22 +34,27 @@ type joinTree struct {
 }
 
 // JoinChoice is a join the compiler chose between two routes that reach
-// the same entity equally well: Used (the one declared first) and Other,
+// the same entity equally well: Used and Other,
 // the relationships that enter it, by index in Model.Relationships, and
 // the whole routes from the query's entity (UsedPath, OtherPath, which end
 // with them): two routes may part before their last step (claims to
 // regions through the policy's agent or through its holder), and
 // preferring the other route is preferring every relationship on it.
+//
+// Named are the tables the query names on the route used, where they
+// decided it (Query.Via, a filter or a grouping on them): none on the
+// other route. Without them the route used is the one declared first.
 type JoinChoice struct {
-	Used      int   `json:"used"`
-	Other     int   `json:"other"`
-	UsedPath  []int `json:"used_path,omitempty"`
-	OtherPath []int `json:"other_path,omitempty"`
+	Used      int      `json:"used"`
+	Other     int      `json:"other"`
+	UsedPath  []int    `json:"used_path,omitempty"`
+	OtherPath []int    `json:"other_path,omitempty"`
+	Named     []string `json:"named,omitempty"`
 }
 
 // same reports whether two choices are the same choice.
 func (c JoinChoice) same(o JoinChoice) bool {
-	return c.Used == o.Used && c.Other == o.Other && slices.Equal(c.UsedPath, o.UsedPath) && slices.Equal(c.OtherPath, o.OtherPath)
+	return c.Used == o.Used && c.Other == o.Other && slices.Equal(c.UsedPath, o.UsedPath) && slices.Equal(c.OtherPath, o.OtherPath) && slices.Equal(c.Named, o.Named)
 }
 
 type pathCost struct {
@@ -220,8 +225,11 @@ func (t *joinTree) plan(need []string) (joinPlan, error) {
 // Preferring returns a copy of m whose relationships rels are declared
 // first, in that order, so that the compiler joins through them wherever
 // another route is as good: the other route of a JoinChoice (OtherPath).
+// The copy takes every route as declared, even where a query names a
+// table on another.
 func (m *Model) Preferring(rels ...int) *Model {
 	c := *m
+	c.routesFixed = true
 	first := make([]int, 0, len(rels))
 	for _, rel := range rels {
 		if rel >= 0 && rel < len(m.Relationships) && !slices.Contains(first, rel) {

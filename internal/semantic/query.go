@@ -48,6 +48,13 @@ type Query struct {
 	// group of the dimensions. Its column is named by PercentileName. Not
 	// with Compare, Share, Hidden or a filter on the metric.
 	Percentile int `json:"percentile,omitempty"`
+	// Via names entities the question goes through to reach another
+	// ("tickets handled by agents in the Billing team": agents). Where two
+	// routes join the same entity equally well, the compiler takes the one
+	// through a table the query names (here, or by a filter or grouping
+	// on it) and none on the other route; otherwise the one declared
+	// first.
+	Via []string `json:"via,omitempty"`
 }
 
 // DimRef is a dimension in a query, with a grain for time dimensions.

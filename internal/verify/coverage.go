@@ -238,13 +238,19 @@ func (c *cover) filterValues() map[string]bool {
 }
 
 // datesEvent reports whether v is the verb of the date the query's period
-// is on, a date named by its event and a suffix ("booked" of booked_at).
+// is on, or of a date its rows must have ("how many orders were
+// shipped": orders.shipped_at is not null), a date named by its event and
+// a suffix ("booked" of booked_at).
 func (c *cover) datesEvent(v string) bool {
-	if c.q.TimeRange == nil && len(c.q.Compare) == 0 {
-		return false
-	}
 	var fields []string
-	if tr := c.q.TimeRange; tr != nil && tr.Field != "" {
+	for _, f := range c.q.Filters {
+		if f.Op == semantic.OpNotNull {
+			fields = append(fields, f.Field)
+		}
+	}
+	if tr := c.q.TimeRange; tr == nil && len(c.q.Compare) == 0 {
+		// only the dates the rows must have
+	} else if tr != nil && tr.Field != "" {
 		fields = append(fields, tr.Field)
 	} else {
 		for _, name := range c.q.Metrics {

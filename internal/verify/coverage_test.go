@@ -801,4 +801,15 @@ func TestCoverageValueThatDatesThePeriod(t *testing.T) {
 	if failed := coverageFailures("how many booked reservations", "2026-06-30", m, &semantic.Query{Metrics: []string{"reservations"}}); !strings.Contains(failed, "'booked'") {
 		t.Errorf("the status asked for without a period passed: %q", failed)
 	}
+	// Rows that must have that date ("how many reservations were booked":
+	// booked_at is not null) read the event too; another date does not.
+	had := func(col string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{"reservations"}, Filters: []semantic.Filter{{Field: "reservations." + col, Op: semantic.OpNotNull}}}
+	}
+	if failed := coverageFailures("how many reservations were booked", "2026-06-30", m, had("booked_at")); strings.Contains(failed, "'booked'") {
+		t.Errorf("the event of a date the rows must have asked for the status: %s", failed)
+	}
+	if failed := coverageFailures("how many reservations were booked", "2026-06-30", m, had("chk_in_dt")); !strings.Contains(failed, "'booked'") {
+		t.Errorf("another date the rows must have stood for the status: %q", failed)
+	}
 }

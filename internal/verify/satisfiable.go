@@ -490,6 +490,64 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 	return ""
 }
 
+// PeriodUndated says when a period was applied to the date a table's rows
+// were made while the question picks them by a state they came to later
+// (delivered, cancelled, refunded) of which the table holds no date at
+// all: "orders delivered last month", where orders have only ordered_at,
+// are the orders of that month that are delivered now, not those
+// delivered in it. That is the best the data allows, so it is said, not
+// refused (found from outside: "how many orders were delivered last
+// month" answered by order date at confidence 1.00, without a word). It
+// returns "" where PeriodDate speaks, or the state is the time column's
+// own event (shipped, by ship_dt).
+func PeriodUndated(m *semantic.Model, q *semantic.Query) string {
+	if m == nil || q == nil || q.TimeRange == nil || q.TimeRange.Field != "" || len(q.Compare) > 0 || PeriodDate(m, q) != "" {
+		return ""
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		ent, col, ok := strings.Cut(timeColumn(m, mt), ".")
+		e := m.Entity(ent)
+		if !ok || e == nil || begins(e.Column(col)) {
+			continue
+		}
+		states, flagged := eventStates(m, e, q.Filters)
+		if len(states) == 0 || flagged || !laterState(states) || sharesStart(col, states) {
+			continue
+		}
+		var others []string
+		for _, c := range e.Columns {
+			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) {
+				others = append(others, c.Name)
+			}
+		}
+		if len(datesOf(e, states, others, true)) > 0 {
+			continue
+		}
+		return fmt.Sprintf("%s has no date of when its rows became %s: the period was applied to %s.%s, so these are the %s of that period that are %s now, not those that became so in it",
+			e.Name, strings.Join(states, ", "), e.Name, col, e.Name, strings.Join(states, ", "))
+	}
+	return ""
+}
+
+// sharesStart reports whether a column's name and one of the states share
+// the start of a word (shipped: ship_dt), so the column is that state's date.
+func sharesStart(col string, states []string) bool {
+	for _, cw := range strings.FieldsFunc(strings.ToLower(col), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		for _, s := range states {
+			for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if len(cw) >= 4 && len(w) >= 4 && cw[:4] == w[:4] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // datesOf are the dates of e, among others, that may be when one of the
 // states came about: one whose name shares the start of a state's word
 // (cancelled: cancellation_date; delivered: delivery_dt; shipped:

@@ -111,44 +111,8 @@ func TestContradictionFailsTheCheck(t *testing.T) {
 // state ("cancelled") is flagged when the table has other dates; a state
 // that is no event, a named date, or a table with one date is not.
 func TestPeriodDate(t *testing.T) {
-	m := &semantic.Model{
-		Entities: []semantic.Entity{
-			{Name: "subscriptions", TimeColumn: "started_on", Columns: []semantic.Column{
-				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "tier", Type: quarry.TypeText},
-				{Name: "started_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "ended_on", Type: quarry.TypeDate}}},
-			{Name: "orders", TimeColumn: "ordered_at", Columns: []semantic.Column{
-				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}},
-			{Name: "leave_requests", TimeColumn: "start_dt", Columns: []semantic.Column{
-				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "requested_dt", Type: quarry.TypeDate},
-				{Name: "start_dt", Type: quarry.TypeDate}, {Name: "end_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
-			{Name: "appointments", TimeColumn: "appt_dt", Columns: []semantic.Column{
-				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "appt_dt", Type: quarry.TypeDate},
-				{Name: "cancelled_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
-			{Name: "claims", TimeColumn: "incident_dt", Columns: []semantic.Column{
-				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "incident_dt", Type: quarry.TypeDate},
-				{Name: "filed_date", Type: quarry.TypeDate}, {Name: "closed_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
-			{Name: "shipments", TimeColumn: "ship_dt", Columns: []semantic.Column{
-				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ship_dt", Type: quarry.TypeDate},
-				{Name: "delivery_dt", Type: quarry.TypeDate}}},
-		},
-		Metrics: []semantic.Metric{
-			{Name: "subscriptions", Entity: "subscriptions", Expr: "COUNT(subscriptions.id)"},
-			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
-			{Name: "leave_requests", Entity: "leave_requests", Expr: "COUNT(leave_requests.id)"},
-			{Name: "shipments", Entity: "shipments", Expr: "COUNT(shipments.id)"},
-			{Name: "appointments", Entity: "appointments", Expr: "COUNT(appointments.id)"},
-			{Name: "claims", Entity: "claims", Expr: "COUNT(claims.id)"},
-		},
-	}
-	period := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
-	f := func(field, v string) []semantic.Filter {
-		return []semantic.Filter{{Field: field, Op: semantic.OpEq, Values: []any{v}}}
-	}
-	for _, tt := range []struct {
-		name string
-		q    semantic.Query
-		want bool
-	}{
+	period, f := periodOf()
+	checkPeriod(t, PeriodDate, []periodCase{
 		{"cancelled last month", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "cancelled"), TimeRange: period}, true},
 		{"active last month", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.status", "active"), TimeRange: period}, false},
 		{"not a state column", semantic.Query{Metrics: []string{"subscriptions"}, Filters: f("subscriptions.tier", "tiered"), TimeRange: period}, false},
@@ -178,9 +142,85 @@ func TestPeriodDate(t *testing.T) {
 		{"approved, dated by an incident, with a close date", semantic.Query{Metrics: []string{"claims"}, Filters: f("claims.status", "approved"), TimeRange: period}, true},
 		{"denied, dated by an incident, with a close date", semantic.Query{Metrics: []string{"claims"}, Filters: f("claims.status", "denied"), TimeRange: period}, true},
 		{"open, dated by an incident", semantic.Query{Metrics: []string{"claims"}, Filters: f("claims.status", "open"), TimeRange: period}, false},
-	} {
-		if got := PeriodDate(m, &tt.q) != ""; got != tt.want {
-			t.Errorf("%s: flagged %v, want %v (%q)", tt.name, got, tt.want, PeriodDate(m, &tt.q))
+	})
+}
+
+// TestPeriodUndated: a period on the date rows were made, where the
+// question picks them by a later state the table has no date of, is said
+// (found from outside: "how many orders were delivered last month" was
+// counted by order date at confidence 1.00 without a word); not where
+// PeriodDate speaks, the state is the time column's own event, the state
+// came first (ordered) or is a decision, or the period names its date.
+func TestPeriodUndated(t *testing.T) {
+	period, f := periodOf()
+	checkPeriod(t, PeriodUndated, []periodCase{
+		{"refunded, one date", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), TimeRange: period}, true},
+		{"returned, by ship date, a delivery date", semantic.Query{Metrics: []string{"shipments"}, Filters: f("shipments.status", "returned"), TimeRange: period}, true},
+		{"shipped, by ship date", semantic.Query{Metrics: []string{"shipments"}, Filters: f("shipments.status", "shipped"), TimeRange: period}, false},
+		{"delivered, with a delivery date (PeriodDate)", semantic.Query{Metrics: []string{"shipments"}, Filters: f("shipments.status", "delivered"), TimeRange: period}, false},
+		{"ordered, the time column's own event", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "ordered"), TimeRange: period}, false},
+		{"pending, no event", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "pending"), TimeRange: period}, false},
+		{"approved leave, by its start", semantic.Query{Metrics: []string{"leave_requests"}, Filters: f("leave_requests.status", "approved"), TimeRange: period}, false},
+		{"no period", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded")}, false},
+		{"the date is named", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), TimeRange: &semantic.TimeRange{Field: "orders.ordered_at", From: "2026-05-01"}}, false},
+	})
+}
+
+// periodCase is a query on periodModel and whether a check speaks of it.
+type periodCase struct {
+	name string
+	q    semantic.Query
+	want bool
+}
+
+// periodOf is May 2026 and a filter of one value.
+func periodOf() (*semantic.TimeRange, func(field, v string) []semantic.Filter) {
+	return &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}, func(field, v string) []semantic.Filter {
+		return []semantic.Filter{{Field: field, Op: semantic.OpEq, Values: []any{v}}}
+	}
+}
+
+// checkPeriod runs check on each case's query over periodModel.
+func checkPeriod(t *testing.T, check func(*semantic.Model, *semantic.Query) string, cases []periodCase) {
+	t.Helper()
+	m := periodModel()
+	for _, tt := range cases {
+		if said := check(m, &tt.q); (said != "") != tt.want {
+			t.Errorf("%s: said %q, want said %v", tt.name, said, tt.want)
 		}
+	}
+}
+
+// periodModel has tables dated in the ways PeriodDate and PeriodUndated
+// tell apart.
+func periodModel() *semantic.Model {
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "subscriptions", TimeColumn: "started_on", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "tier", Type: quarry.TypeText},
+				{Name: "started_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "ended_on", Type: quarry.TypeDate}}},
+			{Name: "orders", TimeColumn: "ordered_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}},
+			{Name: "leave_requests", TimeColumn: "start_dt", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "requested_dt", Type: quarry.TypeDate},
+				{Name: "start_dt", Type: quarry.TypeDate}, {Name: "end_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "appointments", TimeColumn: "appt_dt", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "appt_dt", Type: quarry.TypeDate},
+				{Name: "cancelled_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "claims", TimeColumn: "incident_dt", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "incident_dt", Type: quarry.TypeDate},
+				{Name: "filed_date", Type: quarry.TypeDate}, {Name: "closed_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "shipments", TimeColumn: "ship_dt", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ship_dt", Type: quarry.TypeDate},
+				{Name: "delivery_dt", Type: quarry.TypeDate}}},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "subscriptions", Entity: "subscriptions", Expr: "COUNT(subscriptions.id)"},
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+			{Name: "leave_requests", Entity: "leave_requests", Expr: "COUNT(leave_requests.id)"},
+			{Name: "shipments", Entity: "shipments", Expr: "COUNT(shipments.id)"},
+			{Name: "appointments", Entity: "appointments", Expr: "COUNT(appointments.id)"},
+			{Name: "claims", Entity: "claims", Expr: "COUNT(claims.id)"},
+		},
 	}
 }

@@ -85,7 +85,8 @@ type Input struct {
 	// FanOuts say which measures are computed at the wrong grain
 	// (FanOuts).
 	FanOuts []string
-	// PeriodDate says why the period may be on the wrong date (PeriodDate).
+	// PeriodDate says why the period may be on the wrong date (PeriodDate),
+	// or has no date of the state the question picks (PeriodUndated).
 	PeriodDate string
 	Period     string // human label of the filtered time range, for hints
 	// NotYetStarted says why rows that did not exist in a count's period
@@ -165,6 +166,9 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	in.Contradictions = Contradictions(m, q)
 	in.ZeroGroups = ZeroGroupsMissing(m, q)
 	in.PeriodDate = PeriodDate(m, q)
+	if in.PeriodDate == "" {
+		in.PeriodDate = PeriodUndated(m, q)
+	}
 	in.NotYetStarted = NotYetStarted(m, q)
 	in.FanOuts = FanOuts(m, q)
 	in.KeyedColumns = keyedColumns(m, q)

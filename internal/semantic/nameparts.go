@@ -1,0 +1,30 @@
+package semantic
+
+import "strings"
+
+// NamePart reports whether a column holds a part of its rows' names:
+// first_name, last_name (first_nm, last_nm), given_name, family_name,
+// middle_name, surname, fname, lname. The value of one is a name, never a
+// state or a verb.
+func NamePart(column string) bool {
+	var ws []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(column), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+		if long := ShortForm(w); long != "" {
+			w = long
+		}
+		ws = append(ws, w)
+	}
+	switch len(ws) {
+	case 1:
+		switch ws[0] {
+		case "surname", "forename", "firstname", "lastname", "fname", "lname", "givenname", "familyname":
+			return true
+		}
+	case 2:
+		switch ws[0] {
+		case "first", "last", "given", "family", "middle", "sur":
+			return ws[1] == "name"
+		}
+	}
+	return false
+}
