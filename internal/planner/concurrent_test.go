@@ -1,0 +1,47 @@
+package planner
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestConcurrentPlans: one Planner plans questions from several
+// goroutines at once (a server does) and each plan is the one it makes
+// alone; under the race detector this is the planner's race test.
+func TestConcurrentPlans(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	qs := goldenQuestions(t)
+	if len(qs) > 40 {
+		qs = qs[:40]
+	}
+	want := make([]*Plan, len(qs))
+	for i, q := range qs {
+		want[i] = p.Plan(q, asOf)
+	}
+	var wg sync.WaitGroup
+	got := make([][]*Plan, 4)
+	for g := range got {
+		got[g] = make([]*Plan, len(qs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range qs {
+				j := (i + g*7) % len(qs)
+				got[g][j] = p.Plan(qs[j], asOf)
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		for i := range qs {
+			if d := cmp.Diff(want[i], got[g][i], cmpopts.EquateEmpty(), cmp.AllowUnexported(Plan{})); d != "" {
+				t.Errorf("goroutine %d, %q planned otherwise at once (-alone +at once):\n%s", g, qs[i], d)
+			}
+		}
+	}
+}
