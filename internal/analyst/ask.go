@@ -215,6 +215,18 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		out.Columns = metricColumns(k.Model, res.Table) // a verified query's
 	}
 	extra, tied := a.ControlChecksTied(ctx, pl.Model(k.Model), pl.Query, res, compiled)
+	// Two routes to a table that give different answers, the question
+	// naming neither: ask which, rather than answer by the one declared
+	// first.
+	if q, opts := a.routeQuestion(ctx, k, read, asOf, pl.Model(k.Model), compiled, extra); len(opts) > 0 {
+		ask := *pl
+		ask.Kind, ask.Question, ask.Options = planner.KindClarify, q, opts
+		out.Plan, out.Status = &ask, "clarify"
+		out.Table, out.Rows, out.ResultID = nil, 0, ""
+		em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(extra).EventChecks(), Confidence: verify.Confidence(extra)})
+		em.Emit(ctx, &event.ClarificationData{Question: q, Options: opts, Reason: "the join_path check found that the two routes give different answers"})
+		return quarry.Errorf(quarry.KindUnanswered, "%s", q)
+	}
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
 		Columns:  out.Columns,
 		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,

@@ -2,9 +2,13 @@ package analyst
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/planner"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -53,36 +57,8 @@ INSERT INTO tickets VALUES (1, 1, 2), (2, 1, 2), (3, 2, 2);`)
 // the check passes, saying what the other route gives; asked without a
 // route, it still warns.
 func TestPathCheckNamedRoute(t *testing.T) {
-	a := sqliteAnalyst(t, `CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT);
-CREATE TABLE products (id INTEGER PRIMARY KEY, team_id INTEGER);
-CREATE TABLE agents (id INTEGER PRIMARY KEY, team_id INTEGER);
-CREATE TABLE tickets (id INTEGER PRIMARY KEY, product_id INTEGER, agent_id INTEGER);
-INSERT INTO teams VALUES (1, 'Billing'), (2, 'Mobile');
-INSERT INTO products VALUES (1, 1), (2, 2);
-INSERT INTO agents VALUES (1, 1), (2, 2);
-INSERT INTO tickets VALUES (1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 1, 1), (5, 2, 1);`)
-	cols := func(names ...string) []semantic.Column {
-		out := make([]semantic.Column, len(names))
-		for i, n := range names {
-			out[i] = semantic.Column{Name: n, Type: quarry.TypeInt}
-		}
-		return out
-	}
-	m := &semantic.Model{
-		Entities: []semantic.Entity{
-			{Name: "teams", Table: "teams", PrimaryKey: "id", Columns: append(cols("id"), semantic.Column{Name: "name", Type: quarry.TypeText})},
-			{Name: "products", Table: "products", PrimaryKey: "id", Columns: cols("id", "team_id")},
-			{Name: "agents", Table: "agents", PrimaryKey: "id", Columns: cols("id", "team_id")},
-			{Name: "tickets", Table: "tickets", PrimaryKey: "id", Columns: cols("id", "product_id", "agent_id")},
-		},
-		Relationships: []semantic.Relationship{
-			{From: "tickets", FromColumn: "product_id", To: "products", ToColumn: "id", Cardinality: semantic.ManyToOne},
-			{From: "products", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
-			{From: "tickets", FromColumn: "agent_id", To: "agents", ToColumn: "id", Cardinality: semantic.ManyToOne},
-			{From: "agents", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
-		},
-		Metrics: []semantic.Metric{{Name: "tickets", Entity: "tickets", Expr: "COUNT(tickets.id)"}},
-	}
+	a := sqliteAnalyst(t, ticketTeamsDB)
+	m := ticketTeamsModel()
 	billing := []semantic.Filter{{Field: "teams.name", Op: semantic.OpEq, Values: []any{"Billing"}}}
 	for _, tt := range []struct {
 		name   string
@@ -109,6 +85,68 @@ INSERT INTO tickets VALUES (1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 1, 1), (5, 2, 1)
 		ch := a.PathCheck(context.Background(), m, &tt.q, res, c)
 		if ch.Status != tt.status || !strings.Contains(ch.Detail, tt.says) {
 			t.Errorf("%s: %s %q", tt.name, ch.Status, ch.Detail)
+		}
+	}
+}
+
+// ticketTeamsDB: tickets reach teams through their agent and through their
+// product; for Billing the two routes count 4 and 3 tickets.
+const ticketTeamsDB = `CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE products (id INTEGER PRIMARY KEY, team_id INTEGER);
+CREATE TABLE agents (id INTEGER PRIMARY KEY, team_id INTEGER);
+CREATE TABLE tickets (id INTEGER PRIMARY KEY, product_id INTEGER, agent_id INTEGER);
+INSERT INTO teams VALUES (1, 'Billing'), (2, 'Mobile');
+INSERT INTO products VALUES (1, 1), (2, 2);
+INSERT INTO agents VALUES (1, 1), (2, 2);
+INSERT INTO tickets VALUES (1, 1, 1), (2, 1, 2), (3, 2, 1), (4, 1, 1), (5, 2, 1);`
+
+func ticketTeamsModel() *semantic.Model {
+	cols := func(names ...string) []semantic.Column {
+		out := make([]semantic.Column, len(names))
+		for i, n := range names {
+			out[i] = semantic.Column{Name: n, Type: quarry.TypeInt}
+		}
+		return out
+	}
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "teams", Table: "teams", PrimaryKey: "id", Label: "name", Columns: append(cols("id"), semantic.Column{Name: "name", Type: quarry.TypeText, Values: []string{"Billing", "Mobile"}})},
+			{Name: "products", Table: "products", PrimaryKey: "id", Columns: cols("id", "team_id")},
+			{Name: "agents", Table: "agents", PrimaryKey: "id", Columns: cols("id", "team_id")},
+			{Name: "tickets", Table: "tickets", PrimaryKey: "id", Columns: cols("id", "product_id", "agent_id")},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "tickets", FromColumn: "product_id", To: "products", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "products", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "tickets", FromColumn: "agent_id", To: "agents", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "agents", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "tickets", Entity: "tickets", Expr: "COUNT(tickets.id)"}},
+	}
+}
+
+// TestAskWhichRoute: where two routes to a table give different answers
+// and the question names neither ("how many tickets in the Billing
+// team": found from outside, answered by the products' team with only a
+// warning), the builtin planner asks which, with each option a question
+// that takes its route; an option asked is answered by it.
+func TestAskWhichRoute(t *testing.T) {
+	a := sqliteAnalyst(t, ticketTeamsDB)
+	m := ticketTeamsModel()
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "how many tickets in the Billing team", asOf)
+	if err == nil || out.Status != "clarify" || out.Plan == nil || out.Table != nil {
+		t.Fatalf("status %q, err %v, plan %+v", out.Status, err, out.Plan)
+	}
+	want := []string{"how many tickets in the Billing team through products", "how many tickets in the Billing team through agents"}
+	if !slices.Equal(out.Plan.Options, want) || !strings.Contains(out.Plan.Question, "The answers differ") {
+		t.Fatalf("asked %q with %q", out.Plan.Question, out.Plan.Options)
+	}
+	for i, n := range []int64{3, 4} {
+		out, err := a.Ask(context.Background(), event.NewRecorder("r2", a.Clock, &memSink{}), k, want[i], asOf)
+		if err != nil || out.Table == nil || out.Table.Rows[0][0] != n {
+			t.Errorf("%q: %v %+v", want[i], err, out.Table)
 		}
 	}
 }

@@ -92,6 +92,7 @@ func (b *builder) via() {
 			continue
 		}
 		b.q.Via = append(b.q.Via, name)
+		b.und("through %s", name)
 	}
 }
 

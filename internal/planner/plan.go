@@ -16,20 +16,23 @@ type term struct {
 	// afterStop: a stopword came right before it ("cats had
 	// appointments"), so it does not qualify the term before it.
 	afterStop bool
-	cands     []sense // the meanings still possible
-	role      string  // what the term does in the query; "" = not yet used
-	neg       bool    // a value after "not"
-	conj      bool    // joined to the previous value by "and"/"or"
-	conjAnd   bool    // … by "and" itself
-	byMode    bool    // came after "by"
-	mode      bool    // the column whose most common value is asked for (mode.go)
-	sortBy    bool    // came after "ordered by", "in descending order of"
-	aggs      []string
-	rowsQ     bool // came right after "which"/"what"/"list"
-	op        string
-	num       float64
-	pct       bool // num was written as a percent
-	hasNum    bool
+	// ofBefore: "of", "through" or "via" came right before it, among
+	// stopwords ("the team of their agents").
+	ofBefore bool
+	cands    []sense // the meanings still possible
+	role     string  // what the term does in the query; "" = not yet used
+	neg      bool    // a value after "not"
+	conj     bool    // joined to the previous value by "and"/"or"
+	conjAnd  bool    // … by "and" itself
+	byMode   bool    // came after "by"
+	mode     bool    // the column whose most common value is asked for (mode.go)
+	sortBy   bool    // came after "ordered by", "in descending order of"
+	aggs     []string
+	rowsQ    bool // came right after "which"/"what"/"list"
+	op       string
+	num      float64
+	pct      bool // num was written as a percent
+	hasNum   bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
 	against string
@@ -207,7 +210,10 @@ func (p *Planner) walk(items []item, st *state) {
 	// afterVerb marks a "by" right after a past form ("paid by
 	// insurance", "placed by …"): how or by whom, not a grouping.
 	afterVerb := map[*item]bool{}
-	prevStop, made := "", false
+	// ofBefore marks the items with "of", "through" or "via" among the
+	// stopwords right before them ("team of their agents").
+	ofBefore := map[*item]bool{}
+	prevStop, made, of := "", false, false
 	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
 		for _, w := range strings.Fields(items[i].text) {
@@ -241,9 +247,11 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 				agent[&items[i]] = entity && value
 			}
-			prevStop = ""
+			ofBefore[&items[i]] = of
+			prevStop, of = "", false
 		} else {
 			prevStop = items[i].text
+			of = of || prevStop == "of" || prevStop == "through" || prevStop == "via"
 		}
 	}
 	var pendingAggs []string
@@ -609,7 +617,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it], afterStop: afterStop[it]}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj, t.conjAnd = true, strings.TrimSpace(mean[i-1].text) == "and"
 			}

@@ -469,6 +469,10 @@ func (b *builder) roles() *Plan {
 		case sEntity:
 			ent := b.p.entity(s.name)
 			switch {
+			case t.byMode && t.ofBefore && groupTerm != nil && b.p.up[lower(s.name)][lower(termEntity(groupTerm))]:
+				// "tickets by team of their agents", "… through agents":
+				// the way to the group, not a group of its own (Query.Via).
+				t.role = "context"
 			case t.byMode && len(b.q.Metrics) == 1 && strings.EqualFold(s.name, b.subjectOfMetrics()) && b.p.isAverage(b.q.Metrics[0]):
 				// "average pages per session": an average over its own rows.
 				t.role = "context"
@@ -714,25 +718,39 @@ func (b *builder) ownsFilter(e string) bool {
 	return false
 }
 
+// termEntity is the table a term names, or the table of its column or
+// value.
+func termEntity(t *term) string {
+	if s := t.cands[0]; s.kind == sEntity {
+		return s.name
+	}
+	return t.cands[0].entity
+}
+
 // leadsTo reports whether the table e, named by t, is the way from the
-// question's rows to the table of the term right after it: the rows of
-// e each have one row of that table ("orders from customers in Austin":
-// customers, each in one city; "tickets for products of the Billing
-// team"), and the question's rows reach e.
+// question's rows to the table of the term right after it, or, after
+// "of", "through" or "via", right before it: the rows of e each have one
+// row of that table ("orders from customers in Austin": customers, each
+// in one city; "tickets for products of the Billing team"; "tickets in
+// the Billing team through agents"), and the question's rows reach e.
 func (b *builder) leadsTo(t *term, e string) bool {
 	if b.subject == "" || strings.EqualFold(b.subject, e) || !b.p.up[lower(b.subject)][lower(e)] {
 		return false
 	}
+	leads := func(o *term) bool {
+		to := termEntity(o)
+		return to != "" && !strings.EqualFold(to, e) && b.p.up[lower(e)][lower(to)]
+	}
 	for i, n := range b.st.terms {
-		if n != t || i+1 >= len(b.st.terms) {
+		if n != t {
 			continue
 		}
-		next := b.st.terms[i+1].cands[0]
-		to := next.entity
-		if next.kind == sEntity {
-			to = next.name
+		// "… in the Billing team through agents": the way to the table
+		// named before it.
+		if t.ofBefore && i > 0 && leads(b.st.terms[i-1]) {
+			return true
 		}
-		return to != "" && !strings.EqualFold(to, e) && b.p.up[lower(e)][lower(to)]
+		return i+1 < len(b.st.terms) && leads(b.st.terms[i+1])
 	}
 	return false
 }

@@ -54,6 +54,12 @@ func TestViaNamedTables(t *testing.T) {
 		{"how many tickets for products of the Billing team", byProducts},
 		{"tickets of agents in the Billing team last month", byAgents},
 		{"list tickets from agents in the Billing team", byAgents},
+		{"tickets by team through agents", byAgents},
+		{"tickets by team via agents", byAgents},
+		{"tickets by the team of their agents", byAgents},
+		{"tickets by team of the product", byProducts},
+		{"how many tickets in the Billing team through agents", byAgents},
+		{"how many tickets last month in the Billing team through products", byProducts},
 		{"how many tickets in the Billing team", byProducts},
 		{"tickets by team", byProducts},
 	} {
@@ -69,6 +75,10 @@ func TestViaNamedTables(t *testing.T) {
 		}
 		if !strings.Contains(c.SQL, tt.join) {
 			t.Errorf("%q: want %q (via %v):\n%s", tt.q, tt.join, pl.Query.Via, c.SQL)
+		}
+		// The way is no group of its own.
+		if strings.Contains(c.SQL, "GROUP BY") && (strings.Contains(c.SQL, "agents.surname") || strings.Contains(c.SQL, "products.product_name")) {
+			t.Errorf("%q: grouped by the way too:\n%s", tt.q, c.SQL)
 		}
 	}
 }
