@@ -142,6 +142,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if pd := verify.PeriodDate(pl.Model(k.Model), pl.Query); pd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
 		}
+		// A period on one date cut by months of another.
+		if gd := verify.GrainDate(pl.Model(k.Model), pl.Query); gd != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", gd)
+		}
 		// Likewise the order of a list ("cancelled most recently").
 		if od := verify.OrderDate(pl.Model(k.Model), pl.Query); od != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", od)

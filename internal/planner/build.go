@@ -37,6 +37,9 @@ type builder struct {
 	// booked_at), where it is not the table's own date; a period given
 	// without a date goes on it (valueNamesEvent).
 	eventDate string
+	// eventGrain is that date where the question has no period but a
+	// time grain ("work orders completed by month"): the grain cuts it.
+	eventGrain string
 }
 
 func (p *Planner) build(st *state) *Plan {

@@ -92,6 +92,14 @@ func (b *builder) finish() *Plan {
 	}
 	// Time.
 	timeField := ""
+	if len(st.grains) > 0 || st.trend {
+		// "work orders completed by month (in 2025)": cut, and put in
+		// the period, by the date of the event the question names.
+		timeField = b.eventGrain
+		if b.eventDate != "" {
+			timeField = b.eventDate
+		}
+	}
 	for _, t := range st.terms {
 		if t.role == "time" {
 			timeField = t.cands[0].field
@@ -206,6 +214,7 @@ func (b *builder) finish() *Plan {
 	if len(grains) > 0 && b.rows {
 		return b.fail("a time grain needs a metric; ask for a count or a metric by " + string(grains[0]))
 	}
+
 	for _, g := range grains {
 		for _, m := range q.Metrics {
 			if !b.p.metricHasTime(m, b.adhoc) {
@@ -218,7 +227,11 @@ func (b *builder) finish() *Plan {
 		// A period on other rows' date ("orders by month from customers
 		// who joined this year") cuts the measure by its own date (found
 		// from outside: grouped by the signup month).
-		if timeField != "" && (q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.m, q, timeField)) {
+		// The measured rows' metrics may be the plan's own (a count of
+		// them): read with those (found: "work orders completed by month
+		// in 2025" put the period on completed_at and the months on
+		// scheduled_for, at 1.00).
+		if timeField != "" && (q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured((&Plan{AdHoc: b.adhoc}).Model(b.p.m), q, timeField)) {
 			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: timeField, Grain: g})
 			b.und("by %s of %s", g, timeField)
 			continue

@@ -141,14 +141,12 @@ func (b *builder) resolveColumns() *Plan {
 // orders were shipped": those with a shipped_at, delivered since or not;
 // "how many appointments did Maria Garcia book", read as "… were booked
 // by Maria Garcia": every one she booked, not the 3 of 7 still 'booked'),
-// and the rows are those with that date (values.go).
+// and the rows are those with that date (values.go), cut on it by a
+// time grain ("work orders completed by month": by completed_at).
 func (b *builder) valueNamesEvent(t *term, s sense) string {
 	v := lower(t.it.text)
 	if t.neg || !pastForm(v) || !strings.EqualFold(v, s.value) || strings.Contains(v, " ") {
 		return ""
-	}
-	if len(b.st.dates) == 0 && (len(b.st.grains) > 0 || b.st.trend) {
-		return "" // by month: of which date, the question does not say
 	}
 	e := b.p.entity(s.entity)
 	if e == nil || !strings.EqualFold(s.entity, b.subjectOfMetrics()) && !strings.EqualFold(s.entity, b.subject) {
@@ -183,7 +181,7 @@ func (b *builder) valueNamesEvent(t *term, s sense) string {
 			return ""
 		}
 	default:
-		if len(b.st.dates) == 0 || !slices.Contains(words(e.Name), prev) && !slices.Contains(words(e.Name), singular(prev)) {
+		if len(b.st.dates) == 0 && len(b.st.grains) == 0 && !b.st.trend || !slices.Contains(words(e.Name), prev) && !slices.Contains(words(e.Name), singular(prev)) {
 			return ""
 		}
 	}

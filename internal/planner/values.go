@@ -34,6 +34,9 @@ func (b *builder) valueFilters() *Plan {
 				// No period: the rows that had the event, whatever
 				// their state now.
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.entity + "." + date, Op: semantic.OpNotNull})
+				if len(b.st.grains) > 0 || b.st.trend {
+					b.eventGrain = s.entity + "." + date
+				}
 				b.und("%q read as the event of %s.%s: the %s rows that have one, not their %s %q", t.it.text, s.entity, date, s.entity, s.column, s.value)
 				continue
 			}

@@ -501,7 +501,9 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 // returns "" where PeriodDate speaks, or the state is the time column's
 // own event (shipped, by ship_dt).
 func PeriodUndated(m *semantic.Model, q *semantic.Query) string {
-	if m == nil || q == nil || q.TimeRange == nil || q.TimeRange.Field != "" || len(q.Compare) > 0 || PeriodDate(m, q) != "" {
+	// A time grain on the measure's own date ("refunded invoices by
+	// month") dates the rows as a period does.
+	if m == nil || q == nil || (q.TimeRange == nil || q.TimeRange.Field != "") && (q.TimeRange != nil || OwnGrain(m, q) == "") || len(q.Compare) > 0 || PeriodDate(m, q) != "" {
 		return ""
 	}
 	for _, name := range q.Metrics {
@@ -527,8 +529,12 @@ func PeriodUndated(m *semantic.Model, q *semantic.Query) string {
 		if len(datesOf(e, states, others, true)) > 0 {
 			continue
 		}
-		return fmt.Sprintf("%s has no date of when its rows became %s: the period was applied to %s.%s, so these are the %s of that period that are %s now, not those that became so in it",
-			e.Name, strings.Join(states, ", "), e.Name, col, e.Name, strings.Join(states, ", "))
+		what := "period"
+		if q.TimeRange == nil {
+			what = string(OwnGrain(m, q))
+		}
+		return fmt.Sprintf("%s has no date of when its rows became %s: each %s is by %s.%s, so these are the %s of that %s that are %s now, not those that became so in it",
+			e.Name, strings.Join(states, ", "), what, e.Name, col, e.Name, what, strings.Join(states, ", "))
 	}
 	return ""
 }

@@ -162,6 +162,7 @@ func TestPeriodUndated(t *testing.T) {
 		{"pending, no event", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "pending"), TimeRange: period}, false},
 		{"approved leave, by its start", semantic.Query{Metrics: []string{"leave_requests"}, Filters: f("leave_requests.status", "approved"), TimeRange: period}, false},
 		{"no period", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded")}, false},
+		{"refunded, by month", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}}, true},
 		{"the date is named", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), TimeRange: &semantic.TimeRange{Field: "orders.ordered_at", From: "2026-05-01"}}, false},
 	})
 }

@@ -88,7 +88,10 @@ type Input struct {
 	// PeriodDate says why the period may be on the wrong date (PeriodDate),
 	// or has no date of the state the question picks (PeriodUndated).
 	PeriodDate string
-	Period     string // human label of the filtered time range, for hints
+	// GrainDate says why the period and the time grain are on different
+	// dates of the same rows (GrainDate).
+	GrainDate string
+	Period    string // human label of the filtered time range, for hints
 	// NotYetStarted says why rows that did not exist in a count's period
 	// may be counted with 0 (NotYetStarted).
 	NotYetStarted string
@@ -169,6 +172,7 @@ func InputFor(m *semantic.Model, q *semantic.Query, c *semantic.Compiled, t *qua
 	if in.PeriodDate == "" {
 		in.PeriodDate = PeriodUndated(m, q)
 	}
+	in.GrainDate = GrainDate(m, q)
 	in.NotYetStarted = NotYetStarted(m, q)
 	in.FanOuts = FanOuts(m, q)
 	in.KeyedColumns = keyedColumns(m, q)
@@ -264,6 +268,9 @@ func Run(in Input) Report {
 	}
 	if in.PeriodDate != "" {
 		checks = append(checks, Check{Name: CheckPeriodDate, Status: Warn, Detail: in.PeriodDate})
+	}
+	if in.GrainDate != "" {
+		checks = append(checks, Check{Name: CheckGrainDate, Status: Fail, Detail: in.GrainDate})
 	}
 	if in.NotYetStarted != "" {
 		checks = append(checks, Check{Name: CheckStartDate, Status: Warn, Detail: in.NotYetStarted})
