@@ -96,6 +96,11 @@ func (p *Planner) auxVerb(question string, items []item, asOf time.Time) *Plan {
 			passive := question[:aux[0]] + "were " + past + " by " + subj + question[at+len(it.text):]
 			if pl := p.replan(passive, asOf); (pl.Kind == KindMetric || pl.Kind == KindRows) && slices.ContainsFunc(pl.Understood, func(u string) bool { return strings.Contains(u, "read as the event") }) {
 				pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q", question[aux[0]:aux[1]]+" … "+it.text, "were "+past+" by"))
+				if pl.Read == "" {
+					// The checks hold the plan to the words it answers
+					// ("paid", the verb of paid_at), not "did … pay".
+					pl.Read = passive
+				}
 				return pl
 			}
 		}

@@ -281,6 +281,13 @@ func TestValueNamingAnEventOfItsOwnDate(t *testing.T) {
 			t.Errorf("%q: %v\n%s", q, err, sql)
 		}
 	}
+	// The checks hold that plan to the passive it answers ("paid" of
+	// paid_at), not to "did … pay" (found from outside: "how many
+	// invoices did Hooli Systems pay in 2025" was refused for a period on
+	// a date the question does not name).
+	if pl := p.Plan("how many appointments did Maria Garcia book in April", asOf); pl.Read != "how many appointments were booked by Maria Garcia in April" {
+		t.Errorf("read as %q", pl.Read)
+	}
 	// A state said as one stays the state.
 	for q, want := range map[string]string{
 		"how many orders are shipped":      "orders.status = 'shipped'",

@@ -124,9 +124,17 @@ var superlativeRE = lazyRE(` (most|least|highest|lowest|fewest|largest|smallest|
 // has most concerts", "the name of the country with the most car makers"),
 // not a list ("which countries are the largest", "top …").
 func (c *cover) oneAtTheEnd() bool {
+	// A value filtered on is no ranking word ("how many work orders did
+	// Best complete": technicians.surname = 'Best').
+	text := c.text
+	for v := range c.filterValues() {
+		if v != "" && !strings.Contains(v, " ") {
+			text = strings.ReplaceAll(" "+text+" ", " "+v+" ", " ")
+		}
+	}
 	// A year names the period, not a number of rows: "which channel had
 	// the most orders in 2025" asks for one.
-	if !superlativeRE().MatchString(c.text) || digitRE().MatchString(periodYearRE().ReplaceAllString(c.text, " ")) || comparedWordRE().MatchString(c.text) {
+	if !superlativeRE().MatchString(text) || digitRE().MatchString(periodYearRE().ReplaceAllString(c.text, " ")) || comparedWordRE().MatchString(c.text) {
 		return false
 	}
 	for _, w := range []string{" are ", " were ", " top ", " bottom ", " all ", " each ", " every ", " names ", " by ", " per ", " for each "} {

@@ -813,3 +813,25 @@ func TestCoverageValueThatDatesThePeriod(t *testing.T) {
 		t.Errorf("another date the rows must have stood for the status: %q", failed)
 	}
 }
+
+// TestCoverageValueIsNoRanking: a value filtered on that is also a ranking
+// word ("how many work orders did Best complete": a technician's surname)
+// asks for no ranking (found from outside: refused, "best" read as one).
+func TestCoverageValueIsNoRanking(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "work_orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "technician_id", Type: quarry.TypeInt}}},
+			{Name: "technicians", PrimaryKey: "id", Label: "surname", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "surname", Type: quarry.TypeText, Values: []string{"Best", "Young"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "work_orders", FromColumn: "technician_id", To: "technicians", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "work_orders", Entity: "work_orders", Expr: "COUNT(work_orders.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"work_orders"}, Filters: []semantic.Filter{{Field: "technicians.surname", Op: semantic.OpEq, Values: []any{"Best"}}}}
+	if failed := coverageFailures("how many work orders did Best complete", "2026-06-30", m, q); strings.Contains(failed, "ranking") {
+		t.Errorf("a surname read as a ranking: %s", failed)
+	}
+	if failed := coverageFailures("which work orders did the best technician complete", "2026-06-30", m, &semantic.Query{Metrics: []string{"work_orders"}}); !strings.Contains(failed, "ranking") {
+		t.Errorf("a ranking word left unranked passed: %q", failed)
+	}
+}
