@@ -19,7 +19,9 @@ func TestGrainDate(t *testing.T) {
 	in := func(field string) *semantic.TimeRange {
 		return &semantic.TimeRange{Field: field, From: "2025-01-01", To: "2026-01-01"}
 	}
-	month := func(name string) []semantic.DimRef { return []semantic.DimRef{{Name: name, Grain: semantic.GrainMonth}} }
+	month := func(name string) []semantic.DimRef {
+		return []semantic.DimRef{{Name: name, Grain: semantic.GrainMonth}}
+	}
 	for _, tt := range []struct {
 		name string
 		q    semantic.Query
