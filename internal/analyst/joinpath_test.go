@@ -143,6 +143,12 @@ func TestAskWhichRoute(t *testing.T) {
 	if !slices.Equal(out.Plan.Options, want) || !strings.Contains(out.Plan.Question, "The answers differ") {
 		t.Fatalf("asked %q with %q", out.Plan.Question, out.Plan.Options)
 	}
+	// A ranking asks with "through …" right after the table reached,
+	// where at the end it would not take its route.
+	out, err = a.Ask(context.Background(), event.NewRecorder("r3", a.Clock, &memSink{}), k, "top 1 teams by tickets", asOf)
+	if err == nil || out.Plan == nil || len(out.Plan.Options) != 2 || !strings.HasPrefix(out.Plan.Options[0], "top 1 teams through ") {
+		t.Errorf("top 1 teams by tickets: %v, %+v", err, out.Plan)
+	}
 	for i, n := range []int64{3, 4} {
 		out, err := a.Ask(context.Background(), event.NewRecorder("r2", a.Clock, &memSink{}), k, want[i], asOf)
 		if err != nil || out.Table == nil || out.Table.Rows[0][0] != n {

@@ -34,19 +34,45 @@ func (a *Analyst) routeQuestion(ctx context.Context, k *Knowledge, question stri
 		return "", nil
 	}
 	base := strings.TrimRight(strings.TrimSpace(question), "?.! ")
+	// "through …" at the end, else right after the word that names the
+	// table reached ("top 3 regions through agents by premium").
+	wheres := []int{len(base)}
+	words := strings.Fields(strings.ToLower(base))
+	at := 0
+	for _, w := range words {
+		i := strings.Index(strings.ToLower(base[at:]), w) + at
+		at = i + len(w)
+		if t := strings.ToLower(target); w == t || w+"s" == t || strings.TrimSuffix(w, "s") == strings.TrimSuffix(t, "s") {
+			wheres = append(wheres, at)
+			break
+		}
+	}
 	var opts []string
 	for _, via := range [][]string{used, other} {
-		opt := base + " through " + strings.Join(via, " and ")
-		pl, _, err := k.Plan(ctx, opt, asOf)
-		if err != nil || pl.Query == nil || (pl.Kind != planner.KindMetric && pl.Kind != planner.KindRows) {
-			return "", nil
+		opt := ""
+		for _, w := range wheres {
+			o := base[:w] + " through " + strings.Join(via, " and ") + base[w:]
+			if a.takesRoute(ctx, k, o, asOf, via) {
+				opt = o
+				break
+			}
 		}
-		c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
-		if err != nil || len(c.Choices) == 0 || !slices.Equal(c.Choices[0].Named, via) {
+		if opt == "" {
 			return "", nil
 		}
 		opts = append(opts, opt)
 	}
 	return fmt.Sprintf("the %s reached through %s, or those reached through %s? The answers differ.",
 		target, strings.Join(used, " and "), strings.Join(other, " and ")), opts
+}
+
+// takesRoute reports whether question, planned, goes to the table it
+// reaches through the tables via.
+func (a *Analyst) takesRoute(ctx context.Context, k *Knowledge, question string, asOf time.Time, via []string) bool {
+	pl, _, err := k.Plan(ctx, question, asOf)
+	if err != nil || pl.Query == nil || (pl.Kind != planner.KindMetric && pl.Kind != planner.KindRows) {
+		return false
+	}
+	c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
+	return err == nil && len(c.Choices) > 0 && slices.Equal(c.Choices[0].Named, via)
 }

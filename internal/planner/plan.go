@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -152,6 +153,10 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	}
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
 		pl.Ignored = p.ignored(items)
+		if pl.Query != nil && len(pl.Query.Via) > 0 {
+			// "through agents": said of the way, which Via holds.
+			pl.Ignored = slices.DeleteFunc(pl.Ignored, func(w string) bool { return w == "through" || w == "via" })
+		}
 		pl.Understood = append(pl.Understood, abbrevs...)
 		if question != aliased && pl.Read == "" {
 			pl.Read = question // "by qtr": the checks read "by quarter"
