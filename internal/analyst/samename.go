@@ -69,6 +69,24 @@ func nameWords(column string) []string {
 	return ws
 }
 
+// tellsApart reports whether a list of e's rows by columns (empty: its
+// label and descriptive columns) shows which row is which: its key, its
+// label or a part of its names among them.
+func tellsApart(e *semantic.Entity, columns []string) bool {
+	if len(columns) == 0 {
+		return true
+	}
+	for _, c := range columns {
+		if _, col, ok := strings.Cut(c, "."); ok {
+			c = col
+		}
+		if strings.EqualFold(c, e.PrimaryKey) || strings.EqualFold(c, e.Label) || semantic.NamePart(c) || nameColumn(e.Name, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckSameName is the check that a row picked by its name is one row.
 const CheckSameName = "same_name"
 
@@ -110,6 +128,7 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		said    []string
 		related bool
 		parts   bool // of the parts of a name
+		listed  bool // the rows listed, by columns that do not tell them apart
 	}
 	var groups []*group
 	for _, nc := range conds {
@@ -143,8 +162,9 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 		if !whole && !part {
 			continue
 		}
-		if q.Rows != nil && strings.EqualFold(q.Rows.Entity, e.Name) {
-			continue // the rows are listed one by one
+		listed := q.Rows != nil && strings.EqualFold(q.Rows.Entity, e.Name)
+		if listed && tellsApart(e, q.Rows.Columns) {
+			continue // the rows are listed one by one, each named
 		}
 		if slices.ContainsFunc(q.Dimensions, func(d semantic.DimRef) bool { return strings.EqualFold(d.Name, e.Name+"."+e.PrimaryKey) }) {
 			continue
@@ -161,7 +181,7 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 				continue
 			}
 		}
-		groups = append(groups, &group{e: e, filters: []semantic.Filter{cond}, said: []string{said}, related: nc.related, parts: part})
+		groups = append(groups, &group{e: e, filters: []semantic.Filter{cond}, said: []string{said}, related: nc.related, parts: part, listed: listed})
 	}
 	for _, g := range groups {
 		e, name := g.e, strings.Join(g.said, " ")
@@ -183,7 +203,12 @@ func (a *Analyst) NameCheck(ctx context.Context, m *semantic.Model, q *semantic.
 			n, keys, more = 5, keys[:5], " or more"
 		}
 		took := "adds them together"
-		if g.related {
+		switch {
+		case g.listed:
+			// "which city does Maria Lopez live in": two cities, of two
+			// people, said as one person's (found from outside).
+			took = "lists a row of each of them, by columns that do not say whose"
+		case g.related:
 			took = "takes in what is related to every one of them"
 		}
 		return verify.Check{Name: CheckSameName, Status: verify.Warn, Detail: fmt.Sprintf("%d%s rows of %s are named %s (%s %s); the answer %s — ask by %s to tell them apart (control query: %s)",

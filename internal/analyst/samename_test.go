@@ -129,4 +129,25 @@ INSERT INTO stays VALUES (1, 1043), (2, 1281), (3, 1281), (4, 7);`)
 	if ch := check(first("Maria"), last("Lopez")); ch.Status != verify.Pass || !strings.Contains(ch.Detail, "named Maria Lopez") {
 		t.Errorf("one guest, the last name the label: %s %q", ch.Status, ch.Detail)
 	}
+	// The guests listed by a column that does not say whose ("which city
+	// does Maria Garcia live in": two cities, of two guests; found from
+	// outside) warn; listed by their key or names, they show who is who.
+	list := func(cols ...string) verify.Check {
+		q := semantic.Query{Rows: &semantic.RowsQuery{Entity: "guests", Columns: cols}, Filters: []semantic.Filter{first("Maria"), last("Garcia")}}
+		return runCheck(t, a, m, q, func(ctx context.Context, m *semantic.Model, q *semantic.Query, _ *Result, _ *semantic.Compiled) verify.Check {
+			return a.NameCheck(ctx, m, q)
+		})
+	}
+	if ch := list("guests.guest_id"); ch.Status != "" {
+		t.Errorf("listed by key: %s %q", ch.Status, ch.Detail)
+	}
+	if ch := list(); ch.Status != "" {
+		t.Errorf("listed by the default columns: %s %q", ch.Status, ch.Detail)
+	}
+	m.Entities[0].Columns = append(m.Entities[0].Columns, semantic.Column{Name: "city", Type: quarry.TypeText})
+	a = sqliteAnalyst(t, `CREATE TABLE guests (guest_id INTEGER PRIMARY KEY, first_nm TEXT, last_name TEXT, city TEXT);
+INSERT INTO guests VALUES (1043, 'Maria', 'Garcia', 'Denver'), (1281, 'Maria', 'Garcia', 'Seattle');`)
+	if ch := list("guests.city"); ch.Status != verify.Warn || !strings.Contains(ch.Detail, "lists a row of each of them") {
+		t.Errorf("listed by city: %s %q", ch.Status, ch.Detail)
+	}
 }
