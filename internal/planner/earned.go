@@ -20,11 +20,16 @@ import (
 // the Electronics products launched in 2025).
 
 // earnedVerb is the length of the verb of money made at toks[i] ("make",
-// "brought in"), 0 when there is none.
+// "brought in"), 0 when there is none. After "how much", selling is too
+// ("how much did we sell last month": the sales, not which things).
 func earnedVerb(toks []token, i int) int {
 	switch toks[i].s {
 	case "make", "made", "earn", "earned", "gross", "grossed", "generate", "generated":
 		return 1
+	case "sell", "sold":
+		if toks[0].s == "how" && toks[1].s == "much" {
+			return 1
+		}
 	case "bring", "brought", "take", "took", "pull", "pulled", "rake", "raked":
 		if i+1 < len(toks) && toks[i+1].s == "in" {
 			return 2

@@ -112,7 +112,9 @@ func TestVerbs(t *testing.T) {
 		{q: "how many units did we sell in 2025", metric: "units_sold", ignored: "sell"},
 		{q: "how many items were sold in 2025", metric: "units_sold", ignored: "sold"},
 		{q: "which channel sold the most in 2025", metric: "units_sold"},
-		{q: "how much did we sell in 2025"},
+		// "How much" of selling is money: the sales, read as the one
+		// measure of income, and said so.
+		{q: "how much did we sell in 2025", metric: "revenue"},
 		{q: "how many customers did we sell to"}, // whose measure: not said
 		// What a group brings, generates or drives is what it has.
 		{q: "which channel brings the most revenue", metric: "revenue", ignored: "brings"},

@@ -67,6 +67,11 @@ func TestEverydayPhrasing(t *testing.T) {
 		{q: "What did we make from Electronics in 2025?", want: []string{`"metrics":["revenue"]`, `"values":["Electronics"]`, `"from":"2025-01-01"`}},
 		{q: "What did we make from Toys last quarter?", want: []string{`"metrics":["revenue"]`, `"values":["Toys"]`, `"from":"2026-01-01"`}},
 		{q: "how much money did we make in 2025", want: []string{`"metrics":["revenue"]`, `"from":"2025-01-01"`}},
+		// "How much … sell" is the sales (found asking as a manager:
+		// "sell" was not understood); "what did we sell" stays the items.
+		{q: "how much did we sell last month", want: []string{`"metrics":["revenue"]`, `"from":"2026-05-01"`}},
+		{q: "how much Electronics did we sell this year", want: []string{`"metrics":["revenue"]`, `"values":["Electronics"]`}},
+		{q: "what did we sell last month", want: []string{`"metrics":["units_sold"]`}},
 		// What others spent with us is our revenue from them; what we
 		// spent is never read so.
 		{q: "top 10 customers by lifetime spend", want: []string{`"metrics":["revenue"]`, `"limit":10`}},
