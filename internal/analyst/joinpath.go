@@ -35,7 +35,7 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	if len(route) == 0 {
 		route = []int{ch.Other}
 	}
-	other, c, ok := a.control(ctx, m.Preferring(route...), *q, len(res.Table.Rows)+1)
+	other, c, ok := a.controlBy(ctx, semantic.CompileAsDeclared, m.Preferring(route...), *q, len(res.Table.Rows)+1)
 	if !ok || c.SQL == compiled.SQL {
 		return verify.Check{}
 	}

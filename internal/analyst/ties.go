@@ -15,7 +15,12 @@ import (
 // own query to the user's database. It reports false when the query cannot
 // be built, is refused or fails: a check without its control says nothing.
 func (a *Analyst) control(ctx context.Context, m *semantic.Model, q semantic.Query, maxRows int) (*Result, *semantic.Compiled, bool) {
-	c, err := semantic.Compile(m, q, a.Conn.Dialect())
+	return a.controlBy(ctx, semantic.Compile, m, q, maxRows)
+}
+
+// controlBy is control, compiled by compile.
+func (a *Analyst) controlBy(ctx context.Context, compile func(*semantic.Model, semantic.Query, quarry.Dialect) (*semantic.Compiled, error), m *semantic.Model, q semantic.Query, maxRows int) (*Result, *semantic.Compiled, bool) {
+	c, err := compile(m, q, a.Conn.Dialect())
 	if err != nil {
 		return nil, nil, false
 	}

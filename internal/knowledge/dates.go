@@ -27,12 +27,12 @@ var (
 	birthWords = []string{"birth", "birthday", "birthdate", "dob", "born", "yob"}
 	startWords = []string{"created", "create", "creation", "signup", "signed", "registered", "registration", "joined", "join",
 		"opened", "open", "start", "started", "starts", "begin", "began", "hired", "hire", "enrolled", "enrollment", "enrolment",
-		"onboarded", "activated", "since", "first", "subscribed", "inserted", "added"}
+		"onboarded", "activated", "since", "first", "subscribed", "inserted", "added", "listed", "requested", "filed", "reported", "applied"}
 	eventWords = []string{"ordered", "order", "placed", "ship", "dispatch", "purchased", "purchase", "paid", "payment", "booked", "booking",
 		"transaction", "occurred", "happened", "event", "sale", "invoiced", "invoice", "visited", "visit", "sent",
 		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued",
 		"borrowed", "borrow", "loaned", "lent", "rented", "rental", "checkout", "appointment", "appt", "scheduled",
-		"shipped", "dispatched", "delivered", "admitted", "treated", "measured", "reading"}
+		"shipped", "dispatched", "delivered", "admitted", "treated", "measured", "reading", "sold", "resulted"}
 	endWords = []string{"closed", "close", "ended", "end", "ends", "cancelled", "canceled", "cancellation", "cancel",
 		"terminated", "termination", "finished", "finish", "completed", "resolved", "expired", "expires", "expiry",
 		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due",
@@ -132,19 +132,42 @@ func pickTimeColumnOf(t *quarry.TableInfo, ok func(string) bool) string {
 }
 
 // dateColumns are t's date columns that the column policy admits, when it
-// has more than one: learn samples how well each is filled
-// (measuredTimeColumn).
+// has more than one, or one declared as text: learn samples how well each
+// is filled (measuredTimeColumn) and what a text one holds (textDates).
 func dateColumns(t *quarry.TableInfo, admitted func(string) bool) []string {
 	var out []string
+	text := false
 	for _, c := range t.Columns {
 		if dateLike(c) && admitted(c.Name) {
 			out = append(out, c.Name)
+			text = text || !columnType(c).IsTemporal()
 		}
 	}
-	if len(out) < 2 {
+	if len(out) < 2 && !text {
 		return nil
 	}
 	return out
+}
+
+// textDates types the date columns of e declared as text whose sampled
+// values all read as dates (SQLite schemas often declare them TEXT): a
+// timestamp where one holds a time of day, else a date. Without that,
+// every reading of a date's role (a period on the date an event names,
+// the dates a state may have come about on) passed them over (found from
+// outside: listings.sold_at, lab_orders.resulted_at). A sample of fewer
+// than 5 filled values, or one value that is no date, keeps the text.
+func textDates(e *semantic.Entity, stats map[string]labelStats) {
+	for i := range e.Columns {
+		c := &e.Columns[i]
+		st, ok := stats[c.Name]
+		if !ok || c.Type != quarry.TypeText || st.dates < 1 || st.filled*float64(st.rows) < 5 {
+			continue
+		}
+		c.Type = quarry.TypeDate
+		if st.times > 0 {
+			c.Type = quarry.TypeTimestamp
+		}
+	}
 }
 
 // measuredTimeColumn is the column that dates t's rows, chosen again from

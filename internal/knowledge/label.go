@@ -160,6 +160,7 @@ func wordScore(words []string) int {
 type labelStats struct {
 	filled, distinct float64
 	numeric, dates   float64 // shares of the filled values that read as numbers or dates
+	times            float64 // share of the filled values that read as dates with a time of day
 	rows             int
 }
 
@@ -181,6 +182,7 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 	filled := make([]int, len(cands))
 	numeric := make([]int, len(cands))
 	dates := make([]int, len(cands))
+	times := make([]int, len(cands))
 	seen := make([]map[string]bool, len(cands))
 	for i := range seen {
 		seen[i] = map[string]bool{}
@@ -206,6 +208,9 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 				numeric[i]++
 			} else if looksLikeDate(s) {
 				dates[i]++
+				if strings.Contains(s, ":") {
+					times[i]++
+				}
 			}
 		}
 	}
@@ -225,6 +230,7 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 			st.distinct = float64(len(seen[i])) / float64(filled[i])
 			st.numeric = float64(numeric[i]) / float64(filled[i])
 			st.dates = float64(dates[i]) / float64(filled[i])
+			st.times = float64(times[i]) / float64(filled[i])
 		}
 		out[c.name] = st
 	}

@@ -479,6 +479,7 @@ func measureLabel(ctx context.Context, src Source, lr *learned, i int, restricte
 		}
 	}
 	e.TimeColumn = measuredTimeColumn(t, e.TimeColumn, stats)
+	textDates(e, stats)
 	e.Label = ""
 	if ch, ok := chooseLabel(e, cands, stats); ok {
 		e.Label = ch.Column

@@ -158,7 +158,7 @@ var demoQuestions = []struct {
 	{"revenue next month", KindUnanswered},
 	{"forecast revenue for 2027", KindUnanswered},
 	{"average revenue", KindUnanswered},
-	{"top products", KindUnanswered},
+	{"top products", KindClarify}, // by revenue or by units sold
 	{"how many products were sold to customers in France", KindUnanswered},
 	{"revenue per employee", KindUnanswered},
 	{"what is the profit margin of the moon", KindUnanswered},

@@ -134,7 +134,7 @@ var modelQuestions = []struct {
 	{"why did revenue drop", KindUnanswered},
 	{"revenue next month", KindUnanswered},
 	{"average revenue", KindUnanswered},
-	{"top products", KindUnanswered},
+	{"top products", KindClarify}, // by revenue or by units sold
 }
 
 func TestPlanGolden(t *testing.T) {

@@ -403,6 +403,9 @@ func (b *builder) roles() *Plan {
 	}
 	if aggregate && len(b.q.Metrics) == 0 {
 		if st.order != "" && !st.count && !b.dirOnly {
+			if pl := b.rankOptions(); pl != nil {
+				return pl
+			}
 			return b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
 		}
 		if b.subject == "" {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,30 @@ func TestNameBeforeDoVerb(t *testing.T) {
 		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
 		if err != nil || !strings.Contains(c.SQL, "agents.surname = ") {
 			t.Errorf("%q: %v\n%v", q, err, c)
+		}
+	}
+}
+
+// TestRankWithoutAMeasure: a ranking that names no measure ("who are our
+// top 10 customers this year", asked as a manager and refused) asks what
+// to rank by, each option a question that ranks; one option alone is no
+// choice, and the question is refused as before.
+func TestRankWithoutAMeasure(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string][]string{
+		"who are our top 10 customers this year": {"who are our top 10 customers this year by revenue", "who are our top 10 customers this year by orders", "who are our top 10 customers this year by subscriptions"},
+		"top 5 products this year":               {"top 5 products this year by revenue", "top 5 products this year by units sold"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindClarify || !slices.Equal(pl.Options, want) {
+			t.Errorf("%q: %s %q %q", q, pl.Kind, pl.Question, pl.Options)
+			continue
+		}
+		for _, o := range pl.Options {
+			if op := p.Plan(o, asOf); op.Kind != KindMetric || op.Query == nil || len(op.Query.Order) == 0 {
+				t.Errorf("option %q: %s %s", o, op.Kind, op.Reason)
+			}
 		}
 	}
 }

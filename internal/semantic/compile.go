@@ -24,6 +24,9 @@ type Compiled struct {
 	// one through a table the query names (JoinChoice.Named), else the
 	// one declared first; Model.Preferring compiles the other path.
 	Choices []JoinChoice `json:"choices,omitempty"`
+	// joined are the entities the query's FROMs read (lower-cased): a
+	// table the query goes through (Query.Via) must be one.
+	joined map[string]bool
 }
 
 // The roles of result columns.
@@ -60,6 +63,7 @@ type compiler struct {
 	trees   map[string]*joinTree
 	notes   []string
 	choices []JoinChoice
+	joined  map[string]bool // the entities a FROM reads, lower-cased
 	// fanOutGuarded: a measure was aggregated over distinct rows.
 	fanOutGuarded bool
 	refs          *refNames // the entities' names for expressions, built on first use
@@ -99,7 +103,15 @@ func Compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return byNamedRoutes(m, q, d, out), nil
+	out = byNamedRoutes(m, q, d, out)
+	return throughVia(m, q, d, out)
+}
+
+// CompileAsDeclared is Compile with every route as declared: the shortest,
+// then the relationships declared first, whatever tables the query names
+// (a control query that reads the route not taken: Model.Preferring).
+func CompileAsDeclared(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
+	return compile(m, q, d)
 }
 
 // compile is Compile, every route as declared.
@@ -137,6 +149,17 @@ func (c *compiler) tree(root string) *joinTree {
 		c.trees[root] = t
 	}
 	return t
+}
+
+// join records the entities a FROM of root and its joins reads.
+func (c *compiler) join(root string, p joinPlan) {
+	if c.joined == nil {
+		c.joined = map[string]bool{}
+	}
+	c.joined[strings.ToLower(root)] = true
+	for _, s := range p.steps {
+		c.joined[strings.ToLower(s.to)] = true
+	}
 }
 
 // choose records join choices, each once.

@@ -225,11 +225,10 @@ func (t *joinTree) plan(need []string) (joinPlan, error) {
 // Preferring returns a copy of m whose relationships rels are declared
 // first, in that order, so that the compiler joins through them wherever
 // another route is as good: the other route of a JoinChoice (OtherPath).
-// The copy takes every route as declared, even where a query names a
-// table on another.
+// CompileAsDeclared reads the copy's routes as declared, even where a
+// query names a table on another.
 func (m *Model) Preferring(rels ...int) *Model {
 	c := *m
-	c.routesFixed = true
 	first := make([]int, 0, len(rels))
 	for _, rel := range rels {
 		if rel >= 0 && rel < len(m.Relationships) && !slices.Contains(first, rel) {

@@ -198,6 +198,7 @@ func (c *compiler) metricSource(mt *Metric, exprText string, dims []dimSpec, whe
 		c.note(n)
 	}
 	c.choose(plan.choices)
+	c.join(root, plan)
 	var from strings.Builder
 	from.WriteString("FROM " + c.tableRef(root))
 	for _, s := range plan.steps {
@@ -395,7 +396,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	if len(q.Hidden) > 0 {
 		return c.hide(q, sql, dims, cols)
 	}
-	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
+	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices, joined: c.joined}, nil
 }
 
 // hide wraps a compiled metric query so that it returns only the columns
@@ -444,7 +445,7 @@ func (c *compiler) hide(q Query, sql string, dims []dimSpec, cols []OutColumn) (
 		order += c.tieBreak(q, vis)
 	}
 	out := "SELECT " + strings.Join(sel, ", ") + "\nFROM (\n" + indent(sql, "  ") + "\n) AS " + inner + order
-	return &Compiled{SQL: out, Columns: vis, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
+	return &Compiled{SQL: out, Columns: vis, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices, joined: c.joined}, nil
 }
 
 // assemble joins the per-metric CTEs on the dimension values and computes

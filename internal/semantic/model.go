@@ -12,10 +12,6 @@ import (
 // knowledge package loads it from YAML; the compiler and the planner read it.
 // A Model is plain data: build it, then do not mutate it while in use.
 type Model struct {
-	// routesFixed: every route as declared (Preferring), none chosen by
-	// the tables a query names.
-	routesFixed bool
-
 	Entities      []Entity       `json:"entities" yaml:"entities"`
 	Relationships []Relationship `json:"relationships,omitempty" yaml:"relationships,omitempty"`
 	Metrics       []Metric       `json:"metrics,omitempty" yaml:"metrics,omitempty"`

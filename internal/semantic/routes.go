@@ -82,7 +82,7 @@ func (q *Query) named(m *Model) []string {
 // choices it returns say which tables decided (Named), with the indices of
 // m's relationships. It returns out itself where nothing named decides.
 func byNamedRoutes(m *Model, q Query, d quarry.Dialect, out *Compiled) *Compiled {
-	if m.routesFixed || len(out.Choices) == 0 {
+	if len(out.Choices) == 0 {
 		return out
 	}
 	named := q.named(m)
@@ -159,4 +159,107 @@ func (m *Model) preferring(rels []int) (*Model, []int) {
 		}
 	}
 	return c, orig
+}
+
+// throughVia holds a query to the tables it goes through (Query.Via)
+// where the shortest way to the table after them does not pass them
+// ("orders of sellers in the West": regions through the listing's seller,
+// three joins, not the buyer's, two; found from outside, where the answer
+// said "through sellers" and read the buyers' regions). For each such
+// table it compiles again with the other ways into the table it leads to
+// set aside, and takes that if it reads the table; otherwise it refuses
+// rather than answer by another route.
+func throughVia(m *Model, q Query, d quarry.Dialect, out *Compiled) (*Compiled, error) {
+	for _, v := range q.Via {
+		ve := m.Entity(v)
+		if ve == nil || out.joined[strings.ToLower(ve.Name)] || relatedOnly(q.Filters, ve.Name) {
+			continue
+		}
+		again, ok := forcedThrough(m, q, d, ve.Name)
+		if !ok {
+			return nil, quarry.Errorf(quarry.KindUnanswered, "the question goes through %s, but quarry could not join the rest of it through %s; ask for it by a column of %s, or without it", ve.Name, ve.Name, ve.Name)
+		}
+		// Two tables named on two ways to one table ("… of agents and
+		// of policyholders"): which way, the question does not say.
+		for _, w := range q.Via {
+			if we := m.Entity(w); we != nil && out.joined[strings.ToLower(we.Name)] && !again.joined[strings.ToLower(we.Name)] {
+				return nil, quarry.Errorf(quarry.KindUnanswered, "the question goes through both %s and %s, which reach the rest of it by different ways; ask through one of them", we.Name, ve.Name)
+			}
+		}
+		out = again
+	}
+	return out, nil
+}
+
+// relatedOnly reports whether e is the related rows of a filter (EXISTS),
+// which reads it without a join.
+func relatedOnly(fs []Filter, e string) bool {
+	for _, f := range fs {
+		if f.OnRelated() && strings.EqualFold(f.Field, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// forcedThrough compiles q with v on the way to each table the query
+// names that v reaches by many-to-one joins: the relationships into that
+// table from tables off v's way to it are set aside. It reports whether
+// the query then reads v.
+func forcedThrough(m *Model, q Query, d quarry.Dialect, v string) (*Compiled, bool) {
+	adj := m.edges()
+	tree := m.buildJoinTree(v, adj)
+	var drop []int
+	for _, target := range q.named(m) {
+		if strings.EqualFold(target, v) {
+			continue
+		}
+		steps, err := tree.path(target)
+		if err != nil || len(steps) == 0 {
+			continue
+		}
+		on := map[int]bool{}
+		fan := false
+		for _, s := range steps {
+			on[s.rel] = true
+			fan = fan || s.fanOut
+		}
+		if fan {
+			continue
+		}
+		for i, r := range m.Relationships {
+			if on[i] || !strings.EqualFold(r.To, target) && !strings.EqualFold(r.From, target) {
+				continue
+			}
+			drop = append(drop, i)
+		}
+	}
+	if len(drop) == 0 {
+		return nil, false
+	}
+	c := *m
+	c.Relationships = make([]Relationship, 0, len(m.Relationships))
+	var orig []int
+	for i, r := range m.Relationships {
+		if !slices.Contains(drop, i) {
+			c.Relationships = append(c.Relationships, r)
+			orig = append(orig, i)
+		}
+	}
+	again, err := compile(&c, q, d)
+	if err != nil || !again.joined[strings.ToLower(v)] {
+		return nil, false
+	}
+	for i, ch := range again.Choices {
+		back := func(rels []int) []int {
+			r := make([]int, len(rels))
+			for j, rel := range rels {
+				r[j] = orig[rel]
+			}
+			return r
+		}
+		again.Choices[i] = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath)}
+	}
+	again.Notes = append(again.Notes, fmt.Sprintf("joined through %s, which the question names, though another way is shorter", v))
+	return again, true
 }

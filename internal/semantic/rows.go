@@ -229,6 +229,7 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		c.note(n)
 	}
 	c.choose(plan.choices)
+	c.join(e.Name, plan)
 	var b strings.Builder
 	distinct := ""
 	if q.Rows.Distinct {
@@ -263,5 +264,5 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	case q.Limit > 0:
 		sql += "\nLIMIT " + itoa(q.Limit)
 	}
-	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices}, nil
+	return &Compiled{SQL: sql, Columns: cols, Notes: c.notes, FanOutGuarded: c.fanOutGuarded, Choices: c.choices, joined: c.joined}, nil
 }

@@ -611,13 +611,23 @@ func laterState(states []string) bool {
 			switch w {
 			case "approved", "rejected", "denied", "declined", "accepted", "confirmed", "scheduled", "booked", "planned", "requested", "submitted":
 			default:
-				if strings.HasSuffix(w, "ed") {
+				if pastWord(w) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// pastWord reports whether a state's word is a past form, a thing that
+// happened: cancelled, shipped, and the irregular ones (sold, paid, lost).
+func pastWord(w string) bool {
+	switch w {
+	case "sold", "paid", "lost", "won", "sent", "bought", "spent", "held", "left", "made", "built", "taken", "given", "written", "done", "withdrawn", "shown", "drawn":
+		return true
+	}
+	return strings.HasSuffix(w, "ed")
 }
 
 // decisionState reports whether a word is a decision made on a row:
@@ -662,7 +672,7 @@ func genericEnd(w string) bool {
 // endingState reports whether a word says a row's life ended: cancelled,
 // closed, terminated, expired, churned, resolved …
 func endingState(w string) bool {
-	for _, p := range []string{"cancel", "close", "terminat", "end", "expir", "churn", "finish", "complet", "resolv", "depart", "discontinu", "withdr", "lapse"} {
+	for _, p := range []string{"cancel", "close", "terminat", "end", "expir", "churn", "finish", "complet", "resolv", "depart", "discontinu", "withdr", "lapse", "discharg", "graduat"} {
 		if strings.HasPrefix(w, p) {
 			return true
 		}
@@ -689,7 +699,7 @@ func eventStates(m *semantic.Model, e *semantic.Entity, filters []semantic.Filte
 			continue
 		}
 		for _, v := range f.Values {
-			if s, ok := v.(string); ok && strings.HasSuffix(strings.ToLower(s), "ed") {
+			if s, ok := v.(string); ok && pastWord(strings.ToLower(s)) {
 				states = append(states, valuesText(f.Values))
 				break
 			}
