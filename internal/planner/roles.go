@@ -118,7 +118,18 @@ func (b *builder) resolveColumns() *Plan {
 				for _, s := range keep {
 					opts = append(opts, s.entity+"."+s.column+" = "+s.value)
 				}
-				return clarify(fmt.Sprintf("%q is a value of more than one column; which do you mean: %s?", t.it.text, strings.Join(opts, " or ")), opts...)
+				// "Emma Price": the table whose value the word beside it
+				// is (Emma a doctor's first name alone) decides (found
+				// from outside: asked which, though no patient is Emma).
+				if ks := b.besideName(t, keep); len(ks) > 0 {
+					t.cands = ks
+					continue
+				}
+				q := fmt.Sprintf("%q is a value of more than one column; which do you mean: %s?", t.it.text, strings.Join(opts, " or "))
+				if asked := b.valueOptions(t, keep); len(asked) == len(keep) {
+					return clarify(q, asked...)
+				}
+				return clarify(q, opts...)
 			}
 			return b.clarifyColumn(t.it.text, keep)
 		}

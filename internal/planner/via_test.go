@@ -127,3 +127,46 @@ func TestRankWithoutAMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestNameOfTwoTables: a surname both doctors and patients have is asked
+// back with whole questions that each answer ("how many admissions for
+// doctor Price"), not "doctors.last_name = Price", which asked as given
+// listed doctors (found from outside); a first name beside it that only
+// one table has decides ("Emma Price", no patient being Emma).
+func TestNameOfTwoTables(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	text := func(n string, vs ...string) semantic.Column {
+		return semantic.Column{Name: n, Type: quarry.TypeText, Values: vs}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "doctors", Table: "doctors", PrimaryKey: "id", Columns: []semantic.Column{id("id"), text("first_name", "Emma", "Raj"), text("last_name", "Price", "Carter")}},
+			{Name: "patients", Table: "patients", PrimaryKey: "id", Columns: []semantic.Column{id("id"), text("first_name", "Sam", "Ruth"), text("last_name", "Price", "Carter")}},
+			{Name: "admissions", Table: "admissions", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("doctor_id"), id("patient_id")}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "admissions", FromColumn: "doctor_id", To: "doctors", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "admissions", FromColumn: "patient_id", To: "patients", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("how many admissions for Price", asOf)
+	want := []string{"how many admissions for doctor Price", "how many admissions for patient Price"}
+	if pl.Kind != KindClarify || !slices.Equal(pl.Options, want) {
+		t.Fatalf("%s %q", pl.Kind, pl.Options)
+	}
+	for i, o := range want {
+		ent := []string{"doctors", "patients"}[i]
+		sql, err := metricSQL(p, m, o, asOf)
+		if err != nil || !strings.Contains(sql, ent+".last_name = 'Price'") {
+			t.Errorf("%q: %v\n%s", o, err, sql)
+		}
+	}
+	for q, ent := range map[string]string{"how many admissions for Emma Price": "doctors", "how many admissions for Sam Carter": "patients"} {
+		sql, err := metricSQL(p, m, q, asOf)
+		if err != nil || !strings.Contains(sql, ent+".last_name = ") {
+			t.Errorf("%q: %v\n%s", q, err, sql)
+		}
+	}
+}
