@@ -30,7 +30,8 @@ func (b *builder) rankOptions() *Plan {
 		}
 	}
 	money := b.p.moneyMetric()
-	if b.st.raw == "" || ranked == "" || money == "" || len(b.groups) > 0 || slices.ContainsFunc(b.st.terms, func(t *term) bool { return t.byMode }) {
+	if b.st.raw == "" || ranked == "" || money == "" || len(b.groups) > 0 || slices.ContainsFunc(b.st.terms, func(t *term) bool { return t.byMode }) ||
+		strings.Contains(" "+lower(b.st.raw)+" ", " by ") {
 		return nil // "best selling products by category": ranked within what, first
 	}
 	base := strings.TrimRight(strings.TrimSpace(b.st.raw), "?.! ")
@@ -89,9 +90,8 @@ func (b *builder) valueOptions(t *term, keep []sense) []string {
 	// Asked again with a table's name before the value and still two
 	// tables: the name does not tell them apart; ask by the columns
 	// (and never plan the question again and again).
-	before := strings.Fields(strings.ToLower(raw[:at]))
 	for _, s := range keep {
-		if len(before) > 0 && before[len(before)-1] == singular(lower(display(s.entity))) {
+		if strings.Contains(strings.ToLower(raw), singular(lower(display(s.entity)))) {
 			return nil
 		}
 	}
