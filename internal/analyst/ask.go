@@ -115,6 +115,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	var sql, source, zeroControl string
 	var compiled *semantic.Compiled
 	var cov []verify.Check // the coverage checks, once run: Explain reports them
+	// The model the plan reads, with its role entities and ad-hoc
+	// metrics: derived once, a pass over every table of a wide model.
+	model := pl.Model(k.Model)
 	switch pl.Kind {
 	case planner.KindClarify:
 		out.Status = "clarify"
@@ -133,51 +136,51 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A question whose conditions cannot all hold ("completed orders
 		// that were cancelled") would come back empty, or as a confident
 		// zero: say so instead.
-		if why := verify.Contradictions(pl.Model(k.Model), pl.Query); len(why) > 0 {
+		if why := verify.Contradictions(model, pl.Query); len(why) > 0 {
 			return quarry.Errorf(quarry.KindUnanswered, "the question's conditions cannot all hold: %s; ask for one of them", strings.Join(why, "; "))
 		}
 		// A period on the date the rows were made, where the question
 		// picks them by an event with a date of its own ("discontinued
 		// last year", "cancelled last month"), would count other rows.
-		if pd := verify.PeriodDate(pl.Model(k.Model), pl.Query); pd != "" {
+		if pd := verify.PeriodDate(model, pl.Query); pd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
 		}
 		// A period on one date cut by months of another.
-		if gd := verify.GrainDate(pl.Model(k.Model), pl.Query); gd != "" {
+		if gd := verify.GrainDate(model, pl.Query); gd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", gd)
 		}
 		// Likewise the order of a list ("cancelled most recently").
-		if od := verify.OrderDate(pl.Model(k.Model), pl.Query); od != "" {
+		if od := verify.OrderDate(model, pl.Query); od != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", od)
 		}
 		// A ranking of weeks or months over a range that cuts the first
 		// or last of them would rank part of a period with whole ones.
-		if cut := verify.CutPeriods(pl.Model(k.Model), pl.Query); cut != "" {
+		if cut := verify.CutPeriods(model, pl.Query); cut != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", cut)
 		}
 		// The different dates of a column, or its latest one in each
 		// period, read for a number of events ("how many hires").
-		if why := verify.DateAggregates(checked, pl.Model(k.Model), pl.Query); why != "" {
+		if why := verify.DateAggregates(checked, model, pl.Query); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.
-		if cov = append([]verify.Check{}, verify.Coverage(checked, out.AsOf, pl.Model(k.Model), pl.Query)...); failed(cov) != "" {
+		if cov = append([]verify.Check{}, verify.Coverage(checked, out.AsOf, model, pl.Query)...); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
 			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
 		}
 		// "fewer than 2 sections" counted from the sections would leave
 		// out the courses with none: answer only when a control query
 		// shows there are none, else refuse rather than answer wrong.
-		if zs := verify.ZeroGroupsMissing(pl.Model(k.Model), pl.Query); len(zs) > 0 {
-			c, err := a.zeroGroupsControl(ctx, em, pl.Model(k.Model), pl.Query, zs)
+		if zs := verify.ZeroGroupsMissing(model, pl.Query); len(zs) > 0 {
+			c, err := a.zeroGroupsControl(ctx, em, model, pl.Query, zs)
 			if err != nil {
 				return err
 			}
 			zeroControl = c
 		}
-		c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
+		c, err := semantic.Compile(model, *pl.Query, a.Conn.Dialect())
 		if err != nil {
 			if quarry.KindOf(err) == quarry.KindForbidden {
 				return err
@@ -194,7 +197,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Title string            `json:"title,omitempty"`
 	}{pl.Query, pl.AdHoc, pl.Title})
 	em.Emit(ctx, &event.PlanMadeData{Source: source, Plan: planJSON})
-	out.Reading = narrate.Read(pl.Model(k.Model), pl.Query, source)
+	out.Reading = narrate.Read(model, pl.Query, source)
 	if pl.Kind == planner.KindVerified {
 		out.Reading.Text = "the verified query approved for this question (" + pl.Title + ")"
 	}
@@ -218,11 +221,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	} else {
 		out.Columns = metricColumns(k.Model, res.Table) // a verified query's
 	}
-	extra, tied := a.ControlChecksTied(ctx, pl.Model(k.Model), pl.Query, res, compiled)
+	extra, tied := a.ControlChecksTied(ctx, model, pl.Query, res, compiled)
 	// Two routes to a table that give different answers, the question
 	// naming neither: ask which, rather than answer by the one declared
 	// first.
-	if q, opts := a.routeQuestion(ctx, k, read, asOf, pl.Model(k.Model), compiled, extra); len(opts) > 0 {
+	if q, opts := a.routeQuestion(ctx, k, read, asOf, model, compiled, extra); len(opts) > 0 {
 		ask := *pl
 		ask.Kind, ask.Question, ask.Options = planner.KindClarify, q, opts
 		out.Plan, out.Status = &ask, "clarify"
@@ -234,7 +237,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
 		Columns:  out.Columns,
 		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
-		Model: pl.Model(k.Model), Query: pl.Query, Compiled: compiled, Result: res,
+		Model: model, Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
 		Extra: extra, Tied: tied, Coverage: cov,
 	})

@@ -448,7 +448,7 @@ func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
 		if again.Kind != KindMetric || again.Query == nil || len(again.Query.Metrics) != 1 {
 			return nil
 		}
-		m := again.Model(p.m).Metric(again.Query.Metrics[0])
+		m := p.model(again).Metric(again.Query.Metrics[0])
 		if m == nil {
 			return nil
 		}

@@ -231,7 +231,7 @@ func (b *builder) finish() *Plan {
 		// them): read with those (found: "work orders completed by month
 		// in 2025" put the period on completed_at and the months on
 		// scheduled_for, at 1.00).
-		if timeField != "" && (q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured((&Plan{AdHoc: b.adhoc}).Model(b.p.m), q, timeField)) {
+		if timeField != "" && (q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.model(&Plan{AdHoc: b.adhoc}), q, timeField)) {
 			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: timeField, Grain: g})
 			b.und("by %s of %s", g, timeField)
 			continue

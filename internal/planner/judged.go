@@ -38,7 +38,7 @@ func (p *Planner) judged(question string, pl *Plan) *Plan {
 	}
 	o := &pl.Query.Order[0]
 	better := ""
-	if mt := pl.Model(p.m).Metric(o.Field); mt != nil {
+	if mt := p.model(pl).Metric(o.Field); mt != nil {
 		better = mt.Better
 	}
 	switch better {

@@ -157,7 +157,7 @@ func (p *Planner) percentilePlan(question string, asOf time.Time) *Plan {
 	if len(q.Compare) > 0 || q.Share || len(q.Hidden) > 0 || q.Percentile != 0 {
 		return refuse(inner, fmt.Sprintf("a %s is answered for one metric, by groups or a time grain, not compared, shared or ranked by a hidden figure", what))
 	}
-	m := inner.Model(p.m)
+	m := p.model(inner)
 	mt := m.Metric(q.Metrics[0])
 	for _, f := range q.Filters {
 		if fd, err := m.ResolveField(f.Field); err == nil && fd.Kind == semantic.FieldMetric && !f.OnRelated() {

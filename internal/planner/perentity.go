@@ -105,7 +105,7 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 	if len(q.Metrics) != 1 || len(q.Dimensions) > 0 || q.Rows != nil || len(q.Compare) > 0 || len(q.Order) > 0 || q.Limit > 0 || q.Share || len(q.Hidden) > 0 {
 		return nil
 	}
-	m := inner.Model(p.m)
+	m := p.model(inner)
 	mt := m.Metric(q.Metrics[0])
 	what := display(mt.Name)
 	if mt.Entity != "" && inner.isCountAdHoc(mt.Name) {

@@ -88,18 +88,33 @@ type Plan struct {
 	bareComparison bool
 }
 
-// Model returns a copy of base with the role entities the planner reads
-// (semantic.WithRoles) and the plan's ad-hoc metrics added. base is not
-// modified.
+// Model returns base with the role entities the planner reads
+// (semantic.WithRoles) and the plan's ad-hoc metrics added: a copy where
+// either adds something, base itself where neither does. base is not
+// modified. It costs a pass over base's entities and links: call it once
+// per plan.
 func (pl *Plan) Model(base *semantic.Model) *semantic.Model {
-	m := *semantic.WithRoles(base)
+	return pl.over(semantic.WithRoles(base))
+}
+
+// over is m with the plan's ad-hoc metrics added; m itself when it has
+// none. m is not modified.
+func (pl *Plan) over(m *semantic.Model) *semantic.Model {
 	if len(pl.AdHoc) == 0 {
-		return &m
+		return m
 	}
-	m.Metrics = make([]semantic.Metric, 0, len(base.Metrics)+len(pl.AdHoc))
-	m.Metrics = append(m.Metrics, base.Metrics...)
-	m.Metrics = append(m.Metrics, pl.AdHoc...)
-	return &m
+	c := *m
+	c.Metrics = make([]semantic.Metric, 0, len(m.Metrics)+len(pl.AdHoc))
+	c.Metrics = append(c.Metrics, m.Metrics...)
+	c.Metrics = append(c.Metrics, pl.AdHoc...)
+	return &c
+}
+
+// model is pl.Model(p.m) without deriving p.m's role entities again:
+// newPlanner already did, and on a wide model that costs a pass over
+// every entity and link.
+func (p *Planner) model(pl *Plan) *semantic.Model {
+	return pl.over(p.m)
 }
 
 // Planner plans questions against one semantic model. It is safe for

@@ -36,7 +36,7 @@ func (p *Planner) rankings(pl *Plan) {
 		// a group whose average has no value (no scored ticket) is at no
 		// end of the ranking; SQLite sorts it first, Postgres first when
 		// descending. A count has a value in every group.
-		mt := pl.Model(p.m).Metric(q.Order[0].Field)
+		mt := p.model(pl).Metric(q.Order[0].Field)
 		if mt != nil && !mt.Additive() && !filtered(q, mt.Name) {
 			q.Filters = append(q.Filters, semantic.Filter{Field: mt.Name, Op: semantic.OpNotNull})
 			pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (a group with no %s is at no end of the ranking)", mt.Name, display(mt.Name)))

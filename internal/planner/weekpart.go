@@ -222,7 +222,7 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 		return unread("a list of rows is not split into weekdays and weekends; ask for a count or a total")
 	}
 	for _, f := range qq.Filters {
-		if pl.Model(p.m).Metric(f.Field) != nil {
+		if p.model(pl).Metric(f.Field) != nil {
 			// "revenue on weekends from customers who ordered only
 			// once": the condition's count would be cut to weekends too
 			// (found from outside).
@@ -238,7 +238,7 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 	}
 	field := wp.grain
 	date := string(field)
-	m := pl.Model(p.m)
+	m := p.model(pl)
 	if tr := qq.TimeRange; tr != nil && tr.Field != "" {
 		if p.dateOfMeasured(m, qq, tr.Field) {
 			date = tr.Field
@@ -258,7 +258,7 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 		}
 	}
 	for _, f := range qq.Filters {
-		if _, ok := pl.Model(p.m).CycleGrain(f); ok {
+		if _, ok := p.model(pl).CycleGrain(f); ok {
 			return unread("the question names the days of the week twice")
 		}
 	}
@@ -279,7 +279,7 @@ func (p *Planner) planWeekPart(question string, asOf time.Time, plan func(string
 		}
 		out.Filters = append(slices.Clone(qq.Filters), f)
 	}
-	if _, err := semantic.Compile(pl.Model(p.m), out, quarry.DialectSQLite); err != nil {
+	if _, err := semantic.Compile(p.model(pl), out, quarry.DialectSQLite); err != nil {
 		return unread(err.Error())
 	}
 	res := *pl
