@@ -259,7 +259,11 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 		if collect {
 			terms[strings.Join(words(e.Name), " ")] = true
 		}
-		if ws := words(e.Name); entityIn && len(ws) > 1 {
+		var ws []string // the name's words, where the question may name it
+		if entityIn {
+			ws = words(e.Name)
+		}
+		if len(ws) > 1 {
 			// "customers" for crm_customers, the table crm.customers
 			// learn named after its schema because another schema's
 			// table is called customers too: the table's own name, as
@@ -295,13 +299,13 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 		}
 		for _, c := range e.Columns {
-			ref := e.Name + "." + c.Name
 			// A column the question cannot name may still hold a value
 			// it names.
 			colIn := scope.admitsAny(c.Name, c.Synonyms)
 			if !colIn && !scope.admitsSome(c.Values) {
 				continue
 			}
+			ref := e.Name + "." + c.Name
 			if isRestricted(e, c.Name) {
 				if !colIn {
 					continue
