@@ -20,6 +20,12 @@ func TestDidYouMean(t *testing.T) {
 		{"revnue by chanel", "revenue by channel"},
 		{"Revnue in Germny", "revenue in germany"},
 		{"ordres last month", "orders last month"},
+		// The question's own words as well as the model's terms.
+		{"revnue by mnth", "revenue by month"},
+		{"ordres per wek", ""}, // "wek" is as near web as week: not guessed
+		// A word left unknown by its phrase's misspelling stays.
+		{"avrage order value last yaer", "average order value last year"},
+		{"revnue by flurb", ""},                 // corrected, still unknown: no offer
 		{"xyzzy by channel", ""},                // nothing near
 		{"how many inactive subscriptions", ""}, // never the opposite: "active"
 		{"revenue by channel", ""},              // answered: nothing to correct

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -88,28 +89,35 @@ func distance(a, b string) int {
 	return suggest.Distance(a, b)
 }
 
-// correct returns question with each unknown word replaced by the one
-// known term closest to it, when every unknown word is a single word with
-// such a term within a small distance and the corrected question plans;
-// "" otherwise. "revnue by chanel" → "revenue by channel".
+// correct returns question with each unknown word that has one known
+// term within a small distance replaced by it, when at least one has and
+// the corrected question plans; "" otherwise. "revnue by chanel" →
+// "revenue by channel"; "avrage order value" → "average order value",
+// where "value" was unknown only because its phrase was misspelt.
 func (p *Planner) correct(question string, unknown []string, asOf time.Time) string {
 	if len(unknown) == 0 {
 		return ""
 	}
-	out := question
+	out, fixed := question, false
 	for _, u := range unknown {
 		if len(u) < 3 || strings.ContainsFunc(u, func(r rune) bool { return !unicode.IsLetter(r) }) {
 			return ""
 		}
 		term := p.closest(u)
 		if term == "" {
-			return ""
+			// A word of a phrase the misspelling broke ("value" of
+			// "avrage order value"): kept as written, and the
+			// corrected question must plan with it.
+			continue
 		}
 		re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(u) + `\b`)
 		if err != nil || !re.MatchString(out) {
 			return ""
 		}
-		out = re.ReplaceAllLiteralString(out, term)
+		out, fixed = re.ReplaceAllLiteralString(out, term), true
+	}
+	if !fixed {
+		return ""
 	}
 	switch p.replan(out, asOf).Kind {
 	case KindMetric, KindRows, KindVerified:
@@ -124,7 +132,7 @@ func (p *Planner) correct(question string, unknown []string, asOf time.Time) str
 func (p *Planner) closest(u string) string {
 	u = strings.ToLower(u)
 	best, bestD, tie := "", max(1, len(u)/3)+1, false
-	for _, t := range p.terms() {
+	for _, t := range p.correctable() {
 		if strings.Contains(t, " ") {
 			continue
 		}
@@ -147,6 +155,19 @@ func (p *Planner) closest(u string) string {
 		return ""
 	}
 	return best
+}
+
+// correctable are the words a misspelt one may be corrected to: the
+// model's terms, and the question's own words of four letters or more
+// ("mnth" is month, "avrage" average), which correct then plans.
+func (p *Planner) correctable() []string {
+	out := slices.Clip(p.terms()) // appended to: never the shared array
+	for k := range p.kws {
+		if len(k) >= 4 && !strings.ContainsFunc(k, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // negates reports whether word is term with a prefix that negates it
