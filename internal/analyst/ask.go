@@ -133,6 +133,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if pl.Query == nil {
 			return quarry.Errorf(quarry.KindInternal, "the planner returned a %s plan without a query", pl.Kind)
 		}
+		// A period cut at the as-of day, on a date that holds days
+		// after it ("leases that end this month"): the whole period.
+		pl = a.periodAhead(ctx, model, pl)
+		out.Plan = pl
 		// A question whose conditions cannot all hold ("completed orders
 		// that were cancelled") would come back empty, or as a confident
 		// zero: say so instead.

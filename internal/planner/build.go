@@ -27,6 +27,9 @@ type builder struct {
 	dirOnly   bool            // the order is a direction said alone ("revenue by channel, lowest first")
 	sortPos   int             // the position of the term a list is sorted by
 	title     []string
+	// periodEnd is the end of the question's one period where the as-of
+	// day cut it (Plan.PeriodEnd).
+	periodEnd string
 	// datedField and datedLabel: a period read as a condition on a date
 	// of other rows (cohort.go), its filters titled once, after the
 	// question's own period.

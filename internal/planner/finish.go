@@ -144,6 +144,7 @@ func (b *builder) finish() *Plan {
 	case len(st.dates) == 1:
 		r := st.dates[0]
 		q.TimeRange = &semantic.TimeRange{Field: timeField, From: r.From, To: r.To}
+		b.periodEnd = r.Cut
 		b.und("time %s [%s, %s)", r.Label, r.From, r.To)
 		b.title = append(b.title, b.otherRowsPeriod(timeField, r.Label))
 		if b.datedField != "" {
@@ -360,7 +361,7 @@ func (b *builder) finish() *Plan {
 		if pl := b.checkRowsSubject(); pl != nil {
 			return pl
 		}
-		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood}
+		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood, PeriodEnd: b.periodEnd}
 		pl.Title = b.makeTitle()
 		return pl
 	}
@@ -376,7 +377,7 @@ func (b *builder) finish() *Plan {
 		}
 	}
 	b.hide()
-	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood}
+	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood, PeriodEnd: b.periodEnd}
 	pl.Title = b.makeTitle()
 	pl.Period = strings.Join(b.title, ", ")
 	return pl

@@ -52,6 +52,13 @@ type Plan struct {
 	// Period labels the plan's time range, as the title ends with it:
 	// "2025", "last month (May 2026)"; empty when there is none.
 	Period string `json:"period,omitempty"`
+	// PeriodEnd is the end of the period the question names, where the
+	// planner ended Query.TimeRange with the day after the as-of day
+	// ("leases that end this month" on the 1st: nothing after today has
+	// happened yet). A date that holds days ahead (a lease's end, an
+	// appointment) has rows there the question asks for: the analyst
+	// runs the range to PeriodEnd when a control query finds some.
+	PeriodEnd string `json:"period_end,omitempty"`
 	// Understood lists what mapped ("metric revenue", "filter country = Germany").
 	Understood []string `json:"understood,omitempty"`
 	// Ignored lists the words the planner read past as carrying nothing

@@ -300,7 +300,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 	day, next := asOf.Format("2006-01-02"), asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	for i := range rngs {
 		if r := &rngs[i]; r.From != "" && r.To != "" && r.From <= day && day < r.To && next < r.To {
-			r.To = next
+			r.Cut, r.To = r.To, next
 		}
 	}
 	var items []item

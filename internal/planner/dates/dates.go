@@ -40,6 +40,9 @@ type Range struct {
 	Grain string
 	Start int
 	End   int
+	// Cut is the period's own end where the planner ended it with the
+	// as-of day ("this month" on the 1st); "" where it did not.
+	Cut string
 }
 
 // Days returns the number of days in the range, or 0 when a bound is open.

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPeriodAhead: a period that holds the as-of day ends with it, as
+// nothing after it has happened yet; but a date set ahead of time (a
+// lease's end) holds days after today, and "how many leases end this
+// month" asks for the whole month. An outside tester found "… end in
+// December 2026" answered 0 on December 1st, where 19 leases end that
+// month. A date of things that happened (an order's) keeps the cut, so
+// that a replay as of an earlier day does not count what came later.
+func TestPeriodAhead(t *testing.T) {
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	day := func(d time.Time) string { return d.Format("2006-01-02") }
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE tenants (tenant_id INTEGER PRIMARY KEY, full_name TEXT);
+CREATE TABLE leases (lease_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES tenants(tenant_id), start_date TEXT, end_date TEXT, monthly_rent REAL);
+CREATE TABLE orders (order_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES tenants(tenant_id), ordered_at TEXT, amount REAL);
+`)
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO tenants VALUES (%d, 'Tenant %d');\n", i, i)
+	}
+	for i := 1; i <= 300; i++ {
+		start := today.AddDate(0, 0, -400+i)
+		end := start.AddDate(1, 0, 0) // a year's lease: many end after today
+		fmt.Fprintf(&b, "INSERT INTO leases VALUES (%d, %d, '%s', '%s', %d);\n", i, i%40+1, day(start), day(end), 1000+i)
+	}
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '%s', %d.5);\n", i, i%40+1, day(today.AddDate(0, 0, -i/2)), i)
+	}
+	dir, rows := learnedDB(t, "leases.db", b.String(), "")
+	monthStart := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+	nextMonth, nextYear := monthStart.AddDate(0, 1, 0), time.Date(today.Year()+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	yearStart := time.Date(today.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	asOf := day(today)
+	// On the last day of the month (or year) nothing is cut: no note.
+	cutMonth, cutYear := "", ""
+	if today.AddDate(0, 0, 1).Before(nextMonth) {
+		cutMonth = "cut"
+	}
+	if today.AddDate(0, 0, 1).Before(nextYear) {
+		cutYear = "cut"
+	}
+	for _, tt := range []struct{ asOf, q, want, note string }{
+		{asOf, "how many leases end this month", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(monthStart), day(nextMonth)), cutMonth},
+		{asOf, "how many leases end this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(yearStart), day(nextYear)), cutYear},
+		// Started: no start is after today, so the cut stands.
+		{asOf, "how many leases started this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE start_date >= '%s' AND start_date <= '%s'", day(yearStart), asOf), ""},
+		// A replay ten days back: the orders of the ten days after it
+		// had not happened then.
+		{day(today.AddDate(0, 0, -10)), "how many orders this year", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at >= '%s' AND ordered_at <= '%s'", day(time.Date(today.AddDate(0, 0, -10).Year(), 1, 1, 0, 0, 0, 0, time.UTC)), day(today.AddDate(0, 0, -10))), ""},
+	} {
+		t.Run(tt.q+" as of "+tt.asOf, func(t *testing.T) {
+			out := askAt(t, dir, tt.asOf, tt.q)
+			var got []string
+			for _, row := range out.Rows {
+				got = append(got, fmt.Sprint(row...))
+			}
+			if want := rows(tt.want); out.Status != "succeeded" || strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, want)
+			}
+			if note := strings.Contains(out.Interpretation.Text, "the period runs to"); note != (tt.note != "") {
+				t.Errorf("reading %q: note %v, want %v", out.Interpretation.Text, note, tt.note != "")
+			}
+		})
+	}
+}

@@ -1,0 +1,66 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// aheadName is the control's measure: the rows dated after the as-of day
+// within the period the question names.
+const aheadName = "quarry_rows_ahead"
+
+// periodAhead runs a plan's period to its own end where the planner cut
+// it at the as-of day and the rows' date is one set ahead of time.
+//
+// "How many leases end this month" on December 1st: the planner ends the
+// month with that day, as nothing after it has happened yet, and a replay
+// as of an earlier day must not count what was recorded later. But a
+// lease's end, an appointment or a concert is dated ahead, and the
+// question asks for the whole month: the cut answered 0 where 19 leases
+// end in December (found from outside on a learned property database).
+// Such a date holds days after today, by the clock, which no date of
+// something that has happened does: a control query counts them, and
+// where there are some, the plan's range runs to the period's end, with a
+// note that says so. Otherwise, or when the control cannot run, pl is
+// returned as it is.
+func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan) *planner.Plan {
+	if pl.PeriodEnd == "" || pl.Query == nil || pl.Query.TimeRange == nil || a.Conn == nil {
+		return pl
+	}
+	tr := *pl.Query.TimeRange
+	ent, _, ok := strings.Cut(tr.Field, ".")
+	if !ok || m.Entity(ent) == nil || tr.To == "" || tr.To >= pl.PeriodEnd {
+		return pl
+	}
+	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
+	mm := *m
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: m.Entity(ent).Name, Expr: "COUNT(" + tr.Field + ")"})
+	res, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{aheadName}, TimeRange: &semantic.TimeRange{Field: tr.Field, From: tomorrow}}, 1)
+	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
+		return pl
+	}
+	if n, ok := semantic.NumberOf(res.Table.Rows[0][0]); !ok || n <= 0 {
+		return pl
+	}
+	q := *pl.Query
+	tr.To = pl.PeriodEnd
+	q.TimeRange = &tr
+	out := *pl
+	out.Query = &q
+	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after today), which the question asks for", dayBefore(pl.PeriodEnd), tr.Field))
+	return &out
+}
+
+// dayBefore is the day before day (2006-01-02), or day when it is no date.
+func dayBefore(day string) string {
+	if d, err := time.Parse("2006-01-02", day); err == nil {
+		return d.AddDate(0, 0, -1).Format("2006-01-02")
+	}
+	return day
+}
