@@ -243,3 +243,4 @@ func (b *builder) amounts(ss []sense) []sense {
 	}
 	return out
 }
+

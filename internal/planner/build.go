@@ -30,6 +30,8 @@ type builder struct {
 	// periodEnd is the end of the question's one period where the as-of
 	// day cut it (Plan.PeriodEnd).
 	periodEnd string
+	// notes go to the plan's Notes (a dollar amount read in cents).
+	notes []string
 	// datedField and datedLabel: a period read as a condition on a date
 	// of other rows (cohort.go), its filters titled once, after the
 	// question's own period.

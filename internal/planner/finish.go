@@ -361,7 +361,7 @@ func (b *builder) finish() *Plan {
 		if pl := b.checkRowsSubject(); pl != nil {
 			return pl
 		}
-		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood, PeriodEnd: b.periodEnd}
+		pl := &Plan{Kind: KindRows, Query: q, Understood: st.understood, PeriodEnd: b.periodEnd, Notes: b.notes}
 		pl.Title = b.makeTitle()
 		return pl
 	}
@@ -377,7 +377,7 @@ func (b *builder) finish() *Plan {
 		}
 	}
 	b.hide()
-	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood, PeriodEnd: b.periodEnd}
+	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood, PeriodEnd: b.periodEnd, Notes: b.notes}
 	pl.Title = b.makeTitle()
 	pl.Period = strings.Join(b.title, ", ")
 	return pl

@@ -33,6 +33,7 @@ type term struct {
 	op       string
 	num      float64
 	pct      bool // num was written as a percent
+	money    bool // num was written as money ("$70", "70 dollars")
 	hasNum   bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
@@ -384,12 +385,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// ("price over 100 in Electronics"): a value is never what
 				// a number counts (found from outside: the number went to
 				// the value and vanished, and the price became a grouping)
-				last.op, last.num, last.hasNum, last.pct = pendingOp, it.num, true, it.pct
+				last.op, last.num, last.hasNum, last.pct, last.money = pendingOp, it.num, true, it.pct, it.money
 				pendingOp = ""
 			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && i > 1 && mean[i-2] == last.it && len(only(last.cands, sMetric)) == len(last.cands) && prevKw != "":
 				// "customers with revenue over 10000": a condition on the
 				// measure just named
-				last.op, last.num, last.hasNum, last.pct = pendingOp, it.num, true, it.pct
+				last.op, last.num, last.hasNum, last.pct, last.money = pendingOp, it.num, true, it.pct, it.money
 				st.having = append(st.having, last)
 				pendingOp = ""
 			case pendingOp != "":
@@ -656,7 +657,7 @@ func (p *Planner) walk(items []item, st *state) {
 				t.aggs, pendingAggs = pendingAggs, nil
 			}
 			if pendingNum != nil && pendingOp != "" {
-				t.op, t.num, t.hasNum, t.pct = pendingOp, pendingNum.num, true, pendingNum.pct
+				t.op, t.num, t.hasNum, t.pct, t.money = pendingOp, pendingNum.num, true, pendingNum.pct, pendingNum.money
 				pendingNum, pendingOp = nil, ""
 				st.having = append(st.having, t)
 			}

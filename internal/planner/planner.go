@@ -402,6 +402,14 @@ func (p *Planner) valueSense(v Value) (sense, bool) {
 // or nil.
 func (p *Planner) entity(name string) *semantic.Entity { return p.ents.Get(name) }
 
+// column is the column named column of the entity named entity, or nil.
+func (p *Planner) column(entity, column string) *semantic.Column {
+	if e := p.entity(entity); e != nil {
+		return e.Column(column)
+	}
+	return nil
+}
+
 // roleOfEntity is the role the entity named name plays, as
 // semantic.Model.RoleOf says, or nil.
 func (p *Planner) roleOfEntity(name string) *semantic.Role {

@@ -387,6 +387,19 @@ func (b *builder) roles() *Plan {
 		}
 		b.addMetric(name)
 		num, unit := t.num, ""
+		if t.money {
+			// "members with more than $500 in payments": money, never a
+			// number of rows (found from outside: read as more than 500
+			// payments).
+			mt := b.p.model(&Plan{AdHoc: b.adhoc}).Metric(name)
+			if mt == nil || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") {
+				return b.fail(fmt.Sprintf("%s is an amount of money, and %s counts rows; ask for the total of an amount (“… with a total amount over %s”)", numText(t.num), display(name), numText(t.num)))
+			}
+			if semantic.MinorUnit(mt.Unit, mt.Expr) {
+				num, unit = t.num*100, " (read in cents)"
+				b.notes = append(b.notes, fmt.Sprintf("the amount %s read as %s cents, as %s is in cents", numText(t.num), numText(t.num*100), display(name)))
+			}
+		}
 		if t.pct {
 			// "a refund rate above 5%": a rate is a fraction of one.
 			if mt := b.p.m.Metric(name); mt == nil || mt.Format != "percent" {
@@ -584,8 +597,15 @@ func (b *builder) roles() *Plan {
 				// does not guess.
 				return b.fail(fmt.Sprintf("quarry cannot tell whether %s holds percentages or fractions, so it cannot compare it with %s%%", s.field, numText(t.num)))
 			case t.hasNum && s.numeric:
-				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(t.num)}})
-				b.und("filter %s %s %s", s.field, t.op, numText(t.num))
+				num, read := t.num, ""
+				if c := b.p.column(s.entity, s.column); t.money && c != nil && semantic.MinorUnit(c.Unit, c.Name) {
+					// "payments over $70" of amount_cents: 7000 cents
+					// (found from outside: compared with 70 cents).
+					num, read = t.num*100, fmt.Sprintf(" (the amount %s read as %s cents)", numText(t.num), numText(t.num*100))
+					b.notes = append(b.notes, fmt.Sprintf("the amount %s read as %s cents, as %s holds cents", numText(t.num), numText(t.num*100), s.field))
+				}
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(num)}})
+				b.und("filter %s %s %s%s", s.field, t.op, numText(num), read)
 				t.role = "filter"
 			case s.temporal && len(st.dates) == 1 && t.it.countVerb:
 				// "signed up in 2025 and ordered more than once": the

@@ -169,7 +169,29 @@ type item struct {
 	kw        string
 	num       float64
 	pct       bool // a number written as a percent ("5%", "5 percent")
+	money     bool // a number written as money ("$70", "70 dollars")
 	rng       dates.Range
+}
+
+// moneyAt reports whether the number of toks[i] is written as money: a
+// currency sign right before it ("$70", "€ 50").
+func moneyAt(q string, toks []token, i int) bool {
+	before := strings.TrimRight(q[:toks[i].start], " ")
+	for _, sign := range []string{"$", "€", "£", "¥"} {
+		if strings.HasSuffix(before, sign) {
+			return true
+		}
+	}
+	return false
+}
+
+// currencyWord reports whether w names a currency: "70 dollars".
+func currencyWord(w string) bool {
+	switch w {
+	case "dollars", "dollar", "usd", "euros", "euro", "eur", "pounds", "gbp", "bucks":
+		return true
+	}
+	return false
 }
 
 // keywords maps structural phrases to what they mean.
@@ -444,8 +466,12 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			// "above 5%": a number in hundredths (not "5% of orders").
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), pct: true})
 			i += 2
+		case isNumber(toks[i].s) && i+1 < len(toks) && currencyWord(toks[i+1].s):
+			// "over 70 dollars": the currency's name is the number's.
+			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), money: true})
+			i += 2
 		case isNumber(toks[i].s):
-			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: toks[i].s})
+			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: toks[i].s, money: moneyAt(q, toks, i)})
 			i++
 		case numberWord(toks[i].s) > 0:
 			items = append(items, item{kind: itNum, num: float64(numberWord(toks[i].s)), text: toks[i].s})

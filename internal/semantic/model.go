@@ -73,6 +73,19 @@ type Column struct {
 // learn gave one, such as paid_on).
 func (c *Column) Temporal() bool { return c.Type.IsTemporal() || c.TimeRole != "" }
 
+// MinorUnit reports whether a column or measure holds money in its
+// currency's hundredths: its unit says so (learn writes "cents"), or its
+// name or expression ends with one ("amount_cents", "SUM(p.amount_cents)").
+// An amount written as money ("$70") is then compared as 7000.
+func MinorUnit(unit, name string) bool {
+	switch strings.ToLower(strings.TrimSpace(unit)) {
+	case "cents", "cent", "pence", "penny", "minor units":
+		return true
+	}
+	n := strings.ToLower(strings.TrimRight(name, ") "))
+	return strings.HasSuffix(n, "cents") || strings.HasSuffix(n, "_cent") || strings.HasSuffix(n, "pence")
+}
+
 // The time roles of a column.
 const (
 	TimeRoleStart = "start"

@@ -478,9 +478,28 @@ func (c *cover) numericFilter(n string) bool {
 	}
 	for _, f := range c.q.Filters {
 		for _, v := range f.Values {
-			if x, ok := semantic.NumberOf(v); ok && (x == want || x == want/100) {
+			if x, ok := semantic.NumberOf(v); ok && (x == want || x == want/100 || x == want*100 && c.inCents(f.Field)) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// inCents reports whether field, a column (entity.column) or a measure,
+// holds money in cents (semantic.MinorUnit): "payments over $70" of
+// amount_cents filters on 7000.
+func (c *cover) inCents(field string) bool {
+	if mt := c.m.Metric(field); mt != nil {
+		return semantic.MinorUnit(mt.Unit, mt.Expr)
+	}
+	ent, col, ok := strings.Cut(field, ".")
+	if !ok {
+		return false
+	}
+	if e := c.m.Entity(ent); e != nil {
+		if cc := e.Column(col); cc != nil {
+			return semantic.MinorUnit(cc.Unit, cc.Name)
 		}
 	}
 	return false

@@ -868,3 +868,22 @@ func TestCoverageNamesTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageCents: "$70" compared with a column of cents is 7000 of
+// them, which the query holds; 7000 of a column of dollars is not the
+// question's number.
+func TestCoverageCents(t *testing.T) {
+	model := func(col string, unit string) *semantic.Model {
+		return &semantic.Model{Entities: []semantic.Entity{{Name: "payments", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: col, Type: quarry.TypeInt, Unit: unit}}}},
+			Metrics: []semantic.Metric{{Name: "count_payments", Entity: "payments", Expr: "COUNT(payments.id)"}}}
+	}
+	q := func(col string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{"count_payments"}, Filters: []semantic.Filter{{Field: "payments." + col, Op: semantic.OpGt, Values: []any{int64(7000)}}}}
+	}
+	if f := coverageFailures("how many payments over $70", "2026-06-30", model("amount_cents", "cents"), q("amount_cents")); f != "" {
+		t.Errorf("cents: %s", f)
+	}
+	if f := coverageFailures("how many payments over $70", "2026-06-30", model("amount", ""), q("amount")); !strings.Contains(f, "the number 70 is not in the query") {
+		t.Errorf("dollars: %q", f)
+	}
+}

@@ -1,0 +1,53 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestMoneyInCents: an amount written as money ("$70", "70 dollars")
+// compared with a column that holds cents is 7000 of them; an outside
+// tester found "payments over $70" counted those over 70 cents (1,517
+// where 334 are over $70), at 1.00. Money compared with a count of rows
+// is refused. A bare number is compared as written.
+func TestMoneyInCents(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "members", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "payments", PrimaryKey: "id", TimeColumn: "paid_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "member_id", Type: quarry.TypeInt},
+				{Name: "amount_cents", Type: quarry.TypeInt, Unit: "cents", Synonyms: []string{"amount"}},
+				{Name: "paid_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			}},
+		},
+		Relationships: []semantic.Relationship{{From: "payments", FromColumn: "member_id", To: "members", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, tt := range []struct {
+		q, value, refuse string
+	}{
+		{q: "how many payments were more than $70", value: "7000"},
+		{q: "how many payments over 70 dollars", value: "7000"},
+		{q: "how many payments over 70", value: "70"},
+		{q: "members with more than $500 in payments", refuse: "is an amount of money"},
+	} {
+		pl := p.Plan(tt.q, asOf)
+		if tt.refuse != "" {
+			if pl.Query != nil || !strings.Contains(pl.Reason, tt.refuse) {
+				t.Errorf("%q: %s %q; want a refusal saying %q", tt.q, pl.Kind, pl.Reason, tt.refuse)
+			}
+			continue
+		}
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "payments.amount_cents" || len(pl.Query.Filters[0].Values) != 1 || fmt.Sprint(pl.Query.Filters[0].Values[0]) != tt.value {
+			t.Errorf("%q: %s %q %+v; want amount_cents compared with %s", tt.q, pl.Kind, pl.Reason, pl.Query, tt.value)
+			continue
+		}
+		if cents := strings.Contains(strings.Join(pl.Notes, " "), "read as 7000 cents"); cents != (tt.value == "7000") {
+			t.Errorf("%q: notes %q", tt.q, pl.Notes)
+		}
+	}
+}
