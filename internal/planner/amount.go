@@ -243,4 +243,3 @@ func (b *builder) amounts(ss []sense) []sense {
 	}
 	return out
 }
-
