@@ -49,6 +49,9 @@ type builder struct {
 
 func (p *Planner) build(st *state) *Plan {
 	b := &builder{p: p, st: st}
+	if pl := b.signedUp(); pl != nil {
+		return pl
+	}
 	b.datedRows()
 	if pl := b.pairedPeriods(); pl != nil {
 		return pl

@@ -1,6 +1,12 @@
 package planner
 
-import "github.com/quarrydata/quarry/internal/semantic"
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
 
 // datedRows reads, of two periods, the one said right after a date of
 // other rows as a condition on that date: "revenue in 2025 from
@@ -81,4 +87,60 @@ func (b *builder) sameDate(field, timeField string) bool {
 		}
 	}
 	return false
+}
+
+// signedUp reads the period said right after "signed up" as a condition
+// on the start date of the table named before it (customers.signup_date,
+// time role start), where the question has another date to put a period
+// on: a second period, a verb of another table's date, or a count of
+// other rows (a table with no start date: its own date). "How many customers signed up in 2025 and ordered in 2026"
+// put 2025 on the orders, with "signed up" read past (924 where 298
+// customers did both; found from outside, with three more like it). With
+// nothing else to date, the period stays the question's own, on the
+// table's own date, as before. Where the table has no start date, the
+// question is refused rather than dated by something else.
+func (b *builder) signedUp() *Plan {
+	st := b.st
+	for _, sp := range st.signedPos {
+		k := slices.Index(st.datePos, sp+1)
+		if k < 0 {
+			continue
+		}
+		other := len(st.dates) > 1 || len(st.having) > 0
+		var owner *term
+		for _, t := range st.terms {
+			if t.pos < sp && len(t.cands) > 0 && t.cands[0].kind == sEntity {
+				owner = t
+			}
+			if t.pos > sp+1 && slices.ContainsFunc(t.cands, func(s sense) bool { return s.temporal || s.kind == sEntity }) {
+				other = true
+			}
+		}
+		if !other {
+			continue
+		}
+		r := st.dates[k]
+		if owner == nil {
+			return b.fail(fmt.Sprintf("quarry could not tell whose signup %q is; name the table (“customers who signed up %s”)", r.Label, r.Label))
+		}
+		field := b.p.m.StartColumn(owner.cands[0].entity)
+		if e := b.p.entity(owner.cands[0].entity); field == "" && e != nil && e.TimeColumn != "" {
+			field = e.Name + "." + e.TimeColumn // the table's own date
+		}
+		if field == "" || r.From == "" && r.To == "" {
+			return b.fail(fmt.Sprintf("%s has no date that says when a row signed up, so quarry cannot put %q on it", display(owner.cands[0].entity), r.Label))
+		}
+		if r.From != "" {
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
+		}
+		if r.To != "" {
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
+		}
+		b.und("filter %s in %s [%s, %s)", field, r.Label, r.From, r.To)
+		b.datedField, b.datedLabel = field, strings.TrimSpace(r.Label)
+		st.dates = append(st.dates[:k:k], st.dates[k+1:]...)
+		st.datePos = append(st.datePos[:k:k], st.datePos[k+1:]...)
+		return nil
+	}
+	return nil
 }

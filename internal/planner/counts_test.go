@@ -33,9 +33,13 @@ func TestPerRowCounts(t *testing.T) {
 		{"customers with more than 5 orders in 2025", KindRows, []semantic.Filter{inPeriod(count(semantic.OpGt, 5), "2025-01-01", "2026-01-01")}},
 		{"customers with fewer than 2 orders last month", KindRows, []semantic.Filter{inPeriod(count(semantic.OpLt, 2), "2026-05-01", "2026-06-01")}},
 		// Adversarial: two periods, or a period on a date the question
-		// names (the customers' signup), are no period of the orders.
+		// names (the customers' signup), are no period of the orders:
+		// the signup's is a condition on the customers (signedUp).
 		{"customers with fewer than 2 orders in 2025 vs 2024", KindMetric, nil},
-		{"customers who signed up in 2025 with fewer than 2 orders", KindMetric, nil},
+		{"customers who signed up in 2025 with fewer than 2 orders", KindRows, []semantic.Filter{
+			{Field: "customers.signup_date", Op: semantic.OpGe, Values: []any{"2025-01-01"}},
+			{Field: "customers.signup_date", Op: semantic.OpLt, Values: []any{"2026-01-01"}},
+			count(semantic.OpLt, 2)}},
 		// The count is asked for, and named twice: not rewritten.
 		{"number of orders by customer for customers with more than 5 orders", KindUnanswered, nil},
 	} {

@@ -56,6 +56,9 @@ type state struct {
 	terms          []*term
 	dates          []dates.Range
 	datePos        []int // where each date phrase is among the meaningful items
+	// signedPos is where "signed up" was said, among the meaningful
+	// items: the period right after it is the signup's (signedUp).
+	signedPos []int
 	grains         []semantic.Grain
 	rowsLead       bool
 	share          bool
@@ -283,6 +286,9 @@ func (p *Planner) walk(items []item, st *state) {
 				continue
 			}
 			if kw == "filler" {
+				if strings.HasPrefix(it.text, "sign") {
+					st.signedPos = append(st.signedPos, i)
+				}
 				continue
 			}
 			if kw == "breakverb" {
