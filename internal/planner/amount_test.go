@@ -25,6 +25,7 @@ func TestAmountOfTable(t *testing.T) {
 			{Name: "salaries", Table: "salaries", PrimaryKey: "salary_id", Columns: []semantic.Column{col("salary_id", quarry.TypeInt), col("amount", quarry.TypeFloat), col("effective_from", quarry.TypeDate), col("effective_to", quarry.TypeDate)}},
 			{Name: "tips", Table: "tips", PrimaryKey: "tip_id", Columns: []semantic.Column{col("tip_id", quarry.TypeInt), col("amount", quarry.TypeFloat)}},
 			{Name: "fees", Table: "fees", PrimaryKey: "fee_id", Columns: []semantic.Column{col("fee_id", quarry.TypeInt), col("amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
+			{Name: "charges", Table: "charges", PrimaryKey: "charge_id", Columns: []semantic.Column{col("charge_id", quarry.TypeInt), col("net_amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
 		},
 		Relationships: []semantic.Relationship{{From: "fines", FromColumn: "member_id", To: "members", ToColumn: "member_id", Cardinality: semantic.ManyToOne}},
 		Restricted:    []string{"tips.amount"},
@@ -46,7 +47,11 @@ func TestAmountOfTable(t *testing.T) {
 		{"average salary", ""},
 		// A restricted amount is never picked unasked, nor one of two.
 		{"total tips", "COUNT(tips.tip_id)"},
-		{"total fees", "COUNT(fees.fee_id)"},
+		{"total charges", "COUNT(charges.charge_id)"},
+		// A column named amount alone is the row's amount, beside one
+		// qualified (a payment's amount and its late_fee; found from
+		// outside: "total rent payments" counted them).
+		{"total fees", "SUM(fees.amount)"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)
@@ -290,5 +295,22 @@ func metricHolds(t *testing.T, p *Planner, m *semantic.Model, q, want string, as
 	c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
 	if err != nil || !strings.Contains(c.SQL, want) {
 		t.Errorf("%v; SQL does not hold %q:\n%s", err, want, c.SQL)
+	}
+}
+
+// TestPartOfANumberCounted: "how many late payments" read "late" as
+// late_fee and counted its different amounts (2, at 1.00, where 202
+// payments had a fee; found from outside). A word of a number column's
+// name is no count of its values; "how many different late fees" is.
+func TestPartOfANumberCounted(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "payments", PrimaryKey: "id", TimeColumn: "paid_on", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, {Name: "late_fee", Type: quarry.TypeFloat}, {Name: "paid_on", Type: quarry.TypeDate},
+	}}}}
+	p := New(m, nil)
+	if pl := p.Plan("how many late payments in 2025", asOf); pl.Query != nil || !strings.Contains(pl.Reason, "is part of the name of payments.late_fee") {
+		t.Errorf("late payments: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("how many different late fees", asOf); pl.Query == nil {
+		t.Errorf("different late fees: %s %q", pl.Kind, pl.Reason)
 	}
 }

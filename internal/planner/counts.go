@@ -316,6 +316,12 @@ func (b *builder) columnAggs(t *term) *Plan {
 				// never the answer, and which value means yes is unknown.
 				return b.fail(fmt.Sprintf("%s.%s reads as a yes/no column, but its values are not known, so quarry cannot tell which rows it marks; list its values (0 and 1) in the knowledge, or ask “by %s”", s.entity, s.column, display(s.column)))
 			}
+			if s.numeric && !b.st.distinct && len(wholeName(t.it.text, []sense{s})) == 0 {
+				// "how many late payments": "late" is a word of late_fee,
+				// an amount; the number of its different amounts (2) is
+				// no count of late payments (found from outside, at 1.00).
+				return b.fail(fmt.Sprintf("%q is part of the name of %s.%s, a number; quarry cannot tell which rows it marks, so it does not count its different values; ask with a condition on it (“with %s over 0”)", t.it.text, s.entity, s.column, display(s.column)))
+			}
 			fn, label = "COUNT(DISTINCT %s)", "number of distinct "
 		case "sum":
 			fn, label = "SUM(%s)", "total "

@@ -267,15 +267,17 @@ func (p *Planner) oneAmount(entity string) string {
 	if e == nil {
 		return ""
 	}
-	var hits, totals []string
+	var hits, totals, plain []string
 	for _, c := range e.Columns {
 		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || p.isForeignKey(e.Name, c.Name) {
 			continue
 		}
 		money, total := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit, false
+		amount := true // the name says "amount" and nothing else
 		for _, w := range nameWords(c.Name) {
 			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w)) // amt
 			total = total || w == "total"
+			amount = amount && (w == "amount" || semantic.ShortForm(w) == "amount" || currencyWord(w) || w == "cents")
 		}
 		if !money {
 			continue
@@ -287,12 +289,17 @@ func (p *Planner) oneAmount(entity string) string {
 		if total {
 			totals = append(totals, c.Name)
 		}
+		if amount {
+			plain = append(plain, c.Name)
+		}
 	}
 	switch {
 	case len(hits) == 1:
 		return hits[0]
 	case len(totals) == 1:
 		return totals[0] // an order's total_amt, not its tip_amt
+	case len(totals) == 0 && len(plain) == 1:
+		return plain[0] // a payment's amount, not its late_fee
 	}
 	return ""
 }
