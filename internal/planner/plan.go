@@ -58,54 +58,54 @@ type state struct {
 	datePos        []int // where each date phrase is among the meaningful items
 	// signedPos is where "signed up" was said, among the meaningful
 	// items: the period right after it is the signup's (signedUp).
-	signedPos []int
-	grains         []semantic.Grain
-	rowsLead       bool
-	share          bool
-	compare        bool
-	growth         bool // "revenue growth": the change between two periods
-	whichDay       bool // "which day" read as one day of a ranking, not "when"
-	trend          bool
-	count          bool
-	distinct       bool
-	limit          int
-	order          string // "desc", "asc" from top/bottom/most/least
-	colSup         string // expensive, cheap, young, old, new, early
-	unknown        []string
-	understood     []string
-	having         []*term
-	oneGrain       bool // "which month …": one period is asked for
-	ageOp          string
-	ageNum         float64
-	hasAge         bool   // "older than 30"
-	ageUnit        string // "older than 30 days": the rows' own age, in days, weeks, months or years
-	rowsNewer      bool   // "newer than 30 days": the rows' age, never a person's
-	wantLabel      bool   // "names" where no column is called name: the label
-	sup            bool   // a superlative word ("most", "highest", "least") set order
-	perGroup       bool   // a group named with each/per/every ("in each category")
-	andPos         []int
-	allInfo        bool          // "all the information about": every column
-	text           string        // the question's words, lower case, single spaces
-	when           bool          // "when was the first order placed"
-	sortDir        string        // "asc" or "desc" from "ordered by … descending"
-	sortDirBy      string        // what a direction said alone may sort by: "measure" ("lowest first", "ascending"), "" ("alphabetically")
-	sortTerms      int           // terms sorted by
-	eachAfter      bool          // "the codes and the number of templates for each": a group named before
-	none           []string      // tables the subject must have no row of ("never ordered")
-	some           []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
-	linkedNone     []string      // of none, those named after a verb of a link ("not playing any cartoon written by X")
-	linkCounts     []linkCount   // tables named after a verb of a link with how many ("teach at least two courses")
-	ageOf          string        // the table named after a verb of a link before "older than": whose age it is
-	supLinked      bool          // a superlative of a column said after a verb of a link
-	both           bool          // "both cats and dogs": each value on its own, all required
-	breakdown      bool          // "break down …": a grouping must be named
-	howDoing       bool          // "how are we doing on …": a metric must be named
-	related        []relatedRows // "customers with a refunded order": rows of another table that must exist
-	nulls          []sense       // "orders with no discount code": columns that must be empty
-	raw            string        // the question as asked
-	asOf           time.Time     // the day the question is read as of
-	mode           int           // "the most common nationality": 1 + the position of "most common"; 0 when none (mode.go)
-	modeBack       bool          // "the nationality that is most common": "that" right before it
+	signedPos  []int
+	grains     []semantic.Grain
+	rowsLead   bool
+	share      bool
+	compare    bool
+	growth     bool // "revenue growth": the change between two periods
+	whichDay   bool // "which day" read as one day of a ranking, not "when"
+	trend      bool
+	count      bool
+	distinct   bool
+	limit      int
+	order      string // "desc", "asc" from top/bottom/most/least
+	colSup     string // expensive, cheap, young, old, new, early
+	unknown    []string
+	understood []string
+	having     []*term
+	oneGrain   bool // "which month …": one period is asked for
+	ageOp      string
+	ageNum     float64
+	hasAge     bool   // "older than 30"
+	ageUnit    string // "older than 30 days": the rows' own age, in days, weeks, months or years
+	rowsNewer  bool   // "newer than 30 days": the rows' age, never a person's
+	wantLabel  bool   // "names" where no column is called name: the label
+	sup        bool   // a superlative word ("most", "highest", "least") set order
+	perGroup   bool   // a group named with each/per/every ("in each category")
+	andPos     []int
+	allInfo    bool          // "all the information about": every column
+	text       string        // the question's words, lower case, single spaces
+	when       bool          // "when was the first order placed"
+	sortDir    string        // "asc" or "desc" from "ordered by … descending"
+	sortDirBy  string        // what a direction said alone may sort by: "measure" ("lowest first", "ascending"), "" ("alphabetically")
+	sortTerms  int           // terms sorted by
+	eachAfter  bool          // "the codes and the number of templates for each": a group named before
+	none       []string      // tables the subject must have no row of ("never ordered")
+	some       []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
+	linkedNone []string      // of none, those named after a verb of a link ("not playing any cartoon written by X")
+	linkCounts []linkCount   // tables named after a verb of a link with how many ("teach at least two courses")
+	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
+	supLinked  bool          // a superlative of a column said after a verb of a link
+	both       bool          // "both cats and dogs": each value on its own, all required
+	breakdown  bool          // "break down …": a grouping must be named
+	howDoing   bool          // "how are we doing on …": a metric must be named
+	related    []relatedRows // "customers with a refunded order": rows of another table that must exist
+	nulls      []sense       // "orders with no discount code": columns that must be empty
+	raw        string        // the question as asked
+	asOf       time.Time     // the day the question is read as of
+	mode       int           // "the most common nationality": 1 + the position of "most common"; 0 when none (mode.go)
+	modeBack   bool          // "the nationality that is most common": "that" right before it
 }
 
 func (p *Planner) plan(question string, asOf time.Time) *Plan {
