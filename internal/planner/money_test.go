@@ -49,5 +49,8 @@ func TestMoneyInCents(t *testing.T) {
 		if cents := strings.Contains(strings.Join(pl.Notes, " "), "read as 7000 cents"); cents != (tt.value == "7000") {
 			t.Errorf("%q: notes %q", tt.q, pl.Notes)
 		}
+		if asCents := strings.Contains(strings.Join(pl.Notes, " "), "70 compared as cents"); asCents != (tt.value == "70") {
+			t.Errorf("%q: notes %q", tt.q, pl.Notes)
+		}
 	}
 }

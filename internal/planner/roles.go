@@ -603,6 +603,10 @@ func (b *builder) roles() *Plan {
 					// (found from outside: compared with 70 cents).
 					num, read = t.num*100, fmt.Sprintf(" (the amount %s read as %s cents)", numText(t.num), numText(t.num*100))
 					b.notes = append(b.notes, fmt.Sprintf("the amount %s read as %s cents, as %s holds cents", numText(t.num), numText(t.num*100), s.field))
+				} else if c != nil && semantic.MinorUnit(c.Unit, c.Name) {
+					// "an amount above 50": cents, as written; said, so
+					// that a reader who meant $50 sees it.
+					b.notes = append(b.notes, fmt.Sprintf("%s compared as cents, as %s holds cents; write $%s for dollars", numText(t.num), s.field, numText(t.num)))
 				}
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(num)}})
 				b.und("filter %s %s %s%s", s.field, t.op, numText(num), read)

@@ -1,8 +1,10 @@
 package verify
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -885,5 +887,33 @@ func TestCoverageCents(t *testing.T) {
 	}
 	if f := coverageFailures("how many payments over $70", "2026-06-30", model("amount", ""), q("amount")); !strings.Contains(f, "the number 70 is not in the query") {
 		t.Errorf("dollars: %q", f)
+	}
+}
+
+// TestOverSeries: a series by month whose range reaches the as-of day
+// warns that its last month is not over, unless its rows end before that
+// month: "check-ins by month this year" on December 1st ends with a whole
+// November (found from outside: the warning was false, at 0.85).
+func TestOverSeries(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "checkins", PrimaryKey: "id", TimeColumn: "at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "at", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "checkins", Entity: "checkins", Expr: "COUNT(checkins.id)", Time: "checkins.at"}}}
+	q := &semantic.Query{Metrics: []string{"checkins"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}, TimeRange: &semantic.TimeRange{From: "2026-01-01", To: "2026-12-02"}}
+	asOf := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	cov := Coverage("check-ins by month this year", "2026-12-01", m, q)
+	rows := func(last string) Input {
+		return Input{AsOf: asOf, Coverage: cov, Columns: []semantic.OutColumn{{Name: "month", Grain: semantic.GrainMonth}},
+			Table: &quarry.Table{Columns: []quarry.Column{{Name: "month"}, {Name: "checkins"}}, Rows: [][]any{{"2026-10-01", int64(3)}, {last, int64(4)}}}}
+	}
+	partial := func(in Input) bool {
+		return slices.ContainsFunc(overSeries(in), func(c Check) bool { return c.Name == CheckPartial })
+	}
+	if !slices.ContainsFunc(cov, func(c Check) bool { return c.Name == CheckPartial }) {
+		t.Fatalf("coverage: no partial_period warning: %+v", cov)
+	}
+	if partial(rows("2026-11-01")) {
+		t.Error("rows ending with a whole November: warned")
+	}
+	if !partial(rows("2026-12-01")) {
+		t.Error("rows ending with December's one day: not warned")
 	}
 }

@@ -285,7 +285,7 @@ func Run(in Input) Report {
 		}
 		checks = append(checks, Check{Name: CheckZeroGroups, Status: Fail, Detail: strings.Join(why, "; ")})
 	}
-	checks = append(checks, in.Coverage...)
+	checks = append(checks, overSeries(in)...)
 	if c, ok := unfinishedRows(in); ok {
 		checks = append(checks, c)
 	}
