@@ -205,7 +205,9 @@ func genericWord(w string) bool {
 	switch w {
 	case "id", "on", "at", "date", "time", "code", "is", "of", "by", "name", "number", "count", "type",
 		"total", "unit", "monthly", "daily", "weekly", "yearly", "per", "the", "a", "in", "to", "and", "num",
-		"value", "amount", "flag", "key", "ts", "dt", "no":
+		"value", "amount", "flag", "key", "ts", "dt", "no",
+		// "customers from Denver" is never promo_codes.valid_from.
+		"from", "for", "with", "into", "via", "until", "since":
 		return true
 	}
 	return false

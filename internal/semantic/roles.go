@@ -76,8 +76,10 @@ func WithRoles(m *Model) *Model {
 		}
 		role := &Role{Of: to.Name, Link: name, From: x.Get(r.From).Name, FromColumn: r.FromColumn, Word: roleWord(name, to)}
 		e.Role = role
-		if role.Word != "" {
-			// "shipments by origin": the role alone names it.
+		if role.Word != "" && !preposition(role.Word) {
+			// "shipments by origin": the role alone names it; "from" of
+			// from_warehouse never does ("purchase orders from German
+			// suppliers"; found from outside).
 			e.Synonyms = []string{role.Word}
 		}
 		if e.Table == "" {
@@ -170,6 +172,16 @@ func roleWord(name string, to *Entity) string {
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+// preposition reports whether a role's word is a preposition: a word of
+// every question, never a name.
+func preposition(w string) bool {
+	switch w {
+	case "from", "to", "in", "on", "at", "by", "of", "for", "with", "into", "via":
+		return true
+	}
+	return false
 }
 
 func notLetterOrDigit(r rune) bool {

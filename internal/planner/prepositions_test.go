@@ -1,0 +1,56 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestPrepositionsNameNothing: "from" is a word of every question, never
+// a name. An outside tester found "customers from Denver" read as
+// promo_codes.valid_from, and "purchase orders from German suppliers" as
+// the from_warehouse link of stock transfers, both refused. The link is
+// still named by its whole name ("by from warehouse").
+func TestPrepositionsNameNothing(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", Columns: []semantic.Column{id("id"), {Name: "city", Type: quarry.TypeText, Values: []string{"Denver", "Austin"}}}},
+			{Name: "promo_codes", PrimaryKey: "id", Columns: []semantic.Column{id("id"), {Name: "code", Type: quarry.TypeText}, {Name: "valid_from", Type: quarry.TypeDate}}},
+			{Name: "warehouses", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText}}},
+			{Name: "suppliers", PrimaryKey: "id", Columns: []semantic.Column{id("id"), {Name: "country", Type: quarry.TypeText, Values: []string{"Germany", "Japan"}}}},
+			{Name: "purchase_orders", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("supplier_id")}},
+			{Name: "stock_transfers", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("from_warehouse_id"), id("to_warehouse_id")}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "purchase_orders", FromColumn: "supplier_id", To: "suppliers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "stock_transfers", FromColumn: "from_warehouse_id", To: "warehouses", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "stock_transfers", FromColumn: "to_warehouse_id", To: "warehouses", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct{ q, want string }{
+		{"how many customers are from Denver", "customers.city = Denver"},
+		{"purchase orders from suppliers in Germany", "suppliers.country = Germany"},
+		{"stock transfers by from warehouse", "group from_warehouse"},
+	} {
+		pl := p.Plan(tc.q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", tc.q, pl.Kind, pl.Reason)
+			continue
+		}
+		var got []string
+		for _, f := range pl.Query.Filters {
+			got = append(got, fmt.Sprintf("%s %s %s", f.Field, f.Op, fmt.Sprint(f.Values...)))
+		}
+		for _, d := range pl.Query.Dimensions {
+			got = append(got, "group "+d.Name)
+		}
+		if all := strings.Join(got, "; "); !strings.Contains(all, tc.want) {
+			t.Errorf("%q: %s; want %q", tc.q, all, tc.want)
+		}
+	}
+}
