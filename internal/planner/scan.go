@@ -431,7 +431,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			bestL = 0
 		}
 		switch {
-		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) || capitalValue)):
+		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) && !grainOverAlias(kw, lexSenses) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
 			i += bestL
 		case bestK > 0 && kw == "max" && strings.HasSuffix(join(toks[i:i+bestK]), "selling"):
@@ -586,6 +586,23 @@ func strongKw(kw string) bool {
 		return true
 	}
 	return false
+}
+
+// grainOverAlias reports whether a time unit ("month") is read as the
+// unit rather than as a word of a column's name that stands for it alone
+// (period_month): "maintenance requests by month" groups by month, where
+// a text column rent_payments.period_month had taken the word for every
+// table (found from outside). A column named month is still the column.
+func grainOverAlias(kw string, senses []sense) bool {
+	if !strings.HasPrefix(kw, "unit:") && !strings.HasPrefix(kw, "grain:") || len(senses) == 0 {
+		return false
+	}
+	for _, s := range senses {
+		if s.strength != strAlias {
+			return false
+		}
+	}
+	return true
 }
 
 // termBefore reports whether a term or a number was read before: what a
