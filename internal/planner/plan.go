@@ -216,6 +216,9 @@ func (p *Planner) walk(items []item, st *state) {
 	// afterStop marks the items with a stopword right before them ("cats
 	// had appointments": "had" before appointments).
 	afterStop := map[*item]bool{}
+	// haveBefore marks the items right after "have", "has" or "had" ("how
+	// many units have 2 bedrooms").
+	haveBefore := map[*item]bool{}
 	// afterVerb marks a "by" right after a past form ("paid by
 	// insurance", "placed by …"): how or by whom, not a grouping.
 	afterVerb := map[*item]bool{}
@@ -233,6 +236,7 @@ func (p *Planner) walk(items []item, st *state) {
 		if items[i].kind != itStop {
 			mean = append(mean, &items[i])
 			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
+			haveBefore[&items[i]] = prevStop == "have" || prevStop == "has" || prevStop == "had"
 			afterVerb[&items[i]] = i > 0 && pastForm(lastWord(items[i-1].text))
 			afterStop[&items[i]] = prevStop != "" || i > 0 && items[i-1].kind == itKw && (items[i-1].text == "with" || items[i-1].text == "that" || items[i-1].text == "who")
 			if items[i].kind == itKw && items[i].text == "by" && made && i+1 < len(items) {
@@ -401,8 +405,14 @@ func (p *Planner) walk(items []item, st *state) {
 				pendingOp = ""
 			case pendingOp != "":
 				pendingNum = it // "more than 2 singers": the term follows
-			case prevKw == "with" && i+1 < len(mean) && mean[i+1].kind == itTerm && numericColumn(mean[i+1].senses):
-				// "sessions with 1 page": the column's value, not a limit
+			case (prevKw == "with" || haveBefore[it] && prevKw == "") && i+1 < len(mean) && mean[i+1].kind == itTerm && numericColumn(mean[i+1].senses):
+				// "sessions with 1 page", "how many units have 2
+				// bedrooms": the column's value, not a limit
+				pendingOp, pendingNum = "=", it
+			case prevKw == "" && i+2 < len(mean) && mean[i+1].kind == itTerm && numericColumn(mean[i+1].senses) &&
+				mean[i+2].kind == itTerm && len(only(mean[i+2].senses, sEntity)) == len(mean[i+2].senses) && len(mean[i+2].senses) > 0:
+				// "3 bedroom units": the value of the column that follows,
+				// said before the rows it picks
 				pendingOp, pendingNum = "=", it
 			case i+1 < len(mean) && mean[i+1].kind == itKw && (mean[i+1].text == "or more" || mean[i+1].text == "or less"):
 				pendingNum = it

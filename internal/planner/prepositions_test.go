@@ -83,3 +83,20 @@ func TestGrainOverAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberOfAColumn: "how many units have 2 bedrooms" and "3 bedroom
+// units" pick the units whose bedrooms column holds the number, as "units
+// with 2 bedrooms" did (found from outside: both refused). "tenants with 2
+// leases" still counts the leases.
+func TestNumberOfAColumn(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "units", PrimaryKey: "id", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "bedrooms", Type: quarry.TypeInt}, {Name: "market_rent", Type: quarry.TypeFloat},
+	}}}}
+	p := New(m, nil)
+	for _, q := range []string{"how many units have 2 bedrooms", "average market rent of 2 bedroom units", "units with 2 bedrooms"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "units.bedrooms" || fmt.Sprint(pl.Query.Filters[0].Values...) != "2" {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}
