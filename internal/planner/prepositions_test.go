@@ -100,3 +100,16 @@ func TestNumberOfAColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestValueRateUnknownWord: "no-show rate" is the share of bookings with
+// status no_show where "rate" is no word of the knowledge at all (found
+// from outside on a learned gym database: refused, "rate" unknown).
+func TestValueRateUnknownWord(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "class_bookings", PrimaryKey: "id", TimeColumn: "booked_at", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"attended", "no_show", "cancelled"}}, {Name: "booked_at", Type: quarry.TypeDate},
+	}}}}
+	pl := New(m, nil).Plan("no-show rate of class bookings last month", asOf)
+	if pl.Query == nil || len(pl.AdHoc) != 1 || !strings.Contains(pl.AdHoc[0].Expr, "'no_show'") {
+		t.Errorf("%s %q %+v %+v", pl.Kind, pl.Reason, pl.Query, pl.AdHoc)
+	}
+}

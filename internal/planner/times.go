@@ -162,7 +162,9 @@ func valueRate(items []item) []item {
 		if v.kind != itTerm || len(v.senses) == 0 || len(only(v.senses, sValue)) != len(v.senses) {
 			continue
 		}
-		if r.kind != itTerm || r.text != "rate" && r.text != "ratio" || len(only(r.senses, sMetric)) > 0 {
+		// "rate" may be no word of the knowledge at all (found from
+		// outside: "no-show rate" refused as "rate" unknown).
+		if r.kind != itTerm && r.kind != itUnknown || r.text != "rate" && r.text != "ratio" || len(only(r.senses, sMetric)) > 0 {
 			continue
 		}
 		items[i+1] = item{kind: itKw, kw: "share", text: "share"}
