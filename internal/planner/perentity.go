@@ -98,6 +98,13 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 		return nil
 	}
 	inner := p.planWhole(strings.Join(rest, " "), asOf)
+	if inner.Kind == KindRows && inner.Query != nil && inner.Query.Rows != nil && avgLen == 1 && !moneyNoun(singular(lower(lastWordOf(display(inner.Query.Rows.Entity))))) {
+		// "average bookings per member": the number of bookings, as
+		// "average number of bookings per member" reads it (found from
+		// outside: refused); not of a table of money ("average payments
+		// per member": amounts or how many?).
+		inner = p.planWhole("number of "+strings.Join(rest, " "), asOf)
+	}
 	if inner.Kind != KindMetric || inner.Query == nil {
 		return nil
 	}

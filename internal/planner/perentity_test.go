@@ -79,3 +79,30 @@ func TestAdditive(t *testing.T) {
 		}
 	}
 }
+
+// TestAverageRowsPer: "average bookings per member", a table with no
+// count of its own in the knowledge, is the number of bookings per
+// member, as "average number of bookings per member" reads (found from
+// outside: refused). A table of money is not read so: amounts or how
+// many?
+func TestAverageRowsPer(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: "int"} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "members", PrimaryKey: "id", Columns: []semantic.Column{id("id")}},
+			{Name: "class_bookings", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("member_id")}},
+			{Name: "payments", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("member_id"), {Name: "amount", Type: "float"}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "class_bookings", FromColumn: "member_id", To: "members", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "payments", FromColumn: "member_id", To: "members", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	if pl := p.Plan("average class bookings per member", asOf); pl.Kind != KindMetric || len(pl.AdHoc) == 0 || !strings.Contains(pl.AdHoc[len(pl.AdHoc)-1].Derived, "{count_class_bookings} / {number_of_members}") {
+		t.Errorf("bookings: %s %q %+v", pl.Kind, pl.Reason, pl.AdHoc)
+	}
+	if pl := p.Plan("average payments per member", asOf); pl.Kind == KindMetric && len(pl.AdHoc) > 0 && strings.Contains(pl.AdHoc[len(pl.AdHoc)-1].Derived, "count_payments") {
+		t.Errorf("payments counted: %+v", pl.AdHoc)
+	}
+}
