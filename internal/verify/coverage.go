@@ -314,8 +314,11 @@ func (c *cover) values() (ok, bad []string) {
 			return
 		}
 		for hv := range have {
-			if strings.Contains(" "+hv+" ", " "+lv+" ") {
-				return // part of a longer value filtered on ("JetBlue" in "JetBlue Airways")
+			if strings.Contains(" "+hv+" ", " "+lv+" ") || strings.Contains(" "+hv+" ", " "+lv+"s ") || strings.Contains(" "+hv+" ", " "+lv+"es ") {
+				// part of a longer value filtered on ("JetBlue" in
+				// "JetBlue Airways"), or its plural ("rock" of the venue
+				// "Red Rocks"; found from outside)
+				return
 			}
 		}
 		if c.countedInOwnGroups(v, where()) || c.personsCounted(v) {

@@ -917,3 +917,21 @@ func TestOverSeries(t *testing.T) {
 		t.Error("rows ending with December's one day: not warned")
 	}
 }
+
+// TestCoveragePluralInALongerValue: "events at Red Rocks" filters on the
+// venue Red Rocks; "rocks" there is no left-out genre rock (found from
+// outside: every question naming the venue was refused).
+func TestCoveragePluralInALongerValue(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "events", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+		{Name: "venues", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText, Values: []string{"Red Rocks", "Chase Center"}}}},
+		{Name: "artists", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "genre", Type: quarry.TypeText, Values: []string{"rock", "jazz"}}}},
+	}, Metrics: []semantic.Metric{{Name: "count_events", Entity: "events", Expr: "COUNT(events.id)"}}}
+	q := &semantic.Query{Metrics: []string{"count_events"}, Filters: []semantic.Filter{{Field: "venues.name", Op: semantic.OpEq, Values: []any{"Red Rocks"}}}}
+	if f := coverageFailures("how many events at Red Rocks", "2026-06-30", m, q); f != "" {
+		t.Errorf("Red Rocks: %s", f)
+	}
+	if f := coverageFailures("how many rock events at Chase Center", "2026-06-30", m, &semantic.Query{Metrics: []string{"count_events"}, Filters: []semantic.Filter{{Field: "venues.name", Op: semantic.OpEq, Values: []any{"Chase Center"}}}}); !strings.Contains(f, "'rock'") {
+		t.Errorf("rock left out: %q", f)
+	}
+}
