@@ -64,3 +64,41 @@ func dayBefore(day string) string {
 	}
 	return day
 }
+
+// rankedWhole ends a ranking of periods with the last whole one, where
+// the planner cut the question's period at the as-of day: "which month
+// this year had the most check-ins" on December 1st would set December's
+// one day against whole months, and was refused (verify.CutPeriods;
+// found from outside). The months ranked run to November, and a note
+// says that December is left out because it is not over. A range that
+// starts inside the period cut, or a plan that ranks no period, is
+// returned as it is.
+func rankedWhole(pl *planner.Plan) *planner.Plan {
+	if pl.PeriodEnd == "" || pl.Query == nil || pl.Query.TimeRange == nil || len(pl.Query.Order) == 0 {
+		return pl
+	}
+	tr := *pl.Query.TimeRange
+	to, err1 := time.Parse("2006-01-02", tr.To)
+	from, err2 := time.Parse("2006-01-02", tr.From)
+	if err1 != nil || err2 != nil || tr.To >= pl.PeriodEnd {
+		return pl
+	}
+	for _, d := range pl.Query.Dimensions {
+		g := d.Grain
+		if g == "" || g == semantic.GrainDay || g.Cyclic() {
+			continue
+		}
+		start := g.Start(to)
+		if start.Equal(to) || !start.After(from) {
+			return pl
+		}
+		q := *pl.Query
+		tr.To = start.Format("2006-01-02")
+		q.TimeRange = &tr
+		out := *pl
+		out.Query = &q
+		out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %s that starts %s is left out of the ranking: it is not over (it holds the days to %s only)", g.Words(), start.Format("2006-01-02"), dayBefore(pl.Query.TimeRange.To)))
+		return &out
+	}
+	return pl
+}
