@@ -490,6 +490,13 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "count":
 				pendingAggs = append(pendingAggs, "count")
 				byMode = false
+			case (kw == "sum" || kw == "avg") && len(pendingAggs) > 0 && (pendingAggs[len(pendingAggs)-1] == "max" || pendingAggs[len(pendingAggs)-1] == "min"):
+				// "the highest total amount": a ranking by the total, not
+				// the largest amount beside the total (found from outside:
+				// both, month by month).
+				st.order = map[string]string{"max": "desc", "min": "asc"}[pendingAggs[len(pendingAggs)-1]]
+				pendingAggs[len(pendingAggs)-1] = kw
+				byMode = false
 			case kw == "sum" || kw == "avg":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false

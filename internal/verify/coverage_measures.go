@@ -248,6 +248,11 @@ func (c *cover) aggregatesOf(said string) []struct{ word, fn string } {
 		}
 		break
 	}
+	// "the highest average market rent": the highest of averages, which
+	// a ranking orders by, not a maximum beside the average.
+	if len(c.q.Order) > 0 && slices.ContainsFunc(out, func(a struct{ word, fn string }) bool { return a.fn == "avg" || a.fn == "sum" }) {
+		out = slices.DeleteFunc(out, func(a struct{ word, fn string }) bool { return a.fn == "max" || a.fn == "min" })
+	}
 	return out
 }
 

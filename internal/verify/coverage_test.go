@@ -935,3 +935,21 @@ func TestCoveragePluralInALongerValue(t *testing.T) {
 		t.Errorf("rock left out: %q", f)
 	}
 }
+
+// TestCoverageHighestAverage: "which building has the highest average
+// market rent" ranks the buildings by the average; no maximum of the rent
+// is left out. Unranked, the maximum is still asked for.
+func TestCoverageHighestAverage(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "buildings", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+		{Name: "units", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "market_rent", Type: quarry.TypeFloat}}},
+	}, Metrics: []semantic.Metric{{Name: "avg_units_market_rent", Entity: "units", Expr: "AVG(units.market_rent)"}}}
+	ranked := &semantic.Query{Metrics: []string{"avg_units_market_rent"}, Dimensions: []semantic.DimRef{{Name: "buildings.name"}}, Order: []semantic.Order{{Field: "avg_units_market_rent", Desc: true}}, Limit: 1}
+	if f := coverageFailures("which building has the highest average market rent", "2026-06-30", m, ranked); f != "" {
+		t.Errorf("ranked: %s", f)
+	}
+	flat := &semantic.Query{Metrics: []string{"avg_units_market_rent"}}
+	if f := coverageFailures("the highest average market rent", "2026-06-30", m, flat); !strings.Contains(f, "computes no max") {
+		t.Errorf("unranked: %q", f)
+	}
+}
