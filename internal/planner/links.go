@@ -91,6 +91,13 @@ func (p *Planner) buildLinkVerbs() {
 		if v := p.describedVerb(ix, r); v != "" {
 			p.relVerbs[r] = append(p.relVerbs[r], v)
 		}
+		// The past participle in the key's name says it too:
+		// assigned_staff_id ("requests assigned", "staff assigned").
+		for _, w := range nameWords(r.FromColumn) {
+			if pastForm(w) {
+				p.relVerbs[r] = append(p.relVerbs[r], stemKey(w))
+			}
+		}
 		for _, v := range p.relVerbs[r] {
 			p.linkVerbs[v] = true
 		}

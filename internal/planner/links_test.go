@@ -221,3 +221,20 @@ func FuzzLinkPlan(f *testing.F) {
 		}
 	})
 }
+
+// TestKeyNameVerb: the past participle in a key's name is a verb of its
+// link: "top 3 staff by number of maintenance requests assigned" of
+// assigned_staff_id (found from outside: "assigned" not understood).
+func TestKeyNameVerb(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "staff", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}}},
+			{Name: "maintenance_requests", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "assigned_staff_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "maintenance_requests", FromColumn: "assigned_staff_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	pl := New(m, nil).Plan("top 3 staff by number of maintenance requests assigned", asOf)
+	if pl.Query == nil || pl.Query.Limit != 3 || !slices.ContainsFunc(pl.Query.Dimensions, func(d semantic.DimRef) bool { return d.Name == "staff.full_name" }) {
+		t.Errorf("%s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
