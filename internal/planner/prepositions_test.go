@@ -113,3 +113,17 @@ func TestValueRateUnknownWord(t *testing.T) {
 		t.Errorf("%s %q %+v %+v", pl.Kind, pl.Reason, pl.Query, pl.AdHoc)
 	}
 }
+
+// TestUnitInAColumnsName: "in descending order of years in which they
+// were founded" is Year_of_Founded, not a time unit: the unit wins over a
+// word of a column's name only after by, per, each, every, which or what
+// (Spider's orchestra questions regressed when it won everywhere).
+func TestUnitInAColumnsName(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "orchestra", PrimaryKey: "Orchestra_ID", Columns: []semantic.Column{
+		{Name: "Orchestra_ID", Type: quarry.TypeInt}, {Name: "Record_Company", Type: quarry.TypeText}, {Name: "Year_of_Founded", Type: quarry.TypeFloat},
+	}}}}
+	pl := New(m, nil).Plan("What are the record companies of orchestras in descending order of years in which they were founded?", asOf)
+	if pl.Query == nil || pl.Query.Rows == nil || len(pl.Query.Order) == 0 || !strings.Contains(pl.Query.Order[0].Field, "Year_of_Founded") {
+		t.Errorf("%s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}

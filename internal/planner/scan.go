@@ -431,7 +431,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			bestL = 0
 		}
 		switch {
-		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) && !grainOverAlias(kw, lexSenses) || capitalValue)):
+		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) && !(i > 0 && grainWordBefore(toks[i-1].s) && grainOverAlias(kw, lexSenses)) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
 			i += bestL
 		case bestK > 0 && kw == "max" && strings.HasSuffix(join(toks[i:i+bestK]), "selling"):
@@ -603,6 +603,18 @@ func grainOverAlias(kw string, senses []sense) bool {
 		}
 	}
 	return true
+}
+
+// grainWordBefore reports whether w, right before a time unit, makes it
+// a grouping or a ranking of periods: "by month", "per week", "each
+// year", "which month". Elsewhere ("in descending order of years") the
+// unit may be a word of a column's name.
+func grainWordBefore(w string) bool {
+	switch w {
+	case "by", "per", "each", "every", "which", "what":
+		return true
+	}
+	return false
 }
 
 // termBefore reports whether a term or a number was read before: what a
