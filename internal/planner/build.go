@@ -32,6 +32,9 @@ type builder struct {
 	periodEnd string
 	// notes go to the plan's Notes (a dollar amount read in cents).
 	notes []string
+	// viaRole is the role entity the question's values of its table are
+	// read through (valuesThroughRole).
+	viaRole string
 	// datedField and datedLabel: a period read as a condition on a date
 	// of other rows (cohort.go), its filters titled once, after the
 	// question's own period.

@@ -17,6 +17,7 @@ func (b *builder) finish() *Plan {
 	if pl := b.valueFilters(); pl != nil {
 		return pl
 	}
+	b.throughRole()
 	if pl := b.existsFilters(); pl != nil {
 		return pl
 	}

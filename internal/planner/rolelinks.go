@@ -205,3 +205,49 @@ func (p *Planner) dropUnnamedRoles(items []item) {
 		}
 	}
 }
+
+// valuesThroughRole reports whether the values the question names of a
+// role's table are to be read through that role, where the question
+// names the role (the link's name, its word, or its verb: "headline" of
+// headliner) and no other of the same table: "how many events did Lonely
+// Wolves headline", "events with a rock headliner" (found from outside:
+// refused, though grouping by the role was answered). The filters are
+// moved onto the role once they are made (throughRole).
+func (b *builder) valuesThroughRole(t *term, name string) bool {
+	e := b.p.entity(name)
+	if e == nil || e.Role == nil || b.viaRole != "" {
+		return false
+	}
+	values := false
+	for _, u := range b.st.terms {
+		if u == t {
+			continue
+		}
+		for _, c := range u.cands {
+			if o := b.p.entity(c.entity); c.kind == sEntity && o != nil && o.Role != nil && strings.EqualFold(o.Role.Of, e.Role.Of) && !strings.EqualFold(o.Name, e.Name) {
+				return false // two roles of one table: whose value is whose?
+			}
+			values = values || c.kind == sValue && strings.EqualFold(c.entity, e.Role.Of)
+		}
+	}
+	if values {
+		b.viaRole = e.Name
+	}
+	return values
+}
+
+// throughRole moves the filters on the columns of the role's table that
+// valuesThroughRole chose onto the role.
+func (b *builder) throughRole() {
+	e := b.p.entity(b.viaRole)
+	if e == nil || e.Role == nil {
+		return
+	}
+	for i := range b.q.Filters {
+		f := &b.q.Filters[i]
+		if ent, col, ok := strings.Cut(f.Field, "."); ok && strings.EqualFold(ent, e.Role.Of) {
+			f.Field = e.Name + "." + col
+			b.und("filter %s through %s (%s)", col, e.Name, e.Role.Via())
+		}
+	}
+}

@@ -110,3 +110,39 @@ func TestRoleLinkRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesThroughRole: a value of a role's table is read through the
+// role the question names — by its name or its verb — where it names no
+// other: "how many events did Lonely Wolves headline" (found from
+// outside: refused, though "events by headliner" was answered). Naming
+// neither role asks which; naming both is not guessed.
+func TestValuesThroughRole(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "artists", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText, Values: []string{"Lonely Wolves", "Wild Echo"}}, {Name: "genre", Type: quarry.TypeText, Values: []string{"rock", "jazz"}}}},
+			{Name: "events", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("headliner_id"), id("opener_id")}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "headliner", From: "events", FromColumn: "headliner_id", To: "artists", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "opener", From: "events", FromColumn: "opener_id", To: "artists", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct{ q, field string }{
+		{"how many events did Lonely Wolves headline", "headliner.name"},
+		{"how many events had Wild Echo as opener", "opener.name"},
+		{"number of events with a rock headliner", "headliner.genre"},
+	} {
+		pl := p.Plan(tc.q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != tc.field {
+			t.Errorf("%q: %s %q %+v", tc.q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many events with Lonely Wolves", asOf); pl.Kind != KindClarify {
+		t.Errorf("no role named: %s %q", pl.Kind, pl.Reason)
+	}
+	if pl := p.Plan("how many events did Lonely Wolves headline and Wild Echo open", asOf); pl.Query != nil {
+		t.Errorf("two roles: %+v", pl.Query)
+	}
+}

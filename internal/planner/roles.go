@@ -544,6 +544,10 @@ func (b *builder) roles() *Plan {
 				// "tickets for products of the Billing team": the way to
 				// the table named next (Query.Via).
 				t.role = "context"
+			case b.valuesThroughRole(t, s.name):
+				// "how many events did Lonely Wolves headline": the
+				// artist's name through the headliner link.
+				t.role = "context"
 			default:
 				return b.fail(fmt.Sprintf("quarry could not tell how %s relates to the question; try “by %s” or a filter on one of its columns", display(s.name), display(s.name)))
 			}
