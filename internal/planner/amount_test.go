@@ -314,3 +314,19 @@ func TestPartOfANumberCounted(t *testing.T) {
 		t.Errorf("different late fees: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestWithANumber: "rent payments with a late fee" are the payments whose
+// fee is more than none; the fees were added up instead (found from
+// outside), and "how many … had a late fee" was refused.
+func TestWithANumber(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "rent_payments", PrimaryKey: "id", TimeColumn: "paid_on", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, {Name: "late_fee", Type: quarry.TypeFloat}, {Name: "paid_on", Type: quarry.TypeDate},
+	}}}}
+	p := New(m, nil)
+	for _, q := range []string{"rent payments with a late fee in 2025", "how many rent payments had a late fee in 2025"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "rent_payments.late_fee" || pl.Query.Filters[0].Op != semantic.OpGt {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}

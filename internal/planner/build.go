@@ -407,8 +407,8 @@ func (b *builder) measures() *Plan {
 // names a period, a grain, a comparison or a grouping.
 func (b *builder) impliedTotal(t *term) bool {
 	st := b.st
-	if t.byMode || t.sortBy || t.hasNum || t.rowsQ || st.rowsLead || len(t.cands) == 0 || !b.p.additiveColumn(t.cands) {
-		return false
+	if t.byMode || t.sortBy || t.hasNum || t.rowsQ || t.withA || st.rowsLead || len(t.cands) == 0 || !b.p.additiveColumn(t.cands) {
+		return false // "payments with a late fee": the rows that have one
 	}
 	for _, s := range t.cands {
 		if !moneyName(s.column) {

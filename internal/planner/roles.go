@@ -666,6 +666,13 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
 				b.und("filter %s is set", s.field)
 				t.role = "filter"
+			case t.withA && s.kind == sColumn && s.numeric && !s.key && !t.hasNum && len(t.aggs) == 0 && !t.sortBy && !b.besideValue(t) && b.rank(s.entity, nil) <= 2:
+				// "rent payments with a late fee", "order items that had
+				// a discount": the rows whose amount is more than none
+				// (found from outside: the late fees were added up).
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpGt, Values: []any{int64(0)}})
+				b.und("filter %s > 0 (the rows that have one)", s.field)
+				t.role = "filter"
 			case b.besideValue(t):
 				t.role = "context"
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
