@@ -49,6 +49,8 @@ CREATE TABLE orders (order_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES 
 	for _, tt := range []struct{ asOf, q, want, note string }{
 		{asOf, "how many leases end this month", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(monthStart), day(nextMonth)), cutMonth},
 		{asOf, "how many leases end this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(yearStart), day(nextYear)), cutYear},
+		// Inside a condition on related rows: the same.
+		{asOf, "how many tenants have a lease ending this month", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE EXISTS (SELECT 1 FROM leases l WHERE l.tenant_id = t.tenant_id AND end_date >= '%s' AND end_date < '%s')", day(monthStart), day(nextMonth)), cutMonth},
 		// Started: no start is after today, so the cut stands.
 		{asOf, "how many leases started this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE start_date >= '%s' AND start_date <= '%s'", day(yearStart), asOf), ""},
 		// A replay ten days back: the orders of the ten days after it

@@ -29,19 +29,33 @@ const aheadName = "quarry_rows_ahead"
 // where there are some, the plan's range runs to the period's end, with a
 // note that says so. Otherwise, or when the control cannot run, pl is
 // returned as it is.
-func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan) *planner.Plan {
-	if pl.PeriodEnd == "" || pl.Query == nil || pl.Query.TimeRange == nil || a.Conn == nil {
+func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+	if pl.PeriodEnd == "" || pl.Query == nil || a.Conn == nil {
 		return pl
 	}
-	tr := *pl.Query.TimeRange
-	ent, _, ok := strings.Cut(tr.Field, ".")
-	if !ok || m.Entity(ent) == nil || tr.To == "" || tr.To >= pl.PeriodEnd {
+	cut := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	if cut >= pl.PeriodEnd {
+		return pl
+	}
+	// The date the period is on: the range's, or that of the bound of a
+	// condition on related rows ("tenants whose lease ends this month").
+	field := ""
+	if tr := pl.Query.TimeRange; tr != nil && tr.To == cut {
+		field = tr.Field
+	}
+	walkCut(pl.Query.Filters, cut, func(f *semantic.Filter) {
+		if field == "" {
+			field = f.Field
+		}
+	})
+	ent, _, ok := strings.Cut(field, ".")
+	if !ok || m.Entity(ent) == nil {
 		return pl
 	}
 	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
 	mm := *m
-	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: m.Entity(ent).Name, Expr: "COUNT(" + tr.Field + ")"})
-	res, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{aheadName}, TimeRange: &semantic.TimeRange{Field: tr.Field, From: tomorrow}}, 1)
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: m.Entity(ent).Name, Expr: "COUNT(" + field + ")"})
+	res, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{aheadName}, TimeRange: &semantic.TimeRange{Field: field, From: tomorrow}}, 1)
 	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
 		return pl
 	}
@@ -49,12 +63,47 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 		return pl
 	}
 	q := *pl.Query
-	tr.To = pl.PeriodEnd
-	q.TimeRange = &tr
+	if tr := q.TimeRange; tr != nil && tr.To == cut && strings.EqualFold(tr.Field, field) {
+		c := *tr
+		c.To = pl.PeriodEnd
+		q.TimeRange = &c
+	}
+	q.Filters = cloneFilters(q.Filters)
+	walkCut(q.Filters, cut, func(f *semantic.Filter) {
+		if strings.EqualFold(f.Field, field) {
+			f.Values = []any{pl.PeriodEnd}
+		}
+	})
 	out := *pl
 	out.Query = &q
-	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after today), which the question asks for", dayBefore(pl.PeriodEnd), tr.Field))
+	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after today), which the question asks for", dayBefore(pl.PeriodEnd), field))
 	return &out
+}
+
+// walkCut calls fn on each filter, at any depth of related rows'
+// conditions, that ends a period at cut (field < cut).
+func walkCut(fs []semantic.Filter, cut string, fn func(*semantic.Filter)) {
+	for i := range fs {
+		f := &fs[i]
+		if f.Op == semantic.OpLt && len(f.Values) == 1 && f.Values[0] == cut {
+			fn(f)
+		}
+		walkCut(f.Where, cut, fn)
+	}
+}
+
+// cloneFilters copies filters and their related rows' conditions deep
+// enough that walkCut may change them.
+func cloneFilters(fs []semantic.Filter) []semantic.Filter {
+	if fs == nil {
+		return nil
+	}
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Values = slices.Clone(out[i].Values)
+		out[i].Where = cloneFilters(out[i].Where)
+	}
+	return out
 }
 
 // dayBefore is the day before day (2006-01-02), or day when it is no date.

@@ -135,7 +135,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// A period cut at the as-of day, on a date that holds days
 		// after it ("leases that end this month"): the whole period.
-		pl = rankedWhole(a.periodAhead(ctx, model, pl))
+		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf))
 		out.Plan = pl
 		// A question whose conditions cannot all hold ("completed orders
 		// that were cancelled") would come back empty, or as a confident

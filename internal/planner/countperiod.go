@@ -58,6 +58,7 @@ func (b *builder) countPeriod(counted, metric string) (where []semantic.Filter, 
 // again.
 func (b *builder) usePeriod() {
 	r := b.st.dates[0]
+	b.periodEnd = r.Cut // a period cut at the as-of day (Plan.PeriodEnd)
 	b.und("time %s [%s, %s) on the rows counted", r.Label, r.From, r.To)
 	b.title = append(b.title, r.Label)
 	b.st.dates, b.st.datePos = nil, nil
