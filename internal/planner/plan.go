@@ -367,6 +367,12 @@ func (p *Planner) walk(items []item, st *state) {
 		}
 		switch it.kind {
 		case itUnknown:
+			if (it.text == "member" || it.text == "members") && i > 0 && mean[i-1].kind == itTerm && len(only(mean[i-1].senses, sEntity)) > 0 {
+				// "which staff member", "team members": the rows of the
+				// table just named (found from outside: "member" not
+				// understood).
+				continue
+			}
 			st.unknown = append(st.unknown, it.text)
 		case itDate:
 			st.dates = append(st.dates, it.rng)

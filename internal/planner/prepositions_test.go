@@ -127,3 +127,12 @@ func TestUnitInAColumnsName(t *testing.T) {
 		t.Errorf("%s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestStaffMember: "which staff member", "team members" are the rows of
+// the table just named (found from outside: "member" not understood).
+func TestStaffMember(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "staff", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}}}}}
+	if pl := New(m, nil).Plan("how many staff members", asOf); pl.Query == nil || len(pl.Unknown) > 0 {
+		t.Errorf("%s %q %v", pl.Kind, pl.Reason, pl.Unknown)
+	}
+}
