@@ -91,14 +91,15 @@ func (b *builder) sameDate(field, timeField string) bool {
 
 // signedUp reads the period said right after "signed up" as a condition
 // on the start date of the table named before it (customers.signup_date,
-// time role start), where the question has another date to put a period
-// on: a second period, a verb of another table's date, or a count of
-// other rows (a table with no start date: its own date). "How many customers signed up in 2025 and ordered in 2026"
-// put 2025 on the orders, with "signed up" read past (924 where 298
-// customers did both; found from outside, with three more like it). With
-// nothing else to date, the period stays the question's own, on the
-// table's own date, as before. Where the table has no start date, the
-// question is refused rather than dated by something else.
+// time role start; else the table's own date), where the question has
+// another date to put a period on: a second period, a verb of another
+// table's date, or a count of other rows. "How many customers signed up
+// in 2025 and ordered in 2026" put 2025 on the orders, with "signed up"
+// read past (924 where 298 customers did both; found from outside, with
+// three more like it). With nothing else to date, the period stays the
+// question's own, on the table's own date, as before. Where no table is
+// named before it, or the table has no date, the question is refused
+// rather than dated by something else.
 func (b *builder) signedUp() *Plan {
 	st := b.st
 	for _, sp := range st.signedPos {
