@@ -330,3 +330,26 @@ func TestWithANumber(t *testing.T) {
 		}
 	}
 }
+
+// TestParentDated: rows with no date of their own are dated by the one
+// table they belong to that has one, or of several the one dated by the
+// event its rows record: "total qty of purchase order lines in 2025" by
+// the order's date (found from outside: refused, "no date to apply").
+func TestParentDated(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "purchase_orders", PrimaryKey: "id", TimeColumn: "ordered_on", Columns: []semantic.Column{id("id"), {Name: "ordered_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+			{Name: "parts", PrimaryKey: "id", TimeColumn: "added_on", Columns: []semantic.Column{id("id"), {Name: "added_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+			{Name: "purchase_order_lines", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("purchase_order_id"), id("part_id"), {Name: "qty", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "purchase_order_lines", FromColumn: "purchase_order_id", To: "purchase_orders", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "purchase_order_lines", FromColumn: "part_id", To: "parts", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	pl := New(m, nil).Plan("total qty of purchase order lines in 2025", asOf)
+	if pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.Field != "purchase_orders.ordered_on" {
+		t.Errorf("%s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}

@@ -840,6 +840,57 @@ func (p *Planner) entityOfMetric(name string, depth int) string {
 }
 
 // metricHasTime reports whether a metric has a time axis.
+// parentDated is the date of the one table that the rows a question
+// lists or measures belong to, where those rows have no date of their
+// own: purchase_order_lines, each of one purchase order, dated by
+// purchase_orders.ordered_on. "" where the rows have a date, measures of
+// several tables are asked, or none or several of the tables they point
+// at have one.
+func (b *builder) parentDated() string {
+	ent := ""
+	if b.rows {
+		ent = b.subject
+	}
+	for _, m := range b.q.Metrics {
+		if b.p.metricHasTime(m, b.adhoc) {
+			return ""
+		}
+		e := b.p.metricEntity(m, b.adhoc)
+		if e == "" || ent != "" && !strings.EqualFold(e, ent) {
+			return ""
+		}
+		ent = e
+	}
+	if e := b.p.entity(ent); e == nil || e.TimeColumn != "" {
+		return ""
+	}
+	// Of several dated tables, the one dated by the event each of its
+	// rows records (an order's ordered_at), not by when a thing began (a
+	// product's launch): order_items are dated by their order.
+	var dated, events []string
+	for _, r := range b.p.m.Relationships {
+		if !strings.EqualFold(r.From, ent) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne {
+			continue
+		}
+		if to := b.p.entity(r.To); to != nil && to.TimeColumn != "" && to.Role == nil {
+			f := to.Name + "." + to.TimeColumn
+			if !slices.Contains(dated, f) {
+				dated = append(dated, f)
+				if c := to.Column(to.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
+					events = append(events, f)
+				}
+			}
+		}
+	}
+	switch {
+	case len(dated) == 1:
+		return dated[0]
+	case len(events) == 1:
+		return events[0]
+	}
+	return "" // none, or several: which date?
+}
+
 func (p *Planner) metricHasTime(name string, adhoc []semantic.Metric) bool {
 	for _, a := range adhoc {
 		if a.Name == name {

@@ -158,6 +158,15 @@ func (b *builder) finish() *Plan {
 			b.title = append(b.title, b.datedRowsTitle(b.datedField, b.datedLabel))
 		}
 		if timeField == "" {
+			if f := b.parentDated(); f != "" {
+				// "total qty of purchase order lines in 2025": the lines
+				// are dated by their order (found from outside: refused).
+				timeField = f
+				q.TimeRange.Field = f
+				b.notes = append(b.notes, fmt.Sprintf("the period is on %s, the date of the row each belongs to", f))
+			}
+		}
+		if timeField == "" {
 			if b.rows && !b.p.entityTime(b.subject) {
 				return b.fail(fmt.Sprintf("%s has no date column to apply %q to", display(b.subject), r.Label))
 			}
