@@ -51,7 +51,7 @@ func moneyWord(w string) bool {
 // amountOf is the sense of entity's one amount column when term t adds
 // up ("total") or averages the table's rows; false otherwise.
 func (b *builder) amountOf(t *term, entity string) (sense, bool) {
-	if len(t.aggs) != 1 || t.aggs[0] != "sum" && t.aggs[0] != "avg" {
+	if len(t.aggs) != 1 || t.aggs[0] != "sum" && t.aggs[0] != "avg" && t.aggs[0] != "max" && t.aggs[0] != "min" {
 		return sense{}, false
 	}
 	e := b.p.entity(entity)
@@ -61,7 +61,9 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	if s, ok := b.namedAmount(t, e); ok {
 		return s, true
 	}
-	if t.aggs[0] == "sum" && !moneyNoun(singular(lastWordOf(t.it.text))) {
+	if t.aggs[0] != "avg" && !moneyNoun(singular(lastWordOf(t.it.text))) {
+		// "total orders" is a count; "the largest order" is which?
+		// Only a table of money: "the largest payment" is its amount.
 		return sense{}, false
 	}
 	for _, c := range e.Columns {

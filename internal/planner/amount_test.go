@@ -52,6 +52,11 @@ func TestAmountOfTable(t *testing.T) {
 		// qualified (a payment's amount and its late_fee; found from
 		// outside: "total rent payments" counted them).
 		{"total fees", "SUM(fees.amount)"},
+		// The largest of a table of money is its largest amount (found
+		// from outside: "largest payment this year" refused); not of
+		// other rows ("the largest order": by what?).
+		{"largest payment", "MAX(payments.amount)"},
+		{"smallest fine in 2024", "MIN(fines.amount_usd)"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)

@@ -329,7 +329,7 @@ func (b *builder) measures() *Plan {
 				}
 				// "total fines", "average salary": the table's one
 				// amount, added up or averaged.
-				b.und("%q read as the %s of %s.%s", t.it.text, map[string]string{"sum": "total", "avg": "average"}[t.aggs[0]], s.name, c.column)
+				b.und("%q read as the %s of %s.%s", t.it.text, map[string]string{"sum": "total", "avg": "average", "max": "largest", "min": "smallest"}[t.aggs[0]], s.name, c.column)
 				t.cands = []sense{c}
 				if pl := b.columnAggs(t); pl != nil {
 					return pl
