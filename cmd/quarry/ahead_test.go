@@ -72,3 +72,34 @@ CREATE TABLE orders (order_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES 
 		})
 	}
 }
+
+// TestEveryRowControl: "which location had the fewest check-ins in Q2
+// 2025" ranks the locations from the lowest over a period, where one with
+// none would be missing from the bottom. A control query counts the
+// groups against the locations: all there, it is answered (found from
+// outside: refused); one with none, it is refused as before.
+func TestEveryRowControl(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE locations (location_id INTEGER PRIMARY KEY, name TEXT);
+INSERT INTO locations VALUES (1, 'Downtown'), (2, 'Lakeside'), (3, 'Riverside'), (4, 'Hilltop');
+CREATE TABLE check_ins (check_in_id INTEGER PRIMARY KEY, location_id INTEGER REFERENCES locations(location_id), checked_in_at TEXT);
+`)
+	for i := 1; i <= 300; i++ {
+		loc := i%3 + 1 // Hilltop has check-ins in 2024 only
+		day := fmt.Sprintf("2025-%02d-%02d", i%6+4, i%28+1)
+		if i%10 == 0 {
+			loc, day = 4, fmt.Sprintf("2024-%02d-01", i%12+1)
+		}
+		fmt.Fprintf(&b, "INSERT INTO check_ins VALUES (%d, %d, '%s');\n", i, loc, day)
+	}
+	dir, rows := learnedDB(t, "gym.db", b.String(), "")
+	out := askAt(t, dir, "2025-12-31", "which location had the fewest check-ins in 2024")
+	if out.Status == "succeeded" {
+		t.Errorf("2024, three locations with none: answered %v", out.Rows)
+	}
+	out = askAt(t, dir, "2025-12-31", "which location had the fewest check-ins in Q3 2025")
+	want := rows("SELECT l.name, count(*) AS c FROM check_ins c JOIN locations l USING (location_id) WHERE checked_in_at >= '2025-07-01' AND checked_in_at < '2025-10-01' GROUP BY l.location_id ORDER BY c LIMIT 1")
+	if out.Status != "succeeded" || len(out.Rows) != 1 || len(want) != 1 || fmt.Sprint(out.Rows[0][0]) != strings.Split(want[0], "|")[0] {
+		t.Errorf("Q3 2025: status %s %q rows %v; want %v", out.Status, out.Message, out.Rows, want)
+	}
+}

@@ -38,9 +38,28 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if shortLived(os.Args[1:]) {
+		go exitAfter(ctx, interruptGrace)
+	}
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
 	stop()
 	os.Exit(code)
+}
+
+// interruptGrace is how long a question's process may take to stop once
+// interrupted before it is stopped outright.
+const interruptGrace = 3 * time.Second
+
+// exitAfter ends the process, exit code 130, grace after ctx is canceled
+// by a signal, should the command not have returned by then: a planner's
+// work checks no context, and a question that runs on (found from
+// outside: one whose reading looped) must still stop at Ctrl-C or at
+// timeout's SIGTERM. Servers drain on their own and are not stopped so.
+func exitAfter(ctx context.Context, grace time.Duration) {
+	<-ctx.Done()
+	time.Sleep(grace)
+	fmt.Fprintln(os.Stderr, "quarry: interrupted")
+	os.Exit(130)
 }
 
 // shortLived reports whether args run a command that answers one

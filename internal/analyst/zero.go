@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -53,6 +54,9 @@ func (a *Analyst) zeroGroupsControl(ctx context.Context, em *Emitter, m *semanti
 	// on measures shows which have something to count.
 	if c, missing, ok := a.periodsControl(ctx, m, q, zs); ok {
 		return settle(c, missing)
+	}
+	if c, ok := a.everyRowControl(ctx, m, q, zs); ok {
+		return c, nil
 	}
 	// Only the count's own condition — a filter on it, or a ranking from
 	// the lowest: with a period or other filters, a group can have rows
@@ -171,4 +175,48 @@ func (a *Analyst) ControlZeroGroups(ctx context.Context, m *semantic.Model, q *s
 		return ""
 	}
 	return c
+}
+
+// rowsOfName is the everyRowControl's measure: the rows of the ranked
+// table.
+const rowsOfName = "quarry_rows_of"
+
+// everyRowControl settles a ranking from the lowest of a table's rows by
+// a count of other rows over a period ("which location had the fewest
+// check-ins in Q2 2025"): the same query without its order and limit
+// has a group for each row of the table that has something to count; if
+// it has as many groups as the table has rows, none is missing from the
+// bottom (found from outside: refused, though every location had
+// check-ins). ok is false where the query filters the ranked table's own
+// rows, a group is missing, or the control cannot run.
+func (a *Analyst) everyRowControl(ctx context.Context, m *semantic.Model, q *semantic.Query, zs []verify.ZeroGroup) (string, bool) {
+	if len(zs) != 1 || len(q.Order) == 0 || q.Order[0].Desc || len(q.Compare) > 0 {
+		return "", false
+	}
+	e := m.Entity(zs[0].Group)
+	if e == nil || e.PrimaryKey == "" {
+		return "", false
+	}
+	for _, f := range verify.Conditions(q) {
+		if ent, _, ok := strings.Cut(f.Field, "."); !ok || strings.EqualFold(ent, e.Name) {
+			return "", false // a condition on a measure, or on the ranked rows
+		}
+	}
+	all := *q
+	all.Order, all.Limit = nil, 0
+	res, c, ok := a.control(ctx, m, all, 10000)
+	if !ok || res.Table.Truncated {
+		return "", false
+	}
+	mm := *m
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: rowsOfName, Entity: e.Name, Expr: "COUNT(" + e.Name + "." + e.PrimaryKey + ")"})
+	n, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{rowsOfName}}, 1)
+	if !ok || len(n.Table.Rows) != 1 || len(n.Table.Rows[0]) != 1 {
+		return "", false
+	}
+	rows, ok := semantic.NumberOf(n.Table.Rows[0][0])
+	if !ok || float64(len(res.Table.Rows)) < rows {
+		return "", false
+	}
+	return fmt.Sprintf("every one of the %d %s has something to count (control query: %s → %d groups)", int64(rows), e.Name, c.SQL, len(res.Table.Rows)), true
 }

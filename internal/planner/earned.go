@@ -354,6 +354,12 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	words := strings.Join(nameWords(column), " ")
+	if strings.Contains(strings.ToLower(question), "with an "+words+" ") {
+		// Read so already, and still bare ("above € 50"): planned again,
+		// it would be read again without end (found from outside: a
+		// question that never returned).
+		return nil
+	}
 	read := question[:toks[at].start] + "with an " + words + " " + question[toks[at].start:]
 	again := p.planQuestion(read, asOf)
 	if again.Kind != KindMetric && again.Kind != KindRows || again.Query == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -51,6 +52,24 @@ func TestMoneyInCents(t *testing.T) {
 		}
 		if asCents := strings.Contains(strings.Join(pl.Notes, " "), "70 compared as cents"); asCents != (tt.value == "70") {
 			t.Errorf("%q: notes %q", tt.q, pl.Notes)
+		}
+	}
+}
+
+// TestBareAmountEnds: "how many payments above € 50" was read as a
+// comparison of the payments' one amount, planned again, read so again,
+// without end: the process grew to gigabytes and never answered (found
+// from outside). Every reading now returns.
+func TestBareAmountEnds(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "payments", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "amount_cents", Type: quarry.TypeInt, Unit: "cents"}}}}}
+	p := New(m, nil)
+	for _, q := range []string{"how many payments above € 50", "how many payments above €50", "how many payments above $ 50", strings.Repeat("payments ", 400)} {
+		done := make(chan *Plan, 1)
+		go func() { done <- p.Plan(q, asOf) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%.40q: no plan after 20 s", q)
 		}
 	}
 }

@@ -13,6 +13,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -254,9 +255,17 @@ func (p *Planner) planWhole(question string, asOf time.Time) *Plan {
 	return read(question)
 }
 
+// maxQuestion is the longest question, in bytes, the planner reads.
+const maxQuestion = 2000
+
 // planQuestion plans a question that says nothing of the part of the
 // week (planWeekPart reads that).
 func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
+	if len(question) > maxQuestion {
+		// A question, or a reading that rewrites one, this long is no
+		// question: never planned again and again.
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("the question is longer than %d characters; ask it in fewer words", maxQuestion)}
+	}
 	s := p.scopedTo(question)
 	if m := s.percentilePlan(question, asOf); m != nil {
 		return m
