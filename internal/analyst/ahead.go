@@ -42,6 +42,16 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 	field := ""
 	if tr := pl.Query.TimeRange; tr != nil && tr.To == cut {
 		field = tr.Field
+		if field == "" && len(pl.Query.Metrics) > 0 {
+			// The measure's own date ("how many appointments this
+			// month"), or the listed rows' (found from outside: cut).
+			if mt := m.Metric(pl.Query.Metrics[0]); mt != nil {
+				field = m.MetricTime(mt)
+			}
+		}
+		if e := rowsEntity(m, pl.Query); field == "" && e != nil && e.TimeColumn != "" {
+			field = e.Name + "." + e.TimeColumn
+		}
 	}
 	walkCut(pl.Query.Filters, cut, func(f *semantic.Filter) {
 		if field == "" {
@@ -63,7 +73,7 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 		return pl
 	}
 	q := *pl.Query
-	if tr := q.TimeRange; tr != nil && tr.To == cut && strings.EqualFold(tr.Field, field) {
+	if tr := q.TimeRange; tr != nil && tr.To == cut && (tr.Field == "" || strings.EqualFold(tr.Field, field)) {
 		c := *tr
 		c.To = pl.PeriodEnd
 		q.TimeRange = &c
@@ -78,6 +88,14 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 	out.Query = &q
 	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after today), which the question asks for", dayBefore(pl.PeriodEnd), field))
 	return &out
+}
+
+// rowsEntity is the entity a list query lists, or nil.
+func rowsEntity(m *semantic.Model, q *semantic.Query) *semantic.Entity {
+	if q.Rows == nil {
+		return nil
+	}
+	return m.Entity(q.Rows.Entity)
 }
 
 // walkCut calls fn on each filter, at any depth of related rows'

@@ -138,7 +138,7 @@ func dateColumns(t *quarry.TableInfo, admitted func(string) bool) []string {
 	var out []string
 	text := false
 	for _, c := range t.Columns {
-		if dateLike(c) && admitted(c.Name) {
+		if (dateLike(c) || roleNamedText(c)) && admitted(c.Name) {
 			out = append(out, c.Name)
 			text = text || !columnType(c).IsTemporal()
 		}
@@ -147,6 +147,16 @@ func dateColumns(t *quarry.TableInfo, admitted func(string) bool) []string {
 		return nil
 	}
 	return out
+}
+
+// roleNamedText reports whether c is a text column named by what a date
+// marks but with no date's ending: appointments.scheduled_for, a
+// contract's expires (found from outside: scheduled_for, all dates, was
+// never read as one). Sampled, textDates types it where every value is
+// a date.
+func roleNamedText(c quarry.ColumnInfo) bool {
+	typ := columnType(c)
+	return (typ == quarry.TypeText || typ == quarry.TypeUnknown) && timeRole(c.Name) != "" && timeRole(c.Name) != semantic.TimeRoleBirth
 }
 
 // textDates types the date columns of e declared as text whose sampled
@@ -166,6 +176,14 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 		c.Type = quarry.TypeDate
 		if st.times > 0 {
 			c.Type = quarry.TypeTimestamp
+		}
+		if c.TimeRole == "" {
+			c.TimeRole = timeRole(c.Name)
+		}
+		if e.TimeColumn == "" && (c.TimeRole == semantic.TimeRoleEvent || c.TimeRole == semantic.TimeRoleStart) {
+			// The table had no date by name (scheduled_for): this one
+			// dates its rows.
+			e.TimeColumn = c.Name
 		}
 	}
 }

@@ -35,3 +35,27 @@ func TestTextDates(t *testing.T) {
 		t.Errorf("dateColumns: %v", got)
 	}
 }
+
+// TestRoleNamedTextDate: a text column named by what a date marks but
+// with no date's ending (appointments.scheduled_for) is sampled, typed a
+// date where its values all are, given its role, and dates a table that
+// had no date by name (found from outside: never read as a date, so every
+// question of appointments in a period was refused). Sampled values that
+// are no dates leave it text: scheduled_by holds people.
+func TestRoleNamedTextDate(t *testing.T) {
+	tab := &quarry.TableInfo{Name: "appointments", Columns: []quarry.ColumnInfo{{Name: "id", DeclType: "INTEGER"}, {Name: "scheduled_for", DeclType: "TEXT"}, {Name: "scheduled_by", DeclType: "TEXT"}, {Name: "notes", DeclType: "TEXT"}}}
+	if got := dateColumns(tab, func(string) bool { return true }); len(got) != 2 || got[0] != "scheduled_for" || got[1] != "scheduled_by" {
+		t.Errorf("dateColumns: %v", got)
+	}
+	e := &semantic.Entity{Name: "appointments", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "scheduled_for", Type: quarry.TypeText}, {Name: "scheduled_by", Type: quarry.TypeText}}}
+	textDates(e, map[string]labelStats{
+		"scheduled_for": {filled: 1, dates: 1, rows: 100},
+		"scheduled_by":  {filled: 1, dates: 0, rows: 100},
+	})
+	if c := e.Column("scheduled_for"); c.Type != quarry.TypeDate || c.TimeRole != semantic.TimeRoleEvent || e.TimeColumn != "scheduled_for" {
+		t.Errorf("scheduled_for: %+v, time column %q", c, e.TimeColumn)
+	}
+	if c := e.Column("scheduled_by"); c.Type != quarry.TypeText || c.TimeRole != "" {
+		t.Errorf("scheduled_by: %+v", c)
+	}
+}
