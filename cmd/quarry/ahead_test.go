@@ -21,7 +21,12 @@ func TestPeriodAhead(t *testing.T) {
 	b.WriteString(`CREATE TABLE tenants (tenant_id INTEGER PRIMARY KEY, full_name TEXT);
 CREATE TABLE leases (lease_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES tenants(tenant_id), start_date TEXT, end_date TEXT, monthly_rent REAL);
 CREATE TABLE orders (order_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES tenants(tenant_id), ordered_at TEXT, amount REAL);
+CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES tenants(tenant_id), scheduled_for TEXT);
 `)
+	for i := 1; i <= 200; i++ {
+		// Booked ahead: from 100 days ago to 100 days on.
+		fmt.Fprintf(&b, "INSERT INTO appointments VALUES (%d, NULL, '%s');\n", i, day(today.AddDate(0, 0, i-100)))
+	}
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO tenants VALUES (%d, 'Tenant %d');\n", i, i)
 	}
@@ -49,6 +54,8 @@ CREATE TABLE orders (order_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES 
 	for _, tt := range []struct{ asOf, q, want, note string }{
 		{asOf, "how many leases end this month", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(monthStart), day(nextMonth)), cutMonth},
 		{asOf, "how many leases end this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(yearStart), day(nextYear)), cutYear},
+		// The measure's own date, a text column named by its role.
+		{asOf, "how many appointments this month", fmt.Sprintf("SELECT count(*) FROM appointments WHERE scheduled_for >= '%s' AND scheduled_for < '%s'", day(monthStart), day(nextMonth)), cutMonth},
 		// Inside a condition on related rows: the same.
 		{asOf, "how many tenants have a lease ending this month", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE EXISTS (SELECT 1 FROM leases l WHERE l.tenant_id = t.tenant_id AND end_date >= '%s' AND end_date < '%s')", day(monthStart), day(nextMonth)), cutMonth},
 		// Started: no start is after today, so the cut stands.
@@ -85,10 +92,14 @@ INSERT INTO locations VALUES (1, 'Downtown'), (2, 'Lakeside'), (3, 'Riverside'),
 CREATE TABLE check_ins (check_in_id INTEGER PRIMARY KEY, location_id INTEGER REFERENCES locations(location_id), checked_in_at TEXT);
 `)
 	for i := 1; i <= 300; i++ {
-		loc := i%3 + 1 // Hilltop has check-ins in 2024 only
-		day := fmt.Sprintf("2025-%02d-%02d", i%6+4, i%28+1)
-		if i%10 == 0 {
-			loc, day = 4, fmt.Sprintf("2024-%02d-01", i%12+1)
+		// Every location in April to September 2025, Hilltop least; in
+		// 2024 Downtown alone.
+		loc, day := i%3+1, fmt.Sprintf("2025-%02d-%02d", i%6+4, i%28+1)
+		switch {
+		case i%10 == 0:
+			loc = 4
+		case i%25 == 1:
+			loc, day = 1, fmt.Sprintf("2024-%02d-01", i%12+1)
 		}
 		fmt.Fprintf(&b, "INSERT INTO check_ins VALUES (%d, %d, '%s');\n", i, loc, day)
 	}
