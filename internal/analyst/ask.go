@@ -244,6 +244,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Model: model, Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
 		Extra: extra, Tied: tied, Coverage: cov,
+		Scheduled: pl.PeriodEnd != "" && pl.Query != nil && pl.Query.TimeRange != nil && pl.Query.TimeRange.To == pl.PeriodEnd,
 	})
 	return nil
 }

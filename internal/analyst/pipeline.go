@@ -443,6 +443,9 @@ type Evidence struct {
 	// Tied names the rows a ranking's limit cut that tie the last one
 	// kept (ControlChecksTied), for the answer to say so.
 	Tied []string
+	// Scheduled: the range runs to its period's end on a date set ahead
+	// (periodAhead; verify.Input.Scheduled).
+	Scheduled bool
 	// Lead is the planner's own text, put above the answer; Note, a last
 	// paragraph.
 	Lead, Note  string
@@ -456,6 +459,7 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 	res := ev.Result
 	in := verify.InputFor(ev.Model, ev.Query, ev.Compiled, res.Table, res.Rows, res.Truncated)
 	in.ZeroGroupsControl = ev.ZeroGroupsControl
+	in.Scheduled = ev.Scheduled
 	in.Coverage = ev.Coverage
 	if in.Coverage == nil {
 		in.Coverage = verify.Coverage(ev.Question, ev.AsOf, ev.Model, ev.Query)

@@ -253,7 +253,7 @@ func PartialDays(checks []Check) []time.Time {
 // before the as-of day's period (a database whose data stopped years
 // ago) do not.
 func unfinishedRows(in Input) (Check, bool) {
-	if in.AsOf.IsZero() || in.Table == nil || slices.ContainsFunc(in.Coverage, func(c Check) bool { return c.Name == CheckPartial }) {
+	if in.AsOf.IsZero() || in.Table == nil || in.Scheduled || slices.ContainsFunc(in.Coverage, func(c Check) bool { return c.Name == CheckPartial }) {
 		return Check{}, false
 	}
 	for _, col := range in.Columns {
@@ -281,7 +281,8 @@ func unfinishedRows(in Input) (Check, bool) {
 }
 
 // overSeries is in.Coverage less the warning that a series' last period
-// is not over, where the rows end before that period: "check-ins by
+// is not over, where the query is Scheduled, or where the rows end
+// before that period: "check-ins by
 // month this year" on December 1st has no December row, and November,
 // its last, is whole (found from outside: the warning named it, at 0.85).
 func overSeries(in Input) []Check {
@@ -303,7 +304,7 @@ func overSeries(in Input) []Check {
 			}
 		}
 	}
-	if g == "" || last.IsZero() || !last.Before(g.Start(in.AsOf)) {
+	if !in.Scheduled && (g == "" || last.IsZero() || !last.Before(g.Start(in.AsOf))) {
 		return in.Coverage
 	}
 	out := make([]Check, 0, len(in.Coverage))

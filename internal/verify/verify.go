@@ -70,9 +70,14 @@ type Input struct {
 	MetricColumns    []string             // columns that are measures
 	DimensionColumns []string             // columns that group the measures
 	ExpectRows       *Range               // plausible row counts; nil when unknown
-	MissingPeriods   []string             // compared periods with no row in the result
-	Filters          []FilterLiteral
-	FanOutGuarded    bool // measures aggregated at their own grain before joining
+	// Scheduled: the query's range runs past the as-of day to its
+	// period's end on a date set ahead of time (a renewal, an
+	// appointment), whose last period holds its rows already: no series
+	// warns that it is not over.
+	Scheduled      bool
+	MissingPeriods []string // compared periods with no row in the result
+	Filters        []FilterLiteral
+	FanOutGuarded  bool // measures aggregated at their own grain before joining
 	// Contradictions say why no row can match the query's filters
 	// (Contradictions); a result of such a query is empty or wrong.
 	Contradictions []string
