@@ -60,6 +60,10 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		{asOf, "how many tenants have a lease ending this month", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE EXISTS (SELECT 1 FROM leases l WHERE l.tenant_id = t.tenant_id AND end_date >= '%s' AND end_date < '%s')", day(monthStart), day(nextMonth)), cutMonth},
 		// Started: no start is after today, so the cut stands.
 		{asOf, "how many leases started this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE start_date >= '%s' AND start_date <= '%s'", day(yearStart), asOf), ""},
+		// Asked ten days back with no period: the same (found from
+		// outside: every order counted, "as of" an earlier day).
+		{day(today.AddDate(0, 0, -10)), "how many orders", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at <= '%s'", day(today.AddDate(0, 0, -10))), ""},
+		{asOf, "how many orders", "SELECT count(*) FROM orders", ""},
 		// A replay ten days back: the orders of the ten days after it
 		// had not happened then.
 		{day(today.AddDate(0, 0, -10)), "how many orders this year", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at >= '%s' AND ordered_at <= '%s'", day(time.Date(today.AddDate(0, 0, -10).Year(), 1, 1, 0, 0, 0, 0, time.UTC)), day(today.AddDate(0, 0, -10))), ""},

@@ -169,3 +169,85 @@ func rankedWhole(pl *planner.Plan) *planner.Plan {
 	}
 	return pl
 }
+
+// asOfBound ends a plan with no period at the as-of day where the
+// question is asked as of an earlier day than today and the measure's
+// date holds rows after it: "how many customers" as of 2026-06-15 counted
+// the 160 who signed up later, and said "as of 2026-06-15" (found from
+// outside, with rankings and totals like it, at 1.00). A date that holds
+// days after today, set ahead of time, is left as it is: whether such a
+// row was known on the as-of day, no date says. Otherwise, or when the
+// controls cannot run, pl is returned as it is.
+func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+	q := pl.Query
+	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
+		return pl
+	}
+	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Count || len(f.Where) > 0 }) {
+		// Conditions on other rows ("customers with more than 10
+		// invoices") are on those rows' dates, which one bound on the
+		// measured rows' would not end.
+		return pl
+	}
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
+	if next >= tomorrow {
+		return pl // as of today: nothing after it has happened
+	}
+	field := ""
+	if len(q.Metrics) > 0 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil {
+			field = m.MetricTime(mt)
+		}
+		for _, name := range q.Metrics[1:] {
+			if mt := m.Metric(name); mt == nil || m.MetricTime(mt) != field {
+				return pl // measures on different dates
+			}
+		}
+	} else if e := rowsEntity(m, q); e != nil && e.TimeColumn != "" {
+		field = e.Name + "." + e.TimeColumn
+	}
+	ent, col, ok := strings.Cut(field, ".")
+	if !ok || m.Entity(ent) == nil {
+		return pl
+	}
+	if c := m.Entity(ent).Column(col); c != nil && (c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth) {
+		return pl
+	}
+	e := m.Entity(ent)
+	count := func(expr, from string) float64 {
+		mm := *m
+		mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: expr})
+		cq := semantic.Query{Metrics: []string{aheadName}}
+		if from != "" {
+			cq.TimeRange = &semantic.TimeRange{Field: field, From: from}
+		}
+		res, _, ok := a.control(ctx, &mm, cq, 1)
+		if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
+			return -1
+		}
+		n, ok := semantic.NumberOf(res.Table.Rows[0][0])
+		if !ok {
+			return -1
+		}
+		return n
+	}
+	later := count("COUNT("+field+")", next)
+	if later <= 0 || count("COUNT("+field+")", tomorrow) != 0 {
+		return pl // none later, a date set ahead, or the control failed
+	}
+	c := *q
+	c.TimeRange = &semantic.TimeRange{Field: field, To: next}
+	out := *pl
+	out.Query = &c
+	note := fmt.Sprintf("as of %s: the %d rows with %s after it are left out", asOf.Format("2006-01-02"), int64(later), field)
+	if e.PrimaryKey != "" {
+		// A row with no date is left out by the bound as by any period:
+		// said, as no one can tell whether it was there then.
+		if undated := count("COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+") - COUNT("+field+")", ""); undated > 0 {
+			note += fmt.Sprintf(", and so are the %d with no %s", int64(undated), field)
+		}
+	}
+	out.Notes = append(slices.Clone(pl.Notes), note)
+	return &out
+}

@@ -184,6 +184,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			}
 			zeroControl = c
 		}
+		// Asked as of an earlier day, with no period: the rows dated
+		// after it had not happened then.
+		pl = a.asOfBound(ctx, model, pl, asOf)
+		out.Plan = pl
 		c, err := semantic.Compile(model, *pl.Query, a.Conn.Dialect())
 		if err != nil {
 			if quarry.KindOf(err) == quarry.KindForbidden {
