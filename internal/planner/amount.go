@@ -61,6 +61,12 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 	if s, ok := b.namedAmount(t, e); ok {
 		return s, true
 	}
+	if last := lower(lastWordOf(t.it.text)); t.aggs[0] == "avg" && singular(last) != last && strings.Contains(" "+b.st.text+" ", " "+lower(t.it.text)+" per ") {
+		// "average invoices per customer": how many each has, as
+		// "average number of invoices per customer" reads it (averagePer),
+		// not the average invoice's amount (found from outside).
+		return sense{}, false
+	}
 	if t.aggs[0] != "avg" && !moneyNoun(singular(lastWordOf(t.it.text))) {
 		// "total orders" is a count; "the largest order" is which?
 		// Only a table of money: "the largest payment" is its amount.

@@ -178,7 +178,9 @@ func (b *builder) finish() *Plan {
 		}
 	}
 	if q.TimeRange != nil && q.TimeRange.Field == "" && len(st.grains) == 0 {
-		b.periodOnState()
+		if pl := b.periodOnState(); pl != nil {
+			return pl
+		}
 	}
 	if b.eventDate != "" && (q.TimeRange == nil || !strings.EqualFold(q.TimeRange.Field, b.eventDate)) {
 		// The value was read as the event of that date; without the

@@ -136,3 +136,22 @@ func TestStaffMember(t *testing.T) {
 		t.Errorf("%s %q %v", pl.Kind, pl.Reason, pl.Unknown)
 	}
 }
+
+// TestStateRate: "cancelled rate" is the share of rows with the status
+// cancelled, where "cancelled" also names the date cancelled_on. Over a
+// period it is refused: dated by cancelled_on it would be 100% (found on
+// a replay of an outside tester's question), and by the rows' own date it
+// is the rate of those started then.
+func TestStateRate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "subscriptions", PrimaryKey: "id", TimeColumn: "started_on", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"active", "cancelled"}},
+		{Name: "started_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "cancelled_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+	}}}}
+	p := New(m, nil)
+	if pl := p.Plan("cancelled rate of subscriptions", asOf); pl.Query == nil || len(pl.AdHoc) != 1 || !strings.Contains(pl.AdHoc[0].Expr, "'cancelled'") {
+		t.Errorf("no period: %s %q %+v", pl.Kind, pl.Reason, pl.AdHoc)
+	}
+	if pl := p.Plan("cancelled rate of subscriptions in 2025", asOf); pl.Query != nil {
+		t.Errorf("2025: answered %+v", pl.Query)
+	}
+}

@@ -102,8 +102,13 @@ func (b *builder) applyStateDate(entity, dflt string) {
 }
 
 // periodOnState applies stateDate to a list of rows, or to one measure
-// counted or summed over one table, dated by that table's own date.
-func (b *builder) periodOnState() {
+// counted or summed over one table, dated by that table's own date. A
+// rate of such a state over a period is refused: dated by the state's
+// date it is 100% (only the cancelled have one; found on a replay of an
+// outside tester's "cancelled rate of subscriptions in 2025"), and by the
+// table's own it is the rate of those started then, which the question
+// may not mean.
+func (b *builder) periodOnState() *Plan {
 	entity, dflt := "", ""
 	switch {
 	case b.rows:
@@ -111,20 +116,27 @@ func (b *builder) periodOnState() {
 	case len(b.q.Metrics) == 1:
 		m := b.metric(b.q.Metrics[0])
 		if m == nil || m.Derived != "" {
-			return
+			return nil
 		}
 		entity, dflt = m.Entity, m.Time
 	default:
-		return
+		return nil
 	}
 	e := b.p.entity(entity)
 	if e == nil {
-		return
+		return nil
 	}
 	if dflt == "" {
 		dflt = e.Name + "." + e.TimeColumn
 	}
+	if b.st.share {
+		if f := b.stateDate(entity, dflt); f != "" && b.eventDate == "" {
+			return b.fail(fmt.Sprintf("a rate of %s over a period may be of the rows made then (by %s) or of those that came to the state then (by %s), and quarry does not guess which; ask how many came to it in the period, or name the date of the rows the rate is of", display(entity), dflt, f))
+		}
+		return nil
+	}
 	b.applyStateDate(entity, dflt)
+	return nil
 }
 
 // newRows reads "new" before a table in a question with a period ("new

@@ -159,7 +159,7 @@ func byWhom(items []item) []item {
 func valueRate(items []item) []item {
 	for i := 0; i+1 < len(items); i++ {
 		v, r := items[i], items[i+1]
-		if v.kind != itTerm || len(v.senses) == 0 || len(only(v.senses, sValue)) != len(v.senses) {
+		if v.kind != itTerm || len(v.senses) == 0 || len(only(v.senses, sValue)) == 0 {
 			continue
 		}
 		// "rate" may be no word of the knowledge at all (found from
@@ -168,6 +168,9 @@ func valueRate(items []item) []item {
 			continue
 		}
 		items[i+1] = item{kind: itKw, kw: "share", text: "share"}
+		// "cancelled rate": the status value, not the date cancelled_on
+		// the word also names.
+		items[i].senses = only(v.senses, sValue)
 	}
 	return items
 }
