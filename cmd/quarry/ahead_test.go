@@ -64,6 +64,9 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		// outside: every order counted, "as of" an earlier day).
 		{day(today.AddDate(0, 0, -10)), "how many orders", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at <= '%s'", day(today.AddDate(0, 0, -10))), ""},
 		{asOf, "how many orders", "SELECT count(*) FROM orders", ""},
+		// Conditions on other rows keep every row of those (found from
+		// outside: fewer tenants with no orders than today's).
+		{day(today.AddDate(0, 0, -10)), "how many tenants have no orders", "SELECT count(*) FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.tenant_id = t.tenant_id)", ""},
 		// A replay ten days back: the orders of the ten days after it
 		// had not happened then.
 		{day(today.AddDate(0, 0, -10)), "how many orders this year", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at >= '%s' AND ordered_at <= '%s'", day(time.Date(today.AddDate(0, 0, -10).Year(), 1, 1, 0, 0, 0, 0, time.UTC)), day(today.AddDate(0, 0, -10))), ""},

@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -183,10 +184,12 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
-	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Count || len(f.Where) > 0 }) {
+	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Count || f.OnRelated() || len(f.Where) > 0 }) {
 		// Conditions on other rows ("customers with more than 10
-		// invoices") are on those rows' dates, which one bound on the
-		// measured rows' would not end.
+		// invoices", "customers with no orders") are on those rows'
+		// dates, which one bound on the measured rows' would not end
+		// (found from outside: fewer customers with no orders as of
+		// May than there are today).
 		return pl
 	}
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
@@ -194,13 +197,19 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if next >= tomorrow {
 		return pl // as of today: nothing after it has happened
 	}
-	field := ""
+	field, own := "", false // own: each measure by its own date
 	if len(q.Metrics) > 0 {
 		if mt := m.Metric(q.Metrics[0]); mt != nil {
 			field = m.MetricTime(mt)
+			if mt.Derived != "" {
+				// "average revenue per customer": each part by its own
+				// date (revenue by its orders', the customers by their
+				// signup), the control on the first part's.
+				field, own = derivedTime(m, mt), true
+			}
 		}
 		for _, name := range q.Metrics[1:] {
-			if mt := m.Metric(name); mt == nil || m.MetricTime(mt) != field {
+			if mt := m.Metric(name); mt == nil || m.MetricTime(mt) != field || own {
 				return pl // measures on different dates
 			}
 		}
@@ -238,6 +247,9 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	}
 	c := *q
 	c.TimeRange = &semantic.TimeRange{Field: field, To: next}
+	if own {
+		c.TimeRange.Field = ""
+	}
 	out := *pl
 	out.Query = &c
 	note := fmt.Sprintf("as of %s: the %d rows with %s after it are left out", asOf.Format("2006-01-02"), int64(later), field)
@@ -250,4 +262,31 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	}
 	out.Notes = append(slices.Clone(pl.Notes), note)
 	return &out
+}
+
+// derivedRefRE finds the metrics a derived metric names: {revenue}.
+var derivedRefRE = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)
+
+// derivedTime is the date of the first metric a derived one is made of
+// that has one, where every such part's date holds no day after today
+// (set ahead), else "".
+func derivedTime(m *semantic.Model, mt *semantic.Metric) string {
+	first := ""
+	for _, sm := range derivedRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+		part := m.Metric(sm[1])
+		if part == nil {
+			return ""
+		}
+		t := m.MetricTime(part)
+		if part.Derived != "" {
+			t = derivedTime(m, part)
+		}
+		if t == "" {
+			return ""
+		}
+		if first == "" {
+			first = t
+		}
+	}
+	return first
 }

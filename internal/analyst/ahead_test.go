@@ -33,3 +33,29 @@ func TestRankedWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedTime: a derived metric is bounded by its parts' own dates,
+// the control reading the first part's; a part with no date leaves it
+// unbounded.
+func TestDerivedTime(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id"}, {Name: "ordered_at"}}},
+			{Name: "customers", PrimaryKey: "id", TimeColumn: "signup_date", Columns: []semantic.Column{{Name: "id"}, {Name: "signup_date"}}},
+			{Name: "notes", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id"}}},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+			{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"},
+			{Name: "notes", Entity: "notes", Expr: "COUNT(notes.id)"},
+			{Name: "orders_per_customer", Derived: "{orders} / {customers}"},
+			{Name: "notes_per_order", Derived: "{notes} / {orders}"},
+		},
+	}
+	if got := derivedTime(m, m.Metric("orders_per_customer")); got != "orders.ordered_at" {
+		t.Errorf("orders per customer: %q", got)
+	}
+	if got := derivedTime(m, m.Metric("notes_per_order")); got != "" {
+		t.Errorf("notes per order: %q", got)
+	}
+}
