@@ -55,6 +55,7 @@ func (p *Planner) build(st *state) *Plan {
 	if pl := b.signedUp(); pl != nil {
 		return pl
 	}
+	b.periodAfterRows()
 	b.datedRows()
 	if pl := b.pairedPeriods(); pl != nil {
 		return pl

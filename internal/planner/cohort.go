@@ -145,3 +145,47 @@ func (b *builder) signedUp() *Plan {
 	}
 	return nil
 }
+
+// periodAfterRows reads a period said right after the rows a list or a
+// count is of, where the question also counts other rows of each ("events
+// in 2025 with more than 30 ticket orders"), as a condition on those
+// rows' own date: the events held in 2025, each with more than 30 orders
+// of any date. The period went on the orders' date instead, listing the
+// events with 30 orders placed in 2025 (18 where 24 events of 2025 had
+// more than 30; found from outside). A period right after the rows
+// counted ("customers with more than 5 orders in 2025") stays theirs.
+func (b *builder) periodAfterRows() {
+	st := b.st
+	if len(st.dates) != 1 || len(st.having) == 0 || len(st.datePos) != 1 {
+		return
+	}
+	for _, t := range st.terms {
+		if t.pos+1 != st.datePos[0] || len(t.cands) == 0 || t.cands[0].kind != sEntity {
+			continue
+		}
+		e := b.p.entity(t.cands[0].entity)
+		if e == nil || e.TimeColumn == "" || e.Role != nil {
+			return
+		}
+		for _, h := range st.having {
+			if len(h.cands) > 0 && strings.EqualFold(h.cands[0].entity, e.Name) || h.pos < t.pos {
+				return // the rows counted are these, or said before them
+			}
+		}
+		r := st.dates[0]
+		if r.From == "" && r.To == "" {
+			return
+		}
+		field := e.Name + "." + e.TimeColumn
+		if r.From != "" {
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
+		}
+		if r.To != "" {
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
+		}
+		b.und("filter %s in %s [%s, %s)", field, r.Label, r.From, r.To)
+		b.datedField, b.datedLabel = field, strings.TrimSpace(r.Label)
+		st.dates, st.datePos = nil, nil
+		return
+	}
+}

@@ -2,8 +2,11 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // TestSignedUp: the period right after "signed up" is the signup's, where
@@ -49,5 +52,32 @@ func TestSignedUp(t *testing.T) {
 				t.Errorf("%q in %s", tc.absent, all)
 			}
 		})
+	}
+}
+
+// TestPeriodAfterRows: "events in 2025 with more than 30 ticket orders"
+// are the events held in 2025, each with more than 30 orders of any date
+// (found from outside: the period went on the orders, 18 for 24). A
+// period right after the rows counted stays theirs.
+func TestPeriodAfterRows(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("customers in 2025 with more than 5 orders", asOf)
+	if pl.Query == nil {
+		t.Fatalf("%s %q", pl.Kind, pl.Reason)
+	}
+	var got []string
+	for _, f := range pl.Query.Filters {
+		got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, fmt.Sprint(f.Values...)))
+		for _, w := range f.Where {
+			got = append(got, "where "+w.Field)
+		}
+	}
+	all := strings.Join(got, "; ")
+	if !strings.Contains(all, "customers.signup_date >= 2025-01-01") || strings.Contains(all, "where orders.ordered_at") {
+		t.Errorf("customers in 2025: %s", all)
+	}
+	pl = p.Plan("customers with more than 5 orders in 2025", asOf)
+	if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return len(f.Where) > 0 && f.Where[0].Field == "orders.ordered_at" }) {
+		t.Errorf("orders in 2025: %+v", pl.Query)
 	}
 }
