@@ -39,6 +39,10 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '%s', %d.5);\n", i, i%40+1, day(today.AddDate(0, 0, -i/2)), i)
 	}
 	dir, rows := learnedDB(t, "leases.db", b.String(), "")
+	// Of things that happen, a period to come is no forecast: refused.
+	if out := askAt(t, dir, day(today), "how many orders next month"); out.Status == "succeeded" || !strings.Contains(out.Message, "does not forecast") {
+		t.Errorf("orders next month: %s %q %v", out.Status, out.Message, out.Rows)
+	}
 	monthStart := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
 	nextMonth, nextYear := monthStart.AddDate(0, 1, 0), time.Date(today.Year()+1, 1, 1, 0, 0, 0, 0, time.UTC)
 	yearStart := time.Date(today.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
@@ -56,6 +60,8 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		{asOf, "how many leases end this year", fmt.Sprintf("SELECT count(*) FROM leases WHERE end_date >= '%s' AND end_date < '%s'", day(yearStart), day(nextYear)), cutYear},
 		// The measure's own date, a text column named by its role.
 		{asOf, "how many appointments this month", fmt.Sprintf("SELECT count(*) FROM appointments WHERE scheduled_for >= '%s' AND scheduled_for < '%s'", day(monthStart), day(nextMonth)), cutMonth},
+		// Next month: of appointments, the whole month to come.
+		{asOf, "how many appointments next month", fmt.Sprintf("SELECT count(*) FROM appointments WHERE scheduled_for >= '%s' AND scheduled_for < '%s'", day(nextMonth), day(nextMonth.AddDate(0, 1, 0))), ""},
 		// Inside a condition on related rows: the same.
 		{asOf, "how many tenants have a lease ending this month", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE EXISTS (SELECT 1 FROM leases l WHERE l.tenant_id = t.tenant_id AND end_date >= '%s' AND end_date < '%s')", day(monthStart), day(nextMonth)), cutMonth},
 		// Started: no start is after today, so the cut stands.

@@ -290,3 +290,44 @@ func derivedTime(m *semantic.Model, mt *semantic.Metric) string {
 	}
 	return first
 }
+
+// notBegun refuses a plan whose period starts after the as-of day on a
+// date of things that have happened: "orders next month" would be a
+// confident 0, which reads as a forecast. On a date set ahead (renewals,
+// appointments next month) the rows are there, and it is answered. It
+// returns "" where the plan is answered, or the control cannot tell.
+func (a *Analyst) notBegun(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) string {
+	q := pl.Query
+	if q == nil || q.TimeRange == nil || a.Conn == nil {
+		return ""
+	}
+	tr := q.TimeRange
+	day := asOf.Format("2006-01-02")
+	if tr.From == "" || tr.From <= day {
+		return ""
+	}
+	field := tr.Field
+	if field == "" && len(q.Metrics) > 0 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
+			field = m.MetricTime(mt)
+		}
+	}
+	if e := rowsEntity(m, q); field == "" && e != nil && e.TimeColumn != "" {
+		field = e.Name + "." + e.TimeColumn
+	}
+	ent, _, ok := strings.Cut(field, ".")
+	if !ok || m.Entity(ent) == nil {
+		return ""
+	}
+	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
+	mm := *m
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: m.Entity(ent).Name, Expr: "COUNT(" + field + ")"})
+	res, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{aheadName}, TimeRange: &semantic.TimeRange{Field: field, From: tomorrow}}, 1)
+	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
+		return ""
+	}
+	if n, ok := semantic.NumberOf(res.Table.Rows[0][0]); !ok || n > 0 {
+		return ""
+	}
+	return fmt.Sprintf("the period starts after %s, and %s holds no date after today: quarry reports what has happened, it does not forecast; ask about a period up to %s", day, field, day)
+}

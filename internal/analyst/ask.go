@@ -137,6 +137,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// after it ("leases that end this month"): the whole period.
 		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf))
 		out.Plan = pl
+		// A period to come, of things that happen ("orders next month").
+		if why := a.notBegun(ctx, model, pl, asOf); why != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
+		}
 		// A question whose conditions cannot all hold ("completed orders
 		// that were cancelled") would come back empty, or as a confident
 		// zero: say so instead.

@@ -209,7 +209,7 @@ func (b *builder) otherRowsPeriod(field, label string) string {
 // inLabel is a period's label after a noun: "in 2025", "last month (May
 // 2026)".
 func inLabel(label string) string {
-	if l := lower(label); l != "" && (l[0] >= '0' && l[0] <= '9' || !strings.HasPrefix(l, "this ") && !strings.HasPrefix(l, "last ") && !strings.HasPrefix(l, "since ") && !strings.HasPrefix(l, "before ") && !strings.HasPrefix(l, "after ") && !strings.HasPrefix(l, "by ") && !strings.HasPrefix(l, "until ")) {
+	if l := lower(label); l != "" && (l[0] >= '0' && l[0] <= '9' || !strings.HasPrefix(l, "this ") && !strings.HasPrefix(l, "next ") && !strings.HasPrefix(l, "last ") && !strings.HasPrefix(l, "since ") && !strings.HasPrefix(l, "before ") && !strings.HasPrefix(l, "after ") && !strings.HasPrefix(l, "by ") && !strings.HasPrefix(l, "until ")) {
 		return "in " + label
 	}
 	return label

@@ -389,7 +389,7 @@ func spanBefore(r Range) (Range, bool) {
 // today: "this month", "last quarter", "ytd", "month to date".
 func (p *parser) relativeAt(i, n int) bool {
 	switch p.tok(i) {
-	case "this", "last", "previous", "prior", "past", "current", "ytd", "mtd", "qtd", "wtd":
+	case "this", "last", "previous", "prior", "past", "current", "ytd", "mtd", "qtd", "wtd", "next", "coming", "upcoming":
 		return true
 	}
 	for k := i; k < i+n; k++ {
@@ -595,6 +595,16 @@ func (p *parser) period(i int) (Range, int) {
 				return r, k - i + 1
 			}
 		}
+	case "next", "coming", "upcoming":
+		// "next month": the whole period after today's, as a date set
+		// ahead (a renewal, an appointment) is asked of; of things that
+		// have happened, the answer says the period starts after today.
+		u, ok := units[p.tok(i+1)]
+		if !ok || u == "day" {
+			return Range{}, 0
+		}
+		s := add(start(t, u), u, 1)
+		return p.span(s, add(s, u, 1), "next "+u+" ("+name(s, u)+")", u), 2
 	case "this", "current":
 		u, ok := units[p.tok(i+1)]
 		if !ok || u == "day" {

@@ -23,6 +23,10 @@ func TestParse(t *testing.T) {
 		{"previous week", "2026-06-22", "2026-06-29", "previous week (week of 2026-06-22)"},
 		{"this month", "2026-06-01", "2026-07-01", "this month (June 2026)"},
 		{"last month", "2026-05-01", "2026-06-01", "last month (May 2026)"},
+		// The whole period after today's: renewals, appointments.
+		{"next month", "2026-07-01", "2026-08-01", "next month (July 2026)"},
+		{"next week", "2026-07-06", "2026-07-13", "next week (week of 2026-07-06)"},
+		{"the coming quarter", "2026-07-01", "2026-10-01", "next quarter (Q3 2026)"},
 		{"this quarter", "2026-04-01", "2026-07-01", "this quarter (Q2 2026)"},
 		{"last quarter", "2026-01-01", "2026-04-01", "last quarter (Q1 2026)"},
 		{"this year", "2026-01-01", "2027-01-01", "this year (2026)"},
@@ -112,7 +116,7 @@ func TestParse(t *testing.T) {
 func TestParseRejects(t *testing.T) {
 	for _, in := range []string{
 		"", "may", "customers", "last", "last 30", "2025-02-30", "2025-13-01", "Q5 2024",
-		"between March 2025 and January 2025", "February 30, 2025", "next month", "12345",
+		"between March 2025 and January 2025", "February 30, 2025", "next day", "12345",
 		"between 2025", "since", "since 2027", "after 2026-06-30",
 	} {
 		if r, err := Parse(in, asOf); err == nil {
