@@ -12,9 +12,9 @@ import (
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
-// aheadName is the control's measure: the rows dated after the as-of day
-// within the period the question names.
-const aheadName = "quarry_rows_ahead"
+// aheadName is the measure of the controls datedFrom runs: rows dated
+// ahead, after the as-of day, or at all.
+const aheadName = "quarry_rows_dated"
 
 // periodAhead runs a plan's period to its own end where the planner cut
 // it at the as-of day and the rows' date is one set ahead of time.
@@ -42,35 +42,14 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 	// condition on related rows ("tenants whose lease ends this month").
 	field := ""
 	if tr := pl.Query.TimeRange; tr != nil && tr.To == cut {
-		field = tr.Field
-		if field == "" && len(pl.Query.Metrics) > 0 {
-			// The measure's own date ("how many appointments this
-			// month"), or the listed rows' (found from outside: cut).
-			if mt := m.Metric(pl.Query.Metrics[0]); mt != nil {
-				field = m.MetricTime(mt)
-			}
-		}
-		if e := rowsEntity(m, pl.Query); field == "" && e != nil && e.TimeColumn != "" {
-			field = e.Name + "." + e.TimeColumn
-		}
+		field = rangeDate(m, pl.Query)
 	}
 	walkCut(pl.Query.Filters, cut, func(f *semantic.Filter) {
 		if field == "" {
 			field = f.Field
 		}
 	})
-	ent, _, ok := strings.Cut(field, ".")
-	if !ok || m.Entity(ent) == nil {
-		return pl
-	}
-	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
-	mm := *m
-	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: m.Entity(ent).Name, Expr: "COUNT(" + field + ")"})
-	res, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{aheadName}, TimeRange: &semantic.TimeRange{Field: field, From: tomorrow}}, 1)
-	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
-		return pl
-	}
-	if n, ok := semantic.NumberOf(res.Table.Rows[0][0]); !ok || n <= 0 {
+	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); !ok || n <= 0 {
 		return pl
 	}
 	q := *pl.Query
@@ -89,6 +68,53 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 	out.Query = &q
 	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after today), which the question asks for", dayBefore(pl.PeriodEnd), field))
 	return &out
+}
+
+// rangeDate is the date a query's range is on: its own field, else its
+// first measure's ("how many appointments this month"), else the listed
+// rows' (found from outside: a range with no field was not read); ""
+// where it has none.
+func rangeDate(m *semantic.Model, q *semantic.Query) string {
+	if q.TimeRange != nil && q.TimeRange.Field != "" {
+		return q.TimeRange.Field
+	}
+	if len(q.Metrics) > 0 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
+			return m.MetricTime(mt)
+		}
+		return ""
+	}
+	if e := rowsEntity(m, q); e != nil && e.TimeColumn != "" {
+		return e.Name + "." + e.TimeColumn
+	}
+	return ""
+}
+
+// tomorrow is the day after today, by the analyst's clock.
+func (a *Analyst) tomorrow() string { return a.now().AddDate(0, 0, 1).Format("2006-01-02") }
+
+// datedFrom runs expr, a measure of the table of the date field, as a
+// control query over the rows whose field is on or after from (every row
+// where from is ""), through the guard, and returns its one number; ok is
+// false where field names no table or the control cannot run (a
+// restricted column is refused by the guard's policy).
+func (a *Analyst) datedFrom(ctx context.Context, m *semantic.Model, field, expr, from string) (float64, bool) {
+	ent, _, ok := strings.Cut(field, ".")
+	e := m.Entity(ent)
+	if !ok || e == nil {
+		return 0, false
+	}
+	mm := *m
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: expr})
+	q := semantic.Query{Metrics: []string{aheadName}}
+	if from != "" {
+		q.TimeRange = &semantic.TimeRange{Field: field, From: from}
+	}
+	res, _, ok := a.control(ctx, &mm, q, 1)
+	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
+		return 0, false
+	}
+	return semantic.NumberOf(res.Table.Rows[0][0])
 }
 
 // rowsEntity is the entity a list query lists, or nil.
@@ -192,8 +218,7 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		// May than there are today).
 		return pl
 	}
-	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
-	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
+	next, tomorrow := asOf.AddDate(0, 0, 1).Format("2006-01-02"), a.tomorrow()
 	if next >= tomorrow {
 		return pl // as of today: nothing after it has happened
 	}
@@ -224,25 +249,9 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		return pl
 	}
 	e := m.Entity(ent)
-	count := func(expr, from string) float64 {
-		mm := *m
-		mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: expr})
-		cq := semantic.Query{Metrics: []string{aheadName}}
-		if from != "" {
-			cq.TimeRange = &semantic.TimeRange{Field: field, From: from}
-		}
-		res, _, ok := a.control(ctx, &mm, cq, 1)
-		if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
-			return -1
-		}
-		n, ok := semantic.NumberOf(res.Table.Rows[0][0])
-		if !ok {
-			return -1
-		}
-		return n
-	}
-	later := count("COUNT("+field+")", next)
-	if later <= 0 || count("COUNT("+field+")", tomorrow) != 0 {
+	later, ok1 := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
+	ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", tomorrow)
+	if !ok1 || !ok2 || later <= 0 || ahead != 0 {
 		return pl // none later, a date set ahead, or the control failed
 	}
 	c := *q
@@ -256,7 +265,7 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if e.PrimaryKey != "" {
 		// A row with no date is left out by the bound as by any period:
 		// said, as no one can tell whether it was there then.
-		if undated := count("COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+") - COUNT("+field+")", ""); undated > 0 {
+		if undated, ok := a.datedFrom(ctx, m, field, "COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+") - COUNT("+field+")", ""); ok && undated > 0 {
 			note += fmt.Sprintf(", and so are the %d with no %s", int64(undated), field)
 		}
 	}
@@ -306,27 +315,8 @@ func (a *Analyst) notBegun(ctx context.Context, m *semantic.Model, pl *planner.P
 	if tr.From == "" || tr.From <= day {
 		return ""
 	}
-	field := tr.Field
-	if field == "" && len(q.Metrics) > 0 {
-		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
-			field = m.MetricTime(mt)
-		}
-	}
-	if e := rowsEntity(m, q); field == "" && e != nil && e.TimeColumn != "" {
-		field = e.Name + "." + e.TimeColumn
-	}
-	ent, _, ok := strings.Cut(field, ".")
-	if !ok || m.Entity(ent) == nil {
-		return ""
-	}
-	tomorrow := a.now().AddDate(0, 0, 1).Format("2006-01-02")
-	mm := *m
-	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: m.Entity(ent).Name, Expr: "COUNT(" + field + ")"})
-	res, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{aheadName}, TimeRange: &semantic.TimeRange{Field: field, From: tomorrow}}, 1)
-	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
-		return ""
-	}
-	if n, ok := semantic.NumberOf(res.Table.Rows[0][0]); !ok || n > 0 {
+	field := rangeDate(m, q)
+	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); !ok || n > 0 {
 		return ""
 	}
 	return fmt.Sprintf("the period starts after %s, and %s holds no date after today: quarry reports what has happened, it does not forecast; ask about a period up to %s", day, field, day)

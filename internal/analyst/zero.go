@@ -3,7 +3,6 @@ package analyst
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/event"
@@ -177,10 +176,6 @@ func (a *Analyst) ControlZeroGroups(ctx context.Context, m *semantic.Model, q *s
 	return c
 }
 
-// rowsOfName is the everyRowControl's measure: the rows of the ranked
-// table.
-const rowsOfName = "quarry_rows_of"
-
 // everyRowControl settles a ranking from the lowest of a table's rows by
 // a count of other rows over a period ("which location had the fewest
 // check-ins in Q2 2025"): the same query without its order and limit
@@ -208,13 +203,8 @@ func (a *Analyst) everyRowControl(ctx context.Context, m *semantic.Model, q *sem
 	if !ok || res.Table.Truncated {
 		return "", false
 	}
-	mm := *m
-	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: rowsOfName, Entity: e.Name, Expr: "COUNT(" + e.Name + "." + e.PrimaryKey + ")"})
-	n, _, ok := a.control(ctx, &mm, semantic.Query{Metrics: []string{rowsOfName}}, 1)
-	if !ok || len(n.Table.Rows) != 1 || len(n.Table.Rows[0]) != 1 {
-		return "", false
-	}
-	rows, ok := semantic.NumberOf(n.Table.Rows[0][0])
+	key := e.Name + "." + e.PrimaryKey
+	rows, ok := a.datedFrom(ctx, m, key, "COUNT("+key+")", "")
 	if !ok || float64(len(res.Table.Rows)) < rows {
 		return "", false
 	}
