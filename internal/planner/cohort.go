@@ -39,17 +39,28 @@ func (b *builder) datedRows() {
 			if p != t.pos+1 || r.From == "" || r.To == "" {
 				continue
 			}
-			b.q.Filters = append(b.q.Filters,
-				semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}},
-				semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
-			b.und("filter %s in %s [%s, %s)", field, r.Label, r.From, r.To)
-			b.datedField, b.datedLabel = field, r.Label
-			st.dates = append(st.dates[:k:k], st.dates[k+1:]...)
-			st.datePos = append(st.datePos[:k:k], st.datePos[k+1:]...)
+			b.periodOn(field, k)
 			t.role = "filter"
 			return
 		}
 	}
+}
+
+// periodOn makes the question's k-th period a condition on field, titled
+// after the question's own period (datedField), and takes it out of the
+// periods left to place.
+func (b *builder) periodOn(field string, k int) {
+	st, r := b.st, b.st.dates[k]
+	if r.From != "" {
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
+	}
+	if r.To != "" {
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
+	}
+	b.und("filter %s in %s [%s, %s)", field, r.Label, r.From, r.To)
+	b.datedField, b.datedLabel = field, strings.TrimSpace(r.Label)
+	st.dates = append(st.dates[:k:k], st.dates[k+1:]...)
+	st.datePos = append(st.datePos[:k:k], st.datePos[k+1:]...)
 }
 
 // datedRowsTitle is the title of a period on other rows' date, after the
@@ -131,16 +142,7 @@ func (b *builder) signedUp() *Plan {
 		if field == "" || r.From == "" && r.To == "" {
 			return b.fail(fmt.Sprintf("%s has no date that says when a row signed up, so quarry cannot put %q on it", display(owner.cands[0].entity), r.Label))
 		}
-		if r.From != "" {
-			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
-		}
-		if r.To != "" {
-			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
-		}
-		b.und("filter %s in %s [%s, %s)", field, r.Label, r.From, r.To)
-		b.datedField, b.datedLabel = field, strings.TrimSpace(r.Label)
-		st.dates = append(st.dates[:k:k], st.dates[k+1:]...)
-		st.datePos = append(st.datePos[:k:k], st.datePos[k+1:]...)
+		b.periodOn(field, k)
 		return nil
 	}
 	return nil
@@ -176,16 +178,7 @@ func (b *builder) periodAfterRows() {
 		if r.From == "" && r.To == "" {
 			return
 		}
-		field := e.Name + "." + e.TimeColumn
-		if r.From != "" {
-			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
-		}
-		if r.To != "" {
-			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
-		}
-		b.und("filter %s in %s [%s, %s)", field, r.Label, r.From, r.To)
-		b.datedField, b.datedLabel = field, strings.TrimSpace(r.Label)
-		st.dates, st.datePos = nil, nil
+		b.periodOn(e.Name+"."+e.TimeColumn, 0)
 		return
 	}
 }
