@@ -28,7 +28,13 @@ func (b *builder) countPeriod(counted, metric string) (where []semantic.Filter, 
 	// The period right after the rows counted ("fewer than 2 orders in
 	// 2025"), not elsewhere ("customers who signed up in 2025 with fewer
 	// than 2 orders": whose period is that?).
-	if len(st.having) != 1 || len(st.datePos) != 1 || st.datePos[0] != st.having[0].pos+1 {
+	// Two conditions are the bounds of a range on one table ("between 2
+	// and 3 orders in 2025"): the period is after the second.
+	n := len(st.having)
+	if n == 0 || n > 2 || n == 2 && st.having[0].cands[0].name != st.having[1].cands[0].name {
+		return nil, false
+	}
+	if len(st.datePos) != 1 || st.datePos[0] != st.having[n-1].pos+1 {
 		return nil, false
 	}
 	field := ""

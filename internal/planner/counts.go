@@ -51,17 +51,19 @@ func (b *builder) perRowCounts() *Plan {
 		}
 		counted, where = e, w
 	}
-	var cond *semantic.Filter
+	// The conditions on the count: one, or the two bounds of a range
+	// ("between 2 and 3 orders"), each a count filter.
+	var conds []*semantic.Filter
 	for i := range q.Filters {
 		f := &q.Filters[i]
 		if f.Field == m {
-			if cond != nil {
-				return nil // two conditions on the count: keep the grouped reading
+			if len(f.Values) != 1 {
+				return nil
 			}
-			cond = f
+			conds = append(conds, f)
 		}
 	}
-	if cond == nil || len(cond.Values) != 1 {
+	if len(conds) == 0 || len(conds) > 2 {
 		return nil
 	}
 	period := len(b.st.dates) > 0
@@ -80,9 +82,13 @@ func (b *builder) perRowCounts() *Plan {
 			end = b.st.dates[0].To
 			b.usePeriod()
 		}
-		*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true, Where: where}
+		for _, cond := range conds {
+			*cond = semantic.Filter{Field: counted, Op: cond.Op, Values: cond.Values, Count: true, Where: where}
+		}
 		b.und("rows of %s counted for each %s, none counting as 0", counted, b.subject)
-		b.startedBy(*cond, end)
+		if !slices.ContainsFunc(conds, func(f *semantic.Filter) bool { return !semantic.CountAdmitsZero(*f) }) {
+			b.startedBy(*conds[0], end) // only where 0 passes every bound
+		}
 	}
 	switch {
 	case len(b.groups) > 0 && other == "":

@@ -277,7 +277,7 @@ func (p *Planner) oneAmount(entity string) string {
 		for _, w := range nameWords(c.Name) {
 			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w)) // amt
 			total = total || w == "total"
-			amount = amount && (w == "amount" || semantic.ShortForm(w) == "amount" || currencyWord(w) || w == "cents")
+			amount = amount && (w == "amount" || semantic.ShortForm(w) == "amount" || semantic.CurrencyWord(w) || w == "cents")
 		}
 		if !money {
 			continue

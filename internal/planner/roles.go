@@ -953,10 +953,12 @@ func (b *builder) labelAsked(ent *semantic.Entity) bool {
 	return false
 }
 
-// namedElsewhere reports whether another term names entity e.
+// namedElsewhere reports whether another term than a condition names
+// entity e ("customers with at least 2 orders and at most 3 orders" names
+// orders in two conditions only).
 func (b *builder) namedElsewhere(h *term, e string) bool {
 	for _, t := range b.st.terms {
-		if t != h && t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, e) {
+		if t != h && !slices.Contains(b.st.having, t) && t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, e) {
 			return true
 		}
 	}

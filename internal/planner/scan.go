@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/quarrydata/quarry/internal/planner/dates"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // token is a lower-cased word of the question with its byte span.
@@ -173,26 +174,23 @@ type item struct {
 	rng       dates.Range
 }
 
-// moneyAt reports whether the number of toks[i] is written as money: a
-// currency sign right before it ("$70", "€ 50").
-func moneyAt(q string, toks []token, i int) bool {
-	before := strings.TrimRight(q[:toks[i].start], " ")
-	for _, sign := range []string{"$", "€", "£", "¥"} {
-		if strings.HasSuffix(before, sign) {
+// entityAfter reports whether the last item is a term naming a table:
+// "flight numbers of …" is then no count.
+func entityAfter(items []item) bool {
+	if len(items) == 0 || items[len(items)-1].kind != itTerm {
+		return false
+	}
+	for _, t := range items[len(items)-1].senses {
+		if t.kind == sEntity {
 			return true
 		}
 	}
 	return false
 }
 
-// currencyWord reports whether w names a currency: "70 dollars".
-func currencyWord(w string) bool {
-	switch w {
-	case "dollars", "dollar", "usd", "euros", "euro", "eur", "pounds", "gbp", "bucks":
-		return true
-	}
-	return false
-}
+// moneyAt reports whether the number of toks[i] is written as money: a
+// currency sign right before it ("$70", "€ 50").
+func moneyAt(q string, toks []token, i int) bool { return semantic.MoneyBefore(q[:toks[i].start]) }
 
 // keywords maps structural phrases to what they mean.
 func keywords() map[string]string {
@@ -430,6 +428,13 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		if bestK > 0 && bestL > bestK && aggregateKw(kw) && p.termEndsAfter(toks[:i+limit], i+bestK, i+bestL) {
 			bestL = 0
 		}
+		// "the flight numbers of flights": the rest of a column's name
+		// (FlightNo) right after its table's word, not "numbers of" a
+		// count (found on Spider: the flight numbers answered with a
+		// count of flights). Left to be read as a name, or not at all.
+		if kw == "count" && bestL == 0 && (toks[i].s == "number" || toks[i].s == "numbers") && entityAfter(items) && i > 0 && toks[i-1].end+1 >= toks[i].start {
+			bestK = 0
+		}
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) && !(i > 0 && grainWordBefore(toks[i-1].s) && grainOverAlias(kw, lexSenses)) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})
@@ -466,7 +471,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			// "above 5%": a number in hundredths (not "5% of orders").
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), pct: true})
 			i += 2
-		case isNumber(toks[i].s) && i+1 < len(toks) && currencyWord(toks[i+1].s):
+		case isNumber(toks[i].s) && i+1 < len(toks) && semantic.CurrencyWord(toks[i+1].s):
 			// "over 70 dollars": the currency's name is the number's.
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), money: true})
 			i += 2

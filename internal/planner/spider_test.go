@@ -72,7 +72,7 @@ var learnedQuestions = []struct {
 	{"What are the names of singers that have more than one concert?", KindUnanswered},
 	{"List all song names by singers above the average age.", KindUnanswered},
 	{"What are the names of the singers who are not French?", KindRows}, // French: the value France
-	{"Show location and name for all stadiums with a capacity between 5000 and 10000.", KindUnanswered},
+	{"Show location and name for all stadiums with a capacity between 5000 and 10000.", KindRows},
 }
 
 func TestLearnedModelGolden(t *testing.T) {

@@ -74,7 +74,7 @@ func (c *cover) numbers() (ok, bad []string) {
 		}
 		n := strings.TrimSuffix(w, "%")
 		switch {
-		case yearRE().MatchString(w) && semantic.ComparesNumber(prev) && (have[n] || c.numericFilter(n)):
+		case yearRE().MatchString(w) && (semantic.ComparesNumber(prev) || c.amountAt(i)) && (have[n] || c.numericFilter(n)):
 			// "claims over 2000": an amount compared, no year (found
 			// from outside: read as the year 2000).
 			ok = append(ok, w)
@@ -471,6 +471,30 @@ func (c *cover) periodDate() (ok, bad []string) {
 }
 
 // numericFilter reports whether a filter compares with the number n.
+// amountAt reports whether the number c.words[i] is a bound of a range
+// ("between 1000 and 2000") or written as money ("$2000", "2000
+// dollars"): an amount, never a year.
+func (c *cover) amountAt(i int) bool {
+	w := c.words[i]
+	switch {
+	case i > 0 && c.words[i-1] == "between",
+		i > 2 && c.words[i-1] == "and" && c.words[i-3] == "between" && numberRE().MatchString(c.words[i-2]),
+		i+1 < len(c.words) && semantic.CurrencyWord(c.words[i+1]):
+		return true
+	}
+	for at := strings.Index(c.raw, w); at >= 0; {
+		if semantic.MoneyBefore(c.raw[:at]) {
+			return true
+		}
+		next := strings.Index(c.raw[at+len(w):], w)
+		if next < 0 {
+			break
+		}
+		at += len(w) + next
+	}
+	return false
+}
+
 func (c *cover) numericFilter(n string) bool {
 	want, err := strconv.ParseFloat(n, 64)
 	if err != nil {

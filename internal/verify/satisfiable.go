@@ -316,10 +316,18 @@ func ZeroGroupsMissing(m *semantic.Model, q *semantic.Query) []ZeroGroup {
 			}
 		}
 	}
+	// A condition on the same measure that 0 fails ("at least 2 orders
+	// and at most 3") keeps the groups with none out whatever the others.
+	nonZero := map[string]bool{}
+	for _, f := range q.Filters {
+		if m.Metric(f.Field) != nil && !f.OnRelated() && !admitsZero(f) {
+			nonZero[strings.ToLower(f.Field)] = true
+		}
+	}
 	for i, f := range conds {
 		ranking := i >= len(q.Filters)
 		mt := m.Metric(f.Field)
-		if mt == nil || f.OnRelated() || !mt.Additive() || !admitsZero(f) {
+		if mt == nil || f.OnRelated() || !mt.Additive() || !admitsZero(f) || nonZero[strings.ToLower(f.Field)] {
 			continue
 		}
 		for _, d := range q.Dimensions {

@@ -84,7 +84,7 @@ func (p *parser) absolute(i int) (Range, int) {
 			}
 		}
 	}
-	if y, ok := year(w); ok && !semantic.ComparesNumber(p.tok(i-1)) {
+	if y, ok := year(w); ok && !semantic.ComparesNumber(p.tok(i-1)) && !p.money(i) {
 		// "2024 Q3", "2024-Q3" is tokenised as "2024" "q3"
 		if q, ok := quarterTok(p.tok(i + 1)); ok {
 			return p.quarter(y, q), 2
@@ -340,4 +340,10 @@ func (p *parser) yearAhead(i int) (int, bool) {
 		return 0, false
 	}
 	return 0, false
+}
+
+// money reports whether token i is a number written as money, never a
+// year: "$2000", "2000 dollars".
+func (p *parser) money(i int) bool {
+	return i < len(p.toks) && semantic.MoneyBefore(p.raw[:p.toks[i].start]) || semantic.CurrencyWord(p.tok(i+1))
 }
