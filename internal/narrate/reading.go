@@ -108,6 +108,10 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 		}
 		parts = append(parts, s)
 	}
+	if q.CountGroups != "" {
+		countGroups(m, q, r, parts)
+		return r
+	}
 	var gs []string
 	keyed := keyGroupings(m, q.Dimensions)
 	for _, d := range q.Dimensions {
@@ -403,4 +407,31 @@ func cycleText(f semantic.Filter, g semantic.Grain) string {
 		}
 	}
 	return "on " + strings.Join(out, " and ")
+}
+
+// countGroups finishes the reading of a query that counts its groups
+// ("how many customers had revenue over 1000"): one measure, the count of
+// the groups, whose computation says what each group's measure is and
+// that only the groups passing the conditions count.
+func countGroups(m *semantic.Model, q *semantic.Query, r *event.ReadingData, parts []string) {
+	var keys []string
+	for _, d := range q.Dimensions {
+		keys = append(keys, columnOf(m, d.Name))
+	}
+	var of []string
+	for _, mm := range r.Measures {
+		of = append(of, mm.Name+" being "+mm.How)
+	}
+	how := "COUNT(" + strings.Join(keys, ", ") + ") of the groups that pass the conditions, " + strings.Join(of, "; ")
+	r.Measures = []event.ReadMeasure{{Name: q.CountGroups, How: how}}
+	if len(parts) > 0 {
+		parts[0] = "the number of " + strings.Join(keys, ", ") + ", each with its " + parts[0]
+	}
+	for _, d := range q.Dimensions {
+		r.GroupBy = append(r.GroupBy, event.ReadGrouping{Name: d.Name, Column: columnOf(m, d.Name)})
+	}
+	// A group with none of the measure's rows is not counted; a condition
+	// it would pass is refused before (verify.ZeroGroupsMissing), so
+	// nothing is said of it.
+	r.Text = strings.Join(parts, ", ")
 }

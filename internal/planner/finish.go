@@ -417,7 +417,7 @@ func (b *builder) checkMetrics() *Plan {
 			return b.fail(fmt.Sprintf("quarry could not tell how %q and %q go together; ask for one measure, or for both with “and”", ms[i-1].it.text, ms[i].it.text))
 		}
 	}
-	if len(q.Dimensions) == 0 {
+	if len(q.Dimensions) == 0 && !b.countGroups() {
 		for _, f := range q.Filters {
 			if b.isMetricField(f.Field) && !f.OnRelated() {
 				return b.fail(fmt.Sprintf("a condition on %s needs something to group by; quarry does not count groups that pass a condition", display(f.Field)))
@@ -576,7 +576,7 @@ func (b *builder) asksWhich() bool {
 // question stays: the answer states it.
 func (b *builder) hide() {
 	q := &b.q
-	if len(q.Dimensions) == 0 || len(q.Compare) > 0 || q.Share {
+	if len(q.Dimensions) == 0 || len(q.Compare) > 0 || q.Share || q.CountGroups != "" {
 		return
 	}
 	hidden := append([]string(nil), b.hidden...)
@@ -788,9 +788,15 @@ func (b *builder) makeTitle() string {
 		if q.Share {
 			s = "Share of " + strings.Join(names, " and ")
 		}
+		if q.CountGroups != "" {
+			s = capital(b.metricLabel(q.CountGroups)) // "Customers (revenue more than 1000)"
+		}
 	}
 	var by []string
 	for _, d := range q.Dimensions {
+		if q.CountGroups != "" {
+			break // counted, not grouped by
+		}
 		n := d.Name
 		if e, c, ok := strings.Cut(n, "."); ok {
 			n = c

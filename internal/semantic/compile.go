@@ -136,8 +136,11 @@ func compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
 			}
 		}
 	}
-	if q.Rows != nil {
+	if q.Rows != nil && q.CountGroups == "" {
 		return c.compileRows(q)
+	}
+	if q.CountGroups != "" {
+		return c.compileCountGroups(q)
 	}
 	return c.compileMetrics(q)
 }

@@ -107,6 +107,12 @@ var (
 func compileCases() []compileCase {
 	return append(weekendCases(), []compileCase{
 		{"revenue_total", Query{Metrics: []string{"revenue"}}, [][]string{{"330"}}},
+		// "How many orders had revenue over 40": orders 1, 2, 3 and 7
+		// (45, 45, 110, 100); order 5 has 30, orders 4 and 6 none.
+		{"orders_with_revenue_over_40_count", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "orders.id"}},
+			Filters: []Filter{{Field: "revenue", Op: OpGt, Values: []any{int64(40)}}}, CountGroups: "orders"}, [][]string{{"4"}}},
+		{"orders_with_revenue_between_40_and_100_count", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "orders.id"}},
+			Filters: []Filter{{Field: "revenue", Op: OpGe, Values: []any{int64(40)}}, {Field: "revenue", Op: OpLe, Values: []any{int64(100)}}}, CountGroups: "orders"}, [][]string{{"3"}}},
 		{"revenue_by_month", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "month"}}},
 			[][]string{{"2025-01-01", "90"}, {"2025-02-01", "110"}, {"2025-03-01", "30"}, {"2025-05-01", "100"}}},
 		{"orders_by_week", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Grain: GrainWeek}}},

@@ -55,6 +55,14 @@ type Query struct {
 	// on it) and none on the other route; otherwise the one declared
 	// first.
 	Via []string `json:"via,omitempty"`
+	// CountGroups makes the answer the number of groups the query would
+	// return, one row with one column of this name: "how many customers
+	// had revenue over 1000 last year" groups revenue by customer, keeps
+	// the groups over 1000, and counts them. It needs dimensions and no
+	// Compare, Share, Order, Limit, Hidden or Percentile. A group with no
+	// row of the metric's table is never one of them, so a condition
+	// that 0 passes would miss some (verify.ZeroGroupsMissing).
+	CountGroups string `json:"count_groups,omitempty"`
 }
 
 // DimRef is a dimension in a query, with a grain for time dimensions.

@@ -551,6 +551,9 @@ func (c *cover) periodOn(ent string) bool {
 // with revenue (a sum of amounts, whose synonym "sales" is) it gives
 // dollars for a number of sales.
 func (c *cover) countOfAmount() (ok, bad []string) {
+	if c.q.CountGroups != "" {
+		return nil, nil // "how many customers with revenue over 1000": the count is of the groups
+	}
 	var amounts []*semantic.Metric
 	for _, name := range c.q.Metrics {
 		mt := c.m.Metric(name)

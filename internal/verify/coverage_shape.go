@@ -828,6 +828,9 @@ func (c *cover) shape() (Check, bool) {
 	if c.q.Rows != nil {
 		return Check{Name: CheckShape, Status: Fail, Detail: "the question asks for a number, but the query lists " + c.q.Rows.Entity + " rows"}, true
 	}
+	if c.q.CountGroups != "" {
+		return Check{Name: CheckShape, Status: Pass, Detail: "one figure asked for: the number of groups that pass the condition"}, true
+	}
 	if len(c.q.Dimensions) > 0 {
 		var names []string
 		for _, d := range c.q.Dimensions {
