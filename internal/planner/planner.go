@@ -274,6 +274,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)
 	}
+	if d := s.directed(question, asOf, pl); d != nil {
+		return d // "flights arriving in Aberdeen": the link to where they go
+	}
 	if m := s.theirSpend(question, asOf, pl); m != nil {
 		return m
 	}

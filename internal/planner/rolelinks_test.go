@@ -89,7 +89,7 @@ func TestRoleLinkReadings(t *testing.T) {
 func TestRoleLinkRefusals(t *testing.T) {
 	p := New(logisticsModel(), nil)
 	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
-	for _, q := range []string{"which warehouse shipped the most shipments", "shipments by warehouse city", "shipments from Chicago"} {
+	for _, q := range []string{"which warehouse shipped the most shipments", "shipments by warehouse city", "shipments in Chicago"} {
 		pl := p.Plan(q, asOf)
 		if pl.Kind != KindClarify || !slices.Equal(pl.Options, []string{"destination warehouse", "origin warehouse"}) {
 			t.Errorf("%q: kind %s, options %q; want the links in words", q, pl.Kind, pl.Options)

@@ -1,0 +1,149 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Directions. A table with two links to one other table, one to where
+// its rows go and one to where they come from (flights' DestAirport and
+// SourceAirport, shipments' origin and destination warehouse), reaches
+// that table in two ways, and "flights to Aberdeen" or "transfers from
+// Chicago" would be asked back. The question's word of direction says
+// which: "to", "arriving", "inbound" the link whose name says where the
+// rows go (dest, destination, to, arrival, target), "from", "departing",
+// "leaving", "outbound" the one whose name says where they come from
+// (source, origin, from, departure). The words are closed classes of
+// English; the links are the schema's own, read from their names.
+
+const (
+	dirNone = iota
+	dirTo
+	dirFrom
+)
+
+// linkDirection is the direction a link's column names (its words), or
+// dirNone when it names none or both.
+func linkDirection(column string) int {
+	to, from := false, false
+	for _, w := range semantic.NameWords(column) {
+		switch w {
+		case "dest", "destination", "to", "arrival", "arrive", "arriving", "target", "inbound":
+			to = true
+		case "source", "src", "origin", "from", "departure", "depart", "departing", "outbound":
+			from = true
+		}
+	}
+	switch {
+	case to && !from:
+		return dirTo
+	case from && !to:
+		return dirFrom
+	}
+	return dirNone
+}
+
+// wordDirection is the direction a word of a question says, or dirNone.
+func wordDirection(w string) int {
+	switch w {
+	case "to", "into", "arriving", "arrive", "arrives", "arrived", "arrival", "arrivals", "inbound", "landing", "lands", "landed", "destined":
+		return dirTo
+	case "from", "departing", "depart", "departs", "departed", "departure", "departures", "leaving", "leaves", "outbound", "originating", "originate", "originates", "originated":
+		return dirFrom
+	}
+	return dirNone
+}
+
+// directed replans a question that was refused or asked back, where it
+// says a direction and a table has a pair of links of opposite
+// directions to another: the word of direction is read as the link of
+// its direction ("flights arriving in Aberdeen" as "flights with dest
+// airport in Aberdeen"). It returns the plan of the one reading that is
+// answered, or nil: no direction said, both said ("from Chicago to
+// Denver"), or no reading or more than one answered.
+func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered && pl.Kind != KindClarify {
+		return nil
+	}
+	toks := tokenize(question)
+	dir, at, end := dirNone, -1, -1
+	for i := 0; i < len(toks); i++ {
+		d := wordDirection(toks[i].s)
+		if d == dirNone {
+			continue
+		}
+		if dir != dirNone {
+			return nil // two words of direction: which link is which?
+		}
+		dir, at, end = d, i, i
+		// "departing from", "arriving at": the verb and its
+		// preposition are one direction.
+		if i+1 < len(toks) && (wordDirection(toks[i+1].s) == d || toks[i+1].s == "at" || toks[i+1].s == "in") {
+			end, i = i+1, i+1
+		}
+	}
+	if dir == dirNone || at == 0 {
+		return nil
+	}
+	// The roles of that direction whose other link to the same table
+	// goes the other way.
+	var roles []*semantic.Entity
+	for i := range p.m.Entities {
+		e := &p.m.Entities[i]
+		if e.Role == nil || linkDirection(e.Role.FromColumn) != dir {
+			continue
+		}
+		opposite := false
+		for j := range p.m.Entities {
+			o := p.m.Entities[j].Role
+			opposite = opposite || o != nil && strings.EqualFold(o.From, e.Role.From) && strings.EqualFold(o.Of, e.Role.Of) && linkDirection(o.FromColumn) == 3-dir
+		}
+		if opposite {
+			roles = append(roles, e)
+		}
+	}
+	var found *Plan
+	for _, e := range roles {
+		t := toks[at]
+		read := question[:t.start] + "with " + strings.ToLower(display(e.Name)) + question[toks[end].end:]
+		got := p.planWhole(read, asOf)
+		if got.Kind != KindMetric && got.Kind != KindRows || got.Query == nil || !readsRole(got, e.Name) {
+			continue
+		}
+		if found != nil {
+			return nil // two tables' links of that direction: which?
+		}
+		got.Understood = append(got.Understood, fmt.Sprintf("%q read as the link %s", t.s, e.Role.Via()))
+		if got.Read == "" {
+			got.Read = read
+		}
+		found = got
+	}
+	return found
+}
+
+// readsRole reports whether the plan's query reads role entity name: a
+// field of it, or the way through it.
+func readsRole(pl *Plan, name string) bool {
+	q := pl.Query
+	var fields []string
+	for _, f := range q.Filters {
+		fields = append(fields, f.Field)
+		for _, w := range f.Where {
+			fields = append(fields, w.Field)
+		}
+	}
+	for _, d := range q.Dimensions {
+		fields = append(fields, d.Name)
+	}
+	fields = append(fields, q.Via...)
+	for _, f := range fields {
+		if ent, _, _ := strings.Cut(f, "."); strings.EqualFold(ent, name) {
+			return true
+		}
+	}
+	return false
+}

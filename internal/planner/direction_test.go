@@ -1,0 +1,81 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestDirections: a word of direction picks, of a table's two links of
+// opposite directions to another, the one of its direction: "from" the
+// origin, "to", "arriving" the destination. Two directions, or a
+// direction with no such pair of links, are not guessed.
+func TestDirections(t *testing.T) {
+	p := New(logisticsModel(), nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	for q, link := range map[string]string{
+		"shipments from Chicago":                  "origin_warehouse",
+		"how many shipments leaving from Chicago": "origin_warehouse",
+		"how many shipments to Chicago":           "destination_warehouse",
+		"shipments arriving in Chicago":           "destination_warehouse",
+		"inbound shipments Chicago":               "",
+		"shipments from Chicago to Denver":        "",
+	} {
+		t.Run(q, func(t *testing.T) {
+			pl := p.Plan(q, asOf)
+			if link == "" {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v; a direction before the rows is not read", pl.Query)
+				}
+				return
+			}
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("kind %s: %s %s %v", pl.Kind, pl.Reason, pl.Question, pl.Unknown)
+			}
+			if !readsRole(pl, link) {
+				t.Errorf("filters %+v do not read %s", pl.Query.Filters, link)
+			}
+			if !strings.Contains(strings.Join(pl.Understood, "; "), "read as the link shipments.") {
+				t.Errorf("understood %q does not say which link", pl.Understood)
+			}
+		})
+	}
+}
+
+// TestLinkDirection reads the direction of a link from its column's name.
+func TestLinkDirection(t *testing.T) {
+	for col, want := range map[string]int{
+		"DestAirport": dirTo, "SourceAirport": dirFrom, "origin_warehouse_id": dirFrom,
+		"to_warehouse_id": dirTo, "from_account": dirFrom, "destination": dirTo,
+		"warehouse_id": dirNone, "from_to_id": dirNone, "tomato_id": dirNone,
+	} {
+		if got := linkDirection(col); got != want {
+			t.Errorf("linkDirection(%q) = %d, want %d", col, got, want)
+		}
+	}
+}
+
+// TestNumbersOfAfterTable: "the shipment numbers of shipments" lists the
+// ShipmentNo column; "numbers of" right after a table's word is no count
+// (found on Spider: "the flight numbers of flights from United Airlines"
+// answered the count of those flights, 100, at full confidence).
+func TestNumbersOfAfterTable(t *testing.T) {
+	m := logisticsModel()
+	m.Entities[0].Columns = append(m.Entities[0].Columns, semantic.Column{Name: "ShipmentNo", Type: quarry.TypeInt})
+	p := New(m, nil)
+	asOf := time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("What are the shipment numbers of shipments with status lost?", asOf)
+	if pl.Kind != KindRows {
+		t.Fatalf("%s %+v; the question lists shipment numbers", pl.Kind, pl.Query)
+	}
+	if cols := pl.Query.Rows.Columns; len(cols) > 0 && !slices.Contains(cols, "ShipmentNo") {
+		t.Errorf("listed %v, want ShipmentNo", cols) // none: the table's own columns
+	}
+	if pl := p.Plan("what is the number of shipments from Chicago", asOf); pl.Kind != KindMetric {
+		t.Errorf("the number of shipments: %s %s", pl.Kind, pl.Reason)
+	}
+}
