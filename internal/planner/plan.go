@@ -146,7 +146,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return pl
 	}
 	p.reorder(items)
-	items = ranges(items)
+	items = ranges(p.comparatives(items))
 	st := &state{text: join(toks), raw: question, asOf: asOf}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {

@@ -1,0 +1,64 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestComparatives: a comparison said with a comparative adjective is
+// the comparison it means, on the column named or the one the adjective
+// names; without such a column, refused.
+func TestComparatives(t *testing.T) {
+	m := testModel()
+	for i := range m.Entities {
+		if m.Entities[i].Name == "products" {
+			m.Entities[i].Columns = append(m.Entities[i].Columns, semantic.Column{Name: "weight_kg", Type: quarry.TypeFloat, Synonyms: []string{"weight"}})
+		}
+	}
+	p := New(m, nil)
+	gt := func(field string, n float64) semantic.Filter {
+		return semantic.Filter{Field: field, Op: semantic.OpGt, Values: []any{fmtNum(n)}}
+	}
+	lt := func(field string, n float64) semantic.Filter {
+		return semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{fmtNum(n)}}
+	}
+	avg := func(field string, op semantic.Op) semantic.Filter {
+		return semantic.Filter{Field: field, Op: op, Against: "avg"}
+	}
+	for _, tc := range []struct {
+		q       string
+		filters []semantic.Filter // nil: refused
+	}{
+		{"products with a greater price than 10", []semantic.Filter{gt("products.unit_price", 10)}},
+		{"how many products have a lower price than 10", []semantic.Filter{lt("products.unit_price", 10)}},
+		{"products heavier than 2", []semantic.Filter{gt("products.weight_kg", 2)}},
+		{"products whose weight is lighter than 2", []semantic.Filter{lt("products.weight_kg", 2)}},
+		{"products above the average price", []semantic.Filter{avg("products.unit_price", semantic.OpGt)}},
+		{"products with a price higher than average", []semantic.Filter{avg("products.unit_price", semantic.OpGt)}},
+		// The column said first is not said again.
+		{"products with a price above the average price", []semantic.Filter{avg("products.unit_price", semantic.OpGt)}},
+		{"customers with more than a single order", []semantic.Filter{{Field: "orders", Op: semantic.OpGt, Values: []any{fmtNum(1)}, Count: true}}},
+		// No column of height: "taller" names nothing here.
+		{"products taller than 2", nil},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if tc.filters == nil {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v, want refused", pl.Query)
+				}
+				return
+			}
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("%s (%s %v)", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			if diff := cmp.Diff(tc.filters, pl.Query.Filters); diff != "" {
+				t.Errorf("filters (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
