@@ -194,6 +194,11 @@ func newPlanner(m *semantic.Model, verified []Verified, wideAt int) *Planner {
 		case semantic.OneToMany:
 			direct[t] = append(direct[t], f)
 		case semantic.ManyToMany:
+		case semantic.OneToOne:
+			// One row at each end either way: a hiring's employee, an
+			// employee's one hiring (its key is the hiring's).
+			direct[f] = append(direct[f], t)
+			direct[t] = append(direct[t], f)
 		default:
 			direct[f] = append(direct[f], t)
 		}

@@ -502,7 +502,7 @@ func (b *builder) roles() *Plan {
 				// "average pages per session": an average over its own rows.
 				t.role = "context"
 			case t.byMode || (aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
-				if b.subject != "" && b.rank(s.name, nil) > 2 {
+				if b.subject != "" && b.rank(s.name, nil) > 2 && !b.bridgeCount(s.name) {
 					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))
 				}
 				if ent != nil && b.p.label(ent) == "" && ent.PrimaryKey != "" {

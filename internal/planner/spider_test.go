@@ -69,7 +69,7 @@ var learnedQuestions = []struct {
 	{"Show the stadium names and the number of concerts in each stadium, ordered by stadium name.", KindMetric},
 	{"List the names of singers in descending order.", KindUnanswered},
 	{"What are the distinct countries of singers?", KindRows},
-	{"What are the names of singers that have more than one concert?", KindUnanswered},
+	{"What are the names of singers that have more than one concert?", KindMetric},
 	{"List all song names by singers above the average age.", KindRows},
 	{"What are the names of the singers who are not French?", KindRows}, // French: the value France
 	{"Show location and name for all stadiums with a capacity between 5000 and 10000.", KindRows},
