@@ -450,7 +450,16 @@ func measureColumn(l *learned, e semantic.Entity, c semantic.Column) bool {
 	if n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "_key") {
 		return false
 	}
-	for _, tok := range nameWords(c.Name) {
+	words := nameWords(c.Name)
+	if k := len(words); k > 1 {
+		switch words[k-1] {
+		case "no", "nr", "num", "number":
+			// "FlightNo", "invoice_number", "room_nr": a number that names
+			// a row, not an amount ("number_of_seats" is one).
+			return false
+		}
+	}
+	for _, tok := range words {
 		switch tok {
 		case "id", "ids", "key", "year", "month", "week", "day", "hour", "zip", "zipcode", "postal", "postcode", "phone", "code",
 			"latitude", "longitude", "lat", "lon", "lng", "rank", "sort", "ordinal", "sequence", "version", "position",

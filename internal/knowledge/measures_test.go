@@ -12,15 +12,17 @@ import (
 
 // TestLearnProposesNoSumOfYears checks that learn does not suggest summing
 // a column of years, codes or identifiers, whether its name says so
-// (birth_year, BirthYear, yearOfBirth, AreaCode, customerID) or only its
-// values do (born: whole numbers from 1800 to 2100).
+// (birth_year, BirthYear, yearOfBirth, AreaCode, customerID, FlightNo,
+// seat_number) or only its values do (born: whole numbers from 1800 to
+// 2100); a count named "number of" (number_of_seats) is summed.
 func TestLearnProposesNoSumOfYears(t *testing.T) {
 	db := makeDB(t, `
 CREATE TABLE people (
   id INTEGER PRIMARY KEY, name TEXT,
   birth_year INTEGER, BirthYear INTEGER, yearOfBirth INTEGER, born INTEGER,
   AreaCode INTEGER, zipcode INTEGER, customerID INTEGER, HomePhone INTEGER,
-  salary REAL, yearly_bonus REAL, children INTEGER, score REAL
+  salary REAL, yearly_bonus REAL, children INTEGER, score REAL,
+  FlightNo INTEGER, seat_number INTEGER, number_of_seats INTEGER
 );
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
 INSERT INTO people SELECT i, 'P' || i,
@@ -28,7 +30,8 @@ INSERT INTO people SELECT i, 'P' || i,
   200 + i, 10000 + i, i, 5550000 + i,
   50000 + i * 100, 1000.5 + i, i % 4,
   -- whole numbers in the years' range but one: not a year
-  CASE WHEN i = 7 THEN 1990.5 ELSE 1900 + i END
+  CASE WHEN i = 7 THEN 1990.5 ELSE 1900 + i END,
+  1000 + i, i, i % 3
 FROM n;
 CREATE TABLE empty (id INTEGER PRIMARY KEY, anno INTEGER);
 `)
@@ -40,7 +43,7 @@ CREATE TABLE empty (id INTEGER PRIMARY KEY, anno INTEGER);
 	}
 	want := []string{
 		"SUM(empty.anno)", // no rows: nothing says it is a year
-		"SUM(people.salary)", "SUM(people.yearly_bonus)", "SUM(people.children)", "SUM(people.score)",
+		"SUM(people.salary)", "SUM(people.yearly_bonus)", "SUM(people.children)", "SUM(people.score)", "SUM(people.number_of_seats)",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("candidate measures (-want +got):\n%s", diff)
