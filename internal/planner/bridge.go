@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -78,4 +79,34 @@ func (b *builder) linksTo(from, to string) []string {
 		}
 	}
 	return out
+}
+
+// listedBeside reports whether term t lists a table's rows ("show
+// customers", "names of teachers") and a measure follows it after "and"
+// ("… and the number of orders they placed"), with no grouping said: the
+// measure is asked of each row listed.
+func (b *builder) listedBeside(t *term) bool {
+	st := b.st
+	if !(t.rowsQ || t.named) || len(b.groups) > 0 || st.order != "" || len(st.having) > 0 || st.limit > 0 || len(st.grains) > 0 || st.compare || st.share {
+		return false
+	}
+	for _, u := range st.terms {
+		if u.byMode || u == t {
+			if u.byMode {
+				return false // a grouping said
+			}
+			continue
+		}
+	}
+	for _, u := range st.terms {
+		if u.pos <= t.pos || u.cands[0].kind != sMetric && (u.cands[0].kind != sEntity || !slices.Contains(u.aggs, "count")) {
+			continue
+		}
+		for _, a := range st.andPos {
+			if a > t.pos && a < u.pos {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -62,3 +62,28 @@ func TestComparatives(t *testing.T) {
 		})
 	}
 }
+
+// TestListedBeside: "show customers and the number of orders they
+// placed" asks the count of each customer listed, as "by customer"; with
+// a grouping said, or no measure, the list is not made a grouping.
+func TestListedBeside(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("show customers and the number of orders they placed", asOf)
+	if pl.Kind != KindMetric {
+		t.Fatalf("%s (%s %v), want the count by customer", pl.Kind, pl.Reason, pl.Unknown)
+	}
+	var dims []string
+	for _, d := range pl.Query.Dimensions {
+		dims = append(dims, d.Name)
+	}
+	if diff := cmp.Diff([]string{"customers.id", "customers.name"}, dims); diff != "" || len(pl.Query.Metrics) != 1 || pl.Query.Metrics[0] != "orders" {
+		t.Errorf("metrics %v dimensions (-want +got):\n%s", pl.Query.Metrics, diff)
+	}
+	if pl := p.Plan("show customers and the number of orders by channel", asOf); pl.Kind == KindMetric {
+		for _, d := range pl.Query.Dimensions {
+			if d.Name == "customers.name" {
+				t.Errorf("grouped by the customers listed as well as the channel said: %+v", pl.Query.Dimensions)
+			}
+		}
+	}
+}

@@ -30,6 +30,7 @@ type term struct {
 	sortBy   bool    // came after "ordered by", "in descending order of"
 	aggs     []string
 	rowsQ    bool // came right after "which"/"what"/"list"
+	named    bool // came right after "name(s) of": "names of teachers"
 	op       string
 	num      float64
 	pct      bool // num was written as a percent
@@ -653,7 +654,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it]}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", named: prevKw == "label", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj, t.conjAnd = true, strings.TrimSpace(mean[i-1].text) == "and"
 			}

@@ -483,6 +483,11 @@ func (b *builder) roles() *Plan {
 			t.role = "context"
 			continue
 		}
+		if !t.byMode && aggregate && t.cands[0].kind == sEntity && b.listedBeside(t) {
+			// "show the names of teachers and the number of courses they
+			// teach": each teacher's count, as "by teacher".
+			t.byMode = true
+		}
 		if k := t.cands[0].kind; !t.byMode && k == sEntity && b.groupedBy(t.cands[0].name) {
 			t.role = "context"
 			continue
