@@ -110,3 +110,29 @@ func (b *builder) listedBeside(t *term) bool {
 	}
 	return false
 }
+
+// nameThrough is the name of the rows of entity ent, which has no label
+// of its own, where ent's one link to another table leads to a table
+// with one ("poker_player.People_ID" → people.Name: each poker player is
+// one person): that label, written entity.column, with a note; "" where
+// ent has no link or several (an order line's product or order?).
+func (b *builder) nameThrough(ent *semantic.Entity) string {
+	var to *semantic.Entity
+	var via string
+	for _, r := range b.p.m.Relationships {
+		if !strings.EqualFold(r.From, ent.Name) || r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany {
+			continue
+		}
+		if to != nil {
+			return ""
+		}
+		to, via = b.p.entity(r.To), r.From+"."+r.FromColumn
+	}
+	if to == nil || to.Role != nil || b.p.label(to) == "" || b.p.m.IsRestricted(to.Name, b.p.label(to)) {
+		return ""
+	}
+	b.notes = append(b.notes, "each "+singular(display(ent.Name))+" is named by its "+singular(display(to.Name))+" row's "+b.p.label(to)+" ("+via+")")
+	b.und("%s named through %s", ent.Name, via)
+	b.namedThrough = to.Name + "." + b.p.label(to)
+	return b.namedThrough
+}

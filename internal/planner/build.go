@@ -12,21 +12,24 @@ import (
 
 // builder assembles the query from the terms of one question.
 type builder struct {
-	p         *Planner
-	st        *state
-	q         semantic.Query
-	adhoc     []semantic.Metric
-	subject   string // the entity the question is about
-	groups    []string
-	rows      bool
-	colSort   *sense          // rows sorted by this column
-	shown     map[string]bool // metrics the question asks to see, not only to rank or filter by
-	hidden    []string        // dimensions grouped by but not returned (a table's key)
-	argmax    bool            // "the X with the most Y": the X alone
-	sortField string          // a metric query sorted by this field ("order by document id")
-	dirOnly   bool            // the order is a direction said alone ("revenue by channel, lowest first")
-	sortPos   int             // the position of the term a list is sorted by
-	title     []string
+	p       *Planner
+	st      *state
+	q       semantic.Query
+	adhoc   []semantic.Metric
+	subject string // the entity the question is about
+	// namedThrough is the column of another table that names the
+	// subject's rows, which have no label (nameThrough).
+	namedThrough string
+	groups       []string
+	rows         bool
+	colSort      *sense          // rows sorted by this column
+	shown        map[string]bool // metrics the question asks to see, not only to rank or filter by
+	hidden       []string        // dimensions grouped by but not returned (a table's key)
+	argmax       bool            // "the X with the most Y": the X alone
+	sortField    string          // a metric query sorted by this field ("order by document id")
+	dirOnly      bool            // the order is a direction said alone ("revenue by channel, lowest first")
+	sortPos      int             // the position of the term a list is sorted by
+	title        []string
 	// periodEnd is the end of the question's one period where the as-of
 	// day cut it (Plan.PeriodEnd).
 	periodEnd string

@@ -87,3 +87,28 @@ func TestListedBeside(t *testing.T) {
 		}
 	}
 }
+
+// TestNameThroughLink: rows with no label of their own and one link to a
+// table that has one are named by it ("the names of poker players": each
+// is one person); with several links (an order line's order or product?)
+// refused as before.
+func TestNameThroughLink(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "people", PrimaryKey: "people_id", Label: "name", Columns: []semantic.Column{{Name: "people_id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "poker_player", PrimaryKey: "poker_player_id", Columns: []semantic.Column{{Name: "poker_player_id", Type: quarry.TypeInt}, {Name: "people_id", Type: quarry.TypeInt}, {Name: "earnings", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "people", From: "poker_player", FromColumn: "people_id", To: "people", ToColumn: "people_id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	pl := p.Plan("what are the names of poker players", asOf)
+	if pl.Kind != KindRows || !cmp.Equal(pl.Query.Rows.Columns, []string{"people.name"}) || pl.Query.Rows.Entity != "poker_player" {
+		t.Fatalf("%s %s %+v, want poker players named by people.name", pl.Kind, pl.Reason, pl.Query)
+	}
+	if len(pl.Notes) == 0 {
+		t.Errorf("no note says whose name it is")
+	}
+	if pl := New(testModel(), nil).Plan("names of order items", asOf); pl.Kind == KindRows {
+		t.Errorf("order items named by %v; they link to two tables", pl.Query.Rows.Columns)
+	}
+}

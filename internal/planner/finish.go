@@ -353,6 +353,18 @@ func (b *builder) finish() *Plan {
 		}
 		if st.wantLabel && !st.allInfo {
 			ent := b.p.entity(b.subject)
+			if ent != nil && b.p.label(ent) == "" {
+				if c := b.nameThrough(ent); c != "" {
+					// "the names of poker players": each is one person's.
+					if !hasString(q.Rows.Columns, c) {
+						q.Rows.Columns = append([]string{c}, q.Rows.Columns...)
+					}
+					st.wantLabel = false
+				}
+			}
+		}
+		if st.wantLabel && !st.allInfo {
+			ent := b.p.entity(b.subject)
 			if ent == nil || b.p.label(ent) == "" {
 				return b.fail(fmt.Sprintf("%s has no label column to name its rows", display(b.subject)))
 			}
@@ -654,8 +666,8 @@ func (b *builder) queryFields() []string {
 // series table repeats the channel's content).
 func (b *builder) checkRowsSubject() *Plan {
 	cols := b.q.Rows.Columns
-	if len(cols) == 0 {
-		return nil
+	if len(cols) == 0 || b.namedThrough != "" && hasString(cols, b.namedThrough) {
+		return nil // the subject's rows, named through their one link
 	}
 	for _, c := range cols {
 		if !strings.Contains(c, ".") {
