@@ -48,7 +48,9 @@ CREATE TABLE shipments (shipment_id INTEGER PRIMARY KEY, origin_warehouse_id INT
 		{q: "total weight by origin warehouse", want: "SELECT w.name, printf('%g', sum(s.weight_kg)) FROM shipments s JOIN warehouses w ON w.warehouse_id = s.origin_warehouse_id GROUP BY w.warehouse_id", link: "shipments.origin_warehouse_id"},
 		{q: "shipments by origin warehouse city and destination warehouse city", want: "SELECT o.city, d.city, count(*) FROM shipments s JOIN warehouses o ON o.warehouse_id = s.origin_warehouse_id LEFT JOIN warehouses d ON d.warehouse_id = s.destination_warehouse_id GROUP BY o.city, d.city", link: "shipments.destination_warehouse_id"},
 		{q: "which warehouse shipped the most shipments", clarify: []string{"destination warehouse", "origin warehouse"}},
-		{q: "shipments from Chicago", clarify: []string{"destination warehouse", "origin warehouse"}},
+		// "From" says where shipments come from: the origin.
+		{q: "how many shipments from Chicago", want: "SELECT count(*) FROM shipments s JOIN warehouses w ON w.warehouse_id = s.origin_warehouse_id WHERE w.city = 'Chicago'", link: "shipments.origin_warehouse_id"},
+		{q: "shipments in Chicago", clarify: []string{"destination warehouse", "origin warehouse"}},
 		{q: "how many origin warehouses", refuse: true},
 		{q: "shipments by origin warehouse manager phone", refuse: true},
 		{q: "list shipments with their destination warehouse manager phone", refuse: true},

@@ -16,15 +16,28 @@ type comparative struct {
 	qualities []string // "weight", "mass": the column of "heavier than 10"
 }
 
-var comparativeWords = map[string]comparative{
-	"greater": {kw: "gt"}, "larger": {kw: "gt"}, "bigger": {kw: "gt"}, "higher": {kw: "gt"},
-	"smaller": {kw: "lt"}, "lower": {kw: "lt"},
-	"heavier": {kw: "gt", qualities: []string{"weight", "mass"}},
-	"lighter": {kw: "lt", qualities: []string{"weight", "mass"}},
-	"taller":  {kw: "gt", qualities: []string{"height"}},
-	"shorter": {kw: "lt", qualities: []string{"height", "length"}},
-	"longer":  {kw: "gt", qualities: []string{"length", "duration"}},
-	"wider":   {kw: "gt", qualities: []string{"width"}},
+// comparativeOf is what the comparative adjective w compares, if it is
+// one.
+func comparativeOf(w string) (comparative, bool) {
+	switch w {
+	case "greater", "larger", "bigger", "higher":
+		return comparative{kw: "gt"}, true
+	case "smaller", "lower":
+		return comparative{kw: "lt"}, true
+	case "heavier":
+		return comparative{kw: "gt", qualities: []string{"weight", "mass"}}, true
+	case "lighter":
+		return comparative{kw: "lt", qualities: []string{"weight", "mass"}}, true
+	case "taller":
+		return comparative{kw: "gt", qualities: []string{"height"}}, true
+	case "shorter":
+		return comparative{kw: "lt", qualities: []string{"height", "length"}}, true
+	case "longer":
+		return comparative{kw: "gt", qualities: []string{"length", "duration"}}, true
+	case "wider":
+		return comparative{kw: "gt", qualities: []string{"width"}}, true
+	}
+	return comparative{}, false
 }
 
 func (p *Planner) comparatives(items []item) []item {
@@ -45,7 +58,7 @@ func (p *Planner) comparatives(items []item) []item {
 	against := func(i int) bool { return at(i, itNum, "") || at(i, itKw, "") && items[i].kw == "avg" }
 	for i := 0; i < len(items); i++ {
 		it := items[i]
-		c, isComp := comparativeWords[it.text]
+		c, isComp := comparativeOf(it.text)
 		isComp = isComp && it.kind == itUnknown
 		switch j := next(i); {
 		case isComp && at(j, itUnknown, "than") && against(next(j)):

@@ -112,3 +112,58 @@ func TestNameThroughLink(t *testing.T) {
 		t.Errorf("order items named by %v; they link to two tables", pl.Query.Rows.Columns)
 	}
 }
+
+// TestFlagOfRelatedRow: a yes/no column of the rows a value picks is a
+// condition on that same row ("countries with English as an official
+// language"); negated, the subject's rows with no such row ("countries
+// where English is not the official language": whether it is spoken
+// there or not).
+func TestFlagOfRelatedRow(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "country", PrimaryKey: "code", Label: "name", Columns: []semantic.Column{{Name: "code", Type: quarry.TypeText}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "countrylanguage", Columns: []semantic.Column{{Name: "countrycode", Type: quarry.TypeText},
+				{Name: "language", Type: quarry.TypeText, Values: []string{"English", "Dutch"}}, {Name: "is_official", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "country", From: "countrylanguage", FromColumn: "countrycode", To: "country", ToColumn: "code", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	where := []semantic.Filter{{Field: "countrylanguage.language", Op: semantic.OpEq, Values: []any{"English"}}, {Field: "countrylanguage.is_official", Op: semantic.OpEq, Values: []any{int64(1)}}}
+	for q, op := range map[string]semantic.Op{
+		"countries with English as an official language":          semantic.OpSome,
+		"how many countries have English as an official language": semantic.OpSome,
+		"countries where English is not the official language":    semantic.OpNone,
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindRows && pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s %v", q, pl.Kind, pl.Reason, pl.Unknown)
+			continue
+		}
+		want := []semantic.Filter{{Field: "countrylanguage", Op: op, Where: where}}
+		if diff := cmp.Diff(want, pl.Query.Filters); diff != "" {
+			t.Errorf("%q filters (-want +got):\n%s", q, diff)
+		}
+	}
+}
+
+// TestNoneOfSomeRows: "channels that do not have any cartoons directed by
+// Ben Jones" keeps the channels with no cartoon of his, not those with
+// one of his and none at all (found on Spider: no channel answered).
+func TestNoneOfSomeRows(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "channels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "cartoons", PrimaryKey: "id", Label: "title", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "title", Type: quarry.TypeText},
+				{Name: "channel_id", Type: quarry.TypeInt}, {Name: "directed_by", Type: quarry.TypeText, Values: []string{"Ben Jones", "Brandon Vietti"}}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "channel", From: "cartoons", FromColumn: "channel_id", To: "channels", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	pl := New(m, nil).Plan("channels that do not have any cartoons directed by Ben Jones", asOf)
+	if pl.Kind != KindRows {
+		t.Fatalf("%s %s %v", pl.Kind, pl.Reason, pl.Unknown)
+	}
+	want := []semantic.Filter{{Field: "cartoons", Op: semantic.OpNone, Where: []semantic.Filter{{Field: "cartoons.directed_by", Op: semantic.OpEq, Values: []any{"Ben Jones"}}}}}
+	if diff := cmp.Diff(want, pl.Query.Filters); diff != "" {
+		t.Errorf("filters (-want +got):\n%s", diff)
+	}
+}

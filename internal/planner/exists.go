@@ -43,6 +43,44 @@ func (b *builder) existsValue(t *term) bool {
 	return true
 }
 
+// existsFlag reads a yes/no column of a table joined to the subject
+// through many rows, said beside a value of that same table ("countries
+// with English as an official language": countrylanguage.IsOfficial), as
+// a condition on the related row the value picks; existsFilters adds it
+// to that row's conditions. It reports whether it did.
+func (b *builder) existsFlag(t *term) bool {
+	s := t.cands[0]
+	if s.flag == nil || t.hasNum || b.subject == "" || !b.p.linked(b.subject, s.entity) {
+		return false
+	}
+	for _, u := range b.st.terms {
+		if u != t && slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sValue && strings.EqualFold(c.entity, s.entity) }) {
+			t.role = "existsflag"
+			return true
+		}
+	}
+	return false
+}
+
+// columnOfValue reports whether term t names only the column of a value
+// another term of the question names ("English … language": Language),
+// which says nothing more of the rows.
+func (b *builder) columnOfValue(t *term) bool {
+	for _, s := range t.cands {
+		if s.kind != sColumn || s.flag != nil {
+			return false
+		}
+		found := false
+		for _, u := range b.st.terms {
+			found = found || u != t && slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sValue && strings.EqualFold(c.field, s.field) })
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(t.cands) > 0
+}
+
 // countsSubject reports whether the query's only metric counts the
 // subject's rows.
 func (b *builder) countsSubject() bool {
@@ -146,6 +184,32 @@ func (b *builder) existsFilters() *Plan {
 			verb = "without"
 		}
 		b.und("%s %s a %s row where %s = %s", display(b.subject), verb, s.entity, s.field, s.value)
+	}
+	for _, t := range b.st.terms {
+		if t.role != "existsflag" {
+			continue
+		}
+		s := t.cands[0]
+		var on *semantic.Filter
+		for i := range b.q.Filters {
+			if f := &b.q.Filters[i]; f.Op == semantic.OpSome && strings.EqualFold(f.Field, s.entity) {
+				if on != nil {
+					return b.fail(fmt.Sprintf("quarry could not tell which %s row %q is said of", s.entity, t.it.text))
+				}
+				on = f
+			}
+		}
+		if on == nil {
+			return b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, s.entity, display(b.subject)))
+		}
+		on.Where = append(on.Where, semantic.Filter{Field: s.field, Op: semantic.OpEq, Values: []any{s.flag}})
+		b.und("and %s = %v on the same %s row", s.field, s.flag, s.entity)
+		if t.neg {
+			// "countries where English is not the official language":
+			// no such row, whether English is spoken there or not.
+			on.Op = semantic.OpNone
+			b.und("none such: %s without it", display(b.subject))
+		}
 	}
 	return nil
 }

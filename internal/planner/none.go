@@ -113,6 +113,15 @@ func (b *builder) withNone(pl *Plan) *Plan {
 				return b.fail(fmt.Sprintf("quarry can tell which %s have no %s only when %s refer to %s directly", display(subject), display(ent), display(ent), display(subject)))
 			}
 		}
+		if f := someRowsOf(pl.Query.Filters, via); f != nil {
+			// "channels that do not have any cartoons directed by Ben
+			// Jones": no such cartoon, not a cartoon by him and none at
+			// all (found on Spider: answered no channel at all).
+			f.Op = semantic.OpNone
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s row where %s", subject, via, whereText(f.Where)))
+			pl.Title += " with no such " + display(ent)
+			continue
+		}
 		pl.Query.Filters = append(pl.Query.Filters, semantic.Filter{Field: via, Op: semantic.OpNone})
 		if via != ent {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s (which link them to %s)", subject, via, ent))
@@ -122,6 +131,21 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		pl.Title += " with no " + display(ent)
 	}
 	return pl
+}
+
+// someRowsOf is the one filter of fs that keeps the rows having a row of
+// entity ent that meets conditions, or nil.
+func someRowsOf(fs []semantic.Filter, ent string) *semantic.Filter {
+	var out *semantic.Filter
+	for i := range fs {
+		if f := &fs[i]; f.Op == semantic.OpSome && len(f.Where) > 0 && strings.EqualFold(f.Field, ent) {
+			if out != nil {
+				return nil
+			}
+			out = f
+		}
+	}
+	return out
 }
 
 // bridge is the one entity whose rows each point at a row of subject and

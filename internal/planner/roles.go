@@ -62,6 +62,13 @@ func (b *builder) resolveColumns() *Plan {
 			if k == sValue && b.existsValue(t) {
 				continue // "students who have a dog": rows with a related row of that value
 			}
+			if k == sColumn && b.existsFlag(t) {
+				continue // "countries with English as an official language": of that same row
+			}
+			if k == sColumn && b.columnOfValue(t) {
+				t.role = "context" // "… English as an official language": the value's own column
+				continue
+			}
 			if k == sColumn && b.verbDate(t) {
 				continue // "customers who ordered last month": rows with a related row then
 			}
