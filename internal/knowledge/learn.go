@@ -176,6 +176,7 @@ func Learn(ctx context.Context, src Source, dir string, opts LearnOptions) (*Lea
 	merged := merge(old.model, lr, rep)
 	lr.candidates = unrestricted(lr.candidates, restricted)
 	lr.candidates = notYears(ctx, src, lr, opts)
+	lr.candidates = notFlags(lr)
 	lr.candidates = keepCandidates(lr, lr.candidates, old.metrics.Candidates)
 	if err := ctx.Err(); err != nil {
 		prog.save()

@@ -104,3 +104,27 @@ func scalars(ctx context.Context, src Source, sql string, n int, opts LearnOptio
 	}
 	return out, rows.Err() == nil
 }
+
+// notFlags drops the candidates that sum a yes/no column: one named as a
+// flag ("paid", "is_active") whose known values are 0 and 1, read once
+// its values are. Its sum would be read as an amount ("unpaid invoices"
+// as the total paid, found from outside).
+func notFlags(lr *learned) []semantic.Metric {
+	flags := map[colKey]bool{}
+	for _, e := range lr.entities {
+		for _, c := range e.Columns {
+			if semantic.FlagName(c.Name) && len(c.Values) > 0 && yesNo(c.Values) {
+				flags[lowerKey(e.Name, c.Name)] = true
+			}
+		}
+	}
+	var out []semantic.Metric
+	for _, m := range lr.candidates {
+		refs := qualifiedRefs(m.Expr)
+		if len(refs) == 1 && flags[lowerKey(refs[0].entity, refs[0].column)] {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -65,7 +65,7 @@ func wordDirection(w string) int {
 // answered, or nil: no direction said, both said ("from Chicago to
 // Denver"), or no reading or more than one answered.
 func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
-	if pl.Kind != KindUnanswered && pl.Kind != KindClarify {
+	if pl.Kind != KindUnanswered && pl.Kind != KindClarify || p.undirected {
 		return nil
 	}
 	toks := tokenize(question)
@@ -106,10 +106,12 @@ func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 	}
 	var found *Plan
+	once := *p
+	once.undirected = true
 	for _, e := range roles {
 		t := toks[at]
 		read := question[:t.start] + "with " + strings.ToLower(display(e.Name)) + question[toks[end].end:]
-		got := p.planWhole(read, asOf)
+		got := once.planWhole(read, asOf)
 		if got.Kind != KindMetric && got.Kind != KindRows || got.Query == nil || !readsRole(got, e.Name) {
 			continue
 		}

@@ -152,6 +152,10 @@ type Planner struct {
 	wide     bool
 	allTerms func() []string
 	formLen  int // the longest phrase of a wide model, up to three words
+	// undirected marks the copy that plans a question a word of direction
+	// was read in (directed): the link's own name may hold such a word
+	// ("departure station"), never read again.
+	undirected bool
 }
 
 // New builds a planner over m and the verified queries.

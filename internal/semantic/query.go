@@ -200,7 +200,7 @@ type Period struct {
 }
 
 // CountAdmitsZero reports whether a count (or a sum) of 0 satisfies
-// condition f: "fewer than 2", "at most 1", "= 0".
+// condition f: "fewer than 2", "at most 1", "= 0", "at least 0".
 func CountAdmitsZero(f Filter) bool {
 	for _, v := range f.Values {
 		n, ok := NumberOf(v)
@@ -225,6 +225,10 @@ func CountAdmitsZero(f Filter) bool {
 			}
 		case OpNe:
 			return n != 0
+		case OpGe:
+			return n <= 0 // "between 0 and 300": 0 passes
+		case OpGt:
+			return n < 0
 		}
 	}
 	return false
