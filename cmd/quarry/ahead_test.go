@@ -70,6 +70,9 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		// outside: every order counted, "as of" an earlier day).
 		{day(today.AddDate(0, 0, -10)), "how many orders", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at <= '%s'", day(today.AddDate(0, 0, -10))), ""},
 		{asOf, "how many orders", "SELECT count(*) FROM orders", ""},
+		// A count of other rows as condition: those up to the day too
+		// (found from outside: every order counted).
+		{day(today.AddDate(0, 0, -10)), "how many tenants have more than 4 orders", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE (SELECT count(*) FROM orders o WHERE o.tenant_id = t.tenant_id AND ordered_at <= '%s') > 4", day(today.AddDate(0, 0, -10))), ""},
 		// Conditions on other rows keep every row of those (found from
 		// outside: fewer tenants with no orders than today's).
 		{day(today.AddDate(0, 0, -10)), "how many tenants have no orders", "SELECT count(*) FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.tenant_id = t.tenant_id)", ""},

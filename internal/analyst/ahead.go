@@ -210,7 +210,9 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
-	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Count || f.OnRelated() || len(f.Where) > 0 }) {
+	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
+		return (f.Count || f.OnRelated() || len(f.Where) > 0) && !boundedCount(f)
+	}) {
 		// Conditions on other rows ("customers with more than 10
 		// invoices", "customers with no orders") are on those rows'
 		// dates, which one bound on the measured rows' would not end
@@ -272,6 +274,60 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	out.Notes = append(slices.Clone(pl.Notes), note)
 	return &out
 }
+
+// asOfCounted bounds, asked as of a day before today, the rows a count
+// filter counts ("customers who placed more than 15 orders", "airlines
+// with at least 600 flights") to those dated up to that day, where their
+// date holds later rows and none set ahead (found from outside: every
+// order counted, "as of" an earlier day). A count that 0 passes ("fewer
+// than 2 orders") is left as it is: the rows that did not exist then
+// would pass it too.
+func (a *Analyst) asOfCounted(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+	q := pl.Query
+	if q == nil || a.Conn == nil || !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Count }) {
+		return pl
+	}
+	next, tomorrow := asOf.AddDate(0, 0, 1).Format("2006-01-02"), a.tomorrow()
+	if next >= tomorrow {
+		return pl
+	}
+	c := *q
+	c.Filters = slices.Clone(q.Filters)
+	var notes []string
+	for i := range c.Filters {
+		f := &c.Filters[i]
+		e := m.Entity(f.Field)
+		if !f.Count || semantic.CountAdmitsZero(*f) || e == nil || e.TimeColumn == "" {
+			continue
+		}
+		field := e.Name + "." + e.TimeColumn
+		if slices.ContainsFunc(f.Where, func(w semantic.Filter) bool { return strings.EqualFold(w.Field, field) }) {
+			continue // a period of its own
+		}
+		if col := e.Column(e.TimeColumn); col != nil && (col.TimeRole == semantic.TimeRoleEnd || col.TimeRole == semantic.TimeRoleBirth) {
+			continue
+		}
+		later, ok1 := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
+		ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", tomorrow)
+		if !ok1 || !ok2 || later <= 0 || ahead != 0 {
+			continue
+		}
+		f.Where = append(slices.Clone(f.Where), semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{next}})
+		notes = append(notes, fmt.Sprintf("as of %s: the %s counted are those with %s up to it", asOf.Format("2006-01-02"), e.Name, field))
+	}
+	if len(notes) == 0 {
+		return pl
+	}
+	out := *pl
+	out.Query = &c
+	out.Notes = append(slices.Clone(pl.Notes), notes...)
+	return &out
+}
+
+// boundedCount reports whether f is a count filter asOfCounted bounds at
+// the as-of day (one 0 does not pass), which the measure's own bound
+// does not change.
+func boundedCount(f semantic.Filter) bool { return f.Count && !semantic.CountAdmitsZero(f) }
 
 // derivedRefRE finds the metrics a derived metric names: {revenue}.
 var derivedRefRE = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)

@@ -190,7 +190,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// Asked as of an earlier day, with no period: the rows dated
 		// after it had not happened then.
-		pl = a.asOfBound(ctx, model, pl, asOf)
+		pl = a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf)
 		out.Plan = pl
 		c, err := semantic.Compile(model, *pl.Query, a.Conn.Dialect())
 		if err != nil {

@@ -422,7 +422,11 @@ func countGroups(m *semantic.Model, q *semantic.Query, r *event.ReadingData, par
 	for _, mm := range r.Measures {
 		of = append(of, mm.Name+" being "+mm.How)
 	}
-	how := "COUNT(" + strings.Join(keys, ", ") + ") of the groups that pass the conditions, " + strings.Join(of, "; ")
+	// "COUNT(customers.id) over customers, …": the rows counted are the
+	// groups' own, never those of the measure they pass on (found from
+	// outside: "36 invoices issued in 2025" for 36 customers).
+	ent, _, _ := strings.Cut(keys[0], ".")
+	how := "COUNT(" + strings.Join(keys, ", ") + ") over " + ent + ", the groups that pass the conditions, " + strings.Join(of, "; ")
 	r.Measures = []event.ReadMeasure{{Name: q.CountGroups, How: how}}
 	if len(parts) > 0 {
 		parts[0] = "the number of " + strings.Join(keys, ", ") + ", each with its " + parts[0]

@@ -167,3 +167,23 @@ func TestNoneOfSomeRows(t *testing.T) {
 		t.Errorf("filters (-want +got):\n%s", diff)
 	}
 }
+
+// TestSpentOnAValueOfLines: "customers who spent more than $500 on
+// Electronics" asks for the amount of the Electronics lines; an amount
+// of the whole orders that hold one is not it, so it is refused (found
+// from outside: 165 customers for 95).
+func TestSpentOnAValueOfLines(t *testing.T) {
+	m := testModel()
+	m.Metrics = append(m.Metrics, semantic.Metric{Name: "order_total", Synonyms: []string{"spend", "spent"}, Entity: "orders", Expr: "SUM(orders.total)", Format: "currency"})
+	for i := range m.Entities {
+		if m.Entities[i].Name == "orders" {
+			m.Entities[i].Columns = append(m.Entities[i].Columns, semantic.Column{Name: "total", Type: quarry.TypeFloat})
+		}
+	}
+	p := New(m, nil)
+	for _, q := range []string{"customers who spent more than $500 on Electronics in 2025", "how many customers spent more than $500 on Electronics in 2025"} {
+		if pl := p.Plan(q, asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+			t.Errorf("%q answered %+v", q, pl.Query)
+		}
+	}
+}

@@ -110,9 +110,32 @@ func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
 	once.undirected = true
 	for _, e := range roles {
 		t := toks[at]
-		read := question[:t.start] + "with " + strings.ToLower(display(e.Name)) + question[toks[end].end:]
-		got := once.planWhole(read, asOf)
-		if got.Kind != KindMetric && got.Kind != KindRows || got.Query == nil || !readsRole(got, e.Name) {
+		role := "with " + strings.ToLower(display(e.Name))
+		// The verb kept where it is one ("arriving in Denver in June":
+		// also the date it names, the arrival's), else the link alone.
+		var reads []string
+		if t.s != "to" && t.s != "into" && t.s != "from" {
+			reads = append(reads, question[:t.end]+" "+role+question[toks[end].end:])
+		}
+		reads = append(reads, question[:t.start]+role+question[toks[end].end:])
+		var got *Plan
+		read := ""
+		for i, r := range reads {
+			g := once.planWhole(r, asOf)
+			if (g.Kind != KindMetric && g.Kind != KindRows) || g.Query == nil || !readsRole(g, e.Name) {
+				continue
+			}
+			if i > 0 && dir == dirTo && g.Query.TimeRange != nil {
+				// "shipments arriving in Denver in May": the period is
+				// the arrival's, and no date of theirs was read as one
+				// (found from outside: counted by the day shipped).
+				return &Plan{Kind: KindUnanswered, Understood: g.Understood, Reason: fmt.Sprintf(
+					"“%s” dates the rows by when they arrive, and quarry could not tell which date of %s says that; ask by the date column (such as “… delivered in May”)", t.s, display(e.Role.From))}
+			}
+			got, read = g, r
+			break
+		}
+		if got == nil {
 			continue
 		}
 		if found != nil {

@@ -19,6 +19,14 @@ func (b *builder) existsValue(t *term) bool {
 	if b.subject == "" || len(b.q.Metrics) > 0 && !b.countsSubject() {
 		return false
 	}
+	for _, h := range b.st.having {
+		if s := h.cands[0]; s.kind == sMetric && b.countedEntity(s.name) == "" {
+			// "customers who spent more than $500 on Electronics": the
+			// amount of those lines, which a total of whole orders that
+			// hold one is not (found from outside: 165 for 95).
+			return false
+		}
+	}
 	cands := t.cands
 	if named := b.namedEntities(); len(cands) > 1 {
 		// "both refunded and cancelled orders": the orders' status, not
