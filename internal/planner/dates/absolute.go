@@ -342,8 +342,27 @@ func (p *parser) yearAhead(i int) (int, bool) {
 	return 0, false
 }
 
-// money reports whether token i is a number written as money, never a
-// year: "$2000", "2000 dollars".
+// money reports whether token i is a number written as money, or the
+// upper bound of a range of amounts, never a year: "$2000", "2000
+// dollars", "between 1000 and 2000" (1000 no year: 2000 is none either).
 func (p *parser) money(i int) bool {
+	if p.tok(i-1) == "and" && p.tok(i-3) == "between" {
+		if _, isYear := year(p.tok(i - 2)); !isYear && isNumber(p.tok(i-2)) {
+			return true
+		}
+	}
 	return i < len(p.toks) && semantic.MoneyBefore(p.raw[:p.toks[i].start]) || semantic.CurrencyWord(p.tok(i+1))
+}
+
+// isNumber reports whether s is written in digits only.
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -391,3 +391,18 @@ func TestShift(t *testing.T) {
 		}
 	}
 }
+
+// TestAmountsAreNoYears: a number written as money, or the upper bound
+// of a range of amounts, is never a year; a range of years stays one
+// (found from outside: "between 1000 and 2000" read 2000 as the year).
+func TestAmountsAreNoYears(t *testing.T) {
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, s := range []string{"revenue between $1000 and $2000", "transfers between 1000 and 2000", "a fare of 2000 dollars", "more than $2025"} {
+		if got := FindAll(s, asOf); len(got) != 0 {
+			t.Errorf("%q: dates %+v, want none", s, got)
+		}
+	}
+	if got := FindAll("transfers between 2024 and 2025", asOf); len(got) == 0 {
+		t.Errorf("a range of years read as no date")
+	}
+}
