@@ -90,23 +90,15 @@ func secondBound(items []item, i int, out []item) (*item, bool) {
 }
 
 // rangeTermBefore is the term right before i, stopwords aside, or nil.
-func rangeTermBefore(items []item, i int) *item {
-	for j := i - 1; j >= 0; j-- {
-		switch items[j].kind {
-		case itStop:
-			continue
-		case itTerm:
-			t := items[j]
-			return &t
-		}
-		return nil
-	}
-	return nil
-}
+func rangeTermBefore(items []item, i int) *item { return termFrom(items, i-1, -1) }
 
 // rangeTermAfter is the term at or right after i, stopwords aside, or nil.
-func rangeTermAfter(items []item, i int) *item {
-	for j := i; j < len(items); j++ {
+func rangeTermAfter(items []item, i int) *item { return termFrom(items, i, 1) }
+
+// termFrom is the first item from j on in direction step (1 or -1) that
+// is no stopword, if it is a term; else nil.
+func termFrom(items []item, j, step int) *item {
+	for ; j >= 0 && j < len(items); j += step {
 		switch items[j].kind {
 		case itStop:
 			continue
