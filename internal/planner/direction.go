@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/planner/dates"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -69,10 +70,11 @@ func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	toks := tokenize(question)
+	rngs := dates.FindAll(question, asOf)
 	dir, at, end := dirNone, -1, -1
 	for i := 0; i < len(toks); i++ {
 		d := wordDirection(toks[i].s)
-		if d == dirNone {
+		if d == dirNone || inDate(rngs, toks[i]) || !directionWord(toks, i) {
 			continue
 		}
 		if dir != dirNone {
@@ -148,6 +150,20 @@ func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
 		found = got
 	}
 	return found
+}
+
+// directionWord reports whether the word of direction at i says where
+// rows go or come from: not "to" of "compared to" or "up to", nor a bound
+// of numbers ("from 100 to 200").
+func directionWord(toks []token, i int) bool {
+	switch w := toks[i].s; {
+	case w != "to" && w != "from" && w != "into":
+	case i+1 < len(toks) && isNumber(toks[i+1].s):
+		return false
+	case i > 0 && (toks[i-1].s == "compared" || toks[i-1].s == "relative" || toks[i-1].s == "up" || toks[i-1].s == "due" || toks[i-1].s == "according"):
+		return false
+	}
+	return true
 }
 
 // readsRole reports whether the plan's query reads role entity name: a

@@ -24,6 +24,7 @@ func TestDirections(t *testing.T) {
 		"shipments arriving in Chicago":           "destination_warehouse",
 		"inbound shipments Chicago":               "",
 		"shipments from Chicago to Denver":        "",
+		"shipments in Chicago compared to Denver": "",
 	} {
 		t.Run(q, func(t *testing.T) {
 			pl := p.Plan(q, asOf)
