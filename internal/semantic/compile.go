@@ -58,6 +58,9 @@ type compiler struct {
 	// week is built: its order is over the output column, which only an
 	// outer query can name in an expression on every engine.
 	noOrder bool
+	// unordered drops every ORDER BY: the query is counted
+	// (compileCountGroups), and its order would be a sort for nothing.
+	unordered bool
 	d       dialect
 	adj     map[string][]edge
 	trees   map[string]*joinTree

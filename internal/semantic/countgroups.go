@@ -6,8 +6,8 @@ import (
 
 // compileCountGroups compiles q without its CountGroups and counts the
 // rows it returns: SELECT COUNT(*) AS name FROM (the grouped query) AS q.
-// The grouped query keeps its filters on metrics (HAVING); its order is
-// dropped, as the count does not depend on it.
+// The grouped query keeps its filters on metrics (HAVING); it is not
+// sorted, as the count does not depend on its order.
 func (c *compiler) compileCountGroups(q Query) (*Compiled, error) {
 	name := q.CountGroups
 	switch {
@@ -18,6 +18,7 @@ func (c *compiler) compileCountGroups(q Query) (*Compiled, error) {
 	}
 	inner := q
 	inner.CountGroups, inner.Order = "", nil
+	c.unordered = true
 	out, err := c.compileMetrics(inner)
 	if err != nil {
 		return nil, err

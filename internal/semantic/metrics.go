@@ -611,7 +611,7 @@ func (c *compiler) assemble(q Query, dims []dimSpec, parts []metricPart, outputs
 // orderBy renders the ORDER BY clause: the query's order, or the
 // dimensions in order. periodOrder renders the order of compare periods.
 func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrder func(dimSpec) string) (string, error) {
-	if c.noOrder {
+	if c.noOrder || c.unordered {
 		return "", nil
 	}
 	var terms []string

@@ -7,5 +7,4 @@ FROM (
   GROUP BY orders.id
   HAVING SUM(order_items.quantity * order_items.unit_price * (1 - order_items.discount)) >= 40
     AND SUM(order_items.quantity * order_items.unit_price * (1 - order_items.discount)) <= 100
-  ORDER BY id
 ) AS q

@@ -6,5 +6,4 @@ FROM (
   WHERE orders.status = 'completed'
   GROUP BY orders.id
   HAVING SUM(order_items.quantity * order_items.unit_price * (1 - order_items.discount)) > 40
-  ORDER BY id
 ) AS q
