@@ -90,13 +90,8 @@ func (b *builder) listedBeside(t *term) bool {
 	if !(t.rowsQ || t.named) || len(b.groups) > 0 || st.order != "" || len(st.having) > 0 || st.limit > 0 || len(st.grains) > 0 || st.compare || st.share {
 		return false
 	}
-	for _, u := range st.terms {
-		if u.byMode || u == t {
-			if u.byMode {
-				return false // a grouping said
-			}
-			continue
-		}
+	if slices.ContainsFunc(st.terms, func(u *term) bool { return u.byMode }) {
+		return false // a grouping said
 	}
 	for _, u := range st.terms {
 		if u.pos <= t.pos || u.cands[0].kind != sMetric && (u.cands[0].kind != sEntity || !slices.Contains(u.aggs, "count")) {

@@ -1,5 +1,7 @@
 package planner
 
+import "strings"
+
 // Comparatives. "Pets with a greater weight than 10", "pets heavier than
 // 10", "singers above the average age", "older than average" and "more
 // than a single document" say a comparison in words the walk does not
@@ -63,7 +65,7 @@ func (p *Planner) comparatives(items []item) []item {
 		switch j := next(i); {
 		case isComp && at(j, itUnknown, "than") && against(next(j)):
 			// "weight is heavier than 10", "heavier than 10".
-			op := bound(c.kw, map[string]string{"gt": "more than", "lt": "less than"}[c.kw])
+			op := compared(c.kw)
 			if !termSaid(out) {
 				t, ok := p.quality(c.qualities)
 				if !ok {
@@ -76,7 +78,7 @@ func (p *Planner) comparatives(items []item) []item {
 			i = j
 		case isComp && at(j, itTerm, "") && at(next(j), itUnknown, "than") && against(next(next(j))):
 			// "a greater weight than 10": the column, then the comparison.
-			out = append(out, items[j], bound(c.kw, map[string]string{"gt": "more than", "lt": "less than"}[c.kw]))
+			out = append(out, items[j], compared(c.kw))
 			i = next(j)
 		case it.kind == itKw && (it.kw == "gt" || it.kw == "lt") && !termSaid(out) && at(j, itKw, "") && items[j].kw == "avg" && at(next(j), itTerm, "") && numericColumn(items[next(j)].senses) && !said(out, items[next(j)]):
 			// "singers above the average age": the age, above its
@@ -90,7 +92,7 @@ func (p *Planner) comparatives(items []item) []item {
 				out = append(out, it)
 				continue
 			}
-			out = append(out, t, bound(map[string]string{"agegt": "gt", "agelt": "lt"}[it.kw], map[string]string{"agegt": "more than", "agelt": "less than"}[it.kw]), items[j])
+			out = append(out, t, compared(strings.TrimPrefix(it.kw, "age")), items[j])
 			i = j
 		case it.kind == itKw && (it.kw == "gt" || it.kw == "lt") && at(j, itUnknown, "single"):
 			// "more than a single document": more than 1.
@@ -101,6 +103,15 @@ func (p *Planner) comparatives(items []item) []item {
 		}
 	}
 	return out
+}
+
+// compared is the comparison kw ("gt" or "lt") as the walk reads it:
+// "more than", "less than".
+func compared(kw string) item {
+	if kw == "lt" {
+		return bound("lt", "less than")
+	}
+	return bound("gt", "more than")
 }
 
 // termSaid reports whether the last item said, stopwords aside, is a
