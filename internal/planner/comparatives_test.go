@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,6 +111,16 @@ func TestNameThroughLink(t *testing.T) {
 	}
 	if pl := New(testModel(), nil).Plan("names of order items", asOf); pl.Kind == KindRows {
 		t.Errorf("order items named by %v; they link to two tables", pl.Query.Rows.Columns)
+	}
+	// The name through the link is a column like any other: restricted,
+	// it is never listed, and the compiler refuses it too.
+	m.Restricted = []string{"people.name"}
+	pl = New(m, nil).Plan("what are the names of poker players", asOf)
+	if pl.Kind == KindRows && slices.Contains(pl.Query.Rows.Columns, "people.name") {
+		t.Fatalf("listed the restricted people.name: %+v", pl.Query)
+	}
+	if _, err := semantic.Compile(m, semantic.Query{Rows: &semantic.RowsQuery{Entity: "poker_player", Columns: []string{"people.name"}}}, quarry.DialectSQLite); err == nil {
+		t.Errorf("compiled a list of the restricted people.name through the link")
 	}
 }
 
