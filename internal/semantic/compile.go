@@ -61,12 +61,12 @@ type compiler struct {
 	// unordered drops every ORDER BY: the query is counted
 	// (compileCountGroups), and its order would be a sort for nothing.
 	unordered bool
-	d       dialect
-	adj     map[string][]edge
-	trees   map[string]*joinTree
-	notes   []string
-	choices []JoinChoice
-	joined  map[string]bool // the entities a FROM reads, lower-cased
+	d         dialect
+	adj       map[string][]edge
+	trees     map[string]*joinTree
+	notes     []string
+	choices   []JoinChoice
+	joined    map[string]bool // the entities a FROM reads, lower-cased
 	// fanOutGuarded: a measure was aggregated over distinct rows.
 	fanOutGuarded bool
 	refs          *refNames // the entities' names for expressions, built on first use
