@@ -3,14 +3,15 @@
 # It installs what the tests need when it is missing (the sqlite3 shell,
 # Chromium, PostgreSQL and MariaDB), starts the database servers, checks
 # formatting and that go.mod is tidy, runs go vet, staticcheck and deadcode
-# (pinned in go.mod), builds the demo project once for the tests that copy
-# it (QUARRY_TEST_DEMO_PROJECT), and runs every
-# test without and with the race detector, then the DuckDB build. Run it from
-# the repository root.
+# (pinned in go.mod), builds quarry and the demo project once for the tests
+# that run or copy them (QUARRY_TEST_BINARY, QUARRY_TEST_DEMO_PROJECT), and
+# runs every test without and with the race detector, then the DuckDB
+# build. Run it from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf '==> %s\n' "$*"; }
+# Each step says when it starts, in seconds since the script began.
+say() { printf '==> %s (%ds)\n' "$*" "$SECONDS"; }
 
 need_apt=()
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
@@ -67,12 +68,15 @@ fi
 say "the demo project"
 test_tmp=$(mktemp -d)
 trap 'scripts/services.sh stop; rm -rf "$test_tmp"' EXIT
-go run ./cmd/quarry init --demo --anchor 2026-06-30 "$test_tmp/demo" >/dev/null 2>&1 || {
+go build -o "$test_tmp/quarry" ./cmd/quarry
+"$test_tmp/quarry" init --demo --anchor 2026-06-30 "$test_tmp/demo" >/dev/null 2>&1 || {
 	echo "quarry init --demo failed:" >&2
-	go run ./cmd/quarry init --demo --anchor 2026-06-30 "$test_tmp/demo2" >&2
+	"$test_tmp/quarry" init --demo --anchor 2026-06-30 "$test_tmp/demo2" >&2
 	exit 1
 }
-export QUARRY_TEST_DEMO_PROJECT="$test_tmp/demo"
+# The tests that run quarry as a process use this binary (cmd/quarry's
+# buildQuarry), and copy the demo project rather than build their own.
+export QUARRY_TEST_DEMO_PROJECT="$test_tmp/demo" QUARRY_TEST_BINARY="$test_tmp/quarry"
 
 # Every test without the race detector first: a few tests (building the
 # full demo database, grading the demo golden set) take minutes of CPU under
@@ -89,3 +93,4 @@ go test -race -count=1 -timeout 25m ./...
 say "go test -tags duckdb"
 go test -count=1 -tags duckdb ./internal/connector/duckdb/
 go test -count=1 -tags duckdb -run 'DuckDB' ./cmd/quarry/
+say "done"

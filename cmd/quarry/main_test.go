@@ -86,6 +86,11 @@ func demoProject(t *testing.T) string {
 			return
 		}
 		demoOnce.dir = filepath.Join(dir, "demo")
+		if built := os.Getenv("QUARRY_TEST_DEMO_PROJECT"); built != "" {
+			// Built once by scripts/test.sh from this checkout.
+			demoOnce.err = os.CopyFS(demoOnce.dir, os.DirFS(built))
+			return
+		}
 		var out, errb bytes.Buffer
 		if code := run(context.Background(), []string{"init", "--demo", "--anchor", "2026-06-30", demoOnce.dir}, nil, &out, &errb, func(string) (string, bool) { return "", false }); code != 0 {
 			demoOnce.err = fmt.Errorf("init --demo: exit %d: %s", code, errb.String())

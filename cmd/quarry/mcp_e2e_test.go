@@ -75,6 +75,14 @@ func buildQuarry(t testing.TB) (bin, pristine string) {
 			return
 		}
 		builtOnce.dir = dir
+		// scripts/test.sh builds the binary and the demo project once from
+		// this checkout and names them, sparing each test pass the build.
+		if bin, demo := os.Getenv("QUARRY_TEST_BINARY"), os.Getenv("QUARRY_TEST_DEMO_PROJECT"); bin != "" && demo != "" {
+			builtOnce.bin, builtOnce.pristine = bin, demo
+			builtOnce.demo = filepath.Join(dir, "demo")
+			builtOnce.err = os.CopyFS(builtOnce.demo, os.DirFS(demo))
+			return
+		}
 		builtOnce.bin = filepath.Join(dir, "quarry")
 		if out, err := exec.Command("go", "build", "-o", builtOnce.bin, ".").CombinedOutput(); err != nil {
 			builtOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
