@@ -275,6 +275,36 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	return &out
 }
 
+// asOfToday notes, asked as of a day before today, a
+// total or an average of what rows hold now — rows dated by when they
+// began (accounts by the day opened), whose amounts change: "total
+// balance" as of an earlier day is of the balances held today (found
+// from outside: said "as of" that day with no word). The note is the
+// plan's; no query runs.
+func (a *Analyst) asOfToday(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+	q := pl.Query
+	if q == nil || len(q.Compare) > 0 || asOf.AddDate(0, 0, 1).Format("2006-01-02") >= a.tomorrow() {
+		return pl
+	}
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Derived != "" || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") {
+			continue
+		}
+		e := m.Entity(mt.Entity)
+		if e == nil || e.TimeColumn == "" {
+			continue
+		}
+		if c := e.Column(e.TimeColumn); c == nil || c.TimeRole != semantic.TimeRoleStart {
+			continue
+		}
+		out := *pl
+		out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("%s is measured on the values %s holds today: quarry has no history of them, so this is not what they were on %s", mt.Name, e.Name, asOf.Format("2006-01-02")))
+		return &out
+	}
+	return pl
+}
+
 // asOfCounted bounds, asked as of a day before today, the rows a count
 // filter counts ("customers who placed more than 15 orders", "airlines
 // with at least 600 flights") to those dated up to that day, where their

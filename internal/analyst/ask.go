@@ -188,9 +188,18 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			}
 			zeroControl = c
 		}
+		// A condition that rows had an event ("closed accounts"): the
+		// events up to the as-of day.
+		ended, why := a.asOfEnded(ctx, model, pl, asOf)
+		if why != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
+		}
+		if ended != pl {
+			pl, model = ended, ended.Model(k.Model)
+		}
 		// Asked as of an earlier day, with no period: the rows dated
 		// after it had not happened then.
-		pl = a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf)
+		pl = a.asOfToday(model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf)
 		out.Plan = pl
 		c, err := semantic.Compile(model, *pl.Query, a.Conn.Dialect())
 		if err != nil {

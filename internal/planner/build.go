@@ -132,6 +132,9 @@ func (b *builder) resolveKinds() *Plan {
 		return b.fail("quarry cannot rank within each group yet; ask for one group at a time (“top 3 products by units sold in Books”), or for the whole ranking")
 	}
 	b.wholeFlags()
+	if pl := b.openState(); pl != nil {
+		return pl
+	}
 	b.countPastQualifiers()
 	for i, t := range b.st.terms {
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {

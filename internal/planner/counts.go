@@ -328,6 +328,15 @@ func (b *builder) columnAggs(t *term) *Plan {
 				// no count of late payments (found from outside, at 1.00).
 				return b.fail(fmt.Sprintf("%q is part of the name of %s.%s, a number; quarry cannot tell which rows it marks, so it does not count its different values; ask with a condition on it (“with %s over 0”)", t.it.text, s.entity, s.column, display(s.column)))
 			}
+			if b.valueOfColumn(t, s) {
+				// "how many F grades": the rows that have that value,
+				// not its different values, which are one (found from
+				// outside: 1 for 33, at 1.00).
+				name := b.countMetric(s.entity)
+				b.show(name, t)
+				b.und("%q counted as the %s rows (%s)", t.it.text, s.entity, name)
+				continue
+			}
 			fn, label = "COUNT(DISTINCT %s)", "number of distinct "
 		case "sum":
 			fn, label = "SUM(%s)", "total "
@@ -400,4 +409,20 @@ func (p *Planner) ownDate(entity, column string) string {
 		return ""
 	}
 	return ent.Name + "." + found
+}
+
+// valueOfColumn reports whether another term of the question is a value
+// of the column s counts ("F" of grade in "how many F grades").
+func (b *builder) valueOfColumn(t *term, s sense) bool {
+	for _, u := range b.st.terms {
+		if u == t || u.neg {
+			continue
+		}
+		for _, c := range u.cands {
+			if c.kind == sValue && strings.EqualFold(c.entity, s.entity) && strings.EqualFold(c.column, s.column) {
+				return true
+			}
+		}
+	}
+	return false
 }

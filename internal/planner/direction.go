@@ -124,6 +124,9 @@ func (p *Planner) directed(question string, asOf time.Time, pl *Plan) *Plan {
 		read := ""
 		for i, r := range reads {
 			g := once.planWhole(r, asOf)
+			if g.final {
+				return g // "arrived" read from a planned date
+			}
 			if (g.Kind != KindMetric && g.Kind != KindRows) || g.Query == nil || !readsRole(g, e.Name) {
 				continue
 			}

@@ -17,6 +17,9 @@ func (b *builder) finish() *Plan {
 	if pl := b.valueFilters(); pl != nil {
 		return pl
 	}
+	if pl := b.plannedEvent(); pl != nil {
+		return pl
+	}
 	b.throughRole()
 	if pl := b.existsFilters(); pl != nil {
 		return pl
@@ -100,6 +103,9 @@ func (b *builder) finish() *Plan {
 		if b.eventDate != "" {
 			timeField = b.eventDate
 		}
+	}
+	if pl := b.oneTimeTerm(); pl != nil {
+		return pl
 	}
 	for _, t := range st.terms {
 		if t.role == "time" {
@@ -397,6 +403,9 @@ func (b *builder) finish() *Plan {
 	}
 	for _, m := range q.Metrics {
 		if pl := b.checkJoins(b.p.metricEntity(m, b.adhoc), b.queryFields()); pl != nil {
+			return pl
+		}
+		if pl := b.roleElsewhere(b.p.metricEntity(m, b.adhoc)); pl != nil {
 			return pl
 		}
 	}

@@ -13,6 +13,14 @@ import (
 // channel it is known in.
 func (p *Planner) heldTitle(f semantic.Filter) string {
 	t := filterTitle(f)
+	if ent, _, ok := strings.Cut(f.Field, "."); ok && !f.OnRelated() && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) {
+		if e := p.entity(ent); e != nil && e.Role != nil {
+			// "flights (destination airport Denver)": a table reached by
+			// one of several links says which (found from outside:
+			// "116 flights (Denver)" did not say to or from).
+			return display(e.Name) + " " + t
+		}
+	}
 	if f.Op != semantic.OpEq || len(f.Values) != 1 {
 		return t
 	}

@@ -54,9 +54,12 @@ type state struct {
 	// bareComparison: a comparison with a number and nothing it compares
 	// ("donations over $1,000"), which bareAmount may read.
 	bareComparison bool
-	terms          []*term
-	dates          []dates.Range
-	datePos        []int // where each date phrase is among the meaningful items
+	// usedWords are stopwords a reading used ("still" of "still
+	// enrolled"), which the plan does not list as ignored.
+	usedWords []string
+	terms     []*term
+	dates     []dates.Range
+	datePos   []int // where each date phrase is among the meaningful items
 	// signedPos is where "signed up" was said, among the meaningful
 	// items: the period right after it is the signup's (signedUp).
 	signedPos  []int
@@ -118,7 +121,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindVerified, SQL: v.SQL, Title: strings.TrimSpace(v.Question), Understood: []string{"verified query: " + v.Question}}
 	}
 	// "the US", "German customers": the values they name.
-	question = semantic.ExpandAliases(question, p.m.HasValue)
+	question = semantic.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue), p.m.CountryCode)
 	aliased := question
 	question, abbrevs := p.expandAbbreviations(question)
 	toks := tokenize(question)
@@ -158,7 +161,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return r
 	}
 	if pl.Kind == KindMetric || pl.Kind == KindRows {
-		pl.Ignored = p.ignored(items)
+		pl.Ignored = slices.DeleteFunc(p.ignored(items), func(w string) bool { return slices.Contains(st.usedWords, w) })
 		if pl.Query != nil && len(pl.Query.Via) > 0 {
 			// "through agents": said of the way, which Via holds.
 			pl.Ignored = slices.DeleteFunc(pl.Ignored, func(w string) bool { return w == "through" || w == "via" })

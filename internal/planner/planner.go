@@ -94,6 +94,9 @@ type Plan struct {
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
+	// final: refused for what the words say, so that no other reading of
+	// them (a direction's link without its verb) may answer instead.
+	final bool
 }
 
 // Model returns base with the role entities the planner reads

@@ -9,11 +9,16 @@ import (
 )
 
 // orList is "a", "a or b", "a, b or c".
-func orList(ws []string) string {
+func orList(ws []string) string { return joinList(ws, "or") }
+
+// andList is "a", "a and b", "a, b and c".
+func andList(ws []string) string { return joinList(ws, "and") }
+
+func joinList(ws []string, conj string) string {
 	if len(ws) < 2 {
 		return strings.Join(ws, "")
 	}
-	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+	return strings.Join(ws[:len(ws)-1], ", ") + " " + conj + " " + ws[len(ws)-1]
 }
 
 // rankOptions asks what to rank by where a ranking names no measure ("who

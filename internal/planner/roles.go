@@ -661,6 +661,16 @@ func (b *builder) roles() *Plan {
 				// order has, named by its verb, says only that the rows
 				// happened (found from outside: refused).
 				t.role = "context"
+				if c := b.p.column(s.entity, s.column); c != nil && c.TimeRole == semantic.TimeRoleEnd {
+					// "how many cards have expired": an end every row has
+					// may lie ahead; the analyst keeps it to those on or
+					// before the as-of day (found from outside: every
+					// card counted).
+					b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+					t.role = "filter"
+					b.und("%q read as the %s rows' own end: filter %s is set", t.it.text, s.entity, s.field)
+					break
+				}
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.flag != nil && !t.hasNum:
 				b.flagFilter(t, s)

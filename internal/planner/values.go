@@ -28,8 +28,12 @@ func (b *builder) valueFilters() *Plan {
 		if b.subject == "" {
 			b.subject = s.entity
 		}
+		if pl := b.calledOther(t, s); pl != nil {
+			return pl
+		}
 		if date := b.valueNamesEvent(t, s); date != "" {
 			t.role = "context"
+			b.undoneOut(t, s, date)
 			if len(b.st.dates) == 0 {
 				// No period: the rows that had the event, whatever
 				// their state now.

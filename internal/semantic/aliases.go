@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -50,6 +51,72 @@ var aliasTable = []struct {
 	{"North America", []string{"North American"}},
 	{"South America", []string{"South American"}},
 	{"Antarctica", []string{"Antarctic"}},
+}
+
+// countryCodes are the ISO 3166 codes data stores for a country in place of
+// its name (country_code 'DE'): alpha-2 first, then alpha-3, and the
+// codes in common use beside them ("UK").
+var countryCodes = map[string][]string{
+	"United States": {"US", "USA"}, "United Kingdom": {"GB", "UK", "GBR"}, "United Arab Emirates": {"AE", "ARE"},
+	"Germany": {"DE", "DEU"}, "France": {"FR", "FRA"}, "Spain": {"ES", "ESP"}, "Italy": {"IT", "ITA"},
+	"Netherlands": {"NL", "NLD"}, "Japan": {"JP", "JPN"}, "China": {"CN", "CHN"}, "India": {"IN", "IND"},
+	"Brazil": {"BR", "BRA"}, "Canada": {"CA", "CAN"}, "Mexico": {"MX", "MEX"}, "Australia": {"AU", "AUS"},
+	"Sweden": {"SE", "SWE"}, "Poland": {"PL", "POL"}, "Ireland": {"IE", "IRL"}, "South Korea": {"KR", "KOR"},
+	"Switzerland": {"CH", "CHE"}, "Portugal": {"PT", "PRT"}, "Belgium": {"BE", "BEL"}, "Austria": {"AT", "AUT"},
+	"Norway": {"NO", "NOR"}, "Denmark": {"DK", "DNK"}, "Finland": {"FI", "FIN"}, "New Zealand": {"NZ", "NZL"},
+	"South Africa": {"ZA", "ZAF"},
+}
+
+// ExpandCountryNames rewrites a country the question names ("customers in
+// Germany", "German customers") to its code where the data stores codes
+// and not names (country_code 'DE'): code reports whether a code is a
+// known value of a column of countries (CountryCode). Found from outside:
+// "how many customers in Germany" was refused, with "DE" known.
+func ExpandCountryNames(question string, code func(string) bool) string {
+	lower := strings.ToLower(question)
+	for _, a := range aliasTable {
+		codes := countryCodes[a.canonical]
+		if len(codes) == 0 || !slices.ContainsFunc(append([]string{a.canonical}, a.aliases...), func(n string) bool { return strings.Contains(lower, strings.ToLower(n)) }) {
+			continue // a substring test first: most questions name none
+		}
+		c := ""
+		for _, x := range codes {
+			if code(x) {
+				c = x
+				break
+			}
+		}
+		if c == "" {
+			continue
+		}
+		for _, name := range append([]string{a.canonical}, a.aliases...) {
+			if upperOnly[name] || name == c || !strings.Contains(lower, strings.ToLower(name)) {
+				continue
+			}
+			re := regexp.MustCompile(`(?i)(^|[^\pL\pN.])` + regexp.QuoteMeta(name) + `($|[^\pL\pN])`)
+			question = re.ReplaceAllString(question, "${1}"+c+"${2}")
+			lower = strings.ToLower(question)
+		}
+	}
+	return question
+}
+
+// CountryCode reports whether code is a known value of a column of
+// countries (its name says country or nation) where no column holds the
+// countries' names: the data names countries by their codes.
+func (m *Model) CountryCode(code string) bool {
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			country := false
+			for _, w := range NameWords(c.Name) {
+				country = country || w == "country" || w == "nation" || w == "countries"
+			}
+			if country && slices.ContainsFunc(c.Values, func(v string) bool { return strings.EqualFold(v, code) }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // upperOnly are aliases that are also ordinary words in lower case.

@@ -40,11 +40,17 @@ func ShortFormsOf(long string, forms func(string) []string, f func(short string)
 }
 
 // WrittenOut is the lower-case words ws of a name with their short forms
-// written out (appt type → appointment type), and whether any was.
+// written out (appt type → appointment type), and whether any was. A last
+// "no", "nr" or "nbr" after another word is "number" (invoice_no,
+// flight_nr), which it is nowhere else.
 func WrittenOut(ws []string) ([]string, bool) {
 	var out []string
 	for i, w := range ws {
-		if long := ShortForm(w); long != "" {
+		long := ShortForm(w)
+		if long == "" && i > 0 && i == len(ws)-1 && (w == "no" || w == "nr" || w == "nbr") {
+			long = "number"
+		}
+		if long != "" {
 			if out == nil {
 				out = slices.Clone(ws[:i])
 			}

@@ -409,6 +409,48 @@ func (c *cover) namingWords(ent string, col *semantic.Column) []string {
 	return out
 }
 
+// parentDate reports whether the date is the one every row of a table
+// has, a table each measured row belongs to (one link, or two: a goal's
+// match, an order line's order), where the measured rows have no date of
+// their own: "goals in 2025" are those of 2025's matches.
+func (c *cover) parentDate(ent string, col *semantic.Column) bool {
+	if len(c.q.Metrics) == 0 {
+		return false
+	}
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil || c.m.MetricTime(mt) != "" {
+			return false
+		}
+		e := c.m.Entity(mt.Entity)
+		if e == nil || e.TimeColumn != "" || slices.ContainsFunc(e.Columns, func(x semantic.Column) bool { return x.Temporal() }) {
+			return false
+		}
+		p := c.m.Entity(ent)
+		if p == nil || !strings.EqualFold(p.TimeColumn, col.Name) || !c.belongsTo(e.Name, p.Name, 2) {
+			return false
+		}
+	}
+	return true
+}
+
+// belongsTo reports whether each row of from refers to one row of to, in
+// at most hops links of one row each.
+func (c *cover) belongsTo(from, to string, hops int) bool {
+	if hops == 0 {
+		return false
+	}
+	for _, r := range c.m.Relationships {
+		if !strings.EqualFold(r.From, from) || r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany {
+			continue
+		}
+		if strings.EqualFold(r.To, to) || c.belongsTo(r.To, to, hops-1) {
+			return true
+		}
+	}
+	return false
+}
+
 // periodDate: a period applied to a date other than the measure's own
 // must be a date the question names ("customers who signed up in 2025").
 func (c *cover) periodDate() (ok, bad []string) {
@@ -438,7 +480,7 @@ func (c *cover) periodDate() (ok, bad []string) {
 			return nil, nil // the measure's own date
 		}
 	}
-	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) {
+	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) {
 		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
 	}
 	// The measure's own date, named too ("members joined": the club's

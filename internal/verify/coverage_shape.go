@@ -603,6 +603,11 @@ func (c *cover) candidates(d semantic.DimRef) []string {
 					// a short form of its table (found from outside).
 					cands = append(cands, strings.Join(w[1:], " "))
 				}
+				if w := splitName(col); len(w) == 2 && (w[1] == "code" || w[1] == "iso") && len(w[0]) > 2 {
+					// "customers by country": country_code, the code
+					// of a thing no table of its own holds.
+					cands = append(cands, w[0])
+				}
 				if w := splitName(col); len(w) == 2 && w[1] == "name" && len(w[0]) > 2 && !strings.EqualFold(col, e.Label) && !strings.EqualFold(col, e.PrimaryKey) {
 					// "top 3 drugs": prescriptions.drug_name, the name of
 					// a thing no table of its own holds (found from

@@ -1,0 +1,375 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// plannedEvent refuses a verb of what happened ("arrived", "departed",
+// "delivered") read from a date that holds when it was planned
+// (scheduled_arrival, planned_delivery, due_date) where the rows' status
+// says some of them never happened, or not yet ('cancelled', 'scheduled'),
+// and the question keeps no status: every planned row has that date, so
+// "how many flights arrived in Denver" counted the cancelled ones too
+// (found from outside, at confidence 1.00). A question that names a
+// status ("landed flights") is answered as before.
+func (b *builder) plannedEvent() *Plan {
+	for _, t := range b.st.terms {
+		if len(t.cands) == 0 || (t.role != "time" && t.role != "filter" && t.role != "context") {
+			continue
+		}
+		s := t.cands[0]
+		if s.kind != sColumn || !s.temporal || !pastForm(t.it.text) || strings.Contains(t.it.text, " ") {
+			continue
+		}
+		plan := planWord(s.column)
+		if plan == "" || stemWord(t.it.text) == stemWord(plan) {
+			continue // "flights scheduled in June"
+		}
+		e := b.p.entity(s.entity)
+		if e == nil {
+			continue
+		}
+		for _, c := range e.Columns {
+			if !statusName(c.Name) || b.p.m.IsRestricted(e.Name, c.Name) || b.filters(e.Name+"."+c.Name) {
+				continue
+			}
+			var undone []string
+			for _, v := range c.Values {
+				if notHappened(v) {
+					undone = append(undone, "'"+v+"'")
+				}
+			}
+			if len(undone) == 0 {
+				continue
+			}
+			pl := b.fail(fmt.Sprintf("quarry cannot tell which %s %s: %s.%s is when each was %s, and %s.%s also holds %s; ask for the %s that says so (“%s with %s …”)",
+				display(e.Name), t.it.text, e.Name, s.column, plan, e.Name, c.Name, andList(undone), c.Name, display(e.Name), c.Name))
+			pl.final = true
+			return pl
+		}
+	}
+	return nil
+}
+
+// filters reports whether the query keeps some values of field.
+func (b *builder) filters(field string) bool {
+	for _, f := range b.q.Filters {
+		if strings.EqualFold(f.Field, field) {
+			return true
+		}
+	}
+	return false
+}
+
+// planWord is the word of a date column's name that makes it a plan, not
+// an event: scheduled_arrival, planned_ship_date, due_date, eta.
+func planWord(column string) string {
+	for _, w := range nameWords(column) {
+		switch w {
+		case "scheduled", "sched", "planned", "plan", "expected", "estimated", "est", "due", "target", "eta", "etd", "promised":
+			return w
+		}
+	}
+	return ""
+}
+
+// statusName reports whether a column's name says it holds a state.
+func statusName(column string) bool {
+	for _, w := range nameWords(column) {
+		if w == "status" || w == "state" || w == "stage" {
+			return true
+		}
+	}
+	return false
+}
+
+// notHappened reports whether a status value says the row's event did
+// not happen as planned, or has not happened yet.
+func notHappened(v string) bool {
+	switch strings.ReplaceAll(strings.ReplaceAll(semantic.Fold(v), "-", " "), "_", " ") {
+	case "cancelled", "canceled", "cancellation", "postponed", "no show", "noshow", "missed", "aborted", "abandoned",
+		"scrapped", "diverted", "failed", "rescheduled", "skipped", "void", "voided", "rejected", "declined",
+		"scheduled", "planned", "pending", "upcoming":
+		return true
+	}
+	return false
+}
+
+// undoneOut keeps out, of rows read as having had the event a status
+// value names ("matches were played in 2025": a played_on in 2025), those
+// whose status says it never took place ('postponed', 'cancelled'), where
+// that date is the one every row of the table has: it is when the event
+// was to be (found from outside: 132 matches played for 124, the
+// postponed ones counted). A date of its own that only some rows have
+// (shipped_at beside ordered_at) says the event took place. Not for a
+// verb of making, which a cancellation follows ("appointments booked": a
+// cancelled one was booked).
+func (b *builder) undoneOut(t *term, s sense, date string) {
+	e := b.p.entity(s.entity)
+	if e == nil || makingVerb(lower(t.it.text)) || !strings.EqualFold(e.TimeColumn, date) {
+		return
+	}
+	var undone []any
+	var said []string
+	for _, c := range e.Columns {
+		if !strings.EqualFold(c.Name, s.column) {
+			continue
+		}
+		for _, v := range c.Values {
+			if notHappened(v) && !semantic.SameSpelling(v, s.value) {
+				undone = append(undone, v)
+				said = append(said, "'"+v+"'")
+			}
+		}
+	}
+	if len(undone) == 0 {
+		return
+	}
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotIn, Values: undone})
+	b.und("%q keeps out the %s rows whose %s is %s: those did not take place", t.it.text, s.entity, s.column, orList(said))
+}
+
+// makingVerb reports whether a past form makes or asks for something that
+// may be called off after it ("booked", "ordered"), rather than saying it
+// took place ("played", "shipped").
+func makingVerb(v string) bool {
+	switch v {
+	case "booked", "ordered", "placed", "reserved", "scheduled", "created", "opened", "registered", "signed", "submitted",
+		"requested", "issued", "filed", "applied", "enrolled", "invoiced", "listed", "posted", "subscribed", "hired", "joined",
+		"planned", "assigned", "raised", "logged", "quoted", "proposed", "offered", "accepted", "approved", "confirmed":
+		return true
+	}
+	return false
+}
+
+// calledOther refuses a value said as what rows are called ("players
+// called Boston", "products named Electronics") that is no name of
+// theirs but a value of another column: the name holds it as a part, or
+// not at all (found from outside: "how many players are called Boston"
+// counted the players of Boston's teams, 48, for the 25 named so).
+func (b *builder) calledOther(t *term, s sense) *Plan {
+	text := " " + b.st.text + " "
+	v := lower(t.it.text)
+	if !strings.Contains(text, " named "+v+" ") && !strings.Contains(text, " called "+v+" ") {
+		return nil
+	}
+	if e := b.p.entity(s.entity); e != nil && strings.EqualFold(e.Label, s.column) || semantic.NamePart(s.column) || slices.Contains(nameWords(s.column), "name") || slices.Contains(nameWords(s.column), "title") {
+		return nil
+	}
+	return b.fail(fmt.Sprintf("quarry knows %s as a %s of %s, not as a name; to search names for it, ask with the whole name", s.value, display(s.column), display(s.entity)))
+}
+
+// openState reads "open" said of rows whose table has a date they were
+// opened on and one date that closes them ("how many open accounts",
+// "accounts still open") as the state: that closing date is not set. Read
+// by its start date, it counted every account ever opened (found from
+// outside: 1,073 for 1,037, at 1.00). "Currently" or "still" before a
+// verb of that start ("students currently enrolled") says the same.
+func (b *builder) openState() *Plan {
+	terms := b.st.terms
+	for i, t := range terms {
+		if len(t.cands) == 0 || t.role != "" || t.neg {
+			continue
+		}
+		w, now := t.it.text, b.nowBefore(t)
+		if w != "open" && !(pastForm(w) && now != "") {
+			continue
+		}
+		start := b.namedTableDate(t)
+		if start == nil {
+			continue
+		}
+		if len(b.st.dates) > 0 {
+			// "accounts open at the end of 2025": those opened by then
+			// and not closed by then, which no filter says.
+			return b.fail(fmt.Sprintf("quarry cannot tell which %s were %s at a past time: those closed since would have to be counted too; ask for those %s now, or for those opened then", display(start.entity), w, w))
+		}
+		e := b.p.entity(start.entity)
+		end := ""
+		for _, c := range e.Columns {
+			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, start.column) && closingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
+				if end != "" {
+					end = ""
+					break
+				}
+				end = c.Name
+			}
+		}
+		if end == "" {
+			continue
+		}
+		field := e.Name + "." + end
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNull})
+		b.und("%q read as the %s rows not closed: filter %s is not set", strings.TrimSpace(now+" "+w), e.Name, field)
+		if now != "" {
+			b.st.usedWords = append(b.st.usedWords, now)
+		}
+		t.role = "filter"
+		if len(t.aggs) > 0 && i+1 < len(terms) && len(terms[i+1].aggs) == 0 {
+			terms[i+1].aggs, t.aggs = t.aggs, nil // "how many open accounts"
+		}
+	}
+	return nil
+}
+
+// nowBefore is "currently", "still" or "now" where it is said right
+// before term t ("students currently enrolled", "still active"), or "".
+func (b *builder) nowBefore(t *term) string {
+	text := " " + b.st.text + " "
+	for _, w := range []string{"currently", "still", "now"} {
+		if strings.Contains(text, " "+w+" "+t.it.text+" ") {
+			return w
+		}
+	}
+	return ""
+}
+
+// closingName reports whether a date column's name says its rows were
+// closed or ended then: closed_on, end_date, terminated_at, graduated_on;
+// not an expiry or a due date, which lie ahead of time.
+func closingName(column string) bool {
+	for _, w := range nameWords(column) {
+		switch w {
+		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned":
+			return true
+		}
+	}
+	return false
+}
+
+// namedTableDate is the date column term t names, of one table, or of the
+// one table among several that another term of the question names
+// ("students currently enrolled": students.enrolled_on, not
+// enrollments.enrolled_at); nil otherwise.
+func (b *builder) namedTableDate(t *term) *sense {
+	var dates []*sense
+	for j := range t.cands {
+		if c := &t.cands[j]; c.kind == sColumn && c.temporal {
+			dates = append(dates, c)
+		}
+	}
+	if len(dates) > 1 {
+		var named []*sense
+		for _, d := range dates {
+			for _, u := range b.st.terms {
+				if u != t && slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity && strings.EqualFold(c.name, d.entity) }) {
+					named = append(named, d)
+					break
+				}
+			}
+		}
+		dates = named
+	}
+	if len(dates) != 1 {
+		return nil
+	}
+	return dates[0]
+}
+
+// oneTimeTerm leaves one date for the period where the question names
+// two by their verbs ("accounts opened in 2026 that are closed",
+// "students who enrolled in 2021 and have graduated"): the one said right
+// before the period; the other, in its past form, is a state — its date
+// is set (found from outside: the year went on the closing date, 6 for 1
+// and 0 for 89, at 1.00). Refused where no date is said right before the
+// period.
+func (b *builder) oneTimeTerm() *Plan {
+	var times []*term
+	for _, t := range b.st.terms {
+		if t.role == "time" {
+			times = append(times, t)
+		}
+	}
+	if len(times) < 2 || len(b.st.datePos) != 1 {
+		return nil
+	}
+	var keep *term
+	for _, t := range times {
+		if t.pos+1 == b.st.datePos[0] {
+			keep = t
+		}
+	}
+	if keep == nil {
+		return b.fail(fmt.Sprintf("quarry could not tell which date the period is on: %s or %s; say the verb right before it (“opened in 2025”)", times[0].cands[0].field, times[1].cands[0].field))
+	}
+	for _, t := range times {
+		if t == keep {
+			continue
+		}
+		if !pastForm(t.it.text) || t.neg {
+			return b.fail(fmt.Sprintf("quarry could not tell what %q says beside the period on %s", t.it.text, keep.cands[0].field))
+		}
+		s := t.cands[0]
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+		b.und("%q read as a state: filter %s is set", t.it.text, s.field)
+		t.role = "filter"
+	}
+	return nil
+}
+
+// roleElsewhere refuses a grouping by a table reached through one link of
+// another table's rows ("goals by away team": the away team of each goal's
+// match) where the measured rows also reach that table by a way of their
+// own (goals through their players' teams), and the question does not
+// name the table of the link: "Atlanta 107" read as the goals Atlanta
+// scored away, where 107 were every goal of Atlanta's away matches, both
+// sides' (found from outside, at 1.00; 49 were Atlanta's).
+func (b *builder) roleElsewhere(measured string) *Plan {
+	for _, d := range b.q.Dimensions {
+		ent, _, ok := strings.Cut(d.Name, ".")
+		e := b.p.entity(ent)
+		if !ok || e == nil || e.Role == nil || strings.EqualFold(measured, e.Role.From) || !b.p.ownWay(measured, e.Role.Of, e.Role.From) {
+			continue
+		}
+		named := false
+		for _, t := range b.st.terms {
+			named = named || slices.ContainsFunc(t.cands, func(c sense) bool { return c.kind == sEntity && strings.EqualFold(c.name, e.Role.From) })
+		}
+		if named {
+			continue
+		}
+		of := singular(display(e.Role.From))
+		return b.fail(fmt.Sprintf("quarry could not tell whose %s is meant: by %s, each of the %s counts under the %s of its %s, whichever side it belongs to, while %s also reach %s through %s; name the table (“… by %s of the %s”)",
+			display(e.Name), display(e.Name), display(measured), display(e.Name), of, display(measured), display(e.Role.Of), display(b.p.wayVia(measured, e.Role.Of, e.Role.From)), display(e.Name), of))
+	}
+	return nil
+}
+
+// ownWay reports whether rows of from reach table to by links of one row
+// each (many-to-one, one-to-one) that do not pass through table avoid.
+func (p *Planner) ownWay(from, to, avoid string) bool {
+	return p.wayVia(from, to, avoid) != ""
+}
+
+// wayVia is the first table on the way ownWay finds, or "".
+func (p *Planner) wayVia(from, to, avoid string) string {
+	type step struct{ at, first string }
+	seen := map[string]bool{lower(from): true, lower(avoid): true}
+	queue := []step{{lower(from), ""}}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, r := range p.m.Relationships {
+			if !strings.EqualFold(r.From, x.at) || r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany {
+				continue
+			}
+			y := lower(r.To)
+			first := x.first
+			if first == "" {
+				first = r.To
+			}
+			if strings.EqualFold(y, to) {
+				return first
+			}
+			if !seen[y] {
+				seen[y] = true
+				queue = append(queue, step{y, first})
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// flightsModel is the logistics model's shape for an airline: flights
+// with two links to airports, a planned arrival and a status.
+func flightsModel() *semantic.Model {
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "flights", Table: "flights", PrimaryKey: "id", TimeColumn: "scheduled_departure", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "flight_no", Type: quarry.TypeText},
+				{Name: "origin_airport_id", Type: quarry.TypeInt}, {Name: "destination_airport_id", Type: quarry.TypeInt},
+				{Name: "scheduled_departure", Type: quarry.TypeTimestamp}, {Name: "scheduled_arrival", Type: quarry.TypeTimestamp},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"cancelled", "diverted", "landed", "scheduled"}},
+			}},
+			{Name: "airports", Table: "airports", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "city", Type: quarry.TypeText, Values: []string{"Denver", "Chicago"}},
+			}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "destination_airport", From: "flights", FromColumn: "destination_airport_id", To: "airports", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "origin_airport", From: "flights", FromColumn: "origin_airport_id", To: "airports", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+}
+
+// TestPlannedDateIsNoEvent: "arrived" read from scheduled_arrival counted
+// every flight planned, the cancelled ones too (found from outside, at
+// confidence 1.00). Without a status it is refused, and no reading of
+// the direction alone answers in its place; with one it is answered.
+func TestPlannedDateIsNoEvent(t *testing.T) {
+	p := New(flightsModel(), nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{
+		"how many flights arrived in Denver",
+		"how many flights arrived in Denver in June",
+		"how many flights arrived last month",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind == KindMetric || pl.Kind == KindRows {
+			t.Errorf("%q answered %+v; scheduled_arrival does not say a flight arrived", q, pl.Query)
+			continue
+		}
+		if !strings.Contains(pl.Reason, "'cancelled'") {
+			t.Errorf("%q: %s %q does not name the statuses", q, pl.Kind, pl.Reason)
+		}
+	}
+	pl := p.Plan("how many flights with status landed arrived last month", asOf)
+	if pl.Kind != KindMetric {
+		t.Fatalf("with a status: %s %s", pl.Kind, pl.Reason)
+	}
+	if !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "flights.status" }) {
+		t.Errorf("filters %+v keep no status", pl.Query.Filters)
+	}
+	if pl := p.Plan("how many flights scheduled last month", asOf); pl.Kind == KindUnanswered && strings.Contains(pl.Reason, "scheduled_arrival is when") {
+		t.Errorf("the plan's own word is refused: %s", pl.Reason)
+	}
+}
+
+// TestRoleInTitle: a value of a table reached by one of two links is
+// titled with the link ("116 flights (Denver)" did not say to or from).
+func TestRoleInTitle(t *testing.T) {
+	p := New(flightsModel(), nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("how many flights to Denver", asOf)
+	if pl.Kind != KindMetric {
+		t.Fatalf("%s %s", pl.Kind, pl.Reason)
+	}
+	if !strings.Contains(pl.Title, "destination airport Denver") {
+		t.Errorf("title %q does not say which airport is Denver", pl.Title)
+	}
+}
+
+// TestNumberColumns: "invoice numbers" are the invoice_no column, listed
+// alone (found from outside: every column listed, "numbers" ignored).
+func TestNumberColumns(t *testing.T) {
+	p := New(flightsModel(), nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("list the flight numbers of flights to Denver", asOf)
+	if pl.Kind != KindRows {
+		t.Fatalf("%s %s %v", pl.Kind, pl.Reason, pl.Unknown)
+	}
+	if !slices.Equal(pl.Query.Rows.Columns, []string{"flight_no"}) {
+		t.Errorf("listed %v, want flight_no", pl.Query.Rows.Columns)
+	}
+}
