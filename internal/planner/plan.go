@@ -121,7 +121,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindVerified, SQL: v.SQL, Title: strings.TrimSpace(v.Question), Understood: []string{"verified query: " + v.Question}}
 	}
 	// "the US", "German customers": the values they name.
-	question = semantic.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue), p.m.CountryCode)
+	question = p.m.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue))
 	aliased := question
 	question, abbrevs := p.expandAbbreviations(question)
 	toks := tokenize(question)

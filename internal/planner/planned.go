@@ -322,7 +322,7 @@ func (b *builder) roleElsewhere(measured string) *Plan {
 	for _, d := range b.q.Dimensions {
 		ent, _, ok := strings.Cut(d.Name, ".")
 		e := b.p.entity(ent)
-		if !ok || e == nil || e.Role == nil || strings.EqualFold(measured, e.Role.From) || !b.p.ownWay(measured, e.Role.Of, e.Role.From) {
+		if !ok || e == nil || e.Role == nil || strings.EqualFold(measured, e.Role.From) || b.p.hasLink(measured, e.Role) || !b.p.ownWay(measured, e.Role.Of, e.Role.From) {
 			continue
 		}
 		named := false
@@ -337,6 +337,18 @@ func (b *builder) roleElsewhere(measured string) *Plan {
 			display(e.Name), display(e.Name), display(measured), display(e.Name), of, display(measured), display(e.Role.Of), display(b.p.wayVia(measured, e.Role.Of, e.Role.From)), display(e.Name), of))
 	}
 	return nil
+}
+
+// hasLink reports whether the rows of table from have a link of role r's
+// own (Likes.student_id, where the role "student" was read from
+// Friend.student_id): the role is then theirs.
+func (p *Planner) hasLink(from string, r *semantic.Role) bool {
+	for _, rel := range p.m.Relationships {
+		if strings.EqualFold(rel.From, from) && strings.EqualFold(rel.To, r.Of) && (strings.EqualFold(rel.Name, r.Link) || strings.EqualFold(rel.FromColumn, r.FromColumn)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownWay reports whether rows of from reach table to by links of one row

@@ -93,3 +93,54 @@ func TestNumberColumns(t *testing.T) {
 		t.Errorf("listed %v, want flight_no", pl.Query.Rows.Columns)
 	}
 }
+
+// TestRoleElsewhere: "goals by away team" (the away team of each goal's
+// match, while goals have teams through their players) is refused unless
+// the match is named; a role the measured rows link to themselves
+// ("students with the most likes": Likes.student_id, the role read from
+// Friend.student_id) is theirs (found on Spider).
+func TestRoleElsewhere(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "teams", Table: "teams", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "players", Table: "players", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}, {Name: "team_id", Type: quarry.TypeInt}}},
+			{Name: "matches", Table: "matches", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "home_team_id", Type: quarry.TypeInt}, {Name: "away_team_id", Type: quarry.TypeInt}}},
+			{Name: "goals", Table: "goals", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "match_id", Type: quarry.TypeInt}, {Name: "player_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "team", From: "players", FromColumn: "team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "home_team", From: "matches", FromColumn: "home_team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "away_team", From: "matches", FromColumn: "away_team_id", To: "teams", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "match", From: "goals", FromColumn: "match_id", To: "matches", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "player", From: "goals", FromColumn: "player_id", To: "players", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if pl := p.Plan("number of goals by away team", asOf); pl.Kind == KindMetric || !strings.Contains(pl.Reason, "whose away team") {
+		t.Errorf("%s %q; want the route asked about", pl.Kind, pl.Reason)
+	}
+	if pl := p.Plan("number of goals by away team of the match", asOf); pl.Kind != KindMetric {
+		t.Errorf("the match named: %s %s", pl.Kind, pl.Reason)
+	}
+	if pl := p.Plan("number of matches by away team", asOf); pl.Kind != KindMetric {
+		t.Errorf("the matches' own role: %s %s", pl.Kind, pl.Reason)
+	}
+	// Spider's network_1: two tables link students twice each.
+	hs := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "Highschooler", Table: "Highschooler", PrimaryKey: "ID", Label: "name", Columns: []semantic.Column{{Name: "ID", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "Friend", Table: "Friend", Columns: []semantic.Column{{Name: "student_id", Type: quarry.TypeInt}, {Name: "friend_id", Type: quarry.TypeInt}}},
+			{Name: "Likes", Table: "Likes", Columns: []semantic.Column{{Name: "student_id", Type: quarry.TypeInt}, {Name: "liked_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "student", From: "Friend", FromColumn: "student_id", To: "Highschooler", ToColumn: "ID", Cardinality: semantic.ManyToOne},
+			{Name: "friend", From: "Friend", FromColumn: "friend_id", To: "Highschooler", ToColumn: "ID", Cardinality: semantic.ManyToOne},
+			{Name: "student", From: "Likes", FromColumn: "student_id", To: "Highschooler", ToColumn: "ID", Cardinality: semantic.ManyToOne},
+			{Name: "liked", From: "Likes", FromColumn: "liked_id", To: "Highschooler", ToColumn: "ID", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if pl := New(hs, nil).Plan("Give the name of the student with the most likes.", asOf); pl.Kind != KindMetric && pl.Kind != KindRows {
+		t.Errorf("the likes' own student: %s %s", pl.Kind, pl.Reason)
+	}
+}

@@ -233,7 +233,7 @@ func (p *Planner) scopedTo(question string) *Planner {
 	}
 	// The words plan reads are also those it writes in: the values an
 	// alias names ("French": France) and the abbreviations written out.
-	text := question + " " + semantic.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue), p.m.CountryCode)
+	text := question + " " + p.m.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue))
 	for _, a := range abbreviations() {
 		if a.re.MatchString(question) {
 			text += " " + a.word

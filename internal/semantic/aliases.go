@@ -69,10 +69,11 @@ var countryCodes = map[string][]string{
 
 // ExpandCountryNames rewrites a country the question names ("customers in
 // Germany", "German customers") to its code where the data stores codes
-// and not names (country_code 'DE'): code reports whether a code is a
-// known value of a column of countries (CountryCode). Found from outside:
-// "how many customers in Germany" was refused, with "DE" known.
-func ExpandCountryNames(question string, code func(string) bool) string {
+// and not names (country_code 'DE', CountryCode). A name that is itself a
+// known value ("USA" of airlines.Country, beside airports' 'US') is left
+// as it is. Found from outside: "how many customers in Germany" was
+// refused, with "DE" known.
+func (m *Model) ExpandCountryNames(question string) string {
 	lower := strings.ToLower(question)
 	for _, a := range aliasTable {
 		codes := countryCodes[a.canonical]
@@ -81,7 +82,7 @@ func ExpandCountryNames(question string, code func(string) bool) string {
 		}
 		c := ""
 		for _, x := range codes {
-			if code(x) {
+			if m.CountryCode(x) {
 				c = x
 				break
 			}
@@ -90,7 +91,7 @@ func ExpandCountryNames(question string, code func(string) bool) string {
 			continue
 		}
 		for _, name := range append([]string{a.canonical}, a.aliases...) {
-			if upperOnly[name] || name == c || !strings.Contains(lower, strings.ToLower(name)) {
+			if upperOnly[name] || name == c || !strings.Contains(lower, strings.ToLower(name)) || m.HasValue(name) {
 				continue
 			}
 			re := regexp.MustCompile(`(?i)(^|[^\pL\pN.])` + regexp.QuoteMeta(name) + `($|[^\pL\pN])`)
