@@ -98,6 +98,10 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 			}
 		})
 	}
+	// Cents asked in dollars are divided by 100.
+	if out := askAt(t, dir, "2026-06-30", "total balance in dollars"); out.Status != "succeeded" || len(out.Rows) != 1 || !sameFigure(fmt.Sprint(out.Rows[0][0]), one("SELECT sum(balance_cents) / 100.0 FROM accounts")) {
+		t.Errorf("status %s %q, rows %v; want the balance in dollars", out.Status, out.Message, out.Rows)
+	}
 	// A total of what each account holds today, as of an earlier day,
 	// says that it is today's.
 	if out := askAt(t, dir, "2025-06-30", "total balance"); out.Status != "succeeded" || !strings.Contains(out.Interpretation.Text, "holds today") {

@@ -465,6 +465,9 @@ func (p *Planner) unitSaid(question string, asOf time.Time, pl *Plan) *Plan {
 		if m == nil {
 			return nil
 		}
+		if conv := p.inMajorUnits(again, m, read, toks[i].s, unit); conv != nil {
+			return conv
+		}
 		has := strings.ToLower(strings.Fields(m.Unit + " ?")[0])
 		if m.Unit == "" {
 			has = nameUnit(m.Expr) // duration_min: minutes

@@ -385,3 +385,53 @@ func (p *Planner) wayVia(from, to, avoid string) string {
 	}
 	return ""
 }
+
+// inMajorUnits reads a measure in cents asked "in dollars" (euros,
+// pounds) as the same measure divided by 100: a total, an average, a
+// minimum or a maximum of an amount in cents (its unit, or a column named
+// so: balance_cents), not a derived measure nor a count (found from
+// outside: "total balance in dollars" was refused, with the unit known).
+// Nil where the measure is not one of those.
+func (p *Planner) inMajorUnits(pl *Plan, m *semantic.Metric, read, word, unit string) *Plan {
+	if unit != "usd" && unit != "eur" && unit != "gbp" || m.Derived != "" || !semantic.MinorUnit(m.Unit, m.Expr) {
+		return nil
+	}
+	x := strings.ToUpper(strings.TrimSpace(m.Expr))
+	if !strings.HasPrefix(x, "SUM(") && !strings.HasPrefix(x, "AVG(") && !strings.HasPrefix(x, "MIN(") && !strings.HasPrefix(x, "MAX(") {
+		return nil
+	}
+	conv := *m
+	conv.Name = m.Name + "_in_" + word
+	conv.Expr = "(" + m.Expr + ") / 100.0"
+	conv.Unit, conv.Format = strings.ToUpper(unit), "currency"
+	desc := m.Description
+	if desc == "" {
+		desc = display(m.Name)
+	}
+	conv.Description = strings.Join(slices.DeleteFunc(strings.Fields(desc), func(w string) bool { return semantic.MinorUnit(w, "") }), " ") + " in " + word
+	out := *pl
+	q := *pl.Query
+	out.Query = &q
+	rename := func(fs []string) []string {
+		fs = slices.Clone(fs)
+		for i := range fs {
+			if fs[i] == m.Name {
+				fs[i] = conv.Name
+			}
+		}
+		return fs
+	}
+	q.Metrics, q.Hidden = rename(q.Metrics), rename(q.Hidden)
+	q.Order = slices.Clone(q.Order)
+	for i := range q.Order {
+		if q.Order[i].Field == m.Name {
+			q.Order[i].Field = conv.Name
+		}
+	}
+	out.AdHoc = append(slices.DeleteFunc(slices.Clone(pl.AdHoc), func(a semantic.Metric) bool { return a.Name == m.Name }), conv)
+	out.Title = strings.Replace(strings.Replace(pl.Title, upperFirst(desc), upperFirst(conv.Description), 1), desc, conv.Description, 1)
+	out.Understood = slices.Clone(pl.Understood)
+	out.Notes = slices.Clone(pl.Notes)
+	out.readAs(read, fmt.Sprintf("%q: %s holds cents, divided by 100", "in "+word, display(m.Name)))
+	return &out
+}
