@@ -79,6 +79,8 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		{"2026-06-30", "how many F grades in Physics courses", "SELECT count(*) FROM enrollments e JOIN courses c ON c.id = e.course_id WHERE e.grade = 'F' AND c.department = 'Physics'"},
 		{"2026-06-30", "how many customers in Germany", "SELECT count(*) FROM customers WHERE country_code = 'DE'"},
 		{"2026-06-30", "how many German customers", "SELECT count(*) FROM customers WHERE country_code = 'DE'"},
+		// The unit said once is both bounds' (100 was read as cents).
+		{"2026-06-30", "how many accounts with a balance between 15 and 50 dollars", "SELECT count(*) FROM accounts WHERE balance_cents BETWEEN 1500 AND 5000"},
 		// Goals have no date: theirs is their match's.
 		{"2026-06-30", "number of goals in 2025", "SELECT count(*) FROM goals g JOIN matches m ON m.id = g.match_id WHERE m.played_on >= '2025-01-01' AND m.played_on < '2026-01-01'"},
 		{"2026-06-30", "how many customers by country", "SELECT country_code, count(*) FROM customers GROUP BY 1 ORDER BY 1"},

@@ -24,6 +24,11 @@ func ranges(items []item) []item {
 			if lo.num > hi.num {
 				lo, hi = hi, lo
 			}
+			// "between 100 and 500 dollars": the unit said once is both
+			// bounds' (found from outside: 100 was compared as cents and
+			// 500 as dollars, one range of both).
+			lo.money = lo.money || hi.money
+			hi.money = lo.money
 			switch {
 			case next != nil && end < len(items) && items[end].kind == itTerm && !valuesOnly(next.senses):
 				// "between 2 and 3 orders": the count of what follows.
