@@ -243,6 +243,11 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	} else if e := rowsEntity(m, q); e != nil && e.TimeColumn != "" {
 		field = e.Name + "." + e.TimeColumn
 	}
+	if field == "" && !own {
+		// "total fines" of fines dated by their loans (found from
+		// outside: every fine counted, as of an earlier day).
+		field = pl.DatedBy
+	}
 	ent, col, ok := strings.Cut(field, ".")
 	if !ok || m.Entity(ent) == nil {
 		return pl
@@ -264,6 +269,9 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	out := *pl
 	out.Query = &c
 	note := fmt.Sprintf("as of %s: the %d rows with %s after it are left out", asOf.Format("2006-01-02"), int64(later), field)
+	if field == pl.DatedBy {
+		note = fmt.Sprintf("as of %s: the rows of the %d %s with %s after it are left out", asOf.Format("2006-01-02"), int64(later), ent, field)
+	}
 	if e.PrimaryKey != "" {
 		// A row with no date is left out by the bound as by any period:
 		// said, as no one can tell whether it was there then.

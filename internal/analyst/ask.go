@@ -191,6 +191,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A condition that rows had an event ("closed accounts"): the
 		// events up to the as-of day.
 		ended, why := a.asOfEnded(ctx, model, pl, asOf)
+		if why == "" {
+			why = a.asOfStatus(ctx, model, pl, asOf)
+		}
 		if why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}

@@ -105,3 +105,48 @@ func dateField(m *semantic.Model, field string) bool {
 func endedNote(asOf time.Time, n float64, field string) string {
 	return fmt.Sprintf("as of %s: the %d rows whose %s is after it are left out, as it had not come yet", asOf.Format("2006-01-02"), int64(n), field)
 }
+
+// asOfStatus refuses, asked as of a day before today, a condition on the
+// status rows hold now ("terminated employees", "confirmed bookings" as of
+// 2025-06-30) where their table holds dates after that day: the rows went
+// on changing, and their status is today's, not the day's (found from
+// outside: 93 terminated for 64, and 0 confirmed bookings, at 1.00).
+// Where nothing is dated after the day, the status is as it was then.
+func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) string {
+	q := pl.Query
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	if q == nil || a.Conn == nil || next >= a.tomorrow() {
+		return ""
+	}
+	for _, f := range q.Filters {
+		if f.Count || f.OnRelated() {
+			continue
+		}
+		ent, col, ok := strings.Cut(f.Field, ".")
+		e := m.Entity(ent)
+		if !ok || e == nil || !statusColumn(col) || e.Column(col) == nil {
+			continue
+		}
+		// The dates of what happened to rows after they were made first
+		// (termination_date), then the rows' own.
+		dates := slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool { return !c.Temporal() })
+		slices.SortStableFunc(dates, func(x, y semantic.Column) int {
+			return boolRank(strings.EqualFold(x.Name, e.TimeColumn)) - boolRank(strings.EqualFold(y.Name, e.TimeColumn))
+		})
+		for _, c := range dates {
+			field := e.Name + "." + c.Name
+			if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next); ok && n > 0 {
+				return fmt.Sprintf("as of %s, quarry cannot tell which %s had that %s then: %s is each row's %s today, and %d rows have %s after that day; ask as of today",
+					asOf.Format("2006-01-02"), e.Name, col, f.Field, col, int64(n), field)
+			}
+		}
+	}
+	return ""
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

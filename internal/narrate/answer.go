@@ -161,6 +161,11 @@ func (w writer) shape() string {
 	switch {
 	case len(measures) == 0:
 		return ShapeList
+	case w.in.Reading != nil && w.in.Reading.List != "" && len(w.in.Reading.Measures) == 0:
+		// A list of rows, of one row with one number ("guests with more
+		// than 10 bookings": id 183) is no figure (found from outside:
+		// "Guests … was 183").
+		return ShapeList
 	case len(dims) == 0 && len(t.Rows) == 1:
 		return ShapeFigure
 	case len(dims) != 1:

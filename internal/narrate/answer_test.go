@@ -501,3 +501,25 @@ func TestSameNameNote(t *testing.T) {
 		t.Errorf("markdown %q", a.Markdown)
 	}
 }
+
+// TestOneRowListIsNoFigure: a list of rows that comes back as one row of
+// one number ("guests with more than 10 bookings": the id 183) is said as
+// the row listed, not "Guests … was 183" (found from outside).
+func TestOneRowListIsNoFigure(t *testing.T) {
+	a := Compose(AnswerInput{Title: "Guests (bookings more than 10)", Reading: &event.ReadingData{List: "guests: id"},
+		Table:   &quarry.Table{Columns: []quarry.Column{{Name: "id", Type: quarry.TypeInt}}, Rows: [][]any{{int64(183)}}},
+		Columns: []ColumnInfo{{Name: "id", Role: RoleColumn}}})
+	if strings.Contains(a.Headline, " was ") || !strings.Contains(a.Headline, "183") {
+		t.Errorf("headline = %q", a.Headline)
+	}
+}
+
+// TestYearsAreNoAmounts: a column of years shows 2013, not 2,013 (found
+// from outside: "2,013 is largest with 14").
+func TestYearsAreNoAmounts(t *testing.T) {
+	for name, want := range map[string]string{"published_year": "2013", "Year": "2013", "yr": "2013", "amount": "2,013"} {
+		if got := Value(int64(2013), ColumnInfo{Name: name, Role: RoleDimension}, ""); got != want {
+			t.Errorf("Value(2013) of %s = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -131,6 +131,9 @@ func Value(v any, c ColumnInfo, currency string) string {
 		return x.Format(time.RFC3339)
 	}
 	if f, ok := quarry.Float(v); ok {
+		if f == math.Trunc(f) && f >= 1000 && f <= 9999 && yearName(c.Name) {
+			return strconv.FormatFloat(f, 'f', 0, 64) // "2013", not "2,013"
+		}
 		format := c.Format
 		if format == "" || format == FormatDate {
 			format = FormatNumber
@@ -261,4 +264,15 @@ func Fixed(f float64, places, shift int) string {
 		return out
 	}
 	return out[:len(out)-places] + "." + out[len(out)-places:]
+}
+
+// yearName reports whether a column's name says it holds years
+// (published_year, yr, Year).
+func yearName(name string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' })
+	if len(ws) == 0 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	return last == "year" || last == "yr" || strings.HasSuffix(last, "year") && len(ws) == 1
 }

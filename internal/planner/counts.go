@@ -348,6 +348,12 @@ func (b *builder) columnAggs(t *term) *Plan {
 			fn, label = "MIN(%s)", "minimum "
 		}
 		label += display(s.column) + " of " + display(s.entity)
+		if (a == "sum" || a == "avg") && s.flag != nil {
+			// "total unpaid fines": paid is yes or no, and its total
+			// (749) is no money (found from outside, at 1.00).
+			word := map[string]string{"sum": "total", "avg": "average"}[a]
+			return b.fail(fmt.Sprintf("%s.%s is a yes/no column, so quarry does not add it up or average it; ask for the %s of an amount, with %q as a condition (“%s amount of %s %s”)", s.entity, s.column, word, t.it.text, word, t.it.text, display(s.entity)))
+		}
 		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
 			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
 		}

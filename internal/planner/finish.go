@@ -411,6 +411,9 @@ func (b *builder) finish() *Plan {
 	}
 	b.hide()
 	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood, PeriodEnd: b.periodEnd, Notes: b.notes}
+	if q.TimeRange == nil && len(q.Compare) == 0 {
+		pl.DatedBy = b.parentDated()
+	}
 	pl.Title = b.makeTitle()
 	pl.Period = strings.Join(b.title, ", ")
 	return pl

@@ -189,16 +189,7 @@ func (b *builder) openState() *Plan {
 			return b.fail(fmt.Sprintf("quarry cannot tell which %s were %s at a past time: those closed since would have to be counted too; ask for those %s now, or for those opened then", display(start.entity), w, w))
 		}
 		e := b.p.entity(start.entity)
-		end := ""
-		for _, c := range e.Columns {
-			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, start.column) && closingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
-				if end != "" {
-					end = ""
-					break
-				}
-				end = c.Name
-			}
-		}
+		end := b.closingDate(e, start.column)
 		if end == "" {
 			continue
 		}
@@ -213,7 +204,78 @@ func (b *builder) openState() *Plan {
 			terms[i+1].aggs, t.aggs = t.aggs, nil // "how many open accounts"
 		}
 	}
+	return b.currentRows()
+}
+
+// currentRows reads "current" or "still" said of the rows of the one
+// table the question names, where that table has one closing date, as
+// those whose closing date is empty: "how many current employees",
+// "employees hired in 2024 who are still with us" (found from outside:
+// the word was read past, 420 for 318, at 1.00).
+func (b *builder) currentRows() *Plan {
+	text := " " + b.st.text + " "
+	word := ""
+	for _, w := range []string{"current", "still"} {
+		if strings.Contains(text, " "+w+" ") && !slices.Contains(b.st.usedWords, w) {
+			word = w
+		}
+	}
+	if word == "" {
+		return nil
+	}
+	var ent *semantic.Entity
+	for _, t := range b.st.terms {
+		if strings.Contains(" "+t.it.text+" ", " "+word+" ") {
+			return nil // a name with the word: current_balance
+		}
+		for _, c := range t.cands {
+			if c.kind != sEntity {
+				continue
+			}
+			if e := b.p.entity(c.name); e != nil && e != ent {
+				if ent != nil {
+					return nil // two tables: whose?
+				}
+				ent = e
+			}
+		}
+	}
+	if ent == nil {
+		return nil
+	}
+	end := b.closingDate(ent, "")
+	if end == "" {
+		return nil
+	}
+	field := ent.Name + "." + end
+	for _, f := range b.q.Filters {
+		if strings.EqualFold(f.Field, field) {
+			return nil
+		}
+	}
+	if len(b.st.dates) > 0 && !strings.Contains(text, " still ") {
+		// "current employees in 2024": current when?
+		return b.fail(fmt.Sprintf("quarry cannot tell which %s were current at a past time: those whose %s came since would have to be counted too; ask for the current ones with no period, or for those hired then", display(ent.Name), end))
+	}
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNull})
+	b.und("%q read as the %s rows not closed: filter %s is not set", word, ent.Name, field)
+	b.st.usedWords = append(b.st.usedWords, word)
 	return nil
+}
+
+// closingDate is the one date of e that closes its rows (closingName),
+// other than column, or "".
+func (b *builder) closingDate(e *semantic.Entity, column string) string {
+	end := ""
+	for _, c := range e.Columns {
+		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, column) && closingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
+			if end != "" {
+				return ""
+			}
+			end = c.Name
+		}
+	}
+	return end
 }
 
 // nowBefore is "currently", "still" or "now" where it is said right
@@ -234,7 +296,7 @@ func (b *builder) nowBefore(t *term) string {
 func closingName(column string) bool {
 	for _, w := range nameWords(column) {
 		switch w {
-		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned":
+		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned", "separation", "exit", "departure":
 			return true
 		}
 	}
@@ -434,4 +496,35 @@ func (p *Planner) inMajorUnits(pl *Plan, m *semantic.Metric, read, word, unit st
 	out.Notes = slices.Clone(pl.Notes)
 	out.readAs(read, fmt.Sprintf("%q: %s holds cents, divided by 100", "in "+word, display(m.Name)))
 	return &out
+}
+
+// lonePartRank keeps a value that is one part of people's names (a first
+// name alone: Sales) from winning, by its table's rank, over the same
+// value of another column that holds no names (a department: Sales):
+// "how many employees in Sales" read a first name and counted 9 for 66
+// (found from outside). Both then rank alike, so that the question is
+// asked unless the words decide ("named Sales", "Sales Smith"). best is
+// the rank otherwise kept.
+func (b *builder) lonePartRank(t *term, named map[string]bool, best int) int {
+	text := " " + b.st.text + " "
+	v := lower(t.it.text)
+	if strings.Contains(text, " named "+v+" ") || strings.Contains(text, " called "+v+" ") {
+		return best
+	}
+	part, other := -1, -1
+	for _, s := range t.cands {
+		r := b.rank(s.entity, named)
+		if r > 2 {
+			continue
+		}
+		if semantic.NamePart(s.column) {
+			part = max(part, r)
+		} else if e := b.p.entity(s.entity); e != nil {
+			other = max(other, r)
+		}
+	}
+	if part < 0 || other < 0 {
+		return best
+	}
+	return max(part, other)
 }

@@ -94,6 +94,10 @@ type Plan struct {
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
+	// DatedBy is, for rows with no date of their own and no period, the
+	// date of the one table they belong to (a fine's loan), which the
+	// analyst keeps them to as of an earlier day.
+	DatedBy string `json:"-"`
 	// final: refused for what the words say, so that no other reading of
 	// them (a direction's link without its verb) may answer instead.
 	final bool

@@ -58,6 +58,9 @@ func (b *builder) resolveColumns() *Plan {
 		for _, s := range t.cands {
 			best = min(best, b.rank(s.entity, named))
 		}
+		if k == sValue {
+			best = b.lonePartRank(t, named, best)
+		}
 		if best == 9 {
 			if k == sValue && b.existsValue(t) {
 				continue // "students who have a dog": rows with a related row of that value

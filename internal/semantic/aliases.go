@@ -44,6 +44,16 @@ var aliasTable = []struct {
 	{"Finland", []string{"Finnish"}},
 	{"New Zealand", []string{"NZ"}},
 	{"South Africa", []string{"RSA"}},
+	{"Czechia", []string{"Czech Republic", "Czech"}},
+	{"Greece", []string{"Greek"}},
+	{"Hungary", []string{"Hungarian"}},
+	{"Romania", []string{"Romanian"}},
+	{"Argentina", []string{"Argentine", "Argentinian"}},
+	{"Chile", []string{"Chilean"}},
+	{"Colombia", []string{"Colombian"}},
+	{"Singapore", []string{"Singaporean"}},
+	{"Israel", []string{"Israeli"}},
+	{"Ukraine", []string{"Ukrainian"}},
 	{"Europe", []string{"European"}},
 	{"Asia", []string{"Asian"}},
 	{"Africa", []string{"African"}},
@@ -64,7 +74,9 @@ var countryCodes = map[string][]string{
 	"Sweden": {"SE", "SWE"}, "Poland": {"PL", "POL"}, "Ireland": {"IE", "IRL"}, "South Korea": {"KR", "KOR"},
 	"Switzerland": {"CH", "CHE"}, "Portugal": {"PT", "PRT"}, "Belgium": {"BE", "BEL"}, "Austria": {"AT", "AUT"},
 	"Norway": {"NO", "NOR"}, "Denmark": {"DK", "DNK"}, "Finland": {"FI", "FIN"}, "New Zealand": {"NZ", "NZL"},
-	"South Africa": {"ZA", "ZAF"},
+	"South Africa": {"ZA", "ZAF"}, "Czechia": {"CZ", "CZE"}, "Greece": {"GR", "GRC"}, "Hungary": {"HU", "HUN"},
+	"Romania": {"RO", "ROU"}, "Argentina": {"AR", "ARG"}, "Chile": {"CL", "CHL"}, "Colombia": {"CO", "COL"},
+	"Singapore": {"SG", "SGP"}, "Israel": {"IL", "ISR"}, "Ukraine": {"UA", "UKR"},
 }
 
 // ExpandCountryNames rewrites a country the question names ("customers in
