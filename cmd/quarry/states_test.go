@@ -28,6 +28,7 @@ CREATE TABLE students (id INTEGER PRIMARY KEY, name TEXT, enrolled_on DATE, grad
 CREATE TABLE courses (id INTEGER PRIMARY KEY, title TEXT, department TEXT);
 CREATE TABLE enrollments (id INTEGER PRIMARY KEY, student_id INTEGER REFERENCES students(id), course_id INTEGER REFERENCES courses(id), grade TEXT);
 CREATE TABLE fees (id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES accounts(id), amount REAL, paid INTEGER);
+CREATE TABLE staff (id INTEGER PRIMARY KEY, name TEXT, hired_on DATE, terminated_on DATE, status TEXT);
 INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English'), (3, 'Optics', 'Physics');
 `)
 	// Every date but the cards' expiries lies before 2026-06-30: as of
@@ -56,6 +57,11 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		fmt.Fprintf(&b, "INSERT INTO accounts VALUES (%d, %d, %s, %s, %d);\n", i, i, day(i, 500), closed, i*1000)
 		fmt.Fprintf(&b, "INSERT INTO cards VALUES (%d, %d, %s);\n", i, i, day(i, 1200))
 		fmt.Fprintf(&b, "INSERT INTO fees VALUES (%d, %d, %d.5, %d);\n", i, i, i%7+1, i%2)
+		if i%5 == 0 {
+			fmt.Fprintf(&b, "INSERT INTO staff VALUES (%d, 'Staff %d', %s, date(%s, '+%d days'), 'terminated');\n", i, i, day(i, 500), day(i, 500), 100+i*11%300)
+		} else {
+			fmt.Fprintf(&b, "INSERT INTO staff VALUES (%d, 'Staff %d', %s, NULL, 'active');\n", i, i, day(i, 500))
+		}
 		graduated := "NULL"
 		if i%3 == 0 {
 			graduated = fmt.Sprintf("date(%s, '+%d days')", day(i, 500), 200+i*17%200)
@@ -84,6 +90,8 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		// The unit said once is both bounds' (100 was read as cents).
 		{"2026-06-30", "how many accounts with a balance between 15 and 50 dollars", "SELECT count(*) FROM accounts WHERE balance_cents BETWEEN 1500 AND 5000"},
 		{"2026-06-30", "how many current students", "SELECT count(*) FROM students WHERE graduated_on IS NULL"},
+		// No row came to its status after the day by a date of that status.
+		{"2025-06-30", "how many postponed matches", "SELECT count(*) FROM matches WHERE status = 'postponed' AND played_on < '2025-07-01'"},
 		{"2026-06-30", "how many students who enrolled in 2024 are still with us", "SELECT count(*) FROM students WHERE enrolled_on >= '2024-01-01' AND enrolled_on < '2025-01-01' AND graduated_on IS NULL"},
 		// Fees have no date: as of a day, those of the accounts opened by then.
 		{"2024-12-31", "total fees", "SELECT printf('%g', sum(f.amount)) FROM fees f JOIN accounts a ON a.id = f.account_id WHERE a.opened_on < '2025-01-01'"},
@@ -122,9 +130,9 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		{"2026-06-30", "how many accounts were open at the end of 2025", "at a past time"},
 		// Goals reach teams through their players too.
 		{"2026-06-30", "number of goals by away team", "whose away team"},
-		// A status is today's: as of a day before matches went on, which
-		// were postponed then is not known.
-		{"2025-06-30", "how many postponed matches", "had that status then"},
+		// A status is today's: as of a day before some staff were
+		// terminated, which were then is not known.
+		{"2024-12-31", "how many terminated staff", "had that status then"},
 		// paid is yes or no: no total of it.
 		{"2026-06-30", "total unpaid fees", "yes/no column"},
 		// Boston is a city, not a name of players.

@@ -111,7 +111,8 @@ func endedNote(asOf time.Time, n float64, field string) string {
 // 2025-06-30) where their table holds dates after that day: the rows went
 // on changing, and their status is today's, not the day's (found from
 // outside: 93 terminated for 64, and 0 confirmed bookings, at 1.00).
-// Where nothing is dated after the day, the status is as it was then.
+// Where no row came to a status after the day, by a date named for it,
+// the status is as it was then.
 func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) string {
 	q := pl.Query
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
@@ -127,15 +128,23 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		if !ok || e == nil || !statusColumn(col) || e.Column(col) == nil {
 			continue
 		}
-		// The dates of what happened to rows after they were made first
-		// (termination_date), then the rows' own.
-		dates := slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool { return !c.Temporal() })
-		slices.SortStableFunc(dates, func(x, y semantic.Column) int {
-			return boolRank(strings.EqualFold(x.Name, e.TimeColumn)) - boolRank(strings.EqualFold(y.Name, e.TimeColumn))
+		// The dates of the statuses rows come to (termination_date of
+		// 'terminated', check_out of 'checked_out', closed_on): one after
+		// the day says rows changed status since. New rows after it (a
+		// transfer sent later) do not, as the bound leaves them out.
+		values := e.Column(col).Values
+		dates := slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool {
+			return !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, values)
 		})
 		for _, c := range dates {
 			field := e.Name + "." + c.Name
-			if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next); ok && n > 0 {
+			// Days after today have not come: a row due to check out
+			// next month has not changed status yet.
+			n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
+			if ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && ok2 {
+				n -= ahead
+			}
+			if ok && n > 0 {
 				return fmt.Sprintf("as of %s, quarry cannot tell which %s had that %s then: %s is each row's %s today, and %d rows have %s after that day; ask as of today",
 					asOf.Format("2006-01-02"), e.Name, col, f.Field, col, int64(n), field)
 			}
@@ -144,9 +153,25 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 	return ""
 }
 
-func boolRank(b bool) int {
-	if b {
-		return 1
+// statusDate reports whether a date column is named for one of a status
+// column's values: check_out for 'checked_out', termination_date for
+// 'terminated' (their first words share five letters, or four where one is
+// that short).
+func statusDate(column string, values []string) bool {
+	ws := semantic.NameWords(column)
+	if len(ws) == 0 {
+		return false
 	}
-	return 0
+	for _, v := range values {
+		vs := semantic.NameWords(v)
+		if len(vs) == 0 {
+			continue
+		}
+		a, b := ws[0], vs[0]
+		n := min(5, len(a), len(b))
+		if n >= 4 && a[:n] == b[:n] {
+			return true
+		}
+	}
+	return false
 }

@@ -121,7 +121,10 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindVerified, SQL: v.SQL, Title: strings.TrimSpace(v.Question), Understood: []string{"verified query: " + v.Question}}
 	}
 	// "the US", "German customers": the values they name.
-	question = p.m.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue))
+	question = semantic.ExpandAliases(question, p.m.HasValue)
+	if coded := p.m.ExpandCountryNames(question); coded != question && !p.uncoded {
+		return p.countryReading(question, coded, asOf)
+	}
 	aliased := question
 	question, abbrevs := p.expandAbbreviations(question)
 	toks := tokenize(question)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -263,12 +264,12 @@ func (b *builder) currentRows() *Plan {
 	return nil
 }
 
-// closingDate is the one date of e that closes its rows (closingName),
+// closingDate is the one date of e that closes its rows (semantic.ClosingName),
 // other than column, or "".
 func (b *builder) closingDate(e *semantic.Entity, column string) string {
 	end := ""
 	for _, c := range e.Columns {
-		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, column) && closingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
+		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, column) && semantic.ClosingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
 			if end != "" {
 				return ""
 			}
@@ -288,19 +289,6 @@ func (b *builder) nowBefore(t *term) string {
 		}
 	}
 	return ""
-}
-
-// closingName reports whether a date column's name says its rows were
-// closed or ended then: closed_on, end_date, terminated_at, graduated_on;
-// not an expiry or a due date, which lie ahead of time.
-func closingName(column string) bool {
-	for _, w := range nameWords(column) {
-		switch w {
-		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned", "separation", "exit", "departure":
-			return true
-		}
-	}
-	return false
 }
 
 // namedTableDate is the date column term t names, of one table, or of the
@@ -527,4 +515,71 @@ func (b *builder) lonePartRank(t *term, named map[string]bool, best int) int {
 		return best
 	}
 	return max(part, other)
+}
+
+// countryReading plans a question that names a country where the data
+// also holds countries by their codes, both as asked and with the codes
+// (coded: "guests from DE"), and keeps the reading that answers; where
+// both do, the one whose condition is on the rows' own table ("guests
+// from Germany": guests.country_code, not the country of a hotel they
+// stayed at; "airlines in the USA": airlines.Country, not an airport's
+// code), else it refuses, naming both. The coded reading is what the
+// checks read (Plan.Read).
+func (p *Planner) countryReading(asked, coded string, asOf time.Time) *Plan {
+	plain := *p
+	plain.uncoded = true
+	a, c := plain.plan(asked, asOf), p.plan(coded, asOf)
+	answered := func(x *Plan) bool { return (x.Kind == KindMetric || x.Kind == KindRows) && x.Query != nil }
+	useCoded := func() *Plan {
+		if c.Read == "" {
+			c.Read = coded
+		}
+		c.Understood = append(c.Understood, fmt.Sprintf("the countries named read as their codes: %q", coded))
+		return c
+	}
+	switch {
+	case answered(c) && !answered(a):
+		return useCoded()
+	case !answered(c):
+		return a
+	}
+	ownA, ownC := p.ownCondition(a), p.ownCondition(c)
+	switch {
+	case ownC && !ownA:
+		return useCoded()
+	case ownA && !ownC:
+		return a
+	}
+	return p.unanswered(&state{}, fmt.Sprintf("quarry could not tell which countries the question means: as named (%s) or as codes (%s); ask with the column, such as “… with country code …”", filterList(a), filterList(c)))
+}
+
+// ownCondition reports whether a plan has a value condition on a column
+// of the table it measures or lists.
+func (p *Planner) ownCondition(pl *Plan) bool {
+	subject := ""
+	if pl.Query.Rows != nil {
+		subject = pl.Query.Rows.Entity
+	} else if len(pl.Query.Metrics) > 0 {
+		subject = p.metricEntity(pl.Query.Metrics[0], pl.AdHoc)
+	}
+	for _, f := range pl.Query.Filters {
+		ent, _, ok := strings.Cut(f.Field, ".")
+		if ok && !f.OnRelated() && !f.Count && len(f.Values) > 0 && strings.EqualFold(ent, subject) {
+			return true
+		}
+	}
+	return false
+}
+
+// filterList is a plan's value conditions, as written in the query.
+func filterList(pl *Plan) string {
+	var out []string
+	for _, f := range pl.Query.Filters {
+		if len(f.Values) > 0 {
+			out = append(out, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
+		} else if f.OnRelated() {
+			out = append(out, "with "+f.Field)
+		}
+	}
+	return strings.Join(out, ", ")
 }

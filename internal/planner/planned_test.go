@@ -170,3 +170,32 @@ func TestLoneNamePart(t *testing.T) {
 		t.Errorf("named Sales: %s %+v", pl.Kind, pl.Query)
 	}
 }
+
+// TestCountryReading: a country named where one table holds names and
+// another codes is read on the rows' own table: "guests from Germany"
+// by the guests' country_code, "airlines in the USA" by the airlines'
+// Country; where neither is the rows' own, refused.
+func TestCountryReading(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "hotels", Table: "hotels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}, {Name: "country", Type: quarry.TypeText, Values: []string{"Germany", "Portugal"}}}},
+			{Name: "guests", Table: "guests", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}, {Name: "country_code", Type: quarry.TypeText, Values: []string{"DE", "PT"}}}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "hotel_id", Type: quarry.TypeInt}, {Name: "guest_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "hotel", From: "bookings", FromColumn: "hotel_id", To: "hotels", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "guest", From: "bookings", FromColumn: "guest_id", To: "guests", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if pl := p.Plan("how many guests from Germany", asOf); pl.Kind != KindMetric || pl.Query.Filters[0].Field != "guests.country_code" {
+		t.Errorf("guests from Germany: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("how many hotels in Germany", asOf); pl.Kind != KindMetric || pl.Query.Filters[0].Field != "hotels.country" {
+		t.Errorf("hotels in Germany: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("how many bookings in Portugal", asOf); pl.Kind == KindMetric {
+		t.Errorf("bookings in Portugal, hotels' or guests'? answered %+v", pl.Query.Filters)
+	}
+}

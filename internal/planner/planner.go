@@ -163,6 +163,9 @@ type Planner struct {
 	// was read in (directed): the link's own name may hold such a word
 	// ("departure station"), never read again.
 	undirected bool
+	// uncoded marks the copy that plans a question without reading its
+	// country names as codes (countryReading).
+	uncoded bool
 }
 
 // New builds a planner over m and the verified queries.

@@ -82,8 +82,9 @@ var countryCodes = map[string][]string{
 // ExpandCountryNames rewrites a country the question names ("customers in
 // Germany", "German customers") to its code where the data stores codes
 // and not names (country_code 'DE', CountryCode). A name that is itself a
-// known value ("USA" of airlines.Country, beside airports' 'US') is left
-// as it is. Found from outside: "how many customers in Germany" was
+// known value too ("USA" of airlines.Country, beside airports' 'US') is
+// rewritten all the same: the planner plans both and keeps the one on the
+// rows' own table. Found from outside: "how many customers in Germany" was
 // refused, with "DE" known.
 func (m *Model) ExpandCountryNames(question string) string {
 	lower := strings.ToLower(question)
@@ -103,7 +104,7 @@ func (m *Model) ExpandCountryNames(question string) string {
 			continue
 		}
 		for _, name := range append([]string{a.canonical}, a.aliases...) {
-			if upperOnly[name] || name == c || !strings.Contains(lower, strings.ToLower(name)) || m.HasValue(name) {
+			if upperOnly[name] || name == c || !strings.Contains(lower, strings.ToLower(name)) {
 				continue
 			}
 			re := regexp.MustCompile(`(?i)(^|[^\pL\pN.])` + regexp.QuoteMeta(name) + `($|[^\pL\pN])`)

@@ -28,9 +28,8 @@ func TestExpandAliases(t *testing.T) {
 }
 
 // TestExpandCountryNames: a country named where the data holds codes is
-// read as its code; a name that is itself a known value stays ("USA" of
-// airlines.Country beside airports' 'US': found on Spider, where "airlines
-// in the USA" turned to airports').
+// read as its code, even where the name is a known value too ("USA" of
+// airlines.Country beside airports' 'US'), which the planner decides.
 func TestExpandCountryNames(t *testing.T) {
 	m := &Model{Entities: []Entity{
 		{Name: "customers", Columns: []Column{{Name: "country_code", Values: []string{"DE", "FR", "US"}}, {Name: "state", Values: []string{"IN", "CA"}}}},
@@ -40,7 +39,7 @@ func TestExpandCountryNames(t *testing.T) {
 		"how many customers in Germany":   "how many customers in DE",
 		"how many German customers":       "how many DE customers",
 		"customers in France or Germany":  "customers in FR or DE",
-		"airlines in the USA":             "airlines in the USA",
+		"airlines in the USA":             "airlines in the US",
 		"customers in the United States":  "customers in the US",
 		"customers in India":              "customers in India", // 'IN' is a state here, not a country
 		"how many customers in Germanyy?": "how many customers in Germanyy?",

@@ -28,3 +28,16 @@ func NamePart(column string) bool {
 	}
 	return false
 }
+
+// ClosingName reports whether a date column's name says its rows were
+// closed or ended then: closed_on, end_date, terminated_at, graduated_on;
+// not an expiry or a due date, which lie ahead of time.
+func ClosingName(column string) bool {
+	for _, w := range NameWords(column) {
+		switch w {
+		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned", "separation", "exit", "departure":
+			return true
+		}
+	}
+	return false
+}

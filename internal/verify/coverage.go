@@ -91,7 +91,7 @@ var wordRE = lazyRE(`[\p{L}\p{N}][\p{L}\p{N}'’._%-]*`)
 func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	// The values other names stand for ("the US"), read as the planner
 	// reads them.
-	question = m.ExpandCountryNames(semantic.ExpandAliases(question, m.HasValue))
+	question = semantic.ExpandAliases(question, m.HasValue)
 	// "1,000" is one number, as the planner reads it.
 	for thousandsRE().MatchString(question) {
 		question = thousandsRE().ReplaceAllString(question, "$1$2")
