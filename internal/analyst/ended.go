@@ -125,7 +125,7 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		}
 		ent, col, ok := strings.Cut(f.Field, ".")
 		e := m.Entity(ent)
-		if !ok || e == nil || !statusColumn(col) || e.Column(col) == nil {
+		if !ok || e == nil || !semantic.StatusName(col) || e.Column(col) == nil {
 			continue
 		}
 		// The dates of the statuses rows come to (termination_date of

@@ -74,7 +74,7 @@ func withParents(m *semantic.Model, e *semantic.Entity) []*semantic.Entity {
 // lines of cancelled orders added up with no word).
 func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
 	for _, c := range e.Columns {
-		if !statusColumn(c.Name) || len(c.Values) == 0 {
+		if !semantic.StatusName(c.Name) || len(c.Values) == 0 {
 			continue
 		}
 		if keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
@@ -97,17 +97,6 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 			what, e.Name, fieldWords(c.Name), quoteList(undone))}
 	}
 	return verify.Check{}
-}
-
-// statusColumn reports whether a column's name says it holds a row's
-// status or state.
-func statusColumn(name string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
-		if w == "status" || w == "state" || w == "stage" {
-			return true
-		}
-	}
-	return false
 }
 
 // keptOut reports whether the query or the measure puts a condition on

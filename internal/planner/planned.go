@@ -35,7 +35,7 @@ func (b *builder) plannedEvent() *Plan {
 			continue
 		}
 		for _, c := range e.Columns {
-			if !statusName(c.Name) || b.p.m.IsRestricted(e.Name, c.Name) || b.filters(e.Name+"."+c.Name) {
+			if !semantic.StatusName(c.Name) || b.p.m.IsRestricted(e.Name, c.Name) || b.filters(e.Name+"."+c.Name) {
 				continue
 			}
 			var undone []string
@@ -76,16 +76,6 @@ func planWord(column string) string {
 		}
 	}
 	return ""
-}
-
-// statusName reports whether a column's name says it holds a state.
-func statusName(column string) bool {
-	for _, w := range nameWords(column) {
-		if w == "status" || w == "state" || w == "stage" {
-			return true
-		}
-	}
-	return false
 }
 
 // notHappened reports whether a status value says the row's event did

@@ -41,3 +41,14 @@ func ClosingName(column string) bool {
 	}
 	return false
 }
+
+// StatusName reports whether a column's name says it holds a state:
+// status, state or stage among its words (order_status, lifecycle_stage).
+func StatusName(column string) bool {
+	for _, w := range NameWords(column) {
+		if w == "status" || w == "state" || w == "stage" {
+			return true
+		}
+	}
+	return false
+}
