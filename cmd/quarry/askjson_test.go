@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +23,19 @@ type askOut struct {
 	Interpretation struct {
 		Text string `json:"text"` // the "Read as" line
 	} `json:"interpretation"`
+}
+
+// rowStrings is each row of the answer as its cells joined by "|".
+func (o askOut) rowStrings() []string {
+	var got []string
+	for _, row := range o.Rows {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = fmt.Sprint(c)
+		}
+		got = append(got, strings.Join(cells, "|"))
+	}
+	return got
 }
 
 // checkOut is one check of an answer.

@@ -77,14 +77,7 @@ CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, quantity INTEGER, status 
 				}
 				return
 			}
-			var got []string
-			for _, row := range out.Rows {
-				var cells []string
-				for _, c := range row {
-					cells = append(cells, fmt.Sprint(c))
-				}
-				got = append(got, strings.Join(cells, "|"))
-			}
+			got := out.rowStrings()
 			want := rows(tt.want)
 			slices.Sort(got)
 			slices.Sort(want)

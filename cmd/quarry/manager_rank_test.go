@@ -56,14 +56,7 @@ func TestManagerRankings(t *testing.T) {
 			}
 			text := out.Answer + "\n" + strings.Join(out.Understood, "\n")
 			if tt.rows != "" {
-				var got []string
-				for _, row := range out.Rows {
-					var cells []string
-					for _, c := range row {
-						cells = append(cells, fmt.Sprint(c))
-					}
-					got = append(got, strings.Join(cells, "|"))
-				}
+				got := out.rowStrings()
 				if strings.Join(got, " ") != tt.rows {
 					t.Errorf("rows %v, want %s\n%s", got, tt.rows, out.SQL)
 				}

@@ -48,14 +48,7 @@ INSERT INTO clubs VALUES (1, 'Gold'), (2, 'Silver'), (3, 'Bronze');
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			out := askAt(t, dir, "2026-06-30", tt.q)
-			var got []string
-			for _, row := range out.Rows {
-				var cells []string
-				for _, c := range row {
-					cells = append(cells, fmt.Sprint(c))
-				}
-				got = append(got, strings.Join(cells, "|"))
-			}
+			got := out.rowStrings()
 			if out.Status != "succeeded" || strings.Join(got, " ") != one(tt.want) {
 				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, one(tt.want))
 			}

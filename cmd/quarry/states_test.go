@@ -102,14 +102,7 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 	} {
 		t.Run(tt.asOf+" "+tt.q, func(t *testing.T) {
 			out := askAt(t, dir, tt.asOf, tt.q)
-			var got []string
-			for _, row := range out.Rows {
-				var cells []string
-				for _, c := range row {
-					cells = append(cells, fmt.Sprint(c))
-				}
-				got = append(got, strings.Join(cells, "|"))
-			}
+			got := out.rowStrings()
 			if out.Status != "succeeded" || strings.Join(got, " ") != one(tt.want) {
 				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, one(tt.want))
 			}

@@ -78,14 +78,7 @@ CREATE TABLE donations (donation_id INTEGER PRIMARY KEY, gift_dt DATE, amount RE
 				}
 				return
 			}
-			var got []string
-			for _, row := range out.Rows {
-				var cells []string
-				for _, c := range row {
-					cells = append(cells, fmt.Sprint(c))
-				}
-				got = append(got, strings.Join(cells, "|"))
-			}
+			got := out.rowStrings()
 			if want := rows(tt.want); out.Status != "succeeded" || !sameRows(got, want) {
 				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, want)
 			}
