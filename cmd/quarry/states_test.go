@@ -78,8 +78,9 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		{"2026-06-30", "how many matches were played in 2025", "SELECT count(*) FROM matches WHERE status = 'played' AND played_on >= '2025-01-01' AND played_on < '2026-01-01'"},
 		{"2026-06-30", "how many open accounts are there", "SELECT count(*) FROM accounts WHERE closed_on IS NULL"},
 		{"2026-06-30", "how many students are currently enrolled", "SELECT count(*) FROM students WHERE graduated_on IS NULL"},
-		{"2026-06-30", "how many cards have expired", "SELECT count(*) FROM cards WHERE expires_on < '2026-07-01'"},
-		{"2025-06-30", "how many cards have expired", "SELECT count(*) FROM cards WHERE expires_on < '2025-07-01'"},
+		// A card is good through the day it expires on.
+		{"2026-06-30", "how many cards have expired", "SELECT count(*) FROM cards WHERE expires_on < '2026-06-30'"},
+		{"2025-06-30", "how many cards have expired", "SELECT count(*) FROM cards WHERE expires_on < '2025-06-30'"},
 		{"2025-06-30", "how many closed accounts are there", "SELECT count(*) FROM accounts WHERE closed_on < '2025-07-01'"},
 		{"2024-12-31", "number of graduated students", "SELECT count(*) FROM students WHERE graduated_on < '2025-01-01'"},
 		{"2026-06-30", "how many accounts opened in 2024 are closed", "SELECT count(*) FROM accounts WHERE opened_on >= '2024-01-01' AND opened_on < '2025-01-01' AND closed_on IS NOT NULL"},
@@ -93,8 +94,10 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		// No row came to its status after the day by a date of that status.
 		{"2025-06-30", "how many postponed matches", "SELECT count(*) FROM matches WHERE status = 'postponed' AND played_on < '2025-07-01'"},
 		{"2026-06-30", "how many students who enrolled in 2024 are still with us", "SELECT count(*) FROM students WHERE enrolled_on >= '2024-01-01' AND enrolled_on < '2025-01-01' AND graduated_on IS NULL"},
-		// Fees have no date: as of a day, those of the accounts opened by then.
-		{"2024-12-31", "total fees", "SELECT printf('%g', sum(f.amount)) FROM fees f JOIN accounts a ON a.id = f.account_id WHERE a.opened_on < '2025-01-01'"},
+		// Goals have no date: as of a day, those of the matches played by
+		// then; fees are of accounts, whose opening dates none of them.
+		{"2025-06-30", "number of goals", "SELECT count(*) FROM goals g JOIN matches m ON m.id = g.match_id WHERE m.played_on < '2025-07-01'"},
+		{"2024-12-31", "total fees", "SELECT printf('%g', sum(amount)) FROM fees"},
 		{"2026-06-30", "total amount of unpaid fees", "SELECT printf('%g', sum(amount)) FROM fees WHERE paid = 0"},
 		// Goals have no date: theirs is their match's.
 		{"2026-06-30", "number of goals in 2025", "SELECT count(*) FROM goals g JOIN matches m ON m.id = g.match_id WHERE m.played_on >= '2025-01-01' AND m.played_on < '2026-01-01'"},
@@ -125,7 +128,8 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		{"2026-06-30", "number of goals by away team", "whose away team"},
 		// A status is today's: as of a day before some staff were
 		// terminated, which were then is not known.
-		{"2024-12-31", "how many terminated staff", "had that status then"},
+		{"2024-12-31", "how many terminated staff", "as it was then"},
+		{"2024-12-31", "staff by status", "as it was then"},
 		// paid is yes or no: no total of it.
 		{"2026-06-30", "total unpaid fees", "yes/no column"},
 		// Boston is a city, not a name of players.

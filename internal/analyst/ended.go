@@ -62,7 +62,7 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 				asOf.Format("2006-01-02"), ent, col, int64(later[f.Field]), col, asOf.Format("2006-01-02"))
 		}
 		o := own()
-		o.Query.Filters[i] = semantic.Filter{Field: f.Field, Op: semantic.OpLt, Values: []any{next}}
+		o.Query.Filters[i] = semantic.Filter{Field: f.Field, Op: semantic.OpLt, Values: []any{endBound(f.Field, asOf)}}
 		o.Notes = append(o.Notes, endedNote(asOf, later[f.Field], f.Field))
 	}
 	for k, mt := range pl.AdHoc {
@@ -76,7 +76,7 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 			}
 			o := own()
 			o.AdHoc[k].Filters = slices.Clone(o.AdHoc[k].Filters)
-			o.AdHoc[k].Filters[j] = fmt.Sprintf("%s < '%s'", field, next)
+			o.AdHoc[k].Filters[j] = fmt.Sprintf("%s < '%s'", field, endBound(field, asOf))
 			o.Notes = append(o.Notes, endedNote(asOf, later[field], field))
 		}
 	}
@@ -119,38 +119,84 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 	if q == nil || a.Conn == nil || next >= a.tomorrow() {
 		return ""
 	}
+	// The columns of state the query keeps or groups by ("accounts by
+	// status": found from outside, the same fault grouped).
+	var fields []string
 	for _, f := range q.Filters {
-		if f.Count || f.OnRelated() {
-			continue
+		if !f.Count && !f.OnRelated() {
+			fields = append(fields, f.Field)
 		}
-		ent, col, ok := strings.Cut(f.Field, ".")
+	}
+	for _, d := range q.Dimensions {
+		if dim := m.Dimension(d.Name); dim != nil {
+			fields = append(fields, dim.Expr)
+		} else {
+			fields = append(fields, d.Name)
+		}
+	}
+	for _, field := range fields {
+		ent, col, ok := strings.Cut(field, ".")
 		e := m.Entity(ent)
-		if !ok || e == nil || !semantic.StatusName(col) || e.Column(col) == nil {
+		if !ok || e == nil || e.Column(col) == nil {
 			continue
 		}
-		// The dates of the statuses rows come to (termination_date of
-		// 'terminated', check_out of 'checked_out', closed_on): one after
-		// the day says rows changed status since. New rows after it (a
-		// transfer sent later) do not, as the bound leaves them out.
-		values := e.Column(col).Values
-		dates := slices.DeleteFunc(slices.Clone(e.Columns), func(c semantic.Column) bool {
-			return !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, values)
-		})
-		for _, c := range dates {
-			field := e.Name + "." + c.Name
-			// Days after today have not come: a row due to check out
-			// next month has not changed status yet.
-			n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
-			if ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && ok2 {
-				n -= ahead
-			}
-			if ok && n > 0 {
-				return fmt.Sprintf("as of %s, quarry cannot tell which %s had that %s then: %s is each row's %s today, and %d rows have %s after that day; ask as of today",
-					asOf.Format("2006-01-02"), e.Name, col, f.Field, col, int64(n), field)
-			}
+		// A status is named by its values' dates (termination_date of
+		// 'terminated', check_out of 'checked_out'), a yes/no column by
+		// its own name's (paid_on of paid).
+		var names []string
+		switch c := e.Column(col); {
+		case semantic.StatusName(col):
+			names = c.Values
+		case yesNo(c.Values):
+			names = []string{col}
+		default:
+			continue
+		}
+		if why := a.changedSince(ctx, m, e, col, names, asOf); why != "" {
+			return why
 		}
 	}
 	return ""
+}
+
+// changedSince is why a state column col of e cannot be read as of asOf:
+// a date named for its states (names), or a closing date, holds days after
+// asOf and before today, so rows changed state since. New rows after the
+// day (a transfer sent later) say nothing, as the bound leaves them out;
+// days after today have not come (a check-out next month). "" otherwise.
+func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names []string, asOf time.Time) string {
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	for _, c := range e.Columns {
+		if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names) {
+			continue
+		}
+		field := e.Name + "." + c.Name
+		n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
+		if ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && ok2 {
+			n -= ahead
+		}
+		if ok && n > 0 {
+			return fmt.Sprintf("as of %s, quarry cannot tell the %s of %s as it was then: %s.%s holds today's, and %d rows have %s after that day; ask as of today",
+				asOf.Format("2006-01-02"), col, e.Name, e.Name, col, int64(n), field)
+		}
+	}
+	return ""
+}
+
+// yesNo reports whether a column's known values are those of a yes/no
+// column: 0 and 1, true and false, yes and no.
+func yesNo(values []string) bool {
+	if len(values) == 0 || len(values) > 2 {
+		return false
+	}
+	for _, v := range values {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "0", "1", "true", "false", "t", "f", "yes", "no", "y", "n":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // statusDate reports whether a date column is named for one of a status
@@ -174,4 +220,19 @@ func statusDate(column string, values []string) bool {
 		}
 	}
 	return false
+}
+
+// endBound is the day before which field's event has happened as of asOf:
+// the day after it, or asOf itself for a last day of something (an
+// expiry, a valid_until), which has passed only once that day has: a card
+// that expires on June 30th is good through that day (found from
+// outside: counted as expired on it).
+func endBound(field string, asOf time.Time) string {
+	_, col, _ := strings.Cut(field, ".")
+	for _, w := range semantic.NameWords(col) {
+		if strings.HasPrefix(w, "expir") || w == "expires" || w == "valid" || w == "until" || w == "thru" || w == "through" {
+			return asOf.Format("2006-01-02")
+		}
+	}
+	return asOf.AddDate(0, 0, 1).Format("2006-01-02")
 }

@@ -850,7 +850,8 @@ func (p *Planner) entityOfMetric(name string, depth int) string {
 // parentDated is the date of the one table that the rows a question
 // lists or measures belong to, where those rows have no date of their
 // own: purchase_order_lines, each of one purchase order, dated by
-// purchase_orders.ordered_on. "" where the rows have a date, measures of
+// purchase_orders.ordered_on; not a date the parent began on (a
+// student's enrollment), which dates none of the rows that came later. "" where the rows have a date, measures of
 // several tables are asked, or none or several of the tables they point
 // at have one.
 func (b *builder) parentDated() string {
@@ -880,6 +881,13 @@ func (b *builder) parentDated() string {
 			continue
 		}
 		if to := b.p.entity(r.To); to != nil && to.TimeColumn != "" && to.Role == nil {
+			if c := to.Column(to.TimeColumn); c != nil && (c.TimeRole == semantic.TimeRoleStart || c.TimeRole == semantic.TimeRoleBirth) {
+				// A student's enrollment, a member's joining: no date
+				// of a grade or a fine of theirs (found from outside:
+				// "F grades in 2025" were those of students who enrolled
+				// in 2025).
+				continue
+			}
 			f := to.Name + "." + to.TimeColumn
 			if !slices.Contains(dated, f) {
 				dated = append(dated, f)

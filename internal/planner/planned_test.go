@@ -199,3 +199,46 @@ func TestCountryReading(t *testing.T) {
 		t.Errorf("bookings in Portugal, hotels' or guests'? answered %+v", pl.Query.Filters)
 	}
 }
+
+// TestNumberOnAFlag: "invoices over 50 dollars that were unpaid" put the
+// number on paid, a yes/no column (paid > 50: 0 invoices, found from
+// outside); it is refused, and the number said after the amount is
+// read there.
+func TestNumberOnAFlag(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "issued_on", Type: quarry.TypeDate},
+			{Name: "amount_cents", Type: quarry.TypeInt}, {Name: "paid", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+	}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"how many invoices over 50 dollars were unpaid in 2025", "how many invoices over 50 dollars were paid"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind == KindMetric && slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "invoices.paid" && f.Op == semantic.OpGt }) {
+			t.Errorf("%q compared paid with a number: %+v", q, pl.Query.Filters)
+		}
+	}
+	pl := p.Plan("how many unpaid invoices over 50 dollars in 2025", asOf)
+	if pl.Kind != KindMetric || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "invoices.amount_cents" }) {
+		t.Errorf("unpaid invoices over 50 dollars: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
+
+// TestNoDateOfABeginning: rows with no date of their own are not put in
+// a period by the date their parent began on ("F grades in 2025" were
+// those of students who enrolled in 2025, found from outside).
+func TestNoDateOfABeginning(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "students", Table: "students", PrimaryKey: "id", Label: "name", TimeColumn: "enrolled_on", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}, {Name: "enrolled_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+			{Name: "grades", Table: "grades", PrimaryKey: "id", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "student_id", Type: quarry.TypeInt}, {Name: "grade", Type: quarry.TypeText, Values: []string{"A", "F"}}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "student", From: "grades", FromColumn: "student_id", To: "students", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	pl := New(m, nil).Plan("how many grades are F in 2025", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if pl.Kind == KindMetric {
+		t.Errorf("answered by the students' enrollment: %+v", pl.Query)
+	}
+}

@@ -615,6 +615,11 @@ func (b *builder) roles() *Plan {
 				// "a discount above 10%": stored as 10 or as 0.1? quarry
 				// does not guess.
 				return b.fail(fmt.Sprintf("quarry cannot tell whether %s holds percentages or fractions, so it cannot compare it with %s%%", s.field, numText(t.num)))
+			case t.hasNum && s.numeric && s.flag != nil:
+				// "invoices over 50 dollars that were unpaid": the number
+				// is no yes/no column's (found from outside: paid > 50,
+				// 0 invoices, at 1.00).
+				return b.fail(fmt.Sprintf("quarry could not tell what %s %s compares: %s.%s is a yes/no column; put the number right after the amount it bounds (“unpaid invoices with an amount over …”)", t.op, numText(t.num), s.entity, s.column))
 			case t.hasNum && s.numeric:
 				num, read := t.num, ""
 				if c := b.p.column(s.entity, s.column); t.money && c != nil && semantic.MinorUnit(c.Unit, c.Name) {

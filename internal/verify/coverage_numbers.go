@@ -412,7 +412,8 @@ func (c *cover) namingWords(ent string, col *semantic.Column) []string {
 // parentDate reports whether the date is the one every row of a table
 // has, a table each measured row belongs to (one link, or two: a goal's
 // match, an order line's order), where the measured rows have no date of
-// their own: "goals in 2025" are those of 2025's matches.
+// their own: "goals in 2025" are those of 2025's matches. Not a date the
+// table began on (a member's joining dates none of their fines).
 func (c *cover) parentDate(ent string, col *semantic.Column) bool {
 	if len(c.q.Metrics) == 0 {
 		return false
@@ -427,7 +428,7 @@ func (c *cover) parentDate(ent string, col *semantic.Column) bool {
 			return false
 		}
 		p := c.m.Entity(ent)
-		if p == nil || !strings.EqualFold(p.TimeColumn, col.Name) || !c.belongsTo(e.Name, p.Name, 2) {
+		if p == nil || !strings.EqualFold(p.TimeColumn, col.Name) || col.TimeRole == semantic.TimeRoleStart || col.TimeRole == semantic.TimeRoleBirth || !c.belongsTo(e.Name, p.Name, 2) {
 			return false
 		}
 	}
