@@ -480,31 +480,31 @@ func (p *Planner) inMajorUnits(pl *Plan, m *semantic.Metric, read, word, unit st
 // name alone: Sales) from winning, by its table's rank, over the same
 // value of another column that holds no names (a department: Sales):
 // "how many employees in Sales" read a first name and counted 9 for 66
-// (found from outside). Both then rank alike, so that the question is
-// asked unless the words decide ("named Sales", "Sales Smith"). best is
-// the rank otherwise kept.
+// (found from outside). The best rank of those other columns is kept
+// then, unless the words say a name ("named Sales"; "Sales Smith" is a
+// whole name). best is the rank otherwise kept.
 func (b *builder) lonePartRank(t *term, named map[string]bool, best int) int {
 	text := " " + b.st.text + " "
 	v := lower(t.it.text)
 	if strings.Contains(text, " named "+v+" ") || strings.Contains(text, " called "+v+" ") {
 		return best
 	}
-	part, other := -1, -1
+	part, other := 99, 99
 	for _, s := range t.cands {
 		r := b.rank(s.entity, named)
 		if r > 2 {
 			continue
 		}
 		if semantic.NamePart(s.column) {
-			part = max(part, r)
-		} else if e := b.p.entity(s.entity); e != nil {
-			other = max(other, r)
+			part = min(part, r)
+		} else {
+			other = min(other, r)
 		}
 	}
-	if part < 0 || other < 0 {
-		return best
+	if part < other && other <= 2 {
+		return other
 	}
-	return max(part, other)
+	return best
 }
 
 // countryReading plans a question that names a country where the data
