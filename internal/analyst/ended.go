@@ -28,12 +28,11 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 	if q == nil || a.Conn == nil {
 		return pl, ""
 	}
-	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	later := map[string]float64{}
 	heldLater := func(field string) bool {
 		n, seen := later[field]
 		if !seen {
-			if v, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next); ok {
+			if v, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", endBound(field, asOf)); ok {
 				n = v
 			}
 			later[field] = n
@@ -103,7 +102,7 @@ func dateField(m *semantic.Model, field string) bool {
 
 // endedNote says which rows asOfEnded left out.
 func endedNote(asOf time.Time, n float64, field string) string {
-	return fmt.Sprintf("as of %s: the %d rows whose %s is after it are left out, as it had not come yet", asOf.Format("2006-01-02"), int64(n), field)
+	return fmt.Sprintf("as of %s: the %d rows whose %s had not come by then are left out", asOf.Format("2006-01-02"), int64(n), field)
 }
 
 // asOfStatus refuses, asked as of a day before today, a condition on the

@@ -211,6 +211,11 @@ func (b *builder) currentRows() *Plan {
 			word = w
 		}
 	}
+	for _, unit := range []string{"day", "week", "month", "quarter", "year", "period", "fiscal", "term", "semester", "season"} {
+		if word == "current" && strings.Contains(text, " current "+unit) {
+			return nil // "orders in the current month": a period
+		}
+	}
 	if word == "" {
 		return nil
 	}

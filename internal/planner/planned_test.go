@@ -242,3 +242,22 @@ func TestNoDateOfABeginning(t *testing.T) {
 		t.Errorf("answered by the students' enrollment: %+v", pl.Query)
 	}
 }
+
+// TestCurrentOfAPeriod: "current" before a unit of time is the period,
+// not the rows' state.
+func TestCurrentOfAPeriod(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "accounts", Table: "accounts", PrimaryKey: "id", TimeColumn: "opened_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "opened_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("how many accounts were opened in the current month", asOf)
+	if pl.Kind == KindMetric && slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "accounts.closed_on" }) {
+		t.Errorf("the current month read as open accounts: %+v", pl.Query.Filters)
+	}
+	if pl := p.Plan("how many current accounts", asOf); pl.Kind != KindMetric || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "accounts.closed_on" && f.Op == semantic.OpNull }) {
+		t.Errorf("current accounts: %s %s", pl.Kind, pl.Reason)
+	}
+}
