@@ -194,6 +194,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if why == "" {
 			why = a.asOfStatus(ctx, model, pl, asOf)
 		}
+		if why == "" {
+			why = a.asOfUndated(ctx, model, pl, asOf)
+		}
 		if why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}

@@ -235,3 +235,47 @@ func endBound(field string, asOf time.Time) string {
 	}
 	return asOf.AddDate(0, 0, 1).Format("2006-01-02")
 }
+
+// asOfUndated refuses, asked as of a day before today, a measure of rows
+// with no date of their own and none to keep them to (Plan.DatedBy), where
+// a table they belong to holds rows dated after that day: the data went
+// on, and which of these rows were there then no date says (found from
+// outside: "how many grades are F" as of an earlier day counted every
+// grade, at 1.00). Where nothing they belong to is dated later, the rows
+// are as they were then.
+func (a *Analyst) asOfUndated(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) string {
+	q := pl.Query
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	if q == nil || a.Conn == nil || q.TimeRange != nil || len(q.Compare) > 0 || pl.DatedBy != "" || next >= a.tomorrow() {
+		return ""
+	}
+	var e *semantic.Entity
+	if q.Rows != nil {
+		e = m.Entity(q.Rows.Entity)
+	} else if len(q.Metrics) == 1 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" && m.MetricTime(mt) == "" {
+			e = m.Entity(mt.Entity)
+		}
+	}
+	if e == nil || e.TimeColumn != "" || slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return c.Temporal() }) {
+		return ""
+	}
+	for _, r := range m.Relationships {
+		if !strings.EqualFold(r.From, e.Name) || r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany {
+			continue
+		}
+		p := m.Entity(r.To)
+		if p == nil || p.TimeColumn == "" {
+			continue
+		}
+		field := p.Name + "." + p.TimeColumn
+		n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
+		if ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && ok2 {
+			n -= ahead
+		}
+		if ok && n > 0 {
+			return fmt.Sprintf("as of %s, quarry cannot tell which %s there were then: they have no date of their own, and %d %s have %s after that day; ask as of today", asOf.Format("2006-01-02"), e.Name, int64(n), p.Name, field)
+		}
+	}
+	return ""
+}
