@@ -135,7 +135,11 @@ qs_stop() {
 
 qs_start() {
 	if [ -n "$qs_dir" ]; then
+		# The directory asked for: its servers stopped, then used again
+		# (qs_stop forgets it).
+		local dir=$qs_dir
 		qs_stop
+		qs_dir=$dir
 		mkdir -p "$qs_dir" || return 1
 	else
 		qs_dir=$(mktemp -d /tmp/quarry-services.XXXXXX) || return 1
