@@ -170,11 +170,7 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 			continue
 		}
 		field := e.Name + "." + c.Name
-		n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
-		if ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && ok2 {
-			n -= ahead
-		}
-		if ok && n > 0 {
+		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
 			return fmt.Sprintf("as of %s, quarry cannot tell the %s of %s as it was then: %s.%s holds today's, and %d rows have %s after that day; ask as of today",
 				asOf.Format("2006-01-02"), col, e.Name, e.Name, col, int64(n), field)
 		}
@@ -269,13 +265,22 @@ func (a *Analyst) asOfUndated(ctx context.Context, m *semantic.Model, pl *planne
 			continue
 		}
 		field := p.Name + "." + p.TimeColumn
-		n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
-		if ahead, ok2 := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && ok2 {
-			n -= ahead
-		}
-		if ok && n > 0 {
+		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
 			return fmt.Sprintf("as of %s, quarry cannot tell which %s there were then: they have no date of their own, and %d %s have %s after that day; ask as of today", asOf.Format("2006-01-02"), e.Name, int64(n), p.Name, field)
 		}
 	}
 	return ""
+}
+
+// datedSince counts, by control queries through the guard, the rows whose
+// date field is on or after from and before tomorrow: what happened after
+// a day, not what is set ahead of time (a check-out next month). ok is
+// false where a control cannot run.
+func (a *Analyst) datedSince(ctx context.Context, m *semantic.Model, field, from string) (float64, bool) {
+	n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", from)
+	if !ok {
+		return 0, false
+	}
+	ahead, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow())
+	return n - ahead, ok
 }
