@@ -218,6 +218,12 @@ func TestAmountsAsked(t *testing.T) {
 		{"how many maintenance events cost over 500", "maintenance_events.cost_amt > 500"},
 		{"how much did we make in 2025", ""},
 		{"what did we make last month", ""},
+		// A range of money with no column is of the one amount, as a
+		// comparison is (found from outside: refused); a bare range of
+		// rows with another number stays refused.
+		{"how many donations between $100 and $500", "donations.amount >= 100\n  AND donations.amount <= 500"},
+		{"how many donations between 10 and 50 dollars in 2025", "donations.amount >= 10\n  AND donations.amount <= 50"},
+		{"how many maintenance events between 10 and 20", ""},
 	} {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
 	}

@@ -252,7 +252,7 @@ func (p *Planner) othersTotal(question string, asOf time.Time, pl *Plan) *Plan {
 // comparisonWord reports whether w starts a comparison with a number.
 func comparisonWord(w string) bool {
 	switch w {
-	case "over", "above", "under", "below", "exceeding", "more", "less", "greater", "fewer", "least", "most":
+	case "over", "above", "under", "below", "exceeding", "more", "less", "greater", "fewer", "least", "most", "between":
 		return true
 	}
 	return false
