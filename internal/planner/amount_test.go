@@ -224,6 +224,13 @@ func TestAmountsAsked(t *testing.T) {
 		{"how many donations between $100 and $500", "donations.amount >= 100\n  AND donations.amount <= 500"},
 		{"how many donations between 10 and 50 dollars in 2025", "donations.amount >= 10\n  AND donations.amount <= 50"},
 		{"how many maintenance events between 10 and 20", ""},
+		// "The total of" a table with one amount is that amount added
+		// up, never the number of rows (found from outside: "the total
+		// of invoices not paid" was a count); "total number of" counts.
+		{"what was the total of orders in 2025", "SUM(orders.total_amt)"},
+		{"what's the total of orders that are not gifts", "SUM(orders.total_amt)"},
+		{"total of maintenance events last year", "SUM(maintenance_events.cost_amt)"},
+		{"total number of orders in 2025", "COUNT(orders.order_id)"},
 	} {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
 	}
@@ -283,6 +290,7 @@ func TestRankedByOthersAmount(t *testing.T) {
 	for _, tt := range []struct{ q, want string }{ // want "": refused
 		{"top 5 volunteers by hours", "SUM(volunteer_hours.hours)"},
 		{"top 5 volunteers by rating", ""},
+		{"top 5 volunteers by volunteer hours rating", ""},
 		{"How many cancelled orders were there in 2024?", "orders.order_status = 'cancelled'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })

@@ -181,23 +181,86 @@ func (p *Planner) amountAsked(question string, asOf time.Time, pl *Plan) *Plan {
 	return nil
 }
 
+// totalOf replans "the total of <table>" counted as its rows as the total
+// of the table's one amount ("the total of invoices not paid": the
+// amount of each added up), and refuses where it cannot be read so; nil
+// where the question says no "total of", or the table has no one amount
+// (a count is its only reading). "The total number of" counts (found
+// from outside: "what's the total of invoices not paid" answered 500,
+// the number of them).
+func (p *Planner) totalOf(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered && !p.countsOnly(pl) {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].s != "total" || toks[i+1].s != "of" {
+			continue
+		}
+		entity, column := "", ""
+		for j := i + 2; j < min(i+6, len(toks)) && entity == ""; j++ {
+			for k := min(3, len(toks)-j); k >= 1; k-- {
+				ss, ok := p.lex.get(join(toks[j : j+k]))
+				if !ok {
+					continue
+				}
+				for _, s := range strongest(only(ss, sEntity)) {
+					if entity == "" {
+						entity, column = s.name, p.oneAmount(s.name)
+					}
+				}
+				break
+			}
+		}
+		if entity == "" || column == "" {
+			return nil
+		}
+		words := strings.Join(nameWords(column), " ")
+		read := question[:toks[i].end] + " " + words + question[toks[i].end:]
+		again := p.planQuestion(read, asOf)
+		field := entity + "." + column
+		if again.Kind == KindMetric && len(again.Query.Metrics) == 1 && !p.countsOnly(again) &&
+			summed(p.planMetric(again, again.Query.Metrics[0]), entity, column) {
+			again.readAs(read, fmt.Sprintf("%q read as the total of %s, the amount of each of %s", "total of", field, display(entity)))
+			return again
+		}
+		return p.unanswered(&state{}, fmt.Sprintf("“the total of %s” may be their number or their amount added up, and quarry could not read it as the total of %s; ask for the “number of %s” or the “total %s of %s”", display(entity), field, display(entity), words, display(entity)))
+	}
+	return nil
+}
+
 // countsOnly reports whether every measure of a plan counts rows.
 func (p *Planner) countsOnly(pl *Plan) bool {
 	if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) == 0 {
 		return false
 	}
 	for _, name := range pl.Query.Metrics {
-		m := p.m.Metric(name)
-		for i := range pl.AdHoc {
-			if pl.AdHoc[i].Name == name {
-				m = &pl.AdHoc[i]
-			}
-		}
-		if m == nil || !isCount(m) {
+		if m := p.planMetric(pl, name); m == nil || !isCount(m) {
 			return false
 		}
 	}
 	return true
+}
+
+// summed reports whether m adds up column of entity.
+func summed(m *semantic.Metric, entity, column string) bool {
+	if m == nil || !strings.EqualFold(m.Entity, entity) {
+		return false
+	}
+	e := strings.ReplaceAll(strings.ToLower(m.Expr), " ", "")
+	c := strings.ToLower(column)
+	return e == "sum("+c+")" || e == "sum("+strings.ToLower(entity)+"."+c+")"
+}
+
+// planMetric is the metric of a plan named name: one it defined, else
+// the knowledge's; nil if neither.
+func (p *Planner) planMetric(pl *Plan, name string) *semantic.Metric {
+	for i := range pl.AdHoc {
+		if pl.AdHoc[i].Name == name {
+			return &pl.AdHoc[i]
+		}
+	}
+	return p.m.Metric(name)
 }
 
 // additiveColumn reports whether every sense is a number column whose name

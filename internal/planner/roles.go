@@ -81,8 +81,8 @@ func (b *builder) resolveColumns() *Plan {
 			}
 			pl := b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
 			byGroup := slices.ContainsFunc(b.st.terms, func(u *term) bool { return u != t && u.byMode })
-			if k == sColumn && len(t.aggs) == 0 && (b.st.order != "" || b.st.limit > 0 || b.st.sup || byGroup) && b.p.additiveColumn(t.cands) {
-				pl.othersAmount = t.it.text
+			if k == sColumn && len(t.aggs) == 0 && (b.st.order != "" || b.st.limit > 0 || b.st.sup || byGroup || b.sortedBy(t)) && b.p.additiveColumn(t.cands) {
+				pl.othersAmount = b.othersAmountText(t)
 			}
 			return pl
 		}
@@ -440,7 +440,16 @@ func (b *builder) roles() *Plan {
 			if pl := b.rankOptions(); pl != nil {
 				return pl
 			}
-			return b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
+			pl := b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
+			for _, t := range st.terms {
+				// "top 3 users by invoice amount": an amount of other
+				// rows, ranked by its total as othersTotal reads it.
+				if k := t.cands[0].kind; (k == sColumn || k == sDim) && len(t.aggs) == 0 && t.role == "" && b.p.additiveColumn(t.cands) && b.otherTableNamed(t.cands[0].entity) {
+					pl.othersAmount = b.othersAmountText(t)
+					break
+				}
+			}
+			return pl
 		}
 		if b.subject == "" {
 			return b.fail("quarry could not tell what to count or measure; name a metric (" + b.p.someMetrics() + ") or a table")
@@ -1114,6 +1123,44 @@ func pluralAsked(text, plural string) bool {
 			if ws[j] == plural {
 				return pluralVerb(ws[j+1])
 			}
+		}
+	}
+	return false
+}
+
+// othersAmountText is the words of an amount of other rows to read as
+// their total: the column's term, with the word of its table said right
+// before it ("invoice amount").
+func (b *builder) othersAmountText(t *term) string {
+	for i, u := range b.st.terms {
+		if u == t && i > 0 {
+			prev := b.st.terms[i-1]
+			if prev.pos == t.pos-1 && prev.cands[0].kind == sEntity && strings.EqualFold(prev.cands[0].name, t.cands[0].entity) {
+				return prev.it.text + " " + t.it.text
+			}
+		}
+	}
+	return t.it.text
+}
+
+// otherTableNamed reports whether the question names a table other than
+// entity (the rows ranked by an amount of entity's rows).
+func (b *builder) otherTableNamed(entity string) bool {
+	return slices.ContainsFunc(b.st.terms, func(u *term) bool {
+		return u.cands[0].kind == sEntity && !strings.EqualFold(u.cands[0].name, entity)
+	})
+}
+
+// sortedBy reports whether t is sorted by, itself or as the column after
+// its table's word ("ranked by invoice amount").
+func (b *builder) sortedBy(t *term) bool {
+	if t.sortBy {
+		return true
+	}
+	for i, u := range b.st.terms {
+		if u == t && i > 0 {
+			prev := b.st.terms[i-1]
+			return prev.sortBy && prev.pos == t.pos-1 && prev.cands[0].kind == sEntity && strings.EqualFold(prev.cands[0].name, t.cands[0].entity)
 		}
 	}
 	return false

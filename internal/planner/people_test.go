@@ -1,0 +1,51 @@
+package planner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestPeopleAsTheirTable: "people" no table is named for is the rows of
+// the one table of persons ("how many people signed up last year": the
+// users), and refused where two tables hold persons (customers or
+// employees?) or none does (found from outside: refused, "people" not
+// understood).
+func TestPeopleAsTheirTable(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	users := semantic.Entity{Name: "users", Table: "users", PrimaryKey: "id", TimeColumn: "signup_date", Columns: []semantic.Column{
+		col("id", quarry.TypeInt), col("name", quarry.TypeText), col("signup_date", quarry.TypeDate),
+		{Name: "country_code", Type: quarry.TypeText, Values: []string{"DE", "FR"}}}}
+	invoices := semantic.Entity{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{
+		col("id", quarry.TypeInt), col("user_id", quarry.TypeInt), col("issued_at", quarry.TypeDate), col("amount", quarry.TypeFloat)}}
+	employees := semantic.Entity{Name: "employees", Table: "employees", PrimaryKey: "id", TimeColumn: "hired_on", Columns: []semantic.Column{
+		col("id", quarry.TypeInt), col("name", quarry.TypeText), col("hired_on", quarry.TypeDate)}}
+	rel := semantic.Relationship{From: "invoices", FromColumn: "user_id", To: "users", ToColumn: "id", Cardinality: semantic.ManyToOne}
+	one := &semantic.Model{Entities: []semantic.Entity{users, invoices}, Relationships: []semantic.Relationship{rel}}
+	two := &semantic.Model{Entities: []semantic.Entity{users, invoices, employees}, Relationships: []semantic.Relationship{rel}}
+	none := &semantic.Model{Entities: []semantic.Entity{invoices}}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		m       *semantic.Model
+		q, want string // want "": refused
+	}{
+		{one, "how many people signed up last year", "COUNT(users.id)"},
+		{one, "how many people signed up last year", "'2025-01-01'"},
+		{one, "number of people by country code", "users.country_code"},
+		{one, "how many persons are there", "COUNT(users.id)"},
+		{two, "how many people signed up last year", ""},
+		{none, "how many people paid invoices", ""},
+		// An amount named after its table's word, ranking other rows
+		// by its total (found from outside: refused, while "by amount"
+		// was answered).
+		{one, "top 3 users by invoice amount", "SUM(invoices.amount)"},
+		{one, "top 3 users by invoice amount", "LIMIT 3"},
+	} {
+		if err := tt.m.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, New(tt.m, nil), tt.m, tt.q, tt.want, asOf) })
+	}
+}
