@@ -26,6 +26,17 @@ func moneyNoun(w string) bool {
 	return false
 }
 
+// moneyDocument reports whether a table's word names rows that each
+// record an amount of money among other things: "the largest invoice" is
+// its amount, but "total invoices" may be their number.
+func moneyDocument(w string) bool {
+	switch w {
+	case "invoice", "receipt", "transaction", "sale", "purchase", "order", "transfer":
+		return true
+	}
+	return false
+}
+
 // moneyName reports whether a column's name says it holds money: a word
 // of it, or the word a short form of it stands for (amt), is money's.
 func moneyName(column string) bool {
@@ -67,7 +78,7 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		// not the average invoice's amount (found from outside).
 		return sense{}, false
 	}
-	if t.aggs[0] != "avg" && !moneyNoun(singular(lastWordOf(t.it.text))) {
+	if noun := singular(lastWordOf(t.it.text)); t.aggs[0] != "avg" && !moneyNoun(noun) && !(moneyDocument(noun) && (t.aggs[0] == "max" || t.aggs[0] == "min")) {
 		// "total orders" is a count; "the largest order" is which?
 		// Only a table of money: "the largest payment" is its amount.
 		return sense{}, false

@@ -42,6 +42,11 @@ func TestPeopleAsTheirTable(t *testing.T) {
 		// was answered).
 		{one, "top 3 users by invoice amount", "SUM(invoices.amount)"},
 		{one, "top 3 users by invoice amount", "LIMIT 3"},
+		// The largest of a table that records an amount is its amount
+		// (found from outside: "biggest invoice last month" refused).
+		{one, "biggest invoice last month", "MAX(invoices.amount)"},
+		{one, "the smallest invoice in 2025", "MIN(invoices.amount)"},
+		{one, "biggest user", ""},
 	} {
 		if err := tt.m.Validate(); err != nil {
 			t.Fatal(err)
