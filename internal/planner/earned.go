@@ -134,6 +134,38 @@ func (p *Planner) moneyMade(question string, asOf time.Time, pl *Plan) *Plan {
 	return again
 }
 
+// incomeUnknown refuses a question whose word of money taken in
+// ("revenue", "sales") the knowledge defines no measure of, naming the
+// amounts it could be, so the asker can say which; nil otherwise. It
+// never picks one: revenue may be invoiced, paid, net of refunds.
+func (p *Planner) incomeUnknown(pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || p.moneyMetric() != "" {
+		return nil
+	}
+	word := ""
+	for _, u := range pl.Unknown {
+		if incomeWord(lower(u)) {
+			word = lower(u)
+		}
+	}
+	if word == "" {
+		return nil
+	}
+	var amounts []string
+	for _, e := range p.m.Entities {
+		if c := p.oneAmount(e.Name); c != "" {
+			amounts = append(amounts, fmt.Sprintf("“total %s of %s”", strings.Join(nameWords(c), " "), display(e.Name)))
+		}
+	}
+	reason := fmt.Sprintf("the knowledge defines no measure of %s (a currency metric named %s in metrics.yaml), and quarry does not guess which amount it is", word, word)
+	if len(amounts) > 0 {
+		reason += "; ask for " + strings.Join(amounts[:min(3, len(amounts))], " or ")
+	}
+	out := *pl
+	out.Reason = reason
+	return &out
+}
+
 // auxVerb reports whether w is a helping verb after "what" in a question
 // of money made ("what did we make").
 func auxVerb(w string) bool {

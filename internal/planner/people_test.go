@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,21 @@ func TestPeopleAsTheirTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, New(tt.m, nil), tt.m, tt.q, tt.want, asOf) })
+	}
+}
+
+// TestRevenueUndefined: "revenue" where the knowledge defines no measure
+// of it is refused with the amounts it could be, never read as one of
+// them (found from outside: refused as a word not understood, with no
+// way on).
+func TestRevenueUndefined(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "issued_at", Type: quarry.TypeDate}, {Name: "amount", Type: quarry.TypeFloat}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pl := New(m, nil).Plan("revenue last month", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "“total amount of invoices”") {
+		t.Errorf("%s %q; want refused, naming the total amount of invoices", pl.Kind, pl.Reason)
 	}
 }
