@@ -64,6 +64,9 @@ type Dialect interface {
 	// DayOfWeek renders the ISO day of the week of x as an integer:
 	// 1 for Monday through 7 for Sunday.
 	DayOfWeek(x string) string
+	// DaysBetween renders the days from one date or timestamp to another
+	// as a number, with fractions of a day; NULL where either is NULL.
+	DaysBetween(from, to string) string
 	// FoldsNames reports whether unquoted names are case-insensitive, so
 	// that two statements differing only in their case read the same
 	// tables (not so on MySQL, where table names can be case-sensitive).

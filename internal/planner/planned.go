@@ -454,13 +454,22 @@ func (p *Planner) inMajorUnits(pl *Plan, m *semantic.Metric, read, word, unit st
 		desc = display(m.Name)
 	}
 	conv.Description = strings.Join(slices.DeleteFunc(strings.Fields(desc), func(w string) bool { return semantic.MinorUnit(w, "") }), " ") + " in " + word
+	out := swapMetric(pl, m.Name, desc, conv)
+	out.readAs(read, fmt.Sprintf("%q: %s holds cents, divided by 100", "in "+word, display(m.Name)))
+	return out
+}
+
+// swapMetric is pl with its measure old, described desc, replaced by
+// conv wherever the query names it and in its title: conv is defined for
+// the question.
+func swapMetric(pl *Plan, old, desc string, conv semantic.Metric) *Plan {
 	out := *pl
 	q := *pl.Query
 	out.Query = &q
 	rename := func(fs []string) []string {
 		fs = slices.Clone(fs)
 		for i := range fs {
-			if fs[i] == m.Name {
+			if fs[i] == old {
 				fs[i] = conv.Name
 			}
 		}
@@ -469,15 +478,14 @@ func (p *Planner) inMajorUnits(pl *Plan, m *semantic.Metric, read, word, unit st
 	q.Metrics, q.Hidden = rename(q.Metrics), rename(q.Hidden)
 	q.Order = slices.Clone(q.Order)
 	for i := range q.Order {
-		if q.Order[i].Field == m.Name {
+		if q.Order[i].Field == old {
 			q.Order[i].Field = conv.Name
 		}
 	}
-	out.AdHoc = append(slices.DeleteFunc(slices.Clone(pl.AdHoc), func(a semantic.Metric) bool { return a.Name == m.Name }), conv)
+	out.AdHoc = append(slices.DeleteFunc(slices.Clone(pl.AdHoc), func(a semantic.Metric) bool { return a.Name == old }), conv)
 	out.Title = strings.Replace(strings.Replace(pl.Title, upperFirst(desc), upperFirst(conv.Description), 1), desc, conv.Description, 1)
 	out.Understood = slices.Clone(pl.Understood)
 	out.Notes = slices.Clone(pl.Notes)
-	out.readAs(read, fmt.Sprintf("%q: %s holds cents, divided by 100", "in "+word, display(m.Name)))
 	return &out
 }
 

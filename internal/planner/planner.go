@@ -320,6 +320,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.peopleAsTable(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.durationAsked(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.incomeUnknown(pl); m != nil {
 		return m
 	}

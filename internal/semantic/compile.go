@@ -194,6 +194,10 @@ func (c *compiler) col(r colRef) string {
 // render rewrites a model expression over entity.column into SQL, checking
 // every reference against the model and the column policy.
 func (c *compiler) render(expr, where string) (string, []colRef, error) {
+	expr, err := expandFunctions(expr, c.d, where)
+	if err != nil {
+		return "", nil, err
+	}
 	var bad error
 	out, refs := rewriteRefs(expr, c.names(), false, func(r colRef) string {
 		e := c.m.Entity(r.Entity)

@@ -3,6 +3,8 @@ package semantic
 import (
 	"sort"
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
 )
 
 // colRef is an "entity.column" reference inside a SQL expression.
@@ -360,4 +362,97 @@ func operandEnd(s string, i int) int {
 		j++
 	}
 	return j
+}
+
+// expandFunctions renders the functions quarry's expressions may use on
+// every engine in d's SQL: days_between(from, to), the days from one
+// date or timestamp to another with fractions of a day. where names the
+// expression in an error. String literals and quoted names are copied
+// untouched; a call inside an argument is expanded too.
+func expandFunctions(expr string, d dialect, where string) (string, error) {
+	if !strings.Contains(strings.ToLower(expr), "days_between") {
+		return expr, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(expr); {
+		c := expr[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := quotedEnd(expr, i)
+			b.WriteString(expr[i:j])
+			i = j
+		case isIdentStart(c):
+			j := scanIdent(expr, i)
+			k := j
+			for k < len(expr) && expr[k] == ' ' {
+				k++
+			}
+			if !strings.EqualFold(expr[i:j], "days_between") || k >= len(expr) || expr[k] != '(' {
+				b.WriteString(expr[i:j])
+				i = j
+				continue
+			}
+			args, end, ok := callArgs(expr, k)
+			if !ok || len(args) != 2 {
+				return "", quarry.Errorf(quarry.KindConfig, "%s: days_between takes two dates, days_between(start, end); fix it in the knowledge folder", where)
+			}
+			for n := range args {
+				x, err := expandFunctions(args[n], d, where)
+				if err != nil {
+					return "", err
+				}
+				args[n] = strings.TrimSpace(x)
+			}
+			b.WriteString(d.d.DaysBetween(args[0], args[1]))
+			i = end
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String(), nil
+}
+
+// quotedEnd is the index after the literal or quoted name that starts at
+// i (its quote doubled inside), or len(s) when it is not closed.
+func quotedEnd(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		if s[j] != q {
+			continue
+		}
+		if j+1 < len(s) && s[j+1] == q {
+			j++
+			continue
+		}
+		return j + 1
+	}
+	return len(s)
+}
+
+// callArgs reads the arguments of a call whose "(" is at open: split at
+// the commas outside parentheses and quotes. end is the index after ")".
+func callArgs(s string, open int) (args []string, end int, ok bool) {
+	depth, start := 0, open+1
+	for i := open; i < len(s); {
+		switch s[i] {
+		case '\'', '"':
+			i = quotedEnd(s, i)
+			continue
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return append(args, s[start:i]), i + 1, true
+			}
+		case ',':
+			if depth == 1 {
+				args = append(args, s[start:i])
+				start = i + 1
+			}
+		}
+		i++
+	}
+	return nil, 0, false
 }

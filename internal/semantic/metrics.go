@@ -109,6 +109,9 @@ func (c *compiler) distinctRows(mt *Metric, src metricSource, exprText string, d
 			inner = append(inner, c.col(r)+" AS "+c.d.ident(n))
 		}
 	}
+	if exprText, err = expandFunctions(exprText, c.d, "metric "+mt.Name); err != nil {
+		return "", "", nil, err
+	}
 	expr, _ = rewriteRefs(exprText, c.names(), false, func(r colRef) string {
 		en := c.m.Entity(r.Entity)
 		return c.d.ident(inputName(colRef{en.Name, en.Column(r.Column).Name}))

@@ -41,6 +41,11 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 // DayOfWeek is EXTRACT(ISODOW), as on Postgres.
 func (Dialect) DayOfWeek(x string) string { return postgres.ISODayOfWeek(x) }
 
+// DaysBetween is the seconds between the two as epochs, in days.
+func (Dialect) DaysBetween(from, to string) string {
+	return "((epoch(CAST(" + to + " AS TIMESTAMP)) - epoch(CAST(" + from + " AS TIMESTAMP))) / 86400.0)"
+}
+
 // FoldsNames: DuckDB's names are case-insensitive.
 func (Dialect) FoldsNames() bool { return true }
 

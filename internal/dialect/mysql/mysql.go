@@ -57,6 +57,11 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 // DayOfWeek is WEEKDAY (0 for Monday) plus one.
 func (Dialect) DayOfWeek(x string) string { return "(WEEKDAY(" + x + ") + 1)" }
 
+// DaysBetween is TIMESTAMPDIFF in seconds, in days.
+func (Dialect) DaysBetween(from, to string) string {
+	return "(TIMESTAMPDIFF(SECOND, " + from + ", " + to + ") / 86400.0)"
+}
+
 // FoldsNames: table names can be case-sensitive (lower_case_table_names).
 func (Dialect) FoldsNames() bool { return false }
 

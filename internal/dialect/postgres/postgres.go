@@ -56,6 +56,12 @@ func DateTrunc(g dialect.Grain, x string) (string, bool) {
 // DayOfWeek is EXTRACT(ISODOW), 1 for Monday through 7 for Sunday.
 func (Dialect) DayOfWeek(x string) string { return ISODayOfWeek(x) }
 
+// DaysBetween is the interval's seconds, in days: dates and timestamps
+// alike, as timestamps.
+func (Dialect) DaysBetween(from, to string) string {
+	return "(EXTRACT(EPOCH FROM (CAST(" + to + " AS TIMESTAMP) - CAST(" + from + " AS TIMESTAMP))) / 86400.0)"
+}
+
 // ISODayOfWeek is CAST(EXTRACT(ISODOW FROM x) AS INTEGER), shared with
 // DuckDB.
 func ISODayOfWeek(x string) string {

@@ -57,6 +57,12 @@ func (Dialect) DayOfWeek(x string) string {
 	return "((CAST(strftime('%w', " + x + ") AS INTEGER) + 6) % 7 + 1)"
 }
 
+// DaysBetween is the difference of the two Julian day numbers (dates
+// stored as text, as the grains read them).
+func (Dialect) DaysBetween(from, to string) string {
+	return "(julianday(" + to + ") - julianday(" + from + "))"
+}
+
 // FoldsNames: SQLite's names are case-insensitive.
 func (Dialect) FoldsNames() bool { return true }
 

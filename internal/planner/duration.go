@@ -1,0 +1,182 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// Durations: how long rows last, from the date each starts to the date
+// it ends ("average subscription length", "how long do subscriptions
+// last", "average time to resolve tickets", "average resolution time in
+// hours"). The rest of the question is planned as a count of the rows
+// ("subscriptions by plan in 2025"), and the count is swapped for the
+// average of days_between(start, end), which the compiler renders in
+// each engine's SQL. Only the rows that have ended are averaged, and the
+// reading says so; a table with no end, or several ends the words do not
+// choose between, is refused, and a duration is never added up.
+
+// durationNoun reports whether w names how long a row lasts.
+func durationNoun(w string) bool {
+	switch w {
+	case "length", "duration", "lifetime", "lifespan":
+		return true
+	}
+	return false
+}
+
+// durationFiller reports whether w is a word of the question's frame
+// around a duration, dropped before the rest is planned.
+func durationFiller(w string) bool {
+	switch w {
+	case "what", "whats", "s", "is", "was", "are", "were", "the", "a", "an", "our", "do", "does", "did", "it", "on",
+		"last", "lasts", "lasted", "take", "takes", "took", "stay", "stays", "stayed", "run", "runs", "ran":
+		return true
+	}
+	return false
+}
+
+// durationAsked plans a question refused for asking how long rows last;
+// nil where it asks no such thing.
+func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered {
+		return nil
+	}
+	toks := tokenize(question)
+	drop := make([]bool, len(toks))
+	avg, asked, howLong := false, false, false
+	hint, unit := "", "days"
+	for i, t := range toks {
+		switch {
+		case t.s == "average" || t.s == "avg" || t.s == "mean" || t.s == "typical" || t.s == "typically" || t.s == "usually":
+			avg, drop[i] = true, true
+		case durationNoun(t.s):
+			asked, drop[i] = true, true
+		case t.s == "long" && i > 0 && toks[i-1].s == "how":
+			asked, howLong, drop[i-1], drop[i] = true, true, true, true
+		case t.s == "time" && i+2 < len(toks) && toks[i+1].s == "to":
+			// "average time to resolve tickets"
+			asked, hint = true, toks[i+2].s
+			drop[i], drop[i+1], drop[i+2] = true, true, true
+		case t.s == "time" && i > 0 && !drop[i-1] && len(toks[i-1].s) >= 5:
+			// "average resolution time"
+			asked, hint = true, toks[i-1].s
+			drop[i-1], drop[i] = true, true
+		case t.s == "take" || t.s == "takes" || t.s == "took":
+			if howLong && i+2 < len(toks) && toks[i+1].s == "to" {
+				// "how long does it take to resolve tickets"
+				hint = toks[i+2].s
+				drop[i+1], drop[i+2] = true, true
+			}
+		case (t.s == "hours" || t.s == "days") && i > 0 && toks[i-1].s == "in":
+			unit, drop[i-1], drop[i] = t.s, true, true
+		}
+	}
+	if !asked || !avg && !howLong {
+		return nil // "total subscription length": a duration is not added up
+	}
+	// The frame's words around the phrase, and "of" right after it.
+	var rest []string
+	for i, t := range toks {
+		if drop[i] || durationFiller(t.s) || t.s == "of" && i > 0 && drop[i-1] {
+			continue
+		}
+		rest = append(rest, question[t.start:t.end])
+	}
+	read := "how many " + strings.Join(rest, " ")
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric || len(again.Query.Metrics) != 1 || !p.countsOnly(again) {
+		return nil
+	}
+	count := p.planMetric(again, again.Query.Metrics[0])
+	entity := p.metricEntity(count.Name, again.AdHoc)
+	e := p.entity(entity)
+	if e == nil || len(count.Filters) > 0 {
+		return nil
+	}
+	start, end, why := p.span(e, hint)
+	if why != "" {
+		return p.unanswered(&state{}, why)
+	}
+	times := ""
+	if unit == "hours" {
+		times = " * 24"
+	}
+	conv := semantic.Metric{
+		Name:        "average_" + e.Name + "_" + unit,
+		Description: fmt.Sprintf("average %s from %s to %s of %s", unit, strings.Join(nameWords(start), " "), strings.Join(nameWords(end), " "), display(e.Name)),
+		Entity:      e.Name,
+		Expr:        "AVG(days_between(" + semantic.Ref(e.Name, start) + ", " + semantic.Ref(e.Name, end) + ")" + times + ")",
+		Time:        e.Name + "." + start,
+		Format:      "number",
+		Unit:        unit,
+	}
+	desc := count.Description
+	if desc == "" {
+		desc = display(count.Name)
+	}
+	out := swapMetric(again, count.Name, desc, conv)
+	if out.Title == again.Title {
+		// Titled by the table ("Subscriptions by plan"), not by the
+		// count's description.
+		out.Title = upperFirst(conv.Description)
+		for _, head := range []string{capital(display(count.Name)), capital(display(e.Name))} {
+			if rest, ok := strings.CutPrefix(again.Title, head); ok {
+				out.Title += rest
+				break
+			}
+		}
+	}
+	out.Query.Filters = append(slices.Clone(out.Query.Filters), semantic.Filter{Field: e.Name + "." + end, Op: semantic.OpNotNull})
+	out.readAs(read, fmt.Sprintf("how long %s last read as the %s from %s.%s to %s.%s, over those that have ended (the rows with no %s are left out)", display(e.Name), unit, e.Name, start, e.Name, end, end))
+	return out
+}
+
+// span is the columns e's rows start and end on: the one end the hint
+// names by its first letters ("resolve", "resolution": resolved_at), else
+// e's one end; its start, else its time column. why says what is missing
+// or which to choose, "" when both are found.
+func (p *Planner) span(e *semantic.Entity, hint string) (start, end, why string) {
+	var ends, starts []string
+	for _, c := range e.Columns {
+		if !c.Temporal() || p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		switch c.TimeRole {
+		case semantic.TimeRoleEnd:
+			if hint == "" || slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return samePrefix(w, hint) }) {
+				ends = append(ends, c.Name)
+			}
+		case semantic.TimeRoleStart:
+			starts = append(starts, c.Name)
+		}
+	}
+	switch {
+	case len(ends) == 0 && hint != "":
+		return "", "", fmt.Sprintf("%s has no date named for %q, so quarry cannot tell how long that takes; name the date it ends on", display(e.Name), hint)
+	case len(ends) == 0:
+		return "", "", fmt.Sprintf("%s has no date they end on, so quarry cannot tell how long they last", display(e.Name))
+	case len(ends) > 1:
+		return "", "", fmt.Sprintf("%s end on %s; say which (“average time to %s %s”)", display(e.Name), displayJoin(ends), strings.TrimSuffix(nameWords(ends[0])[0], "d"), display(e.Name))
+	}
+	switch {
+	case len(starts) == 1:
+		start = starts[0]
+	case slices.Contains(starts, e.TimeColumn) || len(starts) == 0 && e.TimeColumn != "" && !strings.EqualFold(e.TimeColumn, ends[0]):
+		start = e.TimeColumn
+	default:
+		return "", "", fmt.Sprintf("quarry could not tell the date %s start on; name it in the knowledge (a time role of start)", display(e.Name))
+	}
+	return start, ends[0], ""
+}
+
+// samePrefix reports whether two words begin alike for five letters (or
+// the whole of the shorter): "resolution" and "resolved", "close" and
+// "closed", "delivery" and "delivered".
+func samePrefix(a, b string) bool {
+	n := min(5, len(a), len(b))
+	return n >= 4 && a[:n] == b[:n]
+}

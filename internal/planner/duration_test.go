@@ -1,0 +1,89 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestDurations: how long rows last, from the date they start to the
+// date they end, averaged over the rows that have ended ("average
+// subscription length", "how long do subscriptions last", "average time
+// to resolve tickets", in days or hours); refused where a table has no
+// start and one end, or several ends the words do not choose between, and
+// never a sum (found from outside: "average subscription length" and
+// "average tenure" refused as words not understood).
+func TestDurations(t *testing.T) {
+	col := func(name string, typ quarry.Type, role string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, TimeRole: role}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "subscriptions", Table: "subscriptions", PrimaryKey: "id", TimeColumn: "started_at", Columns: []semantic.Column{
+				col("id", quarry.TypeInt, ""), col("started_at", quarry.TypeDate, semantic.TimeRoleStart), col("ended_at", quarry.TypeDate, semantic.TimeRoleEnd),
+				{Name: "plan", Type: quarry.TypeText, Values: []string{"basic", "pro"}}}},
+			{Name: "tickets", Table: "tickets", PrimaryKey: "ticket_id", TimeColumn: "opened_at", Columns: []semantic.Column{
+				col("ticket_id", quarry.TypeInt, ""), col("opened_at", quarry.TypeTimestamp, semantic.TimeRoleStart),
+				col("resolved_at", quarry.TypeTimestamp, semantic.TimeRoleEnd), col("closed_at", quarry.TypeTimestamp, semantic.TimeRoleEnd),
+				{Name: "priority", Type: quarry.TypeText, Values: []string{"high", "low"}}}},
+			{Name: "employees", Table: "employees", PrimaryKey: "emp_id", TimeColumn: "hire_date", Columns: []semantic.Column{
+				col("emp_id", quarry.TypeInt, ""), col("hire_date", quarry.TypeDate, semantic.TimeRoleStart), col("termination_date", quarry.TypeDate, semantic.TimeRoleEnd)}},
+			{Name: "orders", Table: "orders", PrimaryKey: "order_id", TimeColumn: "ordered_at", Columns: []semantic.Column{
+				col("order_id", quarry.TypeInt, ""), col("ordered_at", quarry.TypeTimestamp, semantic.TimeRoleEvent)}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	sub := "AVG((julianday(subscriptions.ended_at) - julianday(subscriptions.started_at)))"
+	for _, tt := range []struct {
+		q    string
+		want []string // nil: refused
+	}{
+		{"average subscription length", []string{sub, "subscriptions.ended_at IS NOT NULL"}},
+		{"what's the average length of a subscription", []string{sub}},
+		{"how long do subscriptions last on average", []string{sub}},
+		{"average subscription duration by plan", []string{sub, "GROUP BY"}},
+		{"average subscription length for pro in 2025", []string{sub, "subscriptions.plan = 'pro'", "'2025-01-01'"}},
+		{"average time to resolve tickets in hours", []string{"AVG((julianday(tickets.resolved_at) - julianday(tickets.opened_at)) * 24)"}},
+		{"average resolution time of high priority tickets", []string{"julianday(tickets.resolved_at)", "tickets.priority = 'high'"}},
+		{"average time to close tickets", []string{"julianday(tickets.closed_at)"}},
+		{"how long do employees stay on average", []string{"AVG((julianday(employees.termination_date) - julianday(employees.hire_date)))"}},
+		// Tenure is mostly of those still here, whose end is empty:
+		// not read as the length of those who left.
+		{"average employee tenure", nil},
+		// Two ends and nothing to choose: which?
+		{"average ticket duration", nil},
+		// No end: nothing lasts.
+		{"average order duration", nil},
+		// A duration is not added up.
+		{"total subscription length", nil},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			if tt.want == nil {
+				if pl.Kind == KindMetric || pl.Kind == KindRows {
+					t.Fatalf("answered %+v %+v; want a refusal", pl.Query, pl.AdHoc)
+				}
+				return
+			}
+			if pl.Kind != KindMetric {
+				t.Fatalf("kind %s (%s)", pl.Kind, pl.Reason)
+			}
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, "sqlite")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(c.SQL, w) {
+					t.Errorf("SQL does not hold %q:\n%s", w, c.SQL)
+				}
+			}
+		})
+	}
+}
