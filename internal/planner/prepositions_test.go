@@ -155,3 +155,28 @@ func TestStateRate(t *testing.T) {
 		t.Errorf("2025: answered %+v", pl.Query)
 	}
 }
+
+// TestValueRateAroundTable: "cancelled bookings rate" and "rate of
+// cancelled bookings" are the share of bookings whose status is
+// cancelled, as "cancelled rate of bookings" is, never the rooms' nightly
+// rate listed (found from outside: 90 nightly rates listed).
+func TestValueRateAroundTable(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "rooms", PrimaryKey: "room_id", Columns: []semantic.Column{{Name: "room_id", Type: quarry.TypeInt}, {Name: "nightly_rate", Type: quarry.TypeFloat}}},
+			{Name: "bookings", PrimaryKey: "booking_id", TimeColumn: "check_in", Columns: []semantic.Column{
+				{Name: "booking_id", Type: quarry.TypeInt}, {Name: "room_id", Type: quarry.TypeInt}, {Name: "check_in", Type: quarry.TypeDate},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "no_show"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "room_id", To: "rooms", ToColumn: "room_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"cancelled bookings rate", "rate of cancelled bookings", "the rate of cancelled bookings in 2025", "booking cancelled rate"} {
+		pl := New(m, nil).Plan(q, asOf)
+		if pl.Kind != KindMetric || len(pl.AdHoc) != 1 || !strings.Contains(pl.AdHoc[0].Expr, "'cancelled'") || !pl.Query.Share && !strings.Contains(pl.AdHoc[0].Expr, "NULLIF") {
+			t.Errorf("%q: %s %q %+v %+v", q, pl.Kind, pl.Reason, pl.Query, pl.AdHoc)
+		}
+	}
+}

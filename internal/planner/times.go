@@ -157,6 +157,26 @@ func byWhom(items []item) []item {
 // "rate" names no measure (found from outside: "rate" was read as
 // trainers.hourly_rate, and the answer listed 411 hourly rates).
 func valueRate(items []item) []item {
+	isRate := func(r item) bool {
+		return (r.kind == itTerm || r.kind == itUnknown) && (r.text == "rate" || r.text == "ratio") && len(only(r.senses, sMetric)) == 0
+	}
+	isValue := func(v item) bool { return v.kind == itTerm && len(only(v.senses, sValue)) > 0 }
+	isTable := func(e item) bool {
+		return e.kind == itTerm && len(e.senses) > 0 && len(only(e.senses, sEntity)) == len(e.senses)
+	}
+	for i := 0; i+2 < len(items); i++ {
+		switch {
+		case isValue(items[i]) && isTable(items[i+1]) && isRate(items[i+2]):
+			// "cancelled bookings rate": the share of the value's rows.
+			v, e := items[i], items[i+1]
+			v.senses = only(v.senses, sValue)
+			items[i], items[i+1], items[i+2] = item{kind: itKw, kw: "share", text: "share"}, v, e
+		case isRate(items[i]) && items[i+1].text == "of" && isValue(items[i+2]):
+			// "rate of cancelled bookings": as "share of" reads it.
+			items[i] = item{kind: itKw, kw: "share", text: "share"}
+			items[i+2].senses = only(items[i+2].senses, sValue)
+		}
+	}
 	for i := 0; i+1 < len(items); i++ {
 		v, r := items[i], items[i+1]
 		if v.kind != itTerm || len(v.senses) == 0 || len(only(v.senses, sValue)) == 0 {
