@@ -348,6 +348,9 @@ func (b *builder) columnAggs(t *term) *Plan {
 			fn, label = "MIN(%s)", "minimum "
 		}
 		label += display(s.column) + " of " + display(s.entity)
+		if a == "sum" && strings.HasPrefix(label, "total total ") {
+			label = strings.TrimPrefix(label, "total ") // total_price: "total price", not "total total price"
+		}
 		if (a == "sum" || a == "avg") && s.flag != nil {
 			// "total unpaid fines": paid is yes or no, and its total
 			// (749) is no money (found from outside, at 1.00).

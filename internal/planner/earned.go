@@ -154,7 +154,7 @@ func (p *Planner) incomeUnknown(pl *Plan) *Plan {
 	var amounts []string
 	for _, e := range p.m.Entities {
 		if c := p.oneAmount(e.Name); c != "" {
-			amounts = append(amounts, fmt.Sprintf("“total %s of %s”", strings.Join(nameWords(c), " "), display(e.Name)))
+			amounts = append(amounts, fmt.Sprintf("“%s of %s”", totalWords(c), display(e.Name)))
 		}
 	}
 	reason := fmt.Sprintf("the knowledge defines no measure of %s (a currency metric named %s in metrics.yaml), and quarry does not guess which amount it is", word, word)
@@ -164,6 +164,16 @@ func (p *Planner) incomeUnknown(pl *Plan) *Plan {
 	out := *pl
 	out.Reason = reason
 	return &out
+}
+
+// totalWords is the total of a column in words: "total amount", and
+// "total price" for total_price, not "total total price".
+func totalWords(column string) string {
+	ws := nameWords(column)
+	if len(ws) > 0 && ws[0] == "total" {
+		return strings.Join(ws, " ")
+	}
+	return "total " + strings.Join(ws, " ")
 }
 
 // auxVerb reports whether w is a helping verb after "what" in a question
@@ -256,7 +266,7 @@ func (p *Planner) totalOf(question string, asOf time.Time, pl *Plan) *Plan {
 			again.readAs(read, fmt.Sprintf("%q read as the total of %s, the amount of each of %s", "total of", field, display(entity)))
 			return again
 		}
-		return p.unanswered(&state{}, fmt.Sprintf("“the total of %s” may be their number or their amount added up, and quarry could not read it as the total of %s; ask for the “number of %s” or the “total %s of %s”", display(entity), field, display(entity), words, display(entity)))
+		return p.unanswered(&state{}, fmt.Sprintf("“the total of %s” may be their number or their amount added up, and quarry could not read it as the total of %s; ask for the “number of %s” or the “%s of %s”", display(entity), field, display(entity), totalWords(column), display(entity)))
 	}
 	return nil
 }
@@ -304,12 +314,18 @@ func (p *Planner) additiveColumn(ss []sense) bool {
 			return false
 		}
 		add := false
-		for _, w := range nameWords(s.column) {
+		ws := nameWords(s.column)
+		for i, w := range ws {
 			switch w {
 			case "amount", "amt", "total", "cost", "costs", "fee", "fees", "paid", "payment", "charge", "charged", "revenue", "sales",
 				"qty", "quantity", "units", "hours", "hrs", "minutes", "mins", "tip", "tips", "spend", "spent", "donated", "raised":
 				add = true
-			case "price", "rate", "ratio", "pct", "percent", "score", "rating", "avg", "average", "per", "unit":
+			case "price":
+				if i > 0 && ws[i-1] == "total" {
+					continue // a booking's total_price is what it cost in all
+				}
+				return false
+			case "rate", "ratio", "pct", "percent", "score", "rating", "avg", "average", "per", "unit":
 				return false
 			}
 		}

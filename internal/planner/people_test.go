@@ -71,3 +71,35 @@ func TestRevenueUndefined(t *testing.T) {
 		t.Errorf("%s %q; want refused, naming the total amount of invoices", pl.Kind, pl.Reason)
 	}
 }
+
+// TestTotalPrice: a column named total_price adds up (a booking's price
+// in all, not a unit price), and its total is titled "total price", not
+// "total total price" (found from outside: "total price of bookings by
+// room type" refused, the very words a refusal had suggested).
+func TestTotalPrice(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "guests", Table: "guests", PrimaryKey: "guest_id", Label: "full_name", Columns: []semantic.Column{
+				{Name: "guest_id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "booking_id", TimeColumn: "booked_at", Columns: []semantic.Column{
+				{Name: "booking_id", Type: quarry.TypeInt}, {Name: "guest_id", Type: quarry.TypeInt}, {Name: "booked_at", Type: quarry.TypeDate},
+				{Name: "total_price", Type: quarry.TypeFloat}, {Name: "unit_price", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "guest_id", To: "guests", ToColumn: "guest_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, want string }{
+		{"total price of bookings by month", "SUM(bookings.total_price)"},
+		{"top 5 guests by total price", "SUM(bookings.total_price)"},
+		{"top 5 guests by unit price", ""},
+	} {
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
+	}
+	if pl := p.Plan("total price of bookings by month", asOf); strings.Contains(strings.ToLower(pl.Title), "total total") {
+		t.Errorf("title %q", pl.Title)
+	}
+}
