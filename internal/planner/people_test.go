@@ -103,3 +103,44 @@ func TestTotalPrice(t *testing.T) {
 		t.Errorf("title %q", pl.Title)
 	}
 }
+
+// TestByWhose: "by guests from France" after a count says whose rows are
+// counted ("how many bookings by guests from France": 225, not one row
+// per guest); elsewhere both readings fit and quarry asks, with options
+// that each plan one way; "by guest" is one row each (found from outside:
+// a count of bookings per French guest for "bookings by guests from
+// France").
+func TestByWhose(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "guests", Table: "guests", PrimaryKey: "guest_id", Label: "full_name", Columns: []semantic.Column{
+				{Name: "guest_id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText},
+				{Name: "country", Type: quarry.TypeText, Values: []string{"France", "Spain"}}}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "booking_id", TimeColumn: "booked_at", Columns: []semantic.Column{
+				{Name: "booking_id", Type: quarry.TypeInt}, {Name: "guest_id", Type: quarry.TypeInt}, {Name: "booked_at", Type: quarry.TypeDate}}},
+		},
+		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "guest_id", To: "guests", ToColumn: "guest_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("how many bookings by guests from France", asOf)
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 0 || len(pl.Query.Filters) != 1 {
+		t.Errorf("how many: %s %q %+v; want one count of the French guests' bookings", pl.Kind, pl.Reason, pl.Query)
+	}
+	pl = p.Plan("count of bookings by guests from France", asOf)
+	if pl.Kind != KindClarify || len(pl.Options) != 2 {
+		t.Fatalf("count of: %s %q %+v; want a question", pl.Kind, pl.Reason, pl.Query)
+	}
+	for i, o := range pl.Options {
+		got := p.Plan(o, asOf)
+		if got.Kind != KindMetric || (len(got.Query.Dimensions) > 0) != (i == 1) {
+			t.Errorf("option %q: %s %+v", o, got.Kind, got.Query)
+		}
+	}
+	if pl := p.Plan("bookings by guest from France", asOf); pl.Kind != KindMetric || !groupsBy(pl, "guests") {
+		t.Errorf("by guest: %s %q %+v; want one row per guest", pl.Kind, pl.Reason, pl.Query)
+	}
+}

@@ -335,6 +335,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	pl = s.othersState(pl)
 	pl = s.eitherRelated(question, pl)
 	pl = s.noneWithPeriod(question, pl)
+	if w := s.byWhose(question, asOf, pl); w != nil {
+		pl = w
+	}
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}
