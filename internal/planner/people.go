@@ -55,3 +55,91 @@ func (p *Planner) peopleAsTable(question string, asOf time.Time, pl *Plan) *Plan
 	again.readAs(b.String(), fmt.Sprintf("%q read as %s, the one table of persons", word, display(table)))
 	return again
 }
+
+// valueOfRows replans a question refused for "value" or "size" said of a
+// table's rows ("average order value", "average booking value", "the
+// biggest invoice size") with the table's one amount in the word's place
+// ("average booking total price"); nil where the word follows no table,
+// or the table has no one amount.
+func (p *Planner) valueOfRows(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || !slices.ContainsFunc(pl.Unknown, func(u string) bool { return u == "value" || u == "size" }) {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 1; i < len(toks); i++ {
+		if toks[i].s != "value" && toks[i].s != "size" {
+			continue
+		}
+		ss, _ := p.lex.get(toks[i-1].s)
+		es := strongest(only(ss, sEntity))
+		if len(es) != 1 {
+			continue
+		}
+		c := p.oneAmount(es[0].name)
+		if c == "" {
+			return nil
+		}
+		read := question[:toks[i].start] + strings.Join(nameWords(c), " ") + question[toks[i].end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric {
+			return nil
+		}
+		again.readAs(read, fmt.Sprintf("%q read as %s.%s, the one amount of each of %s", join(toks[i-1:i+1]), es[0].name, c, display(es[0].name)))
+		return again
+	}
+	return nil
+}
+
+// verbedMost replans "which guests booked the most" (refused: "booked"
+// is the date of bookings, not a single row of each guest) as "which
+// guests have the most bookings": the verb is the date of another
+// table's rows, and the most of it is the most of those rows. The
+// reading says so; "the least" and "the fewest" read alike.
+func (p *Planner) verbedMost(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 1; i+1 < len(toks); i++ {
+		at := i + 1
+		if toks[at].s == "the" && at+1 < len(toks) {
+			at++
+		}
+		if toks[at].s != "most" && toks[at].s != "least" && toks[at].s != "fewest" {
+			continue
+		}
+		if at+1 < len(toks) && !isPeriodStart(toks[at+1].s) {
+			continue // "booked the most rooms": the most of what follows
+		}
+		ss, _ := p.lex.get(toks[i].s)
+		table := ""
+		for _, s := range ss {
+			if s.kind == sColumn && s.temporal && (table == "" || table == s.entity) {
+				table = s.entity
+			} else if s.kind == sColumn && s.temporal {
+				return nil // the date of two tables: which?
+			}
+		}
+		if table == "" {
+			continue
+		}
+		read := question[:toks[i].start] + "have " + question[toks[i+1].start:toks[at].end] + " " + display(table) + question[toks[at].end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric || !p.countsOnly(again) {
+			return nil
+		}
+		again.readAs(read, fmt.Sprintf("%q read as the number of %s", join(toks[i:at+1]), display(table)))
+		return again
+	}
+	return nil
+}
+
+// isPeriodStart reports whether w starts a period or a condition after a
+// verb's most ("the most last year", "the most in 2025").
+func isPeriodStart(w string) bool {
+	switch w {
+	case "in", "last", "this", "since", "during", "over", "between", "from", "before", "after", "on", "per", "by":
+		return true
+	}
+	return false
+}

@@ -48,6 +48,11 @@ func TestPeopleAsTheirTable(t *testing.T) {
 		{one, "biggest invoice last month", "MAX(invoices.amount)"},
 		{one, "the smallest invoice in 2025", "MIN(invoices.amount)"},
 		{one, "biggest user", ""},
+		// "Value" of a table's rows is their one amount ("average
+		// order value"; found from outside: "value" not understood).
+		{one, "average invoice value", "AVG(invoices.amount)"},
+		{one, "average invoice value by country code", "AVG(invoices.amount)"},
+		{one, "average user value", ""},
 	} {
 		if err := tt.m.Validate(); err != nil {
 			t.Fatal(err)
@@ -142,5 +147,36 @@ func TestByWhose(t *testing.T) {
 	}
 	if pl := p.Plan("bookings by guest from France", asOf); pl.Kind != KindMetric || !groupsBy(pl, "guests") {
 		t.Errorf("by guest: %s %q %+v; want one row per guest", pl.Kind, pl.Reason, pl.Query)
+	}
+}
+
+// TestVerbedMost: "which guests booked the most" ranks the guests by
+// their bookings, the table whose date "booked" names, as "which guests
+// have the most bookings" does; "booked the most rooms" is of the rooms
+// (found from outside: refused, "booked" not a single row of a guest).
+func TestVerbedMost(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "guests", Table: "guests", PrimaryKey: "guest_id", Label: "full_name", Columns: []semantic.Column{
+				{Name: "guest_id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "booking_id", TimeColumn: "booked_at", Columns: []semantic.Column{
+				{Name: "booking_id", Type: quarry.TypeInt}, {Name: "guest_id", Type: quarry.TypeInt},
+				{Name: "booked_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+		},
+		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "guest_id", To: "guests", ToColumn: "guest_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, want string }{
+		{"which guests booked the most", "COUNT(bookings.booking_id)"},
+		{"which guests booked the most last year", "'2025-01-01'"},
+	} {
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
+	}
+	if pl := p.Plan("which guests booked the most", asOf); pl.Kind != KindMetric || !groupsBy(pl, "guests") || pl.Query.Limit == 0 {
+		t.Errorf("%s %+v; want guests ranked", pl.Kind, pl.Query)
 	}
 }

@@ -320,6 +320,12 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.peopleAsTable(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.valueOfRows(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.verbedMost(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.durationAsked(question, asOf, pl); m != nil {
 		return m
 	}
