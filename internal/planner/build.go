@@ -343,6 +343,12 @@ func (b *builder) measures() *Plan {
 				}
 				continue
 			}
+			if len(t.aggs) == 1 && t.aggs[0] == "avg" && b.beforeItsMetric(t, s.name) {
+				// "average ticket resolution time": the average is the
+				// metric's, and the table's word says whose it is.
+				t.aggs = nil
+				continue
+			}
 			counted := len(t.aggs) > 0 || t.byMode && b.st.order != "" && !t.mode // "by number of orders"
 			// "revenue and orders by channel", "orders and revenue": a
 			// table joined by and/or to a metric is a second measure, its

@@ -99,6 +99,14 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 	}
 	start, end, why := p.span(e, hint)
 	if why != "" {
+		// "how long do tickets take to resolve": a measure the knowledge
+		// names "time to resolve" may say it, where no date does.
+		if said := "average time to " + hint + " " + strings.Join(rest, " "); hint != "" && !strings.HasPrefix(strings.ToLower(question), "average time to ") {
+			if m := p.planQuestion(said, asOf); m.Kind == KindMetric && !p.countsOnly(m) {
+				m.readAs(said, fmt.Sprintf("how long %s take to %s read as %q", display(e.Name), hint, said))
+				return m
+			}
+		}
 		return p.unanswered(&state{}, why)
 	}
 	times := ""

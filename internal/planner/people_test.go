@@ -180,3 +180,33 @@ func TestVerbedMost(t *testing.T) {
 		t.Errorf("%s %+v; want guests ranked", pl.Kind, pl.Query)
 	}
 }
+
+// TestTableBeforeItsMetric: a table's word right before a metric over its
+// rows, or rows joined to it, says whose the measure is ("average ticket
+// resolution time", "order revenue last month"); it is neither averaged
+// nor left unread (found from outside: "average ticket resolution time"
+// refused as an average of tickets; the issue names it).
+func TestTableBeforeItsMetric(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, metric string }{
+		{"average ticket resolution time", "average_resolution_hours"},
+		{"average ticket resolution time by priority", "average_resolution_hours"},
+		{"order revenue last month", "revenue"},
+		// How long, in the words of a measure's synonym ("time to
+		// resolve"), where no date is named for the verb.
+		{"how long do tickets take to resolve on average", "average_resolution_hours"},
+		{"average order revenue", ""},
+	} {
+		pl := p.Plan(tt.q, asOf)
+		if tt.metric == "" {
+			if pl.Kind == KindMetric {
+				t.Errorf("%q: answered %+v; want refused", tt.q, pl.Query)
+			}
+			continue
+		}
+		if pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 || pl.Query.Metrics[0] != tt.metric {
+			t.Errorf("%q: %s %q %+v; want %s", tt.q, pl.Kind, pl.Reason, pl.Query, tt.metric)
+		}
+	}
+}

@@ -572,6 +572,10 @@ func (b *builder) roles() *Plan {
 				// "how many events did Lonely Wolves headline": the
 				// artist's name through the headliner link.
 				t.role = "context"
+			case b.beforeItsMetric(t, s.name):
+				// "order revenue last month": the revenue of orders,
+				// which is the revenue.
+				t.role = "context"
 			default:
 				return b.fail(fmt.Sprintf("quarry could not tell how %s relates to the question; try “by %s” or a filter on one of its columns", display(s.name), display(s.name)))
 			}
@@ -1162,6 +1166,25 @@ func (b *builder) sortedBy(t *term) bool {
 			prev := b.st.terms[i-1]
 			return prev.sortBy && prev.pos == t.pos-1 && prev.cands[0].kind == sEntity && strings.EqualFold(prev.cands[0].name, t.cands[0].entity)
 		}
+	}
+	return false
+}
+
+// beforeItsMetric reports whether t, a table's word, comes right before a
+// metric over that table's rows or rows joined to it ("order revenue",
+// "ticket resolution time"): the word says whose the measure is, which
+// it already is.
+func (b *builder) beforeItsMetric(t *term, entity string) bool {
+	for i, u := range b.st.terms {
+		if u != t || i+1 >= len(b.st.terms) {
+			continue
+		}
+		next := b.st.terms[i+1]
+		if next.pos != t.pos+1 || next.cands[0].kind != sMetric || len(t.aggs) > 0 && !(len(t.aggs) == 1 && t.aggs[0] == "avg" && b.p.isAverage(next.cands[0].name)) {
+			return false
+		}
+		me := b.p.metricEntity(next.cands[0].name, b.adhoc)
+		return strings.EqualFold(me, entity) || b.p.reachable(me, entity)
 	}
 	return false
 }
