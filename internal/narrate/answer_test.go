@@ -523,3 +523,15 @@ func TestYearsAreNoAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestIdsAreNoAmounts: a row's id or number is written as stored, never
+// grouped by thousands ("24234 leads", found from outside as "24,234
+// leads"); a count is.
+func TestIdsAreNoAmounts(t *testing.T) {
+	for name, want := range map[string]string{"id": "24234", "order_id": "24234", "Order ID": "24234", "invoice_no": "24234", "order_number": "24234",
+		"orders": "24,234", "paid": "24,234", "number_of_seats": "24,234"} {
+		if got := Value(int64(24234), ColumnInfo{Name: name, Role: RoleDimension}, ""); got != want {
+			t.Errorf("Value(24234) of %s = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -134,6 +134,9 @@ func Value(v any, c ColumnInfo, currency string) string {
 		if f == math.Trunc(f) && f >= 1000 && f <= 9999 && yearName(c.Name) {
 			return strconv.FormatFloat(f, 'f', 0, 64) // "2013", not "2,013"
 		}
+		if f == math.Trunc(f) && c.Role != RoleMetric && idName(c.Name) {
+			return strconv.FormatFloat(f, 'f', 0, 64) // order 24234, not 24,234
+		}
 		format := c.Format
 		if format == "" || format == FormatDate {
 			format = FormatNumber
@@ -275,4 +278,18 @@ func yearName(name string) bool {
 	}
 	last := ws[len(ws)-1]
 	return last == "year" || last == "yr" || strings.HasSuffix(last, "year") && len(ws) == 1
+}
+
+// idName reports whether a column's name says it names rows rather than
+// counting anything: id, order_id, invoice_no, order_number.
+func idName(name string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' })
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[len(ws)-1] {
+	case "id", "no", "nr", "nbr", "num", "number", "key":
+		return true
+	}
+	return false
 }

@@ -298,6 +298,12 @@ func (b *builder) finish() *Plan {
 		b.und("order by %s %s", q.Metrics[0], st.order)
 	case st.order != "":
 		if len(q.Dimensions) == 0 {
+			if pl := b.rankOptions(); pl != nil && len(q.Metrics) == 1 && b.p.isCountOf(q.Metrics[0], b.subject) {
+				// "who are our biggest customers": a count of the ranked
+				// rows themselves ranks nothing; by what, asked as "top
+				// customers" is.
+				return pl
+			}
 			return b.fail("“highest” or “top” needs something to rank, such as “by country” or “by month”")
 		}
 		q.Order = []semantic.Order{{Field: q.Metrics[0], Desc: st.order == "desc"}}

@@ -210,3 +210,19 @@ func TestTableBeforeItsMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestBiggestCustomers: "who are our biggest customers" asks by what,
+// as "top customers" does, its first option by the money measure; a
+// count of the customers themselves ranks nothing (found from outside:
+// refused, "highest needs something to rank").
+func TestBiggestCustomers(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("who are our biggest customers", asOf)
+	if pl.Kind != KindClarify || len(pl.Options) == 0 || !strings.HasSuffix(pl.Options[0], "by revenue") {
+		t.Fatalf("%s %q %v; want asked by what, revenue first", pl.Kind, pl.Reason, pl.Options)
+	}
+	if got := p.Plan(pl.Options[0], asOf); got.Kind != KindMetric || got.Query.Limit == 0 {
+		t.Errorf("option %q: %s %q", pl.Options[0], got.Kind, got.Reason)
+	}
+}
