@@ -166,6 +166,18 @@ func (p *Planner) incomeUnknown(pl *Plan) *Plan {
 	return &out
 }
 
+// recordsMoney reports whether a table's rows each record an amount of
+// money by their name (payments, invoices, orders), so that their
+// "value" or "total" is that amount; people and things are not.
+func recordsMoney(entity string) bool {
+	ws := nameWords(entity)
+	if len(ws) == 0 {
+		return false
+	}
+	w := singular(ws[len(ws)-1])
+	return moneyNoun(w) || moneyDocument(w)
+}
+
 // totalWords is the total of a column in words: "total amount", and
 // "total price" for total_price, not "total total price".
 func totalWords(column string) string {
@@ -254,8 +266,8 @@ func (p *Planner) totalOf(question string, asOf time.Time, pl *Plan) *Plan {
 				break
 			}
 		}
-		if entity == "" || column == "" {
-			return nil
+		if entity == "" || column == "" || !recordsMoney(entity) {
+			return nil // "the total of customers" is their number, not their balances
 		}
 		words := strings.Join(nameWords(column), " ")
 		read := question[:toks[i].end] + " " + words + question[toks[i].end:]

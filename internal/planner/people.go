@@ -76,8 +76,8 @@ func (p *Planner) valueOfRows(question string, asOf time.Time, pl *Plan) *Plan {
 			continue
 		}
 		c := p.oneAmount(es[0].name)
-		if c == "" {
-			return nil
+		if c == "" || !recordsMoney(es[0].name) {
+			return nil // "customer value" is no balance
 		}
 		read := question[:toks[i].start] + strings.Join(nameWords(c), " ") + question[toks[i].end:]
 		again := p.planQuestion(read, asOf)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,9 @@ func TestPeopleAsTheirTable(t *testing.T) {
 	one := &semantic.Model{Entities: []semantic.Entity{users, invoices}, Relationships: []semantic.Relationship{rel}}
 	two := &semantic.Model{Entities: []semantic.Entity{users, invoices, employees}, Relationships: []semantic.Relationship{rel}}
 	none := &semantic.Model{Entities: []semantic.Entity{invoices}}
+	balanced := users
+	balanced.Columns = append(slices.Clone(users.Columns), col("balance", quarry.TypeFloat))
+	withBalance := &semantic.Model{Entities: []semantic.Entity{balanced, invoices}, Relationships: []semantic.Relationship{rel}}
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		m       *semantic.Model
@@ -53,6 +57,8 @@ func TestPeopleAsTheirTable(t *testing.T) {
 		{one, "average invoice value", "AVG(invoices.amount)"},
 		{one, "average invoice value by country code", "AVG(invoices.amount)"},
 		{one, "average user value", ""},
+		{withBalance, "average user value", ""},
+		{withBalance, "what's the total of users in DE", "COUNT(users.id)"},
 	} {
 		if err := tt.m.Validate(); err != nil {
 			t.Fatal(err)
