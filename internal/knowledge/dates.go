@@ -186,6 +186,7 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 			e.TimeColumn = c.Name
 		}
 	}
+	checkInOut(e)
 }
 
 // measuredTimeColumn is the column that dates t's rows, chosen again from
@@ -220,4 +221,29 @@ func measuredTimeColumn(t *quarry.TableInfo, chosen string, stats map[string]lab
 		return chosen
 	}
 	return full
+}
+
+// checkInOut gives a table's check-in and check-out dates, both there,
+// the roles of the stay they bound: check_in its start, check_out its
+// end (a hotel booking). A check-out alone keeps the event role a
+// library's checkout has.
+func checkInOut(e *semantic.Entity) {
+	in, out := -1, -1
+	for i, c := range e.Columns {
+		if c.TimeRole == semantic.TimeRoleBirth || !c.Type.IsTemporal() && c.TimeRole == "" {
+			continue
+		}
+		ws := nameWords(c.Name)
+		for j := range ws {
+			switch {
+			case ws[j] == "checkin" || ws[j] == "check" && j+1 < len(ws) && ws[j+1] == "in":
+				in = i
+			case ws[j] == "checkout" || ws[j] == "check" && j+1 < len(ws) && ws[j+1] == "out":
+				out = i
+			}
+		}
+	}
+	if in >= 0 && out >= 0 && in != out {
+		e.Columns[in].TimeRole, e.Columns[out].TimeRole = semantic.TimeRoleStart, semantic.TimeRoleEnd
+	}
 }

@@ -224,6 +224,7 @@ func infer(cat *quarry.Catalog) *learned {
 				l.dbTypes[lowerKey(name, c.Name)] = c.DeclType
 			}
 		}
+		checkInOut(&e)
 		switch {
 		case len(t.PrimaryKey) == 1:
 			e.PrimaryKey = t.PrimaryKey[0]

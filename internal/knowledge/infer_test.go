@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/yamlnode"
 )
 
@@ -207,5 +208,23 @@ func TestInferNamesDifferingInCase(t *testing.T) {
 	want := []string{"Orders Orders id,amount", "orders_3 orders id,total", "orders_2 orders_2 id"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("entities (-want +got):\n%s", diff)
+	}
+}
+
+// TestCheckInOut: a stay's check-in and check-out are its start and end
+// (found from outside: a hotel's check_in and check_out had no role, so
+// the length of a stay could not be read); a checkout alone stays an
+// event.
+func TestCheckInOut(t *testing.T) {
+	date := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeDate} }
+	e := semantic.Entity{Columns: []semantic.Column{date("check_in"), date("check_out"), date("booked_at")}}
+	checkInOut(&e)
+	if e.Columns[0].TimeRole != semantic.TimeRoleStart || e.Columns[1].TimeRole != semantic.TimeRoleEnd {
+		t.Errorf("roles %q %q; want start and end", e.Columns[0].TimeRole, e.Columns[1].TimeRole)
+	}
+	lib := semantic.Entity{Columns: []semantic.Column{{Name: "checkout_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, date("due_date")}}
+	checkInOut(&lib)
+	if lib.Columns[0].TimeRole != semantic.TimeRoleEvent {
+		t.Errorf("a checkout alone: %q; want event", lib.Columns[0].TimeRole)
 	}
 }

@@ -22,7 +22,7 @@ import (
 // durationNoun reports whether w names how long a row lasts.
 func durationNoun(w string) bool {
 	switch w {
-	case "length", "duration", "lifetime", "lifespan":
+	case "length", "duration", "lifetime", "lifespan", "stay", "stays":
 		return true
 	}
 	return false
@@ -88,6 +88,12 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 	}
 	read := "how many " + strings.Join(rest, " ")
 	again := p.planQuestion(read, asOf)
+	if sp := p.oneSpanned(); sp != "" && (again.Kind != KindMetric || !p.spanned(again)) {
+		// "average length of stay", "… by room type": no table named
+		// whose rows last, the one table whose rows start and end.
+		read = "how many " + display(sp) + " " + strings.Join(rest, " ")
+		again = p.planQuestion(read, asOf)
+	}
 	if again.Kind != KindMetric || len(again.Query.Metrics) != 1 || !p.countsOnly(again) {
 		return nil
 	}
@@ -187,4 +193,34 @@ func (p *Planner) span(e *semantic.Entity, hint string) (start, end, why string)
 func samePrefix(a, b string) bool {
 	n := min(5, len(a), len(b))
 	return n >= 4 && a[:n] == b[:n]
+}
+
+// oneSpanned is the one table whose rows have a start and one end, ""
+// when none or several do.
+func (p *Planner) oneSpanned() string {
+	found := ""
+	for i := range p.m.Entities {
+		e := &p.m.Entities[i]
+		if _, _, why := p.span(e, ""); why == "" && e.Role == nil {
+			if found != "" {
+				return ""
+			}
+			found = e.Name
+		}
+	}
+	return found
+}
+
+// spanned reports whether a plan counts the rows of a table that start
+// and end.
+func (p *Planner) spanned(pl *Plan) bool {
+	if pl.Query == nil || len(pl.Query.Metrics) != 1 {
+		return false
+	}
+	e := p.entity(p.metricEntity(pl.Query.Metrics[0], pl.AdHoc))
+	if e == nil {
+		return false
+	}
+	_, _, why := p.span(e, "")
+	return why == ""
 }

@@ -57,6 +57,8 @@ func TestDurations(t *testing.T) {
 		// Tenure is mostly of those still here, whose end is empty:
 		// not read as the length of those who left.
 		{"average employee tenure", nil},
+		// No table named, and several whose rows start and end: which?
+		{"average length of stay", nil},
 		// Two ends and nothing to choose: which?
 		{"average ticket duration", nil},
 		// No end: nothing lasts.
@@ -85,5 +87,27 @@ func TestDurations(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLengthOfStay: a hotel's "average length of stay" is the days from
+// check-in to check-out of its bookings, the one table whose rows start
+// and end (found from outside: refused).
+func TestLengthOfStay(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "guests", Table: "guests", PrimaryKey: "guest_id", Columns: []semantic.Column{{Name: "guest_id", Type: quarry.TypeInt}}},
+		{Name: "bookings", Table: "bookings", PrimaryKey: "booking_id", TimeColumn: "booked_at", Columns: []semantic.Column{
+			{Name: "booking_id", Type: quarry.TypeInt}, {Name: "booked_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			{Name: "check_in", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "check_out", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"average length of stay", "average stay in 2025"} {
+		pl := New(m, nil).Plan(q, asOf)
+		if pl.Kind != KindMetric || len(pl.AdHoc) != 1 || pl.AdHoc[0].Expr != "AVG(days_between(bookings.check_in, bookings.check_out))" {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.AdHoc)
+		}
 	}
 }
