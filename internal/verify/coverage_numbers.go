@@ -87,7 +87,7 @@ func (c *cover) numbers() (ok, bad []string) {
 		case periodWords[next] || periodWords[strings.TrimSuffix(next, "s")] || monthNames[next] || monthNames[prev]:
 			// "last 30 days", "3 months ago", "March 5": a relative or
 			// calendar period, read into the time range.
-			if c.q.TimeRange != nil || len(c.q.Compare) > 0 || c.ageOf(prev, w, next) {
+			if c.timeRange() != nil || len(c.q.Compare) > 0 || c.ageOf(prev, w, next) {
 				ok = append(ok, w+" "+next)
 			} else {
 				bad = append(bad, "the period \""+strings.TrimSpace(w+" "+next)+"\" is not applied")

@@ -979,3 +979,26 @@ func TestWholePeriodAhead(t *testing.T) {
 		t.Error("scheduled: December called unfinished")
 	}
 }
+
+// TestCoverageLastDaysOnRelatedRows: "customers who ordered in the last
+// 90 days" puts the period on the orders that must exist, and that is the
+// period applied, as "… last month" is (found from outside: refused as
+// "the period 90 days is not applied").
+func TestCoverageLastDaysOnRelatedRows(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}},
+		},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpSome, Where: []semantic.Filter{
+		{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2026-04-01"}}, {Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-06-30"}}}}}}
+	if failed := coverageFailures("how many customers ordered in the last 90 days", "2026-06-30", m, q); strings.Contains(failed, "is not applied") {
+		t.Errorf("failed %q", failed)
+	}
+	if failed := coverageFailures("how many customers ordered in the last 90 days", "2026-06-30", m, &semantic.Query{Metrics: []string{"customers"}}); !strings.Contains(failed, "is not applied") {
+		t.Errorf("with no period anywhere: failed %q; want the period not applied", failed)
+	}
+}
