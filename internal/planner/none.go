@@ -93,10 +93,24 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		subject = b.p.metricEntity(q.Metrics[0], b.adhoc)
 	}
 	if q := pl.Query; q.TimeRange != nil || len(q.Compare) > 0 {
-		// "customers who never opened a ticket in 2025": the period is
-		// the missing rows', which quarry cannot restrict yet; applied to
-		// the customers it answers another question.
-		return b.fail("quarry cannot yet restrict the rows that must be missing to a period; ask without the period (“customers who never opened a ticket”)")
+		// "customers who have not ordered in the last 90 days": the
+		// period is the missing rows', on their own date; applied to
+		// the customers it would answer another question.
+		if f, ok := b.missingInPeriod(subject, q); ok {
+			q.TimeRange = nil
+			q.Filters = append(q.Filters, f)
+			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s row where %s", subject, f.Field, whereText(f.Where)))
+			if head, _, ok := strings.Cut(pl.Title, ", "); ok {
+				pl.Title = head // the period is said once, after
+			}
+			pl.Title += " with no " + display(f.Field)
+			return pl
+		}
+		if !b.periodOwn(subject, q) {
+			return b.fail("quarry cannot yet restrict the rows that must be missing to a period; ask without the period (“customers who never opened a ticket”)")
+		}
+		// "customers who signed up in 2025 and never ordered": the
+		// period is the customers' own, and no order at all is missing.
 	}
 	for _, ent := range b.st.none {
 		via := ent
@@ -185,4 +199,51 @@ func (p *Planner) joinedDirectly(a, b string) bool {
 		}
 	}
 	return n == 1 && !strings.EqualFold(a, b)
+}
+
+// missingInPeriod is the filter that keeps the subject's rows with no row
+// of the one table the question says is missing within the query's
+// period, on that table's own date ("customers who have not ordered in
+// the last 90 days": no order dated in them); false where the period
+// may be the subject's own (its date named, or a period on another
+// date), the missing table is not linked directly, or has no date.
+func (b *builder) missingInPeriod(subject string, q *semantic.Query) (semantic.Filter, bool) {
+	if len(b.st.none) != 1 || len(q.Compare) > 0 || q.TimeRange == nil {
+		return semantic.Filter{}, false
+	}
+	ent, subj := b.p.entity(b.st.none[0]), b.p.entity(subject)
+	if ent == nil || subj == nil || ent.TimeColumn == "" || !b.p.joinedDirectly(subject, ent.Name) {
+		return semantic.Filter{}, false
+	}
+	own := ent.Name + "." + ent.TimeColumn
+	if tr := q.TimeRange; tr.Field != "" && !strings.EqualFold(tr.Field, own) && !strings.EqualFold(tr.Field, subj.Name+"."+subj.TimeColumn) {
+		return semantic.Filter{}, false
+	}
+	if subj.TimeColumn != "" && namesDate(b.st.raw, subj.TimeColumn) {
+		return semantic.Filter{}, false // "customers who signed up in 2025 with no orders"
+	}
+	f := semantic.Filter{Field: ent.Name, Op: semantic.OpNone}
+	if q.TimeRange.From != "" {
+		f.Where = append(f.Where, semantic.Filter{Field: own, Op: semantic.OpGe, Values: []any{q.TimeRange.From}})
+	}
+	if q.TimeRange.To != "" {
+		f.Where = append(f.Where, semantic.Filter{Field: own, Op: semantic.OpLt, Values: []any{q.TimeRange.To}})
+	}
+	return f, len(f.Where) > 0
+}
+
+// periodOwn reports whether the query's one period is the subject's own,
+// on its date the question names ("customers who signed up in 2025 …").
+func (b *builder) periodOwn(subject string, q *semantic.Query) bool {
+	subj := b.p.entity(subject)
+	if subj == nil || subj.TimeColumn == "" || len(q.Compare) > 0 || q.TimeRange == nil || !namesDate(b.st.raw, subj.TimeColumn) {
+		return false
+	}
+	f, own := q.TimeRange.Field, subj.Name+"."+subj.TimeColumn
+	if d := b.p.m.Dimension(f); d != nil {
+		if e, c, ok := simpleRef(d.Expr); ok {
+			f = e + "." + c // the demo's signup_date dimension
+		}
+	}
+	return f == "" || strings.EqualFold(f, own)
 }

@@ -30,8 +30,16 @@ func TestNone(t *testing.T) {
 		{q: "how many customers in Germany never ordered", filter: []semantic.Filter{{Field: "country", Op: semantic.OpEq, Values: []any{"Germany"}}, none("orders")}},
 		// "do not" before a value is the value's negation, as before.
 		{q: "how many customers do not live in Germany", filter: []semantic.Filter{{Field: "country", Op: semantic.OpNe, Values: []any{"Germany"}}}},
-		// The period would be the missing rows', which quarry cannot say.
-		{q: "customers who never opened a ticket in 2025", refuse: "period"},
+		// The period is the missing rows', on their own date (found
+		// from outside: "customers who have not ordered in the last 90
+		// days" refused).
+		{q: "customers who never opened a ticket in 2025", filter: []semantic.Filter{{Field: "support_tickets", Op: semantic.OpNone, Where: []semantic.Filter{
+			{Field: "support_tickets.opened_at", Op: semantic.OpGe, Values: []any{"2025-01-01"}}, {Field: "support_tickets.opened_at", Op: semantic.OpLt, Values: []any{"2026-01-01"}}}}}},
+		{q: "how many customers have not ordered in 2025", filter: []semantic.Filter{{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
+			{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2025-01-01"}}, {Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-01-01"}}}}}},
+		// The subject's own date named: the period is theirs, and no
+		// row at all is missing.
+		{q: "customers who signed up in 2025 and never ordered", filter: []semantic.Filter{none("orders")}},
 		// A verb that says more than that the row was made is not read past.
 		{q: "customers who never closed a ticket", refuse: "not terms quarry knows"},
 		{q: "customers with no", refuse: "not terms quarry knows"},
