@@ -143,3 +143,43 @@ func isPeriodStart(w string) bool {
 	}
 	return false
 }
+
+// popularAsTop replans "the most popular products" (refused: "popular"
+// not understood) as "the top products", which asks by what where the
+// knowledge has more than one measure to rank by; "least popular" as
+// "bottom". nil where the question says no such thing.
+func (p *Planner) popularAsTop(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || !slices.Contains(pl.Unknown, "popular") {
+		return nil
+	}
+	toks := tokenize(question)
+	var b strings.Builder
+	last := 0
+	for i, t := range toks {
+		if t.s != "popular" {
+			continue
+		}
+		word, from := "top", t.start
+		if i > 0 {
+			switch toks[i-1].s {
+			case "most", "more":
+				from = toks[i-1].start
+			case "least", "less":
+				word, from = "bottom", toks[i-1].start
+			}
+		}
+		b.WriteString(question[last:from])
+		b.WriteString(word)
+		last = t.end
+	}
+	if last == 0 {
+		return nil
+	}
+	b.WriteString(question[last:])
+	again := p.planQuestion(b.String(), asOf)
+	if again.Kind == KindUnanswered {
+		return nil
+	}
+	again.readAs(b.String(), fmt.Sprintf("%q read as a ranking", "popular"))
+	return again
+}

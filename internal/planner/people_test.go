@@ -232,3 +232,17 @@ func TestBiggestCustomers(t *testing.T) {
 		t.Errorf("option %q: %s %q", pl.Options[0], got.Kind, got.Reason)
 	}
 }
+
+// TestPopular: "the most popular products" ranks as "the top products"
+// does, asking by what; "least popular" as the bottom (found from
+// outside: "popular" not understood).
+func TestPopular(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, first := range map[string]string{"most popular products": "top products by revenue", "least popular products": "bottom products by revenue"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindClarify || len(pl.Options) == 0 || pl.Options[0] != first {
+			t.Errorf("%q: %s %q %v; want asked, %q first", q, pl.Kind, pl.Reason, pl.Options, first)
+		}
+	}
+}

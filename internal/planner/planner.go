@@ -326,6 +326,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.verbedMost(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.popularAsTop(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.durationAsked(question, asOf, pl); m != nil {
 		return m
 	}
