@@ -183,3 +183,60 @@ func (p *Planner) popularAsTop(question string, asOf time.Time, pl *Plan) *Plan 
 	again.readAs(b.String(), fmt.Sprintf("%q read as a ranking", "popular"))
 	return again
 }
+
+// othersAmountText is the words of an amount of other rows to read as
+// their total: the column's term, with the word of its table said right
+// before it ("invoice amount").
+func (b *builder) othersAmountText(t *term) string {
+	for i, u := range b.st.terms {
+		if u == t && i > 0 {
+			prev := b.st.terms[i-1]
+			if prev.pos == t.pos-1 && prev.cands[0].kind == sEntity && strings.EqualFold(prev.cands[0].name, t.cands[0].entity) {
+				return prev.it.text + " " + t.it.text
+			}
+		}
+	}
+	return t.it.text
+}
+
+// otherTableNamed reports whether the question names a table other than
+// entity (the rows ranked by an amount of entity's rows).
+func (b *builder) otherTableNamed(entity string) bool {
+	return slices.ContainsFunc(b.st.terms, func(u *term) bool {
+		return u.cands[0].kind == sEntity && !strings.EqualFold(u.cands[0].name, entity)
+	})
+}
+
+// sortedBy reports whether t is sorted by, itself or as the column after
+// its table's word ("ranked by invoice amount").
+func (b *builder) sortedBy(t *term) bool {
+	if t.sortBy {
+		return true
+	}
+	for i, u := range b.st.terms {
+		if u == t && i > 0 {
+			prev := b.st.terms[i-1]
+			return prev.sortBy && prev.pos == t.pos-1 && prev.cands[0].kind == sEntity && strings.EqualFold(prev.cands[0].name, t.cands[0].entity)
+		}
+	}
+	return false
+}
+
+// beforeItsMetric reports whether t, a table's word, comes right before a
+// metric over that table's rows or rows joined to it ("order revenue",
+// "ticket resolution time"): the word says whose the measure is, which
+// it already is.
+func (b *builder) beforeItsMetric(t *term, entity string) bool {
+	for i, u := range b.st.terms {
+		if u != t || i+1 >= len(b.st.terms) {
+			continue
+		}
+		next := b.st.terms[i+1]
+		if next.pos != t.pos+1 || next.cands[0].kind != sMetric || len(t.aggs) > 0 && !(len(t.aggs) == 1 && t.aggs[0] == "avg" && b.p.isAverage(next.cands[0].name)) {
+			return false
+		}
+		me := b.p.metricEntity(next.cands[0].name, b.adhoc)
+		return strings.EqualFold(me, entity) || b.p.reachable(me, entity)
+	}
+	return false
+}
