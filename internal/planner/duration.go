@@ -191,6 +191,9 @@ func (p *Planner) span(e *semantic.Entity, hint string) (start, end, why string)
 // the whole of the shorter): "resolution" and "resolved", "close" and
 // "closed", "delivery" and "delivered".
 func samePrefix(a, b string) bool {
+	if a == b || a == b+"ed" || a == b+"d" || b == a+"ed" || b == a+"d" {
+		return true // "end" and "ended"
+	}
 	n := min(5, len(a), len(b))
 	return n >= 4 && a[:n] == b[:n]
 }

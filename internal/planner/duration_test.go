@@ -53,6 +53,7 @@ func TestDurations(t *testing.T) {
 		{"average time to resolve tickets in hours", []string{"AVG((julianday(tickets.resolved_at) - julianday(tickets.opened_at)) * 24)"}},
 		{"average resolution time of high priority tickets", []string{"julianday(tickets.resolved_at)", "tickets.priority = 'high'"}},
 		{"average time to close tickets", []string{"julianday(tickets.closed_at)"}},
+		{"average time to end a subscription", []string{sub}},
 		{"how long do employees stay on average", []string{"AVG((julianday(employees.termination_date) - julianday(employees.hire_date)))"}},
 		// Tenure is mostly of those still here, whose end is empty:
 		// not read as the length of those who left.
