@@ -240,3 +240,77 @@ func (b *builder) beforeItsMetric(t *term, entity string) bool {
 	}
 	return false
 }
+
+// wordsReplanned are a manager's words for what the planner reads in
+// other words, each replaced where the question is refused for them:
+// the change verbs of a comparison ("has AOV gone up this year compared
+// to last year": the comparison gives the change), money with the one
+// measure of income ("which category brings in the most money"), "take
+// us to" ("how long does it take us to resolve tickets") and nobody
+// assigned ("tickets that have nobody assigned": unassigned).
+func (p *Planner) wordsReplanned(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered {
+		return nil
+	}
+	toks := tokenize(question)
+	compared := slices.ContainsFunc(toks, func(t token) bool {
+		return t.s == "compared" || t.s == "vs" || t.s == "versus" || t.s == "than"
+	})
+	money := p.moneyMetric()
+	var out []string
+	said := ""
+	for i := 0; i < len(toks); i++ {
+		w := toks[i].s
+		switch {
+		case compared && i == 0 && (w == "has" || w == "have" || w == "did" || w == "is" || w == "are"):
+			said = "a change"
+			continue
+		case compared && changeVerb(w):
+			if i+1 < len(toks) && (toks[i+1].s == "up" || toks[i+1].s == "down") {
+				i++
+			}
+			said = "a change"
+			continue
+		case (w == "money" || w == "cash") && money != "" && slices.Contains(pl.Unknown, w):
+			out = append(out, display(money))
+			said = fmt.Sprintf("%q as %s", w, display(money))
+			continue
+		case (w == "take" || w == "takes" || w == "took") && i+2 < len(toks) && (toks[i+1].s == "us" || toks[i+1].s == "me" || toks[i+1].s == "you" || toks[i+1].s == "them") && toks[i+2].s == "to":
+			out = append(out, w)
+			i++ // "take us to": "take to"
+			said = "take to"
+			continue
+		case (w == "nobody" || w == "noone") && i+1 < len(toks) && toks[i+1].s == "assigned" ||
+			w == "no" && i+2 < len(toks) && toks[i+1].s == "one" && toks[i+2].s == "assigned":
+			if len(out) > 0 && (out[len(out)-1] == "have" || out[len(out)-1] == "has") {
+				out[len(out)-1] = "are"
+			}
+			out = append(out, "unassigned")
+			i = slices.IndexFunc(toks[i:], func(t token) bool { return t.s == "assigned" }) + i
+			said = "nobody assigned as unassigned"
+			continue
+		}
+		out = append(out, question[toks[i].start:toks[i].end])
+	}
+	if said == "" {
+		return nil
+	}
+	read := strings.Join(out, " ")
+	again := p.planQuestion(read, asOf)
+	if again.Kind == KindUnanswered {
+		return nil
+	}
+	again.readAs(read, "read as "+read)
+	return again
+}
+
+// changeVerb reports whether w says a measure changed ("gone up",
+// "increased", "dropped"), which a comparison of two periods answers.
+func changeVerb(w string) bool {
+	switch w {
+	case "gone", "go", "went", "increased", "increase", "decreased", "decrease", "grown", "grow", "grew", "dropped", "drop",
+		"fallen", "fall", "fell", "risen", "rise", "rose", "improved", "improve", "declined", "decline", "changed", "change":
+		return true
+	}
+	return false
+}

@@ -246,3 +246,37 @@ func TestPopular(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsReplanned: a manager's words for what the planner reads in
+// other words (found from outside, on the demo): the change verbs of a
+// comparison, money as the one income measure, "take us to", nobody
+// assigned. A change verb with no comparison stays refused.
+func TestWordsReplanned(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"has AOV gone up this year compared to last year": "average_order_value",
+		"did revenue drop this month vs last month":       "revenue",
+		"which category brings in the most money":         "revenue",
+		"how long does it take us to resolve tickets":     "average_resolution_hours",
+		"how many tickets have nobody assigned":           "tickets",
+		"has revenue gone up":                             "",
+	} {
+		pl := p.Plan(q, asOf)
+		if want == "" {
+			if pl.Kind == KindMetric {
+				t.Errorf("%q: answered %+v; want refused", q, pl.Query)
+			}
+			continue
+		}
+		if pl.Kind != KindMetric || pl.Query.Metrics[0] != want {
+			t.Errorf("%q: %s %q %+v; want %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+	if pl := p.Plan("how many tickets have nobody assigned", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Op != semantic.OpNull {
+		t.Errorf("nobody assigned: %+v", pl.Query)
+	}
+	if pl := p.Plan("has AOV gone up this year compared to last year", asOf); pl.Kind != KindMetric || len(pl.Query.Compare) != 2 {
+		t.Errorf("gone up: %+v; want two periods compared", pl.Query)
+	}
+}

@@ -329,6 +329,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.popularAsTop(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.wordsReplanned(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.durationAsked(question, asOf, pl); m != nil {
 		return m
 	}
