@@ -606,7 +606,8 @@ func (b *builder) namesField(t *term, field string) bool {
 // personNouns name people in a table's name or synonyms.
 var personNouns = func() map[string]bool {
 	m := map[string]bool{}
-	for _, n := range []string{"person", "employee", "staff", "worker", "personnel", "team member", "member", "customer", "client", "user", "student", "teacher", "patient", "player"} {
+	for _, n := range []string{"person", "employee", "staff", "worker", "personnel", "team member", "member", "customer", "client", "user", "student", "teacher", "patient", "player",
+		"guest", "visitor", "passenger", "subscriber", "buyer", "shopper", "donor", "tenant", "resident", "attendee", "participant", "volunteer"} {
 		m[stemKey(n)] = true
 	}
 	return m

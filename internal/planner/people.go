@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // peopleWord reports whether w names persons in general, no table in
@@ -313,4 +315,55 @@ func changeVerb(w string) bool {
 		return true
 	}
 	return false
+}
+
+// repeatRows replans "how many repeat customers" (refused: "repeat" not
+// understood) as "how many customers with more than 1 orders": the rows
+// of the one table of events that refer to the persons directly (orders,
+// dated by an event; not tickets or sessions, dated by their start).
+// Only where the reading groups by nothing the question did not ask
+// ("revenue from repeat customers" would be each one's revenue).
+func (p *Planner) repeatRows(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || !slices.Contains(pl.Unknown, "repeat") && !slices.Contains(pl.Unknown, "returning") {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].s != "repeat" && toks[i].s != "returning" {
+			continue
+		}
+		ss, _ := p.lex.get(toks[i+1].s)
+		es := strongest(only(ss, sEntity))
+		if len(es) != 1 || !p.ofPersons(es[0].name) {
+			return nil
+		}
+		events := ""
+		for _, r := range p.m.Relationships {
+			if !strings.EqualFold(r.To, es[0].name) || r.Cardinality == semantic.OneToMany {
+				continue
+			}
+			e := p.entity(r.From)
+			if e == nil || e.TimeColumn == "" {
+				continue
+			}
+			if c := e.Column(e.TimeColumn); c == nil || c.TimeRole != semantic.TimeRoleEvent {
+				continue
+			}
+			if events != "" && events != e.Name {
+				return nil // orders or bookings?
+			}
+			events = e.Name
+		}
+		if events == "" {
+			return nil
+		}
+		read := question[:toks[i].start] + question[toks[i+1].start:toks[i+1].end] + " with more than 1 " + display(events) + question[toks[i+1].end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric || len(again.Query.Dimensions) > 0 && !strings.Contains(" "+strings.ToLower(question)+" ", " by ") {
+			return nil
+		}
+		again.readAs(read, fmt.Sprintf("%q read as %s with more than one of their %s", join(toks[i:i+2]), display(es[0].name), display(events)))
+		return again
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -278,5 +279,21 @@ func TestWordsReplanned(t *testing.T) {
 	}
 	if pl := p.Plan("has AOV gone up this year compared to last year", asOf); pl.Kind != KindMetric || len(pl.Query.Compare) != 2 {
 		t.Errorf("gone up: %+v; want two periods compared", pl.Query)
+	}
+}
+
+// TestRepeatCustomers: "repeat customers" are those with more than one
+// of the one table of events that refers to them (orders, not tickets or
+// sessions, dated by their start); a reading that would group by each
+// customer is refused (found from outside: "repeat" not understood).
+func TestRepeatCustomers(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	pl := p.Plan("how many repeat customers do we have", asOf)
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 0 || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "orders" || fmt.Sprint(pl.Query.Filters[0].Values...) != "1" {
+		t.Errorf("%s %q %+v; want customers with more than 1 orders", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("revenue from repeat customers", asOf); pl.Kind == KindMetric {
+		t.Errorf("revenue from repeat customers: answered %+v; want refused", pl.Query)
 	}
 }

@@ -332,6 +332,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.wordsReplanned(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.repeatRows(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.durationAsked(question, asOf, pl); m != nil {
 		return m
 	}
