@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -604,14 +605,14 @@ func (b *builder) namesField(t *term, field string) bool {
 }
 
 // personNouns name people in a table's name or synonyms.
-var personNouns = func() map[string]bool {
+var personNouns = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"person", "employee", "staff", "worker", "personnel", "team member", "member", "customer", "client", "user", "student", "teacher", "patient", "player",
 		"guest", "visitor", "passenger", "subscriber", "buyer", "shopper", "donor", "tenant", "resident", "attendee", "participant", "volunteer"} {
 		m[stemKey(n)] = true
 	}
 	return m
-}()
+})
 
 // ofPersons reports whether a table's rows are people: its name or a
 // synonym is a noun for persons ("employees", "staff").
@@ -621,7 +622,7 @@ func (p *Planner) ofPersons(entity string) bool {
 		return false
 	}
 	for _, n := range append([]string{e.Name}, e.Synonyms...) {
-		if personNouns[stemKey(strings.ToLower(strings.ReplaceAll(n, "_", " ")))] {
+		if personNouns()[stemKey(strings.ToLower(strings.ReplaceAll(n, "_", " ")))] {
 			return true
 		}
 	}

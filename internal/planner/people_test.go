@@ -297,3 +297,26 @@ func TestRepeatCustomers(t *testing.T) {
 		t.Errorf("revenue from repeat customers: answered %+v; want refused", pl.Query)
 	}
 }
+
+// TestValueMisread: "how's business" is no count of the business
+// customers (answered so at 1.00, found from outside), and the verb after
+// "did we" is no value ("what did we book last month": not the Books
+// category); a count that names its table, or a value said as one, is
+// still answered.
+func TestValueMisread(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, answered := range map[string]bool{
+		"how's business":                         false,
+		"hows business?":                         false,
+		"what did we book last month":            false,
+		"how many business customers do we have": true,
+		"what did we sell in Books last month":   true,
+		"how's revenue from business customers":  true,
+	} {
+		pl := p.Plan(q, asOf)
+		if got := pl.Kind == KindMetric || pl.Kind == KindRows; got != answered {
+			t.Errorf("%q: %s %q %+v; answered %v, want %v", q, pl.Kind, pl.Reason, pl.Query, got, answered)
+		}
+	}
+}

@@ -353,6 +353,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if w := s.byWhose(question, asOf, pl); w != nil {
 		pl = w
 	}
+	if r := s.valueMisread(question, pl); r != nil {
+		pl = r
+	}
 	if j := s.judged(question, pl); j != nil {
 		pl = j
 	}
