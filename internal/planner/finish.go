@@ -265,7 +265,7 @@ func (b *builder) finish() *Plan {
 	if st.breakdown && len(q.Dimensions) == 0 {
 		return b.fail("“break down” needs what to break it down by, such as “by channel” or “by month”")
 	}
-	if st.howDoing && !namesMetric(st.terms) {
+	if st.howDoing && !namesMetric(st.terms) && !b.namesEventCount() {
 		// "how are our products doing": how well, by what measure? A
 		// count of the rows is no answer to it.
 		return b.fail("the question asks how something is doing without naming a measure; name one, such as “how is revenue doing this month”")
@@ -892,6 +892,26 @@ func namesMetric(terms []*term) bool {
 	for _, t := range terms {
 		if len(t.it.senses) > 0 && len(only(t.it.senses, sMetric)) == len(t.it.senses) {
 			return true
+		}
+	}
+	return false
+}
+
+// namesEventCount reports whether a term names both a table of events
+// (its time column an event's: orders placed) and the knowledge's count
+// of it ("how are we tracking on orders this month"): a count of events
+// in a period is a measure of how things go, where a count of things
+// ("how are our products doing") is not.
+func (b *builder) namesEventCount() bool {
+	for _, t := range b.st.terms {
+		ms, es := only(t.it.senses, sMetric), only(t.it.senses, sEntity)
+		if len(ms) != 1 || len(es) != 1 || len(ms)+len(es) != len(t.it.senses) || !b.p.isCountOf(ms[0].name, es[0].name) {
+			continue
+		}
+		if e := b.p.entity(es[0].name); e != nil && e.TimeColumn != "" {
+			if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
+				return true
+			}
 		}
 	}
 	return false

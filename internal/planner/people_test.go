@@ -320,3 +320,18 @@ func TestValueMisread(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackingOnEvents: "how are we tracking on orders this month" is the
+// count of orders, a table of events the knowledge counts; "how are our
+// products doing" stays refused, a count of things saying nothing of how
+// well (found from outside: refused though the docs list "tracking").
+func TestTrackingOnEvents(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if pl := p.Plan("how are we tracking on orders this month", asOf); pl.Kind != KindMetric || pl.Query.Metrics[0] != "orders" {
+		t.Errorf("orders: %s %q", pl.Kind, pl.Reason)
+	}
+	if pl := p.Plan("how are our products doing", asOf); pl.Kind == KindMetric {
+		t.Errorf("products: answered %+v", pl.Query)
+	}
+}

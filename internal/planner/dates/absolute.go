@@ -149,6 +149,11 @@ func (p *parser) quarterWords(i int) (Range, int) {
 			y, k = p.thisOrLastYear(j)
 		}
 		if k == 0 {
+			if kind == "quarter" && o <= 4 && !of && p.tok(i) != "last" {
+				// "orders in the first quarter": the latest that has
+				// started, as a half is.
+				return p.latestQuarter(o), 2
+			}
 			if kind != "half" || o > 2 || of {
 				return Range{}, 0
 			}

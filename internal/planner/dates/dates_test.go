@@ -311,6 +311,11 @@ func TestMonthOfYear(t *testing.T) {
 		{"orders in the second half of last year", []string{"2025-07-01–2026-01-01"}},
 		{"revenue H1 this year", []string{"2026-01-01–2026-07-01"}},
 		{"revenue in the first half of 2025", []string{"2025-01-01–2025-07-01"}},
+		// Quarters by their ordinal, as halves are (found from outside:
+		// "orders in the first quarter" refused).
+		{"orders in the first quarter", []string{"2026-01-01–2026-04-01"}},
+		{"orders in the third quarter", []string{"2025-07-01–2025-10-01"}},
+		{"revenue in the second quarter of 2025", []string{"2025-04-01–2025-07-01"}},
 		// Two halves and one year after them: the year is both's (found
 		// from outside: H1 fell back to this year's).
 		{"tickets H1 vs H2 last year", []string{"2025-01-01–2025-07-01", "2025-07-01–2026-01-01"}},
