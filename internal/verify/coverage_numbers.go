@@ -293,6 +293,10 @@ func (c *cover) relative() (ok, bad []string) {
 			continue
 		}
 		f, t := s.from.Format("2006-01-02"), s.to.Format("2006-01-02")
+		if strings.HasPrefix(s.phrase, "this ") && c.has(s.phrase+" last year") {
+			// "revenue this month last year": this month, a year earlier.
+			f, t = s.from.AddDate(-1, 0, 0).Format("2006-01-02"), s.to.AddDate(-1, 0, 0).Format("2006-01-02")
+		}
 		if from >= f && to <= t && from < to {
 			ok = append(ok, s.phrase)
 			if len(bad) == 0 {

@@ -1002,3 +1002,20 @@ func TestCoverageLastDaysOnRelatedRows(t *testing.T) {
 		t.Errorf("with no period anywhere: failed %q; want the period not applied", failed)
 	}
 }
+
+// TestCoverageThisMonthLastYear: "revenue this month last year" is this
+// month a year earlier, the query's period (found from outside: the
+// check refused its own plan's correct June 2025); another month stays
+// refused.
+func TestCoverageThisMonthLastYear(t *testing.T) {
+	m := coverageModel()
+	q := func(from, to string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{"revenue"}, TimeRange: &semantic.TimeRange{From: from, To: to}}
+	}
+	if failed := coverageFailures("revenue this month last year", "2026-06-30", m, q("2025-06-01", "2025-07-01")); failed != "" {
+		t.Errorf("June 2025: failed %q", failed)
+	}
+	if failed := coverageFailures("revenue this month last year", "2026-06-30", m, q("2025-05-01", "2025-06-01")); failed == "" {
+		t.Errorf("May 2025: passed; want refused")
+	}
+}
