@@ -439,7 +439,14 @@ func (b *builder) impliedTotal(t *term) bool {
 		}
 		grouped = grouped || u.byMode
 	}
-	return grouped
+	// "total amount of unpaid invoices" naming total_amt: the word
+	// "total" is part of the column's name and also asks for its total
+	// (found from outside: refused as a measure named alone).
+	said := strings.HasPrefix(lower(t.it.text), "total ") && slices.ContainsFunc(t.cands, func(s sense) bool {
+		ws := nameWords(s.column)
+		return len(ws) > 0 && ws[0] == "total"
+	})
+	return grouped || said
 }
 
 // wholeFlags keeps, of the columns a word names, the yes/no column it

@@ -367,3 +367,69 @@ func (p *Planner) repeatRows(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	return nil
 }
+
+// totalVerbed replans "total invoiced by month" (counted as invoices,
+// found from outside: the number of invoices a month given as what was
+// invoiced) as "total amt of invoices by month": the verb of a table
+// whose rows record money, after "total", is its one amount added up.
+// Also "the invoice amount" where the table's one amount has another
+// name (total_amt) and "amount" would be another table's column.
+func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered && !p.countsOnly(pl) {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 0; i+1 < len(toks); i++ {
+		w := toks[i+1].s
+		verbed := (toks[i].s == "total" || toks[i].s == "sum") && strings.HasSuffix(w, "ed")
+		named := w == "amount" && pl.Kind == KindUnanswered
+		if !verbed && !named {
+			continue
+		}
+		at := i + 1
+		if named {
+			at = i // "invoice amount": the table's word, then amount
+		}
+		name := ""
+		if ss, _ := p.lex.get(toks[at].s); len(ss) > 0 {
+			if es := only(ss, sEntity); len(es) == 1 && len(ss) == 1 {
+				name = es[0].name
+			}
+		} else if verbed {
+			// "invoiced": the verb of the invoices, as "never booked"
+			// reads the bookings.
+			name, _ = p.noneEntity(&item{kind: itUnknown, text: w})
+		}
+		if name == "" || !recordsMoney(name) {
+			continue
+		}
+		e := p.entity(name)
+		c := p.oneAmount(e.Name)
+		if c == "" || named && (e.Column("amount") != nil || strings.EqualFold(c, "amount")) {
+			continue
+		}
+		from := toks[i].start
+		if named && i > 0 && (toks[i-1].s == "total" || toks[i-1].s == "average" || toks[i-1].s == "avg") {
+			from = toks[i-1].start
+		}
+		agg := "total"
+		if named && i > 0 && toks[i-1].s != "total" {
+			agg = toks[i-1].s
+		}
+		amount := totalWords(c)
+		if agg != "total" {
+			amount = agg + " " + strings.Join(nameWords(c), " ")
+		}
+		if named && (i == 0 || toks[i-1].s != "total" && toks[i-1].s != "average" && toks[i-1].s != "avg") {
+			amount, from = strings.Join(nameWords(c), " "), toks[i].start
+		}
+		read := question[:from] + amount + " of " + display(e.Name) + question[toks[i+1].end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric || p.countsOnly(again) {
+			return nil
+		}
+		again.readAs(read, fmt.Sprintf("%q read as %s.%s, the amount of each of %s", strings.TrimSpace(question[from:toks[i+1].end]), e.Name, c, display(e.Name)))
+		return again
+	}
+	return nil
+}

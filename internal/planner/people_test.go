@@ -335,3 +335,36 @@ func TestTrackingOnEvents(t *testing.T) {
 		t.Errorf("products: answered %+v", pl.Query)
 	}
 }
+
+// TestTotalInvoiced: "total invoiced by month" adds up the invoices' one
+// amount (found from outside: it counted the invoices a month, at 1.00),
+// and "the invoice amount" is total_amt where "amount" is a column of
+// payments only; "total amount of unpaid invoices" adds up total_amt.
+func TestTotalInvoiced(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", TimeColumn: "issued_dt", Columns: []semantic.Column{
+				col("invoice_id", quarry.TypeInt), {Name: "issued_dt", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, col("total_amt", quarry.TypeFloat),
+				{Name: "status", Type: quarry.TypeText, Values: []string{"paid", "unpaid", "void"}}}},
+			{Name: "payments", Table: "payments", PrimaryKey: "payment_id", TimeColumn: "paid_at", Columns: []semantic.Column{
+				col("payment_id", quarry.TypeInt), col("invoice_id", quarry.TypeInt), {Name: "paid_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, col("amount", quarry.TypeFloat)}},
+		},
+		Relationships: []semantic.Relationship{{From: "payments", FromColumn: "invoice_id", To: "invoices", ToColumn: "invoice_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ q, want string }{
+		{"total invoiced by month this year", "SUM(invoices.total_amt)"},
+		{"total invoiced last month", "SUM(invoices.total_amt)"},
+		{"total invoice amount", "SUM(invoices.total_amt)"},
+		{"average invoice amount", "AVG(invoices.total_amt)"},
+		{"total amount of unpaid invoices", "SUM(invoices.total_amt)"},
+		{"total payment amount", "SUM(payments.amount)"},
+	} {
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
+	}
+}

@@ -317,6 +317,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.totalOf(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.totalVerbed(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.peopleAsTable(question, asOf, pl); m != nil {
 		return m
 	}
