@@ -368,3 +368,28 @@ func TestTotalInvoiced(t *testing.T) {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
 	}
 }
+
+// TestValueWithAYear: "Fall 2025" is a value of terms.term_name, not the
+// year 2025 after an unknown "fall" (found from outside: every question
+// about a term named so refused); a bare year is still a period.
+func TestValueWithAYear(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "terms", Table: "terms", PrimaryKey: "term_id", Label: "term_name", Columns: []semantic.Column{
+				{Name: "term_id", Type: quarry.TypeInt}, {Name: "term_name", Type: quarry.TypeText, Values: []string{"Fall 2025", "Spring 2026"}}}},
+			{Name: "enrollments", Table: "enrollments", PrimaryKey: "enrollment_id", TimeColumn: "enrolled_on", Columns: []semantic.Column{
+				{Name: "enrollment_id", Type: quarry.TypeInt}, {Name: "term_id", Type: quarry.TypeInt}, {Name: "enrolled_on", Type: quarry.TypeDate}}},
+		},
+		Relationships: []semantic.Relationship{{From: "enrollments", FromColumn: "term_id", To: "terms", ToColumn: "term_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	metricHolds(t, p, m, "how many enrollments in Fall 2025", "terms.term_name = 'Fall 2025'", asOf)
+	if pl := p.Plan("how many enrollments in Fall 2025", asOf); pl.Query != nil && pl.Query.TimeRange != nil {
+		t.Errorf("a period %+v; want none", pl.Query.TimeRange)
+	}
+	metricHolds(t, p, m, "how many enrollments in 2025", "'2025-01-01'", asOf)
+}

@@ -131,7 +131,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	if verb := p.writeRequest(toks); verb != "" {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
 	}
-	rngs := notDates(question, dates.FindAll(question, asOf))
+	rngs := p.valueDates(toks, notDates(question, dates.FindAll(question, asOf)))
 	if pl := p.yearOrTable(question, toks, rngs); pl != nil {
 		return pl
 	}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/planner/dates"
@@ -21,6 +22,26 @@ func notDates(q string, rngs []dates.Range) []dates.Range {
 	for _, r := range rngs {
 		if r.Start > 0 && q[r.Start-1] == '_' || r.End < len(q) && q[r.End] == '_' {
 			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// valueDates drops, of the periods found, those that end a known value
+// with the words before them: "Fall 2025" and "Spring 2026" are names
+// of terms (terms.term_name), not the year 2025 after an unknown "fall"
+// (found from outside: every question about a term named so refused).
+func (p *Planner) valueDates(toks []token, rngs []dates.Range) []dates.Range {
+	out := rngs[:0:0]
+next:
+	for _, r := range rngs {
+		i := slices.IndexFunc(toks, func(t token) bool { return t.start == r.Start })
+		j := slices.IndexFunc(toks, func(t token) bool { return t.end == r.End })
+		for n := 1; i >= n && j >= i && n <= 3; n++ {
+			if ss, ok := p.lex.get(join(toks[i-n : j+1])); ok && len(only(ss, sValue)) > 0 {
+				continue next
+			}
 		}
 		out = append(out, r)
 	}

@@ -603,7 +603,8 @@ func (c *cover) spans(w string) bool {
 	}
 	for _, f := range c.q.Filters {
 		for _, v := range f.Values {
-			if s, ok := v.(string); ok && strings.HasPrefix(s, w) {
+			// "Fall 2025": a value that names the year, a term's name.
+			if s, ok := v.(string); ok && (strings.HasPrefix(s, w) || slices.Contains(strings.Fields(s), w)) {
 				return true
 			}
 		}

@@ -1019,3 +1019,13 @@ func TestCoverageThisMonthLastYear(t *testing.T) {
 		t.Errorf("May 2025: passed; want refused")
 	}
 }
+
+// TestCoverageYearInAValue: the year of "Fall 2025", a value the query
+// filters on, is no period the query leaves out.
+func TestCoverageYearInAValue(t *testing.T) {
+	m := coverageModel()
+	q := &semantic.Query{Metrics: []string{"revenue"}, Filters: []semantic.Filter{{Field: "customers.country", Op: semantic.OpEq, Values: []any{"Fall 2025"}}}}
+	if failed := coverageFailures("revenue in Fall 2025", "2026-06-30", m, q); strings.Contains(failed, "2025") {
+		t.Errorf("failed %q", failed)
+	}
+}
