@@ -99,18 +99,11 @@ func TestTotalPrice(t *testing.T) {
 		},
 		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "guest_id", To: "guests", ToColumn: "guest_id", Cardinality: semantic.ManyToOne}},
 	}
-	if err := m.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	p := New(m, nil)
-	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
-	for _, tt := range []struct{ q, want string }{
+	p := metricCases(t, m, []struct{ q, want string }{
 		{"total price of bookings by month", "SUM(bookings.total_price)"},
 		{"top 5 guests by total price", "SUM(bookings.total_price)"},
 		{"top 5 guests by unit price", ""},
-	} {
-		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
-	}
+	})
 	if pl := p.Plan("total price of bookings by month", asOf); strings.Contains(strings.ToLower(pl.Title), "total total") {
 		t.Errorf("title %q", pl.Title)
 	}
@@ -172,17 +165,10 @@ func TestVerbedMost(t *testing.T) {
 		},
 		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "guest_id", To: "guests", ToColumn: "guest_id", Cardinality: semantic.ManyToOne}},
 	}
-	if err := m.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	p := New(m, nil)
-	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
-	for _, tt := range []struct{ q, want string }{
+	p := metricCases(t, m, []struct{ q, want string }{
 		{"which guests booked the most", "COUNT(bookings.booking_id)"},
 		{"which guests booked the most last year", "'2025-01-01'"},
-	} {
-		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
-	}
+	})
 	if pl := p.Plan("which guests booked the most", asOf); pl.Kind != KindMetric || !groupsBy(pl, "guests") || pl.Query.Limit == 0 {
 		t.Errorf("%s %+v; want guests ranked", pl.Kind, pl.Query)
 	}
@@ -352,21 +338,14 @@ func TestTotalInvoiced(t *testing.T) {
 		},
 		Relationships: []semantic.Relationship{{From: "payments", FromColumn: "invoice_id", To: "invoices", ToColumn: "invoice_id", Cardinality: semantic.ManyToOne}},
 	}
-	if err := m.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	p := New(m, nil)
-	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
-	for _, tt := range []struct{ q, want string }{
+	metricCases(t, m, []struct{ q, want string }{
 		{"total invoiced by month this year", "SUM(invoices.total_amt)"},
 		{"total invoiced last month", "SUM(invoices.total_amt)"},
 		{"total invoice amount", "SUM(invoices.total_amt)"},
 		{"average invoice amount", "AVG(invoices.total_amt)"},
 		{"total amount of unpaid invoices", "SUM(invoices.total_amt)"},
 		{"total payment amount", "SUM(payments.amount)"},
-	} {
-		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
-	}
+	})
 }
 
 // TestValueWithAYear: "Fall 2025" is a value of terms.term_name, not the
@@ -392,4 +371,19 @@ func TestValueWithAYear(t *testing.T) {
 		t.Errorf("a period %+v; want none", pl.Query.TimeRange)
 	}
 	metricHolds(t, p, m, "how many enrollments in 2025", "'2025-01-01'", asOf)
+}
+
+// metricCases validates m and checks each question's metric SQL holds
+// want ("": refused), as of 2026-06-30; it returns the planner.
+func metricCases(t *testing.T, m *semantic.Model, cases []struct{ q, want string }) *Planner {
+	t.Helper()
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range cases {
+		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
+	}
+	return p
 }
