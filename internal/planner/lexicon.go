@@ -469,6 +469,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 		}
 	}
+	exactMetrics(&l, m)
 	for _, r := range records {
 		// A record's thing that is also a value ("maintenance", a car's
 		// status) stays the value alone (found from outside: "total
@@ -673,4 +674,37 @@ func onlyAliases(ss []sense) bool {
 		}
 	}
 	return len(ss) > 0
+}
+
+// exactMetrics keeps, of the metrics a phrase names, those it names
+// exactly (a name or a synonym as written) where it names one so: a
+// metric reached only by another form of its name gives way ("conversion",
+// the demo's synonym of conversion_rate, not the singular of conversions;
+// found from outside: "conversion by traffic source" measured the
+// conversions, and the checks refused it).
+func exactMetrics(l *lexicon, m *semantic.Model) {
+	exact := map[string]map[string]bool{}
+	note := func(phrase, metric string) {
+		k := strings.Join(words(phrase), " ")
+		if exact[k] == nil {
+			exact[k] = map[string]bool{}
+		}
+		exact[k][metric] = true
+	}
+	for i := range m.Metrics {
+		note(m.Metrics[i].Name, m.Metrics[i].Name)
+		for _, syn := range m.Metrics[i].Synonyms {
+			note(syn, m.Metrics[i].Name)
+		}
+	}
+	for phrase, names := range exact {
+		ss, ok := l.phrases[phrase]
+		if !ok {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(ss), func(s sense) bool { return s.kind == sMetric && !names[s.name] })
+		if len(kept) < len(ss) && slices.ContainsFunc(kept, func(s sense) bool { return s.kind == sMetric }) {
+			l.phrases[phrase] = kept
+		}
+	}
 }

@@ -387,3 +387,17 @@ func metricCases(t *testing.T, m *semantic.Model, cases []struct{ q, want string
 	}
 	return p
 }
+
+// TestExactMetricSynonym: "conversion", a synonym of conversion_rate as
+// written, is that metric, not the singular of conversions (found from
+// outside: "conversion by traffic source" measured the conversions, and
+// the checks refused it); "conversions" is still the count.
+func TestExactMetricSynonym(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{"conversion by traffic source this year": "conversion_rate", "conversions last month": "conversions"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindMetric || pl.Query.Metrics[0] != want {
+			t.Errorf("%q: %s %q %+v; want %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+}
