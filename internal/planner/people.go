@@ -50,12 +50,7 @@ func (p *Planner) peopleAsTable(question string, asOf time.Time, pl *Plan) *Plan
 		}
 	}
 	b.WriteString(question[last:])
-	again := p.planQuestion(b.String(), asOf)
-	if again.Kind == KindUnanswered {
-		return nil
-	}
-	again.readAs(b.String(), fmt.Sprintf("%q read as %s, the one table of persons", word, display(table)))
-	return again
+	return p.readAgain(b.String(), asOf, answered, fmt.Sprintf("%q read as %s, the one table of persons", word, display(table)))
 }
 
 // valueOfRows replans a question refused for "value" or "size" said of a
@@ -82,12 +77,7 @@ func (p *Planner) valueOfRows(question string, asOf time.Time, pl *Plan) *Plan {
 			return nil // "customer value" is no balance
 		}
 		read := question[:toks[i].start] + strings.Join(nameWords(c), " ") + question[toks[i].end:]
-		again := p.planQuestion(read, asOf)
-		if again.Kind != KindMetric {
-			return nil
-		}
-		again.readAs(read, fmt.Sprintf("%q read as %s.%s, the one amount of each of %s", join(toks[i-1:i+1]), es[0].name, c, display(es[0].name)))
-		return again
+		return p.readAgain(read, asOf, isMetric, fmt.Sprintf("%q read as %s.%s, the one amount of each of %s", join(toks[i-1:i+1]), es[0].name, c, display(es[0].name)))
 	}
 	return nil
 }
@@ -126,12 +116,7 @@ func (p *Planner) verbedMost(question string, asOf time.Time, pl *Plan) *Plan {
 			continue
 		}
 		read := question[:toks[i].start] + "have " + question[toks[i+1].start:toks[at].end] + " " + display(table) + question[toks[at].end:]
-		again := p.planQuestion(read, asOf)
-		if again.Kind != KindMetric || !p.countsOnly(again) {
-			return nil
-		}
-		again.readAs(read, fmt.Sprintf("%q read as the number of %s", join(toks[i:at+1]), display(table)))
-		return again
+		return p.readAgain(read, asOf, p.countsOnly, fmt.Sprintf("%q read as the number of %s", join(toks[i:at+1]), display(table)))
 	}
 	return nil
 }
@@ -178,12 +163,7 @@ func (p *Planner) popularAsTop(question string, asOf time.Time, pl *Plan) *Plan 
 		return nil
 	}
 	b.WriteString(question[last:])
-	again := p.planQuestion(b.String(), asOf)
-	if again.Kind == KindUnanswered {
-		return nil
-	}
-	again.readAs(b.String(), fmt.Sprintf("%q read as a ranking", "popular"))
-	return again
+	return p.readAgain(b.String(), asOf, answered, fmt.Sprintf("%q read as a ranking", "popular"))
 }
 
 // othersAmountText is the words of an amount of other rows to read as
@@ -298,12 +278,7 @@ func (p *Planner) wordsReplanned(question string, asOf time.Time, pl *Plan) *Pla
 		return nil
 	}
 	read := strings.Join(out, " ")
-	again := p.planQuestion(read, asOf)
-	if again.Kind == KindUnanswered {
-		return nil
-	}
-	again.readAs(read, "read as "+read)
-	return again
+	return p.readAgain(read, asOf, answered, "read as "+read)
 }
 
 // changeVerb reports whether w says a measure changed ("gone up",
@@ -358,12 +333,9 @@ func (p *Planner) repeatRows(question string, asOf time.Time, pl *Plan) *Plan {
 			return nil
 		}
 		read := question[:toks[i].start] + question[toks[i+1].start:toks[i+1].end] + " with more than 1 " + display(events) + question[toks[i+1].end:]
-		again := p.planQuestion(read, asOf)
-		if again.Kind != KindMetric || len(again.Query.Dimensions) > 0 && !strings.Contains(" "+strings.ToLower(question)+" ", " by ") {
-			return nil
-		}
-		again.readAs(read, fmt.Sprintf("%q read as %s with more than one of their %s", join(toks[i:i+2]), display(es[0].name), display(events)))
-		return again
+		grouped := strings.Contains(" "+strings.ToLower(question)+" ", " by ")
+		return p.readAgain(read, asOf, func(pl *Plan) bool { return isMetric(pl) && (grouped || len(pl.Query.Dimensions) == 0) },
+			fmt.Sprintf("%q read as %s with more than one of their %s", join(toks[i:i+2]), display(es[0].name), display(events)))
 	}
 	return nil
 }
@@ -408,28 +380,45 @@ func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
 		if c == "" || named && (e.Column("amount") != nil || strings.EqualFold(c, "amount")) {
 			continue
 		}
-		from := toks[i].start
-		if named && i > 0 && (toks[i-1].s == "total" || toks[i-1].s == "average" || toks[i-1].s == "avg") {
-			from = toks[i-1].start
-		}
-		agg := "total"
-		if named && i > 0 && toks[i-1].s != "total" {
-			agg = toks[i-1].s
-		}
-		amount := totalWords(c)
-		if agg != "total" {
-			amount = agg + " " + strings.Join(nameWords(c), " ")
-		}
-		if named && (i == 0 || toks[i-1].s != "total" && toks[i-1].s != "average" && toks[i-1].s != "avg") {
-			amount, from = strings.Join(nameWords(c), " "), toks[i].start
+		// "total invoiced", "total invoice amount": its total; "average
+		// invoice amount": its average; "invoice amount": the column.
+		from, amount := toks[i].start, totalWords(c)
+		if named {
+			lead := ""
+			if i > 0 {
+				lead = toks[i-1].s
+			}
+			switch lead {
+			case "total":
+				from = toks[i-1].start
+			case "average", "avg":
+				from, amount = toks[i-1].start, lead+" "+strings.Join(nameWords(c), " ")
+			default:
+				amount = strings.Join(nameWords(c), " ")
+			}
 		}
 		read := question[:from] + amount + " of " + display(e.Name) + question[toks[i+1].end:]
-		again := p.planQuestion(read, asOf)
-		if again.Kind != KindMetric || p.countsOnly(again) {
-			return nil
-		}
-		again.readAs(read, fmt.Sprintf("%q read as %s.%s, the amount of each of %s", strings.TrimSpace(question[from:toks[i+1].end]), e.Name, c, display(e.Name)))
-		return again
+		return p.readAgain(read, asOf, func(pl *Plan) bool { return isMetric(pl) && !p.countsOnly(pl) },
+			fmt.Sprintf("%q read as %s.%s, the amount of each of %s", strings.TrimSpace(question[from:toks[i+1].end]), e.Name, c, display(e.Name)))
 	}
 	return nil
 }
+
+// readAgain plans read, the question in the words the planner reads, and
+// returns the plan with note said in its reading where accept takes it;
+// nil otherwise, so the question keeps its first plan.
+func (p *Planner) readAgain(read string, asOf time.Time, accept func(*Plan) bool, note string) *Plan {
+	again := p.planQuestion(read, asOf)
+	if !accept(again) {
+		return nil
+	}
+	again.readAs(read, note)
+	return again
+}
+
+// answered reports whether a plan answers or asks back: it is not
+// refused.
+func answered(pl *Plan) bool { return pl.Kind != KindUnanswered }
+
+// isMetric reports whether a plan is a metric query.
+func isMetric(pl *Plan) bool { return pl.Kind == KindMetric && pl.Query != nil }
