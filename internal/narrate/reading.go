@@ -233,6 +233,10 @@ func filterText(f semantic.Filter, keepsEmpty bool) string {
 		return f.Field + " is none of " + one + orEmpty
 	case semantic.OpLike:
 		return f.Field + " contains " + one
+	case semantic.OpPrefix:
+		return f.Field + " starts with " + one
+	case semantic.OpSuffix:
+		return f.Field + " ends with " + one
 	case semantic.OpNull:
 		return f.Field + " is empty"
 	case semantic.OpNotNull:

@@ -353,15 +353,22 @@ func (c *compiler) filterSQLNulls(x string, refs []colRef, f Filter, nulls bool)
 			return orNull(x + " NOT IN (" + strings.Join(lits, ", ") + ")"), nil
 		}
 		return x + " IN (" + strings.Join(lits, ", ") + ")", nil
-	case OpLike:
+	case OpLike, OpPrefix, OpSuffix:
 		if err := want(1); err != nil {
 			return "", err
 		}
 		s, ok := f.Values[0].(string)
 		if !ok {
-			return "", quarry.Errorf(quarry.KindInput, "filter on %s with like needs a text value", f.Field)
+			return "", quarry.Errorf(quarry.KindInput, "filter on %s with %s needs a text value", f.Field, f.Op)
 		}
-		return c.d.likeContains(x, s), nil
+		before, after := "%", "%"
+		switch f.Op {
+		case OpPrefix:
+			before = ""
+		case OpSuffix:
+			after = ""
+		}
+		return c.d.likeText(x, before, s, after), nil
 	case OpNull:
 		return x + " IS NULL", want(0)
 	case OpNotNull:

@@ -163,6 +163,11 @@ func compileCases() []compileCase {
 			[][]string{{"190"}}},
 		{"revenue_product_like", Query{Metrics: []string{"revenue"}, Filters: []Filter{{Field: "product", Op: OpLike, Values: str("_B 100%")}}},
 			[][]string{{"80"}}},
+		// The value's own '_' and '%' match only themselves.
+		{"revenue_product_starts_with", Query{Metrics: []string{"revenue"}, Filters: []Filter{{Field: "product", Op: OpPrefix, Values: str("TOY_b")}}},
+			[][]string{{"80"}}},
+		{"revenue_product_ends_with", Query{Metrics: []string{"revenue"}, Filters: []Filter{{Field: "product", Op: OpSuffix, Values: str(" 100%")}}},
+			[][]string{{"80"}}},
 		{"orders_by_status_channel_in", Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "order_status"}}, Filters: []Filter{{Field: "orders.channel", Op: OpIn, Values: str("web", "store")}}},
 			[][]string{{"completed", "4"}, {"refunded", "1"}}},
 		{"revenue_by_country_over_150", Query{Metrics: []string{"revenue"}, Dimensions: []DimRef{{Name: "country"}}, Filters: []Filter{{Field: "revenue", Op: OpGt, Values: []any{int64(150)}}}},

@@ -133,14 +133,17 @@ func (d dialect) cycleIn(x string, days []int) string {
 	return day + " IN (" + strings.Join(parts, ", ") + ")"
 }
 
-// likeContains renders a case-insensitive "contains" test of x for s.
-func (d dialect) likeContains(x, s string) string {
+// likeText renders a case-insensitive LIKE test of x for s between
+// before and after ("%" or ""): contains, starts with or ends with s.
+// The value's own '%', '_' and '!' are escaped, so that they match only
+// themselves.
+func (d dialect) likeText(x, before, s, after string) string {
 	s = strings.ToLower(s)
 	esc := strings.ContainsAny(s, "%_!")
 	if esc {
 		s = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s)
 	}
-	out := fmt.Sprintf("LOWER(%s) LIKE %s", x, d.str("%"+s+"%"))
+	out := fmt.Sprintf("LOWER(%s) LIKE %s", x, d.str(before+s+after))
 	if esc {
 		out += " ESCAPE '!'"
 	}

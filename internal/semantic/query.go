@@ -107,7 +107,9 @@ const (
 	OpLe      Op = "<="
 	OpGt      Op = ">"
 	OpGe      Op = ">="
-	OpLike    Op = "like" // case-insensitive contains
+	OpLike    Op = "like"        // case-insensitive contains
+	OpPrefix  Op = "starts_with" // case-insensitive starts with
+	OpSuffix  Op = "ends_with"   // case-insensitive ends with
 	OpNull    Op = "is_null"
 	OpNotNull Op = "is_not_null"
 	// OpNone and OpSome filter the query's subject — the listed entity, or

@@ -178,7 +178,7 @@ func addFilter(cs map[string]*constraint, key, label string, op semantic.Op, val
 		}
 		c.notWhere = append(c.notWhere, "not "+valuesText(vals)+" ("+from+")")
 		return
-	case semantic.OpLike:
+	case semantic.OpLike, semantic.OpPrefix, semantic.OpSuffix:
 		c.valued = append(c.valued, string(op)+" "+valuesText(vals)+" ("+from+")")
 		return
 	}

@@ -54,7 +54,7 @@ type Monitor struct {
 
 // Filter keeps the rows whose dimension (or entity.column) Field
 // compares by Op ("=", "!=", "in", "not_in", "<", "<=", ">", ">=",
-// "like") with Values.
+// "like", "starts_with", "ends_with") with Values.
 type Filter struct {
 	Field  string   `json:"field"`
 	Op     string   `json:"op"`
@@ -72,7 +72,7 @@ func (f Filter) Semantic() semantic.Filter {
 
 // FilterOps lists the operators a monitor's filter takes.
 func FilterOps() []string {
-	return []string{"=", "!=", "in", "not_in", "<", "<=", ">", ">=", "like"}
+	return []string{"=", "!=", "in", "not_in", "<", "<=", ">", ">=", "like", "starts_with", "ends_with"}
 }
 
 // Muted reports whether the monitor is muted on the day of now.
