@@ -637,6 +637,13 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "revenue plus orders", rows: "SELECT (SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'), (SELECT count(*) FROM orders)"},
 		{q: "how many employees were hired before 2024", want: "SELECT count(*) FROM employees WHERE hired_on < '2024-01-01'"},
 		{q: "the 3 most recent refunded orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'refunded' ORDER BY ordered_at DESC LIMIT 3", cols: "id,ordered_at"},
+		// Pieces of text (found on Spider: "contains", "starts with",
+		// "the letter w in their description" were not understood).
+		{q: "how many customers have 'son' in their name", want: "SELECT count(*) FROM customers WHERE instr(lower(name), 'son') > 0", says: "contains 'son'"},
+		{q: "how many products start with 'Orbitek'", want: "SELECT count(*) FROM products WHERE substr(name, 1, 7) = 'Orbitek'", says: "the column that names products"},
+		{q: "revenue by country from customers whose city ends with 'burg'", rows: "SELECT c.country, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND c.city LIKE '%burg' GROUP BY c.country", cols: "country,revenue"},
+		{q: "customers whose email contains 'example'", refuse: "column policy restricts"},
+		{q: "customers whose name does not contain 'a'", refuse: "negated text pattern"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			out := askAt(t, demo, "2026-06-30", tt.q)

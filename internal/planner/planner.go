@@ -286,6 +286,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("the question is longer than %d characters; ask it in fewer words", maxQuestion)}
 	}
 	s := p.scopedTo(question)
+	if m := s.patterned(question, asOf); m != nil {
+		return m // "customers whose name contains 'smith'"
+	}
 	if m := s.percentilePlan(question, asOf); m != nil {
 		return m
 	}
