@@ -409,11 +409,11 @@ func wordValues(vals []string, maxAvg int) ([]string, bool) {
 }
 
 // idValues keeps the identifiers that a question can name: short, one
-// piece, not a plain number.
+// piece, not a plain number; or codes in capitals.
 func idValues(vals []string) []string {
 	var out []string
 	for _, v := range vals {
-		if idShaped(v) {
+		if idShaped(v) || codeShaped(v) {
 			out = append(out, v)
 		}
 	}

@@ -436,14 +436,20 @@ func phrasesOf(f fts5.Context, ctx sqlite3.Context, _ ...sqlite3.Value) {
 }
 
 // ids finds identifiers written in one piece ("ORD-1042") that are stored
-// values of key and code columns, exactly but without regard to case.
+// values of key and code columns, exactly but without regard to case, and
+// codes in capitals ("APG") exactly as stored.
 func (ix *Index) ids(ctx context.Context, q string, ws []word) ([]Hit, error) {
 	type at struct{ start, end int }
 	where := map[string][]at{}
 	var keys []any
+	// A code in capitals matches only as written.
+	asWritten := map[string]string{}
 	for _, p := range rawPieces(q) {
 		if !idShaped(p.s) {
-			continue
+			if !codeShaped(p.s) {
+				continue
+			}
+			asWritten[strings.ToLower(p.s)] = p.s
 		}
 		first, last := -1, -1
 		for i, w := range ws {
@@ -497,6 +503,9 @@ func (ix *Index) ids(ctx context.Context, q string, ws []word) ([]Hit, error) {
 	for _, f := range found {
 		c, ok := cols[f.col]
 		if !ok {
+			continue
+		}
+		if w, ok := asWritten[f.key]; ok && f.value != w {
 			continue
 		}
 		for _, a := range where[f.key] {

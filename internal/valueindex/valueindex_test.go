@@ -65,6 +65,8 @@ func shop(t testing.TB) (string, *semantic.Model) {
 		`INSERT INTO stores VALUES (1, 'Springfield', 'Aberdeen'), (2, 'Harbour', 'Autonomous Area')`,
 		`CREATE TABLE orders (id INTEGER PRIMARY KEY, order_ref TEXT, customer_id INTEGER, status TEXT)`,
 		`INSERT INTO orders VALUES (1, 'ORD-1042', 1, 'open'), (2, 'ORD-1043', 2, 'closed'), (3, 'A-113', 3, 'open')`,
+		`CREATE TABLE airports (code TEXT PRIMARY KEY, airport_name TEXT)`,
+		`INSERT INTO airports VALUES ('APG', 'Phillips Aaf'), ('JFK', 'Kennedy International'), ('MOM', 'Montemorelos'), ('Abc', 'Mixed Case')`,
 	)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
@@ -73,6 +75,7 @@ func shop(t testing.TB) (string, *semantic.Model) {
 			{Name: "stores", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, textCol("name"), textCol("city")}},
 			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{
 				{Name: "id", Type: quarry.TypeInt}, textCol("order_ref"), {Name: "customer_id", Type: quarry.TypeInt}, textCol("status")}},
+			{Name: "airports", PrimaryKey: "code", Columns: []semantic.Column{textCol("code"), textCol("airport_name")}},
 		},
 		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 		Restricted:    []string{"customers.email"},
@@ -130,6 +133,14 @@ func TestLookup(t *testing.T) {
 		{"status of order ord-1042?", []planner.Value{v("orders", "order_ref", "ORD-1042")}, ""},
 		{"status of order A-113", []planner.Value{v("orders", "order_ref", "A-113")}, ""},
 		{"status of order ORD-104", nil, ""},
+		// Codes in capitals in a key column, only as written (found on
+		// Spider: "flights from APG" was not understood).
+		{"flights from APG", []planner.Value{v("airports", "code", "APG")}, ""},
+		{"flights from 'APG' or JFK?", []planner.Value{v("airports", "code", "APG"), v("airports", "code", "JFK")}, ""},
+		{"flights from apg", nil, ""},
+		{"flights from Apg", nil, ""},
+		{"revenue MOM", nil, ""},
+		{"the ABC airport", nil, ""},
 		// A restricted column is never indexed.
 		{"customers with ann@example.com", nil, ""},
 	} {

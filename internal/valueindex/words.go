@@ -141,6 +141,27 @@ func idShaped(s string) bool {
 	return true
 }
 
+// codeShaped reports whether a piece of a question, or a stored value of
+// a key or code column, is a code written in capitals: two to five
+// letters A to Z ("APG", "JFK", "EUR"); not the short forms of periods
+// ("YTD", "MOM"). Such a piece matches a stored code only as written:
+// "apg", or "Apg", is a word.
+func codeShaped(s string) bool {
+	if len(s) < 2 || len(s) > 5 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	switch s {
+	case "YTD", "QTD", "MTD", "WTD", "YOY", "MOM", "QOQ", "WOW", "TTM", "LTM", "FY", "AND", "OR", "NOT", "THE", "ALL", "TOP":
+		return false
+	}
+	return true
+}
+
 // rawPieces are the whitespace-separated pieces of s with the punctuation
 // around them trimmed, with their byte spans.
 func rawPieces(s string) []word {
