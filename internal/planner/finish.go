@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/planner/dates"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -498,7 +500,25 @@ func (b *builder) yearColumn() *Plan {
 		}
 	}
 	var years []any
+	// "before 1980", "after 1980", "since 1980": an open range of whole
+	// years, to today where it has no end.
+	op, open := semantic.OpEq, 0
+	if r := st.dates[0]; len(st.dates) == 1 {
+		today := st.asOf.AddDate(0, 0, 1).Format(time.DateOnly)
+		switch {
+		case r.From == "" && len(r.To) == 10 && strings.HasSuffix(r.To, "-01-01"):
+			op, open = semantic.OpLt, atoi(r.To[:4])
+		case len(r.From) == 10 && strings.HasSuffix(r.From, "-01-01") && r.To == today && strings.Contains(r.Label, "after"):
+			op, open = semantic.OpGt, atoi(r.From[:4])-1
+		case len(r.From) == 10 && strings.HasSuffix(r.From, "-01-01") && r.To == today && r.From[:4] != today[:4]:
+			op, open = semantic.OpGe, atoi(r.From[:4])
+		}
+	}
 	for _, r := range st.dates {
+		if open > 0 {
+			years = append(years, strconv.Itoa(open))
+			break
+		}
 		if len(r.From) != 10 || !strings.HasSuffix(r.From, "-01-01") || r.To != fmt.Sprintf("%04d-01-01", atoi(r.From[:4])+1) {
 			return nil
 		}
@@ -535,10 +555,12 @@ func (b *builder) yearColumn() *Plan {
 		for i, y := range years {
 			years[i] = int64(atoi(y.(string)))
 		}
+	} else if op != semantic.OpEq {
+		return nil // a range over text compares as text
 	}
 	field := ent.Name + "." + col.Name
-	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpEq, Values: years})
-	b.und("filter %s = %v", field, years)
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: op, Values: years})
+	b.und("filter %s %s %v", field, op, years)
 	st.dates = nil
 	return nil
 }

@@ -234,11 +234,25 @@ func (p *Planner) readLinks(items []item) *Plan {
 					break
 				}
 			}
+		case right == nil && madeForm(it.text):
+			// "cars produced in 1980": said of the rows alone, the verb
+			// of making says no more than "made" does.
+			it.kind = itStop
 		default:
 			it.kind = itUnknown
 		}
 	}
 	return nil
+}
+
+// madeForm reports whether w is the past form of a verb of making, which
+// a row was made by and nothing more ("produced", "created").
+func madeForm(w string) bool {
+	switch w {
+	case "produced", "created", "made":
+		return true
+	}
+	return false
 }
 
 // whoDoes reads "who handled the most tickets" as "which employees

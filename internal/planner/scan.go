@@ -292,7 +292,8 @@ func stopwords() map[string]bool {
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within collect collects collected collecting
 		bring brings bringing generate generates generating earn earns earning drive drives driving
-		makes making gets getting anything something anyone someone anybody somebody drove driven – — but`) {
+		makes making gets getting anything something anyone someone anybody somebody drove driven – — but
+		manufactured built`) {
 		m[w] = true
 	}
 	return m

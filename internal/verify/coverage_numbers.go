@@ -601,10 +601,39 @@ func (c *cover) spans(w string) bool {
 			return true
 		}
 	}
+	if len(w) == 4 && c.yearColumnFilter(w) {
+		return true
+	}
 	for _, f := range c.q.Filters {
 		for _, v := range f.Values {
 			// "Fall 2025": a value that names the year, a term's name.
 			if s, ok := v.(string); ok && (strings.HasPrefix(s, w) || slices.Contains(strings.Fields(s), w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// yearColumnFilter reports whether a filter compares a column of years
+// (a number column named year, model_year, yr) with the year w: "cars
+// made in 1980" is cars.year = 1980, "before 1980" cars.year < 1980.
+func (c *cover) yearColumnFilter(w string) bool {
+	want, err := strconv.ParseFloat(w, 64)
+	if err != nil {
+		return false
+	}
+	for _, f := range c.q.Filters {
+		fl, err := c.m.ResolveField(f.Field)
+		if err != nil || fl.Kind != semantic.FieldColumn || !fl.Column.Type.IsNumeric() {
+			continue
+		}
+		name := strings.ToLower(fl.Column.Name)
+		if !strings.HasSuffix(name, "year") && name != "yr" && !strings.HasSuffix(name, "_yr") {
+			continue
+		}
+		for _, v := range f.Values {
+			if x, ok := semantic.NumberOf(v); ok && x == want {
 				return true
 			}
 		}

@@ -673,6 +673,34 @@ func TestCoverageShortDateWord(t *testing.T) {
 	}
 }
 
+// TestCoverageYearColumn: a year the question names is the query's where
+// a filter compares a number column of years with it ("how many cars in
+// 1980" as cars.year = 1980; found on Spider: refused as a period not the
+// query's), and not where the filter is on another number.
+func TestCoverageYearColumn(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "cars", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "year", Type: quarry.TypeInt}, {Name: "weight", Type: quarry.TypeInt}}}},
+		Metrics: []semantic.Metric{{Name: "cars", Entity: "cars", Expr: "COUNT(cars.id)"}},
+	}
+	for _, tt := range []struct {
+		question string
+		f        semantic.Filter
+		fail     bool
+	}{
+		{"how many cars in 1980", semantic.Filter{Field: "cars.year", Op: semantic.OpEq, Values: []any{int64(1980)}}, false},
+		{"how many cars before 1980", semantic.Filter{Field: "cars.year", Op: semantic.OpLt, Values: []any{int64(1980)}}, false},
+		{"how many cars in 1980", semantic.Filter{Field: "cars.year", Op: semantic.OpEq, Values: []any{int64(1981)}}, true},
+		{"how many cars in 1980", semantic.Filter{Field: "cars.weight", Op: semantic.OpEq, Values: []any{int64(1980)}}, true},
+	} {
+		q := &semantic.Query{Metrics: []string{"cars"}, Filters: []semantic.Filter{tt.f}}
+		failed := coverageFailures(tt.question, "2026-06-30", m, q)
+		if tt.fail != strings.Contains(failed, "the period 1980 is not the query's") {
+			t.Errorf("%q with %+v: failed %q; want the period refused: %v", tt.question, tt.f, failed, tt.fail)
+		}
+	}
+}
+
 // TestCoverageLabelWord: "which plan" asks for the rows of a table named
 // membership_plans by its label plan_name (found from outside on a
 // learned gym database); "which trainer" does not.
