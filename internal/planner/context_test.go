@@ -45,6 +45,10 @@ func TestContextKeys(t *testing.T) {
 		// Which template: the documents' reference or the templates' own
 		// key give different rows; quarry asks.
 		{"what are the template ids", nil},
+		// Beside a column of one end's table alone, that end (found on
+		// Spider: "the contestant numbers and names" asked which).
+		{"list the template ids and template type codes", []string{"Templates.Template_ID", "Templates.Template_Type_Code"}},
+		{"list the template ids and document names", []string{"Documents.Template_ID", "Documents.Document_Name"}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)

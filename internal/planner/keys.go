@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -89,9 +90,43 @@ func (b *builder) joinedEnds(keep []sense) (sense, bool) {
 			return to, true
 		case b.subject != "" && b.p.up[lower(b.subject)][lower(from.entity)] && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany:
 			return from, true // the foreign key, on the way to the row it refers to
+		case b.subject == "":
+			// "the contestant numbers and names": the end whose table
+			// the question's other columns are of, and the other's not.
+			own := b.othersTables(keep)
+			switch {
+			case own[lower(to.entity)] && !own[lower(from.entity)]:
+				return to, true
+			case own[lower(from.entity)] && !own[lower(to.entity)]:
+				return from, true
+			}
 		}
 	}
 	return sense{}, false
+}
+
+// othersTables are the tables, lower-case, of the question's other column
+// and value terms that name one table alone: those whose senses are not
+// among keep and all of one table.
+func (b *builder) othersTables(keep []sense) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range b.st.terms {
+		if len(t.cands) == 0 || slices.ContainsFunc(t.cands, func(c sense) bool { return slices.ContainsFunc(keep, func(k sense) bool { return k.field == c.field }) }) {
+			continue
+		}
+		e := ""
+		for _, c := range t.cands {
+			if c.kind != sColumn && c.kind != sValue || e != "" && lower(c.entity) != e {
+				e = ""
+				break
+			}
+			e = lower(c.entity)
+		}
+		if e != "" {
+			out[e] = true
+		}
+	}
+	return out
 }
 
 // namesOther reports whether the question names a table other than e: a
