@@ -395,6 +395,9 @@ func (b *builder) measures() *Plan {
 	if len(b.q.Metrics) > 0 {
 		b.subject = b.p.metricEntity(b.q.Metrics[0], b.adhoc)
 	}
+	if b.subject == "" && len(b.q.Metrics) == 0 {
+		b.subject = b.childColumnsListed()
+	}
 	if b.subject == "" {
 		for _, t := range st.terms {
 			if t.role == "" && !t.byMode && !t.hasNum && t.cands[0].kind == sEntity && !(st.order != "" && t.rowsQ && st.colSup == "" && len(st.having) == 0 && !b.anyColAgg()) {
@@ -412,6 +415,46 @@ func (b *builder) measures() *Plan {
 		}
 	}
 	return nil
+}
+
+// childColumnsListed is, for a list whose first column is named with its
+// own table's word before a table its rows belong to ("the paragraph
+// texts for the document 'Customer reviews'"), that column's table: the
+// rows listed are its, kept to those of the named row, as "paragraphs of
+// the document" are. "" otherwise.
+func (b *builder) childColumnsListed() string {
+	var col *term
+	for _, t := range b.st.terms {
+		switch t.cands[0].kind {
+		case sColumn:
+			if col == nil && t.role == "" && !t.byMode && len(t.aggs) == 0 {
+				col = t
+			}
+			continue
+		case sEntity:
+		default:
+			continue
+		}
+		if col == nil || t.byMode || t.hasNum {
+			return ""
+		}
+		c := col.cands[0]
+		if slices.ContainsFunc(col.cands, func(s sense) bool { return !strings.EqualFold(s.entity, c.entity) }) || strings.EqualFold(c.entity, t.cands[0].name) {
+			return ""
+		}
+		ent := b.p.entity(c.entity)
+		if ent == nil || !b.p.up[lower(ent.Name)][lower(t.cands[0].name)] {
+			return ""
+		}
+		// Its own table's word begins the column's name: Paragraph_Text
+		// of Paragraphs, said "paragraph texts".
+		cw, tw := nameWords(c.column), words(ent.Name)
+		if len(cw) < 2 || len(tw) == 0 || singular(tw[len(tw)-1]) != singular(cw[0]) || !strings.HasPrefix(col.it.text, cw[0]) {
+			return ""
+		}
+		return ent.Name
+	}
+	return ""
 }
 
 // impliedTotal reports whether a column named with no aggregate is an

@@ -49,6 +49,8 @@ func TestContextKeys(t *testing.T) {
 		// Spider: "the contestant numbers and names" asked which).
 		{"list the template ids and template type codes", []string{"Templates.Template_ID", "Templates.Template_Type_Code"}},
 		{"list the template ids and document names", []string{"Documents.Template_ID", "Documents.Document_Name"}},
+		// Values joined by "and" may ask for the documents with both.
+		{"show the document id with paragraph text Brazil and Korea", nil},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
@@ -68,5 +70,33 @@ func TestContextKeys(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestChildColumnsOfANamedRow: a list of columns named with their own
+// table's word, for a row of a table they belong to, lists those rows
+// (found on Spider: "the paragraph texts for the document 'Customer
+// reviews'" was refused, the document taken for the rows listed).
+func TestChildColumnsOfANamedRow(t *testing.T) {
+	m := documentsModel()
+	m.Entities[1].Columns[2].Values = []string{"Customer reviews", "Welcome to NY"}
+	p := New(m, nil)
+	for q, want := range map[string][]string{
+		"show all paragraph texts for the document 'Customer reviews'":      {"Paragraphs.Paragraph_Text"},
+		"show the paragraph ids and texts for the document 'Welcome to NY'": {"Paragraphs.Paragraph_ID", "Paragraphs.Paragraph_Text"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindRows || pl.Query.Rows.Entity != "Paragraphs" {
+			t.Errorf("%q: %s %q %+v; want the paragraphs listed", q, pl.Kind, pl.Reason, pl.Query)
+			continue
+		}
+		for _, c := range want {
+			if !slices.Contains(pl.Query.Rows.Columns, strings.TrimPrefix(c, "Paragraphs.")) && !slices.Contains(pl.Query.Rows.Columns, c) {
+				t.Errorf("%q: columns %v, want %s", q, pl.Query.Rows.Columns, c)
+			}
+		}
+		if len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "Documents.Document_Name" {
+			t.Errorf("%q: filters %+v, want the document's name", q, pl.Query.Filters)
+		}
 	}
 }

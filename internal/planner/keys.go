@@ -97,7 +97,11 @@ func (b *builder) joinedEnds(keep []sense) (sense, bool) {
 			switch {
 			case own[lower(to.entity)] && !own[lower(from.entity)]:
 				return to, true
-			case own[lower(from.entity)] && !own[lower(to.entity)]:
+			case own[lower(from.entity)] && !own[lower(to.entity)] && !b.valuesJoinedByAnd():
+				// Not with values joined by "and": "the document id
+				// with paragraph text 'Brazil' and 'Ireland'" may ask
+				// for the documents with both, which a list of the
+				// paragraphs' references does not say.
 				return from, true
 			}
 		}
@@ -138,4 +142,10 @@ func (b *builder) namesOther(e string) bool {
 		}
 	}
 	return false
+}
+
+// valuesJoinedByAnd reports whether the question joins two values by
+// "and".
+func (b *builder) valuesJoinedByAnd() bool {
+	return slices.ContainsFunc(b.st.terms, func(t *term) bool { return t.conjAnd && t.cands[0].kind == sValue })
 }
