@@ -133,12 +133,30 @@ func (d dialect) cycleIn(x string, days []int) string {
 	return day + " IN (" + strings.Join(parts, ", ") + ")"
 }
 
+// asciiLower lower-cases the ASCII letters of s alone.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
 // likeText renders a case-insensitive LIKE test of x for s between
-// before and after ("%" or ""): contains, starts with or ends with s.
+// before and after ("%" or ""): contains, starts with or ends with s;
+// in SQLite, without regard to the case of ASCII letters only.
 // The value's own '%', '_' and '!' are escaped, so that they match only
 // themselves.
 func (d dialect) likeText(x, before, s, after string) string {
-	s = strings.ToLower(s)
+	if d.d.Name() == quarry.DialectSQLite {
+		// SQLite's LOWER and LIKE fold ASCII letters only: an 'Ö'
+		// lowered to 'ö' would never meet the 'Ö' of 'Östberg', which
+		// LOWER leaves as it is. Other letters are kept as written.
+		s = asciiLower(s)
+	} else {
+		s = strings.ToLower(s)
+	}
 	esc := strings.ContainsAny(s, "%_!")
 	if esc {
 		s = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s)

@@ -1,0 +1,114 @@
+package semantic
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// textModel is one table of names written in both cases, some with
+// letters beyond ASCII.
+func textModel() *Model {
+	return &Model{Entities: []Entity{{Name: "tx_people", PrimaryKey: "id", Columns: []Column{
+		{Name: "id", Type: "int"}, {Name: "name", Type: "text"}}}}}
+}
+
+const peopleRows = "INSERT INTO tx_people VALUES (1, 'Östberg'), (2, 'östlund'), (3, 'Anders'), (4, 'ANNA'), (5, 'Bo_Ek'), (6, 'Boel')"
+
+// TestTextFiltersEveryEngine: contains, starts with and ends with are
+// without regard to case on every engine, and a wildcard in the value
+// matches only itself. SQLite folds ASCII letters alone (found from
+// outside: "last name starts with 'Ö'" found none of 8 'Ö…' names, the
+// pattern lowered to 'ö'): there, a letter beyond ASCII matches as
+// written; elsewhere in either case.
+func TestTextFiltersEveryEngine(t *testing.T) {
+	rows := func(op Op, v string) Query {
+		return Query{Rows: &RowsQuery{Entity: "tx_people", Columns: []string{"name"}}, Filters: []Filter{{Field: "tx_people.name", Op: op, Values: []any{v}}}, Order: []Order{{Field: "tx_people.id"}}}
+	}
+	cases := func(folds bool) []struct {
+		name string
+		q    Query
+		want [][]string
+	} {
+		o := [][]string{{"Östberg"}, {"östlund"}}
+		if !folds {
+			o = [][]string{{"Östberg"}}
+		}
+		return []struct {
+			name string
+			q    Query
+			want [][]string
+		}{
+			{"starts with a", rows(OpPrefix, "a"), [][]string{{"Anders"}, {"ANNA"}}},
+			{"starts with Ö", rows(OpPrefix, "Ö"), o},
+			{"ends with NA", rows(OpSuffix, "NA"), [][]string{{"ANNA"}}},
+			{"contains o_e", rows(OpLike, "o_e"), [][]string{{"Bo_Ek"}}},
+			{"contains ST", rows(OpLike, "ST"), [][]string{{"Östberg"}, {"östlund"}}},
+		}
+	}
+	servers := []struct {
+		d    quarry.Dialect
+		open func(t *testing.T) *sql.Conn
+	}{
+		{quarry.DialectPostgres, func(t *testing.T) *sql.Conn {
+			return openServer(t, "pgx", "QUARRY_TEST_POSTGRES_URL", "scripts/services.sh (PostgreSQL)")
+		}},
+		{quarry.DialectMySQL, func(t *testing.T) *sql.Conn {
+			return openServer(t, "mysql", "QUARRY_TEST_MYSQL_DSN", "scripts/services.sh (MariaDB)")
+		}},
+		{quarry.DialectDuckDB, func(t *testing.T) *sql.Conn { return openConn(t, "duckdb", "") }},
+	}
+	for _, e := range servers {
+		t.Run(string(e.d), func(t *testing.T) {
+			conn := e.open(t)
+			ctx := context.Background()
+			create := "CREATE TEMPORARY TABLE tx_people (id INTEGER PRIMARY KEY, name VARCHAR(40))"
+			if e.d == quarry.DialectMySQL {
+				create += " CHARACTER SET utf8mb4"
+			}
+			if e.d == quarry.DialectDuckDB {
+				create = "CREATE TABLE tx_people (id INTEGER PRIMARY KEY, name VARCHAR)"
+			}
+			for _, s := range []string{create, peopleRows} {
+				if _, err := conn.ExecContext(ctx, s); err != nil {
+					t.Fatalf("%s: %v", s, err)
+				}
+			}
+			for _, tc := range cases(true) {
+				c, err := Compile(textModel(), tc.q, e.d)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				if diff := cmp.Diff(tc.want, collect(t, conn, c.SQL)); diff != "" {
+					t.Errorf("%s (-want +got):\n%s\n%s", tc.name, diff, c.SQL)
+				}
+			}
+		})
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		conn, err := sqlite3.Open(":memory:")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = conn.Close() })
+		for _, s := range []string{"CREATE TABLE tx_people (id INTEGER PRIMARY KEY, name TEXT)", peopleRows} {
+			if err := conn.Exec(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tc := range cases(false) {
+			c, err := Compile(textModel(), tc.q, quarry.DialectSQLite)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if diff := cmp.Diff(tc.want, query(t, conn, c.SQL)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s\n%s", tc.name, diff, c.SQL)
+			}
+		}
+	})
+}
