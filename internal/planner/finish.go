@@ -506,12 +506,21 @@ func (b *builder) yearColumn() *Plan {
 	if r := st.dates[0]; len(st.dates) == 1 {
 		today := st.asOf.AddDate(0, 0, 1).Format(time.DateOnly)
 		switch {
-		case r.From == "" && len(r.To) == 10 && strings.HasSuffix(r.To, "-01-01"):
+		case r.From == "" && len(r.To) == 10 && strings.HasSuffix(r.To, "-01-01") && strings.HasPrefix(r.Label, "before "):
 			op, open = semantic.OpLt, atoi(r.To[:4])
-		case len(r.From) == 10 && strings.HasSuffix(r.From, "-01-01") && r.To == today && strings.Contains(r.Label, "after"):
+		case r.From == "" && len(r.To) == 10 && strings.HasSuffix(r.To, "-01-01"):
+			// "until 1972", "in or before 1972": 1972 too.
+			op, open = semantic.OpLe, atoi(r.To[:4])-1
+		case len(r.From) == 10 && strings.HasSuffix(r.From, "-01-01") && r.To == today && strings.HasPrefix(r.Label, "after "):
 			op, open = semantic.OpGt, atoi(r.From[:4])-1
 		case len(r.From) == 10 && strings.HasSuffix(r.From, "-01-01") && r.To == today && r.From[:4] != today[:4]:
 			op, open = semantic.OpGe, atoi(r.From[:4])
+		}
+	}
+	for _, r := range st.dates {
+		// "made by 1972": in 1972, or up to it? Neither is guessed.
+		if y := r.From; len(y) == 10 && strings.Contains(" "+st.text+" ", " by "+y[:4]+" ") {
+			return b.fail(fmt.Sprintf("%q may mean in %s or up to %s; say \"in %s\" or \"in or before %s\"", "by "+y[:4], y[:4], y[:4], y[:4], y[:4]))
 		}
 	}
 	for _, r := range st.dates {

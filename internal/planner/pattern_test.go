@@ -155,19 +155,3 @@ func TestTextPatternsOnTheDemo(t *testing.T) {
 		t.Fatalf("two patterns: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
-
-// TestYearColumnRanges: with no date of their own, rows with a number
-// column of years take "before", "after" and "since" a year on it, as
-// they take "in 1980" (found on Spider: "cars produced before 1980" was
-// refused for want of a date column).
-func TestYearColumnRanges(t *testing.T) {
-	m := &semantic.Model{Entities: []semantic.Entity{{Name: "cars", Table: "cars", PrimaryKey: "id", Columns: []semantic.Column{
-		{Name: "id", Type: quarry.TypeInt}, {Name: "model", Type: quarry.TypeText}, {Name: "year", Type: quarry.TypeInt}, {Name: "weight", Type: quarry.TypeInt}}}}}
-	metricCases(t, m, []struct{ q, want string }{
-		{"how many cars were produced in 1980", "cars.year = 1980"},
-		{"how many cars were made before 1980", "cars.year < 1980"},
-		{"how many cars built after 1980", "cars.year > 1980"},
-		{"how many cars since 1980", "cars.year >= 1980"},
-		{"average weight of cars manufactured after 1975", "cars.year > 1975"},
-	})
-}

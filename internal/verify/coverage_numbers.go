@@ -616,7 +616,8 @@ func (c *cover) spans(w string) bool {
 }
 
 // yearColumnFilter reports whether a filter compares a column of years
-// (a number column named year, model_year, yr) with the year w: "cars
+// (a number column named with "year": year, model_year, year_built) with
+// the year w: "cars
 // made in 1980" is cars.year = 1980, "before 1980" cars.year < 1980.
 func (c *cover) yearColumnFilter(w string) bool {
 	want, err := strconv.ParseFloat(w, 64)
@@ -628,8 +629,7 @@ func (c *cover) yearColumnFilter(w string) bool {
 		if err != nil || fl.Kind != semantic.FieldColumn || !fl.Column.Type.IsNumeric() {
 			continue
 		}
-		name := strings.ToLower(fl.Column.Name)
-		if !strings.HasSuffix(name, "year") && name != "yr" && !strings.HasSuffix(name, "_yr") {
+		if !slices.ContainsFunc(semantic.NameWords(fl.Column.Name), func(w string) bool { return w == "year" || w == "yr" }) {
 			continue
 		}
 		for _, v := range f.Values {

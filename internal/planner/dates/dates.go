@@ -237,7 +237,7 @@ func inYear(r Range, y int) (Range, bool) {
 func Parse(s string, asOf time.Time) (Range, error) {
 	p := parser{toks: tokenize(s), today: day(asOf), raw: s}
 	i := 0
-	for i < len(p.toks) && fillers[p.toks[i].s] {
+	for i < len(p.toks) && fillers[p.toks[i].s] && p.tok(i+1) != "or" {
 		i++
 	}
 	r, n := p.longest(i)
@@ -464,7 +464,8 @@ func (p *parser) longest(i int) (Range, int) {
 }
 
 // compound reads "between A and B", "from A to B", "since A", "after A",
-// "before A", "until A".
+// "before A", "until A", "in or before A", "on or after A", "prior to A",
+// "no later than A".
 func (p *parser) compound(i int) (Range, int) {
 	w := p.tok(i)
 	tomorrow := p.today.AddDate(0, 0, 1)
@@ -524,6 +525,50 @@ func (p *parser) compound(i int) (Range, int) {
 			return Range{}, 0
 		}
 		return Range{To: a.To, Label: "by the end of " + a.Label}, k - i + 2 + n
+	case "in", "on":
+		// "in or before 2025", "on or after March 3": the period itself
+		// and what lies on the one side of it.
+		if p.tok(i+1) != "or" || p.tok(i+2) != "before" && p.tok(i+2) != "after" {
+			return Range{}, 0
+		}
+		a, n := p.period(i + 3)
+		if n == 0 || a.From == "" || a.To == "" {
+			return Range{}, 0
+		}
+		if p.tok(i+2) == "before" {
+			return Range{To: a.To, Label: w + " or before " + a.Label}, 3 + n
+		}
+		end := tomorrow.Format(layout)
+		if a.From >= end {
+			return Range{}, 0
+		}
+		return Range{From: a.From, To: end, Label: w + " or after " + a.Label}, 3 + n
+	case "prior":
+		if p.tok(i+1) != "to" {
+			return Range{}, 0
+		}
+		a, n := p.period(i + 2)
+		if n == 0 || a.From == "" {
+			return Range{}, 0
+		}
+		return p.open(a, "before", tomorrow), 2 + n
+	case "no":
+		// "no later than 2025" is until its end, "no earlier than 2025"
+		// since its start.
+		if p.tok(i+2) != "than" || p.tok(i+1) != "later" && p.tok(i+1) != "earlier" {
+			return Range{}, 0
+		}
+		a, n := p.period(i + 3)
+		if n == 0 || a.From == "" || a.To == "" {
+			return Range{}, 0
+		}
+		if p.tok(i+1) == "later" {
+			return p.open(a, "until", tomorrow), 3 + n
+		}
+		if end := tomorrow.Format(layout); a.From < end {
+			return p.open(a, "since", tomorrow), 3 + n
+		}
+		return Range{}, 0
 	case "up":
 		if p.tok(i+1) != "to" {
 			return Range{}, 0

@@ -75,6 +75,14 @@ func TestParse(t *testing.T) {
 		{"after 2026-06-01", "2026-06-02", "2026-07-01", "after 2026-06-01"},
 		{"before 2024", "", "2024-01-01", "before 2024"},
 		{"until March 2024", "", "2024-04-01", "until March 2024"},
+		// The period itself and one side of it (found from outside: "in
+		// or before 2025" was read as before 2025, up to 2024-12-31).
+		{"in or before 2025", "", "2026-01-01", "in or before 2025"},
+		{"in or after 2025", "2025-01-01", "2026-07-01", "in or after 2025"},
+		{"on or after 2026-06-01", "2026-06-01", "2026-07-01", "on or after 2026-06-01"},
+		{"prior to 2024", "", "2024-01-01", "before 2024"},
+		{"no later than March 2024", "", "2024-04-01", "until March 2024"},
+		{"no earlier than March 2025", "2025-03-01", "2026-07-01", "since March 2025"},
 		// The end of a period: everything up to it (found from outside:
 		// "end" was read as a subscription's end date).
 		{"at the end of 2025", "", "2026-01-01", "by the end of 2025"},
