@@ -574,6 +574,17 @@ func (b *builder) yearColumn() *Plan {
 	return nil
 }
 
+// subjectYears reports whether s is the subject's one column of years,
+// which a period of years goes on.
+func (b *builder) subjectYears(s sense) bool {
+	ent := b.p.entity(b.subject)
+	if ent == nil || !strings.EqualFold(ent.Name, s.entity) {
+		return false
+	}
+	col, pl := b.yearOf(ent)
+	return pl == nil && col != nil && strings.EqualFold(col.Name, s.column)
+}
+
 // yearOf is the one year column of an entity, or nil; several are
 // refused.
 func (b *builder) yearOf(ent *semantic.Entity) (*semantic.Column, *Plan) {

@@ -31,6 +31,9 @@ type textPattern struct {
 	// table is the table named right before the verb ("products
 	// containing 'Pro'"), whose column the text is looked for in.
 	table string
+	// word: said as "the word …", which the filter finds inside longer
+	// words too; the reading says so.
+	word bool
 	// start and end are the span the question is read without; ownerAt
 	// is where the span starts when the owner is the column, verbAt where
 	// it starts when the words before name no column ("products
@@ -216,7 +219,7 @@ func readPattern(q string, ws []pword, i int, op semantic.Op, n int, has bool) (
 	}
 	qualified := false
 	if j < len(ws) && !ws[j].quoted && patternQualifier(ws[j].s) {
-		qualified = true
+		qualified, tp.word = true, ws[j].s == "word" || ws[j].s == "words"
 		j++
 		for j < len(ws) && !ws[j].quoted && (ws[j].s == "the" || ws[j].s == "a") && j+1 < len(ws) {
 			j++ // "the substring the computer": the article is none of it
@@ -346,6 +349,11 @@ func (p *Planner) patterned(question string, asOf time.Time) *Plan {
 		if tp.op == "" && tp.quoted {
 			return &Plan{Kind: KindUnanswered, Reason: "quarry does not read a negated text pattern (\"does not contain\"); ask for the rows that contain it, or name the values to leave out", final: true}
 		}
+		if after := strings.Fields(strings.Trim(question[tp.end:], " ,")); len(after) > 0 && strings.EqualFold(after[0], "or") {
+			// "contains 'son' or 'sen'", "… or whose city contains
+			// 'burg'": either, which the filters cannot say.
+			return &Plan{Kind: KindUnanswered, Reason: "quarry does not combine pieces of text with “or”; ask for each on its own", final: true}
+		}
 	}
 	for i := range tps {
 		for j := len(tps[i].before) - 1; j >= 0; j-- {
@@ -422,6 +430,9 @@ func (p *Planner) patterned(question string, asOf time.Time) *Plan {
 		q.Filters = append(q.Filters, semantic.Filter{Field: field, Op: tp.op, Values: []any{tp.value}})
 		if note != "" {
 			notes = append(notes, note)
+		}
+		if tp.word {
+			notes = append(notes, fmt.Sprintf("the word '%s' is looked for as text in %s, inside longer words too", tp.value, field))
 		}
 	}
 	again.Query = &q
@@ -522,7 +533,12 @@ func (p *Planner) patternColumn(q *semantic.Query, adhoc []semantic.Metric, tp t
 		if sg := singular(ph); sg != ph && sg != "" {
 			forms = append(forms, sg)
 		}
-		for _, tier := range tiers {
+		for ti, tier := range tiers {
+			if ti > 0 && nameWord(ph) {
+				// "members whose name contains": their own name, never
+				// the name of the state they are in.
+				break
+			}
 			var hits []sense
 			for _, form := range forms {
 				for _, s := range p.lex.senses(form) {
@@ -560,14 +576,53 @@ func (p *Planner) patternColumn(q *semantic.Query, adhoc []semantic.Metric, tp t
 	if said != "" && !nameWord(said) {
 		return refuse("quarry does not know a text column of %s called %q; name the column that should contain '%s'", ent.Name, said, tp.value)
 	}
+	if names := textColumns(ent, "name", "title"); len(names) > 1 && !slices.ContainsFunc(names, func(c string) bool { return plainName(ent, c) }) {
+		// first_name and last_name: which?
+		return refuse("the name of %s could be %s; name the column that should contain '%s'", ent.Name, strings.Join(names, " or "), tp.value)
+	}
 	l := p.label(ent)
 	if l == "" || p.m.IsRestricted(ent.Name, l) {
-		return refuse("quarry could not tell which column of %s should contain '%s'; name it, as in “whose name contains '%s'”", ent.Name, tp.value, tp.value)
+		return refuse("quarry could not tell which column of %s should contain '%s'; name it, as in “whose city contains '%s'”", ent.Name, tp.value, tp.value)
 	}
 	if said != "" {
 		return ent.Name + "." + l, "", nil
 	}
+	if prose := textColumns(ent, "description", "descriptions", "note", "notes", "comment", "comments", "text", "body", "content", "details", "summary", "message", "remarks", "review", "bio"); len(prose) > 0 && !slices.ContainsFunc(prose, func(c string) bool { return strings.EqualFold(c, l) }) {
+		// "films mentioning 'refund'": in the title, or the description?
+		return refuse("'%s' could be looked for in %s.%s or %s; name the column", tp.value, ent.Name, l, strings.Join(prose, " or "))
+	}
 	return ent.Name + "." + l, fmt.Sprintf("the text is looked for in %s.%s, the column that names %s", ent.Name, l, ent.Name), nil
+}
+
+// textColumns are the text columns of ent, as entity.column, with one of
+// the words in their name.
+func textColumns(ent *semantic.Entity, ws ...string) []string {
+	var out []string
+	for _, c := range ent.Columns {
+		if c.Type.IsNumeric() || c.Type.IsTemporal() || strings.EqualFold(c.Name, ent.PrimaryKey) {
+			continue
+		}
+		if slices.ContainsFunc(semantic.NameWords(c.Name), func(w string) bool { return slices.Contains(ws, w) }) {
+			out = append(out, ent.Name+"."+c.Name)
+		}
+	}
+	return out
+}
+
+// plainName reports whether a column (entity.column) is the plain name of
+// its table's rows: name, full_name, title, or the table's own word and
+// name (contestant_name).
+func plainName(ent *semantic.Entity, col string) bool {
+	_, c, _ := strings.Cut(col, ".")
+	ws := semantic.NameWords(c)
+	tw := semantic.NameWords(ent.Name)
+	switch {
+	case len(ws) == 1:
+		return ws[0] == "name" || ws[0] == "title"
+	case len(ws) == 2 && ws[1] == "name":
+		return ws[0] == "full" || len(tw) > 0 && singular(ws[0]) == singular(tw[len(tw)-1])
+	}
+	return false
 }
 
 // dimEntity is the entity, lower-case, a query's dimension is of: a

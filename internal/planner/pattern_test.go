@@ -155,3 +155,49 @@ func TestTextPatternsOnTheDemo(t *testing.T) {
 		t.Fatalf("two patterns: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestTextPatternsFromOutside: what an outside tester found read wrong at
+// confidence 1.00 — "name" taken from the table rows belong to, a
+// description left out for the title, two pieces joined by "or" read as
+// both — is refused now, saying what to name.
+func TestTextPatternsFromOutside(t *testing.T) {
+	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "states", Table: "states", PrimaryKey: "code", Label: "name", Columns: []semantic.Column{col("code", quarry.TypeText), col("name", quarry.TypeText)}},
+			{Name: "members", Table: "members", PrimaryKey: "id", Columns: []semantic.Column{
+				col("id", quarry.TypeInt), col("first_name", quarry.TypeText), col("last_name", quarry.TypeText), col("city", quarry.TypeText), col("state", quarry.TypeText)}},
+			{Name: "directors", Table: "directors", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{col("id", quarry.TypeInt), col("name", quarry.TypeText)}},
+			{Name: "films", Table: "films", PrimaryKey: "id", Label: "title", Columns: []semantic.Column{
+				col("id", quarry.TypeInt), col("title", quarry.TypeText), col("description", quarry.TypeText), col("director_id", quarry.TypeInt), col("release_year", quarry.TypeInt)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "members", FromColumn: "state", To: "states", ToColumn: "code", Cardinality: semantic.ManyToOne},
+			{From: "films", FromColumn: "director_id", To: "directors", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"how many members whose name contains 'smith'":                                   "could be members.first_name or members.last_name",
+		"how many films mentioning 'refund'":                                             "films.title or films.description",
+		"how many members whose last name contains 'son' or whose city ends with 'burg'": "“or”",
+		"members whose last name contains 'son' or 'sen'":                                "“or”",
+	} {
+		if pl := p.Plan(q, asOf); pl.Query != nil || !strings.Contains(pl.Reason, want) {
+			t.Errorf("%q: %s %q %+v; want a refusal saying %q", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+	// The films' own name is their title, never their director's.
+	pl := p.Plan("how many films whose name contains 'Wolf'", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "films.title" {
+		t.Errorf("films' name: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	// "Released": the films' release_year, which the years go on.
+	pl = p.Plan("how many films released after 2000", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "films.release_year" || pl.Query.Filters[0].Op != semantic.OpGt {
+		t.Errorf("released after 2000: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}

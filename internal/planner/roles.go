@@ -718,6 +718,11 @@ func (b *builder) roles() *Plan {
 				t.role = "filter"
 			case b.besideValue(t):
 				t.role = "context"
+			case s.kind == sColumn && len(b.st.dates) > 0 && len(t.aggs) == 0 && !t.byMode && b.subjectYears(s):
+				// "buildings built since 1990", "films released after
+				// 2000": year_built, release_year, which the years go on
+				// (yearColumn).
+				t.role = "context"
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
 				t.role = "column"
 			default:

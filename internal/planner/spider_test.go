@@ -55,7 +55,7 @@ var learnedQuestions = []struct {
 	{"What are the names of the countries that have more than 2 singers?", KindMetric},
 	{"List the names of singers older than 30", KindRows},
 	{"What is the name of the youngest singer?", KindRows},
-	{"How many concerts are there in year 2014 or 2015?", KindUnanswered},
+	{"How many concerts are there in year 2014 or 2015?", KindMetric}, // "year": the years go on it
 	{"How many concerts occurred in 2014 or 2015?", KindMetric},
 	{"What is the year that had the most concerts?", KindMetric},
 	{"Find the number of concerts happened in the stadium with the highest capacity.", KindUnanswered},

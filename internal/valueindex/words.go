@@ -156,7 +156,7 @@ func codeShaped(s string) bool {
 		}
 	}
 	switch s {
-	case "YTD", "QTD", "MTD", "WTD", "YOY", "MOM", "QOQ", "WOW", "TTM", "LTM", "FY", "AND", "OR", "NOT", "THE", "ALL", "TOP":
+	case "YTD", "QTD", "MTD", "WTD", "YOY", "MOM", "QOQ", "WOW", "TTM", "LTM", "FY", "AND", "NOT", "THE", "ALL", "TOP":
 		return false
 	}
 	return true
