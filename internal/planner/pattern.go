@@ -34,6 +34,8 @@ type textPattern struct {
 	// word: said as "the word …", which the filter finds inside longer
 	// words too; the reading says so.
 	word bool
+	// negated: "does not contain", "not starting with".
+	negated bool
 	// start and end are the span the question is read without; ownerAt
 	// is where the span starts when the owner is the column, verbAt where
 	// it starts when the words before name no column ("products
@@ -265,7 +267,7 @@ func readPattern(q string, ws []pword, i int, op semantic.Op, n int, has bool) (
 		k--
 	}
 	if k >= 0 && !ws[k].quoted && negation(ws[k].s) || k-1 >= 0 && !ws[k-1].quoted && negation(ws[k-1].s) {
-		tp.op = "" // "does not contain": refused by the caller
+		tp.negated = true // "does not contain": refused by the caller
 	}
 	tp.verbAt = ws[k+1].start
 	var before []string
@@ -346,7 +348,9 @@ func (p *Planner) patterned(question string, asOf time.Time) *Plan {
 		return nil
 	}
 	for _, tp := range tps {
-		if tp.op == "" && tp.quoted {
+		if tp.negated && (tp.quoted || tp.op != semantic.OpLike) {
+			// "not starting with A" is a piece of text however it is
+			// written; "not containing nuts" may be a value.
 			return &Plan{Kind: KindUnanswered, Reason: "quarry does not read a negated text pattern (\"does not contain\"); ask for the rows that contain it, or name the values to leave out", final: true}
 		}
 		if after := strings.Fields(strings.Trim(question[tp.end:], " ,")); len(after) > 0 && strings.EqualFold(after[0], "or") {
@@ -424,7 +428,7 @@ func (p *Planner) patterned(question string, asOf time.Time) *Plan {
 			}
 			return no
 		}
-		if tp.op == "" {
+		if tp.negated {
 			return nil // a bare word after "does not contain"
 		}
 		q.Filters = append(q.Filters, semantic.Filter{Field: field, Op: tp.op, Values: []any{tp.value}})

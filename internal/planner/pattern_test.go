@@ -49,7 +49,11 @@ func TestTextPatternsRead(t *testing.T) {
 	} {
 		var gs []got
 		for _, tp := range textPatterns(tt.q) {
-			gs = append(gs, got{tp.op, tp.value, tp.quoted, strings.Join(tp.before, " "), strings.Join(tp.after, " "), tp.owner})
+			op := tp.op
+			if tp.negated {
+				op = ""
+			}
+			gs = append(gs, got{op, tp.value, tp.quoted, strings.Join(tp.before, " "), strings.Join(tp.after, " "), tp.owner})
 		}
 		if diff := cmp.Diff(tt.want, gs); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tt.q, diff)
@@ -103,6 +107,7 @@ func TestTextPatternPlans(t *testing.T) {
 		{"owners whose nickname contains 'Mc'", nil, KindUnanswered}, // no such column
 		{"owners whose zip code starts with '27'", nil, KindUnanswered},
 		{"owners whose state does not contain 'North'", nil, KindUnanswered},
+		{"how many dogs with names not starting with A", nil, KindUnanswered},
 		{"owners containing 'x'", nil, KindUnanswered}, // owners name none of their rows
 	} {
 		pl := p.Plan(tt.q, asOf)
