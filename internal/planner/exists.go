@@ -27,6 +27,12 @@ func (b *builder) existsValue(t *term) bool {
 			return false
 		}
 	}
+	if saidAfter(b.st.text, t.it.text, "to", "into", "towards", "toward") {
+		// "flights to Denver", where Denver is only a city of members
+		// who booked: rows that go to it are not rows related to it
+		// (found from outside: read as flights with a Denver member).
+		return false
+	}
 	cands := t.cands
 	if named := b.namedEntities(); len(cands) > 1 {
 		// "both refunded and cancelled orders": the orders' status, not
@@ -513,4 +519,15 @@ func (p *Planner) eitherRelated(question string, pl *Plan) *Plan {
 		return pl
 	}
 	return p.unanswered(&state{}, "quarry cannot yet keep the rows that have either of two kinds of related rows (“… or …”); ask for each")
+}
+
+// saidAfter reports whether the words phrase follow one of the words
+// before in text (lower-case words joined by spaces).
+func saidAfter(text, phrase string, before ...string) bool {
+	for _, w := range before {
+		if strings.Contains(" "+text+" ", " "+w+" "+phrase+" ") {
+			return true
+		}
+	}
+	return false
 }

@@ -204,3 +204,31 @@ func TestOthersState(t *testing.T) {
 		t.Errorf("%s %q %q; want a question back", pl.Kind, pl.Reason, pl.Question)
 	}
 }
+
+// TestNoExistsAfterTo: "flights to Denver", where Denver is only a city
+// of members who booked them, is refused, not read as the flights with
+// a Denver member (found from outside, at confidence 1.00); "flights
+// booked by members in Denver" still is.
+func TestNoExistsAfterTo(t *testing.T) {
+	col := func(name string, typ quarry.Type, vals ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, Values: vals}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "flights", Table: "flights", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("flight_no", quarry.TypeText)}},
+			{Name: "members", Table: "members", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("city", quarry.TypeText, "Denver", "Boston")}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("flight_id", quarry.TypeInt), col("member_id", quarry.TypeInt)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "bookings", FromColumn: "flight_id", To: "flights", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "bookings", FromColumn: "member_id", To: "members", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	if pl := p.Plan("how many flights to Denver", asOf); pl.Query != nil {
+		t.Errorf("flights to Denver: answered %+v", pl.Query)
+	}
+	if pl := p.Plan("how many flights with members in Denver", asOf); pl.Query == nil {
+		t.Errorf("flights with members in Denver: %s %q", pl.Kind, pl.Reason)
+	}
+}
