@@ -94,7 +94,7 @@ colour: red
 		`knowledge/monitors/bad.yaml:2: dimensions[0]: unknown dimension "chanel"; known: category, channel, city, country, customer, plan, segment, source, … (17 in all)`,
 		`knowledge/monitors/bad.yaml:2: dimensions[1]: order_date is a time dimension; the monitor's grain says how time is cut`,
 		`knowledge/monitors/bad.yaml:4: filters[0].values: missing; write the value (value: web) or values (values: [web, mobile])`,
-		`knowledge/monitors/bad.yaml:5: filters[0].op: want one of =, !=, in, not_in, <, <=, >, >=, like, found "between"`,
+		`knowledge/monitors/bad.yaml:5: filters[0].op: want one of =, !=, in, not_in, <, <=, >, >=, like, starts_with, ends_with, found "between"`,
 		`knowledge/monitors/bad.yaml:6: grain: want day, week or month, found "fortnight"`,
 		`knowledge/monitors/bad.yaml:7: schedule: cannot read the schedule "every other Tuesday" exactly; write a cron expression ("0 9 * * 1") or one of: hourly | every hour [on weekdays | on weekends | on DAYS]; every N minutes | every N hours [on …] (N divides the hour or the day); daily | every day [at TIME]; every weekday | weekdays | every weekend [at TIME]; every DAY [and DAY …] [at TIME] (Monday … Sunday); weekly | every week [on DAY] [at TIME] (Monday when no day is named); monthly | every month [on the Nth] [at TIME] (the 1st when none is named); the Nth of every month [at TIME] (N from 1 to 28); first business day of the month [at TIME]`,
 		`knowledge/monitors/bad.yaml:8: detector: want zscore or percent_change, found "zscores" (did you mean "zscore"?)`,

@@ -230,9 +230,11 @@ func readPattern(q string, ws []pword, i int, op semantic.Op, n int, has bool) (
 	if j >= len(ws) {
 		return textPattern{}, false
 	}
+	// As written: the letters beyond ASCII keep their case (SQLite
+	// folds ASCII letters alone).
 	tp.value, tp.quoted, tp.end = ws[j].s, ws[j].quoted || qualified, ws[j].end
-	if ws[j].quoted {
-		tp.value = ws[j].s
+	if !ws[j].quoted {
+		tp.value = q[ws[j].start:ws[j].end]
 	}
 	j++
 	// "in its title", "in their description", "in it", "in the name".

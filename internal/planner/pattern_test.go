@@ -26,7 +26,7 @@ func TestTextPatternsRead(t *testing.T) {
 		want []got // nil: no pattern
 	}{
 		{"customers whose name contains 'smith'", []got{{semantic.OpLike, "smith", true, "name", "", "customers"}}},
-		{"customers whose name contains smith", []got{{semantic.OpLike, "smith", false, "name", "", "customers"}}},
+		{"customers whose name contains Smith", []got{{semantic.OpLike, "Smith", false, "name", "", "customers"}}},
 		{"cities starting with “San”", []got{{semantic.OpPrefix, "San", true, "cities", "", ""}}},
 		{"names ending in ``son''", []got{{semantic.OpSuffix, "son", true, "names", "", ""}}},
 		{"documents that contain the letter w in their description", []got{{semantic.OpLike, "w", true, "documents", "description", ""}}},
@@ -35,8 +35,8 @@ func TestTextPatternsRead(t *testing.T) {
 		{"how many products contain 'Pro'", []got{{semantic.OpLike, "Pro", true, "products", "", ""}}},
 		// An apostrophe inside a word quotes nothing.
 		{"the people's names that begin with 'O'Brien'", []got{{semantic.OpPrefix, "O'Brien", true, "names", "", ""}}},
-		{"names starting with A", []got{{semantic.OpPrefix, "a", false, "names", "", ""}}},
-		{"names starting with a B", []got{{semantic.OpPrefix, "b", false, "names", "", ""}}},
+		{"names starting with A", []got{{semantic.OpPrefix, "A", false, "names", "", ""}}},
+		{"names starting with a B", []got{{semantic.OpPrefix, "B", false, "names", "", ""}}},
 		{"customers with the word 'VIP' in notes", []got{{semantic.OpLike, "VIP", true, "", "notes", ""}}},
 		{"tickets mentioning 'refund' in March", []got{{semantic.OpLike, "refund", true, "tickets", "", ""}}},
 		// Negated: no operator, which the planner refuses.
