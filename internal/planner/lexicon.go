@@ -365,7 +365,14 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 						terms[lower(syn)] = true
 					}
 				}
-				if ws := words(c.Name); len(ws) > 1 {
+				ws := words(c.Name)
+				if nw := nameWords(c.Name); len(ws) == 1 && len(nw) > 1 {
+					// "SurfaceArea": the words written together, as
+					// surface_area's are ("surface area", "area").
+					ws = nw
+					l.addForms(strings.Join(nw, " "), cs)
+				}
+				if len(ws) > 1 {
 					for _, w := range ws {
 						if !genericWord(w) && len(w) > 2 {
 							a := cs

@@ -278,12 +278,12 @@ func longestPhrase(m *semantic.Model, limit int) int {
 			if see(c.Name) || anyOf(c.Synonyms, see) {
 				return n
 			}
-			// "StuID": the words of a key's name written together.
-			if strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(e.Name+"."+c.Name)] {
-				if nw := nameWords(c.Name); len(tokenize(c.Name)) == 1 && len(nw) > 1 && nw[len(nw)-1] == "id" {
-					if n = max(n, len(nw)); n >= limit {
-						return n
-					}
+			// "StuID", "SurfaceArea": the words of a name written
+			// together (a key's when they end in id).
+			isKey := strings.EqualFold(c.Name, e.PrimaryKey) || keys[lower(e.Name+"."+c.Name)]
+			if nw := nameWords(c.Name); len(tokenize(c.Name)) == 1 && len(nw) > 1 && (!isKey || nw[len(nw)-1] == "id") {
+				if n = max(n, len(nw)); n >= limit {
+					return n
 				}
 			}
 			for _, v := range c.Values {
