@@ -144,19 +144,26 @@ func asciiLower(s string) string {
 }
 
 // likeText renders a case-insensitive LIKE test of x for s between
-// before and after ("%" or ""): contains, starts with or ends with s;
-// in SQLite, without regard to the case of ASCII letters only.
+// before and after ("%" or ""): contains, starts with or ends with s.
 // The value's own '%', '_' and '!' are escaped, so that they match only
 // themselves.
 func (d dialect) likeText(x, before, s, after string) string {
-	if d.d.Name() == quarry.DialectSQLite {
-		// SQLite's LOWER and LIKE fold ASCII letters only: an 'Ö'
-		// lowered to 'ö' would never meet the 'Ö' of 'Östberg', which
-		// LOWER leaves as it is. Other letters are kept as written.
-		s = asciiLower(s)
-	} else {
-		s = strings.ToLower(s)
+	if d.d.Name() != quarry.DialectSQLite {
+		return d.likeOne(x, before, strings.ToLower(s), after)
 	}
+	// SQLite's LOWER and LIKE fold ASCII letters only: 'Östberg' stays
+	// 'Östberg', which neither 'ö%' nor 'Ö%' alone meets in every case.
+	// The value's other letters are tried in both cases.
+	lo, up := asciiLower(strings.ToLower(s)), asciiLower(strings.ToUpper(s))
+	if lo == up {
+		return d.likeOne(x, before, lo, after)
+	}
+	return "(" + d.likeOne(x, before, lo, after) + " OR " + d.likeOne(x, before, up, after) + ")"
+}
+
+// likeOne renders LOWER(x) LIKE the value s (lower-cased as the engine
+// lowers x) between before and after.
+func (d dialect) likeOne(x, before, s, after string) string {
 	esc := strings.ContainsAny(s, "%_!")
 	if esc {
 		s = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s)
