@@ -236,6 +236,12 @@ func readPattern(q string, ws []pword, i int, op semantic.Op, n int, has bool) (
 	if !ws[j].quoted {
 		tp.value = q[ws[j].start:ws[j].end]
 	}
+	if m := inTheColumn(ws, j); has && !tp.quoted && m > j {
+		// "books with golden war in the title": the words before "in
+		// its …", unquoted (found from outside: read as the title
+		// equal to "Golden War", 1 for 4).
+		tp.value, tp.end, j = q[ws[j].start:ws[m-1].end], ws[m-1].end, m-1
+	}
 	j++
 	// "in its title", "in their description", "in it", "in the name".
 	if j+1 < len(ws) && ws[j].s == "in" && !ws[j+1].quoted {
@@ -257,9 +263,6 @@ func readPattern(q string, ws []pword, i int, op semantic.Op, n int, has bool) (
 	}
 	if has && !qualified && len(tp.after) == 0 {
 		// "customers with 'Gold' status": a value, not a piece of text.
-		return textPattern{}, false
-	}
-	if has && !ws[j-1].quoted && !qualified {
 		return textPattern{}, false
 	}
 	// The column's words right before the verb, after a relative word:
@@ -292,6 +295,21 @@ func readPattern(q string, ws []pword, i int, op semantic.Op, n int, has bool) (
 		tp.start = ws[leadIn(ws, k+1)].start
 	}
 	return tp, true
+}
+
+// inTheColumn is where, within four words after ws[j], "in its …" (their,
+// the, his, her) follows words that may be a piece of text; 0 where it
+// does not.
+func inTheColumn(ws []pword, j int) int {
+	for m := j + 1; m < len(ws) && m <= j+4; m++ {
+		if ws[m].quoted || negation(ws[m-1].s) || patternStop(ws[m-1].s) && m-1 > j {
+			return 0
+		}
+		if ws[m].s == "in" && m+1 < len(ws) && slices.Contains([]string{"its", "their", "the", "his", "her"}, ws[m+1].s) {
+			return m
+		}
+	}
+	return 0
 }
 
 // leadIn is the first of the words before ws[k] that lead into what

@@ -206,3 +206,20 @@ func TestTextPatternsFromOutside(t *testing.T) {
 		t.Errorf("released after 2000: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestUnquotedTextInTheColumn: "with golden war in the title", unquoted,
+// is a piece of the title, not the whole of it (found from outside: read
+// as title = 'Golden War', 1 for 4); a period after "in the" is none.
+func TestUnquotedTextInTheColumn(t *testing.T) {
+	col := func(name string, typ quarry.Type, vals ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, Values: vals}
+	}
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "books", Table: "books", PrimaryKey: "id", Label: "title", TimeColumn: "added_on", Columns: []semantic.Column{
+		col("id", quarry.TypeInt), col("title", quarry.TypeText, "Golden War", "Handbook"), col("added_on", quarry.TypeDate)}}}}
+	metricCases(t, m, []struct{ q, want string }{
+		{"how many books have golden war in the title", "LIKE '%golden war%'"},
+		{"how many books with Handbook in their title", "LIKE '%handbook%'"},
+		{"how many books with war in the title", "LIKE '%war%'"},
+		{"how many books added in the last month", "books.added_on >="},
+	})
+}
