@@ -59,6 +59,12 @@ type lexicon struct {
 	// that the knowledge does not list (PlanValues); they are read only
 	// where a phrase means nothing else.
 	extra map[string][]sense
+	// ids holds those of extra that are identifiers or codes in capitals
+	// ("ENT"): read beside the knowledge's own values of the phrase, so
+	// that a code of the rows' own column is not lost to a known value
+	// of another table's ("tickets for ENT": a product code, or the
+	// customers' segment?).
+	ids map[string][]sense
 	// forms holds the names and synonyms by other forms of their words
 	// (forms.go).
 	forms map[string]formHit
@@ -89,6 +95,15 @@ type senseID struct {
 // values found for this question.
 func (l *lexicon) get(phrase string) ([]sense, bool) {
 	if s, ok := l.phrases[phrase]; ok {
+		if ids := l.ids[phrase]; len(ids) > 0 && len(only(s, sValue)) > 0 {
+			out := slices.Clone(s)
+			for _, id := range ids {
+				if !slices.ContainsFunc(s, func(k sense) bool { return k.kind == sValue && strings.EqualFold(k.field, id.field) }) {
+					out = append(out, id)
+				}
+			}
+			return out, true
+		}
 		return s, true
 	}
 	s, ok := l.extra[phrase]

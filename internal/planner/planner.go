@@ -408,6 +408,9 @@ type Value struct {
 	Entity string `json:"entity"`
 	Column string `json:"column"`
 	Value  string `json:"value"`
+	// ID marks an identifier or a code in capitals, matched exactly:
+	// read beside a value the knowledge lists for the same words.
+	ID bool `json:"id,omitempty"`
 }
 
 // PlanValues plans a question as Plan does, also reading the given stored
@@ -419,7 +422,7 @@ func (p *Planner) PlanValues(question string, asOf time.Time, vals []Value) *Pla
 		return p.Plan(question, asOf)
 	}
 	q := *p
-	q.lex.extra = map[string][]sense{}
+	q.lex.extra, q.lex.ids = map[string][]sense{}, map[string][]sense{}
 	for _, v := range vals {
 		s, ok := p.valueSense(v)
 		if !ok {
@@ -434,6 +437,9 @@ func (p *Planner) PlanValues(question string, asOf time.Time, vals []Value) *Pla
 			dup = dup || old.field == s.field && old.value == s.value
 		}
 		if !dup {
+			if v.ID {
+				q.lex.ids[k] = append(q.lex.ids[k], s)
+			}
 			q.lex.extra[k] = append(q.lex.extra[k], s)
 			if n := strings.Count(k, " ") + 1; n > q.lex.maxLen {
 				q.lex.maxLen = n

@@ -248,7 +248,7 @@ func (p *Planner) scopedTo(question string) *Planner {
 	}
 	q := *p
 	q.lex = buildLexicon(p.m, p.probeOf(text))
-	q.lex.extra = p.lex.extra
+	q.lex.extra, q.lex.ids = p.lex.extra, p.lex.ids
 	// Phrases longer than the scope's may be read by another form of
 	// their words ("high schoolers" for Highschooler) up to three words,
 	// as the whole lexicon's longest phrase allows.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -82,5 +83,34 @@ func TestAgainstAverage(t *testing.T) {
 				t.Errorf("filters (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCodeBesideAKnownValue: a code the value index found in the rows'
+// own column is read beside a value the knowledge lists for the same
+// word in another table's, and the rows' own wins (found from outside:
+// "how many tickets for ENT" read the customers' segment ENT, 172 for
+// 78, at confidence 1.00).
+func TestCodeBesideAKnownValue(t *testing.T) {
+	col := func(name string, typ quarry.Type, vals ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, Values: vals}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", Table: "customers", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("segment", quarry.TypeText, "ENT", "SMB")}},
+			{Name: "tickets", Table: "tickets", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("customer_id", quarry.TypeInt), col("product_code", quarry.TypeText)}},
+		},
+		Relationships: []semantic.Relationship{{From: "tickets", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	code := []Value{{Entity: "tickets", Column: "product_code", Value: "ENT", ID: true}}
+	pl := p.PlanValues("how many tickets for ENT", asOf, code)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "tickets.product_code" {
+		t.Errorf("tickets for ENT: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	// Without the code, the segment, as before.
+	pl = p.Plan("how many tickets for ENT", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "customers.segment" {
+		t.Errorf("tickets for ENT, no code: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }

@@ -509,7 +509,7 @@ func (ix *Index) ids(ctx context.Context, q string, ws []word) ([]Hit, error) {
 			continue
 		}
 		for _, a := range where[f.key] {
-			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: f.value}, Start: a.start, End: a.end, Names: c.names, ID: true})
+			hits = append(hits, Hit{Value: planner.Value{Entity: c.entity, Column: c.column, Value: f.value, ID: true}, Start: a.start, End: a.end, Names: c.names, ID: true})
 		}
 	}
 	return hits, nil

@@ -102,6 +102,7 @@ func buildShop(t testing.TB, lim Limits) (*Index, *Stats, string) {
 func TestLookup(t *testing.T) {
 	ix, _, _ := buildShop(t, Limits{})
 	v := func(e, c, val string) planner.Value { return planner.Value{Entity: e, Column: c, Value: val} }
+	id := func(e, c, val string) planner.Value { return planner.Value{Entity: e, Column: c, Value: val, ID: true} }
 	for _, tc := range []struct {
 		q    string
 		want []planner.Value
@@ -129,19 +130,19 @@ func TestLookup(t *testing.T) {
 		{"customers in the USA", []planner.Value{v("customers", "country", "United States")}, "customers in the United States"},
 		{"customers in the UK", []planner.Value{v("customers", "country", "United Kingdom")}, "customers in the United Kingdom"},
 		// Identifiers in key and code columns, exactly.
-		{"status of order ORD-1042", []planner.Value{v("orders", "order_ref", "ORD-1042")}, ""},
-		{"status of order ord-1042?", []planner.Value{v("orders", "order_ref", "ORD-1042")}, ""},
-		{"status of order A-113", []planner.Value{v("orders", "order_ref", "A-113")}, ""},
+		{"status of order ORD-1042", []planner.Value{id("orders", "order_ref", "ORD-1042")}, ""},
+		{"status of order ord-1042?", []planner.Value{id("orders", "order_ref", "ORD-1042")}, ""},
+		{"status of order A-113", []planner.Value{id("orders", "order_ref", "A-113")}, ""},
 		{"status of order ORD-104", nil, ""},
 		// Codes in capitals in a key column, only as written (found on
 		// Spider: "flights from APG" was not understood).
-		{"flights from APG", []planner.Value{v("airports", "code", "APG")}, ""},
-		{"flights from 'APG' or JFK?", []planner.Value{v("airports", "code", "APG"), v("airports", "code", "JFK")}, ""},
+		{"flights from APG", []planner.Value{id("airports", "code", "APG")}, ""},
+		{"flights from 'APG' or JFK?", []planner.Value{id("airports", "code", "APG"), id("airports", "code", "JFK")}, ""},
 		{"flights from apg", nil, ""},
 		// "OR" in capitals is a code, "or" a word (found from outside:
 		// "members in OR" counted every member).
-		{"flights from OR", []planner.Value{v("airports", "code", "OR")}, ""},
-		{"flights from APG or JFK", []planner.Value{v("airports", "code", "APG"), v("airports", "code", "JFK")}, ""},
+		{"flights from OR", []planner.Value{id("airports", "code", "OR")}, ""},
+		{"flights from APG or JFK", []planner.Value{id("airports", "code", "APG"), id("airports", "code", "JFK")}, ""},
 		{"flights from Apg", nil, ""},
 		{"revenue MOM", nil, ""},
 		{"the ABC airport", nil, ""},
