@@ -46,7 +46,7 @@ func checkDialect(t *testing.T, src Source, m *semantic.Model) {
 		"shops in zurich":      {{Entity: "shops", Column: "Home City", Value: "Zürich"}},
 		"shops in Saint Louis": {{Entity: "shops", Column: "Home City", Value: "Saint Louis"}},
 		"shops in Aberdeen":    {{Entity: "shops", Column: "Home City", Value: "Aberdeen "}},
-		"shop S-2":             {{Entity: "shops", Column: "Ref", Value: "S-2"}},
+		"shop S-2":             {{Entity: "shops", Column: "Ref", Value: "S-2", ID: true}},
 	} {
 		f, err := ix.Lookup(context.Background(), q)
 		if err != nil {
