@@ -67,6 +67,10 @@ type Dialect interface {
 	// DaysBetween renders the days from one date or timestamp to another
 	// as a number, with fractions of a day; NULL where either is NULL.
 	DaysBetween(from, to string) string
+	// AsText renders x, a column the catalog reads as text, as text
+	// itself, so that a column of another type read as text (a UUID, an
+	// enum) compares with a string too.
+	AsText(x string) string
 	// FoldsNames reports whether unquoted names are case-insensitive, so
 	// that two statements differing only in their case read the same
 	// tables (not so on MySQL, where table names can be case-sensitive).

@@ -369,12 +369,43 @@ func (c *compiler) filterSQLNulls(x string, refs []colRef, f Filter, nulls bool)
 			after = ""
 		}
 		return c.d.likeText(x, before, s, after), nil
-	case OpNull:
-		return x + " IS NULL", want(0)
-	case OpNotNull:
-		return x + " IS NOT NULL", want(0)
+	case OpNull, OpNotNull:
+		if err := want(0); err != nil {
+			return "", err
+		}
+		if c.textField(f.Field, refs) {
+			// Text with nothing in it is empty too: "shipments with no
+			// notes" are those whose notes are NULL or '' (found from
+			// outside: 116 for 214).
+			if f.Op == OpNull {
+				return "(" + x + " IS NULL OR " + c.d.d.AsText(x) + " = '')", nil
+			}
+			return c.d.d.AsText(x) + " <> ''", nil // NULL is neither
+		}
+		if f.Op == OpNull {
+			return x + " IS NULL", nil
+		}
+		return x + " IS NOT NULL", nil
 	}
 	return "", quarry.Errorf(quarry.KindInput, "unknown filter operator %q on %s", f.Op, f.Field)
+}
+
+// textField reports whether a field is a column of text that holds no
+// dates, or a dimension over one (refs, its columns): one whose empty
+// string is as empty as NULL.
+func (c *compiler) textField(field string, refs []colRef) bool {
+	if len(refs) != 1 {
+		return false
+	}
+	if fl, err := c.m.ResolveField(field); err != nil || fl.Kind == FieldMetric || fl.Kind == FieldDimension && fl.Dimension != nil && fl.Dimension.Type == "time" {
+		return false
+	}
+	ent := c.m.Entity(refs[0].Entity)
+	if ent == nil {
+		return false
+	}
+	col := ent.Column(refs[0].Column)
+	return col != nil && col.Type == quarry.TypeText && !col.Temporal()
 }
 
 // OrNull keeps, beside the rows cond keeps, those whose x is NULL: "not

@@ -15,10 +15,11 @@ import (
 // letters beyond ASCII.
 func textModel() *Model {
 	return &Model{Entities: []Entity{{Name: "tx_people", PrimaryKey: "id", Columns: []Column{
-		{Name: "id", Type: "int"}, {Name: "name", Type: "text"}}}}}
+		{Name: "id", Type: "int"}, {Name: "name", Type: "text"}}}},
+		Metrics: []Metric{{Name: "people", Entity: "tx_people", Expr: "COUNT(tx_people.id)"}}}
 }
 
-const peopleRows = "INSERT INTO tx_people VALUES (1, 'Östberg'), (2, 'östlund'), (3, 'Anders'), (4, 'ANNA'), (5, 'Bo_Ek'), (6, 'Boel')"
+const peopleRows = "INSERT INTO tx_people VALUES (1, 'Östberg'), (2, 'östlund'), (3, 'Anders'), (4, 'ANNA'), (5, 'Bo_Ek'), (6, 'Boel'), (7, ''), (8, NULL)"
 
 // TestTextFiltersEveryEngine: contains, starts with and ends with are
 // without regard to case on every engine, letters beyond ASCII included,
@@ -48,6 +49,10 @@ func TestTextFiltersEveryEngine(t *testing.T) {
 			{"ends with NA", rows(OpSuffix, "NA"), [][]string{{"ANNA"}}},
 			{"contains o_e", rows(OpLike, "o_e"), [][]string{{"Bo_Ek"}}},
 			{"contains ST", rows(OpLike, "ST"), [][]string{{"Östberg"}, {"östlund"}}},
+			// Text with nothing in it is as empty as NULL (found from
+			// outside: "shipments with no notes" left out the '' ones).
+			{"no name", Query{Metrics: []string{"people"}, Filters: []Filter{{Field: "tx_people.name", Op: OpNull}}}, [][]string{{"2"}}},
+			{"a name", Query{Metrics: []string{"people"}, Filters: []Filter{{Field: "tx_people.name", Op: OpNotNull}}}, [][]string{{"6"}}},
 		}
 	}
 	servers := []struct {

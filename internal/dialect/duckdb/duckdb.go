@@ -42,6 +42,9 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 func (Dialect) DayOfWeek(x string) string { return postgres.ISODayOfWeek(x) }
 
 // DaysBetween is the seconds between the two as epochs, in days.
+// AsText renders x as text.
+func (Dialect) AsText(x string) string { return "CAST(" + x + " AS VARCHAR)" }
+
 func (Dialect) DaysBetween(from, to string) string {
 	return "((epoch(CAST(" + to + " AS TIMESTAMP)) - epoch(CAST(" + from + " AS TIMESTAMP))) / 86400.0)"
 }

@@ -58,6 +58,9 @@ func (Dialect) Grain(g dialect.Grain, x string) (string, bool) {
 func (Dialect) DayOfWeek(x string) string { return "(WEEKDAY(" + x + ") + 1)" }
 
 // DaysBetween is TIMESTAMPDIFF in seconds, in days.
+// AsText renders x as text.
+func (Dialect) AsText(x string) string { return x }
+
 func (Dialect) DaysBetween(from, to string) string {
 	return "(TIMESTAMPDIFF(SECOND, " + from + ", " + to + ") / 86400.0)"
 }

@@ -58,6 +58,9 @@ func (Dialect) DayOfWeek(x string) string { return ISODayOfWeek(x) }
 
 // DaysBetween is the interval's seconds, in days: dates and timestamps
 // alike, as timestamps.
+// AsText renders x as text.
+func (Dialect) AsText(x string) string { return "CAST(" + x + " AS TEXT)" }
+
 func (Dialect) DaysBetween(from, to string) string {
 	return "(EXTRACT(EPOCH FROM (CAST(" + to + " AS TIMESTAMP) - CAST(" + from + " AS TIMESTAMP))) / 86400.0)"
 }

@@ -59,6 +59,9 @@ func (Dialect) DayOfWeek(x string) string {
 
 // DaysBetween is the difference of the two Julian day numbers (dates
 // stored as text, as the grains read them).
+// AsText renders x as text.
+func (Dialect) AsText(x string) string { return x }
+
 func (Dialect) DaysBetween(from, to string) string {
 	return "(julianday(" + to + ") - julianday(" + from + "))"
 }

@@ -1,3 +1,3 @@
 SELECT COUNT(orders.id) AS orders
 FROM orders
-WHERE orders.discount_code IS NULL
+WHERE (orders.discount_code IS NULL OR CAST(orders.discount_code AS TEXT) = '')
