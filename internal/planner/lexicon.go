@@ -49,6 +49,9 @@ type sense struct {
 	// name ("type" for Pets.PetType): it counts only where the question
 	// names that table otherwise (own.go).
 	own bool
+	// refersTo is, for a code the value index found (lexicon.ids), the
+	// table its column refers to, if any.
+	refersTo string
 }
 
 // lexicon maps phrases (lower-case words joined by single spaces) to their
@@ -98,7 +101,13 @@ func (l *lexicon) get(phrase string) ([]sense, bool) {
 		if ids := l.ids[phrase]; len(ids) > 0 && len(only(s, sValue)) > 0 {
 			out := slices.Clone(s)
 			for _, id := range ids {
-				if !slices.ContainsFunc(s, func(k sense) bool { return k.kind == sValue && strings.EqualFold(k.field, id.field) }) {
+				// Not where the knowledge reads the word in the code's own
+				// table, or in the table the code's column refers to
+				// ("templates of the type CV": the type's description,
+				// the row Templates.Template_Type_Code refers to).
+				if !slices.ContainsFunc(s, func(k sense) bool {
+					return k.kind == sValue && (strings.EqualFold(k.field, id.field) || strings.EqualFold(k.entity, id.entity) || id.refersTo != "" && strings.EqualFold(k.entity, id.refersTo))
+				}) {
 					out = append(out, id)
 				}
 			}

@@ -413,6 +413,16 @@ type Value struct {
 	ID bool `json:"id,omitempty"`
 }
 
+// refersTo is the table a column refers to by a relationship, or "".
+func (p *Planner) refersTo(entity, column string) string {
+	for _, r := range p.m.Relationships {
+		if strings.EqualFold(r.From, entity) && strings.EqualFold(r.FromColumn, column) {
+			return r.To
+		}
+	}
+	return ""
+}
+
 // PlanValues plans a question as Plan does, also reading the given stored
 // values as values of their columns where the question's words mean
 // nothing else in the knowledge. Values of unknown or restricted columns
@@ -438,7 +448,9 @@ func (p *Planner) PlanValues(question string, asOf time.Time, vals []Value) *Pla
 		}
 		if !dup {
 			if v.ID {
-				q.lex.ids[k] = append(q.lex.ids[k], s)
+				id := s
+				id.refersTo = p.refersTo(v.Entity, v.Column)
+				q.lex.ids[k] = append(q.lex.ids[k], id)
 			}
 			q.lex.extra[k] = append(q.lex.extra[k], s)
 			if n := strings.Count(k, " ") + 1; n > q.lex.maxLen {

@@ -114,3 +114,31 @@ func TestCodeBesideAKnownValue(t *testing.T) {
 		t.Errorf("tickets for ENT, no code: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestCodeOfTheRowReferredTo: a code the index finds in a column that
+// refers to the table where the knowledge lists the word is the same
+// row's, read once, by the knowledge (found on Spider: "count the number
+// of templates of the type CV", CV a type's description, answered before
+// codes were indexed, was refused after).
+func TestCodeOfTheRowReferredTo(t *testing.T) {
+	col := func(name string, typ quarry.Type, vals ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, Values: vals}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "Ref_Template_Types", Table: "Ref_Template_Types", PrimaryKey: "Template_Type_Code", Columns: []semantic.Column{col("Template_Type_Code", quarry.TypeText), col("Template_Type_Description", quarry.TypeText, "CV", "Book")}},
+			{Name: "Templates", Table: "Templates", PrimaryKey: "Template_ID", Columns: []semantic.Column{col("Template_ID", quarry.TypeInt), col("Template_Type_Code", quarry.TypeText)}},
+		},
+		Relationships: []semantic.Relationship{{From: "Templates", FromColumn: "Template_Type_Code", To: "Ref_Template_Types", ToColumn: "Template_Type_Code", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	q := "Count the number of templates of the type CV."
+	want := p.Plan(q, asOf)
+	if want.Query == nil {
+		t.Fatalf("without codes: %s %q", want.Kind, want.Reason)
+	}
+	vals := []Value{{Entity: "Ref_Template_Types", Column: "Template_Type_Code", Value: "CV", ID: true}, {Entity: "Templates", Column: "Template_Type_Code", Value: "CV", ID: true}}
+	if pl := p.PlanValues(q, asOf, vals); pl.Query == nil || !cmp.Equal(pl.Query.Filters, want.Query.Filters) {
+		t.Errorf("with codes: %s %q %+v; want the filters %+v", pl.Kind, pl.Reason, pl.Query, want.Query.Filters)
+	}
+}
