@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +116,20 @@ func TestHeldTitle(t *testing.T) {
 	} {
 		if pl := p.Plan(q, asOf); !strings.Contains(pl.Title, want) {
 			t.Errorf("%q: title %q, want it to say %q", q, pl.Title, want)
+		}
+	}
+}
+
+// TestSortColumnListed: a column listed and then ranked by ("the names
+// and unit prices of products with the top 3 highest unit price") is
+// listed, not only sorted by (found on Spider: "the names and areas of
+// countries with the top 5 largest area" showed the names alone).
+func TestSortColumnListed(t *testing.T) {
+	p := demoPlanner(t)
+	for _, q := range []string{"names and unit prices of products with the top 3 highest unit price", "names and unit prices of the 3 products with the highest unit price"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindRows || !slices.Contains(pl.Query.Rows.Columns, "unit_price") || pl.Query.Limit != 3 {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
 		}
 	}
 }

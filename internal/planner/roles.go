@@ -325,7 +325,10 @@ func (b *builder) roles() *Plan {
 			for _, e := range st.terms {
 				if e.role == "" && e.cands[0].kind == sEntity && strings.EqualFold(e.cands[0].name, t.cands[0].entity) && (e.pos < t.pos || e.rowsQ) && !e.byMode {
 					s := t.cands[0]
-					b.colSort = &s
+					// Where the sort was said: the same column listed
+					// before it is listed ("the names and unit prices of
+					// the products with the highest unit price").
+					b.colSort, b.sortPos = &s, t.pos
 					st.order = map[string]string{"max": "desc", "min": "asc"}[t.aggs[0]]
 					b.q.Metrics, b.adhoc = nil, nil
 					t.role = "sort"
