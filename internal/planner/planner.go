@@ -449,7 +449,11 @@ func (p *Planner) PlanValues(question string, asOf time.Time, vals []Value) *Pla
 		if !dup {
 			if v.ID {
 				id := s
-				id.refersTo = p.refersTo(v.Entity, v.Column)
+				if !strings.Contains(" "+normalise(question)+" ", " "+strings.Join(nameWords(v.Column), " ")+" ") {
+					// Unless the question names the code's column ("how
+					// many templates have template type code CV").
+					id.refersTo = p.refersTo(v.Entity, v.Column)
+				}
 				q.lex.ids[k] = append(q.lex.ids[k], id)
 			}
 			q.lex.extra[k] = append(q.lex.extra[k], s)

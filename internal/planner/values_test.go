@@ -141,4 +141,9 @@ func TestCodeOfTheRowReferredTo(t *testing.T) {
 	if pl := p.PlanValues(q, asOf, vals); pl.Query == nil || !cmp.Equal(pl.Query.Filters, want.Query.Filters) {
 		t.Errorf("with codes: %s %q %+v; want the filters %+v", pl.Kind, pl.Reason, pl.Query, want.Query.Filters)
 	}
+	// The code's column named: the code.
+	pl := p.PlanValues("How many templates have template type code CV?", asOf, vals)
+	if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "Templates.Template_Type_Code" {
+		t.Errorf("the column named: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
 }
