@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/quarrydata/quarry/internal/planner/dates"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -341,12 +342,10 @@ func periodWord(w string) bool {
 		return true
 	}
 	switch w {
-	case "last", "this", "next", "previous", "each", "every", "q1", "q2", "q3", "q4",
-		"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-		"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec":
+	case "last", "this", "next", "previous", "each", "every", "q1", "q2", "q3", "q4":
 		return true
 	}
-	return false
+	return dates.IsMonth(w)
 }
 
 func negation(w string) bool {

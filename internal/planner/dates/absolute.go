@@ -16,6 +16,12 @@ var months = map[string]time.Month{
 	"december": 12, "dec": 12,
 }
 
+// IsMonth reports whether w, lower-case, names a month ("march", "sep").
+func IsMonth(w string) bool {
+	_, ok := months[w]
+	return ok
+}
+
 var ordinals = map[string]int{
 	"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4,
 }
