@@ -121,3 +121,5 @@ tool (
 	golang.org/x/tools/cmd/deadcode
 	honnef.co/go/tools/cmd/staticcheck
 )
+
+replace github.com/ncruces/go-sqlite3-wasm/v6 => ./third_party/go-sqlite3-wasm

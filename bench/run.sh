@@ -189,6 +189,8 @@ wideq="how many nordics travel passengers"
 (cd "$work/wide" && "$q" init >/dev/null && runs=1 timeit wide-learn-sqlite "$q" learn --url "sqlite://$work/wide/wide.db")
 (cd "$work/wide" && timeit wide-ask-sqlite "$q" ask "$wideq")
 timeit wide-shell-sqlite sqlite3 "$work/wide/wide.db" 'SELECT count(*) FROM "nordics_travel__passengers"'
+(cd "$work/wide" && timeit wide-run-sqlite "$q" run --format csv 'SELECT count(*) FROM "nordics_travel__passengers"')
+echo "  run / sqlite3 shell (median): $(ratio wide-run-sqlite wide-shell-sqlite)×  (both read the whole schema of 10,000 tables; see third_party/README.md)"
 echo "  ask / sqlite3 shell (median): $(ratio wide-ask-sqlite wide-shell-sqlite)×  (the shell's first query parses the whole schema too)"
 if [ -n "${QUARRY_TEST_POSTGRES_URL:-}" ] && command -v psql >/dev/null; then
 	wdb=qwide_$$

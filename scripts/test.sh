@@ -35,7 +35,7 @@ source scripts/services.sh start
 trap 'scripts/services.sh stop' EXIT
 
 say "gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))
+unformatted=$(gofmt -l $(git ls-files '*.go' ':!third_party' 2>/dev/null || find . -name '*.go' -not -path './.git/*' -not -path './third_party/*'))
 if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted (run gofmt -w):" >&2
 	echo "$unformatted" >&2

@@ -76,7 +76,7 @@ func load(t *testing.T) map[string]*pkg {
 		}
 		if d.IsDir() {
 			name := d.Name()
-			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "third_party") {
 				return filepath.SkipDir
 			}
 			return nil
