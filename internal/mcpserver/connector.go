@@ -185,8 +185,8 @@ func (c *connServer) runQueryBinary(ctx context.Context, req *mcp.CallToolReques
 	}
 	// Compressed: every byte is base64 and then JSON to write and read
 	// again, and a result's values repeat.
-	var z bytes.Buffer
-	fw, _ := flate.NewWriter(&z, flate.BestSpeed) // the level is valid
+	z := bytes.NewBuffer(make([]byte, 0, len(enc)/3+64))
+	fw, _ := flate.NewWriter(z, flate.BestSpeed) // the level is valid
 	fw.Write(enc)
 	if err := fw.Close(); err != nil {
 		return errorResult(fail(err)), nil
@@ -194,7 +194,8 @@ func (c *connServer) runQueryBinary(ctx context.Context, req *mcp.CallToolReques
 	body := z.Bytes()
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
 		URI: "quarry://result", MIMEType: connector.ResultMIME, Blob: body,
-		Meta: mcp.Meta{"truncated": res.Truncated, "row_count": res.RowCount},
+		// size lets the client read the inflated result into one buffer.
+		Meta: mcp.Meta{"truncated": res.Truncated, "row_count": res.RowCount, "size": len(enc)},
 	}}}}, nil
 }
 

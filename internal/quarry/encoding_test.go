@@ -1,7 +1,10 @@
 package quarry
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -68,5 +71,27 @@ func TestDecodeWithin(t *testing.T) {
 		if _, err := DecodeTableWithin(body, lim); err == nil {
 			t.Errorf("%s: over its bound, decoded", name)
 		}
+	}
+}
+
+// TestEncodedSizeIsExact: EncodeTable sizes its buffer by encodedSize,
+// which is exact for the types connectors give most, so a large result is
+// written without growing (and copying) the buffer.
+func TestEncodedSizeIsExact(t *testing.T) {
+	long := strings.Repeat("é", 200)
+	tab := &Table{
+		Columns: []Column{{Name: "id", Type: TypeInt, DBType: "INTEGER"}, {Name: "name", Type: TypeText}, {Name: "at", Type: TypeTime}, {Name: "x", Type: TypeFloat}, {Name: "b", Type: TypeBool}, {Name: "raw", Type: TypeBytes}},
+		Rows: [][]any{
+			{int64(1), "a", time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), 1.5, true, []byte{1, 2}},
+			{nil, long, nil, float32(2), false, json.RawMessage(`{"a":1}`)},
+			{int32(-7), "", time.Time{}, nil, nil, []byte(long)},
+		},
+	}
+	enc, err := EncodeTable(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := encodedSize(tab); got != len(enc) {
+		t.Errorf("encodedSize = %d for an encoding of %d bytes", got, len(enc))
 	}
 }

@@ -94,7 +94,7 @@ func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, 
 		}
 		// Read at most MaxBytes of it, as of a JSON answer: a small blob
 		// may inflate without end.
-		enc, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(er.Resource.Blob)), normalize.MaxBytes+1))
+		enc, err := inflate(er.Resource.Blob, er.Resource.Meta["size"])
 		if err != nil {
 			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be read: %s", name, sanitize(err.Error()))
 		}
@@ -116,6 +116,22 @@ func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, 
 		return t, nil
 	}
 	return nil, quarry.Errorf(quarry.KindQuery, "connection %q: tool %q answered no result of type %s", name, short(s.binary), connector.ResultMIME)
+}
+
+// inflate reads a binary result's blob, at most normalize.MaxBytes+1 bytes
+// of it, into a buffer of the size the server said (the meta's "size", a
+// JSON number), where it said one within that bound: reading into a
+// buffer that doubles zeroed and copied each size on the way.
+func inflate(blob []byte, size any) ([]byte, error) {
+	hint := bytes.MinRead
+	if n, ok := size.(float64); ok && n > 0 {
+		// ReadFrom grows the buffer unless MinRead bytes are free
+		// before each read, the last one (EOF) too.
+		hint += int(min(n, normalize.MaxBytes+1))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, hint))
+	_, err := buf.ReadFrom(io.LimitReader(flate.NewReader(bytes.NewReader(blob)), normalize.MaxBytes+1))
+	return buf.Bytes(), err
 }
 
 // Bounds of a binary result beyond its row cap: more columns than any
