@@ -127,10 +127,10 @@ func run(streams, rounds, workers int, cold bool) error {
 	}
 	var idMu sync.Mutex
 	// As quarry serve does: runs take one of the server's run slots.
-	admit := qruntime.RunSlots(workers)
+	slots := qruntime.NewSlots(workers)
 	newAnalyst := func() *analyst.Analyst {
 		return &analyst.Analyst{Conn: conn, Guard: g, Results: st, Limits: analyst.Limits{MaxRows: 100_000},
-			Connection: "demo", Clock: time.Now, Cache: cache, Admit: admit}
+			Connection: "demo", Clock: time.Now, Cache: cache, Admit: slots.Admit}
 	}
 	srv, err := httpapi.New(httpapi.Config{
 		Start: func(context.Context) (httpapi.Runner, func(), error) {
@@ -142,6 +142,7 @@ func run(streams, rounds, workers int, cold bool) error {
 			ag := &agent.Agent{Conn: an.Conn, Guard: an.Guard, Results: an.Results, Knowledge: k, Builtin: an, Connection: an.Connection, Clock: time.Now}
 			return ag.Ask(ctx, rec, q, asOf, opts)
 		},
+		Arriving:  slots.Arriving,
 		Knowledge: func(context.Context) (*analyst.Knowledge, error) { return k, nil }, Store: st, Addr: ln.Addr().String(), Clock: time.Now, Version: "bench",
 		NewID: func(p string) string {
 			idMu.Lock()

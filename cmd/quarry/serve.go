@@ -228,7 +228,8 @@ func (a *app) serverConfig(ctx context.Context, connName string) (httpapi.Config
 		Start: func(ctx context.Context) (httpapi.Runner, func(), error) {
 			return srv.Start(ctx)
 		},
-		Ask: srv.Ask,
+		Ask:      srv.Ask,
+		Arriving: srv.Arriving,
 		Knowledge: func(ctx context.Context) (*analyst.Knowledge, error) {
 			p, err := srv.Project(ctx)
 			if err != nil {

@@ -125,6 +125,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		turn.runID = req.RunID
 	}
 	s.runs.Add(1) // before the first byte, so that Wait sees this run
+	firstSent := func() {}
+	if s.cfg.Arriving != nil {
+		firstSent = s.cfg.Arriving()
+	}
+	defer firstSent() // a stream that ends before its first event
 
 	sse := startSSE(w)
 	// The session event says the run is recorded: a client that reads it
@@ -136,6 +141,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		if !sessionSent {
 			sse.send("session", "", sessionEvent{SessionID: turn.sessionID, RunID: turn.runID})
 			sessionSent = true
+			firstSent()
 		}
 	}
 	if pastedEvents != nil {

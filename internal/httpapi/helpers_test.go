@@ -127,6 +127,8 @@ type options struct {
 	ready func(ctx context.Context) error
 	// publicURL is server.public_url.
 	publicURL string
+	// arriving is Config.Arriving.
+	arriving func() func()
 }
 
 // testServer is a running server over a shop.
@@ -242,6 +244,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		served, wrap = o.around(st)
 	}
 	srv, err := New(Config{
+		Arriving:     o.arriving,
 		Wrap:         wrap,
 		Monitors:     mons,
 		Agent:        agentFn,

@@ -75,6 +75,11 @@ type Config struct {
 	Agent AgentFunc
 	// Ask answers the questions of the chat and of POST /ask.
 	Ask AskFunc
+	// Arriving, when set, is told of each chat stream from the moment it
+	// is admitted until its first event is sent (the func it returns is
+	// called then, or when the stream ends first): the server's run slots
+	// let those events out before runs start their work.
+	Arriving func() (sent func())
 	// Workflows serves the workflow editor (GET /api/workflows, POST
 	// /api/workflows/check and /api/workflows/run); nil: the server has
 	// none, and those answer 404.

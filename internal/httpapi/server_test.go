@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -505,5 +506,53 @@ func TestChatFollowUpWithTheBuiltinPlanner(t *testing.T) {
 	s.getJSON(t, "/api/runs/"+d.RunID, 200, &st)
 	if st.Question != "number of orders by country" {
 		t.Errorf("the follow-up was read as %q", st.Question)
+	}
+}
+
+// TestChatSaysWhenItsFirstEventIsSent: the server's run slots are told of
+// a chat stream from its admission until its first event (the session
+// event) is sent, once; a request refused before it is admitted is not
+// told of.
+func TestChatSaysWhenItsFirstEventIsSent(t *testing.T) {
+	var mu sync.Mutex
+	arrived, sent := 0, 0
+	var late []string // runs already finished when their first event was said sent
+	counts := func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return arrived, sent
+	}
+	var s *testServer
+	s = serve(t, newShop(t), options{arriving: func() func() {
+		mu.Lock()
+		defer mu.Unlock()
+		arrived++
+		var once sync.Once
+		return func() {
+			once.Do(func() {
+				runs, err := s.st.Runs(context.Background(), store.RunFilter{})
+				mu.Lock()
+				defer mu.Unlock()
+				sent++
+				for _, r := range runs {
+					if err != nil || r.Status != "" && r.Status != "running" {
+						late = append(late, r.RunID+" "+r.Status)
+					}
+				}
+			})
+		}
+	}})
+	evs := s.chat(t, `{"message":"revenue by country","as_of":"`+asOf+`"}`)
+	if d := doneOf(t, evs); d.Status != "succeeded" || evs[0].name != "session" {
+		t.Fatalf("chat: first event %q, done %+v", evs[0].name, d)
+	}
+	if a, n := counts(); a != 1 || n != 1 || len(late) > 0 {
+		t.Errorf("after a chat: arrived %d, sent %d, runs already over when it was sent %v; want 1, 1 and none", a, n, late)
+	}
+	if res, body := s.do(t, "POST", "/api/chat", `{"message":""}`); res.StatusCode != 400 {
+		t.Fatalf("an empty question: %s %s", res.Status, body)
+	}
+	if a, n := counts(); a != 1 || n != 1 {
+		t.Errorf("after a refused request: arrived %d, sent %d; want 1 and 1", a, n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/agent"
@@ -54,6 +55,10 @@ type Server struct {
 	// answer when it maps the question exactly), with the builtin planner
 	// when there is no model, and in manual mode with a proposed query.
 	Ask func(ctx context.Context, rec *event.Recorder, question string, asOf time.Time, opts agent.AskOptions) (*analyst.AskOutcome, error)
+	// Arriving notes a chat stream that waits for its first event, which
+	// runs let it have before they start their work (Slots); call the
+	// func it returns once that event is sent.
+	Arriving func() func()
 	// Agent returns the agent of one run and the func that ends it: the
 	// fixer of a user's failed statement, or in manual mode the proposer
 	// of queries whose results are pasted.
@@ -116,7 +121,8 @@ func (r *Runtime) Server(ctx context.Context, connName string) (*Server, func(),
 		return nil, nil, err
 	}
 	srv := &Server{KnowledgeDir: cfg.Knowledge, Clock: r.o.Now, NewID: r.NewID, Dialect: quarry.DialectGeneric}
-	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m), admit: RunSlots(0)}
+	b := &builder{r: r, cfg: cfg, st: st, gw: r.Gateway(m), admit: NewSlots(0)}
+	srv.Arriving = b.admit.Arriving
 	if !cfg.Manual(connName) {
 		conn, cc, err := r.Conn(ctx, connName)
 		if err != nil {
@@ -228,27 +234,87 @@ type builder struct {
 	cat        *quarry.Catalog
 	privileged string
 	built      int
-	admit      func(context.Context) (func(), error) // the server's run slots
+	admit      *Slots // the server's run slots
 }
 
-// RunSlots returns an analyst.Admit that lets n runs work at once; n ≤ 0
-// means the server's default, twice the processors. A run's work is
-// planning, checking and writing the answer on the processor, and the
-// query on a database that serves a few at a time; more at once only
-// makes each slower, and starves the requests that start new runs of the
-// processor they need to record them (the first event of a chat).
-func RunSlots(n int) func(context.Context) (func(), error) {
+// Slots are a server's run slots: Admit (an analyst.Admit) lets n runs
+// work at once; n ≤ 0 means the server's default, twice the processors. A
+// run's work is planning, checking and writing the answer on the
+// processor, and the query on a database that serves a few at a time; more
+// at once only makes each slower, and starves the requests that start new
+// runs of the processor they need to record them (the first event of a
+// chat). So a run also waits, before it takes a slot, for the chat streams
+// that wait for their first event (Arriving) to have it, for at most
+// firstEventGrace: a burst of questions gets every first event out before
+// the answers, and under steady load a run starts at most that much later.
+type Slots struct {
+	slots chan struct{}
+	grace time.Duration
+
+	mu      sync.Mutex
+	waiting int           // streams whose first event is not sent yet
+	quiet   chan struct{} // closed while waiting is 0
+}
+
+// firstEventGrace is the longest a run waits for other streams' first
+// events before it starts its work.
+const firstEventGrace = 50 * time.Millisecond
+
+// NewSlots returns the run slots of a server that lets n runs work at once.
+func NewSlots(n int) *Slots {
 	if n <= 0 {
 		n = max(2, 2*goruntime.GOMAXPROCS(0))
 	}
-	slots := make(chan struct{}, n)
-	return func(ctx context.Context) (func(), error) {
-		select {
-		case slots <- struct{}{}:
-			return func() { <-slots }, nil
-		case <-ctx.Done():
-			return nil, quarry.Wrap(quarry.KindCanceled, ctx.Err(), "the run was stopped while it waited for the server")
-		}
+	quiet := make(chan struct{})
+	close(quiet)
+	return &Slots{slots: make(chan struct{}, n), grace: firstEventGrace, quiet: quiet}
+}
+
+// Admit waits for the streams arriving now to have their first event (at
+// most the grace) and then for a slot, and returns the func that frees it.
+func (s *Slots) Admit(ctx context.Context) (func(), error) {
+	s.mu.Lock()
+	quiet := s.quiet
+	s.mu.Unlock()
+	stopped := func(err error) error {
+		return quarry.Wrap(quarry.KindCanceled, err, "the run was stopped while it waited for the server")
+	}
+	t := time.NewTimer(s.grace)
+	select {
+	case <-quiet:
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+		return nil, stopped(ctx.Err())
+	}
+	t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return func() { <-s.slots }, nil
+	case <-ctx.Done():
+		return nil, stopped(ctx.Err())
+	}
+}
+
+// Arriving notes a stream that waits for its first event; the returned
+// func says it was sent (or the stream ended), and only its first call
+// counts.
+func (s *Slots) Arriving() func() {
+	s.mu.Lock()
+	if s.waiting == 0 {
+		s.quiet = make(chan struct{})
+	}
+	s.waiting++
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.waiting--; s.waiting == 0 {
+				close(s.quiet)
+			}
+		})
 	}
 }
 
@@ -356,7 +422,7 @@ func (b *builder) assemble(ctx context.Context, g *generation, agentK *analyst.K
 		return &analyst.Analyst{
 			Conn: q, Guard: gd, Results: results, Limits: limits(cfg, cfg.Limits.MaxRows),
 			Connection: label, Clock: r.o.Now, Cache: cache, PrivilegedRole: b.privileged,
-			Privacy: cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize, Admit: b.admit,
+			Privacy: cc.Privacy.Or(), MinGroupSize: cc.MinGroupSize, Admit: b.admit.Admit,
 		}, nil
 	}
 	// The fixer of POST /api/run; it is shown the SQL and the error only.
