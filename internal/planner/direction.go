@@ -191,3 +191,52 @@ func readsRole(pl *Plan, name string) bool {
 	}
 	return false
 }
+
+// saidDirection is the direction said right before items[i]: "to",
+// "into" or "from" among the stopwords before it, or a verb of direction
+// before "at" or "in" ("arriving at", "departing from"); dirNone when
+// there is none, or the word is "compared to", "up to" or the like.
+func saidDirection(items []item, i int) int {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		w := items[j].text
+		if items[j].kind == itStop && (w == "at" || w == "in") {
+			continue
+		}
+		d := wordDirection(lastWord(w))
+		if d == dirNone || items[j].kind == itStop && w != "to" && w != "into" && w != "from" {
+			return dirNone
+		}
+		if j > 0 && (w == "to" || w == "from") {
+			switch lastWord(items[j-1].text) {
+			case "compared", "relative", "up", "due", "according", "close", "next", "similar", "equal":
+				return dirNone
+			}
+		}
+		return d
+	}
+	return dirNone
+}
+
+// directedColumns keeps, of the columns a value term may be of, those of
+// the direction said before it ("shipments to JFK": destination_depot,
+// not origin_depot, both holding JFK), where some but not all of them
+// name that direction; else it returns keep as it is.
+func directedColumns(t *term, keep []sense) []sense {
+	if t.dir == dirNone {
+		return keep
+	}
+	var out []sense
+	other := false
+	for _, s := range keep {
+		switch linkDirection(s.column) {
+		case t.dir:
+			out = append(out, s)
+		case 3 - t.dir:
+			other = true
+		}
+	}
+	if len(out) == 0 || !other {
+		return keep
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -78,5 +79,78 @@ func TestNumbersOfAfterTable(t *testing.T) {
 	}
 	if pl := p.Plan("what is the number of shipments from Chicago", asOf); pl.Kind != KindMetric {
 		t.Errorf("the number of shipments: %s %s", pl.Kind, pl.Reason)
+	}
+}
+
+// depotsModel is a freight schema whose shipments hold their depots'
+// codes in two columns of opposite directions.
+func depotsModel() *semantic.Model {
+	codes := []string{"JFK", "LHR", "FRA"}
+	return &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "shipments", Table: "shipments", PrimaryKey: "shipment_id", TimeColumn: "shipped_at", Columns: []semantic.Column{
+				{Name: "shipment_id", Type: quarry.TypeInt},
+				{Name: "origin_depot", Type: quarry.TypeText, Values: codes},
+				{Name: "destination_depot", Type: quarry.TypeText, Values: codes},
+				{Name: "weight_kg", Type: quarry.TypeFloat},
+				{Name: "shipped_at", Type: quarry.TypeTimestamp}, {Name: "delivered_at", Type: quarry.TypeTimestamp},
+				{Name: "shipment_status", Type: quarry.TypeText, Values: []string{"delivered", "in_transit", "lost"}},
+			}},
+			{Name: "depots", Table: "depots", PrimaryKey: "depot_code", Label: "depot_name", Columns: []semantic.Column{
+				{Name: "depot_code", Type: quarry.TypeText, Values: codes}, {Name: "depot_name", Type: quarry.TypeText},
+			}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "destination_depot", From: "shipments", FromColumn: "destination_depot", To: "depots", ToColumn: "depot_code", Cardinality: semantic.ManyToOne},
+			{Name: "origin_depot", From: "shipments", FromColumn: "origin_depot", To: "depots", ToColumn: "depot_code", Cardinality: semantic.ManyToOne},
+		},
+	}
+}
+
+// TestDirectionPicksTheColumnOfTheValue: a value held by a table's two
+// columns of opposite directions is the one of the direction said right
+// before it ("delivered to JFK" counted by origin, 54 for 67, at full
+// confidence, found from outside); with none said, or "compared to", it
+// is asked.
+func TestDirectionPicksTheColumnOfTheValue(t *testing.T) {
+	p := New(depotsModel(), nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		q    string
+		want []string // field = value filters; nil: not answered
+	}{
+		{"how many shipments delivered to JFK", []string{"shipments.destination_depot=JFK", "shipments.shipment_status=delivered"}},
+		{"how many shipments delivered from JFK", []string{"shipments.origin_depot=JFK", "shipments.shipment_status=delivered"}},
+		{"how many shipments to JFK", []string{"shipments.destination_depot=JFK"}},
+		{"how many shipments from LHR", []string{"shipments.origin_depot=LHR"}},
+		{"shipments from LHR to JFK", []string{"shipments.destination_depot=JFK", "shipments.origin_depot=LHR"}},
+		{"total weight shipped to FRA", []string{"shipments.destination_depot=FRA"}},
+		{"how many shipments in transit to FRA", []string{"shipments.destination_depot=FRA", "shipments.shipment_status=in_transit"}},
+		{"how many shipments JFK", nil},
+		{"shipments at LHR compared to JFK", nil},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			answered := pl.Kind == KindMetric || pl.Kind == KindRows
+			if tt.want == nil {
+				if answered {
+					t.Fatalf("answered %+v; no direction says which column", pl.Query.Filters)
+				}
+				return
+			}
+			if !answered {
+				t.Fatalf("kind %s: %s %s %v", pl.Kind, pl.Reason, pl.Question, pl.Unknown)
+			}
+			var got []string
+			for _, f := range pl.Query.Filters {
+				for _, v := range f.Values {
+					got = append(got, f.Field+"="+fmt.Sprint(v))
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("filters %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

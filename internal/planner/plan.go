@@ -20,22 +20,26 @@ type term struct {
 	// ofBefore: "of", "through" or "via" came right before it, among
 	// stopwords ("the team of their agents").
 	ofBefore bool
-	cands    []sense // the meanings still possible
-	role     string  // what the term does in the query; "" = not yet used
-	neg      bool    // a value after "not"
-	conj     bool    // joined to the previous value by "and"/"or"
-	conjAnd  bool    // … by "and" itself
-	byMode   bool    // came after "by"
-	mode     bool    // the column whose most common value is asked for (mode.go)
-	sortBy   bool    // came after "ordered by", "in descending order of"
-	aggs     []string
-	rowsQ    bool // came right after "which"/"what"/"list"
-	named    bool // came right after "name(s) of": "names of teachers"
-	op       string
-	num      float64
-	pct      bool // num was written as a percent
-	money    bool // num was written as money ("$70", "70 dollars")
-	hasNum   bool
+	// dir: the direction said right before it ("to JFK", "from LHR",
+	// "arriving at JFK"), which picks between a table's two columns of
+	// opposite directions that hold the value (direction.go).
+	dir     int
+	cands   []sense // the meanings still possible
+	role    string  // what the term does in the query; "" = not yet used
+	neg     bool    // a value after "not"
+	conj    bool    // joined to the previous value by "and"/"or"
+	conjAnd bool    // … by "and" itself
+	byMode  bool    // came after "by"
+	mode    bool    // the column whose most common value is asked for (mode.go)
+	sortBy  bool    // came after "ordered by", "in descending order of"
+	aggs    []string
+	rowsQ   bool // came right after "which"/"what"/"list"
+	named   bool // came right after "name(s) of": "names of teachers"
+	op      string
+	num     float64
+	pct     bool // num was written as a percent
+	money   bool // num was written as money ("$70", "70 dollars")
+	hasNum  bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
 	against string
@@ -233,6 +237,7 @@ func (p *Planner) walk(items []item, st *state) {
 	// ofBefore marks the items with "of", "through" or "via" among the
 	// stopwords right before them ("team of their agents").
 	ofBefore := map[*item]bool{}
+	dirBefore := map[*item]int{}
 	prevStop, made, of := "", false, false
 	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
@@ -269,6 +274,7 @@ func (p *Planner) walk(items []item, st *state) {
 				agent[&items[i]] = entity && value
 			}
 			ofBefore[&items[i]] = of
+			dirBefore[&items[i]] = saidDirection(items, i)
 			prevStop, of = "", false
 		} else {
 			prevStop = items[i].text
@@ -660,7 +666,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", named: prevKw == "label", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it]}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", named: prevKw == "label", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it], dir: dirBefore[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj, t.conjAnd = true, strings.TrimSpace(mean[i-1].text) == "and"
 			}

@@ -92,6 +92,9 @@ func (b *builder) resolveColumns() *Plan {
 				keep = append(keep, s)
 			}
 		}
+		if k == sValue {
+			keep = directedColumns(t, keep)
+		}
 		if s, ok := b.joinedEnds(keep); ok {
 			// The two ends of one relationship hold the same values:
 			// the nearer one, which needs one join fewer (and is never
