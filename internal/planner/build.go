@@ -18,6 +18,10 @@ type builder struct {
 	q       semantic.Query
 	adhoc   []semantic.Metric
 	subject string // the entity the question is about
+	// yearNamed: the question names the subject's column of years
+	// ("founded", "year founded"), which its years go on even where the
+	// rows have a date of their own (yearColumn).
+	yearNamed bool
 	// namedThrough is the column of another table that names the
 	// subject's rows, which have no label (nameThrough).
 	namedThrough string

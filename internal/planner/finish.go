@@ -491,11 +491,14 @@ func (b *builder) yearColumn() *Plan {
 			return nil
 		}
 	}
-	if b.rows && b.p.entityTime(b.subject) {
+	// Rows with a date of their own are put in time by it, unless the
+	// question names their column of years ("accounts founded in 2023":
+	// year_founded, not the signup date; found from outside).
+	if b.rows && b.p.entityTime(b.subject) && !b.yearNamed {
 		return nil
 	}
 	for _, m := range b.q.Metrics {
-		if b.p.metricHasTime(m, b.adhoc) {
+		if b.p.metricHasTime(m, b.adhoc) && !b.yearNamed {
 			return nil
 		}
 	}
@@ -522,6 +525,11 @@ func (b *builder) yearColumn() *Plan {
 		if y := r.From; len(y) == 10 && strings.Contains(" "+st.text+" ", " by "+y[:4]+" ") {
 			return b.fail(fmt.Sprintf("%q may mean in %s or up to %s; say \"in %s\" or \"in or before %s\"", "by "+y[:4], y[:4], y[:4], y[:4], y[:4]))
 		}
+	}
+	var upTo int // "between 1990 and 1999": the last year of a span of whole years
+	if r := st.dates[0]; len(st.dates) == 1 && open == 0 && len(r.From) == 10 && len(r.To) == 10 &&
+		strings.HasSuffix(r.From, "-01-01") && strings.HasSuffix(r.To, "-01-01") && atoi(r.To[:4]) > atoi(r.From[:4])+1 {
+		op, open, upTo = semantic.OpGe, atoi(r.From[:4]), atoi(r.To[:4])-1
 	}
 	for _, r := range st.dates {
 		if open > 0 {
@@ -570,6 +578,14 @@ func (b *builder) yearColumn() *Plan {
 	field := ent.Name + "." + col.Name
 	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: op, Values: years})
 	b.und("filter %s %s %v", field, op, years)
+	if upTo > 0 {
+		last := any(strconv.Itoa(upTo))
+		if col.Type.IsNumeric() {
+			last = int64(upTo)
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpLe, Values: []any{last}})
+		b.und("filter %s <= %v", field, last)
+	}
 	st.dates = nil
 	return nil
 }

@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -28,4 +30,53 @@ func TestYearColumnRanges(t *testing.T) {
 		{"how many cars prior to 1975", "cars.year < 1975"},
 		{"how many cars made by 1972", ""},
 	})
+}
+
+// TestNamedYearColumnOverTheRowsDate: rows with a date of their own (an
+// account's signup) still take the years of a question that names their
+// column of years: "accounts founded in 2023" listed the 34 that signed
+// up in 2023 for the 3 founded then, at full confidence, and "before
+// 2000" found none for 51 (found from outside). A span of whole years is
+// both of its bounds on that column.
+func TestNamedYearColumnOverTheRowsDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "accounts", Table: "accounts", PrimaryKey: "account_id", Label: "company_name", TimeColumn: "signed_up_at", Columns: []semantic.Column{
+		{Name: "account_id", Type: quarry.TypeInt}, {Name: "company_name", Type: quarry.TypeText}, {Name: "year_founded", Type: quarry.TypeInt},
+		{Name: "signed_up_at", Type: quarry.TypeTimestamp}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		q    string
+		want []string // in the SQL
+	}{
+		{"accounts founded in 2023", []string{"accounts.year_founded = 2023"}},
+		{"accounts founded since 2015", []string{"accounts.year_founded >= 2015"}},
+		{"accounts founded before 2000", []string{"accounts.year_founded < 2000"}},
+		{"accounts with year founded before 2000", []string{"accounts.year_founded < 2000"}},
+		{"how many accounts were founded before 2000", []string{"accounts.year_founded < 2000"}},
+		{"how many accounts were founded between 1990 and 1999", []string{"accounts.year_founded >= 1990", "accounts.year_founded <= 1999"}},
+		{"how many accounts signed up in 2023", []string{"accounts.signed_up_at >= '2023-01-01'"}},
+		{"how many accounts in 2023", []string{"accounts.signed_up_at >= '2023-01-01'"}},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			if pl.Kind != KindMetric && pl.Kind != KindRows {
+				t.Fatalf("kind %s: %s %v", pl.Kind, pl.Reason, pl.Unknown)
+			}
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(c.SQL, w) {
+					t.Errorf("SQL does not hold %q:\n%s", w, c.SQL)
+				}
+			}
+			if strings.Contains(tt.want[0], "year_founded") && (strings.Contains(c.SQL, "signed_up_at >=") || strings.Contains(c.SQL, "signed_up_at <")) {
+				t.Errorf("the years also went on the signup date:\n%s", c.SQL)
+			}
+		})
+	}
 }
