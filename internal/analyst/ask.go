@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,7 +151,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A period on the date the rows were made, where the question
 		// picks them by an event with a date of its own ("discontinued
 		// last year", "cancelled last month"), would count other rows.
-		if pd := verify.PeriodDate(model, pl.Query); pd != "" {
+		if pd := verify.PeriodDate(model, withShareCases(pl)); pd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
 		}
 		// A period on one date cut by months of another.
@@ -323,4 +324,17 @@ func failed(checks []verify.Check) string {
 // reportOf is checks as a verify.Report, for recording.
 func reportOf(checks []verify.Check) verify.Report {
 	return verify.Report{Checks: checks, Confidence: verify.Confidence(checks)}
+}
+
+// withShareCases is the plan's query with the conditions of the share it
+// defined as filters of its own ("what share of subscriptions churned in
+// Q1" picks churned rows as "how many subscriptions churned in Q1" does),
+// for the checks of the rows a question picks.
+func withShareCases(pl *planner.Plan) *semantic.Query {
+	if len(pl.ShareCases) == 0 || pl.Query == nil {
+		return pl.Query
+	}
+	q := *pl.Query
+	q.Filters = append(slices.Clone(q.Filters), pl.ShareCases...)
+	return &q
 }

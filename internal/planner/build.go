@@ -22,6 +22,8 @@ type builder struct {
 	// ("founded", "year founded"), which its years go on even where the
 	// rows have a date of their own (yearColumn).
 	yearNamed bool
+	// shareCases are the conditions of the share defined (Plan.ShareCases).
+	shareCases []semantic.Filter
 	// namedThrough is the column of another table that names the
 	// subject's rows, which have no label (nameThrough).
 	namedThrough string

@@ -418,7 +418,7 @@ func (b *builder) finish() *Plan {
 		}
 	}
 	b.hide()
-	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, Understood: st.understood, PeriodEnd: b.periodEnd, Notes: b.notes}
+	pl := &Plan{Kind: KindMetric, Query: q, AdHoc: b.adhoc, ShareCases: b.shareCases, Understood: st.understood, PeriodEnd: b.periodEnd, Notes: b.notes}
 	if q.TimeRange == nil && len(q.Compare) == 0 {
 		pl.DatedBy = b.parentDated()
 	}

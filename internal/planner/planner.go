@@ -48,8 +48,13 @@ type Plan struct {
 	// an entity, an average of a column, a ratio); compile Query against
 	// Model(base), which adds them.
 	AdHoc []semantic.Metric `json:"ad_hoc,omitempty"`
-	SQL   string            `json:"sql,omitempty"`   // for KindVerified
-	Title string            `json:"title,omitempty"` // e.g. "Revenue by month, 2025"
+	// ShareCases are the conditions of a share the planner defined
+	// ("churned" of "what share of subscriptions churned"), which its
+	// metric holds as SQL: the checks of the rows a question picks read
+	// them as the query's own filters.
+	ShareCases []semantic.Filter `json:"share_cases,omitempty"`
+	SQL        string            `json:"sql,omitempty"`   // for KindVerified
+	Title      string            `json:"title,omitempty"` // e.g. "Revenue by month, 2025"
 	// Period labels the plan's time range, as the title ends with it:
 	// "2025", "last month (May 2026)"; empty when there is none.
 	Period string `json:"period,omitempty"`

@@ -154,6 +154,7 @@ func (b *builder) shares() *Plan {
 	b.adhoc = nil
 	q.Metrics = nil
 	b.addAdHoc(m)
+	b.shareCases = cases
 	b.und("share of %s where %s", base, cond)
 	return nil
 }
