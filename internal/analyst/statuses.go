@@ -17,7 +17,11 @@ const CheckStatuses = "statuses_included"
 // undoneWords are the statuses of rows whose amount was not, or not yet,
 // taken in.
 var undoneWords = []string{"failed", "fail", "refunded", "refund", "cancelled", "canceled", "void", "voided", "pending",
-	"declined", "rejected", "reversed", "bounced", "chargeback", "unpaid", "returned", "abandoned", "expired"}
+	"declined", "rejected", "reversed", "bounced", "chargeback", "unpaid", "returned", "abandoned", "expired",
+	// A subscription's or a contract's that no longer pays, or does not
+	// yet (found from outside: "total MRR" added up churned and trial
+	// subscriptions at full confidence).
+	"churned", "terminated", "lapsed", "inactive", "suspended", "trial", "trialing", "trialling"}
 
 // StatusCheck warns where a query adds up or averages an amount of a table
 // with a status column (a text column named status or state) whose known

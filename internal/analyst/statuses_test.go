@@ -49,6 +49,25 @@ func TestStatusCheck(t *testing.T) {
 	}
 }
 
+// TestStatusCheckSubscriptions: a total of the MRR of every subscription
+// takes in churned and trial ones, which pay nothing now (found from
+// outside: "total MRR" at full confidence).
+func TestStatusCheckSubscriptions(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "subscriptions", Table: "subscriptions", PrimaryKey: "subscription_id", TimeColumn: "started_on", Columns: []semantic.Column{
+			{Name: "subscription_id", Type: quarry.TypeInt}, {Name: "mrr", Type: quarry.TypeFloat}, {Name: "started_on", Type: quarry.TypeDate},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"active", "churned", "trialing"}}}}},
+		Metrics: []semantic.Metric{{Name: "total_mrr", Entity: "subscriptions", Expr: "SUM(subscriptions.mrr)", Description: "total MRR"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"total_mrr"}})
+	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'churned' or 'trialing'") {
+		t.Errorf("total MRR of every status: %+v", c)
+	}
+}
+
 // TestCurrencyCheck: a total of payments whose invoices are in several
 // currencies warns; one kept to a currency, or grouped by it, does not.
 func TestCurrencyCheck(t *testing.T) {
