@@ -1,0 +1,146 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// currencyCode is the code of the currency a word after an amount names
+// ("1000 euros"), or "".
+func currencyCode(w string) string {
+	switch w {
+	case "dollars", "dollar", "usd", "bucks":
+		return "USD"
+	case "euros", "euro", "eur":
+		return "EUR"
+	case "pounds", "gbp":
+		return "GBP"
+	}
+	return ""
+}
+
+// saidCurrency is the currency a question names right after a number
+// ("above 1000 euros") or with the sign of one before it ("over €1000";
+// not "$", which people write of money in general), and the words that
+// say it; "" where it names none.
+func saidCurrency(question string) (code, said string) {
+	toks := tokenize(question)
+	for i, t := range toks {
+		if !isNumber(t.s) {
+			continue
+		}
+		if i+1 < len(toks) {
+			if c := currencyCode(toks[i+1].s); c != "" {
+				return c, toks[i+1].s
+			}
+		}
+		before := strings.TrimRight(question[:t.start], " ")
+		switch {
+		case strings.HasSuffix(before, "€"):
+			return "EUR", "€"
+		case strings.HasSuffix(before, "£"):
+			return "GBP", "£"
+		}
+	}
+	return "", ""
+}
+
+// currencySaid holds an answered plan to the currency its question names
+// with an amount ("payments above 1000 euros"), where the rows it
+// compares an amount of, or the rows they belong to, have a currency
+// column: the rows in that currency, where the column holds it, else a
+// refusal, as quarry does not convert. The currency word was read as the
+// number's alone and dropped (found from outside: 36 payments in francs
+// among those "above 1000 euros", at full confidence).
+func (p *Planner) currencySaid(question string, pl *Plan) *Plan {
+	if pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	code, said := saidCurrency(question)
+	if code == "" {
+		return pl
+	}
+	var ents []string
+	for _, f := range pl.Query.Filters {
+		if !numericOp(f.Op) {
+			continue
+		}
+		if ent, _, ok := strings.Cut(f.Field, "."); ok && !slices.Contains(ents, ent) {
+			ents = append(ents, ent)
+		}
+	}
+	for _, name := range ents {
+		e := p.entity(name)
+		if e == nil {
+			continue
+		}
+		field, col := p.currencyColumn(e)
+		if col == nil {
+			continue
+		}
+		for _, f := range pl.Query.Filters {
+			if strings.EqualFold(f.Field, field) {
+				return pl // the question names the currency's column itself
+			}
+		}
+		i := slices.IndexFunc(col.Values, func(v string) bool { return strings.EqualFold(strings.TrimSpace(v), code) })
+		if i < 0 {
+			held := "values quarry does not know"
+			if len(col.Values) > 0 {
+				held = strings.Join(col.Values, ", ")
+			}
+			return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: fmt.Sprintf(
+				"the question names an amount in %s (%q), but %s holds %s, and quarry does not convert currencies; ask with a currency it holds (“… where %s is …”)",
+				code, said, field, held, display(col.Name))}
+		}
+		out := *pl
+		q := *pl.Query
+		q.Filters = append(slices.Clone(q.Filters), semantic.Filter{Field: field, Op: semantic.OpEq, Values: []any{col.Values[i]}})
+		out.Query = &q
+		out.Understood = append(slices.Clone(pl.Understood), fmt.Sprintf("%q read as %s = '%s'", said, field, col.Values[i]))
+		return &out
+	}
+	return pl
+}
+
+// currencyColumn is the currency column of e's rows, as entity.column: e's
+// own, else that of the one row each of them refers to (a payment's
+// invoice); nil where there is none.
+func (p *Planner) currencyColumn(e *semantic.Entity) (string, *semantic.Column) {
+	own := func(e *semantic.Entity) *semantic.Column {
+		for i, c := range e.Columns {
+			for _, w := range semantic.NameWords(c.Name) {
+				if w == "currency" || w == "ccy" {
+					return &e.Columns[i]
+				}
+			}
+		}
+		return nil
+	}
+	if c := own(e); c != nil {
+		return e.Name + "." + c.Name, c
+	}
+	for _, r := range p.m.Relationships {
+		if !strings.EqualFold(r.From, e.Name) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne {
+			continue
+		}
+		if to := p.entity(r.To); to != nil {
+			if c := own(to); c != nil {
+				return to.Name + "." + c.Name, c
+			}
+		}
+	}
+	return "", nil
+}
+
+// numericOp reports whether op compares with a number.
+func numericOp(op semantic.Op) bool {
+	switch op {
+	case semantic.OpGt, semantic.OpGe, semantic.OpLt, semantic.OpLe:
+		return true
+	}
+	return false
+}
