@@ -568,6 +568,14 @@ func (b *builder) yearColumn() *Plan {
 	if col == nil || b.p.m.IsRestricted(ent.Name, col.Name) {
 		return nil
 	}
+	if !b.yearNamed && eventYear(ent, col) {
+		// "how many dogs did we see in 2025": birth_year is the year of
+		// one event of the rows, which the question does not name (found
+		// from outside: born in 2025, at full confidence). "Year" alone
+		// (a car's) is the rows' own.
+		return b.fail(fmt.Sprintf("%s has no date of its own, and %s is the year of something else; say what happened in %s (“… %s %s”)",
+			display(ent.Name), col.Name, st.dates[0].Label, display(col.Name), st.dates[0].Label))
+	}
 	if col.Type.IsNumeric() {
 		for i, y := range years {
 			years[i] = int64(atoi(y.(string)))
@@ -599,6 +607,23 @@ func (b *builder) subjectYears(s sense) bool {
 	}
 	col, pl := b.yearOf(ent)
 	return pl == nil && col != nil && strings.EqualFold(col.Name, s.column)
+}
+
+// eventYear reports whether col, a column of years of ent, is the year of
+// an event its name says besides the year (birth_year, year_founded,
+// year_built), not of the rows themselves (year, model_year of cars).
+func eventYear(ent *semantic.Entity, col *semantic.Column) bool {
+	own := map[string]bool{"year": true, "yr": true, "model": true, "fiscal": true, "calendar": true, "academic": true, "school": true, "season": true, "of": true}
+	for _, w := range words(ent.Name) {
+		own[w] = true
+		own[singular(w)] = true
+	}
+	for _, w := range semantic.NameWords(col.Name) {
+		if !own[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // yearOf is the one year column of an entity, or nil; several are

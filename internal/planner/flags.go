@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -119,4 +121,29 @@ func (b *builder) flagFilter(t *term, s sense) {
 	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{v}})
 	b.und("filter %s %s %v", s.field, op, v)
 	t.role = "filter"
+}
+
+// flagCount replans a count refused for counting a yes/no column said
+// before the rows it qualifies, a value of another column ("how many
+// neutered dogs", species Dog): as the rows that are so ("how many dogs
+// that are neutered"). Found from outside: refused, though "how many
+// dogs are neutered" was answered.
+func (p *Planner) flagCount(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.flagCounted == "" {
+		return nil
+	}
+	for _, t := range tokenize(question) {
+		if t.s != pl.flagCounted {
+			continue
+		}
+		rest := strings.Join(strings.Fields(question[:t.start]+" "+question[t.end:]), " ")
+		rest = strings.TrimRight(rest, "?.! ")
+		got := p.planWhole(rest+" that are "+pl.flagCounted, asOf)
+		if got.Kind != KindMetric {
+			return nil
+		}
+		got.Understood = append(got.Understood, fmt.Sprintf("%q read as a condition on the rows counted", pl.flagCounted))
+		return got
+	}
+	return nil
 }

@@ -125,7 +125,8 @@ var irregulars = sync.OnceValue(func() irregularForms {
 		swim: swam swum
 		wear: wore worn
 		tear: tore torn
-		bear: bore born
+		bear: bore
+		birth: born
 		lend: lent
 		bend: bent
 		dig: dug

@@ -99,6 +99,10 @@ type Plan struct {
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
+	// flagCounted: refused for a count of a yes/no column said before the
+	// rows it qualifies ("how many neutered dogs"), the column's word,
+	// which flagCount reads as a condition.
+	flagCounted string
 	// DatedBy is, for rows with no date of their own and no period, the
 	// date of the one table they belong to (a fine's loan), which the
 	// analyst keeps them to as of an earlier day.
@@ -308,6 +312,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return m
 	}
 	if m := s.unitSaid(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.flagCount(question, asOf, pl); m != nil {
 		return m
 	}
 	if m := s.bareAmount(question, asOf, pl); m != nil {

@@ -80,3 +80,24 @@ func TestNamedYearColumnOverTheRowsDate(t *testing.T) {
 		})
 	}
 }
+
+// TestYearOfAnEvent: a column of years that names an event besides the
+// year (birth_year) takes a year only where the question names that
+// event ("born", the past of birth): "how many dogs did we see in 2025"
+// counted the dogs born in 2025 at full confidence (found from outside).
+// A yes/no column said before the rows it qualifies is a condition on
+// them ("how many neutered dogs", refused before).
+func TestYearOfAnEvent(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "pets", Table: "pets", PrimaryKey: "pet_id", Label: "pet_name", Columns: []semantic.Column{
+		{Name: "pet_id", Type: quarry.TypeInt}, {Name: "pet_name", Type: quarry.TypeText},
+		{Name: "species", Type: quarry.TypeText, Values: []string{"Cat", "Dog", "Rabbit"}},
+		{Name: "birth_year", Type: quarry.TypeInt}, {Name: "neutered", Type: quarry.TypeInt, Values: []string{"0", "1"}}}}}}
+	metricCases(t, m, []struct{ q, want string }{
+		{"how many pets born before 2015", "pets.birth_year < 2015"},
+		{"how many dogs were born in 2020", "pets.birth_year = 2020"},
+		{"how many dogs did we see in 2025", ""},
+		{"how many pets in 2025", ""},
+		{"how many neutered dogs", "pets.neutered = 1"},
+		{"number of neutered cats", "pets.species = 'Cat'"},
+	})
+}
