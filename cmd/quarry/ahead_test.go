@@ -36,7 +36,11 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		fmt.Fprintf(&b, "INSERT INTO leases VALUES (%d, %d, '%s', '%s', %d);\n", i, i%40+1, day(start), day(end), 1000+i)
 	}
 	for i := 1; i <= 200; i++ {
-		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %d, '%s', %d.5);\n", i, i%40+1, day(today.AddDate(0, 0, -i/2)), i)
+		tenant := fmt.Sprint(i%40 + 1)
+		if i%10 == 0 {
+			tenant = "NULL" // an order of no tenant
+		}
+		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, %s, '%s', %d.5);\n", i, tenant, day(today.AddDate(0, 0, -i/2)), i)
 	}
 	dir, rows := learnedDB(t, "leases.db", b.String(), "")
 	// Of things that happen, a period to come is no forecast: refused.
@@ -76,6 +80,10 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		// Conditions on other rows keep every row of those (found from
 		// outside: fewer tenants with no orders than today's).
 		{day(today.AddDate(0, 0, -10)), "how many tenants have no orders", "SELECT count(*) FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.tenant_id = t.tenant_id)", ""},
+		// Whether the counted rows have the row they refer to is theirs:
+		// the bound on their date stands (found from outside: the visits
+		// with no vet counted past the as-of day).
+		{day(today.AddDate(0, 0, -10)), "how many orders have no tenant", fmt.Sprintf("SELECT count(*) FROM orders WHERE tenant_id IS NULL AND ordered_at <= '%s'", day(today.AddDate(0, 0, -10))), ""},
 		// A replay ten days back: the orders of the ten days after it
 		// had not happened then.
 		{day(today.AddDate(0, 0, -10)), "how many orders this year", fmt.Sprintf("SELECT count(*) FROM orders WHERE ordered_at >= '%s' AND ordered_at <= '%s'", day(time.Date(today.AddDate(0, 0, -10).Year(), 1, 1, 0, 0, 0, 0, time.UTC)), day(today.AddDate(0, 0, -10))), ""},

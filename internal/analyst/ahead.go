@@ -210,8 +210,16 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
+	measured := ""
+	if len(q.Metrics) > 0 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil {
+			measured = mt.Entity
+		}
+	} else if e := rowsEntity(m, q); e != nil {
+		measured = e.Name
+	}
 	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
-		return (f.Count || f.OnRelated() || len(f.Where) > 0) && !boundedCount(f)
+		return (f.Count || f.OnRelated() || len(f.Where) > 0) && !boundedCount(f) && !ofParent(m, measured, f)
 	}) {
 		// Conditions on other rows ("customers with more than 10
 		// invoices", "customers with no orders") are on those rows'
@@ -366,6 +374,24 @@ func (a *Analyst) asOfCounted(ctx context.Context, m *semantic.Model, pl *planne
 // the as-of day (one 0 does not pass), which the measure's own bound
 // does not change.
 func boundedCount(f semantic.Filter) bool { return f.Count && !semantic.CountAdmitsZero(f) }
+
+// ofParent reports whether f is a condition on whether the measured rows
+// have the one row of another table they refer to ("visits with no
+// vet": visits.vet_id): a fact of the measured rows, not of other rows
+// with dates of their own, so the bound on the measured rows' date still
+// holds (found from outside: the visits with no vet counted past the
+// as-of day).
+func ofParent(m *semantic.Model, measured string, f semantic.Filter) bool {
+	if measured == "" || f.Count || len(f.Where) > 0 || f.Op != semantic.OpNone && f.Op != semantic.OpSome {
+		return false
+	}
+	for _, r := range m.Relationships {
+		if strings.EqualFold(r.From, measured) && strings.EqualFold(r.To, f.Field) && r.Cardinality == semantic.ManyToOne {
+			return true
+		}
+	}
+	return false
+}
 
 // derivedRefRE finds the metrics a derived metric names: {revenue}.
 var derivedRefRE = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)

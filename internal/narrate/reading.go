@@ -215,10 +215,12 @@ func filterText(f semantic.Filter, keepsEmpty bool) string {
 		return "the number of " + f.Field + " rows" + whereText(f.Where) + " that refer to it " + op + " " + one
 	case f.Op == semantic.OpEq && len(vals) > 1:
 		return f.Field + " is one of " + one
+	// The related rows refer to it (a customer's orders) or it refers to
+	// them (a visit's vet): said either way.
 	case f.Op == semantic.OpNone:
-		return "no " + f.Field + " row" + whereText(f.Where) + " refers to it"
+		return "it has no related " + f.Field + " row" + whereText(f.Where)
 	case f.Op == semantic.OpSome:
-		return "a " + f.Field + " row" + whereText(f.Where) + " refers to it"
+		return "it has a related " + f.Field + " row" + whereText(f.Where)
 	}
 	switch f.Op {
 	case semantic.OpIn:
