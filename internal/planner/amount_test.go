@@ -373,3 +373,25 @@ func TestParentDated(t *testing.T) {
 		t.Errorf("%s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestRecurringRevenueByGroup: a column of recurring revenue (MRR) said
+// bare with a grouping is its total per group, as an amount is: "MRR by
+// plan" was refused (found from outside) while "total MRR by plan" was
+// answered.
+func TestRecurringRevenueByGroup(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "plans", Table: "plans", PrimaryKey: "plan_id", Label: "plan_name", Columns: []semantic.Column{
+				{Name: "plan_id", Type: quarry.TypeInt}, {Name: "plan_name", Type: quarry.TypeText}}},
+			{Name: "subscriptions", Table: "subscriptions", PrimaryKey: "subscription_id", TimeColumn: "started_on", Columns: []semantic.Column{
+				{Name: "subscription_id", Type: quarry.TypeInt}, {Name: "plan_id", Type: quarry.TypeInt},
+				{Name: "started_on", Type: quarry.TypeDate}, {Name: "mrr", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "plan", From: "subscriptions", FromColumn: "plan_id", To: "plans", ToColumn: "plan_id", Cardinality: semantic.ManyToOne}},
+	}
+	metricCases(t, m, []struct{ q, want string }{
+		{"MRR by plan", "SUM(subscriptions.mrr)"},
+		{"total MRR by plan", "SUM(subscriptions.mrr)"},
+		{"average MRR by plan", "AVG(subscriptions.mrr)"},
+	})
+}

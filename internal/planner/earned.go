@@ -330,7 +330,8 @@ func (p *Planner) additiveColumn(ss []sense) bool {
 		for i, w := range ws {
 			switch w {
 			case "amount", "amt", "total", "cost", "costs", "fee", "fees", "paid", "payment", "charge", "charged", "revenue", "sales",
-				"qty", "quantity", "units", "hours", "hrs", "minutes", "mins", "tip", "tips", "spend", "spent", "donated", "raised":
+				"qty", "quantity", "units", "hours", "hrs", "minutes", "mins", "tip", "tips", "spend", "spent", "donated", "raised",
+				"mrr", "arr", "gmv", "income", "profit", "earnings", "commission":
 				add = true
 			case "price":
 				if i > 0 && ws[i-1] == "total" {
