@@ -609,6 +609,28 @@ func (b *builder) subjectYears(s sense) bool {
 	return pl == nil && col != nil && strings.EqualFold(col.Name, s.column)
 }
 
+// madeYear is ent's one column of the year its rows came to be (founded,
+// built, born, established, opened, made), as a sense.
+func (b *builder) madeYear(ent *semantic.Entity) (sense, bool) {
+	var hits []sense
+	for _, c := range ent.Columns {
+		ws := semantic.NameWords(c.Name)
+		if !c.Type.IsNumeric() || !slices.Contains(ws, "year") && !slices.Contains(ws, "yr") || b.p.m.IsRestricted(ent.Name, c.Name) {
+			continue
+		}
+		for _, w := range ws {
+			switch w {
+			case "founded", "founding", "built", "build", "birth", "born", "established", "opened", "made", "manufactured", "manufacture", "construction", "constructed", "incorporated", "incorporation", "started", "launched":
+				hits = append(hits, sense{kind: sColumn, entity: ent.Name, column: c.Name, field: ent.Name + "." + c.Name, numeric: true})
+			}
+		}
+	}
+	if len(hits) != 1 {
+		return sense{}, false
+	}
+	return hits[0], true
+}
+
 // eventYear reports whether col, a column of years of ent, is the year of
 // an event its name says besides the year (birth_year, year_founded,
 // year_built), not of the rows themselves (year, model_year of cars).
@@ -805,6 +827,16 @@ func hasString(ss []string, s string) bool {
 	return false
 }
 
+// supAdjective reports whether kw is an adjective whose superlative sorts
+// by a column ("the cheapest product", "the heaviest shipment").
+func supAdjective(kw string) bool {
+	switch kw {
+	case "expensive", "cheap", "young", "old", "new", "early", "heavy", "light", "tall", "long", "short":
+		return true
+	}
+	return false
+}
+
 // supColumn finds the column an adjective sorts by.
 func (b *builder) supColumn(adj string) (sense, bool, bool) {
 	return b.supColumnOf(b.subject, adj)
@@ -862,9 +894,22 @@ func (b *builder) supColumnOf(entity, adj string) (sense, bool, bool) {
 			s, ok = find("cost")
 		}
 		return s, adj == "expensive", ok
+	case "heavy", "light":
+		s, ok := find("weight")
+		return s, adj == "heavy", ok
+	case "tall":
+		s, ok := find("height")
+		return s, true, ok
+	case "long", "short":
+		s, ok := find("length", "duration")
+		return s, adj == "long", ok
 	case "young", "old":
 		if s, ok := find("age"); ok {
 			return s, adj == "old", true
+		}
+		if s, ok := b.madeYear(ent); ok {
+			// "the oldest company": the earliest year it was founded.
+			return s, adj == "young", true
 		}
 		if b.p.ofPersons(ent.Name) {
 			// The oldest of people is by age, which no column holds:

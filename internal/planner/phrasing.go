@@ -177,8 +177,7 @@ func ourFigure(text string) bool {
 // superlative word ("the 5 cheapest products").
 func termSoon(mean []*item, i int) bool {
 	if i < len(mean) && mean[i].kind == itKw {
-		switch mean[i].kw {
-		case "expensive", "cheap", "young", "old", "new", "early", "max", "min":
+		if supAdjective(mean[i].kw) || mean[i].kw == "max" || mean[i].kw == "min" {
 			i++
 		}
 	}

@@ -540,7 +540,7 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "top" || kw == "bottom":
 				st.order = map[string]string{"top": "desc", "bottom": "asc"}[kw]
 				pendingTop = true
-			case kw == "expensive" || kw == "cheap" || kw == "young" || kw == "old" || kw == "new" || kw == "early":
+			case supAdjective(kw):
 				st.colSup = kw
 				st.supLinked = lastLinked(st) != "" // "the owner owning the youngest dog"
 			case kw == "label":

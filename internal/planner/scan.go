@@ -271,6 +271,12 @@ func keywords() map[string]string {
 	set("agegt", "older than", "over the age of", "aged over", "aged more than")
 	set("agelt", "younger than", "under the age of", "aged under", "aged less than", "newer than", "more recent than")
 	set("old", "oldest")
+	// A measure's superlatives: "the heaviest shipment" by its weight.
+	set("heavy", "heaviest", "most heavy")
+	set("light", "lightest")
+	set("tall", "tallest")
+	set("long", "longest")
+	set("short", "shortest")
 	set("new", "newest", "latest", "most recent", "most recently", "recent", "last")
 	set("early", "earliest", "first")
 	set("mode", "most common", "most frequent", "most used", "the most used", "used most", "used the most", "used most often", "most often used", "the most common", "the most frequent", "commonest", "most frequently occurring", "most often occurring")

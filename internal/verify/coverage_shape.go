@@ -910,7 +910,11 @@ func (c *cover) orderKind() (temporal, numeric bool) {
 	}
 	switch f.Kind {
 	case semantic.FieldColumn:
-		return f.Column.Temporal(), f.Column.Type.IsNumeric()
+		// A column of years (year_founded) is a date: the oldest row
+		// has the lowest.
+		ws := semantic.NameWords(f.Column.Name)
+		years := f.Column.Type.IsNumeric() && (slices.Contains(ws, "year") || slices.Contains(ws, "yr"))
+		return f.Column.Temporal() || years, f.Column.Type.IsNumeric() && !years
 	case semantic.FieldDimension:
 		return f.Dimension.Type == "time", false
 	case semantic.FieldMetric:

@@ -1,0 +1,54 @@
+package planner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestMeasureSuperlatives: "heaviest", "lightest", "tallest", "longest"
+// rank by the one column of their measure, and "oldest" by the year the
+// rows came to be where no age is held (found from outside: "heaviest
+// shipment" not understood, "oldest company" by the signup date).
+func TestMeasureSuperlatives(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "shipments", Table: "shipments", PrimaryKey: "shipment_id", TimeColumn: "shipped_at", Columns: []semantic.Column{
+			{Name: "shipment_id", Type: quarry.TypeInt}, {Name: "weight_kg", Type: quarry.TypeFloat}, {Name: "shipped_at", Type: quarry.TypeTimestamp}}},
+		{Name: "accounts", Table: "accounts", PrimaryKey: "account_id", Label: "company_name", TimeColumn: "signed_up_at", Columns: []semantic.Column{
+			{Name: "account_id", Type: quarry.TypeInt}, {Name: "company_name", Type: quarry.TypeText},
+			{Name: "year_founded", Type: quarry.TypeInt}, {Name: "signed_up_at", Type: quarry.TypeTimestamp}}},
+		{Name: "rivers", Table: "rivers", PrimaryKey: "river_id", Label: "name", Columns: []semantic.Column{
+			{Name: "river_id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}, {Name: "length_km", Type: quarry.TypeFloat}}},
+	}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		q, field string
+		desc     bool
+		limit    int
+	}{
+		{"heaviest shipment", "shipments.weight_kg", true, 1},
+		{"the 3 lightest shipments", "shipments.weight_kg", false, 3},
+		{"longest river", "rivers.length_km", true, 1},
+		{"shortest river", "rivers.length_km", false, 1},
+		{"oldest company", "accounts.year_founded", false, 1},
+		{"the 5 youngest accounts", "accounts.year_founded", true, 5},
+		{"newest account", "accounts.signed_up_at", true, 1},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			pl := p.Plan(tt.q, asOf)
+			if pl.Kind != KindRows || len(pl.Query.Order) == 0 {
+				t.Fatalf("kind %s: %s %v %+v", pl.Kind, pl.Reason, pl.Unknown, pl.Query)
+			}
+			o := pl.Query.Order[0]
+			if o.Field != tt.field || o.Desc != tt.desc || pl.Query.Limit != tt.limit {
+				t.Errorf("order %+v limit %d; want %s desc=%v limit %d", o, pl.Query.Limit, tt.field, tt.desc, tt.limit)
+			}
+		})
+	}
+}
