@@ -37,3 +37,28 @@ INSERT INTO employees VALUES (1, 'Ada', 1, 0, 0, 1), (2, 'Bo', 0, 1, 2, 0), (3, 
 		}
 	}
 }
+
+// TestLearnValuesBesideEmptyText: an empty text among a column's values
+// is left out, not a reason to record none (found from outside: one empty text
+// among twelve letter grades lost them all, and "got an A" was then read
+// without the grade); a column with more values than the limit, the empty
+// text counted, records none.
+func TestLearnValuesBesideEmptyText(t *testing.T) {
+	db := makeDB(t, `
+CREATE TABLE enrollments (id INTEGER PRIMARY KEY, letter_grade TEXT, note TEXT);
+INSERT INTO enrollments VALUES (1, 'A', 'x'), (2, 'B+', ''), (3, '', 'y'), (4, NULL, ' '), (5, 'A-', 'z');
+`)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	learn(t, db, dir, knowledge.LearnOptions{MaxValues: 4})
+	f, err := knowledge.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.Model.Entity("enrollments")
+	if got, want := e.Column("letter_grade").Values, []string{"A", "A-", "B+"}; !cmp.Equal(got, want) {
+		t.Errorf("letter_grade: values %v, want %v", got, want)
+	}
+	if got := e.Column("note").Values; got != nil {
+		t.Errorf("note (x, y, z and two empty texts, over the limit of 4): values %v, want none", got)
+	}
+}

@@ -101,6 +101,18 @@ func tokenize(s string) []token {
 			}
 			break
 		}
+		// "B+", "A-", "AB+", "C++": a sign after a short word, before a
+		// space or the end, is part of it (found from outside: "B+"
+		// read as the grade B).
+		if j-i <= 3 && isLetter(s[i]) && j < len(s) && (s[j] == '+' || s[j] == '-') {
+			k := j
+			for k < len(s) && s[k] == s[j] && k-j < 2 {
+				k++
+			}
+			if k == len(s) || !isWordByte(s[k]) && s[k] != '-' && s[k] != '+' {
+				j = k
+			}
+		}
 		word := foldAccents(strings.ToLower(s[i:j]))
 		if strings.Contains(word, ",") {
 			word = strings.ReplaceAll(word, ",", "")
@@ -133,6 +145,25 @@ func foldAccents(w string) string {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// titleCase reports whether a question of three words or more writes
+// every word of letters with a capital ("Show A List Of Students"), so
+// that a capital says nothing of a value.
+func titleCase(q string, toks []token) bool {
+	n, caps := 0, 0
+	for _, t := range toks {
+		if t.end > t.start && isLetter(q[t.start]) {
+			n++
+			if q[t.start] >= 'A' && q[t.start] <= 'Z' {
+				caps++
+			}
+		}
+	}
+	return n >= 3 && caps == n
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 func isWordByte(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
@@ -362,6 +393,9 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 				break
 			}
 		}
+		if bestL == 1 && (p.stop[toks[i].s] || p.function[toks[i].s]) && len(only(lexSenses, sValue)) == len(lexSenses) && titleCase(q, toks) {
+			bestL = 0 // "Show A List Of Students": every word is capitalised
+		}
 		if bestL == 1 && (p.stop[toks[i].s] || p.function[toks[i].s]) && len(only(lexSenses, sValue)) == len(lexSenses) {
 			// "flights in 2025", "students in a grade": a function word
 			// is a value ('IN', grade 'A') only as the value is written
@@ -376,6 +410,15 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			if lexSenses = kept; len(kept) == 0 {
 				bestL = 0
 			}
+		}
+		if bestL == 0 && i > 0 && q[toks[i].start:toks[i].end] == "A" && !titleCase(q, toks) {
+			// "how many students got an A": a capital A inside the
+			// question is a value, a grade or a class, that no column is
+			// known to hold; never the article dropped (found from
+			// outside: every student counted, at full confidence).
+			items = append(items, item{kind: itUnknown, text: "A"})
+			i++
+			continue
 		}
 		for n := min(limit, maxKwLen); n >= 1; n-- {
 			if k, ok := p.kws[join(toks[i:i+n])]; ok {
