@@ -28,6 +28,13 @@ func TestAgainstFilters(t *testing.T) {
 			"SELECT SUM(quantity) FROM order_items JOIN orders ON orders.id = order_items.order_id WHERE quantity >= (SELECT AVG(quantity) FROM order_items) AND orders.status = 'completed'"},
 		{"the most expensive products", Query{Rows: &RowsQuery{Entity: "products", Columns: []string{"id"}}, Filters: []Filter{{Field: "products.unit_price", Op: OpEq, Against: "max"}}},
 			"SELECT id FROM products WHERE unit_price = (SELECT MAX(unit_price) FROM products) ORDER BY id"},
+		// In a period, the average is of the rows in it, as the rows
+		// compared are (found from outside: as of a day, the average took
+		// in the rows after it).
+		{"products launched before March 2025 priced above their average", Query{Rows: &RowsQuery{Entity: "products", Columns: []string{"id"}},
+			Filters:   []Filter{{Field: "products.unit_price", Op: OpGt, Against: "avg"}},
+			TimeRange: &TimeRange{Field: "products.launched_on", From: "2023-01-01", To: "2025-03-01"}},
+			"SELECT id FROM products WHERE unit_price > (SELECT AVG(unit_price) FROM products WHERE launched_on >= '2023-01-01' AND launched_on < '2025-03-01') AND launched_on >= '2023-01-01' AND launched_on < '2025-03-01' ORDER BY id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "(SELECT ") })
 	}

@@ -70,6 +70,10 @@ type compiler struct {
 	// fanOutGuarded: a measure was aggregated over distinct rows.
 	fanOutGuarded bool
 	refs          *refNames // the entities' names for expressions, built on first use
+	// window is the query's period on one date of the rows it reads
+	// (entity.column): the aggregate a filter compares with is of the
+	// rows in it ("orders above the average" as of a day, or in 2025).
+	window *TimeRange
 }
 
 // names is the index rewriteRefs reads the model's references with.
@@ -123,7 +127,7 @@ func compile(m *Model, q Query, d quarry.Dialect) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiler{m: m, d: dl, adj: m.edges(), trees: map[string]*joinTree{}}
+	c := &compiler{m: m, d: dl, adj: m.edges(), trees: map[string]*joinTree{}, window: windowOf(m, q)}
 	if q.Limit < 0 {
 		return nil, quarry.Errorf(quarry.KindInput, "the limit must not be negative")
 	}
@@ -446,7 +450,49 @@ func (c *compiler) againstSQL(x string, refs []colRef, f Filter) (string, error)
 	if f.Op == OpNe {
 		op = "<>"
 	}
-	return x + " " + op + " (SELECT " + agg + "(" + x + ") FROM " + c.tableRef(refs[0].Entity) + ")", nil
+	where := ""
+	if w := c.window; w != nil {
+		// The aggregate of the rows in the query's period, as the rows
+		// compared are (found from outside: the average salary took in
+		// the people hired after the as-of day that the count left out).
+		if wf, err := c.m.ResolveField(w.Field); err == nil && wf.Kind == FieldColumn && strings.EqualFold(wf.Entity.Name, refs[0].Entity) {
+			t := c.col(colRef{wf.Entity.Name, wf.Column.Name})
+			var cs []string
+			if w.From != "" {
+				cs = append(cs, t+" >= "+c.d.str(w.From))
+			}
+			if w.To != "" {
+				cs = append(cs, t+" < "+c.d.str(w.To))
+			}
+			where = " WHERE " + strings.Join(cs, " AND ")
+		}
+	}
+	return x + " " + op + " (SELECT " + agg + "(" + x + ") FROM " + c.tableRef(refs[0].Entity) + where + ")", nil
+}
+
+// windowOf is q's period on one date of the rows it reads: its time range
+// where it names its field, else on the date of its one metric; nil where
+// it has none.
+func windowOf(m *Model, q Query) *TimeRange {
+	tr := q.TimeRange
+	if tr == nil || tr.From == "" && tr.To == "" {
+		return nil
+	}
+	if tr.Field != "" {
+		return tr
+	}
+	if len(q.Metrics) != 1 {
+		return nil
+	}
+	mt := m.Metric(q.Metrics[0])
+	if mt == nil {
+		return nil
+	}
+	field := m.MetricTime(mt)
+	if field == "" {
+		return nil
+	}
+	return &TimeRange{Field: field, From: tr.From, To: tr.To}
 }
 
 // fieldExpr renders a dimension or entity column used as a field.
