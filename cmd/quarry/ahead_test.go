@@ -30,6 +30,8 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO tenants VALUES (%d, 'Tenant %d');\n", i, i)
 	}
+	// A tenant whose one order came today: ten days back, it had none.
+	fmt.Fprintf(&b, "INSERT INTO tenants VALUES (41, 'Tenant 41');\nINSERT INTO orders VALUES (201, 41, '%s', 10.5);\n", day(today))
 	for i := 1; i <= 300; i++ {
 		start := today.AddDate(0, 0, -400+i)
 		end := start.AddDate(1, 0, 0) // a year's lease: many end after today
@@ -77,9 +79,11 @@ CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, tenant_id INTEGER
 		// A count of other rows as condition: those up to the day too
 		// (found from outside: every order counted).
 		{day(today.AddDate(0, 0, -10)), "how many tenants have more than 4 orders", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE (SELECT count(*) FROM orders o WHERE o.tenant_id = t.tenant_id AND ordered_at <= '%s') > 4", day(today.AddDate(0, 0, -10))), ""},
-		// Conditions on other rows keep every row of those (found from
-		// outside: fewer tenants with no orders than today's).
-		{day(today.AddDate(0, 0, -10)), "how many tenants have no orders", "SELECT count(*) FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.tenant_id = t.tenant_id)", ""},
+		// Conditions on other rows are of those rows as of the day too
+		// (found from outside: fewer tenants with no orders than today's
+		// where only the tenants were kept to the day).
+		{day(today.AddDate(0, 0, -10)), "how many tenants have no orders", fmt.Sprintf("SELECT count(*) FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.tenant_id = t.tenant_id AND ordered_at < '%s')", day(today.AddDate(0, 0, -9))), ""},
+		{asOf, "how many tenants have no orders", "SELECT count(*) FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.tenant_id = t.tenant_id)", ""},
 		// Whether the counted rows have the row they refer to is theirs:
 		// the bound on their date stands (found from outside: the visits
 		// with no vet counted past the as-of day).

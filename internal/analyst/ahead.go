@@ -218,19 +218,39 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	} else if e := rowsEntity(m, q); e != nil {
 		measured = e.Name
 	}
-	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
-		return (f.Count || f.OnRelated() || len(f.Where) > 0) && !boundedCount(f) && !ofParent(m, measured, f)
-	}) {
-		// Conditions on other rows ("customers with more than 10
-		// invoices", "customers with no orders") are on those rows'
-		// dates, which one bound on the measured rows' would not end
-		// (found from outside: fewer customers with no orders as of
-		// May than there are today).
-		return pl
-	}
 	next, tomorrow := asOf.AddDate(0, 0, 1).Format("2006-01-02"), a.tomorrow()
 	if next >= tomorrow {
 		return pl // as of today: nothing after it has happened
+	}
+	// Conditions on other rows ("customers with no orders", "students
+	// with no enrollments") are of those rows as of the day too: kept to
+	// it by their own date, where they have one, as the measured rows are
+	// by theirs below (found from outside: fewer customers with no orders
+	// as of May than today where only the customers were kept to May, and
+	// students admitted after the day counted among those with none where
+	// neither was).
+	filters, bounded := slices.Clone(q.Filters), false
+	for i, f := range filters {
+		if !(f.Count || f.OnRelated() || len(f.Where) > 0) || boundedCount(f) || ofParent(m, measured, f) {
+			continue
+		}
+		other := m.Entity(f.Field)
+		if other == nil || other.TimeColumn == "" {
+			continue // undated: every row of theirs, as there is no telling
+		}
+		if c := other.Column(other.TimeColumn); c == nil || c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth {
+			return pl // a date that may be set ahead: not cut
+		}
+		filters[i].Where = append(slices.Clone(f.Where), semantic.Filter{Field: other.Name + "." + other.TimeColumn, Op: semantic.OpLt, Values: []any{next}})
+		bounded = true
+	}
+	if bounded {
+		c := *q
+		c.Filters = filters
+		out := *pl
+		out.Query = &c
+		out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("as of %s: the rows of the tables its conditions read are kept to it by their dates", asOf.Format("2006-01-02")))
+		pl, q = &out, &c
 	}
 	field, own := "", false // own: each measure by its own date
 	if len(q.Metrics) > 0 {
