@@ -240,3 +240,57 @@ func directedColumns(t *term, keep []sense) []sense {
 	}
 	return out
 }
+
+// saidPlace is the kind of place the verb right before items[i] says
+// ("lives in", "based at"): "home" or "work", or "".
+func saidPlace(items []item, i int) string {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		w := lastWord(items[j].text)
+		if items[j].kind == itStop && (w == "in" || w == "at") {
+			continue
+		}
+		switch w {
+		case "live", "lives", "living", "lived", "reside", "resides", "residing", "resided", "resident", "residents":
+			return "home"
+		case "work", "works", "working", "worked", "employed", "based", "stationed":
+			return "work"
+		}
+		return ""
+	}
+	return ""
+}
+
+// placeOf is the kind of place a column's name says ("home_city": home),
+// or "".
+func placeOf(column string) string {
+	for _, w := range semantic.NameWords(column) {
+		switch w {
+		case "home", "residence", "residential", "resident", "living":
+			return "home"
+		case "work", "office", "job", "workplace", "employer", "business":
+			return "work"
+		}
+	}
+	return ""
+}
+
+// placedColumns keeps, of the columns a value term may be of, those of
+// the kind of place its verb says ("employees who live in Denver":
+// home_city, not work_city, both holding Denver; found from outside:
+// read as the work city, "live" dropped), where some but not all of them
+// say it; else it returns keep as it is.
+func placedColumns(t *term, keep []sense) []sense {
+	if t.place == "" {
+		return keep
+	}
+	var out []sense
+	for _, s := range keep {
+		if placeOf(s.column) == t.place {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 || len(out) == len(keep) {
+		return keep
+	}
+	return out
+}

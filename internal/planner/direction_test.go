@@ -154,3 +154,33 @@ func TestDirectionPicksTheColumnOfTheValue(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaceVerbPicksTheColumn: a value held by a table's home and work
+// columns is the one the verb before it says: "live in" the home, "work
+// in" the work (found from outside: "employees who live in Denver" read
+// as the work city, "live" dropped); with no such verb it is asked.
+func TestPlaceVerbPicksTheColumn(t *testing.T) {
+	cities := []string{"Denver", "Zürich"}
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "employees", Table: "employees", PrimaryKey: "emp_id", Columns: []semantic.Column{
+		{Name: "emp_id", Type: quarry.TypeInt}, {Name: "home_city", Type: quarry.TypeText, Values: cities}, {Name: "work_city", Type: quarry.TypeText, Values: cities}}}}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"how many employees live in Denver":      "employees.home_city",
+		"employees who live in Zürich":           "employees.home_city",
+		"how many employees work in Denver":      "employees.work_city",
+		"how many employees are based in Denver": "employees.work_city",
+		"how many employees in Denver":           "",
+	} {
+		pl := p.Plan(q, asOf)
+		if want == "" {
+			if pl.Kind == KindMetric || pl.Kind == KindRows {
+				t.Errorf("%q: answered %+v; want it asked", q, pl.Query.Filters)
+			}
+			continue
+		}
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != want {
+			t.Errorf("%q: %s %q %+v; want a filter on %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+}

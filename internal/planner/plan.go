@@ -23,7 +23,11 @@ type term struct {
 	// dir: the direction said right before it ("to JFK", "from LHR",
 	// "arriving at JFK"), which picks between a table's two columns of
 	// opposite directions that hold the value (direction.go).
-	dir     int
+	dir int
+	// place: "home" or "work", said by the verb right before it ("live
+	// in Denver", "works in Denver"), which picks between a table's home
+	// and work columns that hold the value (direction.go).
+	place   string
 	cands   []sense // the meanings still possible
 	role    string  // what the term does in the query; "" = not yet used
 	neg     bool    // a value after "not"
@@ -237,7 +241,7 @@ func (p *Planner) walk(items []item, st *state) {
 	// ofBefore marks the items with "of", "through" or "via" among the
 	// stopwords right before them ("team of their agents").
 	ofBefore := map[*item]bool{}
-	dirBefore := map[*item]int{}
+	dirBefore, placeBefore := map[*item]int{}, map[*item]string{}
 	prevStop, made, of := "", false, false
 	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
@@ -275,6 +279,7 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			ofBefore[&items[i]] = of
 			dirBefore[&items[i]] = saidDirection(items, i)
+			placeBefore[&items[i]] = saidPlace(items, i)
 			prevStop, of = "", false
 		} else {
 			prevStop = items[i].text
@@ -666,7 +671,7 @@ func (p *Planner) walk(items []item, st *state) {
 				// normal number of tickets", a metric's synonym).
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
-			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", named: prevKw == "label", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it], dir: dirBefore[it]}
+			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", named: prevKw == "label", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it], dir: dirBefore[it], place: placeBefore[it]}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj, t.conjAnd = true, strings.TrimSpace(mean[i-1].text) == "and"
 			}

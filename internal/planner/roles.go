@@ -93,7 +93,7 @@ func (b *builder) resolveColumns() *Plan {
 			}
 		}
 		if k == sValue {
-			keep = directedColumns(t, keep)
+			keep = placedColumns(t, directedColumns(t, keep))
 		}
 		if s, ok := b.joinedEnds(keep); ok {
 			// The two ends of one relationship hold the same values:
