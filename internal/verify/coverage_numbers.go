@@ -456,6 +456,16 @@ func (c *cover) belongsTo(from, to string, hops int) bool {
 	return false
 }
 
+// bornDate reports whether col is a date of birth the question names by
+// "born" ("employees born before 1970": birth_date, dob).
+func (c *cover) bornDate(col *semantic.Column) bool {
+	if !c.has("born") {
+		return false
+	}
+	ws := semantic.NameWords(col.Name)
+	return col.TimeRole == semantic.TimeRoleBirth || slices.Contains(ws, "birth") || slices.Contains(ws, "dob") || slices.Contains(ws, "born")
+}
+
 // periodDate: a period applied to a date other than the measure's own
 // must be a date the question names ("customers who signed up in 2025").
 func (c *cover) periodDate() (ok, bad []string) {
@@ -485,7 +495,7 @@ func (c *cover) periodDate() (ok, bad []string) {
 			return nil, nil // the measure's own date
 		}
 	}
-	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) {
+	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) && !c.bornDate(col) {
 		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
 	}
 	// The measure's own date, named too ("members joined": the club's

@@ -673,6 +673,27 @@ func TestCoverageShortDateWord(t *testing.T) {
 	}
 }
 
+// TestCoverageBorn: "born" names a date of birth (found from outside: "how
+// many employees were born before 1970" was planned on birth_date, then
+// refused as a period on a date the question does not name).
+func TestCoverageBorn(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "employees", PrimaryKey: "id", TimeColumn: "hire_date", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "hire_date", Type: quarry.TypeDate}, {Name: "birth_date", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "employees", Entity: "employees", Expr: "COUNT(employees.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"employees"}, TimeRange: &semantic.TimeRange{Field: "employees.birth_date", To: "1970-01-01"}}
+	for question, fail := range map[string]bool{
+		"how many employees were born before 1970": false,
+		"how many employees before 1970":           true,
+	} {
+		failed := coverageFailures(question, "2026-06-30", m, q)
+		if fail != strings.Contains(failed, "a date the question does not name") {
+			t.Errorf("%q: failed %q; want the date not named: %v", question, failed, fail)
+		}
+	}
+}
+
 // TestCoverageYearColumn: a year the question names is the query's where
 // a filter compares a number column of years with it ("how many cars in
 // 1980" as cars.year = 1980; found on Spider: refused as a period not the
