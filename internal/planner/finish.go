@@ -61,17 +61,13 @@ func (b *builder) finish() *Plan {
 			whose = st.ageOf // a condition on the linked rows (withSome)
 		}
 		s, _, ok := b.supColumnOf(whose, "young")
-		if !ok || !s.numeric {
+		switch {
+		case (!ok || !s.numeric) && b.birthAge(whose):
+			// "employees older than 60": by their date of birth.
+		case !ok || !s.numeric:
 			return b.fail(fmt.Sprintf("%s has no age column", display(whose)))
-		}
-		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(st.ageOp), Values: []any{fmtNum(st.ageNum)}})
-		b.und("filter %s %s %s", s.field, st.ageOp, numText(st.ageNum))
-		for _, t := range st.terms {
-			// "pets whose age is older than 1": the age compared, not
-			// a column to list.
-			if t.role == "column" && t.cands[0].field == s.field && strings.Contains(" "+st.text+" ", " whose "+t.it.text+" is ") {
-				t.role = "context"
-			}
+		default:
+			b.ageFilter(s)
 		}
 	}
 	// Column superlatives: "most expensive product", "the 5 oldest employees".
@@ -607,6 +603,59 @@ func (b *builder) subjectYears(s sense) bool {
 	}
 	col, pl := b.yearOf(ent)
 	return pl == nil && col != nil && strings.EqualFold(col.Name, s.column)
+}
+
+// ageFilter puts the question's age ("older than 30") on the age column s.
+func (b *builder) ageFilter(s sense) {
+	st := b.st
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(st.ageOp), Values: []any{fmtNum(st.ageNum)}})
+	b.und("filter %s %s %s", s.field, st.ageOp, numText(st.ageNum))
+	for _, t := range st.terms {
+		// "pets whose age is older than 1": the age compared, not a
+		// column to list.
+		if t.role == "column" && t.cands[0].field == s.field && strings.Contains(" "+st.text+" ", " whose "+t.it.text+" is ") {
+			t.role = "context"
+		}
+	}
+}
+
+// birthAge puts the question's age in whole years ("older than 60",
+// "younger than 25") on entity's one date of birth, as of the as-of day:
+// older than 60 is born on or before that day 61 years earlier, younger
+// than 25 born after that day 25 years earlier. It reports false where
+// the entity has no one date of birth or the age is not whole years.
+func (b *builder) birthAge(entity string) bool {
+	st := b.st
+	e := b.p.entity(entity)
+	if e == nil || st.ageNum != float64(int(st.ageNum)) || st.ageNum < 0 {
+		return false
+	}
+	var birth *semantic.Column
+	for i, c := range e.Columns {
+		if c.TimeRole == semantic.TimeRoleBirth && !b.p.m.IsRestricted(e.Name, c.Name) {
+			if birth != nil {
+				return false
+			}
+			birth = &e.Columns[i]
+		}
+	}
+	if birth == nil {
+		return false
+	}
+	n := int(st.ageNum)
+	field := e.Name + "." + birth.Name
+	var f semantic.Filter
+	switch st.ageOp {
+	case ">":
+		f = semantic.Filter{Field: field, Op: semantic.OpLe, Values: []any{st.asOf.AddDate(-(n + 1), 0, 0).Format(time.DateOnly)}}
+	case "<":
+		f = semantic.Filter{Field: field, Op: semantic.OpGt, Values: []any{st.asOf.AddDate(-n, 0, 0).Format(time.DateOnly)}}
+	default:
+		return false
+	}
+	b.q.Filters = append(b.q.Filters, f)
+	b.und("age %s %d read as %s %s %v (born then, as of %s)", st.ageOp, n, field, f.Op, f.Values[0], st.asOf.Format(time.DateOnly))
+	return true
 }
 
 // madeYear is ent's one column of the year its rows came to be (founded,

@@ -96,12 +96,43 @@ func (c *cover) numbers() (ok, bad []string) {
 			ok = append(ok, w)
 		case have[n] || c.numericFilter(n):
 			ok = append(ok, w)
+		case c.birthAge(n):
+			// "employees older than 60": a date of birth 60 or 61 years
+			// before the as-of day.
+			ok = append(ok, w)
 		case c.inName(w):
 		default:
 			bad = append(bad, "the number "+w+" is not in the query")
 		}
 	}
 	return ok, bad
+}
+
+// birthAge reports whether the number n is an age in years the query
+// puts on a date of birth, as a day n or n+1 years before the as-of day
+// (the planner's reading of "older than n", "younger than n").
+func (c *cover) birthAge(n string) bool {
+	age, err := strconv.Atoi(n)
+	if err != nil || c.asOf.IsZero() || !c.has("older") && !c.has("younger") && !c.has("age") && !c.has("aged") {
+		return false
+	}
+	for _, f := range c.q.Filters {
+		fd, err := c.m.ResolveField(f.Field)
+		if err != nil || fd.Kind != semantic.FieldColumn || len(f.Values) != 1 {
+			continue
+		}
+		ws := semantic.NameWords(fd.Column.Name)
+		if fd.Column.TimeRole != semantic.TimeRoleBirth && !slices.Contains(ws, "birth") && !slices.Contains(ws, "dob") {
+			continue
+		}
+		day, _ := f.Values[0].(string)
+		for _, years := range []int{age, age + 1} {
+			if day == c.asOf.AddDate(-years, 0, 0).Format(time.DateOnly) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oneOfRE asks for the one row at an end: "what is the most expensive

@@ -1078,3 +1078,20 @@ func TestCoverageYearInAValue(t *testing.T) {
 		t.Errorf("failed %q", failed)
 	}
 }
+
+// TestCoverageAgeOnDateOfBirth: "older than 60" is in the query as a
+// date of birth 61 years before the as-of day.
+func TestCoverageAgeOnDateOfBirth(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "employees", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "birth_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleBirth}}}},
+		Metrics: []semantic.Metric{{Name: "employees", Entity: "employees", Expr: "COUNT(employees.id)"}},
+	}
+	for day, fail := range map[string]bool{"1965-06-30": false, "1966-06-30": false, "1970-01-01": true} {
+		q := &semantic.Query{Metrics: []string{"employees"}, Filters: []semantic.Filter{{Field: "employees.birth_date", Op: semantic.OpLe, Values: []any{day}}}}
+		failed := coverageFailures("how many employees older than 60", "2026-06-30", m, q)
+		if fail != strings.Contains(failed, "the number 60 is not in the query") {
+			t.Errorf("born on or before %s: failed %q; want 60 not in the query: %v", day, failed, fail)
+		}
+	}
+}
