@@ -313,6 +313,20 @@ func TestFollowUps(t *testing.T) {
 	if got := agent.FollowUp([]agent.Turn{{Question: "revenue in 2025", Status: "succeeded"}}, "and by country?"); got != "revenue in 2025 by country" {
 		t.Errorf("after an answer: %q", got)
 	}
+	// A period of its own replaces the earlier one (found from outside:
+	// "revenue by restaurant in 2025 in 2024", refused).
+	for prev, want := range map[string]string{
+		"revenue by restaurant in 2025": "revenue by restaurant in 2024",
+		"revenue last year by channel":  "revenue by channel in 2024",
+		"revenue by restaurant":         "revenue by restaurant in 2024",
+	} {
+		if got := agent.FollowUp([]agent.Turn{{Question: prev, Status: "succeeded"}}, "and in 2024?"); got != want {
+			t.Errorf("FollowUp(%q, and in 2024?) = %q, want %q", prev, got, want)
+		}
+	}
+	if got := agent.FollowUp([]agent.Turn{{Question: "headcount in 2025", Status: "succeeded"}}, "what about last month"); got != "headcount last month" {
+		t.Errorf("what about last month: %q", got)
+	}
 }
 
 func TestFollowUpCarriesTheConversation(t *testing.T) {

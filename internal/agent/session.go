@@ -3,8 +3,10 @@ package agent
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/planner/dates"
 )
 
 // MaxHistory is how many earlier turns of a session a question carries.
@@ -59,8 +61,29 @@ func FollowUp(history []Turn, question string) string {
 				rest = strings.TrimSpace(q[len(p)-1:])
 			}
 			prev := strings.TrimRight(strings.TrimSpace(history[len(history)-1].Question), "?.! ")
-			return prev + " " + strings.TrimRight(rest, "?.! ")
+			rest = strings.TrimRight(rest, "?.! ")
+			return withoutPeriod(prev, rest) + " " + rest
 		}
 	}
 	return question
+}
+
+// withoutPeriod is prev without its one period where rest names one of
+// its own: "and in 2024?" after "revenue by restaurant in 2025" asks for
+// 2024 instead (found from outside: "… in 2025 in 2024", refused).
+func withoutPeriod(prev, rest string) string {
+	// Only where the phrases are, which no day moves.
+	day := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	if len(dates.FindAll(rest, day)) == 0 {
+		return prev
+	}
+	ps := dates.FindAll(prev, day)
+	if len(ps) != 1 {
+		return prev
+	}
+	before := strings.TrimSpace(prev[:ps[0].Start])
+	for _, w := range []string{" in", " during", " for", " over"} {
+		before = strings.TrimSuffix(before, w) // "revenue in 2025": the "in" goes with it
+	}
+	return strings.Join(strings.Fields(before+" "+prev[ps[0].End:]), " ")
 }
