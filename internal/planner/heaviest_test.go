@@ -52,3 +52,19 @@ func TestMeasureSuperlatives(t *testing.T) {
 		})
 	}
 }
+
+// TestTopRowsByColumn: "top 5 employees by salary", a ranking by a
+// column of the rows listed, is the list of the 5 with the highest
+// salary (found from outside: refused for naming no measure).
+func TestTopRowsByColumn(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "employees", Table: "employees", PrimaryKey: "emp_id", Columns: []semantic.Column{
+		{Name: "emp_id", Type: quarry.TypeInt}, {Name: "first_name", Type: quarry.TypeText}, {Name: "salary", Type: quarry.TypeFloat}}}}}
+	p := New(m, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, desc := range map[string]bool{"top 5 employees by salary": true, "bottom 5 employees by salary": false, "show the top 5 employees by salary": true} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindRows || pl.Query.Limit != 5 || len(pl.Query.Order) == 0 || pl.Query.Order[0].Field != "employees.salary" || pl.Query.Order[0].Desc != desc {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}

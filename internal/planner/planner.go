@@ -103,6 +103,9 @@ type Plan struct {
 	// rows it qualifies ("how many neutered dogs"), the column's word,
 	// which flagCount reads as a condition.
 	flagCounted string
+	// rankUnknown: refused for a ranking with no measure ("top 5 products
+	// by unit price"), which rankedByColumn reads as a list.
+	rankUnknown bool
 	// DatedBy is, for rows with no date of their own and no period, the
 	// date of the one table they belong to (a fine's loan), which the
 	// analyst keeps them to as of an earlier day.
@@ -315,6 +318,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return m
 	}
 	if m := s.flagCount(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.rankedByColumn(question, asOf, pl); m != nil {
 		return m
 	}
 	if m := s.bareAmount(question, asOf, pl); m != nil {

@@ -447,6 +447,7 @@ func (b *builder) roles() *Plan {
 				return pl
 			}
 			pl := b.fail("quarry could not tell what to rank by; name the measure, such as “top 5 products by revenue”, “the most orders” or “the highest price”")
+			pl.rankUnknown = true
 			for _, t := range st.terms {
 				// "top 3 users by invoice amount": an amount of other
 				// rows, ranked by its total as othersTotal reads it.
