@@ -91,6 +91,8 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		// The unit said once is both bounds' (100 was read as cents).
 		{"2026-06-30", "how many accounts with a balance between 15 and 50 dollars", "SELECT count(*) FROM accounts WHERE balance_cents BETWEEN 1500 AND 5000"},
 		{"2026-06-30", "how many current students", "SELECT count(*) FROM students WHERE graduated_on IS NULL"},
+		// "Currently" after the rows, read past, counted the graduates too.
+		{"2026-06-30", "how many students do we have currently", "SELECT count(*) FROM students WHERE graduated_on IS NULL"},
 		// No row came to its status after the day by a date of that status.
 		{"2025-06-30", "how many postponed matches", "SELECT count(*) FROM matches WHERE status = 'postponed' AND played_on < '2025-07-01'"},
 		{"2026-06-30", "how many students who enrolled in 2024 are still with us", "SELECT count(*) FROM students WHERE enrolled_on >= '2024-01-01' AND enrolled_on < '2025-01-01' AND graduated_on IS NULL"},

@@ -206,7 +206,9 @@ func (b *builder) openState() *Plan {
 func (b *builder) currentRows() *Plan {
 	text := " " + b.st.text + " "
 	word := ""
-	for _, w := range []string{"current", "still"} {
+	for _, w := range []string{"current", "currently", "still"} {
+		// "how many employees currently": read past, it counted those
+		// who had left too (found from outside).
 		if strings.Contains(text, " "+w+" ") && !slices.Contains(b.st.usedWords, w) {
 			word = w
 		}
