@@ -114,6 +114,19 @@ func answerCases() []answerCase {
 			shape:  ShapeFigure, chart: ChartFigure,
 		},
 		{
+			// As of a day, the bound on the rows' date says no event:
+			// the title's condition stays (found from outside: "29
+			// students admitted in all" for those with no enrollments).
+			name: "figure_count_bounded_as_of",
+			in: AnswerInput{Question: "how many students have no enrollments", Title: "Number of students with no enrollments", AsOf: "2026-06-30",
+				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "count_students", How: "COUNT(students.student_id) over students"}},
+					Period: &event.ReadPeriod{To: "2026-06-30", Column: "students.admitted_on"}},
+				Table:   &quarry.Table{Columns: []quarry.Column{col("count_students", quarry.TypeInt)}, Rows: [][]any{{int64(29)}}},
+				Columns: []ColumnInfo{metric("count_students", FormatInteger)}},
+			verify: verify.Input{MetricColumns: []string{"count_students"}, ExpectRows: &verify.Range{Min: 1, Max: 1}},
+			shape:  ShapeFigure, chart: ChartFigure,
+		},
+		{
 			name: "breakdown_unranked_names_the_largest",
 			in: AnswerInput{Question: "orders by city", Title: "Orders by city",
 				Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "orders", How: "COUNT(orders.id) over orders"}}},

@@ -53,7 +53,11 @@ func (w writer) figure(n column, r []any) (string, bool) {
 			label = humanize(rd.Measures[0].Name)
 		}
 		verb := ""
-		if isCount(rd.Measures[0].How) && !distinctOther(rd.Measures[0].How) {
+		if isCount(rd.Measures[0].How) && !distinctOther(rd.Measures[0].How) && w.in.Period != "" {
+			// A period said of the rows' event ("hired in 2024"); not the
+			// as-of day's bound alone, which says no event (found from
+			// outside: "29 students admitted in all" for those with no
+			// enrollments).
 			verb = eventVerb(rd)
 		}
 		if isCount(rd.Measures[0].How) && (verb != "" || !strings.Contains(strings.ToLower(label), "share") && !strings.Contains(strings.ToLower(label), "count") &&
