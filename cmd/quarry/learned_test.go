@@ -56,3 +56,33 @@ func learnedDB(t *testing.T, file, schema, policy string) (string, func(sql stri
 	}
 	return dir, rows
 }
+
+// answersAsHand asks each question of the learned project in dir, as of
+// 2026-06-30, and checks its rows against those of the SQL written by hand
+// beside it (rows runs SQL on the project's database).
+func answersAsHand(t *testing.T, dir string, rows func(sql string) []string, cases []struct{ q, want string }) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.q, func(t *testing.T) {
+			out := askAt(t, dir, "2026-06-30", tt.q)
+			got, want := strings.Join(out.rowStrings(), " "), strings.Join(rows(tt.want), " ")
+			if out.Status != "succeeded" || got != want {
+				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, want)
+			}
+		})
+	}
+}
+
+// refusalsSay asks each question of the learned project in dir and checks
+// that it is refused with a message that says what is beside it.
+func refusalsSay(t *testing.T, dir string, cases []struct{ q, says string }) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.q, func(t *testing.T) {
+			out := askAt(t, dir, "2026-06-30", tt.q)
+			if out.Status == "succeeded" || !strings.Contains(out.Message, tt.says) {
+				t.Errorf("status %s %q, SQL %s, rows %v; want a refusal saying %q", out.Status, out.Message, out.SQL, out.Rows, tt.says)
+			}
+		})
+	}
+}

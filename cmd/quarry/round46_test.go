@@ -52,8 +52,7 @@ CREATE TABLE pets (pet_id INTEGER PRIMARY KEY, pet_name TEXT NOT NULL, species T
 		fmt.Fprintf(&b, "INSERT INTO pets VALUES (%d, 'Pet %d', '%s', %d, %d.%d, %d);\n", i, i, species[i%4], 2008+i%17, 2+i*7%40, i%10, i%3%2)
 	}
 	dir, rows := learnedDB(t, "round46.db", b.String(), "")
-	one := func(sql string) string { return strings.Join(rows(sql), " ") }
-	for _, tt := range []struct{ q, want string }{
+	answersAsHand(t, dir, rows, []struct{ q, want string }{
 		{"how many shipments delivered to JFK", "SELECT count(*) FROM shipments WHERE shipment_status = 'delivered' AND destination_depot = 'JFK'"},
 		{"how many shipments from LHR", "SELECT count(*) FROM shipments WHERE origin_depot = 'LHR'"},
 		{"how many shipments from LHR to JFK", "SELECT count(*) FROM shipments WHERE origin_depot = 'LHR' AND destination_depot = 'JFK'"},
@@ -63,29 +62,14 @@ CREATE TABLE pets (pet_id INTEGER PRIMARY KEY, pet_name TEXT NOT NULL, species T
 		{"how many neutered dogs", "SELECT count(*) FROM pets WHERE neutered = 1 AND species = 'Dog'"},
 		{"how many pets born before 2015", "SELECT count(*) FROM pets WHERE birth_year < 2015"},
 		{"the 3 heaviest pets", "SELECT pet_name FROM pets ORDER BY weight_kg DESC LIMIT 3"},
-	} {
-		t.Run(tt.q, func(t *testing.T) {
-			out := askAt(t, dir, "2026-06-30", tt.q)
-			got := out.rowStrings()
-			if out.Status != "succeeded" || strings.Join(got, " ") != one(tt.want) {
-				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, one(tt.want))
-			}
-		})
-	}
-	for _, tt := range []struct{ q, says string }{
+	})
+	refusalsSay(t, dir, []struct{ q, says string }{
 		// The period on the start date, where churn has its own date.
 		{"what share of subscriptions churned in Q1", "ended_on"},
 		{"how many payments above 1000 pounds", "does not convert"},
 		// The year a pet was born is not when it was seen.
 		{"how many dogs did we see in 2025", ""},
-	} {
-		t.Run(tt.q, func(t *testing.T) {
-			out := askAt(t, dir, "2026-06-30", tt.q)
-			if out.Status == "succeeded" || !strings.Contains(out.Message, tt.says) {
-				t.Errorf("status %s %q, SQL %s, rows %v; want a refusal saying %q", out.Status, out.Message, out.SQL, out.Rows, tt.says)
-			}
-		})
-	}
+	})
 	// The total MRR of every subscription takes in the churned and trial
 	// ones: answered, with the warning.
 	out := askAt(t, dir, "2026-06-30", "total MRR")

@@ -45,8 +45,7 @@ INSERT INTO paragraphs VALUES (1, 1, 'Brazil'), (2, 1, 'Ireland'), (3, 2, 'Korea
 	}
 	policy := "restricted:\n  - column: members.email\n    reason: personal data\n"
 	dir, rows := learnedDB(t, "text.db", b.String(), policy)
-	one := func(sql string) string { return strings.Join(rows(sql), " ") }
-	for _, tt := range []struct{ q, want string }{
+	answersAsHand(t, dir, rows, []struct{ q, want string }{
 		{"how many members whose last name contains 'smith'", "SELECT count(*) FROM members WHERE lower(last_name) LIKE '%smith%'"},
 		{"how many members whose last name starts with 'Ö'", "SELECT count(*) FROM members WHERE last_name LIKE 'Ö%'"},
 		{"how many members whose first name starts with 'Å'", "SELECT count(*) FROM members WHERE first_name LIKE 'Å%'"},
@@ -61,16 +60,8 @@ INSERT INTO paragraphs VALUES (1, 1, 'Brazil'), (2, 1, 'Ireland'), (3, 2, 'Korea
 		{"how many buildings built since 1990", "SELECT count(*) FROM buildings WHERE year_built >= 1990"},
 		{"how many buildings built in or before 1980", "SELECT count(*) FROM buildings WHERE year_built <= 1980"},
 		{"show all paragraph texts for the document 'Customer reviews'", "SELECT paragraph_text FROM paragraphs WHERE document_id = 1 ORDER BY id"},
-	} {
-		t.Run(tt.q, func(t *testing.T) {
-			out := askAt(t, dir, "2026-06-30", tt.q)
-			got := out.rowStrings()
-			if out.Status != "succeeded" || strings.Join(got, " ") != one(tt.want) {
-				t.Errorf("status %s %q\nSQL %s\nrows %v\nwant %v", out.Status, out.Message, out.SQL, got, one(tt.want))
-			}
-		})
-	}
-	for _, tt := range []struct{ q, says string }{
+	})
+	refusalsSay(t, dir, []struct{ q, says string }{
 		// A first or a last name: which is not guessed (found from
 		// outside: the states' name was read, 0 for 30).
 		{"how many members whose name contains 'smith'", "first_name or"},
@@ -81,14 +72,7 @@ INSERT INTO paragraphs VALUES (1, 1, 'Brazil'), (2, 1, 'Ireland'), (3, 2, 'Korea
 		{"how many members whose last name does not contain 'son'", "negated"},
 		{"how many members whose email contains 'example'", "restricts"},
 		{"how many buildings built by 1980", "in or before 1980"},
-	} {
-		t.Run(tt.q, func(t *testing.T) {
-			out := askAt(t, dir, "2026-06-30", tt.q)
-			if out.Status == "succeeded" || !strings.Contains(out.Message, tt.says) {
-				t.Errorf("status %s %q, rows %v; want a refusal saying %q", out.Status, out.Message, out.Rows, tt.says)
-			}
-		})
-	}
+	})
 	// "The word": inside longer words too, which the reading says.
 	if out := askAt(t, dir, "2026-06-30", "how many films whose title contains the word 'art'"); out.Status != "succeeded" || !strings.Contains(out.Interpretation.Text, "inside longer words too") {
 		t.Errorf("status %s %q; reading %q does not say the word is found inside others", out.Status, out.Message, out.Interpretation.Text)
