@@ -22,6 +22,7 @@ type builder struct {
 	// ("founded", "year founded"), which its years go on even where the
 	// rows have a date of their own (yearColumn).
 	yearNamed bool
+	yearCol   string // that column, where the question names it
 	// shareCases are the conditions of the share defined (Plan.ShareCases).
 	shareCases []semantic.Filter
 	// namedThrough is the column of another table that names the

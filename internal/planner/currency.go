@@ -82,9 +82,20 @@ func (p *Planner) currencySaid(question string, pl *Plan) *Plan {
 			continue
 		}
 		for _, f := range pl.Query.Filters {
-			if strings.EqualFold(f.Field, field) {
-				return pl // the question names the currency's column itself
+			if !strings.EqualFold(f.Field, field) {
+				continue
 			}
+			// The question names the currency's column itself: the same
+			// currency, or another, which quarry does not convert to
+			// (found from outside: "expenses in GBP over 100 dollars"
+			// compared pounds with 100).
+			for _, v := range f.Values {
+				if s, ok := v.(string); !ok || !strings.EqualFold(strings.TrimSpace(s), code) || f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+					return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: fmt.Sprintf(
+						"the question names an amount in %s (%q) of rows whose %s is %v, and quarry does not convert currencies; ask in one currency", code, said, field, f.Values)}
+				}
+			}
+			return pl
 		}
 		i := slices.IndexFunc(col.Values, func(v string) bool { return strings.EqualFold(strings.TrimSpace(v), code) })
 		if i < 0 {

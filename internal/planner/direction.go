@@ -249,13 +249,25 @@ func saidPlace(items []item, i int) string {
 		if items[j].kind == itStop && (w == "in" || w == "at") {
 			continue
 		}
-		switch w {
-		case "live", "lives", "living", "lived", "reside", "resides", "residing", "resided", "resident", "residents":
-			return "home"
-		case "work", "works", "working", "worked", "employed", "based", "stationed":
-			return "work"
+		place := placeVerb(w)
+		// "live and work in Denver": both, which one column does not
+		// say (found from outside: read as the work city alone).
+		if place != "" && j >= 2 && (items[j-1].text == "and" || items[j-1].kw == "and") && placeVerb(lastWord(items[j-2].text)) != "" {
+			return ""
 		}
-		return ""
+		return place
+	}
+	return ""
+}
+
+// placeVerb is the kind of place a verb says: "home" of live, reside;
+// "work" of work, based; else "".
+func placeVerb(w string) string {
+	switch w {
+	case "live", "lives", "living", "lived", "reside", "resides", "residing", "resided", "resident", "residents":
+		return "home"
+	case "work", "works", "working", "worked", "employed", "based", "stationed":
+		return "work"
 	}
 	return ""
 }

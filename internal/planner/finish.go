@@ -66,6 +66,13 @@ func (b *builder) finish() *Plan {
 			// "employees older than 60": by their date of birth.
 		case !ok || !s.numeric:
 			return b.fail(fmt.Sprintf("%s has no age column", display(whose)))
+		case yearsColumn(s.column):
+			// "pets older than 10": birth_year before 2016, never
+			// birth_year > 10 (found from outside, at full confidence).
+			if st.ageOp != ">" && st.ageOp != "<" {
+				return b.fail(fmt.Sprintf("%s holds years, and quarry reads only “older than” or “younger than” an age on it", s.field))
+			}
+			b.yearAge(s)
 		default:
 			b.ageFilter(s)
 		}
@@ -542,6 +549,9 @@ func (b *builder) yearColumn() *Plan {
 		return nil
 	}
 	col, pl := b.yearOf(ent)
+	if c := ent.Column(b.yearCol); c != nil {
+		col, pl = c, nil // the one the question names
+	}
 	if pl != nil {
 		return pl
 	}
@@ -601,6 +611,9 @@ func (b *builder) subjectYears(s sense) bool {
 	if ent == nil || !strings.EqualFold(ent.Name, s.entity) {
 		return false
 	}
+	if c := ent.Column(s.column); c != nil && c.Type.IsNumeric() && yearsColumn(c.Name) {
+		return true // named: one of several ("founded" of year_founded beside year_closed)
+	}
 	col, pl := b.yearOf(ent)
 	return pl == nil && col != nil && strings.EqualFold(col.Name, s.column)
 }
@@ -617,6 +630,27 @@ func (b *builder) ageFilter(s sense) {
 			t.role = "context"
 		}
 	}
+}
+
+// yearsColumn reports whether a column holds years (birth_year,
+// year_founded): an age is the as-of year less its value.
+func yearsColumn(column string) bool {
+	ws := semantic.NameWords(column)
+	return slices.Contains(ws, "year") || slices.Contains(ws, "yr")
+}
+
+// yearAge puts the question's age in years on s, a column of the year the
+// rows came to be: older than 10 as of 2026 is a year before 2016,
+// younger than 3 a year after 2023.
+func (b *builder) yearAge(s sense) {
+	st := b.st
+	year := int64(st.asOf.Year()) - int64(st.ageNum)
+	op := semantic.OpLt
+	if st.ageOp == "<" {
+		op = semantic.OpGt
+	}
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{year}})
+	b.und("age %s %s read as %s %s %d (as of %d)", st.ageOp, numText(st.ageNum), s.field, op, year, st.asOf.Year())
 }
 
 // birthAge puts the question's age in whole years ("older than 60",

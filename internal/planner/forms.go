@@ -343,7 +343,8 @@ func (p *Planner) form(toks []token) (formHit, bool) {
 	if _, kw := p.kws[first]; kw && len(toks) == 1 {
 		return formHit{}, false
 	}
-	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && (!stateForEvent(ws, h.phrase) || measured(h.senses) && !p.otherMeaning(ws, h.senses)) {
+	// "born" is the event its birth columns date, not a state of them.
+	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && (!stateForEvent(ws, h.phrase) || ws[len(ws)-1] == "born" || measured(h.senses) && !p.otherMeaning(ws, h.senses)) {
 		return h, true
 	}
 	if len(toks) >= 2 && len(toks) <= 3 {

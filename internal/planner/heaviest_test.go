@@ -68,3 +68,36 @@ func TestTopRowsByColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestOutsideRoundThree: what a third outside round found wrong at full
+// confidence, or refused, in this round's readings: an age compared with
+// a column of years as if it were the year ("pets older than 10":
+// birth_year > 10), "live and work in Denver" read as the work city alone,
+// two currencies in one question, an amount written "£50", and "founded"
+// or "born" beside another column of years or of birth.
+func TestOutsideRoundThree(t *testing.T) {
+	cities := []string{"Denver", "Oslo"}
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "pets", Table: "pets", PrimaryKey: "id", TimeColumn: "adopted_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "birth_year", Type: quarry.TypeInt}, {Name: "adopted_on", Type: quarry.TypeDate}}},
+		{Name: "accounts", Table: "accounts", PrimaryKey: "id", TimeColumn: "signup_date", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "year_founded", Type: quarry.TypeInt}, {Name: "year_closed", Type: quarry.TypeInt}, {Name: "signup_date", Type: quarry.TypeDate}}},
+		{Name: "employees", Table: "employees", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "home_city", Type: quarry.TypeText, Values: cities}, {Name: "work_city", Type: quarry.TypeText, Values: cities},
+			{Name: "birth_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleBirth}}},
+		{Name: "expenses", Table: "expenses", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, {Name: "currency", Type: quarry.TypeText, Values: []string{"EUR", "GBP", "USD"}}}},
+	}}
+	metricCases(t, m, []struct{ q, want string }{
+		{"how many pets older than 10", "pets.birth_year < 2016"},
+		{"how many pets younger than 3", "pets.birth_year > 2023"},
+		{"how many pets born before 2015", "pets.birth_year < 2015"},
+		{"how many accounts founded in 2023", "accounts.year_founded = 2023"},
+		{"how many accounts closed in 2020", "accounts.year_closed = 2020"},
+		{"how many employees live and work in Denver", ""},
+		{"how many employees born before 1970", "employees.birth_date < '1970-01-01'"},
+		{"how many expenses in GBP over 100 dollars", ""},
+		{"how many expenses over £50", "expenses.currency = 'GBP'"},
+		{"how many expenses over €2000", "expenses.currency = 'EUR'"},
+	})
+}

@@ -75,6 +75,12 @@ func tokenize(s string) []token {
 			i++
 			continue
 		}
+		if sign := currencySign(s[i:]); sign > 0 {
+			// "over £50": the sign is the number's, not a letter of it
+			// (found from outside: "£50" not understood).
+			i += sign
+			continue
+		}
 		if !isWordByte(c) {
 			if c == ',' && i+1 < len(s) && s[i+1] == ' ' && listComma(s[i+1:]) {
 				// "orders, refunds and refund rate": a comma in a list
@@ -160,6 +166,17 @@ func titleCase(q string, toks []token) bool {
 		}
 	}
 	return n >= 3 && caps == n
+}
+
+// currencySign is the length of the currency sign s starts with (€, £,
+// ¥, which UTF-8 writes in bytes a word is made of), or 0.
+func currencySign(s string) int {
+	for _, sign := range []string{"€", "£", "¥"} {
+		if strings.HasPrefix(s, sign) {
+			return len(sign)
+		}
+	}
+	return 0
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -18,7 +18,7 @@ var flagSuffixes = map[string]bool{"flag": true, "yn": true}
 
 // flagStates are states that are no participle in -ed ("paid", "open").
 var flagStates = map[string]bool{"paid": true, "open": true, "valid": true, "live": true, "done": true, "hidden": true,
-	"current": true, "public": true, "private": true, "online": true, "new": true}
+	"current": true, "public": true, "private": true, "online": true, "new": true, "remote": true, "onsite": true}
 
 // FlagName reports whether a column's name reads as a yes/no flag whose 1
 // (or true) means yes: a state ("discontinued", "refunded", "active",

@@ -132,6 +132,20 @@ func (c *cover) birthAge(n string) bool {
 			}
 		}
 	}
+	// "Pets older than 10" on a column of years: the as-of year less 10.
+	for _, f := range c.q.Filters {
+		fd, err := c.m.ResolveField(f.Field)
+		if err != nil || fd.Kind != semantic.FieldColumn || len(f.Values) != 1 || !fd.Column.Type.IsNumeric() {
+			continue
+		}
+		ws := semantic.NameWords(fd.Column.Name)
+		if !slices.Contains(ws, "year") && !slices.Contains(ws, "yr") {
+			continue
+		}
+		if y, ok := f.Values[0].(int64); ok && int(y) == c.asOf.Year()-age {
+			return true
+		}
+	}
 	return false
 }
 

@@ -1095,3 +1095,20 @@ func TestCoverageAgeOnDateOfBirth(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageAgeOnYears: "pets older than 10" is in the query as a year
+// of birth before the as-of year less 10.
+func TestCoverageAgeOnYears(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "pets", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "birth_year", Type: quarry.TypeInt}}}},
+		Metrics: []semantic.Metric{{Name: "pets", Entity: "pets", Expr: "COUNT(pets.id)"}},
+	}
+	for year, fail := range map[int64]bool{2016: false, 2010: true} {
+		q := &semantic.Query{Metrics: []string{"pets"}, Filters: []semantic.Filter{{Field: "pets.birth_year", Op: semantic.OpLt, Values: []any{year}}}}
+		failed := coverageFailures("how many pets older than 10", "2026-06-30", m, q)
+		if fail != strings.Contains(failed, "the number 10 is not in the query") {
+			t.Errorf("born before %d: failed %q; want 10 not in the query: %v", year, failed, fail)
+		}
+	}
+}
