@@ -24,6 +24,9 @@ const (
 	dirNone = iota
 	dirTo
 	dirFrom
+	// dirVia: "via" or "through" before a value, the way between the two
+	// ends, never either end (saidDirection).
+	dirVia
 )
 
 // linkDirection is the direction a link's column names (its words), or
@@ -202,6 +205,9 @@ func saidDirection(items []item, i int) int {
 		if items[j].kind == itStop && (w == "at" || w == "in") {
 			continue
 		}
+		if w == "via" || w == "through" {
+			return dirVia
+		}
 		d := wordDirection(lastWord(w))
 		if d == dirNone || items[j].kind == itStop && w != "to" && w != "into" && w != "from" {
 			return dirNone
@@ -228,10 +234,13 @@ func directedColumns(t *term, keep []sense) []sense {
 	var out []sense
 	other := false
 	for _, s := range keep {
-		switch linkDirection(s.column) {
-		case t.dir:
+		d := linkDirection(s.column)
+		switch {
+		case t.dir == dirVia && d == dirNone, t.dir != dirVia && d == t.dir:
 			out = append(out, s)
-		case 3 - t.dir:
+		case t.dir == dirVia || d == 3-t.dir:
+			// "to JFK via LHR": the hub, not an end (found from outside:
+			// read as the origin, at full confidence).
 			other = true
 		}
 	}

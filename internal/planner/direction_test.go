@@ -92,6 +92,7 @@ func depotsModel() *semantic.Model {
 				{Name: "shipment_id", Type: quarry.TypeInt},
 				{Name: "origin_depot", Type: quarry.TypeText, Values: codes},
 				{Name: "destination_depot", Type: quarry.TypeText, Values: codes},
+				{Name: "hub_code", Type: quarry.TypeText, Values: codes},
 				{Name: "weight_kg", Type: quarry.TypeFloat},
 				{Name: "shipped_at", Type: quarry.TypeTimestamp}, {Name: "delivered_at", Type: quarry.TypeTimestamp},
 				{Name: "shipment_status", Type: quarry.TypeText, Values: []string{"delivered", "in_transit", "lost"}},
@@ -126,6 +127,7 @@ func TestDirectionPicksTheColumnOfTheValue(t *testing.T) {
 		{"shipments from LHR to JFK", []string{"shipments.destination_depot=JFK", "shipments.origin_depot=LHR"}},
 		{"total weight shipped to FRA", []string{"shipments.destination_depot=FRA"}},
 		{"how many shipments in transit to FRA", []string{"shipments.destination_depot=FRA", "shipments.shipment_status=in_transit"}},
+		{"how many shipments to JFK via LHR", []string{"shipments.destination_depot=JFK", "shipments.hub_code=LHR"}},
 		{"how many shipments JFK", nil},
 		{"shipments at LHR compared to JFK", nil},
 	} {
