@@ -305,6 +305,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return m
 	}
 	pl := s.plan(question, asOf)
+	if r := averageOfSome(question, pl); r != nil {
+		return r
+	}
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)
 	}
