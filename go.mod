@@ -122,4 +122,4 @@ tool (
 	honnef.co/go/tools/cmd/staticcheck
 )
 
-replace github.com/ncruces/go-sqlite3-wasm/v6 => ./third_party/go-sqlite3-wasm
+replace github.com/ncruces/go-sqlite3-wasm/v6 v6.7.35401 => ./third_party/go-sqlite3-wasm

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Rebuilds third_party/go-sqlite3-wasm from the upstream module and applies
-# sqlite-hash-rehash.patch to it. Run it after changing the version of
-# github.com/ncruces/go-sqlite3 (which pins the module's version):
+# Rebuilds third_party/go-sqlite3-wasm from the upstream module, applies
+# sqlite-hash-rehash.patch to it and points go.mod's replace at it for that
+# version. Run it after changing the version of github.com/ncruces/go-sqlite3
+# (which pins the module's version), with the version go.mod then requires:
 #
 #   third_party/update.sh v6.7.35401
 #
@@ -19,4 +20,8 @@ rm -rf "$tmp/mod/.github"
 patch -d "$tmp/mod" -p1 --forward --no-backup-if-mismatch < sqlite-hash-rehash.patch
 rm -rf go-sqlite3-wasm
 mv "$tmp/mod" go-sqlite3-wasm
-echo "third_party/go-sqlite3-wasm is $version with sqlite-hash-rehash.patch"
+# The replace names the version it patches: a driver that needs another
+# version of the engine gets upstream's until this script is run for it.
+sed -i '/^replace github.com\/ncruces\/go-sqlite3-wasm\/v6 /d' ../go.mod
+(cd .. && go mod edit -replace "github.com/ncruces/go-sqlite3-wasm/v6@$version=./third_party/go-sqlite3-wasm")
+echo "third_party/go-sqlite3-wasm is $version with sqlite-hash-rehash.patch; go.mod replaces that version with it"
