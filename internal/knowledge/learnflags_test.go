@@ -16,8 +16,8 @@ import (
 // (quantity, holding only 0 and 1).
 func TestLearnFlagValues(t *testing.T) {
 	db := makeDB(t, `
-CREATE TABLE employees (emp_id INTEGER PRIMARY KEY, name TEXT, is_active INTEGER, refunded INTEGER, escalated INTEGER, quantity INTEGER);
-INSERT INTO employees VALUES (1, 'Ada', 1, 0, 0, 1), (2, 'Bo', 0, 1, 2, 0), (3, 'Cy', 1, NULL, 1, 1), (4, 'Di', NULL, 0, 0, 0);
+CREATE TABLE employees (emp_id INTEGER PRIMARY KEY, name TEXT, is_active INTEGER, refunded INTEGER, escalated INTEGER, quantity INTEGER, remote INTEGER);
+INSERT INTO employees VALUES (1, 'Ada', 1, 0, 0, 1, 1), (2, 'Bo', 0, 1, 2, 0, 0), (3, 'Cy', 1, NULL, 1, 1, 1), (4, 'Di', NULL, 0, 0, 0, 0);
 `)
 	dir := filepath.Join(t.TempDir(), "knowledge")
 	learn(t, db, dir, knowledge.LearnOptions{})
@@ -31,6 +31,9 @@ INSERT INTO employees VALUES (1, 'Ada', 1, 0, 0, 1), (2, 'Bo', 0, 1, 2, 0), (3, 
 		"refunded":  {"0", "1"},
 		"escalated": nil,
 		"quantity":  nil,
+		// A state of where one works (found from outside: "how many
+		// remote employees" counted the column's two values).
+		"remote": {"0", "1"},
 	} {
 		if c := e.Column(col); c == nil || !cmp.Equal(c.Values, want) {
 			t.Errorf("employees.%s: values %v, want %v", col, c.Values, want)
