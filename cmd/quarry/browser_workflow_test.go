@@ -270,7 +270,10 @@ func wfExport(t *testing.T, ctx context.Context, dir, name string) []byte {
 	uiDo(t, ctx, "export "+name, chromedp.Click(chromedp.CSS("#wf-export")))
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if b, err := os.ReadFile(path); err == nil {
+		// Chromium may create the file empty before the download's
+		// .crdownload appears (a clean run read it so); an export is
+		// never empty.
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
 			if _, err := os.Stat(path + ".crdownload"); os.IsNotExist(err) {
 				return b
 			}
