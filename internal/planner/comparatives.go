@@ -1,6 +1,10 @@
 package planner
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
 
 // Comparatives. "Pets with a greater weight than 10", "pets heavier than
 // 10", "singers above the average age", "older than average" and "more
@@ -146,4 +150,33 @@ func (p *Planner) quality(words []string) (item, bool) {
 		}
 	}
 	return item{}, false
+}
+
+// averageOfSomeRE finds an average said of some rows: "above the average
+// salary of employees who work in Denver".
+var averageOfSomeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bthe (?:average|mean)(?: \w+){0,2} (?:of|among|for) (?:\w+ )?(?:who|that|which|with|in|from|whose|at)\b`)
+})
+
+// averageOfSome refuses a comparison with an average the question says of
+// some rows only, where the plan keeps other conditions too: the filters
+// are the compared rows', and the average is of every row (found from
+// outside: "a salary above the average salary of employees who work in
+// Denver" put Denver on the rows counted, 23 for 82, at full confidence).
+func averageOfSome(question string, pl *Plan) *Plan {
+	if pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return nil
+	}
+	against, others := false, false
+	for _, f := range pl.Query.Filters {
+		if f.Against != "" {
+			against = true
+		} else {
+			others = true
+		}
+	}
+	if !against || !others || !averageOfSomeRE().MatchString(strings.ToLower(question)) {
+		return nil
+	}
+	return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: "the question compares with an average of some rows only, and quarry takes the average of all of them; ask for that average on its own, then compare with the figure"}
 }

@@ -8,20 +8,6 @@ import (
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
-// currencyCode is the code of the currency a word after an amount names
-// ("1000 euros"), or "".
-func currencyCode(w string) string {
-	switch w {
-	case "dollars", "dollar", "usd", "bucks":
-		return "USD"
-	case "euros", "euro", "eur":
-		return "EUR"
-	case "pounds", "gbp":
-		return "GBP"
-	}
-	return ""
-}
-
 // saidCurrency is the currency a question names right after a number
 // ("above 1000 euros") or with the sign of one before it ("over €1000";
 // not "$", which people write of money in general), and the words that
@@ -33,7 +19,7 @@ func saidCurrency(question string) (code, said string) {
 			continue
 		}
 		if i+1 < len(toks) {
-			if c := currencyCode(toks[i+1].s); c != "" {
+			if c := semantic.CurrencyCode(toks[i+1].s); c != "" {
 				return c, toks[i+1].s
 			}
 		}

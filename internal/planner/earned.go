@@ -556,14 +556,8 @@ func unitWord(w string) string {
 		return "days"
 	case "seconds", "secs":
 		return "seconds"
-	case "dollars", "usd":
-		return "usd"
-	case "euros", "eur":
-		return "eur"
-	case "pounds", "gbp":
-		return "gbp"
 	}
-	return ""
+	return strings.ToLower(semantic.CurrencyCode(w))
 }
 
 // unitSaid replans a question that names its measure's unit ("average

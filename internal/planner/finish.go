@@ -66,7 +66,7 @@ func (b *builder) finish() *Plan {
 			// "employees older than 60": by their date of birth.
 		case !ok || !s.numeric:
 			return b.fail(fmt.Sprintf("%s has no age column", display(whose)))
-		case yearsColumn(s.column):
+		case semantic.YearsName(s.column):
 			// "pets older than 10": birth_year before 2016, never
 			// birth_year > 10 (found from outside, at full confidence).
 			if st.ageOp != ">" && st.ageOp != "<" {
@@ -611,7 +611,7 @@ func (b *builder) subjectYears(s sense) bool {
 	if ent == nil || !strings.EqualFold(ent.Name, s.entity) {
 		return false
 	}
-	if c := ent.Column(s.column); c != nil && c.Type.IsNumeric() && yearsColumn(c.Name) {
+	if c := ent.Column(s.column); c != nil && c.Type.IsNumeric() && semantic.YearsName(c.Name) {
 		return true // named: one of several ("founded" of year_founded beside year_closed)
 	}
 	col, pl := b.yearOf(ent)
@@ -630,13 +630,6 @@ func (b *builder) ageFilter(s sense) {
 			t.role = "context"
 		}
 	}
-}
-
-// yearsColumn reports whether a column holds years (birth_year,
-// year_founded): an age is the as-of year less its value.
-func yearsColumn(column string) bool {
-	ws := semantic.NameWords(column)
-	return slices.Contains(ws, "year") || slices.Contains(ws, "yr")
 }
 
 // yearAge puts the question's age in years on s, a column of the year the
@@ -698,7 +691,7 @@ func (b *builder) madeYear(ent *semantic.Entity) (sense, bool) {
 	var hits []sense
 	for _, c := range ent.Columns {
 		ws := semantic.NameWords(c.Name)
-		if !c.Type.IsNumeric() || !slices.Contains(ws, "year") && !slices.Contains(ws, "yr") || b.p.m.IsRestricted(ent.Name, c.Name) {
+		if !c.Type.IsNumeric() || !semantic.YearsName(c.Name) || b.p.m.IsRestricted(ent.Name, c.Name) {
 			continue
 		}
 		for _, w := range ws {

@@ -39,32 +39,3 @@ func (p *Planner) rankedByColumn(question string, asOf time.Time, pl *Plan) *Pla
 	again.readAs(read, fmt.Sprintf("%q read as a list ranked by %s", m[1]+" "+m[2], m[4]))
 	return again
 }
-
-// averageOfSomeRE finds an average said of some rows: "above the average
-// salary of employees who work in Denver".
-var averageOfSomeRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bthe (?:average|mean)(?: \w+){0,2} (?:of|among|for) (?:\w+ )?(?:who|that|which|with|in|from|whose|at)\b`)
-})
-
-// averageOfSome refuses a comparison with an average the question says of
-// some rows only, where the plan keeps other conditions too: the filters
-// are the compared rows', and the average is of every row (found from
-// outside: "a salary above the average salary of employees who work in
-// Denver" put Denver on the rows counted, 23 for 82, at full confidence).
-func averageOfSome(question string, pl *Plan) *Plan {
-	if pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
-		return nil
-	}
-	against, others := false, false
-	for _, f := range pl.Query.Filters {
-		if f.Against != "" {
-			against = true
-		} else {
-			others = true
-		}
-	}
-	if !against || !others || !averageOfSomeRE().MatchString(strings.ToLower(question)) {
-		return nil
-	}
-	return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: "the question compares with an average of some rows only, and quarry takes the average of all of them; ask for that average on its own, then compare with the figure"}
-}

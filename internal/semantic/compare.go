@@ -30,10 +30,18 @@ func MoneyBefore(before string) bool {
 
 // CurrencyWord reports whether w, after a number, names a currency: "70
 // dollars".
-func CurrencyWord(w string) bool {
+func CurrencyWord(w string) bool { return CurrencyCode(w) != "" }
+
+// CurrencyCode is the code of the currency w names after a number ("1000
+// euros": EUR), or "".
+func CurrencyCode(w string) string {
 	switch w {
-	case "dollars", "dollar", "usd", "euros", "euro", "eur", "pounds", "gbp", "bucks":
-		return true
+	case "dollars", "dollar", "usd", "bucks":
+		return "USD"
+	case "euros", "euro", "eur":
+		return "EUR"
+	case "pounds", "gbp":
+		return "GBP"
 	}
-	return false
+	return ""
 }

@@ -52,3 +52,15 @@ func StatusName(column string) bool {
 	}
 	return false
 }
+
+// YearsName reports whether a number column's name says it holds years
+// (year, year_founded, birth_year, model_yr): compared with a year, and
+// an age is the year of the day less its value.
+func YearsName(column string) bool {
+	for _, w := range NameWords(column) {
+		if w == "year" || w == "yr" {
+			return true
+		}
+	}
+	return false
+}

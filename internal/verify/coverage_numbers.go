@@ -109,8 +109,9 @@ func (c *cover) numbers() (ok, bad []string) {
 }
 
 // birthAge reports whether the number n is an age in years the query
-// puts on a date of birth, as a day n or n+1 years before the as-of day
-// (the planner's reading of "older than n", "younger than n").
+// puts on a date of birth, as a day n or n+1 years before the as-of day,
+// or on a column of years, as the as-of year less n (the planner's
+// readings of "older than n", "younger than n").
 func (c *cover) birthAge(n string) bool {
 	age, err := strconv.Atoi(n)
 	if err != nil || c.asOf.IsZero() || !c.has("older") && !c.has("younger") && !c.has("age") && !c.has("aged") {
@@ -121,32 +122,25 @@ func (c *cover) birthAge(n string) bool {
 		if err != nil || fd.Kind != semantic.FieldColumn || len(f.Values) != 1 {
 			continue
 		}
-		ws := semantic.NameWords(fd.Column.Name)
-		if fd.Column.TimeRole != semantic.TimeRoleBirth && !slices.Contains(ws, "birth") && !slices.Contains(ws, "dob") {
-			continue
-		}
-		day, _ := f.Values[0].(string)
-		for _, years := range []int{age, age + 1} {
-			if day == c.asOf.AddDate(-years, 0, 0).Format(time.DateOnly) {
+		switch v := f.Values[0].(type) {
+		case string:
+			if birthColumn(fd.Column) && (v == c.asOf.AddDate(-age, 0, 0).Format(time.DateOnly) || v == c.asOf.AddDate(-age-1, 0, 0).Format(time.DateOnly)) {
+				return true
+			}
+		case int64:
+			if fd.Column.Type.IsNumeric() && semantic.YearsName(fd.Column.Name) && int(v) == c.asOf.Year()-age {
 				return true
 			}
 		}
 	}
-	// "Pets older than 10" on a column of years: the as-of year less 10.
-	for _, f := range c.q.Filters {
-		fd, err := c.m.ResolveField(f.Field)
-		if err != nil || fd.Kind != semantic.FieldColumn || len(f.Values) != 1 || !fd.Column.Type.IsNumeric() {
-			continue
-		}
-		ws := semantic.NameWords(fd.Column.Name)
-		if !slices.Contains(ws, "year") && !slices.Contains(ws, "yr") {
-			continue
-		}
-		if y, ok := f.Values[0].(int64); ok && int(y) == c.asOf.Year()-age {
-			return true
-		}
-	}
 	return false
+}
+
+// birthColumn reports whether col is a date of birth: by its role, or
+// birth or dob in its name.
+func birthColumn(col *semantic.Column) bool {
+	ws := semantic.NameWords(col.Name)
+	return col.TimeRole == semantic.TimeRoleBirth || slices.Contains(ws, "birth") || slices.Contains(ws, "dob")
 }
 
 // oneOfRE asks for the one row at an end: "what is the most expensive
@@ -507,8 +501,7 @@ func (c *cover) bornDate(col *semantic.Column) bool {
 	if !c.has("born") {
 		return false
 	}
-	ws := semantic.NameWords(col.Name)
-	return col.TimeRole == semantic.TimeRoleBirth || slices.Contains(ws, "birth") || slices.Contains(ws, "dob") || slices.Contains(ws, "born")
+	return birthColumn(col) || slices.Contains(semantic.NameWords(col.Name), "born")
 }
 
 // periodDate: a period applied to a date other than the measure's own
@@ -684,7 +677,7 @@ func (c *cover) yearColumnFilter(w string) bool {
 		if err != nil || fl.Kind != semantic.FieldColumn || !fl.Column.Type.IsNumeric() {
 			continue
 		}
-		if !slices.ContainsFunc(semantic.NameWords(fl.Column.Name), func(w string) bool { return w == "year" || w == "yr" }) {
+		if !semantic.YearsName(fl.Column.Name) {
 			continue
 		}
 		for _, v := range f.Values {

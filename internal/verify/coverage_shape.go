@@ -912,8 +912,7 @@ func (c *cover) orderKind() (temporal, numeric bool) {
 	case semantic.FieldColumn:
 		// A column of years (year_founded) is a date: the oldest row
 		// has the lowest.
-		ws := semantic.NameWords(f.Column.Name)
-		years := f.Column.Type.IsNumeric() && (slices.Contains(ws, "year") || slices.Contains(ws, "yr"))
+		years := f.Column.Type.IsNumeric() && semantic.YearsName(f.Column.Name)
 		return f.Column.Temporal() || years, f.Column.Type.IsNumeric() && !years
 	case semantic.FieldDimension:
 		return f.Dimension.Type == "time", false
