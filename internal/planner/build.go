@@ -18,11 +18,10 @@ type builder struct {
 	q       semantic.Query
 	adhoc   []semantic.Metric
 	subject string // the entity the question is about
-	// yearNamed: the question names the subject's column of years
+	// yearCol: the subject's column of years the question names
 	// ("founded", "year founded"), which its years go on even where the
-	// rows have a date of their own (yearColumn).
-	yearNamed bool
-	yearCol   string // that column, where the question names it
+	// rows have a date of their own (yearColumn); "" where it names none.
+	yearCol string
 	// shareCases are the conditions of the share defined (Plan.ShareCases).
 	shareCases []semantic.Filter
 	// namedThrough is the column of another table that names the

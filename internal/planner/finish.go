@@ -497,11 +497,11 @@ func (b *builder) yearColumn() *Plan {
 	// Rows with a date of their own are put in time by it, unless the
 	// question names their column of years ("accounts founded in 2023":
 	// year_founded, not the signup date; found from outside).
-	if b.rows && b.p.entityTime(b.subject) && !b.yearNamed {
+	if b.rows && b.p.entityTime(b.subject) && b.yearCol == "" {
 		return nil
 	}
 	for _, m := range b.q.Metrics {
-		if b.p.metricHasTime(m, b.adhoc) && !b.yearNamed {
+		if b.p.metricHasTime(m, b.adhoc) && b.yearCol == "" {
 			return nil
 		}
 	}
@@ -574,7 +574,7 @@ func (b *builder) yearColumn() *Plan {
 	if col == nil || b.p.m.IsRestricted(ent.Name, col.Name) {
 		return nil
 	}
-	if !b.yearNamed && eventYear(ent, col) {
+	if b.yearCol == "" && eventYear(ent, col) {
 		// "how many dogs did we see in 2025": birth_year is the year of
 		// one event of the rows, which the question does not name (found
 		// from outside: born in 2025, at full confidence). "Year" alone

@@ -730,7 +730,7 @@ func (b *builder) roles() *Plan {
 				// 2000": year_built, release_year, which the years go on
 				// (yearColumn).
 				t.role = "context"
-				b.yearNamed, b.yearCol = true, s.column
+				b.yearCol = s.column
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
 				t.role = "column"
 			default:
