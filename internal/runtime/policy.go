@@ -150,7 +150,7 @@ func (r *Runtime) connGuardWith(ctx context.Context, conn connector.Conn, shared
 			g.Close()
 			return nil, nil, err
 		}
-		check, closeShadow, ok, err := sqliteShadow(ctx, cfg, "schema", cat, p)
+		check, closeShadow, ok, err := sqliteShadow(ctx, cfg, "schema", cat, schemaOf(ctx, conn), p)
 		if err != nil {
 			g.Close()
 			return nil, nil, err

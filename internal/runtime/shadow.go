@@ -10,6 +10,7 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	"github.com/quarrydata/quarry/internal/dialect/registry"
 	"github.com/quarrydata/quarry/internal/policy"
@@ -18,32 +19,42 @@ import (
 
 // sqliteShadow opens, for the column policy of a SQLite database quarry
 // reaches through another program (an MCP server), an empty SQLite file
-// holding the database's tables and columns as its catalog lists them,
-// under an authorizer that holds p. SQLite's own parser and authorizer then
-// decide which columns a statement reads, as on a file quarry opens,
-// instead of PostgreSQL's parser, which refuses SQL that only SQLite reads
-// (`ON a.m IS b.m`, `AS ""`).
+// holding the database's schema, under an authorizer that holds p. SQLite's
+// own parser, authorizer and compiled program then decide which columns a
+// statement reads, as on a file quarry opens, instead of PostgreSQL's
+// parser, which refuses SQL that only SQLite reads (`ON a.m IS b.m`,
+// `AS ""`).
 //
-// A view is a table of its columns there: what it reads is not in the
-// catalog, so every column of it is restricted while p restricts anything,
-// as the lineage check counts a view it cannot see into. A statement that
-// does not prepare on the copy is refused: the real database may hold
-// what the copy lacks (an index named in INDEXED BY, SQLite's statistics
-// tables), and would run it unchecked. close removes the file. ok is false when the catalog cannot be written as SQLite tables;
+// The copy is made of the database's own CREATE statements (ddl, read
+// from sqlite_schema through the connection), so that it holds what
+// decides what a statement reveals beside the columns it names: which
+// key is the rowid, generated columns and what they compute, indexes and
+// WITHOUT ROWID tables (whose order a scan returns rows in), and what a
+// view reads (found by an attacker: with the tables' columns alone, a
+// restricted rowid key, a column generated from a restricted one, the
+// order of an index on one, and a count of a view that filters on one
+// were all answered). Where the statements are not to be had (a server
+// that does not run that query) or one does not run here, the catalog
+// stands in: its keys and, for a view, a table whose every read is
+// refused while p restricts anything, as the lineage check counts a view
+// it cannot see into. A statement that does not prepare on the copy is
+// refused: the real database may hold what the copy lacks (SQLite's
+// statistics tables), and would run it unchecked. close removes the
+// file. ok is false when the catalog cannot be written as SQLite tables;
 // the caller keeps the lineage check then.
-func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *quarry.Catalog, p *policy.Policy) (conn *sqlite.Conn, close func(), ok bool, err error) {
+func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *quarry.Catalog, ddl []schemaEntry, p *policy.Policy) (conn *sqlite.Conn, close func(), ok bool, err error) {
 	dir, err := os.MkdirTemp("", "quarry-schema-")
 	if err != nil {
 		return nil, nil, false, quarry.Wrap(quarry.KindInternal, err, "create a folder for the schema of connection %q", name)
 	}
 	remove := func() { os.RemoveAll(dir) }
 	path := filepath.Join(dir, "schema.db")
-	var views []string
-	if !writeShadow(path, cat, &views) {
+	var unseen []string
+	if !writeShadow(path, cat, ddl, func(table string) bool { return len(p.Columns(table)) > 0 }, &unseen) {
 		remove()
 		return nil, nil, false, nil
 	}
-	shadow := p.With(views...)
+	shadow := p.With(unseen...)
 	conn, err = sqlite.Open(ctx, path, sqlite.Options{ExtraFunctions: cfg.Guard.ExtraFunctions, Name: name, Policy: shadow, CopyOfSchema: true})
 	if err != nil {
 		remove()
@@ -52,31 +63,149 @@ func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *qua
 	return conn, func() { conn.Close(); remove() }, true, nil
 }
 
-// writeShadow writes cat's tables and views as empty tables into a new
-// SQLite file at path, and appends to views "view.column" for every column
-// of a view.
-func writeShadow(path string, cat *quarry.Catalog, views *[]string) bool {
+// schemaEntry is one row of a SQLite database's sqlite_schema.
+type schemaEntry struct {
+	kind, name, sql string
+}
+
+// schemaOf reads the CREATE statements of the database behind conn from
+// its sqlite_schema, through conn itself: nil where the server does not
+// answer that query.
+func schemaOf(ctx context.Context, conn connector.Conn) []schemaEntry {
+	rows, err := conn.Query(ctx, "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND substr(name, 1, 7) <> 'sqlite_' ORDER BY rowid", connector.QueryOptions{MaxRows: 1 << 20})
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []schemaEntry
+	for rows.Next() {
+		v := rows.Values()
+		if len(v) != 3 {
+			return nil
+		}
+		kind, _ := v[0].(string)
+		name, _ := v[1].(string)
+		sql, _ := v[2].(string)
+		out = append(out, schemaEntry{kind, name, sql})
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return out
+}
+
+// unseenTable is the table of the copy a view whose statement is not to
+// be had reads (unseenColumn, in its WHERE): every statement that reads
+// the view, a count of its rows too, reads that column, which the copy's
+// policy restricts.
+const unseenTable, unseenColumn = "a view's definition, which quarry cannot see", "unseen"
+
+// unseenOrder is the rowid the copy gives a table written from the
+// catalog that has restricted columns: restricted, so that nothing of the
+// table is read but a count. Without its statement quarry cannot tell
+// its indexes, nor whether it is a WITHOUT ROWID table, and so in what
+// order a scan returns its rows, which can be that of a restricted column.
+const unseenOrder = "order of its rows, which quarry cannot see"
+
+// writeShadow writes the schema of the database cat describes into a new
+// SQLite file at path: its own CREATE statements ddl where they run, else
+// cat's tables with their keys, and views as reads of unseenTable. It
+// appends to unseen the columns the copy's policy must restrict besides
+// the project's: unseenTable's, and, of a table written from the catalog,
+// its generated columns (whose expression the copy does not hold) and,
+// where restricts says the table has restricted columns, its unseenOrder.
+func writeShadow(path string, cat *quarry.Catalog, ddl []schemaEntry, restricts func(table string) bool, unseen *[]string) bool {
 	db, err := sqlite3.Open(path)
 	if err != nil {
 		return false
 	}
 	defer db.Close()
 	q := registry.Of(quarry.DialectSQLite).QuoteIdent
-	var ddl strings.Builder
-	ddl.WriteString("BEGIN;\n")
 	for _, t := range cat.Tables {
 		if t.Schema != "" && !strings.EqualFold(t.Schema, "main") || len(t.Columns) == 0 {
 			return false // an attached database, or a table of no columns
 		}
+	}
+	if db.Exec("BEGIN") != nil {
+		return false
+	}
+	made := map[string]bool{}
+	run := func(e schemaEntry) bool {
+		if db.Exec(e.sql) != nil {
+			return false
+		}
+		made[strings.ToLower(e.name)] = true
+		return true
+	}
+	// Tables first, then views (one may read another), then indexes,
+	// which need their tables; triggers never run on a copy read only.
+	for _, e := range ddl {
+		if e.kind == "table" {
+			run(e)
+		}
+	}
+	for pending := true; pending; {
+		pending = false
+		for _, e := range ddl {
+			if e.kind == "view" && !made[strings.ToLower(e.name)] && run(e) {
+				pending = true
+			}
+		}
+	}
+	for _, e := range ddl {
+		if e.kind == "index" {
+			run(e)
+		}
+	}
+	unseenMade := false
+	for _, t := range cat.Tables {
+		if made[strings.ToLower(t.Name)] {
+			continue
+		}
 		cols := make([]string, len(t.Columns))
 		for i, c := range t.Columns {
 			cols[i] = q(c.Name)
-			if t.View {
-				*views = append(*views, t.Name+"."+c.Name)
+		}
+		if t.View {
+			if !unseenMade {
+				if db.Exec(fmt.Sprintf("CREATE TABLE %s (%s)", q(unseenTable), q(unseenColumn))) != nil {
+					return false
+				}
+				*unseen = append(*unseen, unseenTable+"."+unseenColumn)
+				unseenMade = true
+			}
+			for i, c := range t.Columns {
+				cols[i] = "NULL AS " + q(c.Name)
+			}
+			if db.Exec(fmt.Sprintf("CREATE VIEW %s AS SELECT %s FROM %s WHERE %s", q(t.Name), strings.Join(cols, ", "), q(unseenTable), q(unseenColumn))) != nil {
+				return false
+			}
+			continue
+		}
+		for i, c := range t.Columns {
+			if len(t.PrimaryKey) == 1 && strings.EqualFold(t.PrimaryKey[0], c.Name) && strings.EqualFold(strings.TrimSpace(c.DeclType), "INTEGER") {
+				cols[i] += " INTEGER PRIMARY KEY" // the rowid
+			}
+			if c.Generated {
+				*unseen = append(*unseen, t.Name+"."+c.Name)
 			}
 		}
-		fmt.Fprintf(&ddl, "CREATE TABLE %s (%s);\n", q(t.Name), strings.Join(cols, ", "))
+		if restricts(t.Name) {
+			for i := range cols {
+				cols[i] = strings.TrimSuffix(cols[i], " INTEGER PRIMARY KEY")
+			}
+			cols = append([]string{q(unseenOrder) + " INTEGER PRIMARY KEY"}, cols...)
+			*unseen = append(*unseen, t.Name+"."+unseenOrder)
+		} else if len(t.PrimaryKey) > 1 || len(t.PrimaryKey) == 1 && !strings.Contains(strings.Join(cols, ","), " INTEGER PRIMARY KEY") {
+			pk := make([]string, len(t.PrimaryKey))
+			for i, c := range t.PrimaryKey {
+				pk[i] = q(c)
+			}
+			cols = append(cols, "PRIMARY KEY ("+strings.Join(pk, ", ")+")")
+		}
+		if db.Exec(fmt.Sprintf("CREATE TABLE %s (%s)", q(t.Name), strings.Join(cols, ", "))) != nil {
+			return false
+		}
 	}
-	ddl.WriteString("COMMIT;")
-	return db.Exec(ddl.String()) == nil
+	return db.Exec("COMMIT") == nil
 }
