@@ -242,20 +242,58 @@ func endBound(field string, asOf time.Time) string {
 func (a *Analyst) asOfUndated(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) string {
 	q := pl.Query
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
-	if q == nil || a.Conn == nil || q.TimeRange != nil || len(q.Compare) > 0 || pl.DatedBy != "" || next >= a.tomorrow() {
+	if q == nil || a.Conn == nil || q.TimeRange != nil || len(q.Compare) > 0 || next >= a.tomorrow() {
 		return ""
 	}
-	var e *semantic.Entity
-	if q.Rows != nil {
-		e = m.Entity(q.Rows.Entity)
-	} else if len(q.Metrics) == 1 {
-		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" && m.MetricTime(mt) == "" {
-			e = m.Entity(mt.Entity)
+	// Rows kept to the day by a date of a row they belong to (DatedBy)
+	// are bounded by asOfBound; the parts of a derived measure are each
+	// bounded by their own date only, so an undated part is not.
+	var undated []*semantic.Entity
+	switch mt := (*semantic.Metric)(nil); {
+	case q.Rows != nil && pl.DatedBy == "":
+		undated = append(undated, m.Entity(q.Rows.Entity))
+	case len(q.Metrics) == 1:
+		if mt = m.Metric(q.Metrics[0]); mt != nil && (mt.Derived != "" || pl.DatedBy == "") {
+			undated = undatedParts(m, mt, 0)
 		}
 	}
-	if e == nil || e.TimeColumn != "" || slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return c.Temporal() }) {
-		return ""
+	for _, e := range undated {
+		if e == nil || e.TimeColumn != "" || slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return c.Temporal() }) {
+			continue
+		}
+		if why := a.undatedThen(ctx, m, e, asOf); why != "" {
+			return why
+		}
 	}
+	return ""
+}
+
+// undatedParts are the entities of the measures of mt with no date: mt's
+// own, or those of the parts of a derived measure ("treatments per
+// visit": the treatments, where the visits are dated and kept to the day
+// by asOfBound but the treatments are not; found from outside: every
+// treatment counted as of an earlier day).
+func undatedParts(m *semantic.Model, mt *semantic.Metric, depth int) []*semantic.Entity {
+	if mt == nil || depth > 8 {
+		return nil
+	}
+	if mt.Derived == "" {
+		if m.MetricTime(mt) == "" {
+			return []*semantic.Entity{m.Entity(mt.Entity)}
+		}
+		return nil
+	}
+	var out []*semantic.Entity
+	for _, sm := range derivedRefRE.FindAllStringSubmatch(mt.Derived, -1) {
+		out = append(out, undatedParts(m, m.Metric(sm[1]), depth+1)...)
+	}
+	return out
+}
+
+// undatedThen is asOfUndated's reason for the rows of e, which have no
+// date: a table they belong to holds rows dated after the as-of day.
+func (a *Analyst) undatedThen(ctx context.Context, m *semantic.Model, e *semantic.Entity, asOf time.Time) string {
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	for _, r := range m.Relationships {
 		if !strings.EqualFold(r.From, e.Name) || r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany {
 			continue
