@@ -217,8 +217,20 @@ func tableWord(w string) bool {
 // ("salary" is not every row of salary_history).
 func recordWord(w string) bool {
 	switch w {
-	case "requests", "request", "reviews", "review", "log", "logs":
+	case "requests", "request", "reviews", "review", "log", "logs", "reports", "report":
 		return true
+	}
+	return false
+}
+
+// ownNameWord reports whether w is, in one form or the other, a word of
+// the entity's name.
+func ownNameWord(entity, w string) bool {
+	w = singular(w)
+	for _, x := range words(entity) {
+		if singular(x) == w {
+			return true
+		}
 	}
 	return false
 }
@@ -398,7 +410,12 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 				}
 				if len(ws) > 1 {
 					for _, w := range ws {
-						if !genericWord(w) && len(w) > 2 {
+						// A word of the table's own name says whose the
+						// column is, not what it is: "defects" are the
+						// defect reports, not their kinds (defect_type;
+						// found from outside: "how many defects" counted
+						// the 6 kinds of 900 reports).
+						if !genericWord(w) && len(w) > 2 && !ownNameWord(e.Name, w) {
 							a := cs
 							a.strength = strAlias
 							l.addForms(w, a)

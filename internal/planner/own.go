@@ -224,9 +224,16 @@ func (b *builder) tableBeforeColumn() string {
 					return r
 				}
 			}
-			if e2, table2 := b.termTable(t); table && table2 && b.p.up[lower(e)][lower(e2)] {
+			if e2, table2 := b.termTable(t); names && table2 && b.p.up[lower(e)][lower(e2)] {
 				// "revenue by account plan": the plan each account
 				// points at, one per account.
+				u.byMode, u.role = false, "context"
+				continue
+			}
+			if names && b.parentColumn(t, e) {
+				// "loans by member city": the city of the branch each
+				// member belongs to, members having none of their own
+				// (found from outside: one group per member and city).
 				u.byMode, u.role = false, "context"
 				continue
 			}
@@ -302,6 +309,24 @@ func (b *builder) notItsColumn(u, t *term, e string) string {
 	}
 	return fmt.Sprintf("%s %s: %s has no %s column, and %s is a column of %s, which the question does not name; ask by %s alone, or by the %s of %s",
 		u.it.text, t.it.text, display(e), t.it.text, t.it.text, displayJoin(owners), display(e), t.it.text, display(owners[0]))
+}
+
+// parentColumn reports whether every meaning of t is a plain column
+// (not a key nor a label) of a table e points at, one row each, and e has
+// no column t names.
+func (b *builder) parentColumn(t *term, e string) bool {
+	if len(t.cands) == 0 {
+		return false
+	}
+	for _, s := range t.cands {
+		if s.kind != sColumn || s.key || s.own || strings.EqualFold(s.entity, e) || !b.p.up[lower(e)][lower(s.entity)] {
+			return false
+		}
+		if pe := b.p.entity(s.entity); pe == nil || strings.EqualFold(s.column, pe.Label) || strings.EqualFold(s.column, pe.PrimaryKey) {
+			return false
+		}
+	}
+	return true
 }
 
 // narrowTo keeps the meanings of t that belong to table e, when there

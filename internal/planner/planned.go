@@ -221,6 +221,10 @@ func (b *builder) currentRows() *Plan {
 	if word == "" {
 		return nil
 	}
+	// The table whose rows the word is said of: of those the question
+	// names, the one with a date that closes its rows ("current
+	// employees by department": the employees).
+	var named []*semantic.Entity
 	var ent *semantic.Entity
 	for _, t := range b.st.terms {
 		if strings.Contains(" "+t.it.text+" ", " "+word+" ") {
@@ -230,21 +234,29 @@ func (b *builder) currentRows() *Plan {
 			if c.kind != sEntity {
 				continue
 			}
-			if e := b.p.entity(c.name); e != nil && e != ent {
-				if ent != nil {
-					return nil // two tables: whose?
+			if e := b.p.entity(c.name); e != nil && !slices.Contains(named, e) {
+				named = append(named, e)
+				if b.closingDate(e, "") != "" {
+					if ent != nil {
+						return b.fail(fmt.Sprintf("quarry cannot tell whether %q is said of the %s or the %s; ask of one of them", word, display(ent.Name), display(e.Name)))
+					}
+					ent = e
 				}
-				ent = e
 			}
 		}
 	}
 	if ent == nil {
-		return nil
+		if len(named) == 0 || word != "current" {
+			// "currently" and "still" are read elsewhere too: a state
+			// held now (heldnow.go), or nothing ("did we get, still").
+			return nil
+		}
+		// Read past, the word would count every row, the ended ones too
+		// (found from outside: "how many current members" gave all 800,
+		// "ignored: current", at 1.00).
+		return b.fail(fmt.Sprintf("quarry cannot tell which %s are current: %s has no date that ends its rows (such as ended_on); ask for a state it holds instead (“active %s”) or leave %q out", display(named[0].Name), display(named[0].Name), display(named[0].Name), word))
 	}
 	end := b.closingDate(ent, "")
-	if end == "" {
-		return nil
-	}
 	field := ent.Name + "." + end
 	for _, f := range b.q.Filters {
 		if strings.EqualFold(f.Field, field) {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestVetQuestionsOfRoundFour asks, of a vet clinic that quarry learns,
+// what outside testers found answered wrong at full confidence: an
+// average of treatments per visit, asked as of an earlier day, that
+// counted every treatment and every visit though visits went on after
+// the day (the treatments have no date of their own).
+func TestVetQuestionsOfRoundFour(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE owners (owner_id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, city TEXT);
+CREATE TABLE vets (vet_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, specialty TEXT);
+INSERT INTO vets VALUES (1, 'Dr. Marco Rossi', 'surgery'), (2, 'Dr. Anna Weber', 'dentistry'), (3, 'Dr. Li Chen', 'general');
+CREATE TABLE pets (pet_id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL REFERENCES owners(owner_id), pet_name TEXT NOT NULL, species TEXT NOT NULL);
+CREATE TABLE visits (visit_id INTEGER PRIMARY KEY, pet_id INTEGER NOT NULL REFERENCES pets(pet_id), vet_id INTEGER REFERENCES vets(vet_id), visit_date TEXT NOT NULL, status TEXT NOT NULL);
+CREATE TABLE treatments (treatment_id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL REFERENCES visits(visit_id), treatment_type TEXT NOT NULL, cost REAL NOT NULL);
+CREATE TABLE invoices (invoice_id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL REFERENCES visits(visit_id), amount REAL NOT NULL, issued_on TEXT NOT NULL, paid_on TEXT, invoice_status TEXT NOT NULL);
+`)
+	last := []string{"Rossi", "Smith", "Garcia", "Nguyen", "Rossi", "Brown"}
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO owners VALUES (%d, 'Owner%d', '%s', 'Town %d');\n", i, i, last[i%6], i%4)
+	}
+	species := []string{"Dog", "Cat", "Dog", "Rabbit"}
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "INSERT INTO pets VALUES (%d, %d, 'Pet %d', '%s');\n", i, i%30+1, i, species[i%4])
+	}
+	kinds := []string{"vaccine", "x-ray", "surgery"}
+	tr := 0
+	for i := 1; i <= 200; i++ {
+		// Visits run from 2026-01 to 2026-09: some after the as-of day.
+		fmt.Fprintf(&b, "INSERT INTO visits VALUES (%d, %d, %d, '2026-%02d-%02d', 'done');\n", i, i%60+1, i%3+1, i%9+1, i%27+1)
+		fmt.Fprintf(&b, "INSERT INTO invoices VALUES (%d, %d, %d.5, '2026-%02d-%02d', NULL, 'open');\n", i, i, 40+i%90, i%9+1, i%27+1)
+		for k := 0; k < i%3; k++ {
+			tr++
+			fmt.Fprintf(&b, "INSERT INTO treatments VALUES (%d, %d, '%s', %d.25);\n", tr, i, kinds[(i+k)%3], 20+i*7%300)
+		}
+	}
+	dir, _ := learnedDB(t, "vet47.db", b.String(), "")
+	refusalsSay(t, dir, []struct{ q, says string }{
+		// The visits are kept to the day; the treatments, undated,
+		// cannot be.
+		{"average number of treatments per visit", "no date of their own"},
+	})
+}
+
+// TestLibraryAndPlantQuestionsOfRoundFour asks, of a library and a plant
+// that quarry learns, what an outside tester found answered wrong at full
+// confidence: "defects" counted as the kinds of defect (defect_type),
+// "by member tier" and "by operator plant" grouped by each member or
+// operator as well, and "current members" counted every member with the
+// word read past.
+func TestLibraryAndPlantQuestionsOfRoundFour(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE branches (branch_id INTEGER PRIMARY KEY, branch_name TEXT NOT NULL, city TEXT);
+INSERT INTO branches VALUES (1, 'Central', 'Riverton'), (2, 'Eastside', 'Milltown'), (3, 'Harbor', 'Port Ellis');
+CREATE TABLE membership_tiers (tier_code TEXT PRIMARY KEY, tier_name TEXT);
+INSERT INTO membership_tiers VALUES ('STD', 'Standard'), ('PLS', 'Plus'), ('STU', 'Student');
+CREATE TABLE members (member_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, home_branch_id INTEGER REFERENCES branches(branch_id), tier_code TEXT REFERENCES membership_tiers(tier_code), expires_on TEXT, status TEXT);
+CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_id INTEGER REFERENCES members(member_id), branch_id INTEGER REFERENCES branches(branch_id), loaned_on TEXT, status TEXT);
+CREATE TABLE plants (plant_id INTEGER PRIMARY KEY, plant_name TEXT);
+INSERT INTO plants VALUES (1, 'Dayton Works'), (2, 'Reno Assembly');
+CREATE TABLE operators (operator_id INTEGER PRIMARY KEY, full_name TEXT, plant_id INTEGER REFERENCES plants(plant_id));
+CREATE TABLE work_orders (wo_id INTEGER PRIMARY KEY, operator_id INTEGER REFERENCES operators(operator_id), created_at TEXT, qty_produced INTEGER);
+CREATE TABLE downtime_events (event_id INTEGER PRIMARY KEY, started_at TEXT, reason_code TEXT);
+INSERT INTO downtime_events VALUES (1, '2026-01-05', 'OPERATOR'), (2, '2026-02-05', 'POWER'), (3, '2026-03-05', 'JAM');
+CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERENCES work_orders(wo_id), reported_at TEXT, defect_type TEXT, severity TEXT, qty_defective INTEGER);
+`)
+	tiers, statuses := []string{"STD", "PLS", "STU", "STD"}, []string{"active", "expired", "active", "suspended"}
+	for i := 1; i <= 80; i++ {
+		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'First%d', 'Last%d', %d, '%s', '2026-%02d-01', '%s');\n", i, i, i, i%3+1, tiers[i%4], i%12+1, statuses[i%4])
+	}
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '2025-%02d-%02d', 'returned');\n", i, i%80+1, (i/7)%3+1, i%12+1, i%27+1)
+	}
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO operators VALUES (%d, 'Operator %d', %d);\n", i, i, i%2+1)
+	}
+	kinds, sev := []string{"crack", "burr", "porosity"}, []string{"minor", "major", "minor", "critical"}
+	for i := 1; i <= 150; i++ {
+		fmt.Fprintf(&b, "INSERT INTO work_orders VALUES (%d, %d, '2025-%02d-%02d', %d);\n", i, i%12+1, i%12+1, i%27+1, 10+i%40)
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "INSERT INTO defect_reports VALUES (%d, %d, '2025-%02d-%02d', '%s', '%s', %d);\n", i, i, i%12+1, i%27+1, kinds[i%3], sev[i%4], 1+i%5)
+		}
+	}
+	dir, rows := learnedDB(t, "round47b.db", b.String(), "")
+	answersAsHand(t, dir, rows, []struct{ q, want string }{
+		{"how many defects", "SELECT count(*) FROM defect_reports"},
+		{"number of defects by severity", "SELECT severity, count(*) FROM defect_reports GROUP BY severity ORDER BY severity"},
+		{"how many defect types", "SELECT count(DISTINCT defect_type) FROM defect_reports"},
+		{"how many loans by member tier", "SELECT t.tier_name, count(*) FROM loans l JOIN members m ON m.member_id = l.member_id JOIN membership_tiers t ON t.tier_code = m.tier_code GROUP BY t.tier_name ORDER BY t.tier_name"},
+		{"loans by member city", "SELECT br.city, count(*) FROM loans l JOIN members m ON m.member_id = l.member_id JOIN branches br ON br.branch_id = m.home_branch_id GROUP BY br.city ORDER BY br.city"},
+		{"how many work orders by operator plant", "SELECT p.plant_name, count(*) FROM work_orders w JOIN operators o ON o.operator_id = w.operator_id JOIN plants p ON p.plant_id = o.plant_id GROUP BY p.plant_name ORDER BY p.plant_name"},
+	})
+	refusalsSay(t, dir, []struct{ q, says string }{
+		// Members end by no date: which are current, the words do not say.
+		{"how many current members", "no date that ends"},
+	})
+}
