@@ -41,7 +41,8 @@ type cacheHead struct {
 // so a change to the checks (a new problem Load reports) bumps it.
 // 2: a verified query that reads a restricted column is a problem.
 // 3: a metric's better is higher or lower.
-const checksVersion = "3"
+// 4: the values of restricted columns are forgotten.
+const checksVersion = "4"
 
 // cacheTail is what a cache key holds besides the files' hash: the
 // fingerprint of Folder's types, the checks and the build; "" when Folder

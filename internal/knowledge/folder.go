@@ -384,6 +384,7 @@ func (l *loaded) build() (*Folder, []Problem) {
 			m.Restricted = append(m.Restricted, r.Column)
 		}
 	}
+	forgetRestrictedValues(m)
 	var problems []Problem
 	problems = append(problems, l.missing...)
 	for _, d := range l.model.decoders() {
@@ -550,4 +551,23 @@ func locate(m *semantic.Model, l *loaded, spath string) (string, string, *decode
 		return file, spath, d
 	}
 	return file, fmt.Sprintf("%s[%d]%s", kind, idx, rest), d
+}
+
+// forgetRestrictedValues drops the values learn recorded of columns that
+// were restricted since: a restricted column's values are not quarry's to
+// use, and held in memory they were scrubbed from what a model is sent,
+// which made a question's words an oracle (found by an attacker: a run
+// that echoed a guessed SSN stopped with "a restricted value was about to
+// be sent", one that echoed another did not). The next learn drops them
+// from the files too.
+func forgetRestrictedValues(m *semantic.Model) {
+	restricted := m.RestrictedCheck()
+	for i := range m.Entities {
+		e := &m.Entities[i]
+		for j := range e.Columns {
+			if len(e.Columns[j].Values) > 0 && restricted(e, e.Columns[j].Name) {
+				e.Columns[j].Values = nil
+			}
+		}
+	}
 }
