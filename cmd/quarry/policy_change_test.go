@@ -150,6 +150,12 @@ func TestPolicyChangeTakesEffectWithoutRestart(t *testing.T) {
 	check("quarry runs export", map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)
 	r = quarryCmd(t, "", "-C", dir, "runs", "export", run.RunID, "--format", "md")
 	check("quarry runs export --format md", map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)
+	// The terminal's own views of a run, too (found from outside: they
+	// printed the answer and its checks in clear).
+	for _, args := range [][]string{{"show", asked.RunID}, {"show", asked.RunID, "--json"}, {"events", asked.RunID}, {"events", asked.RunID, "--json"}} {
+		r = quarryCmd(t, "", append([]string{"-C", dir, "runs"}, args...)...)
+		check("quarry runs "+strings.Join(args, " "), map[bool]int{true: 200}[r.code == 0], r.stdout+r.stderr)
+	}
 
 	// After a restart, too.
 	again := serveForTest(t, dir, nil)

@@ -84,7 +84,9 @@ re-executes it and says whether the result is the same.`,
 		if err != nil {
 			return err
 		}
-		r, err := st.Run(ctx, args[0])
+		// Under the policy of now, as every other surface shows a run: a
+		// column restricted since is not printed (found from outside).
+		r, err := a.rt.ReadRedacted(st).Run(ctx, args[0])
 		if err != nil {
 			return err
 		}
@@ -256,13 +258,14 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-// runEvents reads the event log of run id from the state database.
+// runEvents reads the event log of run id from the state database,
+// redacted under the column policy of now.
 func (a *app) runEvents(ctx context.Context, id string) ([]event.Event, error) {
 	st, err := a.rt.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return st.Events(ctx, id)
+	return a.rt.ReadRedacted(st).Events(ctx, id)
 }
 
 // privacyLine says what the run's privacy tier let reach a model.
