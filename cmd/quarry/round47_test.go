@@ -101,3 +101,59 @@ CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERE
 		{"how many current members", "no date that ends"},
 	})
 }
+
+// TestHotelAndLeagueQuestionsOfRoundFour asks, of a hotel chain and a
+// league that quarry learns, what an outside tester found answered wrong
+// at full confidence: "in service" read as out of it, "nights" as the
+// nightly rate, "the fewest transfers" as the smallest fee, "over $500"
+// across four currencies, the largest fee of three currencies without a
+// word, and reservations "checked out" in a month by the day they were
+// booked.
+func TestHotelAndLeagueQuestionsOfRoundFour(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE hotels (hotel_id INTEGER PRIMARY KEY, hotel_name TEXT NOT NULL, city TEXT);
+INSERT INTO hotels VALUES (1, 'Harbor View', 'Lisbon'), (2, 'Parkside', 'New York');
+CREATE TABLE rooms (room_id INTEGER PRIMARY KEY, hotel_id INTEGER NOT NULL REFERENCES hotels(hotel_id), room_no TEXT, is_smoking INTEGER, is_out_of_service INTEGER);
+CREATE TABLE reservations (res_id INTEGER PRIMARY KEY, room_id INTEGER NOT NULL REFERENCES rooms(room_id), booked_at DATETIME, check_in DATE, check_out DATE, status TEXT, nightly_rate REAL, currency TEXT);
+CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, res_id INTEGER NOT NULL REFERENCES reservations(res_id), paid_at TEXT, amount REAL, currency TEXT);
+CREATE TABLE teams (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL);
+INSERT INTO teams VALUES (1, 'Northport Rovers'), (2, 'Eastfield United'), (3, 'Kingsmere FC');
+CREATE TABLE transfers (transfer_id INTEGER PRIMARY KEY, from_team_id INTEGER REFERENCES teams(team_id), to_team_id INTEGER REFERENCES teams(team_id), transfer_date TEXT, fee REAL, fee_currency TEXT);
+`)
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO rooms VALUES (%d, %d, '%d', %d, %d);\n", i, i%2+1, 100+i, i%5/4, i%9/8)
+	}
+	cur, statuses := []string{"EUR", "USD", "GBP", "CHF"}, []string{"checked_out", "checked_out", "cancelled", "confirmed"}
+	for i := 1; i <= 200; i++ {
+		in := fmt.Sprintf("2025-%02d-%02d", i%12+1, i%25+1)
+		fmt.Fprintf(&b, "INSERT INTO reservations VALUES (%d, %d, '2025-%02d-%02d', '%s', date('%s', '+%d days'), '%s', %d.5, '%s');\n", i, i%40+1, (i+10)%12+1, i%25+1, in, in, 1+i%5, statuses[i%4], 90+i%120, cur[i%4])
+		fmt.Fprintf(&b, "INSERT INTO payments VALUES (%d, %d, '%s', %d, '%s');\n", i, i, in, 100+i*37%900, cur[(i/3)%4])
+	}
+	fcur := []string{"EUR", "GBP", "EUR"}
+	for i := 1; i <= 60; i++ {
+		// Months of 2025 get 1 to 9 transfers: February the fewest.
+		month := []int{1, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 7, 8, 9, 10, 11, 12}[i%18]
+		fmt.Fprintf(&b, "INSERT INTO transfers VALUES (%d, %d, %d, '2025-%02d-%02d', %d, '%s');\n", i, i%3+1, (i+1)%3+1, month, i%27+1, 1000000+i*731000%40000000, fcur[i%3])
+	}
+	b.WriteString("INSERT INTO transfers VALUES (61, 1, 2, '2025-02-10', 5000000, 'EUR');\n")
+	dir, rows := learnedDB(t, "round47c.db", b.String(), "")
+	answersAsHand(t, dir, rows, []struct{ q, want string }{
+		{"how many rooms are in service", "SELECT count(*) FROM rooms WHERE is_out_of_service = 0"},
+		{"how many rooms are out of service", "SELECT count(*) FROM rooms WHERE is_out_of_service = 1"},
+		{"how many payments over $500", "SELECT count(*) FROM payments WHERE amount > 500 AND currency = 'USD'"},
+		{"which month last year had the fewest transfers", "SELECT strftime('%Y-%m-01', transfer_date) AS m, count(*) AS n FROM transfers WHERE transfer_date LIKE '2025%' GROUP BY m ORDER BY n LIMIT 1"},
+	})
+	refusalsSay(t, dir, []struct{ q, says string }{
+		// The status is an event with dates of its own.
+		{"how many reservations checked out in January 2025", "name that date"},
+		{"checked_out reservations last month", "name that date"},
+		// Nights are no column: not the nightly rate.
+		{"total nights booked in 2025", "nights"},
+	})
+	for _, q := range []string{"biggest transfer fee", "average nightly rate"} {
+		out := askAt(t, dir, "2026-06-30", q)
+		if out.Status != "succeeded" || !strings.Contains(fmt.Sprint(out.Checks), "currencies_mixed") {
+			t.Errorf("%s: status %s %q, checks %v; want the currencies warned of", q, out.Status, out.Message, out.Checks)
+		}
+	}
+}

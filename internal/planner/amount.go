@@ -78,6 +78,12 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		// not the average invoice's amount (found from outside).
 		return sense{}, false
 	}
+	if (t.aggs[0] == "max" || t.aggs[0] == "min") && b.saidAsNumber(t) {
+		// "the most transfers", "the fewest payments": how many, not
+		// the largest amount (found from outside: MAX(fee) by month
+		// for "which month had the most transfers").
+		return sense{}, false
+	}
 	if noun := singular(lastWordOf(t.it.text)); t.aggs[0] != "avg" && !moneyNoun(noun) && !(moneyDocument(noun) && (t.aggs[0] == "max" || t.aggs[0] == "min")) {
 		// "total orders" is a count; "the largest order" is which?
 		// Only a table of money: "the largest payment" is its amount.
@@ -95,6 +101,18 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		return sense{}, false
 	}
 	return sense{kind: sColumn, entity: e.Name, column: c, field: e.Name + "." + c, numeric: true, strength: strName}, true
+}
+
+// saidAsNumber reports whether term t follows a word that ranks by how
+// many: "most", "fewest", "least".
+func (b *builder) saidAsNumber(t *term) bool {
+	text := " " + b.st.text + " "
+	for _, w := range []string{"most", "fewest", "least"} {
+		if strings.Contains(text, " "+w+" "+lower(t.it.text)+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // namedAmount is the number column of e that the last word of the

@@ -34,6 +34,26 @@ func saidCurrency(question string) (code, said string) {
 	return "", ""
 }
 
+// dollarCode reports whether c is the code of a currency called dollars.
+func dollarCode(c string) bool {
+	switch c {
+	case "USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "JMD", "BSD", "BBD", "BZD", "FJD", "LRD", "NAD", "SBD", "TTD", "XCD", "BND", "GYD", "SRD", "KYD", "BMD":
+		return true
+	}
+	return false
+}
+
+// dollarSaid is "USD" and "$" where the question writes a number with a
+// dollar sign before it ("over $500"), else "".
+func dollarSaid(question string) (code, said string) {
+	for _, t := range tokenize(question) {
+		if isNumber(t.s) && strings.HasSuffix(strings.TrimRight(question[:t.start], " "), "$") {
+			return "USD", "$"
+		}
+	}
+	return "", ""
+}
+
 // currencySaid holds an answered plan to the currency its question names
 // with an amount ("payments above 1000 euros"), where the rows it
 // compares an amount of, or the rows they belong to, have a currency
@@ -46,8 +66,16 @@ func (p *Planner) currencySaid(question string, pl *Plan) *Plan {
 		return pl
 	}
 	code, said := saidCurrency(question)
+	loose := false
 	if code == "" {
-		return pl
+		// "$", which people write of money in general: dollars where
+		// the rows hold US dollars beside other currencies (found from
+		// outside: "payments over $500" counted 795 in four currencies
+		// for 183 in dollars), nothing where they hold none.
+		if code, said = dollarSaid(question); code == "" {
+			return pl
+		}
+		loose = true
 	}
 	var ents []string
 	for _, f := range pl.Query.Filters {
@@ -84,6 +112,17 @@ func (p *Planner) currencySaid(question string, pl *Plan) *Plan {
 			return pl
 		}
 		i := slices.IndexFunc(col.Values, func(v string) bool { return strings.EqualFold(strings.TrimSpace(v), code) })
+		if loose && i < 0 {
+			continue
+		}
+		if loose {
+			for _, v := range col.Values {
+				if c := strings.ToUpper(strings.TrimSpace(v)); c != "USD" && dollarCode(c) {
+					return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Reason: fmt.Sprintf(
+						"the question names an amount in dollars (%q), and %s holds %s and %s; ask with the currency named (“… where %s is …”)", said, field, col.Values[i], v, display(col.Name))}
+				}
+			}
+		}
 		if i < 0 {
 			held := "values quarry does not know"
 			if len(col.Values) > 0 {

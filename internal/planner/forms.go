@@ -172,7 +172,14 @@ func stemWord(w string) string {
 	if len(w) < 3 || !isAlpha(w) {
 		return w
 	}
-	return english.Stem(w, true)
+	st := english.Stem(w, true)
+	if w == st+"ly" || w == st+"lies" {
+		// "nightly", "monthly" (and the plural the lexicon makes of
+		// them): the word the -ly was put to is another (found from
+		// outside: "total nights booked" summed nightly_rate).
+		return st + "ly"
+	}
+	return st
 }
 
 // stemKey is the stems of a phrase's words, joined by single spaces.

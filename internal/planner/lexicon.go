@@ -223,6 +223,19 @@ func recordWord(w string) bool {
 	return false
 }
 
+// flagPhrase is the words of a yes/no column's name after the word that
+// says it is one (is_out_of_service: out of service), or nil.
+func flagPhrase(ws []string) []string {
+	if len(ws) < 3 {
+		return nil
+	}
+	switch ws[0] {
+	case "is", "has", "was", "can", "did", "does", "should":
+		return ws[1:]
+	}
+	return nil
+}
+
 // ownNameWord reports whether w is, in one form or the other, a word of
 // the entity's name.
 func ownNameWord(entity, w string) bool {
@@ -408,7 +421,24 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 					ws = nw
 					l.addForms(strings.Join(nw, " "), cs)
 				}
-				if len(ws) > 1 {
+				if flagged := flagPhrase(ws); cs.flag != nil && len(flagged) > 1 {
+					// "out of service" for is_out_of_service: the phrase
+					// after is/has, and "in service" its negation, never
+					// one word of it ("rooms in service" read as those
+					// out of it; found from outside).
+					a := cs
+					a.strength = strAlias
+					l.addForms(strings.Join(flagged, " "), a)
+					if flagged[0] == "out" && cs.flagNo != nil {
+						rest := flagged[1:]
+						if rest[0] == "of" && len(rest) > 1 {
+							rest = rest[1:]
+						}
+						n := a
+						n.flag, n.flagNo = cs.flagNo, cs.flag
+						l.addForms("in "+strings.Join(rest, " "), n)
+					}
+				} else if len(ws) > 1 {
 					for _, w := range ws {
 						// A word of the table's own name says whose the
 						// column is, not what it is: "defects" are the

@@ -456,12 +456,20 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 	if m == nil || q == nil || (q.TimeRange == nil || q.TimeRange.Field != "") && (q.TimeRange != nil || OwnGrain(m, q) == "") || len(q.Compare) > 0 {
 		return ""
 	}
+	var dated []string // the measures' dates, or the listed rows'
 	for _, name := range q.Metrics {
-		mt := m.Metric(name)
-		if mt == nil {
-			continue
+		if mt := m.Metric(name); mt != nil {
+			dated = append(dated, timeColumn(m, mt))
 		}
-		tc := timeColumn(m, mt)
+	}
+	if q.Rows != nil && len(q.Metrics) == 0 {
+		// "checked_out reservations last month": listed by the day they
+		// were booked (found from outside).
+		if e := m.Entity(q.Rows.Entity); e != nil && e.TimeColumn != "" {
+			dated = append(dated, e.Name+"."+e.TimeColumn)
+		}
+	}
+	for _, tc := range dated {
 		ent, col, ok := strings.Cut(tc, ".")
 		e := m.Entity(ent)
 		if !ok || e == nil {
@@ -631,6 +639,12 @@ func laterState(states []string) bool {
 // pastWord reports whether a state's word is a past form, a thing that
 // happened: cancelled, shipped, and the irregular ones (sold, paid, lost).
 func pastWord(w string) bool {
+	if parts := strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == ' ' || r == '-' }); len(parts) > 1 {
+		// "checked_out", "checked in": a past form among its words
+		// (found from outside: "reservations checked out in January"
+		// by the day they were booked).
+		return slices.ContainsFunc(parts, pastWord)
+	}
 	switch w {
 	case "sold", "paid", "lost", "won", "sent", "bought", "spent", "held", "left", "made", "built", "taken", "given", "written", "done", "withdrawn", "shown", "drawn":
 		return true
