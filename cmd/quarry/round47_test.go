@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // TestVetQuestionsOfRoundFour asks, of a vet clinic that quarry learns,
@@ -150,6 +153,18 @@ CREATE TABLE transfers (transfer_id INTEGER PRIMARY KEY, from_team_id INTEGER RE
 		// Nights are no column: not the nightly rate.
 		{"total nights booked in 2025", "nights"},
 	})
+	// A status no row holds since learn: the zero is warned of.
+	db, err := sqlite3.Open(filepath.Join(dir, "round47c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("UPDATE reservations SET status = 'checked_out' WHERE status = 'confirmed'"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if out := askAt(t, dir, "2026-06-30", "how many confirmed reservations"); out.Status != "succeeded" || !strings.Contains(fmt.Sprint(out.Checks), "value_gone") {
+		t.Errorf("a value gone since learn: status %s %q, checks %v; want value_gone", out.Status, out.Message, out.Checks)
+	}
 	for _, q := range []string{"biggest transfer fee", "average nightly rate"} {
 		out := askAt(t, dir, "2026-06-30", q)
 		if out.Status != "succeeded" || !strings.Contains(fmt.Sprint(out.Checks), "currencies_mixed") {
