@@ -110,8 +110,8 @@ CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERE
 // at full confidence: "in service" read as out of it, "nights" as the
 // nightly rate, "the fewest transfers" as the smallest fee, "over $500"
 // across four currencies, the largest fee of three currencies without a
-// word, and reservations "checked out" in a month by the day they were
-// booked.
+// word, reservations "checked out" in a month by the day they were
+// booked, and fixtures not yet played among the matches "with no goals".
 func TestHotelAndLeagueQuestionsOfRoundFour(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE hotels (hotel_id INTEGER PRIMARY KEY, hotel_name TEXT NOT NULL, city TEXT);
@@ -122,7 +122,24 @@ CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, res_id INTEGER NOT NULL R
 CREATE TABLE teams (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL);
 INSERT INTO teams VALUES (1, 'Northport Rovers'), (2, 'Eastfield United'), (3, 'Kingsmere FC');
 CREATE TABLE transfers (transfer_id INTEGER PRIMARY KEY, from_team_id INTEGER REFERENCES teams(team_id), to_team_id INTEGER REFERENCES teams(team_id), transfer_date TEXT, fee REAL, fee_currency TEXT);
+CREATE TABLE matches (match_id INTEGER PRIMARY KEY, match_date DATE, home_team_id INTEGER NOT NULL REFERENCES teams(team_id), away_team_id INTEGER NOT NULL REFERENCES teams(team_id), status TEXT);
+CREATE TABLE goals (goal_id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFERENCES matches(match_id), minute INTEGER);
 `)
+	// Matches through 2026 and 2027: those after the as-of day (and
+	// after today) are fixtures, with no goals yet.
+	g := 0
+	for i := 1; i <= 80; i++ {
+		day := fmt.Sprintf("%d-%02d-%02d", 2026+i/50, i%12+1, i%27+1)
+		status := "played"
+		if day > "2026-06-30" {
+			status = "scheduled"
+		}
+		fmt.Fprintf(&b, "INSERT INTO matches VALUES (%d, '%s', %d, %d, '%s');\n", i, day, i%3+1, (i+1)%3+1, status)
+		for k := 0; status == "played" && k < i%4; k++ {
+			g++
+			fmt.Fprintf(&b, "INSERT INTO goals VALUES (%d, %d, %d);\n", g, i, 10+k*20)
+		}
+	}
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&b, "INSERT INTO rooms VALUES (%d, %d, '%d', %d, %d);\n", i, i%2+1, 100+i, i%5/4, i%9/8)
 	}
@@ -144,6 +161,7 @@ CREATE TABLE transfers (transfer_id INTEGER PRIMARY KEY, from_team_id INTEGER RE
 		{"how many rooms are in service", "SELECT count(*) FROM rooms WHERE is_out_of_service = 0"},
 		{"how many rooms are out of service", "SELECT count(*) FROM rooms WHERE is_out_of_service = 1"},
 		{"how many payments over $500", "SELECT count(*) FROM payments WHERE amount > 500 AND currency = 'USD'"},
+		{"how many matches had no goals", "SELECT count(*) FROM matches m WHERE match_date <= '2026-06-30' AND NOT EXISTS (SELECT 1 FROM goals g WHERE g.match_id = m.match_id)"},
 		{"which month last year had the fewest transfers", "SELECT strftime('%Y-%m-01', transfer_date) AS m, count(*) AS n FROM transfers WHERE transfer_date LIKE '2025%' GROUP BY m ORDER BY n LIMIT 1"},
 	})
 	refusalsSay(t, dir, []struct{ q, says string }{

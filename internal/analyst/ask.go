@@ -206,7 +206,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// Asked as of an earlier day, with no period: the rows dated
 		// after it had not happened then.
-		pl = a.asOfToday(model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf)
+		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl
 		c, err := semantic.Compile(model, *pl.Query, a.Conn.Dialect())
 		if err != nil {

@@ -322,3 +322,45 @@ func (a *Analyst) datedSince(ctx context.Context, m *semantic.Model, field, from
 	ahead, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow())
 	return n - ahead, ok
 }
+
+// noneBound keeps to the as-of day the rows a plan counts or lists by
+// what they have none of ("matches with no goals", "customers who never
+// ordered"), where their own date holds days after it: a row dated
+// later, set ahead of time (a fixture, an appointment), has had nothing
+// yet, and counted it would read as one that had none (found from
+// outside: 107 matches "had no goals" for 15, with 90 fixtures still to
+// play). asOfBound leaves dates set ahead of today as they are, so this
+// holds as of today too. It returns pl as it is otherwise, or when the
+// control cannot run.
+func (a *Analyst) noneBound(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+	q := pl.Query
+	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil || !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone }) {
+		return pl
+	}
+	var e *semantic.Entity
+	if q.Rows != nil {
+		e = m.Entity(q.Rows.Entity)
+	} else if len(q.Metrics) == 1 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
+			e = m.Entity(mt.Entity)
+		}
+	}
+	if e == nil || e.TimeColumn == "" {
+		return pl
+	}
+	if c := e.Column(e.TimeColumn); c == nil || c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth {
+		return pl
+	}
+	field := e.Name + "." + e.TimeColumn
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	later, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
+	if !ok || later <= 0 {
+		return pl
+	}
+	c := *q
+	c.TimeRange = &semantic.TimeRange{Field: field, To: next}
+	out := *pl
+	out.Query = &c
+	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %d %s with %s after %s are left out: they had not happened then, so they have had nothing yet", int64(later), e.Name, field, asOf.Format("2006-01-02")))
+	return &out
+}
