@@ -80,6 +80,12 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	names := q.Rows.Columns
 	if len(names) == 0 {
 		names = c.m.defaultColumns(e)
+		if len(names) == 0 {
+			// Every column restricted or withheld (a view over a
+			// restricted one): nothing may be listed (found from
+			// outside: SELECT with no columns, a syntax error).
+			return nil, quarry.Errorf(quarry.KindForbidden, "every column of %s is restricted by the column policy, so none can be listed; ask for how many there are", e.Name)
+		}
 	}
 	var need []string
 	addNeed := func(refs []colRef) {
