@@ -55,8 +55,9 @@ CREATE TABLE invoices (invoice_id INTEGER PRIMARY KEY, visit_id INTEGER NOT NULL
 // that quarry learns, what an outside tester found answered wrong at full
 // confidence: "defects" counted as the kinds of defect (defect_type),
 // "by member tier" and "by operator plant" grouped by each member or
-// operator as well, and "current members" counted every member with the
-// word read past.
+// operator as well, "current members" counted every member with the
+// word read past, and members who "have expired" read as those with an
+// expired hold.
 func TestLibraryAndPlantQuestionsOfRoundFour(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE branches (branch_id INTEGER PRIMARY KEY, branch_name TEXT NOT NULL, city TEXT);
@@ -65,6 +66,7 @@ CREATE TABLE membership_tiers (tier_code TEXT PRIMARY KEY, tier_name TEXT);
 INSERT INTO membership_tiers VALUES ('STD', 'Standard'), ('PLS', 'Plus'), ('STU', 'Student');
 CREATE TABLE members (member_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, home_branch_id INTEGER REFERENCES branches(branch_id), tier_code TEXT REFERENCES membership_tiers(tier_code), expires_on TEXT, status TEXT);
 CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_id INTEGER REFERENCES members(member_id), branch_id INTEGER REFERENCES branches(branch_id), loaned_on TEXT, status TEXT);
+CREATE TABLE holds (hold_id INTEGER PRIMARY KEY, member_id INTEGER REFERENCES members(member_id), placed_on TEXT, status TEXT);
 CREATE TABLE plants (plant_id INTEGER PRIMARY KEY, plant_name TEXT);
 INSERT INTO plants VALUES (1, 'Dayton Works'), (2, 'Reno Assembly');
 CREATE TABLE operators (operator_id INTEGER PRIMARY KEY, full_name TEXT, plant_id INTEGER REFERENCES plants(plant_id));
@@ -73,9 +75,13 @@ CREATE TABLE downtime_events (event_id INTEGER PRIMARY KEY, started_at TEXT, rea
 INSERT INTO downtime_events VALUES (1, '2026-01-05', 'OPERATOR'), (2, '2026-02-05', 'POWER'), (3, '2026-03-05', 'JAM');
 CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERENCES work_orders(wo_id), reported_at TEXT, defect_type TEXT, severity TEXT, qty_defective INTEGER);
 `)
-	tiers, statuses := []string{"STD", "PLS", "STU", "STD"}, []string{"active", "expired", "active", "suspended"}
+	tiers, statuses := []string{"STD", "PLS", "STU", "STD"}, []string{"active", "lapsed", "active", "suspended"}
 	for i := 1; i <= 80; i++ {
 		fmt.Fprintf(&b, "INSERT INTO members VALUES (%d, 'First%d', 'Last%d', %d, '%s', '2026-%02d-01', '%s');\n", i, i, i, i%3+1, tiers[i%4], i%12+1, statuses[i%4])
+	}
+	hstat := []string{"expired", "fulfilled", "waiting"}
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "INSERT INTO holds VALUES (%d, %d, '2025-%02d-%02d', '%s');\n", i, i%50+1, i%12+1, i%27+1, hstat[i%3])
 	}
 	for i := 1; i <= 400; i++ {
 		fmt.Fprintf(&b, "INSERT INTO loans VALUES (%d, %d, %d, '2025-%02d-%02d', 'returned');\n", i, i%80+1, (i/7)%3+1, i%12+1, i%27+1)
@@ -97,11 +103,14 @@ CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERE
 		{"how many defect types", "SELECT count(DISTINCT defect_type) FROM defect_reports"},
 		{"how many loans by member tier", "SELECT t.tier_name, count(*) FROM loans l JOIN members m ON m.member_id = l.member_id JOIN membership_tiers t ON t.tier_code = m.tier_code GROUP BY t.tier_name ORDER BY t.tier_name"},
 		{"loans by member city", "SELECT br.city, count(*) FROM loans l JOIN members m ON m.member_id = l.member_id JOIN branches br ON br.branch_id = m.home_branch_id GROUP BY br.city ORDER BY br.city"},
+		{"how many members with expired holds", "SELECT count(*) FROM members m WHERE EXISTS (SELECT 1 FROM holds h WHERE h.member_id = m.member_id AND h.status = 'expired')"},
 		{"how many work orders by operator plant", "SELECT p.plant_name, count(*) FROM work_orders w JOIN operators o ON o.operator_id = w.operator_id JOIN plants p ON p.plant_id = o.plant_id GROUP BY p.plant_name ORDER BY p.plant_name"},
 	})
 	refusalsSay(t, dir, []struct{ q, says string }{
 		// Members end by no date: which are current, the words do not say.
 		{"how many current members", "no date that ends"},
+		// Their own expiry, or a hold of theirs that expired?
+		{"how many members have expired", "cannot tell whether"},
 	})
 }
 

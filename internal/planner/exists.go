@@ -154,6 +154,13 @@ func (b *builder) existsFilters() *Plan {
 		prev := lastTerm
 		lastTerm = t
 		s := t.cands[0]
+		if d := b.ownEventDate(t, s); d != "" {
+			// "members who have expired": their own expires_on, or a
+			// hold of theirs whose status is expired? (found from
+			// outside: the hold's, 69 for 399, at 1.00.)
+			return b.fail(fmt.Sprintf("quarry cannot tell whether %q says %s of the %s themselves (%s) or that they have a %s row whose %s is %s; ask “%s whose %s has passed” or “%s with %s %s”",
+				t.it.text, t.it.text, display(b.subject), d, display(s.entity), s.column, s.value, display(b.subject), display(d[strings.Index(d, ".")+1:]), display(b.subject), t.it.text, display(s.entity)))
+		}
 		if t.hasNum {
 			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
 		}
@@ -530,4 +537,34 @@ func saidAfter(text, phrase string, before ...string) bool {
 		}
 	}
 	return false
+}
+
+// ownEventDate is the date column ("members.expires_on") of the subject's
+// own rows that names, in another form, the value of another table that
+// term t says ("expired", a hold's status), or "".
+func (b *builder) ownEventDate(t *term, s sense) string {
+	if s.kind != sValue || b.subject == "" || strings.EqualFold(s.entity, b.subject) || strings.Contains(t.it.text, " ") || !pastForm(t.it.text) {
+		return ""
+	}
+	e := b.p.entity(b.subject)
+	if e == nil {
+		return ""
+	}
+	for _, u := range b.st.terms {
+		if slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity && strings.EqualFold(c.name, s.entity) }) {
+			return "" // "members with expired holds": the holds' status
+		}
+	}
+	stem := stemWord(t.it.text)
+	for _, c := range e.Columns {
+		if !c.Temporal() || b.p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		for _, w := range nameWords(c.Name) {
+			if len(w) > 3 && stemWord(w) == stem {
+				return e.Name + "." + c.Name
+			}
+		}
+	}
+	return ""
 }
