@@ -123,8 +123,8 @@ CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERE
 // booked, and fixtures not yet played among the matches "with no goals".
 func TestHotelAndLeagueQuestionsOfRoundFour(t *testing.T) {
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE hotels (hotel_id INTEGER PRIMARY KEY, hotel_name TEXT NOT NULL, city TEXT);
-INSERT INTO hotels VALUES (1, 'Harbor View', 'Lisbon'), (2, 'Parkside', 'New York');
+	b.WriteString(`CREATE TABLE hotels (hotel_id INTEGER PRIMARY KEY, hotel_name TEXT NOT NULL, city TEXT, opened_on DATE, is_active INTEGER);
+INSERT INTO hotels VALUES (1, 'Harbor View', 'Lisbon', '2015-04-01', 1), (2, 'Parkside', 'New York', '2019-06-01', 1), (3, 'Old Town', 'Porto', '2009-02-01', 0);
 CREATE TABLE rooms (room_id INTEGER PRIMARY KEY, hotel_id INTEGER NOT NULL REFERENCES hotels(hotel_id), room_no TEXT, is_smoking INTEGER, is_out_of_service INTEGER);
 CREATE TABLE reservations (res_id INTEGER PRIMARY KEY, room_id INTEGER NOT NULL REFERENCES rooms(room_id), booked_at DATETIME, check_in DATE, check_out DATE, status TEXT, nightly_rate REAL, currency TEXT);
 CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, res_id INTEGER NOT NULL REFERENCES reservations(res_id), paid_at TEXT, amount REAL, currency TEXT);
@@ -177,6 +177,8 @@ CREATE TABLE goals (goal_id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFER
 		// The status is an event with dates of its own.
 		{"how many reservations checked out in January 2025", "name that date"},
 		{"checked_out reservations last month", "name that date"},
+		// Open is a state, which the opening day does not say.
+		{"hotels that are open", "not a state"},
 		// Nights are no column: not the nightly rate.
 		{"total nights booked in 2025", "nights"},
 	})

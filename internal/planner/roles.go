@@ -663,6 +663,12 @@ func (b *builder) roles() *Plan {
 				t.role = "context"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
+			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !t.hasNum && !pastForm(t.it.text) && t.it.via != "" && t.it.via != t.it.text && b.afterBe(t.it.text):
+				// "hotels that are open": a state, which a date read by
+				// another form of the word (opened_on) does not say
+				// (found from outside: every hotel listed with its
+				// opening day).
+				return b.fail(fmt.Sprintf("quarry cannot tell which %s are %s: %s is a date, not a state; ask by a column that holds the state, or “%s %s before …”", display(s.entity), t.it.text, s.field, display(s.entity), t.it.via))
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !t.neg && pastForm(t.it.text) && b.afterBe(t.it.text):
 				// "how many tickets are closed": the event's date is set.
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
