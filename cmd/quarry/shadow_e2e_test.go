@@ -41,13 +41,18 @@ CREATE TABLE bonuses (id INTEGER PRIMARY KEY, name TEXT, bonus INTEGER, bonus2 I
 INSERT INTO bonuses (id, name, bonus) VALUES (1, 'Ann', 1000), (2, 'Ben', 5000), (3, 'Cid', 250), (4, 'Dee', 9999);
 CREATE TABLE tokens (id INTEGER PRIMARY KEY AUTOINCREMENT, label TEXT, secret TEXT UNIQUE);
 INSERT INTO tokens (label, secret) VALUES ('a', 's3cr3t-aaa'), ('b', 'hunter2');
+CREATE TABLE st (id INTEGER PRIMARY KEY, grade INTEGER, region TEXT, nm TEXT);
+CREATE INDEX st_gr ON st(grade, region);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+INSERT INTO st SELECT i, (i * 7) % 3, printf('r%02d', i % 20), printf('n%d', i) FROM n;
+ANALYZE;
 `)
 	c.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	policy := "restricted:\n"
-	for _, col := range []string{"employees.salary", "contractors.rate", "badges.bno", "vault.code", "bonuses.bonus", "tokens.secret"} {
+	for _, col := range []string{"employees.salary", "contractors.rate", "badges.bno", "vault.code", "bonuses.bonus", "tokens.secret", "st.grade"} {
 		policy += "  - column: " + col + "\n    reason: secret\n"
 	}
 	project := func(conn string) string {
@@ -81,6 +86,10 @@ INSERT INTO tokens (label, secret) VALUES ('a', 's3cr3t-aaa'), ('b', 'hunter2');
 		"SELECT count(*) FROM emp_rich",
 		"SELECT EXISTS (SELECT 1 FROM emp_rich)",
 		"SELECT name FROM emp_rich",
+		// The real file's statistics make SQLite skip-scan the index on
+		// grade, handing the rows out grouped by it (a second attacker's).
+		"SELECT nm FROM st WHERE region = 'r01' LIMIT 10",
+		"SELECT group_concat(nm) FROM (SELECT nm FROM st WHERE region = 'r01')",
 	} {
 		for _, p := range []string{direct, behind} {
 			r := quarryProc(t, bin, p, "run", "--format", "csv", sql)

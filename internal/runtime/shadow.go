@@ -42,7 +42,7 @@ import (
 // statistics tables), and would run it unchecked. close removes the
 // file. ok is false when the catalog cannot be written as SQLite tables;
 // the caller keeps the lineage check then.
-func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *quarry.Catalog, ddl []schemaEntry, p *policy.Policy) (conn *sqlite.Conn, close func(), ok bool, err error) {
+func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *quarry.Catalog, sch shadowSchema, p *policy.Policy) (conn *sqlite.Conn, close func(), ok bool, err error) {
 	dir, err := os.MkdirTemp("", "quarry-schema-")
 	if err != nil {
 		return nil, nil, false, quarry.Wrap(quarry.KindInternal, err, "create a folder for the schema of connection %q", name)
@@ -50,7 +50,16 @@ func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *qua
 	remove := func() { os.RemoveAll(dir) }
 	path := filepath.Join(dir, "schema.db")
 	var unseen []string
-	if !writeShadow(path, cat, ddl, func(table string) bool { return len(p.Columns(table)) > 0 }, &unseen) {
+	restricts := func(table string) bool { return len(p.Columns(table)) > 0 }
+	written := writeShadow(path, cat, sch, restricts, &unseen)
+	if !written && sch.ddl != nil {
+		// The database's own statements or statistics would not go in:
+		// the strict copy from the catalog instead.
+		os.Remove(path)
+		unseen = nil
+		written = writeShadow(path, cat, shadowSchema{}, restricts, &unseen)
+	}
+	if !written {
 		remove()
 		return nil, nil, false, nil
 	}
@@ -68,30 +77,73 @@ type schemaEntry struct {
 	kind, name, sql string
 }
 
-// schemaOf reads the CREATE statements of the database behind conn from
-// its sqlite_schema, through conn itself: nil where the server does not
-// answer that query.
-func schemaOf(ctx context.Context, conn connector.Conn) []schemaEntry {
-	rows, err := conn.Query(ctx, "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND substr(name, 1, 7) <> 'sqlite_' ORDER BY rowid", connector.QueryOptions{MaxRows: 1 << 20})
-	if err != nil {
-		return nil
-	}
-	defer rows.Close()
-	var out []schemaEntry
-	for rows.Next() {
-		v := rows.Values()
-		if len(v) != 3 {
-			return nil
+// shadowSchema is what the copy of a database's schema is made of: its
+// CREATE statements, and the rows of its sqlite_stat1, by which SQLite
+// chooses among indexes (found by an attacker: ANALYZE on the real file
+// made it scan an index on a restricted column, skipping over its
+// values, while the copy without the statistics scanned the table).
+type shadowSchema struct {
+	ddl   []schemaEntry
+	stat1 [][3]string // tbl, idx, stat
+	stat4 [][6]any    // tbl, idx, neq, nlt, ndlt, sample
+}
+
+// schemaOf reads the CREATE statements and the statistics of the
+// database behind conn, through conn itself. The statements are nil
+// where the server does not answer, and where the database has samples
+// in sqlite_stat4, which the copy cannot hold as the file does (the
+// catalog's strict copy is made then).
+func schemaOf(ctx context.Context, conn connector.Conn) shadowSchema {
+	var sch shadowSchema
+	read := func(sql string, n int, row func(v []any)) bool {
+		rows, err := conn.Query(ctx, sql, connector.QueryOptions{MaxRows: 1 << 20})
+		if err != nil {
+			return false
 		}
-		kind, _ := v[0].(string)
-		name, _ := v[1].(string)
-		sql, _ := v[2].(string)
-		out = append(out, schemaEntry{kind, name, sql})
+		defer rows.Close()
+		for rows.Next() {
+			v := rows.Values()
+			if len(v) != n {
+				return false
+			}
+			row(v)
+		}
+		return rows.Err() == nil
 	}
-	if rows.Err() != nil {
-		return nil
+	text := func(v any) string { s, _ := v.(string); return s }
+	if !read("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND substr(name, 1, 7) <> 'sqlite_' ORDER BY rowid", 3, func(v []any) {
+		sch.ddl = append(sch.ddl, schemaEntry{text(v[0]), text(v[1]), text(v[2])})
+	}) {
+		return shadowSchema{}
 	}
-	return out
+	var stats struct{ stat1, stat4 bool }
+	read("SELECT name FROM sqlite_schema WHERE name IN ('sqlite_stat1', 'sqlite_stat4')", 1, func(v []any) {
+		stats.stat1 = stats.stat1 || text(v[0]) == "sqlite_stat1"
+		stats.stat4 = stats.stat4 || text(v[0]) == "sqlite_stat4"
+	})
+	if stats.stat4 {
+		// The samples are records, read as bytes; a server that hands
+		// them otherwise gets the strict copy.
+		whole := read("SELECT tbl, idx, neq, nlt, ndlt, sample FROM sqlite_stat4", 6, func(v []any) {
+			var r [6]any
+			copy(r[:], v)
+			sch.stat4 = append(sch.stat4, r)
+		})
+		for _, r := range sch.stat4 {
+			if _, ok := r[5].([]byte); !ok {
+				whole = false
+			}
+		}
+		if !whole {
+			return shadowSchema{}
+		}
+	}
+	if stats.stat1 && !read("SELECT tbl, idx, stat FROM sqlite_stat1", 3, func(v []any) {
+		sch.stat1 = append(sch.stat1, [3]string{text(v[0]), text(v[1]), text(v[2])})
+	}) {
+		return shadowSchema{}
+	}
+	return sch
 }
 
 // unseenTable is the table of the copy a view whose statement is not to
@@ -114,7 +166,8 @@ const unseenOrder = "order of its rows, which quarry cannot see"
 // the project's: unseenTable's, and, of a table written from the catalog,
 // its generated columns (whose expression the copy does not hold) and,
 // where restricts says the table has restricted columns, its unseenOrder.
-func writeShadow(path string, cat *quarry.Catalog, ddl []schemaEntry, restricts func(table string) bool, unseen *[]string) bool {
+func writeShadow(path string, cat *quarry.Catalog, sch shadowSchema, restricts func(table string) bool, unseen *[]string) bool {
+	ddl := sch.ddl
 	db, err := sqlite3.Open(path)
 	if err != nil {
 		return false
@@ -207,5 +260,65 @@ func writeShadow(path string, cat *quarry.Catalog, ddl []schemaEntry, restricts 
 			return false
 		}
 	}
-	return db.Exec("COMMIT") == nil
+	if db.Exec("COMMIT") != nil {
+		return false
+	}
+	if len(sch.stat1) > 0 || len(sch.stat4) > 0 {
+		// The statistics the real file's planner reads, for the copy's
+		// to choose the same indexes: ANALYZE makes the tables, empty.
+		if db.Exec("ANALYZE") != nil || db.Exec("DELETE FROM sqlite_stat1") != nil || db.Exec("DELETE FROM sqlite_stat4") != nil {
+			return false
+		}
+		if !insertRows(db, "INSERT INTO sqlite_stat4 (tbl, idx, neq, nlt, ndlt, sample) VALUES (?, ?, ?, ?, ?, ?)", len(sch.stat4), func(i int) []any { return sch.stat4[i][:] }) {
+			return false
+		}
+		rows := make([][]any, len(sch.stat1))
+		for i, r := range sch.stat1 {
+			rows[i] = []any{r[0], r[1], r[2]}
+			if r[1] == "" {
+				rows[i][1] = nil
+			}
+		}
+		if !insertRows(db, "INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)", len(rows), func(i int) []any { return rows[i] }) {
+			return false
+		}
+	}
+	return true
+}
+
+// insertRows runs the INSERT sql once for each of n rows, binding row(i)'s
+// values (text, bytes, integers or NULL); false on any error.
+func insertRows(db *sqlite3.Conn, sql string, n int, row func(i int) []any) bool {
+	if n == 0 {
+		return true
+	}
+	stmt, _, err := db.Prepare(sql)
+	if err != nil {
+		return false
+	}
+	defer stmt.Close()
+	for i := range n {
+		for j, v := range row(i) {
+			var err error
+			switch v := v.(type) {
+			case nil:
+				err = stmt.BindNull(j + 1)
+			case string:
+				err = stmt.BindText(j+1, v)
+			case []byte:
+				err = stmt.BindBlob(j+1, v)
+			case int64:
+				err = stmt.BindInt64(j+1, v)
+			default:
+				return false
+			}
+			if err != nil {
+				return false
+			}
+		}
+		if stmt.Exec() != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -36,7 +36,7 @@ func TestWriteShadow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
 	var unseen []string
 	restricts := func(table string) bool { return table == "r" }
-	if !writeShadow(path, cat, ddl, restricts, &unseen) {
+	if !writeShadow(path, cat, shadowSchema{ddl: ddl}, restricts, &unseen) {
 		t.Fatal("the schema was not written")
 	}
 	if want := []string{`odd "name".g`, unseenTable + "." + unseenColumn, "r." + unseenOrder}; !slices.Equal(unseen, want) {
@@ -72,7 +72,7 @@ func TestWriteShadow(t *testing.T) {
 		}
 	}
 	attached := &quarry.Catalog{Tables: []quarry.TableInfo{{Schema: "aux", Name: "t", Columns: []quarry.ColumnInfo{{Name: "a"}}}}}
-	if writeShadow(filepath.Join(t.TempDir(), "s.db"), attached, nil, restricts, &unseen) {
+	if writeShadow(filepath.Join(t.TempDir(), "s.db"), attached, shadowSchema{}, restricts, &unseen) {
 		t.Error("a table of an attached database was copied")
 	}
 }
