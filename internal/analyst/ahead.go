@@ -280,8 +280,16 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if !ok || m.Entity(ent) == nil {
 		return pl
 	}
+	endDated := false
 	if c := m.Entity(ent).Column(col); c != nil && (c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth) {
-		return pl
+		// An end dates the rows only where it is the table's own date and
+		// every row has one (returns by returned_at: found from outside,
+		// 19 returns after the day counted); an end that may be empty or
+		// set ahead (a lease's) is not cut.
+		if c.TimeRole == semantic.TimeRoleBirth || !strings.EqualFold(m.Entity(ent).TimeColumn, col) {
+			return pl
+		}
+		endDated = true
 	}
 	e := m.Entity(ent)
 	later, ok1 := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
@@ -303,9 +311,15 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if e.PrimaryKey != "" {
 		// A row with no date is left out by the bound as by any period:
 		// said, as no one can tell whether it was there then.
-		if undated, ok := a.datedFrom(ctx, m, field, "COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+") - COUNT("+field+")", ""); ok && undated > 0 {
+		undated, ok := a.datedFrom(ctx, m, field, "COUNT("+semantic.Ref(e.Name, e.PrimaryKey)+") - COUNT("+field+")", "")
+		if endDated && (!ok || undated > 0) {
+			return pl // rows not ended yet: the end does not date them
+		}
+		if ok && undated > 0 {
 			note += fmt.Sprintf(", and so are the %d with no %s", int64(undated), field)
 		}
+	} else if endDated {
+		return pl
 	}
 	out.Notes = append(slices.Clone(pl.Notes), note)
 	return &out

@@ -428,8 +428,13 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 					// out of it; found from outside).
 					a := cs
 					a.strength = strAlias
+					if ownNameWord(e.Name, flagged[len(flagged)-1]) {
+						// "own goals" of goals.is_own_goal: "own", and the
+						// table by its name.
+						flagged = flagged[:len(flagged)-1]
+					}
 					l.addForms(strings.Join(flagged, " "), a)
-					if flagged[0] == "out" && cs.flagNo != nil {
+					if flagged[0] == "out" && len(flagged) > 1 && cs.flagNo != nil {
 						rest := flagged[1:]
 						if rest[0] == "of" && len(rest) > 1 {
 							rest = rest[1:]
