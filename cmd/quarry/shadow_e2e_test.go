@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
 )
 
 // TestPolicyBehindMCPHasTheSchemaItself attacks the column policy on a
@@ -24,6 +25,9 @@ func TestPolicyBehindMCPHasTheSchemaItself(t *testing.T) {
 	db := filepath.Join(dir, "hr.db")
 	c, err := sqlite3.Open(db)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fts5.Register(c); err != nil {
 		t.Fatal(err)
 	}
 	err = c.Exec(`
@@ -46,13 +50,19 @@ CREATE INDEX st_gr ON st(grade, region);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
 INSERT INTO st SELECT i, (i * 7) % 3, printf('r%02d', i % 20), printf('n%d', i) FROM n;
 ANALYZE;
+CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT);
+INSERT INTO notes VALUES (1, 'a', 'orchid password'), (2, 'b', 'hello world');
+CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, content='notes', content_rowid='id');
+INSERT INTO notes_fts(notes_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE copies_fts USING fts5(body);
+INSERT INTO copies_fts SELECT body FROM notes;
 `)
 	c.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	policy := "restricted:\n"
-	for _, col := range []string{"employees.salary", "contractors.rate", "badges.bno", "vault.code", "bonuses.bonus", "tokens.secret", "st.grade"} {
+	for _, col := range []string{"employees.salary", "contractors.rate", "badges.bno", "vault.code", "bonuses.bonus", "tokens.secret", "st.grade", "notes.body"} {
 		policy += "  - column: " + col + "\n    reason: secret\n"
 	}
 	project := func(conn string) string {
@@ -90,10 +100,15 @@ ANALYZE;
 		// grade, handing the rows out grouped by it (a second attacker's).
 		"SELECT nm FROM st WHERE region = 'r01' LIMIT 10",
 		"SELECT group_concat(nm) FROM (SELECT nm FROM st WHERE region = 'r01')",
+		// The tables SQLite keeps for an FTS index hold the text and the
+		// terms of the columns it indexes.
+		"SELECT block FROM notes_fts_data",
+		"SELECT * FROM notes_fts_idx",
+		"SELECT * FROM copies_fts_content",
 	} {
 		for _, p := range []string{direct, behind} {
 			r := quarryProc(t, bin, p, "run", "--format", "csv", sql)
-			if r.code != 1 || !strings.Contains(r.stderr, "restricted") {
+			if r.code != 1 || !strings.Contains(r.stderr, "restricted") && !strings.Contains(r.stderr, "copy of the database's schema") {
 				t.Errorf("%s (%s): exit %d, want refused\n%s%s", sql, filepath.Base(p), r.code, r.stdout, r.stderr)
 			}
 		}
@@ -103,6 +118,7 @@ ANALYZE;
 		"SELECT count(*) FROM badges",
 		"SELECT name FROM contractors ORDER BY name",
 		"SELECT label FROM tokens ORDER BY label",
+		"SELECT title FROM notes ORDER BY title",
 	} {
 		want := quarryProc(t, bin, direct, "run", "--format", "csv", sql)
 		got := quarryProc(t, bin, behind, "run", "--format", "csv", sql)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -190,10 +191,29 @@ func writeShadow(path string, cat *quarry.Catalog, sch shadowSchema, restricts f
 		made[strings.ToLower(e.name)] = true
 		return true
 	}
+	// The tables SQLite keeps for a virtual table's index (an FTS
+	// index's copy of its text) are left out of the copy, so that a
+	// statement that reads one does not prepare and is refused: the
+	// copy cannot make the virtual table, whose module quarry does not
+	// load, and so would not know them as what they are.
+	shadows, prefixes := map[string]bool{}, []string(nil)
+	for _, e := range ddl {
+		tables, prefix := sqlite.VirtualShadows(e.name, e.sql)
+		for _, t := range tables {
+			shadows[strings.ToLower(t)] = true
+		}
+		if prefix {
+			prefixes = append(prefixes, strings.ToLower(e.name)+"_")
+		}
+	}
+	shadow := func(name string) bool {
+		n := strings.ToLower(name)
+		return shadows[n] || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(n, p) })
+	}
 	// Tables first, then views (one may read another), then indexes,
 	// which need their tables; triggers never run on a copy read only.
 	for _, e := range ddl {
-		if e.kind == "table" {
+		if e.kind == "table" && !shadow(e.name) {
 			run(e)
 		}
 	}
@@ -212,7 +232,7 @@ func writeShadow(path string, cat *quarry.Catalog, sch shadowSchema, restricts f
 	}
 	unseenMade := false
 	for _, t := range cat.Tables {
-		if made[strings.ToLower(t.Name)] {
+		if made[strings.ToLower(t.Name)] || shadow(t.Name) {
 			continue
 		}
 		cols := make([]string, len(t.Columns))

@@ -34,6 +34,26 @@ type authorizer struct {
 	// restricted is the restricted column it read, if that was why.
 	denied     string
 	restricted string
+	// shadows are the tables SQLite keeps for the virtual tables of the
+	// schema (VirtualShadows), lower-cased, and prefixes the names of
+	// virtual tables of modules quarry does not know, with "_" after.
+	shadows  map[string]bool
+	prefixes []string
+}
+
+// shadowTable reports whether name is a table SQLite keeps for a virtual
+// table of the schema.
+func (a *authorizer) shadowTable(name string) bool {
+	n := strings.ToLower(name)
+	if a.shadows[n] {
+		return true
+	}
+	for _, p := range a.prefixes {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func newAuthorizer(extra []string, p *policy.Policy) *authorizer {
@@ -59,6 +79,16 @@ func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, nam
 		if !a.policy.Empty() && schemaTable(name3rd) && strings.EqualFold(name4th, "sql") {
 			a.denied = "reading " + name3rd + ".sql, whose definitions can copy restricted values as literals"
 			a.restricted = name3rd + ".sql"
+			return sqlite3.AUTH_DENY
+		}
+		if !a.policy.Empty() && a.shadowTable(name3rd) {
+			// An FTS index's copy of the text and its terms, or an
+			// R-tree's nodes: the values of the columns it indexes, which
+			// the policy may restrict under other names (found by an
+			// attacker's build of such a database: the terms of a
+			// restricted column read from notes_fts_data).
+			a.denied = "reading " + name3rd + ", a table SQLite keeps for a full-text or spatial index, which copies the values of the columns it indexes"
+			a.restricted = name3rd
 			return sqlite3.AUTH_DENY
 		}
 		if !a.policy.Empty() && statTable(name3rd) {

@@ -146,6 +146,26 @@ func (c *Conn) harden(ctx context.Context) error {
 	if err := stmt.Err(); err != nil {
 		return openError(c.path, err)
 	}
+	// The tables SQLite keeps for virtual tables: read once, with the
+	// schema (a virtual table made later is found by the next Open).
+	vt, _, err := db.Prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql IS NOT NULL")
+	if err != nil {
+		return openError(c.path, err)
+	}
+	defer vt.Close()
+	c.auth.shadows = map[string]bool{}
+	for vt.Step() {
+		tables, prefix := VirtualShadows(vt.ColumnText(0), vt.ColumnText(1))
+		for _, t := range tables {
+			c.auth.shadows[strings.ToLower(t)] = true
+		}
+		if prefix {
+			c.auth.prefixes = append(c.auth.prefixes, strings.ToLower(vt.ColumnText(0))+"_")
+		}
+	}
+	if err := vt.Err(); err != nil {
+		return openError(c.path, err)
+	}
 	// ReadOnly's second result is true when the schema is unknown.
 	if ro, unknown := db.ReadOnly("main"); unknown || !ro {
 		return quarry.Errorf(quarry.KindConnection, "SQLite did not open %s read-only; quarry refuses to use it", c.path)
