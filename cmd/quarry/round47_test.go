@@ -70,7 +70,7 @@ CREATE TABLE holds (hold_id INTEGER PRIMARY KEY, member_id INTEGER REFERENCES me
 CREATE TABLE plants (plant_id INTEGER PRIMARY KEY, plant_name TEXT);
 INSERT INTO plants VALUES (1, 'Dayton Works'), (2, 'Reno Assembly');
 CREATE TABLE operators (operator_id INTEGER PRIMARY KEY, full_name TEXT, plant_id INTEGER REFERENCES plants(plant_id));
-CREATE TABLE work_orders (wo_id INTEGER PRIMARY KEY, operator_id INTEGER REFERENCES operators(operator_id), created_at TEXT, qty_produced INTEGER);
+CREATE TABLE work_orders (wo_id INTEGER PRIMARY KEY, operator_id INTEGER REFERENCES operators(operator_id), created_at TEXT, qty_produced INTEGER, completed_at DATE);
 CREATE TABLE downtime_events (event_id INTEGER PRIMARY KEY, started_at TEXT, reason_code TEXT);
 INSERT INTO downtime_events VALUES (1, '2026-01-05', 'OPERATOR'), (2, '2026-02-05', 'POWER'), (3, '2026-03-05', 'JAM');
 CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERENCES work_orders(wo_id), reported_at TEXT, defect_type TEXT, severity TEXT, qty_defective INTEGER);
@@ -91,7 +91,7 @@ CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERE
 	}
 	kinds, sev := []string{"crack", "burr", "porosity"}, []string{"minor", "major", "minor", "critical"}
 	for i := 1; i <= 150; i++ {
-		fmt.Fprintf(&b, "INSERT INTO work_orders VALUES (%d, %d, '2025-%02d-%02d', %d);\n", i, i%12+1, i%12+1, i%27+1, 10+i%40)
+		fmt.Fprintf(&b, "INSERT INTO work_orders VALUES (%d, %d, '2025-%02d-%02d', %d, date('2025-%02d-%02d', '+%d days'));\n", i, i%12+1, i%12+1, i%27+1, 10+i%40, i%12+1, i%27+1, 5+i%30)
 		if i%2 == 0 {
 			fmt.Fprintf(&b, "INSERT INTO defect_reports VALUES (%d, %d, '2025-%02d-%02d', '%s', '%s', %d);\n", i, i, i%12+1, i%27+1, kinds[i%3], sev[i%4], 1+i%5)
 		}
@@ -103,12 +103,16 @@ CREATE TABLE defect_reports (defect_id INTEGER PRIMARY KEY, wo_id INTEGER REFERE
 		{"how many defect types", "SELECT count(DISTINCT defect_type) FROM defect_reports"},
 		{"how many loans by member tier", "SELECT t.tier_name, count(*) FROM loans l JOIN members m ON m.member_id = l.member_id JOIN membership_tiers t ON t.tier_code = m.tier_code GROUP BY t.tier_name ORDER BY t.tier_name"},
 		{"loans by member city", "SELECT br.city, count(*) FROM loans l JOIN members m ON m.member_id = l.member_id JOIN branches br ON br.branch_id = m.home_branch_id GROUP BY br.city ORDER BY br.city"},
+		// Memberships end on expires_on, set ahead: not a day to cut at.
+		{"how many members", "SELECT count(*) FROM members"},
 		{"how many members with expired holds", "SELECT count(*) FROM members m WHERE EXISTS (SELECT 1 FROM holds h WHERE h.member_id = m.member_id AND h.status = 'expired')"},
 		{"how many work orders by operator plant", "SELECT p.plant_name, count(*) FROM work_orders w JOIN operators o ON o.operator_id = w.operator_id JOIN plants p ON p.plant_id = o.plant_id GROUP BY p.plant_name ORDER BY p.plant_name"},
 	})
 	refusalsSay(t, dir, []struct{ q, says string }{
 		// Members end by no date: which are current, the words do not say.
 		{"how many current members", "no date that ends"},
+		// Produced when the orders were made, or completed?
+		{"total qty produced in 2025", "name that date"},
 		// Their own expiry, or a hold of theirs that expired?
 		{"how many members have expired", "cannot tell whether"},
 	})

@@ -286,8 +286,8 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		// every row has one (returns by returned_at: found from outside,
 		// 19 returns after the day counted); an end that may be empty or
 		// set ahead (a lease's) is not cut.
-		if c.TimeRole == semantic.TimeRoleBirth || !strings.EqualFold(m.Entity(ent).TimeColumn, col) {
-			return pl
+		if c.TimeRole == semantic.TimeRoleBirth || !strings.EqualFold(m.Entity(ent).TimeColumn, col) || !eventName(col) {
+			return pl // an end set ahead: expires_on, due_date, end_date
 		}
 		endDated = true
 	}
@@ -323,6 +323,18 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	}
 	out.Notes = append(slices.Clone(pl.Notes), note)
 	return &out
+}
+
+// eventName reports whether a date column's name says something happened
+// then (returned_at, closed_on: a word in -ed), not when it is set to end
+// (expires_on, due_date).
+func eventName(column string) bool {
+	for _, w := range nameWords(column) {
+		if len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+			return true
+		}
+	}
+	return false
 }
 
 // asOfToday notes, asked as of a day before today, a

@@ -154,6 +154,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if pd := verify.PeriodDate(model, withShareCases(pl)); pd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", pd)
 		}
+		// Likewise a quantity of an event the period's date is not
+		// ("qty produced last quarter" by the day the orders were made).
+		if md := verify.MeasureDate(model, pl.Query); md != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", md)
+		}
 		// A period on one date cut by months of another.
 		if gd := verify.GrainDate(model, pl.Query); gd != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", gd)
