@@ -214,6 +214,14 @@ CREATE TABLE goals (goal_id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFER
 func TestReturnsAreKeptToTheDay(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE returns (return_id INTEGER PRIMARY KEY, returned_at DATE NOT NULL, refund_amount REAL NOT NULL, reason TEXT);\n")
+	b.WriteString("CREATE TABLE injuries (injury_id INTEGER PRIMARY KEY, start_date DATE NOT NULL, end_date DATE, severity TEXT);\n")
+	for i := 1; i <= 40; i++ {
+		end := "NULL"
+		if i%4 != 0 {
+			end = fmt.Sprintf("'2026-%02d-%02d'", i%5+1, i%20+5)
+		}
+		fmt.Fprintf(&b, "INSERT INTO injuries VALUES (%d, '2026-%02d-%02d', %s, 'minor');\n", i, i%5+1, i%20+1, end)
+	}
 	reasons := []string{"damaged", "wrong size", "changed mind"}
 	for i := 1; i <= 90; i++ {
 		fmt.Fprintf(&b, "INSERT INTO returns VALUES (%d, '2026-%02d-%02d', %d.25, '%s');\n", i, i%9+1, i%27+1, 20+i*13%200, reasons[i%3])
@@ -222,6 +230,9 @@ func TestReturnsAreKeptToTheDay(t *testing.T) {
 	answersAsHand(t, dir, rows, []struct{ q, want string }{
 		{"how many returns", "SELECT count(*) FROM returns WHERE returned_at < '2026-07-01'"},
 		{"total refund amount", "SELECT printf('%g', sum(refund_amount)) FROM returns WHERE returned_at < '2026-07-01'"},
+		// The rows whose date is set, not every row with its date
+		// (found from outside).
+		{"how many injuries with an end date", "SELECT count(*) FROM injuries WHERE end_date IS NOT NULL"},
 		{"how many returns with reason damaged", "SELECT count(*) FROM returns WHERE returned_at < '2026-07-01' AND reason = 'damaged'"},
 	})
 }

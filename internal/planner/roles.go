@@ -715,6 +715,13 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
 				b.und("filter %s is set", s.field)
 				t.role = "filter"
+			case t.withA && s.kind == sColumn && s.temporal && !s.key && len(st.dates) == 0 && !t.byMode && len(t.aggs) == 0 && !t.sortBy && !t.hasNum && b.rank(s.entity, nil) <= 2:
+				// "injuries with an end date": the rows whose date is
+				// set (found from outside: every injury listed with its
+				// end date, the empty ones too).
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+				b.und("filter %s is set", s.field)
+				t.role = "filter"
 			case t.withA && s.kind == sColumn && !s.numeric && !s.temporal && !s.key && len(t.aggs) == 0 && !t.sortBy && !b.besideValue(t) && b.rank(s.entity, nil) <= 2:
 				// "orders with a promo code", "how many orders used a
 				// discount code": the rows whose column is set, not the

@@ -33,7 +33,7 @@ func MeasureDate(m *semantic.Model, q *semantic.Query) string {
 		verb := ""
 		for _, ref := range columnRefRE().FindAllStringSubmatch(mt.Expr, -1) {
 			for _, w := range strings.Split(strings.ToLower(ref[2]), "_") {
-				if len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") {
+				if len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && !atMaking(w) {
 					verb = w
 				}
 			}
@@ -70,6 +70,20 @@ func sharesVerb(column, verb string) bool {
 		if len(w) >= 4 && w[:4] == verb[:4] {
 			return true
 		}
+	}
+	return false
+}
+
+// atMaking reports whether a participle says what a row holds from when
+// it is made (qty_planned, qty_ordered, amount_requested), so that the
+// day it was made dates it.
+func atMaking(w string) bool {
+	switch w {
+	case "planned", "ordered", "requested", "estimated", "expected", "budgeted", "projected", "forecasted", "forecast",
+		"scheduled", "allocated", "quoted", "booked", "reserved", "committed", "contracted", "targeted", "proposed",
+		"submitted", "created", "placed", "entered", "recorded", "registered", "logged", "issued", "invoiced", "billed",
+		"listed", "offered", "promised", "assigned", "needed", "authorized", "authorised", "approved", "sanctioned":
+		return true
 	}
 	return false
 }
