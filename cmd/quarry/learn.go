@@ -120,6 +120,9 @@ for one.`,
 		}
 		if !quiet {
 			opts.Progress = a.stderr
+			if !a.stderrTTY() {
+				opts.ProgressLines = 10
+			}
 		}
 		rep, err := a.rt.Learn(ctx, conn, opts)
 		if err != nil {

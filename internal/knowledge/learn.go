@@ -37,6 +37,10 @@ type LearnOptions struct {
 	// large schemas); nil means silent.
 	Progress      io.Writer
 	ProgressEvery int // default 25
+	// ProgressLines, when set, bounds the lines Progress gets to about
+	// that many, the step growing with the schema (a log, not a
+	// terminal: ten thousand tables wrote four hundred lines).
+	ProgressLines int
 	// MaxValues is the most distinct values a text column may have for
 	// them to be recorded as its known values; default 50.
 	MaxValues int
@@ -417,7 +421,11 @@ func profile(ctx context.Context, src Source, lr *learned, restricted, labelled 
 		}
 		prog.tableDone()
 		done++
-		if opts.Progress != nil && total >= opts.ProgressEvery && (done%opts.ProgressEvery == 0 || done == total) {
+		every := opts.ProgressEvery
+		if opts.ProgressLines > 0 {
+			every = max(every, (total+opts.ProgressLines-1)/opts.ProgressLines)
+		}
+		if opts.Progress != nil && total >= opts.ProgressEvery && (done%every == 0 || done == total) {
 			fmt.Fprintf(opts.Progress, "learn: profiled %d/%d tables\n", done, total)
 		}
 	}

@@ -127,6 +127,12 @@ func TestLearnGolden(t *testing.T) {
 	if _, err := knowledge.Load(dir); err != nil {
 		t.Fatalf("the learned folder does not load: %v", err)
 	}
+	// For a log, about ProgressLines lines, however many tables.
+	var logged strings.Builder
+	learn(t, db, filepath.Join(t.TempDir(), "knowledge"), knowledge.LearnOptions{Progress: &logged, ProgressEvery: 1, ProgressLines: 2})
+	if want := "learn: profiled 3/6 tables\nlearn: profiled 6/6 tables\n"; logged.String() != want {
+		t.Errorf("progress for a log %q, want %q", logged.String(), want)
+	}
 	// Learning again from the same database changes nothing.
 	rep = learn(t, db, dir, knowledge.LearnOptions{})
 	if len(rep.Files) != 0 || len(rep.Drift) != 0 || rep.ValuesAdded != 0 {
