@@ -236,3 +236,32 @@ func TestReturnsAreKeptToTheDay(t *testing.T) {
 		{"how many returns with reason damaged", "SELECT count(*) FROM returns WHERE returned_at < '2026-07-01' AND reason = 'damaged'"},
 	})
 }
+
+// TestTicketsInAPeriodSayWhatToAsk: a count of tickets in a period is
+// refused (made then, or open then?) with what to say instead; where
+// "new" is a status of tickets, that is the date by its verb, not "new",
+// which was then read as the status and refused again (found from
+// outside).
+func TestTicketsInAPeriodSayWhatToAsk(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE tickets (ticket_id INTEGER PRIMARY KEY, opened_at DATE NOT NULL, closed_at DATE, status TEXT NOT NULL, channel TEXT);\n")
+	b.WriteString("CREATE TABLE escalations (escalation_id INTEGER PRIMARY KEY, ticket_id INTEGER NOT NULL REFERENCES tickets(ticket_id), escalated_at DATE);\n")
+	statuses, channels := []string{"new", "open", "closed", "closed"}, []string{"email", "phone", "chat"}
+	for i := 1; i <= 120; i++ {
+		closed := "NULL"
+		if statuses[i%4] == "closed" {
+			closed = fmt.Sprintf("'2026-%02d-%02d'", i%6+1, i%20+8)
+		}
+		fmt.Fprintf(&b, "INSERT INTO tickets VALUES (%d, '2026-%02d-%02d', %s, '%s', '%s');\n", i, i%6+1, i%20+1, closed, statuses[i%4], channels[i%3])
+	}
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO escalations VALUES (%d, %d, '2026-%02d-%02d');\n", i, i*3, i%6+1, i%20+2)
+	}
+	dir, rows := learnedDB(t, "tickets47.db", b.String(), "")
+	refusalsSay(t, dir, []struct{ q, says string }{
+		{"how many tickets last month", "tickets opened in"},
+	})
+	answersAsHand(t, dir, rows, []struct{ q, want string }{
+		{"how many tickets opened last month", "SELECT count(*) FROM tickets WHERE opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
+	})
+}

@@ -851,11 +851,22 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			}
 		}
 		thing := countsRows(mt.Expr) && c.referenced(mt.Entity)
+		// "new" where no column holds it as a value; else the date by
+		// its name, as "new" would be read as that value (found from
+		// outside: "new tickets last month" was then the status new).
+		say := "say \"new\" (or name the date)"
+		if e := c.m.Entity(mt.Entity); e != nil && slices.ContainsFunc(e.Columns, func(cc semantic.Column) bool { return holdsValue(cc.Values, "new") }) {
+			said := strings.FieldsFunc(strings.ToLower(col), func(r rune) bool { return r == '_' || r == ' ' })
+			for len(said) > 1 && slices.Contains([]string{"at", "on", "date", "dt", "ts", "time"}, said[len(said)-1]) {
+				said = said[:len(said)-1]
+			}
+			say = fmt.Sprintf("name the date (“%s %s in …”)", strings.ReplaceAll(mt.Entity, "_", " "), strings.Join(said, " "))
+		}
 		if active {
-			return nil, []string{fmt.Sprintf("%s %s is read as those whose %s falls in it and that are in that state now, but the question may mean those in that state during the period; ask for it without a period (as of now), or say \"new\" (or name the date) for those made then", mt.Name, when, own)}
+			return nil, []string{fmt.Sprintf("%s %s is read as those whose %s falls in it and that are in that state now, but the question may mean those in that state during the period; ask for it without a period (as of now), or %s for those made then", mt.Name, when, own, say)}
 		}
 		if thing {
-			return nil, []string{fmt.Sprintf("%s %s is read as those whose %s falls in it (made then), but the question may mean how many there were; say \"new\" (or name the date) for those made then", mt.Name, when, own)}
+			return nil, []string{fmt.Sprintf("%s %s is read as those whose %s falls in it (made then), but the question may mean how many there were; %s for those made then", mt.Name, when, own, say)}
 		}
 	}
 	return nil, nil
