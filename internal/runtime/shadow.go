@@ -39,9 +39,9 @@ import (
 // stands in: its keys and, for a view, a table whose every read is
 // refused while p restricts anything, as the lineage check counts a view
 // it cannot see into. A statement that does not prepare on the copy is
-// refused: the real database may hold what the copy lacks (SQLite's
-// statistics tables), and would run it unchecked. close removes the
-// file. ok is false when the catalog cannot be written as SQLite tables;
+// refused: the real database may hold what the copy lacks (the tables of
+// a virtual table's index, an index the copy cannot make), and would run
+// it unchecked. close removes the file. ok is false when the catalog cannot be written as SQLite tables;
 // the caller keeps the lineage check then.
 func sqliteShadow(ctx context.Context, cfg *config.Config, name string, cat *quarry.Catalog, sch shadowSchema, p *policy.Policy) (conn *sqlite.Conn, close func(), ok bool, err error) {
 	dir, err := os.MkdirTemp("", "quarry-schema-")
@@ -79,8 +79,8 @@ type schemaEntry struct {
 }
 
 // shadowSchema is what the copy of a database's schema is made of: its
-// CREATE statements, and the rows of its sqlite_stat1, by which SQLite
-// chooses among indexes (found by an attacker: ANALYZE on the real file
+// CREATE statements, and the rows of its sqlite_stat1 and sqlite_stat4,
+// by which SQLite chooses among indexes (found by an attacker: ANALYZE on the real file
 // made it scan an index on a restricted column, skipping over its
 // values, while the copy without the statistics scanned the table).
 type shadowSchema struct {
@@ -90,10 +90,10 @@ type shadowSchema struct {
 }
 
 // schemaOf reads the CREATE statements and the statistics of the
-// database behind conn, through conn itself. The statements are nil
-// where the server does not answer, and where the database has samples
-// in sqlite_stat4, which the copy cannot hold as the file does (the
-// catalog's strict copy is made then).
+// database behind conn, through conn itself. It is empty where the
+// server does not answer, sends only part of an answer, or sends the
+// samples of sqlite_stat4 otherwise than as bytes: the catalog's strict
+// copy is made then.
 func schemaOf(ctx context.Context, conn connector.Conn) shadowSchema {
 	var sch shadowSchema
 	read := func(sql string, n int, row func(v []any)) bool {
@@ -108,6 +108,11 @@ func schemaOf(ctx context.Context, conn connector.Conn) shadowSchema {
 				return false
 			}
 			row(v)
+		}
+		// A server that sent only the first rows (its row cap) did not
+		// send the whole schema.
+		if tr, ok := rows.(interface{ Truncated() bool }); ok && tr.Truncated() {
+			return false
 		}
 		return rows.Err() == nil
 	}
