@@ -132,6 +132,7 @@ INSERT INTO hotels VALUES (1, 'Harbor View', 'Lisbon', '2015-04-01', 1), (2, 'Pa
 CREATE TABLE rooms (room_id INTEGER PRIMARY KEY, hotel_id INTEGER NOT NULL REFERENCES hotels(hotel_id), room_no TEXT, is_smoking INTEGER, is_out_of_service INTEGER);
 CREATE TABLE reservations (res_id INTEGER PRIMARY KEY, room_id INTEGER NOT NULL REFERENCES rooms(room_id), booked_at DATETIME, check_in DATE, check_out DATE, status TEXT, nightly_rate REAL, currency TEXT);
 CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, res_id INTEGER NOT NULL REFERENCES reservations(res_id), paid_at TEXT, amount REAL, currency TEXT);
+CREATE TABLE cancellations (cancel_id INTEGER PRIMARY KEY, res_id INTEGER NOT NULL REFERENCES reservations(res_id), cancelled_at DATE, refund_amt REAL, is_refunded INTEGER);
 CREATE TABLE teams (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL);
 INSERT INTO teams VALUES (1, 'Northport Rovers'), (2, 'Eastfield United'), (3, 'Kingsmere FC');
 CREATE TABLE transfers (transfer_id INTEGER PRIMARY KEY, from_team_id INTEGER REFERENCES teams(team_id), to_team_id INTEGER REFERENCES teams(team_id), transfer_date TEXT, fee REAL, fee_currency TEXT);
@@ -161,6 +162,9 @@ CREATE TABLE goals (goal_id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFER
 		in := fmt.Sprintf("2025-%02d-%02d", i%12+1, i%25+1)
 		fmt.Fprintf(&b, "INSERT INTO reservations VALUES (%d, %d, '2025-%02d-%02d', '%s', date('%s', '+%d days'), '%s', %d.5, '%s');\n", i, i%40+1, (i+10)%12+1, i%25+1, in, in, 1+i%5, statuses[i%4], 90+i%120, cur[i%4])
 		fmt.Fprintf(&b, "INSERT INTO payments VALUES (%d, %d, '%s', %d, '%s');\n", i, i, in, 100+i*37%900, cur[(i/3)%4])
+		if statuses[i%4] == "cancelled" {
+			fmt.Fprintf(&b, "INSERT INTO cancellations VALUES (%d, %d, '%s', %d.5, %d);\n", i, i, in, 10+i%200, i%3/2)
+		}
 	}
 	fcur := []string{"EUR", "GBP", "EUR"}
 	for i := 1; i <= 60; i++ {
@@ -184,6 +188,8 @@ CREATE TABLE goals (goal_id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFER
 		{"checked_out reservations last month", "name that date"},
 		// Open is a state, which the opening day does not say.
 		{"hotels that are open", "not a state"},
+		// How many refunds, or the largest refund_amt?
+		{"which month last year had the most refunds", "how many refunds"},
 		// Nights are no column: not the nightly rate.
 		{"total nights booked in 2025", "nights"},
 	})

@@ -367,6 +367,13 @@ func (b *builder) columnAggs(t *term) *Plan {
 		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
 			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
 		}
+		if w := lastWordOf(t.it.text); (a == "max" || a == "min") && s.numeric && singular(w) != w && b.saidAsNumber(t) {
+			// "which month had the most refunds": how many, or the
+			// largest refund_amt? (found from outside: MAX(refund_amt)
+			// by month at 1.00.)
+			most := map[string]string{"max": "largest", "min": "smallest"}[a]
+			return b.fail(fmt.Sprintf("quarry cannot tell whether the question ranks by how many %s there were or by the %s %s; ask “the most … by number of …” or “the %s %s”", t.it.text, most, s.field, most, display(s.column)))
+		}
 		if a == "sum" {
 			if u := b.p.shareUnit(s.entity, s.column); u != "" {
 				return b.fail(fmt.Sprintf("%s.%s holds a share of something (unit: %s), and a total of shares means nothing; ask for its average, or name the amount to add up", s.entity, s.column, u))
