@@ -249,11 +249,10 @@ func (a *Analyst) asOfUndated(ctx context.Context, m *semantic.Model, pl *planne
 	// are bounded by asOfBound; the parts of a derived measure are each
 	// bounded by their own date only, so an undated part is not.
 	var undated []*semantic.Entity
-	switch mt := (*semantic.Metric)(nil); {
-	case q.Rows != nil && pl.DatedBy == "":
+	if q.Rows != nil && pl.DatedBy == "" {
 		undated = append(undated, m.Entity(q.Rows.Entity))
-	case len(q.Metrics) == 1:
-		if mt = m.Metric(q.Metrics[0]); mt != nil && (mt.Derived != "" || pl.DatedBy == "") {
+	} else if len(q.Metrics) == 1 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && (mt.Derived != "" || pl.DatedBy == "") {
 			undated = undatedParts(m, mt, 0)
 		}
 	}

@@ -148,7 +148,7 @@ func (c *Conn) harden(ctx context.Context) error {
 	}
 	// The tables SQLite keeps for virtual tables: read once, with the
 	// schema (a virtual table made later is found by the next Open).
-	vt, _, err := db.Prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql IS NOT NULL")
+	vt, _, err := db.Prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
 	if err != nil {
 		return openError(c.path, err)
 	}
