@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,11 +158,40 @@ func TestServeGroupPolicy(t *testing.T) {
 	if code, b := call("GET", "/api/runs", "", bob); code != 200 || !strings.Contains(b, annRun.RunID) {
 		t.Errorf("bob's list lacks the run shared with him: %d %s", code, b)
 	}
-	if code, b := call("GET", resultPath, "", bob); code != 200 || !strings.Contains(b, "[restricted]") || strings.Contains(b, "Berlin") {
+	if code, b := call("GET", resultPath, "", bob); code != 200 || !strings.Contains(b, `"rows":[]`) || strings.Contains(b, "Berlin") {
 		t.Errorf("bob reads the shared result: %d %.300s", code, b)
 	}
 	if code, b := call("GET", resultPath, "", ann); code != 200 || strings.Contains(b, "[restricted]") {
 		t.Errorf("ann reads her result: %d %.300s", code, b)
+	}
+	// A run that filters on a column bob's group restricts, shared with
+	// him: neither its cells nor how many rows it found, which he may not
+	// count himself (found from outside: the row count of "… WHERE
+	// amount > 100" in the run, its result, its events and its export).
+	code, b = run(ann, "SELECT id FROM customers WHERE city = 'Denver' ORDER BY id")
+	var denver struct {
+		RunID    string `json:"run_id"`
+		ResultID string `json:"result_id"`
+		RowCount int    `json:"row_count"`
+	}
+	if code != 200 || json.Unmarshal([]byte(b), &denver) != nil || denver.RowCount < 2 {
+		t.Fatalf("ann lists Denver's customers: %d %.300s", code, b)
+	}
+	if code, b := call("POST", "/api/runs/"+denver.RunID+"/shares", `{"with":["bob"]}`, ann); code != 200 {
+		t.Fatalf("ann shares with bob: %d %s", code, b)
+	}
+	count := fmt.Sprintf(`"rows":%d`, denver.RowCount)
+	for _, path := range []string{"/api/runs/" + denver.RunID, "/api/runs/" + denver.RunID + "/events", "/api/results/" + denver.ResultID, "/api/runs/" + denver.RunID + "/export?format=md"} {
+		code, b := call("GET", path, "", bob)
+		if code != 200 && code != 404 || strings.Contains(b, count) || strings.Contains(b, fmt.Sprintf(`"row_count":%d`, denver.RowCount)) || strings.Contains(b, fmt.Sprintf("%d rows", denver.RowCount)) {
+			t.Errorf("bob reads %s: %d %.400s; want no count of %d", path, code, b, denver.RowCount)
+		}
+		var res struct {
+			Rows []json.RawMessage `json:"rows"`
+		}
+		if strings.HasPrefix(path, "/api/results/") && (json.Unmarshal([]byte(b), &res) != nil || len(res.Rows) != 0) {
+			t.Errorf("bob reads the result: %d rows of [restricted], want none: %.300s", len(res.Rows), b)
+		}
 	}
 	if code, b := call("POST", "/api/feedback", `{"run_id":"`+annRun.RunID+`","vote":"down","comment":"mine now"}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {
 		t.Errorf("bob votes on ann's run: %d %s", code, b)

@@ -181,7 +181,7 @@ func (s readRedacted) Result(ctx context.Context, id string) (*quarry.Table, err
 		return t, nil
 	}
 	if s.resultReads(ctx, id, reads) {
-		redactAll(t)
+		withholdRows(t)
 		return t, nil
 	}
 	p.Redact(t)
@@ -216,10 +216,38 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 		st.ResultHash = ""
 	}
 	if all {
-		redactChecks(st.Checks)
+		withholdChecks(st.Checks)
 		redactReading(st.Reading)
+		// How many rows the query found is as much the restricted
+		// column's as its cells: "SELECT id … WHERE amount > 100" shared
+		// with a reader who may not filter on amount would count them
+		// (found from outside).
+		st.Rows, st.Truncated, st.Confidence = 0, false, nil
 	}
 }
+
+// withholdRows empties a result whose query reads a column the reader's
+// policy restricts: its columns stay, named, and it holds no row, since
+// even their number says something of the column.
+func withholdRows(t *quarry.Table) {
+	redactAll(t)
+	t.Rows = nil
+	t.Truncated = false
+}
+
+// withholdChecks withholds what the checks of a run that reads a
+// restricted column say, their verdicts too ("empty_result" failing says
+// no row matched): only their names stay.
+func withholdChecks(cs []event.Check) {
+	redactChecks(cs)
+	for i := range cs {
+		cs[i].Status = withheldCheck
+	}
+}
+
+// withheldCheck is the verdict shown for a check of a run whose result
+// the reader's column policy withholds.
+const withheldCheck = "withheld"
 
 // redactReading withholds what the reading of a run that reads a
 // restricted column says of its data: the values of its filters, in its
@@ -298,8 +326,11 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			var d event.QueryExecutedData
 			if json.Unmarshal(e.Data, &d) == nil {
 				cols = d.Columns
-				if d.ResultHash != "" && hashless() {
+				if d.ResultHash != "" && hashless() || d.Rows != 0 && readsAll() {
 					d.ResultHash = ""
+					if readsAll() {
+						d.Rows, d.Truncated = 0, false
+					}
 					b, err := json.Marshal(&d)
 					if err != nil {
 						return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
@@ -312,7 +343,8 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			if json.Unmarshal(e.Data, &d) != nil || !readsAll() {
 				continue
 			}
-			redactChecks(d.Checks)
+			withholdChecks(d.Checks)
+			d.Confidence = 0
 			b, err := json.Marshal(&d)
 			if err != nil {
 				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
@@ -320,8 +352,11 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			evs[i].Data = b
 		case event.ResultsPasted:
 			var d event.ResultsPastedData
-			if json.Unmarshal(e.Data, &d) == nil && d.ResultHash != "" && hashless() {
+			if json.Unmarshal(e.Data, &d) == nil && (d.ResultHash != "" && hashless() || d.Rows != 0 && readsAll()) {
 				d.ResultHash = ""
+				if readsAll() {
+					d.Rows = 0
+				}
 				b, err := json.Marshal(&d)
 				if err != nil {
 					return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
