@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -32,11 +33,15 @@ var (
 		"transaction", "occurred", "happened", "event", "sale", "invoiced", "invoice", "visited", "visit", "sent",
 		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued",
 		"borrowed", "borrow", "loaned", "lent", "rented", "rental", "checkout", "appointment", "appt", "scheduled",
-		"shipped", "dispatched", "delivered", "admitted", "treated", "measured", "reading", "sold", "resulted"}
+		"shipped", "dispatched", "delivered", "admitted", "treated", "measured", "reading", "sold", "resulted",
+		"departure", "departs", "depart", "attempted"}
 	endWords = []string{"closed", "close", "ended", "end", "ends", "cancelled", "canceled", "cancellation", "cancel",
 		"terminated", "termination", "finished", "finish", "completed", "resolved", "expired", "expires", "expiry",
 		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due",
-		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "fulfilled"}
+		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "fulfilled",
+		// A deadline: when a row should end, not when it happened.
+		"promised", "deadline", "target", "eta",
+		"arrival"}
 	// Dates that are neither the start nor the event, and a poor default
 	// time axis: changes after the fact.
 	laterWords = []string{"updated", "update", "modified", "modify", "changed", "last", "refreshed", "synced"}
@@ -132,15 +137,26 @@ func pickTimeColumnOf(t *quarry.TableInfo, ok func(string) bool) string {
 }
 
 // dateColumns are t's date columns that the column policy admits, when it
-// has more than one, or one declared as text: learn samples how well each
-// is filled (measuredTimeColumn) and what a text one holds (textDates).
+// has more than one, or one declared as text, with its other text
+// columns (up to textSampled of them): learn samples how well each is
+// filled (measuredTimeColumn) and what a text one holds (textDates). A
+// text column's values decide whether it holds dates, not its name
+// (found from outside: a hotel's check_in and check_out, TEXT with a
+// date in every row, were never read as dates).
 func dateColumns(t *quarry.TableInfo, admitted func(string) bool) []string {
 	var out []string
-	text := false
+	text, other := false, 0
 	for _, c := range t.Columns {
-		if (dateLike(c) || roleNamedText(c)) && admitted(c.Name) {
+		if !admitted(c.Name) {
+			continue
+		}
+		switch {
+		case dateLike(c) || roleNamedText(c):
 			out = append(out, c.Name)
 			text = text || !columnType(c).IsTemporal()
+		case textual(columnType(c)) && other < textSampled:
+			out = append(out, c.Name)
+			text, other = true, other+1
 		}
 	}
 	if len(out) < 2 && !text {
@@ -148,6 +164,10 @@ func dateColumns(t *quarry.TableInfo, admitted func(string) bool) []string {
 	}
 	return out
 }
+
+// textSampled is the number of text columns, other than those named like
+// dates, that learn samples in a table for dates.
+const textSampled = 16
 
 // roleNamedText reports whether c is a text column named by what a date
 // marks but with no date's ending: appointments.scheduled_for, a
@@ -170,7 +190,10 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 	for i := range e.Columns {
 		c := &e.Columns[i]
 		st, ok := stats[c.Name]
-		if !ok || c.Type != quarry.TypeText || st.dates < 1 || st.filled*float64(st.rows) < 5 {
+		// Every value a date written YYYY-MM-DD: a column that mixes in
+		// 02/08/2021 compares as text, not by day (found from outside:
+		// "the most recent doctor hired" was 26/11/2021), and stays text.
+		if !ok || c.Type != quarry.TypeText || st.dates < 1 || st.iso < 1 || st.filled*float64(st.rows) < 5 {
 			continue
 		}
 		c.Type = quarry.TypeDate
@@ -180,13 +203,78 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 		if c.TimeRole == "" {
 			c.TimeRole = timeRole(c.Name)
 		}
-		if e.TimeColumn == "" && (c.TimeRole == semantic.TimeRoleEvent || c.TimeRole == semantic.TimeRoleStart) {
+		if e.TimeColumn == "" && (c.TimeRole == semantic.TimeRoleEvent || c.TimeRole == semantic.TimeRoleStart) && st.filled >= undatedShare {
 			// The table had no date by name (scheduled_for): this one
-			// dates its rows.
+			// dates its rows, where it is filled in nearly every one
+			// (delivered_time, empty for the deliveries that failed,
+			// does not).
 			e.TimeColumn = c.Name
 		}
 	}
+	if e.TimeColumn == "" {
+		// A table whose only dates say nothing of what they mark by
+		// name (quiz_attempts.attempted, maintenance_jobs.job_day) is
+		// dated by the first of them filled in every sampled row (found
+		// from outside: no period or as-of day applied to them).
+		for _, c := range e.Columns {
+			st, ok := stats[c.Name]
+			if ok && c.Type.IsTemporal() && c.TimeRole == "" && st.rows >= 5 && st.filled >= 0.99 && !laterName(c.Name) {
+				e.TimeColumn = c.Name
+				break
+			}
+		}
+	}
+	happensOn(e, stats)
 	checkInOut(e)
+}
+
+// makingWords name the act of making a row (booking it, ordering it);
+// happeningWords the day the thing it records takes place.
+var (
+	makingWords    = []string{"booked", "booking", "ordered", "placed", "requested", "created", "submitted", "reserved", "made"}
+	happeningWords = []string{"scheduled", "appointment", "appt", "visit", "session", "service", "performed", "held", "occurs"}
+)
+
+// happensOn dates a table's rows by the day the thing they record takes
+// place rather than the day each was made, where it has both: an
+// appointment booked in May for June is June's (found from outside:
+// appointments, fees and no-shows counted by booked_ts, not
+// scheduled_for). A table named by the making itself (bookings) keeps
+// it.
+func happensOn(e *semantic.Entity, stats map[string]labelStats) {
+	own := e.Column(e.TimeColumn)
+	if own == nil || !slices.ContainsFunc(nameWords(own.Name), func(w string) bool { return slices.Contains(makingWords, w) }) {
+		return
+	}
+	table := strings.ToLower(singularOf(e.Name))
+	for _, w := range nameWords(own.Name) {
+		if len(w) >= 4 && strings.HasPrefix(table, w[:4]) {
+			return // bookings.booked_at
+		}
+	}
+	for _, c := range e.Columns {
+		st, sampled := stats[c.Name]
+		if c.Name == own.Name || !c.Type.IsTemporal() || c.TimeRole != semantic.TimeRoleEvent || sampled && st.filled < undatedShare {
+			continue
+		}
+		if slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return slices.Contains(happeningWords, w) }) {
+			e.TimeColumn = c.Name
+			return
+		}
+	}
+}
+
+// laterName reports whether a date column's name says it marks a change
+// after the fact (updated_at, last_synced).
+func laterName(name string) bool {
+	for _, w := range nameWords(name) {
+		for _, x := range laterWords {
+			if w == x || strings.HasPrefix(w, x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // measuredTimeColumn is the column that dates t's rows, chosen again from
@@ -208,20 +296,28 @@ func measuredTimeColumn(t *quarry.TableInfo, chosen string, stats map[string]lab
 		case semantic.TimeRoleBirth, semantic.TimeRoleEnd:
 			return false
 		}
-		for _, w := range nameWords(name) {
-			for _, x := range laterWords {
-				if w == x || strings.HasPrefix(w, x) {
-					return false
-				}
-			}
+		if laterName(name) {
+			return false
 		}
 		return ok && s.filled >= 0.99
 	})
+	if full == "" && st.filled < undatedShare {
+		// Empty in too many rows to date them all, with no other date
+		// that does: the table has none of its own, and a period or an
+		// as-of day goes by the row it belongs to (found from outside:
+		// deliveries dated by delivered_time, empty for every failed,
+		// returned or pending one, left those out of every count).
+		return ""
+	}
 	if full == "" {
 		return chosen
 	}
 	return full
 }
+
+// undatedShare is the share of rows a date must be filled in, at least,
+// to date a table's rows when no other date is filled in more.
+const undatedShare = 0.9
 
 // checkInOut gives a table's check-in and check-out dates, both there,
 // the roles of the stay they bound: check_in its start, check_out its

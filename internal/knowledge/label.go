@@ -161,6 +161,7 @@ type labelStats struct {
 	filled, distinct float64
 	numeric, dates   float64 // shares of the filled values that read as numbers or dates
 	times            float64 // share of the filled values that read as dates with a time of day
+	iso              float64 // share of the filled values written YYYY-MM-DD
 	rows             int
 }
 
@@ -183,6 +184,7 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 	numeric := make([]int, len(cands))
 	dates := make([]int, len(cands))
 	times := make([]int, len(cands))
+	iso := make([]int, len(cands))
 	seen := make([]map[string]bool, len(cands))
 	for i := range seen {
 		seen[i] = map[string]bool{}
@@ -208,6 +210,9 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 				numeric[i]++
 			} else if looksLikeDate(s) {
 				dates[i]++
+				if isoDate(s) {
+					iso[i]++
+				}
 				if strings.Contains(s, ":") {
 					times[i]++
 				}
@@ -231,6 +236,7 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 			st.numeric = float64(numeric[i]) / float64(filled[i])
 			st.dates = float64(dates[i]) / float64(filled[i])
 			st.times = float64(times[i]) / float64(filled[i])
+			st.iso = float64(iso[i]) / float64(filled[i])
 		}
 		out[c.name] = st
 	}
@@ -246,6 +252,21 @@ func looksLikeNumber(s string) bool {
 	s = strings.ReplaceAll(s, ",", "")
 	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return err == nil
+}
+
+// isoDate reports whether s starts with a date written YYYY-MM-DD, the
+// one form whose text sorts and compares as the dates do.
+func isoDate(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := 0; i < 10; i++ {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // looksLikeDate reports whether s starts like an ISO date (2024-05-01) or

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -18,10 +19,10 @@ func TestTextDates(t *testing.T) {
 		{Name: "note_date", Type: quarry.TypeText}, {Name: "rare_at", Type: quarry.TypeText}, {Name: "made_at", Type: quarry.TypeTimestamp},
 	}}
 	textDates(e, map[string]labelStats{
-		"sold_at":   {filled: 0.4, dates: 1, times: 1, rows: 100},
-		"listed_on": {filled: 1, dates: 1, rows: 100},
-		"note_date": {filled: 1, dates: 0.98, rows: 100},
-		"rare_at":   {filled: 0.02, dates: 1, times: 1, rows: 100},
+		"sold_at":   {filled: 0.4, dates: 1, iso: 1, times: 1, rows: 100},
+		"listed_on": {filled: 1, dates: 1, iso: 1, rows: 100},
+		"note_date": {filled: 1, dates: 0.98, iso: 0.98, rows: 100},
+		"rare_at":   {filled: 0.02, dates: 1, iso: 1, times: 1, rows: 100},
 	})
 	want := map[string]quarry.Type{"sold_at": quarry.TypeTimestamp, "listed_on": quarry.TypeDate, "note_date": quarry.TypeText, "rare_at": quarry.TypeText, "made_at": quarry.TypeTimestamp}
 	for _, c := range e.Columns {
@@ -44,12 +45,12 @@ func TestTextDates(t *testing.T) {
 // are no dates leave it text: scheduled_by holds people.
 func TestRoleNamedTextDate(t *testing.T) {
 	tab := &quarry.TableInfo{Name: "appointments", Columns: []quarry.ColumnInfo{{Name: "id", DeclType: "INTEGER"}, {Name: "scheduled_for", DeclType: "TEXT"}, {Name: "scheduled_by", DeclType: "TEXT"}, {Name: "notes", DeclType: "TEXT"}}}
-	if got := dateColumns(tab, func(string) bool { return true }); len(got) != 2 || got[0] != "scheduled_for" || got[1] != "scheduled_by" {
+	if got := dateColumns(tab, func(string) bool { return true }); !slices.Equal(got, []string{"scheduled_for", "scheduled_by", "notes"}) {
 		t.Errorf("dateColumns: %v", got)
 	}
 	e := &semantic.Entity{Name: "appointments", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "scheduled_for", Type: quarry.TypeText}, {Name: "scheduled_by", Type: quarry.TypeText}}}
 	textDates(e, map[string]labelStats{
-		"scheduled_for": {filled: 1, dates: 1, rows: 100},
+		"scheduled_for": {filled: 1, dates: 1, iso: 1, rows: 100},
 		"scheduled_by":  {filled: 1, dates: 0, rows: 100},
 	})
 	if c := e.Column("scheduled_for"); c.Type != quarry.TypeDate || c.TimeRole != semantic.TimeRoleEvent || e.TimeColumn != "scheduled_for" {
@@ -57,5 +58,48 @@ func TestRoleNamedTextDate(t *testing.T) {
 	}
 	if c := e.Column("scheduled_by"); c.Type != quarry.TypeText || c.TimeRole != "" {
 		t.Errorf("scheduled_by: %+v", c)
+	}
+}
+
+// TestTextDatesOfRoundFive: what the sampled values say of a table's
+// text dates (found from outside, stop 48): a date in two formats stays
+// text (it would compare as text); a date named by no role dates a table
+// that has no other (quiz_attempts.attempted); a date empty in a fifth
+// of the rows does not (deliveries.delivered_time); an appointment is
+// dated by the day it takes place, not the day it was booked.
+func TestTextDatesOfRoundFive(t *testing.T) {
+	e := &semantic.Entity{Name: "doctors", Columns: []semantic.Column{{Name: "hired", Type: quarry.TypeText}}}
+	textDates(e, map[string]labelStats{"hired": {filled: 1, dates: 1, iso: 0.8, rows: 22}})
+	if c := e.Column("hired"); c.Type != quarry.TypeText || e.TimeColumn != "" {
+		t.Errorf("hired in two formats: %+v, time column %q", c, e.TimeColumn)
+	}
+	e = &semantic.Entity{Name: "quiz_attempts", Columns: []semantic.Column{{Name: "attempted", Type: quarry.TypeText}, {Name: "score", Type: quarry.TypeFloat}}}
+	textDates(e, map[string]labelStats{"attempted": {filled: 1, dates: 1, iso: 1, times: 1, rows: 100}})
+	if e.TimeColumn != "attempted" {
+		t.Errorf("quiz_attempts: time column %q, want attempted", e.TimeColumn)
+	}
+	e = &semantic.Entity{Name: "deliveries", Columns: []semantic.Column{{Name: "delivered_time", Type: quarry.TypeText}}}
+	textDates(e, map[string]labelStats{"delivered_time": {filled: 0.8, dates: 1, iso: 1, times: 1, rows: 100}})
+	if e.TimeColumn != "" || e.Column("delivered_time").Type != quarry.TypeTimestamp {
+		t.Errorf("deliveries: time column %q, delivered_time %+v; want no time column", e.TimeColumn, e.Column("delivered_time"))
+	}
+	tab := &quarry.TableInfo{Name: "deliveries", Columns: []quarry.ColumnInfo{{Name: "id", DeclType: "INTEGER"}, {Name: "delivered_at", DeclType: "DATE"}}}
+	if got := measuredTimeColumn(tab, "delivered_at", map[string]labelStats{"delivered_at": {filled: 0.8, rows: 100}}); got != "" {
+		t.Errorf("measuredTimeColumn of a date empty in a fifth of the rows: %q", got)
+	}
+	if got := measuredTimeColumn(tab, "delivered_at", map[string]labelStats{"delivered_at": {filled: 0.93, rows: 100}}); got != "delivered_at" {
+		t.Errorf("measuredTimeColumn of a date empty in a few rows: %q", got)
+	}
+	e = &semantic.Entity{Name: "appointments", TimeColumn: "booked_ts", Columns: []semantic.Column{
+		{Name: "booked_ts", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "scheduled_for", Type: quarry.TypeText}}}
+	textDates(e, map[string]labelStats{"scheduled_for": {filled: 1, dates: 1, iso: 1, rows: 100}})
+	if e.TimeColumn != "scheduled_for" {
+		t.Errorf("appointments: time column %q, want scheduled_for", e.TimeColumn)
+	}
+	e = &semantic.Entity{Name: "bookings", TimeColumn: "booked_at", Columns: []semantic.Column{
+		{Name: "booked_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "scheduled_for", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}}
+	textDates(e, nil)
+	if e.TimeColumn != "booked_at" {
+		t.Errorf("bookings: time column %q, want booked_at", e.TimeColumn)
 	}
 }
