@@ -304,7 +304,11 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	}
 	out := *pl
 	out.Query = &c
-	note := fmt.Sprintf("as of %s: the %d rows with %s after it are left out", asOf.Format("2006-01-02"), int64(later), field)
+	rows := fmt.Sprintf("the %d rows with %s after it are", int64(later), field)
+	if int64(later) == 1 {
+		rows = fmt.Sprintf("the 1 row with %s after it is", field)
+	}
+	note := fmt.Sprintf("as of %s: %s left out", asOf.Format("2006-01-02"), rows)
 	if field == pl.DatedBy {
 		note = fmt.Sprintf("as of %s: the rows of the %d %s with %s after it are left out", asOf.Format("2006-01-02"), int64(later), ent, field)
 	}

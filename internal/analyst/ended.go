@@ -146,6 +146,8 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		switch c := e.Column(col); {
 		case semantic.StatusName(col):
 			names = c.Values
+		case yesNo(c.Values) && staticFlag(col):
+			continue // a test row was one then too
 		case yesNo(c.Values):
 			names = []string{col}
 		default:
