@@ -58,6 +58,10 @@ type builder struct {
 	// eventGrain is that date where the question has no period but a
 	// time grain ("work orders completed by month"): the grain cuts it.
 	eventGrain string
+	// grainNamed: eventGrain is a date the question cut by its grain
+	// itself ("units sold by launch year"), which the grain cuts
+	// whichever rows it dates.
+	grainNamed bool
 }
 
 func (p *Planner) build(st *state) *Plan {
@@ -190,6 +194,20 @@ func (b *builder) resolveKinds() *Plan {
 			}
 			if len(own) == 1 {
 				t.cands = own
+				continue
+			}
+		}
+		// "by signup month": the date cut by the grain beside it, not the
+		// signups counted or their table.
+		if b.grainBeside(t) {
+			var dates []sense
+			for _, c := range only(t.cands, sColumn, sDim) {
+				if c.temporal && !c.key {
+					dates = append(dates, c)
+				}
+			}
+			if len(dates) > 0 {
+				t.cands = dates
 				continue
 			}
 		}

@@ -316,14 +316,14 @@ func (b *builder) columnAggs(t *term) *Plan {
 		var fn, label string
 		switch a {
 		case "count":
-			if s.numeric && flagName(s.column) && s.flag != nil {
+			if flagName(s.column) && s.flag != nil {
 				// "how many neutered dogs": a count of the rows that are
 				// (flagCount), never of the flag's different values.
 				pl := b.fail(fmt.Sprintf("quarry could not tell which rows %q qualifies; ask “how many … are %s”", t.it.text, t.it.text))
-				pl.flagCounted = t.it.text
+				pl.flagCounted, pl.flagEntity = t.it.text, s.entity
 				return pl
 			}
-			if s.numeric && flagName(s.column) {
+			if flagName(s.column) && (s.numeric || !b.st.distinct) {
 				// "how many escalated tickets" (escalated, an integer
 				// with no values known): its distinct values (2) are
 				// never the answer, and which value means yes is unknown.

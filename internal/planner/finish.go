@@ -168,7 +168,7 @@ func (b *builder) finish() *Plan {
 			}
 			b.title = append(b.title, b.datedRowsTitle(b.datedField, b.datedLabel))
 		}
-		if timeField == "" {
+		if timeField == "" && b.eventDate == "" {
 			if f := b.parentDated(); f != "" {
 				// "total qty of purchase order lines in 2025": the lines
 				// are dated by their order (found from outside: refused).
@@ -177,7 +177,7 @@ func (b *builder) finish() *Plan {
 				b.notes = append(b.notes, fmt.Sprintf("the period is on %s, the date of the row each belongs to", f))
 			}
 		}
-		if timeField == "" {
+		if timeField == "" && b.eventDate == "" {
 			if b.rows && !b.p.entityTime(b.subject) {
 				return b.fail(fmt.Sprintf("%s has no date column to apply %q to", display(b.subject), r.Label))
 			}
@@ -255,7 +255,7 @@ func (b *builder) finish() *Plan {
 		// them): read with those (found: "work orders completed by month
 		// in 2025" put the period on completed_at and the months on
 		// scheduled_for, at 1.00).
-		if timeField != "" && (q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.model(&Plan{AdHoc: b.adhoc}), q, timeField)) {
+		if timeField != "" && (b.grainNamed && timeField == b.eventGrain || q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.model(&Plan{AdHoc: b.adhoc}), q, timeField)) {
 			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: timeField, Grain: g})
 			b.und("by %s of %s", g, timeField)
 			continue

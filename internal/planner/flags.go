@@ -139,6 +139,13 @@ func (p *Planner) flagCount(question string, asOf time.Time, pl *Plan) *Plan {
 		rest := strings.Join(strings.Fields(question[:t.start]+" "+question[t.end:]), " ")
 		rest = strings.TrimRight(rest, "?.! ")
 		got := p.planWhole(rest+" that are "+pl.flagCounted, asOf)
+		if got.Kind != KindMetric && pl.flagEntity != "" {
+			// "how many refunds last year", of payments.is_refund: the
+			// rows of its table that are so, where no other rows are
+			// named (found from outside: COUNT(DISTINCT is_refund), 2).
+			whole := strings.Join(strings.Fields(question[:t.start]+" "+display(pl.flagEntity)+" that are "+pl.flagCounted+" "+question[t.end:]), " ")
+			got = p.planWhole(strings.TrimRight(whole, "?.! "), asOf)
+		}
 		if got.Kind != KindMetric {
 			return nil
 		}

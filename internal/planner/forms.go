@@ -344,6 +344,14 @@ func (p *Planner) form(toks []token) (formHit, bool) {
 			return formHit{phrase: strings.Join(ws, ""), senses: ss}, true
 		}
 	}
+	if len(toks) == 2 && p.stop[last] && !p.stop[first] && isAlpha(first) {
+		// "checked in", "checking out": a verb and its particle, the
+		// event a date column named by them records (check_in), found
+		// from outside unread. Only a date's: "orders in" is no phrase.
+		if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && strings.HasSuffix(h.phrase, " "+last) && temporalOnly(h.senses) {
+			return h, true
+		}
+	}
 	if p.stop[first] || p.stop[last] || !isAlpha(first) || !isAlpha(last) {
 		return formHit{}, false
 	}
@@ -417,6 +425,17 @@ func pastForm(w string) bool {
 func measured(ss []sense) bool {
 	for _, s := range ss {
 		if s.kind != sColumn || !s.numeric && !s.temporal {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// temporalOnly reports whether every sense is a date column or
+// dimension.
+func temporalOnly(ss []sense) bool {
+	for _, s := range ss {
+		if s.kind != sColumn && s.kind != sDim || !s.temporal {
 			return false
 		}
 	}

@@ -81,6 +81,14 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 		if ent == nil {
 			return nil
 		}
+		if by := p.lookupOf(ent); by != nil {
+			// "how many trucks", Truck a name in vehicle_types: the
+			// vehicles of that type, not the one type row (found from
+			// outside: 1, at 1.00).
+			ent = by
+		} else if p.referredTo(ent) && strings.EqualFold(p.label(ent), v.column) {
+			return nil // a name other tables' rows take: whose rows are counted?
+		}
 		read := question[:toks[at].start] + v.value + " " + strings.ToLower(display(ent.Name)) + question[toks[at+n-1].end:]
 		pl := p.planWhole(read, asOf)
 		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || !strings.EqualFold(p.metricEntity(pl.Query.Metrics[0], pl.AdHoc), ent.Name) {
@@ -155,4 +163,40 @@ func (b *builder) rankValueRows(grains int) {
 		b.groups = append(b.groups, hit.Name+"."+l)
 	}
 	b.und("group by %s", hit.Name)
+}
+
+// lookupOf is the one table whose rows take a name from e, a table of
+// kinds (vehicle_types, named by type_name): the rows a plural of one of
+// its names counts. nil when e is no such table, or more than one table
+// refers to it.
+func (p *Planner) lookupOf(e *semantic.Entity) *semantic.Entity {
+	kinds := false
+	for _, w := range nameWords(e.Name) {
+		kinds = kinds || kindColumnWord(singular(w)) || singular(w) == "category" || singular(w) == "class"
+	}
+	if !kinds {
+		return nil
+	}
+	var by *semantic.Entity
+	for _, r := range p.m.Relationships {
+		if !strings.EqualFold(r.To, e.Name) || strings.EqualFold(r.From, e.Name) {
+			continue
+		}
+		f := p.entity(r.From)
+		if f == nil || by != nil && by != f {
+			return nil
+		}
+		by = f
+	}
+	return by
+}
+
+// referredTo reports whether another table's rows refer to e's.
+func (p *Planner) referredTo(e *semantic.Entity) bool {
+	for _, r := range p.m.Relationships {
+		if strings.EqualFold(r.To, e.Name) && !strings.EqualFold(r.From, e.Name) {
+			return true
+		}
+	}
+	return false
 }

@@ -72,6 +72,8 @@ type state struct {
 	// items: the period right after it is the signup's (signedUp).
 	signedPos  []int
 	grains     []semantic.Grain
+	grainAt    []int    // where each grain said by the question is among the items
+	grainWord  []string // and its words ("month", "per month", "monthly")
 	rowsLead   bool
 	share      bool
 	compare    bool
@@ -492,6 +494,7 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 			case strings.HasPrefix(kw, "grain:"):
 				st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "grain:")))
+				st.grainAt, st.grainWord = append(st.grainAt, i), append(st.grainWord, it.text)
 			case strings.HasPrefix(kw, "unit:") && st.ageOp != "" && st.ageUnit == "" && (prevKw == "agegt" || prevKw == "agelt" || st.hasAge && i > 0 && mean[i-1].kind == itNum):
 				// "open tickets older than 30 days", "older than a week":
 				// how long ago the rows began.
@@ -506,6 +509,7 @@ func (p *Planner) walk(items []item, st *state) {
 				ranked := (prevKw == "top" || prevKw == "bottom" || prevKw == "max" || prevKw == "min") && singular(it.text) == it.text
 				if byMode || prevKw == "rows" || ranked {
 					st.grains = append(st.grains, semantic.Grain(strings.TrimPrefix(kw, "unit:")))
+					st.grainAt, st.grainWord = append(st.grainAt, i), append(st.grainWord, it.text)
 					if (prevKw == "rows" || ranked) && singular(it.text) == it.text {
 						st.oneGrain = true // "which month had the highest revenue"
 					}

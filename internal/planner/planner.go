@@ -103,6 +103,7 @@ type Plan struct {
 	// rows it qualifies ("how many neutered dogs"), the column's word,
 	// which flagCount reads as a condition.
 	flagCounted string
+	flagEntity  string // the table of that yes/no column
 	// rankUnknown: refused for a ranking with no measure ("top 5 products
 	// by unit price"), which rankedByColumn reads as a list.
 	rankUnknown bool

@@ -232,6 +232,20 @@ func (b *builder) ownTimeColumn(s sense) bool {
 	return e != nil && strings.EqualFold(e.TimeColumn, s.column)
 }
 
+// endOf reports whether s is a date its rows end on (doctors.left_on),
+// of a table dated by no column of its own: "doctors who left" are those
+// whose end is set, as for a table dated by it (found from outside: every
+// doctor listed once learn no longer dated them by a date set in two rows
+// of 22).
+func (b *builder) endOf(s sense) bool {
+	e := b.p.entity(s.entity)
+	if e == nil || e.TimeColumn != "" {
+		return false
+	}
+	c := e.Column(s.column)
+	return c != nil && c.TimeRole == semantic.TimeRoleEnd
+}
+
 // wholeName keeps, of columns a word names in part, the one column the
 // words name whole, a yes/no prefix aside: "late" is is_late, not
 // late_fee, whose name says more (found from outside: "how many payments
@@ -518,6 +532,12 @@ func (b *builder) roles() *Plan {
 			t.role = "context"
 			continue
 		}
+		if t.cands[0].kind == sEntity && b.ownsNamedGrain(t) {
+			// "tickets by customer signup year": whose date the year
+			// is, not a grouping by each customer as well.
+			t.role = "context"
+			continue
+		}
 		s := t.cands[0]
 		switch s.kind {
 		case sValue:
@@ -591,6 +611,17 @@ func (b *builder) roles() *Plan {
 			case b.valueBefore(t):
 				// "on mobile devices": the column names the value before
 				// it, a filter, not a grouping.
+				t.role = "context"
+			case s.temporal && b.grainBeside(t) && b.eventGrain == "":
+				// "reservations by check-in month", "by month of
+				// booking": the grain of that date, not the measure's
+				// own date and a grouping by each day (found from
+				// outside: refused).
+				if b.subject != "" && b.rank(s.entity, nil) > 2 {
+					return b.fail(fmt.Sprintf("%q is a date of %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, display(s.entity), display(b.subjectOfMetrics())))
+				}
+				b.eventGrain, b.grainNamed = s.field, true
+				b.und("%q: the period is cut on %s", t.it.text, s.field)
 				t.role = "context"
 			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0 || st.eachAfter) && len(b.groups) == 0 && !t.hasNum:
 				if s.key {
@@ -690,7 +721,7 @@ func (b *builder) roles() *Plan {
 				}
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
-				strings.EqualFold(s.entity, b.subject) && b.ownTimeColumn(s):
+				strings.EqualFold(s.entity, b.subject) && (b.ownTimeColumn(s) || b.endOf(s)):
 				// "how many orders has Aiko Jansen placed": the date every
 				// order has, named by its verb, says only that the rows
 				// happened (found from outside: refused).
@@ -1152,6 +1183,42 @@ func pluralAsked(text, plural string) bool {
 		for j := i + 1; j <= i+2 && j+1 < len(ws); j++ {
 			if ws[j] == plural {
 				return pluralVerb(ws[j+1])
+			}
+		}
+	}
+	return false
+}
+
+// grainBeside reports whether the question's one grain is said right
+// beside the date term t: before it after "of" ("month of booking") or
+// right after it ("booking month").
+func (b *builder) grainBeside(t *term) bool {
+	st := b.st
+	if len(st.grainAt) != 1 || len(st.grains) != 1 {
+		return false
+	}
+	// The unit alone: "signups per month" is a count by month, not the
+	// month of a signup date.
+	switch st.grainWord[0] {
+	case "day", "week", "month", "quarter", "year":
+	default:
+		return false
+	}
+	g := st.grainAt[0]
+	return g == t.pos+1 || g == t.pos-1 && t.ofBefore
+}
+
+// ownsNamedGrain reports whether the entity term t comes right before a
+// date of its own that the question cuts by the grain beside it
+// ("customer signup year").
+func (b *builder) ownsNamedGrain(t *term) bool {
+	for _, u := range b.st.terms {
+		if u.pos != t.pos+1 || !b.grainBeside(u) {
+			continue
+		}
+		for _, c := range u.cands {
+			if c.temporal && (c.kind == sColumn || c.kind == sDim) && strings.EqualFold(c.entity, t.cands[0].name) {
+				return true
 			}
 		}
 	}

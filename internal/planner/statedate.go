@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -26,7 +27,7 @@ func (b *builder) stateDate(entity, dflt string) string {
 			continue
 		}
 		v, ok := f.Values[0].(string)
-		if !ok || strings.Contains(v, " ") {
+		if !ok {
 			continue
 		}
 		rf, err := b.p.m.ResolveField(f.Field)
@@ -59,17 +60,25 @@ func (b *builder) stateDate(entity, dflt string) string {
 	return found
 }
 
-// namesStem reports whether text has a word of one of states: the same
-// stem, or, for words of four letters or more, the same first four
-// ("grad_date" of graduated, "delivery_dt" of delivered: found from
-// outside, refused for want of the date).
+// namesStem reports whether text names one of states: each word of the
+// state is a word of text, by the same stem or, for words of four
+// letters or more, the same first four ("grad_date" of graduated,
+// "delivery_dt" of delivered: found from outside, refused for want of
+// the date). Every word: checked_out is check_out's, not check_in's
+// (found from outside: both were taken, and the period refused).
 func namesStem(text string, states []string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlphaRune(r) }) {
-		s := stemWord(w)
-		for _, st := range states {
-			if s == stemWord(st) || len(w) >= 4 && len(st) >= 4 && w[:4] == st[:4] {
-				return true
-			}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlphaRune(r) })
+	same := func(w, st string) bool {
+		return stemWord(w) == stemWord(st) || len(w) >= 4 && len(st) >= 4 && w[:4] == st[:4]
+	}
+	for _, st := range states {
+		sws := strings.FieldsFunc(st, func(r rune) bool { return !isAlphaRune(r) })
+		all := len(sws) > 0
+		for _, sw := range sws {
+			all = all && slices.ContainsFunc(words, func(w string) bool { return same(w, sw) })
+		}
+		if all {
+			return true
 		}
 	}
 	return false
