@@ -172,3 +172,56 @@ CREATE TABLE goals (goal_id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFER
 		}
 	}
 }
+
+// TestWordsOfRoundFive asks, of accounts and patients that quarry learns,
+// what outside testers found read the wrong way (stop 48): "no" taken as
+// the value 'no' of a yes/no column ("accounts with no invoices"
+// refused); "test patients" as a last name Test, not is_test; "new
+// patients" as those with a visit of type new; a group of no rows
+// (industry NULL) listed among the industries with more than 3 accounts;
+// a department with no doctors left unsaid.
+func TestWordsOfRoundFive(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE accounts (account_id INTEGER PRIMARY KEY, company_name TEXT NOT NULL, industry TEXT, signup_date TEXT);
+CREATE TABLE invoices (invoice_id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(account_id), issued TEXT, amount_cents INTEGER);
+CREATE TABLE payments (payment_id INTEGER PRIMARY KEY, invoice_id INTEGER NOT NULL REFERENCES invoices(invoice_id), paid_on TEXT, amount REAL, is_refund TEXT);
+CREATE TABLE patients (patient_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, registered TEXT, is_test INTEGER);
+CREATE TABLE appointments (appointment_id INTEGER PRIMARY KEY, patient_id INTEGER NOT NULL REFERENCES patients(patient_id), scheduled_for TEXT, visit_type TEXT);
+CREATE TABLE departments (dept_code TEXT PRIMARY KEY, dept_name TEXT NOT NULL);
+INSERT INTO departments VALUES ('CAR', 'Cardiology'), ('DER', 'Dermatology'), ('NEU', 'Neurology');
+CREATE TABLE doctors (doctor_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, dept_code TEXT REFERENCES departments(dept_code));
+`)
+	industries := []string{"Retail", "Software", "Health", ""}
+	for i := 1; i <= 40; i++ {
+		ind := "NULL"
+		if industries[i%4] != "" {
+			ind = "'" + industries[i%4] + "'"
+		}
+		if i%4 == 2 && i > 12 {
+			ind = "'Mining'" // 3 of them: not over 3
+		}
+		fmt.Fprintf(&b, "INSERT INTO accounts VALUES (%d, 'Co %d', %s, '2025-%02d-%02d');\n", i, i, ind, i%12+1, i%27+1)
+	}
+	for i := 1; i <= 90; i++ {
+		fmt.Fprintf(&b, "INSERT INTO invoices VALUES (%d, %d, '2026-%02d-%02d', %d);\n", i, i%30+1, i%5+1, i%27+1, 1000+i*37)
+		fmt.Fprintf(&b, "INSERT INTO payments VALUES (%d, %d, '2026-%02d-%02d', %d.0, '%s');\n", i, i, i%5+1, i%27+2, 10+i, []string{"no", "no", "no", "yes"}[i%4])
+	}
+	for i := 1; i <= 60; i++ {
+		last := []string{"Smith", "Jones", "Test", "Brown", "Lee"}[i%5]
+		fmt.Fprintf(&b, "INSERT INTO patients VALUES (%d, 'P%d', '%s', '2026-%02d-%02d', %d);\n", i, i, last, i%6+1, i%27+1, i%7/6)
+		fmt.Fprintf(&b, "INSERT INTO appointments VALUES (%d, %d, '2026-%02d-%02d', '%s');\n", i, i, i%6+1, i%27+2, []string{"new", "follow-up"}[i%2])
+	}
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO doctors VALUES (%d, 'Dr %d', '%s');\n", i, i, []string{"CAR", "DER"}[i%2])
+	}
+	dir, rows := learnedDB(t, "round48c.db", b.String(), "")
+	answersAsHand(t, dir, rows, []struct{ q, want string }{
+		{"how many accounts have no invoices", "SELECT count(*) FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = a.account_id)"},
+		{"how many patients excluding test patients", "SELECT count(*) FROM patients WHERE is_test = 0"},
+		{"how many new patients in May 2026", "SELECT count(*) FROM patients WHERE registered >= '2026-05-01' AND registered < '2026-06-01'"},
+		{"industries with more than 3 accounts", "SELECT industry FROM accounts WHERE industry IS NOT NULL GROUP BY industry HAVING count(*) > 3 ORDER BY industry"},
+	})
+	if out := askAt(t, dir, "2026-06-30", "how many doctors per department"); out.Status != "succeeded" || !strings.Contains(out.Answer, "Neurology has none (0)") {
+		t.Errorf("doctors per department: %s, answer %q; want Neurology named with none", out.Status, out.Answer)
+	}
+}

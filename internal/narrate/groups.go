@@ -18,10 +18,17 @@ const maxKnownGroups = 50
 // grouping itself): the values the answer must account for, since a group
 // with nothing to count has no row. Nil when there is no such list.
 func knownGroups(m *semantic.Model, q *semantic.Query) []string {
-	if len(q.Dimensions) != 1 || q.Limit > 0 || len(q.Compare) > 0 || q.Dimensions[0].Grain != "" || len(q.Metrics) == 0 {
+	dims := q.Dimensions
+	if len(dims) == 2 {
+		// A table's rows, grouped by its key and shown by its name
+		// ("doctors per department": found from outside, Neurology with
+		// none went unsaid at 1.00).
+		dims = nameOfKeyed(m, dims)
+	}
+	if len(dims) != 1 || q.Limit > 0 || len(q.Compare) > 0 || dims[0].Grain != "" || len(q.Metrics) == 0 {
 		return nil
 	}
-	d := q.Dimensions[0].Name
+	d := dims[0].Name
 	for _, name := range q.Metrics {
 		mt := m.Metric(name)
 		if mt == nil || !mt.Additive() {
@@ -62,6 +69,22 @@ func knownGroups(m *semantic.Model, q *semantic.Query) []string {
 		}
 	}
 	return vals
+}
+
+// nameOfKeyed is, of two groupings that are one table's key and another
+// column of it, the other one; dims itself otherwise.
+func nameOfKeyed(m *semantic.Model, dims []semantic.DimRef) []semantic.DimRef {
+	for k := range 2 {
+		key, err1 := m.ResolveField(dims[k].Name)
+		other, err2 := m.ResolveField(dims[1-k].Name)
+		if err1 != nil || err2 != nil || key.Kind != semantic.FieldColumn || other.Kind != semantic.FieldColumn || key.Entity != other.Entity || dims[k].Grain != "" {
+			continue
+		}
+		if strings.EqualFold(key.Entity.PrimaryKey, key.Column.Name) {
+			return dims[1-k : 2-k]
+		}
+	}
+	return dims
 }
 
 // missingGroups says which of the grouping's known values have no row:

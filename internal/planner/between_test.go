@@ -40,7 +40,7 @@ func TestRanges(t *testing.T) {
 		{"how many customers had between 2 and 3 orders in 2025", KindMetric, []semantic.Filter{
 			inPeriod(count(ge("", 2)), "2025-01-01", "2026-01-01"), inPeriod(count(le("", 3)), "2025-01-01", "2026-01-01")}},
 		// Money is never a year: "$2000" bounds the revenue.
-		{"customers with revenue between $1000 and $2000 in 2025", KindMetric, []semantic.Filter{ge("revenue", 1000), le("revenue", 2000)}},
+		{"customers with revenue between $1000 and $2000 in 2025", KindMetric, []semantic.Filter{ge("revenue", 1000), le("revenue", 2000), {Field: "customers.id", Op: semantic.OpNotNull}}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)
@@ -85,11 +85,11 @@ func TestCountGroups(t *testing.T) {
 	}{
 		{q: "how many customers with revenue over 1000 in 2025", want: &semantic.Query{
 			Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, CountGroups: "count_customers",
-			Filters:   []semantic.Filter{{Field: "revenue", Op: semantic.OpGt, Values: []any{fmtNum(1000)}}},
+			Filters:   []semantic.Filter{{Field: "revenue", Op: semantic.OpGt, Values: []any{fmtNum(1000)}}, {Field: "customers.id", Op: semantic.OpNotNull}},
 			TimeRange: &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}}},
 		{q: "how many orders with revenue above $100 last month", want: &semantic.Query{
 			Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "orders.id"}}, CountGroups: "orders",
-			Filters:   []semantic.Filter{{Field: "revenue", Op: semantic.OpGt, Values: []any{fmtNum(100)}}},
+			Filters:   []semantic.Filter{{Field: "revenue", Op: semantic.OpGt, Values: []any{fmtNum(100)}}, {Field: "orders.id", Op: semantic.OpNotNull}},
 			TimeRange: &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}}},
 		// Employees reach revenue through the tickets they handled: no
 		// order line belongs to one employee.

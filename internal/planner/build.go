@@ -148,6 +148,9 @@ func (b *builder) resolveKinds() *Plan {
 	}
 	b.countPastQualifiers()
 	for i, t := range b.st.terms {
+		if f := b.flagOverName(t); f != nil {
+			t.cands = f
+		}
 		if vals := only(t.cands, sValue); len(vals) > 0 && (!t.byMode || len(vals) == len(t.cands)) && b.preferValue(t, vals) {
 			aliased := len(only(t.cands, sMetric, sEntity, sColumn, sDim)) > 0
 			t.cands, t.role = vals, "value"
@@ -298,6 +301,29 @@ func (b *builder) preferValue(t *term, vals []sense) bool {
 		}
 	}
 	return false
+}
+
+// flagOverName is the yes/no column a word names by its adjective where
+// the word is also a name in the same table: "excluding test patients"
+// is is_test, not the patients whose last name is Test (found from
+// outside). nil otherwise.
+func (b *builder) flagOverName(t *term) []sense {
+	var flags []sense
+	for _, f := range t.cands {
+		if f.kind == sColumn && f.flag != nil {
+			flags = append(flags, f)
+		}
+	}
+	if len(flags) != 1 {
+		return nil
+	}
+	for _, v := range only(t.cands, sValue) {
+		e := b.p.entity(v.entity)
+		if e != nil && strings.EqualFold(v.entity, flags[0].entity) && (strings.Contains(lower(v.column), "name") || strings.EqualFold(b.p.label(e), v.column)) {
+			return flags
+		}
+	}
+	return nil
 }
 
 // measures turns metric terms, aggregate words and counted entities into

@@ -185,6 +185,15 @@ func (l *lexicon) addWordForms(ws []string, s sense) {
 	}
 }
 
+// yesNoWord reports whether v is how a yes/no column writes yes or no.
+func yesNoWord(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "no", "y", "n", "true", "false", "t", "f":
+		return true
+	}
+	return false
+}
+
 // words splits a name or phrase into lower-case words (underscores,
 // hyphens and punctuation separate words).
 func words(s string) []string {
@@ -469,6 +478,14 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			for _, v := range c.Values {
 				if isNumber(v) || !scope.admits(v) {
 					continue // numbers are read as numbers
+				}
+				if cs.flag != nil && yesNoWord(v) {
+					// A yes/no column's 'no' and 'yes' are read by its
+					// name ("refunds", "not refunded"), never as a word
+					// of the question: "accounts with no invoices" is no
+					// condition on payments.is_refund (found from
+					// outside: refused so).
+					continue
 				}
 				vs := sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName}
 				l.add(v, vs)

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"github.com/quarrydata/quarry/internal/semantic"
 	"strings"
 	"testing"
 
@@ -68,7 +69,9 @@ func TestConditionAfterMeasure(t *testing.T) {
 	p := New(testModel(), nil)
 	for _, q := range []string{"customers with revenue over 10000", "countries with more than 10000 in revenue"} {
 		pl := p.Plan(q, asOf)
-		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "revenue" || pl.Query.Filters[0].Op != ">" || len(pl.Query.Dimensions) == 0 {
+		// The groups with no value are no group to list (a second
+		// condition, is_not_null, on the grouping).
+		if pl.Query == nil || len(pl.Query.Filters) != 2 || pl.Query.Filters[0].Field != "revenue" || pl.Query.Filters[0].Op != ">" || pl.Query.Filters[1].Op != semantic.OpNotNull || len(pl.Query.Dimensions) == 0 {
 			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
 		}
 	}

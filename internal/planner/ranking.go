@@ -24,6 +24,18 @@ func (p *Planner) rankings(pl *Plan) {
 		return
 	}
 	q := pl.Query
+	if q.Rows == nil && len(q.Compare) == 0 && (q.Limit <= 0 || len(q.Order) == 0) && p.onMeasure(pl) {
+		// "industries with more than 100 accounts": the rows with no
+		// industry are no industry to list (found from outside: null
+		// listed among them at 1.00).
+		for _, f := range p.nullGroups(q) {
+			if !filtered(q, f) {
+				q.Filters = append(q.Filters, semantic.Filter{Field: f, Op: semantic.OpNotNull})
+				pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (the rows with no %s are no group to list)", f, display(fieldColumn(f))))
+			}
+		}
+		return
+	}
 	if q.Limit <= 0 || len(q.Order) == 0 || len(q.Compare) > 0 {
 		return
 	}
@@ -52,6 +64,18 @@ func (p *Planner) rankings(pl *Plan) {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (a row with no %s is at no end of the list)", f, display(fieldColumn(f))))
 		}
 	}
+}
+
+// onMeasure reports whether the plan keeps its groups by a condition on
+// a measure of each (HAVING: "with more than 100 accounts").
+func (p *Planner) onMeasure(pl *Plan) bool {
+	m := p.model(pl)
+	for _, f := range pl.Query.Filters {
+		if m.Metric(f.Field) != nil && !f.OnRelated() {
+			return true
+		}
+	}
+	return false
 }
 
 // byDimension reports whether the ranking sorts by one of its groupings

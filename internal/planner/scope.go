@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -350,6 +351,12 @@ func modelTerms(m *semantic.Model) []string {
 			if !strings.EqualFold(c.Name, e.PrimaryKey) && !keys[lower(e.Name+"."+c.Name)] {
 				name(c.Name)
 				synonyms(c.Synonyms)
+			}
+			if yes, _ := flagValue(c); yes != nil {
+				// A yes/no column's yes and no are no terms (the
+				// lexicon's values skip them too).
+				values(slices.DeleteFunc(slices.Clone(c.Values), yesNoWord))
+				continue
 			}
 			values(c.Values)
 		}

@@ -148,6 +148,29 @@ func (b *builder) periodOnState() *Plan {
 	return nil
 }
 
+// othersValue reports whether it is only a value of other tables than
+// the one next names: "new patients last month", where 'new' is a visit
+// type of appointments, are the patients made then (found from outside:
+// read as patients with a new-patient visit). A value of the table
+// itself ("new tickets", status 'new') stays the value.
+func (p *Planner) othersValue(it, next item) bool {
+	if it.kind != itTerm || len(it.senses) == 0 || len(only(it.senses, sValue)) != len(it.senses) || next.kind != itTerm {
+		return false
+	}
+	for _, n := range next.senses {
+		if n.kind != sEntity {
+			continue
+		}
+		for _, v := range it.senses {
+			if strings.EqualFold(v.entity, n.name) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // newRows reads "new" before a table in a question with a period ("new
 // products this year", "how many new employees in 2025") as the rows
 // made in the period, which is how a period on a table's own date reads:
@@ -165,7 +188,7 @@ func (p *Planner) newRows(items []item) []item {
 		return items
 	}
 	for i := 0; i+1 < len(items); i++ {
-		if items[i].kind != itUnknown || items[i].text != "new" {
+		if items[i].text != "new" || items[i].kind != itUnknown && !p.othersValue(items[i], items[i+1]) {
 			continue
 		}
 		j := i + 1 // past values: "new web orders"

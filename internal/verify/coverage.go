@@ -321,7 +321,7 @@ func (c *cover) values() (ok, bad []string) {
 				return
 			}
 		}
-		if c.countedInOwnGroups(v, where()) || c.personsCounted(v) {
+		if c.countedInOwnGroups(v, where()) || c.personsCounted(v) || c.newOfOthers(lv, where()) {
 			return
 		}
 		// A value that names a grouping's column or a listed column is
@@ -335,7 +335,10 @@ func (c *cover) values() (ok, bad []string) {
 	for i := range c.m.Entities {
 		e := &c.m.Entities[i]
 		for _, col := range e.Columns {
-			if restricted(e, col.Name) {
+			if restricted(e, col.Name) || yesNoValues(col.Values) {
+				// A yes/no column's 'no' is the question's "no", read by
+				// the column's name when it is meant ("accounts with no
+				// invoices" is no condition on is_refund).
 				continue
 			}
 			for _, v := range col.Values {
@@ -352,6 +355,39 @@ func (c *cover) values() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// newOfOthers reports whether "new" is read as the rows made in the
+// query's period rather than the value 'new' of another table's column
+// (where): "new patients last month", 'new' a visit type of appointments.
+func (c *cover) newOfOthers(lv, where string) bool {
+	if lv != "new" || c.q.TimeRange == nil && len(c.q.Compare) == 0 {
+		return false
+	}
+	ent, _, _ := strings.Cut(where, ".")
+	var measured []string
+	if c.q.Rows != nil {
+		measured = append(measured, c.q.Rows.Entity)
+	}
+	for _, name := range c.q.Metrics {
+		if mt := c.m.Metric(name); mt != nil {
+			measured = append(measured, mt.Entity)
+		}
+	}
+	return len(measured) > 0 && !slices.ContainsFunc(measured, func(m string) bool { return strings.EqualFold(m, ent) })
+}
+
+// yesNoValues reports whether a column's known values are only how a
+// yes/no column writes yes and no.
+func yesNoValues(vals []string) bool {
+	for _, v := range vals {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "yes", "no", "y", "n", "true", "false", "t", "f":
+		default:
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // readsRestricted reports whether a dimension's expression names a
