@@ -92,7 +92,13 @@ CREATE TABLE quiz_attempts (attempt_id INTEGER PRIMARY KEY, attempted TEXT, scor
 		{"how many refunds last year", "SELECT count(*) FROM payments WHERE is_refund = 'yes' AND paid_on >= '2025-01-01' AND paid_on < '2026-01-01'"},
 		{"how many quiz attempts", "SELECT count(*) FROM quiz_attempts WHERE attempted < '2026-07-01'"},
 		{"how many vehicles that are not test", "SELECT count(*) FROM vehicles WHERE is_test = 0"},
+		{"how many quiz attempts in May 2026", "SELECT count(*) FROM quiz_attempts WHERE attempted >= '2026-05-01' AND attempted < '2026-06-01'"},
 	})
+	// The word before a kind of record names its table: "quiz" of
+	// quiz_attempts (found from outside: not understood).
+	if out := askAt(t, dir, "2026-06-30", "average quiz score"); out.Status != "succeeded" || !strings.Contains(out.SQL, "AVG(quiz_attempts.score)") {
+		t.Errorf("average quiz score: %s %q\n%s", out.Status, out.Message, out.SQL)
+	}
 	// Deliveries made after the day changed status since: which had
 	// failed then is not known (the failures are no longer left out).
 	refusalsSay(t, dir, []struct{ q, says string }{
