@@ -211,6 +211,24 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 			e.TimeColumn = c.Name
 		}
 	}
+	if c := e.Column(e.TimeColumn); c != nil && !c.Type.IsTemporal() {
+		// Chosen by its name, but the sample holds no ISO dates ("5
+		// May", "02/08/2021"): compared as text with a period's or an
+		// as-of day's bounds it keeps or drops rows at random (found on
+		// Spider: course.Staring_Date < '2026-07-01' dropped every
+		// course, so "the teacher of the math course" was nobody). It
+		// dates no row; a date column that reads as one may.
+		if st, ok := stats[c.Name]; ok && st.filled*float64(st.rows) >= 5 {
+			e.TimeColumn = ""
+			for _, d := range e.Columns {
+				st, sampled := stats[d.Name]
+				if d.Type.IsTemporal() && (d.TimeRole == semantic.TimeRoleEvent || d.TimeRole == semantic.TimeRoleStart) && (!sampled || st.filled >= undatedShare) {
+					e.TimeColumn = d.Name
+					break
+				}
+			}
+		}
+	}
 	if e.TimeColumn == "" {
 		// A table whose only dates say nothing of what they mark by
 		// name (quiz_attempts.attempted, maintenance_jobs.job_day) is

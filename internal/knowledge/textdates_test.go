@@ -103,3 +103,27 @@ func TestTextDatesOfRoundFive(t *testing.T) {
 		t.Errorf("bookings: time column %q, want booked_at", e.TimeColumn)
 	}
 }
+
+// TestTextNamedLikeADate: a text column named like a date whose values are
+// no ISO dates ("5 May") dates no row: compared with a period's bounds as
+// text it kept or dropped rows at random (Spider's course.Staring_Date).
+// A declared date beside it dates them instead.
+func TestTextNamedLikeADate(t *testing.T) {
+	e := &semantic.Entity{Name: "course", TimeColumn: "Staring_Date", Columns: []semantic.Column{
+		{Name: "Course_ID", Type: quarry.TypeInt}, {Name: "Staring_Date", Type: quarry.TypeText}}}
+	textDates(e, map[string]labelStats{"Staring_Date": {filled: 1, dates: 0.2, iso: 0, rows: 10}})
+	if e.TimeColumn != "" {
+		t.Errorf("course: time column %q, want none", e.TimeColumn)
+	}
+	e = &semantic.Entity{Name: "performance", TimeColumn: "Date", Columns: []semantic.Column{
+		{Name: "Date", Type: quarry.TypeText}, {Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart}}}
+	textDates(e, map[string]labelStats{"Date": {filled: 1, dates: 1, iso: 0, rows: 40}, "created_at": {filled: 1, rows: 40}})
+	if e.TimeColumn != "created_at" {
+		t.Errorf("performance: time column %q, want created_at", e.TimeColumn)
+	}
+	e = &semantic.Entity{Name: "tiny", TimeColumn: "Date", Columns: []semantic.Column{{Name: "Date", Type: quarry.TypeText}}}
+	textDates(e, map[string]labelStats{"Date": {filled: 1, rows: 3}})
+	if e.TimeColumn != "Date" {
+		t.Errorf("a sample of 3 values decides nothing: time column %q", e.TimeColumn)
+	}
+}
