@@ -193,6 +193,28 @@ func TestServeGroupPolicy(t *testing.T) {
 			t.Errorf("bob reads the result: %d rows of [restricted], want none: %.300s", len(res.Rows), b)
 		}
 	}
+	// An answer filtered by city, shared with him: not how many
+	// segments it listed, by its cells, nor what kind of chart it drew
+	// (found from outside: cells of [restricted] counted the rows).
+	code, b = call("POST", "/ask", `{"question":"number of customers in New York by segment"}`, ann)
+	var byCity struct {
+		RunID string `json:"run_id"`
+	}
+	if code != 200 || json.Unmarshal([]byte(b), &byCity) != nil || byCity.RunID == "" {
+		t.Fatalf("ann asks for New York's customers by segment: %d %.300s", code, b)
+	}
+	if code, b := call("GET", "/api/runs/"+byCity.RunID, "", ann); code != 200 || !strings.Contains(b, `"cells"`) || !strings.Contains(b, `"chart":"`) {
+		t.Fatalf("ann reads her answer: %d %.400s; want its cells and chart", code, b)
+	}
+	if code, b := call("POST", "/api/runs/"+byCity.RunID+"/shares", `{"with":["bob"]}`, ann); code != 200 {
+		t.Fatalf("ann shares the answer with bob: %d %s", code, b)
+	}
+	for _, path := range []string{"/api/runs/" + byCity.RunID, "/api/runs/" + byCity.RunID + "/events", "/api/runs/" + byCity.RunID + "/export"} {
+		code, b := call("GET", path, "", bob)
+		if code != 200 && code != 404 || strings.Contains(b, `"cells"`) || strings.Contains(b, `"chart":"`) || strings.Contains(b, "Denver") {
+			t.Errorf("bob reads %s: %d %.400s; want no cells and no chart", path, code, b)
+		}
+	}
 	if code, b := call("POST", "/api/feedback", `{"run_id":"`+annRun.RunID+`","vote":"down","comment":"mine now"}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {
 		t.Errorf("bob votes on ann's run: %d %s", code, b)
 	}

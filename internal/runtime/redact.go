@@ -211,7 +211,7 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 		return
 	}
 	all := reads(ctx, *st)
-	redactAnswer(p, st.Columns, &st.Answer, st.Cells, all)
+	redactAnswer(p, st.Columns, &st.Answer, &st.Cells, &st.Chart, all)
 	if withholdsHash(p, st.Columns, all) {
 		st.ResultHash = ""
 	}
@@ -379,7 +379,7 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
-			if !redactAnswer(p, cols, &d.Markdown, d.Cells, readsAll()) {
+			if !redactAnswer(p, cols, &d.Markdown, &d.Cells, &d.Chart, readsAll()) {
 				continue
 			}
 			b, err := json.Marshal(&d)
@@ -395,26 +395,24 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 // redactAnswer replaces, in place, the cells of an answer's restricted
 // columns (by the result's column names, as policy.Redact decides) and
 // scrubs their values from its text; when all (the lineage check's
-// verdict: its query reads a restricted column) every cell and the whole
-// text. It reports whether it changed anything.
-func redactAnswer(p *policy.Policy, cols []string, markdown *string, cells [][]string, all bool) bool {
+// verdict: its query reads a restricted column) it withholds the whole
+// text, every cell and the chart's kind: how many rows the answer had
+// is as much the restricted column's as their values ("customers by
+// city" shared with a reader who may not read city counted the cities
+// by its cells, found from outside), and so is whether it was one
+// figure, a bar or a line. It reports whether it changed anything.
+func redactAnswer(p *policy.Policy, cols []string, markdown *string, cellsp *[][]string, chart *string, all bool) bool {
 	if p.Empty() {
 		return false
 	}
+	cells := *cellsp
 	if all {
-		// Every figure of the answer comes from what the reader may not
-		// read: none of its text is shown, not even a value too short to
-		// be told from other text.
-		for _, row := range cells {
-			for i := range row {
-				row[i] = policy.Redacted
-			}
+		changed := len(cells) > 0 || *chart != "" || *markdown != ""
+		*cellsp, *chart = nil, ""
+		if *markdown != "" {
+			*markdown = withheldAnswer
 		}
-		if *markdown == "" {
-			return len(cells) > 0
-		}
-		*markdown = withheldAnswer
-		return true
+		return changed
 	}
 	if len(cells) == 0 {
 		return false
