@@ -87,11 +87,16 @@ CREATE TABLE quiz_attempts (attempt_id INTEGER PRIMARY KEY, attempted TEXT, scor
 		{"how many deliveries", "SELECT count(*) FROM deliveries d JOIN trips t ON t.trip_id = d.trip_id WHERE t.departure < '2026-07-01'"},
 		{"how many trips without deliveries", "SELECT count(*) FROM trips t WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.trip_id = t.trip_id) AND t.departure < '2026-07-01'"},
 		{"how many deliveries were delivered in May 2026", "SELECT count(*) FROM deliveries WHERE delivered_time >= '2026-05-01' AND delivered_time < '2026-06-01'"},
-		{"how many trucks", "SELECT count(*) FROM vehicles v JOIN vehicle_types t ON t.type_code = v.type_code WHERE t.type_name = 'Truck'"},
-		{"how many vans do we have", "SELECT count(*) FROM vehicles v JOIN vehicle_types t ON t.type_code = v.type_code WHERE t.type_name = 'Van'"},
+		{"how many trucks", "SELECT count(*) FROM vehicles v JOIN vehicle_types t ON t.type_code = v.type_code WHERE t.type_name = 'Truck' AND v.is_test IS NOT 1"},
+		{"how many vans do we have", "SELECT count(*) FROM vehicles v JOIN vehicle_types t ON t.type_code = v.type_code WHERE t.type_name = 'Van' AND v.is_test IS NOT 1"},
 		{"how many refunds last year", "SELECT count(*) FROM payments WHERE is_refund = 'yes' AND paid_on >= '2025-01-01' AND paid_on < '2026-01-01'"},
 		{"how many quiz attempts", "SELECT count(*) FROM quiz_attempts WHERE attempted < '2026-07-01'"},
 		{"how many vehicles that are not test", "SELECT count(*) FROM vehicles WHERE is_test = 0"},
+		// Test rows are left out unless asked for (found from outside:
+		// 56 answers took in test or deleted rows at 1.00, and a
+		// warning alone was not enough).
+		{"how many vehicles", "SELECT count(*) FROM vehicles WHERE is_test IS NOT 1"},
+		{"how many test vehicles", "SELECT count(*) FROM vehicles WHERE is_test = 1"},
 		{"how many quiz attempts in May 2026", "SELECT count(*) FROM quiz_attempts WHERE attempted >= '2026-05-01' AND attempted < '2026-06-01'"},
 	})
 	// The word before a kind of record names its table: "quiz" of
@@ -109,9 +114,6 @@ CREATE TABLE quiz_attempts (attempt_id INTEGER PRIMARY KEY, attempted TEXT, scor
 		t.Errorf("doctors hired in 2021, of dates in two formats: %s %v\n%s", out.Status, out.Rows, out.SQL)
 	}
 	for _, c := range []struct{ q, check string }{
-		// Test rows counted are said (found from outside: 56 answers
-		// took in test or deleted rows without a word).
-		{"how many vehicles", "kind_included"},
 		// A result column of a few values with 'failed' among them is a
 		// status of the money (found from outside: summed with no word).
 		{"total payment amount last month", "statuses_included"},
@@ -224,7 +226,7 @@ CREATE TABLE doctors (doctor_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, de
 	answersAsHand(t, dir, rows, []struct{ q, want string }{
 		{"how many accounts have no invoices", "SELECT count(*) FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = a.account_id)"},
 		{"how many patients excluding test patients", "SELECT count(*) FROM patients WHERE is_test = 0"},
-		{"how many new patients in May 2026", "SELECT count(*) FROM patients WHERE registered >= '2026-05-01' AND registered < '2026-06-01'"},
+		{"how many new patients in May 2026", "SELECT count(*) FROM patients WHERE registered >= '2026-05-01' AND registered < '2026-06-01' AND is_test IS NOT 1"},
 		{"industries with more than 3 accounts", "SELECT industry FROM accounts WHERE industry IS NOT NULL GROUP BY industry HAVING count(*) > 3 ORDER BY industry"},
 	})
 	if out := askAt(t, dir, "2026-06-30", "how many doctors per department"); out.Status != "succeeded" || !strings.Contains(out.Answer, "Neurology has none (0)") {

@@ -2,10 +2,8 @@ package analyst
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
 )
@@ -71,7 +69,7 @@ func groupedByOther(q *semantic.Query) bool {
 // table's own name, in words ("own goals" of goals.is_own_goal), or ""
 // where the column is no such flag.
 func kindOf(table string, c semantic.Column) string {
-	if !semantic.FlagName(c.Name) || !yesNoValues(c) {
+	if !semantic.FlagName(c.Name) || !semantic.YesNo(c) {
 		return ""
 	}
 	tw := semantic.NameWords(table)
@@ -98,40 +96,18 @@ func kindOf(table string, c semantic.Column) string {
 	return ""
 }
 
-// yesNoValues reports whether c holds yes and no: a boolean, or known
-// values all 0 and 1 or true and false.
-func yesNoValues(c semantic.Column) bool {
-	if c.Type == quarry.TypeBool {
-		return true
-	}
-	if len(c.Values) == 0 {
-		return false
-	}
-	for _, v := range c.Values {
-		switch strings.ToLower(v) {
-		case "0", "1", "true", "false", "t", "f", "y", "n", "yes", "no":
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // sameNoun reports whether w is noun, or its singular: goal of goals.
 func sameNoun(w, noun string) bool {
 	return w == noun || w+"s" == noun || w+"es" == noun || strings.HasSuffix(noun, "ies") && w == strings.TrimSuffix(noun, "ies")+"y"
 }
 
-// unrealWords are the adjectives of yes/no columns that mark rows as not
-// real data: a test order, a deleted account.
-var unrealWords = []string{"test", "testing", "deleted", "removed", "demo", "sample", "dummy", "fake", "internal", "archived", "void", "voided", "spam", "duplicate", "junk", "sandbox"}
-
 // unrealRows warns where a query measures or lists the rows of a table
 // with a yes/no column that marks rows as no real data (is_test,
-// is_deleted) and neither the query nor the measure reads it: the figure
-// takes them in (found from outside: trips, students and vehicles
-// counted with their test and deleted rows at full confidence). quarry
-// does not leave them out on its own; it says so, and how to ask.
+// is_deleted) or a date that marks them deleted (deleted_at), and
+// neither the query nor the measure reads it: the figure takes them in
+// (found from outside: trips, students and vehicles counted with their
+// test and deleted rows at full confidence). The builtin planner leaves
+// them out itself (planner.realRows); a query a model wrote is warned of.
 func unrealRows(m *semantic.Model, q *semantic.Query) verify.Check {
 	var ents []string
 	var mts []*semantic.Metric
@@ -151,7 +127,10 @@ func unrealRows(m *semantic.Model, q *semantic.Query) verify.Check {
 		}
 		var marks, words []string
 		for _, c := range e.Columns {
-			w := unrealWord(c)
+			w := semantic.UnrealFlag(c)
+			if w == "" && semantic.DeletionDate(c) {
+				w = "deleted"
+			}
 			if w == "" || m.IsRestricted(e.Name, c.Name) || keptOut(m, q, mts[i], e.Name+"."+c.Name, c.Name) {
 				continue
 			}
@@ -164,24 +143,6 @@ func unrealRows(m *semantic.Model, q *semantic.Query) verify.Check {
 			e.Name, strings.Join(marks, " or "), fieldWords(e.Name), strings.Join(words, " or "))}
 	}
 	return verify.Check{}
-}
-
-// unrealWord is the adjective of a yes/no column that marks rows as no
-// real data (test of is_test), or "".
-func unrealWord(c semantic.Column) string {
-	if !yesNoValues(c) {
-		return ""
-	}
-	ws := semantic.NameWords(c.Name)
-	if len(ws) == 0 || len(ws) > 3 {
-		return ""
-	}
-	for _, w := range ws {
-		if slices.Contains(unrealWords, w) {
-			return w
-		}
-	}
-	return ""
 }
 
 // staticFlag reports whether a yes/no column marks what a row is from the

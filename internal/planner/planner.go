@@ -274,7 +274,7 @@ func lower(s string) string { return strings.ToLower(s) }
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	// heldNow asks of the whole question's reading, never of a reading
 	// of its words rephrased (a count of a value replanned).
-	return p.heldNow(question, p.currencySaid(question, p.planWhole(question, asOf)))
+	return p.realRows(p.heldNow(question, p.currencySaid(question, p.planWhole(question, asOf))))
 }
 
 // planWhole is Plan without the questions only the whole question asks

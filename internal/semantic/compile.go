@@ -279,7 +279,7 @@ func (c *compiler) bases(names []string, out *[]*Metric, seen map[string]bool, d
 			return quarry.Errorf(quarry.KindInput, "unknown metric %q", n)
 		}
 		if mt.Derived != "" {
-			if err := c.bases(derivedRefs(mt.Derived), out, seen, depth+1); err != nil {
+			if err := c.bases(DerivedRefs(mt.Derived), out, seen, depth+1); err != nil {
 				return err
 			}
 			continue

@@ -275,9 +275,9 @@ func rewriteRefs(expr string, names refNames, anyEntity bool, fn func(colRef) st
 	return b.String(), refs
 }
 
-// derivedRefs returns the metric names written {name} in a derived
+// DerivedRefs returns the metric names written {name} in a derived
 // expression, in order.
-func derivedRefs(expr string) []string {
+func DerivedRefs(expr string) []string {
 	var names []string
 	for i := 0; i < len(expr); i++ {
 		if expr[i] != '{' {

@@ -117,7 +117,7 @@ func (m *Model) Validate() []Problem {
 				checkCol(path+".time", e, c, "time")
 			}
 		}
-		for _, ref := range derivedRefs(mt.Derived) {
+		for _, ref := range DerivedRefs(mt.Derived) {
 			if m.Metric(ref) == nil {
 				add(path+".derived", "{%s} is not a metric", ref)
 			}
@@ -202,7 +202,7 @@ func (m *Model) derivedCycle(start, name string, seen map[string]bool) bool {
 		return mt.Name == start
 	}
 	seen[mt.Name] = true
-	for _, r := range derivedRefs(mt.Derived) {
+	for _, r := range DerivedRefs(mt.Derived) {
 		if r == start || m.derivedCycle(start, r, seen) {
 			return true
 		}

@@ -1,0 +1,140 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// realRows leaves out of a planned query the rows its tables mark as no
+// real data — a test or deleted row by a yes/no column (is_test,
+// is_deleted: the flag is not yes) or a deleted one by a date (deleted_at
+// is empty) — in every table the query measures, lists, groups or filters
+// by, unless the query reads that column already ("deleted customers",
+// "test orders by month"). Found from outside, three testers over
+// two rounds: "how many customers do we have" counted the deleted ones
+// and "units by city" the units of deleted properties, at confidence
+// 1.00. The reading says what was left out and how to ask for it.
+func (p *Planner) realRows(pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	q := pl.Query
+	m := pl.over(p.m)
+	var ents []string
+	add := func(name string) {
+		if e := m.Entity(name); e != nil && !slices.Contains(ents, e.Name) {
+			ents = append(ents, e.Name)
+		}
+	}
+	var mts []*semantic.Metric
+	var metric func(name string, depth int)
+	metric = func(name string, depth int) {
+		mt := m.Metric(name)
+		if mt == nil || depth > 3 {
+			return
+		}
+		mts = append(mts, mt)
+		add(mt.Entity)
+		for _, r := range semantic.DerivedRefs(mt.Derived) {
+			metric(r, depth+1)
+		}
+	}
+	for _, name := range q.Metrics {
+		metric(name, 0)
+	}
+	if q.Rows != nil {
+		add(q.Rows.Entity)
+	}
+	field := func(ref string) {
+		if f, ok := m.ColumnField(ref); ok {
+			add(f.Entity.Name)
+		}
+	}
+	for _, d := range q.Dimensions {
+		field(d.Name)
+	}
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpNone && f.Op != semantic.OpSome && !f.Count {
+			field(f.Field)
+		}
+	}
+	var out *semantic.Query
+	for _, name := range ents {
+		e := m.Entity(name)
+		for _, c := range e.Columns {
+			if m.IsRestricted(e.Name, c.Name) {
+				continue
+			}
+			ref := e.Name + "." + c.Name
+			var f semantic.Filter
+			var word string
+			if w := semantic.UnrealFlag(c); w != "" {
+				yes, _ := flagValue(c)
+				if yes == nil {
+					continue
+				}
+				f, word = semantic.Filter{Field: ref, Op: semantic.OpNe, Values: []any{yes}}, w
+			} else if semantic.DeletionDate(c) {
+				f, word = semantic.Filter{Field: ref, Op: semantic.OpNull}, "deleted"
+			} else {
+				continue
+			}
+			if readsColumn(m, q, mts, ref, c.Name) {
+				continue
+			}
+			if out == nil {
+				c := *q
+				c.Filters = slices.Clone(q.Filters)
+				out = &c
+			}
+			out.Filters = append(out.Filters, f)
+			pl.Notes = append(pl.Notes, fmt.Sprintf("%s %s are left out (%s); ask for them by name to count them", word, display(e.Name), ref))
+			pl.Understood = append(pl.Understood, fmt.Sprintf("leave out %s rows (%s)", word, ref))
+		}
+	}
+	if out != nil {
+		pl.Query = out
+	}
+	return pl
+}
+
+// readsColumn reports whether q, or a metric it measures, reads column
+// col (ref: entity.col) already: a filter or a grouping on it, its
+// period, or a measure's formula or filters.
+func readsColumn(m *semantic.Model, q *semantic.Query, mts []*semantic.Metric, ref, col string) bool {
+	same := func(field string) bool {
+		if strings.EqualFold(field, ref) {
+			return true
+		}
+		f, ok := m.ColumnField(field)
+		return ok && strings.EqualFold(f.Entity.Name+"."+f.Column.Name, ref)
+	}
+	for _, f := range q.Filters {
+		if same(f.Field) || slices.ContainsFunc(f.Where, func(w semantic.Filter) bool { return same(w.Field) }) {
+			return true
+		}
+	}
+	for _, d := range q.Dimensions {
+		if same(d.Name) {
+			return true
+		}
+	}
+	if q.TimeRange != nil && same(q.TimeRange.Field) {
+		return true
+	}
+	lc := strings.ToLower(col)
+	for _, mt := range mts {
+		if strings.Contains(strings.ToLower(mt.Expr), lc) || strings.Contains(strings.ToLower(mt.Time), lc) {
+			return true
+		}
+		for _, f := range mt.Filters {
+			if strings.Contains(strings.ToLower(f), lc) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestRealRowsOnly: rows a yes/no column marks as a test or a deletion,
+// or a date marks deleted, are left out of what is measured, listed and
+// grouped by, in every table the query reads, unless the question names
+// them. Three outside testers counted "how many customers do we have"
+// (deleted ones in), "units by city" (units of deleted properties) and
+// "which agent has the best score" (deleted tickets) wrong at 1.00.
+func TestRealRowsOnly(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	flag := func(n string) semantic.Column {
+		return semantic.Column{Name: n, Type: quarry.TypeInt, Values: []string{"0", "1"}}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "properties", PrimaryKey: "id", Columns: []semantic.Column{id("id"), {Name: "city", Type: quarry.TypeText, Values: []string{"Denver", "Austin"}}, flag("is_deleted")}},
+			{Name: "units", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("property_id"), {Name: "sq_ft", Type: quarry.TypeInt}}},
+			{Name: "customers", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText},
+				{Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart}, {Name: "deleted_at", Type: quarry.TypeText}, flag("is_test"),
+				{Name: "is_vip", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "units", FromColumn: "property_id", To: "properties", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct {
+		q         string
+		want, not []string
+	}{
+		{"how many properties", []string{"properties.is_deleted != 1"}, nil},
+		{"how many deleted properties", []string{"properties.is_deleted = 1"}, []string{"properties.is_deleted != 1"}},
+		{"units by city", []string{"properties.is_deleted != 1"}, nil},
+		{"total sq ft of units", nil, []string{"is_deleted"}}, // the property is not read
+		{"how many customers", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, []string{"is_vip"}},
+		{"how many test customers", []string{"customers.is_test = 1", "customers.deleted_at is_null"}, []string{"customers.is_test != 1"}},
+		{"how many customers signed up in 2025", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, nil},
+		{"list the customers", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, nil},
+	} {
+		pl := p.Plan(tc.q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", tc.q, pl.Kind, pl.Reason)
+			continue
+		}
+		var got []string
+		for _, f := range pl.Query.Filters {
+			got = append(got, strings.TrimSpace(fmt.Sprintf("%s %s %s", f.Field, f.Op, fmt.Sprint(f.Values...))))
+		}
+		all := strings.Join(got, "; ")
+		for _, w := range tc.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%q: filters %s; want %q", tc.q, all, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(all, w) {
+				t.Errorf("%q: filters %s; want none on %q", tc.q, all, w)
+			}
+		}
+		left := strings.Contains(strings.Join(tc.want, " "), "!= 1") || strings.Contains(strings.Join(tc.want, " "), "is_null")
+		if left && !strings.Contains(strings.Join(pl.Notes, " "), "left out") {
+			t.Errorf("%q: notes %q; want what was left out said", tc.q, pl.Notes)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package semantic
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
+
+// Rows that are no real data: those a yes/no column marks as a test, a
+// deletion or a demo (is_test, is_deleted), and those a date marks as
+// deleted (deleted_at). The planner leaves them out of what it measures
+// and lists unless the question names them; the checks say so where a
+// query takes them in.
+
+// unrealWords are the adjectives of yes/no columns that mark rows as no
+// real data: a test order, a deleted account.
+var unrealWords = []string{"test", "testing", "deleted", "removed", "demo", "sample", "dummy", "fake", "internal", "archived", "void", "voided", "spam", "duplicate", "junk", "sandbox"}
+
+// deletionWords name the date a row was deleted on: deleted_at,
+// removed_on, deletion_date.
+var deletionWords = []string{"deleted", "removed", "deletion", "purged", "trashed"}
+
+// YesNo reports whether a column holds only a yes and a no: a boolean
+// type, or known values that are all 0/1, true/false, t/f, y/n or
+// yes/no.
+func YesNo(c Column) bool {
+	if c.Type == quarry.TypeBool {
+		return true
+	}
+	if len(c.Values) == 0 {
+		return false
+	}
+	for _, v := range c.Values {
+		switch strings.ToLower(v) {
+		case "0", "1", "true", "false", "t", "f", "y", "n", "yes", "no":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// UnrealFlag is the adjective of a yes/no column that marks rows as no
+// real data ("test" of is_test, "deleted" of is_deleted), or "".
+func UnrealFlag(c Column) string {
+	if !YesNo(c) && !(len(c.Values) == 0 && c.Type == quarry.TypeInt && FlagPrefixed(c.Name)) {
+		return ""
+	}
+	ws := NameWords(c.Name)
+	if len(ws) == 0 || len(ws) > 3 {
+		return ""
+	}
+	for _, w := range ws {
+		if slices.Contains(unrealWords, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// DeletionDate reports whether a column is the date a row was deleted on
+// (deleted_at, removed_on, deletion_date): a row where it is set is gone.
+func DeletionDate(c Column) bool {
+	ws := NameWords(c.Name)
+	if len(ws) < 2 || len(ws) > 3 || !slices.Contains(deletionWords, ws[0]) {
+		return false
+	}
+	switch ws[len(ws)-1] {
+	case "at", "on", "date", "ts", "dt", "time", "timestamp":
+		// deleted_at, empty in every row sampled, is typed by
+		// neither its values nor its declared TEXT.
+		return c.Temporal() || c.Type == quarry.TypeText || c.Type == quarry.TypeUnknown
+	}
+	return c.Temporal()
+}
