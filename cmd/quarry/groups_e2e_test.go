@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -213,6 +214,26 @@ func TestServeGroupPolicy(t *testing.T) {
 		code, b := call("GET", path, "", bob)
 		if code != 200 && code != 404 || strings.Contains(b, `"cells"`) || strings.Contains(b, `"chart":"`) || strings.Contains(b, "Denver") {
 			t.Errorf("bob reads %s: %d %.400s; want no cells and no chart", path, code, b)
+		}
+	}
+	// A workflow whose query node counts cities, shared with him: what
+	// its nodes gave (outputs, the end's message) is withheld in its
+	// events, its stream and its export, as in its folded state (found
+	// from outside: the cities and counts in clear in the log).
+	wf := `{"workflow":{"name":"cities","nodes":[{"id":"q","kind":"query","sql":"SELECT city AS label, count(*) AS n FROM customers GROUP BY city ORDER BY n DESC LIMIT 3","next":"done"},{"id":"done","kind":"end","message":"Top city {{ q.labels[0] }}"}]}}`
+	code, b = call("POST", "/api/workflows/run", wf, ann)
+	wid := regexp.MustCompile(`"run_id":"(w_[0-9A-Z]+)"`).FindStringSubmatch(b)
+	top := regexp.MustCompile(`Top city ([A-Z][a-z]+)`).FindStringSubmatch(b)
+	if code != 200 || wid == nil || top == nil {
+		t.Fatalf("ann runs a workflow over cities: %d %.400s", code, b)
+	}
+	if code, b := call("POST", "/api/runs/"+wid[1]+"/shares", `{"with":["bob"]}`, ann); code != 200 {
+		t.Fatalf("ann shares the workflow run with bob: %d %s", code, b)
+	}
+	for _, path := range []string{"/api/runs/" + wid[1], "/api/runs/" + wid[1] + "/events", "/api/runs/" + wid[1] + "/export?format=json", "/api/runs/" + wid[1] + "/stream?after=0"} {
+		code, b := call("GET", path, "", bob)
+		if at := strings.Index(b, top[1]); code != 200 && code != 404 || at >= 0 {
+			t.Errorf("bob reads %s: %d …%.300s; want the cities withheld", path, code, b[max(0, at-200):])
 		}
 	}
 	if code, b := call("POST", "/api/feedback", `{"run_id":"`+annRun.RunID+`","vote":"down","comment":"mine now"}`, bob); code != 422 || !strings.Contains(b, `"kind":"forbidden"`) {

@@ -338,8 +338,10 @@ func (p *Planner) form(toks []token) (formHit, bool) {
 	for i, t := range toks {
 		ws[i] = t.s
 	}
-	if len(toks) >= 2 && len(toks) <= 3 && !p.stop[last] {
-		// "is official" for IsOfficial.
+	if len(toks) >= 2 && len(toks) <= 3 && !p.stop[last] && first != "in" {
+		// "is official" for IsOfficial. Never "in" and a word: "units
+		// in deleted properties" is no "indeleted", the negation of
+		// is_deleted (found from outside: is_deleted = 0 at 1.00).
 		if ss, ok := p.lex.phrases[strings.Join(ws, "")]; ok {
 			return formHit{phrase: strings.Join(ws, ""), senses: ss}, true
 		}

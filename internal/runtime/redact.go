@@ -198,7 +198,7 @@ func (s readRedacted) Run(ctx context.Context, runID string) (event.RunState, er
 		return event.RunState{}, err
 	}
 	defer done()
-	redactRunState(ctx, p, reads, &st)
+	redactRunState(ctx, p, s.withNodes(reads), &st)
 	return st, nil
 }
 
@@ -223,6 +223,9 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 		// with a reader who may not filter on amount would count them
 		// (found from outside).
 		st.Rows, st.Truncated, st.Confidence = 0, false, nil
+		if st.Kind == workflowKind && st.Error != "" {
+			st.Error = policy.Redacted // an end node's message
+		}
 	}
 }
 
@@ -294,6 +297,7 @@ func (s readRedacted) Runs(ctx context.Context, f store.RunFilter) ([]event.RunS
 		return nil, err
 	}
 	defer done()
+	reads = s.withNodes(reads)
 	for i := range runs {
 		redactRunState(ctx, p, reads, &runs[i])
 	}
@@ -317,7 +321,7 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 	// (redactRunState): whether its SQL reads a restricted column, checked
 	// once and only when an event needs it.
 	run, ferr := event.Fold(evs)
-	readsAll := sync.OnceValue(func() bool { return ferr != nil || reads(ctx, run) })
+	readsAll := sync.OnceValue(func() bool { return ferr != nil || reads(ctx, run) || s.nodesRead(ctx, evs, reads) })
 	hashless := func() bool { return withholdsHash(p, run.Columns, readsAll()) }
 	var cols []string
 	for i, e := range evs {
@@ -372,6 +376,26 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			b, err := json.Marshal(&d)
 			if err != nil {
 				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's reading", runID)
+			}
+			evs[i].Data = b
+		case event.RunFinished:
+			var d event.RunFinishedData
+			if run.Kind != workflowKind || json.Unmarshal(e.Data, &d) != nil || d.Error == "" || !readsAll() {
+				continue
+			}
+			d.Error = policy.Redacted // an end node's message
+			b, err := json.Marshal(&d)
+			if err != nil {
+				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
+			}
+			evs[i].Data = b
+		case event.WorkflowNodeFinished, event.WorkflowWaiting, event.WorkflowResumed:
+			if !readsAll() {
+				continue
+			}
+			b, err := withholdNode(e)
+			if err != nil {
+				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
 			}
 			evs[i].Data = b
 		case event.AnswerRendered:
@@ -442,3 +466,88 @@ func redactAnswer(p *policy.Policy, cols []string, markdown *string, cellsp *[][
 // withheldAnswer is the text of an answer whose query reads a column the
 // reader's column policy restricts.
 const withheldAnswer = policy.Redacted + " This answer reads a column the column policy withholds from you; its text and figures are not shown."
+
+// withNodes is reads that also holds a workflow run to read what its
+// nodes' runs read (nodesRead).
+func (s readRedacted) withNodes(reads lineage) lineage {
+	return func(ctx context.Context, run event.RunState) bool {
+		if reads(ctx, run) {
+			return true
+		}
+		if run.Kind != workflowKind {
+			return false
+		}
+		evs, err := s.State.Events(ctx, run.RunID)
+		return err != nil || s.nodesRead(ctx, evs, reads)
+	}
+}
+
+// workflowKind is the kind of a workflow's run.
+const workflowKind = "workflow"
+
+// nodesRead reports whether a workflow run's log names a run of one of
+// its nodes that reads a restricted column under reads, or one that
+// cannot be found: what that node gave flows into the outputs, messages
+// and approval texts of the nodes after it, so the reader sees none of
+// them (found from outside: a shared workflow's events, stream and
+// export showed the cities a query node had counted, though its folded
+// state withheld them). A log with no node runs reads nothing.
+func (s readRedacted) nodesRead(ctx context.Context, evs []event.Event, reads lineage) bool {
+	for _, e := range evs {
+		if e.Type != event.WorkflowNodeFinished {
+			continue
+		}
+		var d event.WorkflowNodeFinishedData
+		if json.Unmarshal(e.Data, &d) != nil {
+			return true
+		}
+		if d.RunID == "" {
+			continue
+		}
+		run, err := s.State.Run(ctx, d.RunID)
+		if err != nil || reads(ctx, run) {
+			return true
+		}
+	}
+	return false
+}
+
+// withholdNode is a workflow event's data with what its node gave — its
+// output, its message, the approval text of a wait, the note of a
+// decision — replaced by the policy's mark.
+func withholdNode(e event.Event) ([]byte, error) {
+	switch e.Type {
+	case event.WorkflowNodeFinished:
+		var d event.WorkflowNodeFinishedData
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			return nil, err
+		}
+		if d.Output != "" {
+			mark, _ := json.Marshal(map[string]string{"restricted": policy.Redacted})
+			d.Output = string(mark)
+		}
+		if d.Message != "" {
+			d.Message = policy.Redacted
+		}
+		return json.Marshal(&d)
+	case event.WorkflowWaiting:
+		var d event.WorkflowWaitingData
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			return nil, err
+		}
+		if d.Approval != "" {
+			d.Approval = policy.Redacted
+		}
+		return json.Marshal(&d)
+	case event.WorkflowResumed:
+		var d event.WorkflowResumedData
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			return nil, err
+		}
+		if d.Note != "" {
+			d.Note = policy.Redacted
+		}
+		return json.Marshal(&d)
+	}
+	return e.Data, nil
+}
