@@ -112,7 +112,7 @@ func TestMonitorsPageLeaksNoRestrictedColumn(t *testing.T) {
 		}
 	}
 	// An alert kept with the real figures.
-	kept := watch.Alert{Monitor: "payroll", Kind: watch.KindAlert, Segment: "hired=" + figure(secrets[0]), PeriodStart: "2026-05-01", PeriodEnd: "2026-05-31",
+	kept := watch.Alert{Monitor: "payroll", Kind: watch.KindAlert, Segment: "hired=" + figure(secrets[0]), PeriodStart: "2026-05-01", PeriodEnd: "2026-05-31", Direction: "up", IncidentStart: "2026-04-01",
 		Value: secrets[len(secrets)-1], Baseline: secrets[len(secrets)-2], Message: "payroll rose to " + figure(secrets[len(secrets)-1]),
 		Investigation: &watch.Investigation{BaselineStart: "2026-02-01", BaselineEnd: "2026-04-30", Contributors: []watch.Contribution{{Dimension: "name", Value: figure(secrets[1]), Current: secrets[1], Baseline: secrets[2]}}}}
 	line, err := json.Marshal(struct {
@@ -201,6 +201,8 @@ func TestMonitorsPageLeaksNoRestrictedColumn(t *testing.T) {
 	var alerts struct {
 		Alerts []struct {
 			Withheld, Message, Segment string
+			Direction                  string
+			IncidentStart              string `json:"incident_start"`
 			Value                      float64
 			Investigation              *watch.Investigation
 		}
@@ -209,7 +211,8 @@ func TestMonitorsPageLeaksNoRestrictedColumn(t *testing.T) {
 	if err := json.Unmarshal([]byte(a.body), &alerts); err != nil || len(alerts.Alerts) != 1 {
 		t.Fatalf("payroll's alerts: %d %s", a.status, a.body)
 	}
-	if got := alerts.Alerts[0]; got.Withheld == "" || got.Value != 0 || got.Segment != "[restricted]" || got.Investigation == nil || len(got.Investigation.Contributors) != 0 {
+	// Nor which way it moved, or since when (found from outside).
+	if got := alerts.Alerts[0]; got.Withheld == "" || got.Value != 0 || got.Segment != "[restricted]" || got.Direction != "" || got.IncidentStart != "" || got.Investigation == nil || len(got.Investigation.Contributors) != 0 {
 		t.Errorf("payroll's kept alert is shown: %+v", got)
 	}
 	// The runs the page made, and their events, say nothing more.
