@@ -136,6 +136,13 @@ func (m *Model) CountryCode(code string) bool {
 // upperOnly are aliases that are also ordinary words in lower case.
 var upperOnly = map[string]bool{"US": true, "U.S.": true}
 
+// theUS matches "the us" and "the u.s.", and "us" that begins a
+// question, in any case but the upper one, which the alias table reads
+// already.
+var theUS = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\b[Tt][Hh][Ee]\s+|^\s*)(?:us|Us|uS|u\.s\.?|U\.s\.?|u\.S\.?)($|[^\pL\pN.])`)
+})
+
 // aliasRE matches one alias as a whole word. Its expression is compiled
 // the first time a question contains the alias: compiling all of them
 // (Unicode classes) takes milliseconds, and most questions name none.
@@ -173,6 +180,13 @@ func compileAliases() []aliasRE {
 func ExpandAliases(question string, known func(string) bool) string {
 	out := question
 	lower := strings.ToLower(question)
+	if strings.Contains(lower, "the u") || strings.HasPrefix(strings.TrimSpace(lower), "u") {
+		// "revenue in the us", "us revenue by month": after "the", or
+		// first in the question, "us" is no pronoun (found from
+		// outside: dropped without a word, every country summed).
+		out = theUS().ReplaceAllString(out, "${1}US${2}")
+		lower = strings.ToLower(out)
+	}
 	for _, a := range aliasREs() {
 		// A substring test first: most questions name no alias at all.
 		if !strings.Contains(lower, a.lower) || !a.re().MatchString(out) || !known(a.canonical) || known(a.alias) {

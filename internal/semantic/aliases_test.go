@@ -13,6 +13,11 @@ func TestExpandAliases(t *testing.T) {
 		"revenue in the U.S. last year":         "revenue in the United States last year",
 		"orders from USA":                       "orders from United States",
 		"show us revenue by country":            "show us revenue by country",
+		"tell us how many orders":               "tell us how many orders",
+		"revenue in the us this year":           "revenue in the United States this year",
+		"orders from the u.s. last year":        "orders from the United States last year",
+		"us revenue by month":                   "United States revenue by month",
+		"usage by the users":                    "usage by the users",
 		"German customers revenue":              "Germany customers revenue",
 		"how many Spanish speakers":             "how many Spanish speakers", // a known value itself
 		"orders in the UK":                      "orders in the United Kingdom",

@@ -251,6 +251,7 @@ func (p *parser) monthPhrase(i int, m time.Month) (Range, int) {
 		// (a modal verb is followed by its verb).
 		bareOK = bareOK || w == "may" && (p.capital(i) || p.tok(i+1) == "")
 	}
+	bareOK = bareOK || p.dashedMonth(i)
 	if d, ok := dayOfMonth(p.tok(i + 1)); ok {
 		if y, ok := year(p.tok(i + 2)); ok {
 			if r, ok := p.date(y, m, d); ok {
@@ -289,6 +290,24 @@ func (p *parser) monthPhrase(i int, m time.Month) (Range, int) {
 	}
 	s := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
 	return p.span(s, s.AddDate(0, 1, 0), s.Format("January 2006"), "month"), 1
+}
+
+// dashedMonth reports whether the word at i is joined by a dash to a
+// month's name: "jan-mar", where a short name is a month's.
+func (p *parser) dashedMonth(i int) bool {
+	dash := func(a, b int) bool {
+		if a < 0 || b >= len(p.toks) {
+			return false
+		}
+		switch strings.TrimSpace(p.raw[p.toks[a].end:p.toks[b].start]) {
+		case "-", "–", "—":
+			_, ok := months[p.tok(a)]
+			_, ok2 := months[p.tok(b)]
+			return ok && ok2
+		}
+		return false
+	}
+	return dash(i, i+1) || dash(i-1, i)
 }
 
 // date builds a one-day range, rejecting impossible dates.

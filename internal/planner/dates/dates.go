@@ -219,6 +219,37 @@ func (p *parser) bare(i, n int, r Range) bool {
 	return month || quarter
 }
 
+// yearSaid reports whether the n words at i name a year (2025, FY25 is
+// not read so).
+func (p *parser) yearSaid(i, n int) bool {
+	for k := i; k < i+n; k++ {
+		if _, ok := year(p.tok(k)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// yearsBack is r moved back by whole years, as few as put its start
+// before end; r itself when two years back do not.
+func yearsBack(r Range, end string) Range {
+	from, err1 := time.Parse(layout, r.From)
+	to, err2 := time.Parse(layout, r.To)
+	if err1 != nil || err2 != nil {
+		return r
+	}
+	for k := 1; k <= 2; k++ {
+		f := from.AddDate(-k, 0, 0)
+		if f.Format(layout) < end {
+			out := r
+			out.From, out.To = f.Format(layout), to.AddDate(-k, 0, 0).Format(layout)
+			out.Label = strings.ReplaceAll(r.Label, strconv.Itoa(from.Year()), strconv.Itoa(f.Year()))
+			return out
+		}
+	}
+	return r
+}
+
 // inYear is the month or quarter r in year y.
 func inYear(r Range, y int) (Range, bool) {
 	from, err := time.Parse(layout, r.From)
@@ -455,7 +486,7 @@ func (p *parser) tok(i int) string {
 // longest tries every rule at i and keeps the longest match.
 func (p *parser) longest(i int) (Range, int) {
 	best, bestN := Range{}, 0
-	for _, rule := range []func(int) (Range, int){p.compound, p.period} {
+	for _, rule := range []func(int) (Range, int){p.compound, p.dashed, p.period} {
 		if r, n := rule(i); n > bestN {
 			best, bestN = r, n
 		}
@@ -488,11 +519,11 @@ func (p *parser) compound(i int) (Range, int) {
 			return Range{}, 0
 		}
 		b, m := p.period(i + 2 + n)
-		if m == 0 || a.From == "" || b.To == "" || a.From >= b.To {
+		r, ok := p.joined(a, i+1, n, b, m)
+		if !ok {
 			return Range{}, 0
 		}
-		lbl := a.Label + " – " + b.Label
-		return Range{From: a.From, To: b.To, Label: lbl}, 2 + n + m
+		return r, 2 + n + m
 	case "since", "after", "before", "until", "till", "through", "thru":
 		a, n := p.period(i + 1)
 		if n == 0 {
@@ -580,6 +611,41 @@ func (p *parser) compound(i int) (Range, int) {
 		return p.open(a, "until", tomorrow), 2 + n
 	}
 	return Range{}, 0
+}
+
+// joined is the range from a (the n words at i) to b (m words), or false
+// where b does not end after a starts. A start said without a year takes
+// the end's: "from January to March 2025" is January 2025 on, not the
+// latest January (found from outside: March 2025 compared with January
+// 2026).
+func (p *parser) joined(a Range, i, n int, b Range, m int) (Range, bool) {
+	if m > 0 && a.From != "" && b.To != "" && a.From >= b.To && !p.yearSaid(i, n) {
+		a = yearsBack(a, b.To)
+	}
+	if m == 0 || a.From == "" || b.To == "" || a.From >= b.To {
+		return Range{}, false
+	}
+	return Range{From: a.From, To: b.To, Label: a.Label + " – " + b.Label}, true
+}
+
+// dashed reads two periods joined by a dash, "Jan-Mar 2025", "Q1–Q2
+// 2025", as the range from the first to the second.
+func (p *parser) dashed(i int) (Range, int) {
+	a, n := p.period(i)
+	if n == 0 || i+n >= len(p.toks) {
+		return Range{}, 0
+	}
+	switch strings.TrimSpace(p.raw[p.toks[i+n-1].end:p.toks[i+n].start]) {
+	case "-", "–", "—":
+	default:
+		return Range{}, 0
+	}
+	b, m := p.period(i + n)
+	r, ok := p.joined(a, i, n, b, m)
+	if !ok {
+		return Range{}, 0
+	}
+	return r, n + m
 }
 
 func (p *parser) open(a Range, w string, tomorrow time.Time) Range {

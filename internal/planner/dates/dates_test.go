@@ -48,6 +48,15 @@ func TestParse(t *testing.T) {
 		{"so far this year", "2026-01-01", "2026-07-01", "year to date (2026-01-01 – 2026-06-30)"},
 		{"month to date", "2026-06-01", "2026-07-01", "month to date (2026-06-01 – 2026-06-30)"},
 		{"in March 2025", "2025-03-01", "2025-04-01", "March 2025"},
+		// A start with no year takes the end's (found from outside:
+		// March 2025 compared with the latest January, 2026's).
+		{"from January to March 2025", "2025-01-01", "2025-04-01", "January 2025 – March 2025"},
+		{"between january and march 2025", "2025-01-01", "2025-04-01", "January 2025 – March 2025"},
+		{"from q1 to q2 2025", "2025-01-01", "2025-07-01", "Q1 2025 – Q2 2025"},
+		{"jan-mar 2025", "2025-01-01", "2025-04-01", "January 2025 – March 2025"},
+		{"Q1–Q2 2025", "2025-01-01", "2025-07-01", "Q1 2025 – Q2 2025"},
+		{"from November to February 2026", "2025-11-01", "2026-03-01", "November 2025 – February 2026"},
+		{"from March to May", "2026-03-01", "2026-06-01", "March 2026 – May 2026"},
 		{"March 2025", "2025-03-01", "2025-04-01", "March 2025"},
 		{"mar 2025", "2025-03-01", "2025-04-01", "March 2025"},
 		{"in March", "2026-03-01", "2026-04-01", "March 2026"},
