@@ -26,6 +26,9 @@ func TestShareOfQualifiedRows(t *testing.T) {
 		{q: "what percentage of web orders were refunded", filter: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web"}}}, cond: "'refunded'"},
 		{q: "what percentage of orders were refunded", cond: "'refunded'"},
 		{q: "what percentage of refunded orders were web", filter: []semantic.Filter{{Field: "orders.status", Op: semantic.OpEq, Values: []any{"refunded"}}}, cond: "'web'"},
+		// A condition after the verb, then the rows behind a
+		// preposition (found from outside: both in the numerator).
+		{q: "what percentage of orders were refunded on web", filter: []semantic.Filter{{Field: "channel", Op: semantic.OpEq, Values: []any{"web"}}}, cond: "'refunded'"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)

@@ -196,6 +196,7 @@ func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, 
 	if loc == nil {
 		return fs, nil, len(fs) == 1
 	}
+	var placed []semantic.Filter // after the verb, behind "in", "on", "for" …
 	for _, f := range fs {
 		at := filterPos(low, f)
 		switch {
@@ -203,12 +204,25 @@ func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, 
 			return nil, nil, false
 		case at < loc[0]:
 			pop = append(pop, f)
+		case populationWords[lastWord(low[:at])]:
+			placed = append(placed, f)
 		default:
 			num = append(num, f)
 		}
 	}
-	return num, pop, len(num) > 0
+	if len(num) > 0 {
+		// "what percent of orders are refunded in Germany": the
+		// condition right after the verb, the rows it is a share of
+		// behind a preposition after it (found from outside: the
+		// share of all orders refunded and German, 0.6% for 5.1%).
+		return num, append(pop, placed...), true
+	}
+	return placed, pop, len(placed) > 0
 }
+
+// populationWords introduce, after a share's condition, the rows the
+// share is taken of: "… refunded in Germany", "… cancelled on web".
+var populationWords = map[string]bool{"in": true, "on": true, "for": true, "among": true, "within": true, "at": true, "via": true, "through": true}
 
 // groupedShare reads which of a grouped share's filters are its condition
 // (the numerator in each group) and which the rows it is a share of (both
