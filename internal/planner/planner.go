@@ -274,7 +274,17 @@ func lower(s string) string { return strings.ToLower(s) }
 func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	// heldNow asks of the whole question's reading, never of a reading
 	// of its words rephrased (a count of a value replanned).
-	return p.realRows(p.heldNow(question, p.currencySaid(question, p.planWhole(question, asOf))))
+	pl := p.planWhole(question, asOf)
+	if p.othersListed(pl) {
+		cols := make([]string, len(pl.Query.Rows.Columns))
+		for i, c := range pl.Query.Rows.Columns {
+			cols[i] = display(c[strings.LastIndex(c, ".")+1:])
+		}
+		what := strings.Join(cols, ", ")
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("this would list the %s of the top %d %s, not rank each %s by all of its %s; to rank them by a total, ask for the sum (“top %d … by sum of …”)",
+			what, pl.Query.Limit, display(pl.Query.Rows.Entity), what, display(pl.Query.Rows.Entity), pl.Query.Limit)}
+	}
+	return p.realRows(p.heldNow(question, p.currencySaid(question, pl)))
 }
 
 // planWhole is Plan without the questions only the whole question asks

@@ -72,3 +72,38 @@ func TestRealRowsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestRankedCategories: "top 5 cities by total cents of orders" ranks the
+// cities by what their orders add up to, and "top 2 currencies by total
+// cents of orders" the currencies; neither is the city or currency of
+// the largest single orders (found from outside, at 1.00). A list that
+// would only show that is refused; the rows themselves are still listed.
+func TestRankedCategories(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "city", Type: quarry.TypeText, Values: []string{"Berlin", "Paris"}}}},
+			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt},
+				{Name: "currency", Type: quarry.TypeText, Values: []string{"EUR", "USD"}}, {Name: "total_cents", Type: quarry.TypeInt, Unit: "cents"}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct{ q, group string }{
+		{"top 5 cities by total cents of orders", "customers.city"},
+		{"top 2 currencies by total cents of orders", "orders.currency"},
+	} {
+		pl := p.Plan(tc.q, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Dimensions) != 1 || pl.Query.Dimensions[0].Name != tc.group || !strings.Contains(pl.Model(m).Metric(pl.Query.Metrics[0]).Expr, "SUM(") {
+			t.Errorf("%q: %s %q %+v; want SUM by %s", tc.q, pl.Kind, pl.Reason, pl.Query, tc.group)
+		}
+	}
+	if pl := p.Plan("5 cities with the highest total cents of orders", asOf); pl.Kind != KindUnanswered {
+		t.Errorf("the cities of the 5 largest orders: %s %+v; want a refusal", pl.Kind, pl.Query)
+	}
+	if pl := p.Plan("top 5 orders by total cents", asOf); pl.Kind != KindRows {
+		t.Errorf("top 5 orders: %s %q", pl.Kind, pl.Reason)
+	}
+}
