@@ -162,6 +162,13 @@ func eventVerb(rd *event.ReadingData) string {
 	if len(w) < 4 || !strings.HasSuffix(w, "ed") {
 		return ""
 	}
+	for _, f := range rd.Filters {
+		if fe, _, _ := strings.Cut(f.Column, "."); fe == ent && strings.Contains(f.Text, " >= ") && strings.HasSuffix(f.Text, orEmptyText) {
+			// "employees we had at the end of 2025": those not gone
+			// by then, not those hired by then.
+			return ""
+		}
+	}
 	if stem := strings.TrimSuffix(strings.TrimSuffix(w, "ed"), "e"); len(stem) >= 3 && strings.HasPrefix(strings.ToLower(ent), stem[:3]) {
 		return "" // "orders ordered"
 	}

@@ -249,7 +249,7 @@ func filterText(f semantic.Filter, keepsEmpty bool) string {
 		}
 		return f.Field + " ≠ " + one + orEmpty
 	}
-	return f.Field + " " + string(f.Op) + " " + one
+	return f.Field + " " + string(f.Op) + " " + one + orEmpty
 }
 
 // spelledText is one value of a filter as the reading writes it: text

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,5 +106,38 @@ func TestRankedCategories(t *testing.T) {
 	}
 	if pl := p.Plan("top 5 orders by total cents", asOf); pl.Kind != KindRows {
 		t.Errorf("top 5 orders: %s %q", pl.Kind, pl.Reason)
+	}
+}
+
+// TestHeldAtADay: "how many employees did we have at the end of 2025"
+// counts those hired before 2026 and not gone by then (terminated_at on
+// or after 2026-01-01, or none), not every hire up to then (found from
+// outside, at 1.00); "hired by the end of 2025" stays the hires.
+func TestHeldAtADay(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "employees", PrimaryKey: "id", TimeColumn: "hired_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "terminated_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	p := New(m, nil)
+	held := func(pl *Plan) bool {
+		return pl.Query != nil && slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool {
+			return f.Field == "employees.terminated_at" && f.Op == semantic.OpGe && f.OrNull && fmt.Sprint(f.Values...) == "2026-01-01"
+		})
+	}
+	for _, q := range []string{"how many employees did we have at the end of 2025", "how many employees were there by the end of 2025"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || !held(pl) {
+			t.Errorf("%q: %s %q %+v; want those not gone by 2026-01-01", q, pl.Kind, pl.Reason, pl.Query)
+			continue
+		}
+		for _, d := range []quarry.Dialect{quarry.DialectSQLite, quarry.DialectPostgres, quarry.DialectMySQL} {
+			c, err := semantic.Compile(pl.Model(m), *pl.Query, d)
+			if err != nil || !strings.Contains(c.SQL, "terminated_at >= '2026-01-01' OR ") || !strings.Contains(c.SQL, "terminated_at IS NULL)") {
+				t.Errorf("%q in %s: %v\n%v", q, d, err, c)
+			}
+		}
+	}
+	if pl := p.Plan("how many employees were hired by the end of 2025", asOf); pl.Kind != KindMetric || held(pl) {
+		t.Errorf("hired by the end of 2025: %s %+v; want every hire", pl.Kind, pl.Query)
 	}
 }

@@ -348,6 +348,9 @@ func (c *compiler) filterSQLNulls(x string, refs []colRef, f Filter, nulls bool)
 		if err := want(1); err != nil {
 			return "", err
 		}
+		if f.OrNull {
+			return OrNull(x, x+" "+string(f.Op)+" "+lits[0]), nil
+		}
 		return x + " " + string(f.Op) + " " + lits[0], nil
 	case OpIn, OpNotIn:
 		if n == 0 {

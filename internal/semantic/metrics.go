@@ -662,12 +662,17 @@ func (c *compiler) orderBy(q Query, dims []dimSpec, cols []OutColumn, periodOrde
 	return "\nORDER BY " + strings.Join(terms, ", "), nil
 }
 
-// KeepsEmpty reports whether a "not X" filter of q (!=, not_in) keeps
-// the rows whose value is empty (OrNull): always, but in a metric query
+// KeepsEmpty reports whether a "not X" filter of q (!=, not_in), or a
+// comparison marked OrNull, keeps the rows whose value is empty
+// (OrNull): a comparison so marked always, a "not X" always but in a
+// metric query
 // grouped by the same field ("top 3 discount codes excluding WELCOME10"
 // ranks the other codes, not the rows with none; found from outside).
 // The reading says what the compiler does.
 func KeepsEmpty(m *Model, q Query, f Filter) bool {
+	if f.OrNull && (f.Op == OpLt || f.Op == OpLe || f.Op == OpGt || f.Op == OpGe) {
+		return true
+	}
 	if f.Op != OpNe && f.Op != OpNotIn {
 		return false
 	}

@@ -151,6 +151,10 @@ type Filter struct {
 	// for each metric's own date. A Field named day_of_week or
 	// part_of_week (not a dimension of the model) implies the Grain.
 	Grain Grain `json:"grain,omitempty"`
+	// OrNull keeps, beside the rows a comparison keeps, those whose field
+	// is empty: "employees we had at the end of 2025" are those whose
+	// termination is on or after 2026-01-01, or none.
+	OrNull bool `json:"or_null,omitempty"`
 }
 
 // AgainstName is the word for a filter's Against aggregate: "average",

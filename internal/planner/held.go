@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// heldAt reads a count of rows that have a start and an end ("how many
+// employees did we have at the end of 2025", "how many members did we
+// have by March") as the rows held on that day: begun before it and not
+// yet ended by it (the end empty, or on or after the day), where the
+// question asks what was had ("have", "had", "were there") rather than
+// what began ("hired by the end of 2025" stays the hires). Found from
+// outside: the employees hired by then, those who had left included, at
+// 1.00.
+func (p *Planner) heldAt(question string, pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 || len(pl.Query.Compare) > 0 {
+		return pl
+	}
+	tr := pl.Query.TimeRange
+	if tr == nil || tr.From != "" || tr.To == "" || !hadSaid(question) {
+		return pl
+	}
+	m := pl.over(p.m)
+	mt := m.Metric(pl.Query.Metrics[0])
+	if mt == nil || !isCount(mt) || exprStarts(mt.Expr, "COUNT(DISTINCT") {
+		return pl
+	}
+	e := m.Entity(mt.Entity)
+	if e == nil {
+		return pl
+	}
+	var end *semantic.Column
+	for i, c := range e.Columns {
+		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
+			if end != nil {
+				return pl // two ends (cancelled, expired): which one ends a row is not known
+			}
+			end = &e.Columns[i]
+		}
+	}
+	if end == nil {
+		return pl
+	}
+	ref := e.Name + "." + end.Name
+	if readsColumn(m, pl.Query, []*semantic.Metric{mt}, ref, end.Name) {
+		return pl
+	}
+	q := *pl.Query
+	q.Filters = append(slices.Clone(q.Filters), semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{tr.To}, OrNull: true})
+	pl.Query = &q
+	pl.Understood = append(pl.Understood, fmt.Sprintf("held on %s: %s not before it, or none", tr.To, ref))
+	pl.Notes = append(pl.Notes, fmt.Sprintf("the %s had on the day: begun before %s and not ended by then (%s empty or on or after it)", display(e.Name), tr.To, ref))
+	return pl
+}
+
+// hadSaid reports whether a question asks what was had: "have", "had",
+// "has", or "there" after a form of be ("how many were there").
+func hadSaid(question string) bool {
+	toks := tokenize(question)
+	for i, t := range toks {
+		switch t.s {
+		case "have", "had", "has", "headcount":
+			return true
+		case "there":
+			if i > 0 && (toks[i-1].s == "were" || toks[i-1].s == "was" || toks[i-1].s == "are" || toks[i-1].s == "is") {
+				return true
+			}
+		}
+	}
+	return false
+}
