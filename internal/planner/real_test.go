@@ -141,3 +141,36 @@ func TestHeldAtADay(t *testing.T) {
 		t.Errorf("hired by the end of 2025: %s %+v; want every hire", pl.Kind, pl.Query)
 	}
 }
+
+// TestOpenAmongPendingStates: "open" of rows whose status holds 'open'
+// beside in_progress and on_hold (not over either) and closed, cancelled
+// (over) is asked: the 'open' ones, or every one not over (found from
+// outside: 142 of the 425 requests not closed, at 1.00). Either option,
+// asked again, is answered.
+func TestOpenAmongPendingStates(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "requests", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"cancelled", "closed", "in_progress", "on_hold", "open"}}}},
+		{Name: "doors", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "state", Type: quarry.TypeText, Values: []string{"open", "closed"}}}},
+	}}
+	p := New(m, nil)
+	pl := p.Plan("how many requests are open", asOf)
+	if pl.Kind != KindClarify || len(pl.Options) != 2 {
+		t.Fatalf("open requests: %s %q %v; want a question", pl.Kind, pl.Reason, pl.Options)
+	}
+	for i, want := range []string{"requests.status = open", "requests.status not_in cancelledclosed"} {
+		got := p.Plan(pl.Options[i], asOf)
+		if got.Kind != KindMetric || len(got.Query.Filters) != 1 {
+			t.Errorf("option %q: %s %q", pl.Options[i], got.Kind, got.Reason)
+			continue
+		}
+		f := got.Query.Filters[0]
+		if s := strings.TrimSpace(fmt.Sprintf("%s %s %s", f.Field, f.Op, fmt.Sprint(f.Values...))); s != want {
+			t.Errorf("option %q: %s, want %s", pl.Options[i], s, want)
+		}
+	}
+	if pl := p.Plan("how many doors are open", asOf); pl.Kind != KindMetric {
+		t.Errorf("open doors, with no other state not over: %s %q", pl.Kind, pl.Reason)
+	}
+}
