@@ -233,3 +233,27 @@ CREATE TABLE doctors (doctor_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, de
 		t.Errorf("doctors per department: %s, answer %q; want Neurology named with none", out.Status, out.Answer)
 	}
 }
+
+// TestMeasureStatusAsOfAnEarlierDay: a measure that keeps rows by their
+// status today (MRR over the subscriptions whose status is 'active') is
+// refused as of a day since which subscriptions have ended, and so is a
+// verified query, which reads the data as it is today; both are
+// answered as of the demo's last day (found from outside: MRR as of
+// June over today's active subscriptions, at 1.00).
+func TestMeasureStatusAsOfAnEarlierDay(t *testing.T) {
+	dir := demoProject(t)
+	refusalsAt := func(asOf string, qs ...string) {
+		t.Helper()
+		for _, q := range qs {
+			if out := askAt(t, dir, asOf, q); out.Status == "succeeded" || !strings.Contains(out.Message, "today") {
+				t.Errorf("%s as of %s: %s %q; want a refusal that says the status is today's", q, asOf, out.Status, out.Message)
+			}
+		}
+	}
+	refusalsAt("2026-03-31", "MRR", "how many active subscribers do we have", "mrr by plan")
+	for _, q := range []string{"MRR", "how many active subscribers do we have"} {
+		if out := askAt(t, dir, "2026-06-30", q); out.Status != "succeeded" {
+			t.Errorf("%s as of the demo's last day: %s %q", q, out.Status, out.Message)
+		}
+	}
+}

@@ -129,6 +129,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	case planner.KindUnanswered:
 		return quarry.Errorf(quarry.KindUnanswered, "%s", unansweredMessage(pl))
 	case planner.KindVerified:
+		if why := a.verifiedAsOf(ctx, model, pl.SQL, asOf); why != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
+		}
 		sql, source = pl.SQL, "verified_query"
 	case planner.KindMetric, planner.KindRows:
 		if pl.Query == nil {

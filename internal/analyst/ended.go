@@ -3,8 +3,10 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/planner"
@@ -131,6 +133,16 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 			fields = append(fields, dim.Expr)
 		} else {
 			fields = append(fields, d.Name)
+		}
+	}
+	// And those a measure keeps itself: MRR over the subscriptions whose
+	// status is 'active' today (found from outside: asked as of June,
+	// the subscriptions cancelled since were left out).
+	for _, name := range q.Metrics {
+		if mt := m.Metric(name); mt != nil {
+			for _, f := range mt.Filters {
+				fields = append(fields, columnRefs(f)...)
+			}
 		}
 	}
 	for _, field := range fields {
@@ -364,4 +376,42 @@ func (a *Analyst) noneBound(ctx context.Context, m *semantic.Model, pl *planner.
 	out.Query = &c
 	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %d %s with %s after %s are left out: they had not happened then, so they have had nothing yet", int64(later), e.Name, field, asOf.Format("2006-01-02")))
 	return &out
+}
+
+// columnRefs are the entity.column references a metric's filter writes
+// ("subscriptions.status = 'active'"), outside its quoted text.
+func columnRefs(sql string) []string {
+	return columnRefRE().FindAllString(quotedRE().ReplaceAllString(sql, "''"), -1)
+}
+
+var (
+	columnRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\b`) })
+	quotedRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(?:[^']|'')*'`) })
+)
+
+// verifiedAsOf is why a verified query cannot answer as of asOf, an
+// earlier day than today: its SQL reads a table whose rows are dated
+// after that day (and before today), and it reads them all, as they
+// are today (found from outside: "how many customers do we have" as of
+// June gave today's count, said as of June). "" where it can.
+func (a *Analyst) verifiedAsOf(ctx context.Context, m *semantic.Model, sql string, asOf time.Time) string {
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	if a.Conn == nil || next >= a.tomorrow() {
+		return ""
+	}
+	low := strings.ToLower(sql)
+	for _, e := range m.Entities {
+		table := strings.ToLower(e.Table)
+		if table == "" {
+			table = strings.ToLower(e.Name)
+		}
+		if e.TimeColumn == "" || e.Role != nil || !strings.Contains(low, table) || !regexp.MustCompile(`\b`+regexp.QuoteMeta(table)+`\b`).MatchString(low) {
+			continue
+		}
+		field := e.Name + "." + e.TimeColumn
+		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
+			return fmt.Sprintf("the approved query for this question reads the data as it is today, and %s holds %.0f rows dated after %s; ask as of today, or in other words to have it read as of that day", e.Name, n, asOf.Format("2006-01-02"))
+		}
+	}
+	return ""
 }
