@@ -155,6 +155,9 @@ func (b *builder) finish() *Plan {
 		b.title = append(b.title, strings.Join(labels, " vs "))
 	case len(st.dates) == 1:
 		r := st.dates[0]
+		if timeField == "" {
+			timeField = b.madeDate()
+		}
 		q.TimeRange = &semantic.TimeRange{Field: timeField, From: r.From, To: r.To}
 		b.periodEnd = r.Cut
 		b.und("time %s [%s, %s)", r.Label, r.From, r.To)

@@ -174,3 +174,24 @@ func TestOpenAmongPendingStates(t *testing.T) {
 		t.Errorf("open doors, with no other state not over: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestMadeOnItsOwnDate: "leave requests made in 2025" are those requested
+// in 2025 (requested_at), not those whose leave starts then, the table's
+// time column (found from outside, at 1.00); with no such verb the
+// table's own date stands.
+func TestMadeOnItsOwnDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "leave_requests", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "requested_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart}}},
+	}}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"how many leave requests were made in 2025": "leave_requests.requested_at",
+		"how many leave requests in 2025":           "",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query.TimeRange == nil || pl.Query.TimeRange.Field != want {
+			t.Errorf("%q: %s %q %+v; want the period on %q", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+}
