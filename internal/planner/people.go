@@ -238,6 +238,12 @@ func (p *Planner) wordsReplanned(question string, asOf time.Time, pl *Plan) *Pla
 	compared := slices.ContainsFunc(toks, func(t token) bool {
 		return t.s == "compared" || t.s == "vs" || t.s == "versus" || t.s == "than"
 	})
+	if slices.ContainsFunc(toks, func(t token) bool { return rankWords[t.s] }) {
+		// "which country grew revenue the most this year vs last" ranks
+		// by the change, which the comparison does not: without the verb
+		// it ranked by revenue (found from outside).
+		compared = false
+	}
 	money := p.moneyMetric()
 	var out []string
 	said := ""
@@ -280,6 +286,9 @@ func (p *Planner) wordsReplanned(question string, asOf time.Time, pl *Plan) *Pla
 	read := strings.Join(out, " ")
 	return p.readAgain(read, asOf, answered, "read as "+read)
 }
+
+// rankWords rank groups by what follows them.
+var rankWords = map[string]bool{"most": true, "least": true, "top": true, "bottom": true, "highest": true, "lowest": true, "biggest": true, "smallest": true, "fastest": true, "slowest": true, "best": true, "worst": true, "largest": true, "which": true}
 
 // changeVerb reports whether w says a measure changed ("gone up",
 // "increased", "dropped"), which a comparison of two periods answers.
