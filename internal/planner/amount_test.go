@@ -26,6 +26,7 @@ func TestAmountOfTable(t *testing.T) {
 			{Name: "tips", Table: "tips", PrimaryKey: "tip_id", Columns: []semantic.Column{col("tip_id", quarry.TypeInt), col("amount", quarry.TypeFloat)}},
 			{Name: "fees", Table: "fees", PrimaryKey: "fee_id", Columns: []semantic.Column{col("fee_id", quarry.TypeInt), col("amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
 			{Name: "charges", Table: "charges", PrimaryKey: "charge_id", Columns: []semantic.Column{col("charge_id", quarry.TypeInt), col("net_amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
+			{Name: "meals", Table: "meals", PrimaryKey: "meal_id", Columns: []semantic.Column{col("meal_id", quarry.TypeInt), col("tip_amount", quarry.TypeFloat)}},
 		},
 		Relationships: []semantic.Relationship{{From: "fines", FromColumn: "member_id", To: "members", ToColumn: "member_id", Cardinality: semantic.ManyToOne}},
 		Restricted:    []string{"tips.amount"},
@@ -48,6 +49,10 @@ func TestAmountOfTable(t *testing.T) {
 		// A restricted amount is never picked unasked, nor one of two.
 		{"total tips", "COUNT(tips.tip_id)"},
 		{"total charges", "COUNT(charges.charge_id)"},
+		// A tip alone is no meal's amount (found from outside: "average
+		// order value" read as the orders' tip_amount).
+		{"average meal", ""},
+		{"largest meal", ""},
 		// A column named amount alone is the row's amount, beside one
 		// qualified (a payment's amount and its late_fee; found from
 		// outside: "total rent payments" counted them).

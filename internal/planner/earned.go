@@ -382,6 +382,11 @@ func comparisonWord(w string) bool {
 	return false
 }
 
+// partWords name a part of what a row is worth, not its amount.
+var partWords = map[string]bool{"tip": true, "tips": true, "gratuity": true, "tax": true, "taxes": true, "vat": true, "gst": true, "fee": true, "fees": true,
+	"shipping": true, "freight": true, "delivery": true, "discount": true, "discounts": true, "deposit": true, "surcharge": true, "commission": true,
+	"refund": true, "refunded": true, "credit": true, "penalty": true, "late": true, "handling": true}
+
 // oneAmount is entity's one amount column (a number, not a key, named
 // for money or with a currency unit, and not restricted), or of several
 // the one named a total; "" when it has none, or several and no one
@@ -392,15 +397,17 @@ func (p *Planner) oneAmount(entity string) string {
 		return ""
 	}
 	var hits, totals, plain []string
+	parts := 0 // of the hits, those that are part of what a row is worth
 	for _, c := range e.Columns {
 		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || p.isForeignKey(e.Name, c.Name) {
 			continue
 		}
-		money, total := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit, false
+		money, total, part := len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit, false, false
 		amount := true // the name says "amount" and nothing else
 		for _, w := range nameWords(c.Name) {
 			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w)) // amt
 			total = total || w == "total"
+			part = part || partWords[w]
 			amount = amount && (w == "amount" || semantic.ShortForm(w) == "amount" || semantic.CurrencyWord(w) || w == "cents")
 		}
 		if !money {
@@ -410,6 +417,9 @@ func (p *Planner) oneAmount(entity string) string {
 			return ""
 		}
 		hits = append(hits, c.Name)
+		if part && !total {
+			parts++
+		}
 		if total {
 			totals = append(totals, c.Name)
 		}
@@ -418,6 +428,11 @@ func (p *Planner) oneAmount(entity string) string {
 		}
 	}
 	switch {
+	case len(hits) == 1 && parts == 1:
+		// A tip, a tax or a fee alone is part of what a row is worth,
+		// never its amount (found from outside: an order's value read
+		// as its tip_amount, at 1.00).
+		return ""
 	case len(hits) == 1:
 		return hits[0]
 	case len(totals) == 1:

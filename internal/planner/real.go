@@ -56,6 +56,20 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	for _, d := range q.Dimensions {
 		field(d.Name)
 	}
+	// The table whose date puts the rows in the period (an order's, for
+	// its lines): joined for it, its test rows are left out too (found
+	// from outside: test orders' discounts counted by their lines).
+	if q.TimeRange != nil {
+		if tf := q.TimeRange.Field; tf != "" {
+			field(tf)
+		} else {
+			for _, mt := range mts {
+				if t := m.MetricTime(mt); t != "" {
+					field(t)
+				}
+			}
+		}
+	}
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpNone && f.Op != semantic.OpSome && !f.Count {
 			field(f.Field)

@@ -343,6 +343,13 @@ func (c *cover) relative() (ok, bad []string) {
 			}
 			continue
 		}
+		if strings.HasSuffix(s.phrase, " year") && from >= f && from < t && strings.Contains(c.text, "since ") &&
+			strings.Index(c.text, "since ") < strings.Index(c.text, s.phrase) {
+			// "signups since March last year": the year of the start,
+			// the period running from it to today.
+			ok = append(ok, s.phrase)
+			continue
+		}
 		if c.dateFilterWithin(f, t) {
 			// "revenue this year from customers who signed up last
 			// year": the other period is a condition on another date.

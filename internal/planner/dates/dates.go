@@ -118,6 +118,7 @@ func Find(s string, asOf time.Time) (Range, bool) {
 func FindAll(s string, asOf time.Time) []Range {
 	p := parser{toks: tokenize(s), today: day(asOf), raw: s}
 	var out []Range
+	var bares []bool // whether each named months or quarters with no year
 	for i := 0; i < len(p.toks); {
 		if n := p.sameLastYear(i); n > 0 && len(out) > 0 {
 			// "revenue last month vs the same month last year": the
@@ -127,7 +128,7 @@ func FindAll(s string, asOf time.Time) []Range {
 			// earlier: like for like.
 			if r, ok := yearEarlier(p.cutAt(out[len(out)-1])); ok {
 				r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
-				out = append(out, r)
+				out, bares = append(out, r), append(bares, false)
 				i += n
 				continue
 			}
@@ -137,7 +138,7 @@ func FindAll(s string, asOf time.Time) []Range {
 			// period of the same length just before it.
 			if r, ok := periodBefore(out[len(out)-1], p.tok(i+n-2)); ok {
 				r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
-				out = append(out, r)
+				out, bares = append(out, r), append(bares, false)
 				i += n
 				continue
 			}
@@ -148,7 +149,7 @@ func FindAll(s string, asOf time.Time) []Range {
 				if r, ok := Shift(p.cutAt(prev), -1); ok {
 					r.Label = SameLabel(prev, r, "the year before")
 					r.Start, r.End = p.toks[i].start, p.toks[i+n-1].end
-					out = append(out, r)
+					out, bares = append(out, r), append(bares, false)
 					i += n
 					continue
 				}
@@ -182,17 +183,100 @@ func FindAll(s string, asOf time.Time) []Range {
 		// quarter named without a year is the one of that year, not the
 		// latest one set beside the whole year (found from outside:
 		// "revenue in March last year" compared March 2026 with 2025).
+		bare := p.namesNoYear(i, n)
 		if y, k := p.ofYear(i + n); k > 0 && p.bare(i, n, r) {
 			if e, ok := inYear(r, y); ok && e.From <= p.today.Format(layout) {
 				r, n = e, n+k
+				p.sameYear(out, bares, i, y)
+			}
+		} else if k > 0 && bare {
+			// "from January to March last year", "since March last
+			// year": the months of that year (found from outside: the
+			// months of this year compared with all of last year).
+			if e, ok := p.toYear(r, y); ok {
+				r, n = e, n+k
+				p.sameYear(out, bares, i, y)
 			}
 		}
 		r.Start = p.toks[i].start
 		r.End = p.toks[i+n-1].end
 		out = append(out, r)
+		bares = append(bares, bare)
 		i += n
 	}
 	return out
+}
+
+// namesNoYear reports whether the n words at i name months or quarters
+// with no year and nothing relative to today ("March", "from January to
+// March", "since Q2"; not "last March", "March 2025").
+func (p *parser) namesNoYear(i, n int) bool {
+	if p.yearSaid(i, n) {
+		return false
+	}
+	named := false
+	for k := i; k < i+n; k++ {
+		switch w := p.tok(k); {
+		case w == "last" || w == "this" || w == "next" || w == "ago" || w == "previous" || w == "past" || w == "current" || w == "today" || w == "yesterday":
+			return false
+		default:
+			_, month := months[w]
+			_, quarter := quarterTok(w)
+			named = named || month || quarter
+		}
+	}
+	return named
+}
+
+// sameYear moves into year y the period before the one at word i, where
+// it named months or quarters with no year and only a comparison's
+// words stand between them: "Q1 vs Q2 last year" is Q1 and Q2 of last
+// year (found from outside: Q2 2025 compared with Q1 2026).
+func (p *parser) sameYear(out []Range, bares []bool, i, y int) {
+	if len(out) == 0 || !bares[len(out)-1] {
+		return
+	}
+	prev := out[len(out)-1]
+	for _, w := range strings.Fields(strings.ToLower(p.raw[prev.End:p.toks[i].start])) {
+		switch strings.Trim(w, ",.;:") {
+		case "vs", "versus", "v", "and", "or", "compared", "to", "with", "against", "":
+		default:
+			return
+		}
+	}
+	if e, ok := p.toYear(prev, y); ok {
+		e.Start, e.End = prev.Start, prev.End
+		out[len(out)-1] = e
+	}
+}
+
+// toYear is r, a period of months or quarters read as the latest one,
+// moved by whole years so that it starts in year y; an open end (up to
+// today) stays. False where it would start after today.
+func (p *parser) toYear(r Range, y int) (Range, bool) {
+	from, err := time.Parse(layout, r.From)
+	if err != nil {
+		return Range{}, false
+	}
+	d := y - from.Year()
+	if d == 0 {
+		return r, true
+	}
+	out := r
+	out.From = from.AddDate(d, 0, 0).Format(layout)
+	if r.To != p.today.AddDate(0, 0, 1).Format(layout) {
+		to, err := time.Parse(layout, r.To)
+		if err != nil {
+			return Range{}, false
+		}
+		out.To = to.AddDate(d, 0, 0).Format(layout)
+		out.Label = strings.ReplaceAll(r.Label, strconv.Itoa(to.AddDate(0, 0, -1).Year()), strconv.Itoa(to.AddDate(d, 0, -1).Year()))
+	}
+	out.Label = strings.ReplaceAll(out.Label, strconv.Itoa(from.Year()), strconv.Itoa(y))
+	if out.From > p.today.Format(layout) {
+		return Range{}, false
+	}
+	return out, true
 }
 
 // ofYear reads "last year", "a year ago" or "this year" at i, after a

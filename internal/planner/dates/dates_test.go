@@ -177,6 +177,25 @@ func TestFindAll(t *testing.T) {
 	if _, ok := Find("orders after 2024", asOf); !ok {
 		t.Error("Find(\"orders after 2024\") found no period")
 	}
+	// "last year" after months or quarters with no year of their own is
+	// their year, both sides of a comparison's (found from outside: Q4
+	// 2025 compared with Q3 2026, and January to March of this year
+	// with all of last year).
+	for q, want := range map[string][]string{
+		"revenue Q3 vs Q4 last year":              {"2025-07-01", "2025-10-01"},
+		"revenue from january to march last year": {"2025-01-01"},
+		"signups since march last year":           {"2025-03-01"},
+		"revenue march vs april":                  {"2026-03-01", "2026-04-01"},
+		"revenue in march 2025 vs april":          {"2025-03-01", "2026-04-01"},
+	} {
+		var got []string
+		for _, r := range FindAll(q, asOf) {
+			got = append(got, r.From)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("FindAll(%q) starts (-want +got):\n%s", q, diff)
+		}
+	}
 }
 
 func TestDays(t *testing.T) {
