@@ -216,6 +216,31 @@ func TestServeGroupPolicy(t *testing.T) {
 			t.Errorf("bob reads %s: %d %.400s; want no cells and no chart", path, code, b)
 		}
 	}
+	// Questions that name a city loosely, or misspell one, shared with
+	// him: neither the stored spelling in the SQL and the reading nor a
+	// city suggested comes back (found from outside: 'SUMMER10' in the
+	// SQL, "closest known terms: holiday15" in the message).
+	for _, c := range []struct{ q, city string }{
+		{"number of customers in denver", "Denver"}, // the stored spelling
+		{"number of customers in Denvr", "denver"},  // the suggestion
+	} {
+		code, b := call("POST", "/ask", `{"question":"`+c.q+`"}`, ann)
+		var asked struct {
+			RunID string `json:"run_id"`
+		}
+		if code != 200 && code != 422 || json.Unmarshal([]byte(b), &asked) != nil || asked.RunID == "" || !strings.Contains(b, c.city) {
+			t.Fatalf("ann asks %q: %d %.400s; want %s read or suggested", c.q, code, b, c.city)
+		}
+		if code, b := call("POST", "/api/runs/"+asked.RunID+"/shares", `{"with":["bob"]}`, ann); code != 200 {
+			t.Fatalf("ann shares %q with bob: %d %s", c.q, code, b)
+		}
+		for _, path := range []string{"/api/runs/" + asked.RunID, "/api/runs/" + asked.RunID + "/events", "/api/runs/" + asked.RunID + "/export"} {
+			if code, b := call("GET", path, "", bob); code != 200 || strings.Contains(b, c.city) {
+				at := max(0, strings.Index(b, c.city)-200)
+				t.Errorf("bob reads %s of %q: %d …%.400s; want no %s", path, c.q, code, b[at:], c.city)
+			}
+		}
+	}
 	// A workflow whose query node counts cities, shared with him: what
 	// its nodes gave (outputs, the end's message) is withheld in its
 	// events, its stream and its export, as in its folded state (found

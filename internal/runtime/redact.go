@@ -212,6 +212,19 @@ func redactRunState(ctx context.Context, p *policy.Policy, reads lineage, st *ev
 	}
 	all := reads(ctx, *st)
 	redactAnswer(p, st.Columns, &st.Answer, &st.Cells, &st.Chart, all)
+	st.Error = withoutSuggestions(st.Error)
+	if all {
+		// What the question was read as, and the SQL's quoted values:
+		// the stored spelling of a value of the column ('SUMMER10' for
+		// "summer-10"; found from outside).
+		st.Understood, st.Unknown = nil, nil
+		st.SQL = literalsWithheld(st.SQL)
+		sqls := make([]string, len(st.SQLs))
+		for i, q := range st.SQLs {
+			sqls[i] = literalsWithheld(q)
+		}
+		st.SQLs = sqls
+	}
 	if withholdsHash(p, st.Columns, all) {
 		st.ResultHash = ""
 	}
@@ -380,15 +393,30 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 			evs[i].Data = b
 		case event.RunFinished:
 			var d event.RunFinishedData
-			if run.Kind != workflowKind || json.Unmarshal(e.Data, &d) != nil || d.Error == "" || !readsAll() {
+			if json.Unmarshal(e.Data, &d) != nil || d.Error == "" {
 				continue
 			}
-			d.Error = policy.Redacted // an end node's message
+			msg := withoutSuggestions(d.Error)
+			if run.Kind == workflowKind && readsAll() {
+				msg = policy.Redacted // an end node's message
+			}
+			if msg == d.Error {
+				continue
+			}
+			d.Error = msg
 			b, err := json.Marshal(&d)
 			if err != nil {
 				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
 			}
 			evs[i].Data = b
+		case event.QuestionParsed, event.SQLGenerated, event.PlanMade:
+			b, changed, err := withholdReading(e, readsAll)
+			if err != nil {
+				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
+			}
+			if changed {
+				evs[i].Data = b
+			}
 		case event.WorkflowNodeFinished, event.WorkflowWaiting, event.WorkflowResumed:
 			if !readsAll() {
 				continue
