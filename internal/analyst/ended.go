@@ -139,9 +139,17 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 	// status is 'active' today (found from outside: asked as of June,
 	// the subscriptions cancelled since were left out).
 	for _, name := range q.Metrics {
-		if mt := m.Metric(name); mt != nil {
-			for _, f := range mt.Filters {
-				fields = append(fields, columnRefs(f)...)
+		mt := m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		for _, f := range mt.Filters {
+			fields = append(fields, columnRefs(f)...)
+			// "open tickets", closed_at IS NULL: those closed since
+			// were open then (found from outside: 32 open as of June
+			// for 70).
+			if why := a.endedSince(ctx, m, f, asOf); why != "" {
+				return why
 			}
 		}
 	}
@@ -411,6 +419,34 @@ func (a *Analyst) verifiedAsOf(ctx context.Context, m *semantic.Model, sql strin
 		field := e.Name + "." + e.TimeColumn
 		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
 			return fmt.Sprintf("the approved query for this question reads the data as it is today, and %s holds %.0f rows dated after %s; ask as of today, or in other words to have it read as of that day", e.Name, n, asOf.Format("2006-01-02"))
+		}
+	}
+	return ""
+}
+
+// endedSince is why a measure's filter that keeps the rows not yet
+// ended (closed_at IS NULL) cannot be read as of asOf: the end date holds
+// days after it and before today, so rows ended since were not ended
+// then. "" otherwise.
+func (a *Analyst) endedSince(ctx context.Context, m *semantic.Model, filter string, asOf time.Time) string {
+	up := strings.ToUpper(filter)
+	if !strings.Contains(up, " IS NULL") || strings.Contains(up, " IS NOT NULL") {
+		return ""
+	}
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	for _, field := range columnRefs(filter) {
+		ent, col, _ := strings.Cut(field, ".")
+		e := m.Entity(ent)
+		if e == nil || e.Column(col) == nil {
+			continue
+		}
+		c := e.Column(col)
+		if !c.Temporal() || !semantic.ClosingName(c.Name) && c.TimeRole != semantic.TimeRoleEnd {
+			continue
+		}
+		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
+			return fmt.Sprintf("as of %s, quarry cannot tell which %s were open then: the measure keeps those whose %s is empty today, and %d rows have %s after that day; ask as of today",
+				asOf.Format("2006-01-02"), e.Name, field, int64(n), field)
 		}
 	}
 	return ""
