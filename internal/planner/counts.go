@@ -364,6 +364,12 @@ func (b *builder) columnAggs(t *term) *Plan {
 			word := map[string]string{"sum": "total", "avg": "average"}[a]
 			return b.fail(fmt.Sprintf("%s.%s is a yes/no column, so quarry does not add it up or average it; ask for the %s of an amount, with %q as a condition (“%s amount of %s %s”)", s.entity, s.column, word, t.it.text, word, t.it.text, display(s.entity)))
 		}
+		if s.temporal && (a == "max" || a == "min") && sizeWordRE().MatchString(strings.ToLower(b.st.raw)) {
+			// "the biggest invoice we issued": biggest is of an amount,
+			// never of the date a verb names (found from outside:
+			// MAX(issued_on) at 1.00).
+			return b.fail(fmt.Sprintf("%q is a date of %s, which is not big or small; name the amount to rank by (“the largest amount of %s”)", t.it.text, display(s.entity), display(s.entity)))
+		}
 		if a != "count" && !s.numeric && !(s.temporal && (a == "max" || a == "min")) {
 			return b.fail(fmt.Sprintf("%s.%s is not a number, so quarry cannot take its %s", s.entity, s.column, map[string]string{"sum": "total", "avg": "average", "max": "maximum", "min": "minimum"}[a]))
 		}
@@ -449,3 +455,6 @@ func (b *builder) valueOfColumn(t *term, s sense) bool {
 	}
 	return false
 }
+
+// sizeWordRE finds a superlative of size, which no date has.
+var sizeWordRE = lazyRE(`\b(biggest|largest|smallest|greatest|highest|lowest|most expensive|cheapest)\b`)

@@ -195,3 +195,20 @@ func TestMadeOnItsOwnDate(t *testing.T) {
 		}
 	}
 }
+
+// TestBiggestIsNoDate: "the biggest invoice we issued last quarter" is
+// never the latest issue date (found from outside: MAX(issued_on) at
+// 1.00); "when was the latest invoice issued" still is.
+func TestBiggestIsNoDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "invoices", PrimaryKey: "id", TimeColumn: "issued_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "issued_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "amount_cents", Type: quarry.TypeInt, Unit: "cents"}}},
+	}}
+	p := New(m, nil)
+	if pl := p.Plan("what is the biggest invoice we issued last quarter", asOf); pl.Kind == KindMetric && strings.Contains(pl.Model(m).Metric(pl.Query.Metrics[0]).Expr, "issued_on") {
+		t.Errorf("biggest invoice issued: %s", pl.Model(m).Metric(pl.Query.Metrics[0]).Expr)
+	}
+	if pl := p.Plan("when was the latest invoice issued", asOf); pl.Kind != KindMetric && pl.Kind != KindRows {
+		t.Errorf("latest invoice issued: %s %q", pl.Kind, pl.Reason)
+	}
+}
