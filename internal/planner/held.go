@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -15,12 +16,16 @@ import (
 // what began ("hired by the end of 2025" stays the hires). Found from
 // outside: the employees hired by then, those who had left included, at
 // 1.00.
-func (p *Planner) heldAt(question string, pl *Plan) *Plan {
+func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || len(pl.Query.Metrics) != 1 || len(pl.Query.Compare) > 0 {
 		return pl
 	}
 	tr := pl.Query.TimeRange
-	if tr == nil || tr.From != "" || tr.To == "" || !hadSaid(question) {
+	if tr == nil && nowSaid(question) {
+		// "how many staff do we have": those not gone by today (found
+		// from outside: 108 staff, 43 of whom had left).
+		tr = &semantic.TimeRange{To: asOf.AddDate(0, 0, 1).Format("2006-01-02")}
+	} else if tr == nil || tr.From != "" || tr.To == "" || !hadSaid(question) {
 		return pl
 	}
 	m := pl.over(p.m)
@@ -52,8 +57,33 @@ func (p *Planner) heldAt(question string, pl *Plan) *Plan {
 	q.Filters = append(slices.Clone(q.Filters), semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{tr.To}, OrNull: true})
 	pl.Query = &q
 	pl.Understood = append(pl.Understood, fmt.Sprintf("held on %s: %s not before it, or none", tr.To, ref))
+	if pl.Query.TimeRange == nil {
+		pl.Notes = append(pl.Notes, fmt.Sprintf("the %s there now: %s empty, or not before %s", display(e.Name), ref, tr.To))
+		return pl
+	}
 	pl.Notes = append(pl.Notes, fmt.Sprintf("the %s had on the day: begun before %s and not ended by then (%s empty or on or after it)", display(e.Name), tr.To, ref))
 	return pl
+}
+
+// nowSaid reports whether a question asks what is had now, with no
+// period: "do we have", "are there", "currently".
+func nowSaid(question string) bool {
+	toks := tokenize(question)
+	for i, t := range toks {
+		switch t.s {
+		case "currently", "now", "headcount":
+			return true
+		case "have", "has":
+			if i > 0 && (toks[i-1].s == "we" || toks[i-1].s == "they" || toks[i-1].s == "it" || toks[i-1].s == "company") {
+				return true
+			}
+		case "there":
+			if i > 0 && (toks[i-1].s == "are" || toks[i-1].s == "is") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hadSaid reports whether a question asks what was had: "have", "had",

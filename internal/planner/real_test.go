@@ -140,6 +140,17 @@ func TestHeldAtADay(t *testing.T) {
 	if pl := p.Plan("how many employees were hired by the end of 2025", asOf); pl.Kind != KindMetric || held(pl) {
 		t.Errorf("hired by the end of 2025: %s %+v; want every hire", pl.Kind, pl.Query)
 	}
+	// "do we have", with no period: those not gone by today (found from
+	// outside: 108 staff, 43 of whom had left).
+	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	if pl := p.Plan("how many employees do we have", asOf); pl.Kind != KindMetric || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool {
+		return f.Field == "employees.terminated_at" && f.Op == semantic.OpGe && f.OrNull && fmt.Sprint(f.Values...) == next
+	}) {
+		t.Errorf("employees we have: %s %q %+v; want those not gone by %s", pl.Kind, pl.Reason, pl.Query, next)
+	}
+	if pl := p.Plan("how many employees", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 0 {
+		t.Errorf("how many employees: %s %+v; want every one", pl.Kind, pl.Query)
+	}
 }
 
 // TestOpenAmongPendingStates: "open" of rows whose status holds 'open'
