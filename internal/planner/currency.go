@@ -34,6 +34,22 @@ func saidCurrency(question string) (code, said string) {
 	return "", ""
 }
 
+// inCurrency is the currency a question asks its money in ("in
+// dollars", "in EUR"), with no number before the word, and the words
+// that say it; "" where it names none. "In dollars" is US dollars.
+func inCurrency(question string) (code, said string) {
+	toks := tokenize(question)
+	for i := 1; i < len(toks); i++ {
+		if toks[i-1].s != "in" {
+			continue
+		}
+		if c := semantic.CurrencyCode(toks[i].s); c != "" {
+			return c, "in " + toks[i].s
+		}
+	}
+	return "", ""
+}
+
 // dollarCode reports whether c is the code of a currency called dollars.
 func dollarCode(c string) bool {
 	switch c {
@@ -66,7 +82,14 @@ func (p *Planner) currencySaid(question string, pl *Plan) *Plan {
 		return pl
 	}
 	code, said := saidCurrency(question)
-	loose := false
+	loose, measured := false, false
+	if code == "" {
+		// "total invoiced in dollars", "average invoice in euros": the
+		// measure's rows in that currency (found from outside: three
+		// currencies summed and called dollars).
+		code, said = inCurrency(question)
+		measured = code != ""
+	}
 	if code == "" {
 		// "$", which people write of money in general: dollars where
 		// the rows hold US dollars beside other currencies (found from
@@ -84,6 +107,14 @@ func (p *Planner) currencySaid(question string, pl *Plan) *Plan {
 		}
 		if ent, _, ok := strings.Cut(f.Field, "."); ok && !slices.Contains(ents, ent) {
 			ents = append(ents, ent)
+		}
+	}
+	if measured {
+		m := pl.over(p.m)
+		for _, name := range pl.Query.Metrics {
+			if mt := m.Metric(name); mt != nil && mt.Entity != "" && !slices.Contains(ents, mt.Entity) {
+				ents = append(ents, mt.Entity)
+			}
 		}
 	}
 	for _, name := range ents {

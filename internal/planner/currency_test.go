@@ -20,6 +20,9 @@ func TestCurrencySaid(t *testing.T) {
 		{Name: "payments", Table: "payments", PrimaryKey: "payment_id", TimeColumn: "paid_at", Columns: []semantic.Column{
 			{Name: "payment_id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, {Name: "paid_at", Type: quarry.TypeTimestamp},
 			{Name: "currency", Type: quarry.TypeText, Values: []string{"CHF", "EUR"}}}},
+		{Name: "invoices", Table: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{
+			{Name: "invoice_id", Type: quarry.TypeInt}, {Name: "amount_cents", Type: quarry.TypeInt, Unit: "cents"},
+			{Name: "currency", Type: quarry.TypeText, Values: []string{"USD", "EUR"}}}},
 		{Name: "fees", Table: "fees", PrimaryKey: "fee_id", Columns: []semantic.Column{
 			{Name: "fee_id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}}},
 	}}
@@ -35,6 +38,10 @@ func TestCurrencySaid(t *testing.T) {
 		{"how many payments above 1000 euros", "payments.currency = 'EUR'"},
 		{"how many payments above 1000 pounds", ""},
 		{"how many fees above 50 dollars", "fees.amount > 50"},
+		// The measure's money asked in a currency: its rows in it
+		// (found from outside: three currencies summed as dollars).
+		{"total invoice amount in euros", "invoices.currency = 'EUR'"},
+		{"average invoice amount in pounds", ""},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)
