@@ -275,7 +275,9 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 	// heldNow asks of the whole question's reading, never of a reading
 	// of its words rephrased (a count of a value replanned).
 	pl := p.planWhole(question, asOf)
-	if p.othersListed(pl) {
+	if p.othersListed(pl) && pl.Query.Limit > 1 {
+		// "the age of the oldest dog" is the one dog's age; "5 cities
+		// with the highest order total" no list of 5 cities.
 		cols := make([]string, len(pl.Query.Rows.Columns))
 		for i, c := range pl.Query.Rows.Columns {
 			cols[i] = display(c[strings.LastIndex(c, ".")+1:])

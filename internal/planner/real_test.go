@@ -223,3 +223,16 @@ func TestBiggestIsNoDate(t *testing.T) {
 		t.Errorf("latest invoice issued: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestOneRowsCategory: "the age of the oldest dog" is the one dog's age,
+// not a ranking of ages (Spider: refused once the list of categories of
+// the top rows was refused).
+func TestOneRowsCategory(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "dogs", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+			{Name: "age", Type: quarry.TypeText, Values: []string{"1", "2", "3"}}, {Name: "weight", Type: quarry.TypeFloat}}},
+	}}
+	if pl := New(m, nil).Plan("what is the age of the heaviest dog", asOf); pl.Kind != KindRows {
+		t.Errorf("the age of the heaviest dog: %s %q", pl.Kind, pl.Reason)
+	}
+}
