@@ -250,7 +250,8 @@ func TestMeasureStatusAsOfAnEarlierDay(t *testing.T) {
 			}
 		}
 	}
-	refusalsAt("2026-03-31", "MRR", "how many active subscribers do we have", "mrr by plan", "open tickets", "open tickets by priority")
+	refusalsAt("2026-03-31", "MRR", "how many active subscribers do we have", "mrr by plan", "open tickets", "open tickets by priority",
+		"how many customers have an active subscription and opened a ticket this year")
 	for _, q := range []string{"MRR", "how many active subscribers do we have", "open tickets"} {
 		if out := askAt(t, dir, "2026-06-30", q); out.Status != "succeeded" {
 			t.Errorf("%s as of the demo's last day: %s %q", q, out.Status, out.Message)

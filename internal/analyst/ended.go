@@ -127,6 +127,17 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		if !f.Count && !f.OnRelated() {
 			fields = append(fields, f.Field)
 		}
+		if f.Op == semantic.OpSome {
+			// "customers who have an active subscription": the related
+			// rows' status, today's too (found from outside).
+			for _, w := range f.Where {
+				if dim := m.Dimension(w.Field); dim != nil {
+					fields = append(fields, dim.Expr)
+				} else {
+					fields = append(fields, w.Field)
+				}
+			}
+		}
 	}
 	for _, d := range q.Dimensions {
 		if dim := m.Dimension(d.Name); dim != nil {

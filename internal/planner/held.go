@@ -73,6 +73,12 @@ func nowSaid(question string) bool {
 		switch t.s {
 		case "currently", "now", "headcount":
 			return true
+		case "work", "works":
+			// "how many staff work at Downtown" (found from outside:
+			// 22, 10 of whom had left); not "work orders".
+			if i+1 < len(toks) && (toks[i+1].s == "at" || toks[i+1].s == "in" || toks[i+1].s == "for") {
+				return true
+			}
 		case "have", "has":
 			if i > 0 && (toks[i-1].s == "we" || toks[i-1].s == "they" || toks[i-1].s == "it" || toks[i-1].s == "company") {
 				return true
