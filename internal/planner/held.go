@@ -37,6 +37,9 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	if e == nil {
 		return pl
 	}
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
+		return pl // rows of events (orders) are made, not held
+	}
 	var end *semantic.Column
 	for i, c := range e.Columns {
 		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {

@@ -241,3 +241,15 @@ func TestOneRowsCategory(t *testing.T) {
 		t.Errorf("the age of the heaviest dog: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestEventsAreNotHeld: "how many orders do we have" counts every order,
+// a cancelled one too: rows dated by an event are made, not held.
+func TestEventsAreNotHeld(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "ordered_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "cancelled_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	if pl := New(m, nil).Plan("how many orders do we have", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 0 {
+		t.Errorf("orders we have: %s %q %+v; want every order", pl.Kind, pl.Reason, pl.Query)
+	}
+}
