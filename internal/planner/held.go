@@ -86,6 +86,12 @@ func nowSaid(question string) bool {
 			if i > 0 && (toks[i-1].s == "we" || toks[i-1].s == "they" || toks[i-1].s == "it" || toks[i-1].s == "company") {
 				return true
 			}
+			// "which location has the fewest staff" (found from outside:
+			// ranked by every employee it ever had); not "customers who
+			// have placed orders".
+			if i+1 < len(toks) && rankedAfterHave[toks[i+1].s] {
+				return true
+			}
 		case "there":
 			if i > 0 && (toks[i-1].s == "are" || toks[i-1].s == "is") {
 				return true
@@ -94,6 +100,10 @@ func nowSaid(question string) bool {
 	}
 	return false
 }
+
+// rankedAfterHave follow "has" where it says what a row has now: "has
+// the most", "has fewer than 5".
+var rankedAfterHave = map[string]bool{"the": true, "most": true, "fewest": true, "least": true, "more": true, "fewer": true, "less": true, "over": true, "under": true, "no": true}
 
 // hadSaid reports whether a question asks what was had: "have", "had",
 // "has", or "there" after a form of be ("how many were there").

@@ -151,7 +151,8 @@ func TestHeldAtADay(t *testing.T) {
 	if pl := p.Plan("how many employees", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 0 {
 		t.Errorf("how many employees: %s %+v; want every one", pl.Kind, pl.Query)
 	}
-	for q, want := range map[string]bool{"how many staff work at Downtown": true, "how many work orders": false, "how many staff do we have": true, "how many staff": false} {
+	for q, want := range map[string]bool{"how many staff work at Downtown": true, "how many work orders": false, "how many staff do we have": true, "how many staff": false,
+		"which location has the fewest staff": true, "how many customers have placed orders": false} {
 		if nowSaid(q) != want {
 			t.Errorf("nowSaid(%q) = %v", q, !want)
 		}
