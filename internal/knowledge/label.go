@@ -210,7 +210,7 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 				numeric[i]++
 			} else if looksLikeDate(s) {
 				dates[i]++
-				if isoDate(s) {
+				if semantic.ISODay(strings.TrimSpace(s)) {
 					iso[i]++
 				}
 				if strings.Contains(s, ":") {
@@ -252,21 +252,6 @@ func looksLikeNumber(s string) bool {
 	s = strings.ReplaceAll(s, ",", "")
 	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return err == nil
-}
-
-// isoDate reports whether s starts with a date written YYYY-MM-DD, the
-// one form whose text sorts and compares as the dates do.
-func isoDate(s string) bool {
-	s = strings.TrimSpace(s)
-	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i := 0; i < 10; i++ {
-		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // looksLikeDate reports whether s starts like an ISO date (2024-05-01) or

@@ -27,7 +27,7 @@ func TestRealRowsOnly(t *testing.T) {
 			{Name: "units", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("property_id"), {Name: "sq_ft", Type: quarry.TypeInt}}},
 			{Name: "customers", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText},
 				{Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart}, {Name: "deleted_at", Type: quarry.TypeText}, flag("is_test"),
-				{Name: "is_vip", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+				{Name: "is_vip", Type: quarry.TypeInt, Values: []string{"0", "1"}}, flag("is_archived")}},
 		},
 		Relationships: []semantic.Relationship{
 			{From: "units", FromColumn: "property_id", To: "properties", ToColumn: "id", Cardinality: semantic.ManyToOne},
@@ -42,7 +42,8 @@ func TestRealRowsOnly(t *testing.T) {
 		{"how many deleted properties", []string{"properties.is_deleted = 1"}, []string{"properties.is_deleted != 1"}},
 		{"units by city", []string{"properties.is_deleted != 1"}, nil},
 		{"total sq ft of units", nil, []string{"is_deleted"}}, // the property is not read
-		{"how many customers", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, []string{"is_vip"}},
+		// An archived customer is a real one, kept.
+		{"how many customers", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, []string{"is_vip", "is_archived"}},
 		{"how many test customers", []string{"customers.is_test = 1", "customers.deleted_at is_null"}, []string{"customers.is_test != 1"}},
 		{"how many customers signed up in 2025", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, nil},
 		{"list the customers", []string{"customers.is_test != 1", "customers.deleted_at is_null"}, nil},

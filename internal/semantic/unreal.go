@@ -15,7 +15,8 @@ import (
 
 // unrealWords are the adjectives of yes/no columns that mark rows as no
 // real data: a test order, a deleted account.
-var unrealWords = []string{"test", "testing", "deleted", "removed", "demo", "sample", "dummy", "fake", "internal", "archived", "void", "voided", "spam", "duplicate", "junk", "sandbox"}
+// An archived row is still a real one (an old order), so is not among them.
+var unrealWords = []string{"test", "testing", "deleted", "removed", "demo", "sample", "dummy", "fake", "internal", "void", "voided", "spam", "duplicate", "junk", "sandbox"}
 
 // deletionWords name the date a row was deleted on: deleted_at,
 // removed_on, deletion_date.
@@ -73,4 +74,18 @@ func DeletionDate(c Column) bool {
 		return c.Temporal() || c.Type == quarry.TypeText || c.Type == quarry.TypeUnknown
 	}
 	return c.Temporal()
+}
+
+// ISODay reports whether s starts with a day written YYYY-MM-DD, the one
+// form whose text sorts and compares as the days do.
+func ISODay(s string) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := 0; i < 10; i++ {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -72,7 +72,7 @@ func periodEnd(where []semantic.Filter) string {
 		if w.Op != semantic.OpLt || len(w.Values) != 1 {
 			continue
 		}
-		if s, ok := w.Values[0].(string); ok && isDay(s) {
+		if s, ok := w.Values[0].(string); ok && semantic.ISODay(s) {
 			return s
 		}
 	}
@@ -86,24 +86,11 @@ func startsBefore(filters []semantic.Filter, start, end string) bool {
 		if !strings.EqualFold(f.Field, start) || f.Op != semantic.OpLt || len(f.Values) != 1 {
 			continue
 		}
-		if s, ok := f.Values[0].(string); ok && isDay(s) && s[:10] <= end[:10] {
+		if s, ok := f.Values[0].(string); ok && semantic.ISODay(s) && s[:10] <= end[:10] {
 			return true
 		}
 	}
 	return false
-}
-
-// isDay reports whether s starts with a day written YYYY-MM-DD.
-func isDay(s string) bool {
-	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i := 0; i < 10; i++ {
-		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // singular is a plural entity name's singular, plainly: "customers" →
