@@ -29,6 +29,8 @@ func ranges(items []item) []item {
 			// 500 as dollars, one range of both).
 			lo.money = lo.money || hi.money
 			hi.money = lo.money
+			lo.cents = lo.cents || hi.cents
+			hi.cents = lo.cents
 			switch {
 			case next != nil && end < len(items) && items[end].kind == itTerm && !valuesOnly(next.senses):
 				// "between 2 and 3 orders": the count of what follows.

@@ -211,3 +211,29 @@ func numericOp(op semantic.Op) bool {
 	}
 	return false
 }
+
+// whichUnit asks whether a number compared with an amount in cents
+// ("salaries above 150000" of annual_salary_cents) is in dollars or in
+// cents: the two readings differ a hundredfold, and neither is the
+// safe one (found from outside: compared as cents, every salary
+// matched, at full confidence). The options are the question with the
+// number written each way. It returns nil where the number cannot be
+// found in the question as asked, and the caller reads it as written.
+func (b *builder) whichUnit(num float64, what string) *Plan {
+	return whichUnit(b.st.raw, num, what)
+}
+
+func whichUnit(question string, num float64, what string) *Plan {
+	for _, t := range tokenize(question) {
+		if !isNumber(t.s) || parseNum(t.s) != num {
+			continue
+		}
+		n := question[t.start:t.end]
+		pl := clarify(fmt.Sprintf("Is %s in dollars or in cents? %s holds cents.", n, what),
+			question[:t.start]+"$"+n+question[t.end:],
+			question[:t.end]+" cents"+question[t.end:])
+		pl.centsNum, pl.centsOf = num, what
+		return pl
+	}
+	return nil
+}

@@ -126,6 +126,10 @@ func (p *Planner) moneyMade(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	read += question[toks[at+n-1].end:]
 	again := p.planQuestion(read, asOf)
+	if again.Kind == KindClarify && again.centsOf != "" {
+		// Dollars or cents, asked in the question's own words.
+		return whichUnit(question, again.centsNum, again.centsOf)
+	}
 	if again.Kind != KindMetric && again.Kind != KindClarify {
 		return again
 	}
@@ -365,6 +369,10 @@ func (p *Planner) othersTotal(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	read := question[:i] + "total " + question[i:]
 	again := p.planQuestion(read, asOf)
+	if again.Kind == KindClarify && again.centsOf != "" {
+		// Dollars or cents, asked in the question's own words.
+		return whichUnit(question, again.centsNum, again.centsOf)
+	}
 	if again.Kind != KindMetric {
 		return nil
 	}
@@ -501,6 +509,10 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	read := question[:toks[at].start] + "with an " + words + " " + question[toks[at].start:]
 	again := p.planQuestion(read, asOf)
+	if again.Kind == KindClarify && again.centsOf != "" {
+		// Dollars or cents, asked in the question's own words.
+		return whichUnit(question, again.centsNum, again.centsOf)
+	}
 	if again.Kind != KindMetric && again.Kind != KindRows || again.Query == nil {
 		return nil
 	}
@@ -686,6 +698,10 @@ func (p *Planner) theirSpend(question string, asOf time.Time, pl *Plan) *Plan {
 	b.WriteString(question[last:])
 	read := b.String()
 	again := p.planQuestion(read, asOf)
+	if again.Kind == KindClarify && again.centsOf != "" {
+		// Dollars or cents, asked in the question's own words.
+		return whichUnit(question, again.centsNum, again.centsOf)
+	}
 	if again.Kind != KindMetric {
 		return nil
 	}

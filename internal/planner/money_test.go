@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -14,7 +16,9 @@ import (
 // compared with a column that holds cents is 7000 of them; an outside
 // tester found "payments over $70" counted those over 70 cents (1,517
 // where 334 are over $70), at 1.00. Money compared with a count of rows
-// is refused. A bare number is compared as written.
+// is refused. A bare number is asked back: dollars or cents (found from
+// outside: "salaries above 150000" compared as cents, every salary
+// matched, at 1.00); written in cents, it is compared as written.
 func TestMoneyInCents(t *testing.T) {
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
@@ -30,13 +34,25 @@ func TestMoneyInCents(t *testing.T) {
 	p := New(m, nil)
 	for _, tt := range []struct {
 		q, value, refuse string
+		options          []string
 	}{
 		{q: "how many payments were more than $70", value: "7000"},
 		{q: "how many payments over 70 dollars", value: "7000"},
-		{q: "how many payments over 70", value: "70"},
+		{q: "how many payments over 7000 cents", value: "7000"},
+		{q: "how many payments over 70", options: []string{"how many payments over $70", "how many payments over 70 cents"}},
+		{q: "How many payments were above 1,500?", options: []string{"How many payments were above $1,500?", "How many payments were above 1,500 cents?"}},
+		{q: "how many payments between 20 and 50", options: []string{"how many payments between $20 and 50", "how many payments between 20 cents and 50"}},
 		{q: "members with more than $500 in payments", refuse: "is an amount of money"},
 	} {
 		pl := p.Plan(tt.q, asOf)
+		if tt.options != nil {
+			if pl.Kind != KindClarify || !strings.Contains(pl.Question, "dollars") {
+				t.Errorf("%q: %s %q %+v; want asked: dollars or cents", tt.q, pl.Kind, pl.Reason, pl.Query)
+			} else if diff := cmp.Diff(tt.options, pl.Options); diff != "" {
+				t.Errorf("%q: options (-want +got):\n%s", tt.q, diff)
+			}
+			continue
+		}
 		if tt.refuse != "" {
 			if pl.Query != nil || !strings.Contains(pl.Reason, tt.refuse) {
 				t.Errorf("%q: %s %q; want a refusal saying %q", tt.q, pl.Kind, pl.Reason, tt.refuse)
@@ -47,10 +63,7 @@ func TestMoneyInCents(t *testing.T) {
 			t.Errorf("%q: %s %q %+v; want amount_cents compared with %s", tt.q, pl.Kind, pl.Reason, pl.Query, tt.value)
 			continue
 		}
-		if cents := strings.Contains(strings.Join(pl.Notes, " "), "read as 7000 cents"); cents != (tt.value == "7000") {
-			t.Errorf("%q: notes %q", tt.q, pl.Notes)
-		}
-		if asCents := strings.Contains(strings.Join(pl.Notes, " "), "70 compared as cents"); asCents != (tt.value == "70") {
+		if cents := strings.Contains(strings.Join(pl.Notes, " "), "read as 7000 cents"); cents != !strings.Contains(tt.q, "cents") {
 			t.Errorf("%q: notes %q", tt.q, pl.Notes)
 		}
 	}

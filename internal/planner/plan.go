@@ -43,6 +43,7 @@ type term struct {
 	num     float64
 	pct     bool // num was written as a percent
 	money   bool // num was written as money ("$70", "70 dollars")
+	cents   bool // num was written in cents ("7000 cents")
 	hasNum  bool
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
@@ -422,12 +423,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// ("price over 100 in Electronics"): a value is never what
 				// a number counts (found from outside: the number went to
 				// the value and vanished, and the price became a grouping)
-				last.op, last.num, last.hasNum, last.pct, last.money = pendingOp, it.num, true, it.pct, it.money
+				last.op, last.num, last.hasNum, last.pct, last.money, last.cents = pendingOp, it.num, true, it.pct, it.money, it.cents
 				pendingOp = ""
 			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && i > 1 && mean[i-2] == last.it && len(only(last.cands, sMetric)) == len(last.cands) && prevKw != "":
 				// "customers with revenue over 10000": a condition on the
 				// measure just named
-				last.op, last.num, last.hasNum, last.pct, last.money = pendingOp, it.num, true, it.pct, it.money
+				last.op, last.num, last.hasNum, last.pct, last.money, last.cents = pendingOp, it.num, true, it.pct, it.money, it.cents
 				st.having = append(st.having, last)
 				pendingOp = ""
 			case pendingOp != "":
@@ -709,7 +710,7 @@ func (p *Planner) walk(items []item, st *state) {
 				t.aggs, pendingAggs = pendingAggs, nil
 			}
 			if pendingNum != nil && pendingOp != "" {
-				t.op, t.num, t.hasNum, t.pct, t.money = pendingOp, pendingNum.num, true, pendingNum.pct, pendingNum.money
+				t.op, t.num, t.hasNum, t.pct, t.money, t.cents = pendingOp, pendingNum.num, true, pendingNum.pct, pendingNum.money, pendingNum.cents
 				pendingNum, pendingOp = nil, ""
 				st.having = append(st.having, t)
 			}

@@ -99,6 +99,11 @@ type Plan struct {
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
+	// centsOf and centsNum: a question asked back, whether centsNum is in
+	// dollars or in cents, as centsOf holds cents (whichUnit); a reading
+	// of the question in other words asks it in the question's own.
+	centsOf  string
+	centsNum float64
 	// flagCounted: refused for a count of a yes/no column said before the
 	// rows it qualifies ("how many neutered dogs"), the column's word,
 	// which flagCount reads as a condition.

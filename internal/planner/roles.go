@@ -429,6 +429,10 @@ func (b *builder) roles() *Plan {
 				num, unit = t.num*100, " (read in cents)"
 				b.notes = append(b.notes, fmt.Sprintf("the amount %s read as %s cents, as %s is in cents", numText(t.num), numText(t.num*100), display(name)))
 			}
+		} else if mt := b.p.model(&Plan{AdHoc: b.adhoc}).Metric(name); !t.cents && !t.pct && mt != nil && semantic.MinorUnit(mt.Unit, mt.Expr) {
+			if pl := b.whichUnit(t.num, name); pl != nil {
+				return pl
+			}
 		}
 		if t.pct {
 			// "a refund rate above 5%": a rate is a fraction of one.
@@ -678,10 +682,16 @@ func (b *builder) roles() *Plan {
 					// (found from outside: compared with 70 cents).
 					num, read = t.num*100, fmt.Sprintf(" (the amount %s read as %s cents)", numText(t.num), numText(t.num*100))
 					b.notes = append(b.notes, fmt.Sprintf("the amount %s read as %s cents, as %s holds cents", numText(t.num), numText(t.num*100), s.field))
+				} else if c != nil && semantic.MinorUnit(c.Unit, c.Name) && t.cents {
+					read = " (in cents, as written)"
 				} else if c != nil && semantic.MinorUnit(c.Unit, c.Name) {
-					// "an amount above 50": cents, as written; said, so
-					// that a reader who meant $50 sees it.
-					b.notes = append(b.notes, fmt.Sprintf("%s compared as cents, as %s holds cents; write $%s for dollars", numText(t.num), s.field, numText(t.num)))
+					// "salaries above 150000" of annual_salary_cents:
+					// dollars or cents? The two differ a hundredfold, and
+					// a note under an answer is read too late (found from
+					// outside: every salary matched, at 1.00).
+					if pl := b.whichUnit(t.num, s.column); pl != nil {
+						return pl
+					}
 				}
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.Op(t.op), Values: []any{fmtNum(num)}})
 				b.und("filter %s %s %s%s", s.field, t.op, numText(num), read)

@@ -219,6 +219,7 @@ type item struct {
 	num       float64
 	pct       bool // a number written as a percent ("5%", "5 percent")
 	money     bool // a number written as money ("$70", "70 dollars")
+	cents     bool // a number written in cents ("7000 cents")
 	rng       dates.Range
 }
 
@@ -537,6 +538,10 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		case isNumber(toks[i].s) && i+1 < len(toks) && toks[i+1].s == "percent" && (i+2 == len(toks) || toks[i+2].s != "of"):
 			// "above 5%": a number in hundredths (not "5% of orders").
 			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), pct: true})
+			i += 2
+		case isNumber(toks[i].s) && i+1 < len(toks) && (toks[i+1].s == "cents" || toks[i+1].s == "cent"):
+			// "over 7000 cents": the unit a column of cents holds.
+			items = append(items, item{kind: itNum, num: parseNum(toks[i].s), text: join(toks[i : i+2]), cents: true})
 			i += 2
 		case isNumber(toks[i].s) && i+1 < len(toks) && semantic.CurrencyWord(toks[i+1].s):
 			// "over 70 dollars": the currency's name is the number's.
