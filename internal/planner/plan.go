@@ -988,5 +988,16 @@ func groupWord(w string) bool {
 	return false
 }
 
+// measureHaving reports whether a condition with a number is on a count
+// or a measure ("customers with more than 5 orders"), which needs
+// groups, rather than on a column of each row ("leases for 2 bedroom
+// units": units.bedrooms = 2, no grouping by unit; found from outside).
+func (st *state) measureHaving() bool {
+	return slices.ContainsFunc(st.having, func(h *term) bool {
+		k := h.cands[0].kind
+		return k == sEntity || k == sMetric
+	})
+}
+
 // byValue is a value said right after "by" or "per", and its table.
 type byValue struct{ words, entity string }

@@ -180,3 +180,43 @@ func TestValueRateAroundTable(t *testing.T) {
 		}
 	}
 }
+
+// TestForRowsWithAColumnCondition: "leases for 2 bedroom units" is the
+// leases of those units, one figure; the number is a condition on each
+// unit's bedrooms, not on a count, so nothing is grouped by unit (found
+// from outside: a count of leases for each unit, 249 rows, at 1.00). A
+// condition on a count still groups.
+func TestForRowsWithAColumnCondition(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "units", PrimaryKey: "unit_id", Columns: []semantic.Column{id("unit_id"), id("bedrooms")}},
+			{Name: "tenants", PrimaryKey: "tenant_id", Label: "name", Columns: []semantic.Column{id("tenant_id"), {Name: "name", Type: quarry.TypeText}}},
+			{Name: "leases", PrimaryKey: "lease_id", TimeColumn: "start_date", Columns: []semantic.Column{id("lease_id"), id("unit_id"), id("tenant_id"),
+				{Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "leases", FromColumn: "unit_id", To: "units", ToColumn: "unit_id", Cardinality: semantic.ManyToOne},
+			{From: "leases", FromColumn: "tenant_id", To: "tenants", ToColumn: "tenant_id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, q := range []string{
+		"leases for 2 bedroom units that started in 2025",
+		"how many leases for 2 bedroom units",
+		"how many leases for units with 2 bedrooms",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q; want the leases of units with 2 bedrooms", q, pl.Kind, pl.Reason)
+			continue
+		}
+		if len(pl.Query.Dimensions) > 0 || !strings.Contains(fmt.Sprintf("%+v", pl.Query.Filters), "Field:units.bedrooms Op:= Values:[2]") {
+			t.Errorf("%q: %+v; want units.bedrooms = 2 and no grouping", q, pl.Query)
+		}
+	}
+	pl := p.Plan("tenants with more than 2 leases", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) == 0 {
+		t.Fatalf("tenants with more than 2 leases: %s %q; want a condition on each tenant's count", pl.Kind, pl.Reason)
+	}
+}

@@ -556,7 +556,7 @@ func (b *builder) roles() *Plan {
 			case t.byMode && len(b.q.Metrics) == 1 && strings.EqualFold(s.name, b.subjectOfMetrics()) && b.p.isAverage(b.q.Metrics[0]):
 				// "average pages per session": an average over its own rows.
 				t.role = "context"
-			case t.byMode || (aggregate && (st.order != "" || len(st.having) > 0) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
+			case t.byMode || (aggregate && (st.order != "" || st.measureHaving()) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
 				if b.subject != "" && b.rank(s.name, nil) > 2 && !b.bridgeCount(s.name) {
 					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))
 				}
@@ -627,7 +627,7 @@ func (b *builder) roles() *Plan {
 				b.eventGrain, b.grainNamed = s.field, true
 				b.und("%q: the period is cut on %s", t.it.text, s.field)
 				t.role = "context"
-			case t.byMode || aggregate && (st.order != "" || len(st.having) > 0 || st.eachAfter) && len(b.groups) == 0 && !t.hasNum:
+			case t.byMode || aggregate && (st.order != "" || st.measureHaving() || st.eachAfter) && len(b.groups) == 0 && !t.hasNum:
 				if s.key {
 					// "the contestant numbers and names", "document ids with
 					// at least two paragraphs": the rows of the table the key
