@@ -142,3 +142,39 @@ CREATE TABLE check_ins (check_in_id INTEGER PRIMARY KEY, location_id INTEGER REF
 		t.Errorf("Q3 2025: status %s %q rows %v; want %v", out.Status, out.Message, out.Rows, want)
 	}
 }
+
+// TestSignedAsOfAnEarlierDay: "how many tenants signed a lease in 2026",
+// as of a day in June, keeps the leases to the day by the date the
+// question names, signed_at; a lease signed by then that starts later
+// was signed all the same. Found from outside: the leases were bounded
+// on their start as well, and 36 tenants who signed in the half year
+// were dropped; and the answer said "tenants created in 2026", though
+// the period is the leases' signing.
+func TestSignedAsOfAnEarlierDay(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE tenants (tenant_id INTEGER PRIMARY KEY, full_name TEXT, created_at TEXT);
+CREATE TABLE leases (lease_id INTEGER PRIMARY KEY, tenant_id INTEGER REFERENCES tenants(tenant_id), start_date TEXT NOT NULL, end_date TEXT, signed_at TEXT);
+`)
+	day := func(d time.Time) string { return d.Format("2006-01-02") }
+	base := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "INSERT INTO tenants VALUES (%d, 'Tenant %d', '%s');\n", i, i, day(base.AddDate(0, 0, 2*i)))
+	}
+	for i := 61; i <= 70; i++ { // after the as-of day
+		fmt.Fprintf(&b, "INSERT INTO tenants VALUES (%d, 'Tenant %d', '2026-08-%02d');\n", i, i, i-60)
+	}
+	for i := 1; i <= 120; i++ {
+		signed := base.AddDate(0, 0, 4*i) // to 2026-09-28
+		start := signed.AddDate(0, 0, 30) // a month after signing
+		fmt.Fprintf(&b, "INSERT INTO leases VALUES (%d, %d, '%s', '%s', '%s');\n", i, i%60+1, day(start), day(start.AddDate(1, 0, 0)), day(signed))
+	}
+	dir, rows := learnedDB(t, "rental.db", b.String(), "")
+	out := askAt(t, dir, "2026-06-30", "how many tenants signed a lease in 2026")
+	want := rows("SELECT count(*) FROM tenants t WHERE created_at <= '2026-06-30' AND EXISTS (SELECT 1 FROM leases l WHERE l.tenant_id = t.tenant_id AND signed_at >= '2026-01-01' AND signed_at <= '2026-06-30')")
+	if out.Status != "succeeded" || len(out.Rows) != 1 || fmt.Sprint(out.Rows[0]...) != want[0] {
+		t.Fatalf("status %s %q\nSQL %s\nrows %v, want %v", out.Status, out.Message, out.SQL, out.Rows, want)
+	}
+	if strings.Contains(out.Answer, "created") {
+		t.Errorf("answer %q: the tenants were not created in 2026", out.Answer)
+	}
+}

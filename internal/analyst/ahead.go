@@ -241,6 +241,13 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		if c := other.Column(other.TimeColumn); c == nil || c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth {
 			return pl // a date that may be set ahead: not cut
 		}
+		if endsBy(m, other.Name, f.Where, next) {
+			// "tenants who signed a lease in 2026": the leases are kept
+			// to the day by the date the question names; a lease signed
+			// then that starts later was still signed (found from
+			// outside: bounded on the start too, 36 tenants dropped).
+			continue
+		}
 		filters[i].Where = append(slices.Clone(f.Where), semantic.Filter{Field: other.Name + "." + other.TimeColumn, Op: semantic.OpLt, Values: []any{next}})
 		bounded = true
 	}
@@ -424,6 +431,24 @@ func (a *Analyst) asOfCounted(ctx context.Context, m *semantic.Model, pl *planne
 // the as-of day (one 0 does not pass), which the measure's own bound
 // does not change.
 func boundedCount(f semantic.Filter) bool { return f.Count && !semantic.CountAdmitsZero(f) }
+
+// endsBy reports whether conditions ws on the rows of table ent end
+// one of its dates before day (2006-01-02): a period on the date the
+// question names ("signed a lease in 2026") that keeps them to the day
+// already.
+func endsBy(m *semantic.Model, ent string, ws []semantic.Filter, day string) bool {
+	for _, w := range ws {
+		f, ok := m.ColumnField(w.Field)
+		if !ok || !strings.EqualFold(f.Entity.Name, ent) || !f.Column.Type.IsTemporal() || len(w.Values) != 1 {
+			continue
+		}
+		v, isText := w.Values[0].(string)
+		if isText && (w.Op == semantic.OpLt && v <= day || w.Op == semantic.OpLe && v < day) {
+			return true
+		}
+	}
+	return false
+}
 
 // ofParent reports whether f is a condition on whether the measured rows
 // have the one row of another table they refer to ("visits with no

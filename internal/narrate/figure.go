@@ -150,7 +150,11 @@ func countedEntity(how string) string {
 // ("hired_on" → "hired", "closed_at" → "closed"; not "ordered_at" for
 // orders), or "".
 func eventVerb(rd *event.ReadingData) string {
-	if rd.Period == nil || rd.Period.Column == "" || len(rd.Measures) != 1 {
+	if rd.Period == nil || rd.Period.Column == "" || rd.Period.From == "" || len(rd.Measures) != 1 {
+		// No start: the rows made by a day (the as-of day's bound), not
+		// the question's period, which may be another table's ("tenants
+		// who signed a lease in 2026" are no tenants created in 2026;
+		// found from outside).
 		return ""
 	}
 	ent := countedEntity(rd.Measures[0].How)
