@@ -38,6 +38,7 @@ import (
 var genericLinkVerbs = []string{
 	"have", "own", "make", "produce", "create", "write", "direct", "use", "contain", "include",
 	"belong", "speak", "teach", "play", "go through", "receive", "take", "handle", "process", "serve",
+	"submit", "file", "raise", "log", "lodge", "place",
 }
 
 // maxLinkJoins is the longest path, in joins, that a verb is read as.
@@ -249,7 +250,7 @@ func (p *Planner) readLinks(items []item) *Plan {
 // a row was made by and nothing more ("produced", "created").
 func madeForm(w string) bool {
 	switch w {
-	case "produced", "created", "made":
+	case "produced", "created", "made", "submitted", "filed", "raised", "logged", "lodged":
 		return true
 	}
 	return false
@@ -431,6 +432,38 @@ func (p *Planner) pathHasVerb(path []pathStep, verb string) bool {
 	return false
 }
 
+// madePeriod is the question's one period as conditions on the date of
+// the one table named right after a verb of making read as a link, where
+// the period is said after that table ("customers who submitted a ticket
+// this year": the tickets' created_at this year). The verb says the
+// rows were made, so the period is of their making, by the date the
+// table is dated by; false where the table has none, or the period
+// comes before the verb ("customers who joined this year and submitted
+// a ticket": whose?), or there is more than one period or table.
+func (b *builder) madePeriod(q *semantic.Query) ([]semantic.Filter, bool) {
+	st := b.st
+	if q.TimeRange == nil || len(q.Compare) > 0 || len(st.some) != 1 || len(st.someMade) != 1 || len(st.linkedNone)+len(st.linkCounts) > 0 || len(st.datePos) != 1 || st.datePos[0] < st.someMade[0] {
+		return nil, false
+	}
+	e := b.p.entity(st.some[0])
+	if e == nil || e.TimeColumn == "" || q.TimeRange.Field != "" && !strings.EqualFold(q.TimeRange.Field, e.Name+"."+e.TimeColumn) {
+		return nil, false
+	}
+	c := e.Column(e.TimeColumn)
+	if c == nil || c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth {
+		return nil, false
+	}
+	field := e.Name + "." + e.TimeColumn
+	var out []semantic.Filter
+	if q.TimeRange.From != "" {
+		out = append(out, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{q.TimeRange.From}})
+	}
+	if q.TimeRange.To != "" {
+		out = append(out, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{q.TimeRange.To}})
+	}
+	return out, len(out) > 0
+}
+
 // pathText is a path as an option of a question: "dogs.owner_id →
 // owners, then …".
 func pathText(path []pathStep) string {
@@ -468,6 +501,20 @@ func (b *builder) withSome(pl *Plan) *Plan {
 	q := pl.Query
 	if b.st.supLinked {
 		return b.fail(fmt.Sprintf("quarry cannot yet rank the rows the %s are linked to; ask for the %s with a condition on them instead", display(subject), display(subject)))
+	}
+	madeIn := ""
+	if tr, ok := b.madePeriod(q); ok {
+		// "customers who submitted a ticket this year": the tickets made
+		// this year, by their own date (found from outside: refused).
+		c := *q
+		c.TimeRange, c.Filters = nil, append(slices.Clone(q.Filters), tr...)
+		pl.Query, q = &c, &c
+		madeIn = strings.Join(b.title, ", ")
+		title := strings.Replace(pl.Title, ", "+madeIn, "", 1)
+		if title == pl.Title {
+			title = strings.TrimSpace(strings.Replace(pl.Title, madeIn, "", 1)) // "Customersthis year (2026)" of a list
+		}
+		pl.Title, pl.Period = title, ""
 	}
 	if q.TimeRange != nil || len(q.Compare) > 0 {
 		return b.fail("quarry cannot yet tell whether the period is of the rows asked about or of the rows they are linked to; ask without the period")
@@ -532,6 +579,8 @@ func (b *builder) withSome(pl *Plan) *Plan {
 		switch {
 		case count != nil:
 			pl.Title += " with " + filterTitle(semantic.Filter{Field: display(ent), Op: op, Values: f.Values})
+		case op == semantic.OpSome && madeIn != "":
+			pl.Title += " with " + display(ent) + " made " + inLabel(madeIn)
 		case op == semantic.OpSome:
 			pl.Title += " with " + display(ent)
 		default:

@@ -240,3 +240,49 @@ func TestKeyNameVerb(t *testing.T) {
 		t.Errorf("%s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestMadeVerbPeriod: "how many customers submitted a ticket this year"
+// counts the customers with a ticket made this year, by the tickets' own
+// date: the verb says the tickets were made, and the period is said
+// after them. An outside tester found "submitted" not understood. A
+// period said before the verb ("customers who joined this year and
+// submitted a ticket") is not moved onto the tickets.
+func TestMadeVerbPeriod(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "customer_id", Label: "full_name", TimeColumn: "created_at", Columns: []semantic.Column{id("customer_id"),
+				{Name: "full_name", Type: quarry.TypeText}, {Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+			{Name: "tickets", PrimaryKey: "ticket_id", TimeColumn: "created_at", Columns: []semantic.Column{id("ticket_id"), id("customer_id"),
+				{Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+		},
+		Relationships: []semantic.Relationship{{From: "tickets", FromColumn: "customer_id", To: "customers", ToColumn: "customer_id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, q := range []string{
+		"how many customers submitted a ticket this year",
+		"customers who filed a ticket this year",
+		"how many customers raised a ticket in 2026",
+		"how many customers logged a ticket this year?",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || pl.Query.TimeRange != nil || len(pl.Query.Filters) != 1 {
+			t.Errorf("%q: %s %q %+v; want the customers with a ticket made in 2026", q, pl.Kind, pl.Reason, pl.Query)
+			continue
+		}
+		f := pl.Query.Filters[0]
+		if f.Field != "tickets" || f.Op != semantic.OpSome || len(f.Where) != 2 || f.Where[0].Field != "tickets.created_at" || f.Where[0].Values[0] != "2026-01-01" {
+			t.Errorf("%q: %+v; want tickets made from 2026-01-01", q, f)
+		}
+		if !strings.Contains(pl.Title, "made") || strings.Count(pl.Title, "2026") != 1 {
+			t.Errorf("%q: title %q", q, pl.Title)
+		}
+	}
+	pl := p.Plan("how many tickets were submitted this year", asOf)
+	if pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != "2026-01-01" {
+		t.Errorf("tickets submitted this year: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("how many customers joined this year and submitted a ticket", asOf); pl.Query != nil && slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return len(f.Where) > 0 }) {
+		t.Errorf("joined this year and submitted a ticket: the period moved onto the tickets: %+v", pl.Query)
+	}
+}

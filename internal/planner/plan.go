@@ -108,6 +108,7 @@ type state struct {
 	eachAfter  bool          // "the codes and the number of templates for each": a group named before
 	none       []string      // tables the subject must have no row of ("never ordered")
 	some       []string      // tables the subject must have a row of, named after a verb of a link ("went through a treatment")
+	someMade   []int         // where each of some named after a verb of making is among the meaningful items ("submitted a ticket")
 	linkedNone []string      // of none, those named after a verb of a link ("not playing any cartoon written by X")
 	linkCounts []linkCount   // tables named after a verb of a link with how many ("teach at least two courses")
 	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
@@ -245,7 +246,10 @@ func (p *Planner) walk(items []item, st *state) {
 	// stopwords right before them ("team of their agents").
 	ofBefore := map[*item]bool{}
 	dirBefore, placeBefore := map[*item]int{}, map[*item]string{}
-	prevStop, made, of := "", false, false
+	// madeBefore marks the items after a verb of making read as a link
+	// ("customers who submitted a ticket"): its object's rows were made.
+	madeBefore := map[*item]bool{}
+	prevStop, made, of, madeLink := "", false, false, false
 	withA, be := afterWithA(items), afterBe(items)
 	for i := range items {
 		for _, w := range strings.Fields(items[i].text) {
@@ -253,8 +257,12 @@ func (p *Planner) walk(items []item, st *state) {
 				made = true // "placed", "opened" … said before
 			}
 		}
+		if items[i].link != nil {
+			madeLink = madeForm(items[i].text) || items[i].text == "placed"
+		}
 		if items[i].kind != itStop {
 			mean = append(mean, &items[i])
+			madeBefore[&items[i]], madeLink = madeLink, false
 			qualifies[&items[i]] = prevStop == "for" || prevStop == "from" || prevStop == "among"
 			haveBefore[&items[i]] = prevStop == "have" || prevStop == "has" || prevStop == "had"
 			afterVerb[&items[i]] = i > 0 && pastForm(lastWord(items[i-1].text))
@@ -383,6 +391,9 @@ func (p *Planner) walk(items []item, st *state) {
 					pendingNum, pendingOp = nil, ""
 				} else {
 					st.some = append(st.some, ent)
+					if madeBefore[it] {
+						st.someMade = append(st.someMade, i)
+					}
 				}
 				continue
 			}
