@@ -23,6 +23,9 @@ type askOut struct {
 	Interpretation struct {
 		Text string `json:"text"` // the "Read as" line
 	} `json:"interpretation"`
+	Plan struct {
+		Options []string `json:"options"` // a question asked back: the questions to pick
+	} `json:"plan"`
 }
 
 // rowStrings is each row of the answer as its cells joined by "|".

@@ -216,6 +216,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// after it had not happened then.
 		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl
+		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {
+			ask := *pl
+			ask.Kind, ask.Question, ask.Options = planner.KindClarify, q, opts
+			out.Plan, out.Status = &ask, "clarify"
+			em.Emit(ctx, &event.ClarificationData{Question: q, Options: opts, Reason: "the amounts are in several currencies, which quarry does not convert"})
+			return quarry.Errorf(quarry.KindUnanswered, "%s", q)
+		}
 		c, err := semantic.Compile(model, *pl.Query, a.Conn.Dialect())
 		if err != nil {
 			if quarry.KindOf(err) == quarry.KindForbidden {

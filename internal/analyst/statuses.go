@@ -231,12 +231,37 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 			tables = []*semantic.Entity{e}
 		}
 		for _, t := range tables {
-			if c := currencyMix(m, q, mt, t); c.Name != "" {
+			if c, _, _ := currencyMix(m, q, mt, t); c.Name != "" {
 				return c
 			}
 		}
 	}
 	return verify.Check{}
+}
+
+// mixedCurrencies is the currency column (entity.column) and its known
+// currencies where CurrencyCheck would warn of q; "" and nil where it
+// would not.
+func mixedCurrencies(m *semantic.Model, q *semantic.Query) (string, []string) {
+	if m == nil || q == nil || q.Rows != nil {
+		return "", nil
+	}
+	for _, mt := range amountsOf(m, q) {
+		if mt.Format == "percent" || !money(mt) {
+			continue
+		}
+		e := m.Entity(mt.Entity)
+		tables := withParents(m, e)
+		if currencyColumn(e) != "" {
+			tables = []*semantic.Entity{e}
+		}
+		for _, t := range tables {
+			if c, ref, kinds := currencyMix(m, q, mt, t); c.Name != "" {
+				return ref, kinds
+			}
+		}
+	}
+	return "", nil
 }
 
 // money reports whether a measure may be money: its format or unit says
@@ -287,8 +312,9 @@ func currencyNamed(name string) bool {
 	return false
 }
 
-// currencyMix is CurrencyCheck for the currency column of table e.
-func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
+// currencyMix is CurrencyCheck for the currency column of table e, with
+// the column (entity.column) and its currencies where it warns.
+func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) (verify.Check, string, []string) {
 	for _, c := range e.Columns {
 		named := currencyNamed(c.Name)
 		var kinds []string
@@ -305,9 +331,9 @@ func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *s
 			what = fieldWords(mt.Name)
 		}
 		return verify.Check{Name: CheckCurrencies, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes amounts in %d currencies as one (%s of %s: %s); ask for one currency, or by %s",
-			what, len(kinds), fieldWords(c.Name), e.Name, quoteList(kinds), fieldWords(c.Name))}
+			what, len(kinds), fieldWords(c.Name), e.Name, quoteList(kinds), fieldWords(c.Name))}, e.Name + "." + c.Name, kinds
 	}
-	return verify.Check{}
+	return verify.Check{}, "", nil
 }
 
 // amountsOf are the query's measures that add up, average or rank an
