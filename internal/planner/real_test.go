@@ -153,7 +153,8 @@ func TestHeldAtADay(t *testing.T) {
 		t.Errorf("how many employees: %s %+v; want every one", pl.Kind, pl.Query)
 	}
 	for q, want := range map[string]bool{"how many staff work at Downtown": true, "how many work orders": false, "how many staff do we have": true, "how many staff": false,
-		"which location has the fewest staff": true, "how many customers have placed orders": false} {
+		"which location has the fewest staff": true, "how many customers have placed orders": false,
+		"how many drivers does each carrier have": true, "how many drivers does FastFreight have?": true, "which carriers have drivers": false} {
 		if nowSaid(q) != want {
 			t.Errorf("nowSaid(%q) = %v", q, !want)
 		}
@@ -253,5 +254,40 @@ func TestEventsAreNotHeld(t *testing.T) {
 	}}
 	if pl := New(m, nil).Plan("how many orders do we have", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 0 {
 		t.Errorf("orders we have: %s %q %+v; want every order", pl.Kind, pl.Reason, pl.Query)
+	}
+}
+
+// TestOutcomesAreNotEnds: a ticket closed, an enrollment completed is
+// still one had; only an end that lets a row go (an account closed, an
+// employee gone) keeps it out of what is had now. Found from outside:
+// "how many tickets do we have" counted the 82 open of 8,000, and "which
+// course has the most enrollments" the unfinished ones, at 1.00.
+func TestOutcomesAreNotEnds(t *testing.T) {
+	id := semantic.Column{Name: "id", Type: quarry.TypeInt}
+	dated := func(name, start, end string) semantic.Entity {
+		return semantic.Entity{Name: name, PrimaryKey: "id", TimeColumn: start, Columns: []semantic.Column{id,
+			{Name: start, Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: end, Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}}
+	}
+	m := &semantic.Model{Entities: []semantic.Entity{
+		dated("tickets", "opened_at", "closed_at"), dated("enrollments", "enrolled_at", "completed_at"),
+		dated("shipments", "created_at", "delivered_at"), dated("accounts", "opened_on", "closed_on"),
+	}}
+	p := New(m, nil)
+	for q, held := range map[string]bool{
+		"how many tickets do we have":     false,
+		"how many tickets are there":      false,
+		"how many enrollments do we have": false,
+		"how many shipments are there":    false,
+		"how many accounts do we have":    true,
+		"how many accounts are there":     true,
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		if got := len(pl.Query.Filters) > 0; got != held {
+			t.Errorf("%q: %+v; want those not ended %v", q, pl.Query.Filters, held)
+		}
 	}
 }
