@@ -76,43 +76,110 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 	}
 	var out *semantic.Query
+	clone := func() {
+		if out == nil {
+			c := *q
+			c.Filters = slices.Clone(q.Filters)
+			out = &c
+		}
+	}
 	for _, name := range ents {
 		e := m.Entity(name)
+		if namedRows(m, q, e) {
+			// "how many invoices did Acme Inc 100 get": a row asked for
+			// by its name is counted whatever it is marked (found from
+			// outside: 0 for a test account named, at 1.00).
+			continue
+		}
 		for _, c := range e.Columns {
-			if m.IsRestricted(e.Name, c.Name) {
+			f, ok := unrealFilter(m, e, c)
+			if !ok {
 				continue
 			}
-			ref := e.Name + "." + c.Name
-			var f semantic.Filter
-			var word string
-			if w := semantic.UnrealFlag(c); w != "" {
-				yes, _ := flagValue(c)
-				if yes == nil {
-					continue
-				}
-				f, word = semantic.Filter{Field: ref, Op: semantic.OpNe, Values: []any{yes}}, w
-			} else if semantic.DeletionDate(c) {
-				f, word = semantic.Filter{Field: ref, Op: semantic.OpNull}, "deleted"
-			} else {
-				continue
-			}
+			ref, word := f.Field, unrealWord(c)
 			if readsColumn(m, q, mts, ref, c.Name) {
 				continue
 			}
-			if out == nil {
-				c := *q
-				c.Filters = slices.Clone(q.Filters)
-				out = &c
-			}
+			clone()
 			out.Filters = append(out.Filters, f)
 			pl.Notes = append(pl.Notes, fmt.Sprintf("%s %s are left out (%s); ask for them by name to count them", word, display(e.Name), ref))
 			pl.Understood = append(pl.Understood, fmt.Sprintf("leave out %s rows (%s)", word, ref))
+		}
+	}
+	// The rows of another table a condition counts or asks for ("customers
+	// with more than 15 shipments", "with no orders"): its test and
+	// deleted rows are no rows of it either (found from outside: test
+	// shipments counted, 18 customers for 16).
+	for i, f := range q.Filters {
+		if !(f.Count || f.Op == semantic.OpSome || f.Op == semantic.OpNone) {
+			continue
+		}
+		e := m.Entity(f.Field)
+		if e == nil {
+			continue
+		}
+		for _, c := range e.Columns {
+			w, ok := unrealFilter(m, e, c)
+			if !ok || slices.ContainsFunc(f.Where, func(x semantic.Filter) bool { return strings.EqualFold(x.Field, w.Field) }) {
+				continue
+			}
+			clone()
+			where := append(slices.Clone(out.Filters[i].Where), w)
+			out.Filters[i].Where = where
+			pl.Understood = append(pl.Understood, fmt.Sprintf("leave out %s rows of the %s counted or asked for (%s)", unrealWord(c), display(e.Name), w.Field))
 		}
 	}
 	if out != nil {
 		pl.Query = out
 	}
 	return pl
+}
+
+// unrealFilter is the condition that keeps the real rows of e by column
+// c (the flag not yes, or no deletion date), where c marks rows as no
+// real data.
+func unrealFilter(m *semantic.Model, e *semantic.Entity, c semantic.Column) (semantic.Filter, bool) {
+	if m.IsRestricted(e.Name, c.Name) {
+		return semantic.Filter{}, false
+	}
+	ref := e.Name + "." + c.Name
+	if semantic.UnrealFlag(c) != "" {
+		if yes, _ := flagValue(c); yes != nil {
+			return semantic.Filter{Field: ref, Op: semantic.OpNe, Values: []any{yes}}, true
+		}
+		return semantic.Filter{}, false
+	}
+	if semantic.DeletionDate(c) {
+		return semantic.Filter{Field: ref, Op: semantic.OpNull}, true
+	}
+	return semantic.Filter{}, false
+}
+
+// unrealWord is what column c says of the rows it marks: "test",
+// "deleted".
+func unrealWord(c semantic.Column) string {
+	if w := semantic.UnrealFlag(c); w != "" {
+		return w
+	}
+	return "deleted"
+}
+
+// namedRows reports whether q keeps to rows of e it names: a value of
+// its label or of its key.
+func namedRows(m *semantic.Model, q *semantic.Query, e *semantic.Entity) bool {
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		fld, ok := m.ColumnField(f.Field)
+		if !ok || !strings.EqualFold(fld.Entity.Name, e.Name) {
+			continue
+		}
+		if strings.EqualFold(fld.Column.Name, e.Label) || strings.EqualFold(fld.Column.Name, e.PrimaryKey) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsColumn reports whether q, or a metric it measures, reads column

@@ -291,3 +291,44 @@ func TestOutcomesAreNotEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestRealRowsCountedAndNamed: the rows of another table a condition
+// counts are real ones too ("customers with more than 15 orders": test
+// orders not counted; found from outside, 18 customers for 16), and a row
+// asked for by its name is counted whatever it is marked ("how many
+// orders did Acme place" of a test customer: found from outside, 0 at
+// 1.00, though the reading said to ask by name).
+func TestRealRowsCountedAndNamed(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	flag := semantic.Column{Name: "is_test", Type: quarry.TypeInt, Values: []string{"0", "1"}}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText, Values: []string{"Acme", "Globex"}}, flag}},
+			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("customer_id"), flag}},
+		},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	pl := p.Plan("customers with more than 15 orders", asOf)
+	if pl.Query == nil {
+		t.Fatalf("customers with more than 15 orders: %s %q", pl.Kind, pl.Reason)
+	}
+	counted := false
+	for _, f := range pl.Query.Filters {
+		if f.Field == "orders" && f.Count {
+			counted = slices.ContainsFunc(f.Where, func(w semantic.Filter) bool { return w.Field == "orders.is_test" && w.Op == semantic.OpNe })
+		}
+	}
+	if !counted {
+		t.Errorf("customers with more than 15 orders: %+v; want the test orders left out of the count", pl.Query.Filters)
+	}
+	pl = p.Plan("how many orders did Acme get", asOf)
+	if pl.Query == nil {
+		t.Fatalf("orders of Acme: %s %q", pl.Kind, pl.Reason)
+	}
+	for _, f := range pl.Query.Filters {
+		if f.Field == "customers.is_test" {
+			t.Errorf("orders of Acme: %+v; want Acme counted whatever it is marked", pl.Query.Filters)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func (c *cover) numbers() (ok, bad []string) {
 	// words after a comparison is a filter's value.
 	for _, m := range comparedWordRE().FindAllStringSubmatch(c.text, -1) {
 		n := strconv.Itoa(numberWords[m[2]])
-		if have[n] || c.numericFilter(n) {
+		if have[n] || c.numericFilter(n, false) {
 			ok = append(ok, m[1]+" "+m[2])
 		} else {
 			bad = append(bad, "\""+m[1]+" "+m[2]+"\" is not in the query")
@@ -54,7 +54,7 @@ func (c *cover) numbers() (ok, bad []string) {
 	// "ordered twice": a count of rows of 2, as "exactly 2 orders".
 	if !comparedWordRE().MatchString(c.text) {
 		for _, m := range timesRE().FindAllStringSubmatch(c.text, -1) {
-			if n := strconv.Itoa(numberWords[m[1]]); have[n] || c.numericFilter(n) {
+			if n := strconv.Itoa(numberWords[m[1]]); have[n] || c.numericFilter(n, false) {
 				ok = append(ok, m[1])
 			} else {
 				bad = append(bad, "\""+m[1]+"\" is not in the query")
@@ -73,8 +73,9 @@ func (c *cover) numbers() (ok, bad []string) {
 			prev = c.words[i-1]
 		}
 		n := strings.TrimSuffix(w, "%")
+		pct := n != w || next == "percent" || next == "pct"
 		switch {
-		case yearRE().MatchString(w) && (semantic.ComparesNumber(prev) || c.amountAt(i)) && (have[n] || c.numericFilter(n)):
+		case yearRE().MatchString(w) && (semantic.ComparesNumber(prev) || c.amountAt(i)) && (have[n] || c.numericFilter(n, pct)):
 			// "claims over 2000": an amount compared, no year (found
 			// from outside: read as the year 2000).
 			ok = append(ok, w)
@@ -94,7 +95,10 @@ func (c *cover) numbers() (ok, bad []string) {
 			}
 		case c.q.Limit > 0 && strconv.Itoa(c.q.Limit) == n:
 			ok = append(ok, w)
-		case have[n] || c.numericFilter(n):
+		case have[n] || c.numericFilter(n, pct):
+			ok = append(ok, w)
+		case c.inValue(n, have):
+			// "Acme Inc 100": a word of a value filtered on.
 			ok = append(ok, w)
 		case c.birthAge(n):
 			// "employees older than 60": a date of birth 60 or 61 years
@@ -597,16 +601,33 @@ func (c *cover) amountAt(i int) bool {
 	return false
 }
 
-func (c *cover) numericFilter(n string) bool {
+// numericFilter reports whether a filter of the query compares with the
+// number n: as written, as a fraction where the question writes it as a
+// percent (pct), or in cents against a column or measure in cents.
+func (c *cover) numericFilter(n string, pct bool) bool {
 	want, err := strconv.ParseFloat(n, 64)
 	if err != nil {
 		return false
 	}
 	for _, f := range c.q.Filters {
 		for _, v := range f.Values {
-			if x, ok := semantic.NumberOf(v); ok && (x == want || x == want/100 || x == want*100 && c.inCents(f.Field)) {
+			// A percent is a fraction of one (5% filters on 0.05); no
+			// other number is (found from outside: "Acme Inc 100" passed
+			// by is_test <> 1).
+			if x, ok := semantic.NumberOf(v); ok && (x == want || pct && x == want/100 || x == want*100 && c.inCents(f.Field)) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// inValue reports whether number n is a word of a value the query
+// filters on (have) that the question names whole: "Acme Inc 100".
+func (c *cover) inValue(n string, have map[string]bool) bool {
+	for v := range have {
+		if v != n && strings.Contains(" "+v+" ", " "+n+" ") && c.has(v) {
+			return true
 		}
 	}
 	return false

@@ -1112,3 +1112,22 @@ func TestCoverageAgeOnYears(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageNumberInAValue: a number that is a word of a value filtered
+// on ("Acme Inc 100") is in the query; a number no filter holds is not,
+// whatever other filter holds its hundredth (found from outside: "100"
+// passed by is_test <> 1, a percent's reading).
+func TestCoverageNumberInAValue(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "accounts", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}, {Name: "is_test", Type: quarry.TypeInt}}},
+		{Name: "invoices", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "account_id", Type: quarry.TypeInt}}},
+	}, Metrics: []semantic.Metric{{Name: "count_invoices", Entity: "invoices", Expr: "COUNT(invoices.id)"}}}
+	named := &semantic.Query{Metrics: []string{"count_invoices"}, Filters: []semantic.Filter{{Field: "accounts.name", Op: semantic.OpEq, Values: []any{"Acme Inc 100"}}}}
+	if f := coverageFailures("how many invoices did Acme Inc 100 get", "2026-06-30", m, named); f != "" {
+		t.Errorf("a number in a value: %s", f)
+	}
+	flagged := &semantic.Query{Metrics: []string{"count_invoices"}, Filters: []semantic.Filter{{Field: "accounts.is_test", Op: semantic.OpNe, Values: []any{int64(1)}}}}
+	if f := coverageFailures("how many accounts with more than 100 invoices", "2026-06-30", m, flagged); !strings.Contains(f, "the number 100 is not in the query") {
+		t.Errorf("100 against is_test <> 1: %q; want the number missed", f)
+	}
+}
