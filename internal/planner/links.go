@@ -38,7 +38,7 @@ import (
 var genericLinkVerbs = []string{
 	"have", "own", "make", "produce", "create", "write", "direct", "use", "contain", "include",
 	"belong", "speak", "teach", "play", "go through", "receive", "take", "handle", "process", "serve",
-	"submit", "file", "raise", "log", "lodge", "place",
+	"submit", "file", "raise", "lodge", "place",
 }
 
 // maxLinkJoins is the longest path, in joins, that a verb is read as.
@@ -250,7 +250,9 @@ func (p *Planner) readLinks(items []item) *Plan {
 // a row was made by and nothing more ("produced", "created").
 func madeForm(w string) bool {
 	switch w {
-	case "produced", "created", "made", "submitted", "filed", "raised", "logged", "lodged":
+	case "produced", "created", "made", "submitted", "filed", "raised", "lodged":
+		// Not "logged": an account "logged in" made nothing (found from
+		// outside: read as the accounts created).
 		return true
 	}
 	return false
