@@ -298,6 +298,11 @@ func (c *cover) relative() (ok, bad []string) {
 		phrase   string
 		from, to time.Time
 	}{
+		// "the past year", "the last year": the twelve months up to this
+		// one, as the planner reads them; "last year" the calendar year.
+		{"the past year", month.AddDate(-1, 0, 0), month},
+		{"past year", month.AddDate(-1, 0, 0), month},
+		{"the last year", month.AddDate(-1, 0, 0), month},
 		{"last month", month.AddDate(0, -1, 0), month},
 		{"previous month", month.AddDate(0, -1, 0), month},
 		{"this month", month, month.AddDate(0, 1, 0)},

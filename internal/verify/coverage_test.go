@@ -1131,3 +1131,30 @@ func TestCoverageNumberInAValue(t *testing.T) {
 		t.Errorf("100 against is_test <> 1: %q; want the number missed", f)
 	}
 }
+
+// TestCoveragePastYear: "the past year" and "the last year" are the
+// twelve months up to the as-of month, as the planner reads them; the
+// calendar year before does not answer them, and "last year" is still
+// that calendar year.
+func TestCoveragePastYear(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "ordered_at", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"}}}
+	q := func(from, to string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{"orders"}, TimeRange: &semantic.TimeRange{From: from, To: to}}
+	}
+	for _, tc := range []struct {
+		question, from, to string
+		fail               bool
+	}{
+		{"orders in the past year", "2025-06-01", "2026-06-01", false},
+		{"orders in the last year", "2025-06-01", "2026-06-01", false},
+		{"orders in the past year", "2025-01-01", "2026-01-01", true},
+		{"orders in the last year", "2025-01-01", "2026-01-01", true},
+		{"orders last year", "2025-01-01", "2026-01-01", false},
+		{"orders last year", "2025-06-01", "2026-06-01", true},
+	} {
+		if f := coverageFailures(tc.question, "2026-06-30", m, q(tc.from, tc.to)); (f != "") != tc.fail {
+			t.Errorf("%q over %s – %s: %q; want failed %v", tc.question, tc.from, tc.to, f, tc.fail)
+		}
+	}
+}

@@ -842,6 +842,14 @@ func (p *parser) period(i int) (Range, int) {
 			s := time.Date(y, m, 1, 0, 0, 0, 0, t.Location())
 			return p.span(s, s.AddDate(0, 1, 0), w+" "+s.Format("January")+" ("+s.Format("January 2006")+")", "month"), 2
 		}
+		if u, ok := units[p.tok(j)]; ok && u == "year" && (w == "past" || w == "last" && p.tok(i-1) == "the") {
+			// "the past year", "in the last year": the twelve months up
+			// to this one, as "the last 12 months" (found from outside:
+			// read as the calendar year before).
+			end := start(t, "month")
+			s := end.AddDate(-1, 0, 0)
+			return p.span(s, end, fmt.Sprintf("the %s year (the last 12 months: %s – %s)", w, s.Format(layout), end.AddDate(0, 0, -1).Format(layout)), ""), 2
+		}
 		if u, ok := units[p.tok(j)]; ok {
 			s := add(start(t, u), u, -1)
 			return p.span(s, add(s, u, 1), w+" "+u+" ("+name(s, u)+")", u), 2

@@ -35,6 +35,13 @@ func TestParse(t *testing.T) {
 		{"last March", "2026-03-01", "2026-04-01", "last March (March 2026)"},
 		{"last June", "2025-06-01", "2025-07-01", "last June (June 2025)"},
 		{"the previous year", "2025-01-01", "2026-01-01", "previous year (2025)"},
+		// "The past year" is the last twelve months, as "the last 12
+		// months" (found from outside: read as 2025); "last year" alone
+		// is the calendar year.
+		{"the past year", "2025-06-01", "2026-06-01", "the past year (the last 12 months: 2025-06-01 – 2026-05-31)"},
+		{"over the last year", "2025-06-01", "2026-06-01", "the last year (the last 12 months: 2025-06-01 – 2026-05-31)"},
+		{"past year", "2025-06-01", "2026-06-01", "the past year (the last 12 months: 2025-06-01 – 2026-05-31)"},
+		{"last 12 months", "2025-06-01", "2026-06-01", "last 12 months (2025-06-01 – 2026-05-31)"},
 		{"last 30 days", "2026-05-31", "2026-06-30", "last 30 days (2026-05-31 – 2026-06-29)"},
 		{"past 7 days", "2026-06-23", "2026-06-30", "past 7 days (2026-06-23 – 2026-06-29)"},
 		{"last two weeks", "2026-06-15", "2026-06-29", "last 2 weeks (2026-06-15 – 2026-06-28)"},
