@@ -10,8 +10,8 @@ import (
 
 // realRows leaves out of a planned query the rows its tables mark as no
 // real data — a test or deleted row by a yes/no column (is_test,
-// is_deleted: the flag is not yes) or a deleted one by a date (deleted_at
-// is empty) — in every table the query measures, lists, groups or filters
+// is_deleted: the flag is not yes), a deleted one by a date (deleted_at
+// is empty), or a void or test one by its status (status not 'void') — in every table the query measures, lists, groups or filters
 // by, unless the query reads that column already ("deleted customers",
 // "test orders by month"). Found from outside, three testers over
 // two rounds: "how many customers do we have" counted the deleted ones
@@ -152,6 +152,13 @@ func unrealFilter(m *semantic.Model, e *semantic.Entity, c semantic.Column) (sem
 	if semantic.DeletionDate(c) {
 		return semantic.Filter{Field: ref, Op: semantic.OpNull}, true
 	}
+	if states := semantic.UnrealStates(c); len(states) > 0 {
+		vs := make([]any, len(states))
+		for i, v := range states {
+			vs[i] = v
+		}
+		return semantic.Filter{Field: ref, Op: semantic.OpNotIn, Values: vs}, true
+	}
 	return semantic.Filter{}, false
 }
 
@@ -160,6 +167,9 @@ func unrealFilter(m *semantic.Model, e *semantic.Entity, c semantic.Column) (sem
 func unrealWord(c semantic.Column) string {
 	if w := semantic.UnrealFlag(c); w != "" {
 		return w
+	}
+	if states := semantic.UnrealStates(c); len(states) > 0 {
+		return strings.ToLower(strings.Join(states, " and "))
 	}
 	return "deleted"
 }

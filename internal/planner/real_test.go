@@ -332,3 +332,38 @@ func TestRealRowsCountedAndNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestVoidByStatus: a row whose status says it is void is no real data,
+// as one an is_void flag marks: left out of totals and counts unless the
+// question reads the status (found from outside: void invoices added to
+// "total amount of invoices by currency"). Cancelled is a real state.
+func TestVoidByStatus(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "invoices", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"paid", "open", "void"}}}},
+		{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled"}}}},
+	}}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"total amount of invoices":      "invoices.status not_in [void]",
+		"how many invoices":             "invoices.status not_in [void]",
+		"how many void invoices":        "invoices.status = [void]",
+		"how many orders":               "",
+		"how many paid invoices":        "invoices.status = [paid]",
+		"total amount of open invoices": "invoices.status = [open]",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		var got []string
+		for _, f := range pl.Query.Filters {
+			got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
+		}
+		if all := strings.Join(got, "; "); all != want {
+			t.Errorf("%q: filters %q, want %q", q, all, want)
+		}
+	}
+}

@@ -60,6 +60,30 @@ func UnrealFlag(c Column) string {
 	return ""
 }
 
+// unrealStates are the states a status column may give a row that say
+// it is no real data.
+var unrealStates = []string{"void", "voided", "test", "deleted", "spam", "junk", "duplicate", "dummy", "sandbox"}
+
+// UnrealStates are the known values of a text column named for a status
+// (status, state, stage) that mark rows as no real data ('void', 'test'),
+// where the column holds other values too; nil otherwise (found from
+// outside: void invoices added to the total billed).
+func UnrealStates(c Column) []string {
+	if c.Type != quarry.TypeText || !slices.ContainsFunc(NameWords(c.Name), func(w string) bool { return w == "status" || w == "state" || w == "stage" }) {
+		return nil
+	}
+	var out []string
+	for _, v := range c.Values {
+		if slices.Contains(unrealStates, strings.ToLower(strings.TrimSpace(v))) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == len(c.Values) {
+		return nil
+	}
+	return out
+}
+
 // DeletionDate reports whether a column is the date a row was deleted on
 // (deleted_at, removed_on, deletion_date): a row where it is set is gone.
 func DeletionDate(c Column) bool {
