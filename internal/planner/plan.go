@@ -541,6 +541,12 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "sum" || kw == "avg":
 				pendingAggs = append(pendingAggs, kw)
 				byMode = false
+				if kw == "sum" && i == len(mean)-1 && (it.text == "total" || it.text == "sum") {
+					// "how many void invoices and their total": a total
+					// of nothing named (found from outside: the count
+					// alone answered, at 1.00).
+					st.unknown = append(st.unknown, "a total of nothing named after it (“… and their total amount”)")
+				}
 			case (kw == "max" || kw == "min") && rankedBy(mean, i):
 				// "the biggest channel by revenue": a ranking of the
 				// channels, as "the top channel by revenue".
