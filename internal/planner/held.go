@@ -49,7 +49,7 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 			end = &e.Columns[i]
 		}
 	}
-	if end == nil || outcomeEnd(e.Name, end.Name) {
+	if end == nil || semantic.OutcomeEnd(e.Name, end.Name) {
 		return pl
 	}
 	ref := e.Name + "." + end.Name
@@ -66,32 +66,6 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	pl.Notes = append(pl.Notes, fmt.Sprintf("the %s had on the day: begun before %s and not ended by then (%s empty or on or after it)", display(e.Name), tr.To, ref))
 	return pl
-}
-
-// outcomeEnd reports whether a table's end date says how its rows turned
-// out rather than that they were let go: a ticket closed or resolved, an
-// enrollment completed, a shipment delivered is still a ticket, an
-// enrollment, a shipment one has (found from outside: "how many tickets
-// do we have" counted the 82 open of 8,000, and "which course has the
-// most enrollments" the unfinished ones, at 1.00). An account or a
-// membership closed is one no longer had.
-func outcomeEnd(entity, column string) bool {
-	for _, w := range semantic.NameWords(column) {
-		switch w {
-		case "resolved", "completed", "complete", "finished", "delivered", "shipped", "fulfilled", "done", "solved",
-			"answered", "paid", "returned", "processed", "approved", "graduated", "responded", "settled", "decided":
-			return true
-		case "closed", "close":
-			for _, n := range semantic.NameWords(entity) {
-				switch n {
-				case "account", "accounts", "membership", "memberships", "store", "stores", "branch", "branches", "location", "locations", "site", "sites", "office", "offices":
-					return false
-				}
-			}
-			return true
-		}
-	}
-	return false
 }
 
 // nowSaid reports whether a question asks what is had now, with no

@@ -883,7 +883,11 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 				continue
 			}
 		}
-		thing := countsRows(mt.Expr) && c.referenced(mt.Entity)
+		// A piece of work dated by how it turned out (a shipment
+		// delivered, a ticket closed) is made, not held: counted in a
+		// period, it was made then (found from outside: "shipments by
+		// month in 2025" refused for want of "new").
+		thing := countsRows(mt.Expr) && c.referenced(mt.Entity) && !(c.m.Entity(mt.Entity) != nil && semantic.Outcomes(c.m.Entity(mt.Entity)))
 		// "new" where no column holds it as a value; else the date by
 		// its name, as "new" would be read as that value (found from
 		// outside: "new tickets last month" was then the status new).

@@ -1158,3 +1158,32 @@ func TestCoveragePastYear(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageWorkByPeriod: pieces of work dated by how they turned out
+// (a shipment delivered) are made, not held: "shipments by month in
+// 2025" counts those made each month, with no "new" asked for (found
+// from outside: refused). Customers, other rows' party, still are.
+func TestCoverageWorkByPeriod(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+			{Name: "shipments", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt},
+				{Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "delivered_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+			{Name: "shipment_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "shipment_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "shipments", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "shipment_items", FromColumn: "shipment_id", To: "shipments", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "count_shipments", Entity: "shipments", Expr: "COUNT(shipments.id)"}, {Name: "count_customers", Entity: "customers", Expr: "COUNT(customers.id)"}},
+	}
+	q := func(metric string) *semantic.Query {
+		return &semantic.Query{Metrics: []string{metric}, TimeRange: &semantic.TimeRange{From: "2025-01-01", To: "2026-01-01"}, Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}}
+	}
+	if f := coverageFailures("shipments by month in 2025", "2026-06-30", m, q("count_shipments")); f != "" {
+		t.Errorf("shipments by month: %s", f)
+	}
+	if f := coverageFailures("customers by month in 2025", "2026-06-30", m, q("count_customers")); !strings.Contains(f, "how many there were") {
+		t.Errorf("customers by month: %q; want \"new\" asked for", f)
+	}
+}

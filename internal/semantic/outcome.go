@@ -1,0 +1,42 @@
+package semantic
+
+import "strings"
+
+// OutcomeEnd reports whether a table's end date says how its rows turned
+// out rather than that they were let go: a ticket closed or resolved, an
+// enrollment completed, a shipment delivered is still a ticket, an
+// enrollment, a shipment one has (found from outside: "how many tickets
+// do we have" counted the 82 open of 8,000, and "which course has the
+// most enrollments" the unfinished ones, at 1.00). An account or a
+// membership closed is one no longer had.
+func OutcomeEnd(entity, column string) bool {
+	for _, w := range NameWords(column) {
+		switch w {
+		case "resolved", "completed", "complete", "finished", "delivered", "shipped", "fulfilled", "done", "solved",
+			"answered", "paid", "returned", "processed", "approved", "graduated", "responded", "settled", "decided":
+			return true
+		case "closed", "close":
+			for _, n := range NameWords(entity) {
+				switch n {
+				case "account", "accounts", "membership", "memberships", "store", "stores", "branch", "branches", "location", "locations", "site", "sites", "office", "offices":
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Outcomes reports whether the rows of e are pieces of work dated by
+// how they turned out (a ticket's closed_at, a shipment's delivered_at:
+// OutcomeEnd): made, not held, so that a count of them in a period is of
+// those made then.
+func Outcomes(e *Entity) bool {
+	for _, c := range e.Columns {
+		if c.Temporal() && !strings.EqualFold(c.Name, e.TimeColumn) && OutcomeEnd(e.Name, c.Name) {
+			return true
+		}
+	}
+	return false
+}
