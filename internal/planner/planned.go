@@ -206,7 +206,7 @@ func (b *builder) openState() *Plan {
 func (b *builder) currentRows() *Plan {
 	text := " " + b.st.text + " "
 	word := ""
-	for _, w := range []string{"current", "currently", "still"} {
+	for _, w := range []string{"current", "currently", "still", "active"} {
 		// "how many employees currently": read past, it counted those
 		// who had left too (found from outside).
 		if strings.Contains(text, " "+w+" ") && !slices.Contains(b.st.usedWords, w) {
@@ -245,8 +245,13 @@ func (b *builder) currentRows() *Plan {
 			}
 		}
 	}
+	if word == "active" && activeByDoing(text) {
+		// "the most active customers", "active in 2025": by how much
+		// they did, which no closing date says.
+		return b.fail("quarry cannot tell how active is measured here; ask for the rows with the most of something (“customers with the most orders”)")
+	}
 	if ent == nil {
-		if len(named) == 0 || word != "current" {
+		if len(named) == 0 || word != "current" && word != "active" {
 			// "currently" and "still" are read elsewhere too: a state
 			// held now (heldnow.go), or nothing ("did we get, still").
 			return nil
@@ -271,6 +276,23 @@ func (b *builder) currentRows() *Plan {
 	b.und("%q read as the %s rows not closed: filter %s is not set", word, ent.Name, field)
 	b.st.usedWords = append(b.st.usedWords, word)
 	return nil
+}
+
+// activeByDoing reports whether "active" is said of how much rows did
+// ("the most active customers", "active in 2025") in text (the question's
+// words between spaces), not of their state.
+func activeByDoing(text string) bool {
+	for _, w := range []string{"most", "least", "more", "less", "very", "highly", "fairly"} {
+		if strings.Contains(text, " "+w+" active ") {
+			return true
+		}
+	}
+	for _, w := range []string{"in", "on", "during", "since", "this", "last"} {
+		if strings.Contains(text, " active "+w+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // closingDate is the one date of e that closes its rows (semantic.ClosingName),
