@@ -367,3 +367,23 @@ func TestVoidByStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestEndVerbAlone: "how many drivers left" are those whose end date,
+// named by its verb, is set, where the table is dated by another
+// (found from outside: refused, though "left in 2025" was answered).
+func TestEndVerbAlone(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "drivers", PrimaryKey: "id", Label: "name", TimeColumn: "hired_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+			{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "left_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	p := New(m, nil)
+	for _, q := range []string{"how many drivers left", "how many drivers have left"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "drivers.left_on" || pl.Query.Filters[0].Op != semantic.OpNotNull {
+			t.Errorf("%q: %s %q %+v; want left_on set", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many drivers left in 2025", asOf); pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.Field != "drivers.left_on" {
+		t.Errorf("left in 2025: %s %q %+v; want the period on left_on", pl.Kind, pl.Reason, pl.Query)
+	}
+}

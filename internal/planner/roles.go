@@ -246,6 +246,14 @@ func (b *builder) endOf(s sense) bool {
 	return c != nil && c.TimeRole == semantic.TimeRoleEnd
 }
 
+// isEnd reports whether s is a date that ends the rows of its table
+// (time_role end: left_on, churned_at): "how many drivers left" are
+// those whose left_on is set (found from outside: refused).
+func (b *builder) isEnd(s sense) bool {
+	c := b.p.column(s.entity, s.column)
+	return c != nil && c.TimeRole == semantic.TimeRoleEnd
+}
+
 // wholeName keeps, of columns a word names in part, the one column the
 // words name whole, a yes/no prefix aside: "late" is is_late, not
 // late_fee, whose name says more (found from outside: "how many payments
@@ -731,7 +739,7 @@ func (b *builder) roles() *Plan {
 				}
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
-				strings.EqualFold(s.entity, b.subject) && (b.ownTimeColumn(s) || b.endOf(s)):
+				strings.EqualFold(s.entity, b.subject) && (b.ownTimeColumn(s) || b.endOf(s) || b.isEnd(s)):
 				// "how many orders has Aiko Jansen placed": the date every
 				// order has, named by its verb, says only that the rows
 				// happened (found from outside: refused).
