@@ -94,6 +94,13 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 		read = "how many " + display(sp) + " " + strings.Join(rest, " ")
 		again = p.planQuestion(read, asOf)
 	}
+	if t := p.hinted(hint); t != nil && (again.Kind != KindMetric || !p.spanned(again)) {
+		// "average delivery time": no table named, the one with a date
+		// named for delivery.
+		if m := p.planQuestion("how many "+display(t.Name)+" "+strings.Join(rest, " "), asOf); m.Kind == KindMetric {
+			read, again = "how many "+display(t.Name)+" "+strings.Join(rest, " "), m
+		}
+	}
 	if again.Kind != KindMetric || len(again.Query.Metrics) != 1 || !p.countsOnly(again) {
 		return nil
 	}
@@ -104,6 +111,18 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 		return nil
 	}
 	start, end, why := p.span(e, hint)
+	if t := p.hinted(hint); why != "" && t != nil && !strings.EqualFold(t.Name, e.Name) {
+		// "average delivery time by carrier": the one table with a date
+		// named for delivery, by carrier (found from outside: the
+		// carriers, which have none, refused).
+		read = "how many " + display(t.Name) + " " + strings.Join(rest, " ")
+		if m := p.planQuestion(read, asOf); m.Kind == KindMetric && len(m.Query.Metrics) == 1 && p.countsOnly(m) {
+			if c := p.planMetric(m, m.Query.Metrics[0]); strings.EqualFold(p.metricEntity(c.Name, m.AdHoc), t.Name) && len(c.Filters) == 0 {
+				again, count, entity, e = m, c, t.Name, t
+				start, end, why = p.span(e, hint)
+			}
+		}
+	}
 	if why != "" {
 		// "how long do tickets take to resolve": a measure the knowledge
 		// names "time to resolve" may say it, where no date does.
@@ -166,6 +185,13 @@ func (p *Planner) span(e *semantic.Entity, hint string) (start, end, why string)
 			}
 		case semantic.TimeRoleStart:
 			starts = append(starts, c.Name)
+		default:
+			// "average delivery time": the date named for it ends the
+			// span, whatever its role (delivered_at, an event of the
+			// shipment; found from outside: refused).
+			if hint != "" && !strings.EqualFold(c.Name, e.TimeColumn) && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return samePrefix(w, hint) }) {
+				ends = append(ends, c.Name)
+			}
 		}
 	}
 	switch {
@@ -185,6 +211,29 @@ func (p *Planner) span(e *semantic.Entity, hint string) (start, end, why string)
 		return "", "", fmt.Sprintf("quarry could not tell the date %s start on; name it in the knowledge (a time role of start)", display(e.Name))
 	}
 	return start, ends[0], ""
+}
+
+// hinted is the one table with a date named for hint ("delivery":
+// shipments.delivered_at), other than the date it is dated by; nil where
+// none or several are.
+func (p *Planner) hinted(hint string) *semantic.Entity {
+	if hint == "" {
+		return nil
+	}
+	var found *semantic.Entity
+	for i := range p.m.Entities {
+		e := &p.m.Entities[i]
+		for _, c := range e.Columns {
+			if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || p.m.IsRestricted(e.Name, c.Name) || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return samePrefix(w, hint) }) {
+				continue
+			}
+			if found != nil && found != e {
+				return nil
+			}
+			found = e
+		}
+	}
+	return found
 }
 
 // samePrefix reports whether two words begin alike for five letters (or

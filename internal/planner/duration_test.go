@@ -112,3 +112,37 @@ func TestLengthOfStay(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationByItsEvent: "average delivery time" runs from a shipment's
+// start to the date named for delivery, an event of its own rather than
+// an end, and by carrier where the carriers have no date (found from
+// outside: refused, "carriers has no date named for delivery").
+func TestDurationByItsEvent(t *testing.T) {
+	col := func(name string, typ quarry.Type, role string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, TimeRole: role}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "carriers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{col("id", quarry.TypeInt, ""), col("name", quarry.TypeText, "")}},
+			{Name: "shipments", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{col("id", quarry.TypeInt, ""), col("carrier_id", quarry.TypeInt, ""),
+				col("created_at", quarry.TypeDate, semantic.TimeRoleStart), col("delivered_at", quarry.TypeDate, semantic.TimeRoleEvent)}},
+		},
+		Relationships: []semantic.Relationship{{From: "shipments", FromColumn: "carrier_id", To: "carriers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for q, grouped := range map[string]bool{
+		"average delivery time":                         false,
+		"average delivery time by carrier":              true,
+		"average time to deliver shipments by carrier":  true,
+		"average delivery time of shipments by carrier": true,
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || len(pl.AdHoc) == 0 || !strings.Contains(pl.AdHoc[0].Expr, "shipments.created_at, shipments.delivered_at") {
+			t.Errorf("%q: %s %q %+v; want days from created_at to delivered_at", q, pl.Kind, pl.Reason, pl.AdHoc)
+			continue
+		}
+		if got := len(pl.Query.Dimensions) > 0; got != grouped {
+			t.Errorf("%q: dimensions %+v", q, pl.Query.Dimensions)
+		}
+	}
+}
