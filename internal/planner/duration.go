@@ -118,7 +118,7 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 		read = "how many " + display(t.Name) + " " + strings.Join(rest, " ")
 		if m := p.planQuestion(read, asOf); m.Kind == KindMetric && len(m.Query.Metrics) == 1 && p.countsOnly(m) {
 			if c := p.planMetric(m, m.Query.Metrics[0]); strings.EqualFold(p.metricEntity(c.Name, m.AdHoc), t.Name) && len(c.Filters) == 0 {
-				again, count, entity, e = m, c, t.Name, t
+				again, count, e = m, c, t
 				start, end, why = p.span(e, hint)
 			}
 		}
