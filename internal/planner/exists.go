@@ -263,6 +263,36 @@ func (p *Planner) relatedMeasure(it *item, st *state, afterWith bool) (relatedRo
 	return relatedRows{entity: e, where: where, text: it.text}, true
 }
 
+// hadRows is the table a term names whole, after another table the
+// question names first, where nothing compares or qualifies it next
+// ("customers with orders", "had an order last month"; not "customers
+// with orders over $100" nor "with mobile orders"): rows of it that the
+// first table's rows must have.
+func (p *Planner) hadRows(it *item, st *state, mean []*item, i int) (string, bool) {
+	if len(only(it.senses, sEntity)) != 1 || len(only(it.senses, sValue, sColumn)) > 0 {
+		return "", false
+	}
+	ent, ok := p.noneEntity(it)
+	if e := p.entity(ent); e == nil || e.Role != nil {
+		return "", false // "with a destination airport Denver": a role, the directions' reading
+	}
+	if !ok || !namesOther(st, ent) || len(st.some)+len(st.none)+len(st.linkedNone) > 0 {
+		return "", false
+	}
+	if i+1 < len(mean) {
+		n := mean[i+1]
+		if n.kind == itNum || n.kind == itKw && (n.kw == "gt" || n.kw == "lt" || n.kw == "by") || n.kind == itTerm && len(only(n.senses, sValue)) == 0 {
+			return "", false
+		}
+		// "with a destination airport Denver": a value of the table's
+		// own says which of its rows, which the existing readings keep.
+		if n.kind == itTerm && slices.ContainsFunc(n.senses, func(s sense) bool { return s.kind == sValue && strings.EqualFold(s.entity, ent) }) {
+			return "", false
+		}
+	}
+	return ent, true
+}
+
 // measureRows reads a count or a sum named after a negation of having
 // ("products with no sales") as the rows it adds up, which must be
 // missing: its table's rows that meet its conditions, on that table's

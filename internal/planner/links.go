@@ -582,7 +582,7 @@ func (b *builder) withSome(pl *Plan) *Plan {
 		case count != nil:
 			pl.Title += " with " + filterTitle(semantic.Filter{Field: display(ent), Op: op, Values: f.Values})
 		case op == semantic.OpSome && madeIn != "":
-			pl.Title += " with " + display(ent) + " made " + inLabel(madeIn)
+			pl.Title += " with " + display(ent) + " " + inLabel(madeIn)
 		case op == semantic.OpSome:
 			pl.Title += " with " + display(ent)
 		default:

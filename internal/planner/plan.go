@@ -658,6 +658,17 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			continue
 		case itTerm:
+			if (prevKw == "with" || afterHave(items, it)) && pendingNum == nil && pendingOp == "" && len(pendingAggs) == 0 && !byMode && !pendingNot && pendingNone == "" {
+				if ent, ok := p.hadRows(it, st, mean, i); ok {
+					// "customers with orders", "how many customers had an
+					// order last month": the rows that have one, a period
+					// after it that row's (found from outside: refused as
+					// not related).
+					st.some = append(st.some, ent)
+					st.someMade = append(st.someMade, i)
+					continue
+				}
+			}
 			if rr, ok := p.relatedMeasure(it, st, (prevKw == "with" || afterHave(items, it)) && pendingNum == nil && pendingOp == "" && len(pendingAggs) == 0 && !byMode); ok {
 				// "customers with a refunded order", "who have no
 				// cancelled orders": rows that have (or lack) a row the
