@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -49,7 +50,7 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 			end = &e.Columns[i]
 		}
 	}
-	if end == nil || semantic.OutcomeEnd(e.Name, end.Name) {
+	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) {
 		return pl
 	}
 	ref := e.Name + "." + end.Name
@@ -120,6 +121,87 @@ func hadSaid(question string) bool {
 			return true
 		case "there":
 			if i > 0 && (toks[i-1].s == "were" || toks[i-1].s == "was" || toks[i-1].s == "are" || toks[i-1].s == "is") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// heldOrAll asks which rows are meant where a measure with no period is
+// of a table whose rows are let go by a date (employees gone by their
+// termination_date: semantic.HoldingEnd) and the question says neither
+// now nor in all: every row on record, or those still had (found from
+// outside: "how many employees in Finance" counted 35, six of whom had
+// left, and "average salary by department" paid those gone, at 1.00).
+// The options are the question said plainly either way ("… in all",
+// "… currently"), each of which is answered.
+func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || pl.Query.TimeRange != nil || len(pl.Query.Compare) > 0 || allSaid(question) ||
+		len(pl.Query.Order) > 0 || pl.Query.Limit > 0 || strings.ContainsAny(strings.TrimRight(strings.TrimSpace(question), "?.! "), "?.!") {
+		// A ranking ("the breed with the most dogs") ranks every row on
+		// record unless it asks what a row has now ("has the most"); and
+		// a question of two sentences has no one place for the words.
+		return pl
+	}
+	m := pl.over(p.m)
+	var e *semantic.Entity
+	var mts []*semantic.Metric
+	for _, name := range pl.Query.Metrics {
+		mt := m.Metric(name)
+		if mt == nil || mt.Derived != "" || len(mt.Filters) > 0 || m.Entity(mt.Entity) == nil || e != nil && !strings.EqualFold(e.Name, mt.Entity) {
+			return pl // a measure that says its rows (active subscribers)
+		}
+		if x := strings.ToUpper(mt.Expr); strings.Contains(x, "CASE") || !exprStarts(mt.Expr, "COUNT(") && !exprStarts(mt.Expr, "SUM(") && !exprStarts(mt.Expr, "AVG(") && !exprStarts(mt.Expr, "MIN(") && !exprStarts(mt.Expr, "MAX(") {
+			return pl // a share of every row ("cancelled rate of subscriptions")
+		}
+		e, mts = m.Entity(mt.Entity), append(mts, mt)
+	}
+	if e == nil {
+		return pl
+	}
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
+		return pl
+	}
+	for _, f := range pl.Query.Filters {
+		if statusField(f.Field) {
+			return pl // "cancelled subscriptions", "active members": a state said
+		}
+		if f.OnRelated() || f.Count {
+			return pl // "dogs that went through a treatment": what they did, ever
+		}
+		if fld, ok := m.ColumnField(f.Field); ok && semantic.YesNo(*fld.Column) {
+			return pl
+		}
+	}
+	var end *semantic.Column
+	for i, c := range e.Columns {
+		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
+			if end != nil {
+				return pl
+			}
+			end = &e.Columns[i]
+		}
+	}
+	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
+		return pl
+	}
+	asked := strings.TrimRight(strings.TrimSpace(question), "?.! ")
+	things := lower(display(e.Name))
+	return clarify(fmt.Sprintf("Every one of the %s on record, those with a %s too, or only those here now (no %s)?", things, display(end.Name), display(end.Name)),
+		asked+" in all", asked+" currently")
+}
+
+// allSaid reports whether a question says it means every row on record:
+// "in all", "ever", "all time", "altogether".
+func allSaid(question string) bool {
+	toks := tokenize(question)
+	for i, t := range toks {
+		switch t.s {
+		case "ever", "altogether", "alltime":
+			return true
+		case "all":
+			if i > 0 && (toks[i-1].s == "in" || toks[i-1].s == "of") || i+1 < len(toks) && toks[i+1].s == "time" {
 				return true
 			}
 		}

@@ -149,8 +149,23 @@ func TestHeldAtADay(t *testing.T) {
 	}) {
 		t.Errorf("employees we have: %s %q %+v; want those not gone by %s", pl.Kind, pl.Reason, pl.Query, next)
 	}
-	if pl := p.Plan("how many employees", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 0 {
-		t.Errorf("how many employees: %s %+v; want every one", pl.Kind, pl.Query)
+	// With no period and neither now nor in all said: which, asked
+	// (found from outside: "how many employees in Finance" counted those
+	// gone, at 1.00). Each option is answered.
+	pl := p.Plan("how many employees", asOf)
+	if pl.Kind != KindClarify || len(pl.Options) != 2 {
+		t.Fatalf("how many employees: %s %q %+v; want every one or those here now asked", pl.Kind, pl.Question, pl.Query)
+	}
+	if all := p.Plan(pl.Options[0], asOf); all.Kind != KindMetric || len(all.Query.Filters) != 0 {
+		t.Errorf("%q: %s %+v; want every one", pl.Options[0], all.Kind, all.Query)
+	}
+	if now := p.Plan(pl.Options[1], asOf); now.Kind != KindMetric || len(now.Query.Filters) != 1 || now.Query.Filters[0].Field != "employees.terminated_at" {
+		t.Errorf("%q: %s %+v; want those not gone", pl.Options[1], now.Kind, now.Query)
+	}
+	for _, q := range []string{"how many employees were hired in 2025", "how many employees ever", "average age of terminated employees"} {
+		if pl := p.Plan(q, asOf); pl.Kind == KindClarify {
+			t.Errorf("%q: asked %q", q, pl.Question)
+		}
 	}
 	for q, want := range map[string]bool{"how many staff work at Downtown": true, "how many work orders": false, "how many staff do we have": true, "how many staff": false,
 		"which location has the fewest staff": true, "how many customers have placed orders": false,

@@ -40,3 +40,41 @@ func Outcomes(e *Entity) bool {
 	}
 	return false
 }
+
+// HoldingEnd reports whether a table's end date says its rows were let
+// go, so that after it the row is no longer had: an employee terminated
+// or gone, an account churned or closed, a subscription cancelled or
+// ended. A plain end of a span (end_date, ends_on) lets go only rows of
+// an agreement (subscriptions, memberships, contracts, leases, accounts);
+// of other rows (a time off, a promotion, a campaign) it is how long the
+// row lasted, and the row is still one of them (found from outside: "how
+// many time off are there" counted the 1 not over, of 557). An outcome
+// (OutcomeEnd) lets nothing go.
+func HoldingEnd(entity, column string) bool {
+	if OutcomeEnd(entity, column) {
+		return false
+	}
+	generic := false
+	for _, w := range NameWords(column) {
+		switch w {
+		case "terminated", "termination", "left", "leaving", "resigned", "resignation", "departed", "departure", "churned", "churn",
+			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
+			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
+			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved":
+			return true
+		case "end", "ends", "ending", "until", "to", "thru", "through", "valid", "finish", "stop", "stopped":
+			generic = true
+		}
+	}
+	if !generic {
+		return false
+	}
+	for _, n := range NameWords(entity) {
+		switch strings.TrimSuffix(n, "s") {
+		case "subscription", "membership", "member", "contract", "lease", "policy", "policie", "license", "licence", "agreement", "account",
+			"tenancy", "tenancie", "assignment", "employment", "position", "seat", "plan", "enrollment", "enrolment", "registration", "rental":
+			return true
+		}
+	}
+	return false
+}

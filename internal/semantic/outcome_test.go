@@ -1,0 +1,35 @@
+package semantic
+
+import "testing"
+
+// TestEnds: which end dates let a row go (a held row is no longer had
+// after it), which say how a piece of work turned out, and which only
+// say how long a row lasted.
+func TestEnds(t *testing.T) {
+	for _, tc := range []struct {
+		entity, column  string
+		holding, outcome bool
+	}{
+		{"employees", "termination_date", true, false},
+		{"drivers", "left_on", true, false},
+		{"accounts", "churned_at", true, false},
+		{"accounts", "closed_on", true, false},
+		{"stores", "closed_on", true, false},
+		{"subscriptions", "end_date", true, false},
+		{"memberships", "ends_on", true, false},
+		{"subscriptions", "cancelled_at", true, false},
+		{"tickets", "closed_at", false, true},
+		{"enrollments", "completed_at", false, true},
+		{"shipments", "delivered_at", false, true},
+		{"time_off", "end_date", false, false},
+		{"promotions", "ends_on", false, false},
+		{"campaigns", "ends_on", false, false},
+	} {
+		if got := HoldingEnd(tc.entity, tc.column); got != tc.holding {
+			t.Errorf("HoldingEnd(%s, %s) = %v", tc.entity, tc.column, got)
+		}
+		if got := OutcomeEnd(tc.entity, tc.column); got != tc.outcome {
+			t.Errorf("OutcomeEnd(%s, %s) = %v", tc.entity, tc.column, got)
+		}
+	}
+}
