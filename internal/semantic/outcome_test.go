@@ -7,7 +7,7 @@ import "testing"
 // say how long a row lasted.
 func TestEnds(t *testing.T) {
 	for _, tc := range []struct {
-		entity, column  string
+		entity, column   string
 		holding, outcome bool
 	}{
 		{"employees", "termination_date", true, false},
