@@ -128,6 +128,20 @@ func withParents(m *semantic.Model, e *semantic.Entity) []*semantic.Entity {
 // the measure's rows or the rows they refer to (found from outside: order
 // lines of cancelled orders added up with no word).
 func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
+	what := mt.Description
+	if what == "" {
+		what = fieldWords(mt.Name)
+	}
+	for _, c := range e.Columns {
+		// A yes/no column whose word is such a state ("refunded",
+		// is_return): the rows it marks (found from outside: refunded
+		// donations added to every total, with no word).
+		if adj := semantic.FlagAdjective(c.Name); adj != "" && semantic.YesNo(c) && !m.IsRestricted(e.Name, c.Name) &&
+			(slices.Contains(undoneWords, adj) || adj == "return" || adj == "refund") && !keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
+			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in the rows of %s marked %s (%s.%s) too; ask for those not %s to leave them out",
+				what, e.Name, adj, e.Name, c.Name, adj)}
+		}
+	}
 	for _, c := range e.Columns {
 		// A status by name, or any column of a few known values of
 		// which one says the money never came (payments.result =
@@ -146,10 +160,6 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 		}
 		if len(undone) == 0 {
 			continue
-		}
-		what := mt.Description
-		if what == "" {
-			what = fieldWords(mt.Name)
 		}
 		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
 			what, e.Name, fieldWords(c.Name), quoteList(undone))}

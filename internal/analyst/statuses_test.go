@@ -152,3 +152,37 @@ func TestStatusOfParent(t *testing.T) {
 		t.Errorf("an average weight: %+v", c)
 	}
 }
+
+// TestStatusCheckFlag: a yes/no column named for such a state (refunded,
+// is_return) marks rows whose money never stayed: a total over them
+// warns, and one that keeps them out or groups by them does not (found
+// from outside: refunded donations in every total, with no word, at
+// 1.00). A flag of another state (is_recurring) says nothing of money.
+func TestStatusCheckFlag(t *testing.T) {
+	flag := func(n string) semantic.Column {
+		return semantic.Column{Name: n, Type: quarry.TypeInt, Values: []string{"0", "1"}}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "donations", Table: "donations", PrimaryKey: "id", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, flag("refunded"), flag("is_recurring")}},
+			{Name: "sales", Table: "sales", PrimaryKey: "id", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, flag("is_return")}}},
+		Metrics: []semantic.Metric{
+			{Name: "sum_donations_amount", Entity: "donations", Expr: "SUM(donations.amount)"},
+			{Name: "sum_sales_amount", Entity: "sales", Expr: "SUM(sales.amount)"},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a := &Analyst{}
+	for _, metric := range []string{"sum_donations_amount", "sum_sales_amount"} {
+		if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{metric}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "marked") {
+			t.Errorf("%s: %+v; want the flagged rows warned of", metric, c)
+		}
+	}
+	kept := &semantic.Query{Metrics: []string{"sum_donations_amount"}, Filters: []semantic.Filter{{Field: "donations.refunded", Op: semantic.OpEq, Values: []any{int64(0)}}}}
+	if c := a.StatusCheck(m, kept); c.Name != "" {
+		t.Errorf("refunded kept out: %+v", c)
+	}
+}
