@@ -400,3 +400,17 @@ func TestRecurringRevenueByGroup(t *testing.T) {
 		{"average MRR by plan", "AVG(subscriptions.mrr)"},
 	})
 }
+
+// TestUnitPriceIsNoAmount: the price of one unit, where each row holds
+// several, is no row's amount: "the biggest sale last year" is refused,
+// not the highest unit_price (found from outside, at 1.00).
+func TestUnitPriceIsNoAmount(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "sales", PrimaryKey: "id", TimeColumn: "sold_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "quantity", Type: quarry.TypeInt}, {Name: "unit_price", Type: quarry.TypeFloat},
+			{Name: "sold_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+	}}
+	if pl := New(m, nil).Plan("the biggest sale last year", asOf); pl.Query != nil {
+		t.Errorf("biggest sale: %s %+v %+v; want refused", pl.Kind, pl.Query, pl.AdHoc)
+	}
+}

@@ -415,7 +415,9 @@ func (p *Planner) oneAmount(entity string) string {
 		for _, w := range nameWords(c.Name) {
 			money = money || moneyWord(w) || moneyWord(semantic.ShortForm(w)) // amt
 			total = total || w == "total"
-			part = part || partWords[w]
+			// A price of one unit, where rows hold several ("the biggest
+			// sale" is no highest unit_price; found from outside).
+			part = part || partWords[w] || (w == "unit" || w == "each" || w == "per") && hasQuantity(e)
 			amount = amount && (w == "amount" || semantic.ShortForm(w) == "amount" || semantic.CurrencyWord(w) || w == "cents")
 		}
 		if !money {
@@ -531,6 +533,14 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	note := fmt.Sprintf("the comparison read as one of %s.%s, the amount of each of %s", entity, column, display(entity))
 	again.readAs(read, note)
 	return again
+}
+
+// hasQuantity reports whether e's rows each hold a number of units
+// (quantity, qty, units).
+func hasQuantity(e *semantic.Entity) bool {
+	return slices.ContainsFunc(e.Columns, func(c semantic.Column) bool {
+		return c.Type.IsNumeric() && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "quantity" || w == "qty" || w == "units" })
+	})
 }
 
 // moneySaid reports whether the words of a comparison say its number is
