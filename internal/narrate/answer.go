@@ -267,7 +267,7 @@ func periodPhrase(p string) string {
 	case strings.HasSuffix(l, " ago") || strings.Contains(l, " ago ("):
 		return p
 	}
-	for _, lead := range []string{"this ", "next ", "since ", "between ", "from ", "in ", "during ", "after ", "before ", "until ", "up to ", "by ", "year to date"} {
+	for _, lead := range []string{"this ", "next ", "since ", "between ", "from ", "in ", "during ", "after ", "before ", "until ", "up to ", "by ", "at ", "year to date"} {
 		if strings.HasPrefix(l, lead) {
 			return p
 		}

@@ -208,3 +208,44 @@ func allSaid(question string) bool {
 	}
 	return false
 }
+
+// flowAtADay refuses a measure of what happens (revenue, orders) asked
+// at a day rather than over a period ("revenue at the start of the
+// year", "revenue at the end of last year"): read as every row up to the
+// day, it would add up all history before it (found from outside:
+// $6,610,111.31 for "revenue at the end of last year", at 1.00). What
+// was had on a day (heldAt) and how many things there were by then
+// (customers) are left as they are.
+func (p *Planner) flowAtADay(pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != "" || pl.Query.TimeRange.To == "" {
+		return pl
+	}
+	if !strings.Contains(pl.Period, "at the start of") && !strings.Contains(pl.Period, "by the end of") {
+		return pl
+	}
+	m := pl.over(p.m)
+	for _, name := range pl.Query.Metrics {
+		if mt := m.Metric(name); mt != nil && len(mt.Filters) > 0 {
+			// "members at the start of the year" of active subscribers:
+			// a state held today, which says nothing of that day (found
+			// from outside: 667 for about 986, at 1.00).
+			return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s keeps to rows in a state they are in today (%s), and quarry has no history of that state to tell which were in it %s; ask for it now, or for those started before the day", display(name), strings.Join(mt.Filters, " and "), strings.TrimSpace(pl.Period))}
+		}
+	}
+	if slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.OrNull }) {
+		return pl // held on the day
+	}
+	for _, name := range pl.Query.Metrics {
+		mt := m.Metric(name)
+		if mt == nil {
+			return pl
+		}
+		e := m.Entity(mt.Entity)
+		thing := isCount(mt) && e != nil && !(e.Column(e.TimeColumn) != nil && e.Column(e.TimeColumn).TimeRole == semantic.TimeRoleEvent) && !semantic.Outcomes(e)
+		if thing {
+			continue
+		}
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s is something that happens over time, and %s is a day: read so it would add up everything before it; ask for a period (“%s in December 2025”, “%s so far this year”)", display(name), strings.TrimSpace(pl.Period), display(name), display(name))}
+	}
+	return pl
+}

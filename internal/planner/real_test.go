@@ -402,3 +402,38 @@ func TestEndVerbAlone(t *testing.T) {
 		t.Errorf("left in 2025: %s %q %+v; want the period on left_on", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestAtADay: "at the start of the year" is a day, what was there then
+// (found from outside: read as the year to date, the hires of 2026 for
+// "how many employees did we have at the start of the year", at 1.00).
+// What happens over time (revenue, orders) is no figure of a day, and a
+// measure of rows in a state today says nothing of that day: both
+// refused.
+func TestAtADay(t *testing.T) {
+	id := semantic.Column{Name: "id", Type: quarry.TypeInt}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "employees", PrimaryKey: "id", TimeColumn: "hired_on", Columns: []semantic.Column{id,
+				{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "terminated_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{id, {Name: "amount", Type: quarry.TypeFloat},
+				{Name: "ordered_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+			{Name: "subscriptions", PrimaryKey: "id", TimeColumn: "started_on", Columns: []semantic.Column{id,
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "cancelled"}}, {Name: "started_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "revenue", Entity: "orders", Expr: "SUM(orders.amount)", Format: "currency"},
+			{Name: "active_subscribers", Entity: "subscriptions", Expr: "COUNT(subscriptions.id)", Filters: []string{"subscriptions.status = 'active'"}, Synonyms: []string{"members"}},
+		},
+	}
+	p := New(m, nil)
+	pl := p.Plan("how many employees did we have at the start of the year", asOf)
+	if pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != "" || pl.Query.TimeRange.To != "2026-01-01" ||
+		!slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "employees.terminated_at" && f.OrNull }) {
+		t.Errorf("employees at the start of the year: %s %q %+v; want those held on 2026-01-01", pl.Kind, pl.Reason, pl.Query)
+	}
+	for _, q := range []string{"revenue at the start of the year", "revenue at the end of last year", "how many orders at the start of the quarter", "how many members did we have at the start of the year"} {
+		if pl := p.Plan(q, asOf); pl.Query != nil {
+			t.Errorf("%q: %s %+v; want refused", q, pl.Kind, pl.Query)
+		}
+	}
+}

@@ -632,6 +632,25 @@ func (p *parser) compound(i int) (Range, int) {
 				k++
 			}
 		}
+		if (p.tok(k) == "start" || p.tok(k) == "beginning") && p.tok(k+1) == "of" && w != "end" {
+			// "at the start of the year", "as of the beginning of Q2":
+			// the day the period starts, what was there by then (found
+			// from outside: read as the year to date).
+			j := k + 2
+			if p.tok(j) == "the" || p.tok(j) == "this" {
+				j++
+			}
+			from, what, n := "", "", 0
+			if u, ok := units[p.tok(j)]; ok && u != "day" {
+				s := start(p.today, u)
+				from, what, n = s.Format(layout), name(s, u), 1
+			} else if a, m := p.period(j); m > 0 && a.From != "" {
+				from, what, n = a.From, a.Label, m
+			} else {
+				return Range{}, 0
+			}
+			return Range{To: from, Label: "at the start of " + what + " (" + from + ")"}, j - i + n
+		}
 		if p.tok(k) != "end" || p.tok(k+1) != "of" {
 			return Range{}, 0
 		}

@@ -35,6 +35,12 @@ func TestParse(t *testing.T) {
 		{"last March", "2026-03-01", "2026-04-01", "last March (March 2026)"},
 		{"last June", "2025-06-01", "2025-07-01", "last June (June 2025)"},
 		{"the previous year", "2025-01-01", "2026-01-01", "previous year (2025)"},
+		// A day: what was there when the period began (found from
+		// outside: read as the year to date).
+		{"at the start of the year", "", "2026-01-01", "at the start of 2026 (2026-01-01)"},
+		{"at the beginning of the quarter", "", "2026-04-01", "at the start of Q2 2026 (2026-04-01)"},
+		{"at the start of 2025", "", "2025-01-01", "at the start of 2025 (2025-01-01)"},
+		{"since the start of the year", "2026-01-01", "2026-07-01", "this year to date (2026-01-01 – 2026-06-30)"},
 		// "The past year" is the last twelve months, as "the last 12
 		// months" (found from outside: read as 2025); "last year" alone
 		// is the calendar year.
