@@ -66,6 +66,12 @@ type builder struct {
 
 func (p *Planner) build(st *state) *Plan {
 	b := &builder{p: p, st: st}
+	if st.rowsLead && len(st.terms) > 0 && len(st.terms[0].cands) > 0 && len(only(st.terms[0].cands, sMetric)) == len(st.terms[0].cands) {
+		// "what is headcount", "what was headcount last year": a figure
+		// named by a measure alone, never a list of the rows it counts
+		// (found from outside: 60 names listed).
+		st.rowsLead = false
+	}
 	if pl := b.signedUp(); pl != nil {
 		return pl
 	}

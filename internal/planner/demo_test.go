@@ -321,3 +321,22 @@ func TestDemoPlans(t *testing.T) {
 	}
 	goldentest.AssertString(t, filepath.Join("testdata", "demo-plans.golden"), b.String())
 }
+
+// TestFigureNotList: "what is headcount" is the measure's figure, never
+// a list of the employees it counts (found from outside: 60 names for
+// "what is headcount", 51 for "… at the beginning of the year").
+func TestFigureNotList(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for _, q := range []string{"what is headcount", "what was headcount at the beginning of the year", "what is revenue"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindMetric {
+			t.Errorf("%q: %s %q; want a figure", q, pl.Kind, pl.Reason)
+		}
+	}
+	if pl := p.Plan("what are the orders", asOf); pl.Kind != KindRows {
+		t.Errorf("what are the orders: %s; want a list", pl.Kind)
+	}
+}

@@ -225,7 +225,7 @@ func (p *Planner) flowAtADay(pl *Plan) *Plan {
 	}
 	m := pl.over(p.m)
 	for _, name := range pl.Query.Metrics {
-		if mt := m.Metric(name); mt != nil && len(mt.Filters) > 0 {
+		if mt := m.Metric(name); mt != nil && len(mt.Filters) > 0 && p.thingCount(m, mt) {
 			// "members at the start of the year" of active subscribers:
 			// a state held today, which says nothing of that day (found
 			// from outside: 667 for about 986, at 1.00).
@@ -240,12 +240,22 @@ func (p *Planner) flowAtADay(pl *Plan) *Plan {
 		if mt == nil {
 			return pl
 		}
-		e := m.Entity(mt.Entity)
-		thing := isCount(mt) && e != nil && !(e.Column(e.TimeColumn) != nil && e.Column(e.TimeColumn).TimeRole == semantic.TimeRoleEvent) && !semantic.Outcomes(e)
-		if thing {
+		if p.thingCount(m, mt) {
 			continue
 		}
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s is something that happens over time, and %s is a day: read so it would add up everything before it; ask for a period (“%s in December 2025”, “%s so far this year”)", display(name), strings.TrimSpace(pl.Period), display(name), display(name))}
 	}
 	return pl
+}
+
+// thingCount reports whether mt counts things one has (customers,
+// employees, subscriptions), not events (orders) nor pieces of work
+// (tickets), nor an amount.
+func (p *Planner) thingCount(m *semantic.Model, mt *semantic.Metric) bool {
+	e := m.Entity(mt.Entity)
+	if !isCount(mt) || e == nil || semantic.Outcomes(e) {
+		return false
+	}
+	c := e.Column(e.TimeColumn)
+	return c == nil || c.TimeRole != semantic.TimeRoleEvent
 }
