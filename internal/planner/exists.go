@@ -273,11 +273,11 @@ func (p *Planner) hadRows(it *item, st *state, mean []*item, i int) (string, boo
 		return "", false
 	}
 	ent, ok := p.noneEntity(it)
-	if e := p.entity(ent); e == nil || e.Role != nil {
-		return "", false // "with a destination airport Denver": a role, the directions' reading
-	}
 	if !ok || !namesOther(st, ent) || len(st.some)+len(st.none)+len(st.linkedNone) > 0 {
 		return "", false
+	}
+	if e := p.entity(ent); e == nil || e.Role != nil {
+		return "", false // "with a destination airport Denver": a role, the directions' reading
 	}
 	if i+1 < len(mean) {
 		n := mean[i+1]

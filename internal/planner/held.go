@@ -243,7 +243,7 @@ func (p *Planner) flowAtADay(pl *Plan) *Plan {
 		if p.thingCount(m, mt) {
 			continue
 		}
-		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s is something that happens over time, and %s is a day: read so it would add up everything before it; ask for a period (“%s in December 2025”, “%s so far this year”)", display(name), strings.TrimSpace(pl.Period), display(name), display(name))}
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s is added up over a period, and %s is a day: read so, it would add up every row before that day; ask for a period (“%s in December 2025”, “%s so far this year”) or for it now", display(name), strings.TrimSpace(pl.Period), display(name), display(name))}
 	}
 	return pl
 }
