@@ -89,7 +89,9 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		{"2026-06-30", "how many customers in Germany", "SELECT count(*) FROM customers WHERE country_code = 'DE'"},
 		{"2026-06-30", "how many German customers", "SELECT count(*) FROM customers WHERE country_code = 'DE'"},
 		// The unit said once is both bounds' (100 was read as cents).
-		{"2026-06-30", "how many accounts with a balance between 15 and 50 dollars", "SELECT count(*) FROM accounts WHERE balance_cents BETWEEN 1500 AND 5000"},
+		// "In all": accounts have a closing date, and with neither now
+		// nor in all said, which is asked (stop 50).
+		{"2026-06-30", "how many accounts with a balance between 15 and 50 dollars in all", "SELECT count(*) FROM accounts WHERE balance_cents BETWEEN 1500 AND 5000"},
 		{"2026-06-30", "how many current students", "SELECT count(*) FROM students WHERE graduated_on IS NULL"},
 		// "Currently" after the rows, read past, counted the graduates too.
 		{"2026-06-30", "how many students do we have currently", "SELECT count(*) FROM students WHERE graduated_on IS NULL"},

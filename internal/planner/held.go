@@ -152,8 +152,11 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 		if mt == nil || mt.Derived != "" || len(mt.Filters) > 0 || m.Entity(mt.Entity) == nil || e != nil && !strings.EqualFold(e.Name, mt.Entity) {
 			return pl // a measure that says its rows (active subscribers)
 		}
-		if x := strings.ToUpper(mt.Expr); strings.Contains(x, "CASE") || !exprStarts(mt.Expr, "COUNT(") && !exprStarts(mt.Expr, "SUM(") && !exprStarts(mt.Expr, "AVG(") && !exprStarts(mt.Expr, "MIN(") && !exprStarts(mt.Expr, "MAX(") {
-			return pl // a share of every row ("cancelled rate of subscriptions")
+		if x := strings.ToUpper(mt.Expr); strings.Contains(x, "CASE") || !exprStarts(mt.Expr, "COUNT(") && !exprStarts(mt.Expr, "AVG(") && !exprStarts(mt.Expr, "MIN(") && !exprStarts(mt.Expr, "MAX(") {
+			// A share of every row ("cancelled rate of subscriptions"),
+			// or a total, which rows let go add nothing to or which
+			// is read of every row ("total balance").
+			return pl
 		}
 		e, mts = m.Entity(mt.Entity), append(mts, mt)
 	}
@@ -183,13 +186,35 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 			end = &e.Columns[i]
 		}
 	}
-	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
+	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
 		return pl
+	}
+	for _, c := range e.Columns {
+		if statusField(c.Name) && len(c.Values) > 1 {
+			// A table with a status says its rows' states itself: a
+			// plain count of it is every row, as it has always been
+			// read ("number of subscriptions per plan"), and its states
+			// are asked by name.
+			return pl
+		}
 	}
 	asked := strings.TrimRight(strings.TrimSpace(question), "?.! ")
 	things := lower(display(e.Name))
 	return clarify(fmt.Sprintf("Every one of the %s on record, those with a %s too, or only those here now (no %s)?", things, display(end.Name), display(end.Name)),
 		asked+" in all", asked+" currently")
+}
+
+// setAhead reports whether an end date's name says it is set when the
+// row begins (expires_on, valid_until): every row has one, and "here
+// now" is not that it is empty.
+func setAhead(column string) bool {
+	for _, w := range semantic.NameWords(column) {
+		switch w {
+		case "expires", "expiry", "expired", "expiration", "valid", "until", "due":
+			return true
+		}
+	}
+	return false
 }
 
 // allSaid reports whether a question says it means every row on record:
@@ -216,20 +241,34 @@ func allSaid(question string) bool {
 // $6,610,111.31 for "revenue at the end of last year", at 1.00). What
 // was had on a day (heldAt) and how many things there were by then
 // (customers) are left as they are.
-func (p *Planner) flowAtADay(pl *Plan) *Plan {
-	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != "" || pl.Query.TimeRange.To == "" {
+func (p *Planner) flowAtADay(question string, pl *Plan) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != "" || pl.Query.TimeRange.To == "" {
 		return pl
 	}
-	if !strings.Contains(pl.Period, "at the start of") && !strings.Contains(pl.Period, "by the end of") {
+	period := pl.Period
+	if pl.Kind == KindRows {
+		period = pl.Title // a list's title holds its period
+	}
+	if !strings.Contains(period, "at the start of") && !strings.Contains(period, "by the end of") && !strings.Contains(period, "at the end of") {
+		return pl
+	}
+	if at := strings.Contains(period, "at the "); at && madeSaid(question) {
+		// "employees hired at the start of the year", "customers who
+		// signed up at the end of 2025": made on a day, or in the weeks
+		// around it? Not everyone made by then (found from outside:
+		// 51 hires listed for the 2 of January).
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s is a day, and the rows were made over time: ask for the period they were made in (“… in January 2026”, “… in December 2025”), or “by the end of …” for all made up to then", strings.TrimSpace(period[strings.Index(period, "at the "):]))}
+	}
+	if pl.Kind == KindRows {
 		return pl
 	}
 	m := pl.over(p.m)
 	for _, name := range pl.Query.Metrics {
-		if mt := m.Metric(name); mt != nil && len(mt.Filters) > 0 && p.thingCount(m, mt) {
+		if mt := m.Metric(name); mt != nil && len(mt.Filters) > 0 && !p.eventDated(m, mt) {
 			// "members at the start of the year" of active subscribers:
 			// a state held today, which says nothing of that day (found
 			// from outside: 667 for about 986, at 1.00).
-			return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s keeps to rows in a state they are in today (%s), and quarry has no history of that state to tell which were in it %s; ask for it now, or for those started before the day", display(name), strings.Join(mt.Filters, " and "), strings.TrimSpace(pl.Period))}
+			return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s keeps to rows in that state now (%s), and quarry has no history of that state to tell which were in it %s; ask for it now, or for those started before the day", display(name), strings.Join(mt.Filters, " and "), strings.TrimSpace(pl.Period))}
 		}
 	}
 	if slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.OrNull }) {
@@ -246,6 +285,30 @@ func (p *Planner) flowAtADay(pl *Plan) *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%s is added up over a period, and %s is a day: read so, it would add up every row before that day; ask for a period (“%s in December 2025”, “%s so far this year”) or for it now", display(name), strings.TrimSpace(pl.Period), display(name), display(name))}
 	}
 	return pl
+}
+
+// eventDated reports whether mt's rows are events (orders) or pieces of
+// work (tickets), dated by when they happened.
+func (p *Planner) eventDated(m *semantic.Model, mt *semantic.Metric) bool {
+	e := m.Entity(mt.Entity)
+	if e == nil {
+		return false
+	}
+	c := e.Column(e.TimeColumn)
+	return c != nil && c.TimeRole == semantic.TimeRoleEvent || semantic.Outcomes(e)
+}
+
+// madeSaid reports whether a question says rows were made: "new",
+// "hired", "signed up", "joined", "launched", "started", "created",
+// "opened", "registered", "placed".
+func madeSaid(question string) bool {
+	for _, t := range tokenize(question) {
+		switch t.s {
+		case "new", "hired", "signed", "joined", "launched", "started", "created", "opened", "registered", "placed", "onboarded", "added", "acquired", "made":
+			return true
+		}
+	}
+	return false
 }
 
 // thingCount reports whether mt counts things one has (customers,

@@ -291,7 +291,7 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("this would list the %s of the top %d %s, not rank each %s by all of its %s; to rank them by a total, ask for the sum (“top %d … by sum of …”)",
 			what, pl.Query.Limit, display(pl.Query.Rows.Entity), what, display(pl.Query.Rows.Entity), pl.Query.Limit)}
 	}
-	return p.latestSnapshot(p.realRows(p.openStates(question, p.flowAtADay(p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, pl))))))))
+	return p.latestSnapshot(p.realRows(p.openStates(question, p.flowAtADay(question, p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, pl))))))))
 }
 
 // planWhole is Plan without the questions only the whole question asks

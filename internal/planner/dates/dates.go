@@ -658,7 +658,11 @@ func (p *parser) compound(i int) (Range, int) {
 		if n == 0 || a.To == "" {
 			return Range{}, 0
 		}
-		return Range{To: a.To, Label: "by the end of " + a.Label}, k - i + 2 + n
+		lead := "by the end of "
+		if w == "at" {
+			lead = "at the end of " // a day, as "at the start of"
+		}
+		return Range{To: a.To, Label: lead + a.Label}, k - i + 2 + n
 	case "in", "on":
 		// "in or before 2025", "on or after March 3": the period itself
 		// and what lies on the one side of it.

@@ -107,7 +107,7 @@ func TestParse(t *testing.T) {
 		{"no earlier than March 2025", "2025-03-01", "2026-07-01", "since March 2025"},
 		// The end of a period: everything up to it (found from outside:
 		// "end" was read as a subscription's end date).
-		{"at the end of 2025", "", "2026-01-01", "by the end of 2025"},
+		{"at the end of 2025", "", "2026-01-01", "at the end of 2025"},
 		{"the month before last", "2026-04-01", "2026-05-01", "the month before last (April 2026)"},
 		{"the quarter before last", "2025-10-01", "2026-01-01", "the quarter before last (Q4 2025)"},
 		{"since the beginning of the year", "2026-01-01", "2026-07-01", "this year to date (2026-01-01 – 2026-06-30)"},
