@@ -26,7 +26,10 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		// "how many staff do we have": those not gone by today (found
 		// from outside: 108 staff, 43 of whom had left).
 		tr = &semantic.TimeRange{To: asOf.AddDate(0, 0, 1).Format("2006-01-02")}
-	} else if tr == nil || tr.From != "" || tr.To == "" || !hadSaid(question) {
+	} else if tr == nil || tr.From != "" || tr.To == "" || !hadSaid(question) || madeSaid(question) {
+		// "members who have a premium plan and joined before 2025": the
+		// period is of their joining, not a day they were had on (found
+		// from outside: those who had cancelled since counted).
 		return pl
 	}
 	m := pl.over(p.m)

@@ -141,6 +141,11 @@ func TestHeldAtADay(t *testing.T) {
 	if pl := p.Plan("how many employees were hired by the end of 2025", asOf); pl.Kind != KindMetric || held(pl) {
 		t.Errorf("hired by the end of 2025: %s %+v; want every hire", pl.Kind, pl.Query)
 	}
+	// The period of a joining, with "have" beside it: no day had on
+	// (found from outside: those gone since counted as had then).
+	if pl := p.Plan("how many employees have a badge and were hired before 2025", asOf); pl.Query != nil && held(pl) {
+		t.Errorf("hired before 2025: %+v; want no day had on", pl.Query)
+	}
 	// "do we have", with no period: those not gone by today (found from
 	// outside: 108 staff, 43 of whom had left).
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
