@@ -38,6 +38,9 @@ var (
 	endWords = []string{"closed", "close", "ended", "end", "ends", "cancelled", "canceled", "cancellation", "cancel",
 		"terminated", "termination", "finished", "finish", "completed", "resolved", "expired", "expires", "expiry",
 		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due",
+		// A thing taken out of use (found from outside: a vehicle's
+		// retired_on read as no end, every retired van counted as had).
+		"retired", "decommissioned", "resigned", "lapsed", "deactivated", "unsubscribed",
 		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "fulfilled",
 		// A deadline: when a row should end, not when it happened.
 		"promised", "deadline", "target", "eta",

@@ -35,3 +35,20 @@ func TestHalfAnswersRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestReportToIsNoFiller: "report" is read past in "a report of
+// revenue", never in "employees who report to Walter Perez", a link to a
+// manager quarry does not read (found from outside: the employees named
+// Walter Perez counted, 1 for his 7 reports, at 1.00).
+func TestReportToIsNoFiller(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "name", Type: quarry.TypeText, Values: []string{"Walter Perez", "Ana Diaz"}}, {Name: "manager_id", Type: quarry.TypeInt}}},
+	}}
+	p := New(m, nil)
+	for _, q := range []string{"how many employees report to Walter Perez", "employees reporting to Ana Diaz"} {
+		if pl := p.Plan(q, asOf); pl.Query != nil {
+			t.Errorf("%q: %s %+v; want refused", q, pl.Kind, pl.Query)
+		}
+	}
+}

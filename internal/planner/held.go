@@ -41,9 +41,6 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	if e == nil {
 		return pl
 	}
-	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
-		return pl // rows of events (orders) are made, not held
-	}
 	var end *semantic.Column
 	for i, c := range e.Columns {
 		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
@@ -54,6 +51,12 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 	}
 	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) {
+		return pl
+	}
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent && !semantic.RetiredEnd(end.Name) {
+		// Rows of events (orders) are made, not held; a thing bought
+		// (purchased_on) and retired is had between the two (found
+		// from outside: every retired van counted).
 		return pl
 	}
 	ref := e.Name + "." + end.Name
@@ -166,9 +169,6 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 	if e == nil {
 		return pl
 	}
-	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
-		return pl
-	}
 	for _, f := range pl.Query.Filters {
 		if statusField(f.Field) {
 			return pl // "cancelled subscriptions", "active members": a state said
@@ -191,6 +191,9 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 	}
 	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
 		return pl
+	}
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent && !semantic.RetiredEnd(end.Name) {
+		return pl // rows of events (orders) are made, not held
 	}
 	for _, c := range e.Columns {
 		if statusField(c.Name) && len(c.Values) > 1 {

@@ -446,3 +446,22 @@ func TestAtADay(t *testing.T) {
 		}
 	}
 }
+
+// TestRetiredThings: a vehicle bought (purchased_on, an event) and
+// retired is had between the two: "how many vans do we have" counts the
+// ones not retired (found from outside: every retired van counted, at
+// 1.00); an order cancelled is still an event, every one counted.
+func TestRetiredThings(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "vehicles", PrimaryKey: "id", TimeColumn: "purchased_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "type", Type: quarry.TypeText, Values: []string{"van", "truck"}},
+			{Name: "purchased_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "retired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	p := New(m, nil)
+	for _, q := range []string{"how many vehicles do we have", "how many vans do we have"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "vehicles.retired_on" && f.OrNull }) {
+			t.Errorf("%q: %s %q %+v; want those not retired", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}

@@ -553,6 +553,12 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		case numberWord(toks[i].s) > 0:
 			items = append(items, item{kind: itNum, num: float64(numberWord(toks[i].s)), text: toks[i].s})
 			i++
+		case (toks[i].s == "report" || toks[i].s == "reports" || toks[i].s == "reporting" || toks[i].s == "reported") && i+1 < len(toks) && toks[i+1].s == "to":
+			// "employees who report to Walter Perez": a link to a
+			// manager, never a word read past (found from outside: the
+			// employees named Walter Perez counted, at 1.00).
+			items = append(items, item{kind: itUnknown, text: toks[i].s + " to"})
+			i += 2
 		case p.stop[toks[i].s]:
 			items = append(items, item{kind: itStop, text: toks[i].s})
 			i++

@@ -35,7 +35,8 @@ func NamePart(column string) bool {
 func ClosingName(column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
-		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned", "separation", "exit", "departure":
+		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned", "separation", "exit", "departure",
+			"retired", "decommissioned", "deactivated", "unsubscribed", "lapsed":
 			return true
 		}
 	}

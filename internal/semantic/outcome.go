@@ -60,7 +60,7 @@ func HoldingEnd(entity, column string) bool {
 		case "terminated", "termination", "left", "leaving", "resigned", "resignation", "departed", "departure", "churned", "churn",
 			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
 			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
-			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved":
+			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned":
 			return true
 		case "end", "ends", "ending", "until", "to", "thru", "through", "valid", "finish", "stop", "stopped":
 			generic = true
@@ -73,6 +73,20 @@ func HoldingEnd(entity, column string) bool {
 		switch strings.TrimSuffix(n, "s") {
 		case "subscription", "membership", "member", "contract", "lease", "policy", "policie", "license", "licence", "agreement", "account",
 			"tenancy", "tenancie", "assignment", "employment", "position", "seat", "plan", "enrollment", "enrolment", "registration", "rental":
+			return true
+		}
+	}
+	return false
+}
+
+// RetiredEnd reports whether an end date says a thing or a person was
+// taken out of use or left (retired_on, decommissioned_at, left_on,
+// terminated_on): had between its start and this end even where the
+// table is dated by an event such as its purchase.
+func RetiredEnd(column string) bool {
+	for _, w := range NameWords(column) {
+		switch w {
+		case "retired", "retirement", "decommissioned", "left", "terminated", "termination", "resigned", "departed", "disposed", "scrapped":
 			return true
 		}
 	}
