@@ -225,8 +225,23 @@ const CheckCurrencies = "currencies_mixed"
 // payments received in 2025" added AUD, CAD, EUR, GBP and USD). It reads
 // the model alone. Empty when it does not warn.
 func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Check {
+	c, _, _ := currenciesMixed(m, q)
+	return c
+}
+
+// mixedCurrencies is the currency column (entity.column) and its known
+// currencies where CurrencyCheck would warn of q; "" and nil where it
+// would not.
+func mixedCurrencies(m *semantic.Model, q *semantic.Query) (string, []string) {
+	_, ref, kinds := currenciesMixed(m, q)
+	return ref, kinds
+}
+
+// currenciesMixed is CurrencyCheck's warning, with the currency column
+// it is of (entity.column) and that column's currencies.
+func currenciesMixed(m *semantic.Model, q *semantic.Query) (verify.Check, string, []string) {
 	if m == nil || q == nil || q.Rows != nil {
-		return verify.Check{}
+		return verify.Check{}, "", nil
 	}
 	for _, mt := range amountsOf(m, q) {
 		if mt.Format == "percent" || !money(mt) {
@@ -241,37 +256,12 @@ func (a *Analyst) CurrencyCheck(m *semantic.Model, q *semantic.Query) verify.Che
 			tables = []*semantic.Entity{e}
 		}
 		for _, t := range tables {
-			if c, _, _ := currencyMix(m, q, mt, t); c.Name != "" {
-				return c
-			}
-		}
-	}
-	return verify.Check{}
-}
-
-// mixedCurrencies is the currency column (entity.column) and its known
-// currencies where CurrencyCheck would warn of q; "" and nil where it
-// would not.
-func mixedCurrencies(m *semantic.Model, q *semantic.Query) (string, []string) {
-	if m == nil || q == nil || q.Rows != nil {
-		return "", nil
-	}
-	for _, mt := range amountsOf(m, q) {
-		if mt.Format == "percent" || !money(mt) {
-			continue
-		}
-		e := m.Entity(mt.Entity)
-		tables := withParents(m, e)
-		if currencyColumn(e) != "" {
-			tables = []*semantic.Entity{e}
-		}
-		for _, t := range tables {
 			if c, ref, kinds := currencyMix(m, q, mt, t); c.Name != "" {
-				return ref, kinds
+				return c, ref, kinds
 			}
 		}
 	}
-	return "", nil
+	return verify.Check{}, "", nil
 }
 
 // money reports whether a measure may be money: its format or unit says
