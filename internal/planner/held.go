@@ -41,22 +41,8 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	if e == nil {
 		return pl
 	}
-	var end *semantic.Column
-	for i, c := range e.Columns {
-		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
-			if end != nil {
-				return pl // two ends (cancelled, expired): which one ends a row is not known
-			}
-			end = &e.Columns[i]
-		}
-	}
-	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) {
-		return pl
-	}
-	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent && !semantic.RetiredEnd(end.Name) {
-		// Rows of events (orders) are made, not held; a thing bought
-		// (purchased_on) and retired is had between the two (found
-		// from outside: every retired van counted).
+	end := heldEnd(m, e)
+	if end == nil {
 		return pl
 	}
 	ref := e.Name + "." + end.Name
@@ -180,20 +166,9 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 			return pl
 		}
 	}
-	var end *semantic.Column
-	for i, c := range e.Columns {
-		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
-			if end != nil {
-				return pl
-			}
-			end = &e.Columns[i]
-		}
-	}
-	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
+	end := heldEnd(m, e)
+	if end == nil || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
 		return pl
-	}
-	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent && !semantic.RetiredEnd(end.Name) {
-		return pl // rows of events (orders) are made, not held
 	}
 	for _, c := range e.Columns {
 		if statusField(c.Name) && len(c.Values) > 1 {
@@ -208,6 +183,32 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 	things := lower(display(e.Name))
 	return clarify(fmt.Sprintf("Every one of the %s on record, those with a %s too, or only those here now (no %s)?", things, display(end.Name), display(end.Name)),
 		asked+" in all", asked+" currently")
+}
+
+// heldEnd is e's one date that lets its rows go (semantic.HoldingEnd:
+// terminated_at, churned_at), where e's rows are things had between
+// their start and that end; nil where e has none, or two (cancelled and
+// expired: which one ends a row is not known), or its rows are events
+// (orders) made, not held. A thing bought (purchased_on, an event) and
+// retired is had between the two (found from outside: every retired van
+// counted).
+func heldEnd(m *semantic.Model, e *semantic.Entity) *semantic.Column {
+	var end *semantic.Column
+	for i, c := range e.Columns {
+		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
+			if end != nil {
+				return nil
+			}
+			end = &e.Columns[i]
+		}
+	}
+	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) {
+		return nil
+	}
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent && !semantic.RetiredEnd(end.Name) {
+		return nil
+	}
+	return end
 }
 
 // setAhead reports whether an end date's name says it is set when the
