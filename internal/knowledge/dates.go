@@ -28,7 +28,8 @@ var (
 	birthWords = []string{"birth", "birthday", "birthdate", "dob", "born", "yob"}
 	startWords = []string{"created", "create", "creation", "signup", "signed", "registered", "registration", "joined", "join",
 		"opened", "open", "start", "started", "starts", "begin", "began", "hired", "hire", "enrolled", "enrollment", "enrolment",
-		"onboarded", "activated", "since", "first", "subscribed", "inserted", "added", "listed", "requested", "filed", "reported", "applied"}
+		"onboarded", "activated", "since", "first", "subscribed", "inserted", "added", "listed", "requested", "filed", "reported", "applied",
+		"installed", "commissioned"}
 	eventWords = []string{"ordered", "order", "placed", "ship", "dispatch", "purchased", "purchase", "paid", "payment", "booked", "booking",
 		"transaction", "occurred", "happened", "event", "sale", "invoiced", "invoice", "visited", "visit", "sent",
 		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued",
@@ -41,6 +42,9 @@ var (
 		// A thing taken out of use (found from outside: a vehicle's
 		// retired_on read as no end, every retired van counted as had).
 		"retired", "decommissioned", "resigned", "lapsed", "deactivated", "unsubscribed",
+		// A thing taken out (a meter removed_on), a service restored
+		// after an outage: the end of what the row holds.
+		"removed", "uninstalled", "restored",
 		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "fulfilled",
 		// A deadline: when a row should end, not when it happened.
 		"promised", "deadline", "target", "eta",

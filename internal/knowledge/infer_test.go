@@ -111,6 +111,7 @@ func TestTimeRole(t *testing.T) {
 		"ordered_at": "event", "placed": "event", "order_date": "event", "PaymentDate": "event",
 		"closed_at": "end", "ended": "end", "cancelled_at": "end", "canceled_on": "end", "EndDate": "end",
 		"retired_on": "end", "decommissioned_at": "end", // taken out of use (found from outside)
+		"removed_on": "end", "restored_at": "end", "installed_on": "start", // a meter taken out, an outage over (found from outside)
 		"birth_date": "birth", "dob": "birth", "DateOfBirth": "birth", "birthday": "birth",
 		"ship_date": "event", "dispatch_dt": "event", "bkg_dt": "event", "enr_dt": "start", "updated_at": "", "date": "", "attendance_date": "",
 	}

@@ -170,15 +170,6 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 	if end == nil || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
 		return pl
 	}
-	for _, c := range e.Columns {
-		if statusField(c.Name) && len(c.Values) > 1 {
-			// A table with a status says its rows' states itself: a
-			// plain count of it is every row, as it has always been
-			// read ("number of subscriptions per plan"), and its states
-			// are asked by name.
-			return pl
-		}
-	}
 	asked := strings.TrimRight(strings.TrimSpace(question), "?.! ")
 	things := lower(display(e.Name))
 	return clarify(fmt.Sprintf("Every one of the %s on record, those with a %s too, or only those here now (no %s)?", things, display(end.Name), display(end.Name)),

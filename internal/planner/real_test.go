@@ -465,3 +465,37 @@ func TestRetiredThings(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldOrAllWithAStatus: a table with a status and an end date that
+// lets its rows go is asked of like one without a status, a branch
+// named or not (found from outside: "how many members at Westfield"
+// counted the 46 whose membership had ended, at 1.00, while "how many
+// members do we have" asked); customers closed are let go.
+func TestHeldOrAllWithAStatus(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "branches", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "name", Type: quarry.TypeText, Values: []string{"Westfield", "Central"}}}},
+			{Name: "members", PrimaryKey: "id", TimeColumn: "joined_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "home_branch_id", Type: quarry.TypeInt}, {Name: "joined_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+				{Name: "membership_ended_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "lapsed", "suspended"}}}},
+			{Name: "customers", PrimaryKey: "id", TimeColumn: "opened_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "customer_type", Type: quarry.TypeText, Values: []string{"residential", "commercial"}},
+				{Name: "opened_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Relationships: []semantic.Relationship{{From: "members", FromColumn: "home_branch_id", To: "branches", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"how many members at Westfield", "how many members", "how many commercial customers", "number of customers by type"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindClarify {
+			t.Errorf("%q: %s %+v; want asked: every one on record or those here now", q, pl.Kind, pl.Query)
+		}
+	}
+	// Said: now, or every one.
+	for _, q := range []string{"how many members at Westfield in all", "how many active members", "how many customers do we have"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindMetric {
+			t.Errorf("%q: %s %q; want answered", q, pl.Kind, pl.Reason)
+		}
+	}
+}

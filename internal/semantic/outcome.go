@@ -16,12 +16,30 @@ func OutcomeEnd(entity, column string) bool {
 			"answered", "paid", "returned", "processed", "approved", "graduated", "responded", "settled", "decided":
 			return true
 		case "closed", "close":
-			for _, n := range NameWords(entity) {
-				switch n {
-				case "account", "accounts", "membership", "memberships", "store", "stores", "branch", "branches", "location", "locations", "site", "sites", "office", "offices":
-					return false
-				}
-			}
+			// Work is closed when it is done (a ticket, a case, a
+			// request); a customer, an account or a store closed is
+			// no longer had (found from outside: "how many customers
+			// do we have" counted the 117 closed, at 1.00). Read as
+			// let go where the rows are not work, so that a count of
+			// them asks rather than counts every one.
+			return workRows(entity)
+		}
+	}
+	return false
+}
+
+// workRows reports whether a table's name says its rows are pieces of
+// work or of business done (tickets, cases, requests, orders, deals),
+// which are closed when done rather than let go.
+func workRows(entity string) bool {
+	for _, n := range NameWords(entity) {
+		switch strings.TrimSuffix(n, "s") {
+		case "ticket", "issue", "case", "request", "incident", "task", "bug", "job", "claim", "complaint", "inquiry", "enquiry",
+			"query", "querie", "problem", "defect", "deal", "opportunity", "opportunitie", "lead", "order", "project", "sprint",
+			"shift", "session", "conversation", "chat", "thread", "workorder", "work", "appointment", "visit", "booking",
+			"reservation", "loan", "invoice", "bill", "period", "batch", "poll", "survey", "auction", "vacancy", "vacancie",
+			"requisition", "milestone", "sale", "change", "review", "pr", "pull", "merge", "question", "escalation", "dispute",
+			"return", "refund", "repair", "maintenance", "inspection", "audit", "investigation", "grievance", "application", "submission":
 			return true
 		}
 	}
@@ -60,7 +78,7 @@ func HoldingEnd(entity, column string) bool {
 		case "terminated", "termination", "left", "leaving", "resigned", "resignation", "departed", "departure", "churned", "churn",
 			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
 			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
-			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned":
+			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "removed", "uninstalled", "disposed", "scrapped":
 			return true
 		case "end", "ends", "ending", "until", "to", "thru", "through", "valid", "finish", "stop", "stopped":
 			generic = true
@@ -86,7 +104,8 @@ func HoldingEnd(entity, column string) bool {
 func RetiredEnd(column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
-		case "retired", "retirement", "decommissioned", "left", "terminated", "termination", "resigned", "departed", "disposed", "scrapped":
+		case "retired", "retirement", "decommissioned", "left", "terminated", "termination", "resigned", "departed", "disposed", "scrapped",
+			"removed", "uninstalled", "withdrawn":
 			return true
 		}
 	}

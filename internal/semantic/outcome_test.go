@@ -24,12 +24,31 @@ func TestEnds(t *testing.T) {
 		{"time_off", "end_date", false, false},
 		{"promotions", "ends_on", false, false},
 		{"campaigns", "ends_on", false, false},
+		// Found from outside: customers closed are let go, a service
+		// request or an order closed is done; a meter removed is let
+		// go, not deleted.
+		{"customers", "closed_on", true, false},
+		{"vendors", "closed_at", true, false},
+		{"service_requests", "closed_at", false, true},
+		{"support_cases", "closed_on", false, true},
+		{"work_orders", "closed_at", false, true},
+		{"meters", "removed_on", true, false},
 	} {
 		if got := HoldingEnd(tc.entity, tc.column); got != tc.holding {
 			t.Errorf("HoldingEnd(%s, %s) = %v", tc.entity, tc.column, got)
 		}
 		if got := OutcomeEnd(tc.entity, tc.column); got != tc.outcome {
 			t.Errorf("OutcomeEnd(%s, %s) = %v", tc.entity, tc.column, got)
+		}
+	}
+}
+
+// TestRemovedIsNoDeletion: a meter's removed_on ends its holding; it is
+// no deletion that makes the row unreal.
+func TestRemovedIsNoDeletion(t *testing.T) {
+	for name, want := range map[string]bool{"deleted_at": true, "deletion_date": true, "removed_on": false, "removed_at": false} {
+		if got := DeletionDate(Column{Name: name, Type: "date"}); got != want {
+			t.Errorf("DeletionDate(%s) = %v, want %v", name, got, want)
 		}
 	}
 }

@@ -19,8 +19,11 @@ import (
 var unrealWords = []string{"test", "testing", "deleted", "removed", "demo", "sample", "dummy", "fake", "internal", "void", "voided", "spam", "duplicate", "junk", "sandbox"}
 
 // deletionWords name the date a row was deleted on: deleted_at,
-// removed_on, deletion_date.
-var deletionWords = []string{"deleted", "removed", "deletion", "purged", "trashed"}
+// deletion_date. "Removed" is not one: a meter removed_on was installed
+// and taken out, and is counted among those installed (found from
+// outside: "meters installed this year" left out the 15 removed since);
+// it ends the row's holding (HoldingEnd).
+var deletionWords = []string{"deleted", "deletion", "purged", "trashed"}
 
 // YesNo reports whether a column holds only a yes and a no: a boolean
 // type, or known values that are all 0/1, true/false, t/f, y/n or
@@ -85,7 +88,7 @@ func UnrealStates(c Column) []string {
 }
 
 // DeletionDate reports whether a column is the date a row was deleted on
-// (deleted_at, removed_on, deletion_date): a row where it is set is gone.
+// (deleted_at, deletion_date): a row where it is set is gone.
 func DeletionDate(c Column) bool {
 	ws := NameWords(c.Name)
 	if len(ws) < 2 || len(ws) > 3 || !slices.Contains(deletionWords, ws[0]) {
