@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -170,8 +171,19 @@ func (b *builder) condSQL(f semantic.Filter) (string, bool) {
 		}
 		col = e + "." + c
 	}
+	flag := false
+	if e, c, ok := strings.Cut(col, "."); ok {
+		if ent := b.p.m.Entity(e); ent != nil {
+			cl := ent.Column(c)
+			flag = cl != nil && cl.Type == quarry.TypeBool
+		}
+	}
 	var lits []string
 	for _, v := range f.Values {
+		if l, ok := semantic.BoolLiteral(v); ok && flag {
+			lits = append(lits, l)
+			continue
+		}
 		switch x := v.(type) {
 		case string:
 			lits = append(lits, "'"+strings.ReplaceAll(x, "'", "''")+"'")

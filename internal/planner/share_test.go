@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -128,5 +129,24 @@ func TestPastOf(t *testing.T) {
 		if got := pastOf(base); got != want {
 			t.Errorf("pastOf(%q) = %q, want %q", base, got, want)
 		}
+	}
+}
+
+// TestShareOfAFlag: the share of rows whose yes/no column is true
+// compares it with TRUE, not the text 'true' that no 1 or 0 equals
+// (found from outside: "what share of menu items are discontinued" was
+// 0.0%).
+func TestShareOfAFlag(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "menu_items", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+			{Name: "discontinued", Type: quarry.TypeBool, Values: []string{"false", "true"}}}},
+	}}
+	pl := New(m, nil).Plan("what share of menu items are discontinued", asOf)
+	if pl.Query == nil {
+		t.Fatalf("%s %q", pl.Kind, pl.Reason)
+	}
+	c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+	if err != nil || !strings.Contains(c.SQL, "menu_items.discontinued = TRUE") {
+		t.Errorf("%v\n%v", err, c.SQL)
 	}
 }

@@ -322,6 +322,17 @@ func (c *compiler) filterSQLNulls(x string, refs []colRef, f Filter, nulls bool)
 		}
 		lits[i] = l
 	}
+	if c.boolField(f.Field, refs) {
+		// A yes/no column's values are known as true and false, and
+		// stored as 1 and 0 (SQLite, MySQL) or as a boolean: 'true' as
+		// text matches no row of the first two (found from outside:
+		// "how many menu items are discontinued" answered 0 of 7).
+		for i, v := range f.Values {
+			if l, ok := BoolLiteral(v); ok {
+				lits[i] = l
+			}
+		}
+	}
 	want := func(k int) error {
 		if n != k {
 			return quarry.Errorf(quarry.KindInput, "filter on %s with %q takes %d value(s), got %d", f.Field, f.Op, k, n)
@@ -395,6 +406,40 @@ func (c *compiler) filterSQLNulls(x string, refs []colRef, f Filter, nulls bool)
 		return x + " IS NOT NULL", nil
 	}
 	return "", quarry.Errorf(quarry.KindInput, "unknown filter operator %q on %s", f.Op, f.Field)
+}
+
+// BoolLiteral is the SQL of a boolean column's value as knowledge writes
+// it ("true", "false"): TRUE or FALSE, which every engine quarry reads
+// compares with its 1 and 0 or its booleans alike; false for any other
+// value.
+func BoolLiteral(v any) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return "", false
+	}
+	switch strings.ToLower(s) {
+	case "true":
+		return "TRUE", true
+	case "false":
+		return "FALSE", true
+	}
+	return "", false
+}
+
+// boolField reports whether a field is one column of the boolean type.
+func (c *compiler) boolField(field string, refs []colRef) bool {
+	if len(refs) != 1 {
+		return false
+	}
+	if fl, err := c.m.ResolveField(field); err != nil || fl.Kind == FieldMetric {
+		return false
+	}
+	ent := c.m.Entity(refs[0].Entity)
+	if ent == nil {
+		return false
+	}
+	col := ent.Column(refs[0].Column)
+	return col != nil && col.Type == quarry.TypeBool
 }
 
 // textField reports whether a field is a column of text that holds no
