@@ -422,6 +422,25 @@ func hasFlag(ss []sense) bool {
 	return false
 }
 
+// flagOfNext reports whether ss are only yes/no columns' meanings, one
+// of them of the table the next item names: the column said as that
+// table's adjective ("discontinued products").
+func flagOfNext(ss []sense, next *item) bool {
+	if next.kind != itTerm || len(ss) == 0 {
+		return false
+	}
+	of := false
+	for _, s := range ss {
+		if s.kind != sColumn || s.flag == nil {
+			return false
+		}
+		for _, n := range next.senses {
+			of = of || n.kind == sEntity && strings.EqualFold(n.entity, s.entity)
+		}
+	}
+	return of
+}
+
 // oneRowConditions makes one condition of those on related rows that
 // must hold on the same rows, in a planned query:
 //   - a verb's rows on the way to other related rows ("customers who

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -121,5 +123,45 @@ func TestFlagAdjectives(t *testing.T) {
 				t.Errorf("understood %q, want %q in it", pl.Understood, tc.reads)
 			}
 		})
+	}
+}
+
+// TestFlagAsAdjective: a yes/no column said right before its own table
+// picks the rows that are so, and the table is what is ranked or broken
+// down (found from outside: "which discontinued product made the most
+// revenue" ranked discontinued and answered 0, the products still sold,
+// at 1.00; "revenue of each discontinued product" listed all 200).
+func TestFlagAsAdjective(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for _, q := range []string{
+		"which discontinued product made the most revenue",
+		"revenue of each discontinued product",
+		"top 3 discontinued products by units sold last year",
+		"which discontinued product sold the most units",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		flag, byFlag, byProduct := false, false, false
+		for _, fl := range pl.Query.Filters {
+			flag = flag || fl.Field == "products.discontinued" && fl.Op == semantic.OpEq
+		}
+		for _, d := range pl.Query.Dimensions {
+			byFlag = byFlag || strings.HasSuffix(d.Name, "discontinued")
+			byProduct = byProduct || d.Name == "products.name"
+		}
+		if !flag || byFlag || !byProduct {
+			t.Errorf("%q: %+v; want the discontinued products, by product", q, pl.Query)
+		}
+	}
+	// A grouping by the flag said as one stays a grouping.
+	if pl := p.Plan("revenue by discontinued", asOf); pl.Query == nil || len(pl.Query.Dimensions) != 1 {
+		t.Errorf("revenue by discontinued: %s %+v", pl.Kind, pl.Query)
 	}
 }

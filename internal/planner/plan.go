@@ -51,6 +51,10 @@ type term struct {
 	// withA marks a column named after "with a", "have a" or "used a":
 	// the rows that have one ("orders with a promo code").
 	withA bool
+	// adjFlag marks a yes/no column said as the adjective of its table
+	// named next ("which discontinued product", "each discontinued
+	// product"): the rows that are so, not a grouping by yes and no.
+	adjFlag bool
 }
 
 // state is what one pass over the question collected.
@@ -705,6 +709,12 @@ func (p *Planner) walk(items []item, st *state) {
 				st.unknown = append(st.unknown, last.it.text+" (a value before “"+it.text+"”)")
 			}
 			t := &term{it: it, pos: i, cands: it.senses, byMode: byMode, rowsQ: prevKw == "rows" || pendingTop || st.limit > 0 && prevKw == "", named: prevKw == "label", withA: withA[it], afterStop: afterStop[it], ofBefore: ofBefore[it], dir: dirBefore[it], place: placeBefore[it]}
+			if i+1 < len(mean) && flagOfNext(it.senses, mean[i+1]) {
+				// "which discontinued product made the most revenue":
+				// the products that are discontinued, ranked (found from
+				// outside: ranked by discontinued, 0 first, at 1.00).
+				t.adjFlag, t.byMode = true, false
+			}
 			if i > 0 && mean[i-1].kind == itKw && mean[i-1].kw == "and" && last != nil {
 				t.conj, t.conjAnd = true, strings.TrimSpace(mean[i-1].text) == "and"
 			}

@@ -620,6 +620,8 @@ func (b *builder) roles() *Plan {
 			}
 		case sColumn, sDim:
 			switch {
+			case t.adjFlag && s.flag != nil && !t.hasNum:
+				b.flagFilter(t, s)
 			case b.valueBefore(t):
 				// "on mobile devices": the column names the value before
 				// it, a filter, not a grouping.
