@@ -8,6 +8,17 @@ import (
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
+// boughtTimes reports whether a verb of buying named how often the
+// counted table's rows were made ("bought at least 3 times", readTimes).
+func (b *builder) boughtTimes(counted string) bool {
+	for _, u := range b.st.terms {
+		if u.it.countVerb && buyVerb(u.it.text) && slices.ContainsFunc(u.it.senses, func(s sense) bool { return strings.EqualFold(s.entity, counted) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // perRowCounts reads a condition on how many rows of one table each row
 // of another has — "customers with fewer than 2 orders", "how many
 // countries have more than 2 car makers" — as a count filter on those
@@ -50,6 +61,13 @@ func (b *builder) perRowCounts() *Plan {
 			return nil
 		}
 		counted, where = e, w
+	}
+	if done, ok := b.p.completedState(counted); ok && b.boughtTimes(counted) {
+		// "customers who bought at least 3 times": purchases completed,
+		// as "customers who bought something" reads them (found from
+		// outside: cancelled and pending orders counted as bought).
+		where = append(slices.Clone(where), done)
+		b.und("bought read as %s rows whose %s is %v", counted, done.Field, done.Values[0])
 	}
 	// The conditions on the count: one, or the two bounds of a range
 	// ("between 2 and 3 orders"), each a count filter.

@@ -1,10 +1,14 @@
 package planner
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -83,5 +87,42 @@ func TestHowOftenVerbAlsoAValue(t *testing.T) {
 	want := []semantic.Filter{{Field: "applications", Op: semantic.OpGt, Values: []any{fmtNum(1)}, Count: true}}
 	if diff := cmp.Diff(want, pl.Query.Filters); diff != "" {
 		t.Errorf("filters (-want +got):\n%s", diff)
+	}
+}
+
+// TestBoughtTimes: bought or purchased N times counts the purchases
+// completed, as "customers who bought something" reads them; ordered N
+// times counts every order (found from outside on the demo: cancelled
+// and pending orders counted as bought, 3,076 for 2,979).
+func TestBoughtTimes(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	completed := func(pl *Plan) bool {
+		for _, fl := range pl.Query.Filters {
+			if fl.Count && slices.ContainsFunc(fl.Where, func(w semantic.Filter) bool {
+				return w.Field == "orders.status" && fmt.Sprint(w.Values...) == "completed"
+			}) {
+				return true
+			}
+		}
+		return false
+	}
+	for q, want := range map[string]bool{
+		"how many customers bought at least 3 times in 2025":   true,
+		"how many customers purchased at least twice this year": true,
+		"customers who bought more than 5 times":                true,
+		"how many customers ordered at least 3 times":           false,
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		if got := completed(pl); got != want {
+			t.Errorf("%q: completed orders only = %v, want %v (%+v)", q, got, want, pl.Query.Filters)
+		}
 	}
 }
