@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +149,36 @@ func TestShareOfAFlag(t *testing.T) {
 	c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
 	if err != nil || !strings.Contains(c.SQL, "menu_items.discontinued = TRUE") {
 		t.Errorf("%v\n%v", err, c.SQL)
+	}
+}
+
+// TestShareOfRealRows: a share of a table's rows is of its real ones,
+// void left out of both sides, as a count of them is; not where the
+// share's condition is the void state itself (found from outside:
+// "what share of 2025 bills were paid" divided by the voided too).
+func TestShareOfRealRows(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "bills", PrimaryKey: "id", TimeColumn: "issued_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "issued_on", Type: quarry.TypeDate}, {Name: "amount", Type: quarry.TypeFloat},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"issued", "paid", "void"}}}},
+	}}
+	p := New(m, nil)
+	for q, want := range map[string]bool{
+		"what share of 2025 bills were paid":    true,
+		"what percentage of bills are not paid": true,
+		"what share of bills were void":         false,
+		"what percentage of bills are not void": false,
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		got := slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool {
+			return f.Field == "bills.status" && f.Op == semantic.OpNotIn && fmt.Sprint(f.Values...) == "void"
+		})
+		if got != want {
+			t.Errorf("%q: void left out of both sides = %v, want %v (%+v)", q, got, want, pl.Query.Filters)
+		}
 	}
 }
