@@ -309,6 +309,16 @@ func (b *builder) preferValue(t *term, vals []sense) bool {
 	return false
 }
 
+// dateAfter reports whether a period of the question is said after t.
+func (b *builder) dateAfter(t *term) bool {
+	for _, at := range b.st.datePos {
+		if at > t.pos {
+			return true
+		}
+	}
+	return false
+}
+
 // flagOverName is the yes/no column a word names by its adjective where
 // the word is also a name in the same table: "excluding test patients"
 // is is_test, not the patients whose last name is Test (found from

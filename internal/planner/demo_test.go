@@ -2,12 +2,14 @@ package planner
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/goldentest"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // demoQuestions are asked the way analysts ask, against the real demo
@@ -338,5 +340,33 @@ func TestFigureNotList(t *testing.T) {
 	}
 	if pl := p.Plan("what are the orders", asOf); pl.Kind != KindRows {
 		t.Errorf("what are the orders: %s; want a list", pl.Kind)
+	}
+}
+
+// TestNotSetWithAPeriod: an end date said not to be set, after a period
+// of another date ("tickets opened in 2025 that are still not closed"),
+// is empty; one after the period's own words is still refused. "Did not
+// use any discount code" is the column empty, as "used a discount code"
+// is that it is set (found from outside: both refused).
+func TestNotSetWithAPeriod(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	empty := func(pl *Plan, field string) bool {
+		return pl.Query != nil && slices.ContainsFunc(pl.Query.Filters, func(fl semantic.Filter) bool { return fl.Field == field && fl.Op == semantic.OpNull })
+	}
+	for q, field := range map[string]string{
+		"how many tickets opened in 2025 are still not closed":     "support_tickets.closed_at",
+		"how many orders did not use any discount code last month": "discount_code",
+		"orders that did not use a discount code":                  "discount_code",
+	} {
+		if pl := p.Plan(q, asOf); !empty(pl, field) || pl.Query.TimeRange == nil && strings.Contains(q, "last month") {
+			t.Errorf("%q: %s %q %+v; want %s empty", q, pl.Kind, pl.Reason, pl.Query, field)
+		}
+	}
+	if pl := p.Plan("how many tickets not closed in 2025", asOf); pl.Kind == KindMetric {
+		t.Errorf("not closed in 2025: %+v; want refused (closed, but not in 2025?)", pl.Query)
 	}
 }

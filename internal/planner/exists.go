@@ -388,7 +388,7 @@ func afterWithA(items []item) map[*item]bool {
 			stops = append(stops, items[i].text)
 			continue
 		}
-		if n := len(stops); n > 0 && (stops[n-1] == "a" || stops[n-1] == "an") {
+		if n := len(stops); n > 0 && (stops[n-1] == "a" || stops[n-1] == "an" || stops[n-1] == "any") {
 			with := prev != nil && prev.kind == itKw && prev.kw == "with" && withWord(prev.text)
 			for _, w := range stops[:n-1] {
 				with = with || w == "have" || w == "has" || w == "had" || w == "use" || w == "used" || w == "uses"

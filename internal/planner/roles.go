@@ -510,9 +510,21 @@ func (b *builder) roles() *Plan {
 		if t.role != "" {
 			continue
 		}
-		if s := t.cands[0]; t.neg && s.kind == sColumn && s.temporal && len(t.cands) == 1 && len(st.dates) == 0 && pastForm(t.it.text) && len(t.aggs) == 0 && !t.byMode && !t.hasNum && !b.p.m.IsRestricted(s.entity, s.column) {
+		if s := t.cands[0]; t.neg && s.kind == sColumn && s.temporal && len(t.cands) == 1 && !b.dateAfter(t) && pastForm(t.it.text) && len(t.aggs) == 0 && !t.byMode && !t.hasNum && !b.p.m.IsRestricted(s.entity, s.column) {
 			// "tickets that aren't closed", "orders not shipped": the
 			// event's date is not set, as "are closed" is that it is.
+			// A period said before it is another date's ("tickets
+			// opened in 2025 that are still not closed"); one after it
+			// ("not closed in 2025") is refused.
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
+			b.und("filter %s is not set", s.field)
+			t.role = "filter"
+			continue
+		}
+		if s := t.cands[0]; t.neg && t.withA && s.kind == sColumn && len(t.cands) == 1 && !s.key && !s.numeric && !s.temporal && s.flag == nil && len(t.aggs) == 0 && !t.byMode && !t.hasNum && !b.p.m.IsRestricted(s.entity, s.column) {
+			// "orders that did not use any discount code", "tickets
+			// that don't have a category": the column is empty, as
+			// "with a discount code" is that it is set.
 			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
 			b.und("filter %s is not set", s.field)
 			t.role = "filter"
