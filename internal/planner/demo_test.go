@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -368,5 +369,30 @@ func TestNotSetWithAPeriod(t *testing.T) {
 	}
 	if pl := p.Plan("how many tickets not closed in 2025", asOf); pl.Kind == KindMetric {
 		t.Errorf("not closed in 2025: %+v; want refused (closed, but not in 2025?)", pl.Query)
+	}
+}
+
+// TestColumnOfANumber: "with a quantity of 3" is the column's value, as
+// "with 3 as quantity" would be; a number before a term is not taken
+// ("top 5 of products by revenue" keeps its limit).
+func TestColumnOfANumber(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for q, want := range map[string]string{
+		"order lines with a quantity of 3":           "order_items.quantity = [3]",
+		"tickets with a satisfaction of 5 last year": "support_tickets.satisfaction = [5]",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(fl semantic.Filter) bool { return fmt.Sprintf("%s %s %v", fl.Field, fl.Op, fl.Values) == want }) {
+			t.Errorf("%q: %s %q %+v; want %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+	for _, q := range []string{"top 5 of products by revenue", "the prices of the 5 most expensive products"} {
+		if pl := p.Plan(q, asOf); pl.Query != nil && slices.ContainsFunc(pl.Query.Filters, func(fl semantic.Filter) bool { return fl.Op == semantic.OpEq && fmt.Sprint(fl.Values...) == "5" }) {
+			t.Errorf("%q: %+v; want 5 the limit, no value", q, pl.Query)
+		}
 	}
 }

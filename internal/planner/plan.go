@@ -446,6 +446,12 @@ func (p *Planner) walk(items []item, st *state) {
 				last.op, last.num, last.hasNum, last.pct, last.money, last.cents = pendingOp, it.num, true, it.pct, it.money, it.cents
 				st.having = append(st.having, last)
 				pendingOp = ""
+			case pendingOp == "" && ofBefore[it] && last != nil && last.role == "" && !last.hasNum && i > 0 && mean[i-1] == last.it && numericColumn(last.cands) && !it.pct &&
+				!termSoon(mean, i+1):
+				// "tickets with a satisfaction rating of 1", "order lines
+				// with a quantity of 3": the column's value (found from
+				// outside: the number not understood).
+				last.op, last.num, last.hasNum, last.money, last.cents = "=", it.num, true, it.money, it.cents
 			case pendingOp != "":
 				pendingNum = it // "more than 2 singers": the term follows
 			case (prevKw == "with" || haveBefore[it] && prevKw == "") && i+1 < len(mean) && mean[i+1].kind == itTerm && numericColumn(mean[i+1].senses):
