@@ -65,6 +65,14 @@ func (p *Planner) readTimes(items []item) []item {
 		}
 		if verb != "" {
 			if n := timesWord(it.text); it.kind == itUnknown && n > 0 {
+				if i+1 < len(items) && items[i+1].kind == itKw && (items[i+1].text == "or more" || items[i+1].text == "or less") {
+					// "bought twice or more": the comparison after it.
+					compared = true
+					out = append(out, item{kind: itKw, kw: items[i+1].kw, text: map[string]string{"or more": "at least", "or less": "at most"}[items[i+1].text]})
+					count(item{kind: itNum, num: float64(n), text: it.text}, it.text+" "+items[i+1].text)
+					i++
+					continue
+				}
 				count(item{kind: itNum, num: float64(n), text: it.text}, it.text)
 				continue
 			}

@@ -38,6 +38,8 @@ func TestHowOften(t *testing.T) {
 		{"customers who ordered exactly 3 times in 2025", KindRows, []semantic.Filter{inPeriod(count(semantic.OpEq, 3), "2025-01-01", "2026-01-01")}},
 		{"how many customers have exactly one order", KindMetric, []semantic.Filter{count(semantic.OpEq, 1)}},
 		{"how many customers ordered 2 or more times", KindMetric, []semantic.Filter{count(semantic.OpGe, 2)}},
+		{"how many customers ordered twice or more", KindMetric, []semantic.Filter{count(semantic.OpGe, 2)}},
+		{"how many customers ordered once or less", KindMetric, []semantic.Filter{count(semantic.OpLe, 1)}},
 		// Adversarial: times of a measure, or "once" with no verb of a
 		// date before it, are not counts of rows.
 		{"three times the revenue of 2024", KindUnanswered, nil},
