@@ -359,6 +359,12 @@ func (c *cover) relative() (ok, bad []string) {
 			ok = append(ok, s.phrase)
 			continue
 		}
+		if (c.has("start of "+s.phrase) || c.has("beginning of "+s.phrase)) && (from == f && to > f || from == "" && to == f) {
+			// "since the start of last quarter", "before the beginning
+			// of this year": the period's first day is the bound.
+			ok = append(ok, s.phrase)
+			continue
+		}
 		if c.dateFilterWithin(f, t) {
 			// "revenue this year from customers who signed up last
 			// year": the other period is a condition on another date.
@@ -674,7 +680,7 @@ func (c *cover) spans(w string) bool {
 	}
 	// "hired before 2024": a range that ends where the named period
 	// starts (found from outside: refused as not the query's period).
-	if tr := c.timeRange(); tr != nil && tr.From == "" && tr.To == from && c.has("before "+w) {
+	if tr := c.timeRange(); tr != nil && tr.From == "" && tr.To == from && (c.has("before "+w) || c.has("start of "+w) || c.has("beginning of "+w)) {
 		return true
 	}
 	for _, p := range c.q.Compare {

@@ -1152,6 +1152,12 @@ func TestCoveragePastYear(t *testing.T) {
 		{"orders in the last year", "2025-01-01", "2026-01-01", true},
 		{"orders last year", "2025-01-01", "2026-01-01", false},
 		{"orders last year", "2025-06-01", "2026-06-01", true},
+		// The first day of a period as the bound.
+		{"orders since the start of last quarter", "2026-01-01", "2026-07-01", false},
+		{"orders since the start of last quarter", "2026-01-01", "2026-04-01", false},
+		{"orders since the start of last quarter", "2025-10-01", "2026-07-01", true},
+		{"orders before the beginning of 2026", "", "2026-01-01", false},
+		{"orders before the beginning of 2026", "", "2025-01-01", true},
 	} {
 		if f := coverageFailures(tc.question, "2026-06-30", m, q(tc.from, tc.to)); (f != "") != tc.fail {
 			t.Errorf("%q over %s – %s: %q; want failed %v", tc.question, tc.from, tc.to, f, tc.fail)

@@ -609,6 +609,22 @@ func (p *parser) compound(i int) (Range, int) {
 		}
 		return r, 2 + n + m
 	case "since", "after", "before", "until", "till", "through", "thru":
+		if _, n := p.period(i + 1); n == 0 && p.tok(i+1) == "the" && (p.tok(i+2) == "start" || p.tok(i+2) == "beginning") && p.tok(i+3) == "of" {
+			// "since the start of 2025", "before the beginning of Q2":
+			// the day the period starts is the bound (found from outside:
+			// not understood, though "since 2025" was).
+			if a, n := p.period(i + 4); n > 0 && a.From != "" {
+				end := tomorrow.Format(layout)
+				switch w {
+				case "since", "after":
+					if a.From < end {
+						return Range{From: a.From, To: end, Label: "since the start of " + a.Label}, 4 + n
+					}
+				case "before", "until", "till":
+					return Range{To: a.From, Label: "before the start of " + a.Label}, 4 + n
+				}
+			}
+		}
 		a, n := p.period(i + 1)
 		if n == 0 {
 			return Range{}, 0

@@ -112,6 +112,12 @@ func TestParse(t *testing.T) {
 		{"the quarter before last", "2025-10-01", "2026-01-01", "the quarter before last (Q4 2025)"},
 		{"since the beginning of the year", "2026-01-01", "2026-07-01", "this year to date (2026-01-01 – 2026-06-30)"},
 		{"since the start of this month", "2026-06-01", "2026-07-01", "this month to date (2026-06-01 – 2026-06-30)"},
+		// The first day of a named period as the bound (found from
+		// outside: "since the start of 2025" not understood).
+		{"since the start of 2025", "2025-01-01", "2026-07-01", "since the start of 2025"},
+		{"since the beginning of March 2026", "2026-03-01", "2026-07-01", "since the start of March 2026"},
+		{"before the beginning of 2026", "", "2026-01-01", "before the start of 2026"},
+		{"since the start of last quarter", "2026-01-01", "2026-07-01", "since the start of last quarter (Q1 2026)"},
 		{"by the end of last year", "", "2026-01-01", "by the end of last year (2025)"},
 		{"as of the end of Q1", "", "2026-04-01", "by the end of Q1 2026"},
 		{"end of March 2025", "", "2025-04-01", "by the end of March 2025"},
