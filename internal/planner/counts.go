@@ -319,6 +319,22 @@ func (b *builder) columnAggs(t *term) *Plan {
 	if s.kind == sDim {
 		return b.fail(fmt.Sprintf("%s is a computed dimension; quarry can group by it but not aggregate it", s.name))
 	}
+	if t.neg {
+		if len(t.aggs) == 1 && t.aggs[0] == "count" && s.kind == sColumn && s.temporal && len(cs) == 1 && !b.p.m.IsRestricted(s.entity, s.column) {
+			// "how many non-paid fines", "how many unreturned loans":
+			// the rows whose date of it is not set, as "fines not paid"
+			// reads (found from outside: the rows whose date is set
+			// counted, the "not" dropped, at 1.00).
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
+			b.und("filter %s is not set", s.field)
+			name := b.countMetric(s.entity)
+			b.show(name, t)
+			b.und("%q counted as the %s rows (%s)", "not "+t.it.text, s.entity, name)
+			t.role = "filter"
+			return nil
+		}
+		return b.fail(fmt.Sprintf("quarry cannot take a measure of what is not %s; ask for the rows that are not (“how many … are not %s”)", t.it.text, t.it.text))
+	}
 	t.cands = cs
 	other := false
 	for _, a := range t.aggs {

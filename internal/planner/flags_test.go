@@ -87,8 +87,10 @@ func TestFlagAdjectives(t *testing.T) {
 		{q: "total quantity of order lines", want: []string{"SUM(order_lines.quantity)"}, not: []string{"quantity = 1"}},
 		// A state whose values are not known is not counted by them.
 		{q: "how many escalated tickets", refuse: true},
-		// "unpaid" is no flag's negation: there is no paid flag.
-		{q: "how many unpaid invoices", refuse: true},
+		// "unpaid" is no flag's negation (there is no paid flag) but
+		// the date of paying not set, as "not paid" reads.
+		{q: "how many unpaid invoices", want: []string{"COUNT(invoices.invoice_id)", "invoices.paid_on IS NULL"}, not: []string{"IS NOT NULL"}},
+		{q: "how many non-paid invoices", want: []string{"invoices.paid_on IS NULL"}, not: []string{"IS NOT NULL"}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			pl := p.Plan(tc.q, asOf)

@@ -563,11 +563,40 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			items = append(items, item{kind: itStop, text: toks[i].s})
 			i++
 		default:
+			if ss := p.unDone(toks[i].s); len(ss) > 0 {
+				// "unpaid fines", "unreturned loans": not paid, the
+				// date of it not set, as "not paid" reads (found from
+				// outside: not understood).
+				items = append(items, item{kind: itKw, kw: "not", text: "un"}, item{kind: itTerm, text: toks[i].s[2:], senses: ss})
+				i++
+				continue
+			}
 			items = append(items, item{kind: itUnknown, text: toks[i].s})
 			i++
 		}
 	}
 	return p.bindNamed(p.absorbVerbs(p.readTimes(byWhom(valueRate(p.predicates(p.valueNouns(mergeAliases(p.newRows(items)))))))))
+}
+
+// unDone is the meaning of a word "un" + a past form ("unpaid",
+// "unreturned", "unresolved") where the past form names only date
+// columns, yes/no columns or values (a status 'paid'): the rows where
+// that did not happen, as "not paid" reads. nil otherwise, and where the
+// word itself is known (the scan reads known words first).
+func (p *Planner) unDone(w string) []sense {
+	if !strings.HasPrefix(w, "un") || !pastForm(w[2:]) {
+		return nil
+	}
+	ss, ok := p.lex.get(w[2:])
+	if !ok || len(ss) == 0 {
+		return nil
+	}
+	for _, s := range ss {
+		if s.kind != sValue && (s.kind != sColumn || !s.temporal && s.flag == nil) {
+			return nil
+		}
+	}
+	return ss
 }
 
 func howMuch(toks []token) bool {
