@@ -195,7 +195,88 @@ func (b *builder) openState() *Plan {
 			terms[i+1].aggs, t.aggs = t.aggs, nil // "how many open accounts"
 		}
 	}
-	return b.currentRows()
+	if pl := b.currentRows(); pl != nil {
+		return pl
+	}
+	return b.overdueRows()
+}
+
+// overdueRows reads "overdue" said of the rows of the one table the
+// question names that has a date they are due on and one date that says
+// they were done (loans: due_on and returned_at; invoices: due_on and
+// paid_on): due before the as-of day and not done (found from outside:
+// "how many loans are overdue" not understood).
+func (b *builder) overdueRows() *Plan {
+	if !strings.Contains(" "+b.st.text+" ", " overdue ") {
+		return nil
+	}
+	var ent *semantic.Entity
+	var due, done string
+	for _, t := range b.st.terms {
+		if strings.Contains(" "+t.it.text+" ", " overdue ") {
+			return nil // a name with the word: is_overdue
+		}
+		for _, c := range t.cands {
+			e := b.p.entity(c.name)
+			if c.kind != sEntity || e == nil || e == ent {
+				continue
+			}
+			d, dn := b.dueAndDone(e)
+			if d == "" {
+				continue
+			}
+			if ent != nil {
+				return b.fail(fmt.Sprintf("quarry cannot tell whether “overdue” is said of the %s or the %s; ask of one of them", display(ent.Name), display(e.Name)))
+			}
+			ent, due, done = e, d, dn
+		}
+	}
+	if ent == nil {
+		return b.fail("quarry cannot tell which rows are overdue: no table the question names has one date they are due on (due_on) and one they were done on (returned_at, paid_on)")
+	}
+	if done == "" {
+		return b.fail(fmt.Sprintf("quarry cannot tell when %s are done, so not which are overdue: %s has no one date they were done on (returned_at, paid_on)", display(ent.Name), display(ent.Name)))
+	}
+	day := b.st.asOf.Format("2006-01-02")
+	b.q.Filters = append(b.q.Filters,
+		semantic.Filter{Field: ent.Name + "." + due, Op: semantic.OpLt, Values: []any{day}},
+		semantic.Filter{Field: ent.Name + "." + done, Op: semantic.OpNull})
+	b.und("\"overdue\" read as the %s rows due before %s (%s) and not done (%s is not set)", ent.Name, day, due, done)
+	b.st.usedWords = append(b.st.usedWords, "overdue")
+	return nil
+}
+
+// dueAndDone are e's one date its rows are due on (a name with "due")
+// and its one date that says they were done (returned, paid, completed,
+// closed, resolved, delivered, fulfilled, settled, submitted), "" for a
+// missing or ambiguous one.
+func (b *builder) dueAndDone(e *semantic.Entity) (due, done string) {
+	var dues, dones []string
+	for _, c := range e.Columns {
+		if !c.Temporal() || b.p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		ws := nameWords(c.Name)
+		switch {
+		case slices.Contains(ws, "due"):
+			dues = append(dues, c.Name)
+		case slices.ContainsFunc(ws, func(w string) bool {
+			switch w {
+			case "returned", "paid", "completed", "closed", "resolved", "delivered", "fulfilled", "settled", "submitted", "done", "finished":
+				return true
+			}
+			return false
+		}):
+			dones = append(dones, c.Name)
+		}
+	}
+	if len(dues) != 1 {
+		return "", ""
+	}
+	if len(dones) != 1 {
+		return dues[0], ""
+	}
+	return dues[0], dones[0]
 }
 
 // currentRows reads "current" or "still" said of the rows of the one

@@ -504,3 +504,34 @@ func TestHeldOrAllWithAStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestOverdue: "overdue" is due before the as-of day and not done, of
+// the one named table with one due date and one date of being done
+// (found from outside: "how many loans are currently overdue" not
+// understood); without such dates it is refused, never read past.
+func TestOverdue(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "loans", PrimaryKey: "id", TimeColumn: "borrowed_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "borrowed_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "due_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+			{Name: "returned_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEnd}}},
+		{Name: "fines", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "issued_at", Type: quarry.TypeTimestamp}, {Name: "amount", Type: quarry.TypeFloat}}},
+	}}
+	p := New(m, nil)
+	day := asOf.Format("2006-01-02")
+	for _, q := range []string{"how many loans are currently overdue", "how many overdue loans", "overdue loans borrowed in 2026"} {
+		pl := p.Plan(q, asOf)
+		var got []string
+		if pl.Query != nil {
+			for _, f := range pl.Query.Filters {
+				got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
+			}
+		}
+		if want := "loans.due_on < [" + day + "]; loans.returned_at is_null []"; strings.Join(got, "; ") != want {
+			t.Errorf("%q: %s %q %v; want %s", q, pl.Kind, pl.Reason, got, want)
+		}
+	}
+	if pl := p.Plan("how many overdue fines", asOf); pl.Kind == KindMetric {
+		t.Errorf("overdue fines: %+v; want refused (no due date)", pl.Query)
+	}
+}

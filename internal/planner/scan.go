@@ -337,7 +337,7 @@ func stopwords() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the of in on at for to from is are was were be been being do does did done
 		have has had there what's whats it its this that these those me my our we us i you your please can could would should
-		will shall let know want need like tell see return so much many as their them they any some currently current active
+		will shall let know want need like tell see return so much many as their them they any some currently current active overdue
 		right now exist exists existing recorded registered made placed happened occur occurred come came comes coming
 		belong belongs work works worked working use used using generated brought earned got get
 		make here figures numbers data info information overview summary report
