@@ -171,7 +171,10 @@ func (b *builder) openState() *Plan {
 			continue
 		}
 		start := b.namedTableDate(t)
-		if start == nil {
+		if start == nil || !b.namesTable(start.entity, t) {
+			// "how many purchase orders are still open": open is said of
+			// the orders, not of their warehouse's opening (found from
+			// outside: warehouses not closed, every order counted).
 			continue
 		}
 		if len(b.st.dates) > 0 {
@@ -277,6 +280,20 @@ func (b *builder) dueAndDone(e *semantic.Entity) (due, done string) {
 		return dues[0], ""
 	}
 	return dues[0], dones[0]
+}
+
+// namesTable reports whether a term of the question other than t names
+// the table entity, or the question is about it.
+func (b *builder) namesTable(entity string, t *term) bool {
+	if strings.EqualFold(b.subject, entity) {
+		return true
+	}
+	for _, u := range b.st.terms {
+		if u != t && slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity && strings.EqualFold(c.name, entity) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // currentRows reads "current" or "still" said of the rows of the one

@@ -535,3 +535,43 @@ func TestOverdue(t *testing.T) {
 		t.Errorf("overdue fines: %+v; want refused (no due date)", pl.Query)
 	}
 }
+
+// TestStateOfTheNamedTable: "open" and a yes/no adjective are said of
+// the table the question names, never of a table it points to (found
+// from outside: "how many purchase orders are still open" counted the
+// orders of warehouses not closed, all 1,500, and "how many active
+// products" those of active suppliers, both at 1.00).
+func TestStateOfTheNamedTable(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "warehouses", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "opened_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "suppliers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "is_active", Type: quarry.TypeBool, Values: []string{"false", "true"}}}},
+			{Name: "products", PrimaryKey: "id", Label: "sku", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "sku", Type: quarry.TypeText},
+				{Name: "supplier_id", Type: quarry.TypeInt}, {Name: "discontinued", Type: quarry.TypeBool, Values: []string{"false", "true"}}}},
+			{Name: "purchase_orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "warehouse_id", Type: quarry.TypeInt}, {Name: "ordered_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"draft", "ordered", "received", "cancelled"}}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "products", FromColumn: "supplier_id", To: "suppliers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "purchase_orders", FromColumn: "warehouse_id", To: "warehouses", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"how many purchase orders are still open", "how many open purchase orders are there", "how many active products are there", "how many products are still active"} {
+		if pl := p.Plan(q, asOf); pl.Kind == KindMetric {
+			t.Errorf("%q: %+v; want refused (the state is not the named table's)", q, pl.Query)
+		}
+	}
+	for q, want := range map[string]string{
+		"how many products of active suppliers": "suppliers.is_active",
+		"how many open warehouses":              "warehouses.closed_on",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == want }) {
+			t.Errorf("%q: %s %q %+v; want a filter on %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+}

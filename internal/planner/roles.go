@@ -769,6 +769,12 @@ func (b *builder) roles() *Plan {
 					break
 				}
 				b.und("%q read as the %s rows' own event", t.it.text, s.entity)
+			case s.flag != nil && !t.hasNum && !b.namesTable(s.entity, t):
+				// "how many active products", where only suppliers have
+				// is_active: the word is said of the products, not of
+				// their supplier (found from outside: the products of
+				// active suppliers counted, at 1.00).
+				return b.fail(fmt.Sprintf("%q is a yes/no column of %s (%s), which the question does not name; ask of them (“%s of %s %s”)", t.it.text, display(s.entity), s.field, display(b.subjectOfMetrics()), t.it.text, display(s.entity)))
 			case s.flag != nil && !t.hasNum:
 				b.flagFilter(t, s)
 			case t.withA && s.kind == sColumn && !s.key && len(t.aggs) == 0 && !t.sortBy && b.negatedValueOf(s.field):
