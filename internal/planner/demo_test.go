@@ -396,3 +396,45 @@ func TestColumnOfANumber(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriodOfTheStartVerb: a period said right after the verb of the
+// rows' own date ("started last year", "opened last month") is that
+// date's, and a state or a later date said after it is a condition
+// (found from outside: the period moved to ended_on and closed_at, the
+// start dropped, at 1.00). Without the verb the period is the state's.
+func TestPeriodOfTheStartVerb(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for q, want := range map[string]string{
+		"how many subscriptions started last year have been cancelled": "subscriptions.started_on",
+		"how many subscriptions started in 2024 were cancelled":        "subscriptions.started_on",
+		"how many tickets opened last month have been closed":          "support_tickets.opened_at",
+		"tickets opened in May 2026 that were closed":                  "support_tickets.opened_at",
+		"how many subscriptions were cancelled last year":              "subscriptions.ended_on",
+		"tickets closed last month":                                    "support_tickets.closed_at",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		got := ""
+		if tr := pl.Query.TimeRange; tr != nil {
+			got = tr.Field
+			if got == "" {
+				got = "(the measure's own date)"
+			}
+		}
+		if got != want && !(got == "(the measure's own date)" && strings.HasSuffix(want, "opened_at")) {
+			t.Errorf("%q: period on %s, want %s (%+v)", q, got, want, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many tickets opened last month have been closed", asOf); pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(fl semantic.Filter) bool {
+		return fl.Field == "support_tickets.closed_at" && fl.Op == semantic.OpNotNull
+	}) {
+		t.Errorf("opened last month, closed: %+v; want closed_at set", pl.Query)
+	}
+}

@@ -724,6 +724,14 @@ func (b *builder) roles() *Plan {
 				// period's date (found from outside: the signup year went
 				// on the orders).
 				t.role = "context"
+			case s.temporal && len(st.dates) == 1 && !t.neg && pastForm(t.it.text) && t.pos > st.datePos[0] && b.ownDateSaid(s.entity, s.column):
+				// "tickets opened last month that have been closed": the
+				// period is the opening's, said by its verb before it;
+				// the closing after it is a condition (found from
+				// outside: the period went on closed_at, at 1.00).
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+				b.und("filter %s is set (the period is said of another date, by its verb)", s.field)
+				t.role = "filter"
 			case s.temporal && len(st.dates) == 1:
 				t.role = "time"
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && !t.hasNum && !pastForm(t.it.text) && t.it.via != "" && t.it.via != t.it.text && b.afterBe(t.it.text):

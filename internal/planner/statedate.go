@@ -93,6 +93,24 @@ func (b *builder) applyStateDate(entity, dflt string) {
 	if tr == nil || tr.Field != "" {
 		return
 	}
+	if b.namesOwnDate(dflt) {
+		// "subscriptions started last year that have been cancelled",
+		// "tickets opened last month that have been closed": the period
+		// is the start's, said by its verb; the state is a condition
+		// (found from outside: the period moved to ended_on and
+		// closed_at, and the start dropped, at 1.00).
+		if f := b.eventDate; f != "" {
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: f, Op: semantic.OpNotNull})
+			b.und("filter %s is set (the event the question names, with the period on %s)", f, dflt)
+		}
+		if b.eventDate != "" || b.stateDate(entity, dflt) != "" {
+			// Named, so that the check of the period's date sees it
+			// was meant (verify.PeriodDate).
+			tr.Field = dflt
+			b.und("time by %s, the date the question's verb names right before the period", dflt)
+		}
+		return
+	}
 	if f := b.eventDate; f != "" {
 		tr.Field = f
 		b.und("time by %s, the date of the event the question names", f)
@@ -108,6 +126,68 @@ func (b *builder) applyStateDate(entity, dflt string) {
 		tr.Field = f
 		b.und("time by %s, the date the rows came to be in the state the question picks", f)
 	}
+}
+
+// namesOwnDate reports whether a past form in the question names the
+// date dflt (entity.column) by its stem, right before the question's
+// period: "started last year" for started_on, "opened last month" for
+// opened_at.
+func (b *builder) namesOwnDate(dflt string) bool {
+	ent, col, ok := strings.Cut(dflt, ".")
+	if !ok || len(b.st.datePos) != 1 {
+		return false
+	}
+	made := false // a verb of making names the date a row was made on
+	if c := b.p.column(ent, col); c != nil {
+		made = c.TimeRole == semantic.TimeRoleStart || c.TimeRole == semantic.TimeRoleEvent
+	}
+	ws := strings.Fields(b.st.text)
+	for i, w := range ws {
+		switch {
+		case !pastForm(w):
+			continue
+		case namesStem(strings.ReplaceAll(col, "_", " "), []string{w}):
+		case made && (w == "placed" || w == "created" || w == "made" || w == "submitted" || w == "filed" || w == "raised" || w == "opened" || w == "logged"):
+			// "orders placed last month that were shipped": ordered_at.
+		default:
+			continue
+		}
+		// The period right after the verb ("started last year", "opened
+		// in May 2026"), not a state said between them.
+		rest := ws[i+1:]
+		if len(rest) > 0 && (rest[0] == "in" || rest[0] == "during" || rest[0] == "on" || rest[0] == "since") {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && b.periodWord(rest[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownDateSaid reports whether the question names entity's own date (its
+// time column, not column) by a verb right before its period.
+func (b *builder) ownDateSaid(entity, column string) bool {
+	e := b.p.entity(entity)
+	return e != nil && e.TimeColumn != "" && !strings.EqualFold(e.TimeColumn, column) && b.namesOwnDate(e.Name+"."+e.TimeColumn)
+}
+
+// periodWord reports whether w begins a period: a year, a month, or a
+// relative word (last, this, yesterday).
+func (b *builder) periodWord(w string) bool {
+	switch w {
+	case "last", "this", "yesterday", "today", "previous", "past", "q1", "q2", "q3", "q4":
+		return true
+	}
+	if len(w) == 4 && w[0] >= '1' && w[0] <= '2' && isNumber(w) {
+		return true
+	}
+	for _, m := range []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"} {
+		if w == m || len(w) >= 3 && strings.HasPrefix(m, w) && len(w) == 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // periodOnState applies stateDate to a list of rows, or to one measure
