@@ -373,7 +373,33 @@ func (b *builder) currentRows() *Plan {
 	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNull})
 	b.und("%q read as the %s rows not closed: filter %s is not set", word, ent.Name, field)
 	b.st.usedWords = append(b.st.usedWords, word)
+	if !b.st.asOf.IsZero() {
+		// "how many active policies": not cancelled, and not run out
+		// either, where the rows have an end set ahead (ends_on,
+		// expires_on) beside the date that closes them (found from
+		// outside: 2,652 expired policies counted as active, at 1.00).
+		day := b.st.asOf.Format("2006-01-02")
+		for _, c := range ent.Columns {
+			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, end) && runsOut(c.Name) && !b.p.m.IsRestricted(ent.Name, c.Name) {
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: ent.Name + "." + c.Name, Op: semantic.OpGe, Values: []any{day}, OrNull: true})
+				b.und("%q read as the %s rows not run out: %s.%s on or after %s, or not set", word, ent.Name, ent.Name, c.Name, day)
+			}
+		}
+	}
 	return nil
+}
+
+// runsOut reports whether an end date's name says when a row runs out
+// by itself, set when the row begins (ends_on, end_date, expires_on,
+// valid_until), not when something closed it or it fell due.
+func runsOut(column string) bool {
+	for _, w := range nameWords(column) {
+		switch w {
+		case "ends", "end", "expires", "expiry", "expiration", "valid", "until", "thru", "through":
+			return true
+		}
+	}
+	return false
 }
 
 // activeByDoing reports whether "active" is said of how much rows did

@@ -575,3 +575,34 @@ func TestStateOfTheNamedTable(t *testing.T) {
 		}
 	}
 }
+
+// TestActiveNotRunOut: "active" rows are neither closed nor run out,
+// where the table has an end set ahead beside the date that closes it
+// (found from outside: "how many active policies" counted the 2,652
+// expired ones, at 1.00).
+func TestActiveNotRunOut(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "policies", PrimaryKey: "id", TimeColumn: "started_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "product", Type: quarry.TypeText, Values: []string{"auto", "home", "travel"}},
+			{Name: "started_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "ends_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+			{Name: "cancelled_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+			{Name: "annual_premium", Type: quarry.TypeFloat}}},
+	}}
+	p := New(m, nil)
+	day := asOf.Format("2006-01-02")
+	for _, q := range []string{"how many active policies do we have", "number of active policies by product", "total annual premium of active auto policies"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		closed := slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "policies.cancelled_on" && f.Op == semantic.OpNull })
+		runOut := slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool {
+			return f.Field == "policies.ends_on" && f.Op == semantic.OpGe && f.OrNull && fmt.Sprint(f.Values...) == day
+		})
+		if !closed || !runOut {
+			t.Errorf("%q: %+v; want not cancelled and not run out by %s", q, pl.Query.Filters, day)
+		}
+	}
+}
