@@ -113,6 +113,12 @@ func (c *cover) groupings() (ok, bad []string) {
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
 					asked, request = true, request || i >= firstRequestLead
 				}
+				if lead == "which" && c.oneWordBetween(lead, p) {
+					// "which discontinued products sold this year": the
+					// products, one word qualifying them (found from
+					// outside: one total for a list).
+					asked = true
+				}
 			}
 			if !asked {
 				continue
@@ -141,6 +147,23 @@ func (c *cover) groupings() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// oneWordBetween reports whether the question says lead, one word, then
+// p (or its plural): "which discontinued products".
+func (c *cover) oneWordBetween(lead, p string) bool {
+	ws := strings.Fields(c.text)
+	ps := strings.Fields(p)
+	for i := 0; i+2+len(ps) <= len(ws); i++ {
+		if ws[i] != lead {
+			continue
+		}
+		rest := strings.Join(ws[i+2:i+2+len(ps)], " ")
+		if rest == p || rest == p+"s" || strings.HasSuffix(p, "y") && rest == strings.TrimSuffix(p, "y")+"ies" {
+			return true
+		}
+	}
+	return false
 }
 
 // groupLeads are the words before a name that ask for a value of it per

@@ -1193,3 +1193,27 @@ func TestCoverageWorkByPeriod(t *testing.T) {
 		t.Errorf("customers by month: %q; want \"new\" asked for", f)
 	}
 }
+
+// TestCoverageWhichQualified: "which discontinued products sold this
+// year" asks for the products, one word qualifying them; one total of
+// what they sold does not answer it (found from outside, at 1.00).
+func TestCoverageWhichQualified(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "products", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "discontinued", Type: quarry.TypeBool, Values: []string{"false", "true"}}}},
+			{Name: "order_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "product_id", Type: quarry.TypeInt}, {Name: "quantity", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "order_items", FromColumn: "product_id", To: "products", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "units_sold", Entity: "order_items", Expr: "SUM(order_items.quantity)"}},
+	}
+	flag := semantic.Filter{Field: "products.discontinued", Op: semantic.OpEq, Values: []any{"true"}}
+	total := &semantic.Query{Metrics: []string{"units_sold"}, Filters: []semantic.Filter{flag}}
+	if f := coverageFailures("which discontinued products sold this year", "2026-06-30", m, total); !strings.Contains(f, "asks for each product") {
+		t.Errorf("one total: %q; want failed", f)
+	}
+	byProduct := &semantic.Query{Metrics: []string{"units_sold"}, Filters: []semantic.Filter{flag}, Dimensions: []semantic.DimRef{{Name: "products.id"}, {Name: "products.name"}}}
+	if f := coverageFailures("which discontinued products sold this year", "2026-06-30", m, byProduct); strings.Contains(f, "asks for each product") {
+		t.Errorf("by product: %q; want passed", f)
+	}
+}
