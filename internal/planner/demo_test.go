@@ -438,3 +438,27 @@ func TestPeriodOfTheStartVerb(t *testing.T) {
 		t.Errorf("opened last month, closed: %+v; want closed_at set", pl.Query)
 	}
 }
+
+// TestMadeVerbWithNoPeriod: "how many customers placed an order", "have
+// ordered", with no period, are the customers with any order, as
+// "customers who ordered last month" are those with one then (found
+// from outside: refused); a condition on the orders beside it is still
+// refused, not dropped.
+func TestMadeVerbWithNoPeriod(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(f.Model, nil)
+	for _, q := range []string{"how many customers have placed an order", "how many customers placed an order", "how many customers have ordered"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(fl semantic.Filter) bool { return fl.Field == "orders" && fl.Op == semantic.OpSome }) {
+			t.Errorf("%q: %s %q %+v; want customers with orders", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many customers placed an order with WELCOME10", asOf); pl.Kind == KindMetric && !slices.ContainsFunc(pl.Query.Filters, func(fl semantic.Filter) bool {
+		return slices.ContainsFunc(fl.Where, func(w semantic.Filter) bool { return strings.Contains(fmt.Sprint(w.Values...), "WELCOME10") })
+	}) {
+		t.Errorf("with WELCOME10: %+v; want the code kept or refused", pl.Query)
+	}
+}

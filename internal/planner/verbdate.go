@@ -46,20 +46,28 @@ func (b *builder) verbDate(t *term) bool {
 	if strings.Contains(" "+st.text+" ", " new ") {
 		return false
 	}
-	if len(st.dates) != 1 || !b.p.owns(b.subject, s.entity) {
-		return false
-	}
-	r := st.dates[0]
-	if r.From == "" && r.To == "" {
+	if len(st.dates) > 1 || !b.p.owns(b.subject, s.entity) {
 		return false
 	}
 	field := s.entity + "." + s.column
 	var where []semantic.Filter
-	if r.From != "" {
-		where = append(where, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
-	}
-	if r.To != "" {
-		where = append(where, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
+	if len(st.dates) == 1 {
+		r := st.dates[0]
+		if r.From == "" && r.To == "" {
+			return false
+		}
+		if r.From != "" {
+			where = append(where, semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{r.From}})
+		}
+		if r.To != "" {
+			where = append(where, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{r.To}})
+		}
+	} else if !b.onlyNamesItself(t, s.entity) {
+		// "how many customers placed an order", "customers who have
+		// ordered": with no period, the rows that have one at all
+		// (found from outside: refused). Not beside a condition on the
+		// same table, which this reading would not say.
+		return false
 	}
 	if done, ok := b.p.completedState(s.entity); ok && buyVerb(t.it.text) {
 		// "customers who bought Toys in Q1": bought is a purchase
@@ -69,9 +77,31 @@ func (b *builder) verbDate(t *term) bool {
 		where = append(where, done)
 		b.und("%q read as %s rows whose %s is %v", t.it.text, s.entity, done.Field, done.Values[0])
 	}
-	b.usePeriod()
+	if len(st.dates) == 1 {
+		b.usePeriod()
+	}
 	st.related = append(st.related, relatedRows{entity: s.entity, where: where, text: strings.TrimSpace(t.it.text)})
 	t.role = "context"
+	return true
+}
+
+// onlyNamesItself reports whether the terms of the question other than
+// t and the subject's name entity's rows at most as the table itself
+// ("placed an order"): no value, column or count of them.
+func (b *builder) onlyNamesItself(t *term, entity string) bool {
+	for _, u := range b.st.terms {
+		if u == t || u.hasNum || u.neg {
+			if u != t && slices.ContainsFunc(u.cands, func(c sense) bool { return strings.EqualFold(c.entity, entity) }) {
+				return false
+			}
+			continue
+		}
+		for _, c := range u.cands {
+			if strings.EqualFold(c.entity, entity) && c.kind != sEntity {
+				return false
+			}
+		}
+	}
 	return true
 }
 
