@@ -70,8 +70,22 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 		}
 	}
 	e := m.Entity(subject)
-	if e == nil || !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone }) {
+	if e == nil {
 		return verify.Check{}
+	}
+	what := "with none"
+	if !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone }) {
+		// "rentals not returned yet": a date of the rows' own event not
+		// set, which a cancelled rental lacks too (found from outside:
+		// 977 rentals, 848 of them cancelled, at 1.00).
+		i := slices.IndexFunc(q.Filters, func(f semantic.Filter) bool {
+			fd, ok := m.ColumnField(f.Field)
+			return f.Op == semantic.OpNull && ok && strings.EqualFold(fd.Entity.Name, e.Name) && fd.Column.Temporal()
+		})
+		if i < 0 {
+			return verify.Check{}
+		}
+		what = "whose " + fieldWords(fieldColumnOf(q.Filters[i].Field)) + " is not set"
 	}
 	for _, c := range e.Columns {
 		if !semantic.StatusName(c.Name) || len(c.Values) == 0 || m.IsRestricted(e.Name, c.Name) {
@@ -92,10 +106,18 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 		if len(not) == 0 || len(other) == 0 {
 			continue
 		}
-		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s with none take in those whose %s is %s, which may have none because it has not happened; ask for %s %s alone to leave them out",
-			e.Name, fieldWords(c.Name), quoteList(not), quoteList(other), e.Name)}
+		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those whose %s is %s, which may have none because it has not happened; ask for %s %s alone to leave them out",
+			e.Name, what, fieldWords(c.Name), quoteList(not), quoteList(other), e.Name)}
 	}
 	return verify.Check{}
+}
+
+// fieldColumnOf is the column part of "entity.column", or the field.
+func fieldColumnOf(f string) string {
+	if _, c, ok := strings.Cut(f, "."); ok {
+		return c
+	}
+	return f
 }
 
 // statusTables are the tables whose status says whether e's rows count:

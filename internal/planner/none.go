@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -25,6 +26,12 @@ func (p *Planner) noneEntity(it *item) (string, bool) {
 		}
 		if e := p.madeOn(it.senses); e != "" && !creationVerbs[it.text] {
 			return e, true // "guests who never booked": bookings.booked_at
+		}
+		if slices.ContainsFunc(it.senses, func(s sense) bool { return s.kind == sColumn && s.temporal }) {
+			// "rentals not returned yet": returned_at not set, not
+			// rentals with no return location, a table the stem also
+			// names (found from outside: 977 for 129, at 0.85).
+			return "", false
 		}
 	}
 	if it.kind != itTerm && it.kind != itUnknown && it.kind != itStop || strings.Contains(it.text, " ") {

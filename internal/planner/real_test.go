@@ -606,3 +606,29 @@ func TestActiveNotRunOut(t *testing.T) {
 		}
 	}
 }
+
+// TestNotReturnedIsADate: "rentals not returned yet" is the rows whose
+// returned_at is not set, not the rentals with no return location, a
+// table the verb's stem also names (found from outside).
+func TestNotReturnedIsADate(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "locations", PrimaryKey: "id", Label: "city", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "city", Type: quarry.TypeText}}},
+			{Name: "rentals", PrimaryKey: "id", TimeColumn: "picked_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "picked_up_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "returned_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEnd},
+				{Name: "pickup_location_id", Type: quarry.TypeInt}, {Name: "return_location_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "rentals", FromColumn: "pickup_location_id", To: "locations", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "rentals", FromColumn: "return_location_id", To: "locations", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"how many rentals have not been returned yet", "rentals not returned"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "rentals.returned_at" && f.Op == semantic.OpNull }) ||
+			slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone }) {
+			t.Errorf("%q: %s %q %+v; want returned_at not set", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}
