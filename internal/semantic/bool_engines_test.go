@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,18 +44,7 @@ func TestBooleanEveryEngine(t *testing.T) {
 			}
 		}
 	}
-	for _, e := range []struct {
-		d    quarry.Dialect
-		open func(t *testing.T) *sql.Conn
-	}{
-		{quarry.DialectPostgres, func(t *testing.T) *sql.Conn {
-			return openServer(t, "pgx", "QUARRY_TEST_POSTGRES_URL", "scripts/services.sh (PostgreSQL)")
-		}},
-		{quarry.DialectMySQL, func(t *testing.T) *sql.Conn {
-			return openServer(t, "mysql", "QUARRY_TEST_MYSQL_DSN", "scripts/services.sh (MariaDB)")
-		}},
-		{quarry.DialectDuckDB, func(t *testing.T) *sql.Conn { return openConn(t, "duckdb", "") }},
-	} {
+	for _, e := range testServers() {
 		t.Run(string(e.d), func(t *testing.T) {
 			conn := e.open(t)
 			for _, s := range []string{create, insert} {

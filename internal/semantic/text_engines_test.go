@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,19 +54,7 @@ func TestTextFiltersEveryEngine(t *testing.T) {
 			{"a name", Query{Metrics: []string{"people"}, Filters: []Filter{{Field: "tx_people.name", Op: OpNotNull}}}, [][]string{{"6"}}},
 		}
 	}
-	servers := []struct {
-		d    quarry.Dialect
-		open func(t *testing.T) *sql.Conn
-	}{
-		{quarry.DialectPostgres, func(t *testing.T) *sql.Conn {
-			return openServer(t, "pgx", "QUARRY_TEST_POSTGRES_URL", "scripts/services.sh (PostgreSQL)")
-		}},
-		{quarry.DialectMySQL, func(t *testing.T) *sql.Conn {
-			return openServer(t, "mysql", "QUARRY_TEST_MYSQL_DSN", "scripts/services.sh (MariaDB)")
-		}},
-		{quarry.DialectDuckDB, func(t *testing.T) *sql.Conn { return openConn(t, "duckdb", "") }},
-	}
-	for _, e := range servers {
+	for _, e := range testServers() {
 		t.Run(string(e.d), func(t *testing.T) {
 			conn := e.open(t)
 			ctx := context.Background()

@@ -174,6 +174,26 @@ func TestWeekendEveryEngine(t *testing.T) {
 	})
 }
 
+// testServer is an engine the compiler's SQL is run on in a test.
+type testServer struct {
+	d    quarry.Dialect
+	open func(t *testing.T) *sql.Conn
+}
+
+// testServers are PostgreSQL and MariaDB (their servers from
+// scripts/services.sh; skipped without them, failed in CI) and DuckDB.
+func testServers() []testServer {
+	return []testServer{
+		{quarry.DialectPostgres, func(t *testing.T) *sql.Conn {
+			return openServer(t, "pgx", "QUARRY_TEST_POSTGRES_URL", "scripts/services.sh (PostgreSQL)")
+		}},
+		{quarry.DialectMySQL, func(t *testing.T) *sql.Conn {
+			return openServer(t, "mysql", "QUARRY_TEST_MYSQL_DSN", "scripts/services.sh (MariaDB)")
+		}},
+		{quarry.DialectDuckDB, func(t *testing.T) *sql.Conn { return openConn(t, "duckdb", "") }},
+	}
+}
+
 // openServer opens one session on the test server whose address is in
 // the environment variable env, skipping the test without one (failing
 // it in CI, which must start the servers).
