@@ -113,7 +113,7 @@ func TestBoughtTimes(t *testing.T) {
 		return false
 	}
 	for q, want := range map[string]bool{
-		"how many customers bought at least 3 times in 2025":   true,
+		"how many customers bought at least 3 times in 2025":    true,
 		"how many customers purchased at least twice this year": true,
 		"customers who bought more than 5 times":                true,
 		"how many customers ordered at least 3 times":           false,
