@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -24,8 +25,6 @@ func TestRoleAndKindReadings(t *testing.T) {
 		{"how many accountants", "how many Accountant employees", `"accountants" read as employees whose title is Accountant`},
 		{"how many support agents in Finance", "how many Support Agent employees in Finance", `"support agents" read as employees whose title is Support Agent`},
 		{"revenue by assignee", "", ""},
-		{"customers by referrer", "", ""},
-		{"employees by manager", "", ""},
 		{"how many engineers", "", ""},
 		{"how many stores", "", ""},
 		{"how many toys", "", ""},
@@ -35,8 +34,6 @@ func TestRoleAndKindReadings(t *testing.T) {
 		{"how many tickets have no assignee", "how many tickets have no assignee id", `"assignee" read as support_tickets.assignee_id is empty`},
 		{"tickets without an assignee last month", "tickets without an assignee id last month", `"assignee" read as support_tickets.assignee_id is empty`},
 		{"how many open tickets are unassigned", "how many open tickets are with no assignee id", `"unassigned" read as support_tickets.assignee_id is empty`},
-		{"employees with no manager", "employees with no manager id", `"manager" read as employees.manager_id is empty`},
-		{"how many customers have no referrer", "how many customers have no referred by", `"referrer" read as customers.referred_by is empty`},
 		{"how many tickets are unwatched", "", ""},
 		{"how many orders have no assignee", "", ""},
 	} {
@@ -52,6 +49,36 @@ func TestRoleAndKindReadings(t *testing.T) {
 				t.Fatalf("kind %s (%s), read %q, notes %q; want %q with %q", pl.Kind, pl.Reason, pl.Read, pl.Notes, tt.read, tt.note)
 			}
 		})
+	}
+}
+
+// TestSelfLinkRoles: a table's link to itself reaches its rows in a role
+// of their own (semantic.WithRoles), by which they are grouped, named or
+// missing (found from outside: "manager" not understood).
+func TestSelfLinkRoles(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"employees by manager":                "by manager.name",
+		"customers by referrer":               "by referrer.name",
+		"employees with no manager":           "manager none []",
+		"how many customers have no referrer": "referrer none []",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		var got []string
+		for _, d := range pl.Query.Dimensions {
+			got = append(got, "by "+d.Name)
+		}
+		for _, f := range pl.Query.Filters {
+			got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("%q: %v; want %s", q, got, want)
+		}
 	}
 }
 

@@ -102,12 +102,23 @@ func roleLinks(m *Model) []int {
 	x := m.EntityIndex()
 	groups := map[string][]int{}
 	var order []string
+	var selfLinks []int
 	for i, r := range m.Relationships {
 		if r.Cardinality != ManyToOne && r.Cardinality != OneToOne {
 			continue
 		}
 		from, to := x.Get(r.From), x.Get(r.To)
-		if from == nil || to == nil || from == to || to.Role != nil || from.Role != nil {
+		if from == nil || to == nil || to.Role != nil || from.Role != nil {
+			continue
+		}
+		if from == to {
+			// A table's link to itself (an employee's manager, a
+			// customer's referrer) reaches its rows in a role of their
+			// own, always: "employees whose manager is Grace Moreau"
+			// (found from outside: "manager" not understood).
+			if n := roleName(r); n != "" && x.Get(n) == nil && !strings.EqualFold(n, from.Name) {
+				selfLinks = append(selfLinks, i)
+			}
 			continue
 		}
 		k := strings.ToLower(from.Name + "\x00" + to.Name)
@@ -136,7 +147,7 @@ func roleLinks(m *Model) []int {
 			out = append(out, i)
 		}
 	}
-	return out
+	return append(out, selfLinks...)
 }
 
 // roleName is the name of the role entity of link r: its name, or its

@@ -107,3 +107,23 @@ func TestRoleKeepsRestrictedColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfLinkRole: a table's link to itself gets a role entity, joined
+// under its own alias, so that the rows can be grouped by, or filtered
+// on, the row they point at.
+func TestSelfLinkRole(t *testing.T) {
+	m := &Model{
+		Entities: []Entity{{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []Column{{Name: "id", Type: "int"}, {Name: "name", Type: "text"}, {Name: "manager_id", Type: "int"}}}},
+		Metrics:  []Metric{{Name: "headcount", Entity: "employees", Expr: "COUNT(employees.id)"}},
+		Relationships: []Relationship{{Name: "manager", From: "employees", FromColumn: "manager_id", To: "employees", ToColumn: "id", Cardinality: ManyToOne}},
+	}
+	r := WithRoles(m)
+	e := r.Entity("manager")
+	if e == nil || e.Role == nil || e.Role.Of != "employees" {
+		t.Fatalf("manager: %+v", e)
+	}
+	c, err := Compile(r, Query{Metrics: []string{"headcount"}, Dimensions: []DimRef{{Name: "manager.name"}}}, "sqlite")
+	if err != nil || !strings.Contains(c.SQL, "LEFT JOIN employees AS manager ON manager.id = employees.manager_id") {
+		t.Errorf("%v\n%v", err, c)
+	}
+}
