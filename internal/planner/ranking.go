@@ -24,26 +24,15 @@ func (p *Planner) rankings(pl *Plan) {
 		return
 	}
 	q := pl.Query
-	if q.Rows == nil && len(q.Compare) == 0 && (q.Limit <= 0 || len(q.Order) == 0) {
-		if p.onMeasure(pl) {
-			// "industries with more than 100 accounts": the rows with no
-			// industry are no industry to list (found from outside: null
-			// listed among them at 1.00).
-			for _, f := range p.nullGroups(q) {
-				if !filtered(q, f) {
-					q.Filters = append(q.Filters, semantic.Filter{Field: f, Op: semantic.OpNotNull})
-					pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (the rows with no %s are no group to list)", f, display(fieldColumn(f))))
-				}
+	if q.Rows == nil && len(q.Compare) == 0 && (q.Limit <= 0 || len(q.Order) == 0) && p.onMeasure(pl) {
+		// "industries with more than 100 accounts": the rows with no
+		// industry are no industry to list (found from outside: null
+		// listed among them at 1.00).
+		for _, f := range p.nullGroups(q) {
+			if !filtered(q, f) {
+				q.Filters = append(q.Filters, semantic.Filter{Field: f, Op: semantic.OpNotNull})
+				pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (the rows with no %s are no group to list)", f, display(fieldColumn(f))))
 			}
-			return
-		}
-		// "for each shop, the number of employees working there": the
-		// employees hired by no shop are no shop, though a breakdown by
-		// a column keeps its empty group ("revenue by coupon code": the
-		// orders with none).
-		for _, k := range p.linkedKeys(pl) {
-			q.Filters = append(q.Filters, semantic.Filter{Field: k.field, Op: semantic.OpNotNull})
-			pl.Understood = append(pl.Understood, fmt.Sprintf("filter %s is set (the rows with no %s are no %s to list)", k.field, display(k.entity), display(k.entity)))
 		}
 		return
 	}
@@ -138,40 +127,6 @@ func (p *Planner) nullGroups(q *semantic.Query) []string {
 			continue
 		}
 		out = append(out, d.Name)
-	}
-	return out
-}
-
-// linkedKey is a grouping by another table's key: the field and its table.
-type linkedKey struct{ field, entity string }
-
-// linkedKeys are the groupings of a breakdown by the key of a table other
-// than the measured rows' own, reached through a link that a row may
-// lack: a row with no such link lands in a group of no row of that
-// table. Not for shares, whose total is every row's.
-func (p *Planner) linkedKeys(pl *Plan) []linkedKey {
-	q := pl.Query
-	if q.Share || len(q.Metrics) == 0 {
-		return nil
-	}
-	own := map[string]bool{}
-	for _, mt := range q.Metrics {
-		e := p.metricEntity(mt, pl.AdHoc)
-		if e == "" {
-			return nil
-		}
-		own[lower(e)] = true
-	}
-	var out []linkedKey
-	for _, d := range q.Dimensions {
-		if d.Grain != "" || filtered(q, d.Name) {
-			continue
-		}
-		f, err := p.m.ResolveField(d.Name)
-		if err != nil || f.Kind != semantic.FieldColumn || f.Entity.PrimaryKey == "" || !strings.EqualFold(f.Entity.PrimaryKey, f.Column.Name) || own[lower(f.Entity.Name)] {
-			continue
-		}
-		out = append(out, linkedKey{field: d.Name, entity: f.Entity.Name})
 	}
 	return out
 }
