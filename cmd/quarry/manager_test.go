@@ -79,7 +79,11 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "what share of tickets are unassigned", want: "SELECT avg(assignee_id IS NULL) FROM support_tickets"},
 		// "number of X per Y" over a few Ys is a row for each; over
 		// thousands (customers), an average, which is asked back.
-		{q: "number of subscriptions per plan", rows: "SELECT p.name, count(*) FROM subscriptions s JOIN plans p ON p.id = s.plan_id GROUP BY p.name ORDER BY p.name"},
+		// Subscriptions end: every one on record, or those here now?
+		// Asked (a clarifying question passes as a refusal here), not
+		// answered with the ended ones in (found from outside on other
+		// tables: members and customers who had left counted, at 1.00).
+		{q: "number of subscriptions per plan", refuse: "here now"},
 		{q: "number of orders per customer", refuse: "may mean the average per customer"},
 		{q: "average number of order items per order", want: "SELECT count(*) * 1.0 / (SELECT count(*) FROM orders) FROM order_items"},
 		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
@@ -494,7 +498,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "tickets by agent last month", rows: "SELECT ifnull(e.name, '<nil>'), count(*) FROM support_tickets t LEFT JOIN employees e ON e.id = t.assignee_id WHERE t.opened_at >= '2026-05-01' AND t.opened_at < '2026-06-01' GROUP BY t.assignee_id", cols: "name,tickets"},
 		{q: "which assignee has the most open tickets", rows: "SELECT e.name, count(*) FROM support_tickets t JOIN employees e ON e.id = t.assignee_id WHERE t.closed_at IS NULL GROUP BY e.id ORDER BY 2 DESC LIMIT 1"},
 		{q: "revenue by assignee", refuse: "assignee"},
-		{q: "customers by referrer", refuse: "referrer"},
+		// A link of a table to itself is a role of its own.
+		{q: "customers by referrer", rows: "SELECT ifnull(r.name, '<nil>'), count(*) FROM customers c LEFT JOIN customers r ON r.id = c.referred_by GROUP BY c.referred_by", cols: "name,customers"},
 		// A value of a kind column (a job title) in the plural names
 		// rows of that kind; a category, a place or a status does not.
 		{q: "how many accountants", want: "SELECT count(*) FROM employees WHERE title = 'Accountant'"},
@@ -607,7 +612,8 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers did we have at the end of 2025", want: "SELECT count(*) FROM customers WHERE signup_date < '2026-01-01'", says: "by the end of 2025"},
 		{q: "how many products at the end of 2024", want: "SELECT count(*) FROM products WHERE launched_on < '2025-01-01'"},
 		{q: "MRR at the end of last year", refuse: "in that state now"},
-		{q: "how many customers bought more than once", want: "SELECT count(*) FROM (SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) > 1)"},
+		// Bought is a purchase completed, as "bought something" reads.
+		{q: "how many customers bought more than once", want: "SELECT count(*) FROM (SELECT customer_id FROM orders WHERE status = 'completed' GROUP BY customer_id HAVING count(*) > 1)"},
 		{q: "customers newer than thirty days", want: "SELECT count(*) FROM customers WHERE signup_date >= '2026-06-01'"},
 		// Two values compared with words after each (found from outside).
 		{q: "revenue from business customers vs consumers this year", rows: "SELECT c.segment, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN customers c ON c.id = o.customer_id WHERE o.status = 'completed' AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01' GROUP BY c.segment ORDER BY 1"},

@@ -166,6 +166,11 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 			return pl
 		}
 	}
+	for _, d := range pl.Query.Dimensions {
+		if statusField(d.Name) {
+			return pl // "staff by status": the states are what is asked
+		}
+	}
 	end := heldEnd(m, e)
 	if end == nil || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
 		return pl
