@@ -69,10 +69,18 @@ func WithRoles(m *Model) *Model {
 		// The known values stay the table's: a value names the table's
 		// column, and the question says through which link ("shipments
 		// from Chicago" is asked back: origin or destination?).
-		e.Columns = make([]Column, len(to.Columns))
-		copy(e.Columns, to.Columns)
-		for i := range e.Columns {
-			e.Columns[i].Values = nil
+		e.Columns = make([]Column, 0, len(to.Columns))
+		for _, c := range to.Columns {
+			if r.From == r.To && strings.EqualFold(c.Name, r.FromColumn) {
+				// A link of a table to itself: the role's own reference
+				// (the referrer's referred_by) is no column of the role
+				// a question means (found from outside: "customers who
+				// have referred at least 3 people" compared
+				// referrer.referred_by with 3).
+				continue
+			}
+			c.Values = nil
+			e.Columns = append(e.Columns, c)
 		}
 		role := &Role{Of: to.Name, Link: name, From: x.Get(r.From).Name, FromColumn: r.FromColumn, Word: roleWord(name, to)}
 		e.Role = role

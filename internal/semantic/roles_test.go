@@ -122,6 +122,12 @@ func TestSelfLinkRole(t *testing.T) {
 	if e == nil || e.Role == nil || e.Role.Of != "employees" {
 		t.Fatalf("manager: %+v", e)
 	}
+	if e.Column("manager_id") != nil {
+		// The manager's own manager_id is no column of the role a
+		// question means (found from outside: "customers who have
+		// referred at least 3 people" compared referrer.referred_by).
+		t.Errorf("manager keeps manager_id")
+	}
 	c, err := Compile(r, Query{Metrics: []string{"headcount"}, Dimensions: []DimRef{{Name: "manager.name"}}}, "sqlite")
 	if err != nil || !strings.Contains(c.SQL, "LEFT JOIN employees AS manager ON manager.id = employees.manager_id") {
 		t.Errorf("%v\n%v", err, c)
