@@ -845,7 +845,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 		// "since", "from", "during" say when for a count of what was made,
 		// not for a state ("MRR since 2025" is MRR, not MRR of those
 		// started since).
-		if flow && (!active || c.creationWordSaid()) {
+		if flow && (!active || c.creationWordSaid() && (c.stateSaid(mt) || !c.countsState(mt))) {
 			continue
 		}
 		// "how many refunds last month": rows in an event's state
@@ -885,8 +885,18 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			// The question names the date: it counts what was made then.
 			// For a state, a word of the measure's own name ("open" of
 			// open tickets) is the state, not the date.
-			if cc := e.Column(col); cc != nil && (!active && (c.namesColumn(e.Name, cc) || c.namesEvent(e, cc)) || active && c.namesDateBeyond(mt, cc)) {
+			if cc := e.Column(col); cc != nil && !active && (c.namesColumn(e.Name, cc) || c.namesEvent(e, cc)) {
 				continue
+			}
+			if cc := e.Column(col); cc != nil && active && c.namesDateBeyond(mt, cc) {
+				if c.stateSaid(mt) {
+					continue // "active members who joined last year"
+				}
+				// "how many members joined the club last year" of active
+				// subscribers: those who joined then and are still
+				// active, not all who joined (found from outside: 459
+				// for 943, at 1.00).
+				return nil, []string{fmt.Sprintf("%s keeps to rows in a state now (%s), so %s %s would count only those still in it; ask for all the rows made then, by their table (“%s started …”), or say \"still\" or the state", mt.Name, strings.Join(mt.Filters, " and "), mt.Name, when, strings.ReplaceAll(mt.Entity, "_", " "))}
 			}
 		}
 		// A piece of work dated by how it turned out (a shipment
@@ -1123,4 +1133,40 @@ func (c *cover) flagFilter() string {
 		}
 	}
 	return ""
+}
+
+// stateSaid reports whether the question says the state a measure keeps
+// to: "still", "currently", "now", or a value its filters name
+// ("active").
+func (c *cover) stateSaid(mt *semantic.Metric) bool {
+	for _, w := range []string{"still", "currently", "now", "today"} {
+		if c.has(w) {
+			return true
+		}
+	}
+	// The state said by the measure's own name before its noun ("open"
+	// of open_orders, "active" of active_subscribers).
+	if ws := strings.Split(strings.ToLower(mt.Name), "_"); len(ws) > 1 {
+		for _, w := range ws[:len(ws)-1] {
+			if len(w) > 2 && c.has(w) {
+				return true
+			}
+		}
+	}
+	for _, f := range mt.Filters {
+		parts := strings.Split(f, "'")
+		for i := 1; i < len(parts); i += 2 {
+			if w := strings.ToLower(strings.TrimSpace(parts[i])); len(w) > 2 && c.has(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countsState reports whether a measure counts rows kept to a state by
+// its filters (active subscribers: COUNT over status = 'active'): made
+// in a period and still in that state now is not every row made then.
+func (c *cover) countsState(mt *semantic.Metric) bool {
+	return len(mt.Filters) > 0 && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(")
 }
