@@ -656,3 +656,20 @@ func TestRealRowsOfTheOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestAcrossItsOwnRows: "total seats across aircraft" is the total over
+// the aircraft, not one row per aircraft (found from outside: 23 rows,
+// no total); "by aircraft" still lists each.
+func TestAcrossItsOwnRows(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "aircraft", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "seats", Type: quarry.TypeInt},
+			{Name: "retired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	p := New(m, nil)
+	if pl := p.Plan("total seats across aircraft", asOf); pl.Query == nil || len(pl.Query.Dimensions) != 0 {
+		t.Errorf("across aircraft: %s %q %+v; want one total", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("total seats by aircraft", asOf); pl.Query == nil || len(pl.Query.Dimensions) == 0 {
+		t.Errorf("by aircraft: %s %q %+v; want one row per aircraft", pl.Kind, pl.Reason, pl.Query)
+	}
+}

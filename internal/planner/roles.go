@@ -576,6 +576,11 @@ func (b *builder) roles() *Plan {
 			case t.byMode && len(b.q.Metrics) == 1 && strings.EqualFold(s.name, b.subjectOfMetrics()) && b.p.isAverage(b.q.Metrics[0]):
 				// "average pages per session": an average over its own rows.
 				t.role = "context"
+			case t.byMode && strings.EqualFold(s.name, b.subjectOfMetrics()) && strings.Contains(" "+b.st.text+" ", " across "+t.it.text+" "):
+				// "total seats across aircraft that are not retired": the
+				// total over the table's own rows, not one per row
+				// (found from outside: 23 rows, no total).
+				t.role = "context"
 			case t.byMode || (aggregate && (st.order != "" || st.measureHaving()) && len(b.groups) == 0 && !strings.EqualFold(s.name, b.subjectOfMetrics())):
 				if b.subject != "" && b.rank(s.name, nil) > 2 && !b.bridgeCount(s.name) {
 					return b.fail(fmt.Sprintf("%s is not a single related row of each %s row, so quarry cannot group %s by it without guessing", display(s.name), display(b.subjectOfMetrics()), display(b.subjectOfMetrics())))

@@ -110,6 +110,9 @@ func (c *cover) groupings() (ok, bad []string) {
 				if lead == "per" && (c.averagedOver(d.Entity) || c.averageOfRows(d.Entity)) {
 					continue // "average revenue per customer": divided by their number
 				}
+				if lead == "across" && c.measuresOwn(d.Entity) {
+					continue // "total seats across aircraft": over their own rows
+				}
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
 					asked, request = true, request || i >= firstRequestLead
 				}
@@ -147,6 +150,21 @@ func (c *cover) groupings() (ok, bad []string) {
 		}
 	}
 	return ok, bad
+}
+
+// measuresOwn reports whether every measure of the query is of entity's
+// own rows.
+func (c *cover) measuresOwn(entity string) bool {
+	if entity == "" || len(c.q.Metrics) == 0 {
+		return false
+	}
+	for _, n := range c.q.Metrics {
+		mt := c.m.Metric(n)
+		if mt == nil || !strings.EqualFold(mt.Entity, entity) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneWordBetween reports whether the question says lead, one word, then
