@@ -113,8 +113,8 @@ func TestRoleKeepsRestrictedColumns(t *testing.T) {
 // on, the row they point at.
 func TestSelfLinkRole(t *testing.T) {
 	m := &Model{
-		Entities: []Entity{{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []Column{{Name: "id", Type: "int"}, {Name: "name", Type: "text"}, {Name: "manager_id", Type: "int"}}}},
-		Metrics:  []Metric{{Name: "headcount", Entity: "employees", Expr: "COUNT(employees.id)"}},
+		Entities:      []Entity{{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []Column{{Name: "id", Type: "int"}, {Name: "name", Type: "text"}, {Name: "manager_id", Type: "int"}}}},
+		Metrics:       []Metric{{Name: "headcount", Entity: "employees", Expr: "COUNT(employees.id)"}},
 		Relationships: []Relationship{{Name: "manager", From: "employees", FromColumn: "manager_id", To: "employees", ToColumn: "id", Cardinality: ManyToOne}},
 	}
 	r := WithRoles(m)
