@@ -129,36 +129,36 @@ func (b *builder) applyStateDate(entity, dflt string) {
 }
 
 // namesOwnDate reports whether a past form in the question names the
-// date dflt (entity.column) by its stem, right before the question's
-// period: "started last year" for started_on, "opened last month" for
-// opened_at.
+// date dflt (entity.column) right before the question's one period, as
+// the date parser found it: by its stem ("started last year" for
+// started_on) or, for the date a row was made on, a verb of making
+// ("orders placed last month" for ordered_at).
 func (b *builder) namesOwnDate(dflt string) bool {
 	ent, col, ok := strings.Cut(dflt, ".")
-	if !ok || len(b.st.datePos) != 1 {
+	if !ok || len(b.st.dates) != 1 {
 		return false
 	}
-	made := false // a verb of making names the date a row was made on
+	made := false
 	if c := b.p.column(ent, col); c != nil {
 		made = c.TimeRole == semantic.TimeRoleStart || c.TimeRole == semantic.TimeRoleEvent
 	}
-	ws := strings.Fields(b.st.text)
-	for i, w := range ws {
-		switch {
+	toks := tokenize(b.st.raw)
+	for i, t := range toks {
+		switch w := t.s; {
 		case !pastForm(w):
 			continue
 		case namesStem(strings.ReplaceAll(col, "_", " "), []string{w}):
 		case made && (w == "placed" || w == "created" || w == "made" || w == "submitted" || w == "filed" || w == "raised" || w == "opened" || w == "logged"):
-			// "orders placed last month that were shipped": ordered_at.
 		default:
 			continue
 		}
 		// The period right after the verb ("started last year", "opened
 		// in May 2026"), not a state said between them.
-		rest := ws[i+1:]
-		if len(rest) > 0 && (rest[0] == "in" || rest[0] == "during" || rest[0] == "on" || rest[0] == "since") {
-			rest = rest[1:]
+		j := i + 1
+		if j < len(toks) && (toks[j].s == "in" || toks[j].s == "during" || toks[j].s == "on" || toks[j].s == "since") {
+			j++
 		}
-		if len(rest) > 0 && b.periodWord(rest[0]) {
+		if j < len(toks) && toks[j].start == b.st.dates[0].Start {
 			return true
 		}
 	}
@@ -170,24 +170,6 @@ func (b *builder) namesOwnDate(dflt string) bool {
 func (b *builder) ownDateSaid(entity, column string) bool {
 	e := b.p.entity(entity)
 	return e != nil && e.TimeColumn != "" && !strings.EqualFold(e.TimeColumn, column) && b.namesOwnDate(e.Name+"."+e.TimeColumn)
-}
-
-// periodWord reports whether w begins a period: a year, a month, or a
-// relative word (last, this, yesterday).
-func (b *builder) periodWord(w string) bool {
-	switch w {
-	case "last", "this", "yesterday", "today", "previous", "past", "q1", "q2", "q3", "q4":
-		return true
-	}
-	if len(w) == 4 && w[0] >= '1' && w[0] <= '2' && isNumber(w) {
-		return true
-	}
-	for _, m := range []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"} {
-		if w == m || len(w) >= 3 && strings.HasPrefix(m, w) && len(w) == 3 {
-			return true
-		}
-	}
-	return false
 }
 
 // periodOnState applies stateDate to a list of rows, or to one measure
