@@ -393,13 +393,11 @@ func (b *builder) currentRows() *Plan {
 // by itself, set when the row begins (ends_on, end_date, expires_on,
 // valid_until), not when something closed it or it fell due.
 func runsOut(column string) bool {
-	for _, w := range nameWords(column) {
-		switch w {
-		case "ends", "end", "expires", "expiry", "expiration", "valid", "until", "thru", "through":
-			return true
-		}
+	ws := semantic.NameWords(column)
+	if slices.Contains(ws, "due") {
+		return false
 	}
-	return false
+	return setAhead(column) || slices.ContainsFunc(ws, func(w string) bool { return w == "ends" || w == "end" || w == "thru" || w == "through" })
 }
 
 // activeByDoing reports whether "active" is said of how much rows did
