@@ -87,9 +87,8 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	// student's, students.is_test): its test rows' own rows are test
 	// data too (found from outside: a test student's incidents counted,
 	// 58 for 54, at 1.00). Joined for it, one step, only a parent the
-	// rows are owned by (a key named after it).
-	// Not a deleted or void owner: a deleted property's units are
-	// still units.
+	// rows are owned by (a key named after it); not a deleted or void
+	// owner: a deleted property's units are still units.
 	var owners []string
 	for _, name := range ents {
 		for _, r := range m.Relationships {
@@ -101,44 +100,35 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 			}
 		}
 	}
-	for _, name := range owners {
-		e := m.Entity(name)
-		if namedRows(m, q, e) {
-			continue
-		}
-		for _, c := range e.Columns {
-			f, ok := unrealFilter(m, e, c)
-			if !ok || !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) {
-				continue
-			}
-			clone()
-			out.Filters = append(out.Filters, f)
-			pl.Notes = append(pl.Notes, fmt.Sprintf("the rows of %s %s are left out (%s)", semantic.UnrealFlag(c), display(e.Name), f.Field))
-			pl.Understood = append(pl.Understood, fmt.Sprintf("leave out the rows of %s %s (%s)", semantic.UnrealFlag(c), display(e.Name), f.Field))
-		}
-	}
-	for _, name := range ents {
+	leaveOut := func(name string, owner bool) {
 		e := m.Entity(name)
 		if namedRows(m, q, e) {
 			// "how many invoices did Acme Inc 100 get": a row asked for
 			// by its name is counted whatever it is marked (found from
 			// outside: 0 for a test account named, at 1.00).
-			continue
+			return
 		}
 		for _, c := range e.Columns {
 			f, ok := unrealFilter(m, e, c)
-			if !ok {
+			if !ok || owner && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) {
 				continue
 			}
-			ref, word := f.Field, unrealWord(c)
-			if readsColumn(m, q, mts, ref, c.Name) && !onlyNegated(q, f) {
-				continue
+			word, read := unrealWord(c), fmt.Sprintf("leave out %s rows (%s)", unrealWord(c), f.Field)
+			if owner {
+				word = "the rows of " + word
+				read = fmt.Sprintf("leave out the rows of %s %s (%s)", unrealWord(c), display(e.Name), f.Field)
 			}
 			clone()
 			out.Filters = append(out.Filters, f)
-			pl.Notes = append(pl.Notes, fmt.Sprintf("%s %s are left out (%s); ask for them by name to count them", word, display(e.Name), ref))
-			pl.Understood = append(pl.Understood, fmt.Sprintf("leave out %s rows (%s)", word, ref))
+			pl.Notes = append(pl.Notes, fmt.Sprintf("%s %s are left out (%s); ask for them by name to count them", word, display(e.Name), f.Field))
+			pl.Understood = append(pl.Understood, read)
 		}
+	}
+	for _, name := range owners {
+		leaveOut(name, true)
+	}
+	for _, name := range ents {
+		leaveOut(name, false)
 	}
 	// The rows of another table a condition counts or asks for ("customers
 	// with more than 15 shipments", "with no orders"): its test and
