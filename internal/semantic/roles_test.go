@@ -133,3 +133,28 @@ func TestSelfLinkRole(t *testing.T) {
 		t.Errorf("%v\n%v", err, c)
 	}
 }
+
+// TestSelfLinkRoleKeepsThePolicy: the attack on a self link's role is
+// to read a restricted column of the table through it ("the manager's
+// salary"); the role is the table, so the column policy refuses it as
+// it refuses the table's own.
+func TestSelfLinkRoleKeepsThePolicy(t *testing.T) {
+	m := WithRoles(&Model{
+		Entities:      []Entity{{Name: "employees", PrimaryKey: "id", Label: "name", Columns: []Column{{Name: "id", Type: "int"}, {Name: "name", Type: "text"}, {Name: "salary", Type: "float"}, {Name: "manager_id", Type: "int"}}}},
+		Metrics:       []Metric{{Name: "headcount", Entity: "employees", Expr: "COUNT(employees.id)"}},
+		Relationships: []Relationship{{Name: "manager", From: "employees", FromColumn: "manager_id", To: "employees", ToColumn: "id", Cardinality: ManyToOne}},
+		Restricted:    []string{"employees.salary"},
+	})
+	for _, q := range []Query{
+		{Metrics: []string{"headcount"}, Dimensions: []DimRef{{Name: "manager.salary"}}},
+		{Metrics: []string{"headcount"}, Filters: []Filter{{Field: "manager.salary", Op: OpGt, Values: []any{100000}}}},
+		{Rows: &RowsQuery{Entity: "employees", Columns: []string{"manager.salary"}}},
+		{Rows: &RowsQuery{Entity: "manager", Columns: []string{"manager.name", "manager.salary"}}},
+	} {
+		_, err := Compile(m, q, quarry.DialectSQLite)
+		var qe *quarry.Error
+		if !errors.As(err, &qe) || qe.Kind != quarry.KindForbidden {
+			t.Errorf("%+v compiled (err %v); want it refused by the column policy", q, err)
+		}
+	}
+}
