@@ -63,6 +63,61 @@ func EncodeTable(t *Table) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// PartEncoder encodes a result a row at a time, in parts: each part is
+// the canonical encoding of a table of its own, with the result's columns
+// and the rows added since the part before. Its buffers are reused from
+// part to part, and no row is kept: a server sends a long result this way
+// without a copy of its values.
+type PartEncoder struct {
+	head []byte // the header and the columns
+	cols int
+	rows bytes.Buffer
+	n    int
+	out  []byte
+}
+
+// NewPartEncoder returns an encoder of parts with columns cols.
+func NewPartEncoder(cols []Column) *PartEncoder {
+	var b bytes.Buffer
+	b.WriteString(resultHeader)
+	putUvarint(&b, uint64(len(cols)))
+	for _, c := range cols {
+		putString(&b, c.Name)
+		putString(&b, string(c.Type))
+		putString(&b, c.DBType)
+	}
+	return &PartEncoder{head: b.Bytes(), cols: len(cols)}
+}
+
+// Row adds a row, whose values are those EncodeTable takes, one for each
+// column; vals may be reused once Row returns.
+func (e *PartEncoder) Row(vals []any) error {
+	if len(vals) != e.cols {
+		return Errorf(KindInternal, "result row has %d values for %d columns", len(vals), e.cols)
+	}
+	for j, v := range vals {
+		if err := putValue(&e.rows, v); err != nil {
+			return Wrap(KindInternal, err, "result column %d", j+1)
+		}
+	}
+	e.n++
+	return nil
+}
+
+// Len returns the bytes of the rows added since the last part.
+func (e *PartEncoder) Len() int { return e.rows.Len() }
+
+// Part returns the encoding of the rows added since the last part, valid
+// until the next call of Part, and starts the next part.
+func (e *PartEncoder) Part() []byte {
+	e.out = append(e.out[:0], e.head...)
+	e.out = binary.AppendUvarint(e.out, uint64(e.n))
+	e.out = append(e.out, e.rows.Bytes()...)
+	e.rows.Reset()
+	e.n = 0
+	return e.out
+}
+
 // encodedSize is about the size of t's encoding, exact for the common
 // types, so that EncodeTable grows its buffer once: growing by doubling
 // copied a 100,000-row result several times over.
@@ -206,7 +261,7 @@ func putFloat(b *bytes.Buffer, f float64) {
 type reader struct {
 	buf    []byte
 	err    error
-	nested int64 // bytes of arrays and structs still allowed; 0: no bound
+	nested int64 // bytes of arrays and structs still allowed; 0: no bound, negative: none
 }
 
 func (r *reader) fail(format string, args ...any) {
@@ -267,6 +322,31 @@ type DecodeLimits struct {
 
 // DecodeTableWithin is DecodeTable within lim.
 func DecodeTableWithin(body []byte, lim DecodeLimits) (*Table, error) {
+	return decodeTable(body, &lim)
+}
+
+// DecodeTablePart is DecodeTableWithin for one of the parts a result
+// comes in, each an encoded table of its own: lim bounds all the parts
+// together, and what this part read is taken off its MaxRows, MaxCells
+// and MaxNestedBytes. A bound used up stays one (a negative value):
+// the next part's rows are left (MaxRows) or refused.
+func DecodeTablePart(body []byte, lim *DecodeLimits) (*Table, error) {
+	return decodeTable(body, lim)
+}
+
+// left is what remains of bound once used is taken off it: 0 (no bound)
+// stays 0, and a bound used up is -1.
+func left(bound, used int64) int64 {
+	switch {
+	case bound == 0:
+		return 0
+	case bound-used <= 0:
+		return -1
+	}
+	return bound - used
+}
+
+func decodeTable(body []byte, lim *DecodeLimits) (*Table, error) {
 	r := &reader{buf: body, nested: lim.MaxNestedBytes}
 	if string(r.take(uint64(len(resultHeader)))) != resultHeader {
 		return nil, errors.New("not a quarry result encoding")
@@ -292,11 +372,11 @@ func DecodeTableWithin(body []byte, lim DecodeLimits) (*Table, error) {
 		r.fail("bad row count")
 	}
 	read := nrows
-	if lim.MaxRows > 0 && read > uint64(lim.MaxRows) {
-		read, t.Truncated = uint64(lim.MaxRows), true
+	if lim.MaxRows != 0 && read > uint64(max(lim.MaxRows, 0)) {
+		read, t.Truncated = uint64(max(lim.MaxRows, 0)), true
 	}
-	if lim.MaxCells > 0 && ncols > 0 && read > uint64(lim.MaxCells)/ncols {
-		r.fail("more than %d values", lim.MaxCells)
+	if lim.MaxCells != 0 && ncols > 0 && read > uint64(max(lim.MaxCells, 0))/ncols {
+		r.fail("more than %d values", max(lim.MaxCells, 0))
 	}
 	t.Rows = make([][]any, 0, min(read, 1<<16))
 	for i := uint64(0); i < read && r.err == nil; i++ {
@@ -312,6 +392,9 @@ func DecodeTableWithin(body []byte, lim DecodeLimits) (*Table, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	lim.MaxRows = left(lim.MaxRows, int64(len(t.Rows)))
+	lim.MaxCells = left(lim.MaxCells, int64(len(t.Rows))*int64(ncols))
+	lim.MaxNestedBytes = r.nested
 	return t, nil
 }
 
@@ -339,12 +422,12 @@ func (r *reader) value() any {
 		return json.RawMessage(r.str())
 	case 'a':
 		j := r.str()
-		if r.nested > 0 {
+		if r.nested != 0 {
 			if int64(len(j)) > r.nested {
 				r.fail("arrays and structs over the bound")
 				return nil
 			}
-			r.nested -= int64(len(j))
+			r.nested = left(r.nested, int64(len(j)))
 		}
 		v, err := decodeComposite(j)
 		if err != nil {

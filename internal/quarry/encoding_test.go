@@ -95,3 +95,86 @@ func TestEncodedSizeIsExact(t *testing.T) {
 		t.Errorf("encodedSize = %d for an encoding of %d bytes", got, len(enc))
 	}
 }
+
+// TestPartsRoundTrip: a result encoded a row at a time in parts decodes,
+// part by part, to the rows EncodeTable's one table holds, and each part
+// is that table's encoding of its own rows.
+func TestPartsRoundTrip(t *testing.T) {
+	cols := []Column{{Name: "id", Type: TypeInt, DBType: "INTEGER"}, {Name: "at", Type: TypeTimestamp}, {Name: "b", Type: TypeBytes}}
+	var rows [][]any
+	for i := range 25 {
+		rows = append(rows, []any{int64(i), time.Date(2026, 6, 30, 9, i, 0, 0, time.UTC), []byte{byte(i)}})
+	}
+	e := NewPartEncoder(cols)
+	var got [][]any
+	var lim DecodeLimits
+	for i, row := range rows {
+		if err := e.Row(row); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 9 || i == len(rows)-1 {
+			part := e.Part()
+			want, _ := EncodeTable(&Table{Columns: cols, Rows: rows[i-i%10 : i+1]})
+			if string(part) != string(want) {
+				t.Fatalf("the part ending at row %d is not EncodeTable's encoding of its rows", i)
+			}
+			tab, err := DecodeTablePart(part, &lim)
+			if err != nil || !cmp.Equal(tab.Columns, cols) {
+				t.Fatalf("part ending at row %d: %v, columns %v", i, err, tab.Columns)
+			}
+			got = append(got, tab.Rows...)
+		}
+	}
+	if diff := cmp.Diff(rows, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if empty, err := DecodeTablePart(e.Part(), &lim); err != nil || len(empty.Rows) != 0 || len(empty.Columns) != 3 {
+		t.Errorf("a part of no rows: %v, %v", empty, err)
+	}
+	if err := e.Row([]any{int64(1)}); err == nil {
+		t.Error("a row of one value for three columns was taken")
+	}
+}
+
+// TestDecodePartsWithinOneBudget: the bounds of DecodeTablePart hold for
+// all the parts together; a bound used up is not lifted (0 would mean
+// none), however the parts fall.
+func TestDecodePartsWithinOneBudget(t *testing.T) {
+	cols := []Column{{Name: "a", Type: TypeArray}}
+	part := func(n int) []byte {
+		rows := make([][]any, n)
+		for i := range rows {
+			rows[i] = []any{[]any{int64(i % 10)}} // "[d]", 3 bytes
+		}
+		b, _ := EncodeTable(&Table{Columns: cols, Rows: rows})
+		return b
+	}
+	// Rows: 10 then 10 of a cap of 15 gives 15 and truncates; 10 and 5
+	// of 15 is all of it, not truncated, and the next part is cut.
+	lim := DecodeLimits{MaxRows: 15}
+	a, _ := DecodeTablePart(part(10), &lim)
+	b, _ := DecodeTablePart(part(10), &lim)
+	if len(a.Rows)+len(b.Rows) != 15 || a.Truncated || !b.Truncated {
+		t.Errorf("MaxRows 15 over 10+10: %d+%d rows, truncated %v %v", len(a.Rows), len(b.Rows), a.Truncated, b.Truncated)
+	}
+	lim = DecodeLimits{MaxRows: 15}
+	a, _ = DecodeTablePart(part(10), &lim)
+	b, _ = DecodeTablePart(part(5), &lim)
+	c, _ := DecodeTablePart(part(1), &lim)
+	if a.Truncated || b.Truncated || len(c.Rows) != 0 || !c.Truncated {
+		t.Errorf("MaxRows 15 over 10+5+1: truncated %v %v, then %d rows (truncated %v)", a.Truncated, b.Truncated, len(c.Rows), c.Truncated)
+	}
+	// Values and nested bytes: used up exactly, then refused.
+	for name, lim := range map[string]DecodeLimits{"cells": {MaxCells: 10}, "nested": {MaxNestedBytes: 30}} {
+		if _, err := DecodeTablePart(part(10), &lim); err != nil {
+			t.Fatalf("%s: the first part, exactly the bound: %v", name, err)
+		}
+		if _, err := DecodeTablePart(part(1), &lim); err == nil {
+			t.Errorf("%s: a part past the bound used up was decoded", name)
+		}
+	}
+	// One table: an array of exactly the bound, then another, is over.
+	if _, err := DecodeTableWithin(part(2), DecodeLimits{MaxNestedBytes: 3}); err == nil {
+		t.Error("two arrays of 3 bytes within a bound of 3")
+	}
+}
