@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/config"
+	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/mcpserver"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/runtime"
@@ -129,11 +130,37 @@ func (f *connectorFlags) check(a *app) error {
 
 // serveConnector serves db over MCP.
 func (a *app) serveConnector(ctx context.Context, db *runtime.Database, f connectorFlags) error {
+	var pipe *rowpipe.Writer
+	if f.http.addr == "" {
+		pipe = a.resultPipe()
+	}
 	srv, err := mcpserver.NewConnector(mcpserver.ConnectorConfig{
 		Name: db.What, Exec: db.Conn, Guard: db.Guard, MaxRows: f.maxRows, Timeout: f.timeout, Version: version, Scrub: db.Scrub,
+		Pipe: pipe,
 	})
 	if err != nil {
 		return err
 	}
 	return a.serveMCP(ctx, srv, f.http, db.What, config.DefaultServer(), "--max-sessions")
+}
+
+// resultPipe is the result pipe that the quarry client which started this
+// server gave it (rowpipe.EnvVar), or nil when there is none: the server
+// was started by another client, or by a wrapper that did not pass the
+// pipe on.
+func (a *app) resultPipe() *rowpipe.Writer {
+	v, ok := a.env(rowpipe.EnvVar)
+	if !ok {
+		return nil
+	}
+	f, token, ok := rowpipe.Inherited(v)
+	if !ok {
+		return nil
+	}
+	w, err := rowpipe.NewWriter(f, token)
+	if err != nil {
+		f.Close()
+		return nil
+	}
+	return w
 }

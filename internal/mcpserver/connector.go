@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -44,6 +45,10 @@ type ConnectorConfig struct {
 	// Scrub, when set, removes secrets (a database URL) from a message
 	// before it leaves the server.
 	Scrub func(string) string
+	// Pipe, when set, is the result pipe of the quarry client that
+	// started the server over stdio (rowpipe): the server then also
+	// offers rowpipe.Tool.
+	Pipe *rowpipe.Writer
 }
 
 // Defaults of ConnectorConfig.
@@ -131,6 +136,19 @@ func NewConnector(cfg ConnectorConfig) (*mcp.Server, error) {
 		Annotations: readOnly("Run a read-only query (binary result)"),
 		InputSchema: in,
 	}, c.runQueryBinary)
+	if cfg.Pipe != nil {
+		pin, err := jsonschema.For[PipedInput](nil)
+		if err != nil {
+			return nil, quarry.Wrap(quarry.KindInternal, err, "mcpserver: %s's input schema", rowpipe.Tool)
+		}
+		srv.AddTool(&mcp.Tool{
+			Name: rowpipe.Tool,
+			Description: "run_query for the quarry client that started this server: the same statement under the same guard, its rows sent as they are read on the result pipe that client gave. " +
+				"No other client holds that pipe; use run_query.",
+			Annotations: readOnly("Run a read-only query (rows on the result pipe)"),
+			InputSchema: pin,
+		}, c.runQueryPiped)
+	}
 	srv.AddResource(&mcp.Resource{
 		URI: SchemaURI, Name: "schema", Title: "Database schema",
 		Description: "The tables and views with their columns, types, keys and row counts, as JSON.",
@@ -215,17 +233,9 @@ func errorResult(err error) *mcp.CallToolResult {
 // connector read them.
 func (c *connServer) runQuery(ctx context.Context, args json.RawMessage, raw bool) (*Result, error) {
 	var in QueryInput
-	if len(args) > 0 {
-		if err := json.Unmarshal(args, &in); err != nil {
-			return nil, failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))
-		}
-	}
-	sql := strings.TrimSpace(in.SQL)
-	if sql == "" {
-		return nil, failf(`sql is empty; send one SELECT statement as "sql"`)
-	}
-	if v := c.cfg.Guard.Check(ctx, sql); !v.Allowed {
-		return nil, fail(v.Err())
+	sql, err := c.statement(ctx, args, &in, &in.SQL)
+	if err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -238,13 +248,36 @@ func (c *connServer) runQuery(ctx context.Context, args json.RawMessage, raw boo
 	return res, nil
 }
 
+// statement reads a tool's arguments into in, whose SQL is *sql, and
+// checks the statement with the guard.
+func (c *connServer) statement(ctx context.Context, args json.RawMessage, in any, sql *string) (string, error) {
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, in); err != nil {
+			return "", failf(`the arguments are not {"sql": "…"}: ` + oneLine(err.Error()))
+		}
+	}
+	stmt := strings.TrimSpace(*sql)
+	if stmt == "" {
+		return "", failf(`sql is empty; send one SELECT statement as "sql"`)
+	}
+	if v := c.cfg.Guard.Check(ctx, stmt); !v.Allowed {
+		return "", fail(v.Err())
+	}
+	return stmt, nil
+}
+
+// queryOptions are the limits of one statement.
+func (c *connServer) queryOptions() connector.QueryOptions {
+	return connector.QueryOptions{
+		MaxRows: c.cfg.MaxRows, Timeout: c.cfg.Timeout,
+		MaxValueBytes: c.cfg.MaxValueBytes, MaxResultBytes: c.cfg.MaxResultBytes,
+	}
+}
+
 // query runs sql and keeps its rows as JSON values, or raw, as the
 // connector read them.
 func (c *connServer) query(ctx context.Context, sql string, raw bool) (*Result, error) {
-	rows, err := c.cfg.Exec.Query(ctx, sql, connector.QueryOptions{
-		MaxRows: c.cfg.MaxRows, Timeout: c.cfg.Timeout,
-		MaxValueBytes: c.cfg.MaxValueBytes, MaxResultBytes: c.cfg.MaxResultBytes,
-	})
+	rows, err := c.cfg.Exec.Query(ctx, sql, c.queryOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/connector"
+	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -97,9 +98,10 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 	} else {
 		var candidates []*mcp.Tool
 		for _, t := range tools {
-			// The binary tool answers run_query's statements for quarry
-			// alone; it is used beside run_query, never instead.
-			if schemaOf(t).sqlArg() != "" && t.Name != connector.BinaryQueryTool {
+			// The binary and piped tools answer run_query's statements
+			// for quarry alone; they are used beside run_query, never
+			// instead.
+			if schemaOf(t).sqlArg() != "" && t.Name != connector.BinaryQueryTool && t.Name != rowpipe.Tool {
 				candidates = append(candidates, t)
 			}
 		}
@@ -138,6 +140,11 @@ func (c *Conn) discover(ctx context.Context, s *session) error {
 		i := slices.IndexFunc(tools, func(t *mcp.Tool) bool { return t.Name == connector.BinaryQueryTool })
 		if i >= 0 && schemaOf(tools[i]).sqlArg() == s.sqlArg {
 			s.binary = connector.BinaryQueryTool
+		}
+		// And a server quarry started with a result pipe, a piped one.
+		i = slices.IndexFunc(tools, func(t *mcp.Tool) bool { return t.Name == rowpipe.Tool })
+		if i >= 0 && s.pipe != nil && schemaOf(tools[i]).sqlArg() == s.sqlArg && s.pipe.ready(ctx) {
+			s.piped = rowpipe.Tool
 		}
 	}
 	return nil

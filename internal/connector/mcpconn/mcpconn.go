@@ -88,7 +88,9 @@ type session struct {
 	http      *httpGuard
 	tool      string
 	sqlArg    string
-	binary    string // the binary twin of tool (connector.BinaryQueryTool), or ""
+	binary    string      // the binary twin of tool (connector.BinaryQueryTool), or ""
+	pipe      *pipeReader // the result pipe of a server quarry started, or nil
+	piped     string      // rowpipe.Tool where the server says hello on pipe, or ""
 	resources bool
 	tools     []*mcp.Tool // what tools/list answered, for the catalog
 	dropOnce  sync.Once
@@ -168,6 +170,9 @@ func (s *session) close(gentle bool) {
 			s.proc.shutdown(gentle)
 		}
 		s.cs.Close()
+		if s.pipe != nil {
+			s.pipe.close()
+		}
 	})
 }
 
@@ -221,12 +226,18 @@ func (c *Conn) connect(ctx context.Context) (*session, error) {
 			return nil, startError(c.opts.Name, c.opts.Command, err)
 		}
 		s.proc, transport = p, t
+		if p.pipe != nil {
+			s.pipe = newPipeReader(p.pipe, p.token)
+		}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "quarry", Version: c.opts.Version}, nil)
 	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		if s.proc != nil {
 			defer s.proc.shutdown(false)
+		}
+		if s.pipe != nil {
+			defer s.pipe.close()
 		}
 		return nil, c.fail(ctx, s, err, "starting", c.opts.ConnectTimeout)
 	}
@@ -322,6 +333,9 @@ func (c *Conn) Query(ctx context.Context, sql string, opts connector.QueryOption
 		args[k] = v
 	}
 	args[s.sqlArg] = sql
+	if s.piped != "" {
+		return c.queryPiped(ctx, s, args, opts)
+	}
 	var t *quarry.Table
 	if s.binary != "" {
 		t, err = c.callBinary(callCtx, s, args, opts)

@@ -41,7 +41,7 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 		// decoded, not encoded and decoded a second time.
 		if t, n, ok := normalize.FromDecoded(res.StructuredContent); ok {
 			if n > normalize.MaxBytes {
-				return nil, tooLarge(name)
+				return nil, tooLarge(name, normalize.MaxBytes)
 			}
 			return t, nil
 		}
@@ -60,7 +60,7 @@ func (c *Conn) table(res *mcp.CallToolResult, tool string) (*quarry.Table, error
 		return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server wrote bytes that are not UTF-8", name)
 	}
 	if len(data) > normalize.MaxBytes {
-		return nil, tooLarge(name)
+		return nil, tooLarge(name, normalize.MaxBytes)
 	}
 	t, _, err := normalize.Parse(data)
 	if err != nil {
@@ -99,7 +99,7 @@ func (c *Conn) callBinary(ctx context.Context, s *session, args map[string]any, 
 			return nil, quarry.Errorf(quarry.KindQuery, "connection %q: the server's binary result cannot be read: %s", name, sanitize(err.Error()))
 		}
 		if len(enc) > normalize.MaxBytes {
-			return nil, tooLarge(name)
+			return nil, tooLarge(name, normalize.MaxBytes)
 		}
 		// Within what a result may hold, so that a few kilobytes of
 		// values that take no bytes (NULLs) cannot ask for gigabytes.
@@ -145,8 +145,8 @@ const (
 	maxNestedBytes = 8 << 20
 )
 
-func tooLarge(name string) error {
-	return quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is larger than %s; add a LIMIT or aggregate", name, size(normalize.MaxBytes))
+func tooLarge(name string, bound int64) error {
+	return quarry.Errorf(quarry.KindQuery, "connection %q: the server's answer is larger than %s; add a LIMIT or aggregate", name, size(bound))
 }
 
 // textOf joins a result's text content.

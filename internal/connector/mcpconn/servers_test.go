@@ -73,6 +73,9 @@ func runChild(kind string) int {
 		fmt.Fprintln(os.Stderr, "HOME leaked into the server's environment")
 		return 2
 	}
+	if code, ok := runPipedChild(kind); ok {
+		return code
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-" + kind, Version: "1"}, nil)
 	switch kind {
 	case "good":

@@ -1,9 +1,11 @@
 package mcpconn
 
 import (
+	"crypto/rand"
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
 )
 
@@ -35,14 +38,33 @@ type process struct {
 	done   chan struct{} // closed when the process has exited and been waited for
 	err    error         // Wait's error, once done is closed
 	stop   sync.Once
+	// pipe is the read end of the result pipe the process was given
+	// (rowpipe), and token what its hello must carry; nil where none
+	// can be given.
+	pipe  *os.File
+	token string
 }
 
-// start runs the server with exactly opts.Env as its environment.
+// start runs the server with exactly opts.Env as its environment, and,
+// where the system allows it, a result pipe (rowpipe.EnvVar added to it):
+// a quarry connector server sends its rows on it; any other server has
+// one more inherited file it never reads.
 func start(opts *Options) (*process, *mcp.IOTransport, error) {
 	cmd := exec.Command(opts.Command, opts.Args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = append([]string{}, opts.Env...) // never nil: nil would pass quarry's own environment
 	setGroup(cmd)
+	token := rand.Text()
+	pipeR, pipeW, err := rowpipe.Give(cmd, token)
+	if err == nil {
+		defer pipeW.Close() // the process holds its own copy
+	}
+	started := false
+	defer func() {
+		if pipeR != nil && !started {
+			pipeR.Close()
+		}
+	}()
 	p := &process{cmd: cmd, stderr: &tail{max: stderrKeep}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = graceTerm
@@ -57,6 +79,8 @@ func start(opts *Options) (*process, *mcp.IOTransport, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}
+	started = true
+	p.pipe, p.token = pipeR, token
 	p.stdin = stdin
 	p.out = newGuard(stdout, opts.MaxBytes, true)
 	go func() {
