@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrydata/quarry/internal/config"
-	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/mcpserver"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/rowpipe"
 	"github.com/quarrydata/quarry/internal/runtime"
 )
 

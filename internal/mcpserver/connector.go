@@ -17,8 +17,8 @@ import (
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/rowpipe"
 )
 
 // Executor is the read-only database a connector server runs statements

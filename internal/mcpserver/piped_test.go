@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/rowpipe"
 )
 
 // pipedConnector serves the shop with a result pipe, as `quarry connector`

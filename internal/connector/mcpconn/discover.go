@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/rowpipe"
 )
 
 // sqlArgNames are the argument names that take SQL, in order of preference.

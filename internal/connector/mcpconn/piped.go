@@ -12,8 +12,8 @@ import (
 
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/connector/normalize"
-	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/rowpipe"
 )
 
 // helloWait is how long discovery waits for a server that lists

@@ -14,11 +14,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrydata/quarry/internal/connector"
-	"github.com/quarrydata/quarry/internal/connector/rowpipe"
 	"github.com/quarrydata/quarry/internal/connector/sqlite"
 	quarryguard "github.com/quarrydata/quarry/internal/guard"
 	"github.com/quarrydata/quarry/internal/mcpserver"
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/rowpipe"
 	"github.com/quarrydata/quarry/internal/sqlguard"
 )
 
