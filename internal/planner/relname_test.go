@@ -184,3 +184,41 @@ func TestValueBeforeNamePart(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfLinkRoleValue: a value said right after the key column or the
+// word of a table's link to itself is the linked row's: "customers
+// referred by Priya Dawson" are those whose referrer is Priya Dawson (found
+// from outside: the customers named Priya Dawson were listed at confidence
+// 1). A value said elsewhere stays the row's own.
+func TestSelfLinkRoleValue(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	vals := []Value{{Entity: "customers", Column: "name", Value: "Grace Dawson"}, {Entity: "employees", Column: "name", Value: "Grace Moreau"}}
+	for q, want := range map[string][]string{
+		"customers referred by Grace Dawson":                    {"referrer.name = [Grace Dawson]"},
+		"customers whose referrer is Grace Dawson":              {"referrer.name = [Grace Dawson]"},
+		"customers in Germany referred by Grace Dawson":         {"country = [Germany]", "referrer.name = [Grace Dawson]"},
+		"customers with a referrer in Germany":                  {"referrer.country = [Germany]"},
+		"customers referred by someone in Germany":              {"referrer.country = [Germany]"},
+		"list employees managed by Grace Moreau":                {"manager.name = [Grace Moreau]"},
+		"customers named Grace Dawson":                          {"customer = [Grace Dawson]"},
+		"how many customers have a referrer and are in Germany": nil, // not the referrer's country
+	} {
+		pl := p.PlanValues(q, asOf, vals)
+		var got []string
+		if pl.Query != nil {
+			for _, f := range pl.Query.Filters {
+				got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
+			}
+		}
+		if want == nil {
+			if slices.Contains(got, "referrer.country = [Germany]") {
+				t.Errorf("%q: %v; Germany is the customers' own", q, got)
+			}
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: %s %q, filters %v; want %v", q, pl.Kind, pl.Reason, got, want)
+		}
+	}
+}

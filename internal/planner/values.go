@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -96,9 +97,59 @@ func (b *builder) valueFilters() *Plan {
 			t.role = "context"
 			continue
 		}
-		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: op, Values: []any{s.value}})
-		last, lastField, lastText = &b.q.Filters[len(b.q.Filters)-1], s.field, t.it.text
-		b.und("filter %s %s %s", s.field, op, s.value)
+		field := s.field
+		if ro := b.selfRole(t, s); ro != nil {
+			field = ro.Name + "." + s.column
+			if !hasString(b.q.Via, ro.Name) {
+				b.q.Via = append(b.q.Via, ro.Name)
+			}
+			b.und("%q read as the %s's %s (%s), not the %s row's own", t.it.text, display(ro.Name), s.column, ro.Role.Via(), singular(display(s.entity)))
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: op, Values: []any{s.value}})
+		last, lastField, lastText = &b.q.Filters[len(b.q.Filters)-1], field, t.it.text
+		b.und("filter %s %s %s", field, op, s.value)
+	}
+	return nil
+}
+
+// selfRole is the role of a table's link to itself that the term right
+// before t names, by the link's key column or by the role's word, when t
+// is a value of that same table: "customers referred by Priya Dawson" are
+// those whose referrer is named Priya Dawson, not the customers of that
+// name (found from outside: namesakes listed at confidence 1), and so is
+// "customers whose referrer is Priya Dawson". nil otherwise: a value said
+// elsewhere is the row's own ("customers in Germany referred by …").
+func (b *builder) selfRole(t *term, s sense) *semantic.Entity {
+	i := slices.Index(b.st.terms, t)
+	if i < 1 || s.column == "" {
+		return nil
+	}
+	prev := b.st.terms[i-1]
+	// Said in one breath: "a referrer in Germany", not "a referrer and
+	// are in Germany".
+	text := " " + lower(b.st.text) + " "
+	at := strings.Index(text, " "+prev.it.text+" ")
+	if at < 0 {
+		return nil
+	}
+	rest := text[at+len(prev.it.text)+1:]
+	end := strings.Index(rest, " "+t.it.text+" ")
+	if end < 0 || strings.ContainsAny(rest[:end+1], ",;") || slices.ContainsFunc([]string{" and ", " or ", " but ", " while ", " who ", " that "}, func(w string) bool { return strings.Contains(rest[:end+1], w) }) {
+		return nil
+	}
+	for j := range b.p.m.Entities {
+		e := &b.p.m.Entities[j]
+		ro := e.Role
+		if ro == nil || !strings.EqualFold(ro.Of, ro.From) || !strings.EqualFold(ro.Of, s.entity) {
+			continue
+		}
+		for _, c := range prev.cands {
+			switch {
+			case c.kind == sColumn && strings.EqualFold(c.entity, ro.From) && strings.EqualFold(c.column, ro.FromColumn),
+				c.kind == sEntity && strings.EqualFold(c.name, e.Name):
+				return e
+			}
+		}
 	}
 	return nil
 }
