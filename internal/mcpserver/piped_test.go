@@ -32,7 +32,7 @@ func pipedConnector(t *testing.T, cfg ConnectorConfig) (*mcp.ClientSession, <-ch
 			return
 		}
 		for {
-			f, err := rd.Next()
+			f, err := rd.Next(nil)
 			if err != nil {
 				return
 			}

@@ -114,6 +114,9 @@ type Frame struct {
 	Kind    byte
 	Call    uint64
 	Payload []byte // the reader's to keep: a new slice for each frame
+	// Skipped marks a payload over the room the reader gave it: it was
+	// read past, not into memory, and Payload is nil.
+	Skipped bool
 }
 
 // Reader reads frames from a pipe. It is not safe for concurrent use.
@@ -144,10 +147,13 @@ func (r *Reader) Hello(token string) error {
 	return nil
 }
 
-// Next reads the next frame. A frame of an unknown kind or a payload over
-// MaxPayload is an error, and so is a pipe that ends within a frame
-// (io.ErrUnexpectedEOF); a pipe that ends between frames is io.EOF.
-func (r *Reader) Next() (Frame, error) {
+// Next reads the next frame. room, when not nil, says how many bytes of
+// a frame's payload may be read into memory, by its kind and call; a
+// longer payload is read past and the frame marked Skipped. A frame of an
+// unknown kind or a payload over MaxPayload is an error, and so is a pipe
+// that ends within a frame (io.ErrUnexpectedEOF); a pipe that ends
+// between frames is io.EOF.
+func (r *Reader) Next(room func(kind byte, call uint64) int64) (Frame, error) {
 	var h [13]byte
 	if _, err := io.ReadFull(r.r, h[:]); err != nil {
 		return Frame{}, err
@@ -159,6 +165,16 @@ func (r *Reader) Next() (Frame, error) {
 	n := binary.BigEndian.Uint32(h[9:])
 	if n > MaxPayload {
 		return Frame{}, fmt.Errorf("rowpipe: a frame of %d bytes is over the bound of %d", n, MaxPayload)
+	}
+	if room != nil && int64(n) > room(f.Kind, f.Call) {
+		f.Skipped = true
+		if _, err := r.r.Discard(int(n)); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return Frame{}, err
+		}
+		return f, nil
 	}
 	f.Payload = make([]byte, n)
 	if _, err := io.ReadFull(r.r, f.Payload); err != nil {

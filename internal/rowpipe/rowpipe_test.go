@@ -29,7 +29,7 @@ func TestFramesRoundTrip(t *testing.T) {
 	}
 	var got []Frame
 	for {
-		f, err := r.Next()
+		f, err := r.Next(nil)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -81,7 +81,7 @@ func TestReaderRefuses(t *testing.T) {
 			r := NewReader(bytes.NewReader(tc.input))
 			err := r.Hello("tok")
 			if err == nil {
-				_, err = r.Next()
+				_, err = r.Next(nil)
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one that says %q", err, tc.want)
@@ -113,7 +113,7 @@ func FuzzReader(f *testing.F) {
 			t.Fatal(err)
 		}
 		for {
-			fr, err := r.Next()
+			fr, err := r.Next(nil)
 			if err != nil {
 				return
 			}
@@ -125,4 +125,30 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReaderRoom: a payload over the room the reader gives it is read
+// past, never into memory, and the frames after it are read as usual
+// (found from outside: a frame of 64 MiB was read whole before a bound
+// of 100 KB refused it).
+func TestReaderRoom(t *testing.T) {
+	var pipe bytes.Buffer
+	w, _ := NewWriter(&pipe, "tok")
+	w.Rows(1, bytes.Repeat([]byte("x"), 1<<20))
+	w.Rows(2, []byte("small"))
+	w.End(1, End{Rows: 1})
+	r := NewReader(&pipe)
+	r.Hello("tok")
+	room := func(kind byte, call uint64) int64 { return 1000 }
+	big, err := r.Next(room)
+	if err != nil || !big.Skipped || big.Payload != nil || big.Call != 1 {
+		t.Fatalf("the large frame: %+v, %v", big.Kind, err)
+	}
+	small, err := r.Next(room)
+	if err != nil || small.Skipped || string(small.Payload) != "small" {
+		t.Fatalf("the frame after it: %q, %v", small.Payload, err)
+	}
+	if end, err := r.Next(room); err != nil || end.Kind != KindEnd {
+		t.Fatalf("the end: %v", err)
+	}
 }

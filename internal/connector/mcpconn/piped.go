@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ type pipeReader struct {
 	f     *os.File
 	hello chan struct{} // closed once the hello carried the token
 	dead  chan struct{} // closed when the pipe ended
+	err   error         // why, once dead is closed: nil for its end
 	mu    sync.Mutex
 	calls map[uint64]*pipedCall
 	next  atomic.Uint64
@@ -50,8 +52,11 @@ func (p *pipeReader) run(token string) {
 	}
 	close(p.hello)
 	for {
-		f, err := r.Next()
+		f, err := r.Next(p.room)
 		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+				p.err = err
+			}
 			return
 		}
 		p.mu.Lock()
@@ -63,6 +68,40 @@ func (p *pipeReader) run(token string) {
 		if c != nil {
 			c.push(f)
 		}
+	}
+}
+
+// room is how many bytes of a frame's payload are read: what the call
+// still has room for (one byte more, to mark it over), an end's bounded
+// size, and nothing of a call no one waits for. The rest is skipped
+// unread into memory.
+func (p *pipeReader) room(kind byte, call uint64) int64 {
+	if kind == rowpipe.KindEnd {
+		return maxEnd
+	}
+	p.mu.Lock()
+	c := p.calls[call]
+	p.mu.Unlock()
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return max(c.max-c.size, 0) + 1
+}
+
+// maxEnd bounds an end frame's JSON: a count, a flag and a one-line
+// message.
+const maxEnd = 64 << 10
+
+// broke returns why the pipe ended, once it did, when that was not its
+// end: bytes that are not quarry's frames.
+func (p *pipeReader) broke() error {
+	select {
+	case <-p.dead:
+		return p.err
+	default:
+		return nil
 	}
 }
 
@@ -118,8 +157,12 @@ type pipedCall struct {
 func (c *pipedCall) push(f rowpipe.Frame) {
 	c.mu.Lock()
 	switch {
+	case f.Kind == rowpipe.KindEnd && f.Skipped:
+		c.end, c.ended = []byte("an end frame over its bound"), true
 	case f.Kind == rowpipe.KindEnd:
 		c.end, c.ended = f.Payload, true
+	case f.Skipped:
+		c.over, c.parts = true, nil
 	case !c.over:
 		c.size += int64(len(f.Payload))
 		if c.size > c.max {
@@ -166,22 +209,35 @@ type outcome struct {
 // rest. It returns once the first part (the columns) came, or the call
 // failed.
 func (c *Conn) queryPiped(ctx context.Context, s *session, args map[string]any, opts connector.QueryOptions) (quarry.Rows, error) {
-	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	// The call is bounded by the statement's timeout, not by the
+	// caller's context: a caller done with its rows (a row cap reached)
+	// lets the call go without failing the session that other calls
+	// share. A caller that gives up while it waits cancels it.
+	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	if opts.Timeout > 0 {
-		callCtx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		callCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), opts.Timeout)
 	}
 	// Bounded as an answer in a message is: by the connection's
 	// max_bytes, and never past what a result read from a server may be.
 	call := s.pipe.register(min(c.opts.MaxBytes, normalize.MaxBytes))
 	args["call"] = call.id
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := c.callRaw(callCtx, s, s.piped, args, opts.Timeout)
-		done <- outcome{res, err}
-	}()
-	r := &pipedRows{c: c, s: s, call: call, ctx: callCtx, cancel: cancel, done: done,
+	r := &pipedRows{c: c, s: s, call: call, ctx: ctx, callCtx: callCtx, cancel: cancel, done: make(chan outcome, 1),
 		size: connector.NewSizeLimit(opts),
 		lim:  quarry.DecodeLimits{MaxRows: opts.MaxRows, MaxColumns: maxColumns, MaxCells: maxCells, MaxNestedBytes: maxNestedBytes}}
+	go func(done chan<- outcome) {
+		res, err := s.cs.CallTool(callCtx, &mcp.CallToolParams{Name: s.piped, Arguments: args})
+		switch {
+		case err != nil && r.abandoned.Load():
+			// Let go by its reader: the session is fine.
+		case err != nil:
+			qerr := c.fail(callCtx, s, err, "answering", opts.Timeout)
+			if broken(err) {
+				c.drop(s)
+			}
+			err = qerr
+		}
+		done <- outcome{res, err}
+	}(r.done)
 	if !r.load() { // the first part, with the columns
 		err := r.err
 		r.Close()
@@ -195,22 +251,24 @@ var errPartColumns = errors.New("a part has other columns than the first")
 
 // pipedRows are the rows of a piped call, decoded a part at a time.
 type pipedRows struct {
-	c      *Conn
-	s      *session
-	call   *pipedCall
-	ctx    context.Context
-	cancel context.CancelFunc
-	done   chan outcome // nil once received
-	out    *outcome
-	cols   []quarry.Column
-	cur    [][]any
-	i      int
-	lim    quarry.DecodeLimits
-	size   connector.SizeLimit
-	trunc  bool
-	ended  bool // the end came, or the rows stopped
-	err    error
-	closed bool
+	c         *Conn
+	s         *session
+	call      *pipedCall
+	ctx       context.Context // the caller's
+	callCtx   context.Context // the call's: the statement's timeout
+	cancel    context.CancelFunc
+	abandoned atomic.Bool  // closed before its answer came
+	done      chan outcome // nil once received
+	out       *outcome
+	cols      []quarry.Column
+	cur       [][]any
+	i         int
+	lim       quarry.DecodeLimits
+	size      connector.SizeLimit
+	trunc     bool
+	ended     bool // the end came, or the rows stopped
+	err       error
+	closed    bool
 }
 
 var _ connector.Truncator = (*pipedRows)(nil)
@@ -315,12 +373,24 @@ func (r *pipedRows) await() error {
 		if r.call.pending() {
 			return nil // the frames that came before the pipe ended
 		}
+		if err := r.s.pipe.broke(); err != nil {
+			r.cancel()
+			r.wait()
+			return quarry.Errorf(quarry.KindQuery, "connection %q: the server's result pipe holds something other than quarry's frames: %s", r.c.opts.Name, sanitize(err.Error()))
+		}
 		if err := r.wait(); err != nil {
 			return err
 		}
 		return quarry.Errorf(quarry.KindConnection, "connection %q: the server's result pipe closed before the rows ended", r.c.opts.Name)
 	case <-r.ctx.Done():
-		// The call ends too, with the error that says why.
+		// The caller gave up: so does the call, with the error that
+		// says why.
+		r.cancel()
+		if err := r.wait(); err != nil {
+			return err
+		}
+		return quarry.Errorf(quarry.KindCanceled, "connection %q: canceled", r.c.opts.Name)
+	case <-r.callCtx.Done():
 		if err := r.wait(); err != nil {
 			return err
 		}
@@ -364,22 +434,18 @@ func (r *pipedRows) stop(err error) {
 	}
 }
 
-// Close ends the rows. A call whose rows were not all read runs on at the
-// server, its frames read and left, and its answer awaited in the
-// background: the session stays usable.
+// Close ends the rows. A call whose answer has not come is canceled: the
+// server stops at its next part, what it still sends is read and left,
+// and the session stays usable for other calls.
 func (r *pipedRows) Close() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
 	r.s.pipe.forget(r.call)
-	if r.done == nil {
-		r.cancel()
-		return nil
+	if r.done != nil {
+		r.abandoned.Store(true)
 	}
-	go func(done chan outcome, cancel context.CancelFunc) {
-		<-done
-		cancel()
-	}(r.done, r.cancel)
+	r.cancel()
 	return nil
 }

@@ -26,7 +26,8 @@ import (
 // connector server on the test database ("piped"), the same with a pipe
 // that never reaches the client ("piped-mute": a wrapper that did not
 // pass it on), one that answers that it piped rows and sent none
-// ("piped-liar"), and one that dies after the first part
+// ("piped-liar"), one that writes something other than frames on it
+// ("piped-garbage"), and one that dies after the first part
 // ("piped-crash").
 func runPipedChild(kind string) (int, bool) {
 	ctx := context.Background()
@@ -73,6 +74,16 @@ func runPipedChild(kind string) (int, bool) {
 			fmt.Fprintln(os.Stderr, "fatal:", err)
 			return 1, true
 		}
+	case "piped-garbage":
+		f, token, _ := rowpipe.Inherited(os.Getenv(rowpipe.EnvVar))
+		rowpipe.NewWriter(f, token)
+		srv = mcp.NewServer(&mcp.Implementation{Name: "test-" + kind, Version: "1"}, nil)
+		addSQLTool(srv, "run_query", "sql", textTool("source\njson\n"))
+		schema := map[string]any{"type": "object", "properties": map[string]any{"sql": map[string]any{"type": "string"}, "call": map[string]any{"type": "integer"}}}
+		srv.AddTool(&mcp.Tool{Name: rowpipe.Tool, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			f.Write([]byte("Listening on the pipe, ready!\n"))
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}, Meta: mcp.Meta{"piped": true}}, nil
+		})
 	case "piped-liar", "piped-crash":
 		w := pipe()
 		srv = mcp.NewServer(&mcp.Implementation{Name: "test-" + kind, Version: "1"}, nil)
@@ -210,6 +221,32 @@ func TestPipedReadersAtOnce(t *testing.T) {
 	for range 100 {
 		held.Next()
 	}
+	// One cut by the caller's row cap, its context canceled once the
+	// caller is done, as a run's is, while another is read (found from
+	// outside: the session was dropped under the other call).
+	cut, cancel := context.WithCancel(ctx)
+	first, err := c.Query(cut, manyRows(120000), connector.QueryOptions{MaxRows: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan int, 1)
+	go func() {
+		rs, err := c.Query(ctx, manyRows(8000), connector.QueryOptions{})
+		if err != nil {
+			t.Error(err)
+			second <- 0
+			return
+		}
+		_, rows := readAll(t, rs)
+		second <- len(rows)
+	}()
+	if _, rows := readAll(t, first); len(rows) != 50 {
+		t.Errorf("the capped result: %d rows", len(rows))
+	}
+	cancel()
+	if n := <-second; n != 8000 {
+		t.Errorf("the result read beside a capped one: %d rows", n)
+	}
 	want := direct(t, path, manyRows(8000))
 	var wg sync.WaitGroup
 	for range 2 {
@@ -263,6 +300,11 @@ func TestPipedFallsBackOrFails(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("took %s", d)
 	}
+
+	// Bytes that are not frames on a pipe still open (found from
+	// outside: said to be a closed pipe).
+	_, err = open(t, child(t, "piped-garbage")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})
+	expectErr(t, err, quarry.KindQuery, "other than quarry's frames", "unknown kind")
 
 	rs, err = open(t, child(t, "piped-crash")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})
 	if err == nil {
