@@ -70,10 +70,17 @@ func (t *Table) ColumnNames() []string {
 }
 
 // JSONValue converts a cell value to one that encoding/json renders
-// faithfully: bytes become base64 strings (by json's own rule), times become
-// RFC 3339 strings, and non-finite floats become strings.
+// faithfully: bytes become base64 strings (by json's own rule; an empty
+// blob, which a connector may hand over as a nil slice, is "", never
+// null, which is SQL's NULL alone), times become RFC 3339 strings, and
+// non-finite floats become strings.
 func JSONValue(v any) any {
 	switch x := v.(type) {
+	case []byte:
+		if x == nil {
+			return []byte{}
+		}
+		return x
 	case time.Time:
 		return x.Format(time.RFC3339Nano)
 	case float64:

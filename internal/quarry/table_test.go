@@ -1,6 +1,7 @@
 package quarry
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -81,5 +82,18 @@ func TestFloat(t *testing.T) {
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("Float(%#v) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// TestJSONValueEmptyBlob: an empty blob is "" in JSON whether a connector
+// hands it over as an empty or a nil slice, and only NULL is null (found
+// from outside: x'' was null direct and "" through MCP).
+func TestJSONValueEmptyBlob(t *testing.T) {
+	got, err := json.Marshal([]any{JSONValue([]byte(nil)), JSONValue([]byte{}), JSONValue(nil), JSONValue([]byte{0xde, 0xad})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `["","",null,"3q0="]`; string(got) != want {
+		t.Errorf("JSON %s, want %s", got, want)
 	}
 }
