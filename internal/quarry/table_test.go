@@ -87,7 +87,7 @@ func TestFloat(t *testing.T) {
 
 // TestJSONValueEmptyBlob: an empty blob is "" in JSON whether a connector
 // hands it over as an empty or a nil slice, and only NULL is null (found
-// from outside: x” was null direct and "" through MCP).
+// from outside: an empty blob was null direct and "" through MCP).
 func TestJSONValueEmptyBlob(t *testing.T) {
 	got, err := json.Marshal([]any{JSONValue([]byte(nil)), JSONValue([]byte{}), JSONValue(nil), JSONValue([]byte{0xde, 0xad})})
 	if err != nil {
