@@ -132,14 +132,14 @@ func direct(t *testing.T, path, sql string) [][]any {
 }
 
 // TestPipedRoundTrip: a quarry connector server started by the client
-// sends its rows on the result pipe: 30,000 rows in many parts read as
+// sends its rows on the result pipe: 12,000 rows in several parts read as
 // the database holds them, the client's row cap truncates, its size
 // limit stops, and the guard's refusal is the server's error.
 func TestPipedRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	path := shopDB(t)
 	c := open(t, child(t, "piped", dbEnv+"="+path))
-	rs, err := c.Query(ctx, manyRows(30000), connector.QueryOptions{})
+	rs, err := c.Query(ctx, manyRows(12000), connector.QueryOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,22 +150,22 @@ func TestPipedRoundTrip(t *testing.T) {
 	if diff := cmp.Diff([]string{"x", "half", "label", "maybe", "b"}, cols); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(direct(t, path, manyRows(30000)), got); diff != "" {
+	if diff := cmp.Diff(direct(t, path, manyRows(12000)), got); diff != "" {
 		t.Errorf("piped rows differ from a direct read (-direct +piped):\n%.2000s", diff)
 	}
 	if rs.(connector.Truncator).Truncated() {
 		t.Error("all the rows, and truncated")
 	}
 
-	rs, err = c.Query(ctx, manyRows(30000), connector.QueryOptions{MaxRows: 10000})
+	rs, err = c.Query(ctx, manyRows(12000), connector.QueryOptions{MaxRows: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, got := readAll(t, rs); len(got) != 10000 || !rs.(connector.Truncator).Truncated() {
-		t.Errorf("a cap of 10,000: %d rows, truncated %v", len(got), rs.(connector.Truncator).Truncated())
+	if _, got := readAll(t, rs); len(got) != 5000 || !rs.(connector.Truncator).Truncated() {
+		t.Errorf("a cap of 5,000: %d rows, truncated %v", len(got), rs.(connector.Truncator).Truncated())
 	}
 
-	rs, err = c.Query(ctx, manyRows(30000), connector.QueryOptions{MaxResultBytes: 100_000})
+	rs, err = c.Query(ctx, manyRows(12000), connector.QueryOptions{MaxResultBytes: 100_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestPipedRoundTrip(t *testing.T) {
 	// max_bytes bounds a piped answer as it bounds one in a message.
 	small := child(t, "piped", dbEnv+"="+path)
 	small.MaxBytes = 64 << 10
-	rs, err = open(t, small).Query(ctx, manyRows(30000), connector.QueryOptions{})
+	rs, err = open(t, small).Query(ctx, manyRows(12000), connector.QueryOptions{})
 	if err == nil {
 		for rs.Next() {
 		}
@@ -204,7 +204,7 @@ func TestPipedReadersAtOnce(t *testing.T) {
 	path := shopDB(t)
 	c := open(t, child(t, "piped", dbEnv+"="+path))
 	// One left after ten rows: its remaining parts are read and left.
-	rs, err := c.Query(ctx, manyRows(20000), connector.QueryOptions{})
+	rs, err := c.Query(ctx, manyRows(12000), connector.QueryOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
