@@ -157,10 +157,8 @@ type pipedCall struct {
 func (c *pipedCall) push(f rowpipe.Frame) {
 	c.mu.Lock()
 	switch {
-	case f.Kind == rowpipe.KindEnd && f.Skipped:
-		c.end, c.ended = []byte("an end frame over its bound"), true
 	case f.Kind == rowpipe.KindEnd:
-		c.end, c.ended = f.Payload, true
+		c.end, c.ended = f.Payload, true // nil when skipped: no JSON, refused
 	case f.Skipped:
 		c.over, c.parts = true, nil
 	case !c.over:
@@ -343,11 +341,15 @@ func (r *pipedRows) load() bool {
 func (r *pipedRows) finish(payload []byte) {
 	name := r.c.opts.Name
 	e, err := rowpipe.ParseEnd(payload)
-	switch {
-	case err != nil:
+	if err != nil {
 		r.stop(quarry.Errorf(quarry.KindQuery, "connection %q: the server's piped result cannot be read: %s", name, sanitize(err.Error())))
-	case r.wait() != nil:
-		r.stop(r.wait())
+		return
+	}
+	if err := r.wait(); err != nil {
+		r.stop(err)
+		return
+	}
+	switch {
 	case e.Error != "":
 		r.stop(quarry.Errorf(quarry.KindQuery, "connection %q: the server reported an error: %s", name, r.c.red.clean(sanitize(e.Error))))
 	case r.cols == nil:
