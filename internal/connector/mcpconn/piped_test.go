@@ -31,7 +31,8 @@ import (
 // ("piped-crash").
 func runPipedChild(kind string) (int, bool) {
 	ctx := context.Background()
-	pipe := func() *rowpipe.Writer {
+	// pipe is the result pipe the client gave, its hello said.
+	pipe := func() (*rowpipe.Writer, *os.File) {
 		f, token, ok := rowpipe.Inherited(os.Getenv(rowpipe.EnvVar))
 		if !ok {
 			fmt.Fprintln(os.Stderr, "fatal: no result pipe")
@@ -42,7 +43,7 @@ func runPipedChild(kind string) (int, bool) {
 			fmt.Fprintln(os.Stderr, "fatal:", err)
 			os.Exit(4)
 		}
-		return w
+		return w, f
 	}
 	var srv *mcp.Server
 	switch kind {
@@ -65,7 +66,7 @@ func runPipedChild(kind string) (int, bool) {
 		}
 		var w *rowpipe.Writer
 		if kind == "piped" {
-			w = pipe()
+			w, _ = pipe()
 		} else {
 			w, _ = rowpipe.NewWriter(io.Discard, "not the client's")
 		}
@@ -74,30 +75,24 @@ func runPipedChild(kind string) (int, bool) {
 			fmt.Fprintln(os.Stderr, "fatal:", err)
 			return 1, true
 		}
-	case "piped-garbage":
-		f, token, _ := rowpipe.Inherited(os.Getenv(rowpipe.EnvVar))
-		rowpipe.NewWriter(f, token)
-		srv = mcp.NewServer(&mcp.Implementation{Name: "test-" + kind, Version: "1"}, nil)
-		addSQLTool(srv, "run_query", "sql", textTool("source\njson\n"))
-		schema := map[string]any{"type": "object", "properties": map[string]any{"sql": map[string]any{"type": "string"}, "call": map[string]any{"type": "integer"}}}
-		srv.AddTool(&mcp.Tool{Name: rowpipe.Tool, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			f.Write([]byte("Listening on the pipe, ready!\n"))
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}, Meta: mcp.Meta{"piped": true}}, nil
-		})
-	case "piped-liar", "piped-crash":
-		w := pipe()
+	case "piped-garbage", "piped-liar", "piped-crash":
+		w, f := pipe()
 		srv = mcp.NewServer(&mcp.Implementation{Name: "test-" + kind, Version: "1"}, nil)
 		addSQLTool(srv, "run_query", "sql", textTool("source\njson\n"))
 		schema := map[string]any{"type": "object", "properties": map[string]any{"sql": map[string]any{"type": "string"}, "call": map[string]any{"type": "integer"}}}
 		srv.AddTool(&mcp.Tool{Name: rowpipe.Tool, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var in struct{ Call uint64 }
 			json.Unmarshal(req.Params.Arguments, &in)
-			if kind == "piped-crash" {
+			switch kind {
+			case "piped-garbage":
+				f.Write([]byte("Listening on the pipe, ready!\n"))
+			case "piped-crash":
 				part, _ := quarry.EncodeTable(&quarry.Table{Columns: []quarry.Column{{Name: "n", Type: quarry.TypeInt}}, Rows: [][]any{{int64(1)}}})
 				w.Rows(in.Call, part)
 				fmt.Fprintln(os.Stderr, "fatal: the disk went away")
 				os.Exit(3)
 			}
+			// The liar: says it piped rows and sent none.
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}, Meta: mcp.Meta{"piped": true}}, nil
 		})
 	default:
@@ -113,6 +108,18 @@ func runPipedChild(kind string) (int, bool) {
 func manyRows(n int) string {
 	return fmt.Sprintf("WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < %d) "+
 		"SELECT x, x * 1.5 AS half, 'row ' || x AS label, CASE WHEN x %% 7 = 0 THEN NULL ELSE x END AS maybe, CASE WHEN x %% 3 = 0 THEN X'DEADBEEF' END AS b FROM s", n)
+}
+
+// drain reads a query's rows to the end and returns its error, the
+// query's own or the rows'.
+func drain(rs quarry.Rows, err error) error {
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+	}
+	return rs.Err()
 }
 
 // direct reads sql from the test database with quarry's own connector.
@@ -169,22 +176,12 @@ func TestPipedRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rs.Next() {
-	}
-	expectErr(t, rs.Err(), quarry.KindTooCostly, "max_result_bytes")
-	rs.Close()
+	expectErr(t, drain(rs, nil), quarry.KindTooCostly, "max_result_bytes")
 
 	// max_bytes bounds a piped answer as it bounds one in a message.
 	small := child(t, "piped", dbEnv+"="+path)
 	small.MaxBytes = 64 << 10
-	rs, err = open(t, small).Query(ctx, manyRows(12000), connector.QueryOptions{})
-	if err == nil {
-		for rs.Next() {
-		}
-		err = rs.Err()
-		rs.Close()
-	}
-	expectErr(t, err, quarry.KindQuery, "larger than 65536 bytes")
+	expectErr(t, drain(open(t, small).Query(ctx, manyRows(12000), connector.QueryOptions{})), quarry.KindQuery, "larger than 65536 bytes")
 
 	_, err = c.Query(ctx, "DELETE FROM orders", connector.QueryOptions{})
 	expectErr(t, err, quarry.KindQuery, "the server reported an error", "guard")
@@ -306,12 +303,5 @@ func TestPipedFallsBackOrFails(t *testing.T) {
 	_, err = open(t, child(t, "piped-garbage")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})
 	expectErr(t, err, quarry.KindQuery, "other than quarry's frames", "unknown kind")
 
-	rs, err = open(t, child(t, "piped-crash")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})
-	if err == nil {
-		for rs.Next() {
-		}
-		err = rs.Err()
-		rs.Close()
-	}
-	expectErr(t, err, quarry.KindConnection, "exit status 3", "the disk went away")
+	expectErr(t, drain(open(t, child(t, "piped-crash")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})), quarry.KindConnection, "exit status 3", "the disk went away")
 }
