@@ -265,6 +265,14 @@ func newBrowser(t *testing.T) context.Context {
 		}
 		t.Skipf("%s is missing; install Debian's chromium (scripts/test.sh does) to run the browser test", chromiumPath)
 	}
+	// Chromium makes its singleton socket's folder in TMPDIR and leaves
+	// it there: give it one of the test's own, short enough for a socket
+	// path (t.TempDir's names the test), removed after the browser.
+	tmp, err := os.MkdirTemp("", "qchrome")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
@@ -280,6 +288,7 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Env("TMPDIR="+tmp),
 		chromedp.WindowSize(1360, 900),
 	)
 	ctx, cancelCtx := chromedp.NewContext(actx)
