@@ -826,7 +826,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			continue
 		}
 		own := c.m.MetricTime(mt)
-		if own == "" || tr != nil && tr.Field != "" && !strings.EqualFold(tr.Field, own) {
+		if own == "" || tr != nil && tr.Field != "" && !sameField(c.m, tr.Field, own) {
 			continue
 		}
 		active := false

@@ -39,7 +39,7 @@ func (c *cover) spanPeriod() (ok, bad []string) {
 	for _, tc := range dated {
 		ent, col, found := strings.Cut(tc, ".")
 		e := c.m.Entity(ent)
-		if !found || e == nil || tr != nil && tr.Field != "" && !strings.EqualFold(tr.Field, tc) {
+		if !found || e == nil || tr != nil && tr.Field != "" && !sameField(c.m, tr.Field, tc) {
 			continue
 		}
 		own := e.Column(col)
