@@ -161,6 +161,9 @@ func (b *builder) existsFilters() *Plan {
 			return b.fail(fmt.Sprintf("quarry cannot tell whether %q says %s of the %s themselves (%s) or that they have a %s row whose %s is %s; ask “%s whose %s has passed” or “%s with %s %s”",
 				t.it.text, t.it.text, display(b.subject), d, display(s.entity), s.column, s.value, display(b.subject), display(d[strings.Index(d, ".")+1:]), display(b.subject), t.it.text, display(s.entity)))
 		}
+		if pl := b.ownLinkNamed(t, s); pl != nil {
+			return pl
+		}
 		if t.hasNum {
 			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
 		}
@@ -276,8 +279,15 @@ func (p *Planner) hadRows(it *item, st *state, mean []*item, i int) (string, boo
 	if !ok || !namesOther(st, ent) || len(st.some)+len(st.none)+len(st.linkedNone) > 0 {
 		return "", false
 	}
-	if e := p.entity(ent); e == nil || e.Role != nil {
-		return "", false // "with a destination airport Denver": a role, the directions' reading
+	e := p.entity(ent)
+	if e == nil {
+		return "", false
+	}
+	// A role's rows are those of the table it names: a value of that
+	// table said next is the role's (selfRole, the directions' reading).
+	own := ent
+	if e.Role != nil {
+		own = e.Role.Of
 	}
 	if i+1 < len(mean) {
 		n := mean[i+1]
@@ -286,7 +296,7 @@ func (p *Planner) hadRows(it *item, st *state, mean []*item, i int) (string, boo
 		}
 		// "with a destination airport Denver": a value of the table's
 		// own says which of its rows, which the existing readings keep.
-		if n.kind == itTerm && slices.ContainsFunc(n.senses, func(s sense) bool { return s.kind == sValue && strings.EqualFold(s.entity, ent) }) {
+		if n.kind == itTerm && slices.ContainsFunc(n.senses, func(s sense) bool { return s.kind == sValue && strings.EqualFold(s.entity, own) }) && (e.Role == nil || oneBreath(st.text, it.text, n.text)) {
 			return "", false
 		}
 	}

@@ -202,7 +202,12 @@ func TestSelfLinkRoleValue(t *testing.T) {
 		"customers referred by someone in Germany":              {"referrer.country = [Germany]"},
 		"list employees managed by Grace Moreau":                {"manager.name = [Grace Moreau]"},
 		"customers named Grace Dawson":                          {"customer = [Grace Dawson]"},
-		"how many customers have a referrer and are in Germany": nil, // not the referrer's country
+		"how many customers have a referrer and are in Germany": {"country = [Germany]", "referrer some []"},
+		// A role said alone is the rows that have one; a copula after it
+		// says the next value of the subject, unless "whose" went first.
+		"how many customers have a referrer":                {"referrer some []"},
+		"how many customers with a referrer are in Germany": {"country = [Germany]", "referrer some []"},
+		"customers whose referrer lives in Germany":         {"referrer.country = [Germany]"},
 	} {
 		pl := p.PlanValues(q, asOf, vals)
 		var got []string
@@ -211,14 +216,30 @@ func TestSelfLinkRoleValue(t *testing.T) {
 				got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
 			}
 		}
-		if want == nil {
-			if slices.Contains(got, "referrer.country = [Germany]") {
-				t.Errorf("%q: %v; Germany is the customers' own", q, got)
-			}
-			continue
-		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%q: %s %q, filters %v; want %v", q, pl.Kind, pl.Reason, got, want)
+		}
+	}
+}
+
+// TestValueAlsoOwnLink: a value of another table, said in a word that
+// also names a link of the subject's own, is asked back: the two readings
+// count different rows (found from outside: "customers who came through a
+// referral" counted those with a referral web session, at 1.00, where
+// customers.referred_by says who was referred). Naming the value's table
+// settles it.
+func TestValueAlsoOwnLink(t *testing.T) {
+	p := demoPlanner(t)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"how many customers came through a referral", "customers who came through referral"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindClarify || len(pl.Options) != 2 || !strings.Contains(pl.Options[0], "customers.referred_by") || !strings.Contains(pl.Options[1], "web_sessions.source") {
+			t.Errorf("%q: %s (%s) %q; want a choice between the referrer and the sessions' source", q, pl.Kind, pl.Reason, pl.Options)
+		}
+	}
+	for _, q := range []string{"number of customers with a referral web session", "how many customers have a referral session", "web sessions from referral"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindMetric {
+			t.Errorf("%q: %s (%s) %q; want a metric", q, pl.Kind, pl.Reason, pl.Question)
 		}
 	}
 }

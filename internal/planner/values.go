@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -53,6 +54,9 @@ func (b *builder) valueFilters() *Plan {
 		}
 		if !b.p.reachable(b.subject, s.entity) {
 			return b.fail(fmt.Sprintf("%q is a value of %s.%s, which is not related to %s", t.it.text, s.entity, s.column, b.subject))
+		}
+		if pl := b.ownLinkNamed(t, s); pl != nil {
+			return pl
 		}
 		op := semantic.OpEq
 		if t.neg {
@@ -125,16 +129,7 @@ func (b *builder) selfRole(t *term, s sense) *semantic.Entity {
 		return nil
 	}
 	prev := b.st.terms[i-1]
-	// Said in one breath: "a referrer in Germany", not "a referrer and
-	// are in Germany".
-	text := " " + lower(b.st.text) + " "
-	at := strings.Index(text, " "+prev.it.text+" ")
-	if at < 0 {
-		return nil
-	}
-	rest := text[at+len(prev.it.text)+1:]
-	end := strings.Index(rest, " "+t.it.text+" ")
-	if end < 0 || strings.ContainsAny(rest[:end+1], ",;") || slices.ContainsFunc([]string{" and ", " or ", " but ", " while ", " who ", " that "}, func(w string) bool { return strings.Contains(rest[:end+1], w) }) {
+	if !oneBreath(b.st.text, prev.it.text, t.it.text) {
 		return nil
 	}
 	for j := range b.p.m.Entities {
@@ -152,6 +147,31 @@ func (b *builder) selfRole(t *term, s sense) *semantic.Entity {
 		}
 	}
 	return nil
+}
+
+// oneBreath reports whether the question says b of a in one breath: "a
+// referrer in Germany", "whose referrer is in Germany", not "a referrer
+// and are in Germany" nor "with a referrer are in Germany", where b is
+// said of the subject.
+func oneBreath(text, a, b string) bool {
+	text = " " + lower(text) + " "
+	at := strings.Index(text, " "+a+" ")
+	if at < 0 {
+		return false
+	}
+	rest := text[at+len(a)+1:]
+	end := strings.Index(rest, " "+b+" ")
+	if end < 0 {
+		return false
+	}
+	between := rest[:end+1]
+	has := func(ws ...string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(between, w) })
+	}
+	if strings.ContainsAny(between, ",;") || has(" and ", " or ", " but ", " while ", " who ", " that ") {
+		return false
+	}
+	return lastWord(strings.TrimSpace(text[:at])) == "whose" || !has(" is ", " are ", " was ", " were ", " live ", " lives ", " lived ")
 }
 
 // compareValues reads "orders from Germany vs France": two values of one
@@ -205,4 +225,68 @@ func (b *builder) negatedValueOf(field string) bool {
 		}
 	}
 	return false
+}
+
+// ownLinkNamed asks which is meant when a value of another table is said
+// of the subject's rows in a word that also names one of the subject's own
+// links or yes/no columns: "customers who came through a referral" may be
+// those with a referrer (customers.referred_by, a link to customers) or
+// those with a web session whose source is 'referral' (found from
+// outside: the second was answered alone at confidence 1.00). The two
+// give different rows, so neither is taken silently.
+func (b *builder) ownLinkNamed(t *term, s sense) *Plan {
+	e := b.p.entity(b.subject)
+	if e == nil || strings.EqualFold(s.entity, e.Name) || s.column == "" || b.namesTable(s.entity, t) {
+		return nil // "customers with a referral web session" says whose
+	}
+	said := map[string]bool{}
+	for _, w := range nameWords(s.value) {
+		if len(w) >= 4 {
+			said[stemWord(w)] = true
+		}
+	}
+	if len(said) == 0 {
+		return nil
+	}
+	names := func(c *semantic.Column, extra ...string) bool {
+		for _, n := range append(append([]string{c.Name}, c.Synonyms...), extra...) {
+			for _, w := range nameWords(n) {
+				if len(w) >= 4 && said[stemWord(w)] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range e.Columns {
+		c := &e.Columns[i]
+		var roles []string
+		link := false
+		toValue := false // the link leads to the value's own table: one reading
+		for _, r := range b.p.m.Relationships {
+			if strings.EqualFold(r.From, e.Name) && strings.EqualFold(r.FromColumn, c.Name) {
+				link = true
+				toValue = toValue || strings.EqualFold(r.To, s.entity)
+			}
+		}
+		for j := range b.p.m.Entities {
+			if ro := b.p.m.Entities[j].Role; ro != nil && strings.EqualFold(ro.From, e.Name) && strings.EqualFold(ro.FromColumn, c.Name) {
+				link = true
+				toValue = toValue || strings.EqualFold(ro.Of, s.entity)
+				roles = append(roles, b.p.m.Entities[j].Name)
+			}
+		}
+		if toValue || !link && c.Type != quarry.TypeBool || !names(c, roles...) {
+			continue
+		}
+		own := fmt.Sprintf("%s with a %s (%s.%s set)", display(e.Name), display(c.Name), e.Name, c.Name)
+		if len(roles) > 0 {
+			own = fmt.Sprintf("%s with a %s (%s.%s)", display(e.Name), display(roles[0]), e.Name, c.Name)
+		} else if !link {
+			own = fmt.Sprintf("%s that are %s (%s.%s)", display(e.Name), display(c.Name), e.Name, c.Name)
+		}
+		other := fmt.Sprintf("%s with %s whose %s is %s (%s.%s)", display(e.Name), display(s.entity), display(s.column), s.value, s.entity, s.column)
+		return clarify(fmt.Sprintf("%q could mean %s or %s; which one?", t.it.text, own, other), own, other)
+	}
+	return nil
 }
