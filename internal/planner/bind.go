@@ -73,7 +73,7 @@ func (p *Planner) bindNamed(items []item) []item {
 			for _, s := range v.senses {
 				ofColumn = ofColumn || cols[s.field]
 			}
-			if ofColumn {
+			if ofColumn || p.linksToValue(a.senses, v.senses) {
 				continue
 			}
 			var lit []sense
@@ -92,6 +92,29 @@ func (p *Planner) bindNamed(items []item) []item {
 		}
 	}
 	return items
+}
+
+// linksToValue reports whether a column of cols links to the table a
+// value of vals is of: "customers who were referred by Grace Dawson"
+// names the referrer by a value of customers, the table referred_by
+// leads to (selfRole reads it), not a value of the key itself.
+func (p *Planner) linksToValue(cols, vals []sense) bool {
+	for _, c := range cols {
+		if !c.key {
+			continue
+		}
+		for _, v := range vals {
+			if v.kind != sValue {
+				continue
+			}
+			for _, r := range p.m.Relationships {
+				if strings.EqualFold(r.From, c.entity) && strings.EqualFold(r.FromColumn, c.column) && strings.EqualFold(r.To, v.entity) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // bindingWord is a word that may stand between a column and its value.

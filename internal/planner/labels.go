@@ -30,7 +30,7 @@ func (b *builder) valueBefore(t *term) bool {
 
 func (b *builder) hasColumnTerm() bool {
 	for _, t := range b.st.terms {
-		if t.role == "" && t.cands[0].kind == sColumn && !b.besideValue(t) {
+		if t.role == "" && t.cands[0].kind == sColumn && !b.besideValue(t) && !b.roleBeforeValue(t) && !b.byParticiple(t, t.cands[0]) {
 			return true
 		}
 	}

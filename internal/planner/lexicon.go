@@ -412,6 +412,13 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 					}
 				}
 				l.addOwn(e, c, ks)
+				if ws := words(c.Name); len(ws) == 2 && ws[1] == "by" && pastForm(ws[0]) && !otherColumnSays(e, c.Name, ws[0]) {
+					// "referred" of referred_by: "customers who were
+					// referred" have the link set (byParticiple).
+					a := ks
+					a.strength = strAlias
+					l.add(ws[0], a)
+				}
 			}
 			if !isKey && colIn {
 				l.addForms(c.Name, cs)
@@ -810,4 +817,15 @@ func exactMetrics(l *lexicon, m *semantic.Model) {
 			l.phrases[phrase] = kept
 		}
 	}
+}
+
+// otherColumnSays reports whether a column of e other than col has w among
+// its name's words ("created" of created_at beside created_by).
+func otherColumnSays(e *semantic.Entity, col, w string) bool {
+	for _, c := range e.Columns {
+		if !strings.EqualFold(c.Name, col) && slices.Contains(words(c.Name), w) {
+			return true
+		}
+	}
+	return false
 }

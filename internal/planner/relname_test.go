@@ -208,6 +208,14 @@ func TestSelfLinkRoleValue(t *testing.T) {
 		"how many customers have a referrer":                {"referrer some []"},
 		"how many customers with a referrer are in Germany": {"country = [Germany]", "referrer some []"},
 		"customers whose referrer lives in Germany":         {"referrer.country = [Germany]"},
+		// The link's participle: its key column says whose the value is
+		// (found from outside: "how many customers were referred by
+		// Grace Dawson" refused), or alone that the link is set.
+		"how many customers were referred by Grace Dawson": {"referrer.name = [Grace Dawson]"},
+		"customers who were referred by Grace Dawson":      {"referrer.name = [Grace Dawson]"},
+		"number of customers referred by Grace Dawson":     {"referrer.name = [Grace Dawson]"},
+		"how many customers were referred":                 {"customers.referred_by is_not_null []"},
+		"employees who are managed by Grace Moreau":        {"manager.name = [Grace Moreau]"},
 	} {
 		pl := p.PlanValues(q, asOf, vals)
 		var got []string
@@ -218,6 +226,11 @@ func TestSelfLinkRoleValue(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%q: %s %q, filters %v; want %v", q, pl.Kind, pl.Reason, got, want)
+		}
+		if strings.HasPrefix(q, "how many") || strings.HasPrefix(q, "number of") {
+			if pl.Kind != KindMetric {
+				t.Errorf("%q: %s; want a count", q, pl.Kind)
+			}
 		}
 	}
 }

@@ -818,8 +818,13 @@ func (b *builder) roles() *Plan {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpGt, Values: []any{int64(0)}})
 				b.und("filter %s > 0 (the rows that have one)", s.field)
 				t.role = "filter"
-			case b.besideValue(t):
+			case b.besideValue(t) || s.kind == sColumn && b.roleBeforeValue(t):
 				t.role = "context"
+			case b.byParticiple(t, s):
+				// "how many customers were referred": referred_by set.
+				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})
+				b.und("%q read as %s being set", t.it.text, s.field)
+				t.role = "filter"
 			case s.kind == sColumn && len(b.st.dates) > 0 && len(t.aggs) == 0 && !t.byMode && b.subjectYears(s):
 				// "buildings built since 1990", "films released after
 				// 2000": year_built, release_year, which the years go on

@@ -149,6 +149,29 @@ func (b *builder) selfRole(t *term, s sense) *semantic.Entity {
 	return nil
 }
 
+// roleBeforeValue reports whether t names a table's link to itself by
+// its key column, with a value of that table said next, which selfRole
+// reads as the linked row's: "referred by" of "how many customers were
+// referred by Grace Dawson" says whose name it is, and is no column to
+// show or group by (found from outside: refused as a column left over).
+func (b *builder) roleBeforeValue(t *term) bool {
+	i := slices.Index(b.st.terms, t)
+	if i < 0 || i+1 >= len(b.st.terms) {
+		return false
+	}
+	next := b.st.terms[i+1]
+	return len(next.cands) > 0 && next.cands[0].kind == sValue && b.selfRole(next, next.cands[0]) != nil
+}
+
+// byParticiple reports whether t is the participle alone of the subject's
+// link column named for who did it to each row (referred_by, managed_by):
+// "how many customers were referred" are those whose link is set, not
+// the column listed (found from outside: "referred" unknown).
+func (b *builder) byParticiple(t *term, s sense) bool {
+	return s.kind == sColumn && s.key && strings.EqualFold(s.entity, b.subject) && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
+		strings.EqualFold(s.column, t.it.text+"_by") && len(t.aggs) == 0 && !t.byMode && !t.sortBy && !t.hasNum && !t.neg && !b.roleBeforeValue(t)
+}
+
 // oneBreath reports whether the question says b of a in one breath: "a
 // referrer in Germany", "whose referrer is in Germany", not "a referrer
 // and are in Germany" nor "with a referrer are in Germany", where b is

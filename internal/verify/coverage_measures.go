@@ -156,6 +156,18 @@ func (c *cover) usedText() string {
 	for _, o := range c.q.Order {
 		used.WriteString(" " + strings.ToLower(o.Field))
 	}
+	// A role read through ("referrer.name", a customer with a referrer)
+	// uses the link's column (customers.referred_by).
+	roles := slices.Clone(c.q.Via)
+	for _, f := range c.q.Filters {
+		ent, _, _ := strings.Cut(f.Field, ".")
+		roles = append(roles, ent)
+	}
+	for _, r := range roles {
+		if e := c.m.Entity(r); e != nil && e.Role != nil {
+			used.WriteString(" " + strings.ToLower(e.Role.From+"."+e.Role.FromColumn))
+		}
+	}
 	return used.String()
 }
 

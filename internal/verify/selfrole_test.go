@@ -1,0 +1,37 @@
+package verify_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/demo"
+	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// TestCoverageRoleUsesLink: a value read through a table's link to
+// itself ("referred by Ines Xu": referrer.name) uses the link's column,
+// which the question names ("referred by"); the planner's reading passes
+// (found on the way: refused as leaving referred_by out).
+func TestCoverageRoleUsesLink(t *testing.T) {
+	f, err := knowledge.LoadFS(demo.Knowledge(), "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := planner.New(f.Model, nil)
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	vals := []planner.Value{{Entity: "customers", Column: "name", Value: "Ines Xu"}}
+	for _, q := range []string{"how many customers were referred by Ines Xu", "customers whose referrer is Ines Xu", "how many customers were referred", "how many customers have a referrer"} {
+		pl := p.PlanValues(q, asOf, vals)
+		if pl.Query == nil {
+			t.Errorf("%q: %s (%s); want a query", q, pl.Kind, pl.Reason)
+			continue
+		}
+		for _, c := range verify.Coverage(q, "2026-06-30", pl.Model(f.Model), pl.Query) {
+			if c.Status == verify.Fail {
+				t.Errorf("%q: %s failed: %s", q, c.Name, c.Detail)
+			}
+		}
+	}
+}
