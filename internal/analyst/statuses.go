@@ -14,14 +14,18 @@ import (
 // refunded, cancelled, void or pending ones.
 const CheckStatuses = "statuses_included"
 
+// untakenWords are the statuses of a sale, an order or a payment that did
+// not, or not yet, go through.
+var untakenWords = []string{"failed", "fail", "refunded", "refund", "cancelled", "canceled", "void", "voided", "pending",
+	"declined", "rejected", "reversed", "bounced", "chargeback", "unpaid", "returned", "abandoned"}
+
 // undoneWords are the statuses of rows whose amount was not, or not yet,
 // taken in.
-var undoneWords = []string{"failed", "fail", "refunded", "refund", "cancelled", "canceled", "void", "voided", "pending",
-	"declined", "rejected", "reversed", "bounced", "chargeback", "unpaid", "returned", "abandoned", "expired",
+var undoneWords = append(slices.Clip(untakenWords), "expired",
 	// A subscription's or a contract's that no longer pays, or does not
 	// yet (found from outside: "total MRR" added up churned and trial
 	// subscriptions at full confidence).
-	"churned", "terminated", "lapsed", "inactive", "suspended", "trial", "trialing", "trialling"}
+	"churned", "terminated", "lapsed", "inactive", "suspended", "trial", "trialing", "trialling")
 
 // StatusCheck warns where a query adds up or averages an amount of a table
 // with a status column (a text column named status or state) whose known
@@ -35,7 +39,7 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 		return verify.Check{}
 	}
 	if q.Rows != nil {
-		return noneStatuses(m, q)
+		return unhappened(m, q)
 	}
 	for _, mt := range amountsOf(m, q) {
 		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "AVG(") && !money(mt) {
@@ -47,7 +51,15 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 			}
 		}
 	}
-	return noneStatuses(m, q)
+	return unhappened(m, q)
+}
+
+// unhappened is noneStatuses's warning, else someStatuses's.
+func unhappened(m *semantic.Model, q *semantic.Query) verify.Check {
+	if c := noneStatuses(m, q); c.Name != "" {
+		return c
+	}
+	return someStatuses(m, q)
 }
 
 // unhappenedWords are the statuses of rows whose event has not taken
@@ -61,15 +73,7 @@ var unhappenedWords = []string{"scheduled", "postponed", "rescheduled", "cancell
 // was not played (found from outside, at confidence 1.00). The other
 // statuses are named for the question to keep.
 func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
-	subject := ""
-	if q.Rows != nil {
-		subject = q.Rows.Entity
-	} else if len(q.Metrics) == 1 {
-		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
-			subject = mt.Entity
-		}
-	}
-	e := m.Entity(subject)
+	e := m.Entity(subjectOf(m, q))
 	if e == nil {
 		return verify.Check{}
 	}
@@ -113,6 +117,71 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 			e.Name, what, fieldWords(c.Name), quoteList(not), quoteList(other), e.Name)}
 	}
 	return verify.Check{}
+}
+
+// someStatuses warns where rows are kept for having some row of another
+// table ("customers who made a purchase", "customers with orders") and
+// that table's status column holds states of what never came to pass
+// (cancelled, refunded, failed …) besides others, with no condition on
+// it: a customer whose one order was cancelled is counted as one who
+// ordered (found from outside, at confidence 1.00). The other statuses
+// are named for the question to keep.
+func someStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
+	subject := subjectOf(m, q)
+	if subject == "" {
+		return verify.Check{}
+	}
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpSome || f.Count {
+			continue
+		}
+		e := m.Entity(f.Field)
+		if e == nil || e.Role != nil {
+			continue
+		}
+		for _, c := range e.Columns {
+			if !semantic.StatusName(c.Name) || len(c.Values) == 0 || m.IsRestricted(e.Name, c.Name) {
+				continue
+			}
+			if slices.ContainsFunc(f.Where, func(w semantic.Filter) bool {
+				fd, ok := m.ColumnField(w.Field)
+				if !ok {
+					fd, ok = m.ColumnField(e.Name + "." + w.Field)
+				}
+				return ok && strings.EqualFold(fd.Entity.Name, e.Name) && strings.EqualFold(fd.Column.Name, c.Name)
+			}) {
+				continue
+			}
+			var not, other []string
+			for _, v := range c.Values {
+				if w := semantic.Fold(v); slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w) {
+					not = append(not, v)
+				} else {
+					other = append(other, v)
+				}
+			}
+			if len(not) == 0 || len(other) == 0 {
+				continue
+			}
+			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s with %s take in those whose only %s have the %s %s; ask for %s with %s %s alone to leave them out",
+				subject, e.Name, e.Name, fieldWords(c.Name), quoteList(not), subject, quoteList(other), e.Name)}
+		}
+	}
+	return verify.Check{}
+}
+
+// subjectOf is the table whose rows q counts or lists: its rows' table,
+// or its one measure's; "" when neither.
+func subjectOf(m *semantic.Model, q *semantic.Query) string {
+	if q.Rows != nil {
+		return q.Rows.Entity
+	}
+	if len(q.Metrics) == 1 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
+			return mt.Entity
+		}
+	}
+	return ""
 }
 
 // statusTables are the tables whose status says whether e's rows count:

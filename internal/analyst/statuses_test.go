@@ -212,3 +212,48 @@ func TestStatusCheckDateNotSet(t *testing.T) {
 		t.Errorf("active, not returned: %+v; want no warning", c)
 	}
 }
+
+// TestStatusCheckSome: customers kept for having an order take in those
+// whose only orders were cancelled or refunded, and the check says so;
+// with a condition on the orders' status, or for another table's rows
+// with no such status, it does not (found from outside: "how many
+// customers made a purchase" counted every status, at 1.00).
+func TestStatusCheckSome(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", Table: "customers", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "country", Type: quarry.TypeText}}},
+			{Name: "orders", Table: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "ordered_at", Type: quarry.TypeTimestamp},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"completed", "cancelled", "refunded"}}}},
+			{Name: "visits", Table: "visits", PrimaryKey: "id", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"new", "returning"}}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "visits", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "customers", Entity: "customers", Expr: "COUNT(customers.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a := &Analyst{}
+	some := semantic.Filter{Field: "orders", Op: semantic.OpSome}
+	for _, q := range []*semantic.Query{
+		{Metrics: []string{"customers"}, Filters: []semantic.Filter{some}},
+		{Rows: &semantic.RowsQuery{Entity: "customers"}, Filters: []semantic.Filter{some}},
+	} {
+		if c := a.StatusCheck(m, q); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled' or 'refunded'") || !strings.Contains(c.Detail, "'completed' orders") {
+			t.Errorf("%+v: %+v; want a warning naming cancelled and refunded", q, c)
+		}
+	}
+	for _, f := range []semantic.Filter{
+		{Field: "orders", Op: semantic.OpSome, Where: []semantic.Filter{{Field: "status", Op: semantic.OpEq, Values: []any{"completed"}}}},
+		{Field: "orders", Op: semantic.OpSome, Where: []semantic.Filter{{Field: "orders.status", Op: semantic.OpIn, Values: []any{"refunded", "cancelled"}}}},
+		{Field: "visits", Op: semantic.OpSome},
+	} {
+		if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{f}}); c.Name != "" {
+			t.Errorf("%+v: %+v; want no warning", f, c)
+		}
+	}
+}
