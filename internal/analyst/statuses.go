@@ -54,12 +54,72 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 	return unhappened(m, q)
 }
 
-// unhappened is noneStatuses's warning, else someStatuses's.
+// unhappened is noneStatuses's warning, else someStatuses's, else
+// notYetStatuses's.
 func unhappened(m *semantic.Model, q *semantic.Query) verify.Check {
 	if c := noneStatuses(m, q); c.Name != "" {
 		return c
 	}
-	return someStatuses(m, q)
+	if c := someStatuses(m, q); c.Name != "" {
+		return c
+	}
+	return notYetStatuses(m, q)
+}
+
+// notYetStatuses warns where rows are kept for not being in a state that
+// ends them well ("purchase orders not received yet": status <>
+// 'received') and the states left hold some that never will (cancelled,
+// failed, …) besides others: a cancelled order is not received either,
+// and not waiting to be (found from outside, at confidence 1.00). Rows
+// kept out of a state of that kind themselves ("orders not cancelled")
+// are left alone.
+func notYetStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
+	e := m.Entity(subjectOf(m, q))
+	if e == nil {
+		return verify.Check{}
+	}
+	undone := func(v string) bool {
+		w := semantic.Fold(v)
+		return slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w)
+	}
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpNe && f.Op != semantic.OpNotIn {
+			continue
+		}
+		fd, ok := m.ColumnField(f.Field)
+		if !ok || !strings.EqualFold(fd.Entity.Name, e.Name) || !semantic.StatusName(fd.Column.Name) || len(fd.Column.Values) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(q.Filters, func(g semantic.Filter) bool {
+			gd, ok := m.ColumnField(g.Field)
+			return ok && (g.Op == semantic.OpEq || g.Op == semantic.OpIn) && gd.Column == fd.Column
+		}) {
+			continue // a state kept besides: "open orders not shipped"
+		}
+		var out []string
+		for _, v := range f.Values {
+			out = append(out, fmt.Sprint(v))
+		}
+		if slices.ContainsFunc(out, undone) {
+			continue
+		}
+		var never, other []string
+		for _, v := range fd.Column.Values {
+			switch {
+			case slices.ContainsFunc(out, func(o string) bool { return semantic.SameSpelling(o, v) }):
+			case undone(v):
+				never = append(never, v)
+			default:
+				other = append(other, v)
+			}
+		}
+		if len(never) == 0 || len(other) == 0 {
+			continue
+		}
+		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s whose %s is not %s take in those %s, which may never be %s; ask for %s %s alone to leave them out",
+			e.Name, fieldWords(fd.Column.Name), quoteList(out), quoteList(never), strings.Join(out, " or "), quoteList(other), e.Name)}
+	}
+	return verify.Check{}
 }
 
 // unhappenedWords are the statuses of rows whose event has not taken
