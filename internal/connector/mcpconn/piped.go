@@ -264,7 +264,8 @@ type pipedRows struct {
 	lim       quarry.DecodeLimits
 	size      connector.SizeLimit
 	trunc     bool
-	ended     bool // the end came, or the rows stopped
+	got       int64 // the rows of the parts decoded
+	ended     bool  // the end came, or the rows stopped
 	err       error
 	closed    bool
 }
@@ -318,6 +319,7 @@ func (r *pipedRows) load() bool {
 				r.cols = t.Columns
 			}
 			r.cur, r.i = t.Rows, -1
+			r.got += int64(len(t.Rows))
 			if t.Truncated {
 				// The rows the query may return were read.
 				r.trunc = true
@@ -354,6 +356,10 @@ func (r *pipedRows) finish(payload []byte) {
 		r.stop(quarry.Errorf(quarry.KindQuery, "connection %q: the server reported an error: %s", name, r.c.red.clean(sanitize(e.Error))))
 	case r.cols == nil:
 		r.stop(quarry.Errorf(quarry.KindQuery, "connection %q: tool %q ended its rows before their columns", name, rowpipe.Tool))
+	case e.Rows != r.got:
+		// Parts lost or made up on the way: the rows are not the
+		// result the server read.
+		r.stop(quarry.Errorf(quarry.KindQuery, "connection %q: the server's piped result cannot be read: it says %d rows were sent, and %d came", name, e.Rows, r.got))
 	default:
 		r.trunc = r.trunc || e.Truncated
 		r.stop(nil)

@@ -27,8 +27,9 @@ import (
 // that never reaches the client ("piped-mute": a wrapper that did not
 // pass it on), one that answers that it piped rows and sent none
 // ("piped-liar"), one that writes something other than frames on it
-// ("piped-garbage"), and one that dies after the first part
-// ("piped-crash").
+// ("piped-garbage"), one that dies after the first part
+// ("piped-crash"), and one whose end counts rows that never came
+// ("piped-short").
 func runPipedChild(kind string) (int, bool) {
 	ctx := context.Background()
 	// pipe is the result pipe the client gave, its hello said.
@@ -75,7 +76,7 @@ func runPipedChild(kind string) (int, bool) {
 			fmt.Fprintln(os.Stderr, "fatal:", err)
 			return 1, true
 		}
-	case "piped-garbage", "piped-liar", "piped-crash":
+	case "piped-garbage", "piped-liar", "piped-crash", "piped-short":
 		w, f := pipe()
 		srv = mcp.NewServer(&mcp.Implementation{Name: "test-" + kind, Version: "1"}, nil)
 		addSQLTool(srv, "run_query", "sql", textTool("source\njson\n"))
@@ -91,6 +92,10 @@ func runPipedChild(kind string) (int, bool) {
 				w.Rows(in.Call, part)
 				fmt.Fprintln(os.Stderr, "fatal: the disk went away")
 				os.Exit(3)
+			case "piped-short":
+				part, _ := quarry.EncodeTable(&quarry.Table{Columns: []quarry.Column{{Name: "n", Type: quarry.TypeInt}}, Rows: [][]any{{int64(1)}}})
+				w.Rows(in.Call, part)
+				w.End(in.Call, rowpipe.End{Rows: 2})
 			}
 			// The liar: says it piped rows and sent none.
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}, Meta: mcp.Meta{"piped": true}}, nil
@@ -304,4 +309,8 @@ func TestPipedFallsBackOrFails(t *testing.T) {
 	expectErr(t, err, quarry.KindQuery, "other than quarry's frames", "unknown kind")
 
 	expectErr(t, drain(open(t, child(t, "piped-crash")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})), quarry.KindConnection, "exit status 3", "the disk went away")
+
+	// An end that counts rows no part held: a part lost on the way is
+	// no shorter result.
+	expectErr(t, drain(open(t, child(t, "piped-short")).Query(ctx, "SELECT 1", connector.QueryOptions{Timeout: 20 * time.Second})), quarry.KindQuery, "says 2 rows were sent, and 1 came")
 }
