@@ -23,6 +23,7 @@ func (b *builder) finish() *Plan {
 		return pl
 	}
 	b.throughRole()
+	b.participleState()
 	if pl := b.existsFilters(); pl != nil {
 		return pl
 	}

@@ -246,8 +246,15 @@ func TestValueAlsoOwnLink(t *testing.T) {
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 	for _, q := range []string{"how many customers came through a referral", "customers who came through referral"} {
 		pl := p.Plan(q, asOf)
-		if pl.Kind != KindClarify || len(pl.Options) != 2 || !strings.Contains(pl.Options[0], "customers.referred_by") || !strings.Contains(pl.Options[1], "web_sessions.source") {
+		if pl.Kind != KindClarify || len(pl.Options) != 2 || !strings.HasSuffix(pl.Options[0], "customers with a referrer") || !strings.HasSuffix(pl.Options[1], "customers with a referral web session") {
 			t.Errorf("%q: %s (%s) %q; want a choice between the referrer and the sessions' source", q, pl.Kind, pl.Reason, pl.Options)
+			continue
+		}
+		// Each option is a question of its own, answered when asked.
+		for _, o := range pl.Options {
+			if got := p.Plan(o, asOf); got.Kind != KindMetric && got.Kind != KindRows {
+				t.Errorf("%q: option %q is %s (%s)", q, o, got.Kind, got.Reason)
+			}
 		}
 	}
 	for _, q := range []string{"number of customers with a referral web session", "how many customers have a referral session", "web sessions from referral"} {

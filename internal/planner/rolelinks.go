@@ -2,7 +2,10 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Tables reached through one link of several. A table with two links to
@@ -248,6 +251,51 @@ func (b *builder) throughRole() {
 		if ent, col, ok := strings.Cut(f.Field, "."); ok && strings.EqualFold(ent, e.Role.Of) {
 			f.Field = e.Name + "." + col
 			b.und("filter %s through %s (%s)", col, e.Name, e.Role.Via())
+		}
+	}
+}
+
+// participleState keeps the subject's rows to the state a link's verb
+// names when the question says it: "expenses approved by Kira Dawson"
+// read through expenses.approved_by are those she approved, not those
+// she denied, where the status column holds 'approved' (found from
+// outside: the denied ones counted, at 1.00, where approved_by records
+// who decided).
+func (b *builder) participleState() {
+	e := b.p.entity(b.subject)
+	if e == nil {
+		return
+	}
+	var roles []string
+	for _, f := range b.q.Filters {
+		ent, _, _ := strings.Cut(f.Field, ".")
+		roles = append(roles, ent)
+	}
+	roles = append(roles, b.q.Via...)
+	said := " " + lower(b.st.text) + " "
+	for _, r := range roles {
+		re := b.p.entity(r)
+		if re == nil || re.Role == nil || !strings.EqualFold(re.Role.From, e.Name) {
+			continue
+		}
+		verb, ok := strings.CutSuffix(lower(re.Role.FromColumn), "_by")
+		if !ok || !pastForm(verb) || !strings.Contains(said, " "+verb+" ") {
+			continue
+		}
+		for _, c := range e.Columns {
+			if !semantic.StatusName(c.Name) || !slices.ContainsFunc(c.Values, func(v string) bool { return strings.EqualFold(v, verb) }) {
+				continue
+			}
+			field := e.Name + "." + c.Name
+			if slices.ContainsFunc(b.q.Filters, func(f semantic.Filter) bool {
+				return strings.EqualFold(f.Field, field) || strings.EqualFold(f.Field, c.Name)
+			}) {
+				return
+			}
+			v := c.Values[slices.IndexFunc(c.Values, func(v string) bool { return strings.EqualFold(v, verb) })]
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpEq, Values: []any{v}})
+			b.und("%q also keeps the %s whose %s is %s", verb, display(e.Name), c.Name, v)
+			return
 		}
 	}
 }

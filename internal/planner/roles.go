@@ -820,6 +820,12 @@ func (b *builder) roles() *Plan {
 				t.role = "filter"
 			case b.besideValue(t) || s.kind == sColumn && b.roleBeforeValue(t):
 				t.role = "context"
+			case b.linkParticiple(t, s) && !b.passive(t.it.text):
+				// "customers who have referred someone": those the
+				// link points at, which no condition on their own
+				// link says.
+				return b.fail(fmt.Sprintf("%q said of %s that did it is the %s other rows' %s points to, which quarry does not count yet; ask “which %s %s the most %s” for each one's count, or “%s that were %s” for those it was done to",
+					t.it.text, display(b.subject), display(b.subject), s.column, singular(display(b.subject)), t.it.text, display(b.subject), display(b.subject), t.it.text))
 			case b.byParticiple(t, s):
 				// "how many customers were referred": referred_by set.
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})

@@ -140,6 +140,9 @@ func (b *builder) selfRole(t *term, s sense) *semantic.Entity {
 		}
 		for _, c := range prev.cands {
 			switch {
+			case c.kind == sColumn && strings.EqualFold(c.column, prev.it.text+"_by"):
+				// "referred in Germany": the participle alone names no
+				// one; "referred by someone in Germany" does.
 			case c.kind == sColumn && strings.EqualFold(c.entity, ro.From) && strings.EqualFold(c.column, ro.FromColumn),
 				c.kind == sEntity && strings.EqualFold(c.name, e.Name):
 				return e
@@ -163,13 +166,59 @@ func (b *builder) roleBeforeValue(t *term) bool {
 	return len(next.cands) > 0 && next.cands[0].kind == sValue && b.selfRole(next, next.cands[0]) != nil
 }
 
+// sameRoot reports whether two stems are one word's: equal, or one the
+// start of the other at five letters or more ("referr" of referral and
+// "refer" of referred, which Snowball stems apart).
+func sameRoot(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == b || len(a) >= 5 && strings.HasPrefix(b, a)
+}
+
 // byParticiple reports whether t is the participle alone of the subject's
 // link column named for who did it to each row (referred_by, managed_by):
 // "how many customers were referred" are those whose link is set, not
 // the column listed (found from outside: "referred" unknown).
 func (b *builder) byParticiple(t *term, s sense) bool {
+	return b.linkParticiple(t, s) && b.passive(t.it.text)
+}
+
+// linkParticiple reports whether t is the participle alone of the
+// subject's link column named for who did it, in either voice.
+func (b *builder) linkParticiple(t *term, s sense) bool {
 	return s.kind == sColumn && s.key && strings.EqualFold(s.entity, b.subject) && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
 		strings.EqualFold(s.column, t.it.text+"_by") && len(t.aggs) == 0 && !t.byMode && !t.sortBy && !t.hasNum && !t.neg && !b.roleBeforeValue(t)
+}
+
+// passive reports whether the participle w is said in the passive voice
+// ("were referred", "customers referred by …"): the rows it was done to.
+// "Customers who have referred someone" did it (found from outside: read
+// as those referred, 276 for 210, at 1.00).
+func (b *builder) passive(w string) bool {
+	ws := strings.Fields(strings.Map(func(r rune) rune {
+		if r == ',' || r == '?' || r == '.' || r == '!' {
+			return ' '
+		}
+		return r
+	}, lower(b.st.raw)))
+	i := slices.Index(ws, w)
+	if i < 0 {
+		return false
+	}
+	if i+1 < len(ws) && ws[i+1] == "by" {
+		return true
+	}
+	for j := i - 1; j >= 0; j-- {
+		switch ws[j] {
+		case "not", "never", "ever", "also", "already", "all", "recently", "first":
+			continue
+		case "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "gotten":
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // oneBreath reports whether the question says b of a in one breath: "a
@@ -262,10 +311,10 @@ func (b *builder) ownLinkNamed(t *term, s sense) *Plan {
 	if e == nil || strings.EqualFold(s.entity, e.Name) || s.column == "" || b.namesTable(s.entity, t) {
 		return nil // "customers with a referral web session" says whose
 	}
-	said := map[string]bool{}
+	var said []string
 	for _, w := range nameWords(s.value) {
 		if len(w) >= 4 {
-			said[stemWord(w)] = true
+			said = append(said, stemWord(w))
 		}
 	}
 	if len(said) == 0 {
@@ -274,7 +323,7 @@ func (b *builder) ownLinkNamed(t *term, s sense) *Plan {
 	names := func(c *semantic.Column, extra ...string) bool {
 		for _, n := range append(append([]string{c.Name}, c.Synonyms...), extra...) {
 			for _, w := range nameWords(n) {
-				if len(w) >= 4 && said[stemWord(w)] {
+				if len(w) >= 4 && slices.ContainsFunc(said, func(v string) bool { return sameRoot(v, stemWord(w)) }) {
 					return true
 				}
 			}
@@ -302,14 +351,51 @@ func (b *builder) ownLinkNamed(t *term, s sense) *Plan {
 		if toValue || !link && c.Type != quarry.TypeBool || !names(c, roles...) {
 			continue
 		}
-		own := fmt.Sprintf("%s with a %s (%s.%s set)", display(e.Name), display(c.Name), e.Name, c.Name)
-		if len(roles) > 0 {
-			own = fmt.Sprintf("%s with a %s (%s.%s)", display(e.Name), display(roles[0]), e.Name, c.Name)
-		} else if !link {
-			own = fmt.Sprintf("%s that are %s (%s.%s)", display(e.Name), display(c.Name), e.Name, c.Name)
+		// Each reading as a question of its own, which an option asks
+		// again when picked: the link by its role's word, or by its
+		// participle ("customers that were referred"), or the flag's;
+		// the value with its table's name.
+		subj := display(e.Name)
+		own := ""
+		switch {
+		case len(roles) > 0 && !strings.EqualFold(roles[0], c.Name):
+			own = subj + " with a " + singular(display(roles[0]))
+		case link && strings.HasSuffix(lower(c.Name), "_by"):
+			own = subj + " that were " + strings.TrimSuffix(display(lower(c.Name)), " by")
+		case link:
+			own = subj + " with a " + strings.TrimSuffix(display(lower(c.Name)), " id")
+		default:
+			own = subj + " that are " + display(c.Name)
 		}
-		other := fmt.Sprintf("%s with %s whose %s is %s (%s.%s)", display(e.Name), display(s.entity), display(s.column), s.value, s.entity, s.column)
-		return clarify(fmt.Sprintf("%q could mean %s or %s; which one?", t.it.text, own, other), own, other)
+		other := subj + " with a " + s.value + " " + singular(display(s.entity))
+		// The rest of the question goes with each: "how many" before,
+		// what was said after the value ("… in Germany") after.
+		asked := strings.TrimRight(b.st.raw, "?.! ")
+		raw := lower(asked)
+		lead := ""
+		for _, l := range []string{"how many ", "number of ", "the number of ", "count of ", "count "} {
+			if strings.HasPrefix(raw, l) {
+				lead = l
+				break
+			}
+		}
+		tail := ""
+		if i := strings.LastIndex(raw, t.it.text); i >= 0 && len(raw) == len(asked) {
+			tail = asked[i+len(t.it.text):]
+		}
+		own, other = lead+own+tail, lead+other+tail
+		var opts []string
+		for _, o := range []string{own, other} {
+			if pl := b.p.planWhole(o, b.st.asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+				opts = append(opts, o)
+			}
+		}
+		what := fmt.Sprintf("%q could mean %s (%s.%s) or %s (%s.%s = %s)", t.it.text, own, e.Name, c.Name, other, s.entity, s.column, s.value)
+		if len(opts) < 2 {
+			// A reading quarry cannot ask again is no choice to offer.
+			return b.fail(what + ", which give different rows; quarry does not pick one")
+		}
+		return clarify(what+"; which one?", opts...)
 	}
 	return nil
 }

@@ -797,6 +797,7 @@ func (c *cover) breakdown() bool {
 					agent = true
 				}
 			}
+			agent = agent || anyoneWord(rest)
 		}
 		agent = agent || word == "by" && c.oneNumberWhose(rest)
 		if !agent {
@@ -829,6 +830,7 @@ func (c *cover) asksForGroups() bool {
 					agent = true
 				}
 			}
+			agent = agent || anyoneWord(rest)
 		}
 		agent = agent || c.oneNumberWhose(rest)
 		// "written by Joseph Kuhr": by whom, a value filtered on.
@@ -847,6 +849,13 @@ func (c *cover) asksForGroups() bool {
 }
 
 var byRE = lazyRE(` by `)
+
+// anyoneWord reports whether the words after a participle's "by" start
+// with someone unnamed: "referred by someone in Germany" says who did
+// it, as "placed by customers" does, not how to group.
+func anyoneWord(rest []string) bool {
+	return len(rest) > 0 && slices.Contains([]string{"someone", "somebody", "anyone", "anybody", "another", "others", "people"}, rest[0])
+}
 
 // participle reports whether w is a verb's past participle ("placed",
 // "written", "sold"), the word before a "by" that names who did it.

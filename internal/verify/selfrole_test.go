@@ -22,7 +22,7 @@ func TestCoverageRoleUsesLink(t *testing.T) {
 	p := planner.New(f.Model, nil)
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 	vals := []planner.Value{{Entity: "customers", Column: "name", Value: "Ines Xu"}}
-	for _, q := range []string{"how many customers were referred by Ines Xu", "customers whose referrer is Ines Xu", "how many customers were referred", "how many customers have a referrer"} {
+	for _, q := range []string{"how many customers were referred by Ines Xu", "customers whose referrer is Ines Xu", "how many customers were referred", "how many customers have a referrer", "how many customers were referred by someone in Germany"} {
 		pl := p.PlanValues(q, asOf, vals)
 		if pl.Query == nil {
 			t.Errorf("%q: %s (%s); want a query", q, pl.Kind, pl.Reason)
