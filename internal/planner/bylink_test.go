@@ -34,6 +34,7 @@ func byLinkModel(t *testing.T) *semantic.Model {
 		Metrics: []semantic.Metric{
 			{Name: "count_customers", Entity: "customers", Expr: "COUNT(customers.id)"},
 			{Name: "count_expenses", Entity: "expenses", Expr: "COUNT(expenses.id)"},
+			{Name: "count_web_sessions", Entity: "web_sessions", Expr: "COUNT(web_sessions.id)"},
 		},
 	}
 	if err := m.Validate(); err != nil {
@@ -76,7 +77,10 @@ func TestLinkParticipleVoice(t *testing.T) {
 			t.Errorf("%q: %s (%s) %v; want %v", q, pl.Kind, pl.Reason, got, want)
 		}
 	}
-	for _, q := range []string{"how many customers have referred someone", "customers who referred someone"} {
+	// The active voice, and the participle as an adjective after "by"
+	// (found in the second round: "number of orders by invited users"
+	// grouped by invited_by, at 1.00).
+	for _, q := range []string{"how many customers have referred someone", "customers who referred someone", "number of web sessions by referred customers"} {
 		if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered {
 			t.Errorf("%q: %s %v; want refused", q, pl.Kind, filters(pl))
 		}
@@ -92,5 +96,35 @@ func TestLinkParticipleVoice(t *testing.T) {
 		if !strings.Contains(pl.Question, "customers.referred_by") || !strings.Contains(pl.Question, "web_sessions.source = referral") {
 			t.Errorf("%q: %q names neither reading's column", q, pl.Question)
 		}
+	}
+}
+
+// TestLinkParticipleOneLink: the one link of refund requests to staff,
+// no role, named by its key column before a name of staff (found in the
+// second outside round: refused as a column left over), keeps the
+// approved ones as a role does.
+func TestLinkParticipleOneLink(t *testing.T) {
+	id := semantic.Column{Name: "id", Type: quarry.TypeInt}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "staff", PrimaryKey: "id", Columns: []semantic.Column{id, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "refund_requests", PrimaryKey: "id", Columns: []semantic.Column{id, {Name: "amount", Type: quarry.TypeFloat}, {Name: "approved_by", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"approved", "rejected", "pending"}}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "approved_by", From: "refund_requests", FromColumn: "approved_by", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne, Verbs: []string{"approve"}}},
+		Metrics:       []semantic.Metric{{Name: "count_refund_requests", Entity: "refund_requests", Expr: "COUNT(refund_requests.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	pl := p.PlanValues("how many refund requests were approved by Helga Brandt", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC), []Value{{Entity: "staff", Column: "name", Value: "Helga Brandt"}})
+	var got []string
+	if pl.Query != nil {
+		for _, f := range pl.Query.Filters {
+			got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
+		}
+	}
+	if want := []string{"staff.name = [Helga Brandt]", "refund_requests.status = [approved]"}; pl.Kind != KindMetric || !slices.Equal(got, want) {
+		t.Errorf("%s (%s) %v; want %v", pl.Kind, pl.Reason, got, want)
 	}
 }

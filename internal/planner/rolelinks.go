@@ -266,19 +266,32 @@ func (b *builder) participleState() {
 	if e == nil {
 		return
 	}
-	var roles []string
+	var reached []string
 	for _, f := range b.q.Filters {
 		ent, _, _ := strings.Cut(f.Field, ".")
-		roles = append(roles, ent)
+		reached = append(reached, ent)
 	}
-	roles = append(roles, b.q.Via...)
-	said := " " + lower(b.st.text) + " "
-	for _, r := range roles {
+	reached = append(reached, b.q.Via...)
+	// The links the rows were read through: a role's, or the subject's
+	// own link to a table a filter is on.
+	var links []string
+	for _, r := range reached {
 		re := b.p.entity(r)
-		if re == nil || re.Role == nil || !strings.EqualFold(re.Role.From, e.Name) {
-			continue
+		switch {
+		case re == nil:
+		case re.Role != nil && strings.EqualFold(re.Role.From, e.Name):
+			links = append(links, re.Role.FromColumn)
+		case re.Role == nil:
+			for _, rel := range b.p.m.Relationships {
+				if strings.EqualFold(rel.From, e.Name) && strings.EqualFold(rel.To, re.Name) {
+					links = append(links, rel.FromColumn)
+				}
+			}
 		}
-		verb, ok := strings.CutSuffix(lower(re.Role.FromColumn), "_by")
+	}
+	said := " " + lower(b.st.text) + " "
+	for _, link := range links {
+		verb, ok := strings.CutSuffix(lower(link), "_by")
 		if !ok || !pastForm(verb) || !strings.Contains(said, " "+verb+" ") {
 			continue
 		}

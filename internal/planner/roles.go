@@ -637,6 +637,12 @@ func (b *builder) roles() *Plan {
 			}
 		case sColumn, sDim:
 			switch {
+			case participleAlias(t, s) && !b.byParticiple(t, s) && !(b.linkParticiple(t, s) && !b.passive(t.it.text)):
+				// "orders by invited users": the participle alone is
+				// read only as the rows it was done to ("users that
+				// were invited"), never a grouping by who did it
+				// (found from outside: grouped by invited_by, at 1.00).
+				return b.fail(fmt.Sprintf("quarry reads %q only as %s that were %s (%s set); ask for those, such as “%s that were %s”", t.it.text, display(s.entity), t.it.text, s.field, display(s.entity), t.it.text))
 			case t.adjFlag && s.flag != nil && !t.hasNum:
 				b.flagFilter(t, s)
 			case b.valueBefore(t):
@@ -824,8 +830,8 @@ func (b *builder) roles() *Plan {
 				// "customers who have referred someone": those the
 				// link points at, which no condition on their own
 				// link says.
-				return b.fail(fmt.Sprintf("%q said of %s that did it is the %s other rows' %s points to, which quarry does not count yet; ask “which %s %s the most %s” for each one's count, or “%s that were %s” for those it was done to",
-					t.it.text, display(b.subject), display(b.subject), s.column, singular(display(b.subject)), t.it.text, display(b.subject), display(b.subject), t.it.text))
+				return b.fail(fmt.Sprintf("%q said of %s that did it is the %s other rows' %s points to, which quarry does not count yet; it can count the %s that were %s",
+					t.it.text, display(b.subject), display(b.subject), s.column, display(b.subject), t.it.text))
 			case b.byParticiple(t, s):
 				// "how many customers were referred": referred_by set.
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNotNull})

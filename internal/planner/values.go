@@ -163,7 +163,16 @@ func (b *builder) roleBeforeValue(t *term) bool {
 		return false
 	}
 	next := b.st.terms[i+1]
-	return len(next.cands) > 0 && next.cands[0].kind == sValue && b.selfRole(next, next.cands[0]) != nil
+	if len(next.cands) == 0 || next.cands[0].kind != sValue {
+		return false
+	}
+	if b.selfRole(next, next.cands[0]) != nil {
+		return true
+	}
+	// "refund requests approved by Helga Brandt": the one link of the
+	// rows to staff, named by its key column before a name of staff.
+	s := t.cands[0]
+	return s.kind == sColumn && s.key && !participleAlias(t, s) && b.p.linksToValue([]sense{s}, next.cands) && oneBreath(b.st.text, t.it.text, next.it.text)
 }
 
 // sameRoot reports whether two stems are one word's: equal, or one the
@@ -184,11 +193,16 @@ func (b *builder) byParticiple(t *term, s sense) bool {
 	return b.linkParticiple(t, s) && b.passive(t.it.text)
 }
 
+// participleAlias reports whether t is the participle alone that names
+// a link column named for who did it ("invited" of invited_by).
+func participleAlias(t *term, s sense) bool {
+	return s.kind == sColumn && s.key && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") && strings.EqualFold(s.column, t.it.text+"_by")
+}
+
 // linkParticiple reports whether t is the participle alone of the
 // subject's link column named for who did it, in either voice.
 func (b *builder) linkParticiple(t *term, s sense) bool {
-	return s.kind == sColumn && s.key && strings.EqualFold(s.entity, b.subject) && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
-		strings.EqualFold(s.column, t.it.text+"_by") && len(t.aggs) == 0 && !t.byMode && !t.sortBy && !t.hasNum && !t.neg && !b.roleBeforeValue(t)
+	return participleAlias(t, s) && strings.EqualFold(s.entity, b.subject) && len(t.aggs) == 0 && !t.byMode && !t.sortBy && !t.hasNum && !t.neg && !b.roleBeforeValue(t)
 }
 
 // passive reports whether the participle w is said in the passive voice

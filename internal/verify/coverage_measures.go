@@ -167,6 +167,21 @@ func (c *cover) usedText() string {
 		if e := c.m.Entity(r); e != nil && e.Role != nil {
 			used.WriteString(" " + strings.ToLower(e.Role.From+"."+e.Role.FromColumn))
 		}
+		// A filter on a table one link leads to ("staff.name" of
+		// refund requests, through approved_by) uses that link's column.
+		var links []semantic.Relationship
+		for _, rel := range c.m.Relationships {
+			if strings.EqualFold(rel.To, r) && !strings.EqualFold(rel.From, r) {
+				links = append(links, rel)
+			}
+		}
+		for _, rel := range links {
+			if !slices.ContainsFunc(links, func(o semantic.Relationship) bool {
+				return strings.EqualFold(o.From, rel.From) && !strings.EqualFold(o.FromColumn, rel.FromColumn)
+			}) {
+				used.WriteString(" " + strings.ToLower(rel.From+"."+rel.FromColumn))
+			}
+		}
 	}
 	return used.String()
 }
