@@ -381,7 +381,11 @@ func (b *builder) ownLinkNamed(t *term, s sense) *Plan {
 		default:
 			own = subj + " that are " + display(c.Name)
 		}
-		other := subj + " with a " + s.value + " " + singular(display(s.entity))
+		a := "a "
+		if s.value != "" && strings.ContainsRune("aeiouAEIOU", rune(s.value[0])) {
+			a = "an " // "users with an invitation signup"
+		}
+		other := subj + " with " + a + s.value + " " + singular(display(s.entity))
 		// The rest of the question goes with each: "how many" before,
 		// what was said after the value ("… in Germany") after.
 		asked := strings.TrimRight(b.st.raw, "?.! ")
