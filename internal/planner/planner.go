@@ -181,6 +181,10 @@ type Planner struct {
 	// was read in (directed): the link's own name may hold such a word
 	// ("departure station"), never read again.
 	undirected bool
+	// optionCheck marks the copy that plans a clarifying question's
+	// options again (ownLinkNamed): an option that is itself ambiguous
+	// is no answer, and is never asked back in turn.
+	optionCheck bool
 	// uncoded marks the copy that plans a question without reading its
 	// country names as codes (countryReading).
 	uncoded bool

@@ -140,7 +140,7 @@ func (b *builder) selfRole(t *term, s sense) *semantic.Entity {
 		}
 		for _, c := range prev.cands {
 			switch {
-			case c.kind == sColumn && strings.EqualFold(c.column, prev.it.text+"_by"):
+			case participleAlias(prev, c):
 				// "referred in Germany": the participle alone names no
 				// one; "referred by someone in Germany" does.
 			case c.kind == sColumn && strings.EqualFold(c.entity, ro.From) && strings.EqualFold(c.column, ro.FromColumn),
@@ -403,12 +403,17 @@ func (b *builder) ownLinkNamed(t *term, s sense) *Plan {
 		}
 		own, other = lead+own+tail, lead+other+tail
 		var opts []string
+		once := *b.p
+		once.optionCheck = true
 		for _, o := range []string{own, other} {
-			if pl := b.p.planWhole(o, b.st.asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+			if pl := once.planWhole(o, b.st.asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
 				opts = append(opts, o)
 			}
 		}
 		what := fmt.Sprintf("%q could mean %s (%s.%s) or %s (%s.%s = %s)", t.it.text, own, e.Name, c.Name, other, s.entity, s.column, s.value)
+		if b.p.optionCheck {
+			return b.fail(what)
+		}
 		if len(opts) < 2 {
 			// A reading quarry cannot ask again is no choice to offer.
 			return b.fail(what + ", which give different rows; quarry does not pick one")
