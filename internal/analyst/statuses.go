@@ -78,10 +78,6 @@ func notYetStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 	if e == nil {
 		return verify.Check{}
 	}
-	undone := func(v string) bool {
-		w := semantic.Fold(v)
-		return slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w)
-	}
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpNe && f.Op != semantic.OpNotIn {
 			continue
@@ -100,19 +96,13 @@ func notYetStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 		for _, v := range f.Values {
 			out = append(out, fmt.Sprint(v))
 		}
-		if slices.ContainsFunc(out, undone) {
+		if slices.ContainsFunc(out, neverDone) {
 			continue
 		}
-		var never, other []string
-		for _, v := range fd.Column.Values {
-			switch {
-			case slices.ContainsFunc(out, func(o string) bool { return semantic.SameSpelling(o, v) }):
-			case undone(v):
-				never = append(never, v)
-			default:
-				other = append(other, v)
-			}
-		}
+		left := slices.DeleteFunc(slices.Clone(fd.Column.Values), func(v string) bool {
+			return slices.ContainsFunc(out, func(o string) bool { return semantic.SameSpelling(o, v) })
+		})
+		never, other := splitValues(left, neverDone)
 		if len(never) == 0 || len(other) == 0 {
 			continue
 		}
@@ -162,14 +152,7 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 		if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, ref) }) {
 			continue
 		}
-		var not, other []string
-		for _, v := range c.Values {
-			if slices.Contains(unhappenedWords, semantic.Fold(v)) {
-				not = append(not, v)
-			} else {
-				other = append(other, v)
-			}
-		}
+		not, other := splitValues(c.Values, func(v string) bool { return slices.Contains(unhappenedWords, semantic.Fold(v)) })
 		if len(not) == 0 || len(other) == 0 {
 			continue
 		}
@@ -212,14 +195,7 @@ func someStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 			}) {
 				continue
 			}
-			var not, other []string
-			for _, v := range c.Values {
-				if w := semantic.Fold(v); slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w) {
-					not = append(not, v)
-				} else {
-					other = append(other, v)
-				}
-			}
+			not, other := splitValues(c.Values, neverDone)
 			if len(not) == 0 || len(other) == 0 {
 				continue
 			}
@@ -228,6 +204,25 @@ func someStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 		}
 	}
 	return verify.Check{}
+}
+
+// neverDone reports whether a status is of what did not go through
+// (cancelled, refunded, failed …) or has not happened (scheduled …).
+func neverDone(v string) bool {
+	w := semantic.Fold(v)
+	return slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w)
+}
+
+// splitValues parts values into those that match and the others, in order.
+func splitValues(values []string, match func(string) bool) (yes, no []string) {
+	for _, v := range values {
+		if match(v) {
+			yes = append(yes, v)
+		} else {
+			no = append(no, v)
+		}
+	}
+	return yes, no
 }
 
 // subjectOf is the table whose rows q counts or lists: its rows' table,

@@ -55,15 +55,6 @@ func TestLinkParticipleVoice(t *testing.T) {
 	p := New(byLinkModel(t), nil)
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 	vals := []Value{{Entity: "employees", Column: "name", Value: "Kira Dawson"}}
-	filters := func(pl *Plan) []string {
-		var got []string
-		if pl.Query != nil {
-			for _, f := range pl.Query.Filters {
-				got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
-			}
-		}
-		return got
-	}
 	for q, want := range map[string][]string{
 		"how many customers were referred":                       {"customers.referred_by is_not_null []"},
 		"how many customers have been referred":                  {"customers.referred_by is_not_null []"},
@@ -73,7 +64,7 @@ func TestLinkParticipleVoice(t *testing.T) {
 		"expenses approved by Kira Dawson":                       {"approved_by.name = [Kira Dawson]", "expenses.status = [approved]"},
 	} {
 		pl := p.PlanValues(q, asOf, vals)
-		if got := filters(pl); pl.Kind != KindMetric && pl.Kind != KindRows || !slices.Equal(got, want) {
+		if got := filterTexts(pl); pl.Kind != KindMetric && pl.Kind != KindRows || !slices.Equal(got, want) {
 			t.Errorf("%q: %s (%s) %v; want %v", q, pl.Kind, pl.Reason, got, want)
 		}
 	}
@@ -82,7 +73,7 @@ func TestLinkParticipleVoice(t *testing.T) {
 	// grouped by invited_by, at 1.00).
 	for _, q := range []string{"how many customers have referred someone", "customers who referred someone", "number of web sessions by referred customers"} {
 		if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered {
-			t.Errorf("%q: %s %v; want refused", q, pl.Kind, filters(pl))
+			t.Errorf("%q: %s %v; want refused", q, pl.Kind, filterTexts(pl))
 		}
 	}
 	for q, want := range map[string][]string{
@@ -118,13 +109,19 @@ func TestLinkParticipleOneLink(t *testing.T) {
 	}
 	p := New(m, nil)
 	pl := p.PlanValues("how many refund requests were approved by Helga Brandt", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC), []Value{{Entity: "staff", Column: "name", Value: "Helga Brandt"}})
+	got := filterTexts(pl)
+	if want := []string{"staff.name = [Helga Brandt]", "refund_requests.status = [approved]"}; pl.Kind != KindMetric || !slices.Equal(got, want) {
+		t.Errorf("%s (%s) %v; want %v", pl.Kind, pl.Reason, got, want)
+	}
+}
+
+// filterTexts are a plan's filters as "field op values", in order.
+func filterTexts(pl *Plan) []string {
 	var got []string
 	if pl.Query != nil {
 		for _, f := range pl.Query.Filters {
 			got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
 		}
 	}
-	if want := []string{"staff.name = [Helga Brandt]", "refund_requests.status = [approved]"}; pl.Kind != KindMetric || !slices.Equal(got, want) {
-		t.Errorf("%s (%s) %v; want %v", pl.Kind, pl.Reason, got, want)
-	}
+	return got
 }

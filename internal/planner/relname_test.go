@@ -218,12 +218,7 @@ func TestSelfLinkRoleValue(t *testing.T) {
 		"employees who are managed by Grace Moreau":        {"manager.name = [Grace Moreau]"},
 	} {
 		pl := p.PlanValues(q, asOf, vals)
-		var got []string
-		if pl.Query != nil {
-			for _, f := range pl.Query.Filters {
-				got = append(got, fmt.Sprintf("%s %s %v", f.Field, f.Op, f.Values))
-			}
-		}
+		got := filterTexts(pl)
 		if !slices.Equal(got, want) {
 			t.Errorf("%q: %s %q, filters %v; want %v", q, pl.Kind, pl.Reason, got, want)
 		}
