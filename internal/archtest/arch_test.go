@@ -28,6 +28,7 @@ var pure = []string{
 	"internal/narrate",
 	"internal/narrate/chart",
 	"internal/format",
+	"internal/mdhtml",
 	"internal/export",
 	"internal/ids",
 	"internal/suggest",

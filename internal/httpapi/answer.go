@@ -7,6 +7,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/analyst"
 	"github.com/quarrydata/quarry/internal/event"
+	"github.com/quarrydata/quarry/internal/mdhtml"
 	"github.com/quarrydata/quarry/internal/narrate"
 	"github.com/quarrydata/quarry/internal/narrate/chart"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -46,7 +47,7 @@ const chartWidth, chartHeight = 800, 450
 // answerOf shows a finished ask.
 func (s *Server) answerOf(out *analyst.AskOutcome) *answerJSON {
 	a := &answerJSON{
-		Markdown: out.Answer.Markdown, HTML: s.md.HTML(out.Answer.Markdown), Headline: out.Answer.Headline,
+		Markdown: out.Answer.Markdown, HTML: mdhtml.Render(out.Answer.Markdown), Headline: out.Answer.Headline,
 		SQL: out.SQL, RowCount: out.Rows, Truncated: out.Truncated,
 		Checks: out.Report.Checks, Confidence: out.Report.Confidence, ResultID: out.ResultID,
 	}
@@ -66,7 +67,7 @@ func (s *Server) answerOf(out *analyst.AskOutcome) *answerJSON {
 // from the stored rows.
 func (s *Server) rebuiltAnswer(st event.RunState, t *quarry.Table) *answerJSON {
 	a := &answerJSON{
-		Markdown: st.Answer, HTML: s.md.HTML(st.Answer), Headline: headline(st.Answer), SQL: st.SQL,
+		Markdown: st.Answer, HTML: mdhtml.Render(st.Answer), Headline: headline(st.Answer), SQL: st.SQL,
 		RowCount: st.Rows, Truncated: st.Truncated, ResultID: st.ResultID, Checks: []verify.Check{},
 	}
 	for _, c := range st.Checks {

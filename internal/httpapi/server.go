@@ -139,7 +139,6 @@ type Server struct {
 	runs   sync.WaitGroup
 	mux    *http.ServeMux
 	routed http.Handler // mux, wrapped by Config.Wrap
-	md     *markdown
 	charts svgCache
 	// draining: the server takes no new runs (Drain).
 	draining atomic.Bool
@@ -169,7 +168,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
-	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: hosts, md: newMarkdown(), cop: http.NewCrossOriginProtection()}
+	s := &Server{cfg: cfg, slots: make(chan struct{}, cfg.MaxStreams), work: make(chan struct{}, cfg.Workers), hosts: hosts, cop: http.NewCrossOriginProtection()}
 	s.routes()
 	s.routed = s.mux
 	if cfg.Wrap != nil {

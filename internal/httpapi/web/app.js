@@ -2,7 +2,7 @@
 // workflows.js (the workflow editor) imports the helpers exported here.
 //
 // Only two server fields are ever inserted as markup: done.answer.html (the
-// server renders and sanitises the Markdown) and done.answer.chart_svg (the
+// server renders the Markdown, safe by construction) and done.answer.chart_svg (the
 // server's own chart renderer). Everything else goes in as text.
 
 import { showSignIn } from "./signin.js";
@@ -785,7 +785,7 @@ function answerView(ans, runId, kind = "ask", reading = null) {
   if (ans.html || ans.headline || ans.markdown) {
     const prose = el("div", { class: "prose" });
     if (ans.html) {
-      prose.innerHTML = ans.html; // server-rendered and sanitised Markdown
+      prose.innerHTML = ans.html; // server-rendered Markdown, safe by construction (internal/mdhtml)
       // The structured views below show these; keep the narrative only.
       for (const p of prose.querySelectorAll("p")) if (/^\s*(Checks|Confidence):/.test(p.textContent)) p.remove();
       if (hasRows) for (const t of prose.querySelectorAll("table")) t.remove();
