@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,5 +166,49 @@ func TestFlagAsAdjective(t *testing.T) {
 	// A grouping by the flag said as one stays a grouping.
 	if pl := p.Plan("revenue by discontinued", asOf); pl.Query == nil || len(pl.Query.Dimensions) != 1 {
 		t.Errorf("revenue by discontinued: %s %+v", pl.Kind, pl.Query)
+	}
+}
+
+// TestFlagVerbIsNoCondition: the verb a yes/no column's name starts with
+// (has_insurance, is_remote) is a word of questions about anything: "which
+// city has the most patients" had filtered on has_insurance = 1 at 1.00
+// (found from outside). The rest of the name still names the column.
+func TestFlagVerbIsNoCondition(t *testing.T) {
+	col := func(name string, t quarry.Type, values ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: t, Values: values}
+	}
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "patients", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{
+			col("id", quarry.TypeInt), col("full_name", quarry.TypeText), col("city", quarry.TypeText, "Riverton", "Hillview"),
+			col("sex", quarry.TypeText, "M", "F"), col("has_insurance", quarry.TypeInt, "0", "1"), col("is_smoker", quarry.TypeInt, "0", "1")}},
+	}}
+	p := New(m, nil)
+	for _, q := range []string{
+		"which city has the most patients",
+		"which city has the fewest patients",
+		"how many patients has Riverton",
+		"which sex has the most patients",
+		"what city is the most common among patients",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil {
+			continue // a refusal is no wrong answer
+		}
+		for _, f := range filterTexts(pl) {
+			if strings.Contains(f, "has_insurance") || strings.Contains(f, "is_smoker") {
+				t.Errorf("%q: filter %s", q, f)
+			}
+		}
+	}
+	for q, want := range map[string]string{
+		"how many patients have insurance": "patients.has_insurance = [1]",
+		"how many insured patients":        "patients.has_insurance = [1]",
+		"patients with insurance by city":  "patients.has_insurance = [1]",
+		"how many smokers":                 "patients.is_smoker = [1]",
+	} {
+		pl := p.Plan(q, asOf)
+		if got := filterTexts(pl); !slices.Contains(got, want) {
+			t.Errorf("%q: %s %q filters %v; want %s", q, pl.Kind, pl.Reason, got, want)
+		}
 	}
 }

@@ -463,7 +463,15 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 						l.addForms("in "+strings.Join(rest, " "), n)
 					}
 				} else if len(ws) > 1 {
-					for _, w := range ws {
+					for i, w := range ws {
+						// The verb a yes/no column's name starts with
+						// ("has" of has_insurance) is a word of every
+						// other question: "which city has the most
+						// patients" is no condition on has_insurance
+						// (found from outside: it was, at 1.00).
+						if i == 0 && semantic.FlagPrefixed(c.Name) {
+							continue
+						}
 						// A word of the table's own name says whose the
 						// column is, not what it is: "defects" are the
 						// defect reports, not their kinds (defect_type;
