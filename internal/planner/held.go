@@ -22,7 +22,8 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		return pl
 	}
 	tr := pl.Query.TimeRange
-	if tr == nil && nowSaid(question) {
+	now := tr == nil && nowSaid(question)
+	if now {
 		// "how many staff do we have": those not gone by today (found
 		// from outside: 108 staff, 43 of whom had left).
 		tr = &semantic.TimeRange{To: asOf.AddDate(0, 0, 1).Format("2006-01-02")}
@@ -34,7 +35,15 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	m := pl.over(p.m)
 	mt := m.Metric(pl.Query.Metrics[0])
-	if mt == nil || !isCount(mt) || exprStarts(mt.Expr, "COUNT(DISTINCT") {
+	if mt == nil || exprStarts(mt.Expr, "COUNT(DISTINCT") || strings.Contains(strings.ToUpper(mt.Expr), "CASE") {
+		return pl
+	}
+	if !isCount(mt) && (!now || mt.Derived != "" || len(mt.Filters) > 0 ||
+		!exprStarts(mt.Expr, "SUM(") && !exprStarts(mt.Expr, "AVG(") && !exprStarts(mt.Expr, "MIN(") && !exprStarts(mt.Expr, "MAX(")) {
+		// A measure of what the rows hold is of those had now where the
+		// question says now: "which department has the highest total
+		// salary" pays no one who left (found from outside: it did, at
+		// 1.00).
 		return pl
 	}
 	e := m.Entity(mt.Entity)
@@ -144,10 +153,11 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 		if mt == nil || mt.Derived != "" || len(mt.Filters) > 0 || m.Entity(mt.Entity) == nil || e != nil && !strings.EqualFold(e.Name, mt.Entity) {
 			return pl // a measure that says its rows (active subscribers)
 		}
-		if x := strings.ToUpper(mt.Expr); strings.Contains(x, "CASE") || !exprStarts(mt.Expr, "COUNT(") && !exprStarts(mt.Expr, "AVG(") && !exprStarts(mt.Expr, "MIN(") && !exprStarts(mt.Expr, "MAX(") {
-			// A share of every row ("cancelled rate of subscriptions"),
-			// or a total, which rows let go add nothing to or which
-			// is read of every row ("total balance").
+		if x := strings.ToUpper(mt.Expr); strings.Contains(x, "CASE") || !exprStarts(mt.Expr, "COUNT(") && !exprStarts(mt.Expr, "AVG(") && !exprStarts(mt.Expr, "MIN(") && !exprStarts(mt.Expr, "MAX(") && !exprStarts(mt.Expr, "SUM(") {
+			// A share of every row ("cancelled rate of subscriptions").
+			// A total is asked like the rest: the salaries of those who
+			// left add to "total salary by department" (found from
+			// outside: answered so at 1.00).
 			return pl
 		}
 		e, mts = m.Entity(mt.Entity), append(mts, mt)
@@ -162,8 +172,8 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 		if f.OnRelated() || f.Count {
 			return pl // "dogs that went through a treatment": what they did, ever
 		}
-		if fld, ok := m.ColumnField(f.Field); ok && semantic.YesNo(*fld.Column) {
-			return pl
+		if fld, ok := m.ColumnField(f.Field); ok && semantic.YesNo(*fld.Column) && holdingFlag(fld.Column.Name) {
+			return pl // "active employees": the flag says who is here
 		}
 	}
 	for _, d := range pl.Query.Dimensions {
@@ -179,6 +189,20 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 	things := lower(display(e.Name))
 	return clarify(fmt.Sprintf("Every one of the %s on record, those with a %s too, or only those here now (no %s)?", things, display(end.Name), display(end.Name)),
 		asked+" in all", asked+" currently")
+}
+
+// holdingFlag reports whether a yes/no column says whether a row is still
+// had ("is_active", "archived", "terminated"): a state, where "remote"
+// (is_remote) or "insured" is only a kind of row, and "how many employees
+// are remote" still asks whether those who left count (found from
+// outside: they were counted, at 1.00).
+func holdingFlag(column string) bool {
+	adj := semantic.FlagAdjective(column)
+	switch adj {
+	case "active", "inactive", "current", "former", "live", "open", "closed", "enabled", "disabled", "employed", "valid":
+		return true
+	}
+	return strings.HasSuffix(adj, "ed")
 }
 
 // heldEnd is e's one date that lets its rows go (semantic.HoldingEnd:

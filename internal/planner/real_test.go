@@ -666,10 +666,50 @@ func TestAcrossItsOwnRows(t *testing.T) {
 			{Name: "retired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
 	}}
 	p := New(m, nil)
-	if pl := p.Plan("total seats across aircraft", asOf); pl.Query == nil || len(pl.Query.Dimensions) != 0 {
+	// Said "in all": aircraft retired since are had no more, and a total
+	// said plainly asks whether they count (TestHeldTotals).
+	if pl := p.Plan("total seats across aircraft in all", asOf); pl.Query == nil || len(pl.Query.Dimensions) != 0 {
 		t.Errorf("across aircraft: %s %q %+v; want one total", pl.Kind, pl.Reason, pl.Query)
 	}
-	if pl := p.Plan("total seats by aircraft", asOf); pl.Query == nil || len(pl.Query.Dimensions) == 0 {
+	if pl := p.Plan("total seats by aircraft in all", asOf); pl.Query == nil || len(pl.Query.Dimensions) == 0 {
 		t.Errorf("by aircraft: %s %q %+v; want one row per aircraft", pl.Kind, pl.Reason, pl.Query)
+	}
+}
+
+// TestHeldTotals: a total or an average of what rows hold, of a table
+// whose rows are let go by a date, counts those let go only where the
+// question says so: "total salary by department" and "how many employees
+// are remote" asked, "which department has the highest total salary"
+// paid only those here now (found from outside: each answered at 1.00
+// with the 71 who had left). A flag that says who is here ("active")
+// decides it.
+func TestHeldTotals(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "departments", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "name", Type: quarry.TypeText, Values: []string{"Sales", "Legal"}}}},
+			{Name: "employees", PrimaryKey: "id", Label: "full_name", TimeColumn: "hired_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "full_name", Type: quarry.TypeText}, {Name: "department_id", Type: quarry.TypeInt}, {Name: "salary", Type: quarry.TypeFloat},
+				{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "terminated_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+				{Name: "is_remote", Type: quarry.TypeInt, Values: []string{"0", "1"}}, {Name: "is_active", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "employees", FromColumn: "department_id", To: "departments", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"total salary by department", "how many employees are remote", "how many remote employees", "average salary of remote employees", "total salary"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindClarify {
+			t.Errorf("%q: %s %+v; want asked: every one on record or those here now", q, pl.Kind, pl.Query)
+		}
+	}
+	held := func(f semantic.Filter) bool { return f.Field == "employees.terminated_on" && f.OrNull }
+	for _, q := range []string{"which department has the highest total salary", "which department has the lowest average salary", "how many remote employees do we have"} {
+		if pl := p.Plan(q, asOf); pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, held) {
+			t.Errorf("%q: %s %q %+v; want those here now", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	for _, q := range []string{"how many active employees", "total salary by department in all", "how many employees are remote in all"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindMetric {
+			t.Errorf("%q: %s %q; want answered", q, pl.Kind, pl.Reason)
+		}
 	}
 }
