@@ -43,13 +43,27 @@ func (b *builder) stateDate(entity, dflt string) string {
 	if len(states) == 0 {
 		return ""
 	}
+	// A decision's date may be named for deciding (decided_at), not for
+	// the way it went: its date where the decision is said right before
+	// the period ("leave requests approved in May"; found from outside:
+	// dated by the leave's start, at 1.00), not where it only says which
+	// rows ("days of approved leave in 2024" are days off in 2024).
+	var decided []string
+	for _, st := range states {
+		for _, w := range strings.Fields(st) {
+			if semantic.DecisionState(w) {
+				decided = append(decided, w)
+			}
+		}
+	}
+	decision := len(decided) > 0 && b.saidBeforePeriod(decided)
 	found := ""
 	for _, c := range e.Columns {
 		if !c.Temporal() || strings.EqualFold(c.Name, dcol) || b.p.m.IsRestricted(e.Name, c.Name) {
 			continue
 		}
 		text := strings.Join(append([]string{strings.ReplaceAll(c.Name, "_", " "), c.Description}, c.Synonyms...), " ")
-		if !namesStem(text, states) {
+		if !namesStem(text, states) && !(decision && semantic.DecisionDate(c.Name)) {
 			continue
 		}
 		if found != "" {
@@ -58,6 +72,29 @@ func (b *builder) stateDate(entity, dflt string) string {
 		found = e.Name + "." + c.Name
 	}
 	return found
+}
+
+// saidBeforePeriod reports whether one of words, in any form, is said
+// right before the question's one period ("approved in May", "were
+// rejected last year").
+func (b *builder) saidBeforePeriod(words []string) bool {
+	if len(b.st.dates) != 1 {
+		return false
+	}
+	toks := tokenize(b.st.raw)
+	for i, t := range toks {
+		if !slices.ContainsFunc(words, func(w string) bool { return stemWord(w) == stemWord(t.s) }) {
+			continue
+		}
+		j := i + 1
+		if j < len(toks) && (toks[j].s == "in" || toks[j].s == "during" || toks[j].s == "on" || toks[j].s == "since") {
+			j++
+		}
+		if j < len(toks) && toks[j].start == b.st.dates[0].Start {
+			return true
+		}
+	}
+	return false
 }
 
 // namesStem reports whether text names one of states: each word of the

@@ -64,3 +64,35 @@ func TestStateDateByFirstLetters(t *testing.T) {
 		t.Fatalf("%s %s %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestPeriodOnDecisionDate: a decision said right before its period
+// ("approved in May 2025", "were rejected last year") is dated by the
+// date named for deciding (decided_at; found from outside: dated by the
+// leave's start, 45 against 36, at 1.00); said only of the rows
+// ("approved leave requests in 2024", "days of approved leave"), the
+// period stays on the rows' own date.
+func TestPeriodOnDecisionDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "leave_requests", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "days", Type: quarry.TypeInt},
+		{Name: "status", Type: quarry.TypeText, Values: []string{"approved", "rejected", "pending"}},
+		{Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+		{Name: "requested_at", Type: quarry.TypeTimestamp}, {Name: "decided_at", Type: quarry.TypeTimestamp}}}}}
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"how many leave requests were approved in May 2025": "leave_requests.decided_at",
+		"leave requests approved in May 2025":               "leave_requests.decided_at",
+		"how many leave requests were rejected last year":   "leave_requests.decided_at",
+		"approved leave requests in 2024":                   "",
+		"total days of approved leave in 2024":              "",
+		"how many pending leave requests in 2025":           "",
+	} {
+		pl := New(m, nil).Plan(q, at)
+		if pl.Query == nil || pl.Query.TimeRange == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		if pl.Query.TimeRange.Field != want {
+			t.Errorf("%q: period on %q, want %q", q, pl.Query.TimeRange.Field, want)
+		}
+	}
+}

@@ -111,3 +111,31 @@ func RetiredEnd(column string) bool {
 	}
 	return false
 }
+
+// DecisionState reports whether a state's word is a decision made on a
+// row: approved, rejected, denied, declined, accepted, settled.
+func DecisionState(w string) bool {
+	w = strings.ToLower(w)
+	for _, p := range []string{"approv", "reject", "deni", "declin", "accept", "settl"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// DecisionDate reports whether a date's name says it is when a decision
+// was made on its row, whichever way it went: decided_at, decision_date,
+// reviewed_on. It is the date of a state DecisionState reads ("leave
+// requests approved in May" are those decided in May; found from outside:
+// dated by the leave's start, 45 against 36, at 1.00), read alike by the
+// planner and the checks.
+func DecisionDate(column string) bool {
+	for _, w := range NameWords(column) {
+		switch w {
+		case "decided", "decision", "reviewed", "adjudicated", "ruled":
+			return true
+		}
+	}
+	return false
+}

@@ -1086,7 +1086,9 @@ func (c *cover) stateDate(ent string, col *semantic.Column) bool {
 			continue
 		}
 		v, ok := f.Values[0].(string)
-		if !ok || !words[strings.ToLower(v)] || !c.has(strings.ToLower(v)) {
+		// A decision's date may be named for deciding (decided_at), not
+		// for the way it went.
+		if !ok || !words[strings.ToLower(v)] && !(semantic.DecisionState(v) && semantic.DecisionDate(col.Name)) || !c.has(strings.ToLower(v)) {
 			continue
 		}
 		rf, err := c.m.ResolveField(f.Field)

@@ -1248,3 +1248,32 @@ func TestCoverageStateMadeThen(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageDecisionDate: a decision's date named for deciding
+// (decided_at) is the date of "approved" and "rejected": "how many leave
+// requests were approved in May 2025" is dated by it (found from
+// outside: dated by the leave's start, 45 against 36, at 1.00; the
+// planner now dates it so, and the check must not refuse that).
+func TestCoverageDecisionDate(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "leave_requests", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "start_date", Type: quarry.TypeDate}, {Name: "decided_at", Type: quarry.TypeTimestamp},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"approved", "rejected", "withdrawn"}}}}},
+		Metrics: []semantic.Metric{{Name: "leave_requests", Entity: "leave_requests", Expr: "COUNT(leave_requests.id)"}},
+	}
+	for question, c := range map[string]struct {
+		state string
+		fail  bool
+	}{
+		"how many leave requests were approved in May 2025":  {"approved", false},
+		"how many leave requests were rejected in May 2025":  {"rejected", false},
+		"how many leave requests were withdrawn in May 2025": {"withdrawn", true},
+	} {
+		q := &semantic.Query{Metrics: []string{"leave_requests"}, Filters: []semantic.Filter{{Field: "leave_requests.status", Op: semantic.OpEq, Values: []any{c.state}}},
+			TimeRange: &semantic.TimeRange{Field: "leave_requests.decided_at", From: "2025-05-01", To: "2025-06-01"}}
+		failed := coverageFailures(question, "2026-06-30", m, q)
+		if c.fail != strings.Contains(failed, "a date the question does not name") {
+			t.Errorf("%q: failed %q; want the date not named: %v", question, failed, c.fail)
+		}
+	}
+}

@@ -592,7 +592,7 @@ func datesOf(e *semantic.Entity, states, others []string, decided bool) []string
 			}
 		}
 	}
-	ends := slices.ContainsFunc(words, endingState) || decided && slices.ContainsFunc(words, decisionState)
+	ends := slices.ContainsFunc(words, endingState) || decided && slices.ContainsFunc(words, semantic.DecisionState)
 	var out []string
 	for _, name := range others {
 		c := e.Column(name)
@@ -650,17 +650,6 @@ func pastWord(w string) bool {
 		return true
 	}
 	return strings.HasSuffix(w, "ed")
-}
-
-// decisionState reports whether a word is a decision made on a row:
-// approved, rejected, denied, declined, accepted, settled.
-func decisionState(w string) bool {
-	for _, p := range []string{"approv", "reject", "deni", "declin", "accept", "settl"} {
-		if strings.HasPrefix(w, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // begins reports whether c is the day its rows begin: a start date by its
