@@ -212,3 +212,36 @@ func TestFlagVerbIsNoCondition(t *testing.T) {
 		}
 	}
 }
+
+// TestSexAliases: "male" and "women" name the 'M' and 'F' of a column of
+// sex or gender (found from outside: "how many male patients" was
+// refused, the data holding M and F), and only of such a column: a size
+// 'M' is no man.
+func TestSexAliases(t *testing.T) {
+	col := func(name string, t quarry.Type, values ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: t, Values: values}
+	}
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "patients", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{
+			col("id", quarry.TypeInt), col("full_name", quarry.TypeText), col("sex", quarry.TypeText, "M", "F")}},
+		{Name: "staff", PrimaryKey: "id", Columns: []semantic.Column{
+			col("id", quarry.TypeInt), col("gender", quarry.TypeText, "Male", "Female", "Other")}},
+		{Name: "shirts", PrimaryKey: "id", Columns: []semantic.Column{
+			col("id", quarry.TypeInt), col("size", quarry.TypeText, "S", "M", "L")}},
+	}}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"how many male patients":       "patients.sex = [M]",
+		"how many patients are female": "patients.sex = [F]",
+		"how many female staff":        "staff.gender = [Female]",
+		"number of staff who are men":  "staff.gender = [Male]",
+	} {
+		pl := p.Plan(q, asOf)
+		if got := filterTexts(pl); !slices.Contains(got, want) {
+			t.Errorf("%q: %s %q filters %v; want %s", q, pl.Kind, pl.Reason, got, want)
+		}
+	}
+	if pl := p.Plan("how many male shirts", asOf); pl.Query != nil && slices.Contains(filterTexts(pl), "shirts.size = [M]") {
+		t.Errorf("male shirts: %v; a size is no sex", filterTexts(pl))
+	}
+}

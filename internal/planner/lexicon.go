@@ -512,6 +512,15 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 					terms[lower(v)] = true
 				}
 			}
+			// "male patients", "how many women" for a sex column's 'M'
+			// and 'F'.
+			for _, v := range c.Values {
+				for _, a := range semantic.SexAliases(c.Name, v) {
+					if scope.admits(a) {
+						l.add(a, sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName})
+					}
+				}
+			}
 		}
 	}
 	for i := range m.Dimensions {

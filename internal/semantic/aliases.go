@@ -256,3 +256,30 @@ func IsAcronym(w string) bool {
 	}
 	return false
 }
+
+// SexAliases are the words people use for a value of a column of sex or
+// gender (its name says sex or gender): "male", "men" for 'M' or 'Male',
+// "female", "women" for 'F' or 'Female'; nil for any other column or
+// value. A code is read this way only in such a column: 'M' of a size
+// is no man (found from outside: "how many male patients" was refused,
+// the data holding 'M' and 'F').
+func SexAliases(column, value string) []string {
+	sex := false
+	for _, w := range NameWords(column) {
+		sex = sex || w == "sex" || w == "gender"
+	}
+	if !sex {
+		return nil
+	}
+	switch strings.ToLower(strings.TrimSpace(value)) {
+	case "m":
+		return []string{"male", "males", "men", "man"}
+	case "f":
+		return []string{"female", "females", "women", "woman"}
+	case "male":
+		return []string{"males", "men", "man"}
+	case "female":
+		return []string{"females", "women", "woman"}
+	}
+	return nil
+}
