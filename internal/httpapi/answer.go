@@ -132,7 +132,11 @@ func (c *svgCache) render(spec narrate.ChartSpec) string {
 // its emphasis and heading marks.
 func headline(md string) string {
 	for line := range strings.Lines(md) {
-		line = strings.TrimSpace(strings.NewReplacer("*", "", "#", "", "`", "", "_", "").Replace(line))
+		line = strings.TrimSpace(strings.TrimLeft(strings.NewReplacer("**", "", "`", "").Replace(line), "# "))
+		if len(line) > 1 && (line[0] == '_' || line[0] == '*') && line[len(line)-1] == line[0] {
+			line = line[1 : len(line)-1] // a line in italics
+		}
+		line = strings.TrimSpace(narrate.Unescape(line))
 		if line != "" {
 			return line
 		}

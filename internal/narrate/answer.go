@@ -74,6 +74,14 @@ func Compose(in AnswerInput) Answer {
 	if in.Table != nil && int64(len(in.Table.Rows)) > total {
 		total = int64(len(in.Table.Rows))
 	}
+	if !unnamed(in.Tied) {
+		// The names of tied rows are the data's, written as text.
+		tied := make([]string, len(in.Tied))
+		for i, n := range in.Tied {
+			tied[i] = escapeMarkdown(n)
+		}
+		in.Tied = tied
+	}
 	w := writer{in: in, cols: cols, total: total}
 	headline, derived := w.headline()
 	derived = w.notes(derived)
@@ -112,7 +120,7 @@ func (w writer) cells() [][]string {
 		}
 		for _, c := range w.cols {
 			if c.index < len(row) {
-				row[c.index] = w.fmtCell(c, r)
+				row[c.index] = c.text(r, w.in.Currency)
 			}
 		}
 		out = append(out, row)
@@ -241,7 +249,9 @@ func (w writer) metricTitle(m column) string {
 	return capitalize(humanize(m.Name))
 }
 
-func (w writer) fmtCell(c column, r []any) string { return c.text(r, w.in.Currency) }
+// fmtCell is a value as the answer's Markdown writes it: formatted, and
+// escaped so that Markdown reads it as text.
+func (w writer) fmtCell(c column, r []any) string { return escapeMarkdown(c.text(r, w.in.Currency)) }
 
 // periodPhrase turns a period label into words that follow a noun:
 // "2025" → "in 2025", "last 30 days" → "in the last 30 days".
@@ -717,7 +727,7 @@ func (w writer) table() string {
 	var b strings.Builder
 	b.WriteString("|")
 	for _, c := range w.cols {
-		b.WriteString(" " + escapeCell(c.Name) + " |")
+		b.WriteString(" " + escapeCell(escapeMarkdown(c.Name)) + " |")
 	}
 	b.WriteString("\n|")
 	for _, c := range w.cols {
@@ -750,9 +760,8 @@ func (w writer) table() string {
 	return b.String()
 }
 
+// escapeCell keeps an escaped value on its table row.
 func escapeCell(s string) string {
-	s = strings.ReplaceAll(s, "\\", "\\\\")
-	s = strings.ReplaceAll(s, "|", "\\|")
 	s = strings.ReplaceAll(s, "\r\n", " ")
 	s = strings.ReplaceAll(s, "\n", " ")
 	return strings.ReplaceAll(s, "\r", " ")
@@ -782,4 +791,4 @@ func pluralNoun(n int64, noun string) string {
 	return noun + "s"
 }
 
-func stripBold(s string) string { return strings.ReplaceAll(s, "**", "") }
+func stripBold(s string) string { return Unescape(strings.ReplaceAll(s, "**", "")) }

@@ -293,3 +293,62 @@ func idName(name string) bool {
 	}
 	return false
 }
+
+// escapeMarkdown writes a value from the data so that Markdown reads it as
+// the text it is: a product named "[ok](http://evil.example/login)" is no
+// link in the answer, "<img …>" no tag, "**" no bold (found from outside:
+// a product's name planted a link in the answer's sentence). Only what
+// can start markup inline is escaped, and the colon of an address, which
+// would make it a link: an underscore inside a word (count_patients) and
+// an ampersand that starts no reference stay as they are.
+func escapeMarkdown(s string) string {
+	if !strings.ContainsAny(s, "\\`*_[]<>!&|~:") {
+		return s
+	}
+	word := func(i int) bool {
+		if i < 0 || i >= len(s) {
+			return false
+		}
+		c := s[i]
+		return c >= 0x80 || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		esc := false
+		switch c {
+		case '\\', '`', '*', '[', ']', '<', '>', '|', '~':
+			esc = true
+		case '_':
+			esc = !word(i-1) || !word(i+1)
+		case '!':
+			esc = i+1 < len(s) && s[i+1] == '['
+		case '&':
+			esc = i+1 < len(s) && (s[i+1] == '#' || word(i+1))
+		case ':':
+			// An address in the data is shown, not made a link.
+			esc = strings.HasPrefix(s[i:], "://")
+		}
+		if esc {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Unescape undoes Markdown's backslash escapes of punctuation, for text
+// shown as it is rather than rendered (a terminal, a headline).
+func Unescape(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && s[i+1] < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

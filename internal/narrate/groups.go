@@ -100,14 +100,14 @@ func (w writer) missingGroups(dims []column) string {
 	for _, r := range w.in.Table.Rows {
 		if v := d.cell(r); v != nil {
 			// As shown and as stored: a year 2014 may be shown 2,014.
-			have[strings.ToLower(strings.TrimSpace(w.fmtCell(d, r)))] = true
+			have[strings.ToLower(strings.TrimSpace(d.text(r, w.in.Currency)))] = true
 			have[strings.ToLower(strings.TrimSpace(fmt.Sprint(quarry.JSONValue(v))))] = true
 		}
 	}
 	var missing []string
 	for _, v := range rd.KnownGroups {
 		if !have[strings.ToLower(strings.TrimSpace(v))] {
-			missing = append(missing, v)
+			missing = append(missing, escapeMarkdown(v))
 		}
 	}
 	if len(missing) == 0 {

@@ -41,7 +41,7 @@ func Terminal(md string, color bool) string {
 			i = j - 1
 		case strings.HasPrefix(line, "#"):
 			text := strings.TrimSpace(strings.TrimLeft(line, "#"))
-			b.WriteString(bold(text, color) + "\n")
+			b.WriteString(bold(Unescape(text), color) + "\n")
 		default:
 			b.WriteString(inline(line, color) + "\n")
 		}
@@ -64,24 +64,26 @@ func bold(s string, color bool) string {
 	return s
 }
 
-// inline renders **bold** spans and leaves everything else as it is.
+// inline renders **bold** spans and undoes backslash escapes; everything
+// else is left as it is.
 func inline(s string, color bool) string {
 	parts := strings.Split(s, "**")
 	if len(parts)%2 == 0 { // unbalanced: leave the text alone
-		return s
+		return Unescape(s)
 	}
 	var b strings.Builder
 	for i, p := range parts {
 		if i%2 == 1 {
-			b.WriteString(bold(p, color))
+			b.WriteString(bold(Unescape(p), color))
 		} else {
-			b.WriteString(p)
+			b.WriteString(Unescape(p))
 		}
 	}
 	return b.String()
 }
 
-// splitRow splits a Markdown table row into its cells, honouring \| and \\.
+// splitRow splits a Markdown table row into its cells on its unescaped
+// pipes, and undoes the escapes in each.
 func splitRow(line string) []string {
 	line = strings.TrimSpace(line)
 	line = strings.TrimPrefix(line, "|")
@@ -89,18 +91,18 @@ func splitRow(line string) []string {
 	var cur strings.Builder
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; {
-		case c == '\\' && i+1 < len(line) && (line[i+1] == '|' || line[i+1] == '\\'):
-			cur.WriteByte(line[i+1])
+		case c == '\\' && i+1 < len(line):
+			cur.WriteString(line[i : i+2])
 			i++
 		case c == '|':
-			cells = append(cells, strings.TrimSpace(cur.String()))
+			cells = append(cells, Unescape(strings.TrimSpace(cur.String())))
 			cur.Reset()
 		default:
 			cur.WriteByte(c)
 		}
 	}
 	if rest := strings.TrimSpace(cur.String()); rest != "" {
-		cells = append(cells, rest)
+		cells = append(cells, Unescape(rest))
 	}
 	return cells
 }
