@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -125,7 +126,11 @@ func grounded(text string, t *quarry.Table, context string) (verify.Check, strin
 	var missing []string
 	var b strings.Builder
 	last := 0
+	quoted := unclaimed(text)
 	for _, loc := range locs {
+		if slices.ContainsFunc(quoted, func(r [2]int) bool { return loc[0] >= r[0] && loc[0] < r[1] }) {
+			continue // a number in code, an address or a reference is no claim
+		}
 		n := text[loc[0]:loc[1]]
 		digits := text[loc[0]:loc[1]]
 		scale := 1.0
@@ -152,6 +157,44 @@ func grounded(text string, t *quarry.Table, context string) (verify.Check, strin
 	}
 	return verify.Check{Name: CheckGrounded, Status: verify.Warn,
 		Detail: fmt.Sprintf("the answer's text quotes %s, which the result does not contain; marked in the text", strings.Join(missing, ", "))}, b.String()
+}
+
+// unclaimedRE matches the spans of a Markdown text whose digits are no
+// figures it claims: code spans, a link's address, autolinks, bare
+// addresses and character references.
+var unclaimedRE = lazyRE("`+[^`]*`+" + `|\]\([^)\s]*|<[A-Za-z][A-Za-z0-9+.-]*:[^>\s]*>|https?://[^\s<>)\]]+|&#?[0-9A-Za-z]+;`)
+
+// unclaimed is where in text its digits claim nothing: the spans
+// unclaimedRE matches, and fenced code blocks (found from outside: "(not
+// in the result)" was written inside a link's address, breaking it, and
+// inside code).
+func unclaimed(text string) [][2]int {
+	var out [][2]int
+	for _, m := range unclaimedRE().FindAllStringIndex(text, -1) {
+		out = append(out, [2]int{m[0], m[1]})
+	}
+	fence, start := "", 0
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := strings.TrimSpace(text[pos:end])
+		switch {
+		case fence == "" && (strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~")):
+			fence, start = line[:3], pos
+		case fence != "" && strings.HasPrefix(line, fence):
+			out = append(out, [2]int{start, end})
+			fence = ""
+		}
+		pos = end + 1
+	}
+	if fence != "" {
+		out = append(out, [2]int{start, len(text)})
+	}
+	return out
 }
 
 // nearScaled reports whether f, written at a scale ("1.2" million), is a

@@ -23,6 +23,11 @@ func TestGrounded(t *testing.T) {
 		{"France made 98.8k in 2025.", verify.Pass, ""}, // 2025 is in the question
 		{"Germany leads with $2,500,000.", verify.Warn, "$2,500,000 (not in the result)"},
 		{"Spain made 4.5M.", verify.Warn, "4.5M (not in the result)"},
+		// Digits in code, an address or a reference claim nothing (found
+		// from outside: the mark was written inside a link's address).
+		{"See [the report](http://127.0.0.1:18901/link) and `SELECT 42 FROM t` &#x61;.", verify.Pass, ""},
+		{"Run this:\n```sql\nSELECT 777 FROM t\n```\nand <https://example.com/7777>, https://example.com/8888.", verify.Pass, ""},
+		{"Germany made 3,333 per `code 5555`.", verify.Warn, "3,333 (not in the result) per `code 5555`"},
 	} {
 		c, text := grounded(tc.text, tbl, "revenue by country in 2025")
 		if c.Status != tc.status {
