@@ -41,12 +41,16 @@ func (r *renderer) span(s string, inLink bool, nest int) {
 			i = r.codeSpan(s, i, m)
 		case c == '<':
 			i = r.angle(s, i, inLink, nest)
-		case c == '!' && !inLink && strings.HasPrefix(s[i:], "!["):
+		case c == '!' && strings.HasPrefix(s[i:], "!["):
 			if end, text, dest, ok := link(s, i+1, m); ok && nest < maxNest {
 				if text == "" {
 					text = dest
 				}
-				r.anchor(dest, text, true, nest)
+				if inLink {
+					escape(b, text) // an image in a link's text is its alt text
+				} else {
+					r.anchor(dest, text, true, nest)
+				}
 				i = end
 			} else {
 				b.WriteByte('!')
@@ -218,12 +222,12 @@ func tagAt(s string, i int) int {
 }
 
 // emphasis renders the run of * _ or ~ at s[i] as emphasised (one),
-// strong (two), or both (three), or struck through (~~), where a run of
-// the same length closes it; otherwise as text.
+// strong (two), or both (three), or struck through (~ or ~~), where a run
+// of the same length closes it; otherwise as text.
 func (r *renderer) emphasis(s string, i int, inLink bool, nest int, m *marks) int {
 	c, n := s[i], run(s, i)
 	open := i+n < len(s) && !isSpace(s[i+n]) && (c != '_' || i == 0 || !isWord(s[i-1]))
-	if c == '~' && n != 2 || n > 3 || nest >= maxNest {
+	if c == '~' && n > 2 || n > 3 || nest >= maxNest {
 		open = false
 	}
 	if end := m.next(m.delims, [2]int{int(c), n}, i+n); open && end > 0 {
@@ -359,11 +363,17 @@ func link(s string, i int, m *marks) (end int, text, dest string, ok bool) {
 	}
 	if k < len(s) && (s[k] == '"' || s[k] == '\'' || s[k] == '(') {
 		closeBy := map[byte]byte{'"': '"', '\'': '\'', '(': ')'}[s[k]]
-		t := strings.IndexByte(s[k+1:], closeBy)
-		if t < 0 {
+		t := k + 1
+		for t < len(s) && s[t] != closeBy {
+			if s[t] == '\\' {
+				t++ // an escaped quote is in the title
+			}
+			t++
+		}
+		if t >= len(s) {
 			return 0, "", "", false
 		}
-		k += t + 2
+		k = t + 1
 		for k < len(s) && isSpace(s[k]) {
 			k++
 		}
@@ -409,8 +419,8 @@ func scheme(u string) string {
 }
 
 // safe reports whether a link may point at u: an http, https or mailto
-// address, or a relative one, with nothing a browser would strip or fold
-// into a scheme (controls, white space).
+// address, or one relative to the page's own site, with nothing a browser
+// would strip or fold into a scheme (controls, white space).
 func safe(u string) bool {
 	if u == "" {
 		return false
@@ -427,7 +437,9 @@ func safe(u string) bool {
 		}
 		return false
 	}
-	return true
+	// A relative address stays on the page's own site: "//host" and
+	// "/\host" name another host (browsers read a backslash as a slash).
+	return !strings.HasPrefix(u, "//") && !strings.HasPrefix(u, "/\\") && !strings.HasPrefix(u, "\\")
 }
 
 // bareURL is where the address that starts at s[i] ends: at white space or

@@ -55,6 +55,11 @@ func TestRender(t *testing.T) {
 		{"text\n---", "<h2>text</h2>\n"},
 		{"<script>\nalert(1)\n</script>\nafter", "<p>after</p>\n"},
 		{"", ""},
+		// Found from outside.
+		{"[a](//evil.example/x) [b](/\\evil.example) [c](/runs/r_1)", `<p>a b <a href="/runs/r_1" rel="nofollow noreferrer">c</a></p>` + "\n"},
+		{`[t](http://a.com "ti\"tle")`, `<p><a href="http://a.com" rel="nofollow noreferrer">t</a></p>` + "\n"},
+		{"[![img](http://e/i.png)](http://e/)", `<p><a href="http://e/" rel="nofollow noreferrer">img</a></p>` + "\n"},
+		{"~one~ and ~~two~~", "<p><del>one</del> and <del>two</del></p>\n"},
 	}
 	for _, c := range cases {
 		if got := Render(c.src); got != c.want {
@@ -176,6 +181,9 @@ func checkAttr(tag string, a html.Attribute) error {
 		// The scheme is what comes before the first colon, unless a /, ?
 		// or # comes first (a relative address), as the URL standard
 		// reads it.
+		if strings.HasPrefix(v, "//") || strings.HasPrefix(v, "/\\") || strings.HasPrefix(v, "\\") {
+			return fmt.Errorf("the address %q names another host", a.Val)
+		}
 		if k := strings.IndexAny(v, ":/?#"); k >= 0 && v[k] == ':' {
 			if s := strings.ToLower(v[:k]); s != "http" && s != "https" && s != "mailto" {
 				return fmt.Errorf("the address %q", a.Val)
