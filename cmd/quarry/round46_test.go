@@ -70,9 +70,13 @@ CREATE TABLE pets (pet_id INTEGER PRIMARY KEY, pet_name TEXT NOT NULL, species T
 		// The year a pet was born is not when it was seen.
 		{"how many dogs did we see in 2025", ""},
 	})
-	// The total MRR of every subscription takes in the churned and trial
+	// A total of what subscriptions that end hold asks whether those
+	// ended count; the total of every one takes in the churned and trial
 	// ones: answered, with the warning.
-	out := askAt(t, dir, "2026-06-30", "total MRR")
+	if out := askAt(t, dir, "2026-06-30", "total MRR"); out.Status != "clarify" {
+		t.Errorf("total MRR: status %s %q; want asked whether the ended ones count", out.Status, out.Message)
+	}
+	out := askAt(t, dir, "2026-06-30", "total MRR in all")
 	if out.Status != "succeeded" || !strings.Contains(fmt.Sprint(out.Checks), "churned") {
 		t.Errorf("total MRR: status %s %q, checks %v; want the statuses warned of", out.Status, out.Message, out.Checks)
 	}

@@ -119,8 +119,9 @@ INSERT INTO courses VALUES (1, 'Mechanics', 'Physics'), (2, 'Poetry', 'English')
 		t.Errorf("status %s %q, rows %v; want the balance in dollars", out.Status, out.Message, out.Rows)
 	}
 	// A total of what each account holds today, as of an earlier day,
-	// says that it is today's.
-	if out := askAt(t, dir, "2025-06-30", "total balance"); out.Status != "succeeded" || !strings.Contains(out.Interpretation.Text, "holds today") {
+	// says that it is today's (said "in all": a total of accounts that
+	// close asks whether the closed ones count).
+	if out := askAt(t, dir, "2025-06-30", "total balance in all"); out.Status != "succeeded" || !strings.Contains(out.Interpretation.Text, "holds today") {
 		t.Errorf("status %s %q; reading %q does not say the balances are today's", out.Status, out.Message, out.Interpretation.Text)
 	}
 	for _, tt := range []struct{ asOf, q, says string }{

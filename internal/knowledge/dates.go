@@ -45,7 +45,11 @@ var (
 		// A thing taken out (a meter removed_on), a service restored
 		// after an outage: the end of what the row holds.
 		"removed", "uninstalled", "restored",
-		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "fulfilled",
+		"returned", "refunded", "settled", "discharged", "graduated", "withdrawn", "withdrew", "withdrawal", "fulfilled",
+		// A person gone (found from outside: a student's withdrew_on and
+		// a tenant's moved_out_on had no role, so those gone counted as
+		// current).
+		"vacated", "exited", "offboarded",
 		// A deadline: when a row should end, not when it happened.
 		"promised", "deadline", "target", "eta",
 		"arrival"}
@@ -72,6 +76,18 @@ func timeRole(name string) string {
 			}
 		}
 		return false
+	}
+	for i := 0; i+1 < len(words); i++ {
+		// A move in and a move out (moved_in_on, move_out_date): the
+		// start and the end of a stay.
+		if words[i] == "move" || words[i] == "moved" {
+			switch words[i+1] {
+			case "in":
+				return semantic.TimeRoleStart
+			case "out":
+				return semantic.TimeRoleEnd
+			}
+		}
 	}
 	switch {
 	case has(birthWords):

@@ -50,16 +50,22 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	if e == nil {
 		return pl
 	}
-	end := heldEnd(m, e)
-	if end == nil {
+	ends := heldEnds(m, e)
+	if len(ends) == 0 {
 		return pl
 	}
-	ref := e.Name + "." + end.Name
-	if readsColumn(m, pl.Query, []*semantic.Metric{mt}, ref, end.Name) {
-		return pl
-	}
+	var refs []string
 	q := *pl.Query
-	q.Filters = append(slices.Clone(q.Filters), semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{tr.To}, OrNull: true})
+	q.Filters = slices.Clone(q.Filters)
+	for _, end := range ends {
+		ref := e.Name + "." + end.Name
+		if readsColumn(m, pl.Query, []*semantic.Metric{mt}, ref, end.Name) {
+			return pl
+		}
+		refs = append(refs, ref)
+		q.Filters = append(q.Filters, semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{tr.To}, OrNull: true})
+	}
+	ref := strings.Join(refs, " and ")
 	pl.Query = &q
 	pl.Understood = append(pl.Understood, fmt.Sprintf("held on %s: %s not before it, or none", tr.To, ref))
 	if pl.Query.TimeRange == nil {
@@ -181,13 +187,25 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 			return pl // "staff by status": the states are what is asked
 		}
 	}
-	end := heldEnd(m, e)
-	if end == nil || setAhead(end.Name) || readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
+	var names []string
+	for _, end := range heldEnds(m, e) {
+		if readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
+			return pl
+		}
+		if !setAhead(end.Name) {
+			names = append(names, display(end.Name))
+		}
+	}
+	if len(names) == 0 {
 		return pl
 	}
 	asked := strings.TrimRight(strings.TrimSpace(question), "?.! ")
 	things := lower(display(e.Name))
-	return clarify(fmt.Sprintf("Every one of the %s on record, those with a %s too, or only those here now (no %s)?", things, display(end.Name), display(end.Name)),
+	a := "a "
+	if strings.ContainsRune("aeiou", rune(names[0][0])) {
+		a = "an "
+	}
+	return clarify(fmt.Sprintf("Every one of the %s on record, those with %s%s too, or only those here now (no %s)?", things, a, strings.Join(names, " or "), strings.Join(names, " or ")),
 		asked+" in all", asked+" currently")
 }
 
@@ -205,30 +223,32 @@ func holdingFlag(column string) bool {
 	return strings.HasSuffix(adj, "ed")
 }
 
-// heldEnd is e's one date that lets its rows go (semantic.HoldingEnd:
-// terminated_at, churned_at), where e's rows are things had between
-// their start and that end; nil where e has none, or two (cancelled and
-// expired: which one ends a row is not known), or its rows are events
-// (orders) made, not held. A thing bought (purchased_on, an event) and
-// retired is had between the two (found from outside: every retired van
-// counted).
-func heldEnd(m *semantic.Model, e *semantic.Entity) *semantic.Column {
-	var end *semantic.Column
+// heldEnds are e's dates that let its rows go (semantic.HoldingEnd:
+// terminated_at, churned_at; a student's graduated_on and withdrew_on),
+// where e's rows are things had between their start and those ends: a
+// row is had on a day none of them is before. None where e has no such
+// date, an end of another kind (a ticket resolved), or its rows are
+// events (orders) made, not held. A thing bought (purchased_on, an event)
+// and retired is had between the two (found from outside: every retired
+// van counted).
+func heldEnds(m *semantic.Model, e *semantic.Entity) []*semantic.Column {
+	var ends []*semantic.Column
 	for i, c := range e.Columns {
 		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
-			if end != nil {
+			if !semantic.HoldingEnd(e.Name, c.Name) {
 				return nil
 			}
-			end = &e.Columns[i]
+			ends = append(ends, &e.Columns[i])
 		}
 	}
-	if end == nil || !semantic.HoldingEnd(e.Name, end.Name) {
-		return nil
+	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
+		for _, end := range ends {
+			if !semantic.RetiredEnd(end.Name) {
+				return nil
+			}
+		}
 	}
-	if c := e.Column(e.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent && !semantic.RetiredEnd(end.Name) {
-		return nil
-	}
-	return end
+	return ends
 }
 
 // setAhead reports whether an end date's name says it is set when the
@@ -348,4 +368,53 @@ func (p *Planner) thingCount(m *semantic.Model, mt *semantic.Metric) bool {
 	}
 	c := e.Column(e.TimeColumn)
 	return c == nil || c.TimeRole != semantic.TimeRoleEvent
+}
+
+// stillReadPast refuses a count or a list that read "still" or
+// "currently" past, of a table with a date that may end its rows and no
+// condition on it or on a state: read past, the word would count the
+// rows gone too (found from outside: "how many tenants are still with
+// us" counted every tenant who ever moved in, at 1.00, learn having
+// given moved_out_on no role).
+func (p *Planner) stillReadPast(pl *Plan) *Plan {
+	word := ""
+	for _, w := range pl.Ignored {
+		if w == "still" || w == "currently" {
+			word = w
+		}
+	}
+	if word == "" || pl.Query == nil {
+		return nil
+	}
+	m := pl.over(p.m)
+	var ents []*semantic.Entity
+	if pl.Kind == KindRows && pl.Query.Rows != nil {
+		ents = append(ents, m.Entity(pl.Query.Rows.Entity))
+	}
+	for _, name := range pl.Query.Metrics {
+		mt := m.Metric(name)
+		if mt != nil && len(mt.Filters) > 0 {
+			return nil // a measure that says its rows ("unresolved tickets")
+		}
+		if mt != nil && isCount(mt) {
+			ents = append(ents, m.Entity(mt.Entity))
+		}
+	}
+	for _, f := range pl.Query.Filters {
+		if statusField(f.Field) || f.Op != semantic.OpNotNull {
+			return nil // a state or a condition said: "still open", "currently overdue"
+		}
+	}
+	for _, e := range ents {
+		if e == nil {
+			continue
+		}
+		for _, c := range e.Columns {
+			if c.Temporal() && (c.TimeRole == semantic.TimeRoleEnd || semantic.HoldingEnd(e.Name, c.Name) || semantic.ClosingName(c.Name)) {
+				return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("quarry cannot tell which %s are %s there: %s may end them, and the question does not say how; ask for those whose %s is empty, or leave %q out",
+					display(e.Name), word, display(c.Name), display(c.Name), word)}
+			}
+		}
+	}
+	return nil
 }

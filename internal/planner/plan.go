@@ -185,6 +185,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 			// "through agents": said of the way, which Via holds.
 			pl.Ignored = slices.DeleteFunc(pl.Ignored, func(w string) bool { return w == "through" || w == "via" })
 		}
+		if r := p.stillReadPast(pl); r != nil {
+			return r
+		}
 		pl.Understood = append(pl.Understood, abbrevs...)
 		if question != aliased && pl.Read == "" {
 			pl.Read = question // "by qtr": the checks read "by quarter"

@@ -334,7 +334,7 @@ func (b *builder) currentRows() *Plan {
 			}
 			if e := b.p.entity(c.name); e != nil && !slices.Contains(named, e) {
 				named = append(named, e)
-				if b.closingDate(e, "") != "" {
+				if len(b.closingDates(e, "")) > 0 {
 					if ent != nil {
 						return b.fail(fmt.Sprintf("quarry cannot tell whether %q is said of the %s or the %s; ask of one of them", word, display(ent.Name), display(e.Name)))
 					}
@@ -359,19 +359,29 @@ func (b *builder) currentRows() *Plan {
 		// "ignored: current", at 1.00).
 		return b.fail(fmt.Sprintf("quarry cannot tell which %s are current: %s has no date that ends its rows (such as ended_on); ask for a state it holds instead (“active %s”) or leave %q out", display(named[0].Name), display(named[0].Name), display(named[0].Name), word))
 	}
-	end := b.closingDate(ent, "")
-	field := ent.Name + "." + end
-	for _, f := range b.q.Filters {
-		if strings.EqualFold(f.Field, field) {
-			return nil
+	// Every date that closes a row: a student who graduated or withdrew
+	// is no current student (found from outside: those who withdrew
+	// counted, at 1.00).
+	ends := b.closingDates(ent, "")
+	for _, end := range ends {
+		for _, f := range b.q.Filters {
+			if strings.EqualFold(f.Field, ent.Name+"."+end) {
+				return nil
+			}
 		}
 	}
 	if len(b.st.dates) > 0 && !strings.Contains(text, " still ") {
 		// "current employees in 2024": current when?
-		return b.fail(fmt.Sprintf("quarry cannot tell which %s were current at a past time: those whose %s came since would have to be counted too; ask for the current ones with no period, or for those hired then", display(ent.Name), end))
+		return b.fail(fmt.Sprintf("quarry cannot tell which %s were current at a past time: those whose %s came since would have to be counted too; ask for the current ones with no period, or for those hired then", display(ent.Name), strings.Join(ends, " or ")))
 	}
-	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNull})
-	b.und("%q read as the %s rows not closed: filter %s is not set", word, ent.Name, field)
+	for _, end := range ends {
+		field := ent.Name + "." + end
+		if len(ends) > 1 && runsOut(end) && !b.st.asOf.IsZero() {
+			continue // an end set ahead, beside the one that closes: below
+		}
+		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNull})
+		b.und("%q read as the %s rows not closed: filter %s is not set", word, ent.Name, field)
+	}
 	b.st.usedWords = append(b.st.usedWords, word)
 	if !b.st.asOf.IsZero() {
 		// "how many active policies": not cancelled, and not run out
@@ -380,7 +390,8 @@ func (b *builder) currentRows() *Plan {
 		// outside: 2,652 expired policies counted as active, at 1.00).
 		day := b.st.asOf.Format("2006-01-02")
 		for _, c := range ent.Columns {
-			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, end) && runsOut(c.Name) && !b.p.m.IsRestricted(ent.Name, c.Name) {
+			closes := slices.Contains(ends, c.Name) && (len(ends) == 1 || !runsOut(c.Name))
+			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !closes && runsOut(c.Name) && !b.p.m.IsRestricted(ent.Name, c.Name) {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: ent.Name + "." + c.Name, Op: semantic.OpGe, Values: []any{day}, OrNull: true})
 				b.und("%q read as the %s rows not run out: %s.%s on or after %s, or not set", word, ent.Name, ent.Name, c.Name, day)
 			}
@@ -420,16 +431,22 @@ func activeByDoing(text string) bool {
 // closingDate is the one date of e that closes its rows (semantic.ClosingName),
 // other than column, or "".
 func (b *builder) closingDate(e *semantic.Entity, column string) string {
-	end := ""
+	if ends := b.closingDates(e, column); len(ends) == 1 {
+		return ends[0]
+	}
+	return ""
+}
+
+// closingDates are the dates of e that close its rows
+// (semantic.ClosingName), other than column.
+func (b *builder) closingDates(e *semantic.Entity, column string) []string {
+	var ends []string
 	for _, c := range e.Columns {
 		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, column) && semantic.ClosingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
-			if end != "" {
-				return ""
-			}
-			end = c.Name
+			ends = append(ends, c.Name)
 		}
 	}
-	return end
+	return ends
 }
 
 // nowBefore is "currently", "still" or "now" where it is said right

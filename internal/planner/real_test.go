@@ -713,3 +713,55 @@ func TestHeldTotals(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoEnds: rows let go by either of two dates (a student who
+// graduated or withdrew, a lease that ended or was terminated) are had
+// while neither has come: "how many current students" keeps both empty
+// (found from outside: those who withdrew counted, at 1.00), and "how
+// many leases do we have" keeps both not before the day.
+func TestTwoEnds(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "students", PrimaryKey: "id", TimeColumn: "enrolled_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "enrolled_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "graduated_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}, {Name: "withdrew_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		{Name: "leases", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "end_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}, {Name: "terminated_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+	}}
+	p := New(m, nil)
+	for _, q := range []string{"how many current students", "how many students are still enrolled", "how many students are currently enrolled"} {
+		pl := p.Plan(q, asOf)
+		if got := strings.Join(filterTexts(pl), "; "); got != "students.graduated_on is_null []; students.withdrew_on is_null []" {
+			t.Errorf("%q: %s %q %s; want neither date set", q, pl.Kind, pl.Reason, got)
+		}
+	}
+	pl := p.Plan("how many leases do we have", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) != 2 || !pl.Query.Filters[0].OrNull || !pl.Query.Filters[1].OrNull {
+		t.Errorf("leases do we have: %s %q %+v; want both ends not before the day", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("how many leases", asOf); pl.Kind != KindClarify || !strings.Contains(pl.Question, "an end date or terminated on") {
+		t.Errorf("how many leases: %s %q; want asked, naming both ends", pl.Kind, pl.Question)
+	}
+}
+
+// TestStillReadPast: "still" and "currently" read past a count of a table
+// with a date that may end its rows are refused, never dropped (found
+// from outside: "how many tenants are still with us" counted every
+// tenant who ever moved in, at 1.00, moved_out_on having no role); with
+// the date's role known, they are those not gone.
+func TestStillReadPast(t *testing.T) {
+	model := func(role string) *semantic.Model {
+		return &semantic.Model{Entities: []semantic.Entity{
+			{Name: "tenants", PrimaryKey: "id", TimeColumn: "moved_in_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "moved_in_on", Type: quarry.TypeDate}, {Name: "moved_out_on", Type: quarry.TypeDate, TimeRole: role}}},
+		}}
+	}
+	for _, q := range []string{"how many tenants are still with us", "tenants currently living with us"} {
+		if pl := New(model(""), nil).Plan(q, asOf); pl.Query != nil {
+			t.Errorf("%q, no role: %s %+v; want refused", q, pl.Kind, pl.Query)
+		}
+		if pl := New(model(semantic.TimeRoleEnd), nil).Plan(q, asOf); !slices.Contains(filterTexts(pl), "tenants.moved_out_on is_null []") {
+			t.Errorf("%q, an end: %s %q %v; want those not moved out", q, pl.Kind, pl.Reason, filterTexts(pl))
+		}
+	}
+}

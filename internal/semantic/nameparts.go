@@ -36,7 +36,8 @@ func ClosingName(column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
 		case "closed", "close", "closing", "ended", "end", "terminated", "termination", "finished", "graduated", "left", "churned", "cancelled", "canceled", "discharged", "resigned", "separation", "exit", "departure",
-			"retired", "decommissioned", "deactivated", "unsubscribed", "lapsed":
+			"retired", "decommissioned", "deactivated", "unsubscribed", "lapsed",
+			"withdrawn", "withdrew", "withdrawal", "vacated", "exited", "offboarded", "departed", "moved", "quit":
 			return true
 		}
 	}
