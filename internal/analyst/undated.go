@@ -32,7 +32,8 @@ const undatedShare = 0.05
 // dates the table's rows (its time column) is read: another date is that
 // of something that happens to some rows. The control reads, in one pass
 // through the guard, the share of the rows the query's filters pick whose
-// date is empty. Over 5% warns, naming the share and the control; less
+// date is empty. Every one of them fails (the figure is empty whatever
+// happened); over 5% warns, naming the share and the control; less
 // passes. Empty when no period is asked or the control cannot run.
 func (a *Analyst) UndatedCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
 	if q == nil || a.Conn == nil || q.TimeRange == nil && len(q.Compare) == 0 || q.Rows != nil || len(q.Metrics) == 0 {
@@ -74,6 +75,24 @@ func (a *Analyst) UndatedCheck(ctx context.Context, m *semantic.Model, q *semant
 		return verify.Check{} // no rows at all
 	}
 	date := strings.ReplaceAll(col.Name, "_", " ")
+	if share >= 1 {
+		// None of the rows picked has the date: every period holds none
+		// of them, and the figure is empty whatever happened (found from
+		// outside: "how many missed payments last month" said 0, the
+		// missed ones having no paid_on, at 0.72).
+		var others []string
+		for _, c := range e.Columns {
+			if c.Temporal() && !strings.EqualFold(c.Name, col.Name) && !m.IsRestricted(e.Name, c.Name) {
+				others = append(others, c.Name)
+			}
+		}
+		hint := ""
+		if len(others) > 0 {
+			hint = "; name another date of theirs for the period (" + strings.Join(others, ", ") + ")"
+		}
+		return verify.Check{Name: CheckUndated, Status: verify.Fail, Detail: fmt.Sprintf("none of the %s the question picks has a %s, so no period holds any of them and the figure is empty whatever happened%s (control query: %s)",
+			e.Name, date, hint, c.SQL)}
+	}
 	if share > undatedShare {
 		return verify.Check{Name: CheckUndated, Status: verify.Warn, Detail: fmt.Sprintf("%.0f%% of the %s have no %s, so no period holds them and the figure leaves them out (control query: %s)",
 			100*share, e.Name, date, c.SQL)}

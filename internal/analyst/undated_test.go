@@ -61,3 +61,35 @@ INSERT INTO visits SELECT i, CASE WHEN i = 7 THEN NULL ELSE '2025-0' || (1 + i %
 		t.Errorf("a date of what happens to some rows: %+v", c)
 	}
 }
+
+// TestUndatedCheckNoneDated: where none of the rows the question picks has
+// the date its period is on, the figure is empty whatever happened, and
+// the check fails naming the other dates (found from outside: "how many
+// missed payments last month" said 0 at 0.72, missed payments having no
+// paid_on).
+func TestUndatedCheckNoneDated(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE payments (id INTEGER PRIMARY KEY, due_date TEXT, paid_on TEXT, status TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 90)
+INSERT INTO payments SELECT i, '2025-05-01', CASE WHEN i % 3 = 0 THEN NULL ELSE '2025-05-0' || (1 + i % 9) END, CASE WHEN i % 3 = 0 THEN 'missed' ELSE 'paid' END FROM n;`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "payments", Table: "payments", PrimaryKey: "id", TimeColumn: "paid_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "due_date", Type: quarry.TypeDate}, {Name: "paid_on", Type: quarry.TypeDate}, {Name: "status", Type: quarry.TypeText}}}},
+		Metrics: []semantic.Metric{{Name: "payments", Entity: "payments", Expr: "COUNT(payments.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q semantic.Query) verify.Check {
+		return runCheck(t, a, m, q, func(ctx context.Context, m *semantic.Model, q *semantic.Query, _ *Result, _ *semantic.Compiled) verify.Check {
+			return a.UndatedCheck(ctx, m, q)
+		})
+	}
+	may := &semantic.TimeRange{From: "2025-05-01", To: "2025-06-01"}
+	missed := []semantic.Filter{{Field: "payments.status", Op: semantic.OpEq, Values: []any{"missed"}}}
+	if c := check(semantic.Query{Metrics: []string{"payments"}, Filters: missed, TimeRange: may}); c.Status != verify.Fail || !strings.Contains(c.Detail, "due_date") {
+		t.Errorf("missed, none dated: %s %q; want failed, naming due_date", c.Status, c.Detail)
+	}
+	if c := check(semantic.Query{Metrics: []string{"payments"}, TimeRange: may}); c.Status != verify.Warn {
+		t.Errorf("every payment, a third undated: %s %q", c.Status, c.Detail)
+	}
+}
