@@ -61,6 +61,15 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 			// "average time to resolve tickets"
 			asked, hint = true, toks[i+2].s
 			drop[i], drop[i+1], drop[i+2] = true, true, true
+		case (t.s == "days" || t.s == "hours") && i+2 < len(toks) && toks[i+1].s == "to":
+			// "average days to close a ticket", "average number of hours
+			// to resolve tickets" (found from outside: "days" not
+			// understood, where "time" was).
+			asked, hint, unit = true, toks[i+2].s, t.s
+			drop[i], drop[i+1], drop[i+2] = true, true, true
+			if i >= 2 && toks[i-1].s == "of" && toks[i-2].s == "number" {
+				drop[i-1], drop[i-2] = true, true
+			}
 		case t.s == "time" && i > 0 && !drop[i-1] && len(toks[i-1].s) >= 5:
 			// "average resolution time"
 			asked, hint = true, toks[i-1].s

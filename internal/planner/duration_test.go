@@ -54,6 +54,11 @@ func TestDurations(t *testing.T) {
 		{"average resolution time of high priority tickets", []string{"julianday(tickets.resolved_at)", "tickets.priority = 'high'"}},
 		{"average time to close tickets", []string{"julianday(tickets.closed_at)"}},
 		{"average time to end a subscription", []string{sub}},
+		// Days or hours in place of time (found from outside: "average
+		// days to close a ticket" not understood).
+		{"average days to close a ticket", []string{"AVG((julianday(tickets.closed_at) - julianday(tickets.opened_at)))"}},
+		{"average number of days to resolve tickets", []string{"julianday(tickets.resolved_at)"}},
+		{"average hours to resolve high priority tickets", []string{"julianday(tickets.resolved_at)", "* 24", "tickets.priority = 'high'"}},
 		{"how long do employees stay on average", []string{"AVG((julianday(employees.termination_date) - julianday(employees.hire_date)))"}},
 		// Tenure is mostly of those still here, whose end is empty:
 		// not read as the length of those who left.
