@@ -86,15 +86,21 @@ func (b *builder) saidBeforePeriod(words []string) bool {
 		if !slices.ContainsFunc(words, func(w string) bool { return stemWord(w) == stemWord(t.s) }) {
 			continue
 		}
-		j := i + 1
-		if j < len(toks) && (toks[j].s == "in" || toks[j].s == "during" || toks[j].s == "on" || toks[j].s == "since") {
-			j++
-		}
-		if j < len(toks) && toks[j].start == b.st.dates[0].Start {
+		if b.periodAfter(toks, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// periodAfter reports whether the question's one period comes right after
+// toks[i] ("started last year", "approved in May 2025").
+func (b *builder) periodAfter(toks []token, i int) bool {
+	j := i + 1
+	if j < len(toks) && (toks[j].s == "in" || toks[j].s == "during" || toks[j].s == "on" || toks[j].s == "since") {
+		j++
+	}
+	return j < len(toks) && len(b.st.dates) == 1 && toks[j].start == b.st.dates[0].Start
 }
 
 // namesStem reports whether text names one of states: each word of the
@@ -227,11 +233,7 @@ func (b *builder) namesOwnDate(dflt string) bool {
 		}
 		// The period right after the verb ("started last year", "opened
 		// in May 2026"), not a state said between them.
-		j := i + 1
-		if j < len(toks) && (toks[j].s == "in" || toks[j].s == "during" || toks[j].s == "on" || toks[j].s == "since") {
-			j++
-		}
-		if j < len(toks) && toks[j].start == b.st.dates[0].Start {
+		if b.periodAfter(toks, i) {
 			return true
 		}
 	}
