@@ -245,3 +245,40 @@ func TestSexAliases(t *testing.T) {
 		t.Errorf("male shirts: %v; a size is no sex", filterTexts(pl))
 	}
 }
+
+// TestOtherTablesState: a state of another table said of rows with a state
+// of their own is refused, unless the question names the other table
+// (found from outside: "how many refunds are pending" counted the
+// refunds of pending tickets, 55 against 127 requested, at 1.00).
+func TestOtherTablesState(t *testing.T) {
+	col := func(name string, t quarry.Type, values ...string) semantic.Column {
+		return semantic.Column{Name: name, Type: t, Values: values}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "tickets", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("status", quarry.TypeText, "open", "pending", "closed")}},
+			{Name: "refunds", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("ticket_id", quarry.TypeInt),
+				col("status", quarry.TypeText, "requested", "approved", "rejected"), col("amount", quarry.TypeFloat)}},
+			{Name: "notes", PrimaryKey: "id", Columns: []semantic.Column{col("id", quarry.TypeInt), col("ticket_id", quarry.TypeInt), col("body", quarry.TypeText)}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "refunds", FromColumn: "ticket_id", To: "tickets", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "notes", FromColumn: "ticket_id", To: "tickets", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"how many refunds are pending", "pending refunds", "total amount of pending refunds"} {
+		if pl := p.Plan(q, asOf); pl.Query != nil {
+			t.Errorf("%q: %s %v; want refused", q, pl.Kind, filterTexts(pl))
+		}
+	}
+	for q, want := range map[string]string{
+		"how many refunds of pending tickets": "tickets.status = [pending]",
+		"how many refunds are requested":      "refunds.status = [requested]",
+		"how many notes are pending":          "tickets.status = [pending]", // notes have no state of their own
+	} {
+		if pl := p.Plan(q, asOf); !slices.Contains(filterTexts(pl), want) {
+			t.Errorf("%q: %s %q %v; want %s", q, pl.Kind, pl.Reason, filterTexts(pl), want)
+		}
+	}
+}

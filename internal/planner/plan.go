@@ -188,6 +188,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		if r := p.stillReadPast(pl); r != nil {
 			return r
 		}
+		if r := p.otherStatus(pl, items); r != nil {
+			return r
+		}
 		pl.Understood = append(pl.Understood, abbrevs...)
 		if question != aliased && pl.Read == "" {
 			pl.Read = question // "by qtr": the checks read "by quarter"
