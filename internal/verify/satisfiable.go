@@ -485,7 +485,23 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		if len(states) == 0 {
 			continue
 		}
+		all := others
 		others = datesOf(e, states, others, !begins(e.Column(col)))
+		// A decision on rows dated by their making (requested_at, not a
+		// start_date the row runs from) may be when it was decided:
+		// "total amount of approved refunds in 2025" by requested_at,
+		// where refunds have decided_at (found from outside: 89,891.31
+		// against 104,302.64 decided in 2025, at 1.00).
+		decision := slices.ContainsFunc(states, func(s string) bool {
+			return slices.ContainsFunc(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }), semantic.DecisionState)
+		})
+		if decision && !startNamed(col) {
+			for _, name := range all {
+				if semantic.DecisionDate(name) && !slices.Contains(others, name) {
+					others = append(others, name)
+				}
+			}
+		}
 		if len(others) == 0 {
 			if c := e.Column(col); !flagged && c != nil && c.TimeRole == semantic.TimeRoleStart && laterState(states) {
 				// "paused subscriptions last month": in that state now,
@@ -650,6 +666,17 @@ func pastWord(w string) bool {
 		return true
 	}
 	return strings.HasSuffix(w, "ed")
+}
+
+// startNamed reports whether a date's name says its rows run from it
+// (start_dt, begin_date, effective_from), not that they were made then.
+func startNamed(col string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(col), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if strings.HasPrefix(w, "start") || strings.HasPrefix(w, "begin") || w == "effective" || w == "from" {
+			return true
+		}
+	}
+	return false
 }
 
 // begins reports whether c is the day its rows begin: a start date by its
