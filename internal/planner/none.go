@@ -120,6 +120,16 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		// period is the customers' own, and no order at all is missing.
 	}
 	for _, ent := range b.st.none {
+		if strings.EqualFold(ent, subject) && !slices.ContainsFunc(b.p.m.Relationships, func(r semantic.Relationship) bool {
+			return strings.EqualFold(r.From, subject) && strings.EqualFold(r.To, subject)
+		}) {
+			// "tickets with no first response": a date of the tickets
+			// read as their making, so none of the tickets themselves
+			// (found from outside: read as tickets with no refunds, the
+			// table linking tickets to tickets, at 0.85). A table that
+			// links to itself (a manager) may lack its own rows.
+			return b.fail(fmt.Sprintf("quarry cannot tell what the %s have none of: the word after the negation names the %s themselves; name the column (“%s whose … is empty”)", display(subject), display(subject), display(subject)))
+		}
 		via := ent
 		if !b.p.joinedDirectly(subject, ent) {
 			// "products never ordered": no order_items row, the table that
