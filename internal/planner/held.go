@@ -224,7 +224,7 @@ func holdingFlag(column string) bool {
 }
 
 // heldEnds are e's dates that let its rows go (semantic.HoldingEnd:
-// terminated_at, churned_at; a student's graduated_on and withdrew_on),
+// terminated_at, churned_at; a lease's end_date and terminated_on),
 // where e's rows are things had between their start and those ends: a
 // row is had on a day none of them is before. None where e has no such
 // date, an end of another kind (a ticket resolved), or its rows are
