@@ -116,6 +116,8 @@ go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$|Bench
 echo "  planner + compiler per question: BenchmarkPlan (the demo-like model) and BenchmarkPlanWide (1,000 tables), ms-p95; target < 5 ms"
 go test -run '^$' -bench 'BenchmarkLookup$' -cpu 1 ./internal/valueindex/ | grep -E '^Benchmark' | sed 's/^/  /'
 echo "  value index lookup per question (100,000 values); target well under 1 ms"
+go test -run '^$' -bench 'BenchmarkPathological' -benchtime 3x -cpu 1 ./internal/mdhtml/ | grep -E '^Benchmark' | sed 's/^/  /'
+echo "  answer Markdown to HTML: an answer of the usual size, and 50,000 delimiters of each kind made to make a renderer rescan the text (bounded: none quadratic)"
 echo "  column policy: PostgreSQL lineage (check vs its parse alone) and SQLite's engine check (with vs without restricted columns); target < 1 ms"
 go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkPolicyCheck$' -benchmem -cpu 1 \
 	./internal/policy/ ./internal/connector/sqlite/ | grep -E '^Benchmark|^ok' | sed 's/^/  /'

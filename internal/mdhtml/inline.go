@@ -9,9 +9,13 @@ import (
 // delimiters are text.
 const maxNest = 8
 
-// window bounds how far a link's destination, an HTML tag or a comment is
-// looked for, so that no text makes the renderer scan it again and again.
-const window = 4096
+// window bounds how far an HTML tag or a comment is looked for, and
+// destWindow a link's destination and title, so that no text makes the
+// renderer scan it again and again (a destination is a byte at a time).
+const (
+	window     = 4096
+	destWindow = 512
+)
 
 // inline renders the inline Markdown of s: code spans, emphasis, links and
 // line breaks; everything else as escaped text.
@@ -324,7 +328,7 @@ func link(s string, i int, m *marks) (end int, text, dest string, ok bool) {
 		return 0, "", "", false
 	}
 	text = s[i+1 : j]
-	s = s[:min(len(s), j+window)]
+	s = s[:min(len(s), j+destWindow)]
 	k := j + 2
 	for k < len(s) && isSpace(s[k]) {
 		k++
@@ -473,8 +477,8 @@ func bareURL(s string, i int) int {
 // (&amp; &#39; &#x27;), or 0. A reference cannot make markup, so it is
 // passed on for the browser to read.
 func entity(s string) int {
-	end := strings.IndexByte(s, ';')
-	if end < 2 || end > 32 {
+	end := strings.IndexByte(s[:min(len(s), 33)], ';')
+	if end < 2 {
 		return 0
 	}
 	body := s[1:end]
