@@ -515,7 +515,10 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			// "male patients", "how many women" for a sex column's 'M'
 			// and 'F'.
 			for _, v := range c.Values {
-				for _, a := range semantic.SexAliases(c.Name, v) {
+				if !semantic.SexColumn(c.Name) {
+					break // the name is read once, not for every value
+				}
+				for _, a := range semantic.SexAliases(v) {
 					if scope.admits(a) {
 						l.add(a, sense{kind: sValue, entity: e.Name, column: c.Name, field: field, value: v, strength: strName})
 					}

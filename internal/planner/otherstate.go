@@ -59,7 +59,7 @@ func (p *Planner) otherStatus(pl *Plan, items []item) *Plan {
 			continue
 		}
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%q is a %s of %s, not of %s, whose %s is %s; ask for %s of %s %s, or for %s with one of their own states",
-			v, display(fd.Column.Name), display(fd.Entity.Name), display(own.Name), display(ownState.Name), joinOr(ownState.Values),
+			v, display(fd.Column.Name), display(fd.Entity.Name), display(own.Name), display(ownState.Name), orList(quotedAll(ownState.Values)),
 			display(own.Name), v, display(fd.Entity.Name), display(own.Name))}
 	}
 	return nil
@@ -77,14 +77,11 @@ func namedEntity(items []item, entity string) bool {
 	return false
 }
 
-// joinOr lists values as "a, b or c", quoted.
-func joinOr(values []string) string {
+// quotedAll is each value in single quotes, as the reading writes them.
+func quotedAll(values []string) []string {
 	q := make([]string, len(values))
 	for i, v := range values {
 		q[i] = "'" + v + "'"
 	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return q
 }

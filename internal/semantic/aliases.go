@@ -257,20 +257,22 @@ func IsAcronym(w string) bool {
 	return false
 }
 
-// SexAliases are the words people use for a value of a column of sex or
-// gender (its name says sex or gender): "male", "men" for 'M' or 'Male',
-// "female", "women" for 'F' or 'Female'; nil for any other column or
-// value. A code is read this way only in such a column: 'M' of a size
-// is no man (found from outside: "how many male patients" was refused,
-// the data holding 'M' and 'F').
-func SexAliases(column, value string) []string {
-	sex := false
+// SexColumn reports whether a column's name says it holds sex or gender.
+func SexColumn(column string) bool {
 	for _, w := range NameWords(column) {
-		sex = sex || w == "sex" || w == "gender"
+		if w == "sex" || w == "gender" {
+			return true
+		}
 	}
-	if !sex {
-		return nil
-	}
+	return false
+}
+
+// SexAliases are the words people use for a value of a column of sex or
+// gender (SexColumn): "male", "men" for 'M' or 'Male', "female", "women"
+// for 'F' or 'Female'; nil for any other value. A code is read this way
+// only in such a column: 'M' of a size is no man (found from outside:
+// "how many male patients" was refused, the data holding 'M' and 'F').
+func SexAliases(value string) []string {
 	switch strings.ToLower(strings.TrimSpace(value)) {
 	case "m":
 		return []string{"male", "males", "men", "man"}
