@@ -30,6 +30,9 @@ type authorizer struct {
 	base     sqlitecheck.AuthorizerFunc
 	policy   *policy.Policy
 	internal bool
+	// pending is set until a connection opened with PolicyLater has its
+	// policy: every action but the connector's own is refused.
+	pending bool
 	// denied describes the last action refused, for the error message;
 	// restricted is the restricted column it read, if that was why.
 	denied     string
@@ -66,6 +69,10 @@ func newAuthorizer(extra []string, p *policy.Policy) *authorizer {
 }
 
 func (a *authorizer) authorize(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
+	if a.pending && !a.internal {
+		a.denied = "running a statement before the column policy is loaded"
+		return sqlite3.AUTH_DENY
+	}
 	if action == sqlite3.AUTH_READ && !a.internal {
 		if schema != "" && schema != "main" {
 			a.denied = "reading from schema " + schema

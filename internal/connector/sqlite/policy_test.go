@@ -194,3 +194,26 @@ func TestCheckIsSafeForConcurrentUse(t *testing.T) {
 		break
 	}
 }
+
+// TestPolicyLater: a connection opened before its policy is known runs
+// nothing of the user's, nor checks it, until SetPolicy; then the policy
+// holds.
+func TestPolicyLater(t *testing.T) {
+	c := open(t, policyDB(t), Options{Policy: policy.New(nil), PolicyLater: true})
+	ctx := context.Background()
+	if _, err := c.Query(ctx, `SELECT name FROM customers`, connector.QueryOptions{}); err == nil {
+		t.Error("a query before SetPolicy ran")
+	}
+	if v := c.Check(ctx, `SELECT name FROM customers`, sqlguard.Options{}); v.Allowed {
+		t.Error("a check before SetPolicy allowed the statement")
+	}
+	c.SetPolicy(policy.New([]string{"customers.email"}))
+	rows, err := c.Query(ctx, `SELECT name FROM customers`, connector.QueryOptions{})
+	if err != nil {
+		t.Fatalf("a query after SetPolicy: %v", err)
+	}
+	rows.Close()
+	if _, err := c.Query(ctx, `SELECT email FROM customers`, connector.QueryOptions{}); quarry.KindOf(err) != quarry.KindForbidden {
+		t.Errorf("a restricted column after SetPolicy: %v, want refused", err)
+	}
+}
