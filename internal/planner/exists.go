@@ -27,6 +27,12 @@ func (b *builder) existsValue(t *term) bool {
 			return false
 		}
 	}
+	if countedValue(b.st.text, t.it.text) {
+		// "how many managers per restaurant": the managers are what is
+		// counted, not the restaurants that have one (found from
+		// outside: 5 restaurants, at 1.00).
+		return false
+	}
 	if saidAfter(b.st.text, t.it.text, "to", "into", "towards", "toward") {
 		// "flights to Denver", where Denver is only a city of members
 		// who booked: rows that go to it are not rows related to it
@@ -55,6 +61,93 @@ func (b *builder) existsValue(t *term) bool {
 	t.cands = cands[:1]
 	t.role = "exists"
 	return true
+}
+
+// currentOnRelated puts the conditions currentOfValue made on the rows
+// of the related table they are said of ("restaurants with a current
+// manager": a staff row with role manager and left_on not set), or on
+// the query where that table is the subject's or one row of each of its
+// rows; otherwise the plan fails, never reading the word past.
+func (b *builder) currentOnRelated() *Plan {
+	of := b.st.currentOf
+	if of == "" {
+		return nil
+	}
+	for _, f := range b.st.currentWhere {
+		b.und("%q read as the %s rows not closed: %s is not set", b.st.currentWord, of, f.Field)
+	}
+	n := 0
+	for i := range b.q.Filters {
+		if f := &b.q.Filters[i]; f.Op == semantic.OpSome && strings.EqualFold(f.Field, of) {
+			f.Where = append(f.Where, b.st.currentWhere...)
+			n++
+		}
+	}
+	switch {
+	case n > 0:
+	case b.subject != "" && (strings.EqualFold(b.subject, of) || b.rank(of, nil) <= 2):
+		b.q.Filters = append(b.q.Filters, b.st.currentWhere...)
+	default:
+		return b.fail(fmt.Sprintf("quarry cannot tell which rows of %s “current” keeps here; ask for the %s with a condition on %s", display(of), display(b.subject), display(of)))
+	}
+	return nil
+}
+
+// heldRelated asks back, where the subject's rows must have a row of
+// entity said in the present ("how many restaurants have a manager") and
+// entity's rows end (staff who left: semantic.HoldingEnd), whether a row
+// that ended counts: found from outside, the restaurants whose managers
+// had all left were counted, at 1.00. Each option is the question again:
+// with "current" before the row's word, or "in all". Nil where the
+// question says which, names a period, or the rows do not end.
+func (b *builder) heldRelated(word, entity string) *Plan {
+	text := " " + b.st.text + " "
+	if len(b.st.dates) > 0 || allSaid(b.st.text) || strings.EqualFold(b.st.currentOf, entity) || b.subject == "" ||
+		!strings.Contains(text, " have ") && !strings.Contains(text, " has ") {
+		return nil
+	}
+	e := b.p.entity(entity)
+	if e == nil {
+		return nil
+	}
+	var names []string
+	for _, end := range heldEnds(b.p.m, e) {
+		if !setAhead(end.Name) {
+			names = append(names, display(end.Name))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	current := ""
+	for _, at := range []string{" an " + word + " ", " a " + word + " ", " " + word + " "} {
+		if i := strings.Index(text, at); i >= 0 {
+			lead := " "
+			if strings.HasPrefix(at, " a") {
+				lead = " a "
+			}
+			current = strings.TrimSpace(text[:i] + lead + "current " + word + " " + text[i+len(at):])
+			break
+		}
+	}
+	if current == "" {
+		return nil
+	}
+	ends := strings.Join(names, " or ")
+	return clarify(fmt.Sprintf("%s with any %s on record, those with a %s too, or only those with a current one (no %s)?", display(b.subject), word, ends, ends),
+		b.st.text+" in all", current)
+}
+
+// countedValue reports whether value is what the question counts ("how
+// many managers", "number of managers"), in text, the question's words.
+func countedValue(text, value string) bool {
+	text = " " + text + " "
+	for _, c := range []string{"how many", "number of", "count of"} {
+		if strings.Contains(text, " "+c+" "+value+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // existsFlag reads a yes/no column of a table joined to the subject
@@ -199,6 +292,11 @@ func (b *builder) existsFilters() *Plan {
 			w.Values = append(w.Values, s.value)
 			b.und("or %s = %s", s.field, s.value)
 			continue
+		}
+		if op == semantic.OpSome {
+			if pl := b.heldRelated(t.it.text, s.entity); pl != nil {
+				return pl
+			}
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.entity, Op: op,
 			Where: []semantic.Filter{{Field: s.field, Op: semantic.OpEq, Values: []any{s.value}}}})

@@ -27,6 +27,9 @@ func (b *builder) finish() *Plan {
 	if pl := b.existsFilters(); pl != nil {
 		return pl
 	}
+	if pl := b.currentOnRelated(); pl != nil {
+		return pl
+	}
 	if pl := b.perRowCounts(); pl != nil {
 		return pl
 	}

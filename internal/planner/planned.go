@@ -319,6 +319,9 @@ func (b *builder) currentRows() *Plan {
 	if word == "" {
 		return nil
 	}
+	if e, said := b.valueSaidOf(word); said {
+		return b.currentOfValue(word, e)
+	}
 	// The table whose rows the word is said of: of those the question
 	// names, the one with a date that closes its rows ("current
 	// employees by department": the employees).
@@ -397,6 +400,61 @@ func (b *builder) currentRows() *Plan {
 			}
 		}
 	}
+	return nil
+}
+
+// valueSaidOf is the table of the value or column said right after word
+// ("a current manager": staff, by its role), where that term names no
+// table itself; said is false where no such term follows the word.
+func (b *builder) valueSaidOf(word string) (e *semantic.Entity, said bool) {
+	text := " " + b.st.text + " "
+	for _, t := range b.st.terms {
+		if !strings.Contains(text, " "+word+" "+t.it.text+" ") {
+			continue
+		}
+		var of []string
+		for _, c := range t.cands {
+			if c.kind == sEntity || c.kind == sMetric {
+				return nil, false
+			}
+			if !slices.ContainsFunc(of, func(s string) bool { return strings.EqualFold(s, c.entity) }) {
+				of = append(of, c.entity)
+			}
+		}
+		if len(of) == 1 && b.namedEntities()[lower(of[0])] {
+			// "active auto policies": a value of the table named
+			// after it, whose reading below keeps.
+			return nil, false
+		}
+		if len(of) == 1 {
+			return b.p.entity(of[0]), true
+		}
+		return nil, len(of) > 1
+	}
+	return nil, false
+}
+
+// currentOfValue keeps the rows of e, the table of the value said right
+// after word, to those not closed ("restaurants with a current manager":
+// managers who have not left, found from outside: the restaurants not
+// closed, 4 for 2, at 1.00). Where e is a table of many rows per row of
+// the subject, existsFilters puts the conditions on the related row.
+func (b *builder) currentOfValue(word string, e *semantic.Entity) *Plan {
+	if e == nil {
+		return b.fail(fmt.Sprintf("quarry cannot tell which rows %q is said of; name the table right after it", word))
+	}
+	ends := b.closingDates(e, "")
+	if len(ends) == 0 {
+		return b.fail(fmt.Sprintf("quarry cannot tell which %s are %s: %s has no date that ends its rows (such as ended_on); leave %q out, or ask for a state its rows hold", display(e.Name), word, display(e.Name), word))
+	}
+	if len(b.st.dates) > 0 && word != "still" {
+		return b.fail(fmt.Sprintf("quarry cannot tell which %s were %s at a past time: those whose %s came since would have to be counted too; ask for the %s ones with no period", display(e.Name), word, strings.Join(ends, " or "), word))
+	}
+	for _, end := range ends {
+		b.st.currentWhere = append(b.st.currentWhere, semantic.Filter{Field: e.Name + "." + end, Op: semantic.OpNull})
+	}
+	b.st.currentOf, b.st.currentWord = e.Name, word
+	b.st.usedWords = append(b.st.usedWords, word)
 	return nil
 }
 

@@ -68,6 +68,12 @@ func (b *builder) verbDate(t *term) bool {
 		// (found from outside: refused). Not beside a condition on the
 		// same table, which this reading would not say.
 		return false
+	} else {
+		// The rows that have the date: every order has its ordered_at,
+		// but "plants with a decommissioned machine" are those with a
+		// machine whose decommissioned_on is set (found from outside:
+		// every plant with a machine, at 1.00).
+		where = append(where, semantic.Filter{Field: field, Op: semantic.OpNotNull})
 	}
 	if done, ok := b.p.completedState(s.entity); ok && buyVerb(t.it.text) {
 		// "customers who bought Toys in Q1": bought is a purchase
