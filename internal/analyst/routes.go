@@ -29,7 +29,7 @@ func (a *Analyst) routeQuestion(ctx context.Context, k *Knowledge, question stri
 		return "", nil
 	}
 	target := m.Relationships[ch.Used].To
-	used, other := m.Through(ch.UsedPath, ch.OtherPath, target), m.Through(ch.OtherPath, ch.UsedPath, target)
+	used, other := m.Through(ch.UsedPath, ch.OtherPath, target), m.OtherWay(ch, target)
 	if len(used) == 0 || len(other) == 0 {
 		return "", nil
 	}
@@ -74,5 +74,15 @@ func (a *Analyst) takesRoute(ctx context.Context, k *Knowledge, question string,
 		return false
 	}
 	c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
-	return err == nil && len(c.Choices) > 0 && slices.Equal(c.Choices[0].Named, via)
+	if err != nil {
+		return false
+	}
+	if len(c.Choices) > 0 && slices.Equal(c.Choices[0].Named, via) {
+		return true
+	}
+	// A route one join longer than the shortest is taken only through
+	// its tables, and leaves no choice behind.
+	return len(c.Choices) == 0 && len(via) > 0 && !slices.ContainsFunc(via, func(v string) bool {
+		return !slices.ContainsFunc(pl.Query.Via, func(w string) bool { return strings.EqualFold(v, w) })
+	})
 }

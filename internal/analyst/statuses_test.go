@@ -213,6 +213,94 @@ func TestStatusCheckDateNotSet(t *testing.T) {
 	}
 }
 
+// TestStatusCheckNeverPaid: rows whose paid date is not set take in
+// those written off, which never will be paid: a status kept out only in
+// part ("void", by the rows quarry leaves out itself) still warns of the
+// others, and a yes/no column of such a state (waived) warns too (found
+// from outside: uncollectible invoices counted as overdue, waived fines
+// as unpaid, both at 1.00).
+func TestStatusCheckNeverPaid(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "issued_at", Type: quarry.TypeTimestamp}, {Name: "due_at", Type: quarry.TypeTimestamp},
+				{Name: "paid_at", Type: quarry.TypeTimestamp}, {Name: "amount_cents", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"draft", "open", "paid", "uncollectible", "void"}}}},
+			{Name: "fines", Table: "fines", PrimaryKey: "id", TimeColumn: "assessed_on", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "assessed_on", Type: quarry.TypeDate}, {Name: "paid_on", Type: quarry.TypeDate},
+				{Name: "amount", Type: quarry.TypeFloat}, {Name: "waived", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+		},
+		Metrics: []semantic.Metric{
+			{Name: "count_invoices", Entity: "invoices", Expr: "COUNT(invoices.id)"},
+			{Name: "count_fines", Entity: "fines", Expr: "COUNT(fines.id)"},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a := &Analyst{}
+	overdue := []semantic.Filter{
+		{Field: "invoices.due_at", Op: semantic.OpLt, Values: []any{"2026-12-05"}},
+		{Field: "invoices.paid_at", Op: semantic.OpNull},
+		{Field: "invoices.status", Op: semantic.OpNotIn, Values: []any{"void"}},
+	}
+	c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_invoices"}, Filters: overdue})
+	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'uncollectible'") || strings.Contains(c.Detail, "'void'") || strings.Contains(c.Detail, "'paid'") {
+		t.Errorf("overdue: %+v; want a warning naming uncollectible, not void or paid", c)
+	}
+	open := append(slices.Clone(overdue), semantic.Filter{Field: "invoices.status", Op: semantic.OpEq, Values: []any{"open"}})
+	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_invoices"}, Filters: open}); c.Name != "" {
+		t.Errorf("open and overdue: %+v; want no warning", c)
+	}
+	unpaid := semantic.Filter{Field: "fines.paid_on", Op: semantic.OpNull}
+	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_fines"}, Filters: []semantic.Filter{unpaid}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "waived") {
+		t.Errorf("fines not paid: %+v; want the waived ones warned of", c)
+	}
+	notWaived := semantic.Filter{Field: "fines.waived", Op: semantic.OpEq, Values: []any{int64(0)}}
+	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_fines"}, Filters: []semantic.Filter{unpaid, notWaived}}); c.Name != "" {
+		t.Errorf("fines not paid nor waived: %+v; want no warning", c)
+	}
+}
+
+// TestStatusCheckOtherClosing: rows kept for a date or a value not set
+// take in those a date of another ending closed ("holds not fulfilled":
+// the cancelled ones too) or whose status says nothing happened ("orders
+// without a tip": the cancelled ones); each warns (found from outside,
+// each at 1.00).
+func TestStatusCheckOtherClosing(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "holds", Table: "holds", PrimaryKey: "id", TimeColumn: "placed_on", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "placed_on", Type: quarry.TypeDate}, {Name: "fulfilled_on", Type: quarry.TypeDate}, {Name: "cancelled_on", Type: quarry.TypeDate}}},
+			{Name: "restaurants", Table: "restaurants", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "orders", Table: "orders", PrimaryKey: "id", TimeColumn: "placed_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "restaurant_id", Type: quarry.TypeInt}, {Name: "placed_at", Type: quarry.TypeTimestamp}, {Name: "tip", Type: quarry.TypeFloat},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"cancelled", "completed", "refunded"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "restaurant_id", To: "restaurants", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{
+			{Name: "count_holds", Entity: "holds", Expr: "COUNT(holds.id)"},
+			{Name: "count_orders", Entity: "orders", Expr: "COUNT(orders.id)"},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a := &Analyst{}
+	notFulfilled := semantic.Filter{Field: "holds.fulfilled_on", Op: semantic.OpNull}
+	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_holds"}, Filters: []semantic.Filter{notFulfilled}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "cancelled on") {
+		t.Errorf("holds not fulfilled: %+v; want the cancelled ones warned of", c)
+	}
+	notCancelled := semantic.Filter{Field: "holds.cancelled_on", Op: semantic.OpNull}
+	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_holds"}, Filters: []semantic.Filter{notFulfilled, notCancelled}}); c.Name != "" {
+		t.Errorf("holds neither fulfilled nor cancelled: %+v; want no warning", c)
+	}
+	noTip := semantic.Filter{Field: "orders.tip", Op: semantic.OpNull}
+	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_orders"}, Filters: []semantic.Filter{noTip}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
+		t.Errorf("orders without a tip: %+v; want the cancelled ones warned of", c)
+	}
+}
+
 // TestStatusCheckSome: customers kept for having an order take in those
 // whose only orders were cancelled or refunded, and the check says so;
 // with a condition on the orders' status, or for another table's rows

@@ -50,11 +50,18 @@ type JoinChoice struct {
 	UsedPath  []int    `json:"used_path,omitempty"`
 	OtherPath []int    `json:"other_path,omitempty"`
 	Named     []string `json:"named,omitempty"`
+	// Longer says the other route is one join longer than the one used,
+	// each a chain of references to one row (loans to branches by the
+	// member's home branch, or, one join more, by the branch of the
+	// copy's book): the compiler takes the shorter, but a question may
+	// mean either. Preferring cannot take the longer route; a control
+	// query goes through its tables (Query.Via) instead.
+	Longer bool `json:"longer,omitempty"`
 }
 
 // same reports whether two choices are the same choice.
 func (c JoinChoice) same(o JoinChoice) bool {
-	return c.Used == o.Used && c.Other == o.Other && slices.Equal(c.UsedPath, o.UsedPath) && slices.Equal(c.OtherPath, o.OtherPath) && slices.Equal(c.Named, o.Named)
+	return c.Used == o.Used && c.Other == o.Other && slices.Equal(c.UsedPath, o.UsedPath) && slices.Equal(c.OtherPath, o.OtherPath) && slices.Equal(c.Named, o.Named) && c.Longer == o.Longer
 }
 
 type pathCost struct {
@@ -127,7 +134,10 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 				}
 				old, ok := t.cost[ed.to]
 				if ok && old.hops < base.hops+1 {
-					continue // reached by a shorter path already: no key to build
+					if old.hops == base.hops && old.fanOuts == 0 && base.fanOuts == 0 && !ed.fanOut && t.steps[ed.to].rel != ed.rel {
+						t.longer(m, ed, old, base)
+					}
+					continue // reached by a shorter path already
 				}
 				c := pathCost{hops: base.hops + 1, fanOuts: base.fanOuts, key: append(append(make([]int, 0, len(base.key)+1), base.key...), ed.rel)}
 				if ed.fanOut {
@@ -160,6 +170,22 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 		frontier = next
 	}
 	return t
+}
+
+// longer records, where no choice was made for ed.to yet, the route that
+// reaches it by ed one join after the shorter one it has (cost old):
+// both chains of references to one row, entering it by another key.
+func (t *joinTree) longer(m *Model, ed edge, old, base pathCost) {
+	if _, made := t.choices[ed.to]; made {
+		return
+	}
+	prev, alt := m.Relationships[t.steps[ed.to].rel], m.Relationships[ed.rel]
+	if prev.From == alt.From && prev.FromColumn == alt.FromColumn && prev.To == alt.To && prev.ToColumn == alt.ToColumn {
+		return
+	}
+	key := append(append(make([]int, 0, len(base.key)+1), base.key...), ed.rel)
+	t.choices[ed.to] = JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: key, Longer: true}
+	t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the shorter route; %s, one join further, would also join it", ed.to, relText(prev), relText(alt))
 }
 
 func relText(r Relationship) string {

@@ -37,6 +37,25 @@ func (m *Model) Through(route, other []int, target string) []string {
 	return out
 }
 
+// OtherWay names the tables a query goes through (Query.Via) to take the
+// route ch passed over to target: those Through names, or, for a route
+// one join longer (JoinChoice.Longer), the table it enters target from,
+// for the compiler leaves the shortest way only for a table named on
+// another.
+func (m *Model) OtherWay(ch JoinChoice, target string) []string {
+	if !ch.Longer {
+		return m.Through(ch.OtherPath, ch.UsedPath, target)
+	}
+	if ch.Other < 0 || ch.Other >= len(m.Relationships) {
+		return nil
+	}
+	r := m.Relationships[ch.Other]
+	if strings.EqualFold(r.To, target) {
+		return []string{r.From}
+	}
+	return []string{r.To}
+}
+
 // named are the entities a query names besides its own rows: Via, the
 // related rows its filters test, and the entities of the fields it
 // filters and groups by.
@@ -127,7 +146,7 @@ func byNamedRoutes(m *Model, q Query, d quarry.Dialect, out *Compiled) *Compiled
 	}
 	var said []string
 	for i, ch := range out.Choices {
-		ch = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath)}
+		ch = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath), Longer: ch.Longer}
 		target := m.Relationships[ch.Used].To
 		if used, other := has(m.Through(ch.UsedPath, ch.OtherPath, target)), has(m.Through(ch.OtherPath, ch.UsedPath, target)); len(other) == 0 {
 			ch.Named = used
@@ -258,7 +277,7 @@ func forcedThrough(m *Model, q Query, d quarry.Dialect, v string) (*Compiled, bo
 			}
 			return r
 		}
-		again.Choices[i] = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath)}
+		again.Choices[i] = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath), Longer: ch.Longer}
 	}
 	again.Notes = append(again.Notes, fmt.Sprintf("joined through %s, which the question names, though another way is shorter", v))
 	return again, true
