@@ -20,7 +20,12 @@ var untakenWords = []string{"failed", "fail", "refunded", "refund", "cancelled",
 	"declined", "rejected", "reversed", "bounced", "chargeback", "unpaid", "returned", "abandoned",
 	// Written off: a debt that will never be paid (found from outside:
 	// uncollectible invoices counted as overdue, at 1.00).
-	"uncollectible", "written off", "written_off", "writtenoff", "write off", "write_off", "bad debt", "forgiven", "waived"}
+	"uncollectible", "written off", "written_off", "writtenoff", "write off", "write_off", "bad debt"}
+
+// excusedWords are the states of a charge let go: never to be paid, though
+// a total of what was charged takes it in ("total fines" are those
+// assessed, waived or not).
+var excusedWords = []string{"waived", "forgiven", "excused", "exempted"}
 
 // undoneWords are the statuses of rows whose amount was not, or not yet,
 // taken in.
@@ -201,7 +206,7 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 	// not paid, and never will be (found from outside: waived fines
 	// counted as unpaid, at 1.00).
 	for _, c := range e.Columns {
-		if !semantic.YesNo(c) || m.IsRestricted(e.Name, c.Name) || !slices.Contains(untakenWords, semantic.FlagAdjective(c.Name)) {
+		if !semantic.YesNo(c) || m.IsRestricted(e.Name, c.Name) || !neverDone(semantic.FlagAdjective(c.Name)) {
 			continue
 		}
 		ref := e.Name + "." + c.Name
@@ -283,7 +288,7 @@ func someStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 // (cancelled, refunded, failed …) or has not happened (scheduled …).
 func neverDone(v string) bool {
 	w := semantic.Fold(v)
-	return slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w)
+	return slices.Contains(untakenWords, w) || slices.Contains(unhappenedWords, w) || slices.Contains(excusedWords, w)
 }
 
 // splitValues parts values into those that match and the others, in order.

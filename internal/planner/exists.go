@@ -27,7 +27,7 @@ func (b *builder) existsValue(t *term) bool {
 			return false
 		}
 	}
-	if countedValue(b.st.text, t.it.text) {
+	if countedValue(b.st.text, t.it.text) && !b.beforeEntity(t) {
 		// "how many managers per restaurant": the managers are what is
 		// counted, not the restaurants that have one (found from
 		// outside: 5 restaurants, at 1.00).
@@ -136,6 +136,17 @@ func (b *builder) heldRelated(word, entity string) *Plan {
 	ends := strings.Join(names, " or ")
 	return clarify(fmt.Sprintf("%s with any %s on record, those with a %s too, or only those with a current one (no %s)?", display(b.subject), word, ends, ends),
 		b.st.text+" in all", current)
+}
+
+// beforeEntity reports whether the term right after t names a table:
+// t is said of its rows ("how many active accounts").
+func (b *builder) beforeEntity(t *term) bool {
+	for _, u := range b.st.terms {
+		if u.pos == t.pos+1 {
+			return slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity })
+		}
+	}
+	return false
 }
 
 // countedValue reports whether value is what the question counts ("how

@@ -113,3 +113,22 @@ func TestRelatedRowsState(t *testing.T) {
 		t.Errorf("current servers: %s %q %v; want staff.left_on is_null", pl.Kind, pl.Reason, filterTexts(pl))
 	}
 }
+
+// TestCountedValueBeforeTable: a value right after "how many" is an
+// adjective of the table named after it ("how many active accounts":
+// accounts with an active subscription), not what is counted.
+func TestCountedValueBeforeTable(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "accounts", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "subscriptions", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "account_id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "canceled", "past_due"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "subscriptions", FromColumn: "account_id", To: "accounts", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	pl := p.Plan("how many active accounts", asOf)
+	if where, ok := someWhere(pl, "subscriptions"); !ok || !slices.Contains(where, "subscriptions.status =") {
+		t.Errorf("how many active accounts: %s %q %v; want accounts with an active subscription", pl.Kind, pl.Reason, filterTexts(pl))
+	}
+}

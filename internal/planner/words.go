@@ -413,7 +413,9 @@ func sharesWord(phrase, entity string) bool {
 
 // display is a name as a sentence writes it: "unit price", "MRR".
 func display(name string) string {
-	words := strings.Split(name, "_")
+	// "nordics travel passengers" of nordics_travel__passengers: one
+	// space however many underscores.
+	words := strings.FieldsFunc(name, func(r rune) bool { return r == '_' })
 	for i, w := range words {
 		if semantic.IsAcronym(w) {
 			words[i] = strings.ToUpper(w)

@@ -31,3 +31,19 @@ func TestFilterTitleFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplay: a name as a sentence writes it, one space between words
+// however the name joins them (found on a wide schema: "Number of
+// nordics travel  passengers").
+func TestDisplay(t *testing.T) {
+	for name, want := range map[string]string{
+		"unit_price":                 "unit price",
+		"mrr":                        "MRR",
+		"nordics_travel__passengers": "nordics travel passengers",
+		"_staging_orders_":           "staging orders",
+	} {
+		if got := display(name); got != want {
+			t.Errorf("display(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
