@@ -54,6 +54,27 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 		return out
 	}
 	for i, f := range q.Filters {
+		if f.OnRelated() && f.Op == semantic.OpSome {
+			// "tenants of terminated leases": the related row's end,
+			// on or before the as-of day (found from outside: the 17
+			// leases whose termination lies ahead counted, at 1.00);
+			// "with a current manager": not ended by then.
+			for j, w := range f.Where {
+				if w.Op != semantic.OpNotNull && w.Op != semantic.OpNull || !dateField(m, w.Field) || !heldLater(w.Field) {
+					continue
+				}
+				o := own()
+				o.Query.Filters[i].Where = slices.Clone(o.Query.Filters[i].Where)
+				if w.Op == semantic.OpNotNull {
+					o.Query.Filters[i].Where[j] = semantic.Filter{Field: w.Field, Op: semantic.OpLt, Values: []any{endBound(w.Field, asOf)}}
+					o.Notes = append(o.Notes, endedNote(asOf, later[w.Field], w.Field))
+					continue
+				}
+				o.Query.Filters[i].Where[j] = semantic.Filter{Field: w.Field, Op: semantic.OpGe, Values: []any{endBound(w.Field, asOf)}, OrNull: true}
+				o.Notes = append(o.Notes, fmt.Sprintf("as of %s: the rows whose %s is after that day had not ended by then, and are kept", asOf.Format("2006-01-02"), w.Field))
+			}
+			continue
+		}
 		if f.Count || f.OnRelated() || (f.Op != semantic.OpNotNull && f.Op != semantic.OpNull) || !dateField(m, f.Field) || !heldLater(f.Field) {
 			continue
 		}

@@ -218,6 +218,13 @@ func (p *Planner) amountAsked(question string, asOf time.Time, pl *Plan) *Plan {
 		if toks[i].s != "total" || toks[i-1].s == "the" || toks[i-1].s == "a" || i+1 < len(toks) && toks[i+1].s == "of" {
 			continue
 		}
+		if p.function[toks[i-1].s] || toks[i-1].s == "of" || toks[i-1].s == "total" {
+			// "the total of total orders", as totalOf reads "total of
+			// orders" where the amount is named total: no term before
+			// it, and read again it would grow without end (found from
+			// outside: the stack overflowed).
+			continue
+		}
 		if _, known := p.lex.get(toks[i-1].s + " total"); known {
 			continue // a name of its own ("order total")
 		}
@@ -281,6 +288,11 @@ func (p *Planner) totalOf(question string, asOf time.Time, pl *Plan) *Plan {
 			summed(p.planMetric(again, again.Query.Metrics[0]), entity, column) {
 			again.readAs(read, fmt.Sprintf("%q read as the total of %s, the amount of each of %s", "total of", field, display(entity)))
 			return again
+		}
+		if strings.EqualFold(column, "total") {
+			// A column named total reads as the word of adding up: the
+			// question it would suggest is the one asked.
+			return p.unanswered(&state{}, fmt.Sprintf("“the total of %s” may be their number or their amount added up, and quarry reads “total” as adding up, not as the column %s; ask for the “number of %s”, or give %s a synonym in the knowledge folder (such as “order value”) and ask by it", display(entity), field, display(entity), field))
 		}
 		return p.unanswered(&state{}, fmt.Sprintf("“the total of %s” may be their number or their amount added up, and quarry could not read it as the total of %s; ask for the “number of %s” or the “%s of %s”", display(entity), field, display(entity), totalWords(column), display(entity)))
 	}

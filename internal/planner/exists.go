@@ -149,6 +149,17 @@ func (b *builder) beforeEntity(t *term) bool {
 	return false
 }
 
+// adjectiveOf reports whether the term right after t names entity: t is
+// said of its rows ("closed venues").
+func (b *builder) adjectiveOf(t *term, entity string) bool {
+	for _, u := range b.st.terms {
+		if u.pos == t.pos+1 {
+			return slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity && strings.EqualFold(c.name, entity) })
+		}
+	}
+	return false
+}
+
 // countedValue reports whether value is what the question counts ("how
 // many managers", "number of managers"), in text, the question's words.
 func countedValue(text, value string) bool {

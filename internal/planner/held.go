@@ -401,8 +401,15 @@ func (p *Planner) stillReadPast(pl *Plan) *Plan {
 		}
 	}
 	for _, f := range pl.Query.Filters {
-		if statusField(f.Field) || f.Op != semantic.OpNotNull {
-			return nil // a state or a condition said: "still open", "currently overdue"
+		if statusField(f.Field) || f.OnRelated() {
+			return nil // a state said: "still open"
+		}
+		fd, ok := m.ColumnField(f.Field)
+		if !ok || f.Op != semantic.OpNotNull && (fd.Column.Temporal() || semantic.YesNo(*fd.Column)) {
+			// A condition that may say it: "currently overdue", "still
+			// active" (is_active). A value says nothing of it: "tenants
+			// in Riverton still with us" is read past as before.
+			return nil
 		}
 	}
 	for _, e := range ents {

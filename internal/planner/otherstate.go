@@ -40,10 +40,20 @@ func (p *Planner) otherStatus(pl *Plan, items []item) *Plan {
 			break
 		}
 	}
-	if ownState == nil {
+	ownEnds := p.ownEnds(m, own)
+	if ownState == nil && len(ownEnds) == 0 {
 		return nil
 	}
 	for _, f := range pl.Query.Filters {
+		if f.Op == semantic.OpSome && !f.Count {
+			if r := p.relatedStatus(m, f, own, ownState, ownEnds, items); r != nil {
+				return r
+			}
+			continue
+		}
+		if ownState == nil {
+			continue
+		}
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn || len(f.Values) == 0 {
 			continue
 		}
@@ -63,6 +73,55 @@ func (p *Planner) otherStatus(pl *Plan, items []item) *Plan {
 			display(own.Name), v, display(fd.Entity.Name), display(own.Name))}
 	}
 	return nil
+}
+
+// relatedStatus refuses a state of the rows of another table that the
+// subject's rows must have (f, a filter on having them), where the
+// subject has a state of its own, a status or a date that ends it, and
+// the question does not name that table: "how many instructors are
+// active" counted the instructors with an active enrollment, 23 where 17
+// have not left; "how many courses are active", the retired ones too
+// (found from outside, at 1.00). "Instructors with active enrollments"
+// names them, and is read so.
+func (p *Planner) relatedStatus(m *semantic.Model, f semantic.Filter, own *semantic.Entity, ownState *semantic.Column, ownEnds []string, items []item) *Plan {
+	if namedEntity(items, f.Field) {
+		return nil
+	}
+	for _, w := range f.Where {
+		if w.Op != semantic.OpEq && w.Op != semantic.OpIn || len(w.Values) == 0 {
+			continue
+		}
+		fd, ok := m.ColumnField(w.Field)
+		if !ok || strings.EqualFold(fd.Entity.Name, own.Name) || !semantic.StatusName(fd.Column.Name) {
+			continue
+		}
+		v, _ := w.Values[0].(string)
+		if v == "" || ownState != nil && slices.ContainsFunc(ownState.Values, func(x string) bool { return strings.EqualFold(x, v) }) {
+			continue
+		}
+		mine := "the states of their own"
+		switch {
+		case ownState != nil:
+			mine = fmt.Sprintf("their %s (%s)", display(ownState.Name), orList(quotedAll(ownState.Values)))
+		case len(ownEnds) > 0:
+			mine = fmt.Sprintf("their %s, set or not", orList(ownEnds))
+		}
+		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%q is a %s of %s, not of %s, whose own state is %s; ask for %s with %s %s, or for %s by a state of their own (“current %s”)",
+			v, display(fd.Column.Name), display(fd.Entity.Name), display(own.Name), mine, display(own.Name), v, display(fd.Entity.Name), display(own.Name), display(own.Name))}
+	}
+	return nil
+}
+
+// ownEnds are the dates that close e's rows (semantic.ClosingName, the
+// role end), as display writes them.
+func (p *Planner) ownEnds(m *semantic.Model, e *semantic.Entity) []string {
+	var out []string
+	for _, c := range e.Columns {
+		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && semantic.ClosingName(c.Name) && !m.IsRestricted(e.Name, c.Name) {
+			out = append(out, display(c.Name))
+		}
+	}
+	return out
 }
 
 // namedEntity reports whether an item of the question names entity.

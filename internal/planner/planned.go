@@ -421,9 +421,9 @@ func (b *builder) valueSaidOf(word string) (e *semantic.Entity, said bool) {
 				of = append(of, c.entity)
 			}
 		}
-		if len(of) == 1 && b.namedEntities()[lower(of[0])] {
-			// "active auto policies": a value of the table named
-			// after it, whose reading below keeps.
+		if len(of) == 1 && b.firstNamed(of[0]) {
+			// "active auto policies": a value of the rows counted or
+			// listed, whose reading below keeps.
 			return nil, false
 		}
 		if len(of) == 1 {
@@ -432,6 +432,19 @@ func (b *builder) valueSaidOf(word string) (e *semantic.Entity, said bool) {
 		return nil, len(of) > 1
 	}
 	return nil, false
+}
+
+// firstNamed reports whether entity is the first table the question
+// names: the rows it counts or lists.
+func (b *builder) firstNamed(entity string) bool {
+	for _, t := range b.st.terms {
+		for _, c := range t.cands {
+			if c.kind == sEntity {
+				return strings.EqualFold(c.name, entity)
+			}
+		}
+	}
+	return false
 }
 
 // currentOfValue keeps the rows of e, the table of the value said right

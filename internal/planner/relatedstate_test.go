@@ -132,3 +132,26 @@ func TestCountedValueBeforeTable(t *testing.T) {
 		t.Errorf("how many active accounts: %s %q %v; want accounts with an active subscription", pl.Kind, pl.Reason, filterTexts(pl))
 	}
 }
+
+// TestParticipleBeforeTableListed: in a list, a participle of a table's
+// date right before its name is a condition on its rows ("events at
+// closed venues": the venue's closed_on set), not a column to show, as a
+// count reads it (found from outside: every event listed with its
+// venue's closing day, at 1.00).
+func TestParticipleBeforeTableListed(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "venues", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "events", PrimaryKey: "id", Label: "title", TimeColumn: "starts_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "title", Type: quarry.TypeText},
+				{Name: "venue_id", Type: quarry.TypeInt}, {Name: "starts_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}}},
+		},
+		Relationships: []semantic.Relationship{{From: "events", FromColumn: "venue_id", To: "venues", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"events at closed venues", "list events at closed venues", "how many events at closed venues", "closed venues"} {
+		if pl := p.Plan(q, asOf); !slices.Contains(filterTexts(pl), "venues.closed_on is_not_null []") {
+			t.Errorf("%q: %s %q %v; want venues.closed_on set", q, pl.Kind, pl.Reason, filterTexts(pl))
+		}
+	}
+}

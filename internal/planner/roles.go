@@ -475,7 +475,11 @@ func (b *builder) roles() *Plan {
 				b.und("filter %s is set", s.field)
 				t.role = "filter"
 			case s.temporal && len(st.dates) == 0 && !t.byMode && !t.sortBy && len(t.aggs) == 0 && pastForm(t.it.text) && !strings.Contains(t.it.text, " ") &&
-				(!b.rows && b.namesOther(s.entity) || b.valueAfter(t)):
+				(!b.rows && b.namesOther(s.entity) || b.valueAfter(t) || b.rows && !t.neg && b.adjectiveOf(t, s.entity)):
+				// "events at closed venues": listed too, the participle
+				// before its own table's name is a condition on it, not a
+				// column to show (found from outside: every event listed
+				// with its venue's closing day, at 1.00).
 				// "which customer placed the most orders", "students
 				// enrolled in Biology": the verb of the event's date says
 				// the rows happened; where that date is not the one every
