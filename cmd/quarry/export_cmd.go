@@ -105,7 +105,10 @@ difference can be told apart as data, knowledge or quarry's planner.`,
 		if err != nil {
 			k = nil // no knowledge folder: nothing to compare it with
 		}
-		r, err := an.RerunJudged(ctx, rec, st, k, args[0])
+		// The run as the policy of the moment shows it: a result it
+		// withholds has no hash or row count to print (found from
+		// outside: the recorded hash confirmed a guessed value).
+		r, err := an.RerunJudged(ctx, rec, a.rt.ReadRedacted(st), k, args[0])
 		if err != nil {
 			return err
 		}
