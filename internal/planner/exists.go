@@ -521,7 +521,7 @@ func afterWithA(items []item) map[*item]bool {
 		if n := len(stops); n > 0 && (stops[n-1] == "a" || stops[n-1] == "an" || stops[n-1] == "any") {
 			with := prev != nil && prev.kind == itKw && prev.kw == "with" && withWord(prev.text)
 			for _, w := range stops[:n-1] {
-				with = with || w == "have" || w == "has" || w == "had" || w == "use" || w == "used" || w == "uses"
+				with = with || w == "have" || w == "has" || w == "had" || w == "use" || w == "used" || w == "uses" || w == "using" || w == "having"
 			}
 			withA[&items[i]] = with
 		}

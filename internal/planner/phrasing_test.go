@@ -85,6 +85,8 @@ func TestEverydayPhrasing(t *testing.T) {
 		// whose column is set, never the column listed for every row.
 		{q: "how many orders used a discount code", want: []string{`{"field":"discount_code","op":"is_not_null"}`}},
 		{q: "how many orders had a coupon in 2025", want: []string{`"op":"is_not_null"`, `"from":"2025-01-01"`}},
+		// Found from outside: listed every order with its code, at 0.85.
+		{q: "orders using a coupon this year", want: []string{`{"field":"discount_code","op":"is_not_null"}`}},
 		{q: "revenue from orders with a discount code this year", want: []string{`"metrics":["revenue"]`, `"op":"is_not_null"`}},
 		{q: "orders with a discount code by channel", want: []string{`"dimensions":[{"name":"channel"}]`, `"op":"is_not_null"`}},
 		{q: "orders with a discount code of WELCOME10", want: []string{`"values":["WELCOME10"]`}},
