@@ -175,8 +175,11 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 			if len(not) == 0 || len(other) == 0 {
 				continue
 			}
-			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those whose %s is %s, which may never be %s; ask for %s %s alone to leave them out",
-				e.Name, what, fieldWords(c.Name), quoteList(not), done, quoteList(other), e.Name)}
+			// The way to leave them out names them: the other states may
+			// all have the date set ("shipments not shipped": delivered
+			// and lost ones were shipped; found from outside).
+			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those whose %s is %s, which may never be %s; ask for the %s whose %s is not %s to leave them out",
+				e.Name, what, fieldWords(c.Name), quoteList(not), done, e.Name, fieldWords(c.Name), quoteList(not))}
 		}
 		not, other := splitValues(values, func(v string) bool { return slices.Contains(unhappenedWords, semantic.Fold(v)) })
 		if len(not) == 0 || len(other) == 0 {
