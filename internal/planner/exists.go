@@ -27,7 +27,7 @@ func (b *builder) existsValue(t *term) bool {
 			return false
 		}
 	}
-	if countedValue(b.st.text, t.it.text) && !b.beforeEntity(t) {
+	if countedValue(b.st.text, t.it.text) && !b.adjectiveOf(t, "") {
 		// "how many managers per restaurant": the managers are what is
 		// counted, not the restaurants that have one (found from
 		// outside: 5 restaurants, at 1.00).
@@ -63,98 +63,15 @@ func (b *builder) existsValue(t *term) bool {
 	return true
 }
 
-// currentOnRelated puts the conditions currentOfValue made on the rows
-// of the related table they are said of ("restaurants with a current
-// manager": a staff row with role manager and left_on not set), or on
-// the query where that table is the subject's or one row of each of its
-// rows; otherwise the plan fails, never reading the word past.
-func (b *builder) currentOnRelated() *Plan {
-	of := b.st.currentOf
-	if of == "" {
-		return nil
-	}
-	for _, f := range b.st.currentWhere {
-		b.und("%q read as the %s rows not closed: %s is not set", b.st.currentWord, of, f.Field)
-	}
-	n := 0
-	for i := range b.q.Filters {
-		if f := &b.q.Filters[i]; f.Op == semantic.OpSome && strings.EqualFold(f.Field, of) {
-			f.Where = append(f.Where, b.st.currentWhere...)
-			n++
-		}
-	}
-	switch {
-	case n > 0:
-	case b.subject != "" && (strings.EqualFold(b.subject, of) || b.rank(of, nil) <= 2):
-		b.q.Filters = append(b.q.Filters, b.st.currentWhere...)
-	default:
-		return b.fail(fmt.Sprintf("quarry cannot tell which rows of %s “current” keeps here; ask for the %s with a condition on %s", display(of), display(b.subject), display(of)))
-	}
-	return nil
-}
-
-// heldRelated asks back, where the subject's rows must have a row of
-// entity said in the present ("how many restaurants have a manager") and
-// entity's rows end (staff who left: semantic.HoldingEnd), whether a row
-// that ended counts: found from outside, the restaurants whose managers
-// had all left were counted, at 1.00. Each option is the question again:
-// with "current" before the row's word, or "in all". Nil where the
-// question says which, names a period, or the rows do not end.
-func (b *builder) heldRelated(word, entity string) *Plan {
-	text := " " + b.st.text + " "
-	if len(b.st.dates) > 0 || allSaid(b.st.text) || strings.EqualFold(b.st.currentOf, entity) || b.subject == "" ||
-		!strings.Contains(text, " have ") && !strings.Contains(text, " has ") {
-		return nil
-	}
-	e := b.p.entity(entity)
-	if e == nil {
-		return nil
-	}
-	var names []string
-	for _, end := range heldEnds(b.p.m, e) {
-		if !setAhead(end.Name) {
-			names = append(names, display(end.Name))
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	current := ""
-	for _, at := range []string{" an " + word + " ", " a " + word + " ", " " + word + " "} {
-		if i := strings.Index(text, at); i >= 0 {
-			lead := " "
-			if strings.HasPrefix(at, " a") {
-				lead = " a "
-			}
-			current = strings.TrimSpace(text[:i] + lead + "current " + word + " " + text[i+len(at):])
-			break
-		}
-	}
-	if current == "" {
-		return nil
-	}
-	ends := strings.Join(names, " or ")
-	return clarify(fmt.Sprintf("%s with any %s on record, those with a %s too, or only those with a current one (no %s)?", display(b.subject), word, ends, ends),
-		b.st.text+" in all", current)
-}
-
-// beforeEntity reports whether the term right after t names a table:
-// t is said of its rows ("how many active accounts").
-func (b *builder) beforeEntity(t *term) bool {
-	for _, u := range b.st.terms {
-		if u.pos == t.pos+1 {
-			return slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity })
-		}
-	}
-	return false
-}
-
-// adjectiveOf reports whether the term right after t names entity: t is
-// said of its rows ("closed venues").
+// adjectiveOf reports whether the term right after t names entity, or
+// any table for "": t is said of its rows ("closed venues", "how many
+// active accounts").
 func (b *builder) adjectiveOf(t *term, entity string) bool {
 	for _, u := range b.st.terms {
 		if u.pos == t.pos+1 {
-			return slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sEntity && strings.EqualFold(c.name, entity) })
+			return slices.ContainsFunc(u.cands, func(c sense) bool {
+				return c.kind == sEntity && (entity == "" || strings.EqualFold(c.name, entity))
+			})
 		}
 	}
 	return false
