@@ -117,10 +117,12 @@ func (b *builder) currentOnRelated() *Plan {
 // that ended counts: found from outside, the restaurants whose managers
 // had all left were counted, at 1.00. Each option is the question again:
 // with "current" before the row's word, or "in all". Nil where the
-// question says which, names a period, or the rows do not end.
-func (b *builder) heldRelated(word, entity string) *Plan {
+// question says which, names a period, or the rows do not end, and where
+// the value is a state of the rows itself ("an active subscription":
+// field, its column, a status).
+func (b *builder) heldRelated(word, entity, field string) *Plan {
 	text := " " + b.st.text + " "
-	if len(b.st.dates) > 0 || allSaid(b.st.text) || strings.EqualFold(b.st.currentOf, entity) || b.subject == "" ||
+	if len(b.st.dates) > 0 || statusField(field) || allSaid(b.st.text) || strings.EqualFold(b.st.currentOf, entity) || b.subject == "" ||
 		!strings.Contains(text, " have ") && !strings.Contains(text, " has ") {
 		return nil
 	}

@@ -233,7 +233,7 @@ func (b *builder) existsFilters() *Plan {
 			continue
 		}
 		if op == semantic.OpSome {
-			if pl := b.heldRelated(t.it.text, s.entity); pl != nil {
+			if pl := b.heldRelated(t.it.text, s.entity, s.field); pl != nil {
 				return pl
 			}
 		}

@@ -122,7 +122,8 @@ func TestCountedValueBeforeTable(t *testing.T) {
 		Entities: []semantic.Entity{
 			{Name: "accounts", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
 			{Name: "subscriptions", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "account_id", Type: quarry.TypeInt},
-				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "canceled", "past_due"}}}},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "canceled", "past_due"}},
+				{Name: "ended_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
 		},
 		Relationships: []semantic.Relationship{{From: "subscriptions", FromColumn: "account_id", To: "accounts", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
@@ -130,6 +131,11 @@ func TestCountedValueBeforeTable(t *testing.T) {
 	pl := p.Plan("how many active accounts", asOf)
 	if where, ok := someWhere(pl, "subscriptions"); !ok || !slices.Contains(where, "subscriptions.status =") {
 		t.Errorf("how many active accounts: %s %q %v; want accounts with an active subscription", pl.Kind, pl.Reason, filterTexts(pl))
+	}
+	// A state of the related rows said: nothing to ask of rows that end.
+	pl = p.Plan("how many accounts have an active subscription", asOf)
+	if where, ok := someWhere(pl, "subscriptions"); !ok || !slices.Contains(where, "subscriptions.status =") {
+		t.Errorf("accounts with an active subscription: %s %q %v; want answered", pl.Kind, pl.Question, filterTexts(pl))
 	}
 }
 
