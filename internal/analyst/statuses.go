@@ -191,33 +191,24 @@ func noneStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 	if unset == "" {
 		return verify.Check{}
 	}
-	// A date that closes a row another way: a hold cancelled is not
-	// fulfilled, and never will be (found from outside: cancelled holds
-	// counted as not fulfilled).
+	// A row closed another way, by a date (a hold cancelled is not
+	// fulfilled, and never will be: cancelled holds counted as not
+	// fulfilled) or a yes/no column (a fine waived is not paid: waived
+	// fines counted as unpaid, at 1.00; both found from outside), which
+	// the query does not read.
 	for _, c := range e.Columns {
-		if !c.Temporal() || strings.EqualFold(c.Name, unset) || m.IsRestricted(e.Name, c.Name) || !slices.ContainsFunc(semantic.NameWords(c.Name), neverDone) {
-			continue
-		}
 		ref := e.Name + "." + c.Name
-		if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, ref) }) {
+		if strings.EqualFold(c.Name, unset) || m.IsRestricted(e.Name, c.Name) || slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, ref) }) {
 			continue
 		}
-		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those with a %s, which never will be %s; ask for %s not %s to leave them out",
-			e.Name, what, fieldWords(c.Name), semantic.NameWords(unset)[0], e.Name, semantic.NameWords(c.Name)[0])}
-	}
-	// A yes/no column that settles a row another way: a fine waived is
-	// not paid, and never will be (found from outside: waived fines
-	// counted as unpaid, at 1.00).
-	for _, c := range e.Columns {
-		if !semantic.YesNo(c) || m.IsRestricted(e.Name, c.Name) || !neverDone(semantic.FlagAdjective(c.Name)) {
-			continue
+		switch {
+		case c.Temporal() && slices.ContainsFunc(semantic.NameWords(c.Name), neverDone):
+			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those with a %s, which never will be %s; ask for %s not %s to leave them out",
+				e.Name, what, fieldWords(c.Name), semantic.NameWords(unset)[0], e.Name, semantic.NameWords(c.Name)[0])}
+		case semantic.YesNo(c) && neverDone(semantic.FlagAdjective(c.Name)):
+			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those marked %s (%s), which never will be; ask for %s not %s to leave them out",
+				e.Name, what, semantic.FlagAdjective(c.Name), ref, e.Name, semantic.FlagAdjective(c.Name))}
 		}
-		ref := e.Name + "." + c.Name
-		if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, ref) }) {
-			continue
-		}
-		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s %s take in those marked %s (%s), which never will be; ask for %s not %s to leave them out",
-			e.Name, what, semantic.FlagAdjective(c.Name), ref, e.Name, semantic.FlagAdjective(c.Name))}
 	}
 	return verify.Check{}
 }

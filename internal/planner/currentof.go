@@ -73,16 +73,13 @@ func (b *builder) currentOfValue(word string, e *semantic.Entity) *Plan {
 	if len(b.st.dates) > 0 && word != "still" {
 		return b.fail(fmt.Sprintf("quarry cannot tell which %s were %s at a past time: those whose %s came since would have to be counted too; ask for the %s ones with no period", display(e.Name), word, strings.Join(ends, " or "), word))
 	}
-	for _, end := range ends {
-		b.st.currentWhere = append(b.st.currentWhere, semantic.Filter{Field: e.Name + "." + end, Op: semantic.OpNull})
-	}
 	b.st.currentOf, b.st.currentWord = e.Name, word
 	b.st.usedWords = append(b.st.usedWords, word)
 	return nil
 }
 
-// currentOnRelated puts the conditions currentOfValue made on the rows
-// of the related table they are said of ("restaurants with a current
+// currentOnRelated puts the conditions that keep the rows of the table
+// currentOfValue named not closed on the rows of the related table ("restaurants with a current
 // manager": a staff row with role manager and left_on not set), or on
 // the query where that table is the subject's or one row of each of its
 // rows; otherwise the plan fails, never reading the word past.
@@ -91,22 +88,26 @@ func (b *builder) currentOnRelated() *Plan {
 	if of == "" {
 		return nil
 	}
-	for _, f := range b.st.currentWhere {
-		b.und("%q read as the %s rows not closed: %s is not set", b.st.currentWord, of, f.Field)
+	var open []semantic.Filter
+	for _, end := range b.closingDates(b.p.entity(of), "") {
+		open = append(open, semantic.Filter{Field: of + "." + end, Op: semantic.OpNull})
 	}
 	n := 0
 	for i := range b.q.Filters {
 		if f := &b.q.Filters[i]; f.Op == semantic.OpSome && strings.EqualFold(f.Field, of) {
-			f.Where = append(f.Where, b.st.currentWhere...)
+			f.Where = append(f.Where, open...)
 			n++
 		}
 	}
 	switch {
 	case n > 0:
 	case b.subject != "" && (strings.EqualFold(b.subject, of) || b.rank(of, nil) <= 2):
-		b.q.Filters = append(b.q.Filters, b.st.currentWhere...)
+		b.q.Filters = append(b.q.Filters, open...)
 	default:
 		return b.fail(fmt.Sprintf("quarry cannot tell which rows of %s “current” keeps here; ask for the %s with a condition on %s", display(of), display(b.subject), display(of)))
+	}
+	for _, f := range open {
+		b.und("%q read as the %s rows not closed: %s is not set", b.st.currentWord, of, f.Field)
 	}
 	return nil
 }

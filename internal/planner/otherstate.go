@@ -40,7 +40,7 @@ func (p *Planner) otherStatus(pl *Plan, items []item) *Plan {
 			break
 		}
 	}
-	ownEnds := p.ownEnds(m, own)
+	ownEnds := closingDates(m, own, "")
 	if ownState == nil && len(ownEnds) == 0 {
 		return nil
 	}
@@ -54,18 +54,8 @@ func (p *Planner) otherStatus(pl *Plan, items []item) *Plan {
 		if ownState == nil {
 			continue
 		}
-		if f.Op != semantic.OpEq && f.Op != semantic.OpIn || len(f.Values) == 0 {
-			continue
-		}
-		fd, ok := m.ColumnField(f.Field)
-		if !ok || strings.EqualFold(fd.Entity.Name, own.Name) || !semantic.StatusName(fd.Column.Name) {
-			continue
-		}
-		v, _ := f.Values[0].(string)
-		if v == "" || slices.ContainsFunc(ownState.Values, func(x string) bool { return strings.EqualFold(x, v) }) {
-			continue
-		}
-		if namedEntity(items, fd.Entity.Name) {
+		fd, v, ok := otherState(m, f, own, ownState)
+		if !ok || namedEntity(items, fd.Entity.Name) {
 			continue
 		}
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%q is a %s of %s, not of %s, whose %s is %s; ask for %s of %s %s, or for %s with one of their own states",
@@ -88,15 +78,8 @@ func (p *Planner) relatedStatus(m *semantic.Model, f semantic.Filter, own *seman
 		return nil
 	}
 	for _, w := range f.Where {
-		if w.Op != semantic.OpEq && w.Op != semantic.OpIn || len(w.Values) == 0 {
-			continue
-		}
-		fd, ok := m.ColumnField(w.Field)
-		if !ok || strings.EqualFold(fd.Entity.Name, own.Name) || !semantic.StatusName(fd.Column.Name) {
-			continue
-		}
-		v, _ := w.Values[0].(string)
-		if v == "" || ownState != nil && slices.ContainsFunc(ownState.Values, func(x string) bool { return strings.EqualFold(x, v) }) {
+		fd, v, ok := otherState(m, w, own, ownState)
+		if !ok {
 			continue
 		}
 		mine := "the states of their own"
@@ -104,7 +87,7 @@ func (p *Planner) relatedStatus(m *semantic.Model, f semantic.Filter, own *seman
 		case ownState != nil:
 			mine = fmt.Sprintf("their %s (%s)", display(ownState.Name), orList(quotedAll(ownState.Values)))
 		case len(ownEnds) > 0:
-			mine = fmt.Sprintf("their %s, set or not", orList(ownEnds))
+			mine = fmt.Sprintf("their %s, set or not", display(orList(ownEnds)))
 		}
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("%q is a %s of %s, not of %s, whose own state is %s; ask for %s with %s %s, or for %s by a state of their own (“current %s”)",
 			v, display(fd.Column.Name), display(fd.Entity.Name), display(own.Name), mine, display(own.Name), v, display(fd.Entity.Name), display(own.Name), display(own.Name))}
@@ -112,16 +95,22 @@ func (p *Planner) relatedStatus(m *semantic.Model, f semantic.Filter, own *seman
 	return nil
 }
 
-// ownEnds are the dates that close e's rows (semantic.ClosingName, the
-// role end), as display writes them.
-func (p *Planner) ownEnds(m *semantic.Model, e *semantic.Entity) []string {
-	var out []string
-	for _, c := range e.Columns {
-		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && semantic.ClosingName(c.Name) && !m.IsRestricted(e.Name, c.Name) {
-			out = append(out, display(c.Name))
-		}
+// otherState is the status column and value that f keeps, where they are
+// another table's than own's and the value is none of ownState's (nil:
+// own has no status): ok is false otherwise.
+func otherState(m *semantic.Model, f semantic.Filter, own *semantic.Entity, ownState *semantic.Column) (fd semantic.Field, v string, ok bool) {
+	if f.Op != semantic.OpEq && f.Op != semantic.OpIn || len(f.Values) == 0 {
+		return fd, "", false
 	}
-	return out
+	fd, ok = m.ColumnField(f.Field)
+	if !ok || strings.EqualFold(fd.Entity.Name, own.Name) || !semantic.StatusName(fd.Column.Name) {
+		return fd, "", false
+	}
+	v, _ = f.Values[0].(string)
+	if v == "" || ownState != nil && slices.ContainsFunc(ownState.Values, func(x string) bool { return strings.EqualFold(x, v) }) {
+		return fd, "", false
+	}
+	return fd, v, true
 }
 
 // namedEntity reports whether an item of the question names entity.

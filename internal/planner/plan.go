@@ -67,13 +67,11 @@ type state struct {
 	// bareComparison: a comparison with a number and nothing it compares
 	// ("donations over $1,000"), which bareAmount may read.
 	bareComparison bool
-	// currentOf is the table whose rows "current" or "active" is said
-	// of through a value of its right after the word ("restaurants with
-	// a current manager": staff), and currentWhere the conditions that
-	// keep its rows not closed: existsFilters puts them on the related
-	// row (currentRows).
+	// currentOf is the table whose rows currentWord ("current",
+	// "active") is said of through a value of its right after the word
+	// ("restaurants with a current manager": staff); currentOnRelated
+	// keeps its rows not closed on the related row.
 	currentOf, currentWord string
-	currentWhere           []semantic.Filter
 	// usedWords are stopwords a reading used ("still" of "still
 	// enrolled"), which the plan does not list as ignored.
 	usedWords []string

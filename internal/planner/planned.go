@@ -443,9 +443,15 @@ func (b *builder) closingDate(e *semantic.Entity, column string) string {
 // closingDates are the dates of e that close its rows
 // (semantic.ClosingName), other than column.
 func (b *builder) closingDates(e *semantic.Entity, column string) []string {
+	return closingDates(b.p.m, e, column)
+}
+
+// closingDates are the dates of e that close its rows
+// (semantic.ClosingName, the role end), other than column, in m.
+func closingDates(m *semantic.Model, e *semantic.Entity, column string) []string {
 	var ends []string
 	for _, c := range e.Columns {
-		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, column) && semantic.ClosingName(c.Name) && !b.p.m.IsRestricted(e.Name, c.Name) {
+		if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !strings.EqualFold(c.Name, column) && semantic.ClosingName(c.Name) && !m.IsRestricted(e.Name, c.Name) {
 			ends = append(ends, c.Name)
 		}
 	}

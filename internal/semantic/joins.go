@@ -59,6 +59,21 @@ type JoinChoice struct {
 	Longer bool `json:"longer,omitempty"`
 }
 
+// in is the choice made on a copy of a model whose relationship i is
+// orig[i] of the model's own, told by the model's indices: every field
+// kept but Named, which is the caller's to decide.
+func (c JoinChoice) in(orig []int) JoinChoice {
+	back := func(rels []int) []int {
+		r := make([]int, len(rels))
+		for i, rel := range rels {
+			r[i] = orig[rel]
+		}
+		return r
+	}
+	c.Used, c.Other, c.UsedPath, c.OtherPath, c.Named = orig[c.Used], orig[c.Other], back(c.UsedPath), back(c.OtherPath), nil
+	return c
+}
+
 // same reports whether two choices are the same choice.
 func (c JoinChoice) same(o JoinChoice) bool {
 	return c.Used == o.Used && c.Other == o.Other && slices.Equal(c.UsedPath, o.UsedPath) && slices.Equal(c.OtherPath, o.OtherPath) && slices.Equal(c.Named, o.Named) && c.Longer == o.Longer
@@ -139,14 +154,14 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 					}
 					continue // reached by a shorter path already
 				}
-				c := pathCost{hops: base.hops + 1, fanOuts: base.fanOuts, key: append(append(make([]int, 0, len(base.key)+1), base.key...), ed.rel)}
+				c := pathCost{hops: base.hops + 1, fanOuts: base.fanOuts, key: base.then(ed.rel)}
 				if ed.fanOut {
 					c.fanOuts++
 				}
 				if ok && old.hops == c.hops && old.fanOuts == c.fanOuts {
 					prev := m.Relationships[t.steps[ed.to].rel]
 					alt := m.Relationships[ed.rel]
-					if prev.FromColumn != alt.FromColumn || prev.ToColumn != alt.ToColumn || prev.From != alt.From || prev.To != alt.To {
+					if !sameKey(prev, alt) {
 						winner, loser := prev, alt
 						choice := JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: c.key}
 						if c.less(old) {
@@ -180,12 +195,21 @@ func (t *joinTree) longer(m *Model, ed edge, old, base pathCost) {
 		return
 	}
 	prev, alt := m.Relationships[t.steps[ed.to].rel], m.Relationships[ed.rel]
-	if prev.From == alt.From && prev.FromColumn == alt.FromColumn && prev.To == alt.To && prev.ToColumn == alt.ToColumn {
+	if sameKey(prev, alt) {
 		return
 	}
-	key := append(append(make([]int, 0, len(base.key)+1), base.key...), ed.rel)
-	t.choices[ed.to] = JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: key, Longer: true}
+	t.choices[ed.to] = JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: base.then(ed.rel), Longer: true}
 	t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the shorter route; %s, one join further, would also join it", ed.to, relText(prev), relText(alt))
+}
+
+// sameKey reports whether two relationships join by the same columns.
+func sameKey(a, b Relationship) bool {
+	return a.From == b.From && a.FromColumn == b.FromColumn && a.To == b.To && a.ToColumn == b.ToColumn
+}
+
+// then is the key of the path one relationship further, rel.
+func (a pathCost) then(rel int) []int {
+	return append(append(make([]int, 0, len(a.key)+1), a.key...), rel)
 }
 
 func relText(r Relationship) string {

@@ -137,16 +137,9 @@ func byNamedRoutes(m *Model, q Query, d quarry.Dialect, out *Compiled) *Compiled
 		}
 		out, orig = again, o
 	}
-	back := func(rels []int) []int {
-		r := make([]int, len(rels))
-		for i, rel := range rels {
-			r[i] = orig[rel]
-		}
-		return r
-	}
 	var said []string
 	for i, ch := range out.Choices {
-		ch = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath), Longer: ch.Longer}
+		ch = ch.in(orig)
 		target := m.Relationships[ch.Used].To
 		if used, other := has(m.Through(ch.UsedPath, ch.OtherPath, target)), has(m.Through(ch.OtherPath, ch.UsedPath, target)); len(other) == 0 {
 			ch.Named = used
@@ -270,14 +263,7 @@ func forcedThrough(m *Model, q Query, d quarry.Dialect, v string) (*Compiled, bo
 		return nil, false
 	}
 	for i, ch := range again.Choices {
-		back := func(rels []int) []int {
-			r := make([]int, len(rels))
-			for j, rel := range rels {
-				r[j] = orig[rel]
-			}
-			return r
-		}
-		again.Choices[i] = JoinChoice{Used: orig[ch.Used], Other: orig[ch.Other], UsedPath: back(ch.UsedPath), OtherPath: back(ch.OtherPath), Longer: ch.Longer}
+		again.Choices[i] = ch.in(orig)
 	}
 	again.Notes = append(again.Notes, fmt.Sprintf("joined through %s, which the question names, though another way is shorter", v))
 	return again, true

@@ -685,15 +685,7 @@ func begins(c *semantic.Column) bool {
 	if c == nil {
 		return false
 	}
-	if c.TimeRole == semantic.TimeRoleStart {
-		return true
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(c.Name), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if strings.HasPrefix(w, "start") || strings.HasPrefix(w, "begin") || w == "effective" || w == "from" {
-			return true
-		}
-	}
-	return false
+	return c.TimeRole == semantic.TimeRoleStart || startNamed(c.Name)
 }
 
 // genericEnd reports whether a word of a date's name says the row ended
