@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrydata/quarry/internal/fresh"
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/store"
 )
@@ -64,6 +65,8 @@ type Gate struct {
 	// project's groups limit their members to some connections); the
 	// error says why not.
 	MayUse func(ctx context.Context, p Person) error
+
+	people fresh.Check[bool] // whether the state has people (required)
 }
 
 // Wrap guards quarry serve's routes. It goes behind the server's own
@@ -153,8 +156,12 @@ func (g *Gate) required(ctx context.Context) (bool, error) {
 	if g.Always {
 		return true, nil
 	}
-	us, err := g.People.Users(ctx)
-	return len(us) > 0, err
+	// Asked before every request: one answer for the requests that wait
+	// on the same query (fresh.Check), read after each of them arrived.
+	return g.people.Do(ctx, func(ctx context.Context) (bool, error) {
+		us, err := g.People.Users(ctx)
+		return len(us) > 0, err
+	})
 }
 
 // errNoCredentials is the refusal of a request that carries neither a
