@@ -16,4 +16,8 @@
 // Identifiers and instants are stored as text in the C collation, and
 // payloads as text byte for byte, so both backends sort, compare and hash
 // exactly alike.
+//
+// The run openings and new sessions that arrive together are committed as
+// one batch in one transaction (group.go); a batch that fails sends each
+// of its requests again alone, so one request's conflict stays its own.
 package postgres

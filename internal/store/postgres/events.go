@@ -136,11 +136,17 @@ func (s *Store) appendOpening(ctx context.Context, events []event.Event) (done b
 	if err != nil {
 		return false, err
 	}
-	b := &pgx.Batch{}
-	for _, e := range events {
-		b.Queue(insertEvent, eventArgs(e)...)
+	queue := func(b *pgx.Batch) {
+		for _, e := range events {
+			b.Queue(insertEvent, eventArgs(e)...)
+		}
+		b.Queue(insertRun, entryArgs(en)...)
 	}
-	b.Queue(insertRun, entryArgs(en)...)
+	if s.inGroup(ctx, queue) {
+		return true, nil
+	}
+	b := &pgx.Batch{}
+	queue(b)
 	br := s.pool.SendBatch(ctx, b)
 	for range b.Len() {
 		if _, err = br.Exec(); err != nil {

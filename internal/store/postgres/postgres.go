@@ -39,6 +39,7 @@ type Store struct {
 	pool   *pgxpool.Pool
 	where  string // the URL without its password
 	schema string
+	group  group // run openings and new sessions, committed together
 }
 
 // Open connects to the database at url (postgres://…), creates the state

@@ -22,8 +22,14 @@ func (s *Store) CreateSession(ctx context.Context, sess store.Session) error {
 	if sess.UpdatedAt.IsZero() {
 		sess.UpdatedAt = sess.CreatedAt
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		sess.ID, sess.Title, sess.LastRunID, sess.FromRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt))
+	const insert = `INSERT INTO sessions (` + sessionCols + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+	args := []any{sess.ID, sess.Title, sess.LastRunID, sess.FromRunID, sess.Owner, sess.Tenant, store.FormatTime(sess.CreatedAt), store.FormatTime(sess.UpdatedAt)}
+	// With the runs opening at the same time, in one transaction; alone
+	// when that group could not be stored.
+	if s.inGroup(ctx, func(b *pgx.Batch) { b.Queue(insert, args...) }) {
+		return nil
+	}
+	_, err := s.pool.Exec(ctx, insert, args...)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" {
 		return quarry.Errorf(quarry.KindConflict, "session %s already exists", sess.ID)
