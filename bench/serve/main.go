@@ -43,6 +43,8 @@ import (
 	"github.com/quarrydata/quarry/internal/resultcache"
 	qruntime "github.com/quarrydata/quarry/internal/runtime"
 	"github.com/quarrydata/quarry/internal/sqlguard"
+	"github.com/quarrydata/quarry/internal/store"
+	pgstate "github.com/quarrydata/quarry/internal/store/postgres"
 	sqlitestate "github.com/quarrydata/quarry/internal/store/sqlite"
 )
 
@@ -56,6 +58,7 @@ func main() {
 	cold := flag.Bool("cold", false, "open a new connection for every request (no keep-alive)")
 	workers := flag.Int("workers", 0, "runs doing work at once (0: the server's default, twice the processors)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured rounds to FILE")
+	stateURL := flag.String("state", "", "quarry's state on PostgreSQL at this URL (postgres://…; default: a SQLite file)")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -64,7 +67,7 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if err := run(*streams, *rounds, *workers, *cold); err != nil {
+	if err := run(*streams, *rounds, *workers, *cold, *stateURL); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/serve:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -77,7 +80,7 @@ type sample struct {
 	err          string
 }
 
-func run(streams, rounds, workers int, cold bool) error {
+func run(streams, rounds, workers int, cold bool, stateURL string) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "quarry-bench-serve-")
 	if err != nil {
@@ -99,7 +102,7 @@ func run(streams, rounds, workers int, cold bool) error {
 		verified = append(verified, planner.Verified{Question: v.Question, SQL: v.SQL})
 	}
 	k := &analyst.Knowledge{Model: f.Model, Planner: planner.New(f.Model, verified), Hash: f.Hash, Currency: "$"}
-	st, err := sqlitestate.Open(ctx, filepath.Join(dir, "state.db"))
+	st, err := openState(ctx, dir, stateURL)
 	if err != nil {
 		return err
 	}
@@ -328,4 +331,13 @@ func peakRSS() string {
 		}
 	}
 	return ""
+}
+
+// openState opens quarry's state: on PostgreSQL at url when one is given
+// (the team backend replicas share), else a SQLite file in dir.
+func openState(ctx context.Context, dir, url string) (store.State, error) {
+	if url != "" {
+		return pgstate.Open(ctx, url, pgstate.Options{})
+	}
+	return sqlitestate.Open(ctx, filepath.Join(dir, "state.db"))
 }

@@ -131,7 +131,7 @@ type sseClient struct {
 
 func newSSEClient(r io.Reader) *sseClient {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<24)
 	return &sseClient{sc: sc}
 }
 
