@@ -64,6 +64,41 @@ func TestContractions(t *testing.T) {
 	}
 }
 
+// TestShortAuxiliaries: "'re", "'ve", "'ll", "'m" and "'d" read as the
+// words written out; a quoted value or a name with an apostrophe is left
+// as it is.
+func TestShortAuxiliaries(t *testing.T) {
+	p := New(testModel(), nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for short, long := range map[string]string{
+		"who're our top 5 customers by revenue":  "who are our top 5 customers by revenue",
+		"we've had how many orders in 2025":      "we have had how many orders in 2025",
+		"what’ll revenue be in 2025":             "what will revenue be in 2025",
+		"how'd revenue do last month":            "how did revenue do last month",
+		"I'd like revenue by month":              "I would like revenue by month",
+		"I'm after orders by channel":            "I am after orders by channel",
+		"what're orders by channel in june 2026": "what are orders by channel in june 2026",
+	} {
+		got, want := p.Plan(short, at), p.Plan(long, at)
+		if got.Kind != want.Kind || !cmp.Equal(got.Query, want.Query) || got.Reason != want.Reason {
+			t.Errorf("%q: %s %q %+v\nwant as %q: %s %q %+v", short, got.Kind, got.Reason, got.Query, long, want.Kind, want.Reason, want.Query)
+		}
+	}
+	for _, q := range []string{"revenue from 'returned' orders", "customers named O'Reilly", "revenue in ’dallas’"} {
+		if got := shortAuxOf(q); got != q {
+			t.Errorf("%q written as %q, want it left alone", q, got)
+		}
+	}
+}
+
+// shortAuxOf is q with shortAux applied.
+func shortAuxOf(q string) string {
+	for _, c := range shortAux() {
+		q = c.re.ReplaceAllString(q, c.to)
+	}
+	return q
+}
+
 // TestGrowthAbbreviations: "MoM", "QoQ" and "YoY" are month, quarter
 // and year over year: a series by that grain.
 func TestGrowthAbbreviations(t *testing.T) {

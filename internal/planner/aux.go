@@ -306,12 +306,38 @@ var contractions = sync.OnceValue(func() *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 })
 
+// shortAux writes out the other contractions of a word and an auxiliary
+// ("who're our top customers", "we've had", "how'd we do"), each only
+// right after a word's letters and before a word's end, so that a quoted
+// value ('returned') or a name (O'Reilly) is left alone. "'d" is "did"
+// after a question word and "would" after a pronoun; after anything else
+// it is left as written.
+var shortAux = sync.OnceValue(func() []struct {
+	re *regexp.Regexp
+	to string
+} {
+	return []struct {
+		re *regexp.Regexp
+		to string
+	}{
+		{regexp.MustCompile(`(?i)\b([a-z]+)['’]re\b`), "$1 are"},
+		{regexp.MustCompile(`(?i)\b([a-z]+)['’]ve\b`), "$1 have"},
+		{regexp.MustCompile(`(?i)\b([a-z]+)['’]ll\b`), "$1 will"},
+		{regexp.MustCompile(`(?i)\b(i)['’]m\b`), "$1 am"},
+		{regexp.MustCompile(`(?i)\b(how|what|where|when|who|why)['’]d\b`), "$1 did"},
+		{regexp.MustCompile(`(?i)\b(i|we|you|they|he|she|it)['’]d\b`), "$1 would"},
+	}
+})
+
 // expandAbbreviations writes out the short forms of words the knowledge
 // does not know as such ("avg order value" → "average order value"), and
 // says which it read so.
 func (p *Planner) expandAbbreviations(q string) (string, []string) {
 	var read []string
 	q = contractions().Replace(q)
+	for _, c := range shortAux() {
+		q = c.re.ReplaceAllString(q, c.to)
+	}
 	if m := periodWith().FindStringSubmatch(q); m != nil {
 		w := strings.ToLower(m[1])
 		q = periodWith().ReplaceAllString(q, "which $1 had the $2")
