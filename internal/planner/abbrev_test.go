@@ -78,6 +78,8 @@ func TestShortAuxiliaries(t *testing.T) {
 		"I'd like revenue by month":              "I would like revenue by month",
 		"I'm after orders by channel":            "I am after orders by channel",
 		"what're orders by channel in june 2026": "what are orders by channel in june 2026",
+		"whats revenue in 2025":                  "what is revenue in 2025",
+		"hows revenue in june 2026":              "how is revenue in june 2026",
 	} {
 		got, want := p.Plan(short, at), p.Plan(long, at)
 		if got.Kind != want.Kind || !cmp.Equal(got.Query, want.Query) || got.Reason != want.Reason {

@@ -311,7 +311,8 @@ var contractions = sync.OnceValue(func() *strings.Replacer {
 // right after a word's letters and before a word's end, so that a quoted
 // value ('returned') or a name (O'Reilly) is left alone. "'d" is "did"
 // after a question word and "would" after a pronoun; after anything else
-// it is left as written.
+// it is left as written. "hows", "whos", "whats" and "wheres", typed
+// without the apostrophe, are the question word and "is".
 var shortAux = sync.OnceValue(func() []struct {
 	re *regexp.Regexp
 	to string
@@ -325,6 +326,7 @@ var shortAux = sync.OnceValue(func() []struct {
 		{regexp.MustCompile(`(?i)\b([a-z]+)['’]ll\b`), "$1 will"},
 		{regexp.MustCompile(`(?i)\b(i)['’]m\b`), "$1 am"},
 		{regexp.MustCompile(`(?i)\b(how|what|where|when|who|why)['’]d\b`), "$1 did"},
+		{regexp.MustCompile(`(?i)\b(how|what|where|who)s\b`), "$1 is"}, // "hows revenue", the apostrophe left out
 		{regexp.MustCompile(`(?i)\b(i|we|you|they|he|she|it)['’]d\b`), "$1 would"},
 	}
 })
