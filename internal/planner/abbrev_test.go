@@ -130,6 +130,10 @@ func TestSpokenShortForms(t *testing.T) {
 		"gimme the top 5 countries by sales ytd":                            `"gimme" read as "give me"`,
 		"um so how many orders did we do in march, roughly?":                `"um" read past`,
 		"How much did we bring in, revenue-wise, in the first half of 2026": `"revenue-wise" read as "revenue"`,
+		"revenue last 30d":                                                  `"last 30d" read as "last 30 days"`,
+		"how many orders in the past 7 d":                                   `"past 7 d" read as "past 7 days"`,
+		"how many custs ordered in june 2026":                               `"cust" read as "customers"`,
+		"how many tix were opened last month":                               `"tix" read as "tickets"`,
 	} {
 		pl := p.Plan(q, at)
 		if pl.Kind != KindMetric {

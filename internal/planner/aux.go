@@ -249,6 +249,12 @@ var abbreviations = sync.OnceValue(func() []abbreviation {
 		{regexp.MustCompile(`(?i)\brev\b\.?`), "rev", "revenue"},
 		{regexp.MustCompile(`(?i)\bsubs\b`), "subs", "subscriptions"},
 		{regexp.MustCompile(`(?i)\bgimme\b`), "gimme", "give me"},
+		{regexp.MustCompile(`(?i)\btix\b`), "tix", "tickets"},
+		{regexp.MustCompile(`(?i)\bppl\b`), "ppl", "people"},
+		{regexp.MustCompile(`(?i)\btxns?\b`), "txn", "transactions"},
+		{regexp.MustCompile(`(?i)\bcusts?\b\.?`), "cust", "customers"},
+		// "last 30d", "past 7d": days, after last or past only.
+		{regexp.MustCompile(`(?i)\b(last|past) (\d+) ?d\b`), "d", "$1 $2 days"},
 		{regexp.MustCompile(`(?i)\b(?:um+|uh+|erm)\b,?`), "um", ""},
 		// "revenue-wise": the word itself.
 		{regexp.MustCompile(`(?i)\b([a-z]+)-wise\b`), "-wise", "$1"},
