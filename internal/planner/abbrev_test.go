@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -228,5 +229,22 @@ func TestThisVsLast(t *testing.T) {
 		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Compare) != 2 {
 			t.Errorf("%q: %s %s %+v", q, pl.Kind, pl.Reason, pl.Query)
 		}
+	}
+}
+
+// TestForecastAsked: a word that asks for a forecast, unknown to the
+// knowledge, is refused as a forecast (quarry reports what has happened),
+// not only as a word it does not know.
+func TestForecastAsked(t *testing.T) {
+	p := New(testModel(), nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"forecast revenue for 2027", "predict orders for july", "projected revenue next year", "revenue projections by channel"} {
+		pl := p.Plan(q, at)
+		if pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "does not forecast") || !strings.Contains(pl.Reason, "2026-06-30") {
+			t.Errorf("%q: %s %q; want it refused as a forecast", q, pl.Kind, pl.Reason)
+		}
+	}
+	if pl := p.Plan("revenue by flurbish", at); pl.Kind != KindUnanswered || strings.Contains(pl.Reason, "forecast") {
+		t.Errorf("an unknown word that asks for no forecast: %s %q", pl.Kind, pl.Reason)
 	}
 }

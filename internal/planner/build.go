@@ -265,7 +265,7 @@ func (b *builder) resolveKinds() *Plan {
 		}
 	}
 	if len(b.st.unknown) > 0 {
-		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
+		return b.p.unanswered(b.st, notKnown(b.st))
 	}
 	return nil
 }

@@ -183,7 +183,7 @@ func (b *builder) ownContext() *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: reason, Understood: b.st.understood}
 	}
 	if len(b.st.unknown) > 0 {
-		return b.p.unanswered(b.st, "some words of the question are not terms quarry knows")
+		return b.p.unanswered(b.st, notKnown(b.st))
 	}
 	return nil
 }

@@ -178,7 +178,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	st := &state{text: join(toks), raw: question, asOf: asOf}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
-		return p.unanswered(st, "some words of the question are not terms quarry knows")
+		return p.unanswered(st, notKnown(st))
 	}
 	pl := p.build(st)
 	if r := p.bareMeasure(pl, st.rowsLead, toks); r != nil {
