@@ -409,21 +409,7 @@ func (s readRedacted) Events(ctx context.Context, runID string) ([]event.Event, 
 				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
 			}
 			evs[i].Data = b
-		case event.RunStarted:
-			// The user's SQL, as the run's own is shown: its quoted
-			// values withheld (found from outside: run.started kept
-			// "ssn LIKE '%6003'" where sql.generated withheld it).
-			var d event.RunStartedData
-			if json.Unmarshal(e.Data, &d) != nil || d.SQL == "" || !readsAll() {
-				continue
-			}
-			d.SQL = literalsWithheld(d.SQL)
-			b, err := json.Marshal(&d)
-			if err != nil {
-				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)
-			}
-			evs[i].Data = b
-		case event.QuestionParsed, event.SQLGenerated, event.PlanMade:
+		case event.RunStarted, event.QuestionParsed, event.SQLGenerated, event.PlanMade:
 			b, changed, err := withholdReading(e, readsAll)
 			if err != nil {
 				return nil, quarry.Wrap(quarry.KindInternal, err, "cannot redact run %s's log", runID)

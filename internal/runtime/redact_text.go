@@ -58,11 +58,13 @@ func literalsWithheld(sql string) string {
 	return b.String()
 }
 
-// withholdReading is the data of a question.parsed, sql.generated or
-// plan.made event as a reader of the policy sees it: never the terms
-// suggested; where the run reads a restricted column (all), nor what
-// was understood, the SQL's quoted values or the plan. It reports
-// whether anything changed.
+// withholdReading is the data of a run.started, question.parsed,
+// sql.generated or plan.made event as a reader of the policy sees it:
+// never the terms suggested; where the run reads a restricted column
+// (all), nor what was understood, the SQL's quoted values (the user's SQL
+// of run.started as the run's own: found from outside, run.started kept
+// "ssn LIKE '%6003'" where sql.generated withheld it) or the plan. It
+// reports whether anything changed.
 func withholdReading(e event.Event, all func() bool) ([]byte, bool, error) {
 	switch e.Type {
 	case event.QuestionParsed:
@@ -80,17 +82,18 @@ func withholdReading(e event.Event, all func() bool) ([]byte, bool, error) {
 		}
 		b, err := json.Marshal(&d)
 		return b, err == nil, err
+	case event.RunStarted:
+		var d event.RunStartedData
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			return nil, false, err
+		}
+		return sqlWithheld(&d, &d.SQL, all)
 	case event.SQLGenerated:
 		var d event.SQLGeneratedData
 		if err := json.Unmarshal(e.Data, &d); err != nil {
 			return nil, false, err
 		}
-		if !strings.Contains(d.SQL, "'") || !all() {
-			return nil, false, nil
-		}
-		d.SQL = literalsWithheld(d.SQL)
-		b, err := json.Marshal(&d)
-		return b, err == nil, err
+		return sqlWithheld(&d, &d.SQL, all)
 	case event.PlanMade:
 		var d event.PlanMadeData
 		if err := json.Unmarshal(e.Data, &d); err != nil {
@@ -104,4 +107,16 @@ func withholdReading(e event.Event, all func() bool) ([]byte, bool, error) {
 		return b, err == nil, err
 	}
 	return nil, false, nil
+}
+
+// sqlWithheld withholds the quoted values of the SQL sql points into,
+// a field of d, where the run reads a restricted column (all), and
+// returns d encoded and whether it changed.
+func sqlWithheld[T any](d *T, sql *string, all func() bool) ([]byte, bool, error) {
+	if !strings.Contains(*sql, "'") || !all() {
+		return nil, false, nil
+	}
+	*sql = literalsWithheld(*sql)
+	b, err := json.Marshal(d)
+	return b, err == nil, err
 }
