@@ -131,12 +131,7 @@ func (b *builder) heldRelated(word, entity, field string) *Plan {
 	if e == nil {
 		return nil
 	}
-	var names []string
-	for _, end := range heldEnds(b.p.m, e) {
-		if !setAhead(end.Name) {
-			names = append(names, display(end.Name))
-		}
-	}
+	names := passedEnds(heldEnds(b.p.m, e))
 	if len(names) == 0 {
 		return nil
 	}

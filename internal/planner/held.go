@@ -187,15 +187,13 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 			return pl // "staff by status": the states are what is asked
 		}
 	}
-	var names []string
-	for _, end := range heldEnds(m, e) {
+	ends := heldEnds(m, e)
+	for _, end := range ends {
 		if readsColumn(m, pl.Query, mts, e.Name+"."+end.Name, end.Name) {
 			return pl
 		}
-		if !setAhead(end.Name) {
-			names = append(names, display(end.Name))
-		}
 	}
+	names := passedEnds(ends)
 	if len(names) == 0 {
 		return pl
 	}
@@ -221,6 +219,19 @@ func holdingFlag(column string) bool {
 		return true
 	}
 	return strings.HasSuffix(adj, "ed")
+}
+
+// passedEnds are the names of the ends that are empty until a row goes
+// (not set when it begins: setAhead), as display writes them: those a
+// question back about rows that ended names.
+func passedEnds(ends []*semantic.Column) []string {
+	var names []string
+	for _, end := range ends {
+		if !setAhead(end.Name) {
+			names = append(names, display(end.Name))
+		}
+	}
+	return names
 }
 
 // heldEnds are e's dates that let its rows go (semantic.HoldingEnd:
