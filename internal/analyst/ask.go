@@ -140,6 +140,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A period cut at the as-of day, on a date that holds days
 		// after it ("leases that end this month"): the whole period.
 		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf))
+		// No period, on a date that holds days after today ("which
+		// month had the most visits"): whole periods that are over.
+		pl = a.seriesAhead(ctx, model, pl, asOf)
 		out.Plan = pl
 		// A period to come, of things that happen ("orders next month").
 		if why := a.notBegun(ctx, model, pl, asOf); why != "" {

@@ -111,6 +111,15 @@ func (b *builder) withNone(pl *Plan) *Plan {
 				pl.Title = head // the period is said once, after
 			}
 			pl.Title += " with no " + display(f.Field)
+			if before, ok := b.hadBefore(f); ok {
+				// "customers who haven't ordered since March": they
+				// did order, before March; "since" says so (found from
+				// outside: 423 counted, those who never ordered among
+				// them).
+				q.Filters = append(q.Filters, before)
+				pl.Understood = append(pl.Understood, fmt.Sprintf("and only %s with a %s row where %s (“since” says they had one before)", subject, before.Field, whereText(before.Where)))
+				pl.Title = strings.TrimSuffix(pl.Title, " with no "+display(f.Field)) + " with earlier " + display(f.Field) + " but no " + display(f.Field)
+			}
 			return pl
 		}
 		if !b.periodOwn(subject, q) {
@@ -247,6 +256,22 @@ func (b *builder) missingInPeriod(subject string, q *semantic.Query) (semantic.F
 		f.Where = append(f.Where, semantic.Filter{Field: own, Op: semantic.OpLt, Values: []any{q.TimeRange.To}})
 	}
 	return f, len(f.Where) > 0
+}
+
+// hadBefore is the filter that keeps the rows with a row of the missing
+// table dated before the period, where the question says the rows are
+// missing "since" a time: "not since March" says there was one before.
+func (b *builder) hadBefore(missing semantic.Filter) (semantic.Filter, bool) {
+	if len(missing.Where) == 0 || missing.Where[0].Op != semantic.OpGe {
+		return semantic.Filter{}, false
+	}
+	for _, t := range tokenize(b.st.raw) {
+		if t.s == "since" {
+			w := missing.Where[0]
+			return semantic.Filter{Field: missing.Field, Op: semantic.OpSome, Where: []semantic.Filter{{Field: w.Field, Op: semantic.OpLt, Values: w.Values}}}, true
+		}
+	}
+	return semantic.Filter{}, false
 }
 
 // periodOwn reports whether the query's one period is the subject's own,

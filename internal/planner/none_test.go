@@ -37,6 +37,12 @@ func TestNone(t *testing.T) {
 			{Field: "support_tickets.opened_at", Op: semantic.OpGe, Values: []any{"2025-01-01"}}, {Field: "support_tickets.opened_at", Op: semantic.OpLt, Values: []any{"2026-01-01"}}}}}},
 		{q: "how many customers have not ordered in 2025", filter: []semantic.Filter{{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
 			{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2025-01-01"}}, {Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-01-01"}}}}}},
+		// "Not since" a time says there was one before it (found from
+		// outside: those who never ordered counted among them).
+		{q: "customers who haven't ordered since March 2026", filter: []semantic.Filter{
+			{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
+				{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2026-03-01"}}, {Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-07-01"}}}},
+			{Field: "orders", Op: semantic.OpSome, Where: []semantic.Filter{{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-03-01"}}}}}},
 		// The subject's own date named: the period is theirs, and no
 		// row at all is missing.
 		{q: "customers who signed up in 2025 and never ordered", filter: []semantic.Filter{none("orders")}},
