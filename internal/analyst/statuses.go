@@ -1,6 +1,7 @@
 package analyst
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,7 +43,14 @@ var undoneWords = append(slices.Clip(untakenWords), "expired",
 // and refunded gifts with no word (found from outside, at confidence 1.00).
 // An average of what is not money (a weight) is left alone.
 // It reads the model alone: no query runs. Empty when it does not warn.
-func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check {
+//
+// Where the rows so marked are of a table the measure's rows refer to (a
+// treatment's visit), a control query counts the measured rows that are
+// theirs, and where there are none, as where treatments are only made at
+// visits that took place, the table does not warn (found from outside: a
+// warning on every total of treatments, though none was of a cancelled
+// visit). Where the control cannot run, it warns.
+func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
 	if m == nil || q == nil {
 		return verify.Check{}
 	}
@@ -54,7 +62,7 @@ func (a *Analyst) StatusCheck(m *semantic.Model, q *semantic.Query) verify.Check
 			continue // an average weight or age is one of every row, cancelled or not
 		}
 		for _, e := range statusTables(m, m.Entity(mt.Entity)) {
-			if c := statusMix(m, q, mt, e); c.Name != "" {
+			if c, marked := statusMix(m, q, mt, e); c.Name != "" && (strings.EqualFold(e.Name, mt.Entity) || a.anyMarked(ctx, m, q, mt, marked)) {
 				return c
 			}
 		}
@@ -340,7 +348,7 @@ func withParents(m *semantic.Model, e *semantic.Entity) []*semantic.Entity {
 // statusMix is StatusCheck for the status column of table e, which holds
 // the measure's rows or the rows they refer to (found from outside: order
 // lines of cancelled orders added up with no word).
-func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) verify.Check {
+func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) (verify.Check, semantic.Filter) {
 	what := mt.Description
 	if what == "" {
 		what = fieldWords(mt.Name)
@@ -352,7 +360,7 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 		if adj := semantic.FlagAdjective(c.Name); adj != "" && semantic.YesNo(c) && !m.IsRestricted(e.Name, c.Name) &&
 			(slices.Contains(undoneWords, adj) || adj == "return" || adj == "refund") && !keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
 			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in the rows of %s marked %s (%s.%s) too; ask for those not %s to leave them out",
-				what, e.Name, adj, e.Name, c.Name, adj)}
+				what, e.Name, adj, e.Name, c.Name, adj)}, semantic.Filter{} // how a yes is stored varies: no control
 		}
 	}
 	for _, c := range e.Columns {
@@ -374,10 +382,34 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 		if len(undone) == 0 {
 			continue
 		}
+		vals := make([]any, len(undone))
+		for i, v := range undone {
+			vals[i] = v
+		}
 		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
-			what, e.Name, fieldWords(c.Name), quoteList(undone))}
+			what, e.Name, fieldWords(c.Name), quoteList(undone))}, semantic.Filter{Field: e.Name + "." + c.Name, Op: semantic.OpIn, Values: vals}
 	}
-	return verify.Check{}
+	return verify.Check{}, semantic.Filter{}
+}
+
+// anyMarked reports whether any row mt measures, under q's conditions and
+// period, meets marked (its parent row's status is one that never paid);
+// true where the control cannot run, so the warning stands.
+func (a *Analyst) anyMarked(ctx context.Context, m *semantic.Model, q *semantic.Query, mt *semantic.Metric, marked semantic.Filter) bool {
+	e := m.Entity(mt.Entity)
+	if a.Conn == nil || e == nil || e.PrimaryKey == "" || marked.Field == "" {
+		return true
+	}
+	key := e.Name + "." + e.PrimaryKey
+	mm := *m
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: "COUNT(" + key + ")"})
+	c := semantic.Query{Metrics: []string{aheadName}, TimeRange: q.TimeRange, Filters: append(slices.Clone(q.Filters), marked)}
+	res, _, ok := a.control(ctx, &mm, c, 1)
+	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
+		return true
+	}
+	n, ok := semantic.NumberOf(res.Table.Rows[0][0])
+	return !ok || n > 0
 }
 
 // keptOut reports whether the query or the measure puts a condition on

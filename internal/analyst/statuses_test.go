@@ -1,6 +1,7 @@
 package analyst
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ func TestStatusCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &Analyst{}
-	c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"sum_donations_amount"}})
+	c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"sum_donations_amount"}})
 	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'Failed', 'Pending' or 'Refunded'") {
 		t.Errorf("a total of every status: %+v", c)
 	}
@@ -43,7 +44,7 @@ func TestStatusCheck(t *testing.T) {
 		// told to leave the cancelled ones out).
 		"a share of a status": {Metrics: []string{"share_refunded"}},
 	} {
-		if c := a.StatusCheck(m, q); c.Name != "" {
+		if c := a.StatusCheck(context.Background(), m, q); c.Name != "" {
 			t.Errorf("%s: %+v", name, c)
 		}
 	}
@@ -62,7 +63,7 @@ func TestStatusCheckSubscriptions(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"total_mrr"}})
+	c := (&Analyst{}).StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"total_mrr"}})
 	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'churned' or 'trialing'") {
 		t.Errorf("total MRR of every status: %+v", c)
 	}
@@ -133,8 +134,25 @@ func TestStatusOfParent(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"sales"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
+	if c := (&Analyst{}).StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"sales"}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
 		t.Errorf("%+v", c)
+	}
+	// On the database: no line of a cancelled order, no warning (found
+	// from outside: treatments warned of cancelled visits, which had
+	// none); one such line, the warning.
+	a := sqliteAnalyst(t, `CREATE TABLE orders (order_id INTEGER PRIMARY KEY, order_status TEXT);
+CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, order_id INTEGER, line_amt REAL, weight_kg REAL);
+INSERT INTO orders VALUES (1, 'completed'), (2, 'cancelled');
+INSERT INTO order_lines VALUES (1, 1, 10, 1), (2, 1, 5, 1);`)
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"sales"}}); c.Name != "" {
+		t.Errorf("no line of a cancelled order: %+v", c)
+	}
+	a = sqliteAnalyst(t, `CREATE TABLE orders (order_id INTEGER PRIMARY KEY, order_status TEXT);
+CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, order_id INTEGER, line_amt REAL, weight_kg REAL);
+INSERT INTO orders VALUES (1, 'completed'), (2, 'cancelled');
+INSERT INTO order_lines VALUES (1, 1, 10, 1), (2, 2, 5, 1);`)
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"sales"}}); c.Status != verify.Warn {
+		t.Errorf("a line of a cancelled order: %+v", c)
 	}
 	// A table with a date of its own is no part of the row it refers
 	// to: a member's status says nothing of a check-in (found from
@@ -143,12 +161,12 @@ func TestStatusOfParent(t *testing.T) {
 	dated.Entities = slices.Clone(m.Entities)
 	dated.Entities[1].TimeColumn = "shipped_at"
 	dated.Entities[1].Columns = append(slices.Clone(dated.Entities[1].Columns), semantic.Column{Name: "shipped_at", Type: quarry.TypeDate})
-	if c := (&Analyst{}).StatusCheck(&dated, &semantic.Query{Metrics: []string{"sales"}}); c.Name != "" {
+	if c := (&Analyst{}).StatusCheck(context.Background(), &dated, &semantic.Query{Metrics: []string{"sales"}}); c.Name != "" {
 		t.Errorf("a dated table: %+v", c)
 	}
 	// An average weight is one of every line (found from outside: "what
 	// is the average shipment weight" warned).
-	if c := (&Analyst{}).StatusCheck(m, &semantic.Query{Metrics: []string{"avg_weight"}}); c.Name != "" {
+	if c := (&Analyst{}).StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"avg_weight"}}); c.Name != "" {
 		t.Errorf("an average weight: %+v", c)
 	}
 }
@@ -177,12 +195,12 @@ func TestStatusCheckFlag(t *testing.T) {
 	}
 	a := &Analyst{}
 	for _, metric := range []string{"sum_donations_amount", "sum_sales_amount"} {
-		if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{metric}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "marked") {
+		if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{metric}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "marked") {
 			t.Errorf("%s: %+v; want the flagged rows warned of", metric, c)
 		}
 	}
 	kept := &semantic.Query{Metrics: []string{"sum_donations_amount"}, Filters: []semantic.Filter{{Field: "donations.refunded", Op: semantic.OpEq, Values: []any{int64(0)}}}}
-	if c := a.StatusCheck(m, kept); c.Name != "" {
+	if c := a.StatusCheck(context.Background(), m, kept); c.Name != "" {
 		t.Errorf("refunded kept out: %+v", c)
 	}
 }
@@ -204,11 +222,11 @@ func TestStatusCheckDateNotSet(t *testing.T) {
 	}
 	a := &Analyst{}
 	notReturned := semantic.Filter{Field: "rentals.returned_at", Op: semantic.OpNull}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_rentals"}, Filters: []semantic.Filter{notReturned}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_rentals"}, Filters: []semantic.Filter{notReturned}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
 		t.Errorf("not returned: %+v; want a warning naming cancelled", c)
 	}
 	active := semantic.Filter{Field: "rentals.status", Op: semantic.OpEq, Values: []any{"active"}}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_rentals"}, Filters: []semantic.Filter{notReturned, active}}); c.Name != "" {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_rentals"}, Filters: []semantic.Filter{notReturned, active}}); c.Name != "" {
 		t.Errorf("active, not returned: %+v; want no warning", c)
 	}
 }
@@ -244,20 +262,20 @@ func TestStatusCheckNeverPaid(t *testing.T) {
 		{Field: "invoices.paid_at", Op: semantic.OpNull},
 		{Field: "invoices.status", Op: semantic.OpNotIn, Values: []any{"void"}},
 	}
-	c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_invoices"}, Filters: overdue})
+	c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_invoices"}, Filters: overdue})
 	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'uncollectible'") || strings.Contains(c.Detail, "'void'") || strings.Contains(c.Detail, "'paid'") {
 		t.Errorf("overdue: %+v; want a warning naming uncollectible, not void or paid", c)
 	}
 	open := append(slices.Clone(overdue), semantic.Filter{Field: "invoices.status", Op: semantic.OpEq, Values: []any{"open"}})
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_invoices"}, Filters: open}); c.Name != "" {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_invoices"}, Filters: open}); c.Name != "" {
 		t.Errorf("open and overdue: %+v; want no warning", c)
 	}
 	unpaid := semantic.Filter{Field: "fines.paid_on", Op: semantic.OpNull}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_fines"}, Filters: []semantic.Filter{unpaid}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "waived") {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_fines"}, Filters: []semantic.Filter{unpaid}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "waived") {
 		t.Errorf("fines not paid: %+v; want the waived ones warned of", c)
 	}
 	notWaived := semantic.Filter{Field: "fines.waived", Op: semantic.OpEq, Values: []any{int64(0)}}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_fines"}, Filters: []semantic.Filter{unpaid, notWaived}}); c.Name != "" {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_fines"}, Filters: []semantic.Filter{unpaid, notWaived}}); c.Name != "" {
 		t.Errorf("fines not paid nor waived: %+v; want no warning", c)
 	}
 }
@@ -288,15 +306,15 @@ func TestStatusCheckOtherClosing(t *testing.T) {
 	}
 	a := &Analyst{}
 	notFulfilled := semantic.Filter{Field: "holds.fulfilled_on", Op: semantic.OpNull}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_holds"}, Filters: []semantic.Filter{notFulfilled}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "cancelled on") {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_holds"}, Filters: []semantic.Filter{notFulfilled}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "cancelled on") {
 		t.Errorf("holds not fulfilled: %+v; want the cancelled ones warned of", c)
 	}
 	notCancelled := semantic.Filter{Field: "holds.cancelled_on", Op: semantic.OpNull}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_holds"}, Filters: []semantic.Filter{notFulfilled, notCancelled}}); c.Name != "" {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_holds"}, Filters: []semantic.Filter{notFulfilled, notCancelled}}); c.Name != "" {
 		t.Errorf("holds neither fulfilled nor cancelled: %+v; want no warning", c)
 	}
 	noTip := semantic.Filter{Field: "orders.tip", Op: semantic.OpNull}
-	if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"count_orders"}, Filters: []semantic.Filter{noTip}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"count_orders"}, Filters: []semantic.Filter{noTip}}); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") {
 		t.Errorf("orders without a tip: %+v; want the cancelled ones warned of", c)
 	}
 }
@@ -331,7 +349,7 @@ func TestStatusCheckSome(t *testing.T) {
 		{Metrics: []string{"customers"}, Filters: []semantic.Filter{some}},
 		{Rows: &semantic.RowsQuery{Entity: "customers"}, Filters: []semantic.Filter{some}},
 	} {
-		if c := a.StatusCheck(m, q); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled' or 'refunded'") || !strings.Contains(c.Detail, "'completed' orders") {
+		if c := a.StatusCheck(context.Background(), m, q); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled' or 'refunded'") || !strings.Contains(c.Detail, "'completed' orders") {
 			t.Errorf("%+v: %+v; want a warning naming cancelled and refunded", q, c)
 		}
 	}
@@ -340,7 +358,7 @@ func TestStatusCheckSome(t *testing.T) {
 		{Field: "orders", Op: semantic.OpSome, Where: []semantic.Filter{{Field: "orders.status", Op: semantic.OpIn, Values: []any{"refunded", "cancelled"}}}},
 		{Field: "visits", Op: semantic.OpSome},
 	} {
-		if c := a.StatusCheck(m, &semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{f}}); c.Name != "" {
+		if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{f}}); c.Name != "" {
 			t.Errorf("%+v: %+v; want no warning", f, c)
 		}
 	}
@@ -367,7 +385,7 @@ func TestStatusCheckNotYet(t *testing.T) {
 	}
 	notReceived := semantic.Filter{Field: "purchase_orders.status", Op: semantic.OpNe, Values: []any{"received"}}
 	for _, q := range []*semantic.Query{count(notReceived), {Rows: &semantic.RowsQuery{Entity: "purchase_orders"}, Filters: []semantic.Filter{notReceived}}} {
-		if c := a.StatusCheck(m, q); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") || !strings.Contains(c.Detail, "'open' or 'shipped'") {
+		if c := a.StatusCheck(context.Background(), m, q); c.Status != verify.Warn || !strings.Contains(c.Detail, "'cancelled'") || !strings.Contains(c.Detail, "'open' or 'shipped'") {
 			t.Errorf("not received: %+v; want a warning naming cancelled", c)
 		}
 	}
@@ -376,7 +394,7 @@ func TestStatusCheckNotYet(t *testing.T) {
 		count(semantic.Filter{Field: "purchase_orders.status", Op: semantic.OpNotIn, Values: []any{"received", "cancelled"}}),
 		count(notReceived, semantic.Filter{Field: "purchase_orders.status", Op: semantic.OpEq, Values: []any{"open"}}),
 	} {
-		if c := a.StatusCheck(m, q); c.Name != "" {
+		if c := a.StatusCheck(context.Background(), m, q); c.Name != "" {
 			t.Errorf("%+v: %+v; want no warning", q.Filters, c)
 		}
 	}

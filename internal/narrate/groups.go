@@ -67,8 +67,26 @@ func knownGroups(m *semantic.Model, q *semantic.Query) []string {
 		if _, err := m.ResolveField(g.Field); err != nil {
 			return nil
 		}
+		gf, ok := m.ColumnField(g.Field)
+		// "visits per vet at Spa Town": a condition on another table
+		// (the vet's clinic) may pick the groups; only one on the
+		// measured rows leaves a group with nothing to count (found
+		// from outside: the other clinics' vets said to have none).
+		if !ok || !measures(m, q.Metrics, gf.Entity.Name) {
+			return nil
+		}
 	}
 	return vals
+}
+
+// measures reports whether every metric named is over entity's rows.
+func measures(m *semantic.Model, metrics []string, entity string) bool {
+	for _, name := range metrics {
+		if mt := m.Metric(name); mt == nil || !strings.EqualFold(mt.Entity, entity) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameOfKeyed is, of two groupings that are one table's key and another

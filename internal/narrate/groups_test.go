@@ -103,7 +103,9 @@ func TestKnownGroups(t *testing.T) {
 	m := &semantic.Model{
 		Entities: []semantic.Entity{{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{
 			{Name: "id", Type: quarry.TypeInt}, {Name: "channel", Type: quarry.TypeText, Values: []string{"web", "store"}},
-			{Name: "amount", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeTimestamp}}, TimeColumn: "ordered_at"}},
+			{Name: "amount", Type: quarry.TypeFloat}, {Name: "ordered_at", Type: quarry.TypeTimestamp}, {Name: "shop_id", Type: quarry.TypeInt}}, TimeColumn: "ordered_at"},
+			{Name: "shops", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "city", Type: quarry.TypeText}}}},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "shop_id", To: "shops", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 		Metrics: []semantic.Metric{
 			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"},
 			{Name: "avg_amount", Entity: "orders", Expr: "AVG(orders.amount)"},
@@ -124,6 +126,10 @@ func TestKnownGroups(t *testing.T) {
 		// orders (an outside tester read "have none (0)" of 416).
 		{"condition on the measure", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "orders", Op: semantic.OpGt, Values: []any{500}}}}, 0},
 		{"condition on the rows", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "orders.amount", Op: semantic.OpGt, Values: []any{500}}}}, 2},
+		// "visits per vet at Spa Town": a condition on another table may
+		// pick the groups (found from outside: the other clinics' vets
+		// said to have none).
+		{"condition on another table", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "shops.city", Op: semantic.OpEq, Values: []any{"Bath"}}}}, 0},
 	} {
 		if got := knownGroups(m, &tt.q); len(got) != tt.want {
 			t.Errorf("%s: %v, want %d values", tt.name, got, tt.want)

@@ -69,11 +69,20 @@ func (p *Planner) bindNamed(items []item) []item {
 			for _, s := range a.senses {
 				cols[s.field] = true
 			}
-			ofColumn := false
+			var of []sense
 			for _, s := range v.senses {
-				ofColumn = ofColumn || cols[s.field]
+				if cols[s.field] {
+					of = append(of, s)
+				}
 			}
-			if ofColumn || p.linksToValue(a.senses, v.senses) {
+			if len(of) > 0 {
+				// "vets who never had a visit with reason Surgery": the
+				// visits' reason, not the vets' specialty, which holds
+				// Surgery too (found from outside: read as surgeons).
+				v.senses = of
+				continue
+			}
+			if p.linksToValue(a.senses, v.senses) {
 				continue
 			}
 			var lit []sense
