@@ -550,7 +550,9 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "month with the most", refuse: "what to rank by"},
 		// "n't" read as "not".
 		{q: "how many customers haven't placed an order", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
-		{q: "customers who haven't ordered since March", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-03-01')"},
+		// "Not since March": they ordered before it (found from outside:
+		// those who never ordered were counted too).
+		{q: "customers who haven't ordered since March", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-03-01') AND EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at < '2026-03-01')"},
 		{q: "how many customers have not ordered in the last 90 days", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-04-01' AND o.ordered_at < '2026-06-30')"},
 		{q: "how many customers signed up in 2025 and never ordered", want: "SELECT count(*) FROM customers c WHERE c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01' AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
 		{q: "average ticket resolution time", want: "SELECT avg((julianday(closed_at) - julianday(opened_at)) * 24) FROM support_tickets WHERE closed_at IS NOT NULL"},

@@ -282,13 +282,23 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	}
 	out.Report, out.Answer = Explain(ctx, em, Evidence{
 		Columns:  out.Columns,
-		Question: read, Title: pl.Title, Period: pl.Period, Reading: out.Reading, AsOf: out.AsOf,
+		Question: read, Title: pl.Title, Period: pl.Period, SoFar: soFar(pl), Reading: out.Reading, AsOf: out.AsOf,
 		Model: model, Query: pl.Query, Compiled: compiled, Result: res,
 		ZeroGroupsControl: zeroControl, Currency: k.Currency,
 		Extra: extra, Tied: tied, Coverage: cov,
 		Scheduled: pl.PeriodEnd != "" && pl.Query != nil && pl.Query.TimeRange != nil && pl.Query.TimeRange.To == pl.PeriodEnd,
 	})
 	return nil
+}
+
+// soFar is the last day of the plan's period where the planner ended it
+// at the as-of day, before its own end ("revenue in December" on the
+// 5th); "" otherwise.
+func soFar(pl *planner.Plan) string {
+	if pl.PeriodEnd == "" || pl.Query == nil || pl.Query.TimeRange == nil || len(pl.Query.Compare) > 0 || pl.Query.TimeRange.To >= pl.PeriodEnd {
+		return ""
+	}
+	return dayBefore(pl.Query.TimeRange.To)
 }
 
 // metricColumns says which columns of a result are metrics of m, by name,

@@ -443,6 +443,8 @@ type Evidence struct {
 	// Tied names the rows a ranking's limit cut that tie the last one
 	// kept (ControlChecksTied), for the answer to say so.
 	Tied []string
+	// SoFar is the last day of a period not over (narrate.AnswerInput).
+	SoFar string
 	// Scheduled: the range runs to its period's end on a date set ahead
 	// (periodAhead; verify.Input.Scheduled).
 	Scheduled bool
@@ -484,7 +486,7 @@ func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narr
 		Question: ev.Question, Title: ev.Title, SQL: res.SQL, Table: res.Table,
 		TotalRows: res.Rows, Truncated: res.Truncated, Columns: cols,
 		Report: rep, AsOf: ev.AsOf, Currency: ev.Currency, PreviewRows: ev.PreviewRows,
-		Period: ev.Period, Reading: ev.Reading, Tied: ev.Tied,
+		Period: ev.Period, SoFar: ev.SoFar, Reading: ev.Reading, Tied: ev.Tied,
 	})
 	if lead := strings.TrimSpace(ev.Lead); lead != "" {
 		ans.Markdown = lead + "\n\n" + ans.Markdown

@@ -19,15 +19,18 @@ const DefaultPreviewRows = 20
 
 // AnswerInput is everything the answer is made from.
 type AnswerInput struct {
-	Question    string
-	Title       string // what the figures measure, e.g. "Revenue" or "Revenue by country"
-	SQL         string
-	Table       *quarry.Table // the rows read (maybe a preview)
-	TotalRows   int64         // rows in the whole result; 0 when only Table's rows are known
-	Truncated   bool          // more rows existed than were read
-	Columns     []ColumnInfo
-	Report      verify.Report
-	Period      string // human label of the time range, e.g. "2025" or "last 30 days"
+	Question  string
+	Title     string // what the figures measure, e.g. "Revenue" or "Revenue by country"
+	SQL       string
+	Table     *quarry.Table // the rows read (maybe a preview)
+	TotalRows int64         // rows in the whole result; 0 when only Table's rows are known
+	Truncated bool          // more rows existed than were read
+	Columns   []ColumnInfo
+	Report    verify.Report
+	Period    string // human label of the time range, e.g. "2025" or "last 30 days"
+	// SoFar is the last day of a period that is not over, where the range
+	// ends at the as-of day ("revenue in 2026" on 2026-12-05); "" otherwise.
+	SoFar       string
 	AsOf        string // the date the answer is relative to, shown as it is
 	PreviewRows int    // rows in the Markdown table; DefaultPreviewRows when 0
 	Currency    string // the symbol put before currency values, e.g. "$"; none when empty
@@ -269,6 +272,8 @@ func periodPhrase(p string) string {
 			return "in the " + p
 		}
 		return p
+	case strings.Contains(l, " to date ("):
+		return p // "year to date (2026-01-01 – 2026-12-05)"
 	case strings.Contains(p, " – "):
 		a, b, _ := strings.Cut(p, " – ")
 		return "from " + a + " to " + b
@@ -301,9 +306,22 @@ func isoDay(s string) bool {
 	return true
 }
 
+// periodWords are the words of the answer's period after a noun: "in
+// 2025", or "in 2026 so far (to 2026-12-05)" where it is not over and the
+// question named it (found from outside: "revenue in December", asked on
+// the 5th, answered for five days as if for the month). "This month" says
+// so itself.
+func (w writer) periodWords() string {
+	pp := periodPhrase(w.in.Period)
+	if pp != "" && w.in.SoFar != "" && !strings.HasPrefix(strings.ToLower(w.in.Period), "this ") {
+		pp += " so far (to " + w.in.SoFar + ")"
+	}
+	return pp
+}
+
 // subject joins a title and the period phrase: "Revenue in 2025".
 func (w writer) subject(title string) string {
-	if pp := periodPhrase(w.in.Period); pp != "" {
+	if pp := w.periodWords(); pp != "" {
 		return title + " " + pp
 	}
 	return title
@@ -314,7 +332,7 @@ func (w writer) headline() (headline, derived string) {
 	dims, nums := w.split()
 	switch w.shape() {
 	case ShapeEmpty:
-		if pp := periodPhrase(w.in.Period); pp != "" {
+		if pp := w.periodWords(); pp != "" {
 			return "The query returned no rows " + pp + ".", ""
 		}
 		return "The query returned no rows.", ""
@@ -329,7 +347,7 @@ func (w writer) headline() (headline, derived string) {
 				if label == "" {
 					label = humanize(nums[0].Name)
 				}
-				if pp := periodPhrase(w.in.Period); pp != "" {
+				if pp := w.periodWords(); pp != "" {
 					label += " " + pp
 				}
 				return capitalize(label) + " has no value: no rows were found to compute it from" + w.notBegun() + ".", ""
@@ -348,7 +366,7 @@ func (w writer) headline() (headline, derived string) {
 		for i, n := range nums {
 			parts[i] = humanize(n.Name) + " **" + w.fmtCell(n, r) + "**"
 		}
-		lead := capitalize(periodPhrase(w.in.Period))
+		lead := capitalize(w.periodWords())
 		if lead == "" {
 			return capitalize(joinWords(parts)) + ".", ""
 		}
@@ -529,7 +547,7 @@ func (w writer) share(d column, nums []column) string {
 		what = humanize(m.Name)
 	}
 	s := "Largest shares of " + what
-	if pp := periodPhrase(w.in.Period); pp != "" {
+	if pp := w.periodWords(); pp != "" {
 		s += " " + pp
 	}
 	if len(rows) == 0 {
@@ -592,7 +610,7 @@ func (w writer) list(dims []column) string {
 		rows = "more than " + plural(int64(len(t.Rows)), "row")
 	}
 	lead := "The query returned " + rows
-	if pp := periodPhrase(w.in.Period); pp != "" {
+	if pp := w.periodWords(); pp != "" {
 		lead += " " + pp
 	}
 	// A result with a measure is stated as what it measures, as a first

@@ -392,9 +392,30 @@ func TestPeriodPhrase(t *testing.T) {
 	for p, want := range map[string]string{
 		"": "", "2025": "in 2025", "March 2025": "in March 2025", "last 30 days": "in the last 30 days",
 		"this month": "this month", "year to date": "year to date", "since 2024-01-01": "since 2024-01-01", "Q3 2024": "in Q3 2024",
+		// Not "from year to date (…)".
+		"year to date (2026-01-01 – 2026-12-05)": "year to date (2026-01-01 – 2026-12-05)",
 	} {
 		if got := periodPhrase(p); got != want {
 			t.Errorf("periodPhrase(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestSoFar: a period the question named that is not over is said to be
+// so (found from outside: "revenue in December", asked on the 5th, was
+// "revenue in December 2026", five days of it, with no word); "this
+// month" says so itself.
+func TestSoFar(t *testing.T) {
+	tbl := &quarry.Table{Columns: []quarry.Column{col("revenue", quarry.TypeFloat)}, Rows: [][]any{{2.5}}}
+	infos := []ColumnInfo{{Name: "revenue", Role: RoleMetric}}
+	rd := &event.ReadingData{Measures: []event.ReadMeasure{{Name: "revenue", How: "SUM(orders.amount)"}}}
+	for period, want := range map[string]string{
+		"December 2026":              "Revenue was **2.50** in December 2026 so far (to 2026-12-05).",
+		"this month (December 2026)": "Revenue was **2.50** this month (December 2026).",
+	} {
+		a := Compose(AnswerInput{Title: "Revenue", Table: tbl, Columns: infos, Period: period, SoFar: "2026-12-05", AsOf: "2026-12-05", Reading: rd})
+		if !strings.Contains(a.Markdown, want) {
+			t.Errorf("%s: want %q in\n%s", period, want, a.Markdown)
 		}
 	}
 }

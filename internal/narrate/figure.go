@@ -22,7 +22,7 @@ func (w writer) figure(n column, r []any) (string, bool) {
 	// Without a period, a count or a sum covers everything there is ("in
 	// all"); an average or a ratio holds as of the day; the first or last
 	// of something is what it is.
-	when := periodPhrase(w.in.Period)
+	when := w.periodWords()
 	if when == "" && w.in.AsOf != "" && len(rd.Measures) <= 1 {
 		how := ""
 		if len(rd.Measures) == 1 {
