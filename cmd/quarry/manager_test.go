@@ -553,7 +553,11 @@ func TestManagerQuestions(t *testing.T) {
 		// "Not since March": they ordered before it (found from outside:
 		// those who never ordered were counted too).
 		{q: "customers who haven't ordered since March", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-03-01') AND EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at < '2026-03-01')"},
-		{q: "how many customers have not ordered in the last 90 days", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-04-01' AND o.ordered_at < '2026-06-30')"},
+		// Up to today: one who ordered today has ordered in the last 90
+		// days (found from outside: counted among those who had not).
+		{q: "how many customers have not ordered in the last 90 days", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-04-01')"},
+		{q: "customers who have not bought anything this year", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01')"},
+		{q: "how many customers that haven't purchased", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
 		{q: "how many customers signed up in 2025 and never ordered", want: "SELECT count(*) FROM customers c WHERE c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01' AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
 		{q: "average ticket resolution time", want: "SELECT avg((julianday(closed_at) - julianday(opened_at)) * 24) FROM support_tickets WHERE closed_at IS NOT NULL"},
 		{q: "average subscription length", want: "SELECT avg(julianday(ended_on) - julianday(started_on)) FROM subscriptions WHERE ended_on IS NOT NULL"},

@@ -248,3 +248,28 @@ func TestForecastAsked(t *testing.T) {
 		t.Errorf("an unknown word that asks for no forecast: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestShortYearAndExcluding: "q4 '25" is Q4 2025; "excl", "excluding",
+// "except" and "other than" leave a value out, also of the column the
+// question groups by (found from outside: all refused).
+func TestShortYearAndExcluding(t *testing.T) {
+	p := demoPlanner(t)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, from := range map[string]string{"sales q4 '25": "2025-10-01", "revenue march ’24": "2024-03-01"} {
+		pl := p.Plan(q, at)
+		if pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.From != from {
+			t.Errorf("%q: %s %q %+v; want the period from %s", q, pl.Kind, pl.Reason, pl.Query, from)
+		}
+	}
+	for _, q := range []string{"customers by country excl Germany", "customers by country excluding Germany", "customers by country except Germany", "customers by country other than Germany", "customers by country, except for the Germany ones"} {
+		pl := p.Plan(q, at)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Op != semantic.OpNe || pl.Query.Filters[0].Values[0] != "Germany" || len(pl.Query.Dimensions) != 1 {
+			t.Errorf("%q: %s %q %+v; want customers by country, not Germany", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	// Said without a negation, a value of the grouped column is still
+	// refused.
+	if pl := p.Plan("customers by country Germany", at); pl.Kind != KindUnanswered {
+		t.Errorf("by country Germany: %s %+v", pl.Kind, pl.Query)
+	}
+}

@@ -271,6 +271,12 @@ var abbreviations = sync.OnceValue(func() []abbreviation {
 		{regexp.MustCompile(`(?i)\boct\b\.?`), "oct", "october"},
 		{regexp.MustCompile(`(?i)\bnov\b\.?`), "nov", "november"},
 		{regexp.MustCompile(`(?i)\bdec\b\.?`), "dec", "december"},
+		// "sales q4 '25", "revenue march '24": a year written short after
+		// a period's name.
+		{regexp.MustCompile(`(?i)\b(q[1-4]|h[12]|fy|january|february|march|april|may|june|july|august|september|october|november|december) ?['’](\d\d)\b`), "'", "$1 20$2"},
+		// "customers by country excl US", "revenue excluding Germany":
+		// a value left out.
+		{regexp.MustCompile(`(?i)\b(?:excluding\b|excl\b\.?|except(?: for)?\b|other than\b|apart from\b|aside from\b)(?:\s+the\b)?`), "excluding", "not"},
 	}
 })
 

@@ -664,7 +664,9 @@ func (b *builder) implausibleValues() *Plan {
 			}
 		}
 		for _, u := range terms {
-			if u == t || !u.byMode {
+			if u == t || !u.byMode || t.neg {
+				// "customers by country except the US": the groups but
+				// one, which the question leaves out.
 				continue
 			}
 			for _, c := range u.cands {

@@ -2,8 +2,10 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -87,6 +89,35 @@ var creationVerbs = map[string]bool{"placed": true, "place": true, "made": true,
 	"raise": true, "bought": true, "buy": true, "purchased": true, "purchase": true, "had": true, "have": true,
 	"logged": true, "log": true, "got": true, "get": true}
 
+// objectless reports whether an item after a verb of making says it has
+// no object of its own: "bought anything", "ordered yet", "bought this
+// year".
+func objectless(it *item) bool {
+	if it.kind == itDate {
+		return true // "bought this year"
+	}
+	switch it.text {
+	case "anything", "something", "any", "yet", "ever", "at all":
+		return true
+	}
+	return false
+}
+
+// lastN matches a period of the last N days, weeks or months before today.
+var lastN = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(last|past|previous) \d+ `) })
+
+// prevWord is the last word of the item before mean[i], or "".
+func prevWord(mean []*item, i int) string {
+	if i == 0 {
+		return ""
+	}
+	ws := strings.Fields(mean[i-1].text)
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}
+
 // withNone adds the existence filters the question asked for to a metric
 // or rows plan: the subject's rows with no row of each table named.
 func (b *builder) withNone(pl *Plan) *Plan {
@@ -104,6 +135,18 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		// period is the missing rows', on their own date; applied to
 		// the customers it would answer another question.
 		if f, ok := b.missingInPeriod(subject, q); ok {
+			if lastN().MatchString(pl.Period) && len(f.Where) == 2 && f.Where[0].Op == semantic.OpGe {
+				// "customers who haven't bought in the last 6 months":
+				// the six whole months before this one, and this one's
+				// days too: one who bought yesterday has bought in the
+				// last 6 months (found from outside: listed among those
+				// who had not).
+				f.Where = f.Where[:1]
+				pl.Period = fmt.Sprintf("since %v", f.Where[0].Values[0])
+				if head, _, ok := strings.Cut(pl.Title, ", "); ok {
+					pl.Title = head + ", " + pl.Period
+				}
+			}
 			q.TimeRange = nil
 			q.Filters = append(q.Filters, f)
 			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s row where %s", subject, f.Field, whereText(f.Where)))

@@ -43,6 +43,11 @@ func TestNone(t *testing.T) {
 			{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
 				{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2026-03-01"}}, {Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-07-01"}}}},
 			{Field: "orders", Op: semantic.OpSome, Where: []semantic.Filter{{Field: "orders.ordered_at", Op: semantic.OpLt, Values: []any{"2026-03-01"}}}}}},
+		// The last N days run to today: one who ordered today has
+		// ordered in them (found from outside: counted among those who
+		// had not).
+		{q: "how many customers haven't ordered in the last 30 days", filter: []semantic.Filter{{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
+			{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2026-05-31"}}}}}},
 		// The subject's own date named: the period is theirs, and no
 		// row at all is missing.
 		{q: "customers who signed up in 2025 and never ordered", filter: []semantic.Filter{none("orders")}},
@@ -68,6 +73,19 @@ func TestNone(t *testing.T) {
 				t.Errorf("compile: %v", err)
 			}
 		})
+	}
+}
+
+// TestNoneBought: a verb of buying with no object of its own, after "have
+// not", is no row of the table whose date it names (found from outside:
+// refused). The demo's knowledge says "bought" is when orders are made.
+func TestNoneBought(t *testing.T) {
+	p := demoPlanner(t)
+	for _, q := range []string{"customers that haven't bought anything", "how many customers who have not purchased", "customers who have not bought anything this year"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Op != semantic.OpNone || pl.Query.Filters[0].Field != "orders" {
+			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
 	}
 }
 

@@ -386,6 +386,12 @@ func (p *Planner) walk(items []item, st *state) {
 				continue
 			}
 			if creationVerbs[it.text] {
+				if e := p.madeOn(it.senses); e != "" && (i+1 == len(mean) || objectless(mean[i+1])) {
+					// "customers who haven't bought anything": the
+					// table the verb's date is of.
+					st.none = append(st.none, e)
+					continue
+				}
 				pendingNone = aux // "never placed an order": the order follows
 				continue
 			}
@@ -651,6 +657,12 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "eq":
 				pendingOp = "=" // "exactly 2 orders"
 			case kw == "not":
+				if w := prevWord(mean, i); (w == "have" || w == "has" || w == "had") && i+1 < len(mean) && creationVerbs[mean[i+1].text] {
+					// "customers that have not bought anything": no
+					// such rows, as after "never".
+					pendingNone = w + " not"
+					continue
+				}
 				pendingNot = true
 			case kw == "none":
 				pendingNone = it.text
