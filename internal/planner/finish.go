@@ -349,7 +349,9 @@ func (b *builder) finish() *Plan {
 		// "list the plans with their monthly price": the rows named
 		// first are listed, so they keep their label beside the columns
 		// asked for; "the ages of singers" asks for the ages alone.
-		if ent := b.p.entity(b.subject); ent != nil && b.p.label(ent) != "" && len(q.Rows.Columns) > 0 && b.subjectBeforeColumns() {
+		if ent := b.p.entity(b.subject); ent != nil && b.p.label(ent) != "" && len(q.Rows.Columns) > 0 && (b.subjectBeforeColumns() || asksWho(st.raw)) {
+			// "who's on the team": the names, beside the team (found
+			// from outside: the department of each, without names).
 			st.wantLabel = true
 		}
 		if st.allInfo {

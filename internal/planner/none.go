@@ -106,6 +106,13 @@ func objectless(it *item) bool {
 // lastN matches a period of the last N days, weeks or months before today.
 var lastN = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(last|past|previous) \d+ `) })
 
+// asksWho reports whether a question starts by asking who: "who is",
+// "who's", "whom".
+func asksWho(question string) bool {
+	ts := tokenize(question)
+	return len(ts) > 0 && (ts[0].s == "who" || ts[0].s == "whom" || ts[0].s == "whos" || ts[0].s == "who's" || ts[0].s == "who’s")
+}
+
 // prevWord is the last word of the item before mean[i], or "".
 func prevWord(mean []*item, i int) string {
 	if i == 0 {

@@ -404,3 +404,21 @@ func TestExactMetricSynonym(t *testing.T) {
 		}
 	}
 }
+
+// TestWhoLists: a question that starts with "who" lists the persons by
+// name (found from outside: "who works in engineering" counted them and
+// was refused; "who's on the team" listed the department of each, with
+// no names).
+func TestWhoLists(t *testing.T) {
+	p := demoPlanner(t)
+	for q, cols := range map[string][]string{
+		"who works in engineering": {"name"},
+		"who is in engineering":    {"name"},
+		"who's on the team":        {"name", "department"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindRows || pl.Query.Rows.Entity != "employees" || !slices.Equal(pl.Query.Rows.Columns, cols) {
+			t.Errorf("%q: %s %q %+v; want employees %v", q, pl.Kind, pl.Reason, pl.Query, cols)
+		}
+	}
+}

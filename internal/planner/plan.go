@@ -85,6 +85,7 @@ type state struct {
 	grainAt    []int    // where each grain said by the question is among the items
 	grainWord  []string // and its words ("month", "per month", "monthly")
 	rowsLead   bool
+	whoLead    bool // the question starts with "who"
 	share      bool
 	compare    bool
 	growth     bool // "revenue growth": the change between two periods
@@ -679,6 +680,9 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 			case kw == "with":
 				byMode = false
+				if i == 0 && (it.text == "who" || it.text == "whom") {
+					st.whoLead = true
+				}
 			}
 			if kw != "and" {
 				prevKw = kw

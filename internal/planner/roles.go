@@ -117,7 +117,9 @@ func (b *builder) roles() *Plan {
 	}
 	// "cancelled orders", "business customers": with no list word, an
 	// entity that a metric counts is counted.
-	if !aggregate && !st.rowsLead && st.colSup == "" && b.subject != "" && b.p.countedByMetric(b.subject) && !b.hasColumnTerm() {
+	// "who works in Engineering": the persons, named, not how many.
+	whoList := st.whoLead && b.subject != "" && b.p.ofPersons(b.subject)
+	if !aggregate && !st.rowsLead && !whoList && st.colSup == "" && b.subject != "" && b.p.countedByMetric(b.subject) && !b.hasColumnTerm() {
 		aggregate = true
 	}
 	if !aggregate && b.subject == "" {

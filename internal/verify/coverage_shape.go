@@ -195,7 +195,7 @@ var groupLeads = []string{"by", "per", "each", "every", "which", "across",
 	"give", "give the", "give me the", "what is the", "what are the", "what are all the", "name the"}
 
 // whoRE asks for people by name.
-var whoRE = lazyRE(`^ (who|whom|which employees?|which customers?) `)
+var whoRE = lazyRE(`^ (who|whom|who's|who’s|whos|who're|which employees?|which customers?) `)
 
 // who: "who works in Finance" asks for names; a count, or a list without
 // the rows' names ("who was hired most recently" answered with a date),
@@ -206,7 +206,11 @@ func (c *cover) who() (ok, bad []string) {
 	}
 	if r := c.q.Rows; r != nil {
 		e := c.m.Entity(r.Entity)
-		if e == nil || len(r.Columns) == 0 || e.Label == "" {
+		if e != nil && e.Label == "" {
+			// "who ordered in 2025" listed the orders' ids.
+			return nil, []string{fmt.Sprintf("\"who\" asks for names, but the query lists %s, which have none", r.Entity)}
+		}
+		if e == nil || len(r.Columns) == 0 {
 			return []string{"who: " + r.Entity}, nil
 		}
 		for _, col := range r.Columns {

@@ -124,6 +124,10 @@ func TestCoverage(t *testing.T) {
 		{"revenue per customer in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, TimeRange: y2025}, CheckCoverage + ":average per customer"},
 		{"revenue by customer in 2025", semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "customers.id"}}, TimeRange: y2025}, ""},
 		{"who ordered in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":asks for names"},
+		// Contracted too (found from outside: "who's on the team" listed
+		// 60 department names).
+		{"who's ordered in 2025", semantic.Query{Metrics: []string{"orders"}, TimeRange: y2025}, CheckCoverage + ":asks for names"},
+		{"who ordered in 2025", semantic.Query{Rows: &semantic.RowsQuery{Entity: "orders"}, TimeRange: y2025}, CheckCoverage + ":asks for names"},
 		// "by" after a verb of making says whose.
 		{"how many orders were placed by customers in Germany", semantic.Query{Metrics: []string{"orders"}, Filters: []semantic.Filter{germany}}, ""},
 		// A negation of having keeps the rows with none.
