@@ -556,8 +556,11 @@ func TestManagerQuestions(t *testing.T) {
 		// Up to today: one who ordered today has ordered in the last 90
 		// days (found from outside: counted among those who had not).
 		{q: "how many customers have not ordered in the last 90 days", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-04-01')"},
-		{q: "customers who have not bought anything this year", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01')"},
-		{q: "how many customers that haven't purchased", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
+		// Bought: a purchase completed, as "customers who bought
+		// something" reads it (found from outside: the two did not add up).
+		{q: "customers who have not bought anything this year", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.ordered_at >= '2026-01-01' AND o.ordered_at < '2026-07-01' AND o.status = 'completed')"},
+		{q: "how many customers that haven't purchased", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.status = 'completed')"},
+		{q: "average revenue per order", want: "SELECT sum(oi.quantity * oi.unit_price * (1 - oi.discount)) / (SELECT count(*) FROM orders WHERE status = 'completed') FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed'"},
 		{q: "how many customers signed up in 2025 and never ordered", want: "SELECT count(*) FROM customers c WHERE c.signup_date >= '2025-01-01' AND c.signup_date < '2026-01-01' AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"},
 		{q: "average ticket resolution time", want: "SELECT avg((julianday(closed_at) - julianday(opened_at)) * 24) FROM support_tickets WHERE closed_at IS NOT NULL"},
 		{q: "average subscription length", want: "SELECT avg(julianday(ended_on) - julianday(started_on)) FROM subscriptions WHERE ended_on IS NOT NULL"},

@@ -11,24 +11,30 @@ import (
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
-// seriesAhead handles a series of periods, asked with no period of its
-// own, on a date that holds days after today: appointments booked ahead,
-// visits scheduled to the end of the month.
+// seriesAhead bounds a measure asked with no period of its own, on a
+// date that holds days after today (invoices scheduled to be issued,
+// visits booked), to what has happened.
 //
 // "Which month had the most visits" ranked December, with 6 visits made
 // and 49 booked, above every whole month, and warned that December was
-// short, not that it held the future (found from outside, at 0.85). A
-// ranking now runs to the start of the period that holds the as-of day:
-// whole periods that are over; a series that is not ranked, to the as-of
-// day, where the partial_period check says its last period is not over.
-// A note says what was left out; a question that names a period ahead
-// ("visits by month next quarter") is not read here.
+// short, not that it held the future; "total invoice amount" added up
+// the invoices scheduled for the months ahead (found from outside, at
+// 0.85 and 1.00). A ranking of periods now runs to the start of the
+// period that holds the as-of day, where that period has rows: whole
+// periods that are over ("which month had the fewest orders" is never the
+// month of today, five days of it); a series or a total, where rows are
+// dated after today, to the as-of day, where the partial_period check says a
+// series' last period is not over. A note says what was left out. A date
+// set ahead by what it means (aheadDate: a lease's end, the time an
+// appointment is scheduled for), or a question that looks ahead, is left
+// as it is; so is a list, whose rows show their dates.
 //
-// The control query counts the rows dated after today; where it cannot
-// run, or finds none, pl is returned as it is.
-func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+// The control queries count the rows dated from the period of today, or
+// after today; where they cannot run, or find none, pl is returned as it
+// is.
+func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time, question string) *planner.Plan {
 	q := pl.Query
-	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
+	if q == nil || q.Rows != nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
 	var g semantic.Grain
@@ -37,32 +43,135 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 		if d.Grain == "" || d.Grain == semantic.GrainDay || d.Grain.Cyclic() {
 			continue
 		}
-		if field != "" {
+		if g != "" {
 			return pl // two series: not read here
 		}
 		g, field = d.Grain, groupedDate(m, d.Name)
-		if field == "" && strings.EqualFold(d.Name, string(d.Grain)) {
-			field = rangeDate(m, q) // "by month": of the measure's date
+		if field == "" && !strings.EqualFold(d.Name, string(d.Grain)) {
+			return pl // a date of an expression
 		}
 	}
 	if field == "" {
-		return pl
+		field = rangeDate(m, q) // "by month", or no grouping: the measure's date
 	}
-	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); !ok || n <= 0 {
+	if field == "" || aheadDate(m, field, question) {
 		return pl
 	}
 	c := *q
 	o := *pl
 	o.Query = &c
 	next := asOf.AddDate(0, 0, 1)
-	if start := g.Start(next); ranked(m, q) {
+	if g != "" && ranked(m, q) {
+		// "Which month had the fewest orders": not the month of today,
+		// five days of it (found from outside: answered with a warning,
+		// at 0.85), nor months to come.
+		start := g.Start(next) // next itself where today ends its period
+		if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", start.Format("2006-01-02")); !ok || n <= 0 {
+			return pl
+		}
 		c.TimeRange = &semantic.TimeRange{Field: field, To: start.Format("2006-01-02")}
-		o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %ss from %s on are left out of the ranking: %s holds dates after today (set ahead), and the %s that holds today is not over", g.Words(), start.Format("2006-01-02"), field, g.Words()))
+		o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %s that starts %s is left out of the ranking: it is not over (it holds the days to %s only)", g.Words(), start.Format("2006-01-02"), asOf.Format("2006-01-02")))
+		if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && n > 0 {
+			o.Notes[len(o.Notes)-1] = fmt.Sprintf("the %ss from %s on are left out of the ranking: %s holds dates after today (set ahead), and the %s that holds today is not over", g.Words(), start.Format("2006-01-02"), field, g.Words())
+		}
 		return &o
 	}
+	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); !ok || n <= 0 {
+		return pl
+	}
 	c.TimeRange = &semantic.TimeRange{Field: field, To: next.Format("2006-01-02")}
-	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the series ends at %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", asOf.Format("2006-01-02"), field))
+	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("counted up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", asOf.Format("2006-01-02"), field))
 	return &o
+}
+
+// aheadWords, in a date column's name or its synonyms, say the date is
+// set ahead by what it means: a day something ends, is due, renews or is
+// scheduled for.
+var aheadWords = []string{"end", "ends", "ending", "ended", "expire", "expires", "expiry", "expiration", "expiring", "due", "renew", "renews", "renewal", "renewing",
+	"scheduled", "schedule", "planned", "plan", "expected", "booked", "start", "starts", "starting", "deadline", "until", "valid", "appointment"}
+
+// lookAheadWords, in a question, say it asks for what is set ahead too.
+var lookAheadWords = []string{"upcoming", "scheduled", "planned", "booked", "due", "expected", "coming", "will", "ahead", "future", "forthcoming",
+	"end", "ends", "ending", "expire", "expires", "expiring", "renew", "renews", "renewing", "start", "starts", "starting"}
+
+// pastWords, in a question, say it asks for what has happened.
+var pastWords = []string{"was", "were", "did", "had", "happened", "so far", "to date"}
+
+// aheadDate reports whether field, a date, is asked for beyond today: a
+// date set ahead by what it means (a day something ends, is due, renews
+// or is scheduled for, by its name or synonyms), or a question that looks ahead
+// ("upcoming renewals"); never a question that speaks of what was ("how
+// many invoices were issued in December", "leases that ended this
+// month").
+func aheadDate(m *semantic.Model, field, question string) bool {
+	words := strings.Fields(strings.ToLower(strings.NewReplacer("?", " ", ",", " ", ".", " ", "’", "'").Replace(question)))
+	said := func(list []string) bool {
+		for _, w := range list {
+			if strings.Contains(w, " ") {
+				if strings.Contains(" "+strings.Join(words, " ")+" ", " "+w+" ") {
+					return true
+				}
+			} else if slices.Contains(words, w) {
+				return true
+			}
+		}
+		return false
+	}
+	if said(pastWords) {
+		return false
+	}
+	for _, w := range words {
+		if strings.HasSuffix(w, "ed") && len(w) > 4 && slices.Contains(aheadWords, strings.TrimSuffix(w, "ed")) {
+			return false // "leases that ended this month"
+		}
+	}
+	if said(lookAheadWords) {
+		return true
+	}
+	ent, col, ok := strings.Cut(field, ".")
+	e := m.Entity(ent)
+	if !ok || e == nil {
+		return false
+	}
+	c := e.Column(col)
+	if c == nil {
+		return false
+	}
+	// Not an end by its role alone: a subscription's cancelled_on set
+	// after today is a cancellation to come, which "cancellations by
+	// month" does not count as made (found from outside).
+	for _, w := range splitWords(c.Name + " " + strings.Join(c.Synonyms, " ")) {
+		if slices.Contains(aheadWords, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitWords splits names into lower-case words: scheduled_for,
+// renewsOn, "due date".
+func splitWords(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z' && i > 0 && len(cur) > 0:
+			flush()
+			cur = append(cur, r)
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
 }
 
 // groupedDate is the column a query's time dimension groups by: a column

@@ -139,10 +139,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// A period cut at the as-of day, on a date that holds days
 		// after it ("leases that end this month"): the whole period.
-		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf))
-		// No period, on a date that holds days after today ("which
-		// month had the most visits"): whole periods that are over.
-		pl = a.seriesAhead(ctx, model, pl, asOf)
+		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf, read))
 		out.Plan = pl
 		// A period to come, of things that happen ("orders next month").
 		if why := a.notBegun(ctx, model, pl, asOf); why != "" {
@@ -217,6 +214,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// Asked as of an earlier day, with no period: the rows dated
 		// after it had not happened then.
+		// No period, on a date that holds days after today ("which
+		// month had the most visits", "total invoice amount"): what has
+		// happened.
+		pl = a.seriesAhead(ctx, model, pl, asOf, read)
 		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl
 		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {

@@ -274,6 +274,9 @@ var abbreviations = sync.OnceValue(func() []abbreviation {
 		// "sales q4 '25", "revenue march '24": a year written short after
 		// a period's name.
 		{regexp.MustCompile(`(?i)\b(q[1-4]|h[12]|fy|january|february|march|april|may|june|july|august|september|october|november|december) ?['’](\d\d)\b`), "'", "$1 20$2"},
+		// "orders in Q1 25": after a quarter or a half, two digits are a
+		// year (after a month they are a day: "March 25").
+		{regexp.MustCompile(`(?i)\b(q[1-4]|h[12]) (\d\d)\b`), "q1 25", "$1 20$2"},
 		// "customers by country excl US", "revenue excluding Germany":
 		// a value left out.
 		{regexp.MustCompile(`(?i)\b(?:excluding\b|excl\b\.?|except(?: for)?\b|other than\b|apart from\b|aside from\b)(?:\s+the\b)?`), "excluding", "not"},

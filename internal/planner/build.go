@@ -663,8 +663,12 @@ func (b *builder) implausibleValues() *Plan {
 				return b.fail(fmt.Sprintf("%q reads as the value %q of %s, and quarry cannot count a value; name what to count, such as “how many %s are %s”", t.it.text, v.value, v.field, display(v.entity), v.value))
 			}
 		}
+		negated := t.neg || t.conj && slices.ContainsFunc(terms, func(u *term) bool {
+			// "excluding US and UK": the negation covers the list.
+			return u != t && u.neg && slices.ContainsFunc(u.cands, func(c sense) bool { return c.kind == sValue && c.field == v.field })
+		})
 		for _, u := range terms {
-			if u == t || !u.byMode || t.neg {
+			if u == t || !u.byMode || negated {
 				// "customers by country except the US": the groups but
 				// one, which the question leaves out.
 				continue

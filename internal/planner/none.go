@@ -113,6 +113,25 @@ func asksWho(question string) bool {
 	return len(ts) > 0 && (ts[0].s == "who" || ts[0].s == "whom" || ts[0].s == "whos" || ts[0].s == "who's" || ts[0].s == "who’s")
 }
 
+// boughtNone is, for each table the question says is missing by a verb
+// of buying ("customers who did not purchase last month"), the condition
+// that its row is a purchase completed, as "customers who bought
+// something" reads it (found from outside: the two did not add up, since
+// cancelled and refunded orders counted as purchases when missing).
+func (b *builder) boughtNone(pl *Plan) map[string][]semantic.Filter {
+	if !slices.ContainsFunc(tokenize(b.st.raw), func(t token) bool { return buyVerb(t.s) }) {
+		return nil
+	}
+	out := map[string][]semantic.Filter{}
+	for _, ent := range b.st.none {
+		if done, ok := b.p.completedState(ent); ok {
+			out[lower(ent)] = []semantic.Filter{done}
+			pl.Understood = append(pl.Understood, fmt.Sprintf("bought read as %s rows whose %s is %v", ent, done.Field, done.Values[0]))
+		}
+	}
+	return out
+}
+
 // prevWord is the last word of the item before mean[i], or "".
 func prevWord(mean []*item, i int) string {
 	if i == 0 {
@@ -137,6 +156,7 @@ func (b *builder) withNone(pl *Plan) *Plan {
 	} else if len(q.Metrics) > 0 {
 		subject = b.p.metricEntity(q.Metrics[0], b.adhoc)
 	}
+	bought := b.boughtNone(pl)
 	if q := pl.Query; q.TimeRange != nil || len(q.Compare) > 0 {
 		// "customers who have not ordered in the last 90 days": the
 		// period is the missing rows', on their own date; applied to
@@ -155,6 +175,7 @@ func (b *builder) withNone(pl *Plan) *Plan {
 				}
 			}
 			q.TimeRange = nil
+			f.Where = append(f.Where, bought[lower(f.Field)]...)
 			q.Filters = append(q.Filters, f)
 			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s row where %s", subject, f.Field, whereText(f.Where)))
 			if head, _, ok := strings.Cut(pl.Title, ", "); ok {
@@ -212,7 +233,7 @@ func (b *builder) withNone(pl *Plan) *Plan {
 			pl.Title += " with no such " + display(ent)
 			continue
 		}
-		pl.Query.Filters = append(pl.Query.Filters, semantic.Filter{Field: via, Op: semantic.OpNone})
+		pl.Query.Filters = append(pl.Query.Filters, semantic.Filter{Field: via, Op: semantic.OpNone, Where: bought[lower(via)]})
 		if via != ent {
 			pl.Understood = append(pl.Understood, fmt.Sprintf("only %s with no %s (which link them to %s)", subject, via, ent))
 		} else {

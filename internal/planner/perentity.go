@@ -166,6 +166,21 @@ func (p *Planner) perEntityAverage(inner *Plan, mt *semantic.Metric, ent, what s
 		return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("%s is not made of rows that each belong to one %s, so quarry cannot spread it per %s", what, one, one)}
 	}
 	count := semantic.Metric{Name: "number_of_" + lower(e.Name), Entity: e.Name, Expr: "COUNT(" + e.Name + "." + e.PrimaryKey + ")", Format: "integer", Description: "number of " + display(e.Name) + ", all of them"}
+	// "average revenue per order", where revenue is of completed orders:
+	// per completed order, as the measure keeps them (found from outside:
+	// divided by every order, cancelled ones too, $136.07 for $150.77).
+	var kept []string
+	for _, expr := range mt.Filters {
+		if f, ok := semantic.ParsePredicate(expr); ok {
+			if ent, _, _ := strings.Cut(f.Field, "."); strings.EqualFold(ent, e.Name) {
+				count.Filters = append(count.Filters, expr)
+				kept = append(kept, expr)
+			}
+		}
+	}
+	if len(kept) > 0 {
+		count.Description = "number of " + display(e.Name) + " where " + strings.Join(kept, " and ")
+	}
 	avg := semantic.Metric{
 		Name:        mt.Name + "_per_" + strings.ReplaceAll(one, " ", "_"),
 		Derived:     "{" + mt.Name + "} / {" + count.Name + "}",
@@ -185,6 +200,9 @@ func (p *Planner) perEntityAverage(inner *Plan, mt *semantic.Metric, ent, what s
 	out.Query = &semantic.Query{Metrics: []string{avg.Name}}
 	out.Title = fmt.Sprintf("Average %s per %s", what, one)
 	note := fmt.Sprintf("the average per %s is %s divided by the number of all %s, those with none included (each counts as 0)", one, what, display(e.Name))
+	if len(kept) > 0 {
+		note = fmt.Sprintf("the average per %s is %s divided by the number of %s where %s, as %s keeps them", one, what, display(e.Name), strings.Join(kept, " and "), what)
+	}
 	out.Understood = append(append([]string{}, inner.Understood...), note)
 	out.Notes = append(append([]string{}, inner.Notes...), note)
 	return &out

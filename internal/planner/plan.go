@@ -154,6 +154,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
 	}
 	rngs := p.valueDates(toks, notDates(question, dates.FindAll(question, asOf)))
+	if pl := currentMonthNamed(question, rngs, asOf); pl != nil {
+		return pl
+	}
 	if pl := p.yearOrTable(question, toks, rngs); pl != nil {
 		return pl
 	}
@@ -182,6 +185,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return p.unanswered(st, notKnown(st))
 	}
 	pl := p.build(st)
+	p.showRanked(pl)
 	if r := p.bareMeasure(pl, st.rowsLead, toks); r != nil {
 		return r
 	}

@@ -1,6 +1,9 @@
 package verify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // averagedOver reports whether the question asks for an average and the
 // query's one metric is a sum divided by the number of rows of entity
@@ -18,10 +21,19 @@ func (c *cover) averagedOver(entity string) bool {
 	if !ok {
 		return false
 	}
+	num, _, _ := strings.Cut(mt.Derived, "/")
+	n := c.m.Metric(strings.Trim(strings.TrimSpace(num), "{}"))
 	den = strings.Trim(strings.TrimSpace(den), "{}")
 	d := c.m.Metric(den)
-	if d == nil || !strings.EqualFold(d.Entity, entity) || len(d.Filters) > 0 {
+	if d == nil || !strings.EqualFold(d.Entity, entity) {
 		return false
+	}
+	for _, f := range d.Filters {
+		// "average revenue per order": per completed order, where
+		// revenue is of completed orders; no other condition.
+		if n == nil || !slices.Contains(n.Filters, f) {
+			return false
+		}
 	}
 	e := c.m.Entity(entity)
 	x := strings.ToUpper(strings.Join(strings.Fields(d.Expr), ""))
