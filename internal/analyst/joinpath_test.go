@@ -217,3 +217,24 @@ func TestAskWhichRouteLonger(t *testing.T) {
 		}
 	}
 }
+
+// TestSameRowsByName: the control may show a column the answer leaves
+// out; the rows are the same when every column of the answer holds the
+// same values (found from outside: a false join_path warning). A column
+// of the answer that the control lacks, or another value, is not.
+func TestSameRowsByName(t *testing.T) {
+	col := func(n string) quarry.Column { return quarry.Column{Name: n, Type: quarry.TypeInt} }
+	answer := &quarry.Table{Columns: []quarry.Column{col("id"), col("amount")}, Rows: [][]any{{int64(1), int64(10)}, {int64(2), int64(20)}}}
+	control := &quarry.Table{Columns: []quarry.Column{col("id"), col("account_id"), col("amount")}, Rows: [][]any{{int64(1), int64(7), int64(10)}, {int64(2), int64(8), int64(20)}}}
+	if !sameRows(answer, control) {
+		t.Error("the same rows, one column more in the control: said to differ")
+	}
+	other := &quarry.Table{Columns: control.Columns, Rows: [][]any{{int64(1), int64(7), int64(10)}, {int64(2), int64(8), int64(21)}}}
+	if sameRows(answer, other) {
+		t.Error("another amount: said to be the same")
+	}
+	lacking := &quarry.Table{Columns: []quarry.Column{col("id")}, Rows: [][]any{{int64(1)}, {int64(2)}}}
+	if sameRows(answer, lacking) {
+		t.Error("a control without the amount: said to be the same")
+	}
+}

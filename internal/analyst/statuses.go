@@ -44,12 +44,13 @@ var undoneWords = append(slices.Clip(untakenWords), "expired",
 // An average of what is not money (a weight) is left alone.
 // It reads the model alone: no query runs. Empty when it does not warn.
 //
-// Where the rows so marked are of a table the measure's rows refer to (a
-// treatment's visit), a control query counts the measured rows that are
-// theirs, and where there are none, as where treatments are only made at
-// visits that took place, the table does not warn (found from outside: a
-// warning on every total of treatments, though none was of a cancelled
-// visit). Where the control cannot run, it warns.
+// A control query counts the measured rows, under the query's conditions,
+// that are so marked (their own status, or that of the row they refer to:
+// a treatment's visit), and where there are none, as where treatments are
+// only made at visits that took place, or the query's other conditions
+// leave none cancelled, it does not warn (found from outside: a warning
+// on every total of treatments, though none was of a cancelled visit).
+// Where the control cannot run, it warns.
 func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
 	if m == nil || q == nil {
 		return verify.Check{}
@@ -62,9 +63,27 @@ func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semanti
 			continue // an average weight or age is one of every row, cancelled or not
 		}
 		for _, e := range statusTables(m, m.Entity(mt.Entity)) {
-			if c, marked := statusMix(m, q, mt, e); c.Name != "" && (strings.EqualFold(e.Name, mt.Entity) || a.anyMarked(ctx, m, q, mt, marked)) {
-				return c
+			c, marked := statusMix(m, q, mt, e)
+			if c.Name == "" {
+				continue
 			}
+			present, ok := a.marked(ctx, m, q, mt, marked)
+			if !ok {
+				return c // the control could not run: the warning stands
+			}
+			if len(present) == 0 {
+				continue
+			}
+			if len(present) < len(marked.Values) {
+				// Only the states the rows hold ("total MRR currently":
+				// none cancelled, some trialing).
+				all := make([]string, len(marked.Values))
+				for i, v := range marked.Values {
+					all[i] = fmt.Sprint(v)
+				}
+				c.Detail = strings.Replace(c.Detail, quoteList(all), quoteList(present), 1)
+			}
+			return c
 		}
 	}
 	return unhappened(m, q)
@@ -392,24 +411,40 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 	return verify.Check{}, semantic.Filter{}
 }
 
-// anyMarked reports whether any row mt measures, under q's conditions and
-// period, meets marked (its parent row's status is one that never paid);
-// true where the control cannot run, so the warning stands.
-func (a *Analyst) anyMarked(ctx context.Context, m *semantic.Model, q *semantic.Query, mt *semantic.Metric, marked semantic.Filter) bool {
+// marked is which of the states of filter marked (a status IN (…)) the
+// rows mt measures hold, under q's conditions and period, by a control
+// query grouped by the status; ok is false where the control cannot run
+// or marked is no such filter.
+func (a *Analyst) marked(ctx context.Context, m *semantic.Model, q *semantic.Query, mt *semantic.Metric, marked semantic.Filter) (present []string, ok bool) {
 	e := m.Entity(mt.Entity)
 	if a.Conn == nil || e == nil || e.PrimaryKey == "" || marked.Field == "" {
-		return true
+		return nil, false
 	}
 	key := e.Name + "." + e.PrimaryKey
 	mm := *m
 	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: "COUNT(" + key + ")"})
-	c := semantic.Query{Metrics: []string{aheadName}, TimeRange: q.TimeRange, Filters: append(slices.Clone(q.Filters), marked)}
-	res, _, ok := a.control(ctx, &mm, c, 1)
-	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
-		return true
+	c := semantic.Query{Metrics: []string{aheadName}, Dimensions: []semantic.DimRef{{Name: marked.Field}}, TimeRange: q.TimeRange, Filters: append(slices.Clone(q.Filters), marked)}
+	res, _, ok := a.control(ctx, &mm, c, len(marked.Values)+1)
+	if !ok || res.Table.Truncated {
+		return nil, false
 	}
-	n, ok := semantic.NumberOf(res.Table.Rows[0][0])
-	return !ok || n > 0
+	for _, r := range res.Table.Rows {
+		if len(r) != 2 {
+			return nil, false
+		}
+		if n, ok := semantic.NumberOf(r[1]); ok && n > 0 && r[0] != nil {
+			for _, v := range marked.Values {
+				if semantic.SameSpelling(fmt.Sprint(v), fmt.Sprint(r[0])) && !slices.Contains(present, fmt.Sprint(v)) {
+					present = append(present, fmt.Sprint(v))
+				}
+			}
+		}
+	}
+	// In the knowledge's order, as the warning names them.
+	slices.SortFunc(present, func(x, y string) int {
+		return slices.IndexFunc(marked.Values, func(v any) bool { return fmt.Sprint(v) == x }) - slices.IndexFunc(marked.Values, func(v any) bool { return fmt.Sprint(v) == y })
+	})
+	return present, true
 }
 
 // keptOut reports whether the query or the measure puts a condition on

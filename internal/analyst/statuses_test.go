@@ -399,3 +399,29 @@ func TestStatusCheckNotYet(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusesHeld: the warning names only the states the measured rows
+// hold, and none where they hold none (found from outside: "those
+// 'cancelled' or 'trialing' too", where the query's own condition left no
+// cancelled subscription).
+func TestStatusesHeld(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "donations", Table: "donations", PrimaryKey: "donation_id", Columns: []semantic.Column{
+			{Name: "donation_id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat},
+			{Name: "gift_status", Type: quarry.TypeText, Values: []string{"Failed", "Pending", "Received", "Refunded"}}}}},
+		Metrics: []semantic.Metric{{Name: "total", Entity: "donations", Expr: "SUM(donations.amount)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a := sqliteAnalyst(t, `CREATE TABLE donations (donation_id INTEGER PRIMARY KEY, amount REAL, gift_status TEXT);
+INSERT INTO donations VALUES (1, 10, 'Received'), (2, 5, 'Pending'), (3, 7, 'Received');`)
+	c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"total"}})
+	if c.Status != verify.Warn || !strings.Contains(c.Detail, "those 'Pending' too") {
+		t.Errorf("pending rows: %+v", c)
+	}
+	big := semantic.Filter{Field: "donations.amount", Op: semantic.OpGt, Values: []any{6}}
+	if c := a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"total"}, Filters: []semantic.Filter{big}}); c.Name != "" {
+		t.Errorf("no pending gift over 6: %+v", c)
+	}
+}
