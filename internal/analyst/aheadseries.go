@@ -140,38 +140,12 @@ func aheadDate(m *semantic.Model, field, question string) bool {
 	// Not an end by its role alone: a subscription's cancelled_on set
 	// after today is a cancellation to come, which "cancellations by
 	// month" does not count as made (found from outside).
-	for _, w := range splitWords(c.Name + " " + strings.Join(c.Synonyms, " ")) {
+	for _, w := range semantic.NameWords(c.Name + " " + strings.Join(c.Synonyms, " ")) {
 		if slices.Contains(aheadWords, w) {
 			return true
 		}
 	}
 	return false
-}
-
-// splitWords splits names into lower-case words: scheduled_for,
-// renewsOn, "due date".
-func splitWords(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	for i, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z' && i > 0 && len(cur) > 0:
-			flush()
-			cur = append(cur, r)
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
 }
 
 // groupedDate is the column a query's time dimension groups by: a column
