@@ -51,8 +51,17 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 			return pl // a date of an expression
 		}
 	}
+	own := false // each part of a derived measure by its own date
 	if field == "" {
 		field = rangeDate(m, q) // "by month", or no grouping: the measure's date
+	}
+	if field == "" && g == "" && len(q.Metrics) == 1 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived != "" {
+			// "average number of visits per pet": the visits made, over
+			// the pets there are (found from outside: 49 visits booked
+			// ahead counted).
+			field, own = firstPartTime(m, mt), true
+		}
 	}
 	if field == "" || aheadDate(m, field, question) {
 		return pl
@@ -80,6 +89,16 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 		return pl
 	}
 	c.TimeRange = &semantic.TimeRange{Field: field, To: next.Format("2006-01-02")}
+	if own {
+		// The first part alone is kept to today, by a condition of its
+		// own: the other (the pets) may have no date to cut by.
+		c.TimeRange = nil
+		adhoc, ok := partToDate(m, pl.AdHoc, q.Metrics[0], field, next.Format("2006-01-02"))
+		if !ok {
+			return pl
+		}
+		o.AdHoc = adhoc
+	}
 	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("counted up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", asOf.Format("2006-01-02"), field))
 	return &o
 }
@@ -171,4 +190,45 @@ func ranked(m *semantic.Model, q *semantic.Query) bool {
 		}
 	}
 	return false
+}
+
+// partToDate is adhoc with the derived measure name, one of them, made of
+// its first part kept to the rows dated before end: a copy of that part
+// with the condition, under a name of its own; false where name is not
+// one of adhoc or its first part is no plain measure.
+func partToDate(m *semantic.Model, adhoc []semantic.Metric, name, field, end string) ([]semantic.Metric, bool) {
+	i := slices.IndexFunc(adhoc, func(x semantic.Metric) bool { return x.Name == name })
+	if i < 0 {
+		return nil, false
+	}
+	sm := derivedRefRE.FindStringSubmatch(adhoc[i].Derived)
+	if sm == nil {
+		return nil, false
+	}
+	part := m.Metric(sm[1])
+	if part == nil || part.Derived != "" {
+		return nil, false
+	}
+	cp := *part
+	cp.Name = part.Name + "_to_date"
+	for m.Metric(cp.Name) != nil {
+		cp.Name += "_q"
+	}
+	cp.Filters = append(slices.Clone(part.Filters), field+" < '"+end+"'")
+	out := slices.Clone(adhoc)
+	out[i].Derived = strings.Replace(out[i].Derived, "{"+part.Name+"}", "{"+cp.Name+"}", 1)
+	return append(out, cp), true
+}
+
+// firstPartTime is the date of the first part of a derived measure (the
+// visits' of visits per pet), "" where it has none.
+func firstPartTime(m *semantic.Model, mt *semantic.Metric) string {
+	sm := derivedRefRE.FindStringSubmatch(mt.Derived)
+	if sm == nil {
+		return ""
+	}
+	if part := m.Metric(sm[1]); part != nil && part.Derived == "" {
+		return m.MetricTime(part)
+	}
+	return ""
 }

@@ -107,3 +107,32 @@ func TestAheadDate(t *testing.T) {
 		}
 	}
 }
+
+// TestAverageAhead: an average per row of another table keeps its count to
+// what has happened (found from outside: "average number of visits per
+// pet" took in 49 visits booked ahead, 3.41 for 3.29).
+func TestAverageAhead(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE pets (id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE visits (id INTEGER PRIMARY KEY, pet_id INTEGER REFERENCES pets(id), visit_date DATE);
+INSERT INTO pets VALUES (1, 'Rex'), (2, 'Tom');
+INSERT INTO visits (pet_id, visit_date) VALUES (1, '2026-05-01'), (1, '2026-06-01'), (2, '2026-06-02'), (2, '2026-06-20'), (1, '2026-07-03'), (2, '2026-07-04');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "pets", Table: "pets", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "visits", Table: "visits", PrimaryKey: "id", TimeColumn: "visit_date", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "pet_id", Type: quarry.TypeInt}, {Name: "visit_date", Type: quarry.TypeDate}}},
+		},
+		Relationships: []semantic.Relationship{{From: "visits", FromColumn: "pet_id", To: "pets", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "visits", Entity: "visits", Expr: "COUNT(visits.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "average number of visits per pet", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
+		t.Fatalf("%v %s", err, out.Status)
+	}
+	if got, _ := semantic.NumberOf(out.Table.Rows[0][0]); got != 2 {
+		t.Errorf("visits per pet: %v, want 2 (4 visits made, 2 pets; 2 booked ahead)", got)
+	}
+}

@@ -217,7 +217,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// No period, on a date that holds days after today ("which
 		// month had the most visits", "total invoice amount"): what has
 		// happened.
-		pl = a.seriesAhead(ctx, model, pl, asOf, read)
+		if sa := a.seriesAhead(ctx, model, pl, asOf, read); sa != pl {
+			pl, model = sa, sa.Model(k.Model)
+		}
 		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl
 		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {

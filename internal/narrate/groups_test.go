@@ -130,6 +130,11 @@ func TestKnownGroups(t *testing.T) {
 		// pick the groups (found from outside: the other clinics' vets
 		// said to have none).
 		{"condition on another table", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, Filters: []semantic.Filter{{Field: "shops.city", Op: semantic.OpEq, Values: []any{"Bath"}}}}, 0},
+		// Bounded at a day, not asked in a period (found from outside:
+		// "staff by status" said a status held by staff who start next
+		// year had none).
+		{"up to a day", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, TimeRange: &semantic.TimeRange{To: "2026-12-06"}}, 0},
+		{"in a period", semantic.Query{Metrics: []string{"orders"}, Dimensions: by, TimeRange: &semantic.TimeRange{From: "2026-12-01", To: "2026-12-06"}}, 2},
 	} {
 		if got := knownGroups(m, &tt.q); len(got) != tt.want {
 			t.Errorf("%s: %v, want %d values", tt.name, got, tt.want)

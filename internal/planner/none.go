@@ -103,8 +103,14 @@ func objectless(it *item) bool {
 	return false
 }
 
-// lastN matches a period of the last N days, weeks or months before today.
-var lastN = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(last|past|previous) \d+ `) })
+// lastN matches a period of the last N days, weeks or months before today;
+// lastNSaid, one said in a question.
+var (
+	lastN     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(last|past|previous) \d+ `) })
+	lastNSaid = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(last|past|previous|trailing) \d+ (days?|weeks?|months?|quarters?|years?)\b`)
+	})
+)
 
 // asksWho reports whether a question starts by asking who: "who is",
 // "who's", "whom".
@@ -162,7 +168,7 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		// period is the missing rows', on their own date; applied to
 		// the customers it would answer another question.
 		if f, ok := b.missingInPeriod(subject, q); ok {
-			if lastN().MatchString(pl.Period) && len(f.Where) == 2 && f.Where[0].Op == semantic.OpGe {
+			if (lastN().MatchString(pl.Period) || lastNSaid().MatchString(b.st.raw)) && len(f.Where) == 2 && f.Where[0].Op == semantic.OpGe {
 				// "customers who haven't bought in the last 6 months":
 				// the six whole months before this one, and this one's
 				// days too: one who bought yesterday has bought in the

@@ -46,6 +46,8 @@ func TestNone(t *testing.T) {
 		// The last N days run to today: one who ordered today has
 		// ordered in them (found from outside: counted among those who
 		// had not).
+		{q: "customers who haven't ordered in the last 30 days", filter: []semantic.Filter{{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
+			{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2026-05-31"}}}}}},
 		{q: "how many customers haven't ordered in the last 30 days", filter: []semantic.Filter{{Field: "orders", Op: semantic.OpNone, Where: []semantic.Filter{
 			{Field: "orders.ordered_at", Op: semantic.OpGe, Values: []any{"2026-05-31"}}}}}},
 		// The subject's own date named: the period is theirs, and no
