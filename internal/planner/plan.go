@@ -185,7 +185,6 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		return p.unanswered(st, notKnown(st))
 	}
 	pl := p.build(st)
-	p.showRanked(pl)
 	if r := p.bareMeasure(pl, st.rowsLead, toks); r != nil {
 		return r
 	}

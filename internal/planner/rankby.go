@@ -161,19 +161,3 @@ func (b *builder) besideName(t *term, keep []sense) []sense {
 	}
 	return out
 }
-
-// showRanked puts the measure a grouping is ranked by beside the groups,
-// where the query shows no measure: "best selling category this year" is
-// Grocery with 21,416 units sold, not Grocery alone (found from outside:
-// the reader could not see what it was ranked by).
-func (p *Planner) showRanked(pl *Plan) {
-	q := pl.Query
-	if q == nil || q.Rows != nil || len(q.Metrics) > 0 || len(q.Dimensions) == 0 || len(q.Order) != 1 {
-		return
-	}
-	name := q.Order[0].Field
-	if p.m.Metric(name) == nil && !slices.ContainsFunc(pl.AdHoc, func(m semantic.Metric) bool { return m.Name == name }) {
-		return
-	}
-	q.Metrics = []string{name}
-}
