@@ -41,6 +41,12 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 		}
 		return n > 0
 	}
+	// A period on the date itself says which rows count: "how many
+	// memberships expire in 2027" is no question of those expired by
+	// the as-of day (found from outside: read as both, 0 at 1.00).
+	periodOn := func(field string) bool {
+		return q.TimeRange != nil && strings.EqualFold(q.TimeRange.Field, field)
+	}
 	var out *planner.Plan
 	own := func() *planner.Plan {
 		if out == nil {
@@ -75,7 +81,7 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 			}
 			continue
 		}
-		if f.Count || f.OnRelated() || (f.Op != semantic.OpNotNull && f.Op != semantic.OpNull) || !dateField(m, f.Field) || !heldLater(f.Field) {
+		if f.Count || f.OnRelated() || (f.Op != semantic.OpNotNull && f.Op != semantic.OpNull) || !dateField(m, f.Field) || f.Op == semantic.OpNotNull && periodOn(f.Field) || !heldLater(f.Field) {
 			continue
 		}
 		if f.Op == semantic.OpNull {
@@ -93,7 +99,7 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 		}
 		for j, cond := range mt.Filters {
 			field, ok := strings.CutSuffix(strings.TrimSpace(cond), " IS NOT NULL")
-			if !ok || !dateField(m, field) || !heldLater(field) {
+			if !ok || !dateField(m, field) || periodOn(field) || !heldLater(field) {
 				continue
 			}
 			o := own()

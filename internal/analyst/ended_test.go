@@ -51,3 +51,27 @@ INSERT INTO leases VALUES (1, 1, 'residential', '2025-01-01', '2026-03-01'), (2,
 		}
 	}
 }
+
+// TestEndedWithPeriodOnIt: a period on the end date itself says which rows
+// count; "how many memberships expire in 2027" is not also those expired
+// by the as-of day (found from outside: 0 at 1.00, where 2 expire then).
+func TestEndedWithPeriodOnIt(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE patrons (id INTEGER PRIMARY KEY, name TEXT, joined_on DATE, membership_expires DATE);
+INSERT INTO patrons VALUES (1, 'Ann', '2024-01-01', '2026-03-01'), (2, 'Bo', '2025-01-01', '2027-02-01'), (3, 'Cy', '2025-06-01', '2027-09-01'), (4, 'Di', '2026-01-01', '2028-01-05');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "patrons", Table: "patrons", PrimaryKey: "id", Label: "name", TimeColumn: "joined_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+			{Name: "joined_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "membership_expires", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "How many memberships expire in 2027?", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
+		t.Fatalf("%v %s", err, out.Status)
+	}
+	if got, _ := semantic.NumberOf(out.Table.Rows[0][0]); got != 2 {
+		t.Errorf("expiring in 2027: %v, want 2 (%s)", got, out.SQL)
+	}
+}

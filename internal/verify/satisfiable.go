@@ -53,7 +53,7 @@ func Contradictions(m *semantic.Model, q *semantic.Query) []string {
 		}
 		addFilter(base, key, label, f.Op, f.Values, "the question")
 	}
-	var out []string
+	out := periodAgainstFilters(m, q)
 	report := func(cs map[string]*constraint, metric string) {
 		for _, c := range cs {
 			if why := c.empty(); why != "" {
@@ -94,6 +94,44 @@ func Contradictions(m *semantic.Model, q *semantic.Query) []string {
 		report(cs, "")
 	}
 	return dedupe(out)
+}
+
+// periodAgainstFilters is why a query's period and a filter on the same
+// date cannot both hold: "how many memberships expire in 2027" read with
+// "expired" as membership_expires before the as-of day and the period
+// 2027 (found from outside: 0 at 1.00, where 112 expire then). Dates are
+// compared as written, YYYY-MM-DD.
+func periodAgainstFilters(m *semantic.Model, q *semantic.Query) []string {
+	tr := q.TimeRange
+	if tr == nil || tr.Field == "" || tr.From == "" && tr.To == "" {
+		return nil
+	}
+	key, label := columnOf(m, tr.Field)
+	if key == "" {
+		return nil
+	}
+	var out []string
+	for _, f := range q.Filters {
+		if k, _ := columnOf(m, f.Field); k != key || f.Against != "" || len(f.Values) != 1 || f.OrNull {
+			continue
+		}
+		v, ok := f.Values[0].(string)
+		if !ok || len(v) < 10 || v[4] != '-' || v[7] != '-' {
+			continue
+		}
+		v = v[:10]
+		switch f.Op {
+		case semantic.OpLt, semantic.OpLe:
+			if tr.From != "" && (v < tr.From || f.Op == semantic.OpLt && v == tr.From) {
+				out = append(out, fmt.Sprintf("%s must be %s %s, and in the period from %s", label, f.Op, v, tr.From))
+			}
+		case semantic.OpGt, semantic.OpGe:
+			if tr.To != "" && v >= tr.To {
+				out = append(out, fmt.Sprintf("%s must be %s %s, and in the period before %s", label, f.Op, v, tr.To))
+			}
+		}
+	}
+	return out
 }
 
 // timeColumn is the entity.column that places a metric in time.

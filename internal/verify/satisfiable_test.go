@@ -276,3 +276,21 @@ func TestPeriodDateDecided(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriodAgainstFilters: a filter on a date that the query's own period
+// on that date cannot meet ("expired by 2026-12-05" and "in 2027") is a
+// contradiction; one it can meet is not.
+func TestPeriodAgainstFilters(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "patrons", PrimaryKey: "id", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "expires_on", Type: quarry.TypeDate}}}}}
+	y2027 := &semantic.TimeRange{Field: "patrons.expires_on", From: "2027-01-01", To: "2028-01-01"}
+	before := func(d string) []semantic.Filter {
+		return []semantic.Filter{{Field: "patrons.expires_on", Op: semantic.OpLt, Values: []any{d}}}
+	}
+	if why := Contradictions(m, &semantic.Query{Rows: &semantic.RowsQuery{Entity: "patrons"}, TimeRange: y2027, Filters: before("2026-12-05")}); len(why) == 0 {
+		t.Error("expired by 2026-12-05 and in 2027: no contradiction")
+	}
+	if why := Contradictions(m, &semantic.Query{Rows: &semantic.RowsQuery{Entity: "patrons"}, TimeRange: y2027, Filters: before("2027-06-01")}); len(why) != 0 {
+		t.Errorf("before June 2027 and in 2027: %v", why)
+	}
+}
