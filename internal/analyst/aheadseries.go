@@ -29,9 +29,9 @@ import (
 // appointment is scheduled for), or a question that looks ahead, is left
 // as it is; so is a list, whose rows show their dates.
 //
-// The control queries count the rows dated from the period of today, or
-// after today; where they cannot run, or find none, pl is returned as it
-// is.
+// One control query counts the rows dated from the period of today (a
+// ranking), or after today; where it cannot run, or finds none, pl is
+// returned as it is.
 func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time, question string) *planner.Plan {
 	q := pl.Query
 	if q == nil || q.Rows != nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
@@ -79,10 +79,7 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 			return pl
 		}
 		c.TimeRange = &semantic.TimeRange{Field: field, To: start.Format("2006-01-02")}
-		o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %s that starts %s is left out of the ranking: it is not over (it holds the days to %s only)", g.Words(), start.Format("2006-01-02"), asOf.Format("2006-01-02")))
-		if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); ok && n > 0 {
-			o.Notes[len(o.Notes)-1] = fmt.Sprintf("the %ss from %s on are left out of the ranking: %s holds dates after today (set ahead), and the %s that holds today is not over", g.Words(), start.Format("2006-01-02"), field, g.Words())
-		}
+		o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %ss from %s on are left out of the ranking: the %s that holds %s is not over, and any after it are to come", g.Words(), start.Format("2006-01-02"), g.Words(), asOf.Format("2006-01-02")))
 		return &o
 	}
 	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); !ok || n <= 0 {

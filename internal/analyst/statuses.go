@@ -41,8 +41,8 @@ var undoneWords = append(slices.Clip(untakenWords), "expired",
 // values include some such state, and neither the query nor the measure
 // keeps any status out: "the donation total in Q4" summed failed, pending
 // and refunded gifts with no word (found from outside, at confidence 1.00).
-// An average of what is not money (a weight) is left alone.
-// It reads the model alone: no query runs. Empty when it does not warn.
+// An average of what is not money (a weight) is left alone. Empty when
+// it does not warn.
 //
 // A control query counts the measured rows, under the query's conditions,
 // that are so marked (their own status, or that of the row they refer to:
@@ -77,11 +77,7 @@ func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semanti
 			if len(present) < len(marked.Values) {
 				// Only the states the rows hold ("total MRR currently":
 				// none cancelled, some trialing).
-				all := make([]string, len(marked.Values))
-				for i, v := range marked.Values {
-					all[i] = fmt.Sprint(v)
-				}
-				c.Detail = strings.Replace(c.Detail, quoteList(all), quoteList(present), 1)
+				c.Detail = mixDetail(measureWords(mt), e.Name, strings.TrimPrefix(marked.Field, e.Name+"."), present)
 			}
 			return c
 		}
@@ -368,10 +364,7 @@ func withParents(m *semantic.Model, e *semantic.Entity) []*semantic.Entity {
 // the measure's rows or the rows they refer to (found from outside: order
 // lines of cancelled orders added up with no word).
 func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *semantic.Entity) (verify.Check, semantic.Filter) {
-	what := mt.Description
-	if what == "" {
-		what = fieldWords(mt.Name)
-	}
+	what := measureWords(mt)
 	for _, c := range e.Columns {
 		// A yes/no column whose word is such a state ("refunded",
 		// is_return): the rows it marks (found from outside: refunded
@@ -405,10 +398,26 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 		for i, v := range undone {
 			vals[i] = v
 		}
-		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
-			what, e.Name, fieldWords(c.Name), quoteList(undone))}, semantic.Filter{Field: e.Name + "." + c.Name, Op: semantic.OpIn, Values: vals}
+		return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: mixDetail(what, e.Name, c.Name, undone)},
+			semantic.Filter{Field: e.Name + "." + c.Name, Op: semantic.OpIn, Values: vals}
 	}
 	return verify.Check{}, semantic.Filter{}
+}
+
+// measureWords is how a warning names a measure: its description, else
+// its name's words.
+func measureWords(mt *semantic.Metric) string {
+	if mt.Description != "" {
+		return mt.Description
+	}
+	return fieldWords(mt.Name)
+}
+
+// mixDetail is statusMix's warning: the measure, described as what, takes
+// in the rows of table whose column holds one of the states named.
+func mixDetail(what, table, column string, states []string) string {
+	return fmt.Sprintf("the %s takes in every row of %s whatever its %s, those %s too; ask for the other statuses alone to leave them out",
+		what, table, fieldWords(column), quoteList(states))
 }
 
 // marked is which of the states of filter marked (a status IN (…)) the
@@ -606,10 +615,7 @@ func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *s
 		if !named || len(kinds) < 2 || keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
 			continue
 		}
-		what := mt.Description
-		if what == "" {
-			what = fieldWords(mt.Name)
-		}
+		what := measureWords(mt)
 		return verify.Check{Name: CheckCurrencies, Status: verify.Warn, Detail: fmt.Sprintf("the %s takes amounts in %d currencies as one (%s of %s: %s); ask for one currency, or by %s",
 			what, len(kinds), fieldWords(c.Name), e.Name, quoteList(kinds), fieldWords(c.Name))}, e.Name + "." + c.Name, kinds
 	}
