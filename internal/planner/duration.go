@@ -49,12 +49,21 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 	drop := make([]bool, len(toks))
 	avg, asked, howLong := false, false, false
 	hint, unit := "", "days"
+	var lasting []string
 	for i, t := range toks {
 		switch {
 		case t.s == "average" || t.s == "avg" || t.s == "mean" || t.s == "typical" || t.s == "typically" || t.s == "usually":
 			avg, drop[i] = true, true
 		case durationNoun(t.s):
 			asked, drop[i] = true, true
+			// The table whose rows last: named right before the noun
+			// ("loan duration") or after its "of" ("length of loans").
+			if i > 0 {
+				lasting = append(lasting, toks[i-1].s)
+			}
+			if i+2 < len(toks) && toks[i+1].s == "of" {
+				lasting = append(lasting, toks[i+2].s)
+			}
 		case t.s == "long" && i > 0 && toks[i-1].s == "how":
 			asked, howLong, drop[i-1], drop[i] = true, true, true, true
 		case t.s == "time" && i+2 < len(toks) && toks[i+1].s == "to":
@@ -97,9 +106,12 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 	}
 	read := "how many " + strings.Join(rest, " ")
 	again := p.planQuestion(read, asOf)
-	if sp := p.oneSpanned(); sp != "" && (again.Kind != KindMetric || !p.spanned(again)) {
+	if sp := p.oneSpanned(); sp != "" && (again.Kind != KindMetric || !p.spanned(again) && !p.ending(again)) {
 		// "average length of stay", "… by room type": no table named
-		// whose rows last, the one table whose rows start and end.
+		// whose rows last, the one table whose rows start and end. A
+		// table named that has ends of its own keeps the question
+		// ("average loan duration for returned loans" is not the
+		// length of the borrowers' memberships; found from outside).
 		read = "how many " + display(sp) + " " + strings.Join(rest, " ")
 		again = p.planQuestion(read, asOf)
 	}
@@ -120,6 +132,13 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 		return nil
 	}
 	start, end, why := p.span(e, hint)
+	if why != "" && hint == "" {
+		// "average loan duration for returned loans": of the table's
+		// ends, the one a word of the question names.
+		if w := p.endNamed(e, rest); w != "" {
+			start, end, why = p.span(e, w)
+		}
+	}
 	if t := p.hinted(hint); why != "" && t != nil && !strings.EqualFold(t.Name, e.Name) {
 		// "average delivery time by carrier": the one table with a date
 		// named for delivery, by carrier (found from outside: the
@@ -131,6 +150,11 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 				start, end, why = p.span(e, hint)
 			}
 		}
+	}
+	if t := p.tableOfWords(lasting); why == "" && t != nil && !strings.EqualFold(t.Name, e.Name) {
+		// "average loan duration to due on" read as a count of
+		// patrons: the rows that last are the loans, not those counted.
+		why = fmt.Sprintf("the question asks how long %s last, but quarry read it as about %s; ask “average %s duration” with conditions on %s", display(t.Name), display(e.Name), singular(display(t.Name)), display(t.Name))
 	}
 	if why != "" {
 		// "how long do tickets take to resolve": a measure the knowledge
@@ -209,7 +233,7 @@ func (p *Planner) span(e *semantic.Entity, hint string) (start, end, why string)
 	case len(ends) == 0:
 		return "", "", fmt.Sprintf("%s has no date they end on, so quarry cannot tell how long they last", display(e.Name))
 	case len(ends) > 1:
-		return "", "", fmt.Sprintf("%s end on %s; say which (“average time to %s %s”)", display(e.Name), displayJoin(ends), strings.TrimSuffix(nameWords(ends[0])[0], "d"), display(e.Name))
+		return "", "", fmt.Sprintf("%s end on %s; say which (“average %s duration to %s”)", display(e.Name), displayJoin(ends), singular(display(e.Name)), display(ends[len(ends)-1]))
 	}
 	switch {
 	case len(starts) == 1:
@@ -270,6 +294,61 @@ func (p *Planner) oneSpanned() string {
 		}
 	}
 	return found
+}
+
+// tableOfWords is the one table a word of words names by its name
+// (singular or plural), nil where none or several are.
+func (p *Planner) tableOfWords(words []string) *semantic.Entity {
+	var found *semantic.Entity
+	for _, w := range words {
+		w = singular(strings.ToLower(w))
+		for i := range p.m.Entities {
+			e := &p.m.Entities[i]
+			if w != singular(strings.ToLower(display(e.Name))) {
+				continue
+			}
+			if found != nil && found != e {
+				return nil
+			}
+			found = e
+		}
+	}
+	return found
+}
+
+// ending reports whether a plan counts the rows of a table with a date
+// they end on, one or several.
+func (p *Planner) ending(pl *Plan) bool {
+	if pl.Query == nil || len(pl.Query.Metrics) != 1 {
+		return false
+	}
+	e := p.entity(p.metricEntity(pl.Query.Metrics[0], pl.AdHoc))
+	return e != nil && slices.ContainsFunc(e.Columns, func(c semantic.Column) bool {
+		return c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !p.m.IsRestricted(e.Name, c.Name)
+	})
+}
+
+// endNamed is the word of words that names one, and only one, of e's
+// ends ("returned" of returned_on, where loans also end on due_on), ""
+// where none or several are named.
+func (p *Planner) endNamed(e *semantic.Entity, words []string) string {
+	found, named := "", ""
+	for _, c := range e.Columns {
+		if !c.Temporal() || c.TimeRole != semantic.TimeRoleEnd || p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		for _, w := range words {
+			for _, t := range tokenize(w) {
+				if len(t.s) >= 4 && slices.ContainsFunc(nameWords(c.Name), func(n string) bool { return samePrefix(n, t.s) }) {
+					if found != "" && found != c.Name {
+						return ""
+					}
+					found, named = c.Name, t.s
+				}
+			}
+		}
+	}
+	return named
 }
 
 // spanned reports whether a plan counts the rows of a table that start

@@ -151,3 +151,57 @@ func TestDurationByItsEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationOfTheTableNamed: "average loan duration for returned loans"
+// is the days from checking out to returning of the loans, the end a word
+// of the question names, not the length of the borrowers' memberships,
+// the one table with a single end (found from outside: answered with the
+// patrons' membership length at 1.00). A question read as about another
+// table than the one whose duration it asks is refused.
+func TestDurationOfTheTableNamed(t *testing.T) {
+	col := func(name string, typ quarry.Type, role string) semantic.Column {
+		return semantic.Column{Name: name, Type: typ, TimeRole: role}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "patrons", PrimaryKey: "patron_id", TimeColumn: "joined_on", Columns: []semantic.Column{col("patron_id", quarry.TypeInt, ""),
+				col("joined_on", quarry.TypeDate, semantic.TimeRoleStart), col("membership_expires", quarry.TypeDate, semantic.TimeRoleEnd)}},
+			{Name: "loans", PrimaryKey: "loan_id", TimeColumn: "checked_out_on", Columns: []semantic.Column{col("loan_id", quarry.TypeInt, ""), col("patron_id", quarry.TypeInt, ""),
+				col("checked_out_on", quarry.TypeDate, ""), col("due_on", quarry.TypeDate, semantic.TimeRoleEnd), col("returned_on", quarry.TypeDate, semantic.TimeRoleEnd),
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "overdue", "returned"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "loans", FromColumn: "patron_id", To: "patrons", ToColumn: "patron_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"average loan duration for returned loans":   "AVG(days_between(loans.checked_out_on, loans.returned_on))",
+		"average length of loans that were returned": "AVG(days_between(loans.checked_out_on, loans.returned_on))",
+		"average patron duration":                    "AVG(days_between(patrons.joined_on, patrons.membership_expires))",
+		// Two ends and no word for either: which? The suggestion is a
+		// question that is answered.
+		"average loan duration":  "",
+		"how long do loans last": "",
+		// Read as a count of patrons: refused, not their memberships.
+		"average duration of loans to due on": "",
+	} {
+		pl := p.Plan(q, asOf)
+		if want == "" {
+			if pl.Kind == KindMetric || pl.Kind == KindRows {
+				t.Errorf("%q: answered %+v; want a refusal", q, pl.AdHoc)
+			}
+			continue
+		}
+		if pl.Kind != KindMetric || len(pl.AdHoc) != 1 || pl.AdHoc[0].Expr != want {
+			t.Errorf("%q: %s %q %+v; want %s", q, pl.Kind, pl.Reason, pl.AdHoc, want)
+		}
+	}
+	refused := p.Plan("average loan duration", asOf)
+	said := refused.Reason[strings.Index(refused.Reason, "“")+len("“") : strings.Index(refused.Reason, "”")]
+	if pl := p.Plan(said, asOf); pl.Kind != KindMetric || len(pl.AdHoc) != 1 || pl.AdHoc[0].Expr != "AVG(days_between(loans.checked_out_on, loans.returned_on))" {
+		t.Errorf("the suggestion %q (%s): %s %q %+v", said, refused.Reason, pl.Kind, pl.Reason, pl.AdHoc)
+	}
+}

@@ -172,16 +172,21 @@ func (c *cover) unfinishedSeries() (Check, bool) {
 		return Check{}, false
 	}
 	var parts []string
-	if from, err := time.Parse("2006-01-02", tr.From); err == nil && !startsPeriod(from, grain) {
+	from, ferr := time.Parse("2006-01-02", tr.From)
+	if ferr == nil && !startsPeriod(from, grain) {
 		parts = append(parts, fmt.Sprintf("the first %s of the series (%s) starts before the period asked for: it holds the days from %s only, so it is not like the whole ones after it", grain, grain.Start(from).Format("2006-01-02"), from.Format("2006-01-02")))
 	}
 	to, err := time.Parse("2006-01-02", tr.To)
 	next := c.asOf.AddDate(0, 0, 1)
+	// The as-of day cuts a period of the series only when the series
+	// holds it: one wholly after it (events booked for next year) does
+	// not.
+	holdsAsOf := !c.asOf.IsZero() && (ferr != nil || !from.After(c.asOf))
 	switch {
 	case err != nil:
-	case !c.asOf.IsZero() && !to.Before(next) && !startsPeriod(next, grain):
+	case holdsAsOf && !to.Before(next) && !startsPeriod(next, grain):
 		parts = append(parts, fmt.Sprintf("the last %s of the series is not over: it holds the days up to %s only, so it is not like the whole ones before it", grain, c.asOf.Format("2006-01-02")))
-	case (c.asOf.IsZero() || !to.After(next)) && !startsPeriod(to, grain):
+	case (!holdsAsOf || !to.After(next)) && !startsPeriod(to, grain):
 		last := to.AddDate(0, 0, -1)
 		parts = append(parts, fmt.Sprintf("the last %s of the series (%s) ends after the period asked for: it holds the days up to %s only, so it is not like the whole ones before it", grain, grain.Start(last).Format("2006-01-02"), last.Format("2006-01-02")))
 	}

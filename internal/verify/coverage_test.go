@@ -560,6 +560,12 @@ func TestCutSeries(t *testing.T) {
 		{"revenue by month in 2025", series(semantic.GrainMonth, "2025-01-01", "2026-01-01"), nil},
 		{"revenue by day in 2025", series(semantic.GrainDay, "2025-01-01", "2026-01-01"), nil},
 		{"revenue by quarter since February", series(semantic.GrainQuarter, "2026-02-01", "2026-07-01"), []string{"2026-02-01"}},
+		// A series wholly after the as-of day (events booked for next
+		// year) holds no period the day cuts short (found from outside:
+		// "events by month in 2027" warned that June 2027 was not over).
+		{"events by month in 2027", series(semantic.GrainMonth, "2027-01-01", "2028-01-01"), nil},
+		{"events by week in 2027", series(semantic.GrainWeek, "2027-01-01", "2028-01-01"), []string{"2027-01-01", "2027-12-31"}},
+		{"revenue by week this year", series(semantic.GrainWeek, "2026-01-01", "2027-01-01"), []string{"2026-01-01", "2026-06-30"}},
 	} {
 		var got []string
 		for _, d := range PartialDays(Coverage(tt.question, "2026-06-30", m, &tt.q)) {
