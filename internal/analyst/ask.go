@@ -220,6 +220,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if sa := a.seriesAhead(ctx, model, pl, asOf, read); sa != pl {
 			pl, model = sa, sa.Model(k.Model)
 		}
+		// A period on another table's date ("revenue from customers
+		// who signed up in 2025"): the measured rows to the day too.
+		if ob := a.ownDateBound(ctx, model, pl, asOf, read); ob != pl {
+			pl, model = ob, ob.Model(k.Model)
+		}
 		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl
 		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {
