@@ -303,7 +303,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		if q.Percentile != 0 {
 			break
 		}
-		if parts[i], err = c.metricSelect(b, dims, where, q); err != nil {
+		if parts[i], err = c.metricSelect(b, dims, c.partWhere(b, bases, where), q); err != nil {
 			return nil, err
 		}
 	}
