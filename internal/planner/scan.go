@@ -459,6 +459,12 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			if n > 1 && p.allKnown(toks[i:i+n]) || splitsAtLeast(toks, i+n) {
 				continue // "orders status": two known words, read each as known
 			}
+			if n == 2 && bestL >= 1 && atWord(toks[i+1].s) {
+				// "bookings at French hotels": a known name and the word
+				// after it, not a date named with it (booked_at; found
+				// from outside: the hotels listed for the bookings).
+				continue
+			}
 			if h, ok := p.form(toks[i : i+n]); ok {
 				bestL, lexSenses, via = n, h.senses, h.phrase
 				break
@@ -967,4 +973,15 @@ func (p *Planner) writeRequest(toks []token) string {
 		}
 	}
 	return ""
+}
+
+// atWord reports whether w is a word of place or time that date columns
+// end their names with (booked_at, shipped_on) and a question puts after
+// a name ("bookings at", "orders on").
+func atWord(w string) bool {
+	switch w {
+	case "at", "on", "in", "by", "for", "to", "from":
+		return true
+	}
+	return false
 }

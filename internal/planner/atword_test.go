@@ -1,0 +1,39 @@
+package planner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestNameThenAt: "bookings at French hotels" lists the bookings; "bookings
+// at" is not another form of the date booked_at (found from outside: the
+// one French hotel listed, for 213 bookings, "bookings at" read as
+// "booked at").
+func TestNameThenAt(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "hotels", Table: "hotels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "country", Type: quarry.TypeText, Values: []string{"FR", "GB"}}}},
+			{Name: "bookings", Table: "bookings", PrimaryKey: "id", TimeColumn: "booked_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "hotel_id", Type: quarry.TypeInt},
+				{Name: "booked_at", Type: quarry.TypeTimestamp}}},
+		},
+		Relationships: []semantic.Relationship{{From: "bookings", FromColumn: "hotel_id", To: "hotels", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"bookings at French hotels last year", "bookings at hotels in France", "list bookings at GB hotels"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindRows || pl.Query.Rows == nil || pl.Query.Rows.Entity != "bookings" {
+			t.Errorf("%q: %s %q %+v; want a list of bookings", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many bookings at French hotels last year", asOf); pl.Kind != KindMetric || len(pl.Query.Filters) != 1 || pl.Query.TimeRange == nil {
+		t.Errorf("count: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+}
