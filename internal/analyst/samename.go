@@ -31,7 +31,7 @@ func (a *Analyst) ControlChecksTied(ctx context.Context, m *semantic.Model, q *s
 		ctx = fromCache(ctx)
 	}
 	tie, tied := a.tieCheck(ctx, m, q, res)
-	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.UndatedCheck(ctx, m, q), a.StatusCheck(ctx, m, q), a.CurrencyCheck(m, q), a.KindCheck(m, q), a.GoneValueCheck(ctx, m, q, res)}, tied
+	return []verify.Check{tie, a.ReconcileCheck(ctx, m, q, res, compiled), a.PathCheck(ctx, m, q, res, compiled), a.NameCheck(ctx, m, q), a.NullCheck(ctx, m, q), a.FirstPeriodCheck(ctx, m, q, res), a.UndatedCheck(ctx, m, q), a.StatusCheck(ctx, m, q), a.StaleStateCheck(ctx, m, q), a.CurrencyCheck(m, q), a.KindCheck(m, q), a.GoneValueCheck(ctx, m, q, res)}, tied
 }
 
 // nameColumn reports whether a column names the rows of its table: name,

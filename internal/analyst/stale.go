@@ -1,0 +1,127 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
+)
+
+// CheckStaleState is the check that rows kept to a status saying they are
+// still going (active, open) have not ended by their own dates.
+const CheckStaleState = "stale_status"
+
+// goingStates are the statuses that say a row has not ended.
+var goingStates = []string{"active", "open", "ongoing", "in progress", "running", "current", "live", "in force", "inforce", "enabled", "valid"}
+
+// StaleStateCheck warns where a query keeps rows to a status that says
+// they are still going ("active policies") and some of those rows have a
+// date that ends them before today: "how many active policies" counted
+// 3,219 where 1,498 of them had run out by their end_date, the status
+// never updated (found from outside, at 1.00). The status is the
+// database's word and is kept; the warning says how many rows it holds
+// that their own dates say have ended, so a reader knows the figure
+// rests on it. A control query per end date counts them under the
+// query's conditions (a status said of related rows, "customers with an
+// active policy", is counted on those rows); where none has, or a control
+// cannot run, it does not warn.
+func (a *Analyst) StaleStateCheck(ctx context.Context, m *semantic.Model, q *semantic.Query) verify.Check {
+	if m == nil || q == nil || a.Conn == nil {
+		return verify.Check{}
+	}
+	today := a.now().Format("2006-01-02")
+	var parts []string
+	// walk reads the filters fs, said with those of with (the query's,
+	// or those on the same related rows).
+	var walk func(fs, with []semantic.Filter, top bool)
+	walk = func(fs, with []semantic.Filter, top bool) {
+		for _, f := range fs {
+			walk(f.Where, f.Where, false)
+			e, col, ok := goingFilter(m, f)
+			if !ok {
+				continue
+			}
+			for _, c := range e.Columns {
+				if !c.Temporal() || c.TimeRole != semantic.TimeRoleEnd || m.IsRestricted(e.Name, c.Name) {
+					continue
+				}
+				end := e.Name + "." + c.Name
+				n, ok := a.countWhere(ctx, m, e, append(slices.Clone(with), semantic.Filter{Field: end, Op: semantic.OpLt, Values: []any{today}}), q.TimeRange, top)
+				if ok && n > 0 {
+					parts = append(parts, fmt.Sprintf("%d %s with %s %s have %s before today", n, e.Name, col, valuesText(f.Values), c.Name))
+				}
+			}
+		}
+	}
+	walk(q.Filters, q.Filters, true)
+	// A measure kept to the status by its own condition ("MRR": of
+	// active subscriptions).
+	for _, name := range q.Metrics {
+		mt := m.Metric(name)
+		if mt == nil {
+			continue
+		}
+		own := slices.Clone(q.Filters)
+		for _, expr := range mt.Filters {
+			if f, ok := semantic.ParsePredicate(expr); ok {
+				own = append(own, f)
+			}
+		}
+		walk(own[len(q.Filters):], own, true)
+	}
+	if len(parts) == 0 {
+		return verify.Check{}
+	}
+	return verify.Check{Name: CheckStaleState, Status: verify.Warn,
+		Detail: strings.Join(parts, "; ") + ": the status says they have not ended, their dates that they have; the answer goes by the status, which may not have been updated"}
+}
+
+// goingFilter reports whether f keeps rows to statuses that each say a
+// row is still going, and of which table and column.
+func goingFilter(m *semantic.Model, f semantic.Filter) (*semantic.Entity, string, bool) {
+	if f.Op != semantic.OpEq && f.Op != semantic.OpIn || len(f.Values) == 0 {
+		return nil, "", false
+	}
+	fd, ok := m.ColumnField(f.Field)
+	if !ok || fd.Entity.PrimaryKey == "" {
+		return nil, "", false
+	}
+	for _, v := range f.Values {
+		s, ok := v.(string)
+		if !ok || !slices.Contains(goingStates, strings.ReplaceAll(semantic.Fold(s), "_", " ")) {
+			return nil, "", false
+		}
+	}
+	return fd.Entity, fd.Column.Name, true
+}
+
+// countWhere counts the different rows of e that meet filters (and the
+// period tr, where top: the query's own), by a control query through the
+// guard.
+func (a *Analyst) countWhere(ctx context.Context, m *semantic.Model, e *semantic.Entity, filters []semantic.Filter, tr *semantic.TimeRange, top bool) (int64, bool) {
+	mm := *m
+	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: "COUNT(DISTINCT " + semantic.Ref(e.Name, e.PrimaryKey) + ")"})
+	c := semantic.Query{Metrics: []string{aheadName}, Filters: filters}
+	if top {
+		c.TimeRange = tr
+	}
+	res, _, ok := a.control(ctx, &mm, c, 1)
+	if !ok || len(res.Table.Rows) != 1 || len(res.Table.Rows[0]) != 1 {
+		return 0, false
+	}
+	n, ok := semantic.NumberOf(res.Table.Rows[0][0])
+	return int64(n), ok
+}
+
+// valuesText is a filter's values as a reading writes them: 'active',
+// 'open'.
+func valuesText(vs []any) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprintf("'%v'", v)
+	}
+	return strings.Join(out, " or ")
+}
