@@ -86,12 +86,15 @@ func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semanti
 }
 
 // unhappened is noneStatuses's warning, else someStatuses's, else
-// notYetStatuses's.
+// endedHoldings's, else notYetStatuses's.
 func unhappened(m *semantic.Model, q *semantic.Query) verify.Check {
 	if c := noneStatuses(m, q); c.Name != "" {
 		return c
 	}
 	if c := someStatuses(m, q); c.Name != "" {
+		return c
+	}
+	if c := endedHoldings(m, q); c.Name != "" {
 		return c
 	}
 	return notYetStatuses(m, q)

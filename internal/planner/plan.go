@@ -399,7 +399,15 @@ func (p *Planner) walk(items []item, st *state) {
 				pendingNone = aux // "never placed an order": the order follows
 				continue
 			}
-			if !strings.Contains(aux, "not") && !strings.Contains(aux, "n't") {
+			noneOfValue := false
+			if (strings.HasPrefix(aux, "no") || strings.HasPrefix(aux, "without") || strings.HasSuffix(aux, "no")) && len(only(it.senses, sValue)) > 0 && i+1 < len(mean) {
+				// "guests with no active loyalty membership": no row of
+				// the table named next with that value, as "guests who
+				// don't have an active membership" reads it (found from
+				// outside: not understood).
+				_, noneOfValue = p.noneEntity(mean[i+1])
+			}
+			if !noneOfValue && !strings.Contains(aux, "not") && !strings.Contains(aux, "n't") {
 				st.unknown = append(st.unknown, aux+" "+it.text)
 				continue
 			}

@@ -1,0 +1,43 @@
+package planner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestNoneOfValue: "guests with no active loyalty membership" are those
+// with no row of memberships with that value, as "guests who don't have
+// an active membership" reads it (found from outside: "with no active"
+// not understood, while the guests with none of any state were counted).
+func TestNoneOfValue(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "guests", Table: "guests", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "loyalty_memberships", Table: "loyalty_memberships", PrimaryKey: "id", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "guest_id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "cancelled", "lapsed"}}}},
+			{Name: "rooms", Table: "rooms", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "maintenance"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "loyalty_memberships", FromColumn: "guest_id", To: "guests", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	asOf := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"guests with no active loyalty membership", "how many guests without an active loyalty membership", "how many guests have no active loyalty membership", "guests who don't have an active loyalty membership"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Filters) != 1 {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		f := pl.Query.Filters[0]
+		if f.Field != "loyalty_memberships" || f.Op != semantic.OpNone || len(f.Where) != 1 || f.Where[0].Field != "loyalty_memberships.status" || f.Where[0].Values[0] != "active" {
+			t.Errorf("%q: %+v; want no loyalty_memberships row with status active", q, f)
+		}
+	}
+}
