@@ -45,8 +45,10 @@ func (a *Analyst) ownDateBound(ctx context.Context, m *semantic.Model, pl *plann
 	if field == "" || !ok || !ok2 || aheadDate(m, field, question) {
 		return pl
 	}
-	if strings.EqualFold(period.Entity.Name, own.Entity.Name) && strings.EqualFold(period.Column.Name, own.Column.Name) {
-		return pl // the period is on the rows' own date
+	if strings.EqualFold(period.Entity.Name, own.Entity.Name) {
+		// A date of the rows themselves says when too: a lease signed
+		// in the period that starts later was still signed then.
+		return pl
 	}
 	if c := own.Column; c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth {
 		return pl

@@ -515,7 +515,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		}
 		var others []string
 		for _, c := range e.Columns {
-			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) {
+			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
 				others = append(others, c.Name)
 			}
 		}
@@ -524,7 +524,10 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 			continue
 		}
 		all := others
-		others = datesOf(e, states, others, !begins(e.Column(col)))
+		// A decision may have come at the end of rows dated by their
+		// making (a claim's reported_at, a start by its role), not of
+		// rows that run from a day named so (a leave's start_dt).
+		others = datesOf(e, states, others, !startNamed(col))
 		// A decision on rows dated by their making (requested_at, not a
 		// start_date the row runs from) may be when it was decided:
 		// "total amount of approved refunds in 2025" by requested_at,
