@@ -144,7 +144,7 @@ func hadSaid(question string) bool {
 // The options are the question said plainly either way ("… in all",
 // "… currently"), each of which is answered.
 func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
-	if pl == nil || pl.Query == nil || pl.Kind != KindMetric || pl.Query.TimeRange != nil || len(pl.Query.Compare) > 0 || allSaid(question) ||
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query.TimeRange != nil || len(pl.Query.Compare) > 0 || allSaid(question) ||
 		len(pl.Query.Order) > 0 || pl.Query.Limit > 0 || strings.ContainsAny(strings.TrimRight(strings.TrimSpace(question), "?.! "), "?.!") {
 		// A ranking ("the breed with the most dogs") ranks every row on
 		// record unless it asks what a row has now ("has the most"); and
@@ -167,6 +167,22 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 			return pl
 		}
 		e, mts = m.Entity(mt.Entity), append(mts, mt)
+	}
+	if rows := pl.Query.Rows; rows != nil {
+		// "list staff at Rive Gauche Paris": those who left too, with
+		// nothing to tell them (found from outside, at 1.00); a list that
+		// shows the date that ends them tells it.
+		e = m.Entity(rows.Entity)
+		if e == nil || len(pl.Query.Metrics) > 0 || namedRows(m, pl.Query, e) {
+			return pl // "who is Riley Page": the one named
+		}
+		for _, c := range rows.Columns {
+			for _, end := range heldEnds(m, e) {
+				if strings.EqualFold(c, end.Name) || strings.EqualFold(c, e.Name+"."+end.Name) {
+					return pl
+				}
+			}
+		}
 	}
 	if e == nil {
 		return pl

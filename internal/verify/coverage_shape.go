@@ -210,6 +210,14 @@ func (c *cover) who() (ok, bad []string) {
 			// "who ordered in 2025" listed the orders' ids.
 			return nil, []string{fmt.Sprintf("\"who\" asks for names, but the query lists %s, which have none", r.Entity)}
 		}
+		if e != nil && e.Label != "" && slices.ContainsFunc(c.q.Filters, func(f semantic.Filter) bool {
+			fd, ok := c.m.ColumnField(f.Field)
+			return ok && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && strings.EqualFold(fd.Entity.Name, e.Name) && strings.EqualFold(fd.Column.Name, e.Label)
+		}) {
+			// "who works at Rive Gauche Paris" listed the hotel named
+			// (found from outside: "works" was not known).
+			return nil, []string{fmt.Sprintf("%q asks for names, but the query lists the %s the question names itself", "who", r.Entity)}
+		}
 		if e == nil || len(r.Columns) == 0 {
 			return []string{"who: " + r.Entity}, nil
 		}

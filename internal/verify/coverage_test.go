@@ -1287,3 +1287,26 @@ func TestCoverageDecisionDate(t *testing.T) {
 		}
 	}
 }
+
+// TestWhoNamedBack: the rows a question names, listed back, are no
+// answer to "who" (found from outside: "who works at Rive Gauche Paris"
+// listed the hotel, "works" not being known).
+func TestWhoNamedBack(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "hotels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText, Values: []string{"Rive Gauche Paris"}}}},
+		{Name: "staff", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "hotel_id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText}}},
+	}, Relationships: []semantic.Relationship{{From: "staff", FromColumn: "hotel_id", To: "hotels", ToColumn: "id", Cardinality: semantic.ManyToOne}}}
+	named := semantic.Filter{Field: "hotels.name", Op: semantic.OpEq, Values: []any{"Rive Gauche Paris"}}
+	for _, tt := range []struct {
+		q    semantic.Query
+		fail bool
+	}{
+		{semantic.Query{Rows: &semantic.RowsQuery{Entity: "hotels", Columns: []string{"name"}}, Filters: []semantic.Filter{named}}, true},
+		{semantic.Query{Rows: &semantic.RowsQuery{Entity: "staff", Columns: []string{"full_name"}}, Filters: []semantic.Filter{named}}, false},
+	} {
+		failed := coverageFailures("who works at Rive Gauche Paris", "2026-12-05", m, &tt.q)
+		if got := strings.Contains(failed, "names itself"); got != tt.fail {
+			t.Errorf("%s: failed %q, want the named rows refused: %v", tt.q.Rows.Entity, failed, tt.fail)
+		}
+	}
+}
