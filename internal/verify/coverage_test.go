@@ -1310,3 +1310,31 @@ func TestWhoNamedBack(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfGrouped: a measure of a column grouped by that column gives each
+// group its own value (found from outside: "avg paid amount per paid
+// claim" grouped by paid_amount_cents at 1.00); grouped by another column,
+// or counted, it is a breakdown.
+func TestSelfGrouped(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "claims", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "paid_amount", Type: quarry.TypeFloat}, {Name: "region", Type: quarry.TypeText}}},
+	}, Metrics: []semantic.Metric{
+		{Name: "avg_paid", Entity: "claims", Expr: "AVG(claims.paid_amount)"},
+		{Name: "claims", Entity: "claims", Expr: "COUNT(claims.id)"},
+	}}
+	for _, tt := range []struct {
+		q      string
+		metric string
+		dim    string
+		fail   bool
+	}{
+		{"avg paid amount per paid claim", "avg_paid", "claims.paid_amount", true},
+		{"avg paid amount by region", "avg_paid", "claims.region", false},
+		{"claims by paid amount", "claims", "claims.paid_amount", false},
+	} {
+		q := &semantic.Query{Metrics: []string{tt.metric}, Dimensions: []semantic.DimRef{{Name: tt.dim}}}
+		if got := strings.Contains(coverageFailures(tt.q, "2026-12-05", m, q), "its own value"); got != tt.fail {
+			t.Errorf("%s: refused %v, want %v", tt.q, got, tt.fail)
+		}
+	}
+}
