@@ -31,9 +31,11 @@ func (b *builder) valueSaidOf(word string) (e *semantic.Entity, said bool) {
 				of = append(of, c.entity)
 			}
 		}
-		if len(of) == 1 && b.firstNamed(of[0]) {
+		if slices.ContainsFunc(of, b.firstNamed) {
 			// "active auto policies": a value of the rows counted or
-			// listed, whose reading below keeps.
+			// listed, whose reading below keeps; so where other tables
+			// hold the value too ("claims still open", 'open' also an
+			// invoice's status; found from outside: refused).
 			return nil, false
 		}
 		if len(of) == 1 {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -38,6 +39,31 @@ func TestNoneOfValue(t *testing.T) {
 		f := pl.Query.Filters[0]
 		if f.Field != "loyalty_memberships" || f.Op != semantic.OpNone || len(f.Where) != 1 || f.Where[0].Field != "loyalty_memberships.status" || f.Where[0].Values[0] != "active" {
 			t.Errorf("%q: %+v; want no loyalty_memberships row with status active", q, f)
+		}
+	}
+}
+
+// TestStillOfOwnValue: "still" before a status value of the rows counted
+// is said of them, though another table's status holds the value too
+// (found from outside: "how many claims are still open" refused, 'open'
+// also an invoice's status).
+func TestStillOfOwnValue(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "claims", Table: "claims", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"open", "paid", "denied"}}, {Name: "closed_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "invoices", Table: "invoices", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"open", "paid"}}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for _, q := range []string{"how many claims are still open", "claims still open"} {
+		pl := p.Plan(q, time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC))
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "claims.status" && f.Values[0] == "open" }) {
+			t.Errorf("%q: %s %q %+v; want the open claims", q, pl.Kind, pl.Reason, pl.Query)
 		}
 	}
 }
