@@ -225,6 +225,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if ob := a.ownDateBound(ctx, model, pl, asOf, read); ob != pl {
 			pl, model = ob, ob.Model(k.Model)
 		}
+		// "Trainers with no classes this month": not those gone before.
+		if gb := goneBefore(model, pl); gb != pl {
+			pl, model = gb, gb.Model(k.Model)
+		}
 		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl
 		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {

@@ -126,3 +126,70 @@ func metricDate(m *semantic.Model, mt *semantic.Metric) string {
 	}
 	return date
 }
+
+// goneBefore leaves out of rows picked by what they have none of in a
+// period ("trainers with no classes this month") those that a date of
+// their own let go before the period began (a trainer who left in 2024):
+// they could have had none then, and the answer would list them as idle
+// (found from outside: 7 trainers for 3, four of them gone, at 1.00,
+// while "how many trainers do we have" counted the current ones). The
+// period is the one the condition puts on the related rows' date; each
+// end that lets the rows go (semantic.HoldingEnd, time role end) must be
+// empty or on or after its first day. The reading says so.
+func goneBefore(m *semantic.Model, pl *planner.Plan) *planner.Plan {
+	q := pl.Query
+	if q == nil {
+		return pl
+	}
+	e := rowsEntity(m, q)
+	if e == nil && len(q.Metrics) == 1 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
+			e = m.Entity(mt.Entity)
+		}
+	}
+	if e == nil {
+		return pl
+	}
+	from := ""
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpNone {
+			continue
+		}
+		for _, w := range f.Where {
+			fd, ok := m.ColumnField(w.Field)
+			if !ok || w.Op != semantic.OpGe || len(w.Values) != 1 || !fd.Column.Temporal() || strings.EqualFold(fd.Entity.Name, e.Name) {
+				continue
+			}
+			if s, ok := w.Values[0].(string); ok && (from == "" || s < from) {
+				from = s
+			}
+		}
+	}
+	if from == "" {
+		return pl
+	}
+	var added []semantic.Filter
+	for _, c := range e.Columns {
+		if !c.Temporal() || c.TimeRole != semantic.TimeRoleEnd || !semantic.HoldingEnd(e.Name, c.Name) || m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		ref := e.Name + "." + c.Name
+		if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, ref) }) {
+			continue // the question says of it already
+		}
+		added = append(added, semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{from}, OrNull: true})
+	}
+	if len(added) == 0 {
+		return pl
+	}
+	out := *pl
+	cq := *q
+	cq.Filters = append(slices.Clone(q.Filters), added...)
+	out.Query = &cq
+	var names []string
+	for _, f := range added {
+		names = append(names, f.Field)
+	}
+	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %s let go before %s (%s) are left out: gone by then, they could have none in the period", e.Name, from, strings.Join(names, ", ")))
+	return &out
+}

@@ -73,3 +73,39 @@ INSERT INTO orders (customer_id, ordered_at, amount) VALUES (1, '2025-04-01', 10
 		t.Errorf("orders listed as of May, with one dated after today: %d rows %q", len(out.Table.Rows), out.Plan.Notes)
 	}
 }
+
+// TestGoneBefore: rows picked by what they have none of in a period leave
+// out those a date of their own let go before it began (found from
+// outside: "trainers with no class sessions this month" listed four who
+// had left, 7 for 3, at 1.00).
+func TestGoneBefore(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE trainers (id INTEGER PRIMARY KEY, full_name TEXT, hired_on DATE, left_on DATE);
+CREATE TABLE class_sessions (id INTEGER PRIMARY KEY, trainer_id INTEGER REFERENCES trainers(id), starts_at DATE);
+INSERT INTO trainers VALUES (1, 'Ann', '2020-01-01', NULL), (2, 'Bob', '2020-01-01', '2024-05-01'), (3, 'Cid', '2020-01-01', '2026-06-10'), (4, 'Dee', '2020-01-01', NULL);
+INSERT INTO class_sessions (trainer_id, starts_at) VALUES (1, '2026-06-02'), (2, '2024-04-01');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "trainers", Table: "trainers", PrimaryKey: "id", Label: "full_name", TimeColumn: "hired_on", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "full_name", Type: quarry.TypeText},
+				{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "left_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "class_sessions", Table: "class_sessions", PrimaryKey: "id", TimeColumn: "starts_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "trainer_id", Type: quarry.TypeInt}, {Name: "starts_at", Type: quarry.TypeDate}}},
+		},
+		Relationships: []semantic.Relationship{{From: "class_sessions", FromColumn: "trainer_id", To: "trainers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "trainers with no class sessions this month", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if err != nil || out.Table == nil {
+		t.Fatalf("%v (%s)", err, out.Status)
+	}
+	var names []string
+	for _, r := range out.Table.Rows {
+		names = append(names, r[0].(string))
+	}
+	if strings.Join(names, ",") != "Cid,Dee" {
+		t.Errorf("trainers with no class sessions in June: %v, want Cid (left in June) and Dee, not Bob (left in 2024)", names)
+	}
+}
