@@ -2,10 +2,19 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// metricRefs finds the entity.column references of a measure's
+// condition, and quotedText its quoted literals, which hold none.
+var (
+	metricRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\b`) })
+	quotedText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(?:[^']|'')*'`) })
 )
 
 // realRows leaves out of a planned query the rows its tables mark as no
@@ -29,6 +38,11 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 			ents = append(ents, e.Name)
 		}
 	}
+	field := func(ref string) {
+		if f, ok := m.ColumnField(ref); ok {
+			add(f.Entity.Name)
+		}
+	}
 	var mts []*semantic.Metric
 	var metric func(name string, depth int)
 	metric = func(name string, depth int) {
@@ -38,6 +52,15 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 		mts = append(mts, mt)
 		add(mt.Entity)
+		// The tables its own conditions read (revenue of the orders not
+		// cancelled): its rows are theirs, joined already (found from
+		// outside: deleted orders' lines in "total revenue", not in
+		// "revenue last quarter").
+		for _, expr := range mt.Filters {
+			for _, ref := range metricRefs().FindAllString(quotedText().ReplaceAllString(expr, "''"), -1) {
+				field(ref)
+			}
+		}
 		for _, r := range semantic.DerivedRefs(mt.Derived) {
 			metric(r, depth+1)
 		}
@@ -48,17 +71,22 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	if q.Rows != nil {
 		add(q.Rows.Entity)
 	}
-	field := func(ref string) {
-		if f, ok := m.ColumnField(ref); ok {
-			add(f.Entity.Name)
-		}
-	}
 	for _, d := range q.Dimensions {
 		field(d.Name)
 	}
 	// The table whose date puts the rows in the period (an order's, for
 	// its lines): joined for it, its test rows are left out too (found
 	// from outside: test orders' discounts counted by their lines).
+	if len(q.Compare) > 0 {
+		// Compared periods are on each measure's own date, as a period
+		// is (found from outside: "revenue this year vs last year" took
+		// in deleted orders, which "revenue this year" left out).
+		for _, mt := range mts {
+			if t := m.MetricTime(mt); t != "" {
+				field(t)
+			}
+		}
+	}
 	if q.TimeRange != nil {
 		if tf := q.TimeRange.Field; tf != "" {
 			field(tf)

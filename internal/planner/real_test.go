@@ -815,3 +815,33 @@ func TestDeletedParentStillReferred(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletedOfTheMeasuresTable: a measure whose own condition reads a
+// table (revenue of order lines whose order is not cancelled) leaves that
+// table's deleted rows out with no period too, and compared periods as a
+// period does (found from outside: "revenue this year vs last year" and
+// "total revenue" took in deleted orders, which "revenue last quarter"
+// left out, at 1.00).
+func TestDeletedOfTheMeasuresTable(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "sales_orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"confirmed", "cancelled"}}, {Name: "ordered_at", Type: quarry.TypeDate},
+				{Name: "deleted_at", Type: quarry.TypeTimestamp}}},
+			{Name: "order_lines", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "sales_order_id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{From: "order_lines", FromColumn: "sales_order_id", To: "sales_orders", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{{Name: "revenue", Entity: "order_lines", Expr: "SUM(order_lines.amount)", Time: "sales_orders.ordered_at",
+			Filters: []string{"sales_orders.status NOT IN ('cancelled', 'x.y')"}}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for _, q := range []string{"total revenue", "revenue this year vs last year", "revenue last quarter", "revenue by month this year"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "sales_orders.deleted_at" && f.Op == semantic.OpNull }) {
+			t.Errorf("%q: %s %q %+v; want the deleted orders left out", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+}
