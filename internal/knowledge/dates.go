@@ -77,6 +77,13 @@ func timeRole(name string) string {
 		}
 		return false
 	}
+	if len(words) > 1 && semantic.PlanWord(words[0]) != "" && slices.ContainsFunc(words[1:], func(w string) bool { return !dateSuffix(w) }) {
+		// "requested_delivery_on", "expected_ship_date": the day an
+		// event is planned for, neither the row's start nor the event
+		// (found from outside: read as the orders' start, so "orders
+		// older than 30 days" went by the delivery requested).
+		return ""
+	}
 	for i := 0; i+1 < len(words); i++ {
 		// A move in and a move out (moved_in_on, move_out_date): the
 		// start and the end of a stay.
@@ -100,6 +107,16 @@ func timeRole(name string) string {
 		return semantic.TimeRoleEvent
 	}
 	return ""
+}
+
+// dateSuffix reports whether a word of a date column's name only says it
+// is a date, or when (requested_on, created_at, due_date, scheduled_for).
+func dateSuffix(w string) bool {
+	switch w {
+	case "on", "at", "date", "dt", "ts", "time", "timestamp", "day", "for", "by", "to", "of", "until", "from":
+		return true
+	}
+	return false
 }
 
 // pickTimeColumn chooses the column that dates a row, by what its name

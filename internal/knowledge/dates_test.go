@@ -19,3 +19,19 @@ func TestTimeRoleGone(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeRolePlanned: a date named for the day an event is planned for
+// (requested_delivery_on, expected_ship_date) is neither the row's start
+// nor the event (found from outside: read as the orders' start, so
+// "orders older than 30 days" went by the delivery requested); a request's
+// own date and a time something is scheduled for keep their roles.
+func TestTimeRolePlanned(t *testing.T) {
+	for name, want := range map[string]string{
+		"requested_delivery_on": "", "expected_ship_date": "", "promised_arrival_at": "",
+		"requested_at": semantic.TimeRoleStart, "scheduled_for": semantic.TimeRoleEvent,
+	} {
+		if got := timeRole(name); got != want {
+			t.Errorf("timeRole(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

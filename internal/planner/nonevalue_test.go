@@ -67,3 +67,22 @@ func TestStillOfOwnValue(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannedDateIsNoStateDate: "sales orders delivered in October" are
+// not counted by the delivery requested (requested_delivery_on, a plan),
+// which only shares its word (found from outside: 167 orders "requested
+// in October" answered at 1.00).
+func TestPlannedDateIsNoStateDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "sales_orders", Table: "sales_orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"confirmed", "shipped", "delivered", "cancelled"}},
+			{Name: "ordered_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "requested_delivery_on", Type: quarry.TypeDate}}},
+	}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pl := New(m, nil).Plan("how many sales orders were delivered in october", time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC))
+	if pl.Query != nil && pl.Query.TimeRange != nil && pl.Query.TimeRange.Field == "sales_orders.requested_delivery_on" {
+		t.Errorf("period on the delivery requested: %+v", pl.Query.TimeRange)
+	}
+}

@@ -67,16 +67,8 @@ func (b *builder) filters(field string) bool {
 }
 
 // planWord is the word of a date column's name that makes it a plan, not
-// an event: scheduled_arrival, planned_ship_date, due_date, eta.
-func planWord(column string) string {
-	for _, w := range nameWords(column) {
-		switch w {
-		case "scheduled", "sched", "planned", "plan", "expected", "estimated", "est", "due", "target", "eta", "etd", "promised":
-			return w
-		}
-	}
-	return ""
-}
+// an event (semantic.PlanWord).
+func planWord(column string) string { return semantic.PlanWord(column) }
 
 // notHappened reports whether a status value says the row's event did
 // not happen as planned, or has not happened yet.

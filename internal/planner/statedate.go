@@ -59,8 +59,8 @@ func (b *builder) stateDate(entity, dflt string) string {
 	decision := len(decided) > 0 && b.saidBeforePeriod(decided)
 	found := ""
 	for _, c := range e.Columns {
-		if !c.Temporal() || strings.EqualFold(c.Name, dcol) || b.p.m.IsRestricted(e.Name, c.Name) {
-			continue
+		if !c.Temporal() || strings.EqualFold(c.Name, dcol) || b.p.m.IsRestricted(e.Name, c.Name) || semantic.PlanWord(c.Name) != "" {
+			continue // a plan's date (requested_delivery_on) is not when it happened
 		}
 		text := strings.Join(append([]string{strings.ReplaceAll(c.Name, "_", " "), c.Description}, c.Synonyms...), " ")
 		if !namesStem(text, states) && !(decision && semantic.DecisionDate(c.Name)) {

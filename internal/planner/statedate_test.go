@@ -32,7 +32,9 @@ func TestPeriodOnStateDate(t *testing.T) {
 	}{
 		{"one date names the state", model(back), "how many loans were returned last month", "loans.closed_on"},
 		{"its synonym names it", model(semantic.Column{Name: "ended", Type: quarry.TypeDate, Synonyms: []string{"lost on"}}), "how many lost loans last month", "loans.ended"},
-		{"two dates name it", model(back, due), "how many loans were returned last month", ""},
+		// A due date names it too, but as a plan, not when it happened.
+		{"a due date is no date of it", model(back, due), "how many loans were returned last month", "loans.closed_on"},
+		{"two dates name it", model(back, semantic.Column{Name: "checked_in_on", Type: quarry.TypeDate, Description: "The day the book was returned to a branch."}), "how many loans were returned last month", ""},
 		{"no date names it", model(semantic.Column{Name: "due_on", Type: quarry.TypeDate}), "how many loans were returned last month", ""},
 		{"a state no date names", model(back), "how many open loans last month", ""},
 		// A short form of the state's word (found from outside: "graduated

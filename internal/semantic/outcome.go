@@ -139,3 +139,19 @@ func DecisionDate(column string) bool {
 	}
 	return false
 }
+
+// PlanWord is the word of a date column's name that makes it a plan, not
+// an event: scheduled_arrival, planned_ship_date, due_date, eta,
+// requested_delivery_on; "" where there is none. A plan's date is not
+// when its event happened (found from outside: "sales orders delivered in
+// October" counted by the delivery requested), read alike by the planner
+// and the checks.
+func PlanWord(column string) string {
+	for _, w := range NameWords(column) {
+		switch w {
+		case "scheduled", "sched", "planned", "plan", "expected", "estimated", "est", "due", "target", "eta", "etd", "promised", "requested", "desired", "preferred":
+			return w
+		}
+	}
+	return ""
+}

@@ -515,7 +515,7 @@ func PeriodDate(m *semantic.Model, q *semantic.Query) string {
 		}
 		var others []string
 		for _, c := range e.Columns {
-			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
+			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) && semantic.PlanWord(c.Name) == "" {
 				others = append(others, c.Name)
 			}
 		}
@@ -595,8 +595,8 @@ func PeriodUndated(m *semantic.Model, q *semantic.Query) string {
 		}
 		var others []string
 		for _, c := range e.Columns {
-			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) {
-				others = append(others, c.Name)
+			if c.Temporal() && !strings.EqualFold(c.Name, col) && !m.IsRestricted(e.Name, c.Name) && semantic.PlanWord(c.Name) == "" {
+				others = append(others, c.Name) // a planned date (requested_delivery_on) is none of it
 			}
 		}
 		if len(datesOf(e, states, others, true)) > 0 {

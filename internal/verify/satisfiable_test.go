@@ -169,6 +169,9 @@ func TestPeriodUndated(t *testing.T) {
 		{"no period", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded")}, false},
 		{"refunded, by month", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), Dimensions: []semantic.DimRef{{Name: "month", Grain: semantic.GrainMonth}}}, true},
 		{"the date is named", semantic.Query{Metrics: []string{"orders"}, Filters: f("orders.status", "refunded"), TimeRange: &semantic.TimeRange{Field: "orders.ordered_at", From: "2026-05-01"}}, false},
+		// A planned date is no date of the state (found from outside:
+		// "sales orders delivered in October" by requested_delivery_on).
+		{"delivered, with only a requested delivery date", semantic.Query{Metrics: []string{"sales_orders"}, Filters: f("sales_orders.status", "delivered"), TimeRange: period}, true},
 	})
 }
 
@@ -233,6 +236,9 @@ func periodModel() *semantic.Model {
 			{Name: "claims", TimeColumn: "incident_dt", Columns: []semantic.Column{
 				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "incident_dt", Type: quarry.TypeDate},
 				{Name: "filed_date", Type: quarry.TypeDate}, {Name: "closed_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "sales_orders", TimeColumn: "ordered_at", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "ordered_at", Type: quarry.TypeDate},
+				{Name: "requested_delivery_on", Type: quarry.TypeDate}}},
 			{Name: "policy_claims", TimeColumn: "reported_at", Columns: []semantic.Column{
 				{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}, {Name: "reported_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
 				{Name: "closed_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
@@ -248,6 +254,7 @@ func periodModel() *semantic.Model {
 			{Name: "appointments", Entity: "appointments", Expr: "COUNT(appointments.id)"},
 			{Name: "claims", Entity: "claims", Expr: "COUNT(claims.id)"},
 			{Name: "policy_claims", Entity: "policy_claims", Expr: "COUNT(policy_claims.id)"},
+			{Name: "sales_orders", Entity: "sales_orders", Expr: "COUNT(sales_orders.id)"},
 		},
 	}
 }
