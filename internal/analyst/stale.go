@@ -139,35 +139,13 @@ var endedWords = []string{"cancelled", "canceled", "lapsed", "expired", "termina
 // outside). The warning names the other states for the question to keep
 // ("… with no 'active' loyalty_memberships").
 func endedHoldings(m *semantic.Model, q *semantic.Query) verify.Check {
-	subject := subjectOf(m, q)
-	if subject == "" {
+	heldOverTime := func(e *semantic.Entity) bool {
+		return slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return c.Temporal() && c.TimeRole == semantic.TimeRoleEnd })
+	}
+	rs, ok := relatedStates(m, q, semantic.OpNone, heldOverTime, func(v string) bool { return slices.Contains(endedWords, semantic.Fold(v)) })
+	if !ok {
 		return verify.Check{}
 	}
-	for _, f := range q.Filters {
-		if f.Op != semantic.OpNone || f.Count {
-			continue
-		}
-		e := m.Entity(f.Field)
-		if e == nil || e.Role != nil || !slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return c.Temporal() && c.TimeRole == semantic.TimeRoleEnd }) {
-			continue
-		}
-		for _, c := range e.Columns {
-			if !semantic.StatusName(c.Name) || len(c.Values) == 0 || m.IsRestricted(e.Name, c.Name) {
-				continue
-			}
-			if slices.ContainsFunc(f.Where, func(w semantic.Filter) bool {
-				fd, ok := m.ColumnField(w.Field)
-				return ok && strings.EqualFold(fd.Entity.Name, e.Name) && strings.EqualFold(fd.Column.Name, c.Name)
-			}) {
-				continue
-			}
-			ended, other := splitValues(c.Values, func(v string) bool { return slices.Contains(endedWords, semantic.Fold(v)) })
-			if len(ended) == 0 || len(other) == 0 {
-				continue
-			}
-			return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s with no %s leave out those whose only %s have the %s %s, which have ended; ask for %s with no %s %s to count them too",
-				subject, e.Name, e.Name, fieldWords(c.Name), quoteList(ended), subject, quoteList(other), e.Name)}
-		}
-	}
-	return verify.Check{}
+	return verify.Check{Name: CheckStatuses, Status: verify.Warn, Detail: fmt.Sprintf("the %s with no %s leave out those whose only %s have the %s %s, which have ended; ask for %s with no %s %s to count them too",
+		rs.subject, rs.e.Name, rs.e.Name, fieldWords(rs.column), quoteList(rs.states), rs.subject, quoteList(rs.others), rs.e.Name)}
 }

@@ -62,12 +62,22 @@ func (c *compiler) otherPart(root string, roots []string, w cond) bool {
 	return true
 }
 
-// above reports whether to is reached from from by relationships that
-// each lead from many rows, or one, to one (foreign keys followed to the
-// rows they point at).
+// above reports whether to is among from's parents.
 func (m *Model) above(from, to string) bool {
-	seen := map[string]bool{strings.ToLower(from): true}
-	next := []string{from}
+	for p := range m.Parents(from) {
+		if strings.EqualFold(p, to) {
+			return true
+		}
+	}
+	return false
+}
+
+// Parents are the entities that rows of e point at, directly or through
+// other entities, along relationships that each lead from many rows, or
+// one, to one (foreign keys followed to the rows they point at).
+func (m *Model) Parents(e string) map[string]bool {
+	seen := map[string]bool{}
+	next := []string{e}
 	for len(next) > 0 {
 		cur := next[0]
 		next = next[1:]
@@ -78,17 +88,12 @@ func (m *Model) above(from, to string) bool {
 				up = r.To
 			case strings.EqualFold(r.To, cur) && (r.Cardinality == OneToMany || r.Cardinality == OneToOne):
 				up = r.From
-			default:
-				continue
 			}
-			if strings.EqualFold(up, to) {
-				return true
-			}
-			if !seen[strings.ToLower(up)] {
-				seen[strings.ToLower(up)] = true
+			if up != "" && !strings.EqualFold(up, e) && !seen[up] {
+				seen[up] = true
 				next = append(next, up)
 			}
 		}
 	}
-	return false
+	return seen
 }

@@ -109,27 +109,5 @@ func ownFilter(mt *semantic.Metric) bool {
 	return false
 }
 
-// parents are the entities that rows of e point at, directly or through
-// other entities, along many-to-one relationships.
-func parents(m *semantic.Model, e string) map[string]bool {
-	seen := map[string]bool{}
-	next := []string{e}
-	for len(next) > 0 {
-		cur := next[0]
-		next = next[1:]
-		for _, r := range m.Relationships {
-			var up string
-			switch {
-			case r.From == cur && r.Cardinality == semantic.ManyToOne:
-				up = r.To
-			case r.To == cur && r.Cardinality == semantic.OneToMany:
-				up = r.From
-			}
-			if up != "" && up != e && !seen[up] {
-				seen[up] = true
-				next = append(next, up)
-			}
-		}
-	}
-	return seen
-}
+// parents are the entities that rows of e point at (Model.Parents).
+func parents(m *semantic.Model, e string) map[string]bool { return m.Parents(e) }
