@@ -233,7 +233,11 @@ func (b *builder) rowAge() *Plan {
 // buyVerb reports whether w says a purchase was made.
 func buyVerb(w string) bool {
 	switch strings.TrimSpace(lower(w)) {
-	case "bought", "buy", "buys", "purchased", "purchase", "purchases":
+	case "bought", "buy", "buys", "purchased", "purchase", "purchases",
+		// "members who haven't paid this year": a payment that went
+		// through (found from outside: a failed or refunded one counted
+		// as paid, 309 for 311).
+		"paid", "pay", "pays":
 		return true
 	}
 	return false
@@ -241,7 +245,8 @@ func buyVerb(w string) bool {
 
 // completedState is the condition that an entity's row is a purchase
 // completed: its status column (named status or state) holds the value
-// completed, complete, paid or fulfilled, the one such value; false
+// completed, complete, paid or fulfilled (or, of a payment, succeeded,
+// settled, captured …), the one such value; false
 // where it has none or several.
 func (p *Planner) completedState(entity string) (semantic.Filter, bool) {
 	e := p.entity(entity)
@@ -260,7 +265,7 @@ func (p *Planner) completedState(entity string) (semantic.Filter, bool) {
 		}
 		for _, v := range c.Values {
 			switch semantic.Fold(v) {
-			case "completed", "complete", "paid", "fulfilled":
+			case "completed", "complete", "paid", "fulfilled", "succeeded", "successful", "success", "settled", "captured", "cleared":
 				if n == 0 || !semantic.SameSpelling(fmt.Sprint(hit.Values[0]), v) {
 					n++
 				}
