@@ -36,7 +36,7 @@ func Coverage(question, asOf string, m *semantic.Model, q *semantic.Query) []Che
 	c.asOf, _ = time.Parse("2006-01-02", asOf)
 	var checks []Check
 	var missing, seen []string
-	for _, f := range []func() ([]string, []string){c.values, c.ordinaryValues, c.otherColumn, c.numbers, c.period, c.relative, c.periodDate, c.stockPeriod, c.spanPeriod, c.measures, c.columns, c.groupings, c.direction, c.when, c.countOfAmount, c.negation, c.against, c.who, c.perEntity, c.perOther, c.percentile, c.selfGrouped} {
+	for _, f := range []func() ([]string, []string){c.values, c.ordinaryValues, c.otherColumn, c.numbers, c.period, c.relative, c.periodDate, c.stockPeriod, c.spanPeriod, c.measures, c.columns, c.groupings, c.direction, c.when, c.countOfAmount, c.negation, c.against, c.who, c.perEntity, c.perOther, c.percentile, c.selfGrouped, c.parentStateForOwnDate} {
 		ok, bad := f()
 		seen, missing = append(seen, ok...), append(missing, bad...)
 	}

@@ -1338,3 +1338,31 @@ func TestSelfGrouped(t *testing.T) {
 		}
 	}
 }
+
+// TestParentStateForOwnDate: a state word said of the rows counted,
+// where those rows have a date named by it, is not another table's
+// status (found from outside: "shipments delivered last month" read as
+// the shipments of orders whose status is 'delivered', at 1.00).
+func TestParentStateForOwnDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "sales_orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"shipped", "delivered"}}}},
+		{Name: "shipments", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "sales_order_id", Type: quarry.TypeInt},
+			{Name: "shipped_at", Type: quarry.TypeDate}, {Name: "delivered_at", Type: quarry.TypeDate}}},
+	}, Relationships: []semantic.Relationship{{From: "shipments", FromColumn: "sales_order_id", To: "sales_orders", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{{Name: "shipments", Entity: "shipments", Expr: "COUNT(shipments.id)"}, {Name: "sales_orders", Entity: "sales_orders", Expr: "COUNT(sales_orders.id)"}}}
+	delivered := semantic.Filter{Field: "sales_orders.status", Op: semantic.OpEq, Values: []any{"delivered"}}
+	for _, tt := range []struct {
+		q, metric string
+		fail      bool
+	}{
+		{"how many shipments were delivered", "shipments", true},
+		{"how many delivered sales orders", "sales_orders", false},
+		// The other table's column named: its status is meant.
+		{"how many shipments of orders with status delivered", "shipments", false},
+	} {
+		q := &semantic.Query{Metrics: []string{tt.metric}, Filters: []semantic.Filter{delivered}}
+		if got := strings.Contains(coverageFailures(tt.q, "2026-12-05", m, q), "have a date of it"); got != tt.fail {
+			t.Errorf("%s: refused %v, want %v", tt.q, got, tt.fail)
+		}
+	}
+}
