@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quarrydata/quarry/internal/planner"
@@ -182,7 +181,7 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 			continue
 		}
 		for _, f := range mt.Filters {
-			fields = append(fields, columnRefs(f)...)
+			fields = append(fields, semantic.ColumnRefs(f)...)
 			// "open tickets", closed_at IS NULL: those closed since
 			// were open then (found from outside: 32 open as of June
 			// for 70).
@@ -424,17 +423,6 @@ func (a *Analyst) noneBound(ctx context.Context, m *semantic.Model, pl *planner.
 	return &out
 }
 
-// columnRefs are the entity.column references a metric's filter writes
-// ("subscriptions.status = 'active'"), outside its quoted text.
-func columnRefs(sql string) []string {
-	return columnRefRE().FindAllString(quotedRE().ReplaceAllString(sql, "''"), -1)
-}
-
-var (
-	columnRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\b`) })
-	quotedRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(?:[^']|'')*'`) })
-)
-
 // verifiedAsOf is why a verified query cannot answer as of asOf, an
 // earlier day than today: its SQL reads a table whose rows are dated
 // after that day (and before today), and it reads them all, as they
@@ -472,7 +460,7 @@ func (a *Analyst) endedSince(ctx context.Context, m *semantic.Model, filter stri
 		return ""
 	}
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
-	for _, field := range columnRefs(filter) {
+	for _, field := range semantic.ColumnRefs(filter) {
 		ent, col, _ := strings.Cut(field, ".")
 		e := m.Entity(ent)
 		if e == nil || e.Column(col) == nil {

@@ -113,8 +113,8 @@ func metricDate(m *semantic.Model, mt *semantic.Metric) string {
 		return m.MetricTime(mt)
 	}
 	date := ""
-	for _, sm := range derivedRefRE.FindAllStringSubmatch(mt.Derived, -1) {
-		part := m.Metric(sm[1])
+	for _, name := range semantic.DerivedRefs(mt.Derived) {
+		part := m.Metric(name)
 		if part == nil {
 			return ""
 		}

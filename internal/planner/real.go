@@ -2,19 +2,10 @@ package planner
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/quarrydata/quarry/internal/semantic"
-)
-
-// metricRefs finds the entity.column references of a measure's
-// condition, and quotedText its quoted literals, which hold none.
-var (
-	metricRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\b`) })
-	quotedText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(?:[^']|'')*'`) })
 )
 
 // realRows leaves out of a planned query the rows its tables mark as no
@@ -57,7 +48,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		// outside: deleted orders' lines in "total revenue", not in
 		// "revenue last quarter").
 		for _, expr := range mt.Filters {
-			for _, ref := range metricRefs().FindAllString(quotedText().ReplaceAllString(expr, "''"), -1) {
+			for _, ref := range semantic.ColumnRefs(expr) {
 				field(ref)
 			}
 		}

@@ -1,8 +1,10 @@
 package semantic
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -274,6 +276,18 @@ func rewriteRefs(expr string, names refNames, anyEntity bool, fn func(colRef) st
 	}
 	return b.String(), refs
 }
+
+// ColumnRefs are the entity.column references a condition written in SQL
+// holds ("subscriptions.status = 'active'"), outside its quoted text;
+// read alike by the planner and the analyst.
+func ColumnRefs(sql string) []string {
+	return columnRefRE().FindAllString(quotedRE().ReplaceAllString(sql, "''"), -1)
+}
+
+var (
+	columnRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*\b`) })
+	quotedRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(?:[^']|'')*'`) })
+)
 
 // DerivedRefs returns the metric names written {name} in a derived
 // expression, in order.
