@@ -27,15 +27,35 @@ func (a *Analyst) PathCheck(ctx context.Context, m *semantic.Model, q *semantic.
 	if q == nil || compiled == nil || len(compiled.Choices) == 0 || res == nil || res.Table == nil || res.Truncated || a.Conn == nil {
 		return verify.Check{}
 	}
-	ch := compiled.Choices[0]
-	if ch.Used >= len(m.Relationships) || ch.Other >= len(m.Relationships) {
+	if compiled.Choices[0].Used >= len(m.Relationships) {
 		return verify.Check{}
 	}
+	// Each route passed over into the first table reached by a choice
+	// (a city through an order's courier, its customer or its
+	// restaurant): the first whose result differs warns.
+	target := m.Relationships[compiled.Choices[0].Used].To
+	var pass verify.Check
+	for _, ch := range compiled.Choices {
+		if ch.Used >= len(m.Relationships) || ch.Other >= len(m.Relationships) || !strings.EqualFold(m.Relationships[ch.Used].To, target) {
+			continue
+		}
+		c := a.pathCheck(ctx, m, q, res, compiled, ch, target)
+		if c.Status == verify.Warn {
+			return c
+		}
+		if pass.Name == "" {
+			pass = c
+		}
+	}
+	return pass
+}
+
+// pathCheck is PathCheck of one route passed over, ch's, into target.
+func (a *Analyst) pathCheck(ctx context.Context, m *semantic.Model, q *semantic.Query, res *Result, compiled *semantic.Compiled, ch semantic.JoinChoice, target string) verify.Check {
 	route := ch.OtherPath
 	if len(route) == 0 {
 		route = []int{ch.Other}
 	}
-	target := m.Relationships[ch.Used].To
 	var other *Result
 	var c *semantic.Compiled
 	var ok bool

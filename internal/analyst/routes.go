@@ -2,7 +2,6 @@ package analyst
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -29,8 +28,19 @@ func (a *Analyst) routeQuestion(ctx context.Context, k *Knowledge, question stri
 		return "", nil
 	}
 	target := m.Relationships[ch.Used].To
-	used, other := m.Through(ch.UsedPath, ch.OtherPath, target), m.OtherWay(ch, target)
-	if len(used) == 0 || len(other) == 0 {
+	// The route used, then each passed over into the same table ("orders
+	// by city": the couriers', the customers' or the restaurants' city).
+	var ways [][]string
+	for _, c := range compiled.Choices {
+		if c.Used != ch.Used || !slices.Equal(c.UsedPath, ch.UsedPath) {
+			continue
+		}
+		if len(ways) == 0 {
+			ways = append(ways, m.Through(c.UsedPath, c.OtherPath, target))
+		}
+		ways = append(ways, m.OtherWay(c, target))
+	}
+	if slices.ContainsFunc(ways, func(w []string) bool { return len(w) == 0 }) {
 		return "", nil
 	}
 	base := strings.TrimRight(strings.TrimSpace(question), "?.! ")
@@ -47,8 +57,8 @@ func (a *Analyst) routeQuestion(ctx context.Context, k *Knowledge, question stri
 			break
 		}
 	}
-	var opts []string
-	for _, via := range [][]string{used, other} {
+	var opts, names []string
+	for _, via := range ways {
 		opt := ""
 		for _, w := range wheres {
 			o := base[:w] + " through " + strings.Join(via, " and ") + base[w:]
@@ -61,9 +71,18 @@ func (a *Analyst) routeQuestion(ctx context.Context, k *Knowledge, question stri
 			return "", nil
 		}
 		opts = append(opts, opt)
+		names = append(names, strings.Join(via, " and "))
 	}
-	return fmt.Sprintf("the %s reached through %s, or those reached through %s? The answers differ.",
-		target, strings.Join(used, " and "), strings.Join(other, " and ")), opts
+	q := "the " + target + " reached through " + names[0]
+	for i, n := range names[1:] {
+		if i == len(names)-2 {
+			q += ", or"
+		} else {
+			q += ","
+		}
+		q += " those reached through " + n
+	}
+	return q + "? The answers differ.", opts
 }
 
 // takesRoute reports whether question, planned, goes to the table it

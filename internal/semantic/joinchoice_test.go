@@ -182,3 +182,73 @@ func TestViaALongerRoute(t *testing.T) {
 		t.Errorf("through agents and policyholders at once: %v", err)
 	}
 }
+
+// TestThreeRoutes: a table reached three ways as good as each other (an
+// order's city through its customer, its courier or its restaurant)
+// records a choice for each route passed over, not only the last one
+// found (found from outside: "orders by city" offered the couriers' and
+// the customers' city, never the restaurant's, and "orders from Sakura in
+// Madrid" read the couriers' city though the question named the
+// restaurant).
+func TestThreeRoutes(t *testing.T) {
+	cols := func(names ...string) []Column {
+		out := make([]Column, len(names))
+		for i, n := range names {
+			out[i] = Column{Name: n}
+		}
+		return out
+	}
+	ref := func(from, col, to string) Relationship {
+		return Relationship{From: from, FromColumn: col, To: to, ToColumn: "id", Cardinality: ManyToOne}
+	}
+	m := &Model{
+		Entities: []Entity{
+			{Name: "cities", Table: "cities", PrimaryKey: "id", Columns: cols("id", "name")},
+			{Name: "customers", Table: "customers", PrimaryKey: "id", Columns: cols("id", "city_id")},
+			{Name: "restaurants", Table: "restaurants", PrimaryKey: "id", Columns: cols("id", "name", "city_id")},
+			{Name: "couriers", Table: "couriers", PrimaryKey: "id", Columns: cols("id", "city_id")},
+			{Name: "orders", Table: "orders", PrimaryKey: "id", Columns: cols("id", "customer_id", "restaurant_id", "courier_id")},
+		},
+		Relationships: []Relationship{
+			ref("restaurants", "city_id", "cities"), ref("couriers", "city_id", "cities"), ref("customers", "city_id", "cities"),
+			ref("orders", "customer_id", "customers"), ref("orders", "restaurant_id", "restaurants"), ref("orders", "courier_id", "couriers"),
+		},
+		Metrics: []Metric{{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	byCity := Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "cities.name"}}}
+	c, err := Compile(m, byCity, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Choices) != 2 {
+		t.Fatalf("choices %+v, want one for each of the two routes passed over", c.Choices)
+	}
+	via := map[string]bool{}
+	for _, ch := range c.Choices {
+		if ch.Used != c.Choices[0].Used || !slices.Equal(ch.UsedPath, c.Choices[0].UsedPath) {
+			t.Errorf("choice %+v: another route used than %+v", ch, c.Choices[0])
+		}
+		via[m.Relationships[ch.Other].From] = true
+	}
+	via[m.Relationships[c.Choices[0].Used].From] = true
+	if len(via) != 3 {
+		t.Errorf("routes %v, want customers, restaurants and couriers", via)
+	}
+	// The restaurant named, its city is the one read.
+	sakura := Query{Metrics: []string{"orders"}, Filters: []Filter{{Field: "restaurants.name", Op: "=", Values: []any{"Sakura"}}, {Field: "cities.name", Op: "=", Values: []any{"Madrid"}}}}
+	c, err = Compile(m, sakura, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(c.SQL, "cities.id = restaurants.city_id") || strings.Contains(c.SQL, "couriers") || strings.Contains(c.SQL, "customers") {
+		t.Errorf("the restaurant's city:\n%s", c.SQL)
+	}
+	for _, ch := range c.Choices {
+		if !slices.Equal(ch.Named, []string{"restaurants"}) {
+			t.Errorf("choice %+v: named %v, want restaurants", ch, ch.Named)
+		}
+	}
+}

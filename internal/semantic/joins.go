@@ -3,6 +3,7 @@ package semantic
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -29,8 +30,13 @@ type joinTree struct {
 	cost  map[string]pathCost
 	notes map[string]string // entity → why its path was a choice
 	// choices are, for an entity whose path was a choice, the
-	// relationship used and the one passed over.
-	choices map[string]JoinChoice
+	// relationship used and each one passed over, one choice per route
+	// passed over: a city reached through an order's customer, its
+	// courier or its restaurant is two choices.
+	choices map[string][]JoinChoice
+	// ties are the routes of equal cost into an entity, in the order
+	// they were found, the one used among them.
+	ties map[string][][]int
 }
 
 // JoinChoice is a join the compiler chose between two routes that reach
@@ -135,7 +141,7 @@ func (m *Model) edges() map[string][]edge {
 // breadth first.
 func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 	n := len(adj) // every entity it can reach, at most: sized once, not grown
-	t := &joinTree{root: root, steps: make(map[string]joinStep, n), cost: make(map[string]pathCost, n), notes: map[string]string{}, choices: map[string]JoinChoice{}}
+	t := &joinTree{root: root, steps: make(map[string]joinStep, n), cost: make(map[string]pathCost, n), notes: map[string]string{}, choices: map[string][]JoinChoice{}, ties: map[string][][]int{}}
 	t.cost[root] = pathCost{}
 	frontier := []string{root}
 	for len(frontier) > 0 {
@@ -162,14 +168,11 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 					prev := m.Relationships[t.steps[ed.to].rel]
 					alt := m.Relationships[ed.rel]
 					if !sameKey(prev, alt) {
-						winner, loser := prev, alt
-						choice := JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: c.key}
+						best := old
 						if c.less(old) {
-							winner, loser = alt, prev
-							choice = JoinChoice{Used: ed.rel, Other: t.steps[ed.to].rel, UsedPath: c.key, OtherPath: slices.Clone(old.key)}
+							best = c
 						}
-						t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the relationship declared first; %s would also join it", ed.to, relText(winner), relText(loser))
-						t.choices[ed.to] = choice
+						t.tie(m, ed.to, old.key, c.key, best.key)
 					}
 				}
 				if !ok || c.less(old) {
@@ -187,18 +190,46 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 	return t
 }
 
+// tie records route, found as good as the route old into entity to,
+// and makes to's choices again: one for each route of the ties but best,
+// the one used, that enters to by another key.
+func (t *joinTree) tie(m *Model, to string, old, route, best []int) {
+	ties := t.ties[to]
+	if len(ties) == 0 {
+		ties = [][]int{slices.Clone(old)}
+	}
+	ties = append(ties, route)
+	t.ties[to] = ties
+	used := m.Relationships[best[len(best)-1]]
+	var chs []JoinChoice
+	var others []string
+	for _, k := range ties {
+		r := m.Relationships[k[len(k)-1]]
+		if slices.Equal(k, best) || sameKey(used, r) || slices.ContainsFunc(chs, func(c JoinChoice) bool { return sameKey(m.Relationships[c.Other], r) }) {
+			continue
+		}
+		chs = append(chs, JoinChoice{Used: best[len(best)-1], Other: k[len(k)-1], UsedPath: slices.Clone(best), OtherPath: slices.Clone(k)})
+		others = append(others, relText(r))
+	}
+	if len(chs) == 0 {
+		return
+	}
+	t.choices[to] = chs
+	t.notes[to] = fmt.Sprintf("%s reached through %s, the relationship declared first; %s would also join it", to, relText(used), strings.Join(others, " or "))
+}
+
 // longer records, where no choice was made for ed.to yet, the route that
 // reaches it by ed one join after the shorter one it has (cost old):
 // both chains of references to one row, entering it by another key.
 func (t *joinTree) longer(m *Model, ed edge, old, base pathCost) {
-	if _, made := t.choices[ed.to]; made {
+	if len(t.choices[ed.to]) > 0 {
 		return
 	}
 	prev, alt := m.Relationships[t.steps[ed.to].rel], m.Relationships[ed.rel]
 	if sameKey(prev, alt) {
 		return
 	}
-	t.choices[ed.to] = JoinChoice{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: base.then(ed.rel), Longer: true}
+	t.choices[ed.to] = []JoinChoice{{Used: t.steps[ed.to].rel, Other: ed.rel, UsedPath: slices.Clone(old.key), OtherPath: base.then(ed.rel), Longer: true}}
 	t.notes[ed.to] = fmt.Sprintf("%s reached through %s, the shorter route; %s, one join further, would also join it", ed.to, relText(prev), relText(alt))
 }
 
@@ -264,9 +295,7 @@ func (t *joinTree) plan(need []string) (joinPlan, error) {
 			if note, ok := t.notes[s.to]; ok {
 				p.notes = append(p.notes, note)
 			}
-			if ch, ok := t.choices[s.to]; ok {
-				p.choices = append(p.choices, ch)
-			}
+			p.choices = append(p.choices, t.choices[s.to]...)
 		}
 	}
 	return p, nil

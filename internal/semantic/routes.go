@@ -137,7 +137,10 @@ func byNamedRoutes(m *Model, q Query, d quarry.Dialect, out *Compiled) *Compiled
 		}
 		out, orig = again, o
 	}
-	var said []string
+	// One note for each table reached, naming every route passed over.
+	var targets []string
+	also := map[string][]string{}
+	namedOn := map[string][]string{}
 	for i, ch := range out.Choices {
 		ch = ch.in(orig)
 		target := m.Relationships[ch.Used].To
@@ -146,12 +149,18 @@ func byNamedRoutes(m *Model, q Query, d quarry.Dialect, out *Compiled) *Compiled
 		}
 		out.Choices[i] = ch
 		if len(ch.Named) > 0 {
-			out.Notes = slices.DeleteFunc(out.Notes, func(n string) bool { return strings.HasPrefix(n, target+" reached through ") })
-			said = append(said, fmt.Sprintf("%s reached through %s, which the question names; %s would also join it",
-				target, strings.Join(ch.Named, " and "), relText(m.Relationships[ch.Other])))
+			if _, ok := namedOn[target]; !ok {
+				targets = append(targets, target)
+				namedOn[target] = ch.Named
+			}
+			also[target] = append(also[target], relText(m.Relationships[ch.Other]))
 		}
 	}
-	out.Notes = append(out.Notes, said...)
+	for _, target := range targets {
+		out.Notes = slices.DeleteFunc(out.Notes, func(n string) bool { return strings.HasPrefix(n, target+" reached through ") })
+		out.Notes = append(out.Notes, fmt.Sprintf("%s reached through %s, which the question names; %s would also join it",
+			target, strings.Join(namedOn[target], " and "), strings.Join(also[target], " or ")))
+	}
 	return out
 }
 
