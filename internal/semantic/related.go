@@ -8,8 +8,10 @@ import (
 // How the rows of one entity relate to each row of another, for a
 // condition on related rows ("customers who bought Toys": EXISTS an order
 // line of theirs whose product is a toy). In order, the first that fits:
-// the one relationship between the two; else the one entity whose rows
-// refer to both (a student's pets through has_pet); else the one chain
+// the one relationship between the two; else the one shortest chain of
+// references from related's rows up to outer's (appointments → pets →
+// owners); else the one entity whose rows refer to both (a student's pets
+// through has_pet); else the one chain
 // of references, each row to one row, that starts at an entity and ends
 // at both (order_items → orders → customers and order_items → products),
 // at most two steps to each end. Two of a kind are refused: quarry does
@@ -32,6 +34,15 @@ type RelatedPath struct {
 func (m *Model) Related(outer, related string) (RelatedPath, bool) {
 	if strings.EqualFold(outer, related) || m.joinedDirectly(outer, related) > 0 {
 		return RelatedPath{}, false
+	}
+	// related's own rows up to outer, by one chain shorter than any
+	// other: an appointment's owner is its pet's, not the owner its
+	// invoice is billed to (found from outside: "owners who had an
+	// appointment" went through the invoices, which refer to both, and
+	// left out every owner whose appointments had none).
+	avoid := map[string]bool{strings.ToLower(outer): true, strings.ToLower(related): true}
+	if up := shortest(m.upPaths(related, outer, 3, avoid)); len(up) == 1 {
+		return RelatedPath{Link: related, ToOuter: up[0]}, true
 	}
 	// The one entity that refers to both.
 	var one []RelatedPath
@@ -59,7 +70,6 @@ func (m *Model) Related(outer, related string) (RelatedPath, bool) {
 	// invoice's subscription (three); two of the shortest length are
 	// refused.
 	var chains []RelatedPath
-	avoid := map[string]bool{strings.ToLower(outer): true, strings.ToLower(related): true}
 	for _, p := range m.upPaths(related, outer, 3, avoid) {
 		if len(p) > 1 {
 			chains = append(chains, RelatedPath{Link: related, ToOuter: p})

@@ -19,10 +19,12 @@ func TestRelated(t *testing.T) {
 	m := &Model{
 		Entities: []Entity{ent("accounts"), ent("subscriptions", "account_id"), ent("invoices", "sub_id", "account_id"), ent("payments", "invoice_id"),
 			ent("customers"), ent("orders", "customer_id"), ent("order_items", "order_id", "product_id"), ent("products"),
-			ent("stores"), ent("visits", "store_id", "customer_id"), ent("returns", "store_id", "customer_id")},
+			ent("stores"), ent("visits", "store_id", "customer_id"), ent("returns", "store_id", "customer_id"),
+			ent("owners"), ent("pets", "owner_id"), ent("appointments", "pet_id"), ent("bills", "appointment_id", "owner_id")},
 		Relationships: []Relationship{ref("subscriptions", "account_id", "accounts"), ref("invoices", "sub_id", "subscriptions"), ref("invoices", "account_id", "accounts"),
 			ref("payments", "invoice_id", "invoices"), ref("orders", "customer_id", "customers"), ref("order_items", "order_id", "orders"), ref("order_items", "product_id", "products"),
-			ref("visits", "store_id", "stores"), ref("visits", "customer_id", "customers"), ref("returns", "store_id", "stores"), ref("returns", "customer_id", "customers")},
+			ref("visits", "store_id", "stores"), ref("visits", "customer_id", "customers"), ref("returns", "store_id", "stores"), ref("returns", "customer_id", "customers"),
+			ref("pets", "owner_id", "owners"), ref("appointments", "pet_id", "pets"), ref("bills", "appointment_id", "appointments"), ref("bills", "owner_id", "owners")},
 	}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
@@ -35,6 +37,9 @@ func TestRelated(t *testing.T) {
 		{"customers", "products", "order_items", 3}, // order lines to both
 		{"customers", "order_items", "order_items", 2},
 		{"stores", "customers", "", 0}, // visits and returns both link them
+		// An appointment's owner is its pet's, not the one its bill
+		// names (found from outside: owners with no bill left out).
+		{"owners", "appointments", "appointments", 2},
 	} {
 		p, ok := m.Related(tt.outer, tt.related)
 		if ok != (tt.link != "") || ok && (p.Link != tt.link || p.steps() != tt.steps) {
