@@ -50,6 +50,9 @@ var (
 		// a tenant's moved_out_on had no role, so those gone counted as
 		// current).
 		"vacated", "exited", "offboarded",
+		// A life ended (found from outside: a pet's deceased_on had no
+		// role, and "how many living pets" counted the dead at 1.00).
+		"deceased", "died", "death", "dod",
 		// A deadline: when a row should end, not when it happened.
 		"promised", "deadline", "target", "eta",
 		"arrival"}
@@ -109,6 +112,35 @@ func timeRole(name string) string {
 	return ""
 }
 
+// tableTimeRole is timeRole of a column of table: an end named for the
+// event the table's rows record is that event, not an end of theirs
+// (refunds.refunded_at, returns.returned_on, cancellations.cancelled_at:
+// found from outside, "total refunds last month" refused, as though each
+// refund held for a period that refunded_at ended).
+func tableTimeRole(table, column string) string {
+	role := timeRole(column)
+	if role != semantic.TimeRoleEnd {
+		return role
+	}
+	if i := strings.LastIndex(table, "."); i >= 0 {
+		table = table[i+1:] // sales.refunds
+	}
+	own := strings.ToLower(singularOf(table))
+	for _, w := range nameWords(column) {
+		if !slices.Contains(endWords, w) || w == own {
+			continue
+		}
+		n := 0
+		for n < len(w) && n < len(own) && w[n] == own[n] {
+			n++
+		}
+		if n >= 5 || n == len(own) && n >= 4 {
+			return semantic.TimeRoleEvent
+		}
+	}
+	return role
+}
+
 // dateSuffix reports whether a word of a date column's name only says it
 // is a date, or when (requested_on, created_at, due_date, scheduled_for).
 func dateSuffix(w string) bool {
@@ -140,7 +172,7 @@ func pickTimeColumnOf(t *quarry.TableInfo, ok func(string) bool) string {
 			continue
 		}
 		score := 0
-		switch timeRole(c.Name) {
+		switch tableTimeRole(t.Name, c.Name) {
 		case semantic.TimeRoleBirth:
 			continue
 		case semantic.TimeRoleEvent:
@@ -241,7 +273,7 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 			c.Type = quarry.TypeTimestamp
 		}
 		if c.TimeRole == "" {
-			c.TimeRole = timeRole(c.Name)
+			c.TimeRole = tableTimeRole(e.Table, c.Name)
 		}
 		if e.TimeColumn == "" && (c.TimeRole == semantic.TimeRoleEvent || c.TimeRole == semantic.TimeRoleStart) && st.filled >= undatedShare {
 			// The table had no date by name (scheduled_for): this one

@@ -13,6 +13,9 @@ func TestTimeRoleGone(t *testing.T) {
 	for name, want := range map[string]string{
 		"moved_out_on": semantic.TimeRoleEnd, "move_out_date": semantic.TimeRoleEnd, "moved_in_on": semantic.TimeRoleStart,
 		"withdrew_on": semantic.TimeRoleEnd, "vacated_at": semantic.TimeRoleEnd, "graduated_on": semantic.TimeRoleEnd,
+		// A life ended (found from outside: "how many living pets"
+		// counted the dead, at 1.00).
+		"deceased_on": semantic.TimeRoleEnd, "date_of_death": semantic.TimeRoleEnd, "died_at": semantic.TimeRoleEnd,
 	} {
 		if got := timeRole(name); got != want {
 			t.Errorf("timeRole(%q) = %q, want %q", name, got, want)
@@ -32,6 +35,28 @@ func TestTimeRolePlanned(t *testing.T) {
 	} {
 		if got := timeRole(name); got != want {
 			t.Errorf("timeRole(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestTimeRoleOfTheTablesEvent: an end named for the event a table's rows
+// record dates them as that event (found from outside: refunds.refunded_at
+// read as the end of each refund, and "total refunds last month"
+// refused); an end of another thing, or a generic one, stays an end.
+func TestTimeRoleOfTheTablesEvent(t *testing.T) {
+	for _, tt := range []struct{ table, column, want string }{
+		{"refunds", "refunded_at", semantic.TimeRoleEvent},
+		{"sales.refunds", "refunded_at", semantic.TimeRoleEvent},
+		{"returns", "returned_on", semantic.TimeRoleEvent},
+		{"cancellations", "cancelled_at", semantic.TimeRoleEvent},
+		{"terminations", "terminated_on", semantic.TimeRoleEvent},
+		{"orders", "refunded_at", semantic.TimeRoleEnd},
+		{"subscriptions", "subscription_end", semantic.TimeRoleEnd},
+		{"subscriptions", "cancelled_at", semantic.TimeRoleEnd},
+		{"loans", "returned_on", semantic.TimeRoleEnd},
+	} {
+		if got := tableTimeRole(tt.table, tt.column); got != tt.want {
+			t.Errorf("tableTimeRole(%q, %q) = %q, want %q", tt.table, tt.column, got, tt.want)
 		}
 	}
 }

@@ -216,7 +216,7 @@ func infer(cat *quarry.Catalog) *learned {
 				Description: strings.TrimSpace(c.Comment),
 			}
 			if dateLike(c) {
-				col.TimeRole = timeRole(c.Name)
+				col.TimeRole = tableTimeRole(t.Name, c.Name)
 			}
 			withNameUnit(&col, c, t)
 			e.Columns = append(e.Columns, col)

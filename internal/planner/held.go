@@ -67,6 +67,8 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	ref := strings.Join(refs, " and ")
 	pl.Query = &q
+	// "living pets": the word read, not passed over.
+	pl.Ignored = slices.DeleteFunc(slices.Clone(pl.Ignored), func(w string) bool { return w == "living" || w == "alive" })
 	pl.Understood = append(pl.Understood, fmt.Sprintf("held on %s: %s not before it, or none", tr.To, ref))
 	if pl.Query.TimeRange == nil {
 		pl.Notes = append(pl.Notes, fmt.Sprintf("the %s there now: %s empty, or not before %s", display(e.Name), ref, tr.To))
@@ -82,8 +84,14 @@ func nowSaid(question string) bool {
 	toks := tokenize(question)
 	for i, t := range toks {
 		switch t.s {
-		case "currently", "now", "headcount":
+		case "currently", "now", "headcount", "alive":
 			return true
+		case "living":
+			// "living pets", "pets still living"; not "customers living
+			// in Lyon", which says where.
+			if i+1 == len(toks) || !livingWhere[toks[i+1].s] {
+				return true
+			}
 		case "work", "works":
 			// "how many staff work at Downtown" (found from outside:
 			// 22, 10 of whom had left); not "work orders".
@@ -113,6 +121,9 @@ func nowSaid(question string) bool {
 	}
 	return false
 }
+
+// livingWhere follow "living" where it says where rows live.
+var livingWhere = map[string]bool{"in": true, "at": true, "on": true, "near": true, "with": true, "outside": true, "abroad": true, "overseas": true, "within": true, "by": true, "close": true, "inside": true, "around": true}
 
 // rankedAfterHave follow "has" where it says what a row has now: "has
 // the most", "has fewer than 5".
@@ -173,7 +184,7 @@ func (p *Planner) heldOrAll(question string, pl *Plan) *Plan {
 		// nothing to tell them (found from outside, at 1.00); a list that
 		// shows the date that ends them tells it.
 		e = m.Entity(rows.Entity)
-		if e == nil || len(pl.Query.Metrics) > 0 || namedRows(m, pl.Query, e) {
+		if e == nil || len(pl.Query.Metrics) > 0 || NamedRows(m, pl.Query, e) {
 			return pl // "who is Riley Page": the one named
 		}
 		for _, c := range rows.Columns {

@@ -145,7 +145,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	leaveOut := func(name string, owner bool) {
 		e := m.Entity(name)
 		joinedTo := events && !owner && !measured(name)
-		if namedRows(m, q, e) {
+		if NamedRows(m, q, e) {
 			// "how many invoices did Acme Inc 100 get": a row asked for
 			// by its name is counted whatever it is marked (found from
 			// outside: 0 for a test account named, at 1.00).
@@ -285,9 +285,9 @@ func unrealWord(c semantic.Column) string {
 	return "deleted"
 }
 
-// namedRows reports whether q keeps to rows of e it names: a value of
+// NamedRows reports whether q keeps to rows of e it names: a value of
 // its label or of its key.
-func namedRows(m *semantic.Model, q *semantic.Query, e *semantic.Entity) bool {
+func NamedRows(m *semantic.Model, q *semantic.Query, e *semantic.Entity) bool {
 	for _, f := range q.Filters {
 		if f.Op != semantic.OpEq && f.Op != semantic.OpIn {
 			continue

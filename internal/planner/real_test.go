@@ -181,7 +181,8 @@ func TestHeldAtADay(t *testing.T) {
 	}
 	for q, want := range map[string]bool{"how many staff work at Downtown": true, "how many work orders": false, "how many staff do we have": true, "how many staff": false,
 		"which location has the fewest staff": true, "how many customers have placed orders": false,
-		"how many drivers does each carrier have": true, "how many drivers does FastFreight have?": true, "which carriers have drivers": false} {
+		"how many drivers does each carrier have": true, "how many drivers does FastFreight have?": true, "which carriers have drivers": false,
+		"how many living pets": true, "how many pets are alive": true, "pets still living": true, "customers living in Lyon": false} {
 		if nowSaid(q) != want {
 			t.Errorf("nowSaid(%q) = %v", q, !want)
 		}

@@ -342,7 +342,7 @@ func stopwords() map[string]bool {
 		belong belongs work works worked working use used using generated brought earned got get
 		make here figures numbers data info information overview summary report
 		just only also then about ever via into how what and or count counts total number there's hi hey thanks
-		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living
+		thank quick quickly roughly approximately around actual actually signed joined created happen live lives living alive
 		located based situated give given did ones still yet during through take took taken receive received
 		contain contains containing include includes his her hers its corresponding correspond corresponds
 		named called listed among within collect collects collected collecting

@@ -78,7 +78,8 @@ func HoldingEnd(entity, column string) bool {
 		case "terminated", "termination", "left", "leaving", "resigned", "resignation", "departed", "departure", "churned", "churn",
 			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
 			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
-			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "removed", "uninstalled", "disposed", "scrapped":
+			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "removed", "uninstalled", "disposed", "scrapped",
+			"deceased", "died", "death", "dod":
 			return true
 		case "end", "ends", "ending", "until", "to", "thru", "through", "valid", "finish", "stop", "stopped":
 			generic = true
@@ -105,7 +106,7 @@ func RetiredEnd(column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
 		case "retired", "retirement", "decommissioned", "left", "terminated", "termination", "resigned", "departed", "disposed", "scrapped",
-			"removed", "uninstalled", "withdrawn":
+			"removed", "uninstalled", "withdrawn", "deceased", "died", "death", "dod":
 			return true
 		}
 	}

@@ -1,0 +1,68 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// TestNotDoneNorUndone: "unpaid", "not paid" of a status whose values
+// also say the payment was undone ('refunded') keep those out too: a
+// refunded bill was paid, and is not owed (found from outside: 593 unpaid
+// invoices, 217 of them refunded, at 1.00). "Not refunded" keeps the
+// paid ones; a value that went through nothing ('pending') is no reason.
+// "Living pets", "pets that are alive": those with no date of death yet
+// (found from outside: the word was read past, and the dead counted at
+// 1.00), not those living in a place.
+func TestNotDoneNorUndone(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "invoices", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"paid", "pending", "refunded", "void"}}}},
+			{Name: "tasks", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"done", "open", "reopened"}}}},
+			{Name: "pets", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "city", Type: quarry.TypeText, Values: []string{"Lyon", "Paris"}},
+				{Name: "deceased_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Metrics: []semantic.Metric{{Name: "count_invoices", Entity: "invoices", Expr: "COUNT(invoices.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string][]string{
+		"how many unpaid invoices":       {"NOT IN ('paid', 'refunded')"},
+		"how many invoices are not paid": {"NOT IN ('paid', 'refunded')"},
+		"how many invoices not refunded": {"<> 'refunded'"},
+		"how many tasks not done":        {"<> 'done'"},
+		"how many living pets":           {"pets.deceased_on >= '2026-07-01'", "pets.deceased_on IS NULL"},
+		"how many pets are alive":        {"pets.deceased_on >= '2026-07-01'", "pets.deceased_on IS NULL"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		if err != nil {
+			t.Errorf("%q: %v", q, err)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(c.SQL, w) {
+				t.Errorf("%q: no %s in\n%s", q, w, c.SQL)
+			}
+		}
+		if strings.Contains(q, "refunded") && strings.Contains(c.SQL, "'paid'") {
+			t.Errorf("%q:\n%s", q, c.SQL)
+		}
+	}
+	// Living in a place says where: all the pets, or those here now, is
+	// asked, as of pets with no word of either.
+	if pl := p.Plan("how many pets living in Lyon", asOf); pl.Kind != KindClarify {
+		t.Errorf("pets living in Lyon: %s %+v", pl.Kind, pl.Query)
+	}
+}
