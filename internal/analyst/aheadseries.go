@@ -27,14 +27,16 @@ import (
 // series' last period is not over. A note says what was left out. A date
 // set ahead by what it means (aheadDate: a lease's end, the time an
 // appointment is scheduled for), or a question that looks ahead, is left
-// as it is; so is a list, whose rows show their dates.
+// as it is. A list is kept to the day as its count is: "orders from
+// Sakura" listed 540 rows, 17 placed after the as-of day, where "how many
+// orders from Sakura" counted 523 (found from outside, at 1.00).
 //
 // One control query counts the rows dated from the period of today (a
 // ranking), or after today; where it cannot run, or finds none, pl is
 // returned as it is.
 func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time, question string) *planner.Plan {
 	q := pl.Query
-	if q == nil || q.Rows != nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
+	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
 	var g semantic.Grain
@@ -66,6 +68,9 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 	if field == "" || aheadDate(m, field, question) {
 		return pl
 	}
+	if e := rowsEntity(m, q); e != nil && planner.NamedRows(m, q, e) {
+		return pl // "order 279": the one named, whenever it is dated
+	}
 	c := *q
 	o := *pl
 	o.Query = &c
@@ -96,7 +101,11 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 		}
 		o.AdHoc = adhoc
 	}
-	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("counted up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", asOf.Format("2006-01-02"), field))
+	verb := "counted"
+	if q.Rows != nil {
+		verb = "listed"
+	}
+	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("%s up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", verb, asOf.Format("2006-01-02"), field))
 	return &o
 }
 

@@ -66,6 +66,11 @@ INSERT INTO calls (called_on) VALUES ('2026-04-01'), ('2026-04-02'), ('2026-04-0
 			t.Errorf("%q: %v, want %d", q, got, want)
 		}
 	}
+	// A list is kept to the day as its count is (found from outside:
+	// "orders from Sakura" listed 540 rows where the count said 523).
+	if tb := ask("list the visits"); len(tb.Rows) != 9 {
+		t.Errorf("list the visits: %d rows, want the 9 that happened", len(tb.Rows))
+	}
 	// No call is dated ahead, and today ends June: June ranks.
 	if tb := ask("which month had the fewest calls"); month(tb.Rows[0][0]) != "2026-06" {
 		t.Errorf("fewest calls: %v, want 2026-06", tb.Rows)
