@@ -281,7 +281,8 @@ func TestRankedByOthersAmount(t *testing.T) {
 		Entities: []semantic.Entity{
 			{Name: "volunteers", Table: "volunteers", PrimaryKey: "vol_id", Label: "vol_name", Columns: []semantic.Column{col("vol_id", quarry.TypeInt), col("vol_name", quarry.TypeText)}},
 			{Name: "volunteer_hours", Table: "volunteer_hours", PrimaryKey: "entry_id", TimeColumn: "work_dt", Columns: []semantic.Column{
-				col("entry_id", quarry.TypeInt), col("vol_id", quarry.TypeInt), col("work_dt", quarry.TypeDate), col("hours", quarry.TypeFloat), col("rating", quarry.TypeFloat)}},
+				col("entry_id", quarry.TypeInt), col("vol_id", quarry.TypeInt), col("work_dt", quarry.TypeDate), col("hours", quarry.TypeFloat), col("rating", quarry.TypeFloat),
+				col("delivery_fee_cents", quarry.TypeInt)}},
 			{Name: "orders", Table: "orders", PrimaryKey: "order_id", TimeColumn: "order_ts", Columns: []semantic.Column{
 				col("order_id", quarry.TypeInt), col("order_ts", quarry.TypeTimestamp), col("total_amt", quarry.TypeFloat),
 				{Name: "order_status", Type: quarry.TypeText, Values: []string{"cancelled", "completed"}}}},
@@ -297,6 +298,10 @@ func TestRankedByOthersAmount(t *testing.T) {
 		{"top 5 volunteers by hours", "SUM(volunteer_hours.hours)"},
 		{"top 5 volunteers by rating", ""},
 		{"top 5 volunteers by volunteer hours rating", ""},
+		// What a fee is for is no amount of it (found from outside:
+		// "top 5 couriers by deliveries" summed delivery fees).
+		{"top 5 volunteers by deliveries", ""},
+		{"top 5 volunteers by delivery fees", "SUM(volunteer_hours.delivery_fee_cents)"},
 		{"How many cancelled orders were there in 2024?", "orders.order_status = 'cancelled'"},
 	} {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })

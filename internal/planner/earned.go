@@ -365,6 +365,47 @@ func (p *Planner) additiveColumn(ss []sense) bool {
 	return len(ss) > 0
 }
 
+// amountSaid reports whether text names what the column of each sense
+// holds an amount of ("hours" of hours_worked, "fee" of
+// delivery_fee_cents), not only what it is an amount for: "top 5
+// couriers by deliveries" is no ranking by delivery fees (found from
+// outside: it summed them, at 0.85).
+func amountSaid(text string, ss []sense) bool {
+	said := map[string]bool{}
+	for _, w := range nameWords(text) {
+		said[w], said[singular(w)], said[plural(w)] = true, true, true
+		if long := semantic.ShortForm(w); long != "" {
+			said[long] = true
+		}
+	}
+	for _, s := range ss {
+		hit := false
+		for _, w := range nameWords(s.column) {
+			if long := semantic.ShortForm(w); long != "" && said[long] {
+				hit = true
+			}
+			if said[w] && !partOnly(w) {
+				hit = true
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// partOnly reports whether a word of an amount column's name says only
+// what the amount is for, never the amount: "delivery" of
+// delivery_fee_cents, a thing counted in rows of its own.
+func partOnly(w string) bool {
+	switch w {
+	case "delivery", "shipping", "order", "booking", "service", "late", "handling", "cents", "usd", "eur", "gbp", "dollars":
+		return true
+	}
+	return false
+}
+
 // othersTotal replans a ranking refused because it is by an amount of
 // other rows ("top 5 volunteers by hours", "top 3 locations by total
 // amt") as a ranking by that amount's total over each one's rows, which

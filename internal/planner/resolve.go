@@ -84,7 +84,7 @@ func (b *builder) resolveColumns() *Plan {
 			}
 			pl := b.fail(fmt.Sprintf("%q belongs to %s, which is not a single related row of each %s row; quarry does not guess how to combine them", t.it.text, t.cands[0].entity, display(b.subject)))
 			byGroup := slices.ContainsFunc(b.st.terms, func(u *term) bool { return u != t && u.byMode })
-			if k == sColumn && len(t.aggs) == 0 && (b.st.order != "" || b.st.limit > 0 || b.st.sup || byGroup || b.sortedBy(t)) && b.p.additiveColumn(t.cands) {
+			if k == sColumn && len(t.aggs) == 0 && (b.st.order != "" || b.st.limit > 0 || b.st.sup || byGroup || b.sortedBy(t)) && b.p.additiveColumn(t.cands) && amountSaid(t.it.text, t.cands) {
 				pl.othersAmount = b.othersAmountText(t)
 			}
 			return pl

@@ -197,7 +197,7 @@ func (b *builder) roles() *Plan {
 			for _, t := range st.terms {
 				// "top 3 users by invoice amount": an amount of other
 				// rows, ranked by its total as othersTotal reads it.
-				if k := t.cands[0].kind; (k == sColumn || k == sDim) && len(t.aggs) == 0 && t.role == "" && b.p.additiveColumn(t.cands) && b.otherTableNamed(t.cands[0].entity) {
+				if k := t.cands[0].kind; (k == sColumn || k == sDim) && len(t.aggs) == 0 && t.role == "" && b.p.additiveColumn(t.cands) && b.otherTableNamed(t.cands[0].entity) && amountSaid(t.it.text, t.cands) {
 					pl.othersAmount = b.othersAmountText(t)
 					break
 				}
