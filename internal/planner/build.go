@@ -660,7 +660,12 @@ func (b *builder) implausibleValues() *Plan {
 				j++
 			}
 			if j == len(terms) || len(only(terms[j].cands, sEntity, sMetric)) == 0 {
-				return b.fail(fmt.Sprintf("%q reads as the value %q of %s, and quarry cannot count a value; name what to count, such as “how many %s are %s”", t.it.text, v.value, v.field, display(v.entity), v.value))
+				pl := b.fail(fmt.Sprintf("%q reads as the value %q of %s, and quarry cannot count a value; name what to count, such as “how many %s are %s”", t.it.text, v.value, v.field, display(v.entity), v.value))
+				if len(t.cands) == 1 && semantic.StatusName(strings.TrimPrefix(v.field, v.entity+".")) && plural(singular(t.it.text)) == t.it.text && singular(t.it.text) != t.it.text {
+					// "the most no-shows": the rows that are so.
+					pl.valueNoun, pl.valueIs, pl.valueOf = t.it.text, v.value, v.entity
+				}
+				return pl
 			}
 		}
 		negated := t.neg || t.conj && slices.ContainsFunc(terms, func(u *term) bool {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -404,6 +405,38 @@ func partOnly(w string) bool {
 		return true
 	}
 	return false
+}
+
+// valueRows replans a count refused because it counts a status value
+// said as a noun, in the plural ("which vet had the most no-shows this
+// year", appointments.status 'no_show') as the rows that hold it ("the
+// most no_show appointments"), which is how a manager means it (found
+// from outside: refused, though the question back named that reading).
+// nil where that reading is not answered either.
+func (p *Planner) valueRows(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || pl.valueNoun == "" {
+		return nil
+	}
+	// The words as written: "no-shows", "no shows".
+	words := strings.Fields(pl.valueNoun)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	re, err := regexp.Compile(`(?i)\b` + strings.Join(words, `[\s_-]+`) + `\b`)
+	if err != nil {
+		return nil
+	}
+	loc := re.FindStringIndex(question)
+	if loc == nil {
+		return nil
+	}
+	read := question[:loc[0]] + pl.valueIs + " " + display(pl.valueOf) + question[loc[1]:]
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric {
+		return nil
+	}
+	again.readAs(read, fmt.Sprintf("%q read as the %s that are so", pl.valueNoun, display(pl.valueOf)))
+	return again
 }
 
 // othersTotal replans a ranking refused because it is by an amount of

@@ -96,6 +96,10 @@ type Plan struct {
 	// of other rows ("top 5 volunteers by hours"), the words of that
 	// amount, which childTotals reads as their total.
 	othersAmount string
+	// valueNoun, valueIs and valueOf: refused for counting a value said
+	// as a noun ("the most no-shows"), the words said, the value and the
+	// table whose rows hold it, which valueRows reads as those rows.
+	valueNoun, valueIs, valueOf string
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
@@ -371,6 +375,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return m
 	}
 	if m := s.othersTotal(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.valueRows(question, asOf, pl); m != nil {
 		return m
 	}
 	if m := s.moneyMade(question, asOf, pl); m != nil {

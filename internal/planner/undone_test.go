@@ -66,3 +66,36 @@ func TestNotDoneNorUndone(t *testing.T) {
 		t.Errorf("pets living in Lyon: %s %+v", pl.Kind, pl.Query)
 	}
 }
+
+// TestValueSaidAsRows: a status value said as a noun in the plural ("the
+// most no-shows") counts the rows that hold it (found from outside:
+// refused, though the question back named that reading); a value said
+// as no noun is still refused.
+func TestValueSaidAsRows(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "vets", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "appointments", PrimaryKey: "id", TimeColumn: "held_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "vet_id", Type: quarry.TypeInt},
+				{Name: "held_on", Type: quarry.TypeDate}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "no_show"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "appointments", FromColumn: "vet_id", To: "vets", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for _, q := range []string{"which vet had the most no-shows this year", "how many no shows this year"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		if err != nil || !strings.Contains(c.SQL, "COUNT(appointments.id)") || !strings.Contains(c.SQL, "appointments.status = 'no_show'") {
+			t.Errorf("%q: %v\n%s", q, err, c.SQL)
+		}
+	}
+	if pl := p.Plan("which vet had the most completed", asOf); pl.Kind == KindMetric {
+		t.Errorf("the most completed: answered %+v", pl.Query)
+	}
+}
