@@ -288,6 +288,21 @@ func (b *builder) namesTable(entity string, t *term) bool {
 	return false
 }
 
+// closingNamed reports whether the question names a table whose rows a
+// date closes.
+func (b *builder) closingNamed() bool {
+	for _, t := range b.st.terms {
+		for _, c := range t.cands {
+			if c.kind == sEntity {
+				if e := b.p.entity(c.name); e != nil && len(b.closingDates(e, "")) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // currentRows reads "current" or "still" said of the rows of the one
 // table the question names, where that table has one closing date, as
 // those whose closing date is empty: "how many current employees",
@@ -311,7 +326,9 @@ func (b *builder) currentRows() *Plan {
 	if word == "" {
 		return nil
 	}
-	if e, said := b.valueSaidOf(word); said {
+	if e, said := b.valueSaidOf(word); said && !(e != nil && len(b.closingDates(e, "")) == 0 && b.closingNamed()) {
+		// "current Computer Science students": of the students, where
+		// departments never close (found from outside: refused).
 		return b.currentOfValue(word, e)
 	}
 	// The table whose rows the word is said of: of those the question

@@ -99,3 +99,47 @@ func TestValueSaidAsRows(t *testing.T) {
 		t.Errorf("the most completed: answered %+v", pl.Query)
 	}
 }
+
+// TestGraduatesGone: a student who graduated is no longer one: "how many
+// students do we have" counts those here now, and "current Computer
+// Science students" is said of the students, not of the department
+// (found from outside: the graduates counted, and the second refused).
+func TestGraduatesGone(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "departments", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "name", Type: quarry.TypeText, Values: []string{"Computer Science", "History"}}}},
+			{Name: "students", PrimaryKey: "id", Label: "name", TimeColumn: "admitted_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "department_id", Type: quarry.TypeInt}, {Name: "admitted_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "graduated_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}, {Name: "withdrew_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Relationships: []semantic.Relationship{{From: "students", FromColumn: "department_id", To: "departments", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string][]string{
+		"how many students do we have":              {"students.graduated_on >= '2026-07-01'", "students.withdrew_on >= '2026-07-01'"},
+		"how many current Computer Science students": {"students.graduated_on IS NULL", "students.withdrew_on IS NULL", "departments.name = 'Computer Science'"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		if err != nil {
+			t.Errorf("%q: %v", q, err)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(c.SQL, w) {
+				t.Errorf("%q: no %s in\n%s", q, w, c.SQL)
+			}
+		}
+	}
+	if pl := p.Plan("how many students", asOf); pl.Kind != KindClarify {
+		t.Errorf("how many students: %s %+v, want all or current asked", pl.Kind, pl.Query)
+	}
+}

@@ -13,8 +13,13 @@ func OutcomeEnd(entity, column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
 		case "resolved", "completed", "complete", "finished", "delivered", "shipped", "fulfilled", "done", "solved",
-			"answered", "paid", "returned", "processed", "approved", "graduated", "responded", "settled", "decided":
+			"answered", "paid", "returned", "processed", "approved", "responded", "settled", "decided":
 			return true
+		case "graduated", "graduation":
+			// A student who graduated is no longer one (found from
+			// outside: "how many students do we have" counted the
+			// graduates); the end of a programme's work is its outcome.
+			return workRows(entity)
 		case "closed", "close":
 			// Work is closed when it is done (a ticket, a case, a
 			// request); a customer, an account or a store closed is
@@ -79,7 +84,7 @@ func HoldingEnd(entity, column string) bool {
 			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
 			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
 			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "removed", "uninstalled", "disposed", "scrapped",
-			"deceased", "died", "death", "dod":
+			"deceased", "died", "death", "dod", "graduated", "graduation":
 			return true
 		case "end", "ends", "ending", "until", "to", "thru", "through", "valid", "finish", "stop", "stopped":
 			generic = true
@@ -106,7 +111,7 @@ func RetiredEnd(column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
 		case "retired", "retirement", "decommissioned", "left", "terminated", "termination", "resigned", "departed", "disposed", "scrapped",
-			"removed", "uninstalled", "withdrawn", "deceased", "died", "death", "dod":
+			"removed", "uninstalled", "withdrawn", "withdrew", "deceased", "died", "death", "dod", "graduated", "graduation":
 			return true
 		}
 	}
