@@ -156,10 +156,10 @@ func (p *Planner) validUntil(entity string) string {
 		return ""
 	}
 	for _, c := range e.Columns {
-		if c.TimeRole == semantic.TimeRoleEnd {
+		ws := nameWords(c.Name)
+		if c.TimeRole == semantic.TimeRoleEnd && !slices.ContainsFunc(ws, deadlineWord) {
 			return c.Name
 		}
-		ws := nameWords(c.Name)
 		if len(ws) < 2 {
 			continue
 		}
@@ -176,6 +176,18 @@ func (p *Planner) validUntil(entity string) string {
 		}
 	}
 	return ""
+}
+
+// deadlineWord reports whether a word of an end date's name says it is a
+// deadline (due_on, promised_by): the day a row should be done by, no end
+// of a period the row holds for (found from outside: "largest invoice"
+// refused for an invoice's due_on).
+func deadlineWord(w string) bool {
+	switch w {
+	case "due", "deadline", "promised", "target", "eta":
+		return true
+	}
+	return false
 }
 
 // metricOfColumn reads a column's word as the metric that aggregates

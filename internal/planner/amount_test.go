@@ -27,6 +27,8 @@ func TestAmountOfTable(t *testing.T) {
 			{Name: "fees", Table: "fees", PrimaryKey: "fee_id", Columns: []semantic.Column{col("fee_id", quarry.TypeInt), col("amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
 			{Name: "charges", Table: "charges", PrimaryKey: "charge_id", Columns: []semantic.Column{col("charge_id", quarry.TypeInt), col("net_amount", quarry.TypeFloat), col("tax_amount", quarry.TypeFloat)}},
 			{Name: "meals", Table: "meals", PrimaryKey: "meal_id", Columns: []semantic.Column{col("meal_id", quarry.TypeInt), col("tip_amount", quarry.TypeFloat)}},
+			{Name: "bills", Table: "bills", PrimaryKey: "bill_id", Columns: []semantic.Column{col("bill_id", quarry.TypeInt), col("amount", quarry.TypeFloat),
+				{Name: "due_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
 		},
 		Relationships: []semantic.Relationship{{From: "fines", FromColumn: "member_id", To: "members", ToColumn: "member_id", Cardinality: semantic.ManyToOne}},
 		Restricted:    []string{"tips.amount"},
@@ -62,6 +64,10 @@ func TestAmountOfTable(t *testing.T) {
 		// other rows ("the largest order": by what?).
 		{"largest payment", "MAX(payments.amount)"},
 		{"smallest fine in 2024", "MIN(fines.amount_usd)"},
+		// A due date is a deadline, no end of a period a bill holds for
+		// (found from outside: "largest invoice" refused for due_on).
+		{"largest bill", "MAX(bills.amount)"},
+		{"total bills", "SUM(bills.amount)"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)

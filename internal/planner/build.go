@@ -399,7 +399,7 @@ func (b *builder) measures() *Plan {
 			}
 			if c, ok := b.amountOf(t, s.name); ok {
 				if end := b.p.validUntil(s.name); end != "" {
-					return b.fail(fmt.Sprintf("each row of %s holds for a period that ends at %s, so the %s of %s.%s would mix past and current rows; quarry does not guess which are meant — ask for those whose %s is empty, or by period", display(s.name), end, map[string]string{"sum": "total", "avg": "average"}[t.aggs[0]], s.name, c.column, end))
+					return b.fail(fmt.Sprintf("each row of %s holds for a period that ends at %s, so the %s of %s.%s would mix past and current rows; quarry does not guess which are meant — ask for those whose %s is empty, or by period", display(s.name), end, map[string]string{"sum": "total", "avg": "average", "max": "largest", "min": "smallest"}[t.aggs[0]], s.name, c.column, end))
 				}
 				// "total fines", "average salary": the table's one
 				// amount, added up or averaged.

@@ -683,6 +683,11 @@ func (c *cover) spans(w string) bool {
 	if tr := c.timeRange(); tr != nil && tr.From == "" && tr.To == from && (c.has("before "+w) || c.has("start of "+w) || c.has("beginning of "+w)) {
 		return true
 	}
+	// "hired after 2020": a range that starts where the named period
+	// ends (found from outside: refused as not the query's period).
+	if tr := c.timeRange(); tr != nil && tr.From != "" && tr.From == periodAfter(w) && (c.has("after "+w) || c.has("end of "+w)) {
+		return true
+	}
 	for _, p := range c.q.Compare {
 		if in(p.From, p.To) {
 			return true
@@ -700,6 +705,20 @@ func (c *cover) spans(w string) bool {
 		}
 	}
 	return false
+}
+
+// periodAfter is the first day after the period w names (a year, a
+// month or a day, as spans reads them), "" for any other word.
+func periodAfter(w string) string {
+	for _, f := range []struct {
+		layout     string
+		y, m, days int
+	}{{"2006", 1, 0, 0}, {"2006-01", 0, 1, 0}, {"2006-01-02", 0, 0, 1}} {
+		if t, err := time.Parse(f.layout, w); err == nil && len(w) == len(f.layout) {
+			return t.AddDate(f.y, f.m, f.days).Format("2006-01-02")
+		}
+	}
+	return ""
 }
 
 // yearColumnFilter reports whether a filter compares a column of years

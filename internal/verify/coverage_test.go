@@ -732,6 +732,32 @@ func TestCoverageYearColumn(t *testing.T) {
 	}
 }
 
+// TestCoverageAfterAYear: "hired after 2020" is the range from the day
+// after 2020 (found from outside: refused as a period not the query's);
+// a range that starts elsewhere, or a year said otherwise, is not.
+func TestCoverageAfterAYear(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "staff", PrimaryKey: "id", TimeColumn: "hired_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "hired_on", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "staff", Entity: "staff", Expr: "COUNT(staff.id)"}},
+	}
+	for _, tt := range []struct {
+		question, from string
+		fail           bool
+	}{
+		{"how many staff hired after 2020", "2021-01-01", false},
+		{"how many staff hired after 2020-06", "2020-07-01", false},
+		{"how many staff hired after 2020", "2022-01-01", true},
+		{"how many staff hired in 2020", "2021-01-01", true},
+	} {
+		q := &semantic.Query{Metrics: []string{"staff"}, TimeRange: &semantic.TimeRange{Field: "staff.hired_on", From: tt.from, To: "2026-07-01"}}
+		failed := coverageFailures(tt.question, "2026-06-30", m, q)
+		if tt.fail != strings.Contains(failed, "is not the query's") {
+			t.Errorf("%q from %s: failed %q; want the period refused: %v", tt.question, tt.from, failed, tt.fail)
+		}
+	}
+}
+
 // TestCoverageLabelWord: "which plan" asks for the rows of a table named
 // membership_plans by its label plan_name (found from outside on a
 // learned gym database); "which trainer" does not.
