@@ -120,7 +120,7 @@ func TestGraduatesGone(t *testing.T) {
 	}
 	p := New(m, nil)
 	for q, want := range map[string][]string{
-		"how many students do we have":              {"students.graduated_on >= '2026-07-01'", "students.withdrew_on >= '2026-07-01'"},
+		"how many students do we have":               {"students.graduated_on >= '2026-07-01'", "students.withdrew_on >= '2026-07-01'"},
 		"how many current Computer Science students": {"students.graduated_on IS NULL", "students.withdrew_on IS NULL", "departments.name = 'Computer Science'"},
 	} {
 		pl := p.Plan(q, asOf)
