@@ -141,3 +141,35 @@ INSERT INTO visits (pet_id, visit_date) VALUES (1, '2026-05-01'), (1, '2026-06-0
 		t.Errorf("visits per pet: %v, want 2 (4 visits made, 2 pets; 2 booked ahead)", got)
 	}
 }
+
+// TestStateKeptAhead: rows kept, or grouped, by the state they hold now
+// are counted whatever day they are for: "how many rentals are reserved"
+// counts the reservations, all picked up after today (found from
+// outside: 0, at 1.00), and the cancelled bookings of days to come are
+// cancelled already; a count with no state still ends at the as-of day.
+func TestStateKeptAhead(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE rentals (id INTEGER PRIMARY KEY, picked_up_at DATE, status TEXT);
+INSERT INTO rentals (picked_up_at, status) VALUES ('2026-06-01', 'completed'), ('2026-06-10', 'completed'), ('2026-06-20', 'cancelled'),
+ ('2026-07-05', 'reserved'), ('2026-07-06', 'reserved'), ('2026-07-07', 'cancelled');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "rentals", Table: "rentals", PrimaryKey: "id", TimeColumn: "picked_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "picked_up_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"cancelled", "completed", "reserved"}}}}},
+		Metrics: []semantic.Metric{{Name: "rentals", Entity: "rentals", Expr: "COUNT(rentals.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]int64{
+		"how many rentals are reserved":  2,
+		"how many rentals are cancelled": 2,
+		"how many rentals":               3,
+	} {
+		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
+		if err != nil || out.Table == nil || len(out.Table.Rows) != 1 || out.Table.Rows[0][0] != want {
+			t.Errorf("%q: %v %+v, want %d", q, err, out.Table, want)
+		}
+	}
+}

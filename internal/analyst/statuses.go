@@ -406,12 +406,17 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 		if len(c.Values) == 0 || !semantic.StatusName(c.Name) && (len(c.Values) > 12 || c.Type.IsNumeric() || m.IsRestricted(e.Name, c.Name)) {
 			continue
 		}
-		if keptOut(m, q, mt, e.Name+"."+c.Name, c.Name) {
+		// States the query keeps out ("payments excluding refunded")
+		// leave the others: the failed ones are still taken in (found
+		// from outside, at 1.00 with no word).
+		rest, out := withoutExclusions(q, e.Name+"."+c.Name)
+		if keptOut(m, rest, mt, e.Name+"."+c.Name, c.Name) {
 			continue
 		}
 		var undone []string
 		for _, v := range c.Values {
-			if slices.Contains(undoneWords, semantic.Fold(v)) && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) {
+			if slices.Contains(undoneWords, semantic.Fold(v)) && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) &&
+				!slices.ContainsFunc(out, func(o string) bool { return semantic.SameSpelling(o, v) }) {
 				undone = append(undone, v)
 			}
 		}
@@ -519,6 +524,28 @@ func keptOut(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, ref, col
 	// …) over COUNT) decides row by row what each status counts for
 	// (found from outside: it was told to leave the cancelled rows out).
 	return strings.Contains(strings.ToLower(mt.Expr), strings.ToLower(ref))
+}
+
+// withoutExclusions is q without its conditions that keep the values of
+// column ref out (ref <> v, ref NOT IN (…)), and those values.
+func withoutExclusions(q *semantic.Query, ref string) (*semantic.Query, []string) {
+	var out []string
+	var kept []semantic.Filter
+	for _, f := range q.Filters {
+		if strings.EqualFold(f.Field, ref) && (f.Op == semantic.OpNe || f.Op == semantic.OpNotIn) {
+			for _, v := range f.Values {
+				out = append(out, fmt.Sprint(v))
+			}
+			continue
+		}
+		kept = append(kept, f)
+	}
+	if len(out) == 0 {
+		return q, nil
+	}
+	c := *q
+	c.Filters = kept
+	return &c, out
 }
 
 // unrealOnly reports whether f only keeps out the states of its column

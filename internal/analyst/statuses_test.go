@@ -34,11 +34,19 @@ func TestStatusCheck(t *testing.T) {
 	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'Failed', 'Pending' or 'Refunded'") {
 		t.Errorf("a total of every status: %+v", c)
 	}
+	// One state kept out leaves the others (found from outside: "total
+	// payments last month excluding refunded" took in the failed ones
+	// at 1.00).
+	c = a.StatusCheck(context.Background(), m, &semantic.Query{Metrics: []string{"sum_donations_amount"}, Filters: []semantic.Filter{{Field: "donations.gift_status", Op: semantic.OpNe, Values: []any{"Refunded"}}}})
+	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'Failed' or 'Pending'") || strings.Contains(c.Detail, "'Refunded'") {
+		t.Errorf("refunded kept out: %+v", c)
+	}
 	for name, q := range map[string]*semantic.Query{
-		"kept by the query":   {Metrics: []string{"sum_donations_amount"}, Filters: []semantic.Filter{{Field: "donations.gift_status", Op: semantic.OpEq, Values: []any{"Received"}}}},
-		"kept by the measure": {Metrics: []string{"received"}},
-		"grouped by status":   {Metrics: []string{"sum_donations_amount"}, Dimensions: []semantic.DimRef{{Name: "donations.gift_status"}}},
-		"a count":             {Metrics: []string{"count_donations"}},
+		"every such state kept out": {Metrics: []string{"sum_donations_amount"}, Filters: []semantic.Filter{{Field: "donations.gift_status", Op: semantic.OpNotIn, Values: []any{"Failed", "Pending", "Refunded"}}}},
+		"kept by the query":         {Metrics: []string{"sum_donations_amount"}, Filters: []semantic.Filter{{Field: "donations.gift_status", Op: semantic.OpEq, Values: []any{"Received"}}}},
+		"kept by the measure":       {Metrics: []string{"received"}},
+		"grouped by status":         {Metrics: []string{"sum_donations_amount"}, Dimensions: []semantic.DimRef{{Name: "donations.gift_status"}}},
+		"a count":                   {Metrics: []string{"count_donations"}},
 		// The share of a status reads every status by design (found from
 		// outside: "what percentage of reservations were cancelled" was
 		// told to leave the cancelled ones out).

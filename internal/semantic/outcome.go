@@ -1,6 +1,9 @@
 package semantic
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // OutcomeEnd reports whether a table's end date says how its rows turned
 // out rather than that they were let go: a ticket closed or resolved, an
@@ -74,7 +77,7 @@ func Outcomes(e *Entity) bool {
 // many time off are there" counted the 1 not over, of 557). An outcome
 // (OutcomeEnd) lets nothing go.
 func HoldingEnd(entity, column string) bool {
-	if OutcomeEnd(entity, column) {
+	if OutcomeEnd(entity, column) || otherExpiry(entity, column) {
 		return false
 	}
 	generic := false
@@ -101,6 +104,41 @@ func HoldingEnd(entity, column string) bool {
 		}
 	}
 	return false
+}
+
+// otherExpiry reports whether an expiry date is named for another thing
+// than the table's rows: a customer's licence_expires_on, a traveller's
+// passport_expiry. The licence lapses; the customer is still one (found
+// from outside: "how many customers do we have" left out every customer
+// whose driving licence had expired, at 1.00). A membership's
+// membership_expires_on, or a plain expires_on, is the row's own.
+func otherExpiry(entity, column string) bool {
+	words := NameWords(column)
+	own := NameWords(entity)
+	for i, w := range words {
+		switch w {
+		case "expires", "expiry", "expired", "expiration", "expiring", "valid":
+		default:
+			continue
+		}
+		for _, before := range words[:i] {
+			if !slices.ContainsFunc(own, func(o string) bool { return sameStem(o, before) }) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// sameStem reports whether two words share their first five letters, or
+// one is the other's start (member and membership, policy and policies).
+func sameStem(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 5 || n >= 4 && (n == len(a) || n == len(b))
 }
 
 // RetiredEnd reports whether an end date says a thing or a person was

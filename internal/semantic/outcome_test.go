@@ -33,6 +33,16 @@ func TestEnds(t *testing.T) {
 		{"support_cases", "closed_on", false, true},
 		{"work_orders", "closed_at", false, true},
 		{"meters", "removed_on", true, false},
+		// Found from outside: a customer's licence expiring lets no
+		// customer go; a membership's own expiry does. A death ends a
+		// row; a student's graduation too, a programme's is its outcome.
+		{"customers", "licence_expires_on", false, false},
+		{"travellers", "passport_expiry", false, false},
+		{"memberships", "membership_expires_on", true, false},
+		{"policies", "expires_on", true, false},
+		{"pets", "deceased_on", true, false},
+		{"students", "graduated_on", true, false},
+		{"applications", "graduated_on", false, true},
 	} {
 		if got := HoldingEnd(tc.entity, tc.column); got != tc.holding {
 			t.Errorf("HoldingEnd(%s, %s) = %v", tc.entity, tc.column, got)
