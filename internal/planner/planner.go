@@ -380,6 +380,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.valueRows(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.verbRows(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.moneyMade(question, asOf, pl); m != nil {
 		return m
 	}

@@ -1,0 +1,99 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// verbRows replans a question refused for a verb it does not know whose
+// past form names the one table of the rows it makes ("customers who
+// rented", rentals; "students who never enrolled", enrollments;
+// "customers who ordered more than 5 times", orders) as having those
+// rows: "customers with rentals", "students with no enrollments",
+// "customers with more than 5 orders" (found from outside on four
+// databases: refused, though the question in those words was answered).
+// nil where no word is such a verb, or the question in those words is
+// not answered either.
+func (p *Planner) verbRows(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || len(pl.Unknown) == 0 {
+		return nil
+	}
+	toks := tokenize(question)
+	for i, t := range toks {
+		if !strings.HasSuffix(t.s, "ed") || !pastForm(t.s) {
+			continue
+		}
+		if _, known := p.lex.get(t.s); known {
+			continue
+		}
+		e := p.verbTable(t.s)
+		if e == "" {
+			continue
+		}
+		start, end, none := t.start, t.end, false
+		for j := i - 1; j >= 0 && verbLead[toks[j].s]; j-- {
+			none = none || toks[j].s == "never" || toks[j].s == "not"
+			start = toks[j].start
+		}
+		with := "with " + display(e)
+		if none {
+			with = "with no " + display(e)
+		} else if m := verbTimesRE().FindStringSubmatchIndex(question[end:]); m != nil {
+			// "more than 5 times": the number of those rows.
+			with = "with " + strings.TrimSpace(question[end+m[2]:end+m[3]]) + " " + display(e)
+			end += m[1]
+		}
+		read := strings.Join(strings.Fields(question[:start]+" "+with+" "+question[end:]), " ")
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric && again.Kind != KindRows {
+			return nil
+		}
+		again.readAs(read, fmt.Sprintf("%q read as %q", strings.TrimSpace(question[start:end]), with))
+		return again
+	}
+	return nil
+}
+
+// verbLead are the words before a verb that verbRows reads with it: "who
+// have never rented", "that did not order".
+var verbLead = map[string]bool{"who": true, "that": true, "have": true, "has": true, "had": true, "did": true, "ever": true, "never": true, "not": true}
+
+// verbTimesRE finds, right after a verb, how many times it was done: "more
+// than 5 times", "at least 3 times", "over 10 times".
+var verbTimesRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s+((?:more than|fewer than|less than|at least|at most|over|under|exactly)\s+\d+)\s+times\b`)
+})
+
+// verbTable is the one table whose rows a past form makes, by the verb's
+// stem and a noun's ending: rented, rentals; enrolled, enrollments;
+// ordered, orders; booked, bookings; shipped, shipments. "" where no
+// table, or several, fit.
+func (p *Planner) verbTable(w string) string {
+	stem := strings.TrimSuffix(w, "ed")
+	stems := []string{stem}
+	if n := len(stem); n > 2 && stem[n-1] == stem[n-2] {
+		stems = append(stems, stem[:n-1]) // shipped: ship
+	}
+	found := ""
+	for i := range p.m.Entities {
+		name := strings.ToLower(singular(p.m.Entities[i].Name))
+		for _, s := range stems {
+			rest, ok := strings.CutPrefix(name, s)
+			if !ok || !verbNoun[rest] {
+				continue
+			}
+			if found != "" && found != p.m.Entities[i].Name {
+				return ""
+			}
+			found = p.m.Entities[i].Name
+		}
+	}
+	return found
+}
+
+// verbNoun are the endings that make a verb's stem the noun of what it
+// makes: a rental, an enrollment, a booking, an order, a purchase.
+var verbNoun = map[string]bool{"": true, "e": true, "al": true, "ment": true, "ing": true, "ion": true, "s": true}
