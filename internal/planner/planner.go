@@ -100,6 +100,9 @@ type Plan struct {
 	// as a noun ("the most no-shows"), the words said, the value and the
 	// table whose rows hold it, which valueRows reads as those rows.
 	valueNoun, valueIs, valueOf string
+	// roleOpts: asked back which link reaches a table, the links'
+	// words, which roleSaid reads from the question's verbs.
+	roleOpts []string
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
@@ -352,6 +355,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	pl := s.plan(question, asOf)
 	if r := averageOfSome(question, pl); r != nil {
 		return r
+	}
+	if r := s.roleSaid(question, asOf, pl); r != nil {
+		return r // "rentals picked up at Lisbon": the pickup branch
 	}
 	if pl.Kind == KindUnanswered {
 		pl = s.otherShapes(question, asOf, pl)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -49,9 +50,83 @@ func (b *builder) joinedTwice(base, e string, rels []string) *Plan {
 			left, _, _ := strings.Cut(r, " = ")
 			keys = append(keys, left)
 		}
-		return clarify(fmt.Sprintf("%s reach %s in more than one way (%s); which do you mean: %s?", display(base), display(e), strings.Join(keys, " or "), strings.Join(opts, " or ")), opts...)
+		pl := clarify(fmt.Sprintf("%s reach %s in more than one way (%s); which do you mean: %s?", display(base), display(e), strings.Join(keys, " or "), strings.Join(opts, " or ")), opts...)
+		pl.roleOpts = opts
+		return pl
 	}
 	return clarify(fmt.Sprintf("%s and %s are joined in more than one way (%s); which one does the question mean?", display(base), display(e), strings.Join(rels, " or ")), rels...)
+}
+
+// roleSaid answers, where a question is asked back which link reaches a
+// table ("pickup branch or return branch?"), by the link the question's
+// own verb names: "rentals picked up at Lisbon" the pickup branch,
+// "returned to Porto" the return branch (found from outside: asked back,
+// though the question said which). The question is planned again with
+// the link's words, as the answer to the question back would be; nil
+// where no verb, or several, name one, or that is not answered either.
+func (p *Planner) roleSaid(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindClarify || len(pl.roleOpts) < 2 {
+		return nil
+	}
+	toks := tokenize(question)
+	hit, verb, at := "", "", -1
+	for _, o := range pl.roleOpts {
+		if v, i := verbOfRole(toks, strings.Fields(o)[0]); v != "" {
+			if hit != "" {
+				return nil
+			}
+			hit, verb, at = o, v, i
+		}
+	}
+	if hit == "" {
+		return nil
+	}
+	// The link's words before what the verb says of it ("returned to
+	// return branch Porto"), else at the end.
+	read := strings.TrimRight(strings.TrimSpace(question), "?.! ") + " " + hit
+	if at+1 < len(toks) && placeWord(toks[at+1].s) {
+		read = question[:toks[at+1].end] + " " + hit + question[toks[at+1].end:]
+	}
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric && again.Kind != KindRows {
+		return nil
+	}
+	again.readAs(read, fmt.Sprintf("%q read as the %s", verb, hit))
+	return again
+}
+
+// placeWord reports whether w says where: what follows it is a place.
+func placeWord(w string) bool {
+	switch w {
+	case "at", "to", "in", "from", "into", "on":
+		return true
+	}
+	return false
+}
+
+// verbOfRole is the words of a past form in toks that names role, a
+// link's word ("returned" return, "picked up" pickup, "dropped off"
+// dropoff), and the index of their last token; "" where none does.
+func verbOfRole(toks []token, role string) (string, int) {
+	for i, t := range toks {
+		stem, ok := strings.CutSuffix(t.s, "ed")
+		if !ok || len(stem) < 3 {
+			continue
+		}
+		stems := []string{stem}
+		if n := len(stem); stem[n-1] == stem[n-2] {
+			stems = append(stems, stem[:n-1]) // dropped: drop
+		}
+		for _, s := range stems {
+			if s == role {
+				return t.s, i
+			}
+			if i+1 < len(toks) && s+toks[i+1].s == role {
+				return t.s + " " + toks[i+1].s, i + 1
+			}
+		}
+	}
+	return "", -1
 }
 
 // roleReading says, for a plan that reads a table through a link, which

@@ -201,3 +201,43 @@ func TestVerbOfRows(t *testing.T) {
 		}
 	}
 }
+
+// TestRoleSaidByVerb: a table reached by two links is not asked back
+// where the question's verb names one: "picked up at Lisbon" is the
+// pickup branch's city (found from outside: asked "return branch or
+// pickup branch?"); a question that names neither is still asked.
+func TestRoleSaidByVerb(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "branches", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "city", Type: quarry.TypeText, Values: []string{"Lisbon", "Porto"}}}},
+			{Name: "rentals", PrimaryKey: "id", TimeColumn: "picked_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "pickup_branch_id", Type: quarry.TypeInt}, {Name: "return_branch_id", Type: quarry.TypeInt},
+				{Name: "picked_up_at", Type: quarry.TypeTimestamp}, {Name: "returned_at", Type: quarry.TypeTimestamp}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "rentals", FromColumn: "pickup_branch_id", To: "branches", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "rentals", FromColumn: "return_branch_id", To: "branches", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"how many rentals were picked up at Lisbon this year": "rentals.pickup_branch_id",
+		"rentals returned to Porto":                           "rentals.return_branch_id",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric && pl.Kind != KindRows {
+			t.Errorf("%q: %s %s %s %v", q, pl.Kind, pl.Question, pl.Reason, pl.Unknown)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		if err != nil || !strings.Contains(c.SQL, want) {
+			t.Errorf("%q: %v, want %s in\n%s", q, err, want, c.SQL)
+		}
+	}
+	if pl := p.Plan("how many rentals in Lisbon", asOf); pl.Kind != KindClarify {
+		t.Errorf("rentals in Lisbon: %s %+v, want which branch asked", pl.Kind, pl.Query)
+	}
+}
