@@ -157,6 +157,13 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				continue
 			}
 			word, read := unrealWord(c), fmt.Sprintf("leave out %s rows (%s)", unrealWord(c), f.Field)
+			if start := periodStart(q); start != "" && semantic.DeletionDate(c) && !owner {
+				// "passengers who booked in 2025": one deleted since the
+				// period of the bookings began was there in it, and the
+				// bookings are theirs (found from outside: 577 for 598).
+				f = semantic.Filter{Field: f.Field, Op: semantic.OpGe, Values: []any{start}, OrNull: true}
+				word, read = fmt.Sprintf("deleted before %s,", start), fmt.Sprintf("leave out the rows deleted before %s, when the period began (%s)", start, f.Field)
+			}
 			if owner {
 				word = "the rows of " + word
 				read = fmt.Sprintf("leave out the rows of %s %s (%s)", unrealWord(c), display(e.Name), f.Field)
@@ -206,6 +213,30 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		pl.Query = out
 	}
 	return pl
+}
+
+// periodStart is the first day of the period of the related rows a
+// query's rows must have or have none of ("customers who ordered in
+// 2025": 2025-01-01), the latest of them; "" where there is none, or it
+// has no start. A period of the rows' own (a deleted order of last
+// quarter, a customer who signed up in 2025) is not read: a deleted row
+// of its own is no row of it.
+func periodStart(q *semantic.Query) string {
+	start := ""
+	for _, f := range q.Filters {
+		if f.Op != semantic.OpSome && f.Op != semantic.OpNone {
+			continue
+		}
+		for _, w := range f.Where {
+			if w.Op != semantic.OpGe || len(w.Values) != 1 {
+				continue
+			}
+			if d, ok := w.Values[0].(string); ok && len(d) >= 10 && d[4] == '-' && d > start {
+				start = d
+			}
+		}
+	}
+	return start
 }
 
 // testWord reports whether a yes/no column's word marks rows made to
