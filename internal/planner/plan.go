@@ -654,6 +654,10 @@ func (p *Planner) walk(items []item, st *state) {
 				}
 				st.sortDir = kw[4:]
 				st.sortDirBy = dirSorts(it.text)
+			case kw == "lt" && it.text == "under" && i+1 < len(mean) && mean[i+1].kind == itTerm && len(mean[i+1].senses) > 0 &&
+				!slices.ContainsFunc(mean[i+1].senses, func(s sense) bool { return s.kind != sValue }):
+				// "units under renovation": a state the rows are in, no
+				// comparison (found from outside: refused).
 			case kw == "gt" || kw == "lt":
 				if (it.text == "or more" || it.text == "or less") && pendingNum != nil {
 					op := map[string]string{"gt": ">=", "lt": "<="}[kw]

@@ -241,3 +241,51 @@ func TestRoleSaidByVerb(t *testing.T) {
 		t.Errorf("rentals in Lisbon: %s %+v, want which branch asked", pl.Kind, pl.Query)
 	}
 }
+
+// TestUnderAState: "under" before a state is no comparison: "units under
+// renovation" are those whose status is 'renovation' (found from
+// outside: refused as a comparison without a number); before a number it
+// still compares.
+func TestUnderAState(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "units", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+		{Name: "rent", Type: quarry.TypeFloat}, {Name: "status", Type: quarry.TypeText, Values: []string{"occupied", "renovation", "vacant"}}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"how many units are under renovation": "units.status = 'renovation'",
+		"how many units with rent under 1500": "units.rent < 1500",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %s %v", q, pl.Kind, pl.Reason, pl.Unknown)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+		if err != nil || !strings.Contains(c.SQL, want) {
+			t.Errorf("%q: %v, want %s in\n%s", q, err, want, c.SQL)
+		}
+	}
+}
+
+// TestDateByItsVerb: a date named by a verb and a particle (moved_in_on,
+// moved_out_on) is read by those words: "tenants who moved in last month"
+// is no question back of which "moved" (found from outside).
+func TestDateByItsVerb(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "tenants", PrimaryKey: "id", TimeColumn: "moved_in_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+		{Name: "moved_in_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "moved_out_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"how many tenants moved in last month":  "tenants.moved_in_on",
+		"how many tenants moved out last month": "tenants.moved_out_on",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query.TimeRange == nil || pl.Query.TimeRange.Field != want {
+			t.Errorf("%q: %s %s %+v, want the period on %s", q, pl.Kind, pl.Question, pl.Query, want)
+		}
+	}
+}

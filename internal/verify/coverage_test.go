@@ -1392,3 +1392,19 @@ func TestParentStateForOwnDate(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageDateByItsVerb: a period on a date the question names by its
+// own words ("moved out" of moved_out_on) is the question's, though
+// "moved" also names the measure's own date, moved_in_on (found from
+// outside: refused as either).
+func TestCoverageDateByItsVerb(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "tenants", PrimaryKey: "id", TimeColumn: "moved_in_on", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "moved_in_on", Type: quarry.TypeDate}, {Name: "moved_out_on", Type: quarry.TypeDate}}}},
+		Metrics: []semantic.Metric{{Name: "tenants", Entity: "tenants", Expr: "COUNT(tenants.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"tenants"}, TimeRange: &semantic.TimeRange{Field: "tenants.moved_out_on", From: "2026-01-01", To: "2026-07-01"}}
+	if failed := coverageFailures("how many tenants moved out this year", "2026-06-30", m, q); failed != "" {
+		t.Errorf("moved out: failed %q", failed)
+	}
+}
