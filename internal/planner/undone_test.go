@@ -41,23 +41,8 @@ func TestNotDoneNorUndone(t *testing.T) {
 		"how many living pets":           {"pets.deceased_on >= '2026-07-01'", "pets.deceased_on IS NULL"},
 		"how many pets are alive":        {"pets.deceased_on >= '2026-07-01'", "pets.deceased_on IS NULL"},
 	} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
-		if err != nil {
-			t.Errorf("%q: %v", q, err)
-			continue
-		}
-		for _, w := range want {
-			if !strings.Contains(c.SQL, w) {
-				t.Errorf("%q: no %s in\n%s", q, w, c.SQL)
-			}
-		}
-		if strings.Contains(q, "refunded") && strings.Contains(c.SQL, "'paid'") {
-			t.Errorf("%q:\n%s", q, c.SQL)
+		if sql := sqlHolds(t, p, m, q, want...); strings.Contains(q, "refunded") && strings.Contains(sql, "'paid'") {
+			t.Errorf("%q:\n%s", q, sql)
 		}
 	}
 	// Living in a place says where: all the pets, or those here now, is
@@ -85,15 +70,7 @@ func TestValueSaidAsRows(t *testing.T) {
 	}
 	p := New(m, nil)
 	for _, q := range []string{"which vet had the most no-shows this year", "how many no shows this year"} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
-		if err != nil || !strings.Contains(c.SQL, "COUNT(appointments.id)") || !strings.Contains(c.SQL, "appointments.status = 'no_show'") {
-			t.Errorf("%q: %v\n%s", q, err, c.SQL)
-		}
+		sqlHolds(t, p, m, q, "COUNT(appointments.id)", "appointments.status = 'no_show'")
 	}
 	if pl := p.Plan("which vet had the most completed", asOf); pl.Kind == KindMetric {
 		t.Errorf("the most completed: answered %+v", pl.Query)
@@ -123,21 +100,7 @@ func TestGraduatesGone(t *testing.T) {
 		"how many students do we have":               {"students.graduated_on >= '2026-07-01'", "students.withdrew_on >= '2026-07-01'"},
 		"how many current Computer Science students": {"students.graduated_on IS NULL", "students.withdrew_on IS NULL", "departments.name = 'Computer Science'"},
 	} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s", q, pl.Kind, pl.Reason)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
-		if err != nil {
-			t.Errorf("%q: %v", q, err)
-			continue
-		}
-		for _, w := range want {
-			if !strings.Contains(c.SQL, w) {
-				t.Errorf("%q: no %s in\n%s", q, w, c.SQL)
-			}
-		}
+		sqlHolds(t, p, m, q, want...)
 	}
 	if pl := p.Plan("how many students", asOf); pl.Kind != KindClarify {
 		t.Errorf("how many students: %s %+v, want all or current asked", pl.Kind, pl.Query)
@@ -177,21 +140,7 @@ func TestVerbOfRows(t *testing.T) {
 		"how many customers rented at least 2 times": ">= 2",
 		"how many customers were shipped to":         "EXISTS (SELECT 1 FROM shipments",
 	} {
-		pl := p.Plan(q, asOf)
-		if want == "" {
-			if pl.Kind == KindMetric || pl.Kind == KindRows {
-				t.Errorf("%q: answered %+v", q, pl.Query)
-			}
-			continue
-		}
-		if pl.Kind != KindMetric && pl.Kind != KindRows {
-			t.Errorf("%q: %s %s %v", q, pl.Kind, pl.Reason, pl.Unknown)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
-		if err != nil || !strings.Contains(c.SQL, want) {
-			t.Errorf("%q: %v, want %s in\n%s", q, err, want, c.SQL)
-		}
+		sqlHolds(t, p, m, q, want)
 	}
 	two := &semantic.Model{Entities: []semantic.Entity{{Name: "rentals", PrimaryKey: "id"}, {Name: "rents", PrimaryKey: "id"}, {Name: "orders", PrimaryKey: "id"}}}
 	q := New(two, nil)
@@ -227,15 +176,7 @@ func TestRoleSaidByVerb(t *testing.T) {
 		"how many rentals were picked up at Lisbon this year": "rentals.pickup_branch_id",
 		"rentals returned to Porto":                           "rentals.return_branch_id",
 	} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric && pl.Kind != KindRows {
-			t.Errorf("%q: %s %s %s %v", q, pl.Kind, pl.Question, pl.Reason, pl.Unknown)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
-		if err != nil || !strings.Contains(c.SQL, want) {
-			t.Errorf("%q: %v, want %s in\n%s", q, err, want, c.SQL)
-		}
+		sqlHolds(t, p, m, q, want)
 	}
 	if pl := p.Plan("how many rentals in Lisbon", asOf); pl.Kind != KindClarify {
 		t.Errorf("rentals in Lisbon: %s %+v, want which branch asked", pl.Kind, pl.Query)
@@ -257,15 +198,7 @@ func TestUnderAState(t *testing.T) {
 		"how many units are under renovation": "units.status = 'renovation'",
 		"how many units with rent under 1500": "units.rent < 1500",
 	} {
-		pl := p.Plan(q, asOf)
-		if pl.Kind != KindMetric {
-			t.Errorf("%q: %s %s %v", q, pl.Kind, pl.Reason, pl.Unknown)
-			continue
-		}
-		c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
-		if err != nil || !strings.Contains(c.SQL, want) {
-			t.Errorf("%q: %v, want %s in\n%s", q, err, want, c.SQL)
-		}
+		sqlHolds(t, p, m, q, want)
 	}
 }
 
@@ -288,4 +221,33 @@ func TestDateByItsVerb(t *testing.T) {
 			t.Errorf("%q: %s %s %+v, want the period on %s", q, pl.Kind, pl.Question, pl.Query, want)
 		}
 	}
+}
+
+// plannedSQL plans q and returns its SQL, reporting a plan that is no
+// answer or does not compile (and returning "").
+func plannedSQL(t *testing.T, p *Planner, m *semantic.Model, q string) string {
+	t.Helper()
+	pl := p.Plan(q, asOf)
+	if pl.Kind != KindMetric && pl.Kind != KindRows {
+		t.Errorf("%q: %s %s %s %v", q, pl.Kind, pl.Question, pl.Reason, pl.Unknown)
+		return ""
+	}
+	c, err := semantic.Compile(pl.Model(m), *pl.Query, quarry.DialectSQLite)
+	if err != nil {
+		t.Errorf("%q: %v", q, err)
+		return ""
+	}
+	return c.SQL
+}
+
+// sqlHolds checks that q plans to SQL holding each of want.
+func sqlHolds(t *testing.T, p *Planner, m *semantic.Model, q string, want ...string) string {
+	t.Helper()
+	sql := plannedSQL(t, p, m, q)
+	for _, w := range want {
+		if sql != "" && !strings.Contains(sql, w) {
+			t.Errorf("%q: no %s in\n%s", q, w, sql)
+		}
+	}
+	return sql
 }
