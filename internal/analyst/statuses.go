@@ -406,9 +406,10 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 		if len(c.Values) == 0 || !semantic.StatusName(c.Name) && (len(c.Values) > 12 || c.Type.IsNumeric() || m.IsRestricted(e.Name, c.Name)) {
 			continue
 		}
-		// States the query keeps out ("payments excluding refunded")
-		// leave the others: the failed ones are still taken in (found
-		// from outside, at 1.00 with no word).
+		// States the query keeps out ("payments excluding refunded",
+		// or the void rows every query leaves out) leave the others:
+		// the failed ones are still taken in (found from outside, at
+		// 1.00 with no word; refunded tuition in "paid in 2025").
 		rest, out := withoutExclusions(q, e.Name+"."+c.Name)
 		if keptOut(m, rest, mt, e.Name+"."+c.Name, c.Name) {
 			continue
@@ -498,13 +499,6 @@ func keptOut(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, ref, col
 		return false
 	}
 	for _, f := range q.Filters {
-		if names(f.Field) && unrealOnly(m, f) {
-			// The void rows left out, as every query leaves them: no
-			// state the question kept out (found from outside: refunded
-			// tuition added to "paid in 2025" with no word, void left
-			// out).
-			continue
-		}
 		if names(f.Field) || slices.ContainsFunc(f.Where, func(w semantic.Filter) bool { return names(w.Field) }) {
 			return true
 		}
@@ -546,26 +540,6 @@ func withoutExclusions(q *semantic.Query, ref string) (*semantic.Query, []string
 	c := *q
 	c.Filters = kept
 	return &c, out
-}
-
-// unrealOnly reports whether f only keeps out the states of its column
-// that mark rows as no real data ('void', 'test'): the condition the
-// planner adds to every query of the table.
-func unrealOnly(m *semantic.Model, f semantic.Filter) bool {
-	if f.Op != semantic.OpNe && f.Op != semantic.OpNotIn || len(f.Values) == 0 {
-		return false
-	}
-	fd, ok := m.ColumnField(f.Field)
-	if !ok {
-		return false
-	}
-	unreal := semantic.UnrealStates(*fd.Column)
-	for _, v := range f.Values {
-		if !slices.ContainsFunc(unreal, func(u string) bool { return semantic.SameSpelling(u, fmt.Sprint(v)) }) {
-			return false
-		}
-	}
-	return true
 }
 
 // quoteList writes values as 'A', 'B' or 'C'.
