@@ -1408,3 +1408,31 @@ func TestCoverageDateByItsVerb(t *testing.T) {
 		t.Errorf("moved out: failed %q", failed)
 	}
 }
+
+// TestCoverageScheduledEvents: rows dated by the time each is scheduled
+// for (flights.scheduled_departure, no role of its own) counted in a
+// period were set for then: no question of "new" ones (found from
+// outside: "how many flights last month" refused). A table of things
+// dated by their making still is asked.
+func TestCoverageScheduledEvents(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "flights", PrimaryKey: "id", TimeColumn: "scheduled_departure", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "scheduled_departure", Type: quarry.TypeTimestamp}}},
+			{Name: "stores", PrimaryKey: "id", TimeColumn: "created", Columns: []semantic.Column{
+				{Name: "id", Type: quarry.TypeInt}, {Name: "created", Type: quarry.TypeTimestamp}}},
+			{Name: "sales", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "store_id", Type: quarry.TypeInt}}},
+			{Name: "bookings", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "flight_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "sales", FromColumn: "store_id", To: "stores", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "bookings", FromColumn: "flight_id", To: "flights", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{{Name: "count_flights", Entity: "flights", Expr: "COUNT(flights.id)"}, {Name: "count_stores", Entity: "stores", Expr: "COUNT(stores.id)"}},
+	}
+	tr := &semantic.TimeRange{From: "2026-05-01", To: "2026-06-01"}
+	if failed := coverageFailures("how many flights last month", "2026-06-30", m, &semantic.Query{Metrics: []string{"count_flights"}, TimeRange: tr}); failed != "" {
+		t.Errorf("flights last month: failed %q", failed)
+	}
+	if failed := coverageFailures("how many stores last month", "2026-06-30", m, &semantic.Query{Metrics: []string{"count_stores"}, TimeRange: tr}); !strings.Contains(failed, "made then") {
+		t.Errorf("stores last month: failed %q, want the question of new ones", failed)
+	}
+}
