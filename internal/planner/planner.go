@@ -389,6 +389,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.verbRows(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.stateNounRows(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.moneyMade(question, asOf, pl); m != nil {
 		return m
 	}

@@ -3,9 +3,12 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // verbRows replans a question refused for a verb it does not know whose
@@ -97,3 +100,94 @@ func (p *Planner) verbTable(w string) string {
 // verbNoun are the endings that make a verb's stem the noun of what it
 // makes: a rental, an enrollment, a booking, an order, a purchase.
 var verbNoun = map[string]bool{"": true, "e": true, "al": true, "ment": true, "ing": true, "ion": true, "s": true}
+
+// stateNounRows replans a question refused for a noun it does not know
+// that names a status value's event ("cancellations", status
+// 'cancelled'; "refunds", 'refunded'; "deliveries", 'delivered') as the
+// rows in that state: "cancellations by clinic this year" as "cancelled
+// appointments by clinic this year" (found from outside: "cancellations",
+// "cancellation rate" not understood on three databases). Only where one
+// status value of one table has that stem; nil otherwise, or where the
+// question in those words is not answered either.
+func (p *Planner) stateNounRows(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || len(pl.Unknown) == 0 {
+		return nil
+	}
+	for _, t := range tokenize(question) {
+		if !slices.Contains(pl.Unknown, t.s) {
+			continue
+		}
+		stems := nounStems(t.s)
+		if len(stems) == 0 {
+			continue
+		}
+		entity, value := "", ""
+		for i := range p.m.Entities {
+			e := &p.m.Entities[i]
+			for _, c := range e.Columns {
+				if !semantic.StatusName(c.Name) {
+					continue
+				}
+				for _, v := range c.Values {
+					if !slices.Contains(stems, pastStem(strings.ToLower(v))) {
+						continue
+					}
+					if entity != "" && (entity != e.Name || value != v) {
+						return nil // two states of that name: which is meant?
+					}
+					entity, value = e.Name, v
+				}
+			}
+		}
+		if entity == "" {
+			continue
+		}
+		read := question[:t.start] + value + " " + display(entity) + question[t.end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric && again.Kind != KindRows {
+			return nil
+		}
+		again.readAs(read, fmt.Sprintf("%q read as the %s whose %s is %q", t.s, display(entity), "status", value))
+		return again
+	}
+	return nil
+}
+
+// nounStems are the stems a plural noun of an event may have: the verb
+// it is made from ("cancellations": cancel; "refunds": refund;
+// "deliveries": deliver, delivery; "shipments": ship).
+func nounStems(w string) []string {
+	var out []string
+	for _, suf := range []string{"ations", "ments", "ions", "ings", "ies", "als", "s"} {
+		stem, ok := strings.CutSuffix(w, suf)
+		if !ok || len(stem) < 3 {
+			continue
+		}
+		if suf == "ies" {
+			out = append(out, stem, stem+"y")
+			continue
+		}
+		out = append(out, undouble(stem))
+		break
+	}
+	return out
+}
+
+// pastStem is a past participle's stem: "cancelled" cancel, "refunded"
+// refund, "delivered" deliver; "" for a word that is none.
+func pastStem(v string) string {
+	stem, ok := strings.CutSuffix(v, "ed")
+	if !ok || len(stem) < 3 || strings.ContainsAny(stem, " _-") {
+		return ""
+	}
+	return undouble(stem)
+}
+
+// undouble drops the last letter of a stem that ends in a doubled one
+// (cancell, shipp).
+func undouble(s string) string {
+	if n := len(s); n > 2 && s[n-1] == s[n-2] {
+		return s[:n-1]
+	}
+	return s
+}
