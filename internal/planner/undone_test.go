@@ -273,6 +273,7 @@ func TestStateNoun(t *testing.T) {
 	p := New(m, nil)
 	sqlHolds(t, p, m, "cancellations by clinic", "appointments.status = 'cancelled'", "GROUP BY")
 	sqlHolds(t, p, m, "how many completions", "appointments.status = 'completed'")
+	sqlHolds(t, p, m, "cancellation rate", "SUM(CASE WHEN appointments.status = 'cancelled' THEN 1 ELSE 0 END)")
 	if pl := p.Plan("how many refunds", asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
 		t.Errorf("refunds of two tables: answered %+v", pl.Query)
 	}

@@ -153,12 +153,12 @@ func (p *Planner) stateNounRows(question string, asOf time.Time, pl *Plan) *Plan
 	return nil
 }
 
-// nounStems are the stems a plural noun of an event may have: the verb
-// it is made from ("cancellations": cancel; "refunds": refund;
-// "deliveries": deliver, delivery; "shipments": ship).
+// nounStems are the stems a noun of an event may have: the verb it is
+// made from ("cancellations", "cancellation": cancel; "refunds",
+// "refund": refund; "deliveries": deliver, delivery; "shipments": ship).
 func nounStems(w string) []string {
-	var out []string
-	for _, suf := range []string{"ations", "ments", "ions", "ings", "ies", "als", "s"} {
+	out := []string{w} // "refund"
+	for _, suf := range []string{"ations", "ation", "ments", "ment", "ions", "ion", "ings", "ing", "ies", "als", "s"} {
 		stem, ok := strings.CutSuffix(w, suf)
 		if !ok || len(stem) < 3 {
 			continue
