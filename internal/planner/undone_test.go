@@ -278,3 +278,22 @@ func TestStateNoun(t *testing.T) {
 		t.Errorf("refunds of two tables: answered %+v", pl.Query)
 	}
 }
+
+// TestVerbOfParentRows: a verb whose stem names a table the counted rows
+// belong to makes none of them: "comments posted last month" is no
+// question of comments with posts.
+func TestVerbOfParentRows(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "posts", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "comments", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "post_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "comments", FromColumn: "post_id", To: "posts", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if pl := New(m, nil).Plan("how many comments posted", asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+		t.Errorf("comments posted: answered %+v", pl.Query)
+	}
+}

@@ -51,13 +51,32 @@ func (p *Planner) verbRows(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 		read := strings.Join(strings.Fields(question[:start]+" "+with+" "+question[end:]), " ")
 		again := p.planQuestion(read, asOf)
-		if again.Kind != KindMetric && again.Kind != KindRows {
+		if again.Kind != KindMetric && again.Kind != KindRows || !p.madeBy(again, e) {
 			return nil
 		}
 		again.readAs(read, fmt.Sprintf("%q read as %q", strings.TrimSpace(question[start:end]), with))
 		return again
 	}
 	return nil
+}
+
+// madeBy reports whether the rows pl counts or lists are those whose
+// rows of table e refer to them: a customer's rentals, a vehicle's; not
+// the post a comment belongs to ("comments posted last month" is no
+// question of comments with posts).
+func (p *Planner) madeBy(pl *Plan, e string) bool {
+	if pl.Query == nil {
+		return false
+	}
+	m := pl.over(p.m)
+	var mts []*semantic.Metric
+	for _, name := range pl.Query.Metrics {
+		if mt := m.Metric(name); mt != nil {
+			mts = append(mts, mt)
+		}
+	}
+	subject := subjectOf(m, pl.Query, mts)
+	return subject != "" && p.up[lower(e)][lower(subject)]
 }
 
 // verbLead are the words before a verb that verbRows reads with it: "who
