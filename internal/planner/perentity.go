@@ -121,10 +121,49 @@ func (p *Planner) averagePer(question string, asOf time.Time) *Plan {
 	if mt == nil || !additive(mt) {
 		return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("%s is not a sum or a count, so quarry cannot spread it per %s; ask for it by %s instead", what, strings.Join(wordsOf(toks[per+1:per+1+unitLen]), " "), strings.Join(wordsOf(toks[per+1:per+1+unitLen]), " "))}
 	}
+	if avgAt < per && per-(avgAt+avgLen) == 1 && inner.isCountAdHoc(mt.Name) {
+		// "average number of items per sale", sale_items holding a
+		// quantity: its rows (lines) or the units they hold? (found
+		// from outside: 2.00 lines per sale, where 3.98 units were
+		// meant, at 1.00).
+		if w := toks[avgAt+avgLen].s; unitsWord(w) && p.quantityOf(mt.Entity) != "" {
+			return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("%q may be the rows of %s or the %s they hold, and quarry does not guess; ask for “average number of %s per %s” for the rows", w, display(mt.Entity), p.quantityOf(mt.Entity), strings.ToLower(display(mt.Entity)), strings.Join(wordsOf(toks[per+1:per+1+unitLen]), " "))}
+		}
+	}
 	if unit != "" {
 		return p.perPeriodUnit(inner, mt, unit, what, asOf)
 	}
 	return p.perEntityAverage(inner, mt, ent, what)
+}
+
+// unitsWord reports whether w names things counted in units as well as
+// in rows: "items", "units", "pieces".
+func unitsWord(w string) bool {
+	switch w {
+	case "items", "item", "units", "unit", "pieces", "piece":
+		return true
+	}
+	return false
+}
+
+// quantityOf is entity's column of how many units a row holds
+// (quantity, qty, units), "" where it has none.
+func (p *Planner) quantityOf(entity string) string {
+	e := p.entity(entity)
+	if e == nil {
+		return ""
+	}
+	for _, c := range e.Columns {
+		if !c.Type.IsNumeric() {
+			continue
+		}
+		for _, w := range nameWords(c.Name) {
+			if w == "quantity" || w == "qty" || w == "units" {
+				return c.Name
+			}
+		}
+	}
+	return ""
 }
 
 // perEntity is the one entity the words after "per" name (up to three of

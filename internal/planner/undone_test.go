@@ -297,3 +297,28 @@ func TestVerbOfParentRows(t *testing.T) {
 		t.Errorf("comments posted: answered %+v", pl.Query)
 	}
 }
+
+// TestItemsOrUnits: "average number of items per sale", of order lines
+// that hold a quantity, may be the lines or the units, and is refused
+// rather than answered with the lines (found from outside: 2.00 lines
+// where 3.98 units were meant, at 1.00); the table named whole is its
+// rows.
+func TestItemsOrUnits(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "sales", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "sale_items", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "sale_id", Type: quarry.TypeInt}, {Name: "quantity", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "sale_items", FromColumn: "sale_id", To: "sales", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	if pl := p.Plan("average number of items per sale", asOf); pl.Kind == KindMetric || !strings.Contains(pl.Reason, "quantity") {
+		t.Errorf("items per sale: %s %q", pl.Kind, pl.Reason)
+	}
+	if pl := p.Plan("average number of sale items per sale", asOf); pl.Kind != KindMetric {
+		t.Errorf("sale items per sale: %s %q", pl.Kind, pl.Reason)
+	}
+}
