@@ -127,14 +127,7 @@ func tableTimeRole(table, column string) string {
 	}
 	own := strings.ToLower(singularOf(table))
 	for _, w := range nameWords(column) {
-		if !slices.Contains(endWords, w) || w == own {
-			continue
-		}
-		n := 0
-		for n < len(w) && n < len(own) && w[n] == own[n] {
-			n++
-		}
-		if n >= 5 || n == len(own) && n >= 4 {
+		if slices.Contains(endWords, w) && w != own && semantic.SameStem(w, own) {
 			return semantic.TimeRoleEvent
 		}
 	}

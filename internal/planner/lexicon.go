@@ -260,16 +260,6 @@ func ownNameWord(entity, w string) bool {
 	return false
 }
 
-// dateWordLast reports whether w, last in a date column's name, only
-// says it is a date: moved_in_on, picked_up_at, paid_out_date.
-func dateWordLast(w string) bool {
-	switch w {
-	case "on", "at", "date", "dt", "ts", "time", "timestamp":
-		return true
-	}
-	return false
-}
-
 // genericWords are parts of column names too vague to stand for the column
 // on their own.
 func genericWord(w string) bool {
@@ -432,7 +422,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 			if !isKey && colIn {
 				l.addForms(c.Name, cs)
-				if ws := words(c.Name); len(ws) > 2 && c.Temporal() && dateWordLast(ws[len(ws)-1]) {
+				if ws := words(c.Name); len(ws) > 2 && c.Temporal() && semantic.DateWord(ws[len(ws)-1]) {
 					// "moved in" of moved_in_on, "picked up" of
 					// picked_up_at: the date by its verb (found from
 					// outside: "tenants who moved in last month" asked

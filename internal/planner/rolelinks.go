@@ -114,8 +114,8 @@ func verbOfRole(toks []token, role string) (string, int) {
 			continue
 		}
 		stems := []string{stem}
-		if n := len(stem); stem[n-1] == stem[n-2] {
-			stems = append(stems, stem[:n-1]) // dropped: drop
+		if u := undouble(stem); u != stem {
+			stems = append(stems, u) // dropped: drop
 		}
 		for _, s := range stems {
 			if s == role {

@@ -96,8 +96,8 @@ var verbTimesRE = sync.OnceValue(func() *regexp.Regexp {
 func (p *Planner) verbTable(w string) string {
 	stem := strings.TrimSuffix(w, "ed")
 	stems := []string{stem}
-	if n := len(stem); n > 2 && stem[n-1] == stem[n-2] {
-		stems = append(stems, stem[:n-1]) // shipped: ship
+	if u := undouble(stem); u != stem {
+		stems = append(stems, u) // shipped: ship
 	}
 	found := ""
 	for i := range p.m.Entities {

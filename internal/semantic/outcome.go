@@ -122,7 +122,7 @@ func otherExpiry(entity, column string) bool {
 			continue
 		}
 		for _, before := range words[:i] {
-			if !slices.ContainsFunc(own, func(o string) bool { return sameStem(o, before) }) {
+			if !slices.ContainsFunc(own, func(o string) bool { return SameStem(o, before) }) {
 				return true
 			}
 		}
@@ -131,9 +131,10 @@ func otherExpiry(entity, column string) bool {
 	return false
 }
 
-// sameStem reports whether two words share their first five letters, or
-// one is the other's start (member and membership, policy and policies).
-func sameStem(a, b string) bool {
+// SameStem reports whether two words share their first five letters, or
+// at least four that are all of one of them: member and membership,
+// policy and policies, refund and refunded.
+func SameStem(a, b string) bool {
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++

@@ -94,13 +94,23 @@ func DeletionDate(c Column) bool {
 	if len(ws) < 2 || len(ws) > 3 || !slices.Contains(deletionWords, ws[0]) {
 		return false
 	}
-	switch ws[len(ws)-1] {
-	case "at", "on", "date", "ts", "dt", "time", "timestamp":
+	if DateWord(ws[len(ws)-1]) {
 		// deleted_at, empty in every row sampled, is typed by
 		// neither its values nor its declared TEXT.
 		return c.Temporal() || c.Type == quarry.TypeText || c.Type == quarry.TypeUnknown
 	}
 	return c.Temporal()
+}
+
+// DateWord reports whether w, a word of a column's name, only says the
+// column is a date or a time: the "at" of deleted_at, the "on" of
+// moved_in_on, the "date" of due_date.
+func DateWord(w string) bool {
+	switch w {
+	case "at", "on", "date", "ts", "dt", "time", "timestamp":
+		return true
+	}
+	return false
 }
 
 // ISODay reports whether s starts with a day written YYYY-MM-DD, the one

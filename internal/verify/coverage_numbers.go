@@ -560,11 +560,8 @@ func (c *cover) periodDate() (ok, bad []string) {
 	}
 	// The date named by its own words ("moved out" of moved_out_on,
 	// beside moved_in_on) is no other's.
-	if ws := strings.Split(strings.ToLower(col.Name), "_"); len(ws) > 2 && c.has(strings.Join(ws[:len(ws)-1], " ")) {
-		switch ws[len(ws)-1] {
-		case "on", "at", "date", "dt", "ts", "time":
-			return []string{ent + "." + col.Name}, nil
-		}
+	if ws := strings.Split(strings.ToLower(col.Name), "_"); len(ws) > 2 && semantic.DateWord(ws[len(ws)-1]) && c.has(strings.Join(ws[:len(ws)-1], " ")) {
+		return []string{ent + "." + col.Name}, nil
 	}
 	// The measure's own date, named too ("members joined": the club's
 	// start date, not the shop's signup date), is the likelier reading.
