@@ -139,36 +139,141 @@ func (p *Planner) moneyMade(question string, asOf time.Time, pl *Plan) *Plan {
 	return again
 }
 
-// incomeUnknown refuses a question whose word of money taken in
-// ("revenue", "sales") the knowledge defines no measure of, naming the
-// amounts it could be, so the asker can say which; nil otherwise. It
-// never picks one: revenue may be invoiced, paid, net of refunds.
-func (p *Planner) incomeUnknown(pl *Plan) *Plan {
+// incomeUnknown asks back, for a question whose word of money taken in
+// ("revenue", "sales") the knowledge defines no measure of, which amount
+// it means: the question again with each dated table's one amount in the
+// word's place, those answered (found from outside: the largest cause of
+// easy questions refused, on six databases of seven). It never picks
+// one: revenue may be invoiced, paid, net of refunds. Where no amount
+// answers, it refuses, naming the amounts it could be; nil where the
+// question has no such word or the knowledge defines the measure.
+func (p *Planner) incomeUnknown(question string, asOf time.Time, pl *Plan) *Plan {
 	if pl.Kind != KindUnanswered || p.moneyMetric() != "" {
 		return nil
 	}
 	word := ""
 	for _, u := range pl.Unknown {
 		if incomeWord(lower(u)) {
-			word = lower(u)
+			word = u
 		}
 	}
 	if word == "" {
 		return nil
 	}
-	var amounts []string
+	var amounts, options []string
 	for _, e := range p.m.Entities {
-		if c := p.oneAmount(e.Name); c != "" {
-			amounts = append(amounts, fmt.Sprintf("“%s of %s”", totalWords(c), display(e.Name)))
+		c := p.oneAmount(e.Name)
+		if c == "" {
+			continue
+		}
+		said := totalWords(c) + " of " + display(e.Name)
+		amounts = append(amounts, "“"+said+"”")
+		if ws := nameWords(c); ws[0] == "total" {
+			// "what was our total cents of sales" reads the column;
+			// its sum is asked in words that cannot.
+			said = "sum of " + strings.Join(ws, " ") + " of " + display(e.Name)
+		}
+		if e.TimeColumn == "" || spentWords(e.Name, c) || len(options) == 4 {
+			// A price of a thing (products.price) is no amount taken in;
+			// a cost is money paid out.
+			continue
+		}
+		read, ok := replaceWord(question, word, said)
+		if t := tokenize(read); ok && len(t) > 0 {
+			// "total revenue": the total is said already.
+			for i := 0; i+1 < len(t); i++ {
+				if t[i].s == "total" && strings.HasPrefix(read[t[i+1].start:], said) {
+					read = read[:t[i].start] + read[t[i+1].start:]
+					break
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		if again := p.planQuestion(read, asOf); again.Kind == KindMetric || again.Kind == KindClarify {
+			options = append(options, read)
 		}
 	}
-	reason := fmt.Sprintf("the knowledge defines no measure of %s (a currency metric named %s in metrics.yaml), and quarry does not guess which amount it is", word, word)
+	if len(options) > 0 {
+		return clarify(fmt.Sprintf("%q has no measure in the knowledge (a currency metric named %s in metrics.yaml would define it); which amount is it?", lower(word), lower(word)), options...)
+	}
+	reason := fmt.Sprintf("the knowledge defines no measure of %s (a currency metric named %s in metrics.yaml), and quarry does not guess which amount it is", lower(word), lower(word))
 	if len(amounts) > 0 {
 		reason += "; ask for " + strings.Join(amounts[:min(3, len(amounts))], " or ")
 	}
 	out := *pl
 	out.Reason = reason
 	return &out
+}
+
+// salesTotal asks back "total sales", read as a count of the rows of a
+// sales table, where the knowledge defines no measure of sales: a manager
+// says it of the money (found from outside: "total sales last month" was
+// 201 sales, at 1.00). The options are the question with the number of
+// sales, and with the sum of the table's one amount, in its place.
+func (p *Planner) salesTotal(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || p.moneyMetric() != "" {
+		return nil
+	}
+	mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
+	if mt == nil || !isCount(mt) || len(mt.Filters) > 0 {
+		return nil
+	}
+	ws := nameWords(mt.Entity)
+	if len(ws) == 0 || singular(ws[len(ws)-1]) != "sale" {
+		return nil
+	}
+	c := p.oneAmount(mt.Entity)
+	if c == "" {
+		return nil
+	}
+	toks := tokenize(question)
+	for i := 0; i+1 < len(toks); i++ {
+		a, b := toks[i].s, toks[i+1].s
+		if !(a == "total" && b == "sales" || a == "sales" && b == "total") {
+			continue
+		}
+		said := "sum of " + strings.Join(nameWords(c), " ") + " of " + display(mt.Entity)
+		if nameWords(c)[0] != "total" {
+			said = totalWords(c) + " of " + display(mt.Entity)
+		}
+		var options []string
+		for _, with := range []string{"number of sales", said} {
+			read := question[:toks[i].start] + with + question[toks[i+1].end:]
+			if again := p.planQuestion(read, asOf); again.Kind == KindMetric || again.Kind == KindClarify {
+				options = append(options, read)
+			}
+		}
+		if len(options) == 2 {
+			return clarify("“Total sales”: the number of sales, or the money they took in?", options...)
+		}
+		return nil
+	}
+	return nil
+}
+
+// spentWords reports whether a table or its amount's name says money
+// paid out or given back: a cost, an expense, a refund, a wage.
+func spentWords(entity, column string) bool {
+	for _, w := range append(nameWords(entity), nameWords(column)...) {
+		switch singular(w) {
+		case "cost", "expense", "refund", "salary", "wage", "payroll", "payout", "scholarship", "discount", "repair", "damage", "penalty", "fine", "tax", "commission", "bonus", "reimbursement", "purchase":
+			return true
+		}
+	}
+	return false
+}
+
+// replaceWord is question with its first whole-word occurrence of word
+// (any case) replaced by with.
+func replaceWord(question, word, with string) (string, bool) {
+	for _, t := range tokenize(question) {
+		if strings.EqualFold(question[t.start:t.end], word) {
+			return question[:t.start] + with + question[t.end:], true
+		}
+	}
+	return "", false
 }
 
 // recordsMoney reports whether a table's rows each record an amount of

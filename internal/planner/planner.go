@@ -425,7 +425,10 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.durationAsked(question, asOf, pl); m != nil {
 		return m
 	}
-	if m := s.incomeUnknown(pl); m != nil {
+	if m := s.incomeUnknown(question, asOf, pl); m != nil {
+		return m
+	}
+	if m := s.salesTotal(question, asOf, pl); m != nil {
 		return m
 	}
 	pl = s.datesAsEvents(question, pl)
