@@ -278,15 +278,12 @@ func statusDate(column string, values []string) bool {
 
 // endBound is the day before which field's event has happened as of asOf:
 // the day after it, or asOf itself for a last day of something (an
-// expiry, a valid_until), which has passed only once that day has: a card
+// expiry, a valid_until, an end_date: semantic.RunsOut), which has passed only once that day has: a card
 // that expires on June 30th is good through that day (found from
 // outside: counted as expired on it).
 func endBound(field string, asOf time.Time) string {
-	_, col, _ := strings.Cut(field, ".")
-	for _, w := range semantic.NameWords(col) {
-		if strings.HasPrefix(w, "expir") || w == "expires" || w == "valid" || w == "until" || w == "thru" || w == "through" {
-			return asOf.Format("2006-01-02")
-		}
+	if _, col, _ := strings.Cut(field, "."); semantic.RunsOut(col) {
+		return asOf.Format("2006-01-02")
 	}
 	return asOf.AddDate(0, 0, 1).Format("2006-01-02")
 }

@@ -178,6 +178,9 @@ func (b *builder) resolveKinds() *Plan {
 		}
 		b.metricOfColumn(t)
 		cs := strongest(nonKey(only(t.cands, sMetric, sEntity, sColumn, sDim)))
+		if own := b.namedOverStronger(t, cs); len(own) > 0 {
+			t.cands, cs = own, own
+		}
 		if len(only(cs, sMetric, sEntity)) == 0 {
 			// A table's own key column may still win over another
 			// table's column of the same name, by rank.

@@ -54,7 +54,7 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	if len(ends) == 0 {
 		return pl
 	}
-	var refs []string
+	var conds []string
 	q := *pl.Query
 	q.Filters = slices.Clone(q.Filters)
 	for _, end := range ends {
@@ -62,19 +62,29 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		if readsColumn(m, pl.Query, []*semantic.Metric{mt}, ref, end.Name) {
 			return pl
 		}
-		refs = append(refs, ref)
-		q.Filters = append(q.Filters, semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{tr.To}, OrNull: true})
+		// A last day the row holds for (end_date, expires_on) is a day
+		// it is still had on; a day something closed it (terminated_on)
+		// is not.
+		bound, cond := tr.To, fmt.Sprintf("%s empty or on or after %s", ref, tr.To)
+		if day, err := time.Parse("2006-01-02", tr.To); err == nil && semantic.RunsOut(end.Name) {
+			bound = day.AddDate(0, 0, -1).Format("2006-01-02")
+			cond = fmt.Sprintf("%s (the last day held) empty or on or after %s", ref, bound)
+		}
+		conds = append(conds, cond)
+		q.Filters = append(q.Filters, semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{bound}, OrNull: true})
 	}
-	ref := strings.Join(refs, " and ")
 	pl.Query = &q
-	// "living pets": the word read, not passed over.
-	pl.Ignored = slices.DeleteFunc(slices.Clone(pl.Ignored), func(w string) bool { return w == "living" || w == "alive" })
-	pl.Understood = append(pl.Understood, fmt.Sprintf("held on %s: %s not before it, or none", tr.To, ref))
+	// "living pets", "right now": the words read, not passed over.
+	right := strings.Contains(" "+strings.ToLower(question)+" ", " right now ")
+	pl.Ignored = slices.DeleteFunc(slices.Clone(pl.Ignored), func(w string) bool {
+		return w == "living" || w == "alive" || w == "now" || w == "currently" || w == "right" && right
+	})
+	pl.Understood = append(pl.Understood, fmt.Sprintf("held on %s: %s", tr.To, strings.Join(conds, ", and ")))
 	if pl.Query.TimeRange == nil {
-		pl.Notes = append(pl.Notes, fmt.Sprintf("the %s there now: %s empty, or not before %s", display(e.Name), ref, tr.To))
+		pl.Notes = append(pl.Notes, fmt.Sprintf("the %s there now: %s", display(e.Name), strings.Join(conds, ", and ")))
 		return pl
 	}
-	pl.Notes = append(pl.Notes, fmt.Sprintf("the %s had on the day: begun before %s and not ended by then (%s empty or on or after it)", display(e.Name), tr.To, ref))
+	pl.Notes = append(pl.Notes, fmt.Sprintf("the %s had on the day: begun before %s and not ended by then (%s)", display(e.Name), tr.To, strings.Join(conds, ", and ")))
 	return pl
 }
 

@@ -388,7 +388,7 @@ func (b *builder) currentRows() *Plan {
 	}
 	for _, end := range ends {
 		field := ent.Name + "." + end
-		if len(ends) > 1 && runsOut(end) && !b.st.asOf.IsZero() {
+		if len(ends) > 1 && semantic.RunsOut(end) && !b.st.asOf.IsZero() {
 			continue // an end set ahead, beside the one that closes: below
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNull})
@@ -402,25 +402,14 @@ func (b *builder) currentRows() *Plan {
 		// outside: 2,652 expired policies counted as active, at 1.00).
 		day := b.st.asOf.Format("2006-01-02")
 		for _, c := range ent.Columns {
-			closes := slices.Contains(ends, c.Name) && (len(ends) == 1 || !runsOut(c.Name))
-			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !closes && runsOut(c.Name) && !b.p.m.IsRestricted(ent.Name, c.Name) {
+			closes := slices.Contains(ends, c.Name) && (len(ends) == 1 || !semantic.RunsOut(c.Name))
+			if c.Temporal() && c.TimeRole == semantic.TimeRoleEnd && !closes && semantic.RunsOut(c.Name) && !b.p.m.IsRestricted(ent.Name, c.Name) {
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: ent.Name + "." + c.Name, Op: semantic.OpGe, Values: []any{day}, OrNull: true})
 				b.und("%q read as the %s rows not run out: %s.%s on or after %s, or not set", word, ent.Name, ent.Name, c.Name, day)
 			}
 		}
 	}
 	return nil
-}
-
-// runsOut reports whether an end date's name says when a row runs out
-// by itself, set when the row begins (ends_on, end_date, expires_on,
-// valid_until), not when something closed it or it fell due.
-func runsOut(column string) bool {
-	ws := semantic.NameWords(column)
-	if slices.Contains(ws, "due") {
-		return false
-	}
-	return setAhead(column) || slices.ContainsFunc(ws, func(w string) bool { return w == "ends" || w == "end" || w == "thru" || w == "through" })
 }
 
 // activeByDoing reports whether "active" is said of how much rows did

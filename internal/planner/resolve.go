@@ -48,6 +48,41 @@ func (b *builder) namedEntities() map[string]bool {
 	return named
 }
 
+// namedOverStronger is the columns of a table the question names that
+// t's words name more weakly than they name another table's, where every
+// stronger meaning is a column of a table the question does not name:
+// "average rent of vacant units" is the units' monthly_rent_cents, though
+// "rent" is the synonym learn wrote for leases.rent_cents (found from
+// outside: the leases' rent averaged, at 0.85). Nil where nothing says.
+func (b *builder) namedOverStronger(t *term, strong []sense) []sense {
+	if len(strong) == 0 || len(only(strong, sColumn)) < len(strong) {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, u := range b.st.terms {
+		if u != t && u.cands[0].kind == sEntity {
+			named[lower(u.cands[0].name)] = true
+		}
+	}
+	for _, s := range strong {
+		if named[lower(s.entity)] {
+			return nil
+		}
+	}
+	var own []sense
+	fields := map[string]bool{}
+	for _, s := range nonKey(only(t.cands, sColumn)) {
+		if s.strength < strong[0].strength && named[lower(s.entity)] && (len(t.aggs) == 0 || s.numeric) {
+			own = append(own, s)
+			fields[s.field] = true
+		}
+	}
+	if len(fields) != 1 {
+		return nil
+	}
+	return own
+}
+
 // resolveColumns chooses, for each column and value term, the one column it
 // means, preferring the subject's own columns.
 func (b *builder) resolveColumns() *Plan {

@@ -106,6 +106,26 @@ func HoldingEnd(entity, column string) bool {
 	return false
 }
 
+// RunsOut reports whether an end date's name says the last day a row
+// holds for, set when the row begins (ends_on, end_date, expires_on,
+// valid_until, through), not when something closed it or it fell due: a
+// lease whose end_date is today is still had today, where a customer
+// whose cancelled_at is today is gone (found from outside: "how many
+// leases are active right now" left out the one that ended on the day).
+func RunsOut(column string) bool {
+	ws := NameWords(column)
+	if slices.Contains(ws, "due") {
+		return false
+	}
+	return slices.ContainsFunc(ws, func(w string) bool {
+		switch w {
+		case "ends", "end", "thru", "through", "expires", "expiry", "expired", "expiring", "expiration", "valid", "until":
+			return true
+		}
+		return false
+	})
+}
+
 // otherExpiry reports whether an expiry date is named for another thing
 // than the table's rows: a customer's licence_expires_on, a traveller's
 // passport_expiry. The licence lapses; the customer is still one (found
