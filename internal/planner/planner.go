@@ -431,6 +431,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.salesTotal(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.collected(question, asOf, pl); m != nil {
+		return m
+	}
 	pl = s.datesAsEvents(question, pl)
 	pl = s.perOwnRow(question, pl)
 	s.rankings(pl)

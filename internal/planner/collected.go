@@ -1,0 +1,137 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// How money said received is read: "rent collected last month" is what
+// was paid toward the leases then, not the rent of the leases begun then.
+
+// collected replans a total said received ("total rent collected last
+// month", "how much rent did we receive in May") of an amount that a
+// table's rows charge rather than move (a lease's rent_cents), as the
+// total of the one table of payments toward those rows, in its own time
+// (found from outside: the rent of the leases begun last month, at
+// 0.85). Where no one such table is and the rows are agreements dated by
+// their start, it refuses: their amount is what each charges, and when it
+// was paid nothing says. Nil where the question says nothing received, or
+// the amount is one its own rows move (payments, invoices, orders).
+func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || len(pl.Query.Compare) > 0 {
+		return nil
+	}
+	toks := tokenize(question)
+	at := -1
+	for i, t := range toks {
+		if receiptWord(t.s) {
+			at = i
+			break
+		}
+	}
+	if at < 1 {
+		return nil
+	}
+	mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
+	if mt == nil || mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") {
+		return nil
+	}
+	entity, column, ok := simpleRef(strings.TrimSuffix(strings.TrimSpace(mt.Expr)[len("SUM("):], ")"))
+	e := p.entity(entity)
+	if !ok || e == nil || recordsMoney(e.Name) || paymentTable(e.Name) {
+		return nil
+	}
+	var pays []*semantic.Entity
+	for _, r := range p.m.Relationships {
+		if !strings.EqualFold(r.To, e.Name) || r.Cardinality != semantic.ManyToOne || !paymentTable(r.From) {
+			continue
+		}
+		if pe := p.entity(r.From); pe != nil && pe.TimeColumn != "" && p.oneAmount(pe.Name) != "" {
+			pays = append(pays, pe)
+		}
+	}
+	verb := toks[at].s
+	if len(pays) != 1 {
+		if tc := e.Column(e.TimeColumn); tc == nil || tc.TimeRole != semantic.TimeRoleStart {
+			return nil
+		}
+		return p.unanswered(&state{}, fmt.Sprintf("%q asks for money received, and %s.%s is what each of the %s charges, not a payment made on a day; ask for the total of a table of payments, or for the %s begun in the period",
+			verb, e.Name, column, display(e.Name), display(e.Name)))
+	}
+	// The words that name the amount, before the verb ("total rent"),
+	// with the helping words between them passed over ("how much rent
+	// did we collect").
+	end := at - 1
+	for end >= 0 && receiptFiller(toks[end].s) {
+		end--
+	}
+	start := end + 1
+	for start > 0 && p.namesField(toks[start-1].s, entity+"."+column) {
+		start--
+	}
+	if start > end {
+		return nil
+	}
+	if start > 0 && toks[start-1].s == "total" {
+		start--
+	}
+	pay := pays[0]
+	said := totalWords(p.oneAmount(pay.Name)) + " of " + display(pay.Name)
+	read := question[:toks[start].start] + said + question[toks[end].end:]
+	again := p.planQuestion(read, asOf)
+	if again.Kind != KindMetric {
+		return nil
+	}
+	again.Ignored = slices.DeleteFunc(again.Ignored, receiptWord)
+	again.readAs(read, fmt.Sprintf("%q read as the %s: what was paid toward the %s then, not what they charge", join(toks[start:at+1]), said, display(e.Name)))
+	return again
+}
+
+// receiptWord reports whether w says money was received.
+func receiptWord(w string) bool {
+	switch w {
+	case "collected", "collect", "received", "receive":
+		return true
+	}
+	return false
+}
+
+// receiptFiller reports whether w may stand between an amount and the
+// verb that says it was received: "how much rent did we collect".
+func receiptFiller(w string) bool {
+	switch w {
+	case "did", "do", "does", "we", "have", "has", "had", "was", "were", "been", "is", "are", "you", "they", "i":
+		return true
+	}
+	return false
+}
+
+// paymentTable reports whether a table's name says its rows are payments
+// made (rent_payments, receipts, transactions).
+func paymentTable(entity string) bool {
+	ws := nameWords(entity)
+	if len(ws) == 0 {
+		return false
+	}
+	switch singular(ws[len(ws)-1]) {
+	case "payment", "receipt", "collection", "remittance", "transaction":
+		return true
+	}
+	return false
+}
+
+// namesField reports whether the word w alone names field (a column's
+// name, synonym or a word of it).
+func (p *Planner) namesField(w, field string) bool {
+	ss, _ := p.lex.get(w)
+	for _, s := range ss {
+		if s.kind == sColumn && strings.EqualFold(s.field, field) {
+			return true
+		}
+	}
+	return false
+}
