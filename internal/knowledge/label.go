@@ -45,6 +45,33 @@ type labelCand struct {
 	index int // position in the table
 	score int // 3: name, title, label, <table>_name; 2: another *name / *title; 1: first or last name, code, user name
 	pref  int // order among score-3 names
+	// placeOnly is a city or a location of a table of places with no
+	// name column: a label only where every row sampled has its own.
+	placeOnly bool
+}
+
+// placeTable reports whether a table's rows are places a business works
+// from, each known by where it is.
+func placeTable(table string) bool {
+	ws := nameWords(table)
+	if len(ws) == 0 {
+		return false
+	}
+	switch singularOf(ws[len(ws)-1]) {
+	case "store", "branch", "location", "office", "site", "depot", "club", "warehouse", "clinic", "restaurant", "hotel", "shop",
+		"outlet", "venue", "campus", "gym", "facility", "studio", "hub", "station", "center", "centre":
+		return true
+	}
+	return false
+}
+
+// placeWord reports whether a column's one word says where a place is.
+func placeWord(w string) bool {
+	switch w {
+	case "city", "town", "location", "area", "region", "district", "neighborhood", "neighbourhood", "suburb":
+		return true
+	}
+	return false
 }
 
 // Words of column names that are never a label: free text, contact data,
@@ -92,6 +119,19 @@ func labelCandidates(t *quarry.TableInfo, isKey, isRestricted func(string) bool,
 			continue
 		}
 		out = append(out, cand)
+	}
+	if len(out) == 0 && placeTable(t.Name) {
+		// A store, a branch, a depot with no name column is known by
+		// where it is ("Portland", not store 1: found from outside),
+		// where that names one row each (chooseLabel: placeOnly).
+		for i, c := range t.Columns {
+			if !textual(columnType(c)) || isKey(c.Name) || isRestricted(c.Name) {
+				continue
+			}
+			if ws := nameWords(c.Name); len(ws) == 1 && placeWord(ws[0]) {
+				out = append(out, labelCand{name: c.Name, index: i, placeOnly: true})
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
@@ -279,6 +319,9 @@ func chooseLabel(e *semantic.Entity, cands []labelCand, stats map[string]labelSt
 	best, bestQ := -1, 0.0
 	for i, c := range cands {
 		st, ok := stats[c.name]
+		if c.placeOnly && (!ok || st.filled < 0.95 || st.distinct < 1 || st.rows < 2) {
+			continue // by name alone, or a city two rows share: no name of a row
+		}
 		if !ok {
 			if best < 0 {
 				best = i

@@ -28,6 +28,12 @@ CREATE TABLE people (id INTEGER PRIMARY KEY, full_name TEXT, name TEXT);
 INSERT INTO people VALUES (1, 'Ada Lovelace', 'Ada'), (2, 'Alan Turing', 'Alan');
 CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, full_nm TEXT, role TEXT);
 INSERT INTO crew VALUES (1, 'Sam Novak', 'lead'), (2, 'Ida Berg', 'lead');
+CREATE TABLE stores (id INTEGER PRIMARY KEY, city TEXT, opened_on DATE);
+INSERT INTO stores VALUES (1, 'Portland', '2021-03-01'), (2, 'Seattle', '2020-06-15'), (3, 'Boise', '2022-01-10');
+CREATE TABLE depots (id INTEGER PRIMARY KEY, city TEXT);
+INSERT INTO depots VALUES (1, 'Lyon'), (2, 'Lyon'), (3, 'Paris');
+CREATE TABLE buyers (id INTEGER PRIMARY KEY, city TEXT);
+INSERT INTO buyers VALUES (1, 'Lyon'), (2, 'Paris');
 `
 
 func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
@@ -49,6 +55,9 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		"authors":   "first_name",   // empty table: the name decides
 		"people":    "name",         // both filled and distinct: the plainer name
 		"crew":      "full_nm",      // a name in a short form (found from outside)
+		"stores":    "city",         // a place known by where it is, one each (found from outside)
+		"depots":    "",             // two depots in Lyon: no name of one
+		"buyers":    "",             // people are not known by their city
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("labels (-want +got):\n%s", diff)
@@ -63,6 +72,7 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		"crew.full_nm (100% filled, 100% distinct in 2 rows)",
 		"people.name (100% filled, 100% distinct in 2 rows)",
 		"releases.release_name (100% filled, 100% distinct in 3 rows); passed over title (numbers)",
+		"stores.city (100% filled, 100% distinct in 3 rows)",
 		"teams.team_title (100% filled, 100% distinct in 40 rows); passed over name (5% distinct)",
 	}
 	if diff := cmp.Diff(wantLines, lines); diff != "" {
