@@ -95,17 +95,34 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 		// The first part alone is kept to today, by a condition of its
 		// own: the other (the pets) may have no date to cut by.
 		c.TimeRange = nil
-		adhoc, ok := partToDate(m, pl.AdHoc, q.Metrics[0], field, next.Format("2006-01-02"))
+		day := next.Format("2006-01-02")
+		conds := []string{field + " < '" + day + "'"}
+		other, begun := a.otherPartAhead(ctx, m, q.Metrics[0], field, question)
+		if begun {
+			// "average enrollments per section": the sections begun by
+			// then, and the enrollments of those (found from outside:
+			// enrollments to date over every section, those of next
+			// term's too, at 1.00).
+			conds = append(conds, other+" < '"+day+"'")
+		}
+		adhoc, ok := cutPart(m, pl.AdHoc, q.Metrics[0], 0, conds...)
+		if begun && ok {
+			adhoc, ok = cutPart(m, adhoc, q.Metrics[0], 1, other+" < '"+day+"'")
+		}
 		if !ok {
 			return pl
 		}
 		o.AdHoc = adhoc
+		if begun {
+			ent, _, _ := strings.Cut(other, ".")
+			o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("over the %s begun by %s (%s), and what is theirs: %s holds dates after it, which have not come yet", ent, asOf.Format("2006-01-02"), other, other))
+		}
 	}
 	verb := "counted"
 	if q.Rows != nil {
 		verb = "listed"
 	}
-	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("%s up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", verb, asOf.Format("2006-01-02"), field))
+	o.Notes = append(slices.Clone(o.Notes), fmt.Sprintf("%s up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", verb, asOf.Format("2006-01-02"), field))
 	return &o
 }
 
@@ -223,32 +240,79 @@ func ranked(m *semantic.Model, q *semantic.Query) bool {
 	return false
 }
 
-// partToDate is adhoc with the derived measure name, one of them, made of
-// its first part kept to the rows dated before end: a copy of that part
-// with the condition, under a name of its own; false where name is not
-// one of adhoc or its first part is no plain measure.
-func partToDate(m *semantic.Model, adhoc []semantic.Metric, name, field, end string) ([]semantic.Metric, bool) {
+// cutPart is adhoc with the k-th part of the derived measure name (its
+// k-th {metric}) replaced by a copy kept by conds.
+func cutPart(m *semantic.Model, adhoc []semantic.Metric, name string, k int, conds ...string) ([]semantic.Metric, bool) {
 	i := slices.IndexFunc(adhoc, func(x semantic.Metric) bool { return x.Name == name })
 	if i < 0 {
 		return nil, false
 	}
-	sm := derivedRefRE.FindStringSubmatch(adhoc[i].Derived)
-	if sm == nil {
+	refs := derivedRefRE.FindAllStringSubmatch(adhoc[i].Derived, -1)
+	if k >= len(refs) {
 		return nil, false
 	}
-	part := m.Metric(sm[1])
+	part := m.Metric(refs[k][1])
+	if part == nil {
+		part = adhocMetric(adhoc, refs[k][1])
+	}
 	if part == nil || part.Derived != "" {
 		return nil, false
 	}
 	cp := *part
 	cp.Name = part.Name + "_to_date"
-	for m.Metric(cp.Name) != nil {
+	for m.Metric(cp.Name) != nil || adhocMetric(adhoc, cp.Name) != nil {
 		cp.Name += "_q"
 	}
-	cp.Filters = append(slices.Clone(part.Filters), field+" < '"+end+"'")
+	cp.Filters = append(slices.Clone(part.Filters), conds...)
 	out := slices.Clone(adhoc)
 	out[i].Derived = strings.Replace(out[i].Derived, "{"+part.Name+"}", "{"+cp.Name+"}", 1)
 	return append(out, cp), true
+}
+
+// adhocMetric is the metric of adhoc called name, or nil.
+func adhocMetric(adhoc []semantic.Metric, name string) *semantic.Metric {
+	for i := range adhoc {
+		if adhoc[i].Name == name {
+			return &adhoc[i]
+		}
+	}
+	return nil
+}
+
+// otherPartAhead is the date of the rows the second part of the derived
+// measure name counts (the sections of enrollments per section), where
+// they are dated after today too (a start set ahead counts: the first
+// part is cut, and its rows are theirs), the question does not look ahead
+// (aheadDate), and the first part's rows (dated by field) belong to them;
+// begun is false otherwise.
+func (a *Analyst) otherPartAhead(ctx context.Context, m *semantic.Model, name, field, question string) (other string, begun bool) {
+	mt := m.Metric(name)
+	if mt == nil {
+		return "", false
+	}
+	refs := derivedRefRE.FindAllStringSubmatch(mt.Derived, -1)
+	if len(refs) != 2 {
+		return "", false
+	}
+	part := m.Metric(refs[1][1])
+	if part == nil || part.Derived != "" {
+		return "", false
+	}
+	other = m.MetricTime(part)
+	ent, _, _ := strings.Cut(other, ".")
+	first, _, _ := strings.Cut(field, ".")
+	if other == "" || strings.EqualFold(ent, first) || aheadDate(m, "", question) {
+		return "", false
+	}
+	owned := false
+	for p := range m.Parents(first) {
+		owned = owned || strings.EqualFold(p, ent)
+	}
+	if !owned {
+		return "", false
+	}
+	n, ok := a.datedFrom(ctx, m, other, "COUNT("+other+")", a.tomorrow())
+	return other, ok && n > 0
 }
 
 // firstPartTime is the date of the first part of a derived measure (the
