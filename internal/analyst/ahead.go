@@ -67,6 +67,7 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 	// scheduled after today have not flown, and are no part of it
 	// (found from outside: 11.2% for 12.1%, at 1.00), unless the
 	// question itself looks ahead.
+	question = withoutValues(question, pl.Query)
 	share := (pl.Query.Share || slices.ContainsFunc(pl.AdHoc, func(mt semantic.Metric) bool { return strings.HasPrefix(mt.Name, "share_of_") })) && !aheadDate(m, "", question)
 	if !aheadDate(m, field, question) || share {
 		out := *pl

@@ -176,6 +176,51 @@ INSERT INTO enrollments (section_id, enrolled_at) VALUES (1, '2026-01-10'), (1, 
 	}
 }
 
+// TestInForceBegun: rows kept by a state of being in force now ('active')
+// and dated by their start are those begun: a membership that starts
+// next week, marked active already, is none yet (found from outside: 3
+// pre-registered counted, at 1.00). A value with a word of time in it
+// ("West End") does not make the question look ahead; "start next month"
+// does, and counts the month whole.
+func TestInForceBegun(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE memberships (id INTEGER PRIMARY KEY, start_date DATE, status TEXT, club TEXT);
+INSERT INTO memberships (start_date, status, club) VALUES ('2026-01-01', 'active', 'West End'), ('2026-03-01', 'active', 'West End'), ('2026-02-01', 'expired', 'West End'),
+ ('2026-07-04', 'active', 'West End'), ('2026-07-08', 'active', 'Harbour');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "memberships", Table: "memberships", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"active", "expired"}},
+			{Name: "club", Type: quarry.TypeText, Values: []string{"Harbour", "West End"}}}}},
+		Metrics: []semantic.Metric{{Name: "memberships", Entity: "memberships", Expr: "COUNT(memberships.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]int{
+		"how many active memberships":              2,
+		"how many active memberships at West End":  2,
+		"list the active memberships at West End":  2,
+		"how many memberships start next month":    2,
+		"how many expired memberships at West End": 1,
+	} {
+		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
+		if err != nil || out.Table == nil || len(out.Table.Rows) == 0 {
+			t.Errorf("%q: %v (%s)", q, err, out.Status)
+			continue
+		}
+		got := len(out.Table.Rows)
+		if len(out.Table.Columns) == 1 && len(out.Table.Rows) == 1 {
+			n, _ := semantic.NumberOf(out.Table.Rows[0][0])
+			got = int(n)
+		}
+		if got != want {
+			t.Errorf("%q: %d, want %d", q, got, want)
+		}
+	}
+}
+
 // TestStateKeptAhead: rows kept, or grouped, by the state they hold now
 // are counted whatever day they are for: "how many rentals are reserved"
 // counts the reservations, all picked up after today (found from

@@ -42,7 +42,7 @@ func (a *Analyst) ownDateBound(ctx context.Context, m *semantic.Model, pl *plann
 	field := ownDate(m, q)
 	period, ok := m.ColumnField(q.TimeRange.Field)
 	own, ok2 := m.ColumnField(field)
-	if field == "" || !ok || !ok2 || aheadDate(m, field, question) {
+	if field == "" || !ok || !ok2 || aheadDate(m, field, withoutValues(question, q)) {
 		return pl
 	}
 	if strings.EqualFold(period.Entity.Name, own.Entity.Name) {

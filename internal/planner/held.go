@@ -73,6 +73,16 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		conds = append(conds, cond)
 		q.Filters = append(q.Filters, semantic.Filter{Field: ref, Op: semantic.OpGe, Values: []any{bound}, OrNull: true})
 	}
+	if now {
+		// Begun by then too: a membership that starts next week, marked
+		// active already, is not had yet (found from outside: "how many
+		// memberships are currently active" counted 3 pre-registered,
+		// at 1.00).
+		if start := m.StartColumn(e.Name); start != "" && !readsColumn(m, pl.Query, []*semantic.Metric{mt}, start, strings.TrimPrefix(start, e.Name+".")) {
+			q.Filters = append(q.Filters, semantic.Filter{Field: start, Op: semantic.OpLt, Values: []any{tr.To}, OrNull: true})
+			conds = append(conds, fmt.Sprintf("%s empty or before %s", start, tr.To))
+		}
+	}
 	pl.Query = &q
 	// "living pets", "right now": the words read, not passed over.
 	right := strings.Contains(" "+strings.ToLower(question)+" ", " right now ")

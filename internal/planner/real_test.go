@@ -748,8 +748,8 @@ func TestTwoEnds(t *testing.T) {
 		}
 	}
 	pl := p.Plan("how many leases do we have", asOf)
-	if pl.Query == nil || len(pl.Query.Filters) != 2 || !pl.Query.Filters[0].OrNull || !pl.Query.Filters[1].OrNull {
-		t.Errorf("leases do we have: %s %q %+v; want both ends not before the day", pl.Kind, pl.Reason, pl.Query)
+	if pl.Query == nil || len(pl.Query.Filters) != 3 || !pl.Query.Filters[0].OrNull || !pl.Query.Filters[1].OrNull || pl.Query.Filters[2].Field != "leases.start_date" {
+		t.Errorf("leases do we have: %s %q %+v; want both ends not before the day, and begun", pl.Kind, pl.Reason, pl.Query)
 	}
 	if pl := p.Plan("how many leases", asOf); pl.Kind != KindClarify || !strings.Contains(pl.Question, "an end date or terminated on") {
 		t.Errorf("how many leases: %s %q; want asked, naming both ends", pl.Kind, pl.Question)
