@@ -112,7 +112,8 @@ func timeRole(name string) string {
 	return ""
 }
 
-// tableTimeRole is timeRole of a column of table: an end named for the
+// tableTimeRole is timeRole of a column of table: an end of another thing
+// than the table's rows (semantic.OthersEnd) is none; an end named for the
 // event the table's rows record is that event, not an end of theirs
 // (refunds.refunded_at, returns.returned_on, cancellations.cancelled_at:
 // found from outside, "total refunds last month" refused, as though each
@@ -124,6 +125,13 @@ func tableTimeRole(table, column string) string {
 	}
 	if i := strings.LastIndex(table, "."); i >= 0 {
 		table = table[i+1:] // sales.refunds
+	}
+	if semantic.OthersEnd(table, column) {
+		// A subscription's trial_ends_on, a customer's
+		// licence_expires_on: the end of another thing, which lets no
+		// row of the table go (found from outside: subscriptions whose
+		// trial was over read as ended).
+		return ""
 	}
 	own := strings.ToLower(singularOf(table))
 	for _, w := range nameWords(column) {

@@ -54,6 +54,11 @@ func TestTimeRoleOfTheTablesEvent(t *testing.T) {
 		{"subscriptions", "subscription_end", semantic.TimeRoleEnd},
 		{"subscriptions", "cancelled_at", semantic.TimeRoleEnd},
 		{"loans", "returned_on", semantic.TimeRoleEnd},
+		// The end of another thing: no end of the row (found from
+		// outside: subscriptions whose trial was over read as ended).
+		{"subscriptions", "trial_ends_on", ""},
+		{"customers", "licence_expires_on", ""},
+		{"memberships", "membership_expires_on", semantic.TimeRoleEnd},
 	} {
 		if got := tableTimeRole(tt.table, tt.column); got != tt.want {
 			t.Errorf("tableTimeRole(%q, %q) = %q, want %q", tt.table, tt.column, got, tt.want)

@@ -293,6 +293,9 @@ func heldEnds(m *semantic.Model, e *semantic.Entity) []*semantic.Column {
 	var ends []*semantic.Column
 	for i, c := range e.Columns {
 		if c.TimeRole == semantic.TimeRoleEnd && c.Temporal() && !m.IsRestricted(e.Name, c.Name) && !semantic.DeletionDate(c) {
+			if semantic.OthersEnd(e.Name, c.Name) {
+				continue // a trial's end: the subscription goes on
+			}
 			if !semantic.HoldingEnd(e.Name, c.Name) {
 				return nil
 			}

@@ -185,6 +185,18 @@ func (l *lexicon) addWordForms(ws []string, s sense) {
 	}
 }
 
+// endWordAfter reports whether a word of a date's name after ws[i] says
+// it is when something ends (trial_ends_on, warranty_expiry).
+func endWordAfter(ws []string, i int) bool {
+	for _, w := range ws[i+1:] {
+		switch w {
+		case "end", "ends", "ending", "ended", "expires", "expiry", "expiration", "expiring", "expired", "until", "over":
+			return true
+		}
+	}
+	return false
+}
+
 // yesNoWord reports whether v is how a yes/no column writes yes or no.
 func yesNoWord(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
@@ -484,7 +496,12 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 						// defect reports, not their kinds (defect_type;
 						// found from outside: "how many defects" counted
 						// the 6 kinds of 900 reports).
-						if !genericWord(w) && len(w) > 2 && !ownNameWord(e.Name, w) {
+						// The thing whose end a date is ("trial" of
+						// trial_ends_on) is no name of the date: "accounts
+						// on a trial" are not those with a trial end
+						// date (found from outside: read as those whose
+						// trial had ended, 528 for 7).
+						if !genericWord(w) && len(w) > 2 && !ownNameWord(e.Name, w) && !(c.Temporal() && endWordAfter(ws, i)) {
 							a := cs
 							a.strength = strAlias
 							l.addForms(w, a)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -390,5 +391,35 @@ func TestNamedOverStronger(t *testing.T) {
 		"average rent":                 "AVG(leases.rent_cents)",
 	} {
 		sqlHolds(t, p, m, q, want)
+	}
+}
+
+// TestOthersEnd: a subscription's trial_ends_on is the end of its trial,
+// not of the subscription: "accounts currently on a trial" is not read as
+// those with a trial end date (found from outside: read as those whose
+// trial had ended, 528 for 7, at 0.85), and a subscription whose trial is
+// over is still had (found from outside: "the most active subscriptions"
+// left every one out, at 1.00). Knowledge learned before still gives the
+// date the role end.
+func TestOthersEnd(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "accounts", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "subscriptions", PrimaryKey: "id", TimeColumn: "started_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "account_id", Type: quarry.TypeInt},
+				{Name: "started_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+				{Name: "trial_ends_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+				{Name: "cancelled_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Relationships: []semantic.Relationship{{From: "subscriptions", FromColumn: "account_id", To: "accounts", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	if sql := sqlHolds(t, p, m, "how many subscriptions do we have", "subscriptions.cancelled_at >= '2026-07-01'"); strings.Contains(sql, "trial_ends_on") {
+		t.Errorf("subscriptions we have: the trial's end in\n%s", sql)
+	}
+	if pl := p.Plan("how many accounts are currently on a trial", asOf); pl.Query != nil && strings.Contains(fmt.Sprint(pl.Query.Filters), "trial_ends_on") {
+		t.Errorf("on a trial: %s %+v; want no trial end date read", pl.Kind, pl.Query)
 	}
 }

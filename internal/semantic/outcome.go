@@ -77,7 +77,7 @@ func Outcomes(e *Entity) bool {
 // many time off are there" counted the 1 not over, of 557). An outcome
 // (OutcomeEnd) lets nothing go.
 func HoldingEnd(entity, column string) bool {
-	if OutcomeEnd(entity, column) || otherExpiry(entity, column) {
+	if OutcomeEnd(entity, column) || OthersEnd(entity, column) {
 		return false
 	}
 	generic := false
@@ -126,22 +126,29 @@ func RunsOut(column string) bool {
 	})
 }
 
-// otherExpiry reports whether an expiry date is named for another thing
-// than the table's rows: a customer's licence_expires_on, a traveller's
-// passport_expiry. The licence lapses; the customer is still one (found
-// from outside: "how many customers do we have" left out every customer
-// whose driving licence had expired, at 1.00). A membership's
-// membership_expires_on, or a plain expires_on, is the row's own.
-func otherExpiry(entity, column string) bool {
+// OthersEnd reports whether an end date is named for another thing than
+// the table's rows: a customer's licence_expires_on, a traveller's
+// passport_expiry, a subscription's trial_ends_on or current_period_end.
+// The licence lapses, the trial ends; the customer, the subscription are
+// still had (found from outside: "how many customers do we have" left
+// out every customer whose driving licence had expired, and "the most
+// active subscriptions" every one whose trial was over, at 1.00). A
+// membership's membership_expires_on, a plain expires_on or a lease's
+// lease_end_date is the row's own; so is valid_until, actual_end_date.
+func OthersEnd(entity, column string) bool {
 	words := NameWords(column)
 	own := NameWords(entity)
 	for i, w := range words {
 		switch w {
-		case "expires", "expiry", "expired", "expiration", "expiring", "valid":
+		case "expires", "expiry", "expired", "expiration", "expiring", "valid", "end", "ends", "ending", "until":
 		default:
 			continue
 		}
 		for _, before := range words[:i] {
+			switch before {
+			case "valid", "actual", "planned", "scheduled", "expected", "final", "original", "effective", "contract", "contractual", "term", "agreed":
+				continue
+			}
 			if !slices.ContainsFunc(own, func(o string) bool { return SameStem(o, before) }) {
 				return true
 			}

@@ -43,6 +43,13 @@ func TestEnds(t *testing.T) {
 		{"pets", "deceased_on", true, false},
 		{"students", "graduated_on", true, false},
 		{"applications", "graduated_on", false, true},
+		// Found from outside: a trial ending lets no subscription go;
+		// nor does a billing period's end. The row's own end does.
+		{"subscriptions", "trial_ends_on", false, false},
+		{"subscriptions", "current_period_end", false, false},
+		{"leases", "lease_end_date", true, false},
+		{"leases", "actual_end_date", true, false},
+		{"contracts", "valid_until", true, false},
 	} {
 		if got := HoldingEnd(tc.entity, tc.column); got != tc.holding {
 			t.Errorf("HoldingEnd(%s, %s) = %v", tc.entity, tc.column, got)
