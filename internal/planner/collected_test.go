@@ -41,3 +41,31 @@ func TestCollected(t *testing.T) {
 		t.Errorf("no payments: %s %q %+v; want refused", pl.Kind, pl.Reason, pl.Query)
 	}
 }
+
+// TestOwnEventSaid: "fuel bought this year" is the fuel purchases of this
+// year, by their own date, though "bought" names vehicles.bought_on
+// (found from outside: the fuel of the vehicles bought this year, at
+// 1.00); "fuel for vehicles bought this year" is the vehicles' date.
+func TestOwnEventSaid(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "vehicles", PrimaryKey: "id", Label: "plate", TimeColumn: "bought_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "plate", Type: quarry.TypeText},
+				{Name: "bought_on", Type: quarry.TypeDate}, {Name: "retired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "fuel_purchases", PrimaryKey: "id", TimeColumn: "purchased_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "vehicle_id", Type: quarry.TypeInt},
+				{Name: "purchased_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "gallons", Type: quarry.TypeFloat}}},
+		},
+		Relationships: []semantic.Relationship{{From: "fuel_purchases", FromColumn: "vehicle_id", To: "vehicles", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"total gallons of fuel bought this year":      "fuel_purchases.purchased_on >= '2026-01-01'",
+		"total gallons of fuel purchased this year":   "fuel_purchases.purchased_on >= '2026-01-01'",
+		"total gallons for vehicles bought this year": "vehicles.bought_on >= '2026-01-01'",
+		"how many vehicles bought this year":          "vehicles.bought_on >= '2026-01-01'",
+	} {
+		sqlHolds(t, p, m, q, want)
+	}
+}

@@ -258,7 +258,7 @@ func (p *Planner) salesTotal(question string, asOf time.Time, pl *Plan) *Plan {
 func spentWords(entity, column string) bool {
 	for _, w := range append(nameWords(entity), nameWords(column)...) {
 		switch singular(w) {
-		case "cost", "expense", "refund", "salary", "wage", "payroll", "payout", "scholarship", "discount", "repair", "damage", "penalty", "fine", "tax", "commission", "bonus", "reimbursement", "purchase":
+		case "cost", "expense", "refund", "salary", "wage", "payroll", "payout", "scholarship", "discount", "repair", "damage", "penalty", "fine", "tax", "commission", "bonus", "reimbursement", "purchase", "claim", "compensation", "credit", "writeoff", "chargeback", "fuel":
 			return true
 		}
 	}

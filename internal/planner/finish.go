@@ -116,7 +116,10 @@ func (b *builder) finish() *Plan {
 	if pl := b.oneTimeTerm(); pl != nil {
 		return pl
 	}
-	for _, t := range st.terms {
+	for i, t := range st.terms {
+		if t.role == "time" && b.ownEventSaid(i, t) {
+			continue
+		}
 		if t.role == "time" {
 			timeField = t.cands[0].field
 			if b.rank(t.cands[0].entity, nil) > 2 {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -44,4 +45,33 @@ func (b *builder) madeDate() string {
 		return ""
 	}
 	return e.Name + "." + found
+}
+
+// ownEventSaid reports whether the verb of another table's date (term i,
+// "bought" of vehicles.bought_on) is said right after the measured rows
+// ("fuel bought this year"), of rows dated by an event of their own
+// (fuel_purchases.purchased_on): the verb says what they record, and the
+// period is on their own date, which a note says (found from outside:
+// the fuel of the vehicles bought this year, 3,319.60 gallons for
+// 46,396.10, at 1.00). "Fuel for vehicles bought this year" is still the
+// vehicles' date.
+func (b *builder) ownEventSaid(i int, t *term) bool {
+	word := lower(t.it.text)
+	if i == 0 || t.afterStop || strings.Contains(word, " ") || !pastForm(word) || strings.EqualFold(t.cands[0].entity, b.subject) {
+		return false
+	}
+	prev := b.st.terms[i-1]
+	if prev.cands[0].kind != sEntity || !strings.EqualFold(prev.cands[0].name, b.subject) {
+		return false
+	}
+	e := b.p.m.Entity(b.subject)
+	if e == nil {
+		return false
+	}
+	own := e.Column(e.TimeColumn)
+	if own == nil || own.TimeRole != semantic.TimeRoleEvent {
+		return false
+	}
+	b.notes = append(b.notes, fmt.Sprintf("%q read as what the %s record, dated by %s.%s, not %s", word, display(e.Name), e.Name, own.Name, t.cands[0].field))
+	return true
 }
