@@ -110,12 +110,20 @@ func (b *builder) valueFilters() *Plan {
 			b.und("%q read as the %s's %s (%s), not the %s row's own", t.it.text, display(ro.Name), s.column, ro.Role.Via(), singular(display(s.entity)))
 		}
 		if op == semantic.OpNe {
-			if undone := b.undoneAfter(s); len(undone) > 0 {
-				// "unpaid invoices": not paid, nor paid and refunded.
-				vs := append([]any{s.value}, undone...)
+			undone, never := b.undoneAfter(s), b.neverDone(s)
+			if len(undone)+len(never) > 0 {
+				// "unpaid invoices": not paid, nor paid and refunded,
+				// nor void or written off, which are owed by no one.
+				vs := append(append([]any{s.value}, undone...), never...)
 				b.q.Filters = append(b.q.Filters, semantic.Filter{Field: field, Op: semantic.OpNotIn, Values: vs})
 				last, lastField, lastText = &b.q.Filters[len(b.q.Filters)-1], field, t.it.text
-				b.und("not %s keeps out the %s rows whose %s is %v too: those were %s first", s.value, s.entity, s.column, undone, s.value)
+				if len(undone) > 0 {
+					b.und("not %s keeps out the %s rows whose %s is %v too: those were %s first", s.value, s.entity, s.column, undone, s.value)
+				}
+				if len(never) > 0 {
+					b.und("not %s keeps out the %s rows whose %s is %v too: those will never be %s", s.value, s.entity, s.column, never, s.value)
+					b.notes = append(b.notes, fmt.Sprintf("not %s leaves out the %s marked %s, which never will be", s.value, display(s.entity), orValues(never)))
+				}
 				continue
 			}
 		}
@@ -150,6 +158,53 @@ func (b *builder) undoneAfter(s sense) []any {
 		}
 	}
 	return out
+}
+
+// neverDone are the values of s's column that say what s's value says
+// will never happen ('uncollectible', 'cancelled' beside
+// 'paid'): a row so marked is no more owed than a paid one, so "unpaid",
+// "not paid" keeps it out too (found from outside: 65 invoices written
+// off counted as unpaid and overdue).
+func (b *builder) neverDone(s sense) []any {
+	if !doneState(s.value) {
+		return nil
+	}
+	e := b.p.entity(s.entity)
+	if e == nil {
+		return nil
+	}
+	c := e.Column(s.column)
+	if c == nil {
+		return nil
+	}
+	var out []any
+	for _, v := range c.Values {
+		if !semantic.SameSpelling(v, s.value) && !reversal(v) && neverState(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// orValues is values quoted and joined by "or": 'void' or 'uncollectible'.
+func orValues(values []any) string {
+	var out []string
+	for _, v := range values {
+		out = append(out, fmt.Sprintf("'%v'", v))
+	}
+	return strings.Join(out, " or ")
+}
+
+// neverState reports whether a status value says a row was let go before
+// it went through: cancelled, written off. Void is left out of every
+// count already (realRows), as no row at all.
+func neverState(v string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(v))
+	switch n {
+	case "cancelled", "canceled", "uncollectible", "written off", "writtenoff", "write off", "bad debt", "abandoned":
+		return true
+	}
+	return false
 }
 
 // doneState reports whether a status value says money or goods went
