@@ -115,10 +115,50 @@ func (p *Planner) verbedMost(question string, asOf time.Time, pl *Plan) *Plan {
 		if table == "" {
 			continue
 		}
+		if c := p.oneAmount(table); c != "" && payVerb(toks[i].s) {
+			// "which member paid the most": the money, not how many
+			// payments (found from outside: ranked by their number, a
+			// nine-way tie, with a warning of the tie alone).
+			most := "highest"
+			if toks[at].s != "most" {
+				most = "lowest"
+			}
+			rows := display(table)
+			if p.statusValue(table, toks[i].s) {
+				rows = toks[i].s + " " + rows // "paid payments": not those failed or refunded
+			}
+			read := question[:toks[i].start] + "have the " + most + " " + totalWords(c) + " of " + rows + question[toks[at].end:]
+			return p.readAgain(read, asOf, isMetric, fmt.Sprintf("%q read as the %s %s of %s", join(toks[i:at+1]), most, totalWords(c), display(table)))
+		}
 		read := question[:toks[i].start] + "have " + question[toks[i+1].start:toks[at].end] + " " + display(table) + question[toks[at].end:]
 		return p.readAgain(read, asOf, p.countsOnly, fmt.Sprintf("%q read as the number of %s", join(toks[i:at+1]), display(table)))
 	}
 	return nil
+}
+
+// statusValue reports whether word is a value of a status column of
+// table ('paid' of payments.status).
+func (p *Planner) statusValue(table, word string) bool {
+	e := p.entity(table)
+	if e == nil {
+		return false
+	}
+	for _, c := range e.Columns {
+		if semantic.StatusName(c.Name) && !p.m.IsRestricted(e.Name, c.Name) && slices.ContainsFunc(c.Values, func(v string) bool { return semantic.SameSpelling(v, word) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// payVerb reports whether w says money was paid: "which customer paid the
+// most", "spent the least".
+func payVerb(w string) bool {
+	switch w {
+	case "paid", "pay", "pays", "spent", "spend", "spends", "spending", "paying":
+		return true
+	}
+	return false
 }
 
 // isPeriodStart reports whether w starts a period or a condition after a
