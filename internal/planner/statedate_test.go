@@ -97,6 +97,16 @@ func TestPeriodOnDecisionDate(t *testing.T) {
 			t.Errorf("%q: period on %q, want %q", q, pl.Query.TimeRange.Field, want)
 		}
 	}
+	// A claim's resolution is its decision (found from outside: "how
+	// many claims were rejected last quarter" dated by the filing, 15
+	// for 13, at 1.00).
+	claims := &semantic.Model{Entities: []semantic.Entity{{Name: "claims", PrimaryKey: "id", TimeColumn: "filed_on", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt},
+		{Name: "status", Type: quarry.TypeText, Values: []string{"approved", "open", "rejected"}},
+		{Name: "filed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "resolved_on", Type: quarry.TypeDate}}}}}
+	if pl := New(claims, nil).Plan("how many claims were rejected last quarter", at); pl.Query == nil || pl.Query.TimeRange == nil || pl.Query.TimeRange.Field != "claims.resolved_on" {
+		t.Errorf("claims rejected last quarter: %s %q %+v; want the period on resolved_on", pl.Kind, pl.Reason, pl.Query)
+	}
 }
 
 // TestVerbOfTheDate: a state whose word is the verb that names the

@@ -205,7 +205,7 @@ func DecisionState(w string) bool {
 func DecisionDate(column string) bool {
 	for _, w := range NameWords(column) {
 		switch w {
-		case "decided", "decision", "reviewed", "adjudicated", "ruled":
+		case "decided", "decision", "reviewed", "adjudicated", "ruled", "resolved", "resolution", "processed":
 			return true
 		}
 	}
