@@ -84,7 +84,7 @@ func TestManagerQuestions(t *testing.T) {
 		// answered with the ended ones in (found from outside on other
 		// tables: members and customers who had left counted, at 1.00).
 		{q: "number of subscriptions per plan", refuse: "here now"},
-		{q: "number of orders per customer", refuse: "may mean the average per customer"},
+		{q: "number of orders per customer", refuse: "or the average per customer"},
 		{q: "average number of order items per order", want: "SELECT count(*) * 1.0 / (SELECT count(*) FROM orders) FROM order_items"},
 		{q: "tickets closed by month in 2025", rows: "SELECT strftime('%Y-%m-01', closed_at), count(*) FROM support_tickets WHERE closed_at >= '2025-01-01' AND closed_at < '2026-01-01' GROUP BY 1 ORDER BY 1"},
 		{q: "how many subscriptions ended by month in 2025", rows: "SELECT strftime('%Y-%m-01', ended_on), count(*) FROM subscriptions WHERE ended_on >= '2025-01-01' AND ended_on < '2026-01-01' GROUP BY 1 ORDER BY 1"},
@@ -487,7 +487,7 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "average orders per day this month", refuse: "is not over"},
 		{q: "average revenue per day", refuse: "needs a period that has ended"},
 		{q: "average order value per customer", refuse: "per customer"},
-		{q: "revenue per customer", refuse: "may mean the average per customer"},
+		{q: "revenue per customer", refuse: "or the average per customer"},
 		// A list named in the plural is several rows, in the singular one.
 		{q: "most recent cancelled orders", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 10", cols: "id,ordered_at"},
 		{q: "most recent cancelled order", rows: "SELECT id, ordered_at FROM orders WHERE status = 'cancelled' ORDER BY ordered_at DESC LIMIT 1", cols: "id,ordered_at"},

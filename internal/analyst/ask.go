@@ -185,6 +185,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// another question: say so instead, with the check that found it.
 		if cov = append([]verify.Check{}, verify.Coverage(checked, out.AsOf, model, pl.Query)...); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
+			if q, opts := a.perQuestion(ctx, k, read, failed(cov), asOf); len(opts) > 0 {
+				ask := *pl
+				ask.Kind, ask.Question, ask.Options = planner.KindClarify, q, opts
+				out.Plan, out.Status = &ask, "clarify"
+				em.Emit(ctx, &event.ClarificationData{Question: q, Options: opts, Reason: failed(cov)})
+				return quarry.Errorf(quarry.KindUnanswered, "%s", q)
+			}
 			return quarry.Errorf(quarry.KindUnanswered, "quarry's reading of the question leaves part of it out (%s), so it did not answer; rephrase, or name the measure, filter or period plainly", failed(cov))
 		}
 		// "fewer than 2 sections" counted from the sections would leave
