@@ -131,6 +131,14 @@ func (p *Planner) durationAsked(question string, asOf time.Time, pl *Plan) *Plan
 	if e == nil || len(count.Filters) > 0 {
 		return nil
 	}
+	for _, d := range again.Query.Dimensions {
+		if ent, col, ok := strings.Cut(d.Name, "."); ok && strings.EqualFold(ent, e.Name) && (strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, e.Label)) {
+			// "average length of stay by hotel": the rows grouped one by
+			// one are no rows that last, each its own group (found from outside:
+			// the one closed hotel's years open, at 1.00).
+			return p.unanswered(&state{}, fmt.Sprintf("quarry cannot tell whose length is asked: %s are what the answer is grouped by; name the rows that last (“average length of … by %s”)", display(e.Name), singular(display(e.Name))))
+		}
+	}
 	start, end, why := p.span(e, hint)
 	if why != "" && hint == "" {
 		// "average loan duration for returned loans": of the table's
@@ -363,4 +371,70 @@ func (p *Planner) spanned(pl *Plan) bool {
 	}
 	_, _, why := p.span(e, "")
 	return why == ""
+}
+
+// ownRowAggregated refuses an average, total, least or most of a column
+// of the rows the answer is grouped by one by one ("average rating by
+// hotel" of hotels.star_rating), where a table below holds a column of
+// the same word (reviews.rating): each group is one row, its figure that
+// row's own, and the question may mean the rows below (found from
+// outside: each hotel's stars, at 1.00, where the guests' reviews hold
+// ratings). "Total seats by aircraft", with no such table, is each one's
+// own. pl otherwise.
+func (p *Planner) ownRowAggregated(pl *Plan) *Plan {
+	if pl == nil || pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || len(pl.Query.Dimensions) == 0 {
+		return pl
+	}
+	mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
+	if mt == nil || mt.Derived != "" {
+		return pl
+	}
+	x := strings.TrimSpace(mt.Expr)
+	agg := ""
+	for _, a := range []string{"AVG(", "SUM(", "MIN(", "MAX("} {
+		if strings.HasPrefix(strings.ToUpper(x), a) && strings.HasSuffix(x, ")") {
+			agg = a
+		}
+	}
+	if agg == "" {
+		return pl
+	}
+	ent, col, ok := simpleRef(x[len(agg) : len(x)-1])
+	e := p.entity(ent)
+	if !ok || e == nil {
+		return pl
+	}
+	own := false
+	for _, d := range pl.Query.Dimensions {
+		if de, dc, ok := strings.Cut(d.Name, "."); ok && strings.EqualFold(de, e.Name) && (strings.EqualFold(dc, e.PrimaryKey) || strings.EqualFold(dc, e.Label)) {
+			own = true
+		}
+	}
+	if !own {
+		return pl
+	}
+	ws := nameWords(col)
+	last := ws[len(ws)-1]
+	var below []string
+	for i := range p.m.Entities {
+		f := &p.m.Entities[i]
+		if strings.EqualFold(f.Name, e.Name) || !p.m.Parents(f.Name)[e.Name] {
+			continue
+		}
+		for _, c := range f.Columns {
+			if cw := nameWords(c.Name); c.Type.IsNumeric() && cw[len(cw)-1] == last && !p.isForeignKey(f.Name, c.Name) {
+				below = append(below, display(f.Name))
+				break
+			}
+		}
+	}
+	if len(below) == 0 {
+		return pl // "total seats by aircraft": each one's own, as asked
+	}
+	word := map[string]string{"AVG(": "average", "SUM(": "total", "MIN(": "lowest", "MAX(": "highest"}[agg]
+	why := fmt.Sprintf("each %s is one group here, so the %s %s of one is its own %s; quarry does not guess whose %s is meant", singular(display(e.Name)), word, display(col), display(col), last)
+	if len(below) == 1 {
+		why += fmt.Sprintf("; ask for the %s %s of %s by %s", word, last, below[0], singular(display(e.Name)))
+	}
+	return p.unanswered(&state{}, why)
 }

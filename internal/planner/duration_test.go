@@ -116,6 +116,21 @@ func TestLengthOfStay(t *testing.T) {
 			t.Errorf("%q: %s %q %+v", q, pl.Kind, pl.Reason, pl.AdHoc)
 		}
 	}
+	// With hotels that open and close, "by hotel" is no hotel's own
+	// length (found from outside: the closed hotel's days open, at 1.00).
+	m.Entities = append(m.Entities, semantic.Entity{Name: "hotels", Table: "hotels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+		{Name: "opened_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}})
+	m.Entities[1].Columns = append(m.Entities[1].Columns, semantic.Column{Name: "hotel_id", Type: quarry.TypeInt})
+	m.Relationships = []semantic.Relationship{{From: "bookings", FromColumn: "hotel_id", To: "hotels", ToColumn: "id", Cardinality: semantic.ManyToOne}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"average length of stay by hotel", "average length by hotel"} {
+		if pl := New(m, nil).Plan(q, asOf); pl.Kind == KindMetric && len(pl.AdHoc) == 1 && strings.Contains(pl.AdHoc[0].Expr, "hotels.") {
+			t.Errorf("%q: %s %+v; want no hotel's own length", q, pl.Kind, pl.AdHoc)
+		}
+	}
 }
 
 // TestDurationByItsEvent: "average delivery time" runs from a shipment's
@@ -203,5 +218,32 @@ func TestDurationOfTheTableNamed(t *testing.T) {
 	said := refused.Reason[strings.Index(refused.Reason, "“")+len("“") : strings.Index(refused.Reason, "”")]
 	if pl := p.Plan(said, asOf); pl.Kind != KindMetric || len(pl.AdHoc) != 1 || pl.AdHoc[0].Expr != "AVG(days_between(loans.checked_out_on, loans.returned_on))" {
 		t.Errorf("the suggestion %q (%s): %s %q %+v", said, refused.Reason, pl.Kind, pl.Reason, pl.AdHoc)
+	}
+}
+
+// TestOwnRowAggregated: "average rating by hotel", where the hotels hold
+// their stars and the reviews below them their ratings, is refused,
+// naming the reviews (found from outside: each hotel's stars, at 1.00);
+// "average rating of reviews by hotel" is answered, and "total seats by
+// aircraft", with no table below, is each one's own.
+func TestOwnRowAggregated(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "hotels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "star_rating", Type: quarry.TypeInt}}},
+			{Name: "reviews", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "hotel_id", Type: quarry.TypeInt},
+				{Name: "rating", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{From: "reviews", FromColumn: "hotel_id", To: "hotels", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	if pl := p.Plan("average rating by hotel", asOf); pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "rating of reviews by hotel") {
+		t.Errorf("average rating by hotel: %s %q %+v; want refused, naming the reviews", pl.Kind, pl.Reason, pl.AdHoc)
+	}
+	if pl := p.Plan("average rating of reviews by hotel", asOf); pl.Kind != KindMetric {
+		t.Errorf("of reviews: %s %q", pl.Kind, pl.Reason)
 	}
 }

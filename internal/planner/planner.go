@@ -440,6 +440,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	s.spellAll(pl)
 	s.spellGroups(pl)
 	pl = s.oneRowConditions(pl)
+	pl = s.ownRowAggregated(pl)
 	pl = s.othersState(pl)
 	pl = s.eitherRelated(question, pl)
 	pl = s.noneWithPeriod(question, pl)
