@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -127,5 +128,36 @@ func TestVerbOfTheDate(t *testing.T) {
 	}
 	if pl := p.Plan("how many paid payments last month", at); pl.Query == nil || len(pl.Query.Filters) != 1 {
 		t.Errorf("paid payments last month: %s %q %v; want the state kept", pl.Kind, pl.Reason, filterTexts(pl))
+	}
+}
+
+// TestRelatedStatePeriod: "how many candidates were hired this year",
+// hired a stage of their applications, is refused rather than put on the
+// candidates' own created_at (found from outside: those created this
+// year who were ever hired, 32 for 40, at 1.00); "candidates created
+// this year who were hired" is answered.
+func TestRelatedStatePeriod(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "candidates", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "created_at", Type: quarry.TypeDate}, {Name: "source", Type: quarry.TypeText, Values: []string{"agency", "referral"}}}},
+			{Name: "applications", PrimaryKey: "id", TimeColumn: "applied_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "candidate_id", Type: quarry.TypeInt}, {Name: "applied_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "stage", Type: quarry.TypeText, Values: []string{"applied", "hired", "rejected"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "applications", FromColumn: "candidate_id", To: "candidates", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{"how many candidates were hired this year", "how many referral candidates were hired last year"} {
+		if pl := p.Plan(q, at); pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "when they were hired") {
+			t.Errorf("%q: %s %q %+v; want refused", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many candidates created this year were hired", at); pl.Kind != KindMetric {
+		t.Errorf("created this year who were hired: %s %q", pl.Kind, pl.Reason)
 	}
 }
