@@ -66,6 +66,35 @@ func (c *cover) creationWordSaid() bool {
 	return false
 }
 
+// saysWhenAfter reports whether w ("from", "since") is followed by a
+// period somewhere in the question: "customers from 2025" says when,
+// "which countries did our guests come from this year" says where
+// (found from outside: read as when, and the guests created this year
+// ranked, at 1.00).
+func (c *cover) saysWhenAfter(w string) bool {
+	for i, x := range c.words {
+		if x != w || i+1 >= len(c.words) {
+			continue
+		}
+		if i > 0 && slices.Contains([]string{"come", "came", "comes", "coming", "are", "is", "was", "were", "originate", "originated", "hail"}, c.words[i-1]) {
+			continue // "come from", "are from": where
+		}
+		next := c.words[i+1]
+		if next == "the" && i+2 < len(c.words) {
+			next = c.words[i+2]
+		}
+		if next != "" && (next[0] >= '0' && next[0] <= '9' || slices.Contains(whenWords, next)) {
+			return true
+		}
+	}
+	return false
+}
+
+// whenWords start a period after "from" or "since".
+var whenWords = []string{"this", "last", "next", "past", "previous", "start", "beginning", "end", "january", "february", "march", "april", "may",
+	"june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+	"oct", "nov", "dec", "q1", "q2", "q3", "q4", "h1", "h2", "yesterday", "today", "then", "launch", "day", "week", "month", "quarter", "year"}
+
 // OwnGrain is the grain of a grouping by the measures' own date ("by
 // month" with no date named), or "".
 func OwnGrain(m *semantic.Model, q *semantic.Query) semantic.Grain {
@@ -95,7 +124,7 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 	}
 	flow := false
 	for _, w := range flowWords {
-		if c.has(w) {
+		if c.has(w) && (w != "from" && w != "since" && w != "during" || c.saysWhenAfter(w)) {
 			flow = true
 		}
 	}
