@@ -442,6 +442,7 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	pl = s.oneRowConditions(pl)
 	pl = s.ownRowAggregated(pl)
 	pl = s.relatedStatePeriod(question, pl)
+	pl = s.overlapHeld(question, pl)
 	pl = s.othersState(pl)
 	pl = s.eitherRelated(question, pl)
 	pl = s.noneWithPeriod(question, pl)

@@ -161,3 +161,28 @@ func TestRelatedStatePeriod(t *testing.T) {
 		t.Errorf("created this year who were hired: %s %q", pl.Kind, pl.Reason)
 	}
 }
+
+// TestOverlapHeld: "employees with time off next week" are those off on
+// any day of it: time off that starts before the week ends and ends on
+// or after it begins (found from outside: those whose time off began
+// that week, 12 for 40, at 0.85); "starting next week" keeps the start.
+func TestOverlapHeld(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "employees", PrimaryKey: "id", Label: "name", TimeColumn: "hired_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText},
+				{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+			{Name: "time_off", PrimaryKey: "id", TimeColumn: "starts_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "employee_id", Type: quarry.TypeInt},
+				{Name: "starts_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "ends_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Relationships: []semantic.Relationship{{From: "time_off", FromColumn: "employee_id", To: "employees", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	sqlHolds(t, p, m, "how many employees have time off next week", "time_off.ends_on >= '2026-07-06'", "time_off.starts_on < '2026-07-13'")
+	if sql := sqlHolds(t, p, m, "how many employees have time off starting next week", "time_off.starts_on >= '2026-07-06'"); strings.Contains(sql, "ends_on") {
+		t.Errorf("starting next week: the end in\n%s", sql)
+	}
+}
