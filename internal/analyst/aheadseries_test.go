@@ -3,6 +3,7 @@ package analyst
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -280,5 +281,39 @@ INSERT INTO flights (scheduled_departure, status) VALUES ('2026-06-01', 'delayed
 	out, err = a.Ask(context.Background(), event.NewRecorder("r2", a.Clock, &memSink{}), k, "how many flights in 2026", asOf)
 	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 || out.Table.Rows[0][0] != int64(8) {
 		t.Errorf("flights in 2026: %v %+v, want the 8 scheduled", err, out.Table)
+	}
+}
+
+// TestSetAheadInstead: "how many reservations do we have for next month",
+// where booked_at holds no day after today and check_in does, counts the
+// stays of next month not called off (found from outside: refused as a
+// forecast, with 79 on the books); "orders next month", with no date set
+// ahead, is still refused.
+func TestSetAheadInstead(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE reservations (id INTEGER PRIMARY KEY, booked_at DATE, check_in DATE, status TEXT);
+INSERT INTO reservations (booked_at, check_in, status) VALUES ('2026-05-01', '2026-07-03', 'booked'), ('2026-06-01', '2026-07-20', 'booked'),
+ ('2026-06-10', '2026-07-21', 'cancelled'), ('2026-06-11', '2026-08-02', 'booked'), ('2026-06-12', '2026-06-20', 'checked_out');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "reservations", Table: "reservations", PrimaryKey: "id", TimeColumn: "booked_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "booked_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "check_in", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "cancelled", "checked_out"}}}}},
+		Metrics: []semantic.Metric{{Name: "reservations", Entity: "reservations", Expr: "COUNT(reservations.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC) // the analyst's clock's day
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "how many reservations do we have for next month", asOf)
+	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
+		t.Fatalf("%v %s", err, out.Status)
+	}
+	if got, _ := semantic.NumberOf(out.Table.Rows[0][0]); got != 2 {
+		t.Errorf("reservations for next month: %v, want 2 (July's stays, the cancelled one left out)", got)
+	}
+	// Nothing set ahead: a forecast, refused.
+	m.Entities[0].Columns[2].TimeRole = ""
+	if out, err := a.Ask(context.Background(), event.NewRecorder("r2", a.Clock, &memSink{}), &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "t2"}, "how many reservations do we have for next month", asOf); err == nil || !strings.Contains(err.Error(), "forecast") {
+		t.Errorf("with no date set ahead: %v %s, want refused as a forecast", err, out.Status)
 	}
 }

@@ -141,6 +141,15 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// after it ("leases that end this month"): the whole period.
 		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf, read))
 		out.Plan = pl
+		// A period to come, on the one date of the rows set ahead
+		// ("reservations for next month": their check-in).
+		if sa := a.setAheadInstead(ctx, model, pl, asOf); sa != pl {
+			pl, model = sa, sa.Model(k.Model)
+			out.Plan = pl
+			// The date is named for the checks, as the reading names it.
+			_, col, _ := strings.Cut(pl.Query.TimeRange.Field, ".")
+			checked = strings.TrimRight(strings.TrimSpace(checked), "?.! ") + ", on their " + strings.Join(semantic.NameWords(col), " ")
+		}
 		// A period to come, of things that happen ("orders next month").
 		if why := a.notBegun(ctx, model, pl, asOf); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
