@@ -84,9 +84,13 @@ func (a *Analyst) asOfEnded(ctx context.Context, m *semantic.Model, pl *planner.
 			continue
 		}
 		if f.Op == semantic.OpNull {
-			ent, col, _ := strings.Cut(f.Field, ".")
-			return pl, fmt.Sprintf("as of %s, quarry cannot tell which %s had no %s yet: %d have one after that day, and a filter cannot keep them with those that have none; ask for those with %s after %s, or as of today",
-				asOf.Format("2006-01-02"), ent, col, int64(later[f.Field]), col, asOf.Format("2006-01-02"))
+			// "currently" as of an earlier day: none yet, or one after
+			// that day, which had not come (found from outside: refused,
+			// with 6 terminations dated after the day).
+			o := own()
+			o.Query.Filters[i] = semantic.Filter{Field: f.Field, Op: semantic.OpGe, Values: []any{endBound(f.Field, asOf)}, OrNull: true}
+			o.Notes = append(o.Notes, fmt.Sprintf("as of %s: the rows whose %s is after that day had not ended by then, and are kept", asOf.Format("2006-01-02"), f.Field))
+			continue
 		}
 		o := own()
 		o.Query.Filters[i] = semantic.Filter{Field: f.Field, Op: semantic.OpLt, Values: []any{endBound(f.Field, asOf)}}

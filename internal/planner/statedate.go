@@ -453,8 +453,10 @@ func (p *Planner) relatedStatePeriod(question string, pl *Plan) *Plan {
 }
 
 // overlapHeld reads a period on the start of related rows that last
-// (time off from starts_on to ends_on) as the rows that overlap it, where
-// the question says nothing of their starting: "employees with time off
+// (time off from starts_on to ends_on, an end that is the last day held:
+// semantic.RunsOut) as the rows that overlap it, where the question says
+// nothing of their starting, by its words or by the start's own name
+// ("signed a lease", "opened a ticket" keep the start): "employees with time off
 // next week" are those off on any day of it, not those whose time off
 // begins then (found from outside: 12 for 40, at 0.85). "Time off
 // starting next week" keeps the start. pl otherwise.
@@ -486,8 +488,8 @@ func (p *Planner) overlapHeld(question string, pl *Plan) *Plan {
 			continue
 		}
 		fd, ok := p.m.ColumnField(f.Where[lo].Field)
-		if !ok || fd.Column.TimeRole != semantic.TimeRoleStart {
-			continue
+		if !ok || fd.Column.TimeRole != semantic.TimeRoleStart || namesStem(question, dateWords(fd.Column.Name)) {
+			continue // "customers who opened a ticket last month": its opening
 		}
 		var end *semantic.Column
 		for k, c := range fd.Entity.Columns {
@@ -499,8 +501,8 @@ func (p *Planner) overlapHeld(question string, pl *Plan) *Plan {
 				end = &fd.Entity.Columns[k]
 			}
 		}
-		if end == nil {
-			continue
+		if end == nil || !semantic.RunsOut(end.Name) {
+			continue // a ticket closed: how it turned out, not how long it held
 		}
 		if out == nil {
 			q := *pl.Query
@@ -522,6 +524,20 @@ func (p *Planner) overlapHeld(question string, pl *Plan) *Plan {
 	}
 	if out == nil {
 		return pl
+	}
+	return out
+}
+
+// dateWords are the words of a date column's name less those that only
+// say it is a date: "signed" of signed_at.
+func dateWords(column string) []string {
+	var out []string
+	for _, w := range nameWords(column) {
+		switch w {
+		case "at", "on", "date", "dt", "ts", "time", "day":
+			continue
+		}
+		out = append(out, w)
 	}
 	return out
 }
