@@ -139,33 +139,20 @@ func (b *builder) valueFilters() *Plan {
 // 'delivered'): a row so marked had that happen, so "not paid", "unpaid"
 // keeps it out too (found from outside: 593 unpaid invoices, 217 of them
 // refunded, at 1.00).
-func (b *builder) undoneAfter(s sense) []any {
-	if !doneState(s.value) {
-		return nil
-	}
-	e := b.p.entity(s.entity)
-	if e == nil {
-		return nil
-	}
-	c := e.Column(s.column)
-	if c == nil {
-		return nil
-	}
-	var out []any
-	for _, v := range c.Values {
-		if !semantic.SameSpelling(v, s.value) && reversal(v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func (b *builder) undoneAfter(s sense) []any { return b.othersOfDone(s, reversal) }
 
 // neverDone are the values of s's column that say what s's value says
-// will never happen ('uncollectible', 'cancelled' beside
-// 'paid'): a row so marked is no more owed than a paid one, so "unpaid",
-// "not paid" keeps it out too (found from outside: 65 invoices written
-// off counted as unpaid and overdue).
+// will never happen ('uncollectible', 'cancelled' beside 'paid'): a row
+// so marked is no more owed than a paid one, so "unpaid", "not paid"
+// keeps it out too (found from outside: 65 invoices written off counted
+// as unpaid and overdue).
 func (b *builder) neverDone(s sense) []any {
+	return b.othersOfDone(s, func(v string) bool { return !reversal(v) && neverState(v) })
+}
+
+// othersOfDone are the other values of s's column that keep says of it,
+// where s's value says something went through ('paid'); nil otherwise.
+func (b *builder) othersOfDone(s sense, keep func(string) bool) []any {
 	if !doneState(s.value) {
 		return nil
 	}
@@ -179,7 +166,7 @@ func (b *builder) neverDone(s sense) []any {
 	}
 	var out []any
 	for _, v := range c.Values {
-		if !semantic.SameSpelling(v, s.value) && !reversal(v) && neverState(v) {
+		if !semantic.SameSpelling(v, s.value) && keep(v) {
 			out = append(out, v)
 		}
 	}
