@@ -94,3 +94,28 @@ func TestPaidTheMost(t *testing.T) {
 		t.Errorf("paid the least: highest first in\n%s", sql)
 	}
 }
+
+// TestNounOfMaking: "bookings" of reservations dated by booked_at are the
+// reservations, not the date nor a status 'booked' (found from outside:
+// "bookings by hotel this year" refused as the state booked).
+func TestNounOfMaking(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "hotels", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "reservations", PrimaryKey: "id", TimeColumn: "booked_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "hotel_id", Type: quarry.TypeInt}, {Name: "booked_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "cancelled", "checked_out"}}}},
+		},
+		Relationships: []semantic.Relationship{{From: "reservations", FromColumn: "hotel_id", To: "hotels", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for _, q := range []string{"bookings by hotel this year", "how many bookings last month"} {
+		if sql := sqlHolds(t, p, m, q, "COUNT(reservations.id)", "reservations.booked_at >="); strings.Contains(sql, "'booked'") {
+			t.Errorf("%q: the state booked in\n%s", q, sql)
+		}
+	}
+	sqlHolds(t, p, m, "how many reservations are booked", "reservations.status = 'booked'")
+}

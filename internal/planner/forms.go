@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Word forms. A question says "superheroes", "sold", "enrolled" or "high
@@ -360,6 +362,14 @@ func (p *Planner) form(toks []token) (formHit, bool) {
 	if _, kw := p.kws[first]; kw && len(toks) == 1 {
 		return formHit{}, false
 	}
+	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && len(ws) == 1 {
+		if e := p.nounOfMaking(ws[0], h.senses); e != nil {
+			// "bookings" of reservations dated by booked_at: the rows
+			// the verb makes, not the date or a state (found from
+			// outside: read as 'booked', and refused).
+			return formHit{phrase: ws[0], senses: []sense{{kind: sEntity, name: e.Name, entity: e.Name, strength: strAlias}}}, true
+		}
+	}
 	// "born" is the event its birth columns date, not a state of them.
 	if h, ok := p.lex.forms[stemKey(strings.Join(ws, " "))]; ok && (!stateForEvent(ws, h.phrase) || ws[len(ws)-1] == "born" || measured(h.senses) && !p.otherMeaning(ws, h.senses)) {
 		return h, true
@@ -496,4 +506,32 @@ func (p *Planner) absorbVerbs(items []item) []item {
 		}
 	}
 	return items
+}
+
+// nounOfMaking is the one table whose rows the plural noun w of a verb
+// names ("bookings"), where among senses, the forms of that verb, is the date each
+// of its rows is made on (its time column, an event: reservations.booked_at);
+// nil otherwise.
+func (p *Planner) nounOfMaking(w string, senses []sense) *semantic.Entity {
+	if !strings.HasSuffix(w, "ings") {
+		return nil // "arriving date" is the date; "bookings" are rows
+	}
+	var found *semantic.Entity
+	for _, s := range senses {
+		if s.kind != sColumn || !s.temporal {
+			continue
+		}
+		e := p.entity(s.entity)
+		if e == nil || !strings.EqualFold(e.TimeColumn, s.column) {
+			continue
+		}
+		if c := e.Column(s.column); c == nil || c.TimeRole != semantic.TimeRoleEvent && c.TimeRole != "" {
+			continue
+		}
+		if found != nil && found != e {
+			return nil
+		}
+		found = e
+	}
+	return found
 }
