@@ -53,6 +53,10 @@ var (
 		// A life ended (found from outside: a pet's deceased_on had no
 		// role, and "how many living pets" counted the dead at 1.00).
 		"deceased", "died", "death", "dod",
+		// Taken off sale or out of good standing (found from outside: a
+		// product's delisted_on had no role, and "products listed right
+		// now" counted the delisted).
+		"delisted", "unlisted", "suspended", "banned", "blocked", "disabled", "deregistered", "unpublished",
 		// A deadline: when a row should end, not when it happened.
 		"promised", "deadline", "target", "eta",
 		"arrival"}

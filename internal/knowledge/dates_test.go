@@ -59,6 +59,7 @@ func TestTimeRoleOfTheTablesEvent(t *testing.T) {
 		{"subscriptions", "trial_ends_on", ""},
 		{"customers", "licence_expires_on", ""},
 		{"memberships", "membership_expires_on", semantic.TimeRoleEnd},
+		{"products", "delisted_on", semantic.TimeRoleEnd},
 	} {
 		if got := tableTimeRole(tt.table, tt.column); got != tt.want {
 			t.Errorf("tableTimeRole(%q, %q) = %q, want %q", tt.table, tt.column, got, tt.want)

@@ -85,7 +85,7 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	pl.Query = &q
 	// "living pets", "right now": the words read, not passed over.
-	right := strings.Contains(" "+strings.ToLower(question)+" ", " right now ")
+	right := strings.Contains(" "+join(tokenize(question))+" ", " right now ")
 	pl.Ignored = slices.DeleteFunc(slices.Clone(pl.Ignored), func(w string) bool {
 		return w == "living" || w == "alive" || w == "now" || w == "currently" || w == "right" && right
 	})

@@ -435,7 +435,11 @@ func (p *Planner) relatedStatePeriod(question string, pl *Plan) *Plan {
 		if i+1 >= len(toks) || !slices.ContainsFunc(states, func(v string) bool { return stemWord(v) == stemWord(t.s) }) {
 			continue
 		}
-		next := toks[i+1].s
+		j := i + 1
+		for j+1 < len(toks) && j < i+3 && (toks[j].s == "a" || toks[j].s == "an" || toks[j].s == "the" || toks[j].s == "any" || j > i+1 || p.wordOfTable(toks[j].s)) && !isPeriodStart(toks[j].s) {
+			j++ // "placed an order this year"
+		}
+		next := toks[j].s
 		if !isPeriodStart(next) && next != "today" && next != "yesterday" && !isNumber(next) {
 			continue
 		}
@@ -447,7 +451,7 @@ func (p *Planner) relatedStatePeriod(question string, pl *Plan) *Plan {
 		if on == "" {
 			on = "the counted rows' own date"
 		}
-		return p.unanswered(&state{}, fmt.Sprintf("the period is said of when they were %s, but it would go on %s, the day each row was made; quarry has no date of their being %s — ask for those made in the period who were %s, or name the date", t.s, on, t.s, t.s))
+		return p.unanswered(&state{}, fmt.Sprintf("the period is said of when they were %s, but it would go on %s, the day each row was made; ask for those made in the period who were %s, or name the date the period is of", t.s, on, t.s))
 	}
 	return pl
 }
@@ -540,4 +544,10 @@ func dateWords(column string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// wordOfTable reports whether w names a table of the knowledge ("order").
+func (p *Planner) wordOfTable(w string) bool {
+	ss, _ := p.lex.get(w)
+	return len(only(ss, sEntity)) > 0
 }

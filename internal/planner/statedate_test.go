@@ -143,7 +143,7 @@ func TestRelatedStatePeriod(t *testing.T) {
 				{Name: "created_at", Type: quarry.TypeDate}, {Name: "source", Type: quarry.TypeText, Values: []string{"agency", "referral"}}}},
 			{Name: "applications", PrimaryKey: "id", TimeColumn: "applied_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
 				{Name: "candidate_id", Type: quarry.TypeInt}, {Name: "applied_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
-				{Name: "stage", Type: quarry.TypeText, Values: []string{"applied", "hired", "rejected"}}}},
+				{Name: "stage", Type: quarry.TypeText, Values: []string{"applied", "hired", "rejected", "submitted"}}}},
 		},
 		Relationships: []semantic.Relationship{{From: "applications", FromColumn: "candidate_id", To: "candidates", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
@@ -152,8 +152,8 @@ func TestRelatedStatePeriod(t *testing.T) {
 	}
 	p := New(m, nil)
 	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
-	for _, q := range []string{"how many candidates were hired this year", "how many referral candidates were hired last year"} {
-		if pl := p.Plan(q, at); pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "when they were hired") {
+	for _, q := range []string{"how many candidates were hired this year", "how many referral candidates were hired last year", "how many candidates submitted an application this year"} {
+		if pl := p.Plan(q, at); pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "the period is said of when they were") {
 			t.Errorf("%q: %s %q %+v; want refused", q, pl.Kind, pl.Reason, pl.Query)
 		}
 	}

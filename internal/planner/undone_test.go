@@ -357,7 +357,7 @@ func TestLastDayHeld(t *testing.T) {
 	sqlHolds(t, p, m, "how many leases did we have at the end of 2025", "leases.end_date >= '2025-12-31'")
 	sqlHolds(t, p, m, "how many contracts do we have", "contracts.terminated_on >= '2026-07-01'")
 	sqlHolds(t, p, m, "how many contracts did we have at the end of 2025", "contracts.terminated_on >= '2026-01-01'")
-	if pl := p.Plan("how many leases do we have right now", asOf); slices.Contains(pl.Ignored, "now") || slices.Contains(pl.Ignored, "right") {
+	if pl := p.Plan("how many leases do we have right now?", asOf); slices.Contains(pl.Ignored, "now") || slices.Contains(pl.Ignored, "right") {
 		t.Errorf("right now: ignored %v", pl.Ignored)
 	}
 	for col, want := range map[string]bool{"end_date": true, "ends_on": true, "expires_on": true, "valid_until": true, "paid_through": true,

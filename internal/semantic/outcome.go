@@ -87,7 +87,8 @@ func HoldingEnd(entity, column string) bool {
 			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
 			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
 			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "removed", "uninstalled", "disposed", "scrapped",
-			"deceased", "died", "death", "dod", "graduated", "graduation":
+			"deceased", "died", "death", "dod", "graduated", "graduation",
+			"delisted", "unlisted", "suspended", "banned", "blocked", "disabled", "archived", "deregistered", "unpublished":
 			return true
 		case "end", "ends", "ending", "until", "to", "thru", "through", "valid", "finish", "stop", "stopped":
 			generic = true

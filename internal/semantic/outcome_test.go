@@ -50,6 +50,9 @@ func TestEnds(t *testing.T) {
 		{"leases", "lease_end_date", true, false},
 		{"leases", "actual_end_date", true, false},
 		{"contracts", "valid_until", true, false},
+		// Found from outside: a product delisted is had no more.
+		{"products", "delisted_on", true, false},
+		{"sellers", "suspended_on", true, false},
 	} {
 		if got := HoldingEnd(tc.entity, tc.column); got != tc.holding {
 			t.Errorf("HoldingEnd(%s, %s) = %v", tc.entity, tc.column, got)
