@@ -154,6 +154,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if why := a.notBegun(ctx, model, pl, asOf); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
+		// Of the rows to come, those called off will not happen.
+		if co := calledOffAhead(model, pl, asOf); co != pl {
+			pl, model = co, co.Model(k.Model)
+			out.Plan = pl
+		}
 		// A question whose conditions cannot all hold ("completed orders
 		// that were cancelled") would come back empty, or as a confident
 		// zero: say so instead.
