@@ -173,7 +173,8 @@ func TestOverlapHeld(t *testing.T) {
 				{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
 			{Name: "time_off", PrimaryKey: "id", TimeColumn: "starts_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
 				{Name: "employee_id", Type: quarry.TypeInt},
-				{Name: "starts_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "ends_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+				{Name: "starts_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "ends_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"approved", "cancelled", "requested"}}}},
 		},
 		Relationships: []semantic.Relationship{{From: "time_off", FromColumn: "employee_id", To: "employees", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
@@ -181,7 +182,8 @@ func TestOverlapHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := New(m, nil)
-	sqlHolds(t, p, m, "how many employees have time off next week", "time_off.ends_on >= '2026-07-06'", "time_off.starts_on < '2026-07-13'")
+	// Cancelled time off never held (found from outside: 43 for 40).
+	sqlHolds(t, p, m, "how many employees have time off next week", "time_off.ends_on >= '2026-07-06'", "time_off.starts_on < '2026-07-13'", "time_off.status NOT IN ('cancelled')")
 	if sql := sqlHolds(t, p, m, "how many employees have time off starting next week", "time_off.starts_on >= '2026-07-06'"); strings.Contains(sql, "ends_on") {
 		t.Errorf("starting next week: the end in\n%s", sql)
 	}
