@@ -436,12 +436,14 @@ func (p *Planner) relatedStatePeriod(question string, pl *Plan) *Plan {
 			continue
 		}
 		j := i + 1
-		for j+1 < len(toks) && j < i+3 && (toks[j].s == "a" || toks[j].s == "an" || toks[j].s == "the" || toks[j].s == "any" || j > i+1 || p.wordOfTable(toks[j].s)) && !isPeriodStart(toks[j].s) {
+		when := func(w string) bool {
+			return w != "by" && w != "per" && (isPeriodStart(w) || w == "today" || w == "yesterday" || w == "next" || isNumber(w))
+		}
+		for j+1 < len(toks) && j < i+3 && (toks[j].s == "a" || toks[j].s == "an" || toks[j].s == "the" || toks[j].s == "any" || j > i+1 || p.wordOfTable(toks[j].s)) && !when(toks[j].s) {
 			j++ // "placed an order this year"
 		}
-		next := toks[j].s
-		if !isPeriodStart(next) && next != "today" && next != "yesterday" && !isNumber(next) {
-			continue
+		if !when(toks[j].s) {
+			continue // "hired by Anna": no period said of it
 		}
 		_, col, _ := strings.Cut(field, ".")
 		if field != "" && namesStem(strings.ReplaceAll(col, "_", " "), []string{t.s}) {

@@ -157,6 +157,11 @@ func TestRelatedStatePeriod(t *testing.T) {
 			t.Errorf("%q: %s %q %+v; want refused", q, pl.Kind, pl.Reason, pl.Query)
 		}
 	}
+	for _, q := range []string{"how many candidates created this year were hired", "how many candidates created this year were hired by referral"} {
+		if pl := p.Plan(q, at); pl.Kind == KindUnanswered && strings.Contains(pl.Reason, "the period is said of") {
+			t.Errorf("%q: %q", q, pl.Reason)
+		}
+	}
 	if pl := p.Plan("how many candidates created this year were hired", at); pl.Kind != KindMetric {
 		t.Errorf("created this year who were hired: %s %q", pl.Kind, pl.Reason)
 	}
