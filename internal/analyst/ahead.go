@@ -583,8 +583,7 @@ func calledOff(m *semantic.Model, e *semantic.Entity, q *semantic.Query) (semant
 		var off []any
 		var said []string
 		for _, v := range col.Values {
-			switch strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(v)) {
-			case "cancelled", "canceled", "void", "voided", "declined", "rejected", "withdrawn", "abandoned":
+			if semantic.CalledOff(v) {
 				off = append(off, v)
 				said = append(said, "'"+v+"'")
 			}

@@ -679,20 +679,6 @@ func currencyMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *s
 // not formulas of other metrics: the largest of amounts in several
 // currencies is no more one figure than their total (found from outside:
 // "biggest transfer fee" gave 44.5M in euros over 43.9M in pounds).
-// paymentRows reports whether a table's name says each row is a payment
-// made: payments, transactions, charges.
-func paymentRows(entity string) bool {
-	ws := semantic.NameWords(entity)
-	if len(ws) == 0 {
-		return false
-	}
-	switch strings.TrimSuffix(ws[len(ws)-1], "s") {
-	case "payment", "transaction", "charge", "remittance", "receipt":
-		return true
-	}
-	return false
-}
-
 func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 	var out []*semantic.Metric
 	for _, name := range q.Metrics {
@@ -704,7 +690,7 @@ func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 		if strings.HasPrefix(x, "SUM(") || strings.HasPrefix(x, "AVG(") || strings.HasPrefix(x, "MAX(") || strings.HasPrefix(x, "MIN(") {
 			out = append(out, mt)
 		}
-		if strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT") && paymentRows(mt.Entity) {
+		if strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT") && semantic.PaymentRows(mt.Entity) {
 			// "payments by method": a failed attempt is no payment
 			// (found from outside: 259 failed card payments counted, at
 			// 1.00, where a total of the same rows warned).

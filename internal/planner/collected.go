@@ -42,12 +42,12 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	entity, column, ok := simpleRef(strings.TrimSuffix(strings.TrimSpace(mt.Expr)[len("SUM("):], ")"))
 	e := p.entity(entity)
-	if !ok || e == nil || recordsMoney(e.Name) || paymentTable(e.Name) {
+	if !ok || e == nil || recordsMoney(e.Name) || semantic.PaymentRows(e.Name) {
 		return nil
 	}
 	var pays []*semantic.Entity
 	for _, r := range p.m.Relationships {
-		if !strings.EqualFold(r.To, e.Name) || r.Cardinality != semantic.ManyToOne || !paymentTable(r.From) {
+		if !strings.EqualFold(r.To, e.Name) || r.Cardinality != semantic.ManyToOne || !semantic.PaymentRows(r.From) {
 			continue
 		}
 		if pe := p.entity(r.From); pe != nil && pe.TimeColumn != "" && p.oneAmount(pe.Name) != "" {
@@ -105,20 +105,6 @@ func receiptWord(w string) bool {
 func receiptFiller(w string) bool {
 	switch w {
 	case "did", "do", "does", "we", "have", "has", "had", "was", "were", "been", "is", "are", "you", "they", "i":
-		return true
-	}
-	return false
-}
-
-// paymentTable reports whether a table's name says its rows are payments
-// made (rent_payments, receipts, transactions).
-func paymentTable(entity string) bool {
-	ws := nameWords(entity)
-	if len(ws) == 0 {
-		return false
-	}
-	switch singular(ws[len(ws)-1]) {
-	case "payment", "receipt", "collection", "remittance", "transaction":
 		return true
 	}
 	return false

@@ -422,7 +422,7 @@ func (p *Planner) ownRowAggregated(pl *Plan) *Plan {
 			continue
 		}
 		for _, c := range f.Columns {
-			if cw := nameWords(c.Name); c.Type.IsNumeric() && cw[len(cw)-1] == last && !p.isForeignKey(f.Name, c.Name) {
+			if cw := nameWords(c.Name); c.Type.IsNumeric() && cw[len(cw)-1] == last && !p.isForeignKey(f.Name, c.Name) && !p.m.IsRestricted(f.Name, c.Name) {
 				below = append(below, display(f.Name))
 				break
 			}

@@ -530,7 +530,7 @@ func (p *Planner) overlapHeld(question string, pl *Plan) *Plan {
 			}
 			var off []any
 			for _, v := range c.Values {
-				if neverState(v) || calledOffState(v) {
+				if semantic.CalledOff(v) {
 					off = append(off, v)
 				}
 			}
@@ -571,14 +571,4 @@ func dateWords(column string) []string {
 func (p *Planner) wordOfTable(w string) bool {
 	ss, _ := p.lex.get(w)
 	return len(only(ss, sEntity)) > 0
-}
-
-// calledOffState reports whether a status value says a row was called
-// off before it held: declined, rejected, withdrawn, void.
-func calledOffState(v string) bool {
-	switch strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(v)) {
-	case "declined", "rejected", "withdrawn", "void", "voided", "denied":
-		return true
-	}
-	return false
 }

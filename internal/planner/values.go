@@ -183,15 +183,12 @@ func orValues(values []any) string {
 }
 
 // neverState reports whether a status value says a row was let go before
-// it went through: cancelled, written off. Void is left out of every
-// count already (realRows), as no row at all.
+// it went through (semantic.CalledOff: cancelled, written off), other
+// than void, which every count leaves out already (realRows), and a
+// decision (rejected, declined), which a status of money does not hold.
 func neverState(v string) bool {
-	n := strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(v))
-	switch n {
-	case "cancelled", "canceled", "uncollectible", "written off", "writtenoff", "write off", "bad debt", "abandoned":
-		return true
-	}
-	return false
+	f := semantic.Fold(v)
+	return semantic.CalledOff(v) && f != "void" && f != "voided" && !semantic.DecisionState(f)
 }
 
 // doneState reports whether a status value says money or goods went

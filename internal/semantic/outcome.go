@@ -228,3 +228,32 @@ func PlanWord(column string) string {
 	}
 	return ""
 }
+
+// CalledOff reports whether a status value says a row was let go before
+// it went through or held: cancelled, void, declined, withdrawn, written
+// off. Read alike by the planner ("unpaid", "overdue", time off in a
+// period) and the analyst (the rows to come of a count).
+func CalledOff(v string) bool {
+	switch strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(strings.TrimSpace(v))) {
+	case "cancelled", "canceled", "void", "voided", "declined", "rejected", "denied", "withdrawn", "abandoned",
+		"uncollectible", "written off", "writtenoff", "write off", "bad debt":
+		return true
+	}
+	return false
+}
+
+// PaymentRows reports whether a table's name says each row is a payment
+// made (payments, rent_payments, transactions, receipts), read alike by
+// the planner (money said collected) and the analyst (a count of them
+// that takes in failed attempts).
+func PaymentRows(entity string) bool {
+	ws := NameWords(entity)
+	if len(ws) == 0 {
+		return false
+	}
+	switch strings.TrimSuffix(ws[len(ws)-1], "s") {
+	case "payment", "receipt", "collection", "remittance", "transaction":
+		return true
+	}
+	return false
+}
