@@ -187,7 +187,77 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 		}
 		frontier = next
 	}
+	t.preferChains(m, adj)
 	return t
+}
+
+// preferChains joins each entity the tree reaches only through a step
+// that repeats rows (invoices to a customer's sites) by the one shortest
+// chain of references to one row instead, where there is one, at most
+// two joins longer (invoices to their work order's asset's site): every
+// row then meets one row of it, and a total grouped by it adds each row
+// once (found from outside: invoices by site region through the
+// customer's several sites, each invoice in every region of them, at
+// confidence 1.00).
+func (t *joinTree) preferChains(m *Model, adj map[string][]edge) {
+	var fanned []string
+	for target, c := range t.cost {
+		if c.fanOuts > 0 {
+			fanned = append(fanned, target)
+		}
+	}
+	slices.Sort(fanned) // one answer whatever the map's order
+	for _, target := range fanned {
+		c := t.cost[target]
+		if c.fanOuts == 0 {
+			continue // joined by a chain found for another already
+		}
+		var best [][]edge
+		var walk func(at string, path []edge, seen map[string]bool)
+		walk = func(at string, path []edge, seen map[string]bool) {
+			if len(path) > c.hops+2 || len(best) > 0 && len(path) > len(best[0]) {
+				return
+			}
+			if at == target {
+				if len(best) > 0 && len(path) < len(best[0]) {
+					best = nil
+				}
+				best = append(best, slices.Clone(path))
+				return
+			}
+			for _, ed := range adj[at] {
+				if ed.fanOut || seen[ed.to] || ed.to == t.root {
+					continue
+				}
+				seen[ed.to] = true
+				walk(ed.to, append(path, ed), seen)
+				delete(seen, ed.to)
+			}
+		}
+		walk(t.root, nil, map[string]bool{t.root: true})
+		if len(best) != 1 {
+			continue // none, or two ways: the tree's own
+		}
+		var key []int
+		for i, ed := range best[0] {
+			key = append(key, ed.rel)
+			if t.cost[ed.to].fanOuts == 0 && i < len(best[0])-1 && t.steps[ed.to].rel == ed.rel {
+				continue // on the way already
+			}
+			t.steps[ed.to] = ed
+			t.cost[ed.to] = pathCost{hops: i + 1, key: slices.Clone(key)}
+		}
+		t.notes[target] = fmt.Sprintf("%s reached through a chain of references to one row (%s), not a shorter way that meets several of its rows", target, chainText(m, best[0]))
+	}
+}
+
+// chainText is a chain of joins in words.
+func chainText(m *Model, path []edge) string {
+	var out []string
+	for _, ed := range path {
+		out = append(out, relText(m.Relationships[ed.rel]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // tie records route, found as good as the route old into entity to,
