@@ -347,16 +347,32 @@ func happensOn(e *semantic.Entity, stats map[string]labelStats) {
 			return // bookings.booked_at
 		}
 	}
-	for _, c := range e.Columns {
+	for i, c := range e.Columns {
 		st, sampled := stats[c.Name]
-		if c.Name == own.Name || !c.Type.IsTemporal() || c.TimeRole != semantic.TimeRoleEvent || sampled && st.filled < undatedShare {
+		dayFor := c.TimeRole == "" && madeFor(c.Name)
+		if c.Name == own.Name || !c.Type.IsTemporal() || c.TimeRole != semantic.TimeRoleEvent && !dayFor || sampled && st.filled < undatedShare {
 			continue
 		}
-		if slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return slices.Contains(happeningWords, w) }) {
+		if dayFor || slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return slices.Contains(happeningWords, w) }) {
 			e.TimeColumn = c.Name
+			e.Columns[i].TimeRole = semantic.TimeRoleEvent
 			return
 		}
 	}
+}
+
+// madeFor reports whether a date's name says the day a row was made for
+// (reserved_for_at, booked_for, ordered_for): the day the thing takes
+// place, not the making (found from outside: reservations' no-shows
+// counted by the day each was booked, at 1.00).
+func madeFor(name string) bool {
+	ws := nameWords(name)
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i+1] == "for" && (slices.Contains(makingWords, ws[i]) && ws[i] != "created" && ws[i] != "made" || slices.Contains(happeningWords, ws[i])) {
+			return true
+		}
+	}
+	return false
 }
 
 // laterName reports whether a date column's name says it marks a change

@@ -102,6 +102,20 @@ func TestTextDatesOfRoundFive(t *testing.T) {
 	if e.TimeColumn != "booked_at" {
 		t.Errorf("bookings: time column %q, want booked_at", e.TimeColumn)
 	}
+	// The day a reservation was made for, whose name says no role (found
+	// from outside: a restaurant's no-shows counted by the day each was
+	// booked, at 1.00).
+	e = &semantic.Entity{Name: "reservations", TimeColumn: "created_at", Columns: []semantic.Column{
+		{Name: "reserved_for_at", Type: quarry.TypeTimestamp}, {Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}}}
+	textDates(e, nil)
+	if e.TimeColumn != "reserved_for_at" || e.Column("reserved_for_at").TimeRole != semantic.TimeRoleEvent {
+		t.Errorf("reservations: time column %q, %+v; want reserved_for_at, the event", e.TimeColumn, e.Column("reserved_for_at"))
+	}
+	for name, want := range map[string]bool{"reserved_for_at": true, "booked_for": true, "scheduled_for_date": true, "created_for": false, "paid_for_on": false, "for_date": false} {
+		if madeFor(name) != want {
+			t.Errorf("madeFor(%s) = %v", name, !want)
+		}
+	}
 }
 
 // TestTextNamedLikeADate: a text column named like a date whose values are

@@ -72,6 +72,7 @@ func fileTarget(p, wd, driver string) (Target, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(wd, p)
 	}
+	p = filepath.Clean(p) // sqlite:////data/shop.db: /data/shop.db, not //data/shop.db
 	st, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
