@@ -187,9 +187,7 @@ func inForceBegun(m *semantic.Model, f semantic.Filter, field string) bool {
 // inForce reports whether every value says a row is in force now.
 func inForce(values []any) bool {
 	for _, v := range values {
-		switch strings.ToLower(fmt.Sprint(v)) {
-		case "active", "current", "live", "ongoing", "in force", "in_force", "valid", "open", "enrolled", "employed":
-		default:
+		if !semantic.InForce(fmt.Sprint(v)) {
 			return false
 		}
 	}

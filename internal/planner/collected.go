@@ -42,6 +42,21 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	entity, column, ok := simpleRef(strings.TrimSuffix(strings.TrimSpace(mt.Expr)[len("SUM("):], ")"))
 	e := p.entity(entity)
+	if verb := toks[at].s; ok && e != nil && !semantic.PaymentRows(e.Name) && (verb == "collected" || verb == "received") && paidDate(e) != "" && !strings.EqualFold(e.TimeColumn, paidDate(e)) && !p.paymentsToward(e.Name) {
+		// "total fines collected this year": the fines paid this year,
+		// by the day each was paid (found from outside: every fine
+		// assessed this year added up, unpaid and waived ones too, the
+		// word passed over).
+		if read, ok := replaceWord(question, verb, "paid"); ok {
+			if paid := p.replan(read, asOf); paid.Kind == KindMetric && paid.Query != nil && paid.Query.TimeRange != nil == (pl.Query.TimeRange != nil) {
+				paid.Understood = append(paid.Understood, fmt.Sprintf("%q read as %q: the %s have a date each was paid on (%s)", verb, "paid", display(e.Name), paidDate(e)))
+				if paid.Read == "" {
+					paid.Read = read
+				}
+				return paid
+			}
+		}
+	}
 	if !ok || e == nil || recordsMoney(e.Name) || semantic.PaymentRows(e.Name) {
 		return nil
 	}
@@ -120,4 +135,27 @@ func (p *Planner) namesField(w, field string) bool {
 		}
 	}
 	return false
+}
+
+// paidDate is e's one date named for its payment (paid_on, paid_at), ""
+// where it has none or several.
+func paidDate(e *semantic.Entity) string {
+	found := ""
+	for _, c := range e.Columns {
+		if c.Temporal() && slices.Contains(semantic.NameWords(c.Name), "paid") {
+			if found != "" {
+				return ""
+			}
+			found = c.Name
+		}
+	}
+	return found
+}
+
+// paymentsToward reports whether a table of payments refers to entity's
+// rows: money received toward them is theirs to total.
+func (p *Planner) paymentsToward(entity string) bool {
+	return slices.ContainsFunc(p.m.Relationships, func(r semantic.Relationship) bool {
+		return strings.EqualFold(r.To, entity) && r.Cardinality == semantic.ManyToOne && semantic.PaymentRows(r.From)
+	})
 }

@@ -22,7 +22,10 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		return pl
 	}
 	tr := pl.Query.TimeRange
-	now := tr == nil && nowSaid(question)
+	// "how many members do we have in all": every one on record, which
+	// the question back's option says (found from outside: those whose
+	// membership had run out were left out of it).
+	now := tr == nil && nowSaid(question) && !allSaid(question)
 	if now {
 		// "how many staff do we have": those not gone by today (found
 		// from outside: 108 staff, 43 of whom had left).
@@ -51,7 +54,7 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 		return pl
 	}
 	ends := heldEnds(m, e)
-	if len(ends) == 0 {
+	if len(ends) == 0 || stateNotInForce(pl.Query.Filters) {
 		return pl
 	}
 	var conds []string
@@ -96,6 +99,25 @@ func (p *Planner) heldAt(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	pl.Notes = append(pl.Notes, fmt.Sprintf("the %s had on the day: begun before %s and not ended by then (%s)", display(e.Name), tr.To, strings.Join(conds, ", and ")))
 	return pl
+}
+
+// stateNotInForce reports whether filters keep rows by a status that is
+// not one of being in force ('lapsed', 'pending', 'expired'): the state
+// says which rows are meant, and those are no rows had now (found from
+// outside: "how many lapsed policies are there" kept the 51 of 61 whose
+// term had not run out, at 1.00).
+func stateNotInForce(filters []semantic.Filter) bool {
+	for _, f := range filters {
+		if !statusField(f.Field) || f.Op != semantic.OpEq && f.Op != semantic.OpIn {
+			continue
+		}
+		for _, v := range f.Values {
+			if !semantic.InForce(fmt.Sprint(v)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nowSaid reports whether a question asks what is had now, with no

@@ -672,7 +672,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			}
 			continue
 		}
-		if len(l.phrases[pl]) > 0 && !added[pl] && !onlyAliases(l.phrases[pl]) {
+		if len(l.phrases[pl]) > 0 && !added[pl] && !onlyAliases(l.phrases[pl]) && !otherColumnsValues(l.phrases[pl], pv.s) {
 			continue // a plural shared by two values stays ambiguous
 		}
 		l.add(pl, pv.s)
@@ -686,6 +686,21 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	sort.Strings(l.terms)
 	l.buildForms()
 	return l
+}
+
+// otherColumnsValues reports whether every sense of a phrase is a value
+// of another column than s's: a plural of s's value that is also another
+// column's value as written ("children": the genre Children, and the
+// membership type child) may mean either, and is read as both, which the
+// planner asks between (found from outside: "how many children members
+// joined" counted members with a hold on a children's book, at 0.85).
+func otherColumnsValues(ss []sense, s sense) bool {
+	for _, o := range ss {
+		if o.kind != sValue || strings.EqualFold(o.entity, s.entity) && strings.EqualFold(o.column, s.column) {
+			return false
+		}
+	}
+	return true
 }
 
 // outcomePast is the past form of a value that names an outcome as a bare
@@ -733,6 +748,9 @@ func isIdent(s string) bool {
 
 // plural is the English plural of a noun, by the usual rules.
 func plural(w string) string {
+	if p := semantic.IrregularPlural(w); p != "" {
+		return p
+	}
 	switch {
 	case w == "" || len(w) < 3 || isNumber(w):
 		return w
@@ -748,6 +766,9 @@ func plural(w string) string {
 
 // singular is the English singular of a plural noun, by the usual rules.
 func singular(w string) string {
+	if sg := semantic.IrregularSingular(w); sg != "" {
+		return sg
+	}
 	switch {
 	case len(w) < 4 || isNumber(w):
 		return w

@@ -230,6 +230,14 @@ func (b *builder) withNone(pl *Plan) *Plan {
 				return b.fail(fmt.Sprintf("quarry can tell which %s have no %s only when %s refer to %s directly", display(subject), display(ent), display(ent), display(subject)))
 			}
 		}
+		if f := b.unnamedRoute(pl.Query.Filters, subject, via); f != nil {
+			// "members who have never borrowed a book": the book may be
+			// of the loans they lack, which quarry cannot yet write, and
+			// is not of the holds it would reach the titles through
+			// (found from outside: members with a hold on a book and no
+			// loan, 5 for 30, at 0.85).
+			return b.fail(fmt.Sprintf("quarry cannot tell whether %s is said of the %s the %s have none of, which it cannot yet ask through %s, or of other rows of theirs; ask for the %s with no %s, or with %s", whereText(f.Where), display(via), display(subject), display(via), display(subject), display(via), whereText(f.Where)))
+		}
 		if f := someRowsOf(pl.Query.Filters, via); f != nil {
 			// "channels that do not have any cartoons directed by Ben
 			// Jones": no such cartoon, not a cartoon by him and none at
@@ -248,6 +256,39 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		pl.Title += " with no " + display(ent)
 	}
 	return pl
+}
+
+// unnamedRoute is the one filter of fs that keeps the subject's rows
+// having a related row of a table the question does not name as rows
+// (titles, by a value of theirs), which the subject does not refer to
+// itself, so that quarry would reach it through some other table (holds),
+// where the rows of via, which the question says are missing, reach it
+// too (loans, through copies): nil otherwise.
+func (b *builder) unnamedRoute(fs []semantic.Filter, subject, via string) *semantic.Filter {
+	named := b.namedEntities()
+	var out *semantic.Filter
+	for i := range fs {
+		f := &fs[i]
+		if f.Op != semantic.OpSome || len(f.Where) == 0 || f.Count || strings.EqualFold(f.Field, via) || named[lower(f.Field)] || b.p.joinedDirectly(subject, f.Field) {
+			continue
+		}
+		for _, w := range f.Where {
+			fd, ok := b.p.m.ColumnField(w.Field)
+			if !ok {
+				return nil
+			}
+			// The missing rows reach that table: loans up to titles,
+			// through copies, or by a reference of their own.
+			if _, chained := b.p.m.Related(fd.Entity.Name, via); !chained && !b.p.pointsAt(via, fd.Entity.Name) {
+				return nil
+			}
+		}
+		if out != nil {
+			return nil
+		}
+		out = f
+	}
+	return out
 }
 
 // someRowsOf is the one filter of fs that keeps the rows having a row of

@@ -182,6 +182,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	st := &state{text: join(toks), raw: question, asOf: asOf}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
+		if pl := p.soldAsOrdered(question, st.unknown, asOf); pl != nil {
+			return pl
+		}
 		return p.unanswered(st, notKnown(st))
 	}
 	pl := p.build(st)

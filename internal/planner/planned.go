@@ -207,9 +207,14 @@ func (b *builder) overdueRows() *Plan {
 	}
 	var ent *semantic.Entity
 	var due, done string
+	var valueOf *term // "overdue" as a value of a column
 	for _, t := range b.st.terms {
 		if strings.Contains(" "+t.it.text+" ", " overdue ") {
-			return nil // a name with the word: is_overdue
+			if len(t.cands) == 0 || len(only(t.cands, sValue)) < len(t.cands) || valueOf != nil {
+				return nil // a name with the word: is_overdue
+			}
+			valueOf = t
+			continue
 		}
 		for _, c := range t.cands {
 			e := b.p.entity(c.name)
@@ -225,6 +230,21 @@ func (b *builder) overdueRows() *Plan {
 			}
 			ent, due, done = e, d, dn
 		}
+	}
+	if valueOf != nil {
+		// A value of another table's column ("overdue", a reason fines
+		// are charged for) is not said of the rows due and not done:
+		// those are read by their dates, the value is left unread (found
+		// from outside: "how many loans are overdue right now" counted
+		// every loan ever fined for lateness, 288 for 17, at 1.00). A
+		// value of the rows' own column says it of them.
+		if ent == nil || done == "" || slices.ContainsFunc(valueOf.cands, func(s sense) bool { return strings.EqualFold(s.entity, ent.Name) }) {
+			return nil
+		}
+		if i := slices.Index(b.st.terms, valueOf); len(valueOf.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
+			b.st.terms[i+1].aggs = valueOf.aggs // "how many overdue loans"
+		}
+		b.st.terms = slices.DeleteFunc(b.st.terms, func(t *term) bool { return t == valueOf })
 	}
 	if ent == nil {
 		return b.fail("quarry cannot tell which rows are overdue: no table the question names has one date they are due on (due_on) and one they were done on (returned_at, paid_on)")
@@ -254,7 +274,8 @@ func (b *builder) overdueRows() *Plan {
 		b.notes = append(b.notes, fmt.Sprintf("overdue leaves out the %s marked %s, which are owed by no one", display(ent.Name), orValues(never)))
 		break
 	}
-	b.st.usedWords = append(b.st.usedWords, "overdue")
+	// "overdue right now", "currently overdue": the day is the as-of day.
+	b.st.usedWords = append(b.st.usedWords, "overdue", "now", "currently", "right")
 	return nil
 }
 

@@ -285,3 +285,26 @@ func SexAliases(value string) []string {
 	}
 	return nil
 }
+
+// irregularPlurals are the nouns whose plural no rule of -s or -es makes.
+var irregularPlurals = map[string]string{"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice", "tooth": "teeth", "foot": "feet", "goose": "geese"}
+
+// IrregularPlural is the plural of a noun no rule makes ("children" for
+// child), "" for any other word: the planner reads a value by it, and the
+// coverage check takes the plural for the value filtered on (found from
+// outside: "how many children members joined" read as a book genre).
+func IrregularPlural(w string) string {
+	return irregularPlurals[strings.ToLower(w)]
+}
+
+// IrregularSingular is the singular of such a plural ("child" for
+// children), "" for any other word.
+func IrregularSingular(w string) string {
+	w = strings.ToLower(w)
+	for sg, pl := range irregularPlurals {
+		if pl == w {
+			return sg
+		}
+	}
+	return ""
+}

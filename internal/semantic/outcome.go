@@ -257,3 +257,15 @@ func PaymentRows(entity string) bool {
 	}
 	return false
 }
+
+// InForce reports whether a status value says a row is in force now
+// ('active', 'current', 'enrolled'), read alike by the planner (rows had
+// now are of such a state, never of 'lapsed' or 'pending') and the
+// analyst (rows in force have begun).
+func InForce(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "active", "current", "live", "ongoing", "in force", "in_force", "inforce", "valid", "open", "enrolled", "employed":
+		return true
+	}
+	return false
+}

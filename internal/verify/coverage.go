@@ -142,6 +142,25 @@ func newCover(question string, m *semantic.Model, q *semantic.Query) *cover {
 	return c
 }
 
+// overdueRead reports whether the query keeps rows of one table due
+// before a day (a date named for being due) and not done (a date not
+// set): "overdue" said of them, where it is also another table's value
+// (fines.reason).
+func (c *cover) overdueRead() bool {
+	for _, due := range c.q.Filters {
+		e, col, ok := strings.Cut(due.Field, ".")
+		if !ok || due.Op != semantic.OpLt || !slices.Contains(semantic.NameWords(col), "due") {
+			continue
+		}
+		for _, done := range c.q.Filters {
+			if de, _, ok := strings.Cut(done.Field, "."); ok && done.Op == semantic.OpNull && strings.EqualFold(de, e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // has reports whether the question contains phrase as whole words.
 func (c *cover) has(phrase string) bool {
 	p := phrase
@@ -288,6 +307,12 @@ func (c *cover) values() (ok, bad []string) {
 		}
 		if !c.has(lv) && have[lv+"s"] {
 			return // "books" is the value Books filtered on, not a plural of Book
+		}
+		if sg := semantic.IrregularSingular(lv); sg != "" && have[sg] {
+			return // "children" is the value child filtered on
+		}
+		if lv == "overdue" && c.overdueRead() {
+			return // read by the rows' dates: due before today, not done
 		}
 		if c.datesEvent(lv) {
 			// "reservations booked last month": the verb of the date the
