@@ -124,11 +124,27 @@ func timeRole(name string) string {
 // refund held for a period that refunded_at ended).
 func tableTimeRole(table, column string) string {
 	role := timeRole(column)
-	if role != semantic.TimeRoleEnd {
-		return role
-	}
 	if i := strings.LastIndex(table, "."); i >= 0 {
 		table = table[i+1:] // sales.refunds
+	}
+	if role == "" {
+		// A date named for the thing each row is (donations.donated_at,
+		// volunteer_shifts.shift_on): the event the rows record (found
+		// from outside: donated_at had no role, and refunded_at made
+		// every donation a holding, so "total donations in 2025" was
+		// refused).
+		if ws := nameWords(table); len(ws) > 0 {
+			own := strings.ToLower(singularOf(ws[len(ws)-1]))
+			for _, w := range nameWords(column) {
+				if len(w) >= 4 && !dateSuffix(w) && semantic.SameStem(w, own) {
+					return semantic.TimeRoleEvent
+				}
+			}
+		}
+		return role
+	}
+	if role != semantic.TimeRoleEnd {
+		return role
 	}
 	if semantic.OthersEnd(table, column) {
 		// A subscription's trial_ends_on, a customer's

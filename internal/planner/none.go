@@ -124,18 +124,49 @@ func asksWho(question string) bool {
 // that its row is a purchase completed, as "customers who bought
 // something" reads it (found from outside: the two did not add up, since
 // cancelled and refunded orders counted as purchases when missing).
+//
+// A table whose every row is money paid (payments, donations) is read so
+// whatever the verb: "donors who have never made a donation" have no
+// donation that went through, a failed attempt none (found from outside:
+// 26 donors whose only gifts failed counted as having given, at 1.00).
 func (b *builder) boughtNone(pl *Plan) map[string][]semantic.Filter {
-	if !slices.ContainsFunc(tokenize(b.st.raw), func(t token) bool { return buyVerb(t.s) }) {
-		return nil
+	verb := ""
+	for _, t := range tokenize(b.st.raw) {
+		if buyVerb(t.s) || doneVerb(t.s) {
+			verb = t.s
+			break
+		}
 	}
 	out := map[string][]semantic.Filter{}
 	for _, ent := range b.st.none {
+		if verb == "" && !semantic.PaymentRows(ent) {
+			continue
+		}
 		if done, ok := b.p.completedState(ent); ok {
 			out[lower(ent)] = []semantic.Filter{done}
-			pl.Understood = append(pl.Understood, fmt.Sprintf("bought read as %s rows whose %s is %v", ent, done.Field, done.Values[0]))
+			said := verb
+			if said == "" {
+				said = display(ent)
+			}
+			pl.Understood = append(pl.Understood, fmt.Sprintf("%s read as %s rows whose %s is %v", said, ent, done.Field, done.Values[0]))
+			if verb != "" {
+				b.st.usedWords = append(b.st.usedWords, verb)
+			}
 		}
 	}
 	return out
+}
+
+// doneVerb reports whether w says a thing took place as it was meant to:
+// "volunteers who never worked a shift" have none completed, a no-show
+// or a cancelled one none worked (found from outside: every volunteer
+// with any shift counted as having worked one).
+func doneVerb(w string) bool {
+	switch w {
+	case "worked", "work", "attended", "attend", "completed", "complete", "finished", "finish":
+		return true
+	}
+	return false
 }
 
 // prevWord is the last word of the item before mean[i], or "".

@@ -252,7 +252,7 @@ func PaymentRows(entity string) bool {
 		return false
 	}
 	switch strings.TrimSuffix(ws[len(ws)-1], "s") {
-	case "payment", "receipt", "collection", "remittance", "transaction":
+	case "payment", "receipt", "collection", "remittance", "transaction", "donation", "contribution":
 		return true
 	}
 	return false
