@@ -412,13 +412,19 @@ func (a *Analyst) noneBound(ctx context.Context, m *semantic.Model, pl *planner.
 		return pl
 	}
 	field := e.Name + "." + e.TimeColumn
+	if slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, field) && f.Op == semantic.OpLt }) {
+		return pl // kept to the day already (seriesAhead)
+	}
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	later, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", next)
 	if !ok || later <= 0 {
 		return pl
 	}
 	c := *q
-	c.TimeRange = &semantic.TimeRange{Field: field, To: next}
+	// Those with no date are kept: nothing says they lie ahead (found
+	// from outside: "courses with no enrollments" lost the three drafts,
+	// never published, with no word).
+	c.Filters = append(cloneFilters(q.Filters), semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{next}, OrNull: true})
 	out := *pl
 	out.Query = &c
 	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %d %s with %s after %s are left out: they had not happened then, so they have had nothing yet", int64(later), e.Name, field, asOf.Format("2006-01-02")))

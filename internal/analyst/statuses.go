@@ -82,6 +82,9 @@ func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semanti
 			return c
 		}
 	}
+	if c := ownFlagUnread(m, q); c.Name != "" {
+		return c
+	}
 	return unhappened(m, q)
 }
 

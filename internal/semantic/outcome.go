@@ -264,7 +264,7 @@ func PaymentRows(entity string) bool {
 // analyst (rows in force have begun).
 func InForce(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "active", "current", "live", "ongoing", "in force", "in_force", "inforce", "valid", "open", "enrolled", "employed":
+	case "active", "current", "live", "ongoing", "in force", "in_force", "inforce", "valid", "open", "enrolled", "employed", "published", "listed":
 		return true
 	}
 	return false
