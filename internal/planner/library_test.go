@@ -184,4 +184,5 @@ func TestSoldAsOrdered(t *testing.T) {
 	p := New(m, nil)
 	sqlHolds(t, p, m, "how many tickets were sold last month", "COUNT(tickets.ticket_id)", "orders.ordered_at >= '2026-05-01'")
 	sqlHolds(t, p, m, "tickets sold by venue", "COUNT(tickets.ticket_id)", "GROUP BY venues.venue_id, venues.name")
+	sqlHolds(t, p, m, "how many tickets did we sell last month", "COUNT(tickets.ticket_id)", "orders.ordered_at >= '2026-05-01'")
 }

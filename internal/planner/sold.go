@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -23,12 +24,29 @@ var saleByRE = lazyRE(`(?i)\b(sold|bought|purchased)\s+by\b`)
 // questions). Nil where the only unknown word is not such a verb, or the
 // reading is not answered.
 func (p *Planner) soldAsOrdered(question string, unknown []string, asOf time.Time) *Plan {
-	if len(unknown) != 1 || !slices.Contains([]string{"sold", "bought", "purchased"}, unknown[0]) || !p.datesOrdering() {
+	if len(unknown) != 1 || !p.datesOrdering() {
+		return nil
+	}
+	read := question
+	switch unknown[0] {
+	case "sold", "bought", "purchased":
+	case "sell", "buy", "purchase":
+		// "how many tickets did we sell last month": the auxiliary
+		// dropped, the verb in the past.
+		aux := auxRE().FindStringIndex(strings.ToLower(read))
+		if aux == nil {
+			return nil
+		}
+		read = read[:aux[0]] + read[aux[1]:]
+		if r, ok := replaceWord(read, unknown[0], pastOf(unknown[0])); ok {
+			read = r
+		}
+	default:
 		return nil
 	}
 	// "tickets sold by venue": not "ordered by", a sort; with no period
 	// to date the sale the verb says only that the rows were sold.
-	read := saleByRE().ReplaceAllString(question, "by")
+	read = saleByRE().ReplaceAllString(read, "by")
 	read = saleVerbRE().ReplaceAllString(read, "ordered")
 	if read == question {
 		return nil
