@@ -442,3 +442,34 @@ INSERT INTO enrollments (course_id, enrolled_at) VALUES (1, '2026-02-01'), (2, '
 		}
 	}
 }
+
+// TestMadeAheadAskedAsPast: "how many invoices were issued in January
+// 2027", asked in December 2026, is refused: issued_on is the day each is
+// made, and those dated then are set ahead, none issued yet (found from
+// outside: "172 invoices issued in January 2027", all scheduled, at
+// 1.00). Asked for those scheduled, it is answered.
+func TestMadeAheadAskedAsPast(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE invoices (id INTEGER PRIMARY KEY, issued_on DATE, status TEXT);
+INSERT INTO invoices (issued_on, status) VALUES ('2026-06-01', 'paid'), ('2026-07-02', 'scheduled'), ('2026-07-09', 'scheduled');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "issued_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"paid", "scheduled"}}}}},
+		Metrics: []semantic.Metric{{Name: "invoices", Entity: "invoices", Expr: "COUNT(invoices.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "how many invoices were issued next month", asOf); err == nil || !strings.Contains(err.Error(), "set ahead") {
+		t.Errorf("issued next month: %v %s, want refused", err, out.Status)
+	}
+	out, err := a.Ask(context.Background(), event.NewRecorder("r2", a.Clock, &memSink{}), k, "how many scheduled invoices next month", asOf)
+	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
+		t.Fatalf("scheduled next month: %v %s", err, out.Status)
+	}
+	if n, _ := semantic.NumberOf(out.Table.Rows[0][0]); n != 2 {
+		t.Errorf("scheduled next month: %v, want 2", n)
+	}
+}

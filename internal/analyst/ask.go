@@ -151,7 +151,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			checked = strings.TrimRight(strings.TrimSpace(checked), "?.! ") + ", on their " + strings.Join(semantic.NameWords(col), " ")
 		}
 		// A period to come, of things that happen ("orders next month").
-		if why := a.notBegun(ctx, model, pl, asOf); why != "" {
+		if why := a.notBegun(ctx, model, pl, asOf, read); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
 		// Of the rows to come, those called off will not happen.

@@ -60,6 +60,6 @@ var openWordRE = lazyRE(`(?i)(?:^|[^\pL\pN'"])(open)(?:$|[^\pL\pN'"])`)
 // overStates are statuses of rows whose business is over; pendingStates
 // of rows whose business is not, other than 'open' itself.
 var (
-	overStates    = []string{"closed", "cancelled", "canceled", "resolved", "done", "completed", "complete", "rejected", "declined", "void", "voided", "archived", "expired", "won", "lost", "withdrawn", "finished", "fixed", "duplicate"}
+	overStates    = []string{"closed", "cancelled", "canceled", "resolved", "solved", "fulfilled", "delivered", "done", "completed", "complete", "rejected", "declined", "void", "voided", "archived", "expired", "won", "lost", "withdrawn", "finished", "fixed", "duplicate"}
 	pendingStates = []string{"new", "pending", "in progress", "on hold", "waiting", "assigned", "reopened", "escalated", "in review", "triage", "backlog", "todo", "to do", "awaiting", "blocked", "acknowledged", "scheduled", "waiting on customer"}
 )

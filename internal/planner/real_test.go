@@ -230,6 +230,14 @@ func TestOpenAmongPendingStates(t *testing.T) {
 	if pl := p.Plan("how many doors are open", asOf); pl.Kind != KindMetric {
 		t.Errorf("open doors, with no other state not over: %s %q", pl.Kind, pl.Reason)
 	}
+	// A solved ticket's business is over too (found from outside: "not
+	// closed" counted the 460 solved, 940 for 480).
+	m = &semantic.Model{Entities: []semantic.Entity{{Name: "tickets", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+		{Name: "status", Type: quarry.TypeText, Values: []string{"closed", "open", "pending", "solved"}}}}}}
+	p = New(m, nil)
+	if pl := p.Plan("how many tickets are open", asOf); pl.Kind != KindClarify || len(pl.Options) != 2 || !strings.Contains(pl.Options[1], "closed or solved") {
+		t.Errorf("open tickets: %s %q %v; want the option not closed or solved", pl.Kind, pl.Reason, pl.Options)
+	}
 }
 
 // TestMadeOnItsOwnDate: "leave requests made in 2025" are those requested
