@@ -204,7 +204,10 @@ func dateOfState(column string, values []any) bool {
 	ws := semantic.NameWords(column)
 	for _, v := range values {
 		s := semantic.Fold(fmt.Sprint(v))
-		if len(s) < 4 || !slices.Contains(ws, s) {
+		if len(s) < 4 || !slices.Contains(ws, s) || slices.Contains(aheadWords, s) {
+			// Not 'scheduled' of scheduled_at: the day the thing is
+			// for, not the day the state began (found from outside:
+			// "how many scheduled showings" 0 for 67).
 			return false
 		}
 	}

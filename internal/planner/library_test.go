@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,4 +186,29 @@ func TestSoldAsOrdered(t *testing.T) {
 	sqlHolds(t, p, m, "how many tickets were sold last month", "COUNT(tickets.ticket_id)", "orders.ordered_at >= '2026-05-01'")
 	sqlHolds(t, p, m, "tickets sold by venue", "COUNT(tickets.ticket_id)", "GROUP BY venues.venue_id, venues.name")
 	sqlHolds(t, p, m, "how many tickets did we sell last month", "COUNT(tickets.ticket_id)", "orders.ordered_at >= '2026-05-01'")
+}
+
+// TestStartOfTheirOwn: "how many teachers start next month" is not read
+// as the teachers with a section starting then, where the teachers have
+// a start of their own (hired_on): 16 for the 1 hired then, at 0.85,
+// found from outside.
+func TestStartOfTheirOwn(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "teachers", PrimaryKey: "teacher_id", TimeColumn: "hired_on", Columns: []semantic.Column{id("teacher_id"),
+				{Name: "hired_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+			{Name: "sections", PrimaryKey: "section_id", TimeColumn: "starts_on", Columns: []semantic.Column{id("section_id"), id("teacher_id"),
+				{Name: "starts_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}}},
+		},
+		Relationships: []semantic.Relationship{{From: "sections", FromColumn: "teacher_id", To: "teachers", ToColumn: "teacher_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	if pl := p.Plan("how many teachers start next month", asOf); pl.Query != nil && slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "sections" }) {
+		t.Errorf("read through the sections: %+v", pl.Query.Filters)
+	}
+	sqlHolds(t, p, m, "how many sections start next month", "sections.starts_on >= '2026-07-01'")
 }

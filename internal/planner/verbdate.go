@@ -49,6 +49,13 @@ func (b *builder) verbDate(t *term) bool {
 	if len(st.dates) > 1 || !b.p.owns(b.subject, s.entity) {
 		return false
 	}
+	if startVerb(t.it.text) && b.p.m.StartColumn(b.subject) != "" {
+		// "how many teachers start next month": their own start (a hire
+		// date), not a start of their sections (found from outside: 16
+		// teachers with a section starting then, for the 1 hired then,
+		// at 0.85). Not read here.
+		return false
+	}
 	field := s.entity + "." + s.column
 	var where []semantic.Filter
 	if len(st.dates) == 1 {
@@ -89,6 +96,16 @@ func (b *builder) verbDate(t *term) bool {
 	st.related = append(st.related, relatedRows{entity: s.entity, where: where, text: strings.TrimSpace(t.it.text)})
 	t.role = "context"
 	return true
+}
+
+// startVerb reports whether w is a bare verb of beginning, which says
+// when a row itself starts.
+func startVerb(w string) bool {
+	switch w {
+	case "start", "starts", "started", "starting", "begin", "begins", "began", "beginning":
+		return true
+	}
+	return false
 }
 
 // onlyNamesItself reports whether the terms of the question other than
