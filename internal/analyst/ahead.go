@@ -669,7 +669,9 @@ func (a *Analyst) notBegun(ctx context.Context, m *semantic.Model, pl *planner.P
 	}
 	if n > 0 {
 		_, col, _ := strings.Cut(field, ".")
-		if madeName(col) && saysPast(question) && !aheadDate(m, "", question) && !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return statusNamed(f.Field) && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) }) {
+		if madeName(col) && saysPast(question) && !aheadDate(m, "", question) && !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
+			return statusNamed(f.Field) && (f.Op == semantic.OpEq || f.Op == semantic.OpIn)
+		}) {
 			return fmt.Sprintf("the period starts after %s, and %s is the day each row is made: those dated then are set ahead, none made yet; ask how many are scheduled for the period, or about a period up to %s", day, field, day)
 		}
 		return ""
