@@ -97,10 +97,41 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		}
 	}
 	c := b.p.oneAmount(e.Name)
+	if c == "" && t.aggs[0] == "avg" {
+		// "average csat": the one score of a table of ratings (found
+		// from outside: refused on a helpdesk's csat_ratings).
+		c = b.p.oneScore(e)
+	}
 	if c == "" {
 		return sense{}, false
 	}
 	return sense{kind: sColumn, entity: e.Name, column: c, field: e.Name + "." + c, numeric: true, strength: strName}, true
+}
+
+// oneScore is the one number a table of ratings, reviews or survey
+// responses holds besides its keys (score, rating, stars), "" where its
+// name says no such table or it holds none or several.
+func (p *Planner) oneScore(e *semantic.Entity) string {
+	ws := nameWords(e.Name)
+	if len(ws) == 0 {
+		return ""
+	}
+	switch singular(ws[len(ws)-1]) {
+	case "rating", "review", "response", "survey", "score", "feedback", "evaluation", "assessment":
+	default:
+		return ""
+	}
+	found := ""
+	for _, c := range e.Columns {
+		if !c.Type.IsNumeric() || strings.EqualFold(c.Name, e.PrimaryKey) || p.isForeignKey(e.Name, c.Name) || semantic.YesNo(c) || p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = c.Name
+	}
+	return found
 }
 
 // saidAsNumber reports whether term t follows a word that ranks by how
