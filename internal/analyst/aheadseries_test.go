@@ -358,6 +358,11 @@ INSERT INTO orders (buyer_id, placed_at, status) VALUES (1, '2026-05-01', 'deliv
 	if tb := ask("how many buyers have never ordered"); fmt.Sprint(tb.Rows[0][0]) != "2" {
 		t.Errorf("never ordered: %v, want 2 (Bob's orders are to come)", tb.Rows)
 	}
+	// Counted too: Bob's two orders are to come (found from outside:
+	// "customers with more than 20 orders" 55 for 52, at 1.00).
+	if tb := ask("how many buyers have more than 1 order"); fmt.Sprint(tb.Rows[0][0]) != "1" {
+		t.Errorf("more than 1 order: %v, want 1 (Ann)", tb.Rows)
+	}
 }
 
 // TestCalledOffAhead: a count whose period runs past today on a date set

@@ -446,7 +446,10 @@ func (a *Analyst) noneMadeYet(ctx context.Context, m *semantic.Model, pl *planne
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	var out *planner.Plan
 	for i, f := range q.Filters {
-		if f.Op != semantic.OpNone || f.Count {
+		// The rows missing, and those counted or asked for ("customers
+		// with more than 20 orders": not the pending ones dated after
+		// the day, found from outside, 55 for 52 at 1.00).
+		if f.Op != semantic.OpNone && f.Op != semantic.OpSome && !f.Count {
 			continue
 		}
 		r := m.Entity(f.Field)
@@ -468,7 +471,11 @@ func (a *Analyst) noneMadeYet(ctx context.Context, m *semantic.Model, pl *planne
 			out = &o
 		}
 		out.Query.Filters[i].Where = append(slices.Clone(f.Where), semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{next}})
-		out.Notes = append(out.Notes, fmt.Sprintf("none of %s made by %s (%s): those dated after it are to come", r.Name, asOf.Format("2006-01-02"), field))
+		if f.Op == semantic.OpNone {
+			out.Notes = append(out.Notes, fmt.Sprintf("none of %s made by %s (%s): those dated after it are to come", r.Name, asOf.Format("2006-01-02"), field))
+		} else {
+			out.Notes = append(out.Notes, fmt.Sprintf("only the %s made by %s count (%s): those dated after it are to come", r.Name, asOf.Format("2006-01-02"), field))
+		}
 	}
 	if out == nil {
 		return pl

@@ -49,11 +49,12 @@ func (b *builder) verbDate(t *term) bool {
 	if len(st.dates) > 1 || !b.p.owns(b.subject, s.entity) {
 		return false
 	}
-	if startVerb(t.it.text) && b.p.m.StartColumn(b.subject) != "" {
+	if startVerb(t.it.text) && b.p.m.StartColumn(b.subject) != "" && !b.namedEntities()[lower(s.entity)] {
 		// "how many teachers start next month": their own start (a hire
 		// date), not a start of their sections (found from outside: 16
 		// teachers with a section starting then, for the 1 hired then,
-		// at 0.85). Not read here.
+		// at 0.85). Not read here, unless the question names the rows
+		// that start ("employees with time off starting next week").
 		return false
 	}
 	field := s.entity + "." + s.column

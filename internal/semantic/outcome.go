@@ -235,7 +235,7 @@ func PlanWord(column string) string {
 // period) and the analyst (the rows to come of a count).
 func CalledOff(v string) bool {
 	switch strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(strings.TrimSpace(v))) {
-	case "cancelled", "canceled", "void", "voided", "declined", "rejected", "denied", "withdrawn", "abandoned",
+	case "cancelled", "canceled", "void", "voided", "declined", "rejected", "denied", "withdrawn", "abandoned", "skipped",
 		"uncollectible", "written off", "writtenoff", "write off", "bad debt":
 		return true
 	}

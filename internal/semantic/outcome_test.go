@@ -77,13 +77,18 @@ func TestRemovedIsNoDeletion(t *testing.T) {
 // through, and the tables whose rows are payments, read alike by the
 // planner and the analyst.
 func TestCalledOffAndPaymentRows(t *testing.T) {
-	for v, want := range map[string]bool{"cancelled": true, "Canceled": true, "void": true, "written_off": true, "bad-debt": true, "withdrawn": true,
-		"paid": false, "completed": false, "refunded": false, "pending": false} {
+	for v, want := range map[string]bool{"cancelled": true, "Canceled": true, "void": true, "written_off": true, "bad-debt": true, "withdrawn": true, "skipped": true,
+		"paid": false, "failed": false, "completed": false, "refunded": false, "pending": false} {
 		if CalledOff(v) != want {
 			t.Errorf("CalledOff(%q) = %v", v, !want)
 		}
 	}
-	for e, want := range map[string]bool{"payments": true, "rent_payments": true, "transactions": true, "receipts": true, "leases": false, "payment_methods": false} {
+	for v, want := range map[string]bool{"active": true, "Published": true, "lapsed": false, "pending": false, "scheduled": false} {
+		if InForce(v) != want {
+			t.Errorf("InForce(%q) = %v", v, !want)
+		}
+	}
+	for e, want := range map[string]bool{"payments": true, "rent_payments": true, "transactions": true, "receipts": true, "donations": true, "leases": false, "payment_methods": false} {
 		if PaymentRows(e) != want {
 			t.Errorf("PaymentRows(%q) = %v", e, !want)
 		}
