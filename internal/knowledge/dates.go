@@ -41,7 +41,7 @@ var (
 		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due",
 		// A thing taken out of use (found from outside: a vehicle's
 		// retired_on read as no end, every retired van counted as had).
-		"retired", "decommissioned", "resigned", "lapsed", "deactivated", "unsubscribed",
+		"retired", "decommissioned", "discontinued", "resigned", "lapsed", "deactivated", "unsubscribed",
 		// A thing taken out (a meter removed_on), a service restored
 		// after an outage: the end of what the row holds.
 		"removed", "uninstalled", "restored",
@@ -414,6 +414,15 @@ func laterName(name string) bool {
 // without a sample of 20 rows, the choice stands.
 func measuredTimeColumn(t *quarry.TableInfo, chosen string, stats map[string]labelStats) string {
 	st, ok := stats[chosen]
+	if chosen != "" && (!ok || st.filled < undatedShare) && tableTimeRole(t.Name, chosen) == semantic.TimeRoleEnd && !slices.ContainsFunc(t.Columns, func(c quarry.ColumnInfo) bool {
+		return c.Name != chosen && dateLike(c)
+	}) {
+		// The one date of a table, an end most rows lack, or not
+		// measured (a part's discontinued_on): no date of its rows, which are no events
+		// of ending (found from outside: a garage's job parts dated by
+		// their part's discontinuation, "parts used in 2026" none).
+		return ""
+	}
 	if chosen == "" || !ok || st.rows < 20 || st.filled >= 0.95 {
 		return chosen
 	}

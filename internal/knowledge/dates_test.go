@@ -60,6 +60,7 @@ func TestTimeRoleOfTheTablesEvent(t *testing.T) {
 		{"customers", "licence_expires_on", ""},
 		{"memberships", "membership_expires_on", semantic.TimeRoleEnd},
 		{"products", "delisted_on", semantic.TimeRoleEnd},
+		{"parts", "discontinued_on", semantic.TimeRoleEnd},
 		// A date named for the thing each row is: its event (found from
 		// outside: donated_at had no role, and refunded_at made every
 		// donation a holding, "total donations in 2025" refused).

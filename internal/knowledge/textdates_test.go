@@ -90,6 +90,15 @@ func TestTextDatesOfRoundFive(t *testing.T) {
 	if got := measuredTimeColumn(tab, "delivered_at", map[string]labelStats{"delivered_at": {filled: 0.93, rows: 100}}); got != "delivered_at" {
 		t.Errorf("measuredTimeColumn of a date empty in a few rows: %q", got)
 	}
+	// A table's one date, an end (found from outside: a garage's job
+	// parts dated by their part's discontinued_on, "parts used in 2026"
+	// none): no date of its rows, measured or not.
+	parts := &quarry.TableInfo{Name: "parts", Columns: []quarry.ColumnInfo{{Name: "part_id", DeclType: "INTEGER"}, {Name: "discontinued_on", DeclType: "DATE"}}}
+	for _, st := range []map[string]labelStats{nil, {"discontinued_on": {filled: 0.12, rows: 17}}} {
+		if got := measuredTimeColumn(parts, "discontinued_on", st); got != "" {
+			t.Errorf("measuredTimeColumn of a part's discontinued_on (%v): %q", st, got)
+		}
+	}
 	e = &semantic.Entity{Name: "appointments", TimeColumn: "booked_ts", Columns: []semantic.Column{
 		{Name: "booked_ts", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "scheduled_for", Type: quarry.TypeText}}}
 	textDates(e, map[string]labelStats{"scheduled_for": {filled: 1, dates: 1, iso: 1, rows: 100}})

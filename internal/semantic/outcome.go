@@ -86,7 +86,7 @@ func HoldingEnd(entity, column string) bool {
 		case "terminated", "termination", "left", "leaving", "resigned", "resignation", "departed", "departure", "churned", "churn",
 			"cancelled", "canceled", "cancellation", "cancel", "expired", "expiry", "expires", "expiration", "deactivated", "unsubscribed",
 			"separated", "separation", "exited", "exit", "offboarded", "quit", "retired", "retirement", "lapsed", "ended", "closed", "close",
-			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "removed", "uninstalled", "disposed", "scrapped",
+			"dropped", "withdrawn", "withdrew", "discharged", "vacated", "moved", "decommissioned", "discontinued", "removed", "uninstalled", "disposed", "scrapped",
 			"deceased", "died", "death", "dod", "graduated", "graduation",
 			"delisted", "unlisted", "suspended", "banned", "blocked", "disabled", "archived", "deregistered", "unpublished":
 			return true
