@@ -42,3 +42,33 @@ func TestNoneWentThrough(t *testing.T) {
 		t.Errorf("no shifts read as none completed:\n%s", sql)
 	}
 }
+
+// TestNoneByOwnChain: "customers with no repair orders" are those none of
+// whose vehicles has a repair order, not those with no invoice, the table
+// that refers to a customer and a repair order both and which a repair
+// order may lack (found from outside: 20 for 16, at 1.00).
+func TestNoneByOwnChain(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "customer_id", Columns: []semantic.Column{id("customer_id")}},
+			{Name: "vehicles", PrimaryKey: "vehicle_id", Columns: []semantic.Column{id("vehicle_id"), id("customer_id")}},
+			{Name: "repair_orders", PrimaryKey: "repair_order_id", Columns: []semantic.Column{id("repair_order_id"), id("vehicle_id")}},
+			{Name: "invoices", PrimaryKey: "invoice_id", Columns: []semantic.Column{id("invoice_id"), id("customer_id"), id("repair_order_id")}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "vehicles", FromColumn: "customer_id", To: "customers", ToColumn: "customer_id", Cardinality: semantic.ManyToOne},
+			{From: "repair_orders", FromColumn: "vehicle_id", To: "vehicles", ToColumn: "vehicle_id", Cardinality: semantic.ManyToOne},
+			{From: "invoices", FromColumn: "customer_id", To: "customers", ToColumn: "customer_id", Cardinality: semantic.ManyToOne},
+			{From: "invoices", FromColumn: "repair_order_id", To: "repair_orders", ToColumn: "repair_order_id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	sql := sqlHolds(t, p, m, "how many customers have no repair orders", "NOT EXISTS (SELECT 1 FROM repair_orders")
+	if strings.Contains(sql, "FROM invoices") {
+		t.Errorf("through the invoices:\n%s", sql)
+	}
+}

@@ -252,7 +252,13 @@ func (b *builder) withNone(pl *Plan) *Plan {
 			// "products never ordered": no order_items row, the table that
 			// links each product to its orders.
 			via = b.p.bridge(subject, ent)
-			if _, chained := b.p.m.Related(subject, ent); via == "" && chained {
+			if path, chained := b.p.m.Related(subject, ent); chained && strings.EqualFold(path.Link, ent) {
+				// "customers with no repair orders": the repair orders'
+				// own chain up to them (vehicles), not the invoices that
+				// refer to both, which a repair order may lack (found
+				// from outside: 20 for 16, at 1.00).
+				via = ent
+			} else if via == "" && chained {
 				// "accounts that never made a payment": payments of their
 				// invoices, through the one chain of references.
 				via = ent
