@@ -72,3 +72,26 @@ func TestNoneByOwnChain(t *testing.T) {
 		t.Errorf("through the invoices:\n%s", sql)
 	}
 }
+
+// TestUsedReadPast: "total parts used by category" is refused where the
+// parts used are rows of job_parts, not the parts in the catalogue (found
+// from outside: the catalogue counted, 4 for 3,834, at 1.00); "parts by
+// category" is answered.
+func TestUsedReadPast(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "parts", PrimaryKey: "part_id", Columns: []semantic.Column{id("part_id"), {Name: "category", Type: quarry.TypeText, Values: []string{"brakes", "engine"}}}},
+			{Name: "job_parts", PrimaryKey: "job_part_id", Columns: []semantic.Column{id("job_part_id"), id("part_id"), id("quantity")}},
+		},
+		Relationships: []semantic.Relationship{{From: "job_parts", FromColumn: "part_id", To: "parts", ToColumn: "part_id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	if pl := p.Plan("total parts used by category", asOf); pl.Kind == KindMetric || !strings.Contains(pl.Reason, "job_parts") {
+		t.Errorf("parts used: %s %q", pl.Kind, pl.Reason)
+	}
+	sqlHolds(t, p, m, "parts by category", "COUNT(parts.part_id)")
+}

@@ -200,6 +200,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		if r := p.stillReadPast(pl); r != nil {
 			return r
 		}
+		if r := p.usedReadPast(question, pl); r != nil {
+			return r
+		}
 		if r := p.otherStatus(pl, items); r != nil {
 			return r
 		}
