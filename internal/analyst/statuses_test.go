@@ -557,3 +557,23 @@ func TestStatusCheckCountOfDatelessRows(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusCheckCalledOffLeftOut: the skipped deliveries quarry leaves
+// out of a period that is over are called off, and the failed ones left
+// did not take place either: the warning says so, not that they "may
+// never be skipped" (found on the way).
+func TestStatusCheckCalledOffLeftOut(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "deliveries", Table: "deliveries", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"delivered", "failed", "skipped"}}}}},
+		Metrics: []semantic.Metric{{Name: "deliveries", Entity: "deliveries", Expr: "COUNT(deliveries.id)"}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	q := &semantic.Query{Metrics: []string{"deliveries"}, Filters: []semantic.Filter{{Field: "deliveries.status", Op: semantic.OpNotIn, Values: []any{"skipped"}, OrNull: true}}}
+	c := (&Analyst{}).StatusCheck(context.Background(), m, q)
+	if c.Status != verify.Warn || !strings.Contains(c.Detail, "'failed'") || !strings.Contains(c.Detail, "not have taken place") || strings.Contains(c.Detail, "never be skipped") {
+		t.Errorf("skipped left out: %+v", c)
+	}
+}
