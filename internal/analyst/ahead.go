@@ -669,7 +669,7 @@ func (a *Analyst) notBegun(ctx context.Context, m *semantic.Model, pl *planner.P
 	}
 	if n > 0 {
 		_, col, _ := strings.Cut(field, ".")
-		if madeName(col) && saysPast(question) && !aheadDate(m, "", question) && !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
+		if madeName(col) && saidAny(questionWords(question), pastWords) && !aheadDate(m, "", question) && !slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
 			return statusNamed(f.Field) && (f.Op == semantic.OpEq || f.Op == semantic.OpIn)
 		}) {
 			return fmt.Sprintf("the period starts after %s, and %s is the day each row is made: those dated then are set ahead, none made yet; ask how many are scheduled for the period, or about a period up to %s", day, field, day)
@@ -677,17 +677,6 @@ func (a *Analyst) notBegun(ctx context.Context, m *semantic.Model, pl *planner.P
 		return ""
 	}
 	return fmt.Sprintf("the period starts after %s, and %s holds no date after today: quarry reports what has happened, it does not forecast; ask about a period up to %s", day, field, day)
-}
-
-// saysPast reports whether a question asks what was: was, were, did, had.
-func saysPast(question string) bool {
-	for _, w := range strings.Fields(strings.ToLower(strings.NewReplacer("?", " ", ",", " ", ".", " ").Replace(question))) {
-		switch w {
-		case "was", "were", "did", "had":
-			return true
-		}
-	}
-	return false
 }
 
 // statusNamed reports whether a field is a status column's.

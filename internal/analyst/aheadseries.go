@@ -264,19 +264,8 @@ var pastWords = []string{"was", "were", "did", "had", "happened", "so far", "to 
 // many invoices were issued in December", "leases that ended this
 // month").
 func aheadDate(m *semantic.Model, field, question string) bool {
-	words := strings.Fields(strings.ToLower(strings.NewReplacer("?", " ", ",", " ", ".", " ", "’", "'").Replace(question)))
-	said := func(list []string) bool {
-		for _, w := range list {
-			if strings.Contains(w, " ") {
-				if strings.Contains(" "+strings.Join(words, " ")+" ", " "+w+" ") {
-					return true
-				}
-			} else if slices.Contains(words, w) {
-				return true
-			}
-		}
-		return false
-	}
+	words := questionWords(question)
+	said := func(list []string) bool { return saidAny(words, list) }
 	if said(pastWords) {
 		return false
 	}
@@ -302,6 +291,26 @@ func aheadDate(m *semantic.Model, field, question string) bool {
 	// month" does not count as made (found from outside).
 	for _, w := range semantic.NameWords(c.Name + " " + strings.Join(c.Synonyms, " ")) {
 		if slices.Contains(aheadWords, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionWords are a question's words, lower case, without punctuation.
+func questionWords(question string) []string {
+	return strings.Fields(strings.ToLower(strings.NewReplacer("?", " ", ",", " ", ".", " ", "’", "'").Replace(question)))
+}
+
+// saidAny reports whether words hold any of list, a phrase of several
+// words as written together.
+func saidAny(words, list []string) bool {
+	for _, w := range list {
+		if strings.Contains(w, " ") {
+			if strings.Contains(" "+strings.Join(words, " ")+" ", " "+w+" ") {
+				return true
+			}
+		} else if slices.Contains(words, w) {
 			return true
 		}
 	}

@@ -391,12 +391,7 @@ INSERT INTO appointments (scheduled_for, status) VALUES ('2026-07-06', 'schedule
 		// month", at 1.00).
 		"how many appointments last week": "1",
 	} {
-		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
-		if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
-			t.Errorf("%q: %v %s", q, err, out.Status)
-			continue
-		}
-		if got := fmt.Sprint(out.Table.Rows[0][0]); got != want {
+		if got := oneCell(t, a, k, q, asOf); got != want {
 			t.Errorf("%q: %s, want %s", q, got, want)
 		}
 	}
@@ -429,12 +424,7 @@ INSERT INTO orders (ordered_at, status) VALUES ('2026-05-04', 'delivered'), ('20
 		"how many closings last month": "2",
 		"how many orders last month":   "2",
 	} {
-		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
-		if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
-			t.Errorf("%q: %v %s", q, err, out.Status)
-			continue
-		}
-		if got := fmt.Sprint(out.Table.Rows[0][0]); got != want {
+		if got := oneCell(t, a, k, q, asOf); got != want {
 			t.Errorf("%q: %s, want %s", q, got, want)
 		}
 	}
@@ -543,11 +533,19 @@ INSERT INTO showings (scheduled_at, status) VALUES ('2026-06-01', 'completed'), 
 		t.Fatal(err)
 	}
 	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
-	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "how many scheduled showings", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
-	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
-		t.Fatalf("%v %s", err, out.Status)
-	}
-	if got := fmt.Sprint(out.Table.Rows[0][0]); got != "2" {
+	if got := oneCell(t, a, k, "how many scheduled showings", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)); got != "2" {
 		t.Errorf("scheduled showings: %s, want 2", got)
 	}
+}
+
+// oneCell asks q and returns the one cell of its answer, or "" after
+// reporting why there is none.
+func oneCell(t *testing.T, a *Analyst, k *Knowledge, q string, asOf time.Time) string {
+	t.Helper()
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
+	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 || len(out.Table.Rows[0]) == 0 {
+		t.Errorf("%q: %v %s", q, err, out.Status)
+		return ""
+	}
+	return fmt.Sprint(out.Table.Rows[0][0])
 }

@@ -335,7 +335,7 @@ func chooseLabel(e *semantic.Entity, cands []labelCand, stats map[string]labelSt
 			why = fmt.Sprintf("%s (%.0f%% empty)", c.name, 100*(1-st.filled))
 		case st.distinct < minDistinct:
 			why = fmt.Sprintf("%s (%.0f%% distinct)", c.name, 100*st.distinct)
-		case namePart(c.name) && st.distinct < 1:
+		case semantic.NamePart(c.name) && st.distinct < 1:
 			// A first or a last name alone names a row only where no two
 			// share it: four agents shown as "Sarah" are no answer (found
 			// from outside, on two databases).
@@ -369,16 +369,4 @@ func chooseLabel(e *semantic.Entity, cands []labelCand, stats map[string]labelSt
 		ch.Filled, ch.Distinct, ch.Sampled = st.filled, st.distinct, st.rows
 	}
 	return ch, true
-}
-
-// namePart reports whether a column holds one part of a person's name
-// (first_name, last_name, given_name, surname).
-func namePart(column string) bool {
-	for _, w := range nameWords(column) {
-		switch w {
-		case "first", "last", "given", "family", "fname", "lname", "surname", "forename", "middle":
-			return true
-		}
-	}
-	return false
 }

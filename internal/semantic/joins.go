@@ -200,54 +200,63 @@ func (m *Model) buildJoinTree(root string, adj map[string][]edge) *joinTree {
 // customer's several sites, each invoice in every region of them, at
 // confidence 1.00).
 func (t *joinTree) preferChains(m *Model, adj map[string][]edge) {
-	var fanned []string
-	for target, c := range t.cost {
-		if c.fanOuts > 0 {
-			fanned = append(fanned, target)
-		}
+	fanned := false
+	for _, c := range t.cost {
+		fanned = fanned || c.fanOuts > 0
 	}
-	slices.Sort(fanned) // one answer whatever the map's order
-	for _, target := range fanned {
-		c := t.cost[target]
-		if c.fanOuts == 0 {
-			continue // joined by a chain found for another already
-		}
-		var best [][]edge
-		var walk func(at string, path []edge, seen map[string]bool)
-		walk = func(at string, path []edge, seen map[string]bool) {
-			if len(path) > c.hops+2 || len(best) > 0 && len(path) > len(best[0]) {
-				return
-			}
-			if at == target {
-				if len(best) > 0 && len(path) < len(best[0]) {
-					best = nil
-				}
-				best = append(best, slices.Clone(path))
-				return
-			}
+	if !fanned {
+		return
+	}
+	// One breadth-first walk from the root along references to one row
+	// only: each entity's shortest such chain, and whether it is the only
+	// one that short.
+	type reach struct {
+		hops int
+		step edge // the step into it
+		one  bool // no other chain as short
+	}
+	chains := map[string]reach{t.root: {one: true}}
+	for frontier := []string{t.root}; len(frontier) > 0; {
+		var next []string
+		for _, at := range frontier {
+			base := chains[at]
 			for _, ed := range adj[at] {
-				if ed.fanOut || seen[ed.to] || ed.to == t.root {
+				if ed.fanOut || ed.to == t.root {
 					continue
 				}
-				seen[ed.to] = true
-				walk(ed.to, append(path, ed), seen)
-				delete(seen, ed.to)
+				old, seen := chains[ed.to]
+				switch {
+				case !seen:
+					chains[ed.to] = reach{hops: base.hops + 1, step: ed, one: base.one}
+					next = append(next, ed.to)
+				case old.hops == base.hops+1 && (old.step.rel != ed.rel || old.step.from != ed.from):
+					old.one = false // a second chain as short: not this one's to pick
+					chains[ed.to] = old
+				}
 			}
 		}
-		walk(t.root, nil, map[string]bool{t.root: true})
-		if len(best) != 1 {
-			continue // none, or two ways: the tree's own
+		frontier = next
+	}
+	var targets []string
+	for target, c := range t.cost {
+		if r, ok := chains[target]; ok && c.fanOuts > 0 && r.one && r.hops <= c.hops+2 {
+			targets = append(targets, target)
 		}
+	}
+	slices.Sort(targets) // one answer whatever the map's order
+	for _, target := range targets {
+		var path []edge
+		for e := target; e != t.root; e = chains[e].step.from {
+			path = append(path, chains[e].step)
+		}
+		slices.Reverse(path)
 		var key []int
-		for i, ed := range best[0] {
+		for i, ed := range path {
 			key = append(key, ed.rel)
-			if t.cost[ed.to].fanOuts == 0 && i < len(best[0])-1 && t.steps[ed.to].rel == ed.rel {
-				continue // on the way already
-			}
 			t.steps[ed.to] = ed
 			t.cost[ed.to] = pathCost{hops: i + 1, key: slices.Clone(key)}
 		}
-		t.notes[target] = fmt.Sprintf("%s reached through a chain of references to one row (%s), not a shorter way that meets several of its rows", target, chainText(m, best[0]))
+		t.notes[target] = fmt.Sprintf("%s reached through a chain of references to one row (%s), not a shorter way that meets several of its rows", target, chainText(m, path))
 	}
 }
 
