@@ -31,6 +31,8 @@ const FolderCacheFile = CacheDir + "/folder.gob"
 
 // cacheHead is the first value of FolderCacheFile; the folder follows it,
 // so a cache that does not match is left without decoding the folder.
+// The folder is written without its model's entities, which follow it
+// as one []byte of entcodec.go's format.
 type cacheHead struct {
 	Key   string // the files' hash, then cacheTail
 	Stamp string // the folder's Stamp before its files were read
@@ -42,7 +44,9 @@ type cacheHead struct {
 // 2: a verified query that reads a restricted column is a problem.
 // 3: a metric's better is higher or lower.
 // 4: the values of restricted columns are forgotten.
-const checksVersion = "4"
+// 5: the entities are written apart (entcodec.go), a layout older
+// binaries' caches do not have.
+const checksVersion = "5"
 
 // cacheTail is what a cache key holds besides the files' hash: the
 // fingerprint of Folder's types, the checks and the build; "" when Folder
@@ -107,6 +111,15 @@ func readCache(dir, tail string) cachedFolder {
 	if err := dec.Decode(&f); err != nil || f.Model == nil {
 		return cachedFolder{}
 	}
+	var ents []byte
+	if err := dec.Decode(&ents); err != nil {
+		return cachedFolder{}
+	}
+	decoded, err := decodeEntities(string(ents))
+	if err != nil {
+		return cachedFolder{}
+	}
+	f.Model.Entities = decoded
 	return cachedFolder{h, &f}
 }
 
@@ -118,7 +131,13 @@ func writeCache(dir string, h cacheHead, f *Folder) {
 	if err := enc.Encode(h); err != nil {
 		return
 	}
-	if err := enc.Encode(f); err != nil {
+	// The folder, its model's entities apart (entcodec.go).
+	g, m := *f, *f.Model
+	m.Entities, g.Model = nil, &m
+	if err := enc.Encode(&g); err != nil {
+		return
+	}
+	if err := enc.Encode(appendEntities(nil, f.Model.Entities)); err != nil {
 		return
 	}
 	if EnsureCache(dir) != nil {

@@ -40,7 +40,11 @@ func TestLoadReadsTheCache(t *testing.T) {
 	if err := dec.Decode(&h); err != nil {
 		t.Fatal(err)
 	}
+	var ents []byte // the entities, apart (entcodec.go)
 	if err := dec.Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if err := dec.Decode(&ents); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
@@ -51,6 +55,9 @@ func TestLoadReadsTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := enc.Encode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode(ents); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

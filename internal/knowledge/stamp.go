@@ -52,7 +52,7 @@ func (s *stamper) dir(p string) error {
 		return err
 	}
 	s.write(p, "/")
-	infos, err := infosOf(p, ents)
+	stats, err := statsOf(p, ents)
 	if err != nil {
 		return err
 	}
@@ -66,19 +66,18 @@ func (s *stamper) dir(p string) error {
 			}
 			continue
 		}
-		st := infos[i]
-		if !st.Mode().IsRegular() {
+		st := stats[i]
+		if !st.regular {
 			s.unique()
 			continue
 		}
-		ino, ctime := changeOf(st)
 		s.write(e.Name(), "")
-		s.buf = binary.LittleEndian.AppendUint64(s.buf[:0], uint64(st.Size()))
-		s.buf = binary.LittleEndian.AppendUint64(s.buf, uint64(st.ModTime().UnixNano()))
-		s.buf = binary.LittleEndian.AppendUint64(s.buf, ino)
-		s.buf = binary.LittleEndian.AppendUint64(s.buf, uint64(ctime))
+		s.buf = binary.LittleEndian.AppendUint64(s.buf[:0], uint64(st.size))
+		s.buf = binary.LittleEndian.AppendUint64(s.buf, uint64(st.modified.UnixNano()))
+		s.buf = binary.LittleEndian.AppendUint64(s.buf, st.ino)
+		s.buf = binary.LittleEndian.AppendUint64(s.buf, uint64(st.ctime))
 		s.h.Write(s.buf)
-		if s.now.Sub(st.ModTime()) < 2*time.Second {
+		if s.now.Sub(st.modified) < 2*time.Second {
 			// Written just now: a file system with coarse times could
 			// write it again within the same time, so the stamp says
 			// nothing until it has settled.
@@ -100,15 +99,30 @@ func (s *stamper) unique() {
 	s.h.Write(s.buf)
 }
 
-// infosOf is the FileInfo (lstat) of each file of ents in the folder p,
-// nil for folders. A folder of thousands of entity files is described by
-// a few goroutines at once: each lstat waits on the kernel.
-func infosOf(p string, ents []fs.DirEntry) ([]fs.FileInfo, error) {
-	infos := make([]fs.FileInfo, len(ents))
+// fileStat is what a stamp holds of one file.
+type fileStat struct {
+	regular  bool
+	size     int64
+	modified time.Time
+	ino      uint64 // 0 where not read
+	ctime    int64  // the status change time, 0 where not read
+}
+
+// statsOf is the lstat of each file of ents in the folder p, zero for
+// folders. A folder of thousands of entity files is described by a few
+// goroutines at once: each lstat waits on the kernel. stat is the lstat
+// of one entry (statFunc).
+func statsOf(p string, ents []fs.DirEntry) ([]fileStat, error) {
+	stat, done, err := statFunc(p)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	stats := make([]fileStat, len(ents))
 	errs := make([]error, len(ents))
 	one := func(i int) {
 		if !ents[i].IsDir() {
-			infos[i], errs[i] = ents[i].Info()
+			stats[i], errs[i] = stat(ents[i])
 		}
 	}
 	const workers, alone = 8, 256
@@ -127,5 +141,5 @@ func infosOf(p string, ents []fs.DirEntry) ([]fs.FileInfo, error) {
 		}
 		wg.Wait()
 	}
-	return infos, errors.Join(errs...)
+	return stats, errors.Join(errs...)
 }

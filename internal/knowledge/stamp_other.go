@@ -4,6 +4,16 @@ package knowledge
 
 import "io/fs"
 
-// changeOf is zero where the status change time is not read: the stamp is
-// then a file's size and modification time alone.
-func changeOf(fs.FileInfo) (ino uint64, ctime int64) { return 0, 0 }
+// statFunc is the lstat of the entries of the folder p. The inode and
+// the status change time are not read here: the stamp is then a file's
+// size and modification time alone.
+func statFunc(string) (stat func(fs.DirEntry) (fileStat, error), done func(), err error) {
+	stat = func(e fs.DirEntry) (fileStat, error) {
+		st, err := e.Info()
+		if err != nil {
+			return fileStat{}, err
+		}
+		return fileStat{regular: st.Mode().IsRegular(), size: st.Size(), modified: st.ModTime()}, nil
+	}
+	return stat, func() {}, nil
+}
