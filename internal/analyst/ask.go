@@ -21,6 +21,37 @@ type Planner interface {
 	Plan(question string, asOf time.Time) *planner.Plan
 }
 
+// scoper is a planner that cuts a wide model to what a question and its
+// query could read (planner.Planner.ScopeModel).
+type scoper interface {
+	ScopeModel(question string, m *semantic.Model, q *semantic.Query) *semantic.Model
+}
+
+// scoped is m as the checks of question against q need it: cut by the
+// planner where it can (a wide model), else m.
+func (k *Knowledge) scoped(question string, m *semantic.Model, q *semantic.Query) *semantic.Model {
+	if s, ok := k.Planner.(scoper); ok {
+		return s.ScopeModel(question, m, q)
+	}
+	return m
+}
+
+// roleModeler is a planner that holds its model with the role entities
+// derived (planner.Planner.PlanModel).
+type roleModeler interface {
+	PlanModel(pl *planner.Plan) *semantic.Model
+}
+
+// modelOf is the model pl reads: k's, with its role entities and pl's
+// ad-hoc metrics. The planner derived the roles already; deriving them
+// again is a pass over every table of a wide model.
+func (k *Knowledge) modelOf(pl *planner.Plan) *semantic.Model {
+	if r, ok := k.Planner.(roleModeler); ok {
+		return r.PlanModel(pl)
+	}
+	return pl.Model(k.Model)
+}
+
 // Knowledge is what Ask knows about the data: the semantic model, a
 // planner over it, and the knowledge folder's hash for provenance.
 type Knowledge struct {
@@ -118,7 +149,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 	var cov []verify.Check // the coverage checks, once run: Explain reports them
 	// The model the plan reads, with its role entities and ad-hoc
 	// metrics: derived once, a pass over every table of a wide model.
-	model := pl.Model(k.Model)
+	model := k.modelOf(pl)
 	switch pl.Kind {
 	case planner.KindClarify:
 		out.Status = "clarify"
@@ -144,7 +175,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A period to come, on the one date of the rows set ahead
 		// ("reservations for next month": their check-in).
 		if sa := a.setAheadInstead(ctx, model, pl, asOf); sa != pl {
-			pl, model = sa, sa.Model(k.Model)
+			pl, model = sa, k.modelOf(sa)
 			out.Plan = pl
 			// The date is named for the checks, as the reading names it.
 			_, col, _ := strings.Cut(pl.Query.TimeRange.Field, ".")
@@ -156,7 +187,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// Of the rows to come, those called off will not happen.
 		if co := calledOffAhead(model, pl, asOf); co != pl {
-			pl, model = co, co.Model(k.Model)
+			pl, model = co, k.modelOf(co)
 			out.Plan = pl
 		}
 		// A question whose conditions cannot all hold ("completed orders
@@ -197,7 +228,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// A reading that leaves out part of the question (a value, a
 		// number, a period, a measure, a grouping it names) would answer
 		// another question: say so instead, with the check that found it.
-		if cov = append([]verify.Check{}, verify.Coverage(checked, out.AsOf, model, pl.Query)...); failed(cov) != "" {
+		if cov = append([]verify.Check{}, verify.Coverage(checked, out.AsOf, k.scoped(checked, model, pl.Query), pl.Query)...); failed(cov) != "" {
 			em.Emit(ctx, &event.ChecksRanData{Checks: reportOf(cov).EventChecks(), Confidence: verify.Confidence(cov)})
 			if q, opts := a.perQuestion(ctx, k, read, failed(cov), asOf); len(opts) > 0 {
 				ask := *pl
@@ -231,7 +262,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
 		if ended != pl {
-			pl, model = ended, ended.Model(k.Model)
+			pl, model = ended, k.modelOf(ended)
 		}
 		// Asked as of an earlier day, with no period: the rows dated
 		// after it had not happened then.
@@ -239,16 +270,16 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		// month had the most visits", "total invoice amount"): what has
 		// happened.
 		if sa := a.seriesAhead(ctx, model, pl, asOf, read); sa != pl {
-			pl, model = sa, sa.Model(k.Model)
+			pl, model = sa, k.modelOf(sa)
 		}
 		// A period on another table's date ("revenue from customers
 		// who signed up in 2025"): the measured rows to the day too.
 		if ob := a.ownDateBound(ctx, model, pl, asOf, read); ob != pl {
-			pl, model = ob, ob.Model(k.Model)
+			pl, model = ob, k.modelOf(ob)
 		}
 		// "Trainers with no classes this month": not those gone before.
 		if gb := goneBefore(model, pl); gb != pl {
-			pl, model = gb, gb.Model(k.Model)
+			pl, model = gb, k.modelOf(gb)
 		}
 		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
 		out.Plan = pl

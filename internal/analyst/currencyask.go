@@ -52,6 +52,6 @@ func (a *Analyst) oneCurrency(ctx context.Context, k *Knowledge, question string
 	if err != nil || pl.Query == nil || (pl.Kind != planner.KindMetric && pl.Kind != planner.KindRows) {
 		return false
 	}
-	ref, _ := mixedCurrencies(pl.Model(k.Model), pl.Query)
+	ref, _ := mixedCurrencies(k.modelOf(pl), pl.Query)
 	return ref == ""
 }

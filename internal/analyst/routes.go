@@ -92,7 +92,7 @@ func (a *Analyst) takesRoute(ctx context.Context, k *Knowledge, question string,
 	if err != nil || pl.Query == nil || (pl.Kind != planner.KindMetric && pl.Kind != planner.KindRows) {
 		return false
 	}
-	c, err := semantic.Compile(pl.Model(k.Model), *pl.Query, a.Conn.Dialect())
+	c, err := semantic.Compile(k.modelOf(pl), *pl.Query, a.Conn.Dialect())
 	if err != nil {
 		return false
 	}

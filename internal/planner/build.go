@@ -512,7 +512,7 @@ func (b *builder) childColumnsListed() string {
 			return ""
 		}
 		ent := b.p.entity(c.entity)
-		if ent == nil || !b.p.up[lower(ent.Name)][lower(t.cands[0].name)] {
+		if ent == nil || !b.p.upOf(lower(ent.Name))[lower(t.cands[0].name)] {
 			return ""
 		}
 		// Its own table's word begins the column's name: Paragraph_Text

@@ -47,7 +47,7 @@ func (b *builder) countGroups() bool {
 	// (order lines to one customer); reached the other way (employees
 	// through the tickets they handled), rows would be shared between
 	// groups and the groups are not the table's.
-	if me := b.p.metricEntity(m, b.adhoc); me == "" || !strings.EqualFold(me, ent.Name) && !b.p.up[lower(me)][lower(ent.Name)] {
+	if me := b.p.metricEntity(m, b.adhoc); me == "" || !strings.EqualFold(me, ent.Name) && !b.p.upOf(lower(me))[lower(ent.Name)] {
 		return false
 	}
 	conds := 0

@@ -88,7 +88,7 @@ func (b *builder) joinedEnds(keep []sense) (sense, bool) {
 			return from, true
 		case strings.EqualFold(to.entity, b.subject):
 			return to, true
-		case b.subject != "" && b.p.up[lower(b.subject)][lower(from.entity)] && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany:
+		case b.subject != "" && b.p.upOf(lower(b.subject))[lower(from.entity)] && r.Cardinality != semantic.OneToMany && r.Cardinality != semantic.ManyToMany:
 			return from, true // the foreign key, on the way to the row it refers to
 		case b.subject == "":
 			// "the contestant numbers and names": the end whose table

@@ -76,8 +76,14 @@ type lexicon struct {
 	// meanings.
 	known  map[string][]sense
 	verbs  map[string]formHit
-	maxLen int      // the most words in a phrase
-	terms  []string // known terms, for suggestions
+	maxLen int // the most words in a phrase
+	// formMemo holds formsOf by phrase while the lexicon is built: ten
+	// thousand tables share their columns' names ("id", "created_at").
+	formMemo map[string][]string
+	// admitted are the indices of the entities of a scoped lexicon
+	// whose name, synonyms, columns or values its probe admits.
+	admitted []int
+	terms    []string // known terms, for suggestions
 	// added holds, for a phrase of many meanings, the meanings add has
 	// put in phrases (the phrase left empty).
 	added map[string]map[senseID]bool
@@ -120,7 +126,11 @@ func (l *lexicon) get(phrase string) ([]sense, bool) {
 }
 
 func (l *lexicon) add(phrase string, s sense) {
-	phrase = strings.Join(words(phrase), " ")
+	l.addNormal(strings.Join(words(phrase), " "), s)
+}
+
+// addNormal is add of a phrase already in words joined by one space.
+func (l *lexicon) addNormal(phrase string, s sense) {
 	if phrase == "" {
 		return
 	}
@@ -162,27 +172,42 @@ func (l *lexicon) add(phrase string, s sense) {
 // the phrase with the short forms of its words written out (hrs_worked
 // as "hours worked", appt_type as "appointment type").
 func (l *lexicon) addForms(phrase string, s sense) {
-	ws := words(phrase)
-	if len(ws) == 0 {
-		return
-	}
-	if long, ok := semantic.WrittenOut(ws); ok {
-		l.addWordForms(long, s)
-	}
-	l.addWordForms(ws, s)
-}
-
-// addWordForms adds the phrase of words ws and its singular and plural
-// forms.
-func (l *lexicon) addWordForms(ws []string, s sense) {
-	l.add(strings.Join(ws, " "), s)
-	last := ws[len(ws)-1]
-	for _, f := range []string{plural(last), singular(last)} {
-		if f != last && f != "" {
-			ws2 := append(append([]string(nil), ws[:len(ws)-1]...), f)
-			l.add(strings.Join(ws2, " "), s)
+	fs, ok := l.formMemo[phrase]
+	if !ok {
+		fs = formsOf(phrase)
+		if l.formMemo != nil {
+			l.formMemo[phrase] = fs
 		}
 	}
+	for _, f := range fs {
+		l.addNormal(f, s)
+	}
+}
+
+// formsOf is what addForms adds of phrase, each phrase as add writes it:
+// the phrase, its singular and plural, and those with its short words
+// written out.
+func formsOf(phrase string) []string {
+	ws := words(phrase)
+	if len(ws) == 0 {
+		return nil
+	}
+	var out []string
+	wordForms := func(ws []string) {
+		out = append(out, strings.Join(words(strings.Join(ws, " ")), " "))
+		last := ws[len(ws)-1]
+		for _, f := range []string{plural(last), singular(last)} {
+			if f != last && f != "" {
+				ws2 := append(append([]string(nil), ws[:len(ws)-1]...), f)
+				out = append(out, strings.Join(words(strings.Join(ws2, " ")), " "))
+			}
+		}
+	}
+	if long, ok := semantic.WrittenOut(ws); ok {
+		wordForms(long)
+	}
+	wordForms(ws)
+	return out
 }
 
 // endWordAfter reports whether a word of a date's name after ws[i] says
@@ -293,7 +318,7 @@ func genericWord(w string) bool {
 // phrases. scope, when not nil, keeps only the names a question's words
 // could meet, and collects no terms (scope.go).
 func buildLexicon(m *semantic.Model, scope *probe) lexicon {
-	l := lexicon{phrases: map[string][]sense{}}
+	l := lexicon{phrases: map[string][]sense{}, formMemo: map[string][]string{}}
 	if scope != nil {
 		l.asked = scope.words
 	}
@@ -376,12 +401,18 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 				terms[lower(syn)] = true
 			}
 		}
+		if scope != nil && entityIn {
+			l.admitted = append(l.admitted, i)
+		}
 		for _, c := range e.Columns {
 			// A column the question cannot name may still hold a value
 			// it names.
 			colIn := scope.admitsAny(c.Name, c.Synonyms)
 			if !colIn && !scope.admitsSome(c.Values) {
 				continue
+			}
+			if scope != nil && !entityIn && (len(l.admitted) == 0 || l.admitted[len(l.admitted)-1] != i) {
+				l.admitted = append(l.admitted, i)
 			}
 			ref := e.Name + "." + c.Name
 			if isRestricted(e, c.Name) {
@@ -688,6 +719,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	}
 	sort.Strings(l.terms)
 	l.buildForms()
+	l.formMemo = nil // the lexicon is read by concurrent plans from here on
 	return l
 }
 

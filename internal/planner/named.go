@@ -87,12 +87,12 @@ func termEntity(t *term) string {
 // in one city; "tickets for products of the Billing team"; "tickets in
 // the Billing team through agents"), and the question's rows reach e.
 func (b *builder) leadsTo(t *term, e string) bool {
-	if b.subject == "" || strings.EqualFold(b.subject, e) || !b.p.up[lower(b.subject)][lower(e)] {
+	if b.subject == "" || strings.EqualFold(b.subject, e) || !b.p.upOf(lower(b.subject))[lower(e)] {
 		return false
 	}
 	leads := func(o *term) bool {
 		to := termEntity(o)
-		return to != "" && !strings.EqualFold(to, e) && b.p.up[lower(e)][lower(to)]
+		return to != "" && !strings.EqualFold(to, e) && b.p.upOf(lower(e))[lower(to)]
 	}
 	for i, n := range b.st.terms {
 		if n != t {

@@ -224,7 +224,7 @@ func (b *builder) tableBeforeColumn() string {
 					return r
 				}
 			}
-			if e2, table2 := b.termTable(t); names && table2 && b.p.up[lower(e)][lower(e2)] {
+			if e2, table2 := b.termTable(t); names && table2 && b.p.upOf(lower(e))[lower(e2)] {
 				// "revenue by account plan": the plan each account
 				// points at, one per account.
 				u.byMode, u.role = false, "context"
@@ -280,7 +280,7 @@ func (b *builder) notItsColumn(u, t *term, e string) string {
 			return ""
 		}
 		o := lower(s.entity)
-		if o == lower(e) || b.p.up[lower(e)][o] {
+		if o == lower(e) || b.p.upOf(lower(e))[o] {
 			return ""
 		}
 		if !slices.Contains(owners, s.entity) {
@@ -319,7 +319,7 @@ func (b *builder) parentColumn(t *term, e string) bool {
 		return false
 	}
 	for _, s := range t.cands {
-		if s.kind != sColumn || s.key || s.own || strings.EqualFold(s.entity, e) || !b.p.up[lower(e)][lower(s.entity)] {
+		if s.kind != sColumn || s.key || s.own || strings.EqualFold(s.entity, e) || !b.p.upOf(lower(e))[lower(s.entity)] {
 			return false
 		}
 		if pe := b.p.entity(s.entity); pe == nil || strings.EqualFold(s.column, pe.Label) || strings.EqualFold(s.column, pe.PrimaryKey) {

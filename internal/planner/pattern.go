@@ -517,7 +517,7 @@ func (p *Planner) patternColumn(q *semantic.Query, adhoc []semantic.Metric, tp t
 	tiers := [][]string{{lower(subject)}}
 	if tp.table != "" && lower(tp.table) != lower(subject) {
 		t := p.entity(tp.table)
-		if t == nil || !p.up[lower(subject)][lower(t.Name)] && !slices.ContainsFunc(q.Dimensions, func(d semantic.DimRef) bool { return p.dimEntity(d.Name) == lower(t.Name) }) {
+		if t == nil || !p.upOf(lower(subject))[lower(t.Name)] && !slices.ContainsFunc(q.Dimensions, func(d semantic.DimRef) bool { return p.dimEntity(d.Name) == lower(t.Name) }) {
 			return refuse("quarry could not tell how the %s that contain '%s' go with the question; ask about %s alone, or name the column", tp.table, tp.value, tp.table)
 		}
 		ent, tiers = t, [][]string{{lower(t.Name)}}
@@ -535,7 +535,7 @@ func (p *Planner) patternColumn(q *semantic.Query, adhoc []semantic.Metric, tp t
 	}
 	tiers = append(tiers, related)
 	var up []string
-	for e := range p.up[lower(subject)] {
+	for e := range p.upOf(lower(subject)) {
 		up = append(up, e)
 	}
 	slices.Sort(up)

@@ -202,7 +202,7 @@ func (p *Planner) perEntityAverage(inner *Plan, mt *semantic.Metric, ent, what s
 	if len(q.Filters) > 0 || q.TimeRange != nil {
 		return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("an average of %s per %s with a period or a condition leaves open which %s are counted (those made then, those that existed, those with any %s); quarry answers it over all time and every %s only", what, one, display(e.Name), what, one)}
 	}
-	if e.PrimaryKey == "" || strings.EqualFold(mt.Entity, e.Name) || !p.up[lower(mt.Entity)][lower(e.Name)] {
+	if e.PrimaryKey == "" || strings.EqualFold(mt.Entity, e.Name) || !p.upOf(lower(mt.Entity))[lower(e.Name)] {
 		return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("%s is not made of rows that each belong to one %s, so quarry cannot spread it per %s", what, one, one)}
 	}
 	count := semantic.Metric{Name: "number_of_" + lower(e.Name), Entity: e.Name, Expr: "COUNT(" + e.Name + "." + e.PrimaryKey + ")", Format: "integer", Description: "number of " + display(e.Name) + ", all of them"}

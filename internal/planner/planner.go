@@ -157,18 +157,26 @@ func (p *Planner) model(pl *Plan) *semantic.Model {
 	return pl.over(p.m)
 }
 
+// PlanModel is pl.Model of the model p was made with, its role entities
+// derived once, by New.
+func (p *Planner) PlanModel(pl *Plan) *semantic.Model { return p.model(pl) }
+
 // Planner plans questions against one semantic model. It is safe for
 // concurrent use: New precomputes everything and Plan only reads it.
 type Planner struct {
 	m        *semantic.Model
 	verified map[string]Verified
 	lex      lexicon
-	graph    map[string][]string        // entity → entities it joins with (either direction)
-	up       map[string]map[string]bool // entity → entities reached along many-to-one joins
-	kws      map[string]string          // structural phrases
-	stop     map[string]bool            // words without meaning
-	function map[string]bool            // stopwords with no content at all: not listed as ignored
-	writes   map[string]bool            // verbs that change data
+	graph    map[string][]string // entity → entities it joins with (either direction)
+	// direct holds, by lower-cased entity, the entities one link to one
+	// row leads to; upOf walks it.
+	direct   map[string][]string
+	up       *sync.Map         // lower-cased entity → upOf's map, made when first asked
+	scopes   *scopeMemo        // the last scope's entities, for ScopeModel
+	kws      map[string]string // structural phrases
+	stop     map[string]bool   // words without meaning
+	function map[string]bool   // stopwords with no content at all: not listed as ignored
+	writes   map[string]bool   // verbs that change data
 	// linkVerbs are the stems of the verbs read as a link between two
 	// tables (links.go): genericVerbs and the knowledge's.
 	linkVerbs, genericVerbs map[string]bool
@@ -246,24 +254,35 @@ func newPlanner(m *semantic.Model, verified []Verified, wideAt int) *Planner {
 			direct[f] = append(direct[f], t)
 		}
 	}
-	p.up = map[string]map[string]bool{}
-	for i := range m.Entities {
-		e := lower(m.Entities[i].Name)
-		seen := map[string]bool{}
+	p.direct, p.up, p.scopes = direct, &sync.Map{}, &scopeMemo{}
+	return p
+}
+
+// upOf is the set of entities (lower-cased) reached from the entity e
+// (lower-cased) along links to one row, nil for a name that is no
+// entity. It is walked at the first question that asks, not for every
+// entity of a wide model at New.
+func (p *Planner) upOf(e string) map[string]bool {
+	if v, ok := p.up.Load(e); ok {
+		return v.(map[string]bool)
+	}
+	var seen map[string]bool
+	if p.ents.Get(e) != nil {
+		seen = map[string]bool{}
 		stack := []string{e}
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, y := range direct[x] {
+			for _, y := range p.direct[x] {
 				if !seen[y] && y != e {
 					seen[y] = true
 					stack = append(stack, y)
 				}
 			}
 		}
-		p.up[e] = seen
 	}
-	return p
+	v, _ := p.up.LoadOrStore(e, seen)
+	return v.(map[string]bool)
 }
 
 // normalise lower-cases q, keeps letters, digits and single spaces.

@@ -44,7 +44,7 @@ func (b *builder) rankOptions() *Plan {
 	// The knowledge's counts of rows that each belong to one of those
 	// ranked ("orders" of customers), else the rows the money is of.
 	for _, m := range b.p.m.Metrics {
-		if len(bys) < 3 && m.Entity != "" && b.p.isCountOf(m.Name, m.Entity) && b.p.up[lower(m.Entity)][lower(ranked)] {
+		if len(bys) < 3 && m.Entity != "" && b.p.isCountOf(m.Name, m.Entity) && b.p.upOf(lower(m.Entity))[lower(ranked)] {
 			bys = append(bys, display(m.Name))
 		}
 	}

@@ -223,7 +223,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 			if !ok || slices.ContainsFunc(f.Where, func(x semantic.Filter) bool { return strings.EqualFold(x.Field, w.Field) }) {
 				continue
 			}
-			if subject := subjectOf(m, q, mts); (f.Op == semantic.OpSome || f.Op == semantic.OpNone) && semantic.DeletionDate(c) && subject != "" && p.up[lower(subject)][lower(e.Name)] {
+			if subject := subjectOf(m, q, mts); (f.Op == semantic.OpSome || f.Op == semantic.OpNone) && semantic.DeletionDate(c) && subject != "" && p.upOf(lower(subject))[lower(e.Name)] {
 				// "bookings without a room": the row each refers to,
 				// deleted since, was still theirs (found from outside: 98
 				// bookings of rooms deleted later listed as having none).

@@ -23,9 +23,9 @@ func (b *builder) rank(entity string, named map[string]bool) int {
 		return 1
 	case strings.EqualFold(entity, b.subject):
 		return 0
-	case named[lower(entity)] && b.p.up[lower(b.subject)][lower(entity)]:
+	case named[lower(entity)] && b.p.upOf(lower(b.subject))[lower(entity)]:
 		return 1
-	case b.p.up[lower(b.subject)][lower(entity)]:
+	case b.p.upOf(lower(b.subject))[lower(entity)]:
 		return 2
 	case b.linkedRows(entity):
 		// "channels playing a cartoon written by Todd Casey": a condition

@@ -289,7 +289,7 @@ func (b *builder) roles() *Plan {
 		case sEntity:
 			ent := b.p.entity(s.name)
 			switch {
-			case t.byMode && t.ofBefore && groupTerm != nil && b.p.up[lower(s.name)][lower(termEntity(groupTerm))]:
+			case t.byMode && t.ofBefore && groupTerm != nil && b.p.upOf(lower(s.name))[lower(termEntity(groupTerm))]:
 				// "tickets by team of their agents", "… through agents":
 				// the way to the group, not a group of its own (Query.Via).
 				t.role = "context"

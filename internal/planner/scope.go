@@ -2,10 +2,13 @@ package planner
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -232,29 +235,136 @@ func (p *Planner) scopedTo(question string) *Planner {
 	if !p.wide {
 		return p
 	}
-	// The words plan reads are also those it writes in: the values an
-	// alias names ("French": France) and the abbreviations written out.
-	text := question + " " + p.m.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue))
-	for _, a := range abbreviations() {
-		if a.re.MatchString(question) {
-			text += " " + a.word
-		}
-	}
-	// Names with short forms of the question's words ("hours" meets
-	// hrs_worked).
-	for _, t := range tokenize(question) {
-		semantic.ShortFormsOf(t.s, func(long string) []string { return []string{long, plural(long), singular(long)} }, func(short string) {
-			text += " " + short
-		})
-	}
 	q := *p
+	text := p.scopeText(question)
 	q.lex = buildLexicon(p.m, p.probeOf(text))
+	p.scopes.keep(text, p.m.Entities, q.lex.admitted)
 	q.lex.extra, q.lex.ids = p.lex.extra, p.lex.ids
 	// Phrases longer than the scope's may be read by another form of
 	// their words ("high schoolers" for Highschooler) up to three words,
 	// as the whole lexicon's longest phrase allows.
 	q.lex.maxLen = max(q.lex.maxLen, p.lex.maxLen, p.formLen)
 	return &q
+}
+
+// scopeText is the text whose words make question's probe: the words plan
+// reads are also those it writes in, the values an alias names ("French":
+// France) and the abbreviations written out, and names may hold short
+// forms of its words ("hours" meets hrs_worked).
+func (p *Planner) scopeText(question string) string {
+	text := question + " " + p.m.ExpandCountryNames(semantic.ExpandAliases(question, p.m.HasValue))
+	for _, a := range abbreviations() {
+		if a.re.MatchString(question) {
+			text += " " + a.word
+		}
+	}
+	for _, t := range tokenize(question) {
+		semantic.ShortFormsOf(t.s, func(long string) []string { return []string{long, plural(long), singular(long)} }, func(short string) {
+			text += " " + short
+		})
+	}
+	return text
+}
+
+// ScopeModel is m as what reads question against its query q needs it
+// (verify.Coverage): for a planner of a wide model, m without the
+// entities that question cannot name and nothing of q reads; m itself
+// otherwise. On ten thousand tables the coverage check's passes over
+// every column cost more than planning; here they pass over a few. An
+// entity is kept when the question's probe admits its name, a synonym,
+// a column's name or synonym or one of a column's known values (as the
+// scoped lexicon keeps them), or when a word of q, of a metric or of a
+// dimension of m names it; the relationships, metrics and dimensions
+// stay whole (TestScopedCoverageAsWhole).
+func (p *Planner) ScopeModel(question string, m *semantic.Model, q *semantic.Query) *semantic.Model {
+	if !p.wide || m == nil {
+		return m
+	}
+	text := p.scopeText(question)
+	admitted, ok := p.scopes.of(text, m.Entities)
+	if !ok {
+		pr := p.probeOf(text)
+		for i := range m.Entities {
+			if admitsEntity(pr, &m.Entities[i]) {
+				admitted = append(admitted, i)
+			}
+		}
+	}
+	keep := make([]bool, len(m.Entities))
+	for _, i := range admitted {
+		keep[i] = true
+	}
+	named := map[string]bool{}
+	nameWordsOf := func(s string) {
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
+			named[lower(w)] = true
+		}
+	}
+	if b, err := json.Marshal(q); err == nil {
+		nameWordsOf(string(b))
+	}
+	for _, mt := range m.Metrics {
+		nameWordsOf(mt.Entity + " " + mt.Expr + " " + mt.Time + " " + strings.Join(mt.Filters, " "))
+	}
+	for _, d := range m.Dimensions {
+		nameWordsOf(d.Entity + " " + d.Expr)
+	}
+	sub := *m
+	sub.Entities = make([]semantic.Entity, 0, 64)
+	for i := range m.Entities {
+		if e := &m.Entities[i]; keep[i] || named[lower(e.Name)] {
+			sub.Entities = append(sub.Entities, *e)
+		}
+	}
+	return &sub
+}
+
+// scopeMemo holds the entities the last scope admitted, for ScopeModel
+// to cut the model by without passing over its names again. It is
+// shared by a planner and its scoped copies, and safe for concurrent
+// use.
+type scopeMemo struct {
+	mu       sync.Mutex
+	text     string            // the scope's text (scopeText)
+	ents     []semantic.Entity // the entities admitted indexes
+	admitted []int
+}
+
+// keep records that text's probe admitted these of ents.
+func (s *scopeMemo) keep(text string, ents []semantic.Entity, admitted []int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.text, s.ents, s.admitted = text, ents, admitted
+}
+
+// of is what text's probe admitted of ents, when the last scope was
+// text's over these very entities.
+func (s *scopeMemo) of(text string, ents []semantic.Entity) ([]int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.text != text || len(s.ents) != len(ents) || len(ents) == 0 || &s.ents[0] != &ents[0] {
+		return nil, false
+	}
+	return s.admitted, true
+}
+
+// admitsEntity reports whether the probe admits e's name, a synonym, or
+// a column's name, synonym or known value.
+func admitsEntity(pr *probe, e *semantic.Entity) bool {
+	if pr.admitsAny(e.Name, e.Synonyms) {
+		return true
+	}
+	for _, c := range e.Columns {
+		if pr.admitsAny(c.Name, c.Synonyms) || pr.admitsSome(c.Values) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordRune reports whether r may be part of a name.
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // longestPhrase is the number of words of the model's longest phrase, up

@@ -14,6 +14,7 @@ import (
 	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/knowledge"
 	"github.com/quarrydata/quarry/internal/semantic"
+	"github.com/quarrydata/quarry/internal/verify"
 )
 
 // goldenQuestions are the questions of every golden file of plans.
@@ -130,4 +131,103 @@ func TestProbe(t *testing.T) {
 			t.Errorf("probe of %q admits %q: %v, want %v", tc.question, tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestScopedCoverageAsWhole plans every golden question against every
+// model and checks its coverage against the whole model and against the
+// model ScopeModel cuts for a wide planner: the checks are the same.
+func TestScopedCoverageAsWhole(t *testing.T) {
+	if raceEnabled {
+		t.Skip("runs in the plain test pass")
+	}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	qs := append(goldenQuestions(t),
+		"French singers", "orders in the UK", "revenue by customer signup year", "who handled the most tickets",
+		"customers with fewer than 2 orders in 2025", "orders by channel placed in 2025", "how many people are there")
+	cut, kept, cases, mismatched := 0, 0, 0, 0
+	for name, m := range scopeModels(t) {
+		var prev *Plan
+		whole, scoped, fresh := newPlanner(m, nil, len(m.Entities)), newPlanner(m, nil, -1), newPlanner(m, nil, -1)
+		for _, q := range qs {
+			pl := whole.Plan(q, asOf)
+			if pl.Query == nil {
+				continue
+			}
+			checked := q
+			if pl.Read != "" {
+				checked = pl.Read
+			}
+			if wm := pl.Model(m); whole.ScopeModel(checked, wm, pl.Query) != wm {
+				t.Fatalf("%s: a planner that is not wide cut the model", name)
+			}
+			// The scope the plan was made in, kept (scopeMemo), and one
+			// read afresh: the same entities.
+			scoped.Plan(checked, asOf)
+			model := scoped.PlanModel(pl)
+			if _, ok := scoped.scopes.of(scoped.scopeText(checked), model.Entities); ok {
+				kept++
+			}
+			sub := scoped.ScopeModel(checked, model, pl.Query)
+			again := fresh.ScopeModel(checked, fresh.PlanModel(pl), pl.Query)
+			if d := cmp.Diff(entityNames(again), entityNames(sub)); d != "" {
+				t.Errorf("%s: %q scoped otherwise from the kept scope (-afresh +kept):\n%s", name, q, d)
+			}
+			cases++
+			if len(sub.Entities) < len(model.Entities) {
+				cut++
+			}
+			want := verify.Coverage(checked, asOf.Format("2006-01-02"), model, pl.Query)
+			got := verify.Coverage(checked, asOf.Format("2006-01-02"), sub, pl.Query)
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("%s: %q checked otherwise in scope (-whole +scoped):\n%s", name, q, d)
+			}
+			// The question held to the query of the question before it:
+			// what it says that the query leaves out is found in the
+			// scope too (a value, a column, a table of its own).
+			if prev != nil {
+				pm := scoped.PlanModel(prev)
+				want := verify.Coverage(checked, asOf.Format("2006-01-02"), pm, prev.Query)
+				got := verify.Coverage(checked, asOf.Format("2006-01-02"), scoped.ScopeModel(checked, pm, prev.Query), prev.Query)
+				if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+					t.Errorf("%s: %q against another question's query checked otherwise in scope (-whole +scoped):\n%s", name, q, d)
+				}
+				if failed(want) {
+					mismatched++
+				}
+			}
+			prev = pl
+		}
+	}
+	// Held to other questions' queries, most questions fail coverage,
+	// by what the scope must keep.
+	if mismatched*2 < cases {
+		t.Errorf("%d questions of %d failed against another question's query", mismatched, cases)
+	}
+	// The scope must leave entities out, or the test shows nothing.
+	if cut*2 < cases {
+		t.Errorf("the scope left entities out of %d questions' models of %d", cut, cases)
+	}
+	if kept*2 < cases {
+		t.Errorf("the kept scope served %d questions of %d", kept, cases)
+	}
+	t.Logf("the scope left entities out of %d questions' models of %d; the kept scope served %d", cut, cases, kept)
+}
+
+// entityNames are the names of m's entities.
+func entityNames(m *semantic.Model) []string {
+	var names []string
+	for _, e := range m.Entities {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+// failed reports whether a coverage check failed.
+func failed(checks []verify.Check) bool {
+	for _, c := range checks {
+		if c.Status == verify.Fail {
+			return true
+		}
+	}
+	return false
 }

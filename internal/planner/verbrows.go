@@ -76,7 +76,7 @@ func (p *Planner) madeBy(pl *Plan, e string) bool {
 		}
 	}
 	subject := subjectOf(m, pl.Query, mts)
-	return subject != "" && p.up[lower(e)][lower(subject)]
+	return subject != "" && p.upOf(lower(e))[lower(subject)]
 }
 
 // verbLead are the words before a verb that verbRows reads with it: "who

@@ -3,6 +3,7 @@ package semantic
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 )
@@ -27,29 +28,41 @@ func (m *Model) Entity(name string) *Entity {
 // first, then without regard to case) with one map look-up: a loop over
 // every entity or relationship builds one rather than calling Entity,
 // which scans the entities, once per name.
-type EntityIndex struct{ exact, folded map[string]*Entity }
+type EntityIndex struct {
+	exact  map[string]*Entity
+	folded func() map[string]*Entity // lower-cased names, built when first needed
+}
 
 // EntityIndex indexes m's entities by name.
 func (m *Model) EntityIndex() EntityIndex {
-	x := EntityIndex{exact: make(map[string]*Entity, len(m.Entities)), folded: make(map[string]*Entity, len(m.Entities))}
-	for i := range m.Entities {
-		e := &m.Entities[i]
-		if x.exact[e.Name] == nil {
+	ents := m.Entities
+	x := EntityIndex{exact: make(map[string]*Entity, len(ents))}
+	for i := range ents {
+		if e := &ents[i]; x.exact[e.Name] == nil {
 			x.exact[e.Name] = e
 		}
-		if k := strings.ToLower(e.Name); x.folded[k] == nil {
-			x.folded[k] = e
-		}
 	}
+	// Names are mostly found as written: the names without case are
+	// indexed at the first that is not, once (a wide model's compile
+	// builds an index and seldom needs them).
+	x.folded = sync.OnceValue(func() map[string]*Entity {
+		folded := make(map[string]*Entity, len(ents))
+		for i := range ents {
+			if k := strings.ToLower(ents[i].Name); folded[k] == nil {
+				folded[k] = &ents[i]
+			}
+		}
+		return folded
+	})
 	return x
 }
 
 // Get is the entity named name, as Entity finds it, or nil.
 func (x EntityIndex) Get(name string) *Entity {
-	if e := x.exact[name]; e != nil {
+	if e := x.exact[name]; e != nil || x.folded == nil {
 		return e
 	}
-	return x.folded[strings.ToLower(name)]
+	return x.folded()[strings.ToLower(name)]
 }
 
 // Metric returns the metric with the given name (exact, then
