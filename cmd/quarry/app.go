@@ -31,6 +31,9 @@ type app struct {
 	// prompts says a person answers questions on stdin (stdin and stderr
 	// are terminals): init and learn then ask for the database.
 	prompts bool
+	// exiting says the process ends with the command (main's ask):
+	// runtime.Options.Exiting.
+	exiting bool
 
 	version buildVersion // this build's version and commit
 

@@ -166,7 +166,9 @@ func (c *Conn) harden(ctx context.Context) error {
 	}
 	// The tables SQLite keeps for virtual tables: read once, with the
 	// schema (a virtual table made later is found by the next Open).
-	vt, _, err := db.Prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+	// A virtual table has no b-tree of its own (rootpage 0), which
+	// rules out every other table without reading its CREATE statement.
+	vt, _, err := db.Prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND rootpage = 0 AND sql LIKE 'CREATE VIRTUAL TABLE%'")
 	if err != nil {
 		return openError(c.path, err)
 	}
