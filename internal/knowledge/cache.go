@@ -6,7 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,13 +32,22 @@ import (
 // its time.
 const FolderCacheFile = CacheDir + "/folder.gob"
 
-// cacheHead is the first value of FolderCacheFile; the folder follows it,
-// so a cache that does not match is left without decoding the folder.
-// The folder is written without its model's entities, which follow it
-// as one []byte of entcodec.go's format.
+// cacheHead is the first value of FolderCacheFile; the body follows it,
+// one []byte, so a cache that does not match is left without decoding
+// the folder. The body is a gob stream of its own: the folder without its
+// model's entities, then the entities as one []byte of entcodec.go's
+// format.
 type cacheHead struct {
 	Key   string // the files' hash, then cacheTail
 	Stamp string // the folder's Stamp before its files were read
+	// Policy is the hex SHA-256 of the policy.yaml the folder was built
+	// from ("" with none). The stamp cannot see every write (a write
+	// through a shared memory map changes no time), so the file that
+	// decides what may be read is read again and compared, stamp or not.
+	Policy string
+	// Sum is the CRC-32C of the body that follows: a cache damaged on
+	// disk is read afresh, never decoded into other knowledge.
+	Sum uint32
 }
 
 // checksVersion names the rules a cached folder passed. A folder cached
@@ -46,7 +58,8 @@ type cacheHead struct {
 // 4: the values of restricted columns are forgotten.
 // 5: the entities are written apart (entcodec.go), a layout older
 // binaries' caches do not have.
-const checksVersion = "5"
+// 6: the head holds the policy's hash and the body's checksum.
+const checksVersion = "6"
 
 // cacheTail is what a cache key holds besides the files' hash: the
 // fingerprint of Folder's types, the checks and the build; "" when Folder
@@ -94,8 +107,8 @@ type cachedFolder struct {
 }
 
 // readCache reads the cached folder of dir when its key ends in tail (this
-// build's), without deciding whether the files are still those it was
-// made from: Load does, by the head's stamp or key.
+// build's) and its body is whole, without deciding whether the files are
+// still those it was made from: Load does, by the head's stamp or key.
 func readCache(dir, tail string) cachedFolder {
 	r, err := os.Open(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)))
 	if err != nil {
@@ -107,6 +120,11 @@ func readCache(dir, tail string) cachedFolder {
 	if err := dec.Decode(&h); err != nil || !strings.HasSuffix(h.Key, "/"+tail) {
 		return cachedFolder{}
 	}
+	var body []byte
+	if err := dec.Decode(&body); err != nil || crc32.Checksum(body, castagnoli) != h.Sum {
+		return cachedFolder{}
+	}
+	dec = gob.NewDecoder(bytes.NewReader(body))
 	var f Folder
 	if err := dec.Decode(&f); err != nil || f.Model == nil {
 		return cachedFolder{}
@@ -123,14 +141,21 @@ func readCache(dir, tail string) cachedFolder {
 	return cachedFolder{h, &f}
 }
 
-// writeCache stores f under h, atomically. A folder that cannot be
-// written (read-only, full) is simply not cached.
+// policyHash is hashPolicy of the policy file as l gathered it.
+func (l *loaded) policyHash() string {
+	b, ok := l.files[PolicyFile]
+	return hashPolicy(b, ok)
+}
+
+// castagnoli is the CRC-32C table (computed by the processor where it
+// can).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// writeCache stores f under h, atomically, with the body's checksum. A
+// folder that cannot be written (read-only, full) is simply not cached.
 func writeCache(dir string, h cacheHead, f *Folder) {
-	var buf bytes.Buffer
-	enc := gob.NewEncoder(&buf)
-	if err := enc.Encode(h); err != nil {
-		return
-	}
+	var body bytes.Buffer
+	enc := gob.NewEncoder(&body)
 	// The folder, its model's entities apart (entcodec.go).
 	g, m := *f, *f.Model
 	m.Entities, g.Model = nil, &m
@@ -140,10 +165,52 @@ func writeCache(dir string, h cacheHead, f *Folder) {
 	if err := enc.Encode(appendEntities(nil, f.Model.Entities)); err != nil {
 		return
 	}
+	h.Sum = crc32.Checksum(body.Bytes(), castagnoli)
+	var buf bytes.Buffer
+	enc = gob.NewEncoder(&buf)
+	if err := enc.Encode(h); err != nil {
+		return
+	}
+	if err := enc.Encode(body.Bytes()); err != nil {
+		return
+	}
 	if EnsureCache(dir) != nil {
 		return
 	}
 	replaceFile(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)), buf.Bytes())
+}
+
+// hashPolicy is the hex SHA-256 of the policy file's bytes, "" for none.
+func hashPolicy(b []byte, ok bool) string {
+	if !ok {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// policyNow is hashPolicy of dir's policy file as it is now; ok is false
+// when it cannot be read (then no cache is trusted by its stamp).
+func policyNow(dir string) (hash string, ok bool) {
+	hash, err := PolicyHash(dir)
+	return hash, err == nil
+}
+
+// PolicyHash is the hex SHA-256 of the folder dir's policy.yaml, "" when
+// it has none. A Stamp cannot see every write (one through a shared
+// memory map changes no time it reads), so what compares stamps to skip
+// reading the folder (Load, a server's check before each request) also
+// compares this: the file that decides what may be read is read each
+// time.
+func PolicyHash(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, PolicyFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil
+	case err != nil:
+		return "", readError(dir, err)
+	}
+	return hashPolicy(b, true), nil
 }
 
 // replaceFile writes b to path through a temporary file in its folder,

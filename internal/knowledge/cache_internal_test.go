@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"bytes"
-	"encoding/gob"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,40 +28,13 @@ func TestLoadReadsTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, filepath.FromSlash(FolderCacheFile))
-	r, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+	c := readCache(dir, cacheTail())
+	if c.f == nil {
+		t.Fatal("the first Load wrote no cache this build reads")
 	}
-	dec := gob.NewDecoder(r)
-	var h cacheHead
-	var c Folder
-	if err := dec.Decode(&h); err != nil {
-		t.Fatal(err)
-	}
-	var ents []byte // the entities, apart (entcodec.go)
-	if err := dec.Decode(&c); err != nil {
-		t.Fatal(err)
-	}
-	if err := dec.Decode(&ents); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	c.Notes = []Note{{Name: "planted.md", Text: "from the cache"}}
-	var buf bytes.Buffer
-	enc := gob.NewEncoder(&buf)
-	if err := enc.Encode(h); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Encode(&c); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Encode(ents); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	planted := *c.f
+	planted.Notes = []Note{{Name: "planted.md", Text: "from the cache"}}
+	writeCache(dir, c.head, &planted)
 	g, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -110,5 +82,94 @@ func TestLoadTrustsTheStamp(t *testing.T) {
 	writeCache(dir, cacheHead{Key: "not-the-files/another-build", Stamp: stamp}, &planted)
 	if g, err := Load(dir); err != nil || len(g.Notes) != 0 {
 		t.Fatalf("another build's cache was trusted: %v %v", g.Notes, err)
+	}
+}
+
+// TestLoadReadsThePolicyEveryTime: a cache trusted by its stamp is still
+// not used when policy.yaml's bytes are not those it was built from (a
+// write through a shared memory map changes no time the stamp reads;
+// found from outside: a column restricted so was still served).
+func TestLoadReadsThePolicyEveryTime(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, ModelFile)
+	if err := os.WriteFile(model, []byte("entities:\n  - name: t\n    columns:\n      - name: id\n        type: int\n      - name: salary\n        type: float\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(model, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	c := readCache(dir, cacheTail())
+	if c.f == nil || c.head.Policy != "" {
+		t.Fatalf("the cache of a folder without a policy: %+v", c.head)
+	}
+	// policy.yaml written, then the cache planted under the stamp of
+	// the folder as it is now, as a write the stamp cannot see leaves it.
+	pol := filepath.Join(dir, PolicyFile)
+	if err := os.WriteFile(pol, []byte("restricted:\n  - column: t.salary\n    reason: confidential\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(pol, old, old); err != nil {
+		t.Fatal(err)
+	}
+	stamp, err := Stamp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCache(dir, cacheHead{Key: c.head.Key, Stamp: stamp, Policy: c.head.Policy}, c.f)
+	f, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Policy) != 1 || !f.Model.IsRestricted("t", "salary") {
+		t.Fatalf("the policy written without a new stamp was not read: %+v", f.Policy)
+	}
+	// Written by Load under the policy's hash, the cache is trusted again.
+	if c := readCache(dir, cacheTail()); c.f == nil || c.head.Policy == "" || len(c.f.Policy) != 1 {
+		t.Fatalf("the cache after the policy: %+v", c.head)
+	}
+}
+
+// TestLoadRefusesADamagedCache: a byte changed anywhere in the cache's
+// body (found from outside: "is_test" made "is_tesx" inside it counted
+// the test rows at confidence 1.00) makes Load read the files again.
+func TestLoadRefusesADamagedCache(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ModelFile), []byte("entities:\n  - name: customers\n    columns:\n      - name: id\n        type: int\n      - name: is_test\n        type: int\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, filepath.FromSlash(FolderCacheFile))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndex(b, []byte("is_test"))
+	if i < 0 {
+		t.Fatal("the cache does not hold the column's name")
+	}
+	damaged := bytes.Clone(b)
+	damaged[i+6] = 'x'
+	if err := os.WriteFile(path, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := readCache(dir, cacheTail()); c.f != nil {
+		t.Fatal("a damaged cache was read")
+	}
+	g, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := g.Model.Entity("customers"); e == nil || e.Column("is_test") == nil || e.Column("is_tesx") != nil {
+		t.Fatalf("Load gave the damaged cache's columns: %+v", e)
+	}
+	if g.Hash != fresh.Hash {
+		t.Fatalf("hash %s, want %s", g.Hash, fresh.Hash)
 	}
 }

@@ -89,8 +89,10 @@ func Load(dir string) (*Folder, error) {
 		c = <-cache
 	}
 	if c.f != nil && stamp != "" && c.head.Stamp == stamp {
-		c.f.Dir = dir
-		return c.f, nil
+		if pol, ok := policyNow(dir); ok && pol == c.head.Policy {
+			c.f.Dir = dir
+			return c.f, nil
+		}
 	}
 	l := &loaded{files: map[string][]byte{}}
 	if err := l.gather(os.DirFS(dir)); err != nil {
@@ -103,7 +105,7 @@ func Load(dir string) (*Folder, error) {
 		if c.f != nil && c.head.Key == key {
 			// The same bytes under new times (a checkout, a copy): kept
 			// under the new stamp, so the next Load reads no file.
-			writeCache(dir, cacheHead{Key: key, Stamp: stamp}, c.f)
+			writeCache(dir, cacheHead{Key: key, Stamp: stamp, Policy: l.policyHash()}, c.f)
 			c.f.Dir = dir
 			return c.f, nil
 		}
@@ -111,7 +113,7 @@ func Load(dir string) (*Folder, error) {
 	l.decode()
 	f, err := built(l, dir)
 	if err == nil && key != "" {
-		writeCache(dir, cacheHead{Key: key, Stamp: stamp}, f)
+		writeCache(dir, cacheHead{Key: key, Stamp: stamp, Policy: l.policyHash()}, f)
 	}
 	return f, err
 }
