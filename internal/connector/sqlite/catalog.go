@@ -15,6 +15,20 @@ import (
 // tables that cannot be counted get -1). A view whose definition SQLite
 // cannot compile is listed without columns.
 func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
+	return c.catalog(ctx, "'table', 'view'")
+}
+
+// Views is the catalog of the database's views alone, described as
+// Catalog describes them: what reading the column policy through views
+// needs (a view over a restricted column), without describing every
+// table of a wide schema for each question (8,750 tables: a second).
+func (c *Conn) Views(ctx context.Context) (*quarry.Catalog, error) {
+	return c.catalog(ctx, "'view'")
+}
+
+// catalog is the catalog of the relations of the given types (a list of
+// SQL strings).
+func (c *Conn) catalog(ctx context.Context, types string) (*quarry.Catalog, error) {
 	if err := c.acquire(); err != nil {
 		return nil, err
 	}
@@ -29,7 +43,7 @@ func (c *Conn) Catalog(ctx context.Context) (*quarry.Catalog, error) {
 
 	cat := &quarry.Catalog{Dialect: quarry.DialectSQLite, Tables: []quarry.TableInfo{}}
 	err := c.internal(ctx, `SELECT name, type FROM sqlite_schema
-		WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
+		WHERE type IN (`+types+`) AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
 		ORDER BY name`, nil, func(s *sqlite3.Stmt) {
 		cat.Tables = append(cat.Tables, quarry.TableInfo{Name: s.ColumnText(0), View: s.ColumnText(1) == "view", RowCount: -1})
 	})

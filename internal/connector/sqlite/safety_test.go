@@ -408,6 +408,15 @@ func TestCatalog(t *testing.T) {
 	if diff := cmp.Diff(want, cat); diff != "" {
 		t.Errorf("catalog (-want +got):\n%s", diff)
 	}
+	// Views: the views alone, each as Catalog describes it.
+	views, err := c.Views(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlyViews := &quarry.Catalog{Dialect: quarry.DialectSQLite, Tables: want.Tables[:2]}
+	if diff := cmp.Diff(onlyViews, views); diff != "" {
+		t.Errorf("views (-want +got):\n%s", diff)
+	}
 	// The introspection pragmas are decided in one place, sqlitecheck's
 	// authorizer: the table-valued form reads only the schema and is
 	// allowed, as quarry guard allows it; a pragma that sets something is
