@@ -321,7 +321,24 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("this would list the %s of the top %d %s, not rank each %s by all of its %s; to rank them by a total, ask for the sum (“top %d … by sum of …”)",
 			what, pl.Query.Limit, display(pl.Query.Rows.Entity), what, display(pl.Query.Rows.Entity), pl.Query.Limit)}
 	}
-	return p.latestSnapshot(p.realRows(p.openStates(question, p.flowAtADay(question, p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, pl))))))))
+	return fewOptions(p.latestSnapshot(p.realRows(p.openStates(question, p.flowAtADay(question, p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, pl)))))))))
+}
+
+// maxOptions is the most readings a question back offers. More is no
+// question a person can answer by picking: on a wide schema a word such
+// as "status" is a column of thousands of tables (found from outside: a
+// question back of 8,074 options, 620 KB).
+const maxOptions = 24
+
+// fewOptions is pl, or, for a question back with more than maxOptions
+// readings, a refusal that names a few and says how many there are.
+func fewOptions(pl *Plan) *Plan {
+	if pl == nil || pl.Kind != KindClarify || len(pl.Options) <= maxOptions {
+		return pl
+	}
+	return &Plan{Kind: KindUnanswered, Understood: pl.Understood, Unknown: pl.Unknown,
+		Reason: fmt.Sprintf("the question could mean any of %d things (%s, … and %d more); name the table or column you mean",
+			len(pl.Options), strings.Join(pl.Options[:3], ", "), len(pl.Options)-3)}
 }
 
 // planWhole is Plan without the questions only the whole question asks

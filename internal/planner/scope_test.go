@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/quarrydata/quarry/internal/demo"
 	"github.com/quarrydata/quarry/internal/knowledge"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
 )
@@ -230,4 +232,32 @@ func failed(checks []verify.Check) bool {
 		}
 	}
 	return false
+}
+
+// TestFewOptions: a question back offers at most maxOptions readings;
+// one with more (a word that names a column or table of thousands on a
+// wide schema) is refused, naming a few and how many there are.
+func TestFewOptions(t *testing.T) {
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	regional := func(n int) *semantic.Model {
+		m := &semantic.Model{}
+		for i := range n {
+			m.Entities = append(m.Entities, semantic.Entity{Name: fmt.Sprintf("region%d_orders", i), PrimaryKey: "id",
+				Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}}})
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		tables int
+		want   Kind
+	}{{3, KindClarify}, {maxOptions, KindClarify}, {maxOptions + 1, KindUnanswered}, {500, KindUnanswered}} {
+		pl := New(regional(tc.tables), nil).Plan("how many orders", asOf)
+		if pl.Kind != tc.want {
+			t.Errorf("%d tables: %s (%s%s), want %s", tc.tables, pl.Kind, pl.Question, pl.Reason, tc.want)
+			continue
+		}
+		if tc.want == KindUnanswered && !strings.Contains(pl.Reason, fmt.Sprintf("any of %d things", tc.tables)) {
+			t.Errorf("%d tables: %q does not say how many readings there are", tc.tables, pl.Reason)
+		}
+	}
 }
