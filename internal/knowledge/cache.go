@@ -122,7 +122,7 @@ func readCache(dir, tail string) cachedFolder {
 		return cachedFolder{}
 	}
 	var body []byte
-	if err := dec.Decode(&body); err != nil || crc32.Checksum(body, castagnoli) != h.Sum {
+	if err := dec.Decode(&body); err != nil || crc32.Checksum(body, castagnoli()) != h.Sum {
 		return cachedFolder{}
 	}
 	dec = gob.NewDecoder(bytes.NewReader(body))
@@ -151,8 +151,8 @@ func (l *loaded) readHash() string {
 }
 
 // castagnoli is the CRC-32C table (computed by the processor where it
-// can).
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// can), made at its first use: hash/crc32 keeps one, not made at start.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // writeCache stores f under h, atomically, with the body's checksum. A
 // folder that cannot be written (read-only, full) is simply not cached.
@@ -168,7 +168,7 @@ func writeCache(dir string, h cacheHead, f *Folder) {
 	if err := enc.Encode(appendEntities(nil, f.Model.Entities)); err != nil {
 		return
 	}
-	h.Sum = crc32.Checksum(body.Bytes(), castagnoli)
+	h.Sum = crc32.Checksum(body.Bytes(), castagnoli())
 	var buf bytes.Buffer
 	enc = gob.NewEncoder(&buf)
 	if err := enc.Encode(h); err != nil {
