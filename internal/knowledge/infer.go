@@ -351,10 +351,20 @@ func inferRelationships(cat *quarry.Catalog, entityOf map[*quarry.TableInfo]stri
 			default:
 				continue
 			}
+			// A table of a family named by a prefix (amer_sales_orders_2019)
+			// refers to its family's table (amer_sales_customers) before
+			// one of the name outside it (customers): the longest prefix
+			// of its own name that names a table wins (found from
+			// outside: regional copies joined the core customers).
 			var matches []*quarry.TableInfo
-			for _, cand := range []string{stem, stem + "s", stem + "es", strings.TrimSuffix(stem, "y") + "ies"} {
-				if ref := byName[cand]; ref != nil && pkOf(ref) != "" && !containsTable(matches, ref) {
-					matches = append(matches, ref)
+			for _, pre := range namePrefixes(t.Name) {
+				for _, cand := range []string{stem, stem + "s", stem + "es", strings.TrimSuffix(stem, "y") + "ies"} {
+					if ref := byName[pre+cand]; ref != nil && ref != t && pkOf(ref) != "" && !containsTable(matches, ref) {
+						matches = append(matches, ref)
+					}
+				}
+				if len(matches) > 0 {
+					break
 				}
 			}
 			var ref *quarry.TableInfo
@@ -376,6 +386,20 @@ func inferRelationships(cat *quarry.Catalog, entityOf map[*quarry.TableInfo]stri
 		}
 	}
 	return rels
+}
+
+// namePrefixes are the prefixes of a table's name that end at an
+// underscore, lower-cased, longest first, then "": amer_sales_orders_2019
+// gives amer_sales_orders_, amer_sales_, amer_ and "".
+func namePrefixes(name string) []string {
+	n := strings.ToLower(name)
+	var out []string
+	for i := len(n) - 1; i > 0; i-- {
+		if n[i] == '_' {
+			out = append(out, n[:i+1])
+		}
+	}
+	return append(out, "")
 }
 
 func containsTable(ts []*quarry.TableInfo, t *quarry.TableInfo) bool {

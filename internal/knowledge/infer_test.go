@@ -230,3 +230,42 @@ func TestCheckInOut(t *testing.T) {
 		t.Errorf("a checkout alone: %q; want event", lib.Columns[0].TimeRole)
 	}
 }
+
+// TestInferRelationshipsInAFamily: a table named with a family's prefix
+// ("amer_sales_orders_2019") refers by naming to its own family's table
+// ("amer_sales_customers"), not to a table of the same name outside it
+// (found from outside: every regional copy joined the core customers, a
+// join across regions); a table with no family's table of the name
+// still refers to the plain one.
+func TestInferRelationshipsInAFamily(t *testing.T) {
+	keyed := func(name string, cols ...string) quarry.TableInfo {
+		t := quarry.TableInfo{Name: name, PrimaryKey: []string{"id"}, Columns: []quarry.ColumnInfo{col("id", "INTEGER")}}
+		for _, c := range cols {
+			t.Columns = append(t.Columns, col(c, "INTEGER"))
+		}
+		return t
+	}
+	cat := &quarry.Catalog{Tables: []quarry.TableInfo{
+		keyed("customers"), keyed("orders", "customer_id"),
+		keyed("amer_sales_customers"), keyed("amer_sales_orders_2019", "customer_id"), keyed("amer_sales_returns", "customer_id"),
+		keyed("emea_sales_orders", "customer_id"), // no emea customers: the plain one
+		keyed("amer_hr_customers"), keyed("amer_hr_staff", "customer_id"),
+		keyed("sales_orders", "order_id"), keyed("sales_order_lines", "order_id"), // not itself: the plain orders
+	}}
+	var got []string
+	for _, r := range infer(cat).relationships {
+		got = append(got, r.From+"."+r.FromColumn+" -> "+r.To)
+	}
+	want := []string{
+		"orders.customer_id -> customers",
+		"amer_sales_orders_2019.customer_id -> amer_sales_customers",
+		"amer_sales_returns.customer_id -> amer_sales_customers",
+		"emea_sales_orders.customer_id -> customers",
+		"amer_hr_staff.customer_id -> amer_hr_customers",
+		"sales_orders.order_id -> orders",
+		"sales_order_lines.order_id -> sales_orders",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("relationships (-want +got):\n%s", diff)
+	}
+}
