@@ -6,10 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash/crc32"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -40,12 +38,6 @@ const FolderCacheFile = CacheDir + "/folder.gob"
 type cacheHead struct {
 	Key   string // the files' hash, then cacheTail
 	Stamp string // the folder's Stamp before its files were read
-	// Read is ReadHash of the folder it was built from. The stamp cannot
-	// see every write (one through a shared memory map changes no time),
-	// so the files that decide what may be read and what the numbers are
-	// (policy.yaml, metrics.yaml, model.yaml) are read again and
-	// compared, stamp or not.
-	Read string
 	// Sum is the CRC-32C of the body that follows: a cache damaged on
 	// disk is read afresh, never decoded into other knowledge.
 	Sum uint32
@@ -59,7 +51,8 @@ type cacheHead struct {
 // 4: the values of restricted columns are forgotten.
 // 5: the entities are written apart (entcodec.go), a layout older
 // binaries' caches do not have.
-// 6: the head holds ReadHash and the body's checksum.
+// 6: the head holds the body's checksum; a stamp reads policy.yaml,
+// metrics.yaml and model.yaml.
 const checksVersion = "6"
 
 // cacheTail is what a cache key holds besides the files' hash: the
@@ -142,14 +135,6 @@ func readCache(dir, tail string) cachedFolder {
 	return cachedFolder{h, &f}
 }
 
-// readHash is ReadHash of the files as l gathered them.
-func (l *loaded) readHash() string {
-	return hashRead(func(name string) ([]byte, bool, error) {
-		b, ok := l.files[name]
-		return b, ok, nil
-	})
-}
-
 // castagnoli is the CRC-32C table (computed by the processor where it
 // can), made at its first use: hash/crc32 keeps one, not made at start.
 func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
@@ -181,54 +166,6 @@ func writeCache(dir string, h cacheHead, f *Folder) {
 		return
 	}
 	replaceFile(filepath.Join(dir, filepath.FromSlash(FolderCacheFile)), buf.Bytes())
-}
-
-// readEveryTime are the files of a folder that ReadHash reads: those
-// that decide what may be read and what the numbers are. The entity
-// files, thousands on a wide schema, are trusted to their stamp.
-var readEveryTime = [...]string{PolicyFile, MetricsFile, ModelFile}
-
-// hashRead is the hex SHA-256 of the names, presence and bytes of the
-// readEveryTime files, each got by read.
-func hashRead(read func(name string) ([]byte, bool, error)) string {
-	h := sha256.New()
-	for _, name := range readEveryTime {
-		b, ok, err := read(name)
-		if err != nil {
-			return ""
-		}
-		if !ok {
-			fmt.Fprintf(h, "%s\x00-\x00", name)
-			continue
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// ReadHash is a hash of the bytes of the folder dir's policy.yaml,
-// metrics.yaml and model.yaml (a file that is missing counts as such).
-// A Stamp cannot see every write (one through a shared memory map
-// changes no time it reads), so what compares stamps to skip reading
-// the folder (Load, a server's check before each request) also compares
-// this: the files that decide what may be read and what the numbers are
-// are read each time (about a millisecond for a metrics.yaml of 1.7
-// MB).
-func ReadHash(dir string) (string, error) {
-	var rerr error
-	h := hashRead(func(name string) ([]byte, bool, error) {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, false, nil
-		case err != nil:
-			rerr = readError(dir, err)
-			return nil, false, err
-		}
-		return b, true, nil
-	})
-	return h, rerr
 }
 
 // replaceFile writes b to path through a temporary file in its folder,

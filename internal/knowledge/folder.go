@@ -89,10 +89,8 @@ func Load(dir string) (*Folder, error) {
 		c = <-cache
 	}
 	if c.f != nil && stamp != "" && c.head.Stamp == stamp {
-		if read, err := ReadHash(dir); err == nil && read == c.head.Read {
-			c.f.Dir = dir
-			return c.f, nil
-		}
+		c.f.Dir = dir
+		return c.f, nil
 	}
 	l := &loaded{files: map[string][]byte{}}
 	if err := l.gather(os.DirFS(dir)); err != nil {
@@ -105,7 +103,7 @@ func Load(dir string) (*Folder, error) {
 		if c.f != nil && c.head.Key == key {
 			// The same bytes under new times (a checkout, a copy): kept
 			// under the new stamp, so the next Load reads no file.
-			writeCache(dir, cacheHead{Key: key, Stamp: stamp, Read: l.readHash()}, c.f)
+			writeCache(dir, cacheHead{Key: key, Stamp: stamp}, c.f)
 			c.f.Dir = dir
 			return c.f, nil
 		}
@@ -113,7 +111,7 @@ func Load(dir string) (*Folder, error) {
 	l.decode()
 	f, err := built(l, dir)
 	if err == nil && key != "" {
-		writeCache(dir, cacheHead{Key: key, Stamp: stamp, Read: l.readHash()}, f)
+		writeCache(dir, cacheHead{Key: key, Stamp: stamp}, f)
 	}
 	return f, err
 }

@@ -151,15 +151,8 @@ func (gs *generations) check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// policy.yaml's, metrics.yaml's and model.yaml's bytes too: a write
-	// the stamp's times cannot show (through a shared memory map) must
-	// not leave a column restricted in the file served.
-	pol, err := knowledge.ReadHash(gs.dir)
-	if err != nil {
-		return err
-	}
 	files := filesStamp(gs.files)
-	stamp += pol + files
+	stamp += files
 	if gs.cur != nil && stamp == gs.stamp {
 		return nil
 	}
