@@ -94,20 +94,29 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 
 // rangeDate is the date a query's range is on: its own field, else its
 // first measure's ("how many appointments this month"), else the listed
-// rows' (found from outside: a range with no field was not read); ""
-// where it has none.
+// rows' (found from outside: a range with no field was not read); for
+// rows with no date of their own, the date of the row each belongs to
+// (semantic.PartsDate: an order's lines are dated by the order, and its
+// lines ordered after today are not sold yet; found from outside: "top 5
+// products by quantity" took in the lines of orders placed after the
+// day); "" where it has none.
 func rangeDate(m *semantic.Model, q *semantic.Query) string {
 	if q.TimeRange != nil && q.TimeRange.Field != "" {
 		return q.TimeRange.Field
 	}
 	if len(q.Metrics) > 0 {
 		if mt := m.Metric(q.Metrics[0]); mt != nil && mt.Derived == "" {
-			return m.MetricTime(mt)
+			if t := m.MetricTime(mt); t != "" {
+				return t
+			}
+			return m.PartsDate(mt.Entity, nil)
 		}
 		return ""
 	}
 	if e := rowsEntity(m, q); e != nil && e.TimeColumn != "" {
 		return e.Name + "." + e.TimeColumn
+	} else if e != nil {
+		return m.PartsDate(e.Name, nil)
 	}
 	return ""
 }
@@ -121,6 +130,12 @@ func (a *Analyst) tomorrow() string { return a.now().AddDate(0, 0, 1).Format("20
 // false where field names no table or the control cannot run (a
 // restricted column is refused by the guard's policy).
 func (a *Analyst) datedFrom(ctx context.Context, m *semantic.Model, field, expr, from string) (float64, bool) {
+	return a.datedWhere(ctx, m, field, expr, from, semantic.Query{})
+}
+
+// datedWhere is datedFrom over the rows that also meet the conditions of
+// where (its filters, and the tables it is joined through).
+func (a *Analyst) datedWhere(ctx context.Context, m *semantic.Model, field, expr, from string, where semantic.Query) (float64, bool) {
 	ent, _, ok := strings.Cut(field, ".")
 	e := m.Entity(ent)
 	if !ok || e == nil {
@@ -128,7 +143,7 @@ func (a *Analyst) datedFrom(ctx context.Context, m *semantic.Model, field, expr,
 	}
 	mm := *m
 	mm.Metrics = append(slices.Clone(m.Metrics), semantic.Metric{Name: aheadName, Entity: e.Name, Expr: expr})
-	q := semantic.Query{Metrics: []string{aheadName}}
+	q := semantic.Query{Metrics: []string{aheadName}, Filters: where.Filters, Via: where.Via}
 	if from != "" {
 		q.TimeRange = &semantic.TimeRange{Field: field, From: from}
 	}

@@ -70,8 +70,11 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 		ent, _, _ := strings.Cut(field, ".")
 		return strings.HasPrefix(strings.ToLower(f.Field), strings.ToLower(ent)+".") && inForceBegun(m, f, field)
 	})
-	if field == "" || aheadDate(m, field, question) && !(begun && !aheadDate(m, "", question)) || stateKept(m, q, field) {
+	if field == "" || aheadDate(m, field, question) && !(begun && !aheadDate(m, "", question)) {
 		return pl
+	}
+	if stateKept(m, q, field) {
+		return a.keptAhead(ctx, m, pl, field, asOf)
 	}
 	if e := rowsEntity(m, q); e != nil && planner.NamedRows(m, q, e) {
 		return pl // "order 279": the one named, whenever it is dated
@@ -135,6 +138,23 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 		verb = "listed"
 	}
 	o.Notes = append(slices.Clone(o.Notes), fmt.Sprintf("%s up to %s: %s holds dates after it (set ahead), which have not happened yet; name a period to take them in", verb, asOf.Format("2006-01-02"), field))
+	return &o
+}
+
+// keptAhead is pl, kept whole by the state its rows hold now
+// (stateKept), with a note of how many of the rows it reads are dated
+// after asOf by field: "shipments by status" takes in the shipments
+// dated ahead, by their status, where "shipments by carrier" leaves them
+// out (found from outside: counted without a word, at 1.00).
+func (a *Analyst) keptAhead(ctx context.Context, m *semantic.Model, pl *planner.Plan, field string, asOf time.Time) *planner.Plan {
+	ent, _, _ := strings.Cut(field, ".")
+	e := m.Entity(ent)
+	n, ok := a.datedWhere(ctx, m, field, "COUNT("+field+")", a.tomorrow(), *pl.Query)
+	if !ok || n <= 0 || e == nil {
+		return pl
+	}
+	o := *pl
+	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the %d %s dated after %s (%s) are taken in, by the state each is marked with now; name a period to leave them out", int64(n), e.Name, asOf.Format("2006-01-02"), field))
 	return &o
 }
 

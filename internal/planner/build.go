@@ -984,14 +984,12 @@ func (p *Planner) entityOfMetric(name string, depth int) string {
 	return ""
 }
 
-// metricHasTime reports whether a metric has a time axis.
 // parentDated is the date of the one table that the rows a question
 // lists or measures belong to, where those rows have no date of their
-// own: purchase_order_lines, each of one purchase order, dated by
-// purchase_orders.ordered_on; not a date the parent began on (a
-// student's enrollment), which dates none of the rows that came later. "" where the rows have a date, measures of
-// several tables are asked, or none or several of the tables they point
-// at have one.
+// own (semantic.PartsDate): purchase_order_lines, each of one purchase
+// order, dated by purchase_orders.ordered_on. "" where the rows have a
+// date, measures of several tables are asked, or none or several of the
+// tables they point at have one.
 func (b *builder) parentDated() string {
 	ent := ""
 	if b.rows {
@@ -1007,43 +1005,10 @@ func (b *builder) parentDated() string {
 		}
 		ent = e
 	}
-	if e := b.p.entity(ent); e == nil || e.TimeColumn != "" {
-		return ""
-	}
-	// Of several dated tables, the one dated by the event each of its
-	// rows records (an order's ordered_at), not by when a thing began (a
-	// product's launch): order_items are dated by their order.
-	var dated, events []string
-	for _, r := range b.p.m.Relationships {
-		if !strings.EqualFold(r.From, ent) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne {
-			continue
-		}
-		if to := b.p.entity(r.To); to != nil && to.TimeColumn != "" && to.Role == nil {
-			if c := to.Column(to.TimeColumn); c != nil && (c.TimeRole == semantic.TimeRoleStart || c.TimeRole == semantic.TimeRoleBirth) {
-				// A student's enrollment, a member's joining: no date
-				// of a grade or a fine of theirs (found from outside:
-				// "F grades in 2025" were those of students who enrolled
-				// in 2025).
-				continue
-			}
-			f := to.Name + "." + to.TimeColumn
-			if !slices.Contains(dated, f) {
-				dated = append(dated, f)
-				if c := to.Column(to.TimeColumn); c != nil && c.TimeRole == semantic.TimeRoleEvent {
-					events = append(events, f)
-				}
-			}
-		}
-	}
-	switch {
-	case len(dated) == 1:
-		return dated[0]
-	case len(events) == 1:
-		return events[0]
-	}
-	return "" // none, or several: which date?
+	return b.p.m.PartsDate(ent, b.p.entity)
 }
 
+// metricHasTime reports whether a metric has a time axis.
 func (p *Planner) metricHasTime(name string, adhoc []semantic.Metric) bool {
 	for _, a := range adhoc {
 		if a.Name == name {

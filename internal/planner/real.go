@@ -106,13 +106,15 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	// student's, students.is_test): its test rows' own rows are test
 	// data too (found from outside: a test student's incidents counted,
 	// 58 for 54, at 1.00). Joined for it, one step, only a parent the
-	// rows are owned by (a key named after it); not a deleted or void
-	// owner: a deleted property's units are still units.
+	// rows are owned by (a key named after it); a deleted or void owner
+	// only where the rows have no date of their own (below).
 	//
 	// Up the chain of owners too, a few steps: a test customer's
 	// policies' claims, a test account's orders' tickets are test data
 	// as well (found from outside: 6 claims of test customers counted in
-	// every claims answer, at 1.00, and test orders' tickets).
+	// every claims answer, at 1.00, and test orders' tickets). Rows with
+	// no date of their own (an order's lines, a property's units) are
+	// parts of their owner, and go with it deleted or void too (parts).
 	var owners []string
 	child := map[string]string{} // an owner found up the chain: the rows it owns
 	ownersOf := func(names []string) (found []string) {
@@ -156,6 +158,14 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 		return slices.ContainsFunc(mts, func(mt *semantic.Metric) bool { return strings.EqualFold(mt.Entity, name) })
 	}
+	// parts reports whether the rows owner owns have no date of their
+	// own: an order's lines go with it, deleted, void or a test, where a
+	// deleted student's incidents still happened (found from outside:
+	// "top 5 products by quantity" took in deleted orders' lines).
+	parts := func(owner string) bool {
+		e := m.Entity(child[owner])
+		return e != nil && e.TimeColumn == ""
+	}
 	leaveOut := func(name string, owner bool) {
 		e := m.Entity(name)
 		joinedTo := events && !owner && !measured(name)
@@ -167,7 +177,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 		for _, c := range e.Columns {
 			f, ok := unrealFilter(m, e, c)
-			if !ok || owner && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && semantic.DeletionDate(c) {
+			if !ok || owner && !parts(name) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && semantic.DeletionDate(c) {
 				continue
 			}
 			word, read := unrealWord(c), fmt.Sprintf("leave out %s rows (%s)", unrealWord(c), f.Field)
