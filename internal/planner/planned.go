@@ -374,7 +374,12 @@ func (b *builder) currentRows() *Plan {
 	// employees by department": the employees).
 	var named []*semantic.Entity
 	var ent *semantic.Entity
+	var valueWord *term // the word alone, a value of other tables
 	for _, t := range b.st.terms {
+		if lower(t.it.text) == word && len(t.cands) > 0 && len(only(t.cands, sValue)) == len(t.cands) {
+			valueWord = t
+			continue
+		}
 		if strings.Contains(" "+t.it.text+" ", " "+word+" ") {
 			return nil // a name with the word: current_balance
 		}
@@ -392,6 +397,26 @@ func (b *builder) currentRows() *Plan {
 				}
 			}
 		}
+	}
+	if valueWord != nil {
+		// "how many active employees", where 'active' is a status of
+		// accounts, which no link joins to the employees: the employees
+		// not gone (found from outside, on a schema of 8,750 tables:
+		// refused, as 'active' was an accounts table's, where 14 tables
+		// answered). A value of a table joined to them is left to the
+		// readings of values ("how many instructors are active", with
+		// active enrollments, is asked which).
+		if ent == nil {
+			return nil
+		}
+		joined := b.p.reachableFrom(ent.Name)
+		if slices.ContainsFunc(valueWord.cands, func(s sense) bool { return joined[lower(s.entity)] }) {
+			return nil
+		}
+		if i := slices.Index(b.st.terms, valueWord); len(valueWord.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
+			b.st.terms[i+1].aggs = valueWord.aggs // "how many active employees"
+		}
+		b.st.terms = slices.DeleteFunc(b.st.terms, func(t *term) bool { return t == valueWord })
 	}
 	if word == "active" && activeByDoing(text) {
 		// "the most active customers", "active in 2025": by how much

@@ -504,6 +504,25 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	return pl
 }
 
+// reachableFrom is every entity that can be joined to a, a among them,
+// by lower-cased name.
+func (p *Planner) reachableFrom(a string) map[string]bool {
+	a = lower(a)
+	seen := map[string]bool{a: true}
+	queue := []string{a}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, y := range p.graph[x] {
+			if !seen[y] {
+				seen[y] = true
+				queue = append(queue, y)
+			}
+		}
+	}
+	return seen
+}
+
 // reachable reports whether entity b can be joined to a (or is a).
 func (p *Planner) reachable(a, b string) bool {
 	a, b = lower(a), lower(b)
