@@ -242,6 +242,9 @@ func (b *builder) resolveKinds() *Plan {
 				}
 			}
 		}
+		if len(ms) == 0 && len(es) > 1 {
+			es = b.p.unqualified(es)
+		}
 		switch {
 		case len(ms) > 0 && len(es) > 0:
 			m, e := ms[0], es[0]
@@ -1079,4 +1082,47 @@ func nonKey(ss []sense) []sense {
 		}
 	}
 	return out
+}
+
+// unqualified is, of several tables a word names, the one whose name
+// every other's holds whole with words of its own around it
+// (support_tickets, of emea_support_tickets and support_tickets_2019:
+// the others are copies kept by region, year or stage), alone; else es.
+// Found from outside on a schema of 8,750 tables: "how many tickets were
+// closed in November" was asked back with 17 tables, where the core
+// table alone answered. The reading names the table counted.
+func (p *Planner) unqualified(es []sense) []sense {
+	// By the tables' own names: the same table in two schemas
+	// (crm.customers beside customers) is asked about, never answered
+	// from one of them.
+	table := func(name string) []string {
+		if e := p.entity(name); e != nil && e.Table != "" {
+			return nameWords(e.Table)
+		}
+		return nameWords(name)
+	}
+	for _, e := range es {
+		words := table(e.name)
+		all := len(words) > 0
+		for _, o := range es {
+			if o.name != e.name {
+				all = all && containsRun(table(o.name), words)
+			}
+		}
+		if all {
+			return []sense{e}
+		}
+	}
+	return es
+}
+
+// containsRun reports whether words holds run, in order and together,
+// with at least one word more.
+func containsRun(words, run []string) bool {
+	for i := 0; i+len(run) < len(words)+1 && len(words) > len(run); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
