@@ -3,7 +3,9 @@
 # and MariaDB from Debian's packages, on loopback, with throwaway data
 # directories. Installs them when they are missing (as root, with apt-get).
 #
-#   source scripts/services.sh start   # exports QUARRY_TEST_POSTGRES_URL, QUARRY_TEST_MYSQL_DSN
+#   source scripts/services.sh start   # exports QUARRY_TEST_POSTGRES_URL, QUARRY_TEST_MYSQL_DSN,
+#                                      # QUARRY_TEST_POSTGRES_WRAPPED_URL (a second PostgreSQL whose
+#                                      # transaction ids have wrapped around)
 #                                      # and QUARRY_SERVICES_DIR
 #   scripts/services.sh stop           # stops the servers of $QUARRY_SERVICES_DIR, and only those
 #
@@ -81,6 +83,43 @@ qs_start_pg() {
 	qs_say "PostgreSQL on 127.0.0.1:$qs_pg_port"
 }
 
+# qs_start_pg_wrapped starts a second, small PostgreSQL whose transaction
+# ids have wrapped around 2^32, as a busy server's do: initdb, every
+# database frozen, the next id set just below 2^32 (pg_resetwal, with the
+# commit log segment it needs), a table made then, and 1,500 transactions
+# run past the wrap. The catalog version test changes the catalog there
+# (a change under a small id, beside rows of ids near 2^32).
+qs_start_pg_wrapped() {
+	local bin
+	bin=$(qs_pg_bin) || return 1
+	local data=$qs_dir/pgwrap/data run=$qs_dir/pgwrap/run
+	mkdir -p "$data" "$run"
+	chown -R postgres:postgres "$qs_dir/pgwrap"
+	chmod 700 "$data"
+	local pg="runuser -u postgres -- $bin/pg_ctl -D $data -l $run/server.log -w -t 60"
+	local opts="-c listen_addresses=127.0.0.1 -p $qs_pgwrap_port -k $run -c fsync=off -c full_page_writes=off -c autovacuum=off"
+	(cd / && runuser -u postgres -- "$bin/initdb" -D "$data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 >/dev/null) || return 1
+	(cd / && $pg -o "$opts" start >/dev/null) || return 1
+	local psql="$bin/psql -h 127.0.0.1 -p $qs_pgwrap_port -U postgres -qAt"
+	$psql -d postgres -c "UPDATE pg_database SET datallowconn = true WHERE datname = 'template0'" >/dev/null || return 1
+	local db
+	for db in template0 template1 postgres; do
+		$psql -d "$db" -c 'VACUUM FREEZE' >/dev/null || return 1
+	done
+	(cd / && $pg stop >/dev/null) || return 1
+	(cd / && runuser -u postgres -- "$bin/pg_resetwal" -x 4294966000 -D "$data" >/dev/null) || return 1
+	# The commit log segment of ids 4293918720 … 4294967295 (1,048,576 a
+	# segment, 0FFF in hexadecimal), which nothing wrote yet.
+	head -c 262144 /dev/zero > "$data/pg_xact/0FFF" && chown postgres:postgres "$data/pg_xact/0FFF" || return 1
+	(cd / && $pg -o "$opts" start >/dev/null) || return 1
+	$psql -d postgres -c 'CREATE DATABASE quarry_test' >/dev/null || return 1
+	$psql -d quarry_test -c 'CREATE TABLE before_wrap (id int PRIMARY KEY, note text)' >/dev/null || return 1
+	local i
+	for i in $(seq 1500); do echo 'SELECT txid_current();'; done | $psql -d quarry_test >/dev/null || return 1
+	export QUARRY_TEST_POSTGRES_WRAPPED_URL="postgres://postgres@127.0.0.1:$qs_pgwrap_port/quarry_test?sslmode=disable"
+	qs_say "PostgreSQL past transaction id wraparound on 127.0.0.1:$qs_pgwrap_port"
+}
+
 qs_start_mysql() {
 	local server
 	server=$(command -v mariadbd || command -v mysqld) || return 1
@@ -118,9 +157,12 @@ qs_stop() {
 	/ | /tmp | /tmp/) qs_say "refusing to remove $qs_dir"; return 1 ;;
 	esac
 	local bin
-	if bin=$(qs_pg_bin) && [ -d "$qs_dir/pg/data" ]; then
-		(cd / && runuser -u postgres -- "$bin/pg_ctl" -D "$qs_dir/pg/data" -m immediate stop >/dev/null 2>&1) || true
-	fi
+	local d
+	for d in pg pgwrap; do
+		if bin=$(qs_pg_bin) && [ -d "$qs_dir/$d/data" ]; then
+			(cd / && runuser -u postgres -- "$bin/pg_ctl" -D "$qs_dir/$d/data" -m immediate stop >/dev/null 2>&1) || true
+		fi
+	done
 	if [ -S "$qs_dir/my/run/mysql.sock" ]; then
 		mariadb-admin --socket="$qs_dir/my/run/mysql.sock" -uroot shutdown >/dev/null 2>&1 || true
 	fi
@@ -148,8 +190,10 @@ qs_start() {
 	chmod 755 "$qs_dir"
 	[ -n "$qs_pg_port" ] || qs_pg_port=$(qs_free_port) || return 1
 	[ -n "$qs_my_port" ] || qs_my_port=$(qs_free_port "$qs_pg_port") || return 1
+	qs_pgwrap_port=$(qs_free_port "$qs_pg_port" "$qs_my_port") || return 1
 	qs_install || return 1
 	qs_start_pg || { qs_say "PostgreSQL did not start; see $qs_dir/pg/run/server.log"; return 1; }
+	qs_start_pg_wrapped || { qs_say "the PostgreSQL past wraparound did not start; see $qs_dir/pgwrap/run/server.log"; return 1; }
 	qs_start_mysql || { qs_say "MariaDB did not start; see $qs_dir/my/run/server.log"; return 1; }
 	qs_say "servers of this run: QUARRY_SERVICES_DIR=$qs_dir (scripts/services.sh stop stops them)"
 }

@@ -272,37 +272,52 @@ func viewReads(ctx context.Context, tx pgx.Tx, cat *quarry.Catalog, index map[ui
 	return rows.Err()
 }
 
+// rowVersions is, over a system catalog's rows, the sum of each row
+// version's transaction id (xmin) taken from the first normal one (3),
+// modulo 2^32 each. An insert or a delete changes the row count beside it;
+// an update replaces a row version's id with its own transaction's, which
+// changes the sum whatever the ids' order, save an exact coincidence of
+// sums. The newest id (max(xmin::text::bigint), as it was) missed changes
+// made after the server's transaction ids wrapped around 2^32, as a busy
+// server's do: a renamed column's new row version had id 210 where an older
+// one had 4294966001, so the version held still (found on a server set past
+// the wrap with pg_resetwal). xid has no cast but to text; age(xid), the
+// current id less xid as an int4, gives the id by difference from the age
+// of id 3, with the same "now" throughout the statement. The bootstrap's
+// and frozen ids (age the largest int4) never change, and are left out.
+const rowVersions = `coalesce(sum((age(xmin)::bigint - (SELECT age('3'::xid))::bigint) & 4294967295) FILTER (WHERE age(xmin) < 2147483647), 0)`
+
 // catalogVersion reads, in one round trip, what the catalog and the
 // role check (Privileges) depend on: who reads them (role, database,
 // server, search_path) and, for each system catalog Catalog reads or that
-// decides what the role may see or do, its row count and newest row
-// version (xmin); and, by value, the attributes of the roles the reader
-// is a member of (pg_authid's row versions are hidden from other roles)
-// and the server's version. DDL, COMMENT, GRANT and REVOKE (on a table, a
-// column, a schema, the database, a function, a foreign server), role
-// membership and CREATE OR REPLACE VIEW each insert or update rows there,
-// under a transaction id newer than every earlier one (pg_depend, which
-// records what a view reads, changes only with pg_rewrite, and is not
-// read: it is the largest there is after pg_attribute). Row estimates
+// decides what the role may see or do, its row count and the sum of its
+// row versions (xmin, rowVersions); and, by value, the attributes of the
+// roles the reader is a member of (pg_authid's row versions are hidden
+// from other roles) and the server's version. DDL, COMMENT, GRANT and
+// REVOKE (on a table, a column, a schema, the database, a function, a
+// foreign server), role membership and CREATE OR REPLACE VIEW each insert
+// or update rows there, under a transaction id of their own (pg_depend,
+// which records what a view reads, changes only with pg_rewrite, and is
+// not read: it is the largest there is after pg_attribute). Row estimates
 // (reltuples) are updated in place by ANALYZE and do not change the
 // version.
 const catalogVersion = `
 SELECT current_user || '@' || coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0)
        || '/' || current_database() || '?search_path=' || current_setting('search_path'),
        concat_ws(' ',
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_namespace),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_class),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_attribute),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_attrdef),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_constraint),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_description),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_rewrite),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_type),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_auth_members),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_database),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_proc),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_foreign_data_wrapper),
-         (SELECT count(*) || '.' || coalesce(max(xmin::text::bigint), 0) FROM pg_foreign_server),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_namespace),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_class),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_attribute),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_attrdef),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_constraint),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_description),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_rewrite),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_type),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_auth_members),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_database),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_proc),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_foreign_data_wrapper),
+         (SELECT count(*) || '.' || ` + rowVersions + ` FROM pg_foreign_server),
          current_setting('server_version_num'),
          (SELECT string_agg(quote_ident(rolname) || ':' || rolsuper || rolcreaterole || rolcreatedb || rolbypassrls || rolreplication
                             || rolinherit || rolcanlogin, ',' ORDER BY rolname)

@@ -2,11 +2,14 @@ package postgres
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/quarrydata/quarry/internal/connector/connectortest"
 )
 
 // TestCatalogVersion: every change that can change what Catalog returns
@@ -122,6 +125,61 @@ func TestCatalogVersion(t *testing.T) {
 		after := steady(rc)
 		if after == before {
 			t.Errorf("%s: the version did not change (%s)", change, after)
+		}
+		before = after
+	}
+}
+
+// TestCatalogVersionAfterWraparound: on a server whose transaction ids
+// have wrapped around 2^32, as a busy server's do, a change that rewrites
+// catalog rows under a small id beside rows of ids near 2^32 still
+// changes the version. The newest id (max(xmin)) held still there: a
+// renamed column and a column grant went unseen, and quarry kept the
+// catalog and the role report it had read before them.
+func TestCatalogVersionAfterWraparound(t *testing.T) {
+	url := connectortest.URL(t, "QUARRY_TEST_POSTGRES_WRAPPED_URL", os.LookupEnv)
+	ctx := context.Background()
+	dc, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Close(ctx)
+	var next int64
+	if err := dc.QueryRow(ctx, "SELECT txid_current()").Scan(&next); err != nil {
+		t.Fatal(err)
+	}
+	if next < 1<<32 {
+		t.Fatalf("the server's next transaction id is %d: not past the wrap (scripts/services.sh starts it there)", next)
+	}
+	// The table services.sh made before the wrap, under an id near 2^32;
+	// a table of this test's own, made after it, for its changes.
+	own := uniqueName("wrapped")
+	exec(t, dc, "CREATE TABLE "+own+" (id int PRIMARY KEY, code text)")
+	t.Cleanup(func() { dc.Exec(context.Background(), "DROP TABLE IF EXISTS "+own) })
+	c := openConn(t, url, Options{})
+	version := func() string {
+		t.Helper()
+		_, v, err := c.CatalogVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := version()
+	if again := version(); again != before {
+		t.Fatalf("the version moved with nothing changed: %q → %q", before, again)
+	}
+	for _, change := range []string{
+		"ALTER TABLE " + own + " RENAME COLUMN code TO label",
+		"ALTER TABLE before_wrap RENAME COLUMN note TO remark",
+		"ALTER TABLE before_wrap RENAME COLUMN remark TO note",
+		"GRANT UPDATE (label) ON " + own + " TO PUBLIC",
+		"COMMENT ON COLUMN " + own + ".label IS 'what it is called'",
+	} {
+		exec(t, dc, change)
+		after := version()
+		if after == before {
+			t.Errorf("%s: the version did not change past the wrap (%s)", change, after)
 		}
 		before = after
 	}
