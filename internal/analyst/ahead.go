@@ -578,7 +578,7 @@ func (a *Analyst) setAheadInstead(ctx context.Context, m *semantic.Model, pl *pl
 	o.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period is after %s: put on %s, the one date of %s set ahead (%s holds no day after today)", asOf.Format("2006-01-02"), ahead[0], e.Name, field))
 	// What is called off will not happen: a cancelled stay is none of
 	// next month's (found from outside: 11 of 90 cancelled).
-	if f, note, ok := calledOff(m, e, q); ok {
+	if f, note, ok := calledOff(m, e, q, false); ok {
 		c.Filters = append(slices.Clone(q.Filters), f)
 		o.Notes = append(o.Notes, note)
 	}
@@ -588,7 +588,7 @@ func (a *Analyst) setAheadInstead(ctx context.Context, m *semantic.Model, pl *pl
 // calledOff is the condition that leaves out e's rows marked called off
 // (cancelled, void, declined, withdrawn) by a status the query does not
 // read already, with a note saying so; false where e has none.
-func calledOff(m *semantic.Model, e *semantic.Entity, q *semantic.Query) (semantic.Filter, string, bool) {
+func calledOff(m *semantic.Model, e *semantic.Entity, q *semantic.Query, past bool) (semantic.Filter, string, bool) {
 	for _, col := range e.Columns {
 		ref := e.Name + "." + col.Name
 		if !semantic.StatusName(col.Name) || m.IsRestricted(e.Name, col.Name) || slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, ref) }) ||
@@ -598,7 +598,7 @@ func calledOff(m *semantic.Model, e *semantic.Entity, q *semantic.Query) (semant
 		var off []any
 		var said []string
 		for _, v := range col.Values {
-			if semantic.CalledOff(v) {
+			if semantic.CalledOff(v) || past && noShow(v) {
 				off = append(off, v)
 				said = append(said, "'"+v+"'")
 			}
@@ -629,18 +629,18 @@ func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planne
 	}
 	past := q.TimeRange.To <= asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	mt := m.Metric(q.Metrics[0])
-	if mt == nil || mt.Derived != "" || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") || len(mt.Filters) > 0 {
+	field := rangeDate(m, q)
+	if mt == nil || mt.Derived != "" || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") || len(mt.Filters) > 0 && !datesEvents(mt, field) {
 		return pl
 	}
 	e := m.Entity(mt.Entity)
-	field := rangeDate(m, q)
 	if e == nil || !strings.HasPrefix(strings.ToLower(field), strings.ToLower(e.Name)+".") {
 		return pl
 	}
-	if past && !tookPlaceOn(e, field) {
+	if past && !tookPlaceOn(e, field) && !datesEvents(mt, field) {
 		return pl
 	}
-	f, note, ok := calledOff(m, e, q)
+	f, note, ok := calledOff(m, e, q, past)
 	if !ok {
 		return pl
 	}
@@ -653,6 +653,25 @@ func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planne
 	o.Query = &c
 	o.Notes = append(slices.Clone(pl.Notes), note)
 	return &o
+}
+
+// datesEvents reports whether mt counts the events field dates, the
+// rows that have it ("check-ins": the bookings by check_in, the date
+// set), which took place on it only where the row was not called off:
+// a cancelled booking, or one whose guest never came, is no check-in
+// (found from outside: "how many check-ins in June" counted 75 for 61).
+func datesEvents(mt *semantic.Metric, field string) bool {
+	return len(mt.Filters) == 1 && strings.EqualFold(strings.Join(strings.Fields(mt.Filters[0]), " "), field+" IS NOT NULL")
+}
+
+// noShow reports whether a status value says the row's thing did not
+// take place though not called off: the guest or patient never came.
+func noShow(v string) bool {
+	switch strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(v)), "-", " "), "_", " ") {
+	case "no show", "noshow", "missed", "did not attend", "dna", "absent":
+		return true
+	}
+	return false
 }
 
 // notBegun refuses a plan whose period starts after the as-of day on a

@@ -622,3 +622,45 @@ INSERT INTO shipments (shipped_on, carrier, status) VALUES ('2026-06-01', 'DHL',
 		t.Errorf("shipments by carrier: %v, want those shipped by June 30th", out.Table.Rows)
 	}
 }
+
+// TestBookedNotAhead: a booking's booked_at is the day it was made, not a
+// day booked for: bookings made after the as-of day did not exist then
+// (found from outside: "how many bookings" as of 2026-06-30 took in 216
+// made after it, at 1.00, as "booked" read as set ahead). Check-ins took
+// place only for bookings neither cancelled nor missed (found from
+// outside: "how many check-ins in June" counted 75 for 61).
+func TestBookedNotAhead(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE bookings (id INTEGER PRIMARY KEY, booked_at DATE, check_in DATE, status TEXT);
+INSERT INTO bookings (booked_at, check_in, status) VALUES
+ ('2026-05-01', '2026-06-10', 'checked_out'), ('2026-05-02', '2026-06-11', 'cancelled'), ('2026-05-03', '2026-06-12', 'no_show'),
+ ('2026-06-20', '2026-06-25', 'checked_out'), ('2026-06-21', '2026-07-20', 'confirmed'),
+ ('2026-07-02', '2026-08-01', 'confirmed'), ('2026-07-03', '2026-08-02', 'confirmed');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "bookings", Table: "bookings", PrimaryKey: "id", TimeColumn: "booked_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "booked_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			{Name: "check_in", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"cancelled", "checked_out", "confirmed", "no_show"}}}}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	ask := func(q string, asOf time.Time) any {
+		t.Helper()
+		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
+		if err != nil || out.Table == nil || len(out.Table.Rows) == 0 {
+			t.Fatalf("%q: %v (%s)", q, err, out.Status)
+		}
+		return out.Table.Rows[0][0]
+	}
+	today := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	if got := ask("how many bookings", today); fmt.Sprint(got) != "5" {
+		t.Errorf("how many bookings as of today: %v, want 5 (two made after it)", got)
+	}
+	if got := ask("how many bookings", time.Date(2026, 5, 31, 0, 0, 0, 0, time.UTC)); fmt.Sprint(got) != "3" {
+		t.Errorf("how many bookings as of May 31st: %v, want the 3 made by then", got)
+	}
+	if got := ask("how many check-ins in June 2026", today); fmt.Sprint(got) != "2" {
+		t.Errorf("check-ins in June: %v, want 2 (one cancelled, one never came)", got)
+	}
+}
