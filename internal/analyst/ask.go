@@ -185,6 +185,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if why := a.notBegun(ctx, model, pl, asOf, read); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
+		// A period before the data begins ("invoices in 2020"): not a
+		// confident 0.
+		if why := a.beforeData(ctx, model, pl); why != "" {
+			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
+		}
 		// Of the rows to come, those called off will not happen.
 		if co := calledOffAhead(model, pl, asOf); co != pl {
 			pl, model = co, k.modelOf(co)

@@ -1,0 +1,47 @@
+package semantic
+
+import (
+	"slices"
+	"strings"
+)
+
+// CopiesOf is, in model order, the entities that are copies of the one
+// named: their table's name holds its table's name whole with words of
+// its own (invoices_archive, invoices_2019, emea_invoices of invoices),
+// and they have columns of the same names. The same table in another
+// schema is no copy.
+func (m *Model) CopiesOf(name string) []string {
+	e := m.Entity(name)
+	if e == nil {
+		return nil
+	}
+	table := func(x *Entity) []string {
+		if x.Table != "" {
+			return NameWords(x.Table)
+		}
+		return NameWords(x.Name)
+	}
+	run := table(e)
+	if len(run) == 0 {
+		return nil
+	}
+	var out []string
+	for i := range m.Entities {
+		o := &m.Entities[i]
+		if o == e || len(o.Columns) != len(e.Columns) {
+			continue
+		}
+		words := table(o)
+		held := false
+		for j := 0; j+len(run) <= len(words) && len(words) > len(run); j++ {
+			if slices.Equal(words[j:j+len(run)], run) {
+				held = true
+				break
+			}
+		}
+		if held && !slices.ContainsFunc(e.Columns, func(c Column) bool { return o.Column(c.Name) == nil }) && !strings.EqualFold(o.Name, e.Name) {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
