@@ -622,7 +622,7 @@ func calledOff(m *semantic.Model, e *semantic.Entity, q *semantic.Query, past bo
 // (orders.ordered_at): a cancelled closing is no closing of last month
 // (found from outside: 30 for 28, and every month of "closings by month
 // last year" over, at 1.00).
-func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
+func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time, planned func(field string) bool) *planner.Plan {
 	q := pl.Query
 	if q == nil || q.TimeRange == nil || len(q.Compare) > 0 || q.Rows != nil || len(q.Metrics) != 1 {
 		return pl
@@ -637,10 +637,11 @@ func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planne
 	if e == nil || !strings.HasPrefix(strings.ToLower(field), strings.ToLower(e.Name)+".") {
 		return pl
 	}
-	if past && !tookPlaceOn(e, field) && !datesEvents(mt, field) {
+	events := datesEvents(mt, field) && planned(field)
+	if past && !tookPlaceOn(e, field) && !events {
 		return pl
 	}
-	f, note, ok := calledOff(m, e, q, past)
+	f, note, ok := calledOff(m, e, q, past && events)
 	if !ok {
 		return pl
 	}
@@ -657,9 +658,12 @@ func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planne
 
 // datesEvents reports whether mt counts the events field dates, the
 // rows that have it ("check-ins": the bookings by check_in, the date
-// set), which took place on it only where the row was not called off:
-// a cancelled booking, or one whose guest never came, is no check-in
-// (found from outside: "how many check-ins in June" counted 75 for 61).
+// set). Where that date is a plan (planned: it holds days after today,
+// as a check-in booked ahead does), the event took place only where the
+// row was not called off and not missed: a cancelled booking, or one
+// whose guest never came, is no check-in (found from outside: "how many
+// check-ins in June" counted 75 for 61). A start that holds no day ahead
+// took place, whatever ended it since ("subscription starts in 2025").
 func datesEvents(mt *semantic.Metric, field string) bool {
 	return len(mt.Filters) == 1 && strings.EqualFold(strings.Join(strings.Fields(mt.Filters[0]), " "), field+" IS NOT NULL")
 }

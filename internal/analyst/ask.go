@@ -191,7 +191,11 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
 		// Of the rows to come, those called off will not happen.
-		if co := calledOffAhead(model, pl, asOf); co != pl {
+		planned := func(field string) bool {
+			n, ok := a.datedFrom(ctx, model, field, "COUNT("+field+")", a.tomorrow())
+			return ok && n > 0
+		}
+		if co := calledOffAhead(model, pl, asOf, planned); co != pl {
 			pl, model = co, k.modelOf(co)
 			out.Plan = pl
 		}

@@ -238,6 +238,29 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 				asOf.Format("2006-01-02"), col, e.Name, e.Name, col, int64(n), field)
 		}
 	}
+	// The rows of other tables that refer to e's, by a date named for
+	// one of its states: a payment's paid_at after the day may have made
+	// an invoice 'paid' since (found from outside: "how many invoices are
+	// unpaid" as of June counted 267 for 282, 15 paid after it).
+	for _, r := range m.Relationships {
+		if !strings.EqualFold(r.To, e.Name) || strings.EqualFold(r.From, e.Name) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne {
+			continue
+		}
+		child := m.Entity(r.From)
+		if child == nil {
+			continue
+		}
+		for _, c := range child.Columns {
+			if !c.Temporal() || !statusDate(c.Name, names) || m.IsRestricted(child.Name, c.Name) {
+				continue
+			}
+			field := child.Name + "." + c.Name
+			if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
+				return fmt.Sprintf("as of %s, quarry cannot tell the %s of %s as it was then: %s.%s holds today's, and %d %s have %s after that day; ask as of today",
+					asOf.Format("2006-01-02"), col, e.Name, e.Name, col, int64(n), child.Name, field)
+			}
+		}
+	}
 	return ""
 }
 

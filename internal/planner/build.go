@@ -66,6 +66,11 @@ type builder struct {
 
 func (p *Planner) build(st *state) *Plan {
 	b := &builder{p: p, st: st}
+	for _, t := range st.terms {
+		if len(t.cands) > 1 && len(only(t.cands, sEntity)) == len(t.cands) {
+			t.cands = p.unqualified(t.cands) // "invoices": not emea_invoices
+		}
+	}
 	joined := p.joinedToNamed(st.terms)
 	for _, t := range st.terms {
 		t.cands = p.ofCopies(ofJoined(t.cands, joined))

@@ -51,7 +51,7 @@ func TestOwnStateWord(t *testing.T) {
 func TestUnqualifiedTable(t *testing.T) {
 	tickets := func(name string) semantic.Entity {
 		return semantic.Entity{Name: name, PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
-			{Name: "closed_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}}
+			{Name: "closed_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}, {Name: "due_on", Type: quarry.TypeDate}}}
 	}
 	m := &semantic.Model{Entities: []semantic.Entity{tickets("emea_support_tickets"), tickets("support_tickets"), tickets("apac_support_tickets"), tickets("support_tickets_2019"),
 		tickets("sales_orders"), tickets("purchase_orders")}}
@@ -59,6 +59,11 @@ func TestUnqualifiedTable(t *testing.T) {
 	pl := p.Plan("how many tickets were closed in November 2025", asOf)
 	if pl.Kind != KindMetric || pl.Query == nil || !strings.HasPrefix(pl.Query.TimeRange.Field, "support_tickets.") {
 		t.Errorf("tickets: %s %q %v %+v; want support_tickets counted", pl.Kind, pl.Reason, pl.Options, pl.Query)
+	}
+	// Read before the tables are resolved too ("overdue", read of the
+	// one table named): the copies are not asked about.
+	if pl := p.Plan("how many tickets are overdue", asOf); pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Filters) == 0 || !strings.HasPrefix(pl.Query.Filters[0].Field, "support_tickets.") {
+		t.Errorf("overdue tickets: %s %q %+v; want support_tickets due and not closed", pl.Kind, pl.Reason, pl.Query)
 	}
 	if pl := p.Plan("how many orders", asOf); pl.Kind != KindClarify {
 		t.Errorf("orders of sales and of purchase: %s %+v; want asked which", pl.Kind, pl.Query)

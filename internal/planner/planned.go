@@ -378,6 +378,10 @@ func (b *builder) currentRows() *Plan {
 	for _, t := range b.st.terms {
 		if lower(t.it.text) == word && len(t.cands) > 0 && len(only(t.cands, sValue)) == len(t.cands) {
 			valueWord = t
+		}
+	}
+	for _, t := range b.st.terms {
+		if t == valueWord {
 			continue
 		}
 		if strings.Contains(" "+t.it.text+" ", " "+word+" ") {
@@ -390,6 +394,9 @@ func (b *builder) currentRows() *Plan {
 			if e := b.p.entity(c.name); e != nil && !slices.Contains(named, e) {
 				named = append(named, e)
 				if len(b.closingDates(e, "")) > 0 {
+					if ent != nil && valueWord != nil {
+						return nil // the value's readings decide
+					}
 					if ent != nil {
 						return b.fail(fmt.Sprintf("quarry cannot tell whether %q is said of the %s or the %s; ask of one of them", word, display(ent.Name), display(e.Name)))
 					}
