@@ -49,7 +49,7 @@ func (a *Analyst) beforeData(ctx context.Context, m *semantic.Model, pl *planner
 		if len(copies) > 5 {
 			copies = append(copies[:5:5], fmt.Sprintf("%d more", len(copies)-5))
 		}
-		why += fmt.Sprintf("; %s, of the same columns as %s, may hold them: ask of one by name", strings.Join(copies, ", "), e.Name)
+		why += fmt.Sprintf("; %s, of the columns of %s, may hold them: ask of one by name", strings.Join(copies, ", "), e.Name)
 	} else {
 		why += fmt.Sprintf("; ask about a period from %s", first.Format("2006-01-02"))
 	}

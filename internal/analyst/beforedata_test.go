@@ -32,12 +32,16 @@ INSERT INTO invoices_archive (issued_at, amount) VALUES ('2020-05-01', 5);`)
 		{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: cols()},
 		{Name: "invoices_archive", Table: "invoices_archive", PrimaryKey: "id", TimeColumn: "issued_at", Columns: cols()},
 		{Name: "invoice_lines", Table: "invoice_lines", PrimaryKey: "id", TimeColumn: "issued_at", Columns: cols(semantic.Column{Name: "sku", Type: quarry.TypeText})},
+		// Kept without one column (an archive without its amount): a
+		// copy; one without two of them, and one of another's: none.
+		{Name: "invoices_2019", Table: "invoices_2019", PrimaryKey: "id", Columns: cols()[:2]},
+		{Name: "emea_invoices", Table: "emea_invoices", PrimaryKey: "id", Columns: append(cols()[:1], semantic.Column{Name: "region", Type: quarry.TypeText})},
 	}}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(m.CopiesOf("invoices")); got != "[invoices_archive]" {
-		t.Errorf("copies of invoices: %s, want [invoices_archive]", got)
+	if got := fmt.Sprint(m.CopiesOf("invoices")); got != "[invoices_archive invoices_2019]" {
+		t.Errorf("copies of invoices: %s, want [invoices_archive invoices_2019]", got)
 	}
 	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)

@@ -8,8 +8,9 @@ import (
 // CopiesOf is, in model order, the entities that are copies of the one
 // named: their table's name holds its table's name whole with words of
 // its own (invoices_archive, invoices_2019, emea_invoices of invoices),
-// and they have columns of the same names. The same table in another
-// schema is no copy.
+// and their columns are its own but for one at most either way (an
+// archive kept without deleted_at). The same table in another schema is
+// no copy.
 func (m *Model) CopiesOf(name string) []string {
 	e := m.Entity(name)
 	if e == nil {
@@ -28,7 +29,7 @@ func (m *Model) CopiesOf(name string) []string {
 	var out []string
 	for i := range m.Entities {
 		o := &m.Entities[i]
-		if o == e || len(o.Columns) != len(e.Columns) {
+		if o == e {
 			continue
 		}
 		words := table(o)
@@ -39,9 +40,20 @@ func (m *Model) CopiesOf(name string) []string {
 				break
 			}
 		}
-		if held && !slices.ContainsFunc(e.Columns, func(c Column) bool { return o.Column(c.Name) == nil }) && !strings.EqualFold(o.Name, e.Name) {
+		if held && !strings.EqualFold(o.Name, e.Name) && missing(e, o) <= 1 && missing(o, e) <= 1 {
 			out = append(out, o.Name)
 		}
 	}
 	return out
+}
+
+// missing is how many of a's columns b has none of by name.
+func missing(a, b *Entity) int {
+	n := 0
+	for _, c := range a.Columns {
+		if b.Column(c.Name) == nil {
+			n++
+		}
+	}
+	return n
 }
