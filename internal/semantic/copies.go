@@ -32,15 +32,7 @@ func (m *Model) CopiesOf(name string) []string {
 		if o == e {
 			continue
 		}
-		words := table(o)
-		held := false
-		for j := 0; j+len(run) <= len(words) && len(words) > len(run); j++ {
-			if slices.Equal(words[j:j+len(run)], run) {
-				held = true
-				break
-			}
-		}
-		if held && !strings.EqualFold(o.Name, e.Name) && missing(e, o) <= 1 && missing(o, e) <= 1 {
+		if HoldsRun(table(o), run) && !strings.EqualFold(o.Name, e.Name) && missing(e, o) <= 1 && missing(o, e) <= 1 {
 			out = append(out, o.Name)
 		}
 	}
@@ -56,4 +48,15 @@ func missing(a, b *Entity) int {
 		}
 	}
 	return n
+}
+
+// HoldsRun reports whether words hold run, in order and together, with
+// at least one word more: emea_support_tickets holds support_tickets.
+func HoldsRun(words, run []string) bool {
+	for i := 0; i+len(run) <= len(words) && len(words) > len(run); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
