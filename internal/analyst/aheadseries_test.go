@@ -664,3 +664,28 @@ INSERT INTO bookings (booked_at, check_in, status) VALUES
 		t.Errorf("check-ins in June: %v, want 2 (one cancelled, one never came)", got)
 	}
 }
+
+// TestScheduledKept: rows asked for by a status that says they are still
+// to come ("how many invoices are scheduled") are those dated ahead by
+// their making, not cut at the as-of day (found from outside: 0 for 878,
+// at 1.00); "how many invoices" still is.
+func TestScheduledKept(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE invoices (id INTEGER PRIMARY KEY, issued_at DATE, status TEXT);
+INSERT INTO invoices (issued_at, status) VALUES ('2026-06-01', 'paid'), ('2026-06-02', 'open'), ('2026-07-01', 'scheduled'), ('2026-08-01', 'scheduled');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "issued_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			{Name: "status", Type: quarry.TypeText, Values: []string{"open", "paid", "scheduled"}}}}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]int64{"how many invoices are scheduled": 2, "how many invoices": 2, "how many invoices are paid": 1} {
+		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, asOf)
+		if err != nil || out.Table == nil || len(out.Table.Rows) != 1 || out.Table.Rows[0][0] != want {
+			t.Errorf("%q: %v %+v, want %d", q, err, out.Table, want)
+		}
+	}
+}
