@@ -45,13 +45,27 @@ func (a *Analyst) StaleStateCheck(ctx context.Context, m *semantic.Model, q *sem
 				continue
 			}
 			for _, c := range e.Columns {
-				if !c.Temporal() || c.TimeRole != semantic.TimeRoleEnd || m.IsRestricted(e.Name, c.Name) {
+				if !c.Temporal() || m.IsRestricted(e.Name, c.Name) {
 					continue
 				}
-				end := e.Name + "." + c.Name
-				n, ok := a.countWhere(ctx, m, e, append(slices.Clone(with), semantic.Filter{Field: end, Op: semantic.OpLt, Values: []any{today}}), q.TimeRange, top)
+				// An end by its role, or by a name that says the row runs
+				// out then (valid_to, expires_on: learn gives such a name
+				// no role where it is not set for every row); a start by a
+				// name that says the row is valid from then (found from
+				// outside: "how many active coupons" counted 16, 11 past
+				// their valid_to and one not valid yet, with no warning).
+				cond, when := semantic.OpLt, "before"
+				switch {
+				case validFrom(c.Name):
+					cond, when = semantic.OpGt, "after"
+				case c.TimeRole == semantic.TimeRoleEnd, c.TimeRole == "" && semantic.RunsOut(c.Name) && !semantic.OthersEnd(e.Name, c.Name):
+				default:
+					continue
+				}
+				field := e.Name + "." + c.Name
+				n, ok := a.countWhere(ctx, m, e, append(slices.Clone(with), semantic.Filter{Field: field, Op: cond, Values: []any{today}}), q.TimeRange, top)
 				if ok && n > 0 {
-					parts = append(parts, fmt.Sprintf("%d %s with %s %s have %s before today", n, e.Name, col, valuesText(f.Values), c.Name))
+					parts = append(parts, fmt.Sprintf("%d %s with %s %s have %s %s today", n, e.Name, col, valuesText(f.Values), c.Name, when))
 				}
 			}
 		}
@@ -76,7 +90,14 @@ func (a *Analyst) StaleStateCheck(ctx context.Context, m *semantic.Model, q *sem
 		return verify.Check{}
 	}
 	return verify.Check{Name: CheckStaleState, Status: verify.Warn,
-		Detail: strings.Join(parts, "; ") + ": the status says they have not ended, their dates that they have; the answer goes by the status, which may not have been updated"}
+		Detail: strings.Join(parts, "; ") + ": the status says they are in force, their dates that they are not; the answer goes by the status, which may not have been updated"}
+}
+
+// validFrom reports whether a date's name says its rows are in force
+// from then: valid_from, effective_from.
+func validFrom(column string) bool {
+	ws := semantic.NameWords(column)
+	return slices.Contains(ws, "from") && (slices.Contains(ws, "valid") || slices.Contains(ws, "effective"))
 }
 
 // goingFilter reports whether f keeps rows to statuses that each say a

@@ -17,7 +17,8 @@ import (
 // ("active policies"), some of which have ended by their own dates before
 // today, are counted as the status says, with a warning that says how
 // many (found from outside: 3,219 active policies at 1.00, 1,498 of them
-// past their end_date). Where none has ended, no warning.
+// past their end_date), and so for rows not valid yet by a date they are
+// valid from. Where none has ended, no warning.
 func TestStaleState(t *testing.T) {
 	a := sqliteAnalyst(t, `CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
 CREATE TABLE policies (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), status TEXT, start_date DATE, end_date DATE);
@@ -25,7 +26,9 @@ CREATE TABLE accounts (id INTEGER PRIMARY KEY, status TEXT, closed_on DATE);
 INSERT INTO customers VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cid');
 INSERT INTO policies VALUES (1, 1, 'active', '2025-01-01', '2026-01-01'), (2, 2, 'active', '2025-06-01', '2027-01-01'),
  (3, 3, 'active', '2025-06-01', NULL), (4, 3, 'expired', '2024-01-01', '2025-01-01');
-INSERT INTO accounts VALUES (1, 'active', NULL), (2, 'closed', '2026-01-01');`)
+INSERT INTO accounts VALUES (1, 'active', NULL), (2, 'closed', '2026-01-01');
+CREATE TABLE coupons (id INTEGER PRIMARY KEY, status TEXT, valid_from DATE, valid_to DATE);
+INSERT INTO coupons VALUES (1, 'active', '2026-01-01', '2026-03-01'), (2, 'active', '2026-01-01', '2026-12-31'), (3, 'active', '2026-08-01', '2026-12-31'), (4, 'disabled', '2026-01-01', NULL);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "customers", Table: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
@@ -34,6 +37,9 @@ INSERT INTO accounts VALUES (1, 'active', NULL), (2, 'closed', '2026-01-01');`)
 				{Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "end_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
 			{Name: "accounts", Table: "accounts", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
 				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "closed"}}, {Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			// Dates learn gives no role: named for when the rows are valid.
+			{Name: "coupons", Table: "coupons", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "disabled"}}, {Name: "valid_from", Type: quarry.TypeDate}, {Name: "valid_to", Type: quarry.TypeDate}}},
 		},
 		Relationships: []semantic.Relationship{{From: "policies", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
@@ -49,6 +55,9 @@ INSERT INTO accounts VALUES (1, 'active', NULL), (2, 'closed', '2026-01-01');`)
 		"how many active policies":                 {3, "1 policies with status 'active' have end_date before today"},
 		"how many customers have an active policy": {3, "1 policies with status 'active' have end_date before today"},
 		"how many active accounts":                 {1, ""},
+		// Found from outside: 16 active coupons at 1.00, 11 past their
+		// valid_to and one not valid yet, with no warning.
+		"how many active coupons": {3, "1 coupons with status 'active' have valid_from after today; 1 coupons with status 'active' have valid_to before today"},
 	} {
 		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, today)
 		if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
