@@ -19,6 +19,9 @@ import (
 // closed in November" was asked back with 17 tables, where the core
 // table alone answered. The reading names the table counted.
 func (p *Planner) unqualified(es []sense) []sense {
+	if len(es) < 2 {
+		return es
+	}
 	// By the tables' own names: the same table in two schemas
 	// (crm.customers beside customers) is asked about, never answered
 	// from one of them.

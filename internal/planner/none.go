@@ -50,7 +50,9 @@ func (p *Planner) noneEntity(it *item) (string, bool) {
 		}
 		// "booked" → bookings, "shipped" → shipments.
 		for _, form := range []string{stem, stem + "s", stem + "ing", stem + "ings", stem + "ment", stem + "ments"} {
-			if es := only(p.lex.senses(form), sEntity); len(es) == 1 {
+			// Of a table and its copies (invoices, emea_invoices,
+			// invoices_archive), the table.
+			if es := p.unqualified(only(p.lex.senses(form), sEntity)); len(es) == 1 {
 				return es[0].name, true
 			}
 		}

@@ -110,3 +110,26 @@ func TestColumnOfCopiesOrUnjoined(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalOfMoneyNeverACount: "total invoiced" and "the total of" a
+// table of money records, or of a copy of one, are money; where the
+// amount cannot be read (a column named total, which reads as adding
+// up), the question is refused, not answered with the number of rows
+// (found from outside: 839 invoices given as what was invoiced in 2025,
+// and 103 as the total of invoices_archive in 2022, at 1.00).
+func TestTotalOfMoneyNeverACount(t *testing.T) {
+	invoices := func(name string) semantic.Entity {
+		return semantic.Entity{Name: name, PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+			{Name: "issued_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "total", Type: quarry.TypeFloat}}}
+	}
+	m := &semantic.Model{Entities: []semantic.Entity{invoices("invoices"), invoices("invoices_archive"), invoices("emea_invoices")}}
+	p := New(m, nil)
+	for _, q := range []string{"total invoiced in 2025", "total of invoices_archive in 2022", "total of invoices in 2025"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindUnanswered {
+			t.Errorf("%q: %s %+v; want refused, not a count", q, pl.Kind, pl.Query)
+		}
+	}
+	if pl := p.Plan("number of invoices in 2025", asOf); pl.Kind != KindMetric {
+		t.Errorf("number of invoices: %s %q", pl.Kind, pl.Reason)
+	}
+}

@@ -416,7 +416,8 @@ func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
 			if es := only(ss, sEntity); len(es) == 1 && len(ss) == 1 {
 				name = es[0].name
 			}
-		} else if verbed {
+		}
+		if name == "" && verbed {
 			// "invoiced": the verb of the invoices, as "never booked"
 			// reads the bookings.
 			name, _ = p.noneEntity(&item{kind: itUnknown, text: w})
@@ -447,8 +448,15 @@ func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
 			}
 		}
 		read := question[:from] + amount + " of " + display(e.Name) + question[toks[i+1].end:]
-		return p.readAgain(read, asOf, func(pl *Plan) bool { return isMetric(pl) && !p.countsOnly(pl) },
-			fmt.Sprintf("%q read as %s.%s, the amount of each of %s", strings.TrimSpace(question[from:toks[i+1].end]), e.Name, c, display(e.Name)))
+		if again := p.readAgain(read, asOf, func(pl *Plan) bool { return isMetric(pl) && !p.countsOnly(pl) },
+			fmt.Sprintf("%q read as %s.%s, the amount of each of %s", strings.TrimSpace(question[from:toks[i+1].end]), e.Name, c, display(e.Name))); again != nil || !verbed {
+			return again
+		}
+		// "Total invoiced" is money, never the number of invoices (found
+		// from outside: 839 invoices given as what was invoiced in 2025,
+		// where the amount, in a column named total, was not read).
+		return p.unanswered(&state{}, fmt.Sprintf("%q is the money of %s, not their number, and quarry could not read %s.%s as it; ask for the “number of %s”, or give %s.%s a synonym in the knowledge folder (such as “amount billed”) and ask by it",
+			strings.TrimSpace(question[from:toks[i+1].end]), display(e.Name), e.Name, c, display(e.Name), e.Name, c))
 	}
 	return nil
 }
