@@ -28,7 +28,9 @@ INSERT INTO policies VALUES (1, 1, 'active', '2025-01-01', '2026-01-01'), (2, 2,
  (3, 3, 'active', '2025-06-01', NULL), (4, 3, 'expired', '2024-01-01', '2025-01-01');
 INSERT INTO accounts VALUES (1, 'active', NULL), (2, 'closed', '2026-01-01');
 CREATE TABLE coupons (id INTEGER PRIMARY KEY, status TEXT, valid_from DATE, valid_to DATE);
-INSERT INTO coupons VALUES (1, 'active', '2026-01-01', '2026-03-01'), (2, 'active', '2026-01-01', '2026-12-31'), (3, 'active', '2026-08-01', '2026-12-31'), (4, 'disabled', '2026-01-01', NULL);`)
+INSERT INTO coupons VALUES (1, 'active', '2026-01-01', '2026-03-01'), (2, 'active', '2026-01-01', '2026-12-31'), (3, 'active', '2026-08-01', '2026-12-31'), (4, 'disabled', '2026-01-01', NULL);
+CREATE TABLE trials (id INTEGER PRIMARY KEY, status TEXT, started_at DATE, ended_at DATE);
+INSERT INTO trials VALUES (1, 'trialing', '2026-05-01', '2026-05-15'), (2, 'trialing', '2026-07-10', NULL), (3, 'trialing', '2026-06-20', NULL);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "customers", Table: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
@@ -40,6 +42,9 @@ INSERT INTO coupons VALUES (1, 'active', '2026-01-01', '2026-03-01'), (2, 'activ
 			// Dates learn gives no role: named for when the rows are valid.
 			{Name: "coupons", Table: "coupons", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
 				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "disabled"}}, {Name: "valid_from", Type: quarry.TypeDate}, {Name: "valid_to", Type: quarry.TypeDate}}},
+			{Name: "trials", Table: "trials", PrimaryKey: "id", TimeColumn: "started_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"trialing"}},
+				{Name: "started_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "ended_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
 		},
 		Relationships: []semantic.Relationship{{From: "policies", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
@@ -58,6 +63,9 @@ INSERT INTO coupons VALUES (1, 'active', '2026-01-01', '2026-03-01'), (2, 'activ
 		// Found from outside: 16 active coupons at 1.00, 11 past their
 		// valid_to and one not valid yet, with no warning.
 		"how many active coupons": {3, "1 coupons with status 'active' have valid_from after today; 1 coupons with status 'active' have valid_to before today"},
+		// Found from outside: 40 'trialing' subscriptions at 1.00, each
+		// trial over or not begun.
+		"how many trials are trialing": {3, "1 trials with status 'trialing' have started_at after today; 1 trials with status 'trialing' have ended_at before today"},
 	} {
 		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, today)
 		if err != nil || out.Table == nil || len(out.Table.Rows) != 1 {
