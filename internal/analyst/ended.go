@@ -153,9 +153,26 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 	// The columns of state the query keeps or groups by ("accounts by
 	// status": found from outside, the same fault grouped).
 	var fields []string
+	// The values a status filter only leaves out, or keeps where rows
+	// never leave them, by field: rows come into or out of the others by
+	// any state (an invoice 'unpaid' then is 'paid' now), into or out of
+	// "not void" or "void" by being voided.
+	filterValues, kept := map[string][]string{}, map[string]bool{}
 	for _, f := range q.Filters {
 		if !f.Count && !f.OnRelated() {
 			fields = append(fields, f.Field)
+			key := strings.ToLower(f.Field)
+			switch {
+			case f.Op == semantic.OpNe || f.Op == semantic.OpNotIn,
+				// Rows in a state they never leave ('void', 'paid')
+				// change only by coming into it.
+				(f.Op == semantic.OpEq || f.Op == semantic.OpIn) && len(f.Values) > 0 && !slices.ContainsFunc(f.Values, func(v any) bool { return !finalState(fmt.Sprint(v)) }):
+				for _, v := range f.Values {
+					filterValues[key] = append(filterValues[key], fmt.Sprint(v))
+				}
+			default:
+				kept[key] = true
+			}
 		}
 		if f.Op == semantic.OpSome {
 			// "customers who have an active subscription": the related
@@ -214,7 +231,16 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		default:
 			continue
 		}
-		if why := a.changedSince(ctx, m, e, col, names, asOf); why != "" {
+		// Of the rows that refer to these, where the query only leaves
+		// values out, a date named for one of those: a payment's paid_at
+		// may have made an invoice 'paid', not 'void' (found replaying an
+		// outside tester's questions: invoice lines of invoices not void
+		// refused for payments made since).
+		named := names
+		if vs, ok := filterValues[strings.ToLower(field)]; ok && !kept[strings.ToLower(field)] {
+			named = vs
+		}
+		if why := a.changedSince(ctx, m, e, col, names, named, asOf); why != "" {
 			return why
 		}
 	}
@@ -226,7 +252,7 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 // asOf and before today, so rows changed state since. New rows after the
 // day (a transfer sent later) say nothing, as the bound leaves them out;
 // days after today have not come (a check-out next month). "" otherwise.
-func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names []string, asOf time.Time) string {
+func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names, kept []string, asOf time.Time) string {
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	for _, c := range e.Columns {
 		if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names) {
@@ -251,7 +277,7 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 			continue
 		}
 		for _, c := range child.Columns {
-			if !c.Temporal() || !statusDate(c.Name, names) || m.IsRestricted(child.Name, c.Name) {
+			if !c.Temporal() || !statusDate(c.Name, kept) || m.IsRestricted(child.Name, c.Name) {
 				continue
 			}
 			field := child.Name + "." + c.Name
@@ -262,6 +288,19 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 		}
 	}
 	return ""
+}
+
+// finalState reports whether a status value is one a row does not leave:
+// called off, paid, closed, done.
+func finalState(v string) bool {
+	if semantic.CalledOff(v) {
+		return true
+	}
+	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(v)), "_", " ") {
+	case "paid", "closed", "completed", "complete", "done", "resolved", "delivered", "refunded", "expired", "terminated", "ended", "finished", "churned":
+		return true
+	}
+	return false
 }
 
 // yesNo reports whether a column's known values are those of a yes/no

@@ -17,16 +17,17 @@ import (
 // its own, may have made it 'paid' since: the question is refused, as it
 // is where the invoices' own date says so (found from outside: "how many
 // invoices are unpaid" as of June counted 267 for 282, 15 paid after
-// it). Where no payment came after the day, it is answered.
+// it). Where no payment came after the day, it is answered; so is a
+// status no payment makes ('void').
 func TestStatusChangedByOtherRows(t *testing.T) {
 	a := sqliteAnalyst(t, `CREATE TABLE invoices (id INTEGER PRIMARY KEY, issued_at DATE, status TEXT);
 CREATE TABLE payments (id INTEGER PRIMARY KEY, invoice_id INTEGER REFERENCES invoices (id), paid_at DATE, amount REAL);
-INSERT INTO invoices VALUES (1, '2026-04-01', 'paid'), (2, '2026-04-02', 'paid'), (3, '2026-04-03', 'unpaid');
+INSERT INTO invoices VALUES (1, '2026-04-01', 'paid'), (2, '2026-04-02', 'paid'), (3, '2026-04-03', 'unpaid'), (4, '2026-04-04', 'void');
 INSERT INTO payments (invoice_id, paid_at, amount) VALUES (1, '2026-04-10', 5), (2, '2026-06-05', 7);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
-				{Name: "issued_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "status", Type: quarry.TypeText, Values: []string{"paid", "unpaid"}}}},
+				{Name: "issued_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "status", Type: quarry.TypeText, Values: []string{"paid", "unpaid", "void"}}}},
 			{Name: "payments", Table: "payments", PrimaryKey: "id", TimeColumn: "paid_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "invoice_id", Type: quarry.TypeInt},
 				{Name: "paid_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "amount", Type: quarry.TypeFloat}}},
 		},
@@ -38,6 +39,11 @@ INSERT INTO payments (invoice_id, paid_at, amount) VALUES (1, '2026-04-10', 5), 
 	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
 	ask := func(asOf time.Time) (*AskOutcome, error) {
 		return a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "how many invoices are unpaid", asOf)
+	}
+	// A payment makes an invoice paid, not void: "void invoices" is
+	// answered (found replaying the questions: refused for payments).
+	if out, err := a.Ask(context.Background(), event.NewRecorder("r0", a.Clock, &memSink{}), k, "how many void invoices", time.Date(2026, 5, 31, 0, 0, 0, 0, time.UTC)); err != nil || out.Table == nil || out.Table.Rows[0][0] != int64(1) {
+		t.Errorf("void invoices as of May 31st: %v %+v; want 1", err, out)
 	}
 	if out, err := ask(time.Date(2026, 5, 31, 0, 0, 0, 0, time.UTC)); err == nil || !strings.Contains(quarry.Message(err), "payments.paid_at") {
 		t.Errorf("unpaid as of May 31st: %v %+v; want refused, naming payments.paid_at", err, out.Table)
