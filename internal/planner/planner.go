@@ -507,10 +507,20 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 // reachableFrom is every entity that can be joined to a, a among them,
 // by lower-cased name.
 func (p *Planner) reachableFrom(a string) map[string]bool {
-	a = lower(a)
+	return p.walkLinks(lower(a), "")
+}
+
+// reachable reports whether entity b can be joined to a (or is a).
+func (p *Planner) reachable(a, b string) bool {
+	return p.walkLinks(lower(a), lower(b))[lower(b)]
+}
+
+// walkLinks is the entities joined to a along the links, breadth first,
+// by lower-cased name, stopping where it reaches stop ("": never).
+func (p *Planner) walkLinks(a, stop string) map[string]bool {
 	seen := map[string]bool{a: true}
 	queue := []string{a}
-	for len(queue) > 0 {
+	for len(queue) > 0 && !seen[stop] {
 		x := queue[0]
 		queue = queue[1:]
 		for _, y := range p.graph[x] {
@@ -521,30 +531,6 @@ func (p *Planner) reachableFrom(a string) map[string]bool {
 		}
 	}
 	return seen
-}
-
-// reachable reports whether entity b can be joined to a (or is a).
-func (p *Planner) reachable(a, b string) bool {
-	a, b = lower(a), lower(b)
-	if a == b {
-		return true
-	}
-	seen := map[string]bool{a: true}
-	queue := []string{a}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for _, y := range p.graph[x] {
-			if y == b {
-				return true
-			}
-			if !seen[y] {
-				seen[y] = true
-				queue = append(queue, y)
-			}
-		}
-	}
-	return false
 }
 
 // Value is a stored value of a column that the knowledge does not list,
