@@ -325,11 +325,12 @@ func aheadDate(m *semantic.Model, field, question string) bool {
 	if c == nil {
 		return false
 	}
-	if madeName(c.Name) && c.TimeRole != semantic.TimeRoleStart && c.TimeRole != semantic.TimeRoleEnd {
+	if madeName(c.Name) && c.TimeRole != semantic.TimeRoleStart && c.TimeRole != semantic.TimeRoleEnd && !slices.Contains(semantic.NameWords(c.Name), "for") {
 		// The day a row was made (a booking's booked_at), which no row
 		// has before it is made, is not set ahead, though "booked" may
-		// say so of a date booked for (found from outside: "how many
-		// bookings" as of 2026-06-30 took in 216 made after it, at 1.00).
+		// say so of a date booked for (booked_for, which stays one;
+		// found from outside: "how many bookings" as of 2026-06-30 took
+		// in 216 made after it, at 1.00).
 		return false
 	}
 	// Not an end by its role alone: a subscription's cancelled_on set

@@ -94,6 +94,7 @@ func TestAheadDate(t *testing.T) {
 		{Name: "leases", Columns: []semantic.Column{{Name: "end_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}, {Name: "signed_on", Type: quarry.TypeDate}}},
 		{Name: "subscriptions", Columns: []semantic.Column{{Name: "cancelled_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}, {Name: "renewsOn", Type: quarry.TypeDate}}},
 		{Name: "appointments", Columns: []semantic.Column{{Name: "scheduled_for", Type: quarry.TypeDate}}},
+		{Name: "bookings", Columns: []semantic.Column{{Name: "booked_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}, {Name: "booked_for", Type: quarry.TypeDate}}},
 	}}
 	for _, tt := range []struct {
 		field, q string
@@ -108,6 +109,10 @@ func TestAheadDate(t *testing.T) {
 		{"subscriptions.renewsOn", "subscriptions by renewal month", true},
 		{"appointments.scheduled_for", "how many appointments this month", true},
 		{"appointments.scheduled_for", "how many appointments did we have this month", false},
+		// The day a booking was made is none set ahead; the day it is
+		// for is.
+		{"bookings.booked_at", "how many bookings", false},
+		{"bookings.booked_for", "how many bookings", true},
 	} {
 		if got := aheadDate(m, tt.field, tt.q); got != tt.want {
 			t.Errorf("%s, %q: %v, want %v", tt.field, tt.q, got, tt.want)
