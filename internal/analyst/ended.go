@@ -249,10 +249,12 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 
 // changedSince is why a state column col of e cannot be read as of asOf:
 // a date named for its states (names), or a closing date, holds days after
-// asOf and before today, so rows changed state since. New rows after the
+// asOf and before today, so rows changed state since; or a date of the
+// rows that refer to e's, named for one of named (the states that could
+// move rows into or out of what the query keeps). New rows after the
 // day (a transfer sent later) say nothing, as the bound leaves them out;
 // days after today have not come (a check-out next month). "" otherwise.
-func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names, kept []string, asOf time.Time) string {
+func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names, named []string, asOf time.Time) string {
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	for _, c := range e.Columns {
 		if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names) {
@@ -277,7 +279,7 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 			continue
 		}
 		for _, c := range child.Columns {
-			if !c.Temporal() || !statusDate(c.Name, kept) || m.IsRestricted(child.Name, c.Name) {
+			if !c.Temporal() || !statusDate(c.Name, named) || m.IsRestricted(child.Name, c.Name) {
 				continue
 			}
 			field := child.Name + "." + c.Name
