@@ -626,9 +626,19 @@ func money(mt *semantic.Metric) bool {
 	if u := strings.TrimSpace(mt.Unit); u != "" {
 		return len(u) == 3 && strings.ToUpper(u) == u // USD, EUR
 	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(mt.Expr), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
+	// The columns' words, not their tables' (found from outside:
+	// booking_rooms.nightly_rate read as a count of rooms, so an average
+	// rate took in cancelled bookings with no warning).
+	var words []string
+	for _, tok := range strings.FieldsFunc(strings.ToLower(mt.Expr), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '.' || r == '_')
 	}) {
+		if i := strings.LastIndexByte(tok, '.'); i >= 0 {
+			tok = tok[i+1:]
+		}
+		words = append(words, strings.FieldsFunc(tok, func(r rune) bool { return r == '_' })...)
+	}
+	for _, w := range words {
 		switch w {
 		case "hours", "hrs", "hr", "hour", "minutes", "mins", "min", "seconds", "secs", "days", "weeks",
 			"kg", "kgs", "kilograms", "lbs", "grams", "tons", "tonnes", "weight", "km", "miles", "meters", "distance",

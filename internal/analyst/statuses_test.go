@@ -577,3 +577,20 @@ func TestStatusCheckCalledOffLeftOut(t *testing.T) {
 		t.Errorf("skipped left out: %+v", c)
 	}
 }
+
+// TestMoneyByColumnWords: whether a measure is money is read from its
+// columns' names, not its tables' (found from outside: the average of
+// booking_rooms.nightly_rate read as a count of rooms, so it took in
+// cancelled bookings with no warning).
+func TestMoneyByColumnWords(t *testing.T) {
+	for expr, want := range map[string]bool{
+		"AVG(booking_rooms.nightly_rate)": true,
+		"SUM(bookings.num_guests)":        false,
+		"AVG(rooms.capacity)":             false,
+		"SUM(orders.total_amount)":        true,
+	} {
+		if got := money(&semantic.Metric{Expr: expr}); got != want {
+			t.Errorf("%s: money %v, want %v", expr, got, want)
+		}
+	}
+}
