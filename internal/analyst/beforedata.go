@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
 )
@@ -22,7 +23,8 @@ const firstDayName = "quarry_first_day_held"
 // invoices_archive, of the same columns, held 218). The message names
 // the first day, and the tables that are copies of the measured one
 // (semantic.Model.CopiesOf). "" where the period reaches the data, or
-// the control cannot tell.
+// the control cannot tell. Run only where the answer found nothing
+// (noneFound): a period the data reaches has something or is a true 0.
 func (a *Analyst) beforeData(ctx context.Context, m *semantic.Model, pl *planner.Plan) string {
 	q := pl.Query
 	if q == nil || q.TimeRange == nil || q.TimeRange.To == "" || len(q.Compare) > 0 || a.Conn == nil {
@@ -54,4 +56,24 @@ func (a *Analyst) beforeData(ctx context.Context, m *semantic.Model, pl *planner
 		why += fmt.Sprintf("; ask about a period from %s", first.Format("2006-01-02"))
 	}
 	return why
+}
+
+// noneFound reports whether a result holds nothing: no row, or rows whose
+// every cell is empty or zero.
+func noneFound(t *quarry.Table) bool {
+	if t == nil {
+		return true
+	}
+	for _, r := range t.Rows {
+		for _, v := range r {
+			if v == nil {
+				continue
+			}
+			if n, ok := semantic.NumberOf(v); ok && n == 0 {
+				continue
+			}
+			return false
+		}
+	}
+	return true
 }
