@@ -598,7 +598,7 @@ func calledOff(m *semantic.Model, e *semantic.Entity, q *semantic.Query, past bo
 		var off []any
 		var said []string
 		for _, v := range col.Values {
-			if semantic.CalledOff(v) || past && noShow(v) {
+			if semantic.CalledOff(v) || past && semantic.NoShow(v) {
 				off = append(off, v)
 				said = append(said, "'"+v+"'")
 			}
@@ -666,16 +666,6 @@ func calledOffAhead(m *semantic.Model, pl *planner.Plan, asOf time.Time, planned
 // took place, whatever ended it since ("subscription starts in 2025").
 func datesEvents(mt *semantic.Metric, field string) bool {
 	return len(mt.Filters) == 1 && strings.EqualFold(strings.Join(strings.Fields(mt.Filters[0]), " "), field+" IS NOT NULL")
-}
-
-// noShow reports whether a status value says the row's thing did not
-// take place though not called off: the guest or patient never came.
-func noShow(v string) bool {
-	switch strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(v)), "-", " "), "_", " ") {
-	case "no show", "noshow", "missed", "did not attend", "dna", "absent":
-		return true
-	}
-	return false
 }
 
 // notBegun refuses a plan whose period starts after the as-of day on a

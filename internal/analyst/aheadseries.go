@@ -168,7 +168,7 @@ func stateKept(m *semantic.Model, q *semantic.Query, field string) bool {
 	ent, col, _ := strings.Cut(field, ".")
 	for _, f := range q.Filters {
 		if fd, ok := m.ColumnField(f.Field); ok && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && strings.EqualFold(fd.Entity.Name, ent) &&
-			semantic.StatusName(fd.Column.Name) && len(f.Values) > 0 && !slices.ContainsFunc(f.Values, func(v any) bool { return !notYet(fmt.Sprint(v)) }) {
+			semantic.StatusName(fd.Column.Name) && len(f.Values) > 0 && !slices.ContainsFunc(f.Values, func(v any) bool { return !semantic.StillToCome(fmt.Sprint(v)) }) {
 			// "how many invoices are scheduled": the rows asked for are
 			// those not made yet, dated ahead by their making (found from
 			// outside: 0 for 878, at 1.00).
@@ -195,16 +195,6 @@ func stateKept(m *semantic.Model, q *semantic.Query, field string) bool {
 		if state(d.Name) {
 			return true
 		}
-	}
-	return false
-}
-
-// notYet reports whether a status value says a row's thing is still to
-// come: scheduled, planned, upcoming.
-func notYet(v string) bool {
-	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(v)), "_", " ") {
-	case "scheduled", "planned", "upcoming", "queued", "future", "not started":
-		return true
 	}
 	return false
 }

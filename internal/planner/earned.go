@@ -18,7 +18,7 @@ func recordsMoney(entity string) bool {
 	// A copy kept by year or stage is named for the same rows:
 	// invoices_archive, invoices_2019 (found from outside: "total of
 	// invoices_archive in 2022" counted them).
-	for len(ws) > 1 && copyWord(ws[len(ws)-1]) {
+	for len(ws) > 1 && semantic.CopyWord(ws[len(ws)-1]) {
 		ws = ws[:len(ws)-1]
 	}
 	if len(ws) == 0 {
@@ -26,16 +26,6 @@ func recordsMoney(entity string) bool {
 	}
 	w := singular(ws[len(ws)-1])
 	return moneyNoun(w) || moneyDocument(w)
-}
-
-// copyWord reports whether a last word of a table's name says it keeps
-// a copy of other rows: a year, a stage, an archive.
-func copyWord(w string) bool {
-	switch w {
-	case "archive", "archived", "backup", "bak", "staging", "stage", "history", "hist", "old", "tmp", "temp", "dev", "snapshot", "copy", "v1", "v2", "v3":
-		return true
-	}
-	return len(w) == 4 && strings.Trim(w, "0123456789") == "" && (w[0] == '1' || w[0] == '2')
 }
 
 // totalWords is the total of a column in words: "total amount", and

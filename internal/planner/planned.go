@@ -73,10 +73,12 @@ func planWord(column string) string { return semantic.PlanWord(column) }
 // notHappened reports whether a status value says the row's event did
 // not happen as planned, or has not happened yet.
 func notHappened(v string) bool {
+	if semantic.NoShow(v) || semantic.StillToCome(v) {
+		return true
+	}
 	switch strings.ReplaceAll(strings.ReplaceAll(semantic.Fold(v), "-", " "), "_", " ") {
-	case "cancelled", "canceled", "cancellation", "postponed", "no show", "noshow", "missed", "aborted", "abandoned",
-		"scrapped", "diverted", "failed", "rescheduled", "skipped", "void", "voided", "rejected", "declined",
-		"scheduled", "planned", "pending", "upcoming":
+	case "cancelled", "canceled", "cancellation", "postponed", "aborted", "abandoned",
+		"scrapped", "diverted", "failed", "rescheduled", "skipped", "void", "voided", "rejected", "declined", "pending":
 		return true
 	}
 	return false
@@ -241,10 +243,7 @@ func (b *builder) overdueRows() *Plan {
 		if ent == nil || done == "" || slices.ContainsFunc(valueOf.cands, func(s sense) bool { return strings.EqualFold(s.entity, ent.Name) }) {
 			return nil
 		}
-		if i := slices.Index(b.st.terms, valueOf); len(valueOf.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
-			b.st.terms[i+1].aggs = valueOf.aggs // "how many overdue loans"
-		}
-		b.st.terms = slices.DeleteFunc(b.st.terms, func(t *term) bool { return t == valueOf })
+		b.dropTerm(valueOf) // "how many overdue loans"
 	}
 	if ent == nil {
 		return b.fail("quarry cannot tell which rows are overdue: no table the question names has one date they are due on (due_on) and one they were done on (returned_at, paid_on)")
@@ -420,10 +419,7 @@ func (b *builder) currentRows() *Plan {
 		if slices.ContainsFunc(valueWord.cands, func(s sense) bool { return joined[lower(s.entity)] }) {
 			return nil
 		}
-		if i := slices.Index(b.st.terms, valueWord); len(valueWord.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
-			b.st.terms[i+1].aggs = valueWord.aggs // "how many active employees"
-		}
-		b.st.terms = slices.DeleteFunc(b.st.terms, func(t *term) bool { return t == valueWord })
+		b.dropTerm(valueWord) // "how many active employees"
 	}
 	if word == "active" && activeByDoing(text) {
 		// "the most active customers", "active in 2025": by how much
@@ -480,6 +476,16 @@ func (b *builder) currentRows() *Plan {
 		}
 	}
 	return nil
+}
+
+// dropTerm takes t, a word read by its rows' dates instead of as a
+// value, out of the terms, handing what counts it ("how many") to the
+// term after it.
+func (b *builder) dropTerm(t *term) {
+	if i := slices.Index(b.st.terms, t); len(t.aggs) > 0 && i+1 < len(b.st.terms) && len(b.st.terms[i+1].aggs) == 0 {
+		b.st.terms[i+1].aggs = t.aggs
+	}
+	b.st.terms = slices.DeleteFunc(b.st.terms, func(u *term) bool { return u == t })
 }
 
 // activeByDoing reports whether "active" is said of how much rows did

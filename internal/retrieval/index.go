@@ -201,7 +201,7 @@ func Build(in Input) *Index {
 		e.base = strings.ToLower(base)
 		e.nameTerms = st.terms(base)
 		for _, w := range splitWords(base) {
-			if noiseWords[w] || isYear(w) {
+			if semantic.CopyWord(w) {
 				e.noise = append(e.noise, st.stem(w))
 			}
 		}
@@ -373,27 +373,6 @@ func (ix *Index) joins(in Input) {
 			link(tbl(r.From), tbl(r.To), r.FromColumn, r.ToColumn, true)
 		}
 	}
-}
-
-// noiseWords mark a table that copies another: a question that does not
-// say the word means the original.
-var noiseWords = map[string]bool{
-	"archive": true, "archived": true, "backup": true, "bak": true, "tmp": true, "temp": true,
-	"old": true, "staging": true, "stg": true, "test": true, "copy": true, "deprecated": true,
-	"legacy": true, "snapshot": true, "history": true, "hist": true, "log": true, "audit": true,
-	"v1": true, "v2": true, "v3": true, "raw": true, "scratch": true,
-}
-
-func isYear(w string) bool {
-	if len(w) != 4 || (w[:2] != "19" && w[:2] != "20") {
-		return false
-	}
-	for i := range len(w) {
-		if w[i] < '0' || w[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func idf(n, df int) float64 {

@@ -60,3 +60,18 @@ func HoldsRun(words, run []string) bool {
 	}
 	return false
 }
+
+// CopyWord reports whether a word of a table's name says the table keeps
+// a copy of another's rows (archive, backup, staging, history, a year):
+// a question that does not say the word means the original.
+func CopyWord(w string) bool {
+	switch w {
+	case "archive", "archived", "backup", "bak", "tmp", "temp", "old", "staging", "stg", "test", "copy", "deprecated",
+		"legacy", "snapshot", "history", "hist", "log", "audit", "v1", "v2", "v3", "raw", "scratch":
+		return true
+	}
+	if len(w) != 4 || w[:2] != "19" && w[:2] != "20" {
+		return false
+	}
+	return strings.Trim(w, "0123456789") == ""
+}

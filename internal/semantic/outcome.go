@@ -242,6 +242,26 @@ func CalledOff(v string) bool {
 	return false
 }
 
+// NoShow reports whether a status value says a row's thing did not take
+// place though it was not called off: the guest or patient never came.
+func NoShow(v string) bool {
+	switch strings.ReplaceAll(strings.ReplaceAll(Fold(strings.TrimSpace(v)), "-", " "), "_", " ") {
+	case "no show", "noshow", "missed", "did not attend", "dna", "absent":
+		return true
+	}
+	return false
+}
+
+// StillToCome reports whether a status value says a row's thing is still
+// to come: scheduled, planned, upcoming.
+func StillToCome(v string) bool {
+	switch strings.ReplaceAll(strings.ReplaceAll(Fold(strings.TrimSpace(v)), "-", " "), "_", " ") {
+	case "scheduled", "planned", "upcoming", "queued", "future", "not started":
+		return true
+	}
+	return false
+}
+
 // PaymentRows reports whether a table's name says each row is a payment
 // made (payments, rent_payments, transactions, receipts), read alike by
 // the planner (money said collected) and the analyst (a count of them
