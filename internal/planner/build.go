@@ -71,8 +71,12 @@ func (p *Planner) build(st *state) *Plan {
 			t.cands = p.unqualified(t.cands) // "invoices": not emea_invoices
 		}
 	}
-	joined := p.joinedToNamed(st.terms)
+	var joined map[string]bool // walked at the first term that needs it
+	walked := false
 	for _, t := range st.terms {
+		if len(t.cands) > 1 && !walked {
+			joined, walked = p.joinedToNamed(st.terms), true
+		}
 		t.cands = p.ofCopies(ofJoined(t.cands, joined))
 	}
 	if st.rowsLead && len(st.terms) > 0 && len(st.terms[0].cands) > 0 && len(only(st.terms[0].cands, sMetric)) == len(st.terms[0].cands) {
