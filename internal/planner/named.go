@@ -133,6 +133,32 @@ func (b *builder) groupedBy(e string) bool {
 	return ent != nil && b.p.label(ent) != "" && hasString(b.groups, ent.Name+"."+b.p.label(ent))
 }
 
+// groupRowColumn shows a column of a table the query groups by, beside
+// each group: the table's key is made a group (hidden where not asked)
+// so that the column, which the key decides, cannot split or merge the
+// groups. False where the query is not grouped by that table's rows
+// (its key or its label), or the table has no key.
+func (b *builder) groupRowColumn(s sense) bool {
+	ent := b.p.entity(s.entity)
+	if ent == nil || ent.PrimaryKey == "" || s.key || hasString(b.groups, s.field) {
+		return false
+	}
+	// Grouped by the rows themselves (their key or name), not by one of
+	// their columns: "which country has the most customers, and its
+	// email" has no one email per country.
+	key := ent.Name + "." + ent.PrimaryKey
+	if l := b.p.label(ent); !hasString(b.groups, key) && (l == "" || !hasString(b.groups, ent.Name+"."+l)) {
+		return false
+	}
+	if !hasString(b.groups, key) {
+		b.groups = append([]string{key}, b.groups...)
+		b.hidden = append(b.hidden, key)
+	}
+	b.groups = append(b.groups, s.field)
+	b.und("show %s beside each %s", s.field, ent.Name)
+	return true
+}
+
 // fieldEntity is the entity of a query field: "entity.column" or a
 // dimension over one column; "" for metrics and computed dimensions.
 func (p *Planner) fieldEntity(f string) string {

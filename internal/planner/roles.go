@@ -569,6 +569,11 @@ func (b *builder) roles() *Plan {
 				b.yearCol = s.column
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
 				t.role = "column"
+			case aggregate && s.kind == sColumn && len(t.aggs) == 0 && !t.hasNum && !t.sortBy && !t.neg && b.groupRowColumn(s):
+				// "the name and capacity of the stadium with the most
+				// concerts": one more column of each group's own row,
+				// which its key decides; grouped by the key as well.
+				t.role = "context"
 			default:
 				return b.fail(fmt.Sprintf("quarry could not tell what to do with %q; try “by %s” or a value of it", t.it.text, t.it.text))
 			}
