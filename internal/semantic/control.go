@@ -112,19 +112,24 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 		joined[strings.ToLower(e)] = true // already in the FROM
 	}
 	for _, w := range f.Where {
-		s, via, err := c.whereOn(r.Name, w, joined)
+		s, up, err := c.whereOn(r.Name, o.Name, w, joined)
 		if err != nil {
 			return "", colRef{}, err
 		}
-		if via != "" && !joined[strings.ToLower(via)] {
-			// "products with no sales": the order lines of completed
-			// orders, the one order each line refers to.
-			j, err := c.parentJoin(r.Name, via)
-			if err != nil {
+		// "products with no sales": the order lines of completed orders,
+		// the one order each line refers to; "drivers with more than 100
+		// delivery attempts": those of shipments of real customers, up
+		// two steps.
+		for _, step := range up {
+			if joined[strings.ToLower(step.To)] {
+				continue
+			}
+			p, k := colRef{step.To, step.ToColumn}, colRef{step.From, step.FromColumn}
+			if err := c.checkCols(p, k); err != nil {
 				return "", colRef{}, err
 			}
-			from += j
-			joined[strings.ToLower(via)] = true
+			from += " JOIN " + c.tableRef(step.To) + " ON " + c.col(p) + " = " + c.col(k)
+			joined[strings.ToLower(step.To)] = true
 		}
 		conds = append(conds, s)
 	}
@@ -202,20 +207,23 @@ func (c *compiler) checkCols(refs ...colRef) error {
 // whereOn renders a condition of a related filter: a plain filter on a
 // column of the related entity (or a dimension over its columns alone),
 // of an entity the subquery joins already (joined), or on the columns of
-// the one row of another entity each related row refers to (via: that
-// entity, which the subquery joins: parentJoin).
-func (c *compiler) whereOn(related string, w Filter, joined map[string]bool) (sql, via string, err error) {
+// the one row of another entity each related row refers to, directly or
+// up a chain of such references (up: the steps to join, from related's
+// rows; the one shortest chain, at most three steps, never through the
+// outer rows, which the subquery refers to and cannot join again).
+func (c *compiler) whereOn(related, outer string, w Filter, joined map[string]bool) (sql string, up []Relationship, err error) {
 	if relatedFilter(w) || w.Against != "" {
-		return "", "", quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
+		return "", nil, quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
 	}
 	fd, err := c.m.ResolveField(w.Field)
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	x, refs, err := c.fieldExpr(fd)
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
+	via := ""
 	for _, r := range refs {
 		switch {
 		case strings.EqualFold(r.Entity, related):
@@ -223,19 +231,50 @@ func (c *compiler) whereOn(related string, w Filter, joined map[string]bool) (sq
 			// A table the subquery already joins on its way to the
 			// outer row ("bought Toys in Q1": the order of each line).
 		case via == "" || strings.EqualFold(r.Entity, via):
-			if _, err := c.parentJoin(related, r.Entity); err != nil {
-				return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
+			if via == "" {
+				if up, err = c.upChain(related, r.Entity, outer); err != nil {
+					return "", nil, quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
+				}
 			}
 			via = r.Entity
 		default:
-			return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
+			return "", nil, quarry.Errorf(quarry.KindInput, "the condition on %s is about %s rows, not %s rows", w.Field, r.Entity, related)
 		}
 	}
 	if len(refs) == 0 {
-		return "", "", quarry.Errorf(quarry.KindInput, "the condition on %s reads no column of %s", w.Field, related)
+		return "", nil, quarry.Errorf(quarry.KindInput, "the condition on %s reads no column of %s", w.Field, related)
 	}
 	sql, err = c.filterSQL(x, refs, w)
-	return sql, via, err
+	return sql, up, err
+}
+
+// upChain is the chain of references from child's rows up to the one row
+// of parent each refers to: the one many-to-one relationship between
+// them (parentJoin's), or else the one shortest chain of such references,
+// each to a row's key, of at most three steps, none through avoid; an
+// error when there is none or more than one.
+func (c *compiler) upChain(child, parent, avoid string) ([]Relationship, error) {
+	if strings.EqualFold(parent, avoid) {
+		return nil, quarry.Errorf(quarry.KindUnsupported, "%s is the outer table", parent)
+	}
+	if _, err := c.parentJoin(child, parent); err == nil {
+		for _, r := range c.m.refsFrom(child, parent) {
+			return []Relationship{r}, nil
+		}
+	}
+	if c.m.joinedDirectly(child, parent) > 0 {
+		return nil, quarry.Errorf(quarry.KindUnsupported, "each %s row does not refer to one %s row", child, parent)
+	}
+	paths := shortest(c.m.upPaths(child, parent, 3, map[string]bool{strings.ToLower(avoid): true}))
+	if len(paths) != 1 {
+		return nil, quarry.Errorf(quarry.KindUnsupported, "%s rows do not refer to %s rows in exactly one way", child, parent)
+	}
+	for _, r := range paths[0] {
+		if pe := c.m.Entity(r.To); pe == nil || !strings.EqualFold(pe.PrimaryKey, r.ToColumn) {
+			return nil, quarry.Errorf(quarry.KindUnsupported, "each %s row does not refer to one %s row by its key", r.From, r.To)
+		}
+	}
+	return paths[0], nil
 }
 
 // parentJoin is " JOIN parent ON …": the one row of parent that each row
