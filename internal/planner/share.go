@@ -179,8 +179,8 @@ func (b *builder) realShare(entity string, cases, pop []semantic.Filter) []seman
 			continue
 		}
 		pop = append(pop, w)
-		b.notes = append(b.notes, fmt.Sprintf("%s %s are left out of the share (%s); ask for them by name to count them", unrealWord(c), display(e.Name), w.Field))
-		b.und("leave out %s rows (%s)", unrealWord(c), w.Field)
+		b.notes = append(b.notes, fmt.Sprintf("%s %s are left out of the share (%s); ask for them by name to count them", unrealWord(e, c), display(e.Name), w.Field))
+		b.und("leave out %s rows (%s)", unrealWord(e, c), w.Field)
 	}
 	return pop
 }
