@@ -38,3 +38,30 @@ func TestAttemptsAsDone(t *testing.T) {
 		}
 	}
 }
+
+// TestPerMeasure: "per" before a column of quantities is a rate, refused,
+// not a grouping by each quantity (found from outside: "average fuel
+// cost per litre" gave 834 rows, one per litres value, at 1.00); "per"
+// before a column of a few known values groups.
+func TestPerMeasure(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "fuel_logs", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "cost", Type: quarry.TypeFloat}, {Name: "litres", Type: quarry.TypeFloat},
+				{Name: "pump", Type: quarry.TypeInt, Values: []string{"1", "2", "3"}}}},
+		},
+	}
+	p := New(m, nil)
+	for _, tc := range []struct {
+		q    string
+		kind Kind
+	}{
+		{"average fuel cost per litre", KindUnanswered},
+		{"average fuel cost per litres", KindUnanswered},
+		{"average fuel cost per pump", KindMetric},
+	} {
+		if pl := p.Plan(tc.q, asOf); pl.Kind != tc.kind {
+			t.Errorf("%q: %s (%s), want %s", tc.q, pl.Kind, pl.Reason, tc.kind)
+		}
+	}
+}

@@ -412,6 +412,9 @@ func (b *builder) roles() *Plan {
 						return pl
 					}
 				}
+				if pl := b.perMeasure(t, s); pl != nil {
+					return pl
+				}
 				b.groups = append(b.groups, s.field)
 				b.und("group by %s", s.field)
 				t.role, groupTerm = "group", t
