@@ -1,0 +1,122 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// inForce reads a status that says rows are in force ("active contracts",
+// "customers with an active subscription") with the rows' own dates as
+// well: of the rows so marked, those whose end (end_date, valid_until) is
+// before the as-of day have ended, and those whose start (start_date,
+// valid_from) is after it have not begun, whatever the status says (found
+// from outside, three testers: "how many active contracts" 136 where 10
+// had ended, and "how many current contracts", which reads the dates, 126;
+// "active promo codes" 12 for 4). The reading says which dates were read.
+// Rows with no such date keep the status alone.
+func (p *Planner) inForce(pl *Plan, asOf time.Time) *Plan {
+	if pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows || len(pl.Query.Compare) > 0 {
+		return pl
+	}
+	m := pl.over(p.m)
+	day := asOf.Format("2006-01-02")
+	q := *pl.Query
+	q.Filters = slices.Clone(q.Filters)
+	changed := false
+	// dated returns fs with the date conditions of each in-force status
+	// among them added.
+	dated := func(fs []semantic.Filter) []semantic.Filter {
+		var add []semantic.Filter
+		for _, f := range fs {
+			e := inForceStatus(m, f)
+			if e == nil {
+				continue
+			}
+			for _, c := range e.Columns {
+				if !c.Temporal() || m.IsRestricted(e.Name, c.Name) {
+					continue
+				}
+				field := e.Name + "." + c.Name
+				if slices.ContainsFunc(fs, func(g semantic.Filter) bool { return strings.EqualFold(g.Field, field) }) {
+					continue // a date the question reads already
+				}
+				var g semantic.Filter
+				switch {
+				case validFromName(c.Name) || c.TimeRole == semantic.TimeRoleStart && !strings.EqualFold(c.Name, e.TimeColumn):
+					g = semantic.Filter{Field: field, Op: semantic.OpLe, Values: []any{day}, OrNull: true}
+					pl.Understood = append(pl.Understood, fmt.Sprintf("%s %s read with the dates: %s not after %s", f.Field, valuesWords(f.Values), field, day))
+				case c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == "" && semantic.RunsOut(c.Name) && !semantic.OthersEnd(e.Name, c.Name):
+					g = semantic.Filter{Field: field, Op: semantic.OpGe, Values: []any{day}, OrNull: true}
+					pl.Understood = append(pl.Understood, fmt.Sprintf("%s %s read with the dates: %s empty or not before %s", f.Field, valuesWords(f.Values), field, day))
+				default:
+					continue
+				}
+				add = append(add, g)
+			}
+		}
+		if len(add) == 0 {
+			return fs
+		}
+		changed = true
+		return append(slices.Clone(fs), add...)
+	}
+	q.Filters = dated(q.Filters)
+	for i, f := range q.Filters {
+		if f.OnRelated() && len(f.Where) > 0 {
+			q.Filters[i].Where = dated(f.Where)
+		}
+	}
+	if !changed {
+		return pl
+	}
+	if _, err := semantic.Compile(m, q, "sqlite"); err != nil {
+		return pl
+	}
+	pl.Query = &q
+	pl.Notes = append(pl.Notes, fmt.Sprintf("rows marked in force whose own dates say they had ended, or had not begun, by %s are left out", day))
+	return pl
+}
+
+// inForceStatus is the table of a filter that keeps rows to statuses each
+// saying a row is in force ('active', 'current'), nil otherwise.
+func inForceStatus(m *semantic.Model, f semantic.Filter) *semantic.Entity {
+	if f.Op != semantic.OpEq && f.Op != semantic.OpIn || len(f.Values) == 0 {
+		return nil
+	}
+	fd, ok := m.ColumnField(f.Field)
+	if !ok || !semantic.StatusName(fd.Column.Name) {
+		return nil
+	}
+	for _, v := range f.Values {
+		s, ok := v.(string)
+		if !ok {
+			return nil
+		}
+		switch strings.ReplaceAll(semantic.Fold(s), "_", " ") {
+		case "active", "current", "ongoing", "in force", "inforce", "valid", "live", "running", "effective":
+		default:
+			return nil
+		}
+	}
+	return fd.Entity
+}
+
+// validFromName reports whether a date's name says its rows are in force
+// from then: valid_from, effective_from.
+func validFromName(column string) bool {
+	ws := semantic.NameWords(column)
+	return slices.Contains(ws, "from") && (slices.Contains(ws, "valid") || slices.Contains(ws, "effective"))
+}
+
+// valuesWords are a filter's values as a reading says them: 'active'.
+func valuesWords(vs []any) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprintf("'%v'", v)
+	}
+	return strings.Join(out, " or ")
+}
