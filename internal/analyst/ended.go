@@ -256,12 +256,20 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 // days after today have not come (a check-out next month). "" otherwise.
 func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names, named []string, asOf time.Time) string {
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
+	// Only the rows there by the day: an invoice issued after it, paid
+	// since, was no unpaid invoice then (found from outside: every
+	// invoice question as of March refused for 49 invoices issued and
+	// paid after it).
+	var existed semantic.Query
+	if e.TimeColumn != "" && !m.IsRestricted(e.Name, e.TimeColumn) {
+		existed.Filters = []semantic.Filter{{Field: e.Name + "." + e.TimeColumn, Op: semantic.OpLt, Values: []any{next}, OrNull: true}}
+	}
 	for _, c := range e.Columns {
 		if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names) {
 			continue
 		}
 		field := e.Name + "." + c.Name
-		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
+		if n, ok := a.datedSinceWhere(ctx, m, field, next, existed); ok && n > 0 {
 			return fmt.Sprintf("as of %s, quarry cannot tell the %s of %s as it was then: %s.%s holds today's, and %d rows have %s after that day; ask as of today",
 				asOf.Format("2006-01-02"), col, e.Name, e.Name, col, int64(n), field)
 		}
@@ -283,7 +291,7 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 				continue
 			}
 			field := child.Name + "." + c.Name
-			if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
+			if n, ok := a.datedSinceWhere(ctx, m, field, next, existed); ok && n > 0 {
 				return fmt.Sprintf("as of %s, quarry cannot tell the %s of %s as it was then: %s.%s holds today's, and %d %s have %s after that day; ask as of today",
 					asOf.Format("2006-01-02"), col, e.Name, e.Name, col, int64(n), child.Name, field)
 			}
@@ -438,11 +446,17 @@ func (a *Analyst) undatedThen(ctx context.Context, m *semantic.Model, e *semanti
 // a day, not what is set ahead of time (a check-out next month). ok is
 // false where a control cannot run.
 func (a *Analyst) datedSince(ctx context.Context, m *semantic.Model, field, from string) (float64, bool) {
-	n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", from)
+	return a.datedSinceWhere(ctx, m, field, from, semantic.Query{})
+}
+
+// datedSinceWhere is datedSince over the rows that also meet the
+// conditions of where.
+func (a *Analyst) datedSinceWhere(ctx context.Context, m *semantic.Model, field, from string, where semantic.Query) (float64, bool) {
+	n, ok := a.datedWhere(ctx, m, field, "COUNT("+field+")", from, where)
 	if !ok {
 		return 0, false
 	}
-	ahead, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow())
+	ahead, ok := a.datedWhere(ctx, m, field, "COUNT("+field+")", a.tomorrow(), where)
 	return n - ahead, ok
 }
 

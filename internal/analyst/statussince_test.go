@@ -18,12 +18,14 @@ import (
 // is where the invoices' own date says so (found from outside: "how many
 // invoices are unpaid" as of June counted 267 for 282, 15 paid after
 // it). Where no payment came after the day, it is answered; so is a
-// status no payment makes ('void').
+// status no payment makes ('void'). An invoice issued after the day,
+// paid since, was none then, and changed nothing (found from outside:
+// every invoice question as of March refused for invoices issued later).
 func TestStatusChangedByOtherRows(t *testing.T) {
 	a := sqliteAnalyst(t, `CREATE TABLE invoices (id INTEGER PRIMARY KEY, issued_at DATE, status TEXT);
 CREATE TABLE payments (id INTEGER PRIMARY KEY, invoice_id INTEGER REFERENCES invoices (id), paid_at DATE, amount REAL);
-INSERT INTO invoices VALUES (1, '2026-04-01', 'paid'), (2, '2026-04-02', 'paid'), (3, '2026-04-03', 'unpaid'), (4, '2026-04-04', 'void');
-INSERT INTO payments (invoice_id, paid_at, amount) VALUES (1, '2026-04-10', 5), (2, '2026-06-05', 7);`)
+INSERT INTO invoices VALUES (1, '2026-04-01', 'paid'), (2, '2026-04-02', 'paid'), (3, '2026-04-03', 'unpaid'), (4, '2026-04-04', 'void'), (5, '2026-06-20', 'paid');
+INSERT INTO payments (invoice_id, paid_at, amount) VALUES (1, '2026-04-10', 5), (2, '2026-06-05', 7), (5, '2026-06-25', 9);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "invoices", Table: "invoices", PrimaryKey: "id", TimeColumn: "issued_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
