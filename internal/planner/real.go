@@ -234,7 +234,17 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 			continue
 		}
 		kept, said := slices.Clone(out0(out, q).Filters[i].Where), len(pl.Understood)
-		for _, o := range append([]ownedBy{{entity: e}}, p.ownersUp(m, e.Name, subject)...) {
+		those := []ownedBy{{entity: e}}
+		if path, ok := m.Related(subject, e.Name); ok && subject != "" {
+			// The rows the condition goes through to them ("students
+			// with enrollments in both Math and Physics": their
+			// enrollments, deleted ones too; found from outside, 67
+			// for 66 at 1.00) are its rows as much.
+			if link := m.Entity(path.Link); link != nil && link != e {
+				those = append(those, ownedBy{entity: link, through: true})
+			}
+		}
+		for _, o := range append(those, p.ownersUp(m, e.Name, subject)...) {
 			for _, c := range o.entity.Columns {
 				w, ok := unrealFilter(m, o.entity, c)
 				if !ok || slices.ContainsFunc(out0(out, q).Filters[i].Where, func(x semantic.Filter) bool { return strings.EqualFold(x.Field, w.Field) }) {
@@ -255,12 +265,12 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				where := append(slices.Clone(out.Filters[i].Where), w)
 				out.Filters[i].Where = where
 				if o.child == nil {
-					pl.Understood = append(pl.Understood, fmt.Sprintf("leave out %s rows of the %s counted or asked for (%s)", unrealWord(o.entity, c), display(e.Name), w.Field))
+					pl.Understood = append(pl.Understood, fmt.Sprintf("leave out %s rows of the %s counted or asked for (%s)", unrealWord(o.entity, c), display(o.entity.Name), w.Field))
 				} else {
 					pl.Understood = append(pl.Understood, fmt.Sprintf("leave out the %s of %s %s (%s)", display(e.Name), unrealWord(o.entity, c), display(o.entity.Name), w.Field))
 				}
 			}
-			if o.child == nil {
+			if o.child == nil && !o.through {
 				kept, said = slices.Clone(out0(out, q).Filters[i].Where), len(pl.Understood)
 			}
 		}
@@ -322,8 +332,9 @@ func out0(out, q *semantic.Query) *semantic.Query {
 // ownedBy is a table up the chain of owners of some rows (ownersUp),
 // and the rows of the chain it owns.
 type ownedBy struct {
-	entity *semantic.Entity
-	child  *semantic.Entity // nil for the rows themselves
+	entity  *semantic.Entity
+	child   *semantic.Entity // nil for the rows themselves
+	through bool             // the rows a related condition goes through
 }
 
 // ownersUp are the owners of name's rows (a key named after each: an
