@@ -434,8 +434,21 @@ func (a *Analyst) undatedThen(ctx context.Context, m *semantic.Model, e *semanti
 			continue
 		}
 		field := p.Name + "." + p.TimeColumn
-		if n, ok := a.datedSince(ctx, m, field, next); ok && n > 0 {
-			return fmt.Sprintf("as of %s, quarry cannot tell which %s there were then: they have no date of their own, and %d %s have %s after that day; ask as of today", asOf.Format("2006-01-02"), e.Name, int64(n), p.Name, field)
+		n, ok := a.datedSince(ctx, m, field, next)
+		if ok && n > 0 && e.PrimaryKey != "" {
+			// Only where some of e's rows are theirs: enrollments that
+			// start later have no grades yet, and leave the grades
+			// there were as they are (found from outside: every grade
+			// average as of March refused for 194 such enrollments).
+			var rows int64
+			rows, ok = a.countWhere(ctx, m, e, []semantic.Filter{
+				{Field: field, Op: semantic.OpGe, Values: []any{next}},
+				{Field: field, Op: semantic.OpLt, Values: []any{a.tomorrow()}},
+			}, nil, false)
+			n = float64(rows)
+		}
+		if ok && n > 0 {
+			return fmt.Sprintf("as of %s, quarry cannot tell which %s there were then: they have no date of their own, and %d of them belong to %s with %s after that day; ask as of today", asOf.Format("2006-01-02"), e.Name, int64(n), p.Name, field)
 		}
 	}
 	return ""
