@@ -23,7 +23,10 @@ import (
 // names one ("ordered", "ordering"). It reports false when there is none.
 func (p *Planner) noneEntity(it *item) (string, bool) {
 	if it.kind == itTerm {
-		if es := only(it.senses, sEntity); len(es) == 1 && len(only(it.senses, sValue)) == 0 {
+		// Of a table and its copies (shipments, emea_shipments,
+		// shipments_archive), the table (found from outside: "customers
+		// with no shipments" not understood).
+		if es := p.unqualified(only(it.senses, sEntity)); len(es) == 1 && len(only(it.senses, sValue)) == 0 {
 			return es[0].name, true
 		}
 		if e := p.madeOn(it.senses); e != "" && !creationVerbs[it.text] {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,5 +132,30 @@ func TestTotalOfMoneyNeverACount(t *testing.T) {
 	}
 	if pl := p.Plan("number of invoices in 2025", asOf); pl.Kind != KindMetric {
 		t.Errorf("number of invoices: %s %q", pl.Kind, pl.Reason)
+	}
+}
+
+// TestNoneOfCopies: "customers with no shipments", where shipments has
+// copies (emea_shipments, shipments_archive), is of the table itself, as
+// "how many shipments" is (found from outside: not understood).
+func TestNoneOfCopies(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	shipments := func(name string) semantic.Entity {
+		return semantic.Entity{Name: name, PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("customer_id"), {Name: "price", Type: quarry.TypeFloat}}}
+	}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{{Name: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText}}},
+			shipments("shipments"), shipments("emea_shipments"), shipments("shipments_archive")},
+		Relationships: []semantic.Relationship{
+			{From: "shipments", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "emea_shipments", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "shipments_archive", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	for _, q := range []string{"customers with no shipments", "how many customers have no shipments"} {
+		pl := New(m, nil).Plan(q, asOf)
+		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone && f.Field == "shipments" }) {
+			t.Errorf("%q: %s %q %+v; want those with no shipments", q, pl.Kind, pl.Reason, pl.Query)
+		}
 	}
 }
