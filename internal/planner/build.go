@@ -73,11 +73,12 @@ func (p *Planner) build(st *state) *Plan {
 	}
 	var joined map[string]bool // walked at the first term that needs it
 	walked := false
+	named := namedAlone(st.terms)
 	for _, t := range st.terms {
 		if len(t.cands) > 1 && !walked {
 			joined, walked = p.joinedToNamed(st.terms), true
 		}
-		t.cands = p.ofCopies(ofJoined(t.cands, joined))
+		t.cands = p.ofCopies(ofNamed(ofJoined(t.cands, joined), named))
 	}
 	if st.rowsLead && len(st.terms) > 0 && len(st.terms[0].cands) > 0 && len(only(st.terms[0].cands, sMetric)) == len(st.terms[0].cands) {
 		// "what is headcount", "what was headcount last year": a figure

@@ -132,6 +132,39 @@ func (p *Planner) joinedToNamed(terms []*term) map[string]bool {
 	return joined
 }
 
+// namedAlone are the tables the question names as tables alone (a term
+// whose every sense is that table), by lower-cased name.
+func namedAlone(terms []*term) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range terms {
+		if len(t.cands) > 0 && len(only(t.cands, sEntity)) == len(t.cands) && !slices.ContainsFunc(t.cands, func(s sense) bool { return !strings.EqualFold(s.name, t.cands[0].name) }) {
+			out[lower(t.cands[0].name)] = true
+		}
+	}
+	return out
+}
+
+// ofNamed keeps, of the senses of a column a word names in several
+// tables, those of the tables the question names (namedAlone)
+// where some are and some are not: "total price of emea shipments" is
+// emea_shipments.price, not that of shipments, its copies' table (found
+// from outside: refused, the price read as shipments').
+func ofNamed(cands []sense, named map[string]bool) []sense {
+	if len(named) == 0 || len(cands) < 2 {
+		return cands
+	}
+	for _, c := range cands {
+		if c.kind != sColumn && c.kind != sDim {
+			return cands // a value names its rows wherever it is
+		}
+	}
+	in := slices.DeleteFunc(slices.Clone(cands), func(s sense) bool { return !named[lower(s.entity)] })
+	if len(in) == 0 {
+		return cands
+	}
+	return in
+}
+
 // ofJoined keeps, of the senses of a column or value a word names in
 // several tables, those of tables joined (the set joinedToNamed made)
 // where some are and some are not: a column of a table no link joins to

@@ -152,6 +152,15 @@ func TestNoneOfCopies(t *testing.T) {
 			{From: "shipments_archive", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
 		},
 	}
+	// A column of the copies, of the copy the question names (found from
+	// outside: "total price of emea shipments" refused, the price read
+	// as shipments').
+	for q, want := range map[string]string{"total price of emea shipments": "emea_shipments.price", "total price of shipments": "shipments.price"} {
+		pl := New(m, nil).Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Metrics) != 1 || !strings.Contains(pl.Model(m).Metric(pl.Query.Metrics[0]).Expr, want) {
+			t.Errorf("%q: %s %q %+v; want the total of %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
 	for _, q := range []string{"customers with no shipments", "how many customers have no shipments"} {
 		pl := New(m, nil).Plan(q, asOf)
 		if pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone && f.Field == "shipments" }) {
