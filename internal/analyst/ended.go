@@ -260,9 +260,16 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 	// since, was no unpaid invoice then (found from outside: every
 	// invoice question as of March refused for 49 invoices issued and
 	// paid after it).
+	// The day a row was made is read by a name that says so (issued_on,
+	// created_at), never a date set for later (scheduled_for: a shipment
+	// scheduled after the day was there on it, and may be delivered
+	// since).
 	var existed semantic.Query
-	if e.TimeColumn != "" && !m.IsRestricted(e.Name, e.TimeColumn) {
-		existed.Filters = []semantic.Filter{{Field: e.Name + "." + e.TimeColumn, Op: semantic.OpLt, Values: []any{next}, OrNull: true}}
+	for _, c := range e.Columns {
+		if c.Temporal() && madeName(c.Name) && !m.IsRestricted(e.Name, c.Name) {
+			existed.Filters = []semantic.Filter{{Field: e.Name + "." + c.Name, Op: semantic.OpLt, Values: []any{next}, OrNull: true}}
+			break
+		}
 	}
 	for _, c := range e.Columns {
 		if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names) {
