@@ -503,36 +503,6 @@ func (b *builder) measures() *Plan {
 	return b.attemptsAsDone()
 }
 
-// attemptsAsDone refuses to count the rows of a table of attempts
-// (delivery_attempts) as the things attempted: "deliveries" named by the
-// plural of the name's first word are not attempts, some of which failed
-// (found from outside: "which driver made the most deliveries" counted
-// the failed attempts, and named the wrong driver, at 1.00). "delivery
-// attempts", "quiz" in "average quiz score", and "failed deliveries" (a
-// value of the table's own) still name the table.
-func (b *builder) attemptsAsDone() *Plan {
-	ent := b.p.entity(b.subject)
-	if ent == nil {
-		return nil
-	}
-	ws := words(ent.Name)
-	if len(ws) < 2 || singular(ws[len(ws)-1]) != "attempt" {
-		return nil
-	}
-	for _, t := range b.st.terms {
-		if t.cands[0].kind == sValue && strings.EqualFold(t.cands[0].entity, ent.Name) {
-			return nil // "failed deliveries": the attempts of one outcome
-		}
-	}
-	for _, t := range b.st.terms {
-		w := lastWordOf(t.it.text)
-		if t.cands[0].kind == sEntity && strings.EqualFold(t.cands[0].name, ent.Name) && singular(w) != w && !strings.Contains(t.it.text, "attempt") {
-			return b.fail(fmt.Sprintf("%q would be read as %s, whose rows are attempts, the failed ones too; ask for %s, and for their outcome, to count them", t.it.text, display(ent.Name), display(ent.Name)))
-		}
-	}
-	return nil
-}
-
 // childColumnsListed is, for a list whose first column is named with its
 // own table's word before a table its rows belong to ("the paragraph
 // texts for the document 'Customer reviews'"), that column's table: the

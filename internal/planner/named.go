@@ -159,22 +159,6 @@ func (b *builder) groupRowColumn(s sense) bool {
 	return true
 }
 
-// perMeasure refuses "per" before an amount, a column of quantities with
-// no few known values ("average fuel cost per litre"): a rate, the one
-// amount over the other, not a grouping by each quantity (found from
-// outside: 834 rows of the average cost at each litres value, at 1.00).
-// "per star rating", a column of a few known values, is a grouping.
-func (b *builder) perMeasure(t *term, s sense) *Plan {
-	if !s.numeric || s.temporal || s.key || !strings.Contains(" "+b.st.text+" ", " per "+t.it.text+" ") {
-		return nil
-	}
-	if c := b.p.column(s.entity, s.column); c == nil || len(c.Values) > 0 {
-		return nil
-	}
-	col := strings.Join(words(s.column), " ")
-	return b.fail(fmt.Sprintf("“per %s” reads as a rate, an amount divided by %s, which quarry does not compute yet; ask for the total and the total %s, or “by %s” for each value", t.it.text, s.field, col, col))
-}
-
 // fieldEntity is the entity of a query field: "entity.column" or a
 // dimension over one column; "" for metrics and computed dimensions.
 func (p *Planner) fieldEntity(f string) string {
