@@ -78,7 +78,7 @@ func (a *Analyst) StaleStateCheck(ctx context.Context, m *semantic.Model, q *sem
 				// their valid_to and one not valid yet, with no warning).
 				cond, when := semantic.OpLt, "before"
 				switch {
-				case validFrom(c.Name), c.TimeRole == semantic.TimeRoleStart:
+				case semantic.ValidFrom(c.Name), c.TimeRole == semantic.TimeRoleStart:
 					// Begun after today: none yet (found from outside: 8
 					// 'trialing' subscriptions starting later counted).
 					cond, when = semantic.OpGt, "after"
@@ -139,13 +139,6 @@ func comingFilter(m *semantic.Model, f semantic.Filter) (*semantic.Entity, strin
 		}
 	}
 	return fd.Entity, fd.Column.Name, true
-}
-
-// validFrom reports whether a date's name says its rows are in force
-// from then: valid_from, effective_from.
-func validFrom(column string) bool {
-	ws := semantic.NameWords(column)
-	return slices.Contains(ws, "from") && (slices.Contains(ws, "valid") || slices.Contains(ws, "effective"))
 }
 
 // goingFilter reports whether f keeps rows to statuses that each say a

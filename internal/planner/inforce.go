@@ -46,7 +46,7 @@ func (p *Planner) inForce(pl *Plan, asOf time.Time) *Plan {
 				}
 				var g semantic.Filter
 				switch {
-				case validFromName(c.Name) || c.TimeRole == semantic.TimeRoleStart && !strings.EqualFold(c.Name, e.TimeColumn):
+				case semantic.ValidFrom(c.Name) || c.TimeRole == semantic.TimeRoleStart && !strings.EqualFold(c.Name, e.TimeColumn):
 					g = semantic.Filter{Field: field, Op: semantic.OpLe, Values: []any{day}, OrNull: true}
 					pl.Understood = append(pl.Understood, fmt.Sprintf("%s %s read with the dates: %s not after %s", f.Field, valuesWords(f.Values), field, day))
 				case c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == "" && semantic.RunsOut(c.Name) && !semantic.OthersEnd(e.Name, c.Name):
@@ -103,13 +103,6 @@ func inForceStatus(m *semantic.Model, f semantic.Filter) *semantic.Entity {
 		}
 	}
 	return fd.Entity
-}
-
-// validFromName reports whether a date's name says its rows are in force
-// from then: valid_from, effective_from.
-func validFromName(column string) bool {
-	ws := semantic.NameWords(column)
-	return slices.Contains(ws, "from") && (slices.Contains(ws, "valid") || slices.Contains(ws, "effective"))
 }
 
 // valuesWords are a filter's values as a reading says them: 'active'.

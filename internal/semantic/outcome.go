@@ -252,6 +252,13 @@ func NoShow(v string) bool {
 	return false
 }
 
+// ValidFrom reports whether a date's name says its rows are in force from
+// then: valid_from, effective_from.
+func ValidFrom(column string) bool {
+	ws := NameWords(column)
+	return slices.Contains(ws, "from") && (slices.Contains(ws, "valid") || slices.Contains(ws, "effective"))
+}
+
 // StillToCome reports whether a status value says a row's thing is still
 // to come: scheduled, planned, upcoming.
 func StillToCome(v string) bool {
