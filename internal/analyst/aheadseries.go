@@ -73,7 +73,11 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 	if field == "" || aheadDate(m, field, question) && !(begun && !aheadDate(m, "", question)) {
 		return pl
 	}
-	if stateKept(m, q, field) {
+	if stateKept(m, q, field) && (asOf.AddDate(0, 0, 1).Format("2006-01-02") >= a.tomorrow() || comingKept(m, q)) {
+		// As of an earlier day, a state kept ('failed') leaves the rows
+		// dated after it out, as a count with none does: they had not
+		// happened then (found from outside: "how many failed lab tests"
+		// as of 2025-06-30 counted 86 for 36, "how many lab tests" 193).
 		return a.keptAhead(ctx, m, pl, field, asOf)
 	}
 	if e := rowsEntity(m, q); e != nil && planner.NamedRows(m, q, e) {
@@ -193,6 +197,18 @@ func stateKept(m *semantic.Model, q *semantic.Query, field string) bool {
 	}
 	for _, d := range q.Dimensions {
 		if state(d.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// comingKept reports whether q keeps rows to states still to come
+// (scheduled, planned) alone.
+func comingKept(m *semantic.Model, q *semantic.Query) bool {
+	for _, f := range q.Filters {
+		if fd, ok := m.ColumnField(f.Field); ok && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && semantic.StatusName(fd.Column.Name) && len(f.Values) > 0 &&
+			!slices.ContainsFunc(f.Values, func(v any) bool { return !semantic.StillToCome(fmt.Sprint(v)) }) {
 			return true
 		}
 	}

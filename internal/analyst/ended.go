@@ -157,11 +157,14 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 	// never leave them, by field: rows come into or out of the others by
 	// any state (an invoice 'unpaid' then is 'paid' now), into or out of
 	// "not void" or "void" by being voided.
-	filterValues, kept := map[string][]string{}, map[string]bool{}
+	filterValues, kept, coming := map[string][]string{}, map[string]bool{}, map[string]bool{}
 	for _, f := range q.Filters {
 		if !f.Count && !f.OnRelated() {
 			fields = append(fields, f.Field)
 			key := strings.ToLower(f.Field)
+			if (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && len(f.Values) > 0 && !slices.ContainsFunc(f.Values, func(v any) bool { return !semantic.StillToCome(fmt.Sprint(v)) }) {
+				coming[key] = true
+			}
 			switch {
 			case f.Op == semantic.OpNe || f.Op == semantic.OpNotIn,
 				// Rows in a state they never leave ('void', 'paid')
@@ -240,7 +243,7 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		if vs, ok := filterValues[strings.ToLower(field)]; ok && !kept[strings.ToLower(field)] {
 			named = vs
 		}
-		if why := a.changedSince(ctx, m, e, col, names, named, asOf); why != "" {
+		if why := a.changedSince(ctx, m, e, col, names, named, coming[strings.ToLower(field)], asOf); why != "" {
 			return why
 		}
 	}
@@ -251,10 +254,13 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 // a date named for its states (names), or a closing date, holds days after
 // asOf and before today, so rows changed state since; or a date of the
 // rows that refer to e's, named for one of named (the states that could
-// move rows into or out of what the query keeps). New rows after the
+// move rows into or out of what the query keeps); or, coming (the query
+// keeps a state still to come, 'scheduled'), the rows' own date, and a
+// date that ends them (valid_until), which rows pass to leave such a
+// state. New rows after the
 // day (a transfer sent later) say nothing, as the bound leaves them out;
 // days after today have not come (a check-out next month). "" otherwise.
-func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names, named []string, asOf time.Time) string {
+func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semantic.Entity, col string, names, named []string, coming bool, asOf time.Time) string {
 	next := asOf.AddDate(0, 0, 1).Format("2006-01-02")
 	// Only the rows there by the day: an invoice issued after it, paid
 	// since, was no unpaid invoice then (found from outside: every
@@ -271,8 +277,20 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 			break
 		}
 	}
+	// A row still to come by the status ('scheduled') whose own date has
+	// passed since moved on (completed, no-show), and one that had a
+	// date ending it (valid_until, end_date) since may have gone from
+	// 'active' to 'expired' (found from outside: "appointments are
+	// scheduled" and "expired contracts" as of a past day counted by
+	// today's status).
 	for _, c := range e.Columns {
-		if !c.Temporal() || strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names) {
+		own := strings.EqualFold(c.Name, e.TimeColumn) || c.TimeRole == semantic.TimeRoleStart
+		ends := c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == "" && semantic.RunsOut(c.Name) && !semantic.OthersEnd(e.Name, c.Name)
+		switch {
+		case !c.Temporal() || madeName(c.Name):
+			continue
+		case coming && own, ends && !strings.EqualFold(c.Name, e.TimeColumn):
+		case strings.EqualFold(c.Name, e.TimeColumn) || !semantic.ClosingName(c.Name) && !statusDate(c.Name, names):
 			continue
 		}
 		field := e.Name + "." + c.Name
