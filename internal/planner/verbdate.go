@@ -155,6 +155,13 @@ func (p *Planner) owns(parent, child string) bool {
 		if n := flat(name); n != "" && (key == n || key == singular(n)) {
 			return true
 		}
+		// "invoice_id" of service_invoice_lines, to service_invoices:
+		// the parent's last word, where the child is named after the
+		// parent (found from outside: the lines of void service
+		// invoices added up, with no period to join them by).
+		if ws := words(name); len(ws) > 1 && key == singular(ws[len(ws)-1]) && strings.HasPrefix(flat(child), singular(flat(name))) {
+			return true
+		}
 	}
 	return false
 }
