@@ -283,9 +283,17 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 	// 'active' to 'expired' (found from outside: "appointments are
 	// scheduled" and "expired contracts" as of a past day counted by
 	// today's status).
+	// Only a state an end moves rows into or out of ('active',
+	// 'expired'), never 'void' or 'draft'; and never a due date or a
+	// deletion, which end nothing of the kind.
+	endMoves := slices.ContainsFunc(named, func(v string) bool {
+		w := strings.ReplaceAll(semantic.Fold(v), "_", " ")
+		return slices.Contains(goingStates, w) || slices.Contains(endedWords, w)
+	})
 	for _, c := range e.Columns {
 		own := strings.EqualFold(c.Name, e.TimeColumn) || c.TimeRole == semantic.TimeRoleStart
-		ends := c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == "" && semantic.RunsOut(c.Name) && !semantic.OthersEnd(e.Name, c.Name)
+		ends := endMoves && !semantic.DeletionDate(c) && !slices.Contains(semantic.NameWords(c.Name), "due") &&
+			(c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == "" && semantic.RunsOut(c.Name)) && !semantic.OthersEnd(e.Name, c.Name)
 		switch {
 		case !c.Temporal() || madeName(c.Name):
 			continue

@@ -26,7 +26,9 @@ CREATE TABLE treatments (id INTEGER PRIMARY KEY, appointment_id INTEGER REFERENC
 CREATE TABLE contracts (id INTEGER PRIMARY KEY, signed_on DATE, valid_until DATE, status TEXT);
 INSERT INTO appointments VALUES (1, '2026-01-10', 'completed'), (2, '2026-03-10', 'failed'), (3, '2026-05-10', 'failed'), (4, '2026-09-01', 'scheduled');
 INSERT INTO treatments VALUES (1, 1, 10), (2, 2, 20), (3, 3, 30), (4, 4, 40);
-INSERT INTO contracts VALUES (1, '2025-01-01', '2026-02-01', 'expired'), (2, '2025-01-01', '2026-05-01', 'expired'), (3, '2025-06-01', '2027-01-01', 'active');`)
+INSERT INTO contracts VALUES (1, '2025-01-01', '2026-02-01', 'expired'), (2, '2025-01-01', '2026-05-01', 'expired'), (3, '2025-06-01', '2027-01-01', 'active');
+CREATE TABLE bills (id INTEGER PRIMARY KEY, issued_on DATE, due_on DATE, status TEXT, deleted_at DATE);
+INSERT INTO bills VALUES (1, '2026-01-05', '2026-03-05', 'issued', NULL), (2, '2026-02-05', '2026-04-05', 'void', NULL), (3, '2026-02-10', '2026-04-10', 'issued', '2026-05-01'), (4, '2025-12-10', '2026-01-10', 'paid', NULL);`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "appointments", Table: "appointments", PrimaryKey: "id", TimeColumn: "scheduled_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
@@ -37,6 +39,9 @@ INSERT INTO contracts VALUES (1, '2025-01-01', '2026-02-01', 'expired'), (2, '20
 			{Name: "contracts", Table: "contracts", PrimaryKey: "id", TimeColumn: "signed_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
 				{Name: "signed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "valid_until", Type: quarry.TypeDate},
 				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "expired"}}}},
+			{Name: "bills", Table: "bills", PrimaryKey: "id", TimeColumn: "issued_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "issued_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "due_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"issued", "paid", "void"}}, {Name: "deleted_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
 		},
 		Relationships: []semantic.Relationship{{From: "treatments", FromColumn: "appointment_id", To: "appointments", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
