@@ -325,6 +325,9 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		return pl
 	}
 	endDated := false
+	if c := m.Entity(ent).Column(col); c != nil && c.TimeRole == "" && semantic.RunsOut(col) && !eventName(col) {
+		return pl // the last day rows are valid (valid_until): no day they happened
+	}
 	if c := m.Entity(ent).Column(col); c != nil && (c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth) {
 		// An end dates the rows only where it is the table's own date and
 		// every row has one (returns by returned_at: found from outside,

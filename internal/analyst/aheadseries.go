@@ -73,6 +73,9 @@ func (a *Analyst) seriesAhead(ctx context.Context, m *semantic.Model, pl *planne
 	if field == "" || aheadDate(m, field, question) && !(begun && !aheadDate(m, "", question)) {
 		return pl
 	}
+	if _, col, _ := strings.Cut(field, "."); semantic.RunsOut(col) && !eventName(col) {
+		return pl // the last day rows are valid (valid_until): no day they happened
+	}
 	if stateKept(m, q, field) && (asOf.AddDate(0, 0, 1).Format("2006-01-02") >= a.tomorrow() || comingKept(m, q)) {
 		// As of an earlier day, a state kept ('failed') leaves the rows
 		// dated after it out, as a count with none does: they had not

@@ -28,7 +28,9 @@ INSERT INTO appointments VALUES (1, '2026-01-10', 'completed'), (2, '2026-03-10'
 INSERT INTO treatments VALUES (1, 1, 10), (2, 2, 20), (3, 3, 30), (4, 4, 40);
 INSERT INTO contracts VALUES (1, '2025-01-01', '2026-02-01', 'expired'), (2, '2025-01-01', '2026-05-01', 'expired'), (3, '2025-06-01', '2027-01-01', 'active');
 CREATE TABLE bills (id INTEGER PRIMARY KEY, issued_on DATE, due_on DATE, status TEXT, deleted_at DATE);
-INSERT INTO bills VALUES (1, '2026-01-05', '2026-03-05', 'issued', NULL), (2, '2026-02-05', '2026-04-05', 'void', NULL), (3, '2026-02-10', '2026-04-10', 'issued', '2026-05-01'), (4, '2025-12-10', '2026-01-10', 'paid', NULL);`)
+INSERT INTO bills VALUES (1, '2026-01-05', '2026-03-05', 'issued', NULL), (2, '2026-02-05', '2026-04-05', 'void', NULL), (3, '2026-02-10', '2026-04-10', 'issued', '2026-05-01'), (4, '2025-12-10', '2026-01-10', 'paid', NULL);
+CREATE TABLE promos (id INTEGER PRIMARY KEY, valid_until DATE, status TEXT);
+INSERT INTO promos VALUES (1, '2026-01-15', 'active'), (2, '2026-04-01', 'active'), (3, '2026-06-01', 'active'), (4, '2026-05-01', 'disabled');`)
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "appointments", Table: "appointments", PrimaryKey: "id", TimeColumn: "scheduled_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
@@ -42,6 +44,9 @@ INSERT INTO bills VALUES (1, '2026-01-05', '2026-03-05', 'issued', NULL), (2, '2
 			{Name: "bills", Table: "bills", PrimaryKey: "id", TimeColumn: "issued_on", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
 				{Name: "issued_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "due_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd},
 				{Name: "status", Type: quarry.TypeText, Values: []string{"issued", "paid", "void"}}, {Name: "deleted_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			// Dated by the last day each is valid, as learn may date them.
+			{Name: "promos", Table: "promos", PrimaryKey: "id", TimeColumn: "valid_until", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "valid_until", Type: quarry.TypeDate}, {Name: "status", Type: quarry.TypeText, Values: []string{"active", "disabled"}}}},
 		},
 		Relationships: []semantic.Relationship{{From: "treatments", FromColumn: "appointment_id", To: "appointments", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
