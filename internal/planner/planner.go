@@ -322,7 +322,7 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 			what, pl.Query.Limit, display(pl.Query.Rows.Entity), what, display(pl.Query.Rows.Entity), pl.Query.Limit)}
 	}
 	inner := p.realRows(p.openStates(question, p.flowAtADay(question, p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, pl)))))))
-	return fewOptions(p.latestSnapshot(p.inForce(inner, asOf)))
+	return fewOptions(p.latestSnapshot(p.inForce(p.valueOfRelated(question, inner), asOf)))
 }
 
 // maxOptions is the most readings a question back offers. More is no
