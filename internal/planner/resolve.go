@@ -83,6 +83,36 @@ func (b *builder) namedOverStronger(t *term, strong []sense) []sense {
 	return own
 }
 
+// besideField is, for a value term of several columns, the one column of
+// the value said right before or after it and joined to it by "and" or
+// "or" ("both hardware and network"), where that column is among t's;
+// "" otherwise.
+func (b *builder) besideField(t *term) string {
+	fields := map[string]bool{}
+	for _, s := range only(t.cands, sValue) {
+		fields[s.field] = true
+	}
+	if len(fields) < 2 {
+		return ""
+	}
+	for _, u := range b.st.terms {
+		// Right before or after, "and" or "or" between (its own item).
+		if d := t.pos - u.pos; u == t || d < -2 || d > 2 || d == 0 || !u.conj && !t.conj {
+			continue
+		}
+		vals := only(u.cands, sValue)
+		if len(vals) == 0 || len(vals) != len(u.cands) {
+			continue
+		}
+		f := vals[0].field
+		if slices.ContainsFunc(vals, func(s sense) bool { return s.field != f }) || !fields[f] {
+			continue
+		}
+		return f
+	}
+	return ""
+}
+
 // resolveColumns chooses, for each column and value term, the one column it
 // means, preferring the subject's own columns.
 func (b *builder) resolveColumns() *Plan {
@@ -91,6 +121,16 @@ func (b *builder) resolveColumns() *Plan {
 		k := t.cands[0].kind
 		if k != sColumn && k != sValue && k != sDim {
 			continue
+		}
+		if k == sValue {
+			// "tickets in both hardware and network": the column of the
+			// value said beside it, where that one names a single column
+			// ("network" the ticket category, as "hardware" is, not the
+			// agents' team, though the agents are the subject: found
+			// from outside, 4 agents for 13 at 1.00).
+			if f := b.besideField(t); f != "" {
+				t.cands = slices.DeleteFunc(slices.Clone(t.cands), func(s sense) bool { return s.kind == sValue && s.field != f })
+			}
 		}
 		best := 99
 		for _, s := range t.cands {
