@@ -174,8 +174,7 @@ func (a *Analyst) keptAhead(ctx context.Context, m *semantic.Model, pl *planner.
 func stateKept(m *semantic.Model, q *semantic.Query, field string) bool {
 	ent, col, _ := strings.Cut(field, ".")
 	for _, f := range q.Filters {
-		if fd, ok := m.ColumnField(f.Field); ok && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && strings.EqualFold(fd.Entity.Name, ent) &&
-			semantic.StatusName(fd.Column.Name) && len(f.Values) > 0 && !slices.ContainsFunc(f.Values, func(v any) bool { return !semantic.StillToCome(fmt.Sprint(v)) }) {
+		if e, _, ok := comingFilter(m, f); ok && strings.EqualFold(e.Name, ent) {
 			// "how many invoices are scheduled": the rows asked for are
 			// those not made yet, dated ahead by their making (found from
 			// outside: 0 for 878, at 1.00).
@@ -209,13 +208,10 @@ func stateKept(m *semantic.Model, q *semantic.Query, field string) bool {
 // comingKept reports whether q keeps rows to states still to come
 // (scheduled, planned) alone.
 func comingKept(m *semantic.Model, q *semantic.Query) bool {
-	for _, f := range q.Filters {
-		if fd, ok := m.ColumnField(f.Field); ok && (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && semantic.StatusName(fd.Column.Name) && len(f.Values) > 0 &&
-			!slices.ContainsFunc(f.Values, func(v any) bool { return !semantic.StillToCome(fmt.Sprint(v)) }) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
+		_, _, ok := comingFilter(m, f)
+		return ok
+	})
 }
 
 // madeName reports whether a date's name says a row was made then: an

@@ -162,7 +162,7 @@ func (a *Analyst) asOfStatus(ctx context.Context, m *semantic.Model, pl *planner
 		if !f.Count && !f.OnRelated() {
 			fields = append(fields, f.Field)
 			key := strings.ToLower(f.Field)
-			if (f.Op == semantic.OpEq || f.Op == semantic.OpIn) && len(f.Values) > 0 && !slices.ContainsFunc(f.Values, func(v any) bool { return !semantic.StillToCome(fmt.Sprint(v)) }) {
+			if _, _, ok := comingFilter(m, f); ok {
 				coming[key] = true
 			}
 			switch {
