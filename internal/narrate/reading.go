@@ -75,6 +75,9 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 		if rf.Column != f.Field {
 			rf.Text += " (" + rf.Column + ")"
 		}
+		if f.Through != "" {
+			rf.Text += " by way of " + f.Through // its ticket's agent
+		}
 		r.Filters = append(r.Filters, rf)
 	}
 	if len(r.Filters) > 0 {

@@ -116,15 +116,34 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	// every claims answer, at 1.00, and test orders' tickets). Rows with
 	// no date of their own (an order's lines, a property's units) are
 	// parts of their owner, and go with it deleted or void too (parts).
+	measured := func(name string) bool {
+		if q.Rows != nil && strings.EqualFold(q.Rows.Entity, name) {
+			return true
+		}
+		return slices.ContainsFunc(mts, func(mt *semantic.Metric) bool { return strings.EqualFold(mt.Entity, name) })
+	}
 	var owners []string
 	child := map[string]string{} // an owner found up the chain: the rows it owns
+	routes := ownerRoutes{}      // the ways up to each owner (diamond.go)
 	ownersOf := func(names []string) (found []string) {
 		for _, name := range names {
 			for _, r := range m.Relationships {
 				if !strings.EqualFold(r.From, name) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne || strings.EqualFold(r.To, name) {
 					continue
 				}
-				if parent := m.Entity(r.To); parent != nil && parent.Role == nil && !slices.Contains(ents, parent.Name) && !slices.Contains(owners, parent.Name) && p.owns(parent.Name, name) {
+				parent := m.Entity(r.To)
+				if parent == nil || parent.Role != nil || !p.owns(parent.Name, name) {
+					continue
+				}
+				if slices.Contains(ents, parent.Name) {
+					// Read by the query already (the attempts by agent):
+					// an owner's way up to it is another way.
+					if !slices.Contains(ents, name) {
+						routes.again(parent.Name, name)
+					}
+					continue
+				}
+				if routes.add(parent.Name, name, slices.Contains(ents, name), measured(name)) {
 					owners = append(owners, parent.Name)
 					found = append(found, parent.Name)
 					child[parent.Name] = name
@@ -152,12 +171,6 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		if e := m.Entity(q.Rows.Entity); e != nil {
 			events = e.TimeColumn != ""
 		}
-	}
-	measured := func(name string) bool {
-		if q.Rows != nil && strings.EqualFold(q.Rows.Entity, name) {
-			return true
-		}
-		return slices.ContainsFunc(mts, func(mt *semantic.Metric) bool { return strings.EqualFold(mt.Entity, name) })
 	}
 	// parts reports whether the rows owner owns go with it deleted or
 	// void (goesWith): an order's lines, a deleted shipment's delivery
@@ -190,8 +203,14 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				read = fmt.Sprintf("leave out the rows of %s %s (%s)", unrealWord(e, c), display(e.Name), f.Field)
 			}
 			clone()
+			if through := routes.through(name); owner && through != "" {
+				// An owner reached up more than one chain (an attempt's
+				// agent, and its ticket's): each chain is read on its
+				// own (otherRoutes), this one too.
+				f.Through = through
+			}
 			out.Filters = append(out.Filters, f)
-			if owner {
+			if owner && f.Through == "" {
 				// Joined up the chain it was found by (work orders'
 				// assets' sites' customers), not by a shorter way
 				// through rows of another kind (the invoices that refer
@@ -209,6 +228,10 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	}
 	for _, name := range owners {
 		leaveOut(name, true)
+	}
+	if routes.diamond() {
+		clone()
+		p.otherRoutes(pl, m, q, mts, out, routes)
 	}
 	for _, name := range ents {
 		leaveOut(name, false)

@@ -97,41 +97,14 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 	if o == nil || r == nil {
 		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q or %q", outer, f.Field)
 	}
-	from, link, ref, through, err := c.relatedFrom(o.Name, r.Name)
-	if err != nil {
-		return "", colRef{}, err
-	}
 	if f.Count && c.throughChain(o.Name, r.Name) {
 		// A count through other rows counts those rows (a customer's
 		// order lines, not the products they hold).
 		return "", colRef{}, quarry.Errorf(quarry.KindUnsupported, "quarry counts only the rows of %s that refer to each %s row directly, not through other tables", r.Name, o.Name)
 	}
-	conds := []string{link}
-	joined := map[string]bool{}
-	for _, e := range through {
-		joined[strings.ToLower(e)] = true // already in the FROM
-	}
-	for _, w := range f.Where {
-		s, up, err := c.whereOn(r.Name, o.Name, w, joined)
-		if err != nil {
-			return "", colRef{}, err
-		}
-		// "products with no sales": the order lines of completed orders,
-		// the one order each line refers to; "drivers with more than 100
-		// delivery attempts": those of shipments of real customers, up
-		// two steps.
-		for _, step := range up {
-			if joined[strings.ToLower(step.To)] {
-				continue
-			}
-			p, k := colRef{step.To, step.ToColumn}, colRef{step.From, step.FromColumn}
-			if err := c.checkCols(p, k); err != nil {
-				return "", colRef{}, err
-			}
-			from += " JOIN " + c.tableRef(step.To) + " ON " + c.col(p) + " = " + c.col(k)
-			joined[strings.ToLower(step.To)] = true
-		}
-		conds = append(conds, s)
+	from, conds, ref, err := c.subquery(o.Name, r.Name, f.Where)
+	if err != nil {
+		return "", colRef{}, err
 	}
 	where := strings.Join(conds, " AND ")
 	if f.Count {
@@ -146,6 +119,67 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 		not = ""
 	}
 	return not + "EXISTS (SELECT 1 FROM " + from + " WHERE " + where + ")", ref, nil
+}
+
+// subquery is the FROM of a subquery over related's rows that refer to
+// each row of outer, and its conditions: the one that ties them to
+// outer's row, then each of where's, with the rows they are on joined up
+// from related's ("products with no sales": the order lines of completed
+// orders, the one order each line refers to; "drivers with more than 100
+// delivery attempts": those of shipments of real customers, up two
+// steps). It returns the outer column it refers to.
+func (c *compiler) subquery(outer, related string, where []Filter) (from string, conds []string, ref colRef, err error) {
+	from, link, ref, through, err := c.relatedFrom(outer, related)
+	if err != nil {
+		return "", nil, colRef{}, err
+	}
+	conds = []string{link}
+	joined := map[string]bool{}
+	for _, e := range through {
+		joined[strings.ToLower(e)] = true // already in the FROM
+	}
+	for _, w := range where {
+		s, up, err := c.whereOn(related, outer, w, joined)
+		if err != nil {
+			return "", nil, colRef{}, err
+		}
+		for _, step := range up {
+			if joined[strings.ToLower(step.To)] {
+				continue
+			}
+			p, k := colRef{step.To, step.ToColumn}, colRef{step.From, step.FromColumn}
+			if err := c.checkCols(p, k); err != nil {
+				return "", nil, colRef{}, err
+			}
+			from += " JOIN " + c.tableRef(step.To) + " ON " + c.col(p) + " = " + c.col(k)
+			joined[strings.ToLower(step.To)] = true
+		}
+		conds = append(conds, s)
+	}
+	return from, conds, ref, nil
+}
+
+// throughSQL renders a plain filter with Through: "NOT EXISTS (SELECT 1
+// FROM through … WHERE through.key = outer.col AND NOT (filter))", the
+// filter's row joined up from through's. It returns the outer column it
+// refers to.
+func (c *compiler) throughSQL(outer string, f Filter) (string, colRef, error) {
+	if relatedFilter(f) || f.Against != "" {
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "only a plain filter is read through %s", f.Through)
+	}
+	t := c.m.Entity(f.Through)
+	if t == nil {
+		return "", colRef{}, quarry.Errorf(quarry.KindInput, "unknown entity %q to read %s through", f.Through, f.Field)
+	}
+	w := f
+	w.Through = ""
+	from, conds, ref, err := c.subquery(outer, t.Name, []Filter{w})
+	if err != nil {
+		return "", colRef{}, err
+	}
+	last := len(conds) - 1
+	conds[last] = "NOT (" + conds[last] + ")"
+	return "NOT EXISTS (SELECT 1 FROM " + from + " WHERE " + strings.Join(conds, " AND ") + ")", ref, nil
 }
 
 // relatedFrom is the FROM of a subquery over related's rows and the

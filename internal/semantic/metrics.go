@@ -241,12 +241,16 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 	var having []Filter
 	var havingMetrics []*Metric
 	for _, f := range q.Filters {
-		if relatedFilter(f) {
+		if relatedFilter(f) || f.Through != "" {
 			subject, err := c.metricEntity(outputs[0])
 			if err != nil {
 				return nil, err
 			}
-			s, ref, err := c.relatedSQL(subject, f)
+			render := c.relatedSQL
+			if f.Through != "" {
+				render = c.throughSQL
+			}
+			s, ref, err := render(subject, f)
 			if err != nil {
 				return nil, err
 			}

@@ -155,6 +155,14 @@ type Filter struct {
 	// is empty: "employees we had at the end of 2025" are those whose
 	// termination is on or after 2026-01-01, or none.
 	OrNull bool `json:"or_null,omitempty"`
+	// Through makes a plain filter one on the row each subject row refers
+	// to by way of the entity it names, up that entity's own chain of
+	// references, rather than on the row the query joins: the agent of an
+	// attempt's ticket, where the attempt names an agent of its own too
+	// (Field agents.is_test, Op !=, Values [1], OrNull, Through tickets).
+	// It keeps a subject row none of whose such rows fails the filter,
+	// one with no such row included: NOT EXISTS (… AND NOT filter).
+	Through string `json:"through,omitempty"`
 }
 
 // AgainstName is the word for a filter's Against aggregate: "average",

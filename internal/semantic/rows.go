@@ -137,8 +137,12 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 	}
 	var conds []string
 	for _, f := range q.Filters {
-		if relatedFilter(f) {
-			s, _, err := c.relatedSQL(e.Name, f)
+		if relatedFilter(f) || f.Through != "" {
+			render := c.relatedSQL
+			if f.Through != "" {
+				render = c.throughSQL
+			}
+			s, _, err := render(e.Name, f)
 			if err != nil {
 				return nil, err
 			}
