@@ -5,8 +5,9 @@
 # formatting and that go.mod is tidy, runs go vet, staticcheck and deadcode
 # (pinned in go.mod), builds quarry and the demo project once for the tests
 # that run or copy them (QUARRY_TEST_BINARY, QUARRY_TEST_DEMO_PROJECT), and
-# runs every test without and with the race detector, then the DuckDB
-# build. Run it from the repository root.
+# runs every test without and with the race detector (where a race can
+# be: scripts/one-goroutine), then the DuckDB build. Run it from the
+# repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,8 +85,15 @@ export QUARRY_TEST_DEMO_PROJECT="$test_tmp/demo" QUARRY_TEST_BINARY="$test_tmp/q
 say "go test"
 go test -count=1 -timeout 20m ./...
 
+# The race detector reports only memory touched from two goroutines. The
+# packages of scripts/one-goroutine start none outside their
+# TestConcurrent… tests (internal/archtest keeps the list true), so only
+# those of their tests run under it.
 say "go test -race"
-go test -race -count=1 -timeout 25m ./...
+one=$(sed -n 's|^internal/|github.com/quarrydata/quarry/internal/|p' scripts/one-goroutine)
+go test -race -count=1 -timeout 25m $(go list ./... | grep -vxF "$one")
+concurrent=$(grep -l '^func TestConcurrent' $(sed 's|$|/*_test.go|' scripts/one-goroutine) | xargs -n1 dirname | sort -u | sed 's|^|./|')
+go test -race -count=1 -run '^TestConcurrent' $concurrent
 
 # The DuckDB connector is compiled only with the duckdb build tag (cgo and
 # a large static library). On first use this downloads DuckDB's

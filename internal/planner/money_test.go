@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -76,13 +75,9 @@ func TestMoneyInCents(t *testing.T) {
 func TestBareAmountEnds(t *testing.T) {
 	m := &semantic.Model{Entities: []semantic.Entity{{Name: "payments", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "amount_cents", Type: quarry.TypeInt, Unit: "cents"}}}}}
 	p := New(m, nil)
+	// A reading without end fails by go test's -timeout, with the stack
+	// of where it loops.
 	for _, q := range []string{"how many payments above € 50", "how many payments above €50", "how many payments above $ 50", strings.Repeat("payments ", 400)} {
-		done := make(chan *Plan, 1)
-		go func() { done <- p.Plan(q, asOf) }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("%.40q: no plan after 20 s", q)
-		}
+		p.Plan(q, asOf)
 	}
 }

@@ -105,16 +105,9 @@ func TestMissingRoleEnds(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p := New(m, nil)
-	done := make(chan *Plan, 1)
-	go func() {
-		done <- p.Plan("What are the names of the stadiums without any concerts?", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the planner did not return")
-	}
+	// A planner that does not return fails by go test's -timeout, with
+	// the stack of where it loops.
+	New(m, nil).Plan("What are the names of the stadiums without any concerts?", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
 }
 
 // TestLinkWordIsValue: a word naming a link that also ends a value of
