@@ -26,7 +26,10 @@ func (p *Planner) noneEntity(it *item) (string, bool) {
 		// Of a table and its copies (shipments, emea_shipments,
 		// shipments_archive), the table (found from outside: "customers
 		// with no shipments" not understood).
-		if es := p.unqualified(only(it.senses, sEntity)); len(es) == 1 && len(only(it.senses, sValue)) == 0 {
+		// Of the tables it names, those it names best: "tickets" is
+		// tickets, not ticket_attempts (found from outside: "requesters
+		// with no tickets" not understood).
+		if es := p.unqualified(strongest(only(it.senses, sEntity))); len(es) == 1 && len(only(it.senses, sValue)) == 0 {
 			return es[0].name, true
 		}
 		if e := p.madeOn(it.senses); e != "" && !creationVerbs[it.text] {
