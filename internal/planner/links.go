@@ -555,6 +555,14 @@ func (b *builder) withSome(pl *Plan) *Plan {
 		if pl := b.eachOrAny(where); pl != nil {
 			return pl
 		}
+		if op == semantic.OpSome && containsFold(b.st.bothOf, ent) {
+			// "sellers with listings in both books and toys": a row of
+			// each value, said already (bothOfSome).
+			if len(where) > 0 {
+				return b.fail(fmt.Sprintf("quarry cannot yet tell which of the %s rows of each value %s is said of; ask for each", display(ent), whereText(where)))
+			}
+			continue
+		}
 		if op == semantic.OpNone && b.columnOfRows(subject) {
 			// "which countries' channels are not playing any cartoon by
 			// X": the countries of channels that play none, or the

@@ -124,6 +124,7 @@ type state struct {
 	ageOf      string        // the table named after a verb of a link before "older than": whose age it is
 	supLinked  bool          // a superlative of a column said after a verb of a link
 	both       bool          // "both cats and dogs": each value on its own, all required
+	bothOf     []string      // tables st.some names whose rows of both of two values are required (bothOfSome)
 	breakdown  bool          // "break down …": a grouping must be named
 	howDoing   bool          // "how are we doing on …": a metric must be named
 	related    []relatedRows // "customers with a refunded order": rows of another table that must exist

@@ -64,6 +64,10 @@ func (b *builder) valueFilters() *Plan {
 		}
 		if last != nil && t.conj && lastField == s.field && last.Op == op {
 			if op == semantic.OpEq && b.bothValues(lastText, t.it.text) {
+				if b.bothOfSome(last, s) {
+					last = nil
+					continue
+				}
 				// "orders that were refunded and cancelled": no row is
 				// both (found from outside: it was read as either).
 				return b.fail(fmt.Sprintf("a row has one value of %s, so it cannot be both %s and %s; say “%s or %s” for either", s.field, lastText, t.it.text, lastText, t.it.text))
@@ -132,6 +136,25 @@ func (b *builder) valueFilters() *Plan {
 		b.und("filter %s %s %s", field, op, s.value)
 	}
 	return nil
+}
+
+// bothOfSome reads two values of a column of a table the subject's rows
+// must have rows of, said "both A and B" ("sellers who have listings in
+// both books and toys"), as a row of each: last, the filter on the first,
+// becomes the condition of having a row of it, and one of having a row of
+// s's value is added; withSome adds no bare condition on that table (found
+// from outside: refused, as a row cannot be both). It reports whether it
+// did.
+func (b *builder) bothOfSome(last *semantic.Filter, s sense) bool {
+	if !containsFold(b.st.some, s.entity) || last.Field != s.field || len(last.Values) != 1 {
+		return false
+	}
+	first := last.Values[0]
+	*last = semantic.Filter{Field: s.entity, Op: semantic.OpSome, Where: []semantic.Filter{{Field: s.field, Op: semantic.OpEq, Values: []any{first}}}}
+	b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.entity, Op: semantic.OpSome, Where: []semantic.Filter{{Field: s.field, Op: semantic.OpEq, Values: []any{s.value}}}})
+	b.st.bothOf = append(b.st.bothOf, s.entity)
+	b.und("with %s rows of both %s = %v and %s = %s", s.entity, s.field, first, s.field, s.value)
+	return true
 }
 
 // undoneAfter are the values of s's column that say what s's value says
