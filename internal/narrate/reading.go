@@ -394,7 +394,11 @@ func whereText(ws []semantic.Filter) string {
 	}
 	var parts []string
 	for _, w := range ws {
-		parts = append(parts, filterText(w, w.Op == semantic.OpNe || w.Op == semantic.OpNotIn)) // the related rows' own filters keep the empty
+		t := filterText(w, w.Op == semantic.OpNe || w.Op == semantic.OpNotIn) // the related rows' own filters keep the empty
+		if w.Through != "" {
+			t += " by way of " + w.Through
+		}
+		parts = append(parts, t)
 	}
 	return " with " + strings.Join(parts, " and ")
 }

@@ -133,7 +133,14 @@ func (c *compiler) subquery(outer, related string, where []Filter) (from string,
 	if err != nil {
 		return "", nil, colRef{}, err
 	}
-	conds = []string{link}
+	return c.subqueryFrom(outer, related, from, link, ref, through, where)
+}
+
+// subqueryFrom is subquery's conditions on a FROM made already: link ties
+// it to outer's row by ref, and through are the tables it joins besides
+// related.
+func (c *compiler) subqueryFrom(outer, related, from, link string, ref colRef, through []string, where []Filter) (string, []string, colRef, error) {
+	conds := []string{link}
 	joined := map[string]bool{}
 	for _, e := range through {
 		joined[strings.ToLower(e)] = true // already in the FROM
@@ -151,7 +158,12 @@ func (c *compiler) subquery(outer, related string, where []Filter) (from string,
 			if err := c.checkCols(p, k); err != nil {
 				return "", nil, colRef{}, err
 			}
-			from += " JOIN " + c.tableRef(step.To) + " ON " + c.col(p) + " = " + c.col(k)
+			// Left: a row that refers to none (a work order with no
+			// technician yet) is kept by a condition that keeps the
+			// empty ("not a test technician"), as the outer query's
+			// left joins keep it (found from outside: a customer's only
+			// work orders, with none, dropped, at 1.00).
+			from += " LEFT JOIN " + c.tableRef(step.To) + " ON " + c.col(p) + " = " + c.col(k)
 			joined[strings.ToLower(step.To)] = true
 		}
 		conds = append(conds, s)
@@ -175,7 +187,30 @@ func (c *compiler) throughSQL(outer string, f Filter) (string, colRef, error) {
 	w.Through = ""
 	from, conds, ref, err := c.subquery(outer, t.Name, []Filter{w})
 	if err != nil {
-		return "", colRef{}, err
+		// Up a chain of references from outer's rows to through's (a
+		// part used's visit's work order): the one each row reaches.
+		steps, uerr := c.upChain(outer, t.Name, "")
+		if uerr != nil || len(steps) < 2 {
+			return "", colRef{}, err
+		}
+		first := steps[0]
+		up, own := colRef{first.To, first.ToColumn}, colRef{outer, first.FromColumn}
+		if err := c.checkCols(up, own); err != nil {
+			return "", colRef{}, err
+		}
+		chain := c.tableRef(first.To)
+		var joined []string
+		for _, r := range steps[1:] {
+			p, k := colRef{r.To, r.ToColumn}, colRef{r.From, r.FromColumn}
+			if err := c.checkCols(p, k); err != nil {
+				return "", colRef{}, err
+			}
+			chain += " JOIN " + c.tableRef(r.To) + " ON " + c.col(p) + " = " + c.col(k)
+			joined = append(joined, r.From)
+		}
+		if from, conds, ref, err = c.subqueryFrom(outer, t.Name, chain, c.col(up)+" = "+c.col(own), own, joined, []Filter{w}); err != nil {
+			return "", colRef{}, err
+		}
 	}
 	last := len(conds) - 1
 	conds[last] = "NOT (" + conds[last] + ")"
@@ -248,6 +283,12 @@ func (c *compiler) checkCols(refs ...colRef) error {
 func (c *compiler) whereOn(related, outer string, w Filter, joined map[string]bool) (sql string, up []Relationship, err error) {
 	if relatedFilter(w) || w.Against != "" {
 		return "", nil, quarry.Errorf(quarry.KindUnsupported, "a condition on the %s rows must be a plain filter on their columns", related)
+	}
+	if w.Through != "" {
+		// On the row each related row reaches by way of another table
+		// (an exam result's class's teacher), in a subquery of its own.
+		s, _, err := c.throughSQL(related, w)
+		return s, nil, err
 	}
 	fd, err := c.m.ResolveField(w.Field)
 	if err != nil {

@@ -30,6 +30,10 @@ INSERT INTO order_items (id, order_id, product_id, quantity, unit_price) VALUES 
 			"SELECT SUM(i.quantity) FROM order_items i LEFT JOIN orders o ON o.id = i.order_id LEFT JOIN customers c ON c.id = o.customer_id WHERE c.country IS NULL OR c.country <> 'Germany'"},
 		{"order lines of customers not in Germany", Query{Rows: &RowsQuery{Entity: "order_items", Columns: []string{"id"}}, Filters: []Filter{notGermany}},
 			"SELECT i.id FROM order_items i LEFT JOIN orders o ON o.id = i.order_id LEFT JOIN customers c ON c.id = o.customer_id WHERE c.country IS NULL OR c.country <> 'Germany' ORDER BY i.id"},
+		// Up a chain of references to the table it goes by: each line's
+		// order's customer.
+		{"units of customers not in Germany, by way of customers", Query{Metrics: []string{"items_sold"}, Filters: []Filter{{Field: "customers.country", Op: OpNe, Values: []any{"Germany"}, OrNull: true, Through: "customers"}}},
+			"SELECT SUM(i.quantity) FROM order_items i LEFT JOIN orders o ON o.id = i.order_id LEFT JOIN customers c ON c.id = o.customer_id WHERE c.country IS NULL OR c.country <> 'Germany'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "NOT EXISTS (SELECT 1 FROM ") })
 	}
