@@ -21,11 +21,15 @@ type ownerRoutes struct {
 	other map[string][]route // by owner, lower-cased
 }
 
-// route is one way up to an owner: through, the first table on it from
-// the rows a query reads (the owner itself when they refer to it
-// directly), by which a filter on the owner goes (semantic.Filter's
-// Through); child, the rows the owner owns on it.
-type route struct{ through, child string }
+// route is one way up to an owner: through, the table on it whose rows
+// refer to the owner (the owner itself when the rows measured do), by
+// which a filter on the owner goes (semantic.Filter's Through); child,
+// the rows the owner owns on it; chain, the tables from the rows the
+// query reads up to the owner.
+type route struct {
+	through, child string
+	chain          []string
+}
 
 // add records that owner is an owner of from's rows: rows the query reads
 // (read), among them those it measures or lists (measured), or another
@@ -34,14 +38,14 @@ func (r *ownerRoutes) add(owner, from string, read, measured bool) bool {
 	if r.first == nil {
 		r.first, r.other = map[string]route{}, map[string][]route{}
 	}
-	through := from // a table the query groups or filters by: its owner, by it
-	switch {
-	case read && measured:
+	through, chain := from, []string{from, owner}
+	if read && measured {
 		through = owner
-	case !read:
-		through = r.first[lower(from)].through
 	}
-	rt := route{through: through, child: from}
+	if !read {
+		chain = append(slices.Clone(r.first[lower(from)].chain), owner)
+	}
+	rt := route{through: through, child: from, chain: chain}
 	k := lower(owner)
 	first, ok := r.first[k]
 	if !ok {
@@ -59,15 +63,30 @@ func (r *ownerRoutes) add(owner, from string, read, measured bool) bool {
 // from an owner of the rows read: another way up to it than the query's
 // own join.
 func (r *ownerRoutes) again(read, from string) {
-	through := r.first[lower(from)].through
 	k := lower(read)
-	if through == "" || slices.ContainsFunc(r.other[k], func(o route) bool { return strings.EqualFold(o.through, through) }) {
+	first, ok := r.first[lower(from)]
+	if !ok || slices.ContainsFunc(r.other[k], func(o route) bool { return strings.EqualFold(o.through, from) }) {
 		return
 	}
 	if !slices.Contains(r.order, read) {
 		r.order = append(r.order, read)
 	}
-	r.other[k] = append(r.other[k], route{through: through, child: from})
+	r.other[k] = append(r.other[k], route{through: from, child: from, chain: append(slices.Clone(first.chain), read)})
+}
+
+// goes reports whether the rows at the foot of chain go with its top
+// deleted or void: at every step up, the rows go with the row they
+// belong to (goesWith). A deleted customer's sites go with it, but the
+// work orders of a site, dated events, do not go with a deleted site,
+// nor so with the customer (found from outside: a deleted customer's
+// work orders left out by way of its sites, 60 for 66 at 1.00).
+func (p *Planner) goes(m *semantic.Model, chain []string) bool {
+	for i := 0; i+1 < len(chain); i++ {
+		if !p.goesWith(m.Entity(chain[i+1]), m.Entity(chain[i])) {
+			return false
+		}
+	}
+	return len(chain) > 1
 }
 
 // diamond reports whether some owner is reached up more than one chain.
@@ -89,12 +108,10 @@ func (r *ownerRoutes) through(owner string) string {
 // whose owner is no real row up a way other than the first (a ticket of
 // a test agent, where the attempt's own agent was read): a filter on the
 // owner read through the first table of that way, as leaveOut reads it
-// on the first. Where the query does not compile with them (a way the
-// compiler cannot follow), it keeps the first ways alone.
+// on the first. A way the compiler cannot follow is left as it was, and
+// so is a first way, joined instead.
 func (p *Planner) otherRoutes(pl *Plan, m *semantic.Model, q *semantic.Query, mts []*semantic.Metric, out *semantic.Query, routes ownerRoutes) {
-	filters, notes, understood := len(out.Filters), len(pl.Notes), len(pl.Understood)
 	firstWays := func() {
-		out.Filters, pl.Notes, pl.Understood = out.Filters[:filters], pl.Notes[:notes], pl.Understood[:understood]
 		for i := range out.Filters {
 			out.Filters[i].Through = ""
 		}
@@ -106,15 +123,19 @@ func (p *Planner) otherRoutes(pl *Plan, m *semantic.Model, q *semantic.Query, mt
 			return
 		}
 	}
+	if _, err := semantic.Compile(m, *out, "sqlite"); err != nil {
+		firstWays() // a first way the compiler cannot follow: joined
+	}
 	for _, owner := range routes.order {
 		e := m.Entity(owner)
 		if e == nil || NamedRows(m, q, e) {
 			continue
 		}
 		for _, rt := range routes.other[lower(owner)] {
+			filters, notes, understood := len(out.Filters), len(pl.Notes), len(pl.Understood)
 			for _, c := range e.Columns {
 				f, ok := unrealFilter(m, e, c)
-				if !ok || !testWord(semantic.UnrealFlag(c)) && !p.goesWith(e, m.Entity(rt.child)) || readsColumn(m, q, mts, f.Field, c.Name) {
+				if !ok || !testWord(semantic.UnrealFlag(c)) && !p.goes(m, rt.chain) || readsColumn(m, q, mts, f.Field, c.Name) {
 					continue
 				}
 				f.Through = rt.through
@@ -123,9 +144,67 @@ func (p *Planner) otherRoutes(pl *Plan, m *semantic.Model, q *semantic.Query, mt
 				pl.Notes = append(pl.Notes, fmt.Sprintf("the rows of %s of %s %s are left out too (%s); ask for them by name to count them", display(rt.through), word, display(e.Name), f.Field))
 				pl.Understood = append(pl.Understood, fmt.Sprintf("leave out the rows of %s of %s %s (%s by way of %s)", display(rt.through), word, display(e.Name), f.Field, rt.through))
 			}
+			if len(out.Filters) > filters {
+				if _, err := semantic.Compile(m, *out, "sqlite"); err != nil {
+					// A way the compiler cannot follow: this one
+					// is left as it was.
+					out.Filters, pl.Notes, pl.Understood = out.Filters[:filters], pl.Notes[:notes], pl.Understood[:understood]
+				}
+			}
 		}
 	}
-	if _, err := semantic.Compile(m, *out, "sqlite"); err != nil {
-		firstWays()
+}
+
+// routesUp are the ways up to the owners of name's rows, a few steps, as
+// ownersUp finds them: none through avoid, the rows a related
+// condition's subquery refers to from outside.
+func (p *Planner) routesUp(m *semantic.Model, name, avoid string) ownerRoutes {
+	var r ownerRoutes
+	next := []string{name}
+	for step := 0; step < 3 && len(next) > 0; step++ {
+		var found []string
+		for _, at := range next {
+			for _, rel := range m.Relationships {
+				if !strings.EqualFold(rel.From, at) || rel.Cardinality != semantic.ManyToOne && rel.Cardinality != semantic.OneToOne || strings.EqualFold(rel.To, at) {
+					continue
+				}
+				parent := m.Entity(rel.To)
+				if parent == nil || parent.Role != nil || strings.EqualFold(parent.Name, name) || strings.EqualFold(parent.Name, avoid) || !p.owns(parent.Name, at) {
+					continue
+				}
+				if r.add(parent.Name, at, at == name, at == name) {
+					found = append(found, parent.Name)
+				}
+			}
+		}
+		next = found
 	}
+	return r
+}
+
+// otherRoutesUp are the conditions that leave out of the rows e a related
+// condition f counts or asks for those whose owner is no real row up a way
+// other than the first (the shortest, which the subquery joins): each
+// read by way of the table on it that refers to the owner. It returns
+// what each says, for the reading.
+func (p *Planner) otherRoutesUp(m *semantic.Model, f semantic.Filter, e *semantic.Entity, subject string) (out []semantic.Filter, said []string) {
+	routes := p.routesUp(m, e.Name, subject)
+	for _, owner := range routes.order {
+		oe := m.Entity(owner)
+		for _, rt := range routes.other[lower(owner)] {
+			for _, c := range oe.Columns {
+				w, ok := unrealFilter(m, oe, c)
+				if !ok || !testWord(semantic.UnrealFlag(c)) && !p.goes(m, rt.chain) {
+					continue
+				}
+				if (f.Op == semantic.OpSome || f.Op == semantic.OpNone) && semantic.DeletionDate(c) && subject != "" && p.upOf(lower(subject))[lower(owner)] {
+					continue // the row each refers to, deleted since, was still theirs (realRows)
+				}
+				w.Through = rt.through
+				out = append(out, w)
+				said = append(said, fmt.Sprintf("leave out the %s of %s of %s %s (%s by way of %s)", display(e.Name), display(rt.through), unrealWord(oe, c), display(oe.Name), w.Field, rt.through))
+			}
+		}
+	}
+	return out, said
 }

@@ -175,7 +175,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	// parts reports whether the rows owner owns go with it deleted or
 	// void (goesWith): an order's lines, a deleted shipment's delivery
 	// attempts, where a deleted student's incidents still happened.
-	parts := func(owner string) bool { return p.goesWith(m.Entity(owner), m.Entity(child[owner])) }
+	parts := func(owner string) bool { return p.goes(m, routes.first[lower(owner)].chain) }
 	leaveOut := func(name string, owner bool) {
 		e := m.Entity(name)
 		joinedTo := events && !owner && !measured(name)
@@ -297,6 +297,14 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				kept, said = slices.Clone(out0(out, q).Filters[i].Where), len(pl.Understood)
 			}
 		}
+		if others, read := p.otherRoutesUp(m, f, e, subject); len(others) > 0 {
+			// An owner reached up two chains from the rows counted (an
+			// exam result's exam's teacher, and its class's): each
+			// other way too (diamond.go).
+			clone()
+			out.Filters[i].Where = append(slices.Clone(out.Filters[i].Where), others...)
+			pl.Understood = append(pl.Understood, read...)
+		}
 		if out != nil && len(out.Filters[i].Where) > len(kept) {
 			if _, err := semantic.Compile(m, *out, "sqlite"); err != nil {
 				// The owners are not joined in one way from the rows
@@ -324,7 +332,18 @@ func (p *Planner) goesWith(owner, child *semantic.Entity) bool {
 	if owner == nil || child == nil {
 		return false
 	}
-	return child.TimeColumn == "" || owner.TimeColumn != "" && !p.namedRows(owner)
+	if child.TimeColumn == "" {
+		// Rows dated by another table they belong to are its events: the
+		// results of an exam, by the exam's date, still happened to a
+		// student deleted since (found from outside: 106 for 111 results
+		// in 2025). They go with that table, as an order's lines go with
+		// the order.
+		if d := p.m.PartsDate(child.Name, p.entity); d != "" && !strings.EqualFold(d[:strings.LastIndex(d, ".")], owner.Name) {
+			return owner.TimeColumn != "" && !p.namedRows(owner)
+		}
+		return true
+	}
+	return owner.TimeColumn != "" && !p.namedRows(owner)
 }
 
 // namedRows reports whether a table's rows are known by a name, as
