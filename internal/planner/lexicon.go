@@ -314,6 +314,27 @@ func genericWord(w string) bool {
 	return false
 }
 
+// amountWord reports whether a generic word of a column's name says
+// what it measures: an amount, a total, a value.
+func amountWord(w string) bool {
+	switch w {
+	case "amount", "total", "value":
+		return true
+	}
+	return false
+}
+
+// wordColumns is how many of e's columns have w among their name's words.
+func wordColumns(e *semantic.Entity, w string) int {
+	n := 0
+	for _, c := range e.Columns {
+		if slices.Contains(nameWords(c.Name), w) {
+			n++
+		}
+	}
+	return n
+}
+
 // buildLexicon reads the model's names, synonyms and known values into
 // phrases. scope, when not nil, keeps only the names a question's words
 // could meet, and collects no terms (scope.go).
@@ -540,6 +561,16 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 							a.strength = strAlias
 							l.addForms(w, a)
 						}
+					}
+					if w := ws[len(ws)-1]; amountWord(w) && cs.numeric && !cs.key && wordColumns(e, w) == 1 {
+						// "the order amount" of orders.total_amount: the
+						// table's one column of that word, once the
+						// question names the table (an own sense; found
+						// from outside: "total order amount in 2026" read
+						// as invoice payments' amount, refused).
+						a := cs
+						a.strength, a.own = strAlias, true
+						l.addForms(w, a)
 					}
 				} else if adj := semantic.FlagAdjective(c.Name); adj != "" && adj != lower(c.Name) && cs.flag != nil {
 					// "official languages" for IsOfficial ('T' or 'F'):

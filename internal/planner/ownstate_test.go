@@ -192,3 +192,34 @@ func TestNoneOfBestNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestAmountOfNamedTable: "order amount" is the orders' one column of
+// amounts, total_amount, where other tables have a column named amount
+// (found from outside: "total order amount in 2026" read as invoice
+// payments' amount, and refused).
+func TestAmountOfNamedTable(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	money := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeFloat} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{id("id"), money("total_amount"), money("discount_total")}},
+			{Name: "invoices", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("order_id"), money("amount")}},
+			{Name: "refunds", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("order_id"), money("amount")}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "invoices", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "refunds", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for q, want := range map[string]string{"total order amount": "SUM(orders.total_amount)", "average order amount": "AVG(orders.total_amount)", "total refund amount": "SUM(refunds.amount)"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Metrics) != 1 || pl.Model(m).Metric(pl.Query.Metrics[0]) == nil || !strings.Contains(pl.Model(m).Metric(pl.Query.Metrics[0]).Expr, strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(want, "SUM("), "AVG("), ")")) {
+			t.Errorf("%q: %s %q %+v; want %s", q, pl.Kind, pl.Reason, pl.Query, want)
+		}
+	}
+	// Not where the table has two columns of the word.
+	if pl := p.Plan("total order total", asOf); pl.Query != nil && len(pl.Query.Metrics) == 1 && strings.Contains(pl.Model(m).Metric(pl.Query.Metrics[0]).Expr, "discount_total") {
+		t.Errorf("total order total: %+v", pl.Query)
+	}
+}
