@@ -138,9 +138,25 @@ func asksWho(question string) bool {
 // donation that went through, a failed attempt none (found from outside:
 // 26 donors whose only gifts failed counted as having given, at 1.00).
 func (b *builder) boughtNone(pl *Plan) map[string][]semantic.Filter {
+	// A word of a table's name is no verb: "customers with no work
+	// orders" (found from outside: read as none completed, 1 customer for
+	// 0 at 1.00).
+	named := map[string]bool{}
+	for _, ent := range b.st.none {
+		for _, w := range nameWords(ent) {
+			named[w], named[singular(w)] = true, true
+		}
+	}
+	for _, t := range b.st.terms {
+		if slices.ContainsFunc(t.cands, func(s sense) bool { return s.kind == sEntity }) {
+			for _, w := range strings.Fields(lower(t.it.text)) {
+				named[w] = true
+			}
+		}
+	}
 	verb := ""
 	for _, t := range tokenize(b.st.raw) {
-		if buyVerb(t.s) || doneVerb(t.s) {
+		if (buyVerb(t.s) || doneVerb(t.s)) && !named[lower(t.s)] {
 			verb = t.s
 			break
 		}
