@@ -314,6 +314,16 @@ func genericWord(w string) bool {
 	return false
 }
 
+// dateWord reports whether a word of a column's name says it is a date
+// or time (start_date, shipped_on, closed_at).
+func dateWord(w string) bool {
+	switch w {
+	case "date", "on", "at", "time", "day", "ts", "dt":
+		return true
+	}
+	return false
+}
+
 // amountWord reports whether a generic word of a column's name says
 // what it measures: an amount, a total, a value.
 func amountWord(w string) bool {
@@ -560,6 +570,13 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 							a := cs
 							a.strength = strAlias
 							l.addForms(w, a)
+							if past := pastOf(w); i == 0 && len(ws) == 2 && c.Temporal() && dateWord(ws[1]) && past != "" && past != w {
+								// "projects started this year": the verb
+								// of start_date, as started_on's is
+								// (found from outside: read as the
+								// subscriptions' started_on, refused).
+								l.addForms(past, a)
+							}
 						}
 					}
 					if w := ws[len(ws)-1]; amountWord(w) && cs.numeric && !cs.key && wordColumns(e, w) == 1 {

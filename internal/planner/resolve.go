@@ -113,6 +113,16 @@ func (b *builder) besideField(t *term) string {
 	return ""
 }
 
+// nounAfter is the table the term right after t names, or "".
+func (b *builder) nounAfter(t *term) string {
+	for _, u := range b.st.terms {
+		if u.pos == t.pos+1 && len(u.cands) > 0 && u.cands[0].kind == sEntity {
+			return u.cands[0].name
+		}
+	}
+	return ""
+}
+
 // resolveColumns chooses, for each column and value term, the one column it
 // means, preferring the subject's own columns.
 func (b *builder) resolveColumns() *Plan {
@@ -130,6 +140,13 @@ func (b *builder) resolveColumns() *Plan {
 			// from outside, 4 agents for 13 at 1.00).
 			if f := b.besideField(t); f != "" {
 				t.cands = slices.DeleteFunc(slices.Clone(t.cands), func(s sense) bool { return s.kind == sValue && s.field != f })
+			}
+			// "accounts with an active subscription": said of the noun
+			// right after it, whose table holds it, not of the subject's
+			// own column (found from outside: the accounts' status
+			// taken, and the subscriptions left unread, refused).
+			if e := b.nounAfter(t); e != "" && slices.ContainsFunc(t.cands, func(s sense) bool { return s.kind == sValue && strings.EqualFold(s.entity, e) }) {
+				t.cands = slices.DeleteFunc(slices.Clone(t.cands), func(s sense) bool { return s.kind == sValue && !strings.EqualFold(s.entity, e) })
 			}
 		}
 		best := 99
