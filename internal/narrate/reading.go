@@ -394,7 +394,7 @@ func whereText(ws []semantic.Filter) string {
 	}
 	var parts []string
 	for _, w := range ws {
-		t := filterText(w, w.Op == semantic.OpNe || w.Op == semantic.OpNotIn) // the related rows' own filters keep the empty
+		t := filterText(w, w.Op == semantic.OpNe || w.Op == semantic.OpNotIn || w.OrNull) // the related rows' own filters keep the empty
 		if w.Through != "" {
 			t += " by way of " + w.Through
 		}
