@@ -37,7 +37,23 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
-	if mt == nil || mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") {
+	if mt == nil {
+		return nil
+	}
+	if e, verb := p.entity(mt.Entity), toks[at].s; mt.Derived == "" && e != nil && semantic.PaymentRows(e.Name) && (verb == "collected" || verb == "received") {
+		// "total payments received in 2025": the payments that went
+		// through, not the failed ones too (found from outside: 656,162
+		// for 577,956, the word passed over).
+		if done, ok := p.completedState(e.Name); ok && !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, done.Field) }) {
+			q := *pl.Query
+			q.Filters = append(slices.Clone(q.Filters), done)
+			out := *pl
+			out.Query = &q
+			out.Understood = append(slices.Clone(pl.Understood), fmt.Sprintf("%q read as the %s that went through: %s = %v", verb, display(e.Name), done.Field, done.Values[0]))
+			return &out
+		}
+	}
+	if mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") {
 		return nil
 	}
 	entity, column, ok := simpleRef(strings.TrimSuffix(strings.TrimSpace(mt.Expr)[len("SUM("):], ")"))
