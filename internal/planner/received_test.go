@@ -18,7 +18,9 @@ func TestPaymentsReceived(t *testing.T) {
 		{Name: "method", Type: quarry.TypeText, Values: []string{"card", "wire"}},
 		{Name: "status", Type: quarry.TypeText, Values: []string{"succeeded", "failed"}}}}}}
 	p := New(m, nil)
-	done := func(f semantic.Filter) bool { return f.Field == "payments.status" && slices.Equal(f.Values, []any{"succeeded"}) }
+	done := func(f semantic.Filter) bool {
+		return f.Field == "payments.status" && slices.Equal(f.Values, []any{"succeeded"})
+	}
 	for q, want := range map[string]bool{
 		"total payments received in 2025":      true,
 		"payments collected by method in 2025": true,
