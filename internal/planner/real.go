@@ -123,8 +123,9 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		return slices.ContainsFunc(mts, func(mt *semantic.Metric) bool { return strings.EqualFold(mt.Entity, name) })
 	}
 	var owners []string
-	child := map[string]string{} // an owner found up the chain: the rows it owns
-	routes := ownerRoutes{}      // the ways up to each owner (diamond.go)
+	child := map[string]string{}  // an owner found up the chain: the rows it owns
+	routes := ownerRoutes{}       // the ways up to each owner (diamond.go)
+	testOnly := map[string]bool{} // owners by a key not named after them: their test rows alone (ownerBy)
 	ownersOf := func(names []string) (found []string) {
 		for _, name := range names {
 			for _, r := range m.Relationships {
@@ -132,7 +133,8 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 					continue
 				}
 				parent := m.Entity(r.To)
-				if parent == nil || parent.Role != nil || !p.owns(parent.Name, name) {
+				owned, refersTest := p.ownerBy(m, parent, name)
+				if !owned && (!refersTest || testOnly[lower(name)]) {
 					continue
 				}
 				if slices.Contains(ents, parent.Name) {
@@ -145,8 +147,12 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				}
 				if routes.add(parent.Name, name, slices.Contains(ents, name), measured(name)) {
 					owners = append(owners, parent.Name)
-					found = append(found, parent.Name)
 					child[parent.Name] = name
+					if owned {
+						found = append(found, parent.Name)
+					} else {
+						testOnly[lower(parent.Name)] = true // not climbed from
+					}
 				}
 			}
 		}
@@ -187,7 +193,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 		for _, c := range e.Columns {
 			f, ok := unrealFilter(m, e, c)
-			if !ok || owner && !parts(name) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && deletion(c) {
+			if !ok || owner && (!parts(name) || testOnly[lower(name)]) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && deletion(c) {
 				continue
 			}
 			word, read := unrealWord(e, c), fmt.Sprintf("leave out %s rows (%s)", unrealWord(e, c), f.Field)
@@ -227,7 +233,23 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 	}
 	for _, name := range owners {
+		if !testOnly[lower(name)] {
+			leaveOut(name, true)
+		}
+	}
+	for _, name := range owners {
+		if !testOnly[lower(name)] {
+			continue
+		}
+		// Joined by a key not named after it: where the query does not
+		// compile with it (a way the compiler cannot tell), left as it
+		// was.
+		clone()
+		filters, notes, understood, via := len(out.Filters), len(pl.Notes), len(pl.Understood), len(out.Via)
 		leaveOut(name, true)
+		if _, err := semantic.Compile(m, *out, "sqlite"); err != nil {
+			out.Filters, pl.Notes, pl.Understood, out.Via = out.Filters[:filters], pl.Notes[:notes], pl.Understood[:understood], out.Via[:via]
+		}
 	}
 	if routes.diamond() {
 		clone()
@@ -273,7 +295,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				if !ok || slices.ContainsFunc(out0(out, q).Filters[i].Where, func(x semantic.Filter) bool { return strings.EqualFold(x.Field, w.Field) }) {
 					continue
 				}
-				if o.child != nil && !p.goesWith(o.entity, o.child) && !testWord(semantic.UnrealFlag(c)) {
+				if o.child != nil && (!p.goesWith(o.entity, o.child) || o.testOnly) && !testWord(semantic.UnrealFlag(c)) {
 					// A deleted or void owner whose rows still happened
 					// (leaveOut's parts).
 					continue
@@ -374,9 +396,10 @@ func out0(out, q *semantic.Query) *semantic.Query {
 // ownedBy is a table up the chain of owners of some rows (ownersUp),
 // and the rows of the chain it owns.
 type ownedBy struct {
-	entity  *semantic.Entity
-	child   *semantic.Entity // nil for the rows themselves
-	through bool             // the rows a related condition goes through
+	entity   *semantic.Entity
+	child    *semantic.Entity // nil for the rows themselves
+	through  bool             // the rows a related condition goes through
+	testOnly bool             // by a key not named after it: its test rows alone (ownerBy)
 }
 
 // ownersUp are the owners of name's rows (a key named after each: an
@@ -395,10 +418,13 @@ func (p *Planner) ownersUp(m *semantic.Model, name, avoid string) []ownedBy {
 				if !strings.EqualFold(r.From, at) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne || slices.Contains(seen, lower(r.To)) {
 					continue
 				}
-				if parent := m.Entity(r.To); parent != nil && parent.Role == nil && p.owns(parent.Name, at) {
+				parent := m.Entity(r.To)
+				if owned, refersTest := p.ownerBy(m, parent, at); owned || refersTest {
 					seen = append(seen, lower(parent.Name))
-					found = append(found, parent.Name)
-					out = append(out, ownedBy{entity: parent, child: m.Entity(at)})
+					if owned {
+						found = append(found, parent.Name)
+					}
+					out = append(out, ownedBy{entity: parent, child: m.Entity(at), testOnly: !owned})
 				}
 			}
 		}
