@@ -22,7 +22,8 @@ import (
 // was paid nothing says. Nil where the question says nothing received, or
 // the amount is one its own rows move (payments, invoices, orders).
 func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
-	if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || len(pl.Query.Compare) > 0 {
+	rows := pl.Kind == KindRows && pl.Query != nil && pl.Query.Rows != nil
+	if (pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1) && !rows || len(pl.Query.Compare) > 0 {
 		return nil
 	}
 	toks := tokenize(question)
@@ -36,8 +37,10 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 	if at < 1 {
 		return nil
 	}
-	mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
-	if mt == nil {
+	var mt *semantic.Metric
+	if rows {
+		mt = &semantic.Metric{Entity: pl.Query.Rows.Entity} // the rows listed
+	} else if mt = pl.over(p.m).Metric(pl.Query.Metrics[0]); mt == nil {
 		return nil
 	}
 	if e, verb := p.entity(mt.Entity), toks[at].s; mt.Derived == "" && e != nil && semantic.PaymentRows(e.Name) && (verb == "collected" || verb == "received") {
@@ -53,7 +56,7 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 			return &out
 		}
 	}
-	if mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") {
+	if rows || mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") {
 		return nil
 	}
 	entity, column, ok := simpleRef(strings.TrimSuffix(strings.TrimSpace(mt.Expr)[len("SUM("):], ")"))

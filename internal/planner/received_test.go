@@ -25,6 +25,8 @@ func TestPaymentsReceived(t *testing.T) {
 		"total payments received in 2025":      true,
 		"payments collected by method in 2025": true,
 		"how many payments received in 2025":   true,
+		"payments received in 2025":            true,
+		"payments in 2025":                     false,
 		"total payments in 2025":               false,
 	} {
 		pl := p.Plan(q, asOf)
