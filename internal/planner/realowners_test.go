@@ -226,3 +226,45 @@ func TestOwnerByFirstWord(t *testing.T) {
 		}
 	}
 }
+
+// TestRelatedRowsChainJoined: the tables a related condition's chain
+// joins on its way (the orders of the order lines, to the products) have
+// their void and deleted rows left out too (found from outside:
+// "customers with orders of both Pallet Jack and Scanner" 25 for 22, the
+// products of void and deleted orders counted, at 1.00).
+func TestRelatedRowsChainJoined(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "ordered_at", Columns: []semantic.Column{id("id"), id("customer_id"), {Name: "ordered_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"shipped", "void"}}, {Name: "is_deleted", Type: quarry.TypeInt, Values: []string{"0", "1"}}}},
+			{Name: "order_lines", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("order_id"), id("product_id")}},
+			{Name: "products", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText, Values: []string{"Pallet Jack", "Scanner"}}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "order_lines", FromColumn: "order_id", To: "orders", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "order_lines", FromColumn: "product_id", To: "products", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	pl := New(m, nil).Plan("customers with orders of both Pallet Jack and Scanner", asOf)
+	if pl.Query == nil {
+		t.Fatalf("%s %q", pl.Kind, pl.Reason)
+	}
+	n := 0
+	for _, f := range pl.Query.Filters {
+		if f.Op != semantic.OpSome {
+			continue
+		}
+		n++
+		for _, want := range []string{"orders.status", "orders.is_deleted"} {
+			if !slices.ContainsFunc(f.Where, func(w semantic.Filter) bool { return w.Field == want }) {
+				t.Errorf("%+v: no condition on %s", f, want)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%+v: want a condition of having each product", pl.Query.Filters)
+	}
+}
