@@ -162,3 +162,35 @@ func valuesWords(vs []any) string {
 	}
 	return strings.Join(out, " or ")
 }
+
+// inForceValue is the one value of e's status column that says a row is
+// in force ('active'), as a question writes it; "" where there is none,
+// or several. inForceColumn is its column.
+func inForceValue(e *semantic.Entity) string {
+	v, _ := inForceOf(e)
+	return v
+}
+
+func inForceColumn(e *semantic.Entity) string {
+	_, c := inForceOf(e)
+	return c
+}
+
+func inForceOf(e *semantic.Entity) (value, column string) {
+	n := 0
+	for _, c := range e.Columns {
+		if !semantic.StatusName(c.Name) {
+			continue
+		}
+		for _, v := range c.Values {
+			switch strings.ReplaceAll(semantic.Fold(v), "_", " ") {
+			case "active", "current", "in force", "inforce", "valid", "live", "effective":
+				value, column, n = v, c.Name, n+1
+			}
+		}
+	}
+	if n != 1 {
+		return "", ""
+	}
+	return value, column
+}

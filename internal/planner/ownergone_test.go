@@ -34,3 +34,28 @@ func TestInForceOfDeletedOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrentAsActive: "current contracts" of a table whose status says
+// in force is "active contracts", status and dates both (found from
+// outside: cancelled and expired contracts that end later counted as
+// current, 10 for 3, at 1.00); of a table with no such status, the end
+// date alone.
+func TestCurrentAsActive(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	end := semantic.Column{Name: "end_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}
+	m := &semantic.Model{Entities: []semantic.Entity{
+		{Name: "contracts", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{id("id"), {Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, end,
+			{Name: "status", Type: quarry.TypeText, Values: []string{"active", "cancelled", "expired"}}}},
+		{Name: "memberships", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{id("id"), {Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, end}},
+	}}
+	p := New(m, nil)
+	status := func(f semantic.Filter) bool { return f.Field == "contracts.status" && slices.Equal(f.Values, []any{"active"}) }
+	for _, q := range []string{"current contracts", "how many current contracts"} {
+		if pl := p.Plan(q, asOf); pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, status) {
+			t.Errorf("%q: %s %q %+v; want the active ones", q, pl.Kind, pl.Reason, pl.Query)
+		}
+	}
+	if pl := p.Plan("how many current memberships", asOf); pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, func(f semantic.Filter) bool { return f.Field == "memberships.end_date" }) {
+		t.Errorf("current memberships: %s %q %+v; want by the end date", pl.Kind, pl.Reason, pl.Query)
+	}
+}

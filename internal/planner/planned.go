@@ -437,6 +437,24 @@ func (b *builder) currentRows() *Plan {
 		// "ignored: current", at 1.00).
 		return b.fail(fmt.Sprintf("quarry cannot tell which %s are current: %s has no date that ends its rows (such as ended_on); ask for a state it holds instead (“active %s”) or leave %q out", display(named[0].Name), display(named[0].Name), display(named[0].Name), word))
 	}
+	if word == "current" && valueWord == nil {
+		// "current contracts", of a table whose status says in force
+		// ('active'): read as "active contracts", status and dates
+		// both, so the two phrasings agree (found from outside:
+		// cancelled and expired contracts ending later counted, 10 for
+		// 3, at 1.00).
+		if v := inForceValue(ent); v != "" {
+			if read, ok := replaceWord(b.st.raw, word, v); ok {
+				if pl := b.p.replan(read, b.st.asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
+					pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: %s holds the %s in force", word, v, ent.Name+"."+inForceColumn(ent), display(ent.Name)))
+					if pl.Read == "" {
+						pl.Read = read
+					}
+					return pl
+				}
+			}
+		}
+	}
 	// Every date that closes a row: a student who graduated or withdrew
 	// is no current student (found from outside: those who withdrew
 	// counted, at 1.00).
