@@ -16,6 +16,21 @@ import (
 // database: one "cell|cell" string per row, in the query's order.
 func learnedDB(t *testing.T, file, schema, policy string) (string, func(sql string) []string) {
 	t.Helper()
+	if raceEnabled {
+		// The tests that learn a database and grade quarry's answers on
+		// it run the planner and the checks on one goroutine, which the
+		// race detector has nothing to say of and slows tenfold; the
+		// plain pass grades them, and the ask, serve and MCP tests run
+		// the runtime's goroutines under it.
+		t.Skip("grades answers on one goroutine; the plain test pass runs it")
+	}
+	return learnedProject(t, file, schema, policy)
+}
+
+// learnedProject is learnedDB under the race detector too, for the tests
+// whose model and runtime work is worth its checks.
+func learnedProject(t *testing.T, file, schema, policy string) (string, func(sql string) []string) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, file)
 	db, err := sqlite3.Open(path)

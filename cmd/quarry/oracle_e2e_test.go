@@ -19,7 +19,7 @@ import (
 // wrong one must now end alike, and nothing the model is sent may hold a
 // value the database keeps in that column.
 func TestLeakAlarmIsNoOracle(t *testing.T) {
-	dir, _ := learnedDB(t, "oracle.db", `CREATE TABLE tokens (id INTEGER PRIMARY KEY, label TEXT NOT NULL, secret TEXT NOT NULL);
+	dir, _ := learnedProject(t, "oracle.db", `CREATE TABLE tokens (id INTEGER PRIMARY KEY, label TEXT NOT NULL, secret TEXT NOT NULL);
 INSERT INTO tokens VALUES (1, 'deploy', 'hunter2'), (2, 'backup', 'swordfish'), (3, 'deploy', 'hunter2'), (4, 'ci', 'opensesame');
 CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 INSERT INTO teams VALUES (1, 'North'), (2, 'South');`, "")
