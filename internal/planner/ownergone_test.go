@@ -49,7 +49,9 @@ func TestCurrentAsActive(t *testing.T) {
 		{Name: "memberships", PrimaryKey: "id", TimeColumn: "start_date", Columns: []semantic.Column{id("id"), {Name: "start_date", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, end}},
 	}}
 	p := New(m, nil)
-	status := func(f semantic.Filter) bool { return f.Field == "contracts.status" && slices.Equal(f.Values, []any{"active"}) }
+	status := func(f semantic.Filter) bool {
+		return f.Field == "contracts.status" && slices.Equal(f.Values, []any{"active"})
+	}
 	for _, q := range []string{"current contracts", "how many current contracts"} {
 		if pl := p.Plan(q, asOf); pl.Query == nil || !slices.ContainsFunc(pl.Query.Filters, status) {
 			t.Errorf("%q: %s %q %+v; want the active ones", q, pl.Kind, pl.Reason, pl.Query)
