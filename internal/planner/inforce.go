@@ -141,17 +141,20 @@ func inForceStatus(m *semantic.Model, f semantic.Filter) *semantic.Entity {
 		return nil
 	}
 	for _, v := range f.Values {
-		s, ok := v.(string)
-		if !ok {
-			return nil
-		}
-		switch strings.ReplaceAll(semantic.Fold(s), "_", " ") {
-		case "active", "current", "ongoing", "in force", "inforce", "valid", "live", "running", "effective":
-		default:
+		if s, ok := v.(string); !ok || !inForceWord(s) {
 			return nil
 		}
 	}
 	return fd.Entity
+}
+
+// inForceWord reports whether a status value says a row is in force.
+func inForceWord(v string) bool {
+	switch strings.ReplaceAll(semantic.Fold(v), "_", " ") {
+	case "active", "current", "ongoing", "in force", "inforce", "valid", "live", "running", "effective":
+		return true
+	}
+	return false
 }
 
 // valuesWords are a filter's values as a reading says them: 'active'.
@@ -163,19 +166,9 @@ func valuesWords(vs []any) string {
 	return strings.Join(out, " or ")
 }
 
-// inForceValue is the one value of e's status column that says a row is
-// in force ('active'), as a question writes it; "" where there is none,
-// or several. inForceColumn is its column.
-func inForceValue(e *semantic.Entity) string {
-	v, _ := inForceOf(e)
-	return v
-}
-
-func inForceColumn(e *semantic.Entity) string {
-	_, c := inForceOf(e)
-	return c
-}
-
+// inForceOf is the one value of e's status columns that says a row is
+// in force ('active'), as a question writes it, and its column; "" where
+// there is none, or several.
 func inForceOf(e *semantic.Entity) (value, column string) {
 	n := 0
 	for _, c := range e.Columns {
@@ -183,8 +176,7 @@ func inForceOf(e *semantic.Entity) (value, column string) {
 			continue
 		}
 		for _, v := range c.Values {
-			switch strings.ReplaceAll(semantic.Fold(v), "_", " ") {
-			case "active", "current", "in force", "inforce", "valid", "live", "effective":
+			if inForceWord(v) {
 				value, column, n = v, c.Name, n+1
 			}
 		}

@@ -443,10 +443,10 @@ func (b *builder) currentRows() *Plan {
 		// both, so the two phrasings agree (found from outside:
 		// cancelled and expired contracts ending later counted, 10 for
 		// 3, at 1.00).
-		if v := inForceValue(ent); v != "" {
+		if v, col := inForceOf(ent); v != "" {
 			if read, ok := replaceWord(b.st.raw, word, v); ok {
 				if pl := b.p.replan(read, b.st.asOf); pl.Kind == KindMetric || pl.Kind == KindRows {
-					pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: %s holds the %s in force", word, v, ent.Name+"."+inForceColumn(ent), display(ent.Name)))
+					pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: %s holds the %s in force", word, v, ent.Name+"."+col, display(ent.Name)))
 					if pl.Read == "" {
 						pl.Read = read
 					}
