@@ -154,16 +154,16 @@ func (c *compiler) subqueryFrom(outer, related, from, link string, ref colRef, t
 			if joined[strings.ToLower(step.To)] {
 				continue
 			}
-			p, k := colRef{step.To, step.ToColumn}, colRef{step.From, step.FromColumn}
-			if err := c.checkCols(p, k); err != nil {
-				return "", nil, colRef{}, err
-			}
 			// Left: a row that refers to none (a work order with no
 			// technician yet) is kept by a condition that keeps the
 			// empty ("not a test technician"), as the outer query's
 			// left joins keep it (found from outside: a customer's only
 			// work orders, with none, dropped, at 1.00).
-			from += " LEFT JOIN " + c.tableRef(step.To) + " ON " + c.col(p) + " = " + c.col(k)
+			j, err := c.joinUp("LEFT JOIN", step)
+			if err != nil {
+				return "", nil, colRef{}, err
+			}
+			from += j
 			joined[strings.ToLower(step.To)] = true
 		}
 		conds = append(conds, s)
@@ -201,11 +201,11 @@ func (c *compiler) throughSQL(outer string, f Filter) (string, colRef, error) {
 		chain := c.tableRef(first.To)
 		var joined []string
 		for _, r := range steps[1:] {
-			p, k := colRef{r.To, r.ToColumn}, colRef{r.From, r.FromColumn}
-			if err := c.checkCols(p, k); err != nil {
+			j, err := c.joinUp("JOIN", r)
+			if err != nil {
 				return "", colRef{}, err
 			}
-			chain += " JOIN " + c.tableRef(r.To) + " ON " + c.col(p) + " = " + c.col(k)
+			chain += j
 			joined = append(joined, r.From)
 		}
 		if from, conds, ref, err = c.subqueryFrom(outer, t.Name, chain, c.col(up)+" = "+c.col(own), own, joined, []Filter{w}); err != nil {
@@ -246,11 +246,11 @@ func (c *compiler) relatedFrom(outer, related string) (from, link string, ref co
 	// Up from the link to related, then to the last step before outer.
 	steps := append(slices.Clone(path.ToRelated), path.ToOuter[:len(path.ToOuter)-1]...)
 	for _, r := range steps {
-		p, k := colRef{r.To, r.ToColumn}, colRef{r.From, r.FromColumn}
-		if err := c.checkCols(p, k); err != nil {
+		j, err := c.joinUp("JOIN", r)
+		if err != nil {
 			return "", "", colRef{}, nil, err
 		}
-		from += " JOIN " + c.tableRef(r.To) + " ON " + c.col(p) + " = " + c.col(k)
+		from += j
 		if !strings.EqualFold(r.To, related) {
 			joined = append(joined, r.To)
 		}
@@ -370,11 +370,18 @@ func (c *compiler) parentJoin(child, parent string) (string, error) {
 	if pe := c.m.Entity(found.To); pe == nil || !strings.EqualFold(pe.PrimaryKey, found.ToColumn) {
 		return "", quarry.Errorf(quarry.KindUnsupported, "each %s row does not refer to one %s row by its key", child, parent)
 	}
-	p, k := colRef{found.To, found.ToColumn}, colRef{found.From, found.FromColumn}
+	return c.joinUp("JOIN", *found)
+}
+
+// joinUp is " JOIN r.To ON r.To.key = r.From.column" (or a LEFT JOIN, by
+// kind): the one row step r's rows refer to, both columns passing the
+// column policy.
+func (c *compiler) joinUp(kind string, r Relationship) (string, error) {
+	p, k := colRef{r.To, r.ToColumn}, colRef{r.From, r.FromColumn}
 	if err := c.checkCols(p, k); err != nil {
 		return "", err
 	}
-	return " JOIN " + c.tableRef(found.To) + " ON " + c.col(p) + " = " + c.col(k), nil
+	return " " + kind + " " + c.tableRef(r.To) + " ON " + c.col(p) + " = " + c.col(k), nil
 }
 
 // throughChain reports whether related's rows reach outer's through a
