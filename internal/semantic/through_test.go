@@ -46,6 +46,17 @@ INSERT INTO order_items (id, order_id, product_id, quantity, unit_price) VALUES 
 			t.Errorf("%+v compiled: %s", bad, c.SQL)
 		}
 	}
+	// A restricted column is no more readable by way of another table:
+	// not in the condition, nor as a column the way joins on.
+	restricted := *m
+	restricted.Restricted = []string{"customers.country"}
+	if c, err := Compile(&restricted, Query{Metrics: []string{"items_sold"}, Filters: []Filter{notGermany}}, quarry.DialectSQLite); err == nil {
+		t.Errorf("a restricted column read by way of orders compiled: %s", c.SQL)
+	}
+	restricted.Restricted = []string{"orders.customer_id"}
+	if c, err := Compile(&restricted, Query{Metrics: []string{"items_sold"}, Filters: []Filter{notGermany}}, quarry.DialectSQLite); err == nil {
+		t.Errorf("a way joined on a restricted column compiled: %s", c.SQL)
+	}
 	// Each dialect renders it.
 	for _, d := range []quarry.Dialect{quarry.DialectPostgres, quarry.DialectMySQL} {
 		c, err := Compile(m, Query{Metrics: []string{"items_sold"}, Filters: []Filter{notGermany}}, d)
