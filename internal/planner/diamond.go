@@ -25,16 +25,19 @@ type ownerRoutes struct {
 // refer to the owner (the owner itself when the rows measured do), by
 // which a filter on the owner goes (semantic.Filter's Through); child,
 // the rows the owner owns on it; chain, the tables from the rows the
-// query reads up to the owner.
+// query reads up to the owner; testOnly, whether the owner is reached by
+// a key not named after it, which carries its test rows alone (ownerBy).
 type route struct {
 	through, child string
 	chain          []string
+	testOnly       bool
 }
 
 // add records that owner is an owner of from's rows: rows the query reads
 // (read), among them those it measures or lists (measured), or another
-// owner's. It reports whether owner is new.
-func (r *ownerRoutes) add(owner, from string, read, measured bool) bool {
+// owner's; by a key not named after it (testOnly). It reports whether
+// owner is new.
+func (r *ownerRoutes) add(owner, from string, read, measured, testOnly bool) bool {
 	if r.first == nil {
 		r.first, r.other = map[string]route{}, map[string][]route{}
 	}
@@ -45,7 +48,7 @@ func (r *ownerRoutes) add(owner, from string, read, measured bool) bool {
 	if !read {
 		chain = append(slices.Clone(r.first[lower(from)].chain), owner)
 	}
-	rt := route{through: through, child: from, chain: chain}
+	rt := route{through: through, child: from, chain: chain, testOnly: testOnly}
 	k := lower(owner)
 	first, ok := r.first[k]
 	if !ok {
@@ -61,8 +64,8 @@ func (r *ownerRoutes) add(owner, from string, read, measured bool) bool {
 
 // again records that a table the query reads is an owner of from's rows,
 // from an owner of the rows read: another way up to it than the query's
-// own join.
-func (r *ownerRoutes) again(read, from string) {
+// own join; by a key not named after it (testOnly).
+func (r *ownerRoutes) again(read, from string, testOnly bool) {
 	k := lower(read)
 	first, ok := r.first[lower(from)]
 	if !ok || slices.ContainsFunc(r.other[k], func(o route) bool { return strings.EqualFold(o.through, from) }) {
@@ -71,7 +74,7 @@ func (r *ownerRoutes) again(read, from string) {
 	if !slices.Contains(r.order, read) {
 		r.order = append(r.order, read)
 	}
-	r.other[k] = append(r.other[k], route{through: from, child: from, chain: append(slices.Clone(first.chain), read)})
+	r.other[k] = append(r.other[k], route{through: from, child: from, chain: append(slices.Clone(first.chain), read), testOnly: testOnly})
 }
 
 // goes reports whether the rows at the foot of chain go with its top
@@ -135,7 +138,7 @@ func (p *Planner) otherRoutes(pl *Plan, m *semantic.Model, q *semantic.Query, mt
 			filters, notes, understood := len(out.Filters), len(pl.Notes), len(pl.Understood)
 			for _, c := range e.Columns {
 				f, ok := unrealFilter(m, e, c)
-				if !ok || !testWord(semantic.UnrealFlag(c)) && !p.goes(m, rt.chain) || readsColumn(m, q, mts, f.Field, c.Name) {
+				if !ok || !testWord(semantic.UnrealFlag(c)) && (rt.testOnly || !p.goes(m, rt.chain)) || readsColumn(m, q, mts, f.Field, c.Name) {
 					continue
 				}
 				f.Through = rt.through
@@ -155,9 +158,12 @@ func (p *Planner) otherRoutes(pl *Plan, m *semantic.Model, q *semantic.Query, mt
 	}
 }
 
-// routesUp are the ways up to the owners of name's rows, a few steps, as
-// ownersUp finds them: none through avoid, the rows a related
-// condition's subquery refers to from outside.
+// routesUp are the ways up to the owners of name's rows (a key named
+// after each: an attempt's shipment, its customer), up to three steps,
+// the way realRows finds those of the rows measured; none through
+// avoid, the rows a related condition's subquery refers to from outside,
+// which it cannot join again. An owner by a key not named after it
+// (ownerBy) is not climbed from.
 func (p *Planner) routesUp(m *semantic.Model, name, avoid string) ownerRoutes {
 	var r ownerRoutes
 	next := []string{name}
@@ -169,10 +175,11 @@ func (p *Planner) routesUp(m *semantic.Model, name, avoid string) ownerRoutes {
 					continue
 				}
 				parent := m.Entity(rel.To)
-				if parent == nil || parent.Role != nil || strings.EqualFold(parent.Name, name) || strings.EqualFold(parent.Name, avoid) || !p.owns(parent.Name, at) {
+				if parent == nil || strings.EqualFold(parent.Name, name) || strings.EqualFold(parent.Name, avoid) {
 					continue
 				}
-				if r.add(parent.Name, at, at == name, at == name) {
+				owned, refersTest := p.ownerBy(m, parent, at)
+				if (owned || refersTest) && r.add(parent.Name, at, at == name, at == name, !owned) && owned {
 					found = append(found, parent.Name)
 				}
 			}
@@ -182,19 +189,30 @@ func (p *Planner) routesUp(m *semantic.Model, name, avoid string) ownerRoutes {
 	return r
 }
 
+// ownersUp are the owners routesUp found, each with the rows of the first
+// chain it owns.
+func ownersUp(m *semantic.Model, r ownerRoutes) []ownedBy {
+	out := make([]ownedBy, 0, len(r.order))
+	for _, o := range r.order {
+		rt := r.first[lower(o)]
+		out = append(out, ownedBy{entity: m.Entity(o), child: m.Entity(rt.child), testOnly: rt.testOnly})
+	}
+	return out
+}
+
 // otherRoutesUp are the conditions that leave out of the rows e a related
 // condition f counts or asks for those whose owner is no real row up a way
 // other than the first (the shortest, which the subquery joins): each
 // read by way of the table on it that refers to the owner. It returns
-// what each says, for the reading.
-func (p *Planner) otherRoutesUp(m *semantic.Model, f semantic.Filter, e *semantic.Entity, subject string) (out []semantic.Filter, said []string) {
-	routes := p.routesUp(m, e.Name, subject)
+// what each says, for the reading. routes are those of e's rows
+// (routesUp).
+func (p *Planner) otherRoutesUp(m *semantic.Model, f semantic.Filter, e *semantic.Entity, subject string, routes ownerRoutes) (out []semantic.Filter, said []string) {
 	for _, owner := range routes.order {
 		oe := m.Entity(owner)
 		for _, rt := range routes.other[lower(owner)] {
 			for _, c := range oe.Columns {
 				w, ok := unrealFilter(m, oe, c)
-				if !ok || !testWord(semantic.UnrealFlag(c)) && !p.goes(m, rt.chain) {
+				if !ok || !testWord(semantic.UnrealFlag(c)) && (rt.testOnly || !p.goes(m, rt.chain)) {
 					continue
 				}
 				if (f.Op == semantic.OpSome || f.Op == semantic.OpNone) && semantic.DeletionDate(c) && subject != "" && p.upOf(lower(subject))[lower(owner)] {

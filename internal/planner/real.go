@@ -123,9 +123,8 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		return slices.ContainsFunc(mts, func(mt *semantic.Metric) bool { return strings.EqualFold(mt.Entity, name) })
 	}
 	var owners []string
-	child := map[string]string{}  // an owner found up the chain: the rows it owns
-	routes := ownerRoutes{}       // the ways up to each owner (diamond.go)
-	testOnly := map[string]bool{} // owners by a key not named after them: their test rows alone (ownerBy)
+	child := map[string]string{} // an owner found up the chain: the rows it owns
+	routes := ownerRoutes{}      // the ways up to each owner (diamond.go)
 	ownersOf := func(names []string) (found []string) {
 		for _, name := range names {
 			for _, r := range m.Relationships {
@@ -134,24 +133,22 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				}
 				parent := m.Entity(r.To)
 				owned, refersTest := p.ownerBy(m, parent, name)
-				if !owned && (!refersTest || testOnly[lower(name)]) {
+				if !owned && (!refersTest || routes.first[lower(name)].testOnly) {
 					continue
 				}
 				if slices.Contains(ents, parent.Name) {
 					// Read by the query already (the attempts by agent):
 					// an owner's way up to it is another way.
 					if !slices.Contains(ents, name) {
-						routes.again(parent.Name, name)
+						routes.again(parent.Name, name, !owned)
 					}
 					continue
 				}
-				if routes.add(parent.Name, name, slices.Contains(ents, name), measured(name)) {
+				if routes.add(parent.Name, name, slices.Contains(ents, name), measured(name), !owned) {
 					owners = append(owners, parent.Name)
 					child[parent.Name] = name
 					if owned {
-						found = append(found, parent.Name)
-					} else {
-						testOnly[lower(parent.Name)] = true // not climbed from
+						found = append(found, parent.Name) // climbed from; one by a role key is not
 					}
 				}
 			}
@@ -193,7 +190,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 		for _, c := range e.Columns {
 			f, ok := unrealFilter(m, e, c)
-			if !ok || owner && (!parts(name) || testOnly[lower(name)]) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && deletion(c) {
+			if !ok || owner && (!parts(name) || routes.first[lower(name)].testOnly) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && deletion(c) {
 				continue
 			}
 			word, read := unrealWord(e, c), fmt.Sprintf("leave out %s rows (%s)", unrealWord(e, c), f.Field)
@@ -233,12 +230,12 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 	}
 	for _, name := range owners {
-		if !testOnly[lower(name)] {
+		if !routes.first[lower(name)].testOnly {
 			leaveOut(name, true)
 		}
 	}
 	for _, name := range owners {
-		if !testOnly[lower(name)] {
+		if !routes.first[lower(name)].testOnly {
 			continue
 		}
 		// Joined by a key not named after it: where the query does not
@@ -300,7 +297,8 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				}
 			}
 		}
-		for _, o := range append(those, p.ownersUp(m, e.Name, subject)...) {
+		up := p.routesUp(m, e.Name, subject)
+		for _, o := range append(those, ownersUp(m, up)...) {
 			for _, c := range o.entity.Columns {
 				w, ok := unrealFilter(m, o.entity, c)
 				if !ok || slices.ContainsFunc(out0(out, q).Filters[i].Where, func(x semantic.Filter) bool { return strings.EqualFold(x.Field, w.Field) }) {
@@ -330,7 +328,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 				kept, said = slices.Clone(out0(out, q).Filters[i].Where), len(pl.Understood)
 			}
 		}
-		if others, read := p.otherRoutesUp(m, f, e, subject); len(others) > 0 {
+		if others, read := p.otherRoutesUp(m, f, e, subject, up); len(others) > 0 {
 			// An owner reached up two chains from the rows counted (an
 			// exam result's exam's teacher, and its class's): each
 			// other way too (diamond.go).
@@ -411,37 +409,6 @@ type ownedBy struct {
 	child    *semantic.Entity // nil for the rows themselves
 	through  bool             // the rows a related condition goes through
 	testOnly bool             // by a key not named after it: its test rows alone (ownerBy)
-}
-
-// ownersUp are the owners of name's rows (a key named after each: an
-// attempt's shipment, its customer), up to three steps, the way
-// realRows finds those of the rows measured; none through avoid, the
-// rows a related condition's subquery refers to from outside, which it
-// cannot join again.
-func (p *Planner) ownersUp(m *semantic.Model, name, avoid string) []ownedBy {
-	var out []ownedBy
-	seen := []string{lower(name), lower(avoid)}
-	next := []string{name}
-	for step := 0; step < 3 && len(next) > 0; step++ {
-		var found []string
-		for _, at := range next {
-			for _, r := range m.Relationships {
-				if !strings.EqualFold(r.From, at) || r.Cardinality != semantic.ManyToOne && r.Cardinality != semantic.OneToOne || slices.Contains(seen, lower(r.To)) {
-					continue
-				}
-				parent := m.Entity(r.To)
-				if owned, refersTest := p.ownerBy(m, parent, at); owned || refersTest {
-					seen = append(seen, lower(parent.Name))
-					if owned {
-						found = append(found, parent.Name)
-					}
-					out = append(out, ownedBy{entity: parent, child: m.Entity(at), testOnly: !owned})
-				}
-			}
-		}
-		next = found
-	}
-	return out
 }
 
 // periodStart is the first day of the period of the related rows a
