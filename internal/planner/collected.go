@@ -38,12 +38,15 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	var mt *semantic.Metric
+	measured := "" // the table of the rows counted, summed or listed
 	if rows {
-		mt = &semantic.Metric{Entity: pl.Query.Rows.Entity} // the rows listed
+		measured = pl.Query.Rows.Entity
 	} else if mt = pl.over(p.m).Metric(pl.Query.Metrics[0]); mt == nil {
 		return nil
+	} else if mt.Derived == "" {
+		measured = mt.Entity
 	}
-	if e, verb := p.entity(mt.Entity), toks[at].s; mt.Derived == "" && e != nil && semantic.PaymentRows(e.Name) && (verb == "collected" || verb == "received") {
+	if e, verb := p.entity(measured), toks[at].s; e != nil && semantic.PaymentRows(e.Name) && (verb == "collected" || verb == "received") {
 		// "total payments received in 2025": the payments that went
 		// through, not the failed ones too (found from outside: 656,162
 		// for 577,956, the word passed over).
