@@ -462,6 +462,12 @@ func (b *builder) measures() *Plan {
 				b.und("count of %s", s.name)
 			}
 		case sColumn, sDim:
+			if pl, ok := b.receivedAmount(t); ok {
+				if pl != nil {
+					return pl
+				}
+				continue
+			}
 			if len(t.aggs) == 0 && b.impliedTotal(t) {
 				// "maintenance cost by month", "freight cost 2024 vs
 				// 2025": an amount of money by periods or groups is its

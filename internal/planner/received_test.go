@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -33,5 +34,55 @@ func TestPaymentsReceived(t *testing.T) {
 		if pl.Query == nil || slices.ContainsFunc(pl.Query.Filters, done) != want {
 			t.Errorf("%q: %s %q %+v; want the succeeded ones alone: %v", q, pl.Kind, pl.Reason, pl.Query, want)
 		}
+	}
+}
+
+// TestTotalSaidWithItsDate: a total of a table's rows said with the verb
+// of one of its dates ("total payments received last month", where
+// received_at is that date) is the total of the table's amount in the
+// period on that date (found from outside: refused, "received_at is not
+// a number"). The date holds the period even where the table's own time
+// is another; a verb the rows' words do not come before is not read so.
+func TestTotalSaidWithItsDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "payments", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+		{Name: "received_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "amount", Type: quarry.TypeFloat},
+		{Name: "status", Type: quarry.TypeText, Values: []string{"succeeded", "failed"}}}}}}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"total payments received last month":  "SUM payments.received_at 2026-05-01",
+		"total payments received in 2025":     "SUM payments.received_at 2025-01-01",
+		"average payment received last month": "AVG payments.received_at 2026-05-01",
+		"total payments received":             "SUM",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 {
+			t.Errorf("%q: %s %q; want a metric", q, pl.Kind, pl.Reason)
+			continue
+		}
+		mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
+		got := strings.Fields(mt.Expr)[0][:3]
+		if !strings.Contains(mt.Expr, "payments.amount") {
+			got += " " + mt.Expr
+		}
+		if r := pl.Query.TimeRange; r != nil {
+			got += " " + r.Field + " " + r.From
+		}
+		if got != want {
+			t.Errorf("%q: %s; want %s", q, got, want)
+		}
+	}
+}
+
+// TestTotalOrdersSaidWithItsDate: "total orders" is how many, so "total
+// orders shipped last month" is not read as the orders' amount.
+func TestTotalOrdersSaidWithItsDate(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "orders", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+		{Name: "shipped_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "amount", Type: quarry.TypeFloat}}}}}
+	p := New(m, nil)
+	pl := p.Plan("total orders shipped last month", asOf)
+	if pl.Query != nil && len(pl.Query.Metrics) == 1 && strings.Contains(pl.over(p.m).Metric(pl.Query.Metrics[0]).Expr, "amount") {
+		t.Errorf("%s %+v; want no total of the orders' amount", pl.Kind, pl.Query)
 	}
 }

@@ -1,0 +1,63 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+)
+
+// receivedAmount reads a total or an average of a table's rows said with
+// the verb of one of its dates ("total payments received last month",
+// where payments.received_at is that date) as the total of the table's
+// one amount, in the period on that date: the verb says when, not what
+// is added up (found from outside: refused, "received_at is not a
+// number"). ok is false where t is no such term; the plan is not nil
+// where reading the amount failed.
+func (b *builder) receivedAmount(t *term) (pl *Plan, ok bool) {
+	if len(t.cands) != 1 || len(t.aggs) != 1 || t.aggs[0] != "sum" && t.aggs[0] != "avg" || t.neg || t.hasNum {
+		return nil, false
+	}
+	s := t.cands[0]
+	if s.kind != sColumn || !s.temporal || s.key || len(b.st.dates) > 1 {
+		return nil, false
+	}
+	ws := strings.Fields(lower(t.it.text))
+	verb := ws[len(ws)-1]
+	first := words(s.column)[0]
+	if !pastForm(verb) || verb != first && pastOf(first) != verb {
+		return nil, false
+	}
+	// The table's rows are named right before the verb, in the term
+	// ("payments received") or as the term before it.
+	named := len(ws) > 1
+	for _, w := range ws[:len(ws)-1] {
+		named = named && ownNameWord(s.entity, w)
+	}
+	if i := slices.Index(b.st.terms, t); !named && i > 0 {
+		u := b.st.terms[i-1]
+		named = len(u.aggs) == 0 && !u.byMode && !u.hasNum && len(u.cands) == 1 && u.cands[0].kind == sEntity && strings.EqualFold(u.cands[0].name, s.entity)
+	}
+	if !named {
+		return nil, false // "total late fees paid": not the table's own rows
+	}
+	if es := words(s.entity); !moneyNoun(singular(es[len(es)-1])) {
+		return nil, false // "total orders shipped last month" is how many, as "total orders" is
+	}
+	amount := b.p.oneAmount(s.entity)
+	if amount == "" || b.p.m.IsRestricted(s.entity, amount) {
+		return nil, false
+	}
+	m := *t
+	m.cands = []sense{{kind: sColumn, entity: s.entity, column: amount, field: s.entity + "." + amount, numeric: true, strength: strName}}
+	if pl := b.columnAggs(&m); pl != nil {
+		return pl, true
+	}
+	b.und("%q read as the %s of %s.%s, dated by %s", t.it.text, map[string]string{"sum": "total", "avg": "average"}[t.aggs[0]], s.entity, amount, s.field)
+	// The date stays: the period's, or with none the verb that says the
+	// rows happened (collected reads "received" as those that went
+	// through).
+	t.aggs = nil
+	if len(b.st.dates) == 0 {
+		t.role = "context"
+	}
+	return nil, true
+}
