@@ -550,9 +550,10 @@ func (b *builder) childColumnsListed() string {
 }
 
 // impliedTotal reports whether a column named with no aggregate is an
-// amount of money the question asks for by periods or groups, and so its
-// total: the column adds up (a cost, a fee, an amount; not a price or a
-// rate), the question names no other measure, does not ask for rows, and
+// amount of money or a quantity moved (flowQuantity) the question asks
+// for by periods or groups, and so its total: the column adds up (a cost,
+// a fee, an amount, units sold; not a price, a rate or a stock level), the
+// question names no other measure, does not ask for rows, and
 // names a period, a grain, a comparison or a grouping.
 func (b *builder) impliedTotal(t *term) bool {
 	st := b.st
@@ -560,7 +561,7 @@ func (b *builder) impliedTotal(t *term) bool {
 		return false // "payments with a late fee": the rows that have one
 	}
 	for _, s := range t.cands {
-		if !moneyName(s.column) {
+		if !moneyName(s.column) && !b.p.flowQuantity(s) {
 			return false
 		}
 	}
