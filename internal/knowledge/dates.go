@@ -35,7 +35,11 @@ var (
 		"submitted", "posted", "published", "released", "release", "recorded", "logged", "issued",
 		"borrowed", "borrow", "loaned", "lent", "rented", "rental", "checkout", "appointment", "appt", "scheduled",
 		"shipped", "dispatched", "delivered", "admitted", "treated", "measured", "reading", "sold", "resulted",
-		"departure", "departs", "depart", "attempted"}
+		"departure", "departs", "depart", "attempted",
+		// What was done to or for someone on a day (found from outside:
+		// procedures.performed_at had no role, and "procedures by
+		// surgeon in 2025" was refused for want of "new").
+		"performed", "conducted", "administered", "received", "incurred", "billed", "charged"}
 	endWords = []string{"closed", "close", "ended", "end", "ends", "cancelled", "canceled", "cancellation", "cancel",
 		"terminated", "termination", "finished", "finish", "completed", "resolved", "expired", "expires", "expiry",
 		"expiration", "left", "churned", "deleted", "archived", "departed", "stopped", "stop", "due",
