@@ -361,6 +361,11 @@ func (p *Planner) otherShapes(question string, asOf time.Time, pl *Plan) *Plan {
 	if r := p.byRole(question, asOf, pl.Unknown); r != nil {
 		return r
 	}
+	if w := p.groupedByRoleValue(question); w != "" {
+		if r := p.byRole(question, asOf, []string{w}); r != nil {
+			return r
+		}
+	}
 	if r := p.byMissingRole(question, asOf, pl.Unknown); r != nil {
 		return r
 	}

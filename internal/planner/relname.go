@@ -200,3 +200,34 @@ func (p *Planner) linkValueClarify(word, from, column string, target *semantic.E
 		word, singular(lower(display(target.Name))), role, singular(lower(display(from))), lower(display(target.Name)), display(col), hits[0]),
 		plural(role), value)
 }
+
+// groupedByRoleValue is the word after "by", "per" or "each" that names
+// only values of a table and also the link of another table to it
+// ("procedures by surgeon": staff.role's surgeon, and procedures'
+// surgeon_id), which byRole reads as the link: the value only agrees
+// with it (found from outside: refused, "it names a value of staff").
+// "" when there is none.
+func (p *Planner) groupedByRoleValue(question string) string {
+	toks := tokenize(question)
+	for i := 1; i < len(toks); i++ {
+		switch toks[i-1].s {
+		case "by", "per", "each", "every":
+		default:
+			continue
+		}
+		w := toks[i].s
+		r := p.roleOf(w)
+		ss := p.lex.senses(w)
+		if r == nil || len(ss) == 0 {
+			continue
+		}
+		values := true
+		for _, s := range ss {
+			values = values && s.kind == sValue && strings.EqualFold(s.entity, r.To)
+		}
+		if values {
+			return w
+		}
+	}
+	return ""
+}
