@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
@@ -22,8 +23,14 @@ func TestManagerQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	scalar := func(sql string) string {
+	t.Cleanup(func() { db.Close() })
+	// The questions are asked two at a time (each a run of its own on the
+	// one demo project, as people asking side by side are); the
+	// independent queries share one connection, one at a time.
+	var mu sync.Mutex
+	scalar := func(t *testing.T, sql string) string {
+		mu.Lock()
+		defer mu.Unlock()
 		st, _, err := db.Prepare(sql)
 		if err != nil {
 			t.Fatalf("%s: %v", sql, err)
@@ -665,8 +672,11 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "customers whose name does not contain 'a'", refuse: "negated text pattern"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
+			t.Parallel()
 			out := askAt(t, demo, "2026-06-30", tt.q)
 			if tt.rows != "" {
+				mu.Lock()
+				defer mu.Unlock()
 				st, _, err := db.Prepare(tt.rows)
 				if err != nil {
 					t.Fatal(err)
@@ -721,7 +731,7 @@ func TestManagerQuestions(t *testing.T) {
 				}
 				return
 			}
-			want := scalar(tt.want)
+			want := scalar(t, tt.want)
 			if out.Status != "succeeded" || len(out.Rows) != 1 || len(out.Rows[0]) != 1 || !sameFigure(fmt.Sprint(out.Rows[0][0]), want) {
 				t.Errorf("status %s, rows %v, SQL %s; want the one figure %s", out.Status, out.Rows, out.SQL, want)
 			}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mcpconn
+
+const raceEnabled = false
