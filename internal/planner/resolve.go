@@ -133,6 +133,9 @@ func (b *builder) resolveColumns() *Plan {
 			continue
 		}
 		if k == sValue {
+			if pl := b.valueOfCounted(t); pl != nil {
+				return pl
+			}
 			// "tickets in both hardware and network": the column of the
 			// value said beside it, where that one names a single column
 			// ("network" the ticket category, as "hardware" is, not the
@@ -382,4 +385,31 @@ func wholeName(text string, cs []sense) []sense {
 		return nil // "age" of pets or of students: which table is asked
 	}
 	return out
+}
+
+// valueOfCounted refuses a value that may be said of the rows a count
+// condition counts ("plans with more than 10 subscriptions that are
+// active", "… 10 active subscriptions", where subscriptions and plans
+// both have the status active): the count would have to keep to the rows
+// with that value, which quarry does not read yet, and the value put on
+// the other rows, or on rows beside the count, answers another question
+// (found from outside: plans.status = active, at 1.00). Nil otherwise.
+func (b *builder) valueOfCounted(t *term) *Plan {
+	for _, h := range b.st.having {
+		if h == t || len(h.cands) == 0 || h.cands[0].kind != sEntity {
+			continue
+		}
+		counted := h.cands[0].name
+		if t.pos < h.pos-1 {
+			continue // "active plans with more than 10 subscriptions": said of the plans
+		}
+		if slices.ContainsFunc(t.cands, func(s sense) bool { return s.kind == sValue && strings.EqualFold(s.entity, counted) }) {
+			by := ""
+			if b.subject != "" && !strings.EqualFold(b.subject, counted) {
+				by = " by " + singular(display(b.subject))
+			}
+			return b.fail(fmt.Sprintf("quarry cannot yet keep a count to the %s that are %s; ask for the number of %s %s%s, and read off those over the bound", display(counted), t.it.text, t.it.text, display(counted), by))
+		}
+	}
+	return nil
 }
