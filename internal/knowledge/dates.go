@@ -67,6 +67,11 @@ var (
 	// Dates that are neither the start nor the event, and a poor default
 	// time axis: changes after the fact.
 	laterWords = []string{"updated", "update", "modified", "modify", "changed", "last", "refreshed", "synced"}
+	// Decisions and steps taken on a row after it was made, and a row
+	// copied in: dates of the row, but not what it records.
+	decidedWords = []string{"approved", "rejected", "denied", "declined", "accepted", "reviewed", "verified", "confirmed",
+		"validated", "audited", "flagged", "escalated", "assigned", "notified", "reminded", "acknowledged", "imported",
+		"loaded", "ingested", "migrated", "exported", "indexed", "seeded", "scored", "graded", "rated", "reassigned"}
 )
 
 // timeRole says what a date column marks, from its name: "birth", "start",
@@ -115,6 +120,17 @@ func timeRole(name string) string {
 	case has(startWords):
 		return semantic.TimeRoleStart
 	case has(eventWords):
+		return semantic.TimeRoleEvent
+	case has(laterWords) || has(decidedWords):
+		return ""
+	}
+	// A day named by what was done (brewed_on, harvested_at, inspected_on)
+	// that no list above knows: the event the row records (found from
+	// outside: batches.brewed_on had no role, so created_at dated the
+	// batches and "batches by month in 2025" counted them by when they
+	// were entered). Not a change after the fact or a decision taken
+	// on the row later.
+	if w := words[0]; len(words) > 1 && len(w) >= 5 && strings.HasSuffix(w, "ed") && slices.ContainsFunc(words[1:], dateSuffix) {
 		return semantic.TimeRoleEvent
 	}
 	return ""

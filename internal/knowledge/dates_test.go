@@ -3,6 +3,7 @@ package knowledge
 import (
 	"testing"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -74,9 +75,33 @@ func TestTimeRoleOfTheTablesEvent(t *testing.T) {
 		{"procedures", "performed_at", semantic.TimeRoleEvent},
 		{"payments", "received_at", semantic.TimeRoleEvent},
 		{"vaccinations", "administered_on", semantic.TimeRoleEvent},
+		// A day named by what was done, that no list knows (found from
+		// outside: brewed_on had none, and created_at dated the batches);
+		// not a decision or a change made later.
+		{"batches", "brewed_on", semantic.TimeRoleEvent},
+		{"crops", "harvested_at", semantic.TimeRoleEvent},
+		{"claims", "approved_at", ""},
+		{"readings", "imported_at", ""},
+		{"tickets", "escalated_at", ""},
 	} {
 		if got := tableTimeRole(tt.table, tt.column); got != tt.want {
 			t.Errorf("tableTimeRole(%q, %q) = %q, want %q", tt.table, tt.column, got, tt.want)
 		}
+	}
+}
+
+// TestTimeColumnOfWhatWasDone: a table with a day named by what was done
+// and a day its row was entered is dated by the first (found from
+// outside: batches by created_at, "batches by month in 2025" off in 10
+// months of 12).
+func TestTimeColumnOfWhatWasDone(t *testing.T) {
+	tb := &quarry.TableInfo{Name: "batches", Columns: []quarry.ColumnInfo{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "created_at", Type: quarry.TypeTimestamp}, {Name: "brewed_on", Type: quarry.TypeDate}}}
+	if got := pickTimeColumn(tb); got != "brewed_on" {
+		t.Errorf("time column %q, want brewed_on", got)
+	}
+	tb.Columns[2].Name = "approved_on"
+	if got := pickTimeColumn(tb); got != "created_at" {
+		t.Errorf("time column %q, want created_at beside a decision's day", got)
 	}
 }
