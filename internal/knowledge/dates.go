@@ -130,7 +130,7 @@ func timeRole(name string) string {
 	// batches and "batches by month in 2025" counted them by when they
 	// were entered). Not a change after the fact or a decision taken
 	// on the row later.
-	if w := words[0]; len(words) > 1 && len(w) >= 5 && strings.HasSuffix(w, "ed") && slices.ContainsFunc(words[1:], dateSuffix) {
+	if len(words) > 1 && len(words[0]) >= 5 && strings.HasSuffix(words[0], "ed") && slices.ContainsFunc(words[1:], dateSuffix) {
 		return semantic.TimeRoleEvent
 	}
 	return ""

@@ -83,6 +83,9 @@ func TestTimeRoleOfTheTablesEvent(t *testing.T) {
 		{"claims", "approved_at", ""},
 		{"readings", "imported_at", ""},
 		{"tickets", "escalated_at", ""},
+		// A name with no words at all has no role, and no panic.
+		{"odd", "_", ""},
+		{"odd", "", ""},
 	} {
 		if got := tableTimeRole(tt.table, tt.column); got != tt.want {
 			t.Errorf("tableTimeRole(%q, %q) = %q, want %q", tt.table, tt.column, got, tt.want)

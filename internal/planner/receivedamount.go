@@ -20,10 +20,12 @@ func (b *builder) receivedAmount(t *term) (pl *Plan, ok bool) {
 	if s.kind != sColumn || !s.temporal || s.key || len(b.st.dates) > 1 {
 		return nil, false
 	}
-	ws := strings.Fields(lower(t.it.text))
+	ws, cw := strings.Fields(lower(t.it.text)), words(s.column)
+	if len(ws) == 0 || len(cw) == 0 {
+		return nil, false
+	}
 	verb := ws[len(ws)-1]
-	first := words(s.column)[0]
-	if !pastForm(verb) || verb != first && pastOf(first) != verb {
+	if !pastForm(verb) || verb != cw[0] && pastOf(cw[0]) != verb {
 		return nil, false
 	}
 	// The table's rows are named right before the verb, in the term
