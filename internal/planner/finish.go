@@ -273,7 +273,9 @@ func (b *builder) finish() *Plan {
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: string(g), Grain: g})
 		b.und("by %s", g)
 	}
-	b.rankValueRows(len(grains))
+	if pl := b.rankValueRows(len(grains)); pl != nil {
+		return pl
+	}
 	for _, g := range b.groups {
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: g})
 	}

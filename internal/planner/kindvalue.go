@@ -134,13 +134,19 @@ func (p *Planner) kindColumn(entity, column string) bool {
 // rows of the table that holds the value, among those that hold it: the
 // employees whose title is Support Agent, by their tickets' satisfaction
 // (found from outside: read as every employee a ticket is assigned to,
-// engineers first).
-func (b *builder) rankValueRows(grains int) {
+// engineers first). Where the value's one word also names the measured
+// rows' link to that table ("top 3 brewers by batches": staff.role's
+// brewer, and batches.brewer_id), the two readings differ by the rows
+// whose link names someone who does not hold the value, and it asks
+// which is meant (found from outside: a packer recorded as the brewer of
+// 51 batches left out, at 1.00).
+func (b *builder) rankValueRows(grains int) *Plan {
 	st := b.st
 	if st.order == "" || b.rows || len(b.groups) > 0 || grains > 0 || len(b.q.Metrics) != 1 {
-		return
+		return nil
 	}
 	var hit *semantic.Entity
+	var said *term
 	for _, t := range st.terms {
 		if t.role != "value" || len(t.cands) == 0 || t.cands[0].kind != sValue {
 			continue
@@ -151,18 +157,70 @@ func (b *builder) rankValueRows(grains int) {
 		}
 		e := b.p.entity(t.cands[0].entity)
 		if e == nil || e.PrimaryKey == "" || hit != nil && hit != e {
-			return
+			return nil
 		}
-		hit = e
+		hit, said = e, t
 	}
-	if hit == nil || strings.EqualFold(hit.Name, b.p.metricEntity(b.q.Metrics[0], b.adhoc)) {
-		return
+	measured := b.p.metricEntity(b.q.Metrics[0], b.adhoc)
+	if hit == nil || strings.EqualFold(hit.Name, measured) {
+		return nil
+	}
+	if pl := b.valueOrLink(said, hit, measured); pl != nil {
+		return pl
 	}
 	b.groups = append(b.groups, hit.Name+"."+hit.PrimaryKey)
 	if l := b.p.label(hit); l != "" {
 		b.groups = append(b.groups, hit.Name+"."+l)
 	}
 	b.und("group by %s", hit.Name)
+	return nil
+}
+
+// valueOrLink asks, for a ranking of the rows of target that hold the
+// value t says, whether the rows named by the measured table's link of
+// that word are meant instead: t is one word, it names the one link of
+// measured to target by its role (roleOf), and the question says no
+// other condition on target. The options are the question asked each
+// way: target ranked through the link, or only its rows that hold the
+// value.
+func (b *builder) valueOrLink(t *term, target *semantic.Entity, measured string) *Plan {
+	ws := strings.Fields(lower(t.it.text))
+	if len(ws) != 1 || len(t.cands) == 0 {
+		return nil
+	}
+	r := b.p.roleOf(ws[0])
+	if r == nil || !strings.EqualFold(r.From, measured) || !strings.EqualFold(r.To, target.Name) {
+		return nil
+	}
+	s := t.cands[0]
+	if b.p.m.IsRestricted(s.entity, s.column) {
+		return nil
+	}
+	for _, o := range b.st.terms {
+		if o != t && o.role == "value" && len(o.cands) > 0 && strings.EqualFold(o.cands[0].entity, target.Name) {
+			return nil // the question says which of them otherwise too
+		}
+	}
+	things, role := lower(display(target.Name)), singular(ws[0])
+	what := fmt.Sprintf("By %q do you mean each %s named as the %s of %s, or only the %s whose %s is %s?",
+		t.it.text, singular(things), role, lower(display(measured)), things, display(s.column), s.value)
+	q := b.st.raw
+	var opts []string
+	if at := wordAt(lower(q), ws[0], 0); at >= 0 {
+		end := at + len(ws[0])
+		link := q[:at] + things + q[end:]
+		value := q[:at] + things + " whose " + strings.Join(nameWords(s.column), " ") + " is " + s.value + q[end:]
+		for _, o := range []string{link, value} {
+			if pl := b.p.replan(o, b.st.asOf); pl.Kind == KindMetric && pl.Query != nil {
+				opts = append(opts, o)
+			}
+		}
+	}
+	if len(opts) < 2 {
+		// A reading quarry cannot ask again is no choice to offer.
+		return b.fail(strings.TrimSuffix(what, "?") + "; the two give different rows, and quarry does not pick one")
+	}
+	return clarify(what, opts...)
 }
 
 // lookupOf is the one table whose rows take a name from e, a table of

@@ -43,3 +43,38 @@ func roleValueModel() *semantic.Model {
 		},
 	}
 }
+
+// TestRankedValueThatNamesTheLink: "top 3 surgeons by procedures", where
+// surgeons is both staff.role's value and procedures' link to staff, asks
+// which is meant: staff ranked through the link, or only those whose
+// role is surgeon (found from outside: "top 3 brewers by batches" left
+// out a packer recorded as the brewer of 51 batches, at 1.00). Each
+// option is the question asked one way, and answered so; a ranking the
+// question keeps to the value otherwise too, or of a value no link is
+// named for, is answered as before.
+func TestRankedValueThatNamesTheLink(t *testing.T) {
+	m := roleValueModel()
+	p := New(m, nil)
+	for _, q := range []string{"top 3 surgeons by procedures", "Top 3 Surgeons by procedures in 2025", "which surgeons did the most procedures"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindClarify || len(pl.Options) != 2 {
+			t.Errorf("%q: %s %q %v; want a clarification with two options", q, pl.Kind, pl.Reason, pl.Options)
+			continue
+		}
+		for i, o := range pl.Options {
+			again := p.Plan(o, asOf)
+			if again.Kind != KindMetric || again.Query == nil || !slices.ContainsFunc(again.Query.Dimensions, func(d semantic.DimRef) bool { return d.Name == "staff.id" }) {
+				t.Errorf("%q option %q: %s %q; want staff ranked", q, o, again.Kind, again.Reason)
+				continue
+			}
+			role := slices.ContainsFunc(again.Query.Filters, func(f semantic.Filter) bool { return f.Field == "staff.role" })
+			if role != (i == 1) {
+				t.Errorf("%q option %q: condition on staff.role %v; want it only in the second", q, o, role)
+			}
+		}
+	}
+	// A value no link is named for is the value's rows, ranked.
+	if pl := p.Plan("top 3 nurses by procedures", asOf); pl.Kind == KindClarify {
+		t.Errorf("top 3 nurses by procedures: asked %q; no link is named nurse", pl.Question)
+	}
+}
