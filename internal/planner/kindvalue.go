@@ -204,18 +204,8 @@ func (b *builder) valueOrLink(t *term, target *semantic.Entity, measured string)
 	things, role := lower(display(target.Name)), singular(ws[0])
 	what := fmt.Sprintf("By %q do you mean each %s named as the %s of %s, or only the %s whose %s is %s?",
 		t.it.text, singular(things), role, lower(display(measured)), things, display(s.column), s.value)
-	q := b.st.raw
-	var opts []string
-	if at := wordAt(lower(q), ws[0], 0); at >= 0 {
-		end := at + len(ws[0])
-		link := q[:at] + things + q[end:]
-		value := q[:at] + things + " whose " + strings.Join(nameWords(s.column), " ") + " is " + s.value + q[end:]
-		for _, o := range []string{link, value} {
-			if pl := b.p.replan(o, b.st.asOf); pl.Kind == KindMetric && pl.Query != nil {
-				opts = append(opts, o)
-			}
-		}
-	}
+	whose := things + " whose " + strings.Join(nameWords(s.column), " ") + " is " + s.value
+	opts := b.p.askedEachWay(b.st.raw, b.st.asOf, ws[0], target, [][]string{{things, whose}, {things, whose}})
 	if len(opts) < 2 {
 		// A reading quarry cannot ask again is no choice to offer.
 		return b.fail(strings.TrimSuffix(what, "?") + "; the two give different rows, and quarry does not pick one")

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		if !strings.EqualFold(from, l.rel.From) {
 			return nil
 		}
-		if cl := p.linkValueClarify(l.word, l.rel.From, l.rel.FromColumn, p.entity(l.rel.To), pl.Query, len(pl.Query.Order) > 0 || pl.Query.Limit > 0); cl != nil {
+		if cl := p.linkValueClarify(question, asOf, l.word, l.rel.From, l.rel.FromColumn, p.entity(l.rel.To), pl.Query, len(pl.Query.Order) > 0 || pl.Query.Limit > 0); cl != nil {
 			return cl
 		}
 		note := fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
@@ -154,14 +155,14 @@ func (b *builder) linkWordIsValue(t *term, s sense, target *semantic.Entity) *Pl
 	if strings.EqualFold(s.entity, target.Name) {
 		return nil
 	}
-	return b.p.linkValueClarify(t.it.text, s.entity, s.column, target, &b.q, b.st.order != "" || b.st.limit > 0 || b.st.sup)
+	return b.p.linkValueClarify(b.st.raw, b.st.asOf, t.it.text, s.entity, s.column, target, &b.q, b.st.order != "" || b.st.limit > 0 || b.st.sup)
 }
 
-// linkValueClarify is linkWordIsValue for a plan's query q: nil unless the
+// linkValueClarify is linkWordIsValue for question's plan's query q: nil unless the
 // question ranks (a breakdown shows every row it names, and who each
 // is), word is one word that ends exactly one value of a column of
 // target, and q keeps no condition on target's rows.
-func (p *Planner) linkValueClarify(word, from, column string, target *semantic.Entity, q *semantic.Query, ranked bool) *Plan {
+func (p *Planner) linkValueClarify(question string, asOf time.Time, word, from, column string, target *semantic.Entity, q *semantic.Query, ranked bool) *Plan {
 	ws := strings.Fields(lower(word))
 	if len(ws) != 1 || q == nil || !ranked {
 		return nil
@@ -196,9 +197,41 @@ func (p *Planner) linkValueClarify(word, from, column string, target *semantic.E
 		rw[len(rw)-1] = plural(rw[len(rw)-1])
 		value = strings.Join(rw, " ")
 	}
-	return clarify(fmt.Sprintf("By %q do you mean each %s named as the %s of a %s, or only the %s whose %s is %s?",
-		word, singular(lower(display(target.Name))), role, singular(lower(display(from))), lower(display(target.Name)), display(col), hits[0]),
-		plural(role), value)
+	what := fmt.Sprintf("By %q do you mean each %s named as the %s of a %s, or only the %s whose %s is %s?",
+		word, singular(lower(display(target.Name))), role, singular(lower(display(from))), lower(display(target.Name)), display(col), hits[0])
+	if opts := p.askedEachWay(question, asOf, ws[0], target, [][]string{{singular(role), lower(hits[0])}, {plural(role), value}}); opts != nil {
+		return clarify(what, opts...)
+	}
+	return clarify(what, plural(role), value)
+}
+
+// askedEachWay is question asked each way a question back offers, as a
+// person who picks an option means it (the web page sends the option as
+// the next question): word put in place by each of the first of forms
+// whose every wording ranks target's rows, in the word's own number
+// first ("the agent with the best csat" is one). Nil where no form does.
+func (p *Planner) askedEachWay(question string, asOf time.Time, word string, target *semantic.Entity, forms [][]string) []string {
+	at := wordAt(lower(question), word, 0)
+	if at < 0 || target.PrimaryKey == "" {
+		return nil
+	}
+	if singular(word) != word {
+		forms = forms[1:]
+	}
+	key := target.Name + "." + target.PrimaryKey
+	for _, f := range forms {
+		var opts []string
+		for _, o := range f {
+			asked := question[:at] + o + question[at+len(word):]
+			if pl := p.planWhole(asked, asOf); pl.Kind == KindMetric && pl.Query != nil && slices.ContainsFunc(pl.Query.Dimensions, func(d semantic.DimRef) bool { return strings.EqualFold(d.Name, key) }) {
+				opts = append(opts, asked)
+			}
+		}
+		if len(opts) == len(f) {
+			return opts
+		}
+	}
+	return nil
 }
 
 // groupedByRoleValue is the word after "by", "per" or "each" that names

@@ -118,10 +118,33 @@ func TestMissingRoleEnds(t *testing.T) {
 func TestLinkWordIsValue(t *testing.T) {
 	p := demoPlanner(t)
 	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
-	for _, q := range []string{"top 3 agents by csat", "which agent closed the most tickets", "the agent with the best csat"} {
+	// Each option is the question asked one way (the web page sends the
+	// option picked as the next question), where both ways rank the
+	// employees; the two words alone where one does not ("which support
+	// agent closed the most tickets" is refused: it groups by the day).
+	for q, want := range map[string][]string{
+		"top 3 agents by csat":                {"top 3 assignees by csat", "top 3 support agents by csat"},
+		"the agent with the best csat":        {"the assignees with the best csat", "the support agents with the best csat"},
+		"which agent closed the most tickets": {"assignees", "support agents"},
+	} {
 		pl := p.Plan(q, asOf)
-		if pl.Kind != KindClarify || !slices.Equal(pl.Options, []string{"assignees", "support agents"}) {
-			t.Errorf("%q: kind %s (%s) options %q; want a clarification between assignees and support agents", q, pl.Kind, pl.Reason, pl.Options)
+		if pl.Kind != KindClarify || !slices.Equal(pl.Options, want) {
+			t.Errorf("%q: kind %s (%s) options %q; want a clarification between %q", q, pl.Kind, pl.Reason, pl.Options, want)
+			continue
+		}
+		for i, o := range pl.Options {
+			if qs := strings.Fields(q); !strings.HasSuffix(o, qs[len(qs)-1]) {
+				continue // a word alone
+			}
+			again := p.Plan(o, asOf)
+			if again.Kind != KindMetric {
+				t.Errorf("%q: option %q is %s (%s); want it answered", q, o, again.Kind, again.Reason)
+				continue
+			}
+			c, err := semantic.Compile(again.Model(p.m), *again.Query, "sqlite")
+			if err != nil || strings.Contains(c.SQL, "employees.title = 'Support Agent'") != (i == 1) || !strings.Contains(c.SQL, "GROUP BY employees.id") {
+				t.Errorf("%q: option %q: %v; want employees ranked, with the title condition only in the second:\n%s", q, o, err, c.SQL)
+			}
 		}
 	}
 	for q, want := range map[string]string{
