@@ -20,7 +20,7 @@ import (
 func moneyNoun(w string) bool {
 	switch w {
 	case "payment", "fine", "fee", "charge", "refund", "donation", "expense", "salary", "salarie", "wage", "cost", "bill",
-		"deposit", "withdrawal", "premium", "tip", "payout", "contribution", "reimbursement":
+		"deposit", "withdrawal", "premium", "tip", "payout", "contribution", "reimbursement", "remittance":
 		return true
 	}
 	return false

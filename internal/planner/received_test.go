@@ -86,3 +86,45 @@ func TestTotalOrdersSaidWithItsDate(t *testing.T) {
 		t.Errorf("%s %+v; want no total of the orders' amount", pl.Kind, pl.Query)
 	}
 }
+
+// TestTotalCollectionsSaidWithTheirDate: a table of payments by another
+// name (collections, remittances) said with the verb of one of its dates
+// is the total of its amount too (found from outside: "total collections
+// received in 2025 by city" counted the rows; "total collections
+// collected last month" and "total remittances paid last month" were
+// refused). "total remittances" is their amount, as "total payments" is;
+// "total orders shipped" stays how many (the test above).
+func TestTotalCollectionsSaidWithTheirDate(t *testing.T) {
+	table := func(name, date string) semantic.Entity {
+		return semantic.Entity{Name: name, PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{
+			{Name: "id", Type: quarry.TypeInt}, {Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+			{Name: date, Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}, {Name: "amount_cents", Type: quarry.TypeInt}}}
+	}
+	m := &semantic.Model{Entities: []semantic.Entity{table("collections", "collected_at"), table("remittances", "paid_at"), table("receipts", "received_at")}}
+	p := New(m, nil)
+	for q, want := range map[string]string{
+		"total collections collected last month": "SUM collections.amount_cents collections.collected_at 2026-05-01",
+		"total remittances paid last month":      "SUM remittances.amount_cents remittances.paid_at 2026-05-01",
+		"total receipts received in 2025":        "SUM receipts.amount_cents receipts.received_at 2025-01-01",
+		// A remittance is money sent, as a payment is.
+		"total remittances last month": "SUM remittances.amount_cents remittances.created_at 2026-05-01",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 {
+			t.Errorf("%q: %s %q; want a metric", q, pl.Kind, pl.Reason)
+			continue
+		}
+		mt := pl.over(p.m).Metric(pl.Query.Metrics[0])
+		got := strings.Fields(mt.Expr)[0][:3] + " " + strings.TrimSuffix(strings.TrimPrefix(mt.Expr, "SUM("), ")")
+		if r := pl.Query.TimeRange; r != nil {
+			field := r.Field
+			if field == "" { // the table's own time
+				field = mt.Entity + "." + p.entity(mt.Entity).TimeColumn
+			}
+			got += " " + field + " " + r.From
+		}
+		if got != want {
+			t.Errorf("%q: %s; want %s", q, got, want)
+		}
+	}
+}

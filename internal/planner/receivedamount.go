@@ -3,6 +3,8 @@ package planner
 import (
 	"slices"
 	"strings"
+
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // receivedAmount reads a total or an average of a table's rows said with
@@ -41,8 +43,10 @@ func (b *builder) receivedAmount(t *term) (pl *Plan, ok bool) {
 	if !named {
 		return nil, false // "total late fees paid": not the table's own rows
 	}
-	if es := words(s.entity); !moneyNoun(singular(es[len(es)-1])) {
-		return nil, false // "total orders shipped last month" is how many, as "total orders" is
+	if es := words(s.entity); !moneyNoun(singular(es[len(es)-1])) && !semantic.PaymentRows(s.entity) {
+		// "total orders shipped last month" is how many, as "total
+		// orders" is; collections and remittances are payments.
+		return nil, false
 	}
 	amount := b.p.oneAmount(s.entity)
 	if amount == "" || b.p.m.IsRestricted(s.entity, amount) {
