@@ -20,7 +20,7 @@ import (
 func moneyNoun(w string) bool {
 	switch w {
 	case "payment", "fine", "fee", "charge", "refund", "donation", "expense", "salary", "salarie", "wage", "cost", "bill",
-		"deposit", "withdrawal", "premium", "tip", "payout", "contribution", "reimbursement", "remittance":
+		"deposit", "withdrawal", "premium", "tip", "payout", "contribution", "reimbursement", "remittance", "pledge":
 		return true
 	}
 	return false
@@ -84,7 +84,13 @@ func (b *builder) amountOf(t *term, entity string) (sense, bool) {
 		// for "which month had the most transfers").
 		return sense{}, false
 	}
-	if noun := singular(lastWordOf(t.it.text)); t.aggs[0] != "avg" && !moneyNoun(noun) && !(moneyDocument(noun) && (t.aggs[0] == "max" || t.aggs[0] == "min")) {
+	noun := singular(lastWordOf(t.it.text))
+	if t.it.via != "" && strings.HasSuffix(noun, "ed") {
+		// "total donated": the verb read as its table's noun
+		// (donation), which says the rows are money.
+		noun = singular(lastWordOf(t.it.via))
+	}
+	if t.aggs[0] != "avg" && !moneyNoun(noun) && !(moneyDocument(noun) && (t.aggs[0] == "max" || t.aggs[0] == "min")) {
 		// "total orders" is a count; "the largest order" is which?
 		// Only a table of money: "the largest payment" is its amount.
 		return sense{}, false

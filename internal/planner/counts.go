@@ -378,6 +378,13 @@ func (b *builder) columnAggs(t *term) *Plan {
 				b.und("%q counted as the %s rows (%s)", t.it.text, s.entity, name)
 				continue
 			}
+			if b.rowsCountedAfter(t, s) && !b.st.distinct {
+				// "how many gift aid donations": the donations are
+				// counted, and gift aid says which; the number of its
+				// different values (2) is no count of them (found from
+				// outside: 2 for 321, at 1.00).
+				return b.fail(fmt.Sprintf("%q names %s.%s, said of the %s counted; quarry cannot tell which of them it marks, so it does not count its different values; ask with its value (“how many %s with %s of …”)", t.it.text, s.entity, s.column, display(s.entity), display(s.entity), display(s.column)))
+			}
 			if kind := kindLeftOut(t.it.text, s.column); kind != "" && !b.st.distinct {
 				// "how many memberships expire next month": the number
 				// of different membership types (4) is no count of
@@ -478,6 +485,20 @@ func (p *Planner) ownDate(entity, column string) string {
 		return ""
 	}
 	return ent.Name + "." + found
+}
+
+// rowsCountedAfter reports whether the word right after t, the column s
+// counted, names s's own table: the rows are counted, and the column
+// says which ("how many gift aid donations", not "how many countries do
+// our customers come from").
+func (b *builder) rowsCountedAfter(t *term, s sense) bool {
+	i := slices.Index(b.st.terms, t)
+	if i < 0 || i+1 >= len(b.st.terms) {
+		return false
+	}
+	u := b.st.terms[i+1]
+	return len(u.cands) > 0 && u.cands[0].kind == sEntity && strings.EqualFold(u.cands[0].name, s.entity) && len(u.aggs) == 0 &&
+		strings.Contains(" "+lower(b.st.text)+" ", " "+t.it.text+" "+u.it.text+" ")
 }
 
 // valueOfColumn reports whether another term of the question is a value

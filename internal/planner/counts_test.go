@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
@@ -126,5 +127,31 @@ func TestPerRowCountsStart(t *testing.T) {
 				t.Errorf("SQL %s: want a signup filter %v", c.SQL, want)
 			}
 		})
+	}
+}
+
+// TestColumnSaidOfTheRowsCounted: "how many gift aid donations", where
+// gift_aid is a number of donations with no values known, counts
+// donations, which gift aid picks out; the number of its different values
+// is no answer (found from outside: 2 for 321, at 1.00). It is refused,
+// and the value said plainly answers.
+func TestColumnSaidOfTheRowsCounted(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "donations", PrimaryKey: "id", TimeColumn: "received_at", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "received_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+		{Name: "gift_aid", Type: quarry.TypeInt}, {Name: "channel", Type: quarry.TypeText}}}}}
+	p := New(m, nil)
+	for _, q := range []string{"how many gift aid donations this year", "how many channel donations"} {
+		if pl := p.Plan(q, asOf); pl.Kind == KindMetric {
+			t.Errorf("%q: answered %q; want it refused", q, pl.Understood)
+		}
+	}
+	for q, want := range map[string]string{
+		"how many donations with gift aid of 1 this year": "donations.gift_aid",
+		"how many distinct channels of donations":         "COUNT(DISTINCT donations.channel)",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || !strings.Contains(strings.Join(pl.Understood, "; "), want) {
+			t.Errorf("%q: %s %q %q; want %s", q, pl.Kind, pl.Reason, pl.Understood, want)
+		}
 	}
 }

@@ -410,6 +410,12 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 			a := es
 			a.strength = strAlias
 			for k := 1; k < len(ws); k++ {
+				if linkingWord(ws[k]) {
+					// "by donors" is no name of referred_by_donor: the
+					// question's own "by" (found from outside: "donated
+					// by donors in Leeds" put Leeds on the referrer).
+					continue
+				}
 				l.addForms(strings.Join(ws[k:], " "), a)
 			}
 			// "cars" for cars_data, "models" for model_list: the name
@@ -974,6 +980,17 @@ func otherColumnSays(e *semantic.Entity, col, w string) bool {
 		if !strings.EqualFold(c.Name, col) && slices.Contains(words(c.Name), w) {
 			return true
 		}
+	}
+	return false
+}
+
+// linkingWord reports whether a word of a compound name links its other
+// words ("referred_by_donor", "cost_per_unit"), so that an ending of the
+// name it starts is a phrase of a question's own, not the name.
+func linkingWord(w string) bool {
+	switch w {
+	case "by", "of", "per", "for", "to", "from", "in", "at", "on", "with", "and", "or":
+		return true
 	}
 	return false
 }
