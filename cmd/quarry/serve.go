@@ -126,7 +126,7 @@ failed, and quarry exits 0.`,
 			}
 			g.OIDC = oidcSignIn(cfg.Auth.OIDC)
 			srvCfg.Wrap, srvCfg.Store = g.Wrap, auth.Scope(replica.Stamp(rs.Store, rep.member.ID))
-			srvCfg.MayApprove = mayApprove
+			srvCfg.MayApprove, srvCfg.MayStart = mayApprove, g.MayStartRun
 		}
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {

@@ -122,18 +122,44 @@ func (g *Gate) guard(w http.ResponseWriter, r *http.Request, next http.Handler, 
 		return
 	}
 	if !reads(r) || !cookies {
-		if ok, why := p.MayStart(g.Connection); !ok {
-			writeError(w, http.StatusForbidden, quarry.Errorf(quarry.KindForbidden, "%s", why))
-			return
-		}
-		if g.MayUse != nil {
-			if err := g.MayUse(ctx, p); err != nil {
-				writeError(w, http.StatusForbidden, err)
-				return
+		if err := g.mayStart(ctx, p); err != nil {
+			status := http.StatusForbidden
+			if quarry.KindOf(err) == quarry.KindConfig {
+				// The knowledge folder does not load: the project's
+				// error, as every other request gets it (400).
+				status = http.StatusBadRequest
 			}
+			writeError(w, status, err)
+			return
 		}
 	}
 	next.ServeHTTP(w, r.WithContext(NewContext(ctx, p)))
+}
+
+// mayStart is nil when p may start runs on the gate's connection: their
+// role and connections (Person.MayStart), and the groups they are in
+// (MayUse).
+func (g *Gate) mayStart(ctx context.Context, p Person) error {
+	if ok, why := p.MayStart(g.Connection); !ok {
+		return quarry.Errorf(quarry.KindForbidden, "%s", why)
+	}
+	if g.MayUse != nil {
+		return g.MayUse(ctx, p)
+	}
+	return nil
+}
+
+// MayStartRun is nil when the person a request is made for (in ctx) may
+// start a run on the gate's connection, or when nobody signed in (sign-in
+// is off). A request that only reads, and so passed the gate without that
+// check, asks it before it starts one (a result read again from its run's
+// SQL).
+func (g *Gate) MayStartRun(ctx context.Context) error {
+	p, ok := From(ctx)
+	if !ok {
+		return nil
+	}
+	return g.mayStart(ctx, p)
 }
 
 // reads reports whether r only reads: GET and HEAD, and the check of a

@@ -186,3 +186,32 @@ func TestGateStateDownSaysNothingOfTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestGateWhileTheProjectDoesNotLoad: where the policy cannot be read
+// (the knowledge folder does not load), a request that starts a run gets
+// the project's error as every other request does, 400 of kind config,
+// not 403 (found from outside); MayStartRun gives the same error to a
+// request that only reads before it starts one.
+func TestGateWhileTheProjectDoesNotLoad(t *testing.T) {
+	st, now, tokens := people(t)
+	broken := quarry.Errorf(quarry.KindConfig, "knowledge/policy.yaml:3: no column employees.title")
+	g := &Gate{People: st, Clock: func() time.Time { return now }, Rand: rand.Reader, Connection: "shop",
+		MayUse: func(context.Context, Person) error { return broken }}
+	var started error
+	h := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { started = g.MayStartRun(r.Context()) }))
+	for method, want := range map[string]int{"POST": 400, "GET": 200} {
+		started = nil
+		req := httptest.NewRequest(method, "/api/run", strings.NewReader(`{"sql":"SELECT 1"}`))
+		req.Header.Set("Authorization", "Bearer "+tokens["bob"])
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		said := rec.Body.String()
+		if started != nil {
+			said += quarry.Message(started)
+		}
+		if rec.Code != want || !strings.Contains(said, "no column employees.title") {
+			t.Errorf("%s: %d %s, MayStartRun %v; want %d and the project's error", method, rec.Code, rec.Body, started, want)
+		}
+	}
+}

@@ -32,10 +32,11 @@ type team struct {
 func newTeam(t *testing.T) *team {
 	t.Helper()
 	tm := &team{tokens: map[string]string{}}
+	var g *auth.Gate
 	tm.testServer = serve(t, newShop(t), options{around: func(st *sqlitestate.Store) (Store, func(http.Handler) http.Handler) {
-		g := &auth.Gate{People: st, Clock: time.Now, Rand: rand.Reader, Connection: "shop"}
+		g = &auth.Gate{People: st, Clock: time.Now, Rand: rand.Reader, Connection: "shop"}
 		return auth.Scope(st), g.Wrap
-	}})
+	}, mayStart: func(ctx context.Context) error { return g.MayStartRun(ctx) }})
 	ctx := context.Background()
 	now := time.Now()
 	for _, u := range []store.User{
@@ -441,4 +442,41 @@ func commonPrefix(a, b string) string {
 		n++
 	}
 	return a[:n]
+}
+
+// TestReadingAResultAgainIsARun: a result stored cut short is read again
+// from its run's SQL, which is a run: someone it was shared with reads it
+// only if they may start runs on the connection (found from outside: a
+// viewer, and an analyst given another connection, read the 50,000 rows
+// of a shared result, as runs of their own).
+func TestReadingAResultAgainIsARun(t *testing.T) {
+	tm := newTeam(t)
+	res, b := tm.do(t, "POST", "/api/run", `{"sql":"SELECT id, amount, status FROM orders"}`, bearer(tm.tokens["bob"])...)
+	var run runResponse
+	if res.StatusCode != 200 || json.Unmarshal(b, &run) != nil || run.ResultID == "" {
+		t.Fatalf("bob runs SQL: %d %s", res.StatusCode, b)
+	}
+	res, b = tm.do(t, "POST", "/api/runs/"+run.RunID+"/shares", `{"with":["vic","carol","dan"]}`, bearer(tm.tokens["bob"])...)
+	if res.StatusCode != 200 {
+		t.Fatalf("bob shares the run: %d %s", res.StatusCode, b)
+	}
+	before := len(tm.runs(t))
+	for who, want := range map[string]string{"vic": "viewer", "carol": "may not use connection shop"} {
+		res, b := tm.do(t, "GET", "/api/results/"+run.ResultID+"?format=csv", "", bearer(tm.tokens[who])...)
+		wantError(t, res, b, 403, "forbidden")
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s reads the result again: %s; want it to say %q", who, b, want)
+		}
+		// The run itself, and its stored rows, are still theirs to read.
+		if res, b := tm.do(t, "GET", "/api/runs/"+run.RunID, "", bearer(tm.tokens[who])...); res.StatusCode != 200 {
+			t.Errorf("%s reads the shared run: %d %s", who, res.StatusCode, b)
+		}
+	}
+	if after := len(tm.runs(t)); after != before {
+		t.Errorf("the refused reads started %d runs", after-before)
+	}
+	res, b = tm.do(t, "GET", "/api/results/"+run.ResultID+"?format=csv", "", bearer(tm.tokens["dan"])...)
+	if res.StatusCode != 200 || strings.Count(string(b), "\n") != 50001 {
+		t.Errorf("dan, an analyst on the connection, reads the result again: %d, %d lines", res.StatusCode, strings.Count(string(b), "\n"))
+	}
 }

@@ -123,6 +123,8 @@ type options struct {
 	// the state database); mayApprove is who may decide.
 	approval   agent.Gateway
 	mayApprove MayApproveFunc
+	// mayStart is Config.MayStart.
+	mayStart func(ctx context.Context) error
 	// ready, when set, is the server's readiness check (GET /readyz).
 	ready func(ctx context.Context) error
 	// publicURL is server.public_url.
@@ -261,6 +263,7 @@ func serve(t *testing.T, sh *shop, o options) *testServer {
 		Assets:       o.assets,
 		Workflows:    o.workflows,
 		MayApprove:   o.mayApprove,
+		MayStart:     o.mayStart,
 		Ready:        o.ready,
 		PublicURL:    o.publicURL,
 	})

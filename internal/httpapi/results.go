@@ -87,6 +87,19 @@ func (s *Server) runOfResult(ctx context.Context, id string) (event.RunState, er
 
 // rerun reads a result again from its run's SQL and streams it.
 func (s *Server) rerun(w http.ResponseWriter, r *http.Request, id, format string, st event.RunState) {
+	if s.cfg.MayStart != nil {
+		// Reading it again is a run: only someone who may start one on
+		// the connection (found from outside: a viewer, and an analyst
+		// given another connection, read a shared result's 5,000 rows).
+		if err := s.cfg.MayStart(r.Context()); err != nil {
+			status := http.StatusForbidden
+			if quarry.KindOf(err) != quarry.KindForbidden {
+				status = Status(quarry.KindOf(err))
+			}
+			writeErrorStatus(w, status, err)
+			return
+		}
+	}
 	if !s.admit(w) {
 		return
 	}

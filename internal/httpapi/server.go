@@ -95,6 +95,12 @@ type Config struct {
 	// statement that waits for approval (internal/auth's rule: admins);
 	// nil: no sign-in, and the local user decides.
 	MayApprove MayApproveFunc
+	// MayStart is nil when the person asking (in ctx) may start a run on
+	// the server's connection (internal/auth's rule: their role, their
+	// connections, their groups), else the KindForbidden error that says
+	// why. A request that only reads asks it before it starts one (a
+	// result read again from its run's SQL). Nil: no sign-in, anyone may.
+	MayStart func(ctx context.Context) error
 	// ApprovalWait is the longest a run may wait for approval, added to
 	// RunTimeout for every run; 0: none.
 	ApprovalWait time.Duration
