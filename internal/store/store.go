@@ -488,6 +488,14 @@ func Pruned(runID string) error {
 	return quarry.Errorf(quarry.KindConflict, "run %s was pruned; its log is closed", runID)
 }
 
+// Ended is the error for an event appended to a run that has finished
+// (a run.finished whose status is final): a run ends once, and the state
+// refuses what a writer that lost it (a replica swept as gone) still
+// records.
+func Ended(runID string) error {
+	return quarry.Errorf(quarry.KindConflict, "run %s has finished; its log takes no more events", runID)
+}
+
 // ReadShares reads rows of (run_id, grantee, by_name, at), as both
 // backends store shares. The caller closes rows.
 func ReadShares(rows EventRows) ([]Share, error) {

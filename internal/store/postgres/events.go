@@ -234,13 +234,17 @@ func (s *Store) appendErr(ctx context.Context, err error, events []event.Event) 
 		return nil
 	}
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "QA002" {
+	if errors.As(err, &pe) && (pe.Code == "QA002" || pe.Code == "QA003") {
+		refusal := store.Pruned
+		if pe.Code == "QA003" {
+			refusal = store.Ended
+		}
 		for _, e := range events {
 			if strings.Contains(pe.Message, e.RunID) {
-				return store.Pruned(e.RunID)
+				return refusal(e.RunID)
 			}
 		}
-		return store.Pruned(events[0].RunID)
+		return refusal(events[0].RunID)
 	}
 	return s.dbErr(ctx, err, "store %d events", len(events))
 }

@@ -186,12 +186,21 @@ CREATE TABLE replicas (
 	seen_at    TEXT NOT NULL
 ) WITHOUT ROWID;
 `},
+		{11, "a finished run takes no more events", `
+-- An event after a run.finished whose status is final (anything but
+-- awaiting_results, which manual mode continues) is refused: a run ends
+-- once, whoever else still writes to it.
+CREATE TRIGGER events_after_end BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND seq < NEW.seq AND type = 'run.finished'
+	AND json_extract(data, '$.status') IS NOT 'awaiting_results')
+BEGIN SELECT RAISE(ABORT, 'events are append-only: this run has finished, and its log takes no more events'); END;
+`},
 	}
 }
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // migrate applies the migrations the database lacks, each in its own
 // transaction, and refuses a database written by a newer quarry. Running it

@@ -104,3 +104,44 @@ func testOneFinishPerSeq(t *testing.T, s store.State) {
 		t.Errorf("the run: %+v %v", st, err)
 	}
 }
+
+// testNothingAfterTheEnd: a run whose log holds a final run.finished
+// takes no more events, so a writer that lost the run (a replica swept as
+// gone while its state was out of reach) cannot finish it a second time
+// (found from outside: failed at seq 4, then succeeded at seq 5). Its own
+// events stored again are not refused (a retried append), and a run that
+// finished awaiting pasted results goes on.
+func testNothingAfterTheEnd(t *testing.T, s store.State) {
+	ctx := context.Background()
+	evs := Record(t, s, "r_swept", "ask", T0, false)
+	next := evs[len(evs)-1].Seq + 1
+	at := T0.Add(time.Minute)
+	swept, err := event.New("r_swept", next, at, &event.RunFinishedData{Status: event.StatusFailed, Error: "gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, swept); err != nil {
+		t.Fatal(err)
+	}
+	late, _ := event.New("r_swept", next+1, at, &event.RunFinishedData{Status: event.StatusSucceeded})
+	checks, _ := event.New("r_swept", next+1, at, &event.ChecksRanData{})
+	for _, e := range []event.Event{late, checks} {
+		WantKind(t, s.Append(ctx, e), quarry.KindConflict)
+	}
+	if err := s.Append(ctx, swept); err != nil {
+		t.Errorf("the stored run.finished again: %v", err)
+	}
+	st, err := s.Run(ctx, "r_swept")
+	if err != nil || st.Status != event.StatusFailed || st.LastSeq != next {
+		t.Errorf("the swept run: %+v %v; want failed, ending at %d", st, err, next)
+	}
+
+	evs = Record(t, s, "r_manual", "ask", T0, false)
+	next = evs[len(evs)-1].Seq + 1
+	waits, _ := event.New("r_manual", next, at, &event.RunFinishedData{Status: event.StatusAwaitingResults})
+	pasted, _ := event.New("r_manual", next+1, at, &event.ResultsPastedData{Rows: 1})
+	done, _ := event.New("r_manual", next+2, at, &event.RunFinishedData{Status: event.StatusSucceeded})
+	if err := s.Append(ctx, waits, pasted, done); err != nil {
+		t.Errorf("a run awaiting results goes on: %v", err)
+	}
+}

@@ -64,6 +64,7 @@ func Run(t *testing.T, open Opener) {
 		{"Replicas", testReplicas},
 		{"RunsByStatus", testRunsByStatus},
 		{"OneFinishPerSeq", testOneFinishPerSeq},
+		{"NothingAfterTheEnd", testNothingAfterTheEnd},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
