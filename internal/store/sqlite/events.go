@@ -50,8 +50,8 @@ func (s *Store) Append(ctx context.Context, events ...event.Event) error {
 						return conflict
 					}
 					var ended int
-					if tx.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE run_id = ? AND seq < ? AND type = 'run.finished'
-	AND json_extract(data, '$.status') IS NOT 'awaiting_results'`, e.RunID, e.Seq).Scan(&ended) == nil && ended > 0 {
+					if e.Type != event.FixProposed && e.Type != event.ModelCalled && tx.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE run_id = ? AND seq < ?
+	AND type = 'run.finished' AND json_extract(data, '$.status') IS NOT 'awaiting_results'`, e.RunID, e.Seq).Scan(&ended) == nil && ended > 0 {
 						conflict = store.Ended(e.RunID)
 						return conflict
 					}

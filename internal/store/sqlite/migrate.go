@@ -189,10 +189,12 @@ CREATE TABLE replicas (
 		{11, "a finished run takes no more events", `
 -- An event after a run.finished whose status is final (anything but
 -- awaiting_results, which manual mode continues) is refused: a run ends
--- once, whoever else still writes to it.
+-- once, whoever else still writes to it. A fix of the failed statement,
+-- asked for later, is recorded in the run's log (fix.proposed, and the
+-- model.called of the model that wrote it).
 CREATE TRIGGER events_after_end BEFORE INSERT ON events
-WHEN EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id AND seq < NEW.seq AND type = 'run.finished'
-	AND json_extract(data, '$.status') IS NOT 'awaiting_results')
+WHEN NEW.type NOT IN ('fix.proposed', 'model.called') AND EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id
+	AND seq < NEW.seq AND type = 'run.finished' AND json_extract(data, '$.status') IS NOT 'awaiting_results')
 BEGIN SELECT RAISE(ABORT, 'events are append-only: this run has finished, and its log takes no more events'); END;
 `},
 	}

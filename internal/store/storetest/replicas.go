@@ -131,9 +131,14 @@ func testNothingAfterTheEnd(t *testing.T, s store.State) {
 	if err := s.Append(ctx, swept); err != nil {
 		t.Errorf("the stored run.finished again: %v", err)
 	}
+	// A fix of the failed statement, asked for later, is recorded.
+	fix, _ := event.New("r_swept", next+1, at.Add(time.Minute), &event.FixProposedData{SQL: "SELECT 1"})
+	if err := s.Append(ctx, fix); err != nil {
+		t.Errorf("a fix after the end: %v", err)
+	}
 	st, err := s.Run(ctx, "r_swept")
-	if err != nil || st.Status != event.StatusFailed || st.LastSeq != next {
-		t.Errorf("the swept run: %+v %v; want failed, ending at %d", st, err, next)
+	if err != nil || st.Status != event.StatusFailed || st.LastSeq != next+1 {
+		t.Errorf("the swept run: %+v %v; want failed, its log ending at %d", st, err, next+1)
 	}
 
 	evs = Record(t, s, "r_manual", "ask", T0, false)
