@@ -52,8 +52,9 @@ func Aggregated(d quarry.Dialect, sql string, cat *quarry.Catalog) (*Plan, error
 // plan's companion statement, run on the same connection) returned exactly
 // the rows of result, and behind each there are at least k rows, of
 // every table occurrence none or at least k distinct rows, and of every
-// column aggregated none or at least k values that are not NULL. It returns ""
-// when the result may be shown, otherwise why not.
+// column aggregated none or at least k values that are not NULL. A result
+// with no group is withheld as a small one is. It returns "" when the
+// result may be shown, otherwise why not.
 func Judge(p *Plan, result, companion *quarry.Table, k int) string {
 	if result == nil || companion == nil {
 		return "the group sizes could not be read"
@@ -64,6 +65,13 @@ func Judge(p *Plan, result, companion *quarry.Table, k int) string {
 	}
 	if len(companion.Rows) != len(result.Rows) {
 		return fmt.Sprintf("the count of rows behind each group returned %d groups, the result %d rows: the result is not one row per group", len(companion.Rows), len(result.Rows))
+	}
+	if len(result.Rows) == 0 {
+		// No group is no group of k rows: an empty result shown beside
+		// a withheld small one would say which a condition held for,
+		// of one row ("… WHERE id = 1 AND city = 'Paris' GROUP BY …":
+		// empty, or withheld, found from outside).
+		return fmt.Sprintf("the result has no group, and so none that stands on %d rows or more", k)
 	}
 	small, sparse := 0, 0
 	var own []string

@@ -179,6 +179,13 @@ func TestJudge(t *testing.T) {
 	if got := Judge(p, result, &quarry.Table{Columns: cols(4)}, 5); got == "" {
 		t.Error("a companion without the count columns was judged aggregated")
 	}
+	// An empty result is withheld as a small group is, so that which of
+	// the two a condition on one row gives says nothing of it (found from
+	// outside: "… WHERE id = 1 AND city = 'Paris' GROUP BY country" came
+	// back empty, the same with 'Seattle' withheld).
+	if got := Judge(p, &quarry.Table{Columns: cols(2)}, &quarry.Table{Columns: cols(5)}, 5); !strings.Contains(got, "no group") {
+		t.Errorf("an empty result: %q; want it withheld", got)
+	}
 	// NULL padding (F4): a group of 5 rows whose sum rests on one value
 	// that is not NULL is one row's value.
 	p = &Plan{Columns: 2, Tables: []string{"people"}, Inputs: []string{"referred_by"}}
