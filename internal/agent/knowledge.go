@@ -35,11 +35,17 @@ func (a *Agent) readKnowledge(p *policy, name string) (string, error) {
 	if a.Knowledge == nil || a.Knowledge.Model == nil {
 		return readKnowledge(a.KnowledgeDir, name)
 	}
-	if strings.EqualFold(strings.TrimSpace(name), modelFile) || a.restricted() && a.modelFileAlias(name) {
+	if strings.EqualFold(strings.TrimSpace(name), modelFile) || a.restricted() && a.sameFile(name, modelFile) {
 		if _, err := readKnowledge(a.KnowledgeDir, modelFile); err != nil {
 			return "", err
 		}
 		return a.shownModel(p, "")
+	}
+	if strings.EqualFold(strings.TrimSpace(name), metricsFile) || a.sameFile(name, metricsFile) {
+		if _, err := readKnowledge(a.KnowledgeDir, metricsFile); err != nil {
+			return "", err
+		}
+		return a.shownMetrics(p)
 	}
 	if file, ok := a.entityFile(name); ok {
 		// An entity file is the model too: shown as model.yaml is, for the
@@ -103,6 +109,60 @@ func (a *Agent) shownModel(p *policy, only string) (string, error) {
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return "", quarry.Wrap(quarry.KindInput, err, "cannot show %s", modelFile)
+	}
+	text := string(b)
+	if len(text) > maxKnowledgeBytes {
+		text = text[:maxKnowledgeBytes] + "\n[… cut at 64 KiB]"
+	}
+	return text, nil
+}
+
+// metricsFile is the knowledge folder's metrics and dimensions, which
+// read_knowledge shows from the loaded model too.
+const metricsFile = "metrics.yaml"
+
+// shownMetrics writes the model's metrics and dimensions as JSON, as the
+// policy lets them be shown: none that reads a column the policy keeps
+// from the model, and, under a restricted privacy tier, no dimension's
+// known values, which learn copied from the rows (found from outside:
+// discount codes read from metrics.yaml under schema-only).
+func (a *Agent) shownMetrics(p *policy) (string, error) {
+	m := a.model()
+	hidden := func(exprs ...string) bool {
+		for _, x := range exprs {
+			for _, ref := range semantic.ColumnRefs(x) {
+				if t, c, ok := strings.Cut(ref, "."); ok && p.column(t, c) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	out := struct {
+		Note       string               `json:"note"`
+		Metrics    []semantic.Metric    `json:"metrics,omitempty"`
+		Dimensions []semantic.Dimension `json:"dimensions,omitempty"`
+	}{Note: "metrics.yaml as the column policy lets it be shown: what reads a restricted column is left out"}
+	if a.restricted() {
+		out.Note += ", and so are the dimensions' known values, under this connection's privacy tier"
+	}
+	for _, mt := range m.Metrics {
+		if !hidden(append([]string{mt.Expr}, mt.Filters...)...) {
+			out.Metrics = append(out.Metrics, mt)
+		}
+	}
+	for _, d := range m.Dimensions {
+		if hidden(d.Expr) {
+			continue
+		}
+		if a.restricted() {
+			d.Values = nil
+		}
+		out.Dimensions = append(out.Dimensions, d)
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return "", quarry.Wrap(quarry.KindInput, err, "cannot show %s", metricsFile)
 	}
 	text := string(b)
 	if len(text) > maxKnowledgeBytes {

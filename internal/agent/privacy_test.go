@@ -109,7 +109,12 @@ CREATE TABLE orders (id INTEGER PRIMARY KEY, person_id INTEGER REFERENCES people
 	if err := os.Symlink("../model.yaml", filepath.Join(kdir, "notes", "m.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	m := &semantic.Model{Entities: []semantic.Entity{
+	// learn copies a dimension's known values into metrics.yaml too
+	// (found from outside: read under schema-only).
+	if err := os.WriteFile(filepath.Join(kdir, "metrics.yaml"), []byte("dimensions:\n  - name: person\n    entity: people\n    expr: people.name\n    values: ["+strings.Join(p.names, ", ")+"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &semantic.Model{Dimensions: []semantic.Dimension{{Name: "person", Entity: "people", Expr: "people.name", Values: p.names}}, Entities: []semantic.Entity{
 		{Name: "people", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{
 			{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText, Values: p.names[:4]}, {Name: "email", Type: quarry.TypeText},
 			{Name: "country", Type: quarry.TypeText, Values: []string{"Atlantis", "Lemuria", "Hyperborea"}}, {Name: "salary", Type: quarry.TypeInt}, {Name: "born", Type: quarry.TypeDate}}},
@@ -203,6 +208,7 @@ func privacyScript(t *testing.T) *llmtest.Provider {
 	call("search_schema", `{"query":"people name country"}`)
 	call("read_knowledge", `{"path":"model.yaml"}`)
 	call("read_knowledge", `{"path":"notes/m.yaml"}`)
+	call("read_knowledge", `{"path":"metrics.yaml"}`)
 	call("run_query", `{"sql":"SELECT p.country, count(*) AS orders, count(DISTINCT p.id) AS buyers FROM orders o JOIN people p ON p.id = o.person_id GROUP BY p.country HAVING count(DISTINCT p.id) >= 5"}`)
 	call("run_query", fmt.Sprintf(`{"sql":%q}`, grouped))
 	call("submit_answer", fmt.Sprintf(`{"answer":"Atlantis and Lemuria are the large countries.","sql":%q}`, grouped))
@@ -220,7 +226,7 @@ func TestPrivacyTiers(t *testing.T) {
 			a := e.agent(fake, false)
 			a.Conn = echoingConn{Conn: e.conn, value: p.emails[4]}
 			a.Privacy = tier
-			a.Limits.MaxSteps, a.Limits.RepairAttempts = 40, 20
+			a.Limits.MaxSteps, a.Limits.RepairAttempts = 41, 20
 			// An earlier turn of the builtin planner, whose SQL holds the
 			// value the value index matched.
 			history := []agent.Turn{{Question: "what does Zeb earn?", SQL: "SELECT salary FROM people WHERE name = '" + p.names[0] + "'",

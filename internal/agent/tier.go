@@ -129,14 +129,14 @@ func (a *Agent) turns(history []Turn) []Turn {
 	return out
 }
 
-// modelFileAlias reports whether name, in the knowledge folder, is the
-// model file under another name (a link to it): under a restricted tier
-// it is read only as shownModel shows it.
-func (a *Agent) modelFileAlias(name string) bool {
+// sameFile reports whether name, in the knowledge folder, is file there
+// under another name (a link to it): the model file and the metrics file
+// are read only as shownModel and shownMetrics show them.
+func (a *Agent) sameFile(name, file string) bool {
 	if a.KnowledgeDir == "" {
 		return false
 	}
-	want, err := os.Stat(filepath.Join(a.KnowledgeDir, modelFile))
+	want, err := os.Stat(filepath.Join(a.KnowledgeDir, file))
 	if err != nil {
 		return false
 	}
