@@ -81,9 +81,16 @@ func (a *app) usersAddCmd() *cobra.Command {
 		}
 		// Runs are kept under their owner's name: a new person under the
 		// name of one removed would read everything that person asked.
-		if us, err := st.Users(ctx); err != nil {
+		us, err := st.Users(ctx)
+		if err != nil {
 			return err
-		} else if !slices.ContainsFunc(us, func(u store.User) bool { return u.Name == name }) {
+		}
+		// Two names that differ only in case read as one person's to
+		// people, but own runs apart (found from outside: BOB beside bob).
+		if i := slices.IndexFunc(us, func(u store.User) bool { return u.Name != name && strings.EqualFold(u.Name, name) }); i >= 0 {
+			return quarry.Errorf(quarry.KindUsage, "%q is %q in other case, a person already added; give the new person another name", name, us[i].Name)
+		}
+		if !slices.ContainsFunc(us, func(u store.User) bool { return u.Name == name }) {
 			owned, err := st.Runs(ctx, store.RunFilter{Owner: name, Limit: 1})
 			if err != nil {
 				return err

@@ -9,7 +9,8 @@ import (
 
 // TestPeopleCommandsRefuseWhatAnOutsiderTried: a name that owns runs is not
 // given to someone new (they would read the old person's runs); the only
-// admin is neither removed nor demoted while others remain; a token's
+// admin is neither removed nor demoted while others remain; a name that
+// differs only in case from a person's is not another person; a token's
 // label cannot carry terminal escapes, new lines or a novel.
 func TestPeopleCommandsRefuseWhatAnOutsiderTried(t *testing.T) {
 	dir := project(t)
@@ -40,6 +41,7 @@ func TestPeopleCommandsRefuseWhatAnOutsiderTried(t *testing.T) {
 
 	refused("only admin", "users", "set-role", "ann", "viewer")
 	must("users", "add", "bob", "--role", "analyst")
+	refused("in other case", "users", "add", "BOB", "--role", "analyst")
 	refused("only admin", "users", "remove", "ann")
 	must("users", "set-role", "bob", "admin")
 	must("users", "set-role", "ann", "viewer")
