@@ -247,14 +247,7 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
-	measured := ""
-	if len(q.Metrics) > 0 {
-		if mt := m.Metric(q.Metrics[0]); mt != nil {
-			measured = mt.Entity
-		}
-	} else if e := rowsEntity(m, q); e != nil {
-		measured = e.Name
-	}
+	measured := measuredName(m, q)
 	next, tomorrow := asOf.AddDate(0, 0, 1).Format("2006-01-02"), a.tomorrow()
 	if next >= tomorrow {
 		return pl // as of today: nothing after it has happened
@@ -498,14 +491,30 @@ func endsBy(m *semantic.Model, ent string, ws []semantic.Filter, day string) boo
 	return false
 }
 
+// measuredName is the table whose rows q measures or lists: its first
+// metric's, or its rows'; "" where neither says.
+func measuredName(m *semantic.Model, q *semantic.Query) string {
+	if len(q.Metrics) > 0 {
+		if mt := m.Metric(q.Metrics[0]); mt != nil {
+			return mt.Entity
+		}
+	} else if e := rowsEntity(m, q); e != nil {
+		return e.Name
+	}
+	return ""
+}
+
 // ofParent reports whether f is a condition on whether the measured rows
 // have the one row of another table they refer to ("visits with no
 // vet": visits.vet_id): a fact of the measured rows, not of other rows
 // with dates of their own, so the bound on the measured rows' date still
 // holds (found from outside: the visits with no vet counted past the
-// as-of day).
+// as-of day), and the other row's own date bounds nothing: a donation to
+// a campaign that starts later has a campaign (found from outside:
+// "donations with no campaign" 366 for 283). Conditions on the other
+// row (its owner not a test row) leave it the row referred to.
 func ofParent(m *semantic.Model, measured string, f semantic.Filter) bool {
-	if measured == "" || f.Count || len(f.Where) > 0 || f.Op != semantic.OpNone && f.Op != semantic.OpSome {
+	if measured == "" || f.Count || f.Op != semantic.OpNone && f.Op != semantic.OpSome {
 		return false
 	}
 	for _, r := range m.Relationships {
