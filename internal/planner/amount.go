@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -328,4 +329,39 @@ func (b *builder) amounts(ss []sense) []sense {
 		out = append(out, s)
 	}
 	return out
+}
+
+// rankedByMoneyRows asks, of a ranking by a table of money said plainly
+// ("top 5 campaigns by expenses"), whether their number or their amount
+// is meant: each is a reading people use, and they rank differently
+// (found from outside: ranked by the number of expenses, at 1.00). The
+// options are the question asked each way, offered where both are
+// answered; nil where the table is no table of money with one amount, or
+// the question says which ("by number of expenses").
+func (b *builder) rankedByMoneyRows(t *term, entity string) *Plan {
+	ws := strings.Fields(lower(t.it.text))
+	if len(ws) == 0 || !t.byMode || !moneyNoun(singular(ws[len(ws)-1])) || singular(ws[len(ws)-1]) == ws[len(ws)-1] {
+		return nil
+	}
+	c := b.p.oneAmount(entity)
+	if c == "" || b.p.m.IsRestricted(entity, c) {
+		return nil
+	}
+	q := b.st.raw
+	at := wordAt(lower(q), lower(t.it.text), 0)
+	if at < 0 || strings.HasSuffix(strings.TrimSpace(lower(q[:at])), "number of") {
+		return nil
+	}
+	end := at + len(t.it.text)
+	var opts []string
+	for _, with := range []string{"number of " + t.it.text, totalWords(c) + " of " + t.it.text} {
+		asked := q[:at] + with + q[end:]
+		if pl := b.p.replan(asked, b.st.asOf); pl.Kind == KindMetric && pl.Query != nil {
+			opts = append(opts, asked)
+		}
+	}
+	if len(opts) < 2 {
+		return nil
+	}
+	return clarify(fmt.Sprintf("By %q do you mean how many there were, or their total %s?", t.it.text, c), opts...)
 }

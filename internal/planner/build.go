@@ -454,6 +454,11 @@ func (b *builder) measures() *Plan {
 					st.order = "asc"
 				}
 			}
+			if counted && len(t.aggs) == 0 {
+				if pl := b.rankedByMoneyRows(t, s.name); pl != nil {
+					return pl
+				}
+			}
 			if counted {
 				name := b.countMetric(s.name)
 				b.addMetric(name)

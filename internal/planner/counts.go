@@ -378,7 +378,7 @@ func (b *builder) columnAggs(t *term) *Plan {
 				b.und("%q counted as the %s rows (%s)", t.it.text, s.entity, name)
 				continue
 			}
-			if b.rowsCountedAfter(t, s) && !b.st.distinct {
+			if !s.temporal && b.rowsCountedAfter(t, s) && !b.st.distinct {
 				// "how many gift aid donations": the donations are
 				// counted, and gift aid says which; the number of its
 				// different values (2) is no count of them (found from

@@ -80,3 +80,27 @@ func TestEndingOfANameAfterBy(t *testing.T) {
 		}
 	}
 }
+
+// TestRankedByMoneyRows: "top 5 donors by donations" ranks by how many
+// or by how much, which differ, so it asks; each option is the question
+// asked that way, and answered (found from outside: "top 5 campaigns by
+// expenses" ranked by their number, at 1.00).
+func TestRankedByMoneyRows(t *testing.T) {
+	p := New(charityModel(t), nil)
+	pl := p.Plan("top 5 donors by donations in 2025", asOf)
+	want := []string{"top 5 donors by number of donations in 2025", "top 5 donors by total amount cents of donations in 2025"}
+	if pl.Kind != KindClarify || strings.Join(pl.Options, "|") != strings.Join(want, "|") {
+		t.Fatalf("%s %q %q; want a clarification between %q", pl.Kind, pl.Reason, pl.Options, want)
+	}
+	for i, o := range pl.Options {
+		again := p.Plan(o, asOf)
+		if again.Kind != KindMetric || len(again.Query.Metrics) != 1 {
+			t.Errorf("%q: %s %q; want a metric", o, again.Kind, again.Reason)
+			continue
+		}
+		expr := again.over(p.m).Metric(again.Query.Metrics[0]).Expr
+		if strings.HasPrefix(expr, "SUM(") != (i == 1) {
+			t.Errorf("%q: %s", o, expr)
+		}
+	}
+}
