@@ -271,6 +271,13 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		if c := other.Column(other.TimeColumn); c == nil || c.TimeRole == semantic.TimeRoleEnd || c.TimeRole == semantic.TimeRoleBirth {
 			return pl // a date that may be set ahead: not cut
 		}
+		if startsFrom(m, other.Name, f.Where, next) {
+			// "boats that arrive next month": the question names the
+			// rows' period on a date of theirs, after the day; cut at the
+			// day on their own date they are none (found from outside: 0
+			// for 66, at 0.85, arrivals in July that depart before it).
+			continue
+		}
 		if endsBy(m, other.Name, f.Where, next) {
 			// "tenants who signed a lease in 2026": the leases are kept
 			// to the day by the date the question names; a lease signed
@@ -472,6 +479,21 @@ func (a *Analyst) asOfCounted(ctx context.Context, m *semantic.Model, pl *planne
 // the as-of day (one 0 does not pass), which the measure's own bound
 // does not change.
 func boundedCount(f semantic.Filter) bool { return f.Count && !semantic.CountAdmitsZero(f) }
+
+// startsFrom reports whether ws, conditions on rows of ent, keep them to
+// a period that begins on or after day on one of ent's dates.
+func startsFrom(m *semantic.Model, ent string, ws []semantic.Filter, day string) bool {
+	for _, w := range ws {
+		f, ok := m.ColumnField(w.Field)
+		if !ok || !strings.EqualFold(f.Entity.Name, ent) || !f.Column.Type.IsTemporal() || len(w.Values) != 1 {
+			continue
+		}
+		if v, isText := w.Values[0].(string); isText && (w.Op == semantic.OpGe || w.Op == semantic.OpGt) && v >= day {
+			return true
+		}
+	}
+	return false
+}
 
 // endsBy reports whether conditions ws on the rows of table ent end
 // one of its dates before day (2006-01-02): a period on the date the
