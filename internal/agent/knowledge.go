@@ -106,9 +106,15 @@ func (a *Agent) shownModel(p *policy, only string) (string, error) {
 		}
 		out.Relationships = append(out.Relationships, r)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
+	return shownJSON(out, modelFile)
+}
+
+// shownJSON is v as the model reads file: indented JSON (which is also
+// YAML), cut at maxKnowledgeBytes.
+func shownJSON(v any, file string) (string, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return "", quarry.Wrap(quarry.KindInput, err, "cannot show %s", modelFile)
+		return "", quarry.Wrap(quarry.KindInput, err, "cannot show %s", file)
 	}
 	text := string(b)
 	if len(text) > maxKnowledgeBytes {
@@ -160,15 +166,7 @@ func (a *Agent) shownMetrics(p *policy) (string, error) {
 		}
 		out.Dimensions = append(out.Dimensions, d)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return "", quarry.Wrap(quarry.KindInput, err, "cannot show %s", metricsFile)
-	}
-	text := string(b)
-	if len(text) > maxKnowledgeBytes {
-		text = text[:maxKnowledgeBytes] + "\n[… cut at 64 KiB]"
-	}
-	return text, nil
+	return shownJSON(out, metricsFile)
 }
 
 // readKnowledge reads one file of the knowledge folder dir, confined to it:
