@@ -188,8 +188,8 @@ func (b *builder) valueOrLink(t *term, target *semantic.Entity, measured string)
 	if len(ws) != 1 || len(t.cands) == 0 {
 		return nil
 	}
-	r := b.p.roleOf(ws[0])
-	if r == nil || !strings.EqualFold(r.From, measured) || !strings.EqualFold(r.To, target.Name) {
+	r := b.p.roleFrom(ws[0], measured)
+	if r == nil || !strings.EqualFold(r.To, target.Name) {
 		return nil
 	}
 	s := t.cands[0]

@@ -41,11 +41,11 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		if !hasString(unknown, t.s) {
 			continue
 		}
-		r := p.roleOf(t.s)
-		if r == nil {
+		target := p.rolesTo(t.s)
+		if target == "" {
 			return nil
 		}
-		to := p.entity(r.To)
+		to := p.entity(target)
 		name := strings.ToLower(display(to.Name))
 		if singular(t.s) == t.s {
 			name = singular(name)
@@ -53,7 +53,7 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		b.WriteString(question[last:t.start])
 		b.WriteString(name)
 		last = t.end
-		links = append(links, roleLink{rel: r, word: t.s})
+		links = append(links, roleLink{word: t.s})
 	}
 	if len(links) == 0 || len(links) != len(unknown) {
 		return nil
@@ -66,7 +66,10 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		// and refused for what that reading says (employees have no
 		// country), which tells more than the role's word not known.
 		for _, l := range links {
-			note := fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
+			note := fmt.Sprintf("%q read as a %s", l.word, singular(strings.ToLower(display(p.rolesTo(l.word)))))
+			if r := p.roleOf(l.word); r != nil {
+				note = fmt.Sprintf("%q read as the %s of %s.%s", l.word, singular(strings.ToLower(display(r.To))), r.From, r.FromColumn)
+			}
 			pl.Understood = append(pl.Understood, note)
 			pl.Reason = note + ": " + pl.Reason
 		}
@@ -85,10 +88,13 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 	if pl.Read == "" {
 		pl.Read = read
 	}
-	for _, l := range links {
-		if !strings.EqualFold(from, l.rel.From) {
+	for i := range links {
+		// The link of the rows measured, of those the word names.
+		if links[i].rel = p.roleFrom(links[i].word, from); links[i].rel == nil {
 			return nil
 		}
+	}
+	for _, l := range links {
 		if cl := p.linkValueClarify(question, asOf, l.word, l.rel.From, l.rel.FromColumn, p.entity(l.rel.To), pl.Query, len(pl.Query.Order) > 0 || pl.Query.Limit > 0); cl != nil {
 			return cl
 		}
@@ -104,7 +110,46 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 // different tables that no other link joins, pointing at a table with a
 // label; nil otherwise.
 func (p *Planner) roleOf(word string) *semantic.Relationship {
+	if rs := p.rolesOf(word); len(rs) == 1 {
+		return rs[0]
+	}
+	return nil
+}
+
+// roleFrom is the link of table from among those word names by its role
+// (rolesOf): "fundraiser" of donations and of pledges is each table's
+// own fundraiser_id; nil where none or several start there.
+func (p *Planner) roleFrom(word, from string) *semantic.Relationship {
 	var hit *semantic.Relationship
+	for _, r := range p.rolesOf(word) {
+		if strings.EqualFold(r.From, from) {
+			if hit != nil {
+				return nil
+			}
+			hit = r
+		}
+	}
+	return hit
+}
+
+// rolesTo is the one table the links word names by its role point at,
+// "" where none or several.
+func (p *Planner) rolesTo(word string) string {
+	to := ""
+	for _, r := range p.rolesOf(word) {
+		if to != "" && !strings.EqualFold(to, r.To) {
+			return ""
+		}
+		to = r.To
+	}
+	return to
+}
+
+// rolesOf are the many-to-one links word names by its role, each between
+// two different tables that no other link joins, pointing at a table with
+// a label.
+func (p *Planner) rolesOf(word string) []*semantic.Relationship {
+	var out []*semantic.Relationship
 	for i := range p.m.Relationships {
 		r := &p.m.Relationships[i]
 		if r.Cardinality == semantic.OneToMany || r.Cardinality == semantic.ManyToMany || strings.EqualFold(r.From, r.To) {
@@ -124,25 +169,22 @@ func (p *Planner) roleOf(word string) *semantic.Relationship {
 		if !named {
 			continue
 		}
-		if hit != nil && hit != r {
-			return nil
+		to := p.entity(r.To)
+		if to == nil || p.label(to) == "" || p.entity(r.From) == nil {
+			continue
 		}
-		hit = r
-	}
-	if hit == nil {
-		return nil
-	}
-	to := p.entity(hit.To)
-	if to == nil || p.label(to) == "" || p.entity(hit.From) == nil {
-		return nil
-	}
-	for i := range p.m.Relationships {
-		r := &p.m.Relationships[i]
-		if r != hit && (strings.EqualFold(r.From, hit.From) && strings.EqualFold(r.To, hit.To) || strings.EqualFold(r.From, hit.To) && strings.EqualFold(r.To, hit.From)) {
-			return nil
+		alone := true
+		for j := range p.m.Relationships {
+			o := &p.m.Relationships[j]
+			if o != r && (strings.EqualFold(o.From, r.From) && strings.EqualFold(o.To, r.To) || strings.EqualFold(o.From, r.To) && strings.EqualFold(o.To, r.From)) {
+				alone = false
+			}
+		}
+		if alone {
+			out = append(out, r)
 		}
 	}
-	return hit
+	return out
 }
 
 // linkWordIsValue asks which is meant when the word that names a link
@@ -249,14 +291,14 @@ func (p *Planner) groupedByRoleValue(question string) string {
 			continue
 		}
 		w := toks[i].s
-		r := p.roleOf(w)
+		to := p.rolesTo(w)
 		ss := p.lex.senses(w)
-		if r == nil || len(ss) == 0 {
+		if to == "" || len(ss) == 0 {
 			continue
 		}
 		values := true
 		for _, s := range ss {
-			values = values && s.kind == sValue && strings.EqualFold(s.entity, r.To)
+			values = values && s.kind == sValue && strings.EqualFold(s.entity, to)
 		}
 		if values {
 			return w

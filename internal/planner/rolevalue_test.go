@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -76,5 +77,27 @@ func TestRankedValueThatNamesTheLink(t *testing.T) {
 	// A value no link is named for is the value's rows, ranked.
 	if pl := p.Plan("top 3 nurses by procedures", asOf); pl.Kind == KindClarify {
 		t.Errorf("top 3 nurses by procedures: asked %q; no link is named nurse", pl.Question)
+	}
+}
+
+// TestRoleNamedOnTwoTables: "fundraiser" is the link of donations and of
+// pledges to staff, and a value of staff.role; "donations by fundraiser"
+// reads the donations' own link (found from outside: "total donations
+// per fundraiser" refused, as two links bear the name).
+func TestRoleNamedOnTwoTables(t *testing.T) {
+	m := roleValueModel()
+	m.Entities = append(m.Entities, semantic.Entity{Name: "consults", PrimaryKey: "id", TimeColumn: "held_at", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "surgeon_id", Type: quarry.TypeInt}, {Name: "held_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}})
+	m.Relationships = append(m.Relationships, semantic.Relationship{Name: "surgeon", From: "consults", FromColumn: "surgeon_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne})
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for q, via := range map[string]string{"procedures by surgeon in 2025": "procedures.surgeon_id", "number of consults per surgeon": "consults.surgeon_id"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil || !slices.ContainsFunc(pl.Query.Dimensions, func(d semantic.DimRef) bool { return d.Name == "staff.id" }) ||
+			!slices.ContainsFunc(pl.Understood, func(u string) bool { return strings.Contains(u, via) }) {
+			t.Errorf("%q: %s %q %q; want a count by staff.id through %s", q, pl.Kind, pl.Reason, pl.Understood, via)
+		}
 	}
 }
