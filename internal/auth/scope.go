@@ -137,6 +137,12 @@ func (s scoped) Result(ctx context.Context, id string) (*quarry.Table, error) {
 		mine := false
 		for _, runID := range store.ResultRunIDs(id) {
 			st, err := s.State.Run(ctx, runID)
+			if err != nil && quarry.KindOf(err) != quarry.KindNotFound {
+				// The run could not be read (the knowledge folder does
+				// not load): that error, not "no result" (found from
+				// outside).
+				return nil, err
+			}
 			if err != nil || st.RunID != runID {
 				continue
 			}

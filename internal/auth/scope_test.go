@@ -46,3 +46,22 @@ func TestScopedPrefixesShowNoHiddenRun(t *testing.T) {
 		t.Errorf("vic reads the run after the share was taken back: %v", err)
 	}
 }
+
+// brokenRuns is a state whose runs cannot be read, as the server's is
+// while its knowledge folder does not load.
+type brokenRuns struct{ store.State }
+
+func (brokenRuns) Run(context.Context, string) (event.RunState, error) {
+	return event.RunState{}, quarry.Errorf(quarry.KindConfig, "knowledge/policy.yaml:3: no column employees.title")
+}
+
+// TestScopedResultSaysWhyItCannotRead: a result read while the runs cannot
+// be read gets that error, not "no result" (found from outside: 404
+// while the knowledge folder did not load, 200 once it did).
+func TestScopedResultSaysWhyItCannotRead(t *testing.T) {
+	st, _, _ := people(t)
+	bob := NewContext(context.Background(), Person{Name: "bob", Role: Analyst})
+	if _, err := Scope(brokenRuns{st}).Result(bob, "res_r_01ABC"); quarry.KindOf(err) != quarry.KindConfig {
+		t.Errorf("a result read while runs cannot be: %v; want the config error", err)
+	}
+}
