@@ -195,10 +195,14 @@ CREATE TABLE replicas (
 CREATE TRIGGER events_after_end BEFORE INSERT ON events
 WHEN NEW.type NOT IN ('fix.proposed', 'model.called') AND EXISTS (SELECT 1 FROM events WHERE run_id = NEW.run_id
 	AND seq < NEW.seq AND type = 'run.finished' AND json_extract(data, '$.status') IS NOT 'awaiting_results')
-BEGIN SELECT RAISE(ABORT, 'events are append-only: this run has finished, and its log takes no more events'); END;
+BEGIN SELECT RAISE(ABORT, '` + finishedRun + `'); END;
 `},
 	}
 }
+
+// finishedRun is the refusal of migration 11's trigger, which Append
+// reads as store.Ended. It is part of the schema's history: never changed.
+const finishedRun = "events are append-only: this run has finished, and its log takes no more events"
 
 // SchemaVersion is the schema version this build of quarry writes: the
 // version of the last migration.
