@@ -444,7 +444,11 @@ func statusMix(m *semantic.Model, q *semantic.Query, mt *semantic.Metric, e *sem
 			// (found from outside: 48 jobs still 'planned' after their
 			// day added 73,209 to "maintenance cost in 2026", the
 			// warning naming the cancelled ones alone).
-			if (slices.Contains(undoneWords, semantic.Fold(v)) || semantic.StillToCome(v)) && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) &&
+			took := slices.Contains(undoneWords, semantic.Fold(v)) || semantic.StillToCome(v)
+			if eventCount(m, mt) {
+				took = calledOffEvent(v) // a pending booking is still one made
+			}
+			if took && !slices.ContainsFunc(undone, func(u string) bool { return semantic.SameSpelling(u, v) }) &&
 				!slices.ContainsFunc(out, func(o string) bool { return semantic.SameSpelling(o, v) }) {
 				undone = append(undone, v)
 			}
@@ -733,6 +737,12 @@ func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 			// (found from outside: 259 failed card payments counted, at
 			// 1.00, where a total of the same rows warned).
 			out = append(out, mt)
+		} else if eventCount(m, mt) && !datedByCalling(m, q) {
+			// "how many owners had more than 3 bookings in 2025": a
+			// booking called off, or one nobody came to, did not take
+			// place (found from outside: cancelled and no-show bookings
+			// counted, at 1.00 with no word).
+			out = append(out, mt)
 		} else if e := m.Entity(mt.Entity); strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT") && e.TimeColumn == "" && len(mt.Filters) == 0 &&
 			!slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return semantic.StatusName(c.Name) }) && len(withParents(m, e)) > 1 {
 			// "how many tickets": rows with no date nor state of their
@@ -743,4 +753,56 @@ func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 		}
 	}
 	return out
+}
+
+// eventCount reports whether mt counts the rows of a table of dated
+// events (its main date is the day each takes place: a booking's, a
+// job's, an order's, not a subscription's start) that has a status column
+// of its own, where neither the measure's conditions nor its description
+// says which states it takes: the knowledge's "number of orders placed,
+// whatever their status" is what its author meant.
+func eventCount(m *semantic.Model, mt *semantic.Metric) bool {
+	x := strings.ToUpper(strings.TrimSpace(mt.Expr))
+	if !strings.HasPrefix(x, "COUNT(") || strings.HasPrefix(x, "COUNT(DISTINCT") || semantic.PaymentRows(mt.Entity) ||
+		len(mt.Filters) > 0 || strings.Contains(strings.ToLower(mt.Description), "status") {
+		return false
+	}
+	e := m.Entity(mt.Entity)
+	if e == nil || e.TimeColumn == "" {
+		return false
+	}
+	t := e.Column(e.TimeColumn)
+	if t == nil || t.TimeRole != semantic.TimeRoleEvent {
+		return false
+	}
+	return slices.ContainsFunc(e.Columns, func(c semantic.Column) bool {
+		return semantic.StatusName(c.Name) && slices.ContainsFunc(c.Values, calledOffEvent)
+	})
+}
+
+// datedByCalling reports whether q dates its rows, or groups them in
+// time, by a date named for a state of calling off ("bookings cancelled
+// this year": cancelled_at), which only the rows so called off hold.
+func datedByCalling(m *semantic.Model, q *semantic.Query) bool {
+	var fields []string
+	if q.TimeRange != nil {
+		fields = append(fields, q.TimeRange.Field)
+	}
+	for _, d := range q.Dimensions {
+		if d.Grain != "" {
+			fields = append(fields, d.Name)
+		}
+	}
+	for _, f := range fields {
+		if fd, ok := m.ColumnField(f); ok && slices.ContainsFunc(semantic.NameWords(fd.Column.Name), calledOffEvent) {
+			return true
+		}
+	}
+	return false
+}
+
+// calledOffEvent reports whether a status says an event did not take
+// place: called off, failed, or nobody came.
+func calledOffEvent(v string) bool {
+	return semantic.CalledOff(v) || semantic.NoShow(v) || slices.Contains([]string{"failed", "fail", "bounced", "reversed"}, semantic.Fold(v))
 }
