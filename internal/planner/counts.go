@@ -62,6 +62,31 @@ func (b *builder) perRowCounts() *Plan {
 		}
 		counted, where = e, w
 	}
+	// "customers with more than 2 mobile orders": the values said of the
+	// rows counted keep the count to them. They leave the query's own
+	// filters only where the count is read here; otherwise they stay
+	// there, on the rows grouped and counted.
+	saved, counting := q.Filters, false
+	defer func() {
+		if !counting {
+			q.Filters = saved
+		}
+	}()
+	for _, t := range b.st.terms {
+		if !t.ofCounted || len(t.cands) == 0 || !strings.EqualFold(t.cands[0].entity, counted) {
+			continue
+		}
+		field := t.cands[0].field
+		kept := q.Filters[:0:0]
+		for _, f := range q.Filters {
+			if strings.EqualFold(f.Field, field) && !f.Count {
+				where = append(slices.Clone(where), f)
+				continue
+			}
+			kept = append(kept, f)
+		}
+		q.Filters = kept
+	}
 	if done, ok := b.p.completedState(counted); ok && b.boughtTimes(counted) {
 		// "customers who bought at least 3 times": purchases completed,
 		// as "customers who bought something" reads them (found from
@@ -95,6 +120,7 @@ func (b *builder) perRowCounts() *Plan {
 		where = append(append([]semantic.Filter(nil), where...), w...)
 	}
 	count := func() {
+		counting = true
 		var end string
 		if period {
 			end = b.st.dates[0].To

@@ -16,7 +16,7 @@ import (
 // through the one table that links them, and the subject's rows are
 // listed or counted, not measured by a metric of another table.
 func (b *builder) existsValue(t *term) bool {
-	if b.subject == "" || len(b.q.Metrics) > 0 && !b.countsSubject() {
+	if b.subject == "" || len(b.q.Metrics) > 0 && !b.countsSubject() || t.ofCounted {
 		return false
 	}
 	for _, h := range b.st.having {

@@ -55,6 +55,35 @@ type term struct {
 	// named next ("which discontinued product", "each discontinued
 	// product"): the rows that are so, not a grouping by yes and no.
 	adjFlag bool
+	// ofCounted marks a value said between a count's number and the
+	// table it counts ("more than 3 completed bookings"): a condition on
+	// the rows counted, not on the subject's having one.
+	ofCounted bool
+}
+
+// countedNext reports whether term t, a value alone, is followed right
+// away by a term that names the value's own table: the rows a number
+// before both counts.
+func countedNext(t *term, mean []*item, i int) bool {
+	if len(t.cands) == 0 || i+1 >= len(mean) {
+		return false
+	}
+	// A past participle may also name a date ("completed": completed_at
+	// of another table); what follows says which.
+	if slices.ContainsFunc(t.cands, func(s sense) bool { return s.kind != sValue && !(s.kind == sColumn && s.temporal) }) {
+		return false
+	}
+	of := func(n sense) bool {
+		return n.kind == sEntity && slices.ContainsFunc(t.cands, func(v sense) bool { return v.kind == sValue && strings.EqualFold(v.entity, n.name) })
+	}
+	// "more than 3 completed or confirmed bookings": the values joined
+	// by "and"/"or" before the table.
+	for j := i + 1; j+1 < len(mean) && mean[j].kind == itKw && mean[j].kw == "and" && mean[j+1].kind == itTerm && len(only(mean[j+1].senses, sValue)) > 0; j += 2 {
+		if j+2 < len(mean) && mean[j+2].kind == itTerm && slices.ContainsFunc(mean[j+2].senses, of) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(mean[i+1].senses, of)
 }
 
 // state is what one pass over the question collected.
@@ -802,7 +831,13 @@ func (p *Planner) walk(items []item, st *state) {
 			if len(pendingAggs) > 0 && !byMode {
 				t.aggs, pendingAggs = pendingAggs, nil
 			}
-			if pendingNum != nil && pendingOp != "" {
+			if pendingNum != nil && pendingOp != "" && countedNext(t, mean, i) {
+				// "owners with more than 3 completed bookings": the number
+				// counts the rows named next, of which the value is said
+				// (found from outside: the number went to the value and
+				// the question was refused).
+				t.ofCounted = true
+			} else if pendingNum != nil && pendingOp != "" {
 				t.op, t.num, t.hasNum, t.pct, t.money, t.cents = pendingOp, pendingNum.num, true, pendingNum.pct, pendingNum.money, pendingNum.cents
 				pendingNum, pendingOp = nil, ""
 				st.having = append(st.having, t)

@@ -159,7 +159,7 @@ func (b *builder) resolveColumns() *Plan {
 		if k == sValue {
 			best = b.lonePartRank(t, named, best)
 		}
-		if best == 9 {
+		if best == 9 && !t.ofCounted {
 			if k == sValue && b.existsValue(t) {
 				continue // "students who have a dog": rows with a related row of that value
 			}
@@ -400,6 +400,12 @@ func (b *builder) valueOfCounted(t *term) *Plan {
 			continue
 		}
 		counted := h.cands[0].name
+		if t.ofCounted && t.pos < h.pos && slices.ContainsFunc(t.cands, func(s sense) bool { return s.kind == sValue && strings.EqualFold(s.entity, counted) }) {
+			// "more than 10 active subscriptions": a condition on the
+			// rows counted (perRowCounts keeps the count to them).
+			t.cands = slices.DeleteFunc(slices.Clone(t.cands), func(s sense) bool { return s.kind != sValue || !strings.EqualFold(s.entity, counted) })
+			return nil
+		}
 		if t.pos < h.pos-1 {
 			continue // "active plans with more than 10 subscriptions": said of the plans
 		}
