@@ -14,6 +14,9 @@ import (
 // asked "per" it (verify's perEntity), and of nothing else.
 var perFailRE = regexp.MustCompile(`^the query ignores what the question says: "per ([^";]+)" may mean the average per `)
 
+// perWordRE finds "per" and the word after it.
+var perWordRE = regexp.MustCompile(`(?i)\bper ([a-z][a-z_-]*)`)
+
 // perQuestion asks back a question whose only fault is that "per driver"
 // may mean each driver's figure or the average per driver: the options
 // are the question with "by driver", and with "average" before it, those
@@ -32,7 +35,15 @@ func (a *Analyst) perQuestion(ctx context.Context, k *Knowledge, question, failu
 	base := strings.TrimRight(strings.TrimSpace(question), "?.! ")
 	i := strings.Index(strings.ToLower(base), "per "+word)
 	if i < 0 {
-		return "", nil
+		// The question's word for the table the check names ("per
+		// fundraiser", read as the staff a donation's fundraiser_id
+		// names: found from outside, refused with "per staff"), where
+		// it says "per" once.
+		at := perWordRE.FindAllStringSubmatchIndex(base, -1)
+		if len(at) != 1 {
+			return "", nil
+		}
+		i, word = at[0][0], base[at[0][2]:at[0][3]]
 	}
 	cands := []string{base[:i] + "by " + base[i+len("per "):]}
 	if low := strings.ToLower(base); !strings.HasPrefix(low, "average ") && !strings.Contains(low, " average ") {
