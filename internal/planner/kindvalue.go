@@ -152,7 +152,10 @@ func (b *builder) rankValueRows(grains int) *Plan {
 			continue
 		}
 		ws := strings.Fields(lower(t.it.text))
-		if len(ws) == 0 || singular(ws[len(ws)-1]) == ws[len(ws)-1] {
+		if len(ws) == 0 || singular(ws[len(ws)-1]) == ws[len(ws)-1] && !t.rowsQ {
+			// In the plural, or right after "which" ("which fundraiser
+			// has the most pledges": found from outside, refused as
+			// nothing to rank).
 			continue
 		}
 		e := b.p.entity(t.cands[0].entity)
