@@ -8,6 +8,8 @@
 #   2. a one-row quarry run, whole process, vs the sqlite3 shell
 #   3. on the demo, the SQL of "revenue by month last year": quarry run and
 #      a whole quarry ask vs the sqlite3 shell running the same SQL
+#  3b. the SQLite engines a Go program can embed, in one process, on the
+#      SQL of seven demo questions, vs the sqlite3 shell's own timer
 #   4. Go benchmarks: the guard, the compiler, the planner
 #   5. quarry serve under 200 concurrent chat streams; 5b. the same across
 #      two replicas on a PostgreSQL state (when QUARRY_TEST_POSTGRES_URL is set)
@@ -109,6 +111,18 @@ timeit quarry-run-ask "$q" -C "$work/demo" run --format csv -f "$work/ask.sql"
 timeit quarry-ask "$q" -C "$work/demo" ask --as-of 2026-06-30 "$question"
 echo "  quarry run / shell (median): $(ratio quarry-run-ask shell-ask)×   (target ≤ 1.2×)"
 echo "  quarry ask / shell (median): $(ratio quarry-ask shell-ask)×   (target ≤ 1.5×; ask also runs its control queries)"
+
+echo "3b. the SQLite engine alone, in one process: the SQL quarry compiles for demo questions, warm, on the engine quarry uses (ncruces: SQLite as WebAssembly translated to Go) vs mattn/go-sqlite3 (SQLite's C through cgo), modernc.org/sqlite (its C translated to Go) and the sqlite3 shell's own timer (bench/engines, a module of its own; the first build compiles SQLite's C, about 90 s)"
+mkdir -p "$work/engines"
+n=0
+for question in "revenue by month last year" "top 5 products by revenue in 2025" "top 10 customers by revenue" "orders by channel last year" "revenue by category last quarter" "average order value by month in 2025" "customers by country"; do
+	n=$((n + 1))
+	"$q" -C "$work/demo" ask --as-of 2026-06-30 --json "$question" > "$work/engines/q.json"
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sql"])' "$work/engines/q.json" > "$work/engines/$n-$(echo "$question" | tr ' ' '_').sql"
+done
+(cd bench/engines && go build -o "$work/engines/engines" .)
+"$work/engines/engines" -db "$work/demo/demo.db" -n "$(( runs * 4 ))" "$work"/engines/*.sql
+echo "  target: the engine within 1.2× the shell (the ncruces/shell column)"
 
 echo "4. Go benchmarks (one core)"
 go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$|BenchmarkPlanWide$' -benchmem -cpu 1 \
