@@ -127,6 +127,13 @@ func (b *builder) finish() *Plan {
 			}
 		}
 	}
+	attended := false // timeField is the day of the event the rows are for
+	if timeField == "" && (len(st.dates) > 0 || len(st.grains) > 0) {
+		if f := b.attendedOn(); f != "" {
+			timeField, attended = f, true
+			b.notes = append(b.notes, fmt.Sprintf("the period is on %s, the day of the %s each is for, when whether it was attended came about", f, singular(display(strings.SplitN(f, ".", 2)[0]))))
+		}
+	}
 	if st.growth && len(st.dates) == 1 && len(st.grains) == 0 && !st.trend {
 		// "how much did revenue grow last quarter": the change from the
 		// period before, of the same length.
@@ -265,7 +272,7 @@ func (b *builder) finish() *Plan {
 		// them): read with those (found: "work orders completed by month
 		// in 2025" put the period on completed_at and the months on
 		// scheduled_for, at 1.00).
-		if timeField != "" && (b.grainNamed && timeField == b.eventGrain || q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.model(&Plan{AdHoc: b.adhoc}), q, timeField)) {
+		if timeField != "" && (b.grainNamed && timeField == b.eventGrain || attended || q.Rows != nil || len(q.Metrics) == 0 || b.p.dateOfMeasured(b.p.model(&Plan{AdHoc: b.adhoc}), q, timeField)) {
 			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: timeField, Grain: g})
 			b.und("by %s of %s", g, timeField)
 			continue

@@ -75,3 +75,11 @@ func (b *builder) ownEventSaid(i int, t *term) bool {
 	b.notes = append(b.notes, fmt.Sprintf("%q read as what the %s record, dated by %s.%s, not %s", word, display(e.Name), e.Name, own.Name, t.cands[0].field))
 	return true
 }
+
+// attendedOn is semantic's AttendedOn of the subject's rows under the
+// query's conditions ("how many no-shows this year": the day of the
+// event each shift is for, not its sign-up; found from outside, 28 for
+// 29 at 1.00).
+func (b *builder) attendedOn() string {
+	return b.p.m.AttendedOn(b.subject, b.q.Filters)
+}

@@ -252,6 +252,19 @@ func NoShow(v string) bool {
 	return false
 }
 
+// AttendanceOutcome reports whether a status value says whether a row's
+// thing was attended: a no-show, or attended, present, showed up.
+func AttendanceOutcome(v string) bool {
+	if NoShow(v) {
+		return true
+	}
+	switch strings.ReplaceAll(strings.ReplaceAll(Fold(strings.TrimSpace(v)), "-", " "), "_", " ") {
+	case "attended", "present", "showed", "showed up", "show", "checked in", "checkedin":
+		return true
+	}
+	return false
+}
+
 // ValidFrom reports whether a date's name says its rows are in force from
 // then: valid_from, effective_from.
 func ValidFrom(column string) bool {

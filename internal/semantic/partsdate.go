@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -51,4 +52,49 @@ func (m *Model) PartsDate(entity string, find func(string) *Entity) string {
 		return events[0]
 	}
 	return "" // none, or several: which date?
+}
+
+// AttendedOn is the date of the event each row of entity is for
+// (entity.column), where filters pick the rows by whether they were
+// attended (a status of no_show, attended …: AttendanceOutcome), their
+// own date is when each was made (a sign-up: time role start), and they
+// refer to exactly one table of dated events (an event's scheduled_for,
+// time role event): a no-show happens on the event's day, not on the
+// sign-up's. "" otherwise.
+func (m *Model) AttendedOn(entity string, filters []Filter) string {
+	e := m.Entity(entity)
+	if e == nil || e.TimeColumn == "" {
+		return ""
+	}
+	if own := e.Column(e.TimeColumn); own == nil || own.TimeRole != TimeRoleStart {
+		return ""
+	}
+	picked := slices.ContainsFunc(filters, func(f Filter) bool {
+		fd, ok := m.ColumnField(f.Field)
+		if !ok || fd.Entity != e || !StatusName(fd.Column.Name) || f.Op != OpEq && f.Op != OpIn || len(f.Values) == 0 {
+			return false
+		}
+		return !slices.ContainsFunc(f.Values, func(v any) bool { return !AttendanceOutcome(fmt.Sprint(v)) })
+	})
+	if !picked {
+		return ""
+	}
+	found := ""
+	for _, r := range m.Relationships {
+		if !strings.EqualFold(r.From, e.Name) || r.Cardinality == OneToMany || r.Cardinality == ManyToMany {
+			continue
+		}
+		p := m.Entity(r.To)
+		if p == nil || p == e || p.TimeColumn == "" || m.IsRestricted(p.Name, p.TimeColumn) {
+			continue
+		}
+		if c := p.Column(p.TimeColumn); c == nil || c.TimeRole != TimeRoleEvent {
+			continue
+		}
+		if found != "" {
+			return "" // two tables of events: which day is not for quarry to pick
+		}
+		found = p.Name + "." + p.TimeColumn
+	}
+	return found
 }

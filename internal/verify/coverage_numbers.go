@@ -500,6 +500,17 @@ func (c *cover) parentDate(ent string, col *semantic.Column) bool {
 	return true
 }
 
+// attendedDate reports whether the date is the day of the event each
+// measured row is for, where the rows are picked by whether they were
+// attended (semantic.Model.AttendedOn): "how many no-shows this year".
+func (c *cover) attendedDate(ent string, col *semantic.Column) bool {
+	if len(c.q.Metrics) != 1 {
+		return false
+	}
+	mt := c.m.Metric(c.q.Metrics[0])
+	return mt != nil && strings.EqualFold(c.m.AttendedOn(mt.Entity, c.q.Filters), ent+"."+col.Name)
+}
+
 // belongsTo reports whether each row of from refers to one row of to, in
 // at most hops links of one row each.
 func (c *cover) belongsTo(from, to string, hops int) bool {
@@ -555,7 +566,7 @@ func (c *cover) periodDate() (ok, bad []string) {
 			return nil, nil // the measure's own date
 		}
 	}
-	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) && !c.bornDate(col) {
+	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) && !c.bornDate(col) && !c.attendedDate(ent, col) {
 		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
 	}
 	// The date named by its own words ("moved out" of moved_out_on,
