@@ -16,7 +16,9 @@ import (
 // stays unknown and the question is refused, not answered by the start.
 func TestDoingVerbs(t *testing.T) {
 	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
-	date := func(n, role string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeDate, TimeRole: role} }
+	date := func(n, role string) semantic.Column {
+		return semantic.Column{Name: n, Type: quarry.TypeDate, TimeRole: role}
+	}
 	m := &semantic.Model{
 		Entities: []semantic.Entity{
 			{Name: "staff", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{id("id"), {Name: "full_name", Type: quarry.TypeText}}},
