@@ -74,14 +74,18 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 			}
 		}
 		vw := words(v.value)
-		if len(vw) == 0 || vw[len(vw)-1] != one || !p.kindColumn(v.entity, v.column) {
-			return nil
-		}
 		ent := p.entity(v.entity)
-		if ent == nil {
+		if len(vw) == 0 || vw[len(vw)-1] != one || ent == nil {
 			return nil
 		}
-		if by := p.lookupOf(ent); by != nil {
+		by := p.lookupOf(ent)
+		if !p.kindColumn(v.entity, v.column) && (by == nil || !strings.EqualFold(p.label(ent), v.column)) {
+			// The name of a table of kinds (boat_types.name) is a kind
+			// too (found from outside: "how many sailboats" refused,
+			// with a hint that counted the one Sailboat type).
+			return nil
+		}
+		if by != nil {
 			// "how many trucks", Truck a name in vehicle_types: the
 			// vehicles of that type, not the one type row (found from
 			// outside: 1, at 1.00).
@@ -101,7 +105,11 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 		if !filtered {
 			return nil
 		}
-		note := fmt.Sprintf("%q read as %s whose %s is %s", join(toks[at:at+n]), display(ent.Name), v.column, v.value)
+		whose := v.column
+		if by != nil {
+			whose = singular(display(v.entity)) // "boats whose boat type is Sailboat"
+		}
+		note := fmt.Sprintf("%q read as %s whose %s is %s", join(toks[at:at+n]), display(ent.Name), whose, v.value)
 		pl.readAs(read, note)
 		return pl
 	}
