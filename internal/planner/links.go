@@ -187,6 +187,7 @@ func (p *Planner) readLinks(items []item) *Plan {
 				}
 			}
 		}
+		left, right = p.rolesOnly(left), p.rolesOnly(right)
 		var found []link
 		var several [][]pathStep
 		for _, a := range left {
