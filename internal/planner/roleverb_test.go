@@ -36,7 +36,9 @@ func TestVerbOfTheDoer(t *testing.T) {
 	for _, q := range []string{"which inspector inspected the most jobs", "how many jobs did each inspector inspect"} {
 		pl := p.Plan(q, asOf)
 		want := "inspector_id"
-		if pl.Kind != KindMetric || !slices.ContainsFunc(pl.Understood, func(u string) bool { return u == `read "inspected" as the link from jobs to inspector` || u == `read "inspected" as the link from inspector to jobs` }) {
+		if pl.Kind != KindMetric || !slices.ContainsFunc(pl.Understood, func(u string) bool {
+			return u == `read "inspected" as the link from jobs to inspector` || u == `read "inspected" as the link from inspector to jobs`
+		}) {
 			t.Errorf("%q: %s %q %q; want jobs counted through %s", q, pl.Kind, pl.Reason, pl.Understood, want)
 		}
 	}
