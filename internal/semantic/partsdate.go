@@ -98,3 +98,45 @@ func (m *Model) AttendedOn(entity string, filters []Filter) string {
 	}
 	return found
 }
+
+// EnteredName reports whether a date column's name says when its row was
+// entered (created_at, inserted_on, date_added): the making of the
+// record.
+func EnteredName(col string) bool {
+	for _, w := range NameWords(col) {
+		switch w {
+		case "created", "creation", "inserted", "added", "entered":
+			return true
+		}
+	}
+	return false
+}
+
+// ExistedBy is the date that says whether a row of e existed on a day:
+// the date its row was entered (EnteredName, time role start), where e is
+// dated by the event each row records (a booking's scheduled_for, which
+// may come long after the booking was made); else e's own date. "" where
+// e has no date.
+func ExistedBy(e *Entity) string {
+	if e == nil || e.TimeColumn == "" {
+		return ""
+	}
+	own := e.Name + "." + e.TimeColumn
+	if c := e.Column(e.TimeColumn); c == nil || c.TimeRole != TimeRoleEvent {
+		return own
+	}
+	found := ""
+	for _, c := range e.Columns {
+		if !c.Temporal() || c.TimeRole != TimeRoleStart || !EnteredName(c.Name) || strings.EqualFold(c.Name, e.TimeColumn) {
+			continue
+		}
+		if found != "" {
+			return own
+		}
+		found = e.Name + "." + c.Name
+	}
+	if found == "" {
+		return own
+	}
+	return found
+}

@@ -86,29 +86,18 @@ func (c *cover) spanOf(e *semantic.Entity, own string) (start, end string) {
 		if !cc.Temporal() || strings.EqualFold(cc.Name, own) || c.m.IsRestricted(e.Name, cc.Name) {
 			continue
 		}
+		// A row's created_at begins no span of what it records (found
+		// from outside: berth bookings dated by departure, created_at to
+		// cancelled_at read as a span, so "how many completed berth
+		// bookings last month" was refused).
 		switch {
-		case cc.TimeRole == semantic.TimeRoleStart && start == "" && !entered(cc.Name):
+		case cc.TimeRole == semantic.TimeRoleStart && start == "" && !semantic.EnteredName(cc.Name):
 			start = cc.Name
 		case cc.TimeRole == semantic.TimeRoleEnd && end == "":
 			end = cc.Name
 		}
 	}
 	return start, end
-}
-
-// entered reports whether a date's name says when the row was entered
-// (created_at, inserted_on): the making of the record, which begins no
-// span of what it records (found from outside: berth bookings dated by
-// departure, created_at to cancelled_at read as a span, so "how many
-// completed berth bookings last month" was refused).
-func entered(col string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(col), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
-		switch w {
-		case "created", "creation", "inserted", "added", "entered":
-			return true
-		}
-	}
-	return false
 }
 
 // spokenDate is a date column's name as a question says it: booked_at
