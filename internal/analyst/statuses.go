@@ -88,10 +88,13 @@ func (a *Analyst) StatusCheck(ctx context.Context, m *semantic.Model, q *semanti
 	return unhappened(m, q)
 }
 
-// unhappened is noneStatuses's warning, else someStatuses's, else
-// endedHoldings's, else notYetStatuses's.
+// unhappened is noneStatuses's warning, else countedStatuses's, else
+// someStatuses's, else endedHoldings's, else notYetStatuses's.
 func unhappened(m *semantic.Model, q *semantic.Query) verify.Check {
 	if c := noneStatuses(m, q); c.Name != "" {
+		return c
+	}
+	if c := countedStatuses(m, q); c.Name != "" {
 		return c
 	}
 	if c := someStatuses(m, q); c.Name != "" {
@@ -753,56 +756,4 @@ func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 		}
 	}
 	return out
-}
-
-// eventCount reports whether mt counts the rows of a table of dated
-// events (its main date is the day each takes place: a booking's, a
-// job's, an order's, not a subscription's start) that has a status column
-// of its own, where neither the measure's conditions nor its description
-// says which states it takes: the knowledge's "number of orders placed,
-// whatever their status" is what its author meant.
-func eventCount(m *semantic.Model, mt *semantic.Metric) bool {
-	x := strings.ToUpper(strings.TrimSpace(mt.Expr))
-	if !strings.HasPrefix(x, "COUNT(") || strings.HasPrefix(x, "COUNT(DISTINCT") || semantic.PaymentRows(mt.Entity) ||
-		len(mt.Filters) > 0 || strings.Contains(strings.ToLower(mt.Description), "status") {
-		return false
-	}
-	e := m.Entity(mt.Entity)
-	if e == nil || e.TimeColumn == "" {
-		return false
-	}
-	t := e.Column(e.TimeColumn)
-	if t == nil || t.TimeRole != semantic.TimeRoleEvent {
-		return false
-	}
-	return slices.ContainsFunc(e.Columns, func(c semantic.Column) bool {
-		return semantic.StatusName(c.Name) && slices.ContainsFunc(c.Values, calledOffEvent)
-	})
-}
-
-// datedByCalling reports whether q dates its rows, or groups them in
-// time, by a date named for a state of calling off ("bookings cancelled
-// this year": cancelled_at), which only the rows so called off hold.
-func datedByCalling(m *semantic.Model, q *semantic.Query) bool {
-	var fields []string
-	if q.TimeRange != nil {
-		fields = append(fields, q.TimeRange.Field)
-	}
-	for _, d := range q.Dimensions {
-		if d.Grain != "" {
-			fields = append(fields, d.Name)
-		}
-	}
-	for _, f := range fields {
-		if fd, ok := m.ColumnField(f); ok && slices.ContainsFunc(semantic.NameWords(fd.Column.Name), calledOffEvent) {
-			return true
-		}
-	}
-	return false
-}
-
-// calledOffEvent reports whether a status says an event did not take
-// place: called off, failed, or nobody came.
-func calledOffEvent(v string) bool {
-	return semantic.CalledOff(v) || semantic.NoShow(v) || slices.Contains([]string{"failed", "fail", "bounced", "reversed"}, semantic.Fold(v))
 }
