@@ -121,6 +121,7 @@ type state struct {
 	whichDay   bool // "which day" read as one day of a ranking, not "when"
 	trend      bool
 	count      bool
+	bareSum    bool // "total" or "sum" with nothing after it to add up ("total received by method")
 	distinct   bool
 	limit      int
 	order      string // "desc", "asc" from top/bottom/most/least
@@ -575,6 +576,8 @@ func (p *Planner) walk(items []item, st *state) {
 				// whose: the rows that follow qualify what is counted
 			case kw == "by":
 				byMode = true
+				// "total received by method": a total of nothing named.
+				st.bareSum = st.bareSum || slices.Equal(pendingAggs, []string{"sum"})
 				pendingAggs = nil
 				if t := strings.ToLower(it.text); t != "by" && !strings.Contains(t, "by") && t != "across" {
 					st.perGroup = true // "in each", "per", "for every"
@@ -857,6 +860,8 @@ func (p *Planner) walk(items []item, st *state) {
 			switch a {
 			case "count":
 				st.count = true
+			case "sum":
+				st.bareSum = true
 			case "max":
 				if st.order == "" {
 					st.order = "desc"

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -66,4 +67,27 @@ func (b *builder) receivedAmount(t *term) (pl *Plan, ok bool) {
 		t.role = "context"
 	}
 	return nil, true
+}
+
+// totalOfSubject reads "total" said of nothing (it adds up no measure or
+// amount named after it) as the total of the subject's one amount, where
+// the subject is a table of money (payments, invoices, donations …);
+// otherwise it refuses: a count is no total of nothing, and which amount
+// is not for quarry to pick.
+func (b *builder) totalOfSubject() *Plan {
+	es := words(b.subject)
+	money := len(es) > 0 && (moneyNoun(singular(es[len(es)-1])) || semantic.PaymentRows(b.subject))
+	amount := ""
+	if money {
+		amount = b.p.oneAmount(b.subject)
+	}
+	if amount == "" || b.p.m.IsRestricted(b.subject, amount) {
+		return b.fail(fmt.Sprintf("“total” names nothing to add up; name the amount (“total amount of %s”), or ask “how many %s”", display(b.subject), display(b.subject)))
+	}
+	t := &term{it: &item{text: "total"}, aggs: []string{"sum"}, cands: []sense{{kind: sColumn, entity: b.subject, column: amount, field: b.subject + "." + amount, numeric: true, strength: strName}}}
+	if pl := b.columnAggs(t); pl != nil {
+		return pl
+	}
+	b.und("%q read as the total of %s.%s", "total", b.subject, amount)
+	return nil
 }

@@ -207,9 +207,19 @@ func (b *builder) roles() *Plan {
 		if b.subject == "" {
 			return b.fail("quarry could not tell what to count or measure; name a metric (" + b.p.someMetrics() + ") or a table")
 		}
-		b.addMetric(b.countMetric(b.subject))
-		b.show(b.countMetric(b.subject), &term{})
-		b.und("count of %s", b.subject)
+		if st.bareSum && !st.count {
+			// "total received this year by payment method": a total of
+			// nothing named is the subject's money, not a count of its
+			// rows (found from outside: the number of payments by
+			// method, at 0.85).
+			if pl := b.totalOfSubject(); pl != nil {
+				return pl
+			}
+		} else {
+			b.addMetric(b.countMetric(b.subject))
+			b.show(b.countMetric(b.subject), &term{})
+			b.und("count of %s", b.subject)
+		}
 	}
 	groupTerm := (*term)(nil)
 	// Terms after "by" first, so that a column also named elsewhere
