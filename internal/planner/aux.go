@@ -134,6 +134,8 @@ func pastOf(w string) string {
 		return "spent"
 	case "win":
 		return "won"
+	case "run":
+		return "ran"
 	case "lose":
 		return "lost"
 	case "build":

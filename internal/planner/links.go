@@ -38,7 +38,7 @@ import (
 var genericLinkVerbs = []string{
 	"have", "own", "make", "produce", "create", "write", "direct", "use", "contain", "include",
 	"belong", "speak", "teach", "play", "go through", "receive", "take", "handle", "process", "serve",
-	"submit", "file", "raise", "lodge", "place",
+	"submit", "file", "raise", "lodge", "place", "run",
 }
 
 // maxLinkJoins is the longest path, in joins, that a verb is read as.

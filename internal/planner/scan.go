@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -502,8 +503,30 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 				if i+n < len(toks) {
 					end = toks[i+n].start
 				}
+				// Only a period after a verb put last by do-support ("how
+				// many bookings did each host handle last quarter") leaves
+				// it the clause's end (found from outside: refused as an
+				// unknown word); "cars were produced in 1980" is passive.
+				rest := i + n
+				if !slices.ContainsFunc(toks[:i], func(t token) bool { return t.s == "did" || t.s == "do" || t.s == "does" }) {
+					rest = 0
+				}
+				for rest > 0 && rest < len(toks) {
+					if inDate(rngs, toks[rest]) {
+						rest++
+						continue
+					}
+					j := rest // "in the last quarter": words of no content before it
+					for j < len(toks) && p.function[toks[j].s] {
+						j++
+					}
+					if j == rest || j == len(toks) || !inDate(rngs, toks[j]) {
+						break
+					}
+					rest = j
+				}
 				items = append(items, item{kind: itUnknown, text: text, linkVerb: stemKey(text),
-					clauseEnd: strings.TrimSpace(q[toks[i+n-1].end:end]) == "" && i+n == len(toks) || strings.ContainsAny(q[toks[i+n-1].end:end], ".?!;")})
+					clauseEnd: strings.TrimSpace(q[toks[i+n-1].end:end]) == "" && i+n == len(toks) || rest == len(toks) && rest > i+n || strings.ContainsAny(q[toks[i+n-1].end:end], ".?!;")})
 				i += n
 				continue
 			}
