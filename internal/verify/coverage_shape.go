@@ -430,7 +430,9 @@ const firstRequestLead = 6
 // "template" being the first word of its name.
 func (c *cover) startsName(phrase string, cands []string) bool {
 	for _, cand := range cands {
-		if strings.HasPrefix(cand, phrase+" ") && (c.has(cand) || c.hasWords(cand)) {
+		// "by room kind" names room_kinds, not rooms (found from outside:
+		// refused as leaving the rooms out).
+		if strings.HasPrefix(cand, phrase+" ") && (c.has(cand) || c.hasWords(cand) || c.has(Singular(cand))) {
 			return true
 		}
 	}
