@@ -61,6 +61,23 @@ type term struct {
 	ofCounted bool
 }
 
+// entityBefore reports whether the last term before the end of items
+// that names a table names entity: the rows a participle after it is
+// said of ("vouchers never redeemed", not "customers never ordered").
+func entityBefore(items []*item, entity string) bool {
+	for j := len(items) - 1; j >= 0; j-- {
+		if items[j].kind != itTerm {
+			continue
+		}
+		es := only(items[j].senses, sEntity)
+		if len(es) == 0 {
+			continue
+		}
+		return slices.ContainsFunc(es, func(s sense) bool { return strings.EqualFold(s.name, entity) })
+	}
+	return false
+}
+
 // countedNext reports whether term t, a value alone, is followed right
 // away by a term that names the value's own table: the rows a number
 // before both counts.
@@ -444,7 +461,13 @@ func (p *Planner) walk(items []item, st *state) {
 				// outside: not understood).
 				_, noneOfValue = p.noneEntity(mean[i+1])
 			}
-			if !noneOfValue && !strings.Contains(aux, "not") && !strings.Contains(aux, "n't") {
+			// "vouchers never redeemed": a date of the row's own that was
+			// never set, as "not redeemed" reads it (found from outside:
+			// refused as unknown words).
+			neverDated := aux == "never" && len(it.senses) > 0 && !slices.ContainsFunc(it.senses, func(s sense) bool {
+				return s.kind != sColumn || !s.temporal || !entityBefore(mean[:i], s.entity)
+			})
+			if !noneOfValue && !neverDated && !strings.Contains(aux, "not") && !strings.Contains(aux, "n't") {
 				st.unknown = append(st.unknown, aux+" "+it.text)
 				continue
 			}
