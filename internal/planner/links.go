@@ -164,6 +164,19 @@ func directPath(paths [][]pathStep) []pathStep {
 	return d
 }
 
+// directPaths are, among paths, those of a single join, and those of two
+// through rows that refer to both ends (a rental, of its customer and its
+// branch), which directPath keeps asking about too.
+func directPaths(paths [][]pathStep) [][]pathStep {
+	var out [][]pathStep
+	for _, p := range paths {
+		if len(p) == 1 || len(p) == 2 && p[0].rel != nil && p[1].rel != nil && strings.EqualFold(p[0].rel.From, p[0].to) && strings.EqualFold(p[1].rel.From, p[1].from) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // readLinks reads each verb of a link found by the scan between the
 // tables named on either side. A verb that reads as exactly one link
 // becomes a word read past (with the link noted); one that links the
@@ -201,6 +214,12 @@ func (p *Planner) readLinks(items []item) *Plan {
 					// reference between them, not a way round through a
 					// third table (found from outside: asked which).
 					paths = [][]pathStep{d}
+				} else if ds := directPaths(paths); len(ds) > 1 && slices.ContainsFunc(ds, func(p []pathStep) bool { return len(p) == 1 }) {
+					// "how many bookings did Tom Becker run": the host or
+					// the game master, not the technician of a room's
+					// maintenance log (found from outside: asked among
+					// four ways round).
+					paths = ds
 				}
 				switch {
 				case len(paths) == 1:

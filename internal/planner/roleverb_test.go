@@ -22,12 +22,15 @@ func TestVerbOfTheDoer(t *testing.T) {
 		Entities: []semantic.Entity{
 			{Name: "staff", PrimaryKey: "id", Label: "full_name", Columns: []semantic.Column{id("id"), {Name: "full_name", Type: quarry.TypeText},
 				{Name: "role", Type: quarry.TypeText, Values: []string{"inspector", "mechanic"}}}},
-			{Name: "jobs", PrimaryKey: "id", TimeColumn: "scheduled_for", Columns: []semantic.Column{id("id"), id("inspector_id"), id("mechanic_id"),
+			{Name: "jobs", PrimaryKey: "id", TimeColumn: "scheduled_for", Columns: []semantic.Column{id("id"), id("inspector_id"), id("mechanic_id"), id("boat_id"),
 				{Name: "scheduled_for", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+			{Name: "boats", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), id("skipper_id"), {Name: "name", Type: quarry.TypeText}}},
 		},
 		Relationships: []semantic.Relationship{
 			{Name: "inspector", From: "jobs", FromColumn: "inspector_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne, Verbs: []string{"inspect"}},
 			{Name: "mechanic", From: "jobs", FromColumn: "mechanic_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "jobs", FromColumn: "boat_id", To: "boats", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "skipper", From: "boats", FromColumn: "skipper_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
 		},
 	}
 	if err := m.Validate(); err != nil {
@@ -46,6 +49,14 @@ func TestVerbOfTheDoer(t *testing.T) {
 		}) {
 			t.Errorf("%q: %s %q %q; want jobs counted through %s", q, pl.Kind, pl.Reason, pl.Understood, want)
 		}
+	}
+	// Two direct links and the verb of neither: asked between those two,
+	// not the ways round through other tables (found from outside: "how
+	// many bookings did Tom Becker run" asked among four, one through a
+	// room's maintenance log).
+	pl := p.Plan("which staff ran the most jobs", asOf)
+	if pl.Kind != KindClarify || len(pl.Options) != 2 {
+		t.Errorf("which staff ran the most jobs: %s %q %q; want asked between the two links", pl.Kind, pl.Reason, pl.Options)
 	}
 	// The verb of one link and the role of another: not for quarry to
 	// pick.
