@@ -16,12 +16,23 @@ import (
 // says which states it takes: the knowledge's "number of orders placed,
 // whatever their status" is what its author meant.
 func eventCount(m *semantic.Model, mt *semantic.Metric) bool {
-	x := strings.ToUpper(strings.TrimSpace(mt.Expr))
-	if !strings.HasPrefix(x, "COUNT(") || strings.HasPrefix(x, "COUNT(DISTINCT") || semantic.PaymentRows(mt.Entity) ||
-		len(mt.Filters) > 0 || strings.Contains(strings.ToLower(mt.Description), "status") {
+	if !rowCount(mt.Expr) || semantic.PaymentRows(mt.Entity) || len(mt.Filters) > 0 || statusSaid(mt) {
 		return false
 	}
 	return calledOffColumn(m.Entity(mt.Entity)) != nil
+}
+
+// rowCount reports whether a measure's formula counts rows (COUNT(x)),
+// not different values (COUNT(DISTINCT x)).
+func rowCount(expr string) bool {
+	x := strings.ToUpper(strings.TrimSpace(expr))
+	return strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT")
+}
+
+// statusSaid reports whether a measure's description speaks of the
+// statuses it takes ("whatever their status").
+func statusSaid(mt *semantic.Metric) bool {
+	return strings.Contains(strings.ToLower(mt.Description), "status")
 }
 
 // calledOffColumn is the status column of e, a table of dated events (its
@@ -79,10 +90,8 @@ func countedStatuses(m *semantic.Model, q *semantic.Query) verify.Check {
 // describedCount reports whether the knowledge has a plain count of
 // entity's rows whose description says which statuses it takes.
 func describedCount(m *semantic.Model, entity string) bool {
-	for _, mt := range m.Metrics {
-		x := strings.ToUpper(strings.TrimSpace(mt.Expr))
-		if strings.EqualFold(mt.Entity, entity) && len(mt.Filters) == 0 && strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT") &&
-			strings.Contains(strings.ToLower(mt.Description), "status") {
+	for i := range m.Metrics {
+		if mt := &m.Metrics[i]; strings.EqualFold(mt.Entity, entity) && len(mt.Filters) == 0 && rowCount(mt.Expr) && statusSaid(mt) {
 			return true
 		}
 	}

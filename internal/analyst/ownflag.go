@@ -3,7 +3,6 @@ package analyst
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 	"github.com/quarrydata/quarry/internal/verify"
@@ -25,7 +24,7 @@ func ownFlagUnread(m *semantic.Model, q *semantic.Query) verify.Check {
 	}
 	for _, name := range names {
 		mt := m.Metric(name)
-		if mt == nil || mt.Derived != "" || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(DISTINCT") {
+		if mt == nil || mt.Derived != "" || !rowCount(mt.Expr) {
 			continue
 		}
 		e := m.Entity(mt.Entity)

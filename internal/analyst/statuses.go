@@ -735,7 +735,7 @@ func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 		if strings.HasPrefix(x, "SUM(") || strings.HasPrefix(x, "AVG(") || strings.HasPrefix(x, "MAX(") || strings.HasPrefix(x, "MIN(") {
 			out = append(out, mt)
 		}
-		if strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT") && semantic.PaymentRows(mt.Entity) {
+		if rowCount(mt.Expr) && semantic.PaymentRows(mt.Entity) {
 			// "payments by method": a failed attempt is no payment
 			// (found from outside: 259 failed card payments counted, at
 			// 1.00, where a total of the same rows warned).
@@ -746,7 +746,7 @@ func amountsOf(m *semantic.Model, q *semantic.Query) []*semantic.Metric {
 			// place (found from outside: cancelled and no-show bookings
 			// counted, at 1.00 with no word).
 			out = append(out, mt)
-		} else if e := m.Entity(mt.Entity); strings.HasPrefix(x, "COUNT(") && !strings.HasPrefix(x, "COUNT(DISTINCT") && e.TimeColumn == "" && len(mt.Filters) == 0 &&
+		} else if e := m.Entity(mt.Entity); rowCount(mt.Expr) && e.TimeColumn == "" && len(mt.Filters) == 0 &&
 			!slices.ContainsFunc(e.Columns, func(c semantic.Column) bool { return semantic.StatusName(c.Name) }) && len(withParents(m, e)) > 1 {
 			// "how many tickets": rows with no date nor state of their
 			// own, each of an order, are as good as their order; a
