@@ -179,6 +179,20 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 	// void (goesWith): an order's lines, a deleted shipment's delivery
 	// attempts, where a deleted student's incidents still happened.
 	parts := func(owner string) bool { return p.goes(m, routes.first[lower(owner)].chain) }
+	ended := asksEnded(m, q, mts, measured)
+	// ofJoined reports whether an owner was reached up from a table
+	// joined to group or filter dated events, not from the rows
+	// measured: a closed location's rooms' bookings still took place, by
+	// room as by location (found from outside: "bookings by room" left
+	// out a deleted location's bookings that "bookings by location"
+	// kept).
+	ofJoined := func(owner string) bool {
+		c := child[owner]
+		for slices.Contains(owners, c) {
+			c = child[c]
+		}
+		return events && c != "" && !measured(c)
+	}
 	leaveOut := func(name string, owner bool) {
 		e := m.Entity(name)
 		joinedTo := events && !owner && !measured(name)
@@ -190,7 +204,7 @@ func (p *Planner) realRows(pl *Plan) *Plan {
 		}
 		for _, c := range e.Columns {
 			f, ok := unrealFilter(m, e, c)
-			if !ok || owner && (!parts(name) || routes.first[lower(name)].testOnly) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && deletion(c) {
+			if !ok || owner && (!parts(name) || routes.first[lower(name)].testOnly) && !testWord(semantic.UnrealFlag(c)) || readsColumn(m, q, mts, f.Field, c.Name) && (owner || !onlyNegated(q, f)) || joinedTo && deletion(c) || owner && (ended || ofJoined(name)) && deletion(c) {
 				continue
 			}
 			word, read := unrealWord(e, c), fmt.Sprintf("leave out %s rows (%s)", unrealWord(e, c), f.Field)
