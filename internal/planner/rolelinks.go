@@ -234,6 +234,9 @@ func (b *builder) checkJoins(base string, fields []string) *Plan {
 	for _, f := range fields {
 		e := b.p.fieldEntity(f)
 		if rels := b.p.ambiguousJoin(base, e); rels != nil {
+			if b.byOwnedRoute(base, e) {
+				continue
+			}
 			return b.joinedTwice(base, e, rels)
 		}
 	}
