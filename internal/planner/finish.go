@@ -194,7 +194,10 @@ func (b *builder) finish() *Plan {
 				b.notes = append(b.notes, fmt.Sprintf("the period is on %s, the date of the row each belongs to", f))
 			}
 		}
-		if timeField == "" && b.eventDate == "" {
+		if _, made := b.madePeriod(q); timeField == "" && b.eventDate == "" && !made {
+			// (A period said after the rows the subject's rows must have
+			// is theirs: "customers who had a booking last month", where
+			// customers have no date of their own; withSome.)
 			if b.rows && !b.p.entityTime(b.subject) {
 				return b.fail(fmt.Sprintf("%s has no date column to apply %q to", display(b.subject), r.Label))
 			}

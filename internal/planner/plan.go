@@ -730,7 +730,7 @@ func (p *Planner) walk(items []item, st *state) {
 			}
 			continue
 		case itTerm:
-			if (prevKw == "with" || afterHave(items, it)) && pendingNum == nil && pendingOp == "" && len(pendingAggs) == 0 && !byMode && !pendingNot && pendingNone == "" {
+			if (prevKw == "with" || afterHave(items, it) || verbedTable(items, it)) && pendingNum == nil && pendingOp == "" && len(pendingAggs) == 0 && !byMode && !pendingNot && pendingNone == "" {
 				if ent, ok := p.hadRows(it, st, mean, i); ok {
 					// "customers with orders", "how many customers had an
 					// order last month": the rows that have one, a period
@@ -1034,7 +1034,9 @@ func afterHave(items []item, it *item) bool {
 		}
 		for j := i - 1; j >= 0 && items[j].kind == itStop; j-- {
 			switch items[j].text {
-			case "have", "has", "had":
+			case "have", "has", "had", "made", "make", "makes":
+				// "customers who made a booking last month" (found from
+				// outside: refused as not related).
 				return true
 			case "a", "an", "any", "some", "the", "one":
 				continue
