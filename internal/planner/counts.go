@@ -373,6 +373,16 @@ func (b *builder) columnAggs(t *term) *Plan {
 		if i > 0 && hasString(t.aggs[:i], a) {
 			continue
 		}
+		if (a == "max" || a == "min") && eventsNamed(t, s) {
+			// "which room had the most cancellations": how many rows
+			// have that date (datesAsEvents), not the latest of them
+			// (found from outside: read as MAX(cancelled_at)).
+			if b.st.order == "" {
+				b.st.order = map[string]string{"max": "desc", "min": "asc"}[a]
+			}
+			a = "count"
+			b.und("%q read as how many %s have %s", t.it.text, display(s.entity), s.column)
+		}
 		var fn, label string
 		switch a {
 		case "count":
