@@ -3,6 +3,7 @@ package narrate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,6 +53,11 @@ func Read(m *semantic.Model, q *semantic.Query, source string) *event.ReadingDat
 			r.List = "distinct " + r.List
 		}
 		parts = append(parts, "a list of "+r.List)
+	}
+	if len(parts) == 0 && q.Rows == nil && len(q.Dimensions) > 0 && slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return slices.Contains(q.Metrics, f.Field) }) {
+		// Every measure hidden, and compared ("rooms with an average
+		// rating below 4"): the groups that meet it are the answer.
+		parts = append(parts, "the groups whose "+strings.Join(q.Metrics, ", ")+" meet the conditions")
 	}
 	for _, f := range q.Filters {
 		rf := event.ReadFilter{Column: columnOf(m, f.Field), Text: filterText(f, semantic.KeepsEmpty(m, *q, f))}

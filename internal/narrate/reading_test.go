@@ -74,6 +74,10 @@ func TestRead(t *testing.T) {
 		{"spellings of two values, and a value that differs in more than case",
 			semantic.Query{Metrics: []string{"customers"}, Filters: []semantic.Filter{{Field: "customers.country", Op: semantic.OpNe, Values: []any{"France", "france", "Franc"}}}},
 			[]string{"where customers.country is none of 'france' (2 spellings: 'France', 'france'), 'Franc'"}},
+		{"groups whose measure, hidden, is compared say what they are",
+			semantic.Query{Metrics: []string{"revenue"}, Dimensions: []semantic.DimRef{{Name: "country"}}, Hidden: []string{"revenue"},
+				Filters: []semantic.Filter{{Field: "revenue", Op: semantic.OpGt, Values: []any{100}}}},
+			[]string{"the groups whose revenue meet the conditions, where revenue > 100", "by country"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Read(m, &tc.q, "metric")

@@ -478,6 +478,9 @@ func (b *builder) columnAggs(t *term) *Plan {
 			format = "integer"
 		}
 		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label, Time: b.p.ownDate(s.entity, s.column)})
+		if len(t.aggs) == 1 {
+			t.aggName = name
+		}
 		b.und("%s (%s)", label, fmt.Sprintf(fn, ref))
 	}
 	t.role = "colagg"

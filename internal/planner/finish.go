@@ -825,7 +825,7 @@ func (b *builder) hide() {
 		// A period ranked ("what month had the most orders") is always
 		// shown with its figure: the period alone is no answer to check.
 		showRanked := ranked && (b.asksWhich() || b.st.oneGrain) && !b.st.wantLabel
-		if !b.shown[m] && !showRanked && (!b.isColAgg(m) || ranked) && !b.st.count {
+		if !b.shown[m] && !showRanked && (!b.isColAgg(m) || ranked || b.comparedOnly(m)) && !b.st.count {
 			hidden = append(hidden, m)
 		}
 	}

@@ -45,6 +45,10 @@ type term struct {
 	money   bool // num was written as money ("$70", "70 dollars")
 	cents   bool // num was written in cents ("7000 cents")
 	hasNum  bool
+	// aggName is the measure made of the column by its aggregate word
+	// ("average rating": avg_reviews_rating), where that measure is
+	// compared with num ("rooms with an average rating below 4").
+	aggName string
 	// against is the aggregate the term is compared with instead of num
 	// ("weight below the average": "avg").
 	against string
@@ -487,6 +491,12 @@ func (p *Planner) walk(items []item, st *state) {
 				// the value and vanished, and the price became a grouping)
 				last.op, last.num, last.hasNum, last.pct, last.money, last.cents = pendingOp, it.num, true, it.pct, it.money, it.cents
 				pendingOp = ""
+				if aggregated(last) {
+					// "rooms with an average rating below 4": the measure
+					// the aggregate makes of the column, per room (found
+					// from outside: refused).
+					st.having = append(st.having, last)
+				}
 			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && i > 1 && mean[i-2] == last.it && len(only(last.cands, sMetric)) == len(last.cands) && prevKw != "":
 				// "customers with revenue over 10000": a condition on the
 				// measure just named
@@ -1111,7 +1121,7 @@ func groupWord(w string) bool {
 func (st *state) measureHaving() bool {
 	return slices.ContainsFunc(st.having, func(h *term) bool {
 		k := h.cands[0].kind
-		return k == sEntity || k == sMetric
+		return k == sEntity || k == sMetric || aggregated(h)
 	})
 }
 

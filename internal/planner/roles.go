@@ -141,7 +141,10 @@ func (b *builder) roles() *Plan {
 		case sMetric:
 			b.addMetric(s.name)
 		default:
-			continue
+			if !aggregated(t) || t.aggName == "" {
+				continue
+			}
+			name = t.aggName
 		}
 		b.addMetric(name)
 		num, unit := t.num, ""
