@@ -1,5 +1,7 @@
 package planner
 
+import "slices"
+
 // aggregated reports whether a term is a column said with one aggregate
 // of its values other than a count ("average rating", "total cost"):
 // compared with a number, the measure is compared, per row of the
@@ -17,10 +19,17 @@ func aggregated(t *term) bool {
 // expectancy above 72"): kept out of the answer's columns, as a count
 // compared is.
 func (b *builder) comparedOnly(name string) bool {
-	for _, t := range b.st.having {
-		if t.aggName == name && aggregated(t) {
-			return true
+	compared := false
+	for _, t := range b.st.terms {
+		if t.aggName != name {
+			continue
 		}
+		if !aggregated(t) || !slices.Contains(b.st.having, t) {
+			// "the average life expectancy … for each continent where
+			// the average life expectancy is below 72": asked for too.
+			return false
+		}
+		compared = true
 	}
-	return false
+	return compared
 }

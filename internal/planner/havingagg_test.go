@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,8 @@ func TestAggregateCompared(t *testing.T) {
 		{"which rooms have an average rating under 4", []string{"AVG(reviews.rating)", "GROUP BY rooms.id", "< 4"}, []string{"reviews.rating < 4"}},
 		{"rooms with an average price above 200", []string{"AVG(bookings.price)", "GROUP BY rooms.id", "> 200"}, []string{"bookings.price > 200"}},
 		{"bookings with a price above 200", []string{"bookings.price > 200"}, []string{"HAVING", "GROUP BY"}},
+		// Asked for and compared: shown.
+		{"the average rating for each room where the average rating is below 4", []string{"AVG(reviews.rating)", "< 4"}, []string{"reviews.rating < 4"}},
 		// No aggregate word: each row's value.
 		{"how many reviews with a rating below 3", []string{"reviews.rating < 3"}, []string{"HAVING", "GROUP BY"}},
 		{"average rating of rooms with capacity above 4", []string{"AVG(reviews.rating)", "rooms.capacity > 4"}, []string{"GROUP BY"}},
@@ -58,6 +61,11 @@ func TestAggregateCompared(t *testing.T) {
 			if strings.Contains(c.SQL, w) {
 				t.Errorf("%q: SQL has %q:\n%s", tc.q, w, c.SQL)
 			}
+		}
+		// The measure compared is shown only where it is asked for too.
+		hidden := slices.ContainsFunc(pl.Query.Hidden, func(h string) bool { return strings.HasPrefix(h, "avg_") })
+		if asked := strings.HasPrefix(tc.q, "the average"); strings.Contains(tc.q, "with an average") && !hidden || asked && hidden {
+			t.Errorf("%q: hidden %v", tc.q, pl.Query.Hidden)
 		}
 	}
 }
