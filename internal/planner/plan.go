@@ -159,6 +159,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	}
 	aliased := question
 	question, abbrevs := p.expandAbbreviations(question)
+	if q, read := p.readStars(question); read != "" {
+		question, abbrevs = q, append(abbrevs, read)
+	}
 	toks := tokenize(question)
 	if verb := p.writeRequest(toks); verb != "" {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
