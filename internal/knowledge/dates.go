@@ -385,7 +385,11 @@ func happensOn(e *semantic.Entity, stats map[string]labelStats) {
 	}
 	for i, c := range e.Columns {
 		st, sampled := stats[c.Name]
-		dayFor := c.TimeRole == "" && madeFor(c.Name)
+		// A date with no role whose name says the thing takes place
+		// then (scheduled_pickup_at) is that day too (found from
+		// outside: rentals dated by created_at, the pickups of July
+		// counted in June's bookings).
+		dayFor := c.TimeRole == "" && (madeFor(c.Name) || slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return slices.Contains(happeningWords, w) }))
 		if c.Name == own.Name || !c.Type.IsTemporal() || c.TimeRole != semantic.TimeRoleEvent && !dayFor || sampled && st.filled < undatedShare {
 			continue
 		}

@@ -165,7 +165,10 @@ func wordScore(words []string) int {
 	partial, named := false, false
 	for _, w := range words {
 		switch w {
-		case "first", "last", "middle", "given", "family", "f", "l", "fname", "lname", "user", "username", "login", "nick", "nickname", "code":
+		case "first", "last", "middle", "given", "family", "f", "l", "fname", "lname", "user", "username", "login", "nick", "nickname", "code",
+			"plate", "registration", "vin", "callsign":
+			// A vehicle is known by its plate (found from outside: "which
+			// vehicle had the most maintenance jobs" named ids).
 			partial = true
 		case "name", "title", "label", "surname":
 			named = true

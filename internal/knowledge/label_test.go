@@ -38,6 +38,8 @@ CREATE TABLE agents (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
 INSERT INTO agents VALUES (1, 'Sarah', 'Lee'), (2, 'Sarah', 'Moore'), (3, 'Ashley', 'Moore'), (4, 'Jose', 'Clark');
 CREATE TABLE pilots (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
 INSERT INTO pilots VALUES (1, 'Amelia', 'Earhart'), (2, 'Bessie', 'Coleman');
+CREATE TABLE vehicles (id INTEGER PRIMARY KEY, plate TEXT, make TEXT, acquired_on DATE);
+INSERT INTO vehicles VALUES (1, '11-MM-28', 'Kia', '2024-01-10'), (2, '42-AB-07', 'Kia', '2024-02-11');
 `
 
 func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
@@ -66,6 +68,9 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		// outside: four agents shown as "Sarah"); one no two share does.
 		"agents": "",
 		"pilots": "first_name",
+		// A vehicle is known by its plate (found from outside: "which
+		// vehicle had the most maintenance jobs" named ids).
+		"vehicles": "plate",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("labels (-want +got):\n%s", diff)
@@ -83,6 +88,7 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		"releases.release_name (100% filled, 100% distinct in 3 rows); passed over title (numbers)",
 		"stores.city (100% filled, 100% distinct in 3 rows)",
 		"teams.team_title (100% filled, 100% distinct in 40 rows); passed over name (5% distinct)",
+		"vehicles.plate (100% filled, 100% distinct in 2 rows)",
 	}
 	if diff := cmp.Diff(wantLines, lines); diff != "" {
 		t.Errorf("reported labels (-want +got):\n%s", diff)
@@ -129,5 +135,27 @@ INSERT INTO parcels SELECT i, date('2024-01-01', '+' || i || ' days'), date('202
 	// Both filled: the name decides, as before (delivered is an event).
 	if diff := cmp.Diff(map[string]string{"shipments": "pickup_dt", "parcels": "delivered_dt"}, got); diff != "" {
 		t.Errorf("time columns (-want +got):\n%s", diff)
+	}
+}
+
+// TestLearnDatesRentalsByThePickup: a date with no role of its own whose
+// name says the thing takes place then (scheduled_pickup_at) dates the
+// rows ahead of the day each was made (found from outside: rentals
+// dated by created_at, July's pickups counted among June's rentals).
+func TestLearnDatesRentalsByThePickup(t *testing.T) {
+	db := makeDB(t, `
+CREATE TABLE rentals (id INTEGER PRIMARY KEY, created_at TEXT, scheduled_pickup_at TEXT, returned_at TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50)
+INSERT INTO rentals SELECT i, datetime('2025-01-01', '+' || i || ' days'), datetime('2025-01-20', '+' || i || ' days'), NULL FROM n;
+`)
+	dir := filepath.Join(t.TempDir(), "knowledge")
+	learn(t, db, dir, knowledge.LearnOptions{})
+	f, err := knowledge.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.Model.Entity("rentals")
+	if e == nil || e.TimeColumn != "scheduled_pickup_at" || e.Column("scheduled_pickup_at").TimeRole != "event" {
+		t.Errorf("rentals dated by %q; want scheduled_pickup_at, an event", e.TimeColumn)
 	}
 }
