@@ -185,6 +185,14 @@ func RetiredEnd(column string) bool {
 	return false
 }
 
+// InUse reports whether e's rows are things or people in use, taken out
+// of use by a date of their own (RetiredEnd: a vehicle's retired_on, a
+// machine's decommissioned_at, a person's left_on): no record of events,
+// whose deletion would undo what was done with them.
+func InUse(e *Entity) bool {
+	return e != nil && slices.ContainsFunc(e.Columns, func(c Column) bool { return c.Type.IsTemporal() && RetiredEnd(c.Name) })
+}
+
 // DecisionState reports whether a state's word is a decision made on a
 // row: approved, rejected, denied, declined, accepted, settled.
 func DecisionState(w string) bool {

@@ -85,7 +85,10 @@ func (m *Model) AttendedOn(entity string, filters []Filter) string {
 			continue
 		}
 		p := m.Entity(r.To)
-		if p == nil || p == e || p.TimeColumn == "" || m.IsRestricted(p.Name, p.TimeColumn) {
+		if p == nil || p == e || p.TimeColumn == "" || m.IsRestricted(p.Name, p.TimeColumn) || InUse(p) {
+			// A vehicle's acquisition is no event a rental is for
+			// (found from outside: no-shows dated by the car's
+			// purchase, 0 for 36 at 1.00).
 			continue
 		}
 		if c := p.Column(p.TimeColumn); c == nil || c.TimeRole != TimeRoleEvent {
