@@ -62,3 +62,37 @@ INSERT INTO bookings (customer_id, status, created_at, scheduled_for) VALUES
 		t.Errorf("customers with more than 1 bookings: checks %+v; want the cancelled bookings counted said", out.Report.Checks)
 	}
 }
+
+// TestReservationsMadeByTheDay: a rental reserved by the day for a
+// pickup after it is one of its customer's rentals on that day, as a
+// booking made by then is (found from outside: "customers with more
+// than 10 rentals" cut the rentals at the day by their scheduled pickup,
+// and found none).
+func TestReservationsMadeByTheDay(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE rentals (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), status TEXT, created_at TIMESTAMP, scheduled_pickup_at TIMESTAMP);
+INSERT INTO customers VALUES (1, 'Ana'), (2, 'Ben');
+INSERT INTO rentals (customer_id, status, created_at, scheduled_pickup_at) VALUES
+	(1, 'completed', '2026-05-02 10:00:00', '2026-05-20 18:00:00'),
+	(1, 'reserved', '2026-05-10 10:00:00', '2026-08-15 18:00:00'),
+	(2, 'completed', '2026-05-12 10:00:00', '2026-05-25 18:00:00');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", Table: "customers", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "rentals", Table: "rentals", PrimaryKey: "id", TimeColumn: "scheduled_pickup_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText, Values: []string{"completed", "reserved"}},
+				{Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart},
+				{Name: "scheduled_pickup_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}}},
+		},
+		Relationships: []semantic.Relationship{{From: "rentals", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	asOf := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	out, err := a.Ask(context.Background(), event.NewRecorder("r3", a.Clock, &memSink{}), k, "customers with more than 1 rentals", asOf)
+	if err != nil || out.Table == nil || len(out.Table.Rows) != 1 || fmt.Sprint(out.Table.Rows[0][0]) != "Ana" {
+		t.Fatalf("customers with more than 1 rentals: %v %s %v; want Ana, her reservation made by the day", err, out.Status, out.Table)
+	}
+}
