@@ -316,13 +316,25 @@ func (b *builder) rankedShareOfSome() bool {
 // nonTimeDimensions counts the query's dimensions that are not a time
 // grain.
 func (b *builder) nonTimeDimensions() int {
-	n := 0
+	// A table's key and label grouped together ("by vehicle class":
+	// vehicle_classes.id, .name) are one grouping (found from outside:
+	// "share of rentals by vehicle class" refused as two).
+	var seen []string
 	for _, d := range b.q.Dimensions {
-		if d.Grain == "" && !isTimeDim(d.Name) {
-			n++
+		if d.Grain != "" || isTimeDim(d.Name) {
+			continue
+		}
+		k := lower(d.Name)
+		if ent, col, ok := strings.Cut(d.Name, "."); ok {
+			if e := b.p.entity(ent); e != nil && (strings.EqualFold(col, e.PrimaryKey) || strings.EqualFold(col, b.p.label(e))) {
+				k = lower(e.Name) + "."
+			}
+		}
+		if !slices.Contains(seen, k) {
+			seen = append(seen, k)
 		}
 	}
-	return n
+	return len(seen)
 }
 
 // isTimeDim reports whether a dimension reference is the time axis.

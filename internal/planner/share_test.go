@@ -182,3 +182,18 @@ func TestShareOfRealRows(t *testing.T) {
 		}
 	}
 }
+
+// TestShareByATable: a table grouped by its key and its name is one
+// grouping, whose share of the total is asked (found from outside:
+// "share of rentals by vehicle class" refused as a share within a larger
+// group); two groupings still are.
+func TestShareByATable(t *testing.T) {
+	p := New(testModel(), nil)
+	pl := p.Plan("share of orders by customer", asOf)
+	if pl.Kind != KindMetric || pl.Query == nil || !pl.Query.Share || len(pl.Query.Dimensions) < 2 {
+		t.Fatalf("share of orders by customer: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	if pl := p.Plan("share of orders by customer and channel", asOf); pl.Kind == KindMetric {
+		t.Errorf("share by two groupings: %+v", pl.Query)
+	}
+}
