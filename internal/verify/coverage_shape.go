@@ -113,6 +113,12 @@ func (c *cover) groupings() (ok, bad []string) {
 				if lead == "across" && c.measuresOwn(d.Entity) {
 					continue // "total seats across aircraft": over their own rows
 				}
+				if i >= firstRequestLead && c.leadNamed(lead, p) {
+					// "rentals by return branch": a return branch, not a
+					// request to return the branches (found from outside:
+					// refused as not grouped by branch).
+					continue
+				}
 				if c.has(lead+" "+p) || c.has(lead+" "+p+"s") || strings.HasSuffix(p, "y") && c.has(lead+" "+strings.TrimSuffix(p, "y")+"ies") {
 					asked, request = true, request || i >= firstRequestLead
 				}
@@ -253,7 +259,7 @@ func (c *cover) perEntity() (ok, bad []string) {
 			if c.has("by "+p) || c.has("each "+p) || c.has("every "+p) || breakdownOther().MatchString(c.text) {
 				continue
 			}
-			if c.countPer(e) {
+			if c.countPer(e) || c.averagesPer(e) {
 				continue
 			}
 			return nil, []string{fmt.Sprintf("\"per %s\" may mean the average per %s, but the query gives each %s's figure; ask for the average per %s, or for the figure by %s", p, p, p, p, p)}
@@ -283,7 +289,16 @@ func (c *cover) perOther() (ok, bad []string) {
 			continue
 		}
 		for j := i + 1; j < len(words) && j <= i+3; j++ {
-			e := c.entityOfWord(strings.Trim(words[j], ",.?!;:"))
+			e := ""
+			if j+1 < len(words) {
+				// "per room kind": the table of kinds, not the rooms.
+				if e = c.entityOfWord(strings.Trim(words[j], ",.?!;:") + " " + strings.Trim(words[j+1], ",.?!;:")); e != "" {
+					j++
+				}
+			}
+			if e == "" {
+				e = c.entityOfWord(strings.Trim(words[j], ",.?!;:"))
+			}
 			if e == "" {
 				continue
 			}
@@ -295,6 +310,26 @@ func (c *cover) perOther() (ok, bad []string) {
 		}
 	}
 	return nil, nil
+}
+
+// averagesPer reports whether the question asks for an average per the
+// rows of e, a table of a few rows (100 at most, as countPer), and every
+// measure of the query is an average of single rows: "average rating per
+// room kind" is each kind's average rating, which the query gives (found
+// from outside: asked back). "Revenue per customer", a total, may be its
+// average over the customers, and "average donation per donor", over
+// thousands, each donor's total averaged: both still asked.
+func (c *cover) averagesPer(e *semantic.Entity) bool {
+	if e.RowCount <= 0 || e.RowCount > 100 || !c.has("average") && !c.has("avg") && !c.has("mean") || len(c.q.Metrics) == 0 {
+		return false
+	}
+	for _, name := range c.q.Metrics {
+		mt := c.m.Metric(name)
+		if mt == nil || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "AVG(") {
+			return false
+		}
+	}
+	return true
 }
 
 // groupsBy reports whether the query groups by a column of e.
@@ -424,6 +459,18 @@ func (c *cover) measuresNamed(phrase string) bool {
 
 // firstRequestLead is the index in groupLeads of the first request to show.
 const firstRequestLead = 6
+
+// leadNamed reports whether a request word is said with phrase after a
+// word that makes it a name's first word: "by return branch", "per show
+// date".
+func (c *cover) leadNamed(lead, phrase string) bool {
+	for _, prep := range []string{"by", "per", "each", "every", "of", "the", "for", "at", "from", "to", "in", "on"} {
+		if c.has(prep + " " + lead + " " + phrase) {
+			return true
+		}
+	}
+	return false
+}
 
 // startsName reports whether phrase begins a candidate the question
 // names whole: "which template type code" groups by template_type_code,
