@@ -23,7 +23,7 @@ import (
 // the amount is one its own rows move (payments, invoices, orders).
 func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 	rows := pl.Kind == KindRows && pl.Query != nil && pl.Query.Rows != nil
-	if (pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1) && !rows || len(pl.Query.Compare) > 0 {
+	if (pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1) && !rows {
 		return nil
 	}
 	toks := tokenize(question)
@@ -59,7 +59,10 @@ func (p *Planner) collected(question string, asOf time.Time, pl *Plan) *Plan {
 			return &out
 		}
 	}
-	if rows || mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") {
+	if rows || mt.Derived != "" || !exprStarts(mt.Expr, "SUM(") || len(pl.Query.Compare) > 0 {
+		// (Payments received in two periods compared keep to those that
+		// went through, above: found from outside, May against May
+		// counted failed and refunded payments.)
 		return nil
 	}
 	entity, column, ok := simpleRef(strings.TrimSuffix(strings.TrimSpace(mt.Expr)[len("SUM("):], ")"))

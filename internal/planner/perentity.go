@@ -372,6 +372,9 @@ func (p *Planner) otherShapes(question string, asOf time.Time, pl *Plan) *Plan {
 	if k := p.kindCount(question, asOf); k != nil {
 		return k
 	}
+	if k := p.paidAlone(question, asOf); k != nil {
+		return k
+	}
 	return pl
 }
 
