@@ -16,7 +16,11 @@ import (
 // another thing (found from outside: "bookings by location" was asked
 // back "host or game master?", not the room's location a manager
 // means).
-func (p *Planner) ownedRoute(a, b string) (via []string, ok bool) {
+//
+// several says the caller knows of more than one way already (two links
+// between one pair of tables); otherwise there must be two shortest
+// ways between the tables themselves.
+func (p *Planner) ownedRoute(a, b string, several bool) (via []string, ok bool) {
 	a, b = lower(a), lower(b)
 	if a == b {
 		return nil, false
@@ -35,6 +39,9 @@ func (p *Planner) ownedRoute(a, b string) (via []string, ok bool) {
 	n, reached := dist[b]
 	if !reached {
 		return nil, false
+	}
+	if !several && ways(p.graph, a, b, dist) < 2 {
+		return nil, false // one way only: nothing to choose
 	}
 	// Every route of owned references up from a of that length.
 	var found [][]string
@@ -66,8 +73,8 @@ func (p *Planner) ownedRoute(a, b string) (via []string, ok bool) {
 // byOwnedRoute takes, where a field's table is reached from base in
 // more than one way, the one route of owned references (ownedRoute),
 // and says so; false where there is no such route.
-func (b *builder) byOwnedRoute(base, e string) bool {
-	via, ok := b.p.ownedRoute(base, e)
+func (b *builder) byOwnedRoute(base, e string, several bool) bool {
+	via, ok := b.p.ownedRoute(base, e, several)
 	if !ok || len(via) == 0 {
 		return false
 	}
@@ -88,4 +95,24 @@ func (b *builder) byOwnedRoute(base, e string) bool {
 	}
 	b.und("%s of the %s through %s", display(e), display(base), strings.Join(names, ", "))
 	return true
+}
+
+// ways counts the shortest ways from a to b over the tables' links, each
+// table taken once (dist: each table's distance from a).
+func ways(graph map[string][]string, a, b string, dist map[string]int) int {
+	count := map[string]int{a: 1}
+	order := []string{a}
+	for i := 0; i < len(order); i++ {
+		x := order[i]
+		for _, y := range graph[x] {
+			if dist[y] != dist[x]+1 {
+				continue
+			}
+			if _, seen := count[y]; !seen {
+				order = append(order, y)
+			}
+			count[y] += count[x]
+		}
+	}
+	return count[b]
 }

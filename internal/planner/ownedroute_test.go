@@ -58,7 +58,46 @@ func TestOwnedRoute(t *testing.T) {
 	m2.Relationships = append(slices.Clone(m.Relationships),
 		semantic.Relationship{From: "games", FromColumn: "location_id", To: "locations", ToColumn: "id", Cardinality: semantic.ManyToOne},
 		semantic.Relationship{From: "bookings", FromColumn: "game_id", To: "games", ToColumn: "id", Cardinality: semantic.ManyToOne})
-	if via, ok := New(semantic.WithRoles(&m2), nil).ownedRoute("bookings", "locations"); ok {
+	if via, ok := New(semantic.WithRoles(&m2), nil).ownedRoute("bookings", "locations", true); ok {
 		t.Errorf("two owned routes: took %v", via)
+	}
+}
+
+// TestOwnedRouteThroughOtherTables: two ways of one length through
+// different tables ("bookings by marina": the berth's marina, or that of
+// the staff member who took the booking) take the chain of owned keys
+// (found from outside: asked back between berths and staff).
+func TestOwnedRouteThroughOtherTables(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	name := semantic.Column{Name: "name", Type: quarry.TypeText}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "marinas", PrimaryKey: "id", Columns: []semantic.Column{id("id"), name}},
+			{Name: "berths", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("marina_id"), {Name: "code", Type: quarry.TypeText}}},
+			{Name: "staff", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("marina_id"), {Name: "full_name", Type: quarry.TypeText}}},
+			{Name: "bookings", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("berth_id"), id("booked_by_staff_id")}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "bookings", FromColumn: "booked_by_staff_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "staff", FromColumn: "marina_id", To: "marinas", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "bookings", FromColumn: "berth_id", To: "berths", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "berths", FromColumn: "marina_id", To: "marinas", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(semantic.WithRoles(m), nil)
+	pl := p.Plan("bookings by marina", asOf)
+	if pl.Kind != KindMetric || pl.Query == nil || !slices.Contains(pl.Query.Via, "berths") {
+		t.Fatalf("bookings by marina: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	c, err := semantic.Compile(pl.Model(p.m), *pl.Query, "sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(c.SQL, "berths.marina_id") || strings.Contains(c.SQL, "staff") {
+		t.Errorf("bookings by marina not through the berth:\n%s", c.SQL)
+	}
+	// One way only: nothing chosen, nothing said.
+	if via, ok := p.ownedRoute("berths", "marinas", false); ok {
+		t.Errorf("one way: took %v", via)
 	}
 }

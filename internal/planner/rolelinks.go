@@ -234,11 +234,16 @@ func (b *builder) checkJoins(base string, fields []string) *Plan {
 	for _, f := range fields {
 		e := b.p.fieldEntity(f)
 		if rels := b.p.ambiguousJoin(base, e); rels != nil {
-			if b.byOwnedRoute(base, e) {
+			if b.byOwnedRoute(base, e, true) {
 				continue
 			}
 			return b.joinedTwice(base, e, rels)
 		}
+		// Two ways through different tables ("bookings by marina": the
+		// berth's, or the staff member's who took it): the one chain
+		// of owned keys, where there is one (found from outside: asked
+		// back).
+		b.byOwnedRoute(base, e, false)
 	}
 	return nil
 }
