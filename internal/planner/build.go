@@ -310,8 +310,11 @@ func (b *builder) countsAsEntity(ms []sense) []sense {
 func (b *builder) preferValue(t *term, vals []sense) bool {
 	if others := only(t.cands, sMetric, sEntity, sColumn, sDim); len(others) == 0 || onlyAliases(others) {
 		// "how many cats": the species Cat, not a word of the column
-		// treatment_cat (found from outside).
-		return true
+		// treatment_cat (found from outside). But "maintenance jobs
+		// completed last year" is the jobs' completed_at, not the status
+		// 'completed' of rentals, which nothing else names (found from
+		// outside: refused as the rentals').
+		return len(others) == 0 || !b.ownDateOverValue(t, others, vals)
 	}
 	for _, u := range b.st.terms {
 		if u == t {
