@@ -55,3 +55,34 @@ func TestPaidAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestMoneyByItsOwnWord: "quoted amount" is quoted_total_cents, its own
+// word with a word for an amount, not the amount of another table's
+// payments (found from outside: "total quoted amount of reserved
+// rentals" refused as the payments' amount).
+func TestMoneyByItsOwnWord(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "rentals", PrimaryKey: "id", Columns: []semantic.Column{id("id"),
+				{Name: "status", Type: quarry.TypeText, Values: []string{"reserved", "completed"}}, id("quoted_total_cents")}},
+			{Name: "payments", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("rental_id"), id("amount_cents")}},
+		},
+		Relationships: []semantic.Relationship{{From: "payments", FromColumn: "rental_id", To: "rentals", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"total quoted amount of reserved rentals", "total quoted value of rentals"} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric || pl.Query == nil {
+			t.Errorf("%q: %s %q", q, pl.Kind, pl.Reason)
+			continue
+		}
+		c, err := semantic.Compile(pl.Model(p.m), *pl.Query, "sqlite")
+		if err != nil || !strings.Contains(c.SQL, "SUM(rentals.quoted_total_cents)") || strings.Contains(c.SQL, "payments") {
+			t.Errorf("%q: %v\n%v", q, err, c)
+		}
+	}
+	if got := moneyHead(semantic.Column{Name: "amount_cents", Type: quarry.TypeInt}); got != nil {
+		t.Errorf("amount_cents: head %v", got)
+	}
+}
