@@ -328,6 +328,19 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if !ok || m.Entity(ent) == nil {
 		return pl
 	}
+	if e := m.Entity(ent); slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool {
+		c, _, ok := comingFilter(m, f)
+		return ok && c == e
+	}) {
+		// "total quoted amount of reserved rentals": rows kept to a state
+		// still to come are dated ahead by what they are; those made by
+		// the day are its (found from outside: the reservations whose
+		// pickup had passed alone, 189,000 for 11,610,500, at 1.00).
+		if by := semantic.ExistedBy(e); by != field {
+			field = by
+			ent, col, _ = strings.Cut(field, ".")
+		}
+	}
 	endDated := false
 	if c := m.Entity(ent).Column(col); c != nil && c.TimeRole == "" && semantic.RunsOut(col) && !eventName(col) {
 		return pl // the last day rows are valid (valid_until): no day they happened

@@ -284,7 +284,7 @@ func ValidFrom(column string) bool {
 // to come: scheduled, planned, upcoming.
 func StillToCome(v string) bool {
 	switch strings.ReplaceAll(strings.ReplaceAll(Fold(strings.TrimSpace(v)), "-", " "), "_", " ") {
-	case "scheduled", "planned", "upcoming", "queued", "future", "not started":
+	case "scheduled", "planned", "upcoming", "queued", "future", "not started", "reserved":
 		return true
 	}
 	return false
