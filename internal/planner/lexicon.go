@@ -391,6 +391,7 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 	for _, r := range m.Relationships {
 		keys[lower(r.From+"."+r.FromColumn)] = true
 	}
+	l.addQualifiedLinks(m, scope)
 	// Dimensions over a single column stand for that column.
 	dimOf := map[string]*semantic.Dimension{}
 	for i := range m.Dimensions {
