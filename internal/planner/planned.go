@@ -121,15 +121,7 @@ func (b *builder) undoneOut(t *term, s sense, date string) {
 // makingVerb reports whether a past form makes or asks for something that
 // may be called off after it ("booked", "ordered"), rather than saying it
 // took place ("played", "shipped").
-func makingVerb(v string) bool {
-	switch v {
-	case "booked", "ordered", "placed", "reserved", "scheduled", "created", "opened", "registered", "signed", "submitted",
-		"requested", "issued", "filed", "applied", "enrolled", "invoiced", "listed", "posted", "subscribed", "hired", "joined",
-		"planned", "assigned", "raised", "logged", "quoted", "proposed", "offered", "accepted", "approved", "confirmed":
-		return true
-	}
-	return false
-}
+func makingVerb(v string) bool { return semantic.MakingWord(v) }
 
 // calledOther refuses a value said as what rows are called ("players
 // called Boston", "products named Electronics") that is no name of

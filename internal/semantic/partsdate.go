@@ -102,6 +102,19 @@ func (m *Model) AttendedOn(entity string, filters []Filter) string {
 	return found
 }
 
+// MakingWord reports whether a word is the past of a verb of making a
+// row (booked, ordered, placed, created, submitted …): what was done when
+// the row was made, which a cancellation may follow.
+func MakingWord(v string) bool {
+	switch v {
+	case "booked", "ordered", "placed", "reserved", "scheduled", "created", "opened", "registered", "signed", "submitted",
+		"requested", "issued", "filed", "applied", "enrolled", "invoiced", "listed", "posted", "subscribed", "hired", "joined",
+		"planned", "assigned", "raised", "logged", "quoted", "proposed", "offered", "accepted", "approved", "confirmed":
+		return true
+	}
+	return false
+}
+
 // EnteredName reports whether a date column's name says when its row was
 // entered (created_at, inserted_on, date_added): the making of the
 // record.

@@ -296,12 +296,30 @@ func (c *cover) datesEvent(v string) bool {
 		}
 	}
 	for _, f := range fields {
-		_, col, _ := strings.Cut(f, ".")
+		ent, col, _ := strings.Cut(f, ".")
 		if ws := strings.Split(strings.ToLower(col), "_"); len(ws) == 2 && ws[0] == v {
+			return true
+		}
+		if c.madeDate(ent, col, v) {
+			// "lessons booked last month": the lessons made then, by
+			// created_at, not the status 'booked'.
 			return true
 		}
 	}
 	return false
+}
+
+// madeDate reports whether col is the date rows of ent were entered on
+// (semantic.ExistedBy), where their own date is the event each is made
+// for, and the question says the verb of making v ("booked") of them:
+// "lessons booked last month" are those made then.
+func (c *cover) madeDate(ent, col, v string) bool {
+	e := c.m.Entity(ent)
+	if e == nil || !semantic.MakingWord(v) || !c.has(v) {
+		return false
+	}
+	by := semantic.ExistedBy(e)
+	return !strings.EqualFold(by, e.Name+"."+e.TimeColumn) && strings.EqualFold(by, ent+"."+col)
 }
 
 var literalRE = lazyRE(`'((?:[^']|'')*)'`)
@@ -492,7 +510,13 @@ func (c *cover) howOftenVerb(word string) bool {
 		return false
 	}
 	re, err := regexp.Compile(` ` + regexp.QuoteMeta(word) + ` ((more|fewer|less) than |at (least|most) |exactly |only |just )?(once|twice|thrice|[0-9]+ times|[0-9]+ or (more|less|fewer) times) `)
-	return err == nil && re.MatchString(c.text)
+	if err == nil && re.MatchString(c.text) {
+		return true
+	}
+	// "guests who booked more than 5 lessons": the verb of making the
+	// rows counted, right before their number.
+	made, err := regexp.Compile(` ` + regexp.QuoteMeta(word) + ` ((more|fewer|less) than|at (least|most)|over|under|exactly) [0-9]+ `)
+	return err == nil && semantic.MakingWord(word) && made.MatchString(c.text)
 }
 
 // personsCounted reports whether v is a value named like persons

@@ -566,7 +566,8 @@ func (c *cover) periodDate() (ok, bad []string) {
 			return nil, nil // the measure's own date
 		}
 	}
-	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) && !c.bornDate(col) && !c.attendedDate(ent, col) {
+	made := slices.ContainsFunc(c.words, func(w string) bool { return c.madeDate(ent, col.Name, w) })
+	if !c.namesColumn(ent, col) && !c.stateDate(ent, col) && !c.parentDate(ent, col) && !c.bornDate(col) && !c.attendedDate(ent, col) && !made {
 		return nil, []string{"the period is applied to " + ent + "." + col.Name + ", a date the question does not name"}
 	}
 	// The date named by its own words ("moved out" of moved_out_on,

@@ -1522,3 +1522,28 @@ func TestCoverageTableByItsLastWord(t *testing.T) {
 	assertCoverage(t, m, "maintenance cost by kind", q, "")
 	assertCoverage(t, m, "total cost", q, CheckCoverage+":maintenance_kinds")
 }
+
+// TestCoverageMadeVerb: "lessons booked last month" are the lessons made
+// then, by created_at, where lessons are dated by their day: the status
+// 'booked' is not held against a query that leaves it out, nor the
+// period on created_at; "guests who booked more than 5 lessons" is the
+// verb of the lessons counted (found from outside: both misread, then
+// refused by this check).
+func TestCoverageMadeVerb(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "guests", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "lessons", PrimaryKey: "id", TimeColumn: "scheduled_for", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "guest_id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "completed"}},
+				{Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart},
+				{Name: "scheduled_for", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent}}},
+		},
+		Relationships: []semantic.Relationship{{From: "lessons", FromColumn: "guest_id", To: "guests", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "lessons", Entity: "lessons", Expr: "COUNT(lessons.id)"}, {Name: "guests", Entity: "guests", Expr: "COUNT(guests.id)"}},
+	}
+	may := &semantic.TimeRange{Field: "lessons.created_at", From: "2026-05-01", To: "2026-06-01"}
+	assertCoverage(t, m, "how many lessons were booked last month", semantic.Query{Metrics: []string{"lessons"}, TimeRange: may}, "")
+	assertCoverage(t, m, "how many lessons were completed last month", semantic.Query{Metrics: []string{"lessons"}, TimeRange: may}, CheckCoverage+":completed")
+	more := semantic.Filter{Field: "lessons", Op: semantic.OpGt, Count: true, Values: []any{"5"}}
+	assertCoverage(t, m, "how many guests booked more than 5 lessons", semantic.Query{Metrics: []string{"guests"}, Filters: []semantic.Filter{more}}, "")
+}
