@@ -94,6 +94,15 @@ func (p *Planner) kindCount(question string, asOf time.Time) *Plan {
 			return nil // a name other tables' rows take: whose rows are counted?
 		}
 		read := question[:toks[at].start] + v.value + " " + strings.ToLower(display(ent.Name)) + question[toks[at+n-1].end:]
+		if ew := words(ent.Name); by != nil && singular(ew[len(ew)-1]) == one {
+			// "how many private lessons": Private lesson, a lesson type,
+			// ends in the lessons' own noun; "Private lesson lessons"
+			// reads as two things, "lessons with lesson type Private
+			// lesson" as one (found from outside: refused as a value).
+			kw := words(v.entity)
+			kw[len(kw)-1] = singular(kw[len(kw)-1])
+			read = question[:toks[at].start] + strings.ToLower(display(ent.Name)) + " with " + strings.Join(kw, " ") + " " + v.value + question[toks[at+n-1].end:]
+		}
 		pl := p.planWhole(read, asOf)
 		if pl.Kind != KindMetric || pl.Query == nil || len(pl.Query.Metrics) != 1 || !strings.EqualFold(p.metricEntity(pl.Query.Metrics[0], pl.AdHoc), ent.Name) {
 			return nil

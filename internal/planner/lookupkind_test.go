@@ -40,3 +40,22 @@ func TestCountOfAKindByName(t *testing.T) {
 		t.Errorf("reading %q; want it to say the boat type", pl.Understood)
 	}
 }
+
+// TestCountOfAKindInTheRowsNoun: "how many private lessons", Private
+// lesson a name of lesson_types that ends in the lessons' own noun,
+// counts the lessons of that type (found from outside: refused as a
+// value, "Private lesson lessons" read as two things).
+func TestCountOfAKindInTheRowsNoun(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "lesson_types", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText, Values: []string{"Private lesson", "Group lesson", "Kids club"}}}},
+			{Name: "lessons", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("lesson_type_id")}},
+		},
+		Relationships: []semantic.Relationship{{From: "lessons", FromColumn: "lesson_type_id", To: "lesson_types", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	sqlHolds(t, New(m, nil), m, "how many private lessons", "COUNT(lessons.id)", "lesson_types.name = 'Private lesson'")
+}
