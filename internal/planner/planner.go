@@ -496,6 +496,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		pl = r
 	}
 	pl = p.roleReading(pl)
+	if r := s.roleAsValue(question, asOf, pl); r != nil {
+		pl = r // "how many instructors": staff.role = 'instructor'
+	}
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}
