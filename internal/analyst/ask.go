@@ -285,7 +285,15 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if gb := goneBefore(model, pl); gb != pl {
 			pl, model = gb, k.modelOf(gb)
 		}
-		pl = a.asOfToday(model, a.noneBound(ctx, model, a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf), asOf), asOf)
+		bounded := a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf)
+		if bounded != pl && pl.Query.TimeRange == nil && bounded.Query.TimeRange != nil {
+			// "how many lessons", kept to the as-of day by their day: as
+			// "how many lessons last month" does, those called off did
+			// not take place (found from outside: cancelled lessons
+			// counted with no period, left out with one).
+			bounded = calledOffAhead(model, bounded, asOf, planned)
+		}
+		pl = a.asOfToday(model, a.noneBound(ctx, model, bounded, asOf), asOf)
 		out.Plan = pl
 		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {
 			ask := *pl

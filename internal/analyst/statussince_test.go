@@ -88,3 +88,30 @@ INSERT INTO rentals VALUES (1, 'reserved', '2026-05-01', '2026-05-20', 100), (2,
 		t.Errorf("reserved as of today: %v %+v; want 2700", err, out)
 	}
 }
+
+// TestCalledOffWithNoPeriod: "how many lessons" asked as of an earlier
+// day, kept to it by the lessons' day, leaves out the cancelled ones as
+// "how many lessons last month" does (found from outside: counted with no
+// period, left out with one; "which day of the week has the most
+// lessons" named another day).
+func TestCalledOffWithNoPeriod(t *testing.T) {
+	a := sqliteAnalyst(t, `CREATE TABLE lessons (id INTEGER PRIMARY KEY, status TEXT, created_at TEXT, scheduled_for TEXT);
+INSERT INTO lessons VALUES (1, 'completed', '2026-04-01', '2026-05-02'), (2, 'cancelled', '2026-04-02', '2026-05-03'),
+	(3, 'completed', '2026-04-03', '2026-05-04'), (4, 'booked', '2026-05-20', '2026-06-20');`)
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "lessons", Table: "lessons", PrimaryKey: "id", TimeColumn: "scheduled_for", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"booked", "cancelled", "completed"}},
+				{Name: "created_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart},
+				{Name: "scheduled_for", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
+	out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, "how many lessons", time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC))
+	if err != nil || out.Table == nil || out.Table.Rows[0][0] != int64(2) {
+		t.Errorf("lessons as of June 10th: %v %+v; want 2, the cancelled one left out", err, out)
+	}
+}
