@@ -499,6 +499,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if r := s.roleAsValue(question, asOf, pl); r != nil {
 		pl = r // "how many instructors": staff.role = 'instructor'
 	}
+	if m := s.moneyRowsCounted(question, asOf, pl); m != nil {
+		pl = m // "expenses by category": how many, or their total?
+	}
 	if pl.Kind == KindUnanswered {
 		pl.DidYouMean = s.correct(question, pl.Unknown, asOf)
 	}
