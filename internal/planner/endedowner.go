@@ -24,14 +24,13 @@ func asksEnded(m *semantic.Model, q *semantic.Query, mts []*semantic.Metric, mea
 	for _, mt := range mts {
 		// "how many retired rooms", read as a count of the rooms'
 		// retired_at: those with one.
-		for _, f := range mt.Filters {
-			if ref, ok := strings.CutSuffix(strings.TrimSpace(f), " IS NOT NULL"); ok {
-				asked = append(asked, strings.TrimSpace(ref))
+		for _, expr := range mt.Filters {
+			if f, ok := semantic.ParsePredicate(expr); ok && f.Op == semantic.OpNotNull {
+				asked = append(asked, f.Field)
 			}
 		}
-		x := strings.TrimSpace(mt.Expr)
-		if len(x) > len("COUNT()") && strings.EqualFold(x[:len("COUNT(")], "COUNT(") && x[len(x)-1] == ')' {
-			asked = append(asked, strings.TrimSpace(x[len("COUNT("):len(x)-1]))
+		if x := strings.TrimSpace(mt.Expr); exprStarts(x, "COUNT(") && !exprStarts(x, "COUNT(DISTINCT") {
+			asked = append(asked, strings.TrimSuffix(strings.TrimSpace(x[len("COUNT("):]), ")"))
 		}
 	}
 	for _, ref := range asked {

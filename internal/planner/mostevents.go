@@ -19,13 +19,9 @@ func eventsNamed(t *term, s sense) bool {
 // maintenance_jobs.completed_at) names the date, where the question names
 // the date's table and not the value's.
 func (b *builder) ownDateOverValue(t *term, others, vals []sense) bool {
-	named := func(entity string) bool {
-		return slices.ContainsFunc(b.st.terms, func(u *term) bool {
-			return u != t && slices.ContainsFunc(u.cands, func(s sense) bool { return s.kind == sEntity && strings.EqualFold(s.name, entity) })
-		})
-	}
-	if slices.ContainsFunc(vals, func(v sense) bool { return named(v.entity) }) {
+	named := b.namedEntities()
+	if slices.ContainsFunc(vals, func(v sense) bool { return named[lower(v.entity)] }) {
 		return false
 	}
-	return slices.ContainsFunc(others, func(s sense) bool { return s.kind == sColumn && s.temporal && named(s.entity) })
+	return slices.ContainsFunc(others, func(s sense) bool { return s.kind == sColumn && s.temporal && named[lower(s.entity)] })
 }
