@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/semantic"
 )
@@ -352,16 +353,24 @@ func (b *builder) rankedByMoneyRows(t *term, entity string) *Plan {
 	if at < 0 || strings.HasSuffix(strings.TrimSpace(lower(q[:at])), "number of") {
 		return nil
 	}
-	end := at + len(t.it.text)
+	return b.p.numberOrTotal(q, at, at+len(t.it.text), c, b.st.asOf)
+}
+
+// numberOrTotal asks whether the rows of a table of money said at
+// question[start:end] are meant by their number or by the total of their
+// amount column: the question asked each way, offered where both are
+// answered; nil otherwise.
+func (p *Planner) numberOrTotal(question string, start, end int, amount string, asOf time.Time) *Plan {
+	word := question[start:end]
 	var opts []string
-	for _, with := range []string{"number of " + t.it.text, totalWords(c) + " of " + t.it.text} {
-		asked := q[:at] + with + q[end:]
-		if pl := b.p.replan(asked, b.st.asOf); pl.Kind == KindMetric && pl.Query != nil {
+	for _, with := range []string{"number of " + word, totalWords(amount) + " of " + word} {
+		asked := question[:start] + with + question[end:]
+		if pl := p.replan(asked, asOf); pl.Kind == KindMetric && pl.Query != nil {
 			opts = append(opts, asked)
 		}
 	}
 	if len(opts) < 2 {
 		return nil
 	}
-	return clarify(fmt.Sprintf("By %q do you mean how many there were, or their total %s?", t.it.text, c), opts...)
+	return clarify(fmt.Sprintf("By %q do you mean how many there were, or their total %s?", lower(word), amount), opts...)
 }

@@ -1,10 +1,6 @@
 package planner
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
 // moneyRowsCounted asks, of rows of a table named for amounts spent or
 // charged (expenses, costs, fees, salaries) counted with no word of
@@ -47,18 +43,7 @@ func (p *Planner) moneyRowsCounted(question string, asOf time.Time, pl *Plan) *P
 		return nil
 	}
 	t := toks[at]
-	word := question[t.start:t.end]
-	var opts []string
-	for _, with := range []string{"number of " + word, totalWords(amt) + " of " + word} {
-		asked := question[:t.start] + with + question[t.end:]
-		if again := p.replan(asked, asOf); again.Kind == KindMetric && again.Query != nil {
-			opts = append(opts, asked)
-		}
-	}
-	if len(opts) < 2 {
-		return nil
-	}
-	return clarify(fmt.Sprintf("By %q do you mean how many there were, or their %s?", strings.ToLower(word), totalWords(amt)), opts...)
+	return p.numberOrTotal(question, t.start, t.end, amt, asOf)
 }
 
 // amountNoun reports whether a table's word names amounts of money
