@@ -1041,20 +1041,15 @@ func ofEntity(a, b []sense) bool {
 // or "had", with an article between: "customers that have a refunded
 // order".
 func afterHave(items []item, it *item) bool {
-	for i := range items {
-		if &items[i] != it {
+	before := itemsBefore(items, it)
+	for j := len(before) - 1; j >= 0 && before[j].kind == itStop; j-- {
+		switch before[j].text {
+		case "have", "has", "had", "made", "make", "makes":
+			// "customers who made a booking last month" (found from
+			// outside: refused as not related).
+			return true
+		case "a", "an", "any", "some", "the", "one":
 			continue
-		}
-		for j := i - 1; j >= 0 && items[j].kind == itStop; j-- {
-			switch items[j].text {
-			case "have", "has", "had", "made", "make", "makes":
-				// "customers who made a booking last month" (found from
-				// outside: refused as not related).
-				return true
-			case "a", "an", "any", "some", "the", "one":
-				continue
-			}
-			return false
 		}
 		return false
 	}

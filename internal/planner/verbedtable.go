@@ -12,23 +12,29 @@ func verbedTable(items []item, it *item) bool {
 	if it.via == "" || !strings.HasSuffix(it.text, "ed") || strings.HasSuffix(it.via, "ed") || len(only(it.senses, sEntity)) != 1 {
 		return false
 	}
-	for i := range items {
-		if &items[i] != it {
-			continue
-		}
-		for j := i - 1; j >= 0; j-- {
-			switch items[j].kind {
-			case itStop:
-				switch items[j].text {
-				case "who", "that", "which", "have", "has", "had", "ever", "all":
-					continue
-				}
-				return false
-			case itTerm:
-				return len(only(items[j].senses, sEntity)) > 0
+	before := itemsBefore(items, it)
+	for j := len(before) - 1; j >= 0; j-- {
+		switch before[j].kind {
+		case itStop:
+			switch before[j].text {
+			case "who", "that", "which", "have", "has", "had", "ever", "all":
+				continue
 			}
 			return false
+		case itTerm:
+			return len(only(before[j].senses, sEntity)) > 0
 		}
+		return false
 	}
 	return false
+}
+
+// itemsBefore is the items before it, nil where it is none of them.
+func itemsBefore(items []item, it *item) []item {
+	for i := range items {
+		if &items[i] == it {
+			return items[:i]
+		}
+	}
+	return nil
 }
