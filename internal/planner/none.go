@@ -184,10 +184,11 @@ func (b *builder) boughtNone(pl *Plan) map[string][]semantic.Filter {
 // doneVerb reports whether w says a thing took place as it was meant to:
 // "volunteers who never worked a shift" have none completed, a no-show
 // or a cancelled one none worked (found from outside: every volunteer
-// with any shift counted as having worked one).
+// with any shift counted as having worked one); "guests who took a
+// clinic" (tookPlace) took one that was held.
 func doneVerb(w string) bool {
 	switch w {
-	case "worked", "work", "attended", "attend", "completed", "complete", "finished", "finish":
+	case "worked", "work", "attended", "attend", "completed", "complete", "finished", "finish", "took", "take", "taken":
 		return true
 	}
 	return false

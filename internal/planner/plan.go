@@ -210,6 +210,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 			// "through agents": said of the way, which Via holds.
 			pl.Ignored = slices.DeleteFunc(pl.Ignored, func(w string) bool { return w == "through" || w == "via" })
 		}
+		p.tookPlace(question, pl, items)
 		if r := p.stillReadPast(pl); r != nil {
 			return r
 		}
