@@ -14,7 +14,7 @@ import (
 // namesLabel reports whether the question asks for the label column of
 // ent by name ("the stadium name"): the rows are then shown by it alone.
 func (b *builder) namesLabel(ent *semantic.Entity) bool {
-	if b.namesColumn(ent.PrimaryKey) {
+	if b.namesColumn(ent, ent.PrimaryKey) {
 		return false // "the contestant numbers and names"
 	}
 	if b.st.wantLabel {
@@ -30,28 +30,48 @@ func (b *builder) namesLabel(ent *semantic.Entity) bool {
 	return false
 }
 
-// namesColumn reports whether the question spells column c's name ("the
-// contestant numbers" for contestant_number), even where c is a key that
-// the lexicon leaves out.
-func (b *builder) namesColumn(c string) bool {
+// namesColumn reports whether the question spells the name of ent's
+// column c ("the contestant numbers" for contestant_number), even where c
+// is a key that the lexicon leaves out. A key of another table of the
+// same name is not it: "lessons with no instructor by base" names the
+// staff's id, not the bases' (found from outside: the bases shown by
+// their ids, their names hidden).
+func (b *builder) namesColumn(ent *semantic.Entity, c string) bool {
 	ws := words(c)
 	if len(ws) == 0 {
 		return false
 	}
 	for _, t := range b.st.terms {
 		for _, s := range t.it.senses {
-			if s.key && strings.EqualFold(s.column, c) {
+			if s.key && strings.EqualFold(s.column, c) && strings.EqualFold(s.entity, ent.Name) {
 				return true // "the names and ids of every course"
 			}
 		}
 	}
+	text := strings.Fields(b.st.text)
 	for _, f := range []string{ws[len(ws)-1], plural(ws[len(ws)-1])} {
 		ws[len(ws)-1] = f
-		if strings.Contains(" "+b.st.text+" ", " "+strings.Join(ws, " ")+" ") {
-			return true
+		for i := 0; i+len(ws) <= len(text); i++ {
+			if !slices.Equal(text[i:i+len(ws)], ws) {
+				continue
+			}
+			if len(ws) > 1 || i == 0 || !b.otherOwner(ent, text[i-1]) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// otherOwner reports whether w, said right before a one-word column name
+// ("instructor id"), names whose it is, and that is not ent: a word of
+// content that is not ent's name.
+func (b *builder) otherOwner(ent *semantic.Entity, w string) bool {
+	own := words(ent.Name)
+	if len(own) > 0 && (w == own[len(own)-1] || w == singular(own[len(own)-1])) {
+		return false
+	}
+	return !b.p.stop[w] && !b.p.function[w]
 }
 
 func (b *builder) subjectOfMetrics() string {

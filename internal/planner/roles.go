@@ -337,12 +337,12 @@ func (b *builder) roles() *Plan {
 					// Two rows may share a name; group by the key as well,
 					// without showing it.
 					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
-					if b.namesLabel(ent) || !b.namesColumn(ent.PrimaryKey) {
+					if b.namesLabel(ent) || !b.namesColumn(ent, ent.PrimaryKey) {
 						b.hidden = append(b.hidden, ent.Name+"."+ent.PrimaryKey)
 					}
 				}
 				b.groups = append(b.groups, ent.Name+"."+b.p.label(ent))
-				if ent.PrimaryKey != "" && b.namesColumn(ent.PrimaryKey) && !b.labelAsked(ent) {
+				if ent.PrimaryKey != "" && b.namesColumn(ent, ent.PrimaryKey) && !b.labelAsked(ent) {
 					// "the document ids and the number of paragraphs in
 					// each document": the key alone.
 					b.hidden = append(b.hidden, ent.Name+"."+b.p.label(ent))
