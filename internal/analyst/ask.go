@@ -194,6 +194,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			pl, model = co, k.modelOf(co)
 			out.Plan = pl
 		}
+		if co := calledOffParts(model, pl, asOf, planned); co != pl {
+			pl, model = co, k.modelOf(co)
+			out.Plan = pl
+		}
 		// A question whose conditions cannot all hold ("completed orders
 		// that were cancelled") would come back empty, or as a confident
 		// zero: say so instead.
@@ -286,12 +290,15 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 			pl, model = gb, k.modelOf(gb)
 		}
 		bounded := a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf)
-		if bounded != pl && pl.Query.TimeRange == nil && bounded.Query.TimeRange != nil {
-			// "how many lessons", kept to the as-of day by their day: as
-			// "how many lessons last month" does, those called off did
-			// not take place (found from outside: cancelled lessons
-			// counted with no period, left out with one).
-			bounded = calledOffAhead(model, bounded, asOf, planned)
+		if pl.Query.TimeRange == nil && (bounded == pl || bounded.Query.TimeRange != nil) {
+			// "how many lessons", with no period: as "how many lessons
+			// last month" does, those called off did not take place,
+			// whether the as-of day cut any rows or not (found from
+			// outside: cancelled lessons counted with no period, left
+			// out with one).
+			if co := noPeriodCalledOff(model, bounded, asOf, planned); co != bounded {
+				bounded, model = co, k.modelOf(co)
+			}
 		}
 		pl = a.asOfToday(model, a.noneBound(ctx, model, bounded, asOf), asOf)
 		out.Plan = pl
