@@ -97,6 +97,19 @@ var creationVerbs = map[string]bool{"placed": true, "place": true, "made": true,
 	"raise": true, "bought": true, "buy": true, "purchased": true, "purchase": true, "had": true, "have": true,
 	"logged": true, "log": true, "got": true, "get": true}
 
+// makingBefore reports whether mean[i] is the past of a verb of making
+// a row said right before a table ("never booked a lesson", "never
+// reserved a room"): no row of that table at all, whatever became of
+// it, as "never placed an order" reads (found from outside: "never
+// booked" not understood, where "booked" is also a status).
+func (p *Planner) makingBefore(mean []*item, i int) bool {
+	if i+1 >= len(mean) || !semantic.MakingWord(mean[i].text) {
+		return false
+	}
+	_, ok := p.noneEntity(mean[i+1])
+	return ok
+}
+
 // objectless reports whether an item after a verb of making says it has
 // no object of its own: "bought anything", "ordered yet", "bought this
 // year".

@@ -409,7 +409,7 @@ func (p *Planner) walk(items []item, st *state) {
 				st.nulls = append(st.nulls, f)
 				continue
 			}
-			if creationVerbs[it.text] {
+			if creationVerbs[it.text] || p.makingBefore(mean, i) {
 				if e := p.madeOn(it.senses); e != "" && (i+1 == len(mean) || objectless(mean[i+1])) {
 					// "customers who haven't bought anything": the
 					// table the verb's date is of.
@@ -707,7 +707,7 @@ func (p *Planner) walk(items []item, st *state) {
 			case kw == "eq":
 				pendingOp = "=" // "exactly 2 orders"
 			case kw == "not":
-				if w := prevWord(mean, i); (w == "have" || w == "has" || w == "had") && i+1 < len(mean) && creationVerbs[mean[i+1].text] {
+				if w := prevWord(mean, i); (w == "have" || w == "has" || w == "had") && i+1 < len(mean) && (creationVerbs[mean[i+1].text] || p.makingBefore(mean, i+1)) {
 					// "customers that have not bought anything": no
 					// such rows, as after "never".
 					pendingNone = w + " not"

@@ -40,6 +40,9 @@ func (p *Planner) tookPlace(question string, pl *Plan, items []item) string {
 		}
 		t := termAfterVerb(items, i)
 		if t == nil {
+			if v := p.tookRows(pl, items, i, subject); v != "" {
+				return v
+			}
 			continue
 		}
 		for j := range pl.Query.Filters {
@@ -136,4 +139,47 @@ func periodTaken(m *semantic.Model, q *semantic.Query, subject, done, question s
 		on = append(on, semantic.Filter{Field: field, Op: semantic.OpLt, Values: []any{tr.To}})
 	}
 	return on, true
+}
+
+// tookRows reads a verb of taking part that ends the question, after an
+// auxiliary, as said of the measured rows themselves: "how many lessons
+// did Anna Miller take" counts the lessons she took, not those cancelled
+// or missed (found from outside: 15 for 12 completed, "take" ignored).
+// Only a count, of rows with a done state (completedState) the question
+// names no state of; "how many orders took more than 3 days" has no
+// auxiliary before its verb, and a term after it. It returns the verb
+// it read, or "".
+func (p *Planner) tookRows(pl *Plan, items []item, i int, subject string) string {
+	for _, it := range items[i+1:] {
+		if it.kind != itStop && it.kind != itDate {
+			return ""
+		}
+	}
+	aux := false
+	for _, it := range items[:i] {
+		if it.kind == itStop {
+			switch it.text {
+			case "did", "do", "does", "has", "have", "had":
+				aux = true
+			}
+		}
+	}
+	q := pl.Query
+	if !aux || q.Rows != nil || len(q.Metrics) != 1 {
+		return ""
+	}
+	m := pl.over(p.m)
+	mt := m.Metric(q.Metrics[0])
+	if mt == nil || mt.Derived != "" || !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(") || !strings.EqualFold(mt.Entity, subject) {
+		return ""
+	}
+	done, ok := p.completedState(subject)
+	if !ok || slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, done.Field) }) {
+		return ""
+	}
+	q.Filters = append(slices.Clone(q.Filters), done)
+	verb := items[i].text
+	pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %s rows whose %s is %v: one called off, missed or still to come was not %s", verb, subject, done.Field, done.Values[0], verb))
+	pl.Ignored = slices.DeleteFunc(pl.Ignored, func(w string) bool { return w == verb })
+	return verb
 }

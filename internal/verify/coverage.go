@@ -362,6 +362,11 @@ func (c *cover) values() (ok, bad []string) {
 			// counted rows, not the stage 'applied'.
 			return
 		}
+		if c.madeNone(lv) {
+			// "guests who never booked a lesson": the verb of making
+			// the rows they have none of, not the status 'booked'.
+			return
+		}
 		if !c.has(lv) && c.isName(lv+"s") {
 			// "average rating of interviews": the plural as written is a
 			// table's name, not the stage 'interview' (found from outside
@@ -492,6 +497,21 @@ func (c *cover) countedInOwnGroups(v, where string) bool {
 	}
 	for _, name := range c.q.Metrics {
 		if mt := c.m.Metric(name); mt != nil && countsRows(mt.Expr) && len(mt.Filters) == 0 && strings.EqualFold(mt.Entity, ent) {
+			return true
+		}
+	}
+	return false
+}
+
+// madeNone reports whether the question says the verb of making word
+// after a negation ("never booked a lesson", "have not reserved a room")
+// and the query keeps rows that have none of another table's.
+func (c *cover) madeNone(word string) bool {
+	if !semantic.MakingWord(word) || !slices.ContainsFunc(c.q.Filters, func(f semantic.Filter) bool { return f.Op == semantic.OpNone }) {
+		return false
+	}
+	for _, neg := range []string{" never ", " not ", "n't ", " no "} {
+		if strings.Contains(c.text, neg+word+" ") {
 			return true
 		}
 	}
