@@ -82,7 +82,7 @@ func (p *Planner) bindNamed(items []item) []item {
 				v.senses = of
 				continue
 			}
-			if p.linksToValue(a.senses, v.senses) {
+			if p.linksToValue(a.senses, v.senses) || verbObject(a.senses, v.senses) {
 				continue
 			}
 			var lit []sense
@@ -162,4 +162,24 @@ func onlyBe(ws []item) bool {
 		}
 	}
 	return len(ws) > 0
+}
+
+// verbObject reports whether cols are dates said as verbs and a value of
+// vals is of the same table: "guests who rented skis" names the rental's
+// item after its date's verb (rented_at), not a value of the date (found
+// from outside: "skis" not understood).
+func verbObject(cols, vals []sense) bool {
+	for _, c := range cols {
+		if !c.temporal {
+			return false
+		}
+	}
+	for _, v := range vals {
+		for _, c := range cols {
+			if strings.EqualFold(v.entity, c.entity) {
+				return true
+			}
+		}
+	}
+	return false
 }

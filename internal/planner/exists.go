@@ -166,6 +166,7 @@ func (b *builder) existsFilters() *Plan {
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
 		b.und("filter %s is empty", s.field)
 	}
+	verbRow := map[string]int{} // a table's row read from a verb of its date: its filter
 	for _, rr := range b.st.related {
 		if b.subject == "" || !b.p.linked(b.subject, rr.entity) {
 			return b.fail(fmt.Sprintf("quarry could not tell how %q relates to %s; ask for the %s that have one by a column of theirs", rr.text, display(b.subject), display(b.subject)))
@@ -173,6 +174,9 @@ func (b *builder) existsFilters() *Plan {
 		op, verb := semantic.OpSome, "with"
 		if rr.neg {
 			op, verb = semantic.OpNone, "without"
+		}
+		if rr.verb && !rr.neg {
+			verbRow[lower(rr.entity)] = len(b.q.Filters)
 		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: rr.entity, Op: op, Where: rr.where})
 		b.und("%s %s %s (a %s row where %s)", display(b.subject), verb, rr.text, rr.entity, whereText(rr.where))
@@ -195,6 +199,15 @@ func (b *builder) existsFilters() *Plan {
 		}
 		if pl := b.ownLinkNamed(t, s); pl != nil {
 			return pl
+		}
+		if i, ok := verbRow[lower(s.entity)]; ok && !t.neg && !t.conj && !t.hasNum {
+			// "guests who rented a snowboard this year": the rental
+			// that was a snowboard is the one rented this year.
+			f := &b.q.Filters[i]
+			f.Where = append(slices.Clone(f.Where), semantic.Filter{Field: s.field, Op: semantic.OpEq, Values: []any{s.value}})
+			b.und("and %s = %s on the same %s row", s.field, s.value, s.entity)
+			last, lastTerm = f, t
+			continue
 		}
 		if t.hasNum {
 			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))

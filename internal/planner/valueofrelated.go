@@ -72,6 +72,10 @@ type relatedRows struct {
 	where  []semantic.Filter
 	neg    bool
 	text   string
+	// verb: read from a verb of the table's date (verbDate); values of
+	// the table said beside it hold on the same row ("guests who rented
+	// a snowboard this year").
+	verb bool
 }
 
 // relatedMeasure reads a measure named after "with" as rows that must

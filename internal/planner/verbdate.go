@@ -37,7 +37,7 @@ func (b *builder) verbDate(t *term) bool {
 		// (found from outside: the two were read apart).
 		if u != t && slices.ContainsFunc(u.cands, func(c sense) bool {
 			return c.kind != sEntity && c.kind != sMetric && strings.EqualFold(c.entity, s.entity)
-		}) {
+		}) && !sameRowValue(u, s.entity) {
 			return false
 		}
 	}
@@ -94,9 +94,24 @@ func (b *builder) verbDate(t *term) bool {
 	if len(st.dates) == 1 {
 		b.usePeriod()
 	}
-	st.related = append(st.related, relatedRows{entity: s.entity, where: where, text: strings.TrimSpace(t.it.text)})
+	st.related = append(st.related, relatedRows{entity: s.entity, where: where, text: strings.TrimSpace(t.it.text), verb: true})
 	t.role = "context"
 	return true
+}
+
+// sameRowValue reports whether u is a value of one column of entity and
+// nothing else, not negated and not compared: "snowboard" of "guests who
+// rented a snowboard this year", which existsFilters puts on the same
+// rentals row as the period (found from outside: refused, where the two
+// had once been read apart).
+func sameRowValue(u *term, entity string) bool {
+	if u.neg || u.hasNum || len(u.cands) == 0 {
+		return false
+	}
+	field := u.cands[0].field
+	return !slices.ContainsFunc(u.cands, func(c sense) bool {
+		return c.kind != sValue || !strings.EqualFold(c.entity, entity) || c.field != field
+	})
 }
 
 // startVerb reports whether w is a bare verb of beginning, which says
@@ -119,6 +134,9 @@ func (b *builder) onlyNamesItself(t *term, entity string) bool {
 				return false
 			}
 			continue
+		}
+		if sameRowValue(u, entity) {
+			continue // "guests who rented a snowboard": on the same row
 		}
 		for _, c := range u.cands {
 			if strings.EqualFold(c.entity, entity) && c.kind != sEntity {
