@@ -441,6 +441,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.totalVerbed(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.amountOfNamed(question, asOf, pl); m != nil {
+		return m
+	}
 	if m := s.peopleAsTable(question, asOf, pl); m != nil {
 		return m
 	}
