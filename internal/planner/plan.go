@@ -198,6 +198,9 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		if pl := p.soldAsOrdered(question, st.unknown, asOf); pl != nil {
 			return pl
 		}
+		if pl := p.madeAsEntered(question, st.unknown, asOf); pl != nil {
+			return pl
+		}
 		return p.unanswered(st, notKnown(st))
 	}
 	pl := p.build(st)
