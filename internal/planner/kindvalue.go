@@ -240,7 +240,9 @@ func (b *builder) valueOrLink(t *term, target *semantic.Entity, measured string)
 func (p *Planner) lookupOf(e *semantic.Entity) *semantic.Entity {
 	kinds := false
 	for _, w := range nameWords(e.Name) {
-		kinds = kinds || kindColumnWord(singular(w)) || singular(w) == "category" || singular(w) == "class"
+		// "species" is its own singular (found from outside: "how many
+		// dogs" refused, Dog a name in species).
+		kinds = kinds || kindColumnWord(w) || kindColumnWord(singular(w)) || singular(w) == "category" || singular(w) == "class"
 	}
 	if !kinds {
 		return nil

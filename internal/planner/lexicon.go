@@ -869,8 +869,8 @@ func singular(w string) string {
 		return sg
 	}
 	switch {
-	case len(w) < 4 || isNumber(w):
-		return w
+	case len(w) < 4 || isNumber(w), strings.HasSuffix(w, "species"), strings.HasSuffix(w, "series"):
+		return w // its own singular ("pets whose species is Dog", not "specy")
 	case strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
