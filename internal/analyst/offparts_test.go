@@ -40,13 +40,18 @@ INSERT INTO lessons VALUES (1, 1, 'completed', '2026-04-01', '2026-05-02'), (2, 
 	k := &Knowledge{Model: m, Planner: planner.New(m, nil), Hash: "test"}
 	for q, want := range map[string]float64{
 		"how many lessons":                    3,
+		"how many lessons last month":         3,
 		"average number of lessons per guest": 1.5, // 3 lessons held, 2 guests
+		// Compared, as asked alone (found from outside: 197 for May
+		// beside June, 171 asked alone).
+		"lessons last month vs this month": 3,
 	} {
 		out, err := a.Ask(context.Background(), event.NewRecorder("r1", a.Clock, &memSink{}), k, q, time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC))
 		var got float64
-		ok := err == nil && out.Table != nil && len(out.Table.Rows) == 1
+		ok := err == nil && out.Table != nil && len(out.Table.Rows) >= 1
 		if ok {
-			got, ok = quarry.Float(out.Table.Rows[0][0])
+			row := out.Table.Rows[0]
+			got, ok = quarry.Float(row[len(row)-1]) // the first period's
 		}
 		if !ok || math.Abs(got-want) > 1e-9 {
 			sql := ""
