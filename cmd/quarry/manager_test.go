@@ -581,10 +581,12 @@ func TestManagerQuestions(t *testing.T) {
 		// A third tester: a value of the same table read apart from the
 		// period (499 customers "ordered with FREESHIP last month"; 57
 		// did), "new" dropped beside the verb, and "all of last year" read
-		// as the same month.
-		{q: "how many customers ordered with FREESHIP last month", refuse: "not a single related row"},
-		{q: "how many customers ordered on the web last month", refuse: "not a single related row"},
-		{q: "how many customers opened billing tickets last month", refuse: "not a single related row"},
+		// as the same month. The value now holds on the same row as the
+		// period (a fourth tester: "guests who rented a snowboard this
+		// year" refused).
+		{q: "how many customers ordered with FREESHIP last month", want: "SELECT count(DISTINCT customer_id) FROM orders WHERE discount_code = 'FREESHIP' AND ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "how many customers ordered on the web last month", want: "SELECT count(DISTINCT customer_id) FROM orders WHERE channel = 'web' AND ordered_at >= '2026-05-01' AND ordered_at < '2026-06-01'"},
+		{q: "how many customers opened billing tickets last month", want: "SELECT count(DISTINCT customer_id) FROM support_tickets WHERE category = 'Billing' AND opened_at >= '2026-05-01' AND opened_at < '2026-06-01'"},
 		{q: "how many new customers ordered last month", refuse: "not a single related row"},
 		{q: "revenue this month compared to all of last year", rows: "SELECT CASE WHEN o.ordered_at < '2026-01-01' THEN 'last year (2025)' ELSE 'this month (June 2026)' END, sum(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.status = 'completed' AND (o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01' OR o.ordered_at >= '2026-06-01' AND o.ordered_at < '2026-07-01') GROUP BY 1 ORDER BY min(o.ordered_at)"},
 		{q: "orders ytd vs all of last year", rows: "SELECT CASE WHEN ordered_at < '2026-01-01' THEN 'last year (2025)' ELSE 'year to date (2026-01-01 – 2026-06-30)' END, count(*) FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-07-01' GROUP BY 1 ORDER BY min(ordered_at)"},

@@ -3,7 +3,6 @@ package planner
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -68,11 +67,7 @@ func TestAmountOfNamedOnce(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan *Plan, 1)
-	go func() { done <- New(m, nil).Plan("What is the charge amount of the most expensive charge type?", asOf) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("planning did not end")
-	}
+	// Before the mend this never returned; the test binary's own
+	// timeout ends it.
+	New(m, nil).Plan("What is the charge amount of the most expensive charge type?", asOf)
 }
