@@ -444,6 +444,14 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.amountOfNamed(question, asOf, pl); m != nil {
 		return m
 	}
+	if s.countsOnly(pl) {
+		// "total paid by owners in Leeds": money, not the number of
+		// owners with a paid invoice (found from outside: 138 owners,
+		// at 1.00).
+		if m := s.paidAlone(question, asOf); m != nil {
+			return m
+		}
+	}
 	if m := s.peopleAsTable(question, asOf, pl); m != nil {
 		return m
 	}

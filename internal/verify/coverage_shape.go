@@ -864,8 +864,32 @@ func (c *cover) breakdown() bool {
 			agent = agent || anyoneWord(rest)
 		}
 		agent = agent || word == "by" && c.oneNumberWhose(rest)
-		if !agent {
+		if !agent || c.groupNamed(rest) {
 			return true
+		}
+	}
+	return false
+}
+
+// groupNamed reports whether the words after "by" name a column the
+// query groups by, in its first words: "total amount received by
+// payment method" groups by payments.method, though "payment" alone
+// would name who received it (found from outside: refused as one figure
+// asked for).
+func (c *cover) groupNamed(rest []string) bool {
+	for _, d := range c.q.Dimensions {
+		name := d.Name
+		if dim := c.m.Dimension(d.Name); dim != nil && strings.Count(dim.Expr, ".") == 1 && !strings.ContainsAny(dim.Expr, " (") {
+			name = dim.Expr
+		}
+		_, col, ok := strings.Cut(name, ".")
+		if !ok {
+			continue
+		}
+		for _, w := range strings.Split(strings.ToLower(col), "_") {
+			if len(w) > 2 && slices.Contains(rest[:min(len(rest), 3)], w) {
+				return true
+			}
 		}
 	}
 	return false
