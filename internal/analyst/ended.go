@@ -289,9 +289,16 @@ func (a *Analyst) changedSince(ctx context.Context, m *semantic.Model, e *semant
 	// Only a state an end moves rows into or out of ('active',
 	// 'expired'), never 'void' or 'draft'; and never a due date or a
 	// deletion, which end nothing of the kind.
+	// A state with a date of its own (cancelled_at of 'cancelled') is
+	// dated by it, below, not moved into by an end: a charter whose
+	// ends_on passed was not cancelled by it (found from outside: every
+	// count of charters not cancelled, with a period, refused for the
+	// charters ending after the day).
 	endMoves := slices.ContainsFunc(named, func(v string) bool {
 		w := strings.ReplaceAll(semantic.Fold(v), "_", " ")
-		return slices.Contains(goingStates, w) || slices.Contains(endedWords, w)
+		return (slices.Contains(goingStates, w) || slices.Contains(endedWords, w)) && !slices.ContainsFunc(e.Columns, func(c semantic.Column) bool {
+			return c.Temporal() && statusDate(c.Name, []string{v})
+		})
 	})
 	for _, c := range e.Columns {
 		own := strings.EqualFold(c.Name, e.TimeColumn) || c.TimeRole == semantic.TimeRoleStart
