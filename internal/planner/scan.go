@@ -616,7 +616,7 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			i++
 		}
 	}
-	return p.bindNamed(p.absorbVerbs(p.readTimes(byWhom(valueRate(p.predicates(p.valueNouns(mergeAliases(p.newRows(items)))))))))
+	return p.bindNamed(p.absorbVerbs(p.readTimes(byWhom(valueRate(p.dateRate(p.predicates(p.valueNouns(mergeAliases(p.newRows(items))))))))))
 }
 
 // unDone is the meaning of a word "un" + a past form ("unpaid",
