@@ -27,8 +27,13 @@ func (p *Planner) madeAsEntered(question string, unknown []string, asOf time.Tim
 			return nil
 		}
 	}
-	for _, e := range p.m.Entities {
-		by := semantic.ExistedBy(&e)
+	// The tables made on a date named by a verb, by verb: one reading
+	// again per verb, not per table (a wide model has thousands).
+	var verbs []string
+	made := map[string]map[string]string{} // verb → lower(field) → its table
+	for i := range p.m.Entities {
+		e := &p.m.Entities[i]
+		by := semantic.ExistedBy(e)
 		if by == "" || strings.EqualFold(by, e.Name+"."+e.TimeColumn) {
 			continue
 		}
@@ -39,15 +44,30 @@ func (p *Planner) madeAsEntered(question string, unknown []string, asOf time.Tim
 				verb = w
 			}
 		}
-		read, ok := replaceWord(question, unknown[0], verb)
-		if verb == "" || verb == unknown[0] || !ok {
+		if verb == "" || verb == unknown[0] {
 			continue // the verb itself unknown: planned again, it would be read again
 		}
-		pl := p.replan(read, asOf)
-		if pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query == nil || pl.Query.TimeRange == nil || !strings.EqualFold(pl.Query.TimeRange.Field, by) {
+		if made[verb] == nil {
+			made[verb] = map[string]string{}
+			verbs = append(verbs, verb)
+		}
+		made[verb][strings.ToLower(by)] = e.Name
+	}
+	for _, verb := range verbs {
+		read, ok := replaceWord(question, unknown[0], verb)
+		if !ok {
 			continue
 		}
-		pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: the %s made then, by %s, whatever became of them", unknown[0], verb, display(e.Name), by))
+		pl := p.replan(read, asOf)
+		if pl.Kind != KindMetric && pl.Kind != KindRows || pl.Query == nil || pl.Query.TimeRange == nil {
+			continue
+		}
+		by := pl.Query.TimeRange.Field
+		ent, ok := made[verb][strings.ToLower(by)]
+		if !ok {
+			continue
+		}
+		pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: the %s made then, by %s, whatever became of them", unknown[0], verb, display(ent), by))
 		if pl.Read == "" {
 			pl.Read = read
 		}
