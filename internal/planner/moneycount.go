@@ -1,6 +1,10 @@
 package planner
 
-import "time"
+import (
+	"time"
+
+	"github.com/quarrydata/quarry/internal/semantic"
+)
 
 // moneyRowsCounted asks, of rows of a table named for amounts spent or
 // charged (expenses, costs, fees, salaries) counted with no word of
@@ -8,7 +12,8 @@ import "time"
 // their total is meant: a manager who says "expenses by category" may
 // well mean the money (found from
 // outside: the number of expenses by category, 42 for 4,694,170 cents,
-// at 0.85). The options are the question asked each way, offered where
+// at 0.85), and so of payments said received ("payments received by
+// base"). The options are the question asked each way, offered where
 // both are answered; nil where the question says "how many" or "number
 // of", the table has no one amount, or the reading is no count of its
 // rows.
@@ -36,6 +41,13 @@ func (p *Planner) moneyRowsCounted(question string, asOf time.Time, pl *Plan) *P
 			}
 		}
 		if one := singular(t.s); at < 0 && one != t.s && amountNoun(one) && ownNameWord(mt.Entity, t.s) {
+			at = i
+		}
+		if at < 0 && i+1 < len(toks) && receiptWord(toks[i+1].s) && semantic.PaymentRows(mt.Entity) && ownNameWord(mt.Entity, t.s) {
+			// "payments received last month by base": money said
+			// received may be the money or the number of payments
+			// (found from outside: the number given, at 0.85, where
+			// the tester meant the money).
 			at = i
 		}
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -29,6 +30,47 @@ func TestMoneyRowsCounted(t *testing.T) {
 	for _, q := range []string{"how many expenses by category this year", "total expenses by category this year", "number of expenses by category this year"} {
 		if pl := p.Plan(q, asOf); pl.Kind != KindMetric {
 			t.Errorf("%q: %s %q %v", q, pl.Kind, pl.Reason, pl.Options)
+		}
+	}
+}
+
+// TestPaymentsReceivedCounted: "payments received last month by method"
+// may mean the money or how many payments came in; it was answered as
+// the number of payments at 0.85 where the tester meant the money (found
+// from outside, on a yacht-charter company). Either word said decides.
+func TestPaymentsReceivedCounted(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "payments", PrimaryKey: "id", TimeColumn: "paid_at", Columns: []semantic.Column{id("id"),
+				{Name: "paid_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent},
+				{Name: "amount_cents", Type: quarry.TypeInt, Unit: "cents", Synonyms: []string{"amount"}},
+				{Name: "method", Type: quarry.TypeText, Values: []string{"card", "cash"}},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"succeeded", "failed"}}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	for _, q := range []string{"payments received last month by method", "payments collected by method in May"} {
+		if pl := p.Plan(q, asOf); pl.Kind != KindClarify || len(pl.Options) != 2 {
+			t.Errorf("%q: %s %q %v; want how many or their total asked", q, pl.Kind, pl.Reason, pl.Options)
+		}
+	}
+	for q, expr := range map[string]string{
+		"how many payments were received last month": "COUNT(",
+		"number of payments received by method":      "COUNT(",
+		"total payments received last month":         "SUM(payments.amount_cents)",
+		"payments by method":                         "COUNT(",
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindMetric {
+			t.Errorf("%q: %s %q; want an answer", q, pl.Kind, pl.Reason)
+			continue
+		}
+		if mt := pl.Model(m).Metric(pl.Query.Metrics[0]); mt == nil || !strings.HasPrefix(mt.Expr, expr) {
+			t.Errorf("%q: measures %+v; want %s", q, mt, expr)
 		}
 	}
 }

@@ -480,6 +480,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 		return m
 	}
 	if m := s.collected(question, asOf, pl); m != nil {
+		if c := s.moneyRowsCounted(question, asOf, m); c != nil {
+			return c // "payments received by base": how many, or their total?
+		}
 		return m
 	}
 	pl = s.datesAsEvents(question, pl)

@@ -23,12 +23,12 @@ func TestPaymentsReceived(t *testing.T) {
 		return f.Field == "payments.status" && slices.Equal(f.Values, []any{"succeeded"})
 	}
 	for q, want := range map[string]bool{
-		"total payments received in 2025":      true,
-		"payments collected by method in 2025": true,
-		"how many payments received in 2025":   true,
-		"payments received in 2025":            true,
-		"payments in 2025":                     false,
-		"total payments in 2025":               false,
+		"total payments received in 2025":                true,
+		"number of payments collected by method in 2025": true,
+		"how many payments received in 2025":             true,
+		"payments received in 2025":                      true,
+		"payments in 2025":                               false,
+		"total payments in 2025":                         false,
 	} {
 		pl := p.Plan(q, asOf)
 		if pl.Query == nil || slices.ContainsFunc(pl.Query.Filters, done) != want {
