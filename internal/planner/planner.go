@@ -444,6 +444,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.amountOfNamed(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.byStateRows(question, asOf, pl); m != nil {
+		return m // "top 5 vets by completed appointments"
+	}
 	if s.countsOnly(pl) {
 		// "total paid by owners in Leeds": money, not the number of
 		// owners with a paid invoice (found from outside: 138 owners,
