@@ -393,8 +393,9 @@ func (p *Planner) repeatRows(question string, asOf time.Time, pl *Plan) *Plan {
 // found from outside: the number of invoices a month given as what was
 // invoiced) as "total amt of invoices by month": the verb of a table
 // whose rows record money, after "total", is its one amount added up.
-// Also "the invoice amount" where the table's one amount has another
-// name (total_amt) and "amount" would be another table's column.
+// Also "the invoice amount" (or "the invoiced amount") where the table's
+// one amount has another name (total_amt) and "amount" would be another
+// table's column.
 func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
 	if pl.Kind != KindUnanswered && !p.countsOnly(pl) {
 		return nil
@@ -402,7 +403,7 @@ func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
 	toks := tokenize(question)
 	for i := 0; i+1 < len(toks); i++ {
 		w := toks[i+1].s
-		verbed := (toks[i].s == "total" || toks[i].s == "sum") && strings.HasSuffix(w, "ed")
+		verbed := (toks[i].s == "total" || toks[i].s == "sum") && strings.HasSuffix(w, "ed") && (i+2 >= len(toks) || toks[i+2].s != "amount") // "total invoiced amount": named, below
 		named := w == "amount" && pl.Kind == KindUnanswered
 		if !verbed && !named {
 			continue
@@ -417,10 +418,11 @@ func (p *Planner) totalVerbed(question string, asOf time.Time, pl *Plan) *Plan {
 				name = es[0].name
 			}
 		}
-		if name == "" && verbed {
+		if name == "" && (verbed || named && strings.HasSuffix(toks[at].s, "ed")) {
 			// "invoiced": the verb of the invoices, as "never booked"
-			// reads the bookings.
-			name, _ = p.noneEntity(&item{kind: itUnknown, text: w})
+			// reads the bookings; "invoiced amount by clinic" too (found
+			// from outside, on a vet chain: refused).
+			name, _ = p.noneEntity(&item{kind: itUnknown, text: toks[at].s})
 		}
 		if name == "" || !recordsMoney(name) {
 			continue

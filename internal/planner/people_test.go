@@ -360,8 +360,8 @@ func TestTrackingOnEvents(t *testing.T) {
 
 // TestTotalInvoiced: "total invoiced by month" adds up the invoices' one
 // amount (found from outside: it counted the invoices a month, at 1.00),
-// and "the invoice amount" is total_amt where "amount" is a column of
-// payments only; "total amount of unpaid invoices" adds up total_amt.
+// and "the invoice amount" (or "the invoiced amount") is total_amt where
+// "amount" is a column of payments only; "total amount of unpaid invoices" adds up total_amt.
 func TestTotalInvoiced(t *testing.T) {
 	col := func(name string, typ quarry.Type) semantic.Column { return semantic.Column{Name: name, Type: typ} }
 	m := &semantic.Model{
@@ -381,6 +381,10 @@ func TestTotalInvoiced(t *testing.T) {
 		{"average invoice amount", "AVG(invoices.total_amt)"},
 		{"total amount of unpaid invoices", "SUM(invoices.total_amt)"},
 		{"total payment amount", "SUM(payments.amount)"},
+		// Found from outside, on a vet chain: refused.
+		{"invoiced amount last month", "SUM(invoices.total_amt)"},
+		{"total invoiced amount this year", "SUM(invoices.total_amt)"},
+		{"average invoiced amount", "AVG(invoices.total_amt)"},
 	})
 }
 
