@@ -221,6 +221,40 @@ func valueRate(items []item) []item {
 		// "cancelled rate": the status value, not the date cancelled_on
 		// the word also names.
 		items[i].senses = only(v.senses, sValue)
+		if e, ok := rateOf(items, i); ok {
+			// "no-show rate by clinic": the share of the value's own rows
+			// in each clinic, as "no-show appointments rate" reads (found
+			// from outside: the share of clinics with a no-show
+			// appointment, refused).
+			v := items[i]
+			items = slices.Insert(items, i+2, e)
+			items[i], items[i+1] = item{kind: itKw, kw: "share", text: "share"}, v
+			i += 2
+		}
 	}
 	return items
+}
+
+// rateOf is the table whose rows a rate of the value at items[i] is of
+// ("cancelled rate by clinic": the appointments, whose status it is),
+// where the question names no table after the rate and the value is of
+// one table; false otherwise.
+func rateOf(items []item, i int) (item, bool) {
+	vals := only(items[i].senses, sValue)
+	if len(vals) == 0 {
+		return item{}, false
+	}
+	entity := vals[0].entity
+	for _, v := range vals {
+		if !strings.EqualFold(v.entity, entity) {
+			return item{}, false
+		}
+	}
+	if i+2 < len(items) {
+		next := items[i+2]
+		if next.text == "of" || next.kind == itTerm && len(next.senses) > 0 && len(only(next.senses, sEntity)) == len(next.senses) {
+			return item{}, false // "cancelled rate of appointments"
+		}
+	}
+	return item{kind: itTerm, text: items[i].text, senses: []sense{{kind: sEntity, name: entity, entity: entity, strength: vals[0].strength}}}, true
 }

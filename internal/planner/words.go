@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -242,12 +243,19 @@ func (b *builder) groupedShare(fs []semantic.Filter) ([]semantic.Filter, bool) {
 	low := strings.ToLower(b.st.raw)
 	shareAt := shareWordRE().FindStringIndex(low)
 	if shareAt == nil {
+		// "cancelled rate by clinic", read as a share (valueRate).
+		shareAt = rateWordRE().FindStringIndex(low)
+	}
+	if shareAt == nil {
 		return nil, false
 	}
 	copula := copulaRE().FindStringIndex(low[shareAt[1]:])
 	var cases []semantic.Filter
 	for _, f := range fs {
-		at := filterPos(low, f)
+		at := b.termPos(low, f)
+		if at < 0 {
+			at = filterPos(low, f)
+		}
 		if at < 0 {
 			return nil, false
 		}
@@ -313,6 +321,8 @@ var topShareRE = lazyRE(`\b(from|of|by|for) (the )?(top|bottom|first|last|larges
 var asShareRE = lazyRE(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)
 
 // shareWordRE is a word that asks for a share.
+var rateWordRE = lazyRE(`\b(rate|ratio)\b`)
+
 var shareWordRE = lazyRE(`\b(share|percentage|percent|proportion|fraction|part)\b|%`)
 
 // lastWord is the last word of s.
@@ -338,6 +348,24 @@ func (b *builder) rowsWord(w string) bool {
 // sameFilter reports whether two filters are the same condition.
 func sameFilter(a, b semantic.Filter) bool {
 	return a.Field == b.Field && a.Op == b.Op && fmt.Sprint(a.Values) == fmt.Sprint(b.Values)
+}
+
+// termPos is where in low the question says the value f keeps, by the
+// words of the term read as it ("cancellation" for status 'cancelled',
+// dateRate); -1 where no term was.
+func (b *builder) termPos(low string, f semantic.Filter) int {
+	for _, t := range b.st.terms {
+		if t.it == nil || len(t.cands) != 1 || t.cands[0].kind != sValue || !strings.EqualFold(t.cands[0].field, f.Field) {
+			continue
+		}
+		if !slices.ContainsFunc(f.Values, func(v any) bool { return strings.EqualFold(fmt.Sprint(v), t.cands[0].value) }) {
+			continue
+		}
+		if at := wordAt(low, strings.ToLower(t.it.text), 0); at >= 0 {
+			return at
+		}
+	}
+	return -1
 }
 
 // filterPos is where a filter's value (or, for a yes/no column, its
