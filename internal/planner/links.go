@@ -164,6 +164,23 @@ func directPath(paths [][]pathStep) []pathStep {
 	return d
 }
 
+// madeDirect is, among paths, the one single join from the table whose
+// rows a verb of making makes (made, its object) to the other end: the
+// made row's own reference. Nil where there is none, or several.
+func madeDirect(paths [][]pathStep, made string) []pathStep {
+	var d []pathStep
+	for _, p := range paths {
+		if len(p) != 1 || p[0].rel == nil || !strings.EqualFold(p[0].rel.From, made) {
+			continue
+		}
+		if d != nil {
+			return nil
+		}
+		d = p
+	}
+	return d
+}
+
 // directPaths are, among paths, those of a single join, and those of two
 // through rows that refer to both ends (a rental, of its customer and its
 // branch), which directPath keeps asking about too.
@@ -213,6 +230,11 @@ func (p *Planner) readLinks(items []item) *Plan {
 					// "which department handled the most courses": the one
 					// reference between them, not a way round through a
 					// third table (found from outside: asked which).
+					paths = [][]pathStep{d}
+				} else if d := madeDirect(paths, b); d != nil && semantic.MakingWord(it.text) {
+					// "customers who never booked a charter": a charter
+					// made is its own customer's, not the customer of an
+					// invoice of it (found from outside: asked which).
 					paths = [][]pathStep{d}
 				} else if ds := directPaths(paths); len(ds) > 1 && slices.ContainsFunc(ds, func(p []pathStep) bool { return len(p) == 1 }) {
 					// "how many bookings did Tom Becker run": the host or
