@@ -283,6 +283,7 @@ func (b *builder) finish() *Plan {
 		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: string(g), Grain: g})
 		b.und("by %s", g)
 	}
+	b.grainOnState() // "cancelled charters by month": by cancelled_at
 	if pl := b.rankValueRows(len(grains)); pl != nil {
 		return pl
 	}

@@ -172,6 +172,49 @@ func (b *builder) applyStateDate(entity, dflt string) {
 	}
 }
 
+// grainOnState moves a time grain on the measure's own date ("cancelled
+// charters by month", "… by month this year") to the date of the state
+// the question picks, the period with it, as a period alone moves (found
+// from outside: refused, the months being those the charters were
+// scheduled in). Only for one measure counted or summed over one table,
+// not a rate (periodOnState).
+func (b *builder) grainOnState() {
+	if b.rows || b.st.share || len(b.q.Metrics) != 1 || len(b.q.Compare) > 0 || b.eventDate != "" {
+		return
+	}
+	m := b.metric(b.q.Metrics[0])
+	if m == nil || m.Derived != "" {
+		return
+	}
+	e := b.p.entity(m.Entity)
+	if e == nil {
+		return
+	}
+	dflt := m.Time
+	if dflt == "" {
+		dflt = e.Name + "." + e.TimeColumn
+	}
+	if tr := b.q.TimeRange; tr != nil && tr.Field != "" && !strings.EqualFold(tr.Field, dflt) {
+		return // a period on a date the question named
+	}
+	for i, d := range b.q.Dimensions {
+		if d.Grain == "" || strings.Contains(d.Name, ".") || b.p.m.Dimension(d.Name) != nil {
+			continue
+		}
+		f := b.stateDate(e.Name, dflt)
+		if f == "" {
+			return
+		}
+		b.q.Dimensions[i].Name = f
+		b.und("by %s of %s, the date the rows came to be in the state the question picks", d.Grain, f)
+		if tr := b.q.TimeRange; tr != nil {
+			tr.Field = f
+			b.und("time by %s, the date the rows came to be in the state the question picks", f)
+		}
+		return
+	}
+}
+
 // dropStateOfDate drops the filter on a state whose word is the verb that
 // names the period's date: "total amount paid last month" is the
 // payments whose paid_on is in May, the late ones too, not those whose
