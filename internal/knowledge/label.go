@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -311,7 +312,8 @@ func looksLikeDate(s string) bool {
 // chooseLabel picks the label among the candidates from their samples
 // (nil when the table is empty or could not be read): the best named
 // column that is mostly filled (half the rows or more), mostly distinct
-// (half its values or more) and holds neither numbers nor dates. Without
+// (half its values or more; a quarter for a whole name, such as
+// full_name) and holds neither numbers nor dates. Without
 // a sample (an empty table, a query that failed), the name decides.
 func chooseLabel(e *semantic.Entity, cands []labelCand, stats map[string]labelStats) (LabelChoice, bool) {
 	type pass struct {
@@ -332,7 +334,16 @@ func chooseLabel(e *semantic.Entity, cands []labelCand, stats map[string]labelSt
 			continue
 		}
 		why := ""
-		const minFilled, minDistinct = 0.5, 0.5
+		const minFilled = 0.5
+		minDistinct := 0.5
+		if slices.Contains(semantic.NameWords(c.name), "name") && !semantic.NamePart(c.name) {
+			// A whole name (full_name, name): people share names, and
+			// a customer named twice is still named (found from
+			// outside: full_name 49.9% distinct, and customers listed
+			// by their ids). The same_name check says when two rows of
+			// an answer share one.
+			minDistinct = 0.25
+		}
 		switch {
 		case st.filled < minFilled:
 			why = fmt.Sprintf("%s (%.0f%% empty)", c.name, 100*(1-st.filled))

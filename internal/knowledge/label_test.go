@@ -38,6 +38,9 @@ CREATE TABLE agents (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
 INSERT INTO agents VALUES (1, 'Sarah', 'Lee'), (2, 'Sarah', 'Moore'), (3, 'Ashley', 'Moore'), (4, 'Jose', 'Clark');
 CREATE TABLE pilots (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
 INSERT INTO pilots VALUES (1, 'Amelia', 'Earhart'), (2, 'Bessie', 'Coleman');
+CREATE TABLE guests (id INTEGER PRIMARY KEY, full_name TEXT, country TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
+INSERT INTO guests SELECT i, 'Guest ' || (i % 4), 'NO' FROM n;
 CREATE TABLE vehicles (id INTEGER PRIMARY KEY, plate TEXT, make TEXT, acquired_on DATE);
 INSERT INTO vehicles VALUES (1, '11-MM-28', 'Kia', '2024-01-10'), (2, '42-AB-07', 'Kia', '2024-02-11');
 `
@@ -68,6 +71,9 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		// outside: four agents shown as "Sarah"); one no two share does.
 		"agents": "",
 		"pilots": "first_name",
+		// People share whole names: ten guests of four names are still
+		// known by them (found from outside: customers listed by id).
+		"guests": "full_name",
 		// A vehicle is known by its plate (found from outside: "which
 		// vehicle had the most maintenance jobs" named ids).
 		"vehicles": "plate",
@@ -83,6 +89,7 @@ func TestLearnChoosesLabelsByFillAndDistinctness(t *testing.T) {
 		"authors.first_name",
 		"companies.company_name (100% filled, 100% distinct in 200 rows); passed over name (90% empty)",
 		"crew.full_nm (100% filled, 100% distinct in 2 rows)",
+		"guests.full_name (100% filled, 40% distinct in 10 rows)",
 		"people.name (100% filled, 100% distinct in 2 rows)",
 		"pilots.first_name (100% filled, 100% distinct in 2 rows)",
 		"releases.release_name (100% filled, 100% distinct in 3 rows); passed over title (numbers)",
