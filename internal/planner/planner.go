@@ -444,6 +444,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.amountOfNamed(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.mostAmount(question, asOf, pl); m != nil {
+		return m // "which boat had the most maintenance cost"
+	}
 	if m := s.byStateRows(question, asOf, pl); m != nil {
 		return m // "top 5 vets by completed appointments"
 	}
