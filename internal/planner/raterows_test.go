@@ -33,6 +33,7 @@ func TestRateByGroup(t *testing.T) {
 	p := New(m, nil)
 	for q, value := range map[string]string{
 		"no_show rate by clinic":                   "no_show",
+		"no-show rate by clinic this year":         "no_show",
 		"cancellation rate by clinic":              "cancelled",
 		"cancelled rate by clinic":                 "cancelled",
 		"cancelled rate of appointments by clinic": "cancelled",

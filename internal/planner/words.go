@@ -354,6 +354,10 @@ func sameFilter(a, b semantic.Filter) bool {
 // words of the term read as it ("cancellation" for status 'cancelled',
 // dateRate); -1 where no term was.
 func (b *builder) termPos(low string, f semantic.Filter) int {
+	// "no-show" is read as the words "no show": compared with the marks
+	// between words as spaces, each one character as before.
+	spaced := strings.NewReplacer("-", " ", "_", " ")
+	low = spaced.Replace(low)
 	for _, t := range b.st.terms {
 		if t.it == nil || len(t.cands) != 1 || t.cands[0].kind != sValue || !strings.EqualFold(t.cands[0].field, f.Field) {
 			continue
@@ -361,7 +365,7 @@ func (b *builder) termPos(low string, f semantic.Filter) int {
 		if !slices.ContainsFunc(f.Values, func(v any) bool { return strings.EqualFold(fmt.Sprint(v), t.cands[0].value) }) {
 			continue
 		}
-		if at := wordAt(low, strings.ToLower(t.it.text), 0); at >= 0 {
+		if at := wordAt(low, spaced.Replace(strings.ToLower(t.it.text)), 0); at >= 0 {
 			return at
 		}
 	}
