@@ -786,7 +786,7 @@ func (a *Analyst) notBegun(ctx context.Context, m *semantic.Model, pl *planner.P
 		return ""
 	}
 	field := rangeDate(m, q)
-	n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow())
+	n, ok := a.plannedAsOf(ctx, m, field, asOf)
 	if !ok {
 		return ""
 	}

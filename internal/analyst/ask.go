@@ -185,9 +185,13 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if why := a.notBegun(ctx, model, pl, asOf, read); why != "" {
 			return quarry.Errorf(quarry.KindUnanswered, "%s", why)
 		}
+		if mb := a.madeByTheDay(model, pl, asOf); mb != pl {
+			pl = mb
+			out.Plan = pl
+		}
 		// Of the rows to come, those called off will not happen.
 		planned := func(field string) bool {
-			n, ok := a.datedFrom(ctx, model, field, "COUNT("+field+")", a.tomorrow())
+			n, ok := a.plannedAsOf(ctx, model, field, asOf)
 			return ok && n > 0
 		}
 		if co := calledOffAhead(model, pl, asOf, planned); co != pl {
