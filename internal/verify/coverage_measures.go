@@ -66,6 +66,13 @@ func (c *cover) columns() (ok, bad []string) {
 				break
 			}
 		}
+		if usedCol == "" && c.flagsSaidElsewhere(cols, said, u) {
+			// "how many students were deleted": students.deleted_at,
+			// not the staff's is_deleted flag (found from outside:
+			// refused).
+			ok = append(ok, said)
+			continue
+		}
 		if usedCol == "" {
 			bad = append(bad, "the question names "+said+" ("+strings.Join(cols, " or ")+"), which the query does not use")
 			continue
@@ -702,4 +709,23 @@ func (c *cover) countsSubsetOf(mt *semantic.Metric) bool {
 		}
 	}
 	return false
+}
+
+// flagsSaidElsewhere reports whether every column of cols is a yes/no
+// flag of rows that are no real data (is_deleted, is_test), and the query
+// uses another column named by the word said (a deletion date): the word
+// is the query's.
+func (c *cover) flagsSaidElsewhere(cols []string, said, used string) bool {
+	for _, ref := range cols {
+		ent, name, _ := strings.Cut(ref, ".")
+		e := c.m.Entity(ent)
+		if e == nil {
+			return false
+		}
+		col := e.Column(name)
+		if col == nil || semantic.UnrealFlag(*col) == "" {
+			return false
+		}
+	}
+	return strings.Contains(used, strings.ReplaceAll(said, " ", "_"))
 }
