@@ -304,6 +304,9 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 				bounded, model = co, k.modelOf(co)
 			}
 		}
+		if co := calledOffRate(model, bounded); co != bounded {
+			bounded, model = co, k.modelOf(co)
+		}
 		pl = a.asOfToday(model, a.noneBound(ctx, model, bounded, asOf), asOf)
 		out.Plan = pl
 		if q, opts := a.currencyQuestion(ctx, k, read, asOf, model, pl); len(opts) > 0 {
