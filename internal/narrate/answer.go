@@ -420,8 +420,10 @@ func (w writer) points(d, m column) []point {
 		label := w.fmtCell(d, r)
 		if d.cell(r) == nil {
 			// The rows with no value are a group, never "NULL" leading a
-			// breakdown: "(no discount code) leads with 51,882".
-			label = "(no " + humanize(d.Name) + ")"
+			// breakdown: "(no discount code) leads with 51,882"; by the
+			// table a name column is of ("(no accompanist)", not "(no
+			// name)").
+			label = "(no " + humanize(w.nullWord(d)) + ")"
 		}
 		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r), cell: d.cell(r)})
 	}
@@ -446,9 +448,23 @@ func (w writer) ranking(d, m column) string {
 		// an alphabetical first row is never read as the top.
 		ps = slices.Clone(ps)
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].value > ps[j].value })
-		s := lead(subj, ps, "is largest with", "tie for the largest with")
+		// The rows with no value are no group that leads: "(no
+		// accompanist) is largest with 1,147" read as one accompanist
+		// (found from outside). They are said after the named ones.
+		named := slices.DeleteFunc(slices.Clone(ps), func(p point) bool { return p.cell == nil })
+		if len(named) == 0 || len(named) == len(ps) {
+			named = ps
+		}
+		s := lead(subj, named, "is largest with", "tie for the largest with")
 		if w.total > int64(min(3, len(ps))) {
 			s += "; " + plural(w.total, "row") + " in all"
+		}
+		if len(named) < len(ps) {
+			for _, p := range ps {
+				if p.cell == nil {
+					s += "; " + p.label + ": **" + p.text + "**"
+				}
+			}
 		}
 		return s + "."
 	}

@@ -569,3 +569,19 @@ func TestIdsAreNoAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestNoValueLeadsNoBreakdown: the lessons with no accompanist are no
+// accompanist who leads the breakdown ("(no name) is largest with
+// 1,147", found from outside): the named groups lead, and the rows with
+// none are said after them, by the table the name is of.
+func TestNoValueLeadsNoBreakdown(t *testing.T) {
+	a := Compose(AnswerInput{Title: "Number of lessons by accompanist",
+		Reading: &event.ReadingData{Source: "metric", Measures: []event.ReadMeasure{{Name: "count_lessons", How: "COUNT(lessons.id) over lessons"}},
+			GroupBy: []event.ReadGrouping{{Name: "accompanist.id", Column: "accompanist.id"}, {Name: "accompanist.name", Column: "accompanist.name"}}},
+		Table: &quarry.Table{Columns: []quarry.Column{{Name: "name", Type: quarry.TypeText}, {Name: "count_lessons", Type: quarry.TypeInt}},
+			Rows: [][]any{{nil, int64(1147)}, {"Nils Engel", int64(98)}, {"Theo Engel", int64(121)}}},
+		Columns: []ColumnInfo{{Name: "name", Role: RoleDimension}, {Name: "count_lessons", Role: RoleMetric, Format: FormatInteger}}})
+	if !strings.Contains(a.Headline, "Theo Engel is largest with 121") || !strings.Contains(a.Headline, "(no accompanist): 1,147") {
+		t.Errorf("headline = %q", a.Headline)
+	}
+}
