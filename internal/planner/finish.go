@@ -194,7 +194,10 @@ func (b *builder) finish() *Plan {
 				b.notes = append(b.notes, fmt.Sprintf("the period is on %s, the date of the row each belongs to", f))
 			}
 		}
-		if _, made := b.madePeriod(q); timeField == "" && b.eventDate == "" && !made {
+		if _, made := b.madePeriod(q); timeField == "" && b.eventDate == "" && !made && len(st.none) == 0 {
+			// (A period beside rows the subject must have none of is
+			// theirs: "courses with no enrollments this year", where
+			// courses have no date; missingInPeriod, none.go.)
 			// (A period said after the rows the subject's rows must have
 			// is theirs: "customers who had a booking last month", where
 			// customers have no date of their own; withSome.)
