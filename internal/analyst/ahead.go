@@ -59,7 +59,7 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 			field = f.Field
 		}
 	})
-	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", a.tomorrow()); !ok || n <= 0 {
+	if n, ok := a.plannedAsOf(ctx, m, field, asOf); !ok || n <= 0 {
 		return pl
 	}
 	// A share of the rows that came to a state ("share of flights
@@ -88,7 +88,7 @@ func (a *Analyst) periodAhead(ctx context.Context, m *semantic.Model, pl *planne
 	})
 	out := *pl
 	out.Query = &q
-	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after today), which the question asks for", dayBefore(pl.PeriodEnd), field))
+	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period runs to %s, its end: %s holds dates set ahead (some after %s), which the question asks for", dayBefore(pl.PeriodEnd), field, asOf.Format("2006-01-02")))
 	return &out
 }
 

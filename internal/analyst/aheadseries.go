@@ -292,11 +292,11 @@ func withoutValues(question string, q *semantic.Query) string {
 // set ahead by what it means: a day something ends, is due, renews or is
 // scheduled for.
 var aheadWords = []string{"end", "ends", "ending", "ended", "expire", "expires", "expiry", "expiration", "expiring", "due", "renew", "renews", "renewal", "renewing",
-	"scheduled", "schedule", "planned", "plan", "expected", "booked", "start", "starts", "starting", "deadline", "until", "valid", "appointment"}
+	"scheduled", "schedule", "planned", "plan", "expected", "booked", "start", "starts", "starting", "opens", "opening", "deadline", "until", "valid", "appointment"}
 
 // lookAheadWords, in a question, say it asks for what is set ahead too.
 var lookAheadWords = []string{"upcoming", "scheduled", "planned", "booked", "due", "expected", "coming", "will", "ahead", "future", "forthcoming",
-	"end", "ends", "ending", "expire", "expires", "expiring", "renew", "renews", "renewing", "start", "starts", "starting"}
+	"end", "ends", "ending", "expire", "expires", "expiring", "renew", "renews", "renewing", "start", "starts", "starting", "opens", "opening"}
 
 // pastWords, in a question, say it asks for what has happened.
 var pastWords = []string{"was", "were", "did", "had", "happened", "so far", "to date"}

@@ -44,20 +44,21 @@ func madeBy(m *semantic.Model, field string) string {
 	return by
 }
 
-// madeByTheDay keeps a period after an earlier as-of day ("lessons
-// scheduled for next month" as of June 30) to the rows made by that day:
-// those booked later were not known then (found from outside: refused as
-// a forecast, 202 lessons booked ahead for July). pl is returned as it is
-// as of today, for a period not after the day, or where the rows have no
-// date of making apart from the period's.
+// madeByTheDay keeps a period that runs past an earlier as-of day
+// ("lessons scheduled for next month" as of June 30, "productions opening
+// this year" run to December) to the rows made by that day: those booked
+// later were not known then (found from outside: refused as a forecast,
+// 202 lessons booked ahead for July). pl is returned as it is as of
+// today, for a period over by the day, or where the rows have no date of
+// making apart from the period's.
 func (a *Analyst) madeByTheDay(m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
 	q := pl.Query
 	if q == nil || q.TimeRange == nil || len(q.Compare) > 0 {
 		return pl
 	}
 	day, next := asOf.Format("2006-01-02"), asOf.AddDate(0, 0, 1).Format("2006-01-02")
-	if q.TimeRange.From == "" || q.TimeRange.From <= day || next >= a.tomorrow() {
-		return pl
+	if q.TimeRange.To != "" && q.TimeRange.To <= next || next >= a.tomorrow() {
+		return pl // a period over by the day, or asked as of today
 	}
 	by := madeBy(m, rangeDate(m, q))
 	if by == "" || slices.ContainsFunc(q.Filters, func(f semantic.Filter) bool { return strings.EqualFold(f.Field, by) }) {
