@@ -196,6 +196,15 @@ func (c *cover) stockPeriod() (ok, bad []string) {
 			if cc := e.Column(col); cc != nil && cc.TimeRole == "" && semantic.PlanWord(cc.Name) != "" && countsRows(mt.Expr) {
 				continue
 			}
+			// A table named for the act that makes its rows (bookings,
+			// reservations, enrollments) dated by the day each was
+			// entered (created_at) holds those acts: counted in a
+			// period, they were made then (found from outside:
+			// "bookings by channel this year" refused for want of
+			// "new", on a theatre company).
+			if cc := e.Column(col); cc != nil && semantic.EnteredName(cc.Name) && actNoun(e.Name) && countsRows(mt.Expr) {
+				continue
+			}
 		}
 		if e := c.m.Entity(mt.Entity); e != nil {
 			// The question names the date: it counts what was made then.
@@ -487,4 +496,29 @@ func (c *cover) stateSaid(mt *semantic.Metric) bool {
 // in a period and still in that state now is not every row made then.
 func (c *cover) countsState(mt *semantic.Metric) bool {
 	return len(mt.Filters) > 0 && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(mt.Expr)), "COUNT(")
+}
+
+// actNoun reports whether a table's name is the noun of an act of making
+// that a customer does: a booking, a reservation, an enrollment, a
+// registration, an order, a purchase, a request. Not a thing made
+// (listings, hires), which is held.
+func actNoun(entity string) bool {
+	ws := semantic.NameWords(entity)
+	if len(ws) == 0 {
+		return false
+	}
+	w := strings.TrimSuffix(ws[len(ws)-1], "s")
+	switch w {
+	case "order", "purchase", "request", "application", "submission", "registration", "reservation", "signup":
+		return true
+	}
+	for _, end := range []string{"ing", "ment"} {
+		if stem, ok := strings.CutSuffix(w, end); ok && len(stem) >= 3 {
+			switch stem {
+			case "book", "enroll", "enrol", "reserv", "order", "purchas", "register":
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1567,3 +1567,39 @@ func TestCoverageDeletedByDate(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageActsMadeOnEntry: bookings dated by the day each was entered
+// (created_at) are acts of booking: "bookings by channel this year"
+// counts those made then, where it was refused for want of "new" (found
+// from outside, on a theatre company). Listings dated so are things held,
+// and still asked.
+func TestCoverageActsMadeOnEntry(t *testing.T) {
+	id := semantic.Column{Name: "id", Type: quarry.TypeInt}
+	made := semantic.Column{Name: "created_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleStart}
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "bookings", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{id, made, {Name: "channel", Type: quarry.TypeText, Values: []string{"online", "phone"}}}},
+			{Name: "listings", PrimaryKey: "id", TimeColumn: "created_at", Columns: []semantic.Column{id, made}},
+			{Name: "invoices", PrimaryKey: "id", Columns: []semantic.Column{id, {Name: "booking_id", Type: quarry.TypeInt}, {Name: "listing_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "invoices", FromColumn: "booking_id", To: "bookings", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "invoices", FromColumn: "listing_id", To: "listings", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "count_bookings", Entity: "bookings", Expr: "COUNT(bookings.id)"}, {Name: "count_listings", Entity: "listings", Expr: "COUNT(listings.id)"}},
+	}
+	year := &semantic.TimeRange{From: "2026-01-01", To: "2026-07-01"}
+	for q, want := range map[string]bool{"how many bookings this year": false, "how many listings this year": true} {
+		metric := "count_bookings"
+		if strings.Contains(q, "listings") {
+			metric = "count_listings"
+		}
+		failed := false
+		for _, c := range Coverage(q, "2026-06-30", m, &semantic.Query{Metrics: []string{metric}, TimeRange: year}) {
+			failed = failed || c.Status == Fail
+		}
+		if failed != want {
+			t.Errorf("%q: failed = %v, want %v", q, failed, want)
+		}
+	}
+}
