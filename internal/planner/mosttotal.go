@@ -43,22 +43,28 @@ func (p *Planner) mostAmount(question string, asOf time.Time, pl *Plan) *Plan {
 
 // amountAfter reports whether the words from toks[at] name an amount: a
 // number column's word, right there or after one word of its table
-// ("maintenance cost"); not "the most dogs", "the most recent", "the
-// most expensive charge", "the most total".
+// ("maintenance cost"); not a plural, though a column is named by it
+// ("the most refunds", with refund_amt: how many), nor a table's word
+// alone, "the most recent", "the most expensive charge", "the most
+// total".
 func (p *Planner) amountAfter(toks []token, at int) bool {
 	for j := at; j < len(toks) && j <= at+1; j++ {
 		ss, _ := p.lex.get(toks[j].s)
 		if len(ss) == 0 || toks[j].s == "total" {
 			return false
 		}
+		if len(only(ss, sEntity)) > 0 {
+			continue // "the most maintenance cost": the table, then its amount
+		}
+		if singular(toks[j].s) != toks[j].s {
+			return false // "the most refunds": how many, whatever column the word names
+		}
 		for _, s := range ss {
 			if s.kind == sColumn && s.numeric && !s.key && !s.temporal {
 				return true
 			}
 		}
-		if len(only(ss, sEntity)) == 0 {
-			return false
-		}
+		return false
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -20,9 +21,17 @@ func TestMostAmount(t *testing.T) {
 			{Name: "maintenance_jobs", PrimaryKey: "id", TimeColumn: "done_on", Columns: []semantic.Column{id("id"), id("boat_id"),
 				{Name: "done_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
 				{Name: "cost_cents", Type: quarry.TypeInt, Unit: "cents"}}},
+			{Name: "refunds", PrimaryKey: "id", TimeColumn: "refunded_on", Columns: []semantic.Column{id("id"), id("boat_id"),
+				{Name: "refunded_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "refund_amt", Type: quarry.TypeFloat}}},
+			{Name: "cancellations", PrimaryKey: "id", TimeColumn: "cancelled_on", Columns: []semantic.Column{id("id"), id("boat_id"),
+				{Name: "cancelled_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEvent},
+				{Name: "fee_refund_amt", Type: quarry.TypeFloat}}},
 		},
 		Relationships: []semantic.Relationship{
 			{From: "maintenance_jobs", FromColumn: "boat_id", To: "boats", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "refunds", FromColumn: "boat_id", To: "boats", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "cancellations", FromColumn: "boat_id", To: "boats", ToColumn: "id", Cardinality: semantic.ManyToOne},
 		},
 	}
 	if err := m.Validate(); err != nil {
@@ -39,5 +48,12 @@ func TestMostAmount(t *testing.T) {
 			continue
 		}
 		sqlHolds(t, p, m, q, want...)
+	}
+	// How many refunds, or the largest refund_amt? Never their total
+	// (found by the round-four hotel test).
+	for _, q := range []string{"which boat had the most refunds", "which month had the most refunds"} {
+		if pl := p.Plan(q, asOf); pl.Kind == KindMetric && strings.Contains(pl.Read, "highest total") {
+			t.Errorf("%q read as their total: %q", q, pl.Read)
+		}
 	}
 }
