@@ -320,9 +320,11 @@ var topShareRE = lazyRE(`\b(from|of|by|for) (the )?(top|bottom|first|last|larges
 // asShareRE is "X as a share of Y".
 var asShareRE = lazyRE(`\bas an? (share|percentage|percent|proportion|fraction|part) of\b`)
 
-// shareWordRE is a word that asks for a share.
+// rateWordRE is a word that asks for a rate, read as a share where a
+// value's rate is (valueRate: "cancelled rate by clinic").
 var rateWordRE = lazyRE(`\b(rate|ratio)\b`)
 
+// shareWordRE is a word that asks for a share.
 var shareWordRE = lazyRE(`\b(share|percentage|percent|proportion|fraction|part)\b|%`)
 
 // lastWord is the last word of s.
