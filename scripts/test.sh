@@ -96,8 +96,15 @@ go tool deadcode -test ./... >"$dead_out" 2>&1 &
 dead_pid=$!
 one=$(sed -n 's|^internal/|github.com/quarrydata/quarry/internal/|p' scripts/one-goroutine)
 race_log="$test_tmp/race.log"
+# kill_tree PID stops PID and every process under it: go tool runs
+# deadcode as a child of its own, which runs go list.
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
 if ! go test -race -count=1 -v -timeout 25m $(go list ./... | grep -vxF "$one") >"$race_log" 2>&1; then
-	kill "$dead_pid" 2>/dev/null || true
+	kill_tree "$dead_pid"
 	# The log without the lines of tests that passed or skipped.
 	grep -vE '^=== (RUN|PAUSE|CONT|NAME)|^ *--- (PASS|SKIP):' "$race_log" >&2
 	exit 1
