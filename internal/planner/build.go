@@ -65,7 +65,7 @@ type builder struct {
 }
 
 func (p *Planner) build(st *state) *Plan {
-	b := &builder{p: p, st: st}
+	b := &builder{p: p, st: st, viaRole: st.linkRole}
 	for _, t := range st.terms {
 		if len(t.cands) > 1 && len(only(t.cands, sEntity)) == len(t.cands) {
 			t.cands = p.unqualified(t.cands) // "invoices": not emea_invoices
@@ -119,7 +119,7 @@ func (p *Planner) build(st *state) *Plan {
 		return pl
 	}
 	b.via()
-	return b.withSome(b.withNone(b.finish()))
+	return p.linkRoleFields(st, b.withSome(b.withNone(b.finish())))
 }
 
 // via records the tables the question names on the way to another, read

@@ -129,9 +129,9 @@ var linkQuestions = []struct {
 	// only that one.
 	{"Which teachers instructed Math courses?", KindRows},
 	{"Which owners instructed dogs?", KindUnanswered},
-	// Listed on one of two links, it still asks: the rest of the plan
-	// could not keep to the one it names.
-	{"Which flights departed from airports?", KindClarify},
+	// Listed on one of two links, the verb names that one, which the
+	// plan keeps to through its role (the origin airport).
+	{"Which flights departed from airports?", KindRows},
 	// A verb with no data behind it between two linked tables: not a
 	// generic verb of a link, not listed, so not read.
 	{"Which customers complained about an order?", KindUnanswered},

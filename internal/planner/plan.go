@@ -80,6 +80,10 @@ type state struct {
 	// ("restaurants with a current manager": staff); currentOnRelated
 	// keeps its rows not closed on the related row.
 	currentOf, currentWord string
+	// linkRole is the role entity a verb read as a link reaches its
+	// table through (link.role), which the builder reads that table's
+	// values through.
+	linkRole string
 	// usedWords are stopwords a reading used ("still" of "still
 	// enrolled"), which the plan does not list as ignored.
 	usedWords []string
@@ -193,6 +197,11 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 	p.reorder(items)
 	items = ranges(p.comparatives(items))
 	st := &state{text: join(toks), raw: question, asOf: asOf}
+	for _, it := range items {
+		if it.link != nil && it.link.role != "" {
+			st.linkRole = it.link.role
+		}
+	}
 	p.walk(items, st)
 	if len(st.unknown) > 0 {
 		if pl := p.soldAsOrdered(question, st.unknown, asOf); pl != nil {

@@ -1,0 +1,125 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A verb the knowledge lists on one link of several between two tables
+// names that link: "how many performances did James Carter direct" is
+// read through the production's director, though performances also
+// reach staff through their own house manager, whose verb is "manage".
+// readLinks keeps to the paths through a listed link (verbPaths); where
+// the one kept takes a role's link (pathRole), the question's values and
+// groups of that table are read through the role (state.linkRole,
+// linkRoleFields), as if the question had named it.
+
+// verbPaths are, among paths, those through a link the knowledge lists
+// verb on, where the rest of the plan can keep to them: each takes a
+// role's link (pathRole), which its values and groups are read through,
+// or is the one single join among paths, which the table's own name
+// joins by. Nil where none or every path is listed, or one listed path
+// could not be kept to ("flights departed from airports", the verb
+// listed on origin: destination joins airports as directly).
+func (p *Planner) verbPaths(paths [][]pathStep, verb string) [][]pathStep {
+	singles := 0
+	for _, path := range paths {
+		if len(path) == 1 {
+			singles++
+		}
+	}
+	var out [][]pathStep
+	for _, path := range paths {
+		if !p.pathHasVerb(path, verb) {
+			continue
+		}
+		if p.pathRole(path) == "" && (len(path) != 1 || singles != 1) {
+			return nil
+		}
+		out = append(out, path)
+	}
+	if len(out) == len(paths) {
+		return nil
+	}
+	return out
+}
+
+// pathRole is the role entity whose link path takes, where it takes
+// exactly one: the link is one of several between two tables, which the
+// table's own name cannot join by.
+func (p *Planner) pathRole(path []pathStep) string {
+	role := ""
+	for _, s := range path {
+		for i := range p.m.Entities {
+			ro := p.m.Entities[i].Role
+			if ro == nil || !strings.EqualFold(ro.From, s.rel.From) || !strings.EqualFold(ro.FromColumn, s.rel.FromColumn) || !strings.EqualFold(ro.Of, s.rel.To) {
+				continue
+			}
+			if role != "" {
+				return ""
+			}
+			role = p.m.Entities[i].Name
+		}
+	}
+	return role
+}
+
+// linkRoleFields reads the whole plan through the role a verb read as a
+// link reaches its table by (state.linkRole): the groups, the order and
+// the filters the plan made on that table's columns after the question's
+// values ("which staff directed the most performances" groups by the
+// director, not by the house manager the table's own name joins).
+func (p *Planner) linkRoleFields(st *state, pl *Plan) *Plan {
+	e := p.entity(st.linkRole)
+	if pl == nil || pl.Query == nil || e == nil || e.Role == nil {
+		return pl
+	}
+	moved := func(field string) (string, bool) {
+		if ent, col, ok := strings.Cut(field, "."); ok && strings.EqualFold(ent, e.Role.Of) {
+			return e.Name + "." + col, true
+		}
+		return field, false
+	}
+	q := *pl.Query
+	q.Filters = slices.Clone(q.Filters)
+	q.Dimensions = slices.Clone(q.Dimensions)
+	q.Order = slices.Clone(q.Order)
+	q.Hidden = slices.Clone(q.Hidden)
+	any := false
+	for i := range q.Filters {
+		var ok bool
+		q.Filters[i].Field, ok = moved(q.Filters[i].Field)
+		any = any || ok
+	}
+	grouped := false
+	for i := range q.Dimensions {
+		var ok bool
+		q.Dimensions[i].Name, ok = moved(q.Dimensions[i].Name)
+		grouped = grouped || ok
+	}
+	any = any || grouped
+	for i := range q.Order {
+		q.Order[i].Field, _ = moved(q.Order[i].Field)
+	}
+	for i := range q.Hidden {
+		q.Hidden[i], _ = moved(q.Hidden[i])
+	}
+	if !any {
+		return pl
+	}
+	c := *pl
+	c.Query = &q
+	c.Understood = append(slices.Clone(pl.Understood), fmt.Sprintf("%s read through %s (%s)", display(e.Role.Of), e.Name, e.Role.Via()))
+	if grouped && c.Read == "" {
+		// The checks hold the groups to the question in the role's
+		// words: "which director directed the most performances".
+		for _, t := range tokenize(st.raw) {
+			if w := lower(e.Role.Of); t.s == w || t.s == singular(w) || t.s == plural(w) {
+				c.Read = st.raw[:t.start] + strings.ToLower(display(e.Name)) + st.raw[t.end:]
+				break
+			}
+		}
+	}
+	return &c
+}
