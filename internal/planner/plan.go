@@ -500,7 +500,7 @@ func (p *Planner) walk(items []item, st *state) {
 			switch {
 			case st.ageOp != "" && !st.hasAge:
 				st.ageNum, st.hasAge = it.num, true
-			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && (prevKw != "" || i > 0 && mean[i-1] == last.it && i > 1 && mean[i-2].kind == itKw && (mean[i-2].kw == "gt" || mean[i-2].kw == "lt")) && !(i+1 < len(mean) && mean[i+1].kind == itTerm && !valuesOnly(mean[i+1].senses)):
+			case pendingOp != "" && last != nil && last.role == "" && !last.hasNum && numericColumn(last.cands) && (prevKw != "" || i > 0 && mean[i-1] == last.it && i > 1 && mean[i-2].kind == itKw && (mean[i-2].kw == "gt" || mean[i-2].kw == "lt")) && !(i+1 < len(mean) && mean[i+1].kind == itTerm && takesNumber(mean[i+1].senses)):
 				// "price above 400", "above age 20"; also before a value
 				// ("price over 100 in Electronics"): a value is never what
 				// a number counts (found from outside: the number went to
@@ -904,6 +904,20 @@ func (p *Planner) walk(items []item, st *state) {
 }
 
 // valuesOnly reports whether every sense is a value.
+// takesNumber reports whether a term a number is said right before may
+// be what the number counts or compares: rows, a measure or a number
+// column ("over 2 orders"), not a value or a date ("amount over 400
+// issued this year": issued a status, and the verb of issued_on; found
+// from outside: the number went to "issued" and was refused).
+func takesNumber(ss []sense) bool {
+	for _, s := range ss {
+		if s.kind == sEntity || s.kind == sMetric || s.kind == sColumn && s.numeric {
+			return true
+		}
+	}
+	return false
+}
+
 func valuesOnly(ss []sense) bool {
 	return len(ss) > 0 && len(only(ss, sValue)) == len(ss)
 }

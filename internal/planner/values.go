@@ -24,8 +24,13 @@ func (b *builder) valueFilters() *Plan {
 		}
 		if t.hasNum {
 			// A comparison landed on a value ("over 100 Electronics"):
-			// say so rather than drop the number.
-			return b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
+			// say so rather than drop the number. It compares nothing
+			// the question names, and bareAmount may read it as the
+			// amount of the rows ("invoices over 400 issued this year",
+			// issued a status; found from outside: refused).
+			pl := b.fail(fmt.Sprintf("quarry could not tell what “%s %s” compares; put it right after the column, such as “price over %s”", t.op, numText(t.num), numText(t.num)))
+			pl.bareComparison = true
+			return pl
 		}
 		if b.subject == "" {
 			b.subject = s.entity
