@@ -80,6 +80,8 @@ func TestTimeRoleOfTheTablesEvent(t *testing.T) {
 		// not a decision or a change made later.
 		{"batches", "brewed_on", semantic.TimeRoleEvent},
 		{"crops", "harvested_at", semantic.TimeRoleEvent},
+		{"recitals", "held_on", semantic.TimeRoleEvent},
+		{"meetings", "held_at", semantic.TimeRoleEvent},
 		{"claims", "approved_at", ""},
 		{"readings", "imported_at", ""},
 		{"tickets", "escalated_at", ""},

@@ -600,7 +600,10 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 			// employees named Walter Perez counted, at 1.00).
 			items = append(items, item{kind: itUnknown, text: toks[i].s + " to"})
 			i += 2
-		case p.stop[toks[i].s]:
+		case p.stop[toks[i].s] || upcomingWord(toks, i) && periodAhead(rngs, asOf):
+			// "how many recitals are coming up next quarter": of a
+			// period that runs after today, "upcoming" says no more than
+			// the period does (found from outside: "up" not understood).
 			items = append(items, item{kind: itStop, text: toks[i].s})
 			i++
 		default:
@@ -1017,6 +1020,25 @@ func atWord(w string) bool {
 	switch w {
 	case "at", "on", "in", "by", "for", "to", "from":
 		return true
+	}
+	return false
+}
+
+// upcomingWord reports whether toks[i] says "upcoming": the word, or
+// "up" of "coming up".
+func upcomingWord(toks []token, i int) bool {
+	return toks[i].s == "upcoming" || toks[i].s == "up" && i > 0 && toks[i-1].s == "coming"
+}
+
+// periodAhead reports whether one of the question's periods runs after
+// the as-of day: one that begins after it, or one the planner ended with
+// it ("this month").
+func periodAhead(rngs []dates.Range, asOf time.Time) bool {
+	today := asOf.Format(time.DateOnly)
+	for _, r := range rngs {
+		if r.Cut != "" || r.From > today {
+			return true
+		}
 	}
 	return false
 }
