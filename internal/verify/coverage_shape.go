@@ -710,6 +710,15 @@ func (c *cover) candidates(d semantic.DimRef) []string {
 					if w := splitName(col); len(w) == 2 && (w[1] == "name" || w[1] == "id") && len(w[0]) > 2 {
 						cands = append(cands, w[0])
 					}
+					// "productions by kind": the name of a link to the
+					// table (productions.kind_id, named kind, to
+					// show_kinds) names it as well (found from outside:
+					// refused, the grouping read as not asked for).
+					for _, r := range c.m.Relationships {
+						if strings.EqualFold(r.To, e.Name) && !strings.EqualFold(r.From, r.To) && len(r.Name) > 2 {
+							cands = append(cands, r.Name)
+						}
+					}
 				} else if w := splitName(col); len(w) >= 2 && len(w[0]) >= 3 && strings.HasPrefix(strings.ToLower(strings.ReplaceAll(e.Name, "_", "")), w[0]) {
 					// "installations by status": inst_status, named by
 					// a short form of its table (found from outside).

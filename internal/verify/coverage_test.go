@@ -512,6 +512,32 @@ func TestCoverageWhoDoes(t *testing.T) {
 	}
 }
 
+// TestCoverageLinkName: the name of a link to a table names a grouping
+// by it: "productions by kind" of productions.kind_id, named kind, to
+// show_kinds (found from outside: refused, the grouping read as not asked
+// for). A word that names neither the table nor a link to it still fails.
+func TestCoverageLinkName(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "show_kinds", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "productions", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "kind_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{{Name: "kind", From: "productions", FromColumn: "kind_id", To: "show_kinds", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics:       []semantic.Metric{{Name: "productions", Entity: "productions", Expr: "COUNT(productions.id)"}},
+	}
+	q := &semantic.Query{Metrics: []string{"productions"}, Dimensions: []semantic.DimRef{{Name: "show_kinds.id"}, {Name: "show_kinds.name"}}}
+	for question, fail := range map[string]bool{
+		"number of productions by kind":     false,
+		"how many productions of each kind": false,
+		"number of productions by venue":    true,
+	} {
+		failed := coverageFailures(question, "2026-06-30", m, q)
+		if fail != strings.Contains(failed, "groups by show_kinds.name, which the question does not ask for") {
+			t.Errorf("%q: failed %q; want the grouping not asked for: %v", question, failed, fail)
+		}
+	}
+}
+
 // TestCoverageEventCount: a measure that counts the rows in an event's
 // state ("refunds": orders whose status is 'refunded') counts events, as
 // a period on the table's one date reads them (PeriodDate): "how many
