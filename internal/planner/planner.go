@@ -417,6 +417,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.bareAmount(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.onAverage(question, asOf, pl); m != nil {
+		return m // "how many lessons did each student have on average"
+	}
 	if m := s.rowValue(question, asOf, pl); m != nil {
 		return m // "average booking value": its one amount
 	}
