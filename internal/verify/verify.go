@@ -473,7 +473,7 @@ func checkLabels(in Input) (Check, bool) {
 		case !text:
 		case bad > 0 && bad*2 >= n:
 			return Check{Name: CheckLabels, Status: Fail, Detail: fmt.Sprintf("%d of %d values of %s are placeholders or missing (%s), so the answer names nothing", bad, n, name, example)}, true
-		case !list && len(in.MetricColumns) > 0 && t.Rows[0][i] == nil && !labelOrder(t.Rows[1:], i):
+		case !list && len(in.MetricColumns) > 0 && t.Rows[0][i] == nil && !labelOrder(t.Rows[1:], i) && measureOrder(t.Rows, columnIndex(t, in.MetricColumns[0])):
 			return Check{Name: CheckLabels, Status: Fail, Detail: fmt.Sprintf("the first row has no %s: the rows without one are ranked as if they were one %s", name, name)}, true
 		}
 	}
@@ -501,6 +501,29 @@ func labelOrder(rows [][]any, i int) bool {
 		prev = s
 	}
 	return true
+}
+
+// measureOrder reports whether rows are in the order of the measure in
+// column i, highest or lowest first: a ranking, in which the first row
+// leads. Rows in the order of a grouping's hidden key (performances by
+// house manager, sorted by the staff's id) are not ranked, and the group
+// with no name comes first by that sort (found from outside: "the first
+// row has no name" failed an unranked breakdown).
+func measureOrder(rows [][]any, i int) bool {
+	if i < 0 {
+		return true
+	}
+	up, down := true, true
+	for k := 1; k < len(rows); k++ {
+		a, ok1 := quarry.Float(rows[k-1][i])
+		b, ok2 := quarry.Float(rows[k][i])
+		if !ok1 || !ok2 {
+			return true
+		}
+		up = up && a <= b
+		down = down && a >= b
+	}
+	return up || down
 }
 
 func checkDuplicates(in Input) (Check, bool) {
