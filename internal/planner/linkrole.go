@@ -71,6 +71,7 @@ func (p *Planner) pathRole(path []pathStep) string {
 // values ("which staff directed the most performances" groups by the
 // director, not by the house manager the table's own name joins).
 func (p *Planner) linkRoleFields(st *state, pl *Plan) *Plan {
+	pl = p.byLinkGroups(st, pl)
 	e := p.entity(st.linkRole)
 	if pl == nil || pl.Query == nil || e == nil || e.Role == nil {
 		return pl
@@ -120,6 +121,33 @@ func (p *Planner) linkRoleFields(st *state, pl *Plan) *Plan {
 				break
 			}
 		}
+	}
+	return &c
+}
+
+// byLinkGroups keeps a grouping said by the name of a link (state.byLinks)
+// only where the rows measured or listed are the link's own, so that
+// the table is joined through it; otherwise the words name no grouping
+// quarry can read.
+func (p *Planner) byLinkGroups(st *state, pl *Plan) *Plan {
+	if len(st.byLinks) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
+		return pl
+	}
+	from := ""
+	if pl.Query.Rows != nil {
+		from = pl.Query.Rows.Entity
+	} else if len(pl.Query.Metrics) > 0 {
+		from = p.metricEntity(pl.Query.Metrics[0], pl.AdHoc)
+	}
+	c := *pl
+	c.Understood, c.Notes = slices.Clone(pl.Understood), slices.Clone(pl.Notes)
+	for _, l := range st.byLinks {
+		if !strings.EqualFold(l.rel.From, from) {
+			return p.unanswered(st, fmt.Sprintf("quarry could not tell what “%s” groups by: it names the link %s.%s, which the %s do not start from; ask by %s", l.words, l.rel.From, l.rel.FromColumn, display(from), display(l.rel.To)))
+		}
+		note := fmt.Sprintf("%q read as the %s of %s.%s", l.words, singular(strings.ToLower(display(l.rel.To))), l.rel.From, l.rel.FromColumn)
+		c.Understood = append(c.Understood, note)
+		c.Notes = append(c.Notes, note)
 	}
 	return &c
 }

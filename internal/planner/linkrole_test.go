@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -20,7 +21,7 @@ func theatreModel() *semantic.Model {
 		Entities: []semantic.Entity{
 			{Name: "staff", Table: "staff", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{
 				id("id"), {Name: "name", Type: quarry.TypeText, Values: []string{"James Carter", "Maria Lopez"}},
-				{Name: "role", Type: quarry.TypeText, Values: []string{"director", "usher"}},
+				{Name: "role", Type: quarry.TypeText, Values: []string{"director", "house_manager", "usher"}},
 			}},
 			{Name: "productions", Table: "productions", PrimaryKey: "id", Label: "title", Columns: []semantic.Column{
 				id("id"), {Name: "title", Type: quarry.TypeText}, id("director_id"), id("stage_manager_id"),
@@ -86,5 +87,28 @@ func TestLinkVerbNamesRole(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestByLinkName: "performances by house manager" groups by the staff of
+// the one link named so (performances.house_manager_id), though
+// staff.role holds "house_manager" too (found from outside: refused as a
+// value to group by); the value still reads as one elsewhere.
+func TestByLinkName(t *testing.T) {
+	p := New(theatreModel(), nil)
+	pl := p.Plan("number of performances by house manager", asOf)
+	if pl.Kind != KindMetric || pl.Query == nil {
+		t.Fatalf("%s: %s", pl.Kind, pl.Reason)
+	}
+	var dims []string
+	for _, d := range pl.Query.Dimensions {
+		dims = append(dims, d.Name)
+	}
+	if !slices.Contains(dims, "staff.name") || !strings.Contains(strings.Join(pl.Understood, "; "), "performances.house_manager_id") {
+		t.Errorf("groups %v, understood %v", dims, pl.Understood)
+	}
+	pl = p.Plan("how many house managers", asOf)
+	if pl.Query == nil || len(pl.Query.Filters) == 0 || pl.Query.Filters[0].Field != "staff.role" {
+		t.Errorf("the value: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }

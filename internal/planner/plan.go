@@ -80,6 +80,9 @@ type state struct {
 	// ("restaurants with a current manager": staff); currentOnRelated
 	// keeps its rows not closed on the related row.
 	currentOf, currentWord string
+	// byLinks are the groupings said by the name of a link to a table,
+	// where the words are also a value of it ("by house manager").
+	byLinks []byLink
 	// linkRole is the role entity a verb read as a link reaches its
 	// table through (link.role), which the builder reads that table's
 	// values through.
@@ -784,6 +787,15 @@ func (p *Planner) walk(items []item, st *state) {
 					continue // "… across all cities": the rows of the column's own table
 				}
 			}
+			if byMode && i > 0 && mean[i-1].kind == itKw && groupWord(mean[i-1].text) && len(it.senses) > 0 && len(only(it.senses, sValue)) == len(it.senses) {
+				if r := p.linkNamedAs(it.text, it.senses[0].entity); r != nil {
+					// "performances by house manager": the name of the one
+					// link to staff (performances.house_manager_id), though
+					// staff.role holds the words too.
+					it.senses = []sense{{kind: sEntity, name: r.To, entity: r.To, strength: strName}}
+					st.byLinks = append(st.byLinks, byLink{rel: r, words: it.text})
+				}
+			}
 			if byMode && i > 0 && mean[i-1].kind == itKw && groupWord(mean[i-1].text) && !afterVerb[mean[i-1]] && len(it.senses) > 0 && len(only(it.senses, sValue)) == len(it.senses) && !(i+1 < len(mean) && mean[i+1].kind == itTerm) && !p.namesRows(it.senses) {
 				// "average tip by server": Server is a value (a role), not
 				// something to group by; the grouping is not dropped for a
@@ -1152,3 +1164,9 @@ func (st *state) measureHaving() bool {
 
 // byValue is a value said right after "by" or "per", and its table.
 type byValue struct{ words, entity string }
+
+// byLink is a grouping said by the name of a link to a table (linkNamedAs).
+type byLink struct {
+	rel   *semantic.Relationship
+	words string
+}

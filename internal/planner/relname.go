@@ -306,3 +306,34 @@ func (p *Planner) groupedByRoleValue(question string) string {
 	}
 	return ""
 }
+
+// linkNamedAs is the one many-to-one link to table entity, from another
+// table, whose name is words ("house manager" of house_manager), where
+// the link is the only one between its two tables; nil otherwise. The
+// words are then the table reached through that link, as "assignee" is
+// (byRole), before a value of the table that reads the same
+// (staff.role 'house_manager').
+func (p *Planner) linkNamedAs(words, entity string) *semantic.Relationship {
+	var hit *semantic.Relationship
+	for i := range p.m.Relationships {
+		r := &p.m.Relationships[i]
+		if r.Cardinality != semantic.ManyToOne || !strings.EqualFold(r.To, entity) || strings.EqualFold(r.From, r.To) ||
+			strings.Join(nameWords(r.Name), " ") != words || p.roleOfEntity(r.To) != nil {
+			continue
+		}
+		if hit != nil {
+			return nil
+		}
+		hit = r
+	}
+	if hit == nil {
+		return nil
+	}
+	for i := range p.m.Relationships {
+		r := &p.m.Relationships[i]
+		if r != hit && strings.EqualFold(r.From, hit.From) && strings.EqualFold(r.To, hit.To) {
+			return nil // two links between the tables: roles of their own
+		}
+	}
+	return hit
+}
