@@ -133,12 +133,7 @@ func (p *Planner) byLinkGroups(st *state, pl *Plan) *Plan {
 	if len(st.byLinks) == 0 || pl == nil || pl.Query == nil || pl.Kind != KindMetric && pl.Kind != KindRows {
 		return pl
 	}
-	from := ""
-	if pl.Query.Rows != nil {
-		from = pl.Query.Rows.Entity
-	} else if len(pl.Query.Metrics) > 0 {
-		from = p.metricEntity(pl.Query.Metrics[0], pl.AdHoc)
-	}
+	from := p.rowsOf(pl)
 	c := *pl
 	c.Understood, c.Notes = slices.Clone(pl.Understood), slices.Clone(pl.Notes)
 	for _, l := range st.byLinks {

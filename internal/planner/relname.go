@@ -79,12 +79,7 @@ func (p *Planner) byRole(question string, asOf time.Time, unknown []string) *Pla
 		return nil
 	}
 	// The rows measured or listed must be those the link starts from.
-	from := ""
-	if pl.Query.Rows != nil {
-		from = pl.Query.Rows.Entity
-	} else if len(pl.Query.Metrics) > 0 {
-		from = p.metricEntity(pl.Query.Metrics[0], pl.AdHoc)
-	}
+	from := p.rowsOf(pl)
 	if pl.Read == "" {
 		pl.Read = read
 	}
@@ -336,4 +331,16 @@ func (p *Planner) linkNamedAs(words, entity string) *semantic.Relationship {
 		}
 	}
 	return hit
+}
+
+// rowsOf is the table whose rows a plan lists, or that its first measure
+// is over; "" where it has neither.
+func (p *Planner) rowsOf(pl *Plan) string {
+	switch {
+	case pl.Query.Rows != nil:
+		return pl.Query.Rows.Entity
+	case len(pl.Query.Metrics) > 0:
+		return p.metricEntity(pl.Query.Metrics[0], pl.AdHoc)
+	}
+	return ""
 }
