@@ -447,12 +447,29 @@ var columnRefRE = lazyRE(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)`)
 // definition under another name (new_customers and customers are both
 // COUNT(customers.id) dated by signup).
 func (c *cover) sameAsUsed(mt *semantic.Metric) bool {
+	names := slices.Clone(c.q.Metrics)
 	for _, name := range c.q.Metrics {
+		if d := c.m.Metric(name); d != nil {
+			// "average number of orders per customer": the orders of
+			// each customer, a part of the average, measure orders too.
+			for _, part := range metricRefRE().FindAllStringSubmatch(d.Derived, -1) {
+				names = append(names, part[1])
+			}
+		}
+	}
+	for _, name := range names {
 		u := c.m.Metric(name)
-		if u == nil || u.Expr == "" || mt.Expr == "" {
+		if u == nil || u.Expr == "" || mt.Expr == "" || !strings.EqualFold(u.Expr, mt.Expr) || !strings.EqualFold(u.Entity, mt.Entity) {
 			continue
 		}
-		if strings.EqualFold(u.Expr, mt.Expr) && strings.EqualFold(u.Entity, mt.Entity) && strings.Join(u.Filters, "&") == strings.Join(mt.Filters, "&") {
+		if strings.Join(u.Filters, "&") == strings.Join(mt.Filters, "&") {
+			return true
+		}
+		// The same rows, those of some row of another table: the only
+		// conditions added say the row has one (orders.customer_id, as
+		// customers.id IS NOT NULL).
+		if len(u.Filters) > len(mt.Filters) && slices.Equal(u.Filters[:len(mt.Filters)], mt.Filters) &&
+			!slices.ContainsFunc(u.Filters[len(mt.Filters):], func(f string) bool { return !strings.HasSuffix(strings.ToUpper(strings.TrimSpace(f)), " IS NOT NULL") }) {
 			return true
 		}
 	}

@@ -538,6 +538,36 @@ func TestCoverageLinkName(t *testing.T) {
 	}
 }
 
+// TestCoveragePerEntityParts: a per-entity average of a named measure
+// measures it, through its part over the rows that have such an entity
+// ("average number of orders per customer": orders of customers, the
+// same count with customers.id IS NOT NULL; found from outside: refused,
+// "orders" read as not measured). A part with another condition does
+// not.
+func TestCoveragePerEntityParts(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "customers", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "customer_id", Type: quarry.TypeInt}, {Name: "status", Type: quarry.TypeText}}},
+		},
+		Relationships: []semantic.Relationship{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Cardinality: semantic.ManyToOne}},
+		Metrics: []semantic.Metric{
+			{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)", Synonyms: []string{"number of orders"}},
+			{Name: "orders_of_customers", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"customers.id IS NOT NULL"}},
+			{Name: "paid_orders_of_customers", Entity: "orders", Expr: "COUNT(orders.id)", Filters: []string{"orders.status = 'paid'"}},
+			{Name: "number_of_customers", Entity: "customers", Expr: "COUNT(customers.id)"},
+			{Name: "orders_per_customer", Derived: "{orders_of_customers} / {number_of_customers}"},
+			{Name: "paid_per_customer", Derived: "{paid_orders_of_customers} / {number_of_customers}"},
+		},
+	}
+	for metric, fail := range map[string]bool{"orders_per_customer": false, "paid_per_customer": true} {
+		failed := coverageFailures("average number of orders per customer", "2026-06-30", m, &semantic.Query{Metrics: []string{metric}})
+		if fail != strings.Contains(failed, "which the query does not measure") {
+			t.Errorf("%s: failed %q; want the measure not measured: %v", metric, failed, fail)
+		}
+	}
+}
+
 // TestCoverageEventCount: a measure that counts the rows in an event's
 // state ("refunds": orders whose status is 'refunded') counts events, as
 // a period on the table's one date reads them (PeriodDate): "how many
