@@ -915,7 +915,6 @@ func (p *Planner) walk(items []item, st *state) {
 	}
 }
 
-// valuesOnly reports whether every sense is a value.
 // takesNumber reports whether a term a number is said right before may
 // be what the number counts or compares: rows, a measure or a number
 // column ("over 2 orders"), not a value or a date ("amount over 400
@@ -930,6 +929,7 @@ func takesNumber(ss []sense) bool {
 	return false
 }
 
+// valuesOnly reports whether every sense is a value.
 func valuesOnly(ss []sense) bool {
 	return len(ss) > 0 && len(only(ss, sValue)) == len(ss)
 }
