@@ -45,6 +45,11 @@ func (p *Planner) rowValue(question string, asOf time.Time, pl *Plan) *Plan {
 			return nil
 		}
 		words := strings.Join(nameWords(column), " ")
+		if containsWord([]string{words}, "value") {
+			// Named so already ("order value"), and still not read:
+			// planned again, it would be rewritten without end.
+			return nil
+		}
 		read := question[:t.start] + words + question[t.end:]
 		again := p.planQuestion(read, asOf)
 		if again.Kind != KindMetric && again.Kind != KindRows || again.Query == nil {
