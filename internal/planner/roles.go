@@ -357,6 +357,11 @@ func (b *builder) roles() *Plan {
 				// "tickets for products of the Billing team": the way to
 				// the table named next (Query.Via).
 				t.role = "context"
+			case b.otherLinkSaid(t, s.name) != nil:
+				// "how many performances did Maria Lopez manage": the
+				// stage manager of their production, or their own house
+				// manager? Both links are said by the word.
+				return b.otherLinkSaid(t, s.name)
 			case b.valuesThroughRole(t, s.name):
 				// "how many events did Lonely Wolves headline": the
 				// artist's name through the headliner link.
