@@ -119,7 +119,7 @@ func (p *Planner) build(st *state) *Plan {
 		return pl
 	}
 	b.via()
-	return p.linkRoleFields(st, b.withSome(b.withNone(b.finish())))
+	return p.byLinkGroups(st, p.linkRoleFields(st, b.withSome(b.withNone(b.finish()))))
 }
 
 // via records the tables the question names on the way to another, read

@@ -73,7 +73,6 @@ func (p *Planner) pathRole(path []pathStep) string {
 // values ("which staff directed the most performances" groups by the
 // director, not by the house manager the table's own name joins).
 func (p *Planner) linkRoleFields(st *state, pl *Plan) *Plan {
-	pl = p.byLinkGroups(st, pl)
 	e := p.entity(st.linkRole)
 	if pl == nil || pl.Query == nil || e == nil || e.Role == nil {
 		return pl
@@ -89,11 +88,11 @@ func (p *Planner) linkRoleFields(st *state, pl *Plan) *Plan {
 	q.Dimensions = slices.Clone(q.Dimensions)
 	q.Order = slices.Clone(q.Order)
 	q.Hidden = slices.Clone(q.Hidden)
-	any := false
+	changed := false
 	for i := range q.Filters {
 		var ok bool
 		q.Filters[i].Field, ok = moved(q.Filters[i].Field)
-		any = any || ok
+		changed = changed || ok
 	}
 	grouped := false
 	for i := range q.Dimensions {
@@ -101,14 +100,14 @@ func (p *Planner) linkRoleFields(st *state, pl *Plan) *Plan {
 		q.Dimensions[i].Name, ok = moved(q.Dimensions[i].Name)
 		grouped = grouped || ok
 	}
-	any = any || grouped
+	changed = changed || grouped
 	for i := range q.Order {
 		q.Order[i].Field, _ = moved(q.Order[i].Field)
 	}
 	for i := range q.Hidden {
 		q.Hidden[i], _ = moved(q.Hidden[i])
 	}
-	if !any {
+	if !changed {
 		return pl
 	}
 	c := *pl

@@ -56,14 +56,9 @@ func (p *Planner) onAverage(question string, asOf time.Time, pl *Plan) *Plan {
 	case "each", "a", "an", "the", "every", "one", "per", "our":
 		j++ // "did students have": the table alone
 	}
-	// The table each row of which the average is per: its longest name.
-	entity, end := "", j
-	for k := min(3, len(toks)-j); k >= 1; k-- {
-		if e := p.strongEntity(join(toks[j : j+k])); e != "" {
-			entity, end = e, j+k
-			break
-		}
-	}
+	// The table each row of which the average is per, by its longest name.
+	entity, n := p.perEntity(toks[j:])
+	end := j + n
 	if entity == "" || end >= len(toks) {
 		return nil
 	}

@@ -301,6 +301,7 @@ func (b *builder) roles() *Plan {
 			t.role = "value"
 		case sEntity:
 			ent := b.p.entity(s.name)
+			other := b.otherLinkSaid(t, s.name)
 			switch {
 			case t.byMode && t.ofBefore && groupTerm != nil && b.p.upOf(lower(s.name))[lower(termEntity(groupTerm))]:
 				// "tickets by team of their agents", "… through agents":
@@ -357,11 +358,11 @@ func (b *builder) roles() *Plan {
 				// "tickets for products of the Billing team": the way to
 				// the table named next (Query.Via).
 				t.role = "context"
-			case b.otherLinkSaid(t, s.name) != nil:
+			case other != nil:
 				// "how many performances did Maria Lopez manage": the
 				// stage manager of their production, or their own house
 				// manager? Both links are said by the word.
-				return b.otherLinkSaid(t, s.name)
+				return other
 			case b.valuesThroughRole(t, s.name):
 				// "how many events did Lonely Wolves headline": the
 				// artist's name through the headliner link.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -28,7 +29,7 @@ func (p *Planner) rowValue(question string, asOf time.Time, pl *Plan) *Plan {
 		switch {
 		case i > 0:
 			// "booking value": the table named right before it.
-			entity = p.strongEntity(toks[i-1].s)
+			entity, _ = p.perEntity(toks[i-1 : i])
 			if entity == "" && i+2 < len(toks) && toks[i+1].s == "of" {
 				entity = p.tableAfter(toks[i+2:])
 			}
@@ -45,7 +46,7 @@ func (p *Planner) rowValue(question string, asOf time.Time, pl *Plan) *Plan {
 			return nil
 		}
 		words := strings.Join(nameWords(column), " ")
-		if containsWord([]string{words}, "value") {
+		if slices.Contains(nameWords(column), "value") {
 			// Named so already ("order value"), and still not read:
 			// planned again, it would be rewritten without end.
 			return nil
@@ -61,25 +62,12 @@ func (p *Planner) rowValue(question string, asOf time.Time, pl *Plan) *Plan {
 	return nil
 }
 
-// strongEntity is the one table a word names ("booking": bookings), or "".
-func (p *Planner) strongEntity(w string) string {
-	ss, ok := p.lex.get(w)
-	if !ok {
-		return ""
-	}
-	es := strongest(only(ss, sEntity))
-	if len(es) != 1 {
-		return ""
-	}
-	return es[0].name
-}
-
 // tableAfter is the one table the first words of toks name, skipping the
 // words between ("of open invoices": invoices), up to three of them; ""
 // where none, or several, do.
 func (p *Planner) tableAfter(toks []token) string {
 	for j := 0; j < min(4, len(toks)); j++ {
-		if e := p.strongEntity(toks[j].s); e != "" {
+		if e, _ := p.perEntity(toks[j:]); e != "" {
 			return e
 		}
 	}
