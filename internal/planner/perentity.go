@@ -206,6 +206,16 @@ func (p *Planner) perEntityAverage(inner *Plan, mt *semantic.Metric, ent, what s
 		return &Plan{Kind: KindUnanswered, Understood: inner.Understood, Reason: fmt.Sprintf("%s is not made of rows that each belong to one %s, so quarry cannot spread it per %s", what, one, one)}
 	}
 	count := semantic.Metric{Name: "number_of_" + lower(e.Name), Entity: e.Name, Expr: "COUNT(" + e.Name + "." + e.PrimaryKey + ")", Format: "integer", Description: "number of " + display(e.Name) + ", all of them"}
+	all := "all " + display(e.Name) + ", those with none included (each counts as 0)"
+	if ro := e.Role; ro != nil {
+		// "average number of claims per adjuster": an adjuster is a
+		// member of staff some claim names as its adjuster, not every
+		// member of staff (found from outside: 2,650 claims over all 72
+		// staff, 36.81 for 67.95, at 1.00).
+		count = semantic.Metric{Name: count.Name, Entity: ro.From, Expr: "COUNT(DISTINCT " + ro.Via() + ")", Format: "integer",
+			Description: fmt.Sprintf("number of %s that some %s names through %s", display(ro.Of), singular(strings.ToLower(display(ro.From))), ro.Via())}
+		all = fmt.Sprintf("%s that are the %s of some %s (%s)", display(ro.Of), one, singular(strings.ToLower(display(ro.From))), ro.Via())
+	}
 	// "average revenue per order", where revenue is of completed orders:
 	// per completed order, as the measure keeps them (found from outside:
 	// divided by every order, cancelled ones too, $136.07 for $150.77).
@@ -248,7 +258,7 @@ func (p *Planner) perEntityAverage(inner *Plan, mt *semantic.Metric, ent, what s
 	out.AdHoc = append(append([]semantic.Metric{}, inner.AdHoc...), theirs, count, avg)
 	out.Query = &semantic.Query{Metrics: []string{avg.Name}}
 	out.Title = fmt.Sprintf("Average %s per %s", what, one)
-	note := fmt.Sprintf("the average per %s is %s divided by the number of all %s, those with none included (each counts as 0)", one, what, display(e.Name))
+	note := fmt.Sprintf("the average per %s is %s divided by the number of %s", one, what, all)
 	if len(kept) > 0 {
 		note = fmt.Sprintf("the average per %s is %s divided by the number of %s where %s, as %s keeps them", one, what, display(e.Name), strings.Join(kept, " and "), what)
 	}

@@ -1659,3 +1659,41 @@ func TestCoverageActsMadeOnEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestCoveragePerRole: an average per a role ("per adjuster", staff
+// reached through claims.adjuster_id) is divided by the staff some claim
+// names through that link, counted once each; a count of every member of
+// staff, or of the link's rows, is not a number of adjusters.
+func TestCoveragePerRole(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "staff", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}}},
+			{Name: "claims", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "adjuster_id", Type: quarry.TypeInt}, {Name: "reviewer_id", Type: quarry.TypeInt}}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "adjuster", From: "claims", FromColumn: "adjuster_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "reviewer", From: "claims", FromColumn: "reviewer_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	m = semantic.WithRoles(m)
+	m.Metrics = []semantic.Metric{
+		{Name: "claims_of_adjuster", Entity: "claims", Expr: "COUNT(claims.id)", Filters: []string{"adjuster.id IS NOT NULL"}},
+		{Name: "adjusters", Entity: "claims", Expr: "COUNT(DISTINCT claims.adjuster_id)"},
+		{Name: "reviewers", Entity: "claims", Expr: "COUNT(DISTINCT claims.reviewer_id)"},
+		{Name: "links", Entity: "claims", Expr: "COUNT(claims.adjuster_id)"},
+		{Name: "every_adjuster", Entity: "adjuster", Expr: "COUNT(adjuster.id)"},
+		{Name: "per_adjuster", Derived: "{claims_of_adjuster} / {adjusters}"},
+		{Name: "per_reviewer", Derived: "{claims_of_adjuster} / {reviewers}"},
+		{Name: "per_link", Derived: "{claims_of_adjuster} / {links}"},
+		{Name: "per_staff", Derived: "{claims_of_adjuster} / {every_adjuster}"},
+	}
+	if m.Entity("adjuster") == nil || m.Entity("adjuster").Role == nil {
+		t.Fatal("no role entity adjuster")
+	}
+	for metric, fail := range map[string]bool{"per_adjuster": false, "per_reviewer": true, "per_link": true, "per_staff": true} {
+		failed := coverageFailures("average number of claims per adjuster", "2026-06-30", m, &semantic.Query{Metrics: []string{metric}})
+		if fail != strings.Contains(failed, "asks for each adjuster") {
+			t.Errorf("%s: failed %q; want each adjuster not grouped by: %v", metric, failed, fail)
+		}
+	}
+}
