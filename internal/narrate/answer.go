@@ -417,14 +417,11 @@ func (w writer) points(d, m column) []point {
 		if !ok {
 			continue
 		}
-		label := w.fmtCell(d, r)
-		if d.cell(r) == nil {
-			// The rows with no value are a group, never "NULL" leading a
-			// breakdown: "(no discount code) leads with 51,882"; by the
-			// table a name column is of ("(no accompanist)", not "(no
-			// name)").
-			label = "(no " + humanize(w.nullWord(d)) + ")"
-		}
+		// The rows with no value are a group, never "NULL" leading a
+		// breakdown: "(no discount code) leads with 51,882"; by the
+		// table a name column is of ("(no accompanist)", not "(no
+		// name)").
+		label := w.groupLabel(d, r)
 		ps = append(ps, point{label: label, value: f, text: w.fmtCell(m, r), cell: d.cell(r)})
 	}
 	return ps
@@ -551,7 +548,7 @@ func (w writer) share(d column, nums []column) string {
 		if !ok {
 			continue
 		}
-		x := row{label: w.fmtCell(d, r), share: w.fmtCell(sh, r), f: f}
+		x := row{label: w.groupLabel(d, r), share: w.fmtCell(sh, r), f: f}
 		if found {
 			x.value = w.fmtCell(m, r)
 		}
@@ -677,6 +674,9 @@ func (w writer) list(dims []column) string {
 	// entity's label, or its key), not by the first text column: a
 	// ticket is "id 7839", not its priority.
 	name := func(r []any) string { return w.fmtCell(c, r) }
+	if c.Role == RoleDimension && !c.time {
+		name = func(r []any) string { return w.groupLabel(c, r) }
+	}
 	for _, x := range w.cols {
 		if x.Names && top == "" {
 			c = x
@@ -737,8 +737,8 @@ func (w writer) highest(dims []column, m column) string {
 	}
 	var where []string
 	for _, d := range dims {
-		if d.cell(rows[best]) != nil {
-			where = append(where, w.fmtCell(d, rows[best]))
+		if l := w.groupLabel(d, rows[best]); (d.cell(rows[best]) != nil || !d.time) && !slices.Contains(where, l) {
+			where = append(where, l)
 		}
 	}
 	s := "; the highest is **" + w.fmtCell(m, rows[best]) + "**"

@@ -21,3 +21,14 @@ func nameColumn(col string) bool {
 	c := strings.ToLower(col)
 	return c == "name" || c == "title" || c == "label" || strings.HasSuffix(c, "_name")
 }
+
+// groupLabel is row r's value of the grouping d as written, and, where it
+// has none, the group of the rows with none ("(no reviewer)"), never
+// "NULL" as if it were a name (found from outside: "starting with NULL,
+// … the highest is 476", the 476 claims with no reviewer).
+func (w writer) groupLabel(d column, r []any) string {
+	if d.cell(r) == nil {
+		return "(no " + humanize(w.nullWord(d)) + ")"
+	}
+	return w.fmtCell(d, r)
+}

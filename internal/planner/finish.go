@@ -291,7 +291,12 @@ func (b *builder) finish() *Plan {
 		return pl
 	}
 	for _, g := range b.groups {
-		q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: g})
+		// "how many claims did each reviewer review": the role named
+		// twice (its name and its verb) is one grouping, not two
+		// columns of the same names (found from outside).
+		if !slices.ContainsFunc(q.Dimensions, func(d semantic.DimRef) bool { return d.Grain == "" && strings.EqualFold(d.Name, g) }) {
+			q.Dimensions = append(q.Dimensions, semantic.DimRef{Name: g})
+		}
 	}
 	if st.breakdown && len(q.Dimensions) == 0 {
 		return b.fail("“break down” needs what to break it down by, such as “by channel” or “by month”")

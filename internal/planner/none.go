@@ -232,7 +232,7 @@ func (b *builder) withNone(pl *Plan) *Plan {
 		subject = b.p.metricEntity(q.Metrics[0], b.adhoc)
 	}
 	bought := b.boughtNone(pl)
-	if q := pl.Query; q.TimeRange != nil || len(q.Compare) > 0 {
+	if q := pl.Query; (q.TimeRange != nil || len(q.Compare) > 0) && !b.p.missingParent(subject, b.st.none, q) {
 		// "customers who have not ordered in the last 90 days": the
 		// period is the missing rows', on their own date; applied to
 		// the customers it would answer another question.

@@ -36,3 +36,23 @@ func TestAveragePerRole(t *testing.T) {
 		})
 	}
 }
+
+// TestRoleGroupedOnce: a role named by its name and by its verb ("each
+// director direct") is one grouping (found from outside: "how many
+// claims did each reviewer review" grouped by reviewer.full_name twice).
+func TestRoleGroupedOnce(t *testing.T) {
+	p := New(theatreModel(), nil)
+	for _, q := range []string{"how many productions did each director direct", "how many productions did each stage manager manage"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Dimensions) == 0 {
+			t.Fatalf("%q: %s %s %s %v", q, pl.Kind, pl.Reason, pl.Question, pl.Options)
+		}
+		seen := map[string]bool{}
+		for _, d := range pl.Query.Dimensions {
+			if seen[d.Name] {
+				t.Errorf("%q: grouped by %s twice: %v", q, d.Name, pl.Query.Dimensions)
+			}
+			seen[d.Name] = true
+		}
+	}
+}
