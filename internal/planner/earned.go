@@ -410,6 +410,7 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 	// The tables the question names before the comparison, each by its
 	// longest name ("order lines", not "order").
 	entity, column := "", ""
+	var named []string // every table named before the comparison
 	for i := 0; i < at; {
 		n := 1
 		var ss []sense
@@ -420,6 +421,9 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 			}
 		}
 		for _, s := range strongest(only(ss, sEntity)) {
+			if !slices.Contains(named, s.name) {
+				named = append(named, s.name)
+			}
 			if c := p.oneAmount(s.name); c != "" && s.name != entity {
 				if entity != "" {
 					return nil // two tables with an amount: which?
@@ -430,7 +434,11 @@ func (p *Planner) bareAmount(question string, asOf time.Time, pl *Plan) *Plan {
 		i += n
 	}
 	if entity == "" || !moneySaid(question[toks[at].start:]) && p.otherNumber(entity, column) {
-		// "over 10" of rows with an amount and a number of hours: which?
+		// "over 10" of rows with an amount and a number of hours, or
+		// with two amounts and no one total: which?
+		if len(named) == 1 {
+			return p.whichNumber(question, asOf, toks, at, named[0])
+		}
 		return nil
 	}
 	words := strings.Join(nameWords(column), " ")

@@ -544,6 +544,12 @@ func (p *Planner) scan(q string, toks []token, rngs []dates.Range, asOf time.Tim
 		if kw == "count" && bestL == 0 && (toks[i].s == "number" || toks[i].s == "numbers") && entityAfter(items) && i > 0 && toks[i-1].end+1 >= toks[i].start {
 			bestK = 0
 		}
+		// "orders with a total over 500": the column named total,
+		// compared, not a sum of what follows (found from outside: no
+		// comparison of a column named "total" could be asked).
+		if bestL > 0 && bestL == bestK && aggregateKw(kw) && i+bestL < len(toks) && comparisonWord(toks[i+bestL].s) && slices.ContainsFunc(lexSenses, func(s sense) bool { return s.kind == sColumn && s.numeric }) {
+			bestK = 0
+		}
 		switch {
 		case bestL > 0 && (bestL > bestK || bestL == bestK && (!strongKw(kw) && !(i > 0 && grainWordBefore(toks[i-1].s) && grainOverAlias(kw, lexSenses)) || capitalValue)):
 			items = append(items, item{kind: itTerm, text: join(toks[i : i+bestL]), senses: lexSenses, via: via})

@@ -121,7 +121,7 @@ func MakingWord(v string) bool {
 func EnteredName(col string) bool {
 	for _, w := range NameWords(col) {
 		switch w {
-		case "created", "creation", "inserted", "added", "entered":
+		case "created", "creation", "inserted", "added", "entered", "booked":
 			return true
 		}
 	}
@@ -143,7 +143,7 @@ func ExistedBy(e *Entity) string {
 	}
 	found := ""
 	for _, c := range e.Columns {
-		if !c.Temporal() || c.TimeRole != TimeRoleStart || !EnteredName(c.Name) || strings.EqualFold(c.Name, e.TimeColumn) {
+		if !c.Temporal() || c.TimeRole != TimeRoleStart && c.TimeRole != TimeRoleEvent || !EnteredName(c.Name) || strings.EqualFold(c.Name, e.TimeColumn) {
 			continue
 		}
 		if found != "" {
