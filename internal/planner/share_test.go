@@ -197,3 +197,47 @@ func TestShareByATable(t *testing.T) {
 		t.Errorf("share by two groupings: %+v", pl.Query)
 	}
 }
+
+// TestShareVerbQualified: a value behind a preposition after a share's
+// verb whose column is named for the verb says how the verb was done
+// ("paid in cash": orders.payment_method), part of the condition; one of
+// another column is still the rows the share is of ("paid on web"). Found
+// from outside: "what percentage of orders were paid in cash" was the
+// share of cash orders that were paid, 100%, at 1.00.
+func TestShareVerbQualified(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt},
+		{Name: "status", Type: quarry.TypeText, Values: []string{"paid", "comped"}},
+		{Name: "payment_method", Type: quarry.TypeText, Values: []string{"cash", "card"}},
+		{Name: "channel", Type: quarry.TypeText, Values: []string{"web", "phone"}},
+	}}}}
+	p := New(m, nil)
+	for _, tc := range []struct {
+		q      string
+		filter string // the rows the share is of
+		cond   []string
+	}{
+		{"what percentage of orders were paid in cash", "", []string{"'paid'", "'cash'"}},
+		{"what percentage of orders were paid on web", "orders.channel", []string{"'paid'"}},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			pl := p.Plan(tc.q, asOf)
+			if pl.Kind != KindMetric || len(pl.AdHoc) != 1 {
+				t.Fatalf("%s %s %+v", pl.Kind, pl.Reason, pl.AdHoc)
+			}
+			var fs []string
+			for _, f := range pl.Query.Filters {
+				fs = append(fs, f.Field)
+			}
+			if strings.Join(fs, ",") != tc.filter {
+				t.Errorf("the share is of rows where %v, want %q", fs, tc.filter)
+			}
+			num := strings.SplitN(pl.AdHoc[0].Expr, "NULLIF", 2)[0]
+			for _, c := range tc.cond {
+				if !strings.Contains(num, c) {
+					t.Errorf("numerator %s lacks %s", num, c)
+				}
+			}
+		})
+	}
+}

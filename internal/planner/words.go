@@ -205,7 +205,7 @@ func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, 
 			return nil, nil, false
 		case at < loc[0]:
 			pop = append(pop, f)
-		case populationWords[lastWord(low[:at])]:
+		case populationWords[lastWord(low[:at])] && !qualifiesVerb(low[loc[1]:at], f):
 			placed = append(placed, f)
 		default:
 			num = append(num, f)
@@ -219,6 +219,28 @@ func (b *builder) splitShare(fs []semantic.Filter) (num, pop []semantic.Filter, 
 		return num, append(pop, placed...), true
 	}
 	return placed, pop, len(placed) > 0
+}
+
+// qualifiesVerb reports whether filter f, behind a preposition after a
+// share's verb, says how the verb was done: its column is named for the
+// verb ("paid in cash", orders.payment_method), so it is part of the
+// condition, not the rows the share is of (found from outside: "what
+// percentage of orders were paid in cash" read as the share of cash
+// orders that were paid, 100% for 13.4%, at 1.00).
+func qualifiesVerb(between string, f semantic.Filter) bool {
+	_, col, _ := strings.Cut(f.Field, ".")
+	for _, t := range tokenize(between) {
+		v := stemWord(t.s)
+		if len(v) < 3 || !isAlpha(v) {
+			continue
+		}
+		for _, w := range nameWords(col) {
+			if strings.HasPrefix(stemWord(w), v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // populationWords introduce, after a share's condition, the rows the
