@@ -535,3 +535,13 @@ func (p *Planner) nounOfMaking(w string, senses []sense) *semantic.Entity {
 	}
 	return found
 }
+
+// collectiveNoun reports whether w names a group of people whose one is
+// a "member" ("staff member", "crew members").
+func collectiveNoun(w string) bool {
+	switch w {
+	case "staff", "crew", "team", "personnel", "faculty", "workforce":
+		return true
+	}
+	return false
+}

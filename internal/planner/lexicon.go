@@ -390,6 +390,11 @@ func buildLexicon(m *semantic.Model, scope *probe) lexicon {
 		entityIn := scope.admitsAny(e.Name, e.Synonyms)
 		if entityIn {
 			l.addForms(e.Name, es)
+			if n := strings.Join(words(e.Name), " "); collectiveNoun(lastWordOf(n)) {
+				// "which staff member", "crew members": one of the
+				// table's rows.
+				l.addForms(n+" member", es)
+			}
 		}
 		if collect {
 			terms[strings.Join(words(e.Name), " ")] = true

@@ -3,6 +3,9 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // TestAveragePerRole: an average per a role ("per director") is spread
@@ -54,5 +57,33 @@ func TestRoleGroupedOnce(t *testing.T) {
 			}
 			seen[d.Name] = true
 		}
+	}
+}
+
+// TestListedVerbNamesRole: asked which link reaches a table, the verb the
+// knowledge lists on one of the links says which ("which staff served the
+// most orders": orders.server_id, whose verbs are [serve]; found from
+// outside: asked "manager or server?").
+func TestListedVerbNamesRole(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "staff", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText}}},
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "opened_at", Columns: []semantic.Column{id("id"), id("server_id"), id("manager_id"), {Name: "opened_at", Type: quarry.TypeTimestamp}}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "server", From: "orders", FromColumn: "server_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne, Verbs: []string{"serve"}},
+			{Name: "manager", From: "orders", FromColumn: "manager_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"which staff served the most orders this year", "which staff member served the most orders last month"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Dimensions) == 0 || !strings.HasPrefix(pl.Query.Dimensions[0].Name, "server.") {
+			t.Errorf("%q: %s %s %s %v %+v", q, pl.Kind, pl.Reason, pl.Question, pl.Options, pl.Query)
+		}
+	}
+	if pl := p.Plan("which staff handled the most orders this year", asOf); pl.Kind != KindClarify {
+		t.Errorf("a verb listed on no link: %s %+v; want asked which", pl.Kind, pl.Query)
 	}
 }

@@ -70,12 +70,19 @@ func (p *Planner) roleSaid(question string, asOf time.Time, pl *Plan) *Plan {
 	}
 	toks := tokenize(question)
 	hit, verb, at := "", "", -1
+	listed := false
 	for _, o := range pl.roleOpts {
-		if v, i := verbOfRole(toks, strings.Fields(o)[0]); v != "" {
+		v, i := verbOfRole(toks, strings.Fields(o)[0])
+		byList := false
+		if v == "" {
+			v, i = p.listedVerbOfRole(toks, o)
+			byList = v != ""
+		}
+		if v != "" {
 			if hit != "" {
 				return nil
 			}
-			hit, verb, at = o, v, i
+			hit, verb, at, listed = o, v, i, byList
 		}
 	}
 	if hit == "" {
@@ -86,6 +93,13 @@ func (p *Planner) roleSaid(question string, asOf time.Time, pl *Plan) *Plan {
 	read := strings.TrimRight(strings.TrimSpace(question), "?.! ") + " " + hit
 	if at+1 < len(toks) && placeWord(toks[at+1].s) {
 		read = question[:toks[at+1].end] + " " + hit + question[toks[at+1].end:]
+	}
+	if listed {
+		// "which staff served the most orders": the staff in the role
+		// the verb is listed on, "which server served …".
+		if r, ok := p.roleForTable(question, toks, hit); ok {
+			read = r
+		}
 	}
 	again := p.planQuestion(read, asOf)
 	if again.Kind != KindMetric && again.Kind != KindRows {
@@ -394,4 +408,54 @@ func (b *builder) participleState() {
 			return
 		}
 	}
+}
+
+// listedVerbOfRole is the word of toks that is a verb the knowledge lists
+// on the link of role (the role entity's name in words), and its index:
+// "served" for orders.server_id, whose verbs are [serve] (found from
+// outside: "which staff served the most orders" asked "manager or
+// server?"); "" where none is.
+func (p *Planner) listedVerbOfRole(toks []token, role string) (string, int) {
+	for i := range p.m.Entities {
+		ro := p.m.Entities[i].Role
+		if ro == nil || strings.ToLower(display(p.m.Entities[i].Name)) != role {
+			continue
+		}
+		for j := range p.m.Relationships {
+			r := &p.m.Relationships[j]
+			if !strings.EqualFold(r.From, ro.From) || !strings.EqualFold(r.FromColumn, ro.FromColumn) {
+				continue
+			}
+			for k, t := range toks {
+				if slices.Contains(p.relVerbs[r], stemKey(t.s)) {
+					return t.s, k
+				}
+			}
+		}
+	}
+	return "", -1
+}
+
+// roleForTable is question with the words naming the table of role (the
+// role entity's name in words) replaced by the role's words ("which staff
+// member served" → "which server served"); false where no word names it.
+func (p *Planner) roleForTable(question string, toks []token, role string) (string, bool) {
+	for i := range p.m.Entities {
+		ro := p.m.Entities[i].Role
+		if ro == nil || strings.ToLower(display(p.m.Entities[i].Name)) != role {
+			continue
+		}
+		of := stemKey(lastWordOf(strings.ToLower(display(ro.Of))))
+		for k, t := range toks {
+			if stemKey(t.s) != of {
+				continue
+			}
+			end := t.end
+			if k+1 < len(toks) && (toks[k+1].s == "member" || toks[k+1].s == "members") {
+				end = toks[k+1].end
+			}
+			return question[:t.start] + role + question[end:], true
+		}
+	}
+	return "", false
 }
