@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +87,44 @@ func TestListedVerbNamesRole(t *testing.T) {
 	}
 	if pl := p.Plan("which staff handled the most orders this year", asOf); pl.Kind != KindClarify {
 		t.Errorf("a verb listed on no link: %s %+v; want asked which", pl.Kind, pl.Query)
+	}
+}
+
+// TestRoleWordAsValue: a word that names a role (server: the staff orders
+// name through server_id) and a value of the role's table (staff.role
+// 'server') counts the staff holding the value, by their own restaurant,
+// never the staff who served orders there (found from outside: "how many
+// servers at each restaurant" counted distinct orders.server_id by the
+// orders' restaurant, 16 for 8 at 0.85).
+func TestRoleWordAsValue(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "restaurants", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText}}},
+			{Name: "staff", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), id("restaurant_id"), {Name: "name", Type: quarry.TypeText},
+				{Name: "role", Type: quarry.TypeText, Values: []string{"chef", "manager", "server"}}}},
+			{Name: "orders", PrimaryKey: "id", Columns: []semantic.Column{id("id"), id("restaurant_id"), id("server_id"), id("manager_id")}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "restaurant", From: "staff", FromColumn: "restaurant_id", To: "restaurants", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "restaurant", From: "orders", FromColumn: "restaurant_id", To: "restaurants", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "server", From: "orders", FromColumn: "server_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne, Verbs: []string{"serve"}},
+			{Name: "manager", From: "orders", FromColumn: "manager_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	for _, q := range []string{"how many servers at each restaurant", "number of servers by restaurant", "how many servers do we have"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Metrics) != 1 {
+			t.Errorf("%q: %s %s %s", q, pl.Kind, pl.Reason, pl.Question)
+			continue
+		}
+		var fs []string
+		for _, f := range pl.Query.Filters {
+			fs = append(fs, fmt.Sprint(f.Field, f.Values))
+		}
+		if ent := p.metricEntity(pl.Query.Metrics[0], pl.AdHoc); ent != "staff" || !slices.Contains(fs, "staff.role[server]") {
+			t.Errorf("%q: counts %s where %v; want the staff whose role is server", q, ent, fs)
+		}
 	}
 }

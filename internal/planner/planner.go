@@ -432,6 +432,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.verbRows(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.roleAsValue(question, asOf, pl); m != nil {
+		return m // "how many servers at each restaurant": staff.role 'server'
+	}
 	if m := s.stateNounRows(question, asOf, pl); m != nil {
 		return m
 	}
