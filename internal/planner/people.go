@@ -28,18 +28,23 @@ func (p *Planner) peopleAsTable(question string, asOf time.Time, pl *Plan) *Plan
 	if pl.Kind != KindUnanswered || !slices.ContainsFunc(pl.Unknown, peopleWord) {
 		return nil
 	}
-	table := ""
+	var tables []string
 	for _, e := range p.m.Entities {
 		if p.ofPersons(e.Name) {
-			if table != "" {
-				return nil
-			}
-			table = e.Name
+			tables = append(tables, e.Name)
 		}
 	}
-	if table == "" {
+	if len(tables) > 1 {
+		// "how many people did we hire last year", of staff and guests:
+		// the table whose own column the question's verb names
+		// (staff.hired_on; found from outside: refused, though the docs
+		// give the question as answered).
+		tables = p.namedByColumn(question, tables)
+	}
+	if len(tables) != 1 {
 		return nil
 	}
+	table := tables[0]
 	var b strings.Builder
 	last, word := 0, ""
 	for _, t := range tokenize(question) {
@@ -481,3 +486,34 @@ func answered(pl *Plan) bool { return pl.Kind != KindUnanswered }
 
 // isMetric reports whether a plan is a metric query.
 func isMetric(pl *Plan) bool { return pl.Kind == KindMetric && pl.Query != nil }
+
+// namedByColumn are those of tables with a date column a word of
+// question names, by stem (hired for hired_on), a word of four letters or
+// more that is not a person word.
+func (p *Planner) namedByColumn(question string, tables []string) []string {
+	var out []string
+	for _, name := range tables {
+		e := p.entity(name)
+		if e == nil {
+			continue
+		}
+		hit := false
+		for _, t := range tokenize(question) {
+			if len(t.s) < 4 || peopleWord(t.s) {
+				continue
+			}
+			for _, c := range e.Columns {
+				if !c.Temporal() {
+					continue // a verb names a date (hired_on), not "last" a last_name
+				}
+				for _, w := range nameWords(c.Name) {
+					hit = hit || len(w) >= 4 && stemWord(w) == stemWord(t.s)
+				}
+			}
+		}
+		if hit {
+			out = append(out, name)
+		}
+	}
+	return out
+}
