@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -126,5 +127,33 @@ func TestRoleWordAsValue(t *testing.T) {
 		if ent := p.metricEntity(pl.Query.Metrics[0], pl.AdHoc); ent != "staff" || !slices.Contains(fs, "staff.role[server]") {
 			t.Errorf("%q: counts %s where %v; want the staff whose role is server", q, ent, fs)
 		}
+	}
+}
+
+// TestRoleWordAsValueEnds: a question that the role's value reading
+// leaves refused is refused once, never read again and again (a question
+// that never returned: "top 5 adjusters by claims closed this year").
+func TestRoleWordAsValueEnds(t *testing.T) {
+	id := func(n string) semantic.Column { return semantic.Column{Name: n, Type: quarry.TypeInt} }
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "staff", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{id("id"), {Name: "name", Type: quarry.TypeText},
+				{Name: "role", Type: quarry.TypeText, Values: []string{"adjuster", "agent"}}}},
+			{Name: "claims", PrimaryKey: "id", TimeColumn: "reported_on", Columns: []semantic.Column{id("id"), id("adjuster_id"), id("reviewer_id"),
+				{Name: "reported_on", Type: quarry.TypeDate}, {Name: "closed_on", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+		},
+		Relationships: []semantic.Relationship{
+			{Name: "adjuster", From: "claims", FromColumn: "adjuster_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{Name: "reviewer", From: "claims", FromColumn: "reviewer_id", To: "staff", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	p := New(m, nil)
+	start := time.Now()
+	pl := p.Plan("top 5 adjusters by claims closed this year", asOf)
+	if pl.Read != "" && strings.Count(pl.Read, "staff") > 1 {
+		t.Errorf("read again and again: %q", pl.Read)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("planned in %v: read again and again", d)
 	}
 }

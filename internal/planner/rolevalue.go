@@ -49,6 +49,11 @@ func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
 			if value == "" {
 				continue
 			}
+			if k+n < len(toks) && stemKey(toks[k+n].s) == stemKey(lastWordOf(strings.ToLower(display(of.Name)))) {
+				// "adjuster staff": read so already, and still refused;
+				// planned again it would be read again without end.
+				return nil
+			}
 			read := question[:toks[k].start] + role + " " + strings.ToLower(display(of.Name)) + question[toks[k+n-1].end:]
 			again := p.planQuestion(read, asOf)
 			if again.Kind != KindMetric && again.Kind != KindRows && again.Kind != KindClarify {
