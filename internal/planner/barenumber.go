@@ -87,3 +87,52 @@ func (p *Planner) moneyColumn(entity, column string) bool {
 	c := p.column(entity, column)
 	return c != nil && len(c.Unit) == 3 && strings.ToUpper(c.Unit) == c.Unit
 }
+
+// whichAmount asks, of an average refused because it is of a table's rows
+// ("average claim amount", "which cause has the highest average claim
+// amount"), which of the table's amounts it is, where it has several and
+// no one total (an amount claimed and an amount approved): each option
+// the question with the table's word, and "amount" or "value" after it,
+// in the column's words, offered only where it plans (found from outside:
+// refused as "an average of claims is not something quarry can read").
+func (p *Planner) whichAmount(question string, asOf time.Time, pl *Plan) *Plan {
+	if pl.Kind != KindUnanswered || pl.avgOf == "" {
+		return nil
+	}
+	e := p.entity(pl.avgOf)
+	if e == nil || p.oneAmount(e.Name) != "" {
+		return nil
+	}
+	toks := tokenize(question)
+	word := stemKey(lastWordOf(strings.ToLower(display(e.Name))))
+	at, end := -1, -1
+	for i, t := range toks {
+		if stemKey(t.s) == word {
+			at, end = i, i
+			if i+1 < len(toks) && (toks[i+1].s == "amount" || toks[i+1].s == "value" || toks[i+1].s == "size") {
+				end = i + 1
+			}
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var opts, names []string
+	for _, c := range e.Columns {
+		if !c.Type.IsNumeric() || !moneyName(c.Name) && !p.moneyColumn(e.Name, c.Name) || p.isForeignKey(e.Name, c.Name) || p.m.IsRestricted(e.Name, c.Name) {
+			continue
+		}
+		words := strings.Join(nameWords(c.Name), " ")
+		read := question[:toks[at].start] + words + question[toks[end].end:]
+		again := p.planQuestion(read, asOf)
+		if again.Kind != KindMetric || again.Query == nil {
+			continue
+		}
+		opts, names = append(opts, read), append(names, words)
+	}
+	if len(opts) < 2 || len(opts) > 6 {
+		return nil
+	}
+	return clarify(fmt.Sprintf("Which amount of each %s: %s?", singular(strings.ToLower(display(e.Name))), orList(names)), opts...)
+}

@@ -68,3 +68,29 @@ func TestColumnNamedTotalCompared(t *testing.T) {
 		t.Errorf("a sum read as the column: %+v", pl.Query)
 	}
 }
+
+// TestAverageOfRowsAsksWhichAmount: an average of a table's rows ("average
+// claim amount") of a table with several amounts and no one total asks
+// which, each option answered (found from outside: refused as "an
+// average of claims is not something quarry can read").
+func TestAverageOfRowsAsksWhichAmount(t *testing.T) {
+	m := claimsOrdersModel()
+	m.Entities = append(m.Entities, semantic.Entity{Name: "claim_payments", PrimaryKey: "id", TimeColumn: "paid_on", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "claim_id", Type: quarry.TypeInt}, {Name: "paid_on", Type: quarry.TypeDate}, {Name: "amount", Type: quarry.TypeFloat}}})
+	m.Relationships = append(m.Relationships, semantic.Relationship{From: "claim_payments", FromColumn: "claim_id", To: "claims", ToColumn: "id", Cardinality: semantic.ManyToOne})
+	p := New(m, nil)
+	for q, want := range map[string][]string{
+		"average claim amount":                []string{"average amount claimed", "average amount approved"},
+		"average claim amount last year":      []string{"average amount claimed last year", "average amount approved last year"},
+		"what is the average claim this year": []string{"what is the average amount claimed this year", "what is the average amount approved this year"},
+	} {
+		pl := p.Plan(q, asOf)
+		if pl.Kind != KindClarify {
+			t.Errorf("%q: %s %s %+v", q, pl.Kind, pl.Reason, pl.Query)
+			continue
+		}
+		if d := cmp.Diff(want, pl.Options); d != "" {
+			t.Errorf("%q: options (-want +got):\n%s", q, d)
+		}
+	}
+}

@@ -450,7 +450,9 @@ func (b *builder) measures() *Plan {
 			for _, a := range t.aggs {
 				switch a {
 				case "avg":
-					return b.fail(fmt.Sprintf("an average of %s is not something quarry can read; ask for the number of %s, or an average of one of its columns", display(s.name), display(s.name)))
+					pl := b.fail(fmt.Sprintf("an average of %s is not something quarry can read; ask for the number of %s, or an average of one of its columns", display(s.name), display(s.name)))
+					pl.avgOf = s.name
+					return pl
 				case "max":
 					st.order = "desc"
 				case "min":

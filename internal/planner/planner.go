@@ -106,6 +106,9 @@ type Plan struct {
 	// bareComparison: refused for a comparison with a number and nothing
 	// it compares ("donations over $1,000"), which bareAmount reads.
 	bareComparison bool
+	// avgOf: refused for an average of a table's rows ("average claim
+	// amount"), the table, whose amounts whichAmount offers.
+	avgOf string
 	// centsOf and centsNum: a question asked back, whether centsNum is in
 	// dollars or in cents, as centsOf holds cents (whichUnit); a reading
 	// of the question in other words asks it in the question's own.
@@ -431,6 +434,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	}
 	if m := s.verbRows(question, asOf, pl); m != nil {
 		return m
+	}
+	if m := s.whichAmount(question, asOf, pl); m != nil {
+		return m // "average claim amount": claimed or approved?
 	}
 	if m := s.roleAsValue(question, asOf, pl); m != nil {
 		return m // "how many servers at each restaurant": staff.role 'server'
