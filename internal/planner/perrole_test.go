@@ -156,4 +156,9 @@ func TestRoleWordAsValueEnds(t *testing.T) {
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("planned in %v: read again and again", d)
 	}
+	// The word said which link; asked "reviewer or adjuster?" of the
+	// reading, it is not read so.
+	if pl := p.Plan("adjusters with more than 40 claims", asOf); pl.Kind == KindClarify && len(pl.roleOpts) > 0 {
+		t.Errorf("asked which link of %q: %s", "adjusters", pl.Question)
+	}
 }

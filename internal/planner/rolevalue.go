@@ -60,6 +60,11 @@ func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
 				return nil
 			}
 			if again.Kind == KindClarify {
+				if len(again.roleOpts) > 0 {
+					// "adjuster staff with more than 40 claims": asked
+					// which link, though the word said it.
+					return nil
+				}
 				return again
 			}
 			again.readAs(read, fmt.Sprintf("%q read as the %s whose %s is '%s'", said, display(of.Name), col, value))
