@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// roleAsValue replans a question refused where a word names both a role
+// roleAsValue replans a question refused where a counted word ("how many
+// servers", "number of servers") names both a role
 // (server: the staff orders name through server_id) and a value of a
 // column of the role's table (staff.role 'server') as the rows of that
 // table holding the value: "how many servers at each restaurant" is the
@@ -32,7 +33,7 @@ func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
 		n := len(strings.Fields(role))
 		for k := 0; k+n <= len(toks); k++ {
 			said := join(toks[k : k+n])
-			if said != role && singular(said) != role {
+			if said != role && singular(said) != role || !countedAt(toks, k) {
 				continue
 			}
 			value, col := "", ""
@@ -72,4 +73,16 @@ func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 	}
 	return nil
+}
+
+// countedAt reports whether the word at toks[k] is what the question
+// counts: right after "how many", or "number of" or "count of".
+func countedAt(toks []token, k int) bool {
+	switch {
+	case k > 0 && toks[k-1].s == "many":
+		return true
+	case k > 1 && toks[k-1].s == "of" && (toks[k-2].s == "number" || toks[k-2].s == "count"):
+		return true
+	}
+	return false
 }
