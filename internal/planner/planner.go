@@ -435,6 +435,9 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.verbRows(question, asOf, pl); m != nil {
 		return m
 	}
+	if m := s.leftAsEnd(question, asOf, pl); m != nil {
+		return m // "staff who left this year": staff.terminated_on
+	}
 	if m := s.whichAmount(question, asOf, pl); m != nil {
 		return m // "average claim amount": claimed or approved?
 	}
