@@ -252,3 +252,45 @@ func TestThreeRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnReferenceNoLongerChoice: rows with their own reference to a
+// table (orders.restaurant_id) belong to its row; the same table reached
+// one join further, through a row they name (the restaurant of the staff
+// member an order names as its manager), is another thing, and no choice
+// for the join_path check to put to the question (found from outside:
+// every grouping of orders by restaurant warned that the manager's
+// restaurant differs, at 0.85). Two routes through other tables, one a
+// join longer, still are (TestViaALongerRoute, marketModel).
+func TestOwnReferenceNoLongerChoice(t *testing.T) {
+	cols := func(names ...string) []Column {
+		out := make([]Column, len(names))
+		for i, n := range names {
+			out[i] = Column{Name: n}
+		}
+		return out
+	}
+	m := &Model{
+		Entities: []Entity{
+			{Name: "restaurants", Table: "restaurants", PrimaryKey: "id", Columns: cols("id", "name")},
+			{Name: "staff", Table: "staff", PrimaryKey: "id", Columns: cols("id", "restaurant_id")},
+			{Name: "orders", Table: "orders", PrimaryKey: "id", Columns: cols("id", "restaurant_id", "manager_id")},
+		},
+		Relationships: []Relationship{
+			{From: "orders", FromColumn: "restaurant_id", To: "restaurants", ToColumn: "id", Cardinality: ManyToOne},
+			{From: "orders", FromColumn: "manager_id", To: "staff", ToColumn: "id", Cardinality: ManyToOne},
+			{From: "staff", FromColumn: "restaurant_id", To: "restaurants", ToColumn: "id", Cardinality: ManyToOne},
+		},
+		Metrics: []Metric{{Name: "orders", Entity: "orders", Expr: "COUNT(orders.id)"}},
+	}
+	c, err := Compile(m, Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "restaurants.name"}}}, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Choices) != 0 || !strings.Contains(c.SQL, "restaurants.id = orders.restaurant_id") {
+		t.Errorf("choices %+v\n%s", c.Choices, c.SQL)
+	}
+	mm := marketModel()
+	if c, err := Compile(mm, Query{Metrics: []string{"orders"}, Dimensions: []DimRef{{Name: "regions.name"}}}, quarry.DialectSQLite); err != nil || len(c.Choices) != 1 || !c.Choices[0].Longer {
+		t.Errorf("buyers' region, or sellers' a join further: %v %+v", err, c)
+	}
+}
