@@ -381,7 +381,7 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		Columns:  out.Columns,
 		Question: read, Title: pl.Title, Period: pl.Period, SoFar: soFar(pl), Reading: out.Reading, AsOf: out.AsOf,
 		Model: model, Query: pl.Query, Compiled: compiled, Result: res,
-		ZeroGroupsControl: zeroControl, Currency: k.Currency,
+		ZeroGroupsControl: zeroControl, EmptyControl: a.noneEmptyControl(ctx, model, pl.Query, res), Currency: k.Currency,
 		Extra: extra, Tied: tied, Coverage: cov,
 		Scheduled: pl.PeriodEnd != "" && pl.Query != nil && pl.Query.TimeRange != nil && pl.Query.TimeRange.To == pl.PeriodEnd,
 	})

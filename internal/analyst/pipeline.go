@@ -431,8 +431,9 @@ type Evidence struct {
 	// does (a verified query's columns named like metrics).
 	Columns []narrate.ColumnInfo
 	Result  *Result
-	// ZeroGroupsControl is the control query's finding (verify.Input).
-	ZeroGroupsControl string
+	// ZeroGroupsControl and EmptyControl are control queries' findings
+	// (verify.Input).
+	ZeroGroupsControl, EmptyControl string
 	// Coverage is verify.Coverage of Question, AsOf, Model and Query when
 	// the caller ran it already (nil: Explain runs it); on a schema of
 	// ten thousand tables it is tens of milliseconds.
@@ -460,7 +461,7 @@ type Evidence struct {
 func Explain(ctx context.Context, em *Emitter, ev Evidence) (verify.Report, narrate.Answer) {
 	res := ev.Result
 	in := verify.InputFor(ev.Model, ev.Query, ev.Compiled, res.Table, res.Rows, res.Truncated)
-	in.ZeroGroupsControl = ev.ZeroGroupsControl
+	in.ZeroGroupsControl, in.EmptyControl = ev.ZeroGroupsControl, ev.EmptyControl
 	in.Scheduled = ev.Scheduled
 	in.Coverage = ev.Coverage
 	if in.Coverage == nil {

@@ -87,6 +87,11 @@ type Input struct {
 	// such group exists, so none is missing.
 	ZeroGroups        []ZeroGroup
 	ZeroGroupsControl string
+	// EmptyControl, when set, is what a control query found of an empty
+	// list of rows that must have none of something ("menu items never
+	// ordered"): without that condition the rows are there, so none
+	// left is the answer, every one has some.
+	EmptyControl string
 	// FanOuts say which measures are computed at the wrong grain
 	// (FanOuts).
 	FanOuts []string
@@ -352,6 +357,9 @@ func rowCount(in Input) int64 {
 func checkEmpty(in Input, empty bool) Check {
 	if !empty {
 		return Check{Name: CheckEmpty, Status: Pass, Detail: "the query returned rows"}
+	}
+	if in.EmptyControl != "" {
+		return Check{Name: CheckEmpty, Status: Pass, Detail: "the query returned no rows: " + in.EmptyControl}
 	}
 	var unknown, all []string
 	for _, f := range in.Filters {
