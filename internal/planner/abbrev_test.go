@@ -273,3 +273,22 @@ func TestShortYearAndExcluding(t *testing.T) {
 		t.Errorf("by country Germany: %s %+v", pl.Kind, pl.Query)
 	}
 }
+
+// TestPayouts: "payouts" are payments, and "pay out" is paying (found from
+// outside: "payouts" and "out" not understood).
+func TestPayouts(t *testing.T) {
+	m := &semantic.Model{Entities: []semantic.Entity{{Name: "claim_payments", PrimaryKey: "id", TimeColumn: "paid_on", Columns: []semantic.Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "paid_on", Type: quarry.TypeDate}, {Name: "amount", Type: quarry.TypeFloat}}}}}
+	p := New(m, nil)
+	at := time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	for q, want := range map[string]string{
+		"biggest payout last month": "MAX(claim_payments.amount)",
+		"total payouts in 2025":     "SUM(claim_payments.amount)",
+		"total paid out last year":  "SUM(claim_payments.amount)",
+	} {
+		pl := p.Plan(q, at)
+		if pl.Kind != KindMetric || len(pl.AdHoc) == 0 || pl.AdHoc[0].Expr != want {
+			t.Errorf("%q: %s %s %+v", q, pl.Kind, pl.Reason, pl.AdHoc)
+		}
+	}
+}

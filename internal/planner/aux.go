@@ -254,6 +254,12 @@ var abbreviations = sync.OnceValue(func() []abbreviation {
 		{regexp.MustCompile(`(?i)\btix\b`), "tix", "tickets"},
 		{regexp.MustCompile(`(?i)\bppl\b`), "ppl", "people"},
 		{regexp.MustCompile(`(?i)\btxns?\b`), "txn", "transactions"},
+		// "payouts by month", "how much did we pay out": payments, and
+		// the verb without its particle (found from outside: "out" and
+		// "payouts" not understood).
+		{regexp.MustCompile(`(?i)\bpayouts\b`), "payouts", "payments"},
+		{regexp.MustCompile(`(?i)\bpayout\b`), "payout", "payment"},
+		{regexp.MustCompile(`(?i)\b(pay|pays|paid|paying) out\b`), "pay out", "$1"},
 		{regexp.MustCompile(`(?i)\bcusts?\b\.?`), "cust", "customers"},
 		// "last 30d", "past 7d": days, after last or past only.
 		{regexp.MustCompile(`(?i)\b(last|past) (\d+) ?d\b`), "d", "$1 $2 days"},
