@@ -108,4 +108,22 @@ INSERT INTO class_sessions (trainer_id, starts_at) VALUES (1, '2026-06-02'), (2,
 	if strings.Join(names, ",") != "Cid,Dee" {
 		t.Errorf("trainers with no class sessions in June: %v, want Cid (left in June) and Dee, not Bob (left in 2024)", names)
 	}
+	// Nor those who began after the period (found from outside: members
+	// who joined in June counted among May's idle, 165 for 158): as of
+	// June 30, Eve, hired in June, had no sessions in May, nor could.
+	b := sqliteAnalyst(t, `CREATE TABLE trainers (id INTEGER PRIMARY KEY, full_name TEXT, hired_on DATE, left_on DATE);
+CREATE TABLE class_sessions (id INTEGER PRIMARY KEY, trainer_id INTEGER REFERENCES trainers(id), starts_at DATE);
+INSERT INTO trainers VALUES (1, 'Ann', '2020-01-01', NULL), (4, 'Dee', '2020-01-01', NULL), (5, 'Eve', '2026-06-03', NULL);
+INSERT INTO class_sessions (trainer_id, starts_at) VALUES (1, '2026-05-02'), (5, '2026-06-20');`)
+	out, err = b.Ask(context.Background(), event.NewRecorder("r2", b.Clock, &memSink{}), k, "trainers with no class sessions last month", time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC))
+	if err != nil || out.Table == nil {
+		t.Fatalf("%v (%s)", err, out.Status)
+	}
+	names = nil
+	for _, r := range out.Table.Rows {
+		names = append(names, r[0].(string))
+	}
+	if strings.Join(names, ",") != "Dee" {
+		t.Errorf("trainers with no class sessions in May: %v, want Dee, not Eve (hired in June)", names)
+	}
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/quarrydata/quarry/internal/semantic"
 )
 
-// leftAsEnd replans a question refused for a verb of a person's leaving
-// ("staff who left this year", "how many employees quit last year") with
+// leftAsEnd replans a question refused with a verb of a person's leaving
+// in it ("staff who left this year", "how many employees quit last year";
+// not understood, or read as another table's date, members.left_on) with
 // the word of the date a table of persons the question names ends on in
 // its place ("terminated", of staff.terminated_on): the end of a person's
 // time with the organisation, as "staff terminated this year" reads it
@@ -22,7 +23,7 @@ func (p *Planner) leftAsEnd(question string, asOf time.Time, pl *Plan) *Plan {
 		return nil
 	}
 	toks := tokenize(question)
-	at := slices.IndexFunc(toks, func(t token) bool { return leavingWord(t.s) && slices.Contains(pl.Unknown, t.s) })
+	at := slices.IndexFunc(toks, func(t token) bool { return leavingWord(t.s) })
 	if at < 0 {
 		return nil
 	}
@@ -49,6 +50,11 @@ func (p *Planner) leftAsEnd(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 		if w == "" || verb != "" {
 			return nil
+		}
+		if slices.ContainsFunc(e.Columns, func(c semantic.Column) bool {
+			return slices.Contains(nameWords(c.Name), toks[at].s)
+		}) {
+			return nil // "left" of staff.left_on: read so already
 		}
 		verb = w
 	}

@@ -34,7 +34,9 @@ func (p *Planner) peopleAsTable(question string, asOf time.Time, pl *Plan) *Plan
 			tables = append(tables, e.Name)
 		}
 	}
+	which := "the one table of persons"
 	if len(tables) > 1 {
+		which = "of the tables of persons the one whose date the verb names"
 		// "how many people did we hire last year", of staff and guests:
 		// the table whose own column the question's verb names
 		// (staff.hired_on; found from outside: refused, though the docs
@@ -55,7 +57,7 @@ func (p *Planner) peopleAsTable(question string, asOf time.Time, pl *Plan) *Plan
 		}
 	}
 	b.WriteString(question[last:])
-	return p.readAgain(b.String(), asOf, answered, fmt.Sprintf("%q read as %s, the one table of persons", word, display(table)))
+	return p.readAgain(b.String(), asOf, answered, fmt.Sprintf("%q read as %s, %s", word, display(table), which))
 }
 
 // valueOfRows replans a question refused for "value" or "size" said of a
