@@ -116,13 +116,17 @@ func MakingWord(v string) bool {
 }
 
 // EnteredName reports whether a date column's name says when its row was
-// entered (created_at, inserted_on, date_added): the making of the
-// record.
+// entered (created_at, inserted_on, date_added, booked_at): the making of
+// the record. A booking's booked_for is the day it is for, not when it
+// was made.
 func EnteredName(col string) bool {
-	for _, w := range NameWords(col) {
+	ws := NameWords(col)
+	for _, w := range ws {
 		switch w {
-		case "created", "creation", "inserted", "added", "entered", "booked":
+		case "created", "creation", "inserted", "added", "entered":
 			return true
+		case "booked":
+			return !slices.Contains(ws, "for")
 		}
 	}
 	return false
