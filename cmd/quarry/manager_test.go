@@ -187,8 +187,10 @@ func TestManagerQuestions(t *testing.T) {
 		{q: "how many customers never ordered", want: "SELECT count(*) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL)"},
 		{q: "how many customers in Germany have no orders", want: "SELECT count(*) FROM customers WHERE country = 'Germany' AND id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL)"},
 		{q: "how many customers have never opened a ticket", want: "SELECT count(*) FROM customers WHERE id NOT IN (SELECT customer_id FROM support_tickets WHERE customer_id IS NOT NULL)"},
-		// The period on the rows that must be missing, on their own date.
-		{q: "customers who never opened a ticket in 2025", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM support_tickets t WHERE t.customer_id = c.id AND t.opened_at >= '2025-01-01' AND t.opened_at < '2026-01-01')"},
+		// The period on the rows that must be missing, on their own date;
+		// of the customers there by its end: one who signed up in 2026
+		// could have opened none in 2025 (goneBefore).
+		{q: "customers who never opened a ticket in 2025", want: "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM support_tickets t WHERE t.customer_id = c.id AND t.opened_at >= '2025-01-01' AND t.opened_at < '2026-01-01') AND (c.signup_date < '2026-01-01' OR c.signup_date IS NULL)"},
 		// A fourth outside test (2026-12-01), each wrong at 1.00 before.
 		{q: "cities with fewer than 3 signups this month", refuse: "would be missing"},
 		{q: "customers by signup year", rows: "SELECT strftime('%Y-01-01', signup_date), count(*) FROM customers GROUP BY 1", cols: "signup_date,customers"},
