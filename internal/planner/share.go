@@ -156,6 +156,14 @@ func (b *builder) shares() *Plan {
 	b.adhoc = nil
 	q.Metrics = nil
 	b.addAdHoc(m)
+	for i := range q.Order {
+		if q.Order[i].Field == base {
+			// "which restaurant has the highest no-show rate": ranked by
+			// the rate, not by the count it was made of (found from
+			// outside: "cannot sort by count_reservations").
+			q.Order[i].Field = q.Metrics[0]
+		}
+	}
 	b.shareCases = cases
 	b.und("share of %s where %s", base, cond)
 	return nil

@@ -241,3 +241,19 @@ func TestShareVerbQualified(t *testing.T) {
 		})
 	}
 }
+
+// TestRankedByRate: "which restaurant has the highest no-show rate" ranks
+// by the rate, not by the count the rate was made of (found from outside:
+// "cannot sort by count_reservations: it is not in the result").
+func TestRankedByRate(t *testing.T) {
+	p := New(testModel(), nil)
+	for _, q := range []string{"which channel has the highest refunded rate", "which channel had the lowest refunded rate last year"} {
+		pl := p.Plan(q, asOf)
+		if pl.Query == nil || len(pl.Query.Metrics) != 1 || len(pl.Query.Order) == 0 {
+			t.Fatalf("%q: %s %s %+v", q, pl.Kind, pl.Reason, pl.Query)
+		}
+		if o := pl.Query.Order[0].Field; o != pl.Query.Metrics[0] || !strings.HasPrefix(o, "share_of_") {
+			t.Errorf("%q: ranked by %s, measures %v", q, o, pl.Query.Metrics)
+		}
+	}
+}
