@@ -441,9 +441,6 @@ func (p *Planner) planQuestion(question string, asOf time.Time) *Plan {
 	if m := s.whichAmount(question, asOf, pl); m != nil {
 		return m // "average claim amount": claimed or approved?
 	}
-	if m := s.countedRoleValue(question, asOf, pl); m != nil {
-		return m // "how many servers at each restaurant": staff.role 'server'
-	}
 	if m := s.stateNounRows(question, asOf, pl); m != nil {
 		return m
 	}

@@ -416,46 +416,53 @@ func (b *builder) participleState() {
 // outside: "which staff served the most orders" asked "manager or
 // server?"); "" where none is.
 func (p *Planner) listedVerbOfRole(toks []token, role string) (string, int) {
-	for i := range p.m.Entities {
-		ro := p.m.Entities[i].Role
-		if ro == nil || strings.ToLower(display(p.m.Entities[i].Name)) != role {
+	ro := p.roleNamed(role)
+	if ro == nil {
+		return "", -1
+	}
+	for j := range p.m.Relationships {
+		r := &p.m.Relationships[j]
+		if !strings.EqualFold(r.From, ro.From) || !strings.EqualFold(r.FromColumn, ro.FromColumn) {
 			continue
 		}
-		for j := range p.m.Relationships {
-			r := &p.m.Relationships[j]
-			if !strings.EqualFold(r.From, ro.From) || !strings.EqualFold(r.FromColumn, ro.FromColumn) {
-				continue
-			}
-			for k, t := range toks {
-				if slices.Contains(p.relVerbs[r], stemKey(t.s)) {
-					return t.s, k
-				}
+		for k, t := range toks {
+			if slices.Contains(p.relVerbs[r], stemKey(t.s)) {
+				return t.s, k
 			}
 		}
 	}
 	return "", -1
 }
 
+// roleNamed is the role of the role entity whose name, in words, is role
+// (as roleOptions writes it); nil where none is.
+func (p *Planner) roleNamed(role string) *semantic.Role {
+	for i := range p.m.Entities {
+		if ro := p.m.Entities[i].Role; ro != nil && strings.ToLower(display(p.m.Entities[i].Name)) == role {
+			return ro
+		}
+	}
+	return nil
+}
+
 // roleForTable is question with the words naming the table of role (the
 // role entity's name in words) replaced by the role's words ("which staff
 // member served" → "which server served"); false where no word names it.
 func (p *Planner) roleForTable(question string, toks []token, role string) (string, bool) {
-	for i := range p.m.Entities {
-		ro := p.m.Entities[i].Role
-		if ro == nil || strings.ToLower(display(p.m.Entities[i].Name)) != role {
+	ro := p.roleNamed(role)
+	if ro == nil {
+		return "", false
+	}
+	of := stemKey(lastWordOf(strings.ToLower(display(ro.Of))))
+	for k, t := range toks {
+		if stemKey(t.s) != of {
 			continue
 		}
-		of := stemKey(lastWordOf(strings.ToLower(display(ro.Of))))
-		for k, t := range toks {
-			if stemKey(t.s) != of {
-				continue
-			}
-			end := t.end
-			if k+1 < len(toks) && (toks[k+1].s == "member" || toks[k+1].s == "members") {
-				end = toks[k+1].end
-			}
-			return question[:t.start] + role + question[end:], true
+		end := t.end
+		if k+1 < len(toks) && (toks[k+1].s == "member" || toks[k+1].s == "members") {
+			end = toks[k+1].end
 		}
+		return question[:t.start] + role + question[end:], true
 	}
 	return "", false
 }

@@ -16,9 +16,14 @@ import (
 // the value said of the table ("how many staff with role instructor …");
 // nil where no one such column is, or that reading is not answered.
 func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
-	if pl == nil || pl.Kind != KindUnanswered || !strings.Contains(pl.Reason, "not as rows of its own") {
+	if pl == nil || pl.Kind != KindUnanswered {
 		return nil
 	}
+	// Refused as rows the other table points at, or otherwise where the
+	// word is what the question counts ("how many servers at each
+	// restaurant": counted through the orders that name a server, ever,
+	// 16 for 8 at 0.85, found from outside).
+	asRows := strings.Contains(pl.Reason, "not as rows of its own")
 	toks := tokenize(question)
 	for i := range p.m.Entities {
 		e := &p.m.Entities[i]
@@ -48,7 +53,7 @@ func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
 			for j, w := range rw {
 				said = said && (toks[i+j].s == w || j == len(rw)-1 && singular(toks[i+j].s) == w)
 			}
-			if !said {
+			if !said || !asRows && !countedAt(toks, i) {
 				continue
 			}
 			t := toks[i+len(rw)-1]
@@ -66,4 +71,16 @@ func (p *Planner) roleAsValue(question string, asOf time.Time, pl *Plan) *Plan {
 		}
 	}
 	return nil
+}
+
+// countedAt reports whether the word at toks[k] is what the question
+// counts: right after "how many", or "number of" or "count of".
+func countedAt(toks []token, k int) bool {
+	switch {
+	case k > 0 && toks[k-1].s == "many":
+		return true
+	case k > 1 && toks[k-1].s == "of" && (toks[k-2].s == "number" || toks[k-2].s == "count"):
+		return true
+	}
+	return false
 }
