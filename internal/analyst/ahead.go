@@ -810,10 +810,14 @@ func statusNamed(field string) bool {
 
 // tookPlaceOn reports whether field, a date of e's rows, is the day the
 // thing each row records takes place (scheduled_at, appointment_date, a
-// closing's closed_on: the past of the thing the table is), not the day
-// each was made (ordered_at, created_at, booked_on).
+// closing's closed_on: the past of the thing the table is; a booking's
+// booked_for), not the day each was made (ordered_at, created_at,
+// booked_on).
 func tookPlaceOn(e *semantic.Entity, field string) bool {
 	_, col, _ := strings.Cut(field, ".")
+	if dayFor(col) {
+		return true
+	}
 	if madeName(col) {
 		return false
 	}
@@ -832,6 +836,15 @@ func tookPlaceOn(e *semantic.Entity, field string) bool {
 		}
 	}
 	return false
+}
+
+// dayFor reports whether a date column's name says the day its row is
+// for, a verb of making one and "for" (booked_for, reserved_for,
+// scheduled_for): the day the thing booked takes place, not the day the
+// booking was made.
+func dayFor(col string) bool {
+	ws := semantic.NameWords(col)
+	return slices.Contains(ws, "for") && slices.ContainsFunc(ws, semantic.MakingWord)
 }
 
 // sameVerb reports whether the stem of a past form (clos of closed) is

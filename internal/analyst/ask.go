@@ -293,6 +293,10 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		if gb := goneBefore(model, pl); gb != pl {
 			pl, model = gb, k.modelOf(gb)
 		}
+		// "no-show rate": of the bookings whose day has come.
+		if ad := attendedDay(model, pl, asOf); ad != pl {
+			pl, model = ad, k.modelOf(ad)
+		}
 		bounded := a.asOfBound(ctx, model, a.asOfCounted(ctx, model, pl, asOf), asOf)
 		if pl.Query.TimeRange == nil && (bounded == pl || bounded.Query.TimeRange != nil) {
 			// "how many lessons", with no period: as "how many lessons
