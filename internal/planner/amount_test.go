@@ -137,6 +137,9 @@ func TestAmountOnItsOwnDate(t *testing.T) {
 			{Name: "shipments", Table: "shipments", PrimaryKey: "shipment_id", TimeColumn: "created_at", Columns: []semantic.Column{
 				col("shipment_id", quarry.TypeInt), col("created_at", quarry.TypeTimestamp), col("ship_start", quarry.TypeDate), col("ship_end", quarry.TypeDate),
 				col("ship_cost", quarry.TypeFloat)}},
+			{Name: "loans", Table: "loans", PrimaryKey: "loan_id", TimeColumn: "funded_on", Columns: []semantic.Column{
+				col("loan_id", quarry.TypeInt), col("funded_on", quarry.TypeDate), col("charged_off_on", quarry.TypeDate),
+				col("principal", quarry.TypeFloat), col("chargeoff_amt", quarry.TypeFloat)}},
 		},
 	}
 	if err := m.Validate(); err != nil {
@@ -152,6 +155,17 @@ func TestAmountOnItsOwnDate(t *testing.T) {
 		{"total refund amount in 2025", "refunds.refunded_at >= '2025-01-01'"},
 		// Two dates share "ship": neither is chosen over the table's own.
 		{"total ship cost in 2025", "shipments.created_at >= '2025-01-01'"},
+		// One word in the amount, two in the date (found from outside:
+		// the losses of the loans funded in 2025, not charged off then).
+		{"total chargeoff amount in 2025", "loans.charged_off_on >= '2025-01-01'"},
+		{"total principal in 2025", "loans.funded_on >= '2025-01-01'"},
+		// An average of an amount named for what happened to a row is
+		// of the rows it happened to: the amount paid of the payments
+		// paid (found from outside: open installments averaged in as 0).
+		{"average amount paid", "WHERE rent_payments.paid_date IS NOT NULL"},
+		{"largest chargeoff amount", "WHERE loans.charged_off_on IS NOT NULL"},
+		// A date set ahead is none: every installment has an amount due.
+		{"average amount due", "FROM rent_payments\n"},
 	} {
 		t.Run(tt.q, func(t *testing.T) {
 			pl := p.Plan(tt.q, asOf)
@@ -162,7 +176,7 @@ func TestAmountOnItsOwnDate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(c.SQL, tt.date) {
+			if want := strings.ReplaceAll(tt.date, "\\n", "\n"); !strings.Contains(c.SQL+"\n", want) {
 				t.Errorf("SQL does not hold %q:\n%s", tt.date, c.SQL)
 			}
 		})
@@ -191,6 +205,9 @@ func TestAmountsAsked(t *testing.T) {
 				col("line_id", quarry.TypeInt), col("order_id", quarry.TypeInt), col("line_amt", quarry.TypeFloat)}},
 			{Name: "maintenance_events", Table: "maintenance_events", PrimaryKey: "maint_id", TimeColumn: "maint_dt", Columns: []semantic.Column{
 				col("maint_id", quarry.TypeInt), col("maint_dt", quarry.TypeDate), col("cost_amt", quarry.TypeFloat), col("downtime_hrs", quarry.TypeFloat)}},
+			{Name: "fees", Table: "fees", PrimaryKey: "fee_id", TimeColumn: "assessed_on", Columns: []semantic.Column{
+				col("fee_id", quarry.TypeInt), col("assessed_on", quarry.TypeDate), col("fee_amt", quarry.TypeFloat),
+				{Name: "fee_type", Type: quarry.TypeText, Values: []string{"LATE", "NSF"}}}},
 		},
 		Relationships: []semantic.Relationship{{From: "order_lines", FromColumn: "order_id", To: "orders", ToColumn: "order_id", Cardinality: semantic.ManyToOne}},
 	}
@@ -243,6 +260,11 @@ func TestAmountsAsked(t *testing.T) {
 		// Events are no record of money: their total is their number.
 		{"total of maintenance events last year", "COUNT(maintenance_events.maint_id)"},
 		{"total number of orders in 2025", "COUNT(orders.order_id)"},
+		// A table of fees is worth its fee: a fee is part of what an
+		// order is worth, not of what a fee is (found from outside:
+		// "total late fees this year" counted them).
+		{"total late fees in 2025", "SUM(fees.fee_amt)"},
+		{"how many late fees in 2025", "COUNT(fees.fee_id)"},
 	} {
 		t.Run(tt.q, func(t *testing.T) { metricHolds(t, p, m, tt.q, tt.want, asOf) })
 	}

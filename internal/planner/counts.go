@@ -477,7 +477,15 @@ func (b *builder) columnAggs(t *term) *Plan {
 		if a == "count" {
 			format = "integer"
 		}
-		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label, Time: b.p.ownDate(s.entity, s.column)})
+		var had []string
+		if on := b.p.namedDate(s.entity, s.column); on != "" && (a == "avg" || a == "min" || a == "max") && !s.temporal && b.happenedDate(on) {
+			// "average amount paid per payment": of the payments paid,
+			// not the installments still open, whose amount paid is 0
+			// (found from outside: 7,278 unpaid rows averaged in).
+			had = []string{on + " IS NOT NULL"}
+			b.notes = append(b.notes, fmt.Sprintf("the %s with no %s are left out of the %s of %s", display(s.entity), on, map[string]string{"avg": "average", "min": "minimum", "max": "maximum"}[a], s.field))
+		}
+		b.addAdHoc(semantic.Metric{Name: name, Entity: s.entity, Expr: fmt.Sprintf(fn, ref), Format: format, Description: label, Time: b.p.ownDate(s.entity, s.column), Filters: had})
 		if len(t.aggs) == 1 {
 			t.aggName = name
 		}
@@ -495,15 +503,24 @@ func (b *builder) columnAggs(t *term) *Plan {
 // (found from outside). Empty when no date, or more than one, shares a
 // word with the column.
 func (p *Planner) ownDate(entity, column string) string {
+	d := p.namedDate(entity, column)
+	if ent := p.entity(entity); d == "" || strings.EqualFold(d, entity+"."+ent.TimeColumn) {
+		return ""
+	}
+	return d
+}
+
+// namedDate is the one date column of entity that the measured column
+// names by a word they share (ownDate), as entity.column, the entity's
+// own time column too; "" where none or several do.
+func (p *Planner) namedDate(entity, column string) string {
 	ent := p.entity(entity)
 	if ent == nil {
 		return ""
 	}
 	own := map[string]bool{}
-	for _, w := range words(column) {
-		if !genericWord(w) {
-			own[stemWord(w)] = true
-		}
+	for _, k := range nameKeys(column) {
+		own[k] = true
 	}
 	found := ""
 	for i := range ent.Columns {
@@ -511,8 +528,8 @@ func (p *Planner) ownDate(entity, column string) string {
 		if !c.Temporal() || strings.EqualFold(c.Name, column) {
 			continue
 		}
-		for _, w := range words(c.Name) {
-			if !genericWord(w) && own[stemWord(w)] {
+		for _, k := range nameKeys(c.Name) {
+			if own[k] {
 				if found != "" && found != c.Name {
 					return ""
 				}
@@ -520,10 +537,42 @@ func (p *Planner) ownDate(entity, column string) string {
 			}
 		}
 	}
-	if found == "" || strings.EqualFold(found, ent.TimeColumn) {
+	if found == "" {
 		return ""
 	}
 	return ent.Name + "." + found
+}
+
+// happenedDate reports whether field (entity.column) is a date of
+// something that happened to a row (paid_date, refunded_at), not one set
+// ahead (due_date, expires_on).
+func (b *builder) happenedDate(field string) bool {
+	ent, col, _ := strings.Cut(field, ".")
+	c := b.p.column(ent, col)
+	return c != nil && c.TimeRole != semantic.TimeRoleEnd && c.TimeRole != semantic.TimeRoleBirth
+}
+
+// nameKeys are the stems of a column name's words that say what it is
+// of (not id, date, amount …), and of each two of them written as one
+// word, the first as a verb's stem: charged_off_on and chargeoff_amt
+// share "chargeoff" (found from outside: "total chargeoff amount in 2025"
+// put on the day each loan was funded).
+func nameKeys(column string) []string {
+	ws := words(column)
+	var out []string
+	for i, w := range ws {
+		if genericWord(w) {
+			continue
+		}
+		out = append(out, stemWord(w))
+		if i+1 < len(ws) && !genericWord(ws[i+1]) {
+			out = append(out, stemWord(w+ws[i+1]))
+			if strings.HasSuffix(w, "ed") && len(w) > 4 {
+				out = append(out, stemWord(strings.TrimSuffix(w, "d")+ws[i+1]), stemWord(strings.TrimSuffix(w, "ed")+ws[i+1]))
+			}
+		}
+	}
+	return out
 }
 
 // rowsCountedAfter reports whether the word right after t, the column s

@@ -348,7 +348,9 @@ func (p *Planner) oneAmount(entity string) string {
 			total = total || w == "total"
 			// A price of one unit, where rows hold several ("the biggest
 			// sale" is no highest unit_price; found from outside).
-			part = part || partWords[w] || (w == "unit" || w == "each" || w == "per") && hasQuantity(e)
+			// A table of fees is worth its fee (found from outside:
+			// "total late fees" counted the fees).
+			part = part || partWords[w] && !ownNameWord(e.Name, w) || (w == "unit" || w == "each" || w == "per") && hasQuantity(e)
 			amount = amount && (w == "amount" || semantic.ShortForm(w) == "amount" || semantic.CurrencyWord(w) || w == "cents")
 		}
 		if !money {
