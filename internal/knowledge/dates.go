@@ -116,6 +116,13 @@ func timeRole(name string) string {
 			}
 		}
 	}
+	if semantic.TermDate(name) {
+		// "term_dt", "term_date": a termination, as HR systems shorten
+		// it (found from outside: employees.term_dt had no role, and
+		// "how many loan officers do we have" counted those let go).
+		// Not "term_start", the start of a school term.
+		return semantic.TimeRoleEnd
+	}
 	switch {
 	case has(birthWords):
 		return semantic.TimeRoleBirth
@@ -361,6 +368,7 @@ func textDates(e *semantic.Entity, stats map[string]labelStats) {
 	}
 	happensOn(e, stats)
 	checkInOut(e)
+	shortSpans(e, stats)
 }
 
 // makingWords name the act of making a row (booking it, ordering it);

@@ -17,6 +17,10 @@ func TestTimeRoleGone(t *testing.T) {
 		// A life ended (found from outside: "how many living pets"
 		// counted the dead, at 1.00).
 		"deceased_on": semantic.TimeRoleEnd, "date_of_death": semantic.TimeRoleEnd, "died_at": semantic.TimeRoleEnd,
+		// A termination as HR systems shorten it (found from outside:
+		// "how many loan officers do we have" counted those let go); a
+		// school term's start is none.
+		"term_dt": semantic.TimeRoleEnd, "term_date": semantic.TimeRoleEnd, "term_start": semantic.TimeRoleStart,
 	} {
 		if got := timeRole(name); got != want {
 			t.Errorf("timeRole(%q) = %q, want %q", name, got, want)

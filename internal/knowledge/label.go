@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrydata/quarry/internal/connector"
 	"github.com/quarrydata/quarry/internal/quarry"
@@ -207,6 +208,9 @@ type labelStats struct {
 	times            float64 // share of the filled values that read as dates with a time of day
 	iso              float64 // share of the filled values written YYYY-MM-DD
 	rows             int
+	// sameDay is, by another date's name, the share of the rows holding
+	// both where this date comes less than a day after it.
+	sameDay map[string]float64
 }
 
 // sampleLabels reads up to labelSample rows of the candidates' columns in
@@ -233,12 +237,16 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 	for i := range seen {
 		seen[i] = map[string]bool{}
 	}
+	spans := newSpanCounter(len(cands))
+	at, isAt := make([]time.Time, len(cands)), make([]bool, len(cands))
 	for rows.Next() {
 		n++
+		clear(isAt)
 		for i, v := range rows.Values() {
 			if i >= len(cands) || v == nil {
 				continue
 			}
+			at[i], isAt[i] = instant(v)
 			s, ok := valueText(v)
 			if !ok || strings.TrimSpace(s) == "" {
 				continue
@@ -262,6 +270,7 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 				}
 			}
 		}
+		spans.row(at, isAt)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -270,8 +279,12 @@ func sampleLabels(ctx context.Context, src Source, t *quarry.TableInfo, cands []
 		return nil, nil // an empty table or view: the names decide
 	}
 	out := map[string]labelStats{}
+	names := make([]string, len(cands))
 	for i, c := range cands {
-		st := labelStats{rows: n}
+		names[i] = c.name
+	}
+	for i, c := range cands {
+		st := labelStats{rows: n, sameDay: spans.shares(i, names)}
 		if n > 0 {
 			st.filled = float64(filled[i]) / float64(n)
 		}

@@ -63,8 +63,9 @@ type labelsRead struct {
 }
 
 type savedStats struct {
-	Filled, Distinct, Numeric, Dates, Times float64
-	Rows                                    int
+	Filled, Distinct, Numeric, Dates, Times, ISO float64
+	Rows                                         int
+	SameDay                                      map[string]float64
 }
 
 // progress is the answers of an interrupted run, and this run's.
@@ -197,7 +198,7 @@ func (p *progress) labels(t *quarry.TableInfo, cands []labelCand) (map[string]la
 	}
 	stats := make(map[string]labelStats, len(l.Stats))
 	for k, s := range l.Stats {
-		stats[k] = labelStats{filled: s.Filled, distinct: s.Distinct, numeric: s.Numeric, dates: s.Dates, times: s.Times, rows: s.Rows}
+		stats[k] = labelStats{filled: s.Filled, distinct: s.Distinct, numeric: s.Numeric, dates: s.Dates, times: s.Times, iso: s.ISO, rows: s.Rows, sameDay: s.SameDay}
 	}
 	return stats, false, true
 }
@@ -209,7 +210,7 @@ func (p *progress) putLabels(t *quarry.TableInfo, cands []labelCand, stats map[s
 	}
 	l := labelsRead{Forbidden: forbidden, Stats: make(map[string]savedStats, len(stats))}
 	for k, s := range stats {
-		l.Stats[k] = savedStats{Filled: s.filled, Distinct: s.distinct, Numeric: s.numeric, Dates: s.dates, Times: s.times, Rows: s.rows}
+		l.Stats[k] = savedStats{Filled: s.filled, Distinct: s.distinct, Numeric: s.numeric, Dates: s.dates, Times: s.times, ISO: s.iso, Rows: s.rows, SameDay: s.sameDay}
 	}
 	tr.Labels[labelsKey(cands)] = l
 }

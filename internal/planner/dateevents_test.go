@@ -35,7 +35,9 @@ func TestDatesAsEvents(t *testing.T) {
 		{"number of hires by year", "COUNT(employees.emp_id)"},
 		{"how many hires in 2024", "COUNT(employees.emp_id) AS"},
 		{"compare the number of hires in 2024 and 2025", "COUNT(employees.emp_id)"},
-		{"how many different hire dates are there", "COUNT(DISTINCT employees.hire_dt)"},
+		// "in all": term_dt ends an employment, so "are there" alone asks
+		// whether those let go count.
+		{"how many different hire dates are there in all", "COUNT(DISTINCT employees.hire_dt)"},
 		// The latest of many events is no count of them: the dates stay
 		// a count of dates, which the checks refuse (verify.DateAggregates).
 		{"how many logins last month", "COUNT(DISTINCT employees.last_login)"},

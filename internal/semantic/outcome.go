@@ -80,6 +80,9 @@ func HoldingEnd(entity, column string) bool {
 	if OutcomeEnd(entity, column) || OthersEnd(entity, column) {
 		return false
 	}
+	if TermDate(column) {
+		return true // term_dt: terminated
+	}
 	generic := false
 	for _, w := range NameWords(column) {
 		switch w {

@@ -11,6 +11,9 @@ func TestEnds(t *testing.T) {
 		holding, outcome bool
 	}{
 		{"employees", "termination_date", true, false},
+		// Found from outside: a termination as HR systems shorten it.
+		{"employees", "term_dt", true, false},
+		{"courses", "term_start", false, false},
 		{"drivers", "left_on", true, false},
 		{"accounts", "churned_at", true, false},
 		{"accounts", "closed_on", true, false},
