@@ -591,7 +591,7 @@ func (b *builder) roles() *Plan {
 				b.yearCol = s.column
 			case b.rows && s.kind == sColumn && b.rank(s.entity, nil) <= 2:
 				t.role = "column"
-			case aggregate && s.kind == sColumn && len(t.aggs) == 0 && !t.hasNum && !t.sortBy && !t.neg && b.groupRowColumn(s):
+			case aggregate && s.kind == sColumn && len(t.aggs) == 0 && !t.hasNum && !t.sortBy && !t.neg && b.groupRowColumn(t, s):
 				// "the name and capacity of the stadium with the most
 				// concerts": one more column of each group's own row,
 				// which its key decides; grouped by the key as well.
