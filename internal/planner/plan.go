@@ -170,7 +170,7 @@ func (p *Planner) plan(question string, asOf time.Time) *Plan {
 		question, abbrevs = q, append(abbrevs, read)
 	}
 	toks := tokenize(question)
-	if verb := p.writeRequest(toks); verb != "" {
+	if verb := p.writeRequest(question, toks); verb != "" {
 		return &Plan{Kind: KindRefuse, Reason: fmt.Sprintf("%q asks to change data; quarry only reads the database and never writes to it", verb)}
 	}
 	rngs := p.valueDates(toks, notDates(question, dates.FindAll(question, asOf)))

@@ -925,6 +925,20 @@ func writesSomewhere(toks []token) bool {
 	return false
 }
 
+// phrasalNoun reports whether verb and the token after it are a noun made
+// of a verb and its particle: joined by a hyphen in the question
+// ("charge-off", "write-off", "sign-up"), or the particle in the plural
+// ("charge offs", "sign ups").
+func phrasalNoun(question string, verb, next token) bool {
+	switch next.s {
+	case "offs", "ups", "ins", "outs", "overs", "backs", "downs":
+		return true
+	case "off", "up", "in", "out", "over", "back", "down":
+		return verb.end < next.start && next.start <= len(question) && strings.TrimSpace(question[verb.end:next.start]) == "-"
+	}
+	return false
+}
+
 // sqlWriteWords change data wherever they appear.
 func sqlWriteWord(w string) bool {
 	switch w {
@@ -938,7 +952,7 @@ func sqlWriteWord(w string) bool {
 // a data-changing verb in command position (first, or after "please",
 // "can you", "i want to", "let's", "go ahead and"…), or an SQL write
 // keyword anywhere.
-func (p *Planner) writeRequest(toks []token) string {
+func (p *Planner) writeRequest(question string, toks []token) string {
 	lead := map[string]bool{"please": true, "can": true, "could": true, "would": true, "will": true, "you": true,
 		"i": true, "want": true, "to": true, "need": true, "let": true, "lets": true, "us": true, "go": true,
 		"ahead": true, "and": true, "kindly": true, "quarry": true, "we": true, "should": true, "must": true, "just": true, "now": true, "also": true, "then": true, "d": true, "like": true}
@@ -958,6 +972,12 @@ func (p *Planner) writeRequest(toks []token) string {
 			case "in", "of", "between", "from", "over", "since", "vs", "versus":
 				continue
 			}
+		}
+		if p.writes[t.s] && i+1 < len(toks) && phrasalNoun(question, t, toks[i+1]) {
+			// "charge-offs in Q1", "write-off totals": the noun made of
+			// the verb and its particle (found from outside: refused as
+			// a request to write).
+			continue
 		}
 		if p.writes[t.s] && i+1 < len(toks) {
 			if _, ok := p.lex.get(t.s + " " + toks[i+1].s); ok {
