@@ -21,3 +21,23 @@ func (c *cover) readsTableNamed(lv string) bool {
 	}
 	return false
 }
+
+// groupsTableNamed reports whether v, a value the question holds, is
+// written as the noun of a table the query groups by: "loans by branch"
+// groups by the branches, not the channel 'branch' of the loans'
+// applications (found from outside, on a credit union: every grouping
+// by branch refused for it). A value with capitals written as it is
+// ("admissions by Ward") is the value (namesTable).
+func (c *cover) groupsTableNamed(v string) bool {
+	lv := strings.ToLower(v)
+	if lv != v && strings.Contains(c.raw, v) {
+		return false
+	}
+	for _, d := range c.q.Dimensions {
+		ent, _, ok := strings.Cut(d.Name, ".")
+		if t := strings.ToLower(ent); ok && (t == lv || t == lv+"s" || t == lv+"es") {
+			return true
+		}
+	}
+	return false
+}

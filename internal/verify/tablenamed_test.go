@@ -36,3 +36,31 @@ func TestCoverageNounOfRelatedRows(t *testing.T) {
 		t.Errorf("the line type left unread: %q", failed)
 	}
 }
+
+// TestCoverageTableGroupedBy: "branch" in "loans by branch" is the table
+// the query groups by, not the channel 'branch' of the loans'
+// applications (found from outside, on a credit union: every grouping by
+// branch refused for it). Grouped by something else, the value is still
+// read.
+func TestCoverageTableGroupedBy(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "branches", PrimaryKey: "id", Label: "name", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "name", Type: quarry.TypeText}}},
+			{Name: "loans", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "branch_id", Type: quarry.TypeInt}, {Name: "application_id", Type: quarry.TypeInt}}},
+			{Name: "applications", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "channel", Type: quarry.TypeText, Values: []string{"branch", "online", "phone"}}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "loans", FromColumn: "branch_id", To: "branches", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "loans", FromColumn: "application_id", To: "applications", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+		Metrics: []semantic.Metric{{Name: "loans", Entity: "loans", Expr: "COUNT(loans.id)"}},
+	}
+	const want = "'branch' (a value of applications.channel) is not filtered on"
+	if failed := coverageFailures("loans by branch", "2026-06-30", m, &semantic.Query{Metrics: []string{"loans"}, Dimensions: []semantic.DimRef{{Name: "branches.name"}}}); strings.Contains(failed, want) {
+		t.Errorf("the table grouped by read as a value: %s", failed)
+	}
+	if failed := coverageFailures("loans from branch by channel", "2026-06-30", m, &semantic.Query{Metrics: []string{"loans"}, Dimensions: []semantic.DimRef{{Name: "applications.channel"}}}); !strings.Contains(failed, want) {
+		t.Errorf("the channel left unread: %q", failed)
+	}
+}
