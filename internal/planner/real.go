@@ -547,17 +547,24 @@ func unrealFilter(m *semantic.Model, e *semantic.Entity, c semantic.Column) (sem
 
 // unrealStates are the states of e's status column c that mark rows as
 // no real data (semantic.UnrealStates), and for a table of money (an
-// invoice, an order) 'draft' as well: a draft invoice bills nothing yet
-// (found from outside: "total invoice line amount last year" took in
-// 54,980 of drafts' lines, at 1.00), where a draft course is a course.
+// invoice, an order, a payment) 'draft', 'failed', 'declined' and
+// 'bounced' as well: a draft invoice bills nothing yet (found from
+// outside: "total invoice line amount last year" took in 54,980 of
+// drafts' lines, at 1.00), where a draft course is a course.
 func unrealStates(e *semantic.Entity, c semantic.Column) []string {
 	states := semantic.UnrealStates(c)
 	if c.Type != quarry.TypeText || !semantic.StatusName(c.Name) || !recordsMoney(e.Name) {
 		return states
 	}
 	for _, v := range c.Values {
-		if strings.EqualFold(strings.TrimSpace(v), "draft") {
-			states = append(states, v)
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "draft", "failed", "declined", "bounced":
+			// A payment that failed, a card declined, a cheque bounced
+			// moved no money (found from outside, on a bike share:
+			// failed charges in every total and count of payments).
+			if !slices.Contains(states, v) {
+				states = append(states, v)
+			}
 		}
 	}
 	if len(states) == len(c.Values) {

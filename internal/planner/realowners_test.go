@@ -121,6 +121,8 @@ func TestDraftsOfMoney(t *testing.T) {
 			{Name: "invoices", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}, status("draft", "issued", "paid", "void")}},
 			{Name: "invoice_lines", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "invoice_id", Type: quarry.TypeInt}, {Name: "amount", Type: quarry.TypeFloat}}},
 			{Name: "courses", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "price", Type: quarry.TypeFloat}, status("draft", "published")}},
+			{Name: "payments", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "amount_cents", Type: quarry.TypeInt}, status("failed", "refunded", "succeeded")}},
+			{Name: "jobs", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, status("failed", "succeeded")}},
 		},
 		Relationships: []semantic.Relationship{{From: "invoice_lines", FromColumn: "invoice_id", To: "invoices", ToColumn: "id", Cardinality: semantic.ManyToOne}},
 	}
@@ -136,6 +138,12 @@ func TestDraftsOfMoney(t *testing.T) {
 		// (found replaying an outside tester's questions: 414 for 227).
 		{"how many unpaid invoices that are not draft", []any{"draft", "void"}},
 		{"how many courses", nil},
+		// A failed payment moved no money (found from outside, on a bike
+		// share: failed charges in every total); a failed job ran.
+		{"total amount cents of payments", []any{"failed"}},
+		{"how many payments", []any{"failed"}},
+		{"how many failed payments", nil},
+		{"how many jobs", nil},
 	} {
 		pl := p.Plan(tc.q, asOf)
 		if pl.Query == nil {
