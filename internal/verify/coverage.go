@@ -373,7 +373,7 @@ func (c *cover) values() (ok, bad []string) {
 			// on a learned database).
 			return
 		}
-		if c.inName(lv) || c.isName(lv) || c.ordinaryUse(v) || c.namesTable(v) || c.readsTableNamed(lv) || c.groupsTableNamed(v) || functionWord(lv) && !c.writes(v) {
+		if c.inName(lv) || c.isName(lv) || c.ordinaryUse(v) || c.namesTable(v) || c.readsTableNamed(lv) || c.groupsTableNamed(v) || c.timeWord(v, where()) || functionWord(lv) && !c.writes(v) {
 			return
 		}
 		seen[lv] = true
