@@ -57,6 +57,8 @@ func TestPerOwnRow(t *testing.T) {
 			{Name: "payslips", Table: "payslips", PrimaryKey: "slip_id", TimeColumn: "pay_dt", Columns: []semantic.Column{
 				col("slip_id", quarry.TypeInt), col("pay_dt", quarry.TypeDate), col("overtime_hrs", quarry.TypeFloat),
 				{Name: "currency", Type: quarry.TypeText, Values: []string{"EUR", "USD"}}}},
+			{Name: "maint_tickets", Table: "maint_tickets", PrimaryKey: "ticket_id", TimeColumn: "opened_at", Columns: []semantic.Column{
+				col("ticket_id", quarry.TypeInt), col("opened_at", quarry.TypeTimestamp), col("parts_cost", quarry.TypeFloat)}},
 		},
 	}
 	if err := m.Validate(); err != nil {
@@ -71,6 +73,12 @@ func TestPerOwnRow(t *testing.T) {
 	pl = p.Plan("average overtime hours per payslip by currency", asOf)
 	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 1 {
 		t.Fatalf("per payslip by currency: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
+	}
+	// The table's last word names its rows too (found from outside:
+	// 4,915 tickets' own costs for "average parts cost per ticket").
+	pl = p.Plan("average parts cost per ticket", asOf)
+	if pl.Kind != KindMetric || len(pl.Query.Dimensions) != 0 {
+		t.Fatalf("per ticket: %s %s %+v", pl.Kind, pl.Reason, pl.Query)
 	}
 }
 
