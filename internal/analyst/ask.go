@@ -170,6 +170,8 @@ func (a *Analyst) ask(ctx context.Context, em *Emitter, k *Knowledge, question s
 		}
 		// A period cut at the as-of day, on a date that holds days
 		// after it ("leases that end this month"): the whole period.
+		// "due in July" on June 30, on a date set ahead: the coming July.
+		pl = a.comingBare(ctx, model, pl, asOf, read)
 		pl = rankedWhole(a.periodAhead(ctx, model, pl, asOf, read))
 		out.Plan = pl
 		// A period to come, on the one date of the rows set ahead

@@ -1,0 +1,82 @@
+package analyst
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarrydata/quarry/internal/planner"
+	"github.com/quarrydata/quarry/internal/planner/dates"
+	"github.com/quarrydata/quarry/internal/semantic"
+)
+
+// comingBare reads a month or quarter named without a year ("total
+// amount due in July", "reservations for Q3") as the coming one, not the
+// latest that has started, where it has not begun this year and the
+// period is on a date set ahead that holds days after asOf: on June 30
+// an amount due in July is next month's (found from outside, on a credit
+// union: the installments due in July 2025 answered, at 1.00). A date
+// of what happened (paid_at) keeps the latest July, and so does a month
+// of this year that has begun ("due in May" on June 30).
+func (a *Analyst) comingBare(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time, question string) *planner.Plan {
+	q := pl.Query
+	if q == nil || q.TimeRange == nil || len(q.Compare) > 0 || a.Conn == nil {
+		return pl
+	}
+	tr := q.TimeRange
+	from, err1 := time.Parse(time.DateOnly, tr.From)
+	to, err2 := time.Parse(time.DateOnly, tr.To)
+	if err1 != nil || err2 != nil || !to.Equal(from.AddDate(0, 1, 0)) && !to.Equal(from.AddDate(0, 3, 0)) {
+		return pl
+	}
+	next := from.AddDate(1, 0, 0)
+	if from.Year() >= asOf.Year() || from.After(asOf) || !next.After(asOf) || !bareSaid(question) {
+		return pl
+	}
+	field := rangeDate(m, q)
+	if field == "" || !aheadDate(m, field, question) {
+		return pl
+	}
+	// Rows dated after asOf, on a date its name says is set ahead: as of
+	// today, what the question asks for; as of an earlier day, notBegun
+	// then says whether any was set ahead by today, or refuses.
+	if n, ok := a.datedFrom(ctx, m, field, "COUNT("+field+")", asOf.AddDate(0, 0, 1).Format(time.DateOnly)); !ok || n <= 0 {
+		return pl
+	}
+	c := *q
+	c.TimeRange = &semantic.TimeRange{Field: tr.Field, From: next.Format(time.DateOnly), To: to.AddDate(1, 0, 0).Format(time.DateOnly)}
+	out := *pl
+	out.Query = &c
+	was, is := strconv.Itoa(from.Year()), strconv.Itoa(next.Year())
+	out.Period = strings.ReplaceAll(pl.Period, was, is)
+	out.Title = strings.ReplaceAll(pl.Title, was, is)
+	out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("the period named without a year is the coming one, from %s: %s holds dates set ahead, some after %s", c.TimeRange.From, field, asOf.Format(time.DateOnly)))
+	return &out
+}
+
+// yearRE finds a year written out.
+var yearRE = regexp.MustCompile(`\b(19|20)\d\d\b`)
+
+// bareSaid reports whether the question names a month or a quarter with
+// no year and no word placing it ("July", "Q3"; not "last July", "July
+// 2025").
+func bareSaid(question string) bool {
+	if yearRE.MatchString(question) {
+		return false
+	}
+	ws := questionWords(question)
+	for i, w := range ws {
+		if !dates.BareName(w) {
+			continue
+		}
+		if i > 0 && slices.Contains([]string{"last", "previous", "past", "prior", "this", "next", "since", "until", "before", "after"}, ws[i-1]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
