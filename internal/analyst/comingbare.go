@@ -38,7 +38,10 @@ func (a *Analyst) comingBare(ctx context.Context, m *semantic.Model, pl *planner
 		return pl
 	}
 	field := rangeDate(m, q)
-	if field == "" || !aheadDate(m, field, question) {
+	_, col, _ := strings.Cut(field, ".")
+	// The day a row is for (reserved_for) is set ahead too (found from
+	// outside: "reservations for July" on June 30 read as last July's).
+	if field == "" || !aheadDate(m, field, question) && !dayFor(col) {
 		return pl
 	}
 	// Rows dated after asOf, on a date its name says is set ahead: as of
