@@ -41,6 +41,28 @@ func TestOwnStateWord(t *testing.T) {
 	if pl := p.Plan("how many active crm accounts", asOf); pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "crm_accounts.status" {
 		t.Errorf("active crm accounts: %s %q %+v", pl.Kind, pl.Reason, pl.Query)
 	}
+	// Joined, but only through rows each member has many of (their
+	// trips' stations): the members not gone (found from outside, on a
+	// bike share: refused, 'active' being a station's status).
+	bikes := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "members", PrimaryKey: "id", TimeColumn: "signed_up_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "signed_up_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleStart}, {Name: "cancelled_at", Type: quarry.TypeDate, TimeRole: semantic.TimeRoleEnd}}},
+			{Name: "trips", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt}, {Name: "member_id", Type: quarry.TypeInt}, {Name: "station_id", Type: quarry.TypeInt}}},
+			{Name: "stations", PrimaryKey: "id", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "status", Type: quarry.TypeText, Values: []string{"active", "closed"}}}},
+		},
+		Relationships: []semantic.Relationship{
+			{From: "trips", FromColumn: "member_id", To: "members", ToColumn: "id", Cardinality: semantic.ManyToOne},
+			{From: "trips", FromColumn: "station_id", To: "stations", ToColumn: "id", Cardinality: semantic.ManyToOne},
+		},
+	}
+	if err := bikes.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if pl := New(bikes, nil).Plan("how many active members", asOf); pl.Query == nil || len(pl.Query.Filters) != 1 || pl.Query.Filters[0].Field != "members.cancelled_at" {
+		t.Errorf("active members: %s %q %+v; want members.cancelled_at empty", pl.Kind, pl.Reason, pl.Query)
+	}
 }
 
 // TestUnqualifiedTable: a word that names several tables, one of whose

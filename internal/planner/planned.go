@@ -407,8 +407,17 @@ func (b *builder) currentRows() *Plan {
 		if ent == nil {
 			return nil
 		}
-		joined := b.p.reachableFrom(ent.Name)
-		if slices.ContainsFunc(valueWord.cands, func(s sense) bool { return joined[lower(s.entity)] }) {
+		// A value of a table neither above the rows nor below them
+		// (stations, which the members' trips refer to beside them)
+		// says nothing of one member: the members not gone (found from
+		// outside, on a bike share: "how many active members" refused,
+		// 'active' being a station's status). One below ("instructors
+		// … active", enrollments of their courses) is asked.
+		self, up := lower(ent.Name), b.p.upOf(lower(ent.Name))
+		if slices.ContainsFunc(valueWord.cands, func(s sense) bool {
+			v := lower(s.entity)
+			return v == self || up[v] || b.p.upOf(v)[self] || slices.Contains(b.p.graph[self], v)
+		}) {
 			return nil
 		}
 		b.dropTerm(valueWord) // "how many active employees"
