@@ -41,7 +41,7 @@ func (a *Analyst) comingBare(ctx context.Context, m *semantic.Model, pl *planner
 	_, col, _ := strings.Cut(field, ".")
 	// The day a row is for (reserved_for) is set ahead too (found from
 	// outside: "reservations for July" on June 30 read as last July's).
-	if field == "" || !aheadDate(m, field, question) && !dayFor(col) {
+	if field == "" || !aheadDate(m, field, question) && !semantic.DayFor(col) {
 		return pl
 	}
 	// Rows dated after asOf, on a date its name says is set ahead: as of

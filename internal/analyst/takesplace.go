@@ -1,7 +1,6 @@
 package analyst
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/quarrydata/quarry/internal/semantic"
@@ -14,7 +13,7 @@ import (
 // booked_on).
 func tookPlaceOn(e *semantic.Entity, field string) bool {
 	_, col, _ := strings.Cut(field, ".")
-	if dayFor(col) {
+	if semantic.DayFor(col) {
 		return true
 	}
 	if madeName(col) {
@@ -35,15 +34,6 @@ func tookPlaceOn(e *semantic.Entity, field string) bool {
 		}
 	}
 	return false
-}
-
-// dayFor reports whether a date column's name says the day its row is
-// for, a verb of making one and "for" (booked_for, reserved_for,
-// scheduled_for): the day the thing booked takes place, not the day the
-// booking was made.
-func dayFor(col string) bool {
-	ws := semantic.NameWords(col)
-	return slices.Contains(ws, "for") && slices.ContainsFunc(ws, semantic.MakingWord)
 }
 
 // sameVerb reports whether the stem of a past form (clos of closed) is

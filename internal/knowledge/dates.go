@@ -418,9 +418,12 @@ func happensOn(e *semantic.Entity, stats map[string]labelStats) {
 // place, not the making (found from outside: reservations' no-shows
 // counted by the day each was booked, at 1.00).
 func madeFor(name string) bool {
+	if semantic.DayFor(name) {
+		return true
+	}
 	ws := nameWords(name)
 	for i := 0; i+1 < len(ws); i++ {
-		if ws[i+1] == "for" && (slices.Contains(makingWords, ws[i]) && ws[i] != "created" && ws[i] != "made" || slices.Contains(happeningWords, ws[i])) {
+		if ws[i+1] == "for" && (ws[i] == "booking" || slices.Contains(happeningWords, ws[i])) {
 			return true
 		}
 	}

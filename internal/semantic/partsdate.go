@@ -120,13 +120,26 @@ func MakingWord(v string) bool {
 // the record. A booking's booked_for is the day it is for, not when it
 // was made.
 func EnteredName(col string) bool {
-	ws := NameWords(col)
-	for _, w := range ws {
+	for _, w := range NameWords(col) {
 		switch w {
 		case "created", "creation", "inserted", "added", "entered":
 			return true
 		case "booked":
-			return !slices.Contains(ws, "for")
+			return !DayFor(col)
+		}
+	}
+	return false
+}
+
+// DayFor reports whether a date column's name says the day its row is
+// for: a verb of making a row right before "for" (booked_for,
+// reserved_for, scheduled_for), the day the thing made takes place, not
+// the day it was made. Not created_for: whom a record was made for.
+func DayFor(col string) bool {
+	ws := NameWords(col)
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i+1] == "for" && MakingWord(ws[i]) && ws[i] != "created" {
+			return true
 		}
 	}
 	return false
