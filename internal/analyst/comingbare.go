@@ -3,7 +3,6 @@ package analyst
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +33,7 @@ func (a *Analyst) comingBare(ctx context.Context, m *semantic.Model, pl *planner
 		return pl
 	}
 	next := from.AddDate(1, 0, 0)
-	if from.Year() >= asOf.Year() || from.After(asOf) || !next.After(asOf) || !bareSaid(question) {
+	if from.Year() >= asOf.Year() || from.After(asOf) || !next.After(asOf) || !bareSaid(question, asOf) {
 		return pl
 	}
 	field := rangeDate(m, q)
@@ -61,25 +60,10 @@ func (a *Analyst) comingBare(ctx context.Context, m *semantic.Model, pl *planner
 	return &out
 }
 
-// yearRE finds a year written out.
-var yearRE = regexp.MustCompile(`\b(19|20)\d\d\b`)
-
-// bareSaid reports whether the question names a month or a quarter with
-// no year and no word placing it ("July", "Q3"; not "last July", "July
-// 2025").
-func bareSaid(question string) bool {
-	if yearRE.MatchString(question) {
-		return false
-	}
-	ws := questionWords(question)
-	for i, w := range ws {
-		if !dates.BareName(w) {
-			continue
-		}
-		if i > 0 && slices.Contains([]string{"last", "previous", "past", "prior", "this", "next", "since", "until", "before", "after"}, ws[i-1]) {
-			continue
-		}
-		return true
-	}
-	return false
+// bareSaid reports whether the one period the question names, as the
+// planner's date parser reads it, is a month or a quarter with no year
+// and no word placing it ("July", "Q3"; not "last July", "July 2025").
+func bareSaid(question string, asOf time.Time) bool {
+	rs := dates.FindAll(question, asOf)
+	return len(rs) == 1 && dates.BareName(question[rs[0].Start:rs[0].End])
 }
