@@ -139,12 +139,12 @@ func TestVerbOfRows(t *testing.T) {
 	}
 	p := New(m, nil)
 	for q, want := range map[string]string{
-		"how many customers rented":                  "EXISTS (SELECT 1 FROM rentals",
-		"vehicles never rented":                      "NOT EXISTS (SELECT 1 FROM rentals",
-		"how many customers who have never rented":   "NOT EXISTS (SELECT 1 FROM rentals",
+		"how many customers rented":                  "customers.id IN (SELECT rentals.customer_id FROM rentals",
+		"vehicles never rented":                      "vehicles.id NOT IN (SELECT rentals.vehicle_id FROM rentals",
+		"how many customers who have never rented":   "customers.id NOT IN (SELECT rentals.customer_id FROM rentals",
 		"customers who rented more than 3 times":     "> 3",
 		"how many customers rented at least 2 times": ">= 2",
-		"how many customers were shipped to":         "EXISTS (SELECT 1 FROM shipments",
+		"how many customers were shipped to":         "customers.id IN (SELECT shipments.customer_id FROM shipments",
 	} {
 		sqlHolds(t, p, m, q, want)
 	}

@@ -105,7 +105,7 @@ var (
 )
 
 func compileCases() []compileCase {
-	return append(weekendCases(), []compileCase{
+	return append(append(weekendCases(), semiJoinCases()...), []compileCase{
 		{"revenue_total", Query{Metrics: []string{"revenue"}}, [][]string{{"330"}}},
 		// "How many orders had revenue over 40": orders 1, 2, 3 and 7
 		// (45, 45, 110, 100); order 5 has 30, orders 4 and 6 none.

@@ -9,7 +9,7 @@ import (
 
 // EmptyGroupsSQL is a control query: how many rows of entity group have no
 // row of entity counted, through the one relationship between them
-// (SELECT COUNT(*) … WHERE NOT EXISTS …). A count grouped by group's
+// (SELECT COUNT(*) … WHERE … NOT IN …). A count grouped by group's
 // columns and filtered to admit zero ("fewer than 2") is complete only
 // when this is 0. It is an error when the two entities are not joined
 // directly.
@@ -52,9 +52,9 @@ func (c *compiler) directJoin(outer, related string) (ocol, rcol string, err err
 	return ocol, rcol, nil
 }
 
-// existsSQL is "[NOT] EXISTS (SELECT 1 FROM related WHERE related.col =
-// outer.col)": whether a row of outer has rows of related (OpSome) or
-// none (OpNone). It returns the outer column it refers to.
+// existsSQL is "outer.col [NOT] IN (SELECT related.col FROM related)":
+// whether a row of outer has rows of related (OpSome) or none (OpNone).
+// It returns the outer column it refers to.
 func (c *compiler) existsSQL(outer, related string, op Op) (string, colRef, error) {
 	return c.relatedSQL(outer, Filter{Field: related, Op: op})
 }
@@ -66,10 +66,11 @@ func relatedFilter(f Filter) bool { return f.OnRelated() }
 // relatedSQL renders a filter on the rows of another entity that refer to
 // each row of outer — directly, or through the one entity that links the
 // two (a student's pets through has_pet) — and meet the filter's Where
-// conditions: [NOT] EXISTS for none and some, and for a count "(SELECT
-// COUNT(*) …) op n", which is 0 for a row with none (so "fewer than 2
-// orders" keeps the customers who never ordered). It returns the outer
-// column it refers to.
+// conditions: [NOT] IN a subquery for none and some (semiJoin), and for a
+// count "IN (… GROUP BY … HAVING COUNT(*) op n)", or, where 0 meets the
+// comparison, NOT IN those whose count does not (so "fewer than 2 orders"
+// keeps the customers who never ordered). It returns the outer column it
+// refers to.
 func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 	var lit string
 	switch {
@@ -102,23 +103,88 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 		// order lines, not the products they hold).
 		return "", colRef{}, quarry.Errorf(quarry.KindUnsupported, "quarry counts only the rows of %s that refer to each %s row directly, not through other tables", r.Name, o.Name)
 	}
-	from, conds, ref, err := c.subquery(o.Name, r.Name, f.Where)
+	from, inner, conds, ref, err := c.subquery(o.Name, r.Name, f.Where)
 	if err != nil {
 		return "", colRef{}, err
 	}
-	where := strings.Join(conds, " AND ")
 	if f.Count {
 		op := string(f.Op)
 		if f.Op == OpNe {
 			op = "<>"
 		}
-		return "(SELECT COUNT(*) FROM " + from + " WHERE " + where + ") " + op + " " + lit, ref, nil
+		n, _ := quarry.Float(f.Values[0])
+		count := "COUNT(*) " + op + " " + lit
+		switch zero, one := countPasses(f.Op, 0, n), countPasses(f.Op, 1, n); {
+		case zero && !one && f.Op != OpNe:
+			// No row of 1 or more passes (fewer than 1, exactly 0): none.
+			return c.semiJoin(false, ref, inner, from, conds, ""), ref, nil
+		case !zero && one && f.Op != OpLt && f.Op != OpLe && f.Op != OpEq:
+			// Every row of 1 or more passes (more than 0): some.
+			return c.semiJoin(true, ref, inner, from, conds, ""), ref, nil
+		case zero:
+			// A row with none passes: those whose count fails are out.
+			return c.semiJoin(false, ref, inner, from, conds, "NOT ("+count+")"), ref, nil
+		}
+		return c.semiJoin(true, ref, inner, from, conds, count), ref, nil
 	}
-	not := "NOT "
-	if f.Op == OpSome {
-		not = ""
+	return c.semiJoin(f.Op == OpSome, ref, inner, from, conds, ""), ref, nil
+}
+
+// countPasses reports whether a count of k meets "count op n".
+func countPasses(op Op, k, n float64) bool {
+	switch op {
+	case OpEq:
+		return k == n
+	case OpNe:
+		return k != n
+	case OpLt:
+		return k < n
+	case OpLe:
+		return k <= n
+	case OpGt:
+		return k > n
+	case OpGe:
+		return k >= n
 	}
-	return not + "EXISTS (SELECT 1 FROM " + from + " WHERE " + where + ")", ref, nil
+	return false
+}
+
+// semiJoin renders whether outer's column ref is among the values of
+// inner in the rows of a subquery (in) or is not (!in): "ref IN (SELECT
+// inner FROM from WHERE conds [GROUP BY inner HAVING having])". The
+// subquery does not refer to the outer row, so every engine runs it once
+// rather than once per outer row: a correlated EXISTS over a column with
+// no index took 46 s on SQLite where this takes 0.04 s (found from
+// outside: "how many orders had a Ribeye Steak last month" ran past the
+// timeout). NOT IN is read as NOT EXISTS reads: an empty inner value is
+// never in the list, and a row whose ref is empty (it can be, unless it
+// is the key) has none.
+func (c *compiler) semiJoin(in bool, ref, inner colRef, from string, conds []string, having string) string {
+	if !in && !c.isKey(inner) {
+		conds = append([]string{c.col(inner) + " IS NOT NULL"}, conds...)
+	}
+	sub := "SELECT " + c.col(inner) + " FROM " + from
+	if len(conds) > 0 {
+		sub += " WHERE " + strings.Join(conds, " AND ")
+	}
+	if having != "" {
+		sub += " GROUP BY " + c.col(inner) + " HAVING " + having
+	}
+	if in {
+		return c.col(ref) + " IN (" + sub + ")"
+	}
+	not := c.col(ref) + " NOT IN (" + sub + ")"
+	if c.isKey(ref) {
+		return not
+	}
+	return "(" + c.col(ref) + " IS NULL OR " + not + ")"
+}
+
+// isKey reports whether ref is its entity's one primary key column, which
+// is never empty.
+func (c *compiler) isKey(ref colRef) bool {
+	e := c.m.Entity(ref.Entity)
+	return e != nil && e.PrimaryKey != "" && strings.EqualFold(e.PrimaryKey, ref.Column)
 }
 
 // subquery is the FROM of a subquery over related's rows that refer to
@@ -128,19 +194,20 @@ func (c *compiler) relatedSQL(outer string, f Filter) (string, colRef, error) {
 // orders, the one order each line refers to; "drivers with more than 100
 // delivery attempts": those of shipments of real customers, up two
 // steps). It returns the outer column it refers to.
-func (c *compiler) subquery(outer, related string, where []Filter) (from string, conds []string, ref colRef, err error) {
-	from, link, ref, through, err := c.relatedFrom(outer, related)
+func (c *compiler) subquery(outer, related string, where []Filter) (from string, inner colRef, conds []string, ref colRef, err error) {
+	from, inner, ref, through, err := c.relatedFrom(outer, related)
 	if err != nil {
-		return "", nil, colRef{}, err
+		return "", colRef{}, nil, colRef{}, err
 	}
-	return c.subqueryFrom(outer, related, from, link, ref, through, where)
+	from, conds, err = c.subqueryFrom(related, outer, from, through, where)
+	return from, inner, conds, ref, err
 }
 
-// subqueryFrom is subquery's conditions on a FROM made already: link ties
-// it to outer's row by ref, and through are the tables it joins besides
-// related.
-func (c *compiler) subqueryFrom(outer, related, from, link string, ref colRef, through []string, where []Filter) (string, []string, colRef, error) {
-	conds := []string{link}
+// subqueryFrom is subquery's conditions on a FROM made already, which
+// joins through besides related; the tables where's conditions are on are
+// joined to it.
+func (c *compiler) subqueryFrom(related, outer, from string, through []string, where []Filter) (string, []string, error) {
+	var conds []string
 	joined := map[string]bool{}
 	for _, e := range through {
 		joined[strings.ToLower(e)] = true // already in the FROM
@@ -148,7 +215,7 @@ func (c *compiler) subqueryFrom(outer, related, from, link string, ref colRef, t
 	for _, w := range where {
 		s, up, err := c.whereOn(related, outer, w, joined)
 		if err != nil {
-			return "", nil, colRef{}, err
+			return "", nil, err
 		}
 		for _, step := range up {
 			if joined[strings.ToLower(step.To)] {
@@ -161,20 +228,20 @@ func (c *compiler) subqueryFrom(outer, related, from, link string, ref colRef, t
 			// work orders, with none, dropped, at 1.00).
 			j, err := c.joinUp("LEFT JOIN", step)
 			if err != nil {
-				return "", nil, colRef{}, err
+				return "", nil, err
 			}
 			from += j
 			joined[strings.ToLower(step.To)] = true
 		}
 		conds = append(conds, s)
 	}
-	return from, conds, ref, nil
+	return from, conds, nil
 }
 
-// throughSQL renders a plain filter with Through: "NOT EXISTS (SELECT 1
-// FROM through … WHERE through.key = outer.col AND NOT (filter))", the
-// filter's row joined up from through's. It returns the outer column it
-// refers to.
+// throughSQL renders a plain filter with Through: "outer.col NOT IN
+// (SELECT through.key FROM through … WHERE NOT (filter))", the filter's
+// row joined up from through's: no row it reaches fails the filter. It
+// returns the outer column it refers to.
 func (c *compiler) throughSQL(outer string, f Filter) (string, colRef, error) {
 	if relatedFilter(f) || f.Against != "" {
 		return "", colRef{}, quarry.Errorf(quarry.KindInput, "only a plain filter is read through %s", f.Through)
@@ -185,7 +252,7 @@ func (c *compiler) throughSQL(outer string, f Filter) (string, colRef, error) {
 	}
 	w := f
 	w.Through = ""
-	from, conds, ref, err := c.subquery(outer, t.Name, []Filter{w})
+	from, inner, conds, ref, err := c.subquery(outer, t.Name, []Filter{w})
 	if err != nil {
 		// Up a chain of references from outer's rows to through's (a
 		// part used's visit's work order): the one each row reaches.
@@ -208,36 +275,38 @@ func (c *compiler) throughSQL(outer string, f Filter) (string, colRef, error) {
 			chain += j
 			joined = append(joined, r.From)
 		}
-		if from, conds, ref, err = c.subqueryFrom(outer, t.Name, chain, c.col(up)+" = "+c.col(own), own, joined, []Filter{w}); err != nil {
+		if from, conds, err = c.subqueryFrom(t.Name, outer, chain, joined, []Filter{w}); err != nil {
 			return "", colRef{}, err
 		}
+		inner, ref = up, own
 	}
 	last := len(conds) - 1
 	conds[last] = "NOT (" + conds[last] + ")"
-	return "NOT EXISTS (SELECT 1 FROM " + from + " WHERE " + strings.Join(conds, " AND ") + ")", ref, nil
+	return c.semiJoin(false, ref, inner, from, conds, ""), ref, nil
 }
 
-// relatedFrom is the FROM of a subquery over related's rows and the
-// condition that ties them to outer's row: the one relationship between
+// relatedFrom is the FROM of a subquery over related's rows, and its
+// column (inner) that holds outer's column (ref) in the rows of each outer
+// row: the one relationship between
 // them, or else the path Model.Related finds (an entity whose rows refer
 // to both, or a chain of references to both). joined are the entities the
 // FROM joins besides related. Every column it joins on passes the column
 // policy.
-func (c *compiler) relatedFrom(outer, related string) (from, link string, ref colRef, joined []string, err error) {
+func (c *compiler) relatedFrom(outer, related string) (from string, inner, ref colRef, joined []string, err error) {
 	ocol, rcol, err := c.directJoin(outer, related)
 	if err == nil {
 		ref = colRef{outer, ocol}
 		if err := c.checkCols(ref, colRef{related, rcol}); err != nil {
-			return "", "", colRef{}, nil, err
+			return "", colRef{}, colRef{}, nil, err
 		}
-		return c.tableRef(related), c.col(colRef{related, rcol}) + " = " + c.col(ref), ref, nil, nil
+		return c.tableRef(related), colRef{related, rcol}, ref, nil, nil
 	}
 	if strings.EqualFold(outer, related) || c.m.joinedDirectly(outer, related) > 0 {
-		return "", "", colRef{}, nil, err // joined, but not by one relationship
+		return "", colRef{}, colRef{}, nil, err // joined, but not by one relationship
 	}
 	path, ok := c.m.Related(outer, related)
 	if !ok {
-		return "", "", colRef{}, nil, quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly or in exactly one way through the tables that refer to them", outer, related)
+		return "", colRef{}, colRef{}, nil, quarry.Errorf(quarry.KindUnsupported, "%s and %s are not joined directly or in exactly one way through the tables that refer to them", outer, related)
 	}
 	from = c.tableRef(path.Link)
 	if !strings.EqualFold(path.Link, related) {
@@ -248,7 +317,7 @@ func (c *compiler) relatedFrom(outer, related string) (from, link string, ref co
 	for _, r := range steps {
 		j, err := c.joinUp("JOIN", r)
 		if err != nil {
-			return "", "", colRef{}, nil, err
+			return "", colRef{}, colRef{}, nil, err
 		}
 		from += j
 		if !strings.EqualFold(r.To, related) {
@@ -259,9 +328,9 @@ func (c *compiler) relatedFrom(outer, related string) (from, link string, ref co
 	ref = colRef{outer, last.ToColumn}
 	lo := colRef{last.From, last.FromColumn}
 	if err := c.checkCols(ref, lo); err != nil {
-		return "", "", colRef{}, nil, err
+		return "", colRef{}, colRef{}, nil, err
 	}
-	return from, c.col(lo) + " = " + c.col(ref), ref, joined, nil
+	return from, lo, ref, joined, nil
 }
 
 func (c *compiler) checkCols(refs ...colRef) error {

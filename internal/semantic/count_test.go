@@ -35,7 +35,7 @@ func TestCountFilters(t *testing.T) {
 		{"how many customers have at most 1 order", Query{Metrics: []string{"customers"}, Filters: []Filter{{Field: "orders", Op: OpLe, Values: []any{1}, Count: true}}},
 			"SELECT COUNT(*) FROM (" + strings.Replace(strings.Replace(perCustomer, "%s", "<= 1", 1), " ORDER BY c.id", "", 1) + ")"},
 	} {
-		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "(SELECT COUNT(*) FROM ") })
+		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, " IN (SELECT ") })
 	}
 	rows := &RowsQuery{Entity: "customers", Columns: []string{"id"}}
 	for _, f := range []Filter{

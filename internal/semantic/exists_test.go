@@ -8,7 +8,7 @@ import (
 )
 
 // TestExistsFilters: "customers who never ordered" and "customers with an
-// order" compile to NOT EXISTS / EXISTS over the direct relationship, for
+// order" compile to NOT IN / IN a subquery over the direct relationship, for
 // lists and for counts, and give on the fixture what a hand-written query
 // gives.
 func TestExistsFilters(t *testing.T) {
@@ -40,7 +40,7 @@ INSERT INTO products (id, name, category) VALUES (99, 'Unsold', 'Books');`); err
 		{"products with no sales of completed orders", Query{Rows: &RowsQuery{Entity: "products", Columns: []string{"id"}}, Filters: []Filter{{Field: "order_items", Op: OpNone, Where: []Filter{{Field: "orders.status", Op: OpEq, Values: []any{"completed"}}}}}},
 			"SELECT id FROM products WHERE id NOT IN (SELECT i.product_id FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.status = 'completed' AND i.product_id IS NOT NULL) ORDER BY id"},
 	} {
-		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "EXISTS (SELECT 1 FROM ") })
+		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, " IN (SELECT ") })
 	}
 	// A condition on a table the related rows do not each refer to once
 	// (customers have many orders) is refused.
@@ -62,7 +62,7 @@ INSERT INTO products (id, name, category) VALUES (99, 'Unsold', 'Books');`); err
 		{"how many customers never bought Toys", Query{Metrics: []string{"customers"}, Filters: []Filter{{Field: "products", Op: OpNone, Where: []Filter{{Field: "products.category", Op: OpEq, Values: []any{"Toys"}}}}}},
 			"SELECT COUNT(*) FROM customers WHERE id NOT IN (SELECT o.customer_id FROM order_items i JOIN orders o ON o.id = i.order_id JOIN products p ON p.id = i.product_id WHERE p.category = 'Toys' AND o.customer_id IS NOT NULL)"},
 	} {
-		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "EXISTS (SELECT 1 FROM ") })
+		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, " IN (SELECT ") })
 	}
 }
 

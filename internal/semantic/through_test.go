@@ -35,7 +35,7 @@ INSERT INTO order_items (id, order_id, product_id, quantity, unit_price) VALUES 
 		{"units of customers not in Germany, by way of customers", Query{Metrics: []string{"items_sold"}, Filters: []Filter{{Field: "customers.country", Op: OpNe, Values: []any{"Germany"}, OrNull: true, Through: "customers"}}},
 			"SELECT SUM(i.quantity) FROM order_items i LEFT JOIN orders o ON o.id = i.order_id LEFT JOIN customers c ON c.id = o.customer_id WHERE c.country IS NULL OR c.country <> 'Germany'"},
 	} {
-		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, "NOT EXISTS (SELECT 1 FROM ") })
+		t.Run(tc.name, func(t *testing.T) { sameAsHand(t, m, conn, tc.q, tc.want, " NOT IN (SELECT ") })
 	}
 	for _, bad := range []Filter{
 		{Field: "customers.country", Op: OpNe, Values: []any{"Germany"}, Through: "nowhere"},
@@ -60,7 +60,7 @@ INSERT INTO order_items (id, order_id, product_id, quantity, unit_price) VALUES 
 	// Each dialect renders it.
 	for _, d := range []quarry.Dialect{quarry.DialectPostgres, quarry.DialectMySQL} {
 		c, err := Compile(m, Query{Metrics: []string{"items_sold"}, Filters: []Filter{notGermany}}, d)
-		if err != nil || !strings.Contains(c.SQL, "NOT EXISTS") {
+		if err != nil || !strings.Contains(c.SQL, " NOT IN (SELECT ") {
 			t.Errorf("%s: %v %v", d, err, c)
 		}
 	}
