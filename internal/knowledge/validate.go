@@ -19,7 +19,7 @@ var (
 		string(quarry.TypeJSON), string(quarry.TypeArray),
 	}
 	validCardinalities = []string{string(semantic.ManyToOne), string(semantic.OneToOne), string(semantic.OneToMany), string(semantic.ManyToMany)}
-	validFormats       = []string{"number", "integer", "currency", "percent"}
+	validFormats       = []string{"number", "integer", "currency", "cents", "percent"}
 	validDimTypes      = []string{"category", "time", "number", "boolean"}
 	timeRoles          = []string{semantic.TimeRoleStart, semantic.TimeRoleEvent, semantic.TimeRoleEnd, semantic.TimeRoleBirth}
 	validGrains        = []string{string(semantic.GrainDay), string(semantic.GrainWeek), string(semantic.GrainMonth), string(semantic.GrainQuarter), string(semantic.GrainYear)}

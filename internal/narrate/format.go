@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quarrydata/quarry/internal/quarry"
+	"github.com/quarrydata/quarry/internal/semantic"
 )
 
 // Number formats.
@@ -17,10 +18,13 @@ const (
 	FormatCurrency = "currency"
 	FormatPercent  = "percent"
 	FormatDate     = "date"
+	// FormatCents is money held in its minor unit: shown as currency,
+	// divided by 100 (semantic.FormatCents).
+	FormatCents = semantic.FormatCents
 )
 
 // Number formats f by format: "currency" with two decimals after the
-// currency symbol, "percent" multiplied by 100 with one decimal and a %
+// currency symbol ("cents" the same, of f divided by 100), "percent" multiplied by 100 with one decimal and a %
 // sign, "integer" rounded without decimals, anything else with two decimals
 // from 1 up and four significant digits below 1, integral values without
 // decimals. Every format groups thousands with commas.
@@ -43,6 +47,8 @@ func Number(f float64, format, currency string) string {
 	switch format {
 	case FormatCurrency:
 		s = currency + group(Fixed(f, 2, 0))
+	case FormatCents:
+		s = currency + group(Fixed(f/100, 2, 0))
 	case FormatPercent:
 		s = group(Fixed(f, 1, 2)) + "%"
 	case FormatInteger:
@@ -148,7 +154,7 @@ func Value(v any, c ColumnInfo, currency string) string {
 
 func isNumericFormat(f string) bool {
 	switch f {
-	case FormatNumber, FormatInteger, FormatCurrency, FormatPercent:
+	case FormatNumber, FormatInteger, FormatCurrency, FormatCents, FormatPercent:
 		return true
 	}
 	return false

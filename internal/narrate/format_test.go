@@ -33,6 +33,13 @@ func TestNumber(t *testing.T) {
 		{1e-14, "", "", "1e-14"},
 		{math.NaN(), "", "", "NaN"},
 		{math.Inf(-1), FormatCurrency, "$", "-Infinity"},
+		// Money held in cents is shown as money (found from outside:
+		// "total late fees" shown as 1,447,500 for $14,475.00).
+		{1447500, FormatCents, "$", "$14,475.00"},
+		{1922135, FormatCents, "", "19,221.35"},
+		{1018168.34, FormatCents, "€", "€10,181.68"},
+		{-250, FormatCents, "$", "-$2.50"},
+		{-0.4, FormatCents, "$", "$0.00"},
 	}
 	for _, tt := range tests {
 		if got := Number(tt.f, tt.format, tt.symbol); got != tt.want {

@@ -437,7 +437,14 @@ func (b *builder) columnAggs(t *term) *Plan {
 		case "min":
 			fn, label = "MIN(%s)", "minimum "
 		}
-		label += display(s.column) + " of " + display(s.entity)
+		colWords := display(s.column)
+		if c := b.p.column(s.entity, s.column); c != nil && semantic.MinorUnit(c.Unit, c.Name) && a != "count" && !s.temporal {
+			// "total amount of payments", shown as money: the column
+			// holds cents, which the answer divides by 100.
+			colWords = semantic.MinorUnitLess(colWords)
+			b.notes = append(b.notes, fmt.Sprintf("%s.%s %s", s.entity, s.column, centsShown))
+		}
+		label += colWords + " of " + display(s.entity)
 		if a == "sum" && strings.HasPrefix(label, "total total ") {
 			label = strings.TrimPrefix(label, "total ") // total_price: "total price", not "total total price"
 		}
@@ -626,3 +633,7 @@ func kindLeftOut(said, column string) string {
 	}
 	return ""
 }
+
+// centsShown is the reading's note on an amount held in cents that the
+// answer shows as money (semantic.FormatCents).
+const centsShown = "holds cents: shown as money, divided by 100"

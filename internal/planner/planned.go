@@ -552,6 +552,8 @@ func (p *Planner) inMajorUnits(pl *Plan, m *semantic.Metric, read, word, unit st
 	}
 	conv.Description = strings.Join(slices.DeleteFunc(strings.Fields(desc), func(w string) bool { return semantic.MinorUnit(w, "") }), " ") + " in " + word
 	out := swapMetric(pl, m.Name, desc, conv)
+	// Divided in the SQL now: not shown divided again.
+	out.Notes = slices.DeleteFunc(slices.Clone(out.Notes), func(n string) bool { return strings.HasSuffix(n, centsShown) })
 	out.readAs(read, fmt.Sprintf("%q: %s holds cents, divided by 100", "in "+word, display(m.Name)))
 	return out
 }

@@ -316,7 +316,7 @@ func (c *compiler) compileMetrics(q Query) (*Compiled, error) {
 		cols = append(cols, ds.out)
 	}
 	for _, o := range outputs {
-		cols = append(cols, OutColumn{Name: o.Name, Role: RoleMetric, Format: o.Format})
+		cols = append(cols, OutColumn{Name: o.Name, Role: RoleMetric, Format: c.m.OutFormat(o)})
 	}
 	if q.Percentile != 0 {
 		if err := checkPercentile(q, outputs, havingMetrics); err != nil {

@@ -98,6 +98,8 @@ func TestCompact(t *testing.T) {
 		{0.0123, "", "", "0.012"},
 		{3.5, "", "", "3.5"},
 		{0, narrate.FormatCurrency, "€", "€0"},
+		{126000000, narrate.FormatCents, "$", "$1.3M"},
+		{1250, narrate.FormatCents, "£", "£12.5"},
 		// A round tick is never misstated, and rounding is on the
 		// decimal value, as in the answer's text and table.
 		{1250000, "", "", "1.25M"},

@@ -167,8 +167,11 @@ func compact(v float64, format, currency string) string {
 		s = short(v*100) + "%"
 	} else {
 		prefix := ""
-		if format == narrate.FormatCurrency {
+		switch format {
+		case narrate.FormatCurrency:
 			prefix = currency
+		case narrate.FormatCents:
+			prefix, v = currency, v/100
 		}
 		switch {
 		case v >= 1e12:

@@ -1,0 +1,69 @@
+package semantic
+
+import (
+	"strings"
+)
+
+// FormatCents is the format of an amount of money held in its minor unit
+// (cents, pence): shown as money, divided by 100. The value itself, in the
+// result, the SQL and every export, stays as the database holds it.
+const FormatCents = "cents"
+
+// OutFormat is the format of metric mt's column in a result: the
+// metric's own, but FormatCents where the metric is a total, average,
+// minimum or maximum of one column that holds money in its minor unit
+// (`unit: cents`, or a name that ends in cents or pence), or says so by its
+// own unit, and its format is a number's or money's (found from outside:
+// "total late fees" shown as 1,447,500 for $14,475.00). A count, a share
+// or a date of such a column keeps its format.
+func (m *Model) OutFormat(mt *Metric) string {
+	switch mt.Format {
+	case "", "number", "integer", "currency":
+	default:
+		return mt.Format
+	}
+	if MinorUnit(mt.Unit, "") {
+		return FormatCents
+	}
+	if col := m.aggregatedColumn(mt.Expr); col != nil && MinorUnit(col.Unit, col.Name) {
+		return FormatCents
+	}
+	return mt.Format
+}
+
+// aggregatedColumn is the column an expression that is one SUM, AVG, MIN
+// or MAX of one entity.column reads, or nil.
+func (m *Model) aggregatedColumn(expr string) *Column {
+	e := strings.TrimSpace(expr)
+	open := strings.IndexByte(e, '(')
+	if open < 0 || !strings.HasSuffix(e, ")") {
+		return nil
+	}
+	switch strings.ToUpper(strings.TrimSpace(e[:open])) {
+	case "SUM", "AVG", "MIN", "MAX":
+	default:
+		return nil
+	}
+	ref := strings.TrimSpace(e[open+1 : len(e)-1])
+	ent, col, ok := strings.Cut(ref, ".")
+	if !ok || strings.ContainsAny(col, " ()+-*/,.") || strings.ContainsAny(ent, " ()+-*/,") {
+		return nil
+	}
+	en := m.Entity(ent)
+	if en == nil {
+		return nil
+	}
+	return en.Column(col)
+}
+
+// MinorUnitLess is a name's words without the minor unit it ends with:
+// "amount cents" is "amount", as an answer that shows it as money says
+// it. A name of the unit alone stays.
+func MinorUnitLess(words string) string {
+	for _, u := range []string{" cents", " cent", " pence"} {
+		if len(words) > len(u) && strings.HasSuffix(strings.ToLower(words), u) {
+			return strings.TrimSpace(words[:len(words)-len(u)])
+		}
+	}
+	return words
+}
