@@ -145,7 +145,7 @@ type writer struct {
 
 func (w writer) split() (dims, nums []column) {
 	for _, c := range w.cols {
-		if c.key {
+		if c.key || c.surname {
 			continue
 		}
 		if c.numeric {

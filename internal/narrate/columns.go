@@ -47,6 +47,12 @@ type column struct {
 	key     bool // a numeric key grouped beside a label (products.id next to products.name): shown, not narrated
 	time    bool // a date or time-grain dimension
 	label   bool // a period label of a comparison
+	// lastName is, on a column of first names grouped beside a column
+	// of last names, 1 + the index of that column: a row is named by
+	// both ("Dee Jones"), and the last names are not a grouping of
+	// their own (surname).
+	lastName int
+	surname  bool
 }
 
 // resolve pairs every column of t with its ColumnInfo (matched by name) and
@@ -96,7 +102,37 @@ func resolve(t *quarry.Table, infos []ColumnInfo) []column {
 		cols[i] = c
 	}
 	markKeys(t, cols)
+	markNameParts(cols)
 	return cols
+}
+
+// markNameParts pairs the one grouping of first names with the one of
+// last names, where a result has exactly one of each: together they name
+// each row (semantic.NameParts).
+func markNameParts(cols []column) {
+	first, last := -1, -1
+	for i, c := range cols {
+		if c.Role != RoleDimension || c.numeric || c.time {
+			continue
+		}
+		switch semantic.NamePartKind(c.Name) {
+		case "first":
+			if first >= 0 {
+				return
+			}
+			first = i
+		case "last":
+			if last >= 0 {
+				return
+			}
+			last = i
+		}
+	}
+	if first < 0 || last < 0 {
+		return
+	}
+	cols[first].lastName = last + 1
+	cols[last].surname = true
 }
 
 // markKeys marks numeric dimension columns that stand beside a text
@@ -159,6 +195,18 @@ func (c column) cell(r []any) any {
 
 func (c column) text(r []any, currency string) string {
 	return Value(c.cell(r), c.ColumnInfo, currency)
+}
+
+// name is the text that names row r by column c among cols: its value,
+// and the last name beside a first name ("Dee Jones").
+func (c column) name(cols []column, r []any, currency string) string {
+	s := c.text(r, currency)
+	if c.lastName > 0 {
+		if l := cols[c.lastName-1]; l.cell(r) != nil {
+			s += " " + l.text(r, currency)
+		}
+	}
+	return s
 }
 
 // humanize turns a column name into words: "avg_order_value" → "avg order value".

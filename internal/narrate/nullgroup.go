@@ -30,5 +30,5 @@ func (w writer) groupLabel(d column, r []any) string {
 	if d.cell(r) == nil {
 		return "(no " + humanize(w.nullWord(d)) + ")"
 	}
-	return w.fmtCell(d, r)
+	return escapeMarkdown(d.name(w.cols, r, w.in.Currency)) // "Dee Jones"
 }

@@ -62,9 +62,10 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 	var nums, dims []column
 	for _, c := range cols {
 		switch {
-		case c.key:
+		case c.key || c.surname:
 			// An entity's key beside its label (products.id next to
-			// products.name) tells rows apart; it is not a measure.
+			// products.name) tells rows apart; it is not a measure. Last
+			// names name the rows with the first names beside them.
 		case c.numeric:
 			nums = append(nums, c)
 		default:
@@ -83,7 +84,7 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 			Series: []Series{{Name: nums[0].Name, Values: []float64{f}}}}
 		if len(dims) == 1 {
 			spec.X = humanize(dims[0].Name)
-			spec.Labels = []string{dims[0].text(t.Rows[0], "")}
+			spec.Labels = []string{dims[0].name(cols, t.Rows[0], "")}
 		}
 		return spec
 	}
@@ -150,7 +151,7 @@ func ChooseChart(t *quarry.Table, infos []ColumnInfo, title string) ChartSpec {
 				}
 				vals[i] = f
 			}
-			spec.Labels = append(spec.Labels, d.text(r, ""))
+			spec.Labels = append(spec.Labels, d.name(cols, r, ""))
 			for i := range series {
 				series[i].Values = append(series[i].Values, vals[i])
 			}

@@ -1067,11 +1067,14 @@ func (b *builder) makeTitle() string {
 		n := d.Name
 		if e, c, ok := strings.Cut(n, "."); ok {
 			n = c
-			if ent := b.p.entity(e); ent != nil && strings.EqualFold(ent.Label, c) {
-				n = e
+			if ent := b.p.entity(e); ent != nil && (strings.EqualFold(ent.Label, c) || slices.Contains(b.p.namePartGroups(ent), d.Name)) {
+				n = e // "by customers", named by first and last name too
 			} else if ent != nil && strings.EqualFold(ent.PrimaryKey, c) {
 				continue
 			}
+		}
+		if slices.Contains(by, display(n)) {
+			continue
 		}
 		by = append(by, display(n))
 	}

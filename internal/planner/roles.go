@@ -325,6 +325,7 @@ func (b *builder) roles() *Plan {
 					// Template_ID).
 					b.groups = append(b.groups, ent.Name+"."+ent.PrimaryKey)
 					b.und("group by %s, by its key %s (it has no label column)", ent.Name, ent.PrimaryKey)
+					b.groups = append(b.groups, b.p.namePartGroups(ent)...)
 					t.role, groupTerm = "group", t
 					break
 				}

@@ -66,3 +66,46 @@ func YearsName(column string) bool {
 	}
 	return false
 }
+
+// NameParts is the one column of ent that holds its rows' first names and
+// the one that holds their last names (first_name and last_name, given
+// and family, fname and lname), or "" where it has not each exactly once:
+// together they name a person where no one column does.
+func NameParts(ent *Entity) (first, last string) {
+	var firsts, lasts []string
+	for _, c := range ent.Columns {
+		if c.Type.IsNumeric() || c.Type.IsTemporal() {
+			continue
+		}
+		switch NamePartKind(c.Name) {
+		case "first":
+			firsts = append(firsts, c.Name)
+		case "last":
+			lasts = append(lasts, c.Name)
+		}
+	}
+	if len(firsts) != 1 || len(lasts) != 1 {
+		return "", ""
+	}
+	return firsts[0], lasts[0]
+}
+
+// NamePartKind says which part of a person's name a column holds by its
+// name: "first" (first_name, given_name, FirstName, fname), "last"
+// (last_name, surname, family_name, lname), else "" (a middle name too).
+func NamePartKind(column string) string {
+	if !NamePart(column) {
+		return ""
+	}
+	ws := NameWords(column)
+	if len(ws) == 0 {
+		return ""
+	}
+	switch ws[0] {
+	case "first", "given", "firstname", "forename", "fname", "givenname":
+		return "first"
+	case "last", "family", "sur", "surname", "lastname", "lname", "familyname":
+		return "last"
+	}
+	return ""
+}

@@ -24,6 +24,10 @@ func (c *cover) groupings() (ok, bad []string) {
 		bad = append(bad, "the question asks for a figure for each group, but the query computes one figure")
 	}
 	for _, d := range c.q.Dimensions {
+		if by := c.nameBesideKey(d); by != "" {
+			ok = append(ok, "by "+d.Name+", which names each "+by+" beside its key")
+			continue
+		}
 		if c.asksFor(d) {
 			ok = append(ok, "by "+d.Name)
 		} else {
