@@ -10,6 +10,8 @@
 #      a whole quarry ask vs the sqlite3 shell running the same SQL
 #  3b. the SQLite engines a Go program can embed, in one process, on the
 #      SQL of seven demo questions, vs the sqlite3 shell's own timer
+#  3c. a condition on related rows whose key has no index: quarry ask vs
+#      the shell running quarry's SQL and a correlated EXISTS
 #   4. Go benchmarks: the guard, the compiler, the planner
 #   5. quarry serve under 200 concurrent chat streams; 5b. the same across
 #      two replicas on a PostgreSQL state (when QUARRY_TEST_POSTGRES_URL is set)
@@ -123,6 +125,35 @@ done
 (cd bench/engines && go build -o "$work/engines/engines" .)
 "$work/engines/engines" -db "$work/demo/demo.db" -n "$(( runs * 4 ))" "$work"/engines/*.sql
 echo "  target: the engine within 1.2× the shell (the ncruces/shell column)"
+
+echo "3c. a condition on related rows whose key has no index (orders and their lines, no index on order_lines.order_id): quarry ask vs the shell running quarry's SQL, and the shell running the same question as a correlated EXISTS ($runs runs each; the EXISTS once)"
+mkdir -p "$work/semi"
+sqlite3 "$work/semi/semi.db" <<'SQL'
+CREATE TABLE menu_items(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+INSERT INTO menu_items(name) VALUES ('Ribeye Steak'), ('Caesar Salad'), ('Margherita Pizza'), ('Fish Tacos'), ('Burger'), ('Pad Thai'), ('Tiramisu'), ('Lemonade'), ('Espresso'), ('Chicken Wings'), ('Mushroom Risotto'), ('Salmon Bowl');
+CREATE TABLE orders(id INTEGER PRIMARY KEY, ordered_at TEXT NOT NULL, status TEXT NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+INSERT INTO orders SELECT i, date('2025-01-01', '+' || (i * 37 % 546) || ' days') || ' 12:00:00', CASE WHEN i % 10 = 0 THEN 'cancelled' ELSE 'completed' END FROM n;
+CREATE TABLE order_lines(id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), menu_item_id INTEGER NOT NULL REFERENCES menu_items(id), quantity INTEGER NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 90000)
+INSERT INTO order_lines SELECT i, 1 + (i * 7919) % 30000, 1 + (i * 31) % 12, 1 + i % 3 FROM n;
+SQL
+"$q" init --url "$work/semi/semi.db" "$work/semi/p" > /dev/null 2>&1
+"$q" -C "$work/semi/p" learn > /dev/null 2>&1
+question="how many orders had a Ribeye Steak last month"
+"$q" -C "$work/semi/p" ask --as-of 2026-06-30 --json "$question" > "$work/semi/ask.json"
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sql"])' "$work/semi/ask.json" > "$work/semi/ask.sql"
+cat > "$work/semi/exists.sql" <<'SQL'
+SELECT COUNT(*) FROM orders o WHERE o.ordered_at >= '2026-05-01' AND o.ordered_at < '2026-06-01'
+AND EXISTS (SELECT 1 FROM order_lines l JOIN menu_items m ON m.id = l.menu_item_id WHERE l.order_id = o.id AND m.name = 'Ribeye Steak');
+SQL
+timeit semi-shell sqlite3 "$work/semi/semi.db" ".read $work/semi/ask.sql"
+timeit semi-ask "$q" -C "$work/semi/p" ask --as-of 2026-06-30 "$question"
+runs_was=$runs; runs=1
+timeit semi-exists sqlite3 "$work/semi/semi.db" ".read $work/semi/exists.sql"
+runs=$runs_was
+echo "  quarry's answer: $(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(a.get("rows"))' "$work/semi/ask.json"); the EXISTS: $(sqlite3 "$work/semi/semi.db" ".read $work/semi/exists.sql")"
+echo "  quarry ask / shell on quarry's SQL (median): $(ratio semi-ask semi-shell)×; the correlated EXISTS / quarry ask: $(ratio semi-exists semi-ask)×"
 
 echo "4. Go benchmarks (one core)"
 go test -run '^$' -bench 'BenchmarkCheck$|BenchmarkCompile$|BenchmarkPlan$|BenchmarkPlanWide$' -benchmem -cpu 1 \
