@@ -48,6 +48,13 @@ type Dialect interface {
 	// condition is NullSafeEqual (the compiler joins measures computed
 	// apart on their groups that way, a NULL group being one group).
 	FullJoin() bool
+	// AntiJoinExists reports whether the engine runs a correlated NOT
+	// EXISTS as a hash anti-join, and NOT IN a subquery larger than its
+	// working memory once per outer row (PostgreSQL: 0.3 s against more
+	// than 60 s for 400,000 rows against 1,200,000): there the compiler
+	// writes none as NOT EXISTS. Elsewhere NOT IN runs the subquery once
+	// (SQLite would run a correlated NOT EXISTS once per row).
+	AntiJoinExists() bool
 	// NullsLast is what follows a sort term (after DESC, if any) so that
 	// rows whose value is NULL come last whichever the direction: a
 	// missing figure is never the top or the bottom of a ranking. "" where

@@ -160,6 +160,9 @@ func countPasses(op Op, k, n float64) bool {
 // never in the list, and a row whose ref is empty (it can be, unless it
 // is the key) has none.
 func (c *compiler) semiJoin(in bool, ref, inner colRef, from string, conds []string, having string) string {
+	if !in && c.d.d.AntiJoinExists() {
+		return c.antiJoin(ref, inner, from, conds, having)
+	}
 	if !in && !c.isKey(inner) {
 		conds = append([]string{c.col(inner) + " IS NOT NULL"}, conds...)
 	}
@@ -178,6 +181,24 @@ func (c *compiler) semiJoin(in bool, ref, inner colRef, from string, conds []str
 		return not
 	}
 	return "(" + c.col(ref) + " IS NULL OR " + not + ")"
+}
+
+// antiJoin is semiJoin's NOT IN as NOT EXISTS, for an engine that runs
+// it as a hash anti-join (dialect AntiJoinExists: PostgreSQL, whose NOT IN
+// a large subquery runs once per outer row): "NOT EXISTS (SELECT 1 FROM
+// from WHERE inner = ref AND conds)", and with having over the groups
+// that fail, "NOT EXISTS (SELECT 1 FROM (SELECT inner AS k … GROUP BY
+// inner HAVING having) AS failing WHERE failing.k = ref)".
+func (c *compiler) antiJoin(ref, inner colRef, from string, conds []string, having string) string {
+	if having == "" {
+		return "NOT EXISTS (SELECT 1 FROM " + from + " WHERE " + strings.Join(append([]string{c.col(inner) + " = " + c.col(ref)}, conds...), " AND ") + ")"
+	}
+	sub := "SELECT " + c.col(inner) + " AS k FROM " + from
+	if len(conds) > 0 {
+		sub += " WHERE " + strings.Join(conds, " AND ")
+	}
+	sub += " GROUP BY " + c.col(inner) + " HAVING " + having
+	return "NOT EXISTS (SELECT 1 FROM (" + sub + ") AS failing WHERE failing.k = " + c.col(ref) + ")"
 }
 
 // isKey reports whether ref is its entity's one primary key column, which

@@ -27,6 +27,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " IS NOT DISTINCT 
 // FullJoin: DuckDB has it.
 func (Dialect) FullJoin() bool { return true }
 
+// AntiJoinExists: see dialect.Dialect.
+func (Dialect) AntiJoinExists() bool { return false }
+
 // NullsLast: DuckDB has NULLS LAST.
 func (Dialect) NullsLast() string { return " NULLS LAST" }
 

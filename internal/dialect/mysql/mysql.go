@@ -31,6 +31,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " <=> " + b }
 // FullJoin: MySQL and MariaDB have no FULL OUTER JOIN.
 func (Dialect) FullJoin() bool { return false }
 
+// AntiJoinExists: see dialect.Dialect.
+func (Dialect) AntiJoinExists() bool { return false }
+
 // NullsLast: MySQL and MariaDB have no NULLS LAST; they sort NULLs last in descending order, first in ascending.
 func (Dialect) NullsLast() string { return "" }
 

@@ -30,6 +30,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " IS NOT DISTINCT 
 // compiler joins onto the union of the groups instead.
 func (Dialect) FullJoin() bool { return false }
 
+// AntiJoinExists: see dialect.Dialect.
+func (Dialect) AntiJoinExists() bool { return true }
+
 // NullsLast: PostgreSQL sorts NULLs first in descending order unless told.
 func (Dialect) NullsLast() string { return " NULLS LAST" }
 

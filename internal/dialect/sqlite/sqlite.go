@@ -26,6 +26,9 @@ func (Dialect) NullSafeEqual(a, b string) string { return a + " IS " + b }
 // FullJoin: SQLite has FULL OUTER JOIN since 3.39.
 func (Dialect) FullJoin() bool { return true }
 
+// AntiJoinExists: see dialect.Dialect.
+func (Dialect) AntiJoinExists() bool { return false }
+
 // NullsLast: SQLite has NULLS LAST since 3.30.
 func (Dialect) NullsLast() string { return " NULLS LAST" }
 

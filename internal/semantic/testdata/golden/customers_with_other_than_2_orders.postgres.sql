@@ -1,4 +1,4 @@
 SELECT customers.id
 FROM customers
-WHERE customers.id NOT IN (SELECT orders.customer_id FROM orders WHERE orders.customer_id IS NOT NULL GROUP BY orders.customer_id HAVING NOT (COUNT(*) <> 2))
+WHERE NOT EXISTS (SELECT 1 FROM (SELECT orders.customer_id AS k FROM orders GROUP BY orders.customer_id HAVING NOT (COUNT(*) <> 2)) AS failing WHERE failing.k = customers.id)
 ORDER BY customers.id
