@@ -24,7 +24,17 @@ var saleByRE = lazyRE(`(?i)\b(sold|bought|purchased)\s+by\b`)
 // questions). Nil where the only unknown word is not such a verb, or the
 // reading is not answered.
 func (p *Planner) soldAsOrdered(question string, unknown []string, asOf time.Time) *Plan {
-	if len(unknown) != 1 || !p.datesOrdering() {
+	if len(unknown) != 1 {
+		return nil
+	}
+	verb, why := "ordered", "the rows' sale is the order they belong to"
+	switch {
+	case unknown[0] != "sold" && unknown[0] != "sell" && p.datesSelling():
+		// "how many tickets did Olivia Smith buy": a purchase is a sale
+		// seen from the buyer, where rows are dated by their sale
+		// (tickets.sold_at; found from outside: "buy" not understood).
+		verb, why = "sold", "a purchase is the rows' sale"
+	case !p.datesOrdering():
 		return nil
 	}
 	read := question
@@ -47,7 +57,7 @@ func (p *Planner) soldAsOrdered(question string, unknown []string, asOf time.Tim
 	// "tickets sold by venue": not "ordered by", a sort; with no period
 	// to date the sale the verb says only that the rows were sold.
 	read = saleByRE().ReplaceAllString(read, "by")
-	read = saleVerbRE().ReplaceAllString(read, "ordered")
+	read = saleVerbRE().ReplaceAllString(read, verb)
 	if read == question {
 		return nil
 	}
@@ -55,12 +65,25 @@ func (p *Planner) soldAsOrdered(question string, unknown []string, asOf time.Tim
 	if pl.Kind != KindMetric && pl.Kind != KindRows {
 		return nil
 	}
-	pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: the rows' sale is the order they belong to", unknown[0], "ordered"))
+	pl.Understood = append(pl.Understood, fmt.Sprintf("%q read as %q: %s", unknown[0], verb, why))
 	if pl.Read == "" {
 		// The checks hold the plan to the words it answers.
 		pl.Read = read
 	}
 	return pl
+}
+
+// datesSelling reports whether some table of the knowledge is dated by
+// its sale (sold_at, sale_date).
+func (p *Planner) datesSelling() bool {
+	for _, e := range p.m.Entities {
+		for _, c := range e.Columns {
+			if c.Temporal() && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "sold" || w == "sale" }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // datesOrdering reports whether some table of the knowledge is dated by
