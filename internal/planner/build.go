@@ -571,8 +571,11 @@ func (b *builder) impliedTotal(t *term) bool {
 		return false // "payments with a late fee": the rows that have one
 	}
 	for _, s := range t.cands {
-		if !moneyName(s.column) && !b.p.flowQuantity(s) {
-			return false
+		if c := b.p.column(s.entity, s.column); !moneyName(s.column) && !b.p.flowQuantity(s) && (c == nil || !semantic.MinorUnit(c.Unit, c.Name)) {
+			return false // a column in cents is money too (tip_cents)
+		}
+		if !namesHead(t.it.text, s.column) {
+			return false // "deliveries by courier": not the delivery fee
 		}
 	}
 	grouped := len(st.dates) > 0 || len(st.grains) > 0 || st.compare
