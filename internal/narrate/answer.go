@@ -465,6 +465,14 @@ func (w writer) ranking(d, m column) string {
 		}
 		return s + "."
 	}
+	// The rows with no value of the grouping are no group that leads or
+	// trails a ranking ("(no id) leads with 2,796" of the orders with no
+	// courier, found from outside): the named ones are ranked, and the
+	// empty group is said after them.
+	all := ps
+	if named := slices.DeleteFunc(slices.Clone(ps), func(p point) bool { return p.cell == nil }); len(named) > 0 {
+		ps = named
+	}
 	n := min(3, len(ps))
 	desc, asc := true, true
 	for i := 1; i < len(ps); i++ {
@@ -488,6 +496,13 @@ func (w writer) ranking(d, m column) string {
 	}
 	if w.total > int64(n) {
 		s += "; " + plural(w.total, "row") + " in all"
+	}
+	if len(ps) < len(all) {
+		for _, p := range all {
+			if p.cell == nil {
+				s += "; " + p.label + ": **" + p.text + "**"
+			}
+		}
 	}
 	return s + "."
 }
