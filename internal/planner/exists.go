@@ -163,6 +163,14 @@ func (b *builder) existsFilters() *Plan {
 		if b.subject == "" || b.rank(s.entity, nil) > 2 {
 			return b.fail(fmt.Sprintf("%s is a column of %s, which is not a single related row of each %s row; quarry does not guess how to combine them", s.column, display(s.entity), display(b.subject)))
 		}
+		if b.p.additiveColumn([]sense{s}) {
+			// "orders with no tip": an amount that adds up holds 0 (or less) for
+			// none as often as nothing (found from outside: tip_cents is
+			// never empty, and "no tip" counted 0 orders of 15,630).
+			b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpLe, Values: []any{int64(0)}, OrNull: true})
+			b.und("filter %s is 0 or empty", s.field)
+			continue
+		}
 		b.q.Filters = append(b.q.Filters, semantic.Filter{Field: s.field, Op: semantic.OpNull})
 		b.und("filter %s is empty", s.field)
 	}
