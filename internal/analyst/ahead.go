@@ -241,10 +241,11 @@ func rankedWhole(pl *planner.Plan) *planner.Plan {
 // outside, with rankings and totals like it, at 1.00). A date that holds
 // days after today, set ahead of time, is left as it is: whether such a
 // row was known on the as-of day, no date says. Otherwise, or when the
-// controls cannot run, pl is returned as it is.
+// controls cannot run, pl is returned as it is. The rows that conditions
+// on other rows read are kept to the day with a period or without.
 func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.Plan, asOf time.Time) *planner.Plan {
 	q := pl.Query
-	if q == nil || q.TimeRange != nil || len(q.Compare) > 0 || a.Conn == nil {
+	if q == nil || len(q.Compare) > 0 || a.Conn == nil {
 		return pl
 	}
 	measured := measuredName(m, q)
@@ -252,7 +253,7 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 	if next >= tomorrow {
 		// As of today: nothing after it has happened; rows still without
 		// what they are to get leave out those called off all the same.
-		if e := pendingEntity(m, q); e != nil {
+		if e := pendingEntity(m, q); e != nil && q.TimeRange == nil {
 			return pendingLive(m, e, pl)
 		}
 		return pl
@@ -304,6 +305,13 @@ func (a *Analyst) asOfBound(ctx context.Context, m *semantic.Model, pl *planner.
 		out.Query = &c
 		out.Notes = append(slices.Clone(pl.Notes), fmt.Sprintf("as of %s: the rows of the tables its conditions read are kept to it by their dates", asOf.Format("2006-01-02")))
 		pl, q = &out, &c
+	}
+	if q.TimeRange != nil {
+		// A period of the measured rows bounds them; the rows its
+		// conditions read were kept to the day above (found from outside:
+		// "customers who joined this year but never bought a ticket" left
+		// out those who bought one after the day, 177 for 202, at 1.00).
+		return pl
 	}
 	field, own := "", false // own: each measure by its own date
 	if len(q.Metrics) > 0 {
