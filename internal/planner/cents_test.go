@@ -43,6 +43,9 @@ func TestCentsShownAsMoney(t *testing.T) {
 		if strings.Contains(pl.Title, "cents") || !strings.Contains(pl.Title, "amount of payments") {
 			t.Errorf("%q: titled %q", q, pl.Title)
 		}
+		if strings.HasSuffix(pl.Query.Metrics[0], "cents") {
+			t.Errorf("%q: the measure shown as money is named %s", q, pl.Query.Metrics[0])
+		}
 		if !slices.ContainsFunc(pl.Notes, func(n string) bool { return strings.Contains(n, "amount_cents holds cents") }) {
 			t.Errorf("%q: the reading does not say the cents are divided: %q", q, pl.Notes)
 		}

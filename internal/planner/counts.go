@@ -479,6 +479,10 @@ func (b *builder) columnAggs(t *term) *Plan {
 		name := a + "_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
 		if a == "count" {
 			name = "distinct_" + strings.ReplaceAll(s.entity+"_"+s.column, ".", "_")
+		} else if colWords != display(s.column) {
+			// Shown as money, named so: "sum_tickets_price", not a
+			// column of dollars headed "cents" (found from outside).
+			name = strings.TrimSuffix(name, "_"+strings.ReplaceAll(strings.TrimPrefix(display(s.column), colWords+" "), " ", "_"))
 		}
 		format := "number"
 		if a == "count" {

@@ -40,7 +40,7 @@ func TestMostAmount(t *testing.T) {
 	p := New(m, nil)
 	for q, want := range map[string][]string{
 		"which boat had the most maintenance cost":  {"SUM(maintenance_jobs.cost_cents)", "DESC", "LIMIT 1"},
-		"which boat had the least maintenance cost": {"SUM(maintenance_jobs.cost_cents)", "ORDER BY sum_maintenance_jobs_cost_cents NULLS LAST", "LIMIT 1"},
+		"which boat had the least maintenance cost": {"SUM(maintenance_jobs.cost_cents)", "ORDER BY sum_maintenance_jobs_cost NULLS LAST", "LIMIT 1"},
 		"which boat had the most maintenance jobs":  {"COUNT(maintenance_jobs.id)", "LIMIT 1"},
 	} {
 		if pl := p.Plan(q, asOf); pl.Kind != KindMetric {

@@ -67,3 +67,31 @@ func MinorUnitLess(words string) string {
 	}
 	return words
 }
+
+// columnFormat is the format of a listed column: FormatCents for a plain
+// column that holds money in its minor unit ("the cheapest ticket": its
+// price_cents shown as money, as its total is), else none.
+func (m *Model) columnFormat(x string, refs []colRef) string {
+	if len(refs) != 1 {
+		return ""
+	}
+	e := m.Entity(refs[0].Entity)
+	if e == nil {
+		return ""
+	}
+	if col := e.Column(refs[0].Column); col != nil && col.Type.IsNumeric() && MinorUnit(col.Unit, col.Name) && !strings.ContainsAny(x, "()+-*/") {
+		return FormatCents
+	}
+	return ""
+}
+
+// minorLess is a column's name without the minor unit it ends with:
+// price_cents is price.
+func minorLess(name string) string {
+	for _, u := range []string{"_cents", "_cent", "_pence"} {
+		if len(name) > len(u) && strings.HasSuffix(strings.ToLower(name), u) {
+			return name[:len(name)-len(u)]
+		}
+	}
+	return name
+}

@@ -1,6 +1,11 @@
 package semantic
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrydata/quarry/internal/quarry"
+)
 
 // TestOutFormat: a total, average, minimum or maximum of an amount held in
 // cents is shown as money divided by 100; a count of it, a ratio, a share
@@ -33,5 +38,31 @@ func TestOutFormat(t *testing.T) {
 		if got := MinorUnitLess(in); got != want {
 			t.Errorf("MinorUnitLess(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestListedCentsAsMoney: a listed column held in cents is shown as
+// money and named without its unit, where that name is free; a column
+// that is not money keeps its name and format.
+func TestListedCentsAsMoney(t *testing.T) {
+	m := &Model{Entities: []Entity{{Name: "tickets", PrimaryKey: "id", Columns: []Column{
+		{Name: "id", Type: quarry.TypeInt}, {Name: "price_cents", Type: quarry.TypeInt, Unit: "cents"}, {Name: "seats", Type: quarry.TypeInt},
+		{Name: "fee_cents", Type: quarry.TypeInt}, {Name: "fee", Type: quarry.TypeText}}}}}
+	c, err := Compile(m, Query{Rows: &RowsQuery{Entity: "tickets", Columns: []string{"price_cents", "seats", "fee_cents"}}}, quarry.DialectSQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range c.Columns {
+		got[o.Name] = o.Format
+	}
+	want := map[string]string{"price": FormatCents, "seats": "", "fee_cents": FormatCents}
+	for n, f := range want {
+		if g, ok := got[n]; !ok || g != f {
+			t.Errorf("column %s: format %q (present %v), want %q; all %v\n%s", n, g, ok, f, got, c.SQL)
+		}
+	}
+	if !strings.Contains(c.SQL, "tickets.price_cents AS price") {
+		t.Errorf("SQL %s", c.SQL)
 	}
 }

@@ -108,6 +108,14 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		if err != nil {
 			return nil, err
 		}
+		format := c.m.columnFormat(x, refs)
+		if format == FormatCents {
+			// Shown as money, named so: price, not price_cents (found from
+			// outside: a column of dollars headed cents).
+			if short := minorLess(name); short != name && e.Column(short) == nil && !slices.Contains(names, short) {
+				name = short
+			}
+		}
 		if seen[name] {
 			continue
 		}
@@ -118,7 +126,7 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		} else {
 			sel = append(sel, x+" AS "+c.d.ident(name))
 		}
-		cols = append(cols, OutColumn{Name: name, Role: RoleColumn})
+		cols = append(cols, OutColumn{Name: name, Role: RoleColumn, Format: format})
 		if len(refs) == 1 && refs[0].Entity == e.Name {
 			switch {
 			case e.Label != "" && strings.EqualFold(refs[0].Column, e.Label):
