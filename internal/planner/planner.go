@@ -324,7 +324,7 @@ func (p *Planner) Plan(question string, asOf time.Time) *Plan {
 		return &Plan{Kind: KindUnanswered, Reason: fmt.Sprintf("this would list the %s of the top %d %s, not rank each %s by all of its %s; to rank them by a total, ask for the sum (“top %d … by sum of …”)",
 			what, pl.Query.Limit, display(pl.Query.Rows.Entity), what, display(pl.Query.Rows.Entity), pl.Query.Limit)}
 	}
-	inner := p.realRows(p.madeInPeriod(question, p.openStates(question, p.flowAtADay(question, p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, pl))))))))
+	inner := p.realRows(p.madeInPeriod(question, p.openStates(question, p.flowAtADay(question, p.heldOrAll(question, p.heldAt(question, asOf, p.heldNow(question, p.currencySaid(question, p.verbCounted(question, pl)))))))))
 	return fewOptions(p.latestSnapshot(p.inForce(p.valueOfRelated(question, inner), asOf)))
 }
 
