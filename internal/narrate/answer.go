@@ -695,7 +695,11 @@ func (w writer) list(dims []column) string {
 	for _, x := range w.cols {
 		if x.Names && top == "" {
 			c = x
-			if x.numeric {
+			if first := w.firstNames(); x.numeric && first >= 0 {
+				// A person listed by key, with a first and a last name
+				// beside it: named by them ("Zara Murphy", not "id 5").
+				name = func(r []any) string { return escapeMarkdown(w.cols[first].name(w.cols, r, w.in.Currency)) }
+			} else if x.numeric {
 				// A key is no quantity: "id 7839", as written.
 				name = func(r []any) string {
 					if v := x.cell(r); v != nil {

@@ -112,7 +112,7 @@ func resolve(t *quarry.Table, infos []ColumnInfo) []column {
 func markNameParts(cols []column) {
 	first, last := -1, -1
 	for i, c := range cols {
-		if c.Role != RoleDimension || c.numeric || c.time {
+		if c.Role != RoleDimension && c.Role != RoleColumn || c.numeric || c.time {
 			continue
 		}
 		switch semantic.NamePartKind(c.Name) {
@@ -132,7 +132,18 @@ func markNameParts(cols []column) {
 		return
 	}
 	cols[first].lastName = last + 1
-	cols[last].surname = true
+	cols[last].surname = cols[last].Role == RoleDimension // a listed column stays a column
+}
+
+// firstNames is the index of the column of first names paired with one
+// of last names (markNameParts), or -1.
+func (w writer) firstNames() int {
+	for i, c := range w.cols {
+		if c.lastName > 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // markKeys marks numeric dimension columns that stand beside a text

@@ -30,3 +30,16 @@ func TestFirstAndLastNameNameARow(t *testing.T) {
 		t.Errorf("two first names paired: %q", b.Headline)
 	}
 }
+
+// TestListNamedByFirstAndLastName: a list of persons named by their key,
+// with a first and a last name listed beside it, names each by both
+// (found from outside: "starting with id 5, id 8 and id 10").
+func TestListNamedByFirstAndLastName(t *testing.T) {
+	tbl := &quarry.Table{Columns: []quarry.Column{col("id", quarry.TypeInt), col("first_name", quarry.TypeText), col("last_name", quarry.TypeText)},
+		Rows: [][]any{{int64(5), "Zara", "Murphy"}, {int64(8), "Ewan", "Johnson"}, {int64(10), "Harry", "White"}}}
+	infos := []ColumnInfo{{Name: "id", Role: RoleColumn, Names: true}, {Name: "first_name", Role: RoleColumn}, {Name: "last_name", Role: RoleColumn}}
+	a := Compose(AnswerInput{Title: "Customers", Table: tbl, Columns: infos, TotalRows: 798})
+	if want := "starting with Zara Murphy, Ewan Johnson and Harry White"; !strings.Contains(a.Headline, want) {
+		t.Errorf("headline %q, want %q", a.Headline, want)
+	}
+}

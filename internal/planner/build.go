@@ -483,7 +483,7 @@ func (b *builder) measures() *Plan {
 				// 2025": an amount of money by periods or groups is its
 				// total (found from outside: refused).
 				t.aggs = []string{"sum"}
-				b.und("%q read as its total", t.it.text)
+				b.und("%q "+readAsTotal, t.it.text)
 			}
 			if len(t.aggs) == 0 {
 				continue

@@ -41,3 +41,24 @@ func TestAmountByItsHead(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianOfAnAmountInCents: the median of an amount named alone with
+// a period is of each row's value, not of its total (an amount in cents
+// read as its total broke "median tip last month").
+func TestMedianOfAnAmountInCents(t *testing.T) {
+	m := &semantic.Model{
+		Entities: []semantic.Entity{
+			{Name: "orders", PrimaryKey: "id", TimeColumn: "placed_at", Columns: []semantic.Column{{Name: "id", Type: quarry.TypeInt},
+				{Name: "placed_at", Type: quarry.TypeTimestamp, TimeRole: semantic.TimeRoleEvent},
+				{Name: "tip_cents", Type: quarry.TypeInt, Unit: "cents", Synonyms: []string{"tip"}}}},
+		},
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := New(m, nil)
+	if pl := p.Plan("median tip last month", asOf); pl.Kind != KindMetric || pl.Query.Percentile != 50 {
+		t.Errorf("median tip last month: %s %s", pl.Kind, pl.Reason)
+	}
+	sqlHolds(t, p, m, "tips by month this year", "SUM(orders.tip_cents)")
+}

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+	"github.com/quarrydata/quarry/internal/semantic"
+	"slices"
 	"strings"
 	"time"
 )
@@ -178,21 +180,18 @@ func (p *Planner) incomeUnknown(question string, asOf time.Time, pl *Plan) *Plan
 			// a cost is money paid out.
 			continue
 		}
-		read, ok := replaceWord(question, word, said)
-		if t := tokenize(read); ok && len(t) > 0 {
-			// "total revenue": the total is said already.
-			for i := 0; i+1 < len(t); i++ {
-				if t[i].s == "total" && strings.HasPrefix(read[t[i+1].start:], said) {
-					read = read[:t[i].start] + read[t[i+1].start:]
-					break
-				}
+		// Said without its unit where that plans ("total price of
+		// tickets", not "total price cents"), and in the place of the
+		// table's own noun said before the word too ("ticket revenue").
+		for _, sd := range slices.Compact([]string{semantic.MinorUnitLess(said), said}) {
+			read, ok := replaceNamed(question, word, display(e.Name), sd)
+			if !ok {
+				continue
 			}
-		}
-		if !ok {
-			continue
-		}
-		if again := p.planQuestion(read, asOf); again.Kind == KindMetric || again.Kind == KindClarify {
-			options = append(options, read)
+			if again := p.planQuestion(read, asOf); again.Kind == KindMetric || again.Kind == KindClarify {
+				options = append(options, read)
+				break
+			}
 		}
 	}
 	if len(options) > 0 {
@@ -263,6 +262,35 @@ func spentWords(entity, column string) bool {
 		}
 	}
 	return false
+}
+
+// replaceNamed is question with word replaced by said, and with the
+// table's own noun right before word ("ticket revenue", "concession
+// sales") taken into said, which names the table already; a "total"
+// right before said is dropped, said holding its own.
+func replaceNamed(question, word, table, said string) (string, bool) {
+	toks := tokenize(question)
+	for i, t := range toks {
+		if !strings.EqualFold(question[t.start:t.end], word) {
+			continue
+		}
+		start := t.start
+		if i > 0 && (singular(toks[i-1].s) == singular(lower(table)) || toks[i-1].s == lower(table)) {
+			start = toks[i-1].start
+		}
+		read := question[:start] + said + question[t.end:]
+		if rt := tokenize(read); len(rt) > 0 {
+			// "total revenue": the total is said already.
+			for j := 0; j+1 < len(rt); j++ {
+				if rt[j].s == "total" && strings.HasPrefix(read[rt[j+1].start:], said) {
+					read = read[:rt[j].start] + read[rt[j+1].start:]
+					break
+				}
+			}
+		}
+		return read, true
+	}
+	return "", false
 }
 
 // replaceWord is question with its first whole-word occurrence of word

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,10 @@ func isDigits(s string) bool {
 	return true
 }
 
+// readAsTotal ends the reading's note on an amount named alone read as
+// its total (impliedTotal), which a median is not of.
+const readAsTotal = "read as its total"
+
 // percentileWords is how a reading names percentile p.
 func percentileWords(p int) string {
 	if p == 50 {
@@ -124,7 +129,10 @@ func (p *Planner) percentilePlan(question string, asOf time.Time) *Plan {
 		}
 	}
 	inner := p.planWhole(strings.Join(rest, " "), asOf)
-	if inner.Kind != KindMetric {
+	impliedTotal := slices.ContainsFunc(inner.Understood, func(u string) bool { return strings.HasSuffix(u, " "+readAsTotal) })
+	if inner.Kind != KindMetric || impliedTotal {
+		// An amount named alone with a period reads as its total ("tips
+		// last month"); the median of it is of each row's value.
 		// "median order value", "median resolution hours by priority":
 		// the metric is named for its average.
 		avg := make([]string, 0, len(rest)+1)
