@@ -35,7 +35,7 @@ func NotYetStarted(m *semantic.Model, q *semantic.Query) string {
 			continue
 		}
 		start := m.StartColumn(subject)
-		if e := m.Entity(subject); start == "" && e != nil && e.TimeColumn != "" && startsBefore(q.Filters, e.Name+"."+e.TimeColumn, end) {
+		if e := m.Entity(subject); start == "" && e != nil && e.TimeColumn != "" && (startsBefore(q.Filters, e.Name+"."+e.TimeColumn, end) || rangeBefore(q, e, e.Name+"."+e.TimeColumn, end)) {
 			// Kept to the rows dated before the end by their own date:
 			// none that came later is counted (found from outside: the
 			// warning said so of a query that left them out).
@@ -45,7 +45,7 @@ func NotYetStarted(m *semantic.Model, q *semantic.Query) string {
 			return fmt.Sprintf("%s has no start date in the knowledge (a column with time_role: start), so %s that did not exist yet before %s are counted too, with 0 %s; mark the date each one started, or read the count as over every %s there is now",
 				subject, subject, end, f.Field, singular(subject))
 		}
-		if !startsBefore(q.Filters, start, end) {
+		if !startsBefore(q.Filters, start, end) && !rangeBefore(q, m.Entity(subject), start, end) {
 			return fmt.Sprintf("%s that started (%s) on or after %s are counted too, with 0 %s, though they did not exist in the period", subject, start, end, f.Field)
 		}
 	}
@@ -97,6 +97,20 @@ func startsBefore(filters []semantic.Filter, start, end string) bool {
 		}
 	}
 	return false
+}
+
+// rangeBefore reports whether the query's period is on field, a date of
+// the subject e (its own date where the period names none), and ends by
+// end: the rows are kept to those dated before it.
+func rangeBefore(q *semantic.Query, e *semantic.Entity, field, end string) bool {
+	tr := q.TimeRange
+	if e == nil || tr == nil || tr.To == "" || !semantic.ISODay(tr.To) || tr.To[:10] > end[:10] {
+		return false
+	}
+	if tr.Field == "" {
+		return strings.EqualFold(field, e.Name+"."+e.TimeColumn)
+	}
+	return strings.EqualFold(tr.Field, field)
 }
 
 // singular is a plural entity name's singular, plainly: "customers" →
