@@ -29,31 +29,19 @@ func (w writer) ranking(d, m column) string {
 		// The rows with no value are no group that leads: "(no
 		// accompanist) is largest with 1,147" read as one accompanist
 		// (found from outside). They are said after the named ones.
-		named := slices.DeleteFunc(slices.Clone(ps), func(p point) bool { return p.cell == nil })
-		if len(named) == 0 || len(named) == len(ps) {
-			named = ps
-		}
+		named := namedPoints(ps)
 		s := lead(subj, named, "is largest with", "tie for the largest with")
 		if w.total > int64(min(3, len(ps))) {
 			s += "; " + plural(w.total, "row") + " in all"
 		}
-		if len(named) < len(ps) {
-			for _, p := range ps {
-				if p.cell == nil {
-					s += "; " + p.label + ": **" + p.text + "**"
-				}
-			}
-		}
-		return s + "."
+		return s + emptyGroups(named, ps) + "."
 	}
 	// The rows with no value of the grouping are no group that leads or
 	// trails a ranking ("(no id) leads with 2,796" of the orders with no
 	// courier, found from outside): the named ones are ranked, and the
 	// empty group is said after them.
 	all := ps
-	if named := slices.DeleteFunc(slices.Clone(ps), func(p point) bool { return p.cell == nil }); len(named) > 0 {
-		ps = named
-	}
+	ps = namedPoints(ps)
 	n := min(3, len(ps))
 	desc, asc := true, true
 	for i := 1; i < len(ps); i++ {
@@ -78,14 +66,32 @@ func (w writer) ranking(d, m column) string {
 	if w.total > int64(n) {
 		s += "; " + plural(w.total, "row") + " in all"
 	}
-	if len(ps) < len(all) {
-		for _, p := range all {
-			if p.cell == nil {
-				s += "; " + p.label + ": **" + p.text + "**"
-			}
+	return s + emptyGroups(ps, all) + "."
+}
+
+// namedPoints are the points of a grouping's values, without the rows
+// that have none; all of them where every point or none has a value.
+func namedPoints(ps []point) []point {
+	named := slices.DeleteFunc(slices.Clone(ps), func(p point) bool { return p.cell == nil })
+	if len(named) == 0 {
+		return ps
+	}
+	return named
+}
+
+// emptyGroups says, after the named points ranked, the rows of all with
+// no value of the grouping: "; (no courier): **2,796**".
+func emptyGroups(named, all []point) string {
+	if len(named) == len(all) {
+		return ""
+	}
+	var s string
+	for _, p := range all {
+		if p.cell == nil {
+			s += "; " + p.label + ": **" + p.text + "**"
 		}
 	}
-	return s + "."
+	return s
 }
 
 // lead names the first of ordered points and the next up to three in
