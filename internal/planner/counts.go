@@ -482,7 +482,7 @@ func (b *builder) columnAggs(t *term) *Plan {
 		} else if colWords != display(s.column) {
 			// Shown as money, named so: "sum_tickets_price", not a
 			// column of dollars headed "cents" (found from outside).
-			name = strings.TrimSuffix(name, "_"+strings.ReplaceAll(strings.TrimPrefix(display(s.column), colWords+" "), " ", "_"))
+			name = semantic.MinorUnitLess(name)
 		}
 		format := "number"
 		if a == "count" {

@@ -56,16 +56,20 @@ func (m *Model) aggregatedColumn(expr string) *Column {
 	return en.Column(col)
 }
 
-// MinorUnitLess is a name's words without the minor unit it ends with:
-// "amount cents" is "amount", as an answer that shows it as money says
-// it. A name of the unit alone stays.
-func MinorUnitLess(words string) string {
-	for _, u := range []string{" cents", " cent", " pence"} {
-		if len(words) > len(u) && strings.HasSuffix(strings.ToLower(words), u) {
-			return strings.TrimSpace(words[:len(words)-len(u)])
+// MinorUnitLess is a name, in words or as a column writes it, without
+// the minor unit it ends with: "amount cents" is "amount", price_cents
+// is price, as an answer that shows it as money says it. A name of the
+// unit alone stays.
+func MinorUnitLess(name string) string {
+	lower := strings.ToLower(name)
+	for _, u := range []string{"cents", "cent", "pence"} {
+		for _, sep := range []string{" ", "_"} {
+			if len(name) > len(u)+1 && strings.HasSuffix(lower, sep+u) {
+				return strings.TrimSpace(name[:len(name)-len(u)-1])
+			}
 		}
 	}
-	return words
+	return name
 }
 
 // columnFormat is the format of a listed column: FormatCents for a plain
@@ -83,15 +87,4 @@ func (m *Model) columnFormat(x string, refs []colRef) string {
 		return FormatCents
 	}
 	return ""
-}
-
-// minorLess is a column's name without the minor unit it ends with:
-// price_cents is price.
-func minorLess(name string) string {
-	for _, u := range []string{"_cents", "_cent", "_pence"} {
-		if len(name) > len(u) && strings.HasSuffix(strings.ToLower(name), u) {
-			return name[:len(name)-len(u)]
-		}
-	}
-	return name
 }

@@ -34,7 +34,7 @@ func TestOutFormat(t *testing.T) {
 			t.Errorf("OutFormat(%s, %q, unit %q) = %q, want %q", tc.mt.Expr, tc.mt.Format, tc.mt.Unit, got, tc.want)
 		}
 	}
-	for in, want := range map[string]string{"amount cents": "amount", "Fee Pence": "Fee", "cents": "cents", "percent": "percent"} {
+	for in, want := range map[string]string{"amount cents": "amount", "Fee Pence": "Fee", "cents": "cents", "percent": "percent", "price_cents": "price", "sum_tickets_price_cents": "sum_tickets_price", "_cents": "_cents"} {
 		if got := MinorUnitLess(in); got != want {
 			t.Errorf("MinorUnitLess(%q) = %q, want %q", in, got, want)
 		}

@@ -112,7 +112,7 @@ func (c *compiler) compileRows(q Query) (*Compiled, error) {
 		if format == FormatCents {
 			// Shown as money, named so: price, not price_cents (found from
 			// outside: a column of dollars headed cents).
-			if short := minorLess(name); short != name && e.Column(short) == nil && !slices.Contains(names, short) {
+			if short := MinorUnitLess(name); short != name && e.Column(short) == nil && !slices.Contains(names, short) {
 				name = short
 			}
 		}
