@@ -29,12 +29,12 @@ func (p *Planner) soldAsOrdered(question string, unknown []string, asOf time.Tim
 	}
 	verb, why := "ordered", "the rows' sale is the order they belong to"
 	switch {
-	case unknown[0] != "sold" && unknown[0] != "sell" && p.datesSelling():
+	case unknown[0] != "sold" && unknown[0] != "sell" && p.datedBy("sold", "sale"):
 		// "how many tickets did Olivia Smith buy": a purchase is a sale
 		// seen from the buyer, where rows are dated by their sale
 		// (tickets.sold_at; found from outside: "buy" not understood).
 		verb, why = "sold", "a purchase is the rows' sale"
-	case !p.datesOrdering():
+	case !p.datedBy("ordered", "order"):
 		return nil
 	}
 	read := question
@@ -73,25 +73,13 @@ func (p *Planner) soldAsOrdered(question string, unknown []string, asOf time.Tim
 	return pl
 }
 
-// datesSelling reports whether some table of the knowledge is dated by
-// its sale (sold_at, sale_date).
-func (p *Planner) datesSelling() bool {
+// datedBy reports whether some table of the knowledge has a date named
+// with one of words: its sale (sold_at, sale_date) or its ordering
+// (ordered_at, order_date).
+func (p *Planner) datedBy(words ...string) bool {
 	for _, e := range p.m.Entities {
 		for _, c := range e.Columns {
-			if c.Temporal() && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "sold" || w == "sale" }) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// datesOrdering reports whether some table of the knowledge is dated by
-// its ordering (ordered_at, order_date).
-func (p *Planner) datesOrdering() bool {
-	for _, e := range p.m.Entities {
-		for _, c := range e.Columns {
-			if c.Temporal() && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "ordered" || w == "order" }) {
+			if c.Temporal() && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return slices.Contains(words, w) }) {
 				return true
 			}
 		}
